@@ -1,0 +1,160 @@
+package dev.rein.model;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One provider-neutral model call: the system prompt, tool definitions, tool choice, history and
+ * limits. Sampling parameters are null unless the user sets them (some API versions reject them).
+ */
+public record ModelRequest(
+        String model,
+        List<TextBlock> system,
+        List<ToolDefinition> tools,
+        ToolChoice toolChoice,
+        List<Message> messages,
+        int maxTokens,
+        PromptCaching caching,
+        List<ServerContextEdit> serverContextEdits,
+        Double temperature,
+        Double topP,
+        Integer topK,
+        List<String> stopSequences) {
+
+    public ModelRequest {
+        Objects.requireNonNull(model, "model");
+        system = system == null ? List.of() : List.copyOf(system);
+        tools = tools == null ? List.of() : List.copyOf(tools);
+        toolChoice = toolChoice == null ? ToolChoice.auto() : toolChoice;
+        messages = List.copyOf(messages);
+        caching = caching == null ? PromptCaching.DISABLED : caching;
+        serverContextEdits = serverContextEdits == null ? List.of() : List.copyOf(serverContextEdits);
+        stopSequences = stopSequences == null ? List.of() : List.copyOf(stopSequences);
+        if (maxTokens <= 0) {
+            throw new IllegalArgumentException("maxTokens must be positive, was " + maxTokens);
+        }
+    }
+
+    public static Builder builder(String model) {
+        return new Builder(model);
+    }
+
+    public Builder toBuilder() {
+        Builder b = new Builder(model);
+        b.system = new ArrayList<>(system);
+        b.tools = new ArrayList<>(tools);
+        b.toolChoice = toolChoice;
+        b.messages = new ArrayList<>(messages);
+        b.maxTokens = maxTokens;
+        b.caching = caching;
+        b.serverContextEdits = new ArrayList<>(serverContextEdits);
+        b.temperature = temperature;
+        b.topP = topP;
+        b.topK = topK;
+        b.stopSequences = new ArrayList<>(stopSequences);
+        return b;
+    }
+
+    /** The concatenated system prompt. */
+    public String systemText() {
+        StringBuilder sb = new StringBuilder();
+        for (TextBlock block : system) {
+            if (!sb.isEmpty()) {
+                sb.append("\n\n");
+            }
+            sb.append(block.text());
+        }
+        return sb.toString();
+    }
+
+    /** Builder for {@link ModelRequest}. */
+    public static final class Builder {
+        private final String model;
+        private List<TextBlock> system = new ArrayList<>();
+        private List<ToolDefinition> tools = new ArrayList<>();
+        private ToolChoice toolChoice = ToolChoice.auto();
+        private List<Message> messages = new ArrayList<>();
+        private int maxTokens = 4096;
+        private PromptCaching caching = PromptCaching.DISABLED;
+        private List<ServerContextEdit> serverContextEdits = new ArrayList<>();
+        private Double temperature;
+        private Double topP;
+        private Integer topK;
+        private List<String> stopSequences = new ArrayList<>();
+
+        private Builder(String model) {
+            this.model = model;
+        }
+
+        public Builder system(String text) {
+            this.system = text == null || text.isEmpty() ? new ArrayList<>() : new ArrayList<>(List.of(new TextBlock(text)));
+            return this;
+        }
+
+        public Builder system(List<TextBlock> blocks) {
+            this.system = new ArrayList<>(blocks);
+            return this;
+        }
+
+        public Builder tools(List<ToolDefinition> tools) {
+            this.tools = new ArrayList<>(tools);
+            return this;
+        }
+
+        public Builder toolChoice(ToolChoice choice) {
+            this.toolChoice = choice;
+            return this;
+        }
+
+        public Builder messages(List<Message> messages) {
+            this.messages = new ArrayList<>(messages);
+            return this;
+        }
+
+        public Builder addMessage(Message message) {
+            this.messages.add(message);
+            return this;
+        }
+
+        public Builder maxTokens(int maxTokens) {
+            this.maxTokens = maxTokens;
+            return this;
+        }
+
+        public Builder caching(PromptCaching caching) {
+            this.caching = caching;
+            return this;
+        }
+
+        public Builder serverContextEdits(List<ServerContextEdit> edits) {
+            this.serverContextEdits = new ArrayList<>(edits);
+            return this;
+        }
+
+        public Builder temperature(Double temperature) {
+            this.temperature = temperature;
+            return this;
+        }
+
+        public Builder topP(Double topP) {
+            this.topP = topP;
+            return this;
+        }
+
+        public Builder topK(Integer topK) {
+            this.topK = topK;
+            return this;
+        }
+
+        public Builder stopSequences(List<String> stopSequences) {
+            this.stopSequences = new ArrayList<>(stopSequences);
+            return this;
+        }
+
+        public ModelRequest build() {
+            return new ModelRequest(model, system, tools, toolChoice, messages, maxTokens, caching,
+                    serverContextEdits, temperature, topP, topK, stopSequences);
+        }
+    }
+}

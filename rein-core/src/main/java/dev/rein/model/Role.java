@@ -1,0 +1,7 @@
+package dev.rein.model;
+
+/** Who authored a message in the conversation. */
+public enum Role {
+    USER,
+    ASSISTANT
+}

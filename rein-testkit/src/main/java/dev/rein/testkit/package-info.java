@@ -1,0 +1,2 @@
+/** Fakes for testing agents built on Rein. */
+package dev.rein.testkit;
