@@ -1,0 +1,268 @@
+package dev.rein.agent;
+
+import dev.rein.ReinException;
+import dev.rein.budget.Budget;
+import dev.rein.budget.PriceTable;
+import dev.rein.model.Model;
+import dev.rein.model.PromptCaching;
+import dev.rein.model.ServerContextEdit;
+import dev.rein.retry.RetryPolicy;
+import dev.rein.tool.Principal;
+import dev.rein.tool.Secrets;
+import dev.rein.tool.Tool;
+import dev.rein.tool.ToolInterceptor;
+import dev.rein.tool.ToolRegistry;
+import dev.rein.trace.RunListenerFactory;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * An agent: a model, a system prompt, tools and limits. Immutable and thread-safe; each
+ * {@link #run(String)} is an independent run with its own state and listeners.
+ *
+ * <pre>{@code
+ * RunResult result = Agent.builder()
+ *         .model(model)
+ *         .systemPrompt("You are a careful assistant.")
+ *         .tools(BuiltinTools.all())
+ *         .budget(Budget.defaults())
+ *         .build()
+ *         .run("What date is 100 days from today?");
+ * }</pre>
+ */
+public final class Agent {
+    /** The model name used when none is set. */
+    public static final String DEFAULT_MODEL = "claude-sonnet-5";
+
+    private final AgentConfig config;
+
+    private Agent(AgentConfig config) {
+        this.config = config;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public AgentConfig config() {
+        return config;
+    }
+
+    /** Runs the agent on {@code goal} to the end (or to a pause) on the calling thread's behalf. */
+    public RunResult run(String goal) {
+        RunHandle handle = start(goal);
+        try {
+            return handle.await();
+        } catch (InterruptedException e) {
+            handle.cancel();
+            Thread.currentThread().interrupt();
+            return handle.future().join();
+        }
+    }
+
+    /** Starts a run on a virtual thread and returns a handle to await or cancel it. */
+    public RunHandle start(String goal) {
+        if (goal == null || goal.isBlank()) {
+            throw new ReinException("the goal is empty: say what the agent should do");
+        }
+        String runId = config.runIdSupplier().get();
+        Run run = Run.start(runId, goal, config);
+        CompletableFuture<RunResult> future = new CompletableFuture<>();
+        Thread thread = Thread.ofVirtual().name("rein-run-" + runId).unstarted(() -> future.complete(new AgentLoop(run).run()));
+        run.bindThread(thread);
+        thread.start();
+        return new RunHandle(runId, future, run::cancel);
+    }
+
+    /** Builder for {@link Agent}; {@link #build()} validates the configuration. */
+    public static final class Builder {
+        private Model model;
+        private String modelName = DEFAULT_MODEL;
+        private String systemPrompt = "";
+        private final List<Tool> tools = new ArrayList<>();
+        private Budget budget = Budget.defaults();
+        private PriceTable prices = PriceTable.defaults();
+        private int maxTokens = 8192;
+        private PromptCaching caching = PromptCaching.DEFAULT;
+        private List<ServerContextEdit> serverContextEdits = List.of();
+        private final List<Verifier> verifiers = new ArrayList<>();
+        private int maxVerificationFailures = 2;
+        private boolean finishTool;
+        private Duration toolTimeout = dev.rein.tool.ToolExecutor.DEFAULT_TIMEOUT;
+        private final List<ToolInterceptor> interceptors = new ArrayList<>();
+        private final List<RunListenerFactory> listeners = new ArrayList<>();
+        private RetryPolicy retryPolicy = RetryPolicy.DEFAULT;
+        private Clock clock = Clock.systemUTC();
+        private Principal principal = Principal.ANONYMOUS;
+        private Secrets secrets = Secrets.NONE;
+        private Double temperature;
+        private java.util.function.Supplier<String> runIds = () -> "run_" + UUID.randomUUID().toString().replace("-", "").substring(0, 20);
+
+        private Builder() {}
+
+        /** The model to call (required). */
+        public Builder model(Model model) {
+            this.model = Objects.requireNonNull(model, "model");
+            return this;
+        }
+
+        /** The model name sent with each request and used for pricing; default {@value #DEFAULT_MODEL}. */
+        public Builder modelName(String modelName) {
+            this.modelName = modelName;
+            return this;
+        }
+
+        public Builder systemPrompt(String systemPrompt) {
+            this.systemPrompt = systemPrompt == null ? "" : systemPrompt;
+            return this;
+        }
+
+        public Builder tools(Tool... tools) {
+            return tools(List.of(tools));
+        }
+
+        public Builder tools(Collection<Tool> tools) {
+            this.tools.addAll(tools);
+            return this;
+        }
+
+        public Builder tools(ToolRegistry registry) {
+            return tools(registry.tools());
+        }
+
+        public Builder budget(Budget budget) {
+            this.budget = Objects.requireNonNull(budget, "budget");
+            return this;
+        }
+
+        /** Prices for the money budget; default {@link PriceTable#defaults()}. */
+        public Builder prices(PriceTable prices) {
+            this.prices = Objects.requireNonNull(prices, "prices");
+            return this;
+        }
+
+        /** The max_tokens of each model call (default 8192). */
+        public Builder maxTokens(int maxTokens) {
+            this.maxTokens = maxTokens;
+            return this;
+        }
+
+        /** Prompt caching (on by default, 5-minute entries). */
+        public Builder caching(PromptCaching caching) {
+            this.caching = Objects.requireNonNull(caching, "caching");
+            return this;
+        }
+
+        /** Context management applied by the provider's server. */
+        public Builder serverContextEdits(List<ServerContextEdit> edits) {
+            this.serverContextEdits = List.copyOf(edits);
+            return this;
+        }
+
+        /** Adds a verifier that must pass before a final answer is accepted. */
+        public Builder verifier(Verifier verifier) {
+            this.verifiers.add(Objects.requireNonNull(verifier, "verifier"));
+            return this;
+        }
+
+        /** How many refused answers are tolerated before the run fails (default 2). */
+        public Builder maxVerificationFailures(int max) {
+            this.maxVerificationFailures = max;
+            return this;
+        }
+
+        /** Offers the model the {@code finish} tool (off by default). */
+        public Builder finishTool(boolean enabled) {
+            this.finishTool = enabled;
+            return this;
+        }
+
+        /** The timeout of a tool call unless the tool sets its own (default 30 s). */
+        public Builder toolTimeout(Duration timeout) {
+            this.toolTimeout = Objects.requireNonNull(timeout, "timeout");
+            return this;
+        }
+
+        /** Adds a stage to the tool executor's pipeline. */
+        public Builder toolInterceptor(ToolInterceptor interceptor) {
+            this.interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+            return this;
+        }
+
+        /** Adds a listener factory; it creates one listener per run. */
+        public Builder listener(RunListenerFactory factory) {
+            this.listeners.add(Objects.requireNonNull(factory, "factory"));
+            return this;
+        }
+
+        /** Retries of failed model calls (default: 4 retries, exponential backoff, within the deadline). */
+        public Builder retryPolicy(RetryPolicy retryPolicy) {
+            this.retryPolicy = Objects.requireNonNull(retryPolicy, "retryPolicy");
+            return this;
+        }
+
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /** On whose behalf runs act (default anonymous, no scopes). */
+        public Builder principal(Principal principal) {
+            this.principal = Objects.requireNonNull(principal, "principal");
+            return this;
+        }
+
+        /** Secrets handed to tool handlers; never shown to the model. */
+        public Builder secrets(Secrets secrets) {
+            this.secrets = Objects.requireNonNull(secrets, "secrets");
+            return this;
+        }
+
+        /** Sampling temperature; not sent unless set. */
+        public Builder temperature(Double temperature) {
+            this.temperature = temperature;
+            return this;
+        }
+
+        /** How run ids are made (default: random). */
+        public Builder runIds(java.util.function.Supplier<String> supplier) {
+            this.runIds = Objects.requireNonNull(supplier, "supplier");
+            return this;
+        }
+
+        public Agent build() {
+            if (model == null) {
+                throw new ReinException("no model set: call Agent.builder().model(...)");
+            }
+            if (modelName == null || modelName.isBlank()) {
+                throw new ReinException("the model name is empty");
+            }
+            if (maxTokens < 1) {
+                throw new ReinException("maxTokens must be positive, was " + maxTokens);
+            }
+            if (maxVerificationFailures < 0) {
+                throw new ReinException("maxVerificationFailures cannot be negative");
+            }
+            List<Tool> all = new ArrayList<>(tools);
+            if (finishTool) {
+                all.add(FinishTool.tool());
+            }
+            ToolRegistry registry = ToolRegistry.of(all);
+            if (budget.maxCostUsd() != null && prices.find(modelName).isEmpty()) {
+                throw new ReinException("no price is known for model '" + modelName + "', so the USD " + budget.maxCostUsd()
+                        + " budget cannot be enforced. Add it with prices(PriceTable.defaults().with(\"" + modelName
+                        + "\", ModelPrice.of(input, cacheRead, output))) or remove the money budget.");
+            }
+            return new Agent(new AgentConfig(model, modelName, systemPrompt, registry, budget, prices, maxTokens, caching,
+                    serverContextEdits, List.copyOf(verifiers), maxVerificationFailures, finishTool, toolTimeout,
+                    List.copyOf(interceptors), List.copyOf(listeners), retryPolicy, clock, principal, secrets,
+                    temperature, runIds));
+        }
+    }
+}

@@ -1,0 +1,26 @@
+package dev.rein.agent;
+
+import dev.rein.budget.Budget;
+import dev.rein.budget.PriceTable;
+import dev.rein.model.Model;
+import dev.rein.model.PromptCaching;
+import dev.rein.model.ServerContextEdit;
+import dev.rein.retry.RetryPolicy;
+import dev.rein.tool.Principal;
+import dev.rein.tool.Secrets;
+import dev.rein.tool.ToolInterceptor;
+import dev.rein.tool.ToolRegistry;
+import dev.rein.trace.RunListenerFactory;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Supplier;
+
+/** The validated, immutable configuration of an {@link Agent}. Build it with {@link Agent#builder()}. */
+public record AgentConfig(Model model, String modelName, String systemPrompt, ToolRegistry tools, Budget budget,
+                          PriceTable prices, int maxTokens, PromptCaching caching,
+                          List<ServerContextEdit> serverContextEdits, List<Verifier> verifiers,
+                          int maxVerificationFailures, boolean finishTool, Duration toolTimeout,
+                          List<ToolInterceptor> interceptors, List<RunListenerFactory> listeners,
+                          RetryPolicy retryPolicy, Clock clock, Principal principal, Secrets secrets,
+                          Double temperature, Supplier<String> runIdSupplier) {}

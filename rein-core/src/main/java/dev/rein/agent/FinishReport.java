@@ -1,0 +1,4 @@
+package dev.rein.agent;
+
+/** The arguments of the model's {@code finish} call. */
+public record FinishReport(String status, String summary, String result) {}

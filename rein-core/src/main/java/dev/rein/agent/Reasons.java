@@ -1,0 +1,23 @@
+package dev.rein.agent;
+
+/** The machine-readable reasons a run ends or pauses with. */
+public final class Reasons {
+    /** The model answered without calling a tool, and the answer passed verification. */
+    public static final String COMPLETED = "completed";
+    /** The model called {@code finish} with status completed, and it passed verification. */
+    public static final String FINISHED = "finished";
+    /** The model called {@code finish} with status failed. */
+    public static final String AGENT_FAILED = "agent_failed";
+    /** The model called {@code finish} with status needs_user_input: a human must answer. */
+    public static final String NEEDS_USER_INPUT = "needs_user_input";
+    public static final String MAX_TOKENS = "max_tokens";
+    public static final String REFUSAL = "refusal";
+    public static final String CONTEXT_WINDOW_EXCEEDED = "context_window_exceeded";
+    public static final String VERIFICATION_FAILED = "verification_failed";
+    public static final String PROVIDER_ERROR = "provider_error";
+    public static final String CANCELLED = "cancelled";
+    public static final String STALLED = "stalled";
+    public static final String INTERNAL_ERROR = "internal_error";
+
+    private Reasons() {}
+}

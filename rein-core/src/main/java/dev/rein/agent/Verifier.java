@@ -1,0 +1,12 @@
+package dev.rein.agent;
+
+/**
+ * Checks a final answer in code before it is accepted (objective completion: tests pass, a schema
+ * validates, required facts are present). A failing verdict goes back to the model, which
+ * continues; after the agent's limit of refusals the run ends FAILED, reason
+ * {@code verification_failed}.
+ */
+@FunctionalInterface
+public interface Verifier {
+    Verdict verify(FinalAnswer answer);
+}

@@ -1,0 +1,116 @@
+package dev.rein.budget;
+
+import dev.rein.ReinException;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Layered limits for one run. Defaults: 15 steps, USD 1.00, 300 s. A null money, token or time
+ * limit means "no limit of that kind". Per-tool call caps are by tool name.
+ *
+ * @param maxSteps        model calls that may propose actions (the final summary call is extra)
+ * @param maxCostUsd      money across every model call, priced from all token kinds
+ * @param maxDuration     wall-clock time, enforced during model and tool calls
+ * @param maxInputTokens  input tokens across calls (uncached + cache read + cache write)
+ * @param maxOutputTokens output tokens across calls
+ * @param toolCallLimits  per-tool caps on calls in one run
+ */
+public record Budget(int maxSteps, BigDecimal maxCostUsd, Duration maxDuration, Long maxInputTokens,
+                     Long maxOutputTokens, Map<String, Integer> toolCallLimits) {
+
+    public static final int DEFAULT_MAX_STEPS = 15;
+    public static final BigDecimal DEFAULT_MAX_COST_USD = new BigDecimal("1.00");
+    public static final Duration DEFAULT_MAX_DURATION = Duration.ofSeconds(300);
+
+    public Budget {
+        if (maxSteps < 1) {
+            throw new ReinException("maxSteps must be at least 1, was " + maxSteps);
+        }
+        if (maxCostUsd != null && maxCostUsd.signum() <= 0) {
+            throw new ReinException("maxCostUsd must be positive, was " + maxCostUsd);
+        }
+        if (maxDuration != null && (maxDuration.isZero() || maxDuration.isNegative())) {
+            throw new ReinException("maxDuration must be positive, was " + maxDuration);
+        }
+        if (maxInputTokens != null && maxInputTokens < 1 || maxOutputTokens != null && maxOutputTokens < 1) {
+            throw new ReinException("token limits must be positive");
+        }
+        toolCallLimits = toolCallLimits == null ? Map.of() : Map.copyOf(toolCallLimits);
+        toolCallLimits.forEach((tool, cap) -> {
+            if (cap < 1) {
+                throw new ReinException("the call limit of tool '" + tool + "' must be at least 1, was " + cap);
+            }
+        });
+    }
+
+    public static Budget defaults() {
+        return builder().build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.maxSteps = maxSteps;
+        b.maxCostUsd = maxCostUsd;
+        b.maxDuration = maxDuration;
+        b.maxInputTokens = maxInputTokens;
+        b.maxOutputTokens = maxOutputTokens;
+        b.toolCallLimits.putAll(toolCallLimits);
+        return b;
+    }
+
+    /** Builder for {@link Budget}. */
+    public static final class Builder {
+        private int maxSteps = DEFAULT_MAX_STEPS;
+        private BigDecimal maxCostUsd = DEFAULT_MAX_COST_USD;
+        private Duration maxDuration = DEFAULT_MAX_DURATION;
+        private Long maxInputTokens;
+        private Long maxOutputTokens;
+        private final Map<String, Integer> toolCallLimits = new LinkedHashMap<>();
+
+        public Builder maxSteps(int maxSteps) {
+            this.maxSteps = maxSteps;
+            return this;
+        }
+
+        /** The money limit in USD; null for none. */
+        public Builder maxCostUsd(BigDecimal maxCostUsd) {
+            this.maxCostUsd = maxCostUsd;
+            return this;
+        }
+
+        public Builder maxCostUsd(String maxCostUsd) {
+            return maxCostUsd(maxCostUsd == null ? null : new BigDecimal(maxCostUsd));
+        }
+
+        /** The wall-clock limit; null for none. */
+        public Builder maxDuration(Duration maxDuration) {
+            this.maxDuration = maxDuration;
+            return this;
+        }
+
+        public Builder maxInputTokens(Long maxInputTokens) {
+            this.maxInputTokens = maxInputTokens;
+            return this;
+        }
+
+        public Builder maxOutputTokens(Long maxOutputTokens) {
+            this.maxOutputTokens = maxOutputTokens;
+            return this;
+        }
+
+        public Builder toolCallLimit(String tool, int maxCalls) {
+            this.toolCallLimits.put(tool, maxCalls);
+            return this;
+        }
+
+        public Budget build() {
+            return new Budget(maxSteps, maxCostUsd, maxDuration, maxInputTokens, maxOutputTokens, toolCallLimits);
+        }
+    }
+}

@@ -1,0 +1,155 @@
+package dev.rein.tool;
+
+import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.github.victools.jsonschema.generator.OptionPreset;
+import com.github.victools.jsonschema.generator.SchemaGenerator;
+import com.github.victools.jsonschema.generator.SchemaGeneratorConfigBuilder;
+import com.github.victools.jsonschema.generator.SchemaVersion;
+import dev.rein.ReinException;
+import dev.rein.json.Json;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.Parameter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Builds tools from methods annotated with {@link ToolMethod}. Each parameter becomes a property
+ * of the input schema, generated from its Java type; a {@link ToolContext} parameter is injected
+ * instead. Parameter names come from {@link ToolParam#name()} or from the compiled names
+ * ({@code javac -parameters}).
+ */
+public final class AnnotatedTools {
+    private static final SchemaGenerator GENERATOR = new SchemaGenerator(
+            new SchemaGeneratorConfigBuilder(Json.mapper(), SchemaVersion.DRAFT_2020_12, OptionPreset.PLAIN_JSON).build());
+
+    private AnnotatedTools() {}
+
+    /** The tools declared by the public {@link ToolMethod} methods of {@code target}. */
+    public static List<Tool> from(Object target) {
+        List<Tool> tools = new ArrayList<>();
+        for (Method method : target.getClass().getMethods()) {
+            ToolMethod annotation = method.getAnnotation(ToolMethod.class);
+            if (annotation != null) {
+                tools.add(toTool(target, method, annotation));
+            }
+        }
+        if (tools.isEmpty()) {
+            throw new ReinException(target.getClass().getName() + " has no public method annotated with @ToolMethod");
+        }
+        tools.sort((a, b) -> a.name().compareTo(b.name()));
+        return tools;
+    }
+
+    private static Tool toTool(Object target, Method method, ToolMethod annotation) {
+        String name = annotation.name().isEmpty() ? method.getName() : annotation.name();
+        List<Param> params = params(name, method);
+        Tool.Builder builder = Tool.builder(name)
+                .description(annotation.description())
+                .inputSchema(schema(params))
+                .risk(annotation.risk())
+                .polling(annotation.polling())
+                .requiredScopes(annotation.scopes())
+                .handler((arguments, context) -> invoke(target, method, params, arguments, context));
+        if (annotation.timeoutSeconds() > 0) {
+            builder.timeout(Duration.ofSeconds(annotation.timeoutSeconds()));
+        }
+        return builder.build();
+    }
+
+    private record Param(String name, String description, boolean required, JavaType type, boolean context) {}
+
+    private static List<Param> params(String toolName, Method method) {
+        List<Param> params = new ArrayList<>();
+        for (Parameter p : method.getParameters()) {
+            JavaType type = Json.mapper().getTypeFactory().constructType(p.getParameterizedType());
+            if (ToolContext.class.equals(p.getType())) {
+                params.add(new Param(p.getName(), "", false, type, true));
+                continue;
+            }
+            ToolParam tp = p.getAnnotation(ToolParam.class);
+            String paramName = tp != null && !tp.name().isEmpty() ? tp.name() : p.getName();
+            if (!p.isNamePresent() && (tp == null || tp.name().isEmpty())) {
+                throw new ReinException("tool '" + toolName + "': the name of parameter " + p.getName()
+                        + " is not known; compile with -parameters or set @ToolParam(name = \"...\")");
+            }
+            boolean required = (tp == null || tp.required()) && !Optional.class.equals(p.getType());
+            params.add(new Param(paramName, tp == null ? "" : tp.value(), required, type, false));
+        }
+        return params;
+    }
+
+    private static ObjectNode schema(List<Param> params) {
+        ObjectNode schema = Json.object().put("type", "object");
+        ObjectNode properties = schema.putObject("properties");
+        ObjectNode defs = Json.object();
+        var required = schema.putArray("required");
+        for (Param p : params) {
+            if (p.context()) {
+                continue;
+            }
+            JavaType target = Optional.class.equals(p.type().getRawClass()) ? p.type().containedType(0) : p.type();
+            ObjectNode property = GENERATOR.generateSchema(target);
+            property.remove("$schema");
+            if (property.get("$defs") instanceof ObjectNode propertyDefs) {
+                defs.setAll(propertyDefs);
+                property.remove("$defs");
+            }
+            if (!p.description().isEmpty()) {
+                property.put("description", p.description());
+            }
+            properties.set(p.name(), property);
+            if (p.required()) {
+                required.add(p.name());
+            }
+        }
+        if (!defs.isEmpty()) {
+            schema.set("$defs", defs);
+        }
+        schema.put("additionalProperties", false);
+        return schema;
+    }
+
+    private static Object invoke(Object target, Method method, List<Param> params, JsonNode arguments,
+                                 ToolContext context) throws Exception {
+        Object[] values = new Object[params.size()];
+        for (int i = 0; i < values.length; i++) {
+            Param p = params.get(i);
+            if (p.context()) {
+                values[i] = context;
+                continue;
+            }
+            JsonNode value = arguments.get(p.name());
+            if (Optional.class.equals(p.type().getRawClass())) {
+                values[i] = value == null || value.isNull() ? Optional.empty()
+                        : Optional.ofNullable(Json.mapper().convertValue(value, p.type().containedType(0)));
+            } else {
+                values[i] = value == null || value.isNull() ? defaultValue(p.type()) : Json.mapper().convertValue(value, p.type());
+            }
+        }
+        try {
+            return method.invoke(Modifier.isStatic(method.getModifiers()) ? null : target, values);
+        } catch (InvocationTargetException e) {
+            if (e.getCause() instanceof Exception cause) {
+                throw cause;
+            }
+            throw e;
+        }
+    }
+
+    private static Object defaultValue(JavaType type) {
+        Class<?> raw = type.getRawClass();
+        if (!raw.isPrimitive()) {
+            return null;
+        }
+        Map<Class<?>, Object> defaults = Map.of(boolean.class, false, int.class, 0, long.class, 0L,
+                double.class, 0d, float.class, 0f, short.class, (short) 0, byte.class, (byte) 0, char.class, '\0');
+        return defaults.get(raw);
+    }
+}

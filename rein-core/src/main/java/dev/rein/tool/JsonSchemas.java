@@ -1,0 +1,47 @@
+package dev.rein.tool;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.networknt.schema.JsonSchema;
+import com.networknt.schema.JsonSchemaFactory;
+import com.networknt.schema.SpecVersion;
+import com.networknt.schema.ValidationMessage;
+import dev.rein.ReinException;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+
+/** Compiles and applies tool input schemas with a real JSON Schema validator (draft 2020-12). */
+final class JsonSchemas {
+    private static final JsonSchemaFactory FACTORY = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012);
+
+    private JsonSchemas() {}
+
+    /** A compiled schema; thread-safe. */
+    static final class Compiled {
+        private final JsonSchema schema;
+
+        private Compiled(JsonSchema schema) {
+            this.schema = schema;
+        }
+
+        /** The validation problems of {@code value}, each as "path: message"; empty when valid. */
+        List<String> problems(JsonNode value) {
+            Set<ValidationMessage> messages = schema.validate(value);
+            return messages.stream()
+                    .sorted(Comparator.comparing(ValidationMessage::getMessage))
+                    .map(ValidationMessage::getMessage)
+                    .toList();
+        }
+    }
+
+    static Compiled compile(String toolName, ObjectNode schema) {
+        try {
+            JsonSchema compiled = FACTORY.getSchema(schema);
+            compiled.initializeValidators();
+            return new Compiled(compiled);
+        } catch (RuntimeException e) {
+            throw new ReinException("tool '" + toolName + "' has an input schema the validator cannot use: " + e.getMessage(), e);
+        }
+    }
+}

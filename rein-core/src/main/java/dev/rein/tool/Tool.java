@@ -1,0 +1,222 @@
+package dev.rein.tool;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rein.ReinException;
+import dev.rein.json.Json;
+import dev.rein.model.ToolDefinition;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
+import java.util.List;
+import java.util.LinkedHashSet;
+import java.util.Objects;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * A tool: what the model sees ({@link ToolDefinition}) declared together with its implementation
+ * and the limits the executor enforces for it. Immutable; build with {@link #builder(String)}.
+ */
+public final class Tool {
+    private static final Pattern NAME = Pattern.compile("[a-zA-Z0-9_-]{1,64}");
+
+    private final ToolDefinition definition;
+    private final ToolHandler handler;
+    private final Risk risk;
+    private final Duration timeout;
+    private final Integer maxCalls;
+    private final Set<String> requiredScopes;
+    private final boolean polling;
+    private final String resourceArgument;
+    private final JsonSchemas.Compiled compiledSchema;
+
+    private Tool(Builder b, JsonSchemas.Compiled compiledSchema) {
+        this.compiledSchema = compiledSchema;
+        this.definition = new ToolDefinition(b.name, b.description, b.inputSchema);
+        this.handler = b.handler;
+        this.risk = b.risk;
+        this.timeout = b.timeout;
+        this.maxCalls = b.maxCalls;
+        this.requiredScopes = Set.copyOf(b.requiredScopes);
+        this.polling = b.polling;
+        this.resourceArgument = b.resourceArgument;
+    }
+
+    public static Builder builder(String name) {
+        return new Builder(name);
+    }
+
+    public String name() {
+        return definition.name();
+    }
+
+    public ToolDefinition definition() {
+        return definition;
+    }
+
+    public ToolHandler handler() {
+        return handler;
+    }
+
+    public Risk risk() {
+        return risk;
+    }
+
+    /** This tool's own timeout, or null to use the executor's default. */
+    public Duration timeout() {
+        return timeout;
+    }
+
+    /** The most calls allowed in one run, or null for no per-tool cap. */
+    public Integer maxCalls() {
+        return maxCalls;
+    }
+
+    public Set<String> requiredScopes() {
+        return requiredScopes;
+    }
+
+    /** True for status-polling tools whose identical repeated calls are expected. */
+    public boolean polling() {
+        return polling;
+    }
+
+    /** The argument naming the resource a write tool changes (for edit-then-revert detection), or null. */
+    public String resourceArgument() {
+        return resourceArgument;
+    }
+
+    /**
+     * Checks {@code arguments} against the input schema.
+     *
+     * @return the problems found, one line each; empty when the arguments are valid
+     */
+    public List<String> validationProblems(JsonNode arguments) {
+        return compiledSchema.problems(arguments);
+    }
+
+    /** A copy of this tool with another handler (used by decorators). */
+    public Tool withHandler(ToolHandler newHandler) {
+        Builder b = toBuilder();
+        b.handler = newHandler;
+        return b.build();
+    }
+
+    public Builder toBuilder() {
+        Builder b = new Builder(name());
+        b.description = definition.description();
+        b.inputSchema = definition.inputSchema();
+        b.handler = handler;
+        b.risk = risk;
+        b.timeout = timeout;
+        b.maxCalls = maxCalls;
+        b.requiredScopes.addAll(requiredScopes);
+        b.polling = polling;
+        b.resourceArgument = resourceArgument;
+        return b;
+    }
+
+    @Override
+    public String toString() {
+        return "Tool[" + name() + ", " + risk + "]";
+    }
+
+    /** Builder for {@link Tool}; {@link #build()} validates. */
+    public static final class Builder {
+        private final String name;
+        private String description;
+        private ObjectNode inputSchema;
+        private ToolHandler handler;
+        private Risk risk = Risk.READ;
+        private Duration timeout;
+        private Integer maxCalls;
+        private final Set<String> requiredScopes = new LinkedHashSet<>();
+        private boolean polling;
+        private String resourceArgument;
+
+        private Builder(String name) {
+            this.name = name;
+        }
+
+        /** What the tool does, when to use it and what it returns: the model reads this. */
+        public Builder description(String description) {
+            this.description = description;
+            return this;
+        }
+
+        /** The JSON schema of the input object. */
+        public Builder inputSchema(ObjectNode schema) {
+            this.inputSchema = schema;
+            return this;
+        }
+
+        /** The JSON schema of the input object, as JSON text. */
+        public Builder inputSchema(String schemaJson) {
+            if (!(Json.parse(schemaJson) instanceof ObjectNode node)) {
+                throw new ReinException("tool '" + name + "': the input schema must be a JSON object");
+            }
+            this.inputSchema = node;
+            return this;
+        }
+
+        public Builder handler(ToolHandler handler) {
+            this.handler = handler;
+            return this;
+        }
+
+        public Builder risk(Risk risk) {
+            this.risk = Objects.requireNonNull(risk, "risk");
+            return this;
+        }
+
+        public Builder timeout(Duration timeout) {
+            this.timeout = timeout;
+            return this;
+        }
+
+        public Builder maxCalls(int maxCalls) {
+            this.maxCalls = maxCalls;
+            return this;
+        }
+
+        public Builder requiredScopes(String... scopes) {
+            this.requiredScopes.addAll(Set.of(scopes));
+            return this;
+        }
+
+        public Builder polling(boolean polling) {
+            this.polling = polling;
+            return this;
+        }
+
+        public Builder resourceArgument(String argumentName) {
+            this.resourceArgument = argumentName;
+            return this;
+        }
+
+        public Tool build() {
+            if (name == null || !NAME.matcher(name).matches()) {
+                throw new ReinException("tool name '" + name + "' is invalid: use 1-64 letters, digits, '_' or '-'");
+            }
+            if (description == null || description.isBlank()) {
+                throw new ReinException("tool '" + name + "' needs a description: the model chooses tools by it");
+            }
+            if (inputSchema == null) {
+                inputSchema = Json.object().put("type", "object");
+                inputSchema.putObject("properties");
+            }
+            if (!"object".equals(inputSchema.path("type").asText())) {
+                throw new ReinException("tool '" + name + "': the input schema must have \"type\": \"object\"");
+            }
+            if (handler == null) {
+                throw new ReinException("tool '" + name + "' needs a handler");
+            }
+            if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
+                throw new ReinException("tool '" + name + "': timeout must be positive, was " + timeout);
+            }
+            if (maxCalls != null && maxCalls < 1) {
+                throw new ReinException("tool '" + name + "': maxCalls must be at least 1, was " + maxCalls);
+            }
+            return new Tool(this, JsonSchemas.compile(name, inputSchema));
+        }
+    }
+}

@@ -1,0 +1,74 @@
+package dev.rein.tool;
+
+import dev.rein.ReinException;
+import dev.rein.model.ToolDefinition;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** The tools of an agent, by name. Immutable; a duplicate name is rejected when building. */
+public final class ToolRegistry {
+    private final Map<String, Tool> tools;
+
+    private ToolRegistry(Map<String, Tool> tools) {
+        this.tools = tools;
+    }
+
+    public static ToolRegistry of(Tool... tools) {
+        return of(List.of(tools));
+    }
+
+    /** @throws DuplicateToolException when two tools share a name */
+    public static ToolRegistry of(Collection<Tool> tools) {
+        Map<String, Tool> byName = new LinkedHashMap<>();
+        for (Tool tool : tools) {
+            if (byName.putIfAbsent(tool.name(), tool) != null) {
+                throw new DuplicateToolException(tool.name());
+            }
+        }
+        return new ToolRegistry(Map.copyOf(byName).isEmpty() ? Map.of() : java.util.Collections.unmodifiableMap(byName));
+    }
+
+    public Optional<Tool> find(String name) {
+        return Optional.ofNullable(tools.get(name));
+    }
+
+    public List<Tool> tools() {
+        return List.copyOf(tools.values());
+    }
+
+    public List<String> names() {
+        return List.copyOf(tools.keySet());
+    }
+
+    public List<ToolDefinition> definitions() {
+        return tools.values().stream().map(Tool::definition).toList();
+    }
+
+    public boolean isEmpty() {
+        return tools.isEmpty();
+    }
+
+    /** A registry with {@code extra} added; duplicates are rejected. */
+    public ToolRegistry plus(Collection<Tool> extra) {
+        List<Tool> all = new java.util.ArrayList<>(tools.values());
+        all.addAll(extra);
+        return of(all);
+    }
+
+    /** Thrown when two tools are registered under one name. */
+    public static final class DuplicateToolException extends ReinException {
+        private final String toolName;
+
+        public DuplicateToolException(String toolName) {
+            super("a tool named '" + toolName + "' is already registered; tool names must be unique");
+            this.toolName = toolName;
+        }
+
+        public String toolName() {
+            return toolName;
+        }
+    }
+}

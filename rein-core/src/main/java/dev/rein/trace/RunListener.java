@@ -1,0 +1,17 @@
+package dev.rein.trace;
+
+import dev.rein.model.StreamObserver;
+
+/**
+ * Observes one run: every {@link TraceEvent} and, for live views, the streamed model output.
+ * All methods default to no-ops. Called from the run's threads; implementations must not throw
+ * (a throwing listener is logged and ignored).
+ */
+public interface RunListener extends StreamObserver {
+    RunListener NONE = new RunListener() {};
+
+    default void onEvent(TraceEvent event) {}
+
+    /** The run is over; release files and flush. */
+    default void close() {}
+}

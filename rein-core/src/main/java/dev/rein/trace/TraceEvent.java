@@ -1,0 +1,77 @@
+package dev.rein.trace;
+
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.agent.RunStatus;
+import dev.rein.model.ModelRequest;
+import dev.rein.model.ModelResponse;
+import dev.rein.model.Usage;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything a run records, enough to reproduce a failure at any step. Each event carries the run
+ * id, the step (0 before the first model call) and the time.
+ */
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
+@JsonSubTypes({
+        @JsonSubTypes.Type(value = TraceEvent.RunStarted.class, name = "run_started"),
+        @JsonSubTypes.Type(value = TraceEvent.ModelRequested.class, name = "model_request"),
+        @JsonSubTypes.Type(value = TraceEvent.ModelResponded.class, name = "model_response"),
+        @JsonSubTypes.Type(value = TraceEvent.ModelRetry.class, name = "model_retry"),
+        @JsonSubTypes.Type(value = TraceEvent.ModelFailed.class, name = "model_failed"),
+        @JsonSubTypes.Type(value = TraceEvent.ToolCalled.class, name = "tool_call"),
+        @JsonSubTypes.Type(value = TraceEvent.ToolCompleted.class, name = "tool_result"),
+        @JsonSubTypes.Type(value = TraceEvent.Intervention.class, name = "intervention"),
+        @JsonSubTypes.Type(value = TraceEvent.StateChanged.class, name = "state_change"),
+        @JsonSubTypes.Type(value = TraceEvent.RunFinished.class, name = "run_finished")
+})
+public sealed interface TraceEvent {
+    String runId();
+
+    int step();
+
+    Instant time();
+
+    /** A run began (or resumed). */
+    record RunStarted(String runId, int step, Instant time, String goal, String model, List<String> tools,
+                      Map<String, Object> limits) implements TraceEvent {}
+
+    /** The exact request sent to the model; {@code purpose} is "step", "final_summary" or a policy's name. */
+    record ModelRequested(String runId, int step, Instant time, String purpose, ModelRequest request) implements TraceEvent {}
+
+    /** The model's response with the call's usage, its cost and the run's cost so far. */
+    record ModelResponded(String runId, int step, Instant time, ModelResponse response, Usage usage,
+                          BigDecimal costUsd, BigDecimal totalCostUsd, long durationMillis) implements TraceEvent {}
+
+    /** A failed model call that will be retried after {@code delayMillis}. */
+    record ModelRetry(String runId, int step, Instant time, int attempt, String errorKind, int httpStatus,
+                      String message, long delayMillis) implements TraceEvent {}
+
+    /** A model call that failed for good. */
+    record ModelFailed(String runId, int step, Instant time, String errorKind, int httpStatus, String message)
+            implements TraceEvent {}
+
+    /** A tool call about to run, with its validated arguments. */
+    record ToolCalled(String runId, int step, Instant time, String callId, String tool, JsonNode arguments)
+            implements TraceEvent {}
+
+    /** What a tool call produced, with the error flag and class, its source and duration. */
+    record ToolCompleted(String runId, int step, Instant time, String callId, String tool, String content,
+                         boolean isError, String errorClass, String source, long durationMillis) implements TraceEvent {}
+
+    /** The runtime stepped in: a guard fired, a prompt was injected, an answer was refused. */
+    record Intervention(String runId, int step, Instant time, String kind, String message, Map<String, Object> evidence)
+            implements TraceEvent {}
+
+    /** A run state transition and its reason. */
+    record StateChanged(String runId, int step, Instant time, RunStatus from, RunStatus to, String reason)
+            implements TraceEvent {}
+
+    /** The run ended (or paused) with this status, reason and answer. */
+    record RunFinished(String runId, int step, Instant time, RunStatus status, String reason, String message,
+                       String answer, Usage usage, BigDecimal costUsd) implements TraceEvent {}
+}
