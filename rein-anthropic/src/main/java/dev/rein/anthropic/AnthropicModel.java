@@ -102,9 +102,12 @@ public final class AnthropicModel implements Model, AutoCloseable {
                 JsonNode event = ObjectMappers.jsonMapper().valueToTree(it.next());
                 assembler.accept(event);
             }
-            if (!assembler.started() && !isEventStream(raw)) {
-                throw ErrorMapper.malformed("the Anthropic API answered HTTP " + raw.statusCode() + " with "
-                        + raw.headers().values("content-type") + " instead of an event stream", null);
+            if (!assembler.started()) {
+                // A complete body without a single event: not a cut stream (OkHttp reports those as
+                // I/O errors) but something else answering, e.g. a proxy's error page.
+                throw ErrorMapper.malformed("the Anthropic API answered HTTP " + raw.statusCode() + " ("
+                        + String.join(", ", raw.headers().values("content-type"))
+                        + ") without a message_start event", null);
             }
         } catch (RuntimeException e) {
             throw failure(e);
@@ -117,10 +120,6 @@ public final class AnthropicModel implements Model, AutoCloseable {
             throw new InterruptedException("the model call was interrupted");
         }
         return it.hasNext();
-    }
-
-    private static boolean isEventStream(HttpResponseFor<?> raw) {
-        return raw.headers().values("content-type").stream().anyMatch(v -> v.toLowerCase(java.util.Locale.ROOT).startsWith("text/event-stream"));
     }
 
     /** An SDK failure, unless it is only the echo of an interrupt, which must stay an interrupt. */
