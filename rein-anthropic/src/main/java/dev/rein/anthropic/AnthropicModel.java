@@ -24,6 +24,7 @@ import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
+import java.util.function.Supplier;
 
 /**
  * A {@link Model} backed by the Anthropic Messages API through the official Java SDK.
@@ -40,7 +41,9 @@ import java.util.concurrent.FutureTask;
  * (the Rein runtime retries, traced and within the run's deadline); failures come back as
  * {@link ModelException}s whose {@code retryable} flag and {@code retryAfter} follow the API's
  * status codes and headers. Interrupting the calling thread aborts the HTTP exchange and the call
- * ends with {@link InterruptedException}.
+ * ends with {@link InterruptedException}; that is how the runtime enforces the run's deadline, so
+ * the model does not watch {@link ModelCallContext#deadline()} itself (a deadline stays a budget
+ * stop instead of turning into a provider timeout).
  *
  * <p>Instances are immutable and thread-safe. {@link #close()} releases the HTTP client.
  */
@@ -130,7 +133,7 @@ public final class AnthropicModel implements Model, AutoCloseable {
         return errors.map(e);
     }
 
-    private static <T> T build(java.util.function.Supplier<T> mapping) throws ModelException {
+    private static <T> T build(Supplier<T> mapping) throws ModelException {
         try {
             return mapping.get();
         } catch (RuntimeException e) {
