@@ -226,6 +226,12 @@ public final class AnthropicModel implements Model, AutoCloseable {
             return this;
         }
 
+        /**
+         * Creates the model and its HTTP client.
+         *
+         * @throws ReinException if a timeout is not positive, the API key is blank or the base URL
+         *                       is not an http(s) URL
+         */
         public AnthropicModel build() {
             requirePositive("connectTimeout", connectTimeout);
             requirePositive("readTimeout", readTimeout);
