@@ -64,6 +64,14 @@ public final class AnthropicModel implements Model, AutoCloseable {
     }
 
     /** A builder; with no settings the client is configured from the environment. */
+    /**
+     * A model configured from the environment: {@code ANTHROPIC_API_KEY} and, when set,
+     * {@code ANTHROPIC_BASE_URL}, with the default timeouts.
+     */
+    public static AnthropicModel fromEnv() {
+        return builder().build();
+    }
+
     public static Builder builder() {
         return new Builder();
     }
@@ -254,6 +262,11 @@ public final class AnthropicModel implements Model, AutoCloseable {
                             .build());
             if (apiKey != null) {
                 sdk.apiKey(apiKey);
+            }
+            String key = apiKey != null ? apiKey : System.getenv("ANTHROPIC_API_KEY");
+            if (key != null && !key.isBlank()) {
+                // The Messages API documents x-api-key; with it present the SDK adds no Bearer header.
+                sdk.putHeader("x-api-key", key);
             }
             if (baseUrl != null) {
                 sdk.baseUrl(baseUrl);

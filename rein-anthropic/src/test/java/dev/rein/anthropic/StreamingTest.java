@@ -17,9 +17,10 @@ class StreamingTest extends FakeApi {
         call(request("hi"));
         assertThat(last().isStream()).isTrue();
         assertThat(last().path()).isEqualTo("/v1/messages");
-        // SDK 3.14 sends an explicit key as a bearer token; older versions used x-api-key.
-        String credential = last().header("x-api-key") != null ? last().header("x-api-key") : last().header("authorization");
-        assertThat(credential).endsWith("test-key");
+        // The documented x-api-key header, and no bearer token next to it.
+        assertThat(last().header("x-api-key")).isEqualTo("test-key");
+        assertThat(last().header("authorization")).isNull();
+        assertThat(last().header("anthropic-version")).isNotBlank();
     }
 
     @Test
