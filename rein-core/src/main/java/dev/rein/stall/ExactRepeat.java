@@ -2,7 +2,9 @@ package dev.rein.stall;
 
 import dev.rein.ReinException;
 import java.util.HashMap;
+import dev.rein.tool.Risk;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -10,6 +12,10 @@ import java.util.Optional;
  * The same tool with the same arguments (compared canonically: key order and whitespace do not
  * matter) for the {@code threshold}-th time. Polling tools have their own threshold, 0 meaning
  * exempt.
+ *
+ * <p>A successful call of a tool that changes something (risk WRITE or IRREVERSIBLE) restarts the
+ * count of every other call: running the same tests or reading the same file again after an edit
+ * is checking the change, not repeating oneself. Repeating the write itself still counts.
  *
  * <p>Evidence: {@code tool}, {@code count}, {@code first_step}.
  */
@@ -52,6 +58,20 @@ public final class ExactRepeat implements StallDetector {
     public void recordCall(ProposedCall call) {
         counts.merge(call.key(), 1, Integer::sum);
         firstStep.putIfAbsent(call.key(), call.step());
+    }
+
+    @Override
+    public void recordStep(List<Observed> observed) {
+        for (Observed o : observed) {
+            if (!o.isError() && o.call().risk() != null && o.call().risk() != Risk.READ) {
+                Integer own = counts.get(o.call().key());
+                counts.clear();
+                firstStep.keySet().retainAll(java.util.Set.of(o.call().key()));
+                if (own != null) {
+                    counts.put(o.call().key(), own);
+                }
+            }
+        }
     }
 
     @Override
