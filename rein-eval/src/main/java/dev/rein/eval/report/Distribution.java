@@ -8,7 +8,8 @@ import java.util.List;
 
 /**
  * Percentiles of a sample (nearest-rank: the p-th percentile is the smallest value with at least
- * p% of the sample at or below it), its mean and maximum. Empty samples give nulls.
+ * p% of the sample at or below it, so it is always a value that occurred), its maximum and its
+ * mean (two more decimal places than the values). Empty samples give nulls.
  */
 public record Distribution(BigDecimal p50, BigDecimal p90, BigDecimal max, BigDecimal mean) {
     public static Distribution of(Collection<BigDecimal> values, int scale) {
@@ -18,7 +19,7 @@ public record Distribution(BigDecimal p50, BigDecimal p90, BigDecimal max, BigDe
         List<BigDecimal> sorted = new ArrayList<>(values);
         sorted.sort(null);
         BigDecimal sum = sorted.stream().reduce(BigDecimal.ZERO, BigDecimal::add);
-        BigDecimal mean = sum.divide(BigDecimal.valueOf(sorted.size()), scale, RoundingMode.HALF_EVEN);
+        BigDecimal mean = sum.divide(BigDecimal.valueOf(sorted.size()), scale + 2, RoundingMode.HALF_EVEN);
         return new Distribution(scaled(nearestRank(sorted, 50), scale), scaled(nearestRank(sorted, 90), scale),
                 scaled(sorted.get(sorted.size() - 1), scale), mean);
     }

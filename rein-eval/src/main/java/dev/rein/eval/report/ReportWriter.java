@@ -10,6 +10,8 @@ import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.UUID;
 
 /**
  * Writes an {@link EvalReport} as JSON or as one self-contained HTML page (inline CSS, script and
@@ -51,9 +53,10 @@ public final class ReportWriter {
         try {
             Path dir = target.getParent();
             Files.createDirectories(dir);
-            Path temp = Files.createTempFile(dir, "." + target.getFileName(), ".tmp");
+            // Not createTempFile: its owner-only permissions would stick to the report after the move.
+            Path temp = dir.resolve("." + target.getFileName() + "." + UUID.randomUUID() + ".tmp");
             try {
-                Files.writeString(temp, text, StandardCharsets.UTF_8);
+                Files.writeString(temp, text, StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
                 try {
                     Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
                 } catch (AtomicMoveNotSupportedException e) {

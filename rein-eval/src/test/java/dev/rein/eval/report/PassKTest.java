@@ -93,6 +93,7 @@ class PassKTest {
         assertThat(d.p90()).isEqualByComparingTo("0.30");
         assertThat(d.max()).isEqualByComparingTo("0.30");
         assertThat(d.mean()).isEqualByComparingTo("0.20");
+        assertThat(Distribution.of(List.of(BigDecimal.ONE, BigDecimal.TWO), 0).mean()).isEqualByComparingTo("1.50");
         assertThat(Distribution.of(List.of(), 2).p50()).isNull();
     }
 }
