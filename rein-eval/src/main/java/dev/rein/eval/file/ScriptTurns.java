@@ -22,11 +22,11 @@ final class ScriptTurns {
 
     static List<ScriptedModel.Turn> of(List<SuiteSpec.TurnSpec> specs, String where) {
         if (specs == null || specs.isEmpty()) {
-            throw new ReinException(where + ": a script needs at least one turn");
+            throw new ReinException(where + " is empty: a script needs at least one turn");
         }
         List<ScriptedModel.Turn> turns = new ArrayList<>();
         for (int i = 0; i < specs.size(); i++) {
-            turns.add(turn(specs.get(i), where + ".script[" + i + "]"));
+            turns.add(turn(specs.get(i), where + "[" + i + "]"));
         }
         return turns;
     }
@@ -42,9 +42,9 @@ final class ScriptTurns {
             throw new ReinException(where + " is empty: give text, tool_calls, finish or error");
         }
         int kinds = (spec.toolCalls() != null ? 1 : 0) + (spec.finish() != null ? 1 : 0) + (spec.error() != null ? 1 : 0);
-        if (kinds > 1 || kinds == 0 && spec.text() == null) {
-            throw new ReinException(where + " must have exactly one of tool_calls, finish or error (text may go with tool_calls),"
-                    + " or just text");
+        if (kinds > 1 || kinds == 0 && spec.text() == null || spec.error() != null && spec.text() != null) {
+            throw new ReinException(where + " must be text, tool_calls, finish or error; text may go with tool_calls or"
+                    + " finish, the others exclude each other");
         }
         ScriptedModel.Turn turn = spec.error() != null ? ScriptedModel.fail(error(spec.error(), where)) : reply(spec, where);
         if (spec.delayMs() != null && spec.delayMs() > 0) {

@@ -15,12 +15,14 @@ import dev.rein.eval.Suite;
 import dev.rein.eval.Task;
 import dev.rein.eval.TaskCategory;
 import dev.rein.json.Json;
+import dev.rein.testkit.ScriptedModel;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
@@ -124,14 +126,16 @@ public final class SuiteFile {
     private static <E extends Environment> Task<E> typedTask(EnvironmentType<E> type, JsonNode options, SuiteSpec suite,
                                                              SuiteSpec.TaskSpec spec, String where) {
         List<List<SuiteSpec.TurnSpec>> scripts = scripts(spec, where);
+        List<List<ScriptedModel.Turn>> turns = new ArrayList<>();
+        for (int i = 0; i < scripts.size(); i++) {
+            turns.add(ScriptTurns.of(scripts.get(i), where + (spec.scripts() != null ? ".scripts[" + i + "]" : ".script")));
+        }
         boolean finish = scripts.stream().anyMatch(ScriptTurns::usesFinish);
         Task.Builder<E> task = Task.<E>builder(spec.id(), () -> type.create(options.deepCopy()))
                 .goal(spec.goal())
                 .category(spec.category() == null ? TaskCategory.SHOULD_SUCCEED : category(spec.category(), where))
                 .agent(InlineAgent.of(type, InlineAgent.merge(suite.agent(), spec.agent()), where, finish));
-        for (int i = 0; i < scripts.size(); i++) {
-            task.script(ScriptTurns.of(scripts.get(i), where + (scripts.size() > 1 ? ".scripts[" + i + "]" : "")));
-        }
+        turns.forEach(task::script);
         if (spec.expect() != null) {
             var ending = FileExpectations.ending(spec.expect().status(), where);
             if (ending != null) {
