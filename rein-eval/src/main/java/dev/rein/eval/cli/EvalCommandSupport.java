@@ -81,14 +81,15 @@ public final class EvalCommandSupport {
             }
             EvalResult result = runner.build().run(suite);
             EvalReport report = EvalReport.of(result);
-            if (options.htmlReport() != null) {
-                ReportWriter.writeHtml(report, options.htmlReport());
-            }
             out.print(options.json() ? ReportWriter.json(report) + "\n" : TextSummary.render(report));
-            if (options.htmlReport() != null && !options.json()) {
-                out.println("\nHTML report: " + options.htmlReport().toAbsolutePath());
-            }
             out.flush();
+            if (options.htmlReport() != null) {
+                // After the summary: a report path that cannot be written must not cost the results.
+                ReportWriter.writeHtml(report, options.htmlReport());
+                if (!options.json()) {
+                    out.println("\nHTML report: " + options.htmlReport().toAbsolutePath());
+                }
+            }
             return exitCode(report);
         } catch (ReinException e) {
             err.println("rein eval: " + e.getMessage());

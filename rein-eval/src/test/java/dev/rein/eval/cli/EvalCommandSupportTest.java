@@ -99,6 +99,15 @@ class EvalCommandSupportTest {
     }
 
     @Test
+    void anUnwritableReportStillPrintsTheResults(@TempDir Path dir) throws Exception {
+        Path blocker = Files.writeString(dir.resolve("file"), "not a directory");
+        int code = EvalCommandSupport.run(EXAMPLE, 1, null, blocker.resolve("out.html"), false, out, err);
+        assertThat(code).isEqualTo(EvalCommandSupport.INVALID);
+        assertThat(out()).contains("success rate 100.0%");
+        assertThat(err()).contains("rein eval: cannot write the report to " + blocker.resolve("out.html").toAbsolutePath());
+    }
+
+    @Test
     void infrastructureErrorsGiveTheirOwnExitCode(@TempDir Path dir) throws Exception {
         Path suite = Files.writeString(dir.resolve("short.yaml"), """
                 suite: short
