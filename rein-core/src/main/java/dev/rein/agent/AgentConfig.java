@@ -16,14 +16,19 @@ import java.time.Duration;
 import java.util.List;
 import java.util.function.Supplier;
 
-/** The validated, immutable configuration of an {@link Agent}. Build it with {@link Agent#builder()}. */
+/**
+ * The validated, immutable configuration of an {@link Agent}. Build it with {@link Agent#builder()}.
+ *
+ * @param serverContextEdits the builder's edits plus those of the context policy's server side
+ * @param verifiers          the builder's verifiers, then the required facts (if any)
+ */
 public record AgentConfig(Model model, String modelName, String systemPrompt, ToolRegistry tools, Budget budget,
                           PriceTable prices, int maxTokens, PromptCaching caching,
                           List<ServerContextEdit> serverContextEdits, List<Verifier> verifiers,
                           int maxVerificationFailures, boolean finishTool, Duration toolTimeout,
                           List<ToolInterceptor> interceptors, List<RunListenerFactory> listeners,
                           RetryPolicy retryPolicy, Clock clock, Principal principal, Secrets secrets,
-                          Double temperature, Supplier<String> runIdSupplier) {
+                          Double temperature, Supplier<String> runIdSupplier, GuardConfig guards) {
 
     /** A copy that also creates a listener from {@code factory} for each run (harnesses record runs this way). */
     public AgentConfig withListener(RunListenerFactory factory) {
@@ -31,6 +36,6 @@ public record AgentConfig(Model model, String modelName, String systemPrompt, To
         all.add(java.util.Objects.requireNonNull(factory, "factory"));
         return new AgentConfig(model, modelName, systemPrompt, tools, budget, prices, maxTokens, caching,
                 serverContextEdits, verifiers, maxVerificationFailures, finishTool, toolTimeout, interceptors,
-                List.copyOf(all), retryPolicy, clock, principal, secrets, temperature, runIdSupplier);
+                List.copyOf(all), retryPolicy, clock, principal, secrets, temperature, runIdSupplier, guards);
     }
 }

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -34,12 +35,16 @@ public final class ToolExecutor {
         return new Builder(registry);
     }
 
-    /** The pipeline, in order: validate, the caller's stages, per-tool caps, then the handler. */
+    /**
+     * The pipeline, in order: validate, the caller's stages, per-tool caps, the output stages
+     * (truncation: they see the handler's raw output), then the handler.
+     */
     private static List<ToolInterceptor> stages(Builder b) {
         List<ToolInterceptor> stages = new ArrayList<>();
         stages.add(new ArgumentValidation());
         stages.addAll(b.interceptors);
         stages.add(new CallLimits(b.callLimits));
+        stages.addAll(b.outputStages);
         stages.add(new HandlerInvocation(b.defaultTimeout));
         return List.copyOf(stages);
     }
@@ -56,21 +61,14 @@ public final class ToolExecutor {
      */
     public ToolResult execute(ToolCall call, ToolContext context) throws InterruptedException {
         Instant start = Instant.now();
-        ToolResult result = registry.find(call.name())
-                .map(tool -> runStages(new ToolInvocation(call, tool, context)))
-                .orElseGet(() -> unknownTool(call));
-        if (result == null) {
-            throw new InterruptedException("tool call " + call.id() + " interrupted");
-        }
+        Optional<Tool> tool = registry.find(call.name());
+        ToolResult result = tool.isPresent() ? runStages(new ToolInvocation(call, tool.get(), context)) : unknownTool(call);
         return result.withDuration(Duration.between(start, Instant.now()));
     }
 
-    private ToolResult runStages(ToolInvocation invocation) {
+    private ToolResult runStages(ToolInvocation invocation) throws InterruptedException {
         try {
             return ToolChain.run(stages, invocation);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return null;
         } catch (RuntimeException e) {
             return ToolResult.error(invocation.call(), ErrorClass.EXECUTION_FAILED,
                     "Tool '" + invocation.call().name() + "' could not be run: " + e.getClass().getSimpleName()
@@ -120,6 +118,7 @@ public final class ToolExecutor {
     public static final class Builder {
         private final ToolRegistry registry;
         private final List<ToolInterceptor> interceptors = new ArrayList<>();
+        private final List<ToolInterceptor> outputStages = new ArrayList<>();
         private Duration defaultTimeout = DEFAULT_TIMEOUT;
         private Map<String, Integer> callLimits = Map.of();
 
@@ -135,6 +134,15 @@ public final class ToolExecutor {
 
         public Builder interceptors(List<ToolInterceptor> list) {
             interceptors.addAll(list);
+            return this;
+        }
+
+        /**
+         * Adds a stage right around the handler, after every other stage: it sees the handler's raw
+         * result before the caller's stages do (output truncation goes here).
+         */
+        public Builder outputStage(ToolInterceptor stage) {
+            outputStages.add(stage);
             return this;
         }
 

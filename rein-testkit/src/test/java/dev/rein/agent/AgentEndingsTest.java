@@ -193,6 +193,19 @@ class AgentEndingsTest {
     }
 
     @Test
+    void finishAlongsideOtherCallsIsRefusedAndTheOthersRun() {
+        ScriptedModel model = ScriptedModel.of(
+                toolCalls(call("echo", "{\"text\":\"a\"}"), call("finish", "{\"status\":\"completed\",\"summary\":\"s\",\"result\":\"r\"}")),
+                toolCalls(call("finish", "{\"status\":\"completed\",\"summary\":\"s\",\"result\":\"echoed\"}")));
+        RunResult result = agent(model).finishTool(true).build().run("go");
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        List<dev.rein.model.ContentBlock> results = model.requests().get(1).messages().get(2).content();
+        assertThat(((ToolResultBlock) results.get(0)).content()).isEqualTo("echo: a");
+        assertThat(((ToolResultBlock) results.get(1)).isError()).isTrue();
+        assertThat(((ToolResultBlock) results.get(1)).content()).contains("call finish alone");
+    }
+
+    @Test
     void aFailingVerifierSendsTheModelBackThenFailsAfterTheLimit() {
         ScriptedModel model = ScriptedModel.of(text("no number"), text("still none"), text("never asked"));
         RunResult result = agent(model)

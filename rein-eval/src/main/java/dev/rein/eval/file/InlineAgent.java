@@ -2,10 +2,10 @@ package dev.rein.eval.file;
 
 import dev.rein.ReinException;
 import dev.rein.agent.Agent;
-import dev.rein.agent.Verdict;
 import dev.rein.budget.Budget;
 import dev.rein.eval.AgentFactory;
 import dev.rein.eval.Environment;
+import dev.rein.guard.RequiredFact;
 import dev.rein.tool.Principal;
 import dev.rein.tool.Tool;
 import java.text.Normalizer;
@@ -78,13 +78,8 @@ final class InlineAgent {
             if (spec.maxTokens() != null) {
                 builder.maxTokens(spec.maxTokens());
             }
-            if (!facts.isEmpty()) {
-                builder.verifier(answer -> {
-                    String text = normalise(answer.answer());
-                    List<String> missing = facts.stream().filter(f -> !text.contains(normalise(f)))
-                            .map(f -> "the answer must state " + f).toList();
-                    return missing.isEmpty() ? Verdict.pass() : Verdict.fail(missing);
-                });
+            for (String fact : facts) {
+                builder.requiredFact(RequiredFact.of(fact, answer -> normalise(answer.answer()).contains(normalise(fact))));
             }
             return builder.build();
         };

@@ -137,6 +137,28 @@ class SuiteFileTest {
     }
 
     @Test
+    void requiredFactsRefuseAnAnswerUntilItStatesThem() throws Exception {
+        Suite suite = parse(HEADER + """
+                  - id: fixed
+                    goal: When is the release?
+                    agent: {required_facts: [1月20日]}
+                    script: [{text: Soon.}, {text: On 1月20日.}]
+                  - id: never
+                    goal: When is the release?
+                    agent: {required_facts: [1月20日]}
+                    script: [{text: Soon.}, {text: Later.}]
+                """);
+        EvalResult result = EvalRunner.builder().trials(1).build().run(suite);
+        TrialOutcome fixed = result.trialsOf("fixed").get(0);
+        assertThat(fixed.verdict()).isEqualTo(Verdict.PASSED);
+        assertThat(fixed.steps()).isEqualTo(2);
+        TrialOutcome never = result.trialsOf("never").get(0);
+        assertThat(never.verdict()).isEqualTo(Verdict.FAILED);
+        assertThat(never.reason()).isEqualTo("verification_failed");
+        assertThat(never.failureKind()).isEqualTo(dev.rein.eval.FailureKind.VERIFICATION);
+    }
+
+    @Test
     void pluginsOnTheClassPathAreLoaded() {
         assertThat(EvalRegistry.load().names()).containsExactly("file_tree", "plugin_files");
         assertThat(EvalRegistry.load().environment("plugin_files").toolsetNames()).containsExactly("read");
