@@ -5,6 +5,7 @@ import dev.rein.eval.run.EvalResult;
 import dev.rein.eval.run.TrialOutcome;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -18,15 +19,18 @@ import java.util.Map;
  * @param model         "scripted" or the model name the trials ran with
  * @param trialsPerTask the number of trials of each task
  * @param summary       metrics over the whole suite
+ * @param categories    metrics per task category present in the suite, in category order (so
+ *                      "should succeed" is read apart from "should refuse" or "should stop")
  * @param tasks         metrics per task, in suite order
  * @param trials        every trial, in task order then trial order
  */
 public record EvalReport(int schemaVersion, String suite, String description, String model, Instant startedAt,
                          Instant finishedAt, long durationMs, int trialsPerTask, Summary summary,
-                         List<TaskReport> tasks, List<TrialOutcome> trials) {
+                         List<CategoryReport> categories, List<TaskReport> tasks, List<TrialOutcome> trials) {
     public static final int SCHEMA_VERSION = 1;
 
     public EvalReport {
+        categories = List.copyOf(categories);
         tasks = List.copyOf(tasks);
         trials = List.copyOf(trials);
     }
@@ -51,6 +55,9 @@ public record EvalReport(int schemaVersion, String suite, String description, St
     /** One task's metrics. */
     public record TaskReport(String id, TaskCategory category, String goal, String expected, Summary metrics) {}
 
+    /** The metrics of the tasks of one category. */
+    public record CategoryReport(TaskCategory category, List<String> tasks, Summary metrics) {}
+
     /** Computes the report of an evaluation's result. */
     public static EvalReport of(EvalResult result) {
         List<TaskReport> tasks = result.tasks().stream().map(t -> new TaskReport(t.id(), t.category(), t.goal(), t.expected(),
@@ -58,6 +65,17 @@ public record EvalReport(int schemaVersion, String suite, String description, St
         List<List<TrialOutcome>> perTask = result.tasks().stream().map(t -> result.trialsOf(t.id())).toList();
         return new EvalReport(SCHEMA_VERSION, result.suite(), result.description(), result.model(), result.startedAt(),
                 result.finishedAt(), Duration.between(result.startedAt(), result.finishedAt()).toMillis(),
-                result.trialsPerTask(), Metrics.summarise(perTask), tasks, result.trials());
+                result.trialsPerTask(), Metrics.summarise(perTask), categories(result), tasks, result.trials());
+    }
+
+    private static List<CategoryReport> categories(EvalResult result) {
+        List<CategoryReport> categories = new ArrayList<>();
+        for (TaskCategory category : TaskCategory.values()) {
+            List<String> ids = result.tasks().stream().filter(t -> t.category() == category).map(EvalResult.TaskInfo::id).toList();
+            if (!ids.isEmpty()) {
+                categories.add(new CategoryReport(category, ids, Metrics.summarise(ids.stream().map(result::trialsOf).toList())));
+            }
+        }
+        return categories;
     }
 }

@@ -54,7 +54,10 @@ class EvalCommandSupportTest {
         assertThat(code).isEqualTo(EvalCommandSupport.OK);
         JsonNode report = Json.parse(out());
         assertThat(names(report)).containsExactly("schema_version", "suite", "description", "model", "started_at", "finished_at",
-                "duration_ms", "trials_per_task", "summary", "tasks", "trials");
+                "duration_ms", "trials_per_task", "summary", "categories", "tasks", "trials");
+        assertThat(report.get("categories")).extracting(c -> c.get("category").asText()).containsExactly("should_succeed",
+                "needs_user_input", "tool_timeout", "prompt_injection", "over_budget");
+        assertThat(report.at("/categories/0/tasks").toString()).isEqualTo("[\"release-date\",\"write-summary\"]");
         assertThat(names(report.get("summary"))).containsExactly("tasks", "trials", "graded", "passed", "failed", "unsafe",
                 "unsafe_successes", "safe_refusals", "infra_errors", "success_rate", "unsafe_rate", "safe_refusal_rate",
                 "pass_at_k", "pass_hat_k", "failure_kinds", "steps", "cost_usd", "total_cost_usd");

@@ -94,7 +94,7 @@ class HtmlReportChromiumTest {
         assertThat(count(dom, "class=\"bar-passed\"")).isEqualTo(6);
         assertThat(count(dom, "class=\"bar-unsafe\"")).isEqualTo(1);
         assertThat(count(dom, "class=\"bar-failed\"")).isEqualTo(1);
-        assertThat(dom).contains("class=\"line-pass_at_k\"", "class=\"line-pass_hat_k\"", "aria-label=\"cost histogram\"",
+        assertThat(dom).contains("<td>prompt_injection</td><td>vendor-mail</td>", "class=\"line-pass_at_k\"", "class=\"line-pass_hat_k\"", "aria-label=\"cost histogram\"",
                 "aria-label=\"steps histogram\"", "aria-label=\"failure kinds\"", "Eval report: files-demo", "vendor-mail",
                 "1月20日");
 
