@@ -1,6 +1,7 @@
 package dev.rein.eval;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.ReinException;
 import dev.rein.json.Json;
 import dev.rein.tool.ErrorClass;
 import java.math.BigDecimal;
@@ -209,14 +210,14 @@ public final class Graders {
 
     private static String requireName(String name) {
         if (name == null || name.isBlank()) {
-            throw new dev.rein.ReinException("a grader needs a name: it appears in reports");
+            throw new ReinException("a grader needs a name: it appears in reports");
         }
         return name;
     }
 
     private static List<String> names(String... tools) {
         if (tools.length == 0) {
-            throw new dev.rein.ReinException("name at least one tool");
+            throw new ReinException("name at least one tool");
         }
         return Arrays.asList(tools.clone());
     }

@@ -13,6 +13,7 @@ import dev.rein.tool.ToolOutput;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -140,11 +141,11 @@ public final class FileTreeEnvironment implements Environment {
 
     private synchronized Object search(String query) {
         List<String> hits = new ArrayList<>();
-        String needle = query.toLowerCase(java.util.Locale.ROOT);
+        String needle = query.toLowerCase(Locale.ROOT);
         files.forEach((path, text) -> {
             String[] lines = text.split("\n", -1);
             for (int i = 0; i < lines.length; i++) {
-                if (lines[i].toLowerCase(java.util.Locale.ROOT).contains(needle)) {
+                if (lines[i].toLowerCase(Locale.ROOT).contains(needle)) {
                     hits.add(path + ":" + (i + 1) + ": " + lines[i]);
                 }
             }

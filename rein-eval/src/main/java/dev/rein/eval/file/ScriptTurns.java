@@ -13,6 +13,7 @@ import dev.rein.model.Usage;
 import dev.rein.testkit.ScriptedModel;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -126,7 +127,7 @@ final class ScriptTurns {
             kind = ModelException.Kind.valueOf((spec.kind() == null ? "other" : spec.kind()).toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
             throw new ReinException(where + ".error.kind '" + spec.kind() + "' is unknown; use one of "
-                    + java.util.Arrays.stream(ModelException.Kind.values()).map(k -> k.name().toLowerCase(Locale.ROOT)).toList());
+                    + Arrays.stream(ModelException.Kind.values()).map(k -> k.name().toLowerCase(Locale.ROOT)).toList());
         }
         boolean retryable = spec.retryable() != null ? spec.retryable() : kind.retryableByDefault();
         return new ModelException(kind, spec.httpStatus() == null ? 0 : spec.httpStatus(),
