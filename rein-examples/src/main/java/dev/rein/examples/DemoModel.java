@@ -1,0 +1,30 @@
+package dev.rein.examples;
+
+import dev.rein.eval.TrialModel;
+import dev.rein.model.Model;
+import java.util.Objects;
+
+/**
+ * The model a demo runs with, and whether it is a script (offline) or a real model.
+ *
+ * @param name     the model name sent and priced
+ * @param scripted true when the replies are a fixed script: the tools, limits and checks are
+ *                 real, the model's decisions are not
+ */
+public record DemoModel(Model model, String name, boolean scripted) {
+    public DemoModel {
+        Objects.requireNonNull(model, "model");
+        Objects.requireNonNull(name, "name");
+    }
+
+    /** The same model as an evaluation harness hands it to agent factories. */
+    public TrialModel trialModel() {
+        return new TrialModel(model, name);
+    }
+
+    /** How the model is announced to the reader. */
+    public String label() {
+        return scripted ? "scripted (offline: the model's replies are a fixed script; the tools, limits and checks are real)"
+                : name + " (Anthropic API)";
+    }
+}

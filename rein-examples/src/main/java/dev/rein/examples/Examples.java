@@ -1,0 +1,166 @@
+package dev.rein.examples;
+
+import dev.rein.ReinException;
+import dev.rein.agent.Agent;
+import dev.rein.anthropic.AnthropicModel;
+import dev.rein.eval.Suite;
+import dev.rein.eval.cli.TextSummary;
+import dev.rein.eval.report.EvalReport;
+import dev.rein.eval.run.EvalRunner;
+import dev.rein.eval.run.Progress;
+import dev.rein.eval.run.TrialModels;
+import dev.rein.examples.date.DateAssistant;
+import dev.rein.testkit.ScriptedModel;
+import java.io.PrintStream;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The worked examples, by name. A command-line front end lists them with {@link #list()} and runs
+ * one with {@link #run(String, boolean, PrintStream, PrintStream)}; {@link #evaluate} runs an
+ * example's evaluation suite.
+ *
+ * <p>Without {@code ANTHROPIC_API_KEY} (or when asked to), examples run offline on a scripted
+ * model, and say so: the tools, the loop, the limits and the checks are real; the model's replies
+ * are a fixed script.
+ */
+public final class Examples {
+    /** The demo ended as intended, or every trial of the suite passed. */
+    public static final int OK = 0;
+    /** The demo did not end as intended, or some trial failed. */
+    public static final int NOT_AS_INTENDED = 1;
+    /** No example has that name, or the options were unusable. */
+    public static final int USAGE = 2;
+    /** The example could not be set up (a missing program, a port, a file), or a trial hit an infrastructure error. */
+    public static final int SETUP_FAILED = 3;
+    /** Interrupted. */
+    public static final int INTERRUPTED = 130;
+
+    static final String API_KEY = "ANTHROPIC_API_KEY";
+
+    private static final List<Example> ALL = List.of(
+            new DateAssistant());
+
+    /** An example's name and what it shows. */
+    public record Info(String name, String description) {}
+
+    private Examples() {}
+
+    /** Every example, in the order the documentation presents them. */
+    public static List<Info> list() {
+        return ALL.stream().map(e -> new Info(e.name(), e.description())).toList();
+    }
+
+    /** The example called {@code name}. */
+    public static Optional<Example> find(String name) {
+        return ALL.stream().filter(e -> e.name().equals(name)).findFirst();
+    }
+
+    /** The evaluation suite of the example called {@code name}. */
+    public static Suite suite(String name) {
+        return require(name).suite();
+    }
+
+    /**
+     * Runs the demo of the example called {@code name}.
+     *
+     * @param offline run on the scripted model even when an API key is set
+     * @return {@link #OK}, {@link #NOT_AS_INTENDED}, {@link #USAGE}, {@link #SETUP_FAILED} or {@link #INTERRUPTED}
+     */
+    public static int run(String name, boolean offline, PrintStream out, PrintStream err) {
+        return run(name, offline, Agent.DEFAULT_MODEL, System.getenv(), out, err);
+    }
+
+    /** Like {@link #run(String, boolean, PrintStream, PrintStream)} with a model name and an explicit environment. */
+    public static int run(String name, boolean offline, String modelName, Map<String, String> env, PrintStream out,
+                          PrintStream err) {
+        Optional<Example> example = find(name);
+        if (example.isEmpty()) {
+            err.println("rein example: unknown example '" + name + "'; the examples are: " + names());
+            return USAGE;
+        }
+        try {
+            DemoModel model = model(example.get(), offline, modelName, env, err);
+            out.println("Example: " + example.get().name() + " — " + example.get().description());
+            out.println("Model:   " + model.label());
+            out.println();
+            int code = example.get().demo(model, out);
+            out.flush();
+            return code;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            err.println("rein example: interrupted");
+            return INTERRUPTED;
+        } catch (ExampleSetupException e) {
+            err.println("rein example " + name + ": " + e.getMessage());
+            return SETUP_FAILED;
+        } catch (ReinException e) {
+            err.println("rein example " + name + ": " + e.getMessage());
+            return USAGE;
+        }
+    }
+
+    /**
+     * Runs the evaluation suite of the example called {@code name}: offline on its scripts, or
+     * against the real model when a key is set and {@code offline} is false. Prints the summary.
+     *
+     * @param trials trials per task; 0 for the suite's own number
+     */
+    public static int evaluate(String name, boolean offline, int trials, PrintStream out, PrintStream err) {
+        return evaluate(name, offline, trials, Agent.DEFAULT_MODEL, System.getenv(), out, err);
+    }
+
+    /** Like {@link #evaluate(String, boolean, int, PrintStream, PrintStream)} with a model name and an explicit environment. */
+    public static int evaluate(String name, boolean offline, int trials, String modelName, Map<String, String> env,
+                               PrintStream out, PrintStream err) {
+        Optional<Example> example = find(name);
+        if (example.isEmpty()) {
+            err.println("rein example: unknown example '" + name + "'; the examples are: " + names());
+            return USAGE;
+        }
+        try {
+            boolean real = !offline && hasKey(env);
+            EvalRunner.Builder runner = EvalRunner.builder().progress(Progress.auto(err))
+                    .models(real ? TrialModels.shared(AnthropicModel.fromEnv(), modelName) : TrialModels.scripted());
+            if (trials > 0) {
+                runner.trials(trials);
+            }
+            EvalReport report = EvalReport.of(runner.build().run(example.get().suite()));
+            out.print(TextSummary.render(report));
+            out.flush();
+            EvalReport.Summary s = report.summary();
+            return s.infraErrors() > 0 ? SETUP_FAILED : s.passed() == s.graded() ? OK : NOT_AS_INTENDED;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            err.println("rein example: interrupted");
+            return INTERRUPTED;
+        } catch (ReinException e) {
+            err.println("rein example " + name + ": " + e.getMessage());
+            return USAGE;
+        }
+    }
+
+    private static DemoModel model(Example example, boolean offline, String modelName, Map<String, String> env, PrintStream err) {
+        if (!offline && hasKey(env)) {
+            return new DemoModel(AnthropicModel.fromEnv(), modelName == null ? Agent.DEFAULT_MODEL : modelName, false);
+        }
+        if (!offline) {
+            err.println("rein example: " + API_KEY + " is not set, so the example runs offline on its scripted model.");
+        }
+        return new DemoModel(ScriptedModel.of(example.demoScript()), Agent.DEFAULT_MODEL, true);
+    }
+
+    private static boolean hasKey(Map<String, String> env) {
+        String key = env.get(API_KEY);
+        return key != null && !key.isBlank();
+    }
+
+    private static Example require(String name) {
+        return find(name).orElseThrow(() -> new ReinException("unknown example '" + name + "'; the examples are: " + names()));
+    }
+
+    private static String names() {
+        return String.join(", ", ALL.stream().map(Example::name).toList());
+    }
+}
