@@ -14,7 +14,7 @@ import java.util.Locale;
  * with a note of how much was left out.
  */
 public final class ConsoleTrace implements RunListener {
-    private static final int WIDTH = 160;
+    private static final int WIDTH = 240;
     private final PrintStream out;
 
     private ConsoleTrace(PrintStream out) {

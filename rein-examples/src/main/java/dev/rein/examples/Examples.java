@@ -10,6 +10,7 @@ import dev.rein.eval.run.EvalRunner;
 import dev.rein.eval.run.Progress;
 import dev.rein.eval.run.TrialModels;
 import dev.rein.examples.date.DateAssistant;
+import dev.rein.examples.sql.DataAnalysis;
 import dev.rein.testkit.ScriptedModel;
 import java.io.PrintStream;
 import java.util.List;
@@ -40,7 +41,8 @@ public final class Examples {
     static final String API_KEY = "ANTHROPIC_API_KEY";
 
     private static final List<Example> ALL = List.of(
-            new DateAssistant());
+            new DateAssistant(),
+            new DataAnalysis());
 
     /** An example's name and what it shows. */
     public record Info(String name, String description) {}
