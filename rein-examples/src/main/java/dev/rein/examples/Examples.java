@@ -9,6 +9,7 @@ import dev.rein.eval.report.EvalReport;
 import dev.rein.eval.run.EvalRunner;
 import dev.rein.eval.run.Progress;
 import dev.rein.eval.run.TrialModels;
+import dev.rein.examples.code.CodeChange;
 import dev.rein.examples.date.DateAssistant;
 import dev.rein.examples.sql.DataAnalysis;
 import dev.rein.testkit.ScriptedModel;
@@ -42,6 +43,7 @@ public final class Examples {
 
     private static final List<Example> ALL = List.of(
             new DateAssistant(),
+            new CodeChange(),
             new DataAnalysis());
 
     /** An example's name and what it shows. */

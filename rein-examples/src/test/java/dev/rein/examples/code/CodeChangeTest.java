@@ -1,0 +1,71 @@
+package dev.rein.examples.code;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.rein.examples.SuiteRuns;
+import dev.rein.examples.SuiteRuns.DemoOutput;
+import dev.rein.json.Json;
+import dev.rein.tool.Tool;
+import dev.rein.tool.ToolContext;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class CodeChangeTest {
+    @Test
+    void theDemoFixesTheBugAndCommitsOnTheWorkBranch() {
+        DemoOutput demo = SuiteRuns.demo(CodeChange.NAME);
+        assertThat(demo.exitCode()).as(demo.out() + demo.err()).isZero();
+        assertThat(demo.out()).contains("FAIL slugify 'Hello, World!'")
+                .contains("← ok                     PASSED")
+                .contains("= SUCCEEDED (completed)")
+                .contains("-  printf '%s' \"$1\" | tr '[:upper:]' '[:lower:]' | tr ' ' '-'")
+                .contains("Fix slugify");
+    }
+
+    @Test
+    void theSuitePassesOffline() throws Exception {
+        SuiteRuns.assertAllPass(new CodeChange().suite());
+    }
+
+    @Test
+    void pathsStayInsideTheWorkspace() throws Exception {
+        try (GitWorkspace ws = new GitWorkspace()) {
+            Tool read = new CodeTools(ws, Duration.ofSeconds(5)).all().stream().filter(t -> t.name().equals("read_file"))
+                    .findFirst().orElseThrow();
+            for (String path : new String[] {"../etc/passwd", "/etc/passwd", ".git/config", "src/../../x"}) {
+                assertThatThrownBy(() -> read.handler().handle(Json.object().put("path", path), ToolContext.standalone("r")))
+                        .as(path).isInstanceOf(IllegalArgumentException.class);
+            }
+            Files.createSymbolicLink(ws.dir().resolve("src/link"), Files.createTempFile("outside", ".txt"));
+            assertThatThrownBy(() -> read.handler().handle(Json.object().put("path", "src/link"), ToolContext.standalone("r")))
+                    .hasMessageContaining("links outside");
+        }
+    }
+
+    @Test
+    void aHangingTestIsKilledAtTheLimit() throws Exception {
+        try (GitWorkspace ws = new GitWorkspace(Map.of("tests/test_hang.sh", "#!/bin/sh\nsleep 30\n"))) {
+            long start = System.nanoTime();
+            TestRunner.Report report = TestRunner.run(ws.dir(), Duration.ofMillis(500));
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+            assertThat(report.passed()).isFalse();
+            assertThat(report.timedOut()).isTrue();
+            assertThat(report.output()).contains("was killed");
+        }
+    }
+
+    @Test
+    void discardRestoresTheCommittedProject() {
+        try (GitWorkspace ws = new GitWorkspace()) {
+            assertThat(ws.testsPass()).isFalse();
+            ws.files();
+            ws.git("rm", "-q", "README.md");
+            ws.discard();
+            assertThat(ws.files()).isEqualTo(GitWorkspace.PROJECT);
+            assertThat(ws.snapshot().path("branch").asText()).isEqualTo(GitWorkspace.BRANCH);
+        }
+    }
+}
