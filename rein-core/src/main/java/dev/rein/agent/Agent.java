@@ -1,12 +1,17 @@
 package dev.rein.agent;
 
 import dev.rein.ReinException;
+import dev.rein.approval.ApprovalException;
+import dev.rein.approval.ApprovalPolicy;
 import dev.rein.budget.Budget;
 import dev.rein.budget.PriceTable;
 import dev.rein.model.Model;
 import dev.rein.model.PromptCaching;
 import dev.rein.model.ServerContextEdit;
 import dev.rein.retry.RetryPolicy;
+import dev.rein.state.RunSnapshot;
+import dev.rein.state.RunStore;
+import dev.rein.state.Runs;
 import dev.rein.tool.Principal;
 import dev.rein.tool.Secrets;
 import dev.rein.tool.Tool;
@@ -56,7 +61,51 @@ public final class Agent {
 
     /** Runs the agent on {@code goal} to the end (or to a pause) on the calling thread's behalf. */
     public RunResult run(String goal) {
-        RunHandle handle = start(goal);
+        return await(start(goal));
+    }
+
+    /** Runs the agent on {@code goal} on behalf of {@code principal} (whose scopes the executor enforces). */
+    public RunResult run(String goal, Principal principal) {
+        return await(start(goal, principal));
+    }
+
+    /**
+     * Continues a stored run from where it stopped: after a pause for approval once every pending
+     * action is decided (see {@link #runs()}), or after its process died. Works in any process that
+     * builds an agent with the same tools and store.
+     *
+     * @throws ReinException     when the store has no such run, or it already ended
+     * @throws dev.rein.approval.ApprovalException when an action still waits for a decision
+     * @throws dev.rein.state.StoreConflictException when another process resumed it first
+     */
+    public RunResult resume(String runId) {
+        return await(startResume(runId));
+    }
+
+    /** Like {@link #resume(String)}, on a virtual thread; returns a handle to await or cancel it. */
+    public RunHandle startResume(String runId) {
+        RunSnapshot snapshot = config.safety().store().load(runId).orElseThrow(() -> new ReinException(
+                "there is no run '" + runId + "' in this agent's store; list the stored runs with agent.runs().list()"));
+        if (snapshot.status().terminal()) {
+            throw new ReinException("run " + runId + " already ended " + snapshot.status() + " (" + snapshot.reason()
+                    + "); only a paused or interrupted run can be resumed");
+        }
+        if (!snapshot.pendingApprovals().isEmpty()) {
+            throw new ApprovalException("run " + runId + " still waits for a decision on "
+                    + snapshot.pendingApprovals().stream().map(r -> r.tool() + " " + r.actionHash()).toList()
+                    + "; approve, reject or edit each with agent.runs() first", snapshot.pendingApprovals());
+        }
+        Run run = Run.resume(snapshot, config);
+        run.checkpoint();
+        return launch(run);
+    }
+
+    /** Lists, shows and decides this agent's stored runs (approve, reject, edit, cancel). */
+    public Runs runs() {
+        return Runs.in(config.safety().store(), config.tools(), config.clock());
+    }
+
+    private static RunResult await(RunHandle handle) {
         try {
             return handle.await();
         } catch (InterruptedException e) {
@@ -68,16 +117,24 @@ public final class Agent {
 
     /** Starts a run on a virtual thread and returns a handle to await or cancel it. */
     public RunHandle start(String goal) {
+        return start(goal, config.principal());
+    }
+
+    /** Starts a run on behalf of {@code principal}. */
+    public RunHandle start(String goal, Principal principal) {
         if (goal == null || goal.isBlank()) {
             throw new ReinException("the goal is empty: say what the agent should do");
         }
-        String runId = config.runIdSupplier().get();
-        Run run = Run.start(runId, goal, config);
+        Objects.requireNonNull(principal, "principal");
+        return launch(Run.start(config.runIdSupplier().get(), goal, config, principal));
+    }
+
+    private static RunHandle launch(Run run) {
         CompletableFuture<RunResult> future = new CompletableFuture<>();
-        Thread thread = Thread.ofVirtual().name("rein-run-" + runId).unstarted(() -> future.complete(new AgentLoop(run).run()));
+        Thread thread = Thread.ofVirtual().name("rein-run-" + run.runId).unstarted(() -> future.complete(new AgentLoop(run).run()));
         run.bindThread(thread);
         thread.start();
-        return new RunHandle(runId, future, run::cancel);
+        return new RunHandle(run.runId, future, run::cancel);
     }
 
     /** Builder for {@link Agent}; {@link #build()} validates the configuration. */
@@ -102,6 +159,7 @@ public final class Agent {
         private Principal principal = Principal.ANONYMOUS;
         private Secrets secrets = Secrets.NONE;
         private Double temperature;
+        private SafetyConfig.Builder safety = SafetyConfig.builder();
         private java.util.function.Supplier<String> runIds = () -> "run_" + UUID.randomUUID().toString().replace("-", "").substring(0, 20);
 
         private Builder() {}
@@ -230,6 +288,24 @@ public final class Agent {
             return this;
         }
 
+        /** Approvals, run store, scopes, tool retries, provenance and output wrapping (see {@link SafetyConfig}). */
+        public Builder safety(SafetyConfig safety) {
+            this.safety = safety.toBuilder();
+            return this;
+        }
+
+        /** Which calls wait for a person (default: WRITE and IRREVERSIBLE tools). */
+        public Builder approvalPolicy(ApprovalPolicy policy) {
+            this.safety.approvalPolicy(policy);
+            return this;
+        }
+
+        /** Where runs are saved after every step (default: in memory, this process only). */
+        public Builder store(RunStore store) {
+            this.safety.store(store);
+            return this;
+        }
+
         /** How run ids are made (default: random). */
         public Builder runIds(java.util.function.Supplier<String> supplier) {
             this.runIds = Objects.requireNonNull(supplier, "supplier");
@@ -262,7 +338,7 @@ public final class Agent {
             return new Agent(new AgentConfig(model, modelName, systemPrompt, registry, budget, prices, maxTokens, caching,
                     serverContextEdits, List.copyOf(verifiers), maxVerificationFailures, finishTool, toolTimeout,
                     List.copyOf(interceptors), List.copyOf(listeners), retryPolicy, clock, principal, secrets,
-                    temperature, runIds));
+                    temperature, runIds, safety.build()));
         }
     }
 }

@@ -23,4 +23,4 @@ public record AgentConfig(Model model, String modelName, String systemPrompt, To
                           int maxVerificationFailures, boolean finishTool, Duration toolTimeout,
                           List<ToolInterceptor> interceptors, List<RunListenerFactory> listeners,
                           RetryPolicy retryPolicy, Clock clock, Principal principal, Secrets secrets,
-                          Double temperature, Supplier<String> runIdSupplier) {}
+                          Double temperature, Supplier<String> runIdSupplier, SafetyConfig safety) {}

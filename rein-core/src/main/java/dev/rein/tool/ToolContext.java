@@ -21,6 +21,11 @@ public record ToolContext(String runId, int step, String callId, String idempote
         secrets = secrets == null ? Secrets.NONE : secrets;
     }
 
+    /** The same context with an earlier deadline (the executor narrows it to the call's timeout). */
+    public ToolContext withDeadline(Instant newDeadline) {
+        return new ToolContext(runId, step, callId, idempotencyKey, newDeadline, principal, secrets);
+    }
+
     /** A context for calling a tool outside a run (tests, scripts). */
     public static ToolContext standalone(String callId) {
         return new ToolContext("standalone", 0, callId, "standalone-" + callId, Instant.now().plusSeconds(300),
