@@ -15,19 +15,20 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class InMemoryRunStore implements RunStore {
     private final Map<String, String> snapshots = new ConcurrentHashMap<>();
+    private final Map<String, Long> versions = new ConcurrentHashMap<>();
     private final Map<String, String> idempotency = new ConcurrentHashMap<>();
     private final List<StoredEvent> events = new ArrayList<>();
 
     @Override
     public synchronized void save(RunSnapshot snapshot) {
-        String stored = snapshots.get(snapshot.runId());
-        long storedVersion = stored == null ? 0 : SnapshotCodec.readSnapshot(stored).version();
+        long storedVersion = versions.getOrDefault(snapshot.runId(), 0L);
         if (snapshot.version() != storedVersion + 1) {
             throw new StoreConflictException("run " + snapshot.runId() + " is at version " + storedVersion
                     + " in the store, but version " + snapshot.version() + " was about to replace version "
                     + (snapshot.version() - 1) + ": it was changed elsewhere since it was loaded");
         }
         snapshots.put(snapshot.runId(), SnapshotCodec.write(snapshot));
+        versions.put(snapshot.runId(), snapshot.version());
     }
 
     @Override
