@@ -192,4 +192,33 @@ class LoopSafetyTest {
         assertThat(dev.rein.json.Json.write(model.requests())).doesNotContain(secret).contains("[REDACTED:db_password]");
         assertThat(dev.rein.json.Json.write(trace.events())).doesNotContain(secret);
     }
+
+    @Test
+    void whenAnotherProcessResumesARunTheOriginalStopsAtItsNextCheckpoint() throws Exception {
+        java.util.concurrent.CountDownLatch entered = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        AtomicInteger calls = new AtomicInteger();
+        Tool slow = Tool.builder("slow_read").description("Reads slowly.").handler((args, ctx) -> {
+            if (calls.incrementAndGet() == 1) {
+                entered.countDown();
+                release.await();
+            }
+            return ToolOutput.text("data").withSource("db");
+        }).build();
+        Agent original = Agent.builder().model(ScriptedModel.of(toolCalls(call("slow_read", "{}")), text("original done")))
+                .tools(slow).store(store).runIds(() -> "run_shared").build();
+        Agent other = Agent.builder().model(ScriptedModel.of(text("resumed done"))).tools(slow).store(store).build();
+
+        var handle = original.start("read");
+        entered.await();
+        RunResult resumed = other.resume("run_shared");
+        release.countDown();
+        RunResult stopped = handle.await();
+
+        assertThat(resumed.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(resumed.answer()).isEqualTo("resumed done");
+        assertThat(stopped.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(stopped.reason()).isEqualTo("store_conflict");
+        assertThat(store.load("run_shared").orElseThrow().answer()).isEqualTo("resumed done");
+    }
 }
