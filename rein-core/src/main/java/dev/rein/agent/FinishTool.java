@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.state.AgentState;
 import dev.rein.tool.Risk;
 import dev.rein.tool.Tool;
+import dev.rein.tool.ToolOutput;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -32,9 +33,9 @@ public final class FinishTool {
                           "hypotheses":{"type":"array","items":{"type":"string"},"description":"optional: what you believe but could not confirm with a tool"}},
                          "required":["status","summary","result"],"additionalProperties":false}""")
                 .risk(Risk.READ)
-                .handler((args, ctx) -> {
-                    throw new IllegalStateException("the finish tool is handled by the loop");
-                })
+                // The loop handles a lone finish call itself; the handler only answers one made alongside others.
+                .handler((args, ctx) -> ToolOutput.error("finish was not accepted because it was called together with"
+                        + " other tools. Read their results first; then call finish alone."))
                 .build();
     }
 

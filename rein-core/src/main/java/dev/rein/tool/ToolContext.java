@@ -26,9 +26,14 @@ public record ToolContext(String runId, int step, String callId, String idempote
         return new ToolContext(runId, step, callId, idempotencyKey, newDeadline, principal, secrets);
     }
 
-    /** A context for calling a tool outside a run (tests, scripts). */
+    /** A context for calling a tool outside a run (tests, scripts), as the anonymous principal. */
     public static ToolContext standalone(String callId) {
+        return standalone(callId, Principal.ANONYMOUS);
+    }
+
+    /** A context for calling a tool outside a run on behalf of {@code principal} (whose scopes the executor checks). */
+    public static ToolContext standalone(String callId, Principal principal) {
         return new ToolContext("standalone", 0, callId, "standalone-" + callId, Instant.now().plusSeconds(300),
-                Principal.ANONYMOUS, Secrets.NONE);
+                principal, Secrets.NONE);
     }
 }
