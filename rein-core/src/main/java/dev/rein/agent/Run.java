@@ -3,6 +3,8 @@ package dev.rein.agent;
 import dev.rein.approval.ApprovalLedger;
 import dev.rein.approval.ApprovalState;
 import dev.rein.budget.BudgetMeter;
+import dev.rein.context.OutputStore;
+import dev.rein.context.OutputStore;
 import dev.rein.model.Message;
 import dev.rein.security.TraceRedactor;
 import dev.rein.state.AgentState;
@@ -34,6 +36,7 @@ final class Run {
     final BudgetMeter meter;
     final ToolExecutor executor;
     final Recorder recorder;
+    final OutputStore outputs;
     final List<Message> history = new ArrayList<>();
     RunStatus status = RunStatus.RUNNING;
     int verificationFailures;
@@ -64,6 +67,7 @@ final class Run {
         this.approvals = new ApprovalLedger(from == null ? ApprovalState.NONE : from.approvals());
         this.state = from == null ? AgentState.of(goal) : from.state();
         this.recorder = new Recorder(listeners(runId, config), new TraceRedactor(secrets::known));
+        this.outputs = config.guards().context().storeForRun();
         Map<String, Integer> counts = from == null ? Map.of() : from.toolCallCounts();
         this.executor = RunTools.executor(this, counts);
         if (from == null) {
@@ -90,6 +94,10 @@ final class Run {
         ToolCall call = invocation.call();
         emit(new TraceEvent.ToolCalled(runId, step(), now(), call.id(), call.name(), call.arguments()));
         return chain.proceed(invocation);
+    }
+
+    static Run start(String runId, String goal, AgentConfig config) {
+        return start(runId, goal, config, config.principal());
     }
 
     static Run start(String runId, String goal, AgentConfig config, Principal principal) {

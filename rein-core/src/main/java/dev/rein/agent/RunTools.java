@@ -23,6 +23,7 @@ final class RunTools {
                 .interceptors(run.config.interceptors())
                 .callLimits(run.config.budget().toolCallLimits())
                 .callCounts(callCounts)
+                .outputStage(run.config.guards().context().truncationStage(run.outputs, new RunTracer(run)))
                 .scopePolicy(safety.scopePolicy())
                 .approvalGate(new ApprovalGate(safety.approvalPolicy(), run.approvals, events, run.config.clock()))
                 .idempotency(new IdempotencyGuard(safety.store(), events, run.config.clock()))

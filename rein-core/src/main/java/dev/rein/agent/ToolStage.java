@@ -67,20 +67,16 @@ final class ToolStage {
         return Optional.of(calls.stream().map(c -> done.get(c.id())).toList());
     }
 
-    /** The results as the model sees them: tool output wrapped as untrusted data, edits noted. */
-    List<ToolResultBlock> blocks(List<ToolResult> results) {
-        List<ToolResultBlock> blocks = new ArrayList<>();
-        for (ToolResult r : results) {
-            String content = r.fromTool() && run.config.safety().wrapToolOutput()
-                    ? UntrustedData.wrap(r.content(), r.source(), r.toolName()) : r.content();
-            JsonNode edited = edits.remove(r.callId());
-            if (edited != null) {
-                content = "[rein] A person edited the arguments of this call before it ran; it ran with "
-                        + Json.write(edited) + ".\n" + content;
-            }
-            blocks.add(new ToolResultBlock(r.callId(), content, r.isError()));
+    /** A result as the model sees it: tool output wrapped as untrusted data, a person's edit noted. */
+    ToolResultBlock block(ToolResult r) {
+        String content = r.fromTool() && run.config.safety().wrapToolOutput()
+                ? UntrustedData.wrap(r.content(), r.source(), r.toolName()) : r.content();
+        JsonNode edited = edits.remove(r.callId());
+        if (edited != null) {
+            content = "[rein] A person edited the arguments of this call before it ran; it ran with "
+                    + Json.write(edited) + ".\n" + content;
         }
-        return blocks;
+        return new ToolResultBlock(r.callId(), content, r.isError());
     }
 
     private void observed(int step, ToolCall call, ToolResult r) {

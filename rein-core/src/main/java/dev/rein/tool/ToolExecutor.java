@@ -48,7 +48,8 @@ public final class ToolExecutor {
 
     /**
      * The pipeline, outermost first. A stage near the top refuses a call before anything below it
-     * runs; results travel back up, so the masking near the bottom sees the handler's raw output.
+     * runs; results travel back up, so the masking near the bottom sees the handler's raw output
+     * and truncation sees it masked and attributed.
      */
     private static List<ToolInterceptor> stages(Builder b, CallLimits callLimits) {
         List<ToolInterceptor> stages = new ArrayList<>();
@@ -60,6 +61,7 @@ public final class ToolExecutor {
         stages.add(callLimits);                                 // per-tool caps, counted when a call really runs
         stages.add(new TimeoutStage(b.defaultTimeout));         // everything below runs under the call's timeout
         stages.add(new ToolRetry(b.retryPolicy, b.events));     // transient failures, same idempotency key
+        stages.addAll(b.outputStages);                          // truncation of long output (context policy)
         stages.add(new Provenance(b.strictProvenance));         // source and time on every observation
         stages.add(new SecretMasking(b.events));                // no secret value leaves the handler
         stages.add(new HandlerInvocation());
@@ -140,6 +142,7 @@ public final class ToolExecutor {
     public static final class Builder {
         private final ToolRegistry registry;
         private final List<ToolInterceptor> interceptors = new ArrayList<>();
+        private final List<ToolInterceptor> outputStages = new ArrayList<>();
         private Duration defaultTimeout = DEFAULT_TIMEOUT;
         private Map<String, Integer> callLimits = Map.of();
         private Map<String, Integer> callCounts = Map.of();
@@ -163,6 +166,15 @@ public final class ToolExecutor {
 
         public Builder interceptors(List<ToolInterceptor> list) {
             interceptors.addAll(list);
+            return this;
+        }
+
+        /**
+         * Adds a stage close to the handler, inside the timeout and retries: it sees each result
+         * after provenance and secret masking, before the caller's stages do (output truncation goes here).
+         */
+        public Builder outputStage(ToolInterceptor stage) {
+            outputStages.add(stage);
             return this;
         }
 
