@@ -1,7 +1,6 @@
 package dev.rein.agent;
 
 import dev.rein.ReinException;
-import dev.rein.approval.ApprovalException;
 import dev.rein.approval.ApprovalPolicy;
 import dev.rein.budget.Budget;
 import dev.rein.budget.PriceTable;
@@ -13,7 +12,6 @@ import dev.rein.model.PromptCaching;
 import dev.rein.model.ServerContextEdit;
 import dev.rein.reflection.Reflection;
 import dev.rein.retry.RetryPolicy;
-import dev.rein.state.RunSnapshot;
 import dev.rein.state.RunStore;
 import dev.rein.state.Runs;
 import dev.rein.stall.StallPolicy;
@@ -89,20 +87,7 @@ public final class Agent {
 
     /** Like {@link #resume(String)}, on a virtual thread; returns a handle to await or cancel it. */
     public RunHandle startResume(String runId) {
-        RunSnapshot snapshot = config.safety().store().load(runId).orElseThrow(() -> new ReinException(
-                "there is no run '" + runId + "' in this agent's store; list the stored runs with agent.runs().list()"));
-        if (snapshot.status().terminal()) {
-            throw new ReinException("run " + runId + " already ended " + snapshot.status() + " (" + snapshot.reason()
-                    + "); only a paused or interrupted run can be resumed");
-        }
-        if (!snapshot.pendingApprovals().isEmpty()) {
-            throw new ApprovalException("run " + runId + " still waits for a decision on "
-                    + snapshot.pendingApprovals().stream().map(r -> r.tool() + " " + r.actionHash()).toList()
-                    + "; approve, reject or edit each with agent.runs() first", snapshot.pendingApprovals());
-        }
-        Run run = Run.resume(snapshot, config);
-        run.checkpoint();
-        return launch(run);
+        return launch(Resumption.claim(config, runId));
     }
 
     /** Lists, shows and decides this agent's stored runs (approve, reject, edit, cancel). */

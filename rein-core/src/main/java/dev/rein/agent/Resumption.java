@@ -1,9 +1,12 @@
 package dev.rein.agent;
 
+import dev.rein.ReinException;
 import dev.rein.approval.ActionHash;
 import dev.rein.approval.ApprovalDecision;
+import dev.rein.approval.ApprovalException;
 import dev.rein.approval.ApprovalRequest;
 import dev.rein.approval.ApprovalState;
+import dev.rein.state.RunSnapshot;
 import dev.rein.state.StoreException;
 import dev.rein.trace.TraceEvent;
 import java.time.Duration;
@@ -13,6 +16,27 @@ import java.util.stream.Collectors;
 /** The loop's edges with the store: announcing a resumed run, and saving a pause or an end. */
 final class Resumption {
     private Resumption() {}
+
+    /**
+     * Loads a stored run for resuming and claims it: the first save of the resumed run makes any
+     * other process that still holds it fail at its next checkpoint.
+     */
+    static Run claim(AgentConfig config, String runId) {
+        RunSnapshot snapshot = config.safety().store().load(runId).orElseThrow(() -> new ReinException(
+                "there is no run '" + runId + "' in this agent's store; list the stored runs with agent.runs().list()"));
+        if (snapshot.status().terminal()) {
+            throw new ReinException("run " + runId + " already ended " + snapshot.status() + " (" + snapshot.reason()
+                    + "); only a paused or interrupted run can be resumed");
+        }
+        if (!snapshot.pendingApprovals().isEmpty()) {
+            throw new ApprovalException("run " + runId + " still waits for a decision on "
+                    + snapshot.pendingApprovals().stream().map(r -> r.tool() + " " + r.actionHash()).toList()
+                    + "; approve, reject or edit each with agent.runs() first", snapshot.pendingApprovals());
+        }
+        Run run = Run.resume(snapshot, config);
+        run.checkpoint();
+        return run;
+    }
 
     /** Traces the resume, and the decisions people made while the run was paused. */
     static void announce(Run run) {

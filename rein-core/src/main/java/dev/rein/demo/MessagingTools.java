@@ -93,25 +93,35 @@ public final class MessagingTools {
             Files.createDirectories(parent);
         }
         try (FileChannel channel = FileChannel.open(outbox, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                StandardOpenOption.WRITE); FileLock ignored = channel.lock()) {
-            for (JsonNode m : read(outbox)) {
-                if (ctx.idempotencyKey().equals(m.path("idempotency_key").asText())) {
-                    return ToolOutput.text("Message to " + m.path("to").asText() + " was already sent at "
-                            + m.path("sent_at").asText() + " (same idempotency key; not sent twice).").withSource("outbox");
-                }
+                StandardOpenOption.WRITE)) {
+            // Another process may be sending too: the lock makes check-then-append atomic.
+            FileLock lock = channel.lock();
+            try {
+                return appendOnce(outbox, channel, args, ctx);
+            } finally {
+                lock.release();
             }
-            ObjectNode line = Json.object();
-            line.put("idempotency_key", ctx.idempotencyKey());
-            line.put("run_id", ctx.runId());
-            line.set("to", args.get("to"));
-            line.set("subject", args.get("subject"));
-            line.set("body", args.get("body"));
-            line.put("sent_at", Instant.now().toString());
-            channel.position(channel.size());
-            channel.write(ByteBuffer.wrap((Json.write(line) + "\n").getBytes(StandardCharsets.UTF_8)));
-            channel.force(true);
-            return ToolOutput.text("Sent to " + args.get("to").asText() + ": " + args.get("subject").asText()).withSource("outbox");
         }
+    }
+
+    private static ToolOutput appendOnce(Path outbox, FileChannel channel, JsonNode args, ToolContext ctx) throws IOException {
+        for (JsonNode m : read(outbox)) {
+            if (ctx.idempotencyKey().equals(m.path("idempotency_key").asText())) {
+                return ToolOutput.text("Message to " + m.path("to").asText() + " was already sent at "
+                        + m.path("sent_at").asText() + " (same idempotency key; not sent twice).").withSource("outbox");
+            }
+        }
+        ObjectNode line = Json.object();
+        line.put("idempotency_key", ctx.idempotencyKey());
+        line.put("run_id", ctx.runId());
+        line.set("to", args.get("to"));
+        line.set("subject", args.get("subject"));
+        line.set("body", args.get("body"));
+        line.put("sent_at", Instant.now().toString());
+        channel.position(channel.size());
+        channel.write(ByteBuffer.wrap((Json.write(line) + "\n").getBytes(StandardCharsets.UTF_8)));
+        channel.force(true);
+        return ToolOutput.text("Sent to " + args.get("to").asText() + ": " + args.get("subject").asText()).withSource("outbox");
     }
 
     /** The messages in {@code outbox}, in the order they were sent. */

@@ -10,7 +10,6 @@ import dev.rein.trace.TraceEvent;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -114,8 +113,7 @@ public final class TraceRedactor {
         if (node instanceof ObjectNode object) {
             ObjectNode out = JsonNodeFactory.instance.objectNode();
             boolean changed = false;
-            for (Iterator<Map.Entry<String, JsonNode>> it = object.fields(); it.hasNext(); ) {
-                Map.Entry<String, JsonNode> e = it.next();
+            for (Map.Entry<String, JsonNode> e : object.properties()) {
                 String key = Secrets.mask(e.getKey(), known);
                 JsonNode val = json(e.getValue(), known);
                 changed |= !key.equals(e.getKey()) || val != e.getValue();
