@@ -3,6 +3,7 @@ package dev.rein.agent;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.tool.Risk;
 import dev.rein.tool.Tool;
+import dev.rein.tool.ToolOutput;
 
 /**
  * The optional {@code finish} tool: the model ends the run explicitly with a status
@@ -27,9 +28,9 @@ public final class FinishTool {
                           "result":{"type":"string","description":"the final answer for the user"}},
                          "required":["status","summary","result"],"additionalProperties":false}""")
                 .risk(Risk.READ)
-                .handler((args, ctx) -> {
-                    throw new IllegalStateException("the finish tool is handled by the loop");
-                })
+                // The loop handles a lone finish call itself; the handler only answers one made alongside others.
+                .handler((args, ctx) -> ToolOutput.error("finish was not accepted because it was called together with"
+                        + " other tools. Read their results first; then call finish alone."))
                 .build();
     }
 

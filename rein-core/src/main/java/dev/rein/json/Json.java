@@ -3,21 +3,27 @@ package dev.rein.json;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import dev.rein.ReinException;
 
-/** The one shared, thread-safe Jackson mapper and small helpers around it. */
+/**
+ * The one shared, thread-safe Jackson mapper and small helpers around it. Property names are
+ * snake_case, like the wire protocols and the CLI's JSON output.
+ */
 public final class Json {
     private static final ObjectMapper MAPPER = JsonMapper.builder()
             .addModule(new JavaTimeModule())
+            .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
             .build();
     /** Sorted keys give one canonical text per JSON value, used for hashing and repeat detection. */
     private static final ObjectMapper CANONICAL = JsonMapper.builder()
             .addModule(new JavaTimeModule())
+            .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
             .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
             .build();

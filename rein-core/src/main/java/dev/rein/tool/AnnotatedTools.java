@@ -13,6 +13,8 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.Parameter;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -63,14 +65,14 @@ public final class AnnotatedTools {
         return builder.build();
     }
 
-    private record Param(String name, String description, boolean required, JavaType type, boolean context) {}
+    private record Param(String name, String description, boolean required, JavaType type, Type schemaType, boolean context) {}
 
     private static List<Param> params(String toolName, Method method) {
         List<Param> params = new ArrayList<>();
         for (Parameter p : method.getParameters()) {
             JavaType type = Json.mapper().getTypeFactory().constructType(p.getParameterizedType());
             if (ToolContext.class.equals(p.getType())) {
-                params.add(new Param(p.getName(), "", false, type, true));
+                params.add(new Param(p.getName(), "", false, type, null, true));
                 continue;
             }
             ToolParam tp = p.getAnnotation(ToolParam.class);
@@ -80,7 +82,9 @@ public final class AnnotatedTools {
                         + " is not known; compile with -parameters or set @ToolParam(name = \"...\")");
             }
             boolean required = (tp == null || tp.required()) && !Optional.class.equals(p.getType());
-            params.add(new Param(paramName, tp == null ? "" : tp.value(), required, type, false));
+            Type schemaType = p.getParameterizedType() instanceof ParameterizedType pt && Optional.class.equals(p.getType())
+                    ? pt.getActualTypeArguments()[0] : p.getParameterizedType();
+            params.add(new Param(paramName, tp == null ? "" : tp.value(), required, type, schemaType, false));
         }
         return params;
     }
@@ -94,8 +98,7 @@ public final class AnnotatedTools {
             if (p.context()) {
                 continue;
             }
-            JavaType target = Optional.class.equals(p.type().getRawClass()) ? p.type().containedType(0) : p.type();
-            ObjectNode property = GENERATOR.generateSchema(target);
+            ObjectNode property = GENERATOR.generateSchema(p.schemaType());
             property.remove("$schema");
             if (property.get("$defs") instanceof ObjectNode propertyDefs) {
                 defs.setAll(propertyDefs);

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -56,21 +57,14 @@ public final class ToolExecutor {
      */
     public ToolResult execute(ToolCall call, ToolContext context) throws InterruptedException {
         Instant start = Instant.now();
-        ToolResult result = registry.find(call.name())
-                .map(tool -> runStages(new ToolInvocation(call, tool, context)))
-                .orElseGet(() -> unknownTool(call));
-        if (result == null) {
-            throw new InterruptedException("tool call " + call.id() + " interrupted");
-        }
+        Optional<Tool> tool = registry.find(call.name());
+        ToolResult result = tool.isPresent() ? runStages(new ToolInvocation(call, tool.get(), context)) : unknownTool(call);
         return result.withDuration(Duration.between(start, Instant.now()));
     }
 
-    private ToolResult runStages(ToolInvocation invocation) {
+    private ToolResult runStages(ToolInvocation invocation) throws InterruptedException {
         try {
             return ToolChain.run(stages, invocation);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return null;
         } catch (RuntimeException e) {
             return ToolResult.error(invocation.call(), ErrorClass.EXECUTION_FAILED,
                     "Tool '" + invocation.call().name() + "' could not be run: " + e.getClass().getSimpleName()

@@ -2,7 +2,9 @@ package dev.rein.tool;
 
 import dev.rein.ReinException;
 import dev.rein.model.ToolDefinition;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,7 +30,7 @@ public final class ToolRegistry {
                 throw new DuplicateToolException(tool.name());
             }
         }
-        return new ToolRegistry(Map.copyOf(byName).isEmpty() ? Map.of() : java.util.Collections.unmodifiableMap(byName));
+        return new ToolRegistry(Collections.unmodifiableMap(byName));
     }
 
     public Optional<Tool> find(String name) {
@@ -53,7 +55,7 @@ public final class ToolRegistry {
 
     /** A registry with {@code extra} added; duplicates are rejected. */
     public ToolRegistry plus(Collection<Tool> extra) {
-        List<Tool> all = new java.util.ArrayList<>(tools.values());
+        List<Tool> all = new ArrayList<>(tools.values());
         all.addAll(extra);
         return of(all);
     }

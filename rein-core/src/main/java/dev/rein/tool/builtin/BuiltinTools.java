@@ -1,0 +1,74 @@
+package dev.rein.tool.builtin;
+
+import dev.rein.tool.Risk;
+import dev.rein.tool.Tool;
+import dev.rein.tool.ToolOutput;
+import java.time.Clock;
+import java.util.List;
+
+/** The built-in tools: {@code get_current_time} and {@code calculate}. Both are read-only. */
+public final class BuiltinTools {
+    public static final String CURRENT_TIME = "get_current_time";
+    public static final String CALCULATE = "calculate";
+
+    private BuiltinTools() {}
+
+    /** Both built-in tools, with the system clock and the calculator's default limits. */
+    public static List<Tool> all() {
+        return List.of(currentTime(Clock.systemUTC()), calculate(Calculator.withDefaults()));
+    }
+
+    /** Both built-in tools with the given clock (for tests and demos). */
+    public static List<Tool> all(Clock clock) {
+        return List.of(currentTime(clock), calculate(Calculator.withDefaults()));
+    }
+
+    /** The built-in tools named in {@code names}, in that order. Unknown names are reported with the valid ones. */
+    public static List<Tool> named(List<String> names, Clock clock) {
+        return names.stream().map(name -> switch (name) {
+            case CURRENT_TIME -> currentTime(clock);
+            case CALCULATE -> calculate(Calculator.withDefaults());
+            default -> throw new dev.rein.ReinException("unknown built-in tool '" + name + "'; the built-in tools are "
+                    + CALCULATE + " and " + CURRENT_TIME);
+        }).toList();
+    }
+
+    public static Tool currentTime(Clock clock) {
+        return Tool.builder(CURRENT_TIME)
+                .description("Returns the current date, time and weekday in a time zone, in ISO-8601 form, e.g. "
+                        + "2026-12-01T10:05:11+09:00[Asia/Tokyo] (Tuesday). Use it whenever the answer depends on today's date.")
+                .inputSchema("""
+                        {"type":"object","properties":{"timezone":{"type":"string",
+                          "description":"IANA time zone name such as Asia/Tokyo or Europe/Paris; UTC when omitted"}},
+                         "additionalProperties":false}""")
+                .risk(Risk.READ)
+                .handler((args, ctx) -> {
+                    String zone = args.hasNonNull("timezone") ? args.get("timezone").asText() : null;
+                    try {
+                        return ToolOutput.text(CurrentTime.describe(zone, clock)).withSource("system-clock");
+                    } catch (IllegalArgumentException e) {
+                        return ToolOutput.error(e.getMessage());
+                    }
+                })
+                .build();
+    }
+
+    public static Tool calculate(Calculator calculator) {
+        return Tool.builder(CALCULATE)
+                .description("Evaluates an arithmetic expression exactly: + - * / and ** (power), unary minus, parentheses,"
+                        + " integers and decimals, e.g. (1200 - 350) * 1.1 or 2**10. No variables or functions.")
+                .inputSchema("""
+                        {"type":"object","properties":{"expression":{"type":"string",
+                          "description":"the arithmetic expression to evaluate"}},
+                         "required":["expression"],"additionalProperties":false}""")
+                .risk(Risk.READ)
+                .handler((args, ctx) -> {
+                    try {
+                        return ToolOutput.text(calculator.evaluateToString(args.get("expression").asText())).withSource("calculator");
+                    } catch (CalculationException e) {
+                        return ToolOutput.error("Cannot calculate: " + e.getMessage());
+                    }
+                })
+                .build();
+    }
+}

@@ -1,0 +1,77 @@
+package dev.rein.budget;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.rein.ReinException;
+import dev.rein.model.Usage;
+import java.math.BigDecimal;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import org.junit.jupiter.api.Test;
+
+class BudgetTest {
+    @Test
+    void defaultsAreFifteenStepsOneDollarFiveMinutes() {
+        Budget b = Budget.defaults();
+        assertThat(b.maxSteps()).isEqualTo(15);
+        assertThat(b.maxCostUsd()).isEqualByComparingTo("1.00");
+        assertThat(b.maxDuration()).isEqualTo(Duration.ofSeconds(300));
+    }
+
+    @Test
+    void costCountsEveryTokenKind() {
+        ModelPrice sonnet = PriceTable.defaults().find("claude-sonnet-5").orElseThrow();
+        // 1M of each: input 3.00 + output 15.00 + cache read 0.30 + 5m write 3.75 + 1h write 6.00
+        Usage usage = new Usage(1_000_000, 1_000_000, 1_000_000, 1_000_000, 1_000_000);
+        assertThat(sonnet.cost(usage)).isEqualByComparingTo("28.05");
+        ModelPrice haiku = PriceTable.defaults().find("claude-haiku-4-5").orElseThrow();
+        assertThat(haiku.cost(Usage.of(2_000, 1_000, 10_000, 4_000))).isEqualByComparingTo("0.013");
+    }
+
+    @Test
+    void datedModelIdsUseTheBasePrice() {
+        assertThat(PriceTable.defaults().find("claude-sonnet-5-20261015")).isPresent();
+        assertThat(PriceTable.defaults().find("gpt-9")).isEmpty();
+        assertThat(PriceTable.defaults().with("gpt-9", ModelPrice.of("1", "0.1", "2")).find("gpt-9")).isPresent();
+    }
+
+    @Test
+    void aMoneyBudgetForAnUnpricedModelIsAConfigurationError() {
+        Clock clock = Clock.fixed(Instant.EPOCH, ZoneOffset.UTC);
+        assertThatThrownBy(() -> new BudgetMeter(Budget.defaults(), PriceTable.defaults(), "mystery-model", clock, Instant.EPOCH))
+                .isInstanceOf(ReinException.class).hasMessageContaining("mystery-model").hasMessageContaining("PriceTable");
+        BudgetMeter unlimited = new BudgetMeter(Budget.builder().maxCostUsd((BigDecimal) null).build(), PriceTable.defaults(),
+                "mystery-model", clock, Instant.EPOCH);
+        assertThat(unlimited.check()).isEmpty();
+    }
+
+    @Test
+    void eachLayerIsCheckedWithoutSideEffects() {
+        Clock clock = Clock.fixed(Instant.EPOCH, ZoneOffset.UTC);
+        Budget budget = Budget.builder().maxSteps(2).maxCostUsd("0.01").maxInputTokens(5_000L).build();
+        BudgetMeter meter = new BudgetMeter(budget, PriceTable.defaults(), "claude-haiku-4-5", clock, Instant.EPOCH);
+        meter.countStep();
+        assertThat(meter.check()).isEmpty();
+        assertThat(meter.check()).isEmpty();
+        meter.record(Usage.of(1_000, 100, 0, 0));
+        assertThat(meter.check()).isEmpty();
+        meter.record(Usage.of(1_000, 2_000, 0, 0));
+        assertThat(meter.check()).contains(BudgetKind.COST);
+        BudgetMeter tokens = new BudgetMeter(budget, PriceTable.defaults(), "claude-haiku-4-5", clock, Instant.EPOCH);
+        tokens.record(Usage.of(10, 0, 4_000, 1_000));
+        assertThat(tokens.check()).contains(BudgetKind.INPUT_TOKENS);
+        BudgetMeter late = new BudgetMeter(budget, PriceTable.defaults(), "claude-haiku-4-5", clock, Instant.EPOCH.minusSeconds(301));
+        assertThat(late.check()).contains(BudgetKind.DEADLINE);
+    }
+
+    @Test
+    void invalidLimitsAreRejected() {
+        assertThatThrownBy(() -> Budget.builder().maxSteps(0).build()).isInstanceOf(ReinException.class);
+        assertThatThrownBy(() -> Budget.builder().maxCostUsd("-1").build()).isInstanceOf(ReinException.class);
+        assertThatThrownBy(() -> Budget.builder().maxDuration(Duration.ZERO).build()).isInstanceOf(ReinException.class);
+        assertThatThrownBy(() -> Budget.builder().toolCallLimit("x", 0).build()).isInstanceOf(ReinException.class);
+    }
+}

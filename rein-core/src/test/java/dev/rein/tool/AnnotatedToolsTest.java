@@ -1,0 +1,73 @@
+package dev.rein.tool;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.ReinException;
+import dev.rein.json.Json;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class AnnotatedToolsTest {
+    public enum Priority { LOW, HIGH }
+
+    public record Address(String city, String zip) {}
+
+    public static final class Orders {
+        @ToolMethod(description = "Looks up an order by id.")
+        public String lookupOrder(@ToolParam("the order id, e.g. A-104") String orderId,
+                                  @ToolParam(value = "include shipment events", required = false) Optional<Boolean> withEvents) {
+            return "order " + orderId + (withEvents.orElse(false) ? " with events" : "");
+        }
+
+        @ToolMethod(name = "create_ticket", description = "Opens a ticket.", risk = Risk.WRITE, scopes = "tickets:write")
+        public Object createTicket(@ToolParam("title") String title, @ToolParam("priority") Priority priority,
+                                   @ToolParam("tags") List<String> tags, @ToolParam("where") Address address, ToolContext context) {
+            return java.util.Map.of("title", title, "priority", priority, "tags", tags, "city", address.city(), "run", context.runId());
+        }
+    }
+
+    @Test
+    void schemasAreGeneratedFromParameterTypes() {
+        List<Tool> tools = AnnotatedTools.from(new Orders());
+        assertThat(tools).extracting(Tool::name).containsExactly("create_ticket", "lookupOrder");
+        JsonNode lookup = tools.get(1).definition().inputSchema();
+        assertThat(lookup.at("/properties/orderId/type").asText()).isEqualTo("string");
+        assertThat(lookup.at("/properties/orderId/description").asText()).isEqualTo("the order id, e.g. A-104");
+        assertThat(lookup.at("/properties/withEvents/type").asText()).isEqualTo("boolean");
+        assertThat(lookup.get("required")).extracting(JsonNode::asText).containsExactly("orderId");
+
+        Tool ticket = tools.get(0);
+        JsonNode schema = ticket.definition().inputSchema();
+        assertThat(schema.at("/properties/priority/enum")).extracting(JsonNode::asText).containsExactly("LOW", "HIGH");
+        assertThat(schema.at("/properties/tags/type").asText()).isEqualTo("array");
+        assertThat(schema.at("/properties/address/properties/city/type").asText()).isEqualTo("string");
+        assertThat(schema.at("/properties/context").isMissingNode()).isTrue();
+        assertThat(ticket.risk()).isEqualTo(Risk.WRITE);
+        assertThat(ticket.requiredScopes()).containsExactly("tickets:write");
+    }
+
+    @Test
+    void annotatedToolsRunThroughTheExecutor() throws Exception {
+        ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(AnnotatedTools.from(new Orders()))).build();
+        ToolResult plain = executor.execute(new ToolCall("c1", "lookupOrder", Json.parse("{\"orderId\":\"A-104\"}"), 0),
+                ToolContext.standalone("c1"));
+        assertThat(plain.content()).isEqualTo("order A-104");
+        ToolResult ticket = executor.execute(new ToolCall("c2", "create_ticket", Json.parse(
+                "{\"title\":\"配送遅延\",\"priority\":\"HIGH\",\"tags\":[\"a\"],\"address\":{\"city\":\"東京\",\"zip\":\"100\"}}"), 0),
+                ToolContext.standalone("c2"));
+        assertThat(ticket.isError()).isFalse();
+        assertThat(Json.parse(ticket.content()).get("city").asText()).isEqualTo("東京");
+        ToolResult wrongEnum = executor.execute(new ToolCall("c3", "create_ticket", Json.parse(
+                "{\"title\":\"t\",\"priority\":\"URGENT\",\"tags\":[],\"address\":{}}"), 0), ToolContext.standalone("c3"));
+        assertThat(wrongEnum.errorClass()).isEqualTo(ErrorClass.INVALID_ARGUMENTS);
+    }
+
+    @Test
+    void anObjectWithoutToolMethodsIsAConfigurationError() {
+        assertThatThrownBy(() -> AnnotatedTools.from(new Object()))
+                .isInstanceOf(ReinException.class).hasMessageContaining("@ToolMethod");
+    }
+}

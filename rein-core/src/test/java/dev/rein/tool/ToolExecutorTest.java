@@ -1,0 +1,195 @@
+package dev.rein.tool;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.ReinException;
+import dev.rein.json.Json;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class ToolExecutorTest {
+    private static final String TEXT_SCHEMA =
+            "{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"}},\"required\":[\"text\"],\"additionalProperties\":false}";
+
+    private static Tool tool(String name, ToolHandler handler) {
+        return Tool.builder(name).description("test tool " + name).inputSchema(TEXT_SCHEMA).handler(handler).build();
+    }
+
+    private static ToolCall call(String name, String json) {
+        return new ToolCall("call_1", name, Json.parse(json), 0);
+    }
+
+    private static ToolResult run(ToolExecutor executor, ToolCall call) throws InterruptedException {
+        return executor.execute(call, ToolContext.standalone(call.id()));
+    }
+
+    @Test
+    void successReturnsTheHandlerTextWithTheFlagUnset() throws Exception {
+        ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(tool("echo", (a, c) -> "Error: this is data, not a failure"))).build();
+        ToolResult result = run(executor, call("echo", "{\"text\":\"x\"}"));
+        assertThat(result.isError()).isFalse();
+        assertThat(result.content()).isEqualTo("Error: this is data, not a failure");
+        assertThat(result.errorClass()).isEqualTo(ErrorClass.NONE);
+    }
+
+    @Test
+    void unknownToolListsTheAvailableTools() throws Exception {
+        ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(tool("alpha", (a, c) -> "a"), tool("beta", (a, c) -> "b"))).build();
+        ToolResult result = run(executor, call("gamma", "{}"));
+        assertThat(result.isError()).isTrue();
+        assertThat(result.errorClass()).isEqualTo(ErrorClass.UNKNOWN_TOOL);
+        assertThat(result.content()).contains("gamma").contains("alpha, beta");
+    }
+
+    @Test
+    void invalidArgumentsQuoteTheSchemaAndNeverReachTheHandler() throws Exception {
+        AtomicBoolean called = new AtomicBoolean();
+        ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(tool("echo", (a, c) -> {
+            called.set(true);
+            return "x";
+        }))).build();
+        for (String bad : List.of("{}", "{\"text\":5}", "{\"text\":\"a\",\"extra\":1}", "[]", "\"text\"")) {
+            ToolResult result = run(executor, call("echo", bad));
+            assertThat(result.isError()).as(bad).isTrue();
+            assertThat(result.errorClass()).isEqualTo(ErrorClass.INVALID_ARGUMENTS);
+            assertThat(result.content()).contains("\"required\":[\"text\"]");
+        }
+        assertThat(called).isFalse();
+    }
+
+    @Test
+    void anExceptionBecomesAnErrorResultWithItsTypeAndMessage() throws Exception {
+        ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(tool("boom", (a, c) -> {
+            throw new IllegalStateException("disk on fire");
+        }))).build();
+        ToolResult result = run(executor, call("boom", "{\"text\":\"x\"}"));
+        assertThat(result.isError()).isTrue();
+        assertThat(result.content()).contains("IllegalStateException").contains("disk on fire");
+    }
+
+    @Test
+    void emptyOutputIsSaidExplicitly() throws Exception {
+        for (Object empty : new Object[] {null, "", "   ", ToolOutput.text("")}) {
+            ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(tool("quiet", (a, c) -> empty))).build();
+            ToolResult result = run(executor, call("quiet", "{\"text\":\"x\"}"));
+            assertThat(result.isError()).isFalse();
+            assertThat(result.content()).isNotBlank().contains("the result was empty");
+        }
+    }
+
+    @Test
+    void nonStringResultsAreSentAsJson() throws Exception {
+        ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(tool("data", (a, c) -> Map.of("total", 42)))).build();
+        ToolResult result = run(executor, call("data", "{\"text\":\"x\"}"));
+        assertThat(Json.parse(result.content()).get("total").asInt()).isEqualTo(42);
+    }
+
+    @Test
+    void toolOutputCarriesTheErrorFlagAndSource() throws Exception {
+        ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(
+                tool("lookup", (a, c) -> ToolOutput.error("order not found").withSource("orders-db")))).build();
+        ToolResult result = run(executor, call("lookup", "{\"text\":\"A-1\"}"));
+        assertThat(result.isError()).isTrue();
+        assertThat(result.content()).isEqualTo("order not found");
+        assertThat(result.source()).isEqualTo("orders-db");
+    }
+
+    @Test
+    void aSlowToolIsStoppedAtItsTimeoutAndInterrupted() throws Exception {
+        CountDownLatch interrupted = new CountDownLatch(1);
+        Tool slow = Tool.builder("slow").description("sleeps").timeout(Duration.ofMillis(200)).handler((a, c) -> {
+            try {
+                Thread.sleep(60_000);
+            } catch (InterruptedException e) {
+                interrupted.countDown();
+                throw e;
+            }
+            return "never";
+        }).build();
+        ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(slow)).build();
+        ToolResult result = run(executor, call("slow", "{}"));
+        assertThat(result.isError()).isTrue();
+        assertThat(result.errorClass()).isEqualTo(ErrorClass.TIMEOUT);
+        assertThat(result.content()).contains("timeout of 200 ms");
+        assertThat(interrupted.await(5, TimeUnit.SECONDS)).isTrue();
+    }
+
+    @Test
+    void parallelCallsOverlapAndKeepCallOrder() throws Exception {
+        CountDownLatch bothStarted = new CountDownLatch(2);
+        ToolHandler waitForPeer = (a, c) -> {
+            bothStarted.countDown();
+            // Each call only finishes once the other has started: they must run concurrently.
+            if (!bothStarted.await(5, TimeUnit.SECONDS)) {
+                return "ran alone";
+            }
+            Thread.sleep(a.get("text").asText().equals("first") ? 100 : 0);
+            return a.get("text").asText();
+        };
+        ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(tool("w", waitForPeer))).build();
+        List<ToolCall> calls = List.of(new ToolCall("c1", "w", Json.parse("{\"text\":\"first\"}"), 0),
+                new ToolCall("c2", "w", Json.parse("{\"text\":\"second\"}"), 1));
+        List<ToolResult> results = executor.executeAll(calls, c -> ToolContext.standalone(c.id()));
+        assertThat(results).extracting(ToolResult::callId).containsExactly("c1", "c2");
+        assertThat(results).extracting(ToolResult::content).containsExactly("first", "second");
+    }
+
+    @Test
+    void perToolCapsRefuseCallsOverTheLimit() throws Exception {
+        AtomicInteger runs = new AtomicInteger();
+        ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(tool("t", (a, c) -> "ok " + runs.incrementAndGet())))
+                .callLimits(Map.of("t", 2)).build();
+        run(executor, call("t", "{\"text\":\"1\"}"));
+        run(executor, call("t", "{\"text\":\"2\"}"));
+        ToolResult third = run(executor, call("t", "{\"text\":\"3\"}"));
+        assertThat(third.isError()).isTrue();
+        assertThat(third.errorClass()).isEqualTo(ErrorClass.LIMIT_REACHED);
+        assertThat(third.content()).contains("limit of 2 calls");
+        assertThat(runs).hasValue(2);
+    }
+
+    @Test
+    void aToolNeverRunsPastTheRunDeadline() throws Exception {
+        Tool slow = tool("slow", (a, c) -> {
+            Thread.sleep(60_000);
+            return "never";
+        });
+        ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(slow)).build();
+        ToolContext context = new ToolContext("r", 1, "c", "k", Instant.now().plusMillis(200), null, null);
+        ToolResult result = executor.execute(call("slow", "{\"text\":\"x\"}"), context);
+        assertThat(result.errorClass()).isEqualTo(ErrorClass.TIMEOUT);
+        assertThat(result.content()).contains("deadline");
+    }
+
+    @Test
+    void theRegistryRejectsDuplicateNames() {
+        assertThatThrownBy(() -> ToolRegistry.of(tool("same", (a, c) -> "1"), tool("same", (a, c) -> "2")))
+                .isInstanceOf(ToolRegistry.DuplicateToolException.class)
+                .hasMessageContaining("'same' is already registered");
+    }
+
+    @Test
+    void badDeclarationsAreConfigurationErrors() {
+        assertThatThrownBy(() -> Tool.builder("bad name").description("d").handler((a, c) -> "").build())
+                .isInstanceOf(ReinException.class).hasMessageContaining("invalid");
+        assertThatThrownBy(() -> Tool.builder("t").handler((a, c) -> "").build())
+                .isInstanceOf(ReinException.class).hasMessageContaining("description");
+        assertThatThrownBy(() -> Tool.builder("t").description("d").inputSchema("{\"type\":\"string\"}").handler((a, c) -> "").build())
+                .isInstanceOf(ReinException.class).hasMessageContaining("\"type\": \"object\"");
+        assertThatThrownBy(() -> Tool.builder("t").description("d").inputSchema("{not json").handler((a, c) -> "").build())
+                .isInstanceOf(ReinException.class).hasMessageContaining("not valid JSON");
+    }
+
+    static JsonNode args(String json) {
+        return Json.parse(json);
+    }
+}

@@ -1,0 +1,63 @@
+package dev.rein.tool.builtin;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.rein.ReinException;
+import dev.rein.json.Json;
+import dev.rein.tool.ErrorClass;
+import dev.rein.tool.ToolCall;
+import dev.rein.tool.ToolContext;
+import dev.rein.tool.ToolExecutor;
+import dev.rein.tool.ToolRegistry;
+import dev.rein.tool.ToolResult;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class BuiltinToolsTest {
+    private final ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(
+            BuiltinTools.all(Clock.fixed(Instant.parse("2026-12-01T01:05:11Z"), ZoneOffset.UTC)))).build();
+
+    private ToolResult run(String tool, String args) throws InterruptedException {
+        return executor.execute(new ToolCall("c", tool, Json.parse(args), 0), ToolContext.standalone("c"));
+    }
+
+    @Test
+    void currentTimeInAZone() throws Exception {
+        ToolResult r = run("get_current_time", "{\"timezone\":\"Asia/Tokyo\"}");
+        assertThat(r.isError()).isFalse();
+        assertThat(r.content()).isEqualTo("2026-12-01T10:05:11+09:00[Asia/Tokyo] (Tuesday)");
+        assertThat(r.source()).isEqualTo("system-clock");
+        assertThat(run("get_current_time", "{}").content()).startsWith("2026-12-01T01:05:11Z");
+    }
+
+    @Test
+    void anUnknownZoneIsAnErrorResultNamingIt() throws Exception {
+        ToolResult r = run("get_current_time", "{\"timezone\":\"Mars/Olympus\"}");
+        assertThat(r.isError()).isTrue();
+        assertThat(r.content()).contains("Mars/Olympus").contains("Asia/Tokyo");
+    }
+
+    @Test
+    void calculateAndItsRefusals() throws Exception {
+        assertThat(run("calculate", "{\"expression\":\"(1200 - 350) * 1.1\"}").content()).isEqualTo("935");
+        for (String refused : List.of("9**9**9", "10**10**10", "1/0")) {
+            ToolResult r = run("calculate", "{\"expression\":\"" + refused + "\"}");
+            assertThat(r.isError()).as(refused).isTrue();
+            assertThat(r.errorClass()).isEqualTo(ErrorClass.EXECUTION_FAILED);
+            assertThat(r.content()).startsWith("Cannot calculate: ");
+        }
+        assertThat(run("calculate", "{\"expression\":\"" + "(".repeat(10_000) + "1" + ")".repeat(10_000) + "\"}").isError()).isTrue();
+        assertThat(run("calculate", "{\"expression\":\"" + "1+".repeat(50_000) + "1\"}").content()).contains("limit");
+    }
+
+    @Test
+    void toolsCanBePickedByName() {
+        assertThat(BuiltinTools.named(List.of("calculate"), Clock.systemUTC())).extracting(t -> t.name()).containsExactly("calculate");
+        assertThatThrownBy(() -> BuiltinTools.named(List.of("search"), Clock.systemUTC()))
+                .isInstanceOf(ReinException.class).hasMessageContaining("'search'").hasMessageContaining("calculate");
+    }
+}

@@ -1,0 +1,121 @@
+package dev.rein.testkit;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Objects;
+
+/**
+ * One content block of a scripted assistant message, as the Messages API returns it in
+ * {@code "content"}.
+ *
+ * <p>Blocks are plain values: the server turns them into the wire JSON (or into the
+ * {@code content_block_*} events of a stream) when it answers.
+ */
+public sealed interface FakeBlock {
+
+    /**
+     * A {@code "text"} block.
+     *
+     * @param text the text; never {@code null}, may be empty
+     */
+    record Text(String text) implements FakeBlock {
+        /** Rejects {@code null}: the API never sends a text block without text. */
+        public Text {
+            Objects.requireNonNull(text, "text");
+        }
+    }
+
+    /**
+     * A {@code "tool_use"} block.
+     *
+     * @param id the tool use id the client must answer with a {@code tool_result}, e.g. {@code "toolu_01"}
+     * @param name the tool name
+     * @param inputJson the tool input as a JSON object, e.g. {@code {"path":"a.txt"}}
+     */
+    record ToolUse(String id, String name, String inputJson) implements FakeBlock {
+        /** Validates eagerly so that a typo in a test fails where it is written, not on the wire. */
+        public ToolUse {
+            Objects.requireNonNull(id, "id");
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(inputJson, "inputJson");
+            JsonNode parsed;
+            try {
+                parsed = Json.MAPPER.readTree(inputJson);
+            } catch (JsonProcessingException e) {
+                throw new IllegalArgumentException("tool_use input is not valid JSON: " + inputJson, e);
+            }
+            if (parsed == null || !parsed.isObject()) {
+                throw new IllegalArgumentException("tool_use input must be a JSON object: " + inputJson);
+            }
+        }
+    }
+
+    /**
+     * A {@code "thinking"} block (extended thinking).
+     *
+     * @param thinking the thinking text
+     * @param signature the opaque signature the client must send back unchanged
+     */
+    record Thinking(String thinking, String signature) implements FakeBlock {
+        /** Both values are required by the API, so neither may be {@code null}. */
+        public Thinking {
+            Objects.requireNonNull(thinking, "thinking");
+            Objects.requireNonNull(signature, "signature");
+        }
+    }
+
+    /**
+     * A {@code "redacted_thinking"} block.
+     *
+     * @param data the encrypted payload the client must send back unchanged
+     */
+    record RedactedThinking(String data) implements FakeBlock {
+        /** Rejects {@code null}: the client must be able to send the payload back. */
+        public RedactedThinking {
+            Objects.requireNonNull(data, "data");
+        }
+    }
+
+    /**
+     * A text block.
+     *
+     * @param text the text
+     * @return the block
+     */
+    static FakeBlock text(String text) {
+        return new Text(text);
+    }
+
+    /**
+     * A tool use block.
+     *
+     * @param id the tool use id
+     * @param name the tool name
+     * @param inputJson the input, a JSON object
+     * @return the block
+     */
+    static FakeBlock toolUse(String id, String name, String inputJson) {
+        return new ToolUse(id, name, inputJson);
+    }
+
+    /**
+     * A thinking block.
+     *
+     * @param thinking the thinking text
+     * @param signature its signature
+     * @return the block
+     */
+    static FakeBlock thinking(String thinking, String signature) {
+        return new Thinking(thinking, signature);
+    }
+
+    /**
+     * A redacted thinking block.
+     *
+     * @param data the opaque payload
+     * @return the block
+     */
+    static FakeBlock redactedThinking(String data) {
+        return new RedactedThinking(data);
+    }
+}

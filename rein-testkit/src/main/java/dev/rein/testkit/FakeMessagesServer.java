@@ -1,0 +1,369 @@
+package dev.rein.testkit;
+
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.Deque;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+/**
+ * A fake of the Anthropic Messages API HTTP server, for tests of clients built on it (the official
+ * SDKs, the {@code rein} command through {@code ANTHROPIC_BASE_URL}).
+ *
+ * <p>The server answers from a script: each {@code POST /v1/messages} takes the next {@link
+ * FakeReply} from a FIFO queue and answers with JSON, or with server-sent events when the request
+ * body has {@code "stream": true}. Replies can be messages (text, tool use, thinking), HTTP errors
+ * with the API's error body and headers, errors after a stream began, dropped connections,
+ * malformed bodies, delays and hangs. When the queue is empty the server answers 500 {@code
+ * api_error} "script exhausted" with {@code x-should-retry: false}, so a test that makes one call
+ * too many fails at once instead of being retried.
+ *
+ * <p>{@code POST /v1/messages/count_tokens} answers {@code {"input_tokens": N}}: the next reply of
+ * its own queue ({@link #enqueueCountTokens}) if there is one, else an estimate of characters / 4
+ * of the request body. Any other path answers 404 {@code not_found_error}.
+ *
+ * <p>Every request is recorded, whatever the answer: {@link #requests()}, {@link #takeRequest()},
+ * {@link #lastRequest()}.
+ *
+ * <p>Requests are validated like the real API does where that is cheap (on by default, see {@link
+ * #validateRequests(boolean)}): an {@code x-api-key} or {@code authorization} header (else 401),
+ * an {@code anthropic-version} header, a JSON body with {@code model}, {@code max_tokens} ≥ 1
+ * (not for count_tokens) and a non-empty {@code messages} list of {@code user}/{@code assistant}
+ * messages, each {@code tool_result} answering a {@code tool_use} of the assistant message just
+ * before it, and each {@code tool_use} answered in the next message. A rejected request gets 400
+ * {@code invalid_request_error} with a message worded like the real one and consumes no reply.
+ *
+ * <pre>{@code
+ * try (FakeMessagesServer server = FakeMessagesServer.start()) {
+ *     server.enqueue(FakeReply.toolUse("toolu_01", "read_file", "{\"path\":\"a.txt\"}"));
+ *     server.enqueue(FakeReply.text("Done."));
+ *     // point the client at server.baseUrl(), run it ...
+ *     RecordedRequest second = server.requests().get(1);
+ *     assertThat(second.body().at("/messages/2/content/0/type").asText()).isEqualTo("tool_result");
+ * }
+ * }</pre>
+ *
+ * <h2>Standalone use</h2>
+ *
+ * <p>{@code java -cp CLASSPATH dev.rein.testkit.FakeMessagesServer [--port N] [--no-validate]
+ * [--record FILE] [--url-file FILE] SCRIPT.json} starts a server on 127.0.0.1 (port 0, the
+ * default, picks a free one), prints its base URL as the first line of standard output, appends
+ * each request to the record file as one JSON object per line ({@link RecordedRequest#toJson()}),
+ * and runs until it is killed.
+ *
+ * <h2>JSON script format</h2>
+ *
+ * <p>A script is a JSON array of replies for {@code /v1/messages}, or an object {@code
+ * {"messages": [...], "count_tokens": [...]}}. Each reply is an object with a {@code "type"} (the
+ * {@code //} comments below explain; they are not part of the format):
+ *
+ * <pre>{@code
+ * {"type": "message",                        // the shape of a real response: one can be pasted in
+ *  "content": [
+ *    {"type": "text", "text": "Hello"},
+ *    {"type": "tool_use", "id": "toolu_01", "name": "read_file", "input": {"path": "a.txt"}},
+ *    {"type": "thinking", "thinking": "Let me see.", "signature": "sig_1"},
+ *    {"type": "redacted_thinking", "data": "opaque"}],
+ *  "stop_reason": "tool_use",                // optional: tool_use if a tool_use block, else end_turn
+ *  "stop_sequence": null,                    // optional; a string also sets stop_reason stop_sequence
+ *  "usage": {"input_tokens": 10, "output_tokens": 5,          // optional: else estimated
+ *            "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0,
+ *            "cache_creation": {"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": 0}}}
+ *
+ * {"type": "error", "status": 429,           // status optional for the eight known error types
+ *  "error": {"type": "rate_limit_error", "message": "Slow down"},   // message optional
+ *  "headers": {"retry-after": "1", "x-should-retry": "true"}}      // optional
+ *
+ * {"type": "stream_error", "after_events": 4,                       // an event: error after 200
+ *  "error": {"type": "overloaded_error", "message": "Overloaded"},  // default overloaded_error
+ *  "partial": {"type": "message", "content": [...]}}               // default: text "Partial answer"
+ *
+ * {"type": "disconnect"}                     // drop the connection before any response byte
+ * {"type": "disconnect", "after_events": 3, "partial": {"type": "message", "content": [...]}}
+ * {"type": "malformed"}                      // 200 with a truncated body; or "body": "verbatim"
+ * {"type": "delayed", "delay_ms": 2000, "reply": {...any reply...}}
+ * {"type": "hang"}                           // never answer; the connection drops on close
+ * {"type": "token_count", "input_tokens": 42}   // only in "count_tokens"
+ * }</pre>
+ *
+ * <p>Instances are independent and thread-safe; each serves on its own ephemeral port with
+ * virtual threads.
+ */
+public final class FakeMessagesServer implements AutoCloseable {
+
+    /** How long {@link #takeRequest()} waits: long enough for a slow CI machine, short enough to fail. */
+    public static final Duration DEFAULT_TAKE_TIMEOUT = Duration.ofSeconds(10);
+
+    private final Deque<FakeReply> replies = new ConcurrentLinkedDeque<>();
+    private final Deque<FakeReply> countTokensReplies = new ConcurrentLinkedDeque<>();
+    private final List<RecordedRequest> recorded = new CopyOnWriteArrayList<>();
+    private final BlockingQueue<RecordedRequest> untaken = new LinkedBlockingQueue<>();
+    private final List<Consumer<RecordedRequest>> listeners = new CopyOnWriteArrayList<>();
+    private final AtomicInteger messageCounter = new AtomicInteger();
+    private final AtomicInteger requestCounter = new AtomicInteger();
+    private final CountDownLatch closed = new CountDownLatch(1);
+    private final AtomicBoolean closing = new AtomicBoolean();
+    private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+    private final HttpServer http;
+    private volatile boolean validation = true;
+
+    private FakeMessagesServer(int port) throws IOException {
+        // The literal address, not "localhost": the base URL must not depend on name resolution or IPv6.
+        http = HttpServer.create(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), port), 0);
+        ReplyWriter writer = new ReplyWriter(
+                () -> "msg_fake_%03d".formatted(messageCounter.incrementAndGet()), closed);
+        http.createContext("/", new MessagesHandler(this, writer));
+        http.setExecutor(executor);
+        http.start();
+    }
+
+    /**
+     * Starts a server on an ephemeral port of 127.0.0.1.
+     *
+     * @return the running server
+     * @throws UncheckedIOException if the server cannot bind
+     */
+    public static FakeMessagesServer start() {
+        return start(0);
+    }
+
+    /**
+     * Starts a server on a given port of 127.0.0.1.
+     *
+     * @param port the port, or 0 for an ephemeral one
+     * @return the running server
+     * @throws UncheckedIOException if the server cannot bind
+     */
+    public static FakeMessagesServer start(int port) {
+        try {
+            return new FakeMessagesServer(port);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start the fake Messages API server on port " + port, e);
+        }
+    }
+
+    /**
+     * The base URL, e.g. {@code http://127.0.0.1:43123}, without a trailing slash: the value for
+     * {@code ANTHROPIC_BASE_URL}, to which clients append {@code /v1/messages}.
+     *
+     * @return the base URL
+     */
+    public String baseUrl() {
+        return "http://127.0.0.1:" + port();
+    }
+
+    /**
+     * The port the server listens on.
+     *
+     * @return the port
+     */
+    public int port() {
+        return http.getAddress().getPort();
+    }
+
+    /**
+     * Queues replies for {@code POST /v1/messages}, answered in order.
+     *
+     * @param replies the replies
+     * @return this server
+     */
+    public FakeMessagesServer enqueue(FakeReply... replies) {
+        for (FakeReply reply : replies) {
+            this.replies.addLast(Objects.requireNonNull(reply, "reply"));
+        }
+        return this;
+    }
+
+    /**
+     * Queues the replies of a loaded script for both endpoints.
+     *
+     * @param script the script
+     * @return this server
+     */
+    public FakeMessagesServer enqueue(FakeScript script) {
+        script.messages().forEach(replies::addLast);
+        script.countTokens().forEach(countTokensReplies::addLast);
+        return this;
+    }
+
+    /**
+     * Queues replies for {@code POST /v1/messages/count_tokens}: {@link FakeReply#tokenCount(int)}
+     * or a failure (error, disconnect, malformed, delayed, hang). Without one the endpoint
+     * answers an estimate.
+     *
+     * @param replies the replies
+     * @return this server
+     */
+    public FakeMessagesServer enqueueCountTokens(FakeReply... replies) {
+        for (FakeReply reply : replies) {
+            countTokensReplies.addLast(Objects.requireNonNull(reply, "reply"));
+        }
+        return this;
+    }
+
+    /**
+     * How many {@code /v1/messages} replies are still queued; 0 at the end of a test that used
+     * its whole script.
+     *
+     * @return the number of unanswered replies
+     */
+    public int pendingReplies() {
+        return replies.size();
+    }
+
+    /**
+     * Turns the real API's request validation on (the default) or off, e.g. to send a request the
+     * API would reject and see the scripted reply anyway.
+     *
+     * @param enabled whether to validate
+     * @return this server
+     */
+    public FakeMessagesServer validateRequests(boolean enabled) {
+        this.validation = enabled;
+        return this;
+    }
+
+    /**
+     * Whether requests are validated.
+     *
+     * @return {@code true} if validation is on
+     */
+    public boolean validatesRequests() {
+        return validation;
+    }
+
+    /**
+     * All requests received so far, in arrival order.
+     *
+     * @return an unmodifiable snapshot
+     */
+    public List<RecordedRequest> requests() {
+        return List.copyOf(recorded);
+    }
+
+    /**
+     * How many requests were received.
+     *
+     * @return the count
+     */
+    public int requestCount() {
+        return recorded.size();
+    }
+
+    /**
+     * The most recent request.
+     *
+     * @return the request
+     * @throws IllegalStateException if none was received
+     */
+    public RecordedRequest lastRequest() {
+        List<RecordedRequest> snapshot = requests();
+        if (snapshot.isEmpty()) {
+            throw new IllegalStateException("no request was received");
+        }
+        return snapshot.get(snapshot.size() - 1);
+    }
+
+    /**
+     * The oldest request not taken yet, waiting up to {@link #DEFAULT_TAKE_TIMEOUT} for one to
+     * arrive; each request is taken once.
+     *
+     * @return the request
+     * @throws IllegalStateException if none arrives in time
+     */
+    public RecordedRequest takeRequest() {
+        return takeRequest(DEFAULT_TAKE_TIMEOUT);
+    }
+
+    /**
+     * The oldest request not taken yet, waiting up to {@code timeout} for one to arrive.
+     *
+     * @param timeout how long to wait
+     * @return the request
+     * @throws IllegalStateException if none arrives in time, or the waiting thread is interrupted
+     */
+    public RecordedRequest takeRequest(Duration timeout) {
+        try {
+            RecordedRequest request = untaken.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            if (request == null) {
+                throw new IllegalStateException("no request arrived within " + timeout);
+            }
+            return request;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for a request", e);
+        }
+    }
+
+    /**
+     * Stops the server: ends every delay and hang with a dropped connection, closes the port and
+     * the handler threads. Idempotent.
+     */
+    @Override
+    public void close() {
+        if (!closing.compareAndSet(false, true)) {
+            return;
+        }
+        closed.countDown();
+        http.stop(0);
+        executor.shutdownNow();
+        try {
+            // Handlers only write to sockets that are closed by now, so they end promptly.
+            executor.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Runs the server as a process; see "Standalone use" above.
+     *
+     * @param args {@code [--port N] [--no-validate] [--record FILE] [--url-file FILE] SCRIPT.json}
+     * @throws Exception if the script cannot be read or the server cannot start
+     */
+    public static void main(String[] args) throws Exception {
+        StandaloneMain.main(args);
+    }
+
+    // ---- used by MessagesHandler -------------------------------------------------------------
+
+    /** Records a request and tells the listeners, before the request is answered. */
+    void record(RecordedRequest request) {
+        recorded.add(request);
+        untaken.add(request);
+        listeners.forEach(listener -> listener.accept(request));
+    }
+
+    /**
+     * Adds a listener called with each request before it is answered, on the handler's thread;
+     * the standalone server writes its record file this way, so a line is on disk before the
+     * client sees the answer.
+     */
+    void addListener(Consumer<RecordedRequest> listener) {
+        listeners.add(listener);
+    }
+
+    /** The next reply of the endpoint's queue, or {@code null} when it is empty. */
+    FakeReply nextReply(boolean countTokens) {
+        return countTokens ? countTokensReplies.pollFirst() : replies.pollFirst();
+    }
+
+    String nextRequestId() {
+        return "req_fake_%03d".formatted(requestCounter.incrementAndGet());
+    }
+}

@@ -1,0 +1,280 @@
+package dev.rein.agent;
+
+import static dev.rein.testkit.ScriptedModel.call;
+import static dev.rein.testkit.ScriptedModel.text;
+import static dev.rein.testkit.ScriptedModel.toolCalls;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.rein.ReinException;
+import dev.rein.budget.Budget;
+import dev.rein.json.Json;
+import dev.rein.model.Message;
+import dev.rein.model.ModelException;
+import dev.rein.model.StopReason;
+import dev.rein.model.TextBlock;
+import dev.rein.model.ThinkingBlock;
+import dev.rein.model.ToolResultBlock;
+import dev.rein.model.ToolUseBlock;
+import dev.rein.model.Usage;
+import dev.rein.retry.RetryPolicy;
+import dev.rein.testkit.RecordingListener;
+import dev.rein.testkit.ScriptedModel;
+import dev.rein.tool.Tool;
+import dev.rein.trace.JsonlTraceListener;
+import dev.rein.trace.TraceEvent;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class AgentEndingsTest {
+    private final RecordingListener trace = new RecordingListener();
+
+    private static Tool echo() {
+        return Tool.builder("echo").description("Echoes its text.")
+                .inputSchema("{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"}},\"required\":[\"text\"]}")
+                .handler((args, ctx) -> "echo: " + args.get("text").asText())
+                .build();
+    }
+
+    private Agent.Builder agent(ScriptedModel model) {
+        return Agent.builder().model(model).tools(echo()).listener(trace).retryPolicy(
+                new RetryPolicy(2, Duration.ofMillis(10), Duration.ofMillis(50), 0));
+    }
+
+    @Test
+    void refusalAndContextOverflowAreFailuresWithTheirReasons() {
+        RunResult refused = agent(ScriptedModel.of(ScriptedModel.reply(StopReason.REFUSAL, Usage.ZERO, new TextBlock("no"))))
+                .build().run("go");
+        assertThat(refused.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(refused.reason()).isEqualTo("refusal");
+        RunResult overflow = agent(ScriptedModel.of(ScriptedModel.reply(StopReason.MODEL_CONTEXT_WINDOW_EXCEEDED, Usage.ZERO,
+                new TextBlock("...")))).build().run("go");
+        assertThat(overflow.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(overflow.reason()).isEqualTo("context_window_exceeded");
+        assertThat(overflow.message()).contains("context window");
+    }
+
+    @Test
+    void pauseTurnContinuesWithTheAssistantTurnInHistory() {
+        ScriptedModel model = ScriptedModel.of(
+                ScriptedModel.reply(StopReason.PAUSE_TURN, Usage.ZERO, new TextBlock("searching...")),
+                text("found it"));
+        RunResult result = agent(model).build().run("go");
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(result.answer()).isEqualTo("found it");
+        List<Message> second = model.requests().get(1).messages();
+        assertThat(second.get(second.size() - 1).text()).isEqualTo("searching...");
+    }
+
+    @Test
+    void thinkingBlocksGoBackUnchanged() {
+        ThinkingBlock thinking = new ThinkingBlock("I should echo", "sig-abc");
+        ScriptedModel model = ScriptedModel.of(
+                (request, n) -> new dev.rein.model.ModelResponse("m1", request.model(), List.of(thinking,
+                        new ToolUseBlock("toolu_1", "echo", Json.parse("{\"text\":\"x\"}"))), StopReason.TOOL_USE, null, Usage.ZERO),
+                text("ok"));
+        agent(model).build().run("go");
+        assertThat(model.requests().get(1).messages().get(1).content().get(0)).isEqualTo(thinking);
+    }
+
+    @Test
+    void aNonRetryableProviderErrorFailsTheRunWithTheProvidersMessage() {
+        ScriptedModel model = ScriptedModel.of(ScriptedModel.fail(new ModelException(ModelException.Kind.AUTHENTICATION, 401,
+                "invalid x-api-key")));
+        RunResult result = agent(model).build().run("go");
+        assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(result.reason()).isEqualTo("provider_error");
+        assertThat(result.message()).contains("HTTP 401").contains("invalid x-api-key");
+        assertThat(model.requests()).hasSize(1);
+    }
+
+    @Test
+    void transientErrorsAreRetriedAndTraced() {
+        ScriptedModel model = ScriptedModel.of(
+                ScriptedModel.fail(new ModelException(ModelException.Kind.OVERLOADED, 529, "Overloaded")),
+                ScriptedModel.fail(new ModelException(ModelException.Kind.RATE_LIMITED, 429, "slow down", true,
+                        Duration.ofMillis(20), "req_1", null)),
+                text("fine"));
+        RunResult result = agent(model).build().run("go");
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        List<TraceEvent.ModelRetry> retries = trace.events(TraceEvent.ModelRetry.class);
+        assertThat(retries).extracting(TraceEvent.ModelRetry::httpStatus).containsExactly(529, 429);
+        assertThat(retries.get(1).delayMillis()).isEqualTo(20);
+    }
+
+    @Test
+    void retriesStopAtTheLimit() {
+        ModelException overloaded = new ModelException(ModelException.Kind.OVERLOADED, 529, "Overloaded");
+        ScriptedModel model = ScriptedModel.of(ScriptedModel.fail(overloaded), ScriptedModel.fail(overloaded),
+                ScriptedModel.fail(overloaded), text("never"));
+        RunResult result = agent(model).build().run("go");
+        assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(result.message()).contains("gave up after 3 attempts");
+    }
+
+    @Test
+    void aHungModelCallEndsAtTheDeadlineWithoutAnotherCall() {
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("echo", "{\"text\":\"a\"}")), ScriptedModel.hang(), text("never"));
+        long start = System.nanoTime();
+        RunResult result = agent(model).budget(Budget.builder().maxDuration(Duration.ofMillis(700)).build()).build().run("go");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+        assertThat(result.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
+        assertThat(result.reason()).isEqualTo("deadline");
+        assertThat(result.answer()).contains("echo");
+        assertThat(model.requests()).hasSize(2);
+    }
+
+    @Test
+    void aHungToolEndsAtTheDeadline() {
+        Tool hang = Tool.builder("hang").description("never returns").handler((a, c) -> {
+            Thread.sleep(Long.MAX_VALUE);
+            return "";
+        }).build();
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("hang", "{}")), text("never"));
+        RunResult result = agent(model).tools(hang).budget(Budget.builder().maxDuration(Duration.ofMillis(700)).build())
+                .build().run("go");
+        assertThat(result.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
+        assertThat(result.reason()).isEqualTo("deadline");
+        assertThat(model.requests()).hasSize(1);
+    }
+
+    @Test
+    void cancelFromAnotherThreadInterruptsTheToolAndEndsCancelled() throws Exception {
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch interrupted = new CountDownLatch(1);
+        Tool slow = Tool.builder("slow").description("slow").handler((a, c) -> {
+            started.countDown();
+            try {
+                Thread.sleep(60_000);
+            } catch (InterruptedException e) {
+                interrupted.countDown();
+                throw e;
+            }
+            return "";
+        }).build();
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("slow", "{}")), text("never"));
+        RunHandle handle = agent(model).tools(slow).build().start("go");
+        assertThat(started.await(5, TimeUnit.SECONDS)).isTrue();
+        handle.cancel();
+        RunResult result = handle.await(Duration.ofSeconds(5));
+        assertThat(result.status()).isEqualTo(RunStatus.CANCELLED);
+        assertThat(interrupted.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(trace.events(TraceEvent.RunFinished.class)).singleElement()
+                .satisfies(f -> assertThat(f.status()).isEqualTo(RunStatus.CANCELLED));
+    }
+
+    @Test
+    void theFinishToolMapsToRunStates() {
+        RunResult done = agent(ScriptedModel.of(toolCalls(call("finish",
+                "{\"status\":\"completed\",\"summary\":\"did it\",\"result\":\"42\"}")))).finishTool(true).build().run("go");
+        assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(done.reason()).isEqualTo("finished");
+        assertThat(done.answer()).isEqualTo("42");
+        assertThat(done.finish().summary()).isEqualTo("did it");
+
+        RunResult gaveUp = agent(ScriptedModel.of(toolCalls(call("finish",
+                "{\"status\":\"failed\",\"summary\":\"no access\",\"result\":\"could not\"}")))).finishTool(true).build().run("go");
+        assertThat(gaveUp.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(gaveUp.reason()).isEqualTo("agent_failed");
+
+        RunResult asks = agent(ScriptedModel.of(toolCalls(call("finish",
+                "{\"status\":\"needs_user_input\",\"summary\":\"which order?\",\"result\":\"Which order id?\"}")))).finishTool(true)
+                .build().run("go");
+        assertThat(asks.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(asks.reason()).isEqualTo("needs_user_input");
+        assertThat(asks.answer()).isEqualTo("Which order id?");
+    }
+
+    @Test
+    void finishAlongsideOtherCallsIsRefusedAndTheOthersRun() {
+        ScriptedModel model = ScriptedModel.of(
+                toolCalls(call("echo", "{\"text\":\"a\"}"), call("finish", "{\"status\":\"completed\",\"summary\":\"s\",\"result\":\"r\"}")),
+                toolCalls(call("finish", "{\"status\":\"completed\",\"summary\":\"s\",\"result\":\"echoed\"}")));
+        RunResult result = agent(model).finishTool(true).build().run("go");
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        List<dev.rein.model.ContentBlock> results = model.requests().get(1).messages().get(2).content();
+        assertThat(((ToolResultBlock) results.get(0)).content()).isEqualTo("echo: a");
+        assertThat(((ToolResultBlock) results.get(1)).isError()).isTrue();
+        assertThat(((ToolResultBlock) results.get(1)).content()).contains("call finish alone");
+    }
+
+    @Test
+    void aFailingVerifierSendsTheModelBackThenFailsAfterTheLimit() {
+        ScriptedModel model = ScriptedModel.of(text("no number"), text("still none"), text("never asked"));
+        RunResult result = agent(model)
+                .verifier(answer -> answer.answer().matches(".*\\d.*") ? Verdict.pass() : Verdict.fail("a number in the answer"))
+                .build().run("go");
+        assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(result.reason()).isEqualTo("verification_failed");
+        assertThat(model.requests()).hasSize(2);
+        assertThat(model.requests().get(1).messages().get(2).text()).contains("a number in the answer");
+
+        ScriptedModel fixed = ScriptedModel.of(toolCalls(call("finish", "{\"status\":\"completed\",\"summary\":\"s\",\"result\":\"none\"}")),
+                toolCalls(call("finish", "{\"status\":\"completed\",\"summary\":\"s\",\"result\":\"7\"}")));
+        RunResult ok = agent(fixed).finishTool(true)
+                .verifier(answer -> answer.answer().matches(".*\\d.*") ? Verdict.pass() : Verdict.fail("a number in the answer"))
+                .build().run("go");
+        assertThat(ok.status()).isEqualTo(RunStatus.SUCCEEDED);
+        ToolResultBlock refusal = (ToolResultBlock) fixed.requests().get(1).messages().get(2).content().get(0);
+        assertThat(refusal.isError()).isTrue();
+        assertThat(refusal.content()).contains("a number");
+    }
+
+    @Test
+    void usageAndCostAreSummedOverEveryCallIncludingTheSummary() {
+        Usage each = new Usage(1_000, 100, 2_000, 500, 0);
+        ScriptedModel model = ScriptedModel.of(
+                ScriptedModel.withUsage(each, toolCalls(call("echo", "{\"text\":\"1\"}"))),
+                ScriptedModel.withUsage(each, text("summary")));
+        RunResult result = agent(model).budget(Budget.builder().maxSteps(1).build()).build().run("go");
+        assertThat(result.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
+        assertThat(result.usage()).isEqualTo(new Usage(2_000, 200, 4_000, 1_000, 0));
+        // sonnet: 2000*3 + 200*15 + 4000*0.3 + 1000*3.75 = 13950 per million
+        assertThat(result.costUsd()).isEqualByComparingTo("0.01395");
+    }
+
+    @Test
+    void theMoneyBudgetStopsTheRun() {
+        Usage expensive = Usage.of(100_000, 10_000, 0, 0);
+        ScriptedModel model = ScriptedModel.of(
+                ScriptedModel.withUsage(expensive, toolCalls(call("echo", "{\"text\":\"1\"}"))),
+                ScriptedModel.withUsage(expensive, toolCalls(call("echo", "{\"text\":\"2\"}"))),
+                text("what I know"));
+        RunResult result = agent(model).budget(Budget.builder().maxCostUsd("0.50").build()).build().run("go");
+        assertThat(result.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
+        assertThat(result.reason()).isEqualTo("max_cost");
+        assertThat(result.answer()).isEqualTo("what I know");
+    }
+
+    @Test
+    void configurationErrorsAreReportedAtBuild() {
+        assertThatThrownBy(() -> Agent.builder().build()).isInstanceOf(ReinException.class).hasMessageContaining("model");
+        assertThatThrownBy(() -> Agent.builder().model(ScriptedModel.of()).modelName("my-local-llm").build())
+                .isInstanceOf(ReinException.class).hasMessageContaining("my-local-llm");
+        assertThatThrownBy(() -> Agent.builder().model(ScriptedModel.of()).tools(echo(), echo()).build())
+                .isInstanceOf(ReinException.class).hasMessageContaining("'echo' is already registered");
+        assertThatThrownBy(() -> Agent.builder().model(ScriptedModel.of()).build().run(" "))
+                .isInstanceOf(ReinException.class).hasMessageContaining("goal");
+    }
+
+    @Test
+    void theJsonlTraceRecordsEveryStepInUtf8(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("trace.jsonl");
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("echo", "{\"text\":\"配送状況\"}")), text("完了しました"));
+        RunResult result = agent(model).listener(JsonlTraceListener.to(file)).build().run("注文A-104の遅延を調べて");
+        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        List<String> types = lines.stream().map(l -> Json.parse(l).get("type").asText()).toList();
+        assertThat(types).containsExactly("run_started", "state_change", "model_request", "model_response", "tool_call",
+                "tool_result", "model_request", "model_response", "state_change", "run_finished");
+        assertThat(lines).allSatisfy(l -> assertThat(Json.parse(l).get("run_id").asText()).isEqualTo(result.runId()));
+        assertThat(Json.parse(lines.get(3)).at("/usage/input_tokens").asLong()).isEqualTo(100);
+        assertThat(String.join("\n", lines)).contains("注文A-104の遅延を調べて").contains("echo: 配送状況").contains("完了しました");
+    }
+}

@@ -1,0 +1,229 @@
+package dev.rein.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class RecordingAndValidationTest {
+
+    /** An assistant tool call followed by a user message answering it with {@code resultId}. */
+    private static final String TOOL_ROUND = """
+            {"model":"claude-test-1","max_tokens":100,"messages":[
+              {"role":"user","content":"read a.txt"},
+              {"role":"assistant","content":[
+                {"type":"text","text":"Reading."},
+                {"type":"tool_use","id":"toolu_01","name":"read_file","input":{"path":"a.txt"}}]},
+              {"role":"user","content":[
+                {"type":"tool_result","tool_use_id":"%s","content":"hello"}]}]}""";
+
+    private FakeMessagesServer server;
+    private Api api;
+
+    @BeforeEach
+    void start() {
+        server = FakeMessagesServer.start();
+        api = new Api(server);
+    }
+
+    @AfterEach
+    void stop() {
+        server.close();
+    }
+
+    @Test
+    void recordsMethodPathHeadersAndBody() throws Exception {
+        server.enqueue(FakeReply.text("ok"));
+        String body = Api.userRequest("hello", false);
+
+        api.send(api.request("/v1/messages?beta=true", body)
+                .header("Anthropic-Beta", "prompt-caching-2024-07-31")
+                .header("X-Custom", "one")
+                .build());
+
+        RecordedRequest request = server.takeRequest();
+        assertThat(request.method()).isEqualTo("POST");
+        assertThat(request.path()).isEqualTo("/v1/messages");
+        assertThat(request.query()).isEqualTo("beta=true");
+        assertThat(request.header("x-api-key")).isEqualTo("test-key");
+        assertThat(request.header("X-API-KEY")).isEqualTo("test-key");
+        assertThat(request.headers().get("Anthropic-Version")).containsExactly("2023-06-01");
+        assertThat(request.header("anthropic-beta")).isEqualTo("prompt-caching-2024-07-31");
+        assertThat(request.headerValues("x-custom")).containsExactly("one");
+        assertThat(request.header("absent")).isNull();
+        assertThat(request.rawBody()).isEqualTo(body);
+        assertThat(request.body().path("messages").get(0).path("content").asText()).isEqualTo("hello");
+        assertThat(request.model()).hasValue("claude-test-1");
+        assertThat(request.isStream()).isFalse();
+        assertThat(server.lastRequest()).isEqualTo(request);
+    }
+
+    @Test
+    void takeRequestReturnsEachRequestOnceInOrder() throws Exception {
+        server.enqueue(FakeReply.text("1"), FakeReply.text("2"));
+        api.messages(Api.userRequest("first", false));
+        api.messages(Api.userRequest("second", true));
+
+        assertThat(server.takeRequest().body().at("/messages/0/content").asText()).isEqualTo("first");
+        RecordedRequest second = server.takeRequest();
+        assertThat(second.isStream()).isTrue();
+        assertThat(server.requests()).hasSize(2);
+        assertThatThrownBy(() -> server.takeRequest(Duration.ofMillis(50)))
+                .isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void lastRequestWithoutRequestsIsAnError() {
+        assertThatThrownBy(server::lastRequest).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void nonJsonBodyIsRecordedRawAndRejected() throws Exception {
+        HttpResponse<String> response = api.messages("this is not json");
+
+        assertThat(response.statusCode()).isEqualTo(400);
+        RecordedRequest request = server.lastRequest();
+        assertThat(request.rawBody()).isEqualTo("this is not json");
+        assertThat(request.body().isMissingNode()).isTrue();
+    }
+
+    @Test
+    void toolResultAnsweringThePreviousToolUseIsAccepted() throws Exception {
+        server.enqueue(FakeReply.text("done"));
+
+        HttpResponse<String> response = api.messages(TOOL_ROUND.formatted("toolu_01"));
+
+        assertThat(response.statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void toolResultWithoutMatchingToolUseIsRejectedLikeTheRealApi() throws Exception {
+        server.enqueue(FakeReply.text("never sent"));
+
+        HttpResponse<String> response = api.messages(TOOL_ROUND.formatted("toolu_99"));
+
+        assertThat(response.statusCode()).isEqualTo(400);
+        JsonNode body = Api.json(response);
+        assertThat(body.at("/error/type").asText()).isEqualTo("invalid_request_error");
+        assertThat(body.at("/error/message").asText()).isEqualTo("messages.1: `tool_use` ids were found without"
+                + " `tool_result` blocks immediately after: toolu_01. Each `tool_use` block must have a corresponding"
+                + " `tool_result` block in the next message.");
+        assertThat(server.pendingReplies()).as("a rejected request consumes no reply").isEqualTo(1);
+        assertThat(server.requestCount()).isEqualTo(1);
+    }
+
+    @Test
+    void toolResultWithoutAnyPreviousToolUseIsRejected() throws Exception {
+        String body = """
+                {"model":"m","max_tokens":10,"messages":[
+                  {"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_7","content":"x"}]}]}""";
+
+        HttpResponse<String> response = api.messages(body);
+
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(Api.json(response).at("/error/message").asText()).isEqualTo("messages.0.content.0: unexpected"
+                + " `tool_use_id` found in `tool_result` blocks: toolu_7. Each `tool_result` block must have a"
+                + " corresponding `tool_use` block in the previous message.");
+    }
+
+    @Test
+    void toolResultAnsweringAnOlderToolUseIsRejected() throws Exception {
+        String body = """
+                {"model":"m","max_tokens":10,"messages":[
+                  {"role":"user","content":"go"},
+                  {"role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"t","input":{}}]},
+                  {"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"x"}]},
+                  {"role":"assistant","content":"thanks"},
+                  {"role":"user","content":[
+                    {"type":"text","text":"again"},
+                    {"type":"tool_result","tool_use_id":"toolu_1","content":"x"}]}]}""";
+
+        HttpResponse<String> response = api.messages(body);
+
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(Api.json(response).at("/error/message").asText()).startsWith("messages.4.content.1: unexpected");
+    }
+
+    @Test
+    void missingMaxTokensAndEmptyMessagesAreRejected() throws Exception {
+        HttpResponse<String> noMaxTokens = api.messages("{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}");
+        HttpResponse<String> noMessages = api.messages("{\"model\":\"m\",\"max_tokens\":5,\"messages\":[]}");
+        HttpResponse<String> systemRole = api.messages(
+                "{\"model\":\"m\",\"max_tokens\":5,\"messages\":[{\"role\":\"system\",\"content\":\"x\"}]}");
+
+        assertThat(noMaxTokens.statusCode()).isEqualTo(400);
+        assertThat(Api.json(noMaxTokens).at("/error/message").asText()).isEqualTo("max_tokens: Field required");
+        assertThat(Api.json(noMessages).at("/error/message").asText())
+                .isEqualTo("messages: at least one message is required");
+        assertThat(Api.json(systemRole).at("/error/message").asText())
+                .isEqualTo("messages.0.role: Input should be 'user' or 'assistant'");
+    }
+
+    @Test
+    void missingApiKeyIsUnauthorizedAndMissingVersionIsInvalid() throws Exception {
+        String body = Api.userRequest("x", false);
+        HttpRequest noKey = HttpRequest.newBuilder(java.net.URI.create(server.baseUrl() + "/v1/messages"))
+                .header("anthropic-version", "2023-06-01")
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build();
+        HttpRequest noVersion = HttpRequest.newBuilder(java.net.URI.create(server.baseUrl() + "/v1/messages"))
+                .header("x-api-key", "k")
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build();
+
+        HttpResponse<String> unauthorized = api.send(noKey);
+        HttpResponse<String> invalid = api.send(noVersion);
+
+        assertThat(unauthorized.statusCode()).isEqualTo(401);
+        assertThat(Api.json(unauthorized).at("/error/type").asText()).isEqualTo("authentication_error");
+        assertThat(invalid.statusCode()).isEqualTo(400);
+        assertThat(Api.json(invalid).at("/error/message").asText()).isEqualTo("anthropic-version: header is required");
+    }
+
+    @Test
+    void validationCanBeSwitchedOff() throws Exception {
+        server.validateRequests(false).enqueue(FakeReply.text("answered anyway"));
+        assertThat(server.validatesRequests()).isFalse();
+
+        HttpResponse<String> response = api.messages(TOOL_ROUND.formatted("toolu_99"));
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(Api.json(response).at("/content/0/text").asText()).isEqualTo("answered anyway");
+    }
+
+    @Test
+    void countTokensEstimatesFromTheBodyWithoutTouchingTheMessagesScript() throws Exception {
+        server.enqueue(FakeReply.text("kept"));
+        String body = "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"count these characters\"}]}";
+
+        HttpResponse<String> response = api.post("/v1/messages/count_tokens", body);
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(Api.json(response).toString()).isEqualTo("{\"input_tokens\":" + body.length() / 4 + "}");
+        assertThat(server.pendingReplies()).isEqualTo(1);
+        assertThat(server.lastRequest().path()).isEqualTo("/v1/messages/count_tokens");
+    }
+
+    @Test
+    void countTokensAnswersScriptedValuesAndFailures() throws Exception {
+        server.enqueueCountTokens(FakeReply.tokenCount(1234), FakeReply.error(ApiErrorType.RATE_LIMIT));
+        String body = "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}";
+
+        assertThat(Api.json(api.post("/v1/messages/count_tokens", body)).path("input_tokens").asInt()).isEqualTo(1234);
+        assertThat(api.post("/v1/messages/count_tokens", body).statusCode()).isEqualTo(429);
+        assertThat(api.post("/v1/messages/count_tokens", body).statusCode()).as("estimate again").isEqualTo(200);
+    }
+
+    @Test
+    void countTokensIsValidatedToo() throws Exception {
+        HttpResponse<String> response = api.post("/v1/messages/count_tokens", "{\"model\":\"m\",\"messages\":[]}");
+
+        assertThat(response.statusCode()).isEqualTo(400);
+    }
+}

@@ -1,0 +1,66 @@
+package dev.rein.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class StandaloneMainTest {
+
+    @Test
+    void servesTheScriptPrintsTheUrlAndRecordsEachRequest(@TempDir Path dir) throws Exception {
+        Path script = dir.resolve("script.json");
+        Files.writeString(script, "[{\"type\":\"message\",\"content\":[{\"type\":\"text\",\"text\":\"scripted\"}]}]");
+        Path record = dir.resolve("requests.jsonl");
+        Path urlFile = dir.resolve("url");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+        try (FakeMessagesServer server = StandaloneMain.start(
+                new String[] {"--record", record.toString(), "--url-file", urlFile.toString(), script.toString()},
+                new PrintStream(out, true, StandardCharsets.UTF_8))) {
+            String printed = out.toString(StandardCharsets.UTF_8);
+            assertThat(printed).isEqualTo(server.baseUrl() + System.lineSeparator());
+            assertThat(Files.readString(urlFile)).isEqualTo(server.baseUrl() + "\n");
+
+            Api api = new Api(server);
+            assertThat(Api.json(api.messages(Api.userRequest("hello", false))).at("/content/0/text").asText())
+                    .isEqualTo("scripted");
+
+            List<String> lines = Files.readAllLines(record);
+            assertThat(lines).hasSize(1);
+            JsonNode recorded = Json.MAPPER.readTree(lines.get(0));
+            assertThat(recorded.path("method").asText()).isEqualTo("POST");
+            assertThat(recorded.path("path").asText()).isEqualTo("/v1/messages");
+            assertThat(recorded.path("headers").path("x-api-key").get(0).asText()).isEqualTo("test-key");
+            assertThat(recorded.at("/body/messages/0/content").asText()).isEqualTo("hello");
+            assertThat(recorded.path("raw_body").asText()).isEqualTo(Api.userRequest("hello", false));
+        }
+    }
+
+    @Test
+    void parsesOptions() {
+        StandaloneMain.Options options = StandaloneMain.parse(new String[] {"--port", "8123", "--no-validate", "s.json"});
+
+        assertThat(options.port()).isEqualTo(8123);
+        assertThat(options.validate()).isFalse();
+        assertThat(options.script()).isEqualTo(Path.of("s.json"));
+        assertThat(options.record()).isNull();
+    }
+
+    @Test
+    void rejectsBadCommandLines() {
+        assertThatThrownBy(() -> StandaloneMain.parse(new String[] {})).hasMessageContaining("SCRIPT.json");
+        assertThatThrownBy(() -> StandaloneMain.parse(new String[] {"--port"})).hasMessageContaining("needs a value");
+        assertThatThrownBy(() -> StandaloneMain.parse(new String[] {"--port", "x", "s"})).hasMessageContaining("number");
+        assertThatThrownBy(() -> StandaloneMain.parse(new String[] {"--verbose", "s"})).hasMessageContaining("--verbose");
+        assertThatThrownBy(() -> StandaloneMain.parse(new String[] {"a", "b"})).hasMessageContaining("unexpected");
+    }
+}
