@@ -2,6 +2,7 @@ package dev.rein.cli;
 
 import dev.rein.tool.Tool;
 import dev.rein.tool.builtin.BuiltinTools;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,9 +16,9 @@ final class ToolCatalog {
         available.forEach(tool -> tools.put(tool.name(), tool));
     }
 
-    /** The built-in tools. */
+    /** The built-in tools, in the order the usage line shows them. */
     static ToolCatalog builtins() {
-        return new ToolCatalog(BuiltinTools.all());
+        return new ToolCatalog(BuiltinTools.named(List.of(BuiltinTools.CALCULATE, BuiltinTools.CURRENT_TIME), Clock.systemUTC()));
     }
 
     /** Every tool name, comma-separated: the default of {@code --tools}. */

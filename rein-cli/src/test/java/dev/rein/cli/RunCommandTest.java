@@ -127,7 +127,7 @@ class RunCommandTest {
         assertThat(events).extracting(e -> e.get("type").asText()).containsExactly(
                 "run_started", "state_change", "model_request", "model_response", "tool_call", "tool_result",
                 "model_request", "model_response", "state_change", "run_finished");
-        assertThat(events).allSatisfy(e -> assertThat(e.get("runId").asText()).isEqualTo(Json.parse(outcome.stdout()).get("run_id").asText()));
+        assertThat(events).allSatisfy(e -> assertThat(e.get("run_id").asText()).isEqualTo(Json.parse(outcome.stdout()).get("run_id").asText()));
         assertThat(events.get(4).get("arguments").get("expression").asText()).isEqualTo("6 * 7");
         assertThat(events.get(5).get("content").asText()).isEqualTo("42");
         assertThat(outcome.stderr()).contains("trace: " + trace);
