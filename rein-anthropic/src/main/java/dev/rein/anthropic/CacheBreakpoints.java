@@ -1,0 +1,126 @@
+package dev.rein.anthropic;
+
+import dev.rein.model.ContentBlock;
+import dev.rein.model.Message;
+import dev.rein.model.ModelRequest;
+import dev.rein.model.Role;
+import dev.rein.model.TextBlock;
+import dev.rein.model.ToolResultBlock;
+import dev.rein.model.ToolUseBlock;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Decides where the {@code cache_control} breakpoints of one request go, so that each step of a
+ * loop reads the earlier turns from the prompt cache instead of paying for them again.
+ *
+ * <ul>
+ *   <li>One breakpoint on the fixed prefix: the last system block, or the last tool when there is
+ *       no system prompt (tools are rendered before the system prompt, so either covers both).
+ *   <li>A moving breakpoint on the last cacheable block of the conversation. The next step's
+ *       request starts with this one's, so its lookup finds this entry.
+ *   <li>The cache looks back at most {@value #LOOKBACK_BLOCKS} blocks from a breakpoint for an
+ *       earlier entry. When more than {@value #INTERMEDIATE_AFTER} blocks were added since the
+ *       previous step's moving breakpoint (the end of the history before the latest assistant
+ *       turn), intermediate breakpoints are placed at most {@value #INTERMEDIATE_AFTER} blocks apart
+ *       so that the chain of lookups still reaches the previous entry.
+ *   <li>At most {@value #MAX_BREAKPOINTS} breakpoints in total (an API limit).
+ * </ul>
+ *
+ * Only text, tool use and tool result blocks are marked: the API refuses {@code cache_control} on
+ * thinking blocks, and Rein does not know the schema of opaque provider blocks.
+ */
+final class CacheBreakpoints {
+    static final int MAX_BREAKPOINTS = 4;
+    static final int LOOKBACK_BLOCKS = 20;
+    static final int INTERMEDIATE_AFTER = 15;
+
+    /** A content block by message index and block index. */
+    record Position(int message, int block) {}
+
+    /** Where to put breakpoints; {@code tool} is -1 when no tool is marked. */
+    record Plan(boolean system, int tool, Set<Position> blocks) {
+        static final Plan NONE = new Plan(false, -1, Set.of());
+
+        boolean marks(int message, int block) {
+            return blocks.contains(new Position(message, block));
+        }
+
+        int count() {
+            return (system ? 1 : 0) + (tool >= 0 ? 1 : 0) + blocks.size();
+        }
+    }
+
+    private CacheBreakpoints() {}
+
+    static Plan plan(ModelRequest request) {
+        if (!request.caching().enabled()) {
+            return Plan.NONE;
+        }
+        boolean system = !request.system().isEmpty();
+        int tool = !system && !request.tools().isEmpty() ? request.tools().size() - 1 : -1;
+        int budget = MAX_BREAKPOINTS - (system || tool >= 0 ? 1 : 0);
+
+        List<Position> flat = new ArrayList<>();
+        List<Boolean> cacheable = new ArrayList<>();
+        List<Message> messages = request.messages();
+        int previousEnd = -1;
+        int lastAssistant = lastAssistant(messages);
+        for (int m = 0; m < messages.size(); m++) {
+            if (m == lastAssistant) {
+                previousEnd = lastCacheable(cacheable, flat.size() - 1, -1);
+            }
+            List<ContentBlock> content = messages.get(m).content();
+            for (int b = 0; b < content.size(); b++) {
+                flat.add(new Position(m, b));
+                cacheable.add(isCacheable(content.get(b)));
+            }
+        }
+        int newest = lastCacheable(cacheable, flat.size() - 1, -1);
+        Set<Position> marked = new HashSet<>();
+        if (newest >= 0) {
+            int anchor = previousEnd;
+            while (anchor >= 0 && newest - anchor > INTERMEDIATE_AFTER && budget > 1) {
+                int next = lastCacheable(cacheable, anchor + INTERMEDIATE_AFTER, anchor);
+                if (next < 0) {
+                    break;
+                }
+                marked.add(flat.get(next));
+                budget--;
+                anchor = next;
+            }
+            marked.add(flat.get(newest));
+        }
+        return new Plan(system, tool, Set.copyOf(marked));
+    }
+
+    static boolean isCacheable(ContentBlock block) {
+        return switch (block) {
+            case TextBlock t -> !t.text().isEmpty();
+            case ToolUseBlock u -> true;
+            case ToolResultBlock r -> true;
+            default -> false;
+        };
+    }
+
+    private static int lastAssistant(List<Message> messages) {
+        for (int m = messages.size() - 1; m >= 0; m--) {
+            if (messages.get(m).role() == Role.ASSISTANT) {
+                return m;
+            }
+        }
+        return -1;
+    }
+
+    /** The highest cacheable flat index in {@code (floor, from]}, or -1. */
+    private static int lastCacheable(List<Boolean> cacheable, int from, int floor) {
+        for (int i = Math.min(from, cacheable.size() - 1); i > floor; i--) {
+            if (cacheable.get(i)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+}

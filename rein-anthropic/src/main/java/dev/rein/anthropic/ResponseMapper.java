@@ -1,0 +1,90 @@
+package dev.rein.anthropic;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rein.model.ContentBlock;
+import dev.rein.model.ModelException;
+import dev.rein.model.ModelResponse;
+import dev.rein.model.OpaqueBlock;
+import dev.rein.model.RedactedThinkingBlock;
+import dev.rein.model.StopReason;
+import dev.rein.model.TextBlock;
+import dev.rein.model.ThinkingBlock;
+import dev.rein.model.ToolUseBlock;
+import dev.rein.model.Usage;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Translates a Messages API message (as JSON) into a provider-neutral {@link ModelResponse}.
+ * Text, tool use, thinking and redacted thinking become Rein's own blocks; every other block type
+ * (server tool use, web search results, compaction, types added later) becomes an
+ * {@link OpaqueBlock} holding the JSON exactly as received. Text citations are not kept.
+ */
+final class ResponseMapper {
+    private ResponseMapper() {}
+
+    static ModelResponse response(ObjectNode message) throws ModelException {
+        List<ContentBlock> content = new ArrayList<>();
+        for (JsonNode block : message.path("content")) {
+            if (!(block instanceof ObjectNode o)) {
+                throw ErrorMapper.malformed("a content block of the response is not an object: " + block, null);
+            }
+            content.add(block(o));
+        }
+        String stopSequence = message.path("stop_sequence").isTextual() ? message.get("stop_sequence").asText() : null;
+        return new ModelResponse(
+                text(message, "id", "the message"),
+                text(message, "model", "the message"),
+                content,
+                StopReason.fromWire(message.path("stop_reason").textValue()),
+                stopSequence,
+                usage(message.path("usage")));
+    }
+
+    static ContentBlock block(ObjectNode block) throws ModelException {
+        String type = block.path("type").asText("");
+        return switch (type) {
+            case "text" -> new TextBlock(text(block, "text", "a text block"));
+            case "tool_use" -> new ToolUseBlock(text(block, "id", "a tool_use block"), text(block, "name", "a tool_use block"),
+                    block.hasNonNull("input") ? block.get("input") : block.objectNode());
+            case "thinking" -> new ThinkingBlock(text(block, "thinking", "a thinking block"),
+                    text(block, "signature", "a thinking block"));
+            case "redacted_thinking" -> new RedactedThinkingBlock(text(block, "data", "a redacted_thinking block"));
+            case "" -> throw ErrorMapper.malformed("a content block of the response has no type: " + block, null);
+            default -> new OpaqueBlock(type, block.deepCopy());
+        };
+    }
+
+    /**
+     * Usage with cache writes split by lifetime: {@code cache_creation.ephemeral_5m/1h_input_tokens}
+     * when the API reports them, otherwise the whole {@code cache_creation_input_tokens} counts as
+     * 5-minute writes (the default lifetime).
+     */
+    static Usage usage(JsonNode usage) {
+        long input = count(usage, "input_tokens");
+        long output = count(usage, "output_tokens");
+        long cacheRead = count(usage, "cache_read_input_tokens");
+        long cacheWrite = count(usage, "cache_creation_input_tokens");
+        JsonNode split = usage.path("cache_creation");
+        long write5m = count(split, "ephemeral_5m_input_tokens");
+        long write1h = count(split, "ephemeral_1h_input_tokens");
+        if (write5m + write1h == 0) {
+            write5m = cacheWrite;
+        }
+        return new Usage(input, output, cacheRead, write5m, write1h);
+    }
+
+    private static long count(JsonNode node, String field) {
+        JsonNode value = node.path(field);
+        return value.canConvertToLong() && value.asLong() > 0 ? value.asLong() : 0;
+    }
+
+    private static String text(JsonNode node, String field, String where) throws ModelException {
+        JsonNode value = node.get(field);
+        if (value == null || !value.isTextual()) {
+            throw ErrorMapper.malformed(where + " in the response has no \"" + field + "\" text", null);
+        }
+        return value.asText();
+    }
+}

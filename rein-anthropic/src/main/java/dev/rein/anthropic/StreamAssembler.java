@@ -1,0 +1,173 @@
+package dev.rein.anthropic;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rein.json.Json;
+import dev.rein.model.ModelException;
+import dev.rein.model.StreamObserver;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Builds the final message from the events of one streamed response, working on the events' JSON
+ * so that blocks Rein does not interpret keep every field, and forwards text and tool-call
+ * fragments to a {@link StreamObserver} as they arrive.
+ *
+ * <p>Why not the SDK's {@code MessageAccumulator}: it keeps block types it does not model but
+ * drops their deltas (its visitor returns the block unchanged for an unknown delta), so a streamed
+ * {@code compaction} block would lose its summary, and such blocks must be sent back intact.
+ *
+ * <p>Delta rules: {@code text_delta} and {@code thinking_delta} append, {@code signature_delta}
+ * sets the signature, {@code input_json_delta} fragments are joined and parsed when the block
+ * stops, {@code citations_delta} appends a citation, and any other delta (for example
+ * {@code compaction_delta}) sets its fields on the block, as the SDK's beta accumulator does for
+ * compaction.
+ */
+final class StreamAssembler {
+    private final StreamObserver observer;
+    private ObjectNode message;
+    private final TreeMap<Integer, ObjectNode> blocks = new TreeMap<>();
+    private final Map<Integer, StringBuilder> inputs = new HashMap<>();
+    private boolean stopped;
+
+    StreamAssembler(StreamObserver observer) {
+        this.observer = observer;
+    }
+
+    /** Whether {@code message_start} has arrived. */
+    boolean started() {
+        return message != null;
+    }
+
+    void accept(JsonNode event) throws ModelException {
+        switch (event.path("type").asText()) {
+            case "message_start" -> message = object(event.get("message"), "message_start.message").deepCopy();
+            case "content_block_start" -> start(index(event), object(event.get("content_block"), "content_block"));
+            case "content_block_delta" -> delta(index(event), object(event.get("delta"), "delta"));
+            case "content_block_stop" -> stop(index(event));
+            case "message_delta" -> messageDelta(event);
+            case "message_stop" -> stopped = true;
+            default -> { } // ping and event types added later carry nothing the message needs
+        }
+    }
+
+    /** The assembled message, in the shape of a non-streamed Messages API response. */
+    ObjectNode message() throws ModelException {
+        if (message == null || !stopped) {
+            throw new ModelException(ModelException.Kind.CONNECTION, 0,
+                    "the response stream ended before message_stop; the connection was probably dropped",
+                    true, null, null, null);
+        }
+        ArrayNode content = message.putArray("content");
+        blocks.values().forEach(content::add);
+        return message;
+    }
+
+    private void start(int index, ObjectNode block) throws ModelException {
+        requireStarted();
+        ObjectNode copy = block.deepCopy();
+        blocks.put(index, copy);
+        if ("tool_use".equals(copy.path("type").asText())) {
+            observer.onToolUseStart(copy.path("id").asText(), copy.path("name").asText());
+        }
+    }
+
+    private void delta(int index, ObjectNode delta) throws ModelException {
+        ObjectNode block = blocks.get(index);
+        if (block == null) {
+            throw ErrorMapper.malformed("the response stream sent a delta for block " + index + " before it started", null);
+        }
+        switch (delta.path("type").asText()) {
+            case "text_delta" -> {
+                String text = delta.path("text").asText();
+                block.put("text", block.path("text").asText() + text);
+                observer.onTextDelta(text);
+            }
+            case "thinking_delta" -> block.put("thinking", block.path("thinking").asText() + delta.path("thinking").asText());
+            case "signature_delta" -> block.put("signature", delta.path("signature").asText());
+            case "input_json_delta" -> {
+                String fragment = delta.path("partial_json").asText();
+                inputs.computeIfAbsent(index, i -> new StringBuilder()).append(fragment);
+                if ("tool_use".equals(block.path("type").asText())) {
+                    observer.onToolInputDelta(block.path("id").asText(), fragment);
+                }
+            }
+            case "citations_delta" -> {
+                JsonNode citations = block.get("citations");
+                ArrayNode list = citations instanceof ArrayNode a ? a : block.putArray("citations");
+                list.add(delta.path("citation"));
+            }
+            default -> {
+                for (Map.Entry<String, JsonNode> field : delta.properties()) {
+                    if (!field.getKey().equals("type")) {
+                        block.set(field.getKey(), field.getValue());
+                    }
+                }
+            }
+        }
+    }
+
+    private void stop(int index) throws ModelException {
+        ObjectNode block = blocks.get(index);
+        if (block == null) {
+            throw ErrorMapper.malformed("the response stream stopped block " + index + " before it started", null);
+        }
+        StringBuilder input = inputs.remove(index);
+        if (input != null && !input.toString().isBlank()) {
+            try {
+                block.set("input", Json.mapper().readTree(input.toString()));
+            } catch (JsonProcessingException e) {
+                throw ErrorMapper.malformed("the input of " + block.path("type").asText() + " block " + index
+                        + " is not valid JSON: " + e.getOriginalMessage(), e);
+            }
+        } else if (input != null && !block.has("input")) {
+            block.putObject("input");
+        }
+    }
+
+    private void messageDelta(JsonNode event) throws ModelException {
+        requireStarted();
+        merge(message, event.get("delta"));
+        JsonNode usage = event.get("usage");
+        if (usage instanceof ObjectNode) {
+            JsonNode current = message.get("usage");
+            merge(current instanceof ObjectNode o ? o : message.putObject("usage"), usage);
+        }
+    }
+
+    /** Copies the non-null fields of {@code from} onto {@code into} (later values win). */
+    private static void merge(ObjectNode into, JsonNode from) {
+        if (from == null || !from.isObject()) {
+            return;
+        }
+        for (Map.Entry<String, JsonNode> field : from.properties()) {
+            if (!field.getValue().isNull() || !into.has(field.getKey())) {
+                into.set(field.getKey(), field.getValue());
+            }
+        }
+    }
+
+    private void requireStarted() throws ModelException {
+        if (message == null) {
+            throw ErrorMapper.malformed("the response stream sent content before message_start", null);
+        }
+    }
+
+    private static int index(JsonNode event) throws ModelException {
+        JsonNode index = event.get("index");
+        if (index == null || !index.canConvertToInt()) {
+            throw ErrorMapper.malformed("a " + event.path("type").asText() + " event has no block index", null);
+        }
+        return index.intValue();
+    }
+
+    private static ObjectNode object(JsonNode node, String what) throws ModelException {
+        if (node instanceof ObjectNode o) {
+            return o;
+        }
+        throw ErrorMapper.malformed("the response stream has no object for " + what, null);
+    }
+}
