@@ -20,9 +20,11 @@ import picocli.CommandLine.Option;
  * with a scripted model standing in for the LLM, so it works offline and without a key.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+        header = "Watch Rein work, offline and without a key (scripted model).",
         description = {"Shows what Rein does, offline and without an API key: a SCRIPTED model (not an LLM) drives"
                 + " the real loop, the real built-in tools and a real trace file through two runs:",
-                "  1. the worked example \"今日から100日後は何月何日?\" (get_current_time, then calculate, then the answer);",
+                "  1. the worked example \"今日から100日後は何月何日?\":",
+                "     get_current_time, then calculate, then the answer;",
                 "  2. one response with four tool calls, executed in parallel.",
                 "The live view goes to stderr, the answers to stdout. Exit code 0 when both runs succeed.", ""})
 final class DemoCommand implements Callable<Integer> {

@@ -18,7 +18,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "rein", mixinStandardHelpOptions = true, versionProvider = Version.class, sortOptions = false,
         usageHelpAutoWidth = true,
-        description = {"Runs an LLM agent as a controlled loop: the model proposes each next action; Rein validates,"
+        commandListHeading = "%nCommands:%n", description = {"Runs an LLM agent as a controlled loop: the model proposes each next action; Rein validates,"
                 + " executes and records it within limits, and decides when the run ends.", ""},
         subcommands = {
                 RunCommand.class,
@@ -34,7 +34,10 @@ import picocli.CommandLine.Spec;
                 "  4  the run is WAITING_APPROVAL",
                 "  5  the run was CANCELLED (Ctrl-C)",
                 "",
-                "Environment: ANTHROPIC_API_KEY (required by 'run'), ANTHROPIC_BASE_URL (optional API endpoint).",
+                "Environment:",
+                "  ANTHROPIC_API_KEY   the API key (required by 'run')",
+                "  ANTHROPIC_BASE_URL  the API endpoint (default https://api.anthropic.com)",
+                "",
                 "Try './rein demo' first: it runs offline and needs no key."})
 public final class Rein implements Callable<Integer> {
     @Spec

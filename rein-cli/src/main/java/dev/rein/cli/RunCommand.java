@@ -16,14 +16,16 @@ import picocli.CommandLine.Parameters;
 
 /** {@code rein run GOAL}: one agent run against the Anthropic API. */
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+        header = "Run an agent on GOAL with the Anthropic API.",
         description = {"Runs an agent on GOAL with the Anthropic Messages API and the built-in tools.",
                 "The live view (steps, tool calls, results, cost) goes to stderr; the answer goes to stdout.", ""},
         footerHeading = "%nExit codes:%n",
-        footer = {"  0 SUCCEEDED, 1 FAILED, 2 usage or configuration error, 3 STOPPED_BUDGET, 4 WAITING_APPROVAL, 5 CANCELLED",
+        footer = {"  0 SUCCEEDED   1 FAILED   2 usage or configuration error (nothing was run)",
+                "  3 STOPPED_BUDGET   4 WAITING_APPROVAL   5 CANCELLED (Ctrl-C)",
                 "",
                 "Environment:",
-                "  ANTHROPIC_API_KEY   API key (required; without it nothing is sent and the exit code is 2)",
-                "  ANTHROPIC_BASE_URL  API endpoint (optional; default https://api.anthropic.com)",
+                "  ANTHROPIC_API_KEY   the API key (required)",
+                "  ANTHROPIC_BASE_URL  the API endpoint (default https://api.anthropic.com)",
                 "",
                 "Example:",
                 "  rein run --json --trace run.jsonl \"今日から100日後は何月何日?\""})
@@ -86,6 +88,19 @@ final class RunCommand implements Callable<Integer> {
         }
         try (line) {
             return Foreground.run(agent.build(), task, env, new RunReport(env, json, quiet, trace)::print);
+        } finally {
+            closeQuietly(client);
+        }
+    }
+
+    /** Releases the model's HTTP client; a failure to close must not change how the run is reported. */
+    private void closeQuietly(Model client) {
+        if (client instanceof AutoCloseable closeable) {
+            try {
+                closeable.close();
+            } catch (Exception e) {
+                env.err().println("rein run: warning: closing the model client failed: " + Errors.oneLine(e.toString()));
+            }
         }
     }
 
