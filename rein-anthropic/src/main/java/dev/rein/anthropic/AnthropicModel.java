@@ -24,6 +24,7 @@ import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
+import java.util.function.Supplier;
 
 /**
  * A {@link Model} backed by the Anthropic Messages API through the official Java SDK.
@@ -40,7 +41,9 @@ import java.util.concurrent.FutureTask;
  * (the Rein runtime retries, traced and within the run's deadline); failures come back as
  * {@link ModelException}s whose {@code retryable} flag and {@code retryAfter} follow the API's
  * status codes and headers. Interrupting the calling thread aborts the HTTP exchange and the call
- * ends with {@link InterruptedException}.
+ * ends with {@link InterruptedException}; that is how the runtime enforces the run's deadline, so
+ * the model does not watch {@link ModelCallContext#deadline()} itself (a deadline stays a budget
+ * stop instead of turning into a provider timeout).
  *
  * <p>Instances are immutable and thread-safe. {@link #close()} releases the HTTP client.
  */
@@ -61,6 +64,14 @@ public final class AnthropicModel implements Model, AutoCloseable {
     }
 
     /** A builder; with no settings the client is configured from the environment. */
+    /**
+     * A model configured from the environment: {@code ANTHROPIC_API_KEY} and, when set,
+     * {@code ANTHROPIC_BASE_URL}, with the default timeouts.
+     */
+    public static AnthropicModel fromEnv() {
+        return builder().build();
+    }
+
     public static Builder builder() {
         return new Builder();
     }
@@ -102,9 +113,12 @@ public final class AnthropicModel implements Model, AutoCloseable {
                 JsonNode event = ObjectMappers.jsonMapper().valueToTree(it.next());
                 assembler.accept(event);
             }
-            if (!assembler.started() && !isEventStream(raw)) {
-                throw ErrorMapper.malformed("the Anthropic API answered HTTP " + raw.statusCode() + " with "
-                        + raw.headers().values("content-type") + " instead of an event stream", null);
+            if (!assembler.started()) {
+                // A complete body without a single event: not a cut stream (OkHttp reports those as
+                // I/O errors) but something else answering, e.g. a proxy's error page.
+                throw ErrorMapper.malformed("the Anthropic API answered HTTP " + raw.statusCode() + " ("
+                        + String.join(", ", raw.headers().values("content-type"))
+                        + ") without a message_start event", null);
             }
         } catch (RuntimeException e) {
             throw failure(e);
@@ -119,10 +133,6 @@ public final class AnthropicModel implements Model, AutoCloseable {
         return it.hasNext();
     }
 
-    private static boolean isEventStream(HttpResponseFor<?> raw) {
-        return raw.headers().values("content-type").stream().anyMatch(v -> v.toLowerCase(java.util.Locale.ROOT).startsWith("text/event-stream"));
-    }
-
     /** An SDK failure, unless it is only the echo of an interrupt, which must stay an interrupt. */
     private ModelException failure(RuntimeException e) throws InterruptedException {
         if (Thread.currentThread().isInterrupted()) {
@@ -131,7 +141,7 @@ public final class AnthropicModel implements Model, AutoCloseable {
         return errors.map(e);
     }
 
-    private static <T> T build(java.util.function.Supplier<T> mapping) throws ModelException {
+    private static <T> T build(Supplier<T> mapping) throws ModelException {
         try {
             return mapping.get();
         } catch (RuntimeException e) {
@@ -224,6 +234,12 @@ public final class AnthropicModel implements Model, AutoCloseable {
             return this;
         }
 
+        /**
+         * Creates the model and its HTTP client.
+         *
+         * @throws ReinException if a timeout is not positive, the API key is blank or the base URL
+         *                       is not an http(s) URL
+         */
         public AnthropicModel build() {
             requirePositive("connectTimeout", connectTimeout);
             requirePositive("readTimeout", readTimeout);
@@ -246,6 +262,11 @@ public final class AnthropicModel implements Model, AutoCloseable {
                             .build());
             if (apiKey != null) {
                 sdk.apiKey(apiKey);
+            }
+            String key = apiKey != null ? apiKey : System.getenv("ANTHROPIC_API_KEY");
+            if (key != null && !key.isBlank()) {
+                // The Messages API documents x-api-key; with it present the SDK adds no Bearer header.
+                sdk.putHeader("x-api-key", key);
             }
             if (baseUrl != null) {
                 sdk.baseUrl(baseUrl);

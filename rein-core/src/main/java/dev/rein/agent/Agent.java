@@ -3,10 +3,15 @@ package dev.rein.agent;
 import dev.rein.ReinException;
 import dev.rein.budget.Budget;
 import dev.rein.budget.PriceTable;
+import dev.rein.context.ContextPolicy;
+import dev.rein.guard.RequiredFact;
+import dev.rein.guard.RequiredFacts;
 import dev.rein.model.Model;
 import dev.rein.model.PromptCaching;
 import dev.rein.model.ServerContextEdit;
+import dev.rein.reflection.Reflection;
 import dev.rein.retry.RetryPolicy;
+import dev.rein.stall.StallPolicy;
 import dev.rein.tool.Principal;
 import dev.rein.tool.Secrets;
 import dev.rein.tool.Tool;
@@ -102,6 +107,10 @@ public final class Agent {
         private Principal principal = Principal.ANONYMOUS;
         private Secrets secrets = Secrets.NONE;
         private Double temperature;
+        private StallPolicy stallPolicy = StallPolicy.defaults();
+        private ContextPolicy contextPolicy = ContextPolicy.defaults();
+        private List<Reflection> reflection = List.of();
+        private final List<RequiredFact> requiredFacts = new ArrayList<>();
         private java.util.function.Supplier<String> runIds = () -> "run_" + UUID.randomUUID().toString().replace("-", "").substring(0, 20);
 
         private Builder() {}
@@ -175,6 +184,50 @@ public final class Agent {
         public Builder maxVerificationFailures(int max) {
             this.maxVerificationFailures = max;
             return this;
+        }
+
+        /**
+         * Stall detection: which detectors watch the run, how often they warn before stopping it
+         * (default {@link StallPolicy#defaults()}: all six detectors; {@link StallPolicy#disabled()}
+         * for none).
+         */
+        public Builder stallPolicy(StallPolicy policy) {
+            this.stallPolicy = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        /**
+         * Context management: tool output truncation, clearing of old tool results and compaction,
+         * client- or server-side (default {@link ContextPolicy#defaults()}: truncation at 4,000
+         * characters only).
+         */
+        public Builder contextPolicy(ContextPolicy policy) {
+            this.contextPolicy = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        /**
+         * Reflection strategies (default none, i.e. strategy A). Strategies combine, e.g. a
+         * checkpoint every 5 steps and a critic; at most one critic.
+         */
+        public Builder reflection(Reflection... strategies) {
+            this.reflection = List.of(strategies);
+            return this;
+        }
+
+        /**
+         * Adds a fact a final answer must establish (the premature-finish guard): an answer without
+         * it is refused and the model told what is missing; refusals count toward
+         * {@link #maxVerificationFailures}.
+         */
+        public Builder requiredFact(RequiredFact fact) {
+            this.requiredFacts.add(Objects.requireNonNull(fact, "fact"));
+            return this;
+        }
+
+        /** Adds a required fact given by name and a test over the proposed answer. */
+        public Builder requiredFact(String name, java.util.function.Predicate<FinalAnswer> present) {
+            return requiredFact(RequiredFact.of(name, present));
         }
 
         /** Offers the model the {@code finish} tool (off by default). */
@@ -259,10 +312,39 @@ public final class Agent {
                         + " budget cannot be enforced. Add it with prices(PriceTable.defaults().with(\"" + modelName
                         + "\", ModelPrice.of(input, cacheRead, output))) or remove the money budget.");
             }
+            GuardConfig guards = guards();
+            List<Verifier> allVerifiers = new ArrayList<>(verifiers);
+            if (!requiredFacts.isEmpty()) {
+                allVerifiers.add(new RequiredFacts(requiredFacts));
+            }
+            List<ServerContextEdit> edits = new ArrayList<>(serverContextEdits);
+            edits.addAll(contextPolicy.serverEdits());
             return new Agent(new AgentConfig(model, modelName, systemPrompt, registry, budget, prices, maxTokens, caching,
-                    serverContextEdits, List.copyOf(verifiers), maxVerificationFailures, finishTool, toolTimeout,
+                    List.copyOf(edits), List.copyOf(allVerifiers), maxVerificationFailures, finishTool, toolTimeout,
                     List.copyOf(interceptors), List.copyOf(listeners), retryPolicy, clock, principal, secrets,
-                    temperature, runIds));
+                    temperature, runIds, guards));
+        }
+
+        private GuardConfig guards() {
+            List<Reflection.Critique> critics = reflection.stream()
+                    .filter(Reflection.Critique.class::isInstance).map(Reflection.Critique.class::cast).toList();
+            if (critics.size() > 1) {
+                throw new ReinException("at most one critic per agent; " + critics.size() + " were given");
+            }
+            for (Reflection.Critique critic : critics) {
+                if (critic.modelName() != null && budget.maxCostUsd() != null && prices.find(critic.modelName()).isEmpty()) {
+                    throw new ReinException("no price is known for the critic's model '" + critic.modelName() + "', so the"
+                            + " money budget cannot count its calls. Add it with prices(PriceTable.defaults().with(\""
+                            + critic.modelName() + "\", ModelPrice.of(input, cacheRead, output))).");
+                }
+            }
+            for (ServerContextEdit own : contextPolicy.serverEdits()) {
+                if (serverContextEdits.stream().anyMatch(e -> e.getClass() == own.getClass())) {
+                    throw new ReinException("server-side " + own.getClass().getSimpleName() + " is set twice: by"
+                            + " serverContextEdits(...) and by the context policy. Set it in one place (the context policy).");
+                }
+            }
+            return new GuardConfig(stallPolicy, contextPolicy, reflection);
         }
     }
 }

@@ -16,11 +16,16 @@ import java.time.Duration;
 import java.util.List;
 import java.util.function.Supplier;
 
-/** The validated, immutable configuration of an {@link Agent}. Build it with {@link Agent#builder()}. */
+/**
+ * The validated, immutable configuration of an {@link Agent}. Build it with {@link Agent#builder()}.
+ *
+ * @param serverContextEdits the builder's edits plus those of the context policy's server side
+ * @param verifiers          the builder's verifiers, then the required facts (if any)
+ */
 public record AgentConfig(Model model, String modelName, String systemPrompt, ToolRegistry tools, Budget budget,
                           PriceTable prices, int maxTokens, PromptCaching caching,
                           List<ServerContextEdit> serverContextEdits, List<Verifier> verifiers,
                           int maxVerificationFailures, boolean finishTool, Duration toolTimeout,
                           List<ToolInterceptor> interceptors, List<RunListenerFactory> listeners,
                           RetryPolicy retryPolicy, Clock clock, Principal principal, Secrets secrets,
-                          Double temperature, Supplier<String> runIdSupplier) {}
+                          Double temperature, Supplier<String> runIdSupplier, GuardConfig guards) {}

@@ -29,11 +29,13 @@ final class AgentLoop {
     private final Run run;
     private final ModelCaller caller;
     private final ToolStage tools;
+    private final Guards guards;
 
     AgentLoop(Run run) {
         this.run = run;
         this.caller = new ModelCaller(run);
         this.tools = new ToolStage(run);
+        this.guards = new Guards(run, caller);
     }
 
     /** What the loop does after a model response. */
@@ -90,8 +92,9 @@ final class AgentLoop {
         run.emit(new TraceEvent.StateChanged(run.runId, 0, run.now(), null, RunStatus.RUNNING, "started"));
     }
 
-    /** Perceive: assemble what the model sees on this call. */
-    private ModelRequest perceive() {
+    /** Perceive: assemble what the model sees on this call (context policies may edit the history first). */
+    private ModelRequest perceive() throws InterruptedException {
+        guards.manageContext(request(ToolChoice.auto()));
         return request(ToolChoice.auto());
     }
 
@@ -139,9 +142,9 @@ final class AgentLoop {
         if (finish.isPresent() && calls.size() == 1) {
             return finish(finish.get());
         }
-        List<ToolResult> results = tools.execute(calls);
-        observe(results.stream().map(r -> new ToolResultBlock(r.callId(), r.content(), r.isError())).toList());
-        return Optional.empty();
+        Guards.ToolStep step = guards.act(calls, tools);
+        observe(step.observation());
+        return step.stalled().map(why -> end(RunStatus.FAILED, Reasons.STALLED, why, knownSoFar(why)));
     }
 
     private void observe(List<? extends ContentBlock> blocks) {
@@ -170,14 +173,9 @@ final class AgentLoop {
      * Verification: code decides whether a proposed final answer is accepted. A refusal goes back
      * to the model (as the finish call's error result, or as a user message after a text answer).
      */
-    private Optional<RunResult> acceptAnswer(String answer, FinishReport report, String finishCallId) {
+    private Optional<RunResult> acceptAnswer(String answer, FinishReport report, String finishCallId) throws InterruptedException {
         FinalAnswer proposed = new FinalAnswer(run.goal, answer, report, List.copyOf(run.history));
-        List<String> missing = new ArrayList<>();
-        for (Verifier verifier : run.config.verifiers()) {
-            if (verifier.verify(proposed) instanceof Verdict.Fail fail) {
-                missing.addAll(fail.missing());
-            }
-        }
+        List<String> missing = guards.verify(proposed);
         String reason = report == null ? Reasons.COMPLETED : Reasons.FINISHED;
         if (missing.isEmpty()) {
             return Optional.of(end(RunStatus.SUCCEEDED, reason, "the run completed", answer, report));

@@ -1,5 +1,6 @@
 package dev.rein.agent;
 
+import dev.rein.model.Model;
 import dev.rein.model.ModelCallContext;
 import dev.rein.model.ModelException;
 import dev.rein.model.ModelRequest;
@@ -35,13 +36,19 @@ final class ModelCaller {
     }
 
     ModelResponse call(ModelRequest request, String purpose) throws CallFailed, InterruptedException {
+        return call(run.config.model(), request, purpose);
+    }
+
+    /** A call to another model (a critic): priced by the request's model name. */
+    ModelResponse call(Model model, ModelRequest request, String purpose) throws CallFailed, InterruptedException {
         int step = run.step();
         run.emit(new TraceEvent.ModelRequested(run.runId, step, run.now(), purpose, request));
         for (int attempt = 1; ; attempt++) {
             Instant started = Instant.now();
             try {
-                ModelResponse response = callWithinDeadline(request);
-                BigDecimal cost = run.meter.record(response.usage());
+                ModelResponse response = callWithinDeadline(model, request);
+                BigDecimal cost = request.model().equals(run.config.modelName()) ? run.meter.record(response.usage())
+                        : run.meter.record(response.usage(), run.config.prices().find(request.model()).orElse(null));
                 run.emit(new TraceEvent.ModelResponded(run.runId, step, run.now(), response, response.usage(), cost,
                         run.meter.costUsd(), Duration.between(started, Instant.now()).toMillis()));
                 return response;
@@ -73,13 +80,13 @@ final class ModelCaller {
         return new CallFailed(Reasons.PROVIDER_ERROR, base + "; gave up after " + attempt + " attempts");
     }
 
-    private ModelResponse callWithinDeadline(ModelRequest request) throws ModelException, InterruptedException, CallFailed {
+    private ModelResponse callWithinDeadline(Model model, ModelRequest request) throws ModelException, InterruptedException, CallFailed {
         Duration remaining = run.meter.remaining();
         if (remaining.isNegative() || remaining.isZero()) {
             throw deadline();
         }
         ModelCallContext context = new ModelCallContext(run.meter.deadline(), run.recorder);
-        FutureTask<ModelResponse> task = new FutureTask<>(() -> run.config.model().call(request, context));
+        FutureTask<ModelResponse> task = new FutureTask<>(() -> model.call(request, context));
         Thread.ofVirtual().name("rein-model-" + run.runId).start(task);
         try {
             ModelResponse response = task.get(remaining.toNanos(), TimeUnit.NANOSECONDS);

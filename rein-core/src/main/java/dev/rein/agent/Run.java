@@ -1,6 +1,7 @@
 package dev.rein.agent;
 
 import dev.rein.budget.BudgetMeter;
+import dev.rein.context.OutputStore;
 import dev.rein.model.Message;
 import dev.rein.tool.ToolCall;
 import dev.rein.tool.ToolExecutor;
@@ -23,6 +24,7 @@ final class Run {
     final BudgetMeter meter;
     final ToolExecutor executor;
     final Recorder recorder;
+    final OutputStore outputs;
     final List<Message> history = new ArrayList<>();
     RunStatus status = RunStatus.RUNNING;
     int verificationFailures;
@@ -40,11 +42,13 @@ final class Run {
             listeners.add(factory.create(runId));
         }
         this.recorder = new Recorder(listeners);
+        this.outputs = config.guards().context().storeForRun();
         this.executor = ToolExecutor.builder(config.tools())
                 .defaultTimeout(config.toolTimeout())
                 .interceptor(this::traceValidatedCall)
                 .interceptors(config.interceptors())
                 .callLimits(config.budget().toolCallLimits())
+                .outputStage(config.guards().context().truncationStage(outputs, new RunTracer(this)))
                 .build();
         history.add(Message.user(goal));
     }

@@ -56,6 +56,14 @@ public final class BudgetMeter {
         return cost;
     }
 
+    /** Adds the usage of a call to another model, priced with {@code callPrice} (zero when null). */
+    public BigDecimal record(Usage callUsage, ModelPrice callPrice) {
+        usage = usage.plus(callUsage);
+        BigDecimal cost = callPrice == null ? BigDecimal.ZERO : callPrice.cost(callUsage);
+        costUsd = costUsd.add(cost);
+        return cost;
+    }
+
     /** The first exhausted budget layer, if any, for starting another step. */
     public Optional<BudgetKind> check() {
         if (!clock.instant().isBefore(deadline)) {

@@ -27,17 +27,11 @@ public record Message(Role role, List<ContentBlock> content) {
 
     /** The concatenated text blocks of this message. */
     public String text() {
-        StringBuilder sb = new StringBuilder();
-        for (ContentBlock block : content) {
-            if (block instanceof TextBlock t) {
-                sb.append(t.text());
-            }
-        }
-        return sb.toString();
+        return Blocks.text(content);
     }
 
     /** The tool use blocks of this message, in order. */
     public List<ToolUseBlock> toolUses() {
-        return content.stream().filter(ToolUseBlock.class::isInstance).map(ToolUseBlock.class::cast).toList();
+        return Blocks.toolUses(content);
     }
 }

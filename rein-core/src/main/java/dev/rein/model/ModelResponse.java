@@ -20,17 +20,11 @@ public record ModelResponse(String id, String model, List<ContentBlock> content,
 
     /** The tool use blocks, in the order the model proposed them. */
     public List<ToolUseBlock> toolUses() {
-        return content.stream().filter(ToolUseBlock.class::isInstance).map(ToolUseBlock.class::cast).toList();
+        return Blocks.toolUses(content);
     }
 
     /** The concatenated text blocks. */
     public String text() {
-        StringBuilder sb = new StringBuilder();
-        for (ContentBlock block : content) {
-            if (block instanceof TextBlock t) {
-                sb.append(t.text());
-            }
-        }
-        return sb.toString();
+        return Blocks.text(content);
     }
 }

@@ -35,12 +35,16 @@ public final class ToolExecutor {
         return new Builder(registry);
     }
 
-    /** The pipeline, in order: validate, the caller's stages, per-tool caps, then the handler. */
+    /**
+     * The pipeline, in order: validate, the caller's stages, per-tool caps, the output stages
+     * (truncation: they see the handler's raw output), then the handler.
+     */
     private static List<ToolInterceptor> stages(Builder b) {
         List<ToolInterceptor> stages = new ArrayList<>();
         stages.add(new ArgumentValidation());
         stages.addAll(b.interceptors);
         stages.add(new CallLimits(b.callLimits));
+        stages.addAll(b.outputStages);
         stages.add(new HandlerInvocation(b.defaultTimeout));
         return List.copyOf(stages);
     }
@@ -114,6 +118,7 @@ public final class ToolExecutor {
     public static final class Builder {
         private final ToolRegistry registry;
         private final List<ToolInterceptor> interceptors = new ArrayList<>();
+        private final List<ToolInterceptor> outputStages = new ArrayList<>();
         private Duration defaultTimeout = DEFAULT_TIMEOUT;
         private Map<String, Integer> callLimits = Map.of();
 
@@ -129,6 +134,15 @@ public final class ToolExecutor {
 
         public Builder interceptors(List<ToolInterceptor> list) {
             interceptors.addAll(list);
+            return this;
+        }
+
+        /**
+         * Adds a stage right around the handler, after every other stage: it sees the handler's raw
+         * result before the caller's stages do (output truncation goes here).
+         */
+        public Builder outputStage(ToolInterceptor stage) {
+            outputStages.add(stage);
             return this;
         }
 

@@ -26,6 +26,9 @@ import java.util.Map;
         @JsonSubTypes.Type(value = TraceEvent.ToolCalled.class, name = "tool_call"),
         @JsonSubTypes.Type(value = TraceEvent.ToolCompleted.class, name = "tool_result"),
         @JsonSubTypes.Type(value = TraceEvent.Intervention.class, name = "intervention"),
+        @JsonSubTypes.Type(value = TraceEvent.StallDetected.class, name = "stall_detected"),
+        @JsonSubTypes.Type(value = TraceEvent.OutputTruncated.class, name = "output_truncated"),
+        @JsonSubTypes.Type(value = TraceEvent.ContextEdited.class, name = "context_edited"),
         @JsonSubTypes.Type(value = TraceEvent.StateChanged.class, name = "state_change"),
         @JsonSubTypes.Type(value = TraceEvent.RunFinished.class, name = "run_finished")
 })
@@ -66,6 +69,30 @@ public sealed interface TraceEvent {
     /** The runtime stepped in: a guard fired, a prompt was injected, an answer was refused. */
     record Intervention(String runId, int step, Instant time, String kind, String message, Map<String, Object> evidence)
             implements TraceEvent {}
+
+    /**
+     * A stall detector fired. {@code action} is "blocked" (the call was not run and the model got
+     * {@code message} as its error result), "warned" ({@code message} was added after the step's
+     * results) or "stopped" (the run ends FAILED, reason stalled). {@code callId} is null for
+     * detections over a whole step; {@code occurrence} counts this detector's findings in the run.
+     */
+    record StallDetected(String runId, int step, Instant time, String detector, String action, String callId,
+                         String message, Map<String, Object> evidence, int occurrence) implements TraceEvent {}
+
+    /**
+     * A tool output was longer than the limit: the model got the first {@code shownChars}
+     * characters and a notice; the full output is in the output store under {@code sha256}
+     * ({@code stored} false when storing failed, with the reason in {@code location}).
+     */
+    record OutputTruncated(String runId, int step, Instant time, String callId, String tool, int totalChars,
+                           int shownChars, String sha256, boolean stored, String location) implements TraceEvent {}
+
+    /**
+     * A context policy edited the history before a model call: {@code edit} is
+     * "clear_tool_results" or "compact"; token counts are estimates unless the provider counted.
+     */
+    record ContextEdited(String runId, int step, Instant time, String edit, long tokensBefore, long tokensAfter,
+                         Map<String, Object> details) implements TraceEvent {}
 
     /** A run state transition and its reason. */
     record StateChanged(String runId, int step, Instant time, RunStatus from, RunStatus to, String reason)

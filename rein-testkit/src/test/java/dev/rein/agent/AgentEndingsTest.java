@@ -36,15 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
 class AgentEndingsTest {
     private final RecordingListener trace = new RecordingListener();
 
-    private static Tool echo() {
-        return Tool.builder("echo").description("Echoes its text.")
-                .inputSchema("{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"}},\"required\":[\"text\"]}")
-                .handler((args, ctx) -> "echo: " + args.get("text").asText())
-                .build();
-    }
-
     private Agent.Builder agent(ScriptedModel model) {
-        return Agent.builder().model(model).tools(echo()).listener(trace).retryPolicy(
+        return Agent.builder().model(model).tools(TestTools.echo()).listener(trace).retryPolicy(
                 new RetryPolicy(2, Duration.ofMillis(10), Duration.ofMillis(50), 0));
     }
 
@@ -258,7 +251,7 @@ class AgentEndingsTest {
         assertThatThrownBy(() -> Agent.builder().build()).isInstanceOf(ReinException.class).hasMessageContaining("model");
         assertThatThrownBy(() -> Agent.builder().model(ScriptedModel.of()).modelName("my-local-llm").build())
                 .isInstanceOf(ReinException.class).hasMessageContaining("my-local-llm");
-        assertThatThrownBy(() -> Agent.builder().model(ScriptedModel.of()).tools(echo(), echo()).build())
+        assertThatThrownBy(() -> Agent.builder().model(ScriptedModel.of()).tools(TestTools.echo(), TestTools.echo()).build())
                 .isInstanceOf(ReinException.class).hasMessageContaining("'echo' is already registered");
         assertThatThrownBy(() -> Agent.builder().model(ScriptedModel.of()).build().run(" "))
                 .isInstanceOf(ReinException.class).hasMessageContaining("goal");

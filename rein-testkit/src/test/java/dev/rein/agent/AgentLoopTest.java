@@ -24,15 +24,8 @@ import org.junit.jupiter.api.Test;
 class AgentLoopTest {
     private final RecordingListener trace = new RecordingListener();
 
-    private static Tool echo() {
-        return Tool.builder("echo").description("Echoes its text.")
-                .inputSchema("{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"}},\"required\":[\"text\"]}")
-                .handler((args, ctx) -> "echo: " + args.get("text").asText())
-                .build();
-    }
-
     private Agent.Builder agent(ScriptedModel model) {
-        return Agent.builder().model(model).systemPrompt("be brief").tools(echo()).listener(trace);
+        return Agent.builder().model(model).systemPrompt("be brief").tools(TestTools.echo()).listener(trace);
     }
 
     @Test

@@ -1,0 +1,99 @@
+package dev.rein.anthropic;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.agent.Agent;
+import dev.rein.agent.RunResult;
+import dev.rein.agent.RunStatus;
+import dev.rein.testkit.FakeReply;
+import dev.rein.testkit.RecordedRequest;
+import dev.rein.testkit.RecordingListener;
+import dev.rein.tool.Tool;
+import dev.rein.trace.TraceEvent;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** An Agent with AnthropicModel against the fake server: a tool call, then the answer. */
+class AgentEndToEndTest extends FakeApi {
+
+    private static Tool lookup() {
+        return Tool.builder("lookup_order").description("Looks up an order by id.")
+                .inputSchema("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},\"required\":[\"id\"]}")
+                .handler((args, ctx) -> "order " + args.get("id").asText() + ": 配送遅延 (weather)")
+                .build();
+    }
+
+    @Test
+    void aToolCallThenAnAnswerOverTheWire() {
+        server.enqueue(
+                FakeReply.message().text("Let me check.").toolUse("toolu_A104", "lookup_order", "{\"id\":\"A-104\"}").build(),
+                FakeReply.text("Order A-104 is delayed by weather."));
+        RecordingListener trace = new RecordingListener();
+
+        RunResult result = Agent.builder()
+                .model(model)
+                .systemPrompt("You investigate orders.")
+                .tools(lookup())
+                .listener(trace)
+                .build()
+                .run("Why is order A-104 late?");
+
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(result.answer()).isEqualTo("Order A-104 is delayed by weather.");
+        assertThat(trace.streamedText()).as("text deltas reached the run's listeners").contains("Let me check.");
+        assertThat(server.pendingReplies()).isZero();
+
+        List<RecordedRequest> requests = server.requests();
+        assertThat(requests).hasSize(2).allMatch(RecordedRequest::isStream);
+        JsonNode first = requests.get(0).body();
+        assertThat(first.get("model").asText()).isEqualTo(Agent.DEFAULT_MODEL);
+        assertThat(first.at("/system/0/text").asText()).isEqualTo("You investigate orders.");
+        assertThat(first.at("/tools/0/name").asText()).isEqualTo("lookup_order");
+        assertThat(first.at("/messages/0/content/0/text").asText()).contains("A-104");
+
+        JsonNode second = requests.get(1).body();
+        JsonNode messages = second.get("messages");
+        assertThat(messages).hasSize(3);
+        assertThat(messages.at("/1/role").asText()).isEqualTo("assistant");
+        assertThat(messages.at("/1/content/0/text").asText()).isEqualTo("Let me check.");
+        assertThat(messages.at("/1/content/1/type").asText()).isEqualTo("tool_use");
+        assertThat(messages.at("/1/content/1/id").asText()).isEqualTo("toolu_A104");
+        JsonNode result0 = messages.at("/2/content/0");
+        assertThat(result0.get("type").asText()).isEqualTo("tool_result");
+        assertThat(result0.get("tool_use_id").asText()).isEqualTo("toolu_A104");
+        assertThat(result0.get("is_error").asBoolean()).isFalse();
+        assertThat(result0.get("content").toString()).contains("配送遅延");
+        assertThat(second.at("/system/0/cache_control").isObject()).as("caching is on by default").isTrue();
+        assertThat(second.at("/messages/2/content/0/cache_control").isObject()).isTrue();
+        assertThat(second.has("temperature")).isFalse();
+    }
+
+    @Test
+    void theRuntimeRetriesATransientFailureAndTheSdkDoesNot() {
+        server.enqueue(FakeReply.overloaded().withHeader("retry-after-ms", "20"), FakeReply.text("fine"));
+        RecordingListener trace = new RecordingListener();
+
+        RunResult result = Agent.builder().model(model).listener(trace).build().run("hello");
+
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(result.answer()).isEqualTo("fine");
+        assertThat(server.requestCount()).as("one failed attempt, one retry by the runtime").isEqualTo(2);
+        List<TraceEvent.ModelRetry> retries = trace.events(TraceEvent.ModelRetry.class);
+        assertThat(retries).hasSize(1);
+        assertThat(retries.get(0).errorKind()).isEqualTo("OVERLOADED");
+        assertThat(retries.get(0).httpStatus()).isEqualTo(529);
+        assertThat(retries.get(0).delayMillis()).as("the server's retry-after-ms").isEqualTo(20);
+    }
+
+    @Test
+    void aNonRetryableFailureEndsTheRunWithTheApiMessage() {
+        server.enqueue(FakeReply.error(dev.rein.testkit.ApiErrorType.INVALID_REQUEST, "messages: text content blocks must be non-empty"));
+
+        RunResult result = Agent.builder().model(model).build().run("hello");
+
+        assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(result.message()).contains("HTTP 400").contains("text content blocks must be non-empty");
+        assertThat(server.requestCount()).isEqualTo(1);
+    }
+}

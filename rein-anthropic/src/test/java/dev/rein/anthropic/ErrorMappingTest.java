@@ -1,0 +1,230 @@
+package dev.rein.anthropic;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.rein.model.ModelCallContext;
+import dev.rein.model.ModelException;
+import dev.rein.model.ModelException.Kind;
+import dev.rein.testkit.ApiErrorType;
+import dev.rein.testkit.FakeReply;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** API failures become ModelExceptions with the right kind, status, retryability and wait hint. */
+class ErrorMappingTest extends FakeApi {
+
+    private ModelException failure(FakeReply reply) {
+        server.enqueue(reply);
+        return catchThrowableOfType(ModelException.class, () -> call(request("hi")));
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+            "INVALID_REQUEST, 400, INVALID_REQUEST, false",
+            "AUTHENTICATION, 401, AUTHENTICATION, false",
+            "PERMISSION, 403, PERMISSION, false",
+            "NOT_FOUND, 404, NOT_FOUND, false",
+            "REQUEST_TOO_LARGE, 413, REQUEST_TOO_LARGE, false",
+            "RATE_LIMIT, 429, RATE_LIMITED, true",
+            "API, 500, SERVER_ERROR, true",
+            "OVERLOADED, 529, OVERLOADED, true"})
+    void httpErrorsMapToKindStatusAndRetryability(ApiErrorType type, int status, Kind kind, boolean retryable) {
+        ModelException e = failure(FakeReply.error(type, "the API's own words"));
+        assertThat(e.kind()).isEqualTo(kind);
+        assertThat(e.httpStatus()).isEqualTo(status);
+        assertThat(e.retryable()).isEqualTo(retryable);
+        assertThat(e.getMessage()).isEqualTo("the API's own words");
+        assertThat(e.requestId()).startsWith("req_fake_");
+        assertThat(e.retryAfter()).isNull();
+    }
+
+    @ParameterizedTest
+    @CsvSource({"408, TIMEOUT, true", "409, CONFLICT, true", "502, SERVER_ERROR, true", "504, TIMEOUT, true",
+            "402, OTHER, false", "422, INVALID_REQUEST, false"})
+    void otherStatusesFollowTheSameRules(int status, Kind kind, boolean retryable) {
+        ModelException e = failure(FakeReply.error(status, "some_error", "status " + status));
+        assertThat(e.kind()).isEqualTo(kind);
+        assertThat(e.httpStatus()).isEqualTo(status);
+        assertThat(e.retryable()).isEqualTo(retryable);
+    }
+
+    @Test
+    void retryAfterSecondsIsHonoured() {
+        ModelException e = failure(FakeReply.rateLimited(Duration.ofSeconds(7)));
+        assertThat(e.kind()).isEqualTo(Kind.RATE_LIMITED);
+        assertThat(e.retryAfter()).isEqualTo(Duration.ofSeconds(7));
+    }
+
+    @Test
+    void retryAfterMsWinsOverRetryAfter() {
+        ModelException e = failure(FakeReply.error(ApiErrorType.RATE_LIMIT)
+                .withHeader("retry-after", "30").withHeader("retry-after-ms", "1500.5"));
+        assertThat(e.retryAfter()).isEqualTo(Duration.ofNanos(1_500_500_000));
+    }
+
+    @Test
+    void retryAfterAsAnHttpDateIsMeasuredFromNow() {
+        Instant now = Instant.parse("2026-12-01T10:00:00Z");
+        model.close();
+        model = AnthropicModel.builder().apiKey("k").baseUrl(server.baseUrl()).clock(Clock.fixed(now, ZoneOffset.UTC)).build();
+        String date = DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.ofInstant(now.plusSeconds(42), ZoneOffset.UTC));
+        ModelException e = failure(FakeReply.overloaded().withHeader("retry-after", date));
+        assertThat(e.retryAfter()).isEqualTo(Duration.ofSeconds(42));
+    }
+
+    @Test
+    void xShouldRetryOverridesTheDefaultBothWays() {
+        ModelException notRetried = failure(FakeReply.overloaded().withHeader("x-should-retry", "false"));
+        assertThat(notRetried.kind()).isEqualTo(Kind.OVERLOADED);
+        assertThat(notRetried.retryable()).isFalse();
+
+        ModelException retried = failure(FakeReply.error(ApiErrorType.INVALID_REQUEST).withHeader("x-should-retry", "true"));
+        assertThat(retried.kind()).isEqualTo(Kind.INVALID_REQUEST);
+        assertThat(retried.retryable()).isTrue();
+    }
+
+    @Test
+    void anErrorEventAfterHttp200IsAnErrorResponse() {
+        server.enqueue(FakeReply.overloadedMidStream());
+        ModelException e = catchThrowableOfType(ModelException.class, () -> call(request("hi")));
+        assertThat(e.kind()).isEqualTo(Kind.OVERLOADED);
+        assertThat(e.retryable()).isTrue();
+        assertThat(e.httpStatus()).as("the HTTP exchange itself succeeded").isZero();
+        assertThat(e.getMessage()).contains("overloaded_error").contains("Overloaded");
+        assertThat(e.requestId()).startsWith("req_fake_");
+        assertThat(stream.text()).as("the deltas before the error were still forwarded").isNotEmpty();
+    }
+
+    @Test
+    void anInvalidRequestErrorEventIsNotRetryable() {
+        ModelException e = failure(FakeReply.streamError(FakeReply.text("x"), 1, ApiErrorType.INVALID_REQUEST));
+        assertThat(e.kind()).isEqualTo(Kind.INVALID_REQUEST);
+        assertThat(e.retryable()).isFalse();
+    }
+
+    @Test
+    void aConnectionDroppedBeforeAnyByteIsARetryableConnectionError() {
+        ModelException e = failure(FakeReply.disconnect());
+        assertThat(e.kind()).isEqualTo(Kind.CONNECTION);
+        assertThat(e.retryable()).isTrue();
+        assertThat(e.httpStatus()).isZero();
+    }
+
+    @Test
+    void aConnectionDroppedMidStreamIsARetryableConnectionError() {
+        ModelException e = failure(FakeReply.disconnectMidStream(FakeReply.text("a long answer that is cut"), 4));
+        assertThat(e.kind()).isEqualTo(Kind.CONNECTION);
+        assertThat(e.retryable()).isTrue();
+    }
+
+    @Test
+    void aStreamThatEndsWithoutMessageStopIsARetryableConnectionError() {
+        String truncated = new Sse().messageStart("{\"input_tokens\":1,\"output_tokens\":1}")
+                .block(0, "{\"type\":\"text\",\"text\":\"\"}", "{\"type\":\"text_delta\",\"text\":\"par\"}")
+                .build();
+        ModelException e = failure(FakeReply.malformed(truncated));
+        assertThat(e.kind()).isEqualTo(Kind.CONNECTION);
+        assertThat(e.retryable()).isTrue();
+        assertThat(e.getMessage()).contains("message_stop");
+    }
+
+    @Test
+    void aMalformedBodyIsAMalformedResponseAndNotRetried() {
+        ModelException e = failure(FakeReply.malformed());
+        assertThat(e.kind()).isEqualTo(Kind.MALFORMED_RESPONSE);
+        assertThat(e.retryable()).isFalse();
+    }
+
+    @Test
+    void aBodyThatIsNotAnEventStreamIsMalformed() {
+        server.enqueue(FakeReply.malformed("<html>Bad gateway</html>"));
+        ModelException e = catchThrowableOfType(ModelException.class, () -> call(request("hi")));
+        assertThat(e.kind()).isEqualTo(Kind.MALFORMED_RESPONSE);
+        assertThat(e.retryable()).isFalse();
+    }
+
+    @Test
+    void missingCredentialsAreAnAuthenticationErrorFromTheServer() throws Exception {
+        server.enqueue(FakeReply.error(ApiErrorType.AUTHENTICATION, "invalid x-api-key"));
+        ModelException e = catchThrowableOfType(ModelException.class, () -> call(request("hi")));
+        assertThat(e.kind()).isEqualTo(Kind.AUTHENTICATION);
+        assertThat(e.retryable()).isFalse();
+        assertThat(e.getMessage()).isEqualTo("invalid x-api-key");
+    }
+
+    @Test
+    void interruptingTheCallerAbortsAHangingCallPromptly() throws Exception {
+        server.enqueue(FakeReply.hang());
+        CompletableFuture<Throwable> outcome = new CompletableFuture<>();
+        // A platform thread on purpose: the abort must not depend on the caller being virtual.
+        Thread caller = new Thread(() -> {
+            try {
+                model.call(request("hi").build(), ModelCallContext.until(Instant.now().plusSeconds(60)));
+                outcome.complete(null);
+            } catch (Throwable t) {
+                outcome.complete(t);
+            }
+        });
+        caller.start();
+        server.takeRequest();
+        caller.interrupt();
+        Throwable thrown = outcome.get(10, TimeUnit.SECONDS);
+        assertThat(thrown).isInstanceOf(InterruptedException.class);
+        caller.join(5000);
+        assertThat(caller.isAlive()).isFalse();
+        assertThat(workerEnds()).as("the HTTP exchange itself was aborted, not left running").isTrue();
+    }
+
+    /** Whether the SDK worker thread is gone within a few seconds (virtual threads only show in a thread dump). */
+    private static boolean workerEnds() throws Exception {
+        var diagnostics = java.lang.management.ManagementFactory.getPlatformMXBean(
+                com.sun.management.HotSpotDiagnosticMXBean.class);
+        for (int i = 0; i < 50; i++) {
+            java.nio.file.Path dump = java.nio.file.Files.createTempFile("threads", ".json");
+            java.nio.file.Files.delete(dump);
+            diagnostics.dumpThreads(dump.toString(), com.sun.management.HotSpotDiagnosticMXBean.ThreadDumpFormat.JSON);
+            String threads = java.nio.file.Files.readString(dump);
+            java.nio.file.Files.delete(dump);
+            if (!threads.contains("rein-anthropic-call")) {
+                return true;
+            }
+            Thread.sleep(100);
+        }
+        return false;
+    }
+
+    @Test
+    void interruptingTheCallerAbortsAStreamInProgress() throws Exception {
+        server.enqueue(FakeReply.delayed(Duration.ofSeconds(30), FakeReply.text("too late")));
+        CompletableFuture<Throwable> outcome = new CompletableFuture<>();
+        Thread caller = Thread.ofVirtual().start(() -> {
+            try {
+                call(request("hi"));
+                outcome.complete(null);
+            } catch (Throwable t) {
+                outcome.complete(t);
+            }
+        });
+        server.takeRequest();
+        caller.interrupt();
+        assertThat(outcome.get(10, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
+    }
+
+    @Test
+    void countTokensFailuresAreMappedToo() {
+        server.enqueueCountTokens(FakeReply.overloaded());
+        ModelException e = catchThrowableOfType(ModelException.class, () -> model.countTokens(request("hi").build()));
+        assertThat(e.kind()).isEqualTo(Kind.OVERLOADED);
+        assertThat(e.retryable()).isTrue();
+    }
+}

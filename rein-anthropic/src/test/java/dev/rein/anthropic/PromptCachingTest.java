@@ -1,0 +1,162 @@
+package dev.rein.anthropic;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.json.Json;
+import dev.rein.model.CacheTtl;
+import dev.rein.model.ContentBlock;
+import dev.rein.model.Message;
+import dev.rein.model.ModelRequest;
+import dev.rein.model.PromptCaching;
+import dev.rein.model.TextBlock;
+import dev.rein.model.ThinkingBlock;
+import dev.rein.model.ToolResultBlock;
+import dev.rein.model.ToolUseBlock;
+import dev.rein.testkit.FakeReply;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Where cache_control breakpoints land, read from the request bodies the fake server recorded. */
+class PromptCachingTest extends FakeApi {
+
+    /** Paths of every cache_control in a request body, e.g. "system/0" or "messages/2/content/1". */
+    private static List<String> breakpoints(JsonNode body) {
+        List<String> paths = new ArrayList<>();
+        JsonNode system = body.path("system");
+        for (int i = 0; i < system.size(); i++) {
+            if (system.get(i).has("cache_control")) {
+                paths.add("system/" + i);
+            }
+        }
+        JsonNode tools = body.path("tools");
+        for (int i = 0; i < tools.size(); i++) {
+            if (tools.get(i).has("cache_control")) {
+                paths.add("tools/" + i);
+            }
+        }
+        JsonNode messages = body.path("messages");
+        for (int m = 0; m < messages.size(); m++) {
+            JsonNode content = messages.get(m).path("content");
+            for (int b = 0; b < content.size(); b++) {
+                if (content.get(b).has("cache_control")) {
+                    paths.add("messages/" + m + "/content/" + b);
+                }
+            }
+        }
+        return paths;
+    }
+
+    private static Message toolTurn(String id) {
+        return Message.assistant(List.of(new ToolUseBlock(id, "search", Json.parse("{\"q\":\"x\"}"))));
+    }
+
+    private static Message toolResult(String id) {
+        return Message.user(List.of(new ToolResultBlock(id, "result " + id, false)));
+    }
+
+    @Test
+    void cachingOffSendsNoBreakpoints() throws Exception {
+        server.enqueue(FakeReply.text("ok"));
+        call(request("hi").system("sys").tools(List.of(tool("search"))).caching(PromptCaching.DISABLED));
+        assertThat(lastBody().toString()).doesNotContain("cache_control");
+    }
+
+    @Test
+    void firstStepMarksTheSystemPromptAndTheNewestBlock() throws Exception {
+        server.enqueue(FakeReply.text("ok"));
+        call(cached(request("hi").system(List.of(new TextBlock("rules"), new TextBlock("more rules")))
+                .tools(List.of(tool("search"), tool("fetch")))));
+        assertThat(breakpoints(lastBody())).containsExactly("system/1", "messages/0/content/0");
+        assertThat(lastBody().at("/system/1/cache_control")).isEqualTo(Json.parse("{\"type\":\"ephemeral\"}"));
+    }
+
+    @Test
+    void withoutSystemPromptTheLastToolCarriesThePrefixBreakpoint() throws Exception {
+        server.enqueue(FakeReply.text("ok"));
+        call(cached(request("hi").tools(List.of(tool("search"), tool("fetch")))));
+        assertThat(breakpoints(lastBody())).containsExactly("tools/1", "messages/0/content/0");
+    }
+
+    @Test
+    void theBreakpointMovesToTheNewestMessageEachStep() throws Exception {
+        server.enqueue(FakeReply.text("a"), FakeReply.text("b"));
+        ModelRequest.Builder step1 = cached(request("go").system("rules").tools(List.of(tool("search"))));
+        call(step1);
+        assertThat(breakpoints(lastBody())).containsExactly("system/0", "messages/0/content/0");
+
+        call(step1.addMessage(toolTurn("toolu_1")).addMessage(toolResult("toolu_1")));
+        assertThat(breakpoints(lastBody())).containsExactly("system/0", "messages/2/content/0");
+    }
+
+    @Test
+    void thinkingAndOpaqueBlocksAreNeverMarked() throws Exception {
+        server.enqueue(FakeReply.text("ok"));
+        Message assistant = Message.assistant(List.of(new TextBlock("earlier"), new ThinkingBlock("hmm", "sig")));
+        call(cached(request("go").addMessage(assistant)));
+        assertThat(breakpoints(lastBody())).containsExactly("messages/1/content/0");
+        assertThat(lastBody().at("/messages/1/content/1/cache_control").isMissingNode()).isTrue();
+    }
+
+    @Test
+    void oneHourTtlIsSpelledOut() throws Exception {
+        server.enqueue(FakeReply.text("ok"));
+        call(request("hi").system("rules").caching(new PromptCaching(true, CacheTtl.ONE_HOUR)));
+        assertThat(lastBody().at("/system/0/cache_control")).isEqualTo(Json.parse("{\"type\":\"ephemeral\",\"ttl\":\"1h\"}"));
+        assertThat(lastBody().at("/messages/0/content/0/cache_control")).isEqualTo(
+                Json.parse("{\"type\":\"ephemeral\",\"ttl\":\"1h\"}"));
+    }
+
+    @Test
+    void aStepThatAddsManyBlocksGetsIntermediateBreakpointsWithinTheLookbackWindow() throws Exception {
+        server.enqueue(FakeReply.text("ok"));
+        // Step n-1 ended at the user message "go" (flat block 0); this step adds one assistant turn
+        // with 20 parallel tool calls and their 20 results: 40 new blocks.
+        List<ContentBlock> uses = new ArrayList<>();
+        List<ContentBlock> results = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            uses.add(new ToolUseBlock("toolu_" + i, "search", Json.parse("{\"q\":\"" + i + "\"}")));
+            results.add(new ToolResultBlock("toolu_" + i, "r" + i, false));
+        }
+        call(cached(request("go").system("rules").tools(List.of(tool("search")))
+                .addMessage(Message.assistant(uses)).addMessage(Message.user(results))));
+
+        List<String> marks = breakpoints(lastBody());
+        assertThat(marks).hasSize(4).startsWith("system/0")
+                .containsExactly("system/0", "messages/1/content/14", "messages/2/content/9", "messages/2/content/19");
+        // Flat block positions: "go" = 0, tool uses 1..20, results 21..40: marks at 15, 30, 40.
+        List<Integer> flat = List.of(0, 15, 30, 40);
+        for (int i = 1; i < flat.size(); i++) {
+            assertThat(flat.get(i) - flat.get(i - 1)).isLessThanOrEqualTo(CacheBreakpoints.INTERMEDIATE_AFTER);
+        }
+    }
+
+    @Test
+    void neverMoreThanFourBreakpoints() throws Exception {
+        server.enqueue(FakeReply.text("ok"));
+        List<ContentBlock> uses = new ArrayList<>();
+        List<ContentBlock> results = new ArrayList<>();
+        for (int i = 0; i < 60; i++) {
+            uses.add(new ToolUseBlock("toolu_" + i, "search", Json.parse("{}")));
+            results.add(new ToolResultBlock("toolu_" + i, "r", false));
+        }
+        call(cached(request("go").system("rules").addMessage(Message.assistant(uses)).addMessage(Message.user(results))));
+        List<String> marks = breakpoints(lastBody());
+        assertThat(marks).hasSize(CacheBreakpoints.MAX_BREAKPOINTS);
+        assertThat(marks).last().isEqualTo("messages/2/content/59");
+    }
+
+    @Test
+    void aShortStepNeedsNoIntermediateBreakpoint() throws Exception {
+        server.enqueue(FakeReply.text("ok"));
+        List<ContentBlock> uses = new ArrayList<>();
+        List<ContentBlock> results = new ArrayList<>();
+        for (int i = 0; i < 7; i++) {
+            uses.add(new ToolUseBlock("toolu_" + i, "search", Json.parse("{}")));
+            results.add(new ToolResultBlock("toolu_" + i, "r", false));
+        }
+        call(cached(request("go").addMessage(Message.assistant(uses)).addMessage(Message.user(results))));
+        assertThat(breakpoints(lastBody())).containsExactly("messages/2/content/6");
+    }
+}

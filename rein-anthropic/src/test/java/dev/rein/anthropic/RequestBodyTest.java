@@ -1,0 +1,112 @@
+package dev.rein.anthropic;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.json.Json;
+import dev.rein.model.ServerContextEdit;
+import dev.rein.model.ToolChoice;
+import dev.rein.testkit.FakeReply;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The request body and headers sent for a ModelRequest. */
+class RequestBodyTest extends FakeApi {
+
+    @Test
+    void noSamplingParametersAreSentUnlessTheRequestSetsThem() throws Exception {
+        server.enqueue(FakeReply.text("a"), FakeReply.text("b"));
+        call(request("hi"));
+        JsonNode body = lastBody();
+        assertThat(body.has("temperature")).isFalse();
+        assertThat(body.has("top_p")).isFalse();
+        assertThat(body.has("top_k")).isFalse();
+
+        call(request("hi").temperature(0.25).topP(0.9).topK(40));
+        body = lastBody();
+        assertThat(body.get("temperature").doubleValue()).isEqualTo(0.25);
+        assertThat(body.get("top_p").doubleValue()).isEqualTo(0.9);
+        assertThat(body.get("top_k").intValue()).isEqualTo(40);
+    }
+
+    @Test
+    void modelMaxTokensSystemAndToolsAreSentInTheApiShape() throws Exception {
+        server.enqueue(FakeReply.text("ok"));
+        call(request("こんにちは").system("規則").tools(List.of(tool("search"))).maxTokens(777));
+        JsonNode body = lastBody();
+        assertThat(body.get("model").asText()).isEqualTo("claude-test");
+        assertThat(body.get("max_tokens").asInt()).isEqualTo(777);
+        assertThat(body.get("system")).isEqualTo(Json.parse("[{\"type\":\"text\",\"text\":\"規則\"}]"));
+        assertThat(body.get("tools")).isEqualTo(Json.parse("[{\"name\":\"search\",\"description\":\"The search tool.\","
+                + "\"input_schema\":{\"type\":\"object\",\"properties\":{\"q\":{\"type\":\"string\"}},\"required\":[\"q\"]}}]"));
+        assertThat(body.get("messages")).isEqualTo(Json.parse(
+                "[{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"こんにちは\"}]}]"));
+        assertThat(body.has("tool_choice")).as("auto is the default and is left out").isFalse();
+    }
+
+    @Test
+    void toolChoicesAreMapped() throws Exception {
+        server.enqueue(FakeReply.text("a"), FakeReply.text("b"), FakeReply.text("c"), FakeReply.text("d"));
+        call(request("x").tools(List.of(tool("search"))).toolChoice(ToolChoice.any()));
+        assertThat(lastBody().get("tool_choice")).isEqualTo(Json.parse("{\"type\":\"any\"}"));
+        call(request("x").tools(List.of(tool("search"))).toolChoice(ToolChoice.tool("search")));
+        assertThat(lastBody().get("tool_choice")).isEqualTo(Json.parse("{\"type\":\"tool\",\"name\":\"search\"}"));
+        call(request("x").tools(List.of(tool("search"))).toolChoice(ToolChoice.none()));
+        assertThat(lastBody().get("tool_choice")).isEqualTo(Json.parse("{\"type\":\"none\"}"));
+        call(request("x").toolChoice(ToolChoice.none()));
+        assertThat(lastBody().has("tool_choice")).as("none without tools says nothing").isFalse();
+    }
+
+    @Test
+    void serverContextEditsAreSentWithTheBetaHeader() throws Exception {
+        server.enqueue(FakeReply.text("ok"));
+        call(request("hi").serverContextEdits(List.of(
+                new ServerContextEdit.ClearToolUses(30000, 3, 5000, List.of("memory"), true),
+                new ServerContextEdit.Compact(150000, "Keep every order number."))));
+
+        assertThat(lastBody().get("context_management")).isEqualTo(Json.parse("""
+                {"edits": [
+                  {"type": "clear_tool_uses_20250919",
+                   "trigger": {"type": "input_tokens", "value": 30000},
+                   "keep": {"type": "tool_uses", "value": 3},
+                   "clear_at_least": {"type": "input_tokens", "value": 5000},
+                   "exclude_tools": ["memory"],
+                   "clear_tool_inputs": true},
+                  {"type": "compact_20260112",
+                   "trigger": {"type": "input_tokens", "value": 150000},
+                   "instructions": "Keep every order number."}]}"""));
+        assertThat(String.join(",", last().headerValues("anthropic-beta")))
+                .contains("context-management-2025-06-27").contains("compact-2026-01-12");
+    }
+
+    @Test
+    void defaultEditsSendOnlyTheirType() throws Exception {
+        server.enqueue(FakeReply.text("ok"));
+        call(request("hi").serverContextEdits(List.of(ServerContextEdit.ClearToolUses.defaults())));
+        assertThat(lastBody().get("context_management")).isEqualTo(
+                Json.parse("{\"edits\":[{\"type\":\"clear_tool_uses_20250919\"}]}"));
+        assertThat(last().header("anthropic-beta")).isEqualTo("context-management-2025-06-27");
+    }
+
+    @Test
+    void withoutEditsThereIsNoContextManagementAndNoBetaHeader() throws Exception {
+        server.enqueue(FakeReply.text("ok"));
+        call(request("hi"));
+        assertThat(lastBody().has("context_management")).isFalse();
+        assertThat(last().header("anthropic-beta")).isNull();
+    }
+
+    @Test
+    void countTokensPostsThePromptToTheCountEndpoint() throws Exception {
+        server.enqueueCountTokens(FakeReply.tokenCount(1234));
+        long count = model.countTokens(request("数えて").system("rules").tools(List.of(tool("search"))).build());
+        assertThat(count).isEqualTo(1234);
+        assertThat(last().path()).isEqualTo("/v1/messages/count_tokens");
+        JsonNode body = lastBody();
+        assertThat(body.get("model").asText()).isEqualTo("claude-test");
+        assertThat(body.get("system").get(0).get("text").asText()).isEqualTo("rules");
+        assertThat(body.get("tools").get(0).get("name").asText()).isEqualTo("search");
+        assertThat(body.has("max_tokens")).isFalse();
+        assertThat(body.toString()).doesNotContain("cache_control");
+    }
+}

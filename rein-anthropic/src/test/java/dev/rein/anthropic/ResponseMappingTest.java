@@ -1,0 +1,150 @@
+package dev.rein.anthropic;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.json.Json;
+import dev.rein.model.Message;
+import dev.rein.model.ModelResponse;
+import dev.rein.model.OpaqueBlock;
+import dev.rein.model.RedactedThinkingBlock;
+import dev.rein.model.StopReason;
+import dev.rein.model.TextBlock;
+import dev.rein.model.ThinkingBlock;
+import dev.rein.model.ToolResultBlock;
+import dev.rein.model.ToolUseBlock;
+import dev.rein.model.Usage;
+import dev.rein.testkit.FakeReply;
+import dev.rein.testkit.FakeUsage;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+/** Replies of the fake Messages API, streamed, mapped to Rein's blocks, stop reasons and usage. */
+class ResponseMappingTest extends FakeApi {
+
+    @Test
+    void everyBlockTypeIsMappedWithItsFields() throws Exception {
+        server.enqueue(FakeReply.message()
+                .thinking("考えています", "sig_abc")
+                .redactedThinking("ENCRYPTED==")
+                .text("日本語のテキスト")
+                .toolUse("toolu_01", "search", "{\"q\":\"東京\",\"n\":3,\"deep\":{\"x\":[1,2]}}")
+                .build());
+
+        ModelResponse response = call(request("hi"));
+
+        assertThat(response.content()).containsExactly(
+                new ThinkingBlock("考えています", "sig_abc"),
+                new RedactedThinkingBlock("ENCRYPTED=="),
+                new TextBlock("日本語のテキスト"),
+                new ToolUseBlock("toolu_01", "search", Json.parse("{\"q\":\"東京\",\"n\":3,\"deep\":{\"x\":[1,2]}}")));
+        assertThat(response.stopReason()).isEqualTo(StopReason.TOOL_USE);
+        assertThat(response.model()).isEqualTo("claude-test");
+        assertThat(response.id()).startsWith("msg_fake_");
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+            "end_turn, END_TURN",
+            "tool_use, TOOL_USE",
+            "max_tokens, MAX_TOKENS",
+            "stop_sequence, STOP_SEQUENCE",
+            "pause_turn, PAUSE_TURN",
+            "refusal, REFUSAL",
+            "model_context_window_exceeded, MODEL_CONTEXT_WINDOW_EXCEEDED",
+            "something_new_2027, UNKNOWN"})
+    void everyStopReasonIsMapped(String wire, StopReason expected) throws Exception {
+        server.enqueue(FakeReply.message().text("x").stopReason(wire).build());
+        assertThat(call(request("hi")).stopReason()).isEqualTo(expected);
+    }
+
+    @Test
+    void stopSequenceIsReported() throws Exception {
+        server.enqueue(FakeReply.message().text("x").stopSequence("END").build());
+        ModelResponse response = call(request("hi").stopSequences(List.of("END")));
+        assertThat(response.stopReason()).isEqualTo(StopReason.STOP_SEQUENCE);
+        assertThat(response.stopSequence()).isEqualTo("END");
+        assertThat(lastBody().get("stop_sequences")).isEqualTo(Json.parse("[\"END\"]"));
+    }
+
+    @Test
+    void cacheWritesAreSplitByLifetimeWhenTheApiReportsTheSplit() throws Exception {
+        server.enqueue(FakeReply.message().text("x").usage(new FakeUsage(11, 7, 300, 50, 100, 200)).build());
+        assertThat(call(request("hi")).usage()).isEqualTo(new Usage(11, 7, 50, 100, 200));
+    }
+
+    @Test
+    void aCacheWriteTotalWithoutSplitCountsAsFiveMinuteWrites() throws Exception {
+        String stream = new Sse()
+                .messageStart("{\"input_tokens\":9,\"output_tokens\":1,\"cache_creation_input_tokens\":120,"
+                        + "\"cache_read_input_tokens\":30}")
+                .block(0, "{\"type\":\"text\",\"text\":\"\"}", "{\"type\":\"text_delta\",\"text\":\"ok\"}")
+                .end("end_turn", "{\"output_tokens\":4}")
+                .build();
+        server.enqueue(FakeReply.malformed(stream));
+        ModelResponse response = call(request("hi"));
+        assertThat(response.usage()).isEqualTo(new Usage(9, 4, 30, 120, 0));
+        assertThat(response.text()).isEqualTo("ok");
+    }
+
+    @Test
+    void unknownBlocksBecomeOpaqueAndAreSentBackVerbatim() throws Exception {
+        String serverToolUse = "{\"type\":\"server_tool_use\",\"id\":\"srvtoolu_1\",\"name\":\"web_search\",\"input\":{}}";
+        String searchResult = "{\"type\":\"web_search_tool_result\",\"tool_use_id\":\"srvtoolu_1\",\"content\":"
+                + "[{\"type\":\"web_search_result\",\"url\":\"https://example.com\",\"title\":\"例\","
+                + "\"encrypted_content\":\"EC1\",\"page_age\":null}]}";
+        String stream = new Sse()
+                .messageStart("{\"input_tokens\":5,\"output_tokens\":1}")
+                .block(0, "{\"type\":\"compaction\",\"content\":null}",
+                        "{\"type\":\"compaction_delta\",\"content\":\"Summary of the earlier turns.\"}")
+                .block(1, serverToolUse, "{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"query\\\": \"}",
+                        "{\"type\":\"input_json_delta\",\"partial_json\":\"\\\"rein\\\"}\"}")
+                .block(2, searchResult)
+                .block(3, "{\"type\":\"text\",\"text\":\"\"}", "{\"type\":\"text_delta\",\"text\":\"Found it.\"}")
+                .end("end_turn", "{\"output_tokens\":9}")
+                .build();
+        server.enqueue(FakeReply.malformed(stream), FakeReply.text("next"));
+
+        ModelResponse response = call(request("search"));
+
+        assertThat(response.content()).hasSize(4);
+        OpaqueBlock compaction = (OpaqueBlock) response.content().get(0);
+        assertThat(compaction.type()).isEqualTo("compaction");
+        assertThat(compaction.json()).isEqualTo(Json.parse(
+                "{\"type\":\"compaction\",\"content\":\"Summary of the earlier turns.\"}"));
+        OpaqueBlock toolUse = (OpaqueBlock) response.content().get(1);
+        assertThat(toolUse.json().get("input")).isEqualTo(Json.parse("{\"query\":\"rein\"}"));
+        assertThat(((OpaqueBlock) response.content().get(2)).json()).isEqualTo(Json.parse(searchResult));
+        assertThat(response.text()).isEqualTo("Found it.");
+
+        call(request("search").addMessage(response.toMessage()).addMessage(Message.user("thanks")));
+        JsonNode echoed = lastBody().at("/messages/1/content");
+        assertThat(echoed.get(0)).isEqualTo(compaction.json());
+        assertThat(echoed.get(1)).isEqualTo(toolUse.json());
+        assertThat(echoed.get(2)).isEqualTo(Json.parse(searchResult));
+    }
+
+    @Test
+    void historyBlocksAreSentInTheApiShapeWithThinkingUnchanged() throws Exception {
+        server.enqueue(FakeReply.text("ok"));
+        Message assistant = Message.assistant(List.of(
+                new ThinkingBlock("思考", "sig/+=="),
+                new RedactedThinkingBlock("REDACTED=="),
+                new TextBlock("calling"),
+                new ToolUseBlock("toolu_9", "search", Json.parse("{\"q\":\"é\",\"n\":[1,{\"a\":null}]}"))));
+        Message results = Message.user(List.of(new ToolResultBlock("toolu_9", "失敗しました", true)));
+
+        call(request("go").tools(List.of(tool("search"))).addMessage(assistant).addMessage(results));
+
+        JsonNode messages = lastBody().get("messages");
+        assertThat(messages.get(1)).isEqualTo(Json.parse("{\"role\":\"assistant\",\"content\":["
+                + "{\"type\":\"thinking\",\"thinking\":\"思考\",\"signature\":\"sig/+==\"},"
+                + "{\"type\":\"redacted_thinking\",\"data\":\"REDACTED==\"},"
+                + "{\"type\":\"text\",\"text\":\"calling\"},"
+                + "{\"type\":\"tool_use\",\"id\":\"toolu_9\",\"name\":\"search\",\"input\":{\"q\":\"é\",\"n\":[1,{\"a\":null}]}}]}"));
+        assertThat(messages.get(2)).isEqualTo(Json.parse("{\"role\":\"user\",\"content\":["
+                + "{\"type\":\"tool_result\",\"tool_use_id\":\"toolu_9\",\"content\":\"失敗しました\",\"is_error\":true}]}"));
+    }
+}

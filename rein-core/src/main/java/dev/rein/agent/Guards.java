@@ -1,0 +1,168 @@
+package dev.rein.agent;
+
+import dev.rein.context.ContextManager;
+import dev.rein.model.ContentBlock;
+import dev.rein.model.ModelGateway;
+import dev.rein.model.ModelRequest;
+import dev.rein.model.TextBlock;
+import dev.rein.model.ToolResultBlock;
+import dev.rein.model.ToolUseBlock;
+import dev.rein.reflection.Critic;
+import dev.rein.reflection.Reflection;
+import dev.rein.reflection.ReflectionPrompts;
+import dev.rein.stall.Finding;
+import dev.rein.stall.Observed;
+import dev.rein.stall.ProposedCall;
+import dev.rein.stall.StallMonitor;
+import dev.rein.tool.ToolCall;
+import dev.rein.tool.ToolResult;
+import dev.rein.trace.TraceEvent;
+import dev.rein.trace.Tracer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The loop's guards as three stage calls: context policies before each model call
+ * ({@link #manageContext}), stall detection and reflection prompts around each tool step
+ * ({@link #act}), verifiers and the critic before an answer is accepted ({@link #verify}). The
+ * policies live in their own packages; this class only connects them to one run.
+ */
+final class Guards {
+    private final Run run;
+    private final Tracer tracer;
+    private final ModelGateway gateway;
+    private final StallMonitor stall;
+    private final ContextManager context;
+    private final ReflectionPrompts prompts;
+    private final Critic critic;
+
+    /** What a guarded tool step produced: the next user message's content, and why to stop if it stalled. */
+    record ToolStep(List<ContentBlock> observation, Optional<String> stalled) {}
+
+    Guards(Run run, ModelCaller caller) {
+        this.run = run;
+        this.tracer = new RunTracer(run);
+        this.gateway = (model, request, purpose) -> {
+            try {
+                return Optional.of(caller.call(model, request, purpose));
+            } catch (ModelCaller.CallFailed failed) {
+                return Optional.empty();
+            }
+        };
+        GuardConfig guards = run.config.guards();
+        this.stall = guards.stall().newMonitor();
+        // a resumed run starts from a stored history: rebuild the stall counts from it
+        stall.replay(run.history, name -> run.config.tools().find(name).orElse(null), this::unwatched);
+        this.context = guards.context().newManager(run.config.model(), run.outputs, tracer);
+        this.prompts = new ReflectionPrompts(guards.reflection());
+        this.critic = guards.reflection().stream()
+                .filter(Reflection.Critique.class::isInstance).map(Reflection.Critique.class::cast).findFirst()
+                .map(c -> new Critic(c, run.config.model(), run.config.modelName(), gateway, tracer))
+                .orElse(null);
+    }
+
+    /** Perceive: lets the client-side context policies edit the history about to be sent. */
+    void manageContext(ModelRequest request) throws InterruptedException {
+        context.prepare(request, gateway).ifPresent(edited -> {
+            run.history.clear();
+            run.history.addAll(edited);
+        });
+    }
+
+    /**
+     * Act and observe under the stall guard: blocked calls are answered with the intervention and
+     * not run; the others run together; every call gets exactly one result, in call order; notices
+     * and reflection prompts follow the results.
+     */
+    ToolStep act(List<ToolCall> calls, ToolStage tools) throws InterruptedException {
+        int step = run.step();
+        ToolResultBlock[] answers = new ToolResultBlock[calls.size()];
+        ProposedCall[] watched = new ProposedCall[calls.size()];
+        List<ToolCall> allowed = new ArrayList<>();
+        for (int i = 0; i < calls.size(); i++) {
+            ToolCall call = calls.get(i);
+            if (unwatched(call.name())) {
+                allowed.add(call);
+                continue;
+            }
+            watched[i] = ProposedCall.of(call.id(), call.name(), call.arguments(), run.config.tools().find(call.name()).orElse(null), step);
+            switch (stall.beforeCall(watched[i])) {
+                case StallMonitor.CallDecision.Allow allow -> allowed.add(call);
+                case StallMonitor.CallDecision.Block block -> {
+                    traceStall(block.finding(), "blocked");
+                    answers[i] = new ToolResultBlock(call.id(), block.finding().message(), true);
+                }
+                case StallMonitor.CallDecision.Stop stop -> {
+                    traceStall(stop.finding(), "stopped");
+                    String notice = StallMonitor.stopNotice(stop.finding());
+                    List<ContentBlock> unanswered = calls.stream().<ContentBlock>map(c -> new ToolResultBlock(c.id(), notice, true)).toList();
+                    return new ToolStep(unanswered, Optional.of(stall.stopMessage(stop.finding())));
+                }
+            }
+        }
+        List<ToolResult> results = allowed.isEmpty() ? List.of() : tools.execute(allowed);
+        List<Observed> observed = new ArrayList<>();
+        int next = 0;
+        for (int i = 0; i < calls.size(); i++) {
+            if (answers[i] == null) {
+                ToolResult result = results.get(next++);
+                answers[i] = new ToolResultBlock(result.callId(), result.content(), result.isError());
+                if (watched[i] != null) {
+                    observed.add(new Observed(watched[i], result.content(), result.isError()));
+                }
+            }
+        }
+        return afterStep(step, calls, Arrays.asList(answers), stall.afterStep(observed));
+    }
+
+    private ToolStep afterStep(int step, List<ToolCall> calls, List<ToolResultBlock> answers, StallMonitor.StepReview review) {
+        List<ContentBlock> blocks = new ArrayList<>(answers);
+        for (Finding warning : review.warnings()) {
+            traceStall(warning, "warned");
+            blocks.add(new TextBlock(warning.message()));
+        }
+        if (review.stop().isPresent()) {
+            Finding stop = review.stop().get();
+            traceStall(stop, "stopped");
+            blocks.add(new TextBlock(StallMonitor.stopNotice(stop)));
+            return new ToolStep(blocks, Optional.of(stall.stopMessage(stop)));
+        }
+        List<ToolUseBlock> uses = calls.stream().map(c -> new ToolUseBlock(c.id(), c.name(), c.arguments())).toList();
+        for (ReflectionPrompts.Prompt prompt : prompts.afterToolStep(step, uses, answers)) {
+            Map<String, Object> evidence = new LinkedHashMap<>();
+            evidence.put("strategy", prompt.strategy());
+            evidence.put("trigger", prompt.trigger());
+            run.emit(new TraceEvent.Intervention(run.runId, step, run.now(), "reflection", prompt.text(), evidence));
+            blocks.add(new TextBlock(prompt.text()));
+        }
+        return new ToolStep(blocks, Optional.empty());
+    }
+
+    /** The problems found with a proposed answer: every verifier's, then (only if they all pass) the critic's. */
+    List<String> verify(FinalAnswer proposed) throws InterruptedException {
+        List<String> missing = new ArrayList<>();
+        for (Verifier verifier : run.config.verifiers()) {
+            if (verifier.verify(proposed) instanceof Verdict.Fail fail) {
+                missing.addAll(fail.missing());
+            }
+        }
+        if (missing.isEmpty() && critic != null && critic.review(proposed) instanceof Verdict.Fail fail) {
+            missing.addAll(fail.missing());
+        }
+        return missing;
+    }
+
+    /** The loop's own finish tool is not watched: refusing a finish is the verifiers' business. */
+    private boolean unwatched(String tool) {
+        return run.config.finishTool() && tool.equals(FinishTool.NAME);
+    }
+
+    private void traceStall(Finding finding, String action) {
+        run.emit(new TraceEvent.StallDetected(run.runId, run.step(), run.now(), finding.detector(), action, finding.callId(),
+                finding.message(), finding.evidence(), finding.occurrence()));
+    }
+}

@@ -1,0 +1,74 @@
+package dev.rein.context;
+
+import dev.rein.model.ContentBlock;
+import dev.rein.model.Message;
+import dev.rein.model.Model;
+import dev.rein.model.ModelGateway;
+import dev.rein.model.ModelRequest;
+import dev.rein.model.ModelResponse;
+import dev.rein.model.Role;
+import dev.rein.model.TextBlock;
+import dev.rein.model.ToolChoice;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Client-side compaction: one model call summarises everything before the newest messages, and
+ * the history becomes [goal + summary, newest messages...]. The kept part starts at an assistant
+ * message, so no tool_result loses its tool_use. The summary call is the agent's own request (same
+ * system prompt and tools, so a history with tool blocks stays valid) with {@code tool_choice:
+ * none} and the summary prompt after the last user message.
+ */
+final class Compactor {
+    /** Starts the summary block in the first message, so a later compaction replaces it. */
+    static final String MARKER = "[rein: summary of earlier work]";
+    static final String DEFAULT_INSTRUCTIONS = "[rein] Your context is nearly full. The conversation so far will be"
+            + " replaced by the summary you write now, so include everything needed to continue the task: the goal"
+            + " and its constraints, the facts found with their sources, decisions made and why, what was tried and"
+            + " failed, and what remains to do. Write only the summary; do not call tools.";
+
+    record Result(List<Message> history, int messagesReplaced, int summaryCharacters) {}
+
+    private Compactor() {}
+
+    /** Where the kept part starts, or -1 when there is too little history to compact. */
+    static int cut(List<Message> history, int keepMessages) {
+        int cut = Math.max(history.size() - keepMessages, 0);
+        while (cut < history.size() && history.get(cut).role() != Role.ASSISTANT) {
+            cut++;
+        }
+        // the summarised part must hold more than the goal and one answer to be worth a call
+        return cut >= 3 && cut < history.size() ? cut : -1;
+    }
+
+    static Optional<Result> compact(List<Message> history, Compaction compaction, ModelRequest base, Model model,
+                                    ModelGateway gateway) throws InterruptedException {
+        int cut = cut(history, compaction.keepMessages());
+        if (cut < 0) {
+            return Optional.empty();
+        }
+        List<Message> prefix = new ArrayList<>(history.subList(0, cut));
+        Message last = prefix.get(prefix.size() - 1);
+        List<ContentBlock> blocks = new ArrayList<>(last.content());
+        blocks.add(new TextBlock(compaction.instructions() != null ? compaction.instructions() : DEFAULT_INSTRUCTIONS));
+        prefix.set(prefix.size() - 1, new Message(last.role(), blocks));
+        ModelRequest request = base.toBuilder().messages(prefix).toolChoice(ToolChoice.none()).build();
+        Optional<ModelResponse> response = gateway.call(model, request, "compaction");
+        String summary = response.map(ModelResponse::text).map(String::strip).orElse("");
+        if (summary.isEmpty()) {
+            return Optional.empty();
+        }
+        List<ContentBlock> first = new ArrayList<>();
+        for (ContentBlock block : history.get(0).content()) {
+            if (!(block instanceof TextBlock t && t.text().startsWith(MARKER))) {
+                first.add(block);
+            }
+        }
+        first.add(new TextBlock(MARKER + "\n" + summary));
+        List<Message> compacted = new ArrayList<>();
+        compacted.add(Message.user(first));
+        compacted.addAll(history.subList(cut, history.size()));
+        return Optional.of(new Result(List.copyOf(compacted), cut, summary.length()));
+    }
+}

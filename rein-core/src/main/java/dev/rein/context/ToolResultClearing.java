@@ -1,0 +1,83 @@
+package dev.rein.context;
+
+import dev.rein.model.ContentBlock;
+import dev.rein.model.Message;
+import dev.rein.model.ToolResultBlock;
+import dev.rein.model.ToolUseBlock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Client-side clearing: every tool result but the newest {@code keep} is replaced by a placeholder
+ * (its full text goes to the output store first). The blocks stay where they are, with their ids
+ * and error flags, so every tool_use keeps its tool_result and the history stays valid.
+ */
+final class ToolResultClearing {
+    /** Starts every placeholder, so an already cleared result is recognised (also after a resume). */
+    static final String MARKER = "[rein: cleared]";
+    /** Results this short are left alone: the placeholder would not be smaller. */
+    static final int MIN_CLEARABLE = 300;
+
+    record Result(List<Message> history, int cleared, long characters) {}
+
+    private ToolResultClearing() {}
+
+    static Result clear(List<Message> history, int keep, Set<String> excludeTools, OutputStore store) {
+        Map<String, String> toolNames = new HashMap<>();
+        int results = 0;
+        for (Message message : history) {
+            for (ContentBlock block : message.content()) {
+                if (block instanceof ToolUseBlock use) {
+                    toolNames.put(use.id(), use.name());
+                } else if (block instanceof ToolResultBlock) {
+                    results++;
+                }
+            }
+        }
+        int toClear = results - keep;
+        if (toClear <= 0) {
+            return new Result(history, 0, 0);
+        }
+        List<Message> edited = new ArrayList<>(history.size());
+        int seen = 0;
+        int cleared = 0;
+        long characters = 0;
+        for (Message message : history) {
+            List<ContentBlock> blocks = new ArrayList<>(message.content().size());
+            boolean changed = false;
+            for (ContentBlock block : message.content()) {
+                if (block instanceof ToolResultBlock result && seen++ < toClear && clearable(result, toolNames, excludeTools)) {
+                    String tool = toolNames.getOrDefault(result.toolUseId(), "unknown");
+                    blocks.add(new ToolResultBlock(result.toolUseId(), placeholder(tool, result.content(), store), result.isError()));
+                    characters += result.content().length();
+                    cleared++;
+                    changed = true;
+                } else {
+                    blocks.add(block);
+                }
+            }
+            edited.add(changed ? new Message(message.role(), blocks) : message);
+        }
+        return new Result(List.copyOf(edited), cleared, characters);
+    }
+
+    private static boolean clearable(ToolResultBlock result, Map<String, String> toolNames, Set<String> excludeTools) {
+        return !result.content().startsWith(MARKER) && result.content().length() >= MIN_CLEARABLE
+                && !excludeTools.contains(toolNames.get(result.toolUseId()));
+    }
+
+    private static String placeholder(String tool, String content, OutputStore store) {
+        String kept;
+        try {
+            kept = ", kept out of band as sha256:" + store.put(content).substring(0, 16);
+        } catch (RuntimeException e) {
+            kept = "";
+        }
+        return String.format(Locale.ROOT, "%s This result of '%s' (%,d characters%s) was removed to save context."
+                + " Call the tool again if you need it.", MARKER, tool, content.codePointCount(0, content.length()), kept);
+    }
+}

@@ -1,0 +1,91 @@
+package dev.rein.guard;
+
+import dev.rein.ReinException;
+import dev.rein.agent.FinalAnswer;
+import dev.rein.model.ContentBlock;
+import dev.rein.model.Message;
+import dev.rein.model.ToolResultBlock;
+import dev.rein.model.ToolUseBlock;
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Predicate;
+import java.util.regex.Pattern;
+
+/**
+ * Something a final answer must establish before the run may end: a name the model is told when
+ * it is missing, an optional hint on how to get it, and a predicate over the proposed answer (its
+ * text, the finish report, and the history, which holds every tool result).
+ *
+ * <pre>{@code
+ * RequiredFact.answerMatches("delivery date", Pattern.compile("\\d{4}-\\d{2}-\\d{2}"))
+ * RequiredFact.toolSucceeded("order looked up", "get_order").withHint("call get_order with the order id")
+ * RequiredFact.of("a source for every figure", answer -> answer.answer().contains("http"))
+ * }</pre>
+ */
+public record RequiredFact(String name, String hint, Predicate<FinalAnswer> present) {
+    public RequiredFact {
+        if (name == null || name.isBlank()) {
+            throw new ReinException("a required fact needs a name: the model is told it by name when it is missing");
+        }
+        Objects.requireNonNull(present, "present");
+        hint = hint == null || hint.isBlank() ? null : hint;
+    }
+
+    public static RequiredFact of(String name, Predicate<FinalAnswer> present) {
+        return new RequiredFact(name, null, present);
+    }
+
+    /** Present when the answer text matches {@code pattern} somewhere. */
+    public static RequiredFact answerMatches(String name, Pattern pattern) {
+        Objects.requireNonNull(pattern, "pattern");
+        return of(name, answer -> pattern.matcher(answer.answer()).find());
+    }
+
+    /** Present when the answer text contains any of {@code words}, ignoring case. */
+    public static RequiredFact answerMentions(String name, String... words) {
+        if (words.length == 0) {
+            throw new ReinException("required fact '" + name + "': give at least one word to look for");
+        }
+        return of(name, answer -> {
+            String text = answer.answer().toLowerCase(Locale.ROOT);
+            for (String word : words) {
+                if (text.contains(word.toLowerCase(Locale.ROOT))) {
+                    return true;
+                }
+            }
+            return false;
+        });
+    }
+
+    /** Present when a call of {@code tool} succeeded during the run (its result is not an error). */
+    public static RequiredFact toolSucceeded(String name, String tool) {
+        Objects.requireNonNull(tool, "tool");
+        return new RequiredFact(name, "call " + tool + " and use its result", answer -> succeeded(answer, tool));
+    }
+
+    /** The same fact with a hint telling the model how to establish it. */
+    public RequiredFact withHint(String text) {
+        return new RequiredFact(name, text, present);
+    }
+
+    /** What the model is told when this fact is missing. */
+    public String describeMissing() {
+        return "required fact missing: " + name + (hint == null ? "" : " (" + hint + ")");
+    }
+
+    private static boolean succeeded(FinalAnswer answer, String tool) {
+        Set<String> calls = new HashSet<>();
+        for (Message message : answer.history()) {
+            for (ContentBlock block : message.content()) {
+                if (block instanceof ToolUseBlock use && use.name().equals(tool)) {
+                    calls.add(use.id());
+                } else if (block instanceof ToolResultBlock result && !result.isError() && calls.contains(result.toolUseId())) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,102 @@
+package dev.rein.stall;
+
+import dev.rein.ReinException;
+import dev.rein.tool.Risk;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The same read tool asked nearly the same query again and again: the string arguments normalise
+ * to queries at least {@code similarity} alike (see {@link QueryText}: case, punctuation,
+ * whitespace, word order and small edit distance do not count) while the other arguments are
+ * equal. Fires when {@code count} such calls are made, at least one of them worded differently
+ * (identical calls are {@link ExactRepeat}'s business). Only tools with risk READ are watched,
+ * polling tools excepted: rewriting a document slightly is editing, not searching.
+ *
+ * <p>Evidence: {@code tool}, {@code count}, {@code queries} (the earlier wordings).
+ */
+public final class NearDuplicate implements StallDetector {
+    public static final String NAME = "near_duplicate";
+    public static final double DEFAULT_SIMILARITY = 0.9;
+    public static final int DEFAULT_COUNT = 3;
+
+    private record Entry(ProposedCall call, QueryText query) {}
+
+    private final double similarity;
+    private final int count;
+    private final List<Entry> entries = new ArrayList<>();
+
+    public NearDuplicate(double similarity, int count) {
+        if (!(similarity > 0 && similarity <= 1)) {
+            throw new ReinException("near-duplicate similarity must be in (0, 1], was " + similarity);
+        }
+        if (count < 2) {
+            throw new ReinException("near-duplicate count must be at least 2, was " + count);
+        }
+        this.similarity = similarity;
+        this.count = count;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String defaultMessage() {
+        return "[rein] This '{tool}' query is a rewording of {earlier} earlier ones ({queries}). Rewording the same"
+                + " query will not find anything new, so it was not run. Ask something genuinely different, use"
+                + " another source, or work with what you already have.";
+    }
+
+    private static boolean watched(ProposedCall call) {
+        return call.risk() == Risk.READ && !call.polling();
+    }
+
+    @Override
+    public void recordCall(ProposedCall call) {
+        if (watched(call)) {
+            entries.add(new Entry(call, QueryText.of(call.arguments())));
+        }
+    }
+
+    @Override
+    public Optional<Map<String, Object>> checkCall(ProposedCall call) {
+        if (!watched(call)) {
+            return Optional.empty();
+        }
+        QueryText query = QueryText.of(call.arguments());
+        if (query.normalised().isEmpty()) {
+            return Optional.empty();
+        }
+        List<Entry> similar = new ArrayList<>();
+        boolean reworded = false;
+        for (Entry e : entries) {
+            if (e.call() == call || !e.call().tool().equals(call.tool()) || !alike(e.query(), query)) {
+                continue;
+            }
+            similar.add(e);
+            reworded |= !e.call().key().equals(call.key());
+        }
+        if (similar.size() + 1 < count || !reworded) {
+            return Optional.empty();
+        }
+        Map<String, Object> evidence = new LinkedHashMap<>();
+        evidence.put("tool", call.tool());
+        evidence.put("count", similar.size() + 1);
+        evidence.put("earlier", similar.size());
+        evidence.put("queries", String.join(" | ", similar.stream().map(e -> "\"" + abbreviate(e.query().original()) + "\"").toList()));
+        return Optional.of(evidence);
+    }
+
+    private static String abbreviate(String s) {
+        return s.codePointCount(0, s.length()) <= 80 ? s : s.substring(0, s.offsetByCodePoints(0, 77)) + "...";
+    }
+
+    private boolean alike(QueryText a, QueryText b) {
+        return a.skeleton().equals(b.skeleton()) && a.numbers().equals(b.numbers()) && a.similarity(b) >= similarity;
+    }
+}

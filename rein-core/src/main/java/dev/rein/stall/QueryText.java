@@ -1,0 +1,87 @@
+package dev.rein.stall;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rein.json.Json;
+import java.text.Normalizer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+
+/**
+ * The query a call asks, reduced so that trivial rewordings compare equal: Unicode NFKC, lower
+ * case, punctuation and symbols dropped, whitespace collapsed, words sorted. Tokens with digits
+ * (years, ids, versions) must match exactly: "population 2020" and "population 2021" are
+ * different questions however similar the text. Non-string arguments (page numbers, limits, flags)
+ * form the skeleton, which must be equal too.
+ */
+record QueryText(String skeleton, String normalised, List<String> numbers, String original) {
+    /** Longer queries are compared only for equality after normalisation (edit distance is quadratic). */
+    static final int MAX_EDIT_DISTANCE_LENGTH = 1_000;
+    private static final Pattern NOISE = Pattern.compile("[\\p{P}\\p{S}]+");
+    private static final Pattern SPACE = Pattern.compile("\\s+");
+    private static final Pattern DIGIT = Pattern.compile(".*\\p{Nd}.*");
+
+    static QueryText of(JsonNode arguments) {
+        List<String> strings = new ArrayList<>();
+        JsonNode skeleton = strip(arguments, strings);
+        String original = String.join(" ", strings);
+        String normalised = normalise(original);
+        List<String> numbers = Arrays.stream(normalised.split(" ")).filter(t -> DIGIT.matcher(t).matches()).sorted().toList();
+        return new QueryText(Json.canonical(skeleton), normalised, numbers, original);
+    }
+
+    static String normalise(String text) {
+        String s = Normalizer.normalize(text, Normalizer.Form.NFKC).toLowerCase(Locale.ROOT);
+        s = NOISE.matcher(s).replaceAll(" ").strip();
+        if (s.isEmpty()) {
+            return "";
+        }
+        String[] words = SPACE.split(s);
+        Arrays.sort(words);
+        return String.join(" ", words);
+    }
+
+    /** Similarity in [0, 1]: 1 minus the edit distance over the longer length, in code points. */
+    double similarity(QueryText other) {
+        if (normalised.equals(other.normalised)) {
+            return 1.0;
+        }
+        int[] a = normalised.codePoints().toArray();
+        int[] b = other.normalised.codePoints().toArray();
+        int longer = Math.max(a.length, b.length);
+        if (longer > MAX_EDIT_DISTANCE_LENGTH) {
+            return 0.0;
+        }
+        return 1.0 - (double) EditDistance.levenshtein(a, b) / longer;
+    }
+
+    /** A copy of {@code node} with every string replaced by "" (keys sorted), collecting the strings in that order. */
+    private static JsonNode strip(JsonNode node, List<String> strings) {
+        if (node.isTextual()) {
+            strings.add(node.asText());
+            return Json.mapper().getNodeFactory().textNode("");
+        }
+        if (node instanceof ObjectNode object) {
+            TreeMap<String, JsonNode> sorted = new TreeMap<>();
+            for (Iterator<String> names = object.fieldNames(); names.hasNext(); ) {
+                String name = names.next();
+                sorted.put(name, object.get(name));
+            }
+            ObjectNode copy = Json.object();
+            sorted.forEach((name, value) -> copy.set(name, strip(value, strings)));
+            return copy;
+        }
+        if (node instanceof ArrayNode array) {
+            ArrayNode copy = Json.mapper().createArrayNode();
+            array.forEach(element -> copy.add(strip(element, strings)));
+            return copy;
+        }
+        return node;
+    }
+}

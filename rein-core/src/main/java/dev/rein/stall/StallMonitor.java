@@ -1,0 +1,186 @@
+package dev.rein.stall;
+
+import dev.rein.model.ContentBlock;
+import dev.rein.model.Message;
+import dev.rein.model.Role;
+import dev.rein.model.ToolResultBlock;
+import dev.rein.model.ToolUseBlock;
+import dev.rein.tool.Tool;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Runs a {@link StallPolicy}'s detectors over one run and decides what each finding means: a
+ * finding on a proposed call blocks that call, a finding over a step adds a notice to its results,
+ * and a detector's finding beyond {@link StallPolicy#maxInterventions()} stops the run.
+ *
+ * <p>Its state is a function of the calls and results seen, so {@link #replay} over a stored
+ * history rebuilds it (a resumed run keeps its stall counts). Not thread-safe: the loop owns it.
+ */
+public final class StallMonitor {
+    private static final Pattern PLACEHOLDER = Pattern.compile("\\{([a-z_]+)}");
+
+    /** What to do with a proposed call. */
+    public sealed interface CallDecision {
+        /** Run it. */
+        record Allow() implements CallDecision {}
+
+        /** Do not run it; answer it with the finding's message as an error result. */
+        record Block(Finding finding) implements CallDecision {}
+
+        /** Do not run it, nor anything else: the run ends FAILED, reason stalled. */
+        record Stop(Finding finding) implements CallDecision {}
+    }
+
+    /**
+     * The verdict on one step's results: notices to add for the model, and the finding that stops
+     * the run, if any.
+     */
+    public record StepReview(List<Finding> warnings, Optional<Finding> stop) {
+        public StepReview {
+            warnings = List.copyOf(warnings);
+        }
+    }
+
+    private static final CallDecision ALLOW = new CallDecision.Allow();
+
+    private final StallPolicy policy;
+    private final List<StallDetector> detectors;
+    private final Map<String, Integer> fired = new HashMap<>();
+
+    StallMonitor(StallPolicy policy) {
+        this.policy = policy;
+        this.detectors = policy.newDetectors();
+    }
+
+    /** Records a proposed call with every detector, then asks them in order whether it may run. */
+    public CallDecision beforeCall(ProposedCall call) {
+        detectors.forEach(d -> d.recordCall(call));
+        for (StallDetector detector : detectors) {
+            Optional<Map<String, Object>> evidence = detector.checkCall(call);
+            if (evidence.isPresent()) {
+                Finding finding = fire(detector, call.callId(), evidence.get());
+                return stops(finding) ? new CallDecision.Stop(finding) : new CallDecision.Block(finding);
+            }
+        }
+        return ALLOW;
+    }
+
+    /** Records the results of the calls that ran in one step, then asks every detector about the step. */
+    public StepReview afterStep(List<Observed> observed) {
+        if (observed.isEmpty()) {
+            return new StepReview(List.of(), Optional.empty());
+        }
+        detectors.forEach(d -> d.recordStep(observed));
+        List<Finding> warnings = new ArrayList<>();
+        Finding stop = null;
+        for (StallDetector detector : detectors) {
+            Optional<Map<String, Object>> evidence = detector.checkStep();
+            if (evidence.isPresent()) {
+                Finding finding = fire(detector, null, evidence.get());
+                if (!stops(finding)) {
+                    warnings.add(finding);
+                } else if (stop == null) {
+                    stop = finding;
+                }
+            }
+        }
+        return new StepReview(warnings, Optional.ofNullable(stop));
+    }
+
+    /** How many times each detector has fired so far. */
+    public Map<String, Integer> firedCounts() {
+        return Map.copyOf(fired);
+    }
+
+    /**
+     * Rebuilds the state from a stored history by driving the detectors exactly as the live run
+     * did: each assistant message's tool calls in order, then the results of the calls that were
+     * allowed. Results cleared by a context policy replay as their placeholders, and turns removed
+     * by compaction are gone; detections are then less sensitive, never more.
+     *
+     * @param tools   finds a tool by name (null when unknown)
+     * @param ignored calls the live guard did not watch (the loop's own {@code finish} tool)
+     */
+    public void replay(List<Message> history, Function<String, Tool> tools, Predicate<String> ignored) {
+        int step = 0;
+        for (int i = 0; i < history.size(); i++) {
+            Message message = history.get(i);
+            if (message.role() != Role.ASSISTANT) {
+                continue;
+            }
+            step++;
+            List<ToolUseBlock> uses = message.toolUses();
+            if (uses.isEmpty() || i + 1 >= history.size()) {
+                continue;
+            }
+            Map<String, ToolResultBlock> results = results(history.get(i + 1));
+            List<Observed> observed = new ArrayList<>();
+            for (ToolUseBlock use : uses) {
+                if (ignored.test(use.name())) {
+                    continue;
+                }
+                ProposedCall call = ProposedCall.of(use.id(), use.name(), use.input(), tools.apply(use.name()), step);
+                CallDecision decision = beforeCall(call);
+                ToolResultBlock result = results.get(use.id());
+                if (decision instanceof CallDecision.Allow && result != null) {
+                    observed.add(new Observed(call, result.content(), result.isError()));
+                }
+            }
+            afterStep(observed);
+        }
+    }
+
+    private static Map<String, ToolResultBlock> results(Message message) {
+        Map<String, ToolResultBlock> byId = new HashMap<>();
+        if (message.role() == Role.USER) {
+            for (ContentBlock block : message.content()) {
+                if (block instanceof ToolResultBlock r) {
+                    byId.put(r.toolUseId(), r);
+                }
+            }
+        }
+        return byId;
+    }
+
+    /** The text telling the model the run is being stopped (every unanswered call gets it). */
+    public static String stopNotice(Finding finding) {
+        return "[rein] Not run: the run is being stopped because it stalled (" + finding.detector() + ", "
+                + finding.occurrence() + " detections). " + finding.message();
+    }
+
+    /** The run's closing message for a stop. */
+    public String stopMessage(Finding finding) {
+        return "the run stalled: the " + finding.detector() + " guard fired " + finding.occurrence()
+                + " times (the model was warned " + policy.maxInterventions() + " times); evidence: " + finding.evidence();
+    }
+
+    private boolean stops(Finding finding) {
+        return finding.occurrence() > policy.maxInterventions();
+    }
+
+    private Finding fire(StallDetector detector, String callId, Map<String, Object> evidence) {
+        int occurrence = fired.merge(detector.name(), 1, Integer::sum);
+        String template = policy.message(detector.name());
+        String message = render(template != null ? template : detector.defaultMessage(), evidence);
+        return new Finding(detector.name(), callId, message, evidence, occurrence);
+    }
+
+    static String render(String template, Map<String, Object> evidence) {
+        Matcher m = PLACEHOLDER.matcher(template);
+        StringBuilder sb = new StringBuilder();
+        while (m.find()) {
+            Object value = evidence.get(m.group(1));
+            m.appendReplacement(sb, Matcher.quoteReplacement(value == null ? m.group() : String.valueOf(value)));
+        }
+        m.appendTail(sb);
+        return sb.toString();
+    }
+}

@@ -1,0 +1,222 @@
+package dev.rein.context;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.rein.ReinException;
+import dev.rein.json.Hashing;
+import dev.rein.json.Json;
+import dev.rein.model.ContentBlock;
+import dev.rein.model.Message;
+import dev.rein.model.Model;
+import dev.rein.model.ModelGateway;
+import dev.rein.model.ModelRequest;
+import dev.rein.model.ModelResponse;
+import dev.rein.model.Role;
+import dev.rein.model.ServerContextEdit;
+import dev.rein.model.StopReason;
+import dev.rein.model.TextBlock;
+import dev.rein.model.ToolChoice;
+import dev.rein.model.ToolDefinition;
+import dev.rein.model.ToolResultBlock;
+import dev.rein.model.ToolUseBlock;
+import dev.rein.model.Usage;
+import dev.rein.trace.TraceEvent;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class ContextManagerTest {
+    private final RecordingTracer tracer = new RecordingTracer();
+    private final InMemoryOutputStore store = new InMemoryOutputStore();
+    private final List<ModelRequest> summaryRequests = new ArrayList<>();
+    private final Model model = (request, context) -> {
+        throw new AssertionError("the manager calls the model only through the gateway");
+    };
+    private final ModelGateway summariser = (m, request, purpose) -> {
+        summaryRequests.add(request);
+        assertThat(purpose).isEqualTo("compaction");
+        return Optional.of(new ModelResponse("msg", request.model(), List.of(new TextBlock("SUMMARY " + summaryRequests.size())),
+                StopReason.END_TURN, null, Usage.ZERO));
+    };
+
+    /** goal, then {@code steps} tool steps (assistant tool_use, user tool_result of {@code size} chars). */
+    private static List<Message> history(int steps, int size) {
+        List<Message> history = new ArrayList<>(List.of(Message.user("find the answer")));
+        for (int i = 1; i <= steps; i++) {
+            String tool = i % 2 == 0 ? "notes" : "search";
+            history.add(Message.assistant(List.of(new TextBlock("step " + i), new ToolUseBlock("t" + i, tool, Json.parse("{\"q\":\"" + i + "\"}")))));
+            history.add(Message.user(List.of(new ToolResultBlock("t" + i, ("result " + i + " ").repeat(size / 9), false))));
+        }
+        return history;
+    }
+
+    private static ModelRequest request(List<Message> history) {
+        ToolDefinition search = new ToolDefinition("search", "searches", Json.object().put("type", "object"));
+        return ModelRequest.builder("m").system("sys").tools(List.of(search)).messages(history).build();
+    }
+
+    private ContextManager manager(ContextPolicy policy) {
+        return policy.newManager(model, store, tracer);
+    }
+
+    private static List<ToolResultBlock> results(List<Message> history) {
+        List<ToolResultBlock> results = new ArrayList<>();
+        history.forEach(m -> m.content().stream().filter(ToolResultBlock.class::isInstance).map(ToolResultBlock.class::cast).forEach(results::add));
+        return results;
+    }
+
+    @Test
+    void clearingKeepsTheNewestResultsAndLeavesPlaceholdersThatKeepTheHistoryValid() throws Exception {
+        List<Message> original = history(6, 2_000);
+        ContextManager manager = manager(ContextPolicy.builder().clearToolResults(ClearToolResults.client(1_000, 2))
+                .tokenCounting(TokenCounting.ESTIMATE).build());
+
+        List<Message> edited = manager.prepare(request(original), summariser).orElseThrow();
+
+        assertThat(HistoryValidator.problems(edited)).isEmpty();
+        assertThat(edited).hasSameSizeAs(original);
+        List<ToolResultBlock> results = results(edited);
+        for (int i = 0; i < 4; i++) {
+            String was = results(original).get(i).content();
+            assertThat(results.get(i).content()).startsWith("[rein: cleared] This result of '" + (i % 2 == 0 ? "search" : "notes") + "'")
+                    .contains("Call the tool again").contains(Hashing.sha256(was).substring(0, 16));
+            assertThat(store.get(Hashing.sha256(was))).contains(was);
+        }
+        assertThat(results.subList(4, 6)).isEqualTo(results(original).subList(4, 6));
+        assertThat(tracer.events(TraceEvent.ContextEdited.class)).singleElement().satisfies(e -> {
+            assertThat(e.edit()).isEqualTo("clear_tool_results");
+            assertThat(e.details()).containsEntry("cleared", 4).containsEntry("kept", 2);
+            assertThat(e.tokensAfter()).isLessThan(e.tokensBefore());
+        });
+        assertThat(manager.prepare(request(edited), summariser)).as("nothing left to clear").isEmpty();
+    }
+
+    @Test
+    void belowTheTriggerOrForExcludedToolsNothingIsCleared() throws Exception {
+        List<Message> original = history(6, 2_000);
+        assertThat(manager(ContextPolicy.builder().clearToolResults(ClearToolResults.client(1_000_000, 2)).build())
+                .prepare(request(original), summariser)).isEmpty();
+        List<Message> edited = manager(ContextPolicy.builder().clearToolResults(ClearToolResults.client(1_000, 0).excluding("notes"))
+                .tokenCounting(TokenCounting.ESTIMATE).build()).prepare(request(original), summariser).orElseThrow();
+        List<ToolResultBlock> results = results(edited);
+        assertThat(results.get(0).content()).startsWith("[rein: cleared]");
+        assertThat(results.get(1).content()).startsWith("result 2");
+        assertThat(HistoryValidator.problems(edited)).isEmpty();
+    }
+
+    @Test
+    void compactionSummarisesTheOldTurnsWithOneCallAndKeepsTheNewestFromAnAssistantMessage() throws Exception {
+        List<Message> original = history(6, 2_000);
+        ContextManager manager = manager(ContextPolicy.builder().compaction(Compaction.client(1_000).keepingLast(4))
+                .tokenCounting(TokenCounting.ESTIMATE).build());
+
+        List<Message> compacted = manager.prepare(request(original), summariser).orElseThrow();
+
+        assertThat(HistoryValidator.problems(compacted)).isEmpty();
+        assertThat(compacted).hasSize(5);
+        assertThat(compacted.get(0).content()).containsExactly(new TextBlock("find the answer"),
+                new TextBlock("[rein: summary of earlier work]\nSUMMARY 1"));
+        assertThat(compacted.subList(1, 5)).isEqualTo(original.subList(9, 13));
+        assertThat(compacted.get(1).role()).isEqualTo(Role.ASSISTANT);
+
+        ModelRequest summaryCall = summaryRequests.get(0);
+        assertThat(summaryCall.toolChoice()).isEqualTo(ToolChoice.none());
+        assertThat(summaryCall.tools()).extracting(ToolDefinition::name).containsExactly("search");
+        assertThat(summaryCall.systemText()).isEqualTo("sys");
+        assertThat(summaryCall.messages()).hasSize(9);
+        List<ContentBlock> last = summaryCall.messages().get(8).content();
+        assertThat(last.get(last.size() - 1)).isInstanceOfSatisfying(TextBlock.class,
+                t -> assertThat(t.text()).startsWith("[rein] Your context is nearly full"));
+        assertThat(HistoryValidator.problems(summaryCall.messages())).isEmpty();
+        assertThat(tracer.events(TraceEvent.ContextEdited.class)).singleElement().satisfies(e -> {
+            assertThat(e.edit()).isEqualTo("compact");
+            assertThat(e.details()).containsEntry("messages_replaced", 9);
+        });
+
+        List<Message> grown = new ArrayList<>(compacted);
+        grown.addAll(history(9, 2_000).subList(13, 19));
+        List<Message> again = manager.prepare(request(grown), summariser).orElseThrow();
+        assertThat(HistoryValidator.problems(again)).isEmpty();
+        assertThat(again.get(0).content()).containsExactly(new TextBlock("find the answer"),
+                new TextBlock("[rein: summary of earlier work]\nSUMMARY 2"));
+    }
+
+    @Test
+    void clearingRunsFirstAndCompactionOnlyIfStillOverItsTrigger() throws Exception {
+        ContextPolicy policy = ContextPolicy.builder().clearToolResults(ClearToolResults.client(1_000, 1))
+                .compaction(Compaction.client(5_000)).tokenCounting(TokenCounting.ESTIMATE).build();
+        List<Message> edited = manager(policy).prepare(request(history(6, 2_000)), summariser).orElseThrow();
+        assertThat(summaryRequests).isEmpty();
+        assertThat(tracer.events(TraceEvent.ContextEdited.class)).extracting(TraceEvent.ContextEdited::edit)
+                .containsExactly("clear_tool_results");
+        assertThat(HistoryValidator.problems(edited)).isEmpty();
+    }
+
+    @Test
+    void aFailedSummaryCallLeavesTheHistoryAloneAndIsReported() throws Exception {
+        ModelGateway down = (m, request, purpose) -> Optional.empty();
+        ContextManager manager = manager(ContextPolicy.builder().compaction(Compaction.client(1_000))
+                .tokenCounting(TokenCounting.ESTIMATE).build());
+        assertThat(manager.prepare(request(history(6, 2_000)), down)).isEmpty();
+        assertThat(tracer.events(TraceEvent.Intervention.class)).singleElement()
+                .satisfies(e -> assertThat(e.kind()).isEqualTo("context"))
+                .satisfies(e -> assertThat(e.message()).contains("compaction did not happen"));
+    }
+
+    @Test
+    void theProviderCountDecidesOnceTheEstimateIsNearATrigger() throws Exception {
+        AtomicInteger counted = new AtomicInteger();
+        Model counting = new Model() {
+            @Override
+            public ModelResponse call(ModelRequest request, dev.rein.model.ModelCallContext context) {
+                throw new AssertionError("not called");
+            }
+
+            @Override
+            public long countTokens(ModelRequest request) {
+                counted.incrementAndGet();
+                return 1_000_000;
+            }
+        };
+        ContextPolicy policy = ContextPolicy.builder().clearToolResults(ClearToolResults.client(1_000, 1)).build();
+        assertThat(policy.newManager(counting, store, tracer).prepare(request(history(1, 100)), summariser)).isEmpty();
+        assertThat(counted).as("far below the trigger: no count call").hasValue(0);
+
+        List<Message> history = history(3, 600);
+        assertThat(policy.newManager(counting, store, tracer).prepare(request(history), summariser)).isPresent();
+        assertThat(counted.get()).isPositive();
+        assertThat(tracer.events(TraceEvent.ContextEdited.class).get(0).tokensBefore()).isEqualTo(1_000_000);
+
+        counted.set(0);
+        ContextPolicy estimateOnly = ContextPolicy.builder().clearToolResults(ClearToolResults.client(1_000, 1))
+                .tokenCounting(TokenCounting.ESTIMATE).build();
+        estimateOnly.newManager(counting, store, tracer).prepare(request(history), summariser);
+        assertThat(counted).hasValue(0);
+    }
+
+    @Test
+    void serverSideSettingsAreSentNotApplied() throws Exception {
+        ContextPolicy policy = ContextPolicy.builder()
+                .clearToolResults(ClearToolResults.server(50_000, 4).excluding("memory"))
+                .compaction(Compaction.server(120_000).withInstructions("keep ids"))
+                .build();
+        assertThat(policy.serverEdits()).containsExactly(
+                new ServerContextEdit.ClearToolUses(50_000, 4, null, List.of("memory"), false),
+                new ServerContextEdit.Compact(120_000, "keep ids"));
+        assertThat(manager(policy).prepare(request(history(20, 2_000)), summariser)).isEmpty();
+        assertThat(ContextPolicy.defaults().serverEdits()).isEmpty();
+        assertThat(ContextPolicy.defaults().toolOutputLimit()).isEqualTo(4_000);
+    }
+
+    @Test
+    void settingsThatCannotWorkAreRefused() {
+        assertThatThrownBy(() -> ContextPolicy.builder().clearToolResults(ClearToolResults.client(10_000, 3))
+                .compaction(Compaction.client(5_000)).build()).isInstanceOf(ReinException.class).hasMessageContaining("never run");
+        assertThatThrownBy(() -> ClearToolResults.client(0, 3)).isInstanceOf(ReinException.class);
+        assertThatThrownBy(() -> Compaction.client(1_000).keepingLast(0)).isInstanceOf(ReinException.class);
+        assertThatThrownBy(() -> ContextPolicy.builder().toolOutputLimit(-1)).isInstanceOf(ReinException.class);
+    }
+}

@@ -1,0 +1,119 @@
+package dev.rein.context;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rein.json.Hashing;
+import dev.rein.json.Json;
+import dev.rein.tool.Tool;
+import dev.rein.tool.ToolCall;
+import dev.rein.tool.ToolContext;
+import dev.rein.tool.ToolExecutor;
+import dev.rein.tool.ToolOutput;
+import dev.rein.tool.ToolRegistry;
+import dev.rein.tool.ToolResult;
+import dev.rein.trace.TraceEvent;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class OutputTruncationTest {
+    private final RecordingTracer tracer = new RecordingTracer();
+
+    private ToolResult run(String output, int limit, OutputStore store) throws InterruptedException {
+        return run(Tool.builder("dump").description("dumps").handler((a, c) -> output).build(), limit, store);
+    }
+
+    private ToolResult run(Tool tool, int limit, OutputStore store) throws InterruptedException {
+        ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(tool))
+                .outputStage(new OutputTruncation(limit, store, tracer)).build();
+        return executor.execute(new ToolCall("call_1", tool.name(), Json.object(), 0), ToolContext.standalone("call_1"));
+    }
+
+    @Test
+    void aLongOutputIsCutWithANoticeAndKeptWholeInTheStore() throws Exception {
+        String output = "x".repeat(20_000);
+        InMemoryOutputStore store = new InMemoryOutputStore();
+        ToolResult result = run(output, 4_000, store);
+
+        assertThat(result.isError()).isFalse();
+        assertThat(result.content()).startsWith("x".repeat(4_000) + "\n\n[rein] Output truncated");
+        assertThat(result.content()).contains("first 4,000 of 20,000 characters").contains("16,000 characters were omitted")
+                .contains("narrow the request").contains("sha256:" + Hashing.sha256(output).substring(0, 16));
+        assertThat(store.get(Hashing.sha256(output))).contains(output);
+        assertThat(tracer.events(TraceEvent.OutputTruncated.class)).singleElement().satisfies(e -> {
+            assertThat(e.callId()).isEqualTo("call_1");
+            assertThat(e.tool()).isEqualTo("dump");
+            assertThat(e.totalChars()).isEqualTo(20_000);
+            assertThat(e.shownChars()).isEqualTo(4_000);
+            assertThat(e.sha256()).isEqualTo(Hashing.sha256(output));
+            assertThat(e.stored()).isTrue();
+            assertThat(e.location()).isEqualTo("memory");
+        });
+    }
+
+    @Test
+    void shortOutputsPassUntouchedAndZeroTurnsTruncationOff() throws Exception {
+        InMemoryOutputStore store = new InMemoryOutputStore();
+        assertThat(run("short", 4_000, store).content()).isEqualTo("short");
+        assertThat(run("y".repeat(10_000), 0, store).content()).hasSize(10_000);
+        assertThat(store.size()).isZero();
+        assertThat(tracer.events).isEmpty();
+    }
+
+    @Test
+    void theCutNeverSplitsACharacterAndCountsCodePoints() throws Exception {
+        String output = "配送状況😀".repeat(1_000);
+        ToolResult result = run(output, 10, new InMemoryOutputStore());
+        assertThat(result.content()).startsWith("配送状況😀配送状況😀\n\n[rein]");
+        assertThat(result.content()).contains("first 10 of 5,000 characters");
+    }
+
+    @Test
+    void errorsAreTruncatedTooAndKeepTheirFlag() throws Exception {
+        Tool failing = Tool.builder("dump").description("fails").handler((a, c) -> ToolOutput.error("E".repeat(9_000))).build();
+        ToolResult result = run(failing, 100, new InMemoryOutputStore());
+        assertThat(result.isError()).isTrue();
+        assertThat(result.content()).startsWith("E".repeat(100) + "\n\n[rein] Output truncated");
+    }
+
+    @Test
+    void whenTheStoreFailsTheOutputIsStillCutAndTheTraceSaysSo() throws Exception {
+        OutputStore broken = new OutputStore() {
+            @Override
+            public String put(String content) {
+                throw new java.io.UncheckedIOException(new java.io.IOException("disk full"));
+            }
+
+            @Override
+            public java.util.Optional<String> get(String sha256) {
+                return java.util.Optional.empty();
+            }
+
+            @Override
+            public String location(String sha256) {
+                return "nowhere";
+            }
+        };
+        ToolResult result = run("z".repeat(5_000), 1_000, broken);
+        assertThat(result.content()).contains("4,000 characters were omitted").doesNotContain("out of band");
+        assertThat(tracer.events(TraceEvent.OutputTruncated.class)).singleElement()
+                .satisfies(e -> assertThat(e.stored()).isFalse()).satisfies(e -> assertThat(e.location()).contains("disk full"));
+    }
+
+    @Test
+    void theDirectoryStoreKeepsUtf8FilesByHash(@TempDir Path dir) throws Exception {
+        OutputStore store = OutputStore.directory(dir);
+        String text = "注文番号 A-100 の配送状況: 出荷済み\n".repeat(500);
+        String hash = store.put(text);
+        assertThat(store.put(text)).isEqualTo(hash);
+        assertThat(store.get(hash)).contains(text);
+        assertThat(Path.of(store.location(hash))).exists().hasParent(dir.toAbsolutePath().resolve(hash.substring(0, 2)));
+        assertThat(Files.readString(Path.of(store.location(hash)))).isEqualTo(text);
+        assertThat(store.get("0".repeat(64))).isEmpty();
+        assertThat(store.get("../../etc/passwd")).isEmpty();
+        try (var files = Files.walk(dir)) {
+            assertThat(files.filter(p -> p.toString().endsWith(".tmp"))).isEmpty();
+        }
+    }
+}

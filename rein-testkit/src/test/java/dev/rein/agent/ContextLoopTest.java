@@ -1,0 +1,216 @@
+package dev.rein.agent;
+
+import static dev.rein.testkit.ScriptedModel.call;
+import static dev.rein.testkit.ScriptedModel.text;
+import static dev.rein.testkit.ScriptedModel.toolCalls;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.rein.ReinException;
+import dev.rein.budget.Budget;
+import dev.rein.context.ClearToolResults;
+import dev.rein.context.Compaction;
+import dev.rein.context.ContextPolicy;
+import dev.rein.context.HistoryValidator;
+import dev.rein.context.InMemoryOutputStore;
+import dev.rein.context.TokenEstimator;
+import dev.rein.json.Hashing;
+import dev.rein.model.ContentBlock;
+import dev.rein.model.Message;
+import dev.rein.model.Model;
+import dev.rein.model.ModelCallContext;
+import dev.rein.model.ModelException;
+import dev.rein.model.ModelRequest;
+import dev.rein.model.ModelResponse;
+import dev.rein.model.ServerContextEdit;
+import dev.rein.model.TextBlock;
+import dev.rein.model.ToolResultBlock;
+import dev.rein.testkit.RecordingListener;
+import dev.rein.testkit.ScriptedModel;
+import dev.rein.tool.Tool;
+import dev.rein.trace.TraceEvent;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class ContextLoopTest {
+    private static final int PAGE_CHARS = 20_000;
+    private final RecordingListener trace = new RecordingListener();
+
+    /** A tool whose every output is 20 KB and different from the others. */
+    private static Tool fetchPage() {
+        return Tool.builder("fetch_page").description("Fetches a page.")
+                .inputSchema("{\"type\":\"object\",\"properties\":{\"page\":{\"type\":\"integer\"}},\"required\":[\"page\"]}")
+                .handler((args, ctx) -> page(args.get("page").asInt()))
+                .build();
+    }
+
+    private static String page(int n) {
+        String line = "page " + n + ": lorem ipsum dolor sit amet, consectetur adipiscing elit " + n + "\n";
+        StringBuilder sb = new StringBuilder();
+        while (sb.length() < PAGE_CHARS) {
+            sb.append(line);
+        }
+        return sb.substring(0, PAGE_CHARS);
+    }
+
+    /**
+     * A scripted model that asks for {@code pages} pages one step at a time, answers compaction
+     * requests with a summary, then gives the final answer.
+     */
+    private static ScriptedModel reader(int pages) {
+        AtomicInteger asked = new AtomicInteger();
+        ScriptedModel.Turn turn = (request, number) -> {
+            if (lastText(request).startsWith("[rein] Your context is nearly full")) {
+                return text("Summary: pages 1-" + asked.get() + " read; each repeats its lorem line.").answer(request, number);
+            }
+            int next = asked.incrementAndGet();
+            return next <= pages ? toolCalls(call("fetch_page", "{\"page\":" + next + "}")).answer(request, number)
+                    : text("read all " + pages + " pages").answer(request, number);
+        };
+        return ScriptedModel.of(Collections.nCopies(pages * 3, turn));
+    }
+
+    private static String lastText(ModelRequest request) {
+        List<ContentBlock> blocks = request.messages().get(request.messages().size() - 1).content();
+        return blocks.get(blocks.size() - 1) instanceof TextBlock t ? t.text() : "";
+    }
+
+    private Agent.Builder agent(Model model) {
+        return Agent.builder().model(model).tools(fetchPage()).listener(trace)
+                .budget(Budget.builder().maxSteps(120).build());
+    }
+
+    @Test
+    void aHundredStepRunWith20KbToolOutputsStaysUnderTheConfiguredContextSizeAtEveryStep() {
+        final long maxContextTokens = 10_000;
+        InMemoryOutputStore store = new InMemoryOutputStore();
+        ContextPolicy policy = ContextPolicy.builder()
+                .outputStore(store)
+                .clearToolResults(ClearToolResults.client(6_000, 2))
+                .compaction(Compaction.client(7_000).keepingLast(4))
+                .build();
+        ScriptedModel model = reader(100);
+
+        RunResult result = agent(model).contextPolicy(policy).build().run("read pages 1 to 100");
+
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(result.answer()).isEqualTo("read all 100 pages");
+        assertThat(result.steps()).isEqualTo(101);
+        long largest = 0;
+        for (ModelRequest request : model.requests()) {
+            long tokens = TokenEstimator.estimate(request);
+            largest = Math.max(largest, tokens);
+            assertThat(tokens).isLessThanOrEqualTo(maxContextTokens);
+            assertThat(HistoryValidator.problems(request.messages())).isEmpty();
+        }
+        List<TraceEvent.ContextEdited> edits = trace.events(TraceEvent.ContextEdited.class);
+        long clearings = edits.stream().filter(e -> e.edit().equals("clear_tool_results")).count();
+        long compactions = edits.stream().filter(e -> e.edit().equals("compact")).count();
+        assertThat(clearings).isPositive();
+        assertThat(compactions).isPositive();
+        assertThat(trace.events(TraceEvent.ModelRequested.class)).filteredOn(e -> e.purpose().equals("compaction")).hasSize((int) compactions);
+        assertThat(trace.events(TraceEvent.OutputTruncated.class)).hasSize(100);
+        for (int n = 1; n <= 100; n++) {
+            assertThat(store.get(Hashing.sha256(page(n)))).as("page %d kept out of band", n).contains(page(n));
+        }
+        assertThat(trace.events(TraceEvent.StallDetected.class)).isEmpty();
+        System.out.printf("100-step run: largest request %,d estimated tokens (limit %,d), %d clearings, %d compactions,"
+                + " %d model calls%n", largest, maxContextTokens, clearings, compactions, model.requests().size());
+
+        ScriptedModel control = reader(100);
+        agent(control).build().run("read pages 1 to 100");
+        long uncontrolled = TokenEstimator.estimate(control.lastRequest());
+        System.out.printf("the same run with truncation only: last request %,d estimated tokens%n", uncontrolled);
+        assertThat(uncontrolled).as("without clearing and compaction the context grows past the limit").isGreaterThan(maxContextTokens * 5);
+    }
+
+    @Test
+    void tooLongOutputReachesTheModelTruncatedWithANoticeAndTheTraceHasTheHash() {
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("fetch_page", "{\"page\":7}")), text("ok"));
+        agent(model).build().run("read page 7");
+
+        ToolResultBlock seen = (ToolResultBlock) model.requests().get(1).messages().get(2).content().get(0);
+        assertThat(seen.content()).startsWith(page(7).substring(0, 4_000) + "\n\n[rein] Output truncated: showing the first 4,000 of 20,000");
+        TraceEvent.OutputTruncated truncated = trace.events(TraceEvent.OutputTruncated.class).get(0);
+        assertThat(truncated.sha256()).isEqualTo(Hashing.sha256(page(7)));
+        assertThat(truncated.callId()).isEqualTo(seen.toolUseId());
+        assertThat(trace.events(TraceEvent.ToolCompleted.class).get(0).content()).isEqualTo(seen.content());
+    }
+
+    @Test
+    void clearedResultsShowThePlaceholderToTheModel() {
+        ScriptedModel model = reader(4);
+        agent(model).contextPolicy(ContextPolicy.builder().clearToolResults(ClearToolResults.client(1_500, 1)).build())
+                .build().run("read 4 pages");
+
+        List<Message> last = model.lastRequest().messages();
+        List<ToolResultBlock> results = new ArrayList<>();
+        last.forEach(m -> m.content().stream().filter(ToolResultBlock.class::isInstance).map(ToolResultBlock.class::cast).forEach(results::add));
+        assertThat(results).hasSize(4);
+        assertThat(results.subList(0, 3)).allSatisfy(r -> assertThat(r.content()).startsWith("[rein: cleared] This result of 'fetch_page'"));
+        assertThat(results.get(3).content()).startsWith("page 4:");
+        assertThat(HistoryValidator.problems(last)).isEmpty();
+    }
+
+    @Test
+    void theProvidersTokenCountIsUsedWhenTheModelOffersOne() {
+        ScriptedModel scripted = reader(3);
+        AtomicInteger counts = new AtomicInteger();
+        Model counting = new Model() {
+            @Override
+            public ModelResponse call(ModelRequest request, ModelCallContext context) throws ModelException, InterruptedException {
+                return scripted.call(request, context);
+            }
+
+            @Override
+            public long countTokens(ModelRequest request) {
+                counts.incrementAndGet();
+                return 500_000;
+            }
+        };
+        agent(counting).contextPolicy(ContextPolicy.builder().clearToolResults(ClearToolResults.client(2_000, 1)).build())
+                .build().run("read 3 pages");
+        assertThat(counts.get()).isPositive();
+        assertThat(trace.events(TraceEvent.ContextEdited.class)).isNotEmpty()
+                .allSatisfy(e -> assertThat(e.tokensBefore()).isEqualTo(500_000));
+    }
+
+    @Test
+    void serverSideEditsAreChosenInTheSamePolicyAndSentWithEveryRequest() {
+        ScriptedModel model = reader(2);
+        agent(model).contextPolicy(ContextPolicy.builder()
+                        .clearToolResults(ClearToolResults.server(30_000, 3))
+                        .compaction(Compaction.server(100_000)).build())
+                .build().run("read 2 pages");
+        assertThat(model.requests()).allSatisfy(r -> assertThat(r.serverContextEdits()).containsExactly(
+                new ServerContextEdit.ClearToolUses(30_000, 3, null, List.of(), false),
+                new ServerContextEdit.Compact(100_000, null)));
+        assertThat(trace.events(TraceEvent.ContextEdited.class)).isEmpty();
+
+        assertThatThrownBy(() -> Agent.builder().model(model)
+                .serverContextEdits(List.of(ServerContextEdit.ClearToolUses.defaults()))
+                .contextPolicy(ContextPolicy.builder().clearToolResults(ClearToolResults.server()).build()).build())
+                .isInstanceOf(ReinException.class).hasMessageContaining("set twice");
+    }
+
+    @Test
+    void aFailedCompactionCallDoesNotEndTheRun() {
+        AtomicInteger calls = new AtomicInteger();
+        ScriptedModel.Turn turn = (request, number) -> {
+            if (lastText(request).startsWith("[rein] Your context is nearly full")) {
+                throw new ModelException(ModelException.Kind.INVALID_REQUEST, 400, "prompt is too long");
+            }
+            int n = calls.incrementAndGet();
+            return n <= 4 ? toolCalls(call("fetch_page", "{\"page\":" + n + "}")).answer(request, number) : text("done").answer(request, number);
+        };
+        RunResult result = agent(ScriptedModel.of(Collections.nCopies(20, turn)))
+                .contextPolicy(ContextPolicy.builder().compaction(Compaction.client(2_000).keepingLast(2)).build())
+                .build().run("read");
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(trace.events(TraceEvent.ModelFailed.class)).isNotEmpty();
+        assertThat(trace.events(TraceEvent.Intervention.class)).filteredOn(e -> e.kind().equals("context")).isNotEmpty();
+    }
+}

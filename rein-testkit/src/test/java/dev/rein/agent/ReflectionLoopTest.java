@@ -1,0 +1,182 @@
+package dev.rein.agent;
+
+import static dev.rein.testkit.ScriptedModel.call;
+import static dev.rein.testkit.ScriptedModel.text;
+import static dev.rein.testkit.ScriptedModel.toolCalls;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.rein.ReinException;
+import dev.rein.json.Json;
+import dev.rein.model.ContentBlock;
+import dev.rein.model.Message;
+import dev.rein.model.ModelRequest;
+import dev.rein.model.StopReason;
+import dev.rein.model.TextBlock;
+import dev.rein.model.ToolChoice;
+import dev.rein.model.ToolResultBlock;
+import dev.rein.model.ToolUseBlock;
+import dev.rein.model.Usage;
+import dev.rein.reflection.PhaseEnd;
+import dev.rein.reflection.Reflection;
+import dev.rein.testkit.RecordingListener;
+import dev.rein.testkit.ScriptedModel;
+import dev.rein.tool.Tool;
+import dev.rein.trace.TraceEvent;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ReflectionLoopTest {
+    private static final String FINISH_42 = "{\"status\":\"completed\",\"summary\":\"looked it up\",\"result\":\"42\"}";
+    private static final String FINISH_42_KM = "{\"status\":\"completed\",\"summary\":\"looked it up\",\"result\":\"42 km\"}";
+    private final RecordingListener trace = new RecordingListener();
+
+    private static Tool lookup() {
+        return Tool.builder("lookup").description("Looks a thing up.")
+                .inputSchema("{\"type\":\"object\",\"properties\":{\"q\":{\"type\":\"string\"}},\"required\":[\"q\"]}")
+                .handler((args, ctx) -> "found: " + args.get("q").asText())
+                .build();
+    }
+
+    private static Tool commit() {
+        return Tool.builder("commit").description("Commits.").handler((args, ctx) -> "committed").build();
+    }
+
+    private Agent.Builder agent(ScriptedModel model) {
+        return Agent.builder().model(model).tools(lookup(), commit()).listener(trace);
+    }
+
+    private static ScriptedModel.Turn lookupTurn(int i) {
+        return toolCalls(call("lookup", "{\"q\":\"item " + i + "\"}"));
+    }
+
+    private static String lastBlockText(ModelRequest request) {
+        List<ContentBlock> blocks = request.messages().get(request.messages().size() - 1).content();
+        return blocks.get(blocks.size() - 1) instanceof TextBlock t ? t.text() : "";
+    }
+
+    private static ScriptedModel.Turn verdict(boolean approved, String... problems) {
+        return ScriptedModel.reply(StopReason.TOOL_USE, Usage.of(500, 50, 0, 0), new ToolUseBlock("toolu_v", "verdict",
+                Json.mapper().valueToTree(java.util.Map.of("approved", approved, "problems", List.of(problems)))));
+    }
+
+    // ---- B and C ----
+
+    @Test
+    void evaluationPromptsFollowEveryToolStepAndAreTracedAsInterventions() {
+        ScriptedModel model = ScriptedModel.of(lookupTurn(1), lookupTurn(2), lookupTurn(3), text("done"));
+        RunResult result = agent(model).reflection(Reflection.evaluateEachStep()).build().run("go");
+
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        for (int i = 1; i <= 3; i++) {
+            ModelRequest request = model.requests().get(i);
+            assertThat(lastBlockText(request)).isEqualTo(Reflection.Evaluate.DEFAULT_PROMPT);
+            assertThat(request.messages().get(request.messages().size() - 1).content().get(0)).isInstanceOf(ToolResultBlock.class);
+        }
+        assertThat(trace.events(TraceEvent.Intervention.class)).hasSize(3).allSatisfy(e -> {
+            assertThat(e.kind()).isEqualTo("reflection");
+            assertThat(e.evidence()).containsEntry("strategy", "evaluate");
+        });
+    }
+
+    @Test
+    void checkpointsComeEveryNStepsAndWhenAPhaseEnds() {
+        ScriptedModel model = ScriptedModel.of(lookupTurn(1), lookupTurn(2), toolCalls(call("commit", "{}")), lookupTurn(4),
+                lookupTurn(5), text("done"));
+        agent(model).reflection(Reflection.checkpoint(2).atPhaseEnd(PhaseEnd.afterTool("commit"))).build().run("go");
+
+        assertThat(trace.events(TraceEvent.Intervention.class)).extracting(TraceEvent.Intervention::step, e -> e.evidence().get("trigger"))
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(2, "every_2_steps"),
+                        org.assertj.core.groups.Tuple.tuple(3, "phase_end"),
+                        org.assertj.core.groups.Tuple.tuple(4, "every_2_steps"));
+        assertThat(lastBlockText(model.requests().get(2))).isEqualTo(Reflection.Checkpoint.DEFAULT_PROMPT);
+        assertThat(lastBlockText(model.requests().get(1))).isEmpty();
+    }
+
+    @Test
+    void noReflectionIsTheDefault() {
+        ScriptedModel model = ScriptedModel.of(lookupTurn(1), text("done"));
+        agent(model).build().run("go");
+        assertThat(model.requests().get(1).messages().get(2).content()).hasSize(1);
+        assertThat(trace.events(TraceEvent.Intervention.class)).isEmpty();
+    }
+
+    // ---- D: critic ----
+
+    @Test
+    void aCriticsRejectionGoesBackToTheModelAndItsCallIsTracedAndPaidFor() {
+        ScriptedModel worker = ScriptedModel.of(lookupTurn(1), toolCalls(call("finish", FINISH_42)), toolCalls(call("finish", FINISH_42_KM)));
+        ScriptedModel critic = ScriptedModel.of(verdict(false, "the goal asks for a distance; give the unit"));
+
+        RunResult result = agent(worker).finishTool(true).reflection(Reflection.critic(critic, "claude-haiku-4-5"))
+                .build().run("How far is it?");
+
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(result.answer()).isEqualTo("42 km");
+        assertThat(critic.requests()).as("one round by default: the revised answer is not reviewed again").hasSize(1);
+        ModelRequest review = critic.requests().get(0);
+        assertThat(review.model()).isEqualTo("claude-haiku-4-5");
+        assertThat(review.toolChoice()).isEqualTo(ToolChoice.tool("verdict"));
+        assertThat(review.systemText()).contains("review").contains("never instructions");
+        String brief = review.messages().get(0).text();
+        assertThat(brief).contains("<goal>\nHow far is it?\n</goal>").contains("lookup {\"q\":\"item 1\"} -> found: item 1")
+                .contains("<proposed_answer>\n42\n</proposed_answer>");
+
+        ToolResultBlock refusal = (ToolResultBlock) worker.requests().get(2).messages().get(4).content().get(0);
+        assertThat(refusal.isError()).isTrue();
+        assertThat(refusal.content()).contains("Reviewer: the goal asks for a distance; give the unit");
+
+        assertThat(trace.events(TraceEvent.ModelRequested.class)).extracting(TraceEvent.ModelRequested::purpose)
+                .containsExactly("step", "step", "critic", "step");
+        assertThat(trace.events(TraceEvent.Intervention.class)).extracting(TraceEvent.Intervention::kind).containsExactly("critic", "verifier");
+        assertThat(result.usage().inputTokens()).isEqualTo(3 * 100 + 500);
+        // sonnet: 3 x (100 x 3 + 20 x 15) = 1800; haiku: 500 x 1 + 50 x 5 = 750 (per million)
+        assertThat(result.costUsd()).isEqualByComparingTo("0.00255");
+    }
+
+    @Test
+    void repeatedRejectionsEndTheRunThroughTheVerificationLimit() {
+        ScriptedModel worker = ScriptedModel.of(text("42"), text("forty-two"), text("never"));
+        ScriptedModel critic = ScriptedModel.of(verdict(false, "unsupported"), verdict(false, "still unsupported"));
+        RunResult result = agent(worker).reflection(Reflection.critic(critic, "claude-haiku-4-5").maxRounds(3)).build().run("go");
+
+        assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(result.reason()).isEqualTo(Reasons.VERIFICATION_FAILED);
+        assertThat(result.message()).contains("Reviewer: still unsupported");
+        Message feedback = worker.requests().get(1).messages().get(2);
+        assertThat(feedback.text()).contains("Reviewer: unsupported");
+    }
+
+    @Test
+    void theCriticIsAskedOnlyAfterTheCodeVerifiersPassAndMayUseTheAgentsOwnModel() {
+        ScriptedModel model = ScriptedModel.of(text("draft"), text("final"), verdict(true));
+        RunResult result = agent(model).maxVerificationFailures(3)
+                .verifier(answer -> answer.answer().equals("final") ? Verdict.pass() : Verdict.fail("not final"))
+                .reflection(Reflection.critic()).build().run("go");
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(model.requests()).hasSize(3);
+        assertThat(model.requests().get(2).toolChoice()).isEqualTo(ToolChoice.tool("verdict"));
+        assertThat(trace.events(TraceEvent.Intervention.class)).extracting(TraceEvent.Intervention::kind)
+                .containsExactly("verifier", "critic");
+    }
+
+    @Test
+    void anUnreachableCriticDoesNotBlockTheAnswer() {
+        ScriptedModel critic = ScriptedModel.of();
+        RunResult result = agent(ScriptedModel.of(text("42"))).reflection(Reflection.critic(critic, "claude-haiku-4-5"))
+                .build().run("go");
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(trace.events(TraceEvent.Intervention.class)).singleElement()
+                .satisfies(e -> assertThat(e.message()).contains("could not be reached"));
+    }
+
+    @Test
+    void criticSettingsAreCheckedWhenTheAgentIsBuilt() {
+        ScriptedModel m = ScriptedModel.of();
+        assertThatThrownBy(() -> agent(m).reflection(Reflection.critic(), Reflection.critic()).build())
+                .isInstanceOf(ReinException.class).hasMessageContaining("at most one critic");
+        assertThatThrownBy(() -> agent(m).reflection(Reflection.critic(m, "my-local-model")).build())
+                .isInstanceOf(ReinException.class).hasMessageContaining("my-local-model");
+        assertThatThrownBy(() -> Reflection.checkpoint(0)).isInstanceOf(ReinException.class);
+    }
+}

@@ -1,0 +1,106 @@
+package dev.rein.agent;
+
+import static dev.rein.testkit.ScriptedModel.call;
+import static dev.rein.testkit.ScriptedModel.text;
+import static dev.rein.testkit.ScriptedModel.toolCalls;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.rein.ReinException;
+import dev.rein.guard.RequiredFact;
+import dev.rein.model.ToolResultBlock;
+import dev.rein.testkit.RecordingListener;
+import dev.rein.testkit.ScriptedModel;
+import dev.rein.tool.Tool;
+import dev.rein.trace.TraceEvent;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+class RequiredFactsLoopTest {
+    private final RecordingListener trace = new RecordingListener();
+
+    private static Tool getOrder() {
+        return Tool.builder("get_order").description("Gets an order.")
+                .handler((args, ctx) -> "order A-100: shipped 2026-03-02, 配送中").build();
+    }
+
+    private static String finish(String result) {
+        return "{\"status\":\"completed\",\"summary\":\"checked\",\"result\":\"" + result + "\"}";
+    }
+
+    private Agent.Builder agent(ScriptedModel model) {
+        return Agent.builder().model(model).tools(getOrder()).finishTool(true).listener(trace)
+                .requiredFact(RequiredFact.answerMatches("shipping date", Pattern.compile("\\d{4}-\\d{2}-\\d{2}"))
+                        .withHint("give it as YYYY-MM-DD"))
+                .requiredFact(RequiredFact.toolSucceeded("order looked up", "get_order"));
+    }
+
+    @Test
+    void aFinishWithoutTheRequiredFactsIsRefusedAndTheModelToldWhichAreMissing() {
+        ScriptedModel model = ScriptedModel.of(
+                toolCalls(call("finish", finish("It has shipped."))),
+                toolCalls(call("get_order", "{}")),
+                toolCalls(call("finish", finish("Shipped on 2026-03-02."))));
+
+        RunResult result = agent(model).build().run("When did order A-100 ship?");
+
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(result.answer()).isEqualTo("Shipped on 2026-03-02.");
+        ToolResultBlock refusal = (ToolResultBlock) model.requests().get(1).messages().get(2).content().get(0);
+        assertThat(refusal.isError()).isTrue();
+        assertThat(refusal.content()).contains("required fact missing: shipping date (give it as YYYY-MM-DD)")
+                .contains("required fact missing: order looked up (call get_order and use its result)");
+        assertThat(trace.events(TraceEvent.Intervention.class)).singleElement().satisfies(e -> {
+            assertThat(e.kind()).isEqualTo("verifier");
+            assertThat(e.evidence().get("missing")).asList().hasSize(2);
+        });
+    }
+
+    @Test
+    void afterTwoRefusalsTheRunFailsWithVerificationFailed() {
+        ScriptedModel model = ScriptedModel.of(
+                toolCalls(call("get_order", "{}")),
+                toolCalls(call("finish", finish("It has shipped."))),
+                toolCalls(call("finish", finish("It has definitely shipped."))),
+                text("never"));
+
+        RunResult result = agent(model).build().run("When did order A-100 ship?");
+
+        assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(result.reason()).isEqualTo(Reasons.VERIFICATION_FAILED);
+        assertThat(result.message()).contains("2 times").contains("shipping date").doesNotContain("order looked up");
+        assertThat(model.remaining()).isEqualTo(1);
+    }
+
+    @Test
+    void aPlainTextAnswerIsGuardedTooAndJapaneseAnswersPass() {
+        ScriptedModel model = ScriptedModel.of(text("出荷済みです。"), toolCalls(call("get_order", "{}")), text("2026-03-02 に出荷されました。"));
+        RunResult result = Agent.builder().model(model).tools(getOrder()).listener(trace)
+                .requiredFact("shipping date", answer -> answer.answer().contains("2026-03-02"))
+                .requiredFact(RequiredFact.answerMentions("出荷の記述", "出荷"))
+                .build().run("注文 A-100 はいつ出荷されましたか？");
+
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(result.answer()).isEqualTo("2026-03-02 に出荷されました。");
+        assertThat(model.requests().get(1).messages().get(2).text()).contains("required fact missing: shipping date")
+                .doesNotContain("出荷の記述");
+    }
+
+    @Test
+    void aFailingCheckCountsAsMissingInsteadOfCrashingTheRun() {
+        ScriptedModel model = ScriptedModel.of(text("x"), text("y"));
+        RunResult result = Agent.builder().model(model).listener(trace)
+                .requiredFact("parsed", answer -> Integer.parseInt(answer.answer()) > 0)
+                .build().run("go");
+        assertThat(result.reason()).isEqualTo(Reasons.VERIFICATION_FAILED);
+        assertThat(result.message()).contains("the check failed: NumberFormatException");
+    }
+
+    @Test
+    void factsAreValidatedWhenTheAgentIsBuilt() {
+        assertThatThrownBy(() -> Agent.builder().model(ScriptedModel.of()).requiredFact("a", x -> true).requiredFact("a", x -> true).build())
+                .isInstanceOf(ReinException.class).hasMessageContaining("declared twice");
+        assertThatThrownBy(() -> RequiredFact.of(" ", x -> true)).isInstanceOf(ReinException.class);
+        assertThat(Agent.builder().model(ScriptedModel.of()).requiredFact("a", x -> true).build().config().verifiers()).hasSize(1);
+    }
+}
