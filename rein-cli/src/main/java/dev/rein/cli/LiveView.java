@@ -58,6 +58,13 @@ final class LiveView implements RunListener {
                     + (e.isError() ? " error (" + e.errorClass() + ")" : " ok") + " in " + Text.millis(e.durationMillis())
                     + ": " + Text.shorten(e.content(), MAX_RESULT));
             case TraceEvent.Intervention e -> line.print(label(e.step()) + "! " + e.kind() + ": " + Text.shorten(e.message(), MAX_RESULT));
+            case TraceEvent.StallDetected e -> line.print(label(e.step()) + "! stall (" + e.detector() + ", " + e.action() + "): "
+                    + Text.shorten(e.message(), MAX_RESULT));
+            case TraceEvent.OutputTruncated e -> line.print(label(e.step()) + "! " + e.tool() + " output cut for the model: "
+                    + e.shownChars() + " of " + e.totalChars() + " chars shown"
+                    + (e.stored() ? ", full output stored (sha256 " + e.sha256().substring(0, Math.min(12, e.sha256().length())) + ")" : ""));
+            case TraceEvent.ContextEdited e -> line.print(label(e.step()) + "! context " + e.edit().replace('_', ' ') + ": about "
+                    + e.tokensBefore() + " → " + e.tokensAfter() + " tokens");
             case TraceEvent.StateChanged e -> { }
             case TraceEvent.RunFinished e -> line.idle();
         }

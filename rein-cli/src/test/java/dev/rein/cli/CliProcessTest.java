@@ -65,9 +65,7 @@ class CliProcessTest {
 
             // The goal reached the API intact, with the key from the environment.
             RecordedRequest first = server.requests().get(0);
-            // SDK 3.14 sends the key as a bearer credential; older versions used x-api-key.
-            String credential = first.header("x-api-key") != null ? first.header("x-api-key") : first.header("authorization");
-            assertThat(credential).isIn("sk-ant-test-dummy", "Bearer sk-ant-test-dummy");
+            assertThat(first.header("x-api-key")).isEqualTo("sk-ant-test-dummy");
             JsonNode content = first.body().at("/messages/0/content");
             assertThat(content.isTextual() ? content.asText() : content.at("/0/text").asText()).isEqualTo(GOAL);
             assertThat(server.requests()).hasSize(2);

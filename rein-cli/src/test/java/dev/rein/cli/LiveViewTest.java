@@ -46,4 +46,12 @@ class LiveViewTest {
         InProcessCli.Outcome outcome = new InProcessCli().models((name, env) -> model).run("run", "big number");
         assertThat(outcome.stderr()).containsPattern("← calculate ok in \\d+ ms: \\d{" + LiveView.MAX_RESULT + "}… \\(\\+\\d+ chars\\)");
     }
+
+    @Test
+    void guardInterventionsAreShown() {
+        ScriptedModel.Turn same = toolCalls(call("calculate", "{\"expression\":\"1 + 1\"}"));
+        ScriptedModel model = ScriptedModel.of(same, same, same, same, same, same, text("2"));
+        InProcessCli.Outcome outcome = new InProcessCli().models((name, env) -> model).run("run", "--json", "one plus one");
+        assertThat(outcome.stderr()).contains("! stall (");
+    }
 }
