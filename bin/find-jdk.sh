@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared by ./rein, ./test and .ci/run (sourced, not executed): find a JDK 21 or newer and make
 # sure the JVM decodes arguments as UTF-8. Uses bash built-ins where it can, so it stays fast.
 
