@@ -41,7 +41,9 @@ class CliProcessTest {
                     .usage(FakeUsage.cached(40, 25, 0, 1000)).build());
             Path trace = dir.resolve("run.jsonl");
 
+            // A non-UTF-8 locale: the launcher must still hand the JVM the goal intact.
             LauncherProcess.Outcome outcome = new LauncherProcess(dir)
+                    .env("LANG", "C").env("LC_ALL", "C")
                     .env("ANTHROPIC_API_KEY", "sk-ant-test-dummy")
                     .env("ANTHROPIC_BASE_URL", server.baseUrl())
                     .run("run", "--json", "--trace", trace.toString(), GOAL);
@@ -145,6 +147,20 @@ class CliProcessTest {
         List<JsonNode> finished = Files.readAllLines(trace).stream().map(Json::parse)
                 .filter(e -> e.get("type").asText().equals("run_finished")).toList();
         assertThat(finished).hasSize(2).allSatisfy(e -> assertThat(e.get("status").asText()).isEqualTo("SUCCEEDED"));
+    }
+
+    @Test
+    void withoutTheLauncherInAnAsciiLocaleArgumentsAndOutputAreStillUtf8() throws Exception {
+        // The JVM started directly under LC_ALL=C decodes arguments and encodes output as ASCII by default.
+        ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", LauncherProcess.classpath(), "dev.rein.cli.Rein", "run", "--tools", "今日", GOAL);
+        builder.environment().put("LC_ALL", "C");
+        builder.environment().put("LANG", "C");
+        builder.environment().put("ANTHROPIC_API_KEY", "sk-ant-test-dummy");
+        Process process = builder.start();
+        String stderr = new String(process.getErrorStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(process.waitFor()).isEqualTo(ExitCodes.USAGE);
+        assertThat(stderr).isEqualTo("rein run: unknown tool '今日' in --tools; the available tools are: calculate, get_current_time\n");
     }
 
     @Test
