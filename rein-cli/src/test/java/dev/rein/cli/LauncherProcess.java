@@ -73,11 +73,11 @@ final class LauncherProcess {
             return new Outcome(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
         }
 
-        /** Sends SIGINT, as Ctrl-C in a terminal does. The launcher exec's java, so this is the JVM. */
-        void interrupt() throws IOException, InterruptedException {
-            Process kill = new ProcessBuilder("kill", "-INT", Long.toString(process.pid())).inheritIO().start();
+        /** Sends a signal: INT is what Ctrl-C in a terminal sends. The launcher exec's java, so this reaches the JVM. */
+        void signal(String name) throws IOException, InterruptedException {
+            Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
             if (kill.waitFor() != 0) {
-                throw new AssertionError("kill -INT failed");
+                throw new AssertionError("kill -" + name + " failed");
             }
         }
     }
