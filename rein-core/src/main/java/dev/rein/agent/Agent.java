@@ -62,6 +62,14 @@ public final class Agent {
         return config;
     }
 
+    /**
+     * A copy of this agent whose runs also report to a listener from {@code factory}; this agent is
+     * unchanged. Evaluation harnesses use it to record each trial's trace.
+     */
+    public Agent withListener(RunListenerFactory factory) {
+        return new Agent(config.withListener(factory));
+    }
+
     /** Runs the agent on {@code goal} to the end (or to a pause) on the calling thread's behalf. */
     public RunResult run(String goal) {
         return await(start(goal));

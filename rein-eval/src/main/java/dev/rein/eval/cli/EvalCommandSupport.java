@@ -1,0 +1,126 @@
+package dev.rein.eval.cli;
+
+import dev.rein.ReinException;
+import dev.rein.eval.Suite;
+import dev.rein.eval.file.EvalRegistry;
+import dev.rein.eval.file.SuiteFile;
+import dev.rein.eval.report.EvalReport;
+import dev.rein.eval.report.ReportWriter;
+import dev.rein.eval.run.EvalResult;
+import dev.rein.eval.run.EvalRunner;
+import dev.rein.eval.run.Progress;
+import dev.rein.eval.run.TrialModels;
+import dev.rein.model.Model;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * What {@code rein eval SUITE [--trials N] [--model NAME] [--report out.html] [--json]} does, in a
+ * form a command-line front end can call directly. Progress and errors go to {@code err}; the
+ * summary (or, with {@code json}, the JSON report) goes to {@code out}.
+ *
+ * <p>Exit codes: {@value #OK} every graded trial passed; {@value #TRIALS_FAILED} some trial failed
+ * or was unsafe; {@value #INVALID} the suite, the options or the report file were unusable;
+ * {@value #INFRA_ERRORS} some trial hit an infrastructure error (results are incomplete);
+ * {@value #INTERRUPTED} interrupted.
+ */
+public final class EvalCommandSupport {
+    public static final int OK = 0;
+    public static final int TRIALS_FAILED = 1;
+    public static final int INVALID = 2;
+    public static final int INFRA_ERRORS = 3;
+    public static final int INTERRUPTED = 130;
+
+    /**
+     * The command's options.
+     *
+     * @param suiteFile   the suite, .yaml/.yml/.json
+     * @param trials      trials per task; 0 means the suite's own {@code trials}
+     * @param modelName   null to run offline on the suites' scripts; else the real model to run
+     * @param models      makes the real model for {@code modelName} (e.g. the Anthropic provider when
+     *                    a key is set); null when no provider is available
+     * @param htmlReport  where to write the HTML report, or null
+     * @param json        print the JSON report instead of the text summary
+     * @param parallelism trials run at once
+     */
+    public record Options(Path suiteFile, int trials, String modelName, Function<String, Model> models, Path htmlReport,
+                          boolean json, int parallelism) {
+        public Options {
+            Objects.requireNonNull(suiteFile, "suiteFile");
+        }
+    }
+
+    private EvalCommandSupport() {}
+
+    /** Runs a suite offline on its scripted models (a {@code modelName} is refused without a model provider). */
+    public static int run(Path suiteFile, int trials, String modelName, Path htmlReport, boolean json, PrintStream out,
+                          PrintStream err) {
+        return run(suiteFile, trials, modelName, null, htmlReport, json, out, err);
+    }
+
+    /** Like {@link #run(Path, int, String, Path, boolean, PrintStream, PrintStream)}, with a real model provider. */
+    public static int run(Path suiteFile, int trials, String modelName, Function<String, Model> models, Path htmlReport,
+                          boolean json, PrintStream out, PrintStream err) {
+        return run(new Options(suiteFile, trials, modelName, models, htmlReport, json, EvalRunner.DEFAULT_PARALLELISM),
+                EvalRegistry.load(), out, err);
+    }
+
+    /** Runs with explicit options and registry. */
+    public static int run(Options options, EvalRegistry registry, PrintStream out, PrintStream err) {
+        try {
+            if (options.trials() < 0) {
+                throw new ReinException("--trials must be 1 or more, was " + options.trials());
+            }
+            Suite suite = SuiteFile.load(options.suiteFile(), registry);
+            EvalRunner.Builder runner = EvalRunner.builder().models(models(options)).parallelism(options.parallelism())
+                    .progress(Progress.auto(err));
+            if (options.trials() > 0) {
+                runner.trials(options.trials());
+            }
+            EvalResult result = runner.build().run(suite);
+            EvalReport report = EvalReport.of(result);
+            out.print(options.json() ? ReportWriter.json(report) + "\n" : TextSummary.render(report));
+            out.flush();
+            if (options.htmlReport() != null) {
+                // After the summary: a report path that cannot be written must not cost the results.
+                ReportWriter.writeHtml(report, options.htmlReport());
+                if (!options.json()) {
+                    out.println("\nHTML report: " + options.htmlReport().toAbsolutePath());
+                }
+            }
+            return exitCode(report);
+        } catch (ReinException e) {
+            err.println("rein eval: " + e.getMessage());
+            return INVALID;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            err.println("rein eval: interrupted");
+            return INTERRUPTED;
+        }
+    }
+
+    private static TrialModels models(Options options) {
+        if (options.modelName() == null || options.modelName().isBlank()) {
+            return TrialModels.scripted();
+        }
+        if (options.models() == null) {
+            throw new ReinException("--model " + options.modelName() + " needs a model provider (for Anthropic models, set"
+                    + " ANTHROPIC_API_KEY). Without --model the suite runs offline on its scripted models.");
+        }
+        Model model = options.models().apply(options.modelName());
+        if (model == null) {
+            throw new ReinException("no model provider knows the model '" + options.modelName() + "'");
+        }
+        return TrialModels.shared(model, options.modelName());
+    }
+
+    static int exitCode(EvalReport report) {
+        EvalReport.Summary s = report.summary();
+        if (s.infraErrors() > 0) {
+            return INFRA_ERRORS;
+        }
+        return s.passed() == s.graded() ? OK : TRIALS_FAILED;
+    }
+}

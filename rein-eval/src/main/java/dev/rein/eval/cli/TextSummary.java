@@ -1,0 +1,83 @@
+package dev.rein.eval.cli;
+
+import dev.rein.eval.Finding;
+import dev.rein.eval.report.EvalReport;
+import dev.rein.eval.run.TrialOutcome;
+import java.math.BigDecimal;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/** The plain-text summary {@code rein eval} prints when JSON was not asked for. */
+public final class TextSummary {
+    private TextSummary() {}
+
+    public static String render(EvalReport report) {
+        EvalReport.Summary s = report.summary();
+        String k = Integer.toString(report.trialsPerTask());
+        StringBuilder out = new StringBuilder();
+        out.append(String.format(Locale.ROOT, "Suite %s: %d task(s) x %d trial(s), model %s, %.1f s%n", report.suite(), s.tasks(),
+                report.trialsPerTask(), report.model(), report.durationMs() / 1000.0));
+        out.append(String.format(Locale.ROOT, "  success rate %s (%d/%d graded), pass@1 %s, pass@%s %s, pass^%s %s%n",
+                pct(s.successRate()), s.passed(), s.graded(), pct(s.passAtK().get("1")), k, pct(s.passAtK().get(k)), k,
+                pct(s.passHatK().get(k))));
+        out.append(String.format(Locale.ROOT, "  unsafe %d%s, safe refusals %d, infrastructure errors %d%n", s.unsafe(),
+                s.unsafeSuccesses() > 0 ? " (" + s.unsafeSuccesses() + " would otherwise have passed)" : "", s.safeRefusals(),
+                s.infraErrors()));
+        String kinds = s.failureKinds().entrySet().stream().filter(e -> e.getValue() > 0)
+                .map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", "));
+        out.append("  failure kinds: ").append(kinds.isEmpty() ? "none" : kinds).append('\n');
+        out.append(String.format(Locale.ROOT, "  steps p50 %s p90 %s max %s; cost p50 %s p90 %s max %s, total %s%n%n",
+                plain(s.steps().p50()), plain(s.steps().p90()), plain(s.steps().max()), usd(s.costUsd().p50()),
+                usd(s.costUsd().p90()), usd(s.costUsd().max()), usd(s.totalCostUsd())));
+        out.append(String.format(Locale.ROOT, "%-28s %-20s %8s %8s %8s %7s %6s%n", "task", "category", "passed", "pass@" + k,
+                "pass^" + k, "unsafe", "infra"));
+        for (EvalReport.TaskReport task : report.tasks()) {
+            EvalReport.Summary m = task.metrics();
+            out.append(String.format(Locale.ROOT, "%-28s %-20s %8s %8s %8s %7d %6d%n", task.id(), task.category().id(),
+                    m.passed() + "/" + m.graded(), pct(m.passAtK().get(k)), pct(m.passHatK().get(k)), m.unsafe(), m.infraErrors()));
+        }
+        appendFailures(report, out);
+        return out.toString();
+    }
+
+    private static void appendFailures(EvalReport report, StringBuilder out) {
+        boolean header = false;
+        for (TrialOutcome trial : report.trials()) {
+            if (trial.passed()) {
+                continue;
+            }
+            if (!header) {
+                out.append("\nTrials that did not pass:\n");
+                header = true;
+            }
+            out.append("  ").append(trial.taskId()).append(" #").append(trial.trial()).append(' ').append(trial.verdict().id());
+            if (trial.failureKind() != null) {
+                out.append(" (").append(trial.failureKind().id()).append(trial.safeRefusal() ? ", safe refusal" : "").append(')');
+            }
+            out.append(": ");
+            if (trial.infraError() != null) {
+                out.append(trial.infraError());
+            } else {
+                out.append(trial.findings().stream().filter(f -> !f.passed()).map(TextSummary::describe)
+                        .collect(Collectors.joining("; ")));
+            }
+            out.append('\n');
+        }
+    }
+
+    private static String describe(Finding finding) {
+        return finding.grader() + ": " + finding.message();
+    }
+
+    private static String pct(Double rate) {
+        return rate == null ? "n/a" : String.format(Locale.ROOT, "%.1f%%", rate * 100);
+    }
+
+    private static String plain(BigDecimal value) {
+        return value == null ? "n/a" : value.toPlainString();
+    }
+
+    private static String usd(BigDecimal value) {
+        return value == null ? "n/a" : "$" + value.toPlainString();
+    }
+}

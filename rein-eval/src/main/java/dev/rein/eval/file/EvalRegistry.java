@@ -1,0 +1,73 @@
+package dev.rein.eval.file;
+
+import dev.rein.ReinException;
+import dev.rein.eval.env.FileTreeEnvironment;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.ServiceLoader;
+
+/**
+ * The environments suite files can name. Immutable; build one with {@link #builder()}, or
+ * {@link #load()} the built-in ones plus every {@link EvalPlugin} on the class path.
+ */
+public final class EvalRegistry {
+    private final Map<String, EnvironmentType<?>> environments;
+
+    private EvalRegistry(Map<String, EnvironmentType<?>> environments) {
+        this.environments = Map.copyOf(environments);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The built-in environments ({@code file_tree}) and those of every plugin found by the service loader. */
+    public static EvalRegistry load() {
+        Builder builder = builder().builtins();
+        for (EvalPlugin plugin : ServiceLoader.load(EvalPlugin.class)) {
+            plugin.register(builder);
+        }
+        return builder.build();
+    }
+
+    /** The environment named {@code name}; the error lists the known names. */
+    public EnvironmentType<?> environment(String name) {
+        EnvironmentType<?> type = environments.get(name);
+        if (type == null) {
+            throw new ReinException("unknown environment '" + name + "'; known: "
+                    + (environments.isEmpty() ? "(none)" : String.join(", ", names()))
+                    + ". Register it with an EvalPlugin (see docs/eval.md).");
+        }
+        return type;
+    }
+
+    public List<String> names() {
+        return environments.keySet().stream().sorted().toList();
+    }
+
+    /** Builder for {@link EvalRegistry}. */
+    public static final class Builder {
+        private final Map<String, EnvironmentType<?>> environments = new LinkedHashMap<>();
+
+        private Builder() {}
+
+        public Builder environment(EnvironmentType<?> type) {
+            Objects.requireNonNull(type, "type");
+            if (environments.putIfAbsent(type.name(), type) != null) {
+                throw new ReinException("two environments are registered as '" + type.name() + "'; names must be unique");
+            }
+            return this;
+        }
+
+        /** Adds the environments that ship with rein-eval. */
+        public Builder builtins() {
+            return environment(FileTreeEnvironment.type());
+        }
+
+        public EvalRegistry build() {
+            return new EvalRegistry(environments);
+        }
+    }
+}

@@ -1,0 +1,133 @@
+package dev.rein.eval.file;
+
+import dev.rein.ReinException;
+import dev.rein.agent.RunStatus;
+import dev.rein.eval.EndExpectation;
+import dev.rein.eval.Environment;
+import dev.rein.eval.Expect;
+import dev.rein.eval.Grader;
+import dev.rein.eval.Graders;
+import dev.rein.tool.ErrorClass;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/** Turns a suite file's {@code expect} block into an expected ending and graders. */
+final class FileExpectations {
+    private FileExpectations() {}
+
+    /** The named ending, or "status: reason" for any run status; null when the file sets none. */
+    static EndExpectation ending(String status, String where) {
+        if (status == null) {
+            return null;
+        }
+        String s = status.strip().toLowerCase(Locale.ROOT);
+        switch (s) {
+            case "succeeded":
+                return Expect.succeeded();
+            case "needs_user_input":
+                return Expect.needsUserInput();
+            case "waiting_approval":
+                return Expect.waitingApproval();
+            case "stopped_budget":
+                return Expect.stoppedBudget();
+            case "permission_refused":
+                return Expect.refusedForPermission();
+            case "tool_timeout_handled":
+                return Expect.toolTimeoutHandled();
+            case "injection_resisted":
+                return Expect.injectionResisted();
+            default:
+                break;
+        }
+        String[] parts = s.split(":", 2);
+        try {
+            RunStatus runStatus = RunStatus.valueOf(parts[0].strip().toUpperCase(Locale.ROOT));
+            return parts.length == 1 ? Expect.status(runStatus) : Expect.status(runStatus, parts[1].strip());
+        } catch (IllegalArgumentException e) {
+            throw new ReinException(where + ".expect.status '" + status + "' is unknown; use succeeded, needs_user_input,"
+                    + " waiting_approval, stopped_budget, permission_refused, tool_timeout_handled, injection_resisted, or"
+                    + " '<status>: <reason>' such as 'failed: agent_failed'");
+        }
+    }
+
+    static <E extends Environment> List<Grader<? super E>> graders(SuiteSpec.ExpectSpec spec, EnvironmentType<E> type,
+                                                                  String where) {
+        List<Grader<? super E>> graders = new ArrayList<>();
+        if (spec == null) {
+            return graders;
+        }
+        if (notEmpty(spec.mustCall())) {
+            graders.add(Graders.mustCall(spec.mustCall().toArray(String[]::new)));
+        }
+        if (notEmpty(spec.mustNotCall())) {
+            graders.add(Graders.mustNotCall(spec.mustNotCall().toArray(String[]::new)));
+        }
+        if (notEmpty(spec.mustNotAttempt())) {
+            graders.add(Graders.mustNotAttempt(spec.mustNotAttempt().toArray(String[]::new)));
+        }
+        if (spec.maxSteps() != null) {
+            graders.add(Graders.maxSteps(spec.maxSteps()));
+        }
+        if (spec.maxCostUsd() != null) {
+            graders.add(Graders.maxCost(decimal(spec.maxCostUsd(), where + ".expect.max_cost_usd")));
+        }
+        if (notEmpty(spec.approvals())) {
+            graders.add(Graders.approvalRequested(spec.approvals().toArray(String[]::new)));
+        }
+        if (notEmpty(spec.answerContains())) {
+            graders.add(Graders.answerContains(spec.answerContains().toArray(String[]::new)));
+        }
+        if (spec.answerMatches() != null) {
+            graders.add(Graders.answerMatches(spec.answerMatches()));
+        }
+        for (String error : spec.observedErrors() == null ? List.<String>of() : spec.observedErrors()) {
+            graders.add(Graders.observedError(errorClass(error, where)));
+        }
+        for (SuiteSpec.StateSpec state : spec.state() == null ? List.<SuiteSpec.StateSpec>of() : spec.state()) {
+            graders.add(state(state, where));
+        }
+        if (spec.stateHash() != null) {
+            graders.add(Graders.stateHash(spec.stateHash()));
+        }
+        for (String check : spec.checks() == null ? List.<String>of() : spec.checks()) {
+            graders.add(Graders.outcomeWithReason(check, type.check(check).orElseThrow(() -> new ReinException(where
+                    + ".expect.checks: environment '" + type.name() + "' has no check '" + check + "'; known: "
+                    + (type.checkNames().isEmpty() ? "(none)" : String.join(", ", type.checkNames()))))));
+        }
+        return graders;
+    }
+
+    private static Grader<Environment> state(SuiteSpec.StateSpec state, String where) {
+        if (state == null || state.path() == null || !state.path().startsWith("/")) {
+            throw new ReinException(where + ".expect.state: each entry needs a JSON pointer path starting with '/'");
+        }
+        boolean absent = Boolean.TRUE.equals(state.absent());
+        if (absent == (state.value() != null)) {
+            throw new ReinException(where + ".expect.state " + state.path() + ": give either equals or absent: true");
+        }
+        return absent ? Graders.stateAbsent(state.path()) : Graders.stateAt(state.path(), state.value());
+    }
+
+    private static ErrorClass errorClass(String text, String where) {
+        try {
+            return ErrorClass.valueOf(text.strip().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new ReinException(where + ".expect.observed_errors: '" + text + "' is not an error class (timeout,"
+                    + " permission_denied, transient, ...)");
+        }
+    }
+
+    private static BigDecimal decimal(String text, String where) {
+        try {
+            return new BigDecimal(text.strip());
+        } catch (NumberFormatException e) {
+            throw new ReinException(where + " '" + text + "' is not a number");
+        }
+    }
+
+    private static boolean notEmpty(List<String> list) {
+        return list != null && !list.isEmpty();
+    }
+}

@@ -1,0 +1,129 @@
+package dev.rein.eval.file;
+
+import dev.rein.ReinException;
+import dev.rein.agent.Agent;
+import dev.rein.approval.ApprovalPolicy;
+import dev.rein.budget.Budget;
+import dev.rein.eval.AgentFactory;
+import dev.rein.eval.Environment;
+import dev.rein.guard.RequiredFact;
+import dev.rein.tool.Principal;
+import dev.rein.tool.Tool;
+import java.text.Normalizer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.function.Function;
+
+/** Builds the agent a suite file declares: a registered one by name, or one assembled from toolsets and limits. */
+final class InlineAgent {
+    private InlineAgent() {}
+
+    /** The task's agent spec over the suite's: a field the task sets wins. */
+    static SuiteSpec.AgentSpec merge(SuiteSpec.AgentSpec base, SuiteSpec.AgentSpec over) {
+        if (base == null) {
+            return over;
+        }
+        if (over == null) {
+            return base;
+        }
+        return new SuiteSpec.AgentSpec(pick(over.use(), base.use()), pick(over.toolsets(), base.toolsets()),
+                pick(over.systemPrompt(), base.systemPrompt()), pick(over.finishTool(), base.finishTool()),
+                pick(over.maxSteps(), base.maxSteps()), pick(over.maxCostUsd(), base.maxCostUsd()),
+                pick(over.maxSeconds(), base.maxSeconds()), pick(over.toolTimeoutMs(), base.toolTimeoutMs()),
+                pick(over.requiredFacts(), base.requiredFacts()), pick(over.scopes(), base.scopes()),
+                pick(over.user(), base.user()), pick(over.maxTokens(), base.maxTokens()),
+                pick(over.approvals(), base.approvals()));
+    }
+
+    private static <T> T pick(T preferred, T fallback) {
+        return preferred != null ? preferred : fallback;
+    }
+
+    static <E extends Environment> AgentFactory<E> of(EnvironmentType<E> type, SuiteSpec.AgentSpec spec, String where,
+                                                      boolean scriptCallsFinish) {
+        if (spec == null) {
+            throw new ReinException(where + " has no agent: set agent.use to a registered agent, or agent.toolsets");
+        }
+        if (spec.use() != null) {
+            if (spec.toolsets() != null || spec.systemPrompt() != null) {
+                throw new ReinException(where + ".agent: 'use' picks a registered agent; do not combine it with toolsets"
+                        + " or system_prompt");
+            }
+            return type.agent(spec.use()).orElseThrow(() -> new ReinException(where + ".agent.use: environment '" + type.name()
+                    + "' has no agent '" + spec.use() + "'; known: " + known(type.agentNames())));
+        }
+        List<Function<? super E, List<Tool>>> toolsets = new ArrayList<>();
+        for (String name : spec.toolsets() == null ? List.<String>of() : spec.toolsets()) {
+            toolsets.add(type.toolset(name).orElseThrow(() -> new ReinException(where + ".agent.toolsets: environment '"
+                    + type.name() + "' has no toolset '" + name + "'; known: " + known(type.toolsetNames()))));
+        }
+        boolean finish = Boolean.TRUE.equals(spec.finishTool());
+        if (scriptCallsFinish && !finish) {
+            throw new ReinException(where + ": the script calls finish but the agent does not offer the finish tool;"
+                    + " set agent.finish_tool: true");
+        }
+        Budget budget = budget(spec, where);
+        Principal principal = spec.scopes() == null && spec.user() == null ? Principal.ANONYMOUS
+                : new Principal(spec.user() == null ? "eval-user" : spec.user(), "default",
+                Set.copyOf(spec.scopes() == null ? List.of() : spec.scopes()));
+        List<String> facts = spec.requiredFacts() == null ? List.of() : List.copyOf(spec.requiredFacts());
+        ApprovalPolicy approvals = approvals(spec.approvals(), where);
+        return (env, model) -> {
+            Agent.Builder builder = Agent.builder().model(model.model()).modelName(model.name())
+                    .systemPrompt(spec.systemPrompt()).finishTool(finish).budget(budget).principal(principal)
+                    .approvalPolicy(approvals);
+            toolsets.forEach(toolset -> builder.tools(toolset.apply(env)));
+            if (spec.toolTimeoutMs() != null) {
+                builder.toolTimeout(Duration.ofMillis(spec.toolTimeoutMs()));
+            }
+            if (spec.maxTokens() != null) {
+                builder.maxTokens(spec.maxTokens());
+            }
+            for (String fact : facts) {
+                builder.requiredFact(RequiredFact.of(fact, answer -> normalise(answer.answer()).contains(normalise(fact))));
+            }
+            return builder.build();
+        };
+    }
+
+    /** Which calls wait for a person; the harness does not approve, so a paused run ends its trial. */
+    private static ApprovalPolicy approvals(String name, String where) {
+        return switch (name == null ? "side_effects" : name) {
+            case "side_effects" -> ApprovalPolicy.SIDE_EFFECTS;
+            case "irreversible_only" -> ApprovalPolicy.IRREVERSIBLE_ONLY;
+            case "never" -> ApprovalPolicy.NEVER;
+            case "always" -> ApprovalPolicy.ALWAYS;
+            default -> throw new ReinException(where + ".agent.approvals: '" + name
+                    + "' is not a policy; use side_effects, irreversible_only, never or always");
+        };
+    }
+
+    private static Budget budget(SuiteSpec.AgentSpec spec, String where) {
+        try {
+            Budget.Builder b = Budget.builder();
+            if (spec.maxSteps() != null) {
+                b.maxSteps(spec.maxSteps());
+            }
+            if (spec.maxCostUsd() != null) {
+                b.maxCostUsd(spec.maxCostUsd());
+            }
+            if (spec.maxSeconds() != null) {
+                b.maxDuration(Duration.ofSeconds(spec.maxSeconds()));
+            }
+            return b.build();
+        } catch (ReinException | NumberFormatException e) {
+            throw new ReinException(where + ".agent: invalid budget: " + e.getMessage());
+        }
+    }
+
+    private static String normalise(String text) {
+        return text == null ? "" : Normalizer.normalize(text, Normalizer.Form.NFKC).toLowerCase(Locale.ROOT);
+    }
+
+    private static String known(List<String> names) {
+        return names.isEmpty() ? "(none)" : String.join(", ", names);
+    }
+}

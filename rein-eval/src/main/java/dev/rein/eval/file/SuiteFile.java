@@ -1,0 +1,197 @@
+package dev.rein.eval.file;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.rein.ReinException;
+import dev.rein.eval.Environment;
+import dev.rein.eval.Suite;
+import dev.rein.eval.Task;
+import dev.rein.eval.TaskCategory;
+import dev.rein.json.Json;
+import dev.rein.testkit.ScriptedModel;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/**
+ * Loads a suite from a YAML ({@code .yaml}, {@code .yml}) or JSON ({@code .json}) file. The file
+ * names environments, toolsets, checks and agents registered in an {@link EvalRegistry}, and
+ * carries a scripted-model script per task, so an offline suite is fully declarative. Every
+ * problem is reported as a {@link ReinException} naming the place in the file.
+ */
+public final class SuiteFile {
+    private static final ObjectMapper YAML = YAMLMapper.builder()
+            .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .build();
+    private static final ObjectMapper JSON = JsonMapper.builder()
+            .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .build();
+
+    /** The syntax of a suite file. */
+    public enum Format { YAML, JSON }
+
+    private SuiteFile() {}
+
+    /** Loads {@code file}; its extension picks the syntax. */
+    public static Suite load(Path file, EvalRegistry registry) {
+        String name = file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(Locale.ROOT);
+        Format format;
+        if (name.endsWith(".yaml") || name.endsWith(".yml")) {
+            format = Format.YAML;
+        } else if (name.endsWith(".json")) {
+            format = Format.JSON;
+        } else {
+            throw new ReinException("cannot tell the format of suite file " + file + ": name it .yaml, .yml or .json");
+        }
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            throw new ReinException("suite file not found: " + file);
+        } catch (IOException e) {
+            throw new ReinException("cannot read suite file " + file + ": " + e.getMessage());
+        }
+        return parse(text, format, file.toString(), registry);
+    }
+
+    /** Parses suite text; {@code source} names it in error messages. */
+    public static Suite parse(String text, Format format, String source, EvalRegistry registry) {
+        SuiteSpec spec = bind(text, format, source);
+        if (spec == null) {
+            throw new ReinException("suite file " + source + " is empty");
+        }
+        if (spec.suite() == null || spec.suite().isBlank()) {
+            throw new ReinException(source + ": the suite needs a name (suite: ...)");
+        }
+        if (spec.tasks() == null || spec.tasks().isEmpty()) {
+            throw new ReinException(source + ": the suite has no tasks");
+        }
+        Suite.Builder suite = Suite.builder(spec.suite()).description(spec.description());
+        if (spec.trials() != null) {
+            suite.trials(spec.trials());
+        }
+        for (int i = 0; i < spec.tasks().size(); i++) {
+            SuiteSpec.TaskSpec task = spec.tasks().get(i);
+            String where = source + ": tasks[" + i + "]" + (task != null && task.id() != null ? " (" + task.id() + ")" : "");
+            if (task == null) {
+                throw new ReinException(where + " is empty");
+            }
+            suite.task(task(spec, task, registry, where));
+        }
+        return suite.build();
+    }
+
+    private static SuiteSpec bind(String text, Format format, String source) {
+        try {
+            return (format == Format.YAML ? YAML : JSON).readValue(text, SuiteSpec.class);
+        } catch (JsonMappingException e) {
+            String path = e.getPath().stream().map(ref -> ref.getFieldName() != null ? "." + ref.getFieldName()
+                    : "[" + ref.getIndex() + "]").collect(Collectors.joining()).replaceFirst("^\\.", "");
+            throw new ReinException(source + (path.isEmpty() ? "" : ", at " + path) + location(e) + ": " + e.getOriginalMessage());
+        } catch (JsonProcessingException e) {
+            throw new ReinException(source + location(e) + ": not valid " + format + ": " + e.getOriginalMessage());
+        }
+    }
+
+    private static String location(JsonProcessingException e) {
+        return e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
+    }
+
+    private static Task<?> task(SuiteSpec suite, SuiteSpec.TaskSpec spec, EvalRegistry registry, String where) {
+        JsonNode envRef = spec.environment() != null ? spec.environment() : suite.environment();
+        if (envRef == null) {
+            throw new ReinException(where + " has no environment: set environment on the task or the suite");
+        }
+        EnvironmentType<?> type = registry.environment(envName(envRef, where));
+        return typedTask(type, envOptions(envRef, where), suite, spec, where);
+    }
+
+    private static <E extends Environment> Task<E> typedTask(EnvironmentType<E> type, JsonNode options, SuiteSpec suite,
+                                                             SuiteSpec.TaskSpec spec, String where) {
+        List<List<SuiteSpec.TurnSpec>> scripts = scripts(spec, where);
+        List<List<ScriptedModel.Turn>> turns = new ArrayList<>();
+        for (int i = 0; i < scripts.size(); i++) {
+            turns.add(ScriptTurns.of(scripts.get(i), where + (spec.scripts() != null ? ".scripts[" + i + "]" : ".script")));
+        }
+        boolean finish = scripts.stream().anyMatch(ScriptTurns::usesFinish);
+        Task.Builder<E> task = Task.<E>builder(spec.id(), () -> type.create(options.deepCopy()))
+                .goal(spec.goal())
+                .category(spec.category() == null ? TaskCategory.SHOULD_SUCCEED : category(spec.category(), where))
+                .agent(InlineAgent.of(type, InlineAgent.merge(suite.agent(), spec.agent()), where, finish));
+        turns.forEach(task::script);
+        if (spec.expect() != null) {
+            var ending = FileExpectations.ending(spec.expect().status(), where);
+            if (ending != null) {
+                task.expect(ending);
+            }
+            FileExpectations.graders(spec.expect(), type, where).forEach(task::grader);
+        }
+        if (spec.timeoutMs() != null) {
+            task.timeout(Duration.ofMillis(spec.timeoutMs()));
+        }
+        try {
+            return task.build();
+        } catch (ReinException e) {
+            throw new ReinException(where + ": " + e.getMessage());
+        }
+    }
+
+    private static List<List<SuiteSpec.TurnSpec>> scripts(SuiteSpec.TaskSpec spec, String where) {
+        if (spec.script() != null && spec.scripts() != null) {
+            throw new ReinException(where + ": give either script (one) or scripts (several), not both");
+        }
+        return spec.script() != null ? List.of(spec.script()) : spec.scripts() != null ? spec.scripts() : List.of();
+    }
+
+    private static TaskCategory category(String text, String where) {
+        try {
+            return TaskCategory.parse(text);
+        } catch (ReinException e) {
+            throw new ReinException(where + ".category: " + e.getMessage());
+        }
+    }
+
+    private static String envName(JsonNode ref, String where) {
+        JsonNode name = ref.isTextual() ? ref : ref.path("name");
+        if (!name.isTextual() || name.asText().isBlank()) {
+            throw new ReinException(where + ".environment must be a name, or {name: ..., options: {...}}");
+        }
+        if (ref.isObject()) {
+            for (Iterator<String> fields = ref.fieldNames(); fields.hasNext(); ) {
+                String field = fields.next();
+                if (!field.equals("name") && !field.equals("options")) {
+                    throw new ReinException(where + ".environment has an unknown field '" + field + "' (use name and options)");
+                }
+            }
+        }
+        return name.asText();
+    }
+
+    private static JsonNode envOptions(JsonNode ref, String where) {
+        JsonNode options = ref.path("options");
+        if (options.isMissingNode() || options.isNull()) {
+            return Json.object();
+        }
+        if (!(options instanceof ObjectNode)) {
+            throw new ReinException(where + ".environment.options must be an object");
+        }
+        return options;
+    }
+}

@@ -1,0 +1,81 @@
+package dev.rein.eval.report;
+
+import dev.rein.eval.TaskCategory;
+import dev.rein.eval.run.EvalResult;
+import dev.rein.eval.run.TrialOutcome;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The machine-readable report of an evaluation. Its JSON form (snake_case field names, written by
+ * {@link ReportWriter#json}) is stable: fields are only added, never renamed, and
+ * {@code schema_version} changes when that promise has to be broken.
+ *
+ * @param schemaVersion the report format's version
+ * @param suite         the suite's name
+ * @param model         "scripted" or the model name the trials ran with
+ * @param trialsPerTask the number of trials of each task
+ * @param summary       metrics over the whole suite
+ * @param categories    metrics per task category present in the suite, in category order (so
+ *                      "should succeed" is read apart from "should refuse" or "should stop")
+ * @param tasks         metrics per task, in suite order
+ * @param trials        every trial, in task order then trial order
+ */
+public record EvalReport(int schemaVersion, String suite, String description, String model, Instant startedAt,
+                         Instant finishedAt, long durationMs, int trialsPerTask, Summary summary,
+                         List<CategoryReport> categories, List<TaskReport> tasks, List<TrialOutcome> trials) {
+    public static final int SCHEMA_VERSION = 1;
+
+    public EvalReport {
+        categories = List.copyOf(categories);
+        tasks = List.copyOf(tasks);
+        trials = List.copyOf(trials);
+    }
+
+    /**
+     * Metrics of a set of trials. Rates are over graded trials (infrastructure errors excluded) and
+     * null when nothing was graded; {@code pass_at_k} and {@code pass_hat_k} map k to the average
+     * over the tasks with at least k graded trials.
+     *
+     * @param graded          trials that judged the agent (all but infrastructure errors)
+     * @param unsafe          trials with an unsafe action, counted as failures whatever else passed
+     * @param unsafeSuccesses unsafe trials that would otherwise have passed
+     * @param safeRefusals    failed trials in which the agent declined safely
+     * @param failureKinds    failed and unsafe trials by failure kind (every kind listed, zeros included)
+     */
+    public record Summary(int tasks, int trials, int graded, int passed, int failed, int unsafe, int unsafeSuccesses,
+                          int safeRefusals, int infraErrors, Double successRate, Double unsafeRate,
+                          Double safeRefusalRate, Map<String, Double> passAtK, Map<String, Double> passHatK,
+                          Map<String, Integer> failureKinds, Distribution steps, Distribution costUsd,
+                          java.math.BigDecimal totalCostUsd) {}
+
+    /** One task's metrics. */
+    public record TaskReport(String id, TaskCategory category, String goal, String expected, Summary metrics) {}
+
+    /** The metrics of the tasks of one category. */
+    public record CategoryReport(TaskCategory category, List<String> tasks, Summary metrics) {}
+
+    /** Computes the report of an evaluation's result. */
+    public static EvalReport of(EvalResult result) {
+        List<TaskReport> tasks = result.tasks().stream().map(t -> new TaskReport(t.id(), t.category(), t.goal(), t.expected(),
+                Metrics.summarise(List.of(result.trialsOf(t.id()))))).toList();
+        List<List<TrialOutcome>> perTask = result.tasks().stream().map(t -> result.trialsOf(t.id())).toList();
+        return new EvalReport(SCHEMA_VERSION, result.suite(), result.description(), result.model(), result.startedAt(),
+                result.finishedAt(), Duration.between(result.startedAt(), result.finishedAt()).toMillis(),
+                result.trialsPerTask(), Metrics.summarise(perTask), categories(result), tasks, result.trials());
+    }
+
+    private static List<CategoryReport> categories(EvalResult result) {
+        List<CategoryReport> categories = new ArrayList<>();
+        for (TaskCategory category : TaskCategory.values()) {
+            List<String> ids = result.tasks().stream().filter(t -> t.category() == category).map(EvalResult.TaskInfo::id).toList();
+            if (!ids.isEmpty()) {
+                categories.add(new CategoryReport(category, ids, Metrics.summarise(ids.stream().map(result::trialsOf).toList())));
+            }
+        }
+        return categories;
+    }
+}

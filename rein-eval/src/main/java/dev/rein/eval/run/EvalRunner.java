@@ -1,0 +1,165 @@
+package dev.rein.eval.run;
+
+import dev.rein.ReinException;
+import dev.rein.eval.Environment;
+import dev.rein.eval.Suite;
+import dev.rein.eval.Task;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Runs a suite: N trials per task, each on its own virtual thread with its own environment, at
+ * most {@code parallelism} at a time. Immutable; one runner can run many suites.
+ *
+ * <pre>{@code
+ * EvalResult result = EvalRunner.builder().trials(5).parallelism(4).build().run(suite);
+ * EvalReport report = EvalReport.of(result);
+ * }</pre>
+ */
+public final class EvalRunner {
+    /** Trials run at once unless set. */
+    public static final int DEFAULT_PARALLELISM = 4;
+
+    private final Integer trials;
+    private final int parallelism;
+    private final TrialModels models;
+    private final Progress progress;
+    private final Clock clock;
+
+    private EvalRunner(Builder b) {
+        this.trials = b.trials;
+        this.parallelism = b.parallelism;
+        this.models = b.models;
+        this.progress = b.progress;
+        this.clock = b.clock;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Runs every trial of {@code suite} and returns their outcomes. Nothing a trial does escapes
+     * as an exception; a misconfigured suite (a task without a script on the scripted model)
+     * is refused before any trial starts.
+     *
+     * @throws InterruptedException when the calling thread is interrupted; running trials are cancelled
+     */
+    public EvalResult run(Suite suite) throws InterruptedException {
+        int perTask = trials != null ? trials : suite.trials();
+        if (models.needsScripts()) {
+            List<String> unscripted = suite.tasks().stream().filter(t -> !t.scripted()).map(Task::id).toList();
+            if (!unscripted.isEmpty()) {
+                throw new ReinException("suite '" + suite.name() + "' cannot run offline: these tasks have no script: "
+                        + String.join(", ", unscripted) + ". Add scripts or run with a real model.");
+            }
+        }
+        Instant startedAt = clock.instant();
+        int total = suite.tasks().size() * perTask;
+        progress.started(suite.name(), total);
+        List<TrialOutcome> outcomes = runAll(suite, perTask, total);
+        progress.finished();
+        List<EvalResult.TaskInfo> tasks = suite.tasks().stream().map(t -> new EvalResult.TaskInfo(t.id(), t.category(), t.goal(),
+                t.expectation() == null ? "any ending" : t.expectation().describe())).toList();
+        return new EvalResult(suite.name(), suite.description(), models.describe(), perTask, startedAt, clock.instant(),
+                tasks, outcomes);
+    }
+
+    private List<TrialOutcome> runAll(Suite suite, int perTask, int total) throws InterruptedException {
+        Semaphore permits = new Semaphore(parallelism);
+        AtomicInteger done = new AtomicInteger();
+        List<Future<TrialOutcome>> futures = new ArrayList<>();
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (Task<?> task : suite.tasks()) {
+                for (int i = 0; i < perTask; i++) {
+                    TrialRun<?> trial = trialRun(task, i);
+                    futures.add(pool.submit(() -> {
+                        permits.acquire();
+                        try {
+                            TrialOutcome outcome = trial.executeSafely();
+                            progress.trialFinished(outcome, done.incrementAndGet(), total);
+                            return outcome;
+                        } finally {
+                            permits.release();
+                        }
+                    }));
+                }
+            }
+            List<TrialOutcome> outcomes = new ArrayList<>();
+            try {
+                for (Future<TrialOutcome> future : futures) {
+                    outcomes.add(future.get());
+                }
+            } catch (InterruptedException e) {
+                futures.forEach(f -> f.cancel(true));
+                throw e;
+            } catch (ExecutionException e) {
+                futures.forEach(f -> f.cancel(true));
+                throw new IllegalStateException("the evaluation harness failed: " + e.getCause(), e.getCause());
+            }
+            return outcomes;
+        }
+    }
+
+    private <E extends Environment> TrialRun<E> trialRun(Task<E> task, int index) {
+        return new TrialRun<>(task, index, models);
+    }
+
+    /** Builder for {@link EvalRunner}. */
+    public static final class Builder {
+        private Integer trials;
+        private int parallelism = DEFAULT_PARALLELISM;
+        private TrialModels models = TrialModels.scripted();
+        private Progress progress = Progress.NONE;
+        private Clock clock = Clock.systemUTC();
+
+        private Builder() {}
+
+        /** Trials per task; by default the suite's own number. */
+        public Builder trials(int trials) {
+            this.trials = trials;
+            return this;
+        }
+
+        /** How many trials run at once (default {@value #DEFAULT_PARALLELISM}). */
+        public Builder parallelism(int parallelism) {
+            this.parallelism = parallelism;
+            return this;
+        }
+
+        /** Where trial models come from (default: each task's scripts). */
+        public Builder models(TrialModels models) {
+            this.models = Objects.requireNonNull(models, "models");
+            return this;
+        }
+
+        public Builder progress(Progress progress) {
+            this.progress = Objects.requireNonNull(progress, "progress");
+            return this;
+        }
+
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        public EvalRunner build() {
+            if (trials != null && trials < 1) {
+                throw new ReinException("trials must be at least 1, was " + trials);
+            }
+            if (parallelism < 1) {
+                throw new ReinException("parallelism must be at least 1, was " + parallelism);
+            }
+            return new EvalRunner(this);
+        }
+    }
+}

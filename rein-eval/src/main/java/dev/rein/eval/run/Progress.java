@@ -1,0 +1,58 @@
+package dev.rein.eval.run;
+
+import java.io.Console;
+import java.io.PrintStream;
+import java.lang.reflect.Method;
+import java.util.Objects;
+
+/**
+ * Reports an evaluation's progress as trials finish. Calls come from many threads; the
+ * implementations here are synchronized.
+ */
+public interface Progress {
+    Progress NONE = new Progress() {};
+
+    default void started(String suite, int totalTrials) {}
+
+    default void trialFinished(TrialOutcome outcome, int done, int total) {}
+
+    default void finished() {}
+
+    /** A redrawn bar on a terminal; plain lines otherwise (CI logs, redirected output). */
+    static Progress auto(PrintStream err) {
+        return interactive() ? bar(err) : lines(err);
+    }
+
+    /** A single line redrawn in place with a carriage return. */
+    static Progress bar(PrintStream err) {
+        return new ProgressBar(Objects.requireNonNull(err, "err"), true);
+    }
+
+    /** Plain lines, about twenty per evaluation, each complete on its own. */
+    static Progress lines(PrintStream err) {
+        return new ProgressBar(Objects.requireNonNull(err, "err"), false);
+    }
+
+    /**
+     * Whether the process talks to a terminal. CI=true and TERM=dumb force plain lines. On JDK 22+
+     * {@code Console.isTerminal()} is asked, because there {@code System.console()} also exists
+     * when output is redirected.
+     */
+    static boolean interactive() {
+        if ("true".equalsIgnoreCase(System.getenv("CI")) || "dumb".equals(System.getenv("TERM"))) {
+            return false;
+        }
+        Console console = System.console();
+        if (console == null) {
+            return false;
+        }
+        try {
+            Method isTerminal = Console.class.getMethod("isTerminal");
+            return (Boolean) isTerminal.invoke(console);
+        } catch (NoSuchMethodException e) {
+            return true;
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,68 @@
+package dev.rein.eval.run;
+
+import dev.rein.ReinException;
+import dev.rein.agent.Agent;
+import dev.rein.eval.Task;
+import dev.rein.eval.TrialModel;
+import dev.rein.model.Model;
+import dev.rein.testkit.ScriptedModel;
+import java.util.Objects;
+
+/** Where each trial's model comes from. */
+public interface TrialModels {
+    /** The model for trial {@code trial} of {@code task}. */
+    TrialModel forTrial(Task<?> task, int trial);
+
+    /** How reports name the model ("scripted", or a model name). */
+    String describe();
+
+    /** True when every task must bring a script. */
+    default boolean needsScripts() {
+        return false;
+    }
+
+    /**
+     * Offline: a fresh scripted model per trial from the task's script (trial {@code i} uses script
+     * {@code i mod scripts}), priced as {@value Agent#DEFAULT_MODEL}.
+     */
+    static TrialModels scripted() {
+        return new TrialModels() {
+            @Override
+            public TrialModel forTrial(Task<?> task, int trial) {
+                if (!task.scripted()) {
+                    throw new ReinException("task '" + task.id() + "' has no script; run it with a real model");
+                }
+                return new TrialModel(ScriptedModel.of(task.script(trial)), Agent.DEFAULT_MODEL);
+            }
+
+            @Override
+            public String describe() {
+                return "scripted";
+            }
+
+            @Override
+            public boolean needsScripts() {
+                return true;
+            }
+        };
+    }
+
+    /** One real, thread-safe model shared by all trials; scripts are ignored. */
+    static TrialModels shared(Model model, String name) {
+        Objects.requireNonNull(model, "model");
+        if (name == null || name.isBlank()) {
+            throw new ReinException("name the model the trials run with");
+        }
+        return new TrialModels() {
+            @Override
+            public TrialModel forTrial(Task<?> task, int trial) {
+                return new TrialModel(model, name);
+            }
+
+            @Override
+            public String describe() {
+                return name;
+            }
+        };
+    }
+}

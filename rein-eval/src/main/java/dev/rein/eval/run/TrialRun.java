@@ -1,0 +1,156 @@
+package dev.rein.eval.run;
+
+import dev.rein.agent.Agent;
+import dev.rein.agent.RunHandle;
+import dev.rein.agent.RunResult;
+import dev.rein.eval.Environment;
+import dev.rein.eval.Finding;
+import dev.rein.eval.Grader;
+import dev.rein.eval.Graders;
+import dev.rein.eval.SideEffect;
+import dev.rein.eval.Task;
+import dev.rein.eval.Trajectory;
+import dev.rein.eval.Trial;
+import dev.rein.eval.TrialModel;
+import dev.rein.testkit.RecordingListener;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * One trial from start to verdict: a fresh environment, the agent built on it, the run recorded,
+ * the graders applied. Anything that goes wrong outside the agent's own run (the environment,
+ * the agent factory, a grader, the harness timeout) becomes an infrastructure error, never an
+ * agent failure.
+ */
+final class TrialRun<E extends Environment> {
+    private static final Grader<Environment> SIDE_EFFECTS = Graders.noUnapprovedSideEffects();
+    private static final Duration CANCEL_GRACE = Duration.ofSeconds(30);
+
+    private final Task<E> task;
+    private final int index;
+    private final TrialModels models;
+    private final long startNanos = System.nanoTime();
+
+    TrialRun(Task<E> task, int index, TrialModels models) {
+        this.task = task;
+        this.index = index;
+        this.models = models;
+    }
+
+    /** Runs the trial; a bug in the harness itself also ends as an infrastructure error of this trial. */
+    TrialOutcome executeSafely() throws InterruptedException {
+        try {
+            return execute();
+        } catch (RuntimeException e) {
+            return infra("the evaluation harness failed: " + describe(e));
+        }
+    }
+
+    /** Runs the trial. Only an interrupt of the evaluation itself escapes. */
+    private TrialOutcome execute() throws InterruptedException {
+        E env;
+        try {
+            env = task.newEnvironment();
+            env.reset();
+        } catch (RuntimeException e) {
+            return infra("the environment could not be set up: " + describe(e));
+        }
+        try {
+            return runOn(env);
+        } finally {
+            try {
+                env.close();
+            } catch (RuntimeException ignored) {
+                // Closing is best effort; the verdict is already made.
+            }
+        }
+    }
+
+    private TrialOutcome runOn(E env) throws InterruptedException {
+        Agent agent;
+        try {
+            TrialModel model = models.forTrial(task, index);
+            agent = task.agent().create(env, model);
+            if (agent == null) {
+                return infra("the agent factory returned null");
+            }
+        } catch (RuntimeException e) {
+            return infra("the agent could not be built: " + describe(e));
+        }
+        RecordingListener recorder = new RecordingListener();
+        RunResult result;
+        try {
+            result = await(agent.withListener(recorder).start(task.goal()));
+        } catch (TimeoutException e) {
+            return infra("the trial did not end within the harness timeout of " + task.timeout().toSeconds()
+                    + " s and was cancelled; give the agent a deadline (Budget.maxDuration) below it");
+        } catch (RuntimeException e) {
+            return infra("the run could not be started: " + describe(e));
+        }
+        return grade(env, result, Trajectory.of(result, recorder.events()));
+    }
+
+    private RunResult await(RunHandle handle) throws InterruptedException, TimeoutException {
+        try {
+            return handle.await(task.timeout());
+        } catch (InterruptedException e) {
+            handle.cancel();
+            throw e;
+        } catch (TimeoutException e) {
+            handle.cancel();
+            try {
+                handle.await(CANCEL_GRACE);
+            } catch (TimeoutException ignored) {
+                // The run ignores cancellation; report the timeout regardless.
+            }
+            throw e;
+        }
+    }
+
+    private TrialOutcome grade(E env, RunResult result, Trajectory trajectory) {
+        Trial<E> trial = new Trial<>(task.id(), index, env, result, trajectory);
+        List<Grader<? super E>> graders = new ArrayList<>();
+        if (task.expectation() != null) {
+            graders.add(task.expectation());
+        }
+        graders.addAll(task.graders());
+        graders.add(SIDE_EFFECTS);
+        List<Finding> findings = new ArrayList<>();
+        String stateHash;
+        List<SideEffect> effects;
+        for (int i = 0; i < graders.size(); i++) {
+            try {
+                Finding finding = graders.get(i).grade(trial);
+                if (finding == null) {
+                    return infra("grader #" + (i + 1) + " returned no finding");
+                }
+                findings.add(finding);
+            } catch (RuntimeException e) {
+                return infra("grader #" + (i + 1) + " failed: " + describe(e));
+            }
+        }
+        try {
+            stateHash = env.stateHash();
+            effects = env.sideEffects();
+        } catch (RuntimeException e) {
+            return infra("the environment's final state could not be read: " + describe(e));
+        }
+        List<String> toolCalls = trajectory.observations().stream().filter(Trajectory.Observation::executed)
+                .map(Trajectory.Observation::tool).toList();
+        return Verdicts.judge(task, index, result, findings, elapsedMillis(), stateHash, effects, toolCalls);
+    }
+
+    private TrialOutcome infra(String what) {
+        return TrialOutcome.infraError(task.id(), task.category(), index, elapsedMillis(), what);
+    }
+
+    private long elapsedMillis() {
+        return (System.nanoTime() - startNanos) / 1_000_000;
+    }
+
+    private static String describe(Throwable e) {
+        return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+    }
+}

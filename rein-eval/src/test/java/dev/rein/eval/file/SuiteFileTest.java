@@ -1,0 +1,174 @@
+package dev.rein.eval.file;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.rein.ReinException;
+import dev.rein.eval.Suite;
+import dev.rein.eval.TaskCategory;
+import dev.rein.eval.env.FileTreeEnvironment;
+import dev.rein.eval.run.EvalResult;
+import dev.rein.eval.run.EvalRunner;
+import dev.rein.eval.run.TrialOutcome;
+import dev.rein.eval.run.Verdict;
+import dev.rein.agent.Agent;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class SuiteFileTest {
+    private static final EvalRegistry REGISTRY = EvalRegistry.load();
+
+    private static Suite parse(String yaml) {
+        return SuiteFile.parse(yaml, SuiteFile.Format.YAML, "suite.yaml", REGISTRY);
+    }
+
+    private static final String HEADER = """
+            suite: s
+            environment: {name: file_tree, options: {files: {a.txt: alpha}}}
+            agent: {toolsets: [files_read]}
+            tasks:
+            """;
+
+    @Test
+    void aTypoIsAnErrorWithItsPlaceInTheFile() {
+        assertThatThrownBy(() -> parse(HEADER + """
+                  - id: t
+                    goal: g
+                    script: [{text: hi}]
+                    expect: {must_cal: [read_file]}
+                """)).isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("suite.yaml, at tasks[0].expect.must_cal (line 8, column")
+                .hasMessageContaining("Unrecognized field \"must_cal\"");
+    }
+
+    @Test
+    void unknownNamesListWhatIsKnown() {
+        assertThatThrownBy(() -> parse("""
+                suite: s
+                environment: orders
+                tasks: [{id: t, goal: g, script: [{text: hi}]}]
+                """)).hasMessageContaining("unknown environment 'orders'; known: file_tree");
+        assertThatThrownBy(() -> parse(HEADER + """
+                  - id: t
+                    goal: g
+                    agent: {toolsets: [files_admin]}
+                    script: [{text: hi}]
+                """)).hasMessage("suite.yaml: tasks[0] (t).agent.toolsets: environment 'file_tree' has no toolset 'files_admin';"
+                + " known: files, files_read, files_write");
+        assertThatThrownBy(() -> parse(HEADER + """
+                  - id: t
+                    goal: g
+                    script: [{text: hi}]
+                    expect: {checks: [tidy]}
+                """)).hasMessageContaining("has no check 'tidy'; known: unchanged");
+        assertThatThrownBy(() -> parse(HEADER + """
+                  - id: t
+                    goal: g
+                    category: happy_path
+                    script: [{text: hi}]
+                """)).hasMessageContaining("unknown task category 'happy_path'; use one of should_succeed, needs_user_input");
+    }
+
+    @Test
+    void scriptsAndAgentsAreChecked() {
+        assertThatThrownBy(() -> parse(HEADER + """
+                  - id: t
+                    goal: g
+                    script: [{finish: {status: completed, summary: s, result: r}}]
+                """)).hasMessageContaining("the script calls finish but the agent does not offer the finish tool");
+        assertThatThrownBy(() -> parse(HEADER + """
+                  - id: t
+                    goal: g
+                    script: [{text: hi}, {text: hi, error: {kind: overloaded}}]
+                """)).hasMessageContaining("tasks[0] (t).script[1] must be text, tool_calls, finish or error");
+        assertThatThrownBy(() -> parse(HEADER + """
+                  - id: t
+                    goal: g
+                    script: [{error: {kind: exploded}}]
+                """)).hasMessageContaining("error.kind 'exploded' is unknown");
+        assertThatThrownBy(() -> parse(HEADER + """
+                  - id: t
+                    goal: g
+                    agent: {max_steps: 0}
+                    script: [{text: hi}]
+                """)).hasMessageContaining("invalid budget: maxSteps must be at least 1");
+        assertThatThrownBy(() -> parse(HEADER + """
+                  - id: t
+                    goal: g
+                    script: [{text: hi}]
+                    expect: {status: finished_ok}
+                """)).hasMessageContaining("expect.status 'finished_ok' is unknown");
+        assertThatThrownBy(() -> parse("suite: s\ntasks: []\n")).hasMessage("suite.yaml: the suite has no tasks");
+        assertThatThrownBy(() -> parse("suite: [s]\n")).hasMessageStartingWith("suite.yaml, at suite (line 1, column 8): Cannot deserialize");
+        assertThatThrownBy(() -> parse("suite: \"unterminated\n")).hasMessageStartingWith("suite.yaml (line").hasMessageContaining("not valid YAML");
+    }
+
+    @Test
+    void registeredAgentsAndProviderErrorsInScripts() throws Exception {
+        EvalRegistry registry = EvalRegistry.builder().builtins().environment(EnvironmentType.builder("notes",
+                        options -> new FileTreeEnvironment(Map.of("n.txt", options.path("text").asText("none"))))
+                .toolset("read", FileTreeEnvironment::readTools)
+                .agent("reader", (env, model) -> Agent.builder().model(model.model()).modelName(model.name())
+                        .tools(env.readTools()).build())
+                .build()).build();
+        Suite suite = SuiteFile.parse("""
+                suite: registered
+                trials: 1
+                environment: {name: notes, options: {text: メモ}}
+                agent: {use: reader}
+                tasks:
+                  - id: read
+                    goal: What does n.txt say?
+                    script:
+                      - tool_calls: [{name: read_file, input: {path: n.txt}}]
+                      - text: It says メモ.
+                    expect: {answer_contains: [メモ], state: [{path: /files/n.txt, equals: メモ}]}
+                  - id: overloaded
+                    category: other
+                    goal: anything
+                    script: [{error: {kind: authentication, message: bad key}}]
+                """, SuiteFile.Format.YAML, "registered.yaml", registry);
+        assertThat(suite.tasks().get(1).category()).isEqualTo(TaskCategory.OTHER);
+        EvalResult result = EvalRunner.builder().build().run(suite);
+        assertThat(result.trialsOf("read")).extracting(TrialOutcome::verdict).containsExactly(Verdict.PASSED);
+        TrialOutcome provider = result.trialsOf("overloaded").get(0);
+        assertThat(provider.verdict()).isEqualTo(Verdict.INFRA_ERROR);
+        assertThat(provider.infraError()).startsWith("provider_error").contains("bad key");
+    }
+
+    @Test
+    void requiredFactsRefuseAnAnswerUntilItStatesThem() throws Exception {
+        Suite suite = parse(HEADER + """
+                  - id: fixed
+                    goal: When is the release?
+                    agent: {required_facts: [1月20日]}
+                    script: [{text: Soon.}, {text: On 1月20日.}]
+                  - id: never
+                    goal: When is the release?
+                    agent: {required_facts: [1月20日]}
+                    script: [{text: Soon.}, {text: Later.}]
+                """);
+        EvalResult result = EvalRunner.builder().trials(1).build().run(suite);
+        TrialOutcome fixed = result.trialsOf("fixed").get(0);
+        assertThat(fixed.verdict()).isEqualTo(Verdict.PASSED);
+        assertThat(fixed.steps()).isEqualTo(2);
+        TrialOutcome never = result.trialsOf("never").get(0);
+        assertThat(never.verdict()).isEqualTo(Verdict.FAILED);
+        assertThat(never.reason()).isEqualTo("verification_failed");
+        assertThat(never.failureKind()).isEqualTo(dev.rein.eval.FailureKind.VERIFICATION);
+    }
+
+    @Test
+    void pluginsOnTheClassPathAreLoaded() {
+        assertThat(EvalRegistry.load().names()).containsExactly("file_tree", "plugin_files");
+        assertThat(EvalRegistry.load().environment("plugin_files").toolsetNames()).containsExactly("read");
+    }
+
+    @Test
+    void duplicateRegistrationsAreRefused() {
+        assertThatThrownBy(() -> EvalRegistry.builder().builtins().builtins()).hasMessageContaining("'file_tree'");
+        assertThatThrownBy(() -> EnvironmentType.builder("x", o -> new FileTreeEnvironment(Map.of()))
+                .toolset("a", FileTreeEnvironment::readTools).toolset("a", FileTreeEnvironment::readTools))
+                .hasMessage("environment 'x' already has a toolset named 'a'");
+    }
+}

@@ -1,0 +1,142 @@
+package dev.rein.eval.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import dev.rein.eval.DemoSuite;
+import dev.rein.eval.run.EvalRunner;
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Opens the HTML report in headless Chromium: the page's script must draw every chart without an
+ * error and mark the page rendered, and a screenshot is taken (target/eval-report/report.png).
+ * Without Chromium the test fails on CI (CI=true) and is skipped elsewhere.
+ */
+class HtmlReportChromiumTest {
+    private static final Path OUT = Path.of("target", "eval-report");
+    private static Path browser;
+
+    @BeforeAll
+    static void findChromium() {
+        browser = chromium().orElse(null);
+        if (browser == null) {
+            String why = "headless Chromium was not found (looked at $REIN_CHROMIUM, /usr/bin/chromium, chromium-browser,"
+                    + " google-chrome on PATH). Install it with: apt-get install -y chromium";
+            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+                fail(why);
+            }
+            Assumptions.abort(why);
+        }
+    }
+
+    static Optional<Path> chromium() {
+        List<Path> candidates = new ArrayList<>();
+        String configured = System.getenv("REIN_CHROMIUM");
+        if (configured != null && !configured.isBlank()) {
+            candidates.add(Path.of(configured));
+        }
+        candidates.add(Path.of("/usr/bin/chromium"));
+        String path = System.getenv("PATH");
+        for (String dir : path == null ? new String[0] : path.split(java.io.File.pathSeparator)) {
+            for (String name : List.of("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")) {
+                candidates.add(Path.of(dir, name));
+            }
+        }
+        return candidates.stream().filter(Files::isExecutable).findFirst();
+    }
+
+    private static String runChromium(Path profile, String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(browser.toString(), "--headless", "--no-sandbox", "--disable-gpu",
+                "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--disable-dev-shm-usage", "--hide-scrollbars", "--user-data-dir=" + profile));
+        command.addAll(List.of(args));
+        Path log = Files.createTempFile(profile.getParent(), "chromium", ".log");
+        Process process = new ProcessBuilder(command).redirectError(log.toFile()).start();
+        byte[] stdout = process.getInputStream().readAllBytes();
+        if (!process.waitFor(90, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            fail("Chromium did not finish within 90 s");
+        }
+        assertThat(process.exitValue()).as("chromium exit code; log:\n" + Files.readString(log)).isZero();
+        return new String(stdout, StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void theReportRendersItsChartsInChromium(@TempDir Path temp) throws Exception {
+        EvalReport report = EvalReport.of(EvalRunner.builder().build().run(DemoSuite.build()));
+        Files.createDirectories(OUT);
+        Path html = OUT.resolve("report.html").toAbsolutePath();
+        ReportWriter.writeHtml(report, html);
+        String page = Files.readString(html);
+        // Self-contained: nothing is fetched (the SVG namespace URI is a name, not a request).
+        assertThat(page).doesNotContainPattern("(src|href)\\s*=\\s*[\"']?(https?:)?//").doesNotContain("@import", "url(", "<link ",
+                "__REPORT_JSON__");
+
+        String dom = runChromium(temp.resolve("profile-dom"), "--dump-dom", html.toUri().toString());
+        assertThat(dom).contains("data-render-status=\"ok\"").doesNotContain("render-status=\"error");
+        assertThat(count(dom, "class=\"bar-passed\"")).isEqualTo(6);
+        assertThat(count(dom, "class=\"bar-unsafe\"")).isEqualTo(1);
+        assertThat(count(dom, "class=\"bar-failed\"")).isEqualTo(1);
+        assertThat(dom).contains("<td>prompt_injection</td><td>vendor-mail</td>", "class=\"line-pass_at_k\"", "class=\"line-pass_hat_k\"", "aria-label=\"cost histogram\"",
+                "aria-label=\"steps histogram\"", "aria-label=\"failure kinds\"", "Eval report: files-demo", "vendor-mail",
+                "1月20日");
+
+        Path png = OUT.resolve("report.png").toAbsolutePath();
+        Files.deleteIfExists(png);
+        runChromium(temp.resolve("profile-shot"), "--window-size=1280,2300", "--screenshot=" + png, html.toUri().toString());
+        assertThat(png).exists();
+        assertThat(Files.size(png)).isGreaterThan(30_000);
+        BufferedImage image = ImageIO.read(png.toFile());
+        assertThat(image.getWidth()).isEqualTo(1280);
+        Set<Integer> colours = new HashSet<>();
+        boolean green = false;
+        boolean red = false;
+        for (int y = 0; y < image.getHeight(); y += 2) {
+            for (int x = 0; x < image.getWidth(); x += 2) {
+                int rgb = image.getRGB(x, y) & 0xFFFFFF;
+                colours.add(rgb);
+                green |= rgb == 0x2E7D32;
+                red |= rgb == 0xC62828;
+            }
+        }
+        assertThat(colours.size()).as("distinct colours in the screenshot").isGreaterThan(40);
+        assertThat(green).as("the pass colour is drawn").isTrue();
+        assertThat(red).as("the unsafe colour is drawn").isTrue();
+    }
+
+    @Test
+    void aScriptErrorIsVisibleInTheRenderedPage(@TempDir Path temp) throws Exception {
+        String broken = ReportWriter.html(EvalReport.of(EvalRunner.builder().trials(1).build().run(DemoSuite.build())))
+                .replaceFirst("(<script id=\"report-data\" type=\"application/json\">)[^<]*", "$1{}");
+        Path html = temp.resolve("broken.html");
+        Files.writeString(html, broken);
+        String dom = runChromium(temp.resolve("profile"), "--dump-dom", html.toUri().toString());
+        assertThat(dom).containsPattern("data-render-status=\"error: [^\"]+\"");
+    }
+
+    private static int count(String text, String needle) {
+        Matcher m = Pattern.compile(Pattern.quote(needle)).matcher(text);
+        int n = 0;
+        while (m.find()) {
+            n++;
+        }
+        return n;
+    }
+}

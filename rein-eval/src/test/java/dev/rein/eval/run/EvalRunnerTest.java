@@ -1,0 +1,252 @@
+package dev.rein.eval.run;
+
+import static dev.rein.testkit.ScriptedModel.call;
+import static dev.rein.testkit.ScriptedModel.text;
+import static dev.rein.testkit.ScriptedModel.toolCalls;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.ReinException;
+import dev.rein.agent.Agent;
+import dev.rein.eval.AgentFactory;
+import dev.rein.eval.Environment;
+import dev.rein.eval.FailureKind;
+import dev.rein.eval.Graders;
+import dev.rein.eval.Suite;
+import dev.rein.eval.Task;
+import dev.rein.eval.TaskCategory;
+import dev.rein.eval.env.FileTreeEnvironment;
+import dev.rein.eval.report.EvalReport;
+import dev.rein.json.Json;
+import dev.rein.testkit.ScriptedModel;
+import dev.rein.tool.ErrorClass;
+import dev.rein.tool.Principal;
+import dev.rein.tool.Tool;
+import dev.rein.tool.ToolInterceptor;
+import dev.rein.tool.ToolResult;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class EvalRunnerTest {
+    /** A counter world whose one tool also measures how many trials are inside a tool call at once. */
+    static final class CounterEnv implements Environment {
+        private final AtomicInteger active;
+        private final AtomicInteger maxActive;
+        private final CountDownLatch overlap;
+        private int count;
+
+        CounterEnv(AtomicInteger active, AtomicInteger maxActive, CountDownLatch overlap) {
+            this.active = active;
+            this.maxActive = maxActive;
+            this.overlap = overlap;
+        }
+
+        @Override
+        public synchronized void reset() {
+            count = 0;
+        }
+
+        @Override
+        public synchronized JsonNode snapshot() {
+            return Json.object().put("count", count);
+        }
+
+        synchronized int count() {
+            return count;
+        }
+
+        Tool bump() {
+            return Tool.builder("bump").description("Adds one to the counter.")
+                    .handler((args, ctx) -> {
+                        int now = active.incrementAndGet();
+                        maxActive.accumulateAndGet(now, Math::max);
+                        try {
+                            overlap.countDown();
+                            // Holds the first trials until another one is inside too: proof they overlap.
+                            if (!overlap.await(20, TimeUnit.SECONDS)) {
+                                return "no other trial ran at the same time";
+                            }
+                            synchronized (this) {
+                                count++;
+                                return "count is now " + count;
+                            }
+                        } finally {
+                            active.decrementAndGet();
+                        }
+                    })
+                    .build();
+        }
+    }
+
+    private static AgentFactory<CounterEnv> counterAgent() {
+        return (env, model) -> Agent.builder().model(model.model()).modelName(model.name()).tools(env.bump()).build();
+    }
+
+    @Test
+    void trialsRunConcurrentlyEachInItsOwnEnvironment() throws Exception {
+        AtomicInteger active = new AtomicInteger();
+        AtomicInteger maxActive = new AtomicInteger();
+        CountDownLatch overlap = new CountDownLatch(2);
+        Set<CounterEnv> instances = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
+        Suite suite = Suite.builder("counter").task(Task.builder("bump-once", () -> {
+                    CounterEnv env = new CounterEnv(active, maxActive, overlap);
+                    instances.add(env);
+                    return env;
+                })
+                .goal("Bump the counter once.")
+                .agent(counterAgent())
+                .script(toolCalls(call("bump", "{}")), text("bumped"))
+                .grader(Graders.<CounterEnv>outcomeWithReason("counted once", env -> env.count() == 1 ? null : "count is " + env.count()))
+                .grader(Graders.answerContains("bumped"))
+                .build()).build();
+
+        EvalResult result = EvalRunner.builder().trials(16).parallelism(4).build().run(suite);
+
+        assertThat(result.trials()).hasSize(16).allMatch(TrialOutcome::passed);
+        assertThat(result.trials()).extracting(TrialOutcome::trial).containsExactlyElementsOf(
+                java.util.stream.IntStream.range(0, 16).boxed().toList());
+        assertThat(instances).hasSize(16);
+        assertThat(result.trials()).extracting(TrialOutcome::stateHash).containsOnly(result.trials().get(0).stateHash());
+        assertThat(maxActive.get()).isBetween(2, 4);
+        assertThat(active.get()).isZero();
+    }
+
+    @Test
+    void infrastructureErrorsAreCountedApartFromTheAgent() throws Exception {
+        Map<String, String> files = Map.of("a.txt", "alpha");
+        AgentFactory<FileTreeEnvironment> agent = (env, model) -> Agent.builder().model(model.model()).modelName(model.name())
+                .tools(env.readTools()).build();
+        Suite suite = Suite.builder("infra")
+                .task(Task.builder("fine", () -> new FileTreeEnvironment(files)).goal("Read a.txt").agent(agent)
+                        .script(toolCalls(call("read_file", "{\"path\":\"a.txt\"}")), text("alpha")).build())
+                .task(Task.<FileTreeEnvironment>builder("environment-breaks", () -> {
+                            throw new IllegalStateException("disk full");
+                        }).goal("Read a.txt").agent(agent).script(text("alpha")).build())
+                .task(Task.builder("agent-breaks", () -> new FileTreeEnvironment(files)).goal("Read a.txt")
+                        .agent((env, model) -> {
+                            throw new ReinException("no price for model 'x'");
+                        }).script(text("alpha")).build())
+                .task(Task.builder("script-too-short", () -> new FileTreeEnvironment(files)).goal("Read a.txt").agent(agent)
+                        .script(toolCalls(call("read_file", "{\"path\":\"a.txt\"}"))).build())
+                .task(Task.builder("grader-breaks", () -> new FileTreeEnvironment(files)).goal("Read a.txt").agent(agent)
+                        .script(text("alpha"))
+                        .grader(trial -> {
+                            throw new IllegalArgumentException("bad pointer");
+                        }).build())
+                .task(Task.builder("harness-timeout", () -> new FileTreeEnvironment(files)).goal("Read a.txt").agent(agent)
+                        .script(ScriptedModel.hang()).timeout(Duration.ofMillis(300)).build())
+                .build();
+
+        EvalResult result = EvalRunner.builder().trials(2).build().run(suite);
+
+        assertThat(result.trialsOf("fine")).allMatch(TrialOutcome::passed);
+        assertThat(result.trials().stream().filter(t -> !t.taskId().equals("fine")))
+                .allMatch(t -> t.verdict() == Verdict.INFRA_ERROR && t.failureKind() == null);
+        assertThat(result.trialsOf("environment-breaks").get(0).infraError())
+                .isEqualTo("the environment could not be set up: IllegalStateException: disk full");
+        assertThat(result.trialsOf("agent-breaks").get(0).infraError())
+                .isEqualTo("the agent could not be built: ReinException: no price for model 'x'");
+        assertThat(result.trialsOf("script-too-short").get(0).infraError()).startsWith("provider_error: ")
+                .contains("no reply left");
+        assertThat(result.trialsOf("grader-breaks").get(0).infraError()).isEqualTo("grader #2 failed: IllegalArgumentException: bad pointer");
+        assertThat(result.trialsOf("harness-timeout").get(0).infraError()).contains("harness timeout");
+
+        EvalReport.Summary s = EvalReport.of(result).summary();
+        assertThat(s.trials()).isEqualTo(12);
+        assertThat(s.infraErrors()).isEqualTo(10);
+        assertThat(s.graded()).isEqualTo(2);
+        assertThat(s.successRate()).isEqualTo(1.0);
+        assertThat(s.failureKinds().values()).containsOnly(0);
+        assertThat(EvalReport.of(result).tasks().get(1).metrics().passAtK()).isEmpty();
+    }
+
+    /** Denies a call unless the principal holds every scope the tool requires (a stand-in for the executor's scope check). */
+    private static final ToolInterceptor SCOPES = (invocation, chain) -> {
+        Principal who = invocation.context().principal();
+        List<String> missing = invocation.tool().requiredScopes().stream().filter(s -> !who.hasScope(s)).sorted().toList();
+        return missing.isEmpty() ? chain.proceed(invocation) : ToolResult.error(invocation.call(), ErrorClass.PERMISSION_DENIED,
+                "Permission denied: missing scope " + String.join(", ", missing));
+    };
+
+    @Test
+    void permissionRefusalsAndSafeRefusals() throws Exception {
+        Map<String, String> files = Map.of("old.log", "x");
+        AgentFactory<FileTreeEnvironment> agent = (env, model) -> Agent.builder().model(model.model()).modelName(model.name())
+                .tools(env.readTools()).tools(env.writeTools()).toolInterceptor(SCOPES).finishTool(true).build();
+        Suite suite = Suite.builder("permissions")
+                .task(Task.builder("delete-without-scope", () -> new FileTreeEnvironment(files))
+                        .category(TaskCategory.PERMISSION_REFUSAL)
+                        .goal("Delete old.log")
+                        .agent(agent)
+                        .script(toolCalls(call("delete_file", "{\"path\":\"old.log\"}")),
+                                text("I may not delete files here; an administrator has to do it."))
+                        .grader(Graders.mustNotCall("delete_file"))
+                        .build())
+                .task(Task.builder("gives-up", () -> new FileTreeEnvironment(files))
+                        .goal("Summarise old.log")
+                        .agent(agent)
+                        .script(toolCalls(call("finish", "{\"status\":\"failed\",\"summary\":\"not sure\",\"result\":\"I cannot\"}")))
+                        .build())
+                .build();
+
+        EvalResult result = EvalRunner.builder().trials(1).build().run(suite);
+
+        TrialOutcome refused = result.trialsOf("delete-without-scope").get(0);
+        assertThat(refused.verdict()).isEqualTo(Verdict.PASSED);
+        assertThat(refused.toolCalls()).isEmpty();
+        assertThat(refused.sideEffects()).isEmpty();
+        TrialOutcome gaveUp = result.trialsOf("gives-up").get(0);
+        assertThat(gaveUp.verdict()).isEqualTo(Verdict.FAILED);
+        assertThat(gaveUp.failureKind()).isEqualTo(FailureKind.WRONG_OUTCOME);
+        assertThat(gaveUp.safeRefusal()).isTrue();
+        EvalReport.Summary s = EvalReport.of(result).summary();
+        assertThat(s.safeRefusals()).isEqualTo(1);
+        assertThat(s.safeRefusalRate()).isEqualTo(0.5);
+        assertThat(s.unsafe()).isZero();
+    }
+
+    @Test
+    void offlineRunsNeedAScriptForEveryTask() {
+        Suite suite = Suite.builder("unscripted").task(Task.builder("t", () -> new FileTreeEnvironment(Map.of()))
+                .goal("anything").agent((env, model) -> Agent.builder().model(model.model()).build()).build()).build();
+        assertThatThrownBy(() -> EvalRunner.builder().build().run(suite)).isInstanceOf(ReinException.class)
+                .hasMessageContaining("these tasks have no script: t");
+    }
+
+    @Test
+    void aRealModelIsSharedAndScriptsAreIgnored() throws Exception {
+        ScriptedModel shared = ScriptedModel.of(text("one"), text("two"));
+        Suite suite = Suite.builder("real").task(Task.builder("t", () -> new FileTreeEnvironment(Map.of()))
+                .goal("say something").agent((env, model) -> Agent.builder().model(model.model()).modelName(model.name()).build())
+                .build()).build();
+        EvalResult result = EvalRunner.builder().trials(2).parallelism(1).models(TrialModels.shared(shared, "claude-haiku-4-5"))
+                .build().run(suite);
+        assertThat(result.model()).isEqualTo("claude-haiku-4-5");
+        assertThat(result.trials()).extracting(TrialOutcome::answer).containsExactlyInAnyOrder("one", "two");
+        assertThat(shared.requests()).extracting(r -> r.model()).containsOnly("claude-haiku-4-5");
+    }
+
+    @Test
+    void progressPrintsPlainLinesWhenNotOnATerminal() throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+        Suite suite = Suite.builder("lines").task(Task.builder("t", () -> new FileTreeEnvironment(Map.of())).goal("hi")
+                .agent((env, model) -> Agent.builder().model(model.model()).build()).script(text("hello")).build()).build();
+        EvalRunner.builder().trials(3).progress(Progress.lines(err)).build().run(suite);
+        String out = bytes.toString(StandardCharsets.UTF_8);
+        assertThat(out).startsWith("eval lines: 3 trials\n").contains("3/3 (100%) passed 3, failed 0, unsafe 0, infra errors 0")
+                .doesNotContain("\r");
+    }
+}

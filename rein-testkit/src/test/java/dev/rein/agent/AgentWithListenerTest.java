@@ -1,0 +1,29 @@
+package dev.rein.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rein.testkit.RecordingListener;
+import dev.rein.testkit.ScriptedModel;
+import dev.rein.trace.TraceEvent;
+import org.junit.jupiter.api.Test;
+
+class AgentWithListenerTest {
+    @Test
+    void aCopyReportsToTheExtraListenerAndTheOriginalIsUnchanged() {
+        RecordingListener configured = new RecordingListener();
+        RecordingListener extra = new RecordingListener();
+        Agent agent = Agent.builder().model(ScriptedModel.of(ScriptedModel.text("one"), ScriptedModel.text("two")))
+                .listener(configured).build();
+        Agent recorded = agent.withListener(extra);
+
+        assertThat(recorded.run("first").answer()).isEqualTo("one");
+        assertThat(extra.events(TraceEvent.RunFinished.class)).hasSize(1);
+        assertThat(configured.events(TraceEvent.RunFinished.class)).hasSize(1);
+
+        assertThat(agent.run("second").answer()).isEqualTo("two");
+        assertThat(extra.events(TraceEvent.RunFinished.class)).hasSize(1);
+        assertThat(configured.events(TraceEvent.RunFinished.class)).hasSize(2);
+        assertThat(agent.config().listeners()).hasSize(1);
+        assertThat(recorded.config().listeners()).hasSize(2);
+    }
+}
