@@ -13,7 +13,8 @@ import picocli.CommandLine.Model.OptionSpec;
 public final class CliDefaults implements IDefaultValueProvider {
     @Override
     public String defaultValue(ArgSpec argSpec) {
-        if (!(argSpec instanceof OptionSpec option)) {
+        if (!(argSpec instanceof OptionSpec option) || !"run".equals(option.command().name())) {
+            // Only 'run' takes its defaults from the library; other commands mean "not given" by null.
             return null;
         }
         return switch (option.longestName()) {

@@ -23,6 +23,7 @@ import picocli.CommandLine.Spec;
         subcommands = {
                 RunCommand.class,
                 DemoCommand.class,
+                EvalCommand.class,
                 CommandLine.HelpCommand.class,
         },
         footerHeading = "%nExit codes:%n",
