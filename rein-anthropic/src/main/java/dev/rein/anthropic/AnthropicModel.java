@@ -64,6 +64,9 @@ public final class AnthropicModel implements Model, AutoCloseable {
     }
 
     /** A builder; with no settings the client is configured from the environment. */
+    /** The API's public base URL, used when ANTHROPIC_BASE_URL is unset or empty. */
+    public static final String DEFAULT_BASE_URL = "https://api.anthropic.com";
+
     /**
      * A model configured from the environment: {@code ANTHROPIC_API_KEY} and, when set,
      * {@code ANTHROPIC_BASE_URL}, with the default timeouts.
@@ -270,6 +273,9 @@ public final class AnthropicModel implements Model, AutoCloseable {
             }
             if (baseUrl != null) {
                 sdk.baseUrl(baseUrl);
+            } else if (System.getenv("ANTHROPIC_BASE_URL") != null && System.getenv("ANTHROPIC_BASE_URL").isBlank()) {
+                // An exported but empty variable means "not set"; the SDK would reject it at the first call.
+                sdk.baseUrl(DEFAULT_BASE_URL);
             }
             return new AnthropicModel(sdk.build(), clock);
         }

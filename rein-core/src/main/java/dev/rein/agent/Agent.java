@@ -1,6 +1,7 @@
 package dev.rein.agent;
 
 import dev.rein.ReinException;
+import dev.rein.approval.ApprovalPolicy;
 import dev.rein.budget.Budget;
 import dev.rein.budget.PriceTable;
 import dev.rein.context.ContextPolicy;
@@ -11,6 +12,8 @@ import dev.rein.model.PromptCaching;
 import dev.rein.model.ServerContextEdit;
 import dev.rein.reflection.Reflection;
 import dev.rein.retry.RetryPolicy;
+import dev.rein.state.RunStore;
+import dev.rein.state.Runs;
 import dev.rein.stall.StallPolicy;
 import dev.rein.tool.Principal;
 import dev.rein.tool.Secrets;
@@ -69,7 +72,38 @@ public final class Agent {
 
     /** Runs the agent on {@code goal} to the end (or to a pause) on the calling thread's behalf. */
     public RunResult run(String goal) {
-        RunHandle handle = start(goal);
+        return await(start(goal));
+    }
+
+    /** Runs the agent on {@code goal} on behalf of {@code principal} (whose scopes the executor enforces). */
+    public RunResult run(String goal, Principal principal) {
+        return await(start(goal, principal));
+    }
+
+    /**
+     * Continues a stored run from where it stopped: after a pause for approval once every pending
+     * action is decided (see {@link #runs()}), or after its process died. Works in any process that
+     * builds an agent with the same tools and store.
+     *
+     * @throws ReinException     when the store has no such run, or it already ended
+     * @throws dev.rein.approval.ApprovalException when an action still waits for a decision
+     * @throws dev.rein.state.StoreConflictException when another process resumed it first
+     */
+    public RunResult resume(String runId) {
+        return await(startResume(runId));
+    }
+
+    /** Like {@link #resume(String)}, on a virtual thread; returns a handle to await or cancel it. */
+    public RunHandle startResume(String runId) {
+        return launch(Resumption.claim(config, runId));
+    }
+
+    /** Lists, shows and decides this agent's stored runs (approve, reject, edit, cancel). */
+    public Runs runs() {
+        return Runs.in(config.safety().store(), config.tools(), config.clock());
+    }
+
+    private static RunResult await(RunHandle handle) {
         try {
             return handle.await();
         } catch (InterruptedException e) {
@@ -81,16 +115,24 @@ public final class Agent {
 
     /** Starts a run on a virtual thread and returns a handle to await or cancel it. */
     public RunHandle start(String goal) {
+        return start(goal, config.principal());
+    }
+
+    /** Starts a run on behalf of {@code principal}. */
+    public RunHandle start(String goal, Principal principal) {
         if (goal == null || goal.isBlank()) {
             throw new ReinException("the goal is empty: say what the agent should do");
         }
-        String runId = config.runIdSupplier().get();
-        Run run = Run.start(runId, goal, config);
+        Objects.requireNonNull(principal, "principal");
+        return launch(Run.start(config.runIdSupplier().get(), goal, config, principal));
+    }
+
+    private static RunHandle launch(Run run) {
         CompletableFuture<RunResult> future = new CompletableFuture<>();
-        Thread thread = Thread.ofVirtual().name("rein-run-" + runId).unstarted(() -> future.complete(new AgentLoop(run).run()));
+        Thread thread = Thread.ofVirtual().name("rein-run-" + run.runId).unstarted(() -> future.complete(new AgentLoop(run).run()));
         run.bindThread(thread);
         thread.start();
-        return new RunHandle(runId, future, run::cancel);
+        return new RunHandle(run.runId, future, run::cancel);
     }
 
     /** Builder for {@link Agent}; {@link #build()} validates the configuration. */
@@ -119,6 +161,7 @@ public final class Agent {
         private ContextPolicy contextPolicy = ContextPolicy.defaults();
         private List<Reflection> reflection = List.of();
         private final List<RequiredFact> requiredFacts = new ArrayList<>();
+        private SafetyConfig.Builder safety = SafetyConfig.builder();
         private java.util.function.Supplier<String> runIds = () -> "run_" + UUID.randomUUID().toString().replace("-", "").substring(0, 20);
 
         private Builder() {}
@@ -291,6 +334,24 @@ public final class Agent {
             return this;
         }
 
+        /** Approvals, run store, scopes, tool retries, provenance and output wrapping (see {@link SafetyConfig}). */
+        public Builder safety(SafetyConfig safety) {
+            this.safety = safety.toBuilder();
+            return this;
+        }
+
+        /** Which calls wait for a person (default: WRITE and IRREVERSIBLE tools). */
+        public Builder approvalPolicy(ApprovalPolicy policy) {
+            this.safety.approvalPolicy(policy);
+            return this;
+        }
+
+        /** Where runs are saved after every step (default: in memory, this process only). */
+        public Builder store(RunStore store) {
+            this.safety.store(store);
+            return this;
+        }
+
         /** How run ids are made (default: random). */
         public Builder runIds(java.util.function.Supplier<String> supplier) {
             this.runIds = Objects.requireNonNull(supplier, "supplier");
@@ -330,7 +391,7 @@ public final class Agent {
             return new Agent(new AgentConfig(model, modelName, systemPrompt, registry, budget, prices, maxTokens, caching,
                     List.copyOf(edits), List.copyOf(allVerifiers), maxVerificationFailures, finishTool, toolTimeout,
                     List.copyOf(interceptors), List.copyOf(listeners), retryPolicy, clock, principal, secrets,
-                    temperature, runIds, guards));
+                    temperature, runIds, guards, safety.build()));
         }
 
         private GuardConfig guards() {

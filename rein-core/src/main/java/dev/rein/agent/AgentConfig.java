@@ -28,7 +28,8 @@ public record AgentConfig(Model model, String modelName, String systemPrompt, To
                           int maxVerificationFailures, boolean finishTool, Duration toolTimeout,
                           List<ToolInterceptor> interceptors, List<RunListenerFactory> listeners,
                           RetryPolicy retryPolicy, Clock clock, Principal principal, Secrets secrets,
-                          Double temperature, Supplier<String> runIdSupplier, GuardConfig guards) {
+                          Double temperature, Supplier<String> runIdSupplier, GuardConfig guards,
+                          SafetyConfig safety) {
 
     /** A copy that also creates a listener from {@code factory} for each run (harnesses record runs this way). */
     public AgentConfig withListener(RunListenerFactory factory) {
@@ -36,6 +37,6 @@ public record AgentConfig(Model model, String modelName, String systemPrompt, To
         all.add(java.util.Objects.requireNonNull(factory, "factory"));
         return new AgentConfig(model, modelName, systemPrompt, tools, budget, prices, maxTokens, caching,
                 serverContextEdits, verifiers, maxVerificationFailures, finishTool, toolTimeout, interceptors,
-                List.copyOf(all), retryPolicy, clock, principal, secrets, temperature, runIdSupplier, guards);
+                List.copyOf(all), retryPolicy, clock, principal, secrets, temperature, runIdSupplier, guards, safety);
     }
 }

@@ -10,6 +10,8 @@ import dev.rein.model.TextBlock;
 import dev.rein.model.ToolChoice;
 import dev.rein.model.ToolResultBlock;
 import dev.rein.model.ToolUseBlock;
+import dev.rein.state.StoreConflictException;
+import dev.rein.state.StoreException;
 import dev.rein.tool.ToolCall;
 import dev.rein.tool.ToolResult;
 import dev.rein.trace.TraceEvent;
@@ -52,6 +54,10 @@ final class AgentLoop {
     RunResult run() {
         try {
             started();
+            Optional<RunResult> continued = continueStep();
+            if (continued.isPresent()) {
+                return continued.get();
+            }
             while (true) {
                 Optional<BudgetKind> exhausted = run.meter.check();
                 if (exhausted.isPresent()) {
@@ -75,6 +81,10 @@ final class AgentLoop {
                     knownSoFar("the run was cancelled"));
         } catch (ModelCaller.CallFailed failed) {
             return failedCall(failed);
+        } catch (StoreException e) {
+            String reason = e instanceof StoreConflictException ? Reasons.STORE_CONFLICT : Reasons.STORE_ERROR;
+            return end(RunStatus.FAILED, reason, "the run's state could not be saved, so it stopped: " + e.getMessage(),
+                    knownSoFar("the run's state could not be saved"));
         } catch (RuntimeException e) {
             return end(RunStatus.FAILED, Reasons.INTERNAL_ERROR, "internal error: " + e, knownSoFar("an internal error occurred"));
         } finally {
@@ -84,6 +94,10 @@ final class AgentLoop {
     }
 
     private void started() {
+        if (run.resumedFrom != null) {
+            Resumption.announce(run);
+            return;
+        }
         Map<String, Object> limits = new LinkedHashMap<>();
         limits.put("max_steps", run.config.budget().maxSteps());
         limits.put("max_cost_usd", run.config.budget().maxCostUsd());
@@ -131,8 +145,15 @@ final class AgentLoop {
         return text.isEmpty() ? "" : ": " + text;
     }
 
+    /** A resumed run first answers the calls of its last response, if they have no results yet. */
+    private Optional<RunResult> continueStep() throws InterruptedException {
+        Message last = run.history.get(run.history.size() - 1);
+        return last.role() == Role.ASSISTANT && !last.toolUses().isEmpty() ? act(last.toolUses()) : Optional.empty();
+    }
+
     /** Act and observe: run every proposed call and answer each one in the next user message. */
     private Optional<RunResult> act(List<ToolUseBlock> uses) throws InterruptedException {
+        run.checkpoint();
         List<ToolCall> calls = new ArrayList<>();
         for (int i = 0; i < uses.size(); i++) {
             ToolUseBlock use = uses.get(i);
@@ -143,7 +164,11 @@ final class AgentLoop {
             return finish(finish.get());
         }
         Guards.ToolStep step = guards.act(calls, tools);
+        if (step.paused()) {
+            return Optional.of(end(RunStatus.WAITING_APPROVAL, Reasons.APPROVAL_REQUIRED, Resumption.waitingMessage(run), ""));
+        }
         observe(step.observation());
+        run.checkpoint();
         return step.stalled().map(why -> end(RunStatus.FAILED, Reasons.STALLED, why, knownSoFar(why)));
     }
 
@@ -155,11 +180,12 @@ final class AgentLoop {
     private Optional<RunResult> finish(ToolCall call) throws InterruptedException {
         List<String> problems = run.config.tools().find(FinishTool.NAME).orElseThrow().validationProblems(call.arguments());
         if (!problems.isEmpty()) {
-            List<ToolResult> refused = tools.execute(List.of(call));
+            List<ToolResult> refused = tools.execute(List.of(call)).orElseThrow();
             observe(List.of(new ToolResultBlock(call.id(), refused.get(0).content(), true)));
             return Optional.empty();
         }
         FinishReport report = FinishTool.parse(call.arguments());
+        run.state = FinishTool.handoffNotes(run.state, call.arguments());
         return switch (report.status()) {
             case "failed" -> Optional.of(end(RunStatus.FAILED, Reasons.AGENT_FAILED, "the agent reported failure: " + report.summary(),
                     report.result(), report));
@@ -243,10 +269,13 @@ final class AgentLoop {
     private RunResult end(RunStatus status, String reason, String message, String answer, FinishReport report) {
         RunStatus from = run.status;
         run.status = status;
+        RunResult result = new RunResult(run.runId, status, reason, message, answer, run.step(), run.meter.usage(),
+                run.meter.costUsd(), Duration.between(run.startedAt, run.now()), report, run.history, run.state,
+                run.approvals.snapshot().undecided());
+        result = Resumption.saveFinal(run, result);
         run.emit(new TraceEvent.StateChanged(run.runId, run.step(), run.now(), from, status, reason));
-        run.emit(new TraceEvent.RunFinished(run.runId, run.step(), run.now(), status, reason, message, answer,
+        run.emit(new TraceEvent.RunFinished(run.runId, run.step(), run.now(), status, result.reason(), result.message(), answer,
                 run.meter.usage(), run.meter.costUsd()));
-        return new RunResult(run.runId, status, reason, message, answer, run.step(), run.meter.usage(), run.meter.costUsd(),
-                Duration.between(run.startedAt, run.now()), report, run.history);
+        return result;
     }
 }

@@ -1,9 +1,12 @@
 package dev.rein.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.state.AgentState;
 import dev.rein.tool.Risk;
 import dev.rein.tool.Tool;
 import dev.rein.tool.ToolOutput;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The optional {@code finish} tool: the model ends the run explicitly with a status
@@ -25,13 +28,31 @@ public final class FinishTool {
                         {"type":"object","properties":{
                           "status":{"type":"string","enum":["completed","failed","needs_user_input"],"description":"the outcome of the work"},
                           "summary":{"type":"string","description":"what you did, briefly"},
-                          "result":{"type":"string","description":"the final answer for the user"}},
+                          "result":{"type":"string","description":"the final answer for the user"},
+                          "open_questions":{"type":"array","items":{"type":"string"},"description":"optional: what is still unknown or undecided"},
+                          "hypotheses":{"type":"array","items":{"type":"string"},"description":"optional: what you believe but could not confirm with a tool"}},
                          "required":["status","summary","result"],"additionalProperties":false}""")
                 .risk(Risk.READ)
                 // The loop handles a lone finish call itself; the handler only answers one made alongside others.
                 .handler((args, ctx) -> ToolOutput.error("finish was not accepted because it was called together with"
                         + " other tools. Read their results first; then call finish alone."))
                 .build();
+    }
+
+    /** The open questions and hypotheses the model listed, added to the state for a handoff. */
+    static AgentState handoffNotes(AgentState state, JsonNode arguments) {
+        return state.withOpenQuestions(strings(arguments.path("open_questions")))
+                .withHypotheses(strings(arguments.path("hypotheses")));
+    }
+
+    private static List<String> strings(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        array.forEach(item -> {
+            if (item.isTextual() && !item.asText().isBlank()) {
+                out.add(item.asText());
+            }
+        });
+        return out;
     }
 
     static FinishReport parse(JsonNode arguments) {

@@ -40,8 +40,17 @@ final class Guards {
     private final ReflectionPrompts prompts;
     private final Critic critic;
 
-    /** What a guarded tool step produced: the next user message's content, and why to stop if it stalled. */
-    record ToolStep(List<ContentBlock> observation, Optional<String> stalled) {}
+    /**
+     * What a guarded tool step produced: the next user message's content, and why to stop if it
+     * stalled; or that a call waits for approval, and the step is answered when the run resumes.
+     */
+    record ToolStep(List<ContentBlock> observation, Optional<String> stalled, boolean paused) {
+        ToolStep(List<ContentBlock> observation, Optional<String> stalled) {
+            this(observation, stalled, false);
+        }
+
+        static final ToolStep PAUSED = new ToolStep(List.of(), Optional.empty(), true);
+    }
 
     Guards(Run run, ModelCaller caller) {
         this.run = run;
@@ -104,13 +113,17 @@ final class Guards {
                 }
             }
         }
-        List<ToolResult> results = allowed.isEmpty() ? List.of() : tools.execute(allowed);
+        Optional<List<ToolResult>> executed = allowed.isEmpty() ? Optional.of(List.of()) : tools.execute(allowed);
+        if (executed.isEmpty()) {
+            return ToolStep.PAUSED;
+        }
+        List<ToolResult> results = executed.get();
         List<Observed> observed = new ArrayList<>();
         int next = 0;
         for (int i = 0; i < calls.size(); i++) {
             if (answers[i] == null) {
                 ToolResult result = results.get(next++);
-                answers[i] = new ToolResultBlock(result.callId(), result.content(), result.isError());
+                answers[i] = tools.block(result);
                 if (watched[i] != null) {
                     observed.add(new Observed(watched[i], result.content(), result.isError()));
                 }

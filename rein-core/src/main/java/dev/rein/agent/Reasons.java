@@ -18,6 +18,14 @@ public final class Reasons {
     public static final String CANCELLED = "cancelled";
     public static final String STALLED = "stalled";
     public static final String INTERNAL_ERROR = "internal_error";
+    /** The run paused: a proposed action waits for a person's decision. */
+    public static final String APPROVAL_REQUIRED = "approval_required";
+    /** The run continues after a pause or a stopped process. */
+    public static final String RESUMED = "resumed";
+    /** The run store could not save the run's state, so it stopped rather than go on unrecorded. */
+    public static final String STORE_ERROR = "store_error";
+    /** Another process continued this run; this one stopped. */
+    public static final String STORE_CONFLICT = "store_conflict";
 
     private Reasons() {}
 }

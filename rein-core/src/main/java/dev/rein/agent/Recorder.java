@@ -1,23 +1,30 @@
 package dev.rein.agent;
 
 import dev.rein.model.StreamObserver;
+import dev.rein.security.TraceRedactor;
 import dev.rein.trace.RunListener;
 import dev.rein.trace.TraceEvent;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Fans events out to a run's listeners; a failing listener is logged and never breaks the run. */
+/**
+ * Fans events out to a run's listeners, after masking secret values in them; a failing listener is
+ * logged and never breaks the run.
+ */
 final class Recorder implements StreamObserver {
     private static final Logger LOG = LoggerFactory.getLogger(Recorder.class);
 
     private final List<RunListener> listeners;
+    private final TraceRedactor redactor;
 
-    Recorder(List<RunListener> listeners) {
+    Recorder(List<RunListener> listeners, TraceRedactor redactor) {
         this.listeners = List.copyOf(listeners);
+        this.redactor = redactor;
     }
 
-    void emit(TraceEvent event) {
+    void emit(TraceEvent raw) {
+        TraceEvent event = redactor.redact(raw);
         for (RunListener listener : listeners) {
             try {
                 listener.onEvent(event);
@@ -29,7 +36,8 @@ final class Recorder implements StreamObserver {
 
     @Override
     public void onTextDelta(String text) {
-        listeners.forEach(l -> safely(() -> l.onTextDelta(text)));
+        String masked = redactor.redact(text);
+        listeners.forEach(l -> safely(() -> l.onTextDelta(masked)));
     }
 
     @Override
@@ -39,7 +47,8 @@ final class Recorder implements StreamObserver {
 
     @Override
     public void onToolInputDelta(String id, String partialJson) {
-        listeners.forEach(l -> safely(() -> l.onToolInputDelta(id, partialJson)));
+        String masked = redactor.redact(partialJson);
+        listeners.forEach(l -> safely(() -> l.onToolInputDelta(id, masked)));
     }
 
     void close() {

@@ -1,8 +1,16 @@
 package dev.rein.agent;
 
+import dev.rein.approval.ApprovalLedger;
+import dev.rein.approval.ApprovalState;
 import dev.rein.budget.BudgetMeter;
 import dev.rein.context.OutputStore;
+import dev.rein.context.OutputStore;
 import dev.rein.model.Message;
+import dev.rein.security.TraceRedactor;
+import dev.rein.state.AgentState;
+import dev.rein.state.RunSnapshot;
+import dev.rein.tool.Principal;
+import dev.rein.tool.Secrets;
 import dev.rein.tool.ToolCall;
 import dev.rein.tool.ToolExecutor;
 import dev.rein.tool.ToolInterceptor;
@@ -11,16 +19,20 @@ import dev.rein.tool.ToolResult;
 import dev.rein.trace.RunListener;
 import dev.rein.trace.RunListenerFactory;
 import dev.rein.trace.TraceEvent;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /** The mutable state of one run, owned by its loop thread (cancel may come from any thread). */
 final class Run {
     final String runId;
     final String goal;
     final AgentConfig config;
+    /** When the run would have started had it never paused: its deadline counts running time only. */
     final Instant startedAt;
+    final Instant createdAt;
     final BudgetMeter meter;
     final ToolExecutor executor;
     final Recorder recorder;
@@ -28,40 +40,83 @@ final class Run {
     final List<Message> history = new ArrayList<>();
     RunStatus status = RunStatus.RUNNING;
     int verificationFailures;
+    /** On whose behalf the run acts; it stays with the run across resumes. */
+    final Principal principal;
+    /** The agent's secrets, recording every value handed out so it is masked from then on. */
+    final Secrets secrets;
+    final ApprovalLedger approvals;
+    AgentState state;
+    /** The status a resumed run continued from, or null for a new run. */
+    final RunStatus resumedFrom;
+    /** The version of the last saved snapshot (0 before the first save). */
+    long version;
     private volatile boolean cancelled;
     private volatile Thread thread;
 
-    private Run(String runId, String goal, AgentConfig config) {
+    private Run(String runId, String goal, AgentConfig config, Principal principal, RunSnapshot from) {
         this.runId = runId;
         this.goal = goal;
         this.config = config;
-        this.startedAt = config.clock().instant();
+        this.principal = principal;
+        this.resumedFrom = from == null ? null : from.status();
+        Instant now = config.clock().instant();
+        this.startedAt = from == null ? now : now.minus(Duration.ofMillis(from.activeMillis()));
+        this.createdAt = from == null ? now : from.createdAt();
         this.meter = new BudgetMeter(config.budget(), config.prices(), config.modelName(), config.clock(), startedAt);
+        this.secrets = Secrets.tracking(config.secrets());
+        this.approvals = new ApprovalLedger(from == null ? ApprovalState.NONE : from.approvals());
+        this.state = from == null ? AgentState.of(goal) : from.state();
+        this.recorder = new Recorder(listeners(runId, config), new TraceRedactor(secrets::known));
+        this.outputs = config.guards().context().storeForRun();
+        Map<String, Integer> counts = from == null ? Map.of() : from.toolCallCounts();
+        this.executor = RunTools.executor(this, counts);
+        if (from == null) {
+            history.add(Message.user(goal));
+        } else {
+            history.addAll(from.history());
+            meter.restore(from.steps(), from.usage(), from.costUsd());
+            verificationFailures = from.verificationFailures();
+            version = from.version();
+        }
+    }
+
+    private static List<RunListener> listeners(String runId, AgentConfig config) {
         List<RunListener> listeners = new ArrayList<>();
         for (RunListenerFactory factory : config.listeners()) {
             listeners.add(factory.create(runId));
         }
-        this.recorder = new Recorder(listeners);
-        this.outputs = config.guards().context().storeForRun();
-        this.executor = ToolExecutor.builder(config.tools())
-                .defaultTimeout(config.toolTimeout())
-                .interceptor(this::traceValidatedCall)
-                .interceptors(config.interceptors())
-                .callLimits(config.budget().toolCallLimits())
-                .outputStage(config.guards().context().truncationStage(outputs, new RunTracer(this)))
-                .build();
-        history.add(Message.user(goal));
+        listeners.add(new StoreListener(config.safety().store(), runId));
+        return listeners;
     }
 
     /** Records each call that passed validation, with the arguments as validated. */
-    private ToolResult traceValidatedCall(ToolInvocation invocation, ToolInterceptor.Chain chain) throws InterruptedException {
+    ToolResult traceValidatedCall(ToolInvocation invocation, ToolInterceptor.Chain chain) throws InterruptedException {
         ToolCall call = invocation.call();
         emit(new TraceEvent.ToolCalled(runId, step(), now(), call.id(), call.name(), call.arguments()));
         return chain.proceed(invocation);
     }
 
     static Run start(String runId, String goal, AgentConfig config) {
-        return new Run(runId, goal, config);
+        return start(runId, goal, config, config.principal());
+    }
+
+    static Run start(String runId, String goal, AgentConfig config, Principal principal) {
+        return new Run(runId, goal, config, principal, null);
+    }
+
+    /** Continues a stored run; the agent supplies the model, tools and listeners. */
+    static Run resume(RunSnapshot snapshot, AgentConfig config) {
+        return new Run(snapshot.runId(), snapshot.goal(), config, snapshot.principal(), snapshot);
+    }
+
+    /** Saves the run as it is now (status RUNNING or WAITING_APPROVAL, no final answer). */
+    void checkpoint() {
+        Checkpoints.save(this, null);
+    }
+
+    /** Saves the run with its final (or pausing) result. */
+    void checkpoint(RunResult result) {
+        Checkpoints.save(this, result);
     }
 
     int step() {

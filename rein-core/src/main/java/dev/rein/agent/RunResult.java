@@ -1,24 +1,56 @@
 package dev.rein.agent;
 
+import dev.rein.approval.ApprovalRequest;
 import dev.rein.model.Message;
 import dev.rein.model.Usage;
+import dev.rein.state.AgentState;
+import dev.rein.state.Handoff;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /**
- * How a run ended: status, machine-readable reason, human message, the answer (for
+ * How a run ended or paused: status, machine-readable reason, human message, the answer (for
  * STOPPED_BUDGET, the summary of what is known), counters and the full history.
  *
- * @param finish the model's finish report, when it called {@code finish}; else null
+ * @param finish           the model's finish report, when it called {@code finish}; else null
+ * @param state            what the run knows apart from the history (facts, open questions, attempts)
+ * @param pendingApprovals for WAITING_APPROVAL, the actions waiting for a decision; else empty
  */
 public record RunResult(String runId, RunStatus status, String reason, String message, String answer, int steps,
-                        Usage usage, BigDecimal costUsd, Duration duration, FinishReport finish, List<Message> history) {
+                        Usage usage, BigDecimal costUsd, Duration duration, FinishReport finish, List<Message> history,
+                        AgentState state, List<ApprovalRequest> pendingApprovals) {
     public RunResult {
         history = List.copyOf(history);
+        pendingApprovals = pendingApprovals == null ? List.of() : List.copyOf(pendingApprovals);
+    }
+
+    /** A result without agent state or pending approvals. */
+    public RunResult(String runId, RunStatus status, String reason, String message, String answer, int steps, Usage usage,
+                     BigDecimal costUsd, Duration duration, FinishReport finish, List<Message> history) {
+        this(runId, status, reason, message, answer, steps, usage, costUsd, duration, finish, history, null, List.of());
     }
 
     public boolean succeeded() {
         return status == RunStatus.SUCCEEDED;
+    }
+
+    /** True when the run paused for a person's decision; see {@link #pendingApprovals()}. */
+    public boolean waitingForApproval() {
+        return status == RunStatus.WAITING_APPROVAL;
+    }
+
+    /**
+     * For a run that needs a person (the model asked for user input, or the run failed, stopped on
+     * a budget or was cancelled): the facts, open questions and attempted actions to take over with.
+     */
+    public Optional<Handoff> handoff() {
+        if (state == null || status == RunStatus.SUCCEEDED || status == RunStatus.RUNNING || status == RunStatus.WAITING_APPROVAL) {
+            return Optional.empty();
+        }
+        String question = Reasons.NEEDS_USER_INPUT.equals(reason) ? answer : "";
+        String summary = finish != null ? finish.summary() : message;
+        return Optional.of(Handoff.of(reason, question, summary, state));
     }
 }

@@ -1,36 +1,106 @@
 package dev.rein.agent;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.approval.ApprovalRequest;
+import dev.rein.json.Json;
+import dev.rein.model.ToolResultBlock;
+import dev.rein.security.UntrustedData;
+import dev.rein.tool.ErrorClass;
 import dev.rein.tool.ToolCall;
 import dev.rein.tool.ToolContext;
 import dev.rein.tool.ToolResult;
 import dev.rein.trace.TraceEvent;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
-/** The act stage: hands the proposed calls to the executor and traces each result. */
+/**
+ * The act stage: hands the proposed calls to the executor, traces and audits each result, and
+ * records it in the agent state.
+ *
+ * <p>When some calls of a response need approval, the others run first (reads before the pause,
+ * so the person decides with their results already recorded) and their results are kept; the run
+ * pauses. On resume the decided calls run (or get their rejection), and every call of the response
+ * gets exactly one result, in call order.
+ */
 final class ToolStage {
     private final Run run;
+    /** Arguments a person edited in the step being answered, by call id. */
+    private final Map<String, JsonNode> edits = new HashMap<>();
 
     ToolStage(Run run) {
         this.run = run;
     }
 
-    List<ToolResult> execute(List<ToolCall> calls) throws InterruptedException {
+    /** The results of {@code calls} in call order, or empty when the run must pause for approval. */
+    Optional<List<ToolResult>> execute(List<ToolCall> calls) throws InterruptedException {
         int step = run.step();
-        List<ToolResult> results = run.executor.executeAll(calls, call -> context(step, call));
-        for (ToolResult r : results) {
-            run.emit(new TraceEvent.ToolCompleted(run.runId, step, run.now(), r.callId(), r.toolName(), r.content(),
-                    r.isError(), r.errorClass().name(), r.source(), r.duration().toMillis()));
+        Map<String, ToolResult> done = new LinkedHashMap<>(run.approvals.completed());
+        List<ToolCall> toRun = new ArrayList<>();
+        for (ToolCall call : calls) {
+            if (!done.containsKey(call.id())) {
+                ToolCall effective = run.approvals.applyEdit(call);
+                run.approvals.editedArguments(call.id()).ifPresent(args -> edits.put(call.id(), args));
+                toRun.add(effective);
+            }
         }
-        return results;
+        List<ToolResult> fresh = toRun.isEmpty() ? List.of() : run.executor.executeAll(toRun, call -> context(step, call));
+        for (int i = 0; i < fresh.size(); i++) {
+            ToolResult r = fresh.get(i);
+            if (r.errorClass() != ErrorClass.AWAITING_APPROVAL) {
+                observed(step, toRun.get(i), r);
+                done.put(r.callId(), r);
+            }
+        }
+        if (run.approvals.waiting()) {
+            run.approvals.stash(done.values());
+            for (ApprovalRequest request : run.approvals.snapshot().undecided()) {
+                run.emit(new TraceEvent.ApprovalRequested(run.runId, step, run.now(), request.callId(), request.tool(),
+                        request.risk().name(), request.arguments(), request.actionHash()));
+            }
+            return Optional.empty();
+        }
+        run.approvals.clear();
+        return Optional.of(calls.stream().map(c -> done.get(c.id())).toList());
+    }
+
+    /** A result as the model sees it: tool output wrapped as untrusted data, a person's edit noted. */
+    ToolResultBlock block(ToolResult r) {
+        String content = r.fromTool() && run.config.safety().wrapToolOutput()
+                ? UntrustedData.wrap(r.content(), r.source(), r.toolName()) : r.content();
+        JsonNode edited = edits.remove(r.callId());
+        if (edited != null) {
+            content = "[rein] A person edited the arguments of this call before it ran; it ran with "
+                    + Json.write(edited) + ".\n" + content;
+        }
+        return new ToolResultBlock(r.callId(), content, r.isError());
+    }
+
+    private void observed(int step, ToolCall call, ToolResult r) {
+        run.emit(new TraceEvent.ToolCompleted(run.runId, step, run.now(), r.callId(), r.toolName(), r.content(),
+                r.isError(), r.errorClass().name(), r.source(), r.duration().toMillis()));
+        if (r.refused()) {
+            RunTools.audit(run, "refused", r.toolName(), r.callId(), r.errorClass().name() + ": " + firstLine(r.content()));
+        }
+        run.state = run.state.observe(step, call.arguments(), r);
     }
 
     private ToolContext context(int step, ToolCall call) {
         return new ToolContext(run.runId, step, call.id(), idempotencyKey(run.runId, step, call.index()),
-                run.meter.deadline(), run.config.principal(), run.config.secrets());
+                run.meter.deadline(), run.principal, run.secrets);
     }
 
     /** Stable across retries and resumes of the same call: derived only from its position in the run. */
     static String idempotencyKey(String runId, int step, int index) {
         return runId + ":" + step + ":" + index;
+    }
+
+    private static String firstLine(String text) {
+        int nl = text.indexOf('\n');
+        String line = nl < 0 ? text : text.substring(0, nl);
+        return line.length() > 300 ? line.substring(0, 300) + "..." : line;
     }
 }

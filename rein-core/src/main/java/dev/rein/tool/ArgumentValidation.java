@@ -1,12 +1,28 @@
 package dev.rein.tool;
 
 import dev.rein.json.Json;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
-/** Refuses arguments that do not fit the tool's input schema, before the handler is called. */
+/**
+ * Refuses arguments that are too large or do not fit the tool's input schema, before anything
+ * else looks at them.
+ */
 final class ArgumentValidation implements ToolInterceptor {
+    private final int maxArgumentBytes;
+
+    ArgumentValidation(int maxArgumentBytes) {
+        this.maxArgumentBytes = maxArgumentBytes;
+    }
+
     @Override
     public ToolResult intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
+        int size = Json.write(invocation.call().arguments()).getBytes(StandardCharsets.UTF_8).length;
+        if (size > maxArgumentBytes) {
+            return ToolResult.error(invocation.call(), ErrorClass.INVALID_ARGUMENTS, "The arguments for tool '"
+                    + invocation.tool().name() + "' are " + size + " bytes, over the limit of " + maxArgumentBytes
+                    + " bytes. The tool was not called. Pass a reference (a file name, an id) instead of the data itself.");
+        }
         List<String> problems = invocation.tool().validationProblems(invocation.call().arguments());
         if (problems.isEmpty()) {
             return chain.proceed(invocation);

@@ -11,8 +11,9 @@ final class CallLimits implements ToolInterceptor {
     private final Map<String, Integer> limits;
     private final Map<String, Integer> counts = new ConcurrentHashMap<>();
 
-    CallLimits(Map<String, Integer> limits) {
+    CallLimits(Map<String, Integer> limits, Map<String, Integer> countsSoFar) {
         this.limits = Map.copyOf(limits);
+        this.counts.putAll(countsSoFar);
     }
 
     @Override

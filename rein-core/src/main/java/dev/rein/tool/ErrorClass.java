@@ -12,7 +12,14 @@ public enum ErrorClass {
     TIMEOUT(true),
     REJECTED(false),
     INTERVENTION(false),
-    CANCELLED(false);
+    CANCELLED(false),
+    /** The tool returned data without a source while strict provenance is on. */
+    MISSING_SOURCE(false),
+    /**
+     * Not an observation: the call waits for a person's decision. The loop never shows such a
+     * result to the model; it pauses the run instead.
+     */
+    AWAITING_APPROVAL(false);
 
     private final boolean retryable;
 

@@ -21,9 +21,19 @@ public record ToolContext(String runId, int step, String callId, String idempote
         secrets = secrets == null ? Secrets.NONE : secrets;
     }
 
-    /** A context for calling a tool outside a run (tests, scripts). */
+    /** The same context with an earlier deadline (the executor narrows it to the call's timeout). */
+    public ToolContext withDeadline(Instant newDeadline) {
+        return new ToolContext(runId, step, callId, idempotencyKey, newDeadline, principal, secrets);
+    }
+
+    /** A context for calling a tool outside a run (tests, scripts), as the anonymous principal. */
     public static ToolContext standalone(String callId) {
+        return standalone(callId, Principal.ANONYMOUS);
+    }
+
+    /** A context for calling a tool outside a run on behalf of {@code principal} (whose scopes the executor checks). */
+    public static ToolContext standalone(String callId, Principal principal) {
         return new ToolContext("standalone", 0, callId, "standalone-" + callId, Instant.now().plusSeconds(300),
-                Principal.ANONYMOUS, Secrets.NONE);
+                principal, Secrets.NONE);
     }
 }

@@ -1,10 +1,13 @@
 package dev.rein.tool;
 
+import dev.rein.ReinException;
+import dev.rein.retry.RetryPolicy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -14,7 +17,7 @@ import java.util.function.Function;
 
 /**
  * The single gate between a proposed tool call and its effect. Every call passes the same
- * pipeline of stages, assembled in {@link #stages()}; whatever happens comes back as a
+ * pipeline of stages, assembled in {@link #stages}; whatever happens comes back as a
  * {@link ToolResult} with an error flag. Nothing a model proposes can get around it.
  *
  * <p>One executor serves one run (per-tool call counts live here).
@@ -22,13 +25,21 @@ import java.util.function.Function;
 public final class ToolExecutor {
     /** The default per-call timeout. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
+    /** Transient tool failures: 2 retries, 0.2 s doubling to at most 5 s, 20 % jitter. */
+    public static final RetryPolicy DEFAULT_TOOL_RETRY = new RetryPolicy(2, Duration.ofMillis(200), Duration.ofSeconds(5), 0.2);
+    /** The largest accepted arguments object, in bytes of JSON (256 KiB). */
+    public static final int DEFAULT_MAX_ARGUMENT_BYTES = 256 * 1024;
+
+    private static final ToolInterceptor PASS = (invocation, chain) -> chain.proceed(invocation);
 
     private final ToolRegistry registry;
+    private final CallLimits callLimits;
     private final List<ToolInterceptor> stages;
 
     private ToolExecutor(Builder b) {
         this.registry = b.registry;
-        this.stages = stages(b);
+        this.callLimits = new CallLimits(b.callLimits, b.callCounts);
+        this.stages = stages(b, callLimits);
     }
 
     public static Builder builder(ToolRegistry registry) {
@@ -36,17 +47,30 @@ public final class ToolExecutor {
     }
 
     /**
-     * The pipeline, in order: validate, the caller's stages, per-tool caps, the output stages
-     * (truncation: they see the handler's raw output), then the handler.
+     * The pipeline, outermost first. A stage near the top refuses a call before anything below it
+     * runs; results travel back up, so the masking near the bottom sees the handler's raw output
+     * and truncation sees it masked and attributed.
      */
-    private static List<ToolInterceptor> stages(Builder b) {
+    private static List<ToolInterceptor> stages(Builder b, CallLimits callLimits) {
         List<ToolInterceptor> stages = new ArrayList<>();
-        stages.add(new ArgumentValidation());
-        stages.addAll(b.interceptors);
-        stages.add(new CallLimits(b.callLimits));
-        stages.addAll(b.outputStages);
-        stages.add(new HandlerInvocation(b.defaultTimeout));
+        stages.add(new ArgumentValidation(b.maxArgumentBytes)); // size and JSON schema
+        stages.addAll(b.interceptors);                          // the application's stages see valid calls only
+        stages.add(new ScopeCheck(b.scopePolicy));              // least privilege, before anyone is asked to approve
+        stages.add(b.approvalGate);                             // a person decides risky calls (pauses the run)
+        stages.add(b.idempotency);                              // intent before a side effect, completion after
+        stages.add(callLimits);                                 // per-tool caps, counted when a call really runs
+        stages.add(new TimeoutStage(b.defaultTimeout));         // everything below runs under the call's timeout
+        stages.add(new ToolRetry(b.retryPolicy, b.events));     // transient failures, same idempotency key
+        stages.addAll(b.outputStages);                          // truncation of long output (context policy)
+        stages.add(new Provenance(b.strictProvenance));         // source and time on every observation
+        stages.add(new SecretMasking(b.events));                // no secret value leaves the handler
+        stages.add(new HandlerInvocation());
         return List.copyOf(stages);
+    }
+
+    /** Calls made so far, by tool name (restored when a run resumes). */
+    public Map<String, Integer> callCounts() {
+        return callLimits.counts();
     }
 
     public ToolRegistry registry() {
@@ -121,12 +145,20 @@ public final class ToolExecutor {
         private final List<ToolInterceptor> outputStages = new ArrayList<>();
         private Duration defaultTimeout = DEFAULT_TIMEOUT;
         private Map<String, Integer> callLimits = Map.of();
+        private Map<String, Integer> callCounts = Map.of();
+        private ScopePolicy scopePolicy = ScopePolicy.REQUIRED_SCOPES;
+        private ToolInterceptor approvalGate = PASS;
+        private ToolInterceptor idempotency = PASS;
+        private RetryPolicy retryPolicy = DEFAULT_TOOL_RETRY;
+        private boolean strictProvenance;
+        private int maxArgumentBytes = DEFAULT_MAX_ARGUMENT_BYTES;
+        private ToolEvents events = ToolEvents.NONE;
 
         private Builder(ToolRegistry registry) {
             this.registry = registry;
         }
 
-        /** Adds a stage after argument validation, before the per-tool caps and the handler. */
+        /** Adds a stage after argument validation, before the scope check, approval and the handler. */
         public Builder interceptor(ToolInterceptor interceptor) {
             interceptors.add(interceptor);
             return this;
@@ -138,8 +170,8 @@ public final class ToolExecutor {
         }
 
         /**
-         * Adds a stage right around the handler, after every other stage: it sees the handler's raw
-         * result before the caller's stages do (output truncation goes here).
+         * Adds a stage close to the handler, inside the timeout and retries: it sees each result
+         * after provenance and secret masking, before the caller's stages do (output truncation goes here).
          */
         public Builder outputStage(ToolInterceptor stage) {
             outputStages.add(stage);
@@ -154,6 +186,57 @@ public final class ToolExecutor {
         /** Per-tool call caps for the run, by tool name (a tool's own {@code maxCalls} applies otherwise). */
         public Builder callLimits(Map<String, Integer> limits) {
             this.callLimits = Map.copyOf(limits);
+            return this;
+        }
+
+        /** Calls already made in this run, by tool name (a resumed run continues counting). */
+        public Builder callCounts(Map<String, Integer> counts) {
+            this.callCounts = Map.copyOf(counts);
+            return this;
+        }
+
+        /** Who may call what (default: every scope the tool requires). */
+        public Builder scopePolicy(ScopePolicy policy) {
+            this.scopePolicy = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        /** The stage that asks a person before risky calls (default: none, every call proceeds). */
+        public Builder approvalGate(ToolInterceptor gate) {
+            this.approvalGate = Objects.requireNonNull(gate, "gate");
+            return this;
+        }
+
+        /** The stage that records side effects so they are never repeated (default: none). */
+        public Builder idempotency(ToolInterceptor stage) {
+            this.idempotency = Objects.requireNonNull(stage, "stage");
+            return this;
+        }
+
+        /** Retries of transient tool failures (default {@link #DEFAULT_TOOL_RETRY}). */
+        public Builder retryPolicy(RetryPolicy policy) {
+            this.retryPolicy = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        /** Reject results that carry no source (default off: they are attributed to the tool). */
+        public Builder strictProvenance(boolean strict) {
+            this.strictProvenance = strict;
+            return this;
+        }
+
+        /** The largest arguments object accepted, in bytes of JSON. */
+        public Builder maxArgumentBytes(int bytes) {
+            if (bytes < 1) {
+                throw new ReinException("maxArgumentBytes must be positive, was " + bytes);
+            }
+            this.maxArgumentBytes = bytes;
+            return this;
+        }
+
+        /** Receives retries and audit events of the stages. */
+        public Builder events(ToolEvents events) {
+            this.events = Objects.requireNonNull(events, "events");
             return this;
         }
 

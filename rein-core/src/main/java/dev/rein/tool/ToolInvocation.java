@@ -14,4 +14,9 @@ public record ToolInvocation(ToolCall call, Tool tool, ToolContext context) {
     public ToolInvocation withCall(ToolCall newCall) {
         return new ToolInvocation(newCall, tool, context);
     }
+
+    /** The same invocation with another context (for stages that narrow the deadline). */
+    public ToolInvocation withContext(ToolContext newContext) {
+        return new ToolInvocation(call, tool, newContext);
+    }
 }

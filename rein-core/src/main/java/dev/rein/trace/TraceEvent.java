@@ -30,7 +30,12 @@ import java.util.Map;
         @JsonSubTypes.Type(value = TraceEvent.OutputTruncated.class, name = "output_truncated"),
         @JsonSubTypes.Type(value = TraceEvent.ContextEdited.class, name = "context_edited"),
         @JsonSubTypes.Type(value = TraceEvent.StateChanged.class, name = "state_change"),
-        @JsonSubTypes.Type(value = TraceEvent.RunFinished.class, name = "run_finished")
+        @JsonSubTypes.Type(value = TraceEvent.RunFinished.class, name = "run_finished"),
+        @JsonSubTypes.Type(value = TraceEvent.RunResumed.class, name = "run_resumed"),
+        @JsonSubTypes.Type(value = TraceEvent.ToolRetry.class, name = "tool_retry"),
+        @JsonSubTypes.Type(value = TraceEvent.ApprovalRequested.class, name = "approval_requested"),
+        @JsonSubTypes.Type(value = TraceEvent.ApprovalDecided.class, name = "approval_decided"),
+        @JsonSubTypes.Type(value = TraceEvent.Audit.class, name = "audit")
 })
 public sealed interface TraceEvent {
     String runId();
@@ -101,4 +106,30 @@ public sealed interface TraceEvent {
     /** The run ended (or paused) with this status, reason and answer. */
     record RunFinished(String runId, int step, Instant time, RunStatus status, String reason, String message,
                        String answer, Usage usage, BigDecimal costUsd) implements TraceEvent {}
+
+    /** A paused or interrupted run continues from its stored state; {@code activeMillis} of running time were used before. */
+    record RunResumed(String runId, int step, Instant time, RunStatus from, long activeMillis) implements TraceEvent {}
+
+    /** Attempt {@code attempt} of a tool call failed transiently; it is tried again after {@code delayMillis}. */
+    record ToolRetry(String runId, int step, Instant time, String callId, String tool, int attempt, String errorClass,
+                     String message, long delayMillis) implements TraceEvent {}
+
+    /** A proposed call waits for a person: the exact arguments, the tool's risk and the hash the decision must name. */
+    record ApprovalRequested(String runId, int step, Instant time, String callId, String tool, String risk,
+                             JsonNode arguments, String actionHash) implements TraceEvent {}
+
+    /**
+     * A person decided on a call: {@code decision} is approve, reject or edit; {@code reason} is the
+     * rejection reason; for an edit, {@code arguments} and {@code approvedHash} are the new ones.
+     */
+    record ApprovalDecided(String runId, int step, Instant time, String callId, String tool, String actionHash,
+                           String decision, String reason, JsonNode arguments, String approvedHash, String decidedBy)
+            implements TraceEvent {}
+
+    /**
+     * A security-relevant fact for the audit log: a refused call, a masked secret, an approval
+     * asked for, a side effect replayed from its record instead of repeated.
+     */
+    record Audit(String runId, int step, Instant time, String kind, String tool, String callId, String user,
+                 String tenant, String detail) implements TraceEvent {}
 }

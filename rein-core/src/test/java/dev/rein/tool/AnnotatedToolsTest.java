@@ -52,16 +52,17 @@ class AnnotatedToolsTest {
     @Test
     void annotatedToolsRunThroughTheExecutor() throws Exception {
         ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(AnnotatedTools.from(new Orders()))).build();
+        Principal writer = new Principal("u", "t", java.util.Set.of("tickets:write"));
         ToolResult plain = executor.execute(new ToolCall("c1", "lookupOrder", Json.parse("{\"orderId\":\"A-104\"}"), 0),
                 ToolContext.standalone("c1"));
         assertThat(plain.content()).isEqualTo("order A-104");
         ToolResult ticket = executor.execute(new ToolCall("c2", "create_ticket", Json.parse(
                 "{\"title\":\"配送遅延\",\"priority\":\"HIGH\",\"tags\":[\"a\"],\"address\":{\"city\":\"東京\",\"zip\":\"100\"}}"), 0),
-                ToolContext.standalone("c2"));
+                ToolContext.standalone("c2", writer));
         assertThat(ticket.isError()).isFalse();
         assertThat(Json.parse(ticket.content()).get("city").asText()).isEqualTo("東京");
         ToolResult wrongEnum = executor.execute(new ToolCall("c3", "create_ticket", Json.parse(
-                "{\"title\":\"t\",\"priority\":\"URGENT\",\"tags\":[],\"address\":{}}"), 0), ToolContext.standalone("c3"));
+                "{\"title\":\"t\",\"priority\":\"URGENT\",\"tags\":[],\"address\":{}}"), 0), ToolContext.standalone("c3", writer));
         assertThat(wrongEnum.errorClass()).isEqualTo(ErrorClass.INVALID_ARGUMENTS);
     }
 

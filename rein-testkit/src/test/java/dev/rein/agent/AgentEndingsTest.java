@@ -193,7 +193,7 @@ class AgentEndingsTest {
         RunResult result = agent(model).finishTool(true).build().run("go");
         assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
         List<dev.rein.model.ContentBlock> results = model.requests().get(1).messages().get(2).content();
-        assertThat(((ToolResultBlock) results.get(0)).content()).isEqualTo("echo: a");
+        assertThat(((ToolResultBlock) results.get(0)).content()).contains("\necho: a\n");
         assertThat(((ToolResultBlock) results.get(1)).isError()).isTrue();
         assertThat(((ToolResultBlock) results.get(1)).content()).contains("call finish alone");
     }

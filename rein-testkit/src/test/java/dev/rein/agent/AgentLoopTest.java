@@ -62,7 +62,8 @@ class AgentLoopTest {
             assertThat(block).isInstanceOf(ToolResultBlock.class);
             assertThat(((ToolResultBlock) block).toolUseId()).isEqualTo(uses.get(i).id());
         }
-        assertThat(((ToolResultBlock) results.content().get(0)).content()).isEqualTo("echo: a");
+        assertThat(((ToolResultBlock) results.content().get(0)).content())
+                .startsWith("<untrusted_data source=\"tool:echo\" tool=\"echo\"").contains("\necho: a\n");
         ToolResultBlock unknown = (ToolResultBlock) results.content().get(2);
         assertThat(unknown.isError()).isTrue();
         assertThat(unknown.content()).contains("Unknown tool 'nope'").contains("echo");

@@ -25,6 +25,7 @@ import dev.rein.model.ModelResponse;
 import dev.rein.model.ServerContextEdit;
 import dev.rein.model.TextBlock;
 import dev.rein.model.ToolResultBlock;
+import dev.rein.security.UntrustedData;
 import dev.rein.testkit.RecordingListener;
 import dev.rein.testkit.ScriptedModel;
 import dev.rein.tool.Tool;
@@ -133,11 +134,13 @@ class ContextLoopTest {
         agent(model).build().run("read page 7");
 
         ToolResultBlock seen = (ToolResultBlock) model.requests().get(1).messages().get(2).content().get(0);
-        assertThat(seen.content()).startsWith(page(7).substring(0, 4_000) + "\n\n[rein] Output truncated: showing the first 4,000 of 20,000");
+        String traced = trace.events(TraceEvent.ToolCompleted.class).get(0).content();
+        assertThat(traced).startsWith(page(7).substring(0, 4_000) + "\n\n[rein] Output truncated: showing the first 4,000 of 20,000");
         TraceEvent.OutputTruncated truncated = trace.events(TraceEvent.OutputTruncated.class).get(0);
         assertThat(truncated.sha256()).isEqualTo(Hashing.sha256(page(7)));
         assertThat(truncated.callId()).isEqualTo(seen.toolUseId());
-        assertThat(trace.events(TraceEvent.ToolCompleted.class).get(0).content()).isEqualTo(seen.content());
+        assertThat(seen.content()).as("the model sees the traced output inside the untrusted-data wrapper")
+                .isEqualTo(UntrustedData.wrap(traced, "tool:fetch_page", "fetch_page"));
     }
 
     @Test
@@ -151,7 +154,7 @@ class ContextLoopTest {
         last.forEach(m -> m.content().stream().filter(ToolResultBlock.class::isInstance).map(ToolResultBlock.class::cast).forEach(results::add));
         assertThat(results).hasSize(4);
         assertThat(results.subList(0, 3)).allSatisfy(r -> assertThat(r.content()).startsWith("[rein: cleared] This result of 'fetch_page'"));
-        assertThat(results.get(3).content()).startsWith("page 4:");
+        assertThat(results.get(3).content()).contains("\npage 4:");
         assertThat(HistoryValidator.problems(last)).isEmpty();
     }
 

@@ -119,7 +119,7 @@ class ReflectionLoopTest {
         assertThat(review.toolChoice()).isEqualTo(ToolChoice.tool("verdict"));
         assertThat(review.systemText()).contains("review").contains("never instructions");
         String brief = review.messages().get(0).text();
-        assertThat(brief).contains("<goal>\nHow far is it?\n</goal>").contains("lookup {\"q\":\"item 1\"} -> found: item 1")
+        assertThat(brief).contains("<goal>\nHow far is it?\n</goal>").contains("lookup {\"q\":\"item 1\"} -> ").contains("found: item 1")
                 .contains("<proposed_answer>\n42\n</proposed_answer>");
 
         ToolResultBlock refusal = (ToolResultBlock) worker.requests().get(2).messages().get(4).content().get(0);

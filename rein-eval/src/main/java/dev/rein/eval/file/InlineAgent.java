@@ -2,6 +2,7 @@ package dev.rein.eval.file;
 
 import dev.rein.ReinException;
 import dev.rein.agent.Agent;
+import dev.rein.approval.ApprovalPolicy;
 import dev.rein.budget.Budget;
 import dev.rein.eval.AgentFactory;
 import dev.rein.eval.Environment;
@@ -33,7 +34,8 @@ final class InlineAgent {
                 pick(over.maxSteps(), base.maxSteps()), pick(over.maxCostUsd(), base.maxCostUsd()),
                 pick(over.maxSeconds(), base.maxSeconds()), pick(over.toolTimeoutMs(), base.toolTimeoutMs()),
                 pick(over.requiredFacts(), base.requiredFacts()), pick(over.scopes(), base.scopes()),
-                pick(over.user(), base.user()), pick(over.maxTokens(), base.maxTokens()));
+                pick(over.user(), base.user()), pick(over.maxTokens(), base.maxTokens()),
+                pick(over.approvals(), base.approvals()));
     }
 
     private static <T> T pick(T preferred, T fallback) {
@@ -68,9 +70,11 @@ final class InlineAgent {
                 : new Principal(spec.user() == null ? "eval-user" : spec.user(), "default",
                 Set.copyOf(spec.scopes() == null ? List.of() : spec.scopes()));
         List<String> facts = spec.requiredFacts() == null ? List.of() : List.copyOf(spec.requiredFacts());
+        ApprovalPolicy approvals = approvals(spec.approvals(), where);
         return (env, model) -> {
             Agent.Builder builder = Agent.builder().model(model.model()).modelName(model.name())
-                    .systemPrompt(spec.systemPrompt()).finishTool(finish).budget(budget).principal(principal);
+                    .systemPrompt(spec.systemPrompt()).finishTool(finish).budget(budget).principal(principal)
+                    .approvalPolicy(approvals);
             toolsets.forEach(toolset -> builder.tools(toolset.apply(env)));
             if (spec.toolTimeoutMs() != null) {
                 builder.toolTimeout(Duration.ofMillis(spec.toolTimeoutMs()));
@@ -82,6 +86,18 @@ final class InlineAgent {
                 builder.requiredFact(RequiredFact.of(fact, answer -> normalise(answer.answer()).contains(normalise(fact))));
             }
             return builder.build();
+        };
+    }
+
+    /** Which calls wait for a person; the harness does not approve, so a paused run ends its trial. */
+    private static ApprovalPolicy approvals(String name, String where) {
+        return switch (name == null ? "side_effects" : name) {
+            case "side_effects" -> ApprovalPolicy.SIDE_EFFECTS;
+            case "irreversible_only" -> ApprovalPolicy.IRREVERSIBLE_ONLY;
+            case "never" -> ApprovalPolicy.NEVER;
+            case "always" -> ApprovalPolicy.ALWAYS;
+            default -> throw new ReinException(where + ".agent.approvals: '" + name
+                    + "' is not a policy; use side_effects, irreversible_only, never or always");
         };
     }
 

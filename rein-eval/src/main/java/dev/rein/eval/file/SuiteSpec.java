@@ -21,7 +21,7 @@ record SuiteSpec(String suite, String description, Integer trials, JsonNode envi
      */
     record AgentSpec(String use, List<String> toolsets, String systemPrompt, Boolean finishTool, Integer maxSteps,
                      String maxCostUsd, Long maxSeconds, Long toolTimeoutMs, List<String> requiredFacts,
-                     List<String> scopes, String user, Integer maxTokens) {}
+                     List<String> scopes, String user, Integer maxTokens, String approvals) {}
 
     /** What the graders check. Every field is optional. */
     record ExpectSpec(String status, List<String> mustCall, List<String> mustNotCall, List<String> mustNotAttempt,

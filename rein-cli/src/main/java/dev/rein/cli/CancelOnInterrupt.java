@@ -1,0 +1,73 @@
+package dev.rein.cli;
+
+import dev.rein.agent.RunHandle;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Ctrl-C (SIGINT, or SIGTERM) during a run: a JVM shutdown hook cancels the run, waits until the
+ * command has reported the CANCELLED result (the trace is closed by then), and ends the process
+ * with that result's exit code. The hook has to end the process itself with
+ * {@link Runtime#halt}: once shutdown has begun, {@code System.exit} from the main thread would
+ * block forever.
+ */
+final class CancelOnInterrupt {
+    /** How long a cancelled run may take to wind down before the process ends anyway. */
+    static final Duration GRACE = Duration.ofSeconds(10);
+
+    private final RunHandle handle;
+    private final CliEnvironment env;
+    private final CountDownLatch reported = new CountDownLatch(1);
+    private final Thread hook;
+    private volatile int exitCode = ExitCodes.CANCELLED;
+
+    private CancelOnInterrupt(RunHandle handle, CliEnvironment env) {
+        this.handle = handle;
+        this.env = env;
+        this.hook = new Thread(this::onShutdown, "rein-cancel-on-interrupt");
+    }
+
+    /** Guards {@code handle} until {@link #reported(int)}; does nothing unless {@code env} is the real process. */
+    static CancelOnInterrupt install(RunHandle handle, CliEnvironment env) {
+        CancelOnInterrupt guard = new CancelOnInterrupt(handle, env);
+        if (env.exitOnInterrupt()) {
+            Runtime.getRuntime().addShutdownHook(guard.hook);
+        }
+        return guard;
+    }
+
+    /** The command printed the run's result and will exit with {@code code}. */
+    void reported(int code) {
+        exitCode = code;
+        reported.countDown();
+        if (env.exitOnInterrupt()) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // The hook is already running; it will see the latch and exit with this code.
+            }
+        }
+    }
+
+    private void onShutdown() {
+        if (reported.getCount() == 0) {
+            return;
+        }
+        env.err().println();
+        env.err().println("rein: interrupted; cancelling the run");
+        handle.cancel();
+        boolean finished;
+        try {
+            finished = reported.await(GRACE.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            finished = false;
+        }
+        if (!finished) {
+            env.err().println("rein: the run did not stop within " + GRACE.toSeconds() + " s; exiting anyway");
+        }
+        env.out().flush();
+        env.err().flush();
+        Runtime.getRuntime().halt(finished ? exitCode : ExitCodes.CANCELLED);
+    }
+}

@@ -1,0 +1,121 @@
+package dev.rein.cli;
+
+import dev.rein.json.Json;
+import dev.rein.model.Usage;
+import dev.rein.trace.RunListener;
+import dev.rein.trace.TraceEvent;
+import java.math.BigDecimal;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The human view of a run, on stderr: each step, the tool calls with their arguments, their
+ * results (shortened, saying how much was cut), interventions and the cost so far. The answer
+ * itself is not shown here; the command prints it on stdout when the run ends.
+ */
+final class LiveView implements RunListener {
+    /** Results and model text are cut here: the view is for following a run; the trace keeps everything. */
+    static final int MAX_RESULT = 160;
+    static final int MAX_ARGUMENTS = 200;
+
+    private final StatusLine line;
+    private volatile int step;
+
+    LiveView(StatusLine line) {
+        this.line = line;
+    }
+
+    @Override
+    public void onEvent(TraceEvent event) {
+        switch (event) {
+            case TraceEvent.RunStarted e -> line.print("run " + e.runId() + " · model " + e.model() + " · tools: "
+                    + (e.tools().isEmpty() ? "none" : String.join(", ", e.tools())) + " · limits: " + limits(e.limits()));
+            case TraceEvent.ModelRequested e -> {
+                step = e.step();
+                line.waitingFor(label(e.step()) + ("step".equals(e.purpose()) ? "the model is thinking"
+                        : "final_summary".equals(e.purpose()) ? "asking the model for a summary" : "model call: " + e.purpose()));
+            }
+            case TraceEvent.ModelResponded e -> {
+                line.idle();
+                String text = e.response().text();
+                if (!e.response().toolUses().isEmpty() && !text.isBlank()) {
+                    line.print(label(e.step()) + "model: " + Text.shorten(text, MAX_RESULT));
+                }
+                line.print(label(e.step()) + "model replied (" + e.response().stopReason().name().toLowerCase(Locale.ROOT)
+                        + ", " + Text.millis(e.durationMillis()) + ") · " + tokens(e.usage()) + " · cost so far " + Text.usd(e.totalCostUsd()));
+            }
+            case TraceEvent.ModelRetry e -> line.print(label(e.step()) + "! model call failed (" + e.errorKind()
+                    + (e.httpStatus() > 0 ? " " + e.httpStatus() : "") + "): " + Text.shorten(e.message(), MAX_RESULT)
+                    + "; retry " + e.attempt() + " in " + Text.millis(e.delayMillis()));
+            case TraceEvent.ModelFailed e -> {
+                line.idle();
+                line.print(label(e.step()) + "✗ model call failed (" + e.errorKind()
+                        + (e.httpStatus() > 0 ? " " + e.httpStatus() : "") + "): " + Text.shorten(e.message(), MAX_RESULT));
+            }
+            case TraceEvent.ToolCalled e -> line.print(label(e.step()) + "→ " + e.tool() + " "
+                    + Text.shorten(Json.write(e.arguments()), MAX_ARGUMENTS));
+            case TraceEvent.ToolCompleted e -> line.print(label(e.step()) + "← " + e.tool()
+                    + (e.isError() ? " error (" + e.errorClass() + ")" : " ok") + " in " + Text.millis(e.durationMillis())
+                    + ": " + Text.shorten(e.content(), MAX_RESULT));
+            case TraceEvent.Intervention e -> line.print(label(e.step()) + "! " + e.kind() + ": " + Text.shorten(e.message(), MAX_RESULT));
+            case TraceEvent.StallDetected e -> line.print(label(e.step()) + "! stall (" + e.detector() + ", " + e.action() + "): "
+                    + Text.shorten(e.message(), MAX_RESULT));
+            case TraceEvent.OutputTruncated e -> line.print(label(e.step()) + "! " + e.tool() + " output cut for the model: "
+                    + e.shownChars() + " of " + e.totalChars() + " chars shown"
+                    + (e.stored() ? ", full output stored (sha256 " + e.sha256().substring(0, Math.min(12, e.sha256().length())) + ")" : ""));
+            case TraceEvent.ContextEdited e -> line.print(label(e.step()) + "! context " + e.edit().replace('_', ' ') + ": about "
+                    + e.tokensBefore() + " → " + e.tokensAfter() + " tokens");
+            case TraceEvent.RunResumed e -> line.print("run " + e.runId() + " resumed from " + e.from() + " at step " + e.step()
+                    + " · " + Text.millis(e.activeMillis()) + " of running time used before");
+            case TraceEvent.ToolRetry e -> line.print(label(e.step()) + "! " + e.tool() + " failed (" + e.errorClass() + "): "
+                    + Text.shorten(e.message(), MAX_RESULT) + "; retry " + e.attempt() + " in " + Text.millis(e.delayMillis()));
+            case TraceEvent.ApprovalRequested e -> line.print(label(e.step()) + "⏸ " + e.tool() + " (" + e.risk()
+                    + ") waits for approval · action " + e.actionHash().substring(0, Math.min(12, e.actionHash().length())));
+            case TraceEvent.ApprovalDecided e -> line.print(label(e.step()) + "✓ " + e.decision() + " " + e.tool()
+                    + (e.decidedBy() == null ? "" : " by " + e.decidedBy()) + (e.reason() == null ? "" : ": " + e.reason()));
+            case TraceEvent.Audit e -> {
+                if (!e.kind().equals("approval_requested")) {
+                    line.print(label(e.step()) + "! audit " + e.kind() + ": " + Text.shorten(e.detail(), MAX_RESULT));
+                }
+            }
+            case TraceEvent.StateChanged e -> { }
+            case TraceEvent.RunFinished e -> line.idle();
+        }
+    }
+
+    @Override
+    public void onTextDelta(String text) {
+        line.waitingFor(label(step) + "the model is writing");
+    }
+
+    @Override
+    public void onToolUseStart(String id, String name) {
+        line.waitingFor(label(step) + "the model is preparing a call to " + name);
+    }
+
+    @Override
+    public void close() {
+        line.idle();
+    }
+
+    private static String label(int step) {
+        return "step " + step + "  ";
+    }
+
+    private static String tokens(Usage usage) {
+        StringBuilder sb = new StringBuilder("tokens in ").append(usage.inputTokens()).append(" / out ").append(usage.outputTokens());
+        if (usage.cacheReadInputTokens() > 0 || usage.cacheCreationInputTokens() > 0) {
+            sb.append(" / cache read ").append(usage.cacheReadInputTokens()).append(" / cache write ").append(usage.cacheCreationInputTokens());
+        }
+        return sb.toString();
+    }
+
+    private static String limits(Map<String, Object> limits) {
+        Object steps = limits.get("max_steps");
+        Object cost = limits.get("max_cost_usd");
+        Object seconds = limits.get("max_seconds");
+        return (steps == null ? "no step limit" : steps + " steps") + ", "
+                + (cost instanceof BigDecimal usd ? "USD " + usd.toPlainString() : "no money limit") + ", "
+                + (seconds == null ? "no time limit" : seconds + " s");
+    }
+}

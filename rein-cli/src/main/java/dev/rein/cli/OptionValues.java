@@ -1,0 +1,69 @@
+package dev.rein.cli;
+
+import java.math.BigDecimal;
+import java.time.Duration;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.TypeConversionException;
+
+/**
+ * Converters for option values. Each rejects a bad value with a message that says what is
+ * expected; picocli prefixes it with the option name ("Invalid value for option '--max-steps': ...").
+ */
+final class OptionValues {
+    private OptionValues() {}
+
+    /** A step count: a whole number of at least 1. */
+    static final class StepCount implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            int steps;
+            try {
+                steps = Integer.parseInt(value.strip());
+            } catch (NumberFormatException e) {
+                throw new TypeConversionException("'" + value + "' is not a whole number; give the most steps the run may take, e.g. 10");
+            }
+            if (steps < 1) {
+                throw new TypeConversionException("the run needs at least 1 step, got " + steps);
+            }
+            return steps;
+        }
+    }
+
+    /** An amount in US dollars, greater than zero. */
+    static final class UsdAmount implements ITypeConverter<BigDecimal> {
+        @Override
+        public BigDecimal convert(String value) {
+            return positiveDecimal(value, "an amount in US dollars such as 0.50");
+        }
+    }
+
+    /** A number of seconds (fractions allowed), greater than zero. */
+    static final class Seconds implements ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String value) {
+            BigDecimal seconds = positiveDecimal(value, "a number of seconds such as 120");
+            BigDecimal nanos = seconds.movePointRight(9);
+            if (nanos.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
+                throw new TypeConversionException("'" + value + "' seconds is too long");
+            }
+            Duration duration = Duration.ofNanos(nanos.longValue());
+            if (duration.isZero()) {
+                throw new TypeConversionException("'" + value + "' rounds to zero; give a positive number of seconds");
+            }
+            return duration;
+        }
+    }
+
+    private static BigDecimal positiveDecimal(String value, String expected) {
+        BigDecimal number;
+        try {
+            number = new BigDecimal(value.strip());
+        } catch (NumberFormatException e) {
+            throw new TypeConversionException("'" + value + "' is not a number; give " + expected);
+        }
+        if (number.signum() <= 0) {
+            throw new TypeConversionException("it must be greater than 0, got " + value.strip() + "; give " + expected);
+        }
+        return number;
+    }
+}

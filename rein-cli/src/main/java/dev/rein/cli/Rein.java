@@ -1,0 +1,89 @@
+package dev.rein.cli;
+
+import java.io.OutputStreamWriter;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.lang.reflect.Constructor;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code rein} command. Each subcommand is one class listed in {@code subcommands}; a class
+ * with a constructor taking a {@link CliEnvironment} gets the environment injected.
+ */
+@Command(name = "rein", mixinStandardHelpOptions = true, versionProvider = Version.class, sortOptions = false,
+        usageHelpAutoWidth = true,
+        commandListHeading = "%nCommands:%n", description = {"Runs an LLM agent as a controlled loop: the model proposes each next action; Rein validates,"
+                + " executes and records it within limits, and decides when the run ends.", ""},
+        subcommands = {
+                RunCommand.class,
+                DemoCommand.class,
+                EvalCommand.class,
+                CommandLine.HelpCommand.class,
+        },
+        footerHeading = "%nExit codes:%n",
+        footer = {
+                "  0  the run SUCCEEDED",
+                "  1  the run FAILED",
+                "  2  usage or configuration error (nothing was run)",
+                "  3  the run was STOPPED_BUDGET (the answer is a summary of what is known)",
+                "  4  the run is WAITING_APPROVAL",
+                "  5  the run was CANCELLED (Ctrl-C)",
+                "",
+                "Environment:",
+                "  ANTHROPIC_API_KEY   the API key (required by 'run')",
+                "  ANTHROPIC_BASE_URL  the API endpoint (default https://api.anthropic.com)",
+                "",
+                "Try './rein demo' first: it runs offline and needs no key."})
+public final class Rein implements Callable<Integer> {
+    @Spec
+    private CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        throw new ParameterException(spec.commandLine(), "no command given; use 'rein run GOAL' or 'rein demo'");
+    }
+
+    public static void main(String[] args) {
+        CliEnvironment env = CliEnvironment.system();
+        System.exit(execute(CommandLineArgs.recover(args), env));
+    }
+
+    /** Runs the command line in {@code env} and returns the exit code. */
+    public static int execute(String[] args, CliEnvironment env) {
+        return commandLine(env).execute(args);
+    }
+
+    static CommandLine commandLine(CliEnvironment env) {
+        CommandLine commandLine = new CommandLine(new Rein(), new Factory(env));
+        commandLine.setOut(utf8Writer(env.out()));
+        commandLine.setErr(utf8Writer(env.err()));
+        commandLine.setDefaultValueProvider(new CliDefaults());
+        commandLine.setParameterExceptionHandler(Errors.parameterHandler(env));
+        commandLine.setExecutionExceptionHandler(Errors.executionHandler(env));
+        return commandLine;
+    }
+
+    private static PrintWriter utf8Writer(PrintStream stream) {
+        return new PrintWriter(new OutputStreamWriter(stream, StandardCharsets.UTF_8), true);
+    }
+
+    /** Creates commands, handing the environment to those that take it. */
+    private record Factory(CliEnvironment env) implements CommandLine.IFactory {
+        @Override
+        public <K> K create(Class<K> type) throws Exception {
+            try {
+                Constructor<K> constructor = type.getDeclaredConstructor(CliEnvironment.class);
+                constructor.setAccessible(true);
+                return constructor.newInstance(env);
+            } catch (NoSuchMethodException e) {
+                return CommandLine.defaultFactory().create(type);
+            }
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package dev.rein.cli;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rein.agent.RunResult;
+import dev.rein.json.Json;
+import dev.rein.model.Usage;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+
+/**
+ * The {@code --json} result: exactly these fields, in this order (a contract scripts rely on):
+ * {@code run_id, status, reason, answer, steps, usage{input_tokens, output_tokens,
+ * cache_creation_input_tokens, cache_read_input_tokens}, cost_usd}. Usage and cost cover every
+ * model call of the run, the final summary call included.
+ */
+final class ResultJson {
+    private ResultJson() {}
+
+    static ObjectNode of(RunResult result) {
+        ObjectNode json = Json.object();
+        json.put("run_id", result.runId());
+        json.put("status", result.status().name());
+        json.put("reason", result.reason());
+        json.put("answer", result.answer());
+        json.put("steps", result.steps());
+        Usage usage = result.usage();
+        ObjectNode tokens = json.putObject("usage");
+        tokens.put("input_tokens", usage.inputTokens());
+        tokens.put("output_tokens", usage.outputTokens());
+        tokens.put("cache_creation_input_tokens", usage.cacheCreationInputTokens());
+        tokens.put("cache_read_input_tokens", usage.cacheReadInputTokens());
+        json.put("cost_usd", result.costUsd() == null ? BigDecimal.ZERO : result.costUsd().stripTrailingZeros());
+        return json;
+    }
+
+    /** One line of JSON; the cost is written as a plain decimal number (never 1.5E-7). */
+    static String write(RunResult result) {
+        try {
+            return Json.mapper().writer().with(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN).writeValueAsString(of(result));
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,115 @@
+package dev.rein.cli;
+
+import dev.rein.agent.Agent;
+import dev.rein.budget.Budget;
+import dev.rein.budget.PriceTable;
+import dev.rein.model.Model;
+import dev.rein.tool.Tool;
+import dev.rein.trace.JsonlTraceListener;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code rein run GOAL}: one agent run against the Anthropic API. */
+@Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+        header = "Run an agent on GOAL with the Anthropic API.",
+        description = {"Runs an agent on GOAL with the Anthropic Messages API and the built-in tools.",
+                "The live view (steps, tool calls, results, cost) goes to stderr; the answer goes to stdout.", ""},
+        footerHeading = "%nExit codes:%n",
+        footer = {"  0 SUCCEEDED   1 FAILED   2 usage or configuration error (nothing was run)",
+                "  3 STOPPED_BUDGET   4 WAITING_APPROVAL   5 CANCELLED (Ctrl-C)",
+                "",
+                "Environment:",
+                "  ANTHROPIC_API_KEY   the API key (required)",
+                "  ANTHROPIC_BASE_URL  the API endpoint (default https://api.anthropic.com)",
+                "",
+                "Example:",
+                "  rein run --json --trace run.jsonl \"今日から100日後は何月何日?\""})
+final class RunCommand implements Callable<Integer> {
+    private final CliEnvironment env;
+
+    @Option(names = "--model", paramLabel = "NAME",
+            description = "Model name, sent with every request and used for pricing (default: ${DEFAULT-VALUE}).")
+    String model;
+
+    @Option(names = "--tools", paramLabel = "LIST",
+            description = "Comma-separated tools the agent may call; an empty LIST gives it none (default: ${DEFAULT-VALUE}).")
+    String tools;
+
+    @Option(names = "--system", paramLabel = "TEXT", description = "System prompt (default: none).")
+    String system;
+
+    @Mixin
+    BudgetOptions budget;
+
+    @Option(names = "--trace", paramLabel = "FILE",
+            description = "Append the run's JSONL trace (every event: requests, responses, tool calls, results, state changes) to FILE.")
+    Path trace;
+
+    @Option(names = "--json", description = "Print exactly one JSON object on stdout when the run ends:"
+            + " run_id, status, reason, answer, steps, usage, cost_usd.")
+    boolean json;
+
+    @Option(names = {"-q", "--quiet"}, description = "No live view; stderr gets only warnings and the summary of a run that did not succeed.")
+    boolean quiet;
+
+    @Parameters(arity = "1..*", paramLabel = "GOAL", description = "What the agent should do (several words are joined with spaces).")
+    List<String> goal;
+
+    RunCommand(CliEnvironment env) {
+        this.env = env;
+    }
+
+    @Override
+    public Integer call() {
+        String task = String.join(" ", goal).strip();
+        if (task.isEmpty()) {
+            throw new UsageException("the GOAL is empty: say what the agent should do, e.g. rein run \"What is 17 * 23?\"");
+        }
+        List<Tool> selected = ToolCatalog.builtins().select(tools);
+        Budget limits = budget.toBudget();
+        requirePrice(model);
+        if (trace != null) {
+            TraceFile.checkWritable(trace);
+        }
+        // Only now, with every option valid, is the environment consulted (API key) and a model created.
+        Model client = env.models().create(model, env.env());
+        Agent.Builder agent = Agent.builder().model(client).modelName(model).systemPrompt(system).tools(selected).budget(limits);
+        StatusLine line = new StatusLine(env.err(), env.terminal().animated() && !json);
+        if (!quiet) {
+            agent.listener(runId -> new LiveView(line));
+        }
+        if (trace != null) {
+            agent.listener(JsonlTraceListener.to(trace));
+        }
+        try (line) {
+            return Foreground.run(agent.build(), task, env, new RunReport(env, json, quiet, trace)::print);
+        } finally {
+            closeQuietly(client);
+        }
+    }
+
+    /** Releases the model's HTTP client; a failure to close must not change how the run is reported. */
+    private void closeQuietly(Model client) {
+        if (client instanceof AutoCloseable closeable) {
+            try {
+                closeable.close();
+            } catch (Exception e) {
+                env.err().println("rein run: warning: closing the model client failed: " + Errors.oneLine(e.toString()));
+            }
+        }
+    }
+
+    /** The money budget needs a price; fail before any request rather than at the first response. */
+    private static void requirePrice(String model) {
+        PriceTable prices = PriceTable.defaults();
+        if (prices.find(model).isEmpty()) {
+            throw new UsageException("no price is known for model '" + model + "', so its cost cannot be counted against"
+                    + " --max-cost-usd; use one of: " + String.join(", ", prices.entries().keySet()));
+        }
+    }
+}

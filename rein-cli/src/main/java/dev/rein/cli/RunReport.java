@@ -1,0 +1,54 @@
+package dev.rein.cli;
+
+import dev.rein.agent.RunResult;
+import java.nio.file.Path;
+
+/**
+ * Prints how a run ended. stdout gets the result only (the answer, or with {@code --json} the one
+ * JSON object); stderr gets a one-line summary with status, reason, steps, cost and the trace path.
+ */
+final class RunReport {
+    private final CliEnvironment env;
+    private final boolean json;
+    private final boolean quiet;
+    private final Path trace;
+
+    /**
+     * @param json  print the JSON object instead of the answer
+     * @param quiet omit the summary line of a run that succeeded
+     * @param trace the trace file, or null
+     */
+    RunReport(CliEnvironment env, boolean json, boolean quiet, Path trace) {
+        this.env = env;
+        this.json = json;
+        this.quiet = quiet;
+        this.trace = trace;
+    }
+
+    /** Prints the result and returns the exit code for it. */
+    int print(RunResult result) {
+        if (json) {
+            env.out().println(ResultJson.write(result));
+        } else if (result.answer() != null && !result.answer().isBlank()) {
+            env.out().println(result.answer().strip());
+        }
+        if (!quiet || !result.succeeded()) {
+            env.err().println(summary(result));
+        }
+        return ExitCodes.of(result.status());
+    }
+
+    String summary(RunResult result) {
+        StringBuilder sb = new StringBuilder("rein: ").append(result.status()).append(" (").append(result.reason()).append(')');
+        if (!result.succeeded() && result.message() != null && !result.message().isBlank()) {
+            sb.append(": ").append(Errors.oneLine(result.message()));
+        }
+        sb.append(" · ").append(result.steps()).append(result.steps() == 1 ? " step" : " steps")
+                .append(" · ").append(Text.usd(result.costUsd()))
+                .append(" · ").append(Text.millis(result.duration().toMillis()));
+        if (trace != null) {
+            sb.append(" · trace: ").append(trace);
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,39 @@
+package dev.rein.cli;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Checks a {@code --trace} path before anything runs, so a run is never lost to an unwritable trace. */
+final class TraceFile {
+    private TraceFile() {}
+
+    /**
+     * Passes when {@code file} can be appended to, or created (with its missing parent directories).
+     * Creates nothing.
+     *
+     * @throws UsageException saying why the path cannot be written
+     */
+    static void checkWritable(Path file) {
+        Path path = file.toAbsolutePath().normalize();
+        String prefix = "cannot write the trace file " + file + ": ";
+        if (Files.isDirectory(path)) {
+            throw new UsageException(prefix + "it is a directory; give a file path such as run.jsonl");
+        }
+        if (Files.exists(path)) {
+            if (!Files.isRegularFile(path) || !Files.isWritable(path)) {
+                throw new UsageException(prefix + "the file is not writable");
+            }
+            return;
+        }
+        Path existing = path.getParent();
+        while (existing != null && !Files.exists(existing)) {
+            existing = existing.getParent();
+        }
+        if (existing == null || !Files.isDirectory(existing)) {
+            throw new UsageException(prefix + (existing == null ? "no parent directory exists" : existing + " is not a directory"));
+        }
+        if (!Files.isWritable(existing)) {
+            throw new UsageException(prefix + "the directory " + existing + " is not writable");
+        }
+    }
+}

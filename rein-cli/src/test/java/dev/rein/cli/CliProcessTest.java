@@ -1,0 +1,215 @@
+package dev.rein.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.json.Json;
+import dev.rein.testkit.FakeMessagesServer;
+import dev.rein.testkit.FakeReply;
+import dev.rein.testkit.FakeUsage;
+import dev.rein.testkit.RecordedRequest;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code ./rein} as a real process: the launcher, the JVM, stdout/stderr and exit codes, against
+ * the fake Messages API server through {@code ANTHROPIC_BASE_URL}. Few on purpose: each one starts
+ * a JVM. Parsing and formatting are covered in-process.
+ */
+class CliProcessTest {
+    private static final String GOAL = "今日から100日後は何月何日?";
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void runJsonAgainstTheApiPrintsOneObjectAndKeepsJapaneseIntact() throws Exception {
+        try (FakeMessagesServer server = FakeMessagesServer.start()) {
+            server.enqueue(FakeReply.message().text("日付を確認します。")
+                    .toolUse("toolu_01", "get_current_time", "{\"timezone\":\"Asia/Tokyo\"}")
+                    .usage(FakeUsage.cached(120, 30, 1000, 0)).build());
+            server.enqueue(FakeReply.message().text("100日後は2027年3月11日(木)です。")
+                    .usage(FakeUsage.cached(40, 25, 0, 1000)).build());
+            Path trace = dir.resolve("run.jsonl");
+
+            // A non-UTF-8 locale: the launcher must still hand the JVM the goal intact.
+            LauncherProcess.Outcome outcome = new LauncherProcess(dir)
+                    .env("LANG", "C").env("LC_ALL", "C")
+                    .env("ANTHROPIC_API_KEY", "sk-ant-test-dummy")
+                    .env("ANTHROPIC_BASE_URL", server.baseUrl())
+                    .run("run", "--json", "--trace", trace.toString(), GOAL);
+
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+            assertThat(outcome.stdout().lines()).hasSize(1);
+            JsonNode json = Json.parse(outcome.stdout());
+            List<String> fields = new ArrayList<>();
+            json.fieldNames().forEachRemaining(fields::add);
+            assertThat(fields).containsExactly("run_id", "status", "reason", "answer", "steps", "usage", "cost_usd");
+            assertThat(json.get("status").asText()).isEqualTo("SUCCEEDED");
+            assertThat(json.get("reason").asText()).isEqualTo("completed");
+            assertThat(json.get("answer").asText()).isEqualTo("100日後は2027年3月11日(木)です。");
+            assertThat(json.get("steps").asInt()).isEqualTo(2);
+            assertThat(json.at("/usage/input_tokens").asLong()).isEqualTo(160);
+            assertThat(json.at("/usage/output_tokens").asLong()).isEqualTo(55);
+            assertThat(json.at("/usage/cache_creation_input_tokens").asLong()).isEqualTo(1000);
+            assertThat(json.at("/usage/cache_read_input_tokens").asLong()).isEqualTo(1000);
+            assertThat(json.get("cost_usd").isNumber()).isTrue();
+            assertThat(json.get("cost_usd").decimalValue()).isPositive();
+
+            // The goal reached the API intact, with the key from the environment.
+            RecordedRequest first = server.requests().get(0);
+            assertThat(first.header("x-api-key")).isEqualTo("sk-ant-test-dummy");
+            JsonNode content = first.body().at("/messages/0/content");
+            assertThat(content.isTextual() ? content.asText() : content.at("/0/text").asText()).isEqualTo(GOAL);
+            assertThat(server.requests()).hasSize(2);
+
+            // Progress went to stderr, and the trace recorded the run.
+            assertThat(outcome.stderr()).contains("→ get_current_time {\"timezone\":\"Asia/Tokyo\"}").contains("rein: SUCCEEDED");
+            List<String> types = Files.readAllLines(trace).stream().map(line -> Json.parse(line).get("type").asText()).toList();
+            assertThat(types).startsWith("run_started").endsWith("run_finished").contains("tool_call", "tool_result");
+            assertThat(Files.readString(trace)).contains(GOAL);
+        }
+    }
+
+    @Test
+    void ctrlCCancelsTheRunFlushesTheTraceAndExitsFive() throws Exception {
+        // A test JVM started in the background by a non-interactive shell ignores SIGINT, and its children
+        // inherit that; SIGTERM then takes the same path (the JVM's shutdown hooks) and is sent instead.
+        String signal = LauncherProcess.sigintIgnored() ? "TERM" : "INT";
+        try (FakeMessagesServer server = FakeMessagesServer.start()) {
+            server.enqueue(FakeReply.hang());
+            Path trace = dir.resolve("cancelled.jsonl");
+            LauncherProcess.Started started = new LauncherProcess(dir)
+                    .env("ANTHROPIC_API_KEY", "sk-ant-test-dummy")
+                    .env("ANTHROPIC_BASE_URL", server.baseUrl())
+                    .start("run", "--json", "--trace", trace.toString(), "wait for me");
+            server.takeRequest(Duration.ofSeconds(30));
+
+            started.signal(signal);
+            LauncherProcess.Outcome outcome = started.await(Duration.ofSeconds(30));
+
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isEqualTo(ExitCodes.CANCELLED);
+            JsonNode json = Json.parse(outcome.stdout());
+            assertThat(json.get("status").asText()).isEqualTo("CANCELLED");
+            assertThat(json.get("reason").asText()).isEqualTo("cancelled");
+            List<String> lines = Files.readAllLines(trace);
+            JsonNode last = Json.parse(lines.get(lines.size() - 1));
+            assertThat(last.get("type").asText()).isEqualTo("run_finished");
+            assertThat(last.get("status").asText()).isEqualTo("CANCELLED");
+            assertThat(outcome.stderr()).contains("interrupted; cancelling the run").doesNotContain("Exception");
+        }
+    }
+
+    @Test
+    void withoutAnApiKeyNothingIsSentAndTheExitCodeIsTwo() throws Exception {
+        try (FakeMessagesServer server = FakeMessagesServer.start()) {
+            LauncherProcess.Outcome outcome = new LauncherProcess(dir)
+                    .env("ANTHROPIC_BASE_URL", server.baseUrl())
+                    .run("run", "--json", GOAL);
+
+            assertThat(outcome.exitCode()).isEqualTo(ExitCodes.USAGE);
+            assertThat(outcome.stdout()).isEmpty();
+            assertThat(outcome.stderrLines()).singleElement().satisfies(line -> assertThat(line)
+                    .contains("ANTHROPIC_API_KEY is not set").contains("export ANTHROPIC_API_KEY="));
+            assertThat(server.requestCount()).isZero();
+        }
+    }
+
+    @Test
+    void aUsageErrorIsOneLineAndExitTwo() throws Exception {
+        LauncherProcess.Outcome outcome = new LauncherProcess(dir).env("ANTHROPIC_API_KEY", "sk-ant-test-dummy")
+                .run("run", "--max-cost-usd", "lots", "x");
+        assertThat(outcome.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(outcome.stdout()).isEmpty();
+        assertThat(outcome.stderrLines()).singleElement().asString().contains("--max-cost-usd");
+    }
+
+    @Test
+    void demoRunsOfflineWithTheScriptedModelAndExitsZero() throws Exception {
+        Path trace = dir.resolve("demo.jsonl");
+        LauncherProcess.Outcome outcome = new LauncherProcess(dir)
+                .env("ANTHROPIC_BASE_URL", "http://127.0.0.1:9") // nothing listens there: the demo must not call out
+                .run("demo", "--trace", trace.toString());
+
+        assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+        assertThat(outcome.stdout()).contains("SCRIPTED").contains(GOAL).contains(trace.toString());
+        LocalDate target = LocalDate.now(ZoneId.of("Asia/Tokyo")).plusDays(100);
+        assertThat(outcome.stdout()).contains(target.getYear() + "年" + target.getMonthValue() + "月" + target.getDayOfMonth() + "日");
+        assertThat(outcome.stdout()).contains("1234 × 5678 = 7006652");
+        List<JsonNode> finished = Files.readAllLines(trace).stream().map(Json::parse)
+                .filter(e -> e.get("type").asText().equals("run_finished")).toList();
+        assertThat(finished).hasSize(2).allSatisfy(e -> assertThat(e.get("status").asText()).isEqualTo("SUCCEEDED"));
+    }
+
+    @Test
+    void withoutTheLauncherInAnAsciiLocaleArgumentsAndOutputAreStillUtf8() throws Exception {
+        // The JVM started directly under LC_ALL=C decodes arguments and encodes output as ASCII by default.
+        ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", LauncherProcess.classpath(), "dev.rein.cli.Rein", "run", "--tools", "今日", GOAL);
+        builder.environment().put("LC_ALL", "C");
+        builder.environment().put("LANG", "C");
+        builder.environment().put("ANTHROPIC_API_KEY", "sk-ant-test-dummy");
+        Process process = builder.start();
+        String stderr = new String(process.getErrorStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(process.waitFor()).isEqualTo(ExitCodes.USAGE);
+        assertThat(stderr).isEqualTo("rein run: unknown tool '今日' in --tools; the available tools are: calculate, get_current_time\n");
+    }
+
+    @Test
+    void helpAndVersion() throws Exception {
+        LauncherProcess launcher = new LauncherProcess(dir);
+        LauncherProcess.Outcome help = launcher.run("--help");
+        assertThat(help.exitCode()).isZero();
+        assertThat(help.stdout()).contains("run", "demo", "Exit codes:");
+
+        LauncherProcess.Outcome runHelp = launcher.run("run", "--help");
+        assertThat(runHelp.exitCode()).isZero();
+        assertThat(runHelp.stdout()).contains("--model", "--tools", "--system", "--max-steps", "--max-cost-usd", "--max-seconds",
+                "--trace", "--json", "GOAL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL");
+
+        LauncherProcess.Outcome version = launcher.run("--version");
+        assertThat(version.exitCode()).isZero();
+        assertThat(version.stdout()).startsWith("rein " + Version.rein());
+    }
+
+    @Test
+    void theLauncherFindsAJdk21OrNewerWhenJavaHomeAndPathHaveAnOlderOne() throws Exception {
+        Path oldJdk = fakeJdk(dir.resolve("old-jdk"), "17.0.2");
+        Path jdks = Files.createDirectories(dir.resolve("jdks"));
+        Path link = Files.createSymbolicLink(jdks.resolve("current"), Path.of(System.getProperty("java.home")));
+        String path = oldJdk.resolve("bin") + ":/usr/bin:/bin";
+        try {
+            LauncherProcess.Outcome found = new LauncherProcess(dir).env("JAVA_HOME", oldJdk.toString()).env("PATH", path)
+                    .env("REIN_JDK_SEARCH", jdks + "/*").run("--version");
+            assertThat(found.exitCode()).as(found.stderr()).isZero();
+            assertThat(found.stdout()).startsWith("rein ");
+
+            LauncherProcess.Outcome none = new LauncherProcess(dir).env("JAVA_HOME", oldJdk.toString()).env("PATH", path)
+                    .env("REIN_JDK_SEARCH", dir.resolve("empty") + "/*").run("--version");
+            assertThat(none.exitCode()).isEqualTo(ExitCodes.USAGE);
+            assertThat(none.stdout()).isEmpty();
+            assertThat(none.stderr()).contains("no JDK 21 or newer found").contains("JAVA_HOME=" + oldJdk + " (Java 17)")
+                    .contains("set JAVA_HOME");
+        } finally {
+            Files.delete(link); // JUnit would warn about a link leading out of the temporary directory
+        }
+    }
+
+    /** A directory that looks like a JDK of {@code version} to the launcher (release file, bin/java). */
+    private static Path fakeJdk(Path home, String version) throws IOException {
+        Files.createDirectories(home.resolve("bin"));
+        Files.writeString(home.resolve("release"), "JAVA_VERSION=\"" + version + "\"\n");
+        Path java = home.resolve("bin/java");
+        Files.writeString(java, "#!/bin/sh\necho 'openjdk version \"" + version + "\"' >&2\nexit 1\n");
+        java.toFile().setExecutable(true);
+        return home;
+    }
+}

@@ -1,0 +1,43 @@
+package dev.rein.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rein.json.Json;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class EvalCommandTest {
+    private static final Path EXAMPLE_SUITE = Path.of("..", "docs", "eval-suite-example.yaml");
+    private final InProcessCli cli = new InProcessCli();
+
+    @Test
+    void anOfflineSuiteRunsWithItsScriptedModelsAndWritesTheReports(@TempDir Path dir) throws Exception {
+        Path html = dir.resolve("report.html");
+        InProcessCli.Outcome outcome = cli.run("eval", EXAMPLE_SUITE.toString(), "--trials", "2", "--json", "--report", html.toString());
+        // The example suite contains a task whose scripted agent deletes a file without approval: never a pass.
+        assertThat(outcome.exitCode()).isEqualTo(1);
+        assertThat(cli.modelsCreated()).isZero();
+        var report = Json.parse(outcome.stdout());
+        assertThat(report.at("/suite").isMissingNode()).isFalse();
+        assertThat(Files.readString(html)).contains("<html");
+    }
+
+    @Test
+    void aRealModelNeedsTheKeyAndNothingRunsWithoutIt() {
+        InProcessCli.Outcome outcome = new InProcessCli()
+                .models((name, env) -> AnthropicModels.create(name, env))
+                .run("eval", EXAMPLE_SUITE.toString(), "--model", "claude-sonnet-5");
+        assertThat(outcome.exitCode()).isEqualTo(2);
+        assertThat(outcome.stderrLines()).singleElement().asString().contains("ANTHROPIC_API_KEY");
+        assertThat(outcome.stdout()).isEmpty();
+    }
+
+    @Test
+    void aMissingSuiteIsAOneLineUsageError() {
+        InProcessCli.Outcome outcome = cli.run("eval", "no-such-suite.yaml");
+        assertThat(outcome.exitCode()).isEqualTo(2);
+        assertThat(outcome.stderr()).contains("no-such-suite.yaml").doesNotContain("Exception");
+    }
+}

@@ -1,0 +1,59 @@
+package dev.rein.cli;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** Runs the CLI inside the test JVM with captured UTF-8 streams, a given environment and model factory. */
+final class InProcessCli {
+    /** What one invocation produced. */
+    record Outcome(int exitCode, String stdout, String stderr) {
+        List<String> stderrLines() {
+            return stderr.lines().toList();
+        }
+    }
+
+    private final Map<String, String> env = new HashMap<>();
+    private ModelFactory models = (name, env) -> {
+        throw new AssertionError("no model factory set for this test");
+    };
+    private Terminal terminal = Terminal.NONE;
+    private final AtomicInteger modelsCreated = new AtomicInteger();
+
+    InProcessCli env(String name, String value) {
+        env.put(name, value);
+        return this;
+    }
+
+    InProcessCli models(ModelFactory factory) {
+        this.models = factory;
+        return this;
+    }
+
+    InProcessCli terminal(Terminal terminal) {
+        this.terminal = terminal;
+        return this;
+    }
+
+    /** How many times the model factory was asked for a model. */
+    int modelsCreated() {
+        return modelsCreated.get();
+    }
+
+    Outcome run(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        ModelFactory counting = (name, e) -> {
+            modelsCreated.incrementAndGet();
+            return models.create(name, e);
+        };
+        CliEnvironment environment = new CliEnvironment(new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), env, terminal, counting, false);
+        int code = Rein.execute(args, environment);
+        return new Outcome(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+}

@@ -1,0 +1,57 @@
+package dev.rein.cli;
+
+import static dev.rein.testkit.ScriptedModel.call;
+import static dev.rein.testkit.ScriptedModel.text;
+import static dev.rein.testkit.ScriptedModel.toolCalls;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rein.testkit.ScriptedModel;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class LiveViewTest {
+    @Test
+    void onATerminalASpinnerShowsWhileTheModelThinksAndIsClearedBeforeEachLine() {
+        ScriptedModel slow = ScriptedModel.of(
+                ScriptedModel.delayed(Duration.ofMillis(350), toolCalls(call("calculate", "{\"expression\":\"1 + 1\"}"))),
+                text("2"));
+        InProcessCli.Outcome outcome = new InProcessCli().terminal(new Terminal(true, true, false))
+                .models((name, env) -> slow).run("run", "one plus one");
+
+        assertThat(outcome.exitCode()).isZero();
+        assertThat(outcome.stderr()).contains("⠋ step 1 the model is thinking").contains("\r\033[K");
+        // The spinner line is cleared before the next line is printed, so it never leaves fragments behind.
+        assertThat(outcome.stderr()).contains("\r\033[Kstep 1  model replied (tool_use")
+                .doesNotContainPattern("\\d\\.\\ds[^\\r]");
+        assertThat(outcome.stdout()).isEqualTo("2" + System.lineSeparator());
+    }
+
+    @Test
+    void withoutATerminalOrWithJsonTheViewIsPlainLines() {
+        for (Terminal terminal : new Terminal[] {Terminal.NONE, new Terminal(false, true, false), new Terminal(true, true, true)}) {
+            InProcessCli.Outcome outcome = new InProcessCli().terminal(terminal)
+                    .models((name, env) -> ScriptedModel.of(ScriptedModel.delayed(Duration.ofMillis(250), text("ok"))))
+                    .run("run", "hi");
+            assertThat(outcome.stderr()).as(terminal.toString()).doesNotContain("\r").doesNotContain("\033").contains("step 1  model replied");
+        }
+        InProcessCli.Outcome json = new InProcessCli().terminal(new Terminal(true, true, false))
+                .models((name, env) -> ScriptedModel.of(ScriptedModel.delayed(Duration.ofMillis(250), text("ok"))))
+                .run("run", "--json", "hi");
+        assertThat(json.stderr()).doesNotContain("\r").doesNotContain("\033");
+    }
+
+    @Test
+    void longToolResultsAreShortenedWithANote() {
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("calculate", "{\"expression\":\"2 ** 1000\"}")), text("big"));
+        InProcessCli.Outcome outcome = new InProcessCli().models((name, env) -> model).run("run", "big number");
+        assertThat(outcome.stderr()).containsPattern("← calculate ok in \\d+ ms: \\d{" + LiveView.MAX_RESULT + "}… \\(\\+\\d+ chars\\)");
+    }
+
+    @Test
+    void guardInterventionsAreShown() {
+        ScriptedModel.Turn same = toolCalls(call("calculate", "{\"expression\":\"1 + 1\"}"));
+        ScriptedModel model = ScriptedModel.of(same, same, same, same, same, same, text("2"));
+        InProcessCli.Outcome outcome = new InProcessCli().models((name, env) -> model).run("run", "--json", "one plus one");
+        assertThat(outcome.stderr()).contains("! stall (");
+    }
+}

@@ -1,0 +1,226 @@
+package dev.rein.cli;
+
+import static dev.rein.testkit.ScriptedModel.call;
+import static dev.rein.testkit.ScriptedModel.text;
+import static dev.rein.testkit.ScriptedModel.toolCalls;
+import static dev.rein.testkit.ScriptedModel.withUsage;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.json.Json;
+import dev.rein.model.ModelException;
+import dev.rein.model.TextBlock;
+import dev.rein.model.ToolDefinition;
+import dev.rein.model.Usage;
+import dev.rein.testkit.ScriptedModel;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code rein run} in-process, with a scripted model behind the model factory. */
+class RunCommandTest {
+    private final InProcessCli cli = new InProcessCli();
+
+    private InProcessCli with(ScriptedModel model) {
+        return cli.models((name, env) -> model);
+    }
+
+    @Test
+    void jsonPrintsExactlyTheContractFieldsWithUsageSummedOverEveryCallIncludingTheSummary() {
+        ScriptedModel model = ScriptedModel.of(
+                withUsage(Usage.of(1000, 50, 200, 300), toolCalls(call("calculate", "{\"expression\":\"2 + 3\"}"))),
+                withUsage(Usage.of(10, 5, 1, 2), text("So far: 2 + 3 = 5.")));
+
+        InProcessCli.Outcome outcome = with(model).run("run", "--json", "--max-steps", "1", "add 2 and 3");
+
+        assertThat(outcome.exitCode()).isEqualTo(ExitCodes.STOPPED_BUDGET);
+        assertThat(outcome.stdout().lines()).hasSize(1);
+        JsonNode json = Json.parse(outcome.stdout());
+        List<String> fields = new ArrayList<>();
+        json.fieldNames().forEachRemaining(fields::add);
+        assertThat(fields).containsExactly("run_id", "status", "reason", "answer", "steps", "usage", "cost_usd");
+        assertThat(json.get("run_id").asText()).startsWith("run_");
+        assertThat(json.get("status").asText()).isEqualTo("STOPPED_BUDGET");
+        assertThat(json.get("reason").asText()).isEqualTo("max_steps");
+        assertThat(json.get("answer").asText()).isEqualTo("So far: 2 + 3 = 5.");
+        assertThat(json.get("steps").asInt()).isEqualTo(1);
+        JsonNode usage = json.get("usage");
+        List<String> usageFields = new ArrayList<>();
+        usage.fieldNames().forEachRemaining(usageFields::add);
+        assertThat(usageFields).containsExactly("input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens");
+        assertThat(usage.get("input_tokens").asLong()).isEqualTo(1010);
+        assertThat(usage.get("output_tokens").asLong()).isEqualTo(55);
+        assertThat(usage.get("cache_creation_input_tokens").asLong()).isEqualTo(302);
+        assertThat(usage.get("cache_read_input_tokens").asLong()).isEqualTo(201);
+        // claude-sonnet-5: USD 3 input, 0.30 cache read, 15 output, cache writes 1.25 x input, per million tokens.
+        BigDecimal expected = new BigDecimal("0.0030300").add(new BigDecimal("0.000825")).add(new BigDecimal("0.0000603"))
+                .add(new BigDecimal("0.0011325"));
+        assertThat(json.get("cost_usd").isNumber()).isTrue();
+        assertThat(json.get("cost_usd").decimalValue()).isEqualByComparingTo(expected);
+        assertThat(outcome.stdout()).doesNotContain("E-");
+    }
+
+    @Test
+    void aSucceededRunPrintsTheAnswerOnStdoutAndTheLiveViewOnStderr() {
+        ScriptedModel model = ScriptedModel.of(toolCalls("Let me compute.", call("calculate", "{\"expression\":\"2 + 3\"}")), text("2 + 3 = 5"));
+
+        InProcessCli.Outcome outcome = with(model).run("run", "What is 2 + 3?");
+
+        assertThat(outcome.exitCode()).isZero();
+        assertThat(outcome.stdout()).isEqualTo("2 + 3 = 5" + System.lineSeparator());
+        assertThat(outcome.stderr())
+                .contains("model claude-sonnet-5 · tools: calculate, get_current_time · limits: 15 steps, USD 1.00, 300 s")
+                .contains("step 1  model: Let me compute.")
+                .contains("step 1  → calculate {\"expression\":\"2 + 3\"}")
+                .contains("step 1  ← calculate ok in ")
+                .contains("cost so far $0.0006")
+                .contains("rein: SUCCEEDED (completed) · 2 steps · $0.0012");
+        // Not a terminal: plain lines, no spinner, no cursor movement.
+        assertThat(outcome.stderr()).doesNotContain("\r").doesNotContain("\033");
+    }
+
+    @Test
+    void exitCodesFollowTheRunStatus() {
+        ScriptedModel failing = ScriptedModel.of(ScriptedModel.fail(
+                new ModelException(ModelException.Kind.AUTHENTICATION, 401, "invalid x-api-key")));
+        InProcessCli.Outcome failed = with(failing).run("run", "--json", "hello");
+        assertThat(failed.exitCode()).isEqualTo(ExitCodes.FAILED);
+        assertThat(Json.parse(failed.stdout()).get("status").asText()).isEqualTo("FAILED");
+        assertThat(failed.stderr()).contains("rein: FAILED").contains("invalid x-api-key");
+
+        ScriptedModel slow = ScriptedModel.of(ScriptedModel.delayed(Duration.ofSeconds(5), text("too late")));
+        InProcessCli.Outcome timedOut = with(slow).run("run", "--json", "--max-seconds", "0.3", "hello");
+        assertThat(timedOut.exitCode()).isEqualTo(ExitCodes.STOPPED_BUDGET);
+        assertThat(Json.parse(timedOut.stdout()).get("reason").asText()).isEqualTo("deadline");
+    }
+
+    @Test
+    void japaneseGoalAndAnswerPassIntact() {
+        String goal = "今日から100日後は何月何日?";
+        String answer = "2027年3月11日(木)です。";
+        ScriptedModel model = ScriptedModel.of(text(answer));
+
+        InProcessCli.Outcome plain = with(model).run("run", goal);
+        assertThat(((TextBlock) model.lastRequest().messages().get(0).content().get(0)).text()).isEqualTo(goal);
+        assertThat(plain.stdout().strip()).isEqualTo(answer);
+
+        InProcessCli.Outcome json = with(ScriptedModel.of(text(answer))).run("run", "--json", goal);
+        assertThat(Json.parse(json.stdout()).get("answer").asText()).isEqualTo(answer);
+        assertThat(json.stdout()).contains(answer);
+    }
+
+    @Test
+    void traceFileRecordsEveryEventOfTheRun(@TempDir Path dir) throws IOException {
+        Path trace = dir.resolve("sub/run.jsonl");
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("calculate", "{\"expression\":\"6 * 7\"}")), text("42"));
+
+        InProcessCli.Outcome outcome = with(model).run("run", "--trace", trace.toString(), "--json", "6 times 7");
+
+        assertThat(outcome.exitCode()).isZero();
+        List<JsonNode> events = Files.readAllLines(trace).stream().map(Json::parse).toList();
+        assertThat(events).extracting(e -> e.get("type").asText()).containsExactly(
+                "run_started", "state_change", "model_request", "model_response", "tool_call", "tool_result",
+                "model_request", "model_response", "state_change", "run_finished");
+        assertThat(events).allSatisfy(e -> assertThat(e.get("run_id").asText()).isEqualTo(Json.parse(outcome.stdout()).get("run_id").asText()));
+        assertThat(events.get(4).get("arguments").get("expression").asText()).isEqualTo("6 * 7");
+        assertThat(events.get(5).get("content").asText()).isEqualTo("42");
+        assertThat(outcome.stderr()).contains("trace: " + trace);
+    }
+
+    @Test
+    void toolsAndSystemOptionsShapeTheRequest() {
+        ScriptedModel model = ScriptedModel.of(text("ok"));
+        with(model).run("run", "--tools", "calculate", "--system", "Be brief.", "hi");
+        assertThat(model.lastRequest().tools()).extracting(ToolDefinition::name).containsExactly("calculate");
+        assertThat(model.lastRequest().systemText()).isEqualTo("Be brief.");
+
+        ScriptedModel noTools = ScriptedModel.of(text("ok"));
+        with(noTools).run("run", "--tools", "", "hi");
+        assertThat(noTools.lastRequest().tools()).isEmpty();
+
+        ScriptedModel defaults = ScriptedModel.of(text("ok"));
+        with(defaults).run("run", "several", "words");
+        assertThat(defaults.lastRequest().tools()).extracting(ToolDefinition::name).containsExactly("calculate", "get_current_time");
+        assertThat(defaults.lastRequest().model()).isEqualTo("claude-sonnet-5");
+        assertThat(((TextBlock) defaults.lastRequest().messages().get(0).content().get(0)).text()).isEqualTo("several words");
+    }
+
+    @Test
+    void quietLeavesStderrEmptyWhenTheRunSucceeds() {
+        InProcessCli.Outcome outcome = with(ScriptedModel.of(text("ok"))).run("run", "-q", "hi");
+        assertThat(outcome.exitCode()).isZero();
+        assertThat(outcome.stdout().strip()).isEqualTo("ok");
+        assertThat(outcome.stderr()).isEmpty();
+    }
+
+    @Test
+    void aMissingApiKeyIsOneLineExitTwoAndNoRequest() {
+        for (String key : new String[] {null, "", "   "}) {
+            InProcessCli real = new InProcessCli().models(AnthropicModels::create);
+            if (key != null) {
+                real.env("ANTHROPIC_API_KEY", key);
+            }
+            InProcessCli.Outcome outcome = real.run("run", "--json", "hello");
+            assertThat(outcome.exitCode()).isEqualTo(ExitCodes.USAGE);
+            assertThat(outcome.stdout()).isEmpty();
+            assertThat(outcome.stderrLines()).singleElement().satisfies(line -> assertThat(line)
+                    .startsWith("rein run: ANTHROPIC_API_KEY is not set")
+                    .contains("export ANTHROPIC_API_KEY=")
+                    .doesNotContain("Exception"));
+        }
+    }
+
+    @Test
+    void everyUsageErrorIsOneLineExitTwoAndNothingRuns(@TempDir Path dir) throws IOException {
+        Path file = Files.writeString(dir.resolve("a-file"), "x");
+        List<String[]> mistakes = List.of(
+                new String[] {"run"},
+                new String[] {"run", ""},
+                new String[] {"run", "  "},
+                new String[] {"run", "--tools", "calculate,search", "x"},
+                new String[] {"run", "--max-cost-usd", "cheap", "x"},
+                new String[] {"run", "--max-cost-usd", "0", "x"},
+                new String[] {"run", "--max-cost-usd", "-1", "x"},
+                new String[] {"run", "--max-steps", "-1", "x"},
+                new String[] {"run", "--max-steps", "0", "x"},
+                new String[] {"run", "--max-steps", "many", "x"},
+                new String[] {"run", "--max-seconds", "soon", "x"},
+                new String[] {"run", "--max-seconds", "-5", "x"},
+                new String[] {"run", "--trace", file.resolve("run.jsonl").toString(), "x"},
+                new String[] {"run", "--trace", dir.toString(), "x"},
+                new String[] {"run", "--model", "gpt-4o", "x"},
+                new String[] {"run", "--unknown-option", "x"},
+                new String[] {"run", "--max-steps"},
+                new String[] {"walk"},
+                new String[] {});
+        for (String[] args : mistakes) {
+            InProcessCli fresh = new InProcessCli().env("ANTHROPIC_API_KEY", "sk-test")
+                    .models((name, env) -> ScriptedModel.of(text("must not run")));
+            InProcessCli.Outcome outcome = fresh.run(args);
+            String call = String.join(" ", args);
+            assertThat(outcome.exitCode()).as(call).isEqualTo(ExitCodes.USAGE);
+            assertThat(outcome.stdout()).as(call).isEmpty();
+            assertThat(outcome.stderrLines()).as(call).singleElement()
+                    .satisfies(line -> assertThat(line).startsWith("rein").doesNotContain("Exception").doesNotContain("\tat "));
+            assertThat(fresh.modelsCreated()).as(call).isZero();
+        }
+    }
+
+    @Test
+    void usageErrorsSayWhatIsWrong() {
+        InProcessCli fresh = new InProcessCli();
+        assertThat(fresh.run("run", "--tools", "calculate,search", "x").stderr())
+                .isEqualTo("rein run: unknown tool 'search' in --tools; the available tools are: calculate, get_current_time" + System.lineSeparator());
+        assertThat(fresh.run("run", "--max-cost-usd", "cheap", "x").stderr())
+                .contains("Invalid value for option '--max-cost-usd': 'cheap' is not a number").contains("(see 'rein run --help')");
+        assertThat(fresh.run("run", "--max-steps", "-1", "x").stderr())
+                .contains("Invalid value for option '--max-steps': the run needs at least 1 step, got -1");
+        assertThat(fresh.run("run", "").stderr()).contains("the GOAL is empty");
+    }
+}

@@ -1,0 +1,25 @@
+package dev.rein.agent;
+
+import dev.rein.state.BudgetUsage;
+import dev.rein.state.RunSnapshot;
+import java.time.Duration;
+import java.time.Instant;
+
+/** Turns a run into its stored snapshot and saves it; the store refuses a save that lost a race. */
+final class Checkpoints {
+    private Checkpoints() {}
+
+    /** @param result the final or pausing result, or null while the run is going on */
+    static void save(Run run, RunResult result) {
+        Instant now = run.now();
+        long active = Duration.between(run.startedAt, now).toMillis();
+        run.state = run.state.withBudget(new BudgetUsage(run.step(), run.meter.usage(), run.meter.costUsd(), active));
+        RunSnapshot snapshot = new RunSnapshot(RunSnapshot.FORMAT, run.runId, run.version + 1, run.goal, run.config.modelName(),
+                run.status, result == null ? "" : result.reason(), result == null ? "" : result.message(),
+                result == null ? "" : result.answer(), run.createdAt, now, active, run.principal, run.history, run.step(),
+                run.meter.usage(), run.meter.costUsd(), run.verificationFailures, run.executor.callCounts(), run.state,
+                run.approvals.snapshot(), result == null ? null : result.finish());
+        run.config.safety().store().save(snapshot);
+        run.version = snapshot.version();
+    }
+}

@@ -1,0 +1,84 @@
+package dev.rein.agent;
+
+import dev.rein.ReinException;
+import dev.rein.approval.ActionHash;
+import dev.rein.approval.ApprovalDecision;
+import dev.rein.approval.ApprovalException;
+import dev.rein.approval.ApprovalRequest;
+import dev.rein.approval.ApprovalState;
+import dev.rein.state.RunSnapshot;
+import dev.rein.state.StoreException;
+import dev.rein.trace.TraceEvent;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/** The loop's edges with the store: announcing a resumed run, and saving a pause or an end. */
+final class Resumption {
+    private Resumption() {}
+
+    /**
+     * Loads a stored run for resuming and claims it: the first save of the resumed run makes any
+     * other process that still holds it fail at its next checkpoint.
+     */
+    static Run claim(AgentConfig config, String runId) {
+        RunSnapshot snapshot = config.safety().store().load(runId).orElseThrow(() -> new ReinException(
+                "there is no run '" + runId + "' in this agent's store; list the stored runs with agent.runs().list()"));
+        if (snapshot.status().terminal()) {
+            throw new ReinException("run " + runId + " already ended " + snapshot.status() + " (" + snapshot.reason()
+                    + "); only a paused or interrupted run can be resumed");
+        }
+        if (!snapshot.pendingApprovals().isEmpty()) {
+            throw new ApprovalException("run " + runId + " still waits for a decision on "
+                    + snapshot.pendingApprovals().stream().map(r -> r.tool() + " " + r.actionHash()).toList()
+                    + "; approve, reject or edit each with agent.runs() first", snapshot.pendingApprovals());
+        }
+        Run run = Run.resume(snapshot, config);
+        run.checkpoint();
+        return run;
+    }
+
+    /** Traces the resume, and the decisions people made while the run was paused. */
+    static void announce(Run run) {
+        long active = Duration.between(run.startedAt, run.now()).toMillis();
+        run.emit(new TraceEvent.RunResumed(run.runId, run.step(), run.now(), run.resumedFrom, active));
+        run.emit(new TraceEvent.StateChanged(run.runId, run.step(), run.now(), run.resumedFrom, RunStatus.RUNNING, Reasons.RESUMED));
+        ApprovalState approvals = run.approvals.snapshot();
+        for (ApprovalRequest request : approvals.requests()) {
+            ApprovalDecision d = approvals.decisions().get(request.callId());
+            if (d != null) {
+                run.emit(new TraceEvent.ApprovalDecided(run.runId, run.step(), d.decidedAt() == null ? run.now() : d.decidedAt(),
+                        request.callId(), request.tool(), d.actionHash(), d.name(),
+                        d instanceof ApprovalDecision.Reject r ? r.reason() : null,
+                        d instanceof ApprovalDecision.Edit e ? e.arguments() : null, d.approvedHash(), d.decidedBy()));
+            }
+        }
+    }
+
+    static String waitingMessage(Run run) {
+        List<ApprovalRequest> pending = run.approvals.snapshot().undecided();
+        return "waiting for a person to decide on " + pending.stream()
+                .map(r -> r.tool() + " (action " + ActionHash.shortForm(r.actionHash()) + ")")
+                .collect(Collectors.joining(", "))
+                + "; approve, reject or edit it, then resume run " + run.runId;
+    }
+
+    /**
+     * Saves the run with its result. A pause that cannot be saved is no pause (nothing could
+     * resume it), so it becomes a failure; a terminal result keeps its status and says what was lost.
+     */
+    static RunResult saveFinal(Run run, RunResult result) {
+        try {
+            run.checkpoint(result);
+            return result;
+        } catch (StoreException e) {
+            String lost = " (the run's final state could not be saved: " + e.getMessage() + ")";
+            RunStatus status = result.status() == RunStatus.WAITING_APPROVAL ? RunStatus.FAILED : result.status();
+            String reason = status == result.status() ? result.reason() : Reasons.STORE_ERROR;
+            run.status = status;
+            return new RunResult(result.runId(), status, reason, result.message() + lost, result.answer(), result.steps(),
+                    result.usage(), result.costUsd(), result.duration(), result.finish(), result.history(), result.state(),
+                    status == RunStatus.WAITING_APPROVAL ? result.pendingApprovals() : List.of());
+        }
+    }
+}

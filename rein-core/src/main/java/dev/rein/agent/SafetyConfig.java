@@ -1,0 +1,111 @@
+package dev.rein.agent;
+
+import dev.rein.ReinException;
+import dev.rein.approval.ApprovalPolicy;
+import dev.rein.retry.RetryPolicy;
+import dev.rein.state.InMemoryRunStore;
+import dev.rein.state.RunStore;
+import dev.rein.tool.ScopePolicy;
+import dev.rein.tool.ToolExecutor;
+import java.util.Objects;
+
+/**
+ * The control settings of an agent: who approves what, where runs are kept, who may call what,
+ * how transient tool failures are retried, how strict provenance is and how tool output reaches
+ * the model. Immutable; build with {@link #builder()}.
+ *
+ * @param approvalPolicy     which calls wait for a person (default: WRITE and IRREVERSIBLE)
+ * @param store              where runs are checkpointed after every step (default: in memory, this process only)
+ * @param scopePolicy        who may call what (default: the tool's required scopes)
+ * @param toolRetryPolicy    retries of transient tool failures (default {@link ToolExecutor#DEFAULT_TOOL_RETRY})
+ * @param strictProvenance   reject tool results without a source (default off)
+ * @param wrapToolOutput     put tool output in an untrusted-data wrapper before the model sees it (default on)
+ * @param maxArgumentBytes   the largest arguments object accepted (default 256 KiB)
+ */
+public record SafetyConfig(ApprovalPolicy approvalPolicy, RunStore store, ScopePolicy scopePolicy,
+                           RetryPolicy toolRetryPolicy, boolean strictProvenance, boolean wrapToolOutput,
+                           int maxArgumentBytes) {
+    public SafetyConfig {
+        Objects.requireNonNull(approvalPolicy, "approvalPolicy");
+        Objects.requireNonNull(store, "store");
+        Objects.requireNonNull(scopePolicy, "scopePolicy");
+        Objects.requireNonNull(toolRetryPolicy, "toolRetryPolicy");
+        if (maxArgumentBytes < 1) {
+            throw new ReinException("maxArgumentBytes must be positive, was " + maxArgumentBytes);
+        }
+    }
+
+    /** The defaults, with a fresh in-memory store. */
+    public static SafetyConfig defaults() {
+        return builder().build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.approvalPolicy = approvalPolicy;
+        b.store = store;
+        b.scopePolicy = scopePolicy;
+        b.toolRetryPolicy = toolRetryPolicy;
+        b.strictProvenance = strictProvenance;
+        b.wrapToolOutput = wrapToolOutput;
+        b.maxArgumentBytes = maxArgumentBytes;
+        return b;
+    }
+
+    /** Builder for {@link SafetyConfig}. */
+    public static final class Builder {
+        private ApprovalPolicy approvalPolicy = ApprovalPolicy.SIDE_EFFECTS;
+        private RunStore store;
+        private ScopePolicy scopePolicy = ScopePolicy.REQUIRED_SCOPES;
+        private RetryPolicy toolRetryPolicy = ToolExecutor.DEFAULT_TOOL_RETRY;
+        private boolean strictProvenance;
+        private boolean wrapToolOutput = true;
+        private int maxArgumentBytes = ToolExecutor.DEFAULT_MAX_ARGUMENT_BYTES;
+
+        private Builder() {}
+
+        public Builder approvalPolicy(ApprovalPolicy policy) {
+            this.approvalPolicy = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        public Builder store(RunStore store) {
+            this.store = Objects.requireNonNull(store, "store");
+            return this;
+        }
+
+        public Builder scopePolicy(ScopePolicy policy) {
+            this.scopePolicy = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        public Builder toolRetryPolicy(RetryPolicy policy) {
+            this.toolRetryPolicy = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        public Builder strictProvenance(boolean strict) {
+            this.strictProvenance = strict;
+            return this;
+        }
+
+        public Builder wrapToolOutput(boolean wrap) {
+            this.wrapToolOutput = wrap;
+            return this;
+        }
+
+        public Builder maxArgumentBytes(int bytes) {
+            this.maxArgumentBytes = bytes;
+            return this;
+        }
+
+        public SafetyConfig build() {
+            return new SafetyConfig(approvalPolicy, store == null ? new InMemoryRunStore() : store, scopePolicy,
+                    toolRetryPolicy, strictProvenance, wrapToolOutput, maxArgumentBytes);
+        }
+    }
+}

@@ -1,0 +1,27 @@
+package dev.rein.approval;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rein.json.Hashing;
+import dev.rein.json.Json;
+
+/**
+ * The identity of an action: SHA-256 of the canonical JSON of {@code {"arguments": ..., "tool": ...}}
+ * (keys sorted at every level). Two proposals hash alike exactly when they would do the same thing,
+ * whatever the key order; an approval names this hash, so it covers that action and no other.
+ */
+public final class ActionHash {
+    private ActionHash() {}
+
+    public static String of(String tool, JsonNode arguments) {
+        ObjectNode action = Json.object();
+        action.put("tool", tool);
+        action.set("arguments", arguments);
+        return Hashing.sha256(Json.canonical(action));
+    }
+
+    /** The first 12 characters, for display. */
+    public static String shortForm(String hash) {
+        return hash.length() <= 12 ? hash : hash.substring(0, 12);
+    }
+}

@@ -1,0 +1,67 @@
+package dev.rein.approval;
+
+import dev.rein.tool.ErrorClass;
+import dev.rein.tool.ToolCall;
+import dev.rein.tool.ToolContext;
+import dev.rein.tool.ToolEvents;
+import dev.rein.tool.ToolInterceptor;
+import dev.rein.tool.ToolInvocation;
+import dev.rein.tool.ToolResult;
+import java.time.Clock;
+import java.util.Optional;
+
+/**
+ * The executor stage that stops risky calls until a person decides. A call the policy flags runs
+ * only when the decision recorded for it names the hash of exactly these arguments; otherwise it
+ * becomes a request and the run pauses. Nothing in the arguments (an {@code "approved": true}) or
+ * in earlier observations counts as a decision.
+ */
+public final class ApprovalGate implements ToolInterceptor {
+    private final ApprovalPolicy policy;
+    private final ApprovalLedger ledger;
+    private final ToolEvents events;
+    private final Clock clock;
+
+    public ApprovalGate(ApprovalPolicy policy, ApprovalLedger ledger, ToolEvents events, Clock clock) {
+        this.policy = policy;
+        this.ledger = ledger;
+        this.events = events;
+        this.clock = clock;
+    }
+
+    @Override
+    public ToolResult intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
+        ToolCall call = invocation.call();
+        ToolContext context = invocation.context();
+        if (!policy.requiresApproval(invocation.tool(), call.arguments(), context.principal())) {
+            return chain.proceed(invocation);
+        }
+        String hash = ActionHash.of(call.name(), call.arguments());
+        Optional<ApprovalDecision> decision = ledger.decisionFor(call.id());
+        if (decision.isEmpty()) {
+            return ask(invocation, hash);
+        }
+        ApprovalDecision d = decision.get();
+        if (d instanceof ApprovalDecision.Reject reject && reject.actionHash().equals(hash)) {
+            return ToolResult.error(call, ErrorClass.REJECTED, "A person rejected this call, so it was not executed. Their reason: "
+                    + reject.reason());
+        }
+        if (hash.equals(d.approvedHash())) {
+            return chain.proceed(invocation);
+        }
+        events.audit(invocation, "approval_mismatch", "the decision (" + d.name() + ") was for action "
+                + ActionHash.shortForm(d.actionHash()) + " but the call now is " + ActionHash.shortForm(hash)
+                + "; it was not executed and a new approval is requested");
+        return ask(invocation, hash);
+    }
+
+    private ToolResult ask(ToolInvocation invocation, String hash) {
+        ToolCall call = invocation.call();
+        ToolContext context = invocation.context();
+        ledger.request(new ApprovalRequest(context.runId(), context.step(), call.id(), call.index(), call.name(),
+                invocation.tool().risk(), call.arguments(), hash, context.principal().user(), clock.instant()));
+        events.audit(invocation, "approval_requested", "tool '" + call.name() + "' (" + invocation.tool().risk()
+                + ") waits for a person's decision on action " + hash);
+        return ToolResult.error(call, ErrorClass.AWAITING_APPROVAL, "(waiting for a person to approve this call)");
+    }
+}

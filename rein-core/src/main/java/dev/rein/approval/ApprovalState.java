@@ -1,0 +1,73 @@
+package dev.rein.approval;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import dev.rein.tool.ToolResult;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * The approval part of a paused run, as stored: the requests of the paused step, the decisions
+ * made so far (by call id) and the results of that step's calls that already ran (by call id),
+ * so that on resume every call of the step is answered once, in call order.
+ */
+public record ApprovalState(List<ApprovalRequest> requests, Map<String, ApprovalDecision> decisions,
+                            Map<String, ToolResult> completed) {
+    /** Nothing pending. */
+    public static final ApprovalState NONE = new ApprovalState(List.of(), Map.of(), Map.of());
+
+    public ApprovalState {
+        requests = requests == null ? List.of()
+                : requests.stream().sorted(Comparator.comparingInt(ApprovalRequest::index)).toList();
+        decisions = decisions == null ? Map.of() : Map.copyOf(decisions);
+        completed = completed == null ? Map.of() : Map.copyOf(completed);
+    }
+
+    /** The requests without a decision yet, in call order. */
+    public List<ApprovalRequest> undecided() {
+        return requests.stream().filter(r -> !decisions.containsKey(r.callId())).toList();
+    }
+
+    @JsonIgnore
+    public boolean isEmpty() {
+        return requests.isEmpty();
+    }
+
+    /**
+     * Records a decision for every undecided request whose action hash is {@code actionHash}
+     * (identical actions proposed twice in one response are decided together).
+     *
+     * @param decision makes the decision for one request
+     * @throws ApprovalException when no undecided request has that hash: the action shown to the
+     *                           person is not the one pending, or it was decided already
+     */
+    public ApprovalState decide(String runId, String actionHash, Function<ApprovalRequest, ApprovalDecision> decision) {
+        List<ApprovalRequest> matching = undecided().stream().filter(r -> r.actionHash().equals(actionHash)).toList();
+        if (matching.isEmpty()) {
+            boolean decided = requests.stream().anyMatch(r -> r.actionHash().equals(actionHash));
+            String why = decided ? "the action with hash " + actionHash + " was already decided"
+                    : "run " + runId + " has no pending action with hash " + actionHash
+                            + "; an approval is bound to the exact action shown, so a changed action needs a new look";
+            throw new ApprovalException(why + ". Pending: " + describe(undecided()), undecided());
+        }
+        Map<String, ApprovalDecision> next = new LinkedHashMap<>(decisions);
+        for (ApprovalRequest request : matching) {
+            next.put(request.callId(), decision.apply(request));
+        }
+        return new ApprovalState(requests, next, completed);
+    }
+
+    static String describe(List<ApprovalRequest> requests) {
+        if (requests.isEmpty()) {
+            return "(none)";
+        }
+        List<String> lines = new ArrayList<>();
+        for (ApprovalRequest r : requests) {
+            lines.add(r.tool() + " " + r.actionHash());
+        }
+        return String.join(", ", lines);
+    }
+}

@@ -1,0 +1,142 @@
+package dev.rein.security;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.ReinException;
+import dev.rein.tool.ErrorClass;
+import dev.rein.tool.PermissionDeniedException;
+import dev.rein.tool.ToolInterceptor;
+import dev.rein.tool.ToolResult;
+import java.net.IDN;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The hosts a network-reaching tool may contact. An entry is a host name ({@code example.com},
+ * that host only) or a wildcard ({@code *.example.com}: its subdomains, not the bare domain).
+ * Only http and https URLs pass; URLs with user info and IP literals are refused unless the
+ * literal is listed. Host names are compared in lowercase ASCII (IDN), without a trailing dot.
+ *
+ * <p>Use it twice: before the call, {@link #guard(String, String)} refuses a model-proposed URL
+ * outside the list; inside the handler, {@link #verify(URI)} checks every URL the tool is about to
+ * fetch, redirects included (disable automatic redirects in the HTTP client and follow them by
+ * hand, verifying each).
+ */
+public final class DomainAllowlist {
+    private final Set<String> exact = new LinkedHashSet<>();
+    private final Set<String> suffixes = new LinkedHashSet<>();
+
+    private DomainAllowlist(List<String> entries) {
+        for (String entry : entries) {
+            String e = entry.strip().toLowerCase(Locale.ROOT);
+            if (e.isEmpty() || e.contains("/") || e.contains(":") && !e.startsWith("[")) {
+                throw new ReinException("domain allowlist entry '" + entry + "' is not a host name; write 'example.com' or '*.example.com'");
+            }
+            if (e.startsWith("*.")) {
+                suffixes.add("." + normalise(e.substring(2)));
+            } else {
+                exact.add(normalise(e));
+            }
+        }
+        if (exact.isEmpty() && suffixes.isEmpty()) {
+            throw new ReinException("a domain allowlist needs at least one host");
+        }
+    }
+
+    public static DomainAllowlist of(String... hosts) {
+        return new DomainAllowlist(List.of(hosts));
+    }
+
+    public static DomainAllowlist of(List<String> hosts) {
+        return new DomainAllowlist(hosts);
+    }
+
+    /** Why {@code url} may not be contacted, or empty when it may. */
+    public Optional<String> check(String url) {
+        URI uri;
+        try {
+            uri = new URI(url.strip());
+        } catch (URISyntaxException e) {
+            return Optional.of("'" + url + "' is not a valid URL");
+        }
+        return check(uri);
+    }
+
+    /** Why {@code uri} may not be contacted, or empty when it may. */
+    public Optional<String> check(URI uri) {
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+        if (!scheme.equals("http") && !scheme.equals("https")) {
+            return Optional.of("only http and https URLs are allowed, not '" + uri + "'");
+        }
+        if (uri.getRawUserInfo() != null) {
+            return Optional.of("URLs with user info are not allowed");
+        }
+        String host = uri.getHost();
+        if (host == null || host.isBlank()) {
+            return Optional.of("'" + uri + "' has no host");
+        }
+        String h;
+        try {
+            h = normalise(host);
+        } catch (IllegalArgumentException e) {
+            return Optional.of("host '" + host + "' is not a valid host name");
+        }
+        if (exact.contains(h) || suffixes.stream().anyMatch(h::endsWith)) {
+            return Optional.empty();
+        }
+        return Optional.of("host '" + h + "' is not on the allowlist " + describe());
+    }
+
+    /**
+     * For handlers: throws when {@code uri} may not be contacted. The executor turns the exception
+     * into a permission-denied result that is never retried.
+     */
+    public void verify(URI uri) throws PermissionDeniedException {
+        Optional<String> problem = check(uri);
+        if (problem.isPresent()) {
+            throw new PermissionDeniedException(problem.get());
+        }
+    }
+
+    /**
+     * An executor stage that refuses a call of {@code toolName} whose {@code urlArgument} is not
+     * allowed, before the handler runs. Add it with {@code Agent.builder().toolInterceptor(...)}.
+     */
+    public ToolInterceptor guard(String toolName, String urlArgument) {
+        return (invocation, chain) -> {
+            if (!invocation.tool().name().equals(toolName)) {
+                return chain.proceed(invocation);
+            }
+            JsonNode url = invocation.call().arguments().get(urlArgument);
+            Optional<String> problem = url == null || !url.isTextual()
+                    ? Optional.of("argument '" + urlArgument + "' must be a URL string") : check(url.asText());
+            if (problem.isEmpty()) {
+                return chain.proceed(invocation);
+            }
+            return ToolResult.error(invocation.call(), ErrorClass.PERMISSION_DENIED, "Permission denied: " + problem.get()
+                    + ". The tool was not called. Use a URL on an allowed host.");
+        };
+    }
+
+    /** The entries, for messages. */
+    public String describe() {
+        Set<String> all = new LinkedHashSet<>(exact);
+        suffixes.forEach(s -> all.add("*" + s));
+        return all.toString();
+    }
+
+    private static String normalise(String host) {
+        String h = host.toLowerCase(Locale.ROOT);
+        if (h.endsWith(".")) {
+            h = h.substring(0, h.length() - 1);
+        }
+        if (h.startsWith("[")) {
+            return h;
+        }
+        return IDN.toASCII(h, IDN.ALLOW_UNASSIGNED).toLowerCase(Locale.ROOT);
+    }
+}

@@ -1,0 +1,85 @@
+package dev.rein.state;
+
+import dev.rein.approval.ActionHash;
+import dev.rein.tool.ErrorClass;
+import dev.rein.tool.Risk;
+import dev.rein.tool.ToolCall;
+import dev.rein.tool.ToolEvents;
+import dev.rein.tool.ToolInterceptor;
+import dev.rein.tool.ToolInvocation;
+import dev.rein.tool.ToolResult;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * The executor stage that makes side effects effectively-once. For a WRITE or IRREVERSIBLE call it
+ * writes an intent (call and idempotency key) before the handler runs and the result after. A call
+ * whose key is already completed is answered from the record and not executed again; a call whose
+ * key has only an intent was in flight when its process stopped, and is delivered again with the
+ * same key, so an external system that deduplicates by key applies it once.
+ */
+public final class IdempotencyGuard implements ToolInterceptor {
+    private final RunStore store;
+    private final ToolEvents events;
+    private final Clock clock;
+
+    public IdempotencyGuard(RunStore store, ToolEvents events, Clock clock) {
+        this.store = store;
+        this.events = events;
+        this.clock = clock;
+    }
+
+    @Override
+    public ToolResult intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
+        if (invocation.tool().risk() == Risk.READ) {
+            return chain.proceed(invocation);
+        }
+        ToolCall call = invocation.call();
+        String key = invocation.context().idempotencyKey();
+        String hash = ActionHash.of(call.name(), call.arguments());
+        IdempotencyRecord intent;
+        try {
+            Optional<IdempotencyRecord> existing = store.idempotency(key);
+            if (existing.isPresent() && !existing.get().actionHash().equals(hash)) {
+                events.audit(invocation, "idempotency_conflict", "key " + key + " was recorded for another action");
+                return ToolResult.error(call, ErrorClass.EXECUTION_FAILED, "This call was not executed: its idempotency key "
+                        + key + " is already recorded for a different action.");
+            }
+            if (existing.isPresent() && existing.get().status() == IdempotencyRecord.Status.COMPLETED) {
+                events.audit(invocation, "idempotent_replay", "key " + key + " is recorded as completed; the recorded result"
+                        + " is used and the tool is not called again");
+                return replay(call, existing.get().result());
+            }
+            int deliveries = existing.map(IdempotencyRecord::deliveries).orElse(0) + 1;
+            if (existing.isPresent()) {
+                events.audit(invocation, "redelivery", "key " + key + " was in flight when the run stopped; delivering it again"
+                        + " with the same key (delivery " + deliveries + ")");
+            }
+            Instant now = clock.instant();
+            intent = new IdempotencyRecord(key, invocation.context().runId(), invocation.context().step(), call.id(), call.name(),
+                    hash, call.arguments(), IdempotencyRecord.Status.INTENT, null, deliveries,
+                    existing.map(IdempotencyRecord::createdAt).orElse(now), now);
+            store.putIdempotency(intent);
+        } catch (StoreException e) {
+            return ToolResult.error(call, ErrorClass.EXECUTION_FAILED, "This call was not executed because its intent could not"
+                    + " be recorded (" + e.getMessage() + "); without the record a resume could repeat it.");
+        }
+        ToolResult result = chain.proceed(invocation);
+        try {
+            store.putIdempotency(intent.completed(result, clock.instant()));
+        } catch (StoreException e) {
+            events.audit(invocation, "completion_not_recorded", "the call ran but its completion could not be recorded: "
+                    + e.getMessage() + "; a resume will deliver it again with the same key " + key);
+        }
+        return result;
+    }
+
+    private static ToolResult replay(ToolCall call, ToolResult recorded) {
+        if (recorded == null) {
+            return ToolResult.error(call, ErrorClass.EXECUTION_FAILED, "(the call completed earlier, but its result was not kept)");
+        }
+        return new ToolResult(call.id(), call.name(), recorded.content(), recorded.isError(), recorded.errorClass(),
+                recorded.source(), recorded.observedAt(), recorded.duration(), null);
+    }
+}

@@ -1,0 +1,73 @@
+package dev.rein.state;
+
+import dev.rein.agent.FinishReport;
+import dev.rein.agent.RunStatus;
+import dev.rein.approval.ApprovalRequest;
+import dev.rein.approval.ApprovalState;
+import dev.rein.model.Message;
+import dev.rein.model.Usage;
+import dev.rein.tool.Principal;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Everything needed to continue a run in another process: saved after every step. Tool
+ * implementations, the model and the listeners are not part of it; the resuming agent supplies
+ * them.
+ *
+ * @param format       the snapshot format version ({@link #FORMAT})
+ * @param version      increases with every save; a store refuses a save whose predecessor is not
+ *                     the stored version, so two processes cannot both continue one run
+ * @param activeMillis running time used so far (waiting for approval does not count)
+ * @param history      the conversation; when it ends with an assistant turn whose tool calls
+ *                     have no results yet, those calls are the step in progress
+ * @param approvals    the paused step's requests, decisions and finished results
+ */
+public record RunSnapshot(int format, String runId, long version, String goal, String model, RunStatus status,
+                          String reason, String message, String answer, Instant createdAt, Instant updatedAt,
+                          long activeMillis, Principal principal, List<Message> history, int steps, Usage usage,
+                          BigDecimal costUsd, int verificationFailures, Map<String, Integer> toolCallCounts,
+                          AgentState state, ApprovalState approvals, FinishReport finish) {
+    /** The current snapshot format. */
+    public static final int FORMAT = 1;
+
+    public RunSnapshot {
+        Objects.requireNonNull(runId, "runId");
+        Objects.requireNonNull(status, "status");
+        history = List.copyOf(history);
+        toolCallCounts = toolCallCounts == null ? Map.of() : Map.copyOf(toolCallCounts);
+        approvals = approvals == null ? ApprovalState.NONE : approvals;
+        usage = usage == null ? Usage.ZERO : usage;
+        costUsd = costUsd == null ? BigDecimal.ZERO : costUsd;
+        reason = reason == null ? "" : reason;
+        message = message == null ? "" : message;
+        answer = answer == null ? "" : answer;
+    }
+
+    /** The actions waiting for a decision. */
+    public List<ApprovalRequest> pendingApprovals() {
+        return approvals.undecided();
+    }
+
+    /** The next version of this snapshot with other approvals (a decision was recorded). */
+    public RunSnapshot withApprovals(ApprovalState newApprovals, Instant now) {
+        return new RunSnapshot(format, runId, version + 1, goal, model, status, reason, message, answer, createdAt, now,
+                activeMillis, principal, history, steps, usage, costUsd, verificationFailures, toolCallCounts, state,
+                newApprovals, finish);
+    }
+
+    /** The next version of this snapshot with another status (a paused run was cancelled). */
+    public RunSnapshot withStatus(RunStatus newStatus, String newReason, String newMessage, Instant now) {
+        return new RunSnapshot(format, runId, version + 1, goal, model, newStatus, newReason, newMessage, answer, createdAt,
+                now, activeMillis, principal, history, steps, usage, costUsd, verificationFailures, toolCallCounts, state,
+                approvals, finish);
+    }
+
+    /** The summary row for listings. */
+    public RunSummary summary() {
+        return new RunSummary(runId, status, reason, goal, model, steps, costUsd, pendingApprovals().size(), createdAt, updatedAt);
+    }
+}

@@ -1,0 +1,134 @@
+package dev.rein.state;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.ReinException;
+import dev.rein.agent.RunStatus;
+import dev.rein.approval.ActionHash;
+import dev.rein.approval.ApprovalDecision;
+import dev.rein.approval.ApprovalException;
+import dev.rein.approval.ApprovalRequest;
+import dev.rein.approval.ApprovalState;
+import dev.rein.tool.Tool;
+import dev.rein.tool.ToolRegistry;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The stored runs, for people and tools (the CLI): list them, look at one, decide on its pending
+ * actions, cancel it. Deciding needs no model: decisions are written to the stored run, and the
+ * run continues when an agent resumes it ({@code agent.resume(runId)}), in this process or another.
+ *
+ * <pre>{@code
+ * Runs runs = agent.runs();                       // or Runs.in(store, tools, clock)
+ * ApprovalRequest request = runs.pending(runId).get(0);
+ * runs.approve(runId, request.actionHash(), "alice");
+ * RunResult result = agent.resume(runId);
+ * }</pre>
+ */
+public final class Runs {
+    private final RunStore store;
+    private final ToolRegistry tools;
+    private final Clock clock;
+
+    private Runs(RunStore store, ToolRegistry tools, Clock clock) {
+        this.store = store;
+        this.tools = tools;
+        this.clock = clock;
+    }
+
+    /** Without tools, edited arguments are checked only when the run resumes. */
+    public static Runs in(RunStore store) {
+        return new Runs(store, null, Clock.systemUTC());
+    }
+
+    /** With the agent's tools, edited arguments are checked against the tool's schema right away. */
+    public static Runs in(RunStore store, ToolRegistry tools, Clock clock) {
+        return new Runs(store, tools, clock);
+    }
+
+    /** All runs, most recently updated first. */
+    public List<RunSummary> list() {
+        return store.list();
+    }
+
+    public Optional<RunSnapshot> find(String runId) {
+        return store.load(runId);
+    }
+
+    /** A run's state, pending approvals, handoff and trace summary. */
+    public RunView show(String runId) {
+        return RunView.of(load(runId), store.events(runId));
+    }
+
+    /** The actions of a run waiting for a decision, in call order. */
+    public List<ApprovalRequest> pending(String runId) {
+        return load(runId).pendingApprovals();
+    }
+
+    /** Approves the pending action with this hash, exactly as shown. */
+    public RunSnapshot approve(String runId, String actionHash, String decidedBy) {
+        return decide(runId, actionHash, r -> new ApprovalDecision.Approve(r.actionHash(), decidedBy, clock.instant()));
+    }
+
+    /** Rejects the pending action; {@code reason} is given to the model as the call's result. */
+    public RunSnapshot reject(String runId, String actionHash, String reason, String decidedBy) {
+        return decide(runId, actionHash, r -> new ApprovalDecision.Reject(r.actionHash(), reason, decidedBy, clock.instant()));
+    }
+
+    /**
+     * Approves the pending action with other arguments. The approval covers only the edited
+     * action; the arguments are validated again (now, when this service knows the tools, and in
+     * any case by the executor when the run resumes).
+     *
+     * @throws ReinException when the arguments do not fit the tool's schema
+     */
+    public RunSnapshot edit(String runId, String actionHash, JsonNode arguments, String decidedBy) {
+        return decide(runId, actionHash, r -> {
+            validate(r.tool(), arguments);
+            return new ApprovalDecision.Edit(r.actionHash(), arguments.deepCopy(), ActionHash.of(r.tool(), arguments),
+                    decidedBy, clock.instant());
+        });
+    }
+
+    /** Ends a run that is paused (or whose process died) as CANCELLED; its pending actions never run. */
+    public RunSnapshot cancel(String runId, String reason) {
+        RunSnapshot snapshot = load(runId);
+        if (snapshot.status().terminal()) {
+            throw new ReinException("run " + runId + " already ended " + snapshot.status() + "; there is nothing to cancel");
+        }
+        RunSnapshot next = snapshot.withStatus(RunStatus.CANCELLED, "cancelled",
+                reason == null || reason.isBlank() ? "cancelled by a person" : reason, clock.instant());
+        store.save(next);
+        return next;
+    }
+
+    private RunSnapshot decide(String runId, String actionHash, java.util.function.Function<ApprovalRequest, ApprovalDecision> decision) {
+        RunSnapshot snapshot = load(runId);
+        if (snapshot.status() != RunStatus.WAITING_APPROVAL) {
+            throw new ApprovalException("run " + runId + " is " + snapshot.status() + ", not waiting for approval", List.of());
+        }
+        ApprovalState decided = snapshot.approvals().decide(runId, actionHash, decision);
+        RunSnapshot next = snapshot.withApprovals(decided, clock.instant());
+        store.save(next);
+        return next;
+    }
+
+    private void validate(String toolName, JsonNode arguments) {
+        if (tools == null) {
+            return;
+        }
+        Optional<Tool> tool = tools.find(toolName);
+        if (tool.isEmpty()) {
+            throw new ReinException("tool '" + toolName + "' is not among this agent's tools; cannot check the edited arguments");
+        }
+        List<String> problems = tool.get().validationProblems(arguments);
+        if (!problems.isEmpty()) {
+            throw new ReinException("the edited arguments do not fit tool '" + toolName + "': " + String.join("; ", problems));
+        }
+    }
+
+    private RunSnapshot load(String runId) {
+        return store.load(runId).orElseThrow(() -> new ReinException("there is no run '" + runId + "' in the store"));
+    }
+}

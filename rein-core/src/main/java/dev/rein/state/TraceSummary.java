@@ -1,0 +1,57 @@
+package dev.rein.state;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.json.Json;
+import java.util.ArrayList;
+import java.util.List;
+
+/** One short line per stored trace event, read from the events' JSON (no need to know every event type). */
+final class TraceSummary {
+    private static final int MAX = 120;
+
+    private TraceSummary() {}
+
+    static List<String> lines(List<StoredEvent> events) {
+        List<String> lines = new ArrayList<>();
+        for (StoredEvent e : events) {
+            JsonNode j;
+            try {
+                j = Json.parse(e.json());
+            } catch (RuntimeException ex) {
+                lines.add(prefix(e) + "(unreadable event)");
+                continue;
+            }
+            String detail = switch (e.type()) {
+                case "run_started" -> "goal: " + j.path("goal").asText();
+                case "model_response" -> "stop " + j.path("response").path("stopReason").asText().toLowerCase()
+                        + ", USD " + j.path("totalCostUsd").asText();
+                case "tool_call" -> j.path("tool").asText() + " " + Json.write(j.path("arguments"));
+                case "tool_result" -> j.path("tool").asText() + (j.path("isError").asBoolean() ? " ERROR " + j.path("errorClass").asText() : " ok")
+                        + ": " + j.path("content").asText();
+                case "tool_retry" -> j.path("tool").asText() + " attempt " + j.path("attempt").asInt() + " failed, retry in "
+                        + j.path("delayMillis").asLong() + " ms";
+                case "approval_requested" -> j.path("tool").asText() + " action " + j.path("actionHash").asText();
+                case "approval_decided" -> j.path("decision").asText() + " " + j.path("tool").asText() + " by "
+                        + j.path("decidedBy").asText("?") + (j.hasNonNull("reason") ? ": " + j.path("reason").asText() : "");
+                case "audit" -> j.path("kind").asText() + " " + j.path("tool").asText("") + ": " + j.path("detail").asText();
+                case "intervention" -> j.path("kind").asText() + ": " + j.path("message").asText();
+                case "state_change" -> j.path("from").asText("-") + " -> " + j.path("to").asText() + " (" + j.path("reason").asText() + ")";
+                case "run_finished" -> j.path("status").asText() + " (" + j.path("reason").asText() + ")";
+                case "run_resumed" -> "from " + j.path("from").asText();
+                case "model_retry", "model_failed" -> j.path("errorKind").asText() + ": " + j.path("message").asText();
+                default -> "";
+            };
+            lines.add(prefix(e) + oneLine(detail));
+        }
+        return lines;
+    }
+
+    private static String prefix(StoredEvent e) {
+        return String.format("%3d %-18s ", e.step(), e.type());
+    }
+
+    private static String oneLine(String text) {
+        String flat = text.replace('\n', ' ').strip();
+        return flat.length() > MAX ? flat.substring(0, MAX) + "..." : flat;
+    }
+}

@@ -1,0 +1,22 @@
+package dev.rein.tool;
+
+import java.util.Optional;
+
+/** Refuses calls the run's principal is not allowed to make; nothing the model says changes that. */
+final class ScopeCheck implements ToolInterceptor {
+    private final ScopePolicy policy;
+
+    ScopeCheck(ScopePolicy policy) {
+        this.policy = policy;
+    }
+
+    @Override
+    public ToolResult intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
+        Optional<String> denied = policy.deny(invocation.context().principal(), invocation.tool(), invocation.call().arguments());
+        if (denied.isEmpty()) {
+            return chain.proceed(invocation);
+        }
+        return ToolResult.error(invocation.call(), ErrorClass.PERMISSION_DENIED, "Permission denied: " + denied.get()
+                + ". The tool was not called. Do not try again; continue without it or tell the user what permission is missing.");
+    }
+}

@@ -1,0 +1,35 @@
+package dev.rein.tool;
+
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * Masks every known secret value in what a handler returned (its output or its error message)
+ * before anything else (truncation, the model, the trace) sees it.
+ */
+final class SecretMasking implements ToolInterceptor {
+    private final ToolEvents events;
+
+    SecretMasking(ToolEvents events) {
+        this.events = events;
+    }
+
+    @Override
+    public ToolResult intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
+        ToolResult result = chain.proceed(invocation);
+        Map<String, String> secrets = invocation.context().secrets().known();
+        String masked = Secrets.mask(result.content(), secrets);
+        if (masked.equals(result.content())) {
+            return result;
+        }
+        TreeSet<String> names = new TreeSet<>();
+        secrets.forEach((name, value) -> {
+            if (result.content().contains(value)) {
+                names.add(name);
+            }
+        });
+        events.audit(invocation, "secret_masked", "the output of tool '" + invocation.tool().name()
+                + "' contained the secret(s) " + names + "; they were masked before the model or the trace saw them");
+        return result.withContent(masked);
+    }
+}

@@ -1,0 +1,41 @@
+package dev.rein.tool;
+
+import dev.rein.retry.RetryPolicy;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * Tries a call again when it failed transiently ({@link ErrorClass#retryable()}: the handler threw
+ * {@link RetryableToolException}), with bounded exponential backoff, never sleeping past the
+ * call's deadline. Permission and validation failures never get here as retryable. The
+ * idempotency key stays the same for every attempt. Each retry is reported to {@link ToolEvents}.
+ */
+final class ToolRetry implements ToolInterceptor {
+    private final RetryPolicy policy;
+    private final ToolEvents events;
+
+    ToolRetry(RetryPolicy policy, ToolEvents events) {
+        this.policy = policy;
+        this.events = events;
+    }
+
+    @Override
+    public ToolResult intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            ToolResult result = chain.proceed(invocation);
+            if (!result.isError() || !result.errorClass().retryable()) {
+                return result;
+            }
+            if (attempt > policy.maxRetries()) {
+                return attempt == 1 ? result : result.withContent(result.content() + " (gave up after " + attempt + " attempts)");
+            }
+            Duration delay = policy.delayBefore(attempt, result.retryAfter());
+            if (!Instant.now().plus(delay).isBefore(invocation.context().deadline())) {
+                return result.withContent(result.content() + " (not tried again: waiting " + HandlerInvocation.human(delay)
+                        + " would pass the call's deadline)");
+            }
+            events.retrying(invocation, attempt, result, delay);
+            Thread.sleep(delay.toMillis());
+        }
+    }
+}

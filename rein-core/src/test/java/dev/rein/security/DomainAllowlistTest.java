@@ -1,0 +1,62 @@
+package dev.rein.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.rein.ReinException;
+import dev.rein.json.Json;
+import dev.rein.tool.ErrorClass;
+import dev.rein.tool.PermissionDeniedException;
+import dev.rein.tool.Tool;
+import dev.rein.tool.ToolCall;
+import dev.rein.tool.ToolContext;
+import dev.rein.tool.ToolExecutor;
+import dev.rein.tool.ToolRegistry;
+import java.net.URI;
+import org.junit.jupiter.api.Test;
+
+class DomainAllowlistTest {
+    private final DomainAllowlist allow = DomainAllowlist.of("example.com", "*.wikipedia.org", "例え.jp");
+
+    @Test
+    void exactHostsAndWildcardSubdomainsPass() {
+        assertThat(allow.check("https://example.com/a?b=c")).isEmpty();
+        assertThat(allow.check("https://EXAMPLE.com./x")).isEmpty();
+        assertThat(allow.check("http://ja.wikipedia.org/wiki/X")).isEmpty();
+        assertThat(allow.check("https://xn--r8jz45g.jp/")).isEmpty();
+    }
+
+    @Test
+    void everythingElseIsRefusedWithAReason() {
+        assertThat(allow.check("https://wikipedia.org/")).get().asString().contains("not on the allowlist");
+        assertThat(allow.check("https://example.com.evil.net/")).isPresent();
+        assertThat(allow.check("https://evil.net/?u=https://example.com")).isPresent();
+        assertThat(allow.check("https://example.com@evil.net/")).isPresent();
+        assertThat(allow.check("file:///etc/passwd")).get().asString().contains("only http and https");
+        assertThat(allow.check("http://127.0.0.1/")).isPresent();
+        assertThat(allow.check("not a url")).isPresent();
+    }
+
+    @Test
+    void badEntriesAreConfigurationErrors() {
+        assertThatThrownBy(() -> DomainAllowlist.of("https://example.com/")).isInstanceOf(ReinException.class);
+        assertThatThrownBy(() -> DomainAllowlist.of()).isInstanceOf(ReinException.class);
+    }
+
+    @Test
+    void verifyThrowsForHandlersAndTheGuardRefusesBeforeTheHandler() throws Exception {
+        assertThatThrownBy(() -> allow.verify(URI.create("https://evil.net/"))).isInstanceOf(PermissionDeniedException.class);
+        Tool fetch = Tool.builder("fetch").description("d")
+                .inputSchema("{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\"}}}")
+                .handler((a, c) -> "fetched").build();
+        ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(fetch)).interceptor(allow.guard("fetch", "url")).build();
+
+        var refused = executor.execute(new ToolCall("c", "fetch", Json.parse("{\"url\":\"https://evil.net/\"}"), 0),
+                ToolContext.standalone("c"));
+        var allowed = executor.execute(new ToolCall("c", "fetch", Json.parse("{\"url\":\"https://example.com/\"}"), 0),
+                ToolContext.standalone("c"));
+
+        assertThat(refused.errorClass()).isEqualTo(ErrorClass.PERMISSION_DENIED);
+        assertThat(allowed.content()).isEqualTo("fetched");
+    }
+}

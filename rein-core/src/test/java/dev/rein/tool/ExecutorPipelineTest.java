@@ -1,0 +1,175 @@
+package dev.rein.tool;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rein.json.Json;
+import dev.rein.retry.RetryPolicy;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class ExecutorPipelineTest {
+    private final List<String> audits = new CopyOnWriteArrayList<>();
+    private final List<Integer> retries = new CopyOnWriteArrayList<>();
+    private final ToolEvents events = new ToolEvents() {
+        @Override
+        public void retrying(ToolInvocation invocation, int attempt, ToolResult failed, Duration delay) {
+            retries.add(attempt);
+        }
+
+        @Override
+        public void audit(ToolInvocation invocation, String kind, String detail) {
+            audits.add(kind + ": " + detail);
+        }
+    };
+
+    private static ToolContext context(Principal principal, Secrets secrets, Duration untilDeadline) {
+        return new ToolContext("run_1", 1, "c1", "run_1:1:0", Instant.now().plus(untilDeadline), principal, secrets);
+    }
+
+    private static ToolCall call(String name, String args) {
+        return new ToolCall("c1", name, Json.parse(args), 0);
+    }
+
+    @Test
+    void stagesRunInTheDocumentedOrder() throws Exception {
+        List<String> order = new ArrayList<>();
+        Tool tool = Tool.builder("t").description("d").requiredScopes("s").handler((a, c) -> {
+            order.add("handler");
+            return "ok";
+        }).build();
+        ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(tool))
+                .interceptor((inv, chain) -> { order.add("application"); return chain.proceed(inv); })
+                .approvalGate((inv, chain) -> { order.add("approval"); return chain.proceed(inv); })
+                .idempotency((inv, chain) -> { order.add("idempotency"); return chain.proceed(inv); })
+                .build();
+
+        ToolResult denied = executor.execute(call("t", "{}"), context(Principal.ANONYMOUS, Secrets.NONE, Duration.ofMinutes(1)));
+        assertThat(denied.errorClass()).isEqualTo(ErrorClass.PERMISSION_DENIED);
+        assertThat(order).containsExactly("application");
+
+        order.clear();
+        Principal allowed = new Principal("u", "t", Set.of("s"));
+        executor.execute(call("t", "{}"), context(allowed, Secrets.NONE, Duration.ofMinutes(1)));
+        assertThat(order).containsExactly("application", "approval", "idempotency", "handler");
+    }
+
+    @Test
+    void transientFailuresAreRetriedWithinTheCallsDeadlineOthersAreNot() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        Tool flaky = Tool.builder("flaky").description("d").handler((a, c) -> {
+            calls.incrementAndGet();
+            throw new RetryableToolException("overloaded");
+        }).build();
+        ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(flaky)).events(events)
+                .retryPolicy(new RetryPolicy(3, Duration.ofMillis(1), Duration.ofMillis(2), 0)).build();
+
+        ToolResult result = executor.execute(call("flaky", "{}"), context(Principal.ANONYMOUS, Secrets.NONE, Duration.ofMinutes(1)));
+
+        assertThat(calls).hasValue(4);
+        assertThat(retries).containsExactly(1, 2, 3);
+        assertThat(result.errorClass()).isEqualTo(ErrorClass.TRANSIENT);
+        assertThat(result.content()).contains("gave up after 4 attempts");
+    }
+
+    @Test
+    void aRetryThatWouldSleepPastTheDeadlineIsNotAttempted() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        Tool flaky = Tool.builder("flaky").description("d").handler((a, c) -> {
+            calls.incrementAndGet();
+            throw new RetryableToolException("rate limited", Duration.ofSeconds(30));
+        }).build();
+        ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(flaky)).events(events)
+                .retryPolicy(new RetryPolicy(3, Duration.ofMillis(1), Duration.ofMinutes(1), 0)).build();
+
+        ToolResult result = executor.execute(call("flaky", "{}"), context(Principal.ANONYMOUS, Secrets.NONE, Duration.ofSeconds(2)));
+
+        assertThat(calls).hasValue(1);
+        assertThat(result.content()).contains("would pass the call's deadline");
+    }
+
+    @Test
+    void theToolTimeoutBoundsAllAttemptsAndASideEffectingTimeoutSaysTheOutcomeIsUnknown() throws Exception {
+        Tool slow = Tool.builder("slow").description("d").risk(Risk.WRITE).timeout(Duration.ofMillis(100)).handler((a, c) -> {
+            Thread.sleep(10_000);
+            return "late";
+        }).build();
+        ToolResult result = ToolExecutor.builder(ToolRegistry.of(slow)).build()
+                .execute(call("slow", "{}"), context(Principal.ANONYMOUS, Secrets.NONE, Duration.ofMinutes(1)));
+
+        assertThat(result.errorClass()).isEqualTo(ErrorClass.TIMEOUT);
+        assertThat(result.content()).contains("timeout of 100 ms").contains("may or may not have taken effect");
+    }
+
+    @Test
+    void handlersSeeTheNarrowedDeadline() throws Exception {
+        List<Instant> seen = new ArrayList<>();
+        Tool tool = Tool.builder("t").description("d").timeout(Duration.ofSeconds(2)).handler((a, c) -> {
+            seen.add(c.deadline());
+            return "ok";
+        }).build();
+        ToolExecutor.builder(ToolRegistry.of(tool)).build()
+                .execute(call("t", "{}"), context(Principal.ANONYMOUS, Secrets.NONE, Duration.ofHours(1)));
+        assertThat(seen.get(0)).isBefore(Instant.now().plusSeconds(3));
+    }
+
+    @Test
+    void secretsInAHandlersOutputOrErrorAreMaskedAndAudited() throws Exception {
+        Secrets secrets = Secrets.of(Map.of("token", "tok-123456"));
+        Tool echo = Tool.builder("echo").description("d").handler((a, c) -> "value: " + c.secrets().get("token").orElseThrow()).build();
+        Tool fail = Tool.builder("fail").description("d").handler((a, c) -> {
+            throw new IllegalStateException("auth failed for tok-123456");
+        }).build();
+        ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(echo, fail)).events(events).build();
+
+        ToolResult out = executor.execute(call("echo", "{}"), context(Principal.ANONYMOUS, secrets, Duration.ofMinutes(1)));
+        ToolResult err = executor.execute(call("fail", "{}"), context(Principal.ANONYMOUS, secrets, Duration.ofMinutes(1)));
+
+        assertThat(out.content()).isEqualTo("value: [REDACTED:token]");
+        assertThat(err.content()).contains("auth failed for [REDACTED:token]").doesNotContain("tok-123456");
+        assertThat(audits).hasSize(2).allSatisfy(a -> assertThat(a).startsWith("secret_masked").contains("[token]"));
+    }
+
+    @Test
+    void oversizedArgumentsAreRefusedBeforeValidationOrAnythingElse() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        Tool tool = Tool.builder("t").description("d").handler((a, c) -> calls.incrementAndGet()).build();
+        ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(tool)).maxArgumentBytes(1024).build();
+
+        ToolResult result = executor.execute(call("t", "{\"blob\":\"" + "ä".repeat(600) + "\"}"),
+                context(Principal.ANONYMOUS, Secrets.NONE, Duration.ofMinutes(1)));
+
+        assertThat(result.errorClass()).isEqualTo(ErrorClass.INVALID_ARGUMENTS);
+        assertThat(result.content()).contains("1211 bytes, over the limit of 1024 bytes");
+        assertThat(calls).hasValue(0);
+    }
+
+    @Test
+    void strictProvenanceRejectsUnattributedDataButKeepsAttributedData() throws Exception {
+        Tool anonymous = Tool.builder("anon").description("d").handler((a, c) -> "data").build();
+        Tool attributed = Tool.builder("attr").description("d").handler((a, c) -> ToolOutput.text("data").withSource("crm")).build();
+        ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(anonymous, attributed)).strictProvenance(true).build();
+        ToolContext ctx = context(Principal.ANONYMOUS, Secrets.NONE, Duration.ofMinutes(1));
+
+        assertThat(executor.execute(call("anon", "{}"), ctx).errorClass()).isEqualTo(ErrorClass.MISSING_SOURCE);
+        ToolResult ok = executor.execute(call("attr", "{}"), ctx);
+        assertThat(ok.isError()).isFalse();
+        assertThat(ok.source()).isEqualTo("crm");
+        assertThat(ok.observedAt()).isNotNull();
+    }
+
+    @Test
+    void callCountsContinueFromARestoredRun() throws Exception {
+        Tool tool = Tool.builder("t").description("d").maxCalls(2).handler((a, c) -> "ok").build();
+        ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(tool)).callCounts(Map.of("t", 2)).build();
+        ToolResult result = executor.execute(call("t", "{}"), context(Principal.ANONYMOUS, Secrets.NONE, Duration.ofMinutes(1)));
+        assertThat(result.errorClass()).isEqualTo(ErrorClass.LIMIT_REACHED);
+        assertThat(executor.callCounts()).containsEntry("t", 3);
+    }
+}

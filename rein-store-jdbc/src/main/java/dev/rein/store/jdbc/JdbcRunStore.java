@@ -1,0 +1,286 @@
+package dev.rein.store.jdbc;
+
+import dev.rein.agent.RunStatus;
+import dev.rein.state.IdempotencyRecord;
+import dev.rein.state.RunSnapshot;
+import dev.rein.state.RunStore;
+import dev.rein.state.RunSummary;
+import dev.rein.state.SnapshotCodec;
+import dev.rein.state.StoreConflictException;
+import dev.rein.state.StoreException;
+import dev.rein.state.StoredEvent;
+import dev.rein.trace.TraceEvent;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A {@link RunStore} over JDBC: an embedded SQLite file (the default for the CLI) or PostgreSQL.
+ * Each write is committed before the method returns, so an intent recorded before a side effect
+ * survives a crash of the process. Snapshots are stored as JSON next to a few columns for listing;
+ * saves are compare-and-set on the run's version, so two processes cannot both continue one run.
+ *
+ * <pre>{@code
+ * RunStore store = JdbcRunStore.sqlite(Path.of(".rein"));          // .rein/rein.db
+ * RunStore shared = JdbcRunStore.connect("jdbc:postgresql://db/rein", "rein", password);
+ * Agent agent = Agent.builder().model(model).tools(tools).store(store).build();
+ * }</pre>
+ *
+ * One connection is kept per store and used by one thread at a time; close the store when done.
+ */
+public final class JdbcRunStore implements RunStore, AutoCloseable {
+    /** The file name of the SQLite database inside its directory. */
+    public static final String SQLITE_FILE = "rein.db";
+    /** The directory of the default SQLite store: {@code $REIN_HOME}, or {@code .rein} in the working directory. */
+    public static final String HOME_VARIABLE = "REIN_HOME";
+
+    private static final int SCHEMA_VERSION = 1;
+
+    private final String url;
+    private final String user;
+    private final String password;
+    private final Dialect dialect;
+    private Connection connection;
+
+    private JdbcRunStore(String url, String user, String password) {
+        this.url = url;
+        this.user = user;
+        this.password = password;
+        this.dialect = Dialect.of(url);
+        synchronized (this) {
+            migrate();
+        }
+    }
+
+    /** The SQLite store in {@code directory}/{@value #SQLITE_FILE}, created if missing. */
+    public static JdbcRunStore sqlite(Path directory) {
+        try {
+            Files.createDirectories(directory);
+        } catch (IOException e) {
+            throw new StoreException("cannot create the run store directory " + directory + ": " + e.getMessage(), e);
+        }
+        return new JdbcRunStore("jdbc:sqlite:" + directory.resolve(SQLITE_FILE).toAbsolutePath(), null, null);
+    }
+
+    /** The SQLite store in {@code $REIN_HOME}, or in {@code .rein} under the working directory. */
+    public static JdbcRunStore sqliteDefault() {
+        return sqlite(defaultDirectory());
+    }
+
+    /** {@code $REIN_HOME}, or {@code .rein} under the working directory. */
+    public static Path defaultDirectory() {
+        String home = System.getenv(HOME_VARIABLE);
+        return home == null || home.isBlank() ? Path.of(".rein") : Path.of(home);
+    }
+
+    /** A store at any supported JDBC URL (SQLite or PostgreSQL; the driver must be on the class path). */
+    public static JdbcRunStore connect(String jdbcUrl, String user, String password) {
+        return new JdbcRunStore(jdbcUrl, user, password);
+    }
+
+    @Override
+    public synchronized void save(RunSnapshot s) {
+        String json = SnapshotCodec.write(s);
+        try {
+            int updated;
+            if (s.version() == 1) {
+                updated = update("INSERT INTO rein_runs (run_id, version, status, reason, goal, model, steps, cost_usd,"
+                        + " pending_approvals, created_at, updated_at, snapshot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                        + " ON CONFLICT (run_id) DO NOTHING", s.runId(), s.version(), s.status().name(), s.reason(), s.goal(),
+                        s.model(), s.steps(), s.costUsd().toPlainString(), s.pendingApprovals().size(), millis(s.createdAt()),
+                        millis(s.updatedAt()), json);
+            } else {
+                updated = update("UPDATE rein_runs SET version = ?, status = ?, reason = ?, steps = ?, cost_usd = ?,"
+                        + " pending_approvals = ?, updated_at = ?, snapshot = ? WHERE run_id = ? AND version = ?",
+                        s.version(), s.status().name(), s.reason(), s.steps(), s.costUsd().toPlainString(),
+                        s.pendingApprovals().size(), millis(s.updatedAt()), json, s.runId(), s.version() - 1);
+            }
+            if (updated != 1) {
+                throw new StoreConflictException("run " + s.runId() + " is at version " + storedVersion(s.runId())
+                        + " in the store, but version " + s.version() + " was about to replace version " + (s.version() - 1)
+                        + ": it was changed by another process since it was loaded");
+            }
+        } catch (SQLException e) {
+            throw failure("save run " + s.runId(), e);
+        }
+    }
+
+    @Override
+    public synchronized Optional<RunSnapshot> load(String runId) {
+        try (PreparedStatement st = connection().prepareStatement("SELECT snapshot FROM rein_runs WHERE run_id = ?")) {
+            st.setString(1, runId);
+            try (ResultSet rs = st.executeQuery()) {
+                return rs.next() ? Optional.of(SnapshotCodec.readSnapshot(rs.getString(1))) : Optional.empty();
+            }
+        } catch (SQLException e) {
+            throw failure("load run " + runId, e);
+        }
+    }
+
+    @Override
+    public synchronized List<RunSummary> list() {
+        String sql = "SELECT run_id, status, reason, goal, model, steps, cost_usd, pending_approvals, created_at, updated_at"
+                + " FROM rein_runs ORDER BY updated_at DESC, run_id";
+        try (PreparedStatement st = connection().prepareStatement(sql); ResultSet rs = st.executeQuery()) {
+            List<RunSummary> runs = new ArrayList<>();
+            while (rs.next()) {
+                runs.add(new RunSummary(rs.getString(1), RunStatus.valueOf(rs.getString(2)), rs.getString(3), rs.getString(4),
+                        rs.getString(5), rs.getInt(6), new BigDecimal(rs.getString(7)), rs.getInt(8), instant(rs.getLong(9)),
+                        instant(rs.getLong(10))));
+            }
+            return runs;
+        } catch (SQLException e) {
+            throw failure("list runs", e);
+        }
+    }
+
+    @Override
+    public synchronized Optional<IdempotencyRecord> idempotency(String key) {
+        try (PreparedStatement st = connection().prepareStatement("SELECT record FROM rein_idempotency WHERE idempotency_key = ?")) {
+            st.setString(1, key);
+            try (ResultSet rs = st.executeQuery()) {
+                return rs.next() ? Optional.of(SnapshotCodec.readIdempotency(rs.getString(1))) : Optional.empty();
+            }
+        } catch (SQLException e) {
+            throw failure("read idempotency record " + key, e);
+        }
+    }
+
+    @Override
+    public synchronized void putIdempotency(IdempotencyRecord r) {
+        try {
+            update("INSERT INTO rein_idempotency (idempotency_key, run_id, status, record, updated_at) VALUES (?, ?, ?, ?, ?)"
+                    + " ON CONFLICT (idempotency_key) DO UPDATE SET status = excluded.status, record = excluded.record,"
+                    + " updated_at = excluded.updated_at", r.key(), r.runId(), r.status().name(), SnapshotCodec.write(r),
+                    millis(r.updatedAt()));
+        } catch (SQLException e) {
+            throw failure("record idempotency key " + r.key(), e);
+        }
+    }
+
+    @Override
+    public synchronized void appendEvent(String runId, TraceEvent event) {
+        StoredEvent e = SnapshotCodec.event(0, event);
+        try {
+            update("INSERT INTO rein_events (run_id, step, type, time_ms, event) VALUES (?, ?, ?, ?, ?)",
+                    runId, e.step(), e.type(), millis(e.time()), e.json());
+        } catch (SQLException ex) {
+            throw failure("append an event of run " + runId, ex);
+        }
+    }
+
+    @Override
+    public synchronized List<StoredEvent> events(String runId) {
+        String sql = "SELECT id, step, type, time_ms, event FROM rein_events WHERE run_id = ? ORDER BY id";
+        try (PreparedStatement st = connection().prepareStatement(sql)) {
+            st.setString(1, runId);
+            try (ResultSet rs = st.executeQuery()) {
+                List<StoredEvent> events = new ArrayList<>();
+                while (rs.next()) {
+                    events.add(new StoredEvent(rs.getLong(1), runId, rs.getInt(2), rs.getString(3), instant(rs.getLong(4)),
+                            rs.getString(5)));
+                }
+                return events;
+            }
+        } catch (SQLException e) {
+            throw failure("read the events of run " + runId, e);
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        if (connection != null) {
+            try {
+                connection.close();
+            } catch (SQLException ignored) {
+                // Closing a broken connection has nothing left to lose.
+            }
+            connection = null;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "JdbcRunStore[" + url + "]";
+    }
+
+    private void migrate() {
+        try (Statement st = connection().createStatement()) {
+            for (String ddl : dialect.schema()) {
+                st.execute(ddl);
+            }
+            try (ResultSet rs = st.executeQuery("SELECT MAX(version) FROM rein_schema")) {
+                int version = rs.next() ? rs.getInt(1) : 0;
+                if (version > SCHEMA_VERSION) {
+                    throw new StoreException("the run store at " + url + " has schema version " + version
+                            + ", newer than this Rein understands (" + SCHEMA_VERSION + "); upgrade Rein");
+                }
+                if (version == 0) {
+                    st.executeUpdate("INSERT INTO rein_schema (version) VALUES (" + SCHEMA_VERSION + ")");
+                }
+            }
+        } catch (SQLException e) {
+            close();
+            throw failure("prepare the run store", e);
+        }
+    }
+
+    private Connection connection() throws SQLException {
+        if (connection == null || connection.isClosed()) {
+            connection = user == null ? DriverManager.getConnection(url) : DriverManager.getConnection(url, user, password);
+            connection.setAutoCommit(true);
+            try (Statement st = connection.createStatement()) {
+                for (String setup : dialect.sessionSetup) {
+                    st.execute(setup);
+                }
+            }
+        }
+        return connection;
+    }
+
+    private int update(String sql, Object... params) throws SQLException {
+        try (PreparedStatement st = connection().prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                st.setObject(i + 1, params[i]);
+            }
+            return st.executeUpdate();
+        }
+    }
+
+    private long storedVersion(String runId) throws SQLException {
+        try (PreparedStatement st = connection().prepareStatement("SELECT version FROM rein_runs WHERE run_id = ?")) {
+            st.setString(1, runId);
+            try (ResultSet rs = st.executeQuery()) {
+                return rs.next() ? rs.getLong(1) : 0;
+            }
+        }
+    }
+
+    private StoreException failure(String what, SQLException e) {
+        close();
+        if (e.getMessage() != null && e.getMessage().contains("No suitable driver")) {
+            return new StoreException("cannot " + what + ": no JDBC driver for " + url
+                    + " on the class path (add org.postgresql:postgresql for PostgreSQL)", e);
+        }
+        return new StoreException("cannot " + what + " in " + url + ": " + e.getMessage(), e);
+    }
+
+    private static long millis(Instant instant) {
+        return instant == null ? 0 : instant.toEpochMilli();
+    }
+
+    private static Instant instant(long millis) {
+        return Instant.ofEpochMilli(millis);
+    }
+}

@@ -1,0 +1,194 @@
+package dev.rein.safety;
+
+import static dev.rein.testkit.ScriptedModel.call;
+import static dev.rein.testkit.ScriptedModel.text;
+import static dev.rein.testkit.ScriptedModel.toolCalls;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.rein.agent.Agent;
+import dev.rein.agent.RunResult;
+import dev.rein.agent.RunStatus;
+import dev.rein.approval.ActionHash;
+import dev.rein.approval.ApprovalException;
+import dev.rein.approval.ApprovalRequest;
+import dev.rein.json.Json;
+import dev.rein.model.Message;
+import dev.rein.model.Role;
+import dev.rein.model.ToolResultBlock;
+import dev.rein.model.ToolUseBlock;
+import dev.rein.ReinException;
+import dev.rein.state.InMemoryRunStore;
+import dev.rein.testkit.RecordingListener;
+import dev.rein.testkit.ScriptedModel;
+import dev.rein.tool.Risk;
+import dev.rein.trace.TraceEvent;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ApprovalFlowTest {
+    private final FakeOutbox outbox = new FakeOutbox();
+    private final RecordingListener trace = new RecordingListener();
+    private final InMemoryRunStore store = new InMemoryRunStore();
+
+    private Agent agent(ScriptedModel model) {
+        return Agent.builder().model(model).tools(outbox.sendTool(), FakeOutbox.lookup("A-104: delayed at the depot"))
+                .store(store).listener(trace).build();
+    }
+
+    private static final String SEND = "{\"to\":\"alice@example.com\",\"body\":\"Your order is late.\"}";
+
+    @Test
+    void aWriteCallPausesTheRunWithTheExactActionAndNothingRuns() {
+        Agent agent = agent(ScriptedModel.of(toolCalls(call("send_message", SEND))));
+        RunResult result = agent.run("tell alice");
+
+        assertThat(result.status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+        assertThat(result.reason()).isEqualTo("approval_required");
+        assertThat(outbox.deliveries).isEmpty();
+        ApprovalRequest request = result.pendingApprovals().get(0);
+        assertThat(request.tool()).isEqualTo("send_message");
+        assertThat(request.risk()).isEqualTo(Risk.WRITE);
+        assertThat(request.arguments()).isEqualTo(Json.parse(SEND));
+        assertThat(request.actionHash()).isEqualTo(ActionHash.of("send_message", Json.parse(SEND))).hasSize(64);
+        assertThat(trace.events(TraceEvent.ApprovalRequested.class)).singleElement()
+                .satisfies(e -> assertThat(e.actionHash()).isEqualTo(request.actionHash()));
+        assertThat(store.load(result.runId()).orElseThrow().status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+        assertThat(agent.runs().pending(result.runId())).containsExactly(request);
+    }
+
+    @Test
+    void approveThenResumeRunsTheCallOnceAndTheModelSeesItsResult() {
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("send_message", SEND)), text("Alice was told."));
+        Agent agent = agent(model);
+        RunResult paused = agent.run("tell alice");
+        String hash = paused.pendingApprovals().get(0).actionHash();
+
+        agent.runs().approve(paused.runId(), hash, "carol");
+        RunResult done = agent.resume(paused.runId());
+
+        assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(done.answer()).isEqualTo("Alice was told.");
+        assertThat(outbox.deliveries).hasSize(1);
+        assertThat(outbox.deliveries.get(0)).isEqualTo(paused.runId() + ":1:0");
+        ToolResultBlock result = (ToolResultBlock) model.lastRequest().messages().get(2).content().get(0);
+        assertThat(result.isError()).isFalse();
+        assertThat(result.content()).contains("sent to alice@example.com");
+        assertThat(trace.events(TraceEvent.ApprovalDecided.class)).singleElement().satisfies(d -> {
+            assertThat(d.decision()).isEqualTo("approve");
+            assertThat(d.decidedBy()).isEqualTo("carol");
+            assertThat(d.actionHash()).isEqualTo(hash);
+        });
+        assertThat(trace.events(TraceEvent.RunResumed.class)).hasSize(1);
+    }
+
+    @Test
+    void rejectGivesTheReasonToTheModelAsTheCallsResult() {
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("send_message", SEND)), text("I did not send it."));
+        Agent agent = agent(model);
+        RunResult paused = agent.run("tell alice");
+
+        agent.runs().reject(paused.runId(), paused.pendingApprovals().get(0).actionHash(), "不要です — wrong recipient", "carol");
+        RunResult done = agent.resume(paused.runId());
+
+        assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(outbox.deliveries).isEmpty();
+        ToolResultBlock result = (ToolResultBlock) model.lastRequest().messages().get(2).content().get(0);
+        assertThat(result.isError()).isTrue();
+        assertThat(result.content()).contains("rejected").contains("不要です — wrong recipient");
+        assertThat(done.state().attemptedActions()).singleElement()
+                .satisfies(a -> assertThat(a.outcome()).isEqualTo("REJECTED"));
+    }
+
+    @Test
+    void editRunsTheEditedArgumentsAndTellsTheModel() {
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("send_message", SEND)), text("done"));
+        Agent agent = agent(model);
+        RunResult paused = agent.run("tell alice");
+        String hash = paused.pendingApprovals().get(0).actionHash();
+        var edited = Json.parse("{\"to\":\"alice@example.com\",\"body\":\"Your order A-104 is delayed; sorry.\"}");
+
+        var snapshot = agent.runs().edit(paused.runId(), hash, edited, "carol");
+        assertThat(snapshot.approvals().decisions().values()).singleElement()
+                .satisfies(d -> assertThat(d.approvedHash()).isEqualTo(ActionHash.of("send_message", edited)).isNotEqualTo(hash));
+        RunResult done = agent.resume(paused.runId());
+
+        assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(outbox.applied.values()).containsExactly("alice@example.com: Your order A-104 is delayed; sorry.");
+        ToolResultBlock result = (ToolResultBlock) model.lastRequest().messages().get(2).content().get(0);
+        assertThat(result.content()).startsWith("[rein] A person edited the arguments");
+        // The assistant turn stays exactly as the model proposed it.
+        ToolUseBlock use = model.lastRequest().messages().get(1).toolUses().get(0);
+        assertThat(use.input()).isEqualTo(Json.parse(SEND));
+    }
+
+    @Test
+    void anEditThatDoesNotFitTheSchemaIsRefusedAtDecisionTime() {
+        Agent agent = agent(ScriptedModel.of(toolCalls(call("send_message", SEND))));
+        RunResult paused = agent.run("tell alice");
+        String hash = paused.pendingApprovals().get(0).actionHash();
+
+        assertThatThrownBy(() -> agent.runs().edit(paused.runId(), hash, Json.parse("{\"to\":42}"), "carol"))
+                .isInstanceOf(ReinException.class).hasMessageContaining("do not fit tool 'send_message'");
+        assertThat(agent.runs().pending(paused.runId())).hasSize(1);
+    }
+
+    @Test
+    void aDecisionForAnotherHashIsRefusedAndResumeBeforeADecisionIsRefused() {
+        Agent agent = agent(ScriptedModel.of(toolCalls(call("send_message", SEND))));
+        RunResult paused = agent.run("tell alice");
+        String other = ActionHash.of("send_message", Json.parse("{\"to\":\"mallory@example.com\",\"body\":\"x\"}"));
+
+        assertThatThrownBy(() -> agent.runs().approve(paused.runId(), other, "carol"))
+                .isInstanceOf(ApprovalException.class)
+                .hasMessageContaining("has no pending action with hash " + other)
+                .hasMessageContaining(paused.pendingApprovals().get(0).actionHash());
+        assertThatThrownBy(() -> agent.resume(paused.runId()))
+                .isInstanceOf(ApprovalException.class).hasMessageContaining("still waits for a decision");
+        assertThat(outbox.deliveries).isEmpty();
+
+        String hash = paused.pendingApprovals().get(0).actionHash();
+        agent.runs().approve(paused.runId(), hash, "carol");
+        assertThatThrownBy(() -> agent.runs().approve(paused.runId(), hash, "dave"))
+                .isInstanceOf(ApprovalException.class).hasMessageContaining("already decided");
+    }
+
+    @Test
+    void callsThatNeedNoApprovalRunBeforeThePauseAndEveryCallGetsOneResultInOrder() {
+        ScriptedModel model = ScriptedModel.of(
+                toolCalls(call("lookup_order", "{\"id\":\"A-104\"}"), call("send_message", SEND), call("lookup_order", "{\"id\":\"B-7\"}")),
+                text("done"));
+        Agent agent = agent(model);
+        RunResult paused = agent.run("check and tell alice");
+
+        assertThat(paused.status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+        assertThat(trace.events(TraceEvent.ToolCompleted.class)).extracting(TraceEvent.ToolCompleted::tool)
+                .containsExactly("lookup_order", "lookup_order");
+        assertThat(paused.state().facts()).hasSize(2);
+
+        agent.runs().approve(paused.runId(), paused.pendingApprovals().get(0).actionHash(), "carol");
+        RunResult done = agent.resume(paused.runId());
+
+        assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
+        List<Message> sent = model.lastRequest().messages();
+        List<String> useIds = sent.get(1).toolUses().stream().map(ToolUseBlock::id).toList();
+        Message results = sent.get(2);
+        assertThat(results.role()).isEqualTo(Role.USER);
+        assertThat(results.content()).extracting(b -> ((ToolResultBlock) b).toolUseId()).containsExactlyElementsOf(useIds);
+        assertThat(trace.events(TraceEvent.ToolCompleted.class)).extracting(TraceEvent.ToolCompleted::tool)
+                .containsExactly("lookup_order", "lookup_order", "send_message");
+        assertThat(done.state().facts()).hasSize(3);
+    }
+
+    @Test
+    void aRejectedOrCancelledRunCannotBeResumedAgain() {
+        Agent agent = agent(ScriptedModel.of(toolCalls(call("send_message", SEND))));
+        RunResult paused = agent.run("tell alice");
+        agent.runs().cancel(paused.runId(), "changed my mind");
+
+        assertThat(agent.runs().find(paused.runId()).orElseThrow().status()).isEqualTo(RunStatus.CANCELLED);
+        assertThatThrownBy(() -> agent.resume(paused.runId())).isInstanceOf(ReinException.class).hasMessageContaining("already ended");
+        assertThatThrownBy(() -> agent.resume("run_nope")).isInstanceOf(ReinException.class).hasMessageContaining("no run 'run_nope'");
+        assertThat(outbox.deliveries).isEmpty();
+    }
+}

@@ -1,0 +1,224 @@
+package dev.rein.safety;
+
+import static dev.rein.testkit.ScriptedModel.call;
+import static dev.rein.testkit.ScriptedModel.text;
+import static dev.rein.testkit.ScriptedModel.toolCalls;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rein.agent.Agent;
+import dev.rein.agent.RunResult;
+import dev.rein.agent.RunStatus;
+import dev.rein.agent.SafetyConfig;
+import dev.rein.budget.Budget;
+import dev.rein.model.ToolResultBlock;
+import dev.rein.retry.RetryPolicy;
+import dev.rein.state.Handoff;
+import dev.rein.state.InMemoryRunStore;
+import dev.rein.state.RunView;
+import dev.rein.testkit.RecordingListener;
+import dev.rein.testkit.ScriptedModel;
+import dev.rein.tool.ErrorClass;
+import dev.rein.tool.PermissionDeniedException;
+import dev.rein.tool.Principal;
+import dev.rein.tool.RetryableToolException;
+import dev.rein.tool.Risk;
+import dev.rein.tool.Tool;
+import dev.rein.tool.ToolOutput;
+import dev.rein.trace.TraceEvent;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class LoopSafetyTest {
+    private final RecordingListener trace = new RecordingListener();
+    private final InMemoryRunStore store = new InMemoryRunStore();
+    private final FakeOutbox outbox = new FakeOutbox();
+
+    @Test
+    void theDeadlineCountsRunningTimeNotTimeSpentWaitingForAPerson() {
+        MutableClock clock = new MutableClock();
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("send_message", "{\"to\":\"a\",\"body\":\"b\"}")), text("sent"));
+        Agent agent = Agent.builder().model(model).tools(outbox.sendTool()).clock(clock).store(store)
+                .budget(Budget.builder().maxDuration(Duration.ofSeconds(60)).build()).build();
+        RunResult paused = agent.run("send it");
+
+        clock.advance(Duration.ofHours(20));
+        agent.runs().approve(paused.runId(), paused.pendingApprovals().get(0).actionHash(), "night shift");
+        RunResult done = agent.resume(paused.runId());
+
+        assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(done.duration()).isLessThan(Duration.ofSeconds(60));
+        assertThat(outbox.effects()).isEqualTo(1);
+    }
+
+    @Test
+    void needsUserInputHandsOverFactsOpenQuestionsAndAttemptedActions() {
+        ScriptedModel model = ScriptedModel.of(
+                toolCalls(call("lookup_order", "{\"id\":\"A-104\"}")),
+                toolCalls(call("finish", """
+                        {"status":"needs_user_input","summary":"The order is held at the depot.",
+                         "result":"Should I re-ship it by express (USD 12)?",
+                         "open_questions":["Does the customer accept express shipping costs?"],
+                         "hypotheses":["The depot lost the label"]}""")));
+        Agent agent = Agent.builder().model(model).tools(FakeOutbox.lookup("A-104: held at depot 3 since 2 days"))
+                .finishTool(true).store(store).build();
+
+        RunResult result = agent.run("Why is A-104 late?");
+
+        assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(result.reason()).isEqualTo("needs_user_input");
+        Handoff handoff = result.handoff().orElseThrow();
+        assertThat(handoff.question()).isEqualTo("Should I re-ship it by express (USD 12)?");
+        assertThat(handoff.facts()).singleElement().satisfies(f -> {
+            assertThat(f.text()).isEqualTo("A-104: held at depot 3 since 2 days");
+            assertThat(f.source()).isEqualTo("orders-db");
+            assertThat(f.observedAt()).isNotNull();
+        });
+        assertThat(handoff.hypotheses()).containsExactly("The depot lost the label");
+        assertThat(handoff.openQuestions()).containsExactly("Does the customer accept express shipping costs?");
+        assertThat(handoff.attemptedActions()).extracting(a -> a.tool()).containsExactly("lookup_order");
+
+        RunView view = agent.runs().show(result.runId());
+        assertThat(view.handoff()).isPresent();
+        assertThat(view.describe()).contains("Question: Should I re-ship it").contains("held at depot 3").contains("[orders-db,")
+                .contains("Open questions").contains("step 1 lookup_order -> NONE");
+    }
+
+    @Test
+    void transientFailuresAreRetriedWithTheSameKeyEachAttemptTracedPermissionIsNot() {
+        List<String> keys = new CopyOnWriteArrayList<>();
+        AtomicInteger attempts = new AtomicInteger();
+        Tool flaky = Tool.builder("charge").description("Charges.").risk(Risk.WRITE)
+                .handler((args, ctx) -> {
+                    keys.add(ctx.idempotencyKey());
+                    if (attempts.incrementAndGet() < 3) {
+                        throw new RetryableToolException("HTTP 503 from the payment service", Duration.ofMillis(10));
+                    }
+                    return ToolOutput.text("charged").withSource("payments");
+                })
+                .build();
+        AtomicInteger denied = new AtomicInteger();
+        Tool fetch = Tool.builder("fetch").description("Fetches.")
+                .handler((args, ctx) -> {
+                    denied.incrementAndGet();
+                    throw new PermissionDeniedException("host evil.example is not on the allowlist");
+                })
+                .build();
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("charge", "{}"), call("fetch", "{}")), text("ok"));
+        Agent agent = Agent.builder().model(model).tools(flaky, fetch).listener(trace).store(store)
+                .safety(SafetyConfig.builder().approvalPolicy(dev.rein.approval.ApprovalPolicy.NEVER)
+                        .toolRetryPolicy(new RetryPolicy(3, Duration.ofMillis(5), Duration.ofMillis(50), 0)).build())
+                .build();
+
+        RunResult result = agent.run("charge");
+
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(keys).hasSize(3).containsOnly(result.runId() + ":1:0");
+        assertThat(trace.events(TraceEvent.ToolRetry.class)).extracting(TraceEvent.ToolRetry::attempt).containsExactly(1, 2);
+        assertThat(trace.events(TraceEvent.ToolRetry.class)).allSatisfy(r -> {
+            assertThat(r.errorClass()).isEqualTo("TRANSIENT");
+            assertThat(r.delayMillis()).isEqualTo(10);
+        });
+        assertThat(denied).hasValue(1);
+        assertThat(trace.events(TraceEvent.ToolCompleted.class)).anySatisfy(c -> {
+            assertThat(c.tool()).isEqualTo("fetch");
+            assertThat(c.errorClass()).isEqualTo(ErrorClass.PERMISSION_DENIED.name());
+        });
+    }
+
+    @Test
+    void strictProvenanceRejectsAResultWithoutASourceAndItNeverBecomesAFact() {
+        Tool anonymous = Tool.builder("rumour").description("Says something.").handler((args, ctx) -> "the CEO resigned").build();
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("rumour", "{}")), text("unknown"));
+        Agent agent = Agent.builder().model(model).tools(anonymous).store(store)
+                .safety(SafetyConfig.builder().strictProvenance(true).build()).build();
+
+        RunResult result = agent.run("news?");
+
+        ToolResultBlock block = (ToolResultBlock) model.lastRequest().messages().get(2).content().get(0);
+        assertThat(block.isError()).isTrue();
+        assertThat(block.content()).contains("without a source").doesNotContain("the CEO resigned");
+        assertThat(result.state().facts()).isEmpty();
+        assertThat(result.state().attemptedActions()).singleElement()
+                .satisfies(a -> assertThat(a.outcome()).isEqualTo("MISSING_SOURCE"));
+    }
+
+    @Test
+    void withoutStrictModeAnUnattributedResultIsAttributedToItsToolAndRecordedAsAFact() {
+        Tool anonymous = Tool.builder("clock").description("Tells the time.").handler((args, ctx) -> "12:00").build();
+        Agent agent = Agent.builder().model(ScriptedModel.of(toolCalls(call("clock", "{}")), text("noon"))).tools(anonymous)
+                .store(store).build();
+
+        RunResult result = agent.run("time?");
+
+        assertThat(result.state().facts()).singleElement().satisfies(f -> assertThat(f.source()).isEqualTo("tool:clock"));
+    }
+
+    @Test
+    void thePrincipalTravelsWithTheRunAndScopesAreCheckedAgainstIt() {
+        Tool admin = Tool.builder("purge_cache").description("Purges the cache.").requiredScopes("ops:admin")
+                .handler((args, ctx) -> "purged by " + ctx.principal().user()).build();
+        Agent agent = Agent.builder().model(ScriptedModel.of(toolCalls(call("purge_cache", "{}")), text("done"),
+                        toolCalls(call("purge_cache", "{}")), text("done"))).tools(admin).store(store).listener(trace).build();
+
+        RunResult anonymous = agent.run("purge");
+        RunResult operator = agent.run("purge", new Principal("ops-1", "acme", Set.of("ops:admin")));
+
+        assertThat(anonymous.state().attemptedActions()).singleElement()
+                .satisfies(a -> assertThat(a.outcome()).isEqualTo("PERMISSION_DENIED"));
+        assertThat(operator.state().facts()).singleElement().satisfies(f -> assertThat(f.text()).isEqualTo("purged by ops-1"));
+        assertThat(store.load(operator.runId()).orElseThrow().principal().user()).isEqualTo("ops-1");
+        assertThat(trace.events(TraceEvent.Audit.class)).singleElement().satisfies(a -> {
+            assertThat(a.user()).isEqualTo("anonymous");
+            assertThat(a.detail()).contains("ops:admin");
+        });
+    }
+
+    @Test
+    void aSecretFetchedLazilyIsMaskedFromTheMomentItIsHandedOut() {
+        String secret = "hunter2-lazy-credential";
+        Tool leaky = Tool.builder("whoami").description("Shows the login.")
+                .handler((args, ctx) -> "login with " + ctx.secrets().get("db_password").orElseThrow()).build();
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("whoami", "{}")), text("ok"));
+        Agent agent = Agent.builder().model(model).tools(leaky).listener(trace).store(store)
+                .secrets(name -> name.equals("db_password") ? Optional.of(secret) : Optional.empty()).build();
+
+        agent.run("who am I?");
+
+        assertThat(dev.rein.json.Json.write(model.requests())).doesNotContain(secret).contains("[REDACTED:db_password]");
+        assertThat(dev.rein.json.Json.write(trace.events())).doesNotContain(secret);
+    }
+
+    @Test
+    void whenAnotherProcessResumesARunTheOriginalStopsAtItsNextCheckpoint() throws Exception {
+        java.util.concurrent.CountDownLatch entered = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        AtomicInteger calls = new AtomicInteger();
+        Tool slow = Tool.builder("slow_read").description("Reads slowly.").handler((args, ctx) -> {
+            if (calls.incrementAndGet() == 1) {
+                entered.countDown();
+                release.await();
+            }
+            return ToolOutput.text("data").withSource("db");
+        }).build();
+        Agent original = Agent.builder().model(ScriptedModel.of(toolCalls(call("slow_read", "{}")), text("original done")))
+                .tools(slow).store(store).runIds(() -> "run_shared").build();
+        Agent other = Agent.builder().model(ScriptedModel.of(text("resumed done"))).tools(slow).store(store).build();
+
+        var handle = original.start("read");
+        entered.await();
+        RunResult resumed = other.resume("run_shared");
+        release.countDown();
+        RunResult stopped = handle.await();
+
+        assertThat(resumed.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(resumed.answer()).isEqualTo("resumed done");
+        assertThat(stopped.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(stopped.reason()).isEqualTo("store_conflict");
+        assertThat(store.load("run_shared").orElseThrow().answer()).isEqualTo("resumed done");
+    }
+}
