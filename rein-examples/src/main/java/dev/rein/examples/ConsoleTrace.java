@@ -39,6 +39,11 @@ public final class ConsoleTrace implements RunListener {
             case TraceEvent.StallDetected s -> print(s.step(), "[rein] stall " + s.action(), Display.line(s.message(), WIDTH));
             case TraceEvent.OutputTruncated t -> print(t.step(), "[rein] truncated", t.tool() + " output: showed " + t.shownChars()
                     + " of " + t.totalChars() + " characters");
+            case TraceEvent.ApprovalRequested a -> print(a.step(), "[rein] approval needed", a.tool() + " " + Json.write(a.arguments())
+                    + " waits for a person (action " + a.actionHash().substring(0, 12) + ")");
+            case TraceEvent.ApprovalDecided d -> print(d.step(), "[person] " + d.decision(), d.tool() + " by " + d.decidedBy()
+                    + (d.reason() == null || d.reason().isBlank() ? "" : ": " + d.reason()));
+            case TraceEvent.RunResumed r -> print(r.step(), "[rein] resumed", "the run continues from its stored state");
             default -> { }
         }
     }

@@ -12,6 +12,7 @@ import dev.rein.eval.run.TrialModels;
 import dev.rein.examples.code.CodeChange;
 import dev.rein.examples.date.DateAssistant;
 import dev.rein.examples.sql.DataAnalysis;
+import dev.rein.examples.web.WebResearch;
 import dev.rein.testkit.ScriptedModel;
 import java.io.PrintStream;
 import java.util.List;
@@ -44,7 +45,8 @@ public final class Examples {
     private static final List<Example> ALL = List.of(
             new DateAssistant(),
             new CodeChange(),
-            new DataAnalysis());
+            new DataAnalysis(),
+            new WebResearch());
 
     /** An example's name and what it shows. */
     public record Info(String name, String description) {}

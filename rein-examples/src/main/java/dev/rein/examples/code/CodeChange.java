@@ -6,6 +6,7 @@ import static dev.rein.testkit.ScriptedModel.toolCalls;
 
 import dev.rein.agent.Agent;
 import dev.rein.agent.RunResult;
+import dev.rein.approval.ApprovalPolicy;
 import dev.rein.budget.Budget;
 import dev.rein.budget.BudgetKind;
 import dev.rein.eval.Expect;
@@ -65,6 +66,9 @@ public final class CodeChange implements Example {
                 .systemPrompt(SYSTEM_PROMPT)
                 .tools(new CodeTools(workspace, testTimeout).all())
                 .toolInterceptor(new ProtectedPaths())
+                // Every edit happens in a throw-away git sandbox and can be undone with one command, so edits do not
+                // wait for a person one by one; a person reviews the resulting commit instead.
+                .approvalPolicy(ApprovalPolicy.IRREVERSIBLE_ONLY)
                 .finishTool(true)
                 .budget(budget)
                 // edit_file is a patch: the state it leaves is the content hash it reports, so a revert is recognised.

@@ -93,8 +93,10 @@ final class SqlTool {
      * interrupted (the timeout fired, or the run was cancelled), the query is told to abort.
      */
     private ToolOutput query(String sql, ToolContext ctx) throws Exception {
-        Instant deadline = Instant.now().plus(queryTimeout).plus(GRACE);
-        Instant stopAt = ctx.deadline().isBefore(deadline) ? ctx.deadline() : deadline;
+        // The executor stops the call at the earlier of the query timeout and the call's deadline; the query's own
+        // stop comes a little later, as a backstop should the interrupt not arrive.
+        Instant limit = Instant.now().plus(queryTimeout);
+        Instant stopAt = (ctx.deadline().isBefore(limit) ? ctx.deadline() : limit).plus(GRACE);
         AtomicBoolean abandoned = new AtomicBoolean();
         FutureTask<ToolOutput> task = new FutureTask<>(() -> run(sql, stopAt, abandoned));
         Thread.ofPlatform().daemon().name("rein-sql").start(task);
