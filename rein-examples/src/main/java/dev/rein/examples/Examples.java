@@ -11,6 +11,7 @@ import dev.rein.eval.run.Progress;
 import dev.rein.eval.run.TrialModels;
 import dev.rein.examples.code.CodeChange;
 import dev.rein.examples.date.DateAssistant;
+import dev.rein.examples.orders.OrderInvestigation;
 import dev.rein.examples.sql.DataAnalysis;
 import dev.rein.examples.web.WebResearch;
 import dev.rein.testkit.ScriptedModel;
@@ -44,6 +45,7 @@ public final class Examples {
 
     private static final List<Example> ALL = List.of(
             new DateAssistant(),
+            new OrderInvestigation(),
             new CodeChange(),
             new DataAnalysis(),
             new WebResearch());
