@@ -11,6 +11,7 @@ import dev.rein.eval.run.Progress;
 import dev.rein.eval.run.TrialModels;
 import dev.rein.examples.code.CodeChange;
 import dev.rein.examples.date.DateAssistant;
+import dev.rein.examples.expense.ExpenseApproval;
 import dev.rein.examples.orders.OrderInvestigation;
 import dev.rein.examples.sql.DataAnalysis;
 import dev.rein.examples.web.WebResearch;
@@ -46,6 +47,7 @@ public final class Examples {
     private static final List<Example> ALL = List.of(
             new DateAssistant(),
             new OrderInvestigation(),
+            new ExpenseApproval(),
             new CodeChange(),
             new DataAnalysis(),
             new WebResearch());
