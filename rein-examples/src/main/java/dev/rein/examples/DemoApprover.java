@@ -27,14 +27,24 @@ public final class DemoApprover {
 
     static final String NAME = "demo-approver";
     private final Function<ApprovalRequest, Decision> rule;
+    private final Function<ApprovalRequest, String> details;
 
-    private DemoApprover(Function<ApprovalRequest, Decision> rule) {
+    private DemoApprover(Function<ApprovalRequest, Decision> rule, Function<ApprovalRequest, String> details) {
         this.rule = rule;
+        this.details = details;
     }
 
     /** A stand-in deciding each request by {@code rule}. */
     public static DemoApprover deciding(Function<ApprovalRequest, Decision> rule) {
-        return new DemoApprover(Objects.requireNonNull(rule, "rule"));
+        return new DemoApprover(Objects.requireNonNull(rule, "rule"), request -> "");
+    }
+
+    /**
+     * The same stand-in, also shown {@code details} of each request: what the action refers to
+     * (the full text of a draft to be sent), read from the system of record.
+     */
+    public DemoApprover showing(Function<ApprovalRequest, String> details) {
+        return new DemoApprover(rule, Objects.requireNonNull(details, "details"));
     }
 
     /**
@@ -52,6 +62,10 @@ public final class DemoApprover {
             for (ApprovalRequest request : result.pendingApprovals()) {
                 Decision decision = rule.apply(request);
                 out.println("  " + NAME + " (a stand-in for a person) sees: " + request.describe());
+                String shown = details.apply(request);
+                if (!shown.isBlank()) {
+                    out.println(Display.indent(shown, "    | "));
+                }
                 if (decision.approved()) {
                     out.println("  " + NAME + " approves.");
                     runs.approve(result.runId(), request.actionHash(), NAME);

@@ -9,6 +9,7 @@ import dev.rein.eval.report.EvalReport;
 import dev.rein.eval.run.EvalRunner;
 import dev.rein.eval.run.Progress;
 import dev.rein.eval.run.TrialModels;
+import dev.rein.examples.assistant.PersonalAssistant;
 import dev.rein.examples.code.CodeChange;
 import dev.rein.examples.date.DateAssistant;
 import dev.rein.examples.expense.ExpenseApproval;
@@ -48,6 +49,7 @@ public final class Examples {
             new DateAssistant(),
             new OrderInvestigation(),
             new ExpenseApproval(),
+            new PersonalAssistant(),
             new CodeChange(),
             new DataAnalysis(),
             new WebResearch());
