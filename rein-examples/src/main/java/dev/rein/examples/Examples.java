@@ -13,6 +13,7 @@ import dev.rein.examples.assistant.PersonalAssistant;
 import dev.rein.examples.code.CodeChange;
 import dev.rein.examples.date.DateAssistant;
 import dev.rein.examples.expense.ExpenseApproval;
+import dev.rein.examples.npc.GameNpc;
 import dev.rein.examples.orders.OrderInvestigation;
 import dev.rein.examples.sql.DataAnalysis;
 import dev.rein.examples.web.WebResearch;
@@ -52,7 +53,8 @@ public final class Examples {
             new PersonalAssistant(),
             new CodeChange(),
             new DataAnalysis(),
-            new WebResearch());
+            new WebResearch(),
+            new GameNpc());
 
     /** An example's name and what it shows. */
     public record Info(String name, String description) {}
