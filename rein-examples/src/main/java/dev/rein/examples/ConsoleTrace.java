@@ -60,6 +60,24 @@ public final class ConsoleTrace implements RunListener {
         }
     }
 
+    /** Prints only the runtime's interventions (refused answers, budget stops, workflow routes). */
+    public static final class InterventionsOnly implements RunListener {
+        private final PrintStream out;
+
+        public InterventionsOnly(PrintStream out) {
+            this.out = out;
+        }
+
+        @Override
+        public void onEvent(TraceEvent event) {
+            if (event instanceof TraceEvent.Intervention i && !i.kind().equals("workflow")) {
+                synchronized (out) {
+                    out.println("    [rein] " + i.kind() + ": " + Display.line(i.message(), WIDTH));
+                }
+            }
+        }
+    }
+
     /** Prints how a run ended: status, reason, counters and the answer. */
     public static void printResult(RunResult result, PrintStream out) {
         out.printf("%n= %s (%s) after %d step%s, USD %s%n", result.status(), result.reason(), result.steps(),

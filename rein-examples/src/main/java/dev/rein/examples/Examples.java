@@ -17,6 +17,7 @@ import dev.rein.examples.npc.GameNpc;
 import dev.rein.examples.orders.OrderInvestigation;
 import dev.rein.examples.sql.DataAnalysis;
 import dev.rein.examples.web.WebResearch;
+import dev.rein.examples.workflow.TriageWorkflow;
 import dev.rein.testkit.ScriptedModel;
 import java.io.PrintStream;
 import java.util.List;
@@ -54,7 +55,8 @@ public final class Examples {
             new CodeChange(),
             new DataAnalysis(),
             new WebResearch(),
-            new GameNpc());
+            new GameNpc(),
+            new TriageWorkflow());
 
     /** An example's name and what it shows. */
     public record Info(String name, String description) {}
