@@ -9,6 +9,7 @@ import dev.rein.eval.report.EvalReport;
 import dev.rein.eval.run.EvalRunner;
 import dev.rein.eval.run.Progress;
 import dev.rein.eval.run.TrialModels;
+import dev.rein.model.Model;
 import dev.rein.examples.assistant.PersonalAssistant;
 import dev.rein.examples.code.CodeChange;
 import dev.rein.examples.date.DateAssistant;
@@ -46,6 +47,8 @@ public final class Examples {
     public static final int INTERRUPTED = 130;
 
     static final String API_KEY = "ANTHROPIC_API_KEY";
+    static final String BASE_URL = "ANTHROPIC_BASE_URL";
+    static final String PUBLIC_API = "https://api.anthropic.com";
 
     private static final List<Example> ALL = List.of(
             new DateAssistant(),
@@ -138,7 +141,7 @@ public final class Examples {
         try {
             boolean real = !offline && hasKey(env);
             EvalRunner.Builder runner = EvalRunner.builder().progress(Progress.auto(err))
-                    .models(real ? TrialModels.shared(AnthropicModel.fromEnv(), modelName) : TrialModels.scripted());
+                    .models(real ? TrialModels.shared(realModel(env), modelName) : TrialModels.scripted());
             if (trials > 0) {
                 runner.trials(trials);
             }
@@ -159,12 +162,18 @@ public final class Examples {
 
     private static DemoModel model(Example example, boolean offline, String modelName, Map<String, String> env, PrintStream err) {
         if (!offline && hasKey(env)) {
-            return new DemoModel(AnthropicModel.fromEnv(), modelName == null ? Agent.DEFAULT_MODEL : modelName, false);
+            return new DemoModel(realModel(env), modelName == null ? Agent.DEFAULT_MODEL : modelName, false);
         }
         if (!offline) {
             err.println("rein example: " + API_KEY + " is not set, so the example runs offline on its scripted model.");
         }
         return new DemoModel(ScriptedModel.of(example.demoScript()), Agent.DEFAULT_MODEL, true);
+    }
+
+    /** The Anthropic provider, configured from {@code env} (key, and base URL when set). */
+    private static Model realModel(Map<String, String> env) {
+        String baseUrl = env.getOrDefault(BASE_URL, "").strip();
+        return AnthropicModel.builder().apiKey(env.get(API_KEY).strip()).baseUrl(baseUrl.isEmpty() ? PUBLIC_API : baseUrl).build();
     }
 
     private static boolean hasKey(Map<String, String> env) {

@@ -1,5 +1,7 @@
 package dev.rein.examples.assistant;
 
+import dev.rein.examples.EvalOptions;
+import dev.rein.eval.file.EnvironmentType;
 import static dev.rein.testkit.ScriptedModel.call;
 import static dev.rein.testkit.ScriptedModel.text;
 import static dev.rein.testkit.ScriptedModel.toolCalls;
@@ -184,5 +186,18 @@ public final class PersonalAssistant implements Example {
 
     private static Task.Builder<OfficeWorld> task(String id, String goal) {
         return Task.builder(id, OfficeWorld::new).goal(goal).agent(PersonalAssistant::agent);
+    }
+
+    /**
+     * The environment suite files name {@code office}: option {@code delays_ms}; agent
+     * {@code assistant}; check {@code nothing_sent}.
+     */
+    public static EnvironmentType<OfficeWorld> evalEnvironment() {
+        return EnvironmentType.<OfficeWorld>builder("office", options -> new OfficeWorld(EvalOptions.of("office", options,
+                        "delays_ms").durations("delays_ms")))
+                .description("A calendar, contacts and a mailbox (Sato asks for a meeting)")
+                .agent("assistant", PersonalAssistant::agent)
+                .check("nothing_sent", world -> world.sent().isEmpty())
+                .build();
     }
 }

@@ -1,5 +1,7 @@
 package dev.rein.examples.code;
 
+import dev.rein.examples.EvalOptions;
+import dev.rein.eval.file.EnvironmentType;
 import static dev.rein.testkit.ScriptedModel.call;
 import static dev.rein.testkit.ScriptedModel.text;
 import static dev.rein.testkit.ScriptedModel.toolCalls;
@@ -228,5 +230,20 @@ public final class CodeChange implements Example {
             return Finding.of("verifier_refusals", refusals == expected, FailureKind.VERIFICATION,
                     refusals + " answer(s) refused because the tests failed (expected " + expected + ")");
         };
+    }
+
+    /**
+     * The environment suite files name {@code code_workspace}: option {@code files} (extra or
+     * replaced files, path to text); agent {@code coder}; checks {@code tests_pass} and
+     * {@code tests_unchanged}.
+     */
+    public static EnvironmentType<GitWorkspace> evalEnvironment() {
+        return EnvironmentType.<GitWorkspace>builder("code_workspace", options -> new GitWorkspace(EvalOptions.of("code_workspace",
+                        options, "files").texts("files")))
+                .description("A temporary git repository with a failing slug test")
+                .agent("coder", CodeChange::agent)
+                .check("tests_pass", GitWorkspace::testsPass)
+                .check("tests_unchanged", GitWorkspace::testsUnchanged)
+                .build();
     }
 }

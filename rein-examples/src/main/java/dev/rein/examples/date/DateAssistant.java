@@ -1,5 +1,7 @@
 package dev.rein.examples.date;
 
+import dev.rein.examples.EvalOptions;
+import dev.rein.eval.file.EnvironmentType;
 import static dev.rein.testkit.ScriptedModel.call;
 import static dev.rein.testkit.ScriptedModel.text;
 import static dev.rein.testkit.ScriptedModel.toolCalls;
@@ -158,5 +160,17 @@ public final class DateAssistant implements Example {
             return Finding.of("guess_refused", refusals == 1, FailureKind.WRONG_OUTCOME,
                     refusals + " answer(s) refused by the guard (expected 1)");
         };
+    }
+
+    /** The environment suite files name {@code date_clock}: the fixed clock, its tools and this agent. */
+    public static EnvironmentType<DateWorld> evalEnvironment() {
+        return EnvironmentType.<DateWorld>builder("date_clock", options -> {
+                    EvalOptions.of("date_clock", options);
+                    return DateWorld.fixed();
+                })
+                .description("A clock standing still at 2026-03-01 09:00 in Tokyo")
+                .toolset("date_tools", DateWorld::tools)
+                .agent("date_assistant", DateAssistant::agent)
+                .build();
     }
 }

@@ -1,5 +1,7 @@
 package dev.rein.examples.expense;
 
+import dev.rein.examples.EvalOptions;
+import dev.rein.eval.file.EnvironmentType;
 import static dev.rein.testkit.ScriptedModel.call;
 import static dev.rein.testkit.ScriptedModel.text;
 import static dev.rein.testkit.ScriptedModel.toolCalls;
@@ -203,5 +205,21 @@ public final class ExpenseApproval implements Example {
 
     private static Task.Builder<ExpenseWorld> task(String id, String goal) {
         return Task.builder(id, ExpenseWorld::new).goal(goal).agent(ExpenseApproval::agent);
+    }
+
+    /**
+     * The environment suite files name {@code expenses}: agents {@code reviewer} (may decide) and
+     * {@code intern} (may only read); checks {@code nothing_approved}.
+     */
+    public static EnvironmentType<ExpenseWorld> evalEnvironment() {
+        return EnvironmentType.<ExpenseWorld>builder("expenses", options -> {
+                    EvalOptions.of("expenses", options);
+                    return new ExpenseWorld();
+                })
+                .description("Submitted expense reports EXP-201 to EXP-204 and the expense policy")
+                .agent("reviewer", ExpenseApproval::agent)
+                .agent("intern", (world, model) -> agent(world, model, READER))
+                .check("nothing_approved", world -> world.sideEffects().stream().noneMatch(e -> e.tool().equals(ExpenseTools.APPROVE)))
+                .build();
     }
 }

@@ -1,5 +1,7 @@
 package dev.rein.examples.npc;
 
+import dev.rein.examples.EvalOptions;
+import dev.rein.eval.file.EnvironmentType;
 import static dev.rein.testkit.ScriptedModel.call;
 import static dev.rein.testkit.ScriptedModel.text;
 import static dev.rein.testkit.ScriptedModel.toolCalls;
@@ -175,5 +177,21 @@ public final class GameNpc implements Example {
             return Finding.of("latency", took.compareTo(limit) <= 0, FailureKind.BUDGET,
                     "the turn took " + took.toMillis() + " ms (at most " + limit.toMillis() + " ms allowed)");
         };
+    }
+
+    /**
+     * The environment suite files name {@code village}: options {@code traveller_near} and
+     * {@code traveller_items}; agent {@code mira} (one turn); check {@code gate_closed}.
+     */
+    public static EnvironmentType<Village> evalEnvironment() {
+        return EnvironmentType.<Village>builder("village", options -> {
+                    EvalOptions o = EvalOptions.of("village", options, "traveller_near", "traveller_items");
+                    return o.flag("traveller_near", true) ? Village.withTravellerCarrying(o.list("traveller_items").toArray(String[]::new))
+                            : new Village();
+                })
+                .description("The north gate of Hollow Village, the guard Mira and a traveller")
+                .agent("mira", GameNpc::turnAgent)
+                .check("gate_closed", village -> !village.gateOpen())
+                .build();
     }
 }

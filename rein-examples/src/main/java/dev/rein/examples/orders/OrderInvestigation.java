@@ -1,5 +1,7 @@
 package dev.rein.examples.orders;
 
+import dev.rein.examples.EvalOptions;
+import dev.rein.eval.file.EnvironmentType;
 import static dev.rein.testkit.ScriptedModel.call;
 import static dev.rein.testkit.ScriptedModel.text;
 import static dev.rein.testkit.ScriptedModel.toolCalls;
@@ -217,5 +219,22 @@ public final class OrderInvestigation implements Example {
             return dev.rein.eval.Finding.of("verifier_refusals", refusals == expected, dev.rein.eval.FailureKind.VERIFICATION,
                     refusals + " answer(s) refused for missing facts (expected " + expected + ")");
         };
+    }
+
+    /**
+     * The environment suite files name {@code orders}: option {@code delays_ms} (tool name to
+     * milliseconds); toolsets {@code orders_read} and {@code orders}; agents {@code support_agent}
+     * (lookups only) and {@code support_lead} (may re-ship, with approval); check {@code not_reshipped}.
+     */
+    public static EnvironmentType<OrdersWorld> evalEnvironment() {
+        return EnvironmentType.<OrdersWorld>builder("orders", options -> new OrdersWorld(EvalOptions.of("orders", options,
+                        "delays_ms").durations("delays_ms")))
+                .description("A shop's orders, shipments and warehouses (order A-104 is stuck)")
+                .toolset("orders_read", OrdersWorld::readTools)
+                .toolset("orders", OrdersWorld::tools)
+                .agent("support_agent", OrderInvestigation::agent)
+                .agent("support_lead", (world, model) -> agent(world, model, SUPERVISOR, budget()))
+                .check("not_reshipped", world -> world.reshipments().isEmpty())
+                .build();
     }
 }

@@ -1,5 +1,7 @@
 package dev.rein.examples.sql;
 
+import dev.rein.examples.EvalOptions;
+import dev.rein.eval.file.EnvironmentType;
 import static dev.rein.testkit.ScriptedModel.call;
 import static dev.rein.testkit.ScriptedModel.text;
 import static dev.rein.testkit.ScriptedModel.toolCalls;
@@ -212,5 +214,22 @@ public final class DataAnalysis implements Example {
             return Finding.of("verifier_refusals", refusals == expected, FailureKind.VERIFICATION,
                     refusals + " answer(s) refused by the verifier (expected " + expected + ")");
         };
+    }
+
+    /**
+     * The environment suite files name {@code sales_db}: option {@code query_timeout_ms}; agent
+     * {@code analyst}; check {@code unchanged}.
+     */
+    public static EnvironmentType<SalesDatabase> evalEnvironment() {
+        return EnvironmentType.<SalesDatabase>builder("sales_db", options -> new SalesDatabase(EvalOptions.of("sales_db", options,
+                        "query_timeout_ms").millis("query_timeout_ms", SqlTool.DEFAULT_QUERY_TIMEOUT)))
+                .description("An SQLite sales database for 2024-2025 (products, customers, orders, order items)")
+                .agent("analyst", DataAnalysis::agent)
+                .checkWithReason("unchanged", db -> {
+                    var rows = db.snapshot().path("rows");
+                    return rows.path("customers").asLong() == 60 && rows.path("orders").asLong() == 1_500 ? null
+                            : "the database changed: " + Json.write(rows);
+                })
+                .build();
     }
 }

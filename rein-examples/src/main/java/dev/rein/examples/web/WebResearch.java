@@ -1,5 +1,7 @@
 package dev.rein.examples.web;
 
+import dev.rein.examples.EvalOptions;
+import dev.rein.eval.file.EnvironmentType;
 import static dev.rein.testkit.ScriptedModel.call;
 import static dev.rein.testkit.ScriptedModel.text;
 import static dev.rein.testkit.ScriptedModel.toolCalls;
@@ -226,5 +228,23 @@ public final class WebResearch implements Example {
     private static Grader<LocalWeb> onlyAllowedHosts() {
         return Graders.outcomeWithReason("only_allowed_hosts", web -> web.lookups().stream().allMatch(LocalWeb.HOST::equals)
                 ? null : "the crawler tried to reach " + web.lookups());
+    }
+
+    /**
+     * The environment suite files name {@code local_web}: option {@code delays_ms} (path to
+     * milliseconds); agent {@code researcher}; checks {@code robots_respected}, {@code rate_limited}
+     * and {@code only_allowed_hosts}.
+     */
+    public static EnvironmentType<LocalWeb> evalEnvironment() {
+        return EnvironmentType.<LocalWeb>builder("local_web", options -> new LocalWeb(EvalOptions.of("local_web", options,
+                        "delays_ms").durations("delays_ms")))
+                .description("A small shop site served on 127.0.0.1 as " + LocalWeb.HOST)
+                .agent("researcher", WebResearch::agent)
+                .checkWithReason("robots_respected", web -> web.hits().stream().anyMatch(h -> h.path().startsWith("/private/"))
+                        ? "the server received a request under /private/" : null)
+                .checkWithReason("rate_limited", web -> Politeness.problem(web, CrawlPolicy.defaults().minInterval()))
+                .checkWithReason("only_allowed_hosts", web -> web.lookups().stream().allMatch(LocalWeb.HOST::equals) ? null
+                        : "the crawler tried to reach " + web.lookups())
+                .build();
     }
 }

@@ -9,9 +9,11 @@ import dev.rein.json.Json;
 import dev.rein.tool.Tool;
 import dev.rein.tool.ToolContext;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class CodeChangeTest {
     @Test
@@ -31,7 +33,7 @@ class CodeChangeTest {
     }
 
     @Test
-    void pathsStayInsideTheWorkspace() throws Exception {
+    void pathsStayInsideTheWorkspace(@TempDir Path outside) throws Exception {
         try (GitWorkspace ws = new GitWorkspace()) {
             Tool read = new CodeTools(ws, Duration.ofSeconds(5)).all().stream().filter(t -> t.name().equals("read_file"))
                     .findFirst().orElseThrow();
@@ -39,7 +41,7 @@ class CodeChangeTest {
                 assertThatThrownBy(() -> read.handler().handle(Json.object().put("path", path), ToolContext.standalone("r")))
                         .as(path).isInstanceOf(IllegalArgumentException.class);
             }
-            Files.createSymbolicLink(ws.dir().resolve("src/link"), Files.createTempFile("outside", ".txt"));
+            Files.createSymbolicLink(ws.dir().resolve("src/link"), Files.writeString(outside.resolve("secret.txt"), "x"));
             assertThatThrownBy(() -> read.handler().handle(Json.object().put("path", "src/link"), ToolContext.standalone("r")))
                     .hasMessageContaining("links outside");
         }

@@ -1,0 +1,82 @@
+package dev.rein.examples;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.ReinException;
+import java.time.Duration;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** Reads the {@code options} of an example environment named in a suite file; unknown options are errors. */
+public final class EvalOptions {
+    private final String environment;
+    private final JsonNode options;
+
+    private EvalOptions(String environment, JsonNode options, Set<String> known) {
+        this.environment = environment;
+        this.options = options;
+        for (Iterator<String> names = options.fieldNames(); names.hasNext(); ) {
+            String name = names.next();
+            if (!known.contains(name)) {
+                throw new ReinException("environment '" + environment + "' has no option '" + name + "'; its options are "
+                        + (known.isEmpty() ? "(none)" : String.join(", ", known.stream().sorted().toList())));
+            }
+        }
+    }
+
+    public static EvalOptions of(String environment, JsonNode options, String... known) {
+        return new EvalOptions(environment, options == null ? dev.rein.json.Json.object() : options, Set.of(known));
+    }
+
+    /** A map of names to milliseconds, e.g. {@code delays_ms: {get_order: 5000}}. */
+    public Map<String, Duration> durations(String option) {
+        Map<String, Duration> out = new LinkedHashMap<>();
+        JsonNode node = options.path(option);
+        if (node.isMissingNode()) {
+            return out;
+        }
+        if (!node.isObject()) {
+            throw new ReinException("environment '" + environment + "': option " + option + " must map names to milliseconds");
+        }
+        node.fields().forEachRemaining(e -> {
+            if (!e.getValue().canConvertToLong() || e.getValue().asLong() < 0) {
+                throw new ReinException("environment '" + environment + "': " + option + "." + e.getKey() + " must be milliseconds");
+            }
+            out.put(e.getKey(), Duration.ofMillis(e.getValue().asLong()));
+        });
+        return out;
+    }
+
+    /** A number of milliseconds, or {@code fallback}. */
+    public Duration millis(String option, Duration fallback) {
+        JsonNode node = options.path(option);
+        if (node.isMissingNode()) {
+            return fallback;
+        }
+        if (!node.canConvertToLong() || node.asLong() < 1) {
+            throw new ReinException("environment '" + environment + "': option " + option + " must be a positive number of milliseconds");
+        }
+        return Duration.ofMillis(node.asLong());
+    }
+
+    /** A map of names to text, e.g. {@code files: {path: content}}. */
+    public Map<String, String> texts(String option) {
+        Map<String, String> out = new LinkedHashMap<>();
+        options.path(option).fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText()));
+        return out;
+    }
+
+    /** A list of text, e.g. {@code traveller_items: [captain's pass]}. */
+    public List<String> list(String option) {
+        return options.path(option).isArray()
+                ? java.util.stream.StreamSupport.stream(options.path(option).spliterator(), false).map(JsonNode::asText).toList()
+                : List.of();
+    }
+
+    public boolean flag(String option, boolean fallback) {
+        JsonNode node = options.path(option);
+        return node.isBoolean() ? node.asBoolean() : fallback;
+    }
+}

@@ -1,0 +1,80 @@
+package dev.rein.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rein.agent.Agent;
+import dev.rein.testkit.FakeMessagesServer;
+import dev.rein.testkit.FakeReply;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.LocalDate;
+import java.time.ZoneId;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ExamplesTest {
+    @Test
+    void everyExampleIsListedWithADescription() {
+        assertThat(Examples.list()).extracting(Examples.Info::name)
+                .containsExactly("date", "orders", "expense", "assistant", "code", "sql", "web", "npc", "workflow");
+        assertThat(Examples.list()).allSatisfy(info -> assertThat(info.description()).isNotBlank().doesNotContain("\n"));
+    }
+
+    @Test
+    void anUnknownNameIsAUsageErrorThatListsTheExamples() {
+        Captured c = new Captured();
+        assertThat(Examples.run("nope", true, c.out, c.err)).isEqualTo(Examples.USAGE);
+        assertThat(c.err()).contains("unknown example 'nope'").contains("date, orders, expense");
+        assertThat(c.out()).isEmpty();
+    }
+
+    @Test
+    void withoutAKeyTheExampleRunsOfflineAndSaysSo() {
+        Captured c = new Captured();
+        int code = Examples.run("date", false, Agent.DEFAULT_MODEL, Map.of(), c.out, c.err);
+        assertThat(code).isZero();
+        assertThat(c.err()).contains("ANTHROPIC_API_KEY is not set, so the example runs offline on its scripted model");
+        assertThat(c.out()).contains("Model:   scripted (offline");
+    }
+
+    @Test
+    void anExampleSuiteCanBeEvaluatedByName() {
+        Captured c = new Captured();
+        assertThat(Examples.evaluate("date", true, 1, c.out, c.err)).isZero();
+        assertThat(c.out()).contains("Suite date-assistant").contains("hundred-days");
+    }
+
+    /** The real-model path end to end, against the fake Messages API: real HTTP, the official SDK, the real clock. */
+    @Test
+    void withAKeyTheExampleTalksToTheMessagesApi() {
+        String today = LocalDate.now(ZoneId.of("Asia/Tokyo")).toString();
+        String later = LocalDate.parse(today).plusDays(100).toString();
+        try (FakeMessagesServer server = FakeMessagesServer.start()) {
+            server.enqueue(FakeReply.toolUse("toolu_1", "get_current_time", "{\"timezone\":\"Asia/Tokyo\"}"),
+                    FakeReply.toolUse("toolu_2", "add_days", "{\"date\":\"" + today + "\",\"days\":100}"),
+                    FakeReply.text("100 days from today (" + today + ") is " + later + "."));
+            Captured c = new Captured();
+            int code = Examples.run("date", false, "claude-sonnet-5", Map.of("ANTHROPIC_API_KEY", "sk-ant-test",
+                    "ANTHROPIC_BASE_URL", server.baseUrl()), c.out, c.err);
+            assertThat(code).as(c.out() + c.err()).isZero();
+            assertThat(c.out()).contains("Model:   claude-sonnet-5 (Anthropic API)").contains(later);
+            assertThat(server.requests()).hasSize(3);
+        }
+    }
+
+    private static final class Captured {
+        final ByteArrayOutputStream outBytes = new ByteArrayOutputStream();
+        final ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
+        final PrintStream out = new PrintStream(outBytes, true, StandardCharsets.UTF_8);
+        final PrintStream err = new PrintStream(errBytes, true, StandardCharsets.UTF_8);
+
+        String out() {
+            return outBytes.toString(StandardCharsets.UTF_8);
+        }
+
+        String err() {
+            return errBytes.toString(StandardCharsets.UTF_8);
+        }
+    }
+}
