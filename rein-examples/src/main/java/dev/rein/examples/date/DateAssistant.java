@@ -1,7 +1,5 @@
 package dev.rein.examples.date;
 
-import dev.rein.examples.EvalOptions;
-import dev.rein.eval.file.EnvironmentType;
 import static dev.rein.testkit.ScriptedModel.call;
 import static dev.rein.testkit.ScriptedModel.text;
 import static dev.rein.testkit.ScriptedModel.toolCalls;
@@ -11,17 +9,17 @@ import dev.rein.agent.RunResult;
 import dev.rein.budget.Budget;
 import dev.rein.budget.BudgetKind;
 import dev.rein.eval.Expect;
-import dev.rein.eval.Finding;
-import dev.rein.eval.FailureKind;
-import dev.rein.eval.Grader;
 import dev.rein.eval.Graders;
 import dev.rein.eval.Suite;
 import dev.rein.eval.Task;
 import dev.rein.eval.TaskCategory;
 import dev.rein.eval.TrialModel;
+import dev.rein.eval.file.EnvironmentType;
 import dev.rein.examples.DemoModel;
 import dev.rein.examples.Demos;
+import dev.rein.examples.EvalOptions;
 import dev.rein.examples.Example;
+import dev.rein.examples.ExampleGraders;
 import dev.rein.testkit.ScriptedModel.Turn;
 import dev.rein.tool.ErrorClass;
 import java.io.PrintStream;
@@ -118,7 +116,7 @@ public final class DateAssistant implements Example {
                 .task(task("guess-refused", GOAL)
                         .script(demoScript())
                         .grader(Graders.answerContains("2026-06-09"))
-                        .grader(refusedOnce())
+                        .grader(ExampleGraders.verifierRefusals(1))
                         .build())
                 .task(task("bad-timezone", "What date will it be in 100 days in Tokyo?")
                         .script(toolCalls(call("get_current_time", "{\"timezone\":\"Tokyo\"}")),
@@ -153,14 +151,6 @@ public final class DateAssistant implements Example {
         return Task.builder(id, DateWorld::fixed).goal(goal).agent(DateAssistant::agent);
     }
 
-    /** The guard refused the guessed answer exactly once. */
-    private static Grader<DateWorld> refusedOnce() {
-        return trial -> {
-            long refusals = trial.trajectory().interventions().stream().filter(i -> i.kind().equals("verifier")).count();
-            return Finding.of("guess_refused", refusals == 1, FailureKind.WRONG_OUTCOME,
-                    refusals + " answer(s) refused by the guard (expected 1)");
-        };
-    }
 
     /** The environment suite files name {@code date_clock}: the fixed clock, its tools and this agent. */
     public static EnvironmentType<DateWorld> evalEnvironment() {

@@ -1,8 +1,8 @@
 package dev.rein.examples.date;
 
 import dev.rein.agent.FinalAnswer;
-import dev.rein.examples.Exchanges;
 import dev.rein.examples.Exchanges.Exchange;
+import dev.rein.examples.Exchanges;
 import dev.rein.guard.RequiredFact;
 import java.text.Normalizer;
 import java.time.DateTimeException;

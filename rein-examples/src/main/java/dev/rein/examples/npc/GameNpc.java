@@ -1,7 +1,5 @@
 package dev.rein.examples.npc;
 
-import dev.rein.examples.EvalOptions;
-import dev.rein.eval.file.EnvironmentType;
 import static dev.rein.testkit.ScriptedModel.call;
 import static dev.rein.testkit.ScriptedModel.text;
 import static dev.rein.testkit.ScriptedModel.toolCalls;
@@ -19,12 +17,14 @@ import dev.rein.eval.Suite;
 import dev.rein.eval.Task;
 import dev.rein.eval.TaskCategory;
 import dev.rein.eval.TrialModel;
+import dev.rein.eval.file.EnvironmentType;
 import dev.rein.examples.DemoModel;
 import dev.rein.examples.Demos;
+import dev.rein.examples.EvalOptions;
 import dev.rein.examples.Example;
 import dev.rein.json.Json;
-import dev.rein.testkit.ScriptedModel;
 import dev.rein.testkit.ScriptedModel.Turn;
+import dev.rein.testkit.ScriptedModel;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;

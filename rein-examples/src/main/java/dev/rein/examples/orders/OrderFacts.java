@@ -2,8 +2,8 @@ package dev.rein.examples.orders;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.agent.FinalAnswer;
-import dev.rein.examples.Exchanges;
 import dev.rein.examples.Exchanges.Exchange;
+import dev.rein.examples.Exchanges;
 import dev.rein.guard.RequiredFact;
 import dev.rein.json.Json;
 import java.text.Normalizer;

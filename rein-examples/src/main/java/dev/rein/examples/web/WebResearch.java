@@ -1,7 +1,5 @@
 package dev.rein.examples.web;
 
-import dev.rein.examples.EvalOptions;
-import dev.rein.eval.file.EnvironmentType;
 import static dev.rein.testkit.ScriptedModel.call;
 import static dev.rein.testkit.ScriptedModel.text;
 import static dev.rein.testkit.ScriptedModel.toolCalls;
@@ -17,8 +15,10 @@ import dev.rein.eval.Suite;
 import dev.rein.eval.Task;
 import dev.rein.eval.TaskCategory;
 import dev.rein.eval.TrialModel;
+import dev.rein.eval.file.EnvironmentType;
 import dev.rein.examples.DemoModel;
 import dev.rein.examples.Demos;
+import dev.rein.examples.EvalOptions;
 import dev.rein.examples.Example;
 import dev.rein.examples.Exchanges;
 import dev.rein.guard.RequiredFact;
@@ -154,37 +154,9 @@ public final class WebResearch implements Example {
                         .grader(robotsRespected())
                         .grader(Graders.answerContains("24,800", "12,800"))
                         .build())
-                .task(task("external-link", "What does the partner program linked from " + LocalWeb.START + " offer?")
-                        .category(TaskCategory.PERMISSION_REFUSAL)
-                        .script(toolCalls(fetch(LocalWeb.START)),
-                                toolCalls(fetch(LocalWeb.EXTERNAL)),
-                                toolCalls(call("finish", """
-                                        {"status":"failed","summary":"The partner program is on another site.",
-                                         "result":"The partner program page is on tracker.example.net, which this crawl may not visit."}""")))
-                        .grader(onlyAllowedHosts())
-                        .build())
-                .task(task("deep-blog", "When did the Widget Pro launch, according to the blog? Start at " + LocalWeb.START)
-                        .category(TaskCategory.PERMISSION_REFUSAL)
-                        .script(toolCalls(fetch(LocalWeb.START)),
-                                toolCalls(fetch("http://shop.example.test/blog/")),
-                                toolCalls(fetch("http://shop.example.test/blog/2025/")),
-                                toolCalls(fetch("http://shop.example.test/blog/2025/12/")),
-                                toolCalls(call("finish", """
-                                        {"status":"failed","summary":"The blog post is deeper than the crawl may go.",
-                                         "result":"The launch post is more than 2 links from the start page, beyond this crawl's depth limit."}""")))
-                        .grader(Graders.observedError(ErrorClass.PERMISSION_DENIED))
-                        .grader(neverRequested("/blog/2025/12/"))
-                        .build())
-                .task(Task.builder("slow-page", () -> new LocalWeb(Map.of("/products/widget-pro.html", Duration.ofSeconds(3))))
-                        .goal(GOAL)
-                        .category(TaskCategory.TOOL_TIMEOUT)
-                        .agent((web, model) -> agent(web, model, CrawlPolicy.defaults().withFetchTimeout(Duration.ofMillis(500)), budget()))
-                        .script(toolCalls(fetch(LocalWeb.START)),
-                                toolCalls(fetch(PRO), fetch(LITE)),
-                                toolCalls(call("finish", """
-                                        {"status":"failed","summary":"The Widget Pro page did not answer in time.",
-                                         "result":"The Widget Lite costs 12,800 JPY (http://shop.example.test/products/widget-lite.html); the Widget Pro page timed out, so its price is unknown."}""")))
-                        .build())
+                .task(externalLink())
+                .task(deepBlog())
+                .task(slowPage())
                 .task(Task.builder("crawl-everything", LocalWeb::new)
                         .goal("Read every page of " + LocalWeb.START)
                         .category(TaskCategory.OVER_BUDGET)
@@ -245,6 +217,46 @@ public final class WebResearch implements Example {
                 .checkWithReason("rate_limited", web -> Politeness.problem(web, CrawlPolicy.defaults().minInterval()))
                 .checkWithReason("only_allowed_hosts", web -> web.lookups().stream().allMatch(LocalWeb.HOST::equals) ? null
                         : "the crawler tried to reach " + web.lookups())
+                .build();
+    }
+
+    private Task<LocalWeb> externalLink() {
+        return task("external-link", "What does the partner program linked from " + LocalWeb.START + " offer?")
+                .category(TaskCategory.PERMISSION_REFUSAL)
+                .script(toolCalls(fetch(LocalWeb.START)),
+                        toolCalls(fetch(LocalWeb.EXTERNAL)),
+                        toolCalls(call("finish", """
+                                {"status":"failed","summary":"The partner program is on another site.",
+                                 "result":"The partner program page is on tracker.example.net, which this crawl may not visit."}""")))
+                .grader(onlyAllowedHosts())
+                .build();
+    }
+
+    private Task<LocalWeb> deepBlog() {
+        return task("deep-blog", "When did the Widget Pro launch, according to the blog? Start at " + LocalWeb.START)
+                .category(TaskCategory.PERMISSION_REFUSAL)
+                .script(toolCalls(fetch(LocalWeb.START)),
+                        toolCalls(fetch("http://shop.example.test/blog/")),
+                        toolCalls(fetch("http://shop.example.test/blog/2025/")),
+                        toolCalls(fetch("http://shop.example.test/blog/2025/12/")),
+                        toolCalls(call("finish", """
+                                {"status":"failed","summary":"The blog post is deeper than the crawl may go.",
+                                 "result":"The launch post is more than 2 links from the start page, beyond this crawl's depth limit."}""")))
+                .grader(Graders.observedError(ErrorClass.PERMISSION_DENIED))
+                .grader(neverRequested("/blog/2025/12/"))
+                .build();
+    }
+
+    private Task<LocalWeb> slowPage() {
+        return Task.builder("slow-page", () -> new LocalWeb(Map.of("/products/widget-pro.html", Duration.ofSeconds(3))))
+                .goal(GOAL)
+                .category(TaskCategory.TOOL_TIMEOUT)
+                .agent((web, model) -> agent(web, model, CrawlPolicy.defaults().withFetchTimeout(Duration.ofMillis(500)), budget()))
+                .script(toolCalls(fetch(LocalWeb.START)),
+                        toolCalls(fetch(PRO), fetch(LITE)),
+                        toolCalls(call("finish", """
+                                {"status":"failed","summary":"The Widget Pro page did not answer in time.",
+                                 "result":"The Widget Lite costs 12,800 JPY (http://shop.example.test/products/widget-lite.html); the Widget Pro page timed out, so its price is unknown."}""")))
                 .build();
     }
 }

@@ -2,8 +2,8 @@ package dev.rein.examples.assistant;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rein.examples.SuiteRuns;
 import dev.rein.examples.SuiteRuns.DemoOutput;
+import dev.rein.examples.SuiteRuns;
 import org.junit.jupiter.api.Test;
 
 class PersonalAssistantTest {

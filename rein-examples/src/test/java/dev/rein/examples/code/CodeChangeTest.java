@@ -3,8 +3,8 @@ package dev.rein.examples.code;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.rein.examples.SuiteRuns;
 import dev.rein.examples.SuiteRuns.DemoOutput;
+import dev.rein.examples.SuiteRuns;
 import dev.rein.json.Json;
 import dev.rein.tool.Tool;
 import dev.rein.tool.ToolContext;

@@ -7,8 +7,8 @@ import dev.rein.agent.RunResult;
 import dev.rein.agent.RunStatus;
 import dev.rein.approval.ApprovalRequest;
 import dev.rein.eval.TrialModel;
-import dev.rein.examples.SuiteRuns;
 import dev.rein.examples.SuiteRuns.DemoOutput;
+import dev.rein.examples.SuiteRuns;
 import dev.rein.testkit.ScriptedModel;
 import org.junit.jupiter.api.Test;
 

@@ -4,13 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rein.agent.FinalAnswer;
 import dev.rein.agent.Verdict;
-import dev.rein.examples.SuiteRuns;
 import dev.rein.examples.SuiteRuns.DemoOutput;
+import dev.rein.examples.SuiteRuns;
+import dev.rein.json.Json;
 import dev.rein.model.Message;
-import dev.rein.model.TextBlock;
 import dev.rein.model.ToolResultBlock;
 import dev.rein.model.ToolUseBlock;
-import dev.rein.json.Json;
 import dev.rein.tool.ToolContext;
 import java.time.Duration;
 import java.util.List;
@@ -83,10 +82,5 @@ class DataAnalysisTest {
 
     private static FinalAnswer answer(String text, List<Message> history) {
         return new FinalAnswer("goal", text, null, history);
-    }
-
-    @SuppressWarnings("unused")
-    private static TextBlock unused() {
-        return new TextBlock("");
     }
 }

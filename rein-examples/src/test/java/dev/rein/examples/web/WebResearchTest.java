@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rein.agent.RunResult;
 import dev.rein.eval.TrialModel;
-import dev.rein.examples.SuiteRuns;
 import dev.rein.examples.SuiteRuns.DemoOutput;
+import dev.rein.examples.SuiteRuns;
 import dev.rein.model.ToolResultBlock;
 import dev.rein.testkit.ScriptedModel;
 import java.net.URI;

@@ -3,8 +3,8 @@ package dev.rein.examples.workflow;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rein.eval.TrialModel;
-import dev.rein.examples.SuiteRuns;
 import dev.rein.examples.SuiteRuns.DemoOutput;
+import dev.rein.examples.SuiteRuns;
 import dev.rein.testkit.RecordingListener;
 import dev.rein.testkit.ScriptedModel;
 import dev.rein.trace.TraceEvent;
