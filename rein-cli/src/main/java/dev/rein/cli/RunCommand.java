@@ -89,7 +89,7 @@ final class RunCommand implements Callable<Integer> {
             TraceFile.checkWritable(trace);
         }
         RunSettings settings = new RunSettings(model, selected.stream().map(Tool::name).toList(), system,
-                limits.maxSteps(), limits.maxCostUsd(), limits.maxDuration().toSeconds());
+                limits.maxSteps(), limits.maxCostUsd(), limits.maxDuration().toMillis());
         // Only now, with every option valid, is the environment consulted (API key) and a model created.
         Model client = env.models().create(model, env.env());
         String runId = RunIds.next();
