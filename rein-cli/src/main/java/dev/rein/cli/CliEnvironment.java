@@ -2,6 +2,7 @@ package dev.rein.cli;
 
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -15,12 +16,20 @@ import java.util.Objects;
  * @param env             environment variables
  * @param terminal        what stdout and stderr are attached to
  * @param models          creates the model for {@code run}
+ * @param in              standard input, for inline approval questions
  * @param exitOnInterrupt install a JVM shutdown hook that cancels a run on Ctrl-C and exits with
  *                        {@link ExitCodes#CANCELLED}; only for the real process
  */
 public record CliEnvironment(PrintStream out, PrintStream err, Map<String, String> env, Terminal terminal,
-                             ModelFactory models, boolean exitOnInterrupt) {
+                             ModelFactory models, boolean exitOnInterrupt, InputStream in) {
+    /** An environment without standard input (nothing can be asked). */
+    public CliEnvironment(PrintStream out, PrintStream err, Map<String, String> env, Terminal terminal,
+                          ModelFactory models, boolean exitOnInterrupt) {
+        this(out, err, env, terminal, models, exitOnInterrupt, InputStream.nullInputStream());
+    }
+
     public CliEnvironment {
+        Objects.requireNonNull(in, "in");
         Objects.requireNonNull(out, "out");
         Objects.requireNonNull(err, "err");
         env = Map.copyOf(env);
@@ -39,6 +48,6 @@ public record CliEnvironment(PrintStream out, PrintStream err, Map<String, Strin
         System.setOut(out);
         System.setErr(err);
         Map<String, String> env = System.getenv();
-        return new CliEnvironment(out, err, env, Terminal.detect(env), AnthropicModels::create, true);
+        return new CliEnvironment(out, err, env, Terminal.detect(env), AnthropicModels::create, true, System.in);
     }
 }

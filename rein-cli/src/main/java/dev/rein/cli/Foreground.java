@@ -3,6 +3,7 @@ package dev.rein.cli;
 import dev.rein.agent.Agent;
 import dev.rein.agent.RunHandle;
 import dev.rein.agent.RunResult;
+import java.util.function.Supplier;
 import java.util.function.ToIntFunction;
 
 /** Runs one goal in the foreground of the process: waits for it, reports it, and cancels it on Ctrl-C. */
@@ -14,7 +15,12 @@ final class Foreground {
      * code {@code report} chose. Ctrl-C in between cancels the run; the result is still reported.
      */
     static int run(Agent agent, String goal, CliEnvironment env, ToIntFunction<RunResult> report) {
-        RunHandle handle = agent.start(goal);
+        return run(() -> agent.start(goal), env, report);
+    }
+
+    /** Like {@link #run(Agent, String, CliEnvironment, ToIntFunction)} for any way of starting (or resuming) a run. */
+    static int run(Supplier<RunHandle> start, CliEnvironment env, ToIntFunction<RunResult> report) {
+        RunHandle handle = start.get();
         CancelOnInterrupt guard = CancelOnInterrupt.install(handle, env);
         RunResult result = awaitEnd(handle);
         int code = report.applyAsInt(result);

@@ -23,6 +23,10 @@ import picocli.CommandLine.Spec;
         subcommands = {
                 RunCommand.class,
                 DemoCommand.class,
+                RunsCommand.class,
+                ShowCommand.class,
+                ApproveCommand.class,
+                ResumeCommand.class,
                 EvalCommand.class,
                 CommandLine.HelpCommand.class,
         },
@@ -38,6 +42,7 @@ import picocli.CommandLine.Spec;
                 "Environment:",
                 "  ANTHROPIC_API_KEY   the API key (required by 'run')",
                 "  ANTHROPIC_BASE_URL  the API endpoint (default https://api.anthropic.com)",
+                "  REIN_HOME           where runs are stored (default .rein in the working directory)",
                 "",
                 "Try './rein demo' first: it runs offline and needs no key."})
 public final class Rein implements Callable<Integer> {

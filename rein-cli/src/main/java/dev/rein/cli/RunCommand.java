@@ -1,14 +1,21 @@
 package dev.rein.cli;
 
 import dev.rein.agent.Agent;
+import dev.rein.agent.RunHandle;
+import dev.rein.agent.RunResult;
+import dev.rein.agent.RunStatus;
 import dev.rein.budget.Budget;
 import dev.rein.budget.PriceTable;
 import dev.rein.model.Model;
+import dev.rein.store.jdbc.JdbcRunStore;
 import dev.rein.tool.Tool;
 import dev.rein.trace.JsonlTraceListener;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -18,7 +25,11 @@ import picocli.CommandLine.Parameters;
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
         header = "Run an agent on GOAL with the Anthropic API.",
         description = {"Runs an agent on GOAL with the Anthropic Messages API and the built-in tools.",
-                "The live view (steps, tool calls, results, cost) goes to stderr; the answer goes to stdout.", ""},
+                "The live view (steps, tool calls, results, cost) goes to stderr; the answer goes to stdout.",
+                "Runs are stored in $REIN_HOME (default .rein in the working directory): see 'rein runs'.",
+                "Demo tools for trying approvals: lookup_contact, send_message (needs approval), list_sent_messages.",
+                "When the run pauses for approval and stdin is a terminal, you are asked y / n / edit inline;",
+                "otherwise the command ends with exit code 4 and 'rein approve' / 'rein resume' continue it.", ""},
         footerHeading = "%nExit codes:%n",
         footer = {"  0 SUCCEEDED   1 FAILED   2 usage or configuration error (nothing was run)",
                 "  3 STOPPED_BUDGET   4 WAITING_APPROVAL   5 CANCELLED (Ctrl-C)",
@@ -70,26 +81,56 @@ final class RunCommand implements Callable<Integer> {
         if (task.isEmpty()) {
             throw new UsageException("the GOAL is empty: say what the agent should do, e.g. rein run \"What is 17 * 23?\"");
         }
-        List<Tool> selected = ToolCatalog.builtins().select(tools);
+        CliHome home = CliHome.of(env.env());
+        List<Tool> selected = home.tools().select(tools);
         Budget limits = budget.toBudget();
         requirePrice(model);
         if (trace != null) {
             TraceFile.checkWritable(trace);
         }
+        RunSettings settings = new RunSettings(model, selected.stream().map(Tool::name).toList(), system,
+                limits.maxSteps(), limits.maxCostUsd(), limits.maxDuration().toMillis());
         // Only now, with every option valid, is the environment consulted (API key) and a model created.
         Model client = env.models().create(model, env.env());
-        Agent.Builder agent = Agent.builder().model(client).modelName(model).systemPrompt(system).tools(selected).budget(limits);
-        StatusLine line = new StatusLine(env.err(), env.terminal().animated() && !json);
-        if (!quiet) {
-            agent.listener(runId -> new LiveView(line));
-        }
-        if (trace != null) {
-            agent.listener(JsonlTraceListener.to(trace));
-        }
-        try (line) {
-            return Foreground.run(agent.build(), task, env, new RunReport(env, json, quiet, trace)::print);
+        String runId = RunIds.next();
+        try (JdbcRunStore store = home.store(); StatusLine line = new StatusLine(env.err(), env.terminal().animated() && !json)) {
+            home.saveSettings(runId, settings);
+            Agent agent = CliAgent.build(settings, runId, client, home, store, line, quiet, trace);
+            return runInForeground(agent, runId, task);
         } finally {
             closeQuietly(client);
+        }
+    }
+
+    /**
+     * Runs the goal; when attached to a terminal, a pause for approval is decided inline and the
+     * run resumed, as often as it pauses. Otherwise a pause ends the command with exit code 4.
+     */
+    private int runInForeground(Agent agent, String runId, String task) {
+        boolean ask = env.terminal().interactive() && !json;
+        RunReport report = new RunReport(env, json, quiet, trace);
+        Supplier<RunHandle> next = () -> agent.start(task);
+        while (true) {
+            AtomicReference<RunResult> paused = new AtomicReference<>();
+            int code = Foreground.run(next, env, result -> {
+                if (ask && result.status() == RunStatus.WAITING_APPROVAL) {
+                    paused.set(result);
+                    return ExitCodes.WAITING_APPROVAL;
+                }
+                return report.print(result);
+            });
+            if (paused.get() == null) {
+                return code;
+            }
+            try {
+                if (!new InlineApproval(env).decideAll(agent.runs(), runId)) {
+                    env.err().println();
+                    return report.print(paused.get());
+                }
+            } catch (IOException e) {
+                return report.print(paused.get());
+            }
+            next = () -> agent.startResume(runId);
         }
     }
 

@@ -13,9 +13,19 @@ import java.util.Map;
  * @param stderrTty stderr is a terminal
  * @param dumb      the terminal cannot move the cursor ({@code TERM=dumb})
  */
-public record Terminal(boolean stdoutTty, boolean stderrTty, boolean dumb) {
+public record Terminal(boolean stdoutTty, boolean stderrTty, boolean dumb, boolean stdinTty) {
     /** Not attached to any terminal: plain output everywhere. */
-    public static final Terminal NONE = new Terminal(false, false, false);
+    public static final Terminal NONE = new Terminal(false, false, false, false);
+
+    /** A terminal whose standard input is not a terminal (no questions can be asked). */
+    public Terminal(boolean stdoutTty, boolean stderrTty, boolean dumb) {
+        this(stdoutTty, stderrTty, dumb, false);
+    }
+
+    /** True when a person can be asked a question (stdin and stderr are terminals). */
+    public boolean interactive() {
+        return stdinTty && stderrTty && !dumb;
+    }
 
     /** True when the live view may draw a spinner and rewrite its status line. */
     public boolean animated() {
@@ -30,7 +40,7 @@ public record Terminal(boolean stdoutTty, boolean stderrTty, boolean dumb) {
     public static Terminal detect(Map<String, String> env) {
         boolean console = consoleIsTerminal();
         return new Terminal(flag("rein.stdout.tty", console), flag("rein.stderr.tty", console),
-                "dumb".equals(env.get("TERM")));
+                "dumb".equals(env.get("TERM")), flag("rein.stdin.tty", console));
     }
 
     private static boolean flag(String property, boolean fallback) {

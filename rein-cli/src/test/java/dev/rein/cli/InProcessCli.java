@@ -17,12 +17,27 @@ final class InProcessCli {
         }
     }
 
-    private final Map<String, String> env = new HashMap<>();
+    private final Map<String, String> env = new HashMap<>(Map.of("REIN_HOME", scratchHome()));
     private ModelFactory models = (name, env) -> {
         throw new AssertionError("no model factory set for this test");
     };
     private Terminal terminal = Terminal.NONE;
+    private byte[] input = new byte[0];
     private final AtomicInteger modelsCreated = new AtomicInteger();
+
+    /** Each CLI under test stores its runs in a fresh temporary directory, never in the working tree. */
+    private static String scratchHome() {
+        try {
+            return java.nio.file.Files.createTempDirectory("rein-cli-test-").toString();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** The run store directory of this CLI. */
+    java.nio.file.Path home() {
+        return java.nio.file.Path.of(env.get("REIN_HOME"));
+    }
 
     InProcessCli env(String name, String value) {
         env.put(name, value);
@@ -31,6 +46,12 @@ final class InProcessCli {
 
     InProcessCli models(ModelFactory factory) {
         this.models = factory;
+        return this;
+    }
+
+    /** What the CLI reads from standard input (e.g. answers to inline approval questions). */
+    InProcessCli input(String text) {
+        this.input = text.getBytes(StandardCharsets.UTF_8);
         return this;
     }
 
@@ -52,7 +73,8 @@ final class InProcessCli {
             return models.create(name, e);
         };
         CliEnvironment environment = new CliEnvironment(new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8), env, terminal, counting, false);
+                new PrintStream(err, true, StandardCharsets.UTF_8), env, terminal, counting, false,
+                new java.io.ByteArrayInputStream(input));
         int code = Rein.execute(args, environment);
         return new Outcome(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }

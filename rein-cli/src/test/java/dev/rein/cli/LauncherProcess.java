@@ -37,6 +37,8 @@ final class LauncherProcess {
         env.keySet().removeIf(name -> name.startsWith("ANTHROPIC_") || name.startsWith("REIN_"));
         env.put("JAVA_HOME", System.getProperty("java.home"));
         env.put("REIN_CLASSPATH", classpath());
+        // Runs are stored under the scratch directory, never in the working tree.
+        env.put("REIN_HOME", dir.resolve("rein-home").toString());
     }
 
     LauncherProcess env(String name, String value) {

@@ -23,22 +23,22 @@ final class TraceSummary {
             }
             String detail = switch (e.type()) {
                 case "run_started" -> "goal: " + j.path("goal").asText();
-                case "model_response" -> "stop " + j.path("response").path("stopReason").asText().toLowerCase()
-                        + ", USD " + j.path("totalCostUsd").asText();
+                case "model_response" -> "stop " + j.path("response").path("stop_reason").asText().toLowerCase()
+                        + ", USD " + j.path("total_cost_usd").asText();
                 case "tool_call" -> j.path("tool").asText() + " " + Json.write(j.path("arguments"));
-                case "tool_result" -> j.path("tool").asText() + (j.path("isError").asBoolean() ? " ERROR " + j.path("errorClass").asText() : " ok")
+                case "tool_result" -> j.path("tool").asText() + (j.path("is_error").asBoolean() ? " ERROR " + j.path("error_class").asText() : " ok")
                         + ": " + j.path("content").asText();
                 case "tool_retry" -> j.path("tool").asText() + " attempt " + j.path("attempt").asInt() + " failed, retry in "
-                        + j.path("delayMillis").asLong() + " ms";
-                case "approval_requested" -> j.path("tool").asText() + " action " + j.path("actionHash").asText();
+                        + j.path("delay_millis").asLong() + " ms";
+                case "approval_requested" -> j.path("tool").asText() + " action " + j.path("action_hash").asText();
                 case "approval_decided" -> j.path("decision").asText() + " " + j.path("tool").asText() + " by "
-                        + j.path("decidedBy").asText("?") + (j.hasNonNull("reason") ? ": " + j.path("reason").asText() : "");
+                        + j.path("decided_by").asText("?") + (j.hasNonNull("reason") ? ": " + j.path("reason").asText() : "");
                 case "audit" -> j.path("kind").asText() + " " + j.path("tool").asText("") + ": " + j.path("detail").asText();
                 case "intervention" -> j.path("kind").asText() + ": " + j.path("message").asText();
                 case "state_change" -> j.path("from").asText("-") + " -> " + j.path("to").asText() + " (" + j.path("reason").asText() + ")";
                 case "run_finished" -> j.path("status").asText() + " (" + j.path("reason").asText() + ")";
                 case "run_resumed" -> "from " + j.path("from").asText();
-                case "model_retry", "model_failed" -> j.path("errorKind").asText() + ": " + j.path("message").asText();
+                case "model_retry", "model_failed" -> j.path("error_kind").asText() + ": " + j.path("message").asText();
                 default -> "";
             };
             lines.add(prefix(e) + oneLine(detail));

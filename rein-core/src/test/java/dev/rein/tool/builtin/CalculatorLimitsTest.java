@@ -12,12 +12,14 @@ import org.junit.jupiter.api.Test;
 
 /** Each limit refuses the pathological input it exists for, with a message that says which limit. */
 class CalculatorLimitsTest {
+    // Correctness tests must not depend on machine load; only the time-limit test uses the real cap.
+    private static final java.time.Duration TEST_TIME_LIMIT = java.time.Duration.ofSeconds(30);
     private static final String TOO_DEEP = "nesting deeper than 100 levels (parentheses, signs and exponents"
             + " each count one level); simplify the expression";
 
-    private final Calculator calculator = Calculator.withDefaults();
+    private final Calculator calculator = new Calculator(Calculator.Limits.DEFAULT.withTimeLimit(TEST_TIME_LIMIT));
     // Long enough for the pathological inputs to reach the check under test rather than the length check.
-    private final Calculator roomy = new Calculator(Calculator.Limits.DEFAULT.withMaxLength(1_000_000));
+    private final Calculator roomy = new Calculator(Calculator.Limits.DEFAULT.withMaxLength(1_000_000).withTimeLimit(TEST_TIME_LIMIT));
 
     private static void assertRefused(Calculator calculator, String expression, String message) {
         assertThatThrownBy(() -> calculator.evaluate(expression))
@@ -104,7 +106,7 @@ class CalculatorLimitsTest {
     @Test
     void theDeepestAllowedNestingFitsInAHalfMegabyteThreadStack() throws Exception {
         int ceiling = Calculator.Limits.MAX_DEPTH_CEILING;
-        Calculator deepest = new Calculator(Calculator.Limits.DEFAULT.withMaxDepth(ceiling));
+        Calculator deepest = new Calculator(Calculator.Limits.DEFAULT.withMaxDepth(ceiling).withTimeLimit(TEST_TIME_LIMIT));
         List<String> results = new ArrayList<>();
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Thread small = new Thread(null, () -> {
@@ -125,7 +127,7 @@ class CalculatorLimitsTest {
     @Test
     void aStackTooSmallForTheNestingGivesACalculationException() throws Exception {
         int ceiling = Calculator.Limits.MAX_DEPTH_CEILING;
-        Calculator deepest = new Calculator(Calculator.Limits.DEFAULT.withMaxDepth(ceiling));
+        Calculator deepest = new Calculator(Calculator.Limits.DEFAULT.withMaxDepth(ceiling).withTimeLimit(TEST_TIME_LIMIT));
         AtomicReference<Object> outcome = new AtomicReference<>();
         // 64 KB is rounded up to the JVM's minimum, which is too small for 200 levels unless the
         // parser happens to be JIT-compiled already; either outcome is fine, a StackOverflowError is not.
@@ -155,7 +157,7 @@ class CalculatorLimitsTest {
 
     @Test
     void longNumbers() {
-        Calculator longer = new Calculator(Calculator.Limits.DEFAULT.withMaxLength(2_000));
+        Calculator longer = new Calculator(Calculator.Limits.DEFAULT.withMaxLength(2_000).withTimeLimit(TEST_TIME_LIMIT));
         assertRefused(longer, "2+1" + "0".repeat(1000),
                 "the number at position 3 has 1001 digits; the limit is 1000");
     }

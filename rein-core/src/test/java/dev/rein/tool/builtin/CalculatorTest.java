@@ -13,7 +13,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** Syntax, number semantics and error messages; the resource limits are in {@link CalculatorLimitsTest}. */
 class CalculatorTest {
-    private final Calculator calculator = Calculator.withDefaults();
+    // Correctness tests must not depend on machine load; only the time-limit test uses the real cap.
+    private static final java.time.Duration TEST_TIME_LIMIT = java.time.Duration.ofSeconds(30);
+    private final Calculator calculator = new Calculator(Calculator.Limits.DEFAULT.withTimeLimit(TEST_TIME_LIMIT));
 
     private String eval(String expression) throws CalculationException {
         return calculator.evaluateToString(expression);

@@ -1,0 +1,91 @@
+package dev.rein.cli;
+
+import dev.rein.approval.ApprovalRequest;
+import dev.rein.json.Json;
+import dev.rein.state.Runs;
+import dev.rein.store.jdbc.JdbcRunStore;
+import dev.rein.tool.ToolRegistry;
+import java.time.Clock;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code rein approve RUN [--reject REASON | --edit JSON] [--action HASH]}: decides a waiting action. */
+@Command(name = "approve", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+        header = "Approve, reject or edit an action a run is waiting for.",
+        description = {"Records a decision for an action of a run in WAITING_APPROVAL. The decision is bound to the"
+                + " action's hash: a changed action needs a new decision. Continue the run with 'rein resume RUN'.",
+                "Without --reject or --edit the action is approved as shown by 'rein show RUN'.", ""})
+final class ApproveCommand implements Callable<Integer> {
+    private final CliEnvironment env;
+
+    @Parameters(index = "0", paramLabel = "RUN", description = "The run id (see 'rein runs').")
+    String runId;
+
+    @ArgGroup(exclusive = true)
+    Decision decision = new Decision();
+
+    static final class Decision {
+        @Option(names = "--reject", paramLabel = "REASON", description = "Reject the action; the agent sees REASON as the tool result.")
+        String reject;
+
+        @Option(names = "--edit", paramLabel = "JSON", description = "Approve the action with these arguments instead (re-validated).")
+        String edit;
+    }
+
+    @Option(names = "--action", paramLabel = "HASH",
+            description = "The action hash (or its first characters), when the run waits for more than one action.")
+    String action;
+
+    ApproveCommand(CliEnvironment env) {
+        this.env = env;
+    }
+
+    @Override
+    public Integer call() {
+        CliHome home = CliHome.of(env.env());
+        RunSettings settings = home.settings(runId);
+        try (JdbcRunStore store = home.store()) {
+            ToolRegistry tools = ToolRegistry.of(home.tools().select(String.join(",", settings.tools())));
+            Runs runs = Runs.in(store, tools, Clock.systemUTC());
+            ApprovalRequest request = pick(runs.pending(runId));
+            String user = env.env().getOrDefault("USER", "cli-user");
+            if (decision.reject != null) {
+                runs.reject(runId, request.actionHash(), decision.reject, user);
+                env.err().println("rejected " + request.tool() + " (action " + request.actionHash() + ")");
+            } else if (decision.edit != null) {
+                runs.edit(runId, request.actionHash(), Json.parse(decision.edit), user);
+                env.err().println("approved " + request.tool() + " with edited arguments " + decision.edit);
+            } else {
+                runs.approve(runId, request.actionHash(), user);
+                env.err().println("approved " + request.tool() + " (action " + request.actionHash() + ")");
+            }
+            int left = runs.pending(runId).size();
+            env.err().println(left > 0 ? left + " more action(s) wait for a decision; see 'rein show " + runId + "'"
+                    : "continue the run with: rein resume " + runId);
+            return ExitCodes.SUCCEEDED;
+        }
+    }
+
+    private ApprovalRequest pick(List<ApprovalRequest> pending) {
+        if (pending.isEmpty()) {
+            throw new UsageException("run " + runId + " is not waiting for any approval; see 'rein show " + runId + "'");
+        }
+        if (action == null) {
+            if (pending.size() > 1) {
+                throw new UsageException("run " + runId + " waits for " + pending.size() + " actions; choose one with --action HASH"
+                        + " (hashes: " + String.join(", ", pending.stream().map(ApprovalRequest::actionHash).toList()) + ")");
+            }
+            return pending.get(0);
+        }
+        List<ApprovalRequest> matches = pending.stream().filter(r -> r.actionHash().startsWith(action)).toList();
+        if (matches.size() != 1) {
+            throw new UsageException((matches.isEmpty() ? "no" : "more than one") + " waiting action of run " + runId
+                    + " has a hash starting with '" + action + "'; see 'rein show " + runId + "'");
+        }
+        return matches.get(0);
+    }
+}

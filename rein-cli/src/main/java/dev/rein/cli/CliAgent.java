@@ -1,0 +1,31 @@
+package dev.rein.cli;
+
+import dev.rein.agent.Agent;
+import dev.rein.model.Model;
+import dev.rein.state.RunStore;
+import dev.rein.trace.JsonlTraceListener;
+import java.nio.file.Path;
+
+/** Builds the agent of a CLI run from its settings, the same way for {@code run} and {@code resume}. */
+final class CliAgent {
+    private CliAgent() {}
+
+    static Agent build(RunSettings settings, String runId, Model client, CliHome home, RunStore store,
+                       StatusLine line, boolean quiet, Path trace) {
+        Agent.Builder agent = Agent.builder()
+                .model(client)
+                .modelName(settings.model())
+                .systemPrompt(settings.system())
+                .tools(home.tools().select(String.join(",", settings.tools())))
+                .budget(settings.budget())
+                .store(store)
+                .runIds(() -> runId);
+        if (!quiet) {
+            agent.listener(id -> new LiveView(line));
+        }
+        if (trace != null) {
+            agent.listener(JsonlTraceListener.to(trace));
+        }
+        return agent.build();
+    }
+}

@@ -1,0 +1,92 @@
+package dev.rein.cli;
+
+import dev.rein.demo.MessagingTools;
+import dev.rein.json.Json;
+import dev.rein.state.RunStore;
+import dev.rein.store.jdbc.JdbcRunStore;
+import dev.rein.tool.Tool;
+import dev.rein.tool.builtin.BuiltinTools;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Where the CLI keeps its state: {@code $REIN_HOME}, or {@code .rein} in the working directory.
+ * It holds the SQLite run store ({@code rein.db}), the settings each run was started with (so
+ * {@code rein resume} rebuilds the same agent in another process) and the demo outbox.
+ */
+final class CliHome {
+    private final Path directory;
+
+    private CliHome(Path directory) {
+        this.directory = directory;
+    }
+
+    static CliHome of(Map<String, String> env) {
+        String home = env.get(JdbcRunStore.HOME_VARIABLE);
+        return new CliHome(home == null || home.isBlank() ? Path.of(".rein") : Path.of(home));
+    }
+
+    Path directory() {
+        return directory;
+    }
+
+    /** Opens the run store; an unusable directory is a usage error naming it. */
+    JdbcRunStore store() {
+        try {
+            Files.createDirectories(directory);
+            return JdbcRunStore.sqlite(directory);
+        } catch (IOException | RuntimeException e) {
+            throw new UsageException("cannot open the run store in " + directory.toAbsolutePath() + " (" + Errors.oneLine(e.getMessage())
+                    + "); set " + JdbcRunStore.HOME_VARIABLE + " to a writable directory");
+        }
+    }
+
+    /** Every tool the CLI can give an agent: the built-ins and the demo messaging tools. */
+    ToolCatalog tools() {
+        List<Tool> all = new ArrayList<>(BuiltinTools.named(List.of(BuiltinTools.CALCULATE, BuiltinTools.CURRENT_TIME), Clock.systemUTC()));
+        all.addAll(MessagingTools.outbox(directory.resolve("outbox.jsonl")));
+        return new ToolCatalog(all);
+    }
+
+    /** Records how a run was started, written atomically before it starts. */
+    void saveSettings(String runId, RunSettings settings) {
+        Path file = settingsFile(runId);
+        try {
+            Files.createDirectories(file.getParent());
+            Path temp = Files.createTempFile(file.getParent(), runId, ".tmp");
+            Files.writeString(temp, Json.pretty(settings), StandardCharsets.UTF_8);
+            Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UsageException("cannot write " + file + " (" + e.getMessage() + "); set "
+                    + JdbcRunStore.HOME_VARIABLE + " to a writable directory");
+        }
+    }
+
+    /** How {@code runId} was started by this CLI. */
+    RunSettings settings(String runId) {
+        Path file = settingsFile(runId);
+        if (!Files.isRegularFile(file)) {
+            throw new UsageException("run " + runId + " was not started by 'rein run' in " + directory.toAbsolutePath()
+                    + "; list the runs with 'rein runs'");
+        }
+        try {
+            return Json.mapper().readValue(Files.readString(file, StandardCharsets.UTF_8), RunSettings.class);
+        } catch (IOException e) {
+            throw new UsageException("cannot read " + file + ": " + Errors.oneLine(e.getMessage()));
+        }
+    }
+
+    private Path settingsFile(String runId) {
+        if (!runId.matches("[A-Za-z0-9_-]{1,100}")) {
+            throw new UsageException("'" + runId + "' is not a run id; list the runs with 'rein runs'");
+        }
+        return directory.resolve("runs").resolve(runId + ".json");
+    }
+}

@@ -1,0 +1,85 @@
+package dev.rein.cli;
+
+import dev.rein.ReinException;
+import dev.rein.approval.ApprovalRequest;
+import dev.rein.json.Json;
+import dev.rein.state.Runs;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Asks the person at the terminal to decide each action a paused run waits for: y (approve),
+ * n (reject, with a reason the model will see) or e (edit the arguments, re-validated).
+ */
+final class InlineApproval {
+    private final BufferedReader in;
+    private final PrintStream err;
+    private final String user;
+
+    InlineApproval(CliEnvironment env) {
+        this.in = new BufferedReader(new InputStreamReader(env.in(), StandardCharsets.UTF_8));
+        this.err = env.err();
+        this.user = env.env().getOrDefault("USER", "cli-user");
+    }
+
+    /**
+     * Decides every pending action of {@code runId}.
+     *
+     * @return false when input ended before every action was decided (the run stays waiting)
+     */
+    boolean decideAll(Runs runs, String runId) throws IOException {
+        for (ApprovalRequest request : runs.pending(runId)) {
+            if (!decide(runs, runId, request)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean decide(Runs runs, String runId, ApprovalRequest request) throws IOException {
+        err.println();
+        err.println("The agent wants to run an action that needs your approval:");
+        err.println(request.describe().strip().indent(2).stripTrailing());
+        while (true) {
+            String answer = ask("Approve? [y]es / [n]o / [e]dit arguments: ");
+            if (answer == null) {
+                return false;
+            }
+            try {
+                switch (answer.strip().toLowerCase(java.util.Locale.ROOT)) {
+                    case "y", "yes" -> runs.approve(runId, request.actionHash(), user);
+                    case "n", "no" -> {
+                        String reason = ask("Reason (the agent sees it): ");
+                        if (reason == null) {
+                            return false;
+                        }
+                        runs.reject(runId, request.actionHash(), reason.isBlank() ? "rejected by " + user : reason.strip(), user);
+                    }
+                    case "e", "edit" -> {
+                        String json = ask("New arguments as JSON on one line: ");
+                        if (json == null) {
+                            return false;
+                        }
+                        runs.edit(runId, request.actionHash(), Json.parse(json), user);
+                    }
+                    default -> {
+                        err.println("Please answer y, n or e.");
+                        continue;
+                    }
+                }
+                return true;
+            } catch (ReinException e) {
+                err.println("Not accepted: " + Errors.oneLine(e.getMessage()));
+            }
+        }
+    }
+
+    private String ask(String prompt) throws IOException {
+        err.print(prompt);
+        err.flush();
+        return in.readLine();
+    }
+}

@@ -1,0 +1,39 @@
+package dev.rein.cli;
+
+import dev.rein.state.RunSummary;
+import dev.rein.state.Runs;
+import dev.rein.store.jdbc.JdbcRunStore;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+
+/** {@code rein runs}: the stored runs, newest first. */
+@Command(name = "runs", mixinStandardHelpOptions = true, usageHelpAutoWidth = true,
+        header = "List the stored runs with their status, step and cost.",
+        description = {"Lists the runs stored in $REIN_HOME (default .rein in the working directory), newest first.", ""})
+final class RunsCommand implements Callable<Integer> {
+    private final CliEnvironment env;
+
+    RunsCommand(CliEnvironment env) {
+        this.env = env;
+    }
+
+    @Override
+    public Integer call() {
+        CliHome home = CliHome.of(env.env());
+        try (JdbcRunStore store = home.store()) {
+            List<RunSummary> runs = Runs.in(store).list();
+            if (runs.isEmpty()) {
+                env.err().println("no runs stored in " + home.directory().toAbsolutePath() + "; start one with 'rein run GOAL'");
+                return ExitCodes.SUCCEEDED;
+            }
+            env.out().printf("%-26s %-17s %-22s %5s %10s  %s%n", "RUN", "STATUS", "REASON", "STEPS", "COST USD", "GOAL");
+            for (RunSummary run : runs) {
+                String status = run.status().name() + (run.pendingApprovals() > 0 ? " (" + run.pendingApprovals() + ")" : "");
+                env.out().printf("%-26s %-17s %-22s %5d %10s  %s%n", run.runId(), status, run.reason(), run.steps(),
+                        run.costUsd().setScale(6, java.math.RoundingMode.HALF_UP).toPlainString(), Text.shorten(run.goal(), 60));
+            }
+            return ExitCodes.SUCCEEDED;
+        }
+    }
+}

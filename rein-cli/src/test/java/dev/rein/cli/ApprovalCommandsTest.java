@@ -1,0 +1,118 @@
+package dev.rein.cli;
+
+import static dev.rein.testkit.ScriptedModel.call;
+import static dev.rein.testkit.ScriptedModel.text;
+import static dev.rein.testkit.ScriptedModel.toolCalls;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rein.demo.MessagingTools;
+import dev.rein.testkit.ScriptedModel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/** The approval flow across separate invocations: run → runs → show → approve → resume, each its own "process". */
+class ApprovalCommandsTest {
+    private static final String SEND = "{\"to\":\"sato@example.jp\",\"subject\":\"会議\",\"body\":\"明日10時に変更です。\"}";
+    private final InProcessCli cli = new InProcessCli();
+
+    private ScriptedModel sendThenConfirm() {
+        return ScriptedModel.of(toolCalls("送ります。", call("send_message", SEND)), text("送信しました。"));
+    }
+
+    private String runId() throws Exception {
+        try (var files = Files.list(cli.home().resolve("runs"))) {
+            return files.findFirst().orElseThrow().getFileName().toString().replace(".json", "");
+        }
+    }
+
+    @Test
+    void aPausedRunIsListedShownApprovedAndResumedExactlyOnce() throws Exception {
+        ScriptedModel model = sendThenConfirm();
+        cli.models((name, env) -> model);
+        InProcessCli.Outcome run = cli.run("run", "--tools", "lookup_contact,send_message", "佐藤さんに連絡して");
+        assertThat(run.exitCode()).as(run.stderr()).isEqualTo(ExitCodes.WAITING_APPROVAL);
+        Path outbox = cli.home().resolve("outbox.jsonl");
+        assertThat(outbox).doesNotExist();
+        String id = runId();
+
+        InProcessCli.Outcome runs = cli.run("runs");
+        assertThat(runs.exitCode()).isZero();
+        assertThat(runs.stdout()).contains(id).contains("WAITING_APPROVAL").contains("佐藤さんに連絡して");
+
+        InProcessCli.Outcome show = cli.run("show", id);
+        assertThat(show.stdout()).contains("send_message [IRREVERSIBLE]").contains("明日10時に変更です。");
+
+        InProcessCli.Outcome approve = cli.run("approve", id);
+        assertThat(approve.exitCode()).isZero();
+        assertThat(approve.stderr()).contains("rein resume " + id);
+
+        InProcessCli.Outcome resume = cli.run("resume", "--json", id);
+        assertThat(resume.exitCode()).isEqualTo(ExitCodes.SUCCEEDED);
+        assertThat(resume.stdout()).contains("\"status\":\"SUCCEEDED\"").contains("送信しました。");
+        assertThat(MessagingTools.read(outbox)).hasSize(1);
+
+        InProcessCli.Outcome again = cli.run("resume", id);
+        assertThat(again.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(MessagingTools.read(outbox)).hasSize(1);
+    }
+
+    @Test
+    void aRejectionReachesTheModelAndNothingIsSent() throws Exception {
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("send_message", SEND)), text("送信を取りやめました。"));
+        cli.models((name, env) -> model);
+        cli.run("run", "--tools", "send_message", "連絡して");
+        String id = runId();
+        assertThat(cli.run("approve", id, "--reject", "宛先が違います").exitCode()).isZero();
+        InProcessCli.Outcome resume = cli.run("resume", id);
+        assertThat(resume.exitCode()).isEqualTo(ExitCodes.SUCCEEDED);
+        assertThat(model.lastRequest().messages().get(2).content().toString()).contains("宛先が違います");
+        assertThat(cli.home().resolve("outbox.jsonl")).doesNotExist();
+    }
+
+    @Test
+    void anEditIsRevalidatedAndTheEditedMessageIsSent() throws Exception {
+        ScriptedModel model = sendThenConfirm();
+        cli.models((name, env) -> model);
+        cli.run("run", "--tools", "send_message", "連絡して");
+        String id = runId();
+        InProcessCli.Outcome invalid = cli.run("approve", id, "--edit", "{\"to\":42}");
+        assertThat(invalid.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(invalid.stderrLines()).singleElement().asString().contains("rein approve:");
+        InProcessCli.Outcome notJson = cli.run("approve", id, "--edit", "{oops");
+        assertThat(notJson.exitCode()).isEqualTo(ExitCodes.USAGE);
+        String edited = "{\"to\":\"bob@example.com\",\"subject\":\"会議\",\"body\":\"変更です\"}";
+        assertThat(cli.run("approve", id, "--edit", edited).exitCode()).isZero();
+        assertThat(cli.run("resume", id).exitCode()).isEqualTo(ExitCodes.SUCCEEDED);
+        assertThat(MessagingTools.read(cli.home().resolve("outbox.jsonl"))).singleElement()
+                .satisfies(m -> assertThat(m.get("to").asText()).isEqualTo("bob@example.com"));
+    }
+
+    @Test
+    void inlineApprovalAtATerminalAsksAndContinues() {
+        ScriptedModel model = sendThenConfirm();
+        cli.models((name, env) -> model).terminal(new Terminal(false, true, false, true)).input("y\n");
+        InProcessCli.Outcome run = cli.run("run", "--tools", "send_message", "連絡して");
+        assertThat(run.stderr()).contains("needs your approval").contains("Approve? [y]es / [n]o / [e]dit");
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.SUCCEEDED);
+        assertThat(MessagingTools.read(cli.home().resolve("outbox.jsonl"))).hasSize(1);
+    }
+
+    @Test
+    void inlineApprovalWithoutAnAnswerLeavesTheRunWaiting() {
+        cli.models((name, env) -> sendThenConfirm()).terminal(new Terminal(false, true, false, true)).input("");
+        InProcessCli.Outcome run = cli.run("run", "--tools", "send_message", "連絡して");
+        assertThat(run.exitCode()).as(run.stderr()).isEqualTo(ExitCodes.WAITING_APPROVAL);
+        assertThat(cli.home().resolve("outbox.jsonl")).doesNotExist();
+    }
+
+    @Test
+    void badRunIdsAndOptionsAreOneLineUsageErrors() {
+        for (String[] args : new String[][] {{"show", "run_nope"}, {"approve", "run_nope"}, {"resume", "run_nope"},
+                {"approve", "../etc"}, {"approve", "x", "--reject", "r", "--edit", "{}"}}) {
+            InProcessCli.Outcome outcome = cli.run(args);
+            assertThat(outcome.exitCode()).as(String.join(" ", args)).isEqualTo(ExitCodes.USAGE);
+            assertThat(outcome.stderr()).as(String.join(" ", args)).doesNotContain("Exception").doesNotContain("\tat ");
+        }
+    }
+}

@@ -1,0 +1,44 @@
+package dev.rein.state;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rein.agent.RunStatus;
+import dev.rein.json.Json;
+import dev.rein.model.ModelResponse;
+import dev.rein.model.StopReason;
+import dev.rein.model.TextBlock;
+import dev.rein.model.Usage;
+import dev.rein.trace.TraceEvent;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The summary reads the events as the trace writes them (snake_case JSON). */
+class TraceSummaryTest {
+    private static StoredEvent stored(long seq, String type, TraceEvent event) {
+        return new StoredEvent(seq, event.runId(), event.step(), type, event.time(), Json.write(event));
+    }
+
+    @Test
+    void eachEventKindGetsItsDetails() {
+        Instant t = Instant.parse("2026-12-01T00:00:00Z");
+        ModelResponse response = new ModelResponse("m", "claude-sonnet-5", List.of(new TextBlock("hi")), StopReason.TOOL_USE, null, Usage.ZERO);
+        List<String> lines = TraceSummary.lines(List.of(
+                stored(1, "model_response", new TraceEvent.ModelResponded("r", 1, t, response, Usage.ZERO, new BigDecimal("0.001"),
+                        new BigDecimal("0.003"), 5)),
+                stored(2, "tool_result", new TraceEvent.ToolCompleted("r", 1, t, "c1", "send_message", "denied", true,
+                        "PERMISSION_DENIED", "rein", 3)),
+                stored(3, "approval_requested", new TraceEvent.ApprovalRequested("r", 1, t, "c1", "send_message", "IRREVERSIBLE",
+                        Json.object(), "abc123")),
+                stored(4, "approval_decided", new TraceEvent.ApprovalDecided("r", 1, t, "c1", "send_message", "abc123", "reject",
+                        "wrong person", Json.object(), null, "alice")),
+                stored(5, "state_change", new TraceEvent.StateChanged("r", 1, t, RunStatus.RUNNING, RunStatus.WAITING_APPROVAL,
+                        "approval_required"))));
+        assertThat(lines.get(0)).contains("stop tool_use, USD 0.003");
+        assertThat(lines.get(1)).contains("send_message ERROR PERMISSION_DENIED: denied");
+        assertThat(lines.get(2)).contains("send_message action abc123");
+        assertThat(lines.get(3)).contains("reject send_message by alice: wrong person");
+        assertThat(lines.get(4)).contains("RUNNING -> WAITING_APPROVAL (approval_required)");
+    }
+}
