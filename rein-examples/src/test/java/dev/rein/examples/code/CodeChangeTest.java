@@ -3,11 +3,16 @@ package dev.rein.examples.code;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.rein.agent.RunResult;
+import dev.rein.eval.TrialModel;
 import dev.rein.examples.SuiteRuns.DemoOutput;
 import dev.rein.examples.SuiteRuns;
 import dev.rein.json.Json;
+import dev.rein.testkit.RecordingListener;
+import dev.rein.testkit.ScriptedModel;
 import dev.rein.tool.Tool;
 import dev.rein.tool.ToolContext;
+import dev.rein.trace.TraceEvent;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -56,6 +61,24 @@ class CodeChangeTest {
             assertThat(report.passed()).isFalse();
             assertThat(report.timedOut()).isTrue();
             assertThat(report.output()).contains("was killed");
+        }
+    }
+
+    @Test
+    void anEditThatRestoresAnEarlierVersionIsNoticed() {
+        try (GitWorkspace ws = new GitWorkspace()) {
+            ScriptedModel model = ScriptedModel.of(
+                    ScriptedModel.toolCalls(CodeChange.fix()),
+                    ScriptedModel.toolCalls(ScriptedModel.call(CodeTools.EDIT_FILE, Json.write(Json.object().put("path", "src/slug.sh")
+                            .put("old_text", GitWorkspace.FIXED_LINE).put("new_text", GitWorkspace.BUGGY_LINE)))),
+                    ScriptedModel.toolCalls(CodeChange.fix()),
+                    ScriptedModel.toolCalls(ScriptedModel.call("run_tests", "{}")),
+                    ScriptedModel.text(CodeChange.SUMMARY));
+            RecordingListener trace = new RecordingListener();
+            RunResult result = CodeChange.agent(ws, new TrialModel(model, "claude-sonnet-5")).withListener(trace).run(CodeChange.GOAL);
+            assertThat(result.succeeded()).as(result.message()).isTrue();
+            assertThat(trace.events(TraceEvent.StallDetected.class)).extracting(TraceEvent.StallDetected::detector)
+                    .contains("edit_revert");
         }
     }
 
