@@ -44,38 +44,39 @@ public final class NpcBrain {
         this.turn = turn;
     }
 
+    /** Advances the game by one tick: routine from the state machine, the model only when the traveller speaks. */
     public TickReport tick(GameEvent event) {
         tick++;
         long start = System.nanoTime();
-        if (event instanceof GameEvent.TravellerSays says) {
-            return talk(says.words(), start);
-        }
-        String action = switch (event) {
-            case GameEvent.Quiet q -> mode == Mode.PATROL ? "walks along the wall" : mode == Mode.WATCH ? "watches the traveller"
-                    : "keeps her spear raised";
+        return switch (event) {
+            case GameEvent.TravellerSays says -> talk(says.words(), start);
+            case GameEvent.Quiet q -> routine(start, mode == Mode.PATROL ? "walks along the wall"
+                    : mode == Mode.WATCH ? "watches the traveller" : "keeps her spear raised");
             case GameEvent.TravellerArrives a -> {
                 village.travellerArrives();
                 mode = Mode.WATCH;
                 village.say("Halt! State your business at Hollow Village.");
-                yield "greets: \"Halt! State your business at Hollow Village.\"";
+                yield routine(start, "greets: \"Halt! State your business at Hollow Village.\"");
             }
             case GameEvent.TravellerGets g -> {
                 village.travellerGets(g.item());
-                yield "notices the traveller's " + g.item();
+                yield routine(start, "notices the traveller's " + g.item());
             }
             case GameEvent.WolfAppears w -> {
                 mode = Mode.ALERT;
                 village.raiseAlarm();
                 village.say("Wolf! Everyone inside, now!");
-                yield "rings the alarm bell: \"Wolf! Everyone inside, now!\"";
+                yield routine(start, "rings the alarm bell: \"Wolf! Everyone inside, now!\"");
             }
             case GameEvent.TravellerLeaves l -> {
                 village.travellerLeaves();
                 mode = Mode.PATROL;
-                yield "resumes her patrol";
+                yield routine(start, "resumes her patrol");
             }
-            case GameEvent.TravellerSays s -> throw new IllegalStateException("handled above");
         };
+    }
+
+    private TickReport routine(long start, String action) {
         return new TickReport(tick, mode, action, false, false, 0, Duration.ofNanos(System.nanoTime() - start));
     }
 

@@ -43,7 +43,13 @@ final class Crawler {
     private final HttpClient http;
     private final Map<String, RobotsTxt> robots = new ConcurrentHashMap<>();
     private final Map<String, HostSlot> slots = new ConcurrentHashMap<>();
-    private final Map<String, Frontier> frontiers = new ConcurrentHashMap<>();
+    /** Each run's frontier; only the most recent runs are kept, so a long-lived agent does not grow without end. */
+    private final Map<String, Frontier> frontiers = java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Frontier> eldest) {
+            return size() > 100;
+        }
+    });
 
     Crawler(LocalWeb.Resolver resolver, DomainAllowlist allowlist, CrawlPolicy policy) {
         this.resolver = resolver;
