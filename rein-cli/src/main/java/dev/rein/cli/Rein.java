@@ -28,6 +28,8 @@ import picocli.CommandLine.Spec;
                 ApproveCommand.class,
                 ResumeCommand.class,
                 EvalCommand.class,
+                ExamplesCommand.class,
+                ExampleCommand.class,
                 CommandLine.HelpCommand.class,
         },
         footerHeading = "%nExit codes:%n",

@@ -1,0 +1,50 @@
+package dev.rein.cli;
+
+import dev.rein.agent.Agent;
+import dev.rein.examples.Examples;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code rein example NAME}: runs one example agent, or its evaluation suite. */
+@Command(name = "example", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+        header = "Run one example agent (or its evaluation suite with --eval).",
+        description = {"Runs the example NAME (see 'rein examples'): with a SCRIPTED model when ANTHROPIC_API_KEY is"
+                + " unset or --offline is given, otherwise against the Anthropic API. With --eval, runs the example's"
+                + " evaluation suite instead and prints its report.", ""},
+        footerHeading = "%nExit codes:%n",
+        footer = {"  0  the example ended as intended (with --eval: every trial passed)",
+                "  1  it did not (with --eval: some trials failed or were unsafe)",
+                "  2  unknown example or bad option   3  setup or infrastructure failure   130  interrupted"})
+final class ExampleCommand implements Callable<Integer> {
+    private final CliEnvironment env;
+
+    @Parameters(index = "0", paramLabel = "NAME", description = "The example to run (see 'rein examples').")
+    String name;
+
+    @Option(names = "--offline", description = "Use the scripted model even when an API key is set.")
+    boolean offline;
+
+    @Option(names = "--model", paramLabel = "NAME", description = "The real model to use (default: " + Agent.DEFAULT_MODEL + ").")
+    String model = Agent.DEFAULT_MODEL;
+
+    @Option(names = "--eval", description = "Run the example's evaluation suite instead of its demo.")
+    boolean eval;
+
+    @Option(names = "--trials", paramLabel = "N", description = "With --eval: trials per task (default: the suite's own).")
+    int trials;
+
+    ExampleCommand(CliEnvironment env) {
+        this.env = env;
+    }
+
+    @Override
+    public Integer call() {
+        if (trials < 0) {
+            throw new UsageException("--trials must be 1 or more, was " + trials);
+        }
+        return eval ? Examples.evaluate(name, offline, trials, model, env.env(), env.out(), env.err())
+                : Examples.run(name, offline, model, env.env(), env.out(), env.err());
+    }
+}
