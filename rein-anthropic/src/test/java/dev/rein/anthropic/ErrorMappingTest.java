@@ -83,14 +83,19 @@ class ErrorMappingTest extends FakeApi {
     }
 
     @Test
-    void xShouldRetryOverridesTheDefaultBothWays() {
+    void xShouldRetryOverridesTheDefaultBothWaysExceptForRequestsThatCannotSucceed() {
         ModelException notRetried = failure(FakeReply.overloaded().withHeader("x-should-retry", "false"));
         assertThat(notRetried.kind()).isEqualTo(Kind.OVERLOADED);
         assertThat(notRetried.retryable()).isFalse();
 
-        ModelException retried = failure(FakeReply.error(ApiErrorType.INVALID_REQUEST).withHeader("x-should-retry", "true"));
-        assertThat(retried.kind()).isEqualTo(Kind.INVALID_REQUEST);
+        ModelException retried = failure(FakeReply.error(422, "invalid_request_error", "try later").withHeader("x-should-retry", "true"));
         assertThat(retried.retryable()).isTrue();
+
+        for (ApiErrorType type : new ApiErrorType[] {ApiErrorType.INVALID_REQUEST, ApiErrorType.AUTHENTICATION,
+                ApiErrorType.PERMISSION, ApiErrorType.NOT_FOUND, ApiErrorType.REQUEST_TOO_LARGE}) {
+            ModelException never = failure(FakeReply.error(type).withHeader("x-should-retry", "true"));
+            assertThat(never.retryable()).as(type.name()).isFalse();
+        }
     }
 
     @Test

@@ -119,7 +119,7 @@ class ResponseMappingTest extends FakeApi {
         assertThat(((OpaqueBlock) response.content().get(2)).json()).isEqualTo(Json.parse(searchResult));
         assertThat(response.text()).isEqualTo("Found it.");
 
-        call(request("search").addMessage(response.toMessage()).addMessage(Message.user("thanks")));
+        call(request("search").addMessage(response.toHistoryMessage().orElseThrow()).addMessage(Message.user("thanks")));
         JsonNode echoed = lastBody().at("/messages/1/content");
         assertThat(echoed.get(0)).isEqualTo(compaction.json());
         assertThat(echoed.get(1)).isEqualTo(toolUse.json());

@@ -68,6 +68,8 @@ public final class Rein implements Callable<Integer> {
 
     static CommandLine commandLine(CliEnvironment env) {
         CommandLine commandLine = new CommandLine(new Rein(), new Factory(env));
+        // 'rein run --version' and the like print the same version as 'rein --version'.
+        commandLine.getSubcommands().values().forEach(sub -> sub.getCommandSpec().versionProvider(new Version()));
         commandLine.setOut(utf8Writer(env.out()));
         commandLine.setErr(utf8Writer(env.err()));
         commandLine.setDefaultValueProvider(new CliDefaults());

@@ -58,7 +58,8 @@ final class RunCommand implements Callable<Integer> {
     BudgetOptions budget;
 
     @Option(names = "--trace", paramLabel = "FILE",
-            description = "Append the run's JSONL trace (every event: requests, responses, tool calls, results, state changes) to FILE.")
+            description = "Write the run's JSONL trace (every event: requests, responses, tool calls, results, state changes) to FILE,"
+                    + " replacing its content ('rein resume --trace' appends).")
     Path trace;
 
     @Option(names = "--json", description = "Print exactly one JSON object on stdout when the run ends:"
@@ -95,6 +96,9 @@ final class RunCommand implements Callable<Integer> {
         String runId = RunIds.next();
         try (JdbcRunStore store = home.store(); StatusLine line = new StatusLine(env.err(), env.terminal().animated() && !json)) {
             home.saveSettings(runId, settings);
+            if (trace != null) {
+                TraceFile.startFresh(trace);
+            }
             Agent agent = CliAgent.build(settings, runId, client, home, store, line, quiet, trace);
             return runInForeground(agent, runId, task);
         } finally {

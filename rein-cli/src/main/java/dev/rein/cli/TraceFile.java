@@ -14,6 +14,9 @@ final class TraceFile {
      * @throws UsageException saying why the path cannot be written
      */
     static void checkWritable(Path file) {
+        if (file.toString().isBlank()) {
+            throw new UsageException("the trace file name is empty; give a file path such as run.jsonl");
+        }
         Path path = file.toAbsolutePath().normalize();
         String prefix = "cannot write the trace file " + file + ": ";
         if (Files.isDirectory(path)) {
@@ -34,6 +37,19 @@ final class TraceFile {
         }
         if (!Files.isWritable(existing)) {
             throw new UsageException(prefix + "the directory " + existing + " is not writable");
+        }
+    }
+
+    /** Empties {@code file} (creating it), so it holds the trace of one run; called once nothing else can fail first. */
+    static void startFresh(Path file) {
+        try {
+            Path parent = file.toAbsolutePath().getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+            Files.write(file, new byte[0]);
+        } catch (java.io.IOException e) {
+            throw new UsageException("cannot write the trace file " + file + ": " + e.getMessage());
         }
     }
 }

@@ -65,7 +65,7 @@ final class AgentLoop {
                 }
                 run.meter.countStep();
                 ModelResponse response = caller.call(perceive(), "step");
-                run.history.add(response.toMessage());
+                response.toHistoryMessage().ifPresent(run.history::add);
                 Optional<RunResult> end = switch (classify(response)) {
                     case Next.Answer answer -> acceptAnswer(answer.text(), null, null);
                     case Next.Act act -> act(act.calls());
@@ -136,8 +136,17 @@ final class AgentLoop {
                     "the conversation no longer fits the model's context window; enable a context policy"
                             + " (tool result clearing or compaction) or lower the tool output limit");
             case PAUSE_TURN -> new Next.Continue();
-            default -> response.toolUses().isEmpty() ? new Next.Answer(response.text()) : new Next.Act(response.toolUses());
+            default -> response.toolUses().isEmpty() ? new Next.Answer(answerText()) : new Next.Act(response.toolUses());
         };
+    }
+
+    /** The final answer: the text of the assistant turns since the last user turn (a paused turn and its continuation). */
+    private String answerText() {
+        StringBuilder text = new StringBuilder();
+        for (int i = run.history.size() - 1; i >= 0 && run.history.get(i).role() == Role.ASSISTANT; i--) {
+            text.insert(0, run.history.get(i).text());
+        }
+        return text.toString();
     }
 
     private static String textSuffix(ModelResponse response) {
@@ -230,12 +239,21 @@ final class AgentLoop {
                 + " what you found (with the facts and their sources) and what is still unfinished or uncertain.");
         try {
             ModelResponse summary = caller.call(request(ToolChoice.none()), "final_summary");
-            run.history.add(summary.toMessage());
-            String text = summary.text().isBlank() ? knownSoFar(why) : summary.text();
-            return end(RunStatus.STOPPED_BUDGET, kind.reason(), why, text);
+            summary.toHistoryMessage().ifPresent(run.history::add);
+            return end(RunStatus.STOPPED_BUDGET, kind.reason(), why, summaryAnswer(summary, why));
         } catch (ModelCaller.CallFailed failed) {
             return end(RunStatus.STOPPED_BUDGET, kind.reason(), why + "; the summary call failed too: " + failed.getMessage(), knownSoFar(why));
         }
+    }
+
+    /** The summary as the answer, unless it was cut off or refused: then what the run knows, with the partial text labelled. */
+    private String summaryAnswer(ModelResponse summary, String why) {
+        String text = summary.text().strip();
+        return switch (summary.stopReason()) {
+            case MAX_TOKENS, REFUSAL, MODEL_CONTEXT_WINDOW_EXCEEDED -> knownSoFar(why) + (text.isEmpty() ? ""
+                    : " The model's summary was not complete (" + summary.stopReason().wireName() + "): " + text);
+            default -> text.isEmpty() ? knownSoFar(why) : summary.text();
+        };
     }
 
     /** Adds text to the last user message, or a new user message after an assistant turn. */

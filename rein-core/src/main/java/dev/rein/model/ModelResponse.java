@@ -2,6 +2,7 @@ package dev.rein.model;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /** What the model answered: content blocks, why it stopped, and the tokens it used. */
 public record ModelResponse(String id, String model, List<ContentBlock> content, StopReason stopReason,
@@ -13,9 +14,16 @@ public record ModelResponse(String id, String model, List<ContentBlock> content,
         usage = usage == null ? Usage.ZERO : usage;
     }
 
-    /** The response as an assistant message for the history (unchanged content). */
-    public Message toMessage() {
-        return Message.assistant(content);
+    /**
+     * The response as the assistant turn to keep in the history: its blocks unchanged, except
+     * empty text blocks, which the API refuses in a request. Empty when nothing is left (a
+     * response with no content), since a message needs at least one block.
+     */
+    public Optional<Message> toHistoryMessage() {
+        List<ContentBlock> kept = content.stream()
+                .filter(block -> !(block instanceof TextBlock text && text.text().isEmpty()))
+                .toList();
+        return kept.isEmpty() ? Optional.empty() : Optional.of(Message.assistant(kept));
     }
 
     /** The tool use blocks, in the order the model proposed them. */

@@ -1,7 +1,15 @@
 package dev.rein.model;
 
-/** Who authored a message in the conversation. */
+import com.fasterxml.jackson.annotation.JsonValue;
+import java.util.Locale;
+
+/** Who authored a message in the conversation. Written as the API writes it: {@code user}, {@code assistant}. */
 public enum Role {
     USER,
-    ASSISTANT
+    ASSISTANT;
+
+    @JsonValue
+    public String wireName() {
+        return name().toLowerCase(Locale.ROOT);
+    }
 }

@@ -1,5 +1,6 @@
 package dev.rein.model;
 
+import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Locale;
 
 /** Why the model stopped generating, as reported by the provider. */
@@ -14,7 +15,8 @@ public enum StopReason {
     /** A value this version of Rein does not know; treated like an end of turn without tool use. */
     UNKNOWN;
 
-    /** The wire name, e.g. {@code max_tokens}. */
+    /** The wire name, e.g. {@code max_tokens}; also how traces write it. */
+    @JsonValue
     public String wireName() {
         return name().toLowerCase(Locale.ROOT);
     }

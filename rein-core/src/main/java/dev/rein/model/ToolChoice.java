@@ -1,8 +1,17 @@
 package dev.rein.model;
 
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import java.util.Objects;
 
-/** How the model may use tools on one request. */
+/** How the model may use tools on one request. Written to traces as the API writes it, e.g. {@code {"type":"none"}}. */
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
+@JsonSubTypes({
+        @JsonSubTypes.Type(value = ToolChoice.Auto.class, name = "auto"),
+        @JsonSubTypes.Type(value = ToolChoice.Any.class, name = "any"),
+        @JsonSubTypes.Type(value = ToolChoice.Tool.class, name = "tool"),
+        @JsonSubTypes.Type(value = ToolChoice.None.class, name = "none")
+})
 public sealed interface ToolChoice {
     /** The model decides whether to call tools. */
     record Auto() implements ToolChoice {}

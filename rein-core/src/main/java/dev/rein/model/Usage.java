@@ -1,5 +1,7 @@
 package dev.rein.model;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+
 /**
  * Token usage of one model call. Cache writes are split by lifetime because they are priced
  * differently (5-minute writes at 1.25x input, 1-hour writes at 2x).
@@ -21,7 +23,8 @@ public record Usage(long inputTokens, long outputTokens, long cacheReadInputToke
         return new Usage(input, output, cacheRead, cacheWrite, 0);
     }
 
-    /** All tokens written to the cache, whatever their lifetime. */
+    /** All tokens written to the cache, whatever their lifetime (the API's {@code cache_creation_input_tokens}). */
+    @JsonProperty(value = "cache_creation_input_tokens", access = JsonProperty.Access.READ_ONLY)
     public long cacheCreationInputTokens() {
         return cacheWrite5mInputTokens + cacheWrite1hInputTokens;
     }

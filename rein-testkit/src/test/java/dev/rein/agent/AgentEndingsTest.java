@@ -61,7 +61,7 @@ class AgentEndingsTest {
                 text("found it"));
         RunResult result = agent(model).build().run("go");
         assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
-        assertThat(result.answer()).isEqualTo("found it");
+        assertThat(result.answer()).isEqualTo("searching...found it");
         List<Message> second = model.requests().get(1).messages();
         assertThat(second.get(second.size() - 1).text()).isEqualTo("searching...");
     }

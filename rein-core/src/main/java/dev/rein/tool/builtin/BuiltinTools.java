@@ -42,6 +42,8 @@ public final class BuiltinTools {
                           "description":"IANA time zone name such as Asia/Tokyo or Europe/Paris; UTC when omitted"}},
                          "additionalProperties":false}""")
                 .risk(Risk.READ)
+                // Asking the clock again is legitimate: its answer changes, so repeats are not a stall.
+                .polling(true)
                 .handler((args, ctx) -> {
                     String zone = args.hasNonNull("timezone") ? args.get("timezone").asText() : null;
                     try {
