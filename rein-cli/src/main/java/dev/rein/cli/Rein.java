@@ -30,6 +30,7 @@ import picocli.CommandLine.Spec;
                 EvalCommand.class,
                 ExamplesCommand.class,
                 ExampleCommand.class,
+                WarmupCommand.class,
                 CommandLine.HelpCommand.class,
         },
         footerHeading = "%nExit codes:%n",
