@@ -20,7 +20,8 @@ final class OptionValues {
             try {
                 steps = Integer.parseInt(value.strip());
             } catch (NumberFormatException e) {
-                throw new TypeConversionException("'" + value + "' is not a whole number; give the most steps the run may take, e.g. 10");
+                String why = value.strip().matches("-?\\d+") ? "is too large (at most " + Integer.MAX_VALUE + ")" : "is not a whole number";
+                throw new TypeConversionException("'" + value + "' " + why + "; give the most steps the run may take, e.g. 10");
             }
             if (steps < 1) {
                 throw new TypeConversionException("the run needs at least 1 step, got " + steps);

@@ -151,6 +151,9 @@ final class RunCommand implements Callable<Integer> {
 
     /** The money budget needs a price; fail before any request rather than at the first response. */
     private static void requirePrice(String model) {
+        if (model == null || model.isBlank()) {
+            throw new UsageException("--model is empty: give a model name such as " + Agent.DEFAULT_MODEL);
+        }
         PriceTable prices = PriceTable.defaults();
         if (prices.find(model).isEmpty()) {
             throw new UsageException("no price is known for model '" + model + "', so its cost cannot be counted against"
