@@ -101,9 +101,17 @@ final class AgentLoop {
         Map<String, Object> limits = new LinkedHashMap<>();
         limits.put("max_steps", run.config.budget().maxSteps());
         limits.put("max_cost_usd", run.config.budget().maxCostUsd());
-        limits.put("max_seconds", run.config.budget().maxDuration() == null ? null : run.config.budget().maxDuration().toSeconds());
+        limits.put("max_seconds", seconds(run.config.budget().maxDuration()));
         run.emit(new TraceEvent.RunStarted(run.runId, 0, run.now(), run.goal, run.config.modelName(), run.config.tools().names(), limits));
         run.emit(new TraceEvent.StateChanged(run.runId, 0, run.now(), null, RunStatus.RUNNING, "started"));
+    }
+
+    /** Whole seconds as an integer, fractions (e.g. 1.5) as a decimal; null for no limit. */
+    private static Number seconds(Duration d) {
+        if (d == null) {
+            return null;
+        }
+        return d.toMillis() % 1000 == 0 ? (Number) d.toSeconds() : (Number) (d.toMillis() / 1000.0);
     }
 
     /** Perceive: assemble what the model sees on this call (context policies may edit the history first). */
