@@ -19,27 +19,12 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-class FailureRepliesTest {
+class FailureRepliesTest extends FakeServerTestBase {
 
-    private FakeMessagesServer server;
-    private Api api;
-
-    @BeforeEach
-    void start() {
-        server = FakeMessagesServer.start();
-        api = new Api(server);
-    }
-
-    @AfterEach
-    void stop() {
-        server.close();
-    }
 
     @ParameterizedTest
     @EnumSource(ApiErrorType.class)

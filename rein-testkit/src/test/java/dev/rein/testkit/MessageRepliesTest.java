@@ -6,27 +6,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-class MessageRepliesTest {
+class MessageRepliesTest extends FakeServerTestBase {
 
-    private FakeMessagesServer server;
-    private Api api;
-
-    @BeforeEach
-    void start() {
-        server = FakeMessagesServer.start();
-        api = new Api(server);
-    }
-
-    @AfterEach
-    void stop() {
-        server.close();
-    }
 
     @Test
     void baseUrlIsLoopbackWithEphemeralPort() {

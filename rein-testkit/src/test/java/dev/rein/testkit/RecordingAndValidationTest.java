@@ -7,11 +7,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-class RecordingAndValidationTest {
+class RecordingAndValidationTest extends FakeServerTestBase {
 
     /** An assistant tool call followed by a user message answering it with {@code resultId}. */
     private static final String TOOL_ROUND = """
@@ -23,19 +21,6 @@ class RecordingAndValidationTest {
               {"role":"user","content":[
                 {"type":"tool_result","tool_use_id":"%s","content":"hello"}]}]}""";
 
-    private FakeMessagesServer server;
-    private Api api;
-
-    @BeforeEach
-    void start() {
-        server = FakeMessagesServer.start();
-        api = new Api(server);
-    }
-
-    @AfterEach
-    void stop() {
-        server.close();
-    }
 
     @Test
     void recordsMethodPathHeadersAndBody() throws Exception {
