@@ -1,13 +1,17 @@
 package dev.rein.model;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
 /**
  * One provider-neutral model call: the system prompt, tool definitions, tool choice, history and
- * limits. Sampling parameters are null unless the user sets them (some API versions reject them).
+ * limits. Sampling parameters are null unless the user sets them (some API versions reject them);
+ * traces leave unset ones out.
  */
+@JsonInclude(JsonInclude.Include.NON_NULL)
 public record ModelRequest(
         String model,
         List<TextBlock> system,
