@@ -6,7 +6,9 @@ import dev.rein.state.Runs;
 import dev.rein.store.jdbc.JdbcRunStore;
 import dev.rein.tool.ToolRegistry;
 import java.time.Clock;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -70,13 +72,17 @@ final class ApproveCommand implements Callable<Integer> {
         }
     }
 
-    private ApprovalRequest pick(List<ApprovalRequest> pending) {
-        if (pending.isEmpty()) {
+    /** The action to decide; identical actions (one hash) are one decision. */
+    private ApprovalRequest pick(List<ApprovalRequest> waiting) {
+        if (waiting.isEmpty()) {
             throw new UsageException("run " + runId + " is not waiting for any approval; see 'rein show " + runId + "'");
         }
+        Map<String, ApprovalRequest> byHash = new LinkedHashMap<>();
+        waiting.forEach(r -> byHash.putIfAbsent(r.actionHash(), r));
+        List<ApprovalRequest> pending = List.copyOf(byHash.values());
         if (action == null) {
             if (pending.size() > 1) {
-                throw new UsageException("run " + runId + " waits for " + pending.size() + " actions; choose one with --action HASH"
+                throw new UsageException("run " + runId + " waits for " + pending.size() + " different actions; choose one with --action HASH"
                         + " (hashes: " + String.join(", ", pending.stream().map(ApprovalRequest::actionHash).toList()) + ")");
             }
             return pending.get(0);

@@ -1,6 +1,8 @@
 package dev.rein.cli;
 
 import dev.rein.agent.Agent;
+import dev.rein.context.ContextPolicy;
+import dev.rein.context.DirectoryOutputStore;
 import dev.rein.model.Model;
 import dev.rein.state.RunStore;
 import dev.rein.trace.JsonlTraceListener;
@@ -19,6 +21,9 @@ final class CliAgent {
                 .tools(home.tools().select(String.join(",", settings.tools())))
                 .budget(settings.budget())
                 .store(store)
+                .finishTool(settings.finishTool())
+                // Truncated tool output is kept in full beside the runs, so nothing is lost when the process ends.
+                .contextPolicy(ContextPolicy.builder().outputStore(new DirectoryOutputStore(home.directory().resolve("outputs"))).build())
                 .runIds(() -> runId);
         if (!quiet) {
             agent.listener(id -> new LiveView(line));

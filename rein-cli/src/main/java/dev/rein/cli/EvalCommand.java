@@ -29,7 +29,7 @@ final class EvalCommand implements Callable<Integer> {
     Path suite;
 
     @Option(names = "--trials", paramLabel = "N", description = "Trials per task (default: the suite's own value).")
-    int trials;
+    Integer trials;
 
     @Option(names = "--model", paramLabel = "NAME", description = "Run against this real model instead of the scripted ones.")
     String model;
@@ -46,11 +46,18 @@ final class EvalCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (trials != null && trials < 1) {
+            throw new UsageException("--trials must be 1 or more, was " + trials);
+        }
+        if (report != null) {
+            TraceFile.checkWritable(report, "report file", "report.html");
+        }
         if (model != null) {
-            // Fail before any trial when the real model cannot be configured (e.g. no key).
+            // Fail before any trial when the real model cannot be priced or configured (e.g. no key).
+            RunCommand.requirePrice(model);
             env.models().create(model, env.env());
         }
-        return EvalCommandSupport.run(suite, trials, model,
+        return EvalCommandSupport.run(suite, trials == null ? 0 : trials, model,
                 model == null ? null : name -> env.models().create(name, env.env()),
                 report, json, env.out(), env.err());
     }

@@ -33,7 +33,7 @@ final class ExampleCommand implements Callable<Integer> {
     boolean eval;
 
     @Option(names = "--trials", paramLabel = "N", description = "With --eval: trials per task (default: the suite's own).")
-    int trials;
+    Integer trials;
 
     ExampleCommand(CliEnvironment env) {
         this.env = env;
@@ -41,10 +41,13 @@ final class ExampleCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (trials < 0) {
+        if (trials != null && !eval) {
+            throw new UsageException("--trials goes with --eval: rein example " + name + " --eval --trials " + trials);
+        }
+        if (trials != null && trials < 1) {
             throw new UsageException("--trials must be 1 or more, was " + trials);
         }
-        return eval ? Examples.evaluate(name, offline, trials, model, env.env(), env.out(), env.err())
+        return eval ? Examples.evaluate(name, offline, trials == null ? 0 : trials, model, env.env(), env.out(), env.err())
                 : Examples.run(name, offline, model, env.env(), env.out(), env.err());
     }
 }

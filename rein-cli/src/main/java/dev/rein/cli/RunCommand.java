@@ -62,6 +62,10 @@ final class RunCommand implements Callable<Integer> {
                     + " replacing its content ('rein resume --trace' appends).")
     Path trace;
 
+    @Option(names = "--finish", description = "Offer the model the finish tool: it ends the run with status completed,"
+            + " failed or needs_user_input (then FAILED, reason needs_user_input, with a handoff shown by 'rein show').")
+    boolean finish;
+
     @Option(names = "--json", description = "Print exactly one JSON object on stdout when the run ends:"
             + " run_id, status, reason, answer, steps, usage, cost_usd.")
     boolean json;
@@ -90,7 +94,7 @@ final class RunCommand implements Callable<Integer> {
             TraceFile.checkWritable(trace);
         }
         RunSettings settings = new RunSettings(model, selected.stream().map(Tool::name).toList(), system,
-                limits.maxSteps(), limits.maxCostUsd(), limits.maxDuration().toMillis());
+                limits.maxSteps(), limits.maxCostUsd(), limits.maxDuration().toMillis(), finish);
         // Only now, with every option valid, is the environment consulted (API key) and a model created.
         Model client = env.models().create(model, env.env());
         String runId = RunIds.next();
@@ -150,7 +154,7 @@ final class RunCommand implements Callable<Integer> {
     }
 
     /** The money budget needs a price; fail before any request rather than at the first response. */
-    private static void requirePrice(String model) {
+    static void requirePrice(String model) {
         if (model == null || model.isBlank()) {
             throw new UsageException("--model is empty: give a model name such as " + Agent.DEFAULT_MODEL);
         }

@@ -14,13 +14,18 @@ final class TraceFile {
      * @throws UsageException saying why the path cannot be written
      */
     static void checkWritable(Path file) {
+        checkWritable(file, "trace file", "run.jsonl");
+    }
+
+    /** Like {@link #checkWritable(Path)} for any output file, named {@code what} in messages. */
+    static void checkWritable(Path file, String what, String example) {
         if (file.toString().isBlank()) {
-            throw new UsageException("the trace file name is empty; give a file path such as run.jsonl");
+            throw new UsageException("the " + what + " name is empty; give a file path such as " + example);
         }
         Path path = file.toAbsolutePath().normalize();
-        String prefix = "cannot write the trace file " + file + ": ";
+        String prefix = "cannot write the " + what + " " + file + ": ";
         if (Files.isDirectory(path)) {
-            throw new UsageException(prefix + "it is a directory; give a file path such as run.jsonl");
+            throw new UsageException(prefix + "it is a directory; give a file path such as " + example);
         }
         if (Files.exists(path)) {
             if (!Files.isRegularFile(path) || !Files.isWritable(path)) {

@@ -107,6 +107,47 @@ class ApprovalCommandsTest {
     }
 
     @Test
+    void identicalActionsInOneResponseAreOneDecision() throws Exception {
+        String sameInOtherOrder = "{\"body\":\"明日10時に変更です。\",\"subject\":\"会議\",\"to\":\"sato@example.jp\"}";
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("send_message", SEND), call("send_message", sameInOtherOrder)),
+                text("送信しました。"));
+        cli.models((name, env) -> model);
+        assertThat(cli.run("run", "--tools", "send_message", "連絡して").exitCode()).isEqualTo(ExitCodes.WAITING_APPROVAL);
+        String id = runId();
+        InProcessCli.Outcome approve = cli.run("approve", id);
+        assertThat(approve.exitCode()).as(approve.stderr()).isZero();
+        assertThat(cli.run("resume", id).exitCode()).isEqualTo(ExitCodes.SUCCEEDED);
+    }
+
+    @Test
+    void withTheFinishToolAQuestionForTheUserEndsWithAHandoff() throws Exception {
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("lookup_contact", "{\"name\":\"alice\"}")),
+                toolCalls(call("finish", "{\"status\":\"needs_user_input\",\"summary\":\"two Alices\","
+                        + "\"result\":\"Which Alice do you mean?\"}")));
+        cli.models((name, env) -> model);
+        InProcessCli.Outcome run = cli.run("run", "--finish", "--tools", "lookup_contact", "--json", "Tell Alice");
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.FAILED);
+        assertThat(run.stdout()).contains("\"reason\":\"needs_user_input\"").contains("Which Alice do you mean?");
+        assertThat(model.requests().get(0).tools()).extracting(d -> d.name()).contains("finish");
+        InProcessCli.Outcome show = cli.run("show", runId());
+        assertThat(show.stdout()).contains("needs_user_input").contains("Which Alice do you mean?");
+    }
+
+    @Test
+    void truncatedToolOutputIsKeptInFullBesideTheRuns() throws Exception {
+        String longName = "x".repeat(5_000);
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("lookup_contact", "{\"name\":\"" + longName + "\"}")), text("none"));
+        cli.models((name, env) -> model);
+        assertThat(cli.run("run", "--tools", "lookup_contact", "find " + "x").exitCode()).isEqualTo(ExitCodes.SUCCEEDED);
+        String seen = model.lastRequest().messages().get(2).content().toString();
+        assertThat(seen).contains("characters were omitted");
+        try (var stored = Files.walk(cli.home().resolve("outputs"))) {
+            assertThat(stored.filter(Files::isRegularFile).toList()).singleElement()
+                    .satisfies(f -> assertThat(Files.readString(f)).contains(longName));
+        }
+    }
+
+    @Test
     void badRunIdsAndOptionsAreOneLineUsageErrors() {
         for (String[] args : new String[][] {{"show", "run_nope"}, {"approve", "run_nope"}, {"resume", "run_nope"},
                 {"approve", "../etc"}, {"approve", "x", "--reject", "r", "--edit", "{}"}}) {

@@ -35,6 +35,30 @@ class EvalCommandTest {
     }
 
     @Test
+    void badOptionsAreRefusedBeforeAnyTrialRuns(@TempDir Path dir) throws Exception {
+        for (String[] args : new String[][] {{"--trials", "0"}, {"--report", dir.toString()}, {"--report", ""}}) {
+            String[] full = new String[args.length + 2];
+            full[0] = "eval";
+            full[1] = EXAMPLE_SUITE.toString();
+            System.arraycopy(args, 0, full, 2, args.length);
+            InProcessCli.Outcome outcome = cli.run(full);
+            assertThat(outcome.exitCode()).as(String.join(" ", args)).isEqualTo(2);
+            assertThat(outcome.stdout()).as(String.join(" ", args)).isEmpty();
+            assertThat(outcome.stderrLines()).as(String.join(" ", args)).hasSize(1);
+        }
+        Path broken = dir.resolve("broken.yaml");
+        Files.writeString(broken, "name: x\ntasks: [\n  - id: {\n");
+        InProcessCli.Outcome malformed = cli.run("eval", broken.toString());
+        assertThat(malformed.exitCode()).isEqualTo(2);
+        assertThat(malformed.stderrLines()).hasSize(1);
+        InProcessCli.Outcome unpriced = new InProcessCli().models((name, env) -> {
+            throw new AssertionError("no model may be created for an unpriced name");
+        }).run("eval", EXAMPLE_SUITE.toString(), "--model", "gpt-4o");
+        assertThat(unpriced.exitCode()).isEqualTo(2);
+        assertThat(unpriced.stderr()).contains("no price is known for model 'gpt-4o'");
+    }
+
+    @Test
     void aMissingSuiteIsAOneLineUsageError() {
         InProcessCli.Outcome outcome = cli.run("eval", "no-such-suite.yaml");
         assertThat(outcome.exitCode()).isEqualTo(2);

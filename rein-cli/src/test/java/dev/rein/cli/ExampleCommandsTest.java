@@ -37,6 +37,12 @@ class ExampleCommandsTest {
     }
 
     @Test
+    void trialsNeedEvalAndAPositiveCount() {
+        assertThat(cli.run("example", "date", "--trials", "2").exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(cli.run("example", "date", "--eval", "--trials", "0").exitCode()).isEqualTo(ExitCodes.USAGE);
+    }
+
+    @Test
     void anUnknownExampleIsAUsageError() {
         InProcessCli.Outcome outcome = cli.run("example", "nope");
         assertThat(outcome.exitCode()).isEqualTo(ExitCodes.USAGE);

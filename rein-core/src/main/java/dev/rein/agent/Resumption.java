@@ -31,7 +31,7 @@ final class Resumption {
         if (!snapshot.pendingApprovals().isEmpty()) {
             throw new ApprovalException("run " + runId + " still waits for a decision on "
                     + snapshot.pendingApprovals().stream().map(r -> r.tool() + " " + r.actionHash()).toList()
-                    + "; approve, reject or edit each with agent.runs() first", snapshot.pendingApprovals());
+                    + "; decide each first (Runs.approve, reject or edit; on the command line: rein approve)", snapshot.pendingApprovals());
         }
         Run run = Run.resume(snapshot, config);
         run.checkpoint();

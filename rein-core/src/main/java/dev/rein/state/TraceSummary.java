@@ -24,7 +24,7 @@ final class TraceSummary {
             String detail = switch (e.type()) {
                 case "run_started" -> "goal: " + j.path("goal").asText();
                 case "model_response" -> "stop " + j.path("response").path("stop_reason").asText().toLowerCase()
-                        + ", USD " + j.path("total_cost_usd").asText();
+                        + ", USD " + j.path("total_cost_usd").decimalValue().toPlainString();
                 case "tool_call" -> j.path("tool").asText() + " " + Json.write(j.path("arguments"));
                 case "tool_result" -> j.path("tool").asText() + (j.path("is_error").asBoolean() ? " ERROR " + j.path("error_class").asText() : " ok")
                         + ": " + j.path("content").asText();
@@ -34,6 +34,12 @@ final class TraceSummary {
                 case "approval_decided" -> j.path("decision").asText() + " " + j.path("tool").asText() + " by "
                         + j.path("decided_by").asText("?") + (j.hasNonNull("reason") ? ": " + j.path("reason").asText() : "");
                 case "audit" -> j.path("kind").asText() + " " + j.path("tool").asText("") + ": " + j.path("detail").asText();
+                case "stall_detected" -> j.path("detector").asText() + " " + j.path("action").asText() + " (#"
+                        + j.path("occurrence").asInt() + "): " + Json.write(j.path("evidence"));
+                case "output_truncated" -> j.path("tool").asText() + " output cut to " + j.path("shown_chars").asInt() + " of "
+                        + j.path("total_chars").asInt() + " characters, full text " + j.path("sha256").asText();
+                case "context_edited" -> j.path("edit").asText() + ": " + j.path("tokens_before").asLong() + " -> "
+                        + j.path("tokens_after").asLong() + " tokens";
                 case "intervention" -> j.path("kind").asText() + ": " + j.path("message").asText();
                 case "state_change" -> j.path("from").asText("-") + " -> " + j.path("to").asText() + " (" + j.path("reason").asText() + ")";
                 case "run_finished" -> j.path("status").asText() + " (" + j.path("reason").asText() + ")";

@@ -92,7 +92,8 @@ public final class EvalCommandSupport {
             }
             return exitCode(report);
         } catch (ReinException e) {
-            err.println("rein eval: " + e.getMessage());
+            // One line: parser messages (YAML carets, class names) are folded onto it.
+            err.println("rein eval: " + String.valueOf(e.getMessage()).strip().replaceAll("\\s*\\R\\s*", "; "));
             return INVALID;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
