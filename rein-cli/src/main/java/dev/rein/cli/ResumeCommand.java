@@ -46,13 +46,7 @@ final class ResumeCommand implements Callable<Integer> {
             Agent agent = CliAgent.build(settings, runId, client, home, store, line, quiet, trace);
             return Foreground.run(() -> agent.startResume(runId), env, new RunReport(env, json, quiet, trace)::print);
         } finally {
-            if (client instanceof AutoCloseable closeable) {
-                try {
-                    closeable.close();
-                } catch (Exception e) {
-                    env.err().println("rein resume: warning: closing the model client failed: " + Errors.oneLine(e.toString()));
-                }
-            }
+            RunCommand.closeQuietly(client, env, "rein resume");
         }
     }
 }

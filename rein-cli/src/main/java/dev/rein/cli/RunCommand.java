@@ -106,7 +106,7 @@ final class RunCommand implements Callable<Integer> {
             Agent agent = CliAgent.build(settings, runId, client, home, store, line, quiet, trace);
             return runInForeground(agent, runId, task);
         } finally {
-            closeQuietly(client);
+            closeQuietly(client, env, "rein run");
         }
     }
 
@@ -143,12 +143,12 @@ final class RunCommand implements Callable<Integer> {
     }
 
     /** Releases the model's HTTP client; a failure to close must not change how the run is reported. */
-    private void closeQuietly(Model client) {
+    static void closeQuietly(Model client, CliEnvironment env, String command) {
         if (client instanceof AutoCloseable closeable) {
             try {
                 closeable.close();
             } catch (Exception e) {
-                env.err().println("rein run: warning: closing the model client failed: " + Errors.oneLine(e.toString()));
+                env.err().println(command + ": warning: closing the model client failed: " + Errors.oneLine(e.toString()));
             }
         }
     }
