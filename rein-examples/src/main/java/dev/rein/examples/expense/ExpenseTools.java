@@ -6,10 +6,12 @@ import dev.rein.approval.ApprovalPolicy;
 import dev.rein.json.Json;
 import dev.rein.tool.Risk;
 import dev.rein.tool.Tool;
+import dev.rein.tool.ToolContext;
 import dev.rein.tool.ToolOutput;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.BiFunction;
 
 /**
  * The expense agent's tools: reads (report, policy, policy check) and two decisions. The policy
@@ -41,21 +43,12 @@ final class ExpenseTools {
     }
 
     private Tool getReport() {
-        return Tool.builder("get_report")
-                .description("Reads an expense report: employee, submission date, items (date, category, description, amount in"
-                        + " JPY, attendees, whether a receipt is attached), total and status.")
-                .inputSchema(reportIdSchema())
-                .requiredScopes(READ_SCOPE)
-                .handler((args, ctx) -> {
-                    ExpenseWorld.Report r = world.report(id(args));
-                    if (r == null) {
-                        return ToolOutput.error("no report '" + id(args) + "'");
-                    }
+        return reportReader("get_report", "Reads an expense report: employee, submission date, items (date, category,"
+                + " description, amount in JPY, attendees, whether a receipt is attached), total and status.", (r, ctx) -> {
                     ObjectNode out = Json.mapper().valueToTree(r);
                     out.put("total_jpy", r.total());
                     return ToolOutput.text(Json.write(out)).withSource("expenses");
-                })
-                .build();
+                });
     }
 
     private Tool getPolicy() {
@@ -67,21 +60,25 @@ final class ExpenseTools {
     }
 
     private Tool checkReport() {
-        return Tool.builder(CHECK)
-                .description("Checks a report against the policy and lists every violation (rule id, item number, detail)."
-                        + " Required before any decision on the report.")
-                .inputSchema(reportIdSchema())
-                .requiredScopes(READ_SCOPE)
-                .handler((args, ctx) -> {
-                    ExpenseWorld.Report r = world.report(id(args));
-                    if (r == null) {
-                        return ToolOutput.error("no report '" + id(args) + "'");
-                    }
+        return reportReader(CHECK, "Checks a report against the policy and lists every violation (rule id, item number,"
+                + " detail). Required before any decision on the report.", (r, ctx) -> {
                     world.markChecked(ctx.runId(), r.id());
                     ObjectNode out = Json.object().put("report_id", r.id()).put("total_jpy", r.total())
                             .put("needs_manager_signoff", r.total() > ExpenseWorld.MANAGER_LIMIT_JPY);
                     out.set("violations", Json.mapper().valueToTree(ExpensePolicy.check(r)));
                     return ToolOutput.text(Json.write(out)).withSource("policy-check");
+                });
+    }
+
+    /** A read-scoped tool over one report by id; an unknown id is an error result. */
+    private Tool reportReader(String name, String description, BiFunction<ExpenseWorld.Report, ToolContext, ToolOutput> read) {
+        return Tool.builder(name)
+                .description(description)
+                .inputSchema(reportIdSchema())
+                .requiredScopes(READ_SCOPE)
+                .handler((args, ctx) -> {
+                    ExpenseWorld.Report r = world.report(id(args));
+                    return r == null ? ToolOutput.error("no report '" + id(args) + "'") : read.apply(r, ctx);
                 })
                 .build();
     }
