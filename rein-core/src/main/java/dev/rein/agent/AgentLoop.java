@@ -85,7 +85,7 @@ final class AgentLoop {
             String reason = e instanceof StoreConflictException ? Reasons.STORE_CONFLICT : Reasons.STORE_ERROR;
             return end(RunStatus.FAILED, reason, "the run's state could not be saved, so it stopped: " + e.getMessage(),
                     knownSoFar("the run's state could not be saved"));
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | StackOverflowError e) {
             return end(RunStatus.FAILED, Reasons.INTERNAL_ERROR, "internal error: " + e, knownSoFar("an internal error occurred"));
         } finally {
             Thread.interrupted();
@@ -286,6 +286,17 @@ final class AgentLoop {
     /** What the run knows without asking the model again: its last words and the tools it used. */
     private String knownSoFar(String why) {
         return KnownSoFar.describe(why, run.history);
+    }
+
+    /**
+     * The result of a run whose loop itself failed (even its ending threw): nothing more is saved or
+     * traced, but the caller still gets a result instead of waiting forever.
+     */
+    static RunResult crashed(Run run, Throwable failure) {
+        run.status = RunStatus.FAILED;
+        return new RunResult(run.runId, RunStatus.FAILED, Reasons.INTERNAL_ERROR, "internal error: " + failure
+                + " (the run's final state may not have been saved)", "", run.step(), run.meter.usage(), run.meter.costUsd(),
+                Duration.between(run.startedAt, run.now()), null, run.history, run.state, List.of());
     }
 
     private RunResult end(RunStatus status, String reason, String message, String answer) {

@@ -29,6 +29,8 @@ public final class ToolExecutor {
     public static final RetryPolicy DEFAULT_TOOL_RETRY = new RetryPolicy(2, Duration.ofMillis(200), Duration.ofSeconds(5), 0.2);
     /** The largest accepted arguments object, in bytes of JSON (256 KiB). */
     public static final int DEFAULT_MAX_ARGUMENT_BYTES = 256 * 1024;
+    /** The deepest accepted arguments object (levels of objects and arrays); real tool arguments stay far below it. */
+    public static final int MAX_ARGUMENT_DEPTH = 64;
 
     private static final ToolInterceptor PASS = (invocation, chain) -> chain.proceed(invocation);
 
