@@ -28,6 +28,9 @@ import java.util.Optional;
  * every path ends in a {@link RunResult} with a status and a reason.
  */
 final class AgentLoop {
+    /** How often an empty turn is answered with a request to continue before the run fails. */
+    private static final int MAX_EMPTY_ANSWER_NUDGES = 1;
+
     private final Run run;
     private final ModelCaller caller;
     private final ToolStage tools;
@@ -67,6 +70,7 @@ final class AgentLoop {
                 ModelResponse response = caller.call(perceive(), "step");
                 response.toHistoryMessage().ifPresent(run.history::add);
                 Optional<RunResult> end = switch (classify(response)) {
+                    case Next.Answer answer when answer.text().isBlank() -> emptyAnswer();
                     case Next.Answer answer -> acceptAnswer(answer.text(), null, null);
                     case Next.Act act -> act(act.calls());
                     case Next.Continue ignored -> Optional.empty();
@@ -233,6 +237,18 @@ final class AgentLoop {
                     + run.verificationFailures + " times; still missing: " + String.join("; ", missing), answer, report));
         }
         observe(List.of(finishCallId == null ? new TextBlock(feedback) : new ToolResultBlock(finishCallId, feedback, true)));
+        return Optional.empty();
+    }
+
+    /** An empty turn is no answer: the model is asked once more, and a second empty turn ends the run. */
+    private Optional<RunResult> emptyAnswer() {
+        if (run.emptyAnswers++ >= MAX_EMPTY_ANSWER_NUDGES) {
+            String why = "the model ended its turn without an answer, twice; there is nothing to return";
+            return Optional.of(end(RunStatus.FAILED, Reasons.EMPTY_ANSWER, why, knownSoFar(why)));
+        }
+        String nudge = "[rein] Your last reply was empty. Continue the task: call a tool, or reply with your final answer.";
+        run.emit(new TraceEvent.Intervention(run.runId, run.step(), run.now(), "empty_answer", nudge, Map.of("empty_replies", run.emptyAnswers)));
+        appendUserText(nudge);
         return Optional.empty();
     }
 

@@ -40,6 +40,8 @@ final class Run {
     final List<Message> history = new ArrayList<>();
     RunStatus status = RunStatus.RUNNING;
     int verificationFailures;
+    /** Turns the model ended with neither text nor a tool call (not persisted: a resumed run may be nudged again). */
+    int emptyAnswers;
     /** On whose behalf the run acts; it stays with the run across resumes. */
     final Principal principal;
     /** The agent's secrets, recording every value handed out so it is masked from then on. */
