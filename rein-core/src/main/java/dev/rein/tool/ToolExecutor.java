@@ -109,14 +109,40 @@ public final class ToolExecutor {
     }
 
     /**
-     * Executes the calls of one model response concurrently, each on its own virtual thread with
-     * its own timeout, and returns their results in call order.
+     * Executes the calls of one model response and returns their results in call order. Reads run
+     * first, concurrently, each on its own virtual thread with its own timeout; calls with side
+     * effects (WRITE, IRREVERSIBLE) run after every read has ended, one at a time in call order, so
+     * no read observes a half-applied write and the writes keep the order the model gave them.
      */
     public List<ToolResult> executeAll(List<ToolCall> calls, Function<ToolCall, ToolContext> contexts)
             throws InterruptedException {
-        if (calls.size() == 1) {
-            ToolCall only = calls.get(0);
-            return List.of(execute(only, contexts.apply(only)));
+        ToolResult[] results = new ToolResult[calls.size()];
+        List<Integer> reads = new ArrayList<>();
+        for (int i = 0; i < calls.size(); i++) {
+            if (!sideEffecting(calls.get(i))) {
+                reads.add(i);
+            }
+        }
+        List<ToolResult> readResults = concurrently(reads.stream().map(calls::get).toList(), contexts);
+        for (int r = 0; r < reads.size(); r++) {
+            results[reads.get(r)] = readResults.get(r);
+        }
+        for (int i = 0; i < calls.size(); i++) {
+            if (results[i] == null) {
+                results[i] = execute(calls.get(i), contexts.apply(calls.get(i)));
+            }
+        }
+        return List.of(results);
+    }
+
+    private boolean sideEffecting(ToolCall call) {
+        return registry.find(call.name()).map(t -> t.risk() != Risk.READ).orElse(false);
+    }
+
+    private List<ToolResult> concurrently(List<ToolCall> calls, Function<ToolCall, ToolContext> contexts)
+            throws InterruptedException {
+        if (calls.size() <= 1) {
+            return calls.isEmpty() ? List.of() : List.of(execute(calls.get(0), contexts.apply(calls.get(0))));
         }
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<ToolResult>> futures = new ArrayList<>();
