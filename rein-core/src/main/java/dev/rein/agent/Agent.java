@@ -385,6 +385,7 @@ public final class Agent {
                 all.add(FinishTool.tool());
             }
             ToolRegistry registry = ToolRegistry.of(all);
+            registry.requireValidSchemas();
             if (budget.maxCostUsd() != null && prices.find(modelName).isEmpty()) {
                 throw new ReinException("no price is known for model '" + modelName + "', so the USD " + budget.maxCostUsd()
                         + " budget cannot be enforced. Add it with prices(PriceTable.defaults().with(\"" + modelName
