@@ -96,4 +96,15 @@ class AgentEndToEndTest extends FakeApi {
         assertThat(result.message()).contains("HTTP 400").contains("text content blocks must be non-empty");
         assertThat(server.requestCount()).isEqualTo(1);
     }
+
+    @Test
+    void aBadRequestTheServerSaysToRetryIsRetried() {
+        server.enqueue(FakeReply.error(dev.rein.testkit.ApiErrorType.INVALID_REQUEST, "try again").withHeader("x-should-retry", "true")
+                .withHeader("retry-after-ms", "10"), FakeReply.text("fine"));
+
+        RunResult result = Agent.builder().model(model).build().run("hello");
+
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(server.requestCount()).isEqualTo(2);
+    }
 }
