@@ -125,7 +125,7 @@ final class Guards {
                 ToolResult result = results.get(next++);
                 answers[i] = tools.block(result);
                 if (watched[i] != null) {
-                    observed.add(new Observed(watched[i], result.content(), result.isError()));
+                    observed.add(new Observed(watched[i], result.content(), result.isError(), result.source()));
                 }
             }
         }
