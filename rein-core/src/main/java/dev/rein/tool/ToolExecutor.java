@@ -103,7 +103,7 @@ public final class ToolExecutor {
     }
 
     private ToolResult unknownTool(ToolCall call) {
-        return ToolResult.error(call, ErrorClass.UNKNOWN_TOOL, "Unknown tool '" + call.name()
+        return ToolResult.reinError(call, ErrorClass.UNKNOWN_TOOL, "Unknown tool '" + call.name()
                 + "'. Available tools: " + (registry.isEmpty() ? "(none)" : String.join(", ", registry.names()))
                 + ". Call one of these by its exact name.");
     }
