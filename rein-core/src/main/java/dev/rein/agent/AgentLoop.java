@@ -322,9 +322,9 @@ final class AgentLoop {
     private RunResult end(RunStatus status, String reason, String message, String answer, FinishReport report) {
         RunStatus from = run.status;
         run.status = status;
-        RunResult result = new RunResult(run.runId, status, reason, message, answer, run.step(), run.meter.usage(),
-                run.meter.costUsd(), Duration.between(run.startedAt, run.now()), report, run.history, run.state,
-                run.approvals.snapshot().undecided());
+        RunResult result = run.redactor.redactValue(new RunResult(run.runId, status, reason, message, answer, run.step(),
+                run.meter.usage(), run.meter.costUsd(), Duration.between(run.startedAt, run.now()), report, run.history, run.state,
+                run.approvals.snapshot().undecided()));
         result = Resumption.saveFinal(run, result);
         run.emit(new TraceEvent.StateChanged(run.runId, run.step(), run.now(), from, status, reason));
         run.emit(new TraceEvent.RunFinished(run.runId, run.step(), run.now(), status, result.reason(), result.message(), answer,

@@ -19,7 +19,8 @@ final class Checkpoints {
                 result == null ? "" : result.answer(), run.createdAt, now, active, run.principal, run.history, run.step(),
                 run.meter.usage(), run.meter.costUsd(), run.verificationFailures, run.executor.callCounts(), run.state,
                 run.approvals.snapshot(), result == null ? null : result.finish());
-        run.config.safety().store().save(snapshot);
+        // masks secrets that became known late, and any that reached text Rein cannot mask on entry (thinking)
+        run.config.safety().store().save(run.redactor.redactValue(snapshot));
         run.version = snapshot.version();
     }
 }

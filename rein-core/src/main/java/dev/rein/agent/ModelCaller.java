@@ -1,14 +1,18 @@
 package dev.rein.agent;
 
+import dev.rein.model.ContentBlock;
 import dev.rein.model.Model;
 import dev.rein.model.ModelCallContext;
 import dev.rein.model.ModelException;
 import dev.rein.model.ModelRequest;
 import dev.rein.model.ModelResponse;
+import dev.rein.model.TextBlock;
+import dev.rein.model.ToolUseBlock;
 import dev.rein.trace.TraceEvent;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
@@ -46,7 +50,7 @@ final class ModelCaller {
         for (int attempt = 1; ; attempt++) {
             Instant started = Instant.now();
             try {
-                ModelResponse response = callWithinDeadline(model, request);
+                ModelResponse response = masked(callWithinDeadline(model, request));
                 BigDecimal cost = request.model().equals(run.config.modelName()) ? run.meter.record(response.usage())
                         : run.meter.record(response.usage(), run.config.prices().find(request.model()).orElse(null));
                 run.emit(new TraceEvent.ModelResponded(run.runId, step, run.now(), response, response.usage(), cost,
@@ -66,6 +70,20 @@ final class ModelCaller {
                 throw failure(e, retriesLeft, fitsDeadline, attempt);
             }
         }
+    }
+
+    /**
+     * The response with every known secret masked in its text and tool calls, before anything acts
+     * on it, stores it or sends it back: a tool never receives a secret from the model, and an
+     * approval shows the arguments that will run. Thinking blocks stay as they are (their signature
+     * covers the text); the store masks them.
+     */
+    private ModelResponse masked(ModelResponse response) {
+        List<ContentBlock> content = response.content().stream()
+                .map(block -> block instanceof TextBlock || block instanceof ToolUseBlock ? run.redactor.redactValue(block) : block)
+                .toList();
+        return content.equals(response.content()) ? response
+                : new ModelResponse(response.id(), response.model(), content, response.stopReason(), response.stopSequence(), response.usage());
     }
 
     private CallFailed failure(ModelException e, boolean retriesLeft, boolean fitsDeadline, int attempt) {
@@ -89,7 +107,7 @@ final class ModelCaller {
         FutureTask<ModelResponse> task = new FutureTask<>(() -> model.call(request, context));
         Thread.ofVirtual().name("rein-model-" + run.runId).start(task);
         try {
-            ModelResponse response = task.get(remaining.toNanos(), TimeUnit.NANOSECONDS);
+            ModelResponse response = getWithin(task, remaining);
             if (response == null) {
                 throw new ModelException(ModelException.Kind.MALFORMED_RESPONSE, 0, "the model returned no response");
             }
@@ -102,6 +120,16 @@ final class ModelCaller {
             throw e;
         } catch (ExecutionException e) {
             return rethrow(e.getCause());
+        }
+    }
+
+    /** The task's response; whatever the stream held back is released when the call ends, however it ends. */
+    private ModelResponse getWithin(FutureTask<ModelResponse> task, Duration remaining)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        try {
+            return task.get(remaining.toNanos(), TimeUnit.NANOSECONDS);
+        } finally {
+            run.recorder.endOfStream();
         }
     }
 

@@ -4,7 +4,6 @@ import dev.rein.approval.ApprovalLedger;
 import dev.rein.approval.ApprovalState;
 import dev.rein.budget.BudgetMeter;
 import dev.rein.context.OutputStore;
-import dev.rein.context.OutputStore;
 import dev.rein.model.Message;
 import dev.rein.security.TraceRedactor;
 import dev.rein.state.AgentState;
@@ -46,6 +45,8 @@ final class Run {
     final Principal principal;
     /** The agent's secrets, recording every value handed out so it is masked from then on. */
     final Secrets secrets;
+    /** Masks every known secret in what the run stores, traces or hands out. */
+    final TraceRedactor redactor;
     final ApprovalLedger approvals;
     AgentState state;
     /** The status a resumed run continued from, or null for a new run. */
@@ -57,7 +58,10 @@ final class Run {
 
     private Run(String runId, String goal, AgentConfig config, Principal principal, RunSnapshot from) {
         this.runId = runId;
-        this.goal = goal;
+        this.secrets = Secrets.tracking(config.secrets());
+        this.redactor = new TraceRedactor(secrets::known);
+        // a secret never enters the model's context, the store or a result: not even from the goal
+        this.goal = redactor.redact(goal);
         this.config = config;
         this.principal = principal;
         this.resumedFrom = from == null ? null : from.status();
@@ -65,15 +69,14 @@ final class Run {
         this.startedAt = from == null ? now : now.minus(Duration.ofMillis(from.activeMillis()));
         this.createdAt = from == null ? now : from.createdAt();
         this.meter = new BudgetMeter(config.budget(), config.prices(), config.modelName(), config.clock(), startedAt);
-        this.secrets = Secrets.tracking(config.secrets());
         this.approvals = new ApprovalLedger(from == null ? ApprovalState.NONE : from.approvals());
-        this.state = from == null ? AgentState.of(goal) : from.state();
-        this.recorder = new Recorder(listeners(runId, config), new TraceRedactor(secrets::known));
+        this.state = from == null ? AgentState.of(this.goal) : from.state();
+        this.recorder = new Recorder(listeners(runId, config), redactor, secrets::known);
         this.outputs = config.guards().context().storeForRun();
         Map<String, Integer> counts = from == null ? Map.of() : from.toolCallCounts();
         this.executor = RunTools.executor(this, counts);
         if (from == null) {
-            history.add(Message.user(goal));
+            history.add(Message.user(this.goal));
         } else {
             history.addAll(from.history());
             meter.restore(from.steps(), from.usage(), from.costUsd());
