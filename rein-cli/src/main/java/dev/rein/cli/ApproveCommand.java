@@ -57,13 +57,13 @@ final class ApproveCommand implements Callable<Integer> {
             String user = env.env().getOrDefault("USER", "cli-user");
             if (decision.reject != null) {
                 runs.reject(runId, request.actionHash(), decision.reject, user);
-                env.err().println("rejected " + request.tool() + " (action " + request.actionHash() + ")");
+                env.err().println("rejected " + Text.visible(request.tool()) + " (action " + request.actionHash() + ")");
             } else if (decision.edit != null) {
                 runs.edit(runId, request.actionHash(), Json.parse(decision.edit), user);
-                env.err().println("approved " + request.tool() + " with edited arguments " + decision.edit);
+                env.err().println("approved " + Text.visible(request.tool()) + " with edited arguments " + Text.visible(decision.edit));
             } else {
                 runs.approve(runId, request.actionHash(), user);
-                env.err().println("approved " + request.tool() + " (action " + request.actionHash() + ")");
+                env.err().println("approved " + Text.visible(request.tool()) + " (action " + request.actionHash() + ")");
             }
             int left = runs.pending(runId).size();
             env.err().println(left > 0 ? left + " more action(s) wait for a decision; see 'rein show " + runId + "'"

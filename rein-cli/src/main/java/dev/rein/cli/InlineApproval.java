@@ -42,7 +42,8 @@ final class InlineApproval {
     private boolean decide(Runs runs, String runId, ApprovalRequest request) throws IOException {
         err.println();
         err.println("The agent wants to run an action that needs your approval:");
-        err.println(request.describe().strip().indent(2).stripTrailing());
+        // The tool and its arguments come from the model: shown with every control character made visible.
+        err.println(Text.visibleLines(request.describe().strip()).indent(2).stripTrailing());
         while (true) {
             String answer = ask("Approve? [y]es / [n]o / [e]dit arguments: ");
             if (answer == null) {
@@ -72,7 +73,7 @@ final class InlineApproval {
                 }
                 return true;
             } catch (ReinException e) {
-                err.println("Not accepted: " + Errors.oneLine(e.getMessage()));
+                err.println("Not accepted: " + Text.visible(Errors.oneLine(e.getMessage())));
             }
         }
     }

@@ -60,7 +60,7 @@ final class LiveView implements RunListener {
             case TraceEvent.Intervention e -> line.print(label(e.step()) + "! " + e.kind() + ": " + Text.shorten(e.message(), MAX_RESULT));
             case TraceEvent.StallDetected e -> line.print(label(e.step()) + "! stall (" + e.detector() + ", " + e.action() + "): "
                     + Text.shorten(e.message(), MAX_RESULT));
-            case TraceEvent.OutputTruncated e -> line.print(label(e.step()) + "! " + e.tool() + " output cut for the model: "
+            case TraceEvent.OutputTruncated e -> line.print(label(e.step()) + "! " + Text.visible(e.tool()) + " output cut for the model: "
                     + e.shownChars() + " of " + e.totalChars() + " chars shown"
                     + (e.stored() ? ", full output stored (sha256 " + e.sha256().substring(0, Math.min(12, e.sha256().length())) + ")" : ""));
             case TraceEvent.ContextEdited e -> line.print(label(e.step()) + "! context " + e.edit().replace('_', ' ') + ": about "
@@ -71,8 +71,9 @@ final class LiveView implements RunListener {
                     + Text.shorten(e.message(), MAX_RESULT) + "; retry " + e.attempt() + " in " + Text.millis(e.delayMillis()));
             case TraceEvent.ApprovalRequested e -> line.print(label(e.step()) + "⏸ " + e.tool() + " (" + e.risk()
                     + ") waits for approval · action " + e.actionHash().substring(0, Math.min(12, e.actionHash().length())));
-            case TraceEvent.ApprovalDecided e -> line.print(label(e.step()) + "✓ " + e.decision() + " " + e.tool()
-                    + (e.decidedBy() == null ? "" : " by " + e.decidedBy()) + (e.reason() == null ? "" : ": " + e.reason()));
+            case TraceEvent.ApprovalDecided e -> line.print(label(e.step()) + "✓ " + e.decision() + " " + Text.visible(e.tool())
+                    + (e.decidedBy() == null ? "" : " by " + Text.visible(e.decidedBy()))
+                    + (e.reason() == null ? "" : ": " + Text.shorten(e.reason(), MAX_RESULT)));
             case TraceEvent.Audit e -> {
                 if (!e.kind().equals("approval_requested")) {
                     line.print(label(e.step()) + "! audit " + e.kind() + ": " + Text.shorten(e.detail(), MAX_RESULT));

@@ -1,7 +1,14 @@
 package dev.rein.cli;
 
+import dev.rein.agent.Reasons;
 import dev.rein.agent.RunResult;
+import dev.rein.agent.RunStatus;
+import dev.rein.approval.ApprovalRequest;
+import dev.rein.model.Message;
+import dev.rein.model.Role;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.function.Function;
 
 /**
  * Prints how a run ended. stdout gets the result only (the answer, or with {@code --json} the one
@@ -30,7 +37,7 @@ final class RunReport {
         if (json) {
             env.out().println(ResultJson.write(result));
         } else if (result.answer() != null && !result.answer().isBlank()) {
-            env.out().println(result.answer().strip());
+            env.out().println(Text.visibleLines(result.answer().strip()));
         }
         if (!quiet || !result.succeeded()) {
             env.err().println(summary(result));
@@ -41,7 +48,7 @@ final class RunReport {
     String summary(RunResult result) {
         StringBuilder sb = new StringBuilder("rein: ").append(result.status()).append(" (").append(result.reason()).append(')');
         if (!result.succeeded() && result.message() != null && !result.message().isBlank()) {
-            sb.append(": ").append(Errors.oneLine(result.message()));
+            sb.append(": ").append(Text.visible(Errors.oneLine(result.message())));
         }
         sb.append(" · ").append(result.steps()).append(result.steps() == 1 ? " step" : " steps")
                 .append(" · ").append(Text.usd(result.costUsd()))

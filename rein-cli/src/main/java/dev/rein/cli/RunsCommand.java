@@ -30,7 +30,7 @@ final class RunsCommand implements Callable<Integer> {
             env.out().printf("%-26s %-21s %-22s %5s %10s  %s%n", "RUN", "STATUS", "REASON", "STEPS", "COST USD", "GOAL");
             for (RunSummary run : runs) {
                 String status = run.status().name() + (run.pendingApprovals() > 0 ? " (" + run.pendingApprovals() + ")" : "");
-                env.out().printf("%-26s %-21s %-22s %5d %10s  %s%n", run.runId(), status, run.reason(), run.steps(),
+                env.out().printf("%-26s %-21s %-22s %5d %10s  %s%n", Text.visible(run.runId()), status, Text.visible(run.reason()), run.steps(),
                         run.costUsd().setScale(6, java.math.RoundingMode.HALF_UP).toPlainString(), Text.shorten(run.goal(), 60));
             }
             return ExitCodes.SUCCEEDED;

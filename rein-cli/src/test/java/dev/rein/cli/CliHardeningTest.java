@@ -1,0 +1,68 @@
+package dev.rein.cli;
+
+import static dev.rein.testkit.ScriptedModel.call;
+import static dev.rein.testkit.ScriptedModel.text;
+import static dev.rein.testkit.ScriptedModel.toolCalls;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.demo.MessagingTools;
+import dev.rein.json.Json;
+import dev.rein.model.StopReason;
+import dev.rein.model.TextBlock;
+import dev.rein.testkit.ScriptedModel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The CLI gaps and defects of the hardening audit (issue 9), in-process with scripted models. */
+class CliHardeningTest {
+    /** An OSC title change, a screen clear, colour, a carriage return, a C1 CSI and a bidi override. */
+    private static final String HOSTILE = "\u001b]0;pwned\u0007\u001b[2J\u001b[31mred\rover\u009b31m\u202eevil";
+    private static final String SEND = "{\"to\":\"sato@example.jp\",\"subject\":\"会議\",\"body\":\"明日10時に変更です。\"}";
+
+    private final InProcessCli cli = new InProcessCli();
+
+    private String runId() throws Exception {
+        try (var files = Files.list(cli.home().resolve("runs"))) {
+            return files.findFirst().orElseThrow().getFileName().toString().replace(".json", "");
+        }
+    }
+
+    private static void assertNoRawControls(String printed) {
+        assertThat(printed.chars().filter(c -> c < 0x20 && c != '\n' && c != '\t' || c >= 0x7f && c <= 0x9f || c == 0x202e))
+                .as(printed).isEmpty();
+    }
+
+    @Test
+    void controlCharactersFromModelsAndToolsAreMadeVisibleInEverythingPrinted() throws Exception {
+        String args = Json.write(Json.object().put("name", HOSTILE));
+        cli.models((name, env) -> ScriptedModel.of(toolCalls("looking up " + HOSTILE, call("lookup_contact", args)),
+                text("answer " + HOSTILE)));
+        InProcessCli.Outcome run = cli.run("run", "--tools", "lookup_contact", "find " + HOSTILE);
+        assertThat(run.exitCode()).as(run.stderr()).isZero();
+        assertNoRawControls(run.stdout());
+        assertNoRawControls(run.stderr());
+        assertThat(run.stderr()).contains("No contact named '\\x1b]0;pwned\\x07\\x1b[2J\\x1b[31mred over\\x9b31m\\u202eevil'");
+        assertThat(run.stdout()).contains("answer \\x1b]0;pwned");
+
+        InProcessCli.Outcome show = cli.run("show", runId());
+        assertNoRawControls(show.stdout());
+        assertThat(show.stdout()).contains("\\x1b]0;pwned");
+        InProcessCli.Outcome runs = cli.run("runs");
+        assertNoRawControls(runs.stdout());
+    }
+
+    @Test
+    void theInlineApprovalPromptShowsHostileArgumentsVisibly() {
+        String send = Json.write(Json.object().put("to", "sato@example.jp").put("subject", HOSTILE).put("body", "b"));
+        cli.models((name, env) -> ScriptedModel.of(toolCalls(call("send_message", send)), text("stopped")))
+                .terminal(new Terminal(false, true, false, true)).input("n\nno\n");
+        InProcessCli.Outcome run = cli.run("run", "--tools", "send_message", "send it");
+        assertThat(run.stderr()).contains("needs your approval");
+        assertNoRawControls(run.stderr());
+    }
+}
