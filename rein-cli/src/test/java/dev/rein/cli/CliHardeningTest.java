@@ -65,4 +65,17 @@ class CliHardeningTest {
         assertThat(run.stderr()).contains("needs your approval");
         assertNoRawControls(run.stderr());
     }
+
+    @Test
+    void severalCallsOfOneResponseAreShownInCallOrderAndEachResultNamesItsCall() {
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("get_current_time", "{\"timezone\":\"Asia/Tokyo\"}"),
+                call("calculate", "{\"expression\":\"2 + 2\"}"), call("get_current_time", "{\"timezone\":\"UTC\"}")), text("done"));
+        InProcessCli.Outcome run = cli.models((name, env) -> model).run("run", "three calls");
+        assertThat(run.exitCode()).isZero();
+        List<String> calls = run.stderrLines().stream().filter(l -> l.contains("→ ")).toList();
+        assertThat(calls).containsExactly("step 1  → get_current_time #1/3 {\"timezone\":\"Asia/Tokyo\"}",
+                "step 1  → calculate #2/3 {\"expression\":\"2 + 2\"}", "step 1  → get_current_time #3/3 {\"timezone\":\"UTC\"}");
+        assertThat(run.stderrLines().stream().filter(l -> l.contains("← "))).hasSize(3)
+                .anyMatch(l -> l.startsWith("step 1  ← calculate #2/3 ok in ") && l.endsWith(": 4"));
+    }
 }
