@@ -49,8 +49,11 @@ final class ApproveCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         CliHome home = CliHome.of(env.env());
+        if (!home.hasStore()) {
+            throw new UsageException(home.noStoreMessage());
+        }
         RunSettings settings = home.settings(runId);
-        try (JdbcRunStore store = home.store()) {
+        try (JdbcRunStore store = home.existingStore()) {
             ToolRegistry tools = ToolRegistry.of(home.tools().select(String.join(",", settings.tools())));
             Runs runs = Runs.in(store, tools, Clock.systemUTC());
             ApprovalRequest request = pick(runs.pending(runId));

@@ -37,6 +37,9 @@ final class ResumeCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         CliHome home = CliHome.of(env.env());
+        if (!home.hasStore()) {
+            throw new UsageException(home.noStoreMessage());
+        }
         RunSettings settings = home.settings(runId);
         if (trace != null) {
             TraceFile.checkWritable(trace);

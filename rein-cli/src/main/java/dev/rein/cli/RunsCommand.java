@@ -10,7 +10,8 @@ import picocli.CommandLine.Command;
 /** {@code rein runs}: the stored runs, newest first. */
 @Command(name = "runs", mixinStandardHelpOptions = true, usageHelpAutoWidth = true,
         header = "List the stored runs with their status, step and cost.",
-        description = {"Lists the runs stored in $REIN_HOME (default .rein in the working directory), newest first.", ""})
+        description = {"Lists the runs stored in $REIN_HOME (default .rein in the working directory), newest first."
+                + " Listing never creates the store: where there is none, it says so.", ""})
 final class RunsCommand implements Callable<Integer> {
     private final CliEnvironment env;
 
@@ -21,7 +22,12 @@ final class RunsCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         CliHome home = CliHome.of(env.env());
-        try (JdbcRunStore store = home.store()) {
+        if (!home.hasStore()) {
+            // Listing is reading: no store is created just to find it empty.
+            env.err().println(home.noStoreMessage());
+            return ExitCodes.SUCCEEDED;
+        }
+        try (JdbcRunStore store = home.existingStore()) {
             List<RunSummary> runs = Runs.in(store).list();
             if (runs.isEmpty()) {
                 env.err().println("no runs stored in " + home.directory().toAbsolutePath() + "; start one with 'rein run GOAL'");

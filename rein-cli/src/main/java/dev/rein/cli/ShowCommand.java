@@ -24,7 +24,7 @@ final class ShowCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        try (JdbcRunStore store = CliHome.of(env.env()).store()) {
+        try (JdbcRunStore store = CliHome.of(env.env()).existingStore()) {
             // Goal, answer, arguments and trace lines come from people, models and tools: no raw control characters.
             env.out().print(Text.visibleLines(Runs.in(store).show(runId).describe()));
             return ExitCodes.SUCCEEDED;

@@ -67,6 +67,24 @@ class CliHardeningTest {
     }
 
     @Test
+    void readingCommandsOnAMissingStoreSaySoAndCreateNothing(@TempDir Path dir) {
+        Path home = dir.resolve("nothing-here");
+        InProcessCli fresh = new InProcessCli().env("REIN_HOME", home.toString());
+        InProcessCli.Outcome runs = fresh.run("runs");
+        assertThat(runs.exitCode()).isZero();
+        assertThat(runs.stdout()).isEmpty();
+        assertThat(runs.stderrLines()).singleElement().asString().contains("no run store in " + home.toAbsolutePath())
+                .contains("rein run GOAL");
+        for (String[] args : new String[][] {{"show", "run_x"}, {"approve", "run_x"}, {"resume", "run_x"}}) {
+            InProcessCli.Outcome outcome = fresh.run(args);
+            assertThat(outcome.exitCode()).as(String.join(" ", args)).isEqualTo(ExitCodes.USAGE);
+            assertThat(outcome.stdout()).isEmpty();
+            assertThat(outcome.stderrLines()).singleElement().asString().contains("no run store in");
+        }
+        assertThat(home).doesNotExist();
+    }
+
+    @Test
     void severalCallsOfOneResponseAreShownInCallOrderAndEachResultNamesItsCall() {
         ScriptedModel model = ScriptedModel.of(toolCalls(call("get_current_time", "{\"timezone\":\"Asia/Tokyo\"}"),
                 call("calculate", "{\"expression\":\"2 + 2\"}"), call("get_current_time", "{\"timezone\":\"UTC\"}")), text("done"));
