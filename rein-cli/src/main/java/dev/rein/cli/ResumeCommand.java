@@ -3,7 +3,12 @@ package dev.rein.cli;
 import dev.rein.agent.Agent;
 import dev.rein.model.Model;
 import dev.rein.store.jdbc.JdbcRunStore;
+import dev.rein.approval.ActionHash;
+import dev.rein.approval.ApprovalRequest;
+import dev.rein.state.RunSnapshot;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -44,12 +49,32 @@ final class ResumeCommand implements Callable<Integer> {
         if (trace != null) {
             TraceFile.checkWritable(trace);
         }
-        Model client = env.models().create(settings.model(), env.env());
-        try (JdbcRunStore store = home.store(); StatusLine line = new StatusLine(env.err(), env.terminal().animated() && !json)) {
-            Agent agent = CliAgent.build(settings, runId, client, home, store, line, quiet, trace);
-            return Foreground.run(() -> agent.startResume(runId), env, new RunReport(env, json, quiet, trace)::print);
-        } finally {
-            RunCommand.closeQuietly(client, env, "rein resume");
+        try (JdbcRunStore store = home.store()) {
+            requireResumable(store);
+            Model client = env.models().create(settings.model(), env.env());
+            try (StatusLine line = new StatusLine(env.err(), env.terminal().animated() && !json)) {
+                Agent agent = CliAgent.build(settings, runId, client, home, store, line, quiet, trace);
+                return Foreground.run(() -> agent.startResume(runId), env, new RunReport(env, json, quiet, trace)::print);
+            } finally {
+                RunCommand.closeQuietly(client, env, "rein resume");
+            }
+        }
+    }
+
+    /** Refuses, in the command's own terms, a run that cannot continue, before any model is created. */
+    private void requireResumable(JdbcRunStore store) {
+        RunSnapshot snapshot = store.load(runId).orElseThrow(() -> new UsageException("there is no run " + runId
+                + " in the run store; list the stored runs with 'rein runs'"));
+        if (snapshot.status().terminal()) {
+            throw new UsageException("run " + runId + " already ended " + snapshot.status() + " (" + snapshot.reason()
+                    + "); there is nothing to resume; see 'rein show " + runId + "', or start a new run with 'rein run GOAL'");
+        }
+        List<ApprovalRequest> pending = snapshot.pendingApprovals();
+        if (!pending.isEmpty()) {
+            throw new UsageException("run " + runId + " still waits for a decision on " + pending.stream()
+                    .map(r -> r.tool() + " (action " + ActionHash.shortForm(r.actionHash()) + ")").distinct()
+                    .collect(Collectors.joining(", ")) + "; decide with 'rein approve " + runId + "' (see 'rein show " + runId
+                    + "'), then run 'rein resume " + runId + "' again");
         }
     }
 }

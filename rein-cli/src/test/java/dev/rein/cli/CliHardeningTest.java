@@ -85,6 +85,25 @@ class CliHardeningTest {
     }
 
     @Test
+    void resumeRefusalsNameTheCommandsNotTheJavaApi() throws Exception {
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("send_message", SEND)), text("sent"));
+        cli.models((name, env) -> model);
+        cli.run("run", "--tools", "send_message", "send it");
+        String id = runId();
+        InProcessCli.Outcome waiting = cli.run("resume", id);
+        assertThat(waiting.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(waiting.stderrLines()).singleElement().asString().contains("rein approve " + id)
+                .doesNotContain("Runs.approve").doesNotContain("agent.runs()");
+        assertThat(cli.modelsCreated()).isEqualTo(1);
+        cli.run("approve", id);
+        assertThat(cli.run("resume", id).exitCode()).isZero();
+        InProcessCli.Outcome ended = cli.run("resume", id);
+        assertThat(ended.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(ended.stderrLines()).singleElement().asString().contains("already ended SUCCEEDED").contains("rein show " + id);
+        assertThat(MessagingTools.read(cli.home().resolve("outbox.jsonl"))).hasSize(1);
+    }
+
+    @Test
     void severalCallsOfOneResponseAreShownInCallOrderAndEachResultNamesItsCall() {
         ScriptedModel model = ScriptedModel.of(toolCalls(call("get_current_time", "{\"timezone\":\"Asia/Tokyo\"}"),
                 call("calculate", "{\"expression\":\"2 + 2\"}"), call("get_current_time", "{\"timezone\":\"UTC\"}")), text("done"));
