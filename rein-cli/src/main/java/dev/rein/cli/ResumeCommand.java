@@ -35,6 +35,10 @@ final class ResumeCommand implements Callable<Integer> {
     @Option(names = {"-q", "--quiet"}, description = "No live view.")
     boolean quiet;
 
+    @Option(names = "--max-tokens", paramLabel = "N", converter = OptionValues.TokenCount.class,
+            description = "Most tokens one model response may have from now on (default: what the run was started with).")
+    Integer maxTokens;
+
     ResumeCommand(CliEnvironment env) {
         this.env = env;
     }
@@ -45,12 +49,16 @@ final class ResumeCommand implements Callable<Integer> {
         if (!home.hasStore()) {
             throw new UsageException(home.noStoreMessage());
         }
-        RunSettings settings = home.settings(runId);
+        RunSettings stored = home.settings(runId);
+        RunSettings settings = maxTokens == null ? stored : stored.withMaxTokens(maxTokens);
         if (trace != null) {
             TraceFile.checkWritable(trace);
         }
         try (JdbcRunStore store = home.store()) {
             requireResumable(store);
+            if (maxTokens != null) {
+                home.saveSettings(runId, settings); // later resumes keep the raised limit
+            }
             Model client = env.models().create(settings.model(), env.env());
             try (StatusLine line = new StatusLine(env.err(), env.terminal().animated() && !json)) {
                 Agent agent = CliAgent.build(settings, runId, client, home, store, line, quiet, trace);

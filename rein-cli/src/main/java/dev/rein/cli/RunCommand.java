@@ -57,6 +57,11 @@ final class RunCommand implements Callable<Integer> {
     @Mixin
     BudgetOptions budget;
 
+    @Option(names = "--max-tokens", paramLabel = "N", converter = OptionValues.TokenCount.class,
+            description = "Most tokens one model response may have (max_tokens of each call); a response cut off there"
+                    + " ends the run FAILED, reason max_tokens (default: the library's, 8192).")
+    Integer maxTokens;
+
     @Option(names = "--trace", paramLabel = "FILE",
             description = "Write the run's JSONL trace (every event: requests, responses, tool calls, results, state changes) to FILE,"
                     + " replacing its content ('rein resume --trace' appends).")
@@ -94,7 +99,7 @@ final class RunCommand implements Callable<Integer> {
             TraceFile.checkWritable(trace);
         }
         RunSettings settings = new RunSettings(model, selected.stream().map(Tool::name).toList(), system,
-                limits.maxSteps(), limits.maxCostUsd(), limits.maxDuration().toMillis(), finish);
+                limits.maxSteps(), limits.maxCostUsd(), limits.maxDuration().toMillis(), finish, maxTokens);
         // Only now, with every option valid, is the environment consulted (API key) and a model created.
         Model client = env.models().create(model, env.env());
         String runId = RunIds.next();

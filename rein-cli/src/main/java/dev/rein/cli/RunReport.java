@@ -50,6 +50,9 @@ final class RunReport {
         if (!result.succeeded() && result.message() != null && !result.message().isBlank()) {
             sb.append(": ").append(Text.visible(Errors.oneLine(result.message())));
         }
+        if (Reasons.MAX_TOKENS.equals(result.reason())) {
+            sb.append(" (on the command line: raise --max-tokens)");
+        }
         sb.append(" · ").append(result.steps()).append(result.steps() == 1 ? " step" : " steps")
                 .append(" · ").append(Text.usd(result.costUsd()))
                 .append(" · ").append(Text.millis(result.duration().toMillis()));

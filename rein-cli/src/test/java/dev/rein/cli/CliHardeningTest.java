@@ -67,6 +67,39 @@ class CliHardeningTest {
     }
 
     @Test
+    void maxTokensIsSentValidatedAndKeptForResume() throws Exception {
+        ScriptedModel model = ScriptedModel.of(text("ok"));
+        assertThat(cli.models((name, env) -> model).run("run", "--max-tokens", "1234", "hi").exitCode()).isZero();
+        assertThat(model.lastRequest().maxTokens()).isEqualTo(1234);
+
+        ScriptedModel defaults = ScriptedModel.of(text("ok"));
+        new InProcessCli().models((name, env) -> defaults).run("run", "hi");
+        assertThat(defaults.lastRequest().maxTokens()).isEqualTo(8192);
+
+        for (String bad : new String[] {"0", "-5", "many", "99999999999", "1.5"}) {
+            InProcessCli fresh = new InProcessCli().models((name, env) -> ScriptedModel.of(text("must not run")));
+            InProcessCli.Outcome outcome = fresh.run("run", "--max-tokens", bad, "hi");
+            assertThat(outcome.exitCode()).as(bad).isEqualTo(ExitCodes.USAGE);
+            assertThat(outcome.stderrLines()).as(bad).singleElement().asString().contains("--max-tokens");
+            assertThat(fresh.modelsCreated()).isZero();
+        }
+
+        // A paused run resumes with the limit it was started with, or a new one given to resume.
+        ScriptedModel paused = ScriptedModel.of(toolCalls(call("send_message", SEND)), text("sent"));
+        InProcessCli approvals = new InProcessCli().models((name, env) -> paused);
+        approvals.run("run", "--max-tokens", "777", "--tools", "send_message", "send it");
+        String id;
+        try (var files = Files.list(approvals.home().resolve("runs"))) {
+            id = files.findFirst().orElseThrow().getFileName().toString().replace(".json", "");
+        }
+        approvals.run("approve", id);
+        assertThat(approvals.run("resume", "--max-tokens", "2000", id).exitCode()).isZero();
+        assertThat(paused.lastRequest().maxTokens()).isEqualTo(2000);
+        assertThat(paused.requests().get(0).maxTokens()).isEqualTo(777);
+        assertThat(approvals.run("resume", "--max-tokens", "0", id).stderr()).contains("--max-tokens");
+    }
+
+    @Test
     void readingCommandsOnAMissingStoreSaySoAndCreateNothing(@TempDir Path dir) {
         Path home = dir.resolve("nothing-here");
         InProcessCli fresh = new InProcessCli().env("REIN_HOME", home.toString());
