@@ -13,6 +13,7 @@ import java.util.function.Function;
 /**
  * Prints how a run ended. stdout gets the result only (the answer, or with {@code --json} the one
  * JSON object); stderr gets a one-line summary with status, reason, steps, cost and the trace path.
+ * A FAILED run has no answer, so its stdout says why, with the text the model wrote, labelled.
  */
 final class RunReport {
     private final CliEnvironment env;
@@ -36,6 +37,8 @@ final class RunReport {
     int print(RunResult result) {
         if (json) {
             env.out().println(ResultJson.write(result));
+        } else if (result.status() == RunStatus.FAILED) {
+            env.out().print(failure(result));
         } else if (result.answer() != null && !result.answer().isBlank()) {
             env.out().println(Text.visibleLines(result.answer().strip()));
         }
@@ -43,6 +46,34 @@ final class RunReport {
             env.err().println(summary(result));
         }
         return ExitCodes.of(result.status());
+    }
+
+    /** What stdout says for a FAILED run: status, reason and message, then the answer or partial text, each labelled. */
+    String failure(RunResult result) {
+        StringBuilder sb = new StringBuilder("FAILED (").append(result.reason()).append(')');
+        if (result.message() != null && !result.message().isBlank()) {
+            sb.append(": ").append(Text.visible(Errors.oneLine(result.message())));
+        }
+        sb.append(System.lineSeparator());
+        if (result.answer() != null && !result.answer().isBlank()) {
+            sb.append(Reasons.NEEDS_USER_INPUT.equals(result.reason()) ? "Question:" : "Answer so far:").append(System.lineSeparator()).append(Text.visibleLines(result.answer().strip()))
+                    .append(System.lineSeparator());
+        } else {
+            String partial = lastModelText(result.history());
+            if (!partial.isBlank()) {
+                sb.append("Partial text (not taken as an answer):").append(System.lineSeparator())
+                        .append(Text.visibleLines(partial.strip())).append(System.lineSeparator());
+            }
+        }
+        return sb.toString();
+    }
+
+    /** The text of the model's last turn, when the history ends with one (a cut-off or refused response). */
+    private static String lastModelText(List<Message> history) {
+        if (history.isEmpty() || history.get(history.size() - 1).role() != Role.ASSISTANT) {
+            return "";
+        }
+        return history.get(history.size() - 1).text();
     }
 
     String summary(RunResult result) {

@@ -100,6 +100,24 @@ class CliHardeningTest {
     }
 
     @Test
+    void aFailedRunPrintsItsReasonAndThePartialTextLabelled() {
+        InProcessCli.Outcome cut = cli.models((name, env) -> ScriptedModel.of(
+                ScriptedModel.reply(StopReason.MAX_TOKENS, ScriptedModel.DEFAULT_USAGE, new TextBlock("The first half of the"))))
+                .run("run", "--max-tokens", "50", "write a long essay");
+        assertThat(cut.exitCode()).isEqualTo(ExitCodes.FAILED);
+        assertThat(cut.stdout()).startsWith("FAILED (max_tokens): the model's response was cut off at max_tokens (50)")
+                .contains("Partial text (not taken as an answer):" + System.lineSeparator() + "The first half of the");
+        assertThat(cut.stderr()).contains("rein: FAILED (max_tokens)").contains("--max-tokens");
+
+        InProcessCli.Outcome refused = new InProcessCli().models((name, env) -> ScriptedModel.of(
+                ScriptedModel.reply(StopReason.REFUSAL, ScriptedModel.DEFAULT_USAGE, new TextBlock("I can't help with that."))))
+                .run("run", "do something bad");
+        assertThat(refused.exitCode()).isEqualTo(ExitCodes.FAILED);
+        assertThat(refused.stdout()).startsWith("FAILED (refusal): the model refused to continue")
+                .contains("Partial text (not taken as an answer):" + System.lineSeparator() + "I can't help with that.");
+    }
+
+    @Test
     void readingCommandsOnAMissingStoreSaySoAndCreateNothing(@TempDir Path dir) {
         Path home = dir.resolve("nothing-here");
         InProcessCli fresh = new InProcessCli().env("REIN_HOME", home.toString());
