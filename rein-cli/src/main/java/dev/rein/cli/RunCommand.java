@@ -72,7 +72,7 @@ final class RunCommand implements Callable<Integer> {
     boolean finish;
 
     @Option(names = "--json", description = "Print exactly one JSON object on stdout when the run ends:"
-            + " run_id, status, reason, answer, steps, usage, cost_usd.")
+            + " run_id, status, reason, answer, steps, usage, cost_usd, and for a paused run pending_actions.")
     boolean json;
 
     @Option(names = {"-q", "--quiet"}, description = "No live view; stderr gets only warnings and the summary of a run that did not succeed.")
@@ -121,7 +121,7 @@ final class RunCommand implements Callable<Integer> {
      */
     private int runInForeground(Agent agent, String runId, String task) {
         boolean ask = env.terminal().interactive() && !json;
-        RunReport report = new RunReport(env, json, quiet, trace);
+        RunReport report = new RunReport(env, json, quiet, trace, agent.runs()::pending);
         Supplier<RunHandle> next = () -> agent.start(task);
         while (true) {
             AtomicReference<RunResult> paused = new AtomicReference<>();

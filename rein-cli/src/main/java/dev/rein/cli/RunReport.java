@@ -20,23 +20,27 @@ final class RunReport {
     private final boolean json;
     private final boolean quiet;
     private final Path trace;
+    private final Function<String, List<ApprovalRequest>> pending;
 
     /**
-     * @param json  print the JSON object instead of the answer
-     * @param quiet omit the summary line of a run that succeeded
-     * @param trace the trace file, or null
+     * @param json    print the JSON object instead of the answer
+     * @param quiet   omit the summary line of a run that succeeded
+     * @param trace   the trace file, or null
+     * @param pending the actions a paused run waits for, by run id (for {@code pending_actions})
      */
-    RunReport(CliEnvironment env, boolean json, boolean quiet, Path trace) {
+    RunReport(CliEnvironment env, boolean json, boolean quiet, Path trace, Function<String, List<ApprovalRequest>> pending) {
         this.env = env;
         this.json = json;
         this.quiet = quiet;
         this.trace = trace;
+        this.pending = pending;
     }
 
     /** Prints the result and returns the exit code for it. */
     int print(RunResult result) {
         if (json) {
-            env.out().println(ResultJson.write(result));
+            List<ApprovalRequest> waiting = result.status() == RunStatus.WAITING_APPROVAL ? pending.apply(result.runId()) : List.of();
+            env.out().println(ResultJson.write(result, waiting));
         } else if (result.status() == RunStatus.FAILED) {
             env.out().print(failure(result));
         } else if (result.answer() != null && !result.answer().isBlank()) {

@@ -118,6 +118,53 @@ class CliHardeningTest {
     }
 
     @Test
+    void showAndRunsPrintJsonAndAPausedRunJsonListsItsPendingActions() throws Exception {
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("send_message", SEND)), text("送信しました。"));
+        cli.models((name, env) -> model);
+        InProcessCli.Outcome run = cli.run("run", "--json", "--tools", "send_message", "連絡して");
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.WAITING_APPROVAL);
+        JsonNode paused = Json.parse(run.stdout());
+        assertThat(fields(paused)).containsExactly("run_id", "status", "reason", "answer", "steps", "usage", "cost_usd",
+                "pending_actions");
+        JsonNode action = paused.get("pending_actions").get(0);
+        assertThat(paused.get("pending_actions")).hasSize(1);
+        assertThat(fields(action)).containsExactly("action_hash", "tool", "arguments", "risk", "call_id", "step");
+        assertThat(action.get("tool").asText()).isEqualTo("send_message");
+        assertThat(action.get("arguments")).isEqualTo(Json.parse(SEND));
+        String id = paused.get("run_id").asText();
+
+        InProcessCli.Outcome runs = cli.run("runs", "--json");
+        assertThat(runs.stdout().lines()).hasSize(1);
+        JsonNode listed = Json.parse(runs.stdout()).get("runs").get(0);
+        assertThat(fields(listed)).containsExactly("run_id", "status", "reason", "goal", "model", "steps", "cost_usd",
+                "pending_approvals", "created_at", "updated_at");
+        assertThat(listed.get("run_id").asText()).isEqualTo(id);
+        assertThat(listed.get("goal").asText()).isEqualTo("連絡して");
+        assertThat(listed.get("pending_approvals").asInt()).isEqualTo(1);
+
+        InProcessCli.Outcome show = cli.run("show", "--json", id);
+        assertThat(show.stdout().lines()).hasSize(1);
+        JsonNode shown = Json.parse(show.stdout());
+        assertThat(fields(shown)).containsExactly("run_id", "status", "reason", "goal", "model", "steps", "cost_usd",
+                "pending_approvals", "created_at", "updated_at", "message", "answer", "pending_actions", "handoff", "trace");
+        assertThat(shown.get("status").asText()).isEqualTo("WAITING_APPROVAL");
+        assertThat(shown.get("pending_actions")).isEqualTo(paused.get("pending_actions"));
+        assertThat(shown.get("trace").isArray()).isTrue();
+
+        // What a script does with it: approve exactly the action shown.
+        InProcessCli.Outcome approve = cli.run("approve", id, "--action", action.get("action_hash").asText());
+        assertThat(approve.exitCode()).as(approve.stderr()).isZero();
+        assertThat(cli.run("resume", id).exitCode()).isZero();
+        assertThat(Json.parse(cli.run("show", "--json", id).stdout()).get("pending_actions")).isEmpty();
+    }
+
+    private static List<String> fields(JsonNode node) {
+        List<String> names = new ArrayList<>();
+        node.fieldNames().forEachRemaining(names::add);
+        return names;
+    }
+
+    @Test
     void readingCommandsOnAMissingStoreSaySoAndCreateNothing(@TempDir Path dir) {
         Path home = dir.resolve("nothing-here");
         InProcessCli fresh = new InProcessCli().env("REIN_HOME", home.toString());
@@ -126,7 +173,8 @@ class CliHardeningTest {
         assertThat(runs.stdout()).isEmpty();
         assertThat(runs.stderrLines()).singleElement().asString().contains("no run store in " + home.toAbsolutePath())
                 .contains("rein run GOAL");
-        for (String[] args : new String[][] {{"show", "run_x"}, {"approve", "run_x"}, {"resume", "run_x"}}) {
+        assertThat(Json.parse(fresh.run("runs", "--json").stdout()).get("runs")).isEmpty();
+        for (String[] args : new String[][] {{"show", "run_x"}, {"show", "--json", "run_x"}, {"approve", "run_x"}, {"resume", "run_x"}}) {
             InProcessCli.Outcome outcome = fresh.run(args);
             assertThat(outcome.exitCode()).as(String.join(" ", args)).isEqualTo(ExitCodes.USAGE);
             assertThat(outcome.stdout()).isEmpty();
