@@ -19,10 +19,11 @@ final class InlineApproval {
     private final PrintStream err;
     private final String user;
 
-    InlineApproval(CliEnvironment env) {
+    /** @param user who the decisions are recorded as (see {@link DeciderName}) */
+    InlineApproval(CliEnvironment env, String user) {
         this.in = new BufferedReader(new InputStreamReader(env.in(), StandardCharsets.UTF_8));
         this.err = env.err();
-        this.user = env.env().getOrDefault("USER", "cli-user");
+        this.user = user;
     }
 
     /**

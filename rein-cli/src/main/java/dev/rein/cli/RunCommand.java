@@ -78,6 +78,10 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = {"-q", "--quiet"}, description = "No live view; stderr gets only warnings and the summary of a run that did not succeed.")
     boolean quiet;
 
+    @Option(names = "--as", paramLabel = "NAME",
+            description = "Record inline approval decisions as made by NAME (default: the operating-system user, $USER).")
+    String as;
+
     @Parameters(arity = "1..*", paramLabel = "GOAL", description = "What the agent should do (several words are joined with spaces).")
     List<String> goal;
 
@@ -88,6 +92,7 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         String task = String.join(" ", goal).strip();
+        String user = DeciderName.of(as, env);
         if (task.isEmpty()) {
             throw new UsageException("the GOAL is empty: say what the agent should do, e.g. rein run \"What is 17 * 23?\"");
         }
@@ -109,7 +114,7 @@ final class RunCommand implements Callable<Integer> {
                 TraceFile.startFresh(trace);
             }
             Agent agent = CliAgent.build(settings, runId, client, home, store, line, quiet, trace);
-            return runInForeground(agent, runId, task);
+            return runInForeground(agent, runId, task, user);
         } finally {
             closeQuietly(client, env, "rein run");
         }
@@ -119,7 +124,7 @@ final class RunCommand implements Callable<Integer> {
      * Runs the goal; when attached to a terminal, a pause for approval is decided inline and the
      * run resumed, as often as it pauses. Otherwise a pause ends the command with exit code 4.
      */
-    private int runInForeground(Agent agent, String runId, String task) {
+    private int runInForeground(Agent agent, String runId, String task, String user) {
         boolean ask = env.terminal().interactive() && !json;
         RunReport report = new RunReport(env, json, quiet, trace, agent.runs()::pending);
         Supplier<RunHandle> next = () -> agent.start(task);
@@ -136,7 +141,7 @@ final class RunCommand implements Callable<Integer> {
                 return code;
             }
             try {
-                if (!new InlineApproval(env).decideAll(agent.runs(), runId)) {
+                if (!new InlineApproval(env, user).decideAll(agent.runs(), runId)) {
                     env.err().println();
                     return report.print(paused.get());
                 }

@@ -165,6 +165,44 @@ class CliHardeningTest {
     }
 
     @Test
+    void decisionsAreRecordedAsTheNameGivenOrTheOsUser(@TempDir Path dir) throws Exception {
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("send_message", SEND)), text("sent"));
+        cli.models((name, env) -> model);
+        cli.run("run", "--tools", "send_message", "send it");
+        String id = runId();
+        InProcessCli.Outcome approve = cli.run("approve", id, "--as", "Sato Hanako");
+        assertThat(approve.exitCode()).as(approve.stderr()).isZero();
+        assertThat(approve.stderr()).contains("as Sato Hanako");
+        Path trace = dir.resolve("resume.jsonl");
+        assertThat(cli.run("resume", "--trace", trace.toString(), id).exitCode()).isZero();
+        assertThat(decidedBy(trace)).containsExactly("Sato Hanako");
+
+        InProcessCli inline = new InProcessCli().env("USER", "ignored")
+                .models((name, env) -> ScriptedModel.of(toolCalls(call("send_message", SEND)), text("sent")))
+                .terminal(new Terminal(false, true, false, true)).input("y\n");
+        Path inlineTrace = dir.resolve("inline.jsonl");
+        assertThat(inline.run("run", "--as", "bob", "--trace", inlineTrace.toString(), "--tools", "send_message", "send it")
+                .exitCode()).isZero();
+        assertThat(decidedBy(inlineTrace)).containsExactly("bob");
+
+        InProcessCli osUser = new InProcessCli().env("USER", "taro")
+                .models((name, env) -> ScriptedModel.of(toolCalls(call("send_message", SEND)), text("sent")));
+        osUser.run("run", "--tools", "send_message", "send it");
+        String other;
+        try (var files = Files.list(osUser.home().resolve("runs"))) {
+            other = files.findFirst().orElseThrow().getFileName().toString().replace(".json", "");
+        }
+        assertThat(osUser.run("approve", other).stderr()).contains("as taro");
+        assertThat(osUser.run("approve", other, "--as", " ").exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(osUser.run("approve", other, "--as", "a\u001bb").exitCode()).isEqualTo(ExitCodes.USAGE);
+    }
+
+    private static List<String> decidedBy(Path trace) throws Exception {
+        return Files.readAllLines(trace).stream().map(Json::parse).filter(e -> e.get("type").asText().equals("approval_decided"))
+                .map(e -> e.get("decided_by").asText()).toList();
+    }
+
+    @Test
     void readingCommandsOnAMissingStoreSaySoAndCreateNothing(@TempDir Path dir) {
         Path home = dir.resolve("nothing-here");
         InProcessCli fresh = new InProcessCli().env("REIN_HOME", home.toString());

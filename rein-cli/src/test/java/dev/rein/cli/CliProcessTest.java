@@ -173,7 +173,7 @@ class CliProcessTest {
         LauncherProcess.Outcome runHelp = launcher.run("run", "--help");
         assertThat(runHelp.exitCode()).isZero();
         assertThat(runHelp.stdout()).contains("--model", "--tools", "--system", "--max-steps", "--max-cost-usd", "--max-seconds",
-                "--max-tokens", "--trace", "--json", "GOAL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL");
+                "--max-tokens", "--as", "--trace", "--json", "GOAL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL");
 
         LauncherProcess.Outcome version = launcher.run("--version");
         assertThat(version.exitCode()).isZero();
