@@ -92,6 +92,8 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         String task = String.join(" ", goal).strip();
+        CommandLineArgs.requireUtf8("the GOAL", task);
+        CommandLineArgs.requireUtf8("--system", system);
         String user = DeciderName.of(as, env);
         if (task.isEmpty()) {
             throw new UsageException("the GOAL is empty: say what the agent should do, e.g. rein run \"What is 17 * 23?\"");
