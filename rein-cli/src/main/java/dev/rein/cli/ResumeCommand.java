@@ -62,7 +62,8 @@ final class ResumeCommand implements Callable<Integer> {
             Model client = env.models().create(settings.model(), env.env());
             try (StatusLine line = new StatusLine(env.err(), env.terminal().animated() && !json)) {
                 Agent agent = CliAgent.build(settings, runId, client, home, store, line, quiet, trace);
-                return Foreground.run(() -> agent.startResume(runId), env, new RunReport(env, json, quiet, trace, agent.runs()::pending)::print);
+                RunReport report = new RunReport(env, json, quiet, trace, agent.runs()::pending);
+                return Foreground.run(() -> agent.startResume(runId), env, report::print);
             } finally {
                 RunCommand.closeQuietly(client, env, "rein resume");
             }

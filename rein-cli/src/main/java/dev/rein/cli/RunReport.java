@@ -60,7 +60,8 @@ final class RunReport {
         }
         sb.append(System.lineSeparator());
         if (result.answer() != null && !result.answer().isBlank()) {
-            sb.append(Reasons.NEEDS_USER_INPUT.equals(result.reason()) ? "Question:" : "Answer so far:").append(System.lineSeparator()).append(Text.visibleLines(result.answer().strip()))
+            String label = Reasons.NEEDS_USER_INPUT.equals(result.reason()) ? "Question:" : "Answer so far:";
+            sb.append(label).append(System.lineSeparator()).append(Text.visibleLines(result.answer().strip()))
                     .append(System.lineSeparator());
         } else {
             String partial = lastModelText(result.history());
