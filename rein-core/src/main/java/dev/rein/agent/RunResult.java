@@ -1,5 +1,8 @@
 package dev.rein.agent;
 
+import dev.rein.run.FinishReport;
+import dev.rein.run.Reasons;
+import dev.rein.run.RunStatus;
 import dev.rein.approval.ApprovalRequest;
 import dev.rein.model.Message;
 import dev.rein.model.Usage;
