@@ -4,6 +4,8 @@ import dev.rein.run.FinalAnswer;
 import dev.rein.run.FinishReport;
 import dev.rein.run.NextStep;
 import dev.rein.internal.loop.Step;
+import dev.rein.internal.text.Durations;
+import dev.rein.run.Reason;
 import dev.rein.run.Reasons;
 import dev.rein.run.RunStatus;
 import dev.rein.budget.BudgetKind;
@@ -65,7 +67,7 @@ final class AgentLoop {
                                 + handoff.summary(), handoff.result(), handoff.report());
                     }
                     case NextStep.Stop stop -> {
-                        return end(stop.status(), stop.reason(), stop.message(),
+                        return end(stop.status(), stop.reason().wire(), stop.message(),
                                 stop.answer() == null ? knownSoFar(stop.message()) : stop.answer(), stop.report());
                     }
                 }
@@ -95,18 +97,11 @@ final class AgentLoop {
         Map<String, Object> limits = new LinkedHashMap<>();
         limits.put("max_steps", run.config.budget().maxSteps());
         limits.put("max_cost_usd", run.config.budget().maxCostUsd());
-        limits.put("max_seconds", seconds(run.config.budget().maxDuration()));
+        limits.put("max_seconds", Durations.seconds(run.config.budget().maxDuration()));
         run.emit(new TraceEvent.RunStarted(run.runId, 0, run.now(), run.goal, run.config.modelName(), run.config.tools().names(), limits));
         run.emit(new TraceEvent.StateChanged(run.runId, 0, run.now(), null, RunStatus.RUNNING, "started"));
     }
 
-    /** Whole seconds as an integer, fractions (e.g. 1.5) as a decimal; null for no limit. */
-    private static Number seconds(Duration d) {
-        if (d == null) {
-            return null;
-        }
-        return d.toMillis() % 1000 == 0 ? (Number) d.toSeconds() : (Number) (d.toMillis() / 1000.0);
-    }
 
     /** Perceive: assemble what the model sees on this call (context policies may edit the history first). */
     private ModelRequest perceive() throws InterruptedException {
@@ -195,7 +190,7 @@ final class AgentLoop {
         }
         observe(step.observation());
         run.checkpoint();
-        return step.stalled().<NextStep>map(why -> NextStep.Stop.failed(Reasons.STALLED, why, null))
+        return step.stalled().<NextStep>map(why -> NextStep.Stop.failed(Reason.STALLED, why, null))
                 .orElse(new NextStep.RunAgain("tool_results"));
     }
 
@@ -214,7 +209,7 @@ final class AgentLoop {
         FinishReport report = FinishTool.parse(call.arguments());
         run.state = FinishTool.handoffNotes(run.state, call.arguments());
         return switch (report.status()) {
-            case "failed" -> new NextStep.Stop(RunStatus.FAILED, Reasons.AGENT_FAILED, "the agent reported failure: "
+            case "failed" -> new NextStep.Stop(RunStatus.FAILED, Reason.AGENT_FAILED, "the agent reported failure: "
                     + report.summary(), report.result(), report);
             case "needs_user_input" -> new NextStep.Handoff(report.summary(), report.result(), report);
             default -> new NextStep.Answer(report.result(), report, call.id());
@@ -226,16 +221,16 @@ final class AgentLoop {
         String why = run.meter.describe(kind);
         run.emit(new TraceEvent.Intervention(run.runId, run.step(), run.now(), "budget", why, Map.of("budget", kind.reason())));
         if (kind == BudgetKind.DEADLINE) {
-            return new NextStep.Stop(RunStatus.STOPPED_BUDGET, kind.reason(), why, null, null);
+            return new NextStep.Stop(RunStatus.STOPPED_BUDGET, Reason.of(kind.reason()), why, null, null);
         }
         appendUserText("[rein] The work must stop now: " + why + ". Do not call any tools. Reply with a summary of"
                 + " what you found (with the facts and their sources) and what is still unfinished or uncertain.");
         try {
             ModelResponse summary = caller.call(request(ToolChoice.none()), "final_summary");
             summary.toHistoryMessage().ifPresent(run.history::add);
-            return new NextStep.Stop(RunStatus.STOPPED_BUDGET, kind.reason(), why, summaryAnswer(summary, why), null);
+            return new NextStep.Stop(RunStatus.STOPPED_BUDGET, Reason.of(kind.reason()), why, summaryAnswer(summary, why), null);
         } catch (ModelCaller.CallFailed failed) {
-            return new NextStep.Stop(RunStatus.STOPPED_BUDGET, kind.reason(), why + "; the summary call failed too: "
+            return new NextStep.Stop(RunStatus.STOPPED_BUDGET, Reason.of(kind.reason()), why + "; the summary call failed too: "
                     + failed.getMessage(), knownSoFar(why), null);
         }
     }
@@ -280,9 +275,8 @@ final class AgentLoop {
      */
     static RunResult crashed(Run run, Throwable failure) {
         run.status = RunStatus.FAILED;
-        return new RunResult(run.runId, RunStatus.FAILED, Reasons.INTERNAL_ERROR, "internal error: " + failure
-                + " (the run's final state may not have been saved)", "", run.step(), run.meter.usage(), run.meter.costUsd(),
-                Duration.between(run.startedAt, run.now()), null, run.history, run.state, List.of());
+        return run.result(RunStatus.FAILED, Reasons.INTERNAL_ERROR, "internal error: " + failure
+                + " (the run's final state may not have been saved)", "", null, List.of());
     }
 
     private RunResult end(RunStatus status, String reason, String message, String answer) {
@@ -292,8 +286,7 @@ final class AgentLoop {
     private RunResult end(RunStatus status, String reason, String message, String answer, FinishReport report) {
         RunStatus from = run.status;
         run.status = status;
-        RunResult result = run.redactor.redactValue(new RunResult(run.runId, status, reason, message, answer, run.step(),
-                run.meter.usage(), run.meter.costUsd(), Duration.between(run.startedAt, run.now()), report, run.history, run.state,
+        RunResult result = run.redactor.redactValue(run.result(status, reason, message, answer, report,
                 run.approvals.snapshot().undecided()));
         result = Resumption.saveFinal(run, result);
         run.emit(new TraceEvent.StateChanged(run.runId, run.step(), run.now(), from, status, reason));

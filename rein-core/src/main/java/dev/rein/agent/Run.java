@@ -1,5 +1,6 @@
 package dev.rein.agent;
 
+import dev.rein.run.FinishReport;
 import dev.rein.run.RunStatus;
 import dev.rein.internal.approval.ApprovalLedger;
 import dev.rein.approval.ApprovalState;
@@ -127,6 +128,13 @@ final class Run {
     /** Saves the run with its final (or pausing) result. */
     void checkpoint(RunResult result) {
         Checkpoints.save(this, result);
+    }
+
+    /** The run's result as it stands now: the one place a {@link RunResult} is assembled. */
+    RunResult result(RunStatus status, String reason, String message, String answer, FinishReport report,
+                     List<dev.rein.approval.ApprovalRequest> pending) {
+        return new RunResult(runId, status, reason, message, answer, step(), meter.usage(), meter.costUsd(),
+                Duration.between(startedAt, now()), report, history, state, pending);
     }
 
     int step() {

@@ -29,6 +29,17 @@ public record RunResult(String runId, RunStatus status, String reason, String me
         pendingApprovals = pendingApprovals == null ? List.of() : List.copyOf(pendingApprovals);
     }
 
+    /** {@link #reason()} as the closed type. */
+    public dev.rein.run.Reason reasonCode() {
+        return dev.rein.run.Reason.of(reason);
+    }
+
+    /** The same result ending otherwise (e.g. when its final save failed); pending approvals only while waiting. */
+    RunResult endedAs(RunStatus newStatus, String newReason, String newMessage) {
+        return new RunResult(runId, newStatus, newReason, newMessage, answer, steps, usage, costUsd, duration, finish, history,
+                state, newStatus == RunStatus.WAITING_APPROVAL ? pendingApprovals : List.of());
+    }
+
     /** A result without agent state or pending approvals. */
     public RunResult(String runId, RunStatus status, String reason, String message, String answer, int steps, Usage usage,
                      BigDecimal costUsd, Duration duration, FinishReport finish, List<Message> history) {

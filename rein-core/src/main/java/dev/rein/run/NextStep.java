@@ -33,14 +33,14 @@ public sealed interface NextStep {
      * The run ends with {@code status} and {@code reason}. A null {@code answer} means "what the run
      * knows so far", which the driver assembles from the history.
      */
-    record Stop(RunStatus status, String reason, String message, String answer, FinishReport report) implements NextStep {
+    record Stop(RunStatus status, Reason reason, String message, String answer, FinishReport report) implements NextStep {
         public Stop {
             Objects.requireNonNull(status, "status");
             Objects.requireNonNull(reason, "reason");
             Objects.requireNonNull(message, "message");
         }
 
-        public static Stop failed(String reason, String message, String answer) {
+        public static Stop failed(Reason reason, String message, String answer) {
             return new Stop(RunStatus.FAILED, reason, message, answer, null);
         }
     }

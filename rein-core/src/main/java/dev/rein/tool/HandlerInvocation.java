@@ -59,8 +59,4 @@ final class HandlerInvocation implements ToolInterceptor {
         };
     }
 
-    static String human(Duration d) {
-        long millis = d.toMillis();
-        return millis % 1000 == 0 ? (millis / 1000) + " s" : millis + " ms";
-    }
 }

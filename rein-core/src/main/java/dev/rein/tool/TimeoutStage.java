@@ -1,5 +1,6 @@
 package dev.rein.tool;
 
+import dev.rein.internal.text.Durations;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.ExecutionException;
@@ -38,7 +39,7 @@ final class TimeoutStage implements ToolInterceptor {
             return task.get(wait.toNanos(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             task.cancel(true);
-            String why = deadlineBinds ? "the run's deadline was reached" : "it exceeded its timeout of " + HandlerInvocation.human(timeout);
+            String why = deadlineBinds ? "the run's deadline was reached" : "it exceeded its timeout of " + Durations.human(timeout);
             String effect = invocation.tool().risk() == Risk.READ ? ""
                     : " It may or may not have taken effect; check before calling it again.";
             return ToolResult.reinError(call, ErrorClass.TIMEOUT, "Tool '" + call.name() + "' was stopped because " + why + "."

@@ -1,5 +1,6 @@
 package dev.rein.tool;
 
+import dev.rein.internal.text.Durations;
 import dev.rein.retry.RetryPolicy;
 import java.time.Duration;
 
@@ -30,7 +31,7 @@ final class ToolRetry implements ToolInterceptor {
             }
             Duration delay = policy.delayBefore(attempt, result.retryAfter());
             if (!invocation.context().clock().instant().plus(delay).isBefore(invocation.context().deadline())) {
-                return result.withContent(result.content() + " (not tried again: waiting " + HandlerInvocation.human(delay)
+                return result.withContent(result.content() + " (not tried again: waiting " + Durations.human(delay)
                         + " would pass the call's deadline)");
             }
             events.retrying(invocation, attempt, result, delay);

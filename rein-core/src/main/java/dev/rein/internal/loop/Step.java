@@ -7,7 +7,7 @@ import dev.rein.model.ToolResultBlock;
 import dev.rein.model.ToolUseBlock;
 import dev.rein.run.FinishReport;
 import dev.rein.run.NextStep;
-import dev.rein.run.Reasons;
+import dev.rein.run.Reason;
 import dev.rein.run.RunStatus;
 import java.util.List;
 import java.util.Map;
@@ -76,10 +76,10 @@ public final class Step {
     private static Decision responded(State state, Event.Responded event) {
         ModelResponse response = event.response();
         return switch (response.stopReason()) {
-            case MAX_TOKENS -> stop(state, Reasons.MAX_TOKENS, "the model's response was cut off at max_tokens ("
+            case MAX_TOKENS -> stop(state, Reason.MAX_TOKENS, "the model's response was cut off at max_tokens ("
                     + state.rules().maxTokens() + "); it was not taken as an answer. Raise maxTokens or ask for shorter output.");
-            case REFUSAL -> stop(state, Reasons.REFUSAL, "the model refused to continue" + textSuffix(response));
-            case MODEL_CONTEXT_WINDOW_EXCEEDED -> stop(state, Reasons.CONTEXT_WINDOW_EXCEEDED,
+            case REFUSAL -> stop(state, Reason.REFUSAL, "the model refused to continue" + textSuffix(response));
+            case MODEL_CONTEXT_WINDOW_EXCEEDED -> stop(state, Reason.CONTEXT_WINDOW_EXCEEDED,
                     "the conversation no longer fits the model's context window; enable a context policy"
                             + " (tool result clearing or compaction) or lower the tool output limit");
             case PAUSE_TURN -> new Decision(state, new NextStep.RunAgain("pause_turn"), List.of());
@@ -88,7 +88,7 @@ public final class Step {
         };
     }
 
-    private static Decision stop(State state, String reason, String message) {
+    private static Decision stop(State state, Reason reason, String message) {
         return new Decision(state, NextStep.Stop.failed(reason, message, ""), List.of());
     }
 
@@ -107,7 +107,7 @@ public final class Step {
         State next = new State(state.rules(), empty, state.verificationFailures());
         if (empty > state.rules().maxEmptyNudges()) {
             String why = "the model ended its turn without an answer, twice; there is nothing to return";
-            return new Decision(next, NextStep.Stop.failed(Reasons.EMPTY_ANSWER, why, null), List.of());
+            return new Decision(next, NextStep.Stop.failed(Reason.EMPTY_ANSWER, why, null), List.of());
         }
         String nudge = "[rein] Your last reply was empty. Continue the task: call a tool, or reply with your final answer.";
         return new Decision(next, new NextStep.RunAgain("empty_answer"), List.of(
@@ -122,7 +122,7 @@ public final class Step {
         NextStep.Answer answer = event.answer();
         FinishReport report = answer.report();
         if (event.missing().isEmpty()) {
-            String reason = report == null ? Reasons.COMPLETED : Reasons.FINISHED;
+            Reason reason = report == null ? Reason.COMPLETED : Reason.FINISHED;
             return new Decision(state, new NextStep.Stop(RunStatus.SUCCEEDED, reason, "the run completed", answer.text(), report),
                     List.of());
         }
@@ -133,7 +133,7 @@ public final class Step {
                 + "\nContinue working on the task, then answer again.";
         Command intervene = new Command.Intervene("verifier", feedback, Map.of("missing", missing, "refusals", failures));
         if (failures >= state.rules().maxVerificationFailures()) {
-            return new Decision(next, new NextStep.Stop(RunStatus.FAILED, Reasons.VERIFICATION_FAILED, "the answer failed verification "
+            return new Decision(next, new NextStep.Stop(RunStatus.FAILED, Reason.VERIFICATION_FAILED, "the answer failed verification "
                     + failures + " times; still missing: " + String.join("; ", missing), answer.text(), report), List.of(intervene));
         }
         ContentBlock refusal = answer.finishCallId() == null ? new TextBlock(feedback)

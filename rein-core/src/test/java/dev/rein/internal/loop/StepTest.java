@@ -12,7 +12,7 @@ import dev.rein.model.ToolUseBlock;
 import dev.rein.model.Usage;
 import dev.rein.run.FinishReport;
 import dev.rein.run.NextStep;
-import dev.rein.run.Reasons;
+import dev.rein.run.Reason;
 import dev.rein.run.RunStatus;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -43,7 +43,7 @@ class StepTest {
         assertThat(d.commands()).containsExactly(new Step.Command.Verify(answer));
 
         Step.Decision accepted = Step.decide(d.state(), new Step.Event.Verified(answer, List.of()));
-        assertThat(accepted.next()).isEqualTo(new NextStep.Stop(RunStatus.SUCCEEDED, Reasons.COMPLETED, "the run completed", "42", null));
+        assertThat(accepted.next()).isEqualTo(new NextStep.Stop(RunStatus.SUCCEEDED, Reason.COMPLETED, "the run completed", "42", null));
         assertThat(accepted.commands()).isEmpty();
     }
 
@@ -63,7 +63,7 @@ class StepTest {
         Step.Decision second = Step.decide(first.state(), new Step.Event.Verified(viaFinish, List.of("a source")));
         assertThat(second.next()).isInstanceOfSatisfying(NextStep.Stop.class, stop -> {
             assertThat(stop.status()).isEqualTo(RunStatus.FAILED);
-            assertThat(stop.reason()).isEqualTo(Reasons.VERIFICATION_FAILED);
+            assertThat(stop.reason()).isEqualTo(Reason.VERIFICATION_FAILED);
             assertThat(stop.report()).isEqualTo(report);
         });
         assertThat(second.commands()).singleElement().isInstanceOf(Step.Command.Intervene.class);
@@ -78,7 +78,7 @@ class StepTest {
 
         Step.Decision second = Step.decide(first.state(), responded(StopReason.END_TURN));
         assertThat(second.next()).isInstanceOfSatisfying(NextStep.Stop.class, stop -> {
-            assertThat(stop.reason()).isEqualTo(Reasons.EMPTY_ANSWER);
+            assertThat(stop.reason()).isEqualTo(Reason.EMPTY_ANSWER);
             assertThat(stop.answer()).as("what the run knows, filled in by the driver").isNull();
         });
     }
@@ -88,9 +88,9 @@ class StepTest {
         assertThat(Step.decide(START, responded(StopReason.MAX_TOKENS, new TextBlock("half"))).next())
                 .isInstanceOfSatisfying(NextStep.Stop.class, s -> assertThat(s.message()).contains("max_tokens (1024)"));
         assertThat(Step.decide(START, responded(StopReason.REFUSAL, new TextBlock("no"))).next())
-                .isInstanceOfSatisfying(NextStep.Stop.class, s -> assertThat(s.reason()).isEqualTo(Reasons.REFUSAL));
+                .isInstanceOfSatisfying(NextStep.Stop.class, s -> assertThat(s.reason()).isEqualTo(Reason.REFUSAL));
         assertThat(Step.decide(START, responded(StopReason.MODEL_CONTEXT_WINDOW_EXCEEDED)).next())
-                .isInstanceOfSatisfying(NextStep.Stop.class, s -> assertThat(s.reason()).isEqualTo(Reasons.CONTEXT_WINDOW_EXCEEDED));
+                .isInstanceOfSatisfying(NextStep.Stop.class, s -> assertThat(s.reason()).isEqualTo(Reason.CONTEXT_WINDOW_EXCEEDED));
         Step.Decision paused = Step.decide(START, responded(StopReason.PAUSE_TURN, new TextBlock("so far")));
         assertThat(paused.next()).isEqualTo(new NextStep.RunAgain("pause_turn"));
         assertThat(paused.commands()).isEmpty();
