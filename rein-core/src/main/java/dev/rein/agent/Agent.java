@@ -132,19 +132,10 @@ public final class Agent {
 
     private static RunHandle launch(Run run) {
         CompletableFuture<RunResult> future = new CompletableFuture<>();
-        Thread thread = Thread.ofVirtual().name("rein-run-" + run.runId).unstarted(() -> future.complete(runToEnd(run)));
+        Thread thread = Thread.ofVirtual().name("rein-run-" + run.runId).unstarted(() -> future.complete(AgentLoop.runToEnd(run)));
         run.bindThread(thread);
         thread.start();
         return new RunHandle(run.runId, future, run::cancel);
-    }
-
-    /** The loop ends every path in a result; this is the last line behind it, so that no caller ever waits forever. */
-    private static RunResult runToEnd(Run run) {
-        try {
-            return new AgentLoop(run).run();
-        } catch (Throwable failure) {
-            return AgentLoop.crashed(run, failure);
-        }
     }
 
     /** Builder for {@link Agent}; {@link #build()} validates the configuration. */
