@@ -23,7 +23,6 @@ import dev.rein.state.StoreException;
 import dev.rein.tool.ToolCall;
 import dev.rein.tool.ToolResult;
 import dev.rein.trace.TraceEvent;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
