@@ -88,6 +88,7 @@ final class LiveView implements RunListener {
                     line.print(label(e.step()) + "! audit " + e.kind() + ": " + Text.shorten(e.detail(), MAX_RESULT));
                 }
             }
+            case TraceEvent.TokensCounted e -> { }
             case TraceEvent.StateChanged e -> { }
             case TraceEvent.RunFinished e -> line.idle();
         }
@@ -128,8 +129,8 @@ final class LiveView implements RunListener {
 
     private static String tokens(Usage usage) {
         StringBuilder sb = new StringBuilder("tokens in ").append(usage.inputTokens()).append(" / out ").append(usage.outputTokens());
-        if (usage.cacheReadInputTokens() > 0 || usage.cacheCreationInputTokens() > 0) {
-            sb.append(" / cache read ").append(usage.cacheReadInputTokens()).append(" / cache write ").append(usage.cacheCreationInputTokens());
+        if (usage.cacheReadInputTokens() > 0 || usage.cacheWriteInputTokens() > 0) {
+            sb.append(" / cache read ").append(usage.cacheReadInputTokens()).append(" / cache write ").append(usage.cacheWriteInputTokens());
         }
         return sb.toString();
     }

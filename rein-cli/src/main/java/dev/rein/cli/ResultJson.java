@@ -5,7 +5,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.agent.RunResult;
-import dev.rein.agent.RunStatus;
+import dev.rein.run.RunStatus;
 import dev.rein.approval.ApprovalRequest;
 import dev.rein.json.Json;
 import dev.rein.model.Usage;
@@ -34,7 +34,7 @@ final class ResultJson {
         ObjectNode tokens = json.putObject("usage");
         tokens.put("input_tokens", usage.inputTokens());
         tokens.put("output_tokens", usage.outputTokens());
-        tokens.put("cache_creation_input_tokens", usage.cacheCreationInputTokens());
+        tokens.put("cache_creation_input_tokens", usage.cacheWriteInputTokens());
         tokens.put("cache_read_input_tokens", usage.cacheReadInputTokens());
         json.put("cost_usd", result.costUsd() == null ? BigDecimal.ZERO : result.costUsd().stripTrailingZeros());
         if (result.status() == RunStatus.WAITING_APPROVAL) {

@@ -1,8 +1,8 @@
 package dev.rein.cli;
 
-import dev.rein.agent.Reasons;
+import dev.rein.run.Reasons;
 import dev.rein.agent.RunResult;
-import dev.rein.agent.RunStatus;
+import dev.rein.run.RunStatus;
 import dev.rein.approval.ApprovalRequest;
 import dev.rein.model.Message;
 import dev.rein.model.Role;

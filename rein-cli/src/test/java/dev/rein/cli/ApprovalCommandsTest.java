@@ -6,7 +6,6 @@ import static dev.rein.testkit.ScriptedModel.toolCalls;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.rein.demo.MessagingTools;
 import dev.rein.json.Json;
 import dev.rein.testkit.ScriptedModel;
 import java.nio.file.Files;

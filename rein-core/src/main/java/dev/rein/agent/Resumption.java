@@ -1,5 +1,7 @@
 package dev.rein.agent;
 
+import dev.rein.run.Reasons;
+import dev.rein.run.RunStatus;
 import dev.rein.ReinException;
 import dev.rein.approval.ActionHash;
 import dev.rein.approval.ApprovalDecision;
@@ -78,9 +80,7 @@ final class Resumption {
             RunStatus status = result.status() == RunStatus.WAITING_APPROVAL ? RunStatus.FAILED : result.status();
             String reason = status == result.status() ? result.reason() : Reasons.STORE_ERROR;
             run.status = status;
-            return new RunResult(result.runId(), status, reason, result.message() + lost, result.answer(), result.steps(),
-                    result.usage(), result.costUsd(), result.duration(), result.finish(), result.history(), result.state(),
-                    status == RunStatus.WAITING_APPROVAL ? result.pendingApprovals() : List.of());
+            return result.endedAs(status, reason, result.message() + lost);
         }
     }
 }

@@ -1,8 +1,13 @@
 package dev.rein.agent;
 
-import dev.rein.approval.ApprovalLedger;
+import dev.rein.tool.ToolOutcome;
+
+import dev.rein.run.FinishReport;
+import dev.rein.run.RunStatus;
+import dev.rein.internal.approval.ApprovalLedger;
 import dev.rein.approval.ApprovalState;
 import dev.rein.budget.BudgetMeter;
+import dev.rein.internal.loop.Step;
 import dev.rein.context.OutputStore;
 import dev.rein.model.Message;
 import dev.rein.security.TraceRedactor;
@@ -38,9 +43,11 @@ final class Run {
     final OutputStore outputs;
     final List<Message> history = new ArrayList<>();
     RunStatus status = RunStatus.RUNNING;
-    int verificationFailures;
-    /** Turns the model ended with neither text nor a tool call (not persisted: a resumed run may be nudged again). */
-    int emptyAnswers;
+    /**
+     * What the loop's decisions remember: verification refusals (persisted) and empty turns (not
+     * persisted: a resumed run may be nudged again). Replaced, never changed, by each decision.
+     */
+    Step.State decisions;
     /** On whose behalf the run acts; it stays with the run across resumes. */
     final Principal principal;
     /** The agent's secrets, recording every value handed out so it is masked from then on. */
@@ -80,9 +87,10 @@ final class Run {
         } else {
             history.addAll(from.history());
             meter.restore(from.steps(), from.usage(), from.costUsd());
-            verificationFailures = from.verificationFailures();
             version = from.version();
         }
+        this.decisions = Step.State.start(new Step.Rules(config.maxTokens(), config.maxVerificationFailures(),
+                AgentLoop.MAX_EMPTY_ANSWER_NUDGES), from == null ? 0 : from.verificationFailures());
     }
 
     private static List<RunListener> listeners(String runId, AgentConfig config) {
@@ -95,7 +103,7 @@ final class Run {
     }
 
     /** Records each call that passed validation, with the arguments as validated. */
-    ToolResult traceValidatedCall(ToolInvocation invocation, ToolInterceptor.Chain chain) throws InterruptedException {
+    ToolOutcome traceValidatedCall(ToolInvocation invocation, ToolInterceptor.Chain chain) throws InterruptedException {
         ToolCall call = invocation.call();
         emit(new TraceEvent.ToolCalled(runId, step(), now(), call.id(), call.name(), call.arguments()));
         return chain.proceed(invocation);
@@ -122,6 +130,13 @@ final class Run {
     /** Saves the run with its final (or pausing) result. */
     void checkpoint(RunResult result) {
         Checkpoints.save(this, result);
+    }
+
+    /** The run's result as it stands now: the one place a {@link RunResult} is assembled. */
+    RunResult result(RunStatus status, String reason, String message, String answer, FinishReport report,
+                     List<dev.rein.approval.ApprovalRequest> pending) {
+        return new RunResult(runId, status, reason, message, answer, step(), meter.usage(), meter.costUsd(),
+                Duration.between(startedAt, now()), report, history, state, pending);
     }
 
     int step() {

@@ -16,6 +16,9 @@ import java.util.Objects;
  */
 public record ToolResult(String callId, String toolName, String content, boolean isError, ErrorClass errorClass,
                          String source, Instant observedAt, Duration duration, Duration retryAfter, boolean reinMessage) {
+    /** Results built outside a run are stamped with the system clock; the executor restamps Rein's own with the run's. */
+    private static final java.time.Clock DEFAULT_CLOCK = java.time.Clock.systemUTC();
+
     public ToolResult {
         Objects.requireNonNull(callId, "callId");
         Objects.requireNonNull(toolName, "toolName");
@@ -38,7 +41,7 @@ public record ToolResult(String callId, String toolName, String content, boolean
     }
 
     public static ToolResult success(ToolCall call, String content, String source) {
-        return new ToolResult(call.id(), call.name(), content, false, ErrorClass.NONE, source, Instant.now(), Duration.ZERO);
+        return new ToolResult(call.id(), call.name(), content, false, ErrorClass.NONE, source, DEFAULT_CLOCK.instant(), Duration.ZERO);
     }
 
     /**
@@ -46,7 +49,7 @@ public record ToolResult(String callId, String toolName, String content, boolean
      * a host, a path, an exception message): the model sees it inside the untrusted-data wrapper.
      */
     public static ToolResult error(ToolCall call, ErrorClass errorClass, String message) {
-        return new ToolResult(call.id(), call.name(), message, true, errorClass, null, Instant.now(), Duration.ZERO);
+        return new ToolResult(call.id(), call.name(), message, true, errorClass, null, DEFAULT_CLOCK.instant(), Duration.ZERO);
     }
 
     /**
@@ -54,11 +57,15 @@ public record ToolResult(String callId, String toolName, String content, boolean
      * text from a tool, an exception or the outside world in it: use {@link #error} for that.
      */
     public static ToolResult reinError(ToolCall call, ErrorClass errorClass, String message) {
-        return new ToolResult(call.id(), call.name(), message, true, errorClass, "rein", Instant.now(), Duration.ZERO, null, true);
+        return new ToolResult(call.id(), call.name(), message, true, errorClass, "rein", DEFAULT_CLOCK.instant(), Duration.ZERO, null, true);
     }
 
     public ToolResult withContent(String newContent) {
         return new ToolResult(callId, toolName, newContent, isError, errorClass, source, observedAt, duration, retryAfter, reinMessage);
+    }
+
+    public ToolResult withObservedAt(Instant when) {
+        return new ToolResult(callId, toolName, content, isError, errorClass, source, when, duration, retryAfter, reinMessage);
     }
 
     public ToolResult withDuration(Duration newDuration) {

@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rein.agent.Agent;
 import dev.rein.agent.RunResult;
-import dev.rein.agent.RunStatus;
+import dev.rein.run.RunStatus;
 import dev.rein.json.Json;
 import dev.rein.model.Model;
 import dev.rein.model.ModelCallContext;
@@ -30,7 +30,7 @@ class SecretsAtRestTest {
     private final FakeOutbox outbox = new FakeOutbox();
 
     private Agent agent(Model model) {
-        return Agent.builder().model(model).tools(outbox.sendTool()).store(store).listener(trace)
+        return Agent.builder().model(model).modelName(ScriptedModel.DEFAULT_NAME).prices(ScriptedModel.PRICES).tools(outbox.sendTool()).store(store).listener(trace)
                 .secrets(Secrets.of(Map.of("api_key", KEY))).build();
     }
 

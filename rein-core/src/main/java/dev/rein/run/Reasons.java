@@ -1,6 +1,6 @@
-package dev.rein.agent;
+package dev.rein.run;
 
-/** The machine-readable reasons a run ends or pauses with. */
+/** The machine-readable reasons a run ends or pauses with, as strings: the wire names of {@link Reason}. */
 public final class Reasons {
     /** The model answered without calling a tool, and the answer passed verification. */
     public static final String COMPLETED = "completed";
