@@ -239,4 +239,57 @@ class RunSpansTest {
         assertThat(chat.getAttributes().get(GenAiConventions.HTTP_RESPONSE_STATUS_CODE)).isEqualTo(401L);
         assertThat(chat.getParentSpanId()).isEqualTo(run.getSpanId());
     }
+
+    @Test
+    void callsTheStallGuardBlocksHaveSpansAndTheInterventionsAreEventsAndCounted() {
+        ScriptedModel.Turn same = toolCalls(call("lookup", "{\"id\":\"A-1\"}"));
+        ScriptedModel model = ScriptedModel.of(same, same, same, same, same, text("never"));
+        RunResult result = agent(model).build().run("where is A-1?");
+        assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(result.reason()).isEqualTo("stalled");
+
+        List<SpanData> tools = named("execute_tool lookup");
+        assertThat(tools).extracting(t -> t.getAttributes().get(ReinConventions.TOOL_OUTCOME))
+                .containsExactlyInAnyOrder("success", "success", "blocked", "blocked", "blocked");
+        assertThat(tools).filteredOn(t -> "blocked".equals(t.getAttributes().get(ReinConventions.TOOL_OUTCOME))).allSatisfy(t -> {
+            assertThat(t.getAttributes().get(ReinConventions.ERROR_CLASS)).isEqualTo("INTERVENTION");
+            assertThat(t.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
+            assertThat(t.getEvents()).extracting(EventData::getName).containsExactly(ReinConventions.EVENT_STALL);
+        });
+        SpanData run = one("invoke_agent rein");
+        assertThat(run.getAttributes().get(GenAiConventions.ERROR_TYPE)).isEqualTo("stalled");
+        assertThat(run.getEvents()).filteredOn(e -> e.getName().equals(ReinConventions.EVENT_STALL)).singleElement()
+                .satisfies(e -> assertThat(e.getAttributes().get(ReinConventions.STALL_ACTION)).isEqualTo("stopped"));
+        assertThat(OTEL.getMetrics()).filteredOn(m -> m.getName().equals(ReinConventions.METRIC_STALL_INTERVENTIONS)).singleElement()
+                .satisfies(m -> assertThat(m.getLongSumData().getPoints()).extracting(p -> p.getValue()).containsExactlyInAnyOrder(2L, 1L));
+    }
+
+    @Test
+    void aPerToolCallLimitIsABudgetStopEventOnTheRefusedCall() {
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("lookup", "{\"id\":\"A-1\"}")),
+                toolCalls(call("lookup", "{\"id\":\"B-2\"}")), text("Only A-1 was looked up."));
+        agent(model).budget(Budget.builder().toolCallLimit("lookup", 1).build()).build().run("where are A-1 and B-2?");
+
+        SpanData refused = named("execute_tool lookup").stream()
+                .filter(t -> "refused".equals(t.getAttributes().get(ReinConventions.TOOL_OUTCOME))).findFirst().orElseThrow();
+        assertThat(refused.getAttributes().get(ReinConventions.ERROR_CLASS)).isEqualTo("LIMIT_REACHED");
+        assertThat(refused.getEvents()).extracting(EventData::getName).contains(ReinConventions.EVENT_BUDGET_STOP);
+    }
+
+    @Test
+    void aCancelledRunEndsItsOpenChatSpanWithAnError() throws Exception {
+        ScriptedModel model = ScriptedModel.of(ScriptedModel.hang());
+        var handle = agent(model).build().start("wait");
+        while (model.requests().isEmpty()) { // the model call is in flight
+            Thread.sleep(5);
+        }
+        handle.cancel();
+        RunResult result = handle.await();
+        assertThat(result.status()).isEqualTo(RunStatus.CANCELLED);
+
+        SpanData chat = one("chat test-model");
+        assertThat(chat.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
+        assertThat(chat.getAttributes().get(GenAiConventions.ERROR_TYPE)).isEqualTo("cancelled");
+        assertThat(one("invoke_agent rein").getAttributes().get(ReinConventions.RUN_STATUS)).isEqualTo("CANCELLED");
+    }
 }

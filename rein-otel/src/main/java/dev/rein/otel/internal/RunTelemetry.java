@@ -179,10 +179,14 @@ final class RunTelemetry implements RunListener {
         telemetry.instruments.stall(e.detector(), e.action());
         Attributes a = Attributes.of(ReinConventions.STALL_DETECTOR, e.detector(), ReinConventions.STALL_ACTION, e.action(),
                 ReinConventions.MESSAGE, e.message() == null ? "" : e.message());
-        if (e.callId() != null && "blocked".equals(e.action())) {
+        boolean notRun = e.callId() != null && ("blocked".equals(e.action()) || "stopped".equals(e.action()));
+        if (notRun && tools.span(e.callId()) == null) {
             tools.blocked(e, a);
-        } else if (!tools.event(e.callId(), ReinConventions.EVENT_STALL, a, e.time())) {
-            runEvent(ReinConventions.EVENT_STALL, a, e.time());
+        } else {
+            tools.event(e.callId(), ReinConventions.EVENT_STALL, a, e.time());
+        }
+        if (!"blocked".equals(e.action())) {
+            runEvent(ReinConventions.EVENT_STALL, a, e.time()); // a warning or a stop concerns the whole run
         }
     }
 
