@@ -1,0 +1,49 @@
+package dev.rein.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** When the CLI turns OpenTelemetry on, and how it reports a bad configuration. */
+class CliTelemetryTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void offUnlessAnExporterIsAskedFor() {
+        assertThat(CliTelemetry.configured(Map.of())).isFalse();
+        assertThat(CliTelemetry.configured(Map.of("OTEL_SERVICE_NAME", "svc"))).isFalse();
+        assertThat(CliTelemetry.configured(Map.of("OTEL_TRACES_EXPORTER", "none"))).isFalse();
+        assertThat(CliTelemetry.configured(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "  "))).isFalse();
+        assertThat(CliTelemetry.configured(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318"))).isTrue();
+        assertThat(CliTelemetry.configured(Map.of("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "http://c:4318/v1/traces"))).isTrue();
+        assertThat(CliTelemetry.configured(Map.of("OTEL_TRACES_EXPORTER", "console"))).isTrue();
+        assertThat(CliTelemetry.configured(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318",
+                "OTEL_SDK_DISABLED", "true"))).isFalse();
+    }
+
+    @Test
+    void aBadConfigurationIsAUsageErrorInOneLine() {
+        CliHome home = CliHome.of(Map.of("REIN_HOME", dir.toString()));
+        assertThatThrownBy(() -> CliTelemetry.from(Map.of("OTEL_TRACES_EXPORTER", "carrier-pigeon"), home))
+                .isInstanceOf(UsageException.class)
+                .hasMessageStartingWith("OpenTelemetry is not configured correctly: ")
+                .hasMessageContaining("carrier-pigeon")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+        assertThatThrownBy(() -> CliTelemetry.from(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://c:4317",
+                "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "grpc"), home))
+                .isInstanceOf(UsageException.class).hasMessageContaining("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL=grpc is not supported");
+    }
+
+    @Test
+    void withoutConfigurationTheAgentIsLeftAsItIs() throws Exception {
+        try (CliTelemetry off = CliTelemetry.from(Map.of(), CliHome.of(Map.of("REIN_HOME", dir.toString())))) {
+            dev.rein.agent.Agent.Builder builder = dev.rein.agent.Agent.builder();
+            assertThat(off.install(builder)).isSameAs(builder);
+        }
+    }
+}
