@@ -3,7 +3,9 @@ package dev.rein.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,5 +47,14 @@ class CliTelemetryTest {
             dev.rein.agent.Agent.Builder builder = dev.rein.agent.Agent.builder();
             assertThat(off.install(builder)).isSameAs(builder);
         }
+    }
+
+    @Test
+    void theCliExportsWithTheJdkSenderAndShipsNoOkHttpSenderOrOkHttp5() throws Exception {
+        List<String> jars = List.of(Files.readString(Path.of("target", "classpath.txt")).strip().split(java.io.File.pathSeparator));
+        assertThat(jars).anyMatch(jar -> jar.contains("opentelemetry-exporter-sender-jdk-"));
+        assertThat(jars).noneMatch(jar -> jar.contains("opentelemetry-exporter-sender-okhttp"));
+        assertThat(jars).filteredOn(jar -> jar.contains("/com/squareup/okhttp3/okhttp/"))
+                .as("only the OkHttp 4 the provider SDK brings").allMatch(jar -> jar.contains("/okhttp/4."));
     }
 }
