@@ -47,6 +47,7 @@ public final class GenAiConventions {
     public static final AttributeKey<String> TOOL_NAME = stringKey("gen_ai.tool.name");
     public static final AttributeKey<String> TOOL_CALL_ID = stringKey("gen_ai.tool.call.id");
     public static final AttributeKey<String> TOOL_TYPE = stringKey("gen_ai.tool.type");
+    public static final AttributeKey<String> TOOL_DESCRIPTION = stringKey("gen_ai.tool.description");
     /** Tools Rein runs are functions the application executes. */
     public static final String TOOL_TYPE_FUNCTION = "function";
 
@@ -54,6 +55,7 @@ public final class GenAiConventions {
     public static final AttributeKey<String> SYSTEM_INSTRUCTIONS = stringKey("gen_ai.system_instructions");
     public static final AttributeKey<String> INPUT_MESSAGES = stringKey("gen_ai.input.messages");
     public static final AttributeKey<String> OUTPUT_MESSAGES = stringKey("gen_ai.output.messages");
+    public static final AttributeKey<String> TOOL_DEFINITIONS = stringKey("gen_ai.tool.definitions");
     public static final AttributeKey<String> TOOL_CALL_ARGUMENTS = stringKey("gen_ai.tool.call.arguments");
     public static final AttributeKey<String> TOOL_CALL_RESULT = stringKey("gen_ai.tool.call.result");
 

@@ -144,6 +144,7 @@ class MetricsAndContentTest {
         assertThat(messages.get(1).at("/parts/0/type").asText()).isEqualTo("tool_call");
         assertThat(messages.get(2).get("role").asText()).isEqualTo("tool");
         assertThat(second.getAttributes().get(GenAiConventions.SYSTEM_INSTRUCTIONS)).contains("You answer order questions.");
+        assertThat(Json.parse(second.getAttributes().get(GenAiConventions.TOOL_DEFINITIONS)).at("/0/name").asText()).isEqualTo("order_status");
         for (SpanData span : OTEL.getSpans()) {
             assertThat(span.getAttributes().toString()).doesNotContain(SECRET);
         }

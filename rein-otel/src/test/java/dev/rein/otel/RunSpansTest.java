@@ -126,6 +126,7 @@ class RunSpansTest {
             assertThat(tool.getAttributes().get(GenAiConventions.TOOL_NAME)).isEqualTo("lookup");
             assertThat(tool.getAttributes().get(GenAiConventions.TOOL_TYPE)).isEqualTo("function");
             assertThat(tool.getAttributes().get(ReinConventions.TOOL_RISK)).isEqualTo("read");
+            assertThat(tool.getAttributes().get(GenAiConventions.TOOL_DESCRIPTION)).isEqualTo("Looks an order up.");
             assertThat(tool.getAttributes().get(ReinConventions.TOOL_OUTCOME)).isEqualTo("success");
             assertThat(tool.getAttributes().get(ReinConventions.ERROR_CLASS)).isEqualTo("NONE");
             assertThat(tool.getAttributes().get(GenAiConventions.TOOL_CALL_ARGUMENTS)).isNull();

@@ -8,6 +8,7 @@ import dev.rein.json.Json;
 import dev.rein.model.ContentBlock;
 import dev.rein.model.Message;
 import dev.rein.model.TextBlock;
+import dev.rein.model.ToolDefinition;
 import dev.rein.model.ToolResultBlock;
 import dev.rein.model.ToolUseBlock;
 import java.util.List;
@@ -53,6 +54,13 @@ final class Content {
     /** The answer of a run as one assistant message. */
     static String answer(String answer, String finishReason) {
         return outputMessages(List.of(new TextBlock(answer)), finishReason);
+    }
+
+    /** The tools offered, with the required properties only (type and name), as the conventions recommend. */
+    static String toolDefinitions(List<ToolDefinition> tools) {
+        ArrayNode out = F.arrayNode();
+        tools.forEach(t -> out.add(F.objectNode().put("type", "function").put("name", t.name())));
+        return Json.write(out);
     }
 
     static String json(JsonNode node) {

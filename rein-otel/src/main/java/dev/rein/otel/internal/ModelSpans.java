@@ -65,6 +65,9 @@ final class ModelSpans {
                 open.setAttribute(GenAiConventions.SYSTEM_INSTRUCTIONS, Content.systemInstructions(r.system()));
             }
             open.setAttribute(GenAiConventions.INPUT_MESSAGES, Content.inputMessages(r.messages()));
+            if (!r.tools().isEmpty()) {
+                open.setAttribute(GenAiConventions.TOOL_DEFINITIONS, Content.toolDefinitions(r.tools()));
+            }
         }
     }
 

@@ -29,7 +29,7 @@ final class ToolContextPropagation implements ToolInterceptor {
     public ToolResult intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
         RunTelemetry run = telemetry.run(invocation.context().runId());
         if (run != null) {
-            run.tools().risk(invocation.call().id(), invocation.tool().risk());
+            run.tools().resolved(invocation.call().id(), invocation.tool());
         }
         Context context = telemetry.toolContext(invocation.context().runId(), invocation.call().id());
         if (context == null) {

@@ -12,7 +12,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.model.ToolUseBlock;
 import dev.rein.otel.GenAiConventions;
 import dev.rein.otel.ReinConventions;
-import dev.rein.tool.Risk;
+import dev.rein.tool.Tool;
 import dev.rein.trace.TraceEvent;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.trace.Span;
@@ -52,10 +52,14 @@ final class ToolSpans {
         uses.forEach(use -> proposed.put(use.id(), use));
     }
 
-    void risk(String callId, Risk risk) {
+    /** What the executor knows about a validated call's tool: its risk and description. */
+    void resolved(String callId, Tool tool) {
         Span span = open.get(callId);
         if (span != null) {
-            span.setAttribute(ReinConventions.TOOL_RISK, risk.name().toLowerCase(Locale.ROOT));
+            span.setAttribute(ReinConventions.TOOL_RISK, tool.risk().name().toLowerCase(Locale.ROOT));
+            if (tool.definition().description() != null && !tool.definition().description().isBlank()) {
+                span.setAttribute(GenAiConventions.TOOL_DESCRIPTION, tool.definition().description());
+            }
         }
     }
 
