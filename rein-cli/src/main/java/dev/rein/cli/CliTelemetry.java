@@ -7,14 +7,17 @@ import dev.rein.trace.RunListener;
 import dev.rein.trace.RunListenerFactory;
 import dev.rein.trace.TraceEvent;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.common.CompletableResultCode;
 import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdk;
 import io.opentelemetry.sdk.autoconfigure.spi.ConfigurationException;
 import java.net.URI;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * OpenTelemetry for {@code rein run} and {@code rein resume}: off unless the standard OTEL_*
@@ -29,18 +32,22 @@ final class CliTelemetry implements AutoCloseable {
             "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT", "OTEL_TRACES_EXPORTER", "OTEL_METRICS_EXPORTER");
     private static final List<String> PROTOCOLS = List.of("OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL",
             "OTEL_EXPORTER_OTLP_METRICS_PROTOCOL");
-    private static final long FLUSH_SECONDS = 10;
+    /** Below the grace a cancelled run has to wind down on Ctrl-C ({@link CancelOnInterrupt#GRACE}). */
+    private static final long FLUSH_SECONDS = 5;
 
     private final OpenTelemetrySdk sdk;
     private final ReinTelemetry telemetry;
+    /** An export outlasted its bound, so the collector is unreachable or slow. */
+    private volatile boolean stalled;
 
     private CliTelemetry(OpenTelemetrySdk sdk, ReinTelemetry telemetry) {
         this.sdk = sdk;
         this.telemetry = telemetry;
     }
 
-    /** Telemetry as {@code env} configures it; nothing at all when no exporter is asked for. */
-    static CliTelemetry from(Map<String, String> env, CliHome home) {
+    /** Telemetry as the environment configures it; nothing at all when no exporter is asked for. */
+    static CliTelemetry from(CliEnvironment cli, CliHome home) {
+        Map<String, String> env = cli.env();
         if (!configured(env)) {
             return new CliTelemetry(null, null);
         }
@@ -50,6 +57,7 @@ final class CliTelemetry implements AutoCloseable {
                         + " set " + name + "=http/protobuf and point OTEL_EXPORTER_OTLP_ENDPOINT at the collector's HTTP port (usually 4318)");
             }
         }
+        ExportLog.install(cli.err());
         OpenTelemetrySdk sdk;
         try {
             sdk = AutoConfiguredOpenTelemetrySdk.builder()
@@ -126,15 +134,37 @@ final class CliTelemetry implements AutoCloseable {
         };
     }
 
+    /** Spans and metrics together, bounded: an unreachable collector delays the result by at most this long. */
     private void flush() {
-        sdk.getSdkTracerProvider().forceFlush().join(FLUSH_SECONDS, TimeUnit.SECONDS);
-        sdk.getSdkMeterProvider().forceFlush().join(FLUSH_SECONDS, TimeUnit.SECONDS);
+        bounded(() -> CompletableResultCode.ofAll(List.of(sdk.getSdkTracerProvider().forceFlush(),
+                sdk.getSdkMeterProvider().forceFlush())));
+    }
+
+    /**
+     * Waits for {@code operation} at most {@link #FLUSH_SECONDS}. It runs on a thread of its own
+     * because the exporter may retry on the calling thread before it returns its result.
+     */
+    private void bounded(Supplier<CompletableResultCode> operation) {
+        Thread worker = Thread.ofVirtual().name("rein-otel-flush").start(() -> operation.get().join(FLUSH_SECONDS, TimeUnit.SECONDS));
+        try {
+            if (!worker.join(Duration.ofSeconds(FLUSH_SECONDS))) {
+                stalled = true;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Override
     public void close() {
-        if (sdk != null) {
-            sdk.shutdown().join(FLUSH_SECONDS, TimeUnit.SECONDS);
+        if (sdk == null) {
+            return;
+        }
+        if (stalled) {
+            // The collector did not answer in time before: start the shutdown, do not make the user wait again.
+            Thread.ofVirtual().name("rein-otel-shutdown").start(sdk::shutdown);
+        } else {
+            bounded(sdk::shutdown);
         }
     }
 }

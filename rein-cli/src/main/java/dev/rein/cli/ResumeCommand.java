@@ -43,7 +43,7 @@ final class ResumeCommand implements Callable<Integer> {
         }
         Model client = env.models().create(settings.model(), env.env());
         try (JdbcRunStore store = home.store(); StatusLine line = new StatusLine(env.err(), env.terminal().animated() && !json);
-             CliTelemetry telemetry = CliTelemetry.from(env.env(), home)) {
+             CliTelemetry telemetry = CliTelemetry.from(env, home)) {
             Agent agent = CliAgent.build(settings, runId, client, home, store, line, quiet, trace, telemetry);
             return Foreground.run(() -> agent.startResume(runId), env, new RunReport(env, json, quiet, trace)::print);
         } finally {

@@ -99,7 +99,7 @@ final class RunCommand implements Callable<Integer> {
         Model client = env.models().create(model, env.env());
         String runId = RunIds.next();
         try (JdbcRunStore store = home.store(); StatusLine line = new StatusLine(env.err(), env.terminal().animated() && !json);
-             CliTelemetry telemetry = CliTelemetry.from(env.env(), home)) {
+             CliTelemetry telemetry = CliTelemetry.from(env, home)) {
             home.saveSettings(runId, settings);
             if (trace != null) {
                 TraceFile.startFresh(trace);

@@ -15,6 +15,13 @@ class CliTelemetryTest {
     @TempDir
     Path dir;
 
+    private static CliEnvironment cli(Map<String, String> env) {
+        java.io.PrintStream sink = new java.io.PrintStream(java.io.OutputStream.nullOutputStream());
+        return new CliEnvironment(sink, sink, env, Terminal.NONE, (name, e) -> {
+            throw new AssertionError("no model");
+        }, false);
+    }
+
     @Test
     void offUnlessAnExporterIsAskedFor() {
         assertThat(CliTelemetry.configured(Map.of())).isFalse();
@@ -31,19 +38,19 @@ class CliTelemetryTest {
     @Test
     void aBadConfigurationIsAUsageErrorInOneLine() {
         CliHome home = CliHome.of(Map.of("REIN_HOME", dir.toString()));
-        assertThatThrownBy(() -> CliTelemetry.from(Map.of("OTEL_TRACES_EXPORTER", "carrier-pigeon"), home))
+        assertThatThrownBy(() -> CliTelemetry.from(cli(Map.of("OTEL_TRACES_EXPORTER", "carrier-pigeon")), home))
                 .isInstanceOf(UsageException.class)
                 .hasMessageStartingWith("OpenTelemetry is not configured correctly: ")
                 .hasMessageContaining("carrier-pigeon")
                 .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
-        assertThatThrownBy(() -> CliTelemetry.from(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://c:4317",
-                "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "grpc"), home))
+        assertThatThrownBy(() -> CliTelemetry.from(cli(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://c:4317",
+                "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "grpc")), home))
                 .isInstanceOf(UsageException.class).hasMessageContaining("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL=grpc is not supported");
     }
 
     @Test
     void withoutConfigurationTheAgentIsLeftAsItIs() throws Exception {
-        try (CliTelemetry off = CliTelemetry.from(Map.of(), CliHome.of(Map.of("REIN_HOME", dir.toString())))) {
+        try (CliTelemetry off = CliTelemetry.from(cli(Map.of()), CliHome.of(Map.of("REIN_HOME", dir.toString())))) {
             dev.rein.agent.Agent.Builder builder = dev.rein.agent.Agent.builder();
             assertThat(off.install(builder)).isSameAs(builder);
         }

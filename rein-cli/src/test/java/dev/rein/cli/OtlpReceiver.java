@@ -32,6 +32,7 @@ final class OtlpReceiver implements AutoCloseable {
     private final List<ExportTraceServiceRequest> traces = new CopyOnWriteArrayList<>();
     private final List<ExportMetricsServiceRequest> metrics = new CopyOnWriteArrayList<>();
     private final List<String> contentTypes = new CopyOnWriteArrayList<>();
+    private volatile int status = 200;
 
     private OtlpReceiver(HttpServer server) {
         this.server = server;
@@ -45,6 +46,12 @@ final class OtlpReceiver implements AutoCloseable {
         server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
         server.start();
         return receiver;
+    }
+
+    /** Answers every export with {@code code} from now on (e.g. 400 to see how the CLI reports a refusing collector). */
+    OtlpReceiver answering(int code) {
+        this.status = code;
+        return this;
     }
 
     String endpoint() {
@@ -70,9 +77,9 @@ final class OtlpReceiver implements AutoCloseable {
         return in.readAllBytes();
     }
 
-    private static void answer(HttpExchange exchange, byte[] response) throws IOException {
+    private void answer(HttpExchange exchange, byte[] response) throws IOException {
         exchange.getResponseHeaders().set("Content-Type", "application/x-protobuf");
-        exchange.sendResponseHeaders(200, response.length);
+        exchange.sendResponseHeaders(status, response.length);
         exchange.getResponseBody().write(response);
         exchange.close();
     }

@@ -46,4 +46,17 @@ class TelemetryResumeTest {
                     .containsExactly("awaiting_approval", "success");
         }
     }
+
+    @Test
+    void aCollectorThatRefusesTheExportIsOneLineOnStderrAndTheRunIsUnaffected() throws Exception {
+        try (OtlpReceiver otlp = OtlpReceiver.start().answering(400)) {
+            InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT", otlp.endpoint());
+            cli.models((name, env) -> ScriptedModel.of(text("こんにちは")));
+            InProcessCli.Outcome outcome = cli.run("run", "--json", "挨拶して");
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+            assertThat(outcome.stdout()).contains("こんにちは");
+            assertThat(outcome.stderrLines()).anySatisfy(line -> assertThat(line).startsWith("rein: OpenTelemetry: Failed to export"));
+            assertThat(outcome.stderr()).doesNotContain("\tat ").doesNotContain("Exception in");
+        }
+    }
 }
