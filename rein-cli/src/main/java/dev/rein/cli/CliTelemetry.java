@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -68,10 +69,12 @@ final class CliTelemetry implements AutoCloseable {
             throw new UsageException("OpenTelemetry is not configured correctly: " + Errors.oneLine(e.getMessage())
                     + "; check the OTEL_* variables (see docs/observability.md)");
         }
-        ReinTelemetry telemetry = ReinTelemetry.builder(sdk).providerName("anthropic").server(modelServer(env))
+        String provider = ProviderModels.provider(env).name();
+        ReinTelemetry.Builder builder = ReinTelemetry.builder(sdk).providerName(provider)
                 .captureContent(Boolean.parseBoolean(env.getOrDefault(CAPTURE_CONTENT, "false").strip()))
-                .spanLinks(SpanLinkStore.directory(home.directory().resolve("otel-links")))
-                .build();
+                .spanLinks(SpanLinkStore.directory(home.directory().resolve("otel-links")));
+        modelServer(env, provider).ifPresent(builder::server);
+        ReinTelemetry telemetry = builder.build();
         return new CliTelemetry(sdk, telemetry);
     }
 
@@ -100,13 +103,20 @@ final class CliTelemetry implements AutoCloseable {
         return props;
     }
 
-    private static URI modelServer(Map<String, String> env) {
-        String base = env.getOrDefault("ANTHROPIC_BASE_URL", "").strip();
+    /**
+     * The model API's address for {@code server.*}: the provider's {@code <PROVIDER>_BASE_URL}
+     * (e.g. ANTHROPIC_BASE_URL), else the Anthropic API for the default provider; unknown otherwise.
+     */
+    private static Optional<URI> modelServer(Map<String, String> env, String provider) {
+        String base = env.getOrDefault(provider.toUpperCase(Locale.ROOT).replaceAll("[^A-Z0-9]", "_") + "_BASE_URL", "").strip();
+        if (base.isEmpty()) {
+            return ProviderModels.DEFAULT_PROVIDER.equals(provider) ? Optional.of(URI.create("https://api.anthropic.com")) : Optional.empty();
+        }
         try {
-            URI uri = URI.create(base.isEmpty() ? "https://api.anthropic.com" : base);
-            return uri.getHost() == null ? URI.create("https://api.anthropic.com") : uri;
+            URI uri = URI.create(base);
+            return uri.getHost() == null ? Optional.empty() : Optional.of(uri);
         } catch (IllegalArgumentException e) {
-            return URI.create("https://api.anthropic.com");
+            return Optional.empty();
         }
     }
 

@@ -79,6 +79,7 @@ final class LiveView implements RunListener {
                 }
             }
             case TraceEvent.StateChanged e -> { }
+            case TraceEvent.TokensCounted e -> { }
             case TraceEvent.RunFinished e -> line.idle();
         }
     }
@@ -104,8 +105,8 @@ final class LiveView implements RunListener {
 
     private static String tokens(Usage usage) {
         StringBuilder sb = new StringBuilder("tokens in ").append(usage.inputTokens()).append(" / out ").append(usage.outputTokens());
-        if (usage.cacheReadInputTokens() > 0 || usage.cacheCreationInputTokens() > 0) {
-            sb.append(" / cache read ").append(usage.cacheReadInputTokens()).append(" / cache write ").append(usage.cacheCreationInputTokens());
+        if (usage.cacheReadInputTokens() > 0 || usage.cacheWriteInputTokens() > 0) {
+            sb.append(" / cache read ").append(usage.cacheReadInputTokens()).append(" / cache write ").append(usage.cacheWriteInputTokens());
         }
         return sb.toString();
     }

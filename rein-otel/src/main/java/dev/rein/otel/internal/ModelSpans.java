@@ -118,7 +118,7 @@ final class ModelSpans {
         open.setAttribute(GenAiConventions.USAGE_INPUT_TOKENS, u.totalInputTokens());
         open.setAttribute(GenAiConventions.USAGE_OUTPUT_TOKENS, u.outputTokens());
         open.setAttribute(GenAiConventions.USAGE_CACHE_READ_INPUT_TOKENS, u.cacheReadInputTokens());
-        open.setAttribute(GenAiConventions.USAGE_CACHE_CREATION_INPUT_TOKENS, u.cacheCreationInputTokens());
+        open.setAttribute(GenAiConventions.USAGE_CACHE_CREATION_INPUT_TOKENS, u.cacheWriteInputTokens());
         if (e.costUsd() != null) {
             open.setAttribute(ReinConventions.MODEL_COST_USD, e.costUsd().doubleValue());
         }

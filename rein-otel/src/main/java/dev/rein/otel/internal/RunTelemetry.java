@@ -82,6 +82,7 @@ final class RunTelemetry implements RunListener {
             }
             case TraceEvent.Audit e -> audit(e);
             case TraceEvent.StateChanged e -> { }
+            case TraceEvent.TokensCounted e -> { } // an estimate for a context policy, not a generation
             case TraceEvent.RunFinished e -> finished(e);
         }
     }

@@ -18,6 +18,6 @@ final class UsageSum {
         span.setAttribute(GenAiConventions.USAGE_INPUT_TOKENS, total.totalInputTokens());
         span.setAttribute(GenAiConventions.USAGE_OUTPUT_TOKENS, total.outputTokens());
         span.setAttribute(GenAiConventions.USAGE_CACHE_READ_INPUT_TOKENS, total.cacheReadInputTokens());
-        span.setAttribute(GenAiConventions.USAGE_CACHE_CREATION_INPUT_TOKENS, total.cacheCreationInputTokens());
+        span.setAttribute(GenAiConventions.USAGE_CACHE_CREATION_INPUT_TOKENS, total.cacheWriteInputTokens());
     }
 }
