@@ -126,7 +126,8 @@ final class CliTelemetry implements AutoCloseable {
             return agent;
         }
         RunListenerFactory spans = telemetry.listener();
-        return agent.toolInterceptor(telemetry.toolInterceptor()).listener(runId -> flushingOnClose(spans.create(runId)));
+        return agent.toolInterceptor(telemetry.toolInterceptor()).modelInterceptor(telemetry.modelInterceptor())
+                .listener(runId -> flushingOnClose(spans.create(runId)));
     }
 
     private RunListener flushingOnClose(RunListener listener) {

@@ -25,6 +25,10 @@ class OtlpExportTest {
     @TempDir
     Path dir;
 
+    private static String hex(com.google.protobuf.ByteString id) {
+        return java.util.HexFormat.of().formatHex(id.toByteArray());
+    }
+
     private static String string(List<io.opentelemetry.proto.common.v1.KeyValue> attributes, String key) {
         return attribute(attributes, key).map(AnyValue::getStringValue).orElse(null);
     }
@@ -63,6 +67,12 @@ class OtlpExportTest {
             assertThat(attribute(chats.get(0).getAttributesList(), "gen_ai.usage.cache_read.input_tokens")
                     .map(AnyValue::getIntValue).orElse(-1L) + attribute(chats.get(1).getAttributesList(),
                     "gen_ai.usage.cache_read.input_tokens").map(AnyValue::getIntValue).orElse(-1L)).isEqualTo(1000L);
+            // Each API request carried the traceparent of its chat span (W3C: version-traceid-spanid-flags).
+            assertThat(api.requests()).hasSize(2);
+            List<String> sent = api.requests().stream().map(r -> r.header("traceparent")).toList();
+            List<String> expected = chats.stream().map(c -> "00-" + hex(c.getTraceId()) + "-" + hex(c.getSpanId())).toList();
+            assertThat(sent).allSatisfy(h -> assertThat(h).isNotNull().matches("00-[0-9a-f]{32}-[0-9a-f]{16}-0[0-9a-f]"));
+            assertThat(sent.stream().map(h -> h.substring(0, 52)).toList()).containsExactlyInAnyOrderElementsOf(expected);
             Span tool = byName.get("execute_tool get_current_time");
             assertThat(tool.getParentSpanId()).isEqualTo(run.getSpanId());
             assertThat(string(tool.getAttributesList(), "gen_ai.tool.call.id")).isEqualTo("toolu_01");

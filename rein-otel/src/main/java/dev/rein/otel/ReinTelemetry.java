@@ -4,6 +4,7 @@ import dev.rein.ReinException;
 import dev.rein.agent.Agent;
 import dev.rein.otel.internal.Settings;
 import dev.rein.otel.internal.Telemetry;
+import dev.rein.model.ModelInterceptor;
 import dev.rein.tool.ToolInterceptor;
 import dev.rein.trace.RunListenerFactory;
 import io.opentelemetry.api.GlobalOpenTelemetry;
@@ -13,13 +14,15 @@ import java.util.Objects;
 
 /**
  * Rein runs as OpenTelemetry GenAI spans and metrics. One instance serves any number of agents and
- * runs; it needs two seams of an agent, which {@link #install} adds:
+ * runs; it needs three seams of an agent, which {@link #install} adds:
  * <ul>
  *   <li>{@link #listener()}: a {@code invoke_agent} span per run (segment), a {@code chat} span per
  *       model call and an {@code execute_tool} span per tool call, refused ones included, with
  *       approvals, stall interventions, truncations and budget stops as span events; the metrics;</li>
  *   <li>{@link #toolInterceptor()}: runs each tool handler inside its span's context, on whatever
- *       thread runs it, so spans the handler creates (HTTP clients, JDBC) are its children.</li>
+ *       thread runs it, so spans the handler creates (HTTP clients, JDBC) are its children;</li>
+ *   <li>{@link #modelInterceptor()}: the same for the model call, whose HTTP request carries the
+ *       chat span's {@code traceparent}.</li>
  * </ul>
  *
  * <pre>{@code
@@ -63,9 +66,19 @@ public final class ReinTelemetry {
         return telemetry.toolInterceptor();
     }
 
-    /** Adds {@link #listener()} and {@link #toolInterceptor()} to {@code agent}. */
+    /**
+     * The model interceptor that makes each call's {@code chat} span current for the rest of the
+     * model-call chain and the provider, and gives the provider the span's {@code traceparent}
+     * to send (as {@link dev.rein.model.TraceContextHeaders}). It needs {@link #listener()} on the
+     * same agent, which makes the span.
+     */
+    public ModelInterceptor modelInterceptor() {
+        return telemetry.modelInterceptor();
+    }
+
+    /** Adds {@link #listener()}, {@link #toolInterceptor()} and {@link #modelInterceptor()} to {@code agent}. */
     public Agent.Builder install(Agent.Builder agent) {
-        return agent.listener(listener()).toolInterceptor(toolInterceptor());
+        return agent.listener(listener()).toolInterceptor(toolInterceptor()).modelInterceptor(modelInterceptor());
     }
 
     /** Builder for {@link ReinTelemetry}. */

@@ -60,6 +60,7 @@ final class ModelSpans {
         open = b.startSpan();
         openModel = r.model();
         openedAt = e.time();
+        run.telemetry().offerChat(run.context().with(open));
         if (run.capture()) {
             if (!r.system().isEmpty()) {
                 open.setAttribute(GenAiConventions.SYSTEM_INSTRUCTIONS, Content.systemInstructions(r.system()));
@@ -126,6 +127,7 @@ final class ModelSpans {
             open.setAttribute(GenAiConventions.OUTPUT_MESSAGES, Content.outputMessages(r.content(), finish));
         }
         open.end(e.time());
+        run.telemetry().withdrawChat();
         run.telemetry().instruments.modelCall(openModel, r.model(), u.totalInputTokens(), u.outputTokens(), e.durationMillis() / 1000.0);
         open = null;
     }
@@ -145,6 +147,7 @@ final class ModelSpans {
         open.setAttribute(ERROR_TYPE, errorType);
         open.setStatus(StatusCode.ERROR, description);
         open.end(time);
+        run.telemetry().withdrawChat();
         run.telemetry().instruments.failedModelCall(openModel, errorType, Duration.between(openedAt, time).toMillis() / 1000.0);
         open = null;
     }
