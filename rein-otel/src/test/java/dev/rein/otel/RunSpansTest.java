@@ -173,6 +173,20 @@ class RunSpansTest {
     }
 
     @Test
+    void anOutOfScopeCallHasAToolSpanMarkedRefusedWithItsRisk() {
+        Tool admin = Tool.builder("close_account").description("Closes an account.").inputSchema(LOOKUP_SCHEMA)
+                .risk(Risk.IRREVERSIBLE).requiredScopes("accounts:admin").handler((args, ctx) -> "closed").build();
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("close_account", "{\"id\":\"A-1\"}")), text("I may not do that."));
+        agent(model).tools(admin).build().run("close account A-1");
+
+        SpanData tool = one("execute_tool close_account");
+        assertThat(tool.getAttributes().get(ReinConventions.TOOL_OUTCOME)).isEqualTo("refused");
+        assertThat(tool.getAttributes().get(ReinConventions.ERROR_CLASS)).isEqualTo("PERMISSION_DENIED");
+        assertThat(tool.getAttributes().get(ReinConventions.TOOL_RISK)).isEqualTo("irreversible");
+        assertThat(tool.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
+    }
+
+    @Test
     void anApprovalPauseAndResumeAreTwoLinkedRunSpansOfOneConversation() {
         ScriptedModel model = ScriptedModel.of(toolCalls(call("refund", "{\"id\":\"A-1\"}")), text("Refunded."));
         Agent agent = agent(model).build();
