@@ -1,5 +1,7 @@
 package dev.rein.agent;
 
+import dev.rein.run.FinalAnswer;
+import dev.rein.run.Verifier;
 import dev.rein.ReinException;
 import dev.rein.approval.ApprovalPolicy;
 import dev.rein.budget.Budget;
@@ -130,10 +132,19 @@ public final class Agent {
 
     private static RunHandle launch(Run run) {
         CompletableFuture<RunResult> future = new CompletableFuture<>();
-        Thread thread = Thread.ofVirtual().name("rein-run-" + run.runId).unstarted(() -> future.complete(new AgentLoop(run).run()));
+        Thread thread = Thread.ofVirtual().name("rein-run-" + run.runId).unstarted(() -> future.complete(runToEnd(run)));
         run.bindThread(thread);
         thread.start();
         return new RunHandle(run.runId, future, run::cancel);
+    }
+
+    /** The loop ends every path in a result; this is the last line behind it, so that no caller ever waits forever. */
+    private static RunResult runToEnd(Run run) {
+        try {
+            return new AgentLoop(run).run();
+        } catch (Throwable failure) {
+            return AgentLoop.crashed(run, failure);
+        }
     }
 
     /** Builder for {@link Agent}; {@link #build()} validates the configuration. */
@@ -446,6 +457,7 @@ public final class Agent {
                 all.add(FinishTool.tool());
             }
             ToolRegistry registry = ToolRegistry.of(all);
+            registry.requireValidSchemas();
             if (budget.maxCostUsd() != null && prices.find(modelName).isEmpty()) {
                 throw new ReinException("no price is known for model '" + modelName + "', so the USD " + budget.maxCostUsd()
                         + " budget cannot be enforced. Add it with price(\"" + modelName
@@ -466,7 +478,7 @@ public final class Agent {
             if (prices != null) {
                 return prices.withAll(extraPrices);
             }
-            PriceTable base = dev.rein.provider.InstalledProviders.prices();
+            PriceTable base = dev.rein.internal.provider.InstalledProviders.prices();
             if (model instanceof ModelDefaults defaults) {
                 base = base.withAll(defaults.prices());
             }

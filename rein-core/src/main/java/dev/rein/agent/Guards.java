@@ -1,5 +1,8 @@
 package dev.rein.agent;
 
+import dev.rein.run.FinalAnswer;
+import dev.rein.run.Verdict;
+import dev.rein.run.Verifier;
 import dev.rein.context.ContextManager;
 import dev.rein.model.ContentBlock;
 import dev.rein.model.ModelGateway;
@@ -119,7 +122,7 @@ final class Guards {
                 ToolResult result = results.get(next++);
                 answers[i] = tools.block(result);
                 if (watched[i] != null) {
-                    observed.add(new Observed(watched[i], result.content(), result.isError()));
+                    observed.add(new Observed(watched[i], result.content(), result.isError(), result.source()));
                 }
             }
         }

@@ -7,7 +7,8 @@ package dev.rein.model;
  * response (a fallback model after a failure). Application stages are added with
  * {@code Agent.builder().modelInterceptor(...)}.
  *
- * <p>The order, outermost first: tracing; the application's interceptors, in the order added;
+ * <p>The order, outermost first: tracing; secret masking of the response; the application's
+ * interceptors, in the order added;
  * pricing and the money budget; retry (the provider's {@link ModelException#retryable()} and
  * {@code retryAfter}, within the deadline); the deadline; the model. So an application stage sees
  * one logical call (retries happen below it) and everything it returns is traced.

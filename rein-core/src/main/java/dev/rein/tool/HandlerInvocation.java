@@ -3,6 +3,7 @@ package dev.rein.tool;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.json.Json;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * The last stage: calls the handler on the current thread (the timeout stage owns the thread and
@@ -11,11 +12,18 @@ import java.time.Duration;
 final class HandlerInvocation implements ToolInterceptor {
     static final String EMPTY_RESULT = "(the tool ran successfully; the result was empty)";
 
+    /** The application's interceptors, whose {@link ToolInterceptor#aroundHandler} wrap the call. */
+    private final List<ToolInterceptor> around;
+
+    HandlerInvocation(List<ToolInterceptor> around) {
+        this.around = List.copyOf(around);
+    }
+
     @Override
     public ToolResult intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
         ToolCall call = invocation.call();
         try {
-            return normalise(call, invocation.tool().handler().handle(call.arguments(), invocation.context()));
+            return normalise(call, handler(invocation).handle(call.arguments(), invocation.context()));
         } catch (InterruptedException e) {
             throw e;
         } catch (Exception e) {
@@ -23,11 +31,19 @@ final class HandlerInvocation implements ToolInterceptor {
         }
     }
 
+    private ToolHandler handler(ToolInvocation invocation) {
+        ToolHandler handler = invocation.tool().handler();
+        for (int i = around.size() - 1; i >= 0; i--) {
+            handler = around.get(i).aroundHandler(invocation, handler);
+        }
+        return handler;
+    }
+
     static ToolResult normalise(ToolCall call, Object value) {
         return switch (value) {
             case null -> ToolResult.success(call, EMPTY_RESULT, null);
             case ToolOutput out when out.content().isBlank() ->
-                    out.isError() ? ToolResult.error(call, ErrorClass.EXECUTION_FAILED, "(the tool reported an error without a message)")
+                    out.isError() ? ToolResult.reinError(call, ErrorClass.EXECUTION_FAILED, "(the tool reported an error without a message)")
                             : ToolResult.success(call, EMPTY_RESULT, out.source());
             case ToolOutput out -> out.isError()
                     ? withSource(ToolResult.error(call, ErrorClass.EXECUTION_FAILED, out.content()), out.source())
@@ -59,8 +75,4 @@ final class HandlerInvocation implements ToolInterceptor {
         };
     }
 
-    static String human(Duration d) {
-        long millis = d.toMillis();
-        return millis % 1000 == 0 ? (millis / 1000) + " s" : millis + " ms";
-    }
 }

@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.agent.Agent;
 import dev.rein.agent.RunResult;
-import dev.rein.agent.RunStatus;
+import dev.rein.run.RunStatus;
 import dev.rein.budget.ModelPrice;
 import dev.rein.budget.PriceTable;
 import dev.rein.json.Json;

@@ -4,7 +4,7 @@ import static dev.rein.otel.GenAiConventions.AGENT_NAME;
 import static dev.rein.otel.GenAiConventions.CONVERSATION_ID;
 import static dev.rein.otel.GenAiConventions.OPERATION_NAME;
 
-import dev.rein.agent.RunStatus;
+import dev.rein.run.RunStatus;
 import dev.rein.otel.GenAiConventions;
 import dev.rein.otel.ReinConventions;
 import dev.rein.trace.RunListener;
