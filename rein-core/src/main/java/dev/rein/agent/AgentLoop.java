@@ -23,7 +23,6 @@ import dev.rein.state.StoreException;
 import dev.rein.tool.ToolCall;
 import dev.rein.tool.ToolResult;
 import dev.rein.trace.TraceEvent;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -81,7 +80,7 @@ final class AgentLoop {
             String reason = e instanceof StoreConflictException ? Reasons.STORE_CONFLICT : Reasons.STORE_ERROR;
             return end(RunStatus.FAILED, reason, "the run's state could not be saved, so it stopped: " + e.getMessage(),
                     knownSoFar("the run's state could not be saved"));
-        } catch (RuntimeException | StackOverflowError e) {
+        } catch (RuntimeException | Error e) { // an Error too: try to end, save and trace normally (runToEnd is the last resort)
             return end(RunStatus.FAILED, Reasons.INTERNAL_ERROR, "internal error: " + e, knownSoFar("an internal error occurred"));
         } finally {
             Thread.interrupted();
@@ -270,10 +269,19 @@ final class AgentLoop {
     }
 
     /**
-     * The result of a run whose loop itself failed (even its ending threw): nothing more is saved or
-     * traced, but the caller still gets a result instead of waiting forever.
+     * Runs {@code run} to its end. The loop ends every path in a result; this is the last line behind
+     * it (an Error, or a failure while ending), so that no caller ever waits forever.
      */
-    static RunResult crashed(Run run, Throwable failure) {
+    static RunResult runToEnd(Run run) {
+        try {
+            return new AgentLoop(run).run();
+        } catch (Throwable failure) {
+            return crashed(run, failure);
+        }
+    }
+
+    /** The result of a run whose loop itself failed: nothing more is saved or traced, but the caller gets a result. */
+    private static RunResult crashed(Run run, Throwable failure) {
         run.status = RunStatus.FAILED;
         return run.result(RunStatus.FAILED, Reasons.INTERNAL_ERROR, "internal error: " + failure
                 + " (the run's final state may not have been saved)", "", null, List.of());

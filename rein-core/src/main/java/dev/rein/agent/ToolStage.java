@@ -47,11 +47,16 @@ final class ToolStage {
                 toRun.add(effective);
             }
         }
-        List<ToolResult> fresh = toRun.isEmpty() ? List.of() : run.executor.executeAll(toRun, call -> context(step, call));
+        // Results are traced as they arrive (each names its call); the state learns them in call order.
+        List<ToolResult> fresh = toRun.isEmpty() ? List.of() : run.executor.executeAll(toRun, call -> context(step, call), r -> {
+            if (r.errorClass() != ErrorClass.AWAITING_APPROVAL) {
+                traceResult(step, r);
+            }
+        });
         for (int i = 0; i < fresh.size(); i++) {
             ToolResult r = fresh.get(i);
             if (r.errorClass() != ErrorClass.AWAITING_APPROVAL) {
-                observed(step, toRun.get(i), r);
+                run.state = run.state.observe(step, toRun.get(i).arguments(), r);
                 done.put(r.callId(), r);
             }
         }
@@ -79,13 +84,12 @@ final class ToolStage {
         return new ToolResultBlock(r.callId(), content, r.isError());
     }
 
-    private void observed(int step, ToolCall call, ToolResult r) {
+    private void traceResult(int step, ToolResult r) {
         run.emit(new TraceEvent.ToolCompleted(run.runId, step, run.now(), r.callId(), r.toolName(), r.content(),
                 r.isError(), r.errorClass().name(), r.source(), r.duration().toMillis()));
         if (r.refused()) {
             RunTools.audit(run, "refused", r.toolName(), r.callId(), r.errorClass().name() + ": " + firstLine(r.content()));
         }
-        run.state = run.state.observe(step, call.arguments(), r);
     }
 
     private ToolContext context(int step, ToolCall call) {

@@ -74,9 +74,25 @@ public final class UntrustedData {
 
     /** Whether the text from {@code from} reads as "/untrusted_data" or "untrusted_data" once invisible characters are dropped. */
     private static boolean startsTag(String text, int from) {
+        int i = from;
+        while (i < text.length() && (text.charAt(i) == '/' || invisible(text.charAt(i)))) {
+            i++;
+        }
+        if (i == text.length()) {
+            return false;
+        }
+        char first = text.charAt(i);
+        if (first < 128 && first != 'u' && first != 'U') {
+            return false; // the common case (an HTML tag, a comparison) without normalising anything
+        }
         String ahead = text.substring(from, Math.min(text.length(), from + LOOKAHEAD));
         String visible = INVISIBLE.matcher(Normalizer.normalize(ahead, Normalizer.Form.NFKC)).replaceAll("").toLowerCase(Locale.ROOT);
         return visible.startsWith(TAG) || visible.startsWith("/" + TAG);
+    }
+
+    private static boolean invisible(char c) {
+        int type = Character.getType(c);
+        return Character.isWhitespace(c) || Character.isSpaceChar(c) || type == Character.FORMAT || type == Character.CONTROL;
     }
 
     private static String attribute(String value) {

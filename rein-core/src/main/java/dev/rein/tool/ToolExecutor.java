@@ -9,10 +9,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -57,6 +59,7 @@ public final class ToolExecutor {
         List<ToolInterceptor> stages = new ArrayList<>();
         stages.add(new ArgumentValidation(b.maxArgumentBytes)); // size and JSON schema
         stages.addAll(b.interceptors);                          // the application's stages see valid calls only
+        stages.add(new CallOrder());                            // calls of one response are admitted in call order
         stages.add(new ScopeCheck(b.scopePolicy));              // least privilege, before anyone is asked to approve
         stages.add(b.approvalGate);                             // a person decides risky calls (pauses the run)
         stages.add(b.idempotency);                              // intent before a side effect, completion after
@@ -123,6 +126,16 @@ public final class ToolExecutor {
      */
     public List<ToolResult> executeAll(List<ToolCall> calls, Function<ToolCall, ToolContext> contexts)
             throws InterruptedException {
+        return executeAll(calls, contexts, result -> { });
+    }
+
+    /**
+     * As {@link #executeAll(List, Function)}, handing each result to {@code onResult} as soon as its
+     * call ends (on the call's thread, in completion order). Reads are admitted in call order:
+     * argument validation and the application's stages see one call at a time, in the model's order.
+     */
+    public List<ToolResult> executeAll(List<ToolCall> calls, Function<ToolCall, ToolContext> contexts,
+                                       Consumer<ToolResult> onResult) throws InterruptedException {
         ToolResult[] results = new ToolResult[calls.size()];
         List<Integer> reads = new ArrayList<>();
         for (int i = 0; i < calls.size(); i++) {
@@ -130,13 +143,14 @@ public final class ToolExecutor {
                 reads.add(i);
             }
         }
-        List<ToolResult> readResults = concurrently(reads.stream().map(calls::get).toList(), contexts);
+        List<ToolResult> readResults = concurrently(reads.stream().map(calls::get).toList(), contexts, onResult);
         for (int r = 0; r < reads.size(); r++) {
             results[reads.get(r)] = readResults.get(r);
         }
         for (int i = 0; i < calls.size(); i++) {
             if (results[i] == null) {
                 results[i] = execute(calls.get(i), contexts.apply(calls.get(i)));
+                onResult.accept(results[i]);
             }
         }
         return List.of(results);
@@ -146,19 +160,31 @@ public final class ToolExecutor {
         return registry.find(call.name()).map(t -> t.risk() != Risk.READ).orElse(false);
     }
 
-    private List<ToolResult> concurrently(List<ToolCall> calls, Function<ToolCall, ToolContext> contexts)
-            throws InterruptedException {
+    private List<ToolResult> concurrently(List<ToolCall> calls, Function<ToolCall, ToolContext> contexts,
+                                          Consumer<ToolResult> onResult) throws InterruptedException {
         if (calls.size() <= 1) {
-            return calls.isEmpty() ? List.of() : List.of(execute(calls.get(0), contexts.apply(calls.get(0))));
+            if (calls.isEmpty()) {
+                return List.of();
+            }
+            ToolCall only = calls.get(0);
+            ToolResult result = execute(only, contexts.apply(only));
+            onResult.accept(result);
+            return List.of(result);
         }
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<ToolResult>> futures = new ArrayList<>();
-            for (ToolCall call : calls) {
-                ToolContext context = contexts.apply(call);
-                futures.add(pool.submit(() -> execute(call, context)));
-            }
             List<ToolResult> results = new ArrayList<>();
             try {
+                for (ToolCall call : calls) {
+                    ToolContext context = contexts.apply(call);
+                    CountDownLatch admitted = new CountDownLatch(1);
+                    futures.add(pool.submit(() -> {
+                        ToolResult result = CallOrder.inTurn(admitted, () -> execute(call, context));
+                        onResult.accept(result);
+                        return result;
+                    }));
+                    admitted.await(); // the next call starts once this one passed the admission stages
+                }
                 for (Future<ToolResult> future : futures) {
                     results.add(future.get());
                 }

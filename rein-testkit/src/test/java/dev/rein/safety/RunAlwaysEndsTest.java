@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.rein.agent.Agent;
 import dev.rein.agent.RunHandle;
 import dev.rein.agent.RunResult;
+import dev.rein.run.Reasons;
 import dev.rein.run.RunStatus;
 import dev.rein.model.ToolResultBlock;
 import dev.rein.state.InMemoryRunStore;
@@ -19,14 +20,22 @@ import dev.rein.state.RunSummary;
 import dev.rein.testkit.RecordingListener;
 import dev.rein.testkit.ScriptedModel;
 import dev.rein.tool.Tool;
+import dev.rein.trace.JsonlTraceListener;
 import dev.rein.trace.TraceEvent;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-/** Absurdly nested tool arguments get a clear refusal, and every JSON path (trace, store) keeps working. */
-class DeepArgumentsTest {
+/**
+ * Every path ends in a result: absurdly nested tool arguments get a clear refusal while every JSON
+ * path (trace file, store) keeps working, and neither a failing final save nor a stage that throws
+ * an Error leaves the caller waiting.
+ */
+class RunAlwaysEndsTest {
     private final RecordingListener trace = new RecordingListener();
 
     static String nested(int depth) {
@@ -39,10 +48,12 @@ class DeepArgumentsTest {
     }
 
     @Test
-    void deeplyNestedArgumentsAreRefusedAndTheRunStillEnds() throws Exception {
+    void deeplyNestedArgumentsAreRefusedAndTheRunStillEnds(@TempDir Path dir) throws Exception {
         InMemoryRunStore store = new InMemoryRunStore();
+        Path jsonl = dir.resolve("trace.jsonl");
         ScriptedModel model = ScriptedModel.of(toolCalls(call("probe", nested(998))), text("gave up"));
-        RunHandle handle = Agent.builder().model(model).tools(probe()).store(store).listener(trace).build().start("go");
+        RunHandle handle = Agent.builder().model(model).tools(probe()).store(store).listener(trace)
+                .listener(JsonlTraceListener.to(jsonl)).build().start("go");
         RunResult result = handle.await(Duration.ofSeconds(20));
 
         assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
@@ -51,6 +62,24 @@ class DeepArgumentsTest {
         assertThat(refusal.content()).contains("nested", "levels deep", "probe");
         RunSnapshot saved = store.load(result.runId()).orElseThrow();
         assertThat(SnapshotCodec.readSnapshot(SnapshotCodec.write(saved)).status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(trace.events(TraceEvent.RunFinished.class)).hasSize(1);
+        assertThat(Files.readAllLines(jsonl)).as("every event reached the trace file").hasSize(trace.events().size());
+    }
+
+    @Test
+    void aStageThatThrowsAnErrorStillEndsTheRunWithAResult() throws Exception {
+        InMemoryRunStore store = new InMemoryRunStore();
+        RunHandle handle = Agent.builder().model(ScriptedModel.of(text("done"))).store(store).listener(trace)
+                .verifier(answer -> {
+                    throw new AssertionError("a verifier bug");
+                })
+                .build().start("go");
+        RunResult result = handle.await(Duration.ofSeconds(20));
+
+        assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(result.reason()).isEqualTo(Reasons.INTERNAL_ERROR);
+        assertThat(result.message()).contains("a verifier bug");
+        assertThat(store.load(result.runId()).orElseThrow().status()).isEqualTo(RunStatus.FAILED);
         assertThat(trace.events(TraceEvent.RunFinished.class)).hasSize(1);
     }
 
