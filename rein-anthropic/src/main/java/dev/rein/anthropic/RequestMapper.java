@@ -32,6 +32,7 @@ import dev.rein.model.ToolChoice;
 import dev.rein.model.ToolDefinition;
 import dev.rein.model.ToolResultBlock;
 import dev.rein.model.ToolUseBlock;
+import dev.rein.model.TraceContextHeaders;
 import dev.rein.tool.ToolExecutor;
 import java.util.ArrayList;
 import java.util.List;
@@ -80,6 +81,8 @@ final class RequestMapper {
             b.putAdditionalBodyProperty("context_management", ContextEdits.body(edits));
             b.putAdditionalHeader("anthropic-beta", String.join(",", ContextEdits.betas(edits)));
         }
+        // The caller's trace context (traceparent), so the API call joins the run's trace.
+        request.option(TraceContextHeaders.class).ifPresent(trace -> trace.headers().forEach(b::putAdditionalHeader));
         return b.build();
     }
 

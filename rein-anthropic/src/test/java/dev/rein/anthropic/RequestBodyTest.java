@@ -7,6 +7,7 @@ import dev.rein.json.Json;
 import dev.rein.model.ServerContextEdit;
 import dev.rein.model.ServerContextEdits;
 import dev.rein.model.ToolChoice;
+import dev.rein.model.TraceContextHeaders;
 import dev.rein.testkit.FakeReply;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -113,5 +114,17 @@ class RequestBodyTest extends FakeApi {
 
     private static ServerContextEdits edits(ServerContextEdit... edits) {
         return new ServerContextEdits(List.of(edits));
+    }
+
+    @Test
+    void traceContextHeadersGoOnTheRequestAndNeverIntoTheBody() throws Exception {
+        server.enqueue(FakeReply.text("a"), FakeReply.text("b"));
+        String traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+        call(request("hi").option(new TraceContextHeaders(java.util.Map.of("traceparent", traceparent))));
+        assertThat(server.lastRequest().header("traceparent")).isEqualTo(traceparent);
+        assertThat(lastBody().toString()).doesNotContain("traceparent");
+
+        call(request("hi"));
+        assertThat(server.lastRequest().header("traceparent")).as("only when the option is set").isNull();
     }
 }

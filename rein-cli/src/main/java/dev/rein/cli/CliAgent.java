@@ -13,7 +13,7 @@ final class CliAgent {
     private CliAgent() {}
 
     static Agent build(RunSettings settings, String runId, Model client, CliHome home, RunStore store,
-                       StatusLine line, boolean quiet, Path trace) {
+                       StatusLine line, boolean quiet, Path trace, CliTelemetry telemetry) {
         Agent.Builder agent = Agent.builder()
                 .model(client)
                 .modelName(settings.model())
@@ -34,6 +34,6 @@ final class CliAgent {
         if (trace != null) {
             agent.listener(JsonlTraceListener.to(trace));
         }
-        return agent.build();
+        return telemetry.install(agent).build();
     }
 }

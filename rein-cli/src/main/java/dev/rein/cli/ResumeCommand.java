@@ -60,8 +60,9 @@ final class ResumeCommand implements Callable<Integer> {
                 home.saveSettings(runId, settings); // later resumes keep the raised limit
             }
             Model client = env.models().create(settings.model(), env.env());
-            try (StatusLine line = new StatusLine(env.err(), env.terminal().animated() && !json)) {
-                Agent agent = CliAgent.build(settings, runId, client, home, store, line, quiet, trace);
+            try (StatusLine line = new StatusLine(env.err(), env.terminal().animated() && !json);
+                 CliTelemetry telemetry = CliTelemetry.from(env, home)) {
+                Agent agent = CliAgent.build(settings, runId, client, home, store, line, quiet, trace, telemetry);
                 RunReport report = new RunReport(env, json, quiet, trace, agent.runs()::pending);
                 return Foreground.run(() -> agent.startResume(runId), env, report::print);
             } finally {

@@ -112,12 +112,13 @@ final class RunCommand implements Callable<Integer> {
         // Only now, with every option valid, is the environment consulted (API key) and a model created.
         Model client = env.models().create(model, env.env());
         String runId = RunIds.next();
-        try (JdbcRunStore store = home.store(); StatusLine line = new StatusLine(env.err(), env.terminal().animated() && !json)) {
+        try (JdbcRunStore store = home.store(); StatusLine line = new StatusLine(env.err(), env.terminal().animated() && !json);
+             CliTelemetry telemetry = CliTelemetry.from(env, home)) {
             home.saveSettings(runId, settings);
             if (trace != null) {
                 TraceFile.startFresh(trace);
             }
-            Agent agent = CliAgent.build(settings, runId, client, home, store, line, quiet, trace);
+            Agent agent = CliAgent.build(settings, runId, client, home, store, line, quiet, trace, telemetry);
             return runInForeground(agent, runId, task, user);
         } finally {
             closeQuietly(client, env, "rein run");

@@ -63,6 +63,12 @@ public record ModelRequest(
                 stopSequences);
     }
 
+    /** The same request with {@code option} added (replacing one of its type), sharing everything else. */
+    public ModelRequest withOption(ModelOption option) {
+        return new ModelRequest(model, system, tools, toolChoice, messages, maxTokens, options.with(option), temperature, topP, topK,
+                stopSequences);
+    }
+
     /** The option of type {@code type}, if set. */
     public <T extends ModelOption> java.util.Optional<T> option(Class<T> type) {
         return options.get(type);

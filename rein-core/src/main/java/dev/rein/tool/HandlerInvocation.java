@@ -3,6 +3,7 @@ package dev.rein.tool;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.json.Json;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * The last stage: calls the handler on the current thread (the timeout stage owns the thread and
@@ -11,16 +12,31 @@ import java.time.Duration;
 final class HandlerInvocation implements ToolInterceptor {
     static final String EMPTY_RESULT = "(the tool ran successfully; the result was empty)";
 
+    /** The application's interceptors, whose {@link ToolInterceptor#aroundHandler} wrap the call. */
+    private final List<ToolInterceptor> around;
+
+    HandlerInvocation(List<ToolInterceptor> around) {
+        this.around = List.copyOf(around);
+    }
+
     @Override
     public ToolOutcome intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
         ToolCall call = invocation.call();
         try {
-            return ToolOutcome.of(normalise(call, invocation.tool().handler().handle(call.arguments(), invocation.context())));
+            return ToolOutcome.of(normalise(call, handler(invocation).handle(call.arguments(), invocation.context())));
         } catch (InterruptedException e) {
             throw e;
         } catch (Exception e) {
             return ToolOutcome.of(failure(call, e));
         }
+    }
+
+    private ToolHandler handler(ToolInvocation invocation) {
+        ToolHandler handler = invocation.tool().handler();
+        for (int i = around.size() - 1; i >= 0; i--) {
+            handler = around.get(i).aroundHandler(invocation, handler);
+        }
+        return handler;
     }
 
     static ToolResult normalise(ToolCall call, Object value) {

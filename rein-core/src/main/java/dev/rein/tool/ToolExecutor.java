@@ -69,7 +69,7 @@ public final class ToolExecutor {
         stages.addAll(b.outputStages);                          // truncation of long output (context policy)
         stages.add(new Provenance(b.strictProvenance));         // source and time on every observation
         stages.add(new SecretMasking(b.events));                // no secret value leaves the handler
-        stages.add(new HandlerInvocation());
+        stages.add(new HandlerInvocation(b.interceptors));      // with the application's aroundHandler wrappers
         return List.copyOf(stages);
     }
 

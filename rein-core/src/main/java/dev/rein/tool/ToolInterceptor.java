@@ -13,6 +13,18 @@ public interface ToolInterceptor {
 
     ToolOutcome intercept(ToolInvocation invocation, Chain chain) throws InterruptedException;
 
+    /**
+     * Wraps the handler call itself, for what must hold on the thread the handler runs on: the
+     * executor runs it on a thread of its own (under the call's timeout), so thread-bound context
+     * set in {@link #intercept} (a tracing span, a logging MDC) is not there. The application's
+     * interceptors are asked in order, the first one outermost, for calls that reach the handler;
+     * the default adds nothing. The tool and the call stay as they are; only how the handler is
+     * invoked changes.
+     */
+    default ToolHandler aroundHandler(ToolInvocation invocation, ToolHandler handler) {
+        return handler;
+    }
+
     /** The rest of the pipeline. */
     interface Chain {
         ToolOutcome proceed(ToolInvocation invocation) throws InterruptedException;

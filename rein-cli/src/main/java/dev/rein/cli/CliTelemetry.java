@@ -1,0 +1,181 @@
+package dev.rein.cli;
+
+import dev.rein.agent.Agent;
+import dev.rein.otel.ReinTelemetry;
+import dev.rein.otel.SpanLinkStore;
+import dev.rein.trace.RunListener;
+import dev.rein.trace.RunListenerFactory;
+import dev.rein.trace.TraceEvent;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.common.CompletableResultCode;
+import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdk;
+import io.opentelemetry.sdk.autoconfigure.spi.ConfigurationException;
+import java.net.URI;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * OpenTelemetry for {@code rein run} and {@code rein resume}: off unless the standard OTEL_*
+ * variables ask for an exporter, then configured by the SDK's autoconfiguration (OTLP over HTTP
+ * by default, service name "rein"). Spans and metrics are flushed when a run ends, before its
+ * result is printed, so they are out even when Ctrl-C ends the process.
+ */
+final class CliTelemetry implements AutoCloseable {
+    /** The GenAI conventions' opt-in for message content. */
+    static final String CAPTURE_CONTENT = "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT";
+    private static final List<String> TURNED_ON_BY = List.of("OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+            "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT", "OTEL_TRACES_EXPORTER", "OTEL_METRICS_EXPORTER");
+    private static final List<String> PROTOCOLS = List.of("OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL",
+            "OTEL_EXPORTER_OTLP_METRICS_PROTOCOL");
+    /** Below the grace a cancelled run has to wind down on Ctrl-C ({@link CancelOnInterrupt#GRACE}). */
+    private static final long FLUSH_SECONDS = 5;
+
+    private final OpenTelemetrySdk sdk;
+    private final ReinTelemetry telemetry;
+    /** An export outlasted its bound, so the collector is unreachable or slow. */
+    private volatile boolean stalled;
+
+    private CliTelemetry(OpenTelemetrySdk sdk, ReinTelemetry telemetry) {
+        this.sdk = sdk;
+        this.telemetry = telemetry;
+    }
+
+    /** Telemetry as the environment configures it; nothing at all when no exporter is asked for. */
+    static CliTelemetry from(CliEnvironment cli, CliHome home) {
+        Map<String, String> env = cli.env();
+        if (!configured(env)) {
+            return new CliTelemetry(null, null);
+        }
+        for (String name : PROTOCOLS) {
+            if ("grpc".equalsIgnoreCase(env.getOrDefault(name, "").strip())) {
+                throw new UsageException(name + "=grpc is not supported: rein sends OTLP over HTTP with the JDK's own client;"
+                        + " set " + name + "=http/protobuf and point OTEL_EXPORTER_OTLP_ENDPOINT at the collector's HTTP port (usually 4318)");
+            }
+        }
+        ExportLog.install(cli.err());
+        OpenTelemetrySdk sdk;
+        try {
+            sdk = AutoConfiguredOpenTelemetrySdk.builder()
+                    .addPropertiesSupplier(() -> properties(env))
+                    .disableShutdownHook() // closed by the command, flushed at the end of each run
+                    .build().getOpenTelemetrySdk();
+        } catch (ConfigurationException e) {
+            throw new UsageException("OpenTelemetry is not configured correctly: " + Errors.oneLine(e.getMessage())
+                    + "; check the OTEL_* variables (see docs/observability.md)");
+        }
+        String provider = ProviderModels.provider(env).name();
+        ReinTelemetry.Builder builder = ReinTelemetry.builder(sdk).providerName(provider)
+                .captureContent(Boolean.parseBoolean(env.getOrDefault(CAPTURE_CONTENT, "false").strip()))
+                .spanLinks(SpanLinkStore.directory(home.directory().resolve("otel-links")));
+        modelServer(env, provider).ifPresent(builder::server);
+        ReinTelemetry telemetry = builder.build();
+        return new CliTelemetry(sdk, telemetry);
+    }
+
+    static boolean configured(Map<String, String> env) {
+        if ("true".equalsIgnoreCase(env.getOrDefault("OTEL_SDK_DISABLED", "").strip())) {
+            return false;
+        }
+        return TURNED_ON_BY.stream().map(name -> env.getOrDefault(name, "").strip())
+                .anyMatch(value -> !value.isEmpty() && !value.equalsIgnoreCase("none"));
+    }
+
+    /** The OTEL_* variables as the SDK's properties, over Rein's defaults; the process environment still wins. */
+    private static Map<String, String> properties(Map<String, String> env) {
+        Map<String, String> props = new HashMap<>();
+        props.put("otel.exporter.otlp.protocol", "http/protobuf");
+        props.put("otel.logs.exporter", "none");
+        boolean named = env.containsKey("OTEL_SERVICE_NAME") || env.getOrDefault("OTEL_RESOURCE_ATTRIBUTES", "").contains("service.name=");
+        if (!named) {
+            props.put("otel.service.name", "rein");
+        }
+        env.forEach((name, value) -> {
+            if (name.startsWith("OTEL_")) {
+                props.put(name.toLowerCase(Locale.ROOT).replace('_', '.'), value);
+            }
+        });
+        return props;
+    }
+
+    /**
+     * The model API's address for {@code server.*}: the provider's {@code <PROVIDER>_BASE_URL}
+     * (e.g. ANTHROPIC_BASE_URL), else the Anthropic API for the default provider; unknown otherwise.
+     */
+    private static Optional<URI> modelServer(Map<String, String> env, String provider) {
+        String base = env.getOrDefault(provider.toUpperCase(Locale.ROOT).replaceAll("[^A-Z0-9]", "_") + "_BASE_URL", "").strip();
+        if (base.isEmpty()) {
+            return ProviderModels.DEFAULT_PROVIDER.equals(provider) ? Optional.of(URI.create("https://api.anthropic.com")) : Optional.empty();
+        }
+        try {
+            URI uri = URI.create(base);
+            return uri.getHost() == null ? Optional.empty() : Optional.of(uri);
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** Adds the run spans, metrics and handler context to {@code agent}, when telemetry is on. */
+    Agent.Builder install(Agent.Builder agent) {
+        if (telemetry == null) {
+            return agent;
+        }
+        RunListenerFactory spans = telemetry.listener();
+        return agent.toolInterceptor(telemetry.toolInterceptor()).modelInterceptor(telemetry.modelInterceptor())
+                .listener(runId -> flushingOnClose(spans.create(runId)));
+    }
+
+    private RunListener flushingOnClose(RunListener listener) {
+        return new RunListener() {
+            @Override
+            public void onEvent(TraceEvent event) {
+                listener.onEvent(event);
+            }
+
+            @Override
+            public void close() {
+                listener.close();
+                flush();
+            }
+        };
+    }
+
+    /** Spans and metrics together, bounded: an unreachable collector delays the result by at most this long. */
+    private void flush() {
+        bounded(() -> CompletableResultCode.ofAll(List.of(sdk.getSdkTracerProvider().forceFlush(),
+                sdk.getSdkMeterProvider().forceFlush())));
+    }
+
+    /**
+     * Waits for {@code operation} at most {@link #FLUSH_SECONDS}. It runs on a thread of its own
+     * because the exporter may retry on the calling thread before it returns its result.
+     */
+    private void bounded(Supplier<CompletableResultCode> operation) {
+        Thread worker = Thread.ofVirtual().name("rein-otel-flush").start(() -> operation.get().join(FLUSH_SECONDS, TimeUnit.SECONDS));
+        try {
+            if (!worker.join(Duration.ofSeconds(FLUSH_SECONDS))) {
+                stalled = true;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void close() {
+        if (sdk == null) {
+            return;
+        }
+        if (stalled) {
+            // The collector did not answer in time before: start the shutdown, do not make the user wait again.
+            Thread.ofVirtual().name("rein-otel-shutdown").start(sdk::shutdown);
+        } else {
+            bounded(sdk::shutdown);
+        }
+    }
+}

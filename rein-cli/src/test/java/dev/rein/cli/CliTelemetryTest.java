@@ -1,0 +1,67 @@
+package dev.rein.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** When the CLI turns OpenTelemetry on, and how it reports a bad configuration. */
+class CliTelemetryTest {
+    @TempDir
+    Path dir;
+
+    private static CliEnvironment cli(Map<String, String> env) {
+        java.io.PrintStream sink = new java.io.PrintStream(java.io.OutputStream.nullOutputStream());
+        return new CliEnvironment(sink, sink, env, Terminal.NONE, (name, e) -> {
+            throw new AssertionError("no model");
+        }, false);
+    }
+
+    @Test
+    void offUnlessAnExporterIsAskedFor() {
+        assertThat(CliTelemetry.configured(Map.of())).isFalse();
+        assertThat(CliTelemetry.configured(Map.of("OTEL_SERVICE_NAME", "svc"))).isFalse();
+        assertThat(CliTelemetry.configured(Map.of("OTEL_TRACES_EXPORTER", "none"))).isFalse();
+        assertThat(CliTelemetry.configured(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "  "))).isFalse();
+        assertThat(CliTelemetry.configured(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318"))).isTrue();
+        assertThat(CliTelemetry.configured(Map.of("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "http://c:4318/v1/traces"))).isTrue();
+        assertThat(CliTelemetry.configured(Map.of("OTEL_TRACES_EXPORTER", "console"))).isTrue();
+        assertThat(CliTelemetry.configured(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318",
+                "OTEL_SDK_DISABLED", "true"))).isFalse();
+    }
+
+    @Test
+    void aBadConfigurationIsAUsageErrorInOneLine() {
+        CliHome home = CliHome.of(Map.of("REIN_HOME", dir.toString()));
+        assertThatThrownBy(() -> CliTelemetry.from(cli(Map.of("OTEL_TRACES_EXPORTER", "carrier-pigeon")), home))
+                .isInstanceOf(UsageException.class)
+                .hasMessageStartingWith("OpenTelemetry is not configured correctly: ")
+                .hasMessageContaining("carrier-pigeon")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+        assertThatThrownBy(() -> CliTelemetry.from(cli(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://c:4317",
+                "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "grpc")), home))
+                .isInstanceOf(UsageException.class).hasMessageContaining("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL=grpc is not supported");
+    }
+
+    @Test
+    void withoutConfigurationTheAgentIsLeftAsItIs() throws Exception {
+        try (CliTelemetry off = CliTelemetry.from(cli(Map.of()), CliHome.of(Map.of("REIN_HOME", dir.toString())))) {
+            dev.rein.agent.Agent.Builder builder = dev.rein.agent.Agent.builder();
+            assertThat(off.install(builder)).isSameAs(builder);
+        }
+    }
+
+    @Test
+    void theCliExportsWithTheJdkSenderAndShipsNoOkHttpSenderOrOkHttp5() throws Exception {
+        List<String> jars = List.of(Files.readString(Path.of("target", "classpath.txt")).strip().split(java.io.File.pathSeparator));
+        assertThat(jars).anyMatch(jar -> jar.contains("opentelemetry-exporter-sender-jdk-"));
+        assertThat(jars).noneMatch(jar -> jar.contains("opentelemetry-exporter-sender-okhttp"));
+        assertThat(jars).filteredOn(jar -> jar.contains("/com/squareup/okhttp3/okhttp/"))
+                .as("only the OkHttp 4 the provider SDK brings").allMatch(jar -> jar.contains("/okhttp/4."));
+    }
+}

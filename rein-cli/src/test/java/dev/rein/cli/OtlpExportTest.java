@@ -1,0 +1,133 @@
+package dev.rein.cli;
+
+import static dev.rein.cli.OtlpReceiver.attribute;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rein.testkit.FakeMessagesServer;
+import dev.rein.testkit.FakeReply;
+import dev.rein.testkit.FakeUsage;
+import io.opentelemetry.proto.common.v1.AnyValue;
+import io.opentelemetry.proto.metrics.v1.Metric;
+import io.opentelemetry.proto.trace.v1.Span;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A real export: {@code ./rein run} as a process against the fake Messages API, with
+ * {@code OTEL_EXPORTER_OTLP_ENDPOINT} pointing at an OTLP/HTTP receiver in this JVM.
+ */
+class OtlpExportTest {
+    @TempDir
+    Path dir;
+
+    private static String hex(com.google.protobuf.ByteString id) {
+        return java.util.HexFormat.of().formatHex(id.toByteArray());
+    }
+
+    private static String string(List<io.opentelemetry.proto.common.v1.KeyValue> attributes, String key) {
+        return attribute(attributes, key).map(AnyValue::getStringValue).orElse(null);
+    }
+
+    @Test
+    void aCliRunDeliversItsRunChatAndToolSpansAndTheMetrics() throws Exception {
+        try (FakeMessagesServer api = FakeMessagesServer.start(); OtlpReceiver otlp = OtlpReceiver.start()) {
+            api.enqueue(FakeReply.message().text("時刻を確認します。")
+                    .toolUse("toolu_01", "get_current_time", "{\"timezone\":\"Asia/Tokyo\"}")
+                    .usage(FakeUsage.cached(120, 30, 1000, 0)).build());
+            api.enqueue(FakeReply.message().text("今は東京で昼です。").usage(FakeUsage.cached(40, 25, 0, 1000)).build());
+
+            LauncherProcess.Outcome outcome = new LauncherProcess(dir)
+                    .env("ANTHROPIC_API_KEY", "sk-ant-test-dummy")
+                    .env("ANTHROPIC_BASE_URL", api.baseUrl())
+                    .env("OTEL_EXPORTER_OTLP_ENDPOINT", otlp.endpoint())
+                    .env("OTEL_RESOURCE_ATTRIBUTES", "deployment.environment.name=test")
+                    .env("OTEL_SERVICE_NAME", null)
+                    .env("OTEL_EXPORTER_OTLP_PROTOCOL", null)
+                    .run("run", "--json", "今は東京で何時?");
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+
+            otlp.awaitUntil(() -> otlp.spans().size() >= 4 && !otlp.metrics().isEmpty(), Duration.ofSeconds(10));
+            List<Span> spans = otlp.spans();
+            Map<String, Span> byName = spans.stream().collect(Collectors.toMap(Span::getName, s -> s, (a, b) -> a));
+            assertThat(byName).containsKeys("invoke_agent rein", "execute_tool get_current_time");
+            Span run = byName.get("invoke_agent rein");
+            List<Span> chats = spans.stream().filter(s -> s.getName().startsWith("chat ")).toList();
+            assertThat(chats).hasSize(2).allSatisfy(chat -> {
+                assertThat(chat.getKind()).isEqualTo(Span.SpanKind.SPAN_KIND_CLIENT);
+                assertThat(chat.getParentSpanId()).isEqualTo(run.getSpanId());
+                assertThat(chat.getTraceId()).isEqualTo(run.getTraceId());
+                assertThat(string(chat.getAttributesList(), "gen_ai.provider.name")).isEqualTo("anthropic");
+                assertThat(string(chat.getAttributesList(), "server.address")).isEqualTo("127.0.0.1");
+            });
+            assertThat(attribute(chats.get(0).getAttributesList(), "gen_ai.usage.cache_read.input_tokens")
+                    .map(AnyValue::getIntValue).orElse(-1L) + attribute(chats.get(1).getAttributesList(),
+                    "gen_ai.usage.cache_read.input_tokens").map(AnyValue::getIntValue).orElse(-1L)).isEqualTo(1000L);
+            // Each API request carried the traceparent of its chat span (W3C: version-traceid-spanid-flags).
+            assertThat(api.requests()).hasSize(2);
+            List<String> sent = api.requests().stream().map(r -> r.header("traceparent")).toList();
+            List<String> expected = chats.stream().map(c -> "00-" + hex(c.getTraceId()) + "-" + hex(c.getSpanId())).toList();
+            assertThat(sent).allSatisfy(h -> assertThat(h).isNotNull().matches("00-[0-9a-f]{32}-[0-9a-f]{16}-0[0-9a-f]"));
+            assertThat(sent.stream().map(h -> h.substring(0, 52)).toList()).containsExactlyInAnyOrderElementsOf(expected);
+            Span tool = byName.get("execute_tool get_current_time");
+            assertThat(tool.getParentSpanId()).isEqualTo(run.getSpanId());
+            assertThat(string(tool.getAttributesList(), "gen_ai.tool.call.id")).isEqualTo("toolu_01");
+            assertThat(string(tool.getAttributesList(), "rein.tool.outcome")).isEqualTo("success");
+            assertThat(string(run.getAttributesList(), "rein.run.status")).isEqualTo("SUCCEEDED");
+            assertThat(string(run.getAttributesList(), "gen_ai.operation.name")).isEqualTo("invoke_agent");
+            assertThat(string(run.getAttributesList(), "gen_ai.input.messages")).as("content is opt-in").isNull();
+
+            assertThat(otlp.spanResources()).allSatisfy(resource -> {
+                assertThat(string(resource.getAttributesList(), "service.name")).isEqualTo("rein");
+                assertThat(string(resource.getAttributesList(), "deployment.environment.name")).isEqualTo("test");
+            });
+            assertThat(otlp.metrics()).extracting(Metric::getName).contains("gen_ai.client.token.usage",
+                    "gen_ai.client.operation.duration", "rein.run.cost", "rein.run.steps", "rein.run.stops");
+            assertThat(otlp.metrics()).filteredOn(m -> m.getName().equals("gen_ai.client.token.usage")).first()
+                    .satisfies(m -> assertThat(m.getUnit()).isEqualTo("{token}"));
+            assertThat(otlp.contentTypes()).allMatch(type -> type.startsWith("application/x-protobuf"));
+        }
+    }
+
+    @Test
+    void ctrlCStillDeliversTheCancelledRunSpan() throws Exception {
+        String signal = LauncherProcess.sigintIgnored() ? "TERM" : "INT";
+        try (FakeMessagesServer api = FakeMessagesServer.start(); OtlpReceiver otlp = OtlpReceiver.start()) {
+            api.enqueue(FakeReply.hang());
+            LauncherProcess.Started started = new LauncherProcess(dir)
+                    .env("ANTHROPIC_API_KEY", "sk-ant-test-dummy")
+                    .env("ANTHROPIC_BASE_URL", api.baseUrl())
+                    .env("OTEL_EXPORTER_OTLP_ENDPOINT", otlp.endpoint())
+                    .env("OTEL_EXPORTER_OTLP_PROTOCOL", null)
+                    .start("run", "--json", "wait for me");
+            api.takeRequest(Duration.ofSeconds(30));
+            started.signal(signal);
+            LauncherProcess.Outcome outcome = started.await(Duration.ofSeconds(30));
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isEqualTo(ExitCodes.CANCELLED);
+
+            otlp.awaitUntil(() -> otlp.spans().stream().anyMatch(s -> s.getName().startsWith("invoke_agent")), Duration.ofSeconds(5));
+            Span run = otlp.spans().stream().filter(s -> s.getName().equals("invoke_agent rein")).findFirst().orElseThrow();
+            assertThat(string(run.getAttributesList(), "rein.run.status")).isEqualTo("CANCELLED");
+            assertThat(otlp.spans()).filteredOn(s -> s.getName().startsWith("chat ")).singleElement()
+                    .satisfies(chat -> assertThat(chat.getStatus().getCode()).isEqualTo(
+                            io.opentelemetry.proto.trace.v1.Status.StatusCode.STATUS_CODE_ERROR));
+            assertThat(otlp.metrics()).extracting(Metric::getName).contains("rein.run.stops");
+        }
+    }
+
+    @Test
+    void grpcIsRefusedWithAClearMessageBeforeAnythingRuns() throws Exception {
+        LauncherProcess.Outcome outcome = new LauncherProcess(dir)
+                .env("ANTHROPIC_API_KEY", "sk-ant-test-dummy")
+                .env("ANTHROPIC_BASE_URL", "http://127.0.0.1:9")
+                .env("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4317")
+                .env("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc")
+                .run("run", "hello");
+        assertThat(outcome.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(outcome.stderr()).contains("OTEL_EXPORTER_OTLP_PROTOCOL=grpc is not supported").doesNotContain("Exception");
+    }
+}

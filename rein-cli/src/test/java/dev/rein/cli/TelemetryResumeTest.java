@@ -1,0 +1,62 @@
+package dev.rein.cli;
+
+import static dev.rein.testkit.ScriptedModel.call;
+import static dev.rein.testkit.ScriptedModel.text;
+import static dev.rein.testkit.ScriptedModel.toolCalls;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rein.testkit.ScriptedModel;
+import io.opentelemetry.proto.trace.v1.Span;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** run → approve → resume as separate invocations: the resumed run's span links to the paused one's. */
+class TelemetryResumeTest {
+    private static final String SEND = "{\"to\":\"sato@example.jp\",\"subject\":\"会議\",\"body\":\"明日10時に変更です。\"}";
+
+    @Test
+    void theResumedRunSpanLinksToThePausedOneAcrossInvocations() throws Exception {
+        try (OtlpReceiver otlp = OtlpReceiver.start()) {
+            InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT", otlp.endpoint());
+            ScriptedModel model = ScriptedModel.of(toolCalls(call("send_message", SEND)), text("送信しました。"));
+            cli.models((name, env) -> model);
+            assertThat(cli.run("run", "--tools", "send_message", "佐藤さんに連絡して").exitCode()).isEqualTo(ExitCodes.WAITING_APPROVAL);
+            String id;
+            try (var files = Files.list(cli.home().resolve("runs"))) {
+                id = files.findFirst().orElseThrow().getFileName().toString().replace(".json", "");
+            }
+            assertThat(cli.run("approve", id).exitCode()).isZero();
+            assertThat(cli.run("resume", id).exitCode()).isEqualTo(ExitCodes.SUCCEEDED);
+
+            otlp.awaitUntil(() -> otlp.spans().stream().filter(s -> s.getName().startsWith("invoke_agent")).count() == 2, Duration.ofSeconds(5));
+            List<Span> runs = otlp.spans().stream().filter(s -> s.getName().equals("invoke_agent rein")).toList();
+            assertThat(runs).hasSize(2);
+            Span paused = runs.get(0);
+            Span resumed = runs.get(1);
+            assertThat(resumed.getLinksList()).singleElement().satisfies(link -> {
+                assertThat(link.getSpanId()).isEqualTo(paused.getSpanId());
+                assertThat(link.getTraceId()).isEqualTo(paused.getTraceId());
+            });
+            assertThat(runs).allSatisfy(r -> assertThat(OtlpReceiver.attribute(r.getAttributesList(), "gen_ai.conversation.id")
+                    .orElseThrow().getStringValue()).isEqualTo(id));
+            assertThat(otlp.spans()).filteredOn(s -> s.getName().equals("execute_tool send_message"))
+                    .extracting(s -> OtlpReceiver.attribute(s.getAttributesList(), "rein.tool.outcome").orElseThrow().getStringValue())
+                    .containsExactly("awaiting_approval", "success");
+        }
+    }
+
+    @Test
+    void aCollectorThatRefusesTheExportIsOneLineOnStderrAndTheRunIsUnaffected() throws Exception {
+        try (OtlpReceiver otlp = OtlpReceiver.start().answering(400)) {
+            InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT", otlp.endpoint());
+            cli.models((name, env) -> ScriptedModel.of(text("こんにちは")));
+            InProcessCli.Outcome outcome = cli.run("run", "--json", "挨拶して");
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+            assertThat(outcome.stdout()).contains("こんにちは");
+            assertThat(outcome.stderrLines()).anySatisfy(line -> assertThat(line).startsWith("rein: OpenTelemetry: Failed to export"));
+            assertThat(outcome.stderr()).doesNotContain("\tat ").doesNotContain("Exception in");
+        }
+    }
+}

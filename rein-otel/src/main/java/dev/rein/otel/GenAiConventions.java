@@ -1,0 +1,81 @@
+package dev.rein.otel;
+
+import static io.opentelemetry.api.common.AttributeKey.doubleKey;
+import static io.opentelemetry.api.common.AttributeKey.longKey;
+import static io.opentelemetry.api.common.AttributeKey.stringArrayKey;
+import static io.opentelemetry.api.common.AttributeKey.stringKey;
+
+import io.opentelemetry.api.common.AttributeKey;
+import java.util.List;
+
+/**
+ * The names Rein uses from the OpenTelemetry GenAI semantic conventions (status "development",
+ * now maintained in the semantic-conventions-genai repository). Defined here rather than taken
+ * from the incubating semconv artifact, whose GenAI constants are deprecated and renamed often:
+ * what Rein emits is pinned by these constants and by its tests.
+ */
+public final class GenAiConventions {
+    private GenAiConventions() {}
+
+    // Operations (gen_ai.operation.name values; span names are "{operation} {target}").
+    public static final String OPERATION_INVOKE_AGENT = "invoke_agent";
+    public static final String OPERATION_CHAT = "chat";
+    public static final String OPERATION_EXECUTE_TOOL = "execute_tool";
+
+    public static final AttributeKey<String> OPERATION_NAME = stringKey("gen_ai.operation.name");
+    public static final AttributeKey<String> PROVIDER_NAME = stringKey("gen_ai.provider.name");
+    public static final AttributeKey<String> AGENT_NAME = stringKey("gen_ai.agent.name");
+    public static final AttributeKey<String> CONVERSATION_ID = stringKey("gen_ai.conversation.id");
+
+    public static final AttributeKey<String> REQUEST_MODEL = stringKey("gen_ai.request.model");
+    public static final AttributeKey<Long> REQUEST_MAX_TOKENS = longKey("gen_ai.request.max_tokens");
+    public static final AttributeKey<Double> REQUEST_TEMPERATURE = doubleKey("gen_ai.request.temperature");
+    public static final AttributeKey<Double> REQUEST_TOP_P = doubleKey("gen_ai.request.top_p");
+    public static final AttributeKey<Long> REQUEST_TOP_K = longKey("gen_ai.request.top_k");
+    public static final AttributeKey<List<String>> REQUEST_STOP_SEQUENCES = stringArrayKey("gen_ai.request.stop_sequences");
+
+    public static final AttributeKey<String> RESPONSE_ID = stringKey("gen_ai.response.id");
+    public static final AttributeKey<String> RESPONSE_MODEL = stringKey("gen_ai.response.model");
+    public static final AttributeKey<List<String>> RESPONSE_FINISH_REASONS = stringArrayKey("gen_ai.response.finish_reasons");
+
+    /** All input tokens, cached ones included (as the conventions ask). */
+    public static final AttributeKey<Long> USAGE_INPUT_TOKENS = longKey("gen_ai.usage.input_tokens");
+    public static final AttributeKey<Long> USAGE_OUTPUT_TOKENS = longKey("gen_ai.usage.output_tokens");
+    public static final AttributeKey<Long> USAGE_CACHE_READ_INPUT_TOKENS = longKey("gen_ai.usage.cache_read.input_tokens");
+    public static final AttributeKey<Long> USAGE_CACHE_CREATION_INPUT_TOKENS = longKey("gen_ai.usage.cache_creation.input_tokens");
+
+    public static final AttributeKey<String> TOOL_NAME = stringKey("gen_ai.tool.name");
+    public static final AttributeKey<String> TOOL_CALL_ID = stringKey("gen_ai.tool.call.id");
+    public static final AttributeKey<String> TOOL_TYPE = stringKey("gen_ai.tool.type");
+    public static final AttributeKey<String> TOOL_DESCRIPTION = stringKey("gen_ai.tool.description");
+    /** Tools Rein runs are functions the application executes. */
+    public static final String TOOL_TYPE_FUNCTION = "function";
+
+    // Opt-in content, recorded as JSON strings (structured attributes are not yet available on spans).
+    public static final AttributeKey<String> SYSTEM_INSTRUCTIONS = stringKey("gen_ai.system_instructions");
+    public static final AttributeKey<String> INPUT_MESSAGES = stringKey("gen_ai.input.messages");
+    public static final AttributeKey<String> OUTPUT_MESSAGES = stringKey("gen_ai.output.messages");
+    public static final AttributeKey<String> TOOL_DEFINITIONS = stringKey("gen_ai.tool.definitions");
+    public static final AttributeKey<String> TOOL_CALL_ARGUMENTS = stringKey("gen_ai.tool.call.arguments");
+    public static final AttributeKey<String> TOOL_CALL_RESULT = stringKey("gen_ai.tool.call.result");
+
+    public static final AttributeKey<String> TOKEN_TYPE = stringKey("gen_ai.token.type");
+    public static final String TOKEN_TYPE_INPUT = "input";
+    public static final String TOKEN_TYPE_OUTPUT = "output";
+
+    // General conventions used by the GenAI ones.
+    public static final AttributeKey<String> ERROR_TYPE = stringKey("error.type");
+    public static final AttributeKey<String> SERVER_ADDRESS = stringKey("server.address");
+    public static final AttributeKey<Long> SERVER_PORT = longKey("server.port");
+    public static final AttributeKey<Long> HTTP_RESPONSE_STATUS_CODE = longKey("http.response.status_code");
+
+    // Metrics.
+    public static final String METRIC_TOKEN_USAGE = "gen_ai.client.token.usage";
+    public static final String METRIC_OPERATION_DURATION = "gen_ai.client.operation.duration";
+    /** The explicit bucket boundaries the conventions give for {@link #METRIC_TOKEN_USAGE}. */
+    public static final List<Long> TOKEN_USAGE_BUCKETS = List.of(1L, 4L, 16L, 64L, 256L, 1024L, 4096L, 16384L, 65536L,
+            262144L, 1048576L, 4194304L, 16777216L, 67108864L);
+    /** The explicit bucket boundaries (seconds) the conventions give for {@link #METRIC_OPERATION_DURATION}. */
+    public static final List<Double> OPERATION_DURATION_BUCKETS = List.of(0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28,
+            2.56, 5.12, 10.24, 20.48, 40.96, 81.92);
+}

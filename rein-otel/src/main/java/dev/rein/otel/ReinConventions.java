@@ -1,0 +1,74 @@
+package dev.rein.otel;
+
+import static io.opentelemetry.api.common.AttributeKey.doubleKey;
+import static io.opentelemetry.api.common.AttributeKey.longKey;
+import static io.opentelemetry.api.common.AttributeKey.stringKey;
+
+import io.opentelemetry.api.common.AttributeKey;
+
+/** Rein's own attributes ({@code rein.*}), span events and metrics, beside the GenAI conventions. */
+public final class ReinConventions {
+    private ReinConventions() {}
+
+    // Run (invoke_agent span).
+    public static final AttributeKey<String> RUN_ID = stringKey("rein.run.id");
+    public static final AttributeKey<String> RUN_STATUS = stringKey("rein.run.status");
+    public static final AttributeKey<String> RUN_REASON = stringKey("rein.run.reason");
+    public static final AttributeKey<Long> RUN_STEPS = longKey("rein.run.steps");
+    public static final AttributeKey<Double> RUN_COST_USD = doubleKey("rein.run.cost_usd");
+    /** The status a resumed run continued from (WAITING_APPROVAL, RUNNING). */
+    public static final AttributeKey<String> RUN_RESUMED_FROM = stringKey("rein.run.resumed_from");
+    public static final AttributeKey<Long> BUDGET_MAX_STEPS = longKey("rein.budget.max_steps");
+    public static final AttributeKey<Double> BUDGET_MAX_COST_USD = doubleKey("rein.budget.max_cost_usd");
+    public static final AttributeKey<Double> BUDGET_MAX_SECONDS = doubleKey("rein.budget.max_seconds");
+
+    // Model call (chat span).
+    /** Why the loop called the model: "step", "final_summary" or a policy's name. */
+    public static final AttributeKey<String> MODEL_PURPOSE = stringKey("rein.model.purpose");
+    public static final AttributeKey<Double> MODEL_COST_USD = doubleKey("rein.model.cost_usd");
+    public static final AttributeKey<Long> ATTEMPT = longKey("rein.attempt");
+    public static final AttributeKey<Long> DELAY_MS = longKey("rein.delay_ms");
+    public static final AttributeKey<String> MESSAGE = stringKey("rein.message");
+
+    // Tool call (execute_tool span).
+    public static final AttributeKey<String> TOOL_RISK = stringKey("rein.tool.risk");
+    /** success, error, refused, rejected, blocked or awaiting_approval. */
+    public static final AttributeKey<String> TOOL_OUTCOME = stringKey("rein.tool.outcome");
+    public static final AttributeKey<String> ERROR_CLASS = stringKey("rein.error_class");
+    public static final AttributeKey<String> TOOL_SOURCE = stringKey("rein.tool.source");
+
+    // Event attributes.
+    public static final AttributeKey<String> APPROVAL_DECISION = stringKey("rein.approval.decision");
+    public static final AttributeKey<String> APPROVAL_ACTION_HASH = stringKey("rein.approval.action_hash");
+    public static final AttributeKey<String> APPROVAL_DECIDED_BY = stringKey("rein.approval.decided_by");
+    public static final AttributeKey<String> STALL_DETECTOR = stringKey("rein.stall.detector");
+    public static final AttributeKey<String> STALL_ACTION = stringKey("rein.stall.action");
+    public static final AttributeKey<String> INTERVENTION_KIND = stringKey("rein.intervention.kind");
+    public static final AttributeKey<String> BUDGET = stringKey("rein.budget");
+    public static final AttributeKey<Long> TRUNCATED_TOTAL_CHARS = longKey("rein.output.total_chars");
+    public static final AttributeKey<Long> TRUNCATED_SHOWN_CHARS = longKey("rein.output.shown_chars");
+    public static final AttributeKey<String> TRUNCATED_SHA256 = stringKey("rein.output.sha256");
+    public static final AttributeKey<String> AUDIT_KIND = stringKey("rein.audit.kind");
+    public static final AttributeKey<String> CONTEXT_EDIT = stringKey("rein.context.edit");
+    public static final AttributeKey<Long> TOKENS_BEFORE = longKey("rein.context.tokens_before");
+    public static final AttributeKey<Long> TOKENS_AFTER = longKey("rein.context.tokens_after");
+
+    // Span events.
+    public static final String EVENT_MODEL_RETRY = "rein.model.retry";
+    public static final String EVENT_TOOL_RETRY = "rein.tool.retry";
+    public static final String EVENT_APPROVAL_REQUESTED = "rein.approval.requested";
+    public static final String EVENT_APPROVAL_DECIDED = "rein.approval.decided";
+    public static final String EVENT_STALL = "rein.stall.intervention";
+    public static final String EVENT_OUTPUT_TRUNCATED = "rein.output.truncated";
+    public static final String EVENT_BUDGET_STOP = "rein.budget.stop";
+    public static final String EVENT_INTERVENTION = "rein.intervention";
+    public static final String EVENT_CONTEXT_EDITED = "rein.context.edited";
+    public static final String EVENT_AUDIT = "rein.audit";
+
+    // Metrics.
+    public static final String METRIC_RUN_COST = "rein.run.cost";
+    public static final String METRIC_RUN_STEPS = "rein.run.steps";
+    public static final String METRIC_RUN_STOPS = "rein.run.stops";
+    public static final String METRIC_STALL_INTERVENTIONS = "rein.stall.interventions";
+    public static final String METRIC_APPROVALS = "rein.approvals";
+}

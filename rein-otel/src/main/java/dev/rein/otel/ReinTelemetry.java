@@ -1,0 +1,156 @@
+package dev.rein.otel;
+
+import dev.rein.ReinException;
+import dev.rein.agent.Agent;
+import dev.rein.otel.internal.Settings;
+import dev.rein.otel.internal.Telemetry;
+import dev.rein.model.ModelInterceptor;
+import dev.rein.tool.ToolInterceptor;
+import dev.rein.trace.RunListenerFactory;
+import io.opentelemetry.api.GlobalOpenTelemetry;
+import io.opentelemetry.api.OpenTelemetry;
+import java.net.URI;
+import java.util.Objects;
+
+/**
+ * Rein runs as OpenTelemetry GenAI spans and metrics. One instance serves any number of agents and
+ * runs; it needs three seams of an agent, which {@link #install} adds:
+ * <ul>
+ *   <li>{@link #listener()}: a {@code invoke_agent} span per run (segment), a {@code chat} span per
+ *       model call and an {@code execute_tool} span per tool call, refused ones included, with
+ *       approvals, stall interventions, truncations and budget stops as span events; the metrics;</li>
+ *   <li>{@link #toolInterceptor()}: runs each tool handler inside its span's context, on whatever
+ *       thread runs it, so spans the handler creates (HTTP clients, JDBC) are its children;</li>
+ *   <li>{@link #modelInterceptor()}: the same for the model call, whose HTTP request carries the
+ *       chat span's {@code traceparent}.</li>
+ * </ul>
+ *
+ * <pre>{@code
+ * ReinTelemetry telemetry = ReinTelemetry.builder(openTelemetry).providerName("anthropic").build();
+ * Agent agent = telemetry.install(Agent.builder().model(model).tools(tools)).build();
+ * }</pre>
+ *
+ * <p>Message content (goal, prompts, responses, tool arguments and results) is recorded only with
+ * {@link Builder#captureContent(boolean)}, and then exactly as the JSONL trace has it: with every
+ * known secret value masked.
+ */
+public final class ReinTelemetry {
+    private final Telemetry telemetry;
+
+    private ReinTelemetry(Builder b) {
+        Settings settings = new Settings(b.agentName, b.providerName, b.serverAddress, b.serverPort, b.captureContent);
+        this.telemetry = new Telemetry(b.openTelemetry, settings, b.links);
+    }
+
+    /** Telemetry through {@code openTelemetry} with the defaults (no content captured). */
+    public static ReinTelemetry create(OpenTelemetry openTelemetry) {
+        return builder(openTelemetry).build();
+    }
+
+    /** Telemetry through {@link GlobalOpenTelemetry} (a no-op until an SDK registers itself there). */
+    public static ReinTelemetry global() {
+        return create(GlobalOpenTelemetry.get());
+    }
+
+    public static Builder builder(OpenTelemetry openTelemetry) {
+        return new Builder(openTelemetry);
+    }
+
+    /** The run listener: one per run, creating the spans and recording the metrics. */
+    public RunListenerFactory listener() {
+        return telemetry::listenerFor;
+    }
+
+    /** The tool interceptor that puts each call's span in context around the rest of the pipeline and the handler. */
+    public ToolInterceptor toolInterceptor() {
+        return telemetry.toolInterceptor();
+    }
+
+    /**
+     * The model interceptor that makes each call's {@code chat} span current for the rest of the
+     * model-call chain and the provider, and gives the provider the span's {@code traceparent}
+     * to send (as {@link dev.rein.model.TraceContextHeaders}). It needs {@link #listener()} on the
+     * same agent, which makes the span.
+     */
+    public ModelInterceptor modelInterceptor() {
+        return telemetry.modelInterceptor();
+    }
+
+    /** Adds {@link #listener()}, {@link #toolInterceptor()} and {@link #modelInterceptor()} to {@code agent}. */
+    public Agent.Builder install(Agent.Builder agent) {
+        return agent.listener(listener()).toolInterceptor(toolInterceptor()).modelInterceptor(modelInterceptor());
+    }
+
+    /** Builder for {@link ReinTelemetry}. */
+    public static final class Builder {
+        private final OpenTelemetry openTelemetry;
+        private String agentName = "rein";
+        private String providerName;
+        private String serverAddress;
+        private int serverPort = -1;
+        private boolean captureContent;
+        private SpanLinkStore links = SpanLinkStore.inMemory();
+
+        private Builder(OpenTelemetry openTelemetry) {
+            this.openTelemetry = Objects.requireNonNull(openTelemetry, "openTelemetry");
+        }
+
+        /** {@code gen_ai.agent.name} and the run span's name {@code invoke_agent {name}} (default "rein"). */
+        public Builder agentName(String name) {
+            this.agentName = name;
+            return this;
+        }
+
+        /** {@code gen_ai.provider.name}, e.g. "anthropic" or "openai" (the conventions' well-known values). */
+        public Builder providerName(String name) {
+            this.providerName = name;
+            return this;
+        }
+
+        /** {@code server.address} and {@code server.port} of the model API. */
+        public Builder server(String address, int port) {
+            this.serverAddress = address;
+            this.serverPort = port;
+            return this;
+        }
+
+        /** {@code server.address} and {@code server.port} from the model API's base URL (default ports for http and https). */
+        public Builder server(URI baseUrl) {
+            Objects.requireNonNull(baseUrl, "baseUrl");
+            if (baseUrl.getHost() == null) {
+                throw new ReinException("the model API URL '" + baseUrl + "' has no host; give one like https://api.example.com");
+            }
+            int port = baseUrl.getPort() >= 0 ? baseUrl.getPort() : "http".equalsIgnoreCase(baseUrl.getScheme()) ? 80 : 443;
+            return server(baseUrl.getHost(), port);
+        }
+
+        /**
+         * Records message content on the spans: the goal and answer, system instructions, input and
+         * output messages, tool arguments and results (as JSON strings, secrets masked). Off by default.
+         */
+        public Builder captureContent(boolean capture) {
+            this.captureContent = capture;
+            return this;
+        }
+
+        /** Where the span of each run segment is remembered for the link from its resumption (default: in memory). */
+        public Builder spanLinks(SpanLinkStore store) {
+            this.links = Objects.requireNonNull(store, "store");
+            return this;
+        }
+
+        public ReinTelemetry build() {
+            if (agentName == null || agentName.isBlank()) {
+                throw new ReinException("the agent name for telemetry is empty; give a short, stable name such as \"support-agent\"");
+            }
+            if (providerName != null && providerName.isBlank()) {
+                throw new ReinException("the provider name for telemetry is blank; leave it unset or give one such as \"anthropic\"");
+            }
+            if (serverAddress != null && (serverAddress.isBlank() || serverPort <= 0 || serverPort > 65535)) {
+                throw new ReinException("the model server for telemetry must be a host and a port 1-65535, was "
+                        + serverAddress + ":" + serverPort);
+            }
+            return new ReinTelemetry(this);
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package dev.rein.otel.internal;
+
+import dev.rein.model.Model;
+import dev.rein.model.ModelCall;
+import dev.rein.model.ModelCallContext;
+import dev.rein.model.ModelException;
+import dev.rein.model.ModelInterceptor;
+import dev.rein.model.ModelRequest;
+import dev.rein.model.ModelResponse;
+import dev.rein.model.TraceContextHeaders;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
+import io.opentelemetry.context.propagation.TextMapPropagator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Puts a model call's {@code chat} span in context for the rest of the model-call chain and for
+ * the provider, and hands the provider the span's W3C trace context ({@code traceparent}) to
+ * send with its HTTP request. The span itself is made by the run's listener when the call is
+ * traced (the tracing stage is outermost), on this same thread, which is how this stage finds it.
+ * The deadline stage runs the model on a thread of its own, so the model is wrapped to make the
+ * span current there too.
+ */
+final class ChatContextPropagation implements ModelInterceptor {
+    private final Telemetry telemetry;
+    private final TextMapPropagator propagator;
+
+    ChatContextPropagation(Telemetry telemetry, TextMapPropagator propagator) {
+        this.telemetry = telemetry;
+        this.propagator = propagator;
+    }
+
+    @Override
+    public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
+        Context chat = telemetry.takeChat();
+        if (chat == null) {
+            return chain.proceed(call);
+        }
+        Map<String, String> headers = new LinkedHashMap<>();
+        propagator.inject(chat, headers, (carrier, name, value) -> carrier.put(name, value));
+        ModelRequest request = headers.isEmpty() ? call.request() : call.request().withOption(new TraceContextHeaders(headers));
+        ModelCall traced = call.withRequest(request).withModel(new InContext(call.model(), chat));
+        try (Scope ignored = chat.makeCurrent()) {
+            return chain.proceed(traced);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "opentelemetry";
+    }
+
+    /** The model, called with the chat span current on whatever thread calls it. */
+    private record InContext(Model model, Context context) implements Model {
+        @Override
+        public ModelResponse call(ModelRequest request, ModelCallContext callContext) throws ModelException, InterruptedException {
+            try (Scope ignored = context.makeCurrent()) {
+                return model.call(request, callContext);
+            }
+        }
+
+        @Override
+        public long countTokens(ModelRequest request) throws ModelException, InterruptedException {
+            try (Scope ignored = context.makeCurrent()) {
+                return model.countTokens(request);
+            }
+        }
+    }
+}

@@ -1,0 +1,98 @@
+package dev.rein.otel.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rein.json.Json;
+import dev.rein.model.ContentBlock;
+import dev.rein.model.Message;
+import dev.rein.model.TextBlock;
+import dev.rein.model.ToolDefinition;
+import dev.rein.model.ToolResultBlock;
+import dev.rein.model.ToolUseBlock;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Opt-in content in the GenAI conventions' JSON shapes (system instructions, input and output
+ * messages with typed parts), serialized to strings because spans do not carry structured values yet.
+ */
+final class Content {
+    private static final JsonNodeFactory F = JsonNodeFactory.instance;
+
+    private Content() {}
+
+    static String systemInstructions(List<TextBlock> system) {
+        ArrayNode parts = F.arrayNode();
+        system.forEach(block -> parts.add(text(block.text())));
+        return Json.write(parts);
+    }
+
+    static String inputMessages(List<Message> messages) {
+        ArrayNode out = F.arrayNode();
+        for (Message m : messages) {
+            boolean toolResults = !m.content().isEmpty() && m.content().stream().allMatch(ToolResultBlock.class::isInstance);
+            out.add(message(toolResults ? "tool" : m.role().name().toLowerCase(Locale.ROOT), m.content()));
+        }
+        return Json.write(out);
+    }
+
+    /** The goal as the one user message of a run. */
+    static String goal(String goal) {
+        ArrayNode out = F.arrayNode();
+        out.add(message("user", List.of(new TextBlock(goal))));
+        return Json.write(out);
+    }
+
+    static String outputMessages(List<ContentBlock> content, String finishReason) {
+        ObjectNode message = message("assistant", content);
+        message.put("finish_reason", finishReason);
+        return Json.write(F.arrayNode().add(message));
+    }
+
+    /** The answer of a run as one assistant message. */
+    static String answer(String answer, String finishReason) {
+        return outputMessages(List.of(new TextBlock(answer)), finishReason);
+    }
+
+    /** The tools offered, with the required properties only (type and name), as the conventions recommend. */
+    static String toolDefinitions(List<ToolDefinition> tools) {
+        ArrayNode out = F.arrayNode();
+        tools.forEach(t -> out.add(F.objectNode().put("type", "function").put("name", t.name())));
+        return Json.write(out);
+    }
+
+    static String json(JsonNode node) {
+        return node == null ? "null" : Json.write(node);
+    }
+
+    private static ObjectNode message(String role, List<ContentBlock> blocks) {
+        ObjectNode message = F.objectNode().put("role", role);
+        ArrayNode parts = message.putArray("parts");
+        for (ContentBlock block : blocks) {
+            parts.add(part(block));
+        }
+        return message;
+    }
+
+    private static ObjectNode part(ContentBlock block) {
+        if (block instanceof TextBlock t) {
+            return text(t.text());
+        }
+        if (block instanceof ToolUseBlock use) {
+            ObjectNode part = F.objectNode().put("type", "tool_call").put("id", use.id()).put("name", use.name());
+            part.set("arguments", use.input());
+            return part;
+        }
+        if (block instanceof ToolResultBlock result) {
+            return F.objectNode().put("type", "tool_call_response").put("id", result.toolUseId()).put("result", result.content());
+        }
+        // Provider blocks (thinking, opaque items) are named but not copied: they are not the conversation's text.
+        return F.objectNode().put("type", block.getClass().getSimpleName());
+    }
+
+    private static ObjectNode text(String text) {
+        return F.objectNode().put("type", "text").put("content", text);
+    }
+}

@@ -1,0 +1,96 @@
+package dev.rein.otel.internal;
+
+import static dev.rein.otel.GenAiConventions.ERROR_TYPE;
+import static dev.rein.otel.GenAiConventions.OPERATION_NAME;
+import static dev.rein.otel.GenAiConventions.PROVIDER_NAME;
+import static dev.rein.otel.GenAiConventions.REQUEST_MODEL;
+import static dev.rein.otel.GenAiConventions.RESPONSE_MODEL;
+import static dev.rein.otel.GenAiConventions.SERVER_ADDRESS;
+import static dev.rein.otel.GenAiConventions.SERVER_PORT;
+import static dev.rein.otel.GenAiConventions.TOKEN_TYPE;
+
+import dev.rein.otel.GenAiConventions;
+import dev.rein.otel.ReinConventions;
+import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.api.common.AttributesBuilder;
+import io.opentelemetry.api.metrics.DoubleHistogram;
+import io.opentelemetry.api.metrics.LongCounter;
+import io.opentelemetry.api.metrics.LongHistogram;
+import io.opentelemetry.api.metrics.Meter;
+
+/** The metric instruments: the two GenAI client metrics and Rein's run, stall and approval metrics. */
+final class Instruments {
+    private final Settings settings;
+    private final LongHistogram tokenUsage;
+    private final DoubleHistogram duration;
+    private final DoubleHistogram runCost;
+    private final LongHistogram runSteps;
+    private final LongCounter stops;
+    private final LongCounter stalls;
+    private final LongCounter approvals;
+
+    Instruments(Meter meter, Settings settings) {
+        this.settings = settings;
+        this.tokenUsage = meter.histogramBuilder(GenAiConventions.METRIC_TOKEN_USAGE).ofLongs().setUnit("{token}")
+                .setDescription("Number of input and output tokens used.")
+                .setExplicitBucketBoundariesAdvice(GenAiConventions.TOKEN_USAGE_BUCKETS).build();
+        this.duration = meter.histogramBuilder(GenAiConventions.METRIC_OPERATION_DURATION).setUnit("s")
+                .setDescription("GenAI operation duration.")
+                .setExplicitBucketBoundariesAdvice(GenAiConventions.OPERATION_DURATION_BUCKETS).build();
+        this.runCost = meter.histogramBuilder(ReinConventions.METRIC_RUN_COST).setUnit("USD")
+                .setDescription("What a finished run cost, in US dollars.").build();
+        this.runSteps = meter.histogramBuilder(ReinConventions.METRIC_RUN_STEPS).ofLongs().setUnit("{step}")
+                .setDescription("Steps (model calls of the loop) a finished run took.").build();
+        this.stops = meter.counterBuilder(ReinConventions.METRIC_RUN_STOPS).setUnit("{run}")
+                .setDescription("Runs that ended or paused, by status and reason.").build();
+        this.stalls = meter.counterBuilder(ReinConventions.METRIC_STALL_INTERVENTIONS).setUnit("{intervention}")
+                .setDescription("Stall detector findings, by detector and action (blocked, warned, stopped).").build();
+        this.approvals = meter.counterBuilder(ReinConventions.METRIC_APPROVALS).setUnit("{approval}")
+                .setDescription("Approvals asked for and decided, by decision (requested, approve, reject, edit).").build();
+    }
+
+    void modelCall(String requestModel, String responseModel, long inputTokens, long outputTokens, double seconds) {
+        AttributesBuilder base = chatAttributes(requestModel, responseModel);
+        tokenUsage.record(inputTokens, base.put(TOKEN_TYPE, GenAiConventions.TOKEN_TYPE_INPUT).build());
+        tokenUsage.record(outputTokens, base.put(TOKEN_TYPE, GenAiConventions.TOKEN_TYPE_OUTPUT).build());
+        duration.record(seconds, chatAttributes(requestModel, responseModel).build());
+    }
+
+    void failedModelCall(String requestModel, String errorType, double seconds) {
+        duration.record(seconds, chatAttributes(requestModel, null).put(ERROR_TYPE, errorType).build());
+    }
+
+    void runEnded(String status, String reason, boolean terminal, long steps, double costUsd) {
+        Attributes byStatus = Attributes.of(ReinConventions.RUN_STATUS, status);
+        stops.add(1, byStatus.toBuilder().put(ReinConventions.RUN_REASON, reason).build());
+        if (terminal) {
+            runSteps.record(steps, byStatus);
+            runCost.record(costUsd, byStatus);
+        }
+    }
+
+    void stall(String detector, String action) {
+        stalls.add(1, Attributes.of(ReinConventions.STALL_DETECTOR, detector, ReinConventions.STALL_ACTION, action));
+    }
+
+    void approval(String decision) {
+        approvals.add(1, Attributes.of(ReinConventions.APPROVAL_DECISION, decision));
+    }
+
+    private AttributesBuilder chatAttributes(String requestModel, String responseModel) {
+        AttributesBuilder b = Attributes.builder().put(OPERATION_NAME, GenAiConventions.OPERATION_CHAT);
+        putIfSet(b, PROVIDER_NAME, settings.providerName());
+        putIfSet(b, REQUEST_MODEL, requestModel);
+        putIfSet(b, RESPONSE_MODEL, responseModel);
+        if (settings.serverAddress() != null) {
+            b.put(SERVER_ADDRESS, settings.serverAddress()).put(SERVER_PORT, (long) settings.serverPort());
+        }
+        return b;
+    }
+
+    private static void putIfSet(AttributesBuilder b, io.opentelemetry.api.common.AttributeKey<String> key, String value) {
+        if (value != null) {
+            b.put(key, value);
+        }
+    }
+}

@@ -1,0 +1,163 @@
+package dev.rein.otel.internal;
+
+import static dev.rein.otel.GenAiConventions.ERROR_TYPE;
+import static dev.rein.otel.GenAiConventions.OPERATION_NAME;
+import static dev.rein.otel.GenAiConventions.PROVIDER_NAME;
+import static dev.rein.otel.GenAiConventions.REQUEST_MODEL;
+
+import dev.rein.model.ModelRequest;
+import dev.rein.model.ModelResponse;
+import dev.rein.model.Usage;
+import dev.rein.otel.GenAiConventions;
+import dev.rein.otel.ReinConventions;
+import dev.rein.trace.TraceEvent;
+import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.api.common.AttributesBuilder;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanBuilder;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The {@code chat} spans of one run, from the model-call trace events: one span per call of the
+ * loop (its retries are span events), a child of the run span. The loop makes one model call at
+ * a time, so at most one is open.
+ */
+final class ModelSpans {
+    private final RunTelemetry run;
+    private Span open;
+    private String openModel;
+    private Instant openedAt;
+
+    ModelSpans(RunTelemetry run) {
+        this.run = run;
+    }
+
+    synchronized void requested(TraceEvent.ModelRequested e) {
+        endOpen(e.time(), "_OTHER", "a new model call began before this one ended");
+        ModelRequest r = e.request();
+        Settings s = run.telemetry().settings;
+        SpanBuilder b = run.telemetry().tracer.spanBuilder(GenAiConventions.OPERATION_CHAT + " " + r.model())
+                .setParent(run.context())
+                .setSpanKind(SpanKind.CLIENT)
+                .setStartTimestamp(e.time())
+                .setAttribute(OPERATION_NAME, GenAiConventions.OPERATION_CHAT)
+                .setAttribute(REQUEST_MODEL, r.model())
+                .setAttribute(GenAiConventions.REQUEST_MAX_TOKENS, (long) r.maxTokens())
+                .setAttribute(GenAiConventions.CONVERSATION_ID, run.runId())
+                .setAttribute(ReinConventions.MODEL_PURPOSE, e.purpose());
+        if (s.providerName() != null) {
+            b.setAttribute(PROVIDER_NAME, s.providerName());
+        }
+        if (s.serverAddress() != null) {
+            b.setAttribute(GenAiConventions.SERVER_ADDRESS, s.serverAddress()).setAttribute(GenAiConventions.SERVER_PORT, (long) s.serverPort());
+        }
+        samplingParameters(b, r);
+        open = b.startSpan();
+        openModel = r.model();
+        openedAt = e.time();
+        run.telemetry().offerChat(run.context().with(open));
+        if (run.capture()) {
+            if (!r.system().isEmpty()) {
+                open.setAttribute(GenAiConventions.SYSTEM_INSTRUCTIONS, Content.systemInstructions(r.system()));
+            }
+            open.setAttribute(GenAiConventions.INPUT_MESSAGES, Content.inputMessages(r.messages()));
+            if (!r.tools().isEmpty()) {
+                open.setAttribute(GenAiConventions.TOOL_DEFINITIONS, Content.toolDefinitions(r.tools()));
+            }
+        }
+    }
+
+    /** Only the parameters the request sets: unset ones are the provider's defaults, not ours to report. */
+    private static void samplingParameters(SpanBuilder b, ModelRequest r) {
+        if (r.temperature() != null) {
+            b.setAttribute(GenAiConventions.REQUEST_TEMPERATURE, r.temperature());
+        }
+        if (r.topP() != null) {
+            b.setAttribute(GenAiConventions.REQUEST_TOP_P, r.topP());
+        }
+        if (r.topK() != null) {
+            b.setAttribute(GenAiConventions.REQUEST_TOP_K, (long) r.topK());
+        }
+        if (!r.stopSequences().isEmpty()) {
+            b.setAttribute(GenAiConventions.REQUEST_STOP_SEQUENCES, r.stopSequences());
+        }
+    }
+
+    synchronized void retry(TraceEvent.ModelRetry e) {
+        if (open == null) {
+            return;
+        }
+        AttributesBuilder a = Attributes.builder().put(ReinConventions.ATTEMPT, (long) e.attempt())
+                .put(ERROR_TYPE, errorType(e.errorKind(), e.httpStatus()))
+                .put(ReinConventions.DELAY_MS, e.delayMillis())
+                .put(ReinConventions.MESSAGE, e.message() == null ? "" : e.message());
+        if (e.httpStatus() > 0) {
+            a.put(GenAiConventions.HTTP_RESPONSE_STATUS_CODE, (long) e.httpStatus());
+        }
+        open.addEvent(ReinConventions.EVENT_MODEL_RETRY, a.build(), e.time());
+    }
+
+    synchronized void responded(TraceEvent.ModelResponded e) {
+        if (open == null) {
+            return;
+        }
+        ModelResponse r = e.response();
+        Usage u = e.usage();
+        String finish = finishReason(r);
+        if (r.id() != null) {
+            open.setAttribute(GenAiConventions.RESPONSE_ID, r.id());
+        }
+        if (r.model() != null) {
+            open.setAttribute(GenAiConventions.RESPONSE_MODEL, r.model());
+        }
+        open.setAttribute(GenAiConventions.RESPONSE_FINISH_REASONS, List.of(finish));
+        open.setAttribute(GenAiConventions.USAGE_INPUT_TOKENS, u.totalInputTokens());
+        open.setAttribute(GenAiConventions.USAGE_OUTPUT_TOKENS, u.outputTokens());
+        open.setAttribute(GenAiConventions.USAGE_CACHE_READ_INPUT_TOKENS, u.cacheReadInputTokens());
+        open.setAttribute(GenAiConventions.USAGE_CACHE_CREATION_INPUT_TOKENS, u.cacheWriteInputTokens());
+        if (e.costUsd() != null) {
+            open.setAttribute(ReinConventions.MODEL_COST_USD, e.costUsd().doubleValue());
+        }
+        if (run.capture()) {
+            open.setAttribute(GenAiConventions.OUTPUT_MESSAGES, Content.outputMessages(r.content(), finish));
+        }
+        open.end(e.time());
+        run.telemetry().withdrawChat();
+        run.telemetry().instruments.modelCall(openModel, r.model(), u.totalInputTokens(), u.outputTokens(), e.durationMillis() / 1000.0);
+        open = null;
+    }
+
+    synchronized void failed(TraceEvent.ModelFailed e) {
+        if (e.httpStatus() > 0 && open != null) {
+            open.setAttribute(GenAiConventions.HTTP_RESPONSE_STATUS_CODE, (long) e.httpStatus());
+        }
+        endOpen(e.time(), errorType(e.errorKind(), e.httpStatus()), run.capture() ? e.message() : e.errorKind());
+    }
+
+    /** Ends a call the run gave up on without a model event (its deadline passed, it was cancelled). */
+    synchronized void endOpen(Instant time, String errorType, String description) {
+        if (open == null) {
+            return;
+        }
+        open.setAttribute(ERROR_TYPE, errorType);
+        open.setStatus(StatusCode.ERROR, description);
+        open.end(time);
+        run.telemetry().withdrawChat();
+        run.telemetry().instruments.failedModelCall(openModel, errorType, Duration.between(openedAt, time).toMillis() / 1000.0);
+        open = null;
+    }
+
+    /** A low-cardinality error type: the failure's kind (rate_limited, overloaded, timeout...); the HTTP status is its own attribute. */
+    static String errorType(String kind, int httpStatus) {
+        return kind == null || kind.isBlank() ? "_OTHER" : kind.toLowerCase(Locale.ROOT);
+    }
+
+    private static String finishReason(ModelResponse r) {
+        return r.stopReason() == null ? "unknown" : r.stopReason().name().toLowerCase(Locale.ROOT);
+    }
+}

@@ -1,0 +1,278 @@
+package dev.rein.otel.internal;
+
+import static dev.rein.otel.GenAiConventions.AGENT_NAME;
+import static dev.rein.otel.GenAiConventions.CONVERSATION_ID;
+import static dev.rein.otel.GenAiConventions.OPERATION_NAME;
+
+import dev.rein.run.RunStatus;
+import dev.rein.otel.GenAiConventions;
+import dev.rein.otel.ReinConventions;
+import dev.rein.trace.RunListener;
+import dev.rein.trace.TraceEvent;
+import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.api.common.AttributesBuilder;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanBuilder;
+import io.opentelemetry.api.trace.SpanContext;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.context.Context;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The telemetry of one run (one segment of it: a resumed run gets a new listener): the
+ * {@code invoke_agent} span and what hangs off it, built from the run's trace events. The events
+ * arrive already masked, so opt-in content carries no secret the JSONL trace would not.
+ */
+final class RunTelemetry implements RunListener {
+    private static final Logger LOG = LoggerFactory.getLogger(RunTelemetry.class);
+
+    private final Telemetry telemetry;
+    private final String runId;
+    private final Context parent;
+    private final ModelSpans model = new ModelSpans(this);
+    private final ToolSpans tools = new ToolSpans(this);
+    private volatile Span span;
+    private volatile Context context;
+    private final UsageSum usage = new UsageSum();
+
+    RunTelemetry(Telemetry telemetry, String runId, Context parent) {
+        this.telemetry = telemetry;
+        this.runId = runId;
+        this.parent = parent;
+        this.context = parent;
+    }
+
+    @Override
+    public void onEvent(TraceEvent event) {
+        switch (event) {
+            case TraceEvent.RunStarted e -> started(e);
+            case TraceEvent.RunResumed e -> resumed(e);
+            case TraceEvent.ModelRequested e -> model.requested(e);
+            case TraceEvent.ModelResponded e -> {
+                model.responded(e);
+                usage.add(e.usage());
+                tools.proposed(e.response().toolUses());
+            }
+            case TraceEvent.ModelRetry e -> model.retry(e);
+            case TraceEvent.ModelFailed e -> model.failed(e);
+            case TraceEvent.ToolCalled e -> tools.called(e);
+            case TraceEvent.ToolCompleted e -> tools.completed(e);
+            case TraceEvent.ToolRetry e -> tools.event(e.callId(), ReinConventions.EVENT_TOOL_RETRY, Attributes.of(
+                    ReinConventions.ATTEMPT, (long) e.attempt(), ReinConventions.ERROR_CLASS, e.errorClass(),
+                    ReinConventions.DELAY_MS, e.delayMillis()), e.time());
+            case TraceEvent.OutputTruncated e -> truncated(e);
+            case TraceEvent.StallDetected e -> stall(e);
+            case TraceEvent.Intervention e -> intervention(e);
+            case TraceEvent.ContextEdited e -> runEvent(ReinConventions.EVENT_CONTEXT_EDITED, Attributes.of(
+                    ReinConventions.CONTEXT_EDIT, e.edit(), ReinConventions.TOKENS_BEFORE, e.tokensBefore(),
+                    ReinConventions.TOKENS_AFTER, e.tokensAfter()), e.time());
+            case TraceEvent.ApprovalRequested e -> {
+                tools.approvalRequested(e);
+                telemetry.instruments.approval("requested");
+            }
+            case TraceEvent.ApprovalDecided e -> {
+                tools.approvalDecided(e);
+                runEvent(ReinConventions.EVENT_APPROVAL_DECIDED, decisionAttributes(e), e.time());
+                telemetry.instruments.approval(e.decision());
+            }
+            case TraceEvent.Audit e -> audit(e);
+            case TraceEvent.StateChanged e -> { }
+            case TraceEvent.TokensCounted e -> { } // an estimate for a context policy, not a generation
+            case TraceEvent.RunFinished e -> finished(e);
+        }
+    }
+
+    private void started(TraceEvent.RunStarted e) {
+        SpanBuilder b = runSpan(e.time());
+        if (e.model() != null) {
+            b.setAttribute(GenAiConventions.REQUEST_MODEL, e.model());
+        }
+        limits(b, e.limits());
+        begin(b);
+        if (capture()) {
+            span.setAttribute(GenAiConventions.INPUT_MESSAGES, Content.goal(e.goal()));
+        }
+    }
+
+    private void resumed(TraceEvent.RunResumed e) {
+        SpanBuilder b = runSpan(e.time());
+        if (e.from() != null) {
+            b.setAttribute(ReinConventions.RUN_RESUMED_FROM, e.from().name());
+        }
+        Optional<SpanContext> earlier = recall();
+        earlier.ifPresent(b::addLink);
+        begin(b);
+    }
+
+    private SpanBuilder runSpan(Instant time) {
+        Settings s = telemetry.settings;
+        SpanBuilder b = telemetry.tracer.spanBuilder(GenAiConventions.OPERATION_INVOKE_AGENT + " " + s.agentName())
+                .setParent(parent)
+                .setSpanKind(SpanKind.INTERNAL)
+                .setStartTimestamp(time)
+                .setAttribute(OPERATION_NAME, GenAiConventions.OPERATION_INVOKE_AGENT)
+                .setAttribute(AGENT_NAME, s.agentName())
+                .setAttribute(CONVERSATION_ID, runId)
+                .setAttribute(ReinConventions.RUN_ID, runId);
+        if (s.providerName() != null) {
+            b.setAttribute(GenAiConventions.PROVIDER_NAME, s.providerName());
+        }
+        if (s.serverAddress() != null) {
+            b.setAttribute(GenAiConventions.SERVER_ADDRESS, s.serverAddress()).setAttribute(GenAiConventions.SERVER_PORT, (long) s.serverPort());
+        }
+        return b;
+    }
+
+    private static void limits(SpanBuilder b, Map<String, Object> limits) {
+        if (limits == null) {
+            return;
+        }
+        if (limits.get("max_steps") instanceof Number n) {
+            b.setAttribute(ReinConventions.BUDGET_MAX_STEPS, n.longValue());
+        }
+        if (limits.get("max_cost_usd") instanceof Number n) {
+            b.setAttribute(ReinConventions.BUDGET_MAX_COST_USD, n.doubleValue());
+        }
+        if (limits.get("max_seconds") instanceof Number n) {
+            b.setAttribute(ReinConventions.BUDGET_MAX_SECONDS, n.doubleValue());
+        }
+    }
+
+    private void begin(SpanBuilder b) {
+        if (span != null) {
+            return; // one span per listener: a second start event is ignored
+        }
+        span = b.startSpan();
+        context = parent.with(span);
+        try {
+            telemetry.links.remember(runId, span.getSpanContext());
+        } catch (RuntimeException ex) {
+            LOG.warn("could not remember the span of run {} for its resumption: {}", runId, ex.getMessage());
+        }
+    }
+
+    private Optional<SpanContext> recall() {
+        try {
+            return telemetry.links.recall(runId);
+        } catch (RuntimeException ex) {
+            LOG.warn("could not find the earlier span of run {}: {}", runId, ex.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    private void truncated(TraceEvent.OutputTruncated e) {
+        AttributesBuilder a = Attributes.builder().put(ReinConventions.TRUNCATED_TOTAL_CHARS, (long) e.totalChars())
+                .put(ReinConventions.TRUNCATED_SHOWN_CHARS, (long) e.shownChars());
+        if (e.sha256() != null) {
+            a.put(ReinConventions.TRUNCATED_SHA256, e.sha256());
+        }
+        if (!tools.event(e.callId(), ReinConventions.EVENT_OUTPUT_TRUNCATED, a.build(), e.time())) {
+            runEvent(ReinConventions.EVENT_OUTPUT_TRUNCATED, a.put(GenAiConventions.TOOL_CALL_ID, e.callId()).build(), e.time());
+        }
+    }
+
+    private void stall(TraceEvent.StallDetected e) {
+        telemetry.instruments.stall(e.detector(), e.action());
+        Attributes a = Attributes.of(ReinConventions.STALL_DETECTOR, e.detector(), ReinConventions.STALL_ACTION, e.action(),
+                ReinConventions.MESSAGE, e.message() == null ? "" : e.message());
+        boolean notRun = e.callId() != null && ("blocked".equals(e.action()) || "stopped".equals(e.action()));
+        if (notRun && tools.span(e.callId()) == null) {
+            tools.blocked(e, a);
+        } else {
+            tools.event(e.callId(), ReinConventions.EVENT_STALL, a, e.time());
+        }
+        if (!"blocked".equals(e.action())) {
+            runEvent(ReinConventions.EVENT_STALL, a, e.time()); // a warning or a stop concerns the whole run
+        }
+    }
+
+    private void intervention(TraceEvent.Intervention e) {
+        if ("budget".equals(e.kind())) {
+            Object budget = e.evidence() == null ? null : e.evidence().get("budget");
+            runEvent(ReinConventions.EVENT_BUDGET_STOP, Attributes.of(ReinConventions.BUDGET, String.valueOf(budget),
+                    ReinConventions.MESSAGE, e.message()), e.time());
+            return;
+        }
+        runEvent(ReinConventions.EVENT_INTERVENTION, Attributes.of(ReinConventions.INTERVENTION_KIND, e.kind()), e.time());
+    }
+
+    private void audit(TraceEvent.Audit e) {
+        Attributes a = Attributes.of(ReinConventions.AUDIT_KIND, e.kind());
+        if (!tools.event(e.callId(), ReinConventions.EVENT_AUDIT, a, e.time())) {
+            runEvent(ReinConventions.EVENT_AUDIT, a, e.time());
+        }
+    }
+
+    private void finished(TraceEvent.RunFinished e) {
+        ensureSpan(e.time());
+        model.endOpen(e.time(), e.reason(), "the run ended before the model answered");
+        tools.endAll(e.time());
+        String status = e.status().name();
+        span.setAttribute(ReinConventions.RUN_STATUS, status);
+        span.setAttribute(ReinConventions.RUN_REASON, e.reason());
+        span.setAttribute(ReinConventions.RUN_STEPS, (long) e.step());
+        double cost = e.costUsd() == null ? 0 : e.costUsd().doubleValue();
+        span.setAttribute(ReinConventions.RUN_COST_USD, cost);
+        usage.record(span);
+        if (e.status() == RunStatus.FAILED) {
+            span.setAttribute(GenAiConventions.ERROR_TYPE, e.reason());
+            span.setStatus(StatusCode.ERROR, e.message() == null ? e.reason() : e.message());
+        }
+        if (capture() && e.answer() != null && !e.answer().isEmpty()) {
+            span.setAttribute(GenAiConventions.OUTPUT_MESSAGES, Content.answer(e.answer(), e.reason()));
+        }
+        span.end(e.time());
+        telemetry.instruments.runEnded(status, e.reason(), e.status().terminal(), e.step(), cost);
+    }
+
+    private void runEvent(String name, Attributes attributes, Instant time) {
+        ensureSpan(time);
+        span.addEvent(name, attributes, time);
+    }
+
+    /** A run whose start event this listener missed still gets a span. */
+    private void ensureSpan(Instant time) {
+        if (span == null) {
+            begin(runSpan(time));
+        }
+    }
+
+    @Override
+    public void close() {
+        telemetry.finished(runId, this);
+    }
+
+    static Attributes decisionAttributes(TraceEvent.ApprovalDecided e) {
+        AttributesBuilder a = Attributes.builder().put(ReinConventions.APPROVAL_DECISION, e.decision())
+                .put(ReinConventions.APPROVAL_ACTION_HASH, e.actionHash() == null ? "" : e.actionHash());
+        if (e.decidedBy() != null) {
+            a.put(ReinConventions.APPROVAL_DECIDED_BY, e.decidedBy());
+        }
+        return a.build();
+    }
+
+    Telemetry telemetry() {
+        return telemetry;
+    }
+
+    String runId() {
+        return runId;
+    }
+
+    Context context() {
+        return context;
+    }
+
+    ToolSpans tools() {
+        return tools;
+    }
+
+    boolean capture() {
+        return telemetry.settings.captureContent();
+    }
+}

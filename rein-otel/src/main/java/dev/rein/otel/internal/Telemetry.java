@@ -1,0 +1,92 @@
+package dev.rein.otel.internal;
+
+import dev.rein.otel.SpanLinkStore;
+import dev.rein.model.ModelInterceptor;
+import dev.rein.tool.ToolInterceptor;
+import dev.rein.trace.RunListener;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.propagation.TextMapPropagator;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The state one {@code ReinTelemetry} shares across runs: the tracer, the instruments, the span
+ * links, and the runs in progress (so the tool interceptor finds a call's span by run and call id).
+ */
+public final class Telemetry {
+    static final String SCOPE = "dev.rein.otel";
+
+    final Settings settings;
+    final Tracer tracer;
+    final Instruments instruments;
+    final SpanLinkStore links;
+    private final Map<String, RunTelemetry> active = new ConcurrentHashMap<>();
+    private final ToolContextPropagation interceptor;
+    private final ChatContextPropagation chatInterceptor;
+    /** The chat span just opened on this thread, for the model-call stage that runs next on it. */
+    private final ThreadLocal<Context> chatHandoff = new ThreadLocal<>();
+
+    public Telemetry(OpenTelemetry otel, Settings settings, SpanLinkStore links) {
+        this.settings = settings;
+        this.tracer = otel.getTracer(SCOPE);
+        this.instruments = new Instruments(otel.getMeter(SCOPE), settings);
+        this.links = links;
+        this.interceptor = new ToolContextPropagation(this);
+        TextMapPropagator configured = otel.getPropagators().getTextMapPropagator();
+        // An SDK built without propagators would send none: the model call still carries traceparent.
+        this.chatInterceptor = new ChatContextPropagation(this,
+                configured.fields().isEmpty() ? W3CTraceContextPropagator.getInstance() : configured);
+    }
+
+    /** A new listener for one run; its parent is the context current where the run is started. */
+    public RunListener listenerFor(String runId) {
+        RunTelemetry run = new RunTelemetry(this, runId, Context.current());
+        active.put(runId, run);
+        return run;
+    }
+
+    public ToolInterceptor toolInterceptor() {
+        return interceptor;
+    }
+
+    public ModelInterceptor modelInterceptor() {
+        return chatInterceptor;
+    }
+
+    void offerChat(Context chat) {
+        chatHandoff.set(chat);
+    }
+
+    /** The chat span offered on this thread, once; null when there is none. */
+    Context takeChat() {
+        Context chat = chatHandoff.get();
+        chatHandoff.remove();
+        return chat;
+    }
+
+    void withdrawChat() {
+        chatHandoff.remove();
+    }
+
+    void finished(String runId, RunTelemetry run) {
+        active.remove(runId, run);
+    }
+
+    /** The context of a tool call's span, or null when the call has none (not traced by this instance). */
+    Context toolContext(String runId, String callId) {
+        RunTelemetry run = active.get(runId);
+        if (run == null) {
+            return null;
+        }
+        Span span = run.tools().span(callId);
+        return span == null ? null : run.context().with(span);
+    }
+
+    RunTelemetry run(String runId) {
+        return active.get(runId);
+    }
+}

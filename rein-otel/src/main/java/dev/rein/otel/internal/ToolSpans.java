@@ -1,0 +1,180 @@
+package dev.rein.otel.internal;
+
+import static dev.rein.otel.GenAiConventions.ERROR_TYPE;
+import static dev.rein.otel.GenAiConventions.OPERATION_NAME;
+import static dev.rein.otel.GenAiConventions.TOOL_CALL_ARGUMENTS;
+import static dev.rein.otel.GenAiConventions.TOOL_CALL_ID;
+import static dev.rein.otel.GenAiConventions.TOOL_CALL_RESULT;
+import static dev.rein.otel.GenAiConventions.TOOL_NAME;
+import static dev.rein.otel.GenAiConventions.TOOL_TYPE;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.model.ToolUseBlock;
+import dev.rein.otel.GenAiConventions;
+import dev.rein.otel.ReinConventions;
+import dev.rein.tool.Tool;
+import dev.rein.trace.TraceEvent;
+import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The {@code execute_tool} spans of one run. A span starts when a call passed validation (on the
+ * thread that runs it), or is made after the fact for a call refused before that (invalid
+ * arguments, unknown tool) or blocked by a stall guard; it ends with the call's result, or when
+ * the call pauses for approval. Parallel calls are siblings under the run span.
+ */
+final class ToolSpans {
+    private final RunTelemetry run;
+    private final Map<String, Span> open = new ConcurrentHashMap<>();
+    /** The calls of the latest model response, by id: their names and arguments for spans made after the fact. */
+    private final Map<String, ToolUseBlock> proposed = new ConcurrentHashMap<>();
+    /** Decisions announced when a run resumes, added to the call's span once it runs. */
+    private final Map<String, TraceEvent.ApprovalDecided> decisions = new ConcurrentHashMap<>();
+
+    ToolSpans(RunTelemetry run) {
+        this.run = run;
+    }
+
+    Span span(String callId) {
+        return open.get(callId);
+    }
+
+    void proposed(List<ToolUseBlock> uses) {
+        proposed.clear();
+        uses.forEach(use -> proposed.put(use.id(), use));
+    }
+
+    /** What the executor knows about a validated call's tool: its risk and description. */
+    void resolved(String callId, Tool tool) {
+        Span span = open.get(callId);
+        if (span != null) {
+            span.setAttribute(ReinConventions.TOOL_RISK, tool.risk().name().toLowerCase(Locale.ROOT));
+            if (tool.definition().description() != null && !tool.definition().description().isBlank()) {
+                span.setAttribute(GenAiConventions.TOOL_DESCRIPTION, tool.definition().description());
+            }
+        }
+    }
+
+    void called(TraceEvent.ToolCalled e) {
+        Span span = start(e.callId(), e.tool(), e.time(), e.arguments());
+        TraceEvent.ApprovalDecided decided = decisions.remove(e.callId());
+        if (decided != null) {
+            span.addEvent(ReinConventions.EVENT_APPROVAL_DECIDED, RunTelemetry.decisionAttributes(decided), decided.time());
+        }
+    }
+
+    void completed(TraceEvent.ToolCompleted e) {
+        Span span = open.remove(e.callId());
+        if (span == null) {
+            ToolUseBlock use = proposed.get(e.callId());
+            span = start(e.callId(), e.tool(), e.time().minus(Duration.ofMillis(e.durationMillis())), use == null ? null : use.input());
+            open.remove(e.callId());
+        }
+        String outcome = outcome(e.errorClass(), e.isError());
+        span.setAttribute(ReinConventions.TOOL_OUTCOME, outcome);
+        span.setAttribute(ReinConventions.ERROR_CLASS, e.errorClass());
+        if (e.source() != null) {
+            span.setAttribute(ReinConventions.TOOL_SOURCE, e.source());
+        }
+        if ("LIMIT_REACHED".equals(e.errorClass())) {
+            span.addEvent(ReinConventions.EVENT_BUDGET_STOP, Attributes.of(ReinConventions.BUDGET, "tool_calls",
+                    ReinConventions.MESSAGE, e.content()), e.time());
+        }
+        if (e.isError()) {
+            span.setAttribute(ERROR_TYPE, e.errorClass().toLowerCase(Locale.ROOT));
+            span.setStatus(StatusCode.ERROR, run.capture() ? e.content() : e.errorClass());
+        } else if (run.capture()) {
+            span.setAttribute(TOOL_CALL_RESULT, e.content());
+        }
+        span.end(e.time());
+    }
+
+    /** A call the stall guard answered without running it. */
+    void blocked(TraceEvent.StallDetected e, Attributes event) {
+        ToolUseBlock use = proposed.get(e.callId());
+        Span span = start(e.callId(), use == null ? String.valueOf(e.evidence().get("tool")) : use.name(), e.time(),
+                use == null ? null : use.input());
+        open.remove(e.callId());
+        span.addEvent(ReinConventions.EVENT_STALL, event, e.time());
+        span.setAttribute(ReinConventions.TOOL_OUTCOME, "blocked");
+        span.setAttribute(ReinConventions.ERROR_CLASS, "INTERVENTION");
+        span.setAttribute(ERROR_TYPE, "intervention");
+        span.setStatus(StatusCode.ERROR, "blocked by the stall guard (" + e.detector() + ")");
+        span.end(e.time());
+    }
+
+    void approvalRequested(TraceEvent.ApprovalRequested e) {
+        Span span = open.remove(e.callId());
+        if (span == null) {
+            return;
+        }
+        span.setAttribute(ReinConventions.TOOL_RISK, e.risk().toLowerCase(Locale.ROOT));
+        span.addEvent(ReinConventions.EVENT_APPROVAL_REQUESTED,
+                Attributes.of(ReinConventions.APPROVAL_ACTION_HASH, e.actionHash()), e.time());
+        span.setAttribute(ReinConventions.TOOL_OUTCOME, "awaiting_approval");
+        span.setAttribute(ReinConventions.ERROR_CLASS, "AWAITING_APPROVAL");
+        span.end(e.time());
+    }
+
+    void approvalDecided(TraceEvent.ApprovalDecided e) {
+        decisions.put(e.callId(), e);
+    }
+
+    /** Adds an event to the call's open span; false when it has none. */
+    boolean event(String callId, String name, Attributes attributes, Instant time) {
+        Span span = callId == null ? null : open.get(callId);
+        if (span == null) {
+            return false;
+        }
+        span.addEvent(name, attributes, time);
+        return true;
+    }
+
+    /** Ends what is still open when the run ends (a cancelled call). */
+    void endAll(Instant time) {
+        open.values().forEach(span -> {
+            span.setAttribute(ReinConventions.TOOL_OUTCOME, "cancelled");
+            span.setStatus(StatusCode.ERROR, "the run ended while the call was in flight");
+            span.end(time);
+        });
+        open.clear();
+    }
+
+    private Span start(String callId, String tool, Instant time, JsonNode arguments) {
+        Span span = run.telemetry().tracer.spanBuilder(GenAiConventions.OPERATION_EXECUTE_TOOL + " " + tool)
+                .setParent(run.context())
+                .setSpanKind(SpanKind.INTERNAL)
+                .setStartTimestamp(time)
+                .setAttribute(OPERATION_NAME, GenAiConventions.OPERATION_EXECUTE_TOOL)
+                .setAttribute(TOOL_NAME, tool)
+                .setAttribute(TOOL_CALL_ID, callId)
+                .setAttribute(TOOL_TYPE, GenAiConventions.TOOL_TYPE_FUNCTION)
+                .setAttribute(GenAiConventions.CONVERSATION_ID, run.runId())
+                .startSpan();
+        if (run.capture() && arguments != null) {
+            span.setAttribute(TOOL_CALL_ARGUMENTS, Content.json(arguments));
+        }
+        open.put(callId, span);
+        return span;
+    }
+
+    /** The outcome of a result, from its error class. */
+    static String outcome(String errorClass, boolean isError) {
+        return switch (errorClass) {
+            case "NONE" -> isError ? "error" : "success";
+            case "AWAITING_APPROVAL" -> "awaiting_approval";
+            case "REJECTED" -> "rejected";
+            case "INTERVENTION" -> "blocked";
+            case "UNKNOWN_TOOL", "INVALID_ARGUMENTS", "PERMISSION_DENIED", "LIMIT_REACHED", "MISSING_SOURCE" -> "refused";
+            default -> "error";
+        };
+    }
+}

@@ -1,0 +1,82 @@
+package dev.rein.otel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rein.agent.Agent;
+import dev.rein.agent.RunResult;
+import dev.rein.run.RunStatus;
+import dev.rein.budget.ModelPrice;
+import dev.rein.budget.PriceTable;
+import dev.rein.model.Model;
+import dev.rein.model.ModelCallContext;
+import dev.rein.model.ModelException;
+import dev.rein.model.ModelRequest;
+import dev.rein.model.ModelResponse;
+import dev.rein.model.TraceContextHeaders;
+import dev.rein.retry.RetryPolicy;
+import dev.rein.testkit.ScriptedModel;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanContext;
+import io.opentelemetry.sdk.testing.junit5.OpenTelemetryExtension;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The model call runs inside its chat span, and its request carries the span's traceparent. */
+class ChatContextTest {
+    @RegisterExtension
+    static final OpenTelemetryExtension OTEL = OpenTelemetryExtension.create();
+
+    /** What the provider saw on each attempt: the current span, its thread, and the trace headers it was asked to send. */
+    record Seen(SpanContext current, boolean virtual, Map<String, String> headers) {}
+
+    private final List<Seen> seen = new CopyOnWriteArrayList<>();
+
+    private Model recording(ScriptedModel script) {
+        return new Model() {
+            @Override
+            public ModelResponse call(ModelRequest request, ModelCallContext context) throws ModelException, InterruptedException {
+                seen.add(new Seen(Span.current().getSpanContext(), Thread.currentThread().isVirtual(),
+                        request.option(TraceContextHeaders.class).map(TraceContextHeaders::headers).orElse(Map.of())));
+                return script.call(request, context);
+            }
+        };
+    }
+
+    @Test
+    void eachAttemptRunsInTheChatSpanAndSendsItsTraceparent() {
+        ScriptedModel script = ScriptedModel.of(
+                ScriptedModel.fail(new ModelException(ModelException.Kind.OVERLOADED, 529, "overloaded")), ScriptedModel.text("Hi."));
+        Agent agent = ReinTelemetry.create(OTEL.getOpenTelemetry()).install(Agent.builder().model(recording(script))
+                        .modelName("test-model").prices(PriceTable.empty().with("test-model", ModelPrice.of("3", "0.3", "15")))
+                        .retryPolicy(new RetryPolicy(2, Duration.ofMillis(1), Duration.ofMillis(5), 0)))
+                .build();
+        RunResult result = agent.run("say hi");
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+
+        SpanData chat = OTEL.getSpans().stream().filter(s -> s.getName().equals("chat test-model")).findFirst().orElseThrow();
+        assertThat(seen).hasSize(2).allSatisfy(attempt -> {
+            assertThat(attempt.virtual()).as("the deadline stage's thread").isTrue();
+            assertThat(attempt.current().getSpanId()).isEqualTo(chat.getSpanId());
+            assertThat(attempt.headers().get("traceparent"))
+                    .isEqualTo("00-" + chat.getTraceId() + "-" + chat.getSpanId() + "-" + chat.getSpanContext().getTraceFlags().asHex());
+        });
+    }
+
+    @Test
+    void withoutTheListenerTheInterceptorChangesNothing() {
+        ScriptedModel script = ScriptedModel.of(ScriptedModel.text("Hi."));
+        Agent agent = Agent.builder().model(recording(script)).modelName("test-model")
+                .prices(PriceTable.empty().with("test-model", ModelPrice.of("3", "0.3", "15")))
+                .modelInterceptor(ReinTelemetry.create(OTEL.getOpenTelemetry()).modelInterceptor()).build();
+        agent.run("say hi");
+        assertThat(seen).singleElement().satisfies(attempt -> {
+            assertThat(attempt.headers()).isEmpty();
+            assertThat(attempt.current().isValid()).isFalse();
+        });
+    }
+}

@@ -1,0 +1,152 @@
+package dev.rein.otel;
+
+import static dev.rein.testkit.ScriptedModel.call;
+import static dev.rein.testkit.ScriptedModel.text;
+import static dev.rein.testkit.ScriptedModel.toolCalls;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.agent.Agent;
+import dev.rein.agent.RunResult;
+import dev.rein.run.RunStatus;
+import dev.rein.budget.ModelPrice;
+import dev.rein.budget.PriceTable;
+import dev.rein.json.Json;
+import dev.rein.model.Usage;
+import dev.rein.testkit.ScriptedModel;
+import dev.rein.tool.Risk;
+import dev.rein.tool.Secrets;
+import dev.rein.tool.Tool;
+import dev.rein.trace.JsonlTraceListener;
+import io.opentelemetry.sdk.metrics.data.HistogramPointData;
+import io.opentelemetry.sdk.metrics.data.LongPointData;
+import io.opentelemetry.sdk.metrics.data.MetricData;
+import io.opentelemetry.sdk.testing.junit5.OpenTelemetryExtension;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The metrics a run records, and opt-in content masked exactly as in the JSONL trace. */
+class MetricsAndContentTest {
+    @RegisterExtension
+    static final OpenTelemetryExtension OTEL = OpenTelemetryExtension.create();
+
+    private static final String SECRET = "sk-live-51HxQ2eZvKYlo2C0000000000";
+    private static final String GOAL = "注文 A-1 の状況を教えて";
+
+    @TempDir
+    Path dir;
+
+    private Tool status() {
+        return Tool.builder("order_status").description("The status of an order.").risk(Risk.READ)
+                .inputSchema("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},\"required\":[\"id\"]}")
+                .handler((args, ctx) -> "発送済み (checked with key " + ctx.secrets().get("api_token").orElseThrow() + ")")
+                .build();
+    }
+
+    private Agent agent(ScriptedModel model, boolean capture) {
+        ReinTelemetry telemetry = ReinTelemetry.builder(OTEL.getOpenTelemetry()).providerName("anthropic")
+                .captureContent(capture).build();
+        return telemetry.install(Agent.builder().model(model).modelName("test-model").tools(status())
+                        .systemPrompt("You answer order questions.")
+                        .secrets(Secrets.of(Map.of("api_token", SECRET)))
+                        .prices(PriceTable.empty().with("test-model", ModelPrice.of("3", "0.3", "15")))
+                        .listener(JsonlTraceListener.to(dir.resolve("trace.jsonl"))))
+                .build();
+    }
+
+    private static ScriptedModel twoSteps() {
+        return ScriptedModel.of(
+                ScriptedModel.withUsage(Usage.of(120, 30, 1000, 50), toolCalls(call("order_status", "{\"id\":\"A-1\"}"))),
+                text("A-1 は発送済みです。"));
+    }
+
+    private static MetricData metric(String name) {
+        return OTEL.getMetrics().stream().filter(m -> m.getName().equals(name)).findFirst()
+                .orElseThrow(() -> new AssertionError("no metric " + name + " in " + OTEL.getMetrics()));
+    }
+
+    @Test
+    void aRunRecordsTheGenAiClientMetricsAndItsOwn() {
+        RunResult result = agent(twoSteps(), false).run(GOAL);
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+
+        MetricData tokens = metric(GenAiConventions.METRIC_TOKEN_USAGE);
+        assertThat(tokens.getUnit()).isEqualTo("{token}");
+        List<HistogramPointData> points = List.copyOf(tokens.getHistogramData().getPoints());
+        assertThat(points).hasSize(2).allSatisfy(p -> {
+            assertThat(p.getBoundaries()).containsExactlyElementsOf(
+                    GenAiConventions.TOKEN_USAGE_BUCKETS.stream().map(Long::doubleValue).toList());
+            assertThat(p.getAttributes().get(GenAiConventions.OPERATION_NAME)).isEqualTo("chat");
+            assertThat(p.getAttributes().get(GenAiConventions.PROVIDER_NAME)).isEqualTo("anthropic");
+            assertThat(p.getAttributes().get(GenAiConventions.REQUEST_MODEL)).isEqualTo("test-model");
+            assertThat(p.getCount()).isEqualTo(2);
+        });
+        HistogramPointData input = points.stream()
+                .filter(p -> "input".equals(p.getAttributes().get(GenAiConventions.TOKEN_TYPE))).findFirst().orElseThrow();
+        // Input tokens include cache reads and writes, as the conventions ask: (120 + 1000 + 50) + 100.
+        assertThat(input.getSum()).isEqualTo(1270.0);
+
+        MetricData duration = metric(GenAiConventions.METRIC_OPERATION_DURATION);
+        assertThat(duration.getUnit()).isEqualTo("s");
+        assertThat(duration.getHistogramData().getPoints()).singleElement().satisfies(p -> {
+            assertThat(p.getBoundaries()).containsExactlyElementsOf(GenAiConventions.OPERATION_DURATION_BUCKETS);
+            assertThat(p.getCount()).isEqualTo(2);
+        });
+
+        assertThat(metric(ReinConventions.METRIC_RUN_STEPS).getHistogramData().getPoints()).singleElement()
+                .satisfies(p -> assertThat(p.getSum()).isEqualTo(2.0));
+        assertThat(metric(ReinConventions.METRIC_RUN_COST).getUnit()).isEqualTo("USD");
+        assertThat(metric(ReinConventions.METRIC_RUN_COST).getHistogramData().getPoints()).singleElement()
+                .satisfies(p -> assertThat(p.getSum()).isEqualTo(result.costUsd().doubleValue()));
+        LongPointData stop = metric(ReinConventions.METRIC_RUN_STOPS).getLongSumData().getPoints().iterator().next();
+        assertThat(stop.getValue()).isEqualTo(1);
+        assertThat(stop.getAttributes().get(ReinConventions.RUN_STATUS)).isEqualTo("SUCCEEDED");
+        assertThat(stop.getAttributes().get(ReinConventions.RUN_REASON)).isEqualTo("completed");
+    }
+
+    @Test
+    void withoutOptInNoContentIsRecorded() {
+        agent(twoSteps(), false).run(GOAL);
+        for (SpanData span : OTEL.getSpans()) {
+            assertThat(span.getAttributes().asMap().keySet()).extracting(k -> k.getKey()).doesNotContain(
+                    "gen_ai.input.messages", "gen_ai.output.messages", "gen_ai.system_instructions",
+                    "gen_ai.tool.call.arguments", "gen_ai.tool.call.result");
+            assertThat(span.getAttributes().toString()).doesNotContain("発送済み", GOAL, SECRET);
+        }
+    }
+
+    @Test
+    void optedInContentIsRecordedWithSecretsMaskedAsInTheJsonlTrace() throws Exception {
+        agent(twoSteps(), true).run(GOAL);
+
+        SpanData tool = OTEL.getSpans().stream().filter(s -> s.getName().equals("execute_tool order_status")).findFirst().orElseThrow();
+        String result = tool.getAttributes().get(GenAiConventions.TOOL_CALL_RESULT);
+        JsonNode traced = Files.readAllLines(dir.resolve("trace.jsonl")).stream().map(Json::parse)
+                .filter(e -> e.get("type").asText().equals("tool_result")).findFirst().orElseThrow();
+        assertThat(result).isEqualTo(traced.get("content").asText()).contains("発送済み").doesNotContain(SECRET);
+        assertThat(Json.parse(tool.getAttributes().get(GenAiConventions.TOOL_CALL_ARGUMENTS)).get("id").asText()).isEqualTo("A-1");
+
+        SpanData run = OTEL.getSpans().stream().filter(s -> s.getName().equals("invoke_agent rein")).findFirst().orElseThrow();
+        assertThat(Json.parse(run.getAttributes().get(GenAiConventions.INPUT_MESSAGES)).at("/0/parts/0/content").asText()).isEqualTo(GOAL);
+        assertThat(run.getAttributes().get(GenAiConventions.OUTPUT_MESSAGES)).contains("A-1 は発送済みです。");
+
+        List<SpanData> chats = OTEL.getSpans().stream().filter(s -> s.getName().startsWith("chat ")).toList();
+        SpanData second = chats.stream().filter(c -> c.getAttributes().get(GenAiConventions.INPUT_MESSAGES).contains("tool_call_response"))
+                .findFirst().orElseThrow();
+        JsonNode messages = Json.parse(second.getAttributes().get(GenAiConventions.INPUT_MESSAGES));
+        assertThat(messages.get(0).get("role").asText()).isEqualTo("user");
+        assertThat(messages.get(1).at("/parts/0/type").asText()).isEqualTo("tool_call");
+        assertThat(messages.get(2).get("role").asText()).isEqualTo("tool");
+        assertThat(second.getAttributes().get(GenAiConventions.SYSTEM_INSTRUCTIONS)).contains("You answer order questions.");
+        assertThat(Json.parse(second.getAttributes().get(GenAiConventions.TOOL_DEFINITIONS)).at("/0/name").asText()).isEqualTo("order_status");
+        for (SpanData span : OTEL.getSpans()) {
+            assertThat(span.getAttributes().toString()).doesNotContain(SECRET);
+        }
+    }
+}

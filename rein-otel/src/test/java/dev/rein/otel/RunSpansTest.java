@@ -1,0 +1,310 @@
+package dev.rein.otel;
+
+import static dev.rein.testkit.ScriptedModel.call;
+import static dev.rein.testkit.ScriptedModel.text;
+import static dev.rein.testkit.ScriptedModel.toolCalls;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rein.agent.Agent;
+import dev.rein.agent.RunResult;
+import dev.rein.run.RunStatus;
+import dev.rein.budget.Budget;
+import dev.rein.budget.ModelPrice;
+import dev.rein.budget.PriceTable;
+import dev.rein.model.ModelException;
+import dev.rein.retry.RetryPolicy;
+import dev.rein.testkit.ScriptedModel;
+import dev.rein.tool.Risk;
+import dev.rein.tool.Tool;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.sdk.testing.junit5.OpenTelemetryExtension;
+import io.opentelemetry.sdk.trace.data.EventData;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The span tree and attributes of runs, read back from an in-memory exporter. */
+class RunSpansTest {
+    @RegisterExtension
+    static final OpenTelemetryExtension OTEL = OpenTelemetryExtension.create();
+
+    private static final String LOOKUP_SCHEMA = """
+            {"type":"object","properties":{"id":{"type":"string"}},"required":["id"],"additionalProperties":false}""";
+
+    /** Whether each call's handler ran on a virtual thread, by the id argument. */
+    private final Map<String, Boolean> virtualThreads = new ConcurrentHashMap<>();
+
+    private Tool lookup() {
+        return Tool.builder("lookup").description("Looks an order up.").inputSchema(LOOKUP_SCHEMA).risk(Risk.READ)
+                .handler((args, ctx) -> {
+                    String id = args.get("id").asText();
+                    virtualThreads.put(id, Thread.currentThread().isVirtual());
+                    // What an instrumented HTTP or JDBC client does: a span under whatever is current.
+                    Span db = OTEL.getOpenTelemetry().getTracer("test-db").spanBuilder("SELECT orders " + id).startSpan();
+                    db.end();
+                    return "order " + id + ": shipped";
+                }).build();
+    }
+
+    private Tool refund() {
+        return Tool.builder("refund").description("Refunds an order.").inputSchema(LOOKUP_SCHEMA).risk(Risk.WRITE)
+                .handler((args, ctx) -> "refunded " + args.get("id").asText()).build();
+    }
+
+    private Agent.Builder agent(ScriptedModel model) {
+        ReinTelemetry telemetry = ReinTelemetry.builder(OTEL.getOpenTelemetry()).providerName("anthropic")
+                .server("api.example.com", 443).build();
+        return telemetry.install(Agent.builder().model(model).modelName("test-model").tools(lookup(), refund())
+                .prices(PriceTable.empty().with("test-model", ModelPrice.of("3", "0.3", "15")))
+                .retryPolicy(new RetryPolicy(2, Duration.ofMillis(1), Duration.ofMillis(5), 0)));
+    }
+
+    private static List<SpanData> named(String prefix) {
+        return OTEL.getSpans().stream().filter(s -> s.getName().startsWith(prefix)).toList();
+    }
+
+    private static SpanData one(String name) {
+        List<SpanData> spans = OTEL.getSpans().stream().filter(s -> s.getName().equals(name)).toList();
+        assertThat(spans).as(name).hasSize(1);
+        return spans.get(0);
+    }
+
+    @Test
+    void aParallelToolStepIsTwoSiblingToolSpansWhoseHandlerSpansAreTheirChildren() {
+        ScriptedModel model = ScriptedModel.of(
+                toolCalls(call("lookup", "{\"id\":\"A-1\"}"), call("lookup", "{\"id\":\"B-2\"}")), text("Both shipped."));
+        RunResult result = agent(model).build().run("where are A-1 and B-2?");
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+
+        SpanData run = one("invoke_agent rein");
+        assertThat(run.getKind()).isEqualTo(SpanKind.INTERNAL);
+        assertThat(run.getParentSpanContext().isValid()).isFalse();
+        assertThat(run.getAttributes().get(GenAiConventions.OPERATION_NAME)).isEqualTo("invoke_agent");
+        assertThat(run.getAttributes().get(GenAiConventions.AGENT_NAME)).isEqualTo("rein");
+        assertThat(run.getAttributes().get(GenAiConventions.PROVIDER_NAME)).isEqualTo("anthropic");
+        assertThat(run.getAttributes().get(GenAiConventions.REQUEST_MODEL)).isEqualTo("test-model");
+        assertThat(run.getAttributes().get(GenAiConventions.CONVERSATION_ID)).isEqualTo(result.runId());
+        assertThat(run.getAttributes().get(ReinConventions.RUN_ID)).isEqualTo(result.runId());
+        assertThat(run.getAttributes().get(ReinConventions.RUN_STATUS)).isEqualTo("SUCCEEDED");
+        assertThat(run.getAttributes().get(ReinConventions.RUN_REASON)).isEqualTo("completed");
+        assertThat(run.getAttributes().get(ReinConventions.RUN_STEPS)).isEqualTo(2L);
+        assertThat(run.getAttributes().get(ReinConventions.BUDGET_MAX_STEPS)).isEqualTo((long) Budget.DEFAULT_MAX_STEPS);
+        assertThat(run.getAttributes().get(ReinConventions.BUDGET_MAX_COST_USD)).isEqualTo(1.0);
+        assertThat(run.getAttributes().get(GenAiConventions.USAGE_INPUT_TOKENS)).isEqualTo(200L);
+        assertThat(run.getAttributes().get(GenAiConventions.USAGE_OUTPUT_TOKENS)).isEqualTo(40L);
+        assertThat(run.getAttributes().get(GenAiConventions.ERROR_TYPE)).isNull();
+
+        List<SpanData> chats = named("chat ");
+        assertThat(chats).hasSize(2).allSatisfy(chat -> {
+            assertThat(chat.getName()).isEqualTo("chat test-model");
+            assertThat(chat.getKind()).isEqualTo(SpanKind.CLIENT);
+            assertThat(chat.getParentSpanId()).isEqualTo(run.getSpanId());
+            assertThat(chat.getAttributes().get(GenAiConventions.OPERATION_NAME)).isEqualTo("chat");
+            assertThat(chat.getAttributes().get(GenAiConventions.REQUEST_MAX_TOKENS)).isPositive();
+            assertThat(chat.getAttributes().get(GenAiConventions.REQUEST_TEMPERATURE)).as("unset, so absent").isNull();
+            assertThat(chat.getAttributes().get(GenAiConventions.REQUEST_TOP_P)).isNull();
+            assertThat(chat.getAttributes().get(GenAiConventions.USAGE_INPUT_TOKENS)).isEqualTo(100L);
+            assertThat(chat.getAttributes().get(GenAiConventions.USAGE_OUTPUT_TOKENS)).isEqualTo(20L);
+            assertThat(chat.getAttributes().get(GenAiConventions.USAGE_CACHE_READ_INPUT_TOKENS)).isZero();
+            assertThat(chat.getAttributes().get(GenAiConventions.SERVER_ADDRESS)).isEqualTo("api.example.com");
+            assertThat(chat.getAttributes().get(GenAiConventions.SERVER_PORT)).isEqualTo(443L);
+            assertThat(chat.getAttributes().get(GenAiConventions.RESPONSE_FINISH_REASONS)).hasSize(1);
+            assertThat(chat.getAttributes().get(GenAiConventions.INPUT_MESSAGES)).as("content is opt-in").isNull();
+        });
+
+        List<SpanData> tools = named("execute_tool ");
+        assertThat(tools).hasSize(2).allSatisfy(tool -> {
+            assertThat(tool.getName()).isEqualTo("execute_tool lookup");
+            assertThat(tool.getKind()).isEqualTo(SpanKind.INTERNAL);
+            assertThat(tool.getParentSpanId()).isEqualTo(run.getSpanId());
+            assertThat(tool.getAttributes().get(GenAiConventions.TOOL_NAME)).isEqualTo("lookup");
+            assertThat(tool.getAttributes().get(GenAiConventions.TOOL_TYPE)).isEqualTo("function");
+            assertThat(tool.getAttributes().get(ReinConventions.TOOL_RISK)).isEqualTo("read");
+            assertThat(tool.getAttributes().get(GenAiConventions.TOOL_DESCRIPTION)).isEqualTo("Looks an order up.");
+            assertThat(tool.getAttributes().get(ReinConventions.TOOL_OUTCOME)).isEqualTo("success");
+            assertThat(tool.getAttributes().get(ReinConventions.ERROR_CLASS)).isEqualTo("NONE");
+            assertThat(tool.getAttributes().get(GenAiConventions.TOOL_CALL_ARGUMENTS)).isNull();
+        });
+        assertThat(tools).extracting(t -> t.getAttributes().get(GenAiConventions.TOOL_CALL_ID)).doesNotHaveDuplicates();
+
+        // Each handler ran on a virtual thread of its own, and the span it made is its call's child.
+        assertThat(virtualThreads).containsOnlyKeys("A-1", "B-2").containsValues(true);
+        for (String id : List.of("A-1", "B-2")) {
+            SpanData db = one("SELECT orders " + id);
+            SpanData parent = OTEL.getSpans().stream().filter(s -> s.getSpanId().equals(db.getParentSpanId())).findFirst().orElseThrow();
+            assertThat(parent.getName()).isEqualTo("execute_tool lookup");
+            assertThat(db.getTraceId()).isEqualTo(run.getTraceId());
+        }
+    }
+
+    @Test
+    void aRetriedModelCallIsOneChatSpanWithARetryEvent() {
+        ScriptedModel model = ScriptedModel.of(
+                ScriptedModel.fail(new ModelException(ModelException.Kind.OVERLOADED, 529, "overloaded")), text("Hello."));
+        RunResult result = agent(model).build().run("say hello");
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+
+        SpanData chat = one("chat test-model");
+        assertThat(chat.getStatus().getStatusCode()).isNotEqualTo(StatusCode.ERROR);
+        assertThat(chat.getEvents()).extracting(EventData::getName).containsExactly(ReinConventions.EVENT_MODEL_RETRY);
+        EventData retry = chat.getEvents().get(0);
+        assertThat(retry.getAttributes().get(ReinConventions.ATTEMPT)).isEqualTo(1L);
+        assertThat(retry.getAttributes().get(GenAiConventions.ERROR_TYPE)).isEqualTo("overloaded");
+        assertThat(retry.getAttributes().get(GenAiConventions.HTTP_RESPONSE_STATUS_CODE)).isEqualTo(529L);
+    }
+
+    @Test
+    void anInvalidCallStillHasAToolSpanMarkedRefused() {
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("lookup", "{\"order\":7}")), text("I could not look it up."));
+        agent(model).build().run("look up order 7");
+
+        SpanData tool = one("execute_tool lookup");
+        assertThat(tool.getParentSpanId()).isEqualTo(one("invoke_agent rein").getSpanId());
+        assertThat(tool.getAttributes().get(ReinConventions.TOOL_OUTCOME)).isEqualTo("refused");
+        assertThat(tool.getAttributes().get(ReinConventions.ERROR_CLASS)).isEqualTo("INVALID_ARGUMENTS");
+        assertThat(tool.getAttributes().get(GenAiConventions.ERROR_TYPE)).isEqualTo("invalid_arguments");
+        assertThat(tool.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
+    }
+
+    @Test
+    void anOutOfScopeCallHasAToolSpanMarkedRefusedWithItsRisk() {
+        Tool admin = Tool.builder("close_account").description("Closes an account.").inputSchema(LOOKUP_SCHEMA)
+                .risk(Risk.IRREVERSIBLE).requiredScopes("accounts:admin").handler((args, ctx) -> "closed").build();
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("close_account", "{\"id\":\"A-1\"}")), text("I may not do that."));
+        agent(model).tools(admin).build().run("close account A-1");
+
+        SpanData tool = one("execute_tool close_account");
+        assertThat(tool.getAttributes().get(ReinConventions.TOOL_OUTCOME)).isEqualTo("refused");
+        assertThat(tool.getAttributes().get(ReinConventions.ERROR_CLASS)).isEqualTo("PERMISSION_DENIED");
+        assertThat(tool.getAttributes().get(ReinConventions.TOOL_RISK)).isEqualTo("irreversible");
+        assertThat(tool.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
+    }
+
+    @Test
+    void anApprovalPauseAndResumeAreTwoLinkedRunSpansOfOneConversation() {
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("refund", "{\"id\":\"A-1\"}")), text("Refunded."));
+        Agent agent = agent(model).build();
+        RunResult paused = agent.run("refund A-1");
+        assertThat(paused.status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+        agent.runs().approve(paused.runId(), paused.pendingApprovals().get(0).actionHash(), "carol");
+        RunResult done = agent.resume(paused.runId());
+        assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
+
+        List<SpanData> runs = named("invoke_agent ");
+        assertThat(runs).hasSize(2);
+        SpanData first = runs.stream().filter(r -> "WAITING_APPROVAL".equals(r.getAttributes().get(ReinConventions.RUN_STATUS))).findFirst().orElseThrow();
+        SpanData second = runs.stream().filter(r -> "SUCCEEDED".equals(r.getAttributes().get(ReinConventions.RUN_STATUS))).findFirst().orElseThrow();
+        assertThat(first.getAttributes().get(ReinConventions.RUN_REASON)).isEqualTo("approval_required");
+        assertThat(runs).allSatisfy(r -> assertThat(r.getAttributes().get(GenAiConventions.CONVERSATION_ID)).isEqualTo(paused.runId()));
+        assertThat(second.getLinks()).singleElement().satisfies(link ->
+                assertThat(link.getSpanContext().getSpanId()).isEqualTo(first.getSpanId()));
+        assertThat(second.getAttributes().get(ReinConventions.RUN_RESUMED_FROM)).isEqualTo("WAITING_APPROVAL");
+
+        List<SpanData> tools = named("execute_tool refund");
+        assertThat(tools).hasSize(2);
+        SpanData asked = tools.stream().filter(t -> t.getParentSpanId().equals(first.getSpanId())).findFirst().orElseThrow();
+        assertThat(asked.getAttributes().get(ReinConventions.TOOL_OUTCOME)).isEqualTo("awaiting_approval");
+        assertThat(asked.getAttributes().get(ReinConventions.TOOL_RISK)).isEqualTo("write");
+        assertThat(asked.getEvents()).extracting(EventData::getName).contains(ReinConventions.EVENT_APPROVAL_REQUESTED);
+        SpanData ran = tools.stream().filter(t -> t.getParentSpanId().equals(second.getSpanId())).findFirst().orElseThrow();
+        assertThat(ran.getAttributes().get(ReinConventions.TOOL_OUTCOME)).isEqualTo("success");
+        assertThat(ran.getEvents()).filteredOn(e -> e.getName().equals(ReinConventions.EVENT_APPROVAL_DECIDED)).singleElement()
+                .satisfies(e -> {
+                    assertThat(e.getAttributes().get(ReinConventions.APPROVAL_DECISION)).isEqualTo("approve");
+                    assertThat(e.getAttributes().get(ReinConventions.APPROVAL_DECIDED_BY)).isEqualTo("carol");
+                });
+    }
+
+    @Test
+    void aBudgetStopIsAnEventOnTheRunSpanAndItsStatus() {
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("lookup", "{\"id\":\"A-1\"}")), text("A-1 shipped; stopped."));
+        RunResult result = agent(model).budget(Budget.builder().maxSteps(1).build()).build().run("where is A-1?");
+        assertThat(result.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
+
+        SpanData run = one("invoke_agent rein");
+        assertThat(run.getAttributes().get(ReinConventions.RUN_STATUS)).isEqualTo("STOPPED_BUDGET");
+        assertThat(run.getAttributes().get(ReinConventions.RUN_REASON)).isEqualTo(result.reason());
+        assertThat(run.getAttributes().get(ReinConventions.BUDGET_MAX_STEPS)).isEqualTo(1L);
+        assertThat(run.getEvents()).filteredOn(e -> e.getName().equals(ReinConventions.EVENT_BUDGET_STOP)).singleElement()
+                .satisfies(e -> assertThat(e.getAttributes().get(ReinConventions.BUDGET)).isEqualTo(result.reason()));
+        assertThat(named("chat ")).extracting(c -> c.getAttributes().get(ReinConventions.MODEL_PURPOSE))
+                .containsExactlyInAnyOrder("step", "final_summary");
+    }
+
+    @Test
+    void aFailedRunCarriesErrorTypeOnItsSpanAndOnTheFailedChat() {
+        ScriptedModel model = ScriptedModel.of(ScriptedModel.fail(
+                new ModelException(ModelException.Kind.AUTHENTICATION, 401, "invalid x-api-key")));
+        RunResult result = agent(model).build().run("say hello");
+        assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+
+        SpanData run = one("invoke_agent rein");
+        assertThat(run.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
+        assertThat(run.getAttributes().get(GenAiConventions.ERROR_TYPE)).isEqualTo("provider_error");
+        assertThat(run.getAttributes().get(ReinConventions.RUN_STATUS)).isEqualTo("FAILED");
+        SpanData chat = one("chat test-model");
+        assertThat(chat.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
+        assertThat(chat.getAttributes().get(GenAiConventions.ERROR_TYPE)).isEqualTo("authentication");
+        assertThat(chat.getAttributes().get(GenAiConventions.HTTP_RESPONSE_STATUS_CODE)).isEqualTo(401L);
+        assertThat(chat.getParentSpanId()).isEqualTo(run.getSpanId());
+    }
+
+    @Test
+    void callsTheStallGuardBlocksHaveSpansAndTheInterventionsAreEventsAndCounted() {
+        ScriptedModel.Turn same = toolCalls(call("lookup", "{\"id\":\"A-1\"}"));
+        ScriptedModel model = ScriptedModel.of(same, same, same, same, same, text("never"));
+        RunResult result = agent(model).build().run("where is A-1?");
+        assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(result.reason()).isEqualTo("stalled");
+
+        List<SpanData> tools = named("execute_tool lookup");
+        assertThat(tools).extracting(t -> t.getAttributes().get(ReinConventions.TOOL_OUTCOME))
+                .containsExactlyInAnyOrder("success", "success", "blocked", "blocked", "blocked");
+        assertThat(tools).filteredOn(t -> "blocked".equals(t.getAttributes().get(ReinConventions.TOOL_OUTCOME))).allSatisfy(t -> {
+            assertThat(t.getAttributes().get(ReinConventions.ERROR_CLASS)).isEqualTo("INTERVENTION");
+            assertThat(t.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
+            assertThat(t.getEvents()).extracting(EventData::getName).containsExactly(ReinConventions.EVENT_STALL);
+        });
+        SpanData run = one("invoke_agent rein");
+        assertThat(run.getAttributes().get(GenAiConventions.ERROR_TYPE)).isEqualTo("stalled");
+        assertThat(run.getEvents()).filteredOn(e -> e.getName().equals(ReinConventions.EVENT_STALL)).singleElement()
+                .satisfies(e -> assertThat(e.getAttributes().get(ReinConventions.STALL_ACTION)).isEqualTo("stopped"));
+        assertThat(OTEL.getMetrics()).filteredOn(m -> m.getName().equals(ReinConventions.METRIC_STALL_INTERVENTIONS)).singleElement()
+                .satisfies(m -> assertThat(m.getLongSumData().getPoints()).extracting(p -> p.getValue()).containsExactlyInAnyOrder(2L, 1L));
+    }
+
+    @Test
+    void aPerToolCallLimitIsABudgetStopEventOnTheRefusedCall() {
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("lookup", "{\"id\":\"A-1\"}")),
+                toolCalls(call("lookup", "{\"id\":\"B-2\"}")), text("Only A-1 was looked up."));
+        agent(model).budget(Budget.builder().toolCallLimit("lookup", 1).build()).build().run("where are A-1 and B-2?");
+
+        SpanData refused = named("execute_tool lookup").stream()
+                .filter(t -> "refused".equals(t.getAttributes().get(ReinConventions.TOOL_OUTCOME))).findFirst().orElseThrow();
+        assertThat(refused.getAttributes().get(ReinConventions.ERROR_CLASS)).isEqualTo("LIMIT_REACHED");
+        assertThat(refused.getEvents()).extracting(EventData::getName).contains(ReinConventions.EVENT_BUDGET_STOP);
+    }
+
+    @Test
+    void aCancelledRunEndsItsOpenChatSpanWithAnError() throws Exception {
+        ScriptedModel model = ScriptedModel.of(ScriptedModel.hang());
+        var handle = agent(model).build().start("wait");
+        while (model.requests().isEmpty()) { // the model call is in flight
+            Thread.sleep(5);
+        }
+        handle.cancel();
+        RunResult result = handle.await();
+        assertThat(result.status()).isEqualTo(RunStatus.CANCELLED);
+
+        SpanData chat = one("chat test-model");
+        assertThat(chat.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
+        assertThat(chat.getAttributes().get(GenAiConventions.ERROR_TYPE)).isEqualTo("cancelled");
+        assertThat(one("invoke_agent rein").getAttributes().get(ReinConventions.RUN_STATUS)).isEqualTo("CANCELLED");
+    }
+}
