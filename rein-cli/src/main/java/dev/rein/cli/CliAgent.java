@@ -14,11 +14,19 @@ final class CliAgent {
 
     static Agent build(RunSettings settings, String runId, Model client, CliHome home, RunStore store,
                        StatusLine line, boolean quiet, Path trace) {
+        return build(settings, runId, client, home, store, line, quiet, trace, CliMcp.NONE);
+    }
+
+    /** The agent with the tools of its MCP servers offered next to the built-ins. */
+    static Agent build(RunSettings settings, String runId, Model client, CliHome home, RunStore store,
+                       StatusLine line, boolean quiet, Path trace, CliMcp mcp) {
         Agent.Builder agent = Agent.builder()
                 .model(client)
                 .modelName(settings.model())
                 .systemPrompt(settings.system())
                 .tools(home.tools().select(String.join(",", settings.tools())))
+                .tools(mcp.tools())
+                .secrets(mcp.secrets())
                 .budget(settings.budget())
                 .store(store)
                 .finishTool(settings.finishTool())

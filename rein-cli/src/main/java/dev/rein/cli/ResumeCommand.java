@@ -1,11 +1,13 @@
 package dev.rein.cli;
 
 import dev.rein.agent.Agent;
+import dev.rein.mcp.McpConfig;
 import dev.rein.model.Model;
 import dev.rein.store.jdbc.JdbcRunStore;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -14,7 +16,8 @@ import picocli.CommandLine.Parameters;
         header = "Continue a run after its approvals were decided, or after its process died.",
         description = {"Continues a stored run with the agent it was started with (model, tools, system prompt, budget)."
                 + " Decided actions run (approved, edited) or answer the model (rejected); a side effect whose"
-                + " completion is recorded is never repeated. Exit codes as for 'rein run'.", ""})
+                + " completion is recorded is never repeated. The run's MCP servers (its --mcp file) are started again."
+                + " Exit codes as for 'rein run'.", ""})
 final class ResumeCommand implements Callable<Integer> {
     private final CliEnvironment env;
 
@@ -30,6 +33,9 @@ final class ResumeCommand implements Callable<Integer> {
     @Option(names = {"-q", "--quiet"}, description = "No live view.")
     boolean quiet;
 
+    @Mixin
+    McpOptions mcp;
+
     ResumeCommand(CliEnvironment env) {
         this.env = env;
     }
@@ -41,9 +47,13 @@ final class ResumeCommand implements Callable<Integer> {
         if (trace != null) {
             TraceFile.checkWritable(trace);
         }
+        // The run's own servers file unless --mcp names another.
+        Path serversFile = mcp.file != null ? mcp.file : CliMcp.remembered(home, runId);
+        McpConfig servers = serversFile == null ? null : CliMcp.load(serversFile, env);
         Model client = env.models().create(settings.model(), env.env());
-        try (JdbcRunStore store = home.store(); StatusLine line = new StatusLine(env.err(), env.terminal().animated() && !json)) {
-            Agent agent = CliAgent.build(settings, runId, client, home, store, line, quiet, trace);
+        try (CliMcp mcpTools = CliMcp.start(serversFile, servers, settings.tools());
+             JdbcRunStore store = home.store(); StatusLine line = new StatusLine(env.err(), env.terminal().animated() && !json)) {
+            Agent agent = CliAgent.build(settings, runId, client, home, store, line, quiet, trace, mcpTools);
             return Foreground.run(() -> agent.startResume(runId), env, new RunReport(env, json, quiet, trace)::print);
         } finally {
             RunCommand.closeQuietly(client, env, "rein resume");

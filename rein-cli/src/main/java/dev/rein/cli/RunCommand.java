@@ -6,6 +6,7 @@ import dev.rein.agent.RunResult;
 import dev.rein.agent.RunStatus;
 import dev.rein.budget.Budget;
 import dev.rein.budget.PriceTable;
+import dev.rein.mcp.McpConfig;
 import dev.rein.model.Model;
 import dev.rein.store.jdbc.JdbcRunStore;
 import dev.rein.tool.Tool;
@@ -57,6 +58,9 @@ final class RunCommand implements Callable<Integer> {
     @Mixin
     BudgetOptions budget;
 
+    @Mixin
+    McpOptions mcp;
+
     @Option(names = "--trace", paramLabel = "FILE",
             description = "Write the run's JSONL trace (every event: requests, responses, tool calls, results, state changes) to FILE,"
                     + " replacing its content ('rein resume --trace' appends).")
@@ -93,17 +97,20 @@ final class RunCommand implements Callable<Integer> {
         if (trace != null) {
             TraceFile.checkWritable(trace);
         }
+        McpConfig servers = mcp.config(env);
         RunSettings settings = new RunSettings(model, selected.stream().map(Tool::name).toList(), system,
                 limits.maxSteps(), limits.maxCostUsd(), limits.maxDuration().toMillis(), finish);
         // Only now, with every option valid, is the environment consulted (API key) and a model created.
         Model client = env.models().create(model, env.env());
         String runId = RunIds.next();
-        try (JdbcRunStore store = home.store(); StatusLine line = new StatusLine(env.err(), env.terminal().animated() && !json)) {
+        try (CliMcp mcpTools = CliMcp.start(mcp.file, servers, settings.tools());
+             JdbcRunStore store = home.store(); StatusLine line = new StatusLine(env.err(), env.terminal().animated() && !json)) {
             home.saveSettings(runId, settings);
+            mcpTools.remember(home, runId);
             if (trace != null) {
                 TraceFile.startFresh(trace);
             }
-            Agent agent = CliAgent.build(settings, runId, client, home, store, line, quiet, trace);
+            Agent agent = CliAgent.build(settings, runId, client, home, store, line, quiet, trace, mcpTools);
             return runInForeground(agent, runId, task);
         } finally {
             closeQuietly(client, env, "rein run");

@@ -53,8 +53,8 @@ final class FaultyServers {
     /** A tool with a {@code text} string argument; {@code readOnly} null means no annotations at all. */
     static McpServerFeatures.SyncToolSpecification tool(String name, String description, Boolean readOnly,
             BiFunction<io.modelcontextprotocol.server.McpSyncServerExchange, McpSchema.CallToolRequest, McpSchema.CallToolResult> handler) {
-        McpSchema.Tool.Builder tool = McpSchema.Tool.builder(name).description(description)
-                .inputSchema(Map.of("type", "object", "properties", Map.of("text", Map.of("type", "string"))));
+        McpSchema.Tool.Builder tool = McpSchema.Tool.builder(name,
+                Map.of("type", "object", "properties", Map.of("text", Map.of("type", "string")))).description(description);
         if (readOnly != null) {
             tool.annotations(new McpSchema.ToolAnnotations(null, readOnly, readOnly ? null : false, null, null, null));
         }

@@ -54,7 +54,7 @@ final class Session {
                         .endpoint(endpoint(http.url()))
                         .jsonMapper(mapper)
                         .connectTimeout(Duration.ofSeconds(10))
-                        .httpRequestCustomizer((request, method, uri, body, context) -> http.headers().forEach(request::setHeader))
+                        .addHttpRequestCustomizer((request, method, uri, body, context) -> http.headers().forEach(request::setHeader))
                         .build();
                 yield new Session(client(transport, requestTimeout, onToolsChanged), null, null);
             }
@@ -65,7 +65,7 @@ final class Session {
         return McpClient.async(transport)
                 .requestTimeout(requestTimeout)
                 .initializationTimeout(requestTimeout)
-                .clientInfo(new McpSchema.Implementation("rein", "Rein", Versions.rein()))
+                .clientInfo(McpSchema.Implementation.builder("rein", Versions.rein()).title("Rein").build())
                 // Rein offers the server nothing back: no sampling, roots or elicitation.
                 .capabilities(McpSchema.ClientCapabilities.builder().build())
                 .toolsChangeConsumer(tools -> Mono.fromRunnable(onToolsChanged))

@@ -135,7 +135,7 @@ final class StdioTransport implements McpClientTransport {
     }
 
     static String abbreviate(String text) {
-        String oneLine = text.replaceAll("\\s+", " ");
+        String oneLine = text.replaceAll("\\s+", " ").strip();
         return oneLine.length() > 200 ? oneLine.substring(0, 200) + "…" : oneLine;
     }
 }
