@@ -132,6 +132,14 @@ class FaultyServerTest {
         assertThat(servers.started).allMatch(InJvmServer::ended);
     }
 
+    @Test
+    void everyPageOfTheToolListIsRead() throws Exception {
+        try (McpToolset mcp = McpToolset.start(McpTesting.config("paged", "\"command\": \"in-jvm\""), stdio -> new PagedServer())) {
+            assertThat(mcp.tools()).extracting(Tool::name).containsExactly("one", "two", "three", "four");
+            assertThat(invoke(mcp, "four").content()).isEqualTo("called four");
+        }
+    }
+
     private McpToolset start(String extraKeys) {
         return McpToolset.start(McpTesting.config("faulty", "\"command\": \"in-jvm\"" + extraKeys), servers.launcher());
     }
