@@ -87,4 +87,30 @@ class McpCommandTest {
         assertThat(outcome.stderrLines()).singleElement().asString()
                 .contains("MCP server 'ghost' could not be started", "exit code 7", "no license");
     }
+
+    @Test
+    void evalOffersTheServersToolsAsTheToolsetMcp() throws IOException {
+        Path suite = dir.resolve("suite.yaml");
+        Files.writeString(suite, """
+                suite: mcp-demo
+                trials: 1
+                environment: {name: file_tree, options: {files: {a.txt: x}}}
+                agent: {toolsets: [mcp], max_steps: 4}
+                tasks:
+                  - id: sum
+                    category: should_succeed
+                    goal: Add 2 and 40 with the tool.
+                    script:
+                      - tool_calls: [{name: get-sum, input: {a: 2, b: 40}}]
+                      - text: The sum is 42.
+                    expect:
+                      answer_contains: ["42"]
+                      must_call: [get-sum]
+                """);
+        Path servers = dir.resolve("everything.json");
+        Files.writeString(servers, "{\"mcpServers\": {\"everything\": {" + NpmServers.stdio("server-everything", "stdio") + "}}}");
+        InProcessCli.Outcome outcome = new InProcessCli().run("eval", suite.toString(), "--mcp", servers.toString(), "--json");
+        assertThat(outcome.exitCode()).as(outcome.stderr() + outcome.stdout()).isZero();
+        assertThat(outcome.stdout()).contains("\"sum\"");
+    }
 }

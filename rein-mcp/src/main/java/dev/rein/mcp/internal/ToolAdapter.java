@@ -10,6 +10,7 @@ import dev.rein.mcp.McpRisk;
 import dev.rein.mcp.McpServerConfig;
 import dev.rein.mcp.McpToolInfo;
 import dev.rein.tool.Risk;
+import dev.rein.tool.Secrets;
 import dev.rein.tool.Tool;
 import dev.rein.tool.ToolOutput;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -92,7 +93,9 @@ public final class ToolAdapter {
                     Map<String, Object> args = Json.mapper().convertValue(arguments, MAP);
                     ToolOutput output = connection.call(tool.name(), args, Map.of(IDEMPOTENCY_META, context.idempotencyKey()),
                             context.deadline(), risk != Risk.READ);
-                    return output.withSource("mcp:" + config.name() + "/" + tool.name());
+                    // Masked here too, so a server echoing its token is masked even for an agent not given the secrets.
+                    String masked = Secrets.mask(output.content(), config.secrets());
+                    return new ToolOutput(masked, output.isError(), "mcp:" + config.name() + "/" + tool.name());
                 });
         if (config.scope() != null) {
             builder.requiredScopes(config.scope());
