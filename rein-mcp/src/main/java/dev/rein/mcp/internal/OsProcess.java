@@ -22,6 +22,7 @@ public final class OsProcess implements ServerProcess {
             "LC_ALL", "LC_CTYPE", "TMPDIR", "TMP", "TEMP", "TZ", "NODE_PATH", "NODE_EXTRA_CA_CERTS",
             "npm_config_cache", "NPM_CONFIG_CACHE", "XDG_CACHE_HOME", "XDG_CONFIG_HOME",
             "SYSTEMROOT", "SystemRoot", "APPDATA", "LOCALAPPDATA", "USERPROFILE", "PATHEXT", "COMSPEC", "ProgramFiles");
+    private static final long STDIN_GRACE_MILLIS = 300;
     private static final long GRACE_MILLIS = 2000;
 
     private final Process process;
@@ -69,6 +70,7 @@ public final class OsProcess implements ServerProcess {
         return process.onExit().thenApply(Process::exitValue);
     }
 
+    /** As the MCP specification asks: close stdin, give it a moment, then SIGTERM, then SIGKILL. */
     @Override
     public void destroy() {
         List<ProcessHandle> descendants = process.descendants().toList();
@@ -76,6 +78,14 @@ public final class OsProcess implements ServerProcess {
             process.getOutputStream().close();
         } catch (IOException e) {
             // already closed by a crash: nothing to flush
+        }
+        try {
+            if (process.waitFor(STDIN_GRACE_MILLIS, TimeUnit.MILLISECONDS)) {
+                descendants.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
+                return;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
         descendants.forEach(ProcessHandle::destroy);
         process.destroy();
