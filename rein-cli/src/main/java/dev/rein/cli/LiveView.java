@@ -47,6 +47,7 @@ final class LiveView implements RunListener {
             case TraceEvent.ModelRetry e -> line.print(label(e.step()) + "! model call failed (" + e.errorKind()
                     + (e.httpStatus() > 0 ? " " + e.httpStatus() : "") + "): " + Text.shorten(e.message(), MAX_RESULT)
                     + "; retry " + e.attempt() + " in " + Text.millis(e.delayMillis()));
+            case TraceEvent.TokensCounted e -> { }
             case TraceEvent.ModelFailed e -> {
                 line.idle();
                 line.print(label(e.step()) + "✗ model call failed (" + e.errorKind()
@@ -104,8 +105,8 @@ final class LiveView implements RunListener {
 
     private static String tokens(Usage usage) {
         StringBuilder sb = new StringBuilder("tokens in ").append(usage.inputTokens()).append(" / out ").append(usage.outputTokens());
-        if (usage.cacheReadInputTokens() > 0 || usage.cacheCreationInputTokens() > 0) {
-            sb.append(" / cache read ").append(usage.cacheReadInputTokens()).append(" / cache write ").append(usage.cacheCreationInputTokens());
+        if (usage.cacheReadInputTokens() > 0 || usage.cacheWriteInputTokens() > 0) {
+            sb.append(" / cache read ").append(usage.cacheReadInputTokens()).append(" / cache write ").append(usage.cacheWriteInputTokens());
         }
         return sb.toString();
     }

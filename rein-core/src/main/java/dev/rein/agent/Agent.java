@@ -3,13 +3,17 @@ package dev.rein.agent;
 import dev.rein.ReinException;
 import dev.rein.approval.ApprovalPolicy;
 import dev.rein.budget.Budget;
+import dev.rein.budget.ModelPrice;
 import dev.rein.budget.PriceTable;
 import dev.rein.context.ContextPolicy;
 import dev.rein.guard.RequiredFact;
 import dev.rein.guard.RequiredFacts;
 import dev.rein.model.Model;
-import dev.rein.model.PromptCaching;
+import dev.rein.model.ModelInterceptor;
+import dev.rein.model.ModelOption;
+import dev.rein.model.ModelOptions;
 import dev.rein.model.ServerContextEdit;
+import dev.rein.provider.ModelDefaults;
 import dev.rein.reflection.Reflection;
 import dev.rein.retry.RetryPolicy;
 import dev.rein.state.RunStore;
@@ -45,9 +49,6 @@ import java.util.concurrent.CompletableFuture;
  * }</pre>
  */
 public final class Agent {
-    /** The model name used when none is set. */
-    public static final String DEFAULT_MODEL = "claude-sonnet-5";
-
     private final AgentConfig config;
 
     private Agent(AgentConfig config) {
@@ -67,7 +68,7 @@ public final class Agent {
      * unchanged. Evaluation harnesses use it to record each trial's trace.
      */
     public Agent withListener(RunListenerFactory factory) {
-        return new Agent(config.withListener(factory));
+        return config.toBuilder().listener(factory).build();
     }
 
     /** Runs the agent on {@code goal} to the end (or to a pause) on the calling thread's behalf. */
@@ -137,34 +138,70 @@ public final class Agent {
 
     /** Builder for {@link Agent}; {@link #build()} validates the configuration. */
     public static final class Builder {
-        private Model model;
-        private String modelName = DEFAULT_MODEL;
-        private String systemPrompt = "";
-        private final List<Tool> tools = new ArrayList<>();
-        private Budget budget = Budget.defaults();
-        private PriceTable prices = PriceTable.defaults();
-        private int maxTokens = 8192;
-        private PromptCaching caching = PromptCaching.DEFAULT;
-        private List<ServerContextEdit> serverContextEdits = List.of();
-        private final List<Verifier> verifiers = new ArrayList<>();
-        private int maxVerificationFailures = 2;
-        private boolean finishTool;
-        private Duration toolTimeout = dev.rein.tool.ToolExecutor.DEFAULT_TIMEOUT;
-        private final List<ToolInterceptor> interceptors = new ArrayList<>();
-        private final List<RunListenerFactory> listeners = new ArrayList<>();
-        private RetryPolicy retryPolicy = RetryPolicy.DEFAULT;
-        private Clock clock = Clock.systemUTC();
-        private Principal principal = Principal.ANONYMOUS;
-        private Secrets secrets = Secrets.NONE;
-        private Double temperature;
-        private StallPolicy stallPolicy = StallPolicy.defaults();
-        private ContextPolicy contextPolicy = ContextPolicy.defaults();
-        private List<Reflection> reflection = List.of();
-        private final List<RequiredFact> requiredFacts = new ArrayList<>();
-        private SafetyConfig.Builder safety = SafetyConfig.builder();
-        private java.util.function.Supplier<String> runIds = () -> "run_" + UUID.randomUUID().toString().replace("-", "").substring(0, 20);
+        Model model;
+        String modelName;
+        String systemPrompt = "";
+        final List<Tool> tools = new ArrayList<>();
+        Budget budget = Budget.defaults();
+        PriceTable prices;
+        PriceTable extraPrices = PriceTable.empty();
+        int maxTokens = 8192;
+        ModelOptions modelOptions = ModelOptions.NONE;
+        List<ServerContextEdit> serverContextEdits = List.of();
+        final List<Verifier> verifiers = new ArrayList<>();
+        int maxVerificationFailures = 2;
+        boolean finishTool;
+        Duration toolTimeout = dev.rein.tool.ToolExecutor.DEFAULT_TIMEOUT;
+        final List<ToolInterceptor> interceptors = new ArrayList<>();
+        final List<ModelInterceptor> modelInterceptors = new ArrayList<>();
+        final List<RunListenerFactory> listeners = new ArrayList<>();
+        RetryPolicy retryPolicy = RetryPolicy.DEFAULT;
+        Clock clock = Clock.systemUTC();
+        Principal principal = Principal.ANONYMOUS;
+        Secrets secrets = Secrets.NONE;
+        Double temperature;
+        StallPolicy stallPolicy = StallPolicy.defaults();
+        ContextPolicy contextPolicy = ContextPolicy.defaults();
+        List<Reflection> reflection = List.of();
+        final List<RequiredFact> requiredFacts = new ArrayList<>();
+        SafetyConfig.Builder safety = SafetyConfig.builder();
+        java.util.function.Supplier<String> runIds = () -> "run_" + UUID.randomUUID().toString().replace("-", "").substring(0, 20);
 
         private Builder() {}
+
+        /** An independent copy of this builder (what {@link AgentConfig#toBuilder()} returns). */
+        Builder copy() {
+            Builder b = new Builder();
+            b.model = model;
+            b.modelName = modelName;
+            b.systemPrompt = systemPrompt;
+            b.tools.addAll(tools);
+            b.budget = budget;
+            b.prices = prices;
+            b.extraPrices = extraPrices;
+            b.maxTokens = maxTokens;
+            b.modelOptions = modelOptions;
+            b.serverContextEdits = serverContextEdits;
+            b.verifiers.addAll(verifiers);
+            b.maxVerificationFailures = maxVerificationFailures;
+            b.finishTool = finishTool;
+            b.toolTimeout = toolTimeout;
+            b.interceptors.addAll(interceptors);
+            b.modelInterceptors.addAll(modelInterceptors);
+            b.listeners.addAll(listeners);
+            b.retryPolicy = retryPolicy;
+            b.clock = clock;
+            b.principal = principal;
+            b.secrets = secrets;
+            b.temperature = temperature;
+            b.stallPolicy = stallPolicy;
+            b.contextPolicy = contextPolicy;
+            b.reflection = reflection;
+            b.requiredFacts.addAll(requiredFacts);
+            b.safety = safety.build().toBuilder();
+            b.runIds = runIds;
+            return b;
+        }
 
         /** The model to call (required). */
         public Builder model(Model model) {
@@ -172,7 +209,10 @@ public final class Agent {
             return this;
         }
 
-        /** The model name sent with each request and used for pricing; default {@value #DEFAULT_MODEL}. */
+        /**
+         * The model name sent with each request and used for pricing; by default the model's own
+         * default ({@link ModelDefaults}), required for a model without one.
+         */
         public Builder modelName(String modelName) {
             this.modelName = modelName;
             return this;
@@ -201,9 +241,18 @@ public final class Agent {
             return this;
         }
 
-        /** Prices for the money budget; default {@link PriceTable#defaults()}. */
+        /**
+         * Prices for the money budget, replacing the default: the tables of every installed
+         * {@link dev.rein.provider.ModelProvider}, plus the model's own ({@link ModelDefaults}).
+         */
         public Builder prices(PriceTable prices) {
             this.prices = Objects.requireNonNull(prices, "prices");
+            return this;
+        }
+
+        /** Adds (or replaces) the price of one model on top of the table in use. */
+        public Builder price(String model, ModelPrice price) {
+            this.extraPrices = extraPrices.with(Objects.requireNonNull(model, "model"), Objects.requireNonNull(price, "price"));
             return this;
         }
 
@@ -213,9 +262,12 @@ public final class Agent {
             return this;
         }
 
-        /** Prompt caching (on by default, 5-minute entries). */
-        public Builder caching(PromptCaching caching) {
-            this.caching = Objects.requireNonNull(caching, "caching");
+        /**
+         * Adds a provider option sent with every model request (for example the provider's prompt
+         * caching settings), replacing one of the same type. Providers ignore options they do not know.
+         */
+        public Builder modelOption(ModelOption option) {
+            this.modelOptions = modelOptions.with(Objects.requireNonNull(option, "option"));
             return this;
         }
 
@@ -299,6 +351,16 @@ public final class Agent {
             return this;
         }
 
+        /**
+         * Adds a stage to the model-call chain, after tracing and before pricing, retry and the
+         * deadline (see {@link ModelInterceptor} for the order and the contract): a fallback model,
+         * a response cache, a guard on requests. Stages run in the order added.
+         */
+        public Builder modelInterceptor(ModelInterceptor interceptor) {
+            this.modelInterceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+            return this;
+        }
+
         /** Adds a listener factory; it creates one listener per run. */
         public Builder listener(RunListenerFactory factory) {
             this.listeners.add(Objects.requireNonNull(factory, "factory"));
@@ -362,9 +424,17 @@ public final class Agent {
             if (model == null) {
                 throw new ReinException("no model set: call Agent.builder().model(...)");
             }
-            if (modelName == null || modelName.isBlank()) {
+            String modelName = this.modelName;
+            if (modelName == null && model instanceof ModelDefaults defaults) {
+                modelName = defaults.defaultModelName();
+            }
+            if (modelName == null) {
+                throw new ReinException("no model name set: call Agent.builder().modelName(...) (the model has no default)");
+            }
+            if (modelName.isBlank()) {
                 throw new ReinException("the model name is empty");
             }
+            PriceTable prices = pricesInUse();
             if (maxTokens < 1) {
                 throw new ReinException("maxTokens must be positive, was " + maxTokens);
             }
@@ -378,23 +448,32 @@ public final class Agent {
             ToolRegistry registry = ToolRegistry.of(all);
             if (budget.maxCostUsd() != null && prices.find(modelName).isEmpty()) {
                 throw new ReinException("no price is known for model '" + modelName + "', so the USD " + budget.maxCostUsd()
-                        + " budget cannot be enforced. Add it with prices(PriceTable.defaults().with(\"" + modelName
-                        + "\", ModelPrice.of(input, cacheRead, output))) or remove the money budget.");
+                        + " budget cannot be enforced. Add it with price(\"" + modelName
+                        + "\", ModelPrice.of(input, cacheRead, output)) or remove the money budget.");
             }
-            GuardConfig guards = guards();
+            GuardConfig guards = guards(prices);
             List<Verifier> allVerifiers = new ArrayList<>(verifiers);
             if (!requiredFacts.isEmpty()) {
                 allVerifiers.add(new RequiredFacts(requiredFacts));
             }
             List<ServerContextEdit> edits = new ArrayList<>(serverContextEdits);
             edits.addAll(contextPolicy.serverEdits());
-            return new Agent(new AgentConfig(model, modelName, systemPrompt, registry, budget, prices, maxTokens, caching,
-                    List.copyOf(edits), List.copyOf(allVerifiers), maxVerificationFailures, finishTool, toolTimeout,
-                    List.copyOf(interceptors), List.copyOf(listeners), retryPolicy, clock, principal, secrets,
-                    temperature, runIds, guards, safety.build()));
+            return new Agent(AgentConfig.of(new AgentConfig.Validated(copy(), modelName, registry, prices,
+                    List.copyOf(edits), List.copyOf(allVerifiers), guards, safety.build())));
         }
 
-        private GuardConfig guards() {
+        private PriceTable pricesInUse() {
+            if (prices != null) {
+                return prices.withAll(extraPrices);
+            }
+            PriceTable base = dev.rein.provider.InstalledProviders.prices();
+            if (model instanceof ModelDefaults defaults) {
+                base = base.withAll(defaults.prices());
+            }
+            return base.withAll(extraPrices);
+        }
+
+        private GuardConfig guards(PriceTable prices) {
             List<Reflection.Critique> critics = reflection.stream()
                     .filter(Reflection.Critique.class::isInstance).map(Reflection.Critique.class::cast).toList();
             if (critics.size() > 1) {
@@ -403,8 +482,8 @@ public final class Agent {
             for (Reflection.Critique critic : critics) {
                 if (critic.modelName() != null && budget.maxCostUsd() != null && prices.find(critic.modelName()).isEmpty()) {
                     throw new ReinException("no price is known for the critic's model '" + critic.modelName() + "', so the"
-                            + " money budget cannot count its calls. Add it with prices(PriceTable.defaults().with(\""
-                            + critic.modelName() + "\", ModelPrice.of(input, cacheRead, output))).");
+                            + " money budget cannot count its calls. Add it with price(\""
+                            + critic.modelName() + "\", ModelPrice.of(input, cacheRead, output)).");
                 }
             }
             for (ServerContextEdit own : contextPolicy.serverEdits()) {
