@@ -113,4 +113,14 @@ class McpCommandTest {
         assertThat(outcome.exitCode()).as(outcome.stderr() + outcome.stdout()).isZero();
         assertThat(outcome.stdout()).contains("\"sum\"");
     }
+
+    @Test
+    void exampleOffersTheServersToolsToItsDemoAgent() throws IOException {
+        InProcessCli cli = new InProcessCli();
+        InProcessCli.Outcome demo = cli.run("example", "date", "--offline", "--mcp", servers().toString());
+        assertThat(demo.exitCode()).as(demo.stderr() + demo.stdout()).isZero();
+        InProcessCli.Outcome eval = cli.run("example", "date", "--eval", "--mcp", servers().toString());
+        assertThat(eval.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(eval.stderrLines()).singleElement().asString().contains("--mcp goes with the demo, not --eval");
+    }
 }
