@@ -1,6 +1,7 @@
 package dev.rein.mcp;
 
 import dev.rein.mcp.internal.ConfigParser;
+import dev.rein.tool.Secrets;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -31,13 +32,28 @@ public record McpConfig(List<McpServerConfig> servers, List<String> warnings) {
      * @throws McpConfigException naming what is wrong and where
      */
     public static McpConfig parse(String json, String origin, Map<String, String> variables) {
-        return ConfigParser.parse(json, origin, variables);
+        Map<String, String> copy = Map.copyOf(variables);
+        return ConfigParser.parse(json, origin, copy::get);
     }
 
-    /** Reads and parses {@code file}; see {@link #parse}. */
+    /**
+     * Parses a servers file whose {@code ${NAME}} are read from {@code variables} (usually the
+     * environment) and, when not set there, from the agent's {@code secrets}.
+     */
+    public static McpConfig parse(String json, String origin, Map<String, String> variables, Secrets secrets) {
+        Map<String, String> copy = Map.copyOf(variables);
+        return ConfigParser.parse(json, origin, name -> copy.containsKey(name) ? copy.get(name) : secrets.get(name).orElse(null));
+    }
+
+    /** Reads and parses {@code file}; see {@link #parse(String, String, Map)}. */
     public static McpConfig load(Path file, Map<String, String> variables) {
+        return load(file, variables, Secrets.NONE);
+    }
+
+    /** Reads and parses {@code file}; see {@link #parse(String, String, Map, Secrets)}. */
+    public static McpConfig load(Path file, Map<String, String> variables, Secrets secrets) {
         try {
-            return parse(Files.readString(file, StandardCharsets.UTF_8), file.toString(), variables);
+            return parse(Files.readString(file, StandardCharsets.UTF_8), file.toString(), variables, secrets);
         } catch (NoSuchFileException e) {
             throw new McpConfigException("MCP servers file " + file + " does not exist; give a JSON file with {\"mcpServers\": {...}}");
         } catch (IOException e) {

@@ -81,6 +81,14 @@ class McpConfigTest {
     }
 
     @Test
+    void aVariableMayComeFromTheAgentsSecrets() {
+        McpConfig config = McpConfig.parse("{\"mcpServers\": {\"a\": {\"url\": \"https://h/mcp\", \"headers\": {\"X-Key\": \"${API_TOKEN}\"}}}}",
+                "f", Map.of(), dev.rein.tool.Secrets.of(Map.of("API_TOKEN", "from-secrets-123")));
+        assertThat(((McpServerConfig.Http) config.servers().getFirst().transport()).headers()).containsEntry("X-Key", "from-secrets-123");
+        assertThat(config.servers().getFirst().secrets()).containsEntry("API_TOKEN", "from-secrets-123");
+    }
+
+    @Test
     void riskIsSafeByDefault() {
         assertThat(McpRisk.derive(true, null)).isEqualTo(Risk.READ);
         assertThat(McpRisk.derive(true, true)).isEqualTo(Risk.READ);

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -33,16 +34,17 @@ public final class ConfigParser {
     private static final BigDecimal MAX_TIMEOUT_SECONDS = BigDecimal.valueOf(3600);
 
     private final String origin;
-    private final Map<String, String> variables;
+    private final Function<String, String> variables;
     private final List<String> warnings = new ArrayList<>();
 
-    private ConfigParser(String origin, Map<String, String> variables) {
+    private ConfigParser(String origin, Function<String, String> variables) {
         this.origin = origin;
         this.variables = variables;
     }
 
-    public static McpConfig parse(String json, String origin, Map<String, String> variables) {
-        return new ConfigParser(origin, Map.copyOf(variables)).parse(json);
+    /** @param variables the value of a {@code ${NAME}}, or null when it is not set */
+    public static McpConfig parse(String json, String origin, Function<String, String> variables) {
+        return new ConfigParser(origin, variables).parse(json);
     }
 
     private McpConfig parse(String json) {
@@ -163,7 +165,7 @@ public final class ConfigParser {
         Matcher m = VARIABLE.matcher(value);
         StringBuilder sb = new StringBuilder();
         while (m.find()) {
-            String replacement = variables.get(m.group(1));
+            String replacement = variables.apply(m.group(1));
             if (replacement == null || replacement.isEmpty()) {
                 replacement = m.group(2);
             }
