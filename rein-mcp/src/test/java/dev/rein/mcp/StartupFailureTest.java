@@ -40,4 +40,18 @@ class StartupFailureTest {
         assertThatThrownBy(() -> McpToolset.start(config)).hasMessageContaining("seen: [] given");
         assertThat(System.getenv()).doesNotContainKey("MINE");
     }
+
+    @Test
+    void anHttpServerThatIsNotThere() throws Exception {
+        int port;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        McpConfig config = McpTesting.config("remote", "\"url\": \"http://127.0.0.1:" + port + "/mcp\", \"headers\": {\"Authorization\": \"Bearer abcd-1234\"}");
+        assertThatThrownBy(() -> McpToolset.start(config))
+                .isInstanceOf(McpConfigException.class)
+                .hasMessageContaining("MCP server 'remote' could not be started")
+                .hasMessageContaining("Check that the URL is reachable")
+                .hasMessageNotContaining("abcd-1234");
+    }
 }

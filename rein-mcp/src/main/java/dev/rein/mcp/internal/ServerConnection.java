@@ -71,10 +71,15 @@ public final class ServerConnection implements AutoCloseable {
 
     private Session connect() throws IOException {
         Session opened = Session.open(config, launcher, mapper, stderr, this::refreshLater);
+        Duration limit = max(config.timeout(), START_TIMEOUT);
         try {
-            await(opened, opened.client.initialize().toFuture(), Instant.now().plus(max(config.timeout(), START_TIMEOUT)));
+            await(opened, opened.client.initialize().toFuture(), Instant.now().plus(limit));
             return opened;
         } catch (IOException | RuntimeException e) {
+            if (e.getCause() instanceof TimeoutException) {
+                opened.close();
+                throw new IOException("it did not answer the initialize request within " + limit.toSeconds() + " s", e);
+            }
             // A server that died while starting is best described by how it ended, not by the write that failed.
             String ended = opened.endedWithin(Duration.ofSeconds(1));
             opened.close();
