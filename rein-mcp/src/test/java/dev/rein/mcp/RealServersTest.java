@@ -59,6 +59,25 @@ class RealServersTest {
     }
 
     @Test
+    void imagesAreDescribedAndStructuredContentIsShownOnce() throws Exception {
+        try (McpToolset mcp = McpToolset.start(config("everything", NpmServers.stdio("server-everything", "stdio")))) {
+            String image = invoke(mcp, "get-tiny-image", "{}");
+            assertThat(image).containsPattern("\\[image image/png, \\d+ bytes, not shown]").doesNotContain("iVBOR");
+            String weather = invoke(mcp, "get-structured-content", "{\"location\": \"Chicago\"}");
+            assertThat(weather).contains("Light rain / drizzle");
+            assertThat(weather.split("Light rain", -1)).hasSize(2);
+        }
+    }
+
+    private static String invoke(McpToolset mcp, String tool, String args) throws Exception {
+        dev.rein.tool.Tool found = mcp.tools().stream().filter(t -> t.name().equals(tool)).findFirst().orElseThrow();
+        dev.rein.tool.ToolOutput output = (dev.rein.tool.ToolOutput) found.handler().handle(dev.rein.json.Json.parse(args),
+                dev.rein.tool.ToolContext.standalone("c-" + tool));
+        assertThat(output.isError()).as(output.content()).isFalse();
+        return output.content();
+    }
+
+    @Test
     void argumentsAreValidatedByReinBeforeTheServerSeesThem() {
         ScriptedModel model = ScriptedModel.of(toolCalls(call("get-sum", "{\"a\": \"two\"}")), text("gave up"));
         try (McpToolset mcp = McpToolset.start(config("everything", NpmServers.stdio("server-everything", "stdio")))) {
