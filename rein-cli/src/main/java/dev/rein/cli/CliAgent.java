@@ -13,12 +13,14 @@ final class CliAgent {
     private CliAgent() {}
 
     static Agent build(RunSettings settings, String runId, Model client, CliHome home, RunStore store,
-                       StatusLine line, boolean quiet, Path trace, CliTelemetry telemetry) {
+                       StatusLine line, boolean quiet, Path trace, CliTelemetry telemetry, CliMcp mcp) {
         Agent.Builder agent = Agent.builder()
                 .model(client)
                 .modelName(settings.model())
                 .systemPrompt(settings.system())
                 .tools(home.tools().select(String.join(",", settings.tools())))
+                .tools(mcp.tools())
+                .secrets(mcp.secrets())
                 .budget(settings.budget())
                 .store(store)
                 .finishTool(settings.finishTool())

@@ -1,8 +1,14 @@
 package dev.rein.cli;
 
 import dev.rein.eval.cli.EvalCommandSupport;
+import dev.rein.eval.file.EvalRegistry;
+import dev.rein.eval.run.EvalRunner;
+import dev.rein.mcp.McpConfig;
+import dev.rein.model.Model;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -40,6 +46,10 @@ final class EvalCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print the machine-readable JSON report on stdout.")
     boolean json;
 
+    @Option(names = "--mcp", paramLabel = "FILE", description = "MCP servers file: their tools are offered to the suite's"
+            + " inline agents as the toolset 'mcp' (agent.toolsets: [mcp]); the servers serve every trial. See docs/mcp.md.")
+    Path mcp;
+
     EvalCommand(CliEnvironment env) {
         this.env = env;
     }
@@ -57,8 +67,15 @@ final class EvalCommand implements Callable<Integer> {
             RunCommand.requirePrice(model, env.env());
             env.models().create(model, env.env());
         }
-        return EvalCommandSupport.run(suite, trials == null ? 0 : trials, model,
-                model == null ? null : name -> env.models().create(name, env.env()),
-                report, json, env.out(), env.err());
+        Function<String, Model> models = model == null ? null : name -> env.models().create(name, env.env());
+        if (mcp == null) {
+            return EvalCommandSupport.run(suite, trials == null ? 0 : trials, model, models, report, json, env.out(), env.err());
+        }
+        McpConfig servers = CliMcp.load(mcp, env);
+        try (CliMcp tools = CliMcp.start(mcp, servers, List.of())) {
+            EvalRegistry registry = EvalRegistry.loading().sharedToolset("mcp", tools.tools()).build();
+            return EvalCommandSupport.run(new EvalCommandSupport.Options(suite, trials == null ? 0 : trials, model, models, report,
+                    json, EvalRunner.DEFAULT_PARALLELISM), registry, env.out(), env.err());
+        }
     }
 }

@@ -1,8 +1,11 @@
 package dev.rein.cli;
 
 import dev.rein.examples.Examples;
+import dev.rein.mcp.McpConfig;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -11,7 +14,8 @@ import picocli.CommandLine.Parameters;
         header = "Run one example agent (or its evaluation suite with --eval).",
         description = {"Runs the example NAME (see 'rein examples'): with a SCRIPTED model when ANTHROPIC_API_KEY is"
                 + " unset or --offline is given, otherwise against the Anthropic API. With --eval, runs the example's"
-                + " evaluation suite instead and prints its report.", ""},
+                + " evaluation suite instead and prints its report. With --mcp FILE the demo's agent is also offered the"
+                + " tools of those MCP servers.", ""},
         footerHeading = "%nExit codes:%n",
         footer = {"  0  the example ended as intended (with --eval: every trial passed)",
                 "  1  it did not (with --eval: some trials failed or were unsafe)",
@@ -34,6 +38,9 @@ final class ExampleCommand implements Callable<Integer> {
     @Option(names = "--trials", paramLabel = "N", description = "With --eval: trials per task (default: the suite's own).")
     Integer trials;
 
+    @Mixin
+    McpOptions mcp;
+
     ExampleCommand(CliEnvironment env) {
         this.env = env;
     }
@@ -46,7 +53,16 @@ final class ExampleCommand implements Callable<Integer> {
         if (trials != null && trials < 1) {
             throw new UsageException("--trials must be 1 or more, was " + trials);
         }
-        return eval ? Examples.evaluate(name, offline, trials == null ? 0 : trials, model, env.env(), env.out(), env.err())
-                : Examples.run(name, offline, model, env.env(), env.out(), env.err());
+        if (eval && mcp.file != null) {
+            throw new UsageException("--mcp goes with the demo, not --eval (the suite's agents are fixed); to evaluate"
+                    + " with MCP tools use 'rein eval SUITE --mcp FILE'");
+        }
+        if (eval) {
+            return Examples.evaluate(name, offline, trials == null ? 0 : trials, model, env.env(), env.out(), env.err());
+        }
+        McpConfig servers = mcp.config(env);
+        try (CliMcp tools = CliMcp.start(mcp.file, servers, List.of())) {
+            return Examples.run(name, offline, model, env.env(), tools.tools(), env.out(), env.err());
+        }
     }
 }

@@ -56,6 +56,7 @@ final class LiveView implements RunListener {
             case TraceEvent.ModelRetry e -> line.print(label(e.step()) + "! model call failed (" + e.errorKind()
                     + (e.httpStatus() > 0 ? " " + e.httpStatus() : "") + "): " + Text.shorten(e.message(), MAX_RESULT)
                     + "; retry " + e.attempt() + " in " + Text.millis(e.delayMillis()));
+            case TraceEvent.TokensCounted e -> { }
             case TraceEvent.ModelFailed e -> {
                 line.idle();
                 line.print(label(e.step()) + "✗ model call failed (" + e.errorKind()
@@ -88,7 +89,6 @@ final class LiveView implements RunListener {
                     line.print(label(e.step()) + "! audit " + e.kind() + ": " + Text.shorten(e.detail(), MAX_RESULT));
                 }
             }
-            case TraceEvent.TokensCounted e -> { }
             case TraceEvent.StateChanged e -> { }
             case TraceEvent.RunFinished e -> line.idle();
         }

@@ -30,6 +30,7 @@ import picocli.CommandLine.Spec;
                 EvalCommand.class,
                 ExamplesCommand.class,
                 ExampleCommand.class,
+                McpCommand.class,
                 WarmupCommand.class,
                 CommandLine.HelpCommand.class,
         },

@@ -1,6 +1,7 @@
 package dev.rein.cli;
 
 import dev.rein.agent.Agent;
+import dev.rein.mcp.McpConfig;
 import dev.rein.model.Model;
 import dev.rein.store.jdbc.JdbcRunStore;
 import dev.rein.approval.ActionHash;
@@ -11,6 +12,7 @@ import java.util.List;
 import java.util.stream.Collectors;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -19,7 +21,8 @@ import picocli.CommandLine.Parameters;
         header = "Continue a run after its approvals were decided, or after its process died.",
         description = {"Continues a stored run with the agent it was started with (model, tools, system prompt, budget)."
                 + " Decided actions run (approved, edited) or answer the model (rejected); a side effect whose"
-                + " completion is recorded is never repeated. Exit codes as for 'rein run'.", ""})
+                + " completion is recorded is never repeated. The run's MCP servers (its --mcp file) are started again."
+                + " Exit codes as for 'rein run'.", ""})
 final class ResumeCommand implements Callable<Integer> {
     private final CliEnvironment env;
 
@@ -38,6 +41,9 @@ final class ResumeCommand implements Callable<Integer> {
     @Option(names = "--max-tokens", paramLabel = "N", converter = OptionValues.TokenCount.class,
             description = "Most tokens one model response may have from now on (default: what the run was started with).")
     Integer maxTokens;
+
+    @Mixin
+    McpOptions mcp;
 
     ResumeCommand(CliEnvironment env) {
         this.env = env;
@@ -59,10 +65,14 @@ final class ResumeCommand implements Callable<Integer> {
             if (maxTokens != null) {
                 home.saveSettings(runId, settings); // later resumes keep the raised limit
             }
+            // The run's own servers file unless --mcp names another.
+            Path serversFile = mcp.file != null ? mcp.file : CliMcp.remembered(home, runId);
+            McpConfig servers = serversFile == null ? null : CliMcp.load(serversFile, env);
             Model client = env.models().create(settings.model(), env.env());
-            try (StatusLine line = new StatusLine(env.err(), env.terminal().animated() && !json);
+            try (CliMcp mcpTools = CliMcp.start(serversFile, servers, settings.tools());
+                 StatusLine line = new StatusLine(env.err(), env.terminal().animated() && !json);
                  CliTelemetry telemetry = CliTelemetry.from(env, home)) {
-                Agent agent = CliAgent.build(settings, runId, client, home, store, line, quiet, trace, telemetry);
+                Agent agent = CliAgent.build(settings, runId, client, home, store, line, quiet, trace, telemetry, mcpTools);
                 RunReport report = new RunReport(env, json, quiet, trace, agent.runs()::pending);
                 return Foreground.run(() -> agent.startResume(runId), env, report::print);
             } finally {

@@ -6,6 +6,7 @@ import dev.rein.agent.RunResult;
 import dev.rein.run.RunStatus;
 import dev.rein.budget.Budget;
 import dev.rein.budget.PriceTable;
+import dev.rein.mcp.McpConfig;
 import dev.rein.provider.ModelProvider;
 import dev.rein.model.Model;
 import dev.rein.store.jdbc.JdbcRunStore;
@@ -64,6 +65,9 @@ final class RunCommand implements Callable<Integer> {
                     + " ends the run FAILED, reason max_tokens (default: the library's, 8192).")
     Integer maxTokens;
 
+    @Mixin
+    McpOptions mcp;
+
     @Option(names = "--trace", paramLabel = "FILE",
             description = "Write the run's JSONL trace (every event: requests, responses, tool calls, results, state changes) to FILE,"
                     + " replacing its content ('rein resume --trace' appends).")
@@ -107,18 +111,21 @@ final class RunCommand implements Callable<Integer> {
         if (trace != null) {
             TraceFile.checkWritable(trace);
         }
+        McpConfig servers = mcp.config(env);
         RunSettings settings = new RunSettings(model, selected.stream().map(Tool::name).toList(), system,
                 limits.maxSteps(), limits.maxCostUsd(), limits.maxDuration().toMillis(), finish, maxTokens);
         // Only now, with every option valid, is the environment consulted (API key) and a model created.
         Model client = env.models().create(model, env.env());
         String runId = RunIds.next();
-        try (JdbcRunStore store = home.store(); StatusLine line = new StatusLine(env.err(), env.terminal().animated() && !json);
+        try (CliMcp mcpTools = CliMcp.start(mcp.file, servers, settings.tools());
+             JdbcRunStore store = home.store(); StatusLine line = new StatusLine(env.err(), env.terminal().animated() && !json);
              CliTelemetry telemetry = CliTelemetry.from(env, home)) {
             home.saveSettings(runId, settings);
+            mcpTools.remember(home, runId);
             if (trace != null) {
                 TraceFile.startFresh(trace);
             }
-            Agent agent = CliAgent.build(settings, runId, client, home, store, line, quiet, trace, telemetry);
+            Agent agent = CliAgent.build(settings, runId, client, home, store, line, quiet, trace, telemetry, mcpTools);
             return runInForeground(agent, runId, task, user);
         } finally {
             closeQuietly(client, env, "rein run");

@@ -16,7 +16,7 @@ class AroundHandlerTest {
     private ToolInterceptor binding(String name) {
         return new ToolInterceptor() {
             @Override
-            public ToolResult intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
+            public ToolOutcome intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
                 return chain.proceed(invocation);
             }
 

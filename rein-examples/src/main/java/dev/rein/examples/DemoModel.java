@@ -1,7 +1,10 @@
 package dev.rein.examples;
 
+import dev.rein.agent.Agent;
 import dev.rein.eval.TrialModel;
 import dev.rein.model.Model;
+import dev.rein.tool.Tool;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -11,10 +14,26 @@ import java.util.Objects;
  * @param scripted true when the replies are a fixed script: the tools, limits and checks are
  *                 real, the model's decisions are not
  */
-public record DemoModel(Model model, String name, boolean scripted) {
+public record DemoModel(Model model, String name, boolean scripted, List<Tool> offered) {
     public DemoModel {
         Objects.requireNonNull(model, "model");
         Objects.requireNonNull(name, "name");
+        offered = List.copyOf(offered);
+    }
+
+    /** A model for a demo whose agent gets only the example's own tools. */
+    public DemoModel(Model model, String name, boolean scripted) {
+        this(model, name, scripted, List.of());
+    }
+
+    /** The same model, the demo's agent also being offered {@code tools} (e.g. MCP servers' with {@code rein example --mcp}). */
+    public DemoModel offering(List<Tool> tools) {
+        return new DemoModel(model, name, scripted, tools);
+    }
+
+    /** {@code agent} with the {@link #offered} tools added next to its own; unchanged when there are none. */
+    public Agent offer(Agent agent) {
+        return offered.isEmpty() ? agent : agent.config().toBuilder().tools(offered).build();
     }
 
     /** The same model as an evaluation harness hands it to agent factories. */

@@ -21,6 +21,7 @@ import dev.rein.model.Model;
 import dev.rein.provider.ModelProvider;
 import dev.rein.provider.ProviderConfig;
 import dev.rein.testkit.ScriptedModel;
+import dev.rein.tool.Tool;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Map;
@@ -95,13 +96,22 @@ public final class Examples {
     /** Like {@link #run(String, boolean, PrintStream, PrintStream)} with a model name and an explicit environment. */
     public static int run(String name, boolean offline, String modelName, Map<String, String> env, PrintStream out,
                           PrintStream err) {
+        return run(name, offline, modelName, env, List.of(), out, err);
+    }
+
+    /**
+     * Like {@link #run(String, boolean, String, Map, PrintStream, PrintStream)}, the demo's agent
+     * also being offered {@code extraTools} (e.g. the tools of MCP servers) next to its own.
+     */
+    public static int run(String name, boolean offline, String modelName, Map<String, String> env, List<Tool> extraTools,
+                          PrintStream out, PrintStream err) {
         Optional<Example> example = find(name);
         if (example.isEmpty()) {
             err.println("rein example: unknown example '" + name + "'; the examples are: " + names());
             return USAGE;
         }
         try {
-            DemoModel model = model(example.get(), offline, modelName, env, err);
+            DemoModel model = model(example.get(), offline, modelName, env, err).offering(extraTools);
             out.println("Example: " + example.get().name() + " — " + example.get().description());
             out.println("Model:   " + model.label());
             out.println();

@@ -45,6 +45,30 @@ public final class EnvironmentType<E extends Environment> {
         this.agents = Map.copyOf(b.agents);
     }
 
+    private EnvironmentType(EnvironmentType<E> base, Map<String, Function<? super E, List<Tool>>> toolsets) {
+        this.name = base.name;
+        this.description = base.description;
+        this.factory = base.factory;
+        this.toolsets = Map.copyOf(toolsets);
+        this.checks = base.checks;
+        this.agents = base.agents;
+    }
+
+    /** This type with toolsets that do not depend on the environment added (see {@link EvalRegistry.Builder#sharedToolset}). */
+    EnvironmentType<E> withShared(Map<String, List<Tool>> shared) {
+        if (shared.isEmpty()) {
+            return this;
+        }
+        Map<String, Function<? super E, List<Tool>>> all = new LinkedHashMap<>(toolsets);
+        shared.forEach((toolset, tools) -> {
+            if (all.putIfAbsent(toolset, env -> tools) != null) {
+                throw new ReinException("environment '" + name + "' already has a toolset named '" + toolset
+                        + "', so the shared toolset of that name cannot be offered with it");
+            }
+        });
+        return new EnvironmentType<>(this, all);
+    }
+
     /**
      * @param factory makes a new environment from the {@code options} object of a suite file
      *                (an empty object when the file gives none)

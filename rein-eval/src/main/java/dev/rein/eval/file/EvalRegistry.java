@@ -2,6 +2,7 @@ package dev.rein.eval.file;
 
 import dev.rein.ReinException;
 import dev.rein.eval.env.FileTreeEnvironment;
+import dev.rein.tool.Tool;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,9 +15,11 @@ import java.util.ServiceLoader;
  */
 public final class EvalRegistry {
     private final Map<String, EnvironmentType<?>> environments;
+    private final Map<String, List<Tool>> shared;
 
-    private EvalRegistry(Map<String, EnvironmentType<?>> environments) {
+    private EvalRegistry(Map<String, EnvironmentType<?>> environments, Map<String, List<Tool>> shared) {
         this.environments = Map.copyOf(environments);
+        this.shared = Map.copyOf(shared);
     }
 
     public static Builder builder() {
@@ -25,11 +28,16 @@ public final class EvalRegistry {
 
     /** The built-in environments ({@code file_tree}) and those of every plugin found by the service loader. */
     public static EvalRegistry load() {
+        return loading().build();
+    }
+
+    /** A builder holding what {@link #load()} registers, to add to before building. */
+    public static Builder loading() {
         Builder builder = builder().builtins();
         for (EvalPlugin plugin : ServiceLoader.load(EvalPlugin.class)) {
             plugin.register(builder);
         }
-        return builder.build();
+        return builder;
     }
 
     /** The environment named {@code name}; the error lists the known names. */
@@ -40,7 +48,7 @@ public final class EvalRegistry {
                     + (environments.isEmpty() ? "(none)" : String.join(", ", names()))
                     + ". Register it with an EvalPlugin (see docs/eval.md).");
         }
-        return type;
+        return type.withShared(shared);
     }
 
     public List<String> names() {
@@ -50,8 +58,24 @@ public final class EvalRegistry {
     /** Builder for {@link EvalRegistry}. */
     public static final class Builder {
         private final Map<String, EnvironmentType<?>> environments = new LinkedHashMap<>();
+        private final Map<String, List<Tool>> shared = new LinkedHashMap<>();
 
         private Builder() {}
+
+        /**
+         * A toolset every environment offers under {@code name}, whatever its type: tools that do
+         * not depend on the environment, such as those of MCP servers ({@code rein eval --mcp FILE}
+         * offers them as {@code mcp}). The same tool objects serve every trial.
+         */
+        public Builder sharedToolset(String name, List<Tool> tools) {
+            if (name == null || name.isBlank()) {
+                throw new ReinException("a shared toolset needs a name");
+            }
+            if (shared.putIfAbsent(name, List.copyOf(tools)) != null) {
+                throw new ReinException("two shared toolsets are registered as '" + name + "'");
+            }
+            return this;
+        }
 
         public Builder environment(EnvironmentType<?> type) {
             Objects.requireNonNull(type, "type");
@@ -67,7 +91,7 @@ public final class EvalRegistry {
         }
 
         public EvalRegistry build() {
-            return new EvalRegistry(environments);
+            return new EvalRegistry(environments, shared);
         }
     }
 }

@@ -121,7 +121,7 @@ public final class PersonalAssistant implements Example {
             OfficeWorld.Draft d = world.draft(request.arguments().path("draft_id").asText());
             return d == null ? "(no such draft)" : "To: " + d.to() + "\nSubject: " + d.subject() + "\n\n" + d.body();
         });
-        RunResult result = user.run(agent(world, model.trialModel()), GOAL, out);
+        RunResult result = user.run(model.offer(agent(world, model.trialModel())), GOAL, out);
         out.println("\nSent: " + world.sent().stream().map(d -> d.id() + " to " + d.to()).toList());
         return Demos.exitCode(result.succeeded() && world.sent().size() == 1);
     }

@@ -115,7 +115,7 @@ public final class CodeChange implements Example {
     public int demo(DemoModel model, PrintStream out) {
         try (GitWorkspace workspace = new GitWorkspace()) {
             out.println("Workspace: " + workspace.dir() + " (git, branch " + GitWorkspace.BRANCH + ")");
-            RunResult result = Demos.run(agent(workspace, model.trialModel()), GOAL, out);
+            RunResult result = Demos.run(model.offer(agent(workspace, model.trialModel())), GOAL, out);
             if (result.succeeded()) {
                 out.println("\nThe tests pass, so the change is committed on " + GitWorkspace.BRANCH + ":");
                 out.println(Display.indent(workspace.diff(), "  "));

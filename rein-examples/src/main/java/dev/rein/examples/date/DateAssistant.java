@@ -90,7 +90,7 @@ public final class DateAssistant implements Example {
             out.println("The scripted model first guesses; the guard refuses a date no tool computed.");
             out.println("Offline, the clock stands still at " + DateWorld.FIXED_NOW + " (09:00 in Tokyo).");
         }
-        RunResult result = Demos.run(agent(world, model.trialModel()), GOAL, out);
+        RunResult result = Demos.run(model.offer(agent(world, model.trialModel())), GOAL, out);
         return Demos.exitCode(result.succeeded());
     }
 

@@ -127,7 +127,7 @@ public final class ExpenseApproval implements Example {
         // The stand-in manager signs off what the policy check found clean, and nothing else.
         DemoApprover manager = DemoApprover.deciding(request -> ExpensePolicy.check(world.report(ExpenseTools.id(request.arguments()))).isEmpty()
                 ? Decision.approve() : Decision.reject("the report breaks the policy"));
-        RunResult result = manager.run(agent(world, model.trialModel()), DEMO_GOAL, out);
+        RunResult result = manager.run(model.offer(agent(world, model.trialModel())), DEMO_GOAL, out);
         out.println("\nStatus: EXP-202 " + world.status("EXP-202") + ", EXP-203 " + world.status("EXP-203"));
         return Demos.exitCode(result.succeeded() && "sent_back".equals(world.status("EXP-202")) && "approved".equals(world.status("EXP-203")));
     }

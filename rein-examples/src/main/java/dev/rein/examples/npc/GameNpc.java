@@ -103,7 +103,7 @@ public final class GameNpc implements Example {
     @Override
     public int demo(DemoModel model, PrintStream out) {
         Village village = new Village();
-        NpcBrain brain = new NpcBrain(village, turnAgent(village, model.trialModel()));
+        NpcBrain brain = new NpcBrain(village, model.offer(turnAgent(village, model.trialModel())));
         List<NpcBrain.TickReport> reports = new ArrayList<>();
         for (GameEvent event : demoEvents()) {
             NpcBrain.TickReport r = brain.tick(event);

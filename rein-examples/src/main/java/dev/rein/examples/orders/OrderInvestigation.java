@@ -117,7 +117,7 @@ public final class OrderInvestigation implements Example {
     @Override
     public int demo(DemoModel model, PrintStream out) {
         OrdersWorld world = new OrdersWorld();
-        Agent agent = agent(world, model.trialModel(), SUPERVISOR, budget());
+        Agent agent = model.offer(agent(world, model.trialModel(), SUPERVISOR, budget()));
         // The stand-in checks the system of record, not the model's reasoning: approve only when the source has stock.
         DemoApprover approver = DemoApprover.deciding(request -> {
             String from = request.arguments().path("from_warehouse").asText();

@@ -102,7 +102,7 @@ public final class DataAnalysis implements Example {
                 out.println("The scripted analyst first reads raw rows (the tool stops at " + SqlTool.MAX_ROWS
                         + "), then aggregates, then answers without its SQL and is sent back once.");
             }
-            RunResult result = Demos.run(agent(db, model.trialModel()), GOAL, out);
+            RunResult result = Demos.run(model.offer(agent(db, model.trialModel())), GOAL, out);
             return Demos.exitCode(result.succeeded());
         }
     }

@@ -126,7 +126,7 @@ public final class WebResearch implements Example {
     public int demo(DemoModel model, PrintStream out) {
         try (LocalWeb web = new LocalWeb()) {
             out.println("Site: " + LocalWeb.START + " is served on " + web.address() + " (the crawler's resolver maps it there).");
-            RunResult result = Demos.run(agent(web, model.trialModel()), GOAL, out);
+            RunResult result = Demos.run(model.offer(agent(web, model.trialModel())), GOAL, out);
             out.println("\nRequests the server received: " + web.hits().stream().map(LocalWeb.Hit::path).toList());
             boolean polite = Politeness.problem(web, CrawlPolicy.defaults().minInterval()) == null;
             out.println("robots.txt respected: " + web.hits().stream().noneMatch(h -> h.path().startsWith("/private/"))

@@ -1,0 +1,102 @@
+package dev.rein.cli;
+
+import dev.rein.mcp.McpConfig;
+import dev.rein.mcp.McpConfigException;
+import dev.rein.mcp.McpToolset;
+import dev.rein.tool.Secrets;
+import dev.rein.tool.Tool;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collection;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The MCP servers of one CLI command: started before the run, ended (with every process they
+ * started) when the command ends. The servers file of a run is remembered beside its settings, so
+ * {@code rein resume} in another process starts the same servers.
+ */
+final class CliMcp implements AutoCloseable {
+    static final CliMcp NONE = new CliMcp(null, null);
+
+    private final Path file;
+    private final McpToolset toolset;
+
+    private CliMcp(Path file, McpToolset toolset) {
+        this.file = file;
+        this.toolset = toolset;
+    }
+
+    /** Reads a servers file, substituting {@code ${VAR}} from the environment; warnings go to stderr. */
+    static McpConfig load(Path file, CliEnvironment env) {
+        McpConfig config = McpConfig.load(file, env.env());
+        config.warnings().forEach(w -> env.err().println("warning: " + w));
+        return config;
+    }
+
+    /**
+     * Starts the servers of {@code config} (nothing when null).
+     *
+     * @param taken the names of the other tools the agent has: an MCP tool may not shadow one
+     */
+    static CliMcp start(Path file, McpConfig config, Collection<String> taken) {
+        if (config == null) {
+            return NONE;
+        }
+        McpToolset toolset = McpToolset.start(config);
+        Set<String> clashes = toolset.tools().stream().map(Tool::name).filter(taken::contains).collect(Collectors.toCollection(java.util.TreeSet::new));
+        if (!clashes.isEmpty()) {
+            toolset.close();
+            throw new McpConfigException("MCP tool name(s) " + clashes + " are also built-in tools given with --tools; give the"
+                    + " server a \"prefix\" in " + file + " or leave the built-in out of --tools");
+        }
+        return new CliMcp(file.toAbsolutePath().normalize(), toolset);
+    }
+
+    List<Tool> tools() {
+        return toolset == null ? List.of() : toolset.tools();
+    }
+
+    /** The values to mask in tool output and traces (header tokens, substituted variables). */
+    Secrets secrets() {
+        return toolset == null || toolset.secrets().isEmpty() ? Secrets.NONE : Secrets.of(toolset.secrets());
+    }
+
+    /** Remembers which servers file a run was started with. */
+    void remember(CliHome home, String runId) {
+        if (file == null) {
+            return;
+        }
+        Path record = record(home, runId);
+        try {
+            Files.createDirectories(record.getParent());
+            Files.writeString(record, file.toString(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UsageException("cannot write " + record + " (" + e.getMessage() + ")");
+        }
+    }
+
+    /** The servers file {@code runId} was started with, or null. */
+    static Path remembered(CliHome home, String runId) {
+        Path record = record(home, runId);
+        try {
+            return Files.isRegularFile(record) ? Path.of(Files.readString(record, StandardCharsets.UTF_8).strip()) : null;
+        } catch (IOException e) {
+            throw new UsageException("cannot read " + record + " (" + e.getMessage() + ")");
+        }
+    }
+
+    private static Path record(CliHome home, String runId) {
+        return home.directory().resolve("runs").resolve(runId + ".mcp");
+    }
+
+    @Override
+    public void close() {
+        if (toolset != null) {
+            toolset.close();
+        }
+    }
+}

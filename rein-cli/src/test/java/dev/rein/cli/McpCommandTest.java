@@ -1,0 +1,126 @@
+package dev.rein.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.json.Json;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code rein mcp list} and {@code --mcp} configuration errors, in-process against the real npm servers. */
+class McpCommandTest {
+    @TempDir
+    Path dir;
+
+    private Path servers() throws IOException {
+        Path file = dir.resolve("servers.json");
+        Files.writeString(file, "{\"mcpServers\": {"
+                + "\"everything\": {" + NpmServers.stdio("server-everything", "stdio") + "},"
+                + "\"fs\": {" + NpmServers.stdio("server-filesystem", dir.toString())
+                + ", \"prefix\": \"fs_\", \"deny\": [\"move_file\"], \"risk\": {\"create_directory\": \"irreversible\"}}}}");
+        return file;
+    }
+
+    @Test
+    void listPrintsEveryServerItsToolsTheirRiskAndWhetherTheyNeedApproval() throws IOException {
+        InProcessCli.Outcome outcome = new InProcessCli().run("mcp", "list", servers().toString());
+        assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+        assertThat(outcome.stdout()).contains("everything (stdio: node): 13 tools", "fs (stdio: node): 13 tools");
+        assertThat(outcome.stdout().lines()).anySatisfy(line -> assertThat(line).matches("  echo +read +runs freely +idempotent"));
+        assertThat(outcome.stdout().lines()).anySatisfy(line -> assertThat(line).matches("  fs_write_file +irreversible +needs approval +idempotent"));
+        assertThat(outcome.stdout().lines()).anySatisfy(line -> assertThat(line)
+                .matches("  fs_create_directory +irreversible +needs approval +override; annotations give write, idempotent"));
+        assertThat(outcome.stdout()).doesNotContain("move_file");
+    }
+
+    @Test
+    void listJsonIsOneObjectForScripts() throws IOException {
+        InProcessCli.Outcome outcome = new InProcessCli().run("mcp", "list", "--json", servers().toString());
+        assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+        JsonNode json = Json.parse(outcome.stdout());
+        JsonNode fs = json.at("/servers/1");
+        assertThat(fs.get("name").asText()).isEqualTo("fs");
+        assertThat(fs.get("transport").asText()).isEqualTo("stdio");
+        assertThat(fs.get("timeout_seconds").asDouble()).isEqualTo(30.0);
+        JsonNode write = null;
+        for (JsonNode tool : fs.get("tools")) {
+            if (tool.get("name").asText().equals("fs_write_file")) {
+                write = tool;
+            }
+        }
+        assertThat(write).isNotNull();
+        assertThat(write.get("mcp_name").asText()).isEqualTo("write_file");
+        assertThat(write.get("risk").asText()).isEqualTo("irreversible");
+        assertThat(write.get("derived_risk").asText()).isEqualTo("irreversible");
+        assertThat(write.get("needs_approval").asBoolean()).isTrue();
+        assertThat(write.get("idempotent_hint").asBoolean()).isTrue();
+        assertThat(json.at("/servers/0/tools/0/needs_approval").asBoolean()).isFalse();
+    }
+
+    @Test
+    void aBadServersFileIsExitTwoWithOneLine() throws IOException {
+        Path bad = dir.resolve("bad.json");
+        Files.writeString(bad, "{\"mcpServers\": {\"x\": {\"command\": \"node\", \"risk\": \"sometimes\"}}}");
+        InProcessCli cli = new InProcessCli();
+        InProcessCli.Outcome list = cli.run("mcp", "list", bad.toString());
+        assertThat(list.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(list.stderrLines()).singleElement().asString()
+                .startsWith("rein mcp list: " + bad + ": MCP server 'x' \"risk\" is \"sometimes\"");
+        InProcessCli.Outcome run = cli.run("run", "--mcp", bad.toString(), "do it");
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(run.stderrLines()).singleElement().asString().startsWith("rein run: " + bad + ": MCP server 'x'");
+        assertThat(cli.modelsCreated()).isZero();
+        InProcessCli.Outcome missing = cli.run("run", "--mcp", dir.resolve("none.json").toString(), "do it");
+        assertThat(missing.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(missing.stderr()).contains("none.json does not exist");
+    }
+
+    @Test
+    void aServerThatCannotStartIsExitTwoNamingIt() throws IOException {
+        Path file = dir.resolve("ghost.json");
+        Files.writeString(file, "{\"mcpServers\": {\"ghost\": {\"command\": \"sh\", \"args\": [\"-c\", \"echo no license >&2; exit 7\"]}}}");
+        InProcessCli.Outcome outcome = new InProcessCli().run("mcp", "list", file.toString());
+        assertThat(outcome.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(outcome.stderrLines()).singleElement().asString()
+                .contains("MCP server 'ghost' could not be started", "exit code 7", "no license");
+    }
+
+    @Test
+    void evalOffersTheServersToolsAsTheToolsetMcp() throws IOException {
+        Path suite = dir.resolve("suite.yaml");
+        Files.writeString(suite, """
+                suite: mcp-demo
+                trials: 1
+                environment: {name: file_tree, options: {files: {a.txt: x}}}
+                agent: {toolsets: [mcp], max_steps: 4}
+                tasks:
+                  - id: sum
+                    category: should_succeed
+                    goal: Add 2 and 40 with the tool.
+                    script:
+                      - tool_calls: [{name: get-sum, input: {a: 2, b: 40}}]
+                      - text: The sum is 42.
+                    expect:
+                      answer_contains: ["42"]
+                      must_call: [get-sum]
+                """);
+        Path servers = dir.resolve("everything.json");
+        Files.writeString(servers, "{\"mcpServers\": {\"everything\": {" + NpmServers.stdio("server-everything", "stdio") + "}}}");
+        InProcessCli.Outcome outcome = new InProcessCli().run("eval", suite.toString(), "--mcp", servers.toString(), "--json");
+        assertThat(outcome.exitCode()).as(outcome.stderr() + outcome.stdout()).isZero();
+        assertThat(outcome.stdout()).contains("\"sum\"");
+    }
+
+    @Test
+    void exampleOffersTheServersToolsToItsDemoAgent() throws IOException {
+        InProcessCli cli = new InProcessCli();
+        InProcessCli.Outcome demo = cli.run("example", "date", "--offline", "--mcp", servers().toString());
+        assertThat(demo.exitCode()).as(demo.stderr() + demo.stdout()).isZero();
+        InProcessCli.Outcome eval = cli.run("example", "date", "--eval", "--mcp", servers().toString());
+        assertThat(eval.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(eval.stderrLines()).singleElement().asString().contains("--mcp goes with the demo, not --eval");
+    }
+}

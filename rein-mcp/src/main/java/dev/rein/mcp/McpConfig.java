@@ -1,0 +1,63 @@
+package dev.rein.mcp;
+
+import dev.rein.mcp.internal.ConfigParser;
+import dev.rein.tool.Secrets;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The MCP servers an agent uses, in the {@code {"mcpServers": {...}}} format other MCP clients
+ * read, plus Rein's optional per-server keys ({@code risk}, {@code allow}, {@code deny},
+ * {@code scope}, {@code timeout_seconds}, {@code trust}, {@code prefix}). See docs/mcp.md.
+ *
+ * @param servers  the servers, in file order (servers with {@code "disabled": true} are left out)
+ * @param warnings keys of other clients that Rein read but does not honour, one line each
+ */
+public record McpConfig(List<McpServerConfig> servers, List<String> warnings) {
+    public McpConfig {
+        servers = List.copyOf(servers);
+        warnings = List.copyOf(warnings);
+    }
+
+    /**
+     * Parses a servers file. {@code ${NAME}} (or {@code ${NAME:-default}}) in a command, argument,
+     * URL, environment value or header value is replaced from {@code variables}.
+     *
+     * @param origin names the text in error messages (a file name)
+     * @throws McpConfigException naming what is wrong and where
+     */
+    public static McpConfig parse(String json, String origin, Map<String, String> variables) {
+        Map<String, String> copy = Map.copyOf(variables);
+        return ConfigParser.parse(json, origin, copy::get);
+    }
+
+    /**
+     * Parses a servers file whose {@code ${NAME}} are read from {@code variables} (usually the
+     * environment) and, when not set there, from the agent's {@code secrets}.
+     */
+    public static McpConfig parse(String json, String origin, Map<String, String> variables, Secrets secrets) {
+        Map<String, String> copy = Map.copyOf(variables);
+        return ConfigParser.parse(json, origin, name -> copy.containsKey(name) ? copy.get(name) : secrets.get(name).orElse(null));
+    }
+
+    /** Reads and parses {@code file}; see {@link #parse(String, String, Map)}. */
+    public static McpConfig load(Path file, Map<String, String> variables) {
+        return load(file, variables, Secrets.NONE);
+    }
+
+    /** Reads and parses {@code file}; see {@link #parse(String, String, Map, Secrets)}. */
+    public static McpConfig load(Path file, Map<String, String> variables, Secrets secrets) {
+        try {
+            return parse(Files.readString(file, StandardCharsets.UTF_8), file.toString(), variables, secrets);
+        } catch (NoSuchFileException e) {
+            throw new McpConfigException("MCP servers file " + file + " does not exist; give a JSON file with {\"mcpServers\": {...}}");
+        } catch (IOException e) {
+            throw new McpConfigException("cannot read MCP servers file " + file + ": " + e.getMessage());
+        }
+    }
+}

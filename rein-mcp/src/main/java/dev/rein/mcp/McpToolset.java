@@ -1,0 +1,206 @@
+package dev.rein.mcp;
+
+import dev.rein.mcp.internal.OsProcess;
+import dev.rein.mcp.internal.ServerConnection;
+import dev.rein.mcp.internal.ServerProcess;
+import dev.rein.mcp.internal.ToolAdapter;
+import dev.rein.tool.Risk;
+import dev.rein.tool.Tool;
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Future;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * The tools of a set of MCP servers as Rein {@link Tool}s. Give {@link #tools()} to an agent: each
+ * call passes the same executor gate as a native tool (schema, scopes, approval, idempotency,
+ * timeout, truncation, provenance, untrusted-data wrapping). Close the toolset when the agent is
+ * done: it ends every server process it started (a JVM shutdown hook does so too, as a last resort).
+ *
+ * <pre>{@code
+ * try (McpToolset mcp = McpToolset.start(McpConfig.load(Path.of("servers.json"), System.getenv()))) {
+ *     Agent agent = Agent.builder().model(model).tools(mcp.tools()).secrets(Secrets.of(mcp.secrets())).build();
+ *     agent.run("...");
+ * }
+ * }</pre>
+ */
+public final class McpToolset implements AutoCloseable {
+    private final List<ServerConnection> connections;
+    /** The current tools by Rein name, updated when a server's tool list changes. */
+    private final Map<String, ToolAdapter.Adapted> current = Collections.synchronizedMap(new LinkedHashMap<>());
+    private final Map<String, String> owner = new ConcurrentHashMap<>();
+    private final Map<String, String> secrets;
+    private final Thread shutdownHook;
+
+    private McpToolset(List<ServerConnection> connections, Map<String, String> secrets) {
+        this.connections = connections;
+        this.secrets = secrets;
+        this.shutdownHook = Thread.ofPlatform().unstarted(this::closeConnections);
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+    }
+
+    /**
+     * Starts every server of {@code config} (in parallel) and lists their tools.
+     *
+     * @throws McpConfigException when a server cannot be started, its tools cannot be used, or two
+     *                            servers offer the same tool name; every server started is ended again
+     */
+    public static McpToolset start(McpConfig config) {
+        return start(config, OsProcess.launcher());
+    }
+
+    static McpToolset start(McpConfig config, ServerProcess.Launcher launcher) {
+        McpJsonMapper mapper = McpJsonDefaults.getMapper();
+        Map<String, String> secrets = new LinkedHashMap<>();
+        config.servers().forEach(server -> secrets.putAll(server.secrets()));
+        List<ServerConnection> connections = new ArrayList<>();
+        McpToolset toolset = new McpToolset(connections, Map.copyOf(secrets));
+        try {
+            for (McpServerConfig server : config.servers()) {
+                connections.add(new ServerConnection(server, launcher, mapper, tools -> toolset.refresh(server, tools)));
+            }
+            toolset.startAll();
+            return toolset;
+        } catch (RuntimeException e) {
+            toolset.close();
+            throw e;
+        }
+    }
+
+    private void startAll() {
+        Map<ServerConnection, List<McpSchema.Tool>> listed = new LinkedHashMap<>();
+        List<String> failures = new ArrayList<>();
+        try (ExecutorService starter = Executors.newVirtualThreadPerTaskExecutor()) {
+            Map<ServerConnection, Future<List<McpSchema.Tool>>> started = new LinkedHashMap<>();
+            connections.forEach(c -> started.put(c, starter.submit(c::start)));
+            for (var entry : started.entrySet()) {
+                try {
+                    listed.put(entry.getKey(), entry.getValue().get());
+                } catch (ExecutionException e) {
+                    failures.add(e.getCause().getMessage());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new McpConfigException("interrupted while starting the MCP servers");
+                }
+            }
+        }
+        if (!failures.isEmpty()) {
+            throw new McpConfigException(String.join(" ", failures));
+        }
+        listed.forEach((connection, tools) -> adoptAll(connection, tools, true));
+    }
+
+    /** Adapts a server's tool list; at start every problem is a configuration error. */
+    private void adoptAll(ServerConnection connection, List<McpSchema.Tool> tools, boolean strict) {
+        McpServerConfig server = connection.config();
+        checkNamesExist(server, tools, strict);
+        for (McpSchema.Tool tool : tools) {
+            if (!server.offers(tool.name())) {
+                continue;
+            }
+            String name = ToolAdapter.reinName(server, tool.name());
+            String other = owner.putIfAbsent(name, server.name());
+            if (other != null && !other.equals(server.name())) {
+                if (strict) {
+                    throw new McpConfigException("MCP servers '" + other + "' and '" + server.name() + "' both offer a tool named '" + name
+                            + "'; give one of them a \"prefix\" (e.g. \"prefix\": \"" + server.name().replaceAll("[^A-Za-z0-9]", "_")
+                            + "_\") or add the tool to its \"deny\" list");
+                }
+                continue;
+            }
+            current.put(name, ToolAdapter.adapt(server, connection, tool, strict, this::riskOf));
+        }
+    }
+
+    private static void checkNamesExist(McpServerConfig server, List<McpSchema.Tool> tools, boolean strict) {
+        if (!strict) {
+            return;
+        }
+        List<String> offered = tools.stream().map(McpSchema.Tool::name).toList();
+        List<String> named = new ArrayList<>(server.allow());
+        named.addAll(server.deny());
+        named.addAll(server.toolRisk().keySet());
+        for (String name : named) {
+            if (!offered.contains(name)) {
+                throw new McpConfigException("MCP server '" + server.name() + "' has no tool named '" + name + "' (named in its"
+                        + " \"allow\", \"deny\" or \"risk\"); it offers: " + String.join(", ", offered));
+            }
+        }
+    }
+
+    /** A server's tool list changed: tools it dropped are refused from now on; new ones join {@link #tools()}. */
+    private void refresh(McpServerConfig server, List<McpSchema.Tool> tools) {
+        ServerConnection connection = connections.stream().filter(c -> c.config() == server).findFirst().orElseThrow();
+        owner.entrySet().removeIf(e -> {
+            boolean mine = e.getValue().equals(server.name());
+            if (mine) {
+                current.remove(e.getKey());
+            }
+            return mine;
+        });
+        adoptAll(connection, tools, false);
+    }
+
+    private Optional<Risk> riskOf(String name) {
+        ToolAdapter.Adapted adapted = current.get(name);
+        return adapted == null ? Optional.empty() : Optional.of(adapted.info().risk());
+    }
+
+    /** The tools offered now, in server order then the servers' order. */
+    public List<Tool> tools() {
+        return adapted().stream().map(ToolAdapter.Adapted::tool).toList();
+    }
+
+    /** What Rein made of each tool offered now. */
+    public List<McpToolInfo> describe() {
+        return adapted().stream().map(ToolAdapter.Adapted::info).toList();
+    }
+
+    private List<ToolAdapter.Adapted> adapted() {
+        List<ToolAdapter.Adapted> all;
+        synchronized (current) {
+            all = List.copyOf(current.values());
+        }
+        List<ToolAdapter.Adapted> result = new ArrayList<>();
+        for (ServerConnection connection : connections) {
+            all.stream().filter(a -> a.info().server().equals(connection.config().name())).forEach(result::add);
+        }
+        return result;
+    }
+
+    /**
+     * Values to mask wherever they could appear (HTTP header values and the variables substituted
+     * into headers and environments), by name: hand them to the agent with {@code Secrets.of(...)}.
+     */
+    public Map<String, String> secrets() {
+        return secrets;
+    }
+
+    /** Ends every server; idempotent. */
+    @Override
+    public void close() {
+        closeConnections();
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException e) {
+            // the JVM is already shutting down and runs the hook itself
+        }
+    }
+
+    private void closeConnections() {
+        // In parallel: each server gets a grace period to exit before it is killed.
+        try (ExecutorService closer = Executors.newVirtualThreadPerTaskExecutor()) {
+            connections.forEach(c -> closer.submit(c::close));
+        }
+    }
+}

@@ -1,0 +1,267 @@
+package dev.rein.mcp.internal;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.json.Json;
+import dev.rein.mcp.McpConfig;
+import dev.rein.mcp.McpConfigException;
+import dev.rein.mcp.McpServerConfig;
+import dev.rein.tool.Risk;
+import java.math.BigDecimal;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Reads the {@code mcpServers} JSON format strictly: every mistake is one message naming the server and key. */
+public final class ConfigParser {
+    private static final Set<String> KEYS = Set.of("type", "command", "args", "env", "cwd", "url", "headers",
+            "risk", "allow", "deny", "scope", "timeout_seconds", "trust", "prefix", "disabled");
+    /** Keys other clients write that Rein reads past, with a warning when they would grant something. */
+    private static final Set<String> FOREIGN = Set.of("autoApprove", "alwaysAllow", "description", "timeout", "envFile");
+    private static final Pattern VARIABLE = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?}");
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
+    private static final Pattern PREFIX = Pattern.compile("[A-Za-z0-9_-]{1,32}");
+    private static final BigDecimal MAX_TIMEOUT_SECONDS = BigDecimal.valueOf(3600);
+
+    private final String origin;
+    private final Function<String, String> variables;
+    private final List<String> warnings = new ArrayList<>();
+
+    private ConfigParser(String origin, Function<String, String> variables) {
+        this.origin = origin;
+        this.variables = variables;
+    }
+
+    /** @param variables the value of a {@code ${NAME}}, or null when it is not set */
+    public static McpConfig parse(String json, String origin, Function<String, String> variables) {
+        return new ConfigParser(origin, variables).parse(json);
+    }
+
+    private McpConfig parse(String json) {
+        JsonNode root;
+        try {
+            root = Json.mapper().readTree(json);
+        } catch (JsonProcessingException e) {
+            throw new McpConfigException(origin + " is not valid JSON (line " + e.getLocation().getLineNr() + ", column "
+                    + e.getLocation().getColumnNr() + "): " + e.getOriginalMessage());
+        }
+        JsonNode servers = root == null ? null : root.get("mcpServers");
+        if (servers == null || !servers.isObject()) {
+            throw new McpConfigException(origin + " has no \"mcpServers\" object; write {\"mcpServers\": {\"NAME\": {\"command\": \"...\"}}}");
+        }
+        List<McpServerConfig> result = new ArrayList<>();
+        for (Map.Entry<String, JsonNode> entry : servers.properties()) {
+            String name = entry.getKey();
+            if (!NAME.matcher(name).matches()) {
+                throw new McpConfigException(origin + ": server name '" + name + "' is invalid; use 1-64 letters, digits, '_', '-' or '.'");
+            }
+            if (!entry.getValue().isObject()) {
+                throw error(name, "must be an object with \"command\" or \"url\"");
+            }
+            if (entry.getValue().path("disabled").asBoolean(false)) {
+                continue;
+            }
+            result.add(server(name, entry.getValue()));
+        }
+        return new McpConfig(result, warnings);
+    }
+
+    private McpServerConfig server(String name, JsonNode node) {
+        for (Map.Entry<String, JsonNode> field : node.properties()) {
+            String key = field.getKey();
+            if (FOREIGN.contains(key)) {
+                warnings.add("MCP server '" + name + "': key \"" + key + "\" is ignored by Rein (approvals come from the tool's risk"
+                        + " and the approval policy; see docs/mcp.md)");
+            } else if (!KEYS.contains(key)) {
+                throw error(name, "has an unknown key \"" + key + "\"; the known keys are " + String.join(", ", KEYS.stream().sorted().toList()));
+            }
+        }
+        Map<String, String> secrets = new LinkedHashMap<>();
+        McpServerConfig.Transport transport = transport(name, node, secrets);
+        Risk risk = null;
+        Map<String, Risk> toolRisk = new LinkedHashMap<>();
+        JsonNode riskNode = node.get("risk");
+        if (riskNode != null && riskNode.isObject()) {
+            riskNode.properties().forEach(e -> toolRisk.put(e.getKey(), risk(name, "risk." + e.getKey(), e.getValue())));
+        } else if (riskNode != null) {
+            risk = risk(name, "risk", riskNode);
+        }
+        return new McpServerConfig(name, transport, risk, toolRisk, names(name, node, "allow"), names(name, node, "deny"),
+                scope(name, node), timeout(name, node), bool(name, node, "trust"), prefix(name, node), secrets);
+    }
+
+    private McpServerConfig.Transport transport(String name, JsonNode node, Map<String, String> secrets) {
+        String type = text(name, node, "type");
+        boolean hasCommand = node.has("command");
+        boolean hasUrl = node.has("url");
+        if (hasCommand == hasUrl) {
+            throw error(name, hasCommand ? "has both \"command\" and \"url\"; give one"
+                    : "needs \"command\" (a local server) or \"url\" (a streamable HTTP server)");
+        }
+        if (type != null && !Set.of("stdio", "http", "streamable-http", "streamableHttp").contains(type)) {
+            throw error(name, "has \"type\": \"" + type + "\"; Rein supports \"stdio\" and \"http\" (streamable HTTP)"
+                    + ("sse".equals(type) ? "; the older SSE transport is not supported, use the server's streamable HTTP endpoint" : ""));
+        }
+        if (hasCommand) {
+            String command = expand(name, "command", text(name, node, "command"), null);
+            if (command.isBlank()) {
+                throw error(name, "has an empty \"command\"");
+            }
+            List<String> args = new ArrayList<>();
+            for (String arg : strings(name, node, "args")) {
+                args.add(expand(name, "args", arg, null));
+            }
+            Map<String, String> env = map(name, node, "env", secrets, false);
+            String cwd = text(name, node, "cwd");
+            return new McpServerConfig.Stdio(command, args, env, cwd == null ? null : Path.of(expand(name, "cwd", cwd, null)));
+        }
+        String url = expand(name, "url", text(name, node, "url"), null);
+        URI uri;
+        try {
+            uri = URI.create(url);
+        } catch (IllegalArgumentException e) {
+            throw error(name, "has an invalid \"url\": " + e.getMessage());
+        }
+        if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme())) {
+            throw error(name, "has \"url\": \"" + url + "\"; it must start with http:// or https://");
+        }
+        return new McpServerConfig.Http(uri, map(name, node, "headers", secrets, true));
+    }
+
+    private Map<String, String> map(String server, JsonNode node, String key, Map<String, String> secrets, boolean allSecret) {
+        JsonNode value = node.get(key);
+        Map<String, String> result = new LinkedHashMap<>();
+        if (value == null) {
+            return result;
+        }
+        if (!value.isObject()) {
+            throw error(server, "\"" + key + "\" must be an object of strings");
+        }
+        for (Map.Entry<String, JsonNode> e : value.properties()) {
+            if (!e.getValue().isTextual()) {
+                throw error(server, "\"" + key + "." + e.getKey() + "\" must be a string");
+            }
+            String expanded = expand(server, key + "." + e.getKey(), e.getValue().asText(), secrets);
+            result.put(e.getKey(), expanded);
+            if (allSecret && expanded.length() >= 4) {
+                secrets.put("mcp." + server + "." + key + "." + e.getKey(), expanded);
+            }
+        }
+        return result;
+    }
+
+    /** Replaces {@code ${NAME}}; the values it puts in become secrets when {@code secrets} is given. */
+    private String expand(String server, String key, String value, Map<String, String> secrets) {
+        Matcher m = VARIABLE.matcher(value);
+        StringBuilder sb = new StringBuilder();
+        while (m.find()) {
+            String replacement = variables.apply(m.group(1));
+            if (replacement == null || replacement.isEmpty()) {
+                replacement = m.group(2);
+            }
+            if (replacement == null) {
+                throw error(server, "\"" + key + "\" uses ${" + m.group(1) + "}, which is not set; set the environment variable "
+                        + m.group(1) + " or give a default as ${" + m.group(1) + ":-value}");
+            }
+            if (secrets != null && m.group(2) == null && replacement.length() >= 4) {
+                secrets.put(m.group(1), replacement);
+            }
+            m.appendReplacement(sb, Matcher.quoteReplacement(replacement));
+        }
+        m.appendTail(sb);
+        return sb.toString();
+    }
+
+    private Risk risk(String server, String key, JsonNode value) {
+        String text = value.isTextual() ? value.asText().toLowerCase(Locale.ROOT) : "";
+        return switch (text) {
+            case "read" -> Risk.READ;
+            case "write" -> Risk.WRITE;
+            case "irreversible" -> Risk.IRREVERSIBLE;
+            default -> throw error(server, "\"" + key + "\" is " + value + "; use \"read\", \"write\" or \"irreversible\","
+                    + " or an object of tool name to one of those");
+        };
+    }
+
+    private Set<String> names(String server, JsonNode node, String key) {
+        return new LinkedHashSet<>(strings(server, node, key));
+    }
+
+    private List<String> strings(String server, JsonNode node, String key) {
+        JsonNode value = node.get(key);
+        List<String> result = new ArrayList<>();
+        if (value == null) {
+            return result;
+        }
+        if (!value.isArray()) {
+            throw error(server, "\"" + key + "\" must be an array of strings");
+        }
+        for (JsonNode item : value) {
+            if (!item.isTextual()) {
+                throw error(server, "\"" + key + "\" must be an array of strings, but contains " + item);
+            }
+            result.add(item.asText());
+        }
+        return result;
+    }
+
+    private String scope(String server, JsonNode node) {
+        String scope = text(server, node, "scope");
+        if (scope != null && scope.isBlank()) {
+            throw error(server, "has an empty \"scope\"; remove it or name the scope the run's principal must hold");
+        }
+        return scope;
+    }
+
+    private Duration timeout(String server, JsonNode node) {
+        JsonNode value = node.get("timeout_seconds");
+        if (value == null) {
+            return null;
+        }
+        if (!value.isNumber() || value.decimalValue().signum() <= 0 || value.decimalValue().compareTo(MAX_TIMEOUT_SECONDS) > 0) {
+            throw error(server, "\"timeout_seconds\" is " + value + "; give a number of seconds above 0 and at most 3600");
+        }
+        return Duration.ofMillis(Math.max(1, value.decimalValue().movePointRight(3).longValue()));
+    }
+
+    private String prefix(String server, JsonNode node) {
+        String prefix = text(server, node, "prefix");
+        if (prefix != null && !PREFIX.matcher(prefix).matches()) {
+            throw error(server, "\"prefix\" is '" + prefix + "'; use 1-32 letters, digits, '_' or '-', e.g. \"" + server.replaceAll("[^A-Za-z0-9]", "_") + "_\"");
+        }
+        return prefix;
+    }
+
+    private boolean bool(String server, JsonNode node, String key) {
+        JsonNode value = node.get(key);
+        if (value != null && !value.isBoolean()) {
+            throw error(server, "\"" + key + "\" must be true or false, was " + value);
+        }
+        return value != null && value.asBoolean();
+    }
+
+    private String text(String server, JsonNode node, String key) {
+        JsonNode value = node.get(key);
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        if (!value.isTextual()) {
+            throw error(server, "\"" + key + "\" must be a string, was " + value);
+        }
+        return value.asText();
+    }
+
+    private McpConfigException error(String server, String what) {
+        return new McpConfigException(origin + ": MCP server '" + server + "' " + what);
+    }
+}

@@ -1,0 +1,108 @@
+package dev.rein.mcp.internal;
+
+import dev.rein.mcp.McpServerConfig;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A stdio server as an operating-system process. It gets only a small set of inherited
+ * environment variables (what a shell tool needs to run) plus the configured ones, so the
+ * agent's own keys never reach a server by accident. Ending it ends its descendants first:
+ * {@code npx} and shell wrappers start the real server as a child.
+ */
+public final class OsProcess implements ServerProcess {
+    private static final Set<String> INHERITED = Set.of("PATH", "HOME", "USER", "LOGNAME", "SHELL", "TERM", "LANG",
+            "LC_ALL", "LC_CTYPE", "TMPDIR", "TMP", "TEMP", "TZ", "NODE_PATH", "NODE_EXTRA_CA_CERTS",
+            "npm_config_cache", "NPM_CONFIG_CACHE", "XDG_CACHE_HOME", "XDG_CONFIG_HOME",
+            "SYSTEMROOT", "SystemRoot", "APPDATA", "LOCALAPPDATA", "USERPROFILE", "PATHEXT", "COMSPEC", "ProgramFiles");
+    private static final long STDIN_GRACE_MILLIS = 300;
+    private static final long GRACE_MILLIS = 2000;
+
+    private final Process process;
+
+    private OsProcess(Process process) {
+        this.process = process;
+    }
+
+    /** The launcher for real processes. */
+    public static ServerProcess.Launcher launcher() {
+        return OsProcess::start;
+    }
+
+    static ServerProcess start(McpServerConfig.Stdio stdio) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(stdio.command());
+        command.addAll(stdio.args());
+        ProcessBuilder builder = new ProcessBuilder(command);
+        Map<String, String> env = builder.environment();
+        env.keySet().removeIf(name -> !INHERITED.contains(name) && !name.startsWith("LC_"));
+        env.putAll(stdio.env());
+        if (stdio.directory() != null) {
+            builder.directory(stdio.directory().toFile());
+        }
+        return new OsProcess(builder.start());
+    }
+
+    @Override
+    public OutputStream stdin() {
+        return process.getOutputStream();
+    }
+
+    @Override
+    public InputStream stdout() {
+        return process.getInputStream();
+    }
+
+    @Override
+    public InputStream stderr() {
+        return process.getErrorStream();
+    }
+
+    @Override
+    public CompletableFuture<Integer> onExit() {
+        return process.onExit().thenApply(Process::exitValue);
+    }
+
+    /** As the MCP specification asks: close stdin, give it a moment, then SIGTERM, then SIGKILL. */
+    @Override
+    public void destroy() {
+        List<ProcessHandle> descendants = process.descendants().toList();
+        try {
+            process.getOutputStream().close();
+        } catch (IOException e) {
+            // already closed by a crash: nothing to flush
+        }
+        try {
+            if (process.waitFor(STDIN_GRACE_MILLIS, TimeUnit.MILLISECONDS)) {
+                descendants.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
+                return;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        descendants.forEach(ProcessHandle::destroy);
+        process.destroy();
+        try {
+            if (!process.waitFor(GRACE_MILLIS, TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly();
+                process.waitFor(GRACE_MILLIS, TimeUnit.MILLISECONDS);
+            }
+            for (ProcessHandle child : descendants) {
+                if (child.isAlive()) {
+                    child.destroyForcibly();
+                }
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            descendants.forEach(ProcessHandle::destroyForcibly);
+            Thread.currentThread().interrupt();
+        }
+    }
+}

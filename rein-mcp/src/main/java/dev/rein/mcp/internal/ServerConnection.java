@@ -1,0 +1,267 @@
+package dev.rein.mcp.internal;
+
+import dev.rein.mcp.McpConfigException;
+import dev.rein.mcp.McpServerConfig;
+import dev.rein.tool.ToolOutput;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.spec.McpError;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+
+/**
+ * Rein's side of one configured server for the agent's lifetime: starts it, lists its tools (all
+ * pages, again on {@code notifications/tools/list_changed}), calls them, and turns every failure
+ * into an error result. A server that crashed or broke is restarted at the next call; restarts
+ * that keep failing wait longer each time (1 s doubling to 30 s) so a dead server is not hammered.
+ */
+public final class ServerConnection implements AutoCloseable {
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
+    private static final int MAX_PAGES = 100;
+
+    private final McpServerConfig config;
+    private final ServerProcess.Launcher launcher;
+    private final McpJsonMapper mapper;
+    private final StderrTail stderr;
+    private final Consumer<List<McpSchema.Tool>> onTools;
+    private Session session;
+    private String lastFailure;
+    private int failedRestarts;
+    private Instant restartNotBefore = Instant.MIN;
+    private boolean closed;
+
+    public ServerConnection(McpServerConfig config, ServerProcess.Launcher launcher, McpJsonMapper mapper,
+                            Consumer<List<McpSchema.Tool>> onTools) {
+        this.config = config;
+        this.launcher = launcher;
+        this.mapper = mapper;
+        this.stderr = new StderrTail(config.secrets());
+        this.onTools = onTools;
+    }
+
+    public McpServerConfig config() {
+        return config;
+    }
+
+    /**
+     * Starts the server and lists its tools.
+     *
+     * @throws McpConfigException naming the server, why it failed and its stderr tail
+     */
+    public synchronized List<McpSchema.Tool> start() {
+        try {
+            session = connect();
+            return listAll(session);
+        } catch (IOException | RuntimeException e) {
+            close();
+            throw new McpConfigException("MCP server '" + config.name() + "' could not be started: " + describe(e) + "."
+                    + stderr.describe() + hint());
+        }
+    }
+
+    private Session connect() throws IOException {
+        Session opened = Session.open(config, launcher, mapper, stderr, this::refreshLater);
+        Duration limit = max(config.timeout(), START_TIMEOUT);
+        try {
+            await(opened, opened.client.initialize().toFuture(), Instant.now().plus(limit));
+            return opened;
+        } catch (IOException | RuntimeException e) {
+            if (e.getCause() instanceof TimeoutException) {
+                opened.close();
+                throw new IOException("it did not answer the initialize request within " + limit.toSeconds() + " s", e);
+            }
+            // A server that died while starting is best described by how it ended, not by the write that failed.
+            String ended = opened.endedWithin(Duration.ofSeconds(1));
+            opened.close();
+            if (ended != null) {
+                throw new IOException("it stopped before answering: " + ended, e);
+            }
+            throw e;
+        }
+    }
+
+    private List<McpSchema.Tool> listAll(Session current) throws IOException {
+        List<McpSchema.Tool> tools = new ArrayList<>();
+        String cursor = McpSchema.FIRST_PAGE;
+        for (int page = 0; page < MAX_PAGES; page++) {
+            McpSchema.ListToolsResult result = await(current, current.client.listTools(cursor).toFuture(),
+                    Instant.now().plus(max(config.timeout(), START_TIMEOUT)));
+            tools.addAll(result.tools());
+            cursor = result.nextCursor();
+            if (cursor == null || cursor.isEmpty()) {
+                return tools;
+            }
+        }
+        throw new IOException("its tool list did not end after " + MAX_PAGES + " pages");
+    }
+
+    /** On list_changed: list again off the SDK's thread, and hand the new list on. */
+    private void refreshLater() {
+        Thread.ofVirtual().name("rein-mcp-refresh-" + config.name()).start(() -> {
+            Session current;
+            synchronized (this) {
+                current = session;
+            }
+            if (current == null || current.broken.isDone()) {
+                return;
+            }
+            try {
+                onTools.accept(listAll(current));
+            } catch (IOException | RuntimeException e) {
+                // the next call notices a broken server; a failed refresh keeps the tools known so far
+            }
+        });
+    }
+
+    /**
+     * Calls {@code tool}; every failure is an error result the model can act on.
+     *
+     * @param deadline the call gives up at this instant
+     */
+    public ToolOutput call(String tool, Map<String, Object> arguments, Map<String, Object> meta, Instant deadline,
+                           boolean mayHaveEffect) throws InterruptedException {
+        Session current;
+        try {
+            current = live();
+        } catch (IOException | RuntimeException e) {
+            return ToolOutput.error("MCP server '" + config.name() + "' is not running and could not be restarted: " + describe(e)
+                    + "." + stderr.describe() + " Tool '" + tool + "' was not called.");
+        }
+        if (current == null) {
+            return ToolOutput.error("MCP server '" + config.name() + "' stopped (" + lastFailure + ") and is restarted at the next call"
+                    + " from " + restartNotBefore + "; tool '" + tool + "' was not called. Try again later or use another tool.");
+        }
+        CompletableFuture<McpSchema.CallToolResult> future =
+                current.client.callTool(new McpSchema.CallToolRequest(tool, arguments, meta)).toFuture();
+        try {
+            McpSchema.CallToolResult result = await(current, future, deadline);
+            succeeded();
+            return ResultText.of(result);
+        } catch (McpError e) {
+            return ToolOutput.error("MCP server '" + config.name() + "' refused the call of tool '" + tool + "': " + jsonRpc(e));
+        } catch (IOException | RuntimeException e) {
+            future.cancel(true);
+            boolean timedOut = e.getCause() instanceof TimeoutException;
+            failed(current, timedOut ? "a call timed out" : describe(e));
+            String effect = mayHaveEffect ? " It may or may not have taken effect; check before calling it again." : "";
+            return ToolOutput.error(timedOut
+                    ? "MCP server '" + config.name() + "' did not answer tool '" + tool + "' in time." + effect
+                    : "MCP server '" + config.name() + "' failed while running tool '" + tool + "': " + describe(e) + "."
+                    + stderr.describe() + effect + " The server is restarted at the next call.");
+        }
+    }
+
+    /** The session to call, restarting a broken one when its backoff allows; null while waiting. */
+    private synchronized Session live() throws IOException {
+        if (closed) {
+            throw new IOException("the agent's MCP connections were closed");
+        }
+        if (session != null && !session.broken.isDone()) {
+            return session;
+        }
+        if (session != null) {
+            lastFailure = session.broken.getNow("it stopped");
+            session.close();
+            session = null;
+        }
+        if (Instant.now().isBefore(restartNotBefore)) {
+            return null;
+        }
+        try {
+            session = connect();
+        } catch (IOException | RuntimeException e) {
+            failedRestarts++;
+            long seconds = Math.min(MAX_BACKOFF.toSeconds(), 1L << Math.min(failedRestarts - 1, 5));
+            restartNotBefore = Instant.now().plusSeconds(seconds);
+            throw e;
+        }
+        Session restarted = session;
+        refreshLater();
+        return restarted;
+    }
+
+    private synchronized void succeeded() {
+        failedRestarts = 0;
+        restartNotBefore = Instant.MIN;
+    }
+
+    /** A call that timed out or failed on the transport leaves the server in doubt: restart it next time. */
+    private synchronized void failed(Session current, String reason) {
+        current.breakWith(reason);
+    }
+
+    /** Waits for {@code future}, failing early when the session breaks. */
+    private static <T> T await(Session current, CompletableFuture<T> future, Instant deadline) throws IOException {
+        long nanos = Math.max(1, Duration.between(Instant.now(), deadline).toNanos());
+        try {
+            CompletableFuture.anyOf(future, current.broken).get(nanos, TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            throw new IOException("no answer in time", e);
+        } catch (ExecutionException e) {
+            // the future failed: reported below
+        } catch (InterruptedException e) {
+            future.cancel(true);
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        }
+        if (!future.isDone()) {
+            throw new IOException("it stopped: " + current.broken.getNow("unknown reason"));
+        }
+        try {
+            return future.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            if (McpError.findRootCause(e) instanceof McpError error) {
+                throw error;
+            }
+            if (e.getCause() instanceof McpError error) {
+                throw error;
+            }
+            throw new IOException(McpError.aggregateExceptionMessages(e.getCause()), e.getCause());
+        }
+    }
+
+    private static String jsonRpc(McpError e) {
+        McpSchema.JSONRPCResponse.JSONRPCError error = e.getJsonRpcError();
+        if (error == null) {
+            return String.valueOf(e.getMessage());
+        }
+        return "JSON-RPC error " + error.code() + ": " + error.message();
+    }
+
+    private String describe(Throwable e) {
+        if (e instanceof McpError error) {
+            return jsonRpc(error);
+        }
+        String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        return dev.rein.tool.Secrets.mask(StdioTransport.abbreviate(message), config.secrets());
+    }
+
+    private String hint() {
+        return config.transport() instanceof McpServerConfig.Stdio stdio
+                ? " Check that '" + stdio.command() + "' runs from a shell with the same arguments."
+                : " Check that the URL is reachable and the headers are right.";
+    }
+
+    private static Duration max(Duration a, Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
+    }
+
+    @Override
+    public synchronized void close() {
+        closed = true;
+        if (session != null) {
+            session.close();
+            session = null;
+        }
+    }
+}

@@ -1,0 +1,127 @@
+package dev.rein.mcp.internal;
+
+import dev.rein.mcp.McpServerConfig;
+import io.modelcontextprotocol.client.McpAsyncClient;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.schema.JsonSchemaValidator;
+import io.modelcontextprotocol.spec.McpClientTransport;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.io.IOException;
+import java.net.URI;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import reactor.core.publisher.Mono;
+
+/**
+ * One live connection to a server: the SDK client over a transport (and, for stdio, the process).
+ * {@link #broken} completes with the reason when the connection can no longer answer.
+ */
+final class Session {
+    final McpAsyncClient client;
+    final CompletableFuture<String> broken = new CompletableFuture<>();
+    private final ServerProcess process;
+    private final StdioTransport stdio;
+
+    private Session(McpAsyncClient client, ServerProcess process, StdioTransport stdio) {
+        this.client = client;
+        this.process = process;
+        this.stdio = stdio;
+    }
+
+    /**
+     * Opens a session (does not initialize it).
+     *
+     * @throws IOException when a stdio server's command cannot be started
+     */
+    static Session open(McpServerConfig config, ServerProcess.Launcher launcher, McpJsonMapper mapper, StderrTail stderr,
+                        Runnable onToolsChanged) throws IOException {
+        Duration requestTimeout = config.timeout().plusSeconds(5);
+        return switch (config.transport()) {
+            case McpServerConfig.Stdio stdioConfig -> {
+                ServerProcess process = launcher.start(stdioConfig);
+                CompletableFuture<String> broken = new CompletableFuture<>();
+                StdioTransport transport = new StdioTransport(process, mapper, stderr, reason -> broken.complete(
+                        reason + exitCode(process)));
+                Session session = new Session(client(transport, requestTimeout, onToolsChanged), process, transport);
+                broken.thenAccept(session.broken::complete);
+                yield session;
+            }
+            case McpServerConfig.Http http -> {
+                HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport.builder(base(http.url()))
+                        .endpoint(endpoint(http.url()))
+                        .jsonMapper(mapper)
+                        .connectTimeout(Duration.ofSeconds(10))
+                        .addHttpRequestCustomizer((request, method, uri, body, context) -> http.headers().forEach(request::setHeader))
+                        .build();
+                yield new Session(client(transport, requestTimeout, onToolsChanged), null, null);
+            }
+        };
+    }
+
+    private static McpAsyncClient client(McpClientTransport transport, Duration requestTimeout, Runnable onToolsChanged) {
+        return McpClient.async(transport)
+                .requestTimeout(requestTimeout)
+                .initializationTimeout(requestTimeout)
+                .clientInfo(McpSchema.Implementation.builder("rein", Versions.rein()).title("Rein").build())
+                // Rein offers the server nothing back: no sampling, roots or elicitation.
+                .capabilities(McpSchema.ClientCapabilities.builder().build())
+                .toolsChangeConsumer(tools -> Mono.fromRunnable(onToolsChanged))
+                .jsonSchemaValidator(ACCEPT_ALL)
+                .build();
+    }
+
+    /**
+     * Structured output is checked by nobody: it reaches the model as untrusted data either way,
+     * and the SDK's own validator needs a JSON Schema library Rein does not ship.
+     */
+    private static final JsonSchemaValidator ACCEPT_ALL = (schema, content) -> JsonSchemaValidator.ValidationResponse.asValid(null);
+
+    private static String exitCode(ServerProcess process) {
+        try {
+            return " (exit code " + process.onExit().get(500, TimeUnit.MILLISECONDS) + ")";
+        } catch (Exception e) {
+            return "";
+        }
+    }
+
+    private static String base(URI url) {
+        return url.getScheme() + "://" + url.getRawAuthority();
+    }
+
+    private static String endpoint(URI url) {
+        String path = url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath();
+        return url.getRawQuery() == null ? path : path + "?" + url.getRawQuery();
+    }
+
+    /** Why the session broke, if it does within {@code wait}; else null. */
+    String endedWithin(Duration wait) {
+        try {
+            return broken.get(wait.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (Exception e) {
+            return null;
+        }
+    }
+
+    /** Marks the session unusable (an HTTP failure, a timeout that left it in doubt). */
+    void breakWith(String reason) {
+        broken.complete(reason);
+    }
+
+    /** Ends the session and, for stdio, the process and its children. Idempotent. */
+    void close() {
+        broken.complete("it was closed");
+        try {
+            client.closeGracefully().block(Duration.ofSeconds(3));
+        } catch (RuntimeException e) {
+            // closing anyway below
+        }
+        if (stdio != null) {
+            stdio.closeNow();
+        } else if (process != null) {
+            process.destroy();
+        }
+    }
+}

@@ -1,0 +1,141 @@
+package dev.rein.mcp.internal;
+
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.TypeRef;
+import io.modelcontextprotocol.spec.McpClientTransport;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import reactor.core.publisher.Mono;
+
+/**
+ * The stdio transport: newline-delimited JSON-RPC over a server's stdin and stdout, UTF-8 both ways.
+ *
+ * <p>Rein's own rather than the SDK's because a broken server must be noticed at once: when the
+ * server's stdout ends (it crashed or exited) or it writes a line that is not a JSON-RPC message,
+ * {@code onBroken} is told why, so the calls waiting on it fail now instead of at their timeout,
+ * and the server is restarted at the next call. Stderr lines go to the {@link StderrTail}.
+ */
+final class StdioTransport implements McpClientTransport {
+    /** The longest message accepted, in characters; a longer line breaks the connection. */
+    private static final int MAX_MESSAGE_CHARS = 16 * 1024 * 1024;
+
+    private final ServerProcess process;
+    private final McpJsonMapper mapper;
+    private final StderrTail stderr;
+    private final Consumer<String> onBroken;
+    private final Object writeLock = new Object();
+    private volatile boolean closing;
+
+    StdioTransport(ServerProcess process, McpJsonMapper mapper, StderrTail stderr, Consumer<String> onBroken) {
+        this.process = process;
+        this.mapper = mapper;
+        this.stderr = stderr;
+        this.onBroken = onBroken;
+    }
+
+    @Override
+    public Mono<Void> connect(Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
+        return Mono.fromRunnable(() -> {
+            Thread.ofVirtual().name("rein-mcp-stdout").start(() -> readMessages(handler));
+            Thread.ofVirtual().name("rein-mcp-stderr").start(this::readStderr);
+        });
+    }
+
+    private void readMessages(Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
+        String why = "it closed its output";
+        try (BufferedReader reader = new BufferedReader(new InputStreamReader(process.stdout(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = readLine(reader)) != null) {
+                if (line.isBlank()) {
+                    continue;
+                }
+                McpSchema.JSONRPCMessage message;
+                try {
+                    message = McpSchema.deserializeJsonRpcMessage(mapper, line);
+                } catch (IOException | RuntimeException e) {
+                    why = "it sent a line that is not a JSON-RPC message: '" + abbreviate(line) + "'";
+                    break;
+                }
+                handler.apply(Mono.just(message)).subscribe(ignored -> {}, error -> {});
+            }
+        } catch (IOException e) {
+            why = e.getMessage() != null && e.getMessage().startsWith("message longer")
+                    ? e.getMessage() : "its output could not be read (" + e.getMessage() + ")";
+        }
+        if (!closing) {
+            onBroken.accept(why);
+        }
+    }
+
+    private static String readLine(BufferedReader reader) throws IOException {
+        StringBuilder sb = new StringBuilder();
+        int c;
+        while ((c = reader.read()) != -1) {
+            if (c == '\n') {
+                return sb.toString();
+            }
+            if (c != '\r') {
+                sb.append((char) c);
+            }
+            if (sb.length() > MAX_MESSAGE_CHARS) {
+                throw new IOException("message longer than " + MAX_MESSAGE_CHARS + " characters");
+            }
+        }
+        return sb.isEmpty() ? null : sb.toString();
+    }
+
+    private void readStderr() {
+        try (BufferedReader reader = new BufferedReader(new InputStreamReader(process.stderr(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = reader.readLine()) != null) {
+                stderr.add(line);
+            }
+        } catch (IOException e) {
+            // the server is gone; its stdout reader reports that
+        }
+    }
+
+    @Override
+    public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
+        return Mono.fromRunnable(() -> {
+            try {
+                // A JSON-RPC message on stdio is one line: the serialised form has no raw newline.
+                byte[] bytes = (mapper.writeValueAsString(message) + "\n").getBytes(StandardCharsets.UTF_8);
+                synchronized (writeLock) {
+                    OutputStream in = process.stdin();
+                    in.write(bytes);
+                    in.flush();
+                }
+            } catch (IOException e) {
+                throw new IllegalStateException("the server's input is closed (" + e.getMessage() + ")", e);
+            }
+        });
+    }
+
+    @Override
+    public Mono<Void> closeGracefully() {
+        return Mono.fromRunnable(this::closeNow);
+    }
+
+    /** Ends the server process; idempotent. */
+    void closeNow() {
+        closing = true;
+        process.destroy();
+    }
+
+    @Override
+    public <T> T unmarshalFrom(Object data, TypeRef<T> typeRef) {
+        return mapper.convertValue(data, typeRef);
+    }
+
+    static String abbreviate(String text) {
+        String oneLine = text.replaceAll("\\s+", " ").strip();
+        return oneLine.length() > 200 ? oneLine.substring(0, 200) + "…" : oneLine;
+    }
+}

@@ -1,0 +1,119 @@
+package dev.rein.mcp.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.core.type.TypeReference;
+import dev.rein.ReinException;
+import dev.rein.json.Json;
+import dev.rein.mcp.McpConfigException;
+import dev.rein.mcp.McpRisk;
+import dev.rein.mcp.McpServerConfig;
+import dev.rein.mcp.McpToolInfo;
+import dev.rein.tool.Risk;
+import dev.rein.tool.Secrets;
+import dev.rein.tool.Tool;
+import dev.rein.tool.ToolOutput;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+/** Maps one MCP tool to a Rein tool: its name, description, schema, risk, scope and timeout. */
+public final class ToolAdapter {
+    /** The {@code _meta} key carrying the call's idempotency key to the server. */
+    public static final String IDEMPOTENCY_META = "dev.rein/idempotency-key";
+    private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {};
+
+    private ToolAdapter() {}
+
+    /** One adapted tool: what it is and the Rein tool calling it. */
+    public record Adapted(McpToolInfo info, Tool tool) {}
+
+    /** The Rein name of a server's tool: the prefix, then the name with characters Rein does not allow replaced. */
+    public static String reinName(McpServerConfig config, String mcpName) {
+        String name = config.prefix() + mcpName.replaceAll("[^A-Za-z0-9_-]", "_");
+        return name.length() > 64 ? name.substring(0, 64) : name;
+    }
+
+    /**
+     * The risk Rein applies to {@code tool}.
+     *
+     * @param strict true at start: a looser override without {@code trust} is a configuration error;
+     *               false on a refresh, where it is clamped to the derived risk instead
+     */
+    static Risk risk(McpServerConfig config, McpSchema.Tool tool, Risk derived, boolean strict) {
+        Optional<Risk> override = config.overrideFor(tool.name());
+        if (override.isEmpty()) {
+            return derived;
+        }
+        Risk wanted = override.get();
+        if (config.trust() || !McpRisk.stricter(derived, wanted)) {
+            return wanted;
+        }
+        if (strict) {
+            throw new McpConfigException("MCP server '" + config.name() + "': the risk override '" + wanted.name().toLowerCase()
+                    + "' for tool '" + tool.name() + "' is less strict than its annotations give (" + derived.name().toLowerCase()
+                    + "); an override can only make a tool stricter unless the server has \"trust\": true");
+        }
+        return derived;
+    }
+
+    /**
+     * Adapts {@code tool}.
+     *
+     * @param current looks up the tool's current risk by Rein name at call time (empty when the
+     *                server no longer offers it), so a tool whose annotations became stricter after a
+     *                refresh is not called under its old, looser risk
+     */
+    public static Adapted adapt(McpServerConfig config, ServerConnection connection, McpSchema.Tool tool, boolean strict,
+                                Function<String, Optional<Risk>> current) {
+        McpSchema.ToolAnnotations hints = tool.annotations();
+        Risk derived = McpRisk.derive(hints == null ? null : hints.readOnlyHint(), hints == null ? null : hints.destructiveHint());
+        Risk risk = risk(config, tool, derived, strict);
+        String name = reinName(config, tool.name());
+        String description = tool.description() != null && !tool.description().isBlank() ? tool.description()
+                : tool.title() != null && !tool.title().isBlank() ? tool.title() : "Tool '" + tool.name() + "'.";
+        McpToolInfo info = new McpToolInfo(config.name(), name, tool.name(), description, derived, risk,
+                config.overrideFor(tool.name()).isPresent(), hints == null ? null : hints.idempotentHint());
+        Tool.Builder builder = Tool.builder(name)
+                .description("[MCP server '" + config.name() + "'] " + description)
+                .inputSchema(schema(tool))
+                .risk(risk)
+                .timeout(config.timeout())
+                .handler((arguments, context) -> {
+                    Optional<Risk> now = current.apply(name);
+                    if (now.isEmpty()) {
+                        return ToolOutput.error("MCP server '" + config.name() + "' no longer offers tool '" + tool.name()
+                                + "'; it was not called. Use another tool.");
+                    }
+                    if (McpRisk.stricter(now.get(), risk)) {
+                        return ToolOutput.error("MCP server '" + config.name() + "' changed tool '" + tool.name() + "' so that it now counts as "
+                                + now.get() + " rather than " + risk + "; it was not called. Start a new run to use it under its new risk.");
+                    }
+                    Map<String, Object> args = Json.mapper().convertValue(arguments, MAP);
+                    ToolOutput output = connection.call(tool.name(), args, Map.of(IDEMPOTENCY_META, context.idempotencyKey()),
+                            context.deadline(), risk != Risk.READ);
+                    // Masked here too, so a server echoing its token is masked even for an agent not given the secrets.
+                    String masked = Secrets.mask(output.content(), config.secrets());
+                    return new ToolOutput(masked, output.isError(), "mcp:" + config.name() + "/" + tool.name());
+                });
+        if (config.scope() != null) {
+            builder.requiredScopes(config.scope());
+        }
+        try {
+            return new Adapted(info, builder.build());
+        } catch (ReinException e) {
+            throw new McpConfigException("MCP server '" + config.name() + "' offers tool '" + tool.name() + "' that Rein cannot use ("
+                    + e.getMessage() + "); add it to \"deny\" to leave it out");
+        }
+    }
+
+    private static ObjectNode schema(McpSchema.Tool tool) {
+        JsonNode node = Json.mapper().valueToTree(tool.inputSchema());
+        ObjectNode schema = node instanceof ObjectNode object ? object : Json.object();
+        if (!schema.has("type")) {
+            schema.put("type", "object");
+        }
+        return schema;
+    }
+}

@@ -1,0 +1,130 @@
+package dev.rein.mcp;
+
+import dev.rein.mcp.internal.ServerProcess;
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.json.schema.JsonSchemaValidator;
+import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpServerFeatures;
+import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.channels.Channels;
+import java.nio.channels.Pipe;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+
+/**
+ * An MCP server built with the SDK's server side, running inside the test JVM on pipes in place of
+ * a process's stdin and stdout, so a test can make it crash, hang or send garbage on demand.
+ */
+final class InJvmServer implements ServerProcess {
+    private final Pipe toServer = open();
+    private final Pipe toClient = open();
+    private final Pipe errors = open();
+    private final OutputStream serverOut = Channels.newOutputStream(toClient.sink());
+    private final CompletableFuture<Integer> exit = new CompletableFuture<>();
+    private final McpSyncServer server;
+
+    /** Starts a server whose tools are made by {@code tools} (they may use this server to misbehave). */
+    InJvmServer(Function<InJvmServer, List<McpServerFeatures.SyncToolSpecification>> tools) {
+        StdioServerTransportProvider transport = new StdioServerTransportProvider(McpJsonDefaults.getMapper(),
+                Channels.newInputStream(toServer.source()), serverOut);
+        server = McpServer.sync(transport)
+                .serverInfo("faulty", "1.0")
+                .capabilities(McpSchema.ServerCapabilities.builder().tools(true).build())
+                .jsonSchemaValidator((schema, content) -> JsonSchemaValidator.ValidationResponse.asValid(null))
+                .tools(tools.apply(this))
+                .build();
+    }
+
+    McpSyncServer server() {
+        return server;
+    }
+
+    /** What a crash looks like from outside: the output ends and the process exits. */
+    void crash() {
+        writeStderr("fatal: simulated crash\n");
+        closeQuietly(serverOut);
+        closeQuietly(Channels.newOutputStream(errors.sink()));
+        exit.complete(137);
+    }
+
+    /** Writes {@code line} on the server's stdout, outside the protocol. */
+    void writeRaw(String line) {
+        try {
+            synchronized (serverOut) {
+                serverOut.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+                serverOut.flush();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    void writeStderr(String text) {
+        try {
+            Channels.newOutputStream(errors.sink()).write(text.getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            // stderr already closed
+        }
+    }
+
+    boolean ended() {
+        return exit.isDone();
+    }
+
+    @Override
+    public OutputStream stdin() {
+        return Channels.newOutputStream(toServer.sink());
+    }
+
+    @Override
+    public InputStream stdout() {
+        return Channels.newInputStream(toClient.source());
+    }
+
+    @Override
+    public InputStream stderr() {
+        return Channels.newInputStream(errors.source());
+    }
+
+    @Override
+    public CompletableFuture<Integer> onExit() {
+        return exit;
+    }
+
+    @Override
+    public void destroy() {
+        try {
+            server.close();
+        } catch (RuntimeException e) {
+            // a crashed server may fail to close: it is gone either way
+        }
+        closeQuietly(serverOut);
+        closeQuietly(Channels.newOutputStream(errors.sink()));
+        closeQuietly(Channels.newOutputStream(toServer.sink()));
+        exit.complete(143);
+    }
+
+    private static Pipe open() {
+        try {
+            return Pipe.open();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void closeQuietly(OutputStream out) {
+        try {
+            out.close();
+        } catch (IOException e) {
+            // already closed
+        }
+    }
+}

@@ -1,0 +1,107 @@
+package dev.rein.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.rein.tool.Risk;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class McpConfigTest {
+    private static McpConfig parse(String servers) {
+        return McpConfig.parse("{\"mcpServers\": {" + servers + "}}", "servers.json", Map.of("TOKEN", "s3cret-token", "HOME", "/home/me"));
+    }
+
+    private static void rejects(String servers, String message) {
+        assertThatThrownBy(() -> parse(servers)).isInstanceOf(McpConfigException.class).hasMessageContaining(message);
+    }
+
+    @Test
+    void readsTheCommonFormatAndReinKeys() {
+        McpConfig config = parse("\"fs\": {\"command\": \"npx\", \"args\": [\"-y\", \"@modelcontextprotocol/server-filesystem\", \"${HOME}/work\"],"
+                + " \"env\": {\"API_KEY\": \"${TOKEN}\", \"MODE\": \"fast\"}, \"cwd\": \"/tmp\","
+                + " \"risk\": {\"write_file\": \"irreversible\"}, \"allow\": [\"read_file\", \"write_file\"], \"deny\": [\"move_file\"],"
+                + " \"scope\": \"files\", \"timeout_seconds\": 2.5, \"trust\": false, \"prefix\": \"fs_\"},"
+                + " \"web\": {\"url\": \"https://mcp.example.com/mcp\", \"headers\": {\"Authorization\": \"Bearer ${TOKEN}\"}, \"risk\": \"write\"}");
+        McpServerConfig fs = config.servers().get(0);
+        assertThat(fs.transport()).isEqualTo(new McpServerConfig.Stdio("npx",
+                List.of("-y", "@modelcontextprotocol/server-filesystem", "/home/me/work"), Map.of("API_KEY", "s3cret-token", "MODE", "fast"),
+                Path.of("/tmp")));
+        assertThat(fs.overrideFor("write_file")).contains(Risk.IRREVERSIBLE);
+        assertThat(fs.overrideFor("read_file")).isEmpty();
+        assertThat(fs.offers("read_file")).isTrue();
+        assertThat(fs.offers("move_file")).isFalse();
+        assertThat(fs.offers("edit_file")).isFalse();
+        assertThat(fs.scope()).isEqualTo("files");
+        assertThat(fs.timeout()).isEqualTo(Duration.ofMillis(2500));
+        assertThat(fs.prefix()).isEqualTo("fs_");
+        assertThat(fs.secrets()).containsOnly(Map.entry("TOKEN", "s3cret-token"));
+        McpServerConfig web = config.servers().get(1);
+        assertThat(web.transport()).isInstanceOf(McpServerConfig.Http.class);
+        assertThat(web.transport().toString()).doesNotContain("s3cret");
+        assertThat(web.overrideFor("anything")).contains(Risk.WRITE);
+        assertThat(web.timeout()).isEqualTo(McpServerConfig.DEFAULT_TIMEOUT);
+        assertThat(web.secrets()).containsEntry("mcp.web.headers.Authorization", "Bearer s3cret-token");
+    }
+
+    @Test
+    void disabledServersAreLeftOutAndForeignApprovalKeysAreWarnedAbout() {
+        McpConfig config = parse("\"a\": {\"command\": \"x\", \"disabled\": true}, \"b\": {\"command\": \"y\", \"autoApprove\": [\"rm\"]}");
+        assertThat(config.servers()).extracting(McpServerConfig::name).containsExactly("b");
+        assertThat(config.warnings()).singleElement().asString().contains("'b'", "autoApprove", "ignored");
+    }
+
+    @Test
+    void everyMistakeIsOneClearMessage() {
+        assertThatThrownBy(() -> McpConfig.parse("{\"servers\": {}}", "servers.json", Map.of()))
+                .hasMessageContaining("servers.json has no \"mcpServers\" object");
+        assertThatThrownBy(() -> McpConfig.parse("{\"mcpServers\": {", "servers.json", Map.of()))
+                .hasMessageContaining("servers.json is not valid JSON (line 1");
+        rejects("\"a\": {}", "MCP server 'a' needs \"command\"");
+        rejects("\"a\": {\"command\": \"x\", \"url\": \"http://h\"}", "has both");
+        rejects("\"a\": {\"command\": \"x\", \"comand\": 1}", "unknown key \"comand\"");
+        rejects("\"a\": {\"command\": \"x\", \"risk\": \"dangerous\"}", "\"risk\" is \"dangerous\"; use \"read\", \"write\" or \"irreversible\"");
+        rejects("\"a\": {\"command\": \"x\", \"timeout_seconds\": 0}", "\"timeout_seconds\" is 0");
+        rejects("\"a\": {\"command\": \"x\", \"args\": \"-y\"}", "\"args\" must be an array of strings");
+        rejects("\"a\": {\"command\": \"x\", \"env\": {\"K\": \"${MISSING}\"}}", "uses ${MISSING}, which is not set");
+        rejects("\"a\": {\"url\": \"ftp://h\"}", "must start with http:// or https://");
+        rejects("\"a\": {\"url\": \"http://h/sse\", \"type\": \"sse\"}", "SSE transport is not supported");
+        rejects("\"a\": {\"command\": \"x\", \"trust\": \"yes\"}", "\"trust\" must be true or false");
+        rejects("\"a\": {\"command\": \"x\", \"prefix\": \"a b\"}", "\"prefix\" is 'a b'");
+        rejects("\"a b\": {\"command\": \"x\"}", "server name 'a b' is invalid");
+    }
+
+    @Test
+    void aVariableMayHaveADefault() {
+        McpConfig config = McpConfig.parse("{\"mcpServers\": {\"a\": {\"command\": \"x\", \"args\": [\"${PORT:-8080}\"]}}}", "f", Map.of());
+        assertThat(((McpServerConfig.Stdio) config.servers().getFirst().transport()).args()).containsExactly("8080");
+    }
+
+    @Test
+    void aVariableMayComeFromTheAgentsSecrets() {
+        McpConfig config = McpConfig.parse("{\"mcpServers\": {\"a\": {\"url\": \"https://h/mcp\", \"headers\": {\"X-Key\": \"${API_TOKEN}\"}}}}",
+                "f", Map.of(), dev.rein.tool.Secrets.of(Map.of("API_TOKEN", "from-secrets-123")));
+        assertThat(((McpServerConfig.Http) config.servers().getFirst().transport()).headers()).containsEntry("X-Key", "from-secrets-123");
+        assertThat(config.servers().getFirst().secrets()).containsEntry("API_TOKEN", "from-secrets-123");
+    }
+
+    @Test
+    void riskIsSafeByDefault() {
+        assertThat(McpRisk.derive(true, null)).isEqualTo(Risk.READ);
+        assertThat(McpRisk.derive(true, true)).isEqualTo(Risk.READ);
+        assertThat(McpRisk.derive(false, false)).isEqualTo(Risk.WRITE);
+        assertThat(McpRisk.derive(null, false)).isEqualTo(Risk.WRITE);
+        assertThat(McpRisk.derive(false, true)).isEqualTo(Risk.IRREVERSIBLE);
+        assertThat(McpRisk.derive(false, null)).isEqualTo(Risk.IRREVERSIBLE);
+        assertThat(McpRisk.derive(null, null)).isEqualTo(Risk.IRREVERSIBLE);
+    }
+
+    @Test
+    void aMissingFileIsAClearError() {
+        assertThatThrownBy(() -> McpConfig.load(Path.of("no/such/servers.json"), Map.of()))
+                .hasMessageContaining("MCP servers file no/such/servers.json does not exist");
+    }
+}

@@ -1,0 +1,181 @@
+package dev.rein.mcp;
+
+import static dev.rein.mcp.McpTesting.config;
+import static dev.rein.mcp.McpTesting.toolResults;
+import static dev.rein.testkit.ScriptedModel.call;
+import static dev.rein.testkit.ScriptedModel.text;
+import static dev.rein.testkit.ScriptedModel.toolCalls;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rein.agent.Agent;
+import dev.rein.agent.RunResult;
+import dev.rein.run.RunStatus;
+import dev.rein.approval.ApprovalRequest;
+import dev.rein.context.ContextPolicy;
+import dev.rein.model.ToolResultBlock;
+import dev.rein.state.InMemoryRunStore;
+import dev.rein.testkit.ScriptedModel;
+import dev.rein.tool.Risk;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The real npm servers (everything, filesystem, memory) through a Rein agent and its executor gate. */
+class RealServersTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void everythingServerToolsAreListedWithRiskFromTheirAnnotations() {
+        try (McpToolset mcp = McpToolset.start(config("everything", NpmServers.stdio("server-everything", "stdio")))) {
+            assertThat(mcp.describe()).extracting(McpToolInfo::name).contains("echo", "get-sum", "get-tiny-image");
+            McpToolInfo echo = mcp.describe().stream().filter(t -> t.name().equals("echo")).findFirst().orElseThrow();
+            assertThat(echo.risk()).isEqualTo(Risk.READ);
+            assertThat(echo.idempotentHint()).isTrue();
+            assertThat(echo.server()).isEqualTo("everything");
+            assertThat(mcp.tools()).allSatisfy(tool -> assertThat(tool.timeout()).isEqualTo(McpServerConfig.DEFAULT_TIMEOUT));
+        }
+    }
+
+    @Test
+    void aReadToolRunsFreelyAndItsOutputReachesTheModelAsUntrustedData() {
+        ScriptedModel model = ScriptedModel.of(
+                toolCalls(call("echo", "{\"message\": \"こんにちは、MCP\"}"), call("get-sum", "{\"a\": 2, \"b\": 40}")),
+                text("done"));
+        try (McpToolset mcp = McpToolset.start(config("everything", NpmServers.stdio("server-everything", "stdio")))) {
+            RunResult result = agent(model, mcp).run("echo and add");
+            assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+            List<ToolResultBlock> results = toolResults(model.lastRequest());
+            assertThat(results).hasSize(2).noneMatch(ToolResultBlock::isError);
+            assertThat(results.get(0).content()).startsWith("<untrusted_data source=\"mcp:everything/echo\"")
+                    .contains("Echo: こんにちは、MCP");
+            assertThat(results.get(1).content()).contains("The sum of 2 and 40 is 42.");
+        }
+    }
+
+    @Test
+    void imagesAreDescribedAndStructuredContentIsShownOnce() throws Exception {
+        try (McpToolset mcp = McpToolset.start(config("everything", NpmServers.stdio("server-everything", "stdio")))) {
+            String image = invoke(mcp, "get-tiny-image", "{}");
+            assertThat(image).containsPattern("\\[image image/png, \\d+ bytes, not shown]").doesNotContain("iVBOR");
+            String weather = invoke(mcp, "get-structured-content", "{\"location\": \"Chicago\"}");
+            assertThat(weather).contains("Light rain / drizzle");
+            assertThat(weather.split("Light rain", -1)).hasSize(2);
+        }
+    }
+
+    private static String invoke(McpToolset mcp, String tool, String args) throws Exception {
+        dev.rein.tool.Tool found = mcp.tools().stream().filter(t -> t.name().equals(tool)).findFirst().orElseThrow();
+        dev.rein.tool.ToolOutput output = (dev.rein.tool.ToolOutput) found.handler().handle(dev.rein.json.Json.parse(args),
+                dev.rein.tool.ToolContext.standalone("c-" + tool));
+        assertThat(output.isError()).as(output.content()).isFalse();
+        return output.content();
+    }
+
+    @Test
+    void argumentsAreValidatedByReinBeforeTheServerSeesThem() {
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("get-sum", "{\"a\": \"two\"}")), text("gave up"));
+        try (McpToolset mcp = McpToolset.start(config("everything", NpmServers.stdio("server-everything", "stdio")))) {
+            agent(model, mcp).run("add");
+            ToolResultBlock result = toolResults(model.lastRequest()).getFirst();
+            assertThat(result.isError()).isTrue();
+            assertThat(result.content()).doesNotContain("untrusted_data").contains("b");
+        }
+    }
+
+    @Test
+    void aToolErrorFromTheServerIsAnErrorResult() throws IOException {
+        Files.writeString(dir.resolve("a.txt"), "x");
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("read_text_file", "{\"path\": \"" + NpmServers.json(dir.resolve("missing.txt").toString()) + "\"}")),
+                text("not found"));
+        try (McpToolset mcp = McpToolset.start(filesystem())) {
+            RunResult result = agent(model, mcp).run("read it");
+            assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+            ToolResultBlock block = toolResults(model.lastRequest()).getFirst();
+            assertThat(block.isError()).isTrue();
+            assertThat(block.content()).contains("mcp:filesystem/read_text_file").containsIgnoringCase("ENOENT");
+        }
+    }
+
+    @Test
+    void aFilesystemWriteWaitsForApprovalAndRunsOnceAfterIt() throws IOException {
+        Path target = dir.resolve("note.txt");
+        String args = "{\"path\": \"" + NpmServers.json(target.toString()) + "\", \"content\": \"承認済み\"}";
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("write_file", args)), text("written"));
+        InMemoryRunStore store = new InMemoryRunStore();
+        try (McpToolset mcp = McpToolset.start(filesystem())) {
+            assertThat(mcp.describe()).filteredOn(t -> t.name().equals("write_file")).extracting(McpToolInfo::risk)
+                    .containsExactly(Risk.IRREVERSIBLE);
+            assertThat(mcp.describe()).filteredOn(t -> t.name().equals("create_directory")).extracting(McpToolInfo::risk)
+                    .containsExactly(Risk.WRITE);
+            Agent agent = Agent.builder().model(model).tools(mcp.tools()).store(store).build();
+            RunResult paused = agent.run("write a note");
+            assertThat(paused.status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+            assertThat(target).doesNotExist();
+            ApprovalRequest request = agent.runs().pending(paused.runId()).getFirst();
+            assertThat(request.tool()).isEqualTo("write_file");
+            agent.runs().approve(paused.runId(), request.actionHash(), "tester");
+            RunResult done = agent.resume(paused.runId());
+            assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
+            assertThat(Files.readString(target, StandardCharsets.UTF_8)).isEqualTo("承認済み");
+            assertThat(toolResults(model.lastRequest())).singleElement()
+                    .satisfies(r -> assertThat(r.content()).contains("mcp:filesystem/write_file"));
+        }
+    }
+
+    @Test
+    void longOutputIsTruncatedByTheExecutorGate() throws IOException {
+        Path big = dir.resolve("big.txt");
+        Files.writeString(big, "line of text\n".repeat(2000));
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("read_text_file", "{\"path\": \"" + NpmServers.json(big.toString()) + "\"}")),
+                text("read"));
+        try (McpToolset mcp = McpToolset.start(filesystem())) {
+            Agent agent = Agent.builder().model(model).tools(mcp.tools())
+                    .contextPolicy(ContextPolicy.builder().toolOutputLimit(500).build()).build();
+            assertThat(agent.run("read the big file").status()).isEqualTo(RunStatus.SUCCEEDED);
+            String content = toolResults(model.lastRequest()).getFirst().content();
+            assertThat(content.length()).isLessThan(2000);
+            assertThat(content).contains("line of text").containsIgnoringCase("truncated");
+        }
+    }
+
+    @Test
+    void memoryServerToolsWork() {
+        ScriptedModel model = ScriptedModel.of(
+                toolCalls(call("read_graph", "{}")),
+                text("empty"));
+        String memory = NpmServers.json(dir.resolve("memory.jsonl").toString());
+        McpConfig config = config("memory", NpmServers.stdio("server-memory") + ", \"env\": {\"MEMORY_FILE_PATH\": \"" + memory + "\"}");
+        try (McpToolset mcp = McpToolset.start(config)) {
+            assertThat(mcp.describe()).extracting(McpToolInfo::name).contains("create_entities", "read_graph");
+            assertThat(mcp.describe()).filteredOn(t -> t.name().equals("read_graph")).extracting(McpToolInfo::risk)
+                    .containsExactly(Risk.READ);
+            assertThat(agent(model, mcp).run("what do you remember?").status()).isEqualTo(RunStatus.SUCCEEDED);
+            assertThat(toolResults(model.lastRequest()).getFirst().isError()).isFalse();
+        }
+    }
+
+    @Test
+    void theServerProcessIsGoneWhenTheToolsetCloses() {
+        Set<Long> before = McpTesting.descendants();
+        McpToolset mcp = McpToolset.start(config("everything", NpmServers.stdio("server-everything", "stdio")));
+        Set<Long> during = McpTesting.descendants();
+        during.removeAll(before);
+        assertThat(during).isNotEmpty();
+        mcp.close();
+        assertThat(during).noneMatch(pid -> ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false));
+    }
+
+    private McpConfig filesystem() {
+        return config("filesystem", NpmServers.stdio("server-filesystem", dir.toString()));
+    }
+
+    private static Agent agent(ScriptedModel model, McpToolset mcp) {
+        return Agent.builder().model(model).tools(mcp.tools()).build();
+    }
+}

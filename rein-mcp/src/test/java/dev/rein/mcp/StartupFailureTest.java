@@ -1,0 +1,57 @@
+package dev.rein.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** A server that never starts is a configuration error naming it, with its stderr tail, secrets masked. */
+class StartupFailureTest {
+    @Test
+    void aCommandThatDoesNotExist() {
+        assertThatThrownBy(() -> McpToolset.start(McpTesting.config("ghost", "\"command\": \"/no/such/mcp-server\"")))
+                .isInstanceOf(McpConfigException.class)
+                .hasMessageContaining("MCP server 'ghost' could not be started")
+                .hasMessageContaining("/no/such/mcp-server");
+    }
+
+    @Test
+    void aServerThatExitsAtOnceShowsItsStderrWithSecretsMasked() {
+        String json = "{\"mcpServers\": {\"broken\": {\"command\": \"sh\", \"args\": [\"-c\", \"echo \\\"boom: key $API_KEY rejected\\\" >&2; exit 3\"],"
+                + " \"env\": {\"API_KEY\": \"${BROKEN_KEY}\"}}}}";
+        McpConfig config = McpConfig.parse(json, "test", Map.of("BROKEN_KEY", "sk-very-secret"));
+        assertThatThrownBy(() -> McpToolset.start(config))
+                .isInstanceOf(McpConfigException.class)
+                .hasMessageContaining("MCP server 'broken' could not be started")
+                .hasMessageContaining("exit code 3")
+                .hasMessageContaining("boom: key [REDACTED:BROKEN_KEY] rejected")
+                .hasMessageNotContaining("sk-very-secret");
+    }
+
+    @Test
+    void theAgentsEnvironmentDoesNotReachAServer() {
+        // A variable of this JVM that is not on the short list a server inherits (PATH, HOME, LANG, ...).
+        String own = System.getenv().keySet().stream().filter(k -> k.matches("[A-Z][A-Z0-9_]*") && k.contains("_")
+                && !k.startsWith("LC_") && !k.startsWith("NODE_") && !k.startsWith("XDG_") && !k.startsWith("NPM_")).findFirst().orElse("JAVA_HOME");
+        String json = "{\"mcpServers\": {\"env\": {\"command\": \"sh\", \"args\": [\"-c\", \"echo \\\"seen: [$" + own
+                + "] $MINE\\\" >&2; exit 1\"], \"env\": {\"MINE\": \"given\"}}}}";
+        McpConfig config = McpConfig.parse(json, "test", Map.of());
+        assertThatThrownBy(() -> McpToolset.start(config)).hasMessageContaining("seen: [] given");
+        assertThat(System.getenv()).doesNotContainKey("MINE");
+    }
+
+    @Test
+    void anHttpServerThatIsNotThere() throws Exception {
+        int port;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        McpConfig config = McpTesting.config("remote", "\"url\": \"http://127.0.0.1:" + port + "/mcp\", \"headers\": {\"Authorization\": \"Bearer abcd-1234\"}");
+        assertThatThrownBy(() -> McpToolset.start(config))
+                .isInstanceOf(McpConfigException.class)
+                .hasMessageContaining("MCP server 'remote' could not be started")
+                .hasMessageContaining("Check that the URL is reachable")
+                .hasMessageNotContaining("abcd-1234");
+    }
+}
