@@ -1,0 +1,106 @@
+package dev.rein.anthropic;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * HTTP for the Messages API on the JDK's {@link HttpClient}: one client per model, shared by all
+ * calls. Why not the SDK's OkHttp client: OkHttp leaves Nagle's algorithm on, so a request body
+ * larger than one segment waits for the server's delayed ACK (about 40 ms) on every long-history
+ * step, and the SDK builds a new OkHttp client for every request. The JDK client sets
+ * {@code TCP_NODELAY} on every connection, multiplexes thousands of exchanges on one selector
+ * thread, and aborts an exchange when the calling thread is interrupted, so a call runs on the
+ * caller's own thread.
+ */
+final class Transport implements AutoCloseable {
+    /** The API version this module speaks (the one the pinned SDK sends). */
+    static final String API_VERSION = "2026-10-21";
+
+    private final HttpClient http;
+    private final ExecutorService executor;
+    private final URI messages;
+    private final URI countTokens;
+    private final String[] auth;
+    private final Duration readTimeout;
+    private final Duration requestTimeout;
+    private final Watchdog watchdog;
+
+    Transport(String baseUrl, String apiKey, String authToken, Duration connectTimeout, Duration readTimeout,
+              Duration requestTimeout) {
+        String base = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
+        this.messages = URI.create(base + "/v1/messages");
+        this.countTokens = URI.create(base + "/v1/messages/count_tokens");
+        this.auth = apiKey != null ? new String[] {"x-api-key", apiKey}
+                : authToken != null ? new String[] {"authorization", "Bearer " + authToken} : new String[0];
+        this.readTimeout = readTimeout;
+        this.requestTimeout = requestTimeout;
+        // The client's internal tasks (body delivery, connection setup) run on virtual threads, so
+        // ten thousand concurrent streams do not need ten thousand platform threads.
+        this.executor = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("rein-anthropic-http").factory());
+        this.http = HttpClient.newBuilder()
+                .connectTimeout(connectTimeout)
+                .executor(executor)
+                // h2c upgrade attempts on plain http only cost a round trip; TLS negotiates HTTP/2 itself.
+                .version(base.startsWith("https://") ? HttpClient.Version.HTTP_2 : HttpClient.Version.HTTP_1_1)
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .build();
+        this.watchdog = new Watchdog(readTimeout);
+    }
+
+    /** The JDK client, for tests that inspect its connections. */
+    HttpClient client() {
+        return http;
+    }
+
+    /** Exchanges whose body is still open (for tests). */
+    int openExchanges() {
+        return watchdog.open();
+    }
+
+    /** An exchange whose body is an event stream, guarded by the read and request timeouts. */
+    Exchange stream(byte[] body, List<String> betas) throws IOException, InterruptedException {
+        HttpRequest request = request(messages, body, betas, "text/event-stream");
+        HttpResponse<InputStream> response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+        return watchdog.watch(response, requestTimeout);
+    }
+
+    /** A plain JSON exchange (count_tokens), guarded by the same timeouts. */
+    Exchange json(byte[] body) throws IOException, InterruptedException {
+        HttpRequest request = request(countTokens, body, List.of(), "application/json");
+        HttpResponse<InputStream> response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+        return watchdog.watch(response, requestTimeout);
+    }
+
+    private HttpRequest request(URI uri, byte[] body, List<String> betas, String accept) {
+        List<String> headers = new ArrayList<>(12);
+        headers.addAll(List.of(auth));
+        headers.addAll(List.of("anthropic-version", API_VERSION, "content-type", "application/json", "accept", accept));
+        if (!betas.isEmpty()) {
+            headers.add("anthropic-beta");
+            headers.add(String.join(",", betas));
+        }
+        return HttpRequest.newBuilder(uri)
+                // Until the response headers arrive, silence is bounded by the read timeout.
+                .timeout(readTimeout.compareTo(requestTimeout) < 0 ? readTimeout : requestTimeout)
+                .headers(headers.toArray(String[]::new))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                .build();
+    }
+
+    @Override
+    public void close() {
+        watchdog.close();
+        // Not close(): it would wait for exchanges still streaming.
+        http.shutdownNow();
+        executor.shutdownNow();
+    }
+}
