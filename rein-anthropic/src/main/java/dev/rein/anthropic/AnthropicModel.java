@@ -77,13 +77,13 @@ public final class AnthropicModel implements Model, AutoCloseable {
     public ModelResponse call(ModelRequest request, ModelCallContext context) throws ModelException, InterruptedException {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(context, "context");
-        byte[] body = build(() -> requests.create(request));
+        WireBuffer body = build(() -> requests.create(request));
         List<String> betas = request.serverContextEdits().isEmpty() ? List.of()
                 : List.copyOf(ContextEdits.betas(request.serverContextEdits()));
         StreamAssembler assembler = new StreamAssembler(context.stream());
-        try (Exchange exchange = transport.stream(body, betas)) {
+        try (Exchange exchange = transport.stream(body, betas); SseReader reader = new SseReader(exchange, errors)) {
             requireSuccess(exchange);
-            new SseReader(exchange, errors).readAll(assembler::accept);
+            reader.readAll(assembler::accept);
             if (!assembler.started()) {
                 // A complete body without a single event: not a cut stream but something else
                 // answering, e.g. a proxy's error page.
@@ -101,7 +101,7 @@ public final class AnthropicModel implements Model, AutoCloseable {
     @Override
     public long countTokens(ModelRequest request) throws ModelException, InterruptedException {
         Objects.requireNonNull(request, "request");
-        byte[] body = build(() -> requests.countTokens(request));
+        WireBuffer body = build(() -> requests.countTokens(request));
         try (Exchange exchange = transport.json(body)) {
             requireSuccess(exchange);
             byte[] answer = exchange.readAll();

@@ -18,8 +18,11 @@ final class Exchange implements AutoCloseable {
     private volatile long lastRead = System.nanoTime();
     private volatile String expired;
 
-    Exchange(HttpResponse<InputStream> response, Watchdog watchdog, long deadline) {
+    private final WireBuffer requestBody;
+
+    Exchange(HttpResponse<InputStream> response, Watchdog watchdog, long deadline, WireBuffer requestBody) {
         this.response = response;
+        this.requestBody = requestBody;
         this.body = response.body();
         this.watchdog = watchdog;
         this.deadline = deadline;
@@ -87,5 +90,7 @@ final class Exchange implements AutoCloseable {
         } catch (IOException ignored) {
             // Nothing to release beyond what close already did.
         }
+        // The response is over, so the client no longer reads the request body.
+        requestBody.release();
     }
 }

@@ -3,7 +3,6 @@ package dev.rein.anthropic;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.io.SerializedString;
-import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import dev.rein.ReinException;
 import dev.rein.json.Json;
 import dev.rein.model.CacheTtl;
@@ -38,9 +37,10 @@ final class RequestMapper {
 
     private final WireCache<Message, SerializedString> messages = new WireCache<>();
     private final WireCache<ToolDefinition, SerializedString> tools = new WireCache<>();
+    private volatile int lastLength = 8192;
 
-    /** The body of a streamed {@code POST /v1/messages}. */
-    byte[] create(ModelRequest request) {
+    /** The body of a streamed {@code POST /v1/messages}; release the buffer when the exchange is over. */
+    WireBuffer create(ModelRequest request) {
         CacheBreakpoints.Plan plan = CacheBreakpoints.plan(request);
         return write(g -> {
             g.writeStringField("model", request.model());
@@ -71,7 +71,7 @@ final class RequestMapper {
     }
 
     /** The body of {@code POST /v1/messages/count_tokens}: the same prompt, without breakpoints or output settings. */
-    byte[] countTokens(ModelRequest request) {
+    WireBuffer countTokens(ModelRequest request) {
         return write(g -> {
             g.writeStringField("model", request.model());
             prompt(g, request, CacheBreakpoints.Plan.NONE);
@@ -241,17 +241,19 @@ final class RequestMapper {
         void write(JsonGenerator g) throws IOException;
     }
 
-    private static byte[] write(Fields fields) {
-        try (ByteArrayBuilder out = new ByteArrayBuilder(16 * 1024);
-             JsonGenerator g = JSON.createGenerator(out)) {
+    private WireBuffer write(Fields fields) {
+        WireBuffer out = WireBuffer.take(lastLength + 1024);
+        try (JsonGenerator g = JSON.createGenerator(out)) {
             g.writeStartObject();
             fields.write(g);
             g.writeEndObject();
-            g.flush();
-            return out.toByteArray();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        } catch (IOException | RuntimeException e) {
+            out.release();
+            throw e instanceof IOException io ? new UncheckedIOException(io) : (RuntimeException) e;
         }
+        // A hint for the next body, which is usually this one plus a turn.
+        lastLength = out.length();
+        return out;
     }
 
     /** One standalone JSON value, kept as text whose UTF-8 bytes are cached on first use. */

@@ -14,7 +14,7 @@ import java.util.Arrays;
  * event are joined with LF; comments and fields other than {@code event} and {@code data} are
  * ignored, as the SSE format says. An {@code error} event becomes the failure it reports.
  */
-final class SseReader {
+final class SseReader implements AutoCloseable {
     /** Receives the events of one stream. */
     interface Events {
         void accept(JsonNode event) throws ModelException;
@@ -27,11 +27,14 @@ final class SseReader {
 
     private final Exchange exchange;
     private final ErrorMapper errors;
-    private final byte[] buffer = new byte[8192];
+    private final WireBuffer readBuffer = WireBuffer.take(8192);
+    private final WireBuffer dataBuffer = WireBuffer.take(4096);
+    private final WireBuffer lineBuffer = WireBuffer.take(1024);
+    private final byte[] buffer = readBuffer.bytes();
     private int start;
     private int end;
     private boolean lastWasCr;
-    private byte[] data = new byte[4096];
+    private byte[] data = dataBuffer.bytes();
     private int dataLength;
     private boolean hasData;
     private boolean errorEvent;
@@ -43,7 +46,7 @@ final class SseReader {
 
     /** Reads the whole stream, handing every event to {@code events}. */
     void readAll(Events events) throws IOException, ModelException {
-        byte[] line = new byte[256];
+        byte[] line = lineBuffer.bytes();
         int lineLength = 0;
         while (true) {
             if (start == end && !fill()) {
@@ -64,7 +67,9 @@ final class SseReader {
                 lineLength = 0;
             } else {
                 if (lineLength == line.length) {
-                    line = Arrays.copyOf(line, line.length * 2);
+                    lineBuffer.length(lineLength);
+                    lineBuffer.ensure(line.length * 2);
+                    line = lineBuffer.bytes();
                 }
                 line[lineLength++] = b;
             }
@@ -128,10 +133,19 @@ final class SseReader {
 
     private void appendData(byte[] from, int offset, int length) {
         if (dataLength + length > data.length) {
-            data = Arrays.copyOf(data, Math.max(data.length * 2, dataLength + length));
+            dataBuffer.length(dataLength);
+            dataBuffer.ensure(dataLength + length);
+            data = dataBuffer.bytes();
         }
         System.arraycopy(from, offset, data, dataLength, length);
         dataLength += length;
+    }
+
+    @Override
+    public void close() {
+        readBuffer.release();
+        dataBuffer.release();
+        lineBuffer.release();
     }
 
     private static boolean is(byte[] line, int nameEnd, byte[] name) {

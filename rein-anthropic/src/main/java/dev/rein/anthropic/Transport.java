@@ -9,8 +9,6 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 /**
  * HTTP for the Messages API on the JDK's {@link HttpClient}: one client per model, shared by all
@@ -26,7 +24,6 @@ final class Transport implements AutoCloseable {
     static final String API_VERSION = "2026-10-21";
 
     private final HttpClient http;
-    private final ExecutorService executor;
     private final URI messages;
     private final URI countTokens;
     private final String[] auth;
@@ -43,12 +40,8 @@ final class Transport implements AutoCloseable {
                 : authToken != null ? new String[] {"authorization", "Bearer " + authToken} : new String[0];
         this.readTimeout = readTimeout;
         this.requestTimeout = requestTimeout;
-        // The client's internal tasks (body delivery, connection setup) run on virtual threads, so
-        // ten thousand concurrent streams do not need ten thousand platform threads.
-        this.executor = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("rein-anthropic-http").factory());
         this.http = HttpClient.newBuilder()
                 .connectTimeout(connectTimeout)
-                .executor(executor)
                 // h2c upgrade attempts on plain http only cost a round trip; TLS negotiates HTTP/2 itself.
                 .version(base.startsWith("https://") ? HttpClient.Version.HTTP_2 : HttpClient.Version.HTTP_1_1)
                 .followRedirects(HttpClient.Redirect.NEVER)
@@ -66,21 +59,30 @@ final class Transport implements AutoCloseable {
         return watchdog.open();
     }
 
-    /** An exchange whose body is an event stream, guarded by the read and request timeouts. */
-    Exchange stream(byte[] body, List<String> betas) throws IOException, InterruptedException {
-        HttpRequest request = request(messages, body, betas, "text/event-stream");
-        HttpResponse<InputStream> response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
-        return watchdog.watch(response, requestTimeout);
+    /**
+     * An exchange whose body is an event stream, guarded by the read and request timeouts. The
+     * request body goes back to its pool when the exchange is closed (or fails to start).
+     */
+    Exchange stream(WireBuffer body, List<String> betas) throws IOException, InterruptedException {
+        return send(request(messages, body, betas, "text/event-stream"), body);
     }
 
     /** A plain JSON exchange (count_tokens), guarded by the same timeouts. */
-    Exchange json(byte[] body) throws IOException, InterruptedException {
-        HttpRequest request = request(countTokens, body, List.of(), "application/json");
-        HttpResponse<InputStream> response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
-        return watchdog.watch(response, requestTimeout);
+    Exchange json(WireBuffer body) throws IOException, InterruptedException {
+        return send(request(countTokens, body, List.of(), "application/json"), body);
     }
 
-    private HttpRequest request(URI uri, byte[] body, List<String> betas, String accept) {
+    private Exchange send(HttpRequest request, WireBuffer body) throws IOException, InterruptedException {
+        try {
+            HttpResponse<InputStream> response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+            return watchdog.watch(response, requestTimeout, body);
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            body.release();
+            throw e;
+        }
+    }
+
+    private HttpRequest request(URI uri, WireBuffer body, List<String> betas, String accept) {
         List<String> headers = new ArrayList<>(12);
         headers.addAll(List.of(auth));
         headers.addAll(List.of("anthropic-version", API_VERSION, "content-type", "application/json", "accept", accept));
@@ -92,7 +94,7 @@ final class Transport implements AutoCloseable {
                 // Until the response headers arrive, silence is bounded by the read timeout.
                 .timeout(readTimeout.compareTo(requestTimeout) < 0 ? readTimeout : requestTimeout)
                 .headers(headers.toArray(String[]::new))
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body.bytes(), 0, body.length()))
                 .build();
     }
 
@@ -101,6 +103,5 @@ final class Transport implements AutoCloseable {
         watchdog.close();
         // Not close(): it would wait for exchanges still streaming.
         http.shutdownNow();
-        executor.shutdownNow();
     }
 }

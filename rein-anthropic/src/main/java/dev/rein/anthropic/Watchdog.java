@@ -27,8 +27,8 @@ final class Watchdog implements AutoCloseable {
         this.thread = Thread.ofVirtual().name("rein-anthropic-watchdog").start(() -> run(tick));
     }
 
-    Exchange watch(HttpResponse<InputStream> response, Duration requestTimeout) {
-        Exchange exchange = new Exchange(response, this, System.nanoTime() + requestTimeout.toNanos());
+    Exchange watch(HttpResponse<InputStream> response, Duration requestTimeout, WireBuffer requestBody) {
+        Exchange exchange = new Exchange(response, this, System.nanoTime() + requestTimeout.toNanos(), requestBody);
         open.add(exchange);
         return exchange;
     }

@@ -55,9 +55,12 @@ class TransportTest extends FakeApi {
         for (int turn = 0; turn < 6; turn++) {
             ModelRequest request = ModelRequest.builder("claude-test").maxTokens(64).messages(List.copyOf(history))
                     .tools(List.of(tool("lookup"))).build();
-            byte[] reused = model.requests().create(request);
-            assertThat(new String(reused, StandardCharsets.UTF_8))
-                    .isEqualTo(new String(new RequestMapper().create(request), StandardCharsets.UTF_8));
+            WireBuffer reused = model.requests().create(request);
+            WireBuffer fresh = new RequestMapper().create(request);
+            assertThat(reused.text()).isEqualTo(fresh.text());
+            assertThat(dev.rein.json.Json.parse(reused.text()).path("messages").size()).isEqualTo(history.size());
+            reused.release();
+            fresh.release();
             String id = "toolu_" + turn;
             history.add(Message.assistant(List.of(new TextBlock("looking"),
                     new ToolUseBlock(id, "lookup", dev.rein.json.Json.parse("{\"q\":\"" + turn + "\"}")))));

@@ -1,6 +1,8 @@
 package dev.rein.json;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
@@ -15,13 +17,21 @@ import dev.rein.ReinException;
  * snake_case, like the wire protocols and the CLI's JSON output.
  */
 public final class Json {
-    private static final ObjectMapper MAPPER = JsonMapper.builder()
+    /**
+     * Jackson's default buffer pool is per thread, and Rein runs every run, model call and tool
+     * call on a fresh virtual thread, so each parse or write would start with empty buffers (about
+     * twice the allocation). A shared pool hands the buffers from one thread to the next.
+     */
+    private static final JsonFactory FACTORY = JsonFactory.builder()
+            .recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool())
+            .build();
+    private static final ObjectMapper MAPPER = JsonMapper.builder(FACTORY)
             .addModule(new JavaTimeModule())
             .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
             .build();
     /** Sorted keys give one canonical text per JSON value, used for hashing and repeat detection. */
-    private static final ObjectMapper CANONICAL = JsonMapper.builder()
+    private static final ObjectMapper CANONICAL = JsonMapper.builder(FACTORY.copy())
             .addModule(new JavaTimeModule())
             .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
