@@ -8,7 +8,10 @@ import dev.rein.model.ModelCallContext;
 import dev.rein.model.ModelException;
 import dev.rein.model.ModelRequest;
 import dev.rein.model.ModelResponse;
+import dev.rein.model.ServerContextEdit;
 import dev.rein.model.StreamObserver;
+import dev.rein.budget.PriceTable;
+import dev.rein.provider.ModelDefaults;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -41,7 +44,7 @@ import java.util.function.Supplier;
  *
  * <p>Instances are immutable and thread-safe. {@link #close()} releases the HTTP client.
  */
-public final class AnthropicModel implements Model, AutoCloseable {
+public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable {
     /** Default time to establish a connection. */
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(30);
     /** Default longest silence while reading; the API sends pings during long generations. */
@@ -54,10 +57,29 @@ public final class AnthropicModel implements Model, AutoCloseable {
     private final Transport transport;
     private final RequestMapper requests = new RequestMapper();
     private final ErrorMapper errors;
+    private final AnthropicOptions defaults;
 
-    private AnthropicModel(Transport transport, Clock clock) {
+    private AnthropicModel(Transport transport, Clock clock, PromptCaching caching) {
         this.transport = transport;
         this.errors = new ErrorMapper(clock);
+        this.defaults = AnthropicOptions.caching(caching);
+    }
+
+    /** {@value AnthropicProvider#DEFAULT_MODEL}. */
+    @Override
+    public String defaultModelName() {
+        return AnthropicProvider.DEFAULT_MODEL;
+    }
+
+    /** {@link AnthropicProvider#PRICES}. */
+    @Override
+    public PriceTable prices() {
+        return AnthropicProvider.PRICES;
+    }
+
+    /** The request with this model's default options when it carries no {@link AnthropicOptions}. */
+    private ModelRequest withDefaults(ModelRequest request) {
+        return request.option(AnthropicOptions.class).isPresent() ? request : request.toBuilder().option(defaults).build();
     }
 
     /**
@@ -77,9 +99,10 @@ public final class AnthropicModel implements Model, AutoCloseable {
     public ModelResponse call(ModelRequest request, ModelCallContext context) throws ModelException, InterruptedException {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(context, "context");
-        WireBuffer body = build(() -> requests.create(request));
-        List<String> betas = request.serverContextEdits().isEmpty() ? List.of()
-                : List.copyOf(ContextEdits.betas(request.serverContextEdits()));
+        ModelRequest effective = withDefaults(request);
+        WireBuffer body = build(() -> requests.create(effective));
+        List<ServerContextEdit> edits = RequestMapper.edits(effective);
+        List<String> betas = edits.isEmpty() ? List.of() : List.copyOf(ContextEdits.betas(edits));
         StreamAssembler assembler = new StreamAssembler(context.stream());
         try (Exchange exchange = transport.stream(body, betas); SseReader reader = new SseReader(exchange, errors)) {
             requireSuccess(exchange);
@@ -170,8 +193,18 @@ public final class AnthropicModel implements Model, AutoCloseable {
         private Duration readTimeout = DEFAULT_READ_TIMEOUT;
         private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
         private Clock clock = Clock.systemUTC();
+        private PromptCaching caching = PromptCaching.DEFAULT;
 
         private Builder() {}
+
+        /**
+         * Prompt caching for requests that carry no {@link AnthropicOptions} (default: on, 5-minute
+         * entries); a request's own options win.
+         */
+        public Builder caching(PromptCaching caching) {
+            this.caching = Objects.requireNonNull(caching, "caching");
+            return this;
+        }
 
         /** The API key; default {@code ANTHROPIC_API_KEY}. */
         public Builder apiKey(String apiKey) {
@@ -238,7 +271,7 @@ public final class AnthropicModel implements Model, AutoCloseable {
             } else if (!base.startsWith("http://") && !base.startsWith("https://")) {
                 throw new ReinException("ANTHROPIC_BASE_URL must start with http:// or https://, was " + base);
             }
-            return new AnthropicModel(new Transport(base, key, token, connectTimeout, readTimeout, requestTimeout), clock);
+            return new AnthropicModel(new Transport(base, key, token, connectTimeout, readTimeout, requestTimeout), clock, caching);
         }
 
         /** A system property, else an environment variable; blank counts as unset. */

@@ -70,7 +70,7 @@ final class CacheBreakpoints {
      * scan walks back from the end to the previous step's breakpoint and stops there.
      */
     static Plan plan(ModelRequest request) {
-        if (!request.caching().enabled()) {
+        if (!AnthropicOptions.of(request).caching().enabled()) {
             return Plan.NONE;
         }
         boolean system = !request.system().isEmpty();

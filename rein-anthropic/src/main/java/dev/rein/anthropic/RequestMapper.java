@@ -5,12 +5,13 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.io.SerializedString;
 import dev.rein.ReinException;
 import dev.rein.json.Json;
-import dev.rein.model.CacheTtl;
 import dev.rein.model.ContentBlock;
 import dev.rein.model.Message;
 import dev.rein.model.ModelRequest;
 import dev.rein.model.OpaqueBlock;
 import dev.rein.model.RedactedThinkingBlock;
+import dev.rein.model.ServerContextEdit;
+import dev.rein.model.ServerContextEdits;
 import dev.rein.model.TextBlock;
 import dev.rein.model.ThinkingBlock;
 import dev.rein.model.ToolChoice;
@@ -63,9 +64,10 @@ final class RequestMapper {
             if (request.topK() != null) {
                 g.writeNumberField("top_k", request.topK());
             }
-            if (!request.serverContextEdits().isEmpty()) {
+            List<ServerContextEdit> edits = edits(request);
+            if (!edits.isEmpty()) {
                 g.writeFieldName("context_management");
-                g.writeTree(ContextEdits.body(request.serverContextEdits()));
+                g.writeTree(ContextEdits.body(edits));
             }
         });
     }
@@ -78,13 +80,18 @@ final class RequestMapper {
         });
     }
 
+    /** The server-side context edits the request asks for (the neutral option), or none. */
+    static List<ServerContextEdit> edits(ModelRequest request) {
+        return request.option(ServerContextEdits.class).map(ServerContextEdits::edits).orElse(List.of());
+    }
+
     /** Entries currently cached (for tests). */
     int cachedMessages() {
         return messages.size();
     }
 
     private void prompt(JsonGenerator g, ModelRequest request, CacheBreakpoints.Plan plan) throws IOException {
-        String cache = cacheControl(request.caching().ttl());
+        String cache = cacheControl(AnthropicOptions.of(request).caching().ttl());
         List<TextBlock> system = request.system();
         if (!system.isEmpty()) {
             g.writeArrayFieldStart("system");
