@@ -14,8 +14,9 @@ interface Client extends AutoCloseable {
             case "floor-sse" -> new FloorClient(baseUrl, true);
             case "langchain4j" -> new LangChain4jClient(baseUrl, slowTools);
             case "rein" -> new ReinClient(baseUrl, slowTools);
+            case "rein-model" -> new ReinModelClient(baseUrl);
             default -> throw new IllegalArgumentException("unknown client " + name
-                    + "; use floor-json, floor-sse, langchain4j or rein");
+                    + "; use floor-json, floor-sse, langchain4j, rein or rein-model");
         };
     }
 }

@@ -80,6 +80,12 @@ public final class Report {
             out.append(String.format("%nOverheads: Rein %.0f µs / %.1f KB per step over the streaming floor; "
                     + "LangChain4j %.0f µs / %.1f KB over the JSON floor.%n", rein[0] - sse[0], rein[1] - sse[1],
                     lc[0] - json[0], lc[1] - json[1]));
+            double[] model = med.get("rein-model");
+            if (model != null) {
+                out.append(String.format("Rein's provider alone (rein-model: AnthropicModel in a hand-written loop, no agent): "
+                        + "%+.0f µs / %+.1f KB / %+.0f µs wall per step against the streaming floor.%n",
+                        model[0] - sse[0], model[1] - sse[1], model[2] - sse[2]));
+            }
         }
         out.append('\n');
     }
