@@ -2,6 +2,7 @@ package dev.rein.anthropic;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.ProxySelector;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -40,12 +41,19 @@ final class Transport implements AutoCloseable {
                 : authToken != null ? new String[] {"authorization", "Bearer " + authToken} : new String[0];
         this.readTimeout = readTimeout;
         this.requestTimeout = requestTimeout;
-        this.http = HttpClient.newBuilder()
+        HttpClient.Builder builder = HttpClient.newBuilder()
                 .connectTimeout(connectTimeout)
-                // h2c upgrade attempts on plain http only cost a round trip; TLS negotiates HTTP/2 itself.
-                .version(base.startsWith("https://") ? HttpClient.Version.HTTP_2 : HttpClient.Version.HTTP_1_1)
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .build();
+                // HTTP/1.1, one pooled connection per concurrent call: over HTTP/2 the JDK client fails
+                // calls beyond the server's MAX_CONCURRENT_STREAMS instead of opening another
+                // connection (JDK-8225647), which thousands of concurrent runs would hit.
+                .version(HttpClient.Version.HTTP_1_1)
+                .followRedirects(HttpClient.Redirect.NEVER);
+        // As OkHttp did: the JVM's proxy settings (https.proxyHost, ...) apply.
+        ProxySelector proxies = ProxySelector.getDefault();
+        if (proxies != null) {
+            builder.proxy(proxies);
+        }
+        this.http = builder.build();
         this.watchdog = new Watchdog(readTimeout);
     }
 
