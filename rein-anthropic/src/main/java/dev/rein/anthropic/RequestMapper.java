@@ -3,6 +3,7 @@ package dev.rein.anthropic;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.io.SerializedString;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.ReinException;
 import dev.rein.json.Json;
 import dev.rein.model.ContentBlock;
@@ -18,6 +19,7 @@ import dev.rein.model.ToolChoice;
 import dev.rein.model.ToolDefinition;
 import dev.rein.model.ToolResultBlock;
 import dev.rein.model.ToolUseBlock;
+import dev.rein.tool.ToolExecutor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
@@ -159,7 +161,7 @@ final class RequestMapper {
                 g.writeStringField("id", u.id());
                 g.writeStringField("name", u.name());
                 g.writeFieldName("input");
-                g.writeTree(u.input());
+                g.writeTree(wireInput(u));
                 cacheControl(g, cache);
                 g.writeEndObject();
             }
@@ -188,6 +190,15 @@ final class RequestMapper {
             // Sent back as received; cache breakpoints are never placed on opaque blocks.
             case OpaqueBlock o -> g.writeTree(o.json());
         }
+    }
+
+    /**
+     * An input nested deeper than Rein accepts cannot be written within the JSON writer's depth
+     * limit. Rein refuses such a call before running it (its tool result says why), so the call is
+     * sent back with an empty input instead of failing every later request.
+     */
+    private static JsonNode wireInput(ToolUseBlock use) {
+        return Json.depth(use.input()) > ToolExecutor.MAX_ARGUMENT_DEPTH ? Json.object() : use.input();
     }
 
     private static void text(JsonGenerator g, TextBlock text, String cache) throws IOException {

@@ -2,7 +2,7 @@ package dev.rein.bench;
 
 import dev.rein.agent.Agent;
 import dev.rein.agent.RunResult;
-import dev.rein.agent.RunStatus;
+import dev.rein.run.RunStatus;
 import dev.rein.anthropic.AnthropicModel;
 import dev.rein.budget.Budget;
 import dev.rein.tool.Tool;

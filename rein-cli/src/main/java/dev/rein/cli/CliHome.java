@@ -1,6 +1,5 @@
 package dev.rein.cli;
 
-import dev.rein.demo.MessagingTools;
 import dev.rein.json.Json;
 import dev.rein.state.RunStore;
 import dev.rein.store.jdbc.JdbcRunStore;

@@ -78,6 +78,7 @@ final class LiveView implements RunListener {
                     line.print(label(e.step()) + "! audit " + e.kind() + ": " + Text.shorten(e.detail(), MAX_RESULT));
                 }
             }
+            case TraceEvent.TokensCounted e -> { }
             case TraceEvent.StateChanged e -> { }
             case TraceEvent.RunFinished e -> line.idle();
         }

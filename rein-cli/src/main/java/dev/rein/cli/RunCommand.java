@@ -3,7 +3,7 @@ package dev.rein.cli;
 import dev.rein.agent.Agent;
 import dev.rein.agent.RunHandle;
 import dev.rein.agent.RunResult;
-import dev.rein.agent.RunStatus;
+import dev.rein.run.RunStatus;
 import dev.rein.budget.Budget;
 import dev.rein.budget.PriceTable;
 import dev.rein.provider.ModelProvider;

@@ -5,7 +5,6 @@ import static dev.rein.testkit.ScriptedModel.text;
 import static dev.rein.testkit.ScriptedModel.toolCalls;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rein.demo.MessagingTools;
 import dev.rein.testkit.ScriptedModel;
 import java.nio.file.Files;
 import java.nio.file.Path;

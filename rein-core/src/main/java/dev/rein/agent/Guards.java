@@ -1,5 +1,8 @@
 package dev.rein.agent;
 
+import dev.rein.run.FinalAnswer;
+import dev.rein.run.Verdict;
+import dev.rein.run.Verifier;
 import dev.rein.context.ContextManager;
 import dev.rein.model.ContentBlock;
 import dev.rein.model.ModelGateway;
@@ -55,13 +58,7 @@ final class Guards {
     Guards(Run run, ModelCaller caller) {
         this.run = run;
         this.tracer = new RunTracer(run);
-        this.gateway = (model, request, purpose) -> {
-            try {
-                return Optional.of(caller.call(model, request, purpose));
-            } catch (ModelCaller.CallFailed failed) {
-                return Optional.empty();
-            }
-        };
+        this.gateway = caller.gateway();
         GuardConfig guards = run.config.guards();
         this.stall = guards.stall().newMonitor();
         // a resumed run starts from a stored history: rebuild the stall counts from it
@@ -125,7 +122,7 @@ final class Guards {
                 ToolResult result = results.get(next++);
                 answers[i] = tools.block(result);
                 if (watched[i] != null) {
-                    observed.add(new Observed(watched[i], result.content(), result.isError()));
+                    observed.add(new Observed(watched[i], result.content(), result.isError(), result.source()));
                 }
             }
         }

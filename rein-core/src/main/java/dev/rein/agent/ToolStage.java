@@ -90,7 +90,7 @@ final class ToolStage {
 
     private ToolContext context(int step, ToolCall call) {
         return new ToolContext(run.runId, step, call.id(), idempotencyKey(run.runId, step, call.index()),
-                run.meter.deadline(), run.principal, run.secrets);
+                run.meter.deadline(), run.principal, run.secrets, run.config.clock());
     }
 
     /** Stable across retries and resumes of the same call: derived only from its position in the run. */

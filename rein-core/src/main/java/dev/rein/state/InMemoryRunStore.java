@@ -1,6 +1,6 @@
 package dev.rein.state;
 
-import dev.rein.agent.RunStatus;
+import dev.rein.run.RunStatus;
 import dev.rein.trace.TraceEvent;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

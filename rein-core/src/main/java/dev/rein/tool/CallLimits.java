@@ -23,7 +23,7 @@ final class CallLimits implements ToolInterceptor {
         if (limit != null) {
             int count = counts.merge(name, 1, Integer::sum);
             if (count > limit) {
-                return ToolResult.error(invocation.call(), ErrorClass.LIMIT_REACHED,
+                return ToolResult.reinError(invocation.call(), ErrorClass.LIMIT_REACHED,
                         "Tool '" + name + "' has reached its limit of " + limit + " calls in this run and was not called."
                                 + " Work with the results you already have, use another tool, or finish.");
             }

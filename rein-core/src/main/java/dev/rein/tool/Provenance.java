@@ -19,7 +19,7 @@ final class Provenance implements ToolInterceptor {
             return result;
         }
         if (strict && !result.isError()) {
-            return ToolResult.error(invocation.call(), ErrorClass.MISSING_SOURCE, "Tool '" + invocation.tool().name()
+            return ToolResult.reinError(invocation.call(), ErrorClass.MISSING_SOURCE, "Tool '" + invocation.tool().name()
                     + "' returned data without a source, and this agent only accepts observations with one."
                     + " The result was discarded. Use another tool or report that the information could not be confirmed.");
         }

@@ -16,7 +16,7 @@ final class ScopeCheck implements ToolInterceptor {
         if (denied.isEmpty()) {
             return chain.proceed(invocation);
         }
-        return ToolResult.error(invocation.call(), ErrorClass.PERMISSION_DENIED, "Permission denied: " + denied.get()
+        return ToolResult.reinError(invocation.call(), ErrorClass.PERMISSION_DENIED, "Permission denied: " + denied.get()
                 + ". The tool was not called. Do not try again; continue without it or tell the user what permission is missing.");
     }
 }

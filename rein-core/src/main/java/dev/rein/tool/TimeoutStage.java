@@ -1,5 +1,6 @@
 package dev.rein.tool;
 
+import dev.rein.internal.text.Durations;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.ExecutionException;
@@ -23,13 +24,13 @@ final class TimeoutStage implements ToolInterceptor {
     public ToolResult intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
         ToolCall call = invocation.call();
         Duration timeout = invocation.tool().timeout() != null ? invocation.tool().timeout() : defaultTimeout;
-        Instant now = Instant.now();
+        Instant now = invocation.context().clock().instant();
         Instant runDeadline = invocation.context().deadline();
         boolean deadlineBinds = Duration.between(now, runDeadline).compareTo(timeout) < 0;
         Instant callDeadline = deadlineBinds ? runDeadline : now.plus(timeout);
         Duration wait = Duration.between(now, callDeadline);
         if (wait.isNegative() || wait.isZero()) {
-            return ToolResult.error(call, ErrorClass.TIMEOUT, "The run's deadline has passed; tool '" + call.name() + "' was not called.");
+            return ToolResult.reinError(call, ErrorClass.TIMEOUT, "The run's deadline has passed; tool '" + call.name() + "' was not called.");
         }
         ToolInvocation bounded = invocation.withContext(invocation.context().withDeadline(callDeadline));
         FutureTask<ToolResult> task = new FutureTask<>(() -> chain.proceed(bounded));
@@ -38,10 +39,10 @@ final class TimeoutStage implements ToolInterceptor {
             return task.get(wait.toNanos(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             task.cancel(true);
-            String why = deadlineBinds ? "the run's deadline was reached" : "it exceeded its timeout of " + HandlerInvocation.human(timeout);
+            String why = deadlineBinds ? "the run's deadline was reached" : "it exceeded its timeout of " + Durations.human(timeout);
             String effect = invocation.tool().risk() == Risk.READ ? ""
                     : " It may or may not have taken effect; check before calling it again.";
-            return ToolResult.error(call, ErrorClass.TIMEOUT, "Tool '" + call.name() + "' was stopped because " + why + "."
+            return ToolResult.reinError(call, ErrorClass.TIMEOUT, "Tool '" + call.name() + "' was stopped because " + why + "."
                     + effect + " Try a smaller request or another approach.");
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();

@@ -29,6 +29,8 @@ public final class ToolExecutor {
     public static final RetryPolicy DEFAULT_TOOL_RETRY = new RetryPolicy(2, Duration.ofMillis(200), Duration.ofSeconds(5), 0.2);
     /** The largest accepted arguments object, in bytes of JSON (256 KiB). */
     public static final int DEFAULT_MAX_ARGUMENT_BYTES = 256 * 1024;
+    /** The deepest accepted arguments object (levels of objects and arrays); real tool arguments stay far below it. */
+    public static final int MAX_ARGUMENT_DEPTH = 64;
 
     private static final ToolInterceptor PASS = (invocation, chain) -> chain.proceed(invocation);
 
@@ -83,16 +85,23 @@ public final class ToolExecutor {
      * @throws InterruptedException when the run is cancelled while the call is in flight (the
      *                              handler is interrupted too)
      */
-    public ToolResult execute(ToolCall call, ToolContext context) throws InterruptedException {
-        Instant start = Instant.now();
+    public ToolResult execute(ToolCall proposed, ToolContext context) throws InterruptedException {
+        Instant start = context.clock().instant();
+        // A trust boundary: what the stages and the handler get is theirs; mutating it must not
+        // rewrite the assistant turn in the history or the next request.
+        ToolCall call = new ToolCall(proposed.id(), proposed.name(), proposed.arguments().deepCopy(), proposed.index());
         Optional<Tool> tool = registry.find(call.name());
         ToolResult result = tool.isPresent() ? runStages(new ToolInvocation(call, tool.get(), context)) : unknownTool(call);
-        return result.withDuration(Duration.between(start, Instant.now()));
+        Instant end = context.clock().instant();
+        // Results were stamped with the system clock where they were made; the run's clock wins.
+        return result.withDuration(Duration.between(start, end)).withObservedAt(end);
     }
 
     private ToolResult runStages(ToolInvocation invocation) throws InterruptedException {
         try {
             return ToolChain.run(stages, invocation);
+        } catch (ToolChainException e) {
+            throw e; // a programmer error: the run ends internal_error, the model never sees it
         } catch (RuntimeException e) {
             return ToolResult.error(invocation.call(), ErrorClass.EXECUTION_FAILED,
                     "Tool '" + invocation.call().name() + "' could not be run: " + e.getClass().getSimpleName()
@@ -101,20 +110,46 @@ public final class ToolExecutor {
     }
 
     private ToolResult unknownTool(ToolCall call) {
-        return ToolResult.error(call, ErrorClass.UNKNOWN_TOOL, "Unknown tool '" + call.name()
+        return ToolResult.reinError(call, ErrorClass.UNKNOWN_TOOL, "Unknown tool '" + call.name()
                 + "'. Available tools: " + (registry.isEmpty() ? "(none)" : String.join(", ", registry.names()))
                 + ". Call one of these by its exact name.");
     }
 
     /**
-     * Executes the calls of one model response concurrently, each on its own virtual thread with
-     * its own timeout, and returns their results in call order.
+     * Executes the calls of one model response and returns their results in call order. Reads run
+     * first, concurrently, each on its own virtual thread with its own timeout; calls with side
+     * effects (WRITE, IRREVERSIBLE) run after every read has ended, one at a time in call order, so
+     * no read observes a half-applied write and the writes keep the order the model gave them.
      */
     public List<ToolResult> executeAll(List<ToolCall> calls, Function<ToolCall, ToolContext> contexts)
             throws InterruptedException {
-        if (calls.size() == 1) {
-            ToolCall only = calls.get(0);
-            return List.of(execute(only, contexts.apply(only)));
+        ToolResult[] results = new ToolResult[calls.size()];
+        List<Integer> reads = new ArrayList<>();
+        for (int i = 0; i < calls.size(); i++) {
+            if (!sideEffecting(calls.get(i))) {
+                reads.add(i);
+            }
+        }
+        List<ToolResult> readResults = concurrently(reads.stream().map(calls::get).toList(), contexts);
+        for (int r = 0; r < reads.size(); r++) {
+            results[reads.get(r)] = readResults.get(r);
+        }
+        for (int i = 0; i < calls.size(); i++) {
+            if (results[i] == null) {
+                results[i] = execute(calls.get(i), contexts.apply(calls.get(i)));
+            }
+        }
+        return List.of(results);
+    }
+
+    private boolean sideEffecting(ToolCall call) {
+        return registry.find(call.name()).map(t -> t.risk() != Risk.READ).orElse(false);
+    }
+
+    private List<ToolResult> concurrently(List<ToolCall> calls, Function<ToolCall, ToolContext> contexts)
+            throws InterruptedException {
+        if (calls.size() <= 1) {
+            return calls.isEmpty() ? List.of() : List.of(execute(calls.get(0), contexts.apply(calls.get(0))));
         }
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<ToolResult>> futures = new ArrayList<>();
@@ -132,6 +167,9 @@ public final class ToolExecutor {
                 throw e;
             } catch (ExecutionException e) {
                 futures.forEach(f -> f.cancel(true));
+                if (e.getCause() instanceof ToolChainException breach) {
+                    throw breach;
+                }
                 throw new InterruptedException("tool calls interrupted: " + e.getCause());
             }
             return results;

@@ -1,8 +1,8 @@
 package dev.rein.tool;
 
+import dev.rein.internal.text.Durations;
 import dev.rein.retry.RetryPolicy;
 import java.time.Duration;
-import java.time.Instant;
 
 /**
  * Tries a call again when it failed transiently ({@link ErrorClass#retryable()}: the handler threw
@@ -30,8 +30,8 @@ final class ToolRetry implements ToolInterceptor {
                 return attempt == 1 ? result : result.withContent(result.content() + " (gave up after " + attempt + " attempts)");
             }
             Duration delay = policy.delayBefore(attempt, result.retryAfter());
-            if (!Instant.now().plus(delay).isBefore(invocation.context().deadline())) {
-                return result.withContent(result.content() + " (not tried again: waiting " + HandlerInvocation.human(delay)
+            if (!invocation.context().clock().instant().plus(delay).isBefore(invocation.context().deadline())) {
+                return result.withContent(result.content() + " (not tried again: waiting " + Durations.human(delay)
                         + " would pass the call's deadline)");
             }
             events.retrying(invocation, attempt, result, delay);

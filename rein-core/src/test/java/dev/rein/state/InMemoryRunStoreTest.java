@@ -3,7 +3,7 @@ package dev.rein.state;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.rein.agent.RunStatus;
+import dev.rein.run.RunStatus;
 import dev.rein.json.Json;
 import dev.rein.model.Message;
 import dev.rein.model.Usage;

@@ -1,4 +1,8 @@
-package dev.rein.state;
+package dev.rein.internal.state;
+
+import dev.rein.state.IdempotencyRecord;
+import dev.rein.state.RunStore;
+import dev.rein.state.StoreException;
 
 import dev.rein.approval.ActionHash;
 import dev.rein.tool.ErrorClass;
@@ -43,7 +47,7 @@ public final class IdempotencyGuard implements ToolInterceptor {
             Optional<IdempotencyRecord> existing = store.idempotency(key);
             if (existing.isPresent() && !existing.get().actionHash().equals(hash)) {
                 events.audit(invocation, "idempotency_conflict", "key " + key + " was recorded for another action");
-                return ToolResult.error(call, ErrorClass.EXECUTION_FAILED, "This call was not executed: its idempotency key "
+                return ToolResult.reinError(call, ErrorClass.EXECUTION_FAILED, "This call was not executed: its idempotency key "
                         + key + " is already recorded for a different action.");
             }
             if (existing.isPresent() && existing.get().status() == IdempotencyRecord.Status.COMPLETED) {
@@ -62,7 +66,7 @@ public final class IdempotencyGuard implements ToolInterceptor {
                     existing.map(IdempotencyRecord::createdAt).orElse(now), now);
             store.putIdempotency(intent);
         } catch (StoreException e) {
-            return ToolResult.error(call, ErrorClass.EXECUTION_FAILED, "This call was not executed because its intent could not"
+            return ToolResult.reinError(call, ErrorClass.EXECUTION_FAILED, "This call was not executed because its intent could not"
                     + " be recorded (" + e.getMessage() + "); without the record a resume could repeat it.");
         }
         ToolResult result = chain.proceed(invocation);
@@ -77,7 +81,7 @@ public final class IdempotencyGuard implements ToolInterceptor {
 
     private static ToolResult replay(ToolCall call, ToolResult recorded) {
         if (recorded == null) {
-            return ToolResult.error(call, ErrorClass.EXECUTION_FAILED, "(the call completed earlier, but its result was not kept)");
+            return ToolResult.reinError(call, ErrorClass.EXECUTION_FAILED, "(the call completed earlier, but its result was not kept)");
         }
         return new ToolResult(call.id(), call.name(), recorded.content(), recorded.isError(), recorded.errorClass(),
                 recorded.source(), recorded.observedAt(), recorded.duration(), null);

@@ -1,4 +1,8 @@
-package dev.rein.approval;
+package dev.rein.internal.approval;
+
+import dev.rein.approval.ApprovalDecision;
+import dev.rein.approval.ApprovalRequest;
+import dev.rein.approval.ApprovalState;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.tool.ToolCall;

@@ -1,4 +1,9 @@
-package dev.rein.approval;
+package dev.rein.internal.approval;
+
+import dev.rein.approval.ActionHash;
+import dev.rein.approval.ApprovalDecision;
+import dev.rein.approval.ApprovalPolicy;
+import dev.rein.approval.ApprovalRequest;
 
 import dev.rein.tool.ErrorClass;
 import dev.rein.tool.ToolCall;
@@ -43,7 +48,7 @@ public final class ApprovalGate implements ToolInterceptor {
         }
         ApprovalDecision d = decision.get();
         if (d instanceof ApprovalDecision.Reject reject && reject.actionHash().equals(hash)) {
-            return ToolResult.error(call, ErrorClass.REJECTED, "A person rejected this call, so it was not executed. Their reason: "
+            return ToolResult.reinError(call, ErrorClass.REJECTED, "A person rejected this call, so it was not executed. Their reason: "
                     + reject.reason());
         }
         if (hash.equals(d.approvedHash())) {
@@ -62,6 +67,6 @@ public final class ApprovalGate implements ToolInterceptor {
                 invocation.tool().risk(), call.arguments(), hash, context.principal().user(), clock.instant()));
         events.audit(invocation, "approval_requested", "tool '" + call.name() + "' (" + invocation.tool().risk()
                 + ") waits for a person's decision on action " + hash);
-        return ToolResult.error(call, ErrorClass.AWAITING_APPROVAL, "(waiting for a person to approve this call)");
+        return ToolResult.reinError(call, ErrorClass.AWAITING_APPROVAL, "(waiting for a person to approve this call)");
     }
 }
