@@ -25,6 +25,9 @@ final class CliAgent {
                 // Truncated tool output is kept in full beside the runs, so nothing is lost when the process ends.
                 .contextPolicy(ContextPolicy.builder().outputStore(new DirectoryOutputStore(home.directory().resolve("outputs"))).build())
                 .runIds(() -> runId);
+        if (settings.maxTokens() != null) {
+            agent.maxTokens(settings.maxTokens());
+        }
         if (!quiet) {
             agent.listener(id -> new LiveView(line));
         }

@@ -5,12 +5,22 @@ import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.List;
 
-/** The options a run was started with, kept so another process can resume it with the same agent. */
+/**
+ * The options a run was started with, kept so another process can resume it with the same agent.
+ *
+ * @param maxTokens the max_tokens of each model call, or null for the library's default (settings
+ *                  written before the option existed have none)
+ */
 record RunSettings(String model, List<String> tools, String system, int maxSteps, BigDecimal maxCostUsd, long maxMillis,
-                   boolean finishTool) {
+                   boolean finishTool, Integer maxTokens) {
     RunSettings {
         tools = List.copyOf(tools);
         system = system == null ? "" : system;
+    }
+
+    /** These settings with another max_tokens ({@code rein resume --max-tokens}). */
+    RunSettings withMaxTokens(int tokens) {
+        return new RunSettings(model, tools, system, maxSteps, maxCostUsd, maxMillis, finishTool, tokens);
     }
 
     Budget budget() {
