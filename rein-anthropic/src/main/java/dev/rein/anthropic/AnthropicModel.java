@@ -1,35 +1,28 @@
 package dev.rein.anthropic;
 
-import com.anthropic.client.AnthropicClient;
-import com.anthropic.client.okhttp.AnthropicOkHttpClient;
-import com.anthropic.core.ObjectMappers;
-import com.anthropic.core.Timeout;
-import com.anthropic.core.http.HttpResponseFor;
-import com.anthropic.core.http.StreamResponse;
-import com.anthropic.models.messages.MessageCountTokensParams;
-import com.anthropic.models.messages.MessageCreateParams;
-import com.anthropic.models.messages.RawMessageStreamEvent;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.ReinException;
+import dev.rein.json.Json;
 import dev.rein.model.Model;
 import dev.rein.model.ModelCallContext;
 import dev.rein.model.ModelException;
 import dev.rein.model.ModelRequest;
 import dev.rein.model.ModelResponse;
+import dev.rein.model.ServerContextEdit;
 import dev.rein.model.StreamObserver;
+import dev.rein.model.TraceContextHeaders;
 import dev.rein.budget.PriceTable;
 import dev.rein.provider.ModelDefaults;
+import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
 import java.util.function.Supplier;
 
 /**
- * A {@link Model} backed by the Anthropic Messages API through the official Java SDK.
+ * A {@link Model} backed by the Anthropic Messages API.
  *
  * <pre>{@code
  * // ANTHROPIC_API_KEY (and optionally ANTHROPIC_BASE_URL) from the environment:
@@ -39,13 +32,17 @@ import java.util.function.Supplier;
  * }</pre>
  *
  * <p>Every call is streamed: text and tool-call fragments reach the {@link StreamObserver} of the
- * call as they arrive, and the final message is assembled from the events. The SDK does not retry
+ * call as they arrive, and the final message is assembled from the events. Nothing is retried here
  * (the Rein runtime retries, traced and within the run's deadline); failures come back as
  * {@link ModelException}s whose {@code retryable} flag and {@code retryAfter} follow the API's
  * status codes and headers. Interrupting the calling thread aborts the HTTP exchange and the call
  * ends with {@link InterruptedException}; that is how the runtime enforces the run's deadline, so
  * the model does not watch {@link ModelCallContext#deadline()} itself (a deadline stays a budget
  * stop instead of turning into a provider timeout).
+ *
+ * <p>The HTTP client is the JDK's ({@code java.net.http}): it sets {@code TCP_NODELAY} on every
+ * connection and serves many concurrent calls on one selector thread. The call runs on the
+ * caller's thread. Request bodies reuse the JSON of every history message already sent once.
  *
  * <p>Instances are immutable and thread-safe. {@link #close()} releases the HTTP client.
  */
@@ -56,13 +53,16 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
     public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofMinutes(10);
     /** Default limit for a whole call; long on purpose, the run's deadline is the real limit. */
     public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofMinutes(60);
+    /** The API's public base URL, used when ANTHROPIC_BASE_URL is unset or empty. */
+    public static final String DEFAULT_BASE_URL = "https://api.anthropic.com";
 
-    private final AnthropicClient client;
+    private final Transport transport;
+    private final RequestMapper requests = new RequestMapper();
     private final ErrorMapper errors;
     private final AnthropicOptions defaults;
 
-    private AnthropicModel(AnthropicClient client, Clock clock, PromptCaching caching) {
-        this.client = client;
+    private AnthropicModel(Transport transport, Clock clock, PromptCaching caching) {
+        this.transport = transport;
         this.errors = new ErrorMapper(clock);
         this.defaults = AnthropicOptions.caching(caching);
     }
@@ -84,10 +84,6 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
         return request.option(AnthropicOptions.class).isPresent() ? request : request.toBuilder().option(defaults).build();
     }
 
-    /** A builder; with no settings the client is configured from the environment. */
-    /** The API's public base URL, used when ANTHROPIC_BASE_URL is unset or empty. */
-    public static final String DEFAULT_BASE_URL = "https://api.anthropic.com";
-
     /**
      * A model configured from the environment: {@code ANTHROPIC_API_KEY} and, when set,
      * {@code ANTHROPIC_BASE_URL}, with the default timeouts.
@@ -96,6 +92,7 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
         return builder().build();
     }
 
+    /** A builder; with no settings the client is configured from the environment. */
     public static Builder builder() {
         return new Builder();
     }
@@ -105,65 +102,77 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(context, "context");
         ModelRequest effective = withDefaults(request);
-        MessageCreateParams params = build(() -> RequestMapper.create(effective));
-        return interruptibly(() -> stream(params, context.stream()));
+        WireBuffer body = build(() -> requests.create(effective));
+        List<ServerContextEdit> edits = RequestMapper.edits(effective);
+        List<String> betas = edits.isEmpty() ? List.of() : List.copyOf(ContextEdits.betas(edits));
+        StreamAssembler assembler = new StreamAssembler(context.stream());
+        try (Exchange exchange = transport.stream(body, betas, effective.option(TraceContextHeaders.class)
+                .map(TraceContextHeaders::headers).orElse(Map.of())); SseReader reader = new SseReader(exchange, errors)) {
+            requireSuccess(exchange);
+            reader.readAll(assembler::accept);
+            if (!assembler.started()) {
+                // A complete body without a single event: not a cut stream but something else
+                // answering, e.g. a proxy's error page.
+                throw ErrorMapper.malformed("the Anthropic API answered HTTP " + exchange.status() + " ("
+                        + String.join(", ", exchange.headers().allValues("content-type"))
+                        + ") without a message_start event", null);
+            }
+        } catch (IOException e) {
+            throw failure(e);
+        }
+        return ResponseMapper.response(assembler.message());
     }
 
     /** Counts input tokens with {@code POST /v1/messages/count_tokens} (before any server-side edits). */
     @Override
     public long countTokens(ModelRequest request) throws ModelException, InterruptedException {
         Objects.requireNonNull(request, "request");
-        MessageCountTokensParams params = build(() -> RequestMapper.countTokens(request));
-        return interruptibly(() -> {
+        WireBuffer body = build(() -> requests.countTokens(request));
+        try (Exchange exchange = transport.json(body)) {
+            requireSuccess(exchange);
+            byte[] answer = exchange.readAll();
+            JsonNode tokens;
             try {
-                return client.messages().countTokens(params).inputTokens();
-            } catch (RuntimeException e) {
-                throw failure(e);
+                tokens = Json.mapper().readTree(answer).path("input_tokens");
+            } catch (IOException e) {
+                throw ErrorMapper.malformed("the count_tokens answer is not JSON: " + e.getMessage(), e);
             }
-        });
+            if (!tokens.canConvertToLong()) {
+                throw ErrorMapper.malformed("the count_tokens answer has no input_tokens number", null);
+            }
+            return tokens.asLong();
+        } catch (IOException e) {
+            throw failure(e);
+        }
+    }
+
+    /** The HTTP transport, for tests that inspect its connections. */
+    Transport transport() {
+        return transport;
+    }
+
+    /** The request writer, for tests of its reuse. */
+    RequestMapper requests() {
+        return requests;
     }
 
     @Override
     public void close() {
-        client.close();
+        transport.close();
     }
 
-    private ModelResponse stream(MessageCreateParams params, StreamObserver observer) throws ModelException, InterruptedException {
-        StreamAssembler assembler = new StreamAssembler(observer);
-        try (HttpResponseFor<StreamResponse<RawMessageStreamEvent>> raw =
-                     client.messages().withRawResponse().createStreaming(params);
-             StreamResponse<RawMessageStreamEvent> events = raw.parse()) {
-            Iterator<RawMessageStreamEvent> it = events.iterator();
-            while (hasNext(it)) {
-                JsonNode event = ObjectMappers.jsonMapper().valueToTree(it.next());
-                assembler.accept(event);
-            }
-            if (!assembler.started()) {
-                // A complete body without a single event: not a cut stream (OkHttp reports those as
-                // I/O errors) but something else answering, e.g. a proxy's error page.
-                throw ErrorMapper.malformed("the Anthropic API answered HTTP " + raw.statusCode() + " ("
-                        + String.join(", ", raw.headers().values("content-type"))
-                        + ") without a message_start event", null);
-            }
-        } catch (RuntimeException e) {
-            throw failure(e);
+    private void requireSuccess(Exchange exchange) throws IOException, ModelException {
+        if (exchange.status() / 100 != 2) {
+            throw errors.httpError(exchange.status(), exchange.headers(), exchange.requestId(), exchange.readAll());
         }
-        return ResponseMapper.response(assembler.message());
     }
 
-    private static boolean hasNext(Iterator<?> it) throws InterruptedException {
+    /** An I/O failure, unless it is only the echo of an interrupt, which must stay an interrupt. */
+    private static ModelException failure(IOException e) throws InterruptedException {
         if (Thread.currentThread().isInterrupted()) {
             throw new InterruptedException("the model call was interrupted");
         }
-        return it.hasNext();
-    }
-
-    /** An SDK failure, unless it is only the echo of an interrupt, which must stay an interrupt. */
-    private ModelException failure(RuntimeException e) throws InterruptedException {
-        if (Thread.currentThread().isInterrupted()) {
-            throw new InterruptedException("the model call was interrupted");
-        }
-        return errors.map(e);
+        return ErrorMapper.ioError(e);
     }
 
     private static <T> T build(Supplier<T> mapping) throws ModelException {
@@ -172,36 +181,6 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
         } catch (RuntimeException e) {
             throw new ModelException(ModelException.Kind.INVALID_REQUEST, 0,
                     "the request could not be built for the Anthropic API: " + e.getMessage(), false, null, null, e);
-        }
-    }
-
-    /**
-     * Runs the blocking SDK call on its own virtual thread and waits for it. If the waiting thread
-     * is interrupted, the worker is interrupted too: blocking socket reads in a virtual thread are
-     * interruptible (the socket is closed), so the HTTP exchange ends at once whatever kind of
-     * thread called us.
-     */
-    private static <T> T interruptibly(Callable<T> work) throws ModelException, InterruptedException {
-        FutureTask<T> task = new FutureTask<>(work);
-        Thread.ofVirtual().name("rein-anthropic-call").start(task);
-        try {
-            return task.get();
-        } catch (InterruptedException e) {
-            task.cancel(true);
-            throw e;
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof ModelException me) {
-                throw me;
-            }
-            if (cause instanceof InterruptedException ie) {
-                throw ie;
-            }
-            if (cause instanceof Error err) {
-                throw err;
-            }
-            throw new ModelException(ModelException.Kind.OTHER, 0, "the Anthropic call failed with "
-                    + cause.getClass().getSimpleName() + ": " + cause.getMessage(), false, null, null, cause);
         }
     }
 
@@ -270,7 +249,9 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
         }
 
         /**
-         * Creates the model and its HTTP client.
+         * Creates the model and its HTTP client. Without an API key (or an auth token) requests are sent
+         * without credentials and the API answers 401, which ends a run as an {@code AUTHENTICATION}
+         * failure carrying the API's message.
          *
          * @throws ReinException if a timeout is not positive, the API key is blank or the base URL
          *                       is not an http(s) URL
@@ -285,31 +266,24 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
             if (baseUrl != null && !baseUrl.startsWith("http://") && !baseUrl.startsWith("https://")) {
                 throw new ReinException("the base URL must start with http:// or https://, was " + baseUrl);
             }
-            AnthropicOkHttpClient.Builder sdk = AnthropicOkHttpClient.builder()
-                    .fromEnv()
-                    // Retries belong to the Rein runtime, which traces them and respects the deadline.
-                    .maxRetries(0)
-                    .timeout(Timeout.builder()
-                            .connect(connectTimeout)
-                            .read(readTimeout)
-                            .write(readTimeout)
-                            .request(requestTimeout)
-                            .build());
-            if (apiKey != null) {
-                sdk.apiKey(apiKey);
+            String key = apiKey != null ? apiKey : setting("anthropic.apiKey", "ANTHROPIC_API_KEY");
+            String token = key != null ? null : setting("anthropic.authToken", "ANTHROPIC_AUTH_TOKEN");
+            String base = baseUrl != null ? baseUrl : setting("anthropic.baseUrl", "ANTHROPIC_BASE_URL");
+            if (base == null) {
+                base = DEFAULT_BASE_URL;
+            } else if (!base.startsWith("http://") && !base.startsWith("https://")) {
+                throw new ReinException("ANTHROPIC_BASE_URL must start with http:// or https://, was " + base);
             }
-            String key = apiKey != null ? apiKey : System.getenv("ANTHROPIC_API_KEY");
-            if (key != null && !key.isBlank()) {
-                // The Messages API documents x-api-key; with it present the SDK adds no Bearer header.
-                sdk.putHeader("x-api-key", key);
+            return new AnthropicModel(new Transport(base, key, token, connectTimeout, readTimeout, requestTimeout), clock, caching);
+        }
+
+        /** A system property, else an environment variable; blank counts as unset. */
+        private static String setting(String property, String variable) {
+            String value = System.getProperty(property);
+            if (value == null || value.isBlank()) {
+                value = System.getenv(variable);
             }
-            if (baseUrl != null) {
-                sdk.baseUrl(baseUrl);
-            } else if (System.getenv("ANTHROPIC_BASE_URL") != null && System.getenv("ANTHROPIC_BASE_URL").isBlank()) {
-                // An exported but empty variable means "not set"; the SDK would reject it at the first call.
-                sdk.baseUrl(DEFAULT_BASE_URL);
-            }
-            return new AnthropicModel(sdk.build(), clock, caching);
+            return value == null || value.isBlank() ? null : value.strip();
         }
 
         private static void requirePositive(String name, Duration value) {

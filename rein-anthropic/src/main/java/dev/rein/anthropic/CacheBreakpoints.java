@@ -48,6 +48,16 @@ final class CacheBreakpoints {
             return blocks.contains(new Position(message, block));
         }
 
+        /** Whether any block of message {@code message} is marked. */
+        boolean marksMessage(int message) {
+            for (Position p : blocks) {
+                if (p.message() == message) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
         int count() {
             return (system ? 1 : 0) + (tool >= 0 ? 1 : 0) + blocks.size();
         }
@@ -55,6 +65,10 @@ final class CacheBreakpoints {
 
     private CacheBreakpoints() {}
 
+    /**
+     * Work is proportional to the blocks added since the previous step, not to the history: the
+     * scan walks back from the end to the previous step's breakpoint and stops there.
+     */
     static Plan plan(ModelRequest request) {
         if (!AnthropicOptions.of(request).caching().enabled()) {
             return Plan.NONE;
@@ -62,27 +76,28 @@ final class CacheBreakpoints {
         boolean system = !request.system().isEmpty();
         int tool = !system && !request.tools().isEmpty() ? request.tools().size() - 1 : -1;
         int budget = MAX_BREAKPOINTS - (system || tool >= 0 ? 1 : 0);
-
-        List<Position> flat = new ArrayList<>();
-        List<Boolean> cacheable = new ArrayList<>();
         List<Message> messages = request.messages();
-        int previousEnd = -1;
-        int lastAssistant = lastAssistant(messages);
-        for (int m = 0; m < messages.size(); m++) {
-            if (m == lastAssistant) {
-                previousEnd = lastCacheable(cacheable, flat.size() - 1, -1);
-            }
-            List<ContentBlock> content = messages.get(m).content();
-            for (int b = 0; b < content.size(); b++) {
-                flat.add(new Position(m, b));
-                cacheable.add(isCacheable(content.get(b)));
-            }
+        Position newest = lastCacheableBefore(messages, messages.size());
+        if (newest == null) {
+            return new Plan(system, tool, Set.of());
         }
-        int newest = lastCacheable(cacheable, flat.size() - 1, -1);
+        int lastAssistant = lastAssistant(messages);
+        Position previous = lastAssistant < 0 ? null : lastCacheableBefore(messages, lastAssistant);
         Set<Position> marked = new HashSet<>();
-        if (newest >= 0) {
-            int anchor = previousEnd;
-            while (anchor >= 0 && newest - anchor > INTERMEDIATE_AFTER && budget > 1) {
+        if (previous != null) {
+            // The blocks from the previous breakpoint (flat index 0) to the newest block.
+            List<Position> flat = new ArrayList<>();
+            List<Boolean> cacheable = new ArrayList<>();
+            for (int m = previous.message(); m < messages.size(); m++) {
+                List<ContentBlock> content = messages.get(m).content();
+                for (int b = m == previous.message() ? previous.block() : 0; b < content.size(); b++) {
+                    flat.add(new Position(m, b));
+                    cacheable.add(isCacheable(content.get(b)));
+                }
+            }
+            int end = lastCacheable(cacheable, flat.size() - 1, -1);
+            int anchor = 0;
+            while (end - anchor > INTERMEDIATE_AFTER && budget > 1) {
                 int next = lastCacheable(cacheable, anchor + INTERMEDIATE_AFTER, anchor);
                 if (next < 0) {
                     break;
@@ -91,9 +106,22 @@ final class CacheBreakpoints {
                 budget--;
                 anchor = next;
             }
-            marked.add(flat.get(newest));
         }
+        marked.add(newest);
         return new Plan(system, tool, Set.copyOf(marked));
+    }
+
+    /** The last cacheable block in the messages before {@code end}, or null. */
+    private static Position lastCacheableBefore(List<Message> messages, int end) {
+        for (int m = end - 1; m >= 0; m--) {
+            List<ContentBlock> content = messages.get(m).content();
+            for (int b = content.size() - 1; b >= 0; b--) {
+                if (isCacheable(content.get(b))) {
+                    return new Position(m, b);
+                }
+            }
+        }
+        return null;
     }
 
     static boolean isCacheable(ContentBlock block) {

@@ -1,7 +1,8 @@
 package dev.rein.anthropic;
 
-import com.anthropic.core.JsonValue;
+import com.anthropic.core.ObjectMappers;
 import com.anthropic.models.beta.AnthropicBeta;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.anthropic.models.beta.messages.BetaClearToolUses20250919Edit;
 import com.anthropic.models.beta.messages.BetaCompact20260112Edit;
 import com.anthropic.models.beta.messages.BetaContextManagementConfig;
@@ -15,13 +16,13 @@ import java.util.Set;
 /**
  * Server-side context management. The stable Messages API types of the SDK have no
  * {@code context_management} field, so the body is built with the SDK's beta types (which know the
- * exact wire names) and sent as an additional body property, with the beta header it needs.
+ * exact wire names) and written into the request, with the beta header it needs.
  */
 final class ContextEdits {
     private ContextEdits() {}
 
     /** The {@code context_management} body value. */
-    static JsonValue body(List<ServerContextEdit> edits) {
+    static JsonNode body(List<ServerContextEdit> edits) {
         BetaContextManagementConfig.Builder config = BetaContextManagementConfig.builder();
         for (ServerContextEdit edit : edits) {
             switch (edit) {
@@ -29,7 +30,7 @@ final class ContextEdits {
                 case ServerContextEdit.Compact compact -> config.addEdit(compact(compact));
             }
         }
-        return JsonValue.from(config.build());
+        return ObjectMappers.jsonMapper().valueToTree(config.build());
     }
 
     /** The {@code anthropic-beta} values the edits need. */

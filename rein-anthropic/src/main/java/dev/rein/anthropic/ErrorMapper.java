@@ -1,31 +1,26 @@
 package dev.rein.anthropic;
 
-import com.anthropic.core.JsonValue;
-import com.anthropic.errors.AnthropicException;
-import com.anthropic.errors.AnthropicInvalidDataException;
-import com.anthropic.errors.AnthropicIoException;
-import com.anthropic.errors.AnthropicRetryableException;
-import com.anthropic.errors.AnthropicServiceException;
-import com.anthropic.errors.CredentialResolutionException;
-import com.anthropic.errors.NoCredentialsException;
-import com.anthropic.errors.SseException;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.json.Json;
 import dev.rein.model.ModelException;
 import dev.rein.model.ModelException.Kind;
-import java.io.InterruptedIOException;
+import java.io.IOException;
 import java.net.SocketTimeoutException;
+import java.net.http.HttpHeaders;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 
 /**
- * Turns SDK failures into {@link ModelException}s carrying the API's own message, the HTTP status,
+ * Turns failed exchanges into {@link ModelException}s carrying the API's own message, the HTTP status,
  * the request id, a {@link Kind}, whether a retry can help and the server's wait hint.
  *
  * <p>Retryable by default: 408, 409, 429, 5xx (including 529 overloaded), connection failures and
  * timeouts, and an {@code error} event that arrives after HTTP 200 (the request was accepted, so
- * the failure is the server's). Not retryable: the other 4xx, missing credentials and a body Rein
- * cannot read. The server's {@code x-should-retry} header overrides that default either way, as in
- * the official SDKs: {@code false} vetoes a retry, {@code true} makes any failure retryable (the
- * server knows best; the retry policy still bounds the attempts and the deadline).
+ * the failure is the server's). Not retryable: the other 4xx and a body Rein cannot read. The
+ * server's {@code x-should-retry} header overrides that default either way, as in the official
+ * SDKs: {@code false} vetoes a retry, {@code true} makes any failure retryable (the server knows
+ * best; the retry policy still bounds the attempts and the deadline).
  */
 final class ErrorMapper {
 
@@ -35,62 +30,39 @@ final class ErrorMapper {
         this.clock = clock;
     }
 
-    ModelException map(RuntimeException failure) {
-        if (failure instanceof SseException e) {
-            return streamError(e);
-        }
-        if (failure instanceof AnthropicServiceException e) {
-            return httpError(e);
-        }
-        if (failure instanceof AnthropicIoException || failure instanceof AnthropicRetryableException) {
-            return ioError(failure);
-        }
-        if (failure instanceof AnthropicInvalidDataException e) {
-            return malformed("the Anthropic API sent a response Rein could not read: " + e.getMessage(), e);
-        }
-        if (failure instanceof NoCredentialsException || failure instanceof CredentialResolutionException) {
-            return new ModelException(Kind.AUTHENTICATION, 0, failure.getMessage()
-                    + " (set ANTHROPIC_API_KEY or call AnthropicModel.builder().apiKey(...))",
-                    false, null, null, failure);
-        }
-        String what = failure instanceof AnthropicException ? "the Anthropic SDK failed" : "the Anthropic call failed";
-        return new ModelException(Kind.OTHER, 0, what + " with " + failure.getClass().getSimpleName() + ": "
-                + failure.getMessage(), false, null, null, failure);
-    }
-
     static ModelException malformed(String message, Throwable cause) {
         return new ModelException(Kind.MALFORMED_RESPONSE, 0, message, false, null, null, cause);
     }
 
-    private ModelException httpError(AnthropicServiceException e) {
-        int status = e.statusCode();
+    /** A response with a status other than 2xx; {@code body} is what it sent. */
+    ModelException httpError(int status, HttpHeaders headers, String requestId, byte[] body) {
         Kind kind = kindOfStatus(status);
-        Boolean override = RetryAfter.shouldRetry(e.headers());
+        Boolean override = RetryAfter.shouldRetry(headers);
         boolean retryable = override != null ? override : kind.retryableByDefault();
-        String message = apiMessage(e, "HTTP " + status + " from the Anthropic API");
-        return new ModelException(kind, status, message, retryable, RetryAfter.from(e.headers(), clock),
-                e.requestId().orElse(null), e);
+        String message = apiMessage(body, "HTTP " + status + " from the Anthropic API");
+        return new ModelException(kind, status, message, retryable, RetryAfter.from(headers, clock), requestId, null);
     }
 
     /**
      * An {@code error} event inside a stream that began with HTTP 200. The HTTP status is reported
      * as 0 because the HTTP exchange itself succeeded; the kind comes from the error's type.
      */
-    private ModelException streamError(SseException e) {
-        String type = errorType(e);
+    ModelException streamError(JsonNode event, HttpHeaders headers, String requestId) {
+        JsonNode typeNode = event.path("error").get("type");
+        String type = typeNode != null && typeNode.isTextual() ? typeNode.asText() : null;
         Kind kind = kindOfType(type);
-        Boolean override = RetryAfter.shouldRetry(e.headers());
+        Boolean override = RetryAfter.shouldRetry(headers);
         boolean retryable = override != null ? override : kind.retryableByDefault();
-        String message = "error event in the response stream (" + (type == null ? "no type" : type) + "): "
-                + apiMessage(e, "no message");
-        return new ModelException(kind, 0, message, retryable, RetryAfter.from(e.headers(), clock),
-                e.requestId().orElse(null), e);
+        JsonNode text = event.path("error").get("message");
+        String apiMessage = text != null && text.isTextual() && !text.asText().isBlank() ? text.asText() : "no message";
+        String message = "error event in the response stream (" + (type == null ? "no type" : type) + "): " + apiMessage;
+        return new ModelException(kind, 0, message, retryable, RetryAfter.from(headers, clock), requestId, null);
     }
 
-    private static ModelException ioError(RuntimeException e) {
+    /** A failure to connect, send or receive: always worth a retry. */
+    static ModelException ioError(IOException e) {
+        boolean timeout = hasCause(e, HttpTimeoutException.class) || hasCause(e, SocketTimeoutException.class);
         Throwable root = rootCause(e);
-        boolean timeout = hasCause(e, SocketTimeoutException.class)
-                || (root instanceof InterruptedIOException && "timeout".equalsIgnoreCase(root.getMessage()));
         Kind kind = timeout ? Kind.TIMEOUT : Kind.CONNECTION;
         String detail = root.getMessage() == null ? root.getClass().getSimpleName()
                 : root.getClass().getSimpleName() + ": " + root.getMessage();
@@ -134,36 +106,21 @@ final class ErrorMapper {
         };
     }
 
-    private static String errorType(AnthropicServiceException e) {
-        JsonNode body = body(e.body());
-        JsonNode type = body == null ? null : body.path("error").get("type");
-        return type != null && type.isTextual() ? type.asText() : null;
-    }
-
     /** The API's own message ({@code error.message}), else the raw body text, else {@code fallback}. */
-    private static String apiMessage(AnthropicServiceException e, String fallback) {
-        JsonNode body = body(e.body());
-        if (body != null) {
-            JsonNode message = body.path("error").get("message");
+    private static String apiMessage(byte[] body, String fallback) {
+        if (body == null || body.length == 0) {
+            return fallback;
+        }
+        try {
+            JsonNode message = Json.mapper().readTree(body).path("error").get("message");
             if (message != null && message.isTextual() && !message.asText().isBlank()) {
                 return message.asText();
             }
-            if (body.isTextual() && !body.asText().isBlank()) {
-                return body.asText().strip();
-            }
+        } catch (IOException notJson) {
+            // Fall through to the raw text: a proxy's error page says more than nothing.
         }
-        return fallback;
-    }
-
-    private static JsonNode body(JsonValue body) {
-        if (body == null || body.isMissing()) {
-            return null;
-        }
-        try {
-            return body.convert(JsonNode.class);
-        } catch (RuntimeException e) {
-            return null;
-        }
+        String text = new String(body, StandardCharsets.UTF_8).strip();
+        return text.isEmpty() ? fallback : text;
     }
 
     private static Throwable rootCause(Throwable t) {

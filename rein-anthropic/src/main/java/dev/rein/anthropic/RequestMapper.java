@@ -1,227 +1,289 @@
 package dev.rein.anthropic;
 
-import com.anthropic.core.JsonValue;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.anthropic.models.messages.CacheControlEphemeral;
-import com.anthropic.models.messages.ContentBlockParam;
-import com.anthropic.models.messages.MessageCountTokensParams;
-import com.anthropic.models.messages.MessageCountTokensTool;
-import com.anthropic.models.messages.MessageCreateParams;
-import com.anthropic.models.messages.MessageParam;
-import com.anthropic.models.messages.RedactedThinkingBlockParam;
-import com.anthropic.models.messages.TextBlockParam;
-import com.anthropic.models.messages.ThinkingBlockParam;
-import com.anthropic.models.messages.Tool;
-import com.anthropic.models.messages.ToolChoiceAny;
-import com.anthropic.models.messages.ToolChoiceNone;
-import com.anthropic.models.messages.ToolChoiceTool;
-import com.anthropic.models.messages.ToolResultBlockParam;
-import com.anthropic.models.messages.ToolUseBlockParam;
 import dev.rein.ReinException;
 import dev.rein.json.Json;
 import dev.rein.model.ContentBlock;
 import dev.rein.model.Message;
 import dev.rein.model.ModelRequest;
-import dev.rein.model.ServerContextEdit;
-import dev.rein.model.ServerContextEdits;
 import dev.rein.model.OpaqueBlock;
 import dev.rein.model.RedactedThinkingBlock;
+import dev.rein.model.ServerContextEdit;
+import dev.rein.model.ServerContextEdits;
 import dev.rein.model.TextBlock;
 import dev.rein.model.ThinkingBlock;
 import dev.rein.model.ToolChoice;
 import dev.rein.model.ToolDefinition;
 import dev.rein.model.ToolResultBlock;
 import dev.rein.model.ToolUseBlock;
-import dev.rein.model.TraceContextHeaders;
 import dev.rein.tool.ToolExecutor;
-import java.util.ArrayList;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.List;
 
 /**
- * Translates a provider-neutral {@link ModelRequest} into the SDK's request parameters.
+ * Writes a provider-neutral {@link ModelRequest} as a Messages API request body.
+ *
+ * <p>Work is proportional to what changed: each history message and tool definition is immutable,
+ * so its JSON is produced once and copied as bytes into every later request that contains it
+ * (see {@link WireCache}). Only blocks that carry a {@code cache_control} breakpoint in this request
+ * (at most four) and the small request envelope are written afresh.
  *
  * <p>Sampling parameters ({@code temperature}, {@code top_p}, {@code top_k}) are sent only when the
- * request sets them: the API version this SDK speaks rejects them on current models, and the SDK
- * has no typed field for them, so they go in as additional body properties.
+ * request sets them: the API version this module speaks rejects them on current models.
  */
 final class RequestMapper {
-    /** The request pieces both the create and the count-tokens parameters are made of. */
-    record Parts(List<TextBlockParam> system, List<Tool> tools, com.anthropic.models.messages.ToolChoice toolChoice,
-                 List<MessageParam> messages) {}
+    private static final JsonFactory JSON = Json.mapper().getFactory();
 
-    private RequestMapper() {}
+    private final WireCache<Message, SerializedString> messages = new WireCache<>();
+    private final WireCache<ToolDefinition, SerializedString> tools = new WireCache<>();
+    private volatile int lastLength = 8192;
 
-    static MessageCreateParams create(ModelRequest request) {
-        Parts parts = parts(request, CacheBreakpoints.plan(request));
-        MessageCreateParams.Builder b = MessageCreateParams.builder()
-                .model(request.model())
-                .maxTokens(request.maxTokens())
-                .messages(parts.messages());
-        if (!parts.system().isEmpty()) {
-            b.systemOfTextBlockParams(parts.system());
-        }
-        parts.tools().forEach(b::addTool);
-        if (parts.toolChoice() != null) {
-            b.toolChoice(parts.toolChoice());
-        }
-        if (!request.stopSequences().isEmpty()) {
-            b.stopSequences(request.stopSequences());
-        }
-        if (request.temperature() != null) {
-            b.putAdditionalBodyProperty("temperature", JsonValue.from(request.temperature()));
-        }
-        if (request.topP() != null) {
-            b.putAdditionalBodyProperty("top_p", JsonValue.from(request.topP()));
-        }
-        if (request.topK() != null) {
-            b.putAdditionalBodyProperty("top_k", JsonValue.from(request.topK()));
-        }
-        List<ServerContextEdit> edits = request.option(ServerContextEdits.class).map(ServerContextEdits::edits).orElse(List.of());
-        if (!edits.isEmpty()) {
-            b.putAdditionalBodyProperty("context_management", ContextEdits.body(edits));
-            b.putAdditionalHeader("anthropic-beta", String.join(",", ContextEdits.betas(edits)));
-        }
-        // The caller's trace context (traceparent), so the API call joins the run's trace.
-        request.option(TraceContextHeaders.class).ifPresent(trace -> trace.headers().forEach(b::putAdditionalHeader));
-        return b.build();
-    }
-
-    /** Count-tokens parameters: the same prompt, without cache breakpoints or output settings. */
-    static MessageCountTokensParams countTokens(ModelRequest request) {
-        Parts parts = parts(request, CacheBreakpoints.Plan.NONE);
-        MessageCountTokensParams.Builder b = MessageCountTokensParams.builder()
-                .model(request.model())
-                .messages(parts.messages());
-        if (!parts.system().isEmpty()) {
-            b.systemOfTextBlockParams(parts.system());
-        }
-        if (!parts.tools().isEmpty()) {
-            b.tools(parts.tools().stream().map(MessageCountTokensTool::ofTool).toList());
-        }
-        if (parts.toolChoice() != null) {
-            b.toolChoice(parts.toolChoice());
-        }
-        return b.build();
-    }
-
-    static Parts parts(ModelRequest request, CacheBreakpoints.Plan plan) {
-        CacheControlEphemeral cache = cacheControl(AnthropicOptions.of(request).caching().ttl());
-        List<TextBlockParam> system = new ArrayList<>();
-        for (int i = 0; i < request.system().size(); i++) {
-            boolean mark = plan.system() && i == request.system().size() - 1;
-            system.add(text(request.system().get(i), mark ? cache : null));
-        }
-        List<Tool> tools = new ArrayList<>();
-        for (int i = 0; i < request.tools().size(); i++) {
-            tools.add(tool(request.tools().get(i), plan.tool() == i ? cache : null));
-        }
-        List<MessageParam> messages = new ArrayList<>();
-        for (int m = 0; m < request.messages().size(); m++) {
-            Message message = request.messages().get(m);
-            List<ContentBlockParam> blocks = new ArrayList<>();
-            for (int i = 0; i < message.content().size(); i++) {
-                blocks.add(block(message.content().get(i), plan.marks(m, i) ? cache : null));
+    /** The body of a streamed {@code POST /v1/messages}; release the buffer when the exchange is over. */
+    WireBuffer create(ModelRequest request) {
+        CacheBreakpoints.Plan plan = CacheBreakpoints.plan(request);
+        return write(g -> {
+            g.writeStringField("model", request.model());
+            g.writeNumberField("max_tokens", request.maxTokens());
+            g.writeBooleanField("stream", true);
+            prompt(g, request, plan);
+            if (!request.stopSequences().isEmpty()) {
+                g.writeArrayFieldStart("stop_sequences");
+                for (String stop : request.stopSequences()) {
+                    g.writeString(stop);
+                }
+                g.writeEndArray();
             }
-            messages.add(switch (message.role()) {
-                case USER -> MessageParam.ofUserOfContentBlockParams(blocks);
-                case ASSISTANT -> MessageParam.ofAssistantOfContentBlockParams(blocks);
-            });
+            if (request.temperature() != null) {
+                g.writeNumberField("temperature", request.temperature());
+            }
+            if (request.topP() != null) {
+                g.writeNumberField("top_p", request.topP());
+            }
+            if (request.topK() != null) {
+                g.writeNumberField("top_k", request.topK());
+            }
+            List<ServerContextEdit> edits = edits(request);
+            if (!edits.isEmpty()) {
+                g.writeFieldName("context_management");
+                g.writeTree(ContextEdits.body(edits));
+            }
+        });
+    }
+
+    /** The body of {@code POST /v1/messages/count_tokens}: the same prompt, without breakpoints or output settings. */
+    WireBuffer countTokens(ModelRequest request) {
+        return write(g -> {
+            g.writeStringField("model", request.model());
+            prompt(g, request, CacheBreakpoints.Plan.NONE);
+        });
+    }
+
+    /** The server-side context edits the request asks for (the neutral option), or none. */
+    static List<ServerContextEdit> edits(ModelRequest request) {
+        return request.option(ServerContextEdits.class).map(ServerContextEdits::edits).orElse(List.of());
+    }
+
+    /** Entries currently cached (for tests). */
+    int cachedMessages() {
+        return messages.size();
+    }
+
+    private void prompt(JsonGenerator g, ModelRequest request, CacheBreakpoints.Plan plan) throws IOException {
+        String cache = cacheControl(AnthropicOptions.of(request).caching().ttl());
+        List<TextBlock> system = request.system();
+        if (!system.isEmpty()) {
+            g.writeArrayFieldStart("system");
+            for (int i = 0; i < system.size(); i++) {
+                text(g, system.get(i), plan.system() && i == system.size() - 1 ? cache : null);
+            }
+            g.writeEndArray();
         }
-        return new Parts(system, tools, toolChoice(request.toolChoice(), !tools.isEmpty()), messages);
+        List<ToolDefinition> definitions = request.tools();
+        if (!definitions.isEmpty()) {
+            g.writeArrayFieldStart("tools");
+            for (int i = 0; i < definitions.size(); i++) {
+                if (plan.tool() == i) {
+                    tool(g, definitions.get(i), cache);
+                } else {
+                    g.writeRawValue(tools.get(definitions.get(i), d -> fragment(x -> tool(x, d, null))));
+                }
+            }
+            g.writeEndArray();
+        }
+        toolChoice(g, request.toolChoice(), !definitions.isEmpty());
+        g.writeArrayFieldStart("messages");
+        List<Message> history = request.messages();
+        for (int m = 0; m < history.size(); m++) {
+            Message message = history.get(m);
+            if (plan.marksMessage(m)) {
+                message(g, message, m, plan, cache);
+            } else {
+                g.writeRawValue(messages.get(message, msg -> fragment(x -> message(x, msg, -1, CacheBreakpoints.Plan.NONE, null))));
+            }
+        }
+        g.writeEndArray();
+    }
+
+    private static void message(JsonGenerator g, Message message, int index, CacheBreakpoints.Plan plan, String cache)
+            throws IOException {
+        g.writeStartObject();
+        g.writeStringField("role", switch (message.role()) {
+            case USER -> "user";
+            case ASSISTANT -> "assistant";
+        });
+        g.writeArrayFieldStart("content");
+        List<ContentBlock> content = message.content();
+        for (int b = 0; b < content.size(); b++) {
+            block(g, content.get(b), index >= 0 && plan.marks(index, b) ? cache : null);
+        }
+        g.writeEndArray();
+        g.writeEndObject();
     }
 
     /** The 5-minute lifetime is the API default, so only the 1-hour one is spelled out. */
-    static CacheControlEphemeral cacheControl(CacheTtl ttl) {
-        CacheControlEphemeral.Builder b = CacheControlEphemeral.builder();
-        if (ttl == CacheTtl.ONE_HOUR) {
-            b.ttl(CacheControlEphemeral.Ttl.TTL_1H);
-        }
-        return b.build();
+    static String cacheControl(CacheTtl ttl) {
+        return ttl == CacheTtl.ONE_HOUR ? "1h" : "";
     }
 
-    static ContentBlockParam block(ContentBlock block, CacheControlEphemeral cache) {
-        return switch (block) {
-            case TextBlock t -> ContentBlockParam.ofText(text(t, cache));
-            case ToolUseBlock u -> ContentBlockParam.ofToolUse(toolUse(u, cache));
-            case ToolResultBlock r -> ContentBlockParam.ofToolResult(toolResult(r, cache));
-            case ThinkingBlock t -> ContentBlockParam.ofThinking(
-                    ThinkingBlockParam.builder().thinking(t.thinking()).signature(t.signature()).build());
-            case RedactedThinkingBlock r -> ContentBlockParam.ofRedactedThinking(
-                    RedactedThinkingBlockParam.builder().data(r.data()).build());
+    static void block(JsonGenerator g, ContentBlock block, String cache) throws IOException {
+        switch (block) {
+            case TextBlock t -> text(g, t, cache);
+            case ToolUseBlock u -> {
+                if (!u.input().isObject()) {
+                    throw new ReinException("the input of tool_use " + u.id() + " is not a JSON object: " + u.input());
+                }
+                g.writeStartObject();
+                g.writeStringField("type", "tool_use");
+                g.writeStringField("id", u.id());
+                g.writeStringField("name", u.name());
+                g.writeFieldName("input");
+                g.writeTree(wireInput(u));
+                cacheControl(g, cache);
+                g.writeEndObject();
+            }
+            case ToolResultBlock r -> {
+                g.writeStartObject();
+                g.writeStringField("type", "tool_result");
+                g.writeStringField("tool_use_id", r.toolUseId());
+                g.writeStringField("content", r.content());
+                g.writeBooleanField("is_error", r.isError());
+                cacheControl(g, cache);
+                g.writeEndObject();
+            }
+            case ThinkingBlock t -> {
+                g.writeStartObject();
+                g.writeStringField("type", "thinking");
+                g.writeStringField("thinking", t.thinking());
+                g.writeStringField("signature", t.signature());
+                g.writeEndObject();
+            }
+            case RedactedThinkingBlock r -> {
+                g.writeStartObject();
+                g.writeStringField("type", "redacted_thinking");
+                g.writeStringField("data", r.data());
+                g.writeEndObject();
+            }
             // Sent back as received; cache breakpoints are never placed on opaque blocks.
-            case OpaqueBlock o -> JsonValue.fromJsonNode(o.json()).convert(ContentBlockParam.class);
-        };
-    }
-
-    private static TextBlockParam text(TextBlock text, CacheControlEphemeral cache) {
-        TextBlockParam.Builder b = TextBlockParam.builder().text(text.text());
-        if (cache != null) {
-            b.cacheControl(cache);
+            case OpaqueBlock o -> g.writeTree(o.json());
         }
-        return b.build();
-    }
-
-    private static ToolUseBlockParam toolUse(ToolUseBlock use, CacheControlEphemeral cache) {
-        if (!use.input().isObject()) {
-            throw new ReinException("the input of tool_use " + use.id() + " is not a JSON object: " + use.input());
-        }
-        ToolUseBlockParam.Builder b = ToolUseBlockParam.builder()
-                .id(use.id())
-                .name(use.name())
-                .input(JsonValue.fromJsonNode(wireInput(use)).convert(ToolUseBlockParam.Input.class));
-        if (cache != null) {
-            b.cacheControl(cache);
-        }
-        return b.build();
     }
 
     /**
-     * The SDK converts and writes JSON recursively and cannot carry an input nested hundreds of levels
-     * deep. Rein refuses such a call before running it (its tool result says why), so the call is sent
-     * back with an empty input instead of failing every later request.
+     * An input nested deeper than Rein accepts cannot be written within the JSON writer's depth
+     * limit. Rein refuses such a call before running it (its tool result says why), so the call is
+     * sent back with an empty input instead of failing every later request.
      */
     private static JsonNode wireInput(ToolUseBlock use) {
         return Json.depth(use.input()) > ToolExecutor.MAX_ARGUMENT_DEPTH ? Json.object() : use.input();
     }
 
-    private static ToolResultBlockParam toolResult(ToolResultBlock result, CacheControlEphemeral cache) {
-        ToolResultBlockParam.Builder b = ToolResultBlockParam.builder()
-                .toolUseId(result.toolUseId())
-                .content(result.content())
-                .isError(result.isError());
-        if (cache != null) {
-            b.cacheControl(cache);
-        }
-        return b.build();
+    private static void text(JsonGenerator g, TextBlock text, String cache) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("type", "text");
+        g.writeStringField("text", text.text());
+        cacheControl(g, cache);
+        g.writeEndObject();
     }
 
-    private static Tool tool(ToolDefinition definition, CacheControlEphemeral cache) {
-        Tool.Builder b = Tool.builder()
-                .name(definition.name())
-                .inputSchema(JsonValue.fromJsonNode(definition.inputSchema()).convert(Tool.InputSchema.class));
+    private static void tool(JsonGenerator g, ToolDefinition definition, String cache) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("name", definition.name());
         if (!definition.description().isEmpty()) {
-            b.description(definition.description());
+            g.writeStringField("description", definition.description());
         }
-        if (cache != null) {
-            b.cacheControl(cache);
+        g.writeFieldName("input_schema");
+        g.writeTree(definition.inputSchema());
+        cacheControl(g, cache);
+        g.writeEndObject();
+    }
+
+    private static void cacheControl(JsonGenerator g, String ttl) throws IOException {
+        if (ttl == null) {
+            return;
         }
-        return b.build();
+        g.writeObjectFieldStart("cache_control");
+        g.writeStringField("type", "ephemeral");
+        if (!ttl.isEmpty()) {
+            g.writeStringField("ttl", ttl);
+        }
+        g.writeEndObject();
     }
 
     /**
      * {@code auto} is the API default and is left out; {@code none} without tools says nothing and
      * is left out too, so requests without tools stay valid.
      */
-    private static com.anthropic.models.messages.ToolChoice toolChoice(ToolChoice choice, boolean hasTools) {
-        if (choice instanceof ToolChoice.None && !hasTools) {
-            return null;
+    private static void toolChoice(JsonGenerator g, ToolChoice choice, boolean hasTools) throws IOException {
+        if (choice instanceof ToolChoice.Auto || (choice instanceof ToolChoice.None && !hasTools)) {
+            return;
         }
-        return switch (choice) {
-            case ToolChoice.Auto a -> null;
-            case ToolChoice.Any a -> com.anthropic.models.messages.ToolChoice.ofAny(ToolChoiceAny.builder().build());
-            case ToolChoice.Tool t -> com.anthropic.models.messages.ToolChoice.ofTool(
-                    ToolChoiceTool.builder().name(t.name()).build());
-            case ToolChoice.None n -> com.anthropic.models.messages.ToolChoice.ofNone(ToolChoiceNone.builder().build());
-        };
+        g.writeObjectFieldStart("tool_choice");
+        switch (choice) {
+            case ToolChoice.Auto a -> g.writeStringField("type", "auto");
+            case ToolChoice.Any a -> g.writeStringField("type", "any");
+            case ToolChoice.Tool t -> {
+                g.writeStringField("type", "tool");
+                g.writeStringField("name", t.name());
+            }
+            case ToolChoice.None n -> g.writeStringField("type", "none");
+        }
+        g.writeEndObject();
+    }
+
+    /** Writes one JSON object's fields. */
+    private interface Fields {
+        void write(JsonGenerator g) throws IOException;
+    }
+
+    private WireBuffer write(Fields fields) {
+        WireBuffer out = WireBuffer.take(lastLength + 1024);
+        try (JsonGenerator g = JSON.createGenerator(out)) {
+            g.writeStartObject();
+            fields.write(g);
+            g.writeEndObject();
+        } catch (IOException | RuntimeException e) {
+            out.release();
+            throw e instanceof IOException io ? new UncheckedIOException(io) : (RuntimeException) e;
+        }
+        // A hint for the next body, which is usually this one plus a turn.
+        lastLength = out.length();
+        return out;
+    }
+
+    /** One standalone JSON value, kept as text whose UTF-8 bytes are cached on first use. */
+    private static SerializedString fragment(Fields value) {
+        try (java.io.StringWriter out = new java.io.StringWriter(256); JsonGenerator g = JSON.createGenerator(out)) {
+            value.write(g);
+            g.flush();
+            SerializedString s = new SerializedString(out.toString());
+            s.asUnquotedUTF8();
+            return s;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }

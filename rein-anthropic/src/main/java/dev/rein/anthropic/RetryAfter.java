@@ -1,12 +1,11 @@
 package dev.rein.anthropic;
 
-import com.anthropic.core.http.Headers;
+import java.net.http.HttpHeaders;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
-import java.util.List;
 
 /**
  * Reads the server's wait hint from response headers: {@code retry-after-ms} (milliseconds, may
@@ -17,7 +16,7 @@ final class RetryAfter {
     private RetryAfter() {}
 
     /** The requested wait, or null when the headers carry no usable hint. */
-    static Duration from(Headers headers, Clock clock) {
+    static Duration from(HttpHeaders headers, Clock clock) {
         if (headers == null) {
             return null;
         }
@@ -34,7 +33,7 @@ final class RetryAfter {
     }
 
     /** {@code x-should-retry: true|false}, or null when absent or anything else. */
-    static Boolean shouldRetry(Headers headers) {
+    static Boolean shouldRetry(HttpHeaders headers) {
         String value = headers == null ? null : first(headers, "x-should-retry");
         if ("true".equalsIgnoreCase(value)) {
             return Boolean.TRUE;
@@ -45,12 +44,8 @@ final class RetryAfter {
         return null;
     }
 
-    private static String first(Headers headers, String name) {
-        List<String> values = headers.values(name);
-        if (values.isEmpty()) {
-            return null;
-        }
-        String value = values.get(0).trim();
+    private static String first(HttpHeaders headers, String name) {
+        String value = headers.firstValue(name).orElse("").trim();
         return value.isEmpty() ? null : value;
     }
 

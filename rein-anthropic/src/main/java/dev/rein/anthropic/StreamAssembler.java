@@ -31,6 +31,8 @@ final class StreamAssembler {
     private ObjectNode message;
     private final TreeMap<Integer, ObjectNode> blocks = new TreeMap<>();
     private final Map<Integer, StringBuilder> inputs = new HashMap<>();
+    private final Map<Integer, StringBuilder> texts = new HashMap<>();
+    private final Map<Integer, String> textFields = new HashMap<>();
     private boolean stopped;
 
     StreamAssembler(StreamObserver observer) {
@@ -44,7 +46,8 @@ final class StreamAssembler {
 
     void accept(JsonNode event) throws ModelException {
         switch (event.path("type").asText()) {
-            case "message_start" -> message = object(event.get("message"), "message_start.message").deepCopy();
+            // The events are trees parsed for this call alone, so they are used without copying.
+            case "message_start" -> message = object(event.get("message"), "message_start.message");
             case "content_block_start" -> start(index(event), object(event.get("content_block"), "content_block"));
             case "content_block_delta" -> delta(index(event), object(event.get("delta"), "delta"));
             case "content_block_stop" -> stop(index(event));
@@ -61,6 +64,7 @@ final class StreamAssembler {
                     "the response stream ended before message_stop; the connection was probably dropped",
                     true, null, null, null);
         }
+        blocks.forEach(this::flushText);
         ArrayNode content = message.putArray("content");
         blocks.values().forEach(content::add);
         return message;
@@ -68,10 +72,9 @@ final class StreamAssembler {
 
     private void start(int index, ObjectNode block) throws ModelException {
         requireStarted();
-        ObjectNode copy = block.deepCopy();
-        blocks.put(index, copy);
-        if ("tool_use".equals(copy.path("type").asText())) {
-            observer.onToolUseStart(copy.path("id").asText(), copy.path("name").asText());
+        blocks.put(index, block);
+        if ("tool_use".equals(block.path("type").asText())) {
+            observer.onToolUseStart(block.path("id").asText(), block.path("name").asText());
         }
     }
 
@@ -83,10 +86,10 @@ final class StreamAssembler {
         switch (delta.path("type").asText()) {
             case "text_delta" -> {
                 String text = delta.path("text").asText();
-                block.put("text", block.path("text").asText() + text);
+                append(index, block, "text", text);
                 observer.onTextDelta(text);
             }
-            case "thinking_delta" -> block.put("thinking", block.path("thinking").asText() + delta.path("thinking").asText());
+            case "thinking_delta" -> append(index, block, "thinking", delta.path("thinking").asText());
             case "signature_delta" -> block.put("signature", delta.path("signature").asText());
             case "input_json_delta" -> {
                 String fragment = delta.path("partial_json").asText();
@@ -110,11 +113,18 @@ final class StreamAssembler {
         }
     }
 
+    /** Appends a text fragment; joined once at the block's end instead of copying the text per delta. */
+    private void append(int index, ObjectNode block, String field, String fragment) {
+        texts.computeIfAbsent(index, i -> new StringBuilder(block.path(field).asText())).append(fragment);
+        textFields.put(index, field);
+    }
+
     private void stop(int index) throws ModelException {
         ObjectNode block = blocks.get(index);
         if (block == null) {
             throw ErrorMapper.malformed("the response stream stopped block " + index + " before it started", null);
         }
+        flushText(index, block);
         StringBuilder input = inputs.remove(index);
         if (input != null && !input.toString().isBlank()) {
             try {
@@ -125,6 +135,13 @@ final class StreamAssembler {
             }
         } else if (input != null && !block.has("input")) {
             block.putObject("input");
+        }
+    }
+
+    private void flushText(int index, ObjectNode block) {
+        StringBuilder text = texts.remove(index);
+        if (text != null) {
+            block.put(textFields.remove(index), text.toString());
         }
     }
 

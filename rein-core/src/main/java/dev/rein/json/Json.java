@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamWriteConstraints;
+import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
@@ -56,6 +57,10 @@ public final class Json {
 
     private static JsonFactory factory(int maxReadDepth) {
         return JsonFactory.builder()
+                // Jackson's default buffer pool is per thread, and Rein runs every run, model call and
+                // tool call on a fresh virtual thread, so each parse or write would start with empty
+                // buffers (about twice the allocation). A shared pool hands them from thread to thread.
+                .recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool())
                 .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(maxReadDepth).build())
                 .streamWriteConstraints(StreamWriteConstraints.builder().maxNestingDepth(MAX_DOCUMENT_DEPTH).build())
                 .build();

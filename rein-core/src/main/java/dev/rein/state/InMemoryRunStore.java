@@ -1,44 +1,136 @@
 package dev.rein.state;
 
+import dev.rein.run.RunStatus;
 import dev.rein.trace.TraceEvent;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A run store for one process: paused runs can be approved and resumed while the process lives.
- * Snapshots are kept as JSON, exactly as a database store keeps them, so what works here survives
- * a real store too. The default store of an agent that configures none.
+ * A run store for one process, and the default of an agent that configures none: paused runs can
+ * be approved and resumed while the process lives.
+ *
+ * <p><b>Bounded.</b> A long-lived agent must not grow with the number of runs it has made, so only
+ * the {@linkplain #DEFAULT_FINISHED_RUNS_KEPT most recent finished runs} are kept (snapshot, trace
+ * and idempotency records); older finished runs are evicted. Runs that are still running or waiting
+ * for approval are never evicted, so memory is bounded by the runs in progress or paused at the same
+ * time plus the finished window. Use a persistent store ({@code rein-store-jdbc}) to keep every run.
+ *
+ * <p><b>Cheap per step.</b> The snapshot of a running run is kept as the immutable object it is (the
+ * loop replaces it every step). A paused run is kept as JSON, exactly as a database store keeps it,
+ * so that approving and resuming read back what a real store would give. Trace events are kept as
+ * objects and turned into JSON only when they are read.
  */
 public final class InMemoryRunStore implements RunStore {
-    private final Map<String, String> snapshots = new ConcurrentHashMap<>();
-    private final Map<String, Long> versions = new ConcurrentHashMap<>();
+    /** Finished runs kept by {@link #InMemoryRunStore()}. */
+    public static final int DEFAULT_FINISHED_RUNS_KEPT = 32;
+
+    private static final int EVICTED_REMEMBERED = 1024;
+
+    private final int finishedRunsKept;
+    private final Map<String, Entry> runs = new ConcurrentHashMap<>();
     private final Map<String, String> idempotency = new ConcurrentHashMap<>();
-    private final List<StoredEvent> events = new ArrayList<>();
+    private final Deque<String> finished = new ArrayDeque<>();
+    private final AtomicLong eventSeq = new AtomicLong();
+    /** Recently evicted runs, so that a trace event arriving after the end does not bring one back. */
+    private final Set<String> evicted = new LinkedHashSet<>();
+
+    /** A store that keeps the {@value #DEFAULT_FINISHED_RUNS_KEPT} most recent finished runs. */
+    public InMemoryRunStore() {
+        this(DEFAULT_FINISHED_RUNS_KEPT);
+    }
+
+    /**
+     * A store that keeps the {@code finishedRunsKept} most recent finished runs (0: a run is
+     * forgotten as soon as it ends).
+     *
+     * @throws IllegalArgumentException if {@code finishedRunsKept} is negative
+     */
+    public InMemoryRunStore(int finishedRunsKept) {
+        if (finishedRunsKept < 0) {
+            throw new IllegalArgumentException("finishedRunsKept must be 0 or more, was " + finishedRunsKept);
+        }
+        this.finishedRunsKept = finishedRunsKept;
+    }
+
+    /** One run: its latest snapshot (object or JSON), its trace and its idempotency keys. */
+    private static final class Entry {
+        long version;
+        RunSnapshot snapshot;
+        String json;
+        final List<Object[]> events = new ArrayList<>();
+        final Set<String> idempotencyKeys = new HashSet<>();
+    }
 
     @Override
-    public synchronized void save(RunSnapshot snapshot) {
-        long storedVersion = versions.getOrDefault(snapshot.runId(), 0L);
-        if (snapshot.version() != storedVersion + 1) {
-            throw new StoreConflictException("run " + snapshot.runId() + " is at version " + storedVersion
-                    + " in the store, but version " + snapshot.version() + " was about to replace version "
-                    + (snapshot.version() - 1) + ": it was changed elsewhere since it was loaded");
+    public void save(RunSnapshot snapshot) {
+        Entry entry = runs.computeIfAbsent(snapshot.runId(), id -> new Entry());
+        synchronized (entry) {
+            if (snapshot.version() != entry.version + 1) {
+                throw new StoreConflictException("run " + snapshot.runId() + " is at version " + entry.version
+                        + " in the store, but version " + snapshot.version() + " was about to replace version "
+                        + (snapshot.version() - 1) + ": it was changed elsewhere since it was loaded");
+            }
+            boolean paused = snapshot.status() == RunStatus.WAITING_APPROVAL;
+            entry.json = paused ? SnapshotCodec.write(snapshot) : null;
+            entry.snapshot = paused ? null : snapshot;
+            entry.version = snapshot.version();
         }
-        snapshots.put(snapshot.runId(), SnapshotCodec.write(snapshot));
-        versions.put(snapshot.runId(), snapshot.version());
+        if (snapshot.status().terminal()) {
+            finished(snapshot.runId());
+        }
+    }
+
+    private void finished(String runId) {
+        List<String> gone = new ArrayList<>();
+        synchronized (finished) {
+            finished.remove(runId);
+            finished.addLast(runId);
+            while (finished.size() > finishedRunsKept) {
+                String id = finished.removeFirst();
+                gone.add(id);
+                evicted.add(id);
+                if (evicted.size() > EVICTED_REMEMBERED) {
+                    evicted.remove(evicted.iterator().next());
+                }
+            }
+        }
+        for (String id : gone) {
+            Entry entry = runs.remove(id);
+            if (entry != null) {
+                synchronized (entry) {
+                    entry.idempotencyKeys.forEach(idempotency::remove);
+                }
+            }
+        }
     }
 
     @Override
     public Optional<RunSnapshot> load(String runId) {
-        return Optional.ofNullable(snapshots.get(runId)).map(SnapshotCodec::readSnapshot);
+        Entry entry = runs.get(runId);
+        if (entry == null) {
+            return Optional.empty();
+        }
+        synchronized (entry) {
+            if (entry.json != null) {
+                return Optional.of(SnapshotCodec.readSnapshot(entry.json));
+            }
+            return Optional.ofNullable(entry.snapshot);
+        }
     }
 
     @Override
     public List<RunSummary> list() {
-        return snapshots.values().stream().map(SnapshotCodec::readSnapshot).map(RunSnapshot::summary)
+        return runs.keySet().stream().map(this::load).flatMap(Optional::stream).map(RunSnapshot::summary)
                 .sorted(Comparator.comparing(RunSummary::updatedAt, Comparator.nullsLast(Comparator.reverseOrder())))
                 .toList();
     }
@@ -50,16 +142,60 @@ public final class InMemoryRunStore implements RunStore {
 
     @Override
     public void putIdempotency(IdempotencyRecord record) {
-        idempotency.put(record.key(), SnapshotCodec.write(record));
+        Entry entry = entry(record.runId());
+        if (entry == null) {
+            return;
+        }
+        synchronized (entry) {
+            entry.idempotencyKeys.add(record.key());
+            idempotency.put(record.key(), SnapshotCodec.write(record));
+        }
     }
 
     @Override
-    public synchronized void appendEvent(String runId, TraceEvent event) {
-        events.add(SnapshotCodec.event(events.size() + 1L, event));
+    public void appendEvent(String runId, TraceEvent event) {
+        Entry entry = entry(runId);
+        if (entry == null) {
+            return;
+        }
+        synchronized (entry) {
+            entry.events.add(new Object[] {eventSeq.incrementAndGet(), event});
+        }
+    }
+
+    /** The run's entry, created on first use; null for a run evicted a moment ago. */
+    private Entry entry(String runId) {
+        Entry entry = runs.get(runId);
+        if (entry != null) {
+            return entry;
+        }
+        synchronized (finished) {
+            if (evicted.contains(runId)) {
+                return null;
+            }
+        }
+        return runs.computeIfAbsent(runId, id -> new Entry());
     }
 
     @Override
-    public synchronized List<StoredEvent> events(String runId) {
-        return new ArrayList<>(events.stream().filter(e -> e.runId().equals(runId)).toList());
+    public List<StoredEvent> events(String runId) {
+        Entry entry = runs.get(runId);
+        if (entry == null) {
+            return new ArrayList<>();
+        }
+        List<Object[]> copy;
+        synchronized (entry) {
+            copy = new ArrayList<>(entry.events);
+        }
+        List<StoredEvent> events = new ArrayList<>(copy.size());
+        for (Object[] e : copy) {
+            events.add(SnapshotCodec.event((Long) e[0], (TraceEvent) e[1]));
+        }
+        return events;
+    }
+
+    /** Runs currently held (in progress, paused, or among the recent finished ones); for tests and monitoring. */
+    public int size() {
+        return runs.size();
     }
 }

@@ -1,0 +1,96 @@
+package dev.rein.anthropic;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.http.HttpHeaders;
+import java.net.http.HttpResponse;
+
+/**
+ * One open response: status, headers and a body whose reads are watched for the read and request
+ * timeouts. Closing it releases the connection (or aborts the exchange when the body was not read
+ * to the end).
+ */
+final class Exchange implements AutoCloseable {
+    private final HttpResponse<InputStream> response;
+    private final InputStream body;
+    private final Watchdog watchdog;
+    private final long deadline;
+    private volatile long lastRead = System.nanoTime();
+    private volatile String expired;
+
+    private final WireBuffer requestBody;
+
+    Exchange(HttpResponse<InputStream> response, Watchdog watchdog, long deadline, WireBuffer requestBody) {
+        this.response = response;
+        this.requestBody = requestBody;
+        this.body = response.body();
+        this.watchdog = watchdog;
+        this.deadline = deadline;
+    }
+
+    int status() {
+        return response.statusCode();
+    }
+
+    HttpHeaders headers() {
+        return response.headers();
+    }
+
+    String requestId() {
+        return headers().firstValue("request-id").orElse(null);
+    }
+
+    /** Reads into {@code buffer}; -1 at the end of the body. */
+    int read(byte[] buffer, int offset, int length) throws IOException {
+        try {
+            int n = body.read(buffer, offset, length);
+            lastRead = System.nanoTime();
+            return n;
+        } catch (IOException e) {
+            String reason = expired;
+            if (reason != null) {
+                throw new java.net.http.HttpTimeoutException(reason);
+            }
+            throw e;
+        }
+    }
+
+    /** The whole body (an error reply or a count_tokens answer). */
+    byte[] readAll() throws IOException {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        byte[] buffer = new byte[8192];
+        for (int n; (n = read(buffer, 0, buffer.length)) >= 0; ) {
+            out.write(buffer, 0, n);
+        }
+        return out.toByteArray();
+    }
+
+    long lastRead() {
+        return lastRead;
+    }
+
+    long deadline() {
+        return deadline;
+    }
+
+    void expire(String reason) {
+        expired = reason;
+        try {
+            body.close();
+        } catch (IOException ignored) {
+            // Closing only aborts the exchange; the reader reports the timeout.
+        }
+    }
+
+    @Override
+    public void close() {
+        watchdog.release(this);
+        try {
+            body.close();
+        } catch (IOException ignored) {
+            // Nothing to release beyond what close already did.
+        }
+        // The response is over, so the client no longer reads the request body.
+        requestBody.release();
+    }
+}

@@ -1,0 +1,163 @@
+package dev.rein.anthropic;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectReader;
+import dev.rein.json.Json;
+import dev.rein.model.ModelException;
+import java.io.IOException;
+import java.util.Arrays;
+
+/**
+ * Reads a {@code text/event-stream} body and parses each event's data straight into a JSON tree,
+ * once (no typed model in between). Lines end with LF, CR LF or CR; {@code data:} lines of one
+ * event are joined with LF; comments and fields other than {@code event} and {@code data} are
+ * ignored, as the SSE format says. An {@code error} event becomes the failure it reports.
+ */
+final class SseReader implements AutoCloseable {
+    /** Receives the events of one stream. */
+    interface Events {
+        void accept(JsonNode event) throws ModelException;
+    }
+
+    private static final ObjectReader TREE = Json.mapper().reader();
+    private static final byte[] DATA = "data".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final byte[] EVENT = "event".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final byte[] ERROR = "error".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+    private final Exchange exchange;
+    private final ErrorMapper errors;
+    private final WireBuffer readBuffer = WireBuffer.take(8192);
+    private final WireBuffer dataBuffer = WireBuffer.take(4096);
+    private final WireBuffer lineBuffer = WireBuffer.take(1024);
+    private final byte[] buffer = readBuffer.bytes();
+    private int start;
+    private int end;
+    private boolean lastWasCr;
+    private byte[] data = dataBuffer.bytes();
+    private int dataLength;
+    private boolean hasData;
+    private boolean errorEvent;
+
+    SseReader(Exchange exchange, ErrorMapper errors) {
+        this.exchange = exchange;
+        this.errors = errors;
+    }
+
+    /** Reads the whole stream, handing every event to {@code events}. */
+    void readAll(Events events) throws IOException, ModelException {
+        byte[] line = lineBuffer.bytes();
+        int lineLength = 0;
+        while (true) {
+            if (start == end && !fill()) {
+                if (lineLength > 0) {
+                    line(line, lineLength, events);
+                }
+                dispatch(events);
+                return;
+            }
+            byte b = buffer[start++];
+            if (b == '\n' && lastWasCr) {
+                lastWasCr = false;
+                continue;
+            }
+            lastWasCr = b == '\r';
+            if (b == '\n' || b == '\r') {
+                line(line, lineLength, events);
+                lineLength = 0;
+            } else {
+                if (lineLength == line.length) {
+                    lineBuffer.length(lineLength);
+                    lineBuffer.ensure(line.length * 2);
+                    line = lineBuffer.bytes();
+                }
+                line[lineLength++] = b;
+            }
+        }
+    }
+
+    private boolean fill() throws IOException {
+        int n = exchange.read(buffer, 0, buffer.length);
+        start = 0;
+        end = Math.max(n, 0);
+        return n > 0;
+    }
+
+    private void line(byte[] line, int length, Events events) throws ModelException {
+        if (length == 0) {
+            dispatch(events);
+            return;
+        }
+        if (line[0] == ':') {
+            return;
+        }
+        int colon = indexOf(line, length, (byte) ':');
+        int nameEnd = colon < 0 ? length : colon;
+        int valueStart = colon < 0 ? length : colon + 1;
+        if (valueStart < length && line[valueStart] == ' ') {
+            valueStart++;
+        }
+        if (is(line, nameEnd, DATA)) {
+            if (hasData) {
+                appendData(new byte[] {'\n'}, 0, 1);
+            }
+            appendData(line, valueStart, length - valueStart);
+            hasData = true;
+        } else if (is(line, nameEnd, EVENT)) {
+            errorEvent = Arrays.equals(line, valueStart, length, ERROR, 0, ERROR.length);
+        }
+    }
+
+    private void dispatch(Events events) throws ModelException {
+        boolean error = errorEvent;
+        errorEvent = false;
+        if (!hasData) {
+            return;
+        }
+        hasData = false;
+        JsonNode event;
+        try {
+            event = TREE.readTree(data, 0, dataLength);
+        } catch (JsonProcessingException e) {
+            throw ErrorMapper.malformed("the Anthropic API sent an event Rein could not read: " + e.getOriginalMessage(), e);
+        } catch (IOException e) {
+            throw ErrorMapper.malformed("the Anthropic API sent an event Rein could not read: " + e.getMessage(), e);
+        } finally {
+            dataLength = 0;
+        }
+        if (error || "error".equals(event.path("type").textValue())) {
+            throw errors.streamError(event, exchange.headers(), exchange.requestId());
+        }
+        events.accept(event);
+    }
+
+    private void appendData(byte[] from, int offset, int length) {
+        if (dataLength + length > data.length) {
+            dataBuffer.length(dataLength);
+            dataBuffer.ensure(dataLength + length);
+            data = dataBuffer.bytes();
+        }
+        System.arraycopy(from, offset, data, dataLength, length);
+        dataLength += length;
+    }
+
+    @Override
+    public void close() {
+        readBuffer.release();
+        dataBuffer.release();
+        lineBuffer.release();
+    }
+
+    private static boolean is(byte[] line, int nameEnd, byte[] name) {
+        return Arrays.equals(line, 0, nameEnd, name, 0, name.length);
+    }
+
+    private static int indexOf(byte[] line, int length, byte b) {
+        for (int i = 0; i < length; i++) {
+            if (line[i] == b) {
+                return i;
+            }
+        }
+        return -1;
+    }
+}

@@ -1,0 +1,123 @@
+package dev.rein.anthropic;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.ProxySelector;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * HTTP for the Messages API on the JDK's {@link HttpClient}: one client per model, shared by all
+ * calls. Why not the SDK's OkHttp client: OkHttp leaves Nagle's algorithm on, so a request body
+ * larger than one segment waits for the server's delayed ACK (about 40 ms) on every long-history
+ * step, and the SDK builds a new OkHttp client for every request. The JDK client sets
+ * {@code TCP_NODELAY} on every connection, multiplexes thousands of exchanges on one selector
+ * thread, and aborts an exchange when the calling thread is interrupted, so a call runs on the
+ * caller's own thread.
+ */
+final class Transport implements AutoCloseable {
+    /** The API version this module speaks (the one the pinned SDK sends). */
+    static final String API_VERSION = "2026-10-21";
+
+    private final HttpClient http;
+    private final URI messages;
+    private final URI countTokens;
+    private final String[] auth;
+    private final Duration readTimeout;
+    private final Duration requestTimeout;
+    private final Watchdog watchdog;
+
+    Transport(String baseUrl, String apiKey, String authToken, Duration connectTimeout, Duration readTimeout,
+              Duration requestTimeout) {
+        String base = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
+        this.messages = URI.create(base + "/v1/messages");
+        this.countTokens = URI.create(base + "/v1/messages/count_tokens");
+        this.auth = apiKey != null ? new String[] {"x-api-key", apiKey}
+                : authToken != null ? new String[] {"authorization", "Bearer " + authToken} : new String[0];
+        this.readTimeout = readTimeout;
+        this.requestTimeout = requestTimeout;
+        HttpClient.Builder builder = HttpClient.newBuilder()
+                .connectTimeout(connectTimeout)
+                // HTTP/1.1, one pooled connection per concurrent call: over HTTP/2 the JDK client fails
+                // calls beyond the server's MAX_CONCURRENT_STREAMS instead of opening another
+                // connection (JDK-8225647), which thousands of concurrent runs would hit.
+                .version(HttpClient.Version.HTTP_1_1)
+                .followRedirects(HttpClient.Redirect.NEVER);
+        // As OkHttp did: the JVM's proxy settings (https.proxyHost, ...) apply.
+        ProxySelector proxies = ProxySelector.getDefault();
+        if (proxies != null) {
+            builder.proxy(proxies);
+        }
+        this.http = builder.build();
+        this.watchdog = new Watchdog(readTimeout);
+    }
+
+    /** The JDK client, for tests that inspect its connections. */
+    HttpClient client() {
+        return http;
+    }
+
+    /** Exchanges whose body is still open (for tests). */
+    int openExchanges() {
+        return watchdog.open();
+    }
+
+    /**
+     * An exchange whose body is an event stream, guarded by the read and request timeouts. The
+     * request body goes back to its pool when the exchange is closed (or fails to start).
+     */
+    Exchange stream(WireBuffer body, List<String> betas, Map<String, String> extraHeaders)
+            throws IOException, InterruptedException {
+        return send(request(messages, body, betas, extraHeaders, "text/event-stream"), body);
+    }
+
+    /** A plain JSON exchange (count_tokens), guarded by the same timeouts. */
+    Exchange json(WireBuffer body) throws IOException, InterruptedException {
+        return send(request(countTokens, body, List.of(), Map.of(), "application/json"), body);
+    }
+
+    private Exchange send(HttpRequest request, WireBuffer body) throws IOException, InterruptedException {
+        try {
+            HttpResponse<InputStream> response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+            return watchdog.watch(response, requestTimeout, body);
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            body.release();
+            throw e;
+        }
+    }
+
+    private HttpRequest request(URI uri, WireBuffer body, List<String> betas, Map<String, String> extraHeaders,
+                                String accept) {
+        List<String> headers = new ArrayList<>(12);
+        headers.addAll(List.of(auth));
+        headers.addAll(List.of("anthropic-version", API_VERSION, "content-type", "application/json", "accept", accept));
+        if (!betas.isEmpty()) {
+            headers.add("anthropic-beta");
+            headers.add(String.join(",", betas));
+        }
+        // The caller's trace context (traceparent), so the API call joins the run's trace.
+        extraHeaders.forEach((name, value) -> {
+            headers.add(name);
+            headers.add(value);
+        });
+        return HttpRequest.newBuilder(uri)
+                // Until the response headers arrive, silence is bounded by the read timeout.
+                .timeout(readTimeout.compareTo(requestTimeout) < 0 ? readTimeout : requestTimeout)
+                .headers(headers.toArray(String[]::new))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body.bytes(), 0, body.length()))
+                .build();
+    }
+
+    @Override
+    public void close() {
+        watchdog.close();
+        // Not close(): it would wait for exchanges still streaming.
+        http.shutdownNow();
+    }
+}

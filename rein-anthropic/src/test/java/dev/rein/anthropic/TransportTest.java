@@ -1,0 +1,140 @@
+package dev.rein.anthropic;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.rein.model.Message;
+import dev.rein.model.ModelCallContext;
+import dev.rein.model.ModelException;
+import dev.rein.model.ModelException.Kind;
+import dev.rein.model.ModelRequest;
+import dev.rein.model.StreamObserver;
+import dev.rein.model.TextBlock;
+import dev.rein.model.ToolResultBlock;
+import dev.rein.model.ToolUseBlock;
+import dev.rein.testkit.FakeReply;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.StandardSocketOptions;
+import java.net.http.HttpClient;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The HTTP transport: sockets without Nagle's algorithm, reused request JSON, read timeouts mid-stream. */
+class TransportTest extends FakeApi {
+
+    @Test
+    void everyPooledConnectionHasTcpNoDelay() throws Exception {
+        server.enqueue(FakeReply.text("one"));
+        server.enqueue(FakeReply.text("two"));
+        call(request("hi"));
+        call(request("again"));
+
+        List<SocketChannel> sockets = pooledSockets(model.transport().client());
+        assertThat(sockets).as("the connection went back to the pool").isNotEmpty();
+        for (SocketChannel socket : sockets) {
+            assertThat(socket.getOption(StandardSocketOptions.TCP_NODELAY)).isTrue();
+        }
+    }
+
+    @Test
+    void historyMessagesAreWrittenOnceAndTheBodyIsTheSameAsWrittenAfresh() throws Exception {
+        List<Message> history = new ArrayList<>(List.of(Message.user("start")));
+        for (int turn = 0; turn < 6; turn++) {
+            ModelRequest request = ModelRequest.builder("claude-test").maxTokens(64).messages(List.copyOf(history))
+                    .tools(List.of(tool("lookup"))).build();
+            WireBuffer reused = model.requests().create(request);
+            WireBuffer fresh = new RequestMapper().create(request);
+            assertThat(reused.text()).isEqualTo(fresh.text());
+            assertThat(dev.rein.json.Json.parse(reused.text()).path("messages").size()).isEqualTo(history.size());
+            reused.release();
+            fresh.release();
+            String id = "toolu_" + turn;
+            history.add(Message.assistant(List.of(new TextBlock("looking"),
+                    new ToolUseBlock(id, "lookup", dev.rein.json.Json.parse("{\"q\":\"" + turn + "\"}")))));
+            history.add(Message.user(List.of(new ToolResultBlock(id, "result " + turn, false))));
+        }
+        // Every message but the ones carrying this request's breakpoint was cached once, by identity.
+        assertThat(model.requests().cachedMessages()).isBetween(history.size() - 3, history.size());
+    }
+
+    @Test
+    void aStreamThatFallsSilentEndsWithATimeoutAfterTheReadTimeout() throws Exception {
+        try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+             AnthropicModel quick = AnthropicModel.builder().apiKey("k")
+                     .baseUrl("http://127.0.0.1:" + listener.getLocalPort()).readTimeout(Duration.ofMillis(300)).build()) {
+            Thread serverThread = Thread.ofVirtual().start(() -> stallAfterFirstEvent(listener));
+            ModelException e = catchThrowableOfType(ModelException.class, () -> quick.call(request("hi").build(),
+                    new ModelCallContext(Instant.now().plusSeconds(30), StreamObserver.NONE)));
+            assertThat(e.kind()).isEqualTo(Kind.TIMEOUT);
+            assertThat(e.retryable()).isTrue();
+            assertThat(e.getMessage()).contains("read timeout");
+            serverThread.interrupt();
+        }
+    }
+
+    private static void stallAfterFirstEvent(ServerSocket listener) {
+        try (Socket socket = listener.accept()) {
+            InputStream in = socket.getInputStream();
+            byte[] buffer = new byte[65536];
+            in.read(buffer);
+            OutputStream out = socket.getOutputStream();
+            out.write(("HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            String event = "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\","
+                    + "\"type\":\"message\",\"role\":\"assistant\",\"model\":\"x\",\"content\":[],\"usage\":{}}}\n\n";
+            byte[] bytes = event.getBytes(StandardCharsets.UTF_8);
+            out.write((Integer.toHexString(bytes.length) + "\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.write(bytes);
+            out.write("\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            Thread.sleep(10_000);
+        } catch (Exception ignored) {
+            // The test is over.
+        }
+    }
+
+    /** The sockets in the JDK client's connection pool (internal API, opened for this test by the pom). */
+    @SuppressWarnings("unchecked")
+    static List<SocketChannel> pooledSockets(HttpClient client) throws Exception {
+        Object impl = field(client, "impl");
+        Object pool = field(impl, "connections");
+        List<SocketChannel> sockets = new ArrayList<>();
+        for (String name : List.of("plainPool", "sslPool")) {
+            Map<Object, ? extends Collection<Object>> connections = (Map<Object, ? extends Collection<Object>>) field(pool, name);
+            for (Collection<Object> list : connections.values()) {
+                for (Object connection : list) {
+                    Method channel = Class.forName("jdk.internal.net.http.HttpConnection").getDeclaredMethod("channel");
+                    channel.setAccessible(true);
+                    sockets.add((SocketChannel) channel.invoke(connection));
+                }
+            }
+        }
+        return sockets;
+    }
+
+    private static Object field(Object target, String name) throws Exception {
+        for (Class<?> type = target.getClass(); type != null; type = type.getSuperclass()) {
+            try {
+                Field f = type.getDeclaredField(name);
+                f.setAccessible(true);
+                return f.get(target);
+            } catch (NoSuchFieldException e) {
+                // Look in the superclass.
+            }
+        }
+        throw new NoSuchFieldException(name);
+    }
+}
