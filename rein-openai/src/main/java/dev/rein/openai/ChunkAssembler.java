@@ -183,6 +183,6 @@ final class ChunkAssembler {
         long prompt = Math.max(0, usage.path("prompt_tokens").asLong(0));
         long completion = Math.max(0, usage.path("completion_tokens").asLong(0));
         long cached = Math.max(0, Math.min(prompt, usage.path("prompt_tokens_details").path("cached_tokens").asLong(0)));
-        return new Usage(prompt - cached, completion, cached, 0, 0);
+        return Usage.of(prompt - cached, completion, cached, 0);
     }
 }

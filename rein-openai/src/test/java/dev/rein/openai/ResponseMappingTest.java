@@ -24,7 +24,7 @@ class ResponseMappingTest extends FakeChat {
         assertThat(response.stopReason()).isEqualTo(StopReason.END_TURN);
         assertThat(response.id()).isEqualTo("chatcmpl-fake001");
         assertThat(response.model()).isEqualTo("gpt-test");
-        assertThat(response.usage()).isEqualTo(new Usage(200, 30, 1000, 0, 0));
+        assertThat(response.usage()).isEqualTo(Usage.of(200, 30, 1000, 0));
         assertThat(stream.text()).isEqualTo("配送は遅れています。Weather.");
         assertThat(stream.events.size()).as("more than one delta").isGreaterThan(1);
     }
