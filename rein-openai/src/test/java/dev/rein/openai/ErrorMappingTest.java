@@ -46,6 +46,16 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void xShouldRetryVetoesARetryButCannotMakeAFinalStatusRetryable() {
+        server.enqueue(ChatReply.error(500, "server_error", "broken for good").withHeader("x-should-retry", "false"));
+        assertThat(failure().retryable()).isFalse();
+        server.enqueue(ChatReply.error(418, "teapot", "short and stout").withHeader("x-should-retry", "true"));
+        assertThat(failure().retryable()).isTrue();
+        server.enqueue(ChatReply.error(422, "invalid_request_error", "no").withHeader("x-should-retry", "true"));
+        assertThat(failure().retryable()).isFalse();
+    }
+
+    @Test
     void otherServersErrorShapesStillGiveTheirMessage() {
         server.enqueue(new ChatReply.HttpError(404, "x", null, "x", Map.of(), "{\"error\":\"model 'qwen3:8b' not found\"}"));
         assertThat(failure().getMessage()).isEqualTo("model 'qwen3:8b' not found");
