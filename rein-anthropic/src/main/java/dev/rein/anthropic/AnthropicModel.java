@@ -17,6 +17,8 @@ import dev.rein.model.ModelException;
 import dev.rein.model.ModelRequest;
 import dev.rein.model.ModelResponse;
 import dev.rein.model.StreamObserver;
+import dev.rein.budget.PriceTable;
+import dev.rein.provider.ModelDefaults;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Iterator;
@@ -47,7 +49,7 @@ import java.util.function.Supplier;
  *
  * <p>Instances are immutable and thread-safe. {@link #close()} releases the HTTP client.
  */
-public final class AnthropicModel implements Model, AutoCloseable {
+public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable {
     /** Default time to establish a connection. */
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(30);
     /** Default longest silence while reading; the API sends pings during long generations. */
@@ -57,10 +59,29 @@ public final class AnthropicModel implements Model, AutoCloseable {
 
     private final AnthropicClient client;
     private final ErrorMapper errors;
+    private final AnthropicOptions defaults;
 
-    private AnthropicModel(AnthropicClient client, Clock clock) {
+    private AnthropicModel(AnthropicClient client, Clock clock, PromptCaching caching) {
         this.client = client;
         this.errors = new ErrorMapper(clock);
+        this.defaults = AnthropicOptions.caching(caching);
+    }
+
+    /** {@value AnthropicProvider#DEFAULT_MODEL}. */
+    @Override
+    public String defaultModelName() {
+        return AnthropicProvider.DEFAULT_MODEL;
+    }
+
+    /** {@link AnthropicProvider#PRICES}. */
+    @Override
+    public PriceTable prices() {
+        return AnthropicProvider.PRICES;
+    }
+
+    /** The request with this model's default options when it carries no {@link AnthropicOptions}. */
+    private ModelRequest withDefaults(ModelRequest request) {
+        return request.option(AnthropicOptions.class).isPresent() ? request : request.toBuilder().option(defaults).build();
     }
 
     /** A builder; with no settings the client is configured from the environment. */
@@ -83,7 +104,8 @@ public final class AnthropicModel implements Model, AutoCloseable {
     public ModelResponse call(ModelRequest request, ModelCallContext context) throws ModelException, InterruptedException {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(context, "context");
-        MessageCreateParams params = build(() -> RequestMapper.create(request));
+        ModelRequest effective = withDefaults(request);
+        MessageCreateParams params = build(() -> RequestMapper.create(effective));
         return interruptibly(() -> stream(params, context.stream()));
     }
 
@@ -195,8 +217,18 @@ public final class AnthropicModel implements Model, AutoCloseable {
         private Duration readTimeout = DEFAULT_READ_TIMEOUT;
         private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
         private Clock clock = Clock.systemUTC();
+        private PromptCaching caching = PromptCaching.DEFAULT;
 
         private Builder() {}
+
+        /**
+         * Prompt caching for requests that carry no {@link AnthropicOptions} (default: on, 5-minute
+         * entries); a request's own options win.
+         */
+        public Builder caching(PromptCaching caching) {
+            this.caching = Objects.requireNonNull(caching, "caching");
+            return this;
+        }
 
         /** The API key; default {@code ANTHROPIC_API_KEY}. */
         public Builder apiKey(String apiKey) {
@@ -277,7 +309,7 @@ public final class AnthropicModel implements Model, AutoCloseable {
                 // An exported but empty variable means "not set"; the SDK would reject it at the first call.
                 sdk.baseUrl(DEFAULT_BASE_URL);
             }
-            return new AnthropicModel(sdk.build(), clock);
+            return new AnthropicModel(sdk.build(), clock, caching);
         }
 
         private static void requirePositive(String name, Duration value) {

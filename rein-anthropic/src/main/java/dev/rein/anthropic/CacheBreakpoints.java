@@ -56,7 +56,7 @@ final class CacheBreakpoints {
     private CacheBreakpoints() {}
 
     static Plan plan(ModelRequest request) {
-        if (!request.caching().enabled()) {
+        if (!AnthropicOptions.of(request).caching().enabled()) {
             return Plan.NONE;
         }
         boolean system = !request.system().isEmpty();

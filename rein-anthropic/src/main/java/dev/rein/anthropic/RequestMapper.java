@@ -17,10 +17,11 @@ import com.anthropic.models.messages.ToolChoiceTool;
 import com.anthropic.models.messages.ToolResultBlockParam;
 import com.anthropic.models.messages.ToolUseBlockParam;
 import dev.rein.ReinException;
-import dev.rein.model.CacheTtl;
 import dev.rein.model.ContentBlock;
 import dev.rein.model.Message;
 import dev.rein.model.ModelRequest;
+import dev.rein.model.ServerContextEdit;
+import dev.rein.model.ServerContextEdits;
 import dev.rein.model.OpaqueBlock;
 import dev.rein.model.RedactedThinkingBlock;
 import dev.rein.model.TextBlock;
@@ -71,9 +72,10 @@ final class RequestMapper {
         if (request.topK() != null) {
             b.putAdditionalBodyProperty("top_k", JsonValue.from(request.topK()));
         }
-        if (!request.serverContextEdits().isEmpty()) {
-            b.putAdditionalBodyProperty("context_management", ContextEdits.body(request.serverContextEdits()));
-            b.putAdditionalHeader("anthropic-beta", String.join(",", ContextEdits.betas(request.serverContextEdits())));
+        List<ServerContextEdit> edits = request.option(ServerContextEdits.class).map(ServerContextEdits::edits).orElse(List.of());
+        if (!edits.isEmpty()) {
+            b.putAdditionalBodyProperty("context_management", ContextEdits.body(edits));
+            b.putAdditionalHeader("anthropic-beta", String.join(",", ContextEdits.betas(edits)));
         }
         return b.build();
     }
@@ -97,7 +99,7 @@ final class RequestMapper {
     }
 
     static Parts parts(ModelRequest request, CacheBreakpoints.Plan plan) {
-        CacheControlEphemeral cache = cacheControl(request.caching().ttl());
+        CacheControlEphemeral cache = cacheControl(AnthropicOptions.of(request).caching().ttl());
         List<TextBlockParam> system = new ArrayList<>();
         for (int i = 0; i < request.system().size(); i++) {
             boolean mark = plan.system() && i == request.system().size() - 1;

@@ -7,7 +7,6 @@ import dev.rein.model.ModelException;
 import dev.rein.model.ModelResponse;
 import dev.rein.model.OpaqueBlock;
 import dev.rein.model.RedactedThinkingBlock;
-import dev.rein.model.StopReason;
 import dev.rein.model.TextBlock;
 import dev.rein.model.ThinkingBlock;
 import dev.rein.model.ToolUseBlock;
@@ -37,7 +36,7 @@ final class ResponseMapper {
                 text(message, "id", "the message"),
                 text(message, "model", "the message"),
                 content,
-                StopReason.fromWire(message.path("stop_reason").textValue()),
+                StopReasons.fromWire(message.path("stop_reason").textValue()),
                 stopSequence,
                 usage(message.path("usage")));
     }
@@ -56,10 +55,14 @@ final class ResponseMapper {
         };
     }
 
+    /** The cache write class of 1-hour entries in {@link Usage#cacheWriteDetail()}, priced at 2x input. */
+    static final String WRITE_1H = "1h";
+
     /**
      * Usage with cache writes split by lifetime: {@code cache_creation.ephemeral_5m/1h_input_tokens}
      * when the API reports them, otherwise the whole {@code cache_creation_input_tokens} counts as
-     * 5-minute writes (the default lifetime).
+     * 5-minute writes (the default lifetime). 1-hour writes appear in the cache write detail as
+     * {@value #WRITE_1H}, so the price of the call can tell them apart.
      */
     static Usage usage(JsonNode usage) {
         long input = count(usage, "input_tokens");
@@ -72,7 +75,8 @@ final class ResponseMapper {
         if (write5m + write1h == 0) {
             write5m = cacheWrite;
         }
-        return new Usage(input, output, cacheRead, write5m, write1h);
+        Usage neutral = Usage.of(input, output, cacheRead, write5m + write1h);
+        return write1h == 0 ? neutral : neutral.withCacheWriteDetail(WRITE_1H, write1h);
     }
 
     private static long count(JsonNode node, String field) {

@@ -47,7 +47,7 @@ class AgentEndToEndTest extends FakeApi {
         List<RecordedRequest> requests = server.requests();
         assertThat(requests).hasSize(2).allMatch(RecordedRequest::isStream);
         JsonNode first = requests.get(0).body();
-        assertThat(first.get("model").asText()).isEqualTo(Agent.DEFAULT_MODEL);
+        assertThat(first.get("model").asText()).isEqualTo(AnthropicProvider.DEFAULT_MODEL);
         assertThat(first.at("/system/0/text").asText()).isEqualTo("You investigate orders.");
         assertThat(first.at("/tools/0/name").asText()).isEqualTo("lookup_order");
         assertThat(first.at("/messages/0/content/0/text").asText()).contains("A-104");

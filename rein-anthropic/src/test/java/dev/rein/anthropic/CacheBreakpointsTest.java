@@ -6,7 +6,6 @@ import dev.rein.json.Json;
 import dev.rein.model.ContentBlock;
 import dev.rein.model.Message;
 import dev.rein.model.ModelRequest;
-import dev.rein.model.PromptCaching;
 import dev.rein.model.RedactedThinkingBlock;
 import dev.rein.model.ThinkingBlock;
 import dev.rein.model.ToolResultBlock;
@@ -18,12 +17,12 @@ import org.junit.jupiter.api.Test;
 class CacheBreakpointsTest {
 
     private static ModelRequest.Builder request() {
-        return ModelRequest.builder("m").caching(PromptCaching.DEFAULT).addMessage(Message.user("go"));
+        return ModelRequest.builder("m").option(AnthropicOptions.caching(PromptCaching.DEFAULT)).addMessage(Message.user("go"));
     }
 
     @Test
     void disabledCachingPlansNothing() {
-        assertThat(CacheBreakpoints.plan(request().caching(PromptCaching.DISABLED).system("s").build()))
+        assertThat(CacheBreakpoints.plan(request().option(AnthropicOptions.caching(PromptCaching.DISABLED)).system("s").build()))
                 .isEqualTo(CacheBreakpoints.Plan.NONE);
     }
 

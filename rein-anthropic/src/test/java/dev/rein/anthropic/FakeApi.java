@@ -7,7 +7,6 @@ import dev.rein.model.ModelCallContext;
 import dev.rein.model.ModelException;
 import dev.rein.model.ModelRequest;
 import dev.rein.model.ModelResponse;
-import dev.rein.model.PromptCaching;
 import dev.rein.model.StreamObserver;
 import dev.rein.model.ToolDefinition;
 import dev.rein.testkit.FakeMessagesServer;
@@ -37,7 +36,9 @@ abstract class FakeApi {
     }
 
     protected static ModelRequest.Builder request(String userText) {
-        return ModelRequest.builder("claude-test").maxTokens(256).addMessage(Message.user(userText));
+        // Caching off unless a test asks for it, as for a request built without options.
+        return ModelRequest.builder("claude-test").maxTokens(256).addMessage(Message.user(userText))
+                .option(AnthropicOptions.caching(PromptCaching.DISABLED));
     }
 
     protected static ToolDefinition tool(String name) {
@@ -64,7 +65,7 @@ abstract class FakeApi {
     }
 
     protected static ModelRequest.Builder cached(ModelRequest.Builder request) {
-        return request.caching(PromptCaching.DEFAULT);
+        return request.option(AnthropicOptions.caching(PromptCaching.DEFAULT));
     }
 
     /** A stream observer that records what it was told, in order. */

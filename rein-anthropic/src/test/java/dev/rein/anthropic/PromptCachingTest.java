@@ -4,11 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.json.Json;
-import dev.rein.model.CacheTtl;
 import dev.rein.model.ContentBlock;
 import dev.rein.model.Message;
 import dev.rein.model.ModelRequest;
-import dev.rein.model.PromptCaching;
 import dev.rein.model.TextBlock;
 import dev.rein.model.ThinkingBlock;
 import dev.rein.model.ToolResultBlock;
@@ -59,7 +57,7 @@ class PromptCachingTest extends FakeApi {
     @Test
     void cachingOffSendsNoBreakpoints() throws Exception {
         server.enqueue(FakeReply.text("ok"));
-        call(request("hi").system("sys").tools(List.of(tool("search"))).caching(PromptCaching.DISABLED));
+        call(request("hi").system("sys").tools(List.of(tool("search"))).option(AnthropicOptions.caching(PromptCaching.DISABLED)));
         assertThat(lastBody().toString()).doesNotContain("cache_control");
     }
 
@@ -102,7 +100,7 @@ class PromptCachingTest extends FakeApi {
     @Test
     void oneHourTtlIsSpelledOut() throws Exception {
         server.enqueue(FakeReply.text("ok"));
-        call(request("hi").system("rules").caching(new PromptCaching(true, CacheTtl.ONE_HOUR)));
+        call(request("hi").system("rules").option(AnthropicOptions.caching(new PromptCaching(true, CacheTtl.ONE_HOUR))));
         assertThat(lastBody().at("/system/0/cache_control")).isEqualTo(Json.parse("{\"type\":\"ephemeral\",\"ttl\":\"1h\"}"));
         assertThat(lastBody().at("/messages/0/content/0/cache_control")).isEqualTo(
                 Json.parse("{\"type\":\"ephemeral\",\"ttl\":\"1h\"}"));

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.json.Json;
 import dev.rein.model.ServerContextEdit;
+import dev.rein.model.ServerContextEdits;
 import dev.rein.model.ToolChoice;
 import dev.rein.testkit.FakeReply;
 import java.util.List;
@@ -60,7 +61,7 @@ class RequestBodyTest extends FakeApi {
     @Test
     void serverContextEditsAreSentWithTheBetaHeader() throws Exception {
         server.enqueue(FakeReply.text("ok"));
-        call(request("hi").serverContextEdits(List.of(
+        call(request("hi").option(edits(
                 new ServerContextEdit.ClearToolUses(30000, 3, 5000, List.of("memory"), true),
                 new ServerContextEdit.Compact(150000, "Keep every order number."))));
 
@@ -82,7 +83,7 @@ class RequestBodyTest extends FakeApi {
     @Test
     void defaultEditsSendOnlyTheirType() throws Exception {
         server.enqueue(FakeReply.text("ok"));
-        call(request("hi").serverContextEdits(List.of(ServerContextEdit.ClearToolUses.defaults())));
+        call(request("hi").option(edits(ServerContextEdit.ClearToolUses.defaults())));
         assertThat(lastBody().get("context_management")).isEqualTo(
                 Json.parse("{\"edits\":[{\"type\":\"clear_tool_uses_20250919\"}]}"));
         assertThat(last().header("anthropic-beta")).isEqualTo("context-management-2025-06-27");
@@ -108,5 +109,9 @@ class RequestBodyTest extends FakeApi {
         assertThat(body.get("tools").get(0).get("name").asText()).isEqualTo("search");
         assertThat(body.has("max_tokens")).isFalse();
         assertThat(body.toString()).doesNotContain("cache_control");
+    }
+
+    private static ServerContextEdits edits(ServerContextEdit... edits) {
+        return new ServerContextEdits(List.of(edits));
     }
 }

@@ -72,7 +72,7 @@ class ResponseMappingTest extends FakeApi {
     @Test
     void cacheWritesAreSplitByLifetimeWhenTheApiReportsTheSplit() throws Exception {
         server.enqueue(FakeReply.message().text("x").usage(new FakeUsage(11, 7, 300, 50, 100, 200)).build());
-        assertThat(call(request("hi")).usage()).isEqualTo(new Usage(11, 7, 50, 100, 200));
+        assertThat(call(request("hi")).usage()).isEqualTo(Usage.of(11, 7, 50, 300).withCacheWriteDetail("1h", 200));
     }
 
     @Test
@@ -85,7 +85,7 @@ class ResponseMappingTest extends FakeApi {
                 .build();
         server.enqueue(FakeReply.malformed(stream));
         ModelResponse response = call(request("hi"));
-        assertThat(response.usage()).isEqualTo(new Usage(9, 4, 30, 120, 0));
+        assertThat(response.usage()).isEqualTo(Usage.of(9, 4, 30, 120));
         assertThat(response.text()).isEqualTo("ok");
     }
 

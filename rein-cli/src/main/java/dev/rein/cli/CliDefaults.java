@@ -1,6 +1,5 @@
 package dev.rein.cli;
 
-import dev.rein.agent.Agent;
 import dev.rein.budget.Budget;
 import picocli.CommandLine.IDefaultValueProvider;
 import picocli.CommandLine.Model.ArgSpec;
@@ -8,7 +7,7 @@ import picocli.CommandLine.Model.OptionSpec;
 
 /**
  * Option defaults taken from the library, so the CLI and the help text can never disagree with
- * the core: the default model, every built-in tool, and the budget defaults of {@link Budget}.
+ * the core: the provider's default model, every built-in tool, and the budget defaults of {@link Budget}.
  */
 public final class CliDefaults implements IDefaultValueProvider {
     @Override
@@ -18,7 +17,7 @@ public final class CliDefaults implements IDefaultValueProvider {
             return null;
         }
         return switch (option.longestName()) {
-            case "--model" -> Agent.DEFAULT_MODEL;
+            case "--model" -> ProviderModels.provider(System.getenv()).defaultModel();
             case "--tools" -> ToolCatalog.builtins().allNames();
             case "--max-steps" -> String.valueOf(Budget.DEFAULT_MAX_STEPS);
             case "--max-cost-usd" -> Budget.DEFAULT_MAX_COST_USD.toPlainString();

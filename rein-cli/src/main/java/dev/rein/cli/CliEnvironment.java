@@ -39,7 +39,7 @@ public record CliEnvironment(PrintStream out, PrintStream err, Map<String, Strin
 
     /**
      * The real process: UTF-8 on stdout and stderr whatever the platform default, so Japanese goals
-     * and answers pass intact; the real environment and terminal; the Anthropic provider.
+     * and answers pass intact; the real environment and terminal; the model provider named by {@code REIN_PROVIDER}.
      */
     public static CliEnvironment system() {
         PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
@@ -48,6 +48,6 @@ public record CliEnvironment(PrintStream out, PrintStream err, Map<String, Strin
         System.setOut(out);
         System.setErr(err);
         Map<String, String> env = System.getenv();
-        return new CliEnvironment(out, err, env, Terminal.detect(env), AnthropicModels::create, true, System.in);
+        return new CliEnvironment(out, err, env, Terminal.detect(env), ProviderModels::create, true, System.in);
     }
 }

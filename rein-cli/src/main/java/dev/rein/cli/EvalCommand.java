@@ -54,7 +54,7 @@ final class EvalCommand implements Callable<Integer> {
         }
         if (model != null) {
             // Fail before any trial when the real model cannot be priced or configured (e.g. no key).
-            RunCommand.requirePrice(model);
+            RunCommand.requirePrice(model, env.env());
             env.models().create(model, env.env());
         }
         return EvalCommandSupport.run(suite, trials == null ? 0 : trials, model,

@@ -1,6 +1,5 @@
 package dev.rein.cli;
 
-import dev.rein.agent.Agent;
 import dev.rein.examples.Examples;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -26,8 +25,8 @@ final class ExampleCommand implements Callable<Integer> {
     @Option(names = "--offline", description = "Use the scripted model even when an API key is set.")
     boolean offline;
 
-    @Option(names = "--model", paramLabel = "NAME", description = "The real model to use (default: " + Agent.DEFAULT_MODEL + ").")
-    String model = Agent.DEFAULT_MODEL;
+    @Option(names = "--model", paramLabel = "NAME", description = "The real model to use (default: ${DEFAULT-VALUE}).")
+    String model = ProviderModels.provider(System.getenv()).defaultModel();
 
     @Option(names = "--eval", description = "Run the example's evaluation suite instead of its demo.")
     boolean eval;

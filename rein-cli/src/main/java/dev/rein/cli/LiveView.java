@@ -104,8 +104,8 @@ final class LiveView implements RunListener {
 
     private static String tokens(Usage usage) {
         StringBuilder sb = new StringBuilder("tokens in ").append(usage.inputTokens()).append(" / out ").append(usage.outputTokens());
-        if (usage.cacheReadInputTokens() > 0 || usage.cacheCreationInputTokens() > 0) {
-            sb.append(" / cache read ").append(usage.cacheReadInputTokens()).append(" / cache write ").append(usage.cacheCreationInputTokens());
+        if (usage.cacheReadInputTokens() > 0 || usage.cacheWriteInputTokens() > 0) {
+            sb.append(" / cache read ").append(usage.cacheReadInputTokens()).append(" / cache write ").append(usage.cacheWriteInputTokens());
         }
         return sb.toString();
     }

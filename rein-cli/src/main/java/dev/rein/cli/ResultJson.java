@@ -29,7 +29,7 @@ final class ResultJson {
         ObjectNode tokens = json.putObject("usage");
         tokens.put("input_tokens", usage.inputTokens());
         tokens.put("output_tokens", usage.outputTokens());
-        tokens.put("cache_creation_input_tokens", usage.cacheCreationInputTokens());
+        tokens.put("cache_creation_input_tokens", usage.cacheWriteInputTokens());
         tokens.put("cache_read_input_tokens", usage.cacheReadInputTokens());
         json.put("cost_usd", result.costUsd() == null ? BigDecimal.ZERO : result.costUsd().stripTrailingZeros());
         return json;

@@ -6,6 +6,7 @@ import dev.rein.agent.RunResult;
 import dev.rein.agent.RunStatus;
 import dev.rein.budget.Budget;
 import dev.rein.budget.PriceTable;
+import dev.rein.provider.ModelProvider;
 import dev.rein.model.Model;
 import dev.rein.store.jdbc.JdbcRunStore;
 import dev.rein.tool.Tool;
@@ -13,6 +14,7 @@ import dev.rein.trace.JsonlTraceListener;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
@@ -89,7 +91,7 @@ final class RunCommand implements Callable<Integer> {
         CliHome home = CliHome.of(env.env());
         List<Tool> selected = home.tools().select(tools);
         Budget limits = budget.toBudget();
-        requirePrice(model);
+        requirePrice(model, env.env());
         if (trace != null) {
             TraceFile.checkWritable(trace);
         }
@@ -154,11 +156,12 @@ final class RunCommand implements Callable<Integer> {
     }
 
     /** The money budget needs a price; fail before any request rather than at the first response. */
-    static void requirePrice(String model) {
+    static void requirePrice(String model, Map<String, String> environment) {
+        ModelProvider provider = ProviderModels.provider(environment);
         if (model == null || model.isBlank()) {
-            throw new UsageException("--model is empty: give a model name such as " + Agent.DEFAULT_MODEL);
+            throw new UsageException("--model is empty: give a model name such as " + provider.defaultModel());
         }
-        PriceTable prices = PriceTable.defaults();
+        PriceTable prices = provider.prices();
         if (prices.find(model).isEmpty()) {
             throw new UsageException("no price is known for model '" + model + "', so its cost cannot be counted against"
                     + " --max-cost-usd; use one of: " + String.join(", ", prices.entries().keySet()));

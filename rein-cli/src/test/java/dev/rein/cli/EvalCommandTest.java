@@ -27,7 +27,7 @@ class EvalCommandTest {
     @Test
     void aRealModelNeedsTheKeyAndNothingRunsWithoutIt() {
         InProcessCli.Outcome outcome = new InProcessCli()
-                .models((name, env) -> AnthropicModels.create(name, env))
+                .models((name, env) -> ProviderModels.create(name, env))
                 .run("eval", EXAMPLE_SUITE.toString(), "--model", "claude-sonnet-5");
         assertThat(outcome.exitCode()).isEqualTo(2);
         assertThat(outcome.stderrLines()).singleElement().asString().contains("ANTHROPIC_API_KEY");

@@ -162,7 +162,7 @@ class RunCommandTest {
     @Test
     void aMissingApiKeyIsOneLineExitTwoAndNoRequest() {
         for (String key : new String[] {null, "", "   "}) {
-            InProcessCli real = new InProcessCli().models(AnthropicModels::create);
+            InProcessCli real = new InProcessCli().models(ProviderModels::create);
             if (key != null) {
                 real.env("ANTHROPIC_API_KEY", key);
             }

@@ -3,13 +3,16 @@ package dev.rein.agent;
 import dev.rein.ReinException;
 import dev.rein.approval.ApprovalPolicy;
 import dev.rein.budget.Budget;
+import dev.rein.budget.ModelPrice;
 import dev.rein.budget.PriceTable;
 import dev.rein.context.ContextPolicy;
 import dev.rein.guard.RequiredFact;
 import dev.rein.guard.RequiredFacts;
 import dev.rein.model.Model;
-import dev.rein.model.PromptCaching;
+import dev.rein.model.ModelOption;
+import dev.rein.model.ModelOptions;
 import dev.rein.model.ServerContextEdit;
+import dev.rein.provider.ModelDefaults;
 import dev.rein.reflection.Reflection;
 import dev.rein.retry.RetryPolicy;
 import dev.rein.state.RunStore;
@@ -45,9 +48,6 @@ import java.util.concurrent.CompletableFuture;
  * }</pre>
  */
 public final class Agent {
-    /** The model name used when none is set. */
-    public static final String DEFAULT_MODEL = "claude-sonnet-5";
-
     private final AgentConfig config;
 
     private Agent(AgentConfig config) {
@@ -138,13 +138,14 @@ public final class Agent {
     /** Builder for {@link Agent}; {@link #build()} validates the configuration. */
     public static final class Builder {
         private Model model;
-        private String modelName = DEFAULT_MODEL;
+        private String modelName;
         private String systemPrompt = "";
         private final List<Tool> tools = new ArrayList<>();
         private Budget budget = Budget.defaults();
-        private PriceTable prices = PriceTable.defaults();
+        private PriceTable prices;
+        private PriceTable extraPrices = PriceTable.empty();
         private int maxTokens = 8192;
-        private PromptCaching caching = PromptCaching.DEFAULT;
+        private ModelOptions modelOptions = ModelOptions.NONE;
         private List<ServerContextEdit> serverContextEdits = List.of();
         private final List<Verifier> verifiers = new ArrayList<>();
         private int maxVerificationFailures = 2;
@@ -172,7 +173,10 @@ public final class Agent {
             return this;
         }
 
-        /** The model name sent with each request and used for pricing; default {@value #DEFAULT_MODEL}. */
+        /**
+         * The model name sent with each request and used for pricing; by default the model's own
+         * default ({@link ModelDefaults}), required for a model without one.
+         */
         public Builder modelName(String modelName) {
             this.modelName = modelName;
             return this;
@@ -201,9 +205,18 @@ public final class Agent {
             return this;
         }
 
-        /** Prices for the money budget; default {@link PriceTable#defaults()}. */
+        /**
+         * Prices for the money budget, replacing the default: the tables of every installed
+         * {@link dev.rein.provider.ModelProvider}, plus the model's own ({@link ModelDefaults}).
+         */
         public Builder prices(PriceTable prices) {
             this.prices = Objects.requireNonNull(prices, "prices");
+            return this;
+        }
+
+        /** Adds (or replaces) the price of one model on top of the table in use. */
+        public Builder price(String model, ModelPrice price) {
+            this.extraPrices = extraPrices.with(Objects.requireNonNull(model, "model"), Objects.requireNonNull(price, "price"));
             return this;
         }
 
@@ -213,9 +226,12 @@ public final class Agent {
             return this;
         }
 
-        /** Prompt caching (on by default, 5-minute entries). */
-        public Builder caching(PromptCaching caching) {
-            this.caching = Objects.requireNonNull(caching, "caching");
+        /**
+         * Adds a provider option sent with every model request (for example the provider's prompt
+         * caching settings), replacing one of the same type. Providers ignore options they do not know.
+         */
+        public Builder modelOption(ModelOption option) {
+            this.modelOptions = modelOptions.with(Objects.requireNonNull(option, "option"));
             return this;
         }
 
@@ -362,9 +378,17 @@ public final class Agent {
             if (model == null) {
                 throw new ReinException("no model set: call Agent.builder().model(...)");
             }
-            if (modelName == null || modelName.isBlank()) {
+            String modelName = this.modelName;
+            if (modelName == null && model instanceof ModelDefaults defaults) {
+                modelName = defaults.defaultModelName();
+            }
+            if (modelName == null) {
+                throw new ReinException("no model name set: call Agent.builder().modelName(...) (the model has no default)");
+            }
+            if (modelName.isBlank()) {
                 throw new ReinException("the model name is empty");
             }
+            PriceTable prices = pricesInUse();
             if (maxTokens < 1) {
                 throw new ReinException("maxTokens must be positive, was " + maxTokens);
             }
@@ -378,23 +402,34 @@ public final class Agent {
             ToolRegistry registry = ToolRegistry.of(all);
             if (budget.maxCostUsd() != null && prices.find(modelName).isEmpty()) {
                 throw new ReinException("no price is known for model '" + modelName + "', so the USD " + budget.maxCostUsd()
-                        + " budget cannot be enforced. Add it with prices(PriceTable.defaults().with(\"" + modelName
-                        + "\", ModelPrice.of(input, cacheRead, output))) or remove the money budget.");
+                        + " budget cannot be enforced. Add it with price(\"" + modelName
+                        + "\", ModelPrice.of(input, cacheRead, output)) or remove the money budget.");
             }
-            GuardConfig guards = guards();
+            GuardConfig guards = guards(prices);
             List<Verifier> allVerifiers = new ArrayList<>(verifiers);
             if (!requiredFacts.isEmpty()) {
                 allVerifiers.add(new RequiredFacts(requiredFacts));
             }
             List<ServerContextEdit> edits = new ArrayList<>(serverContextEdits);
             edits.addAll(contextPolicy.serverEdits());
-            return new Agent(new AgentConfig(model, modelName, systemPrompt, registry, budget, prices, maxTokens, caching,
+            return new Agent(new AgentConfig(model, modelName, systemPrompt, registry, budget, prices, maxTokens, modelOptions,
                     List.copyOf(edits), List.copyOf(allVerifiers), maxVerificationFailures, finishTool, toolTimeout,
                     List.copyOf(interceptors), List.copyOf(listeners), retryPolicy, clock, principal, secrets,
                     temperature, runIds, guards, safety.build()));
         }
 
-        private GuardConfig guards() {
+        private PriceTable pricesInUse() {
+            if (prices != null) {
+                return prices.withAll(extraPrices);
+            }
+            PriceTable base = dev.rein.provider.InstalledProviders.prices();
+            if (model instanceof ModelDefaults defaults) {
+                base = base.withAll(defaults.prices());
+            }
+            return base.withAll(extraPrices);
+        }
+
+        private GuardConfig guards(PriceTable prices) {
             List<Reflection.Critique> critics = reflection.stream()
                     .filter(Reflection.Critique.class::isInstance).map(Reflection.Critique.class::cast).toList();
             if (critics.size() > 1) {
@@ -403,8 +438,8 @@ public final class Agent {
             for (Reflection.Critique critic : critics) {
                 if (critic.modelName() != null && budget.maxCostUsd() != null && prices.find(critic.modelName()).isEmpty()) {
                     throw new ReinException("no price is known for the critic's model '" + critic.modelName() + "', so the"
-                            + " money budget cannot count its calls. Add it with prices(PriceTable.defaults().with(\""
-                            + critic.modelName() + "\", ModelPrice.of(input, cacheRead, output))).");
+                            + " money budget cannot count its calls. Add it with price(\""
+                            + critic.modelName() + "\", ModelPrice.of(input, cacheRead, output)).");
                 }
             }
             for (ServerContextEdit own : contextPolicy.serverEdits()) {

@@ -128,8 +128,7 @@ final class AgentLoop {
                 .toolChoice(choice)
                 .messages(run.history)
                 .maxTokens(c.maxTokens())
-                .caching(c.caching())
-                .serverContextEdits(c.serverContextEdits())
+                .options(c.requestOptions())
                 .temperature(c.temperature())
                 .build();
     }
@@ -259,7 +258,7 @@ final class AgentLoop {
         String text = summary.text().strip();
         return switch (summary.stopReason()) {
             case MAX_TOKENS, REFUSAL, MODEL_CONTEXT_WINDOW_EXCEEDED -> knownSoFar(why) + (text.isEmpty() ? ""
-                    : " The model's summary was not complete (" + summary.stopReason().wireName() + "): " + text);
+                    : " The model's summary was not complete (" + summary.stopReason().traceName() + "): " + text);
             default -> text.isEmpty() ? knownSoFar(why) : summary.text();
         };
     }

@@ -6,26 +6,14 @@ import java.util.Optional;
 
 /**
  * Prices by model name. Immutable; {@link #with} returns an extended copy. A dated model id such
- * as {@code claude-sonnet-5-20261015} is priced by its base name when only that is listed.
+ * as {@code some-model-20261015} is priced by its base name {@code some-model} when only that is
+ * listed. Each model provider publishes its table ({@code ModelProvider#prices()}).
  */
 public final class PriceTable {
-    private static final PriceTable DEFAULTS = new PriceTable(Map.of())
-            .with("claude-sonnet-5", ModelPrice.of("3.00", "0.30", "15.00"))
-            .with("claude-haiku-4-5", ModelPrice.of("1.00", "0.10", "5.00"))
-            .with("claude-sonnet-4-5", ModelPrice.of("3.00", "0.30", "15.00"))
-            .with("claude-sonnet-4", ModelPrice.of("3.00", "0.30", "15.00"))
-            .with("claude-opus-4-5", ModelPrice.of("5.00", "0.50", "25.00"))
-            .with("claude-opus-4-1", ModelPrice.of("15.00", "1.50", "75.00"));
-
     private final Map<String, ModelPrice> prices;
 
     private PriceTable(Map<String, ModelPrice> prices) {
         this.prices = prices;
-    }
-
-    /** The built-in table (USD per million tokens, as published by the provider). */
-    public static PriceTable defaults() {
-        return DEFAULTS;
     }
 
     /** An empty table. */
@@ -50,6 +38,13 @@ public final class PriceTable {
                 .filter(e -> model.startsWith(e.getKey() + "-"))
                 .max((a, b) -> Integer.compare(a.getKey().length(), b.getKey().length()))
                 .map(Map.Entry::getValue);
+    }
+
+    /** A copy with every entry of {@code other} added (replacing entries of the same name). */
+    public PriceTable withAll(PriceTable other) {
+        Map<String, ModelPrice> copy = new LinkedHashMap<>(prices);
+        copy.putAll(other.prices);
+        return new PriceTable(java.util.Collections.unmodifiableMap(copy));
     }
 
     public Map<String, ModelPrice> entries() {

@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * One provider-neutral model call: the system prompt, tool definitions, tool choice, history and
- * limits. Sampling parameters are null unless the user sets them (some API versions reject them);
+ * One provider-neutral model call: the system prompt, tool definitions, tool choice, history,
+ * limits and typed provider options ({@link ModelOption}s a provider reads). Sampling parameters are null unless the user sets them (some API versions reject them);
  * traces leave unset ones out.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -19,8 +19,7 @@ public record ModelRequest(
         ToolChoice toolChoice,
         List<Message> messages,
         int maxTokens,
-        PromptCaching caching,
-        List<ServerContextEdit> serverContextEdits,
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) ModelOptions options,
         Double temperature,
         Double topP,
         Integer topK,
@@ -32,8 +31,7 @@ public record ModelRequest(
         tools = tools == null ? List.of() : List.copyOf(tools);
         toolChoice = toolChoice == null ? ToolChoice.auto() : toolChoice;
         messages = List.copyOf(messages);
-        caching = caching == null ? PromptCaching.DISABLED : caching;
-        serverContextEdits = serverContextEdits == null ? List.of() : List.copyOf(serverContextEdits);
+        options = options == null ? ModelOptions.NONE : options;
         stopSequences = stopSequences == null ? List.of() : List.copyOf(stopSequences);
         if (maxTokens <= 0) {
             throw new IllegalArgumentException("maxTokens must be positive, was " + maxTokens);
@@ -51,13 +49,17 @@ public record ModelRequest(
         b.toolChoice = toolChoice;
         b.messages = new ArrayList<>(messages);
         b.maxTokens = maxTokens;
-        b.caching = caching;
-        b.serverContextEdits = new ArrayList<>(serverContextEdits);
+        b.options = options;
         b.temperature = temperature;
         b.topP = topP;
         b.topK = topK;
         b.stopSequences = new ArrayList<>(stopSequences);
         return b;
+    }
+
+    /** The option of type {@code type}, if set. */
+    public <T extends ModelOption> java.util.Optional<T> option(Class<T> type) {
+        return options.get(type);
     }
 
     /** The concatenated system prompt. */
@@ -80,8 +82,7 @@ public record ModelRequest(
         private ToolChoice toolChoice = ToolChoice.auto();
         private List<Message> messages = new ArrayList<>();
         private int maxTokens = 4096;
-        private PromptCaching caching = PromptCaching.DISABLED;
-        private List<ServerContextEdit> serverContextEdits = new ArrayList<>();
+        private ModelOptions options = ModelOptions.NONE;
         private Double temperature;
         private Double topP;
         private Integer topK;
@@ -126,13 +127,15 @@ public record ModelRequest(
             return this;
         }
 
-        public Builder caching(PromptCaching caching) {
-            this.caching = caching;
+        /** Replaces the provider options. */
+        public Builder options(ModelOptions options) {
+            this.options = options == null ? ModelOptions.NONE : options;
             return this;
         }
 
-        public Builder serverContextEdits(List<ServerContextEdit> edits) {
-            this.serverContextEdits = new ArrayList<>(edits);
+        /** Adds a provider option, replacing one of the same type. */
+        public Builder option(ModelOption option) {
+            this.options = options.with(option);
             return this;
         }
 
@@ -157,8 +160,7 @@ public record ModelRequest(
         }
 
         public ModelRequest build() {
-            return new ModelRequest(model, system, tools, toolChoice, messages, maxTokens, caching,
-                    serverContextEdits, temperature, topP, topK, stopSequences);
+            return new ModelRequest(model, system, tools, toolChoice, messages, maxTokens, options, temperature, topP, topK, stopSequences);
         }
     }
 }

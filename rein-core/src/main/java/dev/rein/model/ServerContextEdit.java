@@ -3,8 +3,9 @@ package dev.rein.model;
 import java.util.List;
 
 /**
- * Context management that the provider applies server-side (Anthropic: {@code
- * clear_tool_uses_20250919} and {@code compact_20260112}). Null numbers mean "provider default".
+ * Context management that the provider applies server-side instead of Rein: clearing old tool
+ * results or compacting earlier turns. Each provider maps these to its own API; null numbers mean
+ * "provider default". Sent as the {@link ServerContextEdits} request option.
  */
 public sealed interface ServerContextEdit {
 

@@ -1,43 +1,71 @@
 package dev.rein.model;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
- * Token usage of one model call. Cache writes are split by lifetime because they are priced
- * differently (5-minute writes at 1.25x input, 1-hour writes at 2x).
+ * Token usage of one model call, in provider-neutral terms: uncached input, output, input read
+ * from the provider's prompt cache and input written to it.
+ *
+ * @param cacheWriteDetail provider detail of {@code cacheWriteInputTokens} for pricing: tokens by a
+ *                         provider-specific write class priced apart (for example a longer cache
+ *                         lifetime); the entries sum to at most {@code cacheWriteInputTokens}. Empty
+ *                         when every cache write has the same price.
  */
 public record Usage(long inputTokens, long outputTokens, long cacheReadInputTokens,
-                    long cacheWrite5mInputTokens, long cacheWrite1hInputTokens) {
+                    // Traces and snapshots keep the name they always had.
+                    @JsonProperty("cache_creation_input_tokens") long cacheWriteInputTokens,
+                    @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Long> cacheWriteDetail) {
 
-    public static final Usage ZERO = new Usage(0, 0, 0, 0, 0);
+    public static final Usage ZERO = new Usage(0, 0, 0, 0, Map.of());
 
     public Usage {
-        if (inputTokens < 0 || outputTokens < 0 || cacheReadInputTokens < 0
-                || cacheWrite5mInputTokens < 0 || cacheWrite1hInputTokens < 0) {
+        if (inputTokens < 0 || outputTokens < 0 || cacheReadInputTokens < 0 || cacheWriteInputTokens < 0) {
             throw new IllegalArgumentException("token counts cannot be negative");
+        }
+        cacheWriteDetail = cacheWriteDetail == null ? Map.of() : Map.copyOf(cacheWriteDetail);
+        long detailed = 0;
+        for (Map.Entry<String, Long> e : cacheWriteDetail.entrySet()) {
+            if (e.getValue() < 0) {
+                throw new IllegalArgumentException("token counts cannot be negative: " + e.getKey());
+            }
+            detailed += e.getValue();
+        }
+        if (detailed > cacheWriteInputTokens) {
+            throw new IllegalArgumentException("the cache write detail " + cacheWriteDetail
+                    + " exceeds the cache writes, " + cacheWriteInputTokens);
         }
     }
 
-    /** Usage with all cache writes counted as 5-minute writes. */
+    /** Usage without a cache write detail. */
     public static Usage of(long input, long output, long cacheRead, long cacheWrite) {
-        return new Usage(input, output, cacheRead, cacheWrite, 0);
+        return new Usage(input, output, cacheRead, cacheWrite, Map.of());
     }
 
-    /** All tokens written to the cache, whatever their lifetime (the API's {@code cache_creation_input_tokens}). */
-    @JsonProperty(value = "cache_creation_input_tokens", access = JsonProperty.Access.READ_ONLY)
-    public long cacheCreationInputTokens() {
-        return cacheWrite5mInputTokens + cacheWrite1hInputTokens;
+    /** A copy whose cache write detail also counts {@code tokens} of write class {@code writeClass}. */
+    public Usage withCacheWriteDetail(String writeClass, long tokens) {
+        Map<String, Long> detail = new TreeMap<>(cacheWriteDetail);
+        detail.merge(writeClass, tokens, Long::sum);
+        return new Usage(inputTokens, outputTokens, cacheReadInputTokens, cacheWriteInputTokens, detail);
     }
 
     /** Every input token of the call: uncached, read from cache and written to cache. */
     public long totalInputTokens() {
-        return inputTokens + cacheReadInputTokens + cacheCreationInputTokens();
+        return inputTokens + cacheReadInputTokens + cacheWriteInputTokens;
     }
 
     public Usage plus(Usage other) {
+        Map<String, Long> detail = cacheWriteDetail;
+        if (!other.cacheWriteDetail.isEmpty()) {
+            detail = new TreeMap<>(cacheWriteDetail);
+            for (Map.Entry<String, Long> e : other.cacheWriteDetail.entrySet()) {
+                detail.merge(e.getKey(), e.getValue(), Long::sum);
+            }
+        }
         return new Usage(inputTokens + other.inputTokens, outputTokens + other.outputTokens,
                 cacheReadInputTokens + other.cacheReadInputTokens,
-                cacheWrite5mInputTokens + other.cacheWrite5mInputTokens,
-                cacheWrite1hInputTokens + other.cacheWrite1hInputTokens);
+                cacheWriteInputTokens + other.cacheWriteInputTokens, detail);
     }
 }

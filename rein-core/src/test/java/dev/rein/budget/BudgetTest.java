@@ -13,6 +13,10 @@ import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 
 class BudgetTest {
+    /** A priced model for the meter's tests (USD per million tokens, cache writes 1.25x input). */
+    private static final PriceTable PRICES = PriceTable.empty()
+            .with("claude-haiku-4-5", ModelPrice.of("1.00", "0.10", "1.25", "5.00"));
+
     @Test
     void defaultsAreFifteenStepsOneDollarFiveMinutes() {
         Budget b = Budget.defaults();
@@ -22,28 +26,22 @@ class BudgetTest {
     }
 
     @Test
-    void costCountsEveryTokenKind() {
-        ModelPrice sonnet = PriceTable.defaults().find("claude-sonnet-5").orElseThrow();
-        // 1M of each: input 3.00 + output 15.00 + cache read 0.30 + 5m write 3.75 + 1h write 6.00
-        Usage usage = new Usage(1_000_000, 1_000_000, 1_000_000, 1_000_000, 1_000_000);
-        assertThat(sonnet.cost(usage)).isEqualByComparingTo("28.05");
-        ModelPrice haiku = PriceTable.defaults().find("claude-haiku-4-5").orElseThrow();
-        assertThat(haiku.cost(Usage.of(2_000, 1_000, 10_000, 4_000))).isEqualByComparingTo("0.013");
-    }
-
-    @Test
-    void datedModelIdsUseTheBasePrice() {
-        assertThat(PriceTable.defaults().find("claude-sonnet-5-20261015")).isPresent();
-        assertThat(PriceTable.defaults().find("gpt-9")).isEmpty();
-        assertThat(PriceTable.defaults().with("gpt-9", ModelPrice.of("1", "0.1", "2")).find("gpt-9")).isPresent();
+    void cacheWriteClassesArePricedApart() {
+        ModelPrice price = ModelPrice.of("3.00", "0.30", "3.75", "15.00").withCacheWriteClass("long", "6.00");
+        // 1M of each: input 3.00 + output 15.00 + cache read 0.30 + plain write 3.75 + 'long' write 6.00
+        Usage usage = Usage.of(1_000_000, 1_000_000, 1_000_000, 2_000_000).withCacheWriteDetail("long", 1_000_000);
+        assertThat(price.cost(usage)).isEqualByComparingTo("28.05");
+        assertThat(ModelPrice.of("1", "0.1", "2").cost(Usage.of(0, 0, 0, 1_000_000))).as("writes cost like input by default")
+                .isEqualByComparingTo("1");
+        assertThat(PriceTable.empty().with("gpt-9", ModelPrice.of("1", "0.1", "2")).find("gpt-9-2026")).isPresent();
     }
 
     @Test
     void aMoneyBudgetForAnUnpricedModelIsAConfigurationError() {
         Clock clock = Clock.fixed(Instant.EPOCH, ZoneOffset.UTC);
-        assertThatThrownBy(() -> new BudgetMeter(Budget.defaults(), PriceTable.defaults(), "mystery-model", clock, Instant.EPOCH))
+        assertThatThrownBy(() -> new BudgetMeter(Budget.defaults(), PRICES, "mystery-model", clock, Instant.EPOCH))
                 .isInstanceOf(ReinException.class).hasMessageContaining("mystery-model").hasMessageContaining("PriceTable");
-        BudgetMeter unlimited = new BudgetMeter(Budget.builder().maxCostUsd((BigDecimal) null).build(), PriceTable.defaults(),
+        BudgetMeter unlimited = new BudgetMeter(Budget.builder().maxCostUsd((BigDecimal) null).build(), PRICES,
                 "mystery-model", clock, Instant.EPOCH);
         assertThat(unlimited.check()).isEmpty();
     }
@@ -52,7 +50,7 @@ class BudgetTest {
     void eachLayerIsCheckedWithoutSideEffects() {
         Clock clock = Clock.fixed(Instant.EPOCH, ZoneOffset.UTC);
         Budget budget = Budget.builder().maxSteps(2).maxCostUsd("0.01").maxInputTokens(5_000L).build();
-        BudgetMeter meter = new BudgetMeter(budget, PriceTable.defaults(), "claude-haiku-4-5", clock, Instant.EPOCH);
+        BudgetMeter meter = new BudgetMeter(budget, PRICES, "claude-haiku-4-5", clock, Instant.EPOCH);
         meter.countStep();
         assertThat(meter.check()).isEmpty();
         assertThat(meter.check()).isEmpty();
@@ -60,10 +58,10 @@ class BudgetTest {
         assertThat(meter.check()).isEmpty();
         meter.record(Usage.of(1_000, 2_000, 0, 0));
         assertThat(meter.check()).contains(BudgetKind.COST);
-        BudgetMeter tokens = new BudgetMeter(budget, PriceTable.defaults(), "claude-haiku-4-5", clock, Instant.EPOCH);
+        BudgetMeter tokens = new BudgetMeter(budget, PRICES, "claude-haiku-4-5", clock, Instant.EPOCH);
         tokens.record(Usage.of(10, 0, 4_000, 1_000));
         assertThat(tokens.check()).contains(BudgetKind.INPUT_TOKENS);
-        BudgetMeter late = new BudgetMeter(budget, PriceTable.defaults(), "claude-haiku-4-5", clock, Instant.EPOCH.minusSeconds(301));
+        BudgetMeter late = new BudgetMeter(budget, PRICES, "claude-haiku-4-5", clock, Instant.EPOCH.minusSeconds(301));
         assertThat(late.check()).contains(BudgetKind.DEADLINE);
     }
 

@@ -2,7 +2,6 @@ package dev.rein.examples;
 
 import dev.rein.ReinException;
 import dev.rein.agent.Agent;
-import dev.rein.anthropic.AnthropicModel;
 import dev.rein.eval.Suite;
 import dev.rein.eval.cli.TextSummary;
 import dev.rein.eval.report.EvalReport;
@@ -19,6 +18,8 @@ import dev.rein.examples.sql.DataAnalysis;
 import dev.rein.examples.web.WebResearch;
 import dev.rein.examples.workflow.TriageWorkflow;
 import dev.rein.model.Model;
+import dev.rein.provider.ModelProvider;
+import dev.rein.provider.ProviderConfig;
 import dev.rein.testkit.ScriptedModel;
 import java.io.PrintStream;
 import java.util.List;
@@ -47,8 +48,8 @@ public final class Examples {
     public static final int INTERRUPTED = 130;
 
     static final String API_KEY = "ANTHROPIC_API_KEY";
-    static final String BASE_URL = "ANTHROPIC_BASE_URL";
-    static final String PUBLIC_API = "https://api.anthropic.com";
+    /** The model provider the examples use with a real model. */
+    static final String PROVIDER = "anthropic";
 
     private static final List<Example> ALL = List.of(
             new DateAssistant(),
@@ -88,7 +89,7 @@ public final class Examples {
      * @return {@link #OK}, {@link #NOT_AS_INTENDED}, {@link #USAGE}, {@link #SETUP_FAILED} or {@link #INTERRUPTED}
      */
     public static int run(String name, boolean offline, PrintStream out, PrintStream err) {
-        return run(name, offline, Agent.DEFAULT_MODEL, System.getenv(), out, err);
+        return run(name, offline, provider().defaultModel(), System.getenv(), out, err);
     }
 
     /** Like {@link #run(String, boolean, PrintStream, PrintStream)} with a model name and an explicit environment. */
@@ -127,7 +128,7 @@ public final class Examples {
      * @param trials trials per task; 0 for the suite's own number
      */
     public static int evaluate(String name, boolean offline, int trials, PrintStream out, PrintStream err) {
-        return evaluate(name, offline, trials, Agent.DEFAULT_MODEL, System.getenv(), out, err);
+        return evaluate(name, offline, trials, provider().defaultModel(), System.getenv(), out, err);
     }
 
     /** Like {@link #evaluate(String, boolean, int, PrintStream, PrintStream)} with a model name and an explicit environment. */
@@ -162,18 +163,22 @@ public final class Examples {
 
     private static DemoModel model(Example example, boolean offline, String modelName, Map<String, String> env, PrintStream err) {
         if (!offline && hasKey(env)) {
-            return new DemoModel(realModel(env), modelName == null ? Agent.DEFAULT_MODEL : modelName, false);
+            return new DemoModel(realModel(env), modelName == null ? provider().defaultModel() : modelName, false);
         }
         if (!offline) {
             err.println("rein example: " + API_KEY + " is not set, so the example runs offline on its scripted model.");
         }
-        return new DemoModel(ScriptedModel.of(example.demoScript()), Agent.DEFAULT_MODEL, true);
+        return new DemoModel(ScriptedModel.of(example.demoScript()), provider().defaultModel(), true);
     }
 
-    /** The Anthropic provider, configured from {@code env} (key, and base URL when set). */
+    /** The examples' model provider, {@value #PROVIDER}, found by name with {@link java.util.ServiceLoader}. */
+    static ModelProvider provider() {
+        return ModelProvider.require(PROVIDER);
+    }
+
+    /** A real model from the provider, configured from {@code env} (key, and base URL when set). */
     private static Model realModel(Map<String, String> env) {
-        String baseUrl = env.getOrDefault(BASE_URL, "").strip();
-        return AnthropicModel.builder().apiKey(env.get(API_KEY).strip()).baseUrl(baseUrl.isEmpty() ? PUBLIC_API : baseUrl).build();
+        return provider().create(ProviderConfig.of(env));
     }
 
     private static boolean hasKey(Map<String, String> env) {

@@ -2,7 +2,6 @@ package dev.rein.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rein.agent.Agent;
 import dev.rein.testkit.FakeMessagesServer;
 import dev.rein.testkit.FakeReply;
 import java.io.ByteArrayOutputStream;
@@ -32,7 +31,7 @@ class ExamplesTest {
     @Test
     void withoutAKeyTheExampleRunsOfflineAndSaysSo() {
         Captured c = new Captured();
-        int code = Examples.run("date", false, Agent.DEFAULT_MODEL, Map.of(), c.out, c.err);
+        int code = Examples.run("date", false, Examples.provider().defaultModel(), Map.of(), c.out, c.err);
         assertThat(code).isZero();
         assertThat(c.err()).contains("ANTHROPIC_API_KEY is not set, so the example runs offline on its scripted model");
         assertThat(c.out()).contains("Model:   scripted (offline");

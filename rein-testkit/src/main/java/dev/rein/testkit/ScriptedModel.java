@@ -12,6 +12,9 @@ import dev.rein.model.StopReason;
 import dev.rein.model.TextBlock;
 import dev.rein.model.ToolUseBlock;
 import dev.rein.model.Usage;
+import dev.rein.budget.ModelPrice;
+import dev.rein.budget.PriceTable;
+import dev.rein.provider.ModelDefaults;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,7 +33,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  *         ScriptedModel.text("4"));
  * }</pre>
  */
-public final class ScriptedModel implements Model {
+public final class ScriptedModel implements Model, ModelDefaults {
+    /** The model name an agent uses with a scripted model unless it sets one. */
+    public static final String DEFAULT_NAME = "scripted-model";
+    /**
+     * Prices of {@link #DEFAULT_NAME} (USD per million tokens: 3 input, 0.30 cache read, 3.75 cache
+     * write, 6 for the cache write class {@code 1h}, 15 output), so money budgets can be tested offline.
+     */
+    public static final PriceTable PRICES = PriceTable.empty()
+            .with(DEFAULT_NAME, ModelPrice.of("3.00", "0.30", "3.75", "15.00").withCacheWriteClass("1h", "6.00"));
     /** Usage reported by replies that do not set their own. */
     public static final Usage DEFAULT_USAGE = Usage.of(100, 20, 0, 0);
 
@@ -49,6 +60,18 @@ public final class ScriptedModel implements Model {
 
     private ScriptedModel(List<Turn> turns) {
         this.script = new ConcurrentLinkedDeque<>(turns);
+    }
+
+    /** {@value #DEFAULT_NAME}. */
+    @Override
+    public String defaultModelName() {
+        return DEFAULT_NAME;
+    }
+
+    /** {@link #PRICES}. */
+    @Override
+    public PriceTable prices() {
+        return PRICES;
     }
 
     public static ScriptedModel of(Turn... turns) {

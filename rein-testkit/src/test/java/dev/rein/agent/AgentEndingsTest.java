@@ -222,13 +222,13 @@ class AgentEndingsTest {
 
     @Test
     void usageAndCostAreSummedOverEveryCallIncludingTheSummary() {
-        Usage each = new Usage(1_000, 100, 2_000, 500, 0);
+        Usage each = Usage.of(1_000, 100, 2_000, 500);
         ScriptedModel model = ScriptedModel.of(
                 ScriptedModel.withUsage(each, toolCalls(call("echo", "{\"text\":\"1\"}"))),
                 ScriptedModel.withUsage(each, text("summary")));
         RunResult result = agent(model).budget(Budget.builder().maxSteps(1).build()).build().run("go");
         assertThat(result.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
-        assertThat(result.usage()).isEqualTo(new Usage(2_000, 200, 4_000, 1_000, 0));
+        assertThat(result.usage()).isEqualTo(Usage.of(2_000, 200, 4_000, 1_000));
         // sonnet: 2000*3 + 200*15 + 4000*0.3 + 1000*3.75 = 13950 per million
         assertThat(result.costUsd()).isEqualByComparingTo("0.01395");
     }

@@ -23,6 +23,7 @@ import dev.rein.model.ModelException;
 import dev.rein.model.ModelRequest;
 import dev.rein.model.ModelResponse;
 import dev.rein.model.ServerContextEdit;
+import dev.rein.model.ServerContextEdits;
 import dev.rein.model.TextBlock;
 import dev.rein.model.ToolResultBlock;
 import dev.rein.security.UntrustedData;
@@ -80,7 +81,7 @@ class ContextLoopTest {
     }
 
     private Agent.Builder agent(Model model) {
-        return Agent.builder().model(model).tools(fetchPage()).listener(trace)
+        return Agent.builder().model(model).modelName(ScriptedModel.DEFAULT_NAME).prices(ScriptedModel.PRICES).tools(fetchPage()).listener(trace)
                 .budget(Budget.builder().maxSteps(120).build());
     }
 
@@ -188,7 +189,7 @@ class ContextLoopTest {
                         .clearToolResults(ClearToolResults.server(30_000, 3))
                         .compaction(Compaction.server(100_000)).build())
                 .build().run("read 2 pages");
-        assertThat(model.requests()).allSatisfy(r -> assertThat(r.serverContextEdits()).containsExactly(
+        assertThat(model.requests()).allSatisfy(r -> assertThat(r.option(ServerContextEdits.class).orElseThrow().edits()).containsExactly(
                 new ServerContextEdit.ClearToolUses(30_000, 3, null, List.of(), false),
                 new ServerContextEdit.Compact(100_000, null)));
         assertThat(trace.events(TraceEvent.ContextEdited.class)).isEmpty();

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rein.ReinException;
 import dev.rein.json.Json;
+import dev.rein.budget.ModelPrice;
 import dev.rein.model.ContentBlock;
 import dev.rein.model.Message;
 import dev.rein.model.ModelRequest;
@@ -43,7 +44,8 @@ class ReflectionLoopTest {
     }
 
     private Agent.Builder agent(ScriptedModel model) {
-        return Agent.builder().model(model).tools(lookup(), commit()).listener(trace);
+        return Agent.builder().model(model).tools(lookup(), commit()).listener(trace)
+                .price("claude-haiku-4-5", ModelPrice.of("1.00", "0.10", "1.25", "5.00"));
     }
 
     private static ScriptedModel.Turn lookupTurn(int i) {

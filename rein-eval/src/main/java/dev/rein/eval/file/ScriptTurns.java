@@ -114,7 +114,7 @@ final class ScriptTurns {
     }
 
     private static StopReason stopReason(String text, String where) {
-        StopReason reason = StopReason.fromWire(text.toLowerCase(Locale.ROOT));
+        StopReason reason = StopReason.ofTraceName(text.toLowerCase(Locale.ROOT));
         if (reason == StopReason.UNKNOWN && !"unknown".equalsIgnoreCase(text)) {
             throw new ReinException(where + ".stop_reason '" + text + "' is not a stop reason (end_turn, tool_use, max_tokens, refusal, ...)");
         }

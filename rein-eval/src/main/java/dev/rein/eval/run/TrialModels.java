@@ -1,7 +1,6 @@
 package dev.rein.eval.run;
 
 import dev.rein.ReinException;
-import dev.rein.agent.Agent;
 import dev.rein.eval.Task;
 import dev.rein.eval.TrialModel;
 import dev.rein.model.Model;
@@ -23,7 +22,7 @@ public interface TrialModels {
 
     /**
      * Offline: a fresh scripted model per trial from the task's script (trial {@code i} uses script
-     * {@code i mod scripts}), priced as {@value Agent#DEFAULT_MODEL}.
+     * {@code i mod scripts}), named and priced as {@value ScriptedModel#DEFAULT_NAME}.
      */
     static TrialModels scripted() {
         return new TrialModels() {
@@ -32,7 +31,7 @@ public interface TrialModels {
                 if (!task.scripted()) {
                     throw new ReinException("task '" + task.id() + "' has no script; run it with a real model");
                 }
-                return new TrialModel(ScriptedModel.of(task.script(trial)), Agent.DEFAULT_MODEL);
+                return new TrialModel(ScriptedModel.of(task.script(trial)), ScriptedModel.DEFAULT_NAME);
             }
 
             @Override

@@ -47,7 +47,7 @@ abstract class RunStoreContract {
                 t0, t0.plusSeconds(version), 1234, new Principal("u", "t", Set.of("orders:read")),
                 List.of(Message.user("A-104 はなぜ遅れている?"),
                         Message.assistant(List.of(new TextBlock("確認します"), new ToolUseBlock("toolu_1", "send_message", args)))),
-                1, new Usage(10, 20, 30, 40, 50), new BigDecimal("0.012345"), 1, Map.of("lookup", 2),
+                1, Usage.of(10, 20, 30, 90).withCacheWriteDetail("1h", 50), new BigDecimal("0.012345"), 1, Map.of("lookup", 2),
                 AgentState.of("A-104 はなぜ遅れている?"), new ApprovalState(List.of(request), Map.of(), Map.of("toolu_0", done)), null);
     }
 

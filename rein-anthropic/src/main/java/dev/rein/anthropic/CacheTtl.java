@@ -1,6 +1,6 @@
-package dev.rein.model;
+package dev.rein.anthropic;
 
-/** Lifetime of a prompt cache entry. Longer entries cost more to write. */
+/** Lifetime of an Anthropic prompt cache entry. Longer entries cost more to write. */
 public enum CacheTtl {
     FIVE_MINUTES("5m"),
     ONE_HOUR("1h");

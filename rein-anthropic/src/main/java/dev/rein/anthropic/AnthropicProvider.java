@@ -1,0 +1,66 @@
+package dev.rein.anthropic;
+
+import dev.rein.ReinException;
+import dev.rein.budget.ModelPrice;
+import dev.rein.budget.PriceTable;
+import dev.rein.model.Model;
+import dev.rein.provider.ModelProvider;
+import dev.rein.provider.ProviderConfig;
+
+/**
+ * The Anthropic Messages API as a {@link ModelProvider} named {@value #NAME}, registered for
+ * {@link java.util.ServiceLoader}. It builds an {@link AnthropicModel} from {@code ANTHROPIC_API_KEY}
+ * and, when set, {@code ANTHROPIC_BASE_URL} (settings {@code api_key} and {@code base_url} win),
+ * checking both so a wrong setting is a one-line error before any request.
+ */
+public final class AnthropicProvider implements ModelProvider {
+    public static final String NAME = "anthropic";
+    /** The model used when none is given. */
+    public static final String DEFAULT_MODEL = "claude-sonnet-5";
+    public static final String API_KEY = "ANTHROPIC_API_KEY";
+    public static final String BASE_URL = "ANTHROPIC_BASE_URL";
+    /** Cache writes cost 1.25x input for a 5-minute entry and 2x for a 1-hour entry. */
+    public static final PriceTable PRICES = PriceTable.empty()
+            .with("claude-sonnet-5", price("3.00", "0.30", "15.00"))
+            .with("claude-haiku-4-5", price("1.00", "0.10", "5.00"))
+            .with("claude-sonnet-4-5", price("3.00", "0.30", "15.00"))
+            .with("claude-sonnet-4", price("3.00", "0.30", "15.00"))
+            .with("claude-opus-4-5", price("5.00", "0.50", "25.00"))
+            .with("claude-opus-4-1", price("15.00", "1.50", "75.00"));
+    static final String MISSING_KEY = API_KEY + " is not set: set it with 'export " + API_KEY
+            + "=<your key>' (create one at https://console.anthropic.com/settings/keys), or try './rein demo', which needs no key";
+
+    /** A price with Anthropic's cache write rates derived from the input price. */
+    public static ModelPrice price(String input, String cacheRead, String output) {
+        java.math.BigDecimal in = new java.math.BigDecimal(input);
+        return ModelPrice.of(input, cacheRead, in.multiply(new java.math.BigDecimal("1.25")).toPlainString(), output)
+                .withCacheWriteClass(ResponseMapper.WRITE_1H, in.multiply(java.math.BigDecimal.TWO).toPlainString());
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String defaultModel() {
+        return DEFAULT_MODEL;
+    }
+
+    @Override
+    public PriceTable prices() {
+        return PRICES;
+    }
+
+    @Override
+    public Model create(ProviderConfig config) {
+        String key = config.value("api_key", API_KEY).orElseThrow(() -> new ReinException(MISSING_KEY));
+        String baseUrl = config.value("base_url", BASE_URL).orElse("");
+        if (!baseUrl.isEmpty() && !baseUrl.startsWith("http://") && !baseUrl.startsWith("https://")) {
+            throw new ReinException(BASE_URL + " must be an http:// or https:// URL, was '" + baseUrl
+                    + "'; unset it to use the public API");
+        }
+        // Always explicit: the SDK would otherwise read an empty ANTHROPIC_BASE_URL itself and fail at the first call.
+        return AnthropicModel.builder().apiKey(key).baseUrl(baseUrl.isEmpty() ? AnthropicModel.DEFAULT_BASE_URL : baseUrl).build();
+    }
+}

@@ -1,0 +1,56 @@
+package dev.rein.anthropic;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.rein.ReinException;
+import dev.rein.budget.ModelPrice;
+import dev.rein.budget.PriceTable;
+import dev.rein.model.Usage;
+import dev.rein.provider.ModelProvider;
+import dev.rein.provider.ProviderConfig;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class AnthropicProviderTest {
+    @Test
+    void costCountsEveryTokenKind() {
+        ModelPrice sonnet = AnthropicProvider.PRICES.find("claude-sonnet-5").orElseThrow();
+        // 1M of each: input 3.00 + output 15.00 + cache read 0.30 + 5m write 3.75 + 1h write 6.00
+        Usage usage = Usage.of(1_000_000, 1_000_000, 1_000_000, 2_000_000).withCacheWriteDetail(ResponseMapper.WRITE_1H, 1_000_000);
+        assertThat(sonnet.cost(usage)).isEqualByComparingTo("28.05");
+        ModelPrice haiku = AnthropicProvider.PRICES.find("claude-haiku-4-5").orElseThrow();
+        assertThat(haiku.cost(Usage.of(2_000, 1_000, 10_000, 4_000))).isEqualByComparingTo("0.013");
+    }
+
+    @Test
+    void datedModelIdsUseTheBasePrice() {
+        PriceTable prices = AnthropicProvider.PRICES;
+        assertThat(prices.find("claude-sonnet-5-20261015")).isPresent();
+        assertThat(prices.find("gpt-9")).isEmpty();
+        assertThat(prices.with("gpt-9", ModelPrice.of("1", "0.1", "2")).find("gpt-9")).isPresent();
+    }
+
+    @Test
+    void theProviderIsFoundByNameAndChecksItsConfiguration() {
+        ModelProvider provider = ModelProvider.require("anthropic");
+        assertThat(provider).isInstanceOf(AnthropicProvider.class);
+        assertThat(provider.defaultModel()).isEqualTo("claude-sonnet-5");
+        assertThatThrownBy(() -> provider.create(ProviderConfig.of(Map.of())))
+                .isInstanceOf(ReinException.class).hasMessageContaining("ANTHROPIC_API_KEY is not set");
+        assertThatThrownBy(() -> provider.create(ProviderConfig.of(Map.of("ANTHROPIC_API_KEY", "k", "ANTHROPIC_BASE_URL", "ftp://x"))))
+                .isInstanceOf(ReinException.class).hasMessageContaining("http:// or https://");
+        try (AnthropicModel model = (AnthropicModel) provider.create(ProviderConfig.of(Map.of("ANTHROPIC_API_KEY", "k")))) {
+            assertThat(model.defaultModelName()).isEqualTo(AnthropicProvider.DEFAULT_MODEL);
+        }
+        assertThatThrownBy(() -> ModelProvider.require("nope")).isInstanceOf(ReinException.class)
+                .hasMessageContaining("no model provider named 'nope'").hasMessageContaining("anthropic");
+    }
+
+    @Test
+    void wireStopReasonsMapToNeutralOnes() {
+        assertThat(StopReasons.fromWire("max_tokens")).isEqualTo(dev.rein.model.StopReason.MAX_TOKENS);
+        assertThat(StopReasons.fromWire("something_new")).isEqualTo(dev.rein.model.StopReason.UNKNOWN);
+        assertThat(StopReasons.fromWire(null)).isEqualTo(dev.rein.model.StopReason.UNKNOWN);
+    }
+}

@@ -1,0 +1,73 @@
+package dev.rein.model;
+
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/** An immutable set of {@link ModelOption}s, at most one per option type. */
+public final class ModelOptions {
+    public static final ModelOptions NONE = new ModelOptions(Map.of());
+
+    private final Map<Class<? extends ModelOption>, ModelOption> options;
+
+    private ModelOptions(Map<Class<? extends ModelOption>, ModelOption> options) {
+        this.options = options;
+    }
+
+    /** The given options; a later option replaces an earlier one of the same type. */
+    public static ModelOptions of(Collection<? extends ModelOption> options) {
+        ModelOptions result = NONE;
+        for (ModelOption option : options) {
+            result = result.with(option);
+        }
+        return result;
+    }
+
+    /** A copy with {@code option} added, replacing any option of the same type. */
+    public ModelOptions with(ModelOption option) {
+        Objects.requireNonNull(option, "option");
+        Map<Class<? extends ModelOption>, ModelOption> copy = new LinkedHashMap<>(options);
+        copy.put(option.getClass(), option);
+        return new ModelOptions(java.util.Collections.unmodifiableMap(copy));
+    }
+
+    /** The option of type {@code type}, if set. */
+    public <T extends ModelOption> Optional<T> get(Class<T> type) {
+        return Optional.ofNullable(options.get(type)).map(type::cast);
+    }
+
+    /** All options, in the order they were first set. */
+    public List<ModelOption> all() {
+        return List.copyOf(options.values());
+    }
+
+    /** How traces show the options: by type name. */
+    @com.fasterxml.jackson.annotation.JsonValue
+    Map<String, ModelOption> byTypeName() {
+        Map<String, ModelOption> named = new LinkedHashMap<>();
+        options.forEach((type, option) -> named.put(type.getSimpleName(), option));
+        return named;
+    }
+
+    public boolean isEmpty() {
+        return options.isEmpty();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof ModelOptions other && options.equals(other.options);
+    }
+
+    @Override
+    public int hashCode() {
+        return options.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return "ModelOptions" + options.values();
+    }
+}

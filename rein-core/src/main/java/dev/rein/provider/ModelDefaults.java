@@ -1,0 +1,16 @@
+package dev.rein.provider;
+
+import dev.rein.budget.PriceTable;
+
+/**
+ * Implemented by a {@link dev.rein.model.Model} that knows its provider's defaults, so an agent
+ * built with it needs no model name and no price table: the agent uses these unless it sets its own.
+ */
+public interface ModelDefaults {
+
+    /** The model name requests use when the agent sets none. */
+    String defaultModelName();
+
+    /** The prices the agent's money budget uses when it sets none. */
+    PriceTable prices();
+}

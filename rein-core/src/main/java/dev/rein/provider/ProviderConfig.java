@@ -1,0 +1,35 @@
+package dev.rein.provider;
+
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What a {@link ModelProvider} builds a model from: the environment (API keys, base URLs) and
+ * explicit settings, which win over the environment.
+ */
+public record ProviderConfig(Map<String, String> env, Map<String, String> settings) {
+    public ProviderConfig {
+        env = Map.copyOf(Objects.requireNonNull(env, "env"));
+        settings = settings == null ? Map.of() : Map.copyOf(settings);
+    }
+
+    /** The process environment, no settings. */
+    public static ProviderConfig fromEnvironment() {
+        return new ProviderConfig(System.getenv(), Map.of());
+    }
+
+    /** {@code env} only. */
+    public static ProviderConfig of(Map<String, String> env) {
+        return new ProviderConfig(env, Map.of());
+    }
+
+    /** A setting, else the environment variable {@code envName}; blank values count as unset. */
+    public Optional<String> value(String setting, String envName) {
+        String v = settings.get(setting);
+        if (v == null || v.isBlank()) {
+            v = env.get(envName);
+        }
+        return v == null || v.isBlank() ? Optional.empty() : Optional.of(v.strip());
+    }
+}
