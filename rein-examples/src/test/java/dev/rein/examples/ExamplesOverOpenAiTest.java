@@ -23,7 +23,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * provider.
  */
 class ExamplesOverOpenAiTest {
-    private static final String MODEL = "claude-sonnet-5";
+    private static final String MODEL = "gpt-4.1-mini";
 
     static List<String> names() {
         return Examples.list().stream().map(Examples.Info::name).toList();

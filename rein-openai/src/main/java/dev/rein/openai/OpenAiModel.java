@@ -9,6 +9,7 @@ import com.openai.core.http.HttpResponseFor;
 import com.openai.core.http.StreamResponse;
 import com.openai.models.chat.completions.ChatCompletionChunk;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
+import dev.rein.budget.PriceTable;
 import dev.rein.json.Json;
 import dev.rein.model.Model;
 import dev.rein.model.ModelCallContext;
@@ -16,6 +17,7 @@ import dev.rein.model.ModelException;
 import dev.rein.model.ModelRequest;
 import dev.rein.model.ModelResponse;
 import dev.rein.model.StreamObserver;
+import dev.rein.provider.ModelDefaults;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
@@ -45,9 +47,12 @@ import java.util.concurrent.FutureTask;
  * {@code retryable} flag and {@code retryAfter} follow its status and headers. Interrupting the
  * calling thread aborts the HTTP exchange and the call ends with {@link InterruptedException}.
  *
+ * <p>As {@link ModelDefaults} it names {@value OpenAiProvider#DEFAULT_MODEL} as the default model
+ * and brings OpenAI's prices; a model on another server needs a name and a price from the agent.
+ *
  * <p>Instances are immutable and thread-safe. {@link #close()} releases the HTTP client.
  */
-public final class OpenAiModel implements Model, AutoCloseable {
+public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
     /** The public API, used when neither the builder nor {@code OPENAI_BASE_URL} names another server. */
     public static final String DEFAULT_BASE_URL = OpenAiModelBuilder.DEFAULT_BASE_URL;
 
@@ -89,6 +94,18 @@ public final class OpenAiModel implements Model, AutoCloseable {
      */
     public String baseUrl() {
         return baseUrl;
+    }
+
+    /** {@value OpenAiProvider#DEFAULT_MODEL}, used when the agent names no model. */
+    @Override
+    public String defaultModelName() {
+        return OpenAiProvider.DEFAULT_MODEL;
+    }
+
+    /** OpenAI's published prices ({@link OpenAiPrices}); other servers' models need a price of their own. */
+    @Override
+    public PriceTable prices() {
+        return OpenAiPrices.TABLE;
     }
 
     @Override
