@@ -1,16 +1,20 @@
 package dev.rein.cli;
 
+import dev.rein.budget.ModelPrice;
 import dev.rein.examples.Examples;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code rein example NAME}: runs one example agent, or its evaluation suite. */
 @Command(name = "example", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
         header = "Run one example agent (or its evaluation suite with --eval).",
-        description = {"Runs the example NAME (see 'rein examples'): with a SCRIPTED model when ANTHROPIC_API_KEY is"
-                + " unset or --offline is given, otherwise against the Anthropic API. With --eval, runs the example's"
+        description = {"Runs the example NAME (see 'rein examples'): with a SCRIPTED model when --offline is given or the"
+                + " provider is not configured (ANTHROPIC_API_KEY unset; for openai, OPENAI_API_KEY unset with the public"
+                + " base URL), otherwise against the provider's real model. With --eval, runs the example's"
                 + " evaluation suite instead and prints its report.", ""},
         footerHeading = "%nExit codes:%n",
         footer = {"  0  the example ended as intended (with --eval: every trial passed)",
@@ -25,8 +29,12 @@ final class ExampleCommand implements Callable<Integer> {
     @Option(names = "--offline", description = "Use the scripted model even when an API key is set.")
     boolean offline;
 
-    @Option(names = "--model", paramLabel = "NAME", description = "The real model to use (default: ${DEFAULT-VALUE}).")
-    String model = ProviderModels.provider(System.getenv()).defaultModel();
+    @Option(names = "--model", paramLabel = "NAME",
+            description = "The real model to use (default: the provider's, e.g. claude-sonnet-5 or gpt-4.1-mini).")
+    String model;
+
+    @Mixin
+    ProviderOptions providerOptions;
 
     @Option(names = "--eval", description = "Run the example's evaluation suite instead of its demo.")
     boolean eval;
@@ -46,7 +54,13 @@ final class ExampleCommand implements Callable<Integer> {
         if (trials != null && trials < 1) {
             throw new UsageException("--trials must be 1 or more, was " + trials);
         }
-        return eval ? Examples.evaluate(name, offline, trials == null ? 0 : trials, model, env.env(), env.out(), env.err())
-                : Examples.run(name, offline, model, env.env(), env.out(), env.err());
+        ProviderSelection provider = providerOptions.select(env.env(), null);
+        if (!offline && model != null) {
+            RunCommand.requirePrice(model, provider);
+        }
+        Map<String, String> environment = provider.environment(env.env());
+        ModelPrice price = provider.modelPrice();
+        return eval ? Examples.evaluate(name, offline, trials == null ? 0 : trials, model, environment, price, env.out(), env.err())
+                : Examples.run(name, offline, model, environment, price, env.out(), env.err());
     }
 }

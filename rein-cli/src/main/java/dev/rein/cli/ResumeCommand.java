@@ -6,6 +6,7 @@ import dev.rein.store.jdbc.JdbcRunStore;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -14,7 +15,8 @@ import picocli.CommandLine.Parameters;
         header = "Continue a run after its approvals were decided, or after its process died.",
         description = {"Continues a stored run with the agent it was started with (model, tools, system prompt, budget)."
                 + " Decided actions run (approved, edited) or answer the model (rejected); a side effect whose"
-                + " completion is recorded is never repeated. Exit codes as for 'rein run'.", ""})
+                + " completion is recorded is never repeated. The run goes on with the provider, base URL and price"
+                + " it was started with unless --provider, --base-url or --price say otherwise. Exit codes as for 'rein run'.", ""})
 final class ResumeCommand implements Callable<Integer> {
     private final CliEnvironment env;
 
@@ -30,6 +32,10 @@ final class ResumeCommand implements Callable<Integer> {
     @Option(names = {"-q", "--quiet"}, description = "No live view.")
     boolean quiet;
 
+    /** Defaults: what the run was started with (provider, base URL, price), then REIN_PROVIDER. */
+    @Mixin
+    ProviderOptions providerOptions;
+
     ResumeCommand(CliEnvironment env) {
         this.env = env;
     }
@@ -37,11 +43,14 @@ final class ResumeCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         CliHome home = CliHome.of(env.env());
-        RunSettings settings = home.settings(runId);
+        RunSettings stored = home.settings(runId);
+        ProviderSelection provider = providerOptions.select(env.env(), stored.provider());
+        RunSettings settings = stored.with(provider);
+        RunCommand.requirePrice(settings.model(), provider);
         if (trace != null) {
             TraceFile.checkWritable(trace);
         }
-        Model client = env.models().create(settings.model(), env.env());
+        Model client = env.models().create(settings.model(), provider.environment(env.env()));
         try (JdbcRunStore store = home.store(); StatusLine line = new StatusLine(env.err(), env.terminal().animated() && !json)) {
             Agent agent = CliAgent.build(settings, runId, client, home, store, line, quiet, trace);
             return Foreground.run(() -> agent.startResume(runId), env, new RunReport(env, json, quiet, trace)::print);

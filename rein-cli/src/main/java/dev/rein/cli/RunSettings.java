@@ -5,12 +5,22 @@ import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.List;
 
-/** The options a run was started with, kept so another process can resume it with the same agent. */
+/**
+ * The options a run was started with, kept so another process can resume it with the same agent.
+ *
+ * @param provider the provider, base URL and price the run talks to; null in settings written
+ *                 before providers could be chosen (then: as {@code REIN_PROVIDER} says)
+ */
 record RunSettings(String model, List<String> tools, String system, int maxSteps, BigDecimal maxCostUsd, long maxMillis,
-                   boolean finishTool) {
+                   boolean finishTool, ProviderSelection provider) {
     RunSettings {
         tools = List.copyOf(tools);
         system = system == null ? "" : system;
+    }
+
+    /** The same settings talking to {@code selection}. */
+    RunSettings with(ProviderSelection selection) {
+        return new RunSettings(model, tools, system, maxSteps, maxCostUsd, maxMillis, finishTool, selection);
     }
 
     Budget budget() {
