@@ -257,10 +257,21 @@ public final class FakeChatCompletionsServer implements AutoCloseable {
      * @throws IllegalStateException if none arrives in time
      */
     public RecordedRequest takeRequest() {
+        return takeRequest(DEFAULT_TAKE_TIMEOUT);
+    }
+
+    /**
+     * The oldest request not taken yet, waiting up to {@code timeout}.
+     *
+     * @param timeout how long to wait
+     * @return the request
+     * @throws IllegalStateException if none arrives in time, or the waiting thread is interrupted
+     */
+    public RecordedRequest takeRequest(Duration timeout) {
         try {
-            RecordedRequest request = untaken.poll(DEFAULT_TAKE_TIMEOUT.toNanos(), TimeUnit.NANOSECONDS);
+            RecordedRequest request = untaken.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
             if (request == null) {
-                throw new IllegalStateException("no request arrived within " + DEFAULT_TAKE_TIMEOUT);
+                throw new IllegalStateException("no request arrived within " + timeout);
             }
             return request;
         } catch (InterruptedException e) {
