@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.json.Json;
+import dev.rein.testkit.FakeMessagesServer;
+import dev.rein.testkit.FakeReply;
 import dev.rein.testkit.RecordedRequest;
 import dev.rein.testkit.openai.ChatReply;
 import dev.rein.testkit.openai.FakeChatCompletionsServer;
@@ -88,6 +90,21 @@ class OpenAiProviderCliTest {
                 "--model", "gpt-4.1-mini", "--price", "2,3", "--json", "go");
         assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
         assertThat(Json.parse(outcome.stdout()).get("cost_usd").decimalValue()).isEqualByComparingTo("5");
+    }
+
+    @Test
+    void baseUrlAndPriceWorkForAnthropicToo() {
+        try (FakeMessagesServer anthropic = FakeMessagesServer.start()) {
+            anthropic.enqueue(FakeReply.message().text("done").usage(1_000_000, 1_000_000).build());
+            InProcessCli.Outcome outcome = cli.env("ANTHROPIC_API_KEY", "sk-ant-test").env("REIN_PROVIDER", "openai")
+                    .run("run", "--provider", "anthropic", "--base-url", anthropic.baseUrl(), "--model", "claude-next",
+                            "--price", "1,2", "--json", "go");
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+            assertThat(anthropic.requests()).hasSize(1);
+            assertThat(anthropic.lastRequest().body().get("model").asText()).isEqualTo("claude-next");
+            assertThat(Json.parse(outcome.stdout()).get("cost_usd").decimalValue()).isEqualByComparingTo("3");
+        }
+        assertThat(server.requestCount()).isZero();
     }
 
     @Test
