@@ -9,6 +9,7 @@ import dev.rein.context.ContextPolicy;
 import dev.rein.guard.RequiredFact;
 import dev.rein.guard.RequiredFacts;
 import dev.rein.model.Model;
+import dev.rein.model.ModelInterceptor;
 import dev.rein.model.ModelOption;
 import dev.rein.model.ModelOptions;
 import dev.rein.model.ServerContextEdit;
@@ -67,7 +68,7 @@ public final class Agent {
      * unchanged. Evaluation harnesses use it to record each trial's trace.
      */
     public Agent withListener(RunListenerFactory factory) {
-        return new Agent(config.withListener(factory));
+        return config.toBuilder().listener(factory).build();
     }
 
     /** Runs the agent on {@code goal} to the end (or to a pause) on the calling thread's behalf. */
@@ -137,35 +138,70 @@ public final class Agent {
 
     /** Builder for {@link Agent}; {@link #build()} validates the configuration. */
     public static final class Builder {
-        private Model model;
-        private String modelName;
-        private String systemPrompt = "";
-        private final List<Tool> tools = new ArrayList<>();
-        private Budget budget = Budget.defaults();
-        private PriceTable prices;
-        private PriceTable extraPrices = PriceTable.empty();
-        private int maxTokens = 8192;
-        private ModelOptions modelOptions = ModelOptions.NONE;
-        private List<ServerContextEdit> serverContextEdits = List.of();
-        private final List<Verifier> verifiers = new ArrayList<>();
-        private int maxVerificationFailures = 2;
-        private boolean finishTool;
-        private Duration toolTimeout = dev.rein.tool.ToolExecutor.DEFAULT_TIMEOUT;
-        private final List<ToolInterceptor> interceptors = new ArrayList<>();
-        private final List<RunListenerFactory> listeners = new ArrayList<>();
-        private RetryPolicy retryPolicy = RetryPolicy.DEFAULT;
-        private Clock clock = Clock.systemUTC();
-        private Principal principal = Principal.ANONYMOUS;
-        private Secrets secrets = Secrets.NONE;
-        private Double temperature;
-        private StallPolicy stallPolicy = StallPolicy.defaults();
-        private ContextPolicy contextPolicy = ContextPolicy.defaults();
-        private List<Reflection> reflection = List.of();
-        private final List<RequiredFact> requiredFacts = new ArrayList<>();
-        private SafetyConfig.Builder safety = SafetyConfig.builder();
-        private java.util.function.Supplier<String> runIds = () -> "run_" + UUID.randomUUID().toString().replace("-", "").substring(0, 20);
+        Model model;
+        String modelName;
+        String systemPrompt = "";
+        final List<Tool> tools = new ArrayList<>();
+        Budget budget = Budget.defaults();
+        PriceTable prices;
+        PriceTable extraPrices = PriceTable.empty();
+        int maxTokens = 8192;
+        ModelOptions modelOptions = ModelOptions.NONE;
+        List<ServerContextEdit> serverContextEdits = List.of();
+        final List<Verifier> verifiers = new ArrayList<>();
+        int maxVerificationFailures = 2;
+        boolean finishTool;
+        Duration toolTimeout = dev.rein.tool.ToolExecutor.DEFAULT_TIMEOUT;
+        final List<ToolInterceptor> interceptors = new ArrayList<>();
+        final List<ModelInterceptor> modelInterceptors = new ArrayList<>();
+        final List<RunListenerFactory> listeners = new ArrayList<>();
+        RetryPolicy retryPolicy = RetryPolicy.DEFAULT;
+        Clock clock = Clock.systemUTC();
+        Principal principal = Principal.ANONYMOUS;
+        Secrets secrets = Secrets.NONE;
+        Double temperature;
+        StallPolicy stallPolicy = StallPolicy.defaults();
+        ContextPolicy contextPolicy = ContextPolicy.defaults();
+        List<Reflection> reflection = List.of();
+        final List<RequiredFact> requiredFacts = new ArrayList<>();
+        SafetyConfig.Builder safety = SafetyConfig.builder();
+        java.util.function.Supplier<String> runIds = () -> "run_" + UUID.randomUUID().toString().replace("-", "").substring(0, 20);
 
         private Builder() {}
+
+        /** An independent copy of this builder (what {@link AgentConfig#toBuilder()} returns). */
+        Builder copy() {
+            Builder b = new Builder();
+            b.model = model;
+            b.modelName = modelName;
+            b.systemPrompt = systemPrompt;
+            b.tools.addAll(tools);
+            b.budget = budget;
+            b.prices = prices;
+            b.extraPrices = extraPrices;
+            b.maxTokens = maxTokens;
+            b.modelOptions = modelOptions;
+            b.serverContextEdits = serverContextEdits;
+            b.verifiers.addAll(verifiers);
+            b.maxVerificationFailures = maxVerificationFailures;
+            b.finishTool = finishTool;
+            b.toolTimeout = toolTimeout;
+            b.interceptors.addAll(interceptors);
+            b.modelInterceptors.addAll(modelInterceptors);
+            b.listeners.addAll(listeners);
+            b.retryPolicy = retryPolicy;
+            b.clock = clock;
+            b.principal = principal;
+            b.secrets = secrets;
+            b.temperature = temperature;
+            b.stallPolicy = stallPolicy;
+            b.contextPolicy = contextPolicy;
+            b.reflection = reflection;
+            b.requiredFacts.addAll(requiredFacts);
+            b.safety = safety.build().toBuilder();
+            b.runIds = runIds;
+            return b;
+        }
 
         /** The model to call (required). */
         public Builder model(Model model) {
@@ -315,6 +351,16 @@ public final class Agent {
             return this;
         }
 
+        /**
+         * Adds a stage to the model-call chain, after tracing and before pricing, retry and the
+         * deadline (see {@link ModelInterceptor} for the order and the contract): a fallback model,
+         * a response cache, a guard on requests. Stages run in the order added.
+         */
+        public Builder modelInterceptor(ModelInterceptor interceptor) {
+            this.modelInterceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+            return this;
+        }
+
         /** Adds a listener factory; it creates one listener per run. */
         public Builder listener(RunListenerFactory factory) {
             this.listeners.add(Objects.requireNonNull(factory, "factory"));
@@ -412,10 +458,8 @@ public final class Agent {
             }
             List<ServerContextEdit> edits = new ArrayList<>(serverContextEdits);
             edits.addAll(contextPolicy.serverEdits());
-            return new Agent(new AgentConfig(model, modelName, systemPrompt, registry, budget, prices, maxTokens, modelOptions,
-                    List.copyOf(edits), List.copyOf(allVerifiers), maxVerificationFailures, finishTool, toolTimeout,
-                    List.copyOf(interceptors), List.copyOf(listeners), retryPolicy, clock, principal, secrets,
-                    temperature, runIds, guards, safety.build()));
+            return new Agent(AgentConfig.of(new AgentConfig.Validated(copy(), modelName, registry, prices,
+                    List.copyOf(edits), List.copyOf(allVerifiers), guards, safety.build())));
         }
 
         private PriceTable pricesInUse() {

@@ -3,6 +3,7 @@ package dev.rein.agent;
 import dev.rein.budget.Budget;
 import dev.rein.budget.PriceTable;
 import dev.rein.model.Model;
+import dev.rein.model.ModelInterceptor;
 import dev.rein.model.ModelOptions;
 import dev.rein.model.ServerContextEdit;
 import dev.rein.model.ServerContextEdits;
@@ -15,35 +16,194 @@ import dev.rein.trace.RunListenerFactory;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
- * The validated, immutable configuration of an {@link Agent}. Build it with {@link Agent#builder()}.
- *
- * @param modelOptions       provider options sent with every model request
- * @param serverContextEdits the builder's edits plus those of the context policy's server side
- * @param verifiers          the builder's verifiers, then the required facts (if any)
+ * The validated, immutable configuration of an {@link Agent}. Only {@link Agent.Builder#build()}
+ * makes one, so every configuration passed its checks; {@link #toBuilder()} starts a variant.
  */
-public record AgentConfig(Model model, String modelName, String systemPrompt, ToolRegistry tools, Budget budget,
-                          PriceTable prices, int maxTokens, ModelOptions modelOptions,
-                          List<ServerContextEdit> serverContextEdits, List<Verifier> verifiers,
-                          int maxVerificationFailures, boolean finishTool, Duration toolTimeout,
-                          List<ToolInterceptor> interceptors, List<RunListenerFactory> listeners,
-                          RetryPolicy retryPolicy, Clock clock, Principal principal, Secrets secrets,
-                          Double temperature, Supplier<String> runIdSupplier, GuardConfig guards,
-                          SafetyConfig safety) {
+public final class AgentConfig {
+    private final Agent.Builder source;
+    private final Model model;
+    private final String modelName;
+    private final String systemPrompt;
+    private final ToolRegistry tools;
+    private final Budget budget;
+    private final PriceTable prices;
+    private final int maxTokens;
+    private final ModelOptions modelOptions;
+    private final List<ServerContextEdit> serverContextEdits;
+    private final List<Verifier> verifiers;
+    private final int maxVerificationFailures;
+    private final boolean finishTool;
+    private final Duration toolTimeout;
+    private final List<ToolInterceptor> interceptors;
+    private final List<ModelInterceptor> modelInterceptors;
+    private final List<RunListenerFactory> listeners;
+    private final RetryPolicy retryPolicy;
+    private final Clock clock;
+    private final Principal principal;
+    private final Secrets secrets;
+    private final Double temperature;
+    private final Supplier<String> runIdSupplier;
+    private final GuardConfig guards;
+    private final SafetyConfig safety;
+
+    /** The values {@link Agent.Builder#build()} validated and derived, in one place. */
+    record Validated(Agent.Builder source, String modelName, ToolRegistry tools, PriceTable prices,
+                     List<ServerContextEdit> serverContextEdits, List<Verifier> verifiers, GuardConfig guards,
+                     SafetyConfig safety) {}
+
+    private AgentConfig(Validated v, Agent.Builder b) {
+        this.source = v.source();
+        this.model = b.model;
+        this.modelName = v.modelName();
+        this.systemPrompt = b.systemPrompt;
+        this.tools = v.tools();
+        this.budget = b.budget;
+        this.prices = v.prices();
+        this.maxTokens = b.maxTokens;
+        this.modelOptions = b.modelOptions;
+        this.serverContextEdits = List.copyOf(v.serverContextEdits());
+        this.verifiers = List.copyOf(v.verifiers());
+        this.maxVerificationFailures = b.maxVerificationFailures;
+        this.finishTool = b.finishTool;
+        this.toolTimeout = b.toolTimeout;
+        this.interceptors = List.copyOf(b.interceptors);
+        this.modelInterceptors = List.copyOf(b.modelInterceptors);
+        this.listeners = List.copyOf(b.listeners);
+        this.retryPolicy = b.retryPolicy;
+        this.clock = b.clock;
+        this.principal = b.principal;
+        this.secrets = b.secrets;
+        this.temperature = b.temperature;
+        this.runIdSupplier = b.runIds;
+        this.guards = v.guards();
+        this.safety = v.safety();
+    }
+
+    /** Made by {@link Agent.Builder#build()} only, after validation. */
+    static AgentConfig of(Validated validated) {
+        return new AgentConfig(validated, validated.source());
+    }
+
+    /** A builder holding everything this configuration was built from; change it and build a variant. */
+    public Agent.Builder toBuilder() {
+        return source.copy();
+    }
+
+    /** A copy that also creates a listener from {@code factory} for each run (harnesses record runs this way). */
+    public AgentConfig withListener(RunListenerFactory factory) {
+        Objects.requireNonNull(factory, "factory");
+        return toBuilder().listener(factory).build().config();
+    }
 
     /** The options of each model request: {@link #modelOptions()}, plus the server-side context edits if any. */
     public ModelOptions requestOptions() {
         return serverContextEdits.isEmpty() ? modelOptions : modelOptions.with(new ServerContextEdits(serverContextEdits));
     }
 
-    /** A copy that also creates a listener from {@code factory} for each run (harnesses record runs this way). */
-    public AgentConfig withListener(RunListenerFactory factory) {
-        List<RunListenerFactory> all = new java.util.ArrayList<>(listeners);
-        all.add(java.util.Objects.requireNonNull(factory, "factory"));
-        return new AgentConfig(model, modelName, systemPrompt, tools, budget, prices, maxTokens, modelOptions,
-                serverContextEdits, verifiers, maxVerificationFailures, finishTool, toolTimeout, interceptors,
-                List.copyOf(all), retryPolicy, clock, principal, secrets, temperature, runIdSupplier, guards, safety);
+    public Model model() {
+        return model;
+    }
+
+    /** The model name sent with each request and used for pricing. */
+    public String modelName() {
+        return modelName;
+    }
+
+    public String systemPrompt() {
+        return systemPrompt;
+    }
+
+    /** The tools, with the finish tool when it is on. */
+    public ToolRegistry tools() {
+        return tools;
+    }
+
+    public Budget budget() {
+        return budget;
+    }
+
+    public PriceTable prices() {
+        return prices;
+    }
+
+    public int maxTokens() {
+        return maxTokens;
+    }
+
+    /** Provider options sent with every model request. */
+    public ModelOptions modelOptions() {
+        return modelOptions;
+    }
+
+    /** The builder's edits plus those of the context policy's server side. */
+    public List<ServerContextEdit> serverContextEdits() {
+        return serverContextEdits;
+    }
+
+    /** The builder's verifiers, then the required facts (if any). */
+    public List<Verifier> verifiers() {
+        return verifiers;
+    }
+
+    public int maxVerificationFailures() {
+        return maxVerificationFailures;
+    }
+
+    public boolean finishTool() {
+        return finishTool;
+    }
+
+    public Duration toolTimeout() {
+        return toolTimeout;
+    }
+
+    /** The application's tool-chain stages. */
+    public List<ToolInterceptor> interceptors() {
+        return interceptors;
+    }
+
+    /** The application's model-call chain stages, in the order added. */
+    public List<ModelInterceptor> modelInterceptors() {
+        return modelInterceptors;
+    }
+
+    public List<RunListenerFactory> listeners() {
+        return listeners;
+    }
+
+    public RetryPolicy retryPolicy() {
+        return retryPolicy;
+    }
+
+    public Clock clock() {
+        return clock;
+    }
+
+    public Principal principal() {
+        return principal;
+    }
+
+    public Secrets secrets() {
+        return secrets;
+    }
+
+    public Double temperature() {
+        return temperature;
+    }
+
+    public Supplier<String> runIdSupplier() {
+        return runIdSupplier;
+    }
+
+    public GuardConfig guards() {
+        return guards;
+    }
+
+    public SafetyConfig safety() {
+        return safety;
     }
 }

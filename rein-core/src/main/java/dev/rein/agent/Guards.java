@@ -55,13 +55,7 @@ final class Guards {
     Guards(Run run, ModelCaller caller) {
         this.run = run;
         this.tracer = new RunTracer(run);
-        this.gateway = (model, request, purpose) -> {
-            try {
-                return Optional.of(caller.call(model, request, purpose));
-            } catch (ModelCaller.CallFailed failed) {
-                return Optional.empty();
-            }
-        };
+        this.gateway = caller.gateway();
         GuardConfig guards = run.config.guards();
         this.stall = guards.stall().newMonitor();
         // a resumed run starts from a stored history: rebuild the stall counts from it

@@ -1,28 +1,52 @@
 package dev.rein.agent;
 
+import dev.rein.internal.model.DeadlineStage;
+import dev.rein.internal.model.ModelChain;
+import dev.rein.internal.model.PricingStage;
+import dev.rein.internal.model.RetryStage;
+import dev.rein.internal.model.TracingStage;
 import dev.rein.model.Model;
+import dev.rein.model.ModelCall;
 import dev.rein.model.ModelCallContext;
+import dev.rein.model.ModelDeadlineException;
 import dev.rein.model.ModelException;
+import dev.rein.model.ModelGateway;
+import dev.rein.model.ModelInterceptor;
 import dev.rein.model.ModelRequest;
 import dev.rein.model.ModelResponse;
-import dev.rein.trace.TraceEvent;
-import java.math.BigDecimal;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import dev.rein.trace.Tracer;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
- * The decide stage: one model call, traced, retried on transient failures with backoff, and never
- * allowed to run or sleep past the run's deadline.
+ * The decide stage's effect: every model call of a run passes one chain of stages, assembled in
+ * {@link #stages}. This class only turns the chain's failures into the run's reasons.
  */
 final class ModelCaller {
     private final Run run;
+    private final ModelChain chain;
 
     ModelCaller(Run run) {
         this.run = run;
+        this.chain = new ModelChain(stages(run));
+    }
+
+    /**
+     * The model-call chain, outermost first. Tracing sees one logical call with its final outcome;
+     * the application's stages sit above pricing, so a fallback model they choose is priced as
+     * itself and a cached answer costs nothing; retries happen below them; no attempt outlives
+     * the deadline.
+     */
+    static List<ModelInterceptor> stages(Run run) {
+        Tracer tracer = new RunTracer(run);
+        List<ModelInterceptor> stages = new ArrayList<>();
+        stages.add(new TracingStage(tracer, run.meter));                                      // request, response + cost, failure
+        stages.addAll(run.config.modelInterceptors());                                        // the application's stages
+        stages.add(new PricingStage(run.meter, run.config.modelName(), run.config.prices())); // usage charged to the budget
+        stages.add(new RetryStage(run.config.retryPolicy(), run.meter, tracer));              // provider's classification
+        stages.add(new DeadlineStage(run.meter, run.runId));                                  // within the run's deadline
+        stages.add(ModelChain.MODEL);
+        return List.copyOf(stages);
     }
 
     /** The call failed for good; {@code reason} is a {@link Reasons} value or a budget reason. */
@@ -41,83 +65,32 @@ final class ModelCaller {
 
     /** A call to another model (a critic): priced by the request's model name. */
     ModelResponse call(Model model, ModelRequest request, String purpose) throws CallFailed, InterruptedException {
-        int step = run.step();
-        run.emit(new TraceEvent.ModelRequested(run.runId, step, run.now(), purpose, request));
-        for (int attempt = 1; ; attempt++) {
-            Instant started = Instant.now();
-            try {
-                ModelResponse response = callWithinDeadline(model, request);
-                BigDecimal cost = request.model().equals(run.config.modelName()) ? run.meter.record(response.usage())
-                        : run.meter.record(response.usage(), run.config.prices().find(request.model()).orElse(null));
-                run.emit(new TraceEvent.ModelResponded(run.runId, step, run.now(), response, response.usage(), cost,
-                        run.meter.costUsd(), Duration.between(started, Instant.now()).toMillis()));
-                return response;
-            } catch (ModelException e) {
-                Duration delay = run.config.retryPolicy().delayBefore(attempt, e.retryAfter());
-                boolean retriesLeft = attempt <= run.config.retryPolicy().maxRetries();
-                boolean fitsDeadline = Instant.now().plus(delay).isBefore(run.meter.deadline());
-                if (e.retryable() && retriesLeft && fitsDeadline) {
-                    run.emit(new TraceEvent.ModelRetry(run.runId, step, run.now(), attempt, e.kind().name(), e.httpStatus(),
-                            e.getMessage(), delay.toMillis()));
-                    Thread.sleep(delay.toMillis());
-                    continue;
-                }
-                run.emit(new TraceEvent.ModelFailed(run.runId, step, run.now(), e.kind().name(), e.httpStatus(), e.getMessage()));
-                throw failure(e, retriesLeft, fitsDeadline, attempt);
-            }
-        }
-    }
-
-    private CallFailed failure(ModelException e, boolean retriesLeft, boolean fitsDeadline, int attempt) {
-        String status = e.httpStatus() > 0 ? " (HTTP " + e.httpStatus() + ")" : "";
-        String base = "the model provider failed" + status + ": " + e.getMessage();
-        if (!e.retryable()) {
-            return new CallFailed(Reasons.PROVIDER_ERROR, base);
-        }
-        if (!fitsDeadline) {
-            return new CallFailed(Reasons.PROVIDER_ERROR, base + "; not retried because waiting would pass the run's deadline");
-        }
-        return new CallFailed(Reasons.PROVIDER_ERROR, base + "; gave up after " + attempt + " attempts");
-    }
-
-    private ModelResponse callWithinDeadline(Model model, ModelRequest request) throws ModelException, InterruptedException, CallFailed {
-        Duration remaining = run.meter.remaining();
-        if (remaining.isNegative() || remaining.isZero()) {
-            throw deadline();
-        }
-        ModelCallContext context = new ModelCallContext(run.meter.deadline(), run.recorder);
-        FutureTask<ModelResponse> task = new FutureTask<>(() -> model.call(request, context));
-        Thread.ofVirtual().name("rein-model-" + run.runId).start(task);
         try {
-            ModelResponse response = task.get(remaining.toNanos(), TimeUnit.NANOSECONDS);
-            if (response == null) {
-                throw new ModelException(ModelException.Kind.MALFORMED_RESPONSE, 0, "the model returned no response");
+            return chain.call(new ModelCall(model, request, purpose, context()));
+        } catch (ModelDeadlineException e) {
+            throw new CallFailed(dev.rein.budget.BudgetKind.DEADLINE.reason(), e.getMessage());
+        } catch (ModelException e) {
+            String status = e.httpStatus() > 0 ? " (HTTP " + e.httpStatus() + ")" : "";
+            throw new CallFailed(Reasons.PROVIDER_ERROR, "the model provider failed" + status + ": " + e.getMessage());
+        }
+    }
+
+    /** Extra calls on the run's behalf (compaction, critic) and token counts, through the same chain. */
+    ModelGateway gateway() {
+        return new ModelGateway() {
+            @Override
+            public ModelResponse call(Model model, ModelRequest request, String purpose) throws ModelException, InterruptedException {
+                return chain.call(new ModelCall(model, request, purpose, context()));
             }
-            return response;
-        } catch (TimeoutException e) {
-            task.cancel(true);
-            throw deadline();
-        } catch (InterruptedException e) {
-            task.cancel(true);
-            throw e;
-        } catch (ExecutionException e) {
-            return rethrow(e.getCause());
-        }
+
+            @Override
+            public long countTokens(Model model, ModelRequest request) throws ModelException, InterruptedException {
+                return chain.count(new ModelCall(model, request, "count_tokens", context()));
+            }
+        };
     }
 
-    private static ModelResponse rethrow(Throwable cause) throws ModelException, InterruptedException {
-        if (cause instanceof ModelException me) {
-            throw me;
-        }
-        if (cause instanceof InterruptedException ie) {
-            throw ie;
-        }
-        throw new ModelException(ModelException.Kind.OTHER, 0,
-                "the model client failed with " + cause.getClass().getSimpleName() + ": " + cause.getMessage(), false, null, null, cause);
-    }
-
-    private CallFailed deadline() {
-        return new CallFailed(dev.rein.budget.BudgetKind.DEADLINE.reason(), run.meter.describe(dev.rein.budget.BudgetKind.DEADLINE)
-                + " while waiting for the model");
+    private ModelCallContext context() {
+        return new ModelCallContext(run.meter.deadline(), run.recorder);
     }
 }

@@ -3,6 +3,7 @@ package dev.rein.context;
 import dev.rein.model.ContentBlock;
 import dev.rein.model.Message;
 import dev.rein.model.Model;
+import dev.rein.model.ModelException;
 import dev.rein.model.ModelGateway;
 import dev.rein.model.ModelRequest;
 import dev.rein.model.ModelResponse;
@@ -54,8 +55,12 @@ final class Compactor {
         blocks.add(new TextBlock(compaction.instructions() != null ? compaction.instructions() : DEFAULT_INSTRUCTIONS));
         prefix.set(prefix.size() - 1, new Message(last.role(), blocks));
         ModelRequest request = base.toBuilder().messages(prefix).toolChoice(ToolChoice.none()).build();
-        Optional<ModelResponse> response = gateway.call(model, request, "compaction");
-        String summary = response.map(ModelResponse::text).map(String::strip).orElse("");
+        String summary;
+        try {
+            summary = gateway.call(model, request, "compaction").text().strip();
+        } catch (ModelException e) {
+            return Optional.empty(); // the failure is in the trace; the caller reports the skipped compaction
+        }
         if (summary.isEmpty()) {
             return Optional.empty();
         }

@@ -47,12 +47,12 @@ public final class ContextManager {
                 compaction == null ? Integer.MAX_VALUE : compaction.triggerTokens());
         List<Message> history = request.messages();
         boolean edited = false;
-        long tokens = measure(request, firstTrigger);
+        long tokens = measure(request, firstTrigger, gateway);
         if (clearing != null && tokens > clearing.triggerTokens()) {
             ToolResultClearing.Result cleared = ToolResultClearing.clear(history, clearing.keep(),
                     new HashSet<>(clearing.excludeTools()), store);
             if (cleared.cleared() > 0 && valid("clear_tool_results", cleared.history())) {
-                long after = measure(with(request, cleared.history()), firstTrigger);
+                long after = measure(with(request, cleared.history()), firstTrigger, gateway);
                 Map<String, Object> details = new LinkedHashMap<>();
                 details.put("cleared", cleared.cleared());
                 details.put("characters", cleared.characters());
@@ -84,7 +84,7 @@ public final class ContextManager {
         if (!valid("compact", result.get().history())) {
             return Optional.empty();
         }
-        long after = measure(with(request, result.get().history()), firstTrigger);
+        long after = measure(with(request, result.get().history()), firstTrigger, gateway);
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("messages_replaced", result.get().messagesReplaced());
         details.put("summary_characters", result.get().summaryCharacters());
@@ -93,11 +93,11 @@ public final class ContextManager {
     }
 
     /** The request's input tokens: estimated, or counted by the provider once near a trigger. */
-    long measure(ModelRequest request, int firstTrigger) throws InterruptedException {
+    long measure(ModelRequest request, int firstTrigger, ModelGateway gateway) throws InterruptedException {
         long estimate = TokenEstimator.estimate(request);
         if (policy.counting() == TokenCounting.PROVIDER && estimate * 2 >= firstTrigger) {
             try {
-                long counted = model.countTokens(request);
+                long counted = gateway.countTokens(model, request);
                 if (counted >= 0) {
                     return counted;
                 }

@@ -57,6 +57,12 @@ public record ModelRequest(
         return b;
     }
 
+    /** The same request for another model name, sharing everything else (a fallback model). */
+    public ModelRequest withModel(String otherModel) {
+        return new ModelRequest(otherModel, system, tools, toolChoice, messages, maxTokens, options, temperature, topP, topK,
+                stopSequences);
+    }
+
     /** The option of type {@code type}, if set. */
     public <T extends ModelOption> java.util.Optional<T> option(Class<T> type) {
         return options.get(type);

@@ -7,6 +7,7 @@ import dev.rein.json.Json;
 import dev.rein.model.ContentBlock;
 import dev.rein.model.Message;
 import dev.rein.model.Model;
+import dev.rein.model.ModelException;
 import dev.rein.model.ModelGateway;
 import dev.rein.model.ModelRequest;
 import dev.rein.model.ModelResponse;
@@ -76,12 +77,14 @@ public final class Critic {
         }
         rounds++;
         ModelRequest request = template.toBuilder().messages(List.of(Message.user(brief(answer)))).build();
-        Optional<ModelResponse> response = gateway.call(model, request, "critic");
-        if (response.isEmpty()) {
+        ModelResponse response;
+        try {
+            response = gateway.call(model, request, "critic");
+        } catch (ModelException e) {
             trace("the critic could not be reached; the answer is accepted without review", true, List.of());
             return Verdict.pass();
         }
-        Optional<JsonNode> verdict = response.get().toolUses().stream()
+        Optional<JsonNode> verdict = response.toolUses().stream()
                 .filter(u -> u.name().equals(VERDICT_TOOL)).map(ToolUseBlock::input).findFirst();
         if (verdict.isEmpty() || !verdict.get().path("approved").isBoolean()) {
             trace("the critic's reply had no readable verdict; the answer is accepted without review", true, List.of());

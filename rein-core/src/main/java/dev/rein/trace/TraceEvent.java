@@ -23,6 +23,7 @@ import java.util.Map;
         @JsonSubTypes.Type(value = TraceEvent.ModelResponded.class, name = "model_response"),
         @JsonSubTypes.Type(value = TraceEvent.ModelRetry.class, name = "model_retry"),
         @JsonSubTypes.Type(value = TraceEvent.ModelFailed.class, name = "model_failed"),
+        @JsonSubTypes.Type(value = TraceEvent.TokensCounted.class, name = "tokens_counted"),
         @JsonSubTypes.Type(value = TraceEvent.ToolCalled.class, name = "tool_call"),
         @JsonSubTypes.Type(value = TraceEvent.ToolCompleted.class, name = "tool_result"),
         @JsonSubTypes.Type(value = TraceEvent.Intervention.class, name = "intervention"),
@@ -54,6 +55,10 @@ public sealed interface TraceEvent {
     /** The model's response with the call's usage, its cost and the run's cost so far. */
     record ModelResponded(String runId, int step, Instant time, ModelResponse response, Usage usage,
                           BigDecimal costUsd, BigDecimal totalCostUsd, long durationMillis) implements TraceEvent {}
+
+    /** The provider counted a request's input tokens ({@code -1}: it cannot), e.g. for a context policy's trigger. */
+    record TokensCounted(String runId, int step, Instant time, String purpose, String model, long inputTokens,
+                         long durationMillis) implements TraceEvent {}
 
     /** A failed model call that will be retried after {@code delayMillis}. */
     record ModelRetry(String runId, int step, Instant time, int attempt, String errorKind, int httpStatus,

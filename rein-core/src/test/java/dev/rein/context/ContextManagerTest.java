@@ -38,8 +38,8 @@ class ContextManagerTest {
     private final ModelGateway summariser = (m, request, purpose) -> {
         summaryRequests.add(request);
         assertThat(purpose).isEqualTo("compaction");
-        return Optional.of(new ModelResponse("msg", request.model(), List.of(new TextBlock("SUMMARY " + summaryRequests.size())),
-                StopReason.END_TURN, null, Usage.ZERO));
+        return new ModelResponse("msg", request.model(), List.of(new TextBlock("SUMMARY " + summaryRequests.size())),
+                StopReason.END_TURN, null, Usage.ZERO);
     };
 
     /** goal, then {@code steps} tool steps (assistant tool_use, user tool_result of {@code size} chars). */
@@ -157,7 +157,9 @@ class ContextManagerTest {
 
     @Test
     void aFailedSummaryCallLeavesTheHistoryAloneAndIsReported() throws Exception {
-        ModelGateway down = (m, request, purpose) -> Optional.empty();
+        ModelGateway down = (m, request, purpose) -> {
+            throw new dev.rein.model.ModelException(dev.rein.model.ModelException.Kind.OVERLOADED, 529, "overloaded");
+        };
         ContextManager manager = manager(ContextPolicy.builder().compaction(Compaction.client(1_000))
                 .tokenCounting(TokenCounting.ESTIMATE).build());
         assertThat(manager.prepare(request(history(6, 2_000)), down)).isEmpty();

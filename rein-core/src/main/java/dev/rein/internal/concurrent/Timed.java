@@ -1,0 +1,47 @@
+package dev.rein.internal.concurrent;
+
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Runs work on its own virtual thread and waits at most a given time: the one "thread with a
+ * timeout" of the runtime (model calls within the deadline, tool calls within their timeout). On
+ * timeout or interrupt the worker is interrupted, so blocking I/O in it ends at once.
+ */
+public final class Timed {
+    private Timed() {}
+
+    /** What the work ended with. */
+    public sealed interface Outcome<T> {
+        record Done<T>(T value) implements Outcome<T> {}
+
+        record Failed<T>(Throwable cause) implements Outcome<T> {}
+
+        record TimedOut<T>() implements Outcome<T> {}
+    }
+
+    /**
+     * Runs {@code work} on a virtual thread named {@code name} for at most {@code limit}.
+     *
+     * @throws InterruptedException when the waiting thread is interrupted (the worker is interrupted too)
+     */
+    public static <T> Outcome<T> run(String name, Duration limit, Callable<T> work) throws InterruptedException {
+        FutureTask<T> task = new FutureTask<>(work);
+        Thread.ofVirtual().name(name).start(task);
+        try {
+            return new Outcome.Done<>(task.get(Math.max(0, limit.toNanos()), TimeUnit.NANOSECONDS));
+        } catch (TimeoutException e) {
+            task.cancel(true);
+            return new Outcome.TimedOut<>();
+        } catch (InterruptedException e) {
+            task.cancel(true);
+            throw e;
+        } catch (ExecutionException e) {
+            return new Outcome.Failed<>(e.getCause());
+        }
+    }
+}

@@ -1,0 +1,73 @@
+package dev.rein.internal.model;
+
+import dev.rein.budget.BudgetKind;
+import dev.rein.budget.BudgetMeter;
+import dev.rein.internal.concurrent.Timed;
+import dev.rein.model.ModelCall;
+import dev.rein.model.ModelDeadlineException;
+import dev.rein.model.ModelException;
+import dev.rein.model.ModelInterceptor;
+import dev.rein.model.ModelResponse;
+import java.time.Duration;
+
+/**
+ * Never lets one attempt (or a token count) run past the run's deadline: the rest of the chain
+ * runs on its own virtual thread, interrupted when time is up.
+ */
+public final class DeadlineStage implements ModelInterceptor {
+    private final BudgetMeter meter;
+    private final String threadName;
+
+    public DeadlineStage(BudgetMeter meter, String runId) {
+        this.meter = meter;
+        this.threadName = "rein-model-" + runId;
+    }
+
+    @Override
+    public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
+        return within(() -> chain.proceed(call));
+    }
+
+    @Override
+    public long interceptCount(ModelCall call, Chain chain) throws ModelException, InterruptedException {
+        return within(() -> chain.proceedCount(call));
+    }
+
+    private <T> T within(java.util.concurrent.Callable<T> rest) throws ModelException, InterruptedException {
+        Duration remaining = meter.remaining();
+        if (remaining.isNegative() || remaining.isZero()) {
+            throw deadline();
+        }
+        return switch (Timed.run(threadName, remaining, rest)) {
+            case Timed.Outcome.Done<T> done -> done.value();
+            case Timed.Outcome.TimedOut<T> ignored -> throw deadline();
+            case Timed.Outcome.Failed<T> failed -> throw rethrow(failed.cause());
+        };
+    }
+
+    private static ModelException rethrow(Throwable cause) throws InterruptedException {
+        if (cause instanceof ModelException me) {
+            return me;
+        }
+        if (cause instanceof InterruptedException ie) {
+            throw ie;
+        }
+        if (cause instanceof RuntimeException re) {
+            throw re;
+        }
+        if (cause instanceof Error err) {
+            throw err;
+        }
+        return new ModelException(ModelException.Kind.OTHER, 0,
+                "the model client failed with " + cause.getClass().getSimpleName() + ": " + cause.getMessage(), false, null, null, cause);
+    }
+
+    private ModelDeadlineException deadline() {
+        return new ModelDeadlineException(meter.describe(BudgetKind.DEADLINE) + " while waiting for the model");
+    }
+
+    @Override
+    public String toString() {
+        return "deadline";
+    }
+}

@@ -1,0 +1,129 @@
+package dev.rein.internal.model;
+
+import dev.rein.ReinException;
+import dev.rein.model.ModelCall;
+import dev.rein.model.ModelException;
+import dev.rein.model.ModelInterceptor;
+import dev.rein.model.ModelRequest;
+import dev.rein.model.ModelResponse;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Runs a model call through a list of stages in order and polices their contract: each stage
+ * proceeds at most once (unless it is a {@link Repeating} stage), keeps the conversation of the
+ * call it was given and never returns null. A breach is a {@link ReinException} naming the stage.
+ */
+public final class ModelChain {
+    /** Marks the one stage allowed to proceed more than once per call (retry). */
+    public interface Repeating {}
+
+    /** The innermost stage: calls the model itself. */
+    public static final ModelInterceptor MODEL = new ModelInterceptor() {
+        @Override
+        public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
+            ModelResponse response;
+            try {
+                response = call.model().call(call.request(), call.context());
+            } catch (RuntimeException e) {
+                // The provider's client failed, not a stage: a provider error the run reports.
+                throw new ModelException(ModelException.Kind.OTHER, 0, "the model client failed with "
+                        + e.getClass().getSimpleName() + ": " + e.getMessage(), false, null, null, e);
+            }
+            if (response == null) {
+                throw new ModelException(ModelException.Kind.MALFORMED_RESPONSE, 0, "the model returned no response");
+            }
+            return response;
+        }
+
+        @Override
+        public long interceptCount(ModelCall call, Chain chain) throws ModelException, InterruptedException {
+            return call.model().countTokens(call.request());
+        }
+
+        @Override
+        public String toString() {
+            return "model";
+        }
+    };
+
+    private final List<ModelInterceptor> stages;
+
+    public ModelChain(List<ModelInterceptor> stages) {
+        this.stages = List.copyOf(stages);
+        if (this.stages.isEmpty() || this.stages.get(this.stages.size() - 1) != MODEL) {
+            throw new IllegalArgumentException("the last stage of a model chain must be ModelChain.MODEL");
+        }
+    }
+
+    public List<ModelInterceptor> stages() {
+        return stages;
+    }
+
+    public ModelResponse call(ModelCall call) throws ModelException, InterruptedException {
+        return new Link(0, call).proceed(call);
+    }
+
+    public long count(ModelCall call) throws ModelException, InterruptedException {
+        return new Link(0, call).proceedCount(call);
+    }
+
+    /** The chain as seen by stage {@code index}: proceeding runs stage {@code index} with the next link. */
+    private final class Link implements ModelInterceptor.Chain {
+        private final int index;
+        private final ModelCall received;
+        private int proceeded;
+
+        Link(int index, ModelCall received) {
+            this.index = index;
+            this.received = received;
+        }
+
+        @Override
+        public ModelResponse proceed(ModelCall call) throws ModelException, InterruptedException {
+            ModelInterceptor stage = enter(call);
+            ModelResponse response = stage.intercept(call, new Link(index + 1, call));
+            if (response == null) {
+                throw breach(stage, "returned null instead of a response");
+            }
+            return response;
+        }
+
+        @Override
+        public long proceedCount(ModelCall call) throws ModelException, InterruptedException {
+            ModelInterceptor stage = enter(call);
+            return stage.interceptCount(call, new Link(index + 1, call));
+        }
+
+        private ModelInterceptor enter(ModelCall call) {
+            Objects.requireNonNull(call, "call");
+            if (index >= stages.size()) {
+                throw breach(stages.get(stages.size() - 1), "proceeded past the model");
+            }
+            if (index > 0) {
+                ModelInterceptor caller = stages.get(index - 1);
+                if (++proceeded > 1 && !(caller instanceof Repeating)) {
+                    throw breach(caller, "proceeded more than once with one call");
+                }
+                if (!sameConversation(received.request(), call.request())) {
+                    throw breach(caller, "changed the conversation (system prompt, tools or messages) of the call");
+                }
+            }
+            return stages.get(index);
+        }
+    }
+
+    private static boolean sameConversation(ModelRequest a, ModelRequest b) {
+        return a == b || (a.system().equals(b.system()) && a.tools().equals(b.tools()) && a.messages().equals(b.messages()));
+    }
+
+    private static ReinException breach(ModelInterceptor stage, String what) {
+        return new ReinException("model-call stage " + name(stage) + " " + what
+                + "; a stage must proceed at most once, keep the conversation and return a response");
+    }
+
+    private static String name(ModelInterceptor stage) {
+        String own = stage.toString();
+        return own.contains("@") || own.contains("$$Lambda") ? stage.getClass().getName() : own;
+    }
+}

@@ -1,0 +1,41 @@
+package dev.rein.internal.model;
+
+import dev.rein.budget.BudgetMeter;
+import dev.rein.budget.PriceTable;
+import dev.rein.model.ModelCall;
+import dev.rein.model.ModelException;
+import dev.rein.model.ModelInterceptor;
+import dev.rein.model.ModelResponse;
+
+/**
+ * Charges each response's usage to the run's budget, priced by the model name of the request as
+ * it reaches this stage (so a fallback model set by an application stage is priced as itself).
+ */
+public final class PricingStage implements ModelInterceptor {
+    private final BudgetMeter meter;
+    private final String agentModel;
+    private final PriceTable prices;
+
+    public PricingStage(BudgetMeter meter, String agentModel, PriceTable prices) {
+        this.meter = meter;
+        this.agentModel = agentModel;
+        this.prices = prices;
+    }
+
+    @Override
+    public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
+        ModelResponse response = chain.proceed(call);
+        String model = call.request().model();
+        if (model.equals(agentModel)) {
+            meter.record(response.usage());
+        } else {
+            meter.record(response.usage(), prices.find(model).orElse(null));
+        }
+        return response;
+    }
+
+    @Override
+    public String toString() {
+        return "pricing";
+    }
+}

@@ -1,0 +1,64 @@
+package dev.rein.internal.model;
+
+import dev.rein.budget.BudgetMeter;
+import dev.rein.model.ModelCall;
+import dev.rein.model.ModelDeadlineException;
+import dev.rein.model.ModelException;
+import dev.rein.model.ModelInterceptor;
+import dev.rein.model.ModelResponse;
+import dev.rein.trace.TraceEvent;
+import dev.rein.trace.Tracer;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * Records each logical model call: the request, then the response with its cost (what the budget
+ * was charged while the call ran) or the final failure. A deadline is not a provider failure and
+ * is reported by the run's end instead.
+ */
+public final class TracingStage implements ModelInterceptor {
+    private final Tracer tracer;
+    private final BudgetMeter meter;
+
+    public TracingStage(Tracer tracer, BudgetMeter meter) {
+        this.tracer = tracer;
+        this.meter = meter;
+    }
+
+    @Override
+    public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
+        int step = tracer.step();
+        tracer.emit(new TraceEvent.ModelRequested(tracer.runId(), step, tracer.now(), call.purpose(), call.request()));
+        BigDecimal before = meter.costUsd();
+        Instant started = tracer.now();
+        try {
+            ModelResponse response = chain.proceed(call);
+            Instant now = tracer.now();
+            tracer.emit(new TraceEvent.ModelResponded(tracer.runId(), step, now, response, response.usage(),
+                    meter.costUsd().subtract(before), meter.costUsd(), Duration.between(started, now).toMillis()));
+            return response;
+        } catch (ModelDeadlineException e) {
+            throw e;
+        } catch (ModelException e) {
+            String message = e instanceof RetryStage.GaveUp gaveUp ? gaveUp.providerMessage() : e.getMessage();
+            tracer.emit(new TraceEvent.ModelFailed(tracer.runId(), step, tracer.now(), e.kind().name(), e.httpStatus(), message));
+            throw e;
+        }
+    }
+
+    @Override
+    public long interceptCount(ModelCall call, Chain chain) throws ModelException, InterruptedException {
+        Instant started = tracer.now();
+        long tokens = chain.proceedCount(call);
+        Instant now = tracer.now();
+        tracer.emit(new TraceEvent.TokensCounted(tracer.runId(), tracer.step(), now, call.purpose(), call.request().model(),
+                tokens, Duration.between(started, now).toMillis()));
+        return tokens;
+    }
+
+    @Override
+    public String toString() {
+        return "tracing";
+    }
+}

@@ -1,0 +1,42 @@
+package dev.rein.model;
+
+/**
+ * One stage of the model-call chain, the pipeline every model call of a run passes (the loop's
+ * steps, the final summary, compaction and critic calls, and token counts). A stage either answers
+ * the call itself (a response cache) or calls {@link Chain#proceed} and may look at or replace the
+ * response (a fallback model after a failure). Application stages are added with
+ * {@code Agent.builder().modelInterceptor(...)}.
+ *
+ * <p>The order, outermost first: tracing; the application's interceptors, in the order added;
+ * pricing and the money budget; retry (the provider's {@link ModelException#retryable()} and
+ * {@code retryAfter}, within the deadline); the deadline; the model. So an application stage sees
+ * one logical call (retries happen below it) and everything it returns is traced.
+ *
+ * <p>The chain polices the contract: a stage proceeds at most once per call (only the built-in
+ * retry stage may proceed again); it may change the model, the model name or the options of the
+ * request, never the conversation (system prompt, tools, messages), so the response always
+ * belongs to the request the run made; it never returns null. A breach ends the run with
+ * {@code internal_error} and a message naming the stage.
+ */
+public interface ModelInterceptor {
+
+    /** Handles one model call. */
+    ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException;
+
+    /**
+     * Handles one token count ({@link Model#countTokens}); by default passes it on. A result of -1
+     * means "unknown" and makes the caller estimate.
+     */
+    default long interceptCount(ModelCall call, Chain chain) throws ModelException, InterruptedException {
+        return chain.proceedCount(call);
+    }
+
+    /** The rest of the chain. */
+    interface Chain {
+        /** Passes {@code call} to the next stage and returns its response. */
+        ModelResponse proceed(ModelCall call) throws ModelException, InterruptedException;
+
+        /** Passes a token count to the next stage. */
+        long proceedCount(ModelCall call) throws ModelException, InterruptedException;
+    }
+}

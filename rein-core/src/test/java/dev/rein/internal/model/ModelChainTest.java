@@ -1,0 +1,185 @@
+package dev.rein.internal.model;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.rein.ReinException;
+import dev.rein.budget.Budget;
+import dev.rein.budget.BudgetMeter;
+import dev.rein.budget.ModelPrice;
+import dev.rein.budget.PriceTable;
+import dev.rein.model.Message;
+import dev.rein.model.Model;
+import dev.rein.model.ModelCall;
+import dev.rein.model.ModelCallContext;
+import dev.rein.model.ModelDeadlineException;
+import dev.rein.model.ModelException;
+import dev.rein.model.ModelInterceptor;
+import dev.rein.model.ModelRequest;
+import dev.rein.model.ModelResponse;
+import dev.rein.model.StopReason;
+import dev.rein.model.TextBlock;
+import dev.rein.model.Usage;
+import dev.rein.retry.RetryPolicy;
+import dev.rein.trace.TraceEvent;
+import dev.rein.trace.Tracer;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.Test;
+
+class ModelChainTest {
+    private static final PriceTable PRICES = PriceTable.empty()
+            .with("main", ModelPrice.of("1", "0", "0")).with("fallback", ModelPrice.of("2", "0", "0"));
+    private final List<String> log = new CopyOnWriteArrayList<>();
+    private final List<TraceEvent> events = new CopyOnWriteArrayList<>();
+    private final Tracer tracer = new Tracer() {
+        @Override
+        public String runId() {
+            return "run_chain";
+        }
+
+        @Override
+        public int step() {
+            return 1;
+        }
+
+        @Override
+        public Instant now() {
+            return Instant.now();
+        }
+
+        @Override
+        public void emit(TraceEvent event) {
+            events.add(event);
+            log.add("trace:" + event.getClass().getSimpleName());
+        }
+    };
+
+    private static ModelRequest request(String model) {
+        return ModelRequest.builder(model).maxTokens(10).addMessage(Message.user("hi")).build();
+    }
+
+    private static ModelResponse answer(ModelRequest request) {
+        return new ModelResponse("r", request.model(), List.of(new TextBlock("ok")), StopReason.END_TURN, null,
+                Usage.of(1_000_000, 0, 0, 0));
+    }
+
+    private BudgetMeter meter(Duration limit) {
+        return new BudgetMeter(Budget.builder().maxDuration(limit).build(), PRICES, "main", Clock.systemUTC(), Instant.now());
+    }
+
+    /** The chain as the loop assembles it, with {@code app} as the application's stages. */
+    private ModelChain chain(BudgetMeter meter, List<ModelInterceptor> app) {
+        List<ModelInterceptor> stages = new ArrayList<>();
+        stages.add(new TracingStage(tracer, meter));
+        stages.addAll(app);
+        stages.add(new PricingStage(meter, "main", PRICES));
+        stages.add(new RetryStage(new RetryPolicy(2, Duration.ofMillis(1), Duration.ofMillis(1), 0), meter, tracer));
+        stages.add(new DeadlineStage(meter, "run_chain"));
+        stages.add(ModelChain.MODEL);
+        return new ModelChain(stages);
+    }
+
+    private static ModelCall call(Model model, ModelRequest request, Duration left) {
+        return new ModelCall(model, request, "step", ModelCallContext.until(Instant.now().plus(left)));
+    }
+
+    private ModelInterceptor recording(String name) {
+        return (call, chain) -> {
+            log.add(name + ":before");
+            ModelResponse response = chain.proceed(call);
+            log.add(name + ":after");
+            return response;
+        };
+    }
+
+    @Test
+    void stagesRunInTheDocumentedOrderAndRetriesHappenBelowTheApplication() throws Exception {
+        int[] attempts = {0};
+        Model flaky = (request, context) -> {
+            log.add("model:" + ++attempts[0]);
+            if (attempts[0] == 1) {
+                throw new ModelException(ModelException.Kind.OVERLOADED, 529, "overloaded");
+            }
+            return answer(request);
+        };
+        BudgetMeter meter = meter(Duration.ofMinutes(1));
+        chain(meter, List.of(recording("first"), recording("second"))).call(call(flaky, request("main"), Duration.ofMinutes(1)));
+
+        assertThat(log).containsExactly("trace:ModelRequested", "first:before", "second:before", "model:1",
+                "trace:ModelRetry", "model:2", "second:after", "first:after", "trace:ModelResponded");
+        TraceEvent.ModelResponded responded = (TraceEvent.ModelResponded) events.get(events.size() - 1);
+        assertThat(responded.costUsd()).as("priced below the application, traced above it").isEqualByComparingTo("1");
+        assertThat(meter.costUsd()).isEqualByComparingTo("1");
+    }
+
+    @Test
+    void aFallbackChosenByAnApplicationStageIsPricedAsItself() throws Exception {
+        Model model = (request, context) -> answer(request);
+        ModelInterceptor fallback = (call, chain) -> chain.proceed(call.withRequest(call.request().withModel("fallback")));
+        BudgetMeter meter = meter(Duration.ofMinutes(1));
+        chain(meter, List.of(fallback)).call(call(model, request("main"), Duration.ofMinutes(1)));
+        assertThat(meter.costUsd()).isEqualByComparingTo("2");
+    }
+
+    @Test
+    void theChainPolicesItsContract() {
+        Model model = (request, context) -> answer(request);
+        BudgetMeter meter = meter(Duration.ofMinutes(1));
+        ModelInterceptor twice = new ModelInterceptor() {
+            @Override
+            public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
+                chain.proceed(call);
+                return chain.proceed(call);
+            }
+
+            @Override
+            public String toString() {
+                return "twice";
+            }
+        };
+        assertThatThrownBy(() -> chain(meter, List.of(twice)).call(call(model, request("main"), Duration.ofMinutes(1))))
+                .isInstanceOf(ReinException.class).hasMessageContaining("twice").hasMessageContaining("more than once");
+
+        ModelInterceptor rewrites = (call, chain) -> chain.proceed(call.withRequest(
+                call.request().toBuilder().addMessage(Message.assistant(List.of(new TextBlock("injected")))).build()));
+        assertThatThrownBy(() -> chain(meter, List.of(rewrites)).call(call(model, request("main"), Duration.ofMinutes(1))))
+                .isInstanceOf(ReinException.class).hasMessageContaining("changed the conversation");
+
+        ModelInterceptor nothing = (call, chain) -> null;
+        assertThatThrownBy(() -> chain(meter, List.of(nothing)).call(call(model, request("main"), Duration.ofMinutes(1))))
+                .isInstanceOf(ReinException.class).hasMessageContaining("returned null");
+    }
+
+    @Test
+    void aTokenCountIsTracedAndBoundedByTheDeadline() throws Exception {
+        CountDownLatch never = new CountDownLatch(1);
+        Model counting = new Model() {
+            @Override
+            public ModelResponse call(ModelRequest request, ModelCallContext context) {
+                throw new AssertionError("not called");
+            }
+
+            @Override
+            public long countTokens(ModelRequest request) throws InterruptedException {
+                if (request.model().equals("slow")) {
+                    never.await();
+                }
+                return 42;
+            }
+        };
+        BudgetMeter roomy = meter(Duration.ofMinutes(1));
+        assertThat(chain(roomy, List.of()).count(call(counting, request("main"), Duration.ofMinutes(1)))).isEqualTo(42);
+        assertThat(events).singleElement().isInstanceOfSatisfying(TraceEvent.TokensCounted.class,
+                e -> assertThat(e.inputTokens()).isEqualTo(42));
+
+        BudgetMeter tight = meter(Duration.ofMillis(200));
+        assertThatThrownBy(() -> chain(tight, List.of()).count(call(counting, request("slow"), Duration.ofMillis(200))))
+                .isInstanceOf(ModelDeadlineException.class).hasMessageContaining("time limit");
+    }
+}
