@@ -79,6 +79,7 @@ final class LiveView implements RunListener {
                 }
             }
             case TraceEvent.StateChanged e -> { }
+            case TraceEvent.TokensCounted e -> { } // bookkeeping for context decisions, not progress
             case TraceEvent.RunFinished e -> line.idle();
         }
     }
