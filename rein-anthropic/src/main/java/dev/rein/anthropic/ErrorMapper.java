@@ -23,13 +23,11 @@ import java.time.Clock;
  * <p>Retryable by default: 408, 409, 429, 5xx (including 529 overloaded), connection failures and
  * timeouts, and an {@code error} event that arrives after HTTP 200 (the request was accepted, so
  * the failure is the server's). Not retryable: the other 4xx, missing credentials and a body Rein
- * cannot read. An {@code x-should-retry: false} header vetoes a retry; {@code x-should-retry: true}
- * makes an otherwise final failure retryable, except for 400, 401, 403, 404 and 413: a request the
- * API called invalid, unauthorised, forbidden, unknown or too large fails the same way again.
+ * cannot read. The server's {@code x-should-retry} header overrides that default either way, as in
+ * the official SDKs: {@code false} vetoes a retry, {@code true} makes any failure retryable (the
+ * server knows best; the retry policy still bounds the attempts and the deadline).
  */
 final class ErrorMapper {
-    /** Statuses that a retry cannot fix, whatever the response headers say. */
-    private static final java.util.Set<Integer> NEVER_RETRIED = java.util.Set.of(400, 401, 403, 404, 413);
 
     private final Clock clock;
 
@@ -68,7 +66,7 @@ final class ErrorMapper {
         int status = e.statusCode();
         Kind kind = kindOfStatus(status);
         Boolean override = RetryAfter.shouldRetry(e.headers());
-        boolean retryable = NEVER_RETRIED.contains(status) ? false : override != null ? override : kind.retryableByDefault();
+        boolean retryable = override != null ? override : kind.retryableByDefault();
         String message = apiMessage(e, "HTTP " + status + " from the Anthropic API");
         return new ModelException(kind, status, message, retryable, RetryAfter.from(e.headers(), clock),
                 e.requestId().orElse(null), e);

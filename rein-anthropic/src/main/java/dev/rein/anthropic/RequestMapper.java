@@ -1,6 +1,7 @@
 package dev.rein.anthropic;
 
 import com.anthropic.core.JsonValue;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.anthropic.models.messages.CacheControlEphemeral;
 import com.anthropic.models.messages.ContentBlockParam;
 import com.anthropic.models.messages.MessageCountTokensParams;
@@ -17,6 +18,7 @@ import com.anthropic.models.messages.ToolChoiceTool;
 import com.anthropic.models.messages.ToolResultBlockParam;
 import com.anthropic.models.messages.ToolUseBlockParam;
 import dev.rein.ReinException;
+import dev.rein.json.Json;
 import dev.rein.model.ContentBlock;
 import dev.rein.model.Message;
 import dev.rein.model.ModelRequest;
@@ -30,6 +32,7 @@ import dev.rein.model.ToolChoice;
 import dev.rein.model.ToolDefinition;
 import dev.rein.model.ToolResultBlock;
 import dev.rein.model.ToolUseBlock;
+import dev.rein.tool.ToolExecutor;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -162,11 +165,20 @@ final class RequestMapper {
         ToolUseBlockParam.Builder b = ToolUseBlockParam.builder()
                 .id(use.id())
                 .name(use.name())
-                .input(JsonValue.fromJsonNode(use.input()).convert(ToolUseBlockParam.Input.class));
+                .input(JsonValue.fromJsonNode(wireInput(use)).convert(ToolUseBlockParam.Input.class));
         if (cache != null) {
             b.cacheControl(cache);
         }
         return b.build();
+    }
+
+    /**
+     * The SDK converts and writes JSON recursively and cannot carry an input nested hundreds of levels
+     * deep. Rein refuses such a call before running it (its tool result says why), so the call is sent
+     * back with an empty input instead of failing every later request.
+     */
+    private static JsonNode wireInput(ToolUseBlock use) {
+        return Json.depth(use.input()) > ToolExecutor.MAX_ARGUMENT_DEPTH ? Json.object() : use.input();
     }
 
     private static ToolResultBlockParam toolResult(ToolResultBlock result, CacheControlEphemeral cache) {

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.agent.Agent;
 import dev.rein.agent.RunResult;
-import dev.rein.agent.RunStatus;
+import dev.rein.run.RunStatus;
 import dev.rein.testkit.FakeReply;
 import dev.rein.testkit.RecordedRequest;
 import dev.rein.testkit.RecordingListener;
@@ -95,5 +95,16 @@ class AgentEndToEndTest extends FakeApi {
         assertThat(result.status()).isEqualTo(RunStatus.FAILED);
         assertThat(result.message()).contains("HTTP 400").contains("text content blocks must be non-empty");
         assertThat(server.requestCount()).isEqualTo(1);
+    }
+
+    @Test
+    void aBadRequestTheServerSaysToRetryIsRetried() {
+        server.enqueue(FakeReply.error(dev.rein.testkit.ApiErrorType.INVALID_REQUEST, "try again").withHeader("x-should-retry", "true")
+                .withHeader("retry-after-ms", "10"), FakeReply.text("fine"));
+
+        RunResult result = Agent.builder().model(model).build().run("hello");
+
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(server.requestCount()).isEqualTo(2);
     }
 }

@@ -83,7 +83,7 @@ class ErrorMappingTest extends FakeApi {
     }
 
     @Test
-    void xShouldRetryOverridesTheDefaultBothWaysExceptForRequestsThatCannotSucceed() {
+    void xShouldRetryOverridesTheDefaultBothWaysLikeTheOfficialSdks() {
         ModelException notRetried = failure(FakeReply.overloaded().withHeader("x-should-retry", "false"));
         assertThat(notRetried.kind()).isEqualTo(Kind.OVERLOADED);
         assertThat(notRetried.retryable()).isFalse();
@@ -93,8 +93,9 @@ class ErrorMappingTest extends FakeApi {
 
         for (ApiErrorType type : new ApiErrorType[] {ApiErrorType.INVALID_REQUEST, ApiErrorType.AUTHENTICATION,
                 ApiErrorType.PERMISSION, ApiErrorType.NOT_FOUND, ApiErrorType.REQUEST_TOO_LARGE}) {
-            ModelException never = failure(FakeReply.error(type).withHeader("x-should-retry", "true"));
-            assertThat(never.retryable()).as(type.name()).isFalse();
+            assertThat(failure(FakeReply.error(type)).retryable()).as(type.name() + " without the header").isFalse();
+            ModelException told = failure(FakeReply.error(type).withHeader("x-should-retry", "true"));
+            assertThat(told.retryable()).as(type.name() + " with x-should-retry: true").isTrue();
         }
     }
 

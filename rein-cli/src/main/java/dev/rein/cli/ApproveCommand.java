@@ -42,6 +42,10 @@ final class ApproveCommand implements Callable<Integer> {
             description = "The action hash (or its first characters), when the run waits for more than one action.")
     String action;
 
+    @Option(names = "--as", paramLabel = "NAME",
+            description = "Record the decision as made by NAME (default: the operating-system user, $USER).")
+    String as;
+
     ApproveCommand(CliEnvironment env) {
         this.env = env;
     }
@@ -49,21 +53,25 @@ final class ApproveCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         CliHome home = CliHome.of(env.env());
+        String user = DeciderName.of(as, env);
+        if (!home.hasStore()) {
+            throw new UsageException(home.noStoreMessage());
+        }
         RunSettings settings = home.settings(runId);
-        try (JdbcRunStore store = home.store()) {
+        try (JdbcRunStore store = home.existingStore()) {
             ToolRegistry tools = ToolRegistry.of(home.tools().select(String.join(",", settings.tools())));
             Runs runs = Runs.in(store, tools, Clock.systemUTC());
             ApprovalRequest request = pick(runs.pending(runId));
-            String user = env.env().getOrDefault("USER", "cli-user");
             if (decision.reject != null) {
                 runs.reject(runId, request.actionHash(), decision.reject, user);
-                env.err().println("rejected " + request.tool() + " (action " + request.actionHash() + ")");
+                env.err().println("rejected " + Text.visible(request.tool()) + " (action " + request.actionHash() + ") as " + user);
             } else if (decision.edit != null) {
                 runs.edit(runId, request.actionHash(), Json.parse(decision.edit), user);
-                env.err().println("approved " + request.tool() + " with edited arguments " + decision.edit);
+                env.err().println("approved " + Text.visible(request.tool()) + " with edited arguments " + Text.visible(decision.edit)
+                        + " as " + user);
             } else {
                 runs.approve(runId, request.actionHash(), user);
-                env.err().println("approved " + request.tool() + " (action " + request.actionHash() + ")");
+                env.err().println("approved " + Text.visible(request.tool()) + " (action " + request.actionHash() + ") as " + user);
             }
             int left = runs.pending(runId).size();
             env.err().println(left > 0 ? left + " more action(s) wait for a decision; see 'rein show " + runId + "'"

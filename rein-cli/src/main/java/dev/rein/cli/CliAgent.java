@@ -25,6 +25,9 @@ final class CliAgent {
                 // Truncated tool output is kept in full beside the runs, so nothing is lost when the process ends.
                 .contextPolicy(ContextPolicy.builder().outputStore(new DirectoryOutputStore(home.directory().resolve("outputs"))).build())
                 .runIds(() -> runId);
+        if (settings.maxTokens() != null) {
+            agent.maxTokens(settings.maxTokens());
+        }
         if (settings.provider() != null && settings.provider().price() != null) {
             // --price overrides the provider's table for this model, for every call of the run.
             agent.price(settings.model(), settings.provider().price().toModelPrice());

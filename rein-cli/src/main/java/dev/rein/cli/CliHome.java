@@ -1,6 +1,5 @@
 package dev.rein.cli;
 
-import dev.rein.demo.MessagingTools;
 import dev.rein.json.Json;
 import dev.rein.state.RunStore;
 import dev.rein.store.jdbc.JdbcRunStore;
@@ -37,7 +36,34 @@ final class CliHome {
         return directory;
     }
 
-    /** Opens the run store; an unusable directory is a usage error naming it. */
+    /** The SQLite file of the run store. */
+    Path storeFile() {
+        return directory.resolve(JdbcRunStore.SQLITE_FILE);
+    }
+
+    /** True when a run has been stored here (the store exists); looking never creates it. */
+    boolean hasStore() {
+        return Files.isRegularFile(storeFile());
+    }
+
+    /**
+     * Opens the run store that commands reading or deciding stored runs need; a missing store is
+     * a usage error saying so, and is not created (reading must leave no files behind).
+     */
+    JdbcRunStore existingStore() {
+        if (!hasStore()) {
+            throw new UsageException(noStoreMessage());
+        }
+        return store();
+    }
+
+    /** Says that there is no run store here and how to make one. */
+    String noStoreMessage() {
+        return "no run store in " + directory.toAbsolutePath() + " (no " + JdbcRunStore.SQLITE_FILE + ": no run was started here);"
+                + " start one with 'rein run GOAL', or set " + JdbcRunStore.HOME_VARIABLE + " to the directory of your runs";
+    }
+
+    /** Opens the run store, creating it when missing; an unusable directory is a usage error naming it. */
     JdbcRunStore store() {
         try {
             Files.createDirectories(directory);

@@ -38,6 +38,8 @@ final class CommandLineArgs {
     /**
      * The last {@code args.length} NUL-separated entries of {@code cmdline}, decoded as UTF-8, when
      * they line up with {@code args} (every ASCII-only argument matches exactly); else {@code args}.
+     * An entry that is not valid UTF-8 keeps the JVM's decoding, replacement characters included,
+     * so the command can refuse it by name (see {@link #requireUtf8}).
      */
     static String[] recover(String[] args, byte[] cmdline) {
         List<byte[]> entries = split(cmdline);
@@ -48,12 +50,28 @@ final class CommandLineArgs {
         String[] recovered = new String[args.length];
         for (int i = 0; i < args.length; i++) {
             String decoded = decodeStrictly(tail.get(i));
-            if (decoded == null || isAscii(args[i]) && !decoded.equals(args[i])) {
+            if (isAscii(args[i]) && !args[i].equals(decoded)) {
                 return args;
             }
-            recovered[i] = decoded;
+            recovered[i] = decoded == null ? args[i] : decoded;
         }
         return recovered;
+    }
+
+    /**
+     * Refuses an argument that held bytes which are not UTF-8. The JVM decodes arguments with
+     * {@code sun.jnu.encoding} (from the locale) and replaces every malformed byte sequence with
+     * U+FFFD, so the replacement character is all that is left of them: a goal or prompt with it
+     * would reach the model silently changed.
+     *
+     * @param name how the user knows the argument, e.g. {@code GOAL} or {@code --system}
+     */
+    static void requireUtf8(String name, String value) {
+        int at = value == null ? -1 : value.indexOf('\uFFFD');
+        if (at >= 0) {
+            throw new UsageException(name + " is not valid UTF-8: it held bytes that are not UTF-8 text (replaced by U+FFFD at"
+                    + " character " + (at + 1) + "); pass it as UTF-8, e.g. convert it with 'iconv -t UTF-8'");
+        }
     }
 
     private static boolean anyLost(String[] args) {

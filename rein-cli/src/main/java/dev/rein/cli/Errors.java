@@ -44,8 +44,8 @@ final class Errors {
         };
     }
 
-    /** Messages are printed on one line, whatever the exception put in them. */
+    /** Messages are printed on one line, whatever the exception put in them, with no control character left raw. */
     static String oneLine(String message) {
-        return message == null ? "" : message.strip().replaceAll("\\s*\\R\\s*", "; ");
+        return message == null ? "" : Text.visible(message.strip().replaceAll("\\s*\\R\\s*", "; "));
     }
 }

@@ -1,6 +1,6 @@
 package dev.rein.cli;
 
-import dev.rein.agent.RunStatus;
+import dev.rein.run.RunStatus;
 
 /** The process exit codes of the {@code rein} command; part of its contract. */
 public final class ExitCodes {

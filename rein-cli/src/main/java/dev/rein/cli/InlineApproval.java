@@ -19,10 +19,11 @@ final class InlineApproval {
     private final PrintStream err;
     private final String user;
 
-    InlineApproval(CliEnvironment env) {
+    /** @param user who the decisions are recorded as (see {@link DeciderName}) */
+    InlineApproval(CliEnvironment env, String user) {
         this.in = new BufferedReader(new InputStreamReader(env.in(), StandardCharsets.UTF_8));
         this.err = env.err();
-        this.user = env.env().getOrDefault("USER", "cli-user");
+        this.user = user;
     }
 
     /**
@@ -42,7 +43,8 @@ final class InlineApproval {
     private boolean decide(Runs runs, String runId, ApprovalRequest request) throws IOException {
         err.println();
         err.println("The agent wants to run an action that needs your approval:");
-        err.println(request.describe().strip().indent(2).stripTrailing());
+        // The tool and its arguments come from the model: shown with every control character made visible.
+        err.println(Text.visibleLines(request.describe().strip()).indent(2).stripTrailing());
         while (true) {
             String answer = ask("Approve? [y]es / [n]o / [e]dit arguments: ");
             if (answer == null) {
@@ -72,7 +74,7 @@ final class InlineApproval {
                 }
                 return true;
             } catch (ReinException e) {
-                err.println("Not accepted: " + Errors.oneLine(e.getMessage()));
+                err.println("Not accepted: " + Text.visible(Errors.oneLine(e.getMessage())));
             }
         }
     }

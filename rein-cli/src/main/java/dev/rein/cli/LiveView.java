@@ -5,7 +5,10 @@ import dev.rein.model.Usage;
 import dev.rein.trace.RunListener;
 import dev.rein.trace.TraceEvent;
 import java.math.BigDecimal;
+import dev.rein.model.ToolUseBlock;
+import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.Map;
 
 /**
@@ -20,6 +23,11 @@ final class LiveView implements RunListener {
 
     private final StatusLine line;
     private volatile int step;
+    /**
+     * "#n/m" of each call of the latest response, by call id: results arrive in completion order,
+     * so with several calls each result names the call it answers.
+     */
+    private final Map<String, String> callLabels = new ConcurrentHashMap<>();
 
     LiveView(StatusLine line) {
         this.line = line;
@@ -37,6 +45,7 @@ final class LiveView implements RunListener {
             }
             case TraceEvent.ModelResponded e -> {
                 line.idle();
+                numberCalls(e.response().toolUses());
                 String text = e.response().text();
                 if (!e.response().toolUses().isEmpty() && !text.isBlank()) {
                     line.print(label(e.step()) + "model: " + Text.shorten(text, MAX_RESULT));
@@ -52,34 +61,35 @@ final class LiveView implements RunListener {
                 line.print(label(e.step()) + "✗ model call failed (" + e.errorKind()
                         + (e.httpStatus() > 0 ? " " + e.httpStatus() : "") + "): " + Text.shorten(e.message(), MAX_RESULT));
             }
-            case TraceEvent.ToolCalled e -> line.print(label(e.step()) + "→ " + e.tool() + " "
+            case TraceEvent.ToolCalled e -> line.print(label(e.step()) + "→ " + call(e.callId(), e.tool()) + " "
                     + Text.shorten(Json.write(e.arguments()), MAX_ARGUMENTS));
-            case TraceEvent.ToolCompleted e -> line.print(label(e.step()) + "← " + e.tool()
+            case TraceEvent.ToolCompleted e -> line.print(label(e.step()) + "← " + call(e.callId(), e.tool())
                     + (e.isError() ? " error (" + e.errorClass() + ")" : " ok") + " in " + Text.millis(e.durationMillis())
                     + ": " + Text.shorten(e.content(), MAX_RESULT));
             case TraceEvent.Intervention e -> line.print(label(e.step()) + "! " + e.kind() + ": " + Text.shorten(e.message(), MAX_RESULT));
             case TraceEvent.StallDetected e -> line.print(label(e.step()) + "! stall (" + e.detector() + ", " + e.action() + "): "
                     + Text.shorten(e.message(), MAX_RESULT));
-            case TraceEvent.OutputTruncated e -> line.print(label(e.step()) + "! " + e.tool() + " output cut for the model: "
+            case TraceEvent.OutputTruncated e -> line.print(label(e.step()) + "! " + Text.visible(e.tool()) + " output cut for the model: "
                     + e.shownChars() + " of " + e.totalChars() + " chars shown"
                     + (e.stored() ? ", full output stored (sha256 " + e.sha256().substring(0, Math.min(12, e.sha256().length())) + ")" : ""));
             case TraceEvent.ContextEdited e -> line.print(label(e.step()) + "! context " + e.edit().replace('_', ' ') + ": about "
                     + e.tokensBefore() + " → " + e.tokensAfter() + " tokens");
             case TraceEvent.RunResumed e -> line.print("run " + e.runId() + " resumed from " + e.from() + " at step " + e.step()
                     + " · " + Text.millis(e.activeMillis()) + " of running time used before");
-            case TraceEvent.ToolRetry e -> line.print(label(e.step()) + "! " + e.tool() + " failed (" + e.errorClass() + "): "
+            case TraceEvent.ToolRetry e -> line.print(label(e.step()) + "! " + call(e.callId(), e.tool()) + " failed (" + e.errorClass() + "): "
                     + Text.shorten(e.message(), MAX_RESULT) + "; retry " + e.attempt() + " in " + Text.millis(e.delayMillis()));
-            case TraceEvent.ApprovalRequested e -> line.print(label(e.step()) + "⏸ " + e.tool() + " (" + e.risk()
+            case TraceEvent.ApprovalRequested e -> line.print(label(e.step()) + "⏸ " + call(e.callId(), e.tool()) + " (" + e.risk()
                     + ") waits for approval · action " + e.actionHash().substring(0, Math.min(12, e.actionHash().length())));
-            case TraceEvent.ApprovalDecided e -> line.print(label(e.step()) + "✓ " + e.decision() + " " + e.tool()
-                    + (e.decidedBy() == null ? "" : " by " + e.decidedBy()) + (e.reason() == null ? "" : ": " + e.reason()));
+            case TraceEvent.ApprovalDecided e -> line.print(label(e.step()) + "✓ " + e.decision() + " " + Text.visible(e.tool())
+                    + (e.decidedBy() == null ? "" : " by " + Text.visible(e.decidedBy()))
+                    + (e.reason() == null ? "" : ": " + Text.shorten(e.reason(), MAX_RESULT)));
             case TraceEvent.Audit e -> {
                 if (!e.kind().equals("approval_requested")) {
                     line.print(label(e.step()) + "! audit " + e.kind() + ": " + Text.shorten(e.detail(), MAX_RESULT));
                 }
             }
+            case TraceEvent.TokensCounted e -> { }
             case TraceEvent.StateChanged e -> { }
-            case TraceEvent.TokensCounted e -> { } // bookkeeping for context decisions, not progress
             case TraceEvent.RunFinished e -> line.idle();
         }
     }
@@ -97,6 +107,20 @@ final class LiveView implements RunListener {
     @Override
     public void close() {
         line.idle();
+    }
+
+    private void numberCalls(List<ToolUseBlock> calls) {
+        callLabels.clear();
+        if (calls.size() > 1) {
+            for (int i = 0; i < calls.size(); i++) {
+                callLabels.put(calls.get(i).id(), " #" + (i + 1) + "/" + calls.size());
+            }
+        }
+    }
+
+    /** The tool's name (made visible: it comes from the model), numbered when the response made several calls. */
+    private String call(String callId, String tool) {
+        return Text.visible(tool) + (callId == null ? "" : callLabels.getOrDefault(callId, ""));
     }
 
     private static String label(int step) {

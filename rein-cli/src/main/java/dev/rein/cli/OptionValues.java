@@ -30,6 +30,28 @@ final class OptionValues {
         }
     }
 
+    /** A max_tokens value: a whole number from 1 to {@value #MAX_TOKENS_LIMIT}. */
+    static final class TokenCount implements ITypeConverter<Integer> {
+        static final int MAX_TOKENS_LIMIT = 1_000_000;
+
+        @Override
+        public Integer convert(String value) {
+            String v = value.strip();
+            if (!v.matches("-?\\d+")) {
+                throw new TypeConversionException("'" + value + "' is not a whole number; give the most tokens one model response"
+                        + " may have, e.g. 16000");
+            }
+            if (v.startsWith("-") || v.replaceFirst("^0+", "").isEmpty()) {
+                throw new TypeConversionException("a response needs at least 1 token, got " + v);
+            }
+            if (v.length() > 7 || Integer.parseInt(v) > MAX_TOKENS_LIMIT) {
+                throw new TypeConversionException("'" + v + "' is too large (at most " + MAX_TOKENS_LIMIT
+                        + "; the model's own limit may be lower)");
+            }
+            return Integer.parseInt(v);
+        }
+    }
+
     /** An amount in US dollars, greater than zero. */
     static final class UsdAmount implements ITypeConverter<BigDecimal> {
         @Override

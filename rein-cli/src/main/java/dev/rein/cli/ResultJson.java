@@ -3,22 +3,27 @@ package dev.rein.cli;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.agent.RunResult;
+import dev.rein.run.RunStatus;
+import dev.rein.approval.ApprovalRequest;
 import dev.rein.json.Json;
 import dev.rein.model.Usage;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
+import java.util.List;
 
 /**
  * The {@code --json} result: exactly these fields, in this order (a contract scripts rely on):
  * {@code run_id, status, reason, answer, steps, usage{input_tokens, output_tokens,
  * cache_creation_input_tokens, cache_read_input_tokens}, cost_usd}. Usage and cost cover every
- * model call of the run, the final summary call included.
+ * model call of the run, the final summary call included. A run that is {@code WAITING_APPROVAL}
+ * also gets {@code pending_actions} (see {@link StoredRunJson#pendingActions}), last.
  */
 final class ResultJson {
     private ResultJson() {}
 
-    static ObjectNode of(RunResult result) {
+    static ObjectNode of(RunResult result, List<ApprovalRequest> pending) {
         ObjectNode json = Json.object();
         json.put("run_id", result.runId());
         json.put("status", result.status().name());
@@ -32,13 +37,26 @@ final class ResultJson {
         tokens.put("cache_creation_input_tokens", usage.cacheWriteInputTokens());
         tokens.put("cache_read_input_tokens", usage.cacheReadInputTokens());
         json.put("cost_usd", result.costUsd() == null ? BigDecimal.ZERO : result.costUsd().stripTrailingZeros());
+        if (result.status() == RunStatus.WAITING_APPROVAL) {
+            json.set("pending_actions", StoredRunJson.pendingActions(pending));
+        }
         return json;
     }
 
-    /** One line of JSON; the cost is written as a plain decimal number (never 1.5E-7). */
+    /** One line of JSON for {@code result} (no pending actions). */
     static String write(RunResult result) {
+        return write(result, List.of());
+    }
+
+    /** One line of JSON for {@code result}, with the actions it waits for when it is paused. */
+    static String write(RunResult result, List<ApprovalRequest> pending) {
+        return line(of(result, pending));
+    }
+
+    /** One line of JSON; amounts are written as plain decimal numbers (never 1.5E-7). */
+    static String line(JsonNode json) {
         try {
-            return Json.mapper().writer().with(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN).writeValueAsString(of(result));
+            return Json.mapper().writer().with(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN).writeValueAsString(json);
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
         }

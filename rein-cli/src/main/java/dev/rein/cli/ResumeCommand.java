@@ -3,7 +3,12 @@ package dev.rein.cli;
 import dev.rein.agent.Agent;
 import dev.rein.model.Model;
 import dev.rein.store.jdbc.JdbcRunStore;
+import dev.rein.approval.ActionHash;
+import dev.rein.approval.ApprovalRequest;
+import dev.rein.state.RunSnapshot;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -32,6 +37,10 @@ final class ResumeCommand implements Callable<Integer> {
     @Option(names = {"-q", "--quiet"}, description = "No live view.")
     boolean quiet;
 
+    @Option(names = "--max-tokens", paramLabel = "N", converter = OptionValues.TokenCount.class,
+            description = "Most tokens one model response may have from now on (default: what the run was started with).")
+    Integer maxTokens;
+
     /** Defaults: what the run was started with (provider, base URL, price), then REIN_PROVIDER. */
     @Mixin
     ProviderOptions providerOptions;
@@ -43,19 +52,46 @@ final class ResumeCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         CliHome home = CliHome.of(env.env());
+        if (!home.hasStore()) {
+            throw new UsageException(home.noStoreMessage());
+        }
         RunSettings stored = home.settings(runId);
         ProviderSelection provider = providerOptions.select(env.env(), stored.provider());
-        RunSettings settings = stored.with(provider);
+        RunSettings settings = (maxTokens == null ? stored : stored.withMaxTokens(maxTokens)).with(provider);
         RunCommand.requirePrice(settings.model(), provider);
         if (trace != null) {
             TraceFile.checkWritable(trace);
         }
-        Model client = env.models().create(settings.model(), provider.environment(env.env()));
-        try (JdbcRunStore store = home.store(); StatusLine line = new StatusLine(env.err(), env.terminal().animated() && !json)) {
-            Agent agent = CliAgent.build(settings, runId, client, home, store, line, quiet, trace);
-            return Foreground.run(() -> agent.startResume(runId), env, new RunReport(env, json, quiet, trace)::print);
-        } finally {
-            RunCommand.closeQuietly(client, env, "rein resume");
+        try (JdbcRunStore store = home.store()) {
+            requireResumable(store);
+            if (maxTokens != null) {
+                home.saveSettings(runId, settings); // later resumes keep the raised limit
+            }
+            Model client = env.models().create(settings.model(), provider.environment(env.env()));
+            try (StatusLine line = new StatusLine(env.err(), env.terminal().animated() && !json)) {
+                Agent agent = CliAgent.build(settings, runId, client, home, store, line, quiet, trace);
+                RunReport report = new RunReport(env, json, quiet, trace, agent.runs()::pending);
+                return Foreground.run(() -> agent.startResume(runId), env, report::print);
+            } finally {
+                RunCommand.closeQuietly(client, env, "rein resume");
+            }
+        }
+    }
+
+    /** Refuses, in the command's own terms, a run that cannot continue, before any model is created. */
+    private void requireResumable(JdbcRunStore store) {
+        RunSnapshot snapshot = store.load(runId).orElseThrow(() -> new UsageException("there is no run " + runId
+                + " in the run store; list the stored runs with 'rein runs'"));
+        if (snapshot.status().terminal()) {
+            throw new UsageException("run " + runId + " already ended " + snapshot.status() + " (" + snapshot.reason()
+                    + "); there is nothing to resume; see 'rein show " + runId + "', or start a new run with 'rein run GOAL'");
+        }
+        List<ApprovalRequest> pending = snapshot.pendingApprovals();
+        if (!pending.isEmpty()) {
+            throw new UsageException("run " + runId + " still waits for a decision on " + pending.stream()
+                    .map(r -> r.tool() + " (action " + ActionHash.shortForm(r.actionHash()) + ")").distinct()
+                    .collect(Collectors.joining(", ")) + "; decide with 'rein approve " + runId + "' (see 'rein show " + runId
+                    + "'), then run 'rein resume " + runId + "' again");
         }
     }
 }

@@ -3,7 +3,7 @@ package dev.rein.cli;
 import dev.rein.agent.Agent;
 import dev.rein.agent.RunHandle;
 import dev.rein.agent.RunResult;
-import dev.rein.agent.RunStatus;
+import dev.rein.run.RunStatus;
 import dev.rein.budget.Budget;
 import dev.rein.model.Model;
 import dev.rein.store.jdbc.JdbcRunStore;
@@ -69,6 +69,11 @@ final class RunCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    @Option(names = "--max-tokens", paramLabel = "N", converter = OptionValues.TokenCount.class,
+            description = "Most tokens one model response may have (max_tokens of each call); a response cut off there"
+                    + " ends the run FAILED, reason max_tokens (default: the library's, 8192).")
+    Integer maxTokens;
+
     @Option(names = "--trace", paramLabel = "FILE",
             description = "Write the run's JSONL trace (every event: requests, responses, tool calls, results, state changes) to FILE,"
                     + " replacing its content ('rein resume --trace' appends).")
@@ -79,11 +84,15 @@ final class RunCommand implements Callable<Integer> {
     boolean finish;
 
     @Option(names = "--json", description = "Print exactly one JSON object on stdout when the run ends:"
-            + " run_id, status, reason, answer, steps, usage, cost_usd.")
+            + " run_id, status, reason, answer, steps, usage, cost_usd, and for a paused run pending_actions.")
     boolean json;
 
     @Option(names = {"-q", "--quiet"}, description = "No live view; stderr gets only warnings and the summary of a run that did not succeed.")
     boolean quiet;
+
+    @Option(names = "--as", paramLabel = "NAME",
+            description = "Record inline approval decisions as made by NAME (default: the operating-system user, $USER).")
+    String as;
 
     @Parameters(arity = "1..*", paramLabel = "GOAL", description = "What the agent should do (several words are joined with spaces).")
     List<String> goal;
@@ -95,6 +104,9 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         String task = String.join(" ", goal).strip();
+        CommandLineArgs.requireUtf8("the GOAL", task);
+        CommandLineArgs.requireUtf8("--system", system);
+        String user = DeciderName.of(as, env);
         if (task.isEmpty()) {
             throw new UsageException("the GOAL is empty: say what the agent should do, e.g. rein run \"What is 17 * 23?\"");
         }
@@ -110,7 +122,7 @@ final class RunCommand implements Callable<Integer> {
             TraceFile.checkWritable(trace);
         }
         RunSettings settings = new RunSettings(modelName, selected.stream().map(Tool::name).toList(), system,
-                limits.maxSteps(), limits.maxCostUsd(), limits.maxDuration().toMillis(), finish, provider);
+                limits.maxSteps(), limits.maxCostUsd(), limits.maxDuration().toMillis(), finish, maxTokens, provider);
         // Only now, with every option valid, is the environment consulted (API key) and a model created.
         Model client = env.models().create(modelName, provider.environment(env.env()));
         String runId = RunIds.next();
@@ -120,7 +132,7 @@ final class RunCommand implements Callable<Integer> {
                 TraceFile.startFresh(trace);
             }
             Agent agent = CliAgent.build(settings, runId, client, home, store, line, quiet, trace);
-            return runInForeground(agent, runId, task);
+            return runInForeground(agent, runId, task, user);
         } finally {
             closeQuietly(client, env, "rein run");
         }
@@ -130,9 +142,9 @@ final class RunCommand implements Callable<Integer> {
      * Runs the goal; when attached to a terminal, a pause for approval is decided inline and the
      * run resumed, as often as it pauses. Otherwise a pause ends the command with exit code 4.
      */
-    private int runInForeground(Agent agent, String runId, String task) {
+    private int runInForeground(Agent agent, String runId, String task, String user) {
         boolean ask = env.terminal().interactive() && !json;
-        RunReport report = new RunReport(env, json, quiet, trace);
+        RunReport report = new RunReport(env, json, quiet, trace, agent.runs()::pending);
         Supplier<RunHandle> next = () -> agent.start(task);
         while (true) {
             AtomicReference<RunResult> paused = new AtomicReference<>();
@@ -147,7 +159,7 @@ final class RunCommand implements Callable<Integer> {
                 return code;
             }
             try {
-                if (!new InlineApproval(env).decideAll(agent.runs(), runId)) {
+                if (!new InlineApproval(env, user).decideAll(agent.runs(), runId)) {
                     env.err().println();
                     return report.print(paused.get());
                 }

@@ -1,36 +1,50 @@
 package dev.rein.cli;
 
+import dev.rein.run.Reasons;
 import dev.rein.agent.RunResult;
+import dev.rein.run.RunStatus;
+import dev.rein.approval.ApprovalRequest;
+import dev.rein.model.Message;
+import dev.rein.model.Role;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.function.Function;
 
 /**
  * Prints how a run ended. stdout gets the result only (the answer, or with {@code --json} the one
  * JSON object); stderr gets a one-line summary with status, reason, steps, cost and the trace path.
+ * A FAILED run has no answer, so its stdout says why, with the text the model wrote, labelled.
  */
 final class RunReport {
     private final CliEnvironment env;
     private final boolean json;
     private final boolean quiet;
     private final Path trace;
+    private final Function<String, List<ApprovalRequest>> pending;
 
     /**
-     * @param json  print the JSON object instead of the answer
-     * @param quiet omit the summary line of a run that succeeded
-     * @param trace the trace file, or null
+     * @param json    print the JSON object instead of the answer
+     * @param quiet   omit the summary line of a run that succeeded
+     * @param trace   the trace file, or null
+     * @param pending the actions a paused run waits for, by run id (for {@code pending_actions})
      */
-    RunReport(CliEnvironment env, boolean json, boolean quiet, Path trace) {
+    RunReport(CliEnvironment env, boolean json, boolean quiet, Path trace, Function<String, List<ApprovalRequest>> pending) {
         this.env = env;
         this.json = json;
         this.quiet = quiet;
         this.trace = trace;
+        this.pending = pending;
     }
 
     /** Prints the result and returns the exit code for it. */
     int print(RunResult result) {
         if (json) {
-            env.out().println(ResultJson.write(result));
+            List<ApprovalRequest> waiting = result.status() == RunStatus.WAITING_APPROVAL ? pending.apply(result.runId()) : List.of();
+            env.out().println(ResultJson.write(result, waiting));
+        } else if (result.status() == RunStatus.FAILED) {
+            env.out().print(failure(result));
         } else if (result.answer() != null && !result.answer().isBlank()) {
-            env.out().println(result.answer().strip());
+            env.out().println(Text.visibleLines(result.answer().strip()));
         }
         if (!quiet || !result.succeeded()) {
             env.err().println(summary(result));
@@ -38,10 +52,42 @@ final class RunReport {
         return ExitCodes.of(result.status());
     }
 
+    /** What stdout says for a FAILED run: status, reason and message, then the answer or partial text, each labelled. */
+    String failure(RunResult result) {
+        StringBuilder sb = new StringBuilder("FAILED (").append(result.reason()).append(')');
+        if (result.message() != null && !result.message().isBlank()) {
+            sb.append(": ").append(Text.visible(Errors.oneLine(result.message())));
+        }
+        sb.append(System.lineSeparator());
+        if (result.answer() != null && !result.answer().isBlank()) {
+            String label = Reasons.NEEDS_USER_INPUT.equals(result.reason()) ? "Question:" : "Answer so far:";
+            sb.append(label).append(System.lineSeparator()).append(Text.visibleLines(result.answer().strip()))
+                    .append(System.lineSeparator());
+        } else {
+            String partial = lastModelText(result.history());
+            if (!partial.isBlank()) {
+                sb.append("Partial text (not taken as an answer):").append(System.lineSeparator())
+                        .append(Text.visibleLines(partial.strip())).append(System.lineSeparator());
+            }
+        }
+        return sb.toString();
+    }
+
+    /** The text of the model's last turn, when the history ends with one (a cut-off or refused response). */
+    private static String lastModelText(List<Message> history) {
+        if (history.isEmpty() || history.get(history.size() - 1).role() != Role.ASSISTANT) {
+            return "";
+        }
+        return history.get(history.size() - 1).text();
+    }
+
     String summary(RunResult result) {
         StringBuilder sb = new StringBuilder("rein: ").append(result.status()).append(" (").append(result.reason()).append(')');
         if (!result.succeeded() && result.message() != null && !result.message().isBlank()) {
-            sb.append(": ").append(Errors.oneLine(result.message()));
+            sb.append(": ").append(Text.visible(Errors.oneLine(result.message())));
+        }
+        if (Reasons.MAX_TOKENS.equals(result.reason())) {
+            sb.append(" (on the command line: raise --max-tokens)");
         }
         sb.append(" · ").append(result.steps()).append(result.steps() == 1 ? " step" : " steps")
                 .append(" · ").append(Text.usd(result.costUsd()))

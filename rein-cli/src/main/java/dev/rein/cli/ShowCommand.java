@@ -1,12 +1,14 @@
 package dev.rein.cli;
 
+import dev.rein.state.RunView;
 import dev.rein.state.Runs;
 import dev.rein.store.jdbc.JdbcRunStore;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code rein show RUN}: one stored run in detail. */
+/** {@code rein show RUN [--json]}: one stored run in detail. */
 @Command(name = "show", mixinStandardHelpOptions = true, usageHelpAutoWidth = true,
         header = "Show a run: state, pending approvals, handoff and a trace summary.",
         description = {"Shows a stored run: its status and reason, answer, the actions waiting for approval (tool,"
@@ -18,14 +20,22 @@ final class ShowCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "RUN", description = "The run id (see 'rein runs').")
     String runId;
 
+    @Option(names = "--json", description = "Print the run as one JSON object on stdout (schema in docs/cli.md):"
+            + " run_id, status, reason, goal, model, steps, cost_usd, pending_approvals, created_at, updated_at,"
+            + " message, answer, pending_actions, handoff, trace.")
+    boolean json;
+
     ShowCommand(CliEnvironment env) {
         this.env = env;
     }
 
     @Override
     public Integer call() {
-        try (JdbcRunStore store = CliHome.of(env.env()).store()) {
-            env.out().print(Runs.in(store).show(runId).describe());
+        try (JdbcRunStore store = CliHome.of(env.env()).existingStore()) {
+            RunView view = Runs.in(store).show(runId);
+            // Goal, answer, arguments and trace lines come from people, models and tools: no raw control characters.
+            env.out().print(json ? ResultJson.line(StoredRunJson.show(view)) + System.lineSeparator()
+                    : Text.visibleLines(view.describe()));
             return ExitCodes.SUCCEEDED;
         }
     }

@@ -3,7 +3,11 @@ package dev.rein.cli;
 import java.math.BigDecimal;
 import java.util.Locale;
 
-/** Small formatting helpers for the live view. */
+/**
+ * Small formatting helpers for what the CLI prints. Text from models and tools is untrusted: it
+ * is printed only through {@link #visible}, {@link #visibleLines} or {@link #shorten}, which make
+ * every control character visible, so no escape sequence from outside reaches the terminal.
+ */
 final class Text {
     private Text() {}
 
@@ -15,13 +19,53 @@ final class Text {
         if (text == null) {
             return "";
         }
-        String line = text.strip().replaceAll("\\s+", " ");
+        String line = visible(text.strip().replaceAll("\\s+", " "));
         int length = line.codePointCount(0, line.length());
         if (length <= max) {
             return line;
         }
         int end = line.offsetByCodePoints(0, max);
         return line.substring(0, end) + "… (+" + (length - max) + " chars)";
+    }
+
+    /** {@code text} with every control character (line breaks included) shown as an escape, e.g. {@code \x1b}. */
+    static String visible(String text) {
+        return escape(text, false);
+    }
+
+    /** {@code text} with every control character except line feeds and tabs shown as an escape. */
+    static String visibleLines(String text) {
+        return escape(text, true);
+    }
+
+    private static String escape(String text, boolean keepLines) {
+        if (text == null) {
+            return "";
+        }
+        StringBuilder sb = null;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            boolean kept = keepLines && (c == '\n' || c == '\t');
+            if (!kept && isControl(c)) {
+                if (sb == null) {
+                    sb = new StringBuilder(text.length() + 16).append(text, 0, i);
+                }
+                sb.append(c <= 0xff ? String.format(Locale.ROOT, "\\x%02x", (int) c) : String.format(Locale.ROOT, "\\u%04x", (int) c));
+            } else if (sb != null) {
+                sb.append(c);
+            }
+        }
+        return sb == null ? text : sb.toString();
+    }
+
+    /**
+     * C0 and C1 controls and DEL (ESC starts ANSI/OSC sequences, CR and BS overwrite what is shown),
+     * and the invisible characters that reorder or hide text on screen: bidirectional overrides and
+     * isolates, zero-width characters, line and paragraph separators.
+     */
+    private static boolean isControl(char c) {
+        return c < 0x20 || (c >= 0x7f && c <= 0x9f) || (c >= 0x200b && c <= 0x200f) || (c >= 0x2028 && c <= 0x202e)
+                || (c >= 0x2066 && c <= 0x2069) || c == 0xfeff;
     }
 
     /** A USD amount for people: four decimals, since a single step often costs less than a cent. */

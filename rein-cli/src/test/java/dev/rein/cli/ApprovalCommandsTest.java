@@ -5,7 +5,8 @@ import static dev.rein.testkit.ScriptedModel.text;
 import static dev.rein.testkit.ScriptedModel.toolCalls;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rein.demo.MessagingTools;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.json.Json;
 import dev.rein.testkit.ScriptedModel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -131,6 +132,11 @@ class ApprovalCommandsTest {
         assertThat(model.requests().get(0).tools()).extracting(d -> d.name()).contains("finish");
         InProcessCli.Outcome show = cli.run("show", runId());
         assertThat(show.stdout()).contains("needs_user_input").contains("Which Alice do you mean?");
+        JsonNode handoff = Json.parse(cli.run("show", "--json", runId()).stdout()).get("handoff");
+        assertThat(handoff.get("reason").asText()).isEqualTo("needs_user_input");
+        assertThat(handoff.get("question").asText()).isEqualTo("Which Alice do you mean?");
+        assertThat(handoff.get("attempted_actions").get(0).get("tool").asText()).isEqualTo("lookup_contact");
+        assertThat(handoff.has("open_questions")).isTrue();
     }
 
     @Test

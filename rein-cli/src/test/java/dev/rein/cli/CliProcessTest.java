@@ -164,6 +164,29 @@ class CliProcessTest {
     }
 
     @Test
+    void bytesThatAreNotUtf8InTheGoalOrTheSystemPromptAreRefusedByName() throws Exception {
+        LauncherProcess launcher = new LauncherProcess(dir).env("ANTHROPIC_API_KEY", "sk-ant-test-dummy")
+                .env("ANTHROPIC_BASE_URL", "http://127.0.0.1:9"); // nothing may be sent
+        // 'café' in Latin-1: the é is the single byte 0xE9, which is not UTF-8.
+        LauncherProcess.Outcome goal = launcher.shell("exec ./rein run --json \"$(printf 'caf\\351 au lait')\"");
+        assertThat(goal.exitCode()).as(goal.stderr()).isEqualTo(ExitCodes.USAGE);
+        assertThat(goal.stdout()).isEmpty();
+        assertThat(goal.stderrLines()).singleElement().asString()
+                .startsWith("rein run: the GOAL is not valid UTF-8").contains("U+FFFD at character 4");
+
+        LauncherProcess.Outcome system = launcher.shell("exec ./rein run --system \"$(printf 'be \\377\\376brief')\" hello");
+        assertThat(system.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(system.stderrLines()).singleElement().asString().startsWith("rein run: --system is not valid UTF-8");
+
+        // Without the launcher, in an ASCII locale: a valid Japanese goal is recovered, the bad prompt still refused.
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        LauncherProcess.Outcome direct = launcher.env("LC_ALL", "C").env("LANG", "C").shell("exec '" + java + "' -cp '"
+                + LauncherProcess.classpath() + "' dev.rein.cli.Rein run --system \"$(printf '\\377')\" \"$(printf '\\344\\273\\212\\346\\227\\245')\"");
+        assertThat(direct.exitCode()).as(direct.stderr()).isEqualTo(ExitCodes.USAGE);
+        assertThat(direct.stderrLines()).singleElement().asString().startsWith("rein run: --system is not valid UTF-8");
+    }
+
+    @Test
     void helpAndVersion() throws Exception {
         LauncherProcess launcher = new LauncherProcess(dir);
         LauncherProcess.Outcome help = launcher.run("--help");
@@ -173,7 +196,7 @@ class CliProcessTest {
         LauncherProcess.Outcome runHelp = launcher.run("run", "--help");
         assertThat(runHelp.exitCode()).isZero();
         assertThat(runHelp.stdout()).contains("--model", "--tools", "--system", "--max-steps", "--max-cost-usd", "--max-seconds",
-                "--trace", "--json", "GOAL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL");
+                "--max-tokens", "--as", "--trace", "--json", "GOAL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL");
 
         LauncherProcess.Outcome version = launcher.run("--version");
         assertThat(version.exitCode()).isZero();

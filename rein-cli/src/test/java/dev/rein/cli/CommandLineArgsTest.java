@@ -41,4 +41,15 @@ class CommandLineArgsTest {
         String[] args = {"run", "今日から100日後は何月何日?"};
         assertThat(CommandLineArgs.recover(args)).isSameAs(args);
     }
+
+    @Test
+    void anArgumentThatIsNotUtf8KeepsItsReplacementCharactersAndTheOthersAreRecovered() {
+        String[] lost = {"run", "--system", "\uFFFD", "\uFFFD\uFFFD\uFFFD\uFFFD\uFFFD\uFFFD"};
+        ByteArrayOutputStream raw = new ByteArrayOutputStream();
+        raw.writeBytes(cmdline("java", "dev.rein.cli.Rein", "run", "--system"));
+        raw.write(0xff); // not UTF-8
+        raw.write(0);
+        raw.writeBytes(cmdline("今日"));
+        assertThat(CommandLineArgs.recover(lost, raw.toByteArray())).containsExactly("run", "--system", "\uFFFD", "今日");
+    }
 }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rein.agent.Agent;
 import dev.rein.agent.RunResult;
-import dev.rein.agent.RunStatus;
+import dev.rein.run.RunStatus;
 import dev.rein.cli.demo.DemoScripts;
 import dev.rein.model.ToolUseBlock;
 import dev.rein.testkit.ScriptedModel;

@@ -3,7 +3,7 @@ package dev.rein.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rein.agent.RunResult;
-import dev.rein.agent.RunStatus;
+import dev.rein.run.RunStatus;
 import dev.rein.model.Usage;
 import java.math.BigDecimal;
 import java.time.Duration;

@@ -61,6 +61,20 @@ final class LauncherProcess {
         return new Started(builder.start(), out, err);
     }
 
+    /**
+     * Runs {@code script} with {@code /bin/sh -c} in the repository root, with this environment:
+     * for arguments Java strings cannot carry, such as bytes that are not UTF-8 ({@code $(printf '\\377')}).
+     */
+    Outcome shell(String script) throws IOException, InterruptedException {
+        Path out = Files.createTempFile(dir, "stdout", ".txt");
+        Path err = Files.createTempFile(dir, "stderr", ".txt");
+        ProcessBuilder builder = new ProcessBuilder("/bin/sh", "-c", script).directory(ROOT.toFile())
+                .redirectOutput(out.toFile()).redirectError(err.toFile()).redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
+        builder.environment().clear();
+        builder.environment().putAll(env);
+        return new Started(builder.start(), out, err).await(Duration.ofSeconds(60));
+    }
+
     Outcome run(String... args) throws IOException, InterruptedException {
         return start(args).await(Duration.ofSeconds(60));
     }

@@ -1,5 +1,7 @@
 package dev.rein.agent;
 
+import dev.rein.run.FinalAnswer;
+import dev.rein.run.Verifier;
 import dev.rein.ReinException;
 import dev.rein.approval.ApprovalPolicy;
 import dev.rein.budget.Budget;
@@ -7,7 +9,6 @@ import dev.rein.budget.ModelPrice;
 import dev.rein.budget.PriceTable;
 import dev.rein.context.ContextPolicy;
 import dev.rein.guard.RequiredFact;
-import dev.rein.guard.RequiredFacts;
 import dev.rein.model.Model;
 import dev.rein.model.ModelInterceptor;
 import dev.rein.model.ModelOption;
@@ -130,7 +131,7 @@ public final class Agent {
 
     private static RunHandle launch(Run run) {
         CompletableFuture<RunResult> future = new CompletableFuture<>();
-        Thread thread = Thread.ofVirtual().name("rein-run-" + run.runId).unstarted(() -> future.complete(new AgentLoop(run).run()));
+        Thread thread = Thread.ofVirtual().name("rein-run-" + run.runId).unstarted(() -> future.complete(AgentLoop.runToEnd(run)));
         run.bindThread(thread);
         thread.start();
         return new RunHandle(run.runId, future, run::cancel);
@@ -171,36 +172,7 @@ public final class Agent {
 
         /** An independent copy of this builder (what {@link AgentConfig#toBuilder()} returns). */
         Builder copy() {
-            Builder b = new Builder();
-            b.model = model;
-            b.modelName = modelName;
-            b.systemPrompt = systemPrompt;
-            b.tools.addAll(tools);
-            b.budget = budget;
-            b.prices = prices;
-            b.extraPrices = extraPrices;
-            b.maxTokens = maxTokens;
-            b.modelOptions = modelOptions;
-            b.serverContextEdits = serverContextEdits;
-            b.verifiers.addAll(verifiers);
-            b.maxVerificationFailures = maxVerificationFailures;
-            b.finishTool = finishTool;
-            b.toolTimeout = toolTimeout;
-            b.interceptors.addAll(interceptors);
-            b.modelInterceptors.addAll(modelInterceptors);
-            b.listeners.addAll(listeners);
-            b.retryPolicy = retryPolicy;
-            b.clock = clock;
-            b.principal = principal;
-            b.secrets = secrets;
-            b.temperature = temperature;
-            b.stallPolicy = stallPolicy;
-            b.contextPolicy = contextPolicy;
-            b.reflection = reflection;
-            b.requiredFacts.addAll(requiredFacts);
-            b.safety = safety.build().toBuilder();
-            b.runIds = runIds;
-            return b;
+            return AgentValidation.copy(this);
         }
 
         /** The model to call (required). */
@@ -420,79 +392,13 @@ public final class Agent {
             return this;
         }
 
+        /**
+         * Validates the configuration and builds the agent.
+         *
+         * @throws ReinException when a setting cannot work, saying which and what to do
+         */
         public Agent build() {
-            if (model == null) {
-                throw new ReinException("no model set: call Agent.builder().model(...)");
-            }
-            String modelName = this.modelName;
-            if (modelName == null && model instanceof ModelDefaults defaults) {
-                modelName = defaults.defaultModelName();
-            }
-            if (modelName == null) {
-                throw new ReinException("no model name set: call Agent.builder().modelName(...) (the model has no default)");
-            }
-            if (modelName.isBlank()) {
-                throw new ReinException("the model name is empty");
-            }
-            PriceTable prices = pricesInUse();
-            if (maxTokens < 1) {
-                throw new ReinException("maxTokens must be positive, was " + maxTokens);
-            }
-            if (maxVerificationFailures < 0) {
-                throw new ReinException("maxVerificationFailures cannot be negative");
-            }
-            List<Tool> all = new ArrayList<>(tools);
-            if (finishTool) {
-                all.add(FinishTool.tool());
-            }
-            ToolRegistry registry = ToolRegistry.of(all);
-            if (budget.maxCostUsd() != null && prices.find(modelName).isEmpty()) {
-                throw new ReinException("no price is known for model '" + modelName + "', so the USD " + budget.maxCostUsd()
-                        + " budget cannot be enforced. Add it with price(\"" + modelName
-                        + "\", ModelPrice.of(input, cacheRead, output)) or remove the money budget.");
-            }
-            GuardConfig guards = guards(prices);
-            List<Verifier> allVerifiers = new ArrayList<>(verifiers);
-            if (!requiredFacts.isEmpty()) {
-                allVerifiers.add(new RequiredFacts(requiredFacts));
-            }
-            List<ServerContextEdit> edits = new ArrayList<>(serverContextEdits);
-            edits.addAll(contextPolicy.serverEdits());
-            return new Agent(AgentConfig.of(new AgentConfig.Validated(copy(), modelName, registry, prices,
-                    List.copyOf(edits), List.copyOf(allVerifiers), guards, safety.build())));
-        }
-
-        private PriceTable pricesInUse() {
-            if (prices != null) {
-                return prices.withAll(extraPrices);
-            }
-            PriceTable base = dev.rein.provider.InstalledProviders.prices();
-            if (model instanceof ModelDefaults defaults) {
-                base = base.withAll(defaults.prices());
-            }
-            return base.withAll(extraPrices);
-        }
-
-        private GuardConfig guards(PriceTable prices) {
-            List<Reflection.Critique> critics = reflection.stream()
-                    .filter(Reflection.Critique.class::isInstance).map(Reflection.Critique.class::cast).toList();
-            if (critics.size() > 1) {
-                throw new ReinException("at most one critic per agent; " + critics.size() + " were given");
-            }
-            for (Reflection.Critique critic : critics) {
-                if (critic.modelName() != null && budget.maxCostUsd() != null && prices.find(critic.modelName()).isEmpty()) {
-                    throw new ReinException("no price is known for the critic's model '" + critic.modelName() + "', so the"
-                            + " money budget cannot count its calls. Add it with price(\""
-                            + critic.modelName() + "\", ModelPrice.of(input, cacheRead, output)).");
-                }
-            }
-            for (ServerContextEdit own : contextPolicy.serverEdits()) {
-                if (serverContextEdits.stream().anyMatch(e -> e.getClass() == own.getClass())) {
-                    throw new ReinException("server-side " + own.getClass().getSimpleName() + " is set twice: by"
-                            + " serverContextEdits(...) and by the context policy. Set it in one place (the context policy).");
-                }
-            }
-            return new GuardConfig(stallPolicy, contextPolicy, reflection);
+            return new Agent(AgentConfig.of(AgentValidation.validate(this)));
         }
     }
 }

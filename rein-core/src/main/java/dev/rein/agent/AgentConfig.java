@@ -1,5 +1,6 @@
 package dev.rein.agent;
 
+import dev.rein.run.Verifier;
 import dev.rein.budget.Budget;
 import dev.rein.budget.PriceTable;
 import dev.rein.model.Model;

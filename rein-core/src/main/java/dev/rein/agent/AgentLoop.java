@@ -1,5 +1,13 @@
 package dev.rein.agent;
 
+import dev.rein.run.FinalAnswer;
+import dev.rein.run.FinishReport;
+import dev.rein.run.NextStep;
+import dev.rein.internal.loop.Step;
+import dev.rein.internal.text.Durations;
+import dev.rein.run.Reason;
+import dev.rein.run.Reasons;
+import dev.rein.run.RunStatus;
 import dev.rein.budget.BudgetKind;
 import dev.rein.model.ContentBlock;
 import dev.rein.model.Message;
@@ -15,7 +23,6 @@ import dev.rein.state.StoreException;
 import dev.rein.tool.ToolCall;
 import dev.rein.tool.ToolResult;
 import dev.rein.trace.TraceEvent;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,6 +35,9 @@ import java.util.Optional;
  * every path ends in a {@link RunResult} with a status and a reason.
  */
 final class AgentLoop {
+    /** How often an empty turn is answered with a request to continue before the run fails. */
+    static final int MAX_EMPTY_ANSWER_NUDGES = 1;
+
     private final Run run;
     private final ModelCaller caller;
     private final ToolStage tools;
@@ -40,40 +50,25 @@ final class AgentLoop {
         this.guards = new Guards(run, caller);
     }
 
-    /** What the loop does after a model response. */
-    private sealed interface Next {
-        record Answer(String text) implements Next {}
-
-        record Act(List<ToolUseBlock> calls) implements Next {}
-
-        record Continue() implements Next {}
-
-        record Fail(String reason, String message) implements Next {}
-    }
-
     RunResult run() {
         try {
             started();
-            Optional<RunResult> continued = continueStep();
-            if (continued.isPresent()) {
-                return continued.get();
-            }
+            NextStep next = continueStep();
             while (true) {
-                Optional<BudgetKind> exhausted = run.meter.check();
-                if (exhausted.isPresent()) {
-                    return stopForBudget(exhausted.get());
-                }
-                run.meter.countStep();
-                ModelResponse response = caller.call(perceive(), "step");
-                response.toHistoryMessage().ifPresent(run.history::add);
-                Optional<RunResult> end = switch (classify(response)) {
-                    case Next.Answer answer -> acceptAnswer(answer.text(), null, null);
-                    case Next.Act act -> act(act.calls());
-                    case Next.Continue ignored -> Optional.empty();
-                    case Next.Fail fail -> Optional.of(end(RunStatus.FAILED, fail.reason(), fail.message(), ""));
-                };
-                if (end.isPresent()) {
-                    return end.get();
+                switch (next) {
+                    case NextStep.RunAgain ignored -> next = step();
+                    case NextStep.Answer answer -> next = verify(answer);
+                    case NextStep.Interrupt ignored -> {
+                        return end(RunStatus.WAITING_APPROVAL, Reasons.APPROVAL_REQUIRED, Resumption.waitingMessage(run), "");
+                    }
+                    case NextStep.Handoff handoff -> {
+                        return end(RunStatus.FAILED, Reasons.NEEDS_USER_INPUT, "the agent needs input from the user: "
+                                + handoff.summary(), handoff.result(), handoff.report());
+                    }
+                    case NextStep.Stop stop -> {
+                        return end(stop.status(), stop.reason().wire(), stop.message(),
+                                stop.answer() == null ? knownSoFar(stop.message()) : stop.answer(), stop.report());
+                    }
                 }
             }
         } catch (InterruptedException e) {
@@ -85,7 +80,7 @@ final class AgentLoop {
             String reason = e instanceof StoreConflictException ? Reasons.STORE_CONFLICT : Reasons.STORE_ERROR;
             return end(RunStatus.FAILED, reason, "the run's state could not be saved, so it stopped: " + e.getMessage(),
                     knownSoFar("the run's state could not be saved"));
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) { // an Error too: try to end, save and trace normally (runToEnd is the last resort)
             return end(RunStatus.FAILED, Reasons.INTERNAL_ERROR, "internal error: " + e, knownSoFar("an internal error occurred"));
         } finally {
             Thread.interrupted();
@@ -101,18 +96,11 @@ final class AgentLoop {
         Map<String, Object> limits = new LinkedHashMap<>();
         limits.put("max_steps", run.config.budget().maxSteps());
         limits.put("max_cost_usd", run.config.budget().maxCostUsd());
-        limits.put("max_seconds", seconds(run.config.budget().maxDuration()));
+        limits.put("max_seconds", Durations.seconds(run.config.budget().maxDuration()));
         run.emit(new TraceEvent.RunStarted(run.runId, 0, run.now(), run.goal, run.config.modelName(), run.config.tools().names(), limits));
         run.emit(new TraceEvent.StateChanged(run.runId, 0, run.now(), null, RunStatus.RUNNING, "started"));
     }
 
-    /** Whole seconds as an integer, fractions (e.g. 1.5) as a decimal; null for no limit. */
-    private static Number seconds(Duration d) {
-        if (d == null) {
-            return null;
-        }
-        return d.toMillis() % 1000 == 0 ? (Number) d.toSeconds() : (Number) (d.toMillis() / 1000.0);
-    }
 
     /** Perceive: assemble what the model sees on this call (context policies may edit the history first). */
     private ModelRequest perceive() throws InterruptedException {
@@ -133,18 +121,39 @@ final class AgentLoop {
                 .build();
     }
 
-    /** Interpret the stop reason; a cut-off or refused response is never taken as an answer. */
-    private Next classify(ModelResponse response) {
-        return switch (response.stopReason()) {
-            case MAX_TOKENS -> new Next.Fail(Reasons.MAX_TOKENS, "the model's response was cut off at max_tokens ("
-                    + run.config.maxTokens() + "); it was not taken as an answer. Raise maxTokens or ask for shorter output.");
-            case REFUSAL -> new Next.Fail(Reasons.REFUSAL, "the model refused to continue" + textSuffix(response));
-            case MODEL_CONTEXT_WINDOW_EXCEEDED -> new Next.Fail(Reasons.CONTEXT_WINDOW_EXCEEDED,
-                    "the conversation no longer fits the model's context window; enable a context policy"
-                            + " (tool result clearing or compaction) or lower the tool output limit");
-            case PAUSE_TURN -> new Next.Continue();
-            default -> response.toolUses().isEmpty() ? new Next.Answer(answerText()) : new Next.Act(response.toolUses());
-        };
+    /** One model step: within the budget, call the model and decide on its response. */
+    private NextStep step() throws InterruptedException, ModelCaller.CallFailed {
+        Optional<BudgetKind> exhausted = run.meter.check();
+        if (exhausted.isPresent()) {
+            return stopForBudget(exhausted.get());
+        }
+        run.meter.countStep();
+        ModelResponse response = caller.call(perceive(), "step");
+        response.toHistoryMessage().ifPresent(run.history::add);
+        return execute(Step.decide(run.decisions, new Step.Event.Responded(response, answerText())));
+    }
+
+    /** The driver: keeps the decision's state and performs its commands in order. */
+    private NextStep execute(Step.Decision decision) throws InterruptedException {
+        run.decisions = decision.state();
+        NextStep next = decision.next();
+        for (Step.Command command : decision.commands()) {
+            switch (command) {
+                case Step.Command.RunTools tools -> next = act(tools.uses());
+                case Step.Command.Verify verify -> next = verify(verify.answer());
+                case Step.Command.Intervene i -> run.emit(new TraceEvent.Intervention(run.runId, run.step(), run.now(), i.kind(),
+                        i.message(), i.details()));
+                case Step.Command.AppendUserText append -> appendUserText(append.text());
+                case Step.Command.Observe observe -> observe(observe.blocks());
+            }
+        }
+        return next;
+    }
+
+    /** Verification: code decides whether a proposed final answer is accepted. */
+    private NextStep verify(NextStep.Answer answer) throws InterruptedException {
+        List<String> missing = guards.verify(new FinalAnswer(run.goal, answer.text(), answer.report(), List.copyOf(run.history)));
+        return execute(Step.decide(run.decisions, new Step.Event.Verified(answer, missing)));
     }
 
     /** The final answer: the text of the assistant turns since the last user turn (a paused turn and its continuation). */
@@ -156,19 +165,14 @@ final class AgentLoop {
         return text.toString();
     }
 
-    private static String textSuffix(ModelResponse response) {
-        String text = response.text().strip();
-        return text.isEmpty() ? "" : ": " + text;
-    }
-
     /** A resumed run first answers the calls of its last response, if they have no results yet. */
-    private Optional<RunResult> continueStep() throws InterruptedException {
+    private NextStep continueStep() throws InterruptedException {
         Message last = run.history.get(run.history.size() - 1);
-        return last.role() == Role.ASSISTANT && !last.toolUses().isEmpty() ? act(last.toolUses()) : Optional.empty();
+        return last.role() == Role.ASSISTANT && !last.toolUses().isEmpty() ? act(last.toolUses()) : new NextStep.RunAgain("start");
     }
 
     /** Act and observe: run every proposed call and answer each one in the next user message. */
-    private Optional<RunResult> act(List<ToolUseBlock> uses) throws InterruptedException {
+    private NextStep act(List<ToolUseBlock> uses) throws InterruptedException {
         run.checkpoint();
         List<ToolCall> calls = new ArrayList<>();
         for (int i = 0; i < uses.size(); i++) {
@@ -179,13 +183,15 @@ final class AgentLoop {
         if (finish.isPresent() && calls.size() == 1) {
             return finish(finish.get());
         }
-        Guards.ToolStep step = guards.act(calls, tools);
-        if (step.paused()) {
-            return Optional.of(end(RunStatus.WAITING_APPROVAL, Reasons.APPROVAL_REQUIRED, Resumption.waitingMessage(run), ""));
-        }
-        observe(step.observation());
-        run.checkpoint();
-        return step.stalled().map(why -> end(RunStatus.FAILED, Reasons.STALLED, why, knownSoFar(why)));
+        return switch (guards.act(calls, tools)) {
+            case Guards.ToolStep.Paused paused -> new NextStep.Interrupt(paused.awaitingCallIds());
+            case Guards.ToolStep.Answered answered -> {
+                observe(answered.observation());
+                run.checkpoint();
+                yield answered.stalled().<NextStep>map(why -> NextStep.Stop.failed(Reason.STALLED, why, null))
+                        .orElse(new NextStep.RunAgain("tool_results"));
+            }
+        };
     }
 
     private void observe(List<? extends ContentBlock> blocks) {
@@ -193,63 +199,41 @@ final class AgentLoop {
     }
 
     /** The finish tool: end the run, after verification when the model reports completion. */
-    private Optional<RunResult> finish(ToolCall call) throws InterruptedException {
+    private NextStep finish(ToolCall call) throws InterruptedException {
         List<String> problems = run.config.tools().find(FinishTool.NAME).orElseThrow().validationProblems(call.arguments());
         if (!problems.isEmpty()) {
-            List<ToolResult> refused = tools.execute(List.of(call)).orElseThrow();
-            observe(List.of(new ToolResultBlock(call.id(), refused.get(0).content(), true)));
-            return Optional.empty();
+            if (tools.execute(List.of(call)) instanceof ToolStage.Batch.Results refused) {
+                observe(List.of(new ToolResultBlock(call.id(), refused.results().get(0).content(), true)));
+                return new NextStep.RunAgain("finish_refused");
+            }
+            return new NextStep.Interrupt(List.of(call.id()));
         }
         FinishReport report = FinishTool.parse(call.arguments());
         run.state = FinishTool.handoffNotes(run.state, call.arguments());
         return switch (report.status()) {
-            case "failed" -> Optional.of(end(RunStatus.FAILED, Reasons.AGENT_FAILED, "the agent reported failure: " + report.summary(),
-                    report.result(), report));
-            case "needs_user_input" -> Optional.of(end(RunStatus.FAILED, Reasons.NEEDS_USER_INPUT,
-                    "the agent needs input from the user: " + report.summary(), report.result(), report));
-            default -> acceptAnswer(report.result(), report, call.id());
+            case "failed" -> new NextStep.Stop(RunStatus.FAILED, Reason.AGENT_FAILED, "the agent reported failure: "
+                    + report.summary(), report.result(), report);
+            case "needs_user_input" -> new NextStep.Handoff(report.summary(), report.result(), report);
+            default -> new NextStep.Answer(report.result(), report, call.id());
         };
     }
 
-    /**
-     * Verification: code decides whether a proposed final answer is accepted. A refusal goes back
-     * to the model (as the finish call's error result, or as a user message after a text answer).
-     */
-    private Optional<RunResult> acceptAnswer(String answer, FinishReport report, String finishCallId) throws InterruptedException {
-        FinalAnswer proposed = new FinalAnswer(run.goal, answer, report, List.copyOf(run.history));
-        List<String> missing = guards.verify(proposed);
-        String reason = report == null ? Reasons.COMPLETED : Reasons.FINISHED;
-        if (missing.isEmpty()) {
-            return Optional.of(end(RunStatus.SUCCEEDED, reason, "the run completed", answer, report));
-        }
-        run.verificationFailures++;
-        String feedback = "Your answer was not accepted yet. Missing or wrong:\n- " + String.join("\n- ", missing)
-                + "\nContinue working on the task, then answer again.";
-        run.emit(new TraceEvent.Intervention(run.runId, run.step(), run.now(), "verifier", feedback,
-                Map.of("missing", missing, "refusals", run.verificationFailures)));
-        if (run.verificationFailures >= run.config.maxVerificationFailures()) {
-            return Optional.of(end(RunStatus.FAILED, Reasons.VERIFICATION_FAILED, "the answer failed verification "
-                    + run.verificationFailures + " times; still missing: " + String.join("; ", missing), answer, report));
-        }
-        observe(List.of(finishCallId == null ? new TextBlock(feedback) : new ToolResultBlock(finishCallId, feedback, true)));
-        return Optional.empty();
-    }
-
     /** A budget ran out: one last call for what is known, unless time itself ran out. */
-    private RunResult stopForBudget(BudgetKind kind) throws InterruptedException {
+    private NextStep stopForBudget(BudgetKind kind) throws InterruptedException {
         String why = run.meter.describe(kind);
         run.emit(new TraceEvent.Intervention(run.runId, run.step(), run.now(), "budget", why, Map.of("budget", kind.reason())));
         if (kind == BudgetKind.DEADLINE) {
-            return end(RunStatus.STOPPED_BUDGET, kind.reason(), why, knownSoFar(why));
+            return new NextStep.Stop(RunStatus.STOPPED_BUDGET, Reason.of(kind.reason()), why, null, null);
         }
         appendUserText("[rein] The work must stop now: " + why + ". Do not call any tools. Reply with a summary of"
                 + " what you found (with the facts and their sources) and what is still unfinished or uncertain.");
         try {
             ModelResponse summary = caller.call(request(ToolChoice.none()), "final_summary");
             summary.toHistoryMessage().ifPresent(run.history::add);
-            return end(RunStatus.STOPPED_BUDGET, kind.reason(), why, summaryAnswer(summary, why));
+            return new NextStep.Stop(RunStatus.STOPPED_BUDGET, Reason.of(kind.reason()), why, summaryAnswer(summary, why), null);
         } catch (ModelCaller.CallFailed failed) {
-            return end(RunStatus.STOPPED_BUDGET, kind.reason(), why + "; the summary call failed too: " + failed.getMessage(), knownSoFar(why));
+            return new NextStep.Stop(RunStatus.STOPPED_BUDGET, Reason.of(kind.reason()), why + "; the summary call failed too: "
+                    + failed.getMessage(), knownSoFar(why), null);
         }
     }
 
@@ -287,6 +271,25 @@ final class AgentLoop {
         return KnownSoFar.describe(why, run.history);
     }
 
+    /**
+     * Runs {@code run} to its end. The loop ends every path in a result; this is the last line behind
+     * it (an Error, or a failure while ending), so that no caller ever waits forever.
+     */
+    static RunResult runToEnd(Run run) {
+        try {
+            return new AgentLoop(run).run();
+        } catch (Throwable failure) {
+            return crashed(run, failure);
+        }
+    }
+
+    /** The result of a run whose loop itself failed: nothing more is saved or traced, but the caller gets a result. */
+    private static RunResult crashed(Run run, Throwable failure) {
+        run.status = RunStatus.FAILED;
+        return run.result(RunStatus.FAILED, Reasons.INTERNAL_ERROR, "internal error: " + failure
+                + " (the run's final state may not have been saved)", "", null, List.of());
+    }
+
     private RunResult end(RunStatus status, String reason, String message, String answer) {
         return end(status, reason, message, answer, null);
     }
@@ -294,9 +297,8 @@ final class AgentLoop {
     private RunResult end(RunStatus status, String reason, String message, String answer, FinishReport report) {
         RunStatus from = run.status;
         run.status = status;
-        RunResult result = new RunResult(run.runId, status, reason, message, answer, run.step(), run.meter.usage(),
-                run.meter.costUsd(), Duration.between(run.startedAt, run.now()), report, run.history, run.state,
-                run.approvals.snapshot().undecided());
+        RunResult result = run.redactor.redactValue(run.result(status, reason, message, answer, report,
+                run.approvals.snapshot().undecided()));
         result = Resumption.saveFinal(run, result);
         run.emit(new TraceEvent.StateChanged(run.runId, run.step(), run.now(), from, status, reason));
         run.emit(new TraceEvent.RunFinished(run.runId, run.step(), run.now(), status, result.reason(), result.message(), answer,

@@ -17,9 +17,10 @@ final class Checkpoints {
         RunSnapshot snapshot = new RunSnapshot(RunSnapshot.FORMAT, run.runId, run.version + 1, run.goal, run.config.modelName(),
                 run.status, result == null ? "" : result.reason(), result == null ? "" : result.message(),
                 result == null ? "" : result.answer(), run.createdAt, now, active, run.principal, run.history, run.step(),
-                run.meter.usage(), run.meter.costUsd(), run.verificationFailures, run.executor.callCounts(), run.state,
+                run.meter.usage(), run.meter.costUsd(), run.decisions.verificationFailures(), run.executor.callCounts(), run.state,
                 run.approvals.snapshot(), result == null ? null : result.finish());
-        run.config.safety().store().save(snapshot);
+        // masks secrets that became known late, and any that reached text Rein cannot mask on entry (thinking)
+        run.config.safety().store().save(run.redactor.redactValue(snapshot));
         run.version = snapshot.version();
     }
 }

@@ -1,5 +1,6 @@
 package dev.rein.agent;
 
+import dev.rein.run.FinishReport;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.state.AgentState;
 import dev.rein.tool.Risk;

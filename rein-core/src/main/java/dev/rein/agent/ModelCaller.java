@@ -1,6 +1,8 @@
 package dev.rein.agent;
 
+import dev.rein.run.Reasons;
 import dev.rein.internal.model.DeadlineStage;
+import dev.rein.internal.model.MaskingStage;
 import dev.rein.internal.model.ModelChain;
 import dev.rein.internal.model.PricingStage;
 import dev.rein.internal.model.RetryStage;
@@ -32,7 +34,8 @@ final class ModelCaller {
     }
 
     /**
-     * The model-call chain, outermost first. Tracing sees one logical call with its final outcome;
+     * The model-call chain, outermost first. Tracing sees one logical call with its final outcome,
+     * its response already masked;
      * the application's stages sit above pricing, so a fallback model they choose is priced as
      * itself and a cached answer costs nothing; retries happen below them; no attempt outlives
      * the deadline.
@@ -41,10 +44,11 @@ final class ModelCaller {
         Tracer tracer = new RunTracer(run);
         List<ModelInterceptor> stages = new ArrayList<>();
         stages.add(new TracingStage(tracer, run.meter));                                      // request, response + cost, failure
+        stages.add(new MaskingStage(run.redactor::redactValue));                              // no secret in what the run acts on
         stages.addAll(run.config.modelInterceptors());                                        // the application's stages
         stages.add(new PricingStage(run.meter, run.config.modelName(), run.config.prices())); // usage charged to the budget
         stages.add(new RetryStage(run.config.retryPolicy(), run.meter, tracer));              // provider's classification
-        stages.add(new DeadlineStage(run.meter, run.runId));                                  // within the run's deadline
+        stages.add(new DeadlineStage(run.meter, run.runId, run.recorder::endOfStream));       // within the run's deadline
         stages.add(ModelChain.MODEL);
         return List.copyOf(stages);
     }

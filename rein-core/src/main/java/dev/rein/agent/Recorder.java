@@ -4,23 +4,32 @@ import dev.rein.model.StreamObserver;
 import dev.rein.security.TraceRedactor;
 import dev.rein.trace.RunListener;
 import dev.rein.trace.TraceEvent;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Fans events out to a run's listeners, after masking secret values in them; a failing listener is
- * logged and never breaks the run.
+ * Fans events out to a run's listeners, after masking secret values in them (in streamed text
+ * across fragment boundaries too); a failing listener is logged and never breaks the run.
  */
 final class Recorder implements StreamObserver {
     private static final Logger LOG = LoggerFactory.getLogger(Recorder.class);
 
     private final List<RunListener> listeners;
     private final TraceRedactor redactor;
+    private final Supplier<Map<String, String>> secrets;
+    /** Secrets can be split across stream fragments, so fragments are masked as one text per block. */
+    private final DeltaMasker textMasker;
+    private final Map<String, DeltaMasker> inputMaskers = new HashMap<>();
 
-    Recorder(List<RunListener> listeners, TraceRedactor redactor) {
+    Recorder(List<RunListener> listeners, TraceRedactor redactor, Supplier<Map<String, String>> secrets) {
         this.listeners = List.copyOf(listeners);
         this.redactor = redactor;
+        this.secrets = secrets;
+        this.textMasker = new DeltaMasker(secrets);
     }
 
     void emit(TraceEvent raw) {
@@ -35,20 +44,44 @@ final class Recorder implements StreamObserver {
     }
 
     @Override
-    public void onTextDelta(String text) {
-        String masked = redactor.redact(text);
-        listeners.forEach(l -> safely(() -> l.onTextDelta(masked)));
+    public synchronized void onTextDelta(String text) {
+        deliverText(text.isEmpty() ? "" : textMasker.accept(text));
     }
 
     @Override
-    public void onToolUseStart(String id, String name) {
+    public synchronized void onToolUseStart(String id, String name) {
+        endOfText();
         listeners.forEach(l -> safely(() -> l.onToolUseStart(id, name)));
     }
 
     @Override
-    public void onToolInputDelta(String id, String partialJson) {
-        String masked = redactor.redact(partialJson);
-        listeners.forEach(l -> safely(() -> l.onToolInputDelta(id, masked)));
+    public synchronized void onToolInputDelta(String id, String partialJson) {
+        String masked = inputMaskers.computeIfAbsent(id, k -> new DeltaMasker(secrets)).accept(partialJson);
+        if (!masked.isEmpty()) {
+            listeners.forEach(l -> safely(() -> l.onToolInputDelta(id, masked)));
+        }
+    }
+
+    /** The model call ended: what was held back (a possible start of a secret) is released, masked. */
+    synchronized void endOfStream() {
+        endOfText();
+        inputMaskers.forEach((id, masker) -> {
+            String rest = masker.flush();
+            if (!rest.isEmpty()) {
+                listeners.forEach(l -> safely(() -> l.onToolInputDelta(id, rest)));
+            }
+        });
+        inputMaskers.clear();
+    }
+
+    private void endOfText() {
+        deliverText(textMasker.flush());
+    }
+
+    private void deliverText(String masked) {
+        if (!masked.isEmpty()) {
+            listeners.forEach(l -> safely(() -> l.onTextDelta(masked)));
+        }
     }
 
     void close() {

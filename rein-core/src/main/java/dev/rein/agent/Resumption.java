@@ -1,5 +1,7 @@
 package dev.rein.agent;
 
+import dev.rein.run.Reasons;
+import dev.rein.run.RunStatus;
 import dev.rein.ReinException;
 import dev.rein.approval.ActionHash;
 import dev.rein.approval.ApprovalDecision;
@@ -71,14 +73,14 @@ final class Resumption {
         try {
             run.checkpoint(result);
             return result;
-        } catch (StoreException e) {
-            String lost = " (the run's final state could not be saved: " + e.getMessage() + ")";
+        } catch (RuntimeException e) {
+            // Any failure, not only the store's own: the run must end with this result either way.
+            String cause = e instanceof StoreException ? e.getMessage() : e.toString();
+            String lost = " (the run's final state could not be saved: " + cause + ")";
             RunStatus status = result.status() == RunStatus.WAITING_APPROVAL ? RunStatus.FAILED : result.status();
             String reason = status == result.status() ? result.reason() : Reasons.STORE_ERROR;
             run.status = status;
-            return new RunResult(result.runId(), status, reason, result.message() + lost, result.answer(), result.steps(),
-                    result.usage(), result.costUsd(), result.duration(), result.finish(), result.history(), result.state(),
-                    status == RunStatus.WAITING_APPROVAL ? result.pendingApprovals() : List.of());
+            return result.endedAs(status, reason, result.message() + lost);
         }
     }
 }

@@ -1,9 +1,13 @@
 package dev.rein.agent;
 
-import dev.rein.approval.ApprovalLedger;
+import dev.rein.tool.ToolOutcome;
+
+import dev.rein.run.FinishReport;
+import dev.rein.run.RunStatus;
+import dev.rein.internal.approval.ApprovalLedger;
 import dev.rein.approval.ApprovalState;
 import dev.rein.budget.BudgetMeter;
-import dev.rein.context.OutputStore;
+import dev.rein.internal.loop.Step;
 import dev.rein.context.OutputStore;
 import dev.rein.model.Message;
 import dev.rein.security.TraceRedactor;
@@ -39,11 +43,17 @@ final class Run {
     final OutputStore outputs;
     final List<Message> history = new ArrayList<>();
     RunStatus status = RunStatus.RUNNING;
-    int verificationFailures;
+    /**
+     * What the loop's decisions remember: verification refusals (persisted) and empty turns (not
+     * persisted: a resumed run may be nudged again). Replaced, never changed, by each decision.
+     */
+    Step.State decisions;
     /** On whose behalf the run acts; it stays with the run across resumes. */
     final Principal principal;
     /** The agent's secrets, recording every value handed out so it is masked from then on. */
     final Secrets secrets;
+    /** Masks every known secret in what the run stores, traces or hands out. */
+    final TraceRedactor redactor;
     final ApprovalLedger approvals;
     AgentState state;
     /** The status a resumed run continued from, or null for a new run. */
@@ -55,7 +65,10 @@ final class Run {
 
     private Run(String runId, String goal, AgentConfig config, Principal principal, RunSnapshot from) {
         this.runId = runId;
-        this.goal = goal;
+        this.secrets = Secrets.tracking(config.secrets());
+        this.redactor = new TraceRedactor(secrets::known);
+        // a secret never enters the model's context, the store or a result: not even from the goal
+        this.goal = redactor.redact(goal);
         this.config = config;
         this.principal = principal;
         this.resumedFrom = from == null ? null : from.status();
@@ -63,21 +76,21 @@ final class Run {
         this.startedAt = from == null ? now : now.minus(Duration.ofMillis(from.activeMillis()));
         this.createdAt = from == null ? now : from.createdAt();
         this.meter = new BudgetMeter(config.budget(), config.prices(), config.modelName(), config.clock(), startedAt);
-        this.secrets = Secrets.tracking(config.secrets());
         this.approvals = new ApprovalLedger(from == null ? ApprovalState.NONE : from.approvals());
-        this.state = from == null ? AgentState.of(goal) : from.state();
-        this.recorder = new Recorder(listeners(runId, config), new TraceRedactor(secrets::known));
+        this.state = from == null ? AgentState.of(this.goal) : from.state();
+        this.recorder = new Recorder(listeners(runId, config), redactor, secrets::known);
         this.outputs = config.guards().context().storeForRun();
         Map<String, Integer> counts = from == null ? Map.of() : from.toolCallCounts();
         this.executor = RunTools.executor(this, counts);
         if (from == null) {
-            history.add(Message.user(goal));
+            history.add(Message.user(this.goal));
         } else {
             history.addAll(from.history());
             meter.restore(from.steps(), from.usage(), from.costUsd());
-            verificationFailures = from.verificationFailures();
             version = from.version();
         }
+        this.decisions = Step.State.start(new Step.Rules(config.maxTokens(), config.maxVerificationFailures(),
+                AgentLoop.MAX_EMPTY_ANSWER_NUDGES), from == null ? 0 : from.verificationFailures());
     }
 
     private static List<RunListener> listeners(String runId, AgentConfig config) {
@@ -90,7 +103,7 @@ final class Run {
     }
 
     /** Records each call that passed validation, with the arguments as validated. */
-    ToolResult traceValidatedCall(ToolInvocation invocation, ToolInterceptor.Chain chain) throws InterruptedException {
+    ToolOutcome traceValidatedCall(ToolInvocation invocation, ToolInterceptor.Chain chain) throws InterruptedException {
         ToolCall call = invocation.call();
         emit(new TraceEvent.ToolCalled(runId, step(), now(), call.id(), call.name(), call.arguments()));
         return chain.proceed(invocation);
@@ -117,6 +130,13 @@ final class Run {
     /** Saves the run with its final (or pausing) result. */
     void checkpoint(RunResult result) {
         Checkpoints.save(this, result);
+    }
+
+    /** The run's result as it stands now: the one place a {@link RunResult} is assembled. */
+    RunResult result(RunStatus status, String reason, String message, String answer, FinishReport report,
+                     List<dev.rein.approval.ApprovalRequest> pending) {
+        return new RunResult(runId, status, reason, message, answer, step(), meter.usage(), meter.costUsd(),
+                Duration.between(startedAt, now()), report, history, state, pending);
     }
 
     int step() {

@@ -1,5 +1,8 @@
 package dev.rein.agent;
 
+import dev.rein.run.FinishReport;
+import dev.rein.run.Reasons;
+import dev.rein.run.RunStatus;
 import dev.rein.approval.ApprovalRequest;
 import dev.rein.model.Message;
 import dev.rein.model.Usage;
@@ -24,6 +27,17 @@ public record RunResult(String runId, RunStatus status, String reason, String me
     public RunResult {
         history = List.copyOf(history);
         pendingApprovals = pendingApprovals == null ? List.of() : List.copyOf(pendingApprovals);
+    }
+
+    /** {@link #reason()} as the closed type. */
+    public dev.rein.run.Reason reasonCode() {
+        return dev.rein.run.Reason.of(reason);
+    }
+
+    /** The same result ending otherwise (e.g. when its final save failed); pending approvals only while waiting. */
+    RunResult endedAs(RunStatus newStatus, String newReason, String newMessage) {
+        return new RunResult(runId, newStatus, newReason, newMessage, answer, steps, usage, costUsd, duration, finish, history,
+                state, newStatus == RunStatus.WAITING_APPROVAL ? pendingApprovals : List.of());
     }
 
     /** A result without agent state or pending approvals. */

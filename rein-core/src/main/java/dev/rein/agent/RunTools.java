@@ -1,7 +1,7 @@
 package dev.rein.agent;
 
-import dev.rein.approval.ApprovalGate;
-import dev.rein.state.IdempotencyGuard;
+import dev.rein.internal.approval.ApprovalGate;
+import dev.rein.internal.state.IdempotencyGuard;
 import dev.rein.tool.ToolEvents;
 import dev.rein.tool.ToolExecutor;
 import dev.rein.tool.ToolInvocation;

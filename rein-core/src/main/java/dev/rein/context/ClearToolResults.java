@@ -9,10 +9,11 @@ import java.util.Objects;
  * Clearing old tool results once the input passes {@code triggerTokens}: all but the newest
  * {@code keep} results are replaced. Client-side, each cleared result becomes a placeholder saying
  * what it was, where the full text is kept and to call the tool again if needed; results shorter
- * than the placeholder are left alone. Server-side this is Anthropic's
- * {@code clear_tool_uses_20250919}. Results of {@code excludeTools} are never cleared.
+ * than the placeholder are left alone. Server-side the provider clears them (sent as a
+ * {@link dev.rein.model.ServerContextEdit.ClearToolUses}; each provider module documents its
+ * mapping). Results of {@code excludeTools} are never cleared.
  *
- * <p>Defaults, as on Anthropic's server: trigger at {@value #DEFAULT_TRIGGER_TOKENS} input tokens,
+ * <p>Defaults: trigger at {@value #DEFAULT_TRIGGER_TOKENS} input tokens,
  * keep the newest {@value #DEFAULT_KEEP}.
  */
 public record ClearToolResults(Side side, int triggerTokens, int keep, List<String> excludeTools) {

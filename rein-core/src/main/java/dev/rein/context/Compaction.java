@@ -8,8 +8,8 @@ import java.util.Objects;
  * Replacing old turns with a summary once the input passes {@code triggerTokens}. Client-side,
  * Rein makes one model call (traced with purpose "compaction", counted in the budget) asking for a
  * summary of everything but the newest {@code keepMessages} messages, and puts the summary after
- * the goal in the first message. Server-side this is Anthropic's {@code compact_20260112}
- * ({@code keepMessages} does not apply). {@code instructions} replace the default summary prompt.
+ * the goal in the first message. Server-side the provider compacts (sent as a
+ * {@link dev.rein.model.ServerContextEdit.Compact}; {@code keepMessages} does not apply). {@code instructions} replace the default summary prompt.
  *
  * <p>Defaults: trigger at {@value #DEFAULT_TRIGGER_TOKENS} input tokens, keep the newest
  * {@value #DEFAULT_KEEP_MESSAGES} messages.

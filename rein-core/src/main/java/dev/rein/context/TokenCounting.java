@@ -5,7 +5,7 @@ public enum TokenCounting {
     /** Only {@link TokenEstimator}: no extra calls. */
     ESTIMATE,
     /**
-     * The provider's count ({@code Model.countTokens}, Anthropic's {@code count_tokens}) once the
+     * The provider's count ({@code Model.countTokens}, through the model-call chain) once the
      * estimate reaches half of a trigger, so small requests cost no extra call; the estimate when
      * the provider cannot count or the count fails.
      */

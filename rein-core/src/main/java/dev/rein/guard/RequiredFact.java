@@ -1,7 +1,7 @@
 package dev.rein.guard;
 
 import dev.rein.ReinException;
-import dev.rein.agent.FinalAnswer;
+import dev.rein.run.FinalAnswer;
 import dev.rein.model.ContentBlock;
 import dev.rein.model.Message;
 import dev.rein.model.ToolResultBlock;

@@ -1,9 +1,9 @@
 package dev.rein.guard;
 
 import dev.rein.ReinException;
-import dev.rein.agent.FinalAnswer;
-import dev.rein.agent.Verdict;
-import dev.rein.agent.Verifier;
+import dev.rein.run.FinalAnswer;
+import dev.rein.run.Verdict;
+import dev.rein.run.Verifier;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

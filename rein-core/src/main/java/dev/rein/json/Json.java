@@ -1,6 +1,9 @@
 package dev.rein.json;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamWriteConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
@@ -9,19 +12,40 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import dev.rein.ReinException;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Map;
 
 /**
  * The one shared, thread-safe Jackson mapper and small helpers around it. Property names are
  * snake_case, like the wire protocols and the CLI's JSON output.
  */
 public final class Json {
-    private static final ObjectMapper MAPPER = JsonMapper.builder()
+    /**
+     * How deep JSON from outside (models, tools, files) may nest: Jackson's own default, made
+     * explicit because the limits below are derived from it.
+     */
+    public static final int MAX_INPUT_DEPTH = 1000;
+    /**
+     * How deep Rein writes and reads its own documents (snapshots, trace events, requests): room for
+     * an input of {@link #MAX_INPUT_DEPTH} levels inside Rein's envelopes, so anything Rein accepted
+     * can always be saved and read back.
+     */
+    public static final int MAX_DOCUMENT_DEPTH = 2 * MAX_INPUT_DEPTH;
+
+    private static final ObjectMapper MAPPER = JsonMapper.builder(factory(MAX_INPUT_DEPTH))
             .addModule(new JavaTimeModule())
             .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
             .build();
     /** Sorted keys give one canonical text per JSON value, used for hashing and repeat detection. */
-    private static final ObjectMapper CANONICAL = JsonMapper.builder()
+    /** Reads what Rein itself wrote (stored snapshots and events), which may nest deeper than any input. */
+    private static final ObjectMapper STORED = JsonMapper.builder(factory(MAX_DOCUMENT_DEPTH))
+            .addModule(new JavaTimeModule())
+            .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+            .build();
+    private static final ObjectMapper CANONICAL = JsonMapper.builder(factory(MAX_DOCUMENT_DEPTH))
             .addModule(new JavaTimeModule())
             .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
@@ -30,8 +54,21 @@ public final class Json {
 
     private Json() {}
 
+    private static JsonFactory factory(int maxReadDepth) {
+        return JsonFactory.builder()
+                .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(maxReadDepth).build())
+                .streamWriteConstraints(StreamWriteConstraints.builder().maxNestingDepth(MAX_DOCUMENT_DEPTH).build())
+                .build();
+    }
+
+    /** The mapper for everything Rein reads from outside and everything it writes. */
     public static ObjectMapper mapper() {
         return MAPPER;
+    }
+
+    /** The mapper for reading back documents Rein wrote itself (stores). */
+    public static ObjectMapper storedMapper() {
+        return STORED;
     }
 
     public static ObjectNode object() {
@@ -73,5 +110,21 @@ public final class Json {
         } catch (JsonProcessingException e) {
             throw new ReinException("cannot canonicalise JSON: " + e.getOriginalMessage(), e);
         }
+    }
+
+    /** Nesting depth of a JSON value (a scalar is 0), walked without recursion so any depth is safe to measure. */
+    public static int depth(JsonNode root) {
+        int max = 0;
+        Deque<Map.Entry<JsonNode, Integer>> open = new ArrayDeque<>();
+        open.push(Map.entry(root, 0));
+        while (!open.isEmpty()) {
+            Map.Entry<JsonNode, Integer> next = open.pop();
+            if (next.getKey().isContainerNode()) {
+                int level = next.getValue() + 1;
+                max = Math.max(max, level);
+                next.getKey().forEach(child -> open.push(Map.entry(child, level)));
+            }
+        }
+        return max;
     }
 }

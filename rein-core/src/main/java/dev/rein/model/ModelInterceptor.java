@@ -7,13 +7,14 @@ package dev.rein.model;
  * response (a fallback model after a failure). Application stages are added with
  * {@code Agent.builder().modelInterceptor(...)}.
  *
- * <p>The order, outermost first: tracing; the application's interceptors, in the order added;
+ * <p>The order, outermost first: tracing; secret masking of the response; the application's
+ * interceptors, in the order added;
  * pricing and the money budget; retry (the provider's {@link ModelException#retryable()} and
  * {@code retryAfter}, within the deadline); the deadline; the model. So an application stage sees
  * one logical call (retries happen below it) and everything it returns is traced.
  *
- * <p>The chain polices the contract: a stage proceeds at most once per call (only the built-in
- * retry stage may proceed again); it may change the model, the model name or the options of the
+ * <p>The chain polices the contract: a stage proceeds at most once per call unless it is a
+ * retrying stage ({@link #retries()}: the built-in retry, a fallback model); it may change the model, the model name or the options of the
  * request, never the conversation (system prompt, tools, messages), so the response always
  * belongs to the request the run made; it never returns null. A breach ends the run with
  * {@code internal_error} and a message naming the stage.
@@ -29,6 +30,15 @@ public interface ModelInterceptor {
      */
     default long interceptCount(ModelCall call, Chain chain) throws ModelException, InterruptedException {
         return chain.proceedCount(call);
+    }
+
+    /**
+     * True for a stage that may proceed more than once with one call because it tries again (a
+     * fallback to another model after a failure); false by default, so a stage proceeding twice
+     * by mistake is caught.
+     */
+    default boolean retries() {
+        return false;
     }
 
     /** The rest of the chain. */

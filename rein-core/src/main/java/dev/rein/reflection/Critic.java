@@ -1,8 +1,8 @@
 package dev.rein.reflection;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.rein.agent.FinalAnswer;
-import dev.rein.agent.Verdict;
+import dev.rein.run.FinalAnswer;
+import dev.rein.run.Verdict;
 import dev.rein.json.Json;
 import dev.rein.model.ContentBlock;
 import dev.rein.model.Message;

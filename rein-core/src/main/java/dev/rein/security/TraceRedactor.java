@@ -49,6 +49,26 @@ public final class TraceRedactor {
         }
     }
 
+    /**
+     * {@code value} — a record (a snapshot, a result, a message), a list, a map, a JSON tree or a
+     * string — with every known secret masked; unchanged parts are shared, so a value without
+     * secrets comes back as the same instance.
+     *
+     * @throws IllegalStateException when a record cannot be rebuilt (then nothing may be stored or handed out)
+     */
+    @SuppressWarnings("unchecked")
+    public <T> T redactValue(T value) {
+        Map<String, String> known = secrets.get();
+        if (known.isEmpty() || value == null) {
+            return value;
+        }
+        try {
+            return (T) walk(value, known);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("cannot mask secrets in a " + value.getClass().getSimpleName() + ": " + e, e);
+        }
+    }
+
     private Object walk(Object value, Map<String, String> known) throws ReflectiveOperationException {
         return switch (value) {
             case null -> null;

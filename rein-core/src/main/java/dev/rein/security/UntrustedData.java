@@ -1,5 +1,7 @@
 package dev.rein.security;
 
+import java.text.Normalizer;
+import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
@@ -12,16 +14,20 @@ import java.util.regex.Pattern;
  * </untrusted_data>
  * }</pre>
  *
- * The text cannot close the wrapper: every {@code <} that would start an
- * {@code untrusted_data} tag inside it (in any case, with any spacing) is escaped as
- * {@code &lt;}. Attribute values are escaped like XML. The wrapper is a signal, not a
+ * The text cannot close the wrapper: every {@code <} (or a full-width or small form of it) that
+ * would start an {@code untrusted_data} tag inside it is escaped as {@code &lt;} — in any case, with
+ * any spacing between the characters: ASCII or Unicode spaces (no-break, ideographic), zero-width
+ * and other invisible format characters, control characters, and compatibility forms of the letters. Attribute values are escaped like XML. The wrapper is a signal, not a
  * permission boundary: permissions and approvals never depend on what the text says.
  */
 public final class UntrustedData {
     /** The wrapper's tag name. */
     public static final String TAG = "untrusted_data";
 
-    private static final Pattern TAG_START = Pattern.compile("<(\\s*/?\\s*" + TAG + ")", Pattern.CASE_INSENSITIVE);
+    /** Characters a reader may not see between the parts of a tag: any space, format (zero-width) or control character. */
+    private static final Pattern INVISIBLE = Pattern.compile("[\\s\\p{Z}\\p{Cf}\\p{Cc}]+");
+    /** How far past a {@code <} to look for the tag name, invisible characters included. */
+    private static final int LOOKAHEAD = 256;
 
     private UntrustedData() {}
 
@@ -50,7 +56,43 @@ public final class UntrustedData {
 
     /** The text with every would-be wrapper tag neutralised. */
     public static String escape(String text) {
-        return TAG_START.matcher(text).replaceAll("&lt;$1");
+        StringBuilder out = null;
+        int copied = 0;
+        for (int i = 0; i < text.length(); i++) {
+            if (isOpeningBracket(text.charAt(i)) && startsTag(text, i + 1)) {
+                out = out == null ? new StringBuilder(text.length() + 16) : out;
+                out.append(text, copied, i).append("&lt;");
+                copied = i + 1;
+            }
+        }
+        return out == null ? text : out.append(text, copied, text.length()).toString();
+    }
+
+    private static boolean isOpeningBracket(char c) {
+        return c == '<' || c == '\uFF1C' || c == '\uFE64';
+    }
+
+    /** Whether the text from {@code from} reads as "/untrusted_data" or "untrusted_data" once invisible characters are dropped. */
+    private static boolean startsTag(String text, int from) {
+        int i = from;
+        while (i < text.length() && (text.charAt(i) == '/' || invisible(text.charAt(i)))) {
+            i++;
+        }
+        if (i == text.length()) {
+            return false;
+        }
+        char first = text.charAt(i);
+        if (first < 128 && first != 'u' && first != 'U') {
+            return false; // the common case (an HTML tag, a comparison) without normalising anything
+        }
+        String ahead = text.substring(from, Math.min(text.length(), from + LOOKAHEAD));
+        String visible = INVISIBLE.matcher(Normalizer.normalize(ahead, Normalizer.Form.NFKC)).replaceAll("").toLowerCase(Locale.ROOT);
+        return visible.startsWith(TAG) || visible.startsWith("/" + TAG);
+    }
+
+    private static boolean invisible(char c) {
+        int type = Character.getType(c);
+        return Character.isWhitespace(c) || Character.isSpaceChar(c) || type == Character.FORMAT || type == Character.CONTROL;
     }
 
     private static String attribute(String value) {

@@ -97,6 +97,6 @@ public final class NearDuplicate implements StallDetector {
     }
 
     private boolean alike(QueryText a, QueryText b) {
-        return a.skeleton().equals(b.skeleton()) && a.numbers().equals(b.numbers()) && a.similarity(b) >= similarity;
+        return a.skeleton().equals(b.skeleton()) && a.sameEntities(b) && a.similarity(b) >= similarity;
     }
 }

@@ -9,9 +9,12 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * {@code steps} tool steps in a row that observed nothing new: every successful result repeated a
- * result already seen (compared by content hash, whichever call produced it), or every call
- * failed. A step whose calls were all polling calls neither counts nor resets the streak: waiting
+ * {@code steps} tool steps in a row that made no progress: every call failed, or every successful
+ * call repeated what was already known. A call makes progress when its result text is new
+ * (compared by content hash, whichever call produced it), when it establishes a new fact (the same
+ * text from a new source), or when a side-effecting call touches a resource not touched before
+ * ({@link Observed#touched()}): ten writes to ten files that each answer "File written." are
+ * progress. A step whose calls were all polling calls neither counts nor resets the streak: waiting
  * on a job is not stalling. Steps whose calls were all blocked are not observed at all.
  *
  * <p>Evidence: {@code steps}.
@@ -50,7 +53,10 @@ public final class NoProgress implements StallDetector {
         boolean fresh = false;
         for (Observed o : observed) {
             if (!o.isError()) {
-                fresh |= seen.add(o.hash());
+                // every kind of novelty is recorded (no short-circuit), each in its own namespace
+                fresh |= seen.add("text:" + o.hash());
+                fresh |= o.fact().map(f -> seen.add("fact:" + f)).orElse(false);
+                fresh |= o.touched().map(r -> seen.add("resource:" + r)).orElse(false);
             }
         }
         boolean onlyPolling = observed.stream().allMatch(o -> o.call().polling());

@@ -10,30 +10,55 @@ import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
  * The query a call asks, reduced so that trivial rewordings compare equal: Unicode NFKC, lower
- * case, punctuation and symbols dropped, whitespace collapsed, words sorted. Tokens with digits
- * (years, ids, versions) must match exactly: "population 2020" and "population 2021" are
- * different questions however similar the text. Non-string arguments (page numbers, limits, flags)
+ * case, punctuation and symbols dropped, whitespace collapsed, words sorted. Entity-like tokens —
+ * any word with a digit or a capital letter (names, ids, numbers, dates) — must be shared: "orders
+ * of customer Jon Smith" and "… Jan Smith" are different questions, as are "population 2020" and
+ * "population 2021", however similar the text. Non-string arguments (page numbers, limits, flags)
  * form the skeleton, which must be equal too.
+ *
+ * @param entities the entity-like tokens, lower-cased
+ * @param tokens   every token, lower-cased
  */
-record QueryText(String skeleton, String normalised, List<String> numbers, String original) {
+record QueryText(String skeleton, String normalised, Set<String> entities, Set<String> tokens, String original) {
     /** Longer queries are compared only for equality after normalisation (edit distance is quadratic). */
     static final int MAX_EDIT_DISTANCE_LENGTH = 1_000;
     private static final Pattern NOISE = Pattern.compile("[\\p{P}\\p{S}]+");
     private static final Pattern SPACE = Pattern.compile("\\s+");
-    private static final Pattern DIGIT = Pattern.compile(".*\\p{Nd}.*");
+    private static final Pattern ENTITY = Pattern.compile(".*[\\p{Nd}\\p{Lu}\\p{Lt}].*");
 
     static QueryText of(JsonNode arguments) {
         List<String> strings = new ArrayList<>();
         JsonNode skeleton = strip(arguments, strings);
         String original = String.join(" ", strings);
-        String normalised = normalise(original);
-        List<String> numbers = Arrays.stream(normalised.split(" ")).filter(t -> DIGIT.matcher(t).matches()).sorted().toList();
-        return new QueryText(Json.canonical(skeleton), normalised, numbers, original);
+        Set<String> entities = new TreeSet<>();
+        Set<String> tokens = new TreeSet<>();
+        for (String token : SPACE.split(NOISE.matcher(Normalizer.normalize(original, Normalizer.Form.NFKC)).replaceAll(" ").strip())) {
+            if (token.isEmpty()) {
+                continue;
+            }
+            String lower = token.toLowerCase(Locale.ROOT);
+            tokens.add(lower);
+            if (ENTITY.matcher(token).matches()) {
+                entities.add(lower);
+            }
+        }
+        return new QueryText(Json.canonical(skeleton), normalise(original), entities, tokens, original);
+    }
+
+    /**
+     * Whether both queries name the same entities: each entity-like token of one occurs (in any case)
+     * in the other. A capitalised first word that the other query also uses ("Tokyo weather",
+     * "weather in tokyo") is no difference.
+     */
+    boolean sameEntities(QueryText other) {
+        return other.tokens.containsAll(entities) && tokens.containsAll(other.entities);
     }
 
     static String normalise(String text) {

@@ -1,7 +1,7 @@
 package dev.rein.state;
 
-import dev.rein.agent.FinishReport;
-import dev.rein.agent.RunStatus;
+import dev.rein.run.FinishReport;
+import dev.rein.run.RunStatus;
 import dev.rein.approval.ApprovalRequest;
 import dev.rein.approval.ApprovalState;
 import dev.rein.model.Message;

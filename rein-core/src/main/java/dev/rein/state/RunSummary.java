@@ -1,6 +1,6 @@
 package dev.rein.state;
 
-import dev.rein.agent.RunStatus;
+import dev.rein.run.RunStatus;
 import java.math.BigDecimal;
 import java.time.Instant;
 

@@ -1,7 +1,7 @@
 package dev.rein.state;
 
-import dev.rein.agent.Reasons;
-import dev.rein.agent.RunStatus;
+import dev.rein.run.Reasons;
+import dev.rein.run.RunStatus;
 import dev.rein.approval.ApprovalRequest;
 import dev.rein.json.Json;
 import java.util.List;

@@ -2,7 +2,7 @@ package dev.rein.state;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.ReinException;
-import dev.rein.agent.RunStatus;
+import dev.rein.run.RunStatus;
 import dev.rein.approval.ActionHash;
 import dev.rein.approval.ApprovalDecision;
 import dev.rein.approval.ApprovalException;

@@ -43,7 +43,7 @@ public final class SnapshotCodec {
     private static <T> T read(String json, Class<T> type, String what) {
         try {
             // Unknown fields are skipped so that a snapshot with fields added by a later minor version still loads.
-            return Json.mapper().readerFor(type).without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).readValue(json);
+            return Json.storedMapper().readerFor(type).without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).readValue(json);
         } catch (JsonProcessingException e) {
             throw new StoreException("cannot read a stored " + what + ": " + e.getOriginalMessage(), e);
         }

@@ -1,5 +1,6 @@
 package dev.rein.state;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.json.Json;
 import java.util.ArrayList;
@@ -16,8 +17,8 @@ final class TraceSummary {
         for (StoredEvent e : events) {
             JsonNode j;
             try {
-                j = Json.parse(e.json());
-            } catch (RuntimeException ex) {
+                j = Json.storedMapper().readTree(e.json());
+            } catch (RuntimeException | JsonProcessingException ex) {
                 lines.add(prefix(e) + "(unreadable event)");
                 continue;
             }

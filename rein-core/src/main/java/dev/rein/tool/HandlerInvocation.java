@@ -12,14 +12,14 @@ final class HandlerInvocation implements ToolInterceptor {
     static final String EMPTY_RESULT = "(the tool ran successfully; the result was empty)";
 
     @Override
-    public ToolResult intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
+    public ToolOutcome intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
         ToolCall call = invocation.call();
         try {
-            return normalise(call, invocation.tool().handler().handle(call.arguments(), invocation.context()));
+            return ToolOutcome.of(normalise(call, invocation.tool().handler().handle(call.arguments(), invocation.context())));
         } catch (InterruptedException e) {
             throw e;
         } catch (Exception e) {
-            return failure(call, e);
+            return ToolOutcome.of(failure(call, e));
         }
     }
 
@@ -27,7 +27,7 @@ final class HandlerInvocation implements ToolInterceptor {
         return switch (value) {
             case null -> ToolResult.success(call, EMPTY_RESULT, null);
             case ToolOutput out when out.content().isBlank() ->
-                    out.isError() ? ToolResult.error(call, ErrorClass.EXECUTION_FAILED, "(the tool reported an error without a message)")
+                    out.isError() ? ToolResult.reinError(call, ErrorClass.EXECUTION_FAILED, "(the tool reported an error without a message)")
                             : ToolResult.success(call, EMPTY_RESULT, out.source());
             case ToolOutput out -> out.isError()
                     ? withSource(ToolResult.error(call, ErrorClass.EXECUTION_FAILED, out.content()), out.source())
@@ -59,8 +59,4 @@ final class HandlerInvocation implements ToolInterceptor {
         };
     }
 
-    static String human(Duration d) {
-        long millis = d.toMillis();
-        return millis % 1000 == 0 ? (millis / 1000) + " s" : millis + " ms";
-    }
 }

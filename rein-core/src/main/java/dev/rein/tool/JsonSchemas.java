@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.networknt.schema.JsonSchema;
 import com.networknt.schema.JsonSchemaFactory;
+import com.networknt.schema.SchemaId;
+import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
 import dev.rein.ReinException;
@@ -15,7 +17,18 @@ import java.util.Set;
 final class JsonSchemas {
     private static final JsonSchemaFactory FACTORY = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012);
 
+    /** The draft 2020-12 meta-schema (bundled with the validator, never fetched): what a valid schema looks like. */
+    private static final JsonSchema META_SCHEMA = FACTORY.getSchema(SchemaLocation.of(SchemaId.V202012));
+
     private JsonSchemas() {}
+
+    /** What makes {@code schema} an invalid JSON Schema, each as "path: message"; empty when it is valid. */
+    static List<String> metaSchemaProblems(JsonNode schema) {
+        return META_SCHEMA.validate(schema).stream()
+                .map(ValidationMessage::getMessage)
+                .sorted()
+                .toList();
+    }
 
     /** A compiled schema; thread-safe. */
     static final class Compiled {

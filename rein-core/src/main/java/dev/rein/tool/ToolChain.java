@@ -2,31 +2,58 @@ package dev.rein.tool;
 
 import java.util.List;
 
-/** Runs a list of interceptors in order and polices their contract (no null, the last stage answers). */
+/**
+ * Runs a list of interceptors in order and polices their contract: a stage passes on the call it
+ * was given (same call id, same tool; the arguments may change, e.g. an approved edit), returns a
+ * result for that call and never null, and the last stage answers. A breach is a
+ * {@link ToolChainException} naming the stage.
+ */
 final class ToolChain implements ToolInterceptor.Chain {
     private final List<ToolInterceptor> stages;
     private final int index;
+    private final ToolInvocation received;
 
-    ToolChain(List<ToolInterceptor> stages, int index) {
+    private ToolChain(List<ToolInterceptor> stages, int index, ToolInvocation received) {
         this.stages = stages;
         this.index = index;
+        this.received = received;
     }
 
     @Override
-    public ToolResult proceed(ToolInvocation invocation) throws InterruptedException {
+    public ToolOutcome proceed(ToolInvocation invocation) throws InterruptedException {
+        if (invocation == null) {
+            throw breach(stages.get(index - 1), "proceeded with null");
+        }
         if (index >= stages.size()) {
-            throw new IllegalStateException("the last tool stage must answer the call, not proceed");
+            throw breach(stages.get(stages.size() - 1), "proceeded past the last stage, which must answer the call");
+        }
+        if (index > 0 && (!invocation.call().id().equals(received.call().id()) || invocation.tool() != received.tool())) {
+            throw breach(stages.get(index - 1), "changed the call id or the tool (from " + describe(received)
+                    + " to " + describe(invocation) + ")");
         }
         ToolInterceptor stage = stages.get(index);
-        ToolResult result = stage.intercept(invocation, new ToolChain(stages, index + 1));
-        if (result == null) {
-            throw new IllegalStateException("tool stage " + stage.getClass().getName() + " returned null");
+        ToolOutcome outcome = stage.intercept(invocation, new ToolChain(stages, index + 1, invocation));
+        if (outcome == null) {
+            throw breach(stage, "returned null instead of an outcome");
         }
-        return result;
+        if (!outcome.callId().equals(invocation.call().id())) {
+            throw breach(stage, "returned the outcome of call " + outcome.callId() + " for call " + invocation.call().id());
+        }
+        return outcome;
     }
 
     /** Starts a fresh pass through {@code stages}. */
-    static ToolResult run(List<ToolInterceptor> stages, ToolInvocation invocation) throws InterruptedException {
-        return new ToolChain(stages, 0).proceed(invocation);
+    static ToolOutcome run(List<ToolInterceptor> stages, ToolInvocation invocation) throws InterruptedException {
+        return new ToolChain(stages, 0, invocation).proceed(invocation);
+    }
+
+    private static String describe(ToolInvocation invocation) {
+        return "call " + invocation.call().id() + " of tool '" + invocation.tool().name() + "'";
+    }
+
+    private static ToolChainException breach(ToolInterceptor stage, String what) {
+        String name = stage.getClass().getName();
+        return new ToolChainException("tool-chain stage " + name + " " + what
+                + "; a stage must pass on the call it was given and return a result for it");
     }
 }

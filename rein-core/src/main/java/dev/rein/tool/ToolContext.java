@@ -1,5 +1,6 @@
 package dev.rein.tool;
 
+import java.time.Clock;
 import java.time.Instant;
 import java.util.Objects;
 
@@ -9,10 +10,12 @@ import java.util.Objects;
  * @param idempotencyKey stable for this call across retries and resumes; pass it to external
  *                       systems so a repeated delivery is applied once
  * @param deadline       the handler should not work past this instant
+ * @param clock          the run's clock: every time a stage or handler reads comes from it
  */
 public record ToolContext(String runId, int step, String callId, String idempotencyKey, Instant deadline,
-                          Principal principal, Secrets secrets) {
+                          Principal principal, Secrets secrets, Clock clock) {
     public ToolContext {
+        clock = clock == null ? Clock.systemUTC() : clock;
         Objects.requireNonNull(runId, "runId");
         Objects.requireNonNull(callId, "callId");
         Objects.requireNonNull(idempotencyKey, "idempotencyKey");
@@ -21,9 +24,15 @@ public record ToolContext(String runId, int step, String callId, String idempote
         secrets = secrets == null ? Secrets.NONE : secrets;
     }
 
+    /** A context on the system clock. */
+    public ToolContext(String runId, int step, String callId, String idempotencyKey, Instant deadline,
+                       Principal principal, Secrets secrets) {
+        this(runId, step, callId, idempotencyKey, deadline, principal, secrets, Clock.systemUTC());
+    }
+
     /** The same context with an earlier deadline (the executor narrows it to the call's timeout). */
     public ToolContext withDeadline(Instant newDeadline) {
-        return new ToolContext(runId, step, callId, idempotencyKey, newDeadline, principal, secrets);
+        return new ToolContext(runId, step, callId, idempotencyKey, newDeadline, principal, secrets, clock);
     }
 
     /** A context for calling a tool outside a run (tests, scripts), as the anonymous principal. */
@@ -33,7 +42,8 @@ public record ToolContext(String runId, int step, String callId, String idempote
 
     /** A context for calling a tool outside a run on behalf of {@code principal} (whose scopes the executor checks). */
     public static ToolContext standalone(String callId, Principal principal) {
-        return new ToolContext("standalone", 0, callId, "standalone-" + callId, Instant.now().plusSeconds(300),
-                principal, Secrets.NONE);
+        Clock clock = Clock.systemUTC();
+        return new ToolContext("standalone", 0, callId, "standalone-" + callId, clock.instant().plusSeconds(300),
+                principal, Secrets.NONE, clock);
     }
 }

@@ -33,6 +33,23 @@ public final class ToolRegistry {
         return new ToolRegistry(Collections.unmodifiableMap(byName));
     }
 
+    /**
+     * Checks every tool's input schema against the JSON Schema (draft 2020-12) meta-schema, so that a
+     * typo such as {@code "type": "strin"} fails when the agent is built, not at the model's first call.
+     *
+     * @throws ReinException naming the first tool whose schema is invalid, with what is wrong
+     */
+    public void requireValidSchemas() {
+        for (Tool tool : tools.values()) {
+            List<String> problems = JsonSchemas.metaSchemaProblems(tool.definition().inputSchema());
+            if (!problems.isEmpty()) {
+                throw new ReinException("tool '" + tool.name() + "' has an input schema that is not valid JSON Schema"
+                        + " (checked against the draft 2020-12 meta-schema): " + String.join("; ", problems)
+                        + ". Fix the schema given to Tool.builder(\"" + tool.name() + "\").inputSchema(...).");
+            }
+        }
+    }
+
     public Optional<Tool> find(String name) {
         return Optional.ofNullable(tools.get(name));
     }

@@ -8,11 +8,17 @@ import java.util.Objects;
  * The normalised observation of one tool call: the text the model sees, the error flag and class,
  * where the data came from, when it was observed and how long the call took.
  *
- * @param retryAfter for a {@link ErrorClass#TRANSIENT} failure, how long the failing system asked
- *                   to wait before trying again; else null
+ * @param retryAfter  for a {@link ErrorClass#TRANSIENT} failure, how long the failing system asked
+ *                    to wait before trying again; else null
+ * @param reinMessage the content is one of Rein's own fixed messages (a refusal, a limit, a timeout),
+ *                    the only text that reaches the model outside the untrusted-data wrapper. False
+ *                    for everything a tool, an interceptor or the outside world wrote, errors included.
  */
 public record ToolResult(String callId, String toolName, String content, boolean isError, ErrorClass errorClass,
-                         String source, Instant observedAt, Duration duration, Duration retryAfter) {
+                         String source, Instant observedAt, Duration duration, Duration retryAfter, boolean reinMessage) {
+    /** Results built outside a run are stamped with the system clock; the executor restamps Rein's own with the run's. */
+    private static final java.time.Clock DEFAULT_CLOCK = java.time.Clock.systemUTC();
+
     public ToolResult {
         Objects.requireNonNull(callId, "callId");
         Objects.requireNonNull(toolName, "toolName");
@@ -22,43 +28,64 @@ public record ToolResult(String callId, String toolName, String content, boolean
         duration = duration == null ? Duration.ZERO : duration;
     }
 
-    /** A result without a retry hint. */
+    /** A result whose content is not Rein's own (so it is wrapped as untrusted data). */
+    public ToolResult(String callId, String toolName, String content, boolean isError, ErrorClass errorClass,
+                      String source, Instant observedAt, Duration duration, Duration retryAfter) {
+        this(callId, toolName, content, isError, errorClass, source, observedAt, duration, retryAfter, false);
+    }
+
+    /** A result without a retry hint, whose content is not Rein's own. */
     public ToolResult(String callId, String toolName, String content, boolean isError, ErrorClass errorClass,
                       String source, Instant observedAt, Duration duration) {
         this(callId, toolName, content, isError, errorClass, source, observedAt, duration, null);
     }
 
     public static ToolResult success(ToolCall call, String content, String source) {
-        return new ToolResult(call.id(), call.name(), content, false, ErrorClass.NONE, source, Instant.now(), Duration.ZERO);
+        return new ToolResult(call.id(), call.name(), content, false, ErrorClass.NONE, source, DEFAULT_CLOCK.instant(), Duration.ZERO);
     }
 
+    /**
+     * An error result whose message was written by a tool, an interceptor or from outside data (a URL,
+     * a host, a path, an exception message): the model sees it inside the untrusted-data wrapper.
+     */
     public static ToolResult error(ToolCall call, ErrorClass errorClass, String message) {
-        return new ToolResult(call.id(), call.name(), message, true, errorClass, "rein", Instant.now(), Duration.ZERO);
+        return new ToolResult(call.id(), call.name(), message, true, errorClass, null, DEFAULT_CLOCK.instant(), Duration.ZERO);
+    }
+
+    /**
+     * An error result with one of Rein's own fixed messages, which the model sees unwrapped. Never put
+     * text from a tool, an exception or the outside world in it: use {@link #error} for that.
+     */
+    public static ToolResult reinError(ToolCall call, ErrorClass errorClass, String message) {
+        return new ToolResult(call.id(), call.name(), message, true, errorClass, "rein", DEFAULT_CLOCK.instant(), Duration.ZERO, null, true);
     }
 
     public ToolResult withContent(String newContent) {
-        return new ToolResult(callId, toolName, newContent, isError, errorClass, source, observedAt, duration, retryAfter);
+        return new ToolResult(callId, toolName, newContent, isError, errorClass, source, observedAt, duration, retryAfter, reinMessage);
+    }
+
+    public ToolResult withObservedAt(Instant when) {
+        return new ToolResult(callId, toolName, content, isError, errorClass, source, when, duration, retryAfter, reinMessage);
     }
 
     public ToolResult withDuration(Duration newDuration) {
-        return new ToolResult(callId, toolName, content, isError, errorClass, source, observedAt, newDuration, retryAfter);
+        return new ToolResult(callId, toolName, content, isError, errorClass, source, observedAt, newDuration, retryAfter, reinMessage);
     }
 
     public ToolResult withSource(String newSource) {
-        return new ToolResult(callId, toolName, content, isError, errorClass, newSource, observedAt, duration, retryAfter);
+        return new ToolResult(callId, toolName, content, isError, errorClass, newSource, observedAt, duration, retryAfter, reinMessage);
     }
 
     public ToolResult withRetryAfter(Duration hint) {
-        return new ToolResult(callId, toolName, content, isError, errorClass, source, observedAt, duration, hint);
+        return new ToolResult(callId, toolName, content, isError, errorClass, source, observedAt, duration, hint, reinMessage);
     }
 
-    /** True when the content came from the tool itself rather than from Rein refusing or stopping the call. */
+    /**
+     * True unless the content is one of Rein's own fixed messages: whatever a tool, an interceptor or
+     * the outside world wrote (successes and errors alike) is wrapped as untrusted data.
+     */
     public boolean fromTool() {
-        return switch (errorClass) {
-            case NONE, EXECUTION_FAILED, TRANSIENT -> true;
-            case UNKNOWN_TOOL, INVALID_ARGUMENTS, PERMISSION_DENIED, LIMIT_REACHED, TIMEOUT, REJECTED, INTERVENTION,
-                 CANCELLED, MISSING_SOURCE, AWAITING_APPROVAL -> false;
-        };
+        return !reinMessage;
     }
 
     /** True when Rein refused the call before it ran (a security-relevant event, audited). */

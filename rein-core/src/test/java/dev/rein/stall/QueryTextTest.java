@@ -29,6 +29,6 @@ class QueryTextTest {
         assertThat(a.similarity(b)).isEqualTo(1.0);
         QueryText c = QueryText.of(Json.parse("{\"q\":\"Tokyo weather\",\"page\":3,\"filters\":{\"lang\":\"en\"}}"));
         assertThat(c.skeleton()).isNotEqualTo(a.skeleton());
-        assertThat(QueryText.of(Json.parse("{\"q\":\"release 2.1\"}")).numbers()).containsExactly("1", "2");
+        assertThat(QueryText.of(Json.parse("{\"q\":\"release 2.1\"}")).entities()).containsExactly("1", "2");
     }
 }

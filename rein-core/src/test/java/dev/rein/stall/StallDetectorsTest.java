@@ -156,6 +156,23 @@ class StallDetectorsTest {
     }
 
     @Test
+    void queriesNamingDifferentEntitiesAreDifferentQueries() {
+        StallHarness h = new StallHarness();
+        for (String name : new String[] {"Jon Smith", "Jan Smith", "Jen Smith", "Jon Smyth"}) {
+            assertThat(h.step(ok("search", "{\"q\":\"orders of customer " + name + "\"}", "orders of " + name)).quiet()).as(name).isTrue();
+        }
+        for (String id : new String[] {"ORD-A104", "ORD-A105", "ORD-B104"}) {
+            assertThat(h.step(ok("search", "{\"q\":\"status of order " + id + "\"}", "status " + id)).quiet()).as(id).isTrue();
+        }
+        for (String date : new String[] {"2024-03-01", "2024-03-02", "2024-04-01"}) {
+            assertThat(h.step(ok("search", "{\"q\":\"sales report " + date + "\"}", "report " + date)).quiet()).as(date).isTrue();
+        }
+        h.step(ok("search", "{\"q\":\"orders of customer Jon Smith!\"}", "orders of Jon Smith"));
+        assertThat(h.step(ok("search", "{\"q\":\"Orders of customer jon smith\"}", "orders of Jon Smith")).blocked(0))
+                .as("a rewording that keeps the name is still a near duplicate").isTrue();
+    }
+
+    @Test
     void nearDuplicatesWorkOnJapaneseAndRespectOtherArguments() {
         StallHarness h = new StallHarness();
         assertThat(h.step(ok("search", "{\"q\":\"東京の天気\",\"page\":1}", "晴れ")).quiet()).isTrue();

@@ -2,7 +2,7 @@ package dev.rein.state;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rein.agent.RunStatus;
+import dev.rein.run.RunStatus;
 import dev.rein.json.Json;
 import dev.rein.model.ModelResponse;
 import dev.rein.model.StopReason;

@@ -144,6 +144,34 @@ class ToolExecutorTest {
     }
 
     @Test
+    void parallelCallsAreAdmittedInCallOrderAndReportedAsTheyEnd() throws Exception {
+        // The first call is slow to pass an early stage (the run's tool_call trace sits there) and slow to run.
+        List<String> admitted = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<String> ended = new java.util.concurrent.CopyOnWriteArrayList<>();
+        ToolInterceptor slowFirst = (invocation, chain) -> {
+            if (invocation.call().id().equals("c1")) {
+                Thread.sleep(200);
+            }
+            admitted.add(invocation.call().id());
+            return chain.proceed(invocation);
+        };
+        ToolHandler handler = (a, c) -> {
+            Thread.sleep(a.get("text").asText().equals("slow") ? 300 : 0);
+            return a.get("text").asText();
+        };
+        ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(tool("w", handler))).interceptor(slowFirst).build();
+        List<ToolCall> calls = List.of(new ToolCall("c1", "w", Json.parse("{\"text\":\"slow\"}"), 0),
+                new ToolCall("c2", "w", Json.parse("{\"text\":\"fast\"}"), 1),
+                new ToolCall("c3", "w", Json.parse("{\"oops\":1}"), 2),
+                new ToolCall("c4", "w", Json.parse("{\"text\":\"fast\"}"), 3));
+        List<ToolResult> results = executor.executeAll(calls, c -> ToolContext.standalone(c.id()), r -> ended.add(r.callId()));
+        assertThat(admitted).containsExactly("c1", "c2", "c4"); // c3 was refused by validation, before the stages
+        assertThat(results).extracting(ToolResult::callId).containsExactly("c1", "c2", "c3", "c4");
+        assertThat(ended).containsExactlyInAnyOrder("c1", "c2", "c3", "c4");
+        assertThat(ended.get(3)).isEqualTo("c1");
+    }
+
+    @Test
     void perToolCapsRefuseCallsOverTheLimit() throws Exception {
         AtomicInteger runs = new AtomicInteger();
         ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(tool("t", (a, c) -> "ok " + runs.incrementAndGet())))

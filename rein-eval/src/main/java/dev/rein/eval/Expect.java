@@ -1,8 +1,8 @@
 package dev.rein.eval;
 
-import dev.rein.agent.Reasons;
+import dev.rein.run.Reasons;
 import dev.rein.agent.RunResult;
-import dev.rein.agent.RunStatus;
+import dev.rein.run.RunStatus;
 import dev.rein.budget.BudgetKind;
 import dev.rein.tool.ErrorClass;
 import java.util.Arrays;

@@ -2,7 +2,7 @@ package dev.rein.eval;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.agent.RunResult;
-import dev.rein.agent.RunStatus;
+import dev.rein.run.RunStatus;
 import dev.rein.json.Json;
 import dev.rein.model.ContentBlock;
 import dev.rein.model.Message;

@@ -2,8 +2,8 @@ package dev.rein.eval;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rein.agent.Reasons;
-import dev.rein.agent.RunStatus;
+import dev.rein.run.Reasons;
+import dev.rein.run.RunStatus;
 import dev.rein.budget.BudgetKind;
 import dev.rein.eval.env.FileTreeEnvironment;
 import dev.rein.json.Json;

@@ -1,7 +1,7 @@
 package dev.rein.eval;
 
 import dev.rein.agent.RunResult;
-import dev.rein.agent.RunStatus;
+import dev.rein.run.RunStatus;
 import dev.rein.eval.env.FileTreeEnvironment;
 import dev.rein.json.Json;
 import dev.rein.model.Message;

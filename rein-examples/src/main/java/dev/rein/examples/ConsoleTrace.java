@@ -83,7 +83,7 @@ public final class ConsoleTrace implements RunListener {
         out.printf("%n= %s (%s) after %d step%s, USD %s%n", result.status(), result.reason(), result.steps(),
                 result.steps() == 1 ? "" : "s", result.costUsd().toPlainString());
         if (result.message() != null && !result.message().isBlank() && !result.succeeded()) {
-            out.println("  " + result.message());
+            out.println("  " + Display.visible(result.message(), false));
         }
         if (result.answer() != null && !result.answer().isBlank()) {
             out.println(Display.indent(result.answer(), "  | "));

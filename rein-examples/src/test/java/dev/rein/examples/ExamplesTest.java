@@ -21,6 +21,14 @@ class ExamplesTest {
     }
 
     @Test
+    void theConsoleShowsControlCharactersFromModelsAndToolsVisibly() {
+        String hostile = "page \u001b]0;pwned\u0007\u001b[2J\u009b31m\u202eend";
+        assertThat(Display.line(hostile, 200)).isEqualTo("page \\x1b]0;pwned\\x07\\x1b[2J\\x9b31m\\u202eend");
+        assertThat(Display.indent("a\u001b[31m\nb\tc", "| ")).isEqualTo("| a\\x1b[31m\n| b\tc");
+        assertThat(Display.line("日本語のテキスト", 200)).isEqualTo("日本語のテキスト");
+    }
+
+    @Test
     void anUnknownNameIsAUsageErrorThatListsTheExamples() {
         Captured c = new Captured();
         assertThat(Examples.run("nope", true, c.out, c.err)).isEqualTo(Examples.USAGE);

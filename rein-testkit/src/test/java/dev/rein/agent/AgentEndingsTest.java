@@ -1,5 +1,7 @@
 package dev.rein.agent;
 
+import dev.rein.run.RunStatus;
+import dev.rein.run.Verdict;
 import static dev.rein.testkit.ScriptedModel.call;
 import static dev.rein.testkit.ScriptedModel.text;
 import static dev.rein.testkit.ScriptedModel.toolCalls;

@@ -1,5 +1,7 @@
 package dev.rein.agent;
 
+import dev.rein.run.Reasons;
+import dev.rein.run.RunStatus;
 import static dev.rein.testkit.ScriptedModel.call;
 import static dev.rein.testkit.ScriptedModel.reply;
 import static dev.rein.testkit.ScriptedModel.text;
@@ -29,12 +31,26 @@ class EmptyAndPartialResponsesTest {
     }
 
     @Test
-    void anEmptyEndTurnAfterToolResultsEndsTheRunWithAnEmptyAnswer() {
-        ScriptedModel model = ScriptedModel.of(toolCalls(call("echo", "{\"text\":\"a\"}")), reply(StopReason.END_TURN, Usage.ZERO));
+    void anEmptyEndTurnAfterToolResultsIsAskedOnceMoreAndThenFails() {
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("echo", "{\"text\":\"a\"}")), reply(StopReason.END_TURN, Usage.ZERO),
+                reply(StopReason.END_TURN, Usage.ZERO));
+        RunResult result = agent(model).build().run("go");
+        assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(result.reason()).isEqualTo(Reasons.EMPTY_ANSWER);
+        assertThat(result.message()).contains("without an answer");
+        assertThat(model.requests()).hasSize(3);
+        assertThat(model.lastRequest().messages().get(model.lastRequest().messages().size() - 1).text()).contains("Your last reply was empty");
+        assertThat(result.history()).allSatisfy(m -> assertThat(m.content()).isNotEmpty());
+    }
+
+    @Test
+    void anEmptyEndTurnFollowedByAnAnswerSucceeds() {
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("echo", "{\"text\":\"a\"}")), reply(StopReason.END_TURN, Usage.ZERO),
+                text("the echo said a"));
         RunResult result = agent(model).build().run("go");
         assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
-        assertThat(result.answer()).isEmpty();
-        assertThat(result.history()).allSatisfy(m -> assertThat(m.content()).isNotEmpty());
+        assertThat(result.answer()).isEqualTo("the echo said a");
+        assertThat(trace.events(TraceEvent.Intervention.class)).extracting(TraceEvent.Intervention::kind).contains("empty_answer");
     }
 
     @Test

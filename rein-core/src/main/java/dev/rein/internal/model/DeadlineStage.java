@@ -17,10 +17,13 @@ import java.time.Duration;
 public final class DeadlineStage implements ModelInterceptor {
     private final BudgetMeter meter;
     private final String threadName;
+    private final Runnable endOfAttempt;
 
-    public DeadlineStage(BudgetMeter meter, String runId) {
+    /** @param endOfAttempt runs when an attempt ends, however it ends (the run releases held-back stream output) */
+    public DeadlineStage(BudgetMeter meter, String runId, Runnable endOfAttempt) {
         this.meter = meter;
         this.threadName = "rein-model-" + runId;
+        this.endOfAttempt = endOfAttempt;
     }
 
     @Override
@@ -38,7 +41,13 @@ public final class DeadlineStage implements ModelInterceptor {
         if (remaining.isNegative() || remaining.isZero()) {
             throw deadline();
         }
-        return switch (Timed.run(threadName, remaining, rest)) {
+        Timed.Outcome<T> outcome;
+        try {
+            outcome = Timed.run(threadName, remaining, rest);
+        } finally {
+            endOfAttempt.run();
+        }
+        return switch (outcome) {
             case Timed.Outcome.Done<T> done -> done.value();
             case Timed.Outcome.TimedOut<T> ignored -> throw deadline();
             case Timed.Outcome.Failed<T> failed -> throw rethrow(failed.cause());

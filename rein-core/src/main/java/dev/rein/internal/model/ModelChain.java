@@ -11,13 +11,10 @@ import java.util.Objects;
 
 /**
  * Runs a model call through a list of stages in order and polices their contract: each stage
- * proceeds at most once (unless it is a {@link Repeating} stage), keeps the conversation of the
+ * proceeds at most once (unless it {@link ModelInterceptor#retries()}), keeps the conversation of the
  * call it was given and never returns null. A breach is a {@link ReinException} naming the stage.
  */
 public final class ModelChain {
-    /** Marks the one stage allowed to proceed more than once per call (retry). */
-    public interface Repeating {}
-
     /** The innermost stage: calls the model itself. */
     public static final ModelInterceptor MODEL = new ModelInterceptor() {
         @Override
@@ -102,7 +99,7 @@ public final class ModelChain {
             }
             if (index > 0) {
                 ModelInterceptor caller = stages.get(index - 1);
-                if (++proceeded > 1 && !(caller instanceof Repeating)) {
+                if (++proceeded > 1 && !caller.retries()) {
                     throw breach(caller, "proceeded more than once with one call");
                 }
                 if (!sameConversation(received.request(), call.request())) {
@@ -119,7 +116,7 @@ public final class ModelChain {
 
     private static ReinException breach(ModelInterceptor stage, String what) {
         return new ReinException("model-call stage " + name(stage) + " " + what
-                + "; a stage must proceed at most once, keep the conversation and return a response");
+                + "; a stage must proceed at most once (unless it retries()), keep the conversation and return a response");
     }
 
     private static String name(ModelInterceptor stage) {

@@ -15,7 +15,7 @@ import java.time.Duration;
  * backoff or the provider's {@code retryAfter}, as long as the wait ends before the run's
  * deadline. Each retry is traced. Token counts are not retried (the caller estimates instead).
  */
-public final class RetryStage implements ModelInterceptor, ModelChain.Repeating {
+public final class RetryStage implements ModelInterceptor {
     /** Why a call was not retried (or not any more), for the final failure's message. */
     public static final class GaveUp extends ModelException {
         private final String providerMessage;
@@ -65,6 +65,11 @@ public final class RetryStage implements ModelInterceptor, ModelChain.Repeating 
                 Thread.sleep(delay.toMillis());
             }
         }
+    }
+
+    @Override
+    public boolean retries() {
+        return true;
     }
 
     @Override

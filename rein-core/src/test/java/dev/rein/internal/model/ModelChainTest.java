@@ -80,7 +80,7 @@ class ModelChainTest {
         stages.addAll(app);
         stages.add(new PricingStage(meter, "main", PRICES));
         stages.add(new RetryStage(new RetryPolicy(2, Duration.ofMillis(1), Duration.ofMillis(1), 0), meter, tracer));
-        stages.add(new DeadlineStage(meter, "run_chain"));
+        stages.add(new DeadlineStage(meter, "run_chain", () -> log.add("end of attempt")));
         stages.add(ModelChain.MODEL);
         return new ModelChain(stages);
     }
@@ -112,7 +112,7 @@ class ModelChainTest {
         chain(meter, List.of(recording("first"), recording("second"))).call(call(flaky, request("main"), Duration.ofMinutes(1)));
 
         assertThat(log).containsExactly("trace:ModelRequested", "first:before", "second:before", "model:1",
-                "trace:ModelRetry", "model:2", "second:after", "first:after", "trace:ModelResponded");
+                "end of attempt", "trace:ModelRetry", "model:2", "end of attempt", "second:after", "first:after", "trace:ModelResponded");
         TraceEvent.ModelResponded responded = (TraceEvent.ModelResponded) events.get(events.size() - 1);
         assertThat(responded.costUsd()).as("priced below the application, traced above it").isEqualByComparingTo("1");
         assertThat(meter.costUsd()).isEqualByComparingTo("1");

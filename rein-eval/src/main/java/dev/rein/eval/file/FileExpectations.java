@@ -1,7 +1,7 @@
 package dev.rein.eval.file;
 
 import dev.rein.ReinException;
-import dev.rein.agent.RunStatus;
+import dev.rein.run.RunStatus;
 import dev.rein.eval.EndExpectation;
 import dev.rein.eval.Environment;
 import dev.rein.eval.Expect;

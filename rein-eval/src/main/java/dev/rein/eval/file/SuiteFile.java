@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
@@ -104,10 +106,40 @@ public final class SuiteFile {
         } catch (JsonMappingException e) {
             String path = e.getPath().stream().map(ref -> ref.getFieldName() != null ? "." + ref.getFieldName()
                     : "[" + ref.getIndex() + "]").collect(Collectors.joining()).replaceFirst("^\\.", "");
-            throw new ReinException(source + (path.isEmpty() ? "" : ", at " + path) + location(e) + ": " + e.getOriginalMessage());
+            throw new ReinException(source + (path.isEmpty() ? "" : ", at " + path) + location(e) + ": " + mappingProblem(e));
         } catch (JsonProcessingException e) {
             throw new ReinException(source + location(e) + ": not valid " + format + ": " + e.getOriginalMessage());
         }
+    }
+
+    /** What is wrong, in the suite file's terms: Jackson's own messages name Java classes, which mean nothing to its author. */
+    private static String mappingProblem(JsonMappingException e) {
+        if (e instanceof UnrecognizedPropertyException unknown) {
+            List<String> known = unknown.getKnownPropertyIds().stream().map(String::valueOf).sorted().toList();
+            return "unknown field '" + unknown.getPropertyName() + "'" + (known.isEmpty() ? "" : "; known fields here: "
+                    + String.join(", ", known));
+        }
+        if (e instanceof MismatchedInputException mismatched && mismatched.getTargetType() != null) {
+            return "wrong kind of value: expected " + expected(mismatched.getTargetType());
+        }
+        // Any other binding problem: keep Jackson's explanation, without the Java type names in it.
+        return e.getOriginalMessage().replaceAll("\\s*\\(class [^)]*\\)", "").replaceAll("`[^`]*`", "a value")
+                .replaceAll("\\s*\\R.*", "");
+    }
+
+    private static String expected(Class<?> type) {
+        if (type == String.class || type.isEnum()) {
+            return "a text value";
+        } else if (type == Integer.class || type == Long.class || type == int.class || type == long.class) {
+            return "a whole number";
+        } else if (Number.class.isAssignableFrom(type) || type == double.class) {
+            return "a number";
+        } else if (type == Boolean.class || type == boolean.class) {
+            return "true or false";
+        } else if (java.util.Collection.class.isAssignableFrom(type) || type.isArray()) {
+            return "a list";
+        }
+        return "a mapping of fields (key: value)";
     }
 
     private static String location(JsonProcessingException e) {

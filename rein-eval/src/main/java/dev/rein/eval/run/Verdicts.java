@@ -1,8 +1,8 @@
 package dev.rein.eval.run;
 
-import dev.rein.agent.Reasons;
+import dev.rein.run.Reasons;
 import dev.rein.agent.RunResult;
-import dev.rein.agent.RunStatus;
+import dev.rein.run.RunStatus;
 import dev.rein.eval.FailureKind;
 import dev.rein.eval.Finding;
 import dev.rein.eval.SideEffect;

@@ -68,7 +68,7 @@ public final class CodeChange implements Example {
                 .model(model.model()).modelName(model.name())
                 .systemPrompt(SYSTEM_PROMPT)
                 .tools(new CodeTools(workspace, testTimeout).all())
-                .toolInterceptor(new ProtectedPaths())
+                .toolInterceptor(new ProtectedPaths(workspace.dir()))
                 // Every edit happens in a throw-away git sandbox and can be undone with one command, so edits do not
                 // wait for a person one by one; a person reviews the resulting commit instead.
                 .approvalPolicy(ApprovalPolicy.IRREVERSIBLE_ONLY)

@@ -179,22 +179,8 @@ final class CodeTools {
                 .build();
     }
 
-    /** The file {@code relative} inside the workspace; refuses anything that would leave it. */
+    /** The file {@code relative} inside the workspace, by the rules every tool shares ({@link WorkspacePaths}). */
     private Path resolve(String relative) throws IOException {
-        if (relative.isBlank() || relative.startsWith("/") || relative.contains("\\")) {
-            throw new IllegalArgumentException("'" + relative + "' is not a relative path inside the project");
-        }
-        Path root = workspace.dir().toRealPath();
-        Path path = root.resolve(relative).normalize();
-        if (!path.startsWith(root) || root.relativize(path).startsWith(".git")) {
-            throw new IllegalArgumentException("'" + relative + "' is outside the project's files");
-        }
-        if (!Files.isRegularFile(path)) {
-            throw new IllegalArgumentException("no file '" + relative + "'; list_files shows the project's files");
-        }
-        if (!path.toRealPath().startsWith(root)) {
-            throw new IllegalArgumentException("'" + relative + "' links outside the project");
-        }
-        return path;
+        return WorkspacePaths.resolve(workspace.dir(), relative);
     }
 }

@@ -95,15 +95,22 @@ public final class GitWorkspace implements Environment {
         return git("diff");
     }
 
-    /** The working tree's files (without .git), path to content. */
+    /**
+     * The working tree's files (without .git), path to content. A file is listed only when
+     * {@link WorkspacePaths} resolves it, so a symbolic link out of the workspace is never read.
+     */
     public synchronized Map<String, String> files() {
         Map<String, String> files = new TreeMap<>();
         try (Stream<Path> walk = Files.walk(dir)) {
             for (Path p : walk.filter(Files::isRegularFile).toList()) {
                 String rel = dir.relativize(p).toString().replace('\\', '/');
-                if (!rel.startsWith(".git/")) {
-                    files.put(rel, Files.readString(p, StandardCharsets.UTF_8));
+                Path real;
+                try {
+                    real = WorkspacePaths.resolve(dir, rel);
+                } catch (IllegalArgumentException e) {
+                    continue; // under .git, or a link out of the workspace
                 }
+                files.put(rel, Files.readString(real, StandardCharsets.UTF_8));
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);

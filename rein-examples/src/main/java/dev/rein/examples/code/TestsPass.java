@@ -1,8 +1,8 @@
 package dev.rein.examples.code;
 
-import dev.rein.agent.FinalAnswer;
-import dev.rein.agent.Verdict;
-import dev.rein.agent.Verifier;
+import dev.rein.run.FinalAnswer;
+import dev.rein.run.Verdict;
+import dev.rein.run.Verifier;
 import java.time.Duration;
 import java.util.List;
 

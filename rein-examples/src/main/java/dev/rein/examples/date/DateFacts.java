@@ -1,6 +1,6 @@
 package dev.rein.examples.date;
 
-import dev.rein.agent.FinalAnswer;
+import dev.rein.run.FinalAnswer;
 import dev.rein.examples.Exchanges.Exchange;
 import dev.rein.examples.Exchanges;
 import dev.rein.guard.RequiredFact;

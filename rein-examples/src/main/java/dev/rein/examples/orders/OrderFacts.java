@@ -1,7 +1,7 @@
 package dev.rein.examples.orders;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.rein.agent.FinalAnswer;
+import dev.rein.run.FinalAnswer;
 import dev.rein.examples.Exchanges.Exchange;
 import dev.rein.examples.Exchanges;
 import dev.rein.guard.RequiredFact;

@@ -1,8 +1,8 @@
 package dev.rein.examples.sql;
 
-import dev.rein.agent.FinalAnswer;
-import dev.rein.agent.Verdict;
-import dev.rein.agent.Verifier;
+import dev.rein.run.FinalAnswer;
+import dev.rein.run.Verdict;
+import dev.rein.run.Verifier;
 import dev.rein.examples.Exchanges.Exchange;
 import dev.rein.examples.Exchanges;
 import java.math.BigDecimal;

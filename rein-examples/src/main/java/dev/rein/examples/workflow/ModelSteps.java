@@ -2,7 +2,7 @@ package dev.rein.examples.workflow;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.agent.Agent;
-import dev.rein.agent.Verdict;
+import dev.rein.run.Verdict;
 import dev.rein.budget.Budget;
 import dev.rein.eval.TrialModel;
 import dev.rein.json.Json;

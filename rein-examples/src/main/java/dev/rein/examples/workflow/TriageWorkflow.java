@@ -2,8 +2,8 @@ package dev.rein.examples.workflow;
 
 import static dev.rein.testkit.ScriptedModel.text;
 
-import dev.rein.agent.Reasons;
-import dev.rein.agent.RunStatus;
+import dev.rein.run.Reasons;
+import dev.rein.run.RunStatus;
 import dev.rein.budget.Budget;
 import dev.rein.budget.BudgetKind;
 import dev.rein.eval.Expect;

@@ -10,7 +10,12 @@ import dev.rein.examples.SuiteRuns;
 import dev.rein.json.Json;
 import dev.rein.testkit.RecordingListener;
 import dev.rein.testkit.ScriptedModel;
+import dev.rein.tool.ErrorClass;
 import dev.rein.tool.Tool;
+import dev.rein.tool.ToolCall;
+import dev.rein.tool.ToolExecutor;
+import dev.rein.tool.ToolRegistry;
+import dev.rein.tool.ToolResult;
 import dev.rein.tool.ToolContext;
 import dev.rein.trace.TraceEvent;
 import java.nio.file.Files;
@@ -49,6 +54,46 @@ class CodeChangeTest {
             Files.createSymbolicLink(ws.dir().resolve("src/link"), Files.writeString(outside.resolve("secret.txt"), "x"));
             assertThatThrownBy(() -> read.handler().handle(Json.object().put("path", "src/link"), ToolContext.standalone("r")))
                     .hasMessageContaining("links outside");
+        }
+    }
+
+    @Test
+    void everySpellingOfATestPathIsProtected() throws Exception {
+        try (GitWorkspace ws = new GitWorkspace()) {
+            ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(new CodeTools(ws, Duration.ofSeconds(5)).all()))
+                    .interceptor(new ProtectedPaths(ws.dir())).build();
+            Files.createSymbolicLink(ws.dir().resolve("src/t"), Path.of("../tests"));
+            for (String path : new String[] {"tests/test_slug.sh", "./tests/test_slug.sh", ".//tests/test_slug.sh",
+                    "././tests/test_slug.sh", "src/../tests/test_slug.sh", " tests//test_slug.sh", "src/t/test_slug.sh"}) {
+                String args = Json.write(Json.object().put("path", path).put("old_text", "#").put("new_text", "# edited"));
+                ToolResult result = executor.execute(new ToolCall("c", CodeTools.EDIT_FILE, Json.parse(args), 0),
+                        ToolContext.standalone("c"));
+                assertThat(result.errorClass()).as(path + ": " + result.content()).isEqualTo(ErrorClass.PERMISSION_DENIED);
+            }
+            assertThat(ws.testsUnchanged()).isTrue();
+            String src = Json.write(Json.object().put("path", ".//src/slug.sh").put("old_text", "#!/bin/sh").put("new_text", "#!/bin/sh"));
+            assertThat(executor.execute(new ToolCall("d", CodeTools.EDIT_FILE, Json.parse(src), 0), ToolContext.standalone("d"))
+                    .isError()).isFalse();
+        }
+    }
+
+    @Test
+    void searchAndListingDoNotFollowALinkOutOfTheWorkspace(@TempDir Path outside) throws Exception {
+        try (GitWorkspace ws = new GitWorkspace()) {
+            Path secret = Files.writeString(outside.resolve("passwd"), "root:x:0:0:secret-line\n");
+            Files.createSymbolicLink(ws.dir().resolve("src/notes.txt"), secret);
+            Map<String, Tool> tools = new java.util.HashMap<>();
+            new CodeTools(ws, Duration.ofSeconds(5)).all().forEach(t -> tools.put(t.name(), t));
+            String found = tools.get("search").handler().handle(Json.object().put("pattern", "secret"), ToolContext.standalone("s"))
+                    .toString();
+            assertThat(found).doesNotContain("secret-line").contains("no matches");
+            String listed = tools.get("list_files").handler().handle(Json.object(), ToolContext.standalone("l")).toString();
+            assertThat(listed).doesNotContain("notes.txt");
+            assertThatThrownBy(() -> tools.get("read_file").handler().handle(Json.object().put("path", "src/notes.txt"),
+                    ToolContext.standalone("r"))).hasMessageContaining("links outside");
+            assertThat(ws.files()).doesNotContainKey("src/notes.txt");
+        } finally {
+            Files.deleteIfExists(outside.resolve("passwd"));
         }
     }
 

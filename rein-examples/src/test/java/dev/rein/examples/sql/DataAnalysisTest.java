@@ -2,8 +2,8 @@ package dev.rein.examples.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rein.agent.FinalAnswer;
-import dev.rein.agent.Verdict;
+import dev.rein.run.FinalAnswer;
+import dev.rein.run.Verdict;
 import dev.rein.examples.SuiteRuns.DemoOutput;
 import dev.rein.examples.SuiteRuns;
 import dev.rein.json.Json;

@@ -1,6 +1,6 @@
 package dev.rein.store.jdbc;
 
-import dev.rein.agent.RunStatus;
+import dev.rein.run.RunStatus;
 import dev.rein.state.IdempotencyRecord;
 import dev.rein.state.RunSnapshot;
 import dev.rein.state.RunStore;

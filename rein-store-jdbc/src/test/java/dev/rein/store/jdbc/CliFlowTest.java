@@ -7,9 +7,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rein.agent.Agent;
 import dev.rein.agent.RunResult;
-import dev.rein.agent.RunStatus;
+import dev.rein.run.RunStatus;
 import dev.rein.approval.ApprovalRequest;
-import dev.rein.demo.MessagingTools;
 import dev.rein.json.Json;
 import dev.rein.state.RunSummary;
 import dev.rein.state.RunView;

@@ -2,7 +2,7 @@ package dev.rein.store.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.rein.agent.RunStatus;
+import dev.rein.run.RunStatus;
 import dev.rein.approval.ApprovalRequest;
 import dev.rein.model.ContentBlock;
 import dev.rein.model.ToolResultBlock;

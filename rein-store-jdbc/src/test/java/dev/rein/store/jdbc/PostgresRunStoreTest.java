@@ -1,5 +1,6 @@
 package dev.rein.store.jdbc;
 
+import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.abort;
 
 import dev.rein.state.RunStore;
@@ -16,7 +17,9 @@ import org.junit.jupiter.api.BeforeAll;
  * The contract against a real PostgreSQL server, when one is available: the URL in
  * {@code REIN_TEST_POSTGRES_URL} (with {@code REIN_TEST_POSTGRES_USER} / {@code _PASSWORD}), or else
  * a server on localhost:5432 that accepts user {@code $PGUSER} (default {@code postgres}) without a
- * password. Tables are created in a throwaway schema that is dropped afterwards. Skipped otherwise.
+ * password. Tables are created in a throwaway schema that is dropped afterwards. Without a server
+ * they are skipped, except under {@code CI=true} ({@code .ci/run} installs and starts one): there a
+ * skip would hide that the store was never tested, so it fails.
  */
 class PostgresRunStoreTest extends RunStoreContract {
     private static String url;
@@ -35,11 +38,20 @@ class PostgresRunStoreTest extends RunStoreContract {
         try (Connection c = open(url); Statement st = c.createStatement()) {
             st.execute("CREATE SCHEMA " + schema);
         } catch (SQLException e) {
-            abort("PostgreSQL tests skipped: no server at " + url + " (" + e.getMessage().lines().findFirst().orElse("")
-                    + "). Set REIN_TEST_POSTGRES_URL to run them.");
+            String why = "no PostgreSQL server at " + url + " (" + e.getMessage().lines().findFirst().orElse("")
+                    + "). Set REIN_TEST_POSTGRES_URL to run them (.ci/run starts a server itself).";
+            if (mustRun(System.getenv("CI"))) {
+                fail("PostgreSQL store tests cannot run under CI=true: " + why);
+            }
+            abort("PostgreSQL tests skipped: " + why);
         }
         String withSchema = url + (url.contains("?") ? "&" : "?") + "currentSchema=" + schema;
         store = JdbcRunStore.connect(withSchema, user, password);
+    }
+
+    /** Under CI ({@code CI=true}) these tests must run: a skip is a failure. */
+    static boolean mustRun(String ci) {
+        return "true".equalsIgnoreCase(ci);
     }
 
     @AfterAll

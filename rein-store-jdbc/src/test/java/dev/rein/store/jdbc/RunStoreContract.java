@@ -3,7 +3,7 @@ package dev.rein.store.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.rein.agent.RunStatus;
+import dev.rein.run.RunStatus;
 import dev.rein.approval.ActionHash;
 import dev.rein.approval.ApprovalRequest;
 import dev.rein.approval.ApprovalState;

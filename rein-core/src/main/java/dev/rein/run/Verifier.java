@@ -1,4 +1,4 @@
-package dev.rein.agent;
+package dev.rein.run;
 
 /**
  * Checks a final answer in code before it is accepted (objective completion: tests pass, a schema

@@ -1,4 +1,4 @@
-package dev.rein.demo;
+package dev.rein.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;

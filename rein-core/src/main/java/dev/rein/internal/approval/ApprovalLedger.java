@@ -1,4 +1,8 @@
-package dev.rein.approval;
+package dev.rein.internal.approval;
+
+import dev.rein.approval.ApprovalDecision;
+import dev.rein.approval.ApprovalRequest;
+import dev.rein.approval.ApprovalState;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.tool.ToolCall;
@@ -32,11 +36,6 @@ public final class ApprovalLedger {
     synchronized void request(ApprovalRequest request) {
         requests.put(request.callId(), request);
         decisions.remove(request.callId());
-    }
-
-    /** True while some call of the current step waits for a decision. */
-    public synchronized boolean waiting() {
-        return requests.keySet().stream().anyMatch(id -> !decisions.containsKey(id));
     }
 
     /** The arguments a call runs with: a person's edit replaces the model's proposal. */

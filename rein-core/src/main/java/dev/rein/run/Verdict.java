@@ -1,4 +1,4 @@
-package dev.rein.agent;
+package dev.rein.run;
 
 import java.util.List;
 import java.util.Objects;

@@ -1,4 +1,4 @@
-package dev.rein.agent;
+package dev.rein.run;
 
 import dev.rein.model.Message;
 import java.util.List;

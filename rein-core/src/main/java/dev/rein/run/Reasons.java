@@ -1,6 +1,6 @@
-package dev.rein.agent;
+package dev.rein.run;
 
-/** The machine-readable reasons a run ends or pauses with. */
+/** The machine-readable reasons a run ends or pauses with, as strings: the wire names of {@link Reason}. */
 public final class Reasons {
     /** The model answered without calling a tool, and the answer passed verification. */
     public static final String COMPLETED = "completed";
@@ -13,6 +13,8 @@ public final class Reasons {
     public static final String MAX_TOKENS = "max_tokens";
     public static final String REFUSAL = "refusal";
     public static final String CONTEXT_WINDOW_EXCEEDED = "context_window_exceeded";
+    /** The model ended its turn with no text and no tool call, again after being asked once more. */
+    public static final String EMPTY_ANSWER = "empty_answer";
     public static final String VERIFICATION_FAILED = "verification_failed";
     public static final String PROVIDER_ERROR = "provider_error";
     public static final String CANCELLED = "cancelled";

@@ -1,4 +1,6 @@
-package dev.rein.provider;
+package dev.rein.internal.provider;
+
+import dev.rein.provider.ModelProvider;
 
 import dev.rein.budget.PriceTable;
 

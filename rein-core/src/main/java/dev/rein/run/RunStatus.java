@@ -1,4 +1,4 @@
-package dev.rein.agent;
+package dev.rein.run;
 
 /** The explicit states of a run. Every run ends in a terminal one, with a reason. */
 public enum RunStatus {

@@ -1,0 +1,30 @@
+package dev.rein.anthropic;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rein.agent.Agent;
+import dev.rein.agent.RunResult;
+import dev.rein.run.RunStatus;
+import dev.rein.testkit.FakeReply;
+import dev.rein.tool.Tool;
+import org.junit.jupiter.api.Test;
+
+/** A tool call nested as deep as any JSON Rein reads still maps onto the wire, and the run ends normally. */
+class DeepJsonTest extends FakeApi {
+
+    @Test
+    void aDeeplyNestedToolCallIsRefusedAndTheConversationContinues() {
+        int depth = 998;
+        String input = "{\"x\":" + "[".repeat(depth) + "1" + "]".repeat(depth) + "}";
+        server.enqueue(FakeReply.message().toolUse("toolu_deep", "probe", input).build(), FakeReply.text("gave up"));
+        Tool probe = Tool.builder("probe").description("Takes anything.").inputSchema("{\"type\":\"object\"}")
+                .handler((args, ctx) -> "ok").build();
+
+        RunResult result = Agent.builder().model(model).tools(probe).build().run("go");
+
+        assertThat(result.status()).as(result.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(result.answer()).isEqualTo("gave up");
+        assertThat(server.requests()).hasSize(2);
+        assertThat(server.requests().get(1).body().at("/messages/2/content/0/content").toString()).contains("levels deep");
+    }
+}

@@ -1,0 +1,33 @@
+package dev.rein.cli;
+
+/**
+ * Who records an approval decision: {@code --as NAME}, else the operating-system user ({@code $USER},
+ * {@code $LOGNAME}, then the JVM's {@code user.name}). Recorded with the decision and shown in the trace.
+ */
+final class DeciderName {
+    static final int MAX_LENGTH = 200;
+
+    private DeciderName() {}
+
+    static String of(String as, CliEnvironment env) {
+        if (as != null) {
+            String name = as.strip();
+            if (name.isEmpty()) {
+                throw new UsageException("--as is empty: give the name the decision is recorded under, e.g. --as alice");
+            }
+            if (name.length() > MAX_LENGTH || !Text.visible(name).equals(name)) {
+                throw new UsageException("--as must be a name of at most " + MAX_LENGTH + " characters without control"
+                        + " characters, got '" + Text.shorten(as, 40) + "'");
+            }
+            return name;
+        }
+        for (String variable : new String[] {"USER", "LOGNAME"}) {
+            String value = env.env().get(variable);
+            if (value != null && !value.isBlank()) {
+                return value.strip();
+            }
+        }
+        String user = System.getProperty("user.name");
+        return user == null || user.isBlank() ? "unknown-user" : user;
+    }
+}

@@ -1,0 +1,257 @@
+package dev.rein.cli;
+
+import static dev.rein.testkit.ScriptedModel.call;
+import static dev.rein.testkit.ScriptedModel.text;
+import static dev.rein.testkit.ScriptedModel.toolCalls;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.json.Json;
+import dev.rein.model.StopReason;
+import dev.rein.model.TextBlock;
+import dev.rein.testkit.ScriptedModel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The CLI gaps and defects of the hardening audit (issue 9), in-process with scripted models. */
+class CliHardeningTest {
+    /** An OSC title change, a screen clear, colour, a carriage return, a C1 CSI and a bidi override. */
+    private static final String HOSTILE = "\u001b]0;pwned\u0007\u001b[2J\u001b[31mred\rover\u009b31m\u202eevil";
+    private static final String SEND = "{\"to\":\"sato@example.jp\",\"subject\":\"会議\",\"body\":\"明日10時に変更です。\"}";
+
+    private final InProcessCli cli = new InProcessCli();
+
+    private String runId() throws Exception {
+        try (var files = Files.list(cli.home().resolve("runs"))) {
+            return files.findFirst().orElseThrow().getFileName().toString().replace(".json", "");
+        }
+    }
+
+    private static void assertNoRawControls(String printed) {
+        assertThat(printed.chars().filter(c -> c < 0x20 && c != '\n' && c != '\t' || c >= 0x7f && c <= 0x9f || c == 0x202e))
+                .as(printed).isEmpty();
+    }
+
+    @Test
+    void controlCharactersFromModelsAndToolsAreMadeVisibleInEverythingPrinted() throws Exception {
+        String args = Json.write(Json.object().put("name", HOSTILE));
+        cli.models((name, env) -> ScriptedModel.of(toolCalls("looking up " + HOSTILE, call("lookup_contact", args)),
+                text("answer " + HOSTILE)));
+        InProcessCli.Outcome run = cli.run("run", "--tools", "lookup_contact", "find " + HOSTILE);
+        assertThat(run.exitCode()).as(run.stderr()).isZero();
+        assertNoRawControls(run.stdout());
+        assertNoRawControls(run.stderr());
+        assertThat(run.stderr()).contains("No contact named '\\x1b]0;pwned\\x07\\x1b[2J\\x1b[31mred over\\x9b31m\\u202eevil'");
+        assertThat(run.stdout()).contains("answer \\x1b]0;pwned");
+
+        InProcessCli.Outcome show = cli.run("show", runId());
+        assertNoRawControls(show.stdout());
+        assertThat(show.stdout()).contains("\\x1b]0;pwned");
+        InProcessCli.Outcome runs = cli.run("runs");
+        assertNoRawControls(runs.stdout());
+    }
+
+    @Test
+    void theInlineApprovalPromptShowsHostileArgumentsVisibly() {
+        String send = Json.write(Json.object().put("to", "sato@example.jp").put("subject", HOSTILE).put("body", "b"));
+        cli.models((name, env) -> ScriptedModel.of(toolCalls(call("send_message", send)), text("stopped")))
+                .terminal(new Terminal(false, true, false, true)).input("n\nno\n");
+        InProcessCli.Outcome run = cli.run("run", "--tools", "send_message", "send it");
+        assertThat(run.stderr()).contains("needs your approval");
+        assertNoRawControls(run.stderr());
+    }
+
+    @Test
+    void maxTokensIsSentValidatedAndKeptForResume() throws Exception {
+        ScriptedModel model = ScriptedModel.of(text("ok"));
+        assertThat(cli.models((name, env) -> model).run("run", "--max-tokens", "1234", "hi").exitCode()).isZero();
+        assertThat(model.lastRequest().maxTokens()).isEqualTo(1234);
+
+        ScriptedModel defaults = ScriptedModel.of(text("ok"));
+        new InProcessCli().models((name, env) -> defaults).run("run", "hi");
+        assertThat(defaults.lastRequest().maxTokens()).isEqualTo(8192);
+
+        for (String bad : new String[] {"0", "-5", "many", "99999999999", "1.5"}) {
+            InProcessCli fresh = new InProcessCli().models((name, env) -> ScriptedModel.of(text("must not run")));
+            InProcessCli.Outcome outcome = fresh.run("run", "--max-tokens", bad, "hi");
+            assertThat(outcome.exitCode()).as(bad).isEqualTo(ExitCodes.USAGE);
+            assertThat(outcome.stderrLines()).as(bad).singleElement().asString().contains("--max-tokens");
+            assertThat(fresh.modelsCreated()).isZero();
+        }
+
+        // A paused run resumes with the limit it was started with, or a new one given to resume.
+        ScriptedModel paused = ScriptedModel.of(toolCalls(call("send_message", SEND)), text("sent"));
+        InProcessCli approvals = new InProcessCli().models((name, env) -> paused);
+        approvals.run("run", "--max-tokens", "777", "--tools", "send_message", "send it");
+        String id;
+        try (var files = Files.list(approvals.home().resolve("runs"))) {
+            id = files.findFirst().orElseThrow().getFileName().toString().replace(".json", "");
+        }
+        approvals.run("approve", id);
+        assertThat(approvals.run("resume", "--max-tokens", "2000", id).exitCode()).isZero();
+        assertThat(paused.lastRequest().maxTokens()).isEqualTo(2000);
+        assertThat(paused.requests().get(0).maxTokens()).isEqualTo(777);
+        assertThat(approvals.run("resume", "--max-tokens", "0", id).stderr()).contains("--max-tokens");
+    }
+
+    @Test
+    void aFailedRunPrintsItsReasonAndThePartialTextLabelled() {
+        InProcessCli.Outcome cut = cli.models((name, env) -> ScriptedModel.of(
+                ScriptedModel.reply(StopReason.MAX_TOKENS, ScriptedModel.DEFAULT_USAGE, new TextBlock("The first half of the"))))
+                .run("run", "--max-tokens", "50", "write a long essay");
+        assertThat(cut.exitCode()).isEqualTo(ExitCodes.FAILED);
+        assertThat(cut.stdout()).startsWith("FAILED (max_tokens): the model's response was cut off at max_tokens (50)")
+                .contains("Partial text (not taken as an answer):" + System.lineSeparator() + "The first half of the");
+        assertThat(cut.stderr()).contains("rein: FAILED (max_tokens)").contains("--max-tokens");
+
+        InProcessCli.Outcome refused = new InProcessCli().models((name, env) -> ScriptedModel.of(
+                ScriptedModel.reply(StopReason.REFUSAL, ScriptedModel.DEFAULT_USAGE, new TextBlock("I can't help with that."))))
+                .run("run", "do something bad");
+        assertThat(refused.exitCode()).isEqualTo(ExitCodes.FAILED);
+        assertThat(refused.stdout()).startsWith("FAILED (refusal): the model refused to continue")
+                .contains("Partial text (not taken as an answer):" + System.lineSeparator() + "I can't help with that.");
+    }
+
+    @Test
+    void showAndRunsPrintJsonAndAPausedRunJsonListsItsPendingActions() throws Exception {
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("send_message", SEND)), text("送信しました。"));
+        cli.models((name, env) -> model);
+        InProcessCli.Outcome run = cli.run("run", "--json", "--tools", "send_message", "連絡して");
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.WAITING_APPROVAL);
+        JsonNode paused = Json.parse(run.stdout());
+        assertThat(fields(paused)).containsExactly("run_id", "status", "reason", "answer", "steps", "usage", "cost_usd",
+                "pending_actions");
+        JsonNode action = paused.get("pending_actions").get(0);
+        assertThat(paused.get("pending_actions")).hasSize(1);
+        assertThat(fields(action)).containsExactly("action_hash", "tool", "arguments", "risk", "call_id", "step");
+        assertThat(action.get("tool").asText()).isEqualTo("send_message");
+        assertThat(action.get("arguments")).isEqualTo(Json.parse(SEND));
+        String id = paused.get("run_id").asText();
+
+        InProcessCli.Outcome runs = cli.run("runs", "--json");
+        assertThat(runs.stdout().lines()).hasSize(1);
+        JsonNode listed = Json.parse(runs.stdout()).get("runs").get(0);
+        assertThat(fields(listed)).containsExactly("run_id", "status", "reason", "goal", "model", "steps", "cost_usd",
+                "pending_approvals", "created_at", "updated_at");
+        assertThat(listed.get("run_id").asText()).isEqualTo(id);
+        assertThat(listed.get("goal").asText()).isEqualTo("連絡して");
+        assertThat(listed.get("pending_approvals").asInt()).isEqualTo(1);
+
+        InProcessCli.Outcome show = cli.run("show", "--json", id);
+        assertThat(show.stdout().lines()).hasSize(1);
+        JsonNode shown = Json.parse(show.stdout());
+        assertThat(fields(shown)).containsExactly("run_id", "status", "reason", "goal", "model", "steps", "cost_usd",
+                "pending_approvals", "created_at", "updated_at", "message", "answer", "pending_actions", "handoff", "trace");
+        assertThat(shown.get("status").asText()).isEqualTo("WAITING_APPROVAL");
+        assertThat(shown.get("pending_actions")).isEqualTo(paused.get("pending_actions"));
+        assertThat(shown.get("trace").isArray()).isTrue();
+
+        // What a script does with it: approve exactly the action shown.
+        InProcessCli.Outcome approve = cli.run("approve", id, "--action", action.get("action_hash").asText());
+        assertThat(approve.exitCode()).as(approve.stderr()).isZero();
+        assertThat(cli.run("resume", id).exitCode()).isZero();
+        assertThat(Json.parse(cli.run("show", "--json", id).stdout()).get("pending_actions")).isEmpty();
+    }
+
+    private static List<String> fields(JsonNode node) {
+        List<String> names = new ArrayList<>();
+        node.fieldNames().forEachRemaining(names::add);
+        return names;
+    }
+
+    @Test
+    void decisionsAreRecordedAsTheNameGivenOrTheOsUser(@TempDir Path dir) throws Exception {
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("send_message", SEND)), text("sent"));
+        cli.models((name, env) -> model);
+        cli.run("run", "--tools", "send_message", "send it");
+        String id = runId();
+        InProcessCli.Outcome approve = cli.run("approve", id, "--as", "Sato Hanako");
+        assertThat(approve.exitCode()).as(approve.stderr()).isZero();
+        assertThat(approve.stderr()).contains("as Sato Hanako");
+        Path trace = dir.resolve("resume.jsonl");
+        assertThat(cli.run("resume", "--trace", trace.toString(), id).exitCode()).isZero();
+        assertThat(decidedBy(trace)).containsExactly("Sato Hanako");
+
+        InProcessCli inline = new InProcessCli().env("USER", "ignored")
+                .models((name, env) -> ScriptedModel.of(toolCalls(call("send_message", SEND)), text("sent")))
+                .terminal(new Terminal(false, true, false, true)).input("y\n");
+        Path inlineTrace = dir.resolve("inline.jsonl");
+        assertThat(inline.run("run", "--as", "bob", "--trace", inlineTrace.toString(), "--tools", "send_message", "send it")
+                .exitCode()).isZero();
+        assertThat(decidedBy(inlineTrace)).containsExactly("bob");
+
+        InProcessCli osUser = new InProcessCli().env("USER", "taro")
+                .models((name, env) -> ScriptedModel.of(toolCalls(call("send_message", SEND)), text("sent")));
+        osUser.run("run", "--tools", "send_message", "send it");
+        String other;
+        try (var files = Files.list(osUser.home().resolve("runs"))) {
+            other = files.findFirst().orElseThrow().getFileName().toString().replace(".json", "");
+        }
+        assertThat(osUser.run("approve", other).stderr()).contains("as taro");
+        assertThat(osUser.run("approve", other, "--as", " ").exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(osUser.run("approve", other, "--as", "a\u001bb").exitCode()).isEqualTo(ExitCodes.USAGE);
+    }
+
+    private static List<String> decidedBy(Path trace) throws Exception {
+        return Files.readAllLines(trace).stream().map(Json::parse).filter(e -> e.get("type").asText().equals("approval_decided"))
+                .map(e -> e.get("decided_by").asText()).toList();
+    }
+
+    @Test
+    void readingCommandsOnAMissingStoreSaySoAndCreateNothing(@TempDir Path dir) {
+        Path home = dir.resolve("nothing-here");
+        InProcessCli fresh = new InProcessCli().env("REIN_HOME", home.toString());
+        InProcessCli.Outcome runs = fresh.run("runs");
+        assertThat(runs.exitCode()).isZero();
+        assertThat(runs.stdout()).isEmpty();
+        assertThat(runs.stderrLines()).singleElement().asString().contains("no run store in " + home.toAbsolutePath())
+                .contains("rein run GOAL");
+        assertThat(Json.parse(fresh.run("runs", "--json").stdout()).get("runs")).isEmpty();
+        for (String[] args : new String[][] {{"show", "run_x"}, {"show", "--json", "run_x"}, {"approve", "run_x"}, {"resume", "run_x"}}) {
+            InProcessCli.Outcome outcome = fresh.run(args);
+            assertThat(outcome.exitCode()).as(String.join(" ", args)).isEqualTo(ExitCodes.USAGE);
+            assertThat(outcome.stdout()).isEmpty();
+            assertThat(outcome.stderrLines()).singleElement().asString().contains("no run store in");
+        }
+        assertThat(home).doesNotExist();
+    }
+
+    @Test
+    void resumeRefusalsNameTheCommandsNotTheJavaApi() throws Exception {
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("send_message", SEND)), text("sent"));
+        cli.models((name, env) -> model);
+        cli.run("run", "--tools", "send_message", "send it");
+        String id = runId();
+        InProcessCli.Outcome waiting = cli.run("resume", id);
+        assertThat(waiting.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(waiting.stderrLines()).singleElement().asString().contains("rein approve " + id)
+                .doesNotContain("Runs.approve").doesNotContain("agent.runs()");
+        assertThat(cli.modelsCreated()).isEqualTo(1);
+        cli.run("approve", id);
+        assertThat(cli.run("resume", id).exitCode()).isZero();
+        InProcessCli.Outcome ended = cli.run("resume", id);
+        assertThat(ended.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(ended.stderrLines()).singleElement().asString().contains("already ended SUCCEEDED").contains("rein show " + id);
+        assertThat(MessagingTools.read(cli.home().resolve("outbox.jsonl"))).hasSize(1);
+    }
+
+    @Test
+    void severalCallsOfOneResponseAreShownInCallOrderAndEachResultNamesItsCall() {
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("get_current_time", "{\"timezone\":\"Asia/Tokyo\"}"),
+                call("calculate", "{\"expression\":\"2 + 2\"}"), call("get_current_time", "{\"timezone\":\"UTC\"}")), text("done"));
+        InProcessCli.Outcome run = cli.models((name, env) -> model).run("run", "three calls");
+        assertThat(run.exitCode()).isZero();
+        List<String> calls = run.stderrLines().stream().filter(l -> l.contains("→ ")).toList();
+        assertThat(calls).containsExactly("step 1  → get_current_time #1/3 {\"timezone\":\"Asia/Tokyo\"}",
+                "step 1  → calculate #2/3 {\"expression\":\"2 + 2\"}", "step 1  → get_current_time #3/3 {\"timezone\":\"UTC\"}");
+        assertThat(run.stderrLines().stream().filter(l -> l.contains("← "))).hasSize(3)
+                // calculate stops at 100 ms; on a loaded machine even 2 + 2 may: the line still names its call.
+                .anyMatch(l -> l.startsWith("step 1  ← calculate #2/3 "))
+                .anyMatch(l -> l.startsWith("step 1  ← get_current_time #1/3 ok in "))
+                .anyMatch(l -> l.startsWith("step 1  ← get_current_time #3/3 ok in "));
+    }
+}

@@ -1,0 +1,130 @@
+package dev.rein.agent;
+
+import dev.rein.ReinException;
+import dev.rein.budget.PriceTable;
+import dev.rein.guard.RequiredFacts;
+import dev.rein.internal.provider.InstalledProviders;
+import dev.rein.model.ServerContextEdit;
+import dev.rein.provider.ModelDefaults;
+import dev.rein.reflection.Reflection;
+import dev.rein.run.Verifier;
+import dev.rein.tool.Tool;
+import dev.rein.tool.ToolRegistry;
+import java.util.ArrayList;
+import java.util.List;
+
+/** What {@link Agent.Builder#build()} checks and derives, and the builder copy behind {@link AgentConfig#toBuilder()}. */
+final class AgentValidation {
+    private AgentValidation() {}
+
+    static AgentConfig.Validated validate(Agent.Builder b) {
+        if (b.model == null) {
+            throw new ReinException("no model set: call Agent.builder().model(...)");
+        }
+        String modelName = b.modelName;
+        if (modelName == null && b.model instanceof ModelDefaults defaults) {
+            modelName = defaults.defaultModelName();
+        }
+        if (modelName == null) {
+            throw new ReinException("no model name set: call Agent.builder().modelName(...) (the model has no default)");
+        }
+        if (modelName.isBlank()) {
+            throw new ReinException("the model name is empty");
+        }
+        PriceTable prices = pricesInUse(b);
+        if (b.maxTokens < 1) {
+            throw new ReinException("maxTokens must be positive, was " + b.maxTokens);
+        }
+        if (b.maxVerificationFailures < 0) {
+            throw new ReinException("maxVerificationFailures cannot be negative");
+        }
+        List<Tool> all = new ArrayList<>(b.tools);
+        if (b.finishTool) {
+            all.add(FinishTool.tool());
+        }
+        ToolRegistry registry = ToolRegistry.of(all);
+        registry.requireValidSchemas();
+        if (b.budget.maxCostUsd() != null && prices.find(modelName).isEmpty()) {
+            throw new ReinException("no price is known for model '" + modelName + "', so the USD " + b.budget.maxCostUsd()
+                    + " budget cannot be enforced. Add it with price(\"" + modelName
+                    + "\", ModelPrice.of(input, cacheRead, output)) or remove the money budget.");
+        }
+        GuardConfig guards = guards(b, prices);
+        List<Verifier> allVerifiers = new ArrayList<>(b.verifiers);
+        if (!b.requiredFacts.isEmpty()) {
+            allVerifiers.add(new RequiredFacts(b.requiredFacts));
+        }
+        List<ServerContextEdit> edits = new ArrayList<>(b.serverContextEdits);
+        edits.addAll(b.contextPolicy.serverEdits());
+        return new AgentConfig.Validated(copy(b), modelName, registry, prices, List.copyOf(edits), List.copyOf(allVerifiers),
+                guards, b.safety.build());
+    }
+
+    /** The prices set, else every installed provider's table plus the model's own; then the single prices added. */
+    private static PriceTable pricesInUse(Agent.Builder b) {
+        if (b.prices != null) {
+            return b.prices.withAll(b.extraPrices);
+        }
+        PriceTable base = InstalledProviders.prices();
+        if (b.model instanceof ModelDefaults defaults) {
+            base = base.withAll(defaults.prices());
+        }
+        return base.withAll(b.extraPrices);
+    }
+
+    private static GuardConfig guards(Agent.Builder b, PriceTable prices) {
+        List<Reflection.Critique> critics = b.reflection.stream()
+                .filter(Reflection.Critique.class::isInstance).map(Reflection.Critique.class::cast).toList();
+        if (critics.size() > 1) {
+            throw new ReinException("at most one critic per agent; " + critics.size() + " were given");
+        }
+        for (Reflection.Critique critic : critics) {
+            if (critic.modelName() != null && b.budget.maxCostUsd() != null && prices.find(critic.modelName()).isEmpty()) {
+                throw new ReinException("no price is known for the critic's model '" + critic.modelName() + "', so the"
+                        + " money budget cannot count its calls. Add it with price(\""
+                        + critic.modelName() + "\", ModelPrice.of(input, cacheRead, output)).");
+            }
+        }
+        for (ServerContextEdit own : b.contextPolicy.serverEdits()) {
+            if (b.serverContextEdits.stream().anyMatch(e -> e.getClass() == own.getClass())) {
+                throw new ReinException("server-side " + own.getClass().getSimpleName() + " is set twice: by"
+                        + " serverContextEdits(...) and by the context policy. Set it in one place (the context policy).");
+            }
+        }
+        return new GuardConfig(b.stallPolicy, b.contextPolicy, b.reflection);
+    }
+
+    /** An independent copy of {@code b}. */
+    static Agent.Builder copy(Agent.Builder b) {
+        Agent.Builder c = Agent.builder();
+        c.model = b.model;
+        c.modelName = b.modelName;
+        c.systemPrompt = b.systemPrompt;
+        c.tools.addAll(b.tools);
+        c.budget = b.budget;
+        c.prices = b.prices;
+        c.extraPrices = b.extraPrices;
+        c.maxTokens = b.maxTokens;
+        c.modelOptions = b.modelOptions;
+        c.serverContextEdits = b.serverContextEdits;
+        c.verifiers.addAll(b.verifiers);
+        c.maxVerificationFailures = b.maxVerificationFailures;
+        c.finishTool = b.finishTool;
+        c.toolTimeout = b.toolTimeout;
+        c.interceptors.addAll(b.interceptors);
+        c.modelInterceptors.addAll(b.modelInterceptors);
+        c.listeners.addAll(b.listeners);
+        c.retryPolicy = b.retryPolicy;
+        c.clock = b.clock;
+        c.principal = b.principal;
+        c.secrets = b.secrets;
+        c.temperature = b.temperature;
+        c.stallPolicy = b.stallPolicy;
+        c.contextPolicy = b.contextPolicy;
+        c.reflection = b.reflection;
+        c.requiredFacts.addAll(b.requiredFacts);
+        c.safety = b.safety.build().toBuilder();
+        c.runIds = b.runIds;
+        return c;
+    }
+}

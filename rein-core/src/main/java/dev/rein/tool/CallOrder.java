@@ -1,0 +1,34 @@
+package dev.rein.tool;
+
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * Admits the concurrent calls of one model response in call order: the stages above this one
+ * (argument validation, the application's stages, the run's {@code tool_call} trace) see one call
+ * at a time, in the order the model made them, so the trace and what a person watches follow the
+ * model's order. Everything below (scope, approval, the handler) runs concurrently.
+ */
+final class CallOrder implements ToolInterceptor {
+    private static final ThreadLocal<CountDownLatch> TURN = new ThreadLocal<>();
+
+    /** Runs {@code task} on this thread, counting {@code admitted} down when the call passes this stage. */
+    static <T> T inTurn(CountDownLatch admitted, Callable<T> task) throws Exception {
+        TURN.set(admitted);
+        try {
+            return task.call();
+        } finally {
+            TURN.remove();
+            admitted.countDown(); // refused above this stage, or failed: the next call's turn either way
+        }
+    }
+
+    @Override
+    public ToolOutcome intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
+        CountDownLatch admitted = TURN.get();
+        if (admitted != null) {
+            admitted.countDown();
+        }
+        return chain.proceed(invocation);
+    }
+}
