@@ -30,6 +30,10 @@ final class CliAgent {
         if (settings.maxTokens() != null) {
             agent.maxTokens(settings.maxTokens());
         }
+        if (settings.provider() != null && settings.provider().price() != null) {
+            // --price overrides the provider's table for this model, for every call of the run.
+            agent.price(settings.model(), settings.provider().price().toModelPrice());
+        }
         if (!quiet) {
             agent.listener(id -> new LiveView(line));
         }

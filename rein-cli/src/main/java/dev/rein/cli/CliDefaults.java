@@ -17,12 +17,24 @@ public final class CliDefaults implements IDefaultValueProvider {
             return null;
         }
         return switch (option.longestName()) {
-            case "--model" -> ProviderModels.provider(System.getenv()).defaultModel();
+            case "--model" -> defaultModel();
             case "--tools" -> ToolCatalog.builtins().allNames();
             case "--max-steps" -> String.valueOf(Budget.DEFAULT_MAX_STEPS);
             case "--max-cost-usd" -> Budget.DEFAULT_MAX_COST_USD.toPlainString();
             case "--max-seconds" -> String.valueOf(Budget.DEFAULT_MAX_DURATION.toSeconds());
             default -> null;
         };
+    }
+
+    /**
+     * The default provider's default model; none for an unknown {@code REIN_PROVIDER}, which the
+     * command then reports as a one-line usage error instead of failing while parsing.
+     */
+    private static String defaultModel() {
+        try {
+            return ProviderModels.provider(System.getenv()).defaultModel();
+        } catch (UsageException e) {
+            return null;
+        }
     }
 }

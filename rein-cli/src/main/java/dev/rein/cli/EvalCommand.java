@@ -5,11 +5,14 @@ import dev.rein.eval.file.EvalRegistry;
 import dev.rein.eval.run.EvalRunner;
 import dev.rein.mcp.McpConfig;
 import dev.rein.model.Model;
+import dev.rein.provider.PricedModel;
+import java.util.Map;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -22,7 +25,9 @@ import picocli.CommandLine.Parameters;
         description = {"Runs every task of SUITE (a YAML or JSON suite file, see docs/eval.md) for N trials and reports"
                 + " success rate, pass@k, pass^k, failure kinds, unsafe actions, safe refusals, cost and steps.",
                 "Without --model the suite's scripted models play the LLM (offline, no key). With --model the tasks run"
-                        + " against that Anthropic model (ANTHROPIC_API_KEY required).",
+                        + " against that model of the provider (--provider, default $REIN_PROVIDER, else anthropic:"
+                        + " ANTHROPIC_API_KEY required; for openai, OPENAI_API_KEY unless OPENAI_BASE_URL or --base-url"
+                        + " names a server that needs none).",
                 "Progress goes to stderr; the summary (or, with --json, one JSON report) to stdout.", ""},
         footerHeading = "%nExit codes:%n",
         footer = {"  0  every graded trial passed", "  1  some trials failed or acted unsafely",
@@ -39,6 +44,9 @@ final class EvalCommand implements Callable<Integer> {
 
     @Option(names = "--model", paramLabel = "NAME", description = "Run against this real model instead of the scripted ones.")
     String model;
+
+    @Mixin
+    ProviderOptions providerOptions;
 
     @Option(names = "--report", paramLabel = "FILE", description = "Also write a self-contained HTML report to FILE.")
     Path report;
@@ -62,12 +70,15 @@ final class EvalCommand implements Callable<Integer> {
         if (report != null) {
             TraceFile.checkWritable(report, "report file", "report.html");
         }
+        ProviderSelection provider = providerOptions.select(env.env(), null);
+        Map<String, String> environment = provider.environment(env.env());
         if (model != null) {
             // Fail before any trial when the real model cannot be priced or configured (e.g. no key).
-            RunCommand.requirePrice(model, env.env());
-            env.models().create(model, env.env());
+            RunCommand.requirePrice(model, provider);
+            RunCommand.closeQuietly(env.models().create(model, environment), env, "rein eval");
         }
-        Function<String, Model> models = model == null ? null : name -> env.models().create(name, env.env());
+        Function<String, Model> models = model == null ? null
+                : name -> priced(env.models().create(name, environment), name, provider);
         if (mcp == null) {
             return EvalCommandSupport.run(suite, trials == null ? 0 : trials, model, models, report, json, env.out(), env.err());
         }
@@ -77,5 +88,10 @@ final class EvalCommand implements Callable<Integer> {
             return EvalCommandSupport.run(new EvalCommandSupport.Options(suite, trials == null ? 0 : trials, model, models, report,
                     json, EvalRunner.DEFAULT_PARALLELISM), registry, env.out(), env.err());
         }
+    }
+
+    /** With --price, the model carries its price to the trials' agents, which build their budgets from the model. */
+    private static Model priced(Model model, String name, ProviderSelection provider) {
+        return provider.price() == null ? model : PricedModel.of(model, name, provider.price().toModelPrice());
     }
 }

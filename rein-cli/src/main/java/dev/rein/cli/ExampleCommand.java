@@ -1,8 +1,10 @@
 package dev.rein.cli;
 
+import dev.rein.budget.ModelPrice;
 import dev.rein.examples.Examples;
 import dev.rein.mcp.McpConfig;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -12,8 +14,9 @@ import picocli.CommandLine.Parameters;
 /** {@code rein example NAME}: runs one example agent, or its evaluation suite. */
 @Command(name = "example", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
         header = "Run one example agent (or its evaluation suite with --eval).",
-        description = {"Runs the example NAME (see 'rein examples'): with a SCRIPTED model when ANTHROPIC_API_KEY is"
-                + " unset or --offline is given, otherwise against the Anthropic API. With --eval, runs the example's"
+        description = {"Runs the example NAME (see 'rein examples'): with a SCRIPTED model when --offline is given or the"
+                + " provider is not configured (ANTHROPIC_API_KEY unset; for openai, OPENAI_API_KEY unset with the public"
+                + " base URL), otherwise against the provider's real model. With --eval, runs the example's"
                 + " evaluation suite instead and prints its report. With --mcp FILE the demo's agent is also offered the"
                 + " tools of those MCP servers.", ""},
         footerHeading = "%nExit codes:%n",
@@ -29,8 +32,12 @@ final class ExampleCommand implements Callable<Integer> {
     @Option(names = "--offline", description = "Use the scripted model even when an API key is set.")
     boolean offline;
 
-    @Option(names = "--model", paramLabel = "NAME", description = "The real model to use (default: ${DEFAULT-VALUE}).")
-    String model = ProviderModels.provider(System.getenv()).defaultModel();
+    @Option(names = "--model", paramLabel = "NAME",
+            description = "The real model to use (default: the provider's, e.g. claude-sonnet-5 or gpt-4.1-mini).")
+    String model;
+
+    @Mixin
+    ProviderOptions providerOptions;
 
     @Option(names = "--eval", description = "Run the example's evaluation suite instead of its demo.")
     boolean eval;
@@ -57,12 +64,18 @@ final class ExampleCommand implements Callable<Integer> {
             throw new UsageException("--mcp goes with the demo, not --eval (the suite's agents are fixed); to evaluate"
                     + " with MCP tools use 'rein eval SUITE --mcp FILE'");
         }
+        ProviderSelection provider = providerOptions.select(env.env(), null);
+        if (!offline && model != null) {
+            RunCommand.requirePrice(model, provider);
+        }
+        Map<String, String> environment = provider.environment(env.env());
+        ModelPrice price = provider.modelPrice();
         if (eval) {
-            return Examples.evaluate(name, offline, trials == null ? 0 : trials, model, env.env(), env.out(), env.err());
+            return Examples.evaluate(name, offline, trials == null ? 0 : trials, model, environment, price, env.out(), env.err());
         }
         McpConfig servers = mcp.config(env);
         try (CliMcp tools = CliMcp.start(mcp.file, servers, List.of())) {
-            return Examples.run(name, offline, model, env.env(), tools.tools(), env.out(), env.err());
+            return Examples.run(name, offline, model, environment, price, tools.tools(), env.out(), env.err());
         }
     }
 }

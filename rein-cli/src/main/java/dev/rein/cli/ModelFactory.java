@@ -3,7 +3,10 @@ package dev.rein.cli;
 import dev.rein.model.Model;
 import java.util.Map;
 
-/** Creates the model a {@code run} talks to. The CLI uses the Anthropic provider; tests plug in fakes. */
+/**
+ * Creates the model a {@code run} talks to. The CLI uses the provider plug-in that {@code
+ * REIN_PROVIDER} in {@code env} names (the commands set it from {@code --provider}); tests plug in fakes.
+ */
 @FunctionalInterface
 public interface ModelFactory {
     /**

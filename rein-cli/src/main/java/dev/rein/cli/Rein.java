@@ -44,8 +44,11 @@ import picocli.CommandLine.Spec;
                 "  5  the run was CANCELLED (Ctrl-C)",
                 "",
                 "Environment:",
-                "  ANTHROPIC_API_KEY   the API key (required by 'run')",
-                "  ANTHROPIC_BASE_URL  the API endpoint (default https://api.anthropic.com)",
+                "  REIN_PROVIDER       the model provider, anthropic (default) or openai; --provider overrides it",
+                "  ANTHROPIC_API_KEY   the Anthropic API key (required by 'run' with anthropic)",
+                "  ANTHROPIC_BASE_URL  the Anthropic endpoint (default https://api.anthropic.com)",
+                "  OPENAI_API_KEY      the OpenAI key (required only for the public OpenAI API)",
+                "  OPENAI_BASE_URL     an OpenAI-compatible endpoint, e.g. http://localhost:11434/v1 for Ollama",
                 "  REIN_HOME           where runs are stored (default .rein in the working directory)",
                 "",
                 "Try './rein demo' first: it runs offline and needs no key."})

@@ -22,7 +22,8 @@ import picocli.CommandLine.Parameters;
         description = {"Continues a stored run with the agent it was started with (model, tools, system prompt, budget)."
                 + " Decided actions run (approved, edited) or answer the model (rejected); a side effect whose"
                 + " completion is recorded is never repeated. The run's MCP servers (its --mcp file) are started again."
-                + " Exit codes as for 'rein run'.", ""})
+                + " The run goes on with the provider, base URL and price it was started with unless --provider,"
+                + " --base-url or --price say otherwise. Exit codes as for 'rein run'.", ""})
 final class ResumeCommand implements Callable<Integer> {
     private final CliEnvironment env;
 
@@ -45,6 +46,10 @@ final class ResumeCommand implements Callable<Integer> {
     @Mixin
     McpOptions mcp;
 
+    /** Defaults: what the run was started with (provider, base URL, price), then REIN_PROVIDER. */
+    @Mixin
+    ProviderOptions providerOptions;
+
     ResumeCommand(CliEnvironment env) {
         this.env = env;
     }
@@ -56,7 +61,9 @@ final class ResumeCommand implements Callable<Integer> {
             throw new UsageException(home.noStoreMessage());
         }
         RunSettings stored = home.settings(runId);
-        RunSettings settings = maxTokens == null ? stored : stored.withMaxTokens(maxTokens);
+        ProviderSelection provider = providerOptions.select(env.env(), stored.provider());
+        RunSettings settings = (maxTokens == null ? stored : stored.withMaxTokens(maxTokens)).with(provider);
+        RunCommand.requirePrice(settings.model(), provider);
         if (trace != null) {
             TraceFile.checkWritable(trace);
         }
@@ -68,7 +75,7 @@ final class ResumeCommand implements Callable<Integer> {
             // The run's own servers file unless --mcp names another.
             Path serversFile = mcp.file != null ? mcp.file : CliMcp.remembered(home, runId);
             McpConfig servers = serversFile == null ? null : CliMcp.load(serversFile, env);
-            Model client = env.models().create(settings.model(), env.env());
+            Model client = env.models().create(settings.model(), provider.environment(env.env()));
             try (CliMcp mcpTools = CliMcp.start(serversFile, servers, settings.tools());
                  StatusLine line = new StatusLine(env.err(), env.terminal().animated() && !json);
                  CliTelemetry telemetry = CliTelemetry.from(env, home)) {

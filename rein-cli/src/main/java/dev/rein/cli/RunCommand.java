@@ -5,9 +5,7 @@ import dev.rein.agent.RunHandle;
 import dev.rein.agent.RunResult;
 import dev.rein.run.RunStatus;
 import dev.rein.budget.Budget;
-import dev.rein.budget.PriceTable;
 import dev.rein.mcp.McpConfig;
-import dev.rein.provider.ModelProvider;
 import dev.rein.model.Model;
 import dev.rein.store.jdbc.JdbcRunStore;
 import dev.rein.tool.Tool;
@@ -15,19 +13,21 @@ import dev.rein.trace.JsonlTraceListener;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
-/** {@code rein run GOAL}: one agent run against the Anthropic API. */
+/** {@code rein run GOAL}: one agent run with the chosen model provider (Anthropic, or OpenAI and compatible servers). */
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
-        header = "Run an agent on GOAL with the Anthropic API.",
-        description = {"Runs an agent on GOAL with the Anthropic Messages API and the built-in tools.",
+        header = "Run an agent on GOAL with the Anthropic API or an OpenAI-compatible one.",
+        description = {"Runs an agent on GOAL with the built-in tools, on the Anthropic Messages API or, with --provider openai,"
+                + " on OpenAI Chat Completions (OpenAI, Ollama, vLLM, LM Studio, llama.cpp).",
                 "The live view (steps, tool calls, results, cost) goes to stderr; the answer goes to stdout.",
                 "Runs are stored in $REIN_HOME (default .rein in the working directory): see 'rein runs'.",
                 "Demo tools for trying approvals: lookup_contact, send_message (needs approval), list_sent_messages.",
@@ -38,11 +38,15 @@ import picocli.CommandLine.Parameters;
                 "  3 STOPPED_BUDGET   4 WAITING_APPROVAL   5 CANCELLED (Ctrl-C)",
                 "",
                 "Environment:",
-                "  ANTHROPIC_API_KEY   the API key (required)",
-                "  ANTHROPIC_BASE_URL  the API endpoint (default https://api.anthropic.com)",
+                "  REIN_PROVIDER       the default of --provider (else anthropic)",
+                "  ANTHROPIC_API_KEY   the Anthropic API key (required for anthropic)",
+                "  ANTHROPIC_BASE_URL  the Anthropic endpoint (default https://api.anthropic.com)",
+                "  OPENAI_API_KEY      the OpenAI key (required for the public OpenAI API only)",
+                "  OPENAI_BASE_URL     the OpenAI-compatible endpoint (default https://api.openai.com/v1)",
                 "",
-                "Example:",
-                "  rein run --json --trace run.jsonl \"今日から100日後は何月何日?\""})
+                "Examples:",
+                "  rein run --json --trace run.jsonl \"今日から100日後は何月何日?\"",
+                "  OPENAI_BASE_URL=http://localhost:11434/v1 rein run --provider openai --model qwen3:8b --price 0,0 \"17 * 23?\""})
 final class RunCommand implements Callable<Integer> {
     private final CliEnvironment env;
 
@@ -59,6 +63,12 @@ final class RunCommand implements Callable<Integer> {
 
     @Mixin
     BudgetOptions budget;
+
+    @Mixin
+    ProviderOptions providerOptions;
+
+    @Spec
+    CommandSpec spec;
 
     @Option(names = "--max-tokens", paramLabel = "N", converter = OptionValues.TokenCount.class,
             description = "Most tokens one model response may have (max_tokens of each call); a response cut off there"
@@ -107,15 +117,19 @@ final class RunCommand implements Callable<Integer> {
         CliHome home = CliHome.of(env.env());
         List<Tool> selected = home.tools().select(tools);
         Budget limits = budget.toBudget();
-        requirePrice(model, env.env());
+        ProviderSelection provider = providerOptions.select(env.env(), null);
+        // Without --model, the chosen provider's default (the help shows REIN_PROVIDER's).
+        String modelName = spec.commandLine().getParseResult().hasMatchedOption("--model") ? model
+                : provider.plugin().defaultModel();
+        requirePrice(modelName, provider);
         if (trace != null) {
             TraceFile.checkWritable(trace);
         }
         McpConfig servers = mcp.config(env);
-        RunSettings settings = new RunSettings(model, selected.stream().map(Tool::name).toList(), system,
-                limits.maxSteps(), limits.maxCostUsd(), limits.maxDuration().toMillis(), finish, maxTokens);
+        RunSettings settings = new RunSettings(modelName, selected.stream().map(Tool::name).toList(), system,
+                limits.maxSteps(), limits.maxCostUsd(), limits.maxDuration().toMillis(), finish, maxTokens, provider);
         // Only now, with every option valid, is the environment consulted (API key) and a model created.
-        Model client = env.models().create(model, env.env());
+        Model client = env.models().create(modelName, provider.environment(env.env()));
         String runId = RunIds.next();
         try (CliMcp mcpTools = CliMcp.start(mcp.file, servers, settings.tools());
              JdbcRunStore store = home.store(); StatusLine line = new StatusLine(env.err(), env.terminal().animated() && !json);
@@ -175,16 +189,18 @@ final class RunCommand implements Callable<Integer> {
         }
     }
 
-    /** The money budget needs a price; fail before any request rather than at the first response. */
-    static void requirePrice(String model, Map<String, String> environment) {
-        ModelProvider provider = ProviderModels.provider(environment);
+    /**
+     * The money budget needs a price; fail before any request rather than at the first response.
+     * A price comes from {@code --price} or the provider's table.
+     */
+    static void requirePrice(String model, ProviderSelection provider) {
         if (model == null || model.isBlank()) {
-            throw new UsageException("--model is empty: give a model name such as " + provider.defaultModel());
+            throw new UsageException("--model is empty: give a model name such as " + provider.plugin().defaultModel());
         }
-        PriceTable prices = provider.prices();
-        if (prices.find(model).isEmpty()) {
+        if (!provider.priced(model)) {
             throw new UsageException("no price is known for model '" + model + "', so its cost cannot be counted against"
-                    + " --max-cost-usd; use one of: " + String.join(", ", prices.entries().keySet()));
+                    + " --max-cost-usd; give one with --price INPUT,OUTPUT in USD per million tokens (for a local server:"
+                    + " --price 0,0), or use a priced model: " + String.join(", ", provider.plugin().prices().entries().keySet()));
         }
     }
 }

@@ -34,7 +34,7 @@ final class LauncherProcess {
     LauncherProcess(Path dir) {
         this.dir = dir;
         env.putAll(System.getenv());
-        env.keySet().removeIf(name -> name.startsWith("ANTHROPIC_") || name.startsWith("REIN_"));
+        env.keySet().removeIf(name -> name.startsWith("ANTHROPIC_") || name.startsWith("OPENAI_") || name.startsWith("REIN_"));
         env.put("JAVA_HOME", System.getProperty("java.home"));
         env.put("REIN_CLASSPATH", classpath());
         // Runs are stored under the scratch directory, never in the working tree.

@@ -13,22 +13,30 @@ import java.util.Objects;
  * @param name     the model name sent and priced
  * @param scripted true when the replies are a fixed script: the tools, limits and checks are
  *                 real, the model's decisions are not
+ * @param via      where a real model runs, e.g. "Anthropic API", for the announcement
+ * @param offered  tools the demo's agent is offered next to its own (e.g. MCP servers')
  */
-public record DemoModel(Model model, String name, boolean scripted, List<Tool> offered) {
+public record DemoModel(Model model, String name, boolean scripted, String via, List<Tool> offered) {
     public DemoModel {
         Objects.requireNonNull(model, "model");
         Objects.requireNonNull(name, "name");
+        via = via == null || via.isBlank() ? "real model" : via;
         offered = List.copyOf(offered);
     }
 
     /** A model for a demo whose agent gets only the example's own tools. */
+    public DemoModel(Model model, String name, boolean scripted, String via) {
+        this(model, name, scripted, via, List.of());
+    }
+
+    /** A model announced without saying where it runs. */
     public DemoModel(Model model, String name, boolean scripted) {
-        this(model, name, scripted, List.of());
+        this(model, name, scripted, null);
     }
 
     /** The same model, the demo's agent also being offered {@code tools} (e.g. MCP servers' with {@code rein example --mcp}). */
     public DemoModel offering(List<Tool> tools) {
-        return new DemoModel(model, name, scripted, tools);
+        return new DemoModel(model, name, scripted, via, tools);
     }
 
     /** {@code agent} with the {@link #offered} tools added next to its own; unchanged when there are none. */
@@ -44,6 +52,6 @@ public record DemoModel(Model model, String name, boolean scripted, List<Tool> o
     /** How the model is announced to the reader. */
     public String label() {
         return scripted ? "scripted (offline: the model's replies are a fixed script; the tools, limits and checks are real)"
-                : name + " (Anthropic API)";
+                : name + " (" + via + ")";
     }
 }

@@ -18,7 +18,9 @@ import dev.rein.examples.sql.DataAnalysis;
 import dev.rein.examples.web.WebResearch;
 import dev.rein.examples.workflow.TriageWorkflow;
 import dev.rein.model.Model;
+import dev.rein.budget.ModelPrice;
 import dev.rein.provider.ModelProvider;
+import dev.rein.provider.PricedModel;
 import dev.rein.provider.ProviderConfig;
 import dev.rein.testkit.ScriptedModel;
 import dev.rein.tool.Tool;
@@ -48,9 +50,9 @@ public final class Examples {
     /** Interrupted. */
     public static final int INTERRUPTED = 130;
 
-    static final String API_KEY = "ANTHROPIC_API_KEY";
-    /** The model provider the examples use with a real model. */
+    /** The model provider the examples use with a real model unless {@code REIN_PROVIDER} names another. */
     static final String PROVIDER = "anthropic";
+    static final String PROVIDER_ENV = "REIN_PROVIDER";
 
     private static final List<Example> ALL = List.of(
             new DateAssistant(),
@@ -96,14 +98,16 @@ public final class Examples {
     /** Like {@link #run(String, boolean, PrintStream, PrintStream)} with a model name and an explicit environment. */
     public static int run(String name, boolean offline, String modelName, Map<String, String> env, PrintStream out,
                           PrintStream err) {
-        return run(name, offline, modelName, env, List.of(), out, err);
+        return run(name, offline, modelName, env, null, List.of(), out, err);
     }
 
     /**
-     * Like {@link #run(String, boolean, String, Map, PrintStream, PrintStream)}, the demo's agent
-     * also being offered {@code extraTools} (e.g. the tools of MCP servers) next to its own.
+     * Like {@link #run(String, boolean, String, Map, PrintStream, PrintStream)}, with a price for the
+     * real model (null: the provider's table), e.g. zero for a local server, the demo's agent also
+     * being offered {@code extraTools} (e.g. the tools of MCP servers) next to its own.
      */
-    public static int run(String name, boolean offline, String modelName, Map<String, String> env, List<Tool> extraTools,
+    public static int run(String name, boolean offline, String modelName, Map<String, String> env, ModelPrice price,
+                          List<Tool> extraTools,
                           PrintStream out, PrintStream err) {
         Optional<Example> example = find(name);
         if (example.isEmpty()) {
@@ -111,7 +115,7 @@ public final class Examples {
             return USAGE;
         }
         try {
-            DemoModel model = model(example.get(), offline, modelName, env, err).offering(extraTools);
+            DemoModel model = model(example.get(), offline, modelName, env, price, err).offering(extraTools);
             out.println("Example: " + example.get().name() + " — " + example.get().description());
             out.println("Model:   " + model.label());
             out.println();
@@ -144,15 +148,21 @@ public final class Examples {
     /** Like {@link #evaluate(String, boolean, int, PrintStream, PrintStream)} with a model name and an explicit environment. */
     public static int evaluate(String name, boolean offline, int trials, String modelName, Map<String, String> env,
                                PrintStream out, PrintStream err) {
+        return evaluate(name, offline, trials, modelName, env, null, out, err);
+    }
+
+    /** Like {@link #evaluate(String, boolean, int, String, Map, PrintStream, PrintStream)}, with a price for the real model. */
+    public static int evaluate(String name, boolean offline, int trials, String modelName, Map<String, String> env,
+                               ModelPrice price, PrintStream out, PrintStream err) {
         Optional<Example> example = find(name);
         if (example.isEmpty()) {
             err.println("rein example: unknown example '" + name + "'; the examples are: " + names());
             return USAGE;
         }
         try {
-            boolean real = !offline && hasKey(env);
+            DemoModel model = model(example.get(), offline, modelName, env, price, err);
             EvalRunner.Builder runner = EvalRunner.builder().progress(Progress.auto(err))
-                    .models(real ? TrialModels.shared(realModel(env), modelName) : TrialModels.scripted());
+                    .models(model.scripted() ? TrialModels.scripted() : TrialModels.shared(model.model(), model.name()));
             if (trials > 0) {
                 runner.trials(trials);
             }
@@ -171,29 +181,50 @@ public final class Examples {
         }
     }
 
-    private static DemoModel model(Example example, boolean offline, String modelName, Map<String, String> env, PrintStream err) {
-        if (!offline && hasKey(env)) {
-            return new DemoModel(realModel(env), modelName == null ? provider().defaultModel() : modelName, false);
-        }
+    /**
+     * The real model when {@code offline} is false and the environment configures the provider
+     * ({@code REIN_PROVIDER}, default {@value #PROVIDER}); else the example's script, saying why
+     * when a setting (such as the API key) is missing.
+     */
+    private static DemoModel model(Example example, boolean offline, String modelName, Map<String, String> env,
+                                   ModelPrice price, PrintStream err) {
+        ModelProvider provider = provider(env);
         if (!offline) {
-            err.println("rein example: " + API_KEY + " is not set, so the example runs offline on its scripted model.");
+            try {
+                String name = modelName == null ? provider.defaultModel() : modelName;
+                Model real = provider.create(ProviderConfig.of(env));
+                return new DemoModel(price == null ? real : PricedModel.of(real, name, price), name, false, via(provider));
+            } catch (ReinException e) {
+                String message = e.getMessage() == null ? "" : e.getMessage();
+                int notSet = message.indexOf(" is not set");
+                if (notSet < 0) {
+                    throw e;
+                }
+                err.println("rein example: " + message.substring(0, notSet + " is not set".length())
+                        + ", so the example runs offline on its scripted model.");
+            }
         }
-        return new DemoModel(ScriptedModel.of(example.demoScript()), provider().defaultModel(), true);
+        return new DemoModel(ScriptedModel.of(example.demoScript()), provider.defaultModel(), true);
     }
 
-    /** The examples' model provider, {@value #PROVIDER}, found by name with {@link java.util.ServiceLoader}. */
+    /** The examples' model provider by default, {@value #PROVIDER}, found by name with {@link java.util.ServiceLoader}. */
     static ModelProvider provider() {
-        return ModelProvider.require(PROVIDER);
+        return provider(System.getenv());
     }
 
-    /** A real model from the provider, configured from {@code env} (key, and base URL when set). */
-    private static Model realModel(Map<String, String> env) {
-        return provider().create(ProviderConfig.of(env));
+    /** The provider {@code REIN_PROVIDER} names in {@code env}, else {@value #PROVIDER}. */
+    static ModelProvider provider(Map<String, String> env) {
+        String name = env.getOrDefault(PROVIDER_ENV, "").strip();
+        return ModelProvider.require(name.isEmpty() ? PROVIDER : name);
     }
 
-    private static boolean hasKey(Map<String, String> env) {
-        String key = env.get(API_KEY);
-        return key != null && !key.isBlank();
+    /** How the demo announces where the real model runs. */
+    private static String via(ModelProvider provider) {
+        return switch (provider.name()) {
+            case "anthropic" -> "Anthropic API";
+            case "openai" -> "OpenAI-compatible API";
+            default -> provider.name() + " provider";
+        };
     }
 
     private static Example require(String name) {

@@ -1,0 +1,66 @@
+package dev.rein.cli;
+
+import dev.rein.budget.ModelPrice;
+import java.math.BigDecimal;
+import java.util.Map;
+import java.util.Objects;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.TypeConversionException;
+
+/**
+ * The value of {@code --price INPUT,OUTPUT[,CACHE_READ[,CACHE_WRITE]]}: USD per million tokens of
+ * uncached input, output, input read from the prompt cache and input written to it. An omitted
+ * cache-read price is the input price and an omitted cache-write price 1.25 x the input price, so
+ * a short price never counts a call as cheaper than it may be.
+ */
+record PriceSpec(BigDecimal input, BigDecimal output, BigDecimal cacheRead, BigDecimal cacheWrite) {
+    static final String FORMAT = "INPUT,OUTPUT[,CACHE_READ[,CACHE_WRITE]]";
+    private static final BigDecimal WRITE_FACTOR = new BigDecimal("1.25");
+
+    PriceSpec {
+        Objects.requireNonNull(input, "input");
+        Objects.requireNonNull(output, "output");
+        Objects.requireNonNull(cacheRead, "cacheRead");
+        Objects.requireNonNull(cacheWrite, "cacheWrite");
+    }
+
+    /** The core's price: input, cache read, cache write, output. */
+    ModelPrice toModelPrice() {
+        return new ModelPrice(input, cacheRead, cacheWrite, output, Map.of());
+    }
+
+    /** Parses {@code 2.50,10} or {@code 2.50,10,1.25,0}. */
+    static PriceSpec parse(String value) {
+        String[] parts = value.strip().split(",", -1);
+        if (parts.length < 2 || parts.length > 4) {
+            throw new TypeConversionException("'" + value + "' is not " + FORMAT + " (USD per million tokens),"
+                    + " e.g. 2.50,10 or, for a local server, 0,0");
+        }
+        BigDecimal input = number(parts[0], "INPUT", value);
+        BigDecimal output = number(parts[1], "OUTPUT", value);
+        BigDecimal read = parts.length > 2 ? number(parts[2], "CACHE_READ", value) : input;
+        BigDecimal write = parts.length > 3 ? number(parts[3], "CACHE_WRITE", value) : input.multiply(WRITE_FACTOR);
+        return new PriceSpec(input, output, read, write);
+    }
+
+    private static BigDecimal number(String text, String part, String value) {
+        try {
+            BigDecimal number = new BigDecimal(text.strip());
+            if (number.signum() < 0) {
+                throw new TypeConversionException(part + " in '" + value + "' is negative; prices are USD per million tokens, 0 or more");
+            }
+            return number;
+        } catch (NumberFormatException e) {
+            throw new TypeConversionException(part + " in '" + value + "' is not a number; give " + FORMAT
+                    + " in USD per million tokens, e.g. 2.50,10");
+        }
+    }
+
+    /** The picocli converter. */
+    static final class Converter implements ITypeConverter<PriceSpec> {
+        @Override
+        public PriceSpec convert(String value) {
+            return parse(value);
+        }
+    }
+}

@@ -1,0 +1,55 @@
+package dev.rein.cli;
+
+import dev.rein.provider.ModelProvider;
+import java.util.Map;
+import picocli.CommandLine.Option;
+
+/**
+ * The provider options of every command that talks to a model ({@code run}, {@code resume},
+ * {@code eval}, {@code example}): {@code --provider}, {@code --base-url} and {@code --price}.
+ */
+public final class ProviderOptions {
+    @Option(names = "--provider", paramLabel = "NAME",
+            description = "The model provider: anthropic or openai (OpenAI and every compatible server: Ollama, vLLM,"
+                    + " LM Studio, llama.cpp). Default: $REIN_PROVIDER, else anthropic.")
+    String provider;
+
+    @Option(names = "--base-url", paramLabel = "URL",
+            description = "The provider's API base URL, overriding ANTHROPIC_BASE_URL or OPENAI_BASE_URL"
+                    + " (e.g. http://localhost:11434/v1 for Ollama).")
+    String baseUrl;
+
+    @Option(names = "--price", paramLabel = PriceSpec.FORMAT, converter = PriceSpec.Converter.class,
+            description = "The model's price in USD per million tokens, overriding the built-in table: uncached input,"
+                    + " output, and optionally cache read (default: INPUT) and cache write (default: 1.25 x INPUT)."
+                    + " For a local server: --price 0,0.")
+    PriceSpec price;
+
+    /**
+     * What the options select; for {@code resume}, {@code stored} (the run's own choice) fills
+     * what is not given, before {@code REIN_PROVIDER} and the default.
+     *
+     * @throws UsageException for an unknown provider or a base URL that is not http(s)
+     */
+    ProviderSelection select(Map<String, String> env, ProviderSelection stored) {
+        String name = provider != null ? provider.strip() : stored != null && stored.provider() != null ? stored.provider()
+                : env.getOrDefault(ProviderModels.PROVIDER_ENV, "").strip();
+        if (name.isEmpty()) {
+            name = ProviderModels.DEFAULT_PROVIDER;
+        }
+        if (ModelProvider.named(name).isEmpty()) {
+            String source = provider != null ? "--provider" : ProviderModels.PROVIDER_ENV;
+            throw new UsageException(source + ": no model provider named '" + name + "'; use one of: "
+                    + String.join(", ", ModelProvider.available().stream().map(ModelProvider::name).toList()));
+        }
+        String resolved = name.toLowerCase(java.util.Locale.ROOT);
+        // A stored base URL belongs to the stored provider; switching providers leaves it behind.
+        boolean sameProvider = stored != null && resolved.equals(stored.provider());
+        String url = baseUrl != null ? baseUrl.strip() : sameProvider ? stored.baseUrl() : null;
+        if (url != null && !url.startsWith("http://") && !url.startsWith("https://")) {
+            throw new UsageException("--base-url must be an http:// or https:// URL, was '" + url + "'");
+        }
+        PriceSpec spec = price != null ? price : stored != null ? stored.price() : null;
+        return new ProviderSelection(resolved, url, spec);
+    }
+}

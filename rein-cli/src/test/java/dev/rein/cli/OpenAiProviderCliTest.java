@@ -1,0 +1,210 @@
+package dev.rein.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.json.Json;
+import dev.rein.testkit.FakeMessagesServer;
+import dev.rein.testkit.FakeReply;
+import dev.rein.testkit.RecordedRequest;
+import dev.rein.testkit.openai.ChatReply;
+import dev.rein.testkit.openai.FakeChatCompletionsServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The CLI contract of {@code --provider openai}, in-process with the real provider plug-ins behind
+ * the model factory and the fake Chat Completions server as the "OpenAI-compatible" server.
+ */
+class OpenAiProviderCliTest {
+    private final FakeChatCompletionsServer server = FakeChatCompletionsServer.start();
+    private final InProcessCli cli = new InProcessCli().models(ProviderModels::create);
+
+    @AfterEach
+    void stop() {
+        server.close();
+    }
+
+    @Test
+    void thePublicApiWithoutAKeyIsExit2WithOneLineNamingTheVariableAndNoRequest() {
+        for (String[] args : new String[][] {{"run", "--provider", "openai", "hello"},
+                {"run", "--provider", "openai", "--base-url", "https://api.openai.com/v1", "hello"}}) {
+            InProcessCli.Outcome outcome = cli.run(args);
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isEqualTo(ExitCodes.USAGE);
+            assertThat(outcome.stderrLines()).singleElement().asString().contains("OPENAI_API_KEY");
+            assertThat(outcome.stdout()).isEmpty();
+        }
+        InProcessCli.Outcome fromEnv = new InProcessCli().models(ProviderModels::create).env("REIN_PROVIDER", "openai")
+                .run("run", "hello");
+        assertThat(fromEnv.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(fromEnv.stderrLines()).singleElement().asString().contains("OPENAI_API_KEY");
+    }
+
+    @Test
+    void anUnpricedModelIsExit2NamingPriceAndNothingIsSent() {
+        InProcessCli.Outcome outcome = cli.run("run", "--provider", "openai", "--base-url", server.baseUrl(),
+                "--model", "qwen3:8b", "hello");
+        assertThat(outcome.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(outcome.stderrLines()).singleElement().asString()
+                .contains("no price is known for model 'qwen3:8b'").contains("--price").contains("--price 0,0");
+        assertThat(server.requestCount()).isZero();
+    }
+
+    @Test
+    void aLocalServerRunsWithoutAKeyAndJsonKeepsItsSchemaWithUncachedInput() {
+        server.enqueue(ChatReply.completion().text("計算します。").toolCall("call_1", "calculate", "{\"expression\":\"17 * 23\"}")
+                .usage(1200, 30, 1000).build());
+        server.enqueue(ChatReply.completion().text("17 × 23 = 391").usage(1300, 10, 1200).build());
+
+        InProcessCli.Outcome outcome = cli.env("OPENAI_BASE_URL", server.baseUrl())
+                .run("run", "--provider", "openai", "--model", "qwen3:8b", "--price", "0,0", "--json", "17 * 23 は?");
+
+        assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+        JsonNode json = Json.parse(outcome.stdout());
+        List<String> fields = new ArrayList<>();
+        json.fieldNames().forEachRemaining(fields::add);
+        assertThat(fields).containsExactly("run_id", "status", "reason", "answer", "steps", "usage", "cost_usd");
+        assertThat(json.get("answer").asText()).isEqualTo("17 × 23 = 391");
+        assertThat(json.at("/usage/input_tokens").asLong()).as("prompt - cached").isEqualTo(200 + 100);
+        assertThat(json.at("/usage/cache_read_input_tokens").asLong()).isEqualTo(2200);
+        assertThat(json.at("/usage/cache_creation_input_tokens").asLong()).isZero();
+        assertThat(json.at("/usage/output_tokens").asLong()).isEqualTo(40);
+        assertThat(json.get("cost_usd").decimalValue()).isZero();
+
+        RecordedRequest first = server.requests().get(0);
+        assertThat(first.header("authorization")).isNull();
+        assertThat(first.body().get("model").asText()).isEqualTo("qwen3:8b");
+        assertThat(first.body().at("/messages/0/content").asText()).isEqualTo("17 * 23 は?");
+        assertThat(server.requests().get(1).body().at("/messages/2/role").asText()).isEqualTo("tool");
+    }
+
+    @Test
+    void thePriceOverridesTheTableAndCountsAgainstTheBudget() {
+        server.enqueue(ChatReply.completion().text("done").usage(1_000_000, 1_000_000, 0).build());
+        InProcessCli.Outcome outcome = cli.run("run", "--provider", "openai", "--base-url", server.baseUrl(),
+                "--model", "gpt-4.1-mini", "--price", "2,3", "--json", "go");
+        assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+        assertThat(Json.parse(outcome.stdout()).get("cost_usd").decimalValue()).isEqualByComparingTo("5");
+    }
+
+    @Test
+    void baseUrlAndPriceWorkForAnthropicToo() {
+        try (FakeMessagesServer anthropic = FakeMessagesServer.start()) {
+            anthropic.enqueue(FakeReply.message().text("done").usage(1_000_000, 1_000_000).build());
+            InProcessCli.Outcome outcome = cli.env("ANTHROPIC_API_KEY", "sk-ant-test").env("REIN_PROVIDER", "openai")
+                    .run("run", "--provider", "anthropic", "--base-url", anthropic.baseUrl(), "--model", "claude-next",
+                            "--price", "1,2", "--json", "go");
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+            assertThat(anthropic.requests()).hasSize(1);
+            assertThat(anthropic.lastRequest().body().get("model").asText()).isEqualTo("claude-next");
+            assertThat(Json.parse(outcome.stdout()).get("cost_usd").decimalValue()).isEqualByComparingTo("3");
+        }
+        assertThat(server.requestCount()).isZero();
+    }
+
+    @Test
+    void theStepBudgetEndsWithTheSummaryCallSendingToolsWithChoiceNone() {
+        server.enqueue(ChatReply.toolCall("call_1", "calculate", "{\"expression\":\"2 + 3\"}"), ChatReply.text("So far: 5."));
+        InProcessCli.Outcome outcome = cli.run("run", "--provider", "openai", "--base-url", server.baseUrl(),
+                "--max-steps", "1", "--json", "add 2 and 3");
+        assertThat(outcome.exitCode()).as(outcome.stderr()).isEqualTo(ExitCodes.STOPPED_BUDGET);
+        JsonNode summary = server.requests().get(1).body();
+        assertThat(summary.get("tool_choice").asText()).isEqualTo("none");
+        assertThat(summary.get("tools")).isNotEmpty();
+        assertThat(server.requests().get(0).body().get("model").asText()).as("the provider's default model")
+                .isEqualTo("gpt-4.1-mini");
+    }
+
+    @Test
+    void aPausedRunResumesOnTheSameServerWithoutRepeatingTheOptions() throws Exception {
+        String send = "{\"to\":\"sato@example.jp\",\"subject\":\"会議\",\"body\":\"明日10時に変更です。\"}";
+        server.enqueue(ChatReply.toolCall("call_S", "send_message", send), ChatReply.text("送信しました。"));
+        InProcessCli.Outcome run = cli.run("run", "--provider", "openai", "--base-url", server.baseUrl(), "--model",
+                "qwen3:8b", "--price", "0,0", "--tools", "send_message", "佐藤さんに連絡して");
+        assertThat(run.exitCode()).as(run.stderr()).isEqualTo(ExitCodes.WAITING_APPROVAL);
+        String id;
+        try (var files = Files.list(cli.home().resolve("runs"))) {
+            id = files.findFirst().orElseThrow().getFileName().toString().replace(".json", "");
+        }
+        assertThat(cli.run("approve", id).exitCode()).isZero();
+
+        InProcessCli.Outcome resumed = cli.run("resume", id, "--json");
+
+        assertThat(resumed.exitCode()).as(resumed.stderr()).isZero();
+        assertThat(Json.parse(resumed.stdout()).get("answer").asText()).isEqualTo("送信しました。");
+        JsonNode second = server.requests().get(1).body();
+        assertThat(second.get("model").asText()).isEqualTo("qwen3:8b");
+        assertThat(second.at("/messages/2/tool_call_id").asText()).isEqualTo("call_S");
+    }
+
+    @Test
+    void badProviderOptionsAreOneLineUsageErrors() {
+        String[][] cases = {{"--provider", "gemini"}, {"--base-url", "localhost:11434"}, {"--price", "1"},
+                {"--price", "a,b"}, {"--price", "-1,2"}, {"--price", "1,2,3,4,5"}};
+        for (String[] option : cases) {
+            List<String> args = new ArrayList<>(List.of("run", "--provider", "openai"));
+            args.addAll(List.of(option));
+            args.add("hello");
+            InProcessCli.Outcome outcome = cli.run(args.toArray(String[]::new));
+            assertThat(outcome.exitCode()).as(String.join(" ", option)).isEqualTo(ExitCodes.USAGE);
+            assertThat(outcome.stderrLines()).as(String.join(" ", option)).hasSize(1);
+        }
+        assertThat(cli.run("run", "--provider", "gemini", "x").stderr()).contains("anthropic").contains("openai");
+        assertThat(server.requestCount()).isZero();
+    }
+
+    @Test
+    void evalRunsASuiteAgainstTheServer(@TempDir Path dir) throws Exception {
+        Path suite = dir.resolve("suite.yaml");
+        Files.writeString(suite, """
+                suite: release
+                trials: 1
+                environment:
+                  name: file_tree
+                  options:
+                    files:
+                      notes/meeting.md: "決定: リリースは 1月20日。"
+                agent:
+                  toolsets: [files_read]
+                  max_steps: 4
+                tasks:
+                  - id: release-date
+                    category: should_succeed
+                    goal: When is the release?
+                    expect:
+                      answer_contains: [1月20日]
+                      must_call: [read_file]
+                """);
+        server.enqueue(ChatReply.toolCall("call_r", "read_file", "{\"path\":\"notes/meeting.md\"}"),
+                ChatReply.text("リリースは 1月20日です。"));
+
+        InProcessCli.Outcome outcome = cli.run("eval", suite.toString(), "--provider", "openai", "--base-url",
+                server.baseUrl(), "--model", "local-model", "--price", "0,0", "--json");
+
+        assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+        assertThat(Json.parse(outcome.stdout()).at("/summary/passed").asInt()).isEqualTo(1);
+        assertThat(server.requests()).hasSize(2);
+        assertThat(server.requests().get(0).body().get("model").asText()).isEqualTo("local-model");
+    }
+
+    @Test
+    void anExampleRunsAgainstTheServer() {
+        String today = java.time.LocalDate.now(java.time.ZoneId.of("Asia/Tokyo")).toString();
+        String later = java.time.LocalDate.parse(today).plusDays(100).toString();
+        server.enqueue(ChatReply.toolCall("call_1", "get_current_time", "{\"timezone\":\"Asia/Tokyo\"}"),
+                ChatReply.toolCall("call_2", "add_days", "{\"date\":\"" + today + "\",\"days\":100}"),
+                ChatReply.text("100 days from today (" + today + ") is " + later + "."));
+
+        InProcessCli.Outcome outcome = cli.run("example", "date", "--provider", "openai", "--base-url", server.baseUrl(),
+                "--model", "gpt-4.1-mini");
+
+        assertThat(outcome.exitCode()).as(outcome.stdout() + outcome.stderr()).isZero();
+        assertThat(outcome.stdout()).contains("Model:   gpt-4.1-mini (OpenAI-compatible API)").contains(later);
+        assertThat(server.requests()).hasSize(3);
+    }
+}

@@ -1,0 +1,188 @@
+package dev.rein.openai;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.model.ContentBlock;
+import dev.rein.model.ModelException;
+import dev.rein.model.ModelResponse;
+import dev.rein.model.OpaqueBlock;
+import dev.rein.model.StopReason;
+import dev.rein.model.StreamObserver;
+import dev.rein.model.TextBlock;
+import dev.rein.model.ToolUseBlock;
+import dev.rein.model.Usage;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Assembles streamed {@code chat.completion.chunk}s into one response, telling the {@link
+ * StreamObserver} about each fragment as it arrives. Text and refusal deltas are appended; each
+ * tool call is keyed by its {@code index} (its id and name come in its first delta, its argument
+ * text in fragments); {@code finish_reason} and the closing usage chunk are kept. Only the first
+ * choice is read: Rein never asks for more than one.
+ */
+final class ChunkAssembler {
+    /** One tool call being assembled. */
+    private static final class Call {
+        String id;
+        String name;
+        final StringBuilder arguments = new StringBuilder();
+        boolean announced;
+    }
+
+    private final StreamObserver observer;
+    private final Map<Integer, Call> calls = new TreeMap<>();
+    private final StringBuilder text = new StringBuilder();
+    private StringBuilder refusal;
+    private String id;
+    private String model;
+    private String finishReason;
+    private JsonNode usage;
+    private int chunks;
+
+    ChunkAssembler(StreamObserver observer) {
+        this.observer = observer;
+    }
+
+    /** How many chunks arrived so far. */
+    int chunks() {
+        return chunks;
+    }
+
+    void accept(JsonNode chunk) throws ModelException {
+        chunks++;
+        if (id == null && chunk.path("id").isTextual()) {
+            id = chunk.path("id").asText();
+        }
+        if (model == null && chunk.path("model").isTextual()) {
+            model = chunk.path("model").asText();
+        }
+        JsonNode chunkUsage = chunk.get("usage");
+        if (chunkUsage != null && chunkUsage.isObject()) {
+            usage = chunkUsage;
+        }
+        JsonNode choices = chunk.path("choices");
+        for (JsonNode choice : choices) {
+            if (choice.path("index").asInt(0) != 0) {
+                continue;
+            }
+            delta(choice.path("delta"));
+            JsonNode finish = choice.get("finish_reason");
+            if (finish != null && finish.isTextual()) {
+                finishReason = finish.asText();
+            }
+        }
+    }
+
+    private void delta(JsonNode delta) throws ModelException {
+        JsonNode content = delta.get("content");
+        if (content != null && content.isTextual() && !content.asText().isEmpty()) {
+            text.append(content.asText());
+            observer.onTextDelta(content.asText());
+        }
+        JsonNode refused = delta.get("refusal");
+        if (refused != null && refused.isTextual() && !refused.asText().isEmpty()) {
+            if (refusal == null) {
+                refusal = new StringBuilder();
+            }
+            refusal.append(refused.asText());
+        }
+        JsonNode toolCalls = delta.get("tool_calls");
+        if (toolCalls != null && toolCalls.isArray()) {
+            int position = 0;
+            for (JsonNode call : toolCalls) {
+                // A server that answers without streaming (or an older one) may leave the index out.
+                int index = call.has("index") ? call.path("index").asInt() : calls.size() + position;
+                toolCallDelta(index, call);
+                position++;
+            }
+        }
+    }
+
+    private void toolCallDelta(int index, JsonNode delta) throws ModelException {
+        Call call = calls.computeIfAbsent(index, i -> new Call());
+        if (call.id == null && delta.path("id").isTextual() && !delta.path("id").asText().isEmpty()) {
+            call.id = delta.path("id").asText();
+        }
+        JsonNode function = delta.path("function");
+        if (call.name == null && function.path("name").isTextual() && !function.path("name").asText().isEmpty()) {
+            call.name = function.path("name").asText();
+        }
+        if (!call.announced && call.id != null && call.name != null) {
+            call.announced = true;
+            observer.onToolUseStart(call.id, call.name);
+            if (!call.arguments.isEmpty()) {
+                observer.onToolInputDelta(call.id, call.arguments.toString());
+            }
+        }
+        JsonNode arguments = function.get("arguments");
+        if (arguments != null && arguments.isTextual() && !arguments.asText().isEmpty()) {
+            call.arguments.append(arguments.asText());
+            if (call.announced) {
+                observer.onToolInputDelta(call.id, arguments.asText());
+            }
+        } else if (arguments != null && arguments.isObject()) {
+            // Some servers send the arguments as an object rather than as JSON text.
+            call.arguments.append(RawArguments.text(arguments));
+        }
+    }
+
+    /** The assembled response; {@code fallbackModel} names it when no chunk did. */
+    ModelResponse response(String fallbackModel) throws ModelException {
+        List<ContentBlock> content = new ArrayList<>();
+        if (!text.isEmpty()) {
+            content.add(new TextBlock(text.toString()));
+        }
+        if (refusal != null && !refusal.isEmpty()) {
+            content.add(new TextBlock(refusal.toString()));
+        }
+        for (Map.Entry<Integer, Call> entry : calls.entrySet()) {
+            Call call = entry.getValue();
+            if (call.name == null) {
+                throw ErrorMapper.malformed("tool call " + entry.getKey() + " of the response has no function name", null);
+            }
+            String callId = call.id != null ? call.id : "call_" + entry.getKey();
+            String arguments = call.arguments.toString();
+            JsonNode input = RawArguments.parse(arguments);
+            content.add(new ToolUseBlock(callId, call.name, input));
+            OpaqueBlock kept = RawArguments.keep(callId, arguments, input);
+            if (kept != null) {
+                content.add(kept);
+            }
+        }
+        return new ModelResponse(id, model != null ? model : fallbackModel, content, stopReason(), null, usage());
+    }
+
+    /**
+     * {@code stop} ends the turn, {@code tool_calls} asks for tools, {@code length} hit the limit,
+     * {@code content_filter} or any refusal text is a refusal. A server that says {@code stop} while
+     * sending tool calls (some older compatible servers do) is taken as asking for the tools.
+     */
+    StopReason stopReason() {
+        if (refusal != null) {
+            return StopReason.REFUSAL;
+        }
+        if (finishReason == null) {
+            return calls.isEmpty() ? StopReason.UNKNOWN : StopReason.TOOL_USE;
+        }
+        return switch (finishReason) {
+            case "stop" -> calls.isEmpty() ? StopReason.END_TURN : StopReason.TOOL_USE;
+            case "tool_calls", "function_call" -> StopReason.TOOL_USE;
+            case "length" -> StopReason.MAX_TOKENS;
+            case "content_filter" -> StopReason.REFUSAL;
+            default -> StopReason.UNKNOWN;
+        };
+    }
+
+    /** Uncached input is the prompt minus the cached part, which is reported as a cache read. */
+    Usage usage() {
+        if (usage == null) {
+            return Usage.ZERO;
+        }
+        long prompt = Math.max(0, usage.path("prompt_tokens").asLong(0));
+        long completion = Math.max(0, usage.path("completion_tokens").asLong(0));
+        long cached = Math.max(0, Math.min(prompt, usage.path("prompt_tokens_details").path("cached_tokens").asLong(0)));
+        return Usage.of(prompt - cached, completion, cached, 0);
+    }
+}

@@ -1,0 +1,188 @@
+package dev.rein.openai;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.openai.core.JsonValue;
+import com.openai.errors.OpenAIException;
+import com.openai.errors.OpenAIInvalidDataException;
+import com.openai.errors.OpenAIIoException;
+import com.openai.errors.OpenAIRetryableException;
+import com.openai.errors.OpenAIServiceException;
+import dev.rein.model.ModelException;
+import dev.rein.model.ModelException.Kind;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.SocketTimeoutException;
+import java.time.Clock;
+import java.util.Set;
+
+/**
+ * Turns SDK and stream failures into {@link ModelException}s carrying the server's own message,
+ * the HTTP status, the request id, a {@link Kind}, whether a retry can help and the server's wait
+ * hint ({@code retry-after-ms}, {@code retry-after}).
+ *
+ * <p>Retryable: 408, 409, 429, 5xx, connection failures and timeouts, a stream cut before {@code
+ * data: [DONE]}, and an error object inside a stream that began with HTTP 200 (unless its type
+ * says the request was invalid). Final: 400, 401, 403, 404, 422 and the other 4xx, and a body Rein
+ * cannot read. {@code x-should-retry} may veto a retry or allow one for other statuses, never for
+ * 400, 401, 403, 404, 413 or 422.
+ */
+final class ErrorMapper {
+    private static final Set<Integer> NEVER_RETRIED = Set.of(400, 401, 403, 404, 413, 422);
+
+    private final Clock clock;
+    private final String server;
+
+    /**
+     * @param server how messages name the server, e.g. "the OpenAI API" or "the server at URL"
+     */
+    ErrorMapper(Clock clock, String server) {
+        this.clock = clock;
+        this.server = server;
+    }
+
+    ModelException map(RuntimeException failure) {
+        if (failure instanceof OpenAIServiceException e) {
+            return httpError(e);
+        }
+        if (failure instanceof OpenAIIoException || failure instanceof OpenAIRetryableException) {
+            return ioError(failure);
+        }
+        if (failure instanceof OpenAIInvalidDataException e) {
+            return malformed(server + " sent a response Rein could not read: " + e.getMessage(), e);
+        }
+        String what = failure instanceof OpenAIException ? "the OpenAI SDK failed" : "the call to " + server + " failed";
+        return new ModelException(Kind.OTHER, 0, what + " with " + failure.getClass().getSimpleName() + ": "
+                + failure.getMessage(), false, null, null, failure);
+    }
+
+    /** A read failure while the stream was open: the connection broke mid-way, which a retry may fix. */
+    ModelException broken(IOException e) {
+        return ioError(e);
+    }
+
+    /** A stream that ended without {@code data: [DONE]}: cut off, so a retry may succeed. */
+    ModelException cutOff(String detail) {
+        return new ModelException(Kind.CONNECTION, 0, "the response stream from " + server
+                + " ended before data: [DONE] (" + detail + ")", true, null, null, null);
+    }
+
+    /**
+     * An {@code error} object sent as a chunk after HTTP 200. Retryable unless its type says the
+     * request itself was wrong; the HTTP status is 0 because the exchange itself succeeded.
+     */
+    ModelException streamError(JsonNode error) {
+        String type = error.path("type").asText(null);
+        String message = message(error);
+        Kind kind = type != null && type.startsWith("invalid_request") ? Kind.INVALID_REQUEST : Kind.SERVER_ERROR;
+        return new ModelException(kind, 0, "error in the response stream from " + server
+                + (type == null ? "" : " (" + type + ")") + ": " + (message == null ? error.toString() : message),
+                kind.retryableByDefault(), null, null, null);
+    }
+
+    static ModelException malformed(String message, Throwable cause) {
+        return new ModelException(Kind.MALFORMED_RESPONSE, 0, message, false, null, null, cause);
+    }
+
+    private ModelException httpError(OpenAIServiceException e) {
+        int status = e.statusCode();
+        Kind kind = kindOfStatus(status);
+        Boolean override = RetryAfter.shouldRetry(e.headers()::values);
+        boolean retryable = NEVER_RETRIED.contains(status) ? false
+                : override != null ? override : kind.retryableByDefault();
+        String message = apiMessage(e.body());
+        return new ModelException(kind, status, message != null ? message : "HTTP " + status + " from " + server,
+                retryable, RetryAfter.from(e.headers()::values, clock), requestId(e), e);
+    }
+
+    private ModelException ioError(Exception e) {
+        Throwable root = rootCause(e);
+        boolean timeout = hasCause(e, SocketTimeoutException.class)
+                || (root instanceof InterruptedIOException && "timeout".equalsIgnoreCase(root.getMessage()));
+        Kind kind = timeout ? Kind.TIMEOUT : Kind.CONNECTION;
+        String detail = root.getMessage() == null ? root.getClass().getSimpleName()
+                : root.getClass().getSimpleName() + ": " + root.getMessage();
+        String message = (timeout ? server + " did not answer in time: " : "the connection to " + server + " failed: ")
+                + detail;
+        return new ModelException(kind, 0, message, true, null, null, e);
+    }
+
+    static Kind kindOfStatus(int status) {
+        return switch (status) {
+            case 400, 422 -> Kind.INVALID_REQUEST;
+            case 401 -> Kind.AUTHENTICATION;
+            case 403 -> Kind.PERMISSION;
+            case 404 -> Kind.NOT_FOUND;
+            case 408, 504 -> Kind.TIMEOUT;
+            case 409 -> Kind.CONFLICT;
+            case 413 -> Kind.REQUEST_TOO_LARGE;
+            case 429 -> Kind.RATE_LIMITED;
+            case 503 -> Kind.OVERLOADED;
+            default -> status >= 500 && status <= 599 ? Kind.SERVER_ERROR : Kind.OTHER;
+        };
+    }
+
+    private static String requestId(OpenAIServiceException e) {
+        var values = e.headers().values("x-request-id");
+        return values.isEmpty() ? null : values.get(0);
+    }
+
+    /**
+     * The server's own message. The SDK hands over the {@code error} object of the body when
+     * there is one (OpenAI: {@code {"error":{"message":..}}}), else the whole body (vLLM:
+     * {@code {"message":..}}), and a string for Ollama's {@code {"error":"..."}}.
+     */
+    private static String apiMessage(JsonValue body) {
+        JsonNode node = node(body);
+        if (node == null) {
+            return null;
+        }
+        if (node.isTextual()) {
+            return node.asText().isBlank() ? null : node.asText().strip();
+        }
+        return message(node);
+    }
+
+    private static String message(JsonNode node) {
+        for (String field : new String[] {"message", "detail", "error"}) {
+            JsonNode value = node.get(field);
+            if (value != null && value.isTextual() && !value.asText().isBlank()) {
+                return value.asText();
+            }
+            if (value != null && value.isObject()) {
+                String nested = message(value);
+                if (nested != null) {
+                    return nested;
+                }
+            }
+        }
+        return null;
+    }
+
+    private static JsonNode node(JsonValue body) {
+        if (body == null || body.isMissing() || body.isNull()) {
+            return null;
+        }
+        try {
+            return body.convert(JsonNode.class);
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    private static Throwable rootCause(Throwable t) {
+        Throwable current = t;
+        while (current.getCause() != null && current.getCause() != current) {
+            current = current.getCause();
+        }
+        return current;
+    }
+
+    private static boolean hasCause(Throwable t, Class<? extends Throwable> type) {
+        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (type.isInstance(c)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

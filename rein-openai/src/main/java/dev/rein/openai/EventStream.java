@@ -1,0 +1,55 @@
+package dev.rein.openai;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Reads the {@code data:} payloads of a server-sent event stream, one event at a time, following
+ * the WHATWG framing (several {@code data:} lines join with a newline, a blank line ends an event,
+ * lines starting with {@code :} are comments).
+ *
+ * <p>Rein reads the stream itself rather than through the SDK's chunk iterator because that
+ * iterator ends quietly when the body ends, with or without the closing {@code data: [DONE]}; a
+ * stream cut short must be told apart from a complete one, since only the first is retried.
+ */
+final class EventStream {
+    /** The payload that ends a Chat Completions stream. */
+    static final String DONE = "[DONE]";
+
+    private final BufferedReader reader;
+
+    EventStream(InputStream body) {
+        this.reader = new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8));
+    }
+
+    /** The next event's data, or null at the end of the body. */
+    String next() throws IOException {
+        StringBuilder data = null;
+        String line;
+        while ((line = reader.readLine()) != null) {
+            if (line.isEmpty()) {
+                if (data != null) {
+                    return data.toString();
+                }
+                continue;
+            }
+            if (line.startsWith(":")) {
+                continue;
+            }
+            int colon = line.indexOf(':');
+            String field = colon < 0 ? line : line.substring(0, colon);
+            String value = colon < 0 ? "" : line.substring(colon + 1);
+            if (value.startsWith(" ")) {
+                value = value.substring(1);
+            }
+            if (field.equals("data")) {
+                data = data == null ? new StringBuilder(value) : data.append('\n').append(value);
+            }
+        }
+        // An event the body ended in the middle of still counts (the last blank line may be missing).
+        return data == null ? null : data.toString();
+    }
+}

@@ -1,0 +1,242 @@
+package dev.rein.openai;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.openai.client.OpenAIClient;
+import com.openai.core.ObjectMappers;
+import com.openai.core.http.HttpResponseFor;
+import com.openai.core.http.StreamResponse;
+import com.openai.models.chat.completions.ChatCompletionChunk;
+import com.openai.models.chat.completions.ChatCompletionCreateParams;
+import dev.rein.budget.PriceTable;
+import dev.rein.json.Json;
+import dev.rein.model.Model;
+import dev.rein.model.ModelCallContext;
+import dev.rein.model.ModelException;
+import dev.rein.model.ModelRequest;
+import dev.rein.model.ModelResponse;
+import dev.rein.model.StreamObserver;
+import dev.rein.provider.ModelDefaults;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+
+/**
+ * A {@link Model} speaking OpenAI Chat Completions through the official OpenAI Java SDK: OpenAI
+ * itself and every compatible server (Ollama, vLLM, LM Studio, llama.cpp).
+ *
+ * <pre>{@code
+ * // OPENAI_API_KEY and OPENAI_BASE_URL from the environment:
+ * try (OpenAiModel model = OpenAiModel.builder().build()) {
+ *     RunResult result = Agent.builder().model(model).modelName("gpt-4.1-mini").build().run("...");
+ * }
+ * // A local Ollama, no key needed:
+ * OpenAiModel local = OpenAiModel.builder().baseUrl("http://localhost:11434/v1").build();
+ * }</pre>
+ *
+ * <p>Every call is streamed with {@code stream_options.include_usage}: text and tool-call
+ * fragments reach the call's {@link StreamObserver} as they arrive, tool-call argument fragments
+ * are joined by their index, and a stream that ends before {@code data: [DONE]} or breaks mid-way
+ * is a retryable failure. A server that ignores {@code stream} and answers with one JSON body is
+ * read too. The SDK does not retry (the Rein runtime retries, traced and within the run's
+ * deadline); failures come back as {@link ModelException}s with the server's own message, whose
+ * {@code retryable} flag and {@code retryAfter} follow its status and headers. Interrupting the
+ * calling thread aborts the HTTP exchange and the call ends with {@link InterruptedException}.
+ *
+ * <p>As {@link ModelDefaults} it names {@value OpenAiProvider#DEFAULT_MODEL} as the default model
+ * and brings OpenAI's prices; a model on another server needs a name and a price from the agent.
+ *
+ * <p>Instances are immutable and thread-safe. {@link #close()} releases the HTTP client.
+ */
+public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
+    /** The public API, used when neither the builder nor {@code OPENAI_BASE_URL} names another server. */
+    public static final String DEFAULT_BASE_URL = OpenAiModelBuilder.DEFAULT_BASE_URL;
+
+    private final OpenAIClient client;
+    private final ErrorMapper errors;
+    private final RequestMapper.MaxTokensField maxTokensField;
+    private final String baseUrl;
+
+    OpenAiModel(OpenAIClient client, ErrorMapper errors, RequestMapper.MaxTokensField maxTokensField, String baseUrl) {
+        this.client = client;
+        this.errors = errors;
+        this.maxTokensField = maxTokensField;
+        this.baseUrl = baseUrl;
+    }
+
+    /**
+     * A builder; with no settings the model reads {@code OPENAI_API_KEY} and {@code OPENAI_BASE_URL}.
+     *
+     * @return a new builder
+     */
+    public static OpenAiModelBuilder builder() {
+        return new OpenAiModelBuilder();
+    }
+
+    /**
+     * A model configured from the environment.
+     *
+     * @return the model
+     * @throws dev.rein.ReinException if the public API is addressed without {@code OPENAI_API_KEY}
+     */
+    public static OpenAiModel fromEnv() {
+        return builder().build();
+    }
+
+    /**
+     * The base URL calls go to, e.g. {@code https://api.openai.com/v1}.
+     *
+     * @return the base URL
+     */
+    public String baseUrl() {
+        return baseUrl;
+    }
+
+    /** {@value OpenAiProvider#DEFAULT_MODEL}, used when the agent names no model. */
+    @Override
+    public String defaultModelName() {
+        return OpenAiProvider.DEFAULT_MODEL;
+    }
+
+    /** OpenAI's published prices ({@link OpenAiPrices}); other servers' models need a price of their own. */
+    @Override
+    public PriceTable prices() {
+        return OpenAiPrices.TABLE;
+    }
+
+    @Override
+    public ModelResponse call(ModelRequest request, ModelCallContext context) throws ModelException, InterruptedException {
+        Objects.requireNonNull(request, "request");
+        Objects.requireNonNull(context, "context");
+        ChatCompletionCreateParams params = params(request);
+        return interruptibly(() -> stream(params, request.model(), context.stream()));
+    }
+
+    @Override
+    public void close() {
+        client.close();
+    }
+
+    private ChatCompletionCreateParams params(ModelRequest request) throws ModelException {
+        try {
+            ObjectNode body = RequestMapper.body(request, maxTokensField);
+            ChatCompletionCreateParams.Body typed =
+                    ObjectMappers.jsonMapper().convertValue(body, ChatCompletionCreateParams.Body.class);
+            return ChatCompletionCreateParams.builder().body(typed).build();
+        } catch (RuntimeException e) {
+            throw new ModelException(ModelException.Kind.INVALID_REQUEST, 0,
+                    "the request could not be built for Chat Completions: " + e.getMessage(), false, null, null, e);
+        }
+    }
+
+    private ModelResponse stream(ChatCompletionCreateParams params, String model, StreamObserver observer)
+            throws ModelException, InterruptedException {
+        ChunkAssembler assembler = new ChunkAssembler(observer);
+        try (HttpResponseFor<StreamResponse<ChatCompletionChunk>> raw =
+                     client.chat().completions().withRawResponse().createStreaming(params)) {
+            String contentType = String.join(", ", raw.headers().values("content-type"));
+            if (contentType.startsWith("application/json")) {
+                assembler.accept(asChunk(readJson(new String(raw.body().readAllBytes(), StandardCharsets.UTF_8))));
+            } else {
+                readEvents(new EventStream(raw.body()), assembler, contentType);
+            }
+        } catch (IOException e) {
+            interruptedCheck();
+            throw errors.broken(e);
+        } catch (RuntimeException e) {
+            interruptedCheck();
+            throw errors.map(e);
+        }
+        return assembler.response(model);
+    }
+
+    private void readEvents(EventStream events, ChunkAssembler assembler, String contentType)
+            throws IOException, ModelException, InterruptedException {
+        String data;
+        while ((data = events.next()) != null) {
+            interruptedCheck();
+            if (data.strip().equals(EventStream.DONE)) {
+                return;
+            }
+            JsonNode chunk = readJson(data);
+            JsonNode error = chunk.get("error");
+            if (error != null && !error.isNull()) {
+                throw errors.streamError(error.isObject() ? error : Json.object().put("message", error.asText()));
+            }
+            assembler.accept(chunk);
+        }
+        if (assembler.chunks() == 0 && !contentType.startsWith("text/event-stream")) {
+            // Not a cut stream but something else answering, e.g. a proxy's page.
+            throw ErrorMapper.malformed("the server at " + baseUrl + " answered HTTP 200 (" + contentType
+                    + ") without a chat.completion.chunk", null);
+        }
+        throw errors.cutOff(assembler.chunks() == 0 ? "no chunk arrived" : "after " + assembler.chunks() + " chunks");
+    }
+
+    private static JsonNode readJson(String text) throws ModelException {
+        try {
+            JsonNode node = Json.mapper().readTree(text);
+            if (node == null || !node.isObject()) {
+                throw ErrorMapper.malformed("the server sent a response that is not a JSON object: " + abbreviate(text), null);
+            }
+            return node;
+        } catch (JsonProcessingException e) {
+            throw ErrorMapper.malformed("the server sent a response that is not valid JSON (" + e.getOriginalMessage()
+                    + "): " + abbreviate(text), e);
+        }
+    }
+
+    /** A whole {@code chat.completion} read as one chunk: its message is the delta. */
+    private static JsonNode asChunk(JsonNode completion) {
+        ObjectNode chunk = completion.deepCopy();
+        for (JsonNode choice : chunk.path("choices")) {
+            if (choice instanceof ObjectNode c && c.has("message")) {
+                c.set("delta", c.remove("message"));
+            }
+        }
+        return chunk;
+    }
+
+    private static String abbreviate(String text) {
+        return text.length() <= 200 ? text : text.substring(0, 200) + "...";
+    }
+
+    private static void interruptedCheck() throws InterruptedException {
+        if (Thread.currentThread().isInterrupted()) {
+            throw new InterruptedException("the model call was interrupted");
+        }
+    }
+
+    /**
+     * Runs the blocking call on its own virtual thread and waits for it. If the waiting thread is
+     * interrupted, the worker is interrupted too: blocking socket reads in a virtual thread are
+     * interruptible, so the HTTP exchange ends at once whatever kind of thread called us.
+     */
+    private static <T> T interruptibly(Callable<T> work) throws ModelException, InterruptedException {
+        FutureTask<T> task = new FutureTask<>(work);
+        Thread.ofVirtual().name("rein-openai-call").start(task);
+        try {
+            return task.get();
+        } catch (InterruptedException e) {
+            task.cancel(true);
+            throw e;
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof ModelException me) {
+                throw me;
+            }
+            if (cause instanceof InterruptedException ie) {
+                throw ie;
+            }
+            if (cause instanceof Error err) {
+                throw err;
+            }
+            throw new ModelException(ModelException.Kind.OTHER, 0, "the Chat Completions call failed with "
+                    + cause.getClass().getSimpleName() + ": " + cause.getMessage(), false, null, null, cause);
+        }
+    }
+}

@@ -1,0 +1,196 @@
+package dev.rein.openai;
+
+import com.openai.client.okhttp.OpenAIOkHttpClient;
+import com.openai.core.Timeout;
+import dev.rein.ReinException;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * Builder for {@link OpenAiModel}. Unset values come from the environment: {@code OPENAI_API_KEY},
+ * {@code OPENAI_BASE_URL} (default the public API), {@code OPENAI_ORG_ID} and {@code
+ * OPENAI_PROJECT_ID}; explicit values win, and an empty variable counts as unset.
+ *
+ * <p>The public API needs a key; {@link #build()} refuses to build without one, so no request is
+ * ever sent unauthenticated. Any other server (a local Ollama, vLLM, LM Studio) may go without:
+ * then no {@code Authorization} header is sent at all.
+ */
+public final class OpenAiModelBuilder {
+    /** The public API's base URL. */
+    public static final String DEFAULT_BASE_URL = "https://api.openai.com/v1";
+    /** Default time to establish a connection. */
+    public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(30);
+    /** Default longest silence while reading; local models can take long before their first token. */
+    public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofMinutes(10);
+    /** Default limit for a whole call; long on purpose, the run's deadline is the real limit. */
+    public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofMinutes(60);
+
+    /** Which request field carries the output limit. */
+    public enum MaxTokensField {
+        /** {@code max_completion_tokens} on the public API, {@code max_tokens} on any other server. */
+        AUTO,
+        /** Always {@code max_completion_tokens} (the current name; reasoning models require it). */
+        MAX_COMPLETION_TOKENS,
+        /** Always {@code max_tokens} (what most compatible servers read). */
+        MAX_TOKENS
+    }
+
+    private String apiKey;
+    private String baseUrl;
+    private String organization;
+    private String project;
+    private MaxTokensField maxTokensField = MaxTokensField.AUTO;
+    private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
+    private Duration readTimeout = DEFAULT_READ_TIMEOUT;
+    private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
+    private Clock clock = Clock.systemUTC();
+    private Function<String, String> environment = System::getenv;
+
+    OpenAiModelBuilder() {}
+
+    /** The API key; default {@code OPENAI_API_KEY}. Not needed for a server that asks for none. */
+    public OpenAiModelBuilder apiKey(String apiKey) {
+        this.apiKey = apiKey;
+        return this;
+    }
+
+    /** The base URL, ending in {@code /v1} for most servers; default {@code OPENAI_BASE_URL}, else the public API. */
+    public OpenAiModelBuilder baseUrl(String baseUrl) {
+        this.baseUrl = baseUrl;
+        return this;
+    }
+
+    /** The {@code OpenAI-Organization} header; default {@code OPENAI_ORG_ID}. */
+    public OpenAiModelBuilder organization(String organization) {
+        this.organization = organization;
+        return this;
+    }
+
+    /** The {@code OpenAI-Project} header; default {@code OPENAI_PROJECT_ID}. */
+    public OpenAiModelBuilder project(String project) {
+        this.project = project;
+        return this;
+    }
+
+    /** Which field carries the output limit (default {@link MaxTokensField#AUTO}). */
+    public OpenAiModelBuilder maxTokensField(MaxTokensField field) {
+        this.maxTokensField = Objects.requireNonNull(field, "field");
+        return this;
+    }
+
+    /** Time to establish a connection (default 30 s). */
+    public OpenAiModelBuilder connectTimeout(Duration timeout) {
+        this.connectTimeout = timeout;
+        return this;
+    }
+
+    /** Longest silence while sending or receiving (default 10 min). */
+    public OpenAiModelBuilder readTimeout(Duration timeout) {
+        this.readTimeout = timeout;
+        return this;
+    }
+
+    /** Limit for one whole call including the streamed generation (default 60 min). */
+    public OpenAiModelBuilder requestTimeout(Duration timeout) {
+        this.requestTimeout = timeout;
+        return this;
+    }
+
+    /** The clock used to read HTTP-date {@code retry-after} headers (for tests). */
+    public OpenAiModelBuilder clock(Clock clock) {
+        this.clock = Objects.requireNonNull(clock, "clock");
+        return this;
+    }
+
+    /** Where unset values are read from instead of the process environment (for tests). */
+    OpenAiModelBuilder environment(Function<String, String> environment) {
+        this.environment = Objects.requireNonNull(environment, "environment");
+        return this;
+    }
+
+    /**
+     * Whether a base URL is the public OpenAI API (which needs a key), as opposed to a
+     * compatible server.
+     *
+     * @param baseUrl the base URL
+     * @return {@code true} for {@code api.openai.com}
+     */
+    public static boolean isPublicApi(String baseUrl) {
+        try {
+            String host = URI.create(baseUrl).getHost();
+            return host != null && host.toLowerCase(Locale.ROOT).equals("api.openai.com");
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Creates the model and its HTTP client.
+     *
+     * @return the model
+     * @throws ReinException if a timeout is not positive, the base URL is not an http(s) URL, or
+     *                       the public API is addressed without a key
+     */
+    public OpenAiModel build() {
+        requirePositive("connectTimeout", connectTimeout);
+        requirePositive("readTimeout", readTimeout);
+        requirePositive("requestTimeout", requestTimeout);
+        String url = firstSet(baseUrl, environment.apply("OPENAI_BASE_URL"), DEFAULT_BASE_URL);
+        if (!url.startsWith("http://") && !url.startsWith("https://")) {
+            throw new ReinException("the base URL must start with http:// or https://, was " + url);
+        }
+        String key = firstSet(apiKey, environment.apply("OPENAI_API_KEY"), null);
+        boolean publicApi = isPublicApi(url);
+        if (key == null && publicApi) {
+            throw new ReinException("OPENAI_API_KEY is not set: the OpenAI API at " + url
+                    + " needs a key (set OPENAI_API_KEY, or OPENAI_BASE_URL for a server that needs none)");
+        }
+        OpenAIOkHttpClient.Builder sdk = OpenAIOkHttpClient.builder()
+                .baseUrl(url)
+                // Retries belong to the Rein runtime, which traces them and respects the deadline.
+                .maxRetries(0)
+                .timeout(Timeout.builder().connect(connectTimeout).read(readTimeout).write(readTimeout)
+                        .request(requestTimeout).build());
+        if (key != null) {
+            sdk.apiKey(key);
+        } else {
+            // The SDK insists on a credential; a placeholder whose header is then removed sends none.
+            sdk.apiKey("unused").removeHeaders("Authorization");
+        }
+        String org = firstSet(organization, environment.apply("OPENAI_ORG_ID"), null);
+        if (org != null) {
+            sdk.organization(org);
+        }
+        String proj = firstSet(project, environment.apply("OPENAI_PROJECT_ID"), null);
+        if (proj != null) {
+            sdk.project(proj);
+        }
+        RequestMapper.MaxTokensField field = switch (maxTokensField) {
+            case AUTO -> publicApi ? RequestMapper.MaxTokensField.MAX_COMPLETION_TOKENS : RequestMapper.MaxTokensField.MAX_TOKENS;
+            case MAX_COMPLETION_TOKENS -> RequestMapper.MaxTokensField.MAX_COMPLETION_TOKENS;
+            case MAX_TOKENS -> RequestMapper.MaxTokensField.MAX_TOKENS;
+        };
+        String server = publicApi ? "the OpenAI API" : "the server at " + url;
+        return new OpenAiModel(sdk.build(), new ErrorMapper(clock, server), field, url);
+    }
+
+    private static String firstSet(String explicit, String fromEnv, String fallback) {
+        if (explicit != null && !explicit.isBlank()) {
+            return explicit.strip();
+        }
+        if (fromEnv != null && !fromEnv.isBlank()) {
+            return fromEnv.strip();
+        }
+        return fallback;
+    }
+
+    private static void requirePositive(String name, Duration value) {
+        if (value == null || value.isNegative() || value.isZero()) {
+            throw new ReinException(name + " must be a positive duration, was " + value);
+        }
+    }
+}

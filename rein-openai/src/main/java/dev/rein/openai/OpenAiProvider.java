@@ -1,0 +1,62 @@
+package dev.rein.openai;
+
+import dev.rein.ReinException;
+import dev.rein.budget.PriceTable;
+import dev.rein.model.Model;
+import dev.rein.provider.ModelProvider;
+import dev.rein.provider.ProviderConfig;
+
+/**
+ * OpenAI Chat Completions as a {@link ModelProvider} named {@value #NAME}, registered for {@link
+ * java.util.ServiceLoader}: OpenAI itself and every compatible server. It builds an {@link
+ * OpenAiModel} from {@code OPENAI_API_KEY} and {@code OPENAI_BASE_URL} (settings {@code api_key} and
+ * {@code base_url} win). The public API without a key is refused before any request, with one line
+ * naming {@code OPENAI_API_KEY}; any other base URL may go without a key (a local Ollama).
+ */
+public final class OpenAiProvider implements ModelProvider {
+    /** The provider's name. */
+    public static final String NAME = "openai";
+    /** The model used when none is given. */
+    public static final String DEFAULT_MODEL = "gpt-4.1-mini";
+    /** The key's environment variable. */
+    public static final String API_KEY = "OPENAI_API_KEY";
+    /** The base URL's environment variable. */
+    public static final String BASE_URL = "OPENAI_BASE_URL";
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String defaultModel() {
+        return DEFAULT_MODEL;
+    }
+
+    @Override
+    public PriceTable prices() {
+        return OpenAiPrices.TABLE;
+    }
+
+    @Override
+    public Model create(ProviderConfig config) {
+        String baseUrl = config.value("base_url", BASE_URL).orElse(OpenAiModelBuilder.DEFAULT_BASE_URL);
+        if (!baseUrl.startsWith("http://") && !baseUrl.startsWith("https://")) {
+            throw new ReinException(BASE_URL + " must be an http:// or https:// URL, was '" + baseUrl
+                    + "'; unset it to use the public API");
+        }
+        String key = config.value("api_key", API_KEY).orElse(null);
+        if (key == null && OpenAiModelBuilder.isPublicApi(baseUrl)) {
+            throw new ReinException(API_KEY + " is not set: set it with 'export " + API_KEY + "=<your key>' (create one at"
+                    + " https://platform.openai.com/api-keys), or point " + BASE_URL + " or --base-url at a server that"
+                    + " needs none, e.g. http://localhost:11434/v1 for Ollama");
+        }
+        return OpenAiModel.builder()
+                .apiKey(key)
+                .baseUrl(baseUrl)
+                .organization(config.value("organization", "OPENAI_ORG_ID").orElse(null))
+                .project(config.value("project", "OPENAI_PROJECT_ID").orElse(null))
+                .environment(name -> null)
+                .build();
+    }
+}

@@ -1,0 +1,148 @@
+package dev.rein.openai;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.rein.ReinException;
+import dev.rein.model.ModelException;
+import dev.rein.model.ModelException.Kind;
+import dev.rein.testkit.openai.ChatReply;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/** Failures carry the server's own message; 408/409/429/5xx and broken streams are retryable, 4xx final. */
+class ErrorMappingTest extends FakeChat {
+
+    @Test
+    void finalStatusesKeepTheApiMessage() {
+        for (int status : new int[] {400, 401, 403, 404, 422}) {
+            server.enqueue(ChatReply.error(status, "invalid_request_error", "message for " + status)
+                    .withHeader("x-should-retry", "true"));
+            ModelException e = failure();
+            assertThat(e.httpStatus()).isEqualTo(status);
+            assertThat(e.retryable()).as("%d is final", status).isFalse();
+            assertThat(e.getMessage()).isEqualTo("message for " + status);
+        }
+    }
+
+    @Test
+    void transientStatusesAreRetryableWithTheServersWaitHint() {
+        for (int status : new int[] {408, 409, 429, 500, 502, 503}) {
+            server.enqueue(ChatReply.error(status, "server_error", "busy " + status));
+            ModelException e = failure();
+            assertThat(e.retryable()).as("%d is retryable", status).isTrue();
+            assertThat(e.getMessage()).isEqualTo("busy " + status);
+        }
+        server.enqueue(ChatReply.rateLimited(2));
+        ModelException limited = failure();
+        assertThat(limited.kind()).isEqualTo(Kind.RATE_LIMITED);
+        assertThat(limited.retryAfter()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(limited.requestId()).startsWith("req_fake_");
+
+        server.enqueue(ChatReply.rateLimited(2).withHeader("retry-after-ms", "1500"));
+        assertThat(failure().retryAfter()).as("retry-after-ms wins").isEqualTo(Duration.ofMillis(1500));
+    }
+
+    @Test
+    void xShouldRetryVetoesARetryButCannotMakeAFinalStatusRetryable() {
+        server.enqueue(ChatReply.error(500, "server_error", "broken for good").withHeader("x-should-retry", "false"));
+        assertThat(failure().retryable()).isFalse();
+        server.enqueue(ChatReply.error(418, "teapot", "short and stout").withHeader("x-should-retry", "true"));
+        assertThat(failure().retryable()).isTrue();
+        server.enqueue(ChatReply.error(422, "invalid_request_error", "no").withHeader("x-should-retry", "true"));
+        assertThat(failure().retryable()).isFalse();
+    }
+
+    @Test
+    void otherServersErrorShapesStillGiveTheirMessage() {
+        server.enqueue(new ChatReply.HttpError(404, "x", null, "x", Map.of(), "{\"error\":\"model 'qwen3:8b' not found\"}"));
+        assertThat(failure().getMessage()).isEqualTo("model 'qwen3:8b' not found");
+        server.enqueue(new ChatReply.HttpError(400, "x", null, "x", Map.of(),
+                "{\"object\":\"error\",\"message\":\"max_tokens is too large\",\"code\":400}"));
+        assertThat(failure().getMessage()).isEqualTo("max_tokens is too large");
+        server.enqueue(new ChatReply.HttpError(502, "x", null, "x", Map.of(), "<html>Bad Gateway</html>"));
+        ModelException gateway = failure();
+        assertThat(gateway.retryable()).isTrue();
+        assertThat(gateway.getMessage()).contains("HTTP 502");
+    }
+
+    @Test
+    void brokenStreamsAreRetryable() {
+        server.enqueue(ChatReply.disconnect());
+        assertThat(failure().kind()).isEqualTo(Kind.CONNECTION);
+
+        server.enqueue(new ChatReply.Disconnect(ChatReply.text("a partial answer that is cut"), 3));
+        ModelException midway = failure();
+        assertThat(midway.retryable()).isTrue();
+
+        server.enqueue(new ChatReply.NoDone(ChatReply.text("complete but unterminated")));
+        ModelException noDone = failure();
+        assertThat(noDone.retryable()).isTrue();
+        assertThat(noDone.getMessage()).contains("[DONE]");
+
+        server.enqueue(new ChatReply.StreamError(ChatReply.text("partial"), 2, "server_error", "The server had an error"));
+        ModelException inStream = failure();
+        assertThat(inStream.retryable()).isTrue();
+        assertThat(inStream.getMessage()).contains("The server had an error");
+    }
+
+    @Test
+    void aMalformedBodyIsFinal() {
+        server.enqueue(new ChatReply.Malformed(null));
+        ModelException e = failure();
+        assertThat(e.kind()).isEqualTo(Kind.MALFORMED_RESPONSE);
+        assertThat(e.retryable()).isFalse();
+    }
+
+    @Test
+    void anInterruptEndsAHangingCallAtOnce() throws Exception {
+        server.enqueue(new ChatReply.Hang());
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        Thread caller = Thread.ofVirtual().start(() -> {
+            try {
+                call(request("x"));
+            } catch (Throwable t) {
+                thrown.set(t);
+            }
+        });
+        server.takeRequest();
+        caller.interrupt();
+        caller.join(Duration.ofSeconds(5));
+        assertThat(caller.isAlive()).isFalse();
+        assertThat(thrown.get()).isInstanceOf(InterruptedException.class);
+    }
+
+    @Test
+    void thePublicApiWithoutAKeyIsRefusedBeforeAnyRequest() {
+        assertThatThrownBy(() -> OpenAiModel.builder().environment(name -> null).build())
+                .isInstanceOf(ReinException.class).hasMessageContaining("OPENAI_API_KEY");
+        assertThatThrownBy(() -> OpenAiModel.builder().baseUrl("https://api.openai.com/v1/").environment(name -> null).build())
+                .isInstanceOf(ReinException.class).hasMessageContaining("OPENAI_API_KEY");
+        try (OpenAiModel local = OpenAiModel.builder().baseUrl("http://localhost:11434/v1").environment(name -> null).build()) {
+            assertThat(local.baseUrl()).isEqualTo("http://localhost:11434/v1");
+        }
+    }
+
+    @Test
+    void aKeyIsSentAsBearer() throws Exception {
+        server.requireApiKey("sk-local");
+        try (OpenAiModel keyed = OpenAiModel.builder().baseUrl(server.baseUrl()).apiKey("sk-local").build()) {
+            server.enqueue(ChatReply.text("ok"));
+            keyed.call(request("x").build(), dev.rein.model.ModelCallContext.until(java.time.Instant.now().plusSeconds(9)));
+        }
+        assertThat(server.lastRequest().header("authorization")).isEqualTo("Bearer sk-local");
+    }
+
+    private ModelException failure() {
+        try {
+            call(request("x"));
+        } catch (ModelException e) {
+            return e;
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+        throw new AssertionError("the call did not fail");
+    }
+}

@@ -1,0 +1,38 @@
+package dev.rein.openai;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The server-sent event framing: data lines, multi-line data, comments, a last event without its blank line. */
+class EventStreamTest {
+
+    @Test
+    void readsDataPayloadsAsTheWhatwgFramingDefinesThem() throws Exception {
+        String body = ": keep-alive comment\n\n"
+                + "data: {\"a\":1}\n\n"
+                + "event: ignored\ndata:{\"b\":\"日本\"}\n\n"
+                + "data: first\ndata: second\n\n"
+                + "id: 7\nretry: 100\n\n"
+                + "data: [DONE]";
+        EventStream events = new EventStream(new ByteArrayInputStream(body.getBytes(StandardCharsets.UTF_8)));
+        List<String> data = new ArrayList<>();
+        String next;
+        while ((next = events.next()) != null) {
+            data.add(next);
+        }
+        assertThat(data).containsExactly("{\"a\":1}", "{\"b\":\"日本\"}", "first\nsecond", "[DONE]");
+    }
+
+    @Test
+    void crLfLineEndsAreFramingToo() throws Exception {
+        EventStream events = new EventStream(new ByteArrayInputStream("data: x\r\n\r\ndata: y\r\n\r\n".getBytes(StandardCharsets.UTF_8)));
+        assertThat(events.next()).isEqualTo("x");
+        assertThat(events.next()).isEqualTo("y");
+        assertThat(events.next()).isNull();
+    }
+}

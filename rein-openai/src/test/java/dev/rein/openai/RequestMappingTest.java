@@ -1,0 +1,120 @@
+package dev.rein.openai;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.json.Json;
+import dev.rein.model.Message;
+import dev.rein.model.TextBlock;
+import dev.rein.model.ToolChoice;
+import dev.rein.model.ToolResultBlock;
+import dev.rein.model.ToolUseBlock;
+import dev.rein.testkit.openai.ChatReply;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** What goes over the wire: the request body the fake server records (and validates like the real API). */
+class RequestMappingTest extends FakeChat {
+
+    @Test
+    void systemPromptFirstToolsAsFunctionsStreamWithUsage() throws Exception {
+        server.enqueue(ChatReply.text("ok"));
+        call(request("こんにちは").system("You are terse.").tools(List.of(tool("search"))));
+
+        JsonNode body = lastBody();
+        assertThat(body.at("/messages/0/role").asText()).isEqualTo("system");
+        assertThat(body.at("/messages/0/content").asText()).isEqualTo("You are terse.");
+        assertThat(body.at("/messages/1/role").asText()).isEqualTo("user");
+        assertThat(body.at("/messages/1/content").asText()).isEqualTo("こんにちは");
+        assertThat(body.at("/tools/0/type").asText()).isEqualTo("function");
+        assertThat(body.at("/tools/0/function/name").asText()).isEqualTo("search");
+        assertThat(body.at("/tools/0/function/parameters/required/0").asText()).isEqualTo("q");
+        assertThat(body.at("/tool_choice").asText()).isEqualTo("auto");
+        assertThat(body.at("/stream").asBoolean()).isTrue();
+        assertThat(body.at("/stream_options/include_usage").asBoolean()).isTrue();
+        assertThat(body.at("/max_tokens").asInt()).as("a compatible server gets max_tokens").isEqualTo(256);
+        assertThat(body.has("temperature")).isFalse();
+        assertThat(server.lastRequest().header("authorization")).as("no key, no header").isNull();
+    }
+
+    @Test
+    void toolChoiceMapsFromTheNeutralChoice() throws Exception {
+        for (ToolChoice choice : List.of(ToolChoice.auto(), ToolChoice.none(), ToolChoice.any(), ToolChoice.tool("search"))) {
+            server.enqueue(ChatReply.text("ok"));
+            call(request("x").tools(List.of(tool("search"))).toolChoice(choice));
+            JsonNode sent = lastBody().get("tool_choice");
+            switch (choice) {
+                case ToolChoice.Auto a -> assertThat(sent.asText()).isEqualTo("auto");
+                case ToolChoice.None n -> assertThat(sent.asText()).isEqualTo("none");
+                case ToolChoice.Any a -> assertThat(sent.asText()).isEqualTo("required");
+                case ToolChoice.Tool t -> assertThat(sent)
+                        .isEqualTo(Json.parse("{\"type\":\"function\",\"function\":{\"name\":\"search\"}}"));
+            }
+            assertThat(lastBody().at("/tools/0/function/name").asText()).as("tools are always sent").isEqualTo("search");
+        }
+    }
+
+    @Test
+    void noToolsNoToolChoice() throws Exception {
+        server.enqueue(ChatReply.text("ok"));
+        call(request("x").toolChoice(ToolChoice.none()));
+        assertThat(lastBody().has("tools")).isFalse();
+        assertThat(lastBody().has("tool_choice")).isFalse();
+    }
+
+    @Test
+    void theAssistantTurnIsEchoedAndEachCallAnsweredInCallOrder() throws Exception {
+        server.enqueue(ChatReply.text("done"));
+        Message assistant = Message.assistant(List.of(new TextBlock("Reading both."),
+                new ToolUseBlock("call_1", "search", Json.parse("{\"q\":\"a\"}")),
+                new ToolUseBlock("call_2", "search", Json.parse("{\"q\":\"b\"}"))));
+        // Results in another order than the calls, plus user text: tool messages first, in call order.
+        Message results = Message.user(List.of(new ToolResultBlock("call_2", "B", false),
+                new ToolResultBlock("call_1", "no such file", true), new TextBlock("Also: be brief.")));
+
+        call(request("read a and b").tools(List.of(tool("search"))).addMessage(assistant).addMessage(results));
+
+        JsonNode messages = lastBody().get("messages");
+        assertThat(messages).hasSize(5);
+        assertThat(messages.at("/1/role").asText()).isEqualTo("assistant");
+        assertThat(messages.at("/1/content").asText()).isEqualTo("Reading both.");
+        assertThat(messages.at("/1/tool_calls/0/id").asText()).isEqualTo("call_1");
+        assertThat(messages.at("/1/tool_calls/0/type").asText()).isEqualTo("function");
+        assertThat(messages.at("/1/tool_calls/0/function/arguments").asText()).isEqualTo("{\"q\":\"a\"}");
+        assertThat(messages.at("/2/role").asText()).isEqualTo("tool");
+        assertThat(messages.at("/2/tool_call_id").asText()).isEqualTo("call_1");
+        assertThat(messages.at("/2/content").asText()).isEqualTo("Error: no such file");
+        assertThat(messages.at("/3/tool_call_id").asText()).isEqualTo("call_2");
+        assertThat(messages.at("/4/role").asText()).isEqualTo("user");
+        assertThat(messages.at("/4/content").asText()).isEqualTo("Also: be brief.");
+    }
+
+    @Test
+    void aCallsArgumentTextIsEchoedExactlyAsTheModelSentIt() throws Exception {
+        String spaced = "{\"q\": \"a\",  \"n\": 1.50}";
+        server.enqueue(ChatReply.toolCall("call_7", "search", spaced), ChatReply.text("done"));
+        var first = call(request("x").tools(List.of(tool("search"))));
+        assertThat(first.toolUses().get(0).input().get("q").asText()).isEqualTo("a");
+
+        Message answered = Message.user(List.of(new ToolResultBlock("call_7", "found", false)));
+        call(request("x").tools(List.of(tool("search"))).addMessage(first.toHistoryMessage().orElseThrow())
+                .addMessage(answered));
+
+        JsonNode assistant = lastBody().at("/messages/1");
+        assertThat(assistant.at("/tool_calls/0/function/arguments").asText()).isEqualTo(spaced);
+        assertThat(assistant.get("content").isNull()).as("a message of only tool calls has content null").isTrue();
+        assertThat(server.pendingReplies()).isZero();
+    }
+
+    @Test
+    void samplingParametersOnlyWhenSetAndThePublicApiGetsMaxCompletionTokens() {
+        var body = RequestMapper.body(request("x").temperature(0.2).topP(0.9).topK(5)
+                .stopSequences(List.of("END")).build(), RequestMapper.MaxTokensField.MAX_COMPLETION_TOKENS);
+        assertThat(body.get("temperature").asDouble()).isEqualTo(0.2);
+        assertThat(body.get("top_p").asDouble()).isEqualTo(0.9);
+        assertThat(body.has("top_k")).as("not part of Chat Completions").isFalse();
+        assertThat(body.at("/stop/0").asText()).isEqualTo("END");
+        assertThat(body.get("max_completion_tokens").asInt()).isEqualTo(256);
+        assertThat(body.has("max_tokens")).isFalse();
+    }
+}

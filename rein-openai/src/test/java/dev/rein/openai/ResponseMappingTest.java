@@ -1,0 +1,98 @@
+package dev.rein.openai;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rein.model.ModelResponse;
+import dev.rein.model.StopReason;
+import dev.rein.model.TextBlock;
+import dev.rein.model.ToolUseBlock;
+import dev.rein.model.Usage;
+import dev.rein.testkit.openai.ChatReply;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** What comes back: text, parallel tool calls assembled from argument deltas, stop reasons and usage. */
+class ResponseMappingTest extends FakeChat {
+
+    @Test
+    void textStreamsToTheObserverAndUsageSplitsCachedInput() throws Exception {
+        server.enqueue(ChatReply.completion().text("配送は遅れています。Weather.").usage(1200, 30, 1000).build());
+
+        ModelResponse response = call(request("why?"));
+
+        assertThat(response.text()).isEqualTo("配送は遅れています。Weather.");
+        assertThat(response.stopReason()).isEqualTo(StopReason.END_TURN);
+        assertThat(response.id()).isEqualTo("chatcmpl-fake001");
+        assertThat(response.model()).isEqualTo("gpt-test");
+        assertThat(response.usage()).isEqualTo(Usage.of(200, 30, 1000, 0));
+        assertThat(stream.text()).isEqualTo("配送は遅れています。Weather.");
+        assertThat(stream.events.size()).as("more than one delta").isGreaterThan(1);
+    }
+
+    @Test
+    void parallelToolCallsAreAssembledByIndexInCallOrder() throws Exception {
+        server.enqueue(ChatReply.completion().text("Looking.")
+                .toolCall("call_a", "search", "{\"q\":\"first long query text\"}")
+                .toolCall("call_b", "search", "{\"q\":\"二番目\"}").build());
+
+        ModelResponse response = call(request("x").tools(List.of(tool("search"))));
+
+        assertThat(response.stopReason()).isEqualTo(StopReason.TOOL_USE);
+        assertThat(response.content().get(0)).isEqualTo(new TextBlock("Looking."));
+        List<ToolUseBlock> uses = response.toolUses();
+        assertThat(uses).extracting(ToolUseBlock::id).containsExactly("call_a", "call_b");
+        assertThat(uses.get(0).input().get("q").asText()).isEqualTo("first long query text");
+        assertThat(uses.get(1).input().get("q").asText()).isEqualTo("二番目");
+        assertThat(stream.events).contains("start:call_a:search", "start:call_b:search");
+        assertThat(String.join("", stream.events.stream().filter(e -> e.startsWith("input:call_b:"))
+                .map(e -> e.substring("input:call_b:".length())).toList())).isEqualTo("{\"q\":\"二番目\"}");
+    }
+
+    @Test
+    void finishReasonsMapToStopReasons() throws Exception {
+        assertStop(ChatReply.completion().text("x").finishReason("stop").build(), StopReason.END_TURN);
+        assertStop(ChatReply.completion().text("x").finishReason("length").build(), StopReason.MAX_TOKENS);
+        assertStop(ChatReply.completion().text("x").finishReason("content_filter").build(), StopReason.REFUSAL);
+        assertStop(ChatReply.completion().refusal("I can't help with that.").finishReason("stop").build(),
+                StopReason.REFUSAL);
+        assertStop(ChatReply.completion().toolCall("c1", "search", "{}").finishReason("tool_calls").build(),
+                StopReason.TOOL_USE);
+        // Some compatible servers say "stop" while sending tool calls.
+        assertStop(ChatReply.completion().toolCall("c2", "search", "{}").finishReason("stop").build(),
+                StopReason.TOOL_USE);
+    }
+
+    @Test
+    void aRefusalKeepsItsText() throws Exception {
+        server.enqueue(ChatReply.completion().refusal("I can't help with that.").build());
+        ModelResponse response = call(request("x"));
+        assertThat(response.text()).isEqualTo("I can't help with that.");
+    }
+
+    @Test
+    void argumentsThatAreNotJsonReachTheToolAsText() throws Exception {
+        server.enqueue(ChatReply.toolCall("call_x", "search", "{\"q\": oops"));
+        ToolUseBlock use = call(request("x").tools(List.of(tool("search")))).toolUses().get(0);
+        assertThat(use.input().isTextual()).isTrue();
+        assertThat(use.input().asText()).isEqualTo("{\"q\": oops");
+    }
+
+    @Test
+    void aServerThatIgnoresStreamIsReadFromItsJsonBody() throws Exception {
+        // A server that ignores "stream" answers with a chat.completion, read as one chunk whose delta is the message.
+        ChunkAssembler assembler = new ChunkAssembler(stream);
+        assembler.accept(dev.rein.json.Json.parse("{\"id\":\"x\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"whole\","
+                + "\"tool_calls\":[{\"id\":\"c9\",\"type\":\"function\",\"function\":{\"name\":\"search\",\"arguments\":\"{}\"}}]},"
+                + "\"finish_reason\":\"tool_calls\"}],\"usage\":{\"prompt_tokens\":9,\"completion_tokens\":3}}"));
+        ModelResponse response = assembler.response("m");
+        assertThat(response.text()).isEqualTo("whole");
+        assertThat(response.toolUses()).hasSize(1);
+        assertThat(response.usage().inputTokens()).isEqualTo(9);
+    }
+
+    private void assertStop(ChatReply.Completion reply, StopReason expected) throws Exception {
+        server.enqueue(reply);
+        assertThat(call(request("x").tools(List.of(tool("search")))).stopReason())
+                .as(reply.finishReason() + " / refusal " + reply.refusal()).isEqualTo(expected);
+    }
+}

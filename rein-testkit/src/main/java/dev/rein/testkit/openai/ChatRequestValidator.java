@@ -1,0 +1,145 @@
+package dev.rein.testkit.openai;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.testkit.RecordedRequest;
+import java.util.LinkedHashSet;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Checks a Chat Completions request the way the real API does where that is cheap, with messages
+ * worded like the real ones: a model, a non-empty list of messages with known roles, each
+ * assistant message's {@code tool_calls} answered by one {@code tool} message per id right after
+ * it, no {@code tool} message for an unknown id, {@code tools} present when the history holds tool
+ * calls or a {@code tool_choice} is set, a named choice naming a defined function, argument text as
+ * strings, positive output limits and {@code stream_options} only with {@code stream}.
+ */
+final class ChatRequestValidator {
+    /** Why a request was refused: 400 {@code invalid_request_error} with this message, param and code. */
+    record Violation(String message, String param, String code) {}
+
+    private static final Set<String> ROLES = Set.of("system", "developer", "user", "assistant", "tool", "function");
+
+    private ChatRequestValidator() {}
+
+    static Optional<Violation> validate(RecordedRequest request) {
+        JsonNode body = request.body();
+        if (!body.isObject()) {
+            return fail("We could not parse the JSON body of your request. (HINT: This likely means you aren't using"
+                    + " your HTTP library correctly. The OpenAI API expects a JSON payload.)", null, null);
+        }
+        if (!body.path("model").isTextual() || body.path("model").asText().isEmpty()) {
+            return fail("you must provide a model parameter", null, null);
+        }
+        JsonNode messages = body.get("messages");
+        if (messages == null) {
+            return fail("Missing required parameter: 'messages'.", "messages", "missing_required_parameter");
+        }
+        if (!messages.isArray() || messages.isEmpty()) {
+            return fail("Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty"
+                    + " array instead.", "messages", "empty_array");
+        }
+        for (String field : new String[] {"max_tokens", "max_completion_tokens"}) {
+            JsonNode limit = body.get(field);
+            if (limit != null && !limit.isNull() && (!limit.canConvertToLong() || limit.asLong() < 1)) {
+                return fail("Invalid '" + field + "': integer below minimum value. Expected a value >= 1, but got "
+                        + limit + " instead.", field, "integer_below_min_value");
+            }
+        }
+        if (body.has("stream_options") && !body.path("stream").asBoolean(false)) {
+            return fail("The 'stream_options' parameter is only allowed when 'stream' is enabled.",
+                    "stream_options", null);
+        }
+        return tools(body).or(() -> history(messages, hasTools(body)));
+    }
+
+    private static boolean hasTools(JsonNode body) {
+        return body.path("tools").isArray() && !body.path("tools").isEmpty();
+    }
+
+    private static Optional<Violation> tools(JsonNode body) {
+        JsonNode choice = body.get("tool_choice");
+        if (choice == null || choice.isNull()) {
+            return Optional.empty();
+        }
+        if (!hasTools(body)) {
+            return fail("Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.",
+                    "tool_choice", null);
+        }
+        if (choice.isTextual()) {
+            return Set.of("none", "auto", "required").contains(choice.asText()) ? Optional.empty()
+                    : fail("Invalid value: '" + choice.asText() + "'. Supported values are: 'none', 'auto', and"
+                            + " 'required'.", "tool_choice", "invalid_value");
+        }
+        String name = choice.path("function").path("name").asText(null);
+        for (JsonNode tool : body.path("tools")) {
+            if (tool.path("function").path("name").asText("").equals(name)) {
+                return Optional.empty();
+            }
+        }
+        return fail("Invalid value for 'tool_choice': function '" + name + "' was not found in 'tools'.",
+                "tool_choice", null);
+    }
+
+    private static Optional<Violation> history(JsonNode messages, boolean hasTools) {
+        Set<String> open = new LinkedHashSet<>();
+        int openedAt = -1;
+        for (int i = 0; i < messages.size(); i++) {
+            JsonNode message = messages.get(i);
+            String role = message.path("role").asText("");
+            if (!ROLES.contains(role)) {
+                return fail("Invalid value: '" + role + "'. Supported values are: 'system', 'assistant', 'user',"
+                        + " 'function', 'tool', and 'developer'.", "messages.[" + i + "].role", "invalid_value");
+            }
+            if (role.equals("tool")) {
+                String id = message.path("tool_call_id").asText(null);
+                if (id == null || !open.remove(id)) {
+                    return fail("Invalid parameter: messages with role 'tool' must be a response to a preceeding"
+                            + " message with 'tool_calls'.", "messages.[" + i + "].role", null);
+                }
+                continue;
+            }
+            if (!open.isEmpty()) {
+                return unanswered(open, openedAt);
+            }
+            if (role.equals("assistant") && message.path("tool_calls").isArray() && !message.path("tool_calls").isEmpty()) {
+                if (!hasTools) {
+                    return fail("Invalid value for 'messages': the messages contain 'tool_calls', so 'tools' must be"
+                            + " specified.", "tools", null);
+                }
+                Optional<Violation> calls = calls(message.path("tool_calls"), i, open);
+                if (calls.isPresent()) {
+                    return calls;
+                }
+                openedAt = i;
+            }
+        }
+        return open.isEmpty() ? Optional.empty() : unanswered(open, openedAt);
+    }
+
+    private static Optional<Violation> calls(JsonNode calls, int index, Set<String> open) {
+        for (int j = 0; j < calls.size(); j++) {
+            JsonNode call = calls.get(j);
+            String param = "messages.[" + index + "].tool_calls.[" + j + "]";
+            if (!call.path("id").isTextual()) {
+                return fail("Missing required parameter: '" + param + ".id'.", param + ".id", "missing_required_parameter");
+            }
+            if (!call.path("function").path("arguments").isTextual()) {
+                return fail("Invalid type for '" + param + ".function.arguments': expected a string.",
+                        param + ".function.arguments", "invalid_type");
+            }
+            open.add(call.path("id").asText());
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<Violation> unanswered(Set<String> open, int index) {
+        return fail("An assistant message with 'tool_calls' must be followed by tool messages responding to each"
+                + " 'tool_call_id'. The following tool_call_ids did not have response messages: "
+                + String.join(", ", open), "messages.[" + index + "].role", null);
+    }
+
+    private static Optional<Violation> fail(String message, String param, String code) {
+        return Optional.of(new Violation(message, param, code));
+    }
+}

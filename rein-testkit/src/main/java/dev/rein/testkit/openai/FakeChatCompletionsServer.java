@@ -1,0 +1,344 @@
+package dev.rein.testkit.openai;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.rein.testkit.RecordedRequest;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.Deque;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+/**
+ * A fake of the OpenAI Chat Completions HTTP server, for tests of clients built on it (the
+ * official SDK, {@code rein --provider openai} through {@code OPENAI_BASE_URL}).
+ *
+ * <p>Each {@code POST /v1/chat/completions} takes the next {@link ChatReply} from a FIFO queue and
+ * answers with a {@code chat.completion} JSON body, or, when the body has {@code "stream": true},
+ * with {@code data:} chunks ending in {@code data: [DONE]} (and a usage chunk with no choices
+ * before it when {@code stream_options.include_usage} is set). Replies can be completions (text,
+ * refusal, parallel tool calls), HTTP errors with the API's body and headers, errors after a stream
+ * began, streams ending without {@code [DONE]}, dropped connections, malformed bodies, delays and
+ * hangs. With an empty queue the server answers 500 "script exhausted" with {@code
+ * x-should-retry: false}. Any other path answers 404 {@code unknown_url}.
+ *
+ * <p>Requests are validated like the real API does (on by default, see {@link
+ * #validateRequests(boolean)}); a rejected request gets 400 {@code invalid_request_error} with a
+ * message worded like the real one and consumes no reply: an assistant message with {@code
+ * tool_calls} not followed by a {@code tool} message for each id, a {@code tool} message for an
+ * unknown id, {@code tools} missing while the history holds tool calls, a {@code tool_choice}
+ * without tools or naming an undefined function, a missing model or messages. No key is needed
+ * unless {@link #requireApiKey(String)} is set, like a local Ollama.
+ *
+ * <pre>{@code
+ * try (FakeChatCompletionsServer server = FakeChatCompletionsServer.start()) {
+ *     server.enqueue(ChatReply.toolCall("call_1", "read_file", "{\"path\":\"a.txt\"}"), ChatReply.text("Done."));
+ *     // OPENAI_BASE_URL=server.baseUrl() ...
+ *     assertThat(server.requests().get(1).body().at("/messages/2/role").asText()).isEqualTo("tool");
+ * }
+ * }</pre>
+ *
+ * <h2>Standalone use</h2>
+ *
+ * <p>{@code java -cp CLASSPATH dev.rein.testkit.openai.FakeChatCompletionsServer [--port N]
+ * [--no-validate] [--api-key KEY] [--record FILE] [--url-file FILE] SCRIPT.json} prints its base
+ * URL (ending in {@code /v1}, the value for {@code OPENAI_BASE_URL}) as the first line of standard
+ * output, appends each request as one JSON line to the record file and runs until killed.
+ *
+ * <h2>JSON script format</h2>
+ *
+ * <p>A JSON array of replies ({@code //} comments explain; they are not part of the format):
+ *
+ * <pre>{@code
+ * {"type": "completion", "content": "Hello",            // content, refusal: optional strings
+ *  "tool_calls": [{"id": "call_1", "name": "read_file", "arguments": "{\"path\":\"a.txt\"}"}],
+ *  "finish_reason": "tool_calls",                        // optional: tool_calls with calls, else stop
+ *  "usage": {"prompt_tokens": 10, "completion_tokens": 5, "cached_tokens": 2}}   // optional: estimated
+ * {"type": "error", "status": 429, "error": {"type": "requests", "code": "rate_limit_exceeded",
+ *  "message": "Rate limit reached"}, "headers": {"retry-after-ms": "200"}, "body": "optional verbatim body"}
+ * {"type": "stream_error", "after_chunks": 2, "error": {"type": "server_error", "message": "..."},
+ *  "partial": {...a completion...}}
+ * {"type": "no_done", "completion": {...}}              // a stream without data: [DONE]
+ * {"type": "disconnect"}                                // or with "after_chunks" and "partial"
+ * {"type": "malformed"}                                 // or "body": "verbatim"
+ * {"type": "delayed", "delay_ms": 2000, "reply": {...}}
+ * {"type": "hang"}
+ * }</pre>
+ *
+ * <p>Instances are independent and thread-safe; each serves on its own ephemeral port with
+ * virtual threads.
+ */
+public final class FakeChatCompletionsServer implements AutoCloseable {
+    /** How long {@link #takeRequest()} waits. */
+    public static final Duration DEFAULT_TAKE_TIMEOUT = Duration.ofSeconds(10);
+
+    private final Deque<ChatReply> replies = new ConcurrentLinkedDeque<>();
+    private final List<RecordedRequest> recorded = new CopyOnWriteArrayList<>();
+    private final BlockingQueue<RecordedRequest> untaken = new LinkedBlockingQueue<>();
+    private final List<Consumer<RecordedRequest>> listeners = new CopyOnWriteArrayList<>();
+    private final AtomicInteger completionCounter = new AtomicInteger();
+    private final AtomicInteger requestCounter = new AtomicInteger();
+    private final CountDownLatch closed = new CountDownLatch(1);
+    private final AtomicBoolean closing = new AtomicBoolean();
+    private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+    private final HttpServer http;
+    private volatile boolean validation = true;
+    private volatile String apiKey;
+
+    private FakeChatCompletionsServer(int port) throws IOException {
+        http = HttpServer.create(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), port), 0);
+        http.createContext("/", new ChatHandler(this));
+        http.setExecutor(executor);
+        http.start();
+    }
+
+    /**
+     * Starts a server on an ephemeral port of 127.0.0.1.
+     *
+     * @return the running server
+     * @throws UncheckedIOException if the server cannot bind
+     */
+    public static FakeChatCompletionsServer start() {
+        return start(0);
+    }
+
+    /**
+     * Starts a server on a given port of 127.0.0.1.
+     *
+     * @param port the port, or 0 for an ephemeral one
+     * @return the running server
+     * @throws UncheckedIOException if the server cannot bind
+     */
+    public static FakeChatCompletionsServer start(int port) {
+        try {
+            return new FakeChatCompletionsServer(port);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start the fake Chat Completions server on port " + port, e);
+        }
+    }
+
+    /**
+     * The base URL, e.g. {@code http://127.0.0.1:43123/v1}: the value for {@code OPENAI_BASE_URL},
+     * to which clients append {@code /chat/completions}.
+     *
+     * @return the base URL
+     */
+    public String baseUrl() {
+        return "http://127.0.0.1:" + port() + "/v1";
+    }
+
+    /**
+     * The port the server listens on.
+     *
+     * @return the port
+     */
+    public int port() {
+        return http.getAddress().getPort();
+    }
+
+    /**
+     * Queues replies, answered in order.
+     *
+     * @param replies the replies
+     * @return this server
+     */
+    public FakeChatCompletionsServer enqueue(ChatReply... replies) {
+        for (ChatReply reply : replies) {
+            this.replies.addLast(Objects.requireNonNull(reply, "reply"));
+        }
+        return this;
+    }
+
+    /**
+     * Queues the replies of a loaded script.
+     *
+     * @param script the script
+     * @return this server
+     */
+    public FakeChatCompletionsServer enqueue(ChatScript script) {
+        script.replies().forEach(replies::addLast);
+        return this;
+    }
+
+    /**
+     * How many replies are still queued.
+     *
+     * @return the number of unanswered replies
+     */
+    public int pendingReplies() {
+        return replies.size();
+    }
+
+    /**
+     * Turns request validation on (the default) or off.
+     *
+     * @param enabled whether to validate
+     * @return this server
+     */
+    public FakeChatCompletionsServer validateRequests(boolean enabled) {
+        this.validation = enabled;
+        return this;
+    }
+
+    /**
+     * Whether requests are validated.
+     *
+     * @return {@code true} if validation is on
+     */
+    public boolean validatesRequests() {
+        return validation;
+    }
+
+    /**
+     * Requires {@code Authorization: Bearer KEY} like the public API (401 otherwise); {@code null},
+     * the default, accepts any request like a local server.
+     *
+     * @param key the key, or {@code null}
+     * @return this server
+     */
+    public FakeChatCompletionsServer requireApiKey(String key) {
+        this.apiKey = key;
+        return this;
+    }
+
+    String requiredApiKey() {
+        return apiKey;
+    }
+
+    /**
+     * All requests received so far, in arrival order.
+     *
+     * @return an unmodifiable snapshot
+     */
+    public List<RecordedRequest> requests() {
+        return List.copyOf(recorded);
+    }
+
+    /**
+     * How many requests were received.
+     *
+     * @return the count
+     */
+    public int requestCount() {
+        return recorded.size();
+    }
+
+    /**
+     * The most recent request.
+     *
+     * @return the request
+     * @throws IllegalStateException if none was received
+     */
+    public RecordedRequest lastRequest() {
+        List<RecordedRequest> snapshot = requests();
+        if (snapshot.isEmpty()) {
+            throw new IllegalStateException("no request was received");
+        }
+        return snapshot.get(snapshot.size() - 1);
+    }
+
+    /**
+     * The oldest request not taken yet, waiting up to {@link #DEFAULT_TAKE_TIMEOUT}.
+     *
+     * @return the request
+     * @throws IllegalStateException if none arrives in time
+     */
+    public RecordedRequest takeRequest() {
+        return takeRequest(DEFAULT_TAKE_TIMEOUT);
+    }
+
+    /**
+     * The oldest request not taken yet, waiting up to {@code timeout}.
+     *
+     * @param timeout how long to wait
+     * @return the request
+     * @throws IllegalStateException if none arrives in time, or the waiting thread is interrupted
+     */
+    public RecordedRequest takeRequest(Duration timeout) {
+        try {
+            RecordedRequest request = untaken.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            if (request == null) {
+                throw new IllegalStateException("no request arrived within " + timeout);
+            }
+            return request;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for a request", e);
+        }
+    }
+
+    /** Stops the server: ends every delay and hang with a dropped connection. Idempotent. */
+    @Override
+    public void close() {
+        if (!closing.compareAndSet(false, true)) {
+            return;
+        }
+        closed.countDown();
+        http.stop(0);
+        executor.shutdownNow();
+        try {
+            executor.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Runs the server as a process; see "Standalone use" above.
+     *
+     * @param args {@code [--port N] [--no-validate] [--api-key KEY] [--record FILE] [--url-file FILE] SCRIPT.json}
+     * @throws Exception if the server cannot start
+     */
+    public static void main(String[] args) throws Exception {
+        ChatStandaloneMain.main(args);
+    }
+
+    void record(RecordedRequest request) {
+        recorded.add(request);
+        untaken.add(request);
+        listeners.forEach(listener -> listener.accept(request));
+    }
+
+    void addListener(Consumer<RecordedRequest> listener) {
+        listeners.add(listener);
+    }
+
+    ChatReply nextReply() {
+        return replies.pollFirst();
+    }
+
+    String nextRequestId() {
+        return "req_fake_%03d".formatted(requestCounter.incrementAndGet());
+    }
+
+    String nextCompletionId() {
+        return "chatcmpl-fake%03d".formatted(completionCounter.incrementAndGet());
+    }
+
+    /** Waits for {@code delay} (null: until closed); a close meanwhile ends the wait with a dropped connection. */
+    void waitOrDrop(Duration delay) {
+        try {
+            boolean isClosed = delay == null ? closed.await(Long.MAX_VALUE, TimeUnit.DAYS)
+                    : closed.await(delay.toNanos(), TimeUnit.NANOSECONDS);
+            if (isClosed) {
+                throw new ChatHandler.ConnectionDrop();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ChatHandler.ConnectionDrop();
+        }
+    }
+}

@@ -1,0 +1,237 @@
+package dev.rein.testkit.openai;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.openai.client.OpenAIClient;
+import com.openai.client.okhttp.OpenAIOkHttpClient;
+import com.openai.core.http.StreamResponse;
+import com.openai.errors.BadRequestException;
+import com.openai.errors.InternalServerException;
+import com.openai.errors.OpenAIIoException;
+import com.openai.errors.OpenAIInvalidDataException;
+import com.openai.errors.RateLimitException;
+import com.openai.errors.SseException;
+import com.openai.errors.UnauthorizedException;
+import com.openai.helpers.ChatCompletionAccumulator;
+import com.openai.models.chat.completions.ChatCompletion;
+import com.openai.models.chat.completions.ChatCompletionAssistantMessageParam;
+import com.openai.models.chat.completions.ChatCompletionChunk;
+import com.openai.models.chat.completions.ChatCompletionCreateParams;
+import com.openai.models.chat.completions.ChatCompletionFunctionTool;
+import com.openai.models.chat.completions.ChatCompletionMessageFunctionToolCall;
+import com.openai.models.chat.completions.ChatCompletionMessageToolCall;
+import com.openai.models.chat.completions.ChatCompletionStreamOptions;
+import com.openai.models.chat.completions.ChatCompletionToolMessageParam;
+import com.openai.models.FunctionDefinition;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The official OpenAI Java SDK, pointed at the fake server with strict response validation on,
+ * must read everything the server writes: the fake is only useful if it is faithful to the wire.
+ */
+class ChatSdkCompatibilityTest {
+
+    private FakeChatCompletionsServer server;
+    private OpenAIClient client;
+
+    @BeforeEach
+    void start() {
+        server = FakeChatCompletionsServer.start();
+        client = client(0);
+    }
+
+    @AfterEach
+    void stop() {
+        client.close();
+        server.close();
+    }
+
+    private OpenAIClient client(int maxRetries) {
+        return OpenAIOkHttpClient.builder().baseUrl(server.baseUrl()).apiKey("sk-test").maxRetries(maxRetries)
+                .responseValidation(true).timeout(Duration.ofSeconds(10)).build();
+    }
+
+    private static ChatCompletionCreateParams.Builder params(String text) {
+        return ChatCompletionCreateParams.builder().model("gpt-test").addUserMessage(text);
+    }
+
+    private static ChatCompletionFunctionTool tool(String name) {
+        return ChatCompletionFunctionTool.builder().function(FunctionDefinition.builder().name(name).build()).build();
+    }
+
+    @Test
+    void readsATextCompletionWithUsage() {
+        server.enqueue(ChatReply.completion().text("Hello, 世界").usage(100, 7, 40).build());
+
+        ChatCompletion completion = client.chat().completions().create(params("hi").build());
+
+        assertThat(completion.id()).isEqualTo("chatcmpl-fake001");
+        assertThat(completion.model()).isEqualTo("gpt-test");
+        assertThat(completion.choices().get(0).message().content()).contains("Hello, 世界");
+        assertThat(completion.choices().get(0).finishReason()).isEqualTo(ChatCompletion.Choice.FinishReason.STOP);
+        assertThat(completion.usage().orElseThrow().promptTokens()).isEqualTo(100);
+        assertThat(completion.usage().orElseThrow().completionTokens()).isEqualTo(7);
+        assertThat(completion.usage().orElseThrow().promptTokensDetails().orElseThrow().cachedTokens()).contains(40L);
+        assertThat(server.takeRequest().header("authorization")).isEqualTo("Bearer sk-test");
+    }
+
+    @Test
+    void readsParallelToolCalls() {
+        server.enqueue(ChatReply.completion().toolCall("call_1", "read_file", "{\"path\":\"a.txt\"}")
+                .toolCall("call_2", "read_file", "{\"path\":\"b.txt\"}").build());
+
+        ChatCompletion completion = client.chat().completions()
+                .create(params("read both").addTool(tool("read_file")).build());
+
+        List<ChatCompletionMessageToolCall> calls = completion.choices().get(0).message().toolCalls().orElseThrow();
+        assertThat(calls).hasSize(2);
+        assertThat(calls.get(1).asFunction().id()).isEqualTo("call_2");
+        assertThat(calls.get(1).asFunction().function().arguments()).isEqualTo("{\"path\":\"b.txt\"}");
+        assertThat(completion.choices().get(0).finishReason()).isEqualTo(ChatCompletion.Choice.FinishReason.TOOL_CALLS);
+    }
+
+    @Test
+    void everyFinishReasonIsKnownToTheSdk() {
+        for (String reason : List.of("stop", "length", "tool_calls", "content_filter")) {
+            server.enqueue(ChatReply.completion().text("x").finishReason(reason).build());
+            ChatCompletion.Choice.FinishReason finish =
+                    client.chat().completions().create(params("x").build()).choices().get(0).finishReason();
+            assertThat(finish.known()).as(reason).isNotNull();
+            assertThat(finish.asString()).isEqualTo(reason);
+        }
+    }
+
+    @Test
+    void aStreamAccumulatesIntoTheSameCompletion() {
+        server.enqueue(ChatReply.completion().text("Reading both files, 日本語も。")
+                .toolCall("call_a", "read_file", "{\"path\":\"docs/README.md\",\"limit\":200}")
+                .toolCall("call_b", "list_dir", "{}").usage(50, 20, 10).build());
+        ChatCompletionAccumulator accumulator = ChatCompletionAccumulator.create();
+        int chunks = 0;
+        try (StreamResponse<ChatCompletionChunk> stream = client.chat().completions().createStreaming(params("go")
+                .addTool(tool("read_file")).addTool(tool("list_dir"))
+                .streamOptions(ChatCompletionStreamOptions.builder().includeUsage(true).build()).build())) {
+            for (ChatCompletionChunk chunk : (Iterable<ChatCompletionChunk>) stream.stream()::iterator) {
+                accumulator.accumulate(chunk);
+                chunks++;
+            }
+        }
+        ChatCompletion completion = accumulator.chatCompletion();
+
+        assertThat(chunks).isGreaterThan(6);
+        assertThat(completion.choices().get(0).message().content()).contains("Reading both files, 日本語も。");
+        List<ChatCompletionMessageToolCall> calls = completion.choices().get(0).message().toolCalls().orElseThrow();
+        assertThat(calls).extracting(c -> c.asFunction().function().arguments())
+                .containsExactly("{\"path\":\"docs/README.md\",\"limit\":200}", "{}");
+        assertThat(completion.choices().get(0).finishReason()).isEqualTo(ChatCompletion.Choice.FinishReason.TOOL_CALLS);
+        assertThat(completion.usage().orElseThrow().promptTokens()).isEqualTo(50);
+        assertThat(server.takeRequest().body().path("stream").asBoolean()).isTrue();
+    }
+
+    @Test
+    void echoedToolCallsAndToolMessagesAreAccepted() {
+        server.enqueue(ChatReply.text("Both read."));
+        ChatCompletionMessageToolCall call = ChatCompletionMessageToolCall.ofFunction(
+                ChatCompletionMessageFunctionToolCall.builder().id("call_1")
+                        .function(ChatCompletionMessageFunctionToolCall.Function.builder()
+                                .name("read_file").arguments("{\"path\":\"a.txt\"}").build())
+                        .build());
+        ChatCompletionCreateParams params = params("read a").addTool(tool("read_file"))
+                .addMessage(ChatCompletionAssistantMessageParam.builder().addToolCall(call).build())
+                .addMessage(ChatCompletionToolMessageParam.builder().toolCallId("call_1").content("hello").build())
+                .build();
+
+        assertThat(client.chat().completions().create(params).choices().get(0).message().content()).contains("Both read.");
+    }
+
+    @Test
+    void whatTheRealApiRejectsIsRejectedWithItsMessage() {
+        ChatCompletionMessageToolCall call = ChatCompletionMessageToolCall.ofFunction(
+                ChatCompletionMessageFunctionToolCall.builder().id("call_9")
+                        .function(ChatCompletionMessageFunctionToolCall.Function.builder()
+                                .name("read_file").arguments("{}").build())
+                        .build());
+        ChatCompletionCreateParams unanswered = params("x").addTool(tool("read_file"))
+                .addMessage(ChatCompletionAssistantMessageParam.builder().addToolCall(call).build())
+                .addUserMessage("and?").build();
+        assertThatThrownBy(() -> client.chat().completions().create(unanswered))
+                .isInstanceOf(BadRequestException.class)
+                .hasMessageContaining("must be followed by tool messages responding to each 'tool_call_id'")
+                .hasMessageContaining("call_9");
+
+        ChatCompletionCreateParams unknownId = params("x").addTool(tool("read_file"))
+                .addMessage(ChatCompletionToolMessageParam.builder().toolCallId("call_x").content("?").build()).build();
+        assertThatThrownBy(() -> client.chat().completions().create(unknownId))
+                .isInstanceOf(BadRequestException.class).hasMessageContaining("role 'tool' must be a response");
+
+        ChatCompletionCreateParams noTools = params("x")
+                .addMessage(ChatCompletionAssistantMessageParam.builder().addToolCall(call).build())
+                .addMessage(ChatCompletionToolMessageParam.builder().toolCallId("call_9").content("ok").build()).build();
+        assertThatThrownBy(() -> client.chat().completions().create(noTools))
+                .isInstanceOf(BadRequestException.class).hasMessageContaining("'tools' must be specified");
+        assertThat(server.pendingReplies()).isZero();
+    }
+
+    @Test
+    void errorsCarryTheApiBodyAndTheSdkHonoursRetryAfterMs() {
+        server.enqueue(ChatReply.rateLimited(0).withHeader("retry-after-ms", "50"), ChatReply.text("after the wait"));
+        OpenAIClient retrying = client(1);
+        try {
+            assertThat(retrying.chat().completions().create(params("x").build()).choices().get(0).message().content())
+                    .contains("after the wait");
+        } finally {
+            retrying.close();
+        }
+        assertThat(server.requestCount()).isEqualTo(2);
+
+        server.enqueue(ChatReply.rateLimited(3));
+        assertThatThrownBy(() -> client.chat().completions().create(params("x").build()))
+                .isInstanceOfSatisfying(RateLimitException.class, e -> {
+                    assertThat(e.getMessage()).contains("Rate limit reached for requests");
+                    assertThat(e.headers().values("retry-after")).containsExactly("3");
+                    assertThat(e.code()).contains("rate_limit_exceeded");
+                });
+        server.enqueue(ChatReply.error(503, "server_error", "The engine is currently overloaded"));
+        assertThatThrownBy(() -> client.chat().completions().create(params("x").build()))
+                .isInstanceOf(InternalServerException.class).hasMessageContaining("currently overloaded");
+    }
+
+    @Test
+    void streamFailuresReachTheSdkAsTheRealOnesDo() {
+        ChatCompletionCreateParams params = params("x").build();
+        server.enqueue(new ChatReply.StreamError(ChatReply.text("partial"), 2, "server_error", "The server had an error"));
+        assertThatThrownBy(() -> drain(params)).isInstanceOf(SseException.class).hasMessageContaining("The server had an error");
+
+        server.enqueue(new ChatReply.Disconnect(ChatReply.text("a longer partial answer"), 2));
+        assertThatThrownBy(() -> drain(params)).isInstanceOf(OpenAIIoException.class);
+
+        server.enqueue(ChatReply.disconnect());
+        assertThatThrownBy(() -> client.chat().completions().create(params)).isInstanceOf(OpenAIIoException.class);
+
+        server.enqueue(new ChatReply.Malformed(null));
+        assertThatThrownBy(() -> client.chat().completions().create(params))
+                .isInstanceOfAny(OpenAIInvalidDataException.class, OpenAIIoException.class);
+
+        // Without [DONE] the SDK's iterator ends quietly: why Rein reads the stream itself.
+        server.enqueue(new ChatReply.NoDone(ChatReply.text("no end marker")));
+        assertThat(drain(params)).isGreaterThan(1);
+    }
+
+    @Test
+    void aRequiredKeyIsCheckedLikeThePublicApi() {
+        server.requireApiKey("sk-right");
+        assertThatThrownBy(() -> client.chat().completions().create(params("x").build()))
+                .isInstanceOf(UnauthorizedException.class).hasMessageContaining("Incorrect API key");
+    }
+
+    private int drain(ChatCompletionCreateParams params) {
+        try (StreamResponse<ChatCompletionChunk> stream = client.chat().completions().createStreaming(params)) {
+            return (int) stream.stream().count();
+        }
+    }
+}
