@@ -17,6 +17,7 @@ import dev.rein.model.ModelException;
 import dev.rein.model.ModelRequest;
 import dev.rein.model.ModelResponse;
 import dev.rein.model.StreamObserver;
+import dev.rein.model.TraceContextHeaders;
 import dev.rein.provider.ModelDefaults;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -126,7 +127,10 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
             ObjectNode body = RequestMapper.body(request, maxTokensField);
             ChatCompletionCreateParams.Body typed =
                     ObjectMappers.jsonMapper().convertValue(body, ChatCompletionCreateParams.Body.class);
-            return ChatCompletionCreateParams.builder().body(typed).build();
+            ChatCompletionCreateParams.Builder params = ChatCompletionCreateParams.builder().body(typed);
+            // The caller's trace context (traceparent), so the API call joins the run's trace.
+            request.option(TraceContextHeaders.class).ifPresent(trace -> trace.headers().forEach(params::putAdditionalHeader));
+            return params.build();
         } catch (RuntimeException e) {
             throw new ModelException(ModelException.Kind.INVALID_REQUEST, 0,
                     "the request could not be built for Chat Completions: " + e.getMessage(), false, null, null, e);

@@ -9,8 +9,10 @@ import dev.rein.model.TextBlock;
 import dev.rein.model.ToolChoice;
 import dev.rein.model.ToolResultBlock;
 import dev.rein.model.ToolUseBlock;
+import dev.rein.model.TraceContextHeaders;
 import dev.rein.testkit.openai.ChatReply;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** What goes over the wire: the request body the fake server records (and validates like the real API). */
@@ -35,6 +37,18 @@ class RequestMappingTest extends FakeChat {
         assertThat(body.at("/max_tokens").asInt()).as("a compatible server gets max_tokens").isEqualTo(256);
         assertThat(body.has("temperature")).isFalse();
         assertThat(server.lastRequest().header("authorization")).as("no key, no header").isNull();
+    }
+
+    @Test
+    void theTraceContextTravelsAsHeadersNotInTheBody() throws Exception {
+        String traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+        server.enqueue(ChatReply.text("ok"));
+        call(request("hi").option(new TraceContextHeaders(Map.of("traceparent", traceparent))));
+        assertThat(server.lastRequest().header("traceparent")).isEqualTo(traceparent);
+        assertThat(lastBody().toString()).doesNotContain("traceparent");
+        server.enqueue(ChatReply.text("ok"));
+        call(request("hi"));
+        assertThat(server.lastRequest().header("traceparent")).as("only when the option is set").isNull();
     }
 
     @Test
