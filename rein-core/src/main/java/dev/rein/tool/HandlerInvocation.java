@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.json.Json;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The last stage: calls the handler on the current thread (the timeout stage owns the thread and
@@ -68,6 +69,9 @@ final class HandlerInvocation implements ToolInterceptor {
         return switch (cause) {
             case RetryableToolException retryable -> ToolResult.error(call, ErrorClass.TRANSIENT,
                     "Tool '" + call.name() + "' failed temporarily: " + message).withRetryAfter(retryable.retryAfter());
+            // The handler's own limit on a blocking operation: as much a timeout as the executor's.
+            case TimeoutException timedOut -> ToolResult.error(call, ErrorClass.TIMEOUT,
+                    "Tool '" + call.name() + "' timed out: " + message);
             case PermissionDeniedException denied -> ToolResult.error(call, ErrorClass.PERMISSION_DENIED,
                     "Permission denied: " + message + ". Do not try again with the same request.");
             default -> ToolResult.error(call, ErrorClass.EXECUTION_FAILED,

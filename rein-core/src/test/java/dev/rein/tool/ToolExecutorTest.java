@@ -77,6 +77,17 @@ class ToolExecutorTest {
     }
 
     @Test
+    void aHandlerThatReportsItsOwnTimeoutGivesATimeoutResult() throws Exception {
+        ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(tool("slow", (a, c) -> {
+            throw new java.util.concurrent.TimeoutException("the query was stopped after 300 ms");
+        }))).retryPolicy(dev.rein.retry.RetryPolicy.NONE).build();
+        ToolResult result = run(executor, call("slow", "{\"text\":\"x\"}"));
+        assertThat(result.isError()).isTrue();
+        assertThat(result.errorClass()).isEqualTo(ErrorClass.TIMEOUT);
+        assertThat(result.content()).contains("timed out").contains("stopped after 300 ms");
+    }
+
+    @Test
     void emptyOutputIsSaidExplicitly() throws Exception {
         for (Object empty : new Object[] {null, "", "   ", ToolOutput.text("")}) {
             ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(tool("quiet", (a, c) -> empty))).build();

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.sqlite.ProgressHandler;
 import org.sqlite.SQLiteConfig;
@@ -110,7 +111,7 @@ final class SqlTool {
         }
     }
 
-    private ToolOutput run(String sql, Instant stopAt, AtomicBoolean abandoned) throws SQLException {
+    private ToolOutput run(String sql, Instant stopAt, AtomicBoolean abandoned) throws SQLException, TimeoutException {
         try (Connection c = open()) {
             // Called by SQLite every 1,000 instructions of the query; non-zero aborts it.
             ProgressHandler.setHandler(c, 1_000, new ProgressHandler() {
@@ -126,7 +127,8 @@ final class SqlTool {
                 }
             } catch (SQLException e) {
                 if (abandoned.get() || Instant.now().isAfter(stopAt)) {
-                    return ToolOutput.error("The query was stopped after its time limit of " + queryTimeout.toMillis()
+                    // Reported as a timeout whichever stop came first: the executor's or this backstop.
+                    throw new TimeoutException("the query was stopped after its time limit of " + queryTimeout.toMillis()
                             + " ms. Make it cheaper: filter with WHERE, aggregate, avoid cross joins.");
                 }
                 return ToolOutput.error("SQL error: " + e.getMessage() + ". Check the table and column names with describe_tables.");
