@@ -169,7 +169,19 @@ class RunSpansTest {
         assertThat(tool.getAttributes().get(ReinConventions.TOOL_OUTCOME)).isEqualTo("refused");
         assertThat(tool.getAttributes().get(ReinConventions.ERROR_CLASS)).isEqualTo("INVALID_ARGUMENTS");
         assertThat(tool.getAttributes().get(GenAiConventions.ERROR_TYPE)).isEqualTo("invalid_arguments");
+        assertThat(tool.getAttributes().get(ReinConventions.TOOL_RISK)).as("the tool exists, so its risk is known").isEqualTo("read");
         assertThat(tool.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
+    }
+
+    @Test
+    void aCallOfAnUnknownToolIsRefusedAndHasNoRisk() {
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("delete_everything", "{}")), text("I cannot do that."));
+        agent(model).build().run("delete everything");
+
+        SpanData tool = one("execute_tool delete_everything");
+        assertThat(tool.getAttributes().get(ReinConventions.TOOL_OUTCOME)).isEqualTo("refused");
+        assertThat(tool.getAttributes().get(ReinConventions.ERROR_CLASS)).isEqualTo("UNKNOWN_TOOL");
+        assertThat(tool.getAttributes().get(ReinConventions.TOOL_RISK)).as("the agent has no such tool").isNull();
     }
 
     @Test
@@ -266,6 +278,8 @@ class RunSpansTest {
         List<SpanData> tools = named("execute_tool lookup");
         assertThat(tools).extracting(t -> t.getAttributes().get(ReinConventions.TOOL_OUTCOME))
                 .containsExactlyInAnyOrder("success", "success", "blocked", "blocked", "blocked");
+        assertThat(tools).as("every span of a known tool, run or blocked, has its risk")
+                .allSatisfy(t -> assertThat(t.getAttributes().get(ReinConventions.TOOL_RISK)).isEqualTo("read"));
         assertThat(tools).filteredOn(t -> "blocked".equals(t.getAttributes().get(ReinConventions.TOOL_OUTCOME))).allSatisfy(t -> {
             assertThat(t.getAttributes().get(ReinConventions.ERROR_CLASS)).isEqualTo("INTERVENTION");
             assertThat(t.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
