@@ -119,8 +119,13 @@ public sealed interface TraceEvent {
     record RunFinished(String runId, int step, Instant time, RunStatus status, String reason, String message,
                        String answer, Usage usage, BigDecimal costUsd) implements TraceEvent {}
 
-    /** A paused or interrupted run continues from its stored state; {@code activeMillis} of running time were used before. */
-    record RunResumed(String runId, int step, Instant time, RunStatus from, long activeMillis) implements TraceEvent {}
+    /**
+     * A paused or interrupted run continues from its stored state; {@code activeMillis} of running
+     * time were used before. {@code model} and {@code limits} are those of the resuming agent, as on
+     * {@link RunStarted}; both are null in traces written before they were recorded.
+     */
+    record RunResumed(String runId, int step, Instant time, RunStatus from, long activeMillis, String model,
+                      Map<String, Object> limits) implements TraceEvent {}
 
     /** Attempt {@code attempt} of a tool call failed transiently; it is tried again after {@code delayMillis}. */
     record ToolRetry(String runId, int step, Instant time, String callId, String tool, int attempt, String errorClass,
