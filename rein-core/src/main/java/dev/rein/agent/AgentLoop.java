@@ -93,14 +93,20 @@ final class AgentLoop {
             Resumption.announce(run);
             return;
         }
+        run.emit(new TraceEvent.RunStarted(run.runId, 0, run.now(), run.goal, run.config.modelName(), run.config.tools().names(),
+                limits(run)));
+        run.emit(new TraceEvent.StateChanged(run.runId, 0, run.now(), null, RunStatus.RUNNING, "started"));
+    }
+
+
+    /** The budget limits a run's start (and resumption) event records. */
+    static Map<String, Object> limits(Run run) {
         Map<String, Object> limits = new LinkedHashMap<>();
         limits.put("max_steps", run.config.budget().maxSteps());
         limits.put("max_cost_usd", run.config.budget().maxCostUsd());
         limits.put("max_seconds", Durations.seconds(run.config.budget().maxDuration()));
-        run.emit(new TraceEvent.RunStarted(run.runId, 0, run.now(), run.goal, run.config.modelName(), run.config.tools().names(), limits));
-        run.emit(new TraceEvent.StateChanged(run.runId, 0, run.now(), null, RunStatus.RUNNING, "started"));
+        return limits;
     }
-
 
     /** Perceive: assemble what the model sees on this call (context policies may edit the history first). */
     private ModelRequest perceive() throws InterruptedException {

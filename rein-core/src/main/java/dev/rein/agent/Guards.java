@@ -20,6 +20,7 @@ import dev.rein.stall.StallMonitor;
 import dev.rein.tool.ToolCall;
 import dev.rein.tool.ToolOutcome;
 import dev.rein.tool.ToolResult;
+import dev.rein.tool.Risk;
 import dev.rein.trace.TraceEvent;
 import dev.rein.trace.Tracer;
 import java.util.ArrayList;
@@ -100,11 +101,11 @@ final class Guards {
             switch (stall.beforeCall(watched[i])) {
                 case StallMonitor.CallDecision.Allow allow -> allowed.add(call);
                 case StallMonitor.CallDecision.Block block -> {
-                    traceStall(block.finding(), "blocked");
+                    traceStall(block.finding(), "blocked", watched[i].risk());
                     answers[i] = new ToolResultBlock(call.id(), block.finding().message(), true);
                 }
                 case StallMonitor.CallDecision.Stop stop -> {
-                    traceStall(stop.finding(), "stopped");
+                    traceStall(stop.finding(), "stopped", watched[i].risk());
                     String notice = StallMonitor.stopNotice(stop.finding());
                     List<ContentBlock> unanswered = calls.stream().<ContentBlock>map(c -> new ToolResultBlock(c.id(), notice, true)).toList();
                     return new ToolStep.Answered(unanswered, Optional.of(stall.stopMessage(stop.finding())));
@@ -136,12 +137,12 @@ final class Guards {
     private ToolStep afterStep(int step, List<ToolCall> calls, List<ToolResultBlock> answers, StallMonitor.StepReview review) {
         List<ContentBlock> blocks = new ArrayList<>(answers);
         for (Finding warning : review.warnings()) {
-            traceStall(warning, "warned");
+            traceStall(warning, "warned", null);
             blocks.add(new TextBlock(warning.message()));
         }
         if (review.stop().isPresent()) {
             Finding stop = review.stop().get();
-            traceStall(stop, "stopped");
+            traceStall(stop, "stopped", null);
             blocks.add(new TextBlock(StallMonitor.stopNotice(stop)));
             return new ToolStep.Answered(blocks, Optional.of(stall.stopMessage(stop)));
         }
@@ -175,8 +176,9 @@ final class Guards {
         return run.config.finishTool() && tool.equals(FinishTool.NAME);
     }
 
-    private void traceStall(Finding finding, String action) {
+    /** {@code risk}: the tool's, when the guard acted before the call ran; null otherwise. */
+    private void traceStall(Finding finding, String action, Risk risk) {
         run.emit(new TraceEvent.StallDetected(run.runId, run.step(), run.now(), finding.detector(), action, finding.callId(),
-                finding.message(), finding.evidence(), finding.occurrence()));
+                finding.message(), finding.evidence(), finding.occurrence(), risk == null ? null : risk.name()));
     }
 }

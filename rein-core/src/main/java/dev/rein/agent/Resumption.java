@@ -43,7 +43,8 @@ final class Resumption {
     /** Traces the resume, and the decisions people made while the run was paused. */
     static void announce(Run run) {
         long active = Duration.between(run.startedAt, run.now()).toMillis();
-        run.emit(new TraceEvent.RunResumed(run.runId, run.step(), run.now(), run.resumedFrom, active));
+        run.emit(new TraceEvent.RunResumed(run.runId, run.step(), run.now(), run.resumedFrom, active, run.config.modelName(),
+                AgentLoop.limits(run)));
         run.emit(new TraceEvent.StateChanged(run.runId, run.step(), run.now(), run.resumedFrom, RunStatus.RUNNING, Reasons.RESUMED));
         ApprovalState approvals = run.approvals.snapshot();
         for (ApprovalRequest request : approvals.requests()) {

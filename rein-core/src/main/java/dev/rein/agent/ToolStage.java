@@ -99,10 +99,15 @@ final class ToolStage {
 
     private void traceResult(int step, ToolResult r) {
         run.emit(new TraceEvent.ToolCompleted(run.runId, step, run.now(), r.callId(), r.toolName(), r.content(),
-                r.isError(), r.errorClass().name(), r.source(), r.duration().toMillis()));
+                r.isError(), r.errorClass().name(), r.source(), r.duration().toMillis(), risk(r.toolName())));
         if (r.refused()) {
             RunTools.audit(run, "refused", r.toolName(), r.callId(), r.errorClass().name() + ": " + firstLine(r.content()));
         }
+    }
+
+    /** The tool's risk for the trace, known also for a call refused at validation; null for an unknown tool. */
+    private String risk(String toolName) {
+        return run.config.tools().find(toolName).map(tool -> tool.risk().name()).orElse(null);
     }
 
     private ToolContext context(int step, ToolCall call) {

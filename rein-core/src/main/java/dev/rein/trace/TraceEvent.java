@@ -72,9 +72,14 @@ public sealed interface TraceEvent {
     record ToolCalled(String runId, int step, Instant time, String callId, String tool, JsonNode arguments)
             implements TraceEvent {}
 
-    /** What a tool call produced, with the error flag and class, its source and duration. */
+    /**
+     * What a tool call produced, with the error flag and class, its source and duration.
+     * {@code risk} is the tool's risk (READ, WRITE, IRREVERSIBLE), also for a call refused at
+     * validation; null for a tool the agent does not have, and in traces written before it was recorded.
+     */
     record ToolCompleted(String runId, int step, Instant time, String callId, String tool, String content,
-                         boolean isError, String errorClass, String source, long durationMillis) implements TraceEvent {}
+                         boolean isError, String errorClass, String source, long durationMillis, String risk)
+            implements TraceEvent {}
 
     /** The runtime stepped in: a guard fired, a prompt was injected, an answer was refused. */
     record Intervention(String runId, int step, Instant time, String kind, String message, Map<String, Object> evidence)
@@ -85,9 +90,11 @@ public sealed interface TraceEvent {
      * {@code message} as its error result), "warned" ({@code message} was added after the step's
      * results) or "stopped" (the run ends FAILED, reason stalled). {@code callId} is null for
      * detections over a whole step; {@code occurrence} counts this detector's findings in the run.
+     * {@code risk} is the risk of the call's tool when the guard acted before the call ran (so no
+     * result event carries it); null otherwise, for an unknown tool, and in traces written before it was recorded.
      */
     record StallDetected(String runId, int step, Instant time, String detector, String action, String callId,
-                         String message, Map<String, Object> evidence, int occurrence) implements TraceEvent {}
+                         String message, Map<String, Object> evidence, int occurrence, String risk) implements TraceEvent {}
 
     /**
      * A tool output was longer than the limit: the model got the first {@code shownChars}
@@ -112,8 +119,13 @@ public sealed interface TraceEvent {
     record RunFinished(String runId, int step, Instant time, RunStatus status, String reason, String message,
                        String answer, Usage usage, BigDecimal costUsd) implements TraceEvent {}
 
-    /** A paused or interrupted run continues from its stored state; {@code activeMillis} of running time were used before. */
-    record RunResumed(String runId, int step, Instant time, RunStatus from, long activeMillis) implements TraceEvent {}
+    /**
+     * A paused or interrupted run continues from its stored state; {@code activeMillis} of running
+     * time were used before. {@code model} and {@code limits} are those of the resuming agent, as on
+     * {@link RunStarted}; both are null in traces written before they were recorded.
+     */
+    record RunResumed(String runId, int step, Instant time, RunStatus from, long activeMillis, String model,
+                      Map<String, Object> limits) implements TraceEvent {}
 
     /** Attempt {@code attempt} of a tool call failed transiently; it is tried again after {@code delayMillis}. */
     record ToolRetry(String runId, int step, Instant time, String callId, String tool, int attempt, String errorClass,

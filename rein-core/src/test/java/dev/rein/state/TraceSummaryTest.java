@@ -28,13 +28,13 @@ class TraceSummaryTest {
                 stored(1, "model_response", new TraceEvent.ModelResponded("r", 1, t, response, Usage.ZERO, new BigDecimal("0.001"),
                         new BigDecimal("0.00081"), 5)),
                 stored(2, "tool_result", new TraceEvent.ToolCompleted("r", 1, t, "c1", "send_message", "denied", true,
-                        "PERMISSION_DENIED", "rein", 3)),
+                        "PERMISSION_DENIED", "rein", 3, "IRREVERSIBLE")),
                 stored(3, "approval_requested", new TraceEvent.ApprovalRequested("r", 1, t, "c1", "send_message", "IRREVERSIBLE",
                         Json.object(), "abc123")),
                 stored(4, "approval_decided", new TraceEvent.ApprovalDecided("r", 1, t, "c1", "send_message", "abc123", "reject",
                         "wrong person", Json.object(), null, "alice")),
                 stored(6, "stall_detected", new TraceEvent.StallDetected("r", 2, t, "exact_repeat", "blocked", "c2",
-                        "repeat", java.util.Map.of("tool", "calculate"), 1)),
+                        "repeat", java.util.Map.of("tool", "calculate"), 1, "READ")),
                 stored(5, "state_change", new TraceEvent.StateChanged("r", 1, t, RunStatus.RUNNING, RunStatus.WAITING_APPROVAL,
                         "approval_required"))));
         assertThat(lines.get(0)).contains("stop tool_use, USD 0.00081");

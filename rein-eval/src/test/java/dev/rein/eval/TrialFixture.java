@@ -58,7 +58,7 @@ final class TrialFixture {
         String id = propose(tool);
         boolean error = outcome != ErrorClass.NONE;
         history.add(Message.user(List.of(new ToolResultBlock(id, "result", error))));
-        events.add(new TraceEvent.ToolCompleted("run", calls, T0, id, tool, "result", error, outcome.name(), "test", 1));
+        events.add(new TraceEvent.ToolCompleted("run", calls, T0, id, tool, "result", error, outcome.name(), "test", 1, "READ"));
         return this;
     }
 

@@ -22,6 +22,7 @@ import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.sdk.testing.junit5.OpenTelemetryExtension;
 import io.opentelemetry.sdk.trace.data.EventData;
 import io.opentelemetry.sdk.trace.data.SpanData;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -169,7 +170,19 @@ class RunSpansTest {
         assertThat(tool.getAttributes().get(ReinConventions.TOOL_OUTCOME)).isEqualTo("refused");
         assertThat(tool.getAttributes().get(ReinConventions.ERROR_CLASS)).isEqualTo("INVALID_ARGUMENTS");
         assertThat(tool.getAttributes().get(GenAiConventions.ERROR_TYPE)).isEqualTo("invalid_arguments");
+        assertThat(tool.getAttributes().get(ReinConventions.TOOL_RISK)).as("the tool exists, so its risk is known").isEqualTo("read");
         assertThat(tool.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
+    }
+
+    @Test
+    void aCallOfAnUnknownToolIsRefusedAndHasNoRisk() {
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("delete_everything", "{}")), text("I cannot do that."));
+        agent(model).build().run("delete everything");
+
+        SpanData tool = one("execute_tool delete_everything");
+        assertThat(tool.getAttributes().get(ReinConventions.TOOL_OUTCOME)).isEqualTo("refused");
+        assertThat(tool.getAttributes().get(ReinConventions.ERROR_CLASS)).isEqualTo("UNKNOWN_TOOL");
+        assertThat(tool.getAttributes().get(ReinConventions.TOOL_RISK)).as("the agent has no such tool").isNull();
     }
 
     @Test
@@ -189,7 +202,8 @@ class RunSpansTest {
     @Test
     void anApprovalPauseAndResumeAreTwoLinkedRunSpansOfOneConversation() {
         ScriptedModel model = ScriptedModel.of(toolCalls(call("refund", "{\"id\":\"A-1\"}")), text("Refunded."));
-        Agent agent = agent(model).build();
+        Agent agent = agent(model).budget(Budget.builder().maxSteps(7).maxCostUsd(new BigDecimal("0.5"))
+                .maxDuration(Duration.ofSeconds(90)).build()).build();
         RunResult paused = agent.run("refund A-1");
         assertThat(paused.status()).isEqualTo(RunStatus.WAITING_APPROVAL);
         agent.runs().approve(paused.runId(), paused.pendingApprovals().get(0).actionHash(), "carol");
@@ -205,6 +219,14 @@ class RunSpansTest {
         assertThat(second.getLinks()).singleElement().satisfies(link ->
                 assertThat(link.getSpanContext().getSpanId()).isEqualTo(first.getSpanId()));
         assertThat(second.getAttributes().get(ReinConventions.RUN_RESUMED_FROM)).isEqualTo("WAITING_APPROVAL");
+        assertThat(first.getAttributes().get(GenAiConventions.REQUEST_MODEL)).isEqualTo("test-model");
+        assertThat(first.getAttributes().get(ReinConventions.BUDGET_MAX_STEPS)).isEqualTo(7L);
+        assertThat(first.getAttributes().get(ReinConventions.BUDGET_MAX_COST_USD)).isEqualTo(0.5);
+        assertThat(first.getAttributes().get(ReinConventions.BUDGET_MAX_SECONDS)).isEqualTo(90.0);
+        for (var key : List.of(GenAiConventions.REQUEST_MODEL, ReinConventions.BUDGET_MAX_STEPS,
+                ReinConventions.BUDGET_MAX_COST_USD, ReinConventions.BUDGET_MAX_SECONDS)) {
+            assertThat(second.getAttributes().get(key)).as("the resumed run's " + key).isEqualTo(first.getAttributes().get(key));
+        }
 
         List<SpanData> tools = named("execute_tool refund");
         assertThat(tools).hasSize(2);
@@ -266,6 +288,8 @@ class RunSpansTest {
         List<SpanData> tools = named("execute_tool lookup");
         assertThat(tools).extracting(t -> t.getAttributes().get(ReinConventions.TOOL_OUTCOME))
                 .containsExactlyInAnyOrder("success", "success", "blocked", "blocked", "blocked");
+        assertThat(tools).as("every span of a known tool, run or blocked, has its risk")
+                .allSatisfy(t -> assertThat(t.getAttributes().get(ReinConventions.TOOL_RISK)).isEqualTo("read"));
         assertThat(tools).filteredOn(t -> "blocked".equals(t.getAttributes().get(ReinConventions.TOOL_OUTCOME))).allSatisfy(t -> {
             assertThat(t.getAttributes().get(ReinConventions.ERROR_CLASS)).isEqualTo("INTERVENTION");
             assertThat(t.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);

@@ -79,7 +79,11 @@ class ApprovalFlowTest {
             assertThat(d.decidedBy()).isEqualTo("carol");
             assertThat(d.actionHash()).isEqualTo(hash);
         });
-        assertThat(trace.events(TraceEvent.RunResumed.class)).hasSize(1);
+        TraceEvent.RunStarted started = trace.events(TraceEvent.RunStarted.class).get(0);
+        assertThat(trace.events(TraceEvent.RunResumed.class)).singleElement().satisfies(r -> {
+            assertThat(r.model()).as("the resumed run records what a started run does").isEqualTo(started.model());
+            assertThat(r.limits()).isEqualTo(started.limits()).containsKey("max_steps");
+        });
     }
 
     @Test

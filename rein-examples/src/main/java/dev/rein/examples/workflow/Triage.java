@@ -129,7 +129,8 @@ final class Triage {
         ToolResult result = executor.execute(new ToolCall(callId, tool, arguments, 0), new ToolContext(run.id, 0, callId,
                 run.id + ":" + callId, Instant.now().plusSeconds(30), TRIAGE, Secrets.NONE));
         run.emit(new TraceEvent.ToolCompleted(run.id, 0, Instant.now(), callId, tool, result.content(), result.isError(),
-                result.errorClass().name(), result.source(), result.duration().toMillis()));
+                result.errorClass().name(), result.source(), result.duration().toMillis(),
+                executor.registry().find(tool).map(t -> t.risk().name()).orElse(null)));
         run.actions.add(tool + " " + Json.write(arguments) + (result.isError() ? " -> error: " + result.content() : ""));
         return result;
     }

@@ -104,6 +104,10 @@ final class RunTelemetry implements RunListener {
         if (e.from() != null) {
             b.setAttribute(ReinConventions.RUN_RESUMED_FROM, e.from().name());
         }
+        if (e.model() != null) { // absent in traces written before the resumption recorded it
+            b.setAttribute(GenAiConventions.REQUEST_MODEL, e.model());
+        }
+        limits(b, e.limits());
         Optional<SpanContext> earlier = recall();
         earlier.ifPresent(b::addLink);
         begin(b);

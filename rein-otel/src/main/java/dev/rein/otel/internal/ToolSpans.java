@@ -78,6 +78,9 @@ final class ToolSpans {
             span = start(e.callId(), e.tool(), e.time().minus(Duration.ofMillis(e.durationMillis())), use == null ? null : use.input());
             open.remove(e.callId());
         }
+        if (e.risk() != null) { // known also for a call refused at validation; an unknown tool has none
+            span.setAttribute(ReinConventions.TOOL_RISK, e.risk().toLowerCase(Locale.ROOT));
+        }
         String outcome = outcome(e.errorClass(), e.isError());
         span.setAttribute(ReinConventions.TOOL_OUTCOME, outcome);
         span.setAttribute(ReinConventions.ERROR_CLASS, e.errorClass());
@@ -103,6 +106,9 @@ final class ToolSpans {
         Span span = start(e.callId(), use == null ? String.valueOf(e.evidence().get("tool")) : use.name(), e.time(),
                 use == null ? null : use.input());
         open.remove(e.callId());
+        if (e.risk() != null) {
+            span.setAttribute(ReinConventions.TOOL_RISK, e.risk().toLowerCase(Locale.ROOT));
+        }
         span.addEvent(ReinConventions.EVENT_STALL, event, e.time());
         span.setAttribute(ReinConventions.TOOL_OUTCOME, "blocked");
         span.setAttribute(ReinConventions.ERROR_CLASS, "INTERVENTION");

@@ -1,0 +1,61 @@
+package dev.rein.trace;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.json.Json;
+import dev.rein.run.RunStatus;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The JSONL form of events that gained fields: every earlier field stays as it was, the new ones are added. */
+class TraceEventFieldsTest {
+    private static final Instant T = Instant.parse("2026-12-02T00:00:00Z");
+
+    @Test
+    void runResumedKeepsItsFieldsAndAddsTheModelAndTheLimits() {
+        Map<String, Object> limits = new LinkedHashMap<>();
+        limits.put("max_steps", 7);
+        limits.put("max_cost_usd", null);
+        JsonNode line = Json.parse(Json.write(new TraceEvent.RunResumed("run_1", 3, T, RunStatus.WAITING_APPROVAL, 1200,
+                "test-model", limits)));
+
+        assertThat(line.path("type").asText()).isEqualTo("run_resumed");
+        assertThat(line.path("run_id").asText()).isEqualTo("run_1");
+        assertThat(line.path("step").asInt()).isEqualTo(3);
+        assertThat(line.path("from").asText()).isEqualTo("WAITING_APPROVAL");
+        assertThat(line.path("active_millis").asLong()).isEqualTo(1200);
+        assertThat(line.path("model").asText()).isEqualTo("test-model");
+        assertThat(line.path("limits").path("max_steps").asInt()).isEqualTo(7);
+    }
+
+    @Test
+    void toolResultKeepsItsFieldsAndAddsTheRisk() {
+        JsonNode line = Json.parse(Json.write(new TraceEvent.ToolCompleted("run_1", 1, T, "c1", "lookup",
+                "invalid arguments: 受注番号がありません", true, "INVALID_ARGUMENTS", "rein", 0, "READ")));
+
+        assertThat(line.path("type").asText()).isEqualTo("tool_result");
+        assertThat(line.path("tool").asText()).isEqualTo("lookup");
+        assertThat(line.path("content").asText()).endsWith("受注番号がありません");
+        assertThat(line.path("is_error").asBoolean()).isTrue();
+        assertThat(line.path("error_class").asText()).isEqualTo("INVALID_ARGUMENTS");
+        assertThat(line.path("duration_millis").asLong()).isZero();
+        assertThat(line.path("risk").asText()).isEqualTo("READ");
+    }
+
+    @Test
+    void stallDetectedKeepsItsFieldsAndAddsTheRisk() {
+        JsonNode line = Json.parse(Json.write(new TraceEvent.StallDetected("run_1", 2, T, "exact_repeat", "blocked", "c2",
+                "repeat", Map.of("tool", "lookup"), 1, "READ")));
+
+        assertThat(line.path("type").asText()).isEqualTo("stall_detected");
+        assertThat(line.path("detector").asText()).isEqualTo("exact_repeat");
+        assertThat(line.path("action").asText()).isEqualTo("blocked");
+        assertThat(line.path("call_id").asText()).isEqualTo("c2");
+        assertThat(line.path("evidence").path("tool").asText()).isEqualTo("lookup");
+        assertThat(line.path("occurrence").asInt()).isEqualTo(1);
+        assertThat(line.path("risk").asText()).isEqualTo("READ");
+    }
+}
