@@ -97,13 +97,14 @@ final class AgentLoop {
         limits.put("max_steps", run.config.budget().maxSteps());
         limits.put("max_cost_usd", run.config.budget().maxCostUsd());
         limits.put("max_seconds", Durations.seconds(run.config.budget().maxDuration()));
-        run.emit(new TraceEvent.RunStarted(run.runId, 0, run.now(), run.goal, run.config.modelName(), run.config.tools().names(), limits));
+        run.emit(new TraceEvent.RunStarted(run.runId, 0, run.now(), run.goal, run.config.modelName(), run.tools().names(), limits));
         run.emit(new TraceEvent.StateChanged(run.runId, 0, run.now(), null, RunStatus.RUNNING, "started"));
     }
 
 
     /** Perceive: assemble what the model sees on this call (context policies may edit the history first). */
     private ModelRequest perceive() throws InterruptedException {
+        run.refreshTools();
         guards.manageContext(request(ToolChoice.auto()));
         return request(ToolChoice.auto());
     }
@@ -112,7 +113,7 @@ final class AgentLoop {
         AgentConfig c = run.config;
         return ModelRequest.builder(c.modelName())
                 .system(c.systemPrompt())
-                .tools(c.tools().definitions())
+                .tools(run.tools().definitions())
                 .toolChoice(choice)
                 .messages(run.history)
                 .maxTokens(c.maxTokens())
@@ -200,7 +201,7 @@ final class AgentLoop {
 
     /** The finish tool: end the run, after verification when the model reports completion. */
     private NextStep finish(ToolCall call) throws InterruptedException {
-        List<String> problems = run.config.tools().find(FinishTool.NAME).orElseThrow().validationProblems(call.arguments());
+        List<String> problems = run.tools().find(FinishTool.NAME).orElseThrow().validationProblems(call.arguments());
         if (!problems.isEmpty()) {
             if (tools.execute(List.of(call)) instanceof ToolStage.Batch.Results refused) {
                 observe(List.of(new ToolResultBlock(call.id(), refused.results().get(0).content(), true)));
