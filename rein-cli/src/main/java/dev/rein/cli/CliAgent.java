@@ -19,7 +19,6 @@ final class CliAgent {
                 .modelName(settings.model())
                 .systemPrompt(settings.system())
                 .tools(home.tools().select(String.join(",", settings.tools())))
-                .tools(mcp.tools())
                 .secrets(mcp.secrets())
                 .budget(settings.budget())
                 .store(store)
@@ -27,6 +26,7 @@ final class CliAgent {
                 // Truncated tool output is kept in full beside the runs, so nothing is lost when the process ends.
                 .contextPolicy(ContextPolicy.builder().outputStore(new DirectoryOutputStore(home.directory().resolve("outputs"))).build())
                 .runIds(() -> runId);
+        mcp.offerTo(agent);
         if (settings.maxTokens() != null) {
             agent.maxTokens(settings.maxTokens());
         }

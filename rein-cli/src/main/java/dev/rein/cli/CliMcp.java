@@ -60,6 +60,13 @@ final class CliMcp implements AutoCloseable {
         return toolset == null ? List.of() : toolset.tools();
     }
 
+    /** Adds the servers' tools to {@code agent} as a source, so a server's changed tool list reaches the run. */
+    void offerTo(dev.rein.agent.Agent.Builder agent) {
+        if (toolset != null) {
+            agent.toolSource(toolset);
+        }
+    }
+
     /** The values to mask in tool output and traces (header tokens, substituted variables). */
     Secrets secrets() {
         return toolset == null || toolset.secrets().isEmpty() ? Secrets.NONE : Secrets.of(toolset.secrets());

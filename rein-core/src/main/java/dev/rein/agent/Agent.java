@@ -25,6 +25,7 @@ import dev.rein.tool.Secrets;
 import dev.rein.tool.Tool;
 import dev.rein.tool.ToolInterceptor;
 import dev.rein.tool.ToolRegistry;
+import dev.rein.tool.ToolSource;
 import dev.rein.trace.RunListenerFactory;
 import java.time.Clock;
 import java.time.Duration;
@@ -102,7 +103,7 @@ public final class Agent {
 
     /** Lists, shows and decides this agent's stored runs (approve, reject, edit, cancel). */
     public Runs runs() {
-        return Runs.in(config.safety().store(), config.tools(), config.clock());
+        return Runs.in(config.safety().store(), config.currentTools(), config.clock());
     }
 
     private static RunResult await(RunHandle handle) {
@@ -143,6 +144,7 @@ public final class Agent {
         String modelName;
         String systemPrompt = "";
         final List<Tool> tools = new ArrayList<>();
+        final List<ToolSource> toolSources = new ArrayList<>();
         Budget budget = Budget.defaults();
         PriceTable prices;
         PriceTable extraPrices = PriceTable.empty();
@@ -206,6 +208,18 @@ public final class Agent {
 
         public Builder tools(ToolRegistry registry) {
             return tools(registry.tools());
+        }
+
+        /**
+         * Adds tools that may change while the agent exists (an MCP server's list, say). Before each
+         * model request a run offers the source's current tools, and the executor gates calls with
+         * them; a call of a tool the source dropped gets an unknown-tool error result. A name that
+         * clashes with another tool fails {@link #build()}; a clash or an invalid schema appearing
+         * later leaves that tool out and is recorded as an audit event {@code tools_changed}.
+         */
+        public Builder toolSource(ToolSource source) {
+            this.toolSources.add(Objects.requireNonNull(source, "source"));
+            return this;
         }
 
         public Builder budget(Budget budget) {

@@ -13,6 +13,7 @@ import dev.rein.tool.Principal;
 import dev.rein.tool.Secrets;
 import dev.rein.tool.ToolInterceptor;
 import dev.rein.tool.ToolRegistry;
+import dev.rein.tool.ToolSource;
 import dev.rein.trace.RunListenerFactory;
 import java.time.Clock;
 import java.time.Duration;
@@ -118,9 +119,19 @@ public final class AgentConfig {
         return systemPrompt;
     }
 
-    /** The tools, with the finish tool when it is on. */
+    /** The fixed tools, with the finish tool when it is on (without those of {@link #toolSources()}). */
     public ToolRegistry tools() {
         return tools;
+    }
+
+    /** The sources of tools that may change while the agent exists, consulted before each model request. */
+    public List<ToolSource> toolSources() {
+        return source.toolSources.isEmpty() ? List.of() : List.copyOf(source.toolSources);
+    }
+
+    /** The fixed tools plus the sources' tools as they are now. */
+    public ToolRegistry currentTools() {
+        return source.toolSources.isEmpty() ? tools : new LiveTools(tools, source.toolSources).registry();
     }
 
     public Budget budget() {

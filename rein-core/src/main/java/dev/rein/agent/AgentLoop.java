@@ -93,7 +93,7 @@ final class AgentLoop {
             Resumption.announce(run);
             return;
         }
-        run.emit(new TraceEvent.RunStarted(run.runId, 0, run.now(), run.goal, run.config.modelName(), run.config.tools().names(),
+        run.emit(new TraceEvent.RunStarted(run.runId, 0, run.now(), run.goal, run.config.modelName(), run.tools().names(),
                 limits(run)));
         run.emit(new TraceEvent.StateChanged(run.runId, 0, run.now(), null, RunStatus.RUNNING, "started"));
     }
@@ -110,6 +110,7 @@ final class AgentLoop {
 
     /** Perceive: assemble what the model sees on this call (context policies may edit the history first). */
     private ModelRequest perceive() throws InterruptedException {
+        run.refreshTools();
         guards.manageContext(request(ToolChoice.auto()));
         return request(ToolChoice.auto());
     }
@@ -118,7 +119,7 @@ final class AgentLoop {
         AgentConfig c = run.config;
         return ModelRequest.builder(c.modelName())
                 .system(c.systemPrompt())
-                .tools(c.tools().definitions())
+                .tools(run.tools().definitions())
                 .toolChoice(choice)
                 .messages(run.history)
                 .maxTokens(c.maxTokens())
@@ -206,7 +207,7 @@ final class AgentLoop {
 
     /** The finish tool: end the run, after verification when the model reports completion. */
     private NextStep finish(ToolCall call) throws InterruptedException {
-        List<String> problems = run.config.tools().find(FinishTool.NAME).orElseThrow().validationProblems(call.arguments());
+        List<String> problems = run.tools().find(FinishTool.NAME).orElseThrow().validationProblems(call.arguments());
         if (!problems.isEmpty()) {
             if (tools.execute(List.of(call)) instanceof ToolStage.Batch.Results refused) {
                 observe(List.of(new ToolResultBlock(call.id(), refused.results().get(0).content(), true)));

@@ -44,6 +44,10 @@ final class AgentValidation {
         }
         ToolRegistry registry = ToolRegistry.of(all);
         registry.requireValidSchemas();
+        // the sources' tools as they are now: a clash or a bad schema is the builder's error, not a silent omission
+        List<Tool> withSources = new ArrayList<>(all);
+        b.toolSources.forEach(source -> withSources.addAll(source.tools()));
+        ToolRegistry.of(withSources).requireValidSchemas();
         if (b.budget.maxCostUsd() != null && prices.find(modelName).isEmpty()) {
             throw new ReinException("no price is known for model '" + modelName + "', so the USD " + b.budget.maxCostUsd()
                     + " budget cannot be enforced. Add it with price(\"" + modelName
@@ -101,6 +105,7 @@ final class AgentValidation {
         c.modelName = b.modelName;
         c.systemPrompt = b.systemPrompt;
         c.tools.addAll(b.tools);
+        c.toolSources.addAll(b.toolSources);
         c.budget = b.budget;
         c.prices = b.prices;
         c.extraPrices = b.extraPrices;

@@ -64,7 +64,7 @@ final class Guards {
         GuardConfig guards = run.config.guards();
         this.stall = guards.stall().newMonitor();
         // a resumed run starts from a stored history: rebuild the stall counts from it
-        stall.replay(run.history, name -> run.config.tools().find(name).orElse(null), this::unwatched);
+        stall.replay(run.history, name -> run.tools().find(name).orElse(null), this::unwatched);
         this.context = guards.context().newManager(run.config.model(), run.outputs, tracer);
         this.prompts = new ReflectionPrompts(guards.reflection());
         this.critic = guards.reflection().stream()
@@ -97,7 +97,7 @@ final class Guards {
                 allowed.add(call);
                 continue;
             }
-            watched[i] = ProposedCall.of(call.id(), call.name(), call.arguments(), run.config.tools().find(call.name()).orElse(null), step);
+            watched[i] = ProposedCall.of(call.id(), call.name(), call.arguments(), run.tools().find(call.name()).orElse(null), step);
             switch (stall.beforeCall(watched[i])) {
                 case StallMonitor.CallDecision.Allow allow -> allowed.add(call);
                 case StallMonitor.CallDecision.Block block -> {

@@ -38,7 +38,10 @@ final class Run {
     final Instant startedAt;
     final Instant createdAt;
     final BudgetMeter meter;
-    final ToolExecutor executor;
+    /** The tools offered now; re-read from the agent's tool sources before each model request. */
+    private final LiveTools tools;
+    /** Rebuilt, with the call counts so far, when the tools change. */
+    ToolExecutor executor;
     final Recorder recorder;
     final OutputStore outputs;
     final List<Message> history = new ArrayList<>();
@@ -81,7 +84,8 @@ final class Run {
         this.recorder = new Recorder(listeners(runId, config), redactor, secrets::known);
         this.outputs = config.guards().context().storeForRun();
         Map<String, Integer> counts = from == null ? Map.of() : from.toolCallCounts();
-        this.executor = RunTools.executor(this, counts);
+        this.tools = new LiveTools(config.tools(), config.toolSources());
+        this.executor = RunTools.executor(this, tools.registry(), counts);
         if (from == null) {
             history.add(Message.user(this.goal));
         } else {
@@ -137,6 +141,23 @@ final class Run {
                      List<dev.rein.approval.ApprovalRequest> pending) {
         return new RunResult(runId, status, reason, message, answer, step(), meter.usage(), meter.costUsd(),
                 Duration.between(startedAt, now()), report, history, state, pending);
+    }
+
+    /** The tools offered now. */
+    dev.rein.tool.ToolRegistry tools() {
+        return tools.registry();
+    }
+
+    /**
+     * Takes up a change of the agent's tool sources, if any, so the next request offers the current
+     * tools and the executor gates calls with them; the change is recorded as an audit event.
+     */
+    void refreshTools() {
+        LiveTools.Change change = tools.refresh();
+        if (change != null) {
+            executor = RunTools.executor(this, tools.registry(), executor.callCounts());
+            RunTools.audit(this, "tools_changed", null, null, change.describe());
+        }
     }
 
     int step() {

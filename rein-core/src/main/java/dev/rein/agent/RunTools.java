@@ -5,6 +5,7 @@ import dev.rein.internal.state.IdempotencyGuard;
 import dev.rein.tool.ToolEvents;
 import dev.rein.tool.ToolExecutor;
 import dev.rein.tool.ToolInvocation;
+import dev.rein.tool.ToolRegistry;
 import dev.rein.tool.ToolResult;
 import dev.rein.trace.TraceEvent;
 import java.time.Duration;
@@ -14,10 +15,10 @@ import java.util.Map;
 final class RunTools {
     private RunTools() {}
 
-    static ToolExecutor executor(Run run, Map<String, Integer> callCounts) {
+    static ToolExecutor executor(Run run, ToolRegistry tools, Map<String, Integer> callCounts) {
         SafetyConfig safety = run.config.safety();
         ToolEvents events = events(run);
-        return ToolExecutor.builder(run.config.tools())
+        return ToolExecutor.builder(tools)
                 .defaultTimeout(run.config.toolTimeout())
                 .interceptor(run::traceValidatedCall)
                 .interceptors(run.config.interceptors())

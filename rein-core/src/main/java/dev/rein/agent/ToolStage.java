@@ -107,7 +107,7 @@ final class ToolStage {
 
     /** The tool's risk for the trace, known also for a call refused at validation; null for an unknown tool. */
     private String risk(String toolName) {
-        return run.config.tools().find(toolName).map(tool -> tool.risk().name()).orElse(null);
+        return run.tools().find(toolName).map(tool -> tool.risk().name()).orElse(null);
     }
 
     private ToolContext context(int step, ToolCall call) {

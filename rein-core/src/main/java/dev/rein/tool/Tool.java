@@ -27,6 +27,7 @@ public final class Tool {
     private final Set<String> requiredScopes;
     private final boolean polling;
     private final String resourceArgument;
+    private final boolean idempotent;
     private final JsonSchemas.Compiled compiledSchema;
 
     private Tool(Builder b, JsonSchemas.Compiled compiledSchema) {
@@ -39,6 +40,7 @@ public final class Tool {
         this.requiredScopes = Set.copyOf(b.requiredScopes);
         this.polling = b.polling;
         this.resourceArgument = b.resourceArgument;
+        this.idempotent = b.idempotent;
     }
 
     public static Builder builder(String name) {
@@ -86,6 +88,16 @@ public final class Tool {
     }
 
     /**
+     * True when the tool declares that calling it again with the same arguments has no further
+     * effect (for example an MCP server's {@code idempotentHint}). Information for listings and
+     * audits only: it changes nothing the executor does, because Rein records intent and completion
+     * of every side-effecting call whatever this says.
+     */
+    public boolean idempotent() {
+        return idempotent;
+    }
+
+    /**
      * Checks {@code arguments} against the input schema.
      *
      * @return the problems found, one line each; empty when the arguments are valid
@@ -112,6 +124,7 @@ public final class Tool {
         b.requiredScopes.addAll(requiredScopes);
         b.polling = polling;
         b.resourceArgument = resourceArgument;
+        b.idempotent = idempotent;
         return b;
     }
 
@@ -132,6 +145,7 @@ public final class Tool {
         private final Set<String> requiredScopes = new LinkedHashSet<>();
         private boolean polling;
         private String resourceArgument;
+        private boolean idempotent;
 
         private Builder(String name) {
             this.name = name;
@@ -190,6 +204,12 @@ public final class Tool {
 
         public Builder resourceArgument(String argumentName) {
             this.resourceArgument = argumentName;
+            return this;
+        }
+
+        /** Declares a repeated identical call harmless (default false); see {@link Tool#idempotent()}. */
+        public Builder idempotent(boolean idempotent) {
+            this.idempotent = idempotent;
             return this;
         }
 

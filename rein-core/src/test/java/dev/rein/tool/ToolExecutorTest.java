@@ -33,6 +33,16 @@ class ToolExecutorTest {
     }
 
     @Test
+    void idempotentIsOffByDefaultAndSurvivesCopies() {
+        Tool plain = tool("plain", (args, ctx) -> ToolOutput.text("x"));
+        assertThat(plain.idempotent()).isFalse();
+        Tool marked = plain.toBuilder().idempotent(true).build();
+        assertThat(marked.idempotent()).isTrue();
+        assertThat(marked.withHandler((args, ctx) -> ToolOutput.text("y")).idempotent()).isTrue();
+        assertThat(marked.definition()).isEqualTo(plain.definition()); // the model sees no difference
+    }
+
+    @Test
     void successReturnsTheHandlerTextWithTheFlagUnset() throws Exception {
         ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(tool("echo", (a, c) -> "Error: this is data, not a failure"))).build();
         ToolResult result = run(executor, call("echo", "{\"text\":\"x\"}"));

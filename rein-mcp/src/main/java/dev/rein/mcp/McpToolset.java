@@ -6,6 +6,7 @@ import dev.rein.mcp.internal.ServerProcess;
 import dev.rein.mcp.internal.ToolAdapter;
 import dev.rein.tool.Risk;
 import dev.rein.tool.Tool;
+import dev.rein.tool.ToolSource;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -20,25 +21,30 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The tools of a set of MCP servers as Rein {@link Tool}s. Give {@link #tools()} to an agent: each
+ * The tools of a set of MCP servers as Rein {@link Tool}s, and a {@link ToolSource}: give the toolset
+ * to {@code Agent.Builder.toolSource} and every run offers the servers' current tools at each model
+ * request, also after a server announces a new list ({@code notifications/tools/list_changed}). Each
  * call passes the same executor gate as a native tool (schema, scopes, approval, idempotency,
  * timeout, truncation, provenance, untrusted-data wrapping). Close the toolset when the agent is
  * done: it ends every server process it started (a JVM shutdown hook does so too, as a last resort).
  *
  * <pre>{@code
  * try (McpToolset mcp = McpToolset.start(McpConfig.load(Path.of("servers.json"), System.getenv()))) {
- *     Agent agent = Agent.builder().model(model).tools(mcp.tools()).secrets(Secrets.of(mcp.secrets())).build();
+ *     Agent agent = Agent.builder().model(model).toolSource(mcp).secrets(Secrets.of(mcp.secrets())).build();
  *     agent.run("...");
  * }
  * }</pre>
  */
-public final class McpToolset implements AutoCloseable {
+public final class McpToolset implements ToolSource, AutoCloseable {
     private final List<ServerConnection> connections;
     /** The current tools by Rein name, updated when a server's tool list changes. */
     private final Map<String, ToolAdapter.Adapted> current = Collections.synchronizedMap(new LinkedHashMap<>());
     private final Map<String, String> owner = new ConcurrentHashMap<>();
+    /** Counts the tool-list changes taken up; raised after {@link #current} is complete again. */
+    private final AtomicLong version = new AtomicLong();
     private final Map<String, String> secrets;
     private final Thread shutdownHook;
 
@@ -118,7 +124,14 @@ public final class McpToolset implements AutoCloseable {
                 }
                 continue;
             }
-            current.put(name, ToolAdapter.adapt(server, connection, tool, strict, this::riskOf));
+            try {
+                current.put(name, ToolAdapter.adapt(server, connection, tool, strict, this::riskOf));
+            } catch (McpConfigException e) {
+                if (strict) {
+                    throw e;
+                }
+                owner.remove(name, server.name()); // a tool Rein cannot use, announced later: left out, not fatal
+            }
         }
     }
 
@@ -138,8 +151,11 @@ public final class McpToolset implements AutoCloseable {
         }
     }
 
-    /** A server's tool list changed: tools it dropped are refused from now on; new ones join {@link #tools()}. */
-    private void refresh(McpServerConfig server, List<McpSchema.Tool> tools) {
+    /**
+     * A server's tool list changed: tools it dropped are refused from now on; new and changed ones
+     * join {@link #tools()}, and {@link #version()} moves so running agents take the new list up.
+     */
+    private synchronized void refresh(McpServerConfig server, List<McpSchema.Tool> tools) {
         ServerConnection connection = connections.stream().filter(c -> c.config() == server).findFirst().orElseThrow();
         owner.entrySet().removeIf(e -> {
             boolean mine = e.getValue().equals(server.name());
@@ -149,6 +165,13 @@ public final class McpToolset implements AutoCloseable {
             return mine;
         });
         adoptAll(connection, tools, false);
+        version.incrementAndGet();
+    }
+
+    /** Changes each time a server's new tool list has been taken up. */
+    @Override
+    public long version() {
+        return version.get();
     }
 
     private Optional<Risk> riskOf(String name) {
@@ -157,6 +180,7 @@ public final class McpToolset implements AutoCloseable {
     }
 
     /** The tools offered now, in server order then the servers' order. */
+    @Override
     public List<Tool> tools() {
         return adapted().stream().map(ToolAdapter.Adapted::tool).toList();
     }

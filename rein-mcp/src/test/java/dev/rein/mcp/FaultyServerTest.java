@@ -19,6 +19,7 @@ import dev.rein.tool.Risk;
 import dev.rein.tool.Tool;
 import dev.rein.tool.ToolContext;
 import dev.rein.tool.ToolOutput;
+import io.modelcontextprotocol.server.McpSyncServer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -119,6 +120,75 @@ class FaultyServerTest {
             }
             assertThat(mcp.describe()).extracting(McpToolInfo::name).contains("late_tool", "echo");
             assertThat(invoke(mcp, "late_tool").content()).isEqualTo("late");
+        }
+    }
+
+    @Test
+    void aRunningAgentOffersTheCurrentToolsAfterAListChangeThroughTheSameGate() throws Exception {
+        try (McpToolset mcp = start("")) {
+            McpSyncServer server = servers.started.getFirst().server();
+            Tool change = Tool.builder("change_server").description("Changes the server's tools.").handler((args, ctx) -> {
+                server.removeTool("hang");
+                server.addTool(FaultyServers.tool("late_tool", "Appeared later.", false, (e, r) -> FaultyServers.text("late")));
+                server.removeTool("echo");
+                server.addTool(countingEcho());
+                awaitTools(mcp, names -> names.contains("late_tool") && !names.contains("hang")
+                        && mcp.tools().stream().anyMatch(t -> t.name().equals("echo")
+                                && t.definition().inputSchema().path("required").toString().contains("count")));
+                return "changed";
+            }).build();
+            ScriptedModel model = ScriptedModel.of(
+                    toolCalls(call("change_server", "{}")),
+                    toolCalls(call("hang", "{\"text\": \"x\"}"), call("echo", "{\"text\": \"old form\"}")),
+                    toolCalls(call("echo", "{\"count\": 2}")),
+                    toolCalls(call("late_tool", "{\"text\": \"x\"}")),
+                    text("done"));
+            InMemoryRunStore store = new InMemoryRunStore();
+            Agent agent = Agent.builder().model(model).tools(change).toolSource(mcp).store(store).build();
+
+            RunResult paused = agent.run("change the server, then use its tools");
+
+            var requests = model.requests();
+            assertThat(requests.get(0).tools()).extracting(d -> d.name()).contains("hang", "echo").doesNotContain("late_tool");
+            assertThat(requests.get(1).tools()).extracting(d -> d.name()).contains("late_tool", "echo").doesNotContain("hang");
+            List<ToolResultBlock> second = lastResults(requests.get(2));
+            assertThat(second.get(0).isError()).isTrue();
+            assertThat(second.get(0).content()).contains("Unknown tool 'hang'");
+            assertThat(second.get(1).isError()).isTrue(); // validated against the new schema: count is required
+            assertThat(second.get(1).content()).contains("count");
+            assertThat(lastResults(requests.get(3)).get(0).content()).contains("echo v2: 2");
+            // the new tool is not read-only, so it waits for a person; approval and resume find it
+            assertThat(paused.status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+            assertThat(paused.pendingApprovals()).singleElement().satisfies(r -> {
+                assertThat(r.tool()).isEqualTo("late_tool");
+                assertThat(r.risk()).isEqualTo(Risk.WRITE);
+            });
+            agent.runs().approve(paused.runId(), paused.pendingApprovals().get(0).actionHash(), "carol");
+            RunResult done = agent.resume(paused.runId());
+            assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
+            assertThat(lastResults(model.lastRequest()).get(0).content()).contains("late");
+        }
+    }
+
+    private static io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification countingEcho() {
+        io.modelcontextprotocol.spec.McpSchema.Tool echo = io.modelcontextprotocol.spec.McpSchema.Tool.builder("echo",
+                        Map.of("type", "object", "properties", Map.of("count", Map.of("type", "integer")), "required", List.of("count"),
+                                "additionalProperties", false))
+                .description("Echoes a count.")
+                .annotations(new io.modelcontextprotocol.spec.McpSchema.ToolAnnotations(null, true, null, null, null, null)).build();
+        return new io.modelcontextprotocol.server.McpServerFeatures.SyncToolSpecification.Builder().tool(echo)
+                .callHandler((e, r) -> FaultyServers.text("echo v2: " + r.arguments().get("count"))).build();
+    }
+
+    private static List<ToolResultBlock> lastResults(dev.rein.model.ModelRequest request) {
+        return request.messages().getLast().content().stream().filter(ToolResultBlock.class::isInstance)
+                .map(ToolResultBlock.class::cast).toList();
+    }
+
+    private static void awaitTools(McpToolset mcp, java.util.function.Predicate<List<String>> ready) throws InterruptedException {
+        Instant until = Instant.now().plusSeconds(10);
+        while (!ready.test(mcp.tools().stream().map(Tool::name).toList()) && Instant.now().isBefore(until)) {
+            Thread.sleep(20);
         }
     }
 

@@ -37,6 +37,12 @@ class RealServersTest {
             McpToolInfo echo = mcp.describe().stream().filter(t -> t.name().equals("echo")).findFirst().orElseThrow();
             assertThat(echo.risk()).isEqualTo(Risk.READ);
             assertThat(echo.idempotentHint()).isTrue();
+            // the hint is recorded on the Rein tool too; a tool without it is not idempotent
+            assertThat(mcp.tools()).filteredOn(t -> t.name().equals("echo")).singleElement()
+                    .satisfies(t -> assertThat(t.idempotent()).isTrue());
+            assertThat(mcp.describe()).filteredOn(t -> !Boolean.TRUE.equals(t.idempotentHint())).isNotEmpty()
+                    .allSatisfy(info -> assertThat(mcp.tools()).filteredOn(t -> t.name().equals(info.name())).singleElement()
+                            .satisfies(t -> assertThat(t.idempotent()).isFalse()));
             assertThat(echo.server()).isEqualTo("everything");
             assertThat(mcp.tools()).allSatisfy(tool -> assertThat(tool.timeout()).isEqualTo(McpServerConfig.DEFAULT_TIMEOUT));
         }

@@ -80,6 +80,7 @@ public final class ToolAdapter {
                 .inputSchema(schema(tool))
                 .risk(risk)
                 .timeout(config.timeout())
+                .idempotent(Boolean.TRUE.equals(info.idempotentHint()))
                 .handler((arguments, context) -> {
                     Optional<Risk> now = current.apply(name);
                     if (now.isEmpty()) {
