@@ -70,6 +70,18 @@ class DeterminismTest {
         replay(WorkflowExecutionHistory.fromJson(Files.readString(recorded)));
     }
 
+    /**
+     * A history recorded with this release (a refund approved after a day) and kept in the sources:
+     * a change to the workflow code that breaks it needs {@code Workflow.getVersion} (docs/temporal.md).
+     */
+    @Test
+    void theHistoryRecordedWithThisReleaseStillReplays() throws Exception {
+        try (var in = DeterminismTest.class.getResourceAsStream("/histories/refund-approval-v1.json")) {
+            assertThat(in).as("the recorded history resource").isNotNull();
+            replay(WorkflowExecutionHistory.fromJson(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)));
+        }
+    }
+
     static void replay(WorkflowExecutionHistory history) throws Exception {
         try (TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance(TestEnvironmentOptions.newBuilder()
                 .setWorkflowClientOptions(TemporalAgents.clientOptions().build()).build())) {
