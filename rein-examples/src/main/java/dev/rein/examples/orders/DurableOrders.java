@@ -8,7 +8,7 @@ import dev.rein.run.RunStatus;
 import dev.rein.temporal.TemporalAgents;
 import dev.rein.temporal.TemporalRun;
 import dev.rein.testkit.ScriptedModel;
-import dev.rein.tool.ToolResult;
+import dev.rein.tool.ToolOutcome;
 import io.temporal.testing.TestEnvironmentOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.worker.WorkerFactory;
@@ -47,7 +47,7 @@ public final class DurableOrders {
         AtomicBoolean crash = new AtomicBoolean(true);
         Agent crashing = OrderInvestigation.agent(world, trial, OrderInvestigation.SUPERVISOR, OrderInvestigation.budget())
                 .config().toBuilder().toolInterceptor((invocation, chain) -> {
-                    ToolResult result = chain.proceed(invocation);
+                    ToolOutcome result = chain.proceed(invocation);
                     if (invocation.call().name().equals(OrdersWorld.RESHIP) && crash.getAndSet(false)) {
                         reshipped.countDown();
                         never.await(); // the worker dies here: the effect happened, its completion is never reported
