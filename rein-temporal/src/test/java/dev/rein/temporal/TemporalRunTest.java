@@ -51,6 +51,32 @@ class TemporalRunTest {
         }
     }
 
+    @Test
+    void aSpentStepBudgetStopsTheRunInTheWorkflowAsTheLocalDriverDoes() {
+        RecordingListener local = new RecordingListener();
+        RunResult expected = Orders.agent(loopingModel(), local, Orders.lookup()).budget(oneStep()).build().run("A-1?");
+
+        RecordingListener remote = new RecordingListener();
+        Agent agent = Orders.agent(loopingModel(), remote, Orders.lookup()).budget(oneStep()).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            RunResult result = server.start(agent).start("A-1?", "run-budget").result();
+
+            assertThat(result.status()).isEqualTo(RunStatus.STOPPED_BUDGET).isEqualTo(expected.status());
+            assertThat(result.reason()).isEqualTo(expected.reason()).isEqualTo("max_steps");
+            assertThat(result.answer()).isEqualTo(expected.answer()).isEqualTo("summary: A-1 is delivered");
+            assertThat(types(remote.events())).isEqualTo(types(local.events()));
+        }
+    }
+
+    private static dev.rein.budget.Budget oneStep() {
+        return dev.rein.budget.Budget.builder().maxSteps(1).maxDuration(java.time.Duration.ofMinutes(10)).build();
+    }
+
+    private static ScriptedModel loopingModel() {
+        return ScriptedModel.of(ScriptedModel.toolCalls(ScriptedModel.call("lookup_order", "{\"id\":\"A-1\"}")),
+                ScriptedModel.text("summary: A-1 is delivered"));
+    }
+
     private static List<String> types(List<TraceEvent> events) {
         return events.stream().map(e -> e.getClass().getSimpleName()).toList();
     }
