@@ -88,7 +88,7 @@ final class AgentLoop {
         }
     }
 
-    private void started() {
+    void started() {
         if (run.resumedFrom != null) {
             Resumption.announce(run);
             return;
@@ -134,10 +134,21 @@ final class AgentLoop {
         if (exhausted.isPresent()) {
             return stopForBudget(exhausted.get());
         }
+        ModelResponse response = callStep();
+        return execute(Step.decide(run.decisions, new Step.Event.Responded(response, answerText())));
+    }
+
+    /** The model call of one step (counted as a step), its response added to the history. */
+    ModelResponse callStep() throws InterruptedException, ModelCaller.CallFailed {
         run.meter.countStep();
         ModelResponse response = caller.call(perceive(), "step");
         response.toHistoryMessage().ifPresent(run.history::add);
-        return execute(Step.decide(run.decisions, new Step.Event.Responded(response, answerText())));
+        return response;
+    }
+
+    /** What the verifiers (and the critic) still miss in a proposed answer. */
+    List<String> missing(NextStep.Answer answer) throws InterruptedException {
+        return guards.verify(new FinalAnswer(run.goal, answer.text(), answer.report(), List.copyOf(run.history)));
     }
 
     /** The driver: keeps the decision's state and performs its commands in order. */
@@ -159,15 +170,19 @@ final class AgentLoop {
 
     /** Verification: code decides whether a proposed final answer is accepted. */
     private NextStep verify(NextStep.Answer answer) throws InterruptedException {
-        List<String> missing = guards.verify(new FinalAnswer(run.goal, answer.text(), answer.report(), List.copyOf(run.history)));
+        List<String> missing = missing(answer);
         return execute(Step.decide(run.decisions, new Step.Event.Verified(answer, missing)));
     }
 
     /** The final answer: the text of the assistant turns since the last user turn (a paused turn and its continuation). */
     private String answerText() {
+        return answerText(run.history);
+    }
+
+    static String answerText(List<Message> history) {
         StringBuilder text = new StringBuilder();
-        for (int i = run.history.size() - 1; i >= 0 && run.history.get(i).role() == Role.ASSISTANT; i--) {
-            text.insert(0, run.history.get(i).text());
+        for (int i = history.size() - 1; i >= 0 && history.get(i).role() == Role.ASSISTANT; i--) {
+            text.insert(0, history.get(i).text());
         }
         return text.toString();
     }
@@ -179,7 +194,7 @@ final class AgentLoop {
     }
 
     /** Act and observe: run every proposed call and answer each one in the next user message. */
-    private NextStep act(List<ToolUseBlock> uses) throws InterruptedException {
+    NextStep act(List<ToolUseBlock> uses) throws InterruptedException {
         run.checkpoint();
         List<ToolCall> calls = new ArrayList<>();
         for (int i = 0; i < uses.size(); i++) {
@@ -226,7 +241,7 @@ final class AgentLoop {
     }
 
     /** A budget ran out: one last call for what is known, unless time itself ran out. */
-    private NextStep stopForBudget(BudgetKind kind) throws InterruptedException {
+    NextStep stopForBudget(BudgetKind kind) throws InterruptedException {
         String why = run.meter.describe(kind);
         run.emit(new TraceEvent.Intervention(run.runId, run.step(), run.now(), "budget", why, Map.of("budget", kind.reason())));
         if (kind == BudgetKind.DEADLINE) {
@@ -256,13 +271,17 @@ final class AgentLoop {
 
     /** Adds text to the last user message, or a new user message after an assistant turn. */
     private void appendUserText(String text) {
-        Message last = run.history.get(run.history.size() - 1);
+        appendUserText(run.history, text);
+    }
+
+    static void appendUserText(List<Message> history, String text) {
+        Message last = history.get(history.size() - 1);
         if (last.role() == Role.USER) {
             List<ContentBlock> blocks = new ArrayList<>(last.content());
             blocks.add(new TextBlock(text));
-            run.history.set(run.history.size() - 1, Message.user(blocks));
+            history.set(history.size() - 1, Message.user(blocks));
         } else {
-            run.history.add(Message.user(text));
+            history.add(Message.user(text));
         }
     }
 
@@ -274,7 +293,7 @@ final class AgentLoop {
     }
 
     /** What the run knows without asking the model again: its last words and the tools it used. */
-    private String knownSoFar(String why) {
+    String knownSoFar(String why) {
         return KnownSoFar.describe(why, run.history);
     }
 
@@ -301,7 +320,7 @@ final class AgentLoop {
         return end(status, reason, message, answer, null);
     }
 
-    private RunResult end(RunStatus status, String reason, String message, String answer, FinishReport report) {
+    RunResult end(RunStatus status, String reason, String message, String answer, FinishReport report) {
         RunStatus from = run.status;
         run.status = status;
         RunResult result = run.redactor.redactValue(run.result(status, reason, message, answer, report,

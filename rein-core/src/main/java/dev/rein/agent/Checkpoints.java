@@ -11,6 +11,13 @@ final class Checkpoints {
 
     /** @param result the final or pausing result, or null while the run is going on */
     static void save(Run run, RunResult result) {
+        RunSnapshot snapshot = snapshot(run, result);
+        run.config.safety().store().save(snapshot);
+        run.version = snapshot.version();
+    }
+
+    /** The run as a snapshot, secrets masked; not saved. */
+    static RunSnapshot snapshot(Run run, RunResult result) {
         Instant now = run.now();
         long active = Duration.between(run.startedAt, now).toMillis();
         run.state = run.state.withBudget(new BudgetUsage(run.step(), run.meter.usage(), run.meter.costUsd(), active));
@@ -20,7 +27,6 @@ final class Checkpoints {
                 run.meter.usage(), run.meter.costUsd(), run.decisions.verificationFailures(), run.executor.callCounts(), run.state,
                 run.approvals.snapshot(), result == null ? null : result.finish());
         // masks secrets that became known late, and any that reached text Rein cannot mask on entry (thinking)
-        run.config.safety().store().save(run.redactor.redactValue(snapshot));
-        run.version = snapshot.version();
+        return run.redactor.redactValue(snapshot);
     }
 }

@@ -56,10 +56,17 @@ final class ModelCaller {
     /** The call failed for good; {@code reason} is a {@link Reasons} value or a budget reason. */
     static final class CallFailed extends Exception {
         final String reason;
+        /** Whether the provider said another attempt may succeed (an engine that retries by itself uses it). */
+        final boolean retryable;
 
         CallFailed(String reason, String message) {
+            this(reason, message, false);
+        }
+
+        CallFailed(String reason, String message, boolean retryable) {
             super(message, null, false, false);
             this.reason = reason;
+            this.retryable = retryable;
         }
     }
 
@@ -75,7 +82,7 @@ final class ModelCaller {
             throw new CallFailed(dev.rein.budget.BudgetKind.DEADLINE.reason(), e.getMessage());
         } catch (ModelException e) {
             String status = e.httpStatus() > 0 ? " (HTTP " + e.httpStatus() + ")" : "";
-            throw new CallFailed(Reasons.PROVIDER_ERROR, "the model provider failed" + status + ": " + e.getMessage());
+            throw new CallFailed(Reasons.PROVIDER_ERROR, "the model provider failed" + status + ": " + e.getMessage(), e.retryable());
         }
     }
 

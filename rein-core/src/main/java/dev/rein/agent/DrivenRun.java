@@ -1,0 +1,244 @@
+package dev.rein.agent;
+
+import dev.rein.approval.ApprovalState;
+import dev.rein.budget.BudgetKind;
+import dev.rein.model.ContentBlock;
+import dev.rein.model.Message;
+import dev.rein.model.ModelResponse;
+import dev.rein.model.ToolUseBlock;
+import dev.rein.retry.RetryPolicy;
+import dev.rein.run.FinishReport;
+import dev.rein.run.NextStep;
+import dev.rein.run.Reason;
+import dev.rein.run.RunStatus;
+import dev.rein.state.RunSnapshot;
+import dev.rein.state.RunStore;
+import dev.rein.trace.TraceEvent;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A run driven from outside the local loop, by a durable execution engine (rein-temporal). Each
+ * method rebuilds the run from its {@link RunSnapshot}, performs one effect of the local driver
+ * with the agent's own chains, stages and listeners, and returns the next snapshot; the engine
+ * takes the decisions between effects with the same step function and keeps the snapshots. The
+ * static methods are pure (no clock, no I/O), so an engine may call them in deterministic code.
+ *
+ * <p>Engine seam, not for applications. The agent's {@link RunStore} is replaced by {@code store}
+ * (the engine's history is the run's record); model-call retries are left to the engine.
+ */
+public final class DrivenRun {
+    /** How often an empty turn is answered with a request to continue before the run fails. */
+    public static final int MAX_EMPTY_NUDGES = AgentLoop.MAX_EMPTY_ANSWER_NUDGES;
+
+    private final AgentConfig config;
+
+    /** @param store receives checkpoints, idempotency records and events of the driven runs */
+    public DrivenRun(Agent agent, RunStore store) {
+        this.config = agent.config().toBuilder().store(store).retryPolicy(RetryPolicy.NONE).build().config();
+    }
+
+    /** A model call failed for good or for now; {@code retryable} is the provider's classification. */
+    public static final class Failed extends Exception {
+        private final String reason;
+        private final boolean retryable;
+
+        Failed(String reason, String message, boolean retryable) {
+            super(message, null, false, false);
+            this.reason = reason;
+            this.retryable = retryable;
+        }
+
+        public String reason() {
+            return reason;
+        }
+
+        public boolean retryable() {
+            return retryable;
+        }
+    }
+
+    /** A model step: the next snapshot, the response, and the text of the model's turns since the last user turn. */
+    public record ModelStep(RunSnapshot snapshot, ModelResponse response, String answerText) {}
+
+    /** The snapshot after an effect and the driver's next step, in a form an engine can store. */
+    public record Outcome(RunSnapshot snapshot, Next next) {}
+
+    /** A proposed answer checked: the next snapshot and what the verifiers still miss. */
+    public record Checked(RunSnapshot snapshot, List<String> missing) {}
+
+    /**
+     * {@link NextStep} as plain fields ({@code kind}: again, answer, interrupt, handoff, stop).
+     */
+    public record Next(String kind, RunStatus status, String reason, String message, String answer, FinishReport report,
+                       String finishCallId) {
+        static Next of(NextStep step) {
+            return switch (step) {
+                case NextStep.RunAgain again -> new Next("again", null, again.why(), null, null, null, null);
+                case NextStep.Answer a -> new Next("answer", null, null, null, a.text(), a.report(), a.finishCallId());
+                case NextStep.Interrupt i -> new Next("interrupt", RunStatus.WAITING_APPROVAL, null, null, null, null, null);
+                case NextStep.Handoff h -> new Next("handoff", null, null, h.summary(), h.result(), h.report(), null);
+                case NextStep.Stop s -> new Next("stop", s.status(), s.reason().wire(), s.message(), s.answer(), s.report(), null);
+            };
+        }
+
+        /** The step this stands for ({@code interrupt} names no calls: the snapshot's approvals do). */
+        public NextStep toNextStep() {
+            return switch (kind) {
+                case "again" -> new NextStep.RunAgain(reason);
+                case "answer" -> new NextStep.Answer(answer, report, finishCallId);
+                case "interrupt" -> new NextStep.Interrupt(List.of());
+                case "handoff" -> new NextStep.Handoff(message, answer, report);
+                case "stop" -> new NextStep.Stop(status, Reason.of(reason), message, answer, report);
+                default -> throw new IllegalArgumentException("unknown next step kind '" + kind + "'");
+            };
+        }
+    }
+
+    /** A new run: traces its start and returns its first snapshot. */
+    public RunSnapshot begin(String runId, String goal) {
+        Run run = Run.start(runId, goal, config);
+        return effect(run, loop -> loop.started());
+    }
+
+    /** One model step (counted), through the agent's model-call chain. */
+    public ModelStep callModel(RunSnapshot snapshot) throws Failed, InterruptedException {
+        Run run = Run.resume(snapshot, config);
+        try {
+            ModelResponse response = new AgentLoop(run).callStep();
+            RunSnapshot next = Checkpoints.snapshot(run, null);
+            return new ModelStep(next, response, AgentLoop.answerText(run.history));
+        } catch (ModelCaller.CallFailed failed) {
+            throw new Failed(failed.reason, failed.getMessage(), failed.retryable);
+        } finally {
+            run.recorder.close();
+        }
+    }
+
+    /** Runs the calls of the last response (guards, tool chain, approvals) and observes their results. */
+    public Outcome act(RunSnapshot snapshot, List<ToolUseBlock> uses) throws InterruptedException {
+        Run run = Run.resume(snapshot, config);
+        try {
+            Next next = Next.of(new AgentLoop(run).act(uses));
+            return new Outcome(Checkpoints.snapshot(run, null), next);
+        } finally {
+            run.recorder.close();
+        }
+    }
+
+    /** Checks a proposed answer with the verifiers and the critic. */
+    public Checked verify(RunSnapshot snapshot, NextStep.Answer answer) throws InterruptedException {
+        Run run = Run.resume(snapshot, config);
+        try {
+            List<String> missing = new AgentLoop(run).missing(answer);
+            return new Checked(Checkpoints.snapshot(run, null), List.copyOf(missing));
+        } finally {
+            run.recorder.close();
+        }
+    }
+
+    /** A budget ran out (as the engine's meter found): the intervention, and the summary call unless time ran out. */
+    public Outcome stopForBudget(RunSnapshot snapshot, BudgetKind kind) throws InterruptedException {
+        Run run = Run.resume(snapshot, config);
+        try {
+            Next next = Next.of(new AgentLoop(run).stopForBudget(kind));
+            return new Outcome(Checkpoints.snapshot(run, null), next);
+        } finally {
+            run.recorder.close();
+        }
+    }
+
+    /** Traces an intervention the step function decided on. */
+    public void intervene(RunSnapshot snapshot, String kind, String message, Map<String, Object> details) {
+        Run run = Run.resume(snapshot, config);
+        effect(run, loop -> run.emit(new TraceEvent.Intervention(run.runId, run.step(), run.now(), kind, message, details)));
+    }
+
+    /** Traces that the run now waits for a person; returns the snapshot in status WAITING_APPROVAL. */
+    public RunSnapshot paused(RunSnapshot snapshot) {
+        Run run = Run.resume(snapshot, config);
+        return effect(run, loop -> {
+            run.emit(new TraceEvent.StateChanged(run.runId, run.step(), run.now(), RunStatus.RUNNING, RunStatus.WAITING_APPROVAL,
+                    dev.rein.run.Reasons.APPROVAL_REQUIRED));
+            run.status = RunStatus.WAITING_APPROVAL;
+        });
+    }
+
+    /** Traces the resume of a paused run and the decisions made meanwhile; returns the running snapshot. */
+    public RunSnapshot resumed(RunSnapshot snapshot) {
+        Run run = Run.resume(snapshot, config);
+        return effect(run, loop -> Resumption.announce(run));
+    }
+
+    /**
+     * Ends the run: its result, masked, and the final trace events. A null {@code answer} is
+     * replaced by what the run knows so far (as the local driver does).
+     */
+    public RunResult end(RunSnapshot snapshot, RunStatus status, String reason, String message, String answer,
+                         FinishReport report) {
+        Run run = Run.resume(snapshot, config);
+        try {
+            AgentLoop loop = new AgentLoop(run);
+            return loop.end(status, reason, message, answer == null ? loop.knownSoFar(message) : answer, report);
+        } finally {
+            run.recorder.close();
+        }
+    }
+
+    private interface Effect {
+        void perform(AgentLoop loop);
+    }
+
+    private static RunSnapshot effect(Run run, Effect effect) {
+        try {
+            effect.perform(new AgentLoop(run));
+            return Checkpoints.snapshot(run, null);
+        } finally {
+            run.recorder.close();
+        }
+    }
+
+    // ---- pure helpers for the engine's deterministic code ----
+
+    /** The snapshot with text added to the last user message (or a new one after an assistant turn). */
+    public static RunSnapshot appendUserText(RunSnapshot s, String text) {
+        List<Message> history = new ArrayList<>(s.history());
+        AgentLoop.appendUserText(history, text);
+        return with(s, history, s.activeMillis(), s.verificationFailures(), s.approvals(), s.status());
+    }
+
+    /** The snapshot with a user message of these blocks added. */
+    public static RunSnapshot observe(RunSnapshot s, List<ContentBlock> blocks) {
+        List<Message> history = new ArrayList<>(s.history());
+        history.add(Message.user(blocks));
+        return with(s, history, s.activeMillis(), s.verificationFailures(), s.approvals(), s.status());
+    }
+
+    /** The snapshot as the engine's clock and decisions see it now. */
+    public static RunSnapshot at(RunSnapshot s, long activeMillis, int verificationFailures) {
+        return with(s, s.history(), activeMillis, verificationFailures, s.approvals(), s.status());
+    }
+
+    /** The snapshot with other approvals (a decision was recorded). */
+    public static RunSnapshot withApprovals(RunSnapshot s, ApprovalState approvals) {
+        return with(s, s.history(), s.activeMillis(), s.verificationFailures(), approvals, s.status());
+    }
+
+    /** The budget kinds the engine checks, by the reason the local meter reports. */
+    public static BudgetKind budgetKind(String reason) {
+        for (BudgetKind kind : BudgetKind.values()) {
+            if (kind.reason().equals(reason)) {
+                return kind;
+            }
+        }
+        throw new IllegalArgumentException("no budget has the reason '" + reason + "'");
+    }
+
+    private static RunSnapshot with(RunSnapshot s, List<Message> history, long activeMillis, int verificationFailures,
+                                    ApprovalState approvals, RunStatus status) {
+        return new RunSnapshot(s.format(), s.runId(), s.version(), s.goal(), s.model(), status, s.reason(), s.message(),
+                s.answer(), s.createdAt(), s.updatedAt(), activeMillis, s.principal(), history, s.steps(), s.usage(),
+                s.costUsd(), verificationFailures, s.toolCallCounts(), s.state(), approvals, s.finish());
+    }
+}

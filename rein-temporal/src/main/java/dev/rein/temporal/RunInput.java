@@ -1,0 +1,19 @@
+package dev.rein.temporal;
+
+import dev.rein.budget.Budget;
+import dev.rein.budget.ModelPrice;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * What a workflow needs to decide deterministically, taken from the agent definition when the run
+ * starts (so a worker with a changed agent does not change the decisions of runs in flight).
+ *
+ * @param prices      the agent's price table, for the money budget checked in the workflow
+ * @param attempt     the longest one model or tool activity attempt may take before it is retried
+ *                    elsewhere (a crashed worker's attempt is detected after this)
+ * @param retries     the agent's model retry policy, as activity retry options
+ */
+public record RunInput(String goal, String modelName, Budget budget, Map<String, ModelPrice> prices, int maxTokens,
+                       int maxVerificationFailures, int maxEmptyNudges, Duration attempt, int retries,
+                       Duration initialBackoff, Duration maxBackoff) {}

@@ -1,0 +1,70 @@
+package dev.rein.temporal;
+
+import dev.rein.agent.Agent;
+import dev.rein.agent.AgentConfig;
+import dev.rein.agent.DrivenRun;
+import dev.rein.budget.ModelPrice;
+import dev.rein.retry.RetryPolicy;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowOptions;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+
+/** Starts runs of one agent as workflows and attaches to running ones. Immutable. */
+public final class TemporalAgentClient {
+    /** How long one activity attempt may take before Temporal retries it on another worker. */
+    public static final Duration DEFAULT_ATTEMPT_TIMEOUT = Duration.ofMinutes(5);
+
+    private final WorkflowClient client;
+    private final String taskQueue;
+    private final Agent agent;
+    private final Duration attempt;
+
+    TemporalAgentClient(WorkflowClient client, String taskQueue, Agent agent) {
+        this(client, taskQueue, agent, DEFAULT_ATTEMPT_TIMEOUT);
+    }
+
+    private TemporalAgentClient(WorkflowClient client, String taskQueue, Agent agent, Duration attempt) {
+        this.client = Objects.requireNonNull(client, "client");
+        this.taskQueue = Objects.requireNonNull(taskQueue, "taskQueue");
+        this.agent = Objects.requireNonNull(agent, "agent");
+        this.attempt = attempt;
+    }
+
+    /** A client whose runs give each activity attempt {@code timeout} before it is retried elsewhere. */
+    public TemporalAgentClient withAttemptTimeout(Duration timeout) {
+        if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("the attempt timeout must be positive, got " + timeout);
+        }
+        return new TemporalAgentClient(client, taskQueue, agent, timeout);
+    }
+
+    /** Starts a run with a new id. */
+    public TemporalRun start(String goal) {
+        return start(goal, "rein-" + UUID.randomUUID());
+    }
+
+    /** Starts a run whose workflow id (and run id) is {@code runId}. */
+    public TemporalRun start(String goal, String runId) {
+        Objects.requireNonNull(goal, "goal");
+        AgentWorkflow workflow = client.newWorkflowStub(AgentWorkflow.class,
+                WorkflowOptions.newBuilder().setTaskQueue(taskQueue).setWorkflowId(runId).build());
+        WorkflowClient.start(workflow::run, input(goal));
+        return attach(runId);
+    }
+
+    /** A handle on a run started earlier (by any process). */
+    public TemporalRun attach(String runId) {
+        return new TemporalRun(client, runId);
+    }
+
+    private RunInput input(String goal) {
+        AgentConfig c = agent.config();
+        Map<String, ModelPrice> prices = c.prices().entries();
+        RetryPolicy retry = c.retryPolicy();
+        return new RunInput(goal, c.modelName(), c.budget(), prices, c.maxTokens(), c.maxVerificationFailures(),
+                DrivenRun.MAX_EMPTY_NUDGES, attempt, retry.maxRetries(), retry.initialDelay(), retry.maxDelay());
+    }
+}

@@ -1,0 +1,116 @@
+package dev.rein.temporal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.agent.RunResult;
+import dev.rein.approval.ApprovalException;
+import dev.rein.approval.ApprovalRequest;
+import dev.rein.run.RunStatus;
+import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowFailedException;
+import io.temporal.client.WorkflowStub;
+import io.temporal.failure.CanceledFailure;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/** A run on Temporal: its status, its pending approvals, decisions on them, cancel, and its result. */
+public final class TemporalRun {
+    private final WorkflowClient client;
+    private final String runId;
+
+    TemporalRun(WorkflowClient client, String runId) {
+        this.client = client;
+        this.runId = runId;
+    }
+
+    public String runId() {
+        return runId;
+    }
+
+    /** The status now (a query: answered by a worker). */
+    public RunStatus status() {
+        return workflow().status();
+    }
+
+    /** The actions waiting for a decision. */
+    public List<ApprovalRequest> pendingApprovals() {
+        return workflow().pendingApprovals();
+    }
+
+    /** Decisions the run refused because no pending action had their hash. */
+    public List<String> refusedDecisions() {
+        return workflow().refusedDecisions();
+    }
+
+    /**
+     * Approves the pending action with this hash.
+     *
+     * @throws ApprovalException when no pending action has that hash (the decision is not sent)
+     */
+    public void approve(String actionHash, String decidedBy) {
+        send(ApprovalSignal.approve(actionHash, decidedBy));
+    }
+
+    /** Rejects it; the model is told {@code reason}. */
+    public void reject(String actionHash, String reason, String decidedBy) {
+        send(ApprovalSignal.reject(actionHash, reason, decidedBy));
+    }
+
+    /** Runs it with {@code arguments} instead. */
+    public void edit(String actionHash, JsonNode arguments, String decidedBy) {
+        send(ApprovalSignal.edit(actionHash, arguments, decidedBy));
+    }
+
+    /** Cancels the run: it ends CANCELLED, and pending actions never run. */
+    public void cancel() {
+        client.newUntypedWorkflowStub(runId).cancel();
+    }
+
+    /** Waits for the run's result (a cancelled run's too: CANCELLED). */
+    public RunResult result() {
+        try {
+            return client.newUntypedWorkflowStub(runId).getResult(RunResult.class);
+        } catch (WorkflowFailedException e) {
+            return cancelled(e);
+        }
+    }
+
+    /** Waits at most {@code timeout} for the result. */
+    public RunResult result(Duration timeout) throws TimeoutException {
+        try {
+            return client.newUntypedWorkflowStub(runId).getResult(timeout.toMillis(), TimeUnit.MILLISECONDS, RunResult.class);
+        } catch (WorkflowFailedException e) {
+            return cancelled(e);
+        }
+    }
+
+    /** Temporal closes a cancelled workflow without its return value; the workflow keeps it for this query. */
+    private RunResult cancelled(WorkflowFailedException e) {
+        RunResult ended = e.getCause() instanceof CanceledFailure ? workflow().result() : null;
+        if (ended == null) {
+            throw e;
+        }
+        return ended;
+    }
+
+    /** The decision is checked against the pending actions first, so a stale one fails here with the reason. */
+    private void send(ApprovalSignal signal) {
+        List<ApprovalRequest> pending = pendingApprovals();
+        if (pending.stream().noneMatch(r -> r.actionHash().equals(signal.actionHash()))) {
+            throw new ApprovalException("run " + runId + " has no pending action with hash " + signal.actionHash()
+                    + "; an approval is bound to the exact action shown. Pending: "
+                    + pending.stream().map(r -> r.tool() + " " + r.actionHash()).toList(), pending);
+        }
+        workflow().decide(signal);
+    }
+
+    private AgentWorkflow workflow() {
+        return client.newWorkflowStub(AgentWorkflow.class, runId);
+    }
+
+    /** The untyped stub, e.g. to fetch the history. */
+    public WorkflowStub stub() {
+        return client.newUntypedWorkflowStub(runId);
+    }
+}

@@ -1,0 +1,87 @@
+package dev.rein.temporal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.rein.agent.Agent;
+import dev.rein.agent.RunResult;
+import dev.rein.approval.ApprovalException;
+import dev.rein.approval.ApprovalRequest;
+import dev.rein.run.RunStatus;
+import dev.rein.testkit.RecordingListener;
+import dev.rein.trace.TraceEvent;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class TemporalApprovalTest {
+    @Test
+    void anApprovalSignalAfterAThreeDayWaitResumesTheRunAndAnotherHashIsRefused() {
+        Orders.Ledger ledger = new Orders.Ledger();
+        RecordingListener trace = new RecordingListener();
+        Agent agent = Orders.withApproval(Orders.agent(Orders.refundThenAnswer(), trace, Orders.refund(ledger, key -> {})));
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalRun run = server.start(agent).start("A-1 を返金して", "run-approval");
+            awaitStatus(run, RunStatus.WAITING_APPROVAL);
+            List<ApprovalRequest> pending = run.pendingApprovals();
+            assertThat(pending).singleElement().satisfies(r -> assertThat(r.tool()).isEqualTo("refund"));
+            assertThat(ledger.charges).isEmpty();
+
+            server.env.sleep(Duration.ofDays(3));
+            assertThat(run.status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+
+            String other = "0".repeat(64);
+            assertThatThrownBy(() -> run.approve(other, "alice")).isInstanceOf(ApprovalException.class)
+                    .hasMessageContaining("no pending action with hash " + other);
+            // sent directly, past the handle's check: the workflow refuses it too
+            server.client().newWorkflowStub(AgentWorkflow.class, "run-approval").decide(ApprovalSignal.approve(other, "mallory"));
+            assertThat(run.refusedDecisions()).singleElement().asString().contains(other);
+            assertThat(run.status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+
+            run.approve(pending.get(0).actionHash(), "alice");
+            RunResult result = run.result();
+
+            assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+            assertThat(result.answer()).isEqualTo("A-1 refunded.");
+            assertThat(ledger.charges).hasSize(1);
+            // the budget's deadline (10 minutes) counts running time only: three days of waiting are excluded
+            assertThat(result.duration()).isLessThan(Duration.ofMinutes(10));
+            assertThat(trace.events(TraceEvent.ApprovalDecided.class)).singleElement()
+                    .satisfies(d -> assertThat(d.decidedBy()).isEqualTo("alice"));
+        }
+    }
+
+    @Test
+    void cancellingAWaitingRunEndsItCancelledAndThePendingActionNeverRuns() {
+        Orders.Ledger ledger = new Orders.Ledger();
+        Agent agent = Orders.withApproval(Orders.agent(Orders.refundThenAnswer(), new RecordingListener(),
+                Orders.refund(ledger, key -> {})));
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalRun run = server.start(agent).start("A-1 を返金して", "run-cancel");
+            awaitStatus(run, RunStatus.WAITING_APPROVAL);
+
+            run.cancel();
+            RunResult result = run.result();
+
+            assertThat(result.status()).isEqualTo(RunStatus.CANCELLED);
+            assertThat(result.reason()).isEqualTo("cancelled");
+            assertThat(ledger.charges).isEmpty();
+        }
+    }
+
+    static void awaitStatus(TemporalRun run, RunStatus status) {
+        long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (run.status() != status) {
+            if (System.nanoTime() > until) {
+                throw new AssertionError("run " + run.runId() + " did not reach " + status + "; it is " + run.status());
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+        }
+    }
+
+}

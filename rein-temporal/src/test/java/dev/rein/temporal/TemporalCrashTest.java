@@ -1,0 +1,91 @@
+package dev.rein.temporal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rein.agent.Agent;
+import dev.rein.agent.RunResult;
+import dev.rein.approval.ApprovalPolicy;
+import dev.rein.run.RunStatus;
+import dev.rein.state.InMemoryRunStore;
+import dev.rein.testkit.RecordingListener;
+import dev.rein.trace.TraceEvent;
+import io.temporal.worker.Worker;
+import io.temporal.worker.WorkerFactory;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+
+class TemporalCrashTest {
+    @Test
+    void aWorkerStoppedAfterTheEffectBeforeCompletionIsReplacedAndTheLedgerShowsTheEffectOnce() throws Exception {
+        Orders.Ledger ledger = new Orders.Ledger();
+        InMemoryRunStore shared = new InMemoryRunStore();
+        CountDownLatch effectApplied = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicBoolean first = new AtomicBoolean(true);
+        // the first delivery applies the refund, then its worker dies before it can report completion
+        Agent crashing = Orders.agent(Orders.refundThenAnswer(), new RecordingListener(), Orders.refund(ledger, key -> {
+            if (first.getAndSet(false)) {
+                effectApplied.countDown();
+                awaitUninterruptibly(release);
+            }
+        })).store(shared).approvalPolicy(ApprovalPolicy.NEVER).build();
+        RecordingListener trace = new RecordingListener();
+        Agent healthy = Orders.agent(dev.rein.testkit.ScriptedModel.of(dev.rein.testkit.ScriptedModel.text("A-1 refunded.")), trace, Orders.refund(ledger, key -> {}))
+                .store(shared).approvalPolicy(ApprovalPolicy.NEVER).build();
+
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            // The workflow worker stays up; the activity worker that calls the tools dies. (The in-process test
+            // server does not hand a workflow task lost with a killed poller to another worker.)
+            TemporalAgents.workflows(server.env.newWorker(TemporalTestServer.QUEUE));
+            server.env.start();
+            WorkerFactory one = WorkerFactory.newInstance(server.client());
+            TemporalAgents.activities(one.newWorker(TemporalTestServer.QUEUE), crashing);
+            one.start();
+            TemporalRun run = TemporalAgents.client(server.client(), TemporalTestServer.QUEUE, crashing)
+                    .withAttemptTimeout(Duration.ofSeconds(3)).start("A-1 を返金して", "run-crash");
+            assertThat(effectApplied.await(60, TimeUnit.SECONDS)).isTrue();
+            one.shutdownNow();
+
+            WorkerFactory two = WorkerFactory.newInstance(server.client());
+            Worker worker = two.newWorker(TemporalTestServer.QUEUE);
+            TemporalAgents.activities(worker, healthy);
+            two.start();
+            try {
+                RunResult result;
+                try {
+                    result = run.result(Duration.ofSeconds(60));
+                } catch (java.util.concurrent.TimeoutException e) {
+                    throw new AssertionError("no result; history: " + server.client().fetchHistory("run-crash").toJson(true), e);
+                }
+
+                assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+                assertThat(ledger.keysSeen).hasSize(2).containsOnly("run-crash:1:0");
+                assertThat(ledger.charges).hasSize(1);
+                assertThat(trace.events(TraceEvent.Audit.class)).anySatisfy(a -> assertThat(a.kind()).isEqualTo("redelivery"));
+            } finally {
+                release.countDown();
+                two.shutdownNow();
+            }
+        } finally {
+            release.countDown();
+        }
+    }
+
+    private static void awaitUninterruptibly(CountDownLatch latch) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                latch.await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

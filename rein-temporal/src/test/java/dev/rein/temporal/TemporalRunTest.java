@@ -1,0 +1,83 @@
+package dev.rein.temporal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rein.agent.Agent;
+import dev.rein.agent.RunResult;
+import dev.rein.model.ModelException;
+import dev.rein.run.RunStatus;
+import dev.rein.testkit.RecordingListener;
+import dev.rein.testkit.ScriptedModel;
+import dev.rein.trace.TraceEvent;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class TemporalRunTest {
+    @Test
+    void aToolStepRunSucceedsWithTheLocalAnswerAndTraceEvents() {
+        RecordingListener local = new RecordingListener();
+        RunResult expected = Orders.agent(Orders.lookupThenAnswer(), local, Orders.lookup()).build().run("A-1 と A-2 の状況は?");
+
+        RecordingListener remote = new RecordingListener();
+        Agent agent = Orders.agent(Orders.lookupThenAnswer(), remote, Orders.lookup()).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            RunResult result = server.start(agent).start("A-1 と A-2 の状況は?", "run-equivalence").result();
+
+            assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+            assertThat(result.answer()).isEqualTo(expected.answer()).isEqualTo("注文 A-1 と A-2 は配達済みです。");
+            assertThat(result.runId()).isEqualTo("run-equivalence");
+            assertThat(result.steps()).isEqualTo(expected.steps());
+            assertThat(result.costUsd()).isEqualByComparingTo(expected.costUsd());
+            assertThat(types(remote.events())).isEqualTo(types(local.events()));
+            // parallel calls are reported as they end, so in either order
+            assertThat(remote.events(TraceEvent.ToolCompleted.class)).extracting(TraceEvent.ToolCompleted::content)
+                    .containsExactlyInAnyOrderElementsOf(local.events(TraceEvent.ToolCompleted.class).stream()
+                            .map(TraceEvent.ToolCompleted::content).toList());
+        }
+    }
+
+    @Test
+    void aNonRetryableModelErrorEndsTheRunFailedWithItsReasonAndIsNotRetried() {
+        ScriptedModel model = ScriptedModel.of(ScriptedModel.fail(new ModelException(ModelException.Kind.PERMISSION, 403,
+                "this key may not use the model")), ScriptedModel.text("never reached"));
+        Agent agent = Orders.agent(model, new RecordingListener(), Orders.lookup()).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            RunResult result = server.start(agent).start("goal", "run-permission").result();
+
+            assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+            assertThat(result.reason()).isEqualTo("provider_error");
+            assertThat(result.message()).contains("HTTP 403").contains("this key may not use the model");
+            assertThat(model.remaining()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aSpentStepBudgetStopsTheRunInTheWorkflowAsTheLocalDriverDoes() {
+        RecordingListener local = new RecordingListener();
+        RunResult expected = Orders.agent(loopingModel(), local, Orders.lookup()).budget(oneStep()).build().run("A-1?");
+
+        RecordingListener remote = new RecordingListener();
+        Agent agent = Orders.agent(loopingModel(), remote, Orders.lookup()).budget(oneStep()).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            RunResult result = server.start(agent).start("A-1?", "run-budget").result();
+
+            assertThat(result.status()).isEqualTo(RunStatus.STOPPED_BUDGET).isEqualTo(expected.status());
+            assertThat(result.reason()).isEqualTo(expected.reason()).isEqualTo("max_steps");
+            assertThat(result.answer()).isEqualTo(expected.answer()).isEqualTo("summary: A-1 is delivered");
+            assertThat(types(remote.events())).isEqualTo(types(local.events()));
+        }
+    }
+
+    private static dev.rein.budget.Budget oneStep() {
+        return dev.rein.budget.Budget.builder().maxSteps(1).maxDuration(java.time.Duration.ofMinutes(10)).build();
+    }
+
+    private static ScriptedModel loopingModel() {
+        return ScriptedModel.of(ScriptedModel.toolCalls(ScriptedModel.call("lookup_order", "{\"id\":\"A-1\"}")),
+                ScriptedModel.text("summary: A-1 is delivered"));
+    }
+
+    private static List<String> types(List<TraceEvent> events) {
+        return events.stream().map(e -> e.getClass().getSimpleName()).toList();
+    }
+}
