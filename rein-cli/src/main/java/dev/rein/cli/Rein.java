@@ -27,6 +27,7 @@ import picocli.CommandLine.Spec;
                 ShowCommand.class,
                 ApproveCommand.class,
                 ResumeCommand.class,
+                ReplyCommand.class,
                 EvalCommand.class,
                 ExamplesCommand.class,
                 ExampleCommand.class,

@@ -50,6 +50,7 @@ public final class AgentConfig {
     private final Supplier<String> runIdSupplier;
     private final GuardConfig guards;
     private final SafetyConfig safety;
+    private final Budget conversationBudget;
 
     /** The values {@link Agent.Builder#build()} validated and derived, in one place. */
     record Validated(Agent.Builder source, String modelName, ToolRegistry tools, PriceTable prices,
@@ -82,6 +83,7 @@ public final class AgentConfig {
         this.runIdSupplier = b.runIds;
         this.guards = v.guards();
         this.safety = v.safety();
+        this.conversationBudget = b.conversationBudget;
     }
 
     /** Made by {@link Agent.Builder#build()} only, after validation. */
@@ -206,5 +208,10 @@ public final class AgentConfig {
 
     public SafetyConfig safety() {
         return safety;
+    }
+
+    /** The budget of all turns of a conversation together, or null for none (only the per-turn budget). */
+    public Budget conversationBudget() {
+        return conversationBudget;
     }
 }

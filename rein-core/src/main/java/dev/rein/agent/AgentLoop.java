@@ -89,6 +89,10 @@ final class AgentLoop {
     }
 
     private void started() {
+        if (run.reply != null) {
+            Replies.announce(run);
+            return;
+        }
         if (run.resumedFrom != null) {
             Resumption.announce(run);
             return;

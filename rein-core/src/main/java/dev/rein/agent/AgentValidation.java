@@ -125,6 +125,7 @@ final class AgentValidation {
         c.requiredFacts.addAll(b.requiredFacts);
         c.safety = b.safety.build().toBuilder();
         c.runIds = b.runIds;
+        c.conversationBudget = b.conversationBudget;
         return c;
     }
 }
