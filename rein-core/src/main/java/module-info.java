@@ -17,6 +17,7 @@ module dev.rein.core {
     exports dev.rein.context;
     exports dev.rein.guard;
     exports dev.rein.json;
+    exports dev.rein.memory;
     exports dev.rein.model;
     exports dev.rein.provider;
     exports dev.rein.reflection;
