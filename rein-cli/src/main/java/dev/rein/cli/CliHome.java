@@ -78,6 +78,8 @@ final class CliHome {
     ToolCatalog tools() {
         List<Tool> all = new ArrayList<>(BuiltinTools.named(List.of(BuiltinTools.CALCULATE, BuiltinTools.CURRENT_TIME), Clock.systemUTC()));
         all.addAll(MessagingTools.outbox(directory.resolve("outbox.jsonl")));
+        CliMemory memory = new CliMemory(directory);
+        all.addAll(dev.rein.memory.MemoryTools.of(memory, memory::run).all());
         return new ToolCatalog(all);
     }
 

@@ -28,6 +28,7 @@ import picocli.CommandLine.Spec;
                 ApproveCommand.class,
                 ResumeCommand.class,
                 ReplyCommand.class,
+                MemoryCommand.class,
                 EvalCommand.class,
                 ExamplesCommand.class,
                 ExampleCommand.class,

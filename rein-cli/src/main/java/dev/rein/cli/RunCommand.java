@@ -53,6 +53,10 @@ final class RunCommand implements Callable<Integer> {
             description = "Comma-separated tools the agent may call; an empty LIST gives it none (default: ${DEFAULT-VALUE}).")
     String tools;
 
+    @Option(names = "--memory", description = "Offer the long-term memory tools: remember (a write: it needs approval),"
+            + " recall and forget, over the memory in the run store (see 'rein memory').")
+    boolean memory;
+
     @Option(names = "--system", paramLabel = "TEXT", description = "System prompt (default: none).")
     String system;
 
@@ -101,7 +105,7 @@ final class RunCommand implements Callable<Integer> {
             throw new UsageException("the GOAL is empty: say what the agent should do, e.g. rein run \"What is 17 * 23?\"");
         }
         CliHome home = CliHome.of(env.env());
-        List<Tool> selected = home.tools().select(tools);
+        List<Tool> selected = home.tools().select(tools + (memory ? ",remember,recall,forget" : ""));
         Budget limits = budget.toBudget();
         requirePrice(model, env.env());
         if (trace != null) {

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The tools that give a model long-term memory: {@code remember} (WRITE: the approval policy
@@ -30,15 +31,21 @@ public final class MemoryTools {
     public static final int MAX_RECALL = 20;
 
     private final MemoryStore memory;
-    private final RunStore runs;
+    private final Function<String, Optional<RunSnapshot>> runs;
 
-    private MemoryTools(MemoryStore memory, RunStore runs) {
+    private MemoryTools(MemoryStore memory, Function<String, Optional<RunSnapshot>> runs) {
         this.memory = memory;
         this.runs = runs;
     }
 
     /** @param runs the agent's run store, where {@code remember} finds the observations it cites */
     public static MemoryTools of(MemoryStore memory, RunStore runs) {
+        java.util.Objects.requireNonNull(runs, "runs");
+        return of(memory, runs::load);
+    }
+
+    /** @param runs loads a stored run by id, where {@code remember} finds the observations it cites */
+    public static MemoryTools of(MemoryStore memory, Function<String, Optional<RunSnapshot>> runs) {
         return new MemoryTools(java.util.Objects.requireNonNull(memory, "memory"), java.util.Objects.requireNonNull(runs, "runs"));
     }
 
@@ -86,7 +93,7 @@ public final class MemoryTools {
         String observation = args.hasNonNull("observation") ? args.get("observation").asText() : null;
         MemorySource source = new MemorySource(ctx.runId(), null, MemorySource.CONVERSATION);
         if (observation != null) {
-            Optional<Fact> fact = runs.load(ctx.runId()).map(RunSnapshot::state).stream()
+            Optional<Fact> fact = runs.apply(ctx.runId()).map(RunSnapshot::state).stream()
                     .flatMap(s -> s.facts().stream()).filter(f -> observation.equals(f.callId())).findFirst();
             if (fact.isEmpty()) {
                 return ToolOutput.error("this run has no observation " + observation + " with a source; give the id of an"
