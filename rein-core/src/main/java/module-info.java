@@ -21,6 +21,7 @@ module dev.rein.core {
     exports dev.rein.model;
     exports dev.rein.provider;
     exports dev.rein.reflection;
+    exports dev.rein.retrieval;
     exports dev.rein.retry;
     exports dev.rein.run;
     exports dev.rein.security;

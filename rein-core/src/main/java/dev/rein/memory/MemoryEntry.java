@@ -46,7 +46,12 @@ public record MemoryEntry(String id, MemoryScope scope, String text, MemorySourc
      * that an instruction written into a memory reads as data.
      */
     public String asUntrustedData() {
-        return UntrustedData.wrapRetrieved(text, "memory " + id + " · " + source.describe() + " · remembered by " + createdBy
-                + " at " + createdAt + (expiresAt == null ? "" : " · expires " + expiresAt));
+        return UntrustedData.wrapRetrieved(text, "memory " + id + " · " + provenance());
+    }
+
+    /** Where the entry came from, who wrote it and when, in one line. */
+    public String provenance() {
+        return "from " + source.describe() + " · remembered by " + createdBy + " at " + createdAt
+                + (expiresAt == null ? "" : " · expires " + expiresAt);
     }
 }

@@ -111,7 +111,9 @@ class MemoryToolsTest {
                 toolCalls(call("admin_reset", "{}")), toolCalls(call("wire_money", "{}")), text("done"));
         RunResult result = agent(model).tools(wire, admin).build().run("check my notes", ALICE);
         String recalled = resultText(model, 1);
-        assertThat(recalled).contains("&lt;/untrusted_data>").contains("source=\"memory mem_evil");
+        assertThat(recalled).contains("[mem_evil] from chat").contains("&lt;/untrusted_data>")
+                .startsWith("<untrusted_data source=\"memory:mem_evil\"");
+        assertThat(recalled.indexOf("</untrusted_data>")).isEqualTo(recalled.length() - "</untrusted_data>".length());
         assertThat(adminCalls).hasValue(0);
         assertThat(resultText(model, 2)).containsIgnoringCase("scope");
         assertThat(result.status()).isEqualTo(RunStatus.WAITING_APPROVAL);
