@@ -36,6 +36,11 @@ final class CliHome {
         return directory;
     }
 
+    /** Where 'rein index' keeps the document index. */
+    Path index() {
+        return directory.resolve("index");
+    }
+
     /** The SQLite file of the run store. */
     Path storeFile() {
         return directory.resolve(JdbcRunStore.SQLITE_FILE);
@@ -80,6 +85,9 @@ final class CliHome {
         all.addAll(MessagingTools.outbox(directory.resolve("outbox.jsonl")));
         CliMemory memory = new CliMemory(directory);
         all.addAll(dev.rein.memory.MemoryTools.of(memory, memory::run).all());
+        // opened per search, so that a later 'rein index' is seen and no index stays open
+        all.add(dev.rein.retrieval.SearchDocumentsTool.of((query, limit) ->
+                dev.rein.retrieval.lucene.LuceneRetriever.open(index()).search(query, limit)));
         return new ToolCatalog(all);
     }
 

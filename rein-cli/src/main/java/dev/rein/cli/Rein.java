@@ -29,6 +29,7 @@ import picocli.CommandLine.Spec;
                 ResumeCommand.class,
                 ReplyCommand.class,
                 MemoryCommand.class,
+                IndexCommand.class,
                 EvalCommand.class,
                 ExamplesCommand.class,
                 ExampleCommand.class,
