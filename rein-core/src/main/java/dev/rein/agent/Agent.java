@@ -187,6 +187,7 @@ public final class Agent {
         final List<RequiredFact> requiredFacts = new ArrayList<>();
         SafetyConfig.Builder safety = SafetyConfig.builder();
         Budget conversationBudget;
+        dev.rein.context.StateInPrompt stateInPrompt = dev.rein.context.StateInPrompt.OFF;
         java.util.function.Supplier<String> runIds = () -> "run_" + UUID.randomUUID().toString().replace("-", "").substring(0, 20);
 
         private Builder() {}
@@ -413,6 +414,15 @@ public final class Agent {
          */
         public Builder conversationBudget(Budget budget) {
             this.conversationBudget = budget;
+            return this;
+        }
+
+        /**
+         * Whether each request carries the run's working state as a {@code <rein_state>} block, and
+         * with how much history (default {@link dev.rein.context.StateInPrompt#OFF}).
+         */
+        public Builder stateInPrompt(dev.rein.context.StateInPrompt mode) {
+            this.stateInPrompt = Objects.requireNonNull(mode, "mode");
             return this;
         }
 

@@ -51,6 +51,7 @@ public final class AgentConfig {
     private final GuardConfig guards;
     private final SafetyConfig safety;
     private final Budget conversationBudget;
+    private final dev.rein.context.StateInPrompt stateInPrompt;
 
     /** The values {@link Agent.Builder#build()} validated and derived, in one place. */
     record Validated(Agent.Builder source, String modelName, ToolRegistry tools, PriceTable prices,
@@ -84,6 +85,7 @@ public final class AgentConfig {
         this.guards = v.guards();
         this.safety = v.safety();
         this.conversationBudget = b.conversationBudget;
+        this.stateInPrompt = b.stateInPrompt;
     }
 
     /** Made by {@link Agent.Builder#build()} only, after validation. */
@@ -213,5 +215,10 @@ public final class AgentConfig {
     /** The budget of all turns of a conversation together, or null for none (only the per-turn budget). */
     public Budget conversationBudget() {
         return conversationBudget;
+    }
+
+    /** Whether requests carry the working-state block, and with how much history. */
+    public dev.rein.context.StateInPrompt stateInPrompt() {
+        return stateInPrompt;
     }
 }

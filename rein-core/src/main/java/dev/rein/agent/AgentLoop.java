@@ -118,7 +118,7 @@ final class AgentLoop {
                 .system(c.systemPrompt())
                 .tools(c.tools().definitions())
                 .toolChoice(choice)
-                .messages(run.history)
+                .messages(StateBlock.messages(run.history, run.state, c.stateInPrompt(), c.budget().maxSteps()))
                 .maxTokens(c.maxTokens())
                 .options(c.requestOptions())
                 .temperature(c.temperature())

@@ -126,6 +126,7 @@ final class AgentValidation {
         c.safety = b.safety.build().toBuilder();
         c.runIds = b.runIds;
         c.conversationBudget = b.conversationBudget;
+        c.stateInPrompt = b.stateInPrompt;
         return c;
     }
 }
