@@ -188,6 +188,7 @@ public final class Agent {
         SafetyConfig.Builder safety = SafetyConfig.builder();
         Budget conversationBudget;
         dev.rein.context.StateInPrompt stateInPrompt = dev.rein.context.StateInPrompt.OFF;
+        dev.rein.memory.MemoryInjection memoryInjection;
         java.util.function.Supplier<String> runIds = () -> "run_" + UUID.randomUUID().toString().replace("-", "").substring(0, 20);
 
         private Builder() {}
@@ -423,6 +424,15 @@ public final class Agent {
          */
         public Builder stateInPrompt(dev.rein.context.StateInPrompt mode) {
             this.stateInPrompt = Objects.requireNonNull(mode, "mode");
+            return this;
+        }
+
+        /**
+         * Recalls long-term memory into each request of a turn (see {@link dev.rein.memory.MemoryInjection});
+         * default none: memory is read only through the {@code recall} tool.
+         */
+        public Builder memoryInjection(dev.rein.memory.MemoryInjection injection) {
+            this.memoryInjection = injection;
             return this;
         }
 

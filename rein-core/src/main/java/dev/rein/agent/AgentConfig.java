@@ -52,6 +52,7 @@ public final class AgentConfig {
     private final SafetyConfig safety;
     private final Budget conversationBudget;
     private final dev.rein.context.StateInPrompt stateInPrompt;
+    private final dev.rein.memory.MemoryInjection memoryInjection;
 
     /** The values {@link Agent.Builder#build()} validated and derived, in one place. */
     record Validated(Agent.Builder source, String modelName, ToolRegistry tools, PriceTable prices,
@@ -86,6 +87,7 @@ public final class AgentConfig {
         this.safety = v.safety();
         this.conversationBudget = b.conversationBudget;
         this.stateInPrompt = b.stateInPrompt;
+        this.memoryInjection = b.memoryInjection;
     }
 
     /** Made by {@link Agent.Builder#build()} only, after validation. */
@@ -220,5 +222,10 @@ public final class AgentConfig {
     /** Whether requests carry the working-state block, and with how much history. */
     public dev.rein.context.StateInPrompt stateInPrompt() {
         return stateInPrompt;
+    }
+
+    /** The memory recalled into each request, or null for none. */
+    public dev.rein.memory.MemoryInjection memoryInjection() {
+        return memoryInjection;
     }
 }

@@ -118,7 +118,8 @@ final class AgentLoop {
                 .system(c.systemPrompt())
                 .tools(c.tools().definitions())
                 .toolChoice(choice)
-                .messages(StateBlock.messages(run.history, run.state, c.stateInPrompt(), c.budget().maxSteps()))
+                .messages(StateBlock.withMemory(StateBlock.messages(run.history, run.state, c.stateInPrompt(),
+                        c.budget().maxSteps()), run.recalledMemory()))
                 .maxTokens(c.maxTokens())
                 .options(c.requestOptions())
                 .temperature(c.temperature())

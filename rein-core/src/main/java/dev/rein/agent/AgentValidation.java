@@ -127,6 +127,7 @@ final class AgentValidation {
         c.runIds = b.runIds;
         c.conversationBudget = b.conversationBudget;
         c.stateInPrompt = b.stateInPrompt;
+        c.memoryInjection = b.memoryInjection;
         return c;
     }
 }

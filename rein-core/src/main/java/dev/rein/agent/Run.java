@@ -141,6 +141,21 @@ final class Run {
         return new Run(snapshot.runId(), snapshot.goal(), config, snapshot.principal(), snapshot, reply);
     }
 
+    /** The memory recalled for this turn by the agent's injection policy, once per turn (null until asked). */
+    private List<dev.rein.memory.MemoryEntry> recalled;
+
+    List<dev.rein.memory.MemoryEntry> recalledMemory() {
+        dev.rein.memory.MemoryInjection injection = config.memoryInjection();
+        if (injection == null) {
+            return List.of();
+        }
+        if (recalled == null) {
+            String query = reply == null ? goal : goal + "\n" + reply;
+            recalled = injection.store().recall(dev.rein.memory.MemoryScope.of(principal), query, injection.limit(), now());
+        }
+        return recalled;
+    }
+
     /** Running time of the whole conversation so far. */
     long activeMillis() {
         return conversation.activeMillisBefore() + Duration.between(startedAt, now()).toMillis();
