@@ -17,9 +17,11 @@ module dev.rein.core {
     exports dev.rein.context;
     exports dev.rein.guard;
     exports dev.rein.json;
+    exports dev.rein.memory;
     exports dev.rein.model;
     exports dev.rein.provider;
     exports dev.rein.reflection;
+    exports dev.rein.retrieval;
     exports dev.rein.retry;
     exports dev.rein.run;
     exports dev.rein.security;

@@ -36,6 +36,11 @@ final class CliHome {
         return directory;
     }
 
+    /** Where 'rein index' keeps the document index. */
+    Path index() {
+        return directory.resolve("index");
+    }
+
     /** The SQLite file of the run store. */
     Path storeFile() {
         return directory.resolve(JdbcRunStore.SQLITE_FILE);
@@ -78,6 +83,11 @@ final class CliHome {
     ToolCatalog tools() {
         List<Tool> all = new ArrayList<>(BuiltinTools.named(List.of(BuiltinTools.CALCULATE, BuiltinTools.CURRENT_TIME), Clock.systemUTC()));
         all.addAll(MessagingTools.outbox(directory.resolve("outbox.jsonl")));
+        CliMemory memory = new CliMemory(directory);
+        all.addAll(dev.rein.memory.MemoryTools.of(memory, memory::run).all());
+        // opened per search, so that a later 'rein index' is seen and no index stays open
+        all.add(dev.rein.retrieval.SearchDocumentsTool.of((query, limit) ->
+                dev.rein.retrieval.lucene.LuceneRetriever.open(index()).search(query, limit)));
         return new ToolCatalog(all);
     }
 

@@ -27,6 +27,9 @@ import picocli.CommandLine.Spec;
                 ShowCommand.class,
                 ApproveCommand.class,
                 ResumeCommand.class,
+                ReplyCommand.class,
+                MemoryCommand.class,
+                IndexCommand.class,
                 EvalCommand.class,
                 ExamplesCommand.class,
                 ExampleCommand.class,
@@ -61,7 +64,15 @@ public final class Rein implements Callable<Integer> {
         throw new ParameterException(spec.commandLine(), "no command given; use 'rein run GOAL' or 'rein demo'");
     }
 
+    /**
+     * Lucene logs a performance hint on stderr (java.util.logging) the first time it searches; it is
+     * not the user's concern, so the CLI keeps it quiet. Held here: JUL keeps loggers only weakly.
+     */
+    private static final java.util.logging.Logger LUCENE_VECTORS =
+            java.util.logging.Logger.getLogger("org.apache.lucene.internal.vectorization");
+
     public static void main(String[] args) {
+        LUCENE_VECTORS.setLevel(java.util.logging.Level.SEVERE);
         CliEnvironment env = CliEnvironment.system();
         System.exit(execute(CommandLineArgs.recover(args), env));
     }

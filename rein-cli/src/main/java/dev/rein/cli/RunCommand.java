@@ -58,6 +58,13 @@ final class RunCommand implements Callable<Integer> {
             description = "Comma-separated tools the agent may call; an empty LIST gives it none (default: ${DEFAULT-VALUE}).")
     String tools;
 
+    @Option(names = "--memory", description = "Offer the long-term memory tools: remember (a write: it needs approval),"
+            + " recall and forget, over the memory in the run store (see 'rein memory').")
+    boolean memory;
+
+    @Option(names = "--docs", description = "Offer the search_documents tool over the index that 'rein index DIR' built.")
+    boolean docs;
+
     @Option(names = "--system", paramLabel = "TEXT", description = "System prompt (default: none).")
     String system;
 
@@ -115,7 +122,11 @@ final class RunCommand implements Callable<Integer> {
             throw new UsageException("the GOAL is empty: say what the agent should do, e.g. rein run \"What is 17 * 23?\"");
         }
         CliHome home = CliHome.of(env.env());
-        List<Tool> selected = home.tools().select(tools);
+        if (docs && !java.nio.file.Files.isDirectory(home.index())) {
+            throw new UsageException("--docs needs a document index, and there is none in " + home.index().toAbsolutePath()
+                    + "; build it with 'rein index DIR'");
+        }
+        List<Tool> selected = home.tools().select(tools + (memory ? ",remember,recall,forget" : "") + (docs ? ",search_documents" : ""));
         Budget limits = budget.toBudget();
         ProviderSelection provider = providerOptions.select(env.env(), null);
         // Without --model, the chosen provider's default (the help shows REIN_PROVIDER's).

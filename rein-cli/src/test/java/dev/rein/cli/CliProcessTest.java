@@ -160,7 +160,7 @@ class CliProcessTest {
         Process process = builder.start();
         String stderr = new String(process.getErrorStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
         assertThat(process.waitFor()).isEqualTo(ExitCodes.USAGE);
-        assertThat(stderr).isEqualTo("rein run: unknown tool '今日' in --tools; the available tools are: calculate, get_current_time, lookup_contact, send_message, list_sent_messages\n");
+        assertThat(stderr).isEqualTo("rein run: unknown tool '今日' in --tools; the available tools are: calculate, get_current_time, lookup_contact, send_message, list_sent_messages, remember, recall, forget, search_documents\n");
     }
 
     @Test

@@ -216,7 +216,7 @@ class RunCommandTest {
     void usageErrorsSayWhatIsWrong() {
         InProcessCli fresh = new InProcessCli();
         assertThat(fresh.run("run", "--tools", "calculate,search", "x").stderr())
-                .isEqualTo("rein run: unknown tool 'search' in --tools; the available tools are: calculate, get_current_time, lookup_contact, send_message, list_sent_messages" + System.lineSeparator());
+                .isEqualTo("rein run: unknown tool 'search' in --tools; the available tools are: calculate, get_current_time, lookup_contact, send_message, list_sent_messages, remember, recall, forget, search_documents" + System.lineSeparator());
         assertThat(fresh.run("run", "--max-cost-usd", "cheap", "x").stderr())
                 .contains("Invalid value for option '--max-cost-usd': 'cheap' is not a number").contains("(see 'rein run --help')");
         assertThat(fresh.run("run", "--max-steps", "-1", "x").stderr())

@@ -101,6 +101,26 @@ public final class Agent {
         return launch(Resumption.claim(config, runId));
     }
 
+    /**
+     * Continues an ended run with a person's {@code text} as its next turn: the answer to a run that
+     * ended {@code needs_user_input}, or a follow-up after an answer. The run keeps its history,
+     * state, approvals and principal; the agent's {@link Builder#budget budget} applies to the
+     * turn, {@link Builder#conversationBudget} to all turns together. The trace shows the turn
+     * ({@code turn_started}).
+     *
+     * @throws ReinException when the store has no such run, the text is empty, or the run is not
+     *                       one that answered or asked for input
+     * @throws dev.rein.state.StoreConflictException when another process continued it first
+     */
+    public RunResult reply(String runId, String text) {
+        return await(startReply(runId, text));
+    }
+
+    /** Like {@link #reply(String, String)}, on a virtual thread; returns a handle to await or cancel it. */
+    public RunHandle startReply(String runId, String text) {
+        return launch(Replies.claim(config, runId, text));
+    }
+
     /** Lists, shows and decides this agent's stored runs (approve, reject, edit, cancel). */
     public Runs runs() {
         return Runs.in(config.safety().store(), config.currentTools(), config.clock());
@@ -168,6 +188,9 @@ public final class Agent {
         List<Reflection> reflection = List.of();
         final List<RequiredFact> requiredFacts = new ArrayList<>();
         SafetyConfig.Builder safety = SafetyConfig.builder();
+        Budget conversationBudget;
+        dev.rein.context.StateInPrompt stateInPrompt = dev.rein.context.StateInPrompt.OFF;
+        dev.rein.memory.MemoryInjection memoryInjection;
         java.util.function.Supplier<String> runIds = () -> "run_" + UUID.randomUUID().toString().replace("-", "").substring(0, 20);
 
         private Builder() {}
@@ -397,6 +420,33 @@ public final class Agent {
         /** Where runs are saved after every step (default: in memory, this process only). */
         public Builder store(RunStore store) {
             this.safety.store(store);
+            return this;
+        }
+
+        /**
+         * A budget for all turns of a conversation together (see {@link Agent#reply}); by default
+         * none, so only the per-turn {@link #budget} applies.
+         */
+        public Builder conversationBudget(Budget budget) {
+            this.conversationBudget = budget;
+            return this;
+        }
+
+        /**
+         * Whether each request carries the run's working state as a {@code <rein_state>} block, and
+         * with how much history (default {@link dev.rein.context.StateInPrompt#OFF}).
+         */
+        public Builder stateInPrompt(dev.rein.context.StateInPrompt mode) {
+            this.stateInPrompt = Objects.requireNonNull(mode, "mode");
+            return this;
+        }
+
+        /**
+         * Recalls long-term memory into each request of a turn (see {@link dev.rein.memory.MemoryInjection});
+         * default none: memory is read only through the {@code recall} tool.
+         */
+        public Builder memoryInjection(dev.rein.memory.MemoryInjection injection) {
+            this.memoryInjection = injection;
             return this;
         }
 

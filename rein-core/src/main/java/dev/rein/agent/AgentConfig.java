@@ -51,6 +51,9 @@ public final class AgentConfig {
     private final Supplier<String> runIdSupplier;
     private final GuardConfig guards;
     private final SafetyConfig safety;
+    private final Budget conversationBudget;
+    private final dev.rein.context.StateInPrompt stateInPrompt;
+    private final dev.rein.memory.MemoryInjection memoryInjection;
 
     /** The values {@link Agent.Builder#build()} validated and derived, in one place. */
     record Validated(Agent.Builder source, String modelName, ToolRegistry tools, PriceTable prices,
@@ -83,6 +86,9 @@ public final class AgentConfig {
         this.runIdSupplier = b.runIds;
         this.guards = v.guards();
         this.safety = v.safety();
+        this.conversationBudget = b.conversationBudget;
+        this.stateInPrompt = b.stateInPrompt;
+        this.memoryInjection = b.memoryInjection;
     }
 
     /** Made by {@link Agent.Builder#build()} only, after validation. */
@@ -217,5 +223,20 @@ public final class AgentConfig {
 
     public SafetyConfig safety() {
         return safety;
+    }
+
+    /** The budget of all turns of a conversation together, or null for none (only the per-turn budget). */
+    public Budget conversationBudget() {
+        return conversationBudget;
+    }
+
+    /** Whether requests carry the working-state block, and with how much history. */
+    public dev.rein.context.StateInPrompt stateInPrompt() {
+        return stateInPrompt;
+    }
+
+    /** The memory recalled into each request, or null for none. */
+    public dev.rein.memory.MemoryInjection memoryInjection() {
+        return memoryInjection;
     }
 }

@@ -89,6 +89,10 @@ final class AgentLoop {
     }
 
     void started() {
+        if (run.reply != null) {
+            Replies.announce(run);
+            return;
+        }
         if (run.resumedFrom != null) {
             Resumption.announce(run);
             return;
@@ -121,7 +125,8 @@ final class AgentLoop {
                 .system(c.systemPrompt())
                 .tools(run.tools().definitions())
                 .toolChoice(choice)
-                .messages(run.history)
+                .messages(StateBlock.withMemory(StateBlock.messages(run.history, run.state, c.stateInPrompt(),
+                        c.budget().maxSteps()), run.recalledMemory()))
                 .maxTokens(c.maxTokens())
                 .options(c.requestOptions())
                 .temperature(c.temperature())

@@ -130,6 +130,9 @@ final class AgentValidation {
         c.requiredFacts.addAll(b.requiredFacts);
         c.safety = b.safety.build().toBuilder();
         c.runIds = b.runIds;
+        c.conversationBudget = b.conversationBudget;
+        c.stateInPrompt = b.stateInPrompt;
+        c.memoryInjection = b.memoryInjection;
         return c;
     }
 }

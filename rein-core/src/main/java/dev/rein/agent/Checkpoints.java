@@ -2,7 +2,6 @@ package dev.rein.agent;
 
 import dev.rein.state.BudgetUsage;
 import dev.rein.state.RunSnapshot;
-import java.time.Duration;
 import java.time.Instant;
 
 /** Turns a run into its stored snapshot and saves it; the store refuses a save that lost a race. */
@@ -19,13 +18,13 @@ final class Checkpoints {
     /** The run as a snapshot, secrets masked; not saved. */
     static RunSnapshot snapshot(Run run, RunResult result) {
         Instant now = run.now();
-        long active = Duration.between(run.startedAt, now).toMillis();
+        long active = run.activeMillis();
         run.state = run.state.withBudget(new BudgetUsage(run.step(), run.meter.usage(), run.meter.costUsd(), active));
         RunSnapshot snapshot = new RunSnapshot(RunSnapshot.FORMAT, run.runId, run.version + 1, run.goal, run.config.modelName(),
                 run.status, result == null ? "" : result.reason(), result == null ? "" : result.message(),
                 result == null ? "" : result.answer(), run.createdAt, now, active, run.principal, run.history, run.step(),
                 run.meter.usage(), run.meter.costUsd(), run.decisions.verificationFailures(), run.executor.callCounts(), run.state,
-                run.approvals.snapshot(), result == null ? null : result.finish());
+                run.approvals.snapshot(), result == null ? null : result.finish(), run.conversation);
         // masks secrets that became known late, and any that reached text Rein cannot mask on entry (thinking)
         return run.redactor.redactValue(snapshot);
     }

@@ -12,6 +12,7 @@ import dev.rein.context.OutputStore;
 import dev.rein.model.Message;
 import dev.rein.security.TraceRedactor;
 import dev.rein.state.AgentState;
+import dev.rein.state.Conversation;
 import dev.rein.state.RunSnapshot;
 import dev.rein.tool.Principal;
 import dev.rein.tool.Secrets;
@@ -61,13 +62,18 @@ final class Run {
     AgentState state;
     /** The status a resumed run continued from, or null for a new run. */
     final RunStatus resumedFrom;
+    /** The run's turn as a conversation and what the earlier turns used. */
+    final Conversation conversation;
+    /** The person's reply that opened this turn, or null when the turn is not a new reply. */
+    final String reply;
     /** The version of the last saved snapshot (0 before the first save). */
     long version;
     private volatile boolean cancelled;
     private volatile Thread thread;
 
-    private Run(String runId, String goal, AgentConfig config, Principal principal, RunSnapshot from) {
+    private Run(String runId, String goal, AgentConfig config, Principal principal, RunSnapshot from, String reply) {
         this.runId = runId;
+        this.reply = reply;
         this.secrets = Secrets.tracking(config.secrets());
         this.redactor = new TraceRedactor(secrets::known);
         // a secret never enters the model's context, the store or a result: not even from the goal
@@ -76,7 +82,10 @@ final class Run {
         this.principal = principal;
         this.resumedFrom = from == null ? null : from.status();
         Instant now = config.clock().instant();
-        this.startedAt = from == null ? now : now.minus(Duration.ofMillis(from.activeMillis()));
+        this.conversation = from == null ? Conversation.FIRST : reply != null ? Conversation.after(from) : from.conversation();
+        // the per-turn deadline counts this turn's running time only
+        this.startedAt = from == null || reply != null ? now
+                : now.minus(Duration.ofMillis(from.activeMillis() - conversation.activeMillisBefore()));
         this.createdAt = from == null ? now : from.createdAt();
         this.meter = new BudgetMeter(config.budget(), config.prices(), config.modelName(), config.clock(), startedAt);
         this.approvals = new ApprovalLedger(from == null ? ApprovalState.NONE : from.approvals());
@@ -93,8 +102,13 @@ final class Run {
             meter.restore(from.steps(), from.usage(), from.costUsd());
             version = from.version();
         }
+        meter.startTurn(conversation.stepsBefore(), conversation.usageBefore(), conversation.costBefore(),
+                conversation.activeMillisBefore(), config.conversationBudget());
+        if (reply != null) {
+            Replies.open(history, this.redactor.redact(reply));
+        }
         this.decisions = Step.State.start(new Step.Rules(config.maxTokens(), config.maxVerificationFailures(),
-                AgentLoop.MAX_EMPTY_ANSWER_NUDGES), from == null ? 0 : from.verificationFailures());
+                AgentLoop.MAX_EMPTY_ANSWER_NUDGES), from == null || reply != null ? 0 : from.verificationFailures());
     }
 
     private static List<RunListener> listeners(String runId, AgentConfig config) {
@@ -118,12 +132,37 @@ final class Run {
     }
 
     static Run start(String runId, String goal, AgentConfig config, Principal principal) {
-        return new Run(runId, goal, config, principal, null);
+        return new Run(runId, goal, config, principal, null, null);
     }
 
     /** Continues a stored run; the agent supplies the model, tools and listeners. */
     static Run resume(RunSnapshot snapshot, AgentConfig config) {
-        return new Run(snapshot.runId(), snapshot.goal(), config, snapshot.principal(), snapshot);
+        return new Run(snapshot.runId(), snapshot.goal(), config, snapshot.principal(), snapshot, null);
+    }
+
+    /** Opens the next turn of an ended run with the person's {@code reply}. */
+    static Run reply(RunSnapshot snapshot, AgentConfig config, String reply) {
+        return new Run(snapshot.runId(), snapshot.goal(), config, snapshot.principal(), snapshot, reply);
+    }
+
+    /** The memory recalled for this turn by the agent's injection policy, once per turn (null until asked). */
+    private List<dev.rein.memory.MemoryEntry> recalled;
+
+    List<dev.rein.memory.MemoryEntry> recalledMemory() {
+        dev.rein.memory.MemoryInjection injection = config.memoryInjection();
+        if (injection == null) {
+            return List.of();
+        }
+        if (recalled == null) {
+            String query = reply == null ? goal : goal + "\n" + reply;
+            recalled = injection.store().recall(dev.rein.memory.MemoryScope.of(principal), query, injection.limit(), now());
+        }
+        return recalled;
+    }
+
+    /** Running time of the whole conversation so far. */
+    long activeMillis() {
+        return conversation.activeMillisBefore() + Duration.between(startedAt, now()).toMillis();
     }
 
     /** Saves the run as it is now (status RUNNING or WAITING_APPROVAL, no final answer). */

@@ -17,6 +17,13 @@ public final class BudgetMeter {
     private final ModelPrice price;
     private final Clock clock;
     private final Instant deadline;
+    private final Instant startedAt;
+    /** The conversation's budget across turns, or null (only the per-turn budget applies). */
+    private Budget conversation;
+    private Instant conversationDeadline = Instant.MAX;
+    private int stepsBefore;
+    private Usage usageBefore = Usage.ZERO;
+    private BigDecimal costBefore = BigDecimal.ZERO;
     private int steps;
     private Usage usage = Usage.ZERO;
     private BigDecimal costUsd = BigDecimal.ZERO;
@@ -34,7 +41,25 @@ public final class BudgetMeter {
                     + " budget cannot be enforced. Add it with PriceTable.with(\"" + model
                     + "\", ModelPrice.of(input, cacheRead, output)) or remove the money budget.");
         }
+        this.startedAt = startedAt;
         this.deadline = budget.maxDuration() == null ? Instant.MAX : startedAt.plus(budget.maxDuration());
+    }
+
+    /**
+     * Makes this meter count one turn of a conversation: the per-turn budget counts from what the
+     * earlier turns used ({@code stepsBefore}, {@code usageBefore}, {@code costBefore}, their
+     * running time {@code activeMillisBefore}), and {@code conversationBudget} (null for none) caps
+     * the totals. Call after {@link #restore}.
+     */
+    public void startTurn(int stepsBefore, Usage usageBefore, BigDecimal costBefore, long activeMillisBefore,
+                          Budget conversationBudget) {
+        this.stepsBefore = stepsBefore;
+        this.usageBefore = usageBefore;
+        this.costBefore = costBefore;
+        this.conversation = conversationBudget;
+        if (conversationBudget != null && conversationBudget.maxDuration() != null) {
+            conversationDeadline = startedAt.plus(conversationBudget.maxDuration()).minusMillis(activeMillisBefore);
+        }
     }
 
     /** Restores counters (for a resumed run). */
@@ -64,21 +89,30 @@ public final class BudgetMeter {
         return cost;
     }
 
-    /** The first exhausted budget layer, if any, for starting another step. */
+    /** The first exhausted budget layer, if any, for starting another step (this turn's, then the conversation's). */
     public Optional<BudgetKind> check() {
-        if (!clock.instant().isBefore(deadline)) {
+        Optional<BudgetKind> turn = exhausted(budget, deadline, steps - stepsBefore, usage.totalInputTokens()
+                - usageBefore.totalInputTokens(), usage.outputTokens() - usageBefore.outputTokens(), costUsd.subtract(costBefore));
+        if (turn.isPresent() || conversation == null) {
+            return turn;
+        }
+        return exhausted(conversation, conversationDeadline, steps, usage.totalInputTokens(), usage.outputTokens(), costUsd);
+    }
+
+    private Optional<BudgetKind> exhausted(Budget b, Instant until, int stepsUsed, long input, long output, BigDecimal cost) {
+        if (!clock.instant().isBefore(until)) {
             return Optional.of(BudgetKind.DEADLINE);
         }
-        if (budget.maxCostUsd() != null && costUsd.compareTo(budget.maxCostUsd()) >= 0) {
+        if (b.maxCostUsd() != null && cost.compareTo(b.maxCostUsd()) >= 0) {
             return Optional.of(BudgetKind.COST);
         }
-        if (budget.maxInputTokens() != null && usage.totalInputTokens() >= budget.maxInputTokens()) {
+        if (b.maxInputTokens() != null && input >= b.maxInputTokens()) {
             return Optional.of(BudgetKind.INPUT_TOKENS);
         }
-        if (budget.maxOutputTokens() != null && usage.outputTokens() >= budget.maxOutputTokens()) {
+        if (b.maxOutputTokens() != null && output >= b.maxOutputTokens()) {
             return Optional.of(BudgetKind.OUTPUT_TOKENS);
         }
-        if (steps >= budget.maxSteps()) {
+        if (stepsUsed >= b.maxSteps()) {
             return Optional.of(BudgetKind.STEPS);
         }
         return Optional.empty();
@@ -86,6 +120,16 @@ public final class BudgetMeter {
 
     /** A human sentence about an exhausted layer. */
     public String describe(BudgetKind kind) {
+        boolean turnLimit = exhausted(budget, deadline, steps - stepsBefore, usage.totalInputTokens()
+                - usageBefore.totalInputTokens(), usage.outputTokens() - usageBefore.outputTokens(), costUsd.subtract(costBefore))
+                .filter(kind::equals).isPresent();
+        if (conversation != null && !turnLimit) {
+            return "the conversation's " + describe(conversation, kind).substring("the ".length()) + " across all turns";
+        }
+        return describe(budget, kind);
+    }
+
+    private String describe(Budget budget, BudgetKind kind) {
         return switch (kind) {
             case STEPS -> "the step limit of " + budget.maxSteps() + " was reached";
             case COST -> "the cost limit of USD " + budget.maxCostUsd() + " was reached (spent USD " + costUsd.toPlainString() + ")";
@@ -95,12 +139,14 @@ public final class BudgetMeter {
         };
     }
 
+    /** When this turn must end: its own time limit or the conversation's, whichever comes first. */
     public Instant deadline() {
-        return deadline;
+        return deadline.isBefore(conversationDeadline) ? deadline : conversationDeadline;
     }
 
     public Duration remaining() {
-        return deadline.equals(Instant.MAX) ? Duration.ofDays(365) : Duration.between(clock.instant(), deadline);
+        Instant end = deadline();
+        return end.equals(Instant.MAX) ? Duration.ofDays(365) : Duration.between(clock.instant(), end);
     }
 
     public int steps() {

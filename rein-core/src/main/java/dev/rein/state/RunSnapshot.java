@@ -25,12 +25,14 @@ import java.util.Objects;
  * @param history      the conversation; when it ends with an assistant turn whose tool calls
  *                     have no results yet, those calls are the step in progress
  * @param approvals    the paused step's requests, decisions and finished results
+ * @param conversation the run's current turn and what the earlier turns used (see {@code Agent.reply})
  */
 public record RunSnapshot(int format, String runId, long version, String goal, String model, RunStatus status,
                           String reason, String message, String answer, Instant createdAt, Instant updatedAt,
                           long activeMillis, Principal principal, List<Message> history, int steps, Usage usage,
                           BigDecimal costUsd, int verificationFailures, Map<String, Integer> toolCallCounts,
-                          AgentState state, ApprovalState approvals, FinishReport finish) {
+                          AgentState state, ApprovalState approvals, FinishReport finish,
+                          Conversation conversation) {
     /** The current snapshot format. */
     public static final int FORMAT = 1;
 
@@ -45,6 +47,18 @@ public record RunSnapshot(int format, String runId, long version, String goal, S
         reason = reason == null ? "" : reason;
         message = message == null ? "" : message;
         answer = answer == null ? "" : answer;
+        conversation = conversation == null ? Conversation.FIRST : conversation;
+    }
+
+    /** A snapshot of a run in its first turn (the form before conversations existed). */
+    public RunSnapshot(int format, String runId, long version, String goal, String model, RunStatus status,
+                       String reason, String message, String answer, Instant createdAt, Instant updatedAt,
+                       long activeMillis, Principal principal, List<Message> history, int steps, Usage usage,
+                       BigDecimal costUsd, int verificationFailures, Map<String, Integer> toolCallCounts,
+                       AgentState state, ApprovalState approvals, FinishReport finish) {
+        this(format, runId, version, goal, model, status, reason, message, answer, createdAt, updatedAt, activeMillis,
+                principal, history, steps, usage, costUsd, verificationFailures, toolCallCounts, state, approvals, finish,
+                Conversation.FIRST);
     }
 
     /** The actions waiting for a decision. */
@@ -56,14 +70,14 @@ public record RunSnapshot(int format, String runId, long version, String goal, S
     public RunSnapshot withApprovals(ApprovalState newApprovals, Instant now) {
         return new RunSnapshot(format, runId, version + 1, goal, model, status, reason, message, answer, createdAt, now,
                 activeMillis, principal, history, steps, usage, costUsd, verificationFailures, toolCallCounts, state,
-                newApprovals, finish);
+                newApprovals, finish, conversation);
     }
 
     /** The next version of this snapshot with another status (a paused run was cancelled). */
     public RunSnapshot withStatus(RunStatus newStatus, String newReason, String newMessage, Instant now) {
         return new RunSnapshot(format, runId, version + 1, goal, model, newStatus, newReason, newMessage, answer, createdAt,
                 now, activeMillis, principal, history, steps, usage, costUsd, verificationFailures, toolCallCounts, state,
-                approvals, finish);
+                approvals, finish, conversation);
     }
 
     /** The summary row for listings. */

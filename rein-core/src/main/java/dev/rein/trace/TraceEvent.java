@@ -33,6 +33,7 @@ import java.util.Map;
         @JsonSubTypes.Type(value = TraceEvent.StateChanged.class, name = "state_change"),
         @JsonSubTypes.Type(value = TraceEvent.RunFinished.class, name = "run_finished"),
         @JsonSubTypes.Type(value = TraceEvent.RunResumed.class, name = "run_resumed"),
+        @JsonSubTypes.Type(value = TraceEvent.TurnStarted.class, name = "turn_started"),
         @JsonSubTypes.Type(value = TraceEvent.ToolRetry.class, name = "tool_retry"),
         @JsonSubTypes.Type(value = TraceEvent.ApprovalRequested.class, name = "approval_requested"),
         @JsonSubTypes.Type(value = TraceEvent.ApprovalDecided.class, name = "approval_decided"),
@@ -126,6 +127,9 @@ public sealed interface TraceEvent {
      */
     record RunResumed(String runId, int step, Instant time, RunStatus from, long activeMillis, String model,
                       Map<String, Object> limits) implements TraceEvent {}
+
+    /** An ended run continues as turn {@code turn} (2 for the first reply) with the person's {@code text}. */
+    record TurnStarted(String runId, int step, Instant time, int turn, String text) implements TraceEvent {}
 
     /** Attempt {@code attempt} of a tool call failed transiently; it is tried again after {@code delayMillis}. */
     record ToolRetry(String runId, int step, Instant time, String callId, String tool, int attempt, String errorClass,

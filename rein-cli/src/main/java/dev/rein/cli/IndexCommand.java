@@ -1,0 +1,41 @@
+package dev.rein.cli;
+
+import dev.rein.retrieval.RetrievalException;
+import dev.rein.retrieval.lucene.LuceneIndexer;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+/** {@code rein index DIR}: indexes a folder of text and Markdown files for {@code rein run --docs}. */
+@Command(name = "index", mixinStandardHelpOptions = true, usageHelpAutoWidth = true,
+        header = "Index a folder of .txt and .md files for search_documents (rein run --docs).",
+        description = {"Builds or updates the Lucene index in $REIN_HOME/index (BM25; Japanese text is split into words)."
+                + " Each file becomes passages of whole paragraphs, cited as PATH#N; indexing a file again replaces its"
+                + " passages. Files must be UTF-8; others are skipped and named.", ""})
+final class IndexCommand implements Callable<Integer> {
+    private final CliEnvironment env;
+
+    @Parameters(index = "0", paramLabel = "DIR", description = "The folder to index (searched recursively).")
+    Path folder;
+
+    IndexCommand(CliEnvironment env) {
+        this.env = env;
+    }
+
+    @Override
+    public Integer call() {
+        CliHome home = CliHome.of(env.env());
+        LuceneIndexer.Report report;
+        try {
+            report = LuceneIndexer.indexDirectory(folder, home.index());
+        } catch (RetrievalException e) {
+            throw new UsageException(e.getMessage());
+        }
+        for (String skipped : report.skipped()) {
+            env.err().println("rein index: skipped " + Text.visible(skipped));
+        }
+        env.out().println("indexed " + report.files() + " files as " + report.passages() + " passages in " + home.index());
+        return 0;
+    }
+}

@@ -1,0 +1,128 @@
+package dev.rein.cli;
+
+import dev.rein.json.Json;
+import dev.rein.memory.MemoryEntry;
+import dev.rein.memory.MemoryScope;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code rein memory list|forget}: the long-term memory that {@code remember} wrote. */
+@Command(name = "memory", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+        header = "List or forget long-term memory entries.",
+        description = {"Entries are written only by the remember tool (rein run --memory; it needs approval) and are kept"
+                + " per tenant and user in the run store. 'forget' deletes an entry and its search terms for good.", ""},
+        subcommands = {MemoryCommand.ListEntries.class, MemoryCommand.Forget.class})
+final class MemoryCommand implements Callable<Integer> {
+    private final CliEnvironment env;
+
+    MemoryCommand(CliEnvironment env) {
+        this.env = env;
+    }
+
+    @Override
+    public Integer call() {
+        throw new UsageException("say what to do with the memory: 'rein memory list' or 'rein memory forget ID'");
+    }
+
+    /** Whose memory: by default the CLI's own principal. */
+    static final class Scope {
+        @Option(names = "--tenant", paramLabel = "NAME", description = "The tenant (default: ${DEFAULT-VALUE}).", defaultValue = "default")
+        String tenant;
+
+        @Option(names = "--user", paramLabel = "NAME", description = "The user (default: ${DEFAULT-VALUE}).", defaultValue = "anonymous")
+        String user;
+
+        MemoryScope scope() {
+            if (tenant.isBlank() || user.isBlank()) {
+                throw new UsageException("--tenant and --user must not be empty");
+            }
+            return new MemoryScope(tenant, user);
+        }
+    }
+
+    private static CliMemory open(CliEnvironment env) {
+        CliHome home = CliHome.of(env.env());
+        if (!home.hasStore()) {
+            throw new UsageException(home.noStoreMessage());
+        }
+        return new CliMemory(home.directory());
+    }
+
+    @Command(name = "list", mixinStandardHelpOptions = true, header = "List the entries of one tenant and user, newest first.")
+    static final class ListEntries implements Callable<Integer> {
+        private final CliEnvironment env;
+
+        @picocli.CommandLine.Mixin
+        Scope scope = new Scope();
+
+        @Option(names = "--json", description = "One JSON object with an 'entries' array.")
+        boolean json;
+
+        ListEntries(CliEnvironment env) {
+            this.env = env;
+        }
+
+        @Override
+        public Integer call() {
+            List<MemoryEntry> entries = open(env).list(scope.scope());
+            if (json) {
+                env.out().println(Json.write(Map.of("entries", entries.stream().map(ListEntries::json).toList())));
+                return 0;
+            }
+            if (entries.isEmpty()) {
+                env.out().println("no memory entries for " + scope.user + " in tenant " + scope.tenant);
+            }
+            for (MemoryEntry e : entries) {
+                env.out().println(e.id() + "  " + e.createdAt() + "  by " + Text.visible(e.createdBy()) + "  from "
+                        + Text.visible(e.source().describe()) + (e.expiresAt() == null ? "" : "  expires " + e.expiresAt()));
+                env.out().println("    " + Text.visible(e.text()));
+            }
+            return 0;
+        }
+
+        private static Map<String, Object> json(MemoryEntry e) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("id", e.id());
+            m.put("tenant", e.scope().tenant());
+            m.put("user", e.scope().user());
+            m.put("text", e.text());
+            m.put("source", e.source().source());
+            m.put("source_run", e.source().runId());
+            m.put("source_observation", e.source().observation());
+            m.put("created_by", e.createdBy());
+            m.put("created_at", e.createdAt().toString());
+            m.put("expires_at", e.expiresAt() == null ? null : e.expiresAt().toString());
+            return m;
+        }
+    }
+
+    @Command(name = "forget", mixinStandardHelpOptions = true, header = "Delete one entry for good (the row and its search terms).")
+    static final class Forget implements Callable<Integer> {
+        private final CliEnvironment env;
+
+        @picocli.CommandLine.Mixin
+        Scope scope = new Scope();
+
+        @Parameters(index = "0", paramLabel = "ID", description = "The entry id (mem_..., see 'rein memory list').")
+        String id;
+
+        Forget(CliEnvironment env) {
+            this.env = env;
+        }
+
+        @Override
+        public Integer call() {
+            if (!open(env).forget(scope.scope(), id)) {
+                throw new UsageException("there is no memory entry " + id + " for " + scope.user + " in tenant " + scope.tenant
+                        + "; list them with 'rein memory list'");
+            }
+            env.out().println("forgot " + id);
+            return 0;
+        }
+    }
+}

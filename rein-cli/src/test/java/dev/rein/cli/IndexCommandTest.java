@@ -1,0 +1,38 @@
+package dev.rein.cli;
+
+import static dev.rein.testkit.ScriptedModel.call;
+import static dev.rein.testkit.ScriptedModel.text;
+import static dev.rein.testkit.ScriptedModel.toolCalls;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rein.testkit.ScriptedModel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code rein index DIR}, then {@code rein run --docs}. */
+class IndexCommandTest {
+    private final InProcessCli cli = new InProcessCli();
+    @TempDir
+    Path docs;
+
+    @Test
+    void anIndexedFolderIsSearchedWithDocs() throws Exception {
+        Files.writeString(docs.resolve("faq.md"), "# FAQ\n\n返品は到着から30日以内です。");
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("search_documents", "{\"query\":\"返品\"}")), text("30日以内 (faq.md#1)"));
+        cli.models((name, env) -> model);
+        InProcessCli.Outcome refused = cli.run("run", "--docs", "返品期限は?");
+        assertThat(refused.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(refused.stderr()).contains("rein index DIR");
+
+        InProcessCli.Outcome index = cli.run("index", docs.toString());
+        assertThat(index.exitCode()).as(index.stderr()).isZero();
+        assertThat(index.stdout()).contains("indexed 1 files as 1 passages");
+        InProcessCli.Outcome run = cli.run("run", "--docs", "返品期限は?");
+        assertThat(run.exitCode()).as(run.stderr()).isEqualTo(ExitCodes.SUCCEEDED);
+        assertThat(model.requests().get(1).messages().get(2).content().toString())
+                .contains("source: faq.md#1").contains("返品は到着から30日以内です。");
+        assertThat(cli.run("index", docs.resolve("missing").toString()).stderr()).contains("is not a directory");
+    }
+}

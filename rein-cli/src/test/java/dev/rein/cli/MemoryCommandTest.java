@@ -1,0 +1,49 @@
+package dev.rein.cli;
+
+import static dev.rein.testkit.ScriptedModel.call;
+import static dev.rein.testkit.ScriptedModel.text;
+import static dev.rein.testkit.ScriptedModel.toolCalls;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.json.Json;
+import dev.rein.testkit.ScriptedModel;
+import java.nio.file.Files;
+import org.junit.jupiter.api.Test;
+
+/** {@code rein run --memory}, then {@code rein memory list} and {@code forget}. */
+class MemoryCommandTest {
+    private final InProcessCli cli = new InProcessCli();
+
+    @Test
+    void rememberWaitsForApprovalThenTheEntryIsListedAndForgotten() throws Exception {
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("remember", "{\"text\":\"連絡はメールで\"}")), text("覚えました"),
+                toolCalls(call("recall", "{\"query\":\"メール\"}")), text("メールです"));
+        cli.models((name, env) -> model);
+        assertThat(cli.run("run", "--memory", "メールで連絡してほしいと覚えて").exitCode()).isEqualTo(ExitCodes.WAITING_APPROVAL);
+        String id;
+        try (var files = Files.list(cli.home().resolve("runs"))) {
+            id = files.findFirst().orElseThrow().getFileName().toString().replace(".json", "");
+        }
+        assertThat(cli.run("memory", "list").stdout()).contains("no memory entries");
+        assertThat(cli.run("approve", id).exitCode()).isZero();
+        assertThat(cli.run("resume", id).exitCode()).isEqualTo(ExitCodes.SUCCEEDED);
+
+        JsonNode listed = Json.parse(cli.run("memory", "list", "--json").stdout()).get("entries");
+        assertThat(listed).hasSize(1);
+        assertThat(listed.get(0).get("text").asText()).isEqualTo("連絡はメールで");
+        assertThat(listed.get(0).get("source_run").asText()).isEqualTo(id);
+        assertThat(cli.run("memory", "list", "--tenant", "other").stdout()).contains("no memory entries");
+
+        InProcessCli.Outcome recall = cli.run("run", "--memory", "どう連絡する?");
+        assertThat(recall.exitCode()).as(recall.stderr()).isEqualTo(ExitCodes.SUCCEEDED);
+        assertThat(model.requests().get(3).messages().get(2).content().toString()).contains("連絡はメールで");
+
+        String entry = listed.get(0).get("id").asText();
+        assertThat(cli.run("memory", "forget", entry).stdout()).contains("forgot " + entry);
+        assertThat(cli.run("memory", "list").stdout()).contains("no memory entries");
+        InProcessCli.Outcome again = cli.run("memory", "forget", entry);
+        assertThat(again.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(again.stderr()).contains("no memory entry " + entry);
+    }
+}

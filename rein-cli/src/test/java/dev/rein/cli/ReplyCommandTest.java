@@ -1,0 +1,52 @@
+package dev.rein.cli;
+
+import static dev.rein.testkit.ScriptedModel.call;
+import static dev.rein.testkit.ScriptedModel.text;
+import static dev.rein.testkit.ScriptedModel.toolCalls;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rein.testkit.ScriptedModel;
+import java.nio.file.Files;
+import org.junit.jupiter.api.Test;
+
+/** {@code rein reply}: a run that asked for input is answered in a later invocation and finishes. */
+class ReplyCommandTest {
+    private final InProcessCli cli = new InProcessCli();
+
+    private String runId() throws Exception {
+        try (var files = Files.list(cli.home().resolve("runs"))) {
+            return files.findFirst().orElseThrow().getFileName().toString().replace(".json", "");
+        }
+    }
+
+    @Test
+    void aQuestionForTheUserIsAnsweredWithReply() throws Exception {
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("lookup_contact", "{\"name\":\"alice\"}")),
+                toolCalls(call("finish", "{\"status\":\"needs_user_input\",\"summary\":\"two Alices\","
+                        + "\"result\":\"Which Alice do you mean?\"}")),
+                toolCalls(call("finish", "{\"status\":\"completed\",\"summary\":\"ok\",\"result\":\"Alice Sato it is.\"}")));
+        cli.models((name, env) -> model);
+        assertThat(cli.run("run", "--finish", "--tools", "lookup_contact", "Tell Alice").exitCode()).isEqualTo(ExitCodes.FAILED);
+        String id = runId();
+        InProcessCli.Outcome reply = cli.run("reply", "--json", id, "佐藤アリスさんです");
+        assertThat(reply.exitCode()).as(reply.stderr()).isEqualTo(ExitCodes.SUCCEEDED);
+        assertThat(reply.stdout()).contains("\"status\":\"SUCCEEDED\"").contains("Alice Sato it is.");
+        assertThat(model.requests().get(2).messages().get(model.requests().get(2).messages().size() - 1).text())
+                .contains("佐藤アリスさんです");
+    }
+
+    @Test
+    void aRunThatCannotTakeAReplyIsRefusedByName() throws Exception {
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("send_message",
+                "{\"to\":\"sato@example.jp\",\"subject\":\"s\",\"body\":\"b\"}")), text("sent"));
+        cli.models((name, env) -> model);
+        cli.run("run", "--tools", "send_message", "連絡して");
+        String id = runId();
+        InProcessCli.Outcome paused = cli.run("reply", id, "hi");
+        assertThat(paused.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(paused.stderr()).contains("has not ended").contains("rein resume " + id);
+        InProcessCli.Outcome missing = cli.run("reply", "run_nope", "hi");
+        assertThat(missing.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(missing.stderr()).contains("run_nope").contains("rein runs");
+    }
+}

@@ -1,0 +1,57 @@
+package dev.rein.memory;
+
+import dev.rein.security.UntrustedData;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * One long-term memory entry.
+ *
+ * @param id        the store's id, {@code mem_...}
+ * @param scope     whose memory it is (tenant and user)
+ * @param text      what is remembered
+ * @param source    where it came from (run, observation, the observation's source)
+ * @param createdBy who wrote it: the user on whose behalf a run remembered it, or the application
+ * @param createdAt when it was written
+ * @param expiresAt when it stops being recalled and may be purged, or null for never
+ */
+public record MemoryEntry(String id, MemoryScope scope, String text, MemorySource source, String createdBy,
+                          Instant createdAt, Instant expiresAt) {
+    /** The most characters one entry may hold. */
+    public static final int MAX_TEXT_CHARS = 4_000;
+
+    public MemoryEntry {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(scope, "scope");
+        Objects.requireNonNull(text, "text");
+        Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(createdBy, "createdBy");
+        Objects.requireNonNull(createdAt, "createdAt");
+        if (text.isBlank()) {
+            throw new IllegalArgumentException("a memory entry needs text");
+        }
+        if (text.length() > MAX_TEXT_CHARS) {
+            throw new IllegalArgumentException("a memory entry holds at most " + MAX_TEXT_CHARS + " characters, this one has "
+                    + text.length() + "; remember a shorter statement");
+        }
+    }
+
+    /** Whether the entry is still recalled at {@code now}. */
+    public boolean liveAt(Instant now) {
+        return expiresAt == null || now.isBefore(expiresAt);
+    }
+
+    /**
+     * The entry as the model sees it: wrapped as untrusted data, its provenance in the wrapper, so
+     * that an instruction written into a memory reads as data.
+     */
+    public String asUntrustedData() {
+        return UntrustedData.wrapRetrieved(text, "memory " + id + " · " + provenance());
+    }
+
+    /** Where the entry came from, who wrote it and when, in one line. */
+    public String provenance() {
+        return "from " + source.describe() + " · remembered by " + createdBy + " at " + createdAt
+                + (expiresAt == null ? "" : " · expires " + expiresAt);
+    }
+}

@@ -1,0 +1,61 @@
+package dev.rein.memory;
+
+import java.text.Normalizer;
+import java.util.LinkedHashSet;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The search terms of a text, shared by the memory stores so that every store recalls alike:
+ * NFKC-normalised, lower-cased words of letters and digits; text in scripts written without spaces
+ * (Japanese, Chinese) is split into overlapping two-character terms.
+ */
+public final class MemoryTerms {
+    private MemoryTerms() {}
+
+    public static Set<String> of(String text) {
+        String normal = Normalizer.normalize(text, Normalizer.Form.NFKC).toLowerCase(Locale.ROOT);
+        Set<String> terms = new LinkedHashSet<>();
+        StringBuilder word = new StringBuilder();
+        StringBuilder cjk = new StringBuilder();
+        normal.codePoints().forEach(cp -> {
+            if (isCjk(cp)) {
+                flushWord(word, terms);
+                cjk.appendCodePoint(cp);
+            } else if (Character.isLetterOrDigit(cp)) {
+                flushCjk(cjk, terms);
+                word.appendCodePoint(cp);
+            } else {
+                flushWord(word, terms);
+                flushCjk(cjk, terms);
+            }
+        });
+        flushWord(word, terms);
+        flushCjk(cjk, terms);
+        return terms;
+    }
+
+    private static boolean isCjk(int cp) {
+        Character.UnicodeScript script = Character.UnicodeScript.of(cp);
+        return script == Character.UnicodeScript.HAN || script == Character.UnicodeScript.HIRAGANA
+                || script == Character.UnicodeScript.KATAKANA || cp == 'ー';
+    }
+
+    private static void flushWord(StringBuilder word, Set<String> terms) {
+        if (!word.isEmpty()) {
+            terms.add(word.toString());
+            word.setLength(0);
+        }
+    }
+
+    private static void flushCjk(StringBuilder cjk, Set<String> terms) {
+        int[] cps = cjk.codePoints().toArray();
+        if (cps.length == 1) {
+            terms.add(cjk.toString());
+        }
+        for (int i = 0; i + 1 < cps.length; i++) {
+            terms.add(new String(cps, i, 2));
+        }
+        cjk.setLength(0);
+    }
+}

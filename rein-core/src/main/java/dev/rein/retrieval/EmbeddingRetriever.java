@@ -1,0 +1,57 @@
+package dev.rein.retrieval;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A {@link Retriever} over passages embedded with an {@link Embeddings} in this process, ranked by
+ * cosine similarity: for small corpora and tests. At scale, store the vectors where they can be
+ * searched (for example PostgreSQL with the pgvector extension) behind the same interface.
+ */
+public final class EmbeddingRetriever implements Retriever {
+    private final Embeddings embeddings;
+    private final List<String> sources = new ArrayList<>();
+    private final List<String> texts = new ArrayList<>();
+    private final List<float[]> vectors = new ArrayList<>();
+
+    /** @param passages source → text; embedded once, here */
+    public EmbeddingRetriever(Embeddings embeddings, Map<String, String> passages) {
+        this.embeddings = Objects.requireNonNull(embeddings, "embeddings");
+        passages.forEach((source, text) -> {
+            sources.add(source);
+            texts.add(text);
+        });
+        vectors.addAll(embeddings.embed(texts));
+        if (vectors.size() != texts.size()) {
+            throw new RetrievalException("the embeddings returned " + vectors.size() + " vectors for " + texts.size() + " texts");
+        }
+    }
+
+    @Override
+    public List<RetrievedDocument> search(String query, int limit) {
+        float[] q = embeddings.embed(List.of(query)).get(0);
+        List<RetrievedDocument> all = new ArrayList<>();
+        for (int i = 0; i < vectors.size(); i++) {
+            all.add(new RetrievedDocument(sources.get(i), texts.get(i), cosine(q, vectors.get(i))));
+        }
+        return all.stream().sorted(Comparator.comparingDouble(RetrievedDocument::score).reversed()).limit(limit).toList();
+    }
+
+    private static double cosine(float[] a, float[] b) {
+        if (a.length != b.length) {
+            throw new RetrievalException("vectors of dimension " + a.length + " and " + b.length + " cannot be compared");
+        }
+        double dot = 0;
+        double na = 0;
+        double nb = 0;
+        for (int i = 0; i < a.length; i++) {
+            dot += a[i] * b[i];
+            na += a[i] * a[i];
+            nb += b[i] * b[i];
+        }
+        return na == 0 || nb == 0 ? 0 : dot / (Math.sqrt(na) * Math.sqrt(nb));
+    }
+}

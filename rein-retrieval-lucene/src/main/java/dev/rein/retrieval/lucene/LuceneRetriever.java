@@ -1,0 +1,93 @@
+package dev.rein.retrieval.lucene;
+
+import dev.rein.retrieval.RetrievalException;
+import dev.rein.retrieval.RetrievedDocument;
+import dev.rein.retrieval.Retriever;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.ja.JapaneseAnalyzer;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.util.QueryBuilder;
+
+/**
+ * The default {@link Retriever}: an Apache Lucene index on disk, ranked by BM25 (Lucene's default
+ * similarity), analysed with kuromoji's {@link JapaneseAnalyzer} so that Japanese text is split into
+ * words (Latin text is lower-cased words as usual). Build the index with {@link LuceneIndexer};
+ * each search opens the index as it is on disk, so a re-index is seen by the next search.
+ *
+ * <pre>{@code
+ * LuceneIndexer.indexDirectory(Path.of("docs"), Path.of(".rein/index"));
+ * Tool search = SearchDocumentsTool.of(LuceneRetriever.open(Path.of(".rein/index")));
+ * }</pre>
+ */
+public final class LuceneRetriever implements Retriever {
+    static final String SOURCE = "source";
+    static final String PATH = "path";
+    static final String TEXT = "text";
+
+    private final Path index;
+
+    private LuceneRetriever(Path index) {
+        this.index = index;
+    }
+
+    /**
+     * A retriever over the index in {@code index}.
+     *
+     * @throws RetrievalException when there is no index there
+     */
+    public static LuceneRetriever open(Path index) {
+        try (Directory dir = FSDirectory.open(index)) {
+            if (!Files.isDirectory(index) || !DirectoryReader.indexExists(dir)) {
+                throw new RetrievalException("there is no document index in " + index.toAbsolutePath()
+                        + "; build one first (on the command line: rein index DIR)");
+            }
+        } catch (IOException e) {
+            throw new RetrievalException("cannot open the document index in " + index + ": " + e.getMessage(), e);
+        }
+        return new LuceneRetriever(index);
+    }
+
+    static Analyzer analyzer() {
+        return new JapaneseAnalyzer();
+    }
+
+    @Override
+    public List<RetrievedDocument> search(String query, int limit) {
+        try (Analyzer analyzer = analyzer(); Directory dir = FSDirectory.open(index); DirectoryReader reader = DirectoryReader.open(dir)) {
+            Query q = new QueryBuilder(analyzer).createBooleanQuery(TEXT, query);
+            if (q == null) {
+                return List.of(); // only stop words or punctuation: nothing to look for
+            }
+            IndexSearcher searcher = new IndexSearcher(reader);
+            List<RetrievedDocument> results = new ArrayList<>();
+            var stored = searcher.storedFields();
+            for (ScoreDoc hit : searcher.search(q, Math.max(1, limit)).scoreDocs) {
+                Document doc = stored.document(hit.doc);
+                results.add(new RetrievedDocument(doc.get(SOURCE), doc.get(TEXT), hit.score));
+            }
+            return results;
+        } catch (IOException e) {
+            throw new RetrievalException("cannot search the document index in " + index + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** A writer on the index, created if missing. */
+    static IndexWriter writer(Path index) throws IOException {
+        Files.createDirectories(index);
+        IndexWriterConfig config = new IndexWriterConfig(analyzer()).setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
+        return new IndexWriter(FSDirectory.open(index), config);
+    }
+}

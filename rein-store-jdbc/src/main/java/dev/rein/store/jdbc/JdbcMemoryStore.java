@@ -1,0 +1,241 @@
+package dev.rein.store.jdbc;
+
+import dev.rein.memory.MemoryEntry;
+import dev.rein.memory.MemoryScope;
+import dev.rein.memory.MemorySource;
+import dev.rein.memory.MemoryStore;
+import dev.rein.memory.MemoryTerms;
+import dev.rein.state.StoreException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Types;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A {@link MemoryStore} over JDBC, in the same database as the run store: the embedded SQLite file
+ * by default, or PostgreSQL, with the same SQL. Entries live in {@code rein_memory}; their search
+ * terms ({@link MemoryTerms}) in {@code rein_memory_terms}. {@link #forget} deletes both in one
+ * transaction, so nothing of a forgotten entry stays searchable. Every query filters by tenant and
+ * user first.
+ *
+ * <pre>{@code
+ * MemoryStore memory = JdbcMemoryStore.sqlite(Path.of(".rein"));   // .rein/rein.db
+ * }</pre>
+ */
+public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
+    private static final String COLUMNS = "id, tenant, principal, text, source_run, source_observation, source, created_by,"
+            + " created_at, expires_at";
+
+    private final String url;
+    private final String user;
+    private final String password;
+    private final Dialect dialect;
+    private Connection connection;
+
+    private JdbcMemoryStore(String url, String user, String password) {
+        this.url = url;
+        this.user = user;
+        this.password = password;
+        this.dialect = Dialect.of(url);
+        synchronized (this) {
+            migrate();
+        }
+    }
+
+    /** The memory store in the SQLite database of {@link JdbcRunStore#sqlite(Path)} in {@code directory}. */
+    public static JdbcMemoryStore sqlite(Path directory) {
+        JdbcRunStore.sqlite(directory).close(); // creates the directory and the database file if missing
+        return new JdbcMemoryStore("jdbc:sqlite:" + directory.resolve(JdbcRunStore.SQLITE_FILE).toAbsolutePath(), null, null);
+    }
+
+    /** A memory store at any supported JDBC URL (SQLite or PostgreSQL). */
+    public static JdbcMemoryStore connect(String jdbcUrl, String user, String password) {
+        return new JdbcMemoryStore(jdbcUrl, user, password);
+    }
+
+    @Override
+    public synchronized void remember(MemoryEntry e) {
+        Instant expires = e.expiresAt();
+        try {
+            Connection c = connection();
+            c.setAutoCommit(false);
+            try (PreparedStatement row = c.prepareStatement("INSERT INTO rein_memory (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                 PreparedStatement term = c.prepareStatement("INSERT INTO rein_memory_terms (entry_id, tenant, principal, term)"
+                         + " VALUES (?, ?, ?, ?)")) {
+                Object[] values = {e.id(), e.scope().tenant(), e.scope().user(), e.text(), e.source().runId(),
+                        e.source().observation(), e.source().source(), e.createdBy(), e.createdAt().toEpochMilli(),
+                        expires == null ? null : expires.toEpochMilli()};
+                for (int i = 0; i < values.length; i++) {
+                    if (values[i] == null) {
+                        row.setNull(i + 1, i == 9 ? Types.BIGINT : Types.VARCHAR);
+                    } else {
+                        row.setObject(i + 1, values[i]);
+                    }
+                }
+                row.executeUpdate();
+                for (String t : MemoryTerms.of(e.text())) {
+                    term.setString(1, e.id());
+                    term.setString(2, e.scope().tenant());
+                    term.setString(3, e.scope().user());
+                    term.setString(4, t.length() > 200 ? t.substring(0, 200) : t);
+                    term.addBatch();
+                }
+                term.executeBatch();
+                c.commit();
+            } catch (SQLException ex) {
+                c.rollback();
+                throw ex;
+            } finally {
+                c.setAutoCommit(true);
+            }
+        } catch (SQLException ex) {
+            throw failure("remember " + e.id(), ex);
+        }
+    }
+
+    @Override
+    public synchronized List<MemoryEntry> recall(MemoryScope scope, String query, int limit, Instant now) {
+        Set<String> terms = MemoryTerms.of(query == null ? "" : query);
+        String live = " m.tenant = ? AND m.principal = ? AND (m.expires_at IS NULL OR m.expires_at > ?)";
+        String sql = terms.isEmpty()
+                ? "SELECT " + prefixed() + " FROM rein_memory m WHERE" + live + " ORDER BY m.created_at DESC LIMIT ?"
+                : "SELECT " + prefixed() + " FROM rein_memory m JOIN (SELECT entry_id, COUNT(*) AS score FROM rein_memory_terms"
+                  + " WHERE tenant = ? AND principal = ? AND term IN (" + String.join(", ", Collections.nCopies(terms.size(), "?"))
+                  + ") GROUP BY entry_id) s ON s.entry_id = m.id WHERE" + live + " ORDER BY s.score DESC, m.created_at DESC LIMIT ?";
+        List<Object> params = new ArrayList<>();
+        if (!terms.isEmpty()) {
+            params.add(scope.tenant());
+            params.add(scope.user());
+            params.addAll(terms);
+        }
+        params.add(scope.tenant());
+        params.add(scope.user());
+        params.add(now.toEpochMilli());
+        params.add(limit);
+        return query(sql, params, "recall from the memory of " + scope.user());
+    }
+
+    @Override
+    public synchronized List<MemoryEntry> list(MemoryScope scope) {
+        return query("SELECT " + prefixed() + " FROM rein_memory m WHERE m.tenant = ? AND m.principal = ? ORDER BY m.created_at DESC, m.id",
+                List.of(scope.tenant(), scope.user()), "list the memory of " + scope.user());
+    }
+
+    @Override
+    public synchronized boolean forget(MemoryScope scope, String id) {
+        try {
+            Connection c = connection();
+            c.setAutoCommit(false);
+            try (PreparedStatement terms = c.prepareStatement("DELETE FROM rein_memory_terms WHERE entry_id = ? AND tenant = ? AND principal = ?");
+                 PreparedStatement row = c.prepareStatement("DELETE FROM rein_memory WHERE id = ? AND tenant = ? AND principal = ?")) {
+                for (PreparedStatement st : List.of(terms, row)) {
+                    st.setString(1, id);
+                    st.setString(2, scope.tenant());
+                    st.setString(3, scope.user());
+                }
+                terms.executeUpdate();
+                int deleted = row.executeUpdate();
+                c.commit();
+                return deleted == 1;
+            } catch (SQLException ex) {
+                c.rollback();
+                throw ex;
+            } finally {
+                c.setAutoCommit(true);
+            }
+        } catch (SQLException ex) {
+            throw failure("forget " + id, ex);
+        }
+    }
+
+    /** How many search terms the store holds for {@code id} (0 once it is forgotten); for checks and tests. */
+    public synchronized int termCount(String id) {
+        try (PreparedStatement st = connection().prepareStatement("SELECT COUNT(*) FROM rein_memory_terms WHERE entry_id = ?")) {
+            st.setString(1, id);
+            try (ResultSet rs = st.executeQuery()) {
+                return rs.next() ? rs.getInt(1) : 0;
+            }
+        } catch (SQLException ex) {
+            throw failure("count the terms of " + id, ex);
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        if (connection != null) {
+            try {
+                connection.close();
+            } catch (SQLException ignored) {
+                // Closing a broken connection has nothing left to lose.
+            }
+            connection = null;
+        }
+    }
+
+    private List<MemoryEntry> query(String sql, List<Object> params, String what) {
+        try (PreparedStatement st = connection().prepareStatement(sql)) {
+            for (int i = 0; i < params.size(); i++) {
+                st.setObject(i + 1, params.get(i));
+            }
+            try (ResultSet rs = st.executeQuery()) {
+                List<MemoryEntry> out = new ArrayList<>();
+                while (rs.next()) {
+                    long expires = rs.getLong(10);
+                    Instant expiresAt = rs.wasNull() ? null : Instant.ofEpochMilli(expires);
+                    out.add(new MemoryEntry(rs.getString(1), new MemoryScope(rs.getString(2), rs.getString(3)), rs.getString(4),
+                            new MemorySource(rs.getString(5), rs.getString(6), rs.getString(7)), rs.getString(8),
+                            Instant.ofEpochMilli(rs.getLong(9)), expiresAt));
+                }
+                return out;
+            }
+        } catch (SQLException ex) {
+            throw failure(what, ex);
+        }
+    }
+
+    private static String prefixed() {
+        return "m." + COLUMNS.replace(", ", ", m.");
+    }
+
+    private void migrate() {
+        try (Statement st = connection().createStatement()) {
+            st.execute("CREATE TABLE IF NOT EXISTS rein_memory (id VARCHAR(64) PRIMARY KEY, tenant VARCHAR(200) NOT NULL,"
+                    + " principal VARCHAR(200) NOT NULL, text TEXT NOT NULL, source_run VARCHAR(200), source_observation VARCHAR(200),"
+                    + " source VARCHAR(1000) NOT NULL, created_by VARCHAR(200) NOT NULL, created_at BIGINT NOT NULL, expires_at BIGINT)");
+            st.execute("CREATE INDEX IF NOT EXISTS rein_memory_scope ON rein_memory (tenant, principal, created_at)");
+            st.execute("CREATE TABLE IF NOT EXISTS rein_memory_terms (entry_id VARCHAR(64) NOT NULL, tenant VARCHAR(200) NOT NULL,"
+                    + " principal VARCHAR(200) NOT NULL, term VARCHAR(200) NOT NULL, PRIMARY KEY (entry_id, term))");
+            st.execute("CREATE INDEX IF NOT EXISTS rein_memory_terms_scope ON rein_memory_terms (tenant, principal, term)");
+        } catch (SQLException e) {
+            close();
+            throw failure("prepare the memory store", e);
+        }
+    }
+
+    private Connection connection() throws SQLException {
+        if (connection == null || connection.isClosed()) {
+            connection = user == null ? DriverManager.getConnection(url) : DriverManager.getConnection(url, user, password);
+            connection.setAutoCommit(true);
+            try (Statement st = connection.createStatement()) {
+                for (String setup : dialect.sessionSetup) {
+                    st.execute(setup);
+                }
+            }
+        }
+        return connection;
+    }
+
+    private StoreException failure(String what, SQLException e) {
+        close();
+        return new StoreException("cannot " + what + " in the memory store at " + url + ": " + e.getMessage(), e);
+    }
+}

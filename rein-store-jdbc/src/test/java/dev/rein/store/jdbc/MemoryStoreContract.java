@@ -1,0 +1,74 @@
+package dev.rein.store.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rein.memory.MemoryEntry;
+import dev.rein.memory.MemoryScope;
+import dev.rein.memory.MemorySource;
+import dev.rein.memory.MemoryStore;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+/** What every {@link MemoryStore} must do; each store's test supplies a fresh store. */
+abstract class MemoryStoreContract {
+    // tenants of their own per test: a server-backed store may be shared by the tests of a class
+    private final String suffix = java.util.UUID.randomUUID().toString().substring(0, 8);
+    final MemoryScope ACME = new MemoryScope("acme-" + suffix, "alice");
+    final MemoryScope GLOBEX = new MemoryScope("globex-" + suffix, "alice");
+    static final Instant NOW = Instant.parse("2026-12-01T12:00:00Z");
+
+    protected abstract MemoryStore store();
+
+    /** How many search terms the store still holds for an entry, or -1 when it has no separate index. */
+    protected abstract int indexedTerms(String id);
+
+    static MemoryEntry entry(String id, MemoryScope scope, String text, Instant expires) {
+        return new MemoryEntry(id, scope, text, new MemorySource("run_1", "toolu_1_1", "orders-db:A-104"), scope.user(),
+                NOW.minusSeconds(60), expires);
+    }
+
+    @Test
+    void recallsByWordsWithProvenanceAndJapaneseText() {
+        String id = MemoryStore.newId();
+        store().remember(entry(id, ACME, "A-104 の配送先は大阪です", null));
+        assertThat(store().recall(ACME, "大阪", 5, NOW)).singleElement().satisfies(e -> {
+            assertThat(e.text()).isEqualTo("A-104 の配送先は大阪です");
+            assertThat(e.source()).isEqualTo(new MemorySource("run_1", "toolu_1_1", "orders-db:A-104"));
+            assertThat(e.createdBy()).isEqualTo("alice");
+        });
+        assertThat(store().recall(ACME, "a-104", 5, NOW)).hasSize(1);
+        assertThat(store().recall(ACME, "東京", 5, NOW)).isEmpty();
+    }
+
+    @Test
+    void aTenantNeverSeesAnotherTenantsEntries() {
+        String id = MemoryStore.newId();
+        store().remember(entry(id, ACME, "launch code 1234", null));
+        assertThat(store().recall(GLOBEX, "launch code 1234", 5, NOW)).isEmpty();
+        assertThat(store().recall(GLOBEX, "", 5, NOW)).isEmpty();
+        assertThat(store().list(GLOBEX)).isEmpty();
+        assertThat(store().forget(GLOBEX, id)).isFalse();
+        assertThat(store().list(ACME)).hasSize(1);
+    }
+
+    @Test
+    void forgetRemovesTheRowAndItsIndexEntries() {
+        String id = MemoryStore.newId();
+        store().remember(entry(id, ACME, "my phone is 090-1234-5678", null));
+        assertThat(indexedTerms(id)).isNotZero();
+        assertThat(store().forget(ACME, id)).isTrue();
+        assertThat(store().list(ACME)).isEmpty();
+        assertThat(store().recall(ACME, "phone", 5, NOW)).isEmpty();
+        assertThat(indexedTerms(id)).isIn(0, -1);
+        assertThat(store().forget(ACME, id)).isFalse();
+    }
+
+    @Test
+    void expiredEntriesAreListedButNotRecalled() {
+        String id = MemoryStore.newId();
+        store().remember(entry(id, ACME, "door code 4321", NOW.minusSeconds(1)));
+        assertThat(store().recall(ACME, "door code", 5, NOW)).isEmpty();
+        assertThat(store().list(ACME)).extracting(MemoryEntry::id).containsExactly(id);
+        assertThat(store().list(ACME).get(0).expiresAt()).isEqualTo(NOW.minusSeconds(1));
+    }
+}

@@ -1,0 +1,85 @@
+package dev.rein.store.jdbc;
+
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.abort;
+
+import dev.rein.memory.MemoryStore;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Properties;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+
+/**
+ * The memory store contract against a real PostgreSQL server (the same JDBC code as SQLite), when one is available: the URL in
+ * {@code REIN_TEST_POSTGRES_URL} (with {@code REIN_TEST_POSTGRES_USER} / {@code _PASSWORD}), or else
+ * a server on localhost:5432 that accepts user {@code $PGUSER} (default {@code postgres}) without a
+ * password. Tables are created in a throwaway schema that is dropped afterwards. Without a server
+ * they are skipped, except under {@code CI=true} ({@code .ci/run} installs and starts one): there a
+ * skip would hide that the store was never tested, so it fails.
+ */
+class PostgresMemoryStoreTest extends MemoryStoreContract {
+    private static String url;
+    private static String user;
+    private static String password;
+    private static String schema;
+    private static JdbcMemoryStore store;
+
+    @BeforeAll
+    static void connect() {
+        String configured = System.getenv("REIN_TEST_POSTGRES_URL");
+        url = configured != null ? configured : "jdbc:postgresql://localhost:5432/postgres";
+        user = configured != null ? System.getenv("REIN_TEST_POSTGRES_USER") : System.getenv().getOrDefault("PGUSER", "postgres");
+        password = configured != null ? System.getenv("REIN_TEST_POSTGRES_PASSWORD") : null;
+        schema = "rein_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+        try (Connection c = open(url); Statement st = c.createStatement()) {
+            st.execute("CREATE SCHEMA " + schema);
+        } catch (SQLException e) {
+            String why = "no PostgreSQL server at " + url + " (" + e.getMessage().lines().findFirst().orElse("")
+                    + "). Set REIN_TEST_POSTGRES_URL to run them (.ci/run starts a server itself).";
+            if (PostgresRunStoreTest.mustRun(System.getenv("CI"))) {
+                fail("PostgreSQL memory store tests cannot run under CI=true: " + why);
+            }
+            abort("PostgreSQL memory store tests skipped: " + why);
+        }
+        String withSchema = url + (url.contains("?") ? "&" : "?") + "currentSchema=" + schema;
+        store = JdbcMemoryStore.connect(withSchema, user, password);
+    }
+
+
+    @AfterAll
+    static void dropSchema() throws SQLException {
+        if (store == null) {
+            return;
+        }
+        store.close();
+        try (Connection c = open(url); Statement st = c.createStatement()) {
+            st.execute("DROP SCHEMA " + schema + " CASCADE");
+        }
+    }
+
+    private static Connection open(String jdbcUrl) throws SQLException {
+        Properties props = new Properties();
+        if (user != null) {
+            props.setProperty("user", user);
+        }
+        if (password != null) {
+            props.setProperty("password", password);
+        }
+        props.setProperty("connectTimeout", "3");
+        return DriverManager.getConnection(jdbcUrl, props);
+    }
+
+    @Override
+    protected MemoryStore store() {
+        return store;
+    }
+
+    @Override
+    protected int indexedTerms(String id) {
+        return store.termCount(id);
+    }
+}

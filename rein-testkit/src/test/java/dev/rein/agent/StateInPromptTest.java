@@ -1,0 +1,59 @@
+package dev.rein.agent;
+
+import static dev.rein.testkit.ScriptedModel.call;
+import static dev.rein.testkit.ScriptedModel.text;
+import static dev.rein.testkit.ScriptedModel.toolCalls;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rein.context.StateInPrompt;
+import dev.rein.model.Message;
+import dev.rein.model.ModelRequest;
+import dev.rein.model.Role;
+import dev.rein.testkit.ScriptedModel;
+import dev.rein.tool.Tool;
+import dev.rein.tool.ToolOutput;
+import org.junit.jupiter.api.Test;
+
+class StateInPromptTest {
+    private static Tool lookup() {
+        return Tool.builder("lookup").description("Looks a key up.")
+                .inputSchema("{\"type\":\"object\",\"properties\":{\"key\":{\"type\":\"string\"}},\"required\":[\"key\"]}")
+                .handler((args, ctx) -> ToolOutput.text("value of " + args.get("key").asText() + " is 4" + args.get("key").asText().length())
+                        .withSource("kv:" + args.get("key").asText()))
+                .build();
+    }
+
+    private static ScriptedModel threeLookups() {
+        return ScriptedModel.of(toolCalls(call("lookup", "{\"key\":\"在庫\"}")), toolCalls(call("lookup", "{\"key\":\"bb\"}")),
+                toolCalls(call("lookup", "{\"key\":\"ccc\"}")), text("done"));
+    }
+
+    @Test
+    void theStateBlockKeepsFactsAndSourcesAfterOldTurnsAreLeftOut() {
+        ScriptedModel model = threeLookups();
+        RunResult result = Agent.builder().model(model).tools(lookup()).stateInPrompt(StateInPrompt.withRecentTurns(1))
+                .build().run("collect the values");
+        assertThat(result.answer()).isEqualTo("done");
+        ModelRequest last = model.requests().get(3);
+        // the goal, the last model turn and its result: the first two lookups are no longer in the messages
+        assertThat(last.messages()).extracting(Message::role).containsExactly(Role.USER, Role.ASSISTANT, Role.USER);
+        assertThat(last.messages().get(0).text()).isEqualTo("collect the values");
+        String block = last.messages().get(2).content().get(last.messages().get(2).content().size() - 1).toString();
+        assertThat(block).contains("<rein_state").contains("goal: collect the values")
+                .contains("[kv:在庫, lookup toolu_1_1]").contains("value of 在庫 is 42")
+                .contains("[kv:bb, lookup toolu_2_1]").contains("[kv:ccc, lookup toolu_3_1]").contains("steps used:");
+        // the stored history is whole
+        assertThat(result.history()).hasSize(8);
+    }
+
+    @Test
+    void stateOnlySendsTheWholeHistoryWithTheBlockAndOffSendsNoBlock() {
+        ScriptedModel withState = threeLookups();
+        Agent.builder().model(withState).tools(lookup()).stateInPrompt(StateInPrompt.STATE_ONLY).build().run("collect");
+        assertThat(withState.requests().get(3).messages()).hasSize(7);
+        assertThat(withState.requests().get(3).messages().get(6).content().toString()).contains("<rein_state");
+        ScriptedModel plain = threeLookups();
+        Agent.builder().model(plain).tools(lookup()).build().run("collect");
+        assertThat(plain.requests().get(3).messages().toString()).doesNotContain("rein_state");
+    }
+}

@@ -1,0 +1,37 @@
+package dev.rein.retrieval;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class EmbeddingRetrieverTest {
+    /** A toy embedding: letter counts. Enough to rank by overlap without a model. */
+    private static final Embeddings LETTERS = texts -> texts.stream().map(t -> {
+        float[] v = new float[26];
+        t.toLowerCase().chars().filter(c -> c >= 'a' && c <= 'z').forEach(c -> v[c - 'a']++);
+        return v;
+    }).toList();
+
+    @Test
+    void ranksPassagesByCosineSimilarityBehindTheRetrieverInterface() {
+        Map<String, String> passages = new LinkedHashMap<>();
+        passages.put("a.md#1", "zzz zzz");
+        passages.put("b.md#1", "refund refund");
+        Retriever retriever = new EmbeddingRetriever(LETTERS, passages);
+        List<RetrievedDocument> hits = retriever.search("refunds", 2);
+        assertThat(hits).extracting(RetrievedDocument::source).containsExactly("b.md#1", "a.md#1");
+        assertThat(hits.get(0).score()).isGreaterThan(hits.get(1).score());
+    }
+
+    @Test
+    void theObservationNamesQueryTimeSourceAndScore() {
+        String text = SearchDocumentsTool.observation("refund", List.of(new RetrievedDocument("b.md#1", "refund refund", 0.97)),
+                Instant.parse("2026-12-01T00:00:00Z")).content();
+        assertThat(text).contains("query: refund").contains("searched at: 2026-12-01T00:00:00Z")
+                .contains("[1] source: b.md#1 · score 0.970");
+    }
+}
