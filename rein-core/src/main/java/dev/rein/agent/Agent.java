@@ -77,6 +77,17 @@ public final class Agent {
         return await(start(goal));
     }
 
+    /**
+     * Runs the agent on {@code goal} with a typed final answer: the answer must be JSON that
+     * validates against the schema generated from {@code type}; read it with
+     * {@link RunResult#output(Class)}. An invalid answer goes back to the model with the validation
+     * errors; past {@link Builder#maxVerificationFailures} refusals the run ends
+     * {@code FAILED/invalid_output}.
+     */
+    public RunResult run(String goal, Class<?> type) {
+        return config.toBuilder().outputType(type).build().run(goal);
+    }
+
     /** Runs the agent on {@code goal} on behalf of {@code principal} (whose scopes the executor enforces). */
     public RunResult run(String goal, Principal principal) {
         return await(start(goal, principal));
@@ -241,6 +252,22 @@ public final class Agent {
         public Builder modelOption(ModelOption option) {
             this.modelOptions = modelOptions.with(Objects.requireNonNull(option, "option"));
             return this;
+        }
+
+        /**
+         * Requires the final answer to be JSON valid against the schema generated from {@code type}
+         * (victools, draft 2020-12); see {@link Agent#run(String, Class)}.
+         */
+        public Builder outputType(Class<?> type) {
+            return outputSchema(dev.rein.model.OutputSchema.of(type));
+        }
+
+        /**
+         * Requires the final answer to be JSON valid against {@code schema}. The schema also travels
+         * as a neutral model option that providers with a structured-output feature may map.
+         */
+        public Builder outputSchema(dev.rein.model.OutputSchema schema) {
+            return modelOption(schema);
         }
 
         /** Context management applied by the provider's server. */

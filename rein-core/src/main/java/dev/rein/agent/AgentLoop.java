@@ -111,7 +111,7 @@ final class AgentLoop {
     private ModelRequest request(ToolChoice choice) {
         AgentConfig c = run.config;
         return ModelRequest.builder(c.modelName())
-                .system(c.systemPrompt())
+                .system(c.requestSystemPrompt())
                 .tools(c.tools().definitions())
                 .toolChoice(choice)
                 .messages(run.history)
@@ -152,8 +152,10 @@ final class AgentLoop {
 
     /** Verification: code decides whether a proposed final answer is accepted. */
     private NextStep verify(NextStep.Answer answer) throws InterruptedException {
-        List<String> missing = guards.verify(new FinalAnswer(run.goal, answer.text(), answer.report(), List.copyOf(run.history)));
-        return execute(Step.decide(run.decisions, new Step.Event.Verified(answer, missing)));
+        List<String> invalid = run.config.outputSchema().map(schema -> schema.problems(answer.text())).orElse(List.of());
+        List<String> missing = invalid.isEmpty()
+                ? guards.verify(new FinalAnswer(run.goal, answer.text(), answer.report(), List.copyOf(run.history))) : List.of();
+        return execute(Step.decide(run.decisions, new Step.Event.Verified(answer, missing, invalid)));
     }
 
     /** The final answer: the text of the assistant turns since the last user turn (a paused turn and its continuation). */
