@@ -88,6 +88,20 @@ public final class Agent {
         return config.toBuilder().outputType(type).build().run(goal);
     }
 
+    /**
+     * Starts a run on {@code goal} whose events reach the caller as they happen: text deltas, tool
+     * calls and results, approvals requested, interventions, then the result (see {@link RunStream}
+     * for back-pressure and cancellation).
+     */
+    public RunStream stream(String goal) {
+        return RunStream.start(config, goal, RunStream.DEFAULT_BUFFER);
+    }
+
+    /** Like {@link #stream(String)} with a buffer of {@code bufferEvents} for a slow consumer. */
+    public RunStream stream(String goal, int bufferEvents) {
+        return RunStream.start(config, goal, bufferEvents);
+    }
+
     /** Runs the agent on {@code goal} on behalf of {@code principal} (whose scopes the executor enforces). */
     public RunResult run(String goal, Principal principal) {
         return await(start(goal, principal));
