@@ -4,6 +4,7 @@ import dev.rein.agent.Agent;
 import dev.rein.context.ContextPolicy;
 import dev.rein.context.DirectoryOutputStore;
 import dev.rein.model.Model;
+import dev.rein.model.OutputSchema;
 import dev.rein.state.RunStore;
 import dev.rein.trace.JsonlTraceListener;
 import java.nio.file.Path;
@@ -27,6 +28,9 @@ final class CliAgent {
                 .runIds(() -> runId);
         if (settings.maxTokens() != null) {
             agent.maxTokens(settings.maxTokens());
+        }
+        if (settings.outputSchema() != null) {
+            agent.outputSchema(OutputSchema.fromJson("output", settings.outputSchema()));
         }
         if (!quiet) {
             agent.listener(id -> new LiveView(line));

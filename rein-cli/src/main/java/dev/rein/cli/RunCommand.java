@@ -77,6 +77,16 @@ final class RunCommand implements Callable<Integer> {
             + " run_id, status, reason, answer, steps, usage, cost_usd, and for a paused run pending_actions.")
     boolean json;
 
+    @Option(names = "--json-stream", description = "Print the run's events as they happen, one JSON object per line on stdout"
+            + " (the trace's event names, plus text_delta and events_dropped), and last the --json result object with"
+            + " \"type\":\"result\". A paused run is not decided inline.")
+    boolean jsonStream;
+
+    @Option(names = "--output-schema", paramLabel = "FILE",
+            description = "The final answer must be JSON valid against the JSON Schema in FILE; an invalid answer is shown to"
+                    + " the model with the errors, then the run ends FAILED, reason invalid_output.")
+    Path outputSchema;
+
     @Option(names = {"-q", "--quiet"}, description = "No live view; stderr gets only warnings and the summary of a run that did not succeed.")
     boolean quiet;
 
@@ -107,17 +117,24 @@ final class RunCommand implements Callable<Integer> {
         if (trace != null) {
             TraceFile.checkWritable(trace);
         }
+        if (json && jsonStream) {
+            throw new UsageException("--json and --json-stream cannot be used together: --json-stream already ends with the result object");
+        }
+        String schema = outputSchema == null ? null : OutputSchemaFile.read(outputSchema);
         RunSettings settings = new RunSettings(model, selected.stream().map(Tool::name).toList(), system,
-                limits.maxSteps(), limits.maxCostUsd(), limits.maxDuration().toMillis(), finish, maxTokens);
+                limits.maxSteps(), limits.maxCostUsd(), limits.maxDuration().toMillis(), finish, maxTokens, schema);
         // Only now, with every option valid, is the environment consulted (API key) and a model created.
         Model client = env.models().create(model, env.env());
         String runId = RunIds.next();
-        try (JdbcRunStore store = home.store(); StatusLine line = new StatusLine(env.err(), env.terminal().animated() && !json)) {
+        try (JdbcRunStore store = home.store(); StatusLine line = new StatusLine(env.err(), env.terminal().animated() && !json && !jsonStream)) {
             home.saveSettings(runId, settings);
             if (trace != null) {
                 TraceFile.startFresh(trace);
             }
-            Agent agent = CliAgent.build(settings, runId, client, home, store, line, quiet, trace);
+            Agent agent = CliAgent.build(settings, runId, client, home, store, line, quiet || jsonStream, trace);
+            if (jsonStream) {
+                return JsonStream.run(agent, task, env, new RunReport(env, false, true, trace, agent.runs()::pending));
+            }
             return runInForeground(agent, runId, task, user);
         } finally {
             closeQuietly(client, env, "rein run");

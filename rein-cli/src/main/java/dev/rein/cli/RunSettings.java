@@ -8,19 +8,25 @@ import java.util.List;
 /**
  * The options a run was started with, kept so another process can resume it with the same agent.
  *
- * @param maxTokens the max_tokens of each model call, or null for the library's default (settings
- *                  written before the option existed have none)
+ * @param maxTokens    the max_tokens of each model call, or null for the library's default (settings
+ *                     written before the option existed have none)
+ * @param outputSchema the JSON Schema the final answer must validate against ({@code --output-schema}), or null
  */
 record RunSettings(String model, List<String> tools, String system, int maxSteps, BigDecimal maxCostUsd, long maxMillis,
-                   boolean finishTool, Integer maxTokens) {
+                   boolean finishTool, Integer maxTokens, String outputSchema) {
     RunSettings {
         tools = List.copyOf(tools);
         system = system == null ? "" : system;
     }
 
+    RunSettings(String model, List<String> tools, String system, int maxSteps, BigDecimal maxCostUsd, long maxMillis,
+                boolean finishTool, Integer maxTokens) {
+        this(model, tools, system, maxSteps, maxCostUsd, maxMillis, finishTool, maxTokens, null);
+    }
+
     /** These settings with another max_tokens ({@code rein resume --max-tokens}). */
     RunSettings withMaxTokens(int tokens) {
-        return new RunSettings(model, tools, system, maxSteps, maxCostUsd, maxMillis, finishTool, tokens);
+        return new RunSettings(model, tools, system, maxSteps, maxCostUsd, maxMillis, finishTool, tokens, outputSchema);
     }
 
     Budget budget() {

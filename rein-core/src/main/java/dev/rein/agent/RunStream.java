@@ -61,6 +61,11 @@ public final class RunStream implements Flow.Publisher<RunEvent>, Iterable<RunEv
         };
     }
 
+    /** The run's handle: await or cancel it like any started run. */
+    public RunHandle handle() {
+        return handle;
+    }
+
     public String runId() {
         return handle.runId();
     }
