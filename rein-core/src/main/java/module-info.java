@@ -19,6 +19,7 @@ module dev.rein.core {
     exports dev.rein.json;
     exports dev.rein.model;
     exports dev.rein.provider;
+    exports dev.rein.replay;
     exports dev.rein.reflection;
     exports dev.rein.retry;
     exports dev.rein.run;

@@ -86,7 +86,7 @@ final class ToolStage {
 
     private void traceResult(int step, ToolResult r) {
         run.emit(new TraceEvent.ToolCompleted(run.runId, step, run.now(), r.callId(), r.toolName(), r.content(),
-                r.isError(), r.errorClass().name(), r.source(), r.duration().toMillis()));
+                r.isError(), r.errorClass().name(), r.source(), r.duration().toMillis(), !r.fromTool()));
         if (r.refused()) {
             RunTools.audit(run, "refused", r.toolName(), r.callId(), r.errorClass().name() + ": " + firstLine(r.content()));
         }

@@ -72,9 +72,19 @@ public sealed interface TraceEvent {
     record ToolCalled(String runId, int step, Instant time, String callId, String tool, JsonNode arguments)
             implements TraceEvent {}
 
-    /** What a tool call produced, with the error flag and class, its source and duration. */
+    /**
+     * What a tool call produced, with the error flag and class, its source and duration;
+     * {@code reinMessage} when Rein wrote the content (a refusal, a guard's notice) rather than the tool.
+     */
     record ToolCompleted(String runId, int step, Instant time, String callId, String tool, String content,
-                         boolean isError, String errorClass, String source, long durationMillis) implements TraceEvent {}
+                         boolean isError, String errorClass, String source, long durationMillis, boolean reinMessage)
+            implements TraceEvent {
+        /** A result without the {@code reinMessage} flag (false: the content came from the tool). */
+        public ToolCompleted(String runId, int step, Instant time, String callId, String tool, String content,
+                             boolean isError, String errorClass, String source, long durationMillis) {
+            this(runId, step, time, callId, tool, content, isError, errorClass, source, durationMillis, false);
+        }
+    }
 
     /** The runtime stepped in: a guard fired, a prompt was injected, an answer was refused. */
     record Intervention(String runId, int step, Instant time, String kind, String message, Map<String, Object> evidence)
