@@ -28,6 +28,7 @@ import picocli.CommandLine.Spec;
                 ApproveCommand.class,
                 ResumeCommand.class,
                 EvalCommand.class,
+                ReplayCommand.class,
                 ExamplesCommand.class,
                 ExampleCommand.class,
                 WarmupCommand.class,

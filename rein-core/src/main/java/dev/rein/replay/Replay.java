@@ -57,6 +57,22 @@ public final class Replay {
     }
 
     /**
+     * What the trace recorded about the run (goal, model, tools, system prompt), e.g. to build the agent to replay it with.
+     *
+     * @throws dev.rein.ReinException when the trace cannot be read or holds no replayable run
+     */
+    public RecordedRun recorded() {
+        Recording r = Recording.read(trace, runId);
+        JsonNode first = r.calls().isEmpty() ? null : r.calls().get(0).request();
+        StringBuilder system = new StringBuilder();
+        if (first != null) {
+            first.path("system").forEach(block -> system.append(block.path("text").asText()));
+        }
+        return new RecordedRun(r.runId(), r.goal(), r.model(), r.tools(), system.toString(),
+                first == null ? 0 : first.path("max_tokens").asInt(), r.calls().size());
+    }
+
+    /**
      * Replays the recorded run with {@code agent}'s configuration (its tools, guards, policies and
      * prompt: the version under test), the recorded goal, model name and limits.
      *
