@@ -185,14 +185,15 @@ final class AgentLoop {
         if (finish.isPresent() && calls.size() == 1) {
             return finish(finish.get());
         }
-        Guards.ToolStep step = guards.act(calls, tools);
-        if (step.paused()) {
-            return new NextStep.Interrupt(run.approvals.snapshot().undecided().stream().map(r -> r.callId()).toList());
-        }
-        observe(step.observation());
-        run.checkpoint();
-        return step.stalled().<NextStep>map(why -> NextStep.Stop.failed(Reason.STALLED, why, null))
-                .orElse(new NextStep.RunAgain("tool_results"));
+        return switch (guards.act(calls, tools)) {
+            case Guards.ToolStep.Paused paused -> new NextStep.Interrupt(paused.awaitingCallIds());
+            case Guards.ToolStep.Answered answered -> {
+                observe(answered.observation());
+                run.checkpoint();
+                yield answered.stalled().<NextStep>map(why -> NextStep.Stop.failed(Reason.STALLED, why, null))
+                        .orElse(new NextStep.RunAgain("tool_results"));
+            }
+        };
     }
 
     private void observe(List<? extends ContentBlock> blocks) {
@@ -203,9 +204,11 @@ final class AgentLoop {
     private NextStep finish(ToolCall call) throws InterruptedException {
         List<String> problems = run.config.tools().find(FinishTool.NAME).orElseThrow().validationProblems(call.arguments());
         if (!problems.isEmpty()) {
-            List<ToolResult> refused = tools.execute(List.of(call)).orElseThrow();
-            observe(List.of(new ToolResultBlock(call.id(), refused.get(0).content(), true)));
-            return new NextStep.RunAgain("finish_refused");
+            if (tools.execute(List.of(call)) instanceof ToolStage.Batch.Results refused) {
+                observe(List.of(new ToolResultBlock(call.id(), refused.results().get(0).content(), true)));
+                return new NextStep.RunAgain("finish_refused");
+            }
+            return new NextStep.Interrupt(List.of(call.id()));
         }
         FinishReport report = FinishTool.parse(call.arguments());
         run.state = FinishTool.handoffNotes(run.state, call.arguments());

@@ -18,6 +18,7 @@ import dev.rein.stall.Observed;
 import dev.rein.stall.ProposedCall;
 import dev.rein.stall.StallMonitor;
 import dev.rein.tool.ToolCall;
+import dev.rein.tool.ToolOutcome;
 import dev.rein.tool.ToolResult;
 import dev.rein.trace.TraceEvent;
 import dev.rein.trace.Tracer;
@@ -47,12 +48,12 @@ final class Guards {
      * What a guarded tool step produced: the next user message's content, and why to stop if it
      * stalled; or that a call waits for approval, and the step is answered when the run resumes.
      */
-    record ToolStep(List<ContentBlock> observation, Optional<String> stalled, boolean paused) {
-        ToolStep(List<ContentBlock> observation, Optional<String> stalled) {
-            this(observation, stalled, false);
-        }
+    sealed interface ToolStep {
+        /** The next user message's content, and why to stop if the run stalled. */
+        record Answered(List<ContentBlock> observation, Optional<String> stalled) implements ToolStep {}
 
-        static final ToolStep PAUSED = new ToolStep(List.of(), Optional.empty(), true);
+        /** These calls wait for a person; the step is answered when the run resumes. */
+        record Paused(List<String> awaitingCallIds) implements ToolStep {}
     }
 
     Guards(Run run, ModelCaller caller) {
@@ -106,15 +107,18 @@ final class Guards {
                     traceStall(stop.finding(), "stopped");
                     String notice = StallMonitor.stopNotice(stop.finding());
                     List<ContentBlock> unanswered = calls.stream().<ContentBlock>map(c -> new ToolResultBlock(c.id(), notice, true)).toList();
-                    return new ToolStep(unanswered, Optional.of(stall.stopMessage(stop.finding())));
+                    return new ToolStep.Answered(unanswered, Optional.of(stall.stopMessage(stop.finding())));
                 }
             }
         }
-        Optional<List<ToolResult>> executed = allowed.isEmpty() ? Optional.of(List.of()) : tools.execute(allowed);
-        if (executed.isEmpty()) {
-            return ToolStep.PAUSED;
+        ToolStage.Batch batch = allowed.isEmpty() ? new ToolStage.Batch.Results(List.of()) : tools.execute(allowed);
+        List<ToolResult> results;
+        switch (batch) {
+            case ToolStage.Batch.Paused paused -> {
+                return new ToolStep.Paused(paused.deferred().stream().map(ToolOutcome.Deferred::callId).toList());
+            }
+            case ToolStage.Batch.Results done -> results = done.results();
         }
-        List<ToolResult> results = executed.get();
         List<Observed> observed = new ArrayList<>();
         int next = 0;
         for (int i = 0; i < calls.size(); i++) {
@@ -139,7 +143,7 @@ final class Guards {
             Finding stop = review.stop().get();
             traceStall(stop, "stopped");
             blocks.add(new TextBlock(StallMonitor.stopNotice(stop)));
-            return new ToolStep(blocks, Optional.of(stall.stopMessage(stop)));
+            return new ToolStep.Answered(blocks, Optional.of(stall.stopMessage(stop)));
         }
         List<ToolUseBlock> uses = calls.stream().map(c -> new ToolUseBlock(c.id(), c.name(), c.arguments())).toList();
         for (ReflectionPrompts.Prompt prompt : prompts.afterToolStep(step, uses, answers)) {
@@ -149,7 +153,7 @@ final class Guards {
             run.emit(new TraceEvent.Intervention(run.runId, step, run.now(), "reflection", prompt.text(), evidence));
             blocks.add(new TextBlock(prompt.text()));
         }
-        return new ToolStep(blocks, Optional.empty());
+        return new ToolStep.Answered(blocks, Optional.empty());
     }
 
     /** The problems found with a proposed answer: every verifier's, then (only if they all pass) the critic's. */

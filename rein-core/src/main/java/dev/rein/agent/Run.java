@@ -1,5 +1,7 @@
 package dev.rein.agent;
 
+import dev.rein.tool.ToolOutcome;
+
 import dev.rein.run.FinishReport;
 import dev.rein.run.RunStatus;
 import dev.rein.internal.approval.ApprovalLedger;
@@ -101,7 +103,7 @@ final class Run {
     }
 
     /** Records each call that passed validation, with the arguments as validated. */
-    ToolResult traceValidatedCall(ToolInvocation invocation, ToolInterceptor.Chain chain) throws InterruptedException {
+    ToolOutcome traceValidatedCall(ToolInvocation invocation, ToolInterceptor.Chain chain) throws InterruptedException {
         ToolCall call = invocation.call();
         emit(new TraceEvent.ToolCalled(runId, step(), now(), call.id(), call.name(), call.arguments()));
         return chain.proceed(invocation);

@@ -8,6 +8,7 @@ import dev.rein.security.UntrustedData;
 import dev.rein.tool.ErrorClass;
 import dev.rein.tool.ToolCall;
 import dev.rein.tool.ToolContext;
+import dev.rein.tool.ToolOutcome;
 import dev.rein.tool.ToolResult;
 import dev.rein.trace.TraceEvent;
 import java.util.ArrayList;
@@ -35,8 +36,17 @@ final class ToolStage {
         this.run = run;
     }
 
-    /** The results of {@code calls} in call order, or empty when the run must pause for approval. */
-    Optional<List<ToolResult>> execute(List<ToolCall> calls) throws InterruptedException {
+    /** What a batch of calls came to: a result for every call, or a pause for the deferred ones. */
+    sealed interface Batch {
+        /** Every call has its result, in call order. */
+        record Results(List<ToolResult> results) implements Batch {}
+
+        /** These calls wait for a person; the others' results are kept until the run resumes. */
+        record Paused(List<ToolOutcome.Deferred> deferred) implements Batch {}
+    }
+
+    /** Runs {@code calls}: their results in call order, or a pause when some wait for approval. */
+    Batch execute(List<ToolCall> calls) throws InterruptedException {
         int step = run.step();
         Map<String, ToolResult> done = new LinkedHashMap<>(run.approvals.completed());
         List<ToolCall> toRun = new ArrayList<>();
@@ -48,28 +58,31 @@ final class ToolStage {
             }
         }
         // Results are traced as they arrive (each names its call); the state learns them in call order.
-        List<ToolResult> fresh = toRun.isEmpty() ? List.of() : run.executor.executeAll(toRun, call -> context(step, call), r -> {
-            if (r.errorClass() != ErrorClass.AWAITING_APPROVAL) {
-                traceResult(step, r);
+        List<ToolOutcome> fresh = toRun.isEmpty() ? List.of() : run.executor.runAll(toRun, call -> context(step, call), o -> {
+            if (o instanceof ToolOutcome.Done d) {
+                traceResult(step, d.result());
             }
         });
+        List<ToolOutcome.Deferred> deferred = new ArrayList<>();
         for (int i = 0; i < fresh.size(); i++) {
-            ToolResult r = fresh.get(i);
-            if (r.errorClass() != ErrorClass.AWAITING_APPROVAL) {
-                run.state = run.state.observe(step, toRun.get(i).arguments(), r);
-                done.put(r.callId(), r);
+            switch (fresh.get(i)) {
+                case ToolOutcome.Done d -> {
+                    run.state = run.state.observe(step, toRun.get(i).arguments(), d.result());
+                    done.put(d.callId(), d.result());
+                }
+                case ToolOutcome.Deferred d -> deferred.add(d);
             }
         }
-        if (run.approvals.waiting()) {
+        if (!deferred.isEmpty()) {
             run.approvals.stash(done.values());
             for (ApprovalRequest request : run.approvals.snapshot().undecided()) {
                 run.emit(new TraceEvent.ApprovalRequested(run.runId, step, run.now(), request.callId(), request.tool(),
                         request.risk().name(), request.arguments(), request.actionHash()));
             }
-            return Optional.empty();
+            return new Batch.Paused(deferred);
         }
         run.approvals.clear();
-        return Optional.of(calls.stream().map(c -> done.get(c.id())).toList());
+        return new Batch.Results(calls.stream().map(c -> done.get(c.id())).toList());
     }
 
     /** A result as the model sees it: tool output wrapped as untrusted data, a person's edit noted. */

@@ -1,5 +1,7 @@
 package dev.rein.context;
 
+import dev.rein.tool.ToolOutcome;
+
 import dev.rein.tool.ToolInterceptor;
 import dev.rein.tool.ToolInvocation;
 import dev.rein.tool.ToolResult;
@@ -26,15 +28,19 @@ public final class OutputTruncation implements ToolInterceptor {
     }
 
     @Override
-    public ToolResult intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
-        ToolResult result = chain.proceed(invocation);
+    public ToolOutcome intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
+        ToolOutcome outcome = chain.proceed(invocation);
+        if (!(outcome instanceof ToolOutcome.Done done)) {
+            return outcome;
+        }
+        ToolResult result = done.result();
         String content = result.content();
         if (limit == 0 || content.length() <= limit) {
-            return result;
+            return outcome;
         }
         int total = content.codePointCount(0, content.length());
         if (total <= limit) {
-            return result;
+            return outcome;
         }
         String hash;
         boolean stored;
@@ -51,7 +57,7 @@ public final class OutputTruncation implements ToolInterceptor {
         String shown = content.substring(0, content.offsetByCodePoints(0, limit));
         tracer.emit(new TraceEvent.OutputTruncated(invocation.context().runId(), invocation.context().step(), tracer.now(),
                 result.callId(), result.toolName(), total, limit, hash, stored, location));
-        return result.withContent(shown + notice(limit, total, hash, stored));
+        return ToolOutcome.of(result.withContent(shown + notice(limit, total, hash, stored)));
     }
 
     static String notice(int shown, int total, String hash, boolean stored) {

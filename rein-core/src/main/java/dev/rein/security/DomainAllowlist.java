@@ -1,5 +1,7 @@
 package dev.rein.security;
 
+import dev.rein.tool.ToolOutcome;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.ReinException;
 import dev.rein.tool.ErrorClass;
@@ -117,8 +119,8 @@ public final class DomainAllowlist {
             if (problem.isEmpty()) {
                 return chain.proceed(invocation);
             }
-            return ToolResult.error(invocation.call(), ErrorClass.PERMISSION_DENIED, "Permission denied: " + problem.get()
-                    + ". The tool was not called. Use a URL on an allowed host.");
+            return ToolOutcome.of(ToolResult.error(invocation.call(), ErrorClass.PERMISSION_DENIED, "Permission denied: " + problem.get()
+                    + ". The tool was not called. Use a URL on an allowed host."));
         };
     }
 

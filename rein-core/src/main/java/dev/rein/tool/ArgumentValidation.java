@@ -16,19 +16,19 @@ final class ArgumentValidation implements ToolInterceptor {
     }
 
     @Override
-    public ToolResult intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
+    public ToolOutcome intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
         int depth = Json.depth(invocation.call().arguments());
         if (depth > ToolExecutor.MAX_ARGUMENT_DEPTH) {
-            return ToolResult.reinError(invocation.call(), ErrorClass.INVALID_ARGUMENTS, "The arguments for tool '"
+            return ToolOutcome.of(ToolResult.reinError(invocation.call(), ErrorClass.INVALID_ARGUMENTS, "The arguments for tool '"
                     + invocation.tool().name() + "' are nested " + depth + " levels deep, over the limit of "
                     + ToolExecutor.MAX_ARGUMENT_DEPTH + " levels. The tool was not called. Call it again with flat arguments"
-                    + " matching its JSON schema.");
+                    + " matching its JSON schema."));
         }
         int size = Json.write(invocation.call().arguments()).getBytes(StandardCharsets.UTF_8).length;
         if (size > maxArgumentBytes) {
-            return ToolResult.reinError(invocation.call(), ErrorClass.INVALID_ARGUMENTS, "The arguments for tool '"
+            return ToolOutcome.of(ToolResult.reinError(invocation.call(), ErrorClass.INVALID_ARGUMENTS, "The arguments for tool '"
                     + invocation.tool().name() + "' are " + size + " bytes, over the limit of " + maxArgumentBytes
-                    + " bytes. The tool was not called. Pass a reference (a file name, an id) instead of the data itself.");
+                    + " bytes. The tool was not called. Pass a reference (a file name, an id) instead of the data itself."));
         }
         List<String> problems = invocation.tool().validationProblems(invocation.call().arguments());
         if (problems.isEmpty()) {
@@ -38,6 +38,6 @@ final class ArgumentValidation implements ToolInterceptor {
                 + String.join("; ", problems)
                 + ". The tool was not called. Call it again with arguments matching this JSON schema: "
                 + Json.write(invocation.tool().definition().inputSchema());
-        return ToolResult.reinError(invocation.call(), ErrorClass.INVALID_ARGUMENTS, message);
+        return ToolOutcome.of(ToolResult.reinError(invocation.call(), ErrorClass.INVALID_ARGUMENTS, message));
     }
 }

@@ -17,15 +17,15 @@ final class CallLimits implements ToolInterceptor {
     }
 
     @Override
-    public ToolResult intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
+    public ToolOutcome intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
         String name = invocation.tool().name();
         Integer limit = limits.getOrDefault(name, invocation.tool().maxCalls());
         if (limit != null) {
             int count = counts.merge(name, 1, Integer::sum);
             if (count > limit) {
-                return ToolResult.reinError(invocation.call(), ErrorClass.LIMIT_REACHED,
+                return ToolOutcome.of(ToolResult.reinError(invocation.call(), ErrorClass.LIMIT_REACHED,
                         "Tool '" + name + "' has reached its limit of " + limit + " calls in this run and was not called."
-                                + " Work with the results you already have, use another tool, or finish.");
+                                + " Work with the results you already have, use another tool, or finish."));
             }
         }
         return chain.proceed(invocation);

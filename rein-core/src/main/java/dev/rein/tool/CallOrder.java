@@ -24,7 +24,7 @@ final class CallOrder implements ToolInterceptor {
     }
 
     @Override
-    public ToolResult intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
+    public ToolOutcome intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
         CountDownLatch admitted = TURN.get();
         if (admitted != null) {
             admitted.countDown();

@@ -12,14 +12,14 @@ final class HandlerInvocation implements ToolInterceptor {
     static final String EMPTY_RESULT = "(the tool ran successfully; the result was empty)";
 
     @Override
-    public ToolResult intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
+    public ToolOutcome intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
         ToolCall call = invocation.call();
         try {
-            return normalise(call, invocation.tool().handler().handle(call.arguments(), invocation.context()));
+            return ToolOutcome.of(normalise(call, invocation.tool().handler().handle(call.arguments(), invocation.context())));
         } catch (InterruptedException e) {
             throw e;
         } catch (Exception e) {
-            return failure(call, e);
+            return ToolOutcome.of(failure(call, e));
         }
     }
 

@@ -13,16 +13,20 @@ final class Provenance implements ToolInterceptor {
     }
 
     @Override
-    public ToolResult intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
-        ToolResult result = chain.proceed(invocation);
+    public ToolOutcome intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
+        ToolOutcome outcome = chain.proceed(invocation);
+        if (!(outcome instanceof ToolOutcome.Done done)) {
+            return outcome;
+        }
+        ToolResult result = done.result();
         if (result.source() != null && !result.source().isBlank()) {
-            return result;
+            return outcome;
         }
         if (strict && !result.isError()) {
-            return ToolResult.reinError(invocation.call(), ErrorClass.MISSING_SOURCE, "Tool '" + invocation.tool().name()
+            return ToolOutcome.of(ToolResult.reinError(invocation.call(), ErrorClass.MISSING_SOURCE, "Tool '" + invocation.tool().name()
                     + "' returned data without a source, and this agent only accepts observations with one."
-                    + " The result was discarded. Use another tool or report that the information could not be confirmed.");
+                    + " The result was discarded. Use another tool or report that the information could not be confirmed."));
         }
-        return result.withSource("tool:" + invocation.tool().name());
+        return ToolOutcome.of(result.withSource("tool:" + invocation.tool().name()));
     }
 }

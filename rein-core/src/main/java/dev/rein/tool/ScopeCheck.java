@@ -11,12 +11,12 @@ final class ScopeCheck implements ToolInterceptor {
     }
 
     @Override
-    public ToolResult intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
+    public ToolOutcome intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
         Optional<String> denied = policy.deny(invocation.context().principal(), invocation.tool(), invocation.call().arguments());
         if (denied.isEmpty()) {
             return chain.proceed(invocation);
         }
-        return ToolResult.reinError(invocation.call(), ErrorClass.PERMISSION_DENIED, "Permission denied: " + denied.get()
-                + ". The tool was not called. Do not try again; continue without it or tell the user what permission is missing.");
+        return ToolOutcome.of(ToolResult.reinError(invocation.call(), ErrorClass.PERMISSION_DENIED, "Permission denied: " + denied.get()
+                + ". The tool was not called. Do not try again; continue without it or tell the user what permission is missing."));
     }
 }

@@ -15,12 +15,16 @@ final class SecretMasking implements ToolInterceptor {
     }
 
     @Override
-    public ToolResult intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
-        ToolResult result = chain.proceed(invocation);
+    public ToolOutcome intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
+        ToolOutcome outcome = chain.proceed(invocation);
+        if (!(outcome instanceof ToolOutcome.Done done)) {
+            return outcome;
+        }
+        ToolResult result = done.result();
         Map<String, String> secrets = invocation.context().secrets().known();
         String masked = Secrets.mask(result.content(), secrets);
         if (masked.equals(result.content())) {
-            return result;
+            return outcome;
         }
         TreeSet<String> names = new TreeSet<>();
         secrets.forEach((name, value) -> {
@@ -30,6 +34,6 @@ final class SecretMasking implements ToolInterceptor {
         });
         events.audit(invocation, "secret_masked", "the output of tool '" + invocation.tool().name()
                 + "' contained the secret(s) " + names + "; they were masked before the model or the trace saw them");
-        return result.withContent(masked);
+        return ToolOutcome.of(result.withContent(masked));
     }
 }

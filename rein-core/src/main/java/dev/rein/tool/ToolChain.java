@@ -20,7 +20,7 @@ final class ToolChain implements ToolInterceptor.Chain {
     }
 
     @Override
-    public ToolResult proceed(ToolInvocation invocation) throws InterruptedException {
+    public ToolOutcome proceed(ToolInvocation invocation) throws InterruptedException {
         if (invocation == null) {
             throw breach(stages.get(index - 1), "proceeded with null");
         }
@@ -32,18 +32,18 @@ final class ToolChain implements ToolInterceptor.Chain {
                     + " to " + describe(invocation) + ")");
         }
         ToolInterceptor stage = stages.get(index);
-        ToolResult result = stage.intercept(invocation, new ToolChain(stages, index + 1, invocation));
-        if (result == null) {
-            throw breach(stage, "returned null instead of a result");
+        ToolOutcome outcome = stage.intercept(invocation, new ToolChain(stages, index + 1, invocation));
+        if (outcome == null) {
+            throw breach(stage, "returned null instead of an outcome");
         }
-        if (!result.callId().equals(invocation.call().id())) {
-            throw breach(stage, "returned the result of call " + result.callId() + " for call " + invocation.call().id());
+        if (!outcome.callId().equals(invocation.call().id())) {
+            throw breach(stage, "returned the outcome of call " + outcome.callId() + " for call " + invocation.call().id());
         }
-        return result;
+        return outcome;
     }
 
     /** Starts a fresh pass through {@code stages}. */
-    static ToolResult run(List<ToolInterceptor> stages, ToolInvocation invocation) throws InterruptedException {
+    static ToolOutcome run(List<ToolInterceptor> stages, ToolInvocation invocation) throws InterruptedException {
         return new ToolChain(stages, 0, invocation).proceed(invocation);
     }
 

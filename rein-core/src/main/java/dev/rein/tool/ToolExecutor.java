@@ -83,110 +83,133 @@ public final class ToolExecutor {
     }
 
     /**
-     * Executes one call. Never throws for anything the tool or the model did.
+     * Runs one call through the chain. Never throws for anything the tool or the model did.
      *
+     * @throws ToolChainException   when a stage broke the chain's contract (a programmer error)
      * @throws InterruptedException when the run is cancelled while the call is in flight (the
      *                              handler is interrupted too)
      */
-    public ToolResult execute(ToolCall proposed, ToolContext context) throws InterruptedException {
+    public ToolOutcome run(ToolCall proposed, ToolContext context) throws InterruptedException {
         Instant start = context.clock().instant();
         // A trust boundary: what the stages and the handler get is theirs; mutating it must not
         // rewrite the assistant turn in the history or the next request.
         ToolCall call = new ToolCall(proposed.id(), proposed.name(), proposed.arguments().deepCopy(), proposed.index());
         Optional<Tool> tool = registry.find(call.name());
-        ToolResult result = tool.isPresent() ? runStages(new ToolInvocation(call, tool.get(), context)) : unknownTool(call);
+        ToolOutcome outcome = tool.isPresent() ? runStages(new ToolInvocation(call, tool.get(), context)) : unknownTool(call);
         Instant end = context.clock().instant();
         // Results were stamped with the system clock where they were made; the run's clock wins.
-        return result.withDuration(Duration.between(start, end)).withObservedAt(end);
+        return outcome.map(result -> result.withDuration(Duration.between(start, end)).withObservedAt(end));
     }
 
-    private ToolResult runStages(ToolInvocation invocation) throws InterruptedException {
+    /**
+     * Runs one call outside a run and returns its result; a call that waits for approval comes back
+     * as an {@link ErrorClass#AWAITING_APPROVAL} error (inside a run the loop uses {@link #run}'s
+     * {@link ToolOutcome.Deferred} instead).
+     */
+    public ToolResult execute(ToolCall call, ToolContext context) throws InterruptedException {
+        return resultOf(run(call, context));
+    }
+
+    private static ToolResult resultOf(ToolOutcome outcome) {
+        return switch (outcome) {
+            case ToolOutcome.Done done -> done.result();
+            case ToolOutcome.Deferred deferred -> new ToolResult(deferred.callId(), deferred.toolName(),
+                    "(waiting for a person to approve this call)", true, ErrorClass.AWAITING_APPROVAL, "rein",
+                    java.time.Clock.systemUTC().instant(), Duration.ZERO, null, true);
+        };
+    }
+
+    private ToolOutcome runStages(ToolInvocation invocation) throws InterruptedException {
         try {
             return ToolChain.run(stages, invocation);
         } catch (ToolChainException e) {
             throw e; // a programmer error: the run ends internal_error, the model never sees it
         } catch (RuntimeException e) {
-            return ToolResult.error(invocation.call(), ErrorClass.EXECUTION_FAILED,
+            return ToolOutcome.of(ToolResult.error(invocation.call(), ErrorClass.EXECUTION_FAILED,
                     "Tool '" + invocation.call().name() + "' could not be run: " + e.getClass().getSimpleName()
-                            + ": " + e.getMessage());
+                            + ": " + e.getMessage()));
         }
     }
 
-    private ToolResult unknownTool(ToolCall call) {
-        return ToolResult.reinError(call, ErrorClass.UNKNOWN_TOOL, "Unknown tool '" + call.name()
+    private ToolOutcome unknownTool(ToolCall call) {
+        return ToolOutcome.of(ToolResult.reinError(call, ErrorClass.UNKNOWN_TOOL, "Unknown tool '" + call.name()
                 + "'. Available tools: " + (registry.isEmpty() ? "(none)" : String.join(", ", registry.names()))
-                + ". Call one of these by its exact name.");
+                + ". Call one of these by its exact name."));
     }
 
-    /**
-     * Executes the calls of one model response and returns their results in call order. Reads run
-     * first, concurrently, each on its own virtual thread with its own timeout; calls with side
-     * effects (WRITE, IRREVERSIBLE) run after every read has ended, one at a time in call order, so
-     * no read observes a half-applied write and the writes keep the order the model gave them.
-     */
+    /** As {@link #runAll}, with each outcome's result ({@link #execute}'s form), for callers outside a run. */
     public List<ToolResult> executeAll(List<ToolCall> calls, Function<ToolCall, ToolContext> contexts)
             throws InterruptedException {
-        return executeAll(calls, contexts, result -> { });
+        return runAll(calls, contexts, outcome -> { }).stream().map(ToolExecutor::resultOf).toList();
+    }
+
+    /** As {@link #runAll}, with results: {@code onResult} sees each as its call ends. */
+    public List<ToolResult> executeAll(List<ToolCall> calls, Function<ToolCall, ToolContext> contexts,
+                                       Consumer<ToolResult> onResult) throws InterruptedException {
+        return runAll(calls, contexts, outcome -> onResult.accept(resultOf(outcome))).stream().map(ToolExecutor::resultOf).toList();
     }
 
     /**
-     * As {@link #executeAll(List, Function)}, handing each result to {@code onResult} as soon as its
-     * call ends (on the call's thread, in completion order). Reads are admitted in call order:
-     * argument validation and the application's stages see one call at a time, in the model's order.
+     * Runs the calls of one model response and returns their outcomes in call order, handing each to
+     * {@code onOutcome} as soon as its call ends (on the call's thread, in completion order). Reads
+     * run first, concurrently, each on its own virtual thread with its own timeout, admitted in call
+     * order (argument validation and the application's stages see one call at a time); calls with
+     * side effects (WRITE, IRREVERSIBLE) run after every read has ended, one at a time in call
+     * order, so no read observes a half-applied write and the writes keep the model's order.
      */
-    public List<ToolResult> executeAll(List<ToolCall> calls, Function<ToolCall, ToolContext> contexts,
-                                       Consumer<ToolResult> onResult) throws InterruptedException {
-        ToolResult[] results = new ToolResult[calls.size()];
+    public List<ToolOutcome> runAll(List<ToolCall> calls, Function<ToolCall, ToolContext> contexts,
+                                    Consumer<ToolOutcome> onOutcome) throws InterruptedException {
+        ToolOutcome[] outcomes = new ToolOutcome[calls.size()];
         List<Integer> reads = new ArrayList<>();
         for (int i = 0; i < calls.size(); i++) {
             if (!sideEffecting(calls.get(i))) {
                 reads.add(i);
             }
         }
-        List<ToolResult> readResults = concurrently(reads.stream().map(calls::get).toList(), contexts, onResult);
+        List<ToolOutcome> readOutcomes = concurrently(reads.stream().map(calls::get).toList(), contexts, onOutcome);
         for (int r = 0; r < reads.size(); r++) {
-            results[reads.get(r)] = readResults.get(r);
+            outcomes[reads.get(r)] = readOutcomes.get(r);
         }
         for (int i = 0; i < calls.size(); i++) {
-            if (results[i] == null) {
-                results[i] = execute(calls.get(i), contexts.apply(calls.get(i)));
-                onResult.accept(results[i]);
+            if (outcomes[i] == null) {
+                outcomes[i] = run(calls.get(i), contexts.apply(calls.get(i)));
+                onOutcome.accept(outcomes[i]);
             }
         }
-        return List.of(results);
+        return List.of(outcomes);
     }
 
     private boolean sideEffecting(ToolCall call) {
         return registry.find(call.name()).map(t -> t.risk() != Risk.READ).orElse(false);
     }
 
-    private List<ToolResult> concurrently(List<ToolCall> calls, Function<ToolCall, ToolContext> contexts,
-                                          Consumer<ToolResult> onResult) throws InterruptedException {
+    private List<ToolOutcome> concurrently(List<ToolCall> calls, Function<ToolCall, ToolContext> contexts,
+                                           Consumer<ToolOutcome> onOutcome) throws InterruptedException {
         if (calls.size() <= 1) {
             if (calls.isEmpty()) {
                 return List.of();
             }
             ToolCall only = calls.get(0);
-            ToolResult result = execute(only, contexts.apply(only));
-            onResult.accept(result);
-            return List.of(result);
+            ToolOutcome outcome = run(only, contexts.apply(only));
+            onOutcome.accept(outcome);
+            return List.of(outcome);
         }
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
-            List<Future<ToolResult>> futures = new ArrayList<>();
-            List<ToolResult> results = new ArrayList<>();
+            List<Future<ToolOutcome>> futures = new ArrayList<>();
+            List<ToolOutcome> outcomes = new ArrayList<>();
             try {
                 for (ToolCall call : calls) {
                     ToolContext context = contexts.apply(call);
                     CountDownLatch admitted = new CountDownLatch(1);
                     futures.add(pool.submit(() -> {
-                        ToolResult result = CallOrder.inTurn(admitted, () -> execute(call, context));
-                        onResult.accept(result);
-                        return result;
+                        ToolOutcome outcome = CallOrder.inTurn(admitted, () -> run(call, context));
+                        onOutcome.accept(outcome);
+                        return outcome;
                     }));
                     admitted.await(); // the next call starts once this one passed the admission stages
                 }
-                for (Future<ToolResult> future : futures) {
-                    results.add(future.get());
+                for (Future<ToolOutcome> future : futures) {
+                    outcomes.add(future.get());
                 }
             } catch (InterruptedException e) {
                 futures.forEach(f -> f.cancel(true));
@@ -198,7 +221,7 @@ public final class ToolExecutor {
                 }
                 throw new InterruptedException("tool calls interrupted: " + e.getCause());
             }
-            return results;
+            return outcomes;
         }
     }
 

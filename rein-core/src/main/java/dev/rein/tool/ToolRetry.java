@@ -20,19 +20,21 @@ final class ToolRetry implements ToolInterceptor {
     }
 
     @Override
-    public ToolResult intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
+    public ToolOutcome intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
         for (int attempt = 1; ; attempt++) {
-            ToolResult result = chain.proceed(invocation);
-            if (!result.isError() || !result.errorClass().retryable()) {
-                return result;
+            ToolOutcome outcome = chain.proceed(invocation);
+            if (!(outcome instanceof ToolOutcome.Failed failed) || !failed.errorClass().retryable()) {
+                return outcome;
             }
+            ToolResult result = failed.result();
             if (attempt > policy.maxRetries()) {
-                return attempt == 1 ? result : result.withContent(result.content() + " (gave up after " + attempt + " attempts)");
+                return attempt == 1 ? outcome
+                        : ToolOutcome.of(result.withContent(result.content() + " (gave up after " + attempt + " attempts)"));
             }
             Duration delay = policy.delayBefore(attempt, result.retryAfter());
             if (!invocation.context().clock().instant().plus(delay).isBefore(invocation.context().deadline())) {
-                return result.withContent(result.content() + " (not tried again: waiting " + Durations.human(delay)
-                        + " would pass the call's deadline)");
+                return ToolOutcome.of(result.withContent(result.content() + " (not tried again: waiting " + Durations.human(delay)
+                        + " would pass the call's deadline)"));
             }
             events.retrying(invocation, attempt, result, delay);
             Thread.sleep(delay.toMillis());

@@ -47,7 +47,7 @@ class ToolChainContractTest {
         ToolInterceptor nothing = (invocation, chain) -> null;
         assertThatThrownBy(() -> executor(nothing).execute(call("toolu_1"), ToolContext.standalone("toolu_1")))
                 .isInstanceOf(ToolChainException.class).hasMessageContaining("returned null");
-        ToolInterceptor foreign = (invocation, chain) -> ToolResult.success(call("toolu_9"), "x", "test");
+        ToolInterceptor foreign = (invocation, chain) -> ToolOutcome.of(ToolResult.success(call("toolu_9"), "x", "test"));
         assertThatThrownBy(() -> executor(foreign).execute(call("toolu_1"), ToolContext.standalone("toolu_1")))
                 .isInstanceOf(ToolChainException.class).hasMessageContaining("toolu_9");
     }
@@ -91,6 +91,28 @@ class ToolChainContractTest {
         assertThat(input.get("text").asText()).isEqualTo("hi");
         assertThat(result.history().get(1).toolUses().get(0).input().get("text").asText()).isEqualTo("hi");
         assertThat(requests.get(1).messages().get(2).content().get(0)).isInstanceOf(ToolResultBlock.class);
+    }
+
+    @Test
+    void anApplicationStageSeesADeferredCallAsDeferredNotAsAnError() {
+        List<ToolOutcome> seen = new CopyOnWriteArrayList<>();
+        Model model = (request, context) ->
+                response(request, StopReason.TOOL_USE, new ToolUseBlock("toolu_1", "send", Json.parse("{\"text\":\"hi\"}")));
+        Tool send = Tool.builder("send").description("sends a message").inputSchema(SCHEMA).risk(Risk.IRREVERSIBLE)
+                .handler((a, c) -> "sent").build();
+        RunResult result = Agent.builder().model(model).modelName("m").prices(PriceTable.empty().with("m", ModelPrice.of("0", "0", "0")))
+                .tools(send)
+                .toolInterceptor((invocation, chain) -> {
+                    ToolOutcome outcome = chain.proceed(invocation);
+                    seen.add(outcome);
+                    return outcome;
+                })
+                .build().run("go");
+        assertThat(result.status()).isEqualTo(dev.rein.run.RunStatus.WAITING_APPROVAL);
+        assertThat(seen).singleElement().isInstanceOfSatisfying(ToolOutcome.Deferred.class, d -> {
+            assertThat(d.callId()).isEqualTo("toolu_1");
+            assertThat(d.actionHash()).isEqualTo(result.pendingApprovals().get(0).actionHash());
+        });
     }
 
     private static ModelResponse response(ModelRequest request, StopReason stop, dev.rein.model.ContentBlock block) {

@@ -13,6 +13,7 @@ import dev.rein.testkit.ScriptedModel;
 import dev.rein.tool.ErrorClass;
 import dev.rein.tool.PermissionDeniedException;
 import dev.rein.tool.Tool;
+import dev.rein.tool.ToolOutcome;
 import dev.rein.tool.ToolResult;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -50,7 +51,7 @@ class UntrustedErrorsTest {
         Agent.builder().model(model).tools(fetch)
                 .toolInterceptor(DomainAllowlist.of("docs.example").guard("fetch", "url"))
                 .toolInterceptor((invocation, chain) -> !invocation.call().arguments().path("url").asText().contains("private")
-                        ? chain.proceed(invocation) : ToolResult.error(invocation.call(), ErrorClass.PERMISSION_DENIED, "refused: " + INJECTION))
+                        ? chain.proceed(invocation) : ToolOutcome.of(ToolResult.error(invocation.call(), ErrorClass.PERMISSION_DENIED, "refused: " + INJECTION)))
                 .build().run("go");
 
         List<ToolResultBlock> results = results(model);

@@ -11,6 +11,7 @@ import dev.rein.tool.ToolContext;
 import dev.rein.tool.ToolEvents;
 import dev.rein.tool.ToolInterceptor;
 import dev.rein.tool.ToolInvocation;
+import dev.rein.tool.ToolOutcome;
 import dev.rein.tool.ToolResult;
 import java.time.Clock;
 import java.util.Optional;
@@ -35,7 +36,7 @@ public final class ApprovalGate implements ToolInterceptor {
     }
 
     @Override
-    public ToolResult intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
+    public ToolOutcome intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
         ToolCall call = invocation.call();
         ToolContext context = invocation.context();
         if (!policy.requiresApproval(invocation.tool(), call.arguments(), context.principal())) {
@@ -48,8 +49,8 @@ public final class ApprovalGate implements ToolInterceptor {
         }
         ApprovalDecision d = decision.get();
         if (d instanceof ApprovalDecision.Reject reject && reject.actionHash().equals(hash)) {
-            return ToolResult.reinError(call, ErrorClass.REJECTED, "A person rejected this call, so it was not executed. Their reason: "
-                    + reject.reason());
+            return ToolOutcome.of(ToolResult.reinError(call, ErrorClass.REJECTED, "A person rejected this call, so it was not executed. Their reason: "
+                    + reject.reason()));
         }
         if (hash.equals(d.approvedHash())) {
             return chain.proceed(invocation);
@@ -60,13 +61,13 @@ public final class ApprovalGate implements ToolInterceptor {
         return ask(invocation, hash);
     }
 
-    private ToolResult ask(ToolInvocation invocation, String hash) {
+    private ToolOutcome ask(ToolInvocation invocation, String hash) {
         ToolCall call = invocation.call();
         ToolContext context = invocation.context();
         ledger.request(new ApprovalRequest(context.runId(), context.step(), call.id(), call.index(), call.name(),
                 invocation.tool().risk(), call.arguments(), hash, context.principal().user(), clock.instant()));
         events.audit(invocation, "approval_requested", "tool '" + call.name() + "' (" + invocation.tool().risk()
                 + ") waits for a person's decision on action " + hash);
-        return ToolResult.reinError(call, ErrorClass.AWAITING_APPROVAL, "(waiting for a person to approve this call)");
+        return new ToolOutcome.Deferred(call.id(), call.name(), hash);
     }
 }

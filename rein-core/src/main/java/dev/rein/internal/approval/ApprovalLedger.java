@@ -38,11 +38,6 @@ public final class ApprovalLedger {
         decisions.remove(request.callId());
     }
 
-    /** True while some call of the current step waits for a decision. */
-    public synchronized boolean waiting() {
-        return requests.keySet().stream().anyMatch(id -> !decisions.containsKey(id));
-    }
-
     /** The arguments a call runs with: a person's edit replaces the model's proposal. */
     public synchronized ToolCall applyEdit(ToolCall call) {
         if (decisions.get(call.id()) instanceof ApprovalDecision.Edit edit) {

@@ -11,6 +11,7 @@ import dev.rein.tool.ToolCall;
 import dev.rein.tool.ToolEvents;
 import dev.rein.tool.ToolInterceptor;
 import dev.rein.tool.ToolInvocation;
+import dev.rein.tool.ToolOutcome;
 import dev.rein.tool.ToolResult;
 import java.time.Clock;
 import java.time.Instant;
@@ -35,7 +36,7 @@ public final class IdempotencyGuard implements ToolInterceptor {
     }
 
     @Override
-    public ToolResult intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
+    public ToolOutcome intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
         if (invocation.tool().risk() == Risk.READ) {
             return chain.proceed(invocation);
         }
@@ -47,13 +48,13 @@ public final class IdempotencyGuard implements ToolInterceptor {
             Optional<IdempotencyRecord> existing = store.idempotency(key);
             if (existing.isPresent() && !existing.get().actionHash().equals(hash)) {
                 events.audit(invocation, "idempotency_conflict", "key " + key + " was recorded for another action");
-                return ToolResult.reinError(call, ErrorClass.EXECUTION_FAILED, "This call was not executed: its idempotency key "
-                        + key + " is already recorded for a different action.");
+                return ToolOutcome.of(ToolResult.reinError(call, ErrorClass.EXECUTION_FAILED, "This call was not executed: its"
+                        + " idempotency key " + key + " is already recorded for a different action."));
             }
             if (existing.isPresent() && existing.get().status() == IdempotencyRecord.Status.COMPLETED) {
                 events.audit(invocation, "idempotent_replay", "key " + key + " is recorded as completed; the recorded result"
                         + " is used and the tool is not called again");
-                return replay(call, existing.get().result());
+                return ToolOutcome.of(replay(call, existing.get().result()));
             }
             int deliveries = existing.map(IdempotencyRecord::deliveries).orElse(0) + 1;
             if (existing.isPresent()) {
@@ -66,17 +67,20 @@ public final class IdempotencyGuard implements ToolInterceptor {
                     existing.map(IdempotencyRecord::createdAt).orElse(now), now);
             store.putIdempotency(intent);
         } catch (StoreException e) {
-            return ToolResult.reinError(call, ErrorClass.EXECUTION_FAILED, "This call was not executed because its intent could not"
-                    + " be recorded (" + e.getMessage() + "); without the record a resume could repeat it.");
+            return ToolOutcome.of(ToolResult.reinError(call, ErrorClass.EXECUTION_FAILED, "This call was not executed because its"
+                    + " intent could not be recorded (" + e.getMessage() + "); without the record a resume could repeat it."));
         }
-        ToolResult result = chain.proceed(invocation);
+        ToolOutcome outcome = chain.proceed(invocation);
+        if (!(outcome instanceof ToolOutcome.Done done)) {
+            return outcome;
+        }
         try {
-            store.putIdempotency(intent.completed(result, clock.instant()));
+            store.putIdempotency(intent.completed(done.result(), clock.instant()));
         } catch (StoreException e) {
             events.audit(invocation, "completion_not_recorded", "the call ran but its completion could not be recorded: "
                     + e.getMessage() + "; a resume will deliver it again with the same key " + key);
         }
-        return result;
+        return outcome;
     }
 
     private static ToolResult replay(ToolCall call, ToolResult recorded) {

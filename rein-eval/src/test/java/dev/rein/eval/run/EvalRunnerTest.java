@@ -24,6 +24,7 @@ import dev.rein.tool.ErrorClass;
 import dev.rein.tool.Principal;
 import dev.rein.tool.Tool;
 import dev.rein.tool.ToolInterceptor;
+import dev.rein.tool.ToolOutcome;
 import dev.rein.tool.ToolResult;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -176,8 +177,8 @@ class EvalRunnerTest {
     private static final ToolInterceptor SCOPES = (invocation, chain) -> {
         Principal who = invocation.context().principal();
         List<String> missing = invocation.tool().requiredScopes().stream().filter(s -> !who.hasScope(s)).sorted().toList();
-        return missing.isEmpty() ? chain.proceed(invocation) : ToolResult.error(invocation.call(), ErrorClass.PERMISSION_DENIED,
-                "Permission denied: missing scope " + String.join(", ", missing));
+        return missing.isEmpty() ? chain.proceed(invocation) : ToolOutcome.of(ToolResult.error(invocation.call(), ErrorClass.PERMISSION_DENIED,
+                "Permission denied: missing scope " + String.join(", ", missing)));
     };
 
     @Test

@@ -3,6 +3,7 @@ package dev.rein.examples.code;
 import dev.rein.tool.ErrorClass;
 import dev.rein.tool.ToolInterceptor;
 import dev.rein.tool.ToolInvocation;
+import dev.rein.tool.ToolOutcome;
 import dev.rein.tool.ToolResult;
 import java.nio.file.Path;
 
@@ -22,14 +23,14 @@ final class ProtectedPaths implements ToolInterceptor {
     }
 
     @Override
-    public ToolResult intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
+    public ToolOutcome intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
         if (invocation.tool().name().equals(CodeTools.EDIT_FILE)) {
             String path = invocation.call().arguments().path("path").asText();
             // The same normalisation the tools use: ././tests/x, .//tests/x and src/../tests/x are tests/x.
             if (protectedPath(path)) {
-                return ToolResult.error(invocation.call(), ErrorClass.PERMISSION_DENIED, "Permission denied: '" + path
+                return ToolOutcome.of(ToolResult.error(invocation.call(), ErrorClass.PERMISSION_DENIED, "Permission denied: '" + path
                         + "' is a test file; the tests define when the work is done, so they cannot be edited. Change the"
-                        + " code under src/ instead.");
+                        + " code under src/ instead."));
             }
         }
         return chain.proceed(invocation);

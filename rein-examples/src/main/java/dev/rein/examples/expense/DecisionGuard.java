@@ -3,6 +3,7 @@ package dev.rein.examples.expense;
 import dev.rein.tool.ErrorClass;
 import dev.rein.tool.ToolInterceptor;
 import dev.rein.tool.ToolInvocation;
+import dev.rein.tool.ToolOutcome;
 import dev.rein.tool.ToolResult;
 import java.util.List;
 import java.util.Locale;
@@ -21,7 +22,7 @@ final class DecisionGuard implements ToolInterceptor {
     }
 
     @Override
-    public ToolResult intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
+    public ToolOutcome intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
         String tool = invocation.tool().name();
         if (!tool.equals(ExpenseTools.APPROVE) && !tool.equals(ExpenseTools.SEND_BACK)) {
             return chain.proceed(invocation);
@@ -55,8 +56,8 @@ final class DecisionGuard implements ToolInterceptor {
         return chain.proceed(invocation);
     }
 
-    private static ToolResult refuse(ToolInvocation invocation, String why) {
-        return ToolResult.error(invocation.call(), ErrorClass.INTERVENTION, "Not done: " + why + ". Nothing was changed.");
+    private static ToolOutcome refuse(ToolInvocation invocation, String why) {
+        return ToolOutcome.of(ToolResult.error(invocation.call(), ErrorClass.INTERVENTION, "Not done: " + why + ". Nothing was changed."));
     }
 
     private static String rules(List<ExpensePolicy.Violation> violations) {

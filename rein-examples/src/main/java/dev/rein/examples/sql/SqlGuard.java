@@ -2,6 +2,7 @@ package dev.rein.examples.sql;
 
 import dev.rein.tool.ErrorClass;
 import dev.rein.tool.ToolInterceptor;
+import dev.rein.tool.ToolOutcome;
 import dev.rein.tool.ToolResult;
 import java.util.Locale;
 import java.util.Optional;
@@ -18,7 +19,7 @@ final class SqlGuard implements ToolInterceptor {
             "\\b(insert|update|delete|replace|upsert|merge|drop|create|alter|attach|detach|pragma|vacuum|reindex|analyze)\\b");
 
     @Override
-    public ToolResult intercept(dev.rein.tool.ToolInvocation invocation, Chain chain) throws InterruptedException {
+    public ToolOutcome intercept(dev.rein.tool.ToolInvocation invocation, Chain chain) throws InterruptedException {
         if (!invocation.tool().name().equals(SqlTool.RUN_SQL)) {
             return chain.proceed(invocation);
         }
@@ -26,8 +27,8 @@ final class SqlGuard implements ToolInterceptor {
         if (problem.isEmpty()) {
             return chain.proceed(invocation);
         }
-        return ToolResult.error(invocation.call(), ErrorClass.PERMISSION_DENIED, "Permission denied: " + problem.get()
-                + ". This database is read-only for you; the statement was not run.");
+        return ToolOutcome.of(ToolResult.error(invocation.call(), ErrorClass.PERMISSION_DENIED, "Permission denied: " + problem.get()
+                + ". This database is read-only for you; the statement was not run."));
     }
 
     /** Why {@code sql} may not run, or empty when it is a single read statement. */
