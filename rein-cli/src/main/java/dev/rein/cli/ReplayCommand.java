@@ -54,12 +54,13 @@ final class ReplayCommand implements Callable<Integer> {
         } catch (ReinException e) {
             throw new UsageException(e.getMessage());
         }
-        ReplayReport report = replay.replay(agent(recorded));
+        ReplayReport report = replay.replay(agent(recorded, env));
         env.out().println(describe(recorded, report));
         return report.reproduced() ? ExitCodes.SUCCEEDED : ExitCodes.FAILED;
     }
 
-    private Agent agent(RecordedRun recorded) {
+    /** An agent like the CLI's for the recorded run: its tools from the catalog, its system prompt and max_tokens. */
+    static Agent agent(RecordedRun recorded, CliEnvironment env) {
         List<String> names = recorded.tools().stream().filter(n -> !n.equals(FinishTool.NAME)).toList();
         List<Tool> tools = CliHome.of(env.env()).tools().select(String.join(",", names));
         PriceTable prices = ProviderModels.provider(env.env()).prices();

@@ -47,4 +47,24 @@ class ReplayCommandTest {
         assertThat(outcome.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(outcome.stderr()).contains("no such trace file");
     }
+
+    @Test
+    void evalOfAFolderOfTracesReplaysEachRunAsARegressionTask(@TempDir Path dir) throws IOException {
+        Path traces = Files.createDirectory(dir.resolve("traces"));
+        ScriptedModel first = ScriptedModel.of(toolCalls(call("calculate", "{\"expression\":\"2 + 3\"}")), text("5"));
+        cli.models((name, env) -> first).run("run", "--trace", traces.resolve("a.jsonl").toString(), "--tools", "calculate", "add");
+        ScriptedModel second = ScriptedModel.of(text("hello"));
+        cli.models((name, env) -> second).run("run", "--trace", traces.resolve("b.jsonl").toString(), "say hello");
+
+        InProcessCli.Outcome outcome = cli.run("eval", traces.toString());
+
+        assertThat(outcome.exitCode()).as(outcome.stdout() + outcome.stderr()).isZero();
+        assertThat(outcome.stdout()).contains("PASS a.jsonl").contains("PASS b.jsonl").contains("2 of 2 recorded runs ended as recorded");
+
+        Files.writeString(traces.resolve("b.jsonl"), Files.readString(traces.resolve("b.jsonl"), StandardCharsets.UTF_8)
+                .replace("\"reason\":\"completed\"", "\"reason\":\"max_steps\""), StandardCharsets.UTF_8);
+        InProcessCli.Outcome changed = cli.run("eval", traces.toString());
+        assertThat(changed.exitCode()).isEqualTo(ExitCodes.FAILED);
+        assertThat(changed.stdout()).contains("FAIL b.jsonl").contains("expected SUCCEEDED/max_steps, replayed SUCCEEDED/completed");
+    }
 }

@@ -26,6 +26,13 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
     /** One model call: the step, the purpose, the request as recorded and the response. */
     record Call(int step, String purpose, JsonNode request, ModelResponse response) {}
 
+    /** The ids of the runs {@code trace} holds, in the order they first appear. */
+    static List<String> runIds(Path trace) {
+        Set<String> runs = new LinkedHashSet<>();
+        lines(trace).forEach(e -> runs.add(e.path("run_id").asText()));
+        return List.copyOf(runs);
+    }
+
     static Recording read(Path trace, String runId) {
         List<JsonNode> events = lines(trace);
         Set<String> runs = new LinkedHashSet<>();

@@ -41,6 +41,15 @@ public final class Replay {
         return new Replay(Objects.requireNonNull(trace, "trace"), null, false, false);
     }
 
+    /**
+     * The ids of the runs a trace holds, in the order they appear.
+     *
+     * @throws dev.rein.ReinException when the trace cannot be read or is not JSONL
+     */
+    public static java.util.List<String> runIds(Path trace) {
+        return Recording.runIds(trace);
+    }
+
     /** Replays the run {@code id} of the trace. */
     public Replay run(String id) {
         return new Replay(trace, id, liveReadTools, stopAtDivergence);
