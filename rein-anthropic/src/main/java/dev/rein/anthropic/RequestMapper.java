@@ -80,7 +80,23 @@ final class RequestMapper {
             b.putAdditionalBodyProperty("context_management", ContextEdits.body(edits));
             b.putAdditionalHeader("anthropic-beta", String.join(",", ContextEdits.betas(edits)));
         }
+        structuredOutput(request).ifPresent(b::outputConfig);
         return b.build();
+    }
+
+    /** The output schema as {@code output_config.format}, when the request opts in with {@link AnthropicStructuredOutput}. */
+    private static java.util.Optional<com.anthropic.models.messages.OutputConfig> structuredOutput(ModelRequest request) {
+        if (!request.option(AnthropicStructuredOutput.class).map(AnthropicStructuredOutput::enabled).orElse(false)) {
+            return java.util.Optional.empty();
+        }
+        return request.option(dev.rein.model.OutputSchema.class).map(schema -> {
+            com.anthropic.models.messages.JsonOutputFormat.Schema.Builder body = com.anthropic.models.messages.JsonOutputFormat.Schema.builder();
+            schema.schema().properties().forEach(field -> body.putAdditionalProperty(field.getKey(),
+                    JsonValue.from(dev.rein.json.Json.mapper().convertValue(field.getValue(), Object.class))));
+            return com.anthropic.models.messages.OutputConfig.builder()
+                    .format(com.anthropic.models.messages.JsonOutputFormat.builder().schema(body.build()).build())
+                    .build();
+        });
     }
 
     /** Count-tokens parameters: the same prompt, without cache breakpoints or output settings. */

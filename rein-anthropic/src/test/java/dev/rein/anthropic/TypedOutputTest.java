@@ -72,4 +72,24 @@ class TypedOutputTest extends FakeApi {
                 .hasMessageContaining("'bad' is not a valid JSON Schema");
         assertThatThrownBy(() -> OutputSchema.fromJson("bad", "[1]")).hasMessageContaining("must be a JSON object");
     }
+
+    @Test
+    void withStructuredOutputEnabledTheSchemaIsSentAsOutputConfigAndStillValidated() {
+        server.enqueue(FakeReply.text("{\"decision\":\"refund\",\"confidence\":70,\"reasons\":[]}"));
+
+        RunResult result = Agent.builder().model(model).outputType(Verdict.class)
+                .modelOption(AnthropicStructuredOutput.ENABLED).build().run("Refund?");
+
+        assertThat(result.output(Verdict.class).confidence()).isEqualTo(70);
+        assertThat(lastBody().at("/output_config/format/type").asText()).isEqualTo("json_schema");
+        assertThat(lastBody().at("/output_config/format/schema/properties/confidence/type").asText()).isEqualTo("integer");
+        assertThat(lastBody().at("/output_config/format/schema/required").toString()).contains("decision");
+    }
+
+    @Test
+    void withoutTheOptInNoOutputConfigIsSent() {
+        server.enqueue(FakeReply.text("{\"decision\":\"no\",\"confidence\":1,\"reasons\":[]}"));
+        agent().run("Refund?", Verdict.class);
+        assertThat(lastBody().has("output_config")).isFalse();
+    }
 }
