@@ -192,9 +192,9 @@ public final class RunStream implements Flow.Publisher<RunEvent>, Iterable<RunEv
             thread = Thread.currentThread();
             try {
                 RunEvent event;
-                while (!cancelled && (event = awaitDemandThenTake()) != null) {
+                while (!cancelled && (event = awaitDemandThenTake()) != null && !cancelled) {
                     demand.decrementAndGet();
-                    subscriber.onNext(event);
+                    subscriber.onNext(event); // nothing after cancel (rule 1.8)
                 }
                 if (!cancelled) {
                     subscriber.onComplete();
