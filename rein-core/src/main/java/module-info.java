@@ -20,6 +20,7 @@ module dev.rein.core {
     exports dev.rein.memory;
     exports dev.rein.model;
     exports dev.rein.provider;
+    exports dev.rein.replay;
     exports dev.rein.reflection;
     exports dev.rein.retrieval;
     exports dev.rein.retry;

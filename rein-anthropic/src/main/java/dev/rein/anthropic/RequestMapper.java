@@ -9,6 +9,7 @@ import dev.rein.json.Json;
 import dev.rein.model.ContentBlock;
 import dev.rein.model.Message;
 import dev.rein.model.ModelRequest;
+import dev.rein.model.OutputSchema;
 import dev.rein.model.OpaqueBlock;
 import dev.rein.model.RedactedThinkingBlock;
 import dev.rein.model.ServerContextEdit;
@@ -71,7 +72,23 @@ final class RequestMapper {
                 g.writeFieldName("context_management");
                 g.writeTree(ContextEdits.body(edits));
             }
+            if (structuredOutput(request)) {
+                // The schema the final answer must fit, as the API's structured output (Rein validates either way).
+                g.writeObjectFieldStart("output_config");
+                g.writeObjectFieldStart("format");
+                g.writeStringField("type", "json_schema");
+                g.writeFieldName("schema");
+                g.writeTree(request.option(OutputSchema.class).orElseThrow().schema());
+                g.writeEndObject();
+                g.writeEndObject();
+            }
         });
+    }
+
+    /** Whether the request opts in with {@link AnthropicStructuredOutput} and has an output schema to send. */
+    private static boolean structuredOutput(ModelRequest request) {
+        return request.option(AnthropicStructuredOutput.class).map(AnthropicStructuredOutput::enabled).orElse(false)
+                && request.option(OutputSchema.class).isPresent();
     }
 
     /** The body of {@code POST /v1/messages/count_tokens}: the same prompt, without breakpoints or output settings. */

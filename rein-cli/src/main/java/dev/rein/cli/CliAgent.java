@@ -4,6 +4,7 @@ import dev.rein.agent.Agent;
 import dev.rein.context.ContextPolicy;
 import dev.rein.context.DirectoryOutputStore;
 import dev.rein.model.Model;
+import dev.rein.model.OutputSchema;
 import dev.rein.state.RunStore;
 import dev.rein.trace.JsonlTraceListener;
 import java.nio.file.Path;
@@ -33,6 +34,9 @@ final class CliAgent {
         if (settings.provider() != null && settings.provider().price() != null) {
             // --price overrides the provider's table for this model, for every call of the run.
             agent.price(settings.model(), settings.provider().price().toModelPrice());
+        }
+        if (settings.outputSchema() != null) {
+            agent.outputSchema(OutputSchema.fromJson("output", settings.outputSchema()));
         }
         if (!quiet) {
             agent.listener(id -> new LiveView(line));

@@ -36,7 +36,8 @@ import picocli.CommandLine.Parameters;
 final class EvalCommand implements Callable<Integer> {
     private final CliEnvironment env;
 
-    @Parameters(index = "0", paramLabel = "SUITE", description = "The suite file (.yaml, .yml or .json).")
+    @Parameters(index = "0", paramLabel = "SUITE", description = "The suite file (.yaml, .yml or .json), or a folder of"
+            + " JSONL traces: each recorded run is replayed and must end as recorded (see docs/replay.md).")
     Path suite;
 
     @Option(names = "--trials", paramLabel = "N", description = "Trials per task (default: the suite's own value).")
@@ -64,6 +65,9 @@ final class EvalCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (java.nio.file.Files.isDirectory(suite)) {
+            return TraceRegression.run(suite, env);
+        }
         if (trials != null && trials < 1) {
             throw new UsageException("--trials must be 1 or more, was " + trials);
         }

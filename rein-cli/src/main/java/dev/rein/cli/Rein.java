@@ -31,6 +31,7 @@ import picocli.CommandLine.Spec;
                 MemoryCommand.class,
                 IndexCommand.class,
                 EvalCommand.class,
+                ReplayCommand.class,
                 ExamplesCommand.class,
                 ExampleCommand.class,
                 McpCommand.class,

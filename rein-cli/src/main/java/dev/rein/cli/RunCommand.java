@@ -98,6 +98,16 @@ final class RunCommand implements Callable<Integer> {
             + " run_id, status, reason, answer, steps, usage, cost_usd, and for a paused run pending_actions.")
     boolean json;
 
+    @Option(names = "--json-stream", description = "Print the run's events as they happen, one JSON object per line on stdout"
+            + " (the trace's event names, plus text_delta and events_dropped), and last the --json result object with"
+            + " \"type\":\"result\". A paused run is not decided inline.")
+    boolean jsonStream;
+
+    @Option(names = "--output-schema", paramLabel = "FILE",
+            description = "The final answer must be JSON valid against the JSON Schema in FILE; an invalid answer is shown to"
+                    + " the model with the errors, then the run ends FAILED, reason invalid_output.")
+    Path outputSchema;
+
     @Option(names = {"-q", "--quiet"}, description = "No live view; stderr gets only warnings and the summary of a run that did not succeed.")
     boolean quiet;
 
@@ -136,21 +146,29 @@ final class RunCommand implements Callable<Integer> {
         if (trace != null) {
             TraceFile.checkWritable(trace);
         }
+        if (json && jsonStream) {
+            throw new UsageException("--json and --json-stream cannot be used together: --json-stream already ends with the result object");
+        }
+        String schema = outputSchema == null ? null : OutputSchemaFile.read(outputSchema);
         McpConfig servers = mcp.config(env);
         RunSettings settings = new RunSettings(modelName, selected.stream().map(Tool::name).toList(), system,
-                limits.maxSteps(), limits.maxCostUsd(), limits.maxDuration().toMillis(), finish, maxTokens, provider);
+                limits.maxSteps(), limits.maxCostUsd(), limits.maxDuration().toMillis(), finish, maxTokens, provider, schema);
         // Only now, with every option valid, is the environment consulted (API key) and a model created.
         Model client = env.models().create(modelName, provider.environment(env.env()));
         String runId = RunIds.next();
         try (CliMcp mcpTools = CliMcp.start(mcp.file, servers, settings.tools());
-             JdbcRunStore store = home.store(); StatusLine line = new StatusLine(env.err(), env.terminal().animated() && !json);
+             JdbcRunStore store = home.store();
+             StatusLine line = new StatusLine(env.err(), env.terminal().animated() && !json && !jsonStream);
              CliTelemetry telemetry = CliTelemetry.from(env, home)) {
             home.saveSettings(runId, settings);
             mcpTools.remember(home, runId);
             if (trace != null) {
                 TraceFile.startFresh(trace);
             }
-            Agent agent = CliAgent.build(settings, runId, client, home, store, line, quiet, trace, telemetry, mcpTools);
+            Agent agent = CliAgent.build(settings, runId, client, home, store, line, quiet || jsonStream, trace, telemetry, mcpTools);
+            if (jsonStream) {
+                return JsonStream.run(agent, task, env, new RunReport(env, false, true, trace, agent.runs()::pending));
+            }
             return runInForeground(agent, runId, task, user);
         } finally {
             closeQuietly(client, env, "rein run");

@@ -8,26 +8,37 @@ import java.util.List;
 /**
  * The options a run was started with, kept so another process can resume it with the same agent.
  *
- * @param maxTokens the max_tokens of each model call, or null for the library's default (settings
- *                  written before the option existed have none)
- * @param provider  the provider, base URL and price the run talks to; null in settings written
- *                  before providers could be chosen (then: as {@code REIN_PROVIDER} says)
+ * @param maxTokens    the max_tokens of each model call, or null for the library's default (settings
+ *                     written before the option existed have none)
+ * @param provider     the provider, base URL and price the run talks to; null in settings written
+ *                     before providers could be chosen (then: as {@code REIN_PROVIDER} says)
+ * @param outputSchema the JSON Schema the final answer must validate against ({@code --output-schema}), or null
  */
 record RunSettings(String model, List<String> tools, String system, int maxSteps, BigDecimal maxCostUsd, long maxMillis,
-                   boolean finishTool, Integer maxTokens, ProviderSelection provider) {
+                   boolean finishTool, Integer maxTokens, ProviderSelection provider, String outputSchema) {
     RunSettings {
         tools = List.copyOf(tools);
         system = system == null ? "" : system;
     }
 
+    RunSettings(String model, List<String> tools, String system, int maxSteps, BigDecimal maxCostUsd, long maxMillis,
+                boolean finishTool, Integer maxTokens, ProviderSelection provider) {
+        this(model, tools, system, maxSteps, maxCostUsd, maxMillis, finishTool, maxTokens, provider, null);
+    }
+
+    RunSettings(String model, List<String> tools, String system, int maxSteps, BigDecimal maxCostUsd, long maxMillis,
+                boolean finishTool, Integer maxTokens) {
+        this(model, tools, system, maxSteps, maxCostUsd, maxMillis, finishTool, maxTokens, (ProviderSelection) null);
+    }
+
     /** The same settings talking to {@code selection}. */
     RunSettings with(ProviderSelection selection) {
-        return new RunSettings(model, tools, system, maxSteps, maxCostUsd, maxMillis, finishTool, maxTokens, selection);
+        return new RunSettings(model, tools, system, maxSteps, maxCostUsd, maxMillis, finishTool, maxTokens, selection, outputSchema);
     }
 
     /** These settings with another max_tokens ({@code rein resume --max-tokens}). */
     RunSettings withMaxTokens(int tokens) {
-        return new RunSettings(model, tools, system, maxSteps, maxCostUsd, maxMillis, finishTool, tokens, provider);
+        return new RunSettings(model, tools, system, maxSteps, maxCostUsd, maxMillis, finishTool, tokens, provider, outputSchema);
     }
 
     Budget budget() {

@@ -78,6 +78,31 @@ public final class Agent {
         return await(start(goal));
     }
 
+    /**
+     * Runs the agent on {@code goal} with a typed final answer: the answer must be JSON that
+     * validates against the schema generated from {@code type}; read it with
+     * {@link RunResult#output(Class)}. An invalid answer goes back to the model with the validation
+     * errors; past {@link Builder#maxVerificationFailures} refusals the run ends
+     * {@code FAILED/invalid_output}.
+     */
+    public RunResult run(String goal, Class<?> type) {
+        return config.toBuilder().outputType(type).build().run(goal);
+    }
+
+    /**
+     * Starts a run on {@code goal} whose events reach the caller as they happen: text deltas, tool
+     * calls and results, approvals requested, interventions, then the result (see {@link RunStream}
+     * for back-pressure and cancellation).
+     */
+    public RunStream stream(String goal) {
+        return RunStream.start(config, goal, RunStream.DEFAULT_BUFFER);
+    }
+
+    /** Like {@link #stream(String)} with a buffer of {@code bufferEvents} for a slow consumer. */
+    public RunStream stream(String goal, int bufferEvents) {
+        return RunStream.start(config, goal, bufferEvents);
+    }
+
     /** Runs the agent on {@code goal} on behalf of {@code principal} (whose scopes the executor enforces). */
     public RunResult run(String goal, Principal principal) {
         return await(start(goal, principal));
@@ -278,6 +303,22 @@ public final class Agent {
         public Builder modelOption(ModelOption option) {
             this.modelOptions = modelOptions.with(Objects.requireNonNull(option, "option"));
             return this;
+        }
+
+        /**
+         * Requires the final answer to be JSON valid against the schema generated from {@code type}
+         * (victools, draft 2020-12); see {@link Agent#run(String, Class)}.
+         */
+        public Builder outputType(Class<?> type) {
+            return outputSchema(dev.rein.model.OutputSchema.of(type));
+        }
+
+        /**
+         * Requires the final answer to be JSON valid against {@code schema}. The schema also travels
+         * as a neutral model option that providers with a structured-output feature may map.
+         */
+        public Builder outputSchema(dev.rein.model.OutputSchema schema) {
+            return modelOption(schema);
         }
 
         /** Context management applied by the provider's server. */

@@ -112,6 +112,17 @@ public final class AgentConfig {
         return serverContextEdits.isEmpty() ? modelOptions : modelOptions.with(new ServerContextEdits(serverContextEdits));
     }
 
+    /** The required shape of the final answer, when the agent has one ({@link Agent.Builder#outputType}). */
+    public java.util.Optional<dev.rein.model.OutputSchema> outputSchema() {
+        return modelOptions.get(dev.rein.model.OutputSchema.class);
+    }
+
+    /** The system prompt each step's request carries: the agent's, plus the output instruction when a schema is required. */
+    String requestSystemPrompt() {
+        return outputSchema().map(schema -> systemPrompt.isEmpty() ? schema.instruction()
+                : systemPrompt + "\n\n" + schema.instruction()).orElse(systemPrompt);
+    }
+
     public Model model() {
         return model;
     }

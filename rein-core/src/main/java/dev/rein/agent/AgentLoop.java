@@ -122,7 +122,7 @@ final class AgentLoop {
     private ModelRequest request(ToolChoice choice) {
         AgentConfig c = run.config;
         return ModelRequest.builder(c.modelName())
-                .system(c.systemPrompt())
+                .system(c.requestSystemPrompt())
                 .tools(run.tools().definitions())
                 .toolChoice(choice)
                 .messages(StateBlock.withMemory(StateBlock.messages(run.history, run.state, c.stateInPrompt(),
@@ -175,8 +175,9 @@ final class AgentLoop {
 
     /** Verification: code decides whether a proposed final answer is accepted. */
     private NextStep verify(NextStep.Answer answer) throws InterruptedException {
-        List<String> missing = missing(answer);
-        return execute(Step.decide(run.decisions, new Step.Event.Verified(answer, missing)));
+        List<String> invalid = run.config.outputSchema().map(schema -> schema.problems(answer.text())).orElse(List.of());
+        List<String> missing = invalid.isEmpty() ? missing(answer) : List.of();
+        return execute(Step.decide(run.decisions, new Step.Event.Verified(answer, missing, invalid)));
     }
 
     /** The final answer: the text of the assistant turns since the last user turn (a paused turn and its continuation). */

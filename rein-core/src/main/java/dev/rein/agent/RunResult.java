@@ -67,4 +67,21 @@ public record RunResult(String runId, RunStatus status, String reason, String me
         String summary = finish != null ? finish.summary() : message;
         return Optional.of(Handoff.of(reason, question, summary, state));
     }
+
+    /**
+     * The final answer as a {@code type}: for a run with an output schema, the validated JSON
+     * converted with Jackson.
+     *
+     * @throws dev.rein.ReinException when the run did not succeed or its answer is not a {@code type}
+     */
+    public <T> T output(Class<T> type) {
+        if (status != RunStatus.SUCCEEDED) {
+            throw new dev.rein.ReinException("run " + runId + " has no output: it ended " + status + "/" + reason + " (" + message + ")");
+        }
+        try {
+            return dev.rein.json.Json.mapper().convertValue(dev.rein.model.OutputSchema.parseAnswer(answer), type);
+        } catch (IllegalArgumentException e) {
+            throw new dev.rein.ReinException("the answer of run " + runId + " is not a " + type.getSimpleName() + ": " + e.getMessage(), e);
+        }
+    }
 }

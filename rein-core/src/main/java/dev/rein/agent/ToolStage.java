@@ -99,7 +99,7 @@ final class ToolStage {
 
     private void traceResult(int step, ToolResult r) {
         run.emit(new TraceEvent.ToolCompleted(run.runId, step, run.now(), r.callId(), r.toolName(), r.content(),
-                r.isError(), r.errorClass().name(), r.source(), r.duration().toMillis(), risk(r.toolName())));
+                r.isError(), r.errorClass().name(), r.source(), r.duration().toMillis(), !r.fromTool(), risk(r.toolName())));
         if (r.refused()) {
             RunTools.audit(run, "refused", r.toolName(), r.callId(), r.errorClass().name() + ": " + firstLine(r.content()));
         }

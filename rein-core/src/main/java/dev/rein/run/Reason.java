@@ -16,6 +16,8 @@ public enum Reason {
     CONTEXT_WINDOW_EXCEEDED("context_window_exceeded"),
     EMPTY_ANSWER("empty_answer"),
     VERIFICATION_FAILED("verification_failed"),
+    /** The final answer did not validate against the required output schema, after the repairs allowed. */
+    INVALID_OUTPUT("invalid_output"),
     PROVIDER_ERROR("provider_error"),
     CANCELLED("cancelled"),
     STALLED("stalled"),

@@ -16,6 +16,8 @@ public final class Reasons {
     /** The model ended its turn with no text and no tool call, again after being asked once more. */
     public static final String EMPTY_ANSWER = "empty_answer";
     public static final String VERIFICATION_FAILED = "verification_failed";
+    /** The final answer was not JSON valid against the required output schema, after the repairs allowed. */
+    public static final String INVALID_OUTPUT = "invalid_output";
     public static final String PROVIDER_ERROR = "provider_error";
     public static final String CANCELLED = "cancelled";
     public static final String STALLED = "stalled";

@@ -74,13 +74,33 @@ public sealed interface TraceEvent {
             implements TraceEvent {}
 
     /**
-     * What a tool call produced, with the error flag and class, its source and duration.
+     * What a tool call produced, with the error flag and class, its source and duration;
+     * {@code reinMessage} when Rein wrote the content (a refusal, a guard's notice) rather than the tool.
      * {@code risk} is the tool's risk (READ, WRITE, IRREVERSIBLE), also for a call refused at
      * validation; null for a tool the agent does not have, and in traces written before it was recorded.
      */
     record ToolCompleted(String runId, int step, Instant time, String callId, String tool, String content,
-                         boolean isError, String errorClass, String source, long durationMillis, String risk)
-            implements TraceEvent {}
+                         boolean isError, String errorClass, String source, long durationMillis, boolean reinMessage,
+                         String risk)
+            implements TraceEvent {
+        /** A result without the {@code reinMessage} flag and the risk (false: the content came from the tool). */
+        public ToolCompleted(String runId, int step, Instant time, String callId, String tool, String content,
+                             boolean isError, String errorClass, String source, long durationMillis) {
+            this(runId, step, time, callId, tool, content, isError, errorClass, source, durationMillis, false, null);
+        }
+
+        /** A result with the {@code reinMessage} flag, without the risk. */
+        public ToolCompleted(String runId, int step, Instant time, String callId, String tool, String content,
+                             boolean isError, String errorClass, String source, long durationMillis, boolean reinMessage) {
+            this(runId, step, time, callId, tool, content, isError, errorClass, source, durationMillis, reinMessage, null);
+        }
+
+        /** A result with the tool's risk, without the {@code reinMessage} flag (false: the content came from the tool). */
+        public ToolCompleted(String runId, int step, Instant time, String callId, String tool, String content,
+                             boolean isError, String errorClass, String source, long durationMillis, String risk) {
+            this(runId, step, time, callId, tool, content, isError, errorClass, source, durationMillis, false, risk);
+        }
+    }
 
     /** The runtime stepped in: a guard fired, a prompt was injected, an answer was refused. */
     record Intervention(String runId, int step, Instant time, String kind, String message, Map<String, Object> evidence)

@@ -36,8 +36,20 @@ public final class Step {
         /** The model answered; {@code answerText} is the text of its turns since the last user turn. */
         record Responded(ModelResponse response, String answerText) implements Event {}
 
-        /** A proposed answer was checked; {@code missing} lists what the verifiers still require. */
-        record Verified(NextStep.Answer answer, List<String> missing) implements Event {}
+        /**
+         * A proposed answer was checked; {@code missing} lists what the verifiers still require,
+         * {@code invalidOutput} why it does not validate against the required output schema.
+         */
+        record Verified(NextStep.Answer answer, List<String> missing, List<String> invalidOutput) implements Event {
+            public Verified {
+                missing = List.copyOf(missing);
+                invalidOutput = invalidOutput == null ? List.of() : List.copyOf(invalidOutput);
+            }
+
+            public Verified(NextStep.Answer answer, List<String> missing) {
+                this(answer, missing, List.of());
+            }
+        }
     }
 
     /** An effect for the driver, in order. */
@@ -121,6 +133,9 @@ public final class Step {
     private static Decision verified(State state, Event.Verified event) {
         NextStep.Answer answer = event.answer();
         FinishReport report = answer.report();
+        if (!event.invalidOutput().isEmpty()) {
+            return invalidOutput(state, answer, event.invalidOutput());
+        }
         if (event.missing().isEmpty()) {
             Reason reason = report == null ? Reason.COMPLETED : Reason.FINISHED;
             return new Decision(state, new NextStep.Stop(RunStatus.SUCCEEDED, reason, "the run completed", answer.text(), report),
@@ -139,5 +154,23 @@ public final class Step {
         ContentBlock refusal = answer.finishCallId() == null ? new TextBlock(feedback)
                 : new ToolResultBlock(answer.finishCallId(), feedback, true);
         return new Decision(next, new NextStep.RunAgain("answer_refused"), List.of(intervene, new Command.Observe(List.of(refusal))));
+    }
+
+    /** An answer that is not valid output goes back to the model with the validation errors, within the refusals allowed. */
+    private static Decision invalidOutput(State state, NextStep.Answer answer, List<String> problems) {
+        int failures = state.verificationFailures() + 1;
+        State next = new State(state.rules(), state.emptyAnswers(), failures);
+        String feedback = "Your final answer is not valid output: it must be one JSON value, and nothing else, that"
+                + " validates against the required schema. Problems:\n- " + String.join("\n- ", problems)
+                + "\nReply with the corrected JSON only.";
+        Command intervene = new Command.Intervene("invalid_output", feedback, Map.of("problems", problems, "refusals", failures));
+        if (failures >= state.rules().maxVerificationFailures()) {
+            return new Decision(next, new NextStep.Stop(RunStatus.FAILED, Reason.INVALID_OUTPUT, "the final answer was not valid"
+                    + " output " + failures + " times: " + String.join("; ", problems), answer.text(), answer.report()),
+                    List.of(intervene));
+        }
+        ContentBlock refusal = answer.finishCallId() == null ? new TextBlock(feedback)
+                : new ToolResultBlock(answer.finishCallId(), feedback, true);
+        return new Decision(next, new NextStep.RunAgain("invalid_output"), List.of(intervene, new Command.Observe(List.of(refusal))));
     }
 }

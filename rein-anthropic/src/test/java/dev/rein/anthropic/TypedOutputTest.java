@@ -1,0 +1,95 @@
+package dev.rein.anthropic;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.rein.ReinException;
+import dev.rein.agent.Agent;
+import dev.rein.agent.RunResult;
+import dev.rein.model.OutputSchema;
+import dev.rein.run.Reasons;
+import dev.rein.run.RunStatus;
+import dev.rein.testkit.FakeReply;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Typed final results over the Anthropic wire (fake server): valid, repaired after feedback, and invalid to the end. */
+class TypedOutputTest extends FakeApi {
+    /** The typed answer of these runs. */
+    public record Verdict(String decision, int confidence, List<String> reasons) {}
+
+    private Agent agent() {
+        return Agent.builder().model(model).systemPrompt("You judge refund requests.").maxVerificationFailures(2).build();
+    }
+
+    @Test
+    void aValidAnswerIsReturnedAsTheType() {
+        server.enqueue(FakeReply.text("{\"decision\":\"refund\",\"confidence\":80,\"reasons\":[\"配送遅延\"]}"));
+
+        RunResult result = agent().run("Should order A-104 be refunded?", Verdict.class);
+
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(result.output(Verdict.class)).isEqualTo(new Verdict("refund", 80, List.of("配送遅延")));
+        String system = lastBody().at("/system/0/text").asText();
+        assertThat(system).startsWith("You judge refund requests.").contains("JSON Schema (Verdict)").contains("\"confidence\"");
+    }
+
+    @Test
+    void anInvalidAnswerIsShownToTheModelWithTheErrorsAndRepaired() {
+        server.enqueue(FakeReply.text("{\"decision\":\"refund\",\"confidence\":\"high\"}"),
+                FakeReply.text("```json\n{\"decision\":\"refund\",\"confidence\":90,\"reasons\":[]}\n```"));
+
+        RunResult result = agent().run("Should order A-104 be refunded?", Verdict.class);
+
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(result.output(Verdict.class).confidence()).isEqualTo(90);
+        String feedback = server.requests().get(1).body().at("/messages/2/content/0/text").asText();
+        assertThat(feedback).contains("not valid output").contains("confidence").contains("reasons");
+    }
+
+    @Test
+    void anAnswerInvalidEveryTimeEndsFailedInvalidOutput() {
+        server.enqueue(FakeReply.text("I think a refund is fair."), FakeReply.text("{\"decision\":1}"));
+
+        RunResult result = agent().run("Should order A-104 be refunded?", Verdict.class);
+
+        assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(result.reason()).isEqualTo(Reasons.INVALID_OUTPUT);
+        assertThat(result.message()).contains("2 times");
+        assertThatThrownBy(() -> result.output(Verdict.class)).isInstanceOf(ReinException.class).hasMessageContaining("invalid_output");
+    }
+
+    @Test
+    void aSchemaGivenAsJsonIsCheckedAndABadOneIsRefusedByName() {
+        server.enqueue(FakeReply.text("{\"ok\":true}"));
+        OutputSchema schema = OutputSchema.fromJson("flag",
+                "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\"}},\"required\":[\"ok\"]}");
+
+        RunResult result = Agent.builder().model(model).outputSchema(schema).build().run("Is it ok?");
+
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThatThrownBy(() -> OutputSchema.fromJson("bad", "{\"type\":12}")).isInstanceOf(ReinException.class)
+                .hasMessageContaining("'bad' is not a valid JSON Schema");
+        assertThatThrownBy(() -> OutputSchema.fromJson("bad", "[1]")).hasMessageContaining("must be a JSON object");
+    }
+
+    @Test
+    void withStructuredOutputEnabledTheSchemaIsSentAsOutputConfigAndStillValidated() {
+        server.enqueue(FakeReply.text("{\"decision\":\"refund\",\"confidence\":70,\"reasons\":[]}"));
+
+        RunResult result = Agent.builder().model(model).outputType(Verdict.class)
+                .modelOption(AnthropicStructuredOutput.ENABLED).build().run("Refund?");
+
+        assertThat(result.output(Verdict.class).confidence()).isEqualTo(70);
+        assertThat(lastBody().at("/output_config/format/type").asText()).isEqualTo("json_schema");
+        assertThat(lastBody().at("/output_config/format/schema/properties/confidence/type").asText()).isEqualTo("integer");
+        assertThat(lastBody().at("/output_config/format/schema/required").toString()).contains("decision");
+    }
+
+    @Test
+    void withoutTheOptInNoOutputConfigIsSent() {
+        server.enqueue(FakeReply.text("{\"decision\":\"no\",\"confidence\":1,\"reasons\":[]}"));
+        agent().run("Refund?", Verdict.class);
+        assertThat(lastBody().has("output_config")).isFalse();
+    }
+}

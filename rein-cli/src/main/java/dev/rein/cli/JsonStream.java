@@ -1,0 +1,62 @@
+package dev.rein.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rein.agent.Agent;
+import dev.rein.approval.ApprovalRequest;
+import dev.rein.agent.RunEvent;
+import dev.rein.agent.RunResult;
+import dev.rein.agent.RunStream;
+import dev.rein.json.Json;
+import java.util.List;
+
+/**
+ * {@code rein run --json-stream}: one JSON object per line on stdout as the run goes (trace events
+ * by their trace names, {@code text_delta}, {@code events_dropped}), then the {@code --json} result
+ * object with {@code "type":"result"} first. Reading stdout slowly never holds up the run: the
+ * stream's buffer marks what it had to leave out.
+ */
+final class JsonStream {
+    private JsonStream() {}
+
+    static int run(Agent agent, String goal, CliEnvironment env, RunReport report) {
+        RunStream stream = agent.stream(goal);
+        CancelOnInterrupt guard = CancelOnInterrupt.install(stream.handle(), env);
+        RunResult result = null;
+        for (RunEvent event : stream) {
+            if (event instanceof RunEvent.Finished finished) {
+                result = finished.result();
+            } else {
+                env.out().println(ResultJson.line(line(event)));
+            }
+        }
+        if (result == null) { // the main thread was interrupted: the run was cancelled, wait for its result
+            result = stream.result().join();
+        }
+        ObjectNode last = Json.object().put("type", "result");
+        List<ApprovalRequest> pending = result.waitingForApproval() ? agent.runs().pending(result.runId()) : List.of();
+        last.setAll(ResultJson.of(result, pending));
+        env.out().println(ResultJson.line(last));
+        env.out().flush();
+        if (!result.succeeded()) {
+            env.err().println(report.summary(result));
+        }
+        int code = ExitCodes.of(result.status());
+        env.err().flush();
+        guard.reported(code);
+        return code;
+    }
+
+    private static JsonNode line(RunEvent event) {
+        return switch (event) {
+            case RunEvent.Trace trace -> Json.parse(Json.write(trace.event()));
+            case RunEvent.TextDelta delta -> Json.object().put("type", delta.type()).put("text", delta.text());
+            case RunEvent.EventsDropped gap -> {
+                ObjectNode node = Json.object().put("type", gap.type()).put("count", gap.count());
+                node.set("by_type", Json.mapper().valueToTree(gap.byType()));
+                yield node;
+            }
+            case RunEvent.Finished finished -> ResultJson.of(finished.result(), List.of());
+        };
+    }
+}

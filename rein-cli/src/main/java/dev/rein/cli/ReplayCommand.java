@@ -1,0 +1,94 @@
+package dev.rein.cli;
+
+import dev.rein.ReinException;
+import dev.rein.agent.Agent;
+import dev.rein.agent.FinishTool;
+import dev.rein.budget.ModelPrice;
+import dev.rein.budget.PriceTable;
+import dev.rein.model.ModelException;
+import dev.rein.replay.RecordedRun;
+import dev.rein.replay.Replay;
+import dev.rein.replay.ReplayReport;
+import dev.rein.tool.Tool;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code rein replay TRACE.jsonl}: re-run a recorded run with this Rein and report where it behaves otherwise. */
+@Command(name = "replay", mixinStandardHelpOptions = true, usageHelpAutoWidth = true,
+        header = "Re-run a recorded run from its trace and report the first divergence.",
+        description = {"Re-runs the run a JSONL trace recorded ('rein run --trace', the library's JsonlTraceListener,"
+                + " 'rein eval --traces') with this version of Rein and the CLI's tools: every model call is answered"
+                + " with the recorded response and every tool call with the recorded result, so nothing runs for real."
+                + " Each request the loop builds is compared with the recorded one; the first that differs is reported"
+                + " with its step and what changed.", "",
+                "Exit codes: 0 reproduced exactly, 1 diverged or ended otherwise, 2 usage error (e.g. no such trace)."})
+final class ReplayCommand implements Callable<Integer> {
+    private final CliEnvironment env;
+
+    @Parameters(index = "0", paramLabel = "TRACE", description = "The JSONL trace file.")
+    Path trace;
+
+    @Option(names = "--run", paramLabel = "ID", description = "Which run of the trace to replay (required when it holds several).")
+    String run;
+
+    @Option(names = "--live-read-tools", description = "Run READ tools for real instead of answering them from the trace.")
+    boolean liveReadTools;
+
+    @Option(names = "--stop-at-divergence", description = "Stop the replay (CANCELLED) at the first divergence instead of continuing.")
+    boolean stopAtDivergence;
+
+    ReplayCommand(CliEnvironment env) {
+        this.env = env;
+    }
+
+    @Override
+    public Integer call() {
+        Replay replay = Replay.from(trace).run(run).liveReadTools(liveReadTools).stopAtDivergence(stopAtDivergence);
+        RecordedRun recorded;
+        try {
+            recorded = replay.recorded();
+        } catch (ReinException e) {
+            throw new UsageException(e.getMessage());
+        }
+        ReplayReport report = replay.replay(agent(recorded, env));
+        env.out().println(describe(recorded, report));
+        return report.reproduced() ? ExitCodes.SUCCEEDED : ExitCodes.FAILED;
+    }
+
+    /** An agent like the CLI's for the recorded run: its tools from the catalog, its system prompt and max_tokens. */
+    static Agent agent(RecordedRun recorded, CliEnvironment env) {
+        List<String> names = recorded.tools().stream().filter(n -> !n.equals(FinishTool.NAME)).toList();
+        List<Tool> tools = CliHome.of(env.env()).tools().select(String.join(",", names));
+        PriceTable prices = ProviderModels.provider(env.env()).prices();
+        Agent.Builder agent = Agent.builder()
+                .model((request, context) -> {
+                    throw new ModelException(ModelException.Kind.OTHER, 0, "replaced by the recording", false, null, null, null);
+                })
+                .modelName(recorded.model())
+                .systemPrompt(recorded.systemPrompt())
+                .tools(tools)
+                .prices(prices)
+                .finishTool(recorded.tools().contains(FinishTool.NAME));
+        if (prices.find(recorded.model()).isEmpty()) {
+            agent.price(recorded.model(), ModelPrice.of("0", "0", "0")); // a replay costs nothing; an unknown model is priced at zero
+        }
+        if (recorded.maxTokens() > 0) {
+            agent.maxTokens(recorded.maxTokens());
+        }
+        return agent.build();
+    }
+
+    static String describe(RecordedRun recorded, ReplayReport report) {
+        StringBuilder out = new StringBuilder("replayed run " + report.runId() + ": " + report.modelCalls() + " of "
+                + recorded.modelCalls() + " recorded model calls\n");
+        out.append(report.firstDivergence().map(d -> "first divergence: " + d.description()).orElse("no divergence")).append('\n');
+        out.append("recorded ending: ").append(report.recordedStatus()).append('/').append(report.recordedReason()).append('\n');
+        out.append("replayed ending: ").append(report.result().status()).append('/').append(report.result().reason())
+                .append(report.sameEnding() ? " (as recorded)" : " (differs)");
+        return Text.visibleLines(out.toString());
+    }
+}

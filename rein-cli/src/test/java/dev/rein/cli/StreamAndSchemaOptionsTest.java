@@ -1,0 +1,68 @@
+package dev.rein.cli;
+
+import static dev.rein.testkit.ScriptedModel.call;
+import static dev.rein.testkit.ScriptedModel.text;
+import static dev.rein.testkit.ScriptedModel.toolCalls;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.json.Json;
+import dev.rein.testkit.ScriptedModel;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code rein run --json-stream} and {@code --output-schema FILE}, in-process with a scripted model. */
+class StreamAndSchemaOptionsTest {
+    private final InProcessCli cli = new InProcessCli();
+
+    @Test
+    void jsonStreamPrintsOneEventPerLineWithTheTraceNamesAndTheResultLast() {
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("calculate", "{\"expression\":\"2 + 3\"}")), text("2 + 3 = 5"));
+
+        InProcessCli.Outcome outcome = cli.models((name, env) -> model).run("run", "--json-stream", "--tools", "calculate", "add 2 and 3");
+
+        assertThat(outcome.exitCode()).isZero();
+        List<JsonNode> lines = outcome.stdout().lines().map(Json::parse).toList();
+        List<String> types = lines.stream().map(l -> l.get("type").asText()).toList();
+        assertThat(types.get(0)).isEqualTo("run_started");
+        assertThat(types).containsSubsequence("model_request", "model_response", "tool_call", "tool_result", "text_delta",
+                "run_finished", "result");
+        JsonNode last = lines.get(lines.size() - 1);
+        assertThat(last.get("type").asText()).isEqualTo("result");
+        assertThat(last.get("status").asText()).isEqualTo("SUCCEEDED");
+        assertThat(last.get("answer").asText()).isEqualTo("2 + 3 = 5");
+    }
+
+    @Test
+    void jsonAndJsonStreamTogetherAreRefused() {
+        InProcessCli.Outcome outcome = cli.run("run", "--json", "--json-stream", "hi");
+        assertThat(outcome.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(outcome.stderr()).contains("--json and --json-stream cannot be used together");
+    }
+
+    @Test
+    void outputSchemaRepairsAnInvalidAnswerAndABadFileIsNamed(@TempDir Path dir) throws IOException {
+        Path schema = dir.resolve("verdict.json");
+        Files.writeString(schema, "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\"}},\"required\":[\"ok\"]}");
+        ScriptedModel model = ScriptedModel.of(text("yes it is"), text("{\"ok\":true}"));
+
+        InProcessCli.Outcome outcome = cli.models((name, env) -> model)
+                .run("run", "--json", "--output-schema", schema.toString(), "is it ok?");
+
+        assertThat(outcome.exitCode()).isZero();
+        assertThat(Json.parse(outcome.stdout()).get("answer").asText()).isEqualTo("{\"ok\":true}");
+        assertThat(model.requests().get(0).systemText()).contains("JSON Schema (output)");
+        assertThat(model.requests().get(1).messages().get(2).text()).contains("not valid output");
+
+        Files.writeString(schema, "{\"type\":");
+        InProcessCli.Outcome bad = cli.run("run", "--output-schema", schema.toString(), "is it ok?");
+        assertThat(bad.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(bad.stderr()).contains("--output-schema").contains("is not JSON");
+        InProcessCli.Outcome missing = cli.run("run", "--output-schema", dir.resolve("nope.json").toString(), "is it ok?");
+        assertThat(missing.stderr()).contains("no such file");
+    }
+}

@@ -1,0 +1,217 @@
+package dev.rein.agent;
+
+import dev.rein.trace.RunListener;
+import dev.rein.trace.TraceEvent;
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+import java.util.Objects;
+import java.util.Spliterator;
+import java.util.Spliterators;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Flow;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
+
+/**
+ * A run whose events reach the caller as they happen ({@link Agent#stream(String)}): as a
+ * {@link Flow.Publisher} (one subscriber) or as a blocking {@link #stream()} / {@link #iterator()}
+ * (use one of them, once). The run starts at once and never waits for the consumer: events wait in
+ * a bounded buffer ({@link #DEFAULT_BUFFER} events); when it is full, text deltas are joined and
+ * other events are left out and counted in an {@link RunEvent.EventsDropped} event where the gap
+ * is. The {@link RunEvent.Finished} result is always the last event. A consumer that stops
+ * (cancels its subscription, closes the stream) cancels the run.
+ */
+public final class RunStream implements Flow.Publisher<RunEvent>, Iterable<RunEvent>, AutoCloseable {
+    /** How many events wait for a slow consumer before events are dropped (and the gap marked). */
+    public static final int DEFAULT_BUFFER = 1024;
+
+    private final StreamBuffer buffer;
+    private final AtomicBoolean consumed = new AtomicBoolean();
+    private volatile RunHandle handle;
+
+    private RunStream(int capacity) {
+        this.buffer = new StreamBuffer(capacity);
+    }
+
+    /** Starts {@code goal} on {@code config}'s agent with this stream's listener attached. */
+    static RunStream start(AgentConfig config, String goal, int capacity) {
+        if (capacity < 2) {
+            throw new dev.rein.ReinException("the stream buffer must hold at least 2 events, was " + capacity);
+        }
+        RunStream stream = new RunStream(capacity);
+        Agent agent = config.toBuilder().listener(id -> stream.listener()).build();
+        stream.handle = agent.start(goal);
+        stream.handle.future().thenAccept(result -> stream.buffer.offer(new RunEvent.Finished(result)));
+        return stream;
+    }
+
+    private RunListener listener() {
+        return new RunListener() {
+            @Override
+            public void onEvent(TraceEvent event) {
+                buffer.offer(new RunEvent.Trace(event));
+            }
+
+            @Override
+            public void onTextDelta(String text) {
+                buffer.offer(new RunEvent.TextDelta(text));
+            }
+        };
+    }
+
+    /** The run's handle: await or cancel it like any started run. */
+    public RunHandle handle() {
+        return handle;
+    }
+
+    public String runId() {
+        return handle.runId();
+    }
+
+    /** The run's result, when it ends (whether or not anyone reads the events). */
+    public CompletableFuture<RunResult> result() {
+        return handle.future();
+    }
+
+    /** Cancels the run (it ends CANCELLED; the stream still ends with its result). */
+    public void cancel() {
+        handle.cancel();
+    }
+
+    /** Stops consuming: cancels the run if it is still going. */
+    @Override
+    public void close() {
+        if (!handle.isDone()) {
+            handle.cancel();
+        }
+    }
+
+    /** The events as a blocking stream ending with the result; closing it cancels an unfinished run. */
+    public Stream<RunEvent> stream() {
+        return StreamSupport.stream(Spliterators.spliteratorUnknownSize(iterator(), Spliterator.ORDERED | Spliterator.NONNULL), false)
+                .onClose(this::close);
+    }
+
+    /** The events as a blocking iterator ending with the result. An interrupted consumer cancels the run. */
+    @Override
+    public Iterator<RunEvent> iterator() {
+        claim();
+        return new Iterator<>() {
+            private RunEvent next;
+            private boolean done;
+
+            @Override
+            public boolean hasNext() {
+                if (next == null && !done) {
+                    next = takeOrCancel();
+                    done = next == null;
+                }
+                return next != null;
+            }
+
+            @Override
+            public RunEvent next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException("the run's stream has ended");
+                }
+                RunEvent event = next;
+                next = null;
+                return event;
+            }
+        };
+    }
+
+    private RunEvent takeOrCancel() {
+        try {
+            return buffer.take();
+        } catch (InterruptedException e) {
+            handle.cancel();
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    private void claim() {
+        if (!consumed.compareAndSet(false, true)) {
+            throw new IllegalStateException("a run's events can be consumed once: use one subscriber, stream or iterator");
+        }
+    }
+
+    /** Delivers the events to one subscriber on a virtual thread, as it requests them. */
+    @Override
+    public void subscribe(Flow.Subscriber<? super RunEvent> subscriber) {
+        Objects.requireNonNull(subscriber, "subscriber");
+        if (consumed.get()) {
+            subscriber.onSubscribe(new Flow.Subscription() {
+                public void request(long n) {}
+
+                public void cancel() {}
+            });
+            subscriber.onError(new IllegalStateException("a run's events can be consumed once; this stream already has a consumer"));
+            return;
+        }
+        claim();
+        Delivery delivery = new Delivery(subscriber);
+        subscriber.onSubscribe(delivery);
+        Thread.ofVirtual().name("rein-stream-" + runId()).start(delivery::deliver);
+    }
+
+    /** One subscriber's demand and cancellation (Reactive Streams rules 3.6, 3.9, 3.17). */
+    private final class Delivery implements Flow.Subscription {
+        private final Flow.Subscriber<? super RunEvent> subscriber;
+        private final AtomicLong demand = new AtomicLong();
+        private volatile boolean cancelled;
+        private volatile Thread thread;
+
+        Delivery(Flow.Subscriber<? super RunEvent> subscriber) {
+            this.subscriber = subscriber;
+        }
+
+        @Override
+        public void request(long n) {
+            if (n <= 0) {
+                cancelled = true;
+                handle.cancel();
+                subscriber.onError(new IllegalArgumentException("request(" + n + "): demand must be positive"));
+                return;
+            }
+            demand.getAndAccumulate(n, (a, b) -> a + b < 0 ? Long.MAX_VALUE : a + b);
+            java.util.concurrent.locks.LockSupport.unpark(thread);
+        }
+
+        @Override
+        public void cancel() {
+            cancelled = true;
+            close();
+            java.util.concurrent.locks.LockSupport.unpark(thread);
+        }
+
+        void deliver() {
+            thread = Thread.currentThread();
+            try {
+                RunEvent event;
+                while (!cancelled && (event = awaitDemandThenTake()) != null && !cancelled) {
+                    demand.decrementAndGet();
+                    subscriber.onNext(event); // nothing after cancel (rule 1.8)
+                }
+                if (!cancelled) {
+                    subscriber.onComplete();
+                }
+            } catch (InterruptedException e) {
+                handle.cancel();
+            } catch (RuntimeException e) {
+                handle.cancel();
+                subscriber.onError(e);
+            }
+        }
+
+        private RunEvent awaitDemandThenTake() throws InterruptedException {
+            while (demand.get() == 0 && !cancelled) {
+                java.util.concurrent.locks.LockSupport.parkNanos(100_000_000L);
+            }
+            return cancelled ? null : buffer.take();
+        }
+    }
+}

@@ -1,0 +1,163 @@
+package dev.rein.model;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.github.victools.jsonschema.generator.OptionPreset;
+import com.github.victools.jsonschema.generator.SchemaGenerator;
+import com.github.victools.jsonschema.generator.SchemaGeneratorConfigBuilder;
+import com.github.victools.jsonschema.generator.SchemaVersion;
+import com.networknt.schema.JsonSchema;
+import com.networknt.schema.JsonSchemaFactory;
+import com.networknt.schema.SchemaId;
+import com.networknt.schema.SchemaLocation;
+import com.networknt.schema.SpecVersion;
+import com.networknt.schema.ValidationMessage;
+import dev.rein.ReinException;
+import dev.rein.json.Json;
+import java.lang.reflect.Type;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The required shape of a run's final answer: a JSON Schema (draft 2020-12), generated from a Java
+ * type or given as JSON. As a neutral {@link ModelOption} on each request, a provider may map it
+ * onto its structured-output feature; Rein validates the final answer against it either way.
+ */
+public final class OutputSchema implements ModelOption {
+    private static final SchemaGenerator GENERATOR = generator();
+    private static final JsonSchemaFactory FACTORY = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012);
+    private static final JsonSchema META_SCHEMA = FACTORY.getSchema(SchemaLocation.of(SchemaId.V202012));
+    /** An answer that is one fenced code block: models often wrap JSON that way. */
+    private static final Pattern FENCED = Pattern.compile("\\A```[a-zA-Z]*\\s*\\n(.*)\\n```\\s*\\z", Pattern.DOTALL);
+
+    private final String name;
+    private final ObjectNode schema;
+
+    /** A record's components are required unless they are {@code Optional}: a typed answer has them all. */
+    private static SchemaGenerator generator() {
+        SchemaGeneratorConfigBuilder config = new SchemaGeneratorConfigBuilder(Json.mapper(), SchemaVersion.DRAFT_2020_12,
+                OptionPreset.PLAIN_JSON);
+        config.forFields().withRequiredCheck(field -> field.getRawMember().getDeclaringClass().isRecord()
+                && !java.util.Optional.class.equals(field.getRawMember().getType()));
+        return new SchemaGenerator(config.build());
+    }
+    private final JsonSchema compiled;
+
+    private OutputSchema(String name, ObjectNode schema) {
+        this.name = name;
+        this.schema = schema.deepCopy();
+        List<String> problems = META_SCHEMA.validate(schema).stream().map(ValidationMessage::getMessage).sorted().toList();
+        if (!problems.isEmpty()) {
+            throw new ReinException("the output schema '" + name + "' is not a valid JSON Schema: " + String.join("; ", problems));
+        }
+        try {
+            this.compiled = FACTORY.getSchema(this.schema);
+            compiled.initializeValidators();
+        } catch (RuntimeException e) {
+            throw new ReinException("the output schema '" + name + "' cannot be used: " + e.getMessage(), e);
+        }
+    }
+
+    /** The schema generated from {@code type} (a record or bean), named after the type. */
+    public static OutputSchema of(Class<?> type) {
+        Objects.requireNonNull(type, "type");
+        return of(type.getSimpleName(), (Type) type);
+    }
+
+    /** The schema generated from a (possibly generic) type. */
+    public static OutputSchema of(String name, Type type) {
+        return new OutputSchema(name, GENERATOR.generateSchema(type));
+    }
+
+    /**
+     * A schema given as JSON text (for example read from a file).
+     *
+     * @throws ReinException when the text is not JSON, not an object or not a valid JSON Schema
+     */
+    public static OutputSchema fromJson(String name, String schemaJson) {
+        JsonNode node;
+        try {
+            node = Json.mapper().readTree(schemaJson);
+        } catch (JsonProcessingException e) {
+            throw new ReinException("the output schema '" + name + "' is not JSON: " + e.getOriginalMessage());
+        }
+        if (!(node instanceof ObjectNode object)) {
+            throw new ReinException("the output schema '" + name + "' must be a JSON object (a JSON Schema)");
+        }
+        return new OutputSchema(name, object);
+    }
+
+    /** The schema's name (providers that name structured outputs use it). */
+    @JsonProperty
+    public String name() {
+        return name;
+    }
+
+    /** The JSON Schema, a copy. */
+    @JsonProperty
+    public ObjectNode schema() {
+        return schema.deepCopy();
+    }
+
+    /**
+     * The JSON value of a final answer: the answer's text, or the one fenced code block it consists of.
+     *
+     * @throws ReinException when it is not JSON
+     */
+    public static JsonNode parseAnswer(String answer) {
+        String text = answer == null ? "" : answer.strip();
+        Matcher fenced = FENCED.matcher(text);
+        if (fenced.matches()) {
+            text = fenced.group(1).strip();
+        }
+        try {
+            JsonNode node = Json.mapper().readTree(text);
+            if (node == null || node.isMissingNode()) {
+                throw new ReinException("the answer is empty, not JSON");
+            }
+            return node;
+        } catch (JsonProcessingException e) {
+            throw new ReinException("the answer is not JSON: " + e.getOriginalMessage());
+        }
+    }
+
+    /** What is wrong with {@code answer} as output of this schema, each readable; empty when it validates. */
+    public List<String> problems(String answer) {
+        JsonNode value;
+        try {
+            value = parseAnswer(answer);
+        } catch (ReinException e) {
+            return List.of(e.getMessage());
+        }
+        return compiled.validate(value).stream()
+                .sorted(Comparator.comparing(ValidationMessage::getMessage))
+                .map(ValidationMessage::getMessage)
+                .toList();
+    }
+
+    /** The instruction Rein adds to the system prompt so that any model knows the required shape. */
+    public String instruction() {
+        return "Your final answer must be a single JSON value, with no other text, that validates against this JSON"
+                + " Schema (" + name + "):\n" + Json.write(schema);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof OutputSchema other && name.equals(other.name) && schema.equals(other.schema);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(name, schema);
+    }
+
+    @Override
+    public String toString() {
+        return "OutputSchema[" + name + "]";
+    }
+}

@@ -1,0 +1,120 @@
+package dev.rein.replay;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.ReinException;
+import dev.rein.json.Json;
+import dev.rein.model.ModelResponse;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * One run as a JSONL trace recorded it: its goal and limits, every model call (the request as
+ * JSON and the response), every tool result by call id, its guard events by step, and its ending.
+ */
+record Recording(String runId, String goal, String model, List<String> tools, JsonNode limits, List<Call> calls,
+                 Map<String, JsonNode> toolResults, Map<Integer, List<JsonNode>> guardEvents, JsonNode finished) {
+
+    /** One model call: the step, the purpose, the request as recorded and the response. */
+    record Call(int step, String purpose, JsonNode request, ModelResponse response) {}
+
+    /** The ids of the runs {@code trace} holds, in the order they first appear. */
+    static List<String> runIds(Path trace) {
+        Set<String> runs = new LinkedHashSet<>();
+        lines(trace).forEach(e -> runs.add(e.path("run_id").asText()));
+        return List.copyOf(runs);
+    }
+
+    static Recording read(Path trace, String runId) {
+        List<JsonNode> events = lines(trace);
+        Set<String> runs = new LinkedHashSet<>();
+        events.forEach(e -> runs.add(e.path("run_id").asText()));
+        if (runs.isEmpty()) {
+            throw new ReinException("the trace " + trace + " holds no events");
+        }
+        if (runId == null && runs.size() > 1) {
+            throw new ReinException("the trace " + trace + " holds " + runs.size() + " runs (" + String.join(", ", runs)
+                    + "); say which to replay (--run ID)");
+        }
+        String id = runId == null ? runs.iterator().next() : runId;
+        if (!runs.contains(id)) {
+            throw new ReinException("the trace " + trace + " has no run " + id + "; it holds " + String.join(", ", runs));
+        }
+        return of(id, events.stream().filter(e -> e.path("run_id").asText().equals(id)).toList(), trace);
+    }
+
+    private static Recording of(String id, List<JsonNode> events, Path trace) {
+        JsonNode started = null;
+        JsonNode finished = null;
+        JsonNode pendingRequest = null;
+        List<Call> calls = new ArrayList<>();
+        Map<String, JsonNode> results = new LinkedHashMap<>();
+        Map<Integer, List<JsonNode>> guards = new LinkedHashMap<>();
+        for (JsonNode e : events) {
+            switch (e.path("type").asText()) {
+                case "run_started" -> started = started == null ? e : started;
+                case "model_request" -> pendingRequest = e;
+                case "model_response" -> {
+                    if (pendingRequest == null) {
+                        throw new ReinException("the trace " + trace + " has a model_response without its model_request (step "
+                                + e.path("step").asInt() + ")");
+                    }
+                    calls.add(new Call(pendingRequest.path("step").asInt(), pendingRequest.path("purpose").asText(),
+                            pendingRequest.get("request"), response(e, trace)));
+                    pendingRequest = null;
+                }
+                case "tool_result" -> results.put(e.path("call_id").asText(), e);
+                case "intervention", "stall_detected" -> guards.computeIfAbsent(e.path("step").asInt(), s -> new ArrayList<>()).add(e);
+                case "run_finished" -> finished = e;
+                default -> { }
+            }
+        }
+        if (started == null) {
+            throw new ReinException("the trace " + trace + " has no run_started event for run " + id + "; it cannot be replayed");
+        }
+        List<String> tools = new ArrayList<>();
+        started.path("tools").forEach(t -> tools.add(t.asText()));
+        return new Recording(id, started.path("goal").asText(), started.path("model").asText(), tools, started.path("limits"),
+                calls, results, guards, finished);
+    }
+
+    private static ModelResponse response(JsonNode event, Path trace) {
+        try {
+            return Json.storedMapper().treeToValue(event.get("response"), ModelResponse.class);
+        } catch (IOException | IllegalArgumentException e) {
+            throw new ReinException("the trace " + trace + " has a model_response at step " + event.path("step").asInt()
+                    + " that cannot be read back: " + e.getMessage());
+        }
+    }
+
+    private static List<JsonNode> lines(Path trace) {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(trace, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            throw new ReinException("no such trace file: " + trace);
+        } catch (IOException e) {
+            throw new ReinException("cannot read the trace " + trace + ": " + e.getMessage());
+        }
+        List<JsonNode> events = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).isBlank()) {
+                continue;
+            }
+            try {
+                events.add(Json.storedMapper().readTree(lines.get(i)));
+            } catch (IOException | RuntimeException e) {
+                throw new ReinException("the trace " + trace + " is not JSONL: line " + (i + 1) + " is not JSON");
+            }
+        }
+        return events;
+    }
+}

@@ -1,0 +1,63 @@
+package dev.rein.replay;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.json.Json;
+import dev.rein.model.ContentBlock;
+import dev.rein.model.Model;
+import dev.rein.model.ModelCallContext;
+import dev.rein.model.ModelException;
+import dev.rein.model.ModelRequest;
+import dev.rein.model.ModelResponse;
+import dev.rein.model.TextBlock;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** Answers each model call with the next recorded response, comparing the request with the recorded one first. */
+final class ReplayModel implements Model {
+    private final Recording recording;
+    private final Comparison comparison;
+    private final boolean stopAtDivergence;
+    private final AtomicInteger next = new AtomicInteger();
+    private volatile Runnable stop = () -> { };
+
+    ReplayModel(Recording recording, Comparison comparison, boolean stopAtDivergence) {
+        this.recording = recording;
+        this.comparison = comparison;
+        this.stopAtDivergence = stopAtDivergence;
+    }
+
+    void onDivergence(Runnable cancel) {
+        this.stop = cancel;
+    }
+
+    int used() {
+        return Math.min(next.get(), recording.calls().size());
+    }
+
+    @Override
+    public ModelResponse call(ModelRequest request, ModelCallContext context) throws ModelException, InterruptedException {
+        int index = next.getAndIncrement();
+        if (index >= recording.calls().size()) {
+            throw new ModelException(ModelException.Kind.OTHER, 0, "the recording has no model response left for call "
+                    + (index + 1) + " (it recorded " + recording.calls().size() + ")", false, null, null, null);
+        }
+        Recording.Call recorded = recording.calls().get(index);
+        JsonNode now = Json.mapper().valueToTree(request);
+        if (comparison.divergence() == null) {
+            Optional<String> diff = JsonDiff.first(recorded.request(), now);
+            if (diff.isPresent()) {
+                comparison.diverged(recorded, diff.get());
+                if (stopAtDivergence) {
+                    stop.run();
+                    throw new InterruptedException("replay stopped at the first divergence");
+                }
+            }
+        }
+        for (ContentBlock block : recorded.response().content()) {
+            if (block instanceof TextBlock text) {
+                context.stream().onTextDelta(text.text());
+            }
+        }
+        return recorded.response();
+    }
+}
