@@ -1,6 +1,7 @@
 package dev.rein.cli;
 
 import dev.rein.agent.Agent;
+import dev.rein.mcp.McpConfig;
 import dev.rein.model.Model;
 import dev.rein.store.jdbc.JdbcRunStore;
 import dev.rein.run.Reasons;
@@ -9,6 +10,7 @@ import dev.rein.state.RunSnapshot;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -40,6 +42,13 @@ final class ReplyCommand implements Callable<Integer> {
             description = "Most tokens one model response may have from now on (default: what the run was started with).")
     Integer maxTokens;
 
+    @Mixin
+    McpOptions mcp;
+
+    /** Defaults: what the run was started with (provider, base URL, price), then REIN_PROVIDER. */
+    @Mixin
+    ProviderOptions providerOptions;
+
     ReplyCommand(CliEnvironment env) {
         this.env = env;
     }
@@ -51,7 +60,10 @@ final class ReplyCommand implements Callable<Integer> {
             throw new UsageException(home.noStoreMessage());
         }
         RunSettings stored = home.settings(runId);
-        RunSettings settings = maxTokens == null ? stored : stored.withMaxTokens(maxTokens);
+        // As for resume: the provider, base URL and price the run was started with unless options say otherwise.
+        ProviderSelection provider = providerOptions.select(env.env(), stored.provider());
+        RunSettings settings = (maxTokens == null ? stored : stored.withMaxTokens(maxTokens)).with(provider);
+        RunCommand.requirePrice(settings.model(), provider);
         if (trace != null) {
             TraceFile.checkWritable(trace);
         }
@@ -60,9 +72,14 @@ final class ReplyCommand implements Callable<Integer> {
             if (maxTokens != null) {
                 home.saveSettings(runId, settings); // later resumes keep the raised limit
             }
-            Model client = env.models().create(settings.model(), env.env());
-            try (StatusLine line = new StatusLine(env.err(), env.terminal().animated() && !json)) {
-                Agent agent = CliAgent.build(settings, runId, client, home, store, line, quiet, trace);
+            // The run's own MCP servers file unless --mcp names another.
+            Path serversFile = mcp.file != null ? mcp.file : CliMcp.remembered(home, runId);
+            McpConfig servers = serversFile == null ? null : CliMcp.load(serversFile, env);
+            Model client = env.models().create(settings.model(), provider.environment(env.env()));
+            try (CliMcp mcpTools = CliMcp.start(serversFile, servers, settings.tools());
+                 StatusLine line = new StatusLine(env.err(), env.terminal().animated() && !json);
+                 CliTelemetry telemetry = CliTelemetry.from(env, home)) {
+                Agent agent = CliAgent.build(settings, runId, client, home, store, line, quiet, trace, telemetry, mcpTools);
                 RunReport report = new RunReport(env, json, quiet, trace, agent.runs()::pending);
                 return Foreground.run(() -> agent.startReply(runId, text), env, report::print);
             } finally {

@@ -27,6 +27,8 @@ public final class ReinConventions {
     public static final AttributeKey<String> MODEL_PURPOSE = stringKey("rein.model.purpose");
     public static final AttributeKey<Double> MODEL_COST_USD = doubleKey("rein.model.cost_usd");
     public static final AttributeKey<Long> ATTEMPT = longKey("rein.attempt");
+    /** The turn of a conversation a reply started ({@code agent.reply}, {@code rein reply}). */
+    public static final AttributeKey<Long> TURN = longKey("rein.turn");
     public static final AttributeKey<Long> DELAY_MS = longKey("rein.delay_ms");
     public static final AttributeKey<String> MESSAGE = stringKey("rein.message");
 
@@ -63,6 +65,8 @@ public final class ReinConventions {
     public static final String EVENT_BUDGET_STOP = "rein.budget.stop";
     public static final String EVENT_INTERVENTION = "rein.intervention";
     public static final String EVENT_CONTEXT_EDITED = "rein.context.edited";
+    /** A reply continued the run as a new turn. */
+    public static final String EVENT_TURN_STARTED = "rein.turn.started";
     public static final String EVENT_AUDIT = "rein.audit";
 
     // Metrics.

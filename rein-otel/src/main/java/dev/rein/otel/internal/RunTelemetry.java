@@ -83,6 +83,8 @@ final class RunTelemetry implements RunListener {
             case TraceEvent.Audit e -> audit(e);
             case TraceEvent.StateChanged e -> { }
             case TraceEvent.TokensCounted e -> { } // an estimate for a context policy, not a generation
+            case TraceEvent.TurnStarted e -> runEvent(ReinConventions.EVENT_TURN_STARTED,
+                    Attributes.of(ReinConventions.TURN, (long) e.turn()), e.time());
             case TraceEvent.RunFinished e -> finished(e);
         }
     }
