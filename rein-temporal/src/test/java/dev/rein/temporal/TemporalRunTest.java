@@ -28,8 +28,12 @@ class TemporalRunTest {
             assertThat(result.runId()).isEqualTo("run-equivalence");
             assertThat(result.steps()).isEqualTo(expected.steps());
             assertThat(result.costUsd()).isEqualByComparingTo(expected.costUsd());
-            assertThat(types(remote.events())).isEqualTo(types(local.events()));
-            // parallel calls are reported as they end, so in either order
+            // Calls are admitted in call order and their results reported as they end: a step's results may come
+            // between its calls, so the tool events of a step are compared as calls then results.
+            assertThat(stepwise(types(remote.events()))).isEqualTo(stepwise(types(local.events())));
+            assertThat(remote.events(TraceEvent.ToolCalled.class)).extracting(TraceEvent.ToolCalled::callId)
+                    .containsExactlyElementsOf(local.events(TraceEvent.ToolCalled.class).stream()
+                            .map(TraceEvent.ToolCalled::callId).toList());
             assertThat(remote.events(TraceEvent.ToolCompleted.class)).extracting(TraceEvent.ToolCompleted::content)
                     .containsExactlyInAnyOrderElementsOf(local.events(TraceEvent.ToolCompleted.class).stream()
                             .map(TraceEvent.ToolCompleted::content).toList());
@@ -79,5 +83,24 @@ class TemporalRunTest {
 
     private static List<String> types(List<TraceEvent> events) {
         return events.stream().map(e -> e.getClass().getSimpleName()).toList();
+    }
+
+    /** Each contiguous block of tool calls and results as its calls, then its results. */
+    private static List<String> stepwise(List<String> types) {
+        List<String> out = new java.util.ArrayList<>();
+        List<String> results = new java.util.ArrayList<>();
+        for (String type : types) {
+            switch (type) {
+                case "ToolCalled" -> out.add(type);
+                case "ToolCompleted" -> results.add(type);
+                default -> {
+                    out.addAll(results);
+                    results.clear();
+                    out.add(type);
+                }
+            }
+        }
+        out.addAll(results);
+        return out;
     }
 }
