@@ -1,17 +1,12 @@
 package dev.rein.cli;
 
-import dev.rein.agent.Agent;
-import dev.rein.mcp.McpConfig;
-import dev.rein.model.Model;
 import dev.rein.store.jdbc.JdbcRunStore;
 import dev.rein.run.Reasons;
 import dev.rein.run.RunStatus;
 import dev.rein.state.RunSnapshot;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code rein reply RUN TEXT}: continues an ended run with the next turn of the conversation. */
@@ -29,25 +24,8 @@ final class ReplyCommand implements Callable<Integer> {
     @Parameters(index = "1", paramLabel = "TEXT", description = "The reply: the answer to the run's question, or a follow-up.")
     String text;
 
-    @Option(names = "--trace", paramLabel = "FILE", description = "Append the turn's JSONL trace to FILE.")
-    Path trace;
-
-    @Option(names = "--json", description = "Print exactly one JSON object on stdout when the run ends (as 'rein run --json').")
-    boolean json;
-
-    @Option(names = {"-q", "--quiet"}, description = "No live view.")
-    boolean quiet;
-
-    @Option(names = "--max-tokens", paramLabel = "N", converter = OptionValues.TokenCount.class,
-            description = "Most tokens one model response may have from now on (default: what the run was started with).")
-    Integer maxTokens;
-
     @Mixin
-    McpOptions mcp;
-
-    /** Defaults: what the run was started with (provider, base URL, price), then REIN_PROVIDER. */
-    @Mixin
-    ProviderOptions providerOptions;
+    StoredRunOptions options;
 
     ReplyCommand(CliEnvironment env) {
         this.env = env;
@@ -55,37 +33,7 @@ final class ReplyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        CliHome home = CliHome.of(env.env());
-        if (!home.hasStore()) {
-            throw new UsageException(home.noStoreMessage());
-        }
-        RunSettings stored = home.settings(runId);
-        // As for resume: the provider, base URL and price the run was started with unless options say otherwise.
-        ProviderSelection provider = providerOptions.select(env.env(), stored.provider());
-        RunSettings settings = (maxTokens == null ? stored : stored.withMaxTokens(maxTokens)).with(provider);
-        RunCommand.requirePrice(settings.model(), provider);
-        if (trace != null) {
-            TraceFile.checkWritable(trace);
-        }
-        try (JdbcRunStore store = home.store()) {
-            requireReplyable(store);
-            if (maxTokens != null) {
-                home.saveSettings(runId, settings); // later resumes keep the raised limit
-            }
-            // The run's own MCP servers file unless --mcp names another.
-            Path serversFile = mcp.file != null ? mcp.file : CliMcp.remembered(home, runId);
-            McpConfig servers = serversFile == null ? null : CliMcp.load(serversFile, env);
-            Model client = env.models().create(settings.model(), provider.environment(env.env()));
-            try (CliMcp mcpTools = CliMcp.start(serversFile, servers, settings.tools());
-                 StatusLine line = new StatusLine(env.err(), env.terminal().animated() && !json);
-                 CliTelemetry telemetry = CliTelemetry.from(env, home)) {
-                Agent agent = CliAgent.build(settings, runId, client, home, store, line, quiet, trace, telemetry, mcpTools);
-                RunReport report = new RunReport(env, json, quiet, trace, agent.runs()::pending);
-                return Foreground.run(() -> agent.startReply(runId, text), env, report::print);
-            } finally {
-                RunCommand.closeQuietly(client, env, "rein reply");
-            }
-        }
+        return options.continueRun(env, runId, "rein reply", this::requireReplyable, agent -> agent.startReply(runId, text));
     }
 
     /** Refuses, in the command's own terms, a run that cannot take a reply, before any model is created. */

@@ -1,19 +1,14 @@
 package dev.rein.cli;
 
-import dev.rein.agent.Agent;
-import dev.rein.mcp.McpConfig;
-import dev.rein.model.Model;
 import dev.rein.store.jdbc.JdbcRunStore;
 import dev.rein.approval.ActionHash;
 import dev.rein.approval.ApprovalRequest;
 import dev.rein.state.RunSnapshot;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code rein resume RUN}: continues a stored run in this process. */
@@ -30,25 +25,8 @@ final class ResumeCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "RUN", description = "The run id (see 'rein runs').")
     String runId;
 
-    @Option(names = "--trace", paramLabel = "FILE", description = "Append the resumed run's JSONL trace to FILE.")
-    Path trace;
-
-    @Option(names = "--json", description = "Print exactly one JSON object on stdout when the run ends (as 'rein run --json').")
-    boolean json;
-
-    @Option(names = {"-q", "--quiet"}, description = "No live view.")
-    boolean quiet;
-
-    @Option(names = "--max-tokens", paramLabel = "N", converter = OptionValues.TokenCount.class,
-            description = "Most tokens one model response may have from now on (default: what the run was started with).")
-    Integer maxTokens;
-
     @Mixin
-    McpOptions mcp;
-
-    /** Defaults: what the run was started with (provider, base URL, price), then REIN_PROVIDER. */
-    @Mixin
-    ProviderOptions providerOptions;
+    StoredRunOptions options;
 
     ResumeCommand(CliEnvironment env) {
         this.env = env;
@@ -56,36 +34,7 @@ final class ResumeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        CliHome home = CliHome.of(env.env());
-        if (!home.hasStore()) {
-            throw new UsageException(home.noStoreMessage());
-        }
-        RunSettings stored = home.settings(runId);
-        ProviderSelection provider = providerOptions.select(env.env(), stored.provider());
-        RunSettings settings = (maxTokens == null ? stored : stored.withMaxTokens(maxTokens)).with(provider);
-        RunCommand.requirePrice(settings.model(), provider);
-        if (trace != null) {
-            TraceFile.checkWritable(trace);
-        }
-        try (JdbcRunStore store = home.store()) {
-            requireResumable(store);
-            if (maxTokens != null) {
-                home.saveSettings(runId, settings); // later resumes keep the raised limit
-            }
-            // The run's own servers file unless --mcp names another.
-            Path serversFile = mcp.file != null ? mcp.file : CliMcp.remembered(home, runId);
-            McpConfig servers = serversFile == null ? null : CliMcp.load(serversFile, env);
-            Model client = env.models().create(settings.model(), provider.environment(env.env()));
-            try (CliMcp mcpTools = CliMcp.start(serversFile, servers, settings.tools());
-                 StatusLine line = new StatusLine(env.err(), env.terminal().animated() && !json);
-                 CliTelemetry telemetry = CliTelemetry.from(env, home)) {
-                Agent agent = CliAgent.build(settings, runId, client, home, store, line, quiet, trace, telemetry, mcpTools);
-                RunReport report = new RunReport(env, json, quiet, trace, agent.runs()::pending);
-                return Foreground.run(() -> agent.startResume(runId), env, report::print);
-            } finally {
-                RunCommand.closeQuietly(client, env, "rein resume");
-            }
-        }
+        return options.continueRun(env, runId, "rein resume", this::requireResumable, agent -> agent.startResume(runId));
     }
 
     /** Refuses, in the command's own terms, a run that cannot continue, before any model is created. */

@@ -1,0 +1,77 @@
+package dev.rein.cli;
+
+import dev.rein.agent.Agent;
+import dev.rein.agent.RunHandle;
+import dev.rein.mcp.McpConfig;
+import dev.rein.model.Model;
+import dev.rein.store.jdbc.JdbcRunStore;
+import java.nio.file.Path;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * The options and the common path of the commands that continue a stored run in this process
+ * ({@code rein resume}, {@code rein reply}): the agent it was started with, on the provider, base URL,
+ * price and MCP servers it was started with unless the options say otherwise.
+ */
+final class StoredRunOptions {
+    @Option(names = "--trace", paramLabel = "FILE", description = "Append what this process adds to the run's JSONL trace to FILE.")
+    Path trace;
+
+    @Option(names = "--json", description = "Print exactly one JSON object on stdout when the run ends (as 'rein run --json').")
+    boolean json;
+
+    @Option(names = {"-q", "--quiet"}, description = "No live view.")
+    boolean quiet;
+
+    @Option(names = "--max-tokens", paramLabel = "N", converter = OptionValues.TokenCount.class,
+            description = "Most tokens one model response may have from now on (default: what the run was started with).")
+    Integer maxTokens;
+
+    @Mixin
+    McpOptions mcp;
+
+    /** Defaults: what the run was started with (provider, base URL, price), then REIN_PROVIDER. */
+    @Mixin
+    ProviderOptions providerOptions;
+
+    /**
+     * Continues run {@code runId}: {@code check} refuses, in the command's own terms, a run it cannot
+     * continue (before any model is created); {@code start} starts the continuation on the built agent.
+     */
+    int continueRun(CliEnvironment env, String runId, String command, Consumer<JdbcRunStore> check,
+                    Function<Agent, RunHandle> start) {
+        CliHome home = CliHome.of(env.env());
+        if (!home.hasStore()) {
+            throw new UsageException(home.noStoreMessage());
+        }
+        RunSettings stored = home.settings(runId);
+        ProviderSelection provider = providerOptions.select(env.env(), stored.provider());
+        RunSettings settings = (maxTokens == null ? stored : stored.withMaxTokens(maxTokens)).with(provider);
+        RunCommand.requirePrice(settings.model(), provider);
+        if (trace != null) {
+            TraceFile.checkWritable(trace);
+        }
+        try (JdbcRunStore store = home.store()) {
+            check.accept(store);
+            if (maxTokens != null) {
+                home.saveSettings(runId, settings); // later continuations keep the raised limit
+            }
+            // The run's own servers file unless --mcp names another.
+            Path serversFile = mcp.file != null ? mcp.file : CliMcp.remembered(home, runId);
+            McpConfig servers = serversFile == null ? null : CliMcp.load(serversFile, env);
+            Model client = env.models().create(settings.model(), provider.environment(env.env()));
+            try (CliMcp mcpTools = CliMcp.start(serversFile, servers, settings.tools());
+                 StatusLine line = new StatusLine(env.err(), env.terminal().animated() && !json);
+                 CliTelemetry telemetry = CliTelemetry.from(env, home)) {
+                Agent agent = CliAgent.build(settings, runId, client, home, store, line, quiet, trace, telemetry, mcpTools);
+                RunReport report = new RunReport(env, json, quiet, trace, agent.runs()::pending);
+                return Foreground.run(() -> start.apply(agent), env, report::print);
+            } finally {
+                RunCommand.closeQuietly(client, env, command);
+            }
+        }
+    }
+}
