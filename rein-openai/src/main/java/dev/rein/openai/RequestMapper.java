@@ -8,6 +8,7 @@ import dev.rein.model.ContentBlock;
 import dev.rein.model.Message;
 import dev.rein.model.ModelRequest;
 import dev.rein.model.OpaqueBlock;
+import dev.rein.model.OutputSchema;
 import dev.rein.model.RedactedThinkingBlock;
 import dev.rein.model.Role;
 import dev.rein.model.TextBlock;
@@ -78,6 +79,9 @@ final class RequestMapper {
             ArrayNode stop = body.putArray("stop");
             request.stopSequences().forEach(stop::add);
         }
+        request.option(OutputSchema.class)
+                .filter(schema -> request.option(OpenAiStructuredOutput.class).map(OpenAiStructuredOutput::enabled).orElse(false))
+                .ifPresent(schema -> body.set("response_format", responseFormat(schema)));
         body.put("stream", true);
         body.putObject("stream_options").put("include_usage", true);
         return body;
@@ -94,6 +98,28 @@ final class RequestMapper {
                 yield named;
             }
         };
+    }
+
+    /**
+     * {@code response_format} for the output schema. Not strict: strict mode refuses schemas with
+     * optional properties or keywords outside its subset, and Rein validates the answer anyway.
+     */
+    static ObjectNode responseFormat(OutputSchema schema) {
+        ObjectNode format = Json.object().put("type", "json_schema");
+        ObjectNode jsonSchema = format.putObject("json_schema");
+        jsonSchema.put("name", wireName(schema.name()));
+        jsonSchema.set("schema", schema.schema().deepCopy());
+        jsonSchema.put("strict", false);
+        return format;
+    }
+
+    /** The API allows only a-z, A-Z, 0-9, '_' and '-' in the name, at most 64 characters. */
+    static String wireName(String name) {
+        String wire = name.replaceAll("[^A-Za-z0-9_-]", "_");
+        if (wire.length() > 64) {
+            wire = wire.substring(0, 64);
+        }
+        return wire.isEmpty() ? "output" : wire;
     }
 
     private static ObjectNode tool(ToolDefinition tool) {

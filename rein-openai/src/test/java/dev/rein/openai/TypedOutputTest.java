@@ -1,0 +1,122 @@
+package dev.rein.openai;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.openai.core.ObjectMappers;
+import com.openai.models.ResponseFormatJsonSchema;
+import com.openai.models.chat.completions.ChatCompletionCreateParams;
+import dev.rein.ReinException;
+import dev.rein.agent.Agent;
+import dev.rein.agent.RunResult;
+import dev.rein.model.OutputSchema;
+import dev.rein.run.Reasons;
+import dev.rein.run.RunStatus;
+import dev.rein.testkit.openai.ChatReply;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Typed final results over the Chat Completions wire (fake server): valid, repaired after feedback, invalid to the end, and the response_format opt-in. */
+class TypedOutputTest extends FakeChat {
+    /** The typed answer of these runs. */
+    public record Verdict(String decision, int confidence, List<String> reasons) {}
+
+    private Agent agent() {
+        return Agent.builder().model(model).systemPrompt("You judge refund requests.").maxVerificationFailures(2).build();
+    }
+
+    @Test
+    void aValidAnswerIsReturnedAsTheType() {
+        server.enqueue(ChatReply.text("{\"decision\":\"refund\",\"confidence\":80,\"reasons\":[\"配送遅延\"]}"));
+
+        RunResult result = agent().run("Should order A-104 be refunded?", Verdict.class);
+
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(result.output(Verdict.class)).isEqualTo(new Verdict("refund", 80, List.of("配送遅延")));
+        String system = lastBody().at("/messages/0/content").asText();
+        assertThat(system).startsWith("You judge refund requests.").contains("JSON Schema (Verdict)").contains("\"confidence\"");
+    }
+
+    @Test
+    void anInvalidAnswerIsShownToTheModelWithTheErrorsAndRepaired() {
+        server.enqueue(ChatReply.text("{\"decision\":\"refund\",\"confidence\":\"high\"}"),
+                ChatReply.text("```json\n{\"decision\":\"refund\",\"confidence\":90,\"reasons\":[]}\n```"));
+
+        RunResult result = agent().run("Should order A-104 be refunded?", Verdict.class);
+
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(result.output(Verdict.class).confidence()).isEqualTo(90);
+        JsonNode messages = server.requests().get(1).body().get("messages");
+        String feedback = messages.get(messages.size() - 1).path("content").asText();
+        assertThat(feedback).contains("not valid output").contains("confidence").contains("reasons");
+    }
+
+    @Test
+    void anAnswerInvalidEveryTimeEndsFailedInvalidOutput() {
+        server.enqueue(ChatReply.text("I think a refund is fair."), ChatReply.text("{\"decision\":1}"));
+
+        RunResult result = agent().run("Should order A-104 be refunded?", Verdict.class);
+
+        assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(result.reason()).isEqualTo(Reasons.INVALID_OUTPUT);
+        assertThat(result.message()).contains("2 times");
+        assertThatThrownBy(() -> result.output(Verdict.class)).isInstanceOf(ReinException.class).hasMessageContaining("invalid_output");
+    }
+
+    @Test
+    void withStructuredOutputEnabledTheSchemaIsSentAsResponseFormatAndStillValidated() {
+        server.enqueue(ChatReply.text("{\"decision\":\"refund\",\"confidence\":\"high\",\"reasons\":[]}"),
+                ChatReply.text("{\"decision\":\"refund\",\"confidence\":70,\"reasons\":[]}"));
+
+        RunResult result = Agent.builder().model(model).outputType(Verdict.class)
+                .modelOption(OpenAiStructuredOutput.ENABLED).build().run("Refund?");
+
+        assertThat(result.output(Verdict.class).confidence()).as("the first answer was refused despite response_format").isEqualTo(70);
+        assertThat(server.requestCount()).isEqualTo(2);
+        JsonNode format = lastBody().get("response_format");
+        assertThat(format.path("type").asText()).isEqualTo("json_schema");
+        assertThat(format.at("/json_schema/name").asText()).isEqualTo("Verdict");
+        assertThat(format.at("/json_schema/strict").isBoolean()).isTrue();
+        assertThat(format.at("/json_schema/strict").asBoolean()).isFalse();
+        assertThat(format.at("/json_schema/schema/properties/confidence/type").asText()).isEqualTo("integer");
+        assertThat(format.at("/json_schema/schema/required").toString()).contains("decision");
+
+        // The official SDK reads the body as its typed json_schema response format.
+        ResponseFormatJsonSchema.JsonSchema typed = ObjectMappers.jsonMapper()
+                .convertValue(lastBody(), ChatCompletionCreateParams.Body.class)
+                .responseFormat().orElseThrow().asJsonSchema().jsonSchema();
+        assertThat(typed.name()).isEqualTo("Verdict");
+        assertThat(typed.strict()).contains(false);
+        assertThat(typed.schema()).isPresent();
+    }
+
+    @Test
+    void aSchemaNameIsMadeFitForTheApi() {
+        server.enqueue(ChatReply.text("{\"ok\":true}"));
+        OutputSchema schema = OutputSchema.fromJson("承認 flag.v1",
+                "{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\"}},\"required\":[\"ok\"]}");
+
+        RunResult result = Agent.builder().model(model).outputSchema(schema).modelOption(OpenAiStructuredOutput.ENABLED)
+                .build().run("Is it ok?");
+
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(lastBody().at("/response_format/json_schema/name").asText()).matches("[A-Za-z0-9_-]{1,64}").endsWith("flag_v1");
+        assertThat(RequestMapper.wireName("x".repeat(100))).hasSize(64);
+    }
+
+    @Test
+    void withoutTheOptInNoResponseFormatIsSent() {
+        server.enqueue(ChatReply.text("{\"decision\":\"no\",\"confidence\":1,\"reasons\":[]}"));
+        agent().run("Refund?", Verdict.class);
+        assertThat(lastBody().has("response_format")).isFalse();
+    }
+
+    @Test
+    void theOptInWithoutAnOutputSchemaSendsNothing() {
+        server.enqueue(ChatReply.text("plain answer"));
+        RunResult result = Agent.builder().model(model).modelOption(OpenAiStructuredOutput.ENABLED).build().run("Hi");
+        assertThat(result.answer()).isEqualTo("plain answer");
+        assertThat(lastBody().has("response_format")).isFalse();
+    }
+}
