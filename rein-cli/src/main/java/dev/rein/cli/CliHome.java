@@ -1,5 +1,6 @@
 package dev.rein.cli;
 
+import dev.rein.testkit.MessagingTools;
 import dev.rein.json.Json;
 import dev.rein.state.RunStore;
 import dev.rein.store.jdbc.JdbcRunStore;

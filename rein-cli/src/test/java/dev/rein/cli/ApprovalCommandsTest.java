@@ -1,5 +1,6 @@
 package dev.rein.cli;
 
+import dev.rein.testkit.MessagingTools;
 import static dev.rein.testkit.ScriptedModel.call;
 import static dev.rein.testkit.ScriptedModel.text;
 import static dev.rein.testkit.ScriptedModel.toolCalls;

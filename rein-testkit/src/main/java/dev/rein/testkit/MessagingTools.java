@@ -1,4 +1,4 @@
-package dev.rein.cli;
+package dev.rein.testkit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
