@@ -1,24 +1,38 @@
 package dev.rein.replay;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.agent.RunResult;
 import dev.rein.json.Json;
 import dev.rein.model.ToolUseBlock;
+import dev.rein.security.TraceRedactor;
+import dev.rein.tool.Secrets;
 import dev.rein.trace.RunListener;
 import dev.rein.trace.TraceEvent;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Compares a replay with its recording: collects the replay's guard events (interventions, stall
- * findings) by step, and on the first request that differs says what changed, in words.
+ * findings), and on the first call that differs (its request, or a call made or left out) says
+ * what changed, in words.
  */
 final class Comparison {
+    /** How a trace writes a masked secret; the name says which secret to mask the rebuilt request with. */
+    private static final Pattern MASKED = Pattern.compile("\\[REDACTED:([^\\]\"]+)]");
+
     private final Recording recording;
-    private final Map<Integer, List<JsonNode>> guardEvents = new ConcurrentHashMap<>();
+    private final List<JsonNode> guardEvents = Collections.synchronizedList(new ArrayList<>());
     private final Map<String, String> toolOfCall = new HashMap<>();
+    private volatile Secrets secrets = Secrets.NONE;
+    private volatile TraceEvent.ModelRequested lastRequest;
     private volatile Divergence divergence;
 
     Comparison(Recording recording) {
@@ -35,37 +49,99 @@ final class Comparison {
             @Override
             public void onEvent(TraceEvent event) {
                 if (event instanceof TraceEvent.Intervention || event instanceof TraceEvent.StallDetected) {
-                    guardEvents.computeIfAbsent(event.step(), s -> java.util.Collections.synchronizedList(new ArrayList<>()))
-                            .add(Json.mapper().valueToTree(event));
+                    guardEvents.add(Json.mapper().valueToTree(event));
+                } else if (event instanceof TraceEvent.ModelRequested requested) {
+                    lastRequest = requested;
                 }
             }
         };
+    }
+
+    /** The agent's secrets: a rebuilt request is masked with them before it is compared, as its trace was. */
+    void secrets(Secrets secrets) {
+        this.secrets = Objects.requireNonNull(secrets, "secrets");
     }
 
     Divergence divergence() {
         return divergence;
     }
 
-    /** Records the first divergence: the request of {@code call} differs by {@code diff}. */
-    void diverged(Recording.Call call, String diff) {
-        for (int step = 0; step <= call.step(); step++) {
-            List<String> changes = changes(recording.guardEvents().getOrDefault(step, List.of()), guardEvents.getOrDefault(step, List.of()));
+    /**
+     * {@code now} as the trace would have stored it: every secret the agent knows is masked, and so
+     * is every secret the recorded request shows masked that the agent can look up by name (a
+     * secret a tool fetched is not known in a replay, where no tool runs).
+     */
+    JsonNode masked(JsonNode now, JsonNode recorded) {
+        Map<String, String> values = new LinkedHashMap<>(secrets.known());
+        Matcher names = MASKED.matcher(Json.write(recorded));
+        while (names.find()) {
+            String name = names.group(1);
+            if (!values.containsKey(name)) {
+                secrets.get(name).ifPresent(value -> values.put(name, value));
+            }
+        }
+        return values.isEmpty() ? now : new TraceRedactor(() -> values).redactValue(now);
+    }
+
+    /** The request of recorded call {@code index} differs by {@code diff}. */
+    void requestDiffers(int index, String diff) {
+        Recording.Call call = recording.calls().get(index);
+        diverge(index, call.step(), call.purpose(), "the " + call.purpose() + " request differs " + diff,
+                "the " + call.purpose() + " request of step " + call.step() + " differs " + diff, diff);
+    }
+
+    /** The replay makes one model call more than the recording has. */
+    void beyondRecording() {
+        TraceEvent.ModelRequested now = lastRequest;
+        int step = now == null ? 0 : now.step();
+        String purpose = now == null ? "step" : now.purpose();
+        int recorded = recording.calls().size();
+        String what = "a " + purpose + " model call the recording does not have (it recorded " + recorded + ")";
+        diverge(recorded, step, purpose, "the run now makes " + what, "the run makes " + what + " at step " + step, "");
+    }
+
+    /** The replayed run ended after {@code used} model calls, before the recording's next one. */
+    void endedEarly(int used, RunResult result) {
+        Recording.Call next = recording.calls().get(used);
+        String ending = result.status().name() + "/" + result.reason();
+        String what = "before the recorded " + next.purpose() + " call of step " + next.step() + " (it used " + used + " of "
+                + recording.calls().size() + " recorded model calls)";
+        diverge(used, next.step(), next.purpose(), "the run now ends " + ending + " " + what, "the run ends " + ending + " " + what, "");
+    }
+
+    /**
+     * Records the first divergence, found at recorded call {@code index} of {@code step}. When a guard
+     * acts now that did not (or no longer acts) before that call, the divergence is placed there and
+     * explained by it.
+     */
+    private synchronized void diverge(int index, int step, String purpose, String alone, String consequence, String diff) {
+        if (divergence != null) {
+            return;
+        }
+        List<JsonNode> replayed = List.copyOf(guardEvents);
+        List<JsonNode> recorded = recording.guardEvents().stream().filter(g -> g.callsBefore() <= index)
+                .map(Recording.Guard::event).toList();
+        for (int s = 0; s <= step; s++) {
+            List<String> changes = changes(atStep(recorded, s), atStep(replayed, s));
             if (!changes.isEmpty()) {
-                divergence = new Divergence(step, call.purpose(), "step " + step + ": " + String.join("; ", changes)
-                        + " (so the " + call.purpose() + " request of step " + call.step() + " differs " + diff + ")", diff);
+                divergence = new Divergence(s, purpose, "step " + s + ": " + String.join("; ", changes) + " (so " + consequence + ")",
+                        diff);
                 return;
             }
         }
-        divergence = new Divergence(call.step(), call.purpose(), "step " + call.step() + ": the " + call.purpose()
-                + " request differs " + diff, diff);
+        divergence = new Divergence(step, purpose, "step " + step + ": " + alone, diff);
+    }
+
+    private static List<JsonNode> atStep(List<JsonNode> events, int step) {
+        return events.stream().filter(e -> e.path("step").asInt() == step).toList();
     }
 
     /** Guard events the replay has and the recording had not, and the reverse, described. */
     private List<String> changes(List<JsonNode> recorded, List<JsonNode> replayed) {
         List<String> recordedKeys = recorded.stream().map(Comparison::key).toList();
-        List<String> replayedKeys = new ArrayList<>(replayed).stream().map(Comparison::key).toList();
+        List<String> replayedKeys = replayed.stream().map(Comparison::key).toList();
         List<String> out = new ArrayList<>();
-        for (JsonNode e : new ArrayList<>(replayed)) {
+        for (JsonNode e : replayed) {
             if (!recordedKeys.contains(key(e))) {
                 out.add(describe(e, "now"));
             }
@@ -94,7 +170,7 @@ final class Comparison {
     }
 
     private static String verb(String action) {
-        return switch (action) {
+        return switch (action.toLowerCase(Locale.ROOT)) {
             case "blocked" -> "blocks";
             case "warned" -> "warns about";
             case "stopped" -> "stops the run at";

@@ -1,5 +1,6 @@
 package dev.rein.replay;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
 
 /**
@@ -13,5 +14,15 @@ public record RecordedRun(String runId, String goal, String model, List<String> 
                           int modelCalls) {
     public RecordedRun {
         tools = List.copyOf(tools);
+    }
+
+    static RecordedRun of(Recording r) {
+        JsonNode first = r.calls().isEmpty() ? null : r.calls().get(0).request();
+        StringBuilder system = new StringBuilder();
+        if (first != null) {
+            first.path("system").forEach(block -> system.append(block.path("text").asText()));
+        }
+        return new RecordedRun(r.runId(), r.goal(), r.model(), r.tools(), system.toString(),
+                first == null ? 0 : first.path("max_tokens").asInt(), r.calls().size());
     }
 }

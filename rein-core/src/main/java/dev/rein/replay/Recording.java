@@ -21,10 +21,20 @@ import java.util.Set;
  * JSON and the response), every tool result by call id, its guard events by step, and its ending.
  */
 record Recording(String runId, String goal, String model, List<String> tools, JsonNode limits, List<Call> calls,
-                 Map<String, JsonNode> toolResults, Map<Integer, List<JsonNode>> guardEvents, JsonNode finished) {
+                 Map<String, JsonNode> toolResults, List<Guard> guardEvents, JsonNode finished) {
 
     /** One model call: the step, the purpose, the request as recorded and the response. */
     record Call(int step, String purpose, JsonNode request, ModelResponse response) {}
+
+    /**
+     * A guard event (an intervention or a stall finding) and how many model calls the run had
+     * completed before it, so a replay compares only the events that came before the call it is at.
+     */
+    record Guard(int callsBefore, JsonNode event) {
+        int step() {
+            return event.path("step").asInt();
+        }
+    }
 
     /** The ids of the runs {@code trace} holds, in the order they first appear. */
     static List<String> runIds(Path trace) {
@@ -57,7 +67,7 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
         JsonNode pendingRequest = null;
         List<Call> calls = new ArrayList<>();
         Map<String, JsonNode> results = new LinkedHashMap<>();
-        Map<Integer, List<JsonNode>> guards = new LinkedHashMap<>();
+        List<Guard> guards = new ArrayList<>();
         for (JsonNode e : events) {
             switch (e.path("type").asText()) {
                 case "run_started" -> started = started == null ? e : started;
@@ -72,7 +82,7 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
                     pendingRequest = null;
                 }
                 case "tool_result" -> results.put(e.path("call_id").asText(), e);
-                case "intervention", "stall_detected" -> guards.computeIfAbsent(e.path("step").asInt(), s -> new ArrayList<>()).add(e);
+                case "intervention", "stall_detected" -> guards.add(new Guard(calls.size(), e));
                 case "run_finished" -> finished = e;
                 default -> { }
             }

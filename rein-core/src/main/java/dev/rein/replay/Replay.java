@@ -1,14 +1,10 @@
 package dev.rein.replay;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.agent.Agent;
 import dev.rein.agent.RunHandle;
 import dev.rein.agent.RunResult;
-import dev.rein.budget.Budget;
-import dev.rein.tool.ToolInterceptor;
-import java.math.BigDecimal;
 import java.nio.file.Path;
-import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -46,7 +42,7 @@ public final class Replay {
      *
      * @throws dev.rein.ReinException when the trace cannot be read or is not JSONL
      */
-    public static java.util.List<String> runIds(Path trace) {
+    public static List<String> runIds(Path trace) {
         return Recording.runIds(trace);
     }
 
@@ -71,14 +67,17 @@ public final class Replay {
      * @throws dev.rein.ReinException when the trace cannot be read or holds no replayable run
      */
     public RecordedRun recorded() {
-        Recording r = Recording.read(trace, runId);
-        JsonNode first = r.calls().isEmpty() ? null : r.calls().get(0).request();
-        StringBuilder system = new StringBuilder();
-        if (first != null) {
-            first.path("system").forEach(block -> system.append(block.path("text").asText()));
-        }
-        return new RecordedRun(r.runId(), r.goal(), r.model(), r.tools(), system.toString(),
-                first == null ? 0 : first.path("max_tokens").asInt(), r.calls().size());
+        return RecordedRun.of(Recording.read(trace, runId));
+    }
+
+    /**
+     * A replay in parts, for a harness that starts the run itself; {@link #stopAtDivergence} does not
+     * apply (only {@link #replay} holds the run's handle to cancel).
+     *
+     * @throws dev.rein.ReinException when the trace cannot be read or holds no replayable run
+     */
+    public ReplaySession session() {
+        return new ReplaySession(Recording.read(trace, runId), liveReadTools, false);
     }
 
     /**
@@ -89,40 +88,10 @@ public final class Replay {
      */
     public ReplayReport replay(Agent agent) {
         Recording recording = Recording.read(trace, runId);
-        Comparison comparison = new Comparison(recording);
-        ReplayModel model = new ReplayModel(recording, comparison, stopAtDivergence);
-        ToolInterceptor tools = new RecordedTools(recording, liveReadTools);
-        Agent replaying = agent.config().toBuilder()
-                .model(model)
-                .modelName(recording.model())
-                .prices(agent.config().prices())
-                .toolInterceptor(tools)
-                .listener(comparison::listener)
-                .budget(budget(agent.config().budget(), recording.limits()))
-                .runIds(recording::runId)
-                .build();
-        RunHandle handle = replaying.start(recording.goal());
-        model.onDivergence(handle::cancel);
+        ReplaySession session = new ReplaySession(recording, liveReadTools, stopAtDivergence);
+        RunHandle handle = session.agent(agent).start(recording.goal());
+        session.onDivergence(handle::cancel);
         RunResult result = handle.future().join();
-        JsonNode finished = recording.finished();
-        return new ReplayReport(recording.runId(), comparison.divergence(), result,
-                finished == null ? null : finished.path("status").asText(),
-                finished == null ? null : finished.path("reason").asText(),
-                finished == null ? null : finished.path("answer").asText(null), model.used());
-    }
-
-    /** The recorded limits over the agent's budget, so the replay stops where the recording could. */
-    private static Budget budget(Budget base, JsonNode limits) {
-        Budget.Builder b = base.toBuilder();
-        if (limits.has("max_steps")) {
-            b.maxSteps(limits.get("max_steps").asInt());
-        }
-        if (limits.has("max_cost_usd")) {
-            b.maxCostUsd(new BigDecimal(limits.get("max_cost_usd").asText()));
-        }
-        if (limits.has("max_seconds")) {
-            b.maxDuration(Duration.ofMillis(Math.round(limits.get("max_seconds").asDouble() * 1000)));
-        }
-        return b.build();
+        return session.report(result);
     }
 }

@@ -38,19 +38,18 @@ final class ReplayModel implements Model {
     public ModelResponse call(ModelRequest request, ModelCallContext context) throws ModelException, InterruptedException {
         int index = next.getAndIncrement();
         if (index >= recording.calls().size()) {
+            comparison.beyondRecording();
+            stopIfAsked();
             throw new ModelException(ModelException.Kind.OTHER, 0, "the recording has no model response left for call "
                     + (index + 1) + " (it recorded " + recording.calls().size() + ")", false, null, null, null);
         }
         Recording.Call recorded = recording.calls().get(index);
-        JsonNode now = Json.mapper().valueToTree(request);
         if (comparison.divergence() == null) {
+            JsonNode now = comparison.masked(Json.mapper().valueToTree(request), recorded.request());
             Optional<String> diff = JsonDiff.first(recorded.request(), now);
             if (diff.isPresent()) {
-                comparison.diverged(recorded, diff.get());
-                if (stopAtDivergence) {
-                    stop.run();
-                    throw new InterruptedException("replay stopped at the first divergence");
-                }
+                comparison.requestDiffers(index, diff.get());
+                stopIfAsked();
             }
         }
         for (ContentBlock block : recorded.response().content()) {
@@ -59,5 +58,12 @@ final class ReplayModel implements Model {
             }
         }
         return recorded.response();
+    }
+
+    private void stopIfAsked() throws InterruptedException {
+        if (stopAtDivergence) {
+            stop.run();
+            throw new InterruptedException("replay stopped at the first divergence");
+        }
     }
 }

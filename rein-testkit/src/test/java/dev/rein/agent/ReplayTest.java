@@ -12,14 +12,17 @@ import dev.rein.replay.Divergence;
 import dev.rein.replay.Replay;
 import dev.rein.replay.ReplayReport;
 import dev.rein.run.RunStatus;
+import dev.rein.run.Verdict;
 import dev.rein.stall.StallPolicy;
 import dev.rein.testkit.ScriptedModel;
+import dev.rein.tool.Secrets;
 import dev.rein.tool.Tool;
 import dev.rein.trace.JsonlTraceListener;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -114,5 +117,102 @@ class ReplayTest {
                 .isInstanceOf(ReinException.class).hasMessageContaining("line 1 is not JSON");
         assertThatThrownBy(() -> Replay.from(trace).run("run_nope").replay(agent(ScriptedModel.of(), StallPolicy.defaults()).build()))
                 .hasMessageContaining("has no run run_nope");
+    }
+
+    private static final String KEY = "sk-live-0123456789";
+
+    /** An agent whose system prompt and tool output carry a configured secret, as a goal may. */
+    private Agent.Builder withSecret(ScriptedModel model, String systemPrompt) {
+        Tool token = Tool.builder("token").description("Returns the token.")
+                .inputSchema("{\"type\":\"object\",\"properties\":{\"q\":{\"type\":\"string\"}}}")
+                .handler((args, ctx) -> "the token is " + KEY + " (" + sideEffects.incrementAndGet() + ")").build();
+        return Agent.builder().model(model).systemPrompt(systemPrompt).tools(token)
+                .secrets(Secrets.of(Map.of("api_key", KEY)));
+    }
+
+    @Test
+    void aRequestThatCarriedASecretIsComparedMaskedAsItsTraceStoredItWhileARealChangeStillDiverges(@TempDir Path dir)
+            throws Exception {
+        Path trace = dir.resolve("run.jsonl");
+        withSecret(ScriptedModel.of(toolCalls(call("token", "{\"q\":\"" + KEY + "\"}")), text("done with " + KEY)),
+                "Sign requests with " + KEY + ".").listener(JsonlTraceListener.to(trace)).build().run("call the API with " + KEY);
+        assertThat(Files.readString(trace)).doesNotContain(KEY).contains("[REDACTED:api_key]");
+
+        ReplayReport same = Replay.from(trace).replay(withSecret(ScriptedModel.of(), "Sign requests with " + KEY + ".").build());
+        assertThat(same.firstDivergence()).as("%s", same.firstDivergence()).isEmpty();
+        assertThat(same.reproduced()).isTrue();
+
+        // A lookup that knows no value in advance: the names the trace masked are looked up.
+        Secrets lookup = name -> name.equals("api_key") ? java.util.Optional.of(KEY) : java.util.Optional.empty();
+        ReplayReport looked = Replay.from(trace).replay(withSecret(ScriptedModel.of(), "Sign requests with " + KEY + ".")
+                .secrets(lookup).build());
+        assertThat(looked.firstDivergence()).as("%s", looked.firstDivergence()).isEmpty();
+
+        ReplayReport changed = Replay.from(trace).replay(withSecret(ScriptedModel.of(), "Sign every request with " + KEY + ".")
+                .build());
+        assertThat(changed.firstDivergence()).hasValueSatisfying(d -> assertThat(d.description())
+                .isEqualTo("step 1: the step request differs at system[0].text: recorded \"Sign requests with [REDACTED:api_key].\""
+                        + " / now \"Sign every request with [REDACTED:api_key].\""));
+        assertThat(changed.firstDivergence().orElseThrow().description()).doesNotContain(KEY);
+
+        // Without the secret configured the replay sees the plain value where the trace has the mask: a divergence.
+        ReplayReport unknown = Replay.from(trace).replay(withSecret(ScriptedModel.of(), "Sign requests with " + KEY + ".")
+                .secrets(Secrets.NONE).build());
+        assertThat(unknown.firstDivergence()).isPresent();
+    }
+
+    @Test
+    void aReplayThatNeedsMoreModelCallsThanRecordedDivergesWhereTheGuardNowActs(@TempDir Path dir) {
+        Path trace = dir.resolve("run.jsonl");
+        agent(ScriptedModel.of(text("the answer")), StallPolicy.defaults()).listener(JsonlTraceListener.to(trace)).build()
+                .run("answer");
+
+        ReplayReport report = Replay.from(trace).replay(agent(ScriptedModel.of(), StallPolicy.defaults())
+                .verifier(answer -> Verdict.fail("a source")).build());
+
+        Divergence divergence = report.firstDivergence().orElseThrow();
+        assertThat(divergence.step()).isEqualTo(1);
+        assertThat(divergence.description()).startsWith("step 1: the ").contains("intervention now happens")
+                .contains("(so the run makes a step model call the recording does not have (it recorded 1) at step 2)");
+        assertThat(report.result().status()).isEqualTo(RunStatus.FAILED);
+        assertThat(report.result().reason()).isEqualTo("provider_error");
+    }
+
+    @Test
+    void aReplayThatEndsBeforeTheRecordingDidDivergesWhereItEnded(@TempDir Path dir) {
+        Path trace = dir.resolve("run.jsonl");
+        List<ScriptedModel.Turn> turns = new ArrayList<>();
+        for (int i = 1; i <= 6; i++) {
+            turns.add(toolCalls(call("search", "{\"q\":\"same\"}")));
+        }
+        turns.add(text("done"));
+        StallPolicy patient = StallPolicy.builder().withoutAll().exactRepeat(3, 0).maxInterventions(10).build();
+        agent(ScriptedModel.of(turns), patient).listener(JsonlTraceListener.to(trace)).build().run("research");
+
+        StallPolicy impatient = StallPolicy.builder().withoutAll().exactRepeat(3, 0).maxInterventions(1).build();
+        ReplayReport report = Replay.from(trace).replay(agent(ScriptedModel.of(), impatient).build());
+
+        assertThat(report.result().status()).isEqualTo(RunStatus.FAILED);
+        assertThat(report.modelCalls()).isLessThan(7);
+        Divergence divergence = report.firstDivergence().orElseThrow();
+        assertThat(divergence.description()).contains("the stall guard (exact_repeat) now")
+                .contains("the run ends FAILED/" + report.result().reason() + " before the recorded step call of step "
+                        + (report.modelCalls() + 1) + " (it used " + report.modelCalls() + " of 7 recorded model calls)");
+        assertThat(report.reproduced()).isFalse();
+    }
+
+    @Test
+    void aGuardThatActedLaterInTheRecordedStepDoesNotExplainAnEarlierDifference(@TempDir Path dir) {
+        Path trace = dir.resolve("run.jsonl");
+        Budget oneStep = Budget.builder().maxSteps(1).build();
+        agent(ScriptedModel.of(toolCalls(call("search", "{\"q\":\"x\"}")), text("summary")), StallPolicy.defaults())
+                .budget(oneStep).listener(JsonlTraceListener.to(trace)).build().run("research");
+
+        ReplayReport report = Replay.from(trace).replay(agent(ScriptedModel.of(), StallPolicy.defaults()).budget(oneStep)
+                .systemPrompt("You research briefly.").build());
+
+        // The recorded budget intervention came after the step's request: it is not what changed that request.
+        assertThat(report.firstDivergence()).hasValueSatisfying(d -> assertThat(d.description())
+                .startsWith("step 1: the step request differs at system[0].text: recorded \"You research.\""));
     }
 }

@@ -1,0 +1,108 @@
+package dev.rein.replay;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.agent.Agent;
+import dev.rein.agent.RunResult;
+import dev.rein.budget.Budget;
+import dev.rein.model.Model;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One replay of a recorded run, in parts, for a harness that starts and awaits the run itself
+ * (the eval harness does): the {@link #model() model} that answers from the recording, the agent
+ * under test {@linkplain #agent(Agent) set up} to replay with it, and the {@link #report(RunResult)
+ * report} once the run has ended. Made by {@link Replay#session()}; a session replays its run once.
+ *
+ * <pre>{@code
+ * ReplaySession session = Replay.from(trace).session();
+ * RunResult result = session.agent(agentUnderTest).run(session.recorded().goal());
+ * ReplayReport report = session.report(result);
+ * }</pre>
+ */
+public final class ReplaySession {
+    private final Recording recording;
+    private final Comparison comparison;
+    private final ReplayModel model;
+    private final boolean liveReadTools;
+
+    ReplaySession(Recording recording, boolean liveReadTools, boolean stopAtDivergence) {
+        this.recording = recording;
+        this.comparison = new Comparison(recording);
+        this.model = new ReplayModel(recording, comparison, stopAtDivergence);
+        this.liveReadTools = liveReadTools;
+    }
+
+    /** What the trace recorded about the run: goal, model, tools, system prompt, max_tokens. */
+    public RecordedRun recorded() {
+        return RecordedRun.of(recording);
+    }
+
+    /** The model that answers each call with the next recorded response, comparing the request with the recorded one first. */
+    public Model model() {
+        return model;
+    }
+
+    /**
+     * {@code agent}'s configuration (its tools, guards, policies and prompt: the version under test)
+     * set up to replay: this session's model, the recorded model name, run id and limits, tools
+     * answered from the recording, and requests compared after masking the agent's secrets, as the
+     * trace masked them. Start it with the recorded goal.
+     */
+    public Agent agent(Agent agent) {
+        Objects.requireNonNull(agent, "agent");
+        comparison.secrets(agent.config().secrets());
+        return agent.config().toBuilder()
+                .model(model)
+                .modelName(recording.model())
+                .prices(agent.config().prices())
+                .toolInterceptor(new RecordedTools(recording, liveReadTools))
+                .listener(comparison::listener)
+                .budget(budget(agent.config().budget(), recording.limits()))
+                .runIds(recording::runId)
+                .build();
+    }
+
+    /** The first divergence so far. */
+    public Optional<Divergence> divergence() {
+        return Optional.ofNullable(comparison.divergence());
+    }
+
+    /**
+     * What the replay found, once the replayed run has ended with {@code result}. A run that ended
+     * before using every recorded model call diverged there too.
+     */
+    public ReplayReport report(RunResult result) {
+        Objects.requireNonNull(result, "result");
+        if (model.used() < recording.calls().size()) {
+            comparison.endedEarly(model.used(), result);
+        }
+        JsonNode finished = recording.finished();
+        return new ReplayReport(recording.runId(), comparison.divergence(), result,
+                finished == null ? null : finished.path("status").asText(),
+                finished == null ? null : finished.path("reason").asText(),
+                finished == null ? null : finished.path("answer").asText(null), model.used());
+    }
+
+    /** Run when the first divergence is found and the replay should stop there. */
+    void onDivergence(Runnable cancel) {
+        model.onDivergence(cancel);
+    }
+
+    /** The recorded limits over the agent's budget, so the replay stops where the recording could. */
+    private static Budget budget(Budget base, JsonNode limits) {
+        Budget.Builder b = base.toBuilder();
+        if (limits.has("max_steps")) {
+            b.maxSteps(limits.get("max_steps").asInt());
+        }
+        if (limits.has("max_cost_usd")) {
+            b.maxCostUsd(new BigDecimal(limits.get("max_cost_usd").asText()));
+        }
+        if (limits.has("max_seconds")) {
+            b.maxDuration(Duration.ofMillis(Math.round(limits.get("max_seconds").asDouble() * 1000)));
+        }
+        return b.build();
+    }
+}

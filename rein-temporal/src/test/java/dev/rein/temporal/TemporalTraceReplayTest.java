@@ -1,0 +1,71 @@
+package dev.rein.temporal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rein.agent.Agent;
+import dev.rein.agent.RunResult;
+import dev.rein.budget.Budget;
+import dev.rein.replay.Replay;
+import dev.rein.replay.ReplayReport;
+import dev.rein.run.RunStatus;
+import dev.rein.testkit.RecordingListener;
+import dev.rein.testkit.ScriptedModel;
+import dev.rein.trace.JsonlTraceListener;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A run on Temporal writes its JSONL trace through the run's listeners, as a local run does; that trace replays
+ * with {@link Replay} on a local agent, request by request, without divergence.
+ */
+class TemporalTraceReplayTest {
+    @Test
+    void aTraceRecordedOnTemporalReplaysLocallyWithoutDivergence(@TempDir Path dir) {
+        Path trace = dir.resolve("temporal.jsonl");
+        Agent recording = Orders.agent(Orders.lookupThenAnswer(), new RecordingListener(), Orders.lookup())
+                .listener(JsonlTraceListener.to(trace)).build();
+        RunResult recorded;
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            recorded = server.start(recording).start("A-1 と A-2 の状況は?", "run-traced").result();
+        }
+        assertThat(recorded.status()).isEqualTo(RunStatus.SUCCEEDED);
+
+        ReplayReport report = Replay.from(trace).replay(Orders.agent(ScriptedModel.of(), new RecordingListener(),
+                Orders.lookup()).build());
+
+        assertThat(report.firstDivergence()).as("%s", report.firstDivergence()).isEmpty();
+        assertThat(report.reproduced()).isTrue();
+        assertThat(report.runId()).isEqualTo("run-traced");
+        assertThat(report.modelCalls()).isEqualTo(2);
+        assertThat(report.result().answer()).isEqualTo(recorded.answer());
+        assertThat(report.result().steps()).isEqualTo(recorded.steps());
+    }
+
+    @Test
+    void aBudgetStopRecordedOnTemporalReplaysToTheSameEndingAndAChangedGuardDiverges(@TempDir Path dir) {
+        Path trace = dir.resolve("budget.jsonl");
+        Budget oneStep = Budget.builder().maxSteps(1).maxDuration(Duration.ofMinutes(10)).build();
+        ScriptedModel looping = ScriptedModel.of(ScriptedModel.toolCalls(ScriptedModel.call("lookup_order", "{\"id\":\"A-1\"}")),
+                ScriptedModel.text("summary: A-1 is delivered"));
+        Agent recording = Orders.agent(looping, new RecordingListener(), Orders.lookup()).budget(oneStep)
+                .listener(JsonlTraceListener.to(trace)).build();
+        RunResult recorded;
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            recorded = server.start(recording).start("A-1?", "run-budget-traced").result();
+        }
+        assertThat(recorded.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
+
+        ReplayReport same = Replay.from(trace).replay(Orders.agent(ScriptedModel.of(), new RecordingListener(), Orders.lookup())
+                .budget(oneStep).build());
+        assertThat(same.firstDivergence()).as("%s", same.firstDivergence()).isEmpty();
+        assertThat(same.reproduced()).isTrue();
+        assertThat(same.result().answer()).isEqualTo("summary: A-1 is delivered");
+
+        // The replay is still a comparison: a different system prompt shows up at the first request.
+        ReplayReport changed = Replay.from(trace).replay(Orders.agent(ScriptedModel.of(), new RecordingListener(), Orders.lookup())
+                .budget(oneStep).systemPrompt("Answer in one word.").build());
+        assertThat(changed.firstDivergence()).hasValueSatisfying(d -> assertThat(d.description()).startsWith("step 1: the step request differs at system"));
+    }
+}
