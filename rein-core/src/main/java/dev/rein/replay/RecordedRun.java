@@ -1,28 +1,64 @@
 package dev.rein.replay;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rein.agent.FinishTool;
+import dev.rein.model.ToolDefinition;
+import dev.rein.tool.Risk;
+import dev.rein.tool.Tool;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * What a trace says about the run it recorded, enough to build an agent like the one that ran it.
  *
- * @param systemPrompt the system prompt of its first model call ("" when none)
- * @param maxTokens    the max_tokens of its first model call, or 0 when it made none
- * @param modelCalls   how many model calls it recorded
+ * @param tools           the names of the tools the run was given (the finish tool included when it was offered)
+ * @param systemPrompt    the system prompt of its first model call ("" when none)
+ * @param maxTokens       the max_tokens of its first model call, or 0 when it made none
+ * @param modelCalls      how many model calls it recorded
+ * @param toolDefinitions what the model was shown of each tool in its first model call (name, description, input
+ *                        schema), the finish tool left out; empty when it made no call
+ * @param status          the status it ended with ("SUCCEEDED", ...), or null when the trace records no ending
+ * @param reason          the reason it ended with, or null when the trace records no ending
  */
 public record RecordedRun(String runId, String goal, String model, List<String> tools, String systemPrompt, int maxTokens,
-                          int modelCalls) {
+                          int modelCalls, List<ToolDefinition> toolDefinitions, String status, String reason) {
     public RecordedRun {
         tools = List.copyOf(tools);
+        toolDefinitions = List.copyOf(toolDefinitions);
+    }
+
+    /**
+     * Stand-ins for the recorded tools, for a replay in a process that does not have the real ones
+     * (a replay answers every call from the recording, after argument validation): each has the
+     * recorded name, description and input schema, risk {@link Risk#WRITE} (so live READ tools never
+     * include it) and a handler that refuses to run. What the trace does not record (timeouts,
+     * call limits, polling, scopes) is left at its defaults, which guards that read them may notice.
+     */
+    public List<Tool> standInTools() {
+        return toolDefinitions.stream().map(d -> Tool.builder(d.name()).description(d.description())
+                .inputSchema(d.inputSchema()).risk(Risk.WRITE)
+                .handler((args, ctx) -> {
+                    throw new IllegalStateException("'" + d.name() + "' is a stand-in built from a trace; it cannot run");
+                }).build()).toList();
     }
 
     static RecordedRun of(Recording r) {
         JsonNode first = r.calls().isEmpty() ? null : r.calls().get(0).request();
         StringBuilder system = new StringBuilder();
+        List<ToolDefinition> definitions = new ArrayList<>();
         if (first != null) {
             first.path("system").forEach(block -> system.append(block.path("text").asText()));
+            for (JsonNode tool : first.path("tools")) {
+                if (!tool.path("name").asText().equals(FinishTool.NAME) && tool.path("input_schema").isObject()) {
+                    definitions.add(new ToolDefinition(tool.path("name").asText(), tool.path("description").asText(),
+                            (ObjectNode) tool.get("input_schema").deepCopy()));
+                }
+            }
         }
+        JsonNode finished = r.finished();
         return new RecordedRun(r.runId(), r.goal(), r.model(), r.tools(), system.toString(),
-                first == null ? 0 : first.path("max_tokens").asInt(), r.calls().size());
+                first == null ? 0 : first.path("max_tokens").asInt(), r.calls().size(), definitions,
+                finished == null ? null : finished.path("status").asText(), finished == null ? null : finished.path("reason").asText());
     }
 }

@@ -10,15 +10,19 @@ import dev.rein.eval.run.EvalResult;
 import dev.rein.eval.run.EvalRunner;
 import dev.rein.eval.run.Progress;
 import dev.rein.eval.run.TrialModels;
+import dev.rein.eval.trace.RecordedAgentFactory;
+import dev.rein.eval.trace.TraceSuite;
 import dev.rein.model.Model;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.function.Function;
 
 /**
- * What {@code rein eval SUITE [--trials N] [--model NAME] [--report out.html] [--json]} does, in a
- * form a command-line front end can call directly. Progress and errors go to {@code err}; the
+ * What {@code rein eval SUITE [--trials N] [--model NAME] [--report out.html] [--json] [--traces DIR]}
+ * does, in a form a command-line front end can call directly. SUITE is a suite file, or a folder of
+ * JSONL traces whose recorded runs are replayed as regression tasks ({@link TraceSuite}). Progress and errors go to {@code err}; the
  * summary (or, with {@code json}, the JSON report) goes to {@code out}.
  *
  * <p>Exit codes: {@value #OK} every graded trial passed; {@value #TRIALS_FAILED} some trial failed
@@ -44,11 +48,21 @@ public final class EvalCommandSupport {
      * @param htmlReport  where to write the HTML report, or null
      * @param json        print the JSON report instead of the text summary
      * @param parallelism trials run at once
+     * @param traces      the folder each trial writes its JSONL trace to ({@code TASK.TRIAL.jsonl}), or null
+     * @param recorded    builds the agent under test for each recorded run when {@code suiteFile} is a folder
+     *                    of traces; null for {@link RecordedAgentFactory#standIns()}
      */
     public record Options(Path suiteFile, int trials, String modelName, Function<String, Model> models, Path htmlReport,
-                          boolean json, int parallelism) {
+                          boolean json, int parallelism, Path traces, RecordedAgentFactory recorded) {
         public Options {
             Objects.requireNonNull(suiteFile, "suiteFile");
+            recorded = recorded == null ? RecordedAgentFactory.standIns() : recorded;
+        }
+
+        /** Options without trace output, recorded runs replayed with stand-in tools. */
+        public Options(Path suiteFile, int trials, String modelName, Function<String, Model> models, Path htmlReport,
+                       boolean json, int parallelism) {
+            this(suiteFile, trials, modelName, models, htmlReport, json, parallelism, null, null);
         }
     }
 
@@ -73,11 +87,15 @@ public final class EvalCommandSupport {
             if (options.trials() < 0) {
                 throw new ReinException("--trials must be 1 or more, was " + options.trials());
             }
-            Suite suite = SuiteFile.load(options.suiteFile(), registry);
-            EvalRunner.Builder runner = EvalRunner.builder().models(models(options)).parallelism(options.parallelism())
-                    .progress(Progress.auto(err));
+            boolean traceFolder = Files.isDirectory(options.suiteFile());
+            Suite suite = traceFolder ? traceSuite(options) : SuiteFile.load(existing(options.suiteFile()), registry);
+            EvalRunner.Builder runner = EvalRunner.builder().models(traceFolder ? TrialModels.recorded() : models(options))
+                    .parallelism(options.parallelism()).progress(Progress.auto(err));
             if (options.trials() > 0) {
                 runner.trials(options.trials());
+            }
+            if (options.traces() != null) {
+                runner.traces(options.traces());
             }
             EvalResult result = runner.build().run(suite);
             EvalReport report = EvalReport.of(result);
@@ -100,6 +118,25 @@ public final class EvalCommandSupport {
             err.println("rein eval: interrupted");
             return INTERRUPTED;
         }
+    }
+
+    /** A folder of JSONL traces: every recorded run is a task, replayed on its recording. */
+    private static Suite traceSuite(Options options) {
+        if (options.modelName() != null && !options.modelName().isBlank()) {
+            throw new ReinException("--model does not apply to a folder of traces: each recorded run is replayed from its"
+                    + " recorded responses; drop --model");
+        }
+        return TraceSuite.load(options.suiteFile(), options.recorded());
+    }
+
+    /** A missing path that does not look like a suite file may have been meant as a trace folder: say both. */
+    private static Path existing(Path suiteFile) {
+        String name = String.valueOf(suiteFile.getFileName()).toLowerCase(java.util.Locale.ROOT);
+        if (!Files.exists(suiteFile) && !name.endsWith(".yaml") && !name.endsWith(".yml") && !name.endsWith(".json")) {
+            throw new ReinException("no such suite file or trace folder: " + suiteFile + "; give a suite file (.yaml, .yml,"
+                    + " .json) or a folder of JSONL traces");
+        }
+        return suiteFile;
     }
 
     private static TrialModels models(Options options) {

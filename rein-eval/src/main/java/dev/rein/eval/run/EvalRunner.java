@@ -4,6 +4,9 @@ import dev.rein.ReinException;
 import dev.rein.eval.Environment;
 import dev.rein.eval.Suite;
 import dev.rein.eval.Task;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -34,6 +37,7 @@ public final class EvalRunner {
     private final TrialModels models;
     private final Progress progress;
     private final Clock clock;
+    private final Path traces;
 
     private EvalRunner(Builder b) {
         this.trials = b.trials;
@@ -41,6 +45,7 @@ public final class EvalRunner {
         this.models = b.models;
         this.progress = b.progress;
         this.clock = b.clock;
+        this.traces = b.traces;
     }
 
     public static Builder builder() {
@@ -60,7 +65,15 @@ public final class EvalRunner {
             List<String> unscripted = suite.tasks().stream().filter(t -> !t.scripted()).map(Task::id).toList();
             if (!unscripted.isEmpty()) {
                 throw new ReinException("suite '" + suite.name() + "' cannot run offline: these tasks have no script: "
-                        + String.join(", ", unscripted) + ". Add scripts or run with a real model.");
+                        + String.join(", ", unscripted) + ". Add scripts or run with a real model (a suite of recorded runs"
+                        + " runs with TrialModels.recorded()).");
+            }
+        }
+        if (traces != null) {
+            try {
+                Files.createDirectories(traces);
+            } catch (IOException | RuntimeException e) {
+                throw new ReinException("cannot create the trace folder " + traces + ": " + e.getMessage());
             }
         }
         Instant startedAt = clock.instant();
@@ -111,7 +124,7 @@ public final class EvalRunner {
     }
 
     private <E extends Environment> TrialRun<E> trialRun(Task<E> task, int index) {
-        return new TrialRun<>(task, index, models);
+        return new TrialRun<>(task, index, models, traces);
     }
 
     /** Builder for {@link EvalRunner}. */
@@ -121,8 +134,18 @@ public final class EvalRunner {
         private TrialModels models = TrialModels.scripted();
         private Progress progress = Progress.NONE;
         private Clock clock = Clock.systemUTC();
+        private Path traces;
 
         private Builder() {}
+
+        /**
+         * Writes each trial's JSONL trace to {@code dir} as {@code TASK.TRIAL.jsonl} (replacing an
+         * earlier one); such a folder can be replayed as a suite ({@link dev.rein.eval.trace.TraceSuite}).
+         */
+        public Builder traces(Path dir) {
+            this.traces = Objects.requireNonNull(dir, "dir");
+            return this;
+        }
 
         /** Trials per task; by default the suite's own number. */
         public Builder trials(int trials) {

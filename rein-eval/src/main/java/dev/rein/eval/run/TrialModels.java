@@ -1,8 +1,10 @@
 package dev.rein.eval.run;
 
 import dev.rein.ReinException;
+import dev.rein.eval.Environment;
 import dev.rein.eval.Task;
 import dev.rein.eval.TrialModel;
+import dev.rein.eval.trace.RecordedEnvironment;
 import dev.rein.model.Model;
 import dev.rein.testkit.ScriptedModel;
 import java.util.Objects;
@@ -11,6 +13,14 @@ import java.util.Objects;
 public interface TrialModels {
     /** The model for trial {@code trial} of {@code task}. */
     TrialModel forTrial(Task<?> task, int trial);
+
+    /**
+     * The model for trial {@code trial} of {@code task}, once its environment is set up; by default
+     * {@link #forTrial(Task, int)}. The harness calls this one.
+     */
+    default TrialModel forTrial(Task<?> task, int trial, Environment environment) {
+        return forTrial(task, trial);
+    }
 
     /** How reports name the model ("scripted", or a model name). */
     String describe();
@@ -61,6 +71,34 @@ public interface TrialModels {
             @Override
             public String describe() {
                 return name;
+            }
+        };
+    }
+
+    /**
+     * Replays: each trial's model is its {@link RecordedEnvironment}'s recording, which answers
+     * every call with the recorded response (see {@link dev.rein.eval.trace.TraceSuite}). Tasks
+     * whose environment is not a recording are refused.
+     */
+    static TrialModels recorded() {
+        return new TrialModels() {
+            @Override
+            public TrialModel forTrial(Task<?> task, int trial) {
+                throw new ReinException("task '" + task.id() + "' replays a recording: its model comes from its environment");
+            }
+
+            @Override
+            public TrialModel forTrial(Task<?> task, int trial, Environment environment) {
+                if (environment instanceof RecordedEnvironment recording) {
+                    return recording.trialModel();
+                }
+                throw new ReinException("task '" + task.id() + "' is not a recorded run; recorded models replay only the tasks"
+                        + " of a TraceSuite");
+            }
+
+            @Override
+            public String describe() {
+                return "recorded";
             }
         };
     }

@@ -12,7 +12,12 @@ import dev.rein.eval.Task;
 import dev.rein.eval.Trajectory;
 import dev.rein.eval.Trial;
 import dev.rein.eval.TrialModel;
+import dev.rein.eval.trace.RecordedEnvironment;
 import dev.rein.testkit.RecordingListener;
+import dev.rein.trace.JsonlTraceListener;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,12 +36,20 @@ final class TrialRun<E extends Environment> {
     private final Task<E> task;
     private final int index;
     private final TrialModels models;
+    private final Path traces;
     private final long startNanos = System.nanoTime();
 
-    TrialRun(Task<E> task, int index, TrialModels models) {
+    /** @param traces the folder each trial writes its JSONL trace to, or null */
+    TrialRun(Task<E> task, int index, TrialModels models, Path traces) {
         this.task = task;
         this.index = index;
         this.models = models;
+        this.traces = traces;
+    }
+
+    /** The trial's trace file in {@code traces}: TASK.TRIAL.jsonl. */
+    static Path traceFile(Path traces, String taskId, int index) {
+        return traces.resolve(taskId + "." + index + ".jsonl");
     }
 
     /** Runs the trial; a bug in the harness itself also ends as an infrastructure error of this trial. */
@@ -71,7 +84,7 @@ final class TrialRun<E extends Environment> {
     private TrialOutcome runOn(E env) throws InterruptedException {
         Agent agent;
         try {
-            TrialModel model = models.forTrial(task, index);
+            TrialModel model = models.forTrial(task, index, env);
             agent = task.agent().create(env, model);
             if (agent == null) {
                 return infra("the agent factory returned null");
@@ -80,9 +93,19 @@ final class TrialRun<E extends Environment> {
             return infra("the agent could not be built: " + describe(e));
         }
         RecordingListener recorder = new RecordingListener();
+        Agent observed = agent.withListener(recorder);
+        if (traces != null) {
+            Path file = traceFile(traces, task.id(), index);
+            try {
+                Files.deleteIfExists(file); // the trace of this trial only, not appended to an earlier evaluation's
+            } catch (IOException e) {
+                return infra("the trace file " + file + " could not be replaced: " + e.getMessage());
+            }
+            observed = observed.withListener(JsonlTraceListener.to(file));
+        }
         RunResult result;
         try {
-            result = await(agent.withListener(recorder).start(task.goal()));
+            result = await(observed.start(task.goal()));
         } catch (TimeoutException e) {
             return infra("the trial did not end within the harness timeout of " + task.timeout().toSeconds()
                     + " s and was cancelled; give the agent a deadline (Budget.maxDuration) below it");
@@ -139,7 +162,9 @@ final class TrialRun<E extends Environment> {
         }
         List<String> toolCalls = trajectory.observations().stream().filter(Trajectory.Observation::executed)
                 .map(Trajectory.Observation::tool).toList();
-        return Verdicts.judge(task, index, result, findings, elapsedMillis(), stateHash, effects, toolCalls);
+        // A replay calls no provider: its provider_error is the recording running out, graded like any ending.
+        boolean replayed = env instanceof RecordedEnvironment;
+        return Verdicts.judge(task, index, result, findings, elapsedMillis(), stateHash, effects, toolCalls, replayed);
     }
 
     private TrialOutcome infra(String what) {

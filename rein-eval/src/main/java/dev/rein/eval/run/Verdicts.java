@@ -21,10 +21,11 @@ final class Verdicts {
 
     private Verdicts() {}
 
+    /** @param replayed the run replayed a recording: it called no provider, so no ending of it is an infrastructure error */
     static TrialOutcome judge(Task<?> task, int index, RunResult result, List<Finding> findings, long durationMs,
-                              String stateHash, List<SideEffect> effects, List<String> toolCalls) {
+                              String stateHash, List<SideEffect> effects, List<String> toolCalls, boolean replayed) {
         String status = result.status().name().toLowerCase(Locale.ROOT);
-        if (result.status() == RunStatus.FAILED && INFRA_REASONS.contains(result.reason())) {
+        if (!replayed && result.status() == RunStatus.FAILED && INFRA_REASONS.contains(result.reason())) {
             return new TrialOutcome(task.id(), task.category(), index, Verdict.INFRA_ERROR, null, false, false, status,
                     result.reason(), result.message(), result.answer(), result.steps(), result.costUsd(), durationMs,
                     stateHash, findings, effects, toolCalls, result.runId(), result.reason() + ": " + result.message());

@@ -1,0 +1,41 @@
+package dev.rein.eval.trace;
+
+import dev.rein.agent.Agent;
+import dev.rein.budget.ModelPrice;
+import dev.rein.replay.RecordedRun;
+
+/**
+ * Builds the agent under test for one recorded run: its tools, guards, policies and prompt, the
+ * version being checked. Its model is replaced by the recording and its tools are answered from it,
+ * so the agent needs no working model; it needs a price for the recorded model when the recorded
+ * run had a money budget.
+ */
+@FunctionalInterface
+public interface RecordedAgentFactory {
+    Agent create(RecordedRun recorded);
+
+    /**
+     * The default when the real tools are not at hand: the recorded system prompt, max_tokens and
+     * finish tool, and {@linkplain RecordedRun#standInTools() stand-ins} of the recorded tools. A
+     * replay with it checks Rein's own loop (guards, context handling, prompts) against the
+     * recording. The recorded model is priced at zero, so replayed costs are zero and a recorded
+     * money-budget stop does not recur.
+     */
+    static RecordedAgentFactory standIns() {
+        return recorded -> {
+            Agent.Builder agent = Agent.builder()
+                    .model((request, context) -> {
+                        throw new IllegalStateException("replaced by the recording");
+                    })
+                    .modelName(recorded.model())
+                    .systemPrompt(recorded.systemPrompt())
+                    .tools(recorded.standInTools())
+                    .finishTool(recorded.tools().contains(dev.rein.agent.FinishTool.NAME))
+                    .price(recorded.model(), ModelPrice.of("0", "0", "0"));
+            if (recorded.maxTokens() > 0) {
+                agent.maxTokens(recorded.maxTokens());
+            }
+            return agent.build();
+        };
+    }
+}

@@ -1,0 +1,155 @@
+package dev.rein.eval.trace;
+
+import dev.rein.ReinException;
+import dev.rein.eval.Suite;
+import dev.rein.eval.Task;
+import dev.rein.eval.TaskCategory;
+import dev.rein.replay.RecordedRun;
+import dev.rein.replay.Replay;
+import dev.rein.run.Reasons;
+import dev.rein.run.RunStatus;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+import java.util.stream.Stream;
+
+/**
+ * A folder of JSONL traces as a suite of regression tasks: every run of every {@code *.jsonl} file
+ * (sorted by name) is one task. Its trials replay the run with the agent under test (built by a
+ * {@link RecordedAgentFactory}) in a {@link RecordedEnvironment}, and a {@link ReplayExpectation}
+ * grades them: the recorded ending (status and reason) unless {@value #EXPECTATIONS} in the folder
+ * says otherwise, and no divergence unless it allows one. Run it with {@code
+ * TrialModels.recorded()}:
+ *
+ * <pre>{@code
+ * Suite suite = TraceSuite.load(Path.of("traces"), RecordedAgentFactory.standIns());
+ * EvalResult result = EvalRunner.builder().models(TrialModels.recorded()).build().run(suite);
+ * }</pre>
+ */
+public final class TraceSuite {
+    /** The optional file of expected endings in a trace folder. */
+    public static final String EXPECTATIONS = "expected.json";
+    /** Replays are deterministic: one trial per recorded run unless the runner asks for more. */
+    public static final int TRIALS = 1;
+
+    private TraceSuite() {}
+
+    /**
+     * The suite of the recorded runs in {@code dir}.
+     *
+     * @throws ReinException (one line, naming the file and what to do) when the folder is missing or
+     *                       holds no trace, a {@code *.jsonl} file is not a replayable trace, or the
+     *                       expectations file is unreadable or names no trace of the folder
+     */
+    public static Suite load(Path dir, RecordedAgentFactory agents) {
+        Objects.requireNonNull(agents, "agents");
+        List<Path> traces = traces(dir);
+        ExpectedEndings expected = ExpectedEndings.of(dir);
+        Suite.Builder suite = Suite.builder(dir.toAbsolutePath().normalize().getFileName() == null ? "traces"
+                        : dir.toAbsolutePath().normalize().getFileName().toString())
+                .description("recorded runs in " + dir + ", replayed").trials(TRIALS);
+        for (Path trace : traces) {
+            String file = trace.getFileName().toString();
+            List<String> runs = readable(trace, () -> Replay.runIds(trace));
+            for (String runId : runs) {
+                suite.task(task(trace, file, runs.size() == 1 ? file : file + "." + runId, runId, expected.forRun(file, runId),
+                        agents));
+            }
+        }
+        expected.requireAllUsed(traces.stream().map(t -> t.getFileName().toString()).toList());
+        return suite.build();
+    }
+
+    private static List<Path> traces(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            throw new ReinException(Files.exists(dir) ? dir + " is not a folder; give a folder of JSONL traces or a suite file"
+                    : "no such folder: " + dir + "; give a folder of JSONL traces or a suite file");
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            List<Path> traces = files.filter(f -> f.getFileName().toString().endsWith(".jsonl") && Files.isRegularFile(f))
+                    .sorted().toList();
+            if (traces.isEmpty()) {
+                throw new ReinException("the folder " + dir + " holds no .jsonl traces; record some (rein run --trace FILE,"
+                        + " rein eval SUITE --traces DIR) or give a suite file");
+            }
+            return traces;
+        } catch (IOException e) {
+            throw new ReinException("cannot list the folder " + dir + ": " + e.getMessage());
+        }
+    }
+
+    private static Task<RecordedEnvironment> task(Path trace, String file, String id, String runId,
+                                                  ExpectedEndings.Ending override, RecordedAgentFactory agents) {
+        Replay replay = Replay.from(trace).run(runId);
+        RecordedRun recorded = readable(trace, replay::recorded);
+        ReplayExpectation expectation = expectation(recorded, override);
+        try {
+            return Task.builder(taskId(id), () -> new RecordedEnvironment(replay, file))
+                    .goal(recorded.goal())
+                    .category(category(expectation))
+                    .agent((env, model) -> env.replaying(agents.create(env.recorded())))
+                    .expect(expectation)
+                    .build();
+        } catch (ReinException e) {
+            throw new ReinException("the trace " + trace + " (run " + runId + ") cannot be a task: " + e.getMessage());
+        }
+    }
+
+    /** The recorded ending, with what the expectations file says instead. */
+    private static ReplayExpectation expectation(RecordedRun recorded, ExpectedEndings.Ending override) {
+        RunStatus status = recordedStatus(recorded);
+        String reason = status == null ? null : recorded.reason();
+        boolean allowDivergence = false;
+        String source = status == null ? "the trace records no ending" : "as recorded";
+        if (override != null) {
+            if (override.status() != null) {
+                status = override.status();
+                reason = override.reason(); // a new status without a reason accepts any reason
+            } else if (override.reason() != null) {
+                reason = override.reason();
+            }
+            allowDivergence = Boolean.TRUE.equals(override.allowDivergence());
+            source = EXPECTATIONS;
+        }
+        return new ReplayExpectation(status, reason, allowDivergence, source);
+    }
+
+    private static RunStatus recordedStatus(RecordedRun recorded) {
+        try {
+            return recorded.status() == null ? null : RunStatus.valueOf(recorded.status());
+        } catch (IllegalArgumentException e) {
+            return null; // an ending this version does not know: any ending is accepted, divergences still count
+        }
+    }
+
+    private static TaskCategory category(ReplayExpectation e) {
+        if (e.status() == null) {
+            return TaskCategory.OTHER;
+        }
+        return switch (e.status()) {
+            case SUCCEEDED -> TaskCategory.SHOULD_SUCCEED;
+            case WAITING_APPROVAL -> TaskCategory.WAITING_APPROVAL;
+            case STOPPED_BUDGET -> TaskCategory.OVER_BUDGET;
+            case FAILED -> Reasons.NEEDS_USER_INPUT.equals(e.reason()) ? TaskCategory.NEEDS_USER_INPUT : TaskCategory.OTHER;
+            case CANCELLED, RUNNING -> TaskCategory.OTHER;
+        };
+    }
+
+    /** A task id from a file name (and run id): characters a task id may not hold become '_'. */
+    private static String taskId(String name) {
+        String id = name.replaceAll("[^A-Za-z0-9_.-]", "_");
+        id = Character.isLetterOrDigit(id.charAt(0)) ? id : "t" + id;
+        return id.length() > 80 ? id.substring(0, 80) : id;
+    }
+
+    private static <T> T readable(Path trace, java.util.function.Supplier<T> read) {
+        try {
+            return read.get();
+        } catch (ReinException e) {
+            throw new ReinException(e.getMessage() + "; every .jsonl file in the folder must be a Rein trace: fix or move "
+                    + trace.getFileName() + " out");
+        }
+    }
+}
