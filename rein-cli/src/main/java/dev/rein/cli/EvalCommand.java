@@ -6,8 +6,9 @@ import dev.rein.eval.run.EvalRunner;
 import dev.rein.mcp.McpConfig;
 import dev.rein.model.Model;
 import dev.rein.provider.PricedModel;
-import java.util.Map;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
@@ -24,6 +25,8 @@ import picocli.CommandLine.Parameters;
         header = "Run an evaluation suite: N trials per task, graded on outcome and trajectory.",
         description = {"Runs every task of SUITE (a YAML or JSON suite file, see docs/eval.md) for N trials and reports"
                 + " success rate, pass@k, pass^k, failure kinds, unsafe actions, safe refusals, cost and steps.",
+                "SUITE may also be a folder of JSONL traces: every recorded run becomes a task replayed from its recording"
+                        + " (one trial each unless --trials), graded on ending as recorded without diverging (docs/replay.md).",
                 "Without --model the suite's scripted models play the LLM (offline, no key). With --model the tasks run"
                         + " against that model of the provider (--provider, default $REIN_PROVIDER, else anthropic:"
                         + " ANTHROPIC_API_KEY required; for openai, OPENAI_API_KEY unless OPENAI_BASE_URL or --base-url"
@@ -31,13 +34,14 @@ import picocli.CommandLine.Parameters;
                 "Progress goes to stderr; the summary (or, with --json, one JSON report) to stdout.", ""},
         footerHeading = "%nExit codes:%n",
         footer = {"  0  every graded trial passed", "  1  some trials failed or acted unsafely",
-                "  2  usage error: bad suite file, option or report path", "  3  infrastructure errors (provider, harness)",
+                "  2  usage error: bad suite file, trace folder, option or report path", "  3  infrastructure errors (provider, harness)",
                 "  130 interrupted"})
 final class EvalCommand implements Callable<Integer> {
     private final CliEnvironment env;
 
     @Parameters(index = "0", paramLabel = "SUITE", description = "The suite file (.yaml, .yml or .json), or a folder of"
-            + " JSONL traces: each recorded run is replayed and must end as recorded (see docs/replay.md).")
+            + " JSONL traces: each recorded run is a task, replayed from its recording, that must end as recorded (or as"
+            + " expected.json in the folder says) without diverging (see docs/replay.md).")
     Path suite;
 
     @Option(names = "--trials", paramLabel = "N", description = "Trials per task (default: the suite's own value).")
@@ -55,6 +59,10 @@ final class EvalCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print the machine-readable JSON report on stdout.")
     boolean json;
 
+    @Option(names = "--traces", paramLabel = "DIR", description = "Write each trial's JSONL trace to DIR as TASK.TRIAL.jsonl"
+            + " (replacing earlier ones); 'rein eval DIR' replays them as regression tasks.")
+    Path traces;
+
     @Option(names = "--mcp", paramLabel = "FILE", description = "MCP servers file: their tools are offered to the suite's"
             + " inline agents as the toolset 'mcp' (agent.toolsets: [mcp]); the servers serve every trial. See docs/mcp.md.")
     Path mcp;
@@ -65,8 +73,9 @@ final class EvalCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (java.nio.file.Files.isDirectory(suite)) {
-            return TraceRegression.run(suite, env);
+        if (model != null && Files.isDirectory(suite)) {
+            throw new UsageException("--model does not apply to a folder of traces: each recorded run is replayed from its"
+                    + " recorded responses; drop --model");
         }
         if (trials != null && trials < 1) {
             throw new UsageException("--trials must be 1 or more, was " + trials);
@@ -83,14 +92,19 @@ final class EvalCommand implements Callable<Integer> {
         }
         Function<String, Model> models = model == null ? null
                 : name -> priced(env.models().create(name, environment), name, provider);
+        EvalCommandSupport.Options options = new EvalCommandSupport.Options(suite, trials == null ? 0 : trials, model, models,
+                report, json, EvalRunner.DEFAULT_PARALLELISM, traces, recorded -> ReplayCommand.agent(recorded, env));
         if (mcp == null) {
-            return EvalCommandSupport.run(suite, trials == null ? 0 : trials, model, models, report, json, env.out(), env.err());
+            return EvalCommandSupport.run(options, EvalRegistry.load(), env.out(), env.err());
+        }
+        if (Files.isDirectory(suite)) {
+            throw new UsageException("--mcp does not apply to a folder of traces: a replay answers every tool call from its"
+                    + " recording; drop --mcp");
         }
         McpConfig servers = CliMcp.load(mcp, env);
         try (CliMcp tools = CliMcp.start(mcp, servers, List.of())) {
             EvalRegistry registry = EvalRegistry.loading().sharedToolset("mcp", tools.tools()).build();
-            return EvalCommandSupport.run(new EvalCommandSupport.Options(suite, trials == null ? 0 : trials, model, models, report,
-                    json, EvalRunner.DEFAULT_PARALLELISM), registry, env.out(), env.err());
+            return EvalCommandSupport.run(options, registry, env.out(), env.err());
         }
     }
 

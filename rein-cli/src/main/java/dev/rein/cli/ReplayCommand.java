@@ -55,14 +55,18 @@ final class ReplayCommand implements Callable<Integer> {
             throw new UsageException(e.getMessage());
         }
         ReplayReport report = replay.replay(agent(recorded, env));
-        env.out().println(describe(recorded, report));
+        env.out().println(describe(recorded, report, standIns(recorded, env)));
         return report.reproduced() ? ExitCodes.SUCCEEDED : ExitCodes.FAILED;
     }
 
-    /** An agent like the CLI's for the recorded run: its tools from the catalog, its system prompt and max_tokens. */
+    /**
+     * An agent like the CLI's for the recorded run: its system prompt and max_tokens, and its tools
+     * from the CLI's catalog, or stand-ins built from the trace for tools the CLI does not have (a
+     * trace of the eval harness or of an application).
+     */
     static Agent agent(RecordedRun recorded, CliEnvironment env) {
-        List<String> names = recorded.tools().stream().filter(n -> !n.equals(FinishTool.NAME)).toList();
-        List<Tool> tools = CliHome.of(env.env()).tools().select(String.join(",", names));
+        ToolCatalog catalog = CliHome.of(env.env()).tools();
+        List<Tool> tools = recorded.standInTools().stream().map(standIn -> catalog.find(standIn.name()).orElse(standIn)).toList();
         PriceTable prices = ProviderModels.provider(env.env()).prices();
         Agent.Builder agent = Agent.builder()
                 .model((request, context) -> {
@@ -82,9 +86,19 @@ final class ReplayCommand implements Callable<Integer> {
         return agent.build();
     }
 
-    static String describe(RecordedRun recorded, ReplayReport report) {
+    /** The recorded tools this CLI does not have: they are answered from the trace by stand-ins. */
+    static List<String> standIns(RecordedRun recorded, CliEnvironment env) {
+        ToolCatalog catalog = CliHome.of(env.env()).tools();
+        return recorded.toolDefinitions().stream().map(d -> d.name()).filter(name -> catalog.find(name).isEmpty()).toList();
+    }
+
+    static String describe(RecordedRun recorded, ReplayReport report, List<String> standIns) {
         StringBuilder out = new StringBuilder("replayed run " + report.runId() + ": " + report.modelCalls() + " of "
                 + recorded.modelCalls() + " recorded model calls\n");
+        if (!standIns.isEmpty()) {
+            out.append("tools this CLI does not have, answered from the trace only: ").append(String.join(", ", standIns))
+                    .append('\n');
+        }
         out.append(report.firstDivergence().map(d -> "first divergence: " + d.description()).orElse("no divergence")).append('\n');
         out.append("recorded ending: ").append(report.recordedStatus()).append('/').append(report.recordedReason()).append('\n');
         out.append("replayed ending: ").append(report.result().status()).append('/').append(report.result().reason())

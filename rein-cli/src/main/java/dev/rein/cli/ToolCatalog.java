@@ -26,6 +26,11 @@ final class ToolCatalog {
         return String.join(",", tools.keySet());
     }
 
+    /** The tool called {@code name}, if the CLI has it. */
+    java.util.Optional<Tool> find(String name) {
+        return java.util.Optional.ofNullable(tools.get(name));
+    }
+
     /**
      * The tools named in a comma-separated list, in that order. An empty list selects no tool.
      *

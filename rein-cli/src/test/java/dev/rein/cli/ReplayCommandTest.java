@@ -49,7 +49,7 @@ class ReplayCommandTest {
     }
 
     @Test
-    void evalOfAFolderOfTracesReplaysEachRunAsARegressionTask(@TempDir Path dir) throws IOException {
+    void evalOfAFolderOfTracesRunsEachRecordedRunThroughTheHarness(@TempDir Path dir) throws IOException {
         Path traces = Files.createDirectory(dir.resolve("traces"));
         ScriptedModel first = ScriptedModel.of(toolCalls(call("calculate", "{\"expression\":\"2 + 3\"}")), text("5"));
         cli.models((name, env) -> first).run("run", "--trace", traces.resolve("a.jsonl").toString(), "--tools", "calculate", "add");
@@ -59,18 +59,80 @@ class ReplayCommandTest {
         InProcessCli.Outcome outcome = cli.run("eval", traces.toString());
 
         assertThat(outcome.exitCode()).as(outcome.stdout() + outcome.stderr()).isZero();
-        assertThat(outcome.stdout()).contains("PASS a.jsonl").contains("PASS b.jsonl").contains("2 of 2 recorded runs ended as recorded");
+        assertThat(outcome.stdout()).startsWith("Suite traces: 2 task(s) x 1 trial(s), model recorded")
+                .contains("success rate 100.0% (2/2 graded)").contains("a.jsonl").contains("b.jsonl");
 
         Files.writeString(traces.resolve("b.jsonl"), Files.readString(traces.resolve("b.jsonl"), StandardCharsets.UTF_8)
                 .replace("\"reason\":\"completed\"", "\"reason\":\"max_steps\""), StandardCharsets.UTF_8);
-        InProcessCli.Outcome changed = cli.run("eval", traces.toString());
-        assertThat(changed.exitCode()).isEqualTo(ExitCodes.FAILED);
-        assertThat(changed.stdout()).contains("FAIL b.jsonl").contains("expected SUCCEEDED/max_steps, replayed SUCCEEDED/completed");
+        Path html = dir.resolve("report.html");
+        InProcessCli.Outcome changed = cli.run("eval", traces.toString(), "--report", html.toString());
+        assertThat(changed.exitCode()).as(changed.stdout() + changed.stderr()).isEqualTo(ExitCodes.FAILED);
+        assertThat(changed.stdout()).contains("b.jsonl #0 failed (wrong_outcome): replay: expected succeeded: max_steps (as"
+                + " recorded), no divergence; the replay ended succeeded: completed");
+        assertThat(html).exists();
 
         // The suite may say otherwise: expected.json overrides the recorded ending of one trace.
         Files.writeString(traces.resolve("expected.json"), "{\"b.jsonl\": {\"status\": \"SUCCEEDED\"}}");
-        InProcessCli.Outcome overridden = cli.run("eval", traces.toString());
+        InProcessCli.Outcome overridden = cli.run("eval", traces.toString(), "--json");
         assertThat(overridden.exitCode()).as(overridden.stdout()).isZero();
-        assertThat(overridden.stdout()).contains("PASS b.jsonl").contains("expected SUCCEEDED/any reason");
+        assertThat(dev.rein.json.Json.parse(overridden.stdout()).at("/tasks/1/expected").asText())
+                .isEqualTo("succeeded (expected.json), no divergence");
+    }
+
+    @Test
+    void tracesWrittenByTheEvalHarnessReplayAndRunAsASuite(@TempDir Path dir) {
+        Path traces = dir.resolve("eval-traces");
+        InProcessCli.Outcome recorded = cli.run("eval", "../docs/eval-suite-example.yaml", "--trials", "1", "--traces",
+                traces.toString());
+        assertThat(recorded.exitCode()).as(recorded.stdout() + recorded.stderr()).isZero();
+        assertThat(traces.resolve("release-date.0.jsonl")).exists();
+
+        InProcessCli.Outcome replay = cli.run("replay", traces.resolve("release-date.0.jsonl").toString());
+        assertThat(replay.exitCode()).as(replay.stdout() + replay.stderr()).isZero();
+        assertThat(replay.stdout()).contains("tools this CLI does not have, answered from the trace only: list_files, read_file,"
+                + " search_files").contains("no divergence");
+
+        InProcessCli.Outcome suite = cli.run("eval", traces.toString());
+        assertThat(suite.exitCode()).as(suite.stdout() + suite.stderr()).isZero();
+        assertThat(suite.stdout()).contains("6 task(s) x 1 trial(s), model recorded").contains("success rate 100.0% (6/6 graded)");
+    }
+
+    @Test
+    void badTraceInputIsOneLineWithExitCodeTwo(@TempDir Path dir) throws IOException {
+        assertUsage(cli.run("eval", dir.resolve("missing").toString()), "rein eval: no such suite file or trace folder: "
+                + dir.resolve("missing"));
+        Path folder = Files.createDirectory(dir.resolve("traces"));
+        Files.writeString(folder.resolve("notes.jsonl"), "not json\n");
+        assertUsage(cli.run("eval", folder.toString()), "rein eval: the trace " + folder.resolve("notes.jsonl")
+                + " is not JSONL: line 1 is not JSON; every .jsonl file in the folder must be a Rein trace: fix or move");
+        assertUsage(cli.run("replay", folder.resolve("notes.jsonl").toString()), "rein replay: the trace "
+                + folder.resolve("notes.jsonl") + " is not JSONL: line 1 is not JSON");
+        Files.delete(folder.resolve("notes.jsonl"));
+
+        Path two = folder.resolve("two.jsonl");
+        ScriptedModel model = ScriptedModel.of(text("one"), text("two"));
+        cli.models((name, env) -> model).run("run", "--trace", dir.resolve("1.jsonl").toString(), "first");
+        cli.models((name, env) -> model).run("run", "--trace", dir.resolve("2.jsonl").toString(), "second");
+        Files.writeString(two, Files.readString(dir.resolve("1.jsonl")) + Files.readString(dir.resolve("2.jsonl")));
+        InProcessCli.Outcome several = cli.run("replay", two.toString());
+        assertUsage(several, "rein replay: the trace " + two + " holds 2 runs (");
+        assertThat(several.stderr()).contains("say which to replay (--run ID)");
+
+        Files.writeString(folder.resolve("expected.json"), "[1, 2");
+        assertUsage(cli.run("eval", folder.toString()), "rein eval: " + folder.resolve("expected.json") + " is not valid JSON");
+        Files.delete(folder.resolve("expected.json"));
+        assertUsage(cli.run("eval", folder.toString(), "--model", "claude-haiku-4-5"),
+                "rein eval: --model does not apply to a folder of traces");
+
+        // A trace of several runs is one task per run in a folder.
+        InProcessCli.Outcome runs = cli.run("eval", folder.toString());
+        assertThat(runs.exitCode()).as(runs.stdout() + runs.stderr()).isZero();
+        assertThat(runs.stdout()).contains("2 task(s) x 1 trial(s)").contains("two.jsonl.run_");
+    }
+
+    private static void assertUsage(InProcessCli.Outcome outcome, String message) {
+        assertThat(outcome.exitCode()).as(outcome.stdout() + outcome.stderr()).isEqualTo(ExitCodes.USAGE);
+        assertThat(outcome.stderr()).startsWith(message).doesNotContain("\tat ", "Exception");
+        assertThat(outcome.stderr().strip().lines()).hasSize(1);
     }
 }
