@@ -1,6 +1,7 @@
 package dev.rein.eval.trace;
 
 import dev.rein.agent.Agent;
+import dev.rein.agent.FinishTool;
 import dev.rein.budget.ModelPrice;
 import dev.rein.replay.RecordedRun;
 
@@ -30,7 +31,7 @@ public interface RecordedAgentFactory {
                     .modelName(recorded.model())
                     .systemPrompt(recorded.systemPrompt())
                     .tools(recorded.standInTools())
-                    .finishTool(recorded.tools().contains(dev.rein.agent.FinishTool.NAME))
+                    .finishTool(recorded.tools().contains(FinishTool.NAME))
                     .price(recorded.model(), ModelPrice.of("0", "0", "0"));
             if (recorded.maxTokens() > 0) {
                 agent.maxTokens(recorded.maxTokens());

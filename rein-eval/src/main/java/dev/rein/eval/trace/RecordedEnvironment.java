@@ -2,9 +2,11 @@ package dev.rein.eval.trace;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rein.agent.Agent;
 import dev.rein.eval.Environment;
 import dev.rein.eval.TrialModel;
 import dev.rein.json.Json;
+import dev.rein.replay.Divergence;
 import dev.rein.replay.RecordedRun;
 import dev.rein.replay.Replay;
 import dev.rein.replay.ReplaySession;
@@ -56,7 +58,7 @@ public final class RecordedEnvironment implements Environment {
     }
 
     /** {@code agent} (the agent under test) set up to replay this trial's recorded run. */
-    public dev.rein.agent.Agent replaying(dev.rein.agent.Agent agent) {
+    public Agent replaying(Agent agent) {
         return session().agent(agent);
     }
 
@@ -68,7 +70,7 @@ public final class RecordedEnvironment implements Environment {
         ReplaySession current = session;
         if (current != null) {
             state.put("run_id", current.recorded().runId());
-            state.put("divergence", current.divergence().map(d -> d.description()).orElse(null));
+            state.put("divergence", current.divergence().map(Divergence::description).orElse(null));
         }
         return state;
     }

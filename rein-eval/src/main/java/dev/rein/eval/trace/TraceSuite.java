@@ -47,8 +47,8 @@ public final class TraceSuite {
         Objects.requireNonNull(agents, "agents");
         List<Path> traces = traces(dir);
         ExpectedEndings expected = ExpectedEndings.of(dir);
-        Suite.Builder suite = Suite.builder(dir.toAbsolutePath().normalize().getFileName() == null ? "traces"
-                        : dir.toAbsolutePath().normalize().getFileName().toString())
+        Path name = dir.toAbsolutePath().normalize().getFileName();
+        Suite.Builder suite = Suite.builder(name == null ? "traces" : name.toString())
                 .description("recorded runs in " + dir + ", replayed").trials(TRIALS);
         for (Path trace : traces) {
             String file = trace.getFileName().toString();
@@ -102,16 +102,18 @@ public final class TraceSuite {
         RunStatus status = recordedStatus(recorded);
         String reason = status == null ? null : recorded.reason();
         boolean allowDivergence = false;
-        String source = status == null ? "the trace records no ending" : "as recorded";
+        String source = status != null ? "as recorded" : recorded.status() == null ? "the trace records no ending"
+                : "the recorded ending " + recorded.status() + " is unknown here";
         if (override != null) {
             if (override.status() != null) {
                 status = override.status();
                 reason = override.reason(); // a new status without a reason accepts any reason
+                source = EXPECTATIONS;
             } else if (override.reason() != null) {
                 reason = override.reason();
+                source = EXPECTATIONS;
             }
             allowDivergence = Boolean.TRUE.equals(override.allowDivergence());
-            source = EXPECTATIONS;
         }
         return new ReplayExpectation(status, reason, allowDivergence, source);
     }
