@@ -68,4 +68,30 @@ class TemporalTraceReplayTest {
                 .budget(oneStep).systemPrompt("Answer in one word.").build());
         assertThat(changed.firstDivergence()).hasValueSatisfying(d -> assertThat(d.description()).startsWith("step 1: the step request differs at system"));
     }
+
+    @Test
+    void aRunThatWaitedForApprovalOnTemporalReplaysWithoutRunningTheSideEffectAgain(@TempDir Path dir) {
+        Path trace = dir.resolve("approval.jsonl");
+        Orders.Ledger ledger = new Orders.Ledger();
+        Agent recording = Orders.withApproval(Orders.agent(Orders.refundThenAnswer(), new RecordingListener(),
+                Orders.refund(ledger, key -> { })).listener(JsonlTraceListener.to(trace)));
+        RunResult recorded;
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalRun run = server.start(recording).start("A-1 を返金して", "run-approval-traced");
+            TemporalApprovalTest.awaitStatus(run, RunStatus.WAITING_APPROVAL);
+            run.approve(run.pendingApprovals().get(0).actionHash(), "alice");
+            recorded = run.result();
+        }
+        assertThat(recorded.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(ledger.charges).hasSize(1);
+
+        ReplayReport report = Replay.from(trace).replay(Orders.withApproval(Orders.agent(ScriptedModel.of(),
+                new RecordingListener(), Orders.refund(ledger, key -> { }))));
+
+        assertThat(report.firstDivergence()).as("%s", report.firstDivergence()).isEmpty();
+        assertThat(report.reproduced()).isTrue();
+        assertThat(report.result().answer()).isEqualTo("A-1 refunded.");
+        assertThat(ledger.charges).as("the refund is answered from the trace").hasSize(1);
+        assertThat(ledger.keysSeen).hasSize(1);
+    }
 }
