@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -77,10 +78,19 @@ final class Comparison {
         while (names.find()) {
             String name = names.group(1);
             if (!values.containsKey(name)) {
-                secrets.get(name).ifPresent(value -> values.put(name, value));
+                lookUp(name).ifPresent(value -> values.put(name, value));
             }
         }
         return values.isEmpty() ? now : new TraceRedactor(() -> values).redactValue(now);
+    }
+
+    /** A lookup that fails leaves that secret unmasked: the comparison then shows the plain value as a difference. */
+    private Optional<String> lookUp(String name) {
+        try {
+            return secrets.get(name);
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
     }
 
     /** The request of recorded call {@code index} differs by {@code diff}. */

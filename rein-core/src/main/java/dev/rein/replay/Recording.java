@@ -38,18 +38,27 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
 
     /** The ids of the runs {@code trace} holds, in the order they first appear. */
     static List<String> runIds(Path trace) {
+        return List.copyOf(runs(lines(trace), trace));
+    }
+
+    /** The run ids of {@code events}; every event of a Rein trace names its run. */
+    private static Set<String> runs(List<JsonNode> events, Path trace) {
         Set<String> runs = new LinkedHashSet<>();
-        lines(trace).forEach(e -> runs.add(e.path("run_id").asText()));
-        return List.copyOf(runs);
+        for (JsonNode e : events) {
+            if (!e.path("run_id").isTextual() || e.path("run_id").asText().isEmpty() || !e.path("type").isTextual()) {
+                throw new ReinException("the trace " + trace + " is not a Rein trace: an event has no type or run_id");
+            }
+            runs.add(e.path("run_id").asText());
+        }
+        if (runs.isEmpty()) {
+            throw new ReinException("the trace " + trace + " holds no events");
+        }
+        return runs;
     }
 
     static Recording read(Path trace, String runId) {
         List<JsonNode> events = lines(trace);
-        Set<String> runs = new LinkedHashSet<>();
-        events.forEach(e -> runs.add(e.path("run_id").asText()));
-        if (runs.isEmpty()) {
-            throw new ReinException("the trace " + trace + " holds no events");
-        }
+        Set<String> runs = runs(events, trace);
         if (runId == null && runs.size() > 1) {
             throw new ReinException("the trace " + trace + " holds " + runs.size() + " runs (" + String.join(", ", runs)
                     + "); say which to replay (--run ID)");
