@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** The tools the CLI can give an agent, selected by name with {@code --tools}. */
 final class ToolCatalog {
@@ -27,8 +28,8 @@ final class ToolCatalog {
     }
 
     /** The tool called {@code name}, if the CLI has it. */
-    java.util.Optional<Tool> find(String name) {
-        return java.util.Optional.ofNullable(tools.get(name));
+    Optional<Tool> find(String name) {
+        return Optional.ofNullable(tools.get(name));
     }
 
     /**

@@ -16,14 +16,15 @@ import dev.rein.model.Model;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.function.Function;
 
 /**
  * What {@code rein eval SUITE [--trials N] [--model NAME] [--report out.html] [--json] [--traces DIR]}
  * does, in a form a command-line front end can call directly. SUITE is a suite file, or a folder of
- * JSONL traces whose recorded runs are replayed as regression tasks ({@link TraceSuite}). Progress and errors go to {@code err}; the
- * summary (or, with {@code json}, the JSON report) goes to {@code out}.
+ * JSONL traces whose recorded runs are replayed as regression tasks ({@link TraceSuite}). Progress
+ * and errors go to {@code err}; the summary (or, with {@code json}, the JSON report) goes to {@code out}.
  *
  * <p>Exit codes: {@value #OK} every graded trial passed; {@value #TRIALS_FAILED} some trial failed
  * or was unsafe; {@value #INVALID} the suite, the options or the report file were unusable;
@@ -126,12 +127,20 @@ public final class EvalCommandSupport {
             throw new ReinException("--model does not apply to a folder of traces: each recorded run is replayed from its"
                     + " recorded responses; drop --model");
         }
+        if (options.traces() != null && sameFile(options.traces(), options.suiteFile())) {
+            throw new ReinException("--traces " + options.traces() + " is the folder being replayed; write the new traces to"
+                    + " another folder");
+        }
         return TraceSuite.load(options.suiteFile(), options.recorded());
+    }
+
+    private static boolean sameFile(Path a, Path b) {
+        return a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize());
     }
 
     /** A missing path that does not look like a suite file may have been meant as a trace folder: say both. */
     private static Path existing(Path suiteFile) {
-        String name = String.valueOf(suiteFile.getFileName()).toLowerCase(java.util.Locale.ROOT);
+        String name = String.valueOf(suiteFile.getFileName()).toLowerCase(Locale.ROOT);
         if (!Files.exists(suiteFile) && !name.endsWith(".yaml") && !name.endsWith(".yml") && !name.endsWith(".json")) {
             throw new ReinException("no such suite file or trace folder: " + suiteFile + "; give a suite file (.yaml, .yml,"
                     + " .json) or a folder of JSONL traces");

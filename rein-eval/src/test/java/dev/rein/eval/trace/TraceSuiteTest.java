@@ -151,6 +151,11 @@ class TraceSuiteTest {
         Files.delete(traces.resolve("expected.json"));
 
         reset();
+        assertThat(EvalCommandSupport.run(options(traces, false, null, traces, null), EvalRegistry.load(), out(), err()))
+                .isEqualTo(EvalCommandSupport.INVALID);
+        assertThat(text(errBytes)).startsWith("rein eval: --traces " + traces + " is the folder being replayed");
+
+        reset();
         assertThat(EvalCommandSupport.run(new EvalCommandSupport.Options(traces, 0, "claude-haiku-4-5", null, null, false, 1),
                 EvalRegistry.load(), out(), err())).isEqualTo(EvalCommandSupport.INVALID);
         assertThat(text(errBytes)).startsWith("rein eval: --model does not apply to a folder of traces");
