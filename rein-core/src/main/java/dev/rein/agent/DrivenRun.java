@@ -122,6 +122,8 @@ public final class DrivenRun {
         try {
             Next next = Next.of(new AgentLoop(run).act(uses));
             return new Outcome(Checkpoints.snapshot(run, null), next);
+        } catch (ModelCaller.CallFailed impossible) {
+            throw noStepCall(impossible);
         } finally {
             run.recorder.close();
         }
@@ -144,6 +146,8 @@ public final class DrivenRun {
         try {
             Next next = Next.of(new AgentLoop(run).stopForBudget(kind));
             return new Outcome(Checkpoints.snapshot(run, null), next);
+        } catch (ModelCaller.CallFailed impossible) {
+            throw noStepCall(impossible);
         } finally {
             run.recorder.close();
         }
@@ -184,6 +188,11 @@ public final class DrivenRun {
         } finally {
             run.recorder.close();
         }
+    }
+
+    /** A tool step or a budget stop never makes a step's model call (the summary call's failure is an event). */
+    private static IllegalStateException noStepCall(ModelCaller.CallFailed failed) {
+        return new IllegalStateException("internal error: a driven effect made a model step call: " + failed.getMessage(), failed);
     }
 
     private interface Effect {

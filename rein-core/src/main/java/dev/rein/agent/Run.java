@@ -108,7 +108,7 @@ final class Run {
             Replies.open(history, this.redactor.redact(reply));
         }
         this.decisions = Step.State.start(new Step.Rules(config.maxTokens(), config.maxVerificationFailures(),
-                AgentLoop.MAX_EMPTY_ANSWER_NUDGES), from == null || reply != null ? 0 : from.verificationFailures());
+                AgentLoop.MAX_EMPTY_ANSWER_NUDGES, config.finishTool()), from == null || reply != null ? 0 : from.verificationFailures());
     }
 
     private static List<RunListener> listeners(String runId, AgentConfig config) {

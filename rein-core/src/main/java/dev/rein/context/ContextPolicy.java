@@ -85,11 +85,6 @@ public final class ContextPolicy {
         return new OutputTruncation(toolOutputLimit, runStore, tracer);
     }
 
-    /** The client-side edits for one run. */
-    public ContextManager newManager(Model model, OutputStore runStore, Tracer tracer) {
-        return new ContextManager(this, model, runStore, tracer);
-    }
-
     /** Builder for {@link ContextPolicy}. */
     public static final class Builder {
         private int toolOutputLimit = DEFAULT_TOOL_OUTPUT_LIMIT;

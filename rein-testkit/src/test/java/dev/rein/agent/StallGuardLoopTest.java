@@ -9,7 +9,7 @@ import static dev.rein.testkit.ScriptedModel.toolCalls;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rein.budget.Budget;
-import dev.rein.context.HistoryValidator;
+import dev.rein.internal.context.HistoryValidator;
 import dev.rein.json.Json;
 import dev.rein.model.ContentBlock;
 import dev.rein.model.Message;
