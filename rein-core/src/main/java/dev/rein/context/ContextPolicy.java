@@ -1,7 +1,6 @@
 package dev.rein.context;
 
 import dev.rein.ReinException;
-import dev.rein.model.Model;
 import dev.rein.model.ServerContextEdit;
 import dev.rein.tool.ToolInterceptor;
 import dev.rein.trace.Tracer;
