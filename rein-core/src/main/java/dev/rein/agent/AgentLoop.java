@@ -123,7 +123,7 @@ final class AgentLoop {
                 .system(c.requestSystemPrompt())
                 .tools(run.tools().definitions())
                 .toolChoice(choice)
-                .messages(StateBlock.withMemory(StateBlock.messages(run.history, run.state, c.stateInPrompt(),
+                .messages(StateBlock.withMemory(StateBlock.messages(run.history(), run.state(), c.stateInPrompt(),
                         c.budget().maxSteps()), run.recalledMemory()))
                 .maxTokens(c.maxTokens())
                 .options(c.requestOptions())
@@ -134,7 +134,7 @@ final class AgentLoop {
     /** One model step: the step function decides, from the budget, whether the model is called. */
     private NextStep step() throws InterruptedException, ModelCaller.CallFailed {
         Optional<BudgetKind> exhausted = run.meter.check();
-        return execute(Step.decide(run.decisions, new Step.Event.BudgetObserved(exhausted.orElse(null),
+        return execute(run.decide(new Step.Event.BudgetObserved(exhausted.orElse(null),
                 exhausted.map(run.meter::describe).orElse(null))));
     }
 
@@ -142,33 +142,32 @@ final class AgentLoop {
     ModelResponse callStep() throws InterruptedException, ModelCaller.CallFailed {
         run.meter.countStep();
         ModelResponse response = caller.call(perceive(), "step");
-        response.toHistoryMessage().ifPresent(run.history::add);
+        response.toHistoryMessage().ifPresent(run::append);
         return response;
     }
 
     /** What the verifiers (and the critic) still miss in a proposed answer. */
     List<String> missing(NextStep.Answer answer) throws InterruptedException {
-        return guards.verify(new FinalAnswer(run.goal, answer.text(), answer.report(), List.copyOf(run.history)));
+        return guards.verify(new FinalAnswer(run.goal, answer.text(), answer.report(), List.copyOf(run.history())));
     }
 
     /**
-     * The driver: keeps the decision's state and performs its commands in order. A command whose
+     * The driver: performs a decision's commands in order (the run kept its state). A command whose
      * effect ends in an event decides again; the last such decision's step is the next one.
      */
     private NextStep execute(Step.Decision decision) throws InterruptedException, ModelCaller.CallFailed {
-        run.decisions = decision.state();
         NextStep next = decision.next();
         for (Step.Command command : decision.commands()) {
             switch (command) {
                 case Step.Command.CallModel ignored -> {
                     ModelResponse response = callStep();
-                    next = execute(Step.decide(run.decisions, new Step.Event.Responded(response, answerText())));
+                    next = execute(run.decide(new Step.Event.Responded(response, answerText())));
                 }
                 case Step.Command.RunTools tools -> next = act(tools.uses());
                 case Step.Command.ExecuteTools tools -> next = executeTools(tools.uses());
                 case Step.Command.CheckFinish finish -> next = checkFinish(finish.use());
                 case Step.Command.RefuseFinish finish -> next = refuseFinish(finish.use());
-                case Step.Command.NoteHandoff note -> run.state = FinishTool.handoffNotes(run.state, note.arguments());
+                case Step.Command.NoteHandoff note -> run.noteHandoff(note.arguments());
                 case Step.Command.Verify verify -> next = verify(verify.answer());
                 case Step.Command.Summarize summarize -> next = summarize(summarize.kind(), summarize.why());
                 case Step.Command.Checkpoint ignored -> run.checkpoint();
@@ -187,12 +186,12 @@ final class AgentLoop {
     private NextStep verify(NextStep.Answer answer) throws InterruptedException, ModelCaller.CallFailed {
         List<String> invalid = run.config.outputSchema().map(schema -> schema.problems(answer.text())).orElse(List.of());
         List<String> missing = invalid.isEmpty() ? missing(answer) : List.of();
-        return execute(Step.decide(run.decisions, new Step.Event.Verified(answer, missing, invalid)));
+        return execute(run.decide(new Step.Event.Verified(answer, missing, invalid)));
     }
 
     /** The final answer: the text of the assistant turns since the last user turn (a paused turn and its continuation). */
     private String answerText() {
-        return answerText(run.history);
+        return answerText(run.history());
     }
 
     static String answerText(List<Message> history) {
@@ -205,14 +204,14 @@ final class AgentLoop {
 
     /** A resumed run first answers the calls of its last response, if they have no results yet. */
     private NextStep continueStep() throws InterruptedException, ModelCaller.CallFailed {
-        Message last = run.history.get(run.history.size() - 1);
+        Message last = run.history().get(run.history().size() - 1);
         List<ToolUseBlock> open = last.role() == Role.ASSISTANT ? last.toolUses() : List.of();
-        return execute(Step.decide(run.decisions, new Step.Event.Started(open)));
+        return execute(run.decide(new Step.Event.Started(open)));
     }
 
     /** Act and observe: run every proposed call and answer each one in the next user message. */
     NextStep act(List<ToolUseBlock> uses) throws InterruptedException, ModelCaller.CallFailed {
-        return execute(Step.decide(run.decisions, new Step.Event.ToolsProposed(uses)));
+        return execute(run.decide(new Step.Event.ToolsProposed(uses)));
     }
 
     /** The guarded tool step (stall guard, tool chain, reflection); the step function decides on what it came to. */
@@ -222,7 +221,7 @@ final class AgentLoop {
             case Guards.ToolStep.Answered answered -> new Step.Event.ToolsAnswered(answered.observation(),
                     answered.stalled().orElse(null));
         };
-        return execute(Step.decide(run.decisions, outcome));
+        return execute(run.decide(outcome));
     }
 
     private static List<ToolCall> calls(List<ToolUseBlock> uses) {
@@ -235,14 +234,14 @@ final class AgentLoop {
     }
 
     private void observe(List<? extends ContentBlock> blocks) {
-        run.history.add(Message.user(blocks));
+        run.append(Message.user(blocks));
     }
 
     /** The finish tool's arguments checked against its schema; the step function decides what the report means. */
     private NextStep checkFinish(ToolUseBlock use) throws InterruptedException, ModelCaller.CallFailed {
         List<String> problems = run.tools().find(FinishTool.NAME).orElseThrow().validationProblems(use.input());
         FinishReport report = problems.isEmpty() ? FinishTool.parse(use.input()) : null;
-        return execute(Step.decide(run.decisions, new Step.Event.FinishChecked(use, report, problems)));
+        return execute(run.decide(new Step.Event.FinishChecked(use, report, problems)));
     }
 
     /** An invalid finish call goes through the tool chain, which answers it with the validation error. */
@@ -251,12 +250,12 @@ final class AgentLoop {
         Step.Event outcome = tools.execute(List.of(call)) instanceof ToolStage.Batch.Results refused
                 ? new Step.Event.FinishRefused(new ToolResultBlock(call.id(), refused.results().get(0).content(), true))
                 : new Step.Event.ToolsPaused(List.of(call.id()));
-        return execute(Step.decide(run.decisions, outcome));
+        return execute(run.decide(outcome));
     }
 
     /** A budget ran out: one last call for what is known, unless time itself ran out (the step function decides). */
     NextStep stopForBudget(BudgetKind kind) throws InterruptedException, ModelCaller.CallFailed {
-        return execute(Step.decide(run.decisions, new Step.Event.BudgetObserved(kind, run.meter.describe(kind))));
+        return execute(run.decide(new Step.Event.BudgetObserved(kind, run.meter.describe(kind))));
     }
 
     /** The summary call with tools off; a failed call is an event too (the run knows what it knows). */
@@ -264,17 +263,17 @@ final class AgentLoop {
         Step.Event.Summarized summarized;
         try {
             ModelResponse summary = caller.call(request(ToolChoice.none()), "final_summary");
-            summary.toHistoryMessage().ifPresent(run.history::add);
+            summary.toHistoryMessage().ifPresent(run::append);
             summarized = new Step.Event.Summarized(kind, why, summary, null, knownSoFar(why));
         } catch (ModelCaller.CallFailed failed) {
             summarized = new Step.Event.Summarized(kind, why, null, failed.getMessage(), knownSoFar(why));
         }
-        return execute(Step.decide(run.decisions, summarized));
+        return execute(run.decide(summarized));
     }
 
     /** Adds text to the last user message, or a new user message after an assistant turn. */
     private void appendUserText(String text) {
-        appendUserText(run.history, text);
+        run.appendUserText(text);
     }
 
     static void appendUserText(List<Message> history, String text) {
@@ -297,7 +296,7 @@ final class AgentLoop {
 
     /** What the run knows without asking the model again: its last words and the tools it used. */
     String knownSoFar(String why) {
-        return KnownSoFar.describe(why, run.history);
+        return KnownSoFar.describe(why, run.history());
     }
 
     /**
@@ -314,7 +313,7 @@ final class AgentLoop {
 
     /** The result of a run whose loop itself failed: nothing more is saved or traced, but the caller gets a result. */
     private static RunResult crashed(Run run, Throwable failure) {
-        run.status = RunStatus.FAILED;
+        run.moveTo(RunStatus.FAILED);
         return run.result(RunStatus.FAILED, Reasons.INTERNAL_ERROR, "internal error: " + failure
                 + " (the run's final state may not have been saved)", "", null, List.of());
     }
@@ -324,8 +323,7 @@ final class AgentLoop {
     }
 
     RunResult end(RunStatus status, String reason, String message, String answer, FinishReport report) {
-        RunStatus from = run.status;
-        run.status = status;
+        RunStatus from = run.moveTo(status);
         RunResult result = run.redactor.redactValue(run.result(status, reason, message, answer, report,
                 run.approvals.snapshot().undecided()));
         result = Resumption.saveFinal(run, result);

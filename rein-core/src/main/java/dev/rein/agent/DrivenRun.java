@@ -108,7 +108,7 @@ public final class DrivenRun {
         try {
             ModelResponse response = new AgentLoop(run).callStep();
             RunSnapshot next = Checkpoints.snapshot(run, null);
-            return new ModelStep(next, response, AgentLoop.answerText(run.history));
+            return new ModelStep(next, response, AgentLoop.answerText(run.history()));
         } catch (ModelCaller.CallFailed failed) {
             throw new Failed(failed.reason, failed.getMessage(), failed.retryable);
         } finally {
@@ -165,7 +165,7 @@ public final class DrivenRun {
         return effect(run, loop -> {
             run.emit(new TraceEvent.StateChanged(run.runId, run.step(), run.now(), RunStatus.RUNNING, RunStatus.WAITING_APPROVAL,
                     dev.rein.run.Reasons.APPROVAL_REQUIRED));
-            run.status = RunStatus.WAITING_APPROVAL;
+            run.moveTo(RunStatus.WAITING_APPROVAL);
         });
     }
 

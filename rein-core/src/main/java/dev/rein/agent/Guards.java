@@ -64,7 +64,7 @@ final class Guards {
         GuardConfig guards = run.config.guards();
         this.stall = new StallMonitor(guards.stall());
         // a resumed run starts from a stored history: rebuild the stall counts from it
-        stall.replay(run.history, name -> run.tools().find(name).orElse(null), this::unwatched);
+        stall.replay(run.history(), name -> run.tools().find(name).orElse(null), this::unwatched);
         this.context = new ContextManager(guards.context(), run.config.model(), run.outputs, tracer);
         this.prompts = new ReflectionPrompts(guards.reflection());
         this.critic = guards.reflection().stream()
@@ -75,10 +75,7 @@ final class Guards {
 
     /** Perceive: the client-side context policies edit the history about to be sent, as the step function decides. */
     void manageContext(ModelRequest request) throws InterruptedException {
-        context.prepare(request, gateway, run.decisions).ifPresent(edited -> {
-            run.history.clear();
-            run.history.addAll(edited);
-        });
+        context.prepare(request, gateway, run.decisions()).ifPresent(run::replaceHistory);
     }
 
     /**
