@@ -1,39 +1,22 @@
 package dev.rein.agent;
 
-import dev.rein.run.FinalAnswer;
-import dev.rein.run.Verifier;
 import dev.rein.ReinException;
-import dev.rein.approval.ApprovalPolicy;
 import dev.rein.budget.Budget;
 import dev.rein.budget.ModelPrice;
 import dev.rein.budget.PriceTable;
-import dev.rein.context.ContextPolicy;
-import dev.rein.guard.RequiredFact;
 import dev.rein.model.Model;
-import dev.rein.model.ModelInterceptor;
 import dev.rein.model.ModelOption;
-import dev.rein.model.ModelOptions;
 import dev.rein.model.ServerContextEdit;
 import dev.rein.provider.ModelDefaults;
-import dev.rein.reflection.Reflection;
-import dev.rein.retry.RetryPolicy;
-import dev.rein.state.RunStore;
 import dev.rein.state.Runs;
-import dev.rein.stall.StallPolicy;
 import dev.rein.tool.Principal;
-import dev.rein.tool.Secrets;
 import dev.rein.tool.Tool;
-import dev.rein.tool.ToolInterceptor;
 import dev.rein.tool.ToolRegistry;
 import dev.rein.tool.ToolSource;
 import dev.rein.trace.RunListenerFactory;
-import java.time.Clock;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -183,41 +166,12 @@ public final class Agent {
         return new RunHandle(run.runId, future, run::cancel);
     }
 
-    /** Builder for {@link Agent}; {@link #build()} validates the configuration. */
-    public static final class Builder {
-        Model model;
-        String modelName;
-        String systemPrompt = "";
-        final List<Tool> tools = new ArrayList<>();
-        final List<ToolSource> toolSources = new ArrayList<>();
-        Budget budget = Budget.defaults();
-        PriceTable prices;
-        PriceTable extraPrices = PriceTable.empty();
-        int maxTokens = 8192;
-        ModelOptions modelOptions = ModelOptions.NONE;
-        List<ServerContextEdit> serverContextEdits = List.of();
-        final List<Verifier> verifiers = new ArrayList<>();
-        int maxVerificationFailures = 2;
-        boolean finishTool;
-        Duration toolTimeout = dev.rein.tool.ToolExecutor.DEFAULT_TIMEOUT;
-        final List<ToolInterceptor> interceptors = new ArrayList<>();
-        final List<ModelInterceptor> modelInterceptors = new ArrayList<>();
-        final List<RunListenerFactory> listeners = new ArrayList<>();
-        RetryPolicy retryPolicy = RetryPolicy.DEFAULT;
-        Clock clock = Clock.systemUTC();
-        Principal principal = Principal.ANONYMOUS;
-        Secrets secrets = Secrets.NONE;
-        Double temperature;
-        StallPolicy stallPolicy = StallPolicy.defaults();
-        ContextPolicy contextPolicy = ContextPolicy.defaults();
-        List<Reflection> reflection = List.of();
-        final List<RequiredFact> requiredFacts = new ArrayList<>();
-        SafetyConfig.Builder safety = SafetyConfig.builder();
-        Budget conversationBudget;
-        dev.rein.context.StateInPrompt stateInPrompt = dev.rein.context.StateInPrompt.OFF;
-        dev.rein.memory.MemoryInjection memoryInjection;
-        java.util.function.Supplier<String> runIds = () -> "run_" + UUID.randomUUID().toString().replace("-", "").substring(0, 20);
-
+    /**
+     * Builder for {@link Agent}; {@link #build()} validates the configuration. The model, prompt,
+     * tools, budget and request settings are here; the guards, safety and runtime settings are
+     * inherited from {@code BuilderSettings}.
+     */
+    public static final class Builder extends BuilderSettings {
         private Builder() {}
 
         /** An independent copy of this builder (what {@link AgentConfig#toBuilder()} returns). */
@@ -324,176 +278,6 @@ public final class Agent {
         /** Context management applied by the provider's server. */
         public Builder serverContextEdits(List<ServerContextEdit> edits) {
             this.serverContextEdits = List.copyOf(edits);
-            return this;
-        }
-
-        /** Adds a verifier that must pass before a final answer is accepted. */
-        public Builder verifier(Verifier verifier) {
-            this.verifiers.add(Objects.requireNonNull(verifier, "verifier"));
-            return this;
-        }
-
-        /** How many refused answers are tolerated before the run fails (default 2). */
-        public Builder maxVerificationFailures(int max) {
-            this.maxVerificationFailures = max;
-            return this;
-        }
-
-        /**
-         * Stall detection: which detectors watch the run, how often they warn before stopping it
-         * (default {@link StallPolicy#defaults()}: all six detectors; {@link StallPolicy#disabled()}
-         * for none).
-         */
-        public Builder stallPolicy(StallPolicy policy) {
-            this.stallPolicy = Objects.requireNonNull(policy, "policy");
-            return this;
-        }
-
-        /**
-         * Context management: tool output truncation, clearing of old tool results and compaction,
-         * client- or server-side (default {@link ContextPolicy#defaults()}: truncation at 4,000
-         * characters only).
-         */
-        public Builder contextPolicy(ContextPolicy policy) {
-            this.contextPolicy = Objects.requireNonNull(policy, "policy");
-            return this;
-        }
-
-        /**
-         * Reflection strategies (default none, i.e. strategy A). Strategies combine, e.g. a
-         * checkpoint every 5 steps and a critic; at most one critic.
-         */
-        public Builder reflection(Reflection... strategies) {
-            this.reflection = List.of(strategies);
-            return this;
-        }
-
-        /**
-         * Adds a fact a final answer must establish (the premature-finish guard): an answer without
-         * it is refused and the model told what is missing; refusals count toward
-         * {@link #maxVerificationFailures}.
-         */
-        public Builder requiredFact(RequiredFact fact) {
-            this.requiredFacts.add(Objects.requireNonNull(fact, "fact"));
-            return this;
-        }
-
-        /** Adds a required fact given by name and a test over the proposed answer. */
-        public Builder requiredFact(String name, java.util.function.Predicate<FinalAnswer> present) {
-            return requiredFact(RequiredFact.of(name, present));
-        }
-
-        /** Offers the model the {@code finish} tool (off by default). */
-        public Builder finishTool(boolean enabled) {
-            this.finishTool = enabled;
-            return this;
-        }
-
-        /** The timeout of a tool call unless the tool sets its own (default 30 s). */
-        public Builder toolTimeout(Duration timeout) {
-            this.toolTimeout = Objects.requireNonNull(timeout, "timeout");
-            return this;
-        }
-
-        /** Adds a stage to the tool executor's pipeline. */
-        public Builder toolInterceptor(ToolInterceptor interceptor) {
-            this.interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
-            return this;
-        }
-
-        /**
-         * Adds a stage to the model-call chain, after tracing and before pricing, retry and the
-         * deadline (see {@link ModelInterceptor} for the order and the contract): a fallback model,
-         * a response cache, a guard on requests. Stages run in the order added.
-         */
-        public Builder modelInterceptor(ModelInterceptor interceptor) {
-            this.modelInterceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
-            return this;
-        }
-
-        /** Adds a listener factory; it creates one listener per run. */
-        public Builder listener(RunListenerFactory factory) {
-            this.listeners.add(Objects.requireNonNull(factory, "factory"));
-            return this;
-        }
-
-        /** Retries of failed model calls (default: 4 retries, exponential backoff, within the deadline). */
-        public Builder retryPolicy(RetryPolicy retryPolicy) {
-            this.retryPolicy = Objects.requireNonNull(retryPolicy, "retryPolicy");
-            return this;
-        }
-
-        public Builder clock(Clock clock) {
-            this.clock = Objects.requireNonNull(clock, "clock");
-            return this;
-        }
-
-        /** On whose behalf runs act (default anonymous, no scopes). */
-        public Builder principal(Principal principal) {
-            this.principal = Objects.requireNonNull(principal, "principal");
-            return this;
-        }
-
-        /** Secrets handed to tool handlers; never shown to the model. */
-        public Builder secrets(Secrets secrets) {
-            this.secrets = Objects.requireNonNull(secrets, "secrets");
-            return this;
-        }
-
-        /** Sampling temperature; not sent unless set. */
-        public Builder temperature(Double temperature) {
-            this.temperature = temperature;
-            return this;
-        }
-
-        /** Approvals, run store, scopes, tool retries, provenance and output wrapping (see {@link SafetyConfig}). */
-        public Builder safety(SafetyConfig safety) {
-            this.safety = safety.toBuilder();
-            return this;
-        }
-
-        /** Which calls wait for a person (default: WRITE and IRREVERSIBLE tools). */
-        public Builder approvalPolicy(ApprovalPolicy policy) {
-            this.safety.approvalPolicy(policy);
-            return this;
-        }
-
-        /** Where runs are saved after every step (default: in memory, this process only). */
-        public Builder store(RunStore store) {
-            this.safety.store(store);
-            return this;
-        }
-
-        /**
-         * A budget for all turns of a conversation together (see {@link Agent#reply}); by default
-         * none, so only the per-turn {@link #budget} applies.
-         */
-        public Builder conversationBudget(Budget budget) {
-            this.conversationBudget = budget;
-            return this;
-        }
-
-        /**
-         * Whether each request carries the run's working state as a {@code <rein_state>} block, and
-         * with how much history (default {@link dev.rein.context.StateInPrompt#OFF}).
-         */
-        public Builder stateInPrompt(dev.rein.context.StateInPrompt mode) {
-            this.stateInPrompt = Objects.requireNonNull(mode, "mode");
-            return this;
-        }
-
-        /**
-         * Recalls long-term memory into each request of a turn (see {@link dev.rein.memory.MemoryInjection});
-         * default none: memory is read only through the {@code recall} tool.
-         */
-        public Builder memoryInjection(dev.rein.memory.MemoryInjection injection) {
-            this.memoryInjection = injection;
-            return this;
-        }
-
-        /** How run ids are made (default: random). */
-        public Builder runIds(java.util.function.Supplier<String> supplier) {
-            this.runIds = Objects.requireNonNull(supplier, "supplier");
             return this;
         }
 

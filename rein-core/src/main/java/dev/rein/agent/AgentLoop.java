@@ -5,7 +5,6 @@ import dev.rein.run.FinishReport;
 import dev.rein.run.NextStep;
 import dev.rein.internal.loop.Step;
 import dev.rein.internal.text.Durations;
-import dev.rein.run.Reason;
 import dev.rein.run.Reasons;
 import dev.rein.run.RunStatus;
 import dev.rein.budget.BudgetKind;
@@ -21,7 +20,6 @@ import dev.rein.model.ToolUseBlock;
 import dev.rein.state.StoreConflictException;
 import dev.rein.state.StoreException;
 import dev.rein.tool.ToolCall;
-import dev.rein.tool.ToolResult;
 import dev.rein.trace.TraceEvent;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -125,7 +123,7 @@ final class AgentLoop {
                 .system(c.requestSystemPrompt())
                 .tools(run.tools().definitions())
                 .toolChoice(choice)
-                .messages(StateBlock.withMemory(StateBlock.messages(run.history, run.state, c.stateInPrompt(),
+                .messages(StateBlock.withMemory(StateBlock.messages(run.history(), run.state(), c.stateInPrompt(),
                         c.budget().maxSteps()), run.recalledMemory()))
                 .maxTokens(c.maxTokens())
                 .options(c.requestOptions())
@@ -133,56 +131,67 @@ final class AgentLoop {
                 .build();
     }
 
-    /** One model step: within the budget, call the model and decide on its response. */
+    /** One model step: the step function decides, from the budget, whether the model is called. */
     private NextStep step() throws InterruptedException, ModelCaller.CallFailed {
         Optional<BudgetKind> exhausted = run.meter.check();
-        if (exhausted.isPresent()) {
-            return stopForBudget(exhausted.get());
-        }
-        ModelResponse response = callStep();
-        return execute(Step.decide(run.decisions, new Step.Event.Responded(response, answerText())));
+        return execute(run.decide(new Step.Event.BudgetObserved(exhausted.orElse(null),
+                exhausted.map(run.meter::describe).orElse(null))));
     }
 
     /** The model call of one step (counted as a step), its response added to the history. */
     ModelResponse callStep() throws InterruptedException, ModelCaller.CallFailed {
         run.meter.countStep();
         ModelResponse response = caller.call(perceive(), "step");
-        response.toHistoryMessage().ifPresent(run.history::add);
+        response.toHistoryMessage().ifPresent(run::append);
         return response;
     }
 
     /** What the verifiers (and the critic) still miss in a proposed answer. */
     List<String> missing(NextStep.Answer answer) throws InterruptedException {
-        return guards.verify(new FinalAnswer(run.goal, answer.text(), answer.report(), List.copyOf(run.history)));
+        return guards.verify(new FinalAnswer(run.goal, answer.text(), answer.report(), List.copyOf(run.history())));
     }
 
-    /** The driver: keeps the decision's state and performs its commands in order. */
-    private NextStep execute(Step.Decision decision) throws InterruptedException {
-        run.decisions = decision.state();
+    /**
+     * The driver: performs a decision's commands in order (the run kept its state). A command whose
+     * effect ends in an event decides again; the last such decision's step is the next one.
+     */
+    private NextStep execute(Step.Decision decision) throws InterruptedException, ModelCaller.CallFailed {
         NextStep next = decision.next();
         for (Step.Command command : decision.commands()) {
             switch (command) {
+                case Step.Command.CallModel ignored -> {
+                    ModelResponse response = callStep();
+                    next = execute(run.decide(new Step.Event.Responded(response, answerText())));
+                }
                 case Step.Command.RunTools tools -> next = act(tools.uses());
+                case Step.Command.ExecuteTools tools -> next = executeTools(tools.uses());
+                case Step.Command.CheckFinish finish -> next = checkFinish(finish.use());
+                case Step.Command.RefuseFinish finish -> next = refuseFinish(finish.use());
+                case Step.Command.NoteHandoff note -> run.noteHandoff(note.arguments());
                 case Step.Command.Verify verify -> next = verify(verify.answer());
+                case Step.Command.Summarize summarize -> next = summarize(summarize.kind(), summarize.why());
+                case Step.Command.Checkpoint ignored -> run.checkpoint();
                 case Step.Command.Intervene i -> run.emit(new TraceEvent.Intervention(run.runId, run.step(), run.now(), i.kind(),
                         i.message(), i.details()));
                 case Step.Command.AppendUserText append -> appendUserText(append.text());
                 case Step.Command.Observe observe -> observe(observe.blocks());
+                case Step.Command.ClearToolResults ignored -> throw new IllegalStateException("context edits are decided in perceive");
+                case Step.Command.Compact ignored -> throw new IllegalStateException("context edits are decided in perceive");
             }
         }
         return next;
     }
 
     /** Verification: code decides whether a proposed final answer is accepted. */
-    private NextStep verify(NextStep.Answer answer) throws InterruptedException {
+    private NextStep verify(NextStep.Answer answer) throws InterruptedException, ModelCaller.CallFailed {
         List<String> invalid = run.config.outputSchema().map(schema -> schema.problems(answer.text())).orElse(List.of());
         List<String> missing = invalid.isEmpty() ? missing(answer) : List.of();
-        return execute(Step.decide(run.decisions, new Step.Event.Verified(answer, missing, invalid)));
+        return execute(run.decide(new Step.Event.Verified(answer, missing, invalid)));
     }
 
     /** The final answer: the text of the assistant turns since the last user turn (a paused turn and its continuation). */
     private String answerText() {
-        return answerText(run.history);
+        return answerText(run.history());
     }
 
     static String answerText(List<Message> history) {
@@ -194,90 +203,77 @@ final class AgentLoop {
     }
 
     /** A resumed run first answers the calls of its last response, if they have no results yet. */
-    private NextStep continueStep() throws InterruptedException {
-        Message last = run.history.get(run.history.size() - 1);
-        return last.role() == Role.ASSISTANT && !last.toolUses().isEmpty() ? act(last.toolUses()) : new NextStep.RunAgain("start");
+    private NextStep continueStep() throws InterruptedException, ModelCaller.CallFailed {
+        Message last = run.history().get(run.history().size() - 1);
+        List<ToolUseBlock> open = last.role() == Role.ASSISTANT ? last.toolUses() : List.of();
+        return execute(run.decide(new Step.Event.Started(open)));
     }
 
     /** Act and observe: run every proposed call and answer each one in the next user message. */
-    NextStep act(List<ToolUseBlock> uses) throws InterruptedException {
-        run.checkpoint();
+    NextStep act(List<ToolUseBlock> uses) throws InterruptedException, ModelCaller.CallFailed {
+        return execute(run.decide(new Step.Event.ToolsProposed(uses)));
+    }
+
+    /** The guarded tool step (stall guard, tool chain, reflection); the step function decides on what it came to. */
+    private NextStep executeTools(List<ToolUseBlock> uses) throws InterruptedException, ModelCaller.CallFailed {
+        Step.Event outcome = switch (guards.act(calls(uses), tools)) {
+            case Guards.ToolStep.Paused paused -> new Step.Event.ToolsPaused(paused.awaitingCallIds());
+            case Guards.ToolStep.Answered answered -> new Step.Event.ToolsAnswered(answered.observation(),
+                    answered.stalled().orElse(null));
+        };
+        return execute(run.decide(outcome));
+    }
+
+    private static List<ToolCall> calls(List<ToolUseBlock> uses) {
         List<ToolCall> calls = new ArrayList<>();
         for (int i = 0; i < uses.size(); i++) {
             ToolUseBlock use = uses.get(i);
             calls.add(new ToolCall(use.id(), use.name(), use.input(), i));
         }
-        Optional<ToolCall> finish = calls.stream().filter(c -> c.name().equals(FinishTool.NAME) && run.config.finishTool()).findFirst();
-        if (finish.isPresent() && calls.size() == 1) {
-            return finish(finish.get());
-        }
-        return switch (guards.act(calls, tools)) {
-            case Guards.ToolStep.Paused paused -> new NextStep.Interrupt(paused.awaitingCallIds());
-            case Guards.ToolStep.Answered answered -> {
-                observe(answered.observation());
-                run.checkpoint();
-                yield answered.stalled().<NextStep>map(why -> NextStep.Stop.failed(Reason.STALLED, why, null))
-                        .orElse(new NextStep.RunAgain("tool_results"));
-            }
-        };
+        return calls;
     }
 
     private void observe(List<? extends ContentBlock> blocks) {
-        run.history.add(Message.user(blocks));
+        run.append(Message.user(blocks));
     }
 
-    /** The finish tool: end the run, after verification when the model reports completion. */
-    private NextStep finish(ToolCall call) throws InterruptedException {
-        List<String> problems = run.tools().find(FinishTool.NAME).orElseThrow().validationProblems(call.arguments());
-        if (!problems.isEmpty()) {
-            if (tools.execute(List.of(call)) instanceof ToolStage.Batch.Results refused) {
-                observe(List.of(new ToolResultBlock(call.id(), refused.results().get(0).content(), true)));
-                return new NextStep.RunAgain("finish_refused");
-            }
-            return new NextStep.Interrupt(List.of(call.id()));
-        }
-        FinishReport report = FinishTool.parse(call.arguments());
-        run.state = FinishTool.handoffNotes(run.state, call.arguments());
-        return switch (report.status()) {
-            case "failed" -> new NextStep.Stop(RunStatus.FAILED, Reason.AGENT_FAILED, "the agent reported failure: "
-                    + report.summary(), report.result(), report);
-            case "needs_user_input" -> new NextStep.Handoff(report.summary(), report.result(), report);
-            default -> new NextStep.Answer(report.result(), report, call.id());
-        };
+    /** The finish tool's arguments checked against its schema; the step function decides what the report means. */
+    private NextStep checkFinish(ToolUseBlock use) throws InterruptedException, ModelCaller.CallFailed {
+        List<String> problems = run.tools().find(FinishTool.NAME).orElseThrow().validationProblems(use.input());
+        FinishReport report = problems.isEmpty() ? FinishTool.parse(use.input()) : null;
+        return execute(run.decide(new Step.Event.FinishChecked(use, report, problems)));
     }
 
-    /** A budget ran out: one last call for what is known, unless time itself ran out. */
-    NextStep stopForBudget(BudgetKind kind) throws InterruptedException {
-        String why = run.meter.describe(kind);
-        run.emit(new TraceEvent.Intervention(run.runId, run.step(), run.now(), "budget", why, Map.of("budget", kind.reason())));
-        if (kind == BudgetKind.DEADLINE) {
-            return new NextStep.Stop(RunStatus.STOPPED_BUDGET, Reason.of(kind.reason()), why, null, null);
-        }
-        appendUserText("[rein] The work must stop now: " + why + ". Do not call any tools. Reply with a summary of"
-                + " what you found (with the facts and their sources) and what is still unfinished or uncertain.");
+    /** An invalid finish call goes through the tool chain, which answers it with the validation error. */
+    private NextStep refuseFinish(ToolUseBlock use) throws InterruptedException, ModelCaller.CallFailed {
+        ToolCall call = calls(List.of(use)).get(0);
+        Step.Event outcome = tools.execute(List.of(call)) instanceof ToolStage.Batch.Results refused
+                ? new Step.Event.FinishRefused(new ToolResultBlock(call.id(), refused.results().get(0).content(), true))
+                : new Step.Event.ToolsPaused(List.of(call.id()));
+        return execute(run.decide(outcome));
+    }
+
+    /** A budget ran out: one last call for what is known, unless time itself ran out (the step function decides). */
+    NextStep stopForBudget(BudgetKind kind) throws InterruptedException, ModelCaller.CallFailed {
+        return execute(run.decide(new Step.Event.BudgetObserved(kind, run.meter.describe(kind))));
+    }
+
+    /** The summary call with tools off; a failed call is an event too (the run knows what it knows). */
+    private NextStep summarize(BudgetKind kind, String why) throws InterruptedException, ModelCaller.CallFailed {
+        Step.Event.Summarized summarized;
         try {
             ModelResponse summary = caller.call(request(ToolChoice.none()), "final_summary");
-            summary.toHistoryMessage().ifPresent(run.history::add);
-            return new NextStep.Stop(RunStatus.STOPPED_BUDGET, Reason.of(kind.reason()), why, summaryAnswer(summary, why), null);
+            summary.toHistoryMessage().ifPresent(run::append);
+            summarized = new Step.Event.Summarized(kind, why, summary, null, knownSoFar(why));
         } catch (ModelCaller.CallFailed failed) {
-            return new NextStep.Stop(RunStatus.STOPPED_BUDGET, Reason.of(kind.reason()), why + "; the summary call failed too: "
-                    + failed.getMessage(), knownSoFar(why), null);
+            summarized = new Step.Event.Summarized(kind, why, null, failed.getMessage(), knownSoFar(why));
         }
-    }
-
-    /** The summary as the answer, unless it was cut off or refused: then what the run knows, with the partial text labelled. */
-    private String summaryAnswer(ModelResponse summary, String why) {
-        String text = summary.text().strip();
-        return switch (summary.stopReason()) {
-            case MAX_TOKENS, REFUSAL, MODEL_CONTEXT_WINDOW_EXCEEDED -> knownSoFar(why) + (text.isEmpty() ? ""
-                    : " The model's summary was not complete (" + summary.stopReason().traceName() + "): " + text);
-            default -> text.isEmpty() ? knownSoFar(why) : summary.text();
-        };
+        return execute(run.decide(summarized));
     }
 
     /** Adds text to the last user message, or a new user message after an assistant turn. */
     private void appendUserText(String text) {
-        appendUserText(run.history, text);
+        run.appendUserText(text);
     }
 
     static void appendUserText(List<Message> history, String text) {
@@ -300,7 +296,7 @@ final class AgentLoop {
 
     /** What the run knows without asking the model again: its last words and the tools it used. */
     String knownSoFar(String why) {
-        return KnownSoFar.describe(why, run.history);
+        return KnownSoFar.describe(why, run.history());
     }
 
     /**
@@ -317,7 +313,7 @@ final class AgentLoop {
 
     /** The result of a run whose loop itself failed: nothing more is saved or traced, but the caller gets a result. */
     private static RunResult crashed(Run run, Throwable failure) {
-        run.status = RunStatus.FAILED;
+        run.moveTo(RunStatus.FAILED);
         return run.result(RunStatus.FAILED, Reasons.INTERNAL_ERROR, "internal error: " + failure
                 + " (the run's final state may not have been saved)", "", null, List.of());
     }
@@ -327,8 +323,7 @@ final class AgentLoop {
     }
 
     RunResult end(RunStatus status, String reason, String message, String answer, FinishReport report) {
-        RunStatus from = run.status;
-        run.status = status;
+        RunStatus from = run.moveTo(status);
         RunResult result = run.redactor.redactValue(run.result(status, reason, message, answer, report,
                 run.approvals.snapshot().undecided()));
         result = Resumption.saveFinal(run, result);

@@ -12,18 +12,18 @@ final class Checkpoints {
     static void save(Run run, RunResult result) {
         RunSnapshot snapshot = snapshot(run, result);
         run.config.safety().store().save(snapshot);
-        run.version = snapshot.version();
+        run.saved(snapshot.version());
     }
 
     /** The run as a snapshot, secrets masked; not saved. */
     static RunSnapshot snapshot(Run run, RunResult result) {
         Instant now = run.now();
         long active = run.activeMillis();
-        run.state = run.state.withBudget(new BudgetUsage(run.step(), run.meter.usage(), run.meter.costUsd(), active));
-        RunSnapshot snapshot = new RunSnapshot(RunSnapshot.FORMAT, run.runId, run.version + 1, run.goal, run.config.modelName(),
-                run.status, result == null ? "" : result.reason(), result == null ? "" : result.message(),
-                result == null ? "" : result.answer(), run.createdAt, now, active, run.principal, run.history, run.step(),
-                run.meter.usage(), run.meter.costUsd(), run.decisions.verificationFailures(), run.executor.callCounts(), run.state,
+        run.noteBudget(new BudgetUsage(run.step(), run.meter.usage(), run.meter.costUsd(), active));
+        RunSnapshot snapshot = new RunSnapshot(RunSnapshot.FORMAT, run.runId, run.version() + 1, run.goal, run.config.modelName(),
+                run.status(), result == null ? "" : result.reason(), result == null ? "" : result.message(),
+                result == null ? "" : result.answer(), run.createdAt, now, active, run.principal, run.history(), run.step(),
+                run.meter.usage(), run.meter.costUsd(), run.decisions().verificationFailures(), run.executor.callCounts(), run.state(),
                 run.approvals.snapshot(), result == null ? null : result.finish(), run.conversation);
         // masks secrets that became known late, and any that reached text Rein cannot mask on entry (thinking)
         return run.redactor.redactValue(snapshot);

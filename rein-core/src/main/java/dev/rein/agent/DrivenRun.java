@@ -108,7 +108,7 @@ public final class DrivenRun {
         try {
             ModelResponse response = new AgentLoop(run).callStep();
             RunSnapshot next = Checkpoints.snapshot(run, null);
-            return new ModelStep(next, response, AgentLoop.answerText(run.history));
+            return new ModelStep(next, response, AgentLoop.answerText(run.history()));
         } catch (ModelCaller.CallFailed failed) {
             throw new Failed(failed.reason, failed.getMessage(), failed.retryable);
         } finally {
@@ -122,6 +122,8 @@ public final class DrivenRun {
         try {
             Next next = Next.of(new AgentLoop(run).act(uses));
             return new Outcome(Checkpoints.snapshot(run, null), next);
+        } catch (ModelCaller.CallFailed impossible) {
+            throw noStepCall(impossible);
         } finally {
             run.recorder.close();
         }
@@ -144,6 +146,8 @@ public final class DrivenRun {
         try {
             Next next = Next.of(new AgentLoop(run).stopForBudget(kind));
             return new Outcome(Checkpoints.snapshot(run, null), next);
+        } catch (ModelCaller.CallFailed impossible) {
+            throw noStepCall(impossible);
         } finally {
             run.recorder.close();
         }
@@ -161,7 +165,7 @@ public final class DrivenRun {
         return effect(run, loop -> {
             run.emit(new TraceEvent.StateChanged(run.runId, run.step(), run.now(), RunStatus.RUNNING, RunStatus.WAITING_APPROVAL,
                     dev.rein.run.Reasons.APPROVAL_REQUIRED));
-            run.status = RunStatus.WAITING_APPROVAL;
+            run.moveTo(RunStatus.WAITING_APPROVAL);
         });
     }
 
@@ -184,6 +188,11 @@ public final class DrivenRun {
         } finally {
             run.recorder.close();
         }
+    }
+
+    /** A tool step or a budget stop never makes a step's model call (the summary call's failure is an event). */
+    private static IllegalStateException noStepCall(ModelCaller.CallFailed failed) {
+        return new IllegalStateException("internal error: a driven effect made a model step call: " + failed.getMessage(), failed);
     }
 
     private interface Effect {

@@ -1,5 +1,6 @@
 package dev.rein.agent;
 
+import dev.rein.internal.loop.Step;
 import dev.rein.run.FinishReport;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.state.AgentState;
@@ -15,7 +16,8 @@ import java.util.List;
  * itself; the handler never runs.
  */
 public final class FinishTool {
-    public static final String NAME = "finish";
+    /** The tool's name (one definition: the step function recognises a lone call of it). */
+    public static final String NAME = Step.FINISH;
 
     private FinishTool() {}
 

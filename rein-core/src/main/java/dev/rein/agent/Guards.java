@@ -3,7 +3,7 @@ package dev.rein.agent;
 import dev.rein.run.FinalAnswer;
 import dev.rein.run.Verdict;
 import dev.rein.run.Verifier;
-import dev.rein.context.ContextManager;
+import dev.rein.internal.context.ContextManager;
 import dev.rein.model.ContentBlock;
 import dev.rein.model.ModelGateway;
 import dev.rein.model.ModelRequest;
@@ -16,7 +16,7 @@ import dev.rein.reflection.ReflectionPrompts;
 import dev.rein.stall.Finding;
 import dev.rein.stall.Observed;
 import dev.rein.stall.ProposedCall;
-import dev.rein.stall.StallMonitor;
+import dev.rein.internal.stall.StallMonitor;
 import dev.rein.tool.ToolCall;
 import dev.rein.tool.ToolOutcome;
 import dev.rein.tool.ToolResult;
@@ -62,10 +62,10 @@ final class Guards {
         this.tracer = new RunTracer(run);
         this.gateway = caller.gateway();
         GuardConfig guards = run.config.guards();
-        this.stall = guards.stall().newMonitor();
+        this.stall = new StallMonitor(guards.stall());
         // a resumed run starts from a stored history: rebuild the stall counts from it
-        stall.replay(run.history, name -> run.tools().find(name).orElse(null), this::unwatched);
-        this.context = guards.context().newManager(run.config.model(), run.outputs, tracer);
+        stall.replay(run.history(), name -> run.tools().find(name).orElse(null), this::unwatched);
+        this.context = new ContextManager(guards.context(), run.config.model(), run.outputs, tracer);
         this.prompts = new ReflectionPrompts(guards.reflection());
         this.critic = guards.reflection().stream()
                 .filter(Reflection.Critique.class::isInstance).map(Reflection.Critique.class::cast).findFirst()
@@ -73,12 +73,9 @@ final class Guards {
                 .orElse(null);
     }
 
-    /** Perceive: lets the client-side context policies edit the history about to be sent. */
+    /** Perceive: the client-side context policies edit the history about to be sent, as the step function decides. */
     void manageContext(ModelRequest request) throws InterruptedException {
-        context.prepare(request, gateway).ifPresent(edited -> {
-            run.history.clear();
-            run.history.addAll(edited);
-        });
+        context.prepare(request, gateway, run.decisions()).ifPresent(run::replaceHistory);
     }
 
     /**

@@ -80,7 +80,7 @@ final class Resumption {
             String lost = " (the run's final state could not be saved: " + cause + ")";
             RunStatus status = result.status() == RunStatus.WAITING_APPROVAL ? RunStatus.FAILED : result.status();
             String reason = status == result.status() ? result.reason() : Reasons.STORE_ERROR;
-            run.status = status;
+            run.moveTo(status);
             return result.endedAs(status, reason, result.message() + lost);
         }
     }

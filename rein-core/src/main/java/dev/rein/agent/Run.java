@@ -26,11 +26,19 @@ import dev.rein.trace.RunListenerFactory;
 import dev.rein.trace.TraceEvent;
 import java.time.Duration;
 import java.time.Instant;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.state.BudgetUsage;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 
-/** The mutable state of one run, owned by its loop thread (cancel may come from any thread). */
+/**
+ * One run's effect holder, owned by its loop thread (cancel may come from any thread): the history,
+ * the meter, the executor, the approval ledger, and the persisted parts the driver changes only
+ * through the methods below. The decisions' state is an immutable {@link Step.State}, replaced by
+ * {@link #decide} alone.
+ */
 final class Run {
     final String runId;
     final String goal;
@@ -45,13 +53,14 @@ final class Run {
     ToolExecutor executor;
     final Recorder recorder;
     final OutputStore outputs;
-    final List<Message> history = new ArrayList<>();
-    RunStatus status = RunStatus.RUNNING;
+    private final List<Message> history = new ArrayList<>();
+    private final List<Message> historyView = Collections.unmodifiableList(history);
+    private RunStatus status = RunStatus.RUNNING;
     /**
      * What the loop's decisions remember: verification refusals (persisted) and empty turns (not
      * persisted: a resumed run may be nudged again). Replaced, never changed, by each decision.
      */
-    Step.State decisions;
+    private Step.State decisions;
     /** On whose behalf the run acts; it stays with the run across resumes. */
     final Principal principal;
     /** The agent's secrets, recording every value handed out so it is masked from then on. */
@@ -59,7 +68,7 @@ final class Run {
     /** Masks every known secret in what the run stores, traces or hands out. */
     final TraceRedactor redactor;
     final ApprovalLedger approvals;
-    AgentState state;
+    private AgentState state;
     /** The status a resumed run continued from, or null for a new run. */
     final RunStatus resumedFrom;
     /** The run's turn as a conversation and what the earlier turns used. */
@@ -67,7 +76,7 @@ final class Run {
     /** The person's reply that opened this turn, or null when the turn is not a new reply. */
     final String reply;
     /** The version of the last saved snapshot (0 before the first save). */
-    long version;
+    private long version;
     private volatile boolean cancelled;
     private volatile Thread thread;
 
@@ -108,7 +117,7 @@ final class Run {
             Replies.open(history, this.redactor.redact(reply));
         }
         this.decisions = Step.State.start(new Step.Rules(config.maxTokens(), config.maxVerificationFailures(),
-                AgentLoop.MAX_EMPTY_ANSWER_NUDGES), from == null || reply != null ? 0 : from.verificationFailures());
+                AgentLoop.MAX_EMPTY_ANSWER_NUDGES, config.finishTool()), from == null || reply != null ? 0 : from.verificationFailures());
     }
 
     private static List<RunListener> listeners(String runId, AgentConfig config) {
@@ -201,6 +210,78 @@ final class Run {
 
     int step() {
         return meter.steps();
+    }
+
+    /** The conversation so far, read-only: it changes through {@link #append}, {@link #appendUserText}, {@link #replaceHistory}. */
+    List<Message> history() {
+        return historyView;
+    }
+
+    void append(Message message) {
+        history.add(message);
+    }
+
+    /** Adds text to the last user message, or a new user message after an assistant turn. */
+    void appendUserText(String text) {
+        AgentLoop.appendUserText(history, text);
+    }
+
+    /** A context edit replaced the history. */
+    void replaceHistory(List<Message> edited) {
+        history.clear();
+        history.addAll(edited);
+    }
+
+    RunStatus status() {
+        return status;
+    }
+
+    /** Moves the run to {@code next}; returns the status it had. */
+    RunStatus moveTo(RunStatus next) {
+        RunStatus from = status;
+        status = next;
+        return from;
+    }
+
+    /** What the run knows apart from the history. */
+    AgentState state() {
+        return state;
+    }
+
+    /** A tool call's result observed: recorded as an attempt, and as a fact when it has a source. */
+    void observed(int step, JsonNode arguments, ToolResult result) {
+        state = state.observe(step, arguments, result);
+    }
+
+    /** The finish call's open questions and hypotheses, kept for a handoff. */
+    void noteHandoff(JsonNode finishArguments) {
+        state = FinishTool.handoffNotes(state, finishArguments);
+    }
+
+    /** The budget used so far, as the state shows it. */
+    void noteBudget(BudgetUsage used) {
+        state = state.withBudget(used);
+    }
+
+    /** The decisions' state now. */
+    Step.State decisions() {
+        return decisions;
+    }
+
+    /** Decides on {@code event} with the step function and keeps the decision's state: the one place it is replaced. */
+    Step.Decision decide(Step.Event event) {
+        Step.Decision decision = Step.decide(decisions, event);
+        decisions = decision.state();
+        return decision;
+    }
+
+    /** The version of the last saved snapshot (0 before the first save). */
+    long version() {
+        return version;
+    }
+
+    void saved(long savedVersion) {
+        version = savedVersion;
     }
 
     void emit(TraceEvent event) {

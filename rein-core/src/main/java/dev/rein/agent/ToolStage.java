@@ -67,7 +67,7 @@ final class ToolStage {
         for (int i = 0; i < fresh.size(); i++) {
             switch (fresh.get(i)) {
                 case ToolOutcome.Done d -> {
-                    run.state = run.state.observe(step, toRun.get(i).arguments(), d.result());
+                    run.observed(step, toRun.get(i).arguments(), d.result());
                     done.put(d.callId(), d.result());
                 }
                 case ToolOutcome.Deferred d -> deferred.add(d);

@@ -1,7 +1,6 @@
 package dev.rein.context;
 
 import dev.rein.ReinException;
-import dev.rein.model.Model;
 import dev.rein.model.ServerContextEdit;
 import dev.rein.tool.ToolInterceptor;
 import dev.rein.trace.Tracer;
@@ -83,11 +82,6 @@ public final class ContextPolicy {
     /** The executor stage that truncates tool output for one run. */
     public ToolInterceptor truncationStage(OutputStore runStore, Tracer tracer) {
         return new OutputTruncation(toolOutputLimit, runStore, tracer);
-    }
-
-    /** The client-side edits for one run. */
-    public ContextManager newManager(Model model, OutputStore runStore, Tracer tracer) {
-        return new ContextManager(this, model, runStore, tracer);
     }
 
     /** Builder for {@link ContextPolicy}. */

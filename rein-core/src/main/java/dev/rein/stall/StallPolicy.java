@@ -67,11 +67,6 @@ public final class StallPolicy {
         return order.stream().map(name -> detectors.get(name).create()).toList();
     }
 
-    /** A fresh monitor for one run. */
-    public StallMonitor newMonitor() {
-        return new StallMonitor(this);
-    }
-
     /** Builder for {@link StallPolicy}; setting a detector again replaces it. */
     public static final class Builder {
         private final Map<String, StallDetector.Factory> detectors = new LinkedHashMap<>();

@@ -26,6 +26,8 @@ import java.util.Objects;
  *                     have no results yet, those calls are the step in progress
  * @param approvals    the paused step's requests, decisions and finished results
  * @param conversation the run's current turn and what the earlier turns used (see {@code Agent.reply})
+ * @param state        what the run knows; its goal and budget used are always this snapshot's
+ *                     {@code goal}, {@code steps}, {@code usage}, {@code costUsd} and {@code activeMillis}
  */
 public record RunSnapshot(int format, String runId, long version, String goal, String model, RunStatus status,
                           String reason, String message, String answer, Instant createdAt, Instant updatedAt,
@@ -33,8 +35,11 @@ public record RunSnapshot(int format, String runId, long version, String goal, S
                           BigDecimal costUsd, int verificationFailures, Map<String, Integer> toolCallCounts,
                           AgentState state, ApprovalState approvals, FinishReport finish,
                           Conversation conversation) {
-    /** The current snapshot format. */
-    public static final int FORMAT = 1;
+    /**
+     * The current snapshot format. 2: the stored form holds the goal and the budget used once (see
+     * {@link SnapshotCodec}); format 1 snapshots are still read.
+     */
+    public static final int FORMAT = 2;
 
     public RunSnapshot {
         Objects.requireNonNull(runId, "runId");
@@ -48,6 +53,11 @@ public record RunSnapshot(int format, String runId, long version, String goal, S
         message = message == null ? "" : message;
         answer = answer == null ? "" : answer;
         conversation = conversation == null ? Conversation.FIRST : conversation;
+        // The goal and the budget used are the snapshot's own; the state carries the same values, never others.
+        if (state != null) {
+            state = new AgentState(goal == null ? state.goal() : goal, state.facts(), state.hypotheses(), state.openQuestions(),
+                    state.attemptedActions(), new BudgetUsage(steps, usage, costUsd, activeMillis));
+        }
     }
 
     /** A snapshot of a run in its first turn (the form before conversations existed). */

@@ -3,27 +3,59 @@ package dev.rein.state;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
 import dev.rein.json.Json;
 import dev.rein.trace.TraceEvent;
 
 /** The JSON form of snapshots, idempotency records and events, shared by every store. */
 public final class SnapshotCodec {
+    private static final String STATE_GOAL = "goal";
+    private static final String STATE_BUDGET = "budget";
+
     private SnapshotCodec() {}
 
+    /**
+     * The stored form (format {@value RunSnapshot#FORMAT}): the goal and the budget used are written
+     * once, at the top; the agent state's copies of them are left out and restored on reading.
+     */
     public static String write(RunSnapshot snapshot) {
-        return Json.write(snapshot);
+        ObjectNode tree = Json.storedMapper().valueToTree(snapshot);
+        tree.put("format", RunSnapshot.FORMAT);
+        if (tree.get("state") instanceof ObjectNode state) {
+            state.remove(STATE_GOAL);
+            state.remove(STATE_BUDGET);
+        }
+        return Json.write(tree);
     }
 
     /**
+     * Reads a snapshot of this format or an older one (format 1 stored the goal and the budget used
+     * twice, at the top and in the agent state; the top-level values are the ones read).
+     *
      * @throws StoreException when the text is not a snapshot, or one written by a newer Rein
      */
     public static RunSnapshot readSnapshot(String json) {
-        RunSnapshot snapshot = read(json, RunSnapshot.class, "run snapshot");
-        if (snapshot.format() > RunSnapshot.FORMAT) {
-            throw new StoreException("run " + snapshot.runId() + " was saved in snapshot format " + snapshot.format()
+        JsonNode tree = read(json, JsonNode.class, "run snapshot");
+        int format = tree.path("format").asInt(0);
+        if (format > RunSnapshot.FORMAT) {
+            throw new StoreException("run " + tree.path("run_id").asText("?") + " was saved in snapshot format " + format
                     + " by a newer Rein; this version reads format " + RunSnapshot.FORMAT + ". Upgrade Rein to resume it.");
         }
-        return snapshot;
+        if (tree instanceof ObjectNode top && top.get("state") instanceof ObjectNode state) {
+            state.set(STATE_GOAL, top.path("goal"));
+            ObjectNode budget = state.putObject(STATE_BUDGET);
+            budget.set("steps", top.path("steps"));
+            budget.set("usage", top.path("usage"));
+            budget.set("cost_usd", top.path("cost_usd"));
+            budget.set("active_millis", top.path("active_millis"));
+        }
+        try {
+            return Json.storedMapper().readerFor(RunSnapshot.class).without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                    .readValue(tree);
+        } catch (IOException e) {
+            throw new StoreException("cannot read a stored run snapshot: " + e.getMessage(), e);
+        }
     }
 
     public static String write(IdempotencyRecord record) {

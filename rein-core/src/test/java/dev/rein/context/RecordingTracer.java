@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /** A tracer that keeps the events, for assertions. */
-final class RecordingTracer implements Tracer {
-    final List<TraceEvent> events = new CopyOnWriteArrayList<>();
+public final class RecordingTracer implements Tracer {
+    public final List<TraceEvent> events = new CopyOnWriteArrayList<>();
     int step = 1;
 
     @Override
@@ -31,7 +31,7 @@ final class RecordingTracer implements Tracer {
         events.add(event);
     }
 
-    <T extends TraceEvent> List<T> events(Class<T> type) {
+    public <T extends TraceEvent> List<T> events(Class<T> type) {
         return events.stream().filter(type::isInstance).map(type::cast).toList();
     }
 }

@@ -1,5 +1,6 @@
 package dev.rein.stall;
 
+import dev.rein.internal.stall.StallMonitor;
 import static dev.rein.stall.StallHarness.fail;
 import static dev.rein.stall.StallHarness.ok;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -361,7 +362,7 @@ class StallDetectorsTest {
         for (int i = 1; i <= 5; i++) {
             live.step(fail("read", "{\"path\":\"r" + i + "\"}"));
         }
-        StallMonitor resumed = StallPolicy.defaults().newMonitor();
+        StallMonitor resumed = new StallMonitor(StallPolicy.defaults());
         resumed.replay(live.history, live.tools::get, name -> false);
         assertThat(resumed.firedCounts()).isEqualTo(live.monitor.firedCounts()).containsKeys(ExactRepeat.NAME, ConsecutiveErrors.NAME);
 

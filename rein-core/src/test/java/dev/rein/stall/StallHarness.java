@@ -1,5 +1,6 @@
 package dev.rein.stall;
 
+import dev.rein.internal.stall.StallMonitor;
 import dev.rein.json.Json;
 import dev.rein.model.ContentBlock;
 import dev.rein.model.Message;
@@ -41,7 +42,7 @@ final class StallHarness {
     private int ids;
 
     StallHarness(StallPolicy policy) {
-        this.monitor = policy.newMonitor();
+        this.monitor = new StallMonitor(policy);
         tool("search", Risk.READ, false, null);
         tool("read", Risk.READ, false, null);
         tool("status", Risk.READ, true, null);

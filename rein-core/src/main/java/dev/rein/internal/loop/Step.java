@@ -1,14 +1,13 @@
 package dev.rein.internal.loop;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.budget.BudgetKind;
 import dev.rein.model.ContentBlock;
 import dev.rein.model.ModelResponse;
-import dev.rein.model.TextBlock;
 import dev.rein.model.ToolResultBlock;
 import dev.rein.model.ToolUseBlock;
 import dev.rein.run.FinishReport;
 import dev.rein.run.NextStep;
-import dev.rein.run.Reason;
-import dev.rein.run.RunStatus;
 import java.util.List;
 import java.util.Map;
 
@@ -17,19 +16,42 @@ import java.util.Map;
  * (an {@link Event}), the next state, the {@link NextStep} and the {@link Command}s the driver
  * executes. No threads, no clock, no I/O: a driver (local threads today, a workflow engine later)
  * performs the effects and feeds their results back as events.
+ *
+ * <p>One step of the local driver, as events and the commands they lead to:
+ * {@code Started} (a resumed step's open calls → {@code RunTools}) · {@code BudgetObserved}
+ * (within budget → {@code CallModel}; out of time → stop; out of steps, tokens or money →
+ * {@code Summarize}) · {@code Summarized} → stop · {@code ContextMeasured} (over a trigger →
+ * {@code ClearToolResults} or {@code Compact}) · {@code Responded} → {@code RunTools} or
+ * {@code Verify} · {@code ToolsProposed} → {@code Checkpoint} then {@code CheckFinish} or
+ * {@code ExecuteTools} · {@code FinishChecked} → answer, handoff, stop or {@code RefuseFinish} ·
+ * {@code ToolsAnswered} → {@code Observe} + {@code Checkpoint}, or stop when stalled ·
+ * {@code ToolsPaused} → interrupt (wait for approval) · {@code Verified} → stop or refusal.
+ * The terminal {@link NextStep}s ({@code Stop}, {@code Handoff}, {@code Interrupt}) are the
+ * driver's "finish" and "wait for approval".
  */
 public final class Step {
     private Step() {}
 
-    /** The limits the decisions apply. */
-    public record Rules(int maxTokens, int maxVerificationFailures, int maxEmptyNudges) {}
+    /**
+     * The limits the decisions apply.
+     *
+     * @param finishTool whether a lone {@code finish} call ends the run (the agent offers the finish tool)
+     */
+    public record Rules(int maxTokens, int maxVerificationFailures, int maxEmptyNudges, boolean finishTool) {
+        public Rules(int maxTokens, int maxVerificationFailures, int maxEmptyNudges) {
+            this(maxTokens, maxVerificationFailures, maxEmptyNudges, false);
+        }
+    }
 
-    /** What the decisions remember between events. */
+    /** What the decisions remember between events; replaced, never changed, by each decision. */
     public record State(Rules rules, int emptyAnswers, int verificationFailures) {
         public static State start(Rules rules, int verificationFailures) {
             return new State(rules, 0, verificationFailures);
         }
     }
+
+    /** The name of the loop's own finish tool. */
+    public static final String FINISH = "finish";
 
     /** What just happened. */
     public sealed interface Event {
@@ -50,6 +72,70 @@ public final class Step {
                 this(answer, missing, List.of());
             }
         }
+
+        /** The run (re)started; {@code unanswered}: the calls of its last response that have no results yet. */
+        record Started(List<ToolUseBlock> unanswered) implements Event {
+            public Started {
+                unanswered = List.copyOf(unanswered);
+            }
+        }
+
+        /**
+         * The driver read the budget before a model step: {@code exhausted} is the budget that ran
+         * out (null when all hold) and {@code why} describes it.
+         */
+        record BudgetObserved(BudgetKind exhausted, String why) implements Event {}
+
+        /**
+         * The final summary after a budget ran out: its response, or why the call failed
+         * ({@code failure}); {@code knownSoFar} is what the run knows without the model.
+         */
+        record Summarized(BudgetKind kind, String why, ModelResponse summary, String failure, String knownSoFar)
+                implements Event {}
+
+        /**
+         * The request about to be sent measured {@code tokens}; {@code clearingTrigger} and
+         * {@code compactionTrigger} are the client-side policies' triggers (0 when that policy is off),
+         * {@code cleared}: tool results were cleared already in this step.
+         */
+        record ContextMeasured(long tokens, int clearingTrigger, int compactionTrigger, boolean cleared) implements Event {}
+
+        /** The model proposed these tool calls. */
+        record ToolsProposed(List<ToolUseBlock> uses) implements Event {
+            public ToolsProposed {
+                uses = List.copyOf(uses);
+            }
+        }
+
+        /**
+         * A lone finish call was checked: its report (null when invalid) and the schema
+         * {@code problems} of its arguments.
+         */
+        record FinishChecked(ToolUseBlock use, FinishReport report, List<String> problems) implements Event {
+            public FinishChecked {
+                problems = List.copyOf(problems);
+            }
+        }
+
+        /** An invalid finish call went through the tool chain and was answered with this error result. */
+        record FinishRefused(ToolResultBlock refusal) implements Event {}
+
+        /**
+         * The guarded tool step answered every call: the next user message's content, and why the
+         * stall guard stops the run ({@code stalled}, null when it does not).
+         */
+        record ToolsAnswered(List<ContentBlock> observation, String stalled) implements Event {
+            public ToolsAnswered {
+                observation = List.copyOf(observation);
+            }
+        }
+
+        /** These calls wait for a person's decision (approval). */
+        record ToolsPaused(List<String> callIds) implements Event {
+            public ToolsPaused {
+                callIds = List.copyOf(callIds);
+            }
+        }
     }
 
     /** An effect for the driver, in order. */
@@ -68,6 +154,33 @@ public final class Step {
 
         /** Add a user message with these blocks. */
         record Observe(List<ContentBlock> blocks) implements Command {}
+
+        /** Call the model for the next step (counted), then decide on its response. */
+        record CallModel() implements Command {}
+
+        /** One last model call, tools off, for a summary of what is known ({@code Summarized} follows). */
+        record Summarize(BudgetKind kind, String why) implements Command {}
+
+        /** Save the run as it is now. */
+        record Checkpoint() implements Command {}
+
+        /** Check the arguments of a lone finish call ({@code FinishChecked} follows). */
+        record CheckFinish(ToolUseBlock use) implements Command {}
+
+        /** Answer an invalid finish call through the tool chain, so its refusal is traced like any error. */
+        record RefuseFinish(ToolUseBlock use) implements Command {}
+
+        /** Record the finish call's open questions and hypotheses in the agent state. */
+        record NoteHandoff(JsonNode arguments) implements Command {}
+
+        /** The guarded tool step: stall guard, tool chain, reflection ({@code ToolsAnswered}/{@code ToolsPaused} follow). */
+        record ExecuteTools(List<ToolUseBlock> uses) implements Command {}
+
+        /** Clear old tool results from the history about to be sent ({@code ContextMeasured} follows). */
+        record ClearToolResults() implements Command {}
+
+        /** Replace the older history with a summary (the step's model call follows). */
+        record Compact(long tokens) implements Command {}
     }
 
     /** The outcome of one decision. */
@@ -79,98 +192,17 @@ public final class Step {
 
     public static Decision decide(State state, Event event) {
         return switch (event) {
-            case Event.Responded responded -> responded(state, responded);
-            case Event.Verified verified -> verified(state, verified);
+            case Event.Responded responded -> AnswerDecisions.responded(state, responded);
+            case Event.Verified verified -> AnswerDecisions.verified(state, verified);
+            case Event.Started started -> ActDecisions.started(state, started);
+            case Event.BudgetObserved budget -> BudgetDecisions.observed(state, budget);
+            case Event.Summarized summarized -> BudgetDecisions.summarized(state, summarized);
+            case Event.ContextMeasured measured -> ContextDecisions.measured(state, measured);
+            case Event.ToolsProposed proposed -> ActDecisions.proposed(state, proposed);
+            case Event.FinishChecked finish -> ActDecisions.finishChecked(state, finish);
+            case Event.FinishRefused refused -> ActDecisions.finishRefused(state, refused);
+            case Event.ToolsAnswered answered -> ActDecisions.answered(state, answered);
+            case Event.ToolsPaused paused -> new Decision(state, new NextStep.Interrupt(paused.callIds()), List.of());
         };
-    }
-
-    /** Interpret the stop reason; a cut-off or refused response is never taken as an answer. */
-    private static Decision responded(State state, Event.Responded event) {
-        ModelResponse response = event.response();
-        return switch (response.stopReason()) {
-            case MAX_TOKENS -> stop(state, Reason.MAX_TOKENS, "the model's response was cut off at max_tokens ("
-                    + state.rules().maxTokens() + "); it was not taken as an answer. Raise maxTokens or ask for shorter output.");
-            case REFUSAL -> stop(state, Reason.REFUSAL, "the model refused to continue" + textSuffix(response));
-            case MODEL_CONTEXT_WINDOW_EXCEEDED -> stop(state, Reason.CONTEXT_WINDOW_EXCEEDED,
-                    "the conversation no longer fits the model's context window; enable a context policy"
-                            + " (tool result clearing or compaction) or lower the tool output limit");
-            case PAUSE_TURN -> new Decision(state, new NextStep.RunAgain("pause_turn"), List.of());
-            default -> response.toolUses().isEmpty() ? answered(state, event.answerText())
-                    : new Decision(state, new NextStep.RunAgain("tool_use"), List.of(new Command.RunTools(response.toolUses())));
-        };
-    }
-
-    private static Decision stop(State state, Reason reason, String message) {
-        return new Decision(state, NextStep.Stop.failed(reason, message, ""), List.of());
-    }
-
-    private static String textSuffix(ModelResponse response) {
-        String text = response.text().strip();
-        return text.isEmpty() ? "" : ": " + text;
-    }
-
-    /** An empty turn is no answer: the model is asked again, and past the nudges the run ends. */
-    private static Decision answered(State state, String text) {
-        if (!text.isBlank()) {
-            NextStep.Answer answer = new NextStep.Answer(text, null, null);
-            return new Decision(state, answer, List.of(new Command.Verify(answer)));
-        }
-        int empty = state.emptyAnswers() + 1;
-        State next = new State(state.rules(), empty, state.verificationFailures());
-        if (empty > state.rules().maxEmptyNudges()) {
-            String why = "the model ended its turn without an answer, twice; there is nothing to return";
-            return new Decision(next, NextStep.Stop.failed(Reason.EMPTY_ANSWER, why, null), List.of());
-        }
-        String nudge = "[rein] Your last reply was empty. Continue the task: call a tool, or reply with your final answer.";
-        return new Decision(next, new NextStep.RunAgain("empty_answer"), List.of(
-                new Command.Intervene("empty_answer", nudge, Map.of("empty_replies", empty)), new Command.AppendUserText(nudge)));
-    }
-
-    /**
-     * Verification: code decides whether a proposed final answer is accepted. A refusal goes back
-     * to the model (as the finish call's error result, or as a user message after a text answer).
-     */
-    private static Decision verified(State state, Event.Verified event) {
-        NextStep.Answer answer = event.answer();
-        FinishReport report = answer.report();
-        if (!event.invalidOutput().isEmpty()) {
-            return invalidOutput(state, answer, event.invalidOutput());
-        }
-        if (event.missing().isEmpty()) {
-            Reason reason = report == null ? Reason.COMPLETED : Reason.FINISHED;
-            return new Decision(state, new NextStep.Stop(RunStatus.SUCCEEDED, reason, "the run completed", answer.text(), report),
-                    List.of());
-        }
-        int failures = state.verificationFailures() + 1;
-        State next = new State(state.rules(), state.emptyAnswers(), failures);
-        List<String> missing = event.missing();
-        String feedback = "Your answer was not accepted yet. Missing or wrong:\n- " + String.join("\n- ", missing)
-                + "\nContinue working on the task, then answer again.";
-        Command intervene = new Command.Intervene("verifier", feedback, Map.of("missing", missing, "refusals", failures));
-        if (failures >= state.rules().maxVerificationFailures()) {
-            return new Decision(next, new NextStep.Stop(RunStatus.FAILED, Reason.VERIFICATION_FAILED, "the answer failed verification "
-                    + failures + " times; still missing: " + String.join("; ", missing), answer.text(), report), List.of(intervene));
-        }
-        ContentBlock refusal = answer.finishCallId() == null ? new TextBlock(feedback)
-                : new ToolResultBlock(answer.finishCallId(), feedback, true);
-        return new Decision(next, new NextStep.RunAgain("answer_refused"), List.of(intervene, new Command.Observe(List.of(refusal))));
-    }
-
-    /** An answer that is not valid output goes back to the model with the validation errors, within the refusals allowed. */
-    private static Decision invalidOutput(State state, NextStep.Answer answer, List<String> problems) {
-        int failures = state.verificationFailures() + 1;
-        State next = new State(state.rules(), state.emptyAnswers(), failures);
-        String feedback = "Your final answer is not valid output: it must be one JSON value, and nothing else, that"
-                + " validates against the required schema. Problems:\n- " + String.join("\n- ", problems)
-                + "\nReply with the corrected JSON only.";
-        Command intervene = new Command.Intervene("invalid_output", feedback, Map.of("problems", problems, "refusals", failures));
-        if (failures >= state.rules().maxVerificationFailures()) {
-            return new Decision(next, new NextStep.Stop(RunStatus.FAILED, Reason.INVALID_OUTPUT, "the final answer was not valid"
-                    + " output " + failures + " times: " + String.join("; ", problems), answer.text(), answer.report()),
-                    List.of(intervene));
-        }
-        ContentBlock refusal = answer.finishCallId() == null ? new TextBlock(feedback)
-                : new ToolResultBlock(answer.finishCallId(), feedback, true);
-        return new Decision(next, new NextStep.RunAgain("invalid_output"), List.of(intervene, new Command.Observe(List.of(refusal))));
     }
 }

@@ -115,6 +115,8 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
                 case Step.Command.Intervene i -> effects().intervene(now(), i.kind(), i.message(), i.details());
                 case Step.Command.AppendUserText append -> snapshot = DrivenRun.appendUserText(snapshot, append.text());
                 case Step.Command.Observe observe -> snapshot = DrivenRun.observe(snapshot, observe.blocks());
+                // the other commands answer events this workflow does not send (the activities perform those steps)
+                default -> throw new IllegalStateException("unexpected command for the workflow: " + command);
             }
         }
         return next;

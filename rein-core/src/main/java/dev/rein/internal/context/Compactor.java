@@ -1,5 +1,7 @@
-package dev.rein.context;
+package dev.rein.internal.context;
 
+import dev.rein.context.Compaction;
+import dev.rein.context.OutputStore;
 import dev.rein.model.ContentBlock;
 import dev.rein.model.Message;
 import dev.rein.model.Model;

@@ -9,7 +9,7 @@ import static dev.rein.testkit.ScriptedModel.toolCalls;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rein.budget.Budget;
-import dev.rein.context.HistoryValidator;
+import dev.rein.internal.context.HistoryValidator;
 import dev.rein.json.Json;
 import dev.rein.model.ContentBlock;
 import dev.rein.model.Message;
@@ -184,8 +184,8 @@ class StallGuardLoopTest {
         Agent agent = agent(model).build();
         Run run = Run.start("run_resumed", "find rein", agent.config());
         for (int i = 1; i <= 2; i++) {
-            run.history.add(Message.assistant(List.of(new ToolUseBlock("old_" + i, "search", Json.parse("{\"q\":\"rein\"}")))));
-            run.history.add(Message.user(List.of(new ToolResultBlock("old_" + i, "hits for rein", false))));
+            run.append(Message.assistant(List.of(new ToolUseBlock("old_" + i, "search", Json.parse("{\"q\":\"rein\"}")))));
+            run.append(Message.user(List.of(new ToolResultBlock("old_" + i, "hits for rein", false))));
         }
 
         RunResult result = new AgentLoop(run).run();

@@ -1,6 +1,11 @@
-package dev.rein.stall;
+package dev.rein.internal.stall;
 
 import dev.rein.model.ContentBlock;
+import dev.rein.stall.Finding;
+import dev.rein.stall.Observed;
+import dev.rein.stall.ProposedCall;
+import dev.rein.stall.StallDetector;
+import dev.rein.stall.StallPolicy;
 import dev.rein.model.Message;
 import dev.rein.model.Role;
 import dev.rein.model.ToolResultBlock;
@@ -55,7 +60,8 @@ public final class StallMonitor {
     private final List<StallDetector> detectors;
     private final Map<String, Integer> fired = new HashMap<>();
 
-    StallMonitor(StallPolicy policy) {
+    /** A fresh monitor of {@code policy} for one run. */
+    public StallMonitor(StallPolicy policy) {
         this.policy = policy;
         this.detectors = policy.newDetectors();
     }

@@ -1,4 +1,4 @@
-package dev.rein.context;
+package dev.rein.internal.context;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

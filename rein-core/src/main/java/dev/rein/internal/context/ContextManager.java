@@ -1,5 +1,13 @@
-package dev.rein.context;
+package dev.rein.internal.context;
 
+import dev.rein.context.ClearToolResults;
+import dev.rein.context.Compaction;
+import dev.rein.context.ContextPolicy;
+import dev.rein.context.OutputStore;
+import dev.rein.context.Side;
+import dev.rein.context.TokenCounting;
+import dev.rein.context.TokenEstimator;
+import dev.rein.internal.loop.Step;
 import dev.rein.model.Message;
 import dev.rein.model.Model;
 import dev.rein.model.ModelException;
@@ -25,7 +33,8 @@ public final class ContextManager {
     private final OutputStore store;
     private final Tracer tracer;
 
-    ContextManager(ContextPolicy policy, Model model, OutputStore store, Tracer tracer) {
+    /** The client-side edits of {@code policy} for one run. */
+    public ContextManager(ContextPolicy policy, Model model, OutputStore store, Tracer tracer) {
         this.policy = policy;
         this.model = model;
         this.store = store;
@@ -33,44 +42,76 @@ public final class ContextManager {
     }
 
     /**
-     * Edits the history of {@code request} if a client-side policy triggers.
+     * Edits the history of {@code request} if a client-side policy triggers. The step function
+     * decides which edit follows a measurement; this class performs the edits.
      *
      * @return the edited history, or empty when nothing changed
      */
     public Optional<List<Message>> prepare(ModelRequest request, ModelGateway gateway) throws InterruptedException {
+        return prepare(request, gateway, CONTEXT_ONLY);
+    }
+
+    /** As {@link #prepare(ModelRequest, ModelGateway)}, deciding with the run's decision state. */
+    public Optional<List<Message>> prepare(ModelRequest request, ModelGateway gateway, Step.State decisions)
+            throws InterruptedException {
         ClearToolResults clearing = client(policy.clearing());
         Compaction compaction = policy.compaction() != null && policy.compaction().side() == Side.CLIENT ? policy.compaction() : null;
         if (clearing == null && compaction == null) {
             return Optional.empty();
         }
-        int firstTrigger = Math.min(clearing == null ? Integer.MAX_VALUE : clearing.triggerTokens(),
-                compaction == null ? Integer.MAX_VALUE : compaction.triggerTokens());
+        int clearingTrigger = clearing == null ? 0 : clearing.triggerTokens();
+        int compactionTrigger = compaction == null ? 0 : compaction.triggerTokens();
+        int firstTrigger = Math.min(clearing == null ? Integer.MAX_VALUE : clearingTrigger,
+                compaction == null ? Integer.MAX_VALUE : compactionTrigger);
         List<Message> history = request.messages();
         boolean edited = false;
         long tokens = measure(request, firstTrigger, gateway);
-        if (clearing != null && tokens > clearing.triggerTokens()) {
-            ToolResultClearing.Result cleared = ToolResultClearing.clear(history, clearing.keep(),
-                    new HashSet<>(clearing.excludeTools()), store);
-            if (cleared.cleared() > 0 && valid("clear_tool_results", cleared.history())) {
-                long after = measure(with(request, cleared.history()), firstTrigger, gateway);
-                Map<String, Object> details = new LinkedHashMap<>();
-                details.put("cleared", cleared.cleared());
-                details.put("characters", cleared.characters());
-                details.put("kept", clearing.keep());
-                emit("clear_tool_results", tokens, after, details);
-                history = cleared.history();
-                tokens = after;
-                edited = true;
+        boolean cleared = false;
+        while (true) {
+            Step.Decision decision = Step.decide(decisions, new Step.Event.ContextMeasured(tokens, clearingTrigger,
+                    compactionTrigger, cleared));
+            if (decision.commands().isEmpty()) {
+                return edited ? Optional.of(history) : Optional.empty();
+            }
+            switch (decision.commands().get(0)) {
+                case Step.Command.ClearToolResults ignored -> {
+                    cleared = true;
+                    Optional<Cleared> done = clear(clearing, with(request, history), tokens, firstTrigger, gateway);
+                    if (done.isPresent()) {
+                        history = done.get().history();
+                        tokens = done.get().tokens();
+                        edited = true;
+                    }
+                }
+                case Step.Command.Compact compact -> {
+                    Optional<List<Message>> compacted = compact(compaction, with(request, history), gateway, compact.tokens(),
+                            firstTrigger);
+                    return compacted.isPresent() ? compacted : edited ? Optional.of(history) : Optional.empty();
+                }
+                default -> throw new IllegalStateException("not a context edit: " + decision.commands().get(0));
             }
         }
-        if (compaction != null && tokens > compaction.triggerTokens()) {
-            Optional<List<Message>> compacted = compact(compaction, with(request, history), gateway, tokens, firstTrigger);
-            if (compacted.isPresent()) {
-                history = compacted.get();
-                edited = true;
-            }
+    }
+
+    /** Decisions about the context read no rules: the neutral state for callers outside a run. */
+    private static final Step.State CONTEXT_ONLY = Step.State.start(new Step.Rules(0, 1, 0), 0);
+
+    private record Cleared(List<Message> history, long tokens) {}
+
+    private Optional<Cleared> clear(ClearToolResults clearing, ModelRequest request, long tokens, int firstTrigger,
+                                    ModelGateway gateway) throws InterruptedException {
+        ToolResultClearing.Result cleared = ToolResultClearing.clear(request.messages(), clearing.keep(),
+                new HashSet<>(clearing.excludeTools()), store);
+        if (cleared.cleared() == 0 || !valid("clear_tool_results", cleared.history())) {
+            return Optional.empty();
         }
-        return edited ? Optional.of(history) : Optional.empty();
+        long after = measure(with(request, cleared.history()), firstTrigger, gateway);
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("cleared", cleared.cleared());
+        details.put("characters", cleared.characters());
+        details.put("kept", clearing.keep());
+        emit("clear_tool_results", tokens, after, details);
+        return Optional.of(new Cleared(cleared.history(), after));
     }
 
     private Optional<List<Message>> compact(Compaction compaction, ModelRequest request, ModelGateway gateway, long tokens,

@@ -12,7 +12,7 @@ import dev.rein.budget.Budget;
 import dev.rein.context.ClearToolResults;
 import dev.rein.context.Compaction;
 import dev.rein.context.ContextPolicy;
-import dev.rein.context.HistoryValidator;
+import dev.rein.internal.context.HistoryValidator;
 import dev.rein.context.InMemoryOutputStore;
 import dev.rein.context.TokenEstimator;
 import dev.rein.json.Hashing;

@@ -1,9 +1,15 @@
-package dev.rein.context;
+package dev.rein.internal.context;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rein.ReinException;
+import dev.rein.context.ClearToolResults;
+import dev.rein.context.Compaction;
+import dev.rein.context.ContextPolicy;
+import dev.rein.context.InMemoryOutputStore;
+import dev.rein.context.RecordingTracer;
+import dev.rein.context.TokenCounting;
 import dev.rein.json.Hashing;
 import dev.rein.json.Json;
 import dev.rein.model.ContentBlock;
@@ -59,7 +65,7 @@ class ContextManagerTest {
     }
 
     private ContextManager manager(ContextPolicy policy) {
-        return policy.newManager(model, store, tracer);
+        return new ContextManager(policy, model, store, tracer);
     }
 
     private static List<ToolResultBlock> results(List<Message> history) {
@@ -184,18 +190,18 @@ class ContextManagerTest {
             }
         };
         ContextPolicy policy = ContextPolicy.builder().clearToolResults(ClearToolResults.client(1_000, 1)).build();
-        assertThat(policy.newManager(counting, store, tracer).prepare(request(history(1, 100)), summariser)).isEmpty();
+        assertThat(new ContextManager(policy, counting, store, tracer).prepare(request(history(1, 100)), summariser)).isEmpty();
         assertThat(counted).as("far below the trigger: no count call").hasValue(0);
 
         List<Message> history = history(3, 600);
-        assertThat(policy.newManager(counting, store, tracer).prepare(request(history), summariser)).isPresent();
+        assertThat(new ContextManager(policy, counting, store, tracer).prepare(request(history), summariser)).isPresent();
         assertThat(counted.get()).isPositive();
         assertThat(tracer.events(TraceEvent.ContextEdited.class).get(0).tokensBefore()).isEqualTo(1_000_000);
 
         counted.set(0);
         ContextPolicy estimateOnly = ContextPolicy.builder().clearToolResults(ClearToolResults.client(1_000, 1))
                 .tokenCounting(TokenCounting.ESTIMATE).build();
-        estimateOnly.newManager(counting, store, tracer).prepare(request(history), summariser);
+        new ContextManager(estimateOnly, counting, store, tracer).prepare(request(history), summariser);
         assertThat(counted).hasValue(0);
     }
 

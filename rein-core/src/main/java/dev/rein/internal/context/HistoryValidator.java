@@ -1,4 +1,4 @@
-package dev.rein.context;
+package dev.rein.internal.context;
 
 import dev.rein.model.ContentBlock;
 import dev.rein.model.Message;

@@ -1,0 +1,246 @@
+package dev.rein.agent;
+
+import dev.rein.approval.ApprovalPolicy;
+import dev.rein.budget.Budget;
+import dev.rein.budget.PriceTable;
+import dev.rein.context.ContextPolicy;
+import dev.rein.guard.RequiredFact;
+import dev.rein.model.Model;
+import dev.rein.model.ModelInterceptor;
+import dev.rein.model.ModelOptions;
+import dev.rein.model.ServerContextEdit;
+import dev.rein.reflection.Reflection;
+import dev.rein.retry.RetryPolicy;
+import dev.rein.run.FinalAnswer;
+import dev.rein.run.Verifier;
+import dev.rein.state.RunStore;
+import dev.rein.stall.StallPolicy;
+import dev.rein.tool.Principal;
+import dev.rein.tool.Secrets;
+import dev.rein.tool.Tool;
+import dev.rein.tool.ToolInterceptor;
+import dev.rein.tool.ToolSource;
+import dev.rein.trace.RunListenerFactory;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.UUID;
+
+/**
+ * The settings of {@link Agent.Builder}, and the setters of the guards (verifiers, stall and
+ * context policies, reflection, the finish tool), safety (approvals, store, secrets, principal)
+ * and the runtime (interceptors, listeners, retries, clock, run ids). Only {@code Agent.Builder}
+ * extends it; {@link AgentValidation} reads the fields.
+ */
+abstract sealed class BuilderSettings permits Agent.Builder {
+    Model model;
+    String modelName;
+    String systemPrompt = "";
+    final List<Tool> tools = new ArrayList<>();
+    final List<ToolSource> toolSources = new ArrayList<>();
+    Budget budget = Budget.defaults();
+    PriceTable prices;
+    PriceTable extraPrices = PriceTable.empty();
+    int maxTokens = 8192;
+    ModelOptions modelOptions = ModelOptions.NONE;
+    List<ServerContextEdit> serverContextEdits = List.of();
+    final List<Verifier> verifiers = new ArrayList<>();
+    int maxVerificationFailures = 2;
+    boolean finishTool;
+    Duration toolTimeout = dev.rein.tool.ToolExecutor.DEFAULT_TIMEOUT;
+    final List<ToolInterceptor> interceptors = new ArrayList<>();
+    final List<ModelInterceptor> modelInterceptors = new ArrayList<>();
+    final List<RunListenerFactory> listeners = new ArrayList<>();
+    RetryPolicy retryPolicy = RetryPolicy.DEFAULT;
+    Clock clock = Clock.systemUTC();
+    Principal principal = Principal.ANONYMOUS;
+    Secrets secrets = Secrets.NONE;
+    Double temperature;
+    StallPolicy stallPolicy = StallPolicy.defaults();
+    ContextPolicy contextPolicy = ContextPolicy.defaults();
+    List<Reflection> reflection = List.of();
+    final List<RequiredFact> requiredFacts = new ArrayList<>();
+    SafetyConfig.Builder safety = SafetyConfig.builder();
+    Budget conversationBudget;
+    dev.rein.context.StateInPrompt stateInPrompt = dev.rein.context.StateInPrompt.OFF;
+    dev.rein.memory.MemoryInjection memoryInjection;
+    java.util.function.Supplier<String> runIds = () -> "run_" + UUID.randomUUID().toString().replace("-", "").substring(0, 20);
+
+    BuilderSettings() {}
+
+    private Agent.Builder self() {
+        return (Agent.Builder) this;
+    }
+
+    /** Adds a verifier that must pass before a final answer is accepted. */
+    public Agent.Builder verifier(Verifier verifier) {
+        this.verifiers.add(Objects.requireNonNull(verifier, "verifier"));
+        return self();
+    }
+
+    /** How many refused answers are tolerated before the run fails (default 2). */
+    public Agent.Builder maxVerificationFailures(int max) {
+        this.maxVerificationFailures = max;
+        return self();
+    }
+
+    /**
+     * Stall detection: which detectors watch the run, how often they warn before stopping it
+     * (default {@link StallPolicy#defaults()}: all six detectors; {@link StallPolicy#disabled()}
+     * for none).
+     */
+    public Agent.Builder stallPolicy(StallPolicy policy) {
+        this.stallPolicy = Objects.requireNonNull(policy, "policy");
+        return self();
+    }
+
+    /**
+     * Context management: tool output truncation, clearing of old tool results and compaction,
+     * client- or server-side (default {@link ContextPolicy#defaults()}: truncation at 4,000
+     * characters only).
+     */
+    public Agent.Builder contextPolicy(ContextPolicy policy) {
+        this.contextPolicy = Objects.requireNonNull(policy, "policy");
+        return self();
+    }
+
+    /**
+     * Reflection strategies (default none, i.e. strategy A). Strategies combine, e.g. a
+     * checkpoint every 5 steps and a critic; at most one critic.
+     */
+    public Agent.Builder reflection(Reflection... strategies) {
+        this.reflection = List.of(strategies);
+        return self();
+    }
+
+    /**
+     * Adds a fact a final answer must establish (the premature-finish guard): an answer without
+     * it is refused and the model told what is missing; refusals count toward
+     * {@link #maxVerificationFailures}.
+     */
+    public Agent.Builder requiredFact(RequiredFact fact) {
+        this.requiredFacts.add(Objects.requireNonNull(fact, "fact"));
+        return self();
+    }
+
+    /** Adds a required fact given by name and a test over the proposed answer. */
+    public Agent.Builder requiredFact(String name, java.util.function.Predicate<FinalAnswer> present) {
+        return requiredFact(RequiredFact.of(name, present));
+    }
+
+    /** Offers the model the {@code finish} tool (off by default). */
+    public Agent.Builder finishTool(boolean enabled) {
+        this.finishTool = enabled;
+        return self();
+    }
+
+    /** The timeout of a tool call unless the tool sets its own (default 30 s). */
+    public Agent.Builder toolTimeout(Duration timeout) {
+        this.toolTimeout = Objects.requireNonNull(timeout, "timeout");
+        return self();
+    }
+
+    /** Adds a stage to the tool executor's pipeline. */
+    public Agent.Builder toolInterceptor(ToolInterceptor interceptor) {
+        this.interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+        return self();
+    }
+
+    /**
+     * Adds a stage to the model-call chain, after tracing and before pricing, retry and the
+     * deadline (see {@link ModelInterceptor} for the order and the contract): a fallback model,
+     * a response cache, a guard on requests. Stages run in the order added.
+     */
+    public Agent.Builder modelInterceptor(ModelInterceptor interceptor) {
+        this.modelInterceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+        return self();
+    }
+
+    /** Adds a listener factory; it creates one listener per run. */
+    public Agent.Builder listener(RunListenerFactory factory) {
+        this.listeners.add(Objects.requireNonNull(factory, "factory"));
+        return self();
+    }
+
+    /** Retries of failed model calls (default: 4 retries, exponential backoff, within the deadline). */
+    public Agent.Builder retryPolicy(RetryPolicy retryPolicy) {
+        this.retryPolicy = Objects.requireNonNull(retryPolicy, "retryPolicy");
+        return self();
+    }
+
+    public Agent.Builder clock(Clock clock) {
+        this.clock = Objects.requireNonNull(clock, "clock");
+        return self();
+    }
+
+    /** On whose behalf runs act (default anonymous, no scopes). */
+    public Agent.Builder principal(Principal principal) {
+        this.principal = Objects.requireNonNull(principal, "principal");
+        return self();
+    }
+
+    /** Secrets handed to tool handlers; never shown to the model. */
+    public Agent.Builder secrets(Secrets secrets) {
+        this.secrets = Objects.requireNonNull(secrets, "secrets");
+        return self();
+    }
+
+    /** Sampling temperature; not sent unless set. */
+    public Agent.Builder temperature(Double temperature) {
+        this.temperature = temperature;
+        return self();
+    }
+
+    /** Approvals, run store, scopes, tool retries, provenance and output wrapping (see {@link SafetyConfig}). */
+    public Agent.Builder safety(SafetyConfig safety) {
+        this.safety = safety.toBuilder();
+        return self();
+    }
+
+    /** Which calls wait for a person (default: WRITE and IRREVERSIBLE tools). */
+    public Agent.Builder approvalPolicy(ApprovalPolicy policy) {
+        this.safety.approvalPolicy(policy);
+        return self();
+    }
+
+    /** Where runs are saved after every step (default: in memory, this process only). */
+    public Agent.Builder store(RunStore store) {
+        this.safety.store(store);
+        return self();
+    }
+
+    /**
+     * A budget for all turns of a conversation together (see {@link Agent#reply}); by default
+     * none, so only the per-turn {@link Agent.Builder#budget} applies.
+     */
+    public Agent.Builder conversationBudget(Budget budget) {
+        this.conversationBudget = budget;
+        return self();
+    }
+
+    /**
+     * Whether each request carries the run's working state as a {@code <rein_state>} block, and
+     * with how much history (default {@link dev.rein.context.StateInPrompt#OFF}).
+     */
+    public Agent.Builder stateInPrompt(dev.rein.context.StateInPrompt mode) {
+        this.stateInPrompt = Objects.requireNonNull(mode, "mode");
+        return self();
+    }
+
+    /**
+     * Recalls long-term memory into each request of a turn (see {@link dev.rein.memory.MemoryInjection});
+     * default none: memory is read only through the {@code recall} tool.
+     */
+    public Agent.Builder memoryInjection(dev.rein.memory.MemoryInjection injection) {
+        this.memoryInjection = injection;
+        return self();
+    }
+
+    /** How run ids are made (default: random). */
+    public Agent.Builder runIds(java.util.function.Supplier<String> supplier) {
+        this.runIds = Objects.requireNonNull(supplier, "supplier");
+        return self();
+    }
+}

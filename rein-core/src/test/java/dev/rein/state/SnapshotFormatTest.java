@@ -1,0 +1,167 @@
+package dev.rein.state;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.agent.Agent;
+import dev.rein.agent.RunResult;
+import dev.rein.budget.ModelPrice;
+import dev.rein.json.Json;
+import dev.rein.model.Model;
+import dev.rein.model.ModelRequest;
+import dev.rein.model.ModelResponse;
+import dev.rein.model.StopReason;
+import dev.rein.model.TextBlock;
+import dev.rein.model.ToolResultBlock;
+import dev.rein.model.Usage;
+import dev.rein.run.RunStatus;
+import dev.rein.tool.Risk;
+import dev.rein.tool.Tool;
+import dev.rein.tool.ToolOutput;
+import java.io.IOException;
+import java.io.InputStream;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The stored snapshot holds the goal and the budget used once (format 2), and a run paused by the
+ * previous release (format 1, stored as JSON: {@code snapshots/paused-format1.json}) still resumes.
+ */
+class SnapshotFormatTest {
+    private static final String RUN_ID = "run_f9fdb01ecd364c8e94ea";
+
+    private static String fixture() throws IOException {
+        try (InputStream in = SnapshotFormatTest.class.getResourceAsStream("/snapshots/paused-format1.json")) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    @Test
+    void aFormat1SnapshotReadsWithItsGoalAndBudgetInTheState() throws IOException {
+        RunSnapshot old = SnapshotCodec.readSnapshot(fixture());
+
+        assertThat(old.format()).isEqualTo(1);
+        assertThat(old.status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+        assertThat(old.state().goal()).isEqualTo(old.goal()).isEqualTo("tell alice about order A-104");
+        assertThat(old.state().budget()).isEqualTo(new BudgetUsage(old.steps(), old.usage(), old.costUsd(), old.activeMillis()));
+        assertThat(old.state().budget().steps()).isEqualTo(2);
+        assertThat(old.state().facts()).singleElement().satisfies(f -> assertThat(f.source()).isEqualTo("orders-db"));
+        assertThat(old.pendingApprovals()).singleElement().satisfies(r -> assertThat(r.tool()).isEqualTo("send_message"));
+    }
+
+    @Test
+    void theStoredFormHoldsTheGoalAndTheBudgetOnceAndReadsBackTheSame() throws IOException {
+        RunSnapshot old = SnapshotCodec.readSnapshot(fixture());
+        String stored = SnapshotCodec.write(old);
+        JsonNode tree = Json.parse(stored);
+
+        assertThat(tree.path("format").asInt()).isEqualTo(RunSnapshot.FORMAT).isEqualTo(2);
+        assertThat(tree.path("goal").asText()).isEqualTo("tell alice about order A-104");
+        assertThat(tree.path("state").has("goal")).isFalse();
+        assertThat(tree.path("state").has("budget")).isFalse();
+
+        RunSnapshot back = SnapshotCodec.readSnapshot(stored);
+        assertThat(SnapshotCodec.write(back)).isEqualTo(stored);
+        assertThat(back.state()).isEqualTo(old.state());
+        assertThat(back.history()).isEqualTo(old.history());
+        assertThat(back.approvals()).isEqualTo(old.approvals());
+        assertThat(back.summary()).isEqualTo(old.summary());
+    }
+
+    @Test
+    void aRunPausedByThePreviousReleaseResumesAfterApproval() throws IOException {
+        JsonStore store = new JsonStore();
+        store.json.put(RUN_ID, fixture());
+        List<String> sent = new CopyOnWriteArrayList<>();
+        List<ModelRequest> requests = new CopyOnWriteArrayList<>();
+        Model model = (request, context) -> {
+            requests.add(request);
+            return new ModelResponse("r", request.model(), List.of(new TextBlock("Alice was told.")), StopReason.END_TURN,
+                    null, Usage.of(100, 10, 0, 0));
+        };
+        Agent agent = Agent.builder().model(model).modelName("scripted-model")
+                .price("scripted-model", ModelPrice.of("1", "0", "1")).tools(sendTool(sent), lookupTool()).store(store).build();
+        String hash = store.load(RUN_ID).orElseThrow().pendingApprovals().get(0).actionHash();
+
+        agent.runs().approve(RUN_ID, hash, "carol");
+        RunResult done = agent.resume(RUN_ID);
+
+        assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(done.answer()).isEqualTo("Alice was told.");
+        assertThat(done.steps()).as("the two steps before the pause count").isEqualTo(3);
+        assertThat(sent).containsExactly("alice@example.com");
+        ToolResultBlock result = (ToolResultBlock) requests.get(0).messages().get(4).content().get(0);
+        assertThat(result.toolUseId()).isEqualTo("toolu_2_1");
+        assertThat(result.content()).contains("sent to alice@example.com");
+        assertThat(done.state().facts()).hasSize(2);
+
+        JsonNode saved = Json.parse(store.json.get(RUN_ID));
+        assertThat(saved.path("format").asInt()).isEqualTo(2);
+        assertThat(saved.path("steps").asInt()).isEqualTo(3);
+        RunSnapshot last = store.load(RUN_ID).orElseThrow();
+        assertThat(last.state().budget().steps()).isEqualTo(3);
+        assertThat(last.state().goal()).isEqualTo("tell alice about order A-104");
+        assertThat(last.costUsd()).isGreaterThanOrEqualTo(BigDecimal.ZERO);
+    }
+
+    private static Tool sendTool(List<String> sent) {
+        return Tool.builder("send_message").description("Sends a message.")
+                .inputSchema("""
+                        {"type":"object","properties":{"to":{"type":"string"},"body":{"type":"string"}},
+                         "required":["to","body"]}""")
+                .risk(Risk.WRITE)
+                .handler((args, ctx) -> {
+                    sent.add(args.get("to").asText());
+                    return ToolOutput.text("sent to " + args.get("to").asText()).withSource("outbox");
+                })
+                .build();
+    }
+
+    private static Tool lookupTool() {
+        return Tool.builder("lookup_order").description("Looks up an order.")
+                .inputSchema("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},\"required\":[\"id\"]}")
+                .handler((args, ctx) -> ToolOutput.text("A-104: delayed at the depot").withSource("orders-db"))
+                .build();
+    }
+
+    /** A store that keeps snapshots as JSON text, as a database store does (and as the previous release wrote them). */
+    private static final class JsonStore implements RunStore {
+        final Map<String, String> json = new ConcurrentHashMap<>();
+        private final InMemoryRunStore keys = new InMemoryRunStore();
+
+        @Override
+        public synchronized void save(RunSnapshot snapshot) {
+            long stored = load(snapshot.runId()).map(RunSnapshot::version).orElse(0L);
+            if (snapshot.version() != stored + 1) {
+                throw new StoreConflictException("run " + snapshot.runId() + " is at version " + stored);
+            }
+            json.put(snapshot.runId(), SnapshotCodec.write(snapshot));
+        }
+
+        @Override
+        public Optional<RunSnapshot> load(String runId) {
+            return Optional.ofNullable(json.get(runId)).map(SnapshotCodec::readSnapshot);
+        }
+
+        @Override
+        public List<RunSummary> list() {
+            return json.keySet().stream().map(id -> load(id).orElseThrow().summary()).toList();
+        }
+
+        @Override
+        public Optional<IdempotencyRecord> idempotency(String key) {
+            return keys.idempotency(key);
+        }
+
+        @Override
+        public void putIdempotency(IdempotencyRecord record) {
+            keys.putIdempotency(record);
+        }
+    }
+}
