@@ -202,16 +202,32 @@ final class AgentLoop {
     /** Act and observe: run every proposed call and answer each one in the next user message. */
     NextStep act(List<ToolUseBlock> uses) throws InterruptedException {
         run.checkpoint();
+        List<ToolCall> calls = calls(uses);
+        Optional<ToolCall> finish = calls.stream().filter(c -> c.name().equals(FinishTool.NAME) && run.config.finishTool()).findFirst();
+        if (finish.isPresent() && calls.size() == 1) {
+            return finish(finish.get());
+        }
+        return observed(guards.act(calls, tools));
+    }
+
+    /** The calls of one response as executor calls, in call order. */
+    static List<ToolCall> calls(List<ToolUseBlock> uses) {
         List<ToolCall> calls = new ArrayList<>();
         for (int i = 0; i < uses.size(); i++) {
             ToolUseBlock use = uses.get(i);
             calls.add(new ToolCall(use.id(), use.name(), use.input(), i));
         }
-        Optional<ToolCall> finish = calls.stream().filter(c -> c.name().equals(FinishTool.NAME) && run.config.finishTool()).findFirst();
-        if (finish.isPresent() && calls.size() == 1) {
-            return finish(finish.get());
-        }
-        return switch (guards.act(calls, tools)) {
+        return calls;
+    }
+
+    /** Whether the response's only call is the loop's finish tool (handled by {@link #act} itself, not the executor). */
+    boolean finishOnly(List<ToolUseBlock> uses) {
+        return uses.size() == 1 && uses.get(0).name().equals(FinishTool.NAME) && run.config.finishTool();
+    }
+
+    /** A guarded tool step's answer observed: the next step (or the pause). */
+    NextStep observed(Guards.ToolStep step) {
+        return switch (step) {
             case Guards.ToolStep.Paused paused -> new NextStep.Interrupt(paused.awaitingCallIds());
             case Guards.ToolStep.Answered answered -> {
                 observe(answered.observation());
