@@ -80,8 +80,16 @@ public final class TemporalAgents {
         return IN_PROCESS;
     }
 
-    /** Starts and follows runs of {@code agent} on {@code taskQueue}. */
+    /**
+     * Starts and follows runs of {@code agent} on {@code taskQueue}; results are read back with
+     * their history from {@code runStore}, the workers' run store.
+     */
+    public static TemporalAgentClient client(WorkflowClient client, String taskQueue, Agent agent, OutputStore runStore) {
+        return new TemporalAgentClient(client, taskQueue, agent, runStore);
+    }
+
+    /** As {@link #client(WorkflowClient, String, Agent, OutputStore)} with {@link #inProcessStore()}. */
     public static TemporalAgentClient client(WorkflowClient client, String taskQueue, Agent agent) {
-        return new TemporalAgentClient(client, taskQueue, agent);
+        return client(client, taskQueue, agent, IN_PROCESS);
     }
 }

@@ -126,7 +126,10 @@ public final class AgentActivitiesImpl implements AgentActivities {
 
     @Override
     public RunResult end(Turn turn, RunStatus status, String reason, String message, String answer, FinishReport report) {
-        return guarded(() -> run.end(resolve(turn), status, reason, message, answer, report));
+        return guarded(() -> {
+            RunResult full = run.end(resolve(turn), status, reason, message, answer, report);
+            return Results.light(full, blobs.put(full));
+        });
     }
 
     /** The stored snapshot with what the workflow knows newer than it. */

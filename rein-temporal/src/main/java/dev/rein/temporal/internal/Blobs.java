@@ -1,6 +1,7 @@
 package dev.rein.temporal.internal;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.rein.agent.RunResult;
 import dev.rein.context.OutputStore;
 import dev.rein.json.Json;
 import dev.rein.state.RunSnapshot;
@@ -36,10 +37,23 @@ final class Blobs {
     }
 
     ToolResult result(String hash) {
+        return read(get(hash, "tool result"), ToolResult.class, "tool result", hash);
+    }
+
+    String put(RunResult result) {
+        return store.put(Json.write(result));
+    }
+
+    /** A stored result, if the store has it (a client may ask a store that is not the workers'). */
+    java.util.Optional<RunResult> findResult(String hash) {
+        return store.get(hash).map(json -> read(json, RunResult.class, "run result", hash));
+    }
+
+    private static <T> T read(String json, Class<T> type, String what, String hash) {
         try {
-            return Json.storedMapper().readValue(get(hash, "tool result"), ToolResult.class);
+            return Json.storedMapper().readValue(json, type);
         } catch (JsonProcessingException e) {
-            throw new IllegalStateException("the stored tool result " + hash + " cannot be read: " + e.getOriginalMessage(), e);
+            throw new IllegalStateException("the stored " + what + " " + hash + " cannot be read: " + e.getOriginalMessage(), e);
         }
     }
 
