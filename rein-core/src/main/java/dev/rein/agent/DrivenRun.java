@@ -190,8 +190,8 @@ public final class DrivenRun {
             boolean counted = run.executor.callCounts().getOrDefault(call.name(), 0) > callCounts.getOrDefault(call.name(), 0);
             return switch (outcome) {
                 case ToolOutcome.Done done -> new CallOutcome(call.id(), done.result(), null, counted);
-                case ToolOutcome.Deferred deferred -> new CallOutcome(call.id(), null, run.approvals.snapshot().requests().stream()
-                        .filter(r -> r.callId().equals(call.id())).findFirst().orElseThrow(), counted);
+                case ToolOutcome.Deferred deferred -> new CallOutcome(call.id(), null, run.approvals.snapshot().requests()
+                        .stream().filter(r -> r.callId().equals(call.id())).findFirst().orElseThrow(), counted);
             };
         } finally {
             run.recorder.close();
@@ -220,7 +220,8 @@ public final class DrivenRun {
             }
         }
         ApprovalState approvals = snapshot.approvals();
-        Run run = Run.resume(withApprovals(snapshot, new ApprovalState(requests, approvals.decisions(), approvals.completed())), config);
+        ApprovalState requested = new ApprovalState(requests, approvals.decisions(), approvals.completed());
+        Run run = Run.resume(withApprovals(snapshot, requested), config);
         try {
             run.executor = RunTools.executor(run, run.tools(), counts);
             AgentLoop loop = new AgentLoop(run);

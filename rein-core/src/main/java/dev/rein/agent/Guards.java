@@ -126,7 +126,8 @@ final class Guards {
                         traceStall(stop.finding(), "stopped", watched[i].risk());
                     }
                     String notice = StallMonitor.stopNotice(stop.finding());
-                    List<ContentBlock> unanswered = calls.stream().<ContentBlock>map(c -> new ToolResultBlock(c.id(), notice, true)).toList();
+                    List<ContentBlock> unanswered = calls.stream()
+                            .<ContentBlock>map(c -> new ToolResultBlock(c.id(), notice, true)).toList();
                     return new Plan(calls, answers, watched, List.of(),
                             Optional.of(new ToolStep.Answered(unanswered, Optional.of(stall.stopMessage(stop.finding())))));
                 }
