@@ -216,7 +216,12 @@ final class AgentLoop {
 
     /** The guarded tool step (stall guard, tool chain, reflection); the step function decides on what it came to. */
     private NextStep executeTools(List<ToolUseBlock> uses) throws InterruptedException, ModelCaller.CallFailed {
-        Step.Event outcome = switch (guards.act(calls(uses), tools)) {
+        return observed(guards.act(calls(uses), tools));
+    }
+
+    /** What a guarded tool step came to, as an event for the step function (observe, checkpoint, next step or pause). */
+    NextStep observed(Guards.ToolStep step) throws InterruptedException, ModelCaller.CallFailed {
+        Step.Event outcome = switch (step) {
             case Guards.ToolStep.Paused paused -> new Step.Event.ToolsPaused(paused.awaitingCallIds());
             case Guards.ToolStep.Answered answered -> new Step.Event.ToolsAnswered(answered.observation(),
                     answered.stalled().orElse(null));
@@ -224,7 +229,13 @@ final class AgentLoop {
         return execute(run.decide(outcome));
     }
 
-    private static List<ToolCall> calls(List<ToolUseBlock> uses) {
+    /** Whether the response's only call is the loop's finish tool (decided by the step function, not run by the executor). */
+    boolean finishOnly(List<ToolUseBlock> uses) {
+        return uses.size() == 1 && uses.get(0).name().equals(FinishTool.NAME) && run.config.finishTool();
+    }
+
+    /** The calls of one response as executor calls, in call order. */
+    static List<ToolCall> calls(List<ToolUseBlock> uses) {
         List<ToolCall> calls = new ArrayList<>();
         for (int i = 0; i < uses.size(); i++) {
             ToolUseBlock use = uses.get(i);

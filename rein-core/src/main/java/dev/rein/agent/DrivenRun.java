@@ -1,5 +1,6 @@
 package dev.rein.agent;
 
+import dev.rein.approval.ApprovalRequest;
 import dev.rein.approval.ApprovalState;
 import dev.rein.budget.BudgetKind;
 import dev.rein.model.ContentBlock;
@@ -13,6 +14,9 @@ import dev.rein.run.Reason;
 import dev.rein.run.RunStatus;
 import dev.rein.state.RunSnapshot;
 import dev.rein.state.RunStore;
+import dev.rein.tool.ToolCall;
+import dev.rein.tool.ToolOutcome;
+import dev.rein.tool.ToolResult;
 import dev.rein.trace.TraceEvent;
 import java.util.ArrayList;
 import java.util.List;
@@ -65,8 +69,26 @@ public final class DrivenRun {
     /** The snapshot after an effect and the driver's next step, in a form an engine can store. */
     public record Outcome(RunSnapshot snapshot, Next next) {}
 
-    /** A proposed answer checked: the next snapshot and what the verifiers still miss. */
-    public record Checked(RunSnapshot snapshot, List<String> missing) {}
+    /**
+     * A proposed answer checked: the next snapshot, what the verifiers still miss, and why the
+     * answer is not valid output when the agent requires an output schema (checked first, as locally).
+     */
+    public record Checked(RunSnapshot snapshot, List<String> missing, List<String> invalidOutput) {}
+
+    /**
+     * The calls of one response as the guards planned them, before any runs: {@code next} is set
+     * when the step was decided without running a call (the finish tool, a stall stop); otherwise
+     * {@code calls} are to run (a person's edits applied, calls that ran before a pause left out),
+     * each through {@link #callTool}, the reads together and the side-effecting ones
+     * ({@code sideEffecting}) after them one at a time in call order, and then {@link #completeTools}.
+     */
+    public record ToolPlan(RunSnapshot snapshot, Next next, List<ToolCall> calls, List<Boolean> sideEffecting) {}
+
+    /**
+     * What one call came to: its result, or (deferred) the approval request it raised;
+     * {@code counted} when it counted against the tool's call limit.
+     */
+    public record CallOutcome(String callId, ToolResult result, ApprovalRequest request, boolean counted) {}
 
     /**
      * {@link NextStep} as plain fields ({@code kind}: again, answer, interrupt, handoff, stop).
@@ -129,12 +151,105 @@ public final class DrivenRun {
         }
     }
 
-    /** Checks a proposed answer with the verifiers and the critic. */
+    /**
+     * Plans the calls of the last response for an engine that runs each call as its own task: the
+     * stall guard's findings are traced here; a response of only the finish tool is decided here.
+     */
+    public ToolPlan planTools(RunSnapshot snapshot, List<ToolUseBlock> uses) throws InterruptedException {
+        Run run = Run.resume(snapshot, config);
+        try {
+            AgentLoop loop = new AgentLoop(run);
+            if (loop.finishOnly(uses)) {
+                Next next = Next.of(loop.act(uses));
+                return new ToolPlan(Checkpoints.snapshot(run, null), next, List.of(), List.of());
+            }
+            run.checkpoint();
+            Guards.Plan plan = new Guards(run, new ModelCaller(run)).plan(AgentLoop.calls(uses), true);
+            if (plan.stopped().isPresent()) {
+                Next next = Next.of(loop.observed(plan.stopped().get()));
+                return new ToolPlan(Checkpoints.snapshot(run, null), next, List.of(), List.of());
+            }
+            ToolStage stage = new ToolStage(run);
+            List<ToolCall> toRun = stage.prepare(plan.allowed());
+            return new ToolPlan(Checkpoints.snapshot(run, null), null, toRun, toRun.stream().map(stage::sideEffecting).toList());
+        } catch (ModelCaller.CallFailed impossible) {
+            throw noStepCall(impossible);
+        } finally {
+            run.recorder.close();
+        }
+    }
+
+    /**
+     * Runs one planned call through the executor (the whole gate: validation, scopes, approval,
+     * idempotency, call limits, timeout) and traces its result. {@code callCounts} are the calls
+     * made so far by tool, counting the earlier calls of this response, as the local executor
+     * admits calls in call order.
+     */
+    public CallOutcome callTool(RunSnapshot snapshot, ToolCall call, Map<String, Integer> callCounts)
+            throws InterruptedException {
+        Run run = Run.resume(snapshot, config);
+        try {
+            run.executor = RunTools.executor(run, run.tools(), callCounts);
+            ToolOutcome outcome = new ToolStage(run).runOne(call);
+            boolean counted = run.executor.callCounts().getOrDefault(call.name(), 0) > callCounts.getOrDefault(call.name(), 0);
+            return switch (outcome) {
+                case ToolOutcome.Done done -> new CallOutcome(call.id(), done.result(), null, counted);
+                case ToolOutcome.Deferred deferred -> new CallOutcome(call.id(), null, run.approvals.snapshot().requests()
+                        .stream().filter(r -> r.callId().equals(call.id())).findFirst().orElseThrow(), counted);
+            };
+        } finally {
+            run.recorder.close();
+        }
+    }
+
+    /**
+     * Answers the step once every planned call has its outcome ({@code outcomes} in the plan's
+     * order): results recorded in the state, stall review and reflection prompts, the observation;
+     * or the pause when some wait for a person.
+     */
+    public Outcome completeTools(RunSnapshot snapshot, List<ToolUseBlock> uses, List<CallOutcome> outcomes)
+            throws InterruptedException {
+        List<ApprovalRequest> requests = new ArrayList<>(snapshot.approvals().requests());
+        Map<String, Integer> counts = new java.util.HashMap<>(snapshot.toolCallCounts());
+        List<ToolOutcome> fresh = new ArrayList<>();
+        for (CallOutcome o : outcomes) {
+            if (o.request() != null) {
+                requests.add(o.request());
+                fresh.add(new ToolOutcome.Deferred(o.callId(), o.request().tool(), o.request().actionHash()));
+            } else {
+                fresh.add(ToolOutcome.of(o.result()));
+            }
+            if (o.counted()) {
+                counts.merge(o.result() != null ? o.result().toolName() : o.request().tool(), 1, Integer::sum);
+            }
+        }
+        ApprovalState approvals = snapshot.approvals();
+        ApprovalState requested = new ApprovalState(requests, approvals.decisions(), approvals.completed());
+        Run run = Run.resume(withApprovals(snapshot, requested), config);
+        try {
+            run.executor = RunTools.executor(run, run.tools(), counts);
+            AgentLoop loop = new AgentLoop(run);
+            Guards guards = new Guards(run, new ModelCaller(run));
+            Guards.Plan plan = guards.plan(AgentLoop.calls(uses), false);
+            ToolStage stage = new ToolStage(run);
+            List<ToolCall> toRun = stage.prepare(plan.allowed());
+            ToolStage.Batch batch = stage.collect(plan.allowed(), toRun, fresh);
+            Next next = Next.of(loop.observed(guards.complete(plan, batch, stage)));
+            return new Outcome(Checkpoints.snapshot(run, null), next);
+        } catch (ModelCaller.CallFailed impossible) {
+            throw noStepCall(impossible);
+        } finally {
+            run.recorder.close();
+        }
+    }
+
+    /** Checks a proposed answer: the output schema first (as locally), then the verifiers and the critic. */
     public Checked verify(RunSnapshot snapshot, NextStep.Answer answer) throws InterruptedException {
         Run run = Run.resume(snapshot, config);
         try {
-            List<String> missing = new AgentLoop(run).missing(answer);
-            return new Checked(Checkpoints.snapshot(run, null), List.copyOf(missing));
+            List<String> invalid = config.outputSchema().map(schema -> schema.problems(answer.text())).orElse(List.of());
+            List<String> missing = invalid.isEmpty() ? new AgentLoop(run).missing(answer) : List.of();
+            return new Checked(Checkpoints.snapshot(run, null), List.copyOf(missing), List.copyOf(invalid));
         } finally {
             run.recorder.close();
         }

@@ -84,6 +84,21 @@ final class Guards {
      * and reflection prompts follow the results.
      */
     ToolStep act(List<ToolCall> calls, ToolStage tools) throws InterruptedException {
+        Plan plan = plan(calls, true);
+        if (plan.stopped().isPresent()) {
+            return plan.stopped().get();
+        }
+        ToolStage.Batch batch = plan.allowed().isEmpty() ? new ToolStage.Batch.Results(List.of()) : tools.execute(plan.allowed());
+        return complete(plan, batch, tools);
+    }
+
+    /**
+     * The stall guard's verdict on the calls of one response before any runs: the calls allowed to
+     * run, the answers of the blocked ones, or a stop. An engine that runs the allowed calls
+     * elsewhere plans again before {@link #complete} with {@code trace} off, so the findings are
+     * traced once (the detectors are rebuilt from the same history, so the verdict is the same).
+     */
+    Plan plan(List<ToolCall> calls, boolean trace) {
         int step = run.step();
         ToolResultBlock[] answers = new ToolResultBlock[calls.size()];
         ProposedCall[] watched = new ProposedCall[calls.size()];
@@ -98,18 +113,35 @@ final class Guards {
             switch (stall.beforeCall(watched[i])) {
                 case StallMonitor.CallDecision.Allow allow -> allowed.add(call);
                 case StallMonitor.CallDecision.Block block -> {
-                    traceStall(block.finding(), "blocked", watched[i].risk());
+                    if (trace) {
+                        traceStall(block.finding(), "blocked", watched[i].risk());
+                    }
                     answers[i] = new ToolResultBlock(call.id(), block.finding().message(), true);
                 }
                 case StallMonitor.CallDecision.Stop stop -> {
-                    traceStall(stop.finding(), "stopped", watched[i].risk());
+                    if (trace) {
+                        traceStall(stop.finding(), "stopped", watched[i].risk());
+                    }
                     String notice = StallMonitor.stopNotice(stop.finding());
-                    List<ContentBlock> unanswered = calls.stream().<ContentBlock>map(c -> new ToolResultBlock(c.id(), notice, true)).toList();
-                    return new ToolStep.Answered(unanswered, Optional.of(stall.stopMessage(stop.finding())));
+                    List<ContentBlock> unanswered = calls.stream()
+                            .<ContentBlock>map(c -> new ToolResultBlock(c.id(), notice, true)).toList();
+                    return new Plan(calls, answers, watched, List.of(),
+                            Optional.of(new ToolStep.Answered(unanswered, Optional.of(stall.stopMessage(stop.finding())))));
                 }
             }
         }
-        ToolStage.Batch batch = allowed.isEmpty() ? new ToolStage.Batch.Results(List.of()) : tools.execute(allowed);
+        return new Plan(calls, answers, watched, List.copyOf(allowed), Optional.empty());
+    }
+
+    /** A step's calls as the stall guard judged them; {@code stopped} is the step's answer when it stopped the run. */
+    record Plan(List<ToolCall> calls, ToolResultBlock[] answers, ProposedCall[] watched, List<ToolCall> allowed,
+                Optional<ToolStep> stopped) {}
+
+    /** The step's answer once the allowed calls of {@code plan} came to {@code batch}. */
+    ToolStep complete(Plan plan, ToolStage.Batch batch, ToolStage tools) {
+        int step = run.step();
+        List<ToolCall> calls = plan.calls();
+        ToolResultBlock[] answers = plan.answers().clone();
         List<ToolResult> results;
         switch (batch) {
             case ToolStage.Batch.Paused paused -> {
@@ -123,8 +155,8 @@ final class Guards {
             if (answers[i] == null) {
                 ToolResult result = results.get(next++);
                 answers[i] = tools.block(result);
-                if (watched[i] != null) {
-                    observed.add(new Observed(watched[i], result.content(), result.isError(), result.source()));
+                if (plan.watched()[i] != null) {
+                    observed.add(new Observed(plan.watched()[i], result.content(), result.isError(), result.source()));
                 }
             }
         }

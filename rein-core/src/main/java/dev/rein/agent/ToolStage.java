@@ -48,7 +48,22 @@ final class ToolStage {
     /** Runs {@code calls}: their results in call order, or a pause when some wait for approval. */
     Batch execute(List<ToolCall> calls) throws InterruptedException {
         int step = run.step();
-        Map<String, ToolResult> done = new LinkedHashMap<>(run.approvals.completed());
+        List<ToolCall> toRun = prepare(calls);
+        // Results are traced as they arrive (each names its call); the state learns them in call order.
+        List<ToolOutcome> fresh = toRun.isEmpty() ? List.of() : run.executor.runAll(toRun, call -> context(step, call), o -> {
+            if (o instanceof ToolOutcome.Done d) {
+                traceResult(step, d.result());
+            }
+        });
+        return collect(calls, toRun, fresh);
+    }
+
+    /**
+     * The calls of {@code calls} still to run, with a person's edits applied: a call that already
+     * ran before a pause keeps its result.
+     */
+    List<ToolCall> prepare(List<ToolCall> calls) {
+        Map<String, ToolResult> done = run.approvals.completed();
         List<ToolCall> toRun = new ArrayList<>();
         for (ToolCall call : calls) {
             if (!done.containsKey(call.id())) {
@@ -57,12 +72,26 @@ final class ToolStage {
                 toRun.add(effective);
             }
         }
-        // Results are traced as they arrive (each names its call); the state learns them in call order.
-        List<ToolOutcome> fresh = toRun.isEmpty() ? List.of() : run.executor.runAll(toRun, call -> context(step, call), o -> {
-            if (o instanceof ToolOutcome.Done d) {
-                traceResult(step, d.result());
-            }
-        });
+        return toRun;
+    }
+
+    /** One prepared call through the executor on its own (an engine runs each call as its own task); its result traced. */
+    ToolOutcome runOne(ToolCall call) throws InterruptedException {
+        int step = run.step();
+        ToolOutcome outcome = run.executor.run(call, context(step, call));
+        if (outcome instanceof ToolOutcome.Done d) {
+            traceResult(step, d.result());
+        }
+        return outcome;
+    }
+
+    /**
+     * The outcomes of the prepared calls ({@code toRun}, in order) recorded in the state: the
+     * results of all {@code calls} in call order, or a pause when some wait for approval.
+     */
+    Batch collect(List<ToolCall> calls, List<ToolCall> toRun, List<ToolOutcome> fresh) {
+        int step = run.step();
+        Map<String, ToolResult> done = new LinkedHashMap<>(run.approvals.completed());
         List<ToolOutcome.Deferred> deferred = new ArrayList<>();
         for (int i = 0; i < fresh.size(); i++) {
             switch (fresh.get(i)) {
@@ -83,6 +112,11 @@ final class ToolStage {
         }
         run.approvals.clear();
         return new Batch.Results(calls.stream().map(c -> done.get(c.id())).toList());
+    }
+
+    /** Whether the executor runs {@code call} after the reads, one at a time (WRITE and IRREVERSIBLE tools). */
+    boolean sideEffecting(ToolCall call) {
+        return run.tools().find(call.name()).map(t -> t.risk() != dev.rein.tool.Risk.READ).orElse(false);
     }
 
     /** A result as the model sees it: tool output wrapped as untrusted data, a person's edit noted. */

@@ -4,6 +4,7 @@ import dev.rein.agent.Agent;
 import dev.rein.agent.AgentConfig;
 import dev.rein.agent.DrivenRun;
 import dev.rein.budget.ModelPrice;
+import dev.rein.context.OutputStore;
 import dev.rein.retry.RetryPolicy;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowOptions;
@@ -21,16 +22,18 @@ public final class TemporalAgentClient {
     private final String taskQueue;
     private final Agent agent;
     private final Duration attempt;
+    private final OutputStore runStore;
 
-    TemporalAgentClient(WorkflowClient client, String taskQueue, Agent agent) {
-        this(client, taskQueue, agent, DEFAULT_ATTEMPT_TIMEOUT);
+    TemporalAgentClient(WorkflowClient client, String taskQueue, Agent agent, OutputStore runStore) {
+        this(client, taskQueue, agent, DEFAULT_ATTEMPT_TIMEOUT, runStore);
     }
 
-    private TemporalAgentClient(WorkflowClient client, String taskQueue, Agent agent, Duration attempt) {
+    private TemporalAgentClient(WorkflowClient client, String taskQueue, Agent agent, Duration attempt, OutputStore runStore) {
         this.client = Objects.requireNonNull(client, "client");
         this.taskQueue = Objects.requireNonNull(taskQueue, "taskQueue");
         this.agent = Objects.requireNonNull(agent, "agent");
         this.attempt = attempt;
+        this.runStore = Objects.requireNonNull(runStore, "runStore");
     }
 
     /** A client whose runs give each activity attempt {@code timeout} before it is retried elsewhere. */
@@ -38,7 +41,7 @@ public final class TemporalAgentClient {
         if (timeout == null || timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("the attempt timeout must be positive, got " + timeout);
         }
-        return new TemporalAgentClient(client, taskQueue, agent, timeout);
+        return new TemporalAgentClient(client, taskQueue, agent, timeout, runStore);
     }
 
     /** Starts a run with a new id. */
@@ -57,7 +60,7 @@ public final class TemporalAgentClient {
 
     /** A handle on a run started earlier (by any process). */
     public TemporalRun attach(String runId) {
-        return new TemporalRun(client, runId);
+        return new TemporalRun(client, runId, runStore);
     }
 
     private RunInput input(String goal) {

@@ -3,6 +3,7 @@ package dev.rein.temporal;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rein.agent.Agent;
+import dev.rein.context.OutputStore;
 import dev.rein.json.Json;
 import dev.rein.temporal.internal.AgentActivitiesImpl;
 import dev.rein.temporal.internal.AgentWorkflowImpl;
@@ -12,6 +13,7 @@ import io.temporal.common.converter.DataConverter;
 import io.temporal.common.converter.DefaultDataConverter;
 import io.temporal.common.converter.JacksonJsonPayloadConverter;
 import io.temporal.worker.Worker;
+import java.util.Objects;
 
 /**
  * Runs an {@link Agent} on Temporal: the same agent definition (tools, policies, listeners) as a
@@ -20,6 +22,8 @@ import io.temporal.worker.Worker;
  * ({@link #clientOptions()} sets it).
  */
 public final class TemporalAgents {
+    private static final OutputStore IN_PROCESS = OutputStore.inMemory();
+
     private TemporalAgents() {}
 
     /** Rein's own JSON form for runs, messages and results (Unicode intact), for every payload. */
@@ -34,12 +38,23 @@ public final class TemporalAgents {
     }
 
     /**
-     * Registers the agent's workflow and activities on {@code worker}. Every worker of a task
-     * queue must register the same agent definition; start the worker factory afterwards.
+     * Registers the agent's workflow and activities on {@code worker}, keeping run snapshots and
+     * tool results in {@code runStore} (by hash, out of the workflow's payloads). Every worker of a
+     * task queue must register the same agent definition and share one run store (a directory on a
+     * shared volume, or an {@link OutputStore} over a database or object store); start the worker
+     * factory afterwards.
+     */
+    public static void worker(Worker worker, Agent agent, OutputStore runStore) {
+        workflows(worker);
+        activities(worker, agent, runStore);
+    }
+
+    /**
+     * As {@link #worker(Worker, Agent, OutputStore)} with {@link #inProcessStore()}: for workers
+     * that all live in this one process (tests, a single-process deployment).
      */
     public static void worker(Worker worker, Agent agent) {
-        workflows(worker);
-        activities(worker, agent);
+        worker(worker, agent, IN_PROCESS);
     }
 
     /** Registers only the run workflow (workers that decide, and never call a model or a tool). */
@@ -47,13 +62,34 @@ public final class TemporalAgents {
         worker.registerWorkflowImplementationTypes(AgentWorkflowImpl.class);
     }
 
-    /** Registers only the agent's activities (workers that call models and tools). */
-    public static void activities(Worker worker, Agent agent) {
-        worker.registerActivitiesImplementations(new AgentActivitiesImpl(agent));
+    /** Registers only the agent's activities (workers that call models and tools), with a shared run store. */
+    public static void activities(Worker worker, Agent agent, OutputStore runStore) {
+        worker.registerActivitiesImplementations(new AgentActivitiesImpl(agent, Objects.requireNonNull(runStore, "runStore")));
     }
 
-    /** Starts and follows runs of {@code agent} on {@code taskQueue}. */
+    /** As {@link #activities(Worker, Agent, OutputStore)} with {@link #inProcessStore()}. */
+    public static void activities(Worker worker, Agent agent) {
+        activities(worker, agent, IN_PROCESS);
+    }
+
+    /**
+     * The run store the overloads without one use: this process's memory, shared by the workers
+     * of this process only, and lost when it ends (runs in flight then fail on the next activity).
+     */
+    public static OutputStore inProcessStore() {
+        return IN_PROCESS;
+    }
+
+    /**
+     * Starts and follows runs of {@code agent} on {@code taskQueue}; results are read back with
+     * their history from {@code runStore}, the workers' run store.
+     */
+    public static TemporalAgentClient client(WorkflowClient client, String taskQueue, Agent agent, OutputStore runStore) {
+        return new TemporalAgentClient(client, taskQueue, agent, runStore);
+    }
+
+    /** As {@link #client(WorkflowClient, String, Agent, OutputStore)} with {@link #inProcessStore()}. */
     public static TemporalAgentClient client(WorkflowClient client, String taskQueue, Agent agent) {
-        return new TemporalAgentClient(client, taskQueue, agent);
+        return client(client, taskQueue, agent, IN_PROCESS);
     }
 }

@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.agent.RunResult;
 import dev.rein.approval.ApprovalException;
 import dev.rein.approval.ApprovalRequest;
+import dev.rein.context.OutputStore;
 import dev.rein.run.RunStatus;
+import dev.rein.temporal.internal.Results;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowFailedException;
 import io.temporal.client.WorkflowStub;
@@ -18,10 +20,12 @@ import java.util.concurrent.TimeoutException;
 public final class TemporalRun {
     private final WorkflowClient client;
     private final String runId;
+    private final OutputStore runStore;
 
-    TemporalRun(WorkflowClient client, String runId) {
+    TemporalRun(WorkflowClient client, String runId, OutputStore runStore) {
         this.client = client;
         this.runId = runId;
+        this.runStore = runStore;
     }
 
     public String runId() {
@@ -67,10 +71,14 @@ public final class TemporalRun {
         client.newUntypedWorkflowStub(runId).cancel();
     }
 
-    /** Waits for the run's result (a cancelled run's too: CANCELLED). */
+    /**
+     * Waits for the run's result (a cancelled run's too: CANCELLED). The workflow returns it with
+     * its history kept in the run store; it is read back from the client's run store (the workers'
+     * one), and when that store does not have it the history is a one-message placeholder naming it.
+     */
     public RunResult result() {
         try {
-            return client.newUntypedWorkflowStub(runId).getResult(RunResult.class);
+            return Results.full(client.newUntypedWorkflowStub(runId).getResult(RunResult.class), runStore);
         } catch (WorkflowFailedException e) {
             return cancelled(e);
         }
@@ -79,7 +87,8 @@ public final class TemporalRun {
     /** Waits at most {@code timeout} for the result. */
     public RunResult result(Duration timeout) throws TimeoutException {
         try {
-            return client.newUntypedWorkflowStub(runId).getResult(timeout.toMillis(), TimeUnit.MILLISECONDS, RunResult.class);
+            return Results.full(client.newUntypedWorkflowStub(runId).getResult(timeout.toMillis(), TimeUnit.MILLISECONDS,
+                    RunResult.class), runStore);
         } catch (WorkflowFailedException e) {
             return cancelled(e);
         }
@@ -87,7 +96,7 @@ public final class TemporalRun {
 
     /** Temporal closes a cancelled workflow without its return value; the workflow keeps it for this query. */
     private RunResult cancelled(WorkflowFailedException e) {
-        RunResult ended = e.getCause() instanceof CanceledFailure ? workflow().result() : null;
+        RunResult ended = e.getCause() instanceof CanceledFailure ? Results.full(workflow().result(), runStore) : null;
         if (ended == null) {
             throw e;
         }

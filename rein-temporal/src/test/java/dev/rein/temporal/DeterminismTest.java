@@ -34,9 +34,11 @@ class DeterminismTest {
             "java/util/concurrent/CompletableFuture.runAsync", "java/util/UUID.randomUUID", "java/lang/Math.random",
             "java/util/Random.\"<init>\"", "java/util/concurrent/ThreadLocalRandom");
 
-    /** The code that runs inside the workflow: the workflow, its clock, the step function and the budget meter. */
+    /** The code that runs inside the workflow: the workflow, its clock, its tool steps and payloads, the step function, the budget meter. */
     static final List<Class<?>> WORKFLOW_CODE = List.of(AgentWorkflowImpl.class, Step.class, BudgetMeter.class,
-            classNamed("dev.rein.temporal.internal.WorkflowClock"));
+            classNamed("dev.rein.temporal.internal.WorkflowClock"), classNamed("dev.rein.temporal.internal.ToolSteps"),
+            classNamed("dev.rein.temporal.internal.Payloads"), classNamed("dev.rein.temporal.internal.Payloads$RunRef"),
+            classNamed("dev.rein.temporal.internal.Payloads$Turn"), classNamed("dev.rein.temporal.internal.Payloads$Edit"));
 
     @Test
     void theWorkflowCodeReadsNoWallClockAndStartsNoThread() {
@@ -75,8 +77,9 @@ class DeterminismTest {
      * a change to the workflow code that breaks it needs {@code Workflow.getVersion} (docs/temporal.md).
      */
     @Test
+    // v2: snapshots by reference and one activity per tool call; v1 histories need the v1 workers (docs/temporal.md)
     void theHistoryRecordedWithThisReleaseStillReplays() throws Exception {
-        try (var in = DeterminismTest.class.getResourceAsStream("/histories/refund-approval-v1.json")) {
+        try (var in = DeterminismTest.class.getResourceAsStream("/histories/refund-approval-v2.json")) {
             assertThat(in).as("the recorded history resource").isNotNull();
             replay(WorkflowExecutionHistory.fromJson(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)));
         }

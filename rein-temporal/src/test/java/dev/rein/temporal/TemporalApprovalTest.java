@@ -7,6 +7,9 @@ import dev.rein.agent.Agent;
 import dev.rein.agent.RunResult;
 import dev.rein.approval.ApprovalException;
 import dev.rein.approval.ApprovalRequest;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rein.json.Json;
+import dev.rein.model.ToolResultBlock;
 import dev.rein.run.RunStatus;
 import dev.rein.testkit.RecordingListener;
 import dev.rein.trace.TraceEvent;
@@ -66,6 +69,39 @@ class TemporalApprovalTest {
             assertThat(result.status()).isEqualTo(RunStatus.CANCELLED);
             assertThat(result.reason()).isEqualTo("cancelled");
             assertThat(ledger.charges).isEmpty();
+        }
+    }
+
+    @Test
+    void anEditDecisionBoundToTheActionHashResumesTheRunWithTheEditedCall() {
+        Orders.Ledger ledger = new Orders.Ledger();
+        RecordingListener trace = new RecordingListener();
+        Agent agent = Orders.withApproval(Orders.agent(Orders.refundThenAnswer(), trace, Orders.refund(ledger, key -> {})));
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalRun run = server.start(agent).start("A-1 を返金して", "run-edit");
+            awaitStatus(run, RunStatus.WAITING_APPROVAL);
+            ApprovalRequest pending = run.pendingApprovals().get(0);
+            assertThat(pending.arguments().get("id").asText()).isEqualTo("A-1");
+
+            ObjectNode edited = Json.object().put("id", "A-9");
+            assertThatThrownBy(() -> run.edit("f".repeat(64), edited, "alice")).isInstanceOf(ApprovalException.class);
+            run.edit(pending.actionHash(), edited, "alice");
+            RunResult result = run.result();
+
+            assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+            // the edited call ran, the proposed one (traced when it passed validation, then held) did not
+            assertThat(ledger.charges.values()).singleElement().asString().endsWith("for A-9");
+            assertThat(trace.events(TraceEvent.ToolCalled.class)).extracting(c -> c.arguments().get("id").asText())
+                    .containsExactly("A-1", "A-9");
+            assertThat(trace.events(TraceEvent.ToolCompleted.class)).singleElement()
+                    .satisfies(c -> assertThat(c.content()).contains("for A-9"));
+            assertThat(trace.events(TraceEvent.ApprovalDecided.class)).singleElement().satisfies(d -> {
+                assertThat(d.decidedBy()).isEqualTo("alice");
+                assertThat(d.actionHash()).isEqualTo(pending.actionHash());
+            });
+            // the model is told that a person edited the call before it ran
+            ToolResultBlock answer = (ToolResultBlock) result.history().get(2).content().get(0);
+            assertThat(answer.content()).contains("A person edited the arguments").contains("A-9");
         }
     }
 

@@ -3,6 +3,7 @@ package dev.rein.examples.orders;
 import dev.rein.agent.Agent;
 import dev.rein.agent.RunResult;
 import dev.rein.approval.ApprovalRequest;
+import dev.rein.context.OutputStore;
 import dev.rein.eval.TrialModel;
 import dev.rein.run.RunStatus;
 import dev.rein.temporal.TemporalAgents;
@@ -59,13 +60,16 @@ public final class DurableOrders {
         try (TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance(TestEnvironmentOptions.newBuilder()
                 .setWorkflowClientOptions(TemporalAgents.clientOptions().build()).build())) {
             // The workflow worker stays up; the activity worker that calls the tools dies. (The in-process test
-            // server does not hand a workflow task lost with a killed poller to another worker.)
+            // server keeps a dead worker's workflow tasks on its sticky queue: see TemporalCrashTest.)
             TemporalAgents.workflows(env.newWorker(QUEUE));
             env.start();
+            // Every worker keeps run snapshots and tool results in one shared run store (a shared directory or
+            // database in production; memory shared by both workers of this one process here).
+            OutputStore runStore = OutputStore.inMemory();
             WorkerFactory one = WorkerFactory.newInstance(env.getWorkflowClient());
-            TemporalAgents.activities(one.newWorker(QUEUE), crashing);
+            TemporalAgents.activities(one.newWorker(QUEUE), crashing, runStore);
             one.start();
-            TemporalRun run = TemporalAgents.client(env.getWorkflowClient(), QUEUE, healthy)
+            TemporalRun run = TemporalAgents.client(env.getWorkflowClient(), QUEUE, healthy, runStore)
                     .withAttemptTimeout(Duration.ofSeconds(3)).start(OrderInvestigation.RESHIP_GOAL, "orders-a104");
             out.println("started run " + run.runId() + " on worker one");
             approveAfterTwoDays(env, run, out);
@@ -76,7 +80,7 @@ public final class DurableOrders {
             out.println("worker one re-shipped and crashed before reporting it; starting worker two");
             one.shutdownNow();
             WorkerFactory two = WorkerFactory.newInstance(env.getWorkflowClient());
-            TemporalAgents.activities(two.newWorker(QUEUE), healthy);
+            TemporalAgents.activities(two.newWorker(QUEUE), healthy, runStore);
             two.start();
             RunResult result = run.result();
             out.println("status: " + result.status() + "\nanswer: " + result.answer());

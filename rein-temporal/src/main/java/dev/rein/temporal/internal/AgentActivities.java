@@ -1,38 +1,55 @@
 package dev.rein.temporal.internal;
 
-import dev.rein.agent.DrivenRun;
 import dev.rein.agent.RunResult;
 import dev.rein.run.FinishReport;
 import dev.rein.run.NextStep;
 import dev.rein.run.RunStatus;
-import dev.rein.state.RunSnapshot;
+import dev.rein.temporal.internal.Payloads.Acted;
+import dev.rein.temporal.internal.Payloads.CallDone;
+import dev.rein.temporal.internal.Payloads.Checked;
+import dev.rein.temporal.internal.Payloads.ModelStep;
+import dev.rein.temporal.internal.Payloads.Planned;
+import dev.rein.temporal.internal.Payloads.RunRef;
+import dev.rein.temporal.internal.Payloads.Turn;
+import dev.rein.tool.ToolCall;
 import io.temporal.activity.ActivityInterface;
 import io.temporal.activity.ActivityMethod;
 import java.util.List;
 import java.util.Map;
 
-/** The run's effects as activities: each runs on a worker with the agent's chains and listeners. */
+/**
+ * The run's effects as activities: each runs on a worker with the agent's chains and listeners.
+ * The run's snapshot travels by reference ({@link Turn}, {@link RunRef}); see {@link Payloads}.
+ */
 @ActivityInterface(namePrefix = "Rein")
 public interface AgentActivities {
-    RunSnapshot begin(String runId, String goal);
+    RunRef begin(String runId, String goal);
 
     /** A model step; a failure is an ApplicationFailure whose type is the run's reason. */
     @ActivityMethod(name = "ReinCallModel")
-    DrivenRun.ModelStep callModel(RunSnapshot snapshot);
+    ModelStep callModel(Turn turn);
 
-    /** The tool calls of one response, with their guards and stages (several run in parallel, results in call order). */
-    @ActivityMethod(name = "ReinAct")
-    DrivenRun.Outcome act(RunSnapshot snapshot, ToolUses uses);
+    /** The stall guard's plan for the calls of one response (or the step's answer when no call runs). */
+    @ActivityMethod(name = "ReinPlanTools")
+    Planned planTools(Turn turn, ToolUses uses);
 
-    DrivenRun.Checked verify(RunSnapshot snapshot, NextStep.Answer answer);
+    /** One call through the executor's whole gate; {@code callCounts} count the earlier calls of the response. */
+    @ActivityMethod(name = "ReinCallTool")
+    CallDone callTool(Turn turn, ToolCall call, Map<String, Integer> callCounts);
 
-    DrivenRun.Outcome stopForBudget(RunSnapshot snapshot, String budgetReason);
+    /** The step answered from its calls' outcomes (in the plan's order), or the pause for approvals. */
+    @ActivityMethod(name = "ReinCompleteTools")
+    Acted completeTools(Turn turn, ToolUses uses, List<CallDone> outcomes);
 
-    void intervene(RunSnapshot snapshot, String kind, String message, Map<String, Object> details);
+    Checked verify(Turn turn, NextStep.Answer answer);
 
-    RunSnapshot paused(RunSnapshot snapshot);
+    Acted stopForBudget(Turn turn, String budgetReason);
 
-    RunSnapshot resumed(RunSnapshot snapshot);
+    void intervene(Turn turn, String kind, String message, Map<String, Object> details);
 
-    RunResult end(RunSnapshot snapshot, RunStatus status, String reason, String message, String answer, FinishReport report);
+    RunRef paused(Turn turn);
+
+    RunRef resumed(Turn turn);
+
+    RunResult end(Turn turn, RunStatus status, String reason, String message, String answer, FinishReport report);
 }

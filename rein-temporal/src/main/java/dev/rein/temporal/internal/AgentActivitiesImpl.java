@@ -3,37 +3,54 @@ package dev.rein.temporal.internal;
 import dev.rein.agent.Agent;
 import dev.rein.agent.DrivenRun;
 import dev.rein.agent.RunResult;
+import dev.rein.approval.ApprovalState;
+import dev.rein.context.OutputStore;
 import dev.rein.run.FinishReport;
 import dev.rein.run.NextStep;
 import dev.rein.run.Reasons;
 import dev.rein.run.RunStatus;
 import dev.rein.state.RunSnapshot;
+import dev.rein.temporal.internal.Payloads.Acted;
+import dev.rein.temporal.internal.Payloads.CallDone;
+import dev.rein.temporal.internal.Payloads.Checked;
+import dev.rein.temporal.internal.Payloads.Edit;
+import dev.rein.temporal.internal.Payloads.ModelStep;
+import dev.rein.temporal.internal.Payloads.Planned;
+import dev.rein.temporal.internal.Payloads.RunRef;
+import dev.rein.temporal.internal.Payloads.Turn;
+import dev.rein.tool.ToolCall;
 import io.temporal.failure.ApplicationFailure;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The activities of one agent on one worker. A provider's retryable failure is a retryable
- * activity failure (Temporal retries it with backoff); any other failure is non-retryable and ends
- * the run FAILED with its reason.
+ * The activities of one agent on one worker. Each rebuilds the run from its stored snapshot,
+ * performs one effect with the agent's own chains, stores the next snapshot and returns its
+ * reference. A provider's retryable failure is a retryable activity failure (Temporal retries it
+ * with backoff); any other failure is non-retryable and ends the run FAILED with its reason.
  */
 public final class AgentActivitiesImpl implements AgentActivities {
     private final DrivenRun run;
+    private final Blobs blobs;
 
-    public AgentActivitiesImpl(Agent agent) {
+    /** @param store where snapshots and tool results are kept by hash: one store shared by every worker of the queue */
+    public AgentActivitiesImpl(Agent agent, OutputStore store) {
         this.run = new DrivenRun(agent, new HistoryStore(agent.config().safety().store()));
+        this.blobs = new Blobs(store);
     }
 
     @Override
-    public RunSnapshot begin(String runId, String goal) {
-        return guarded(() -> run.begin(runId, goal));
+    public RunRef begin(String runId, String goal) {
+        return guarded(() -> ref(run.begin(runId, goal)));
     }
 
     @Override
-    public DrivenRun.ModelStep callModel(RunSnapshot snapshot) {
+    public ModelStep callModel(Turn turn) {
         return guarded(() -> {
             try {
-                return run.callModel(snapshot);
+                DrivenRun.ModelStep step = run.callModel(resolve(turn));
+                return new ModelStep(ref(step.snapshot()), step.response(), step.answerText());
             } catch (DrivenRun.Failed failed) {
                 throw failed.retryable()
                         ? ApplicationFailure.newFailure(failed.getMessage(), failed.reason())
@@ -43,42 +60,92 @@ public final class AgentActivitiesImpl implements AgentActivities {
     }
 
     @Override
-    public DrivenRun.Outcome act(RunSnapshot snapshot, ToolUses uses) {
-        return guarded(() -> run.act(snapshot, uses.uses()));
+    public Planned planTools(Turn turn, ToolUses uses) {
+        return guarded(() -> {
+            DrivenRun.ToolPlan plan = run.planTools(resolve(turn), uses.uses());
+            return new Planned(ref(plan.snapshot()), plan.next(), plan.calls(), plan.sideEffecting());
+        });
     }
 
     @Override
-    public DrivenRun.Checked verify(RunSnapshot snapshot, NextStep.Answer answer) {
-        return guarded(() -> run.verify(snapshot, answer));
+    public CallDone callTool(Turn turn, ToolCall call, Map<String, Integer> callCounts) {
+        return guarded(() -> {
+            DrivenRun.CallOutcome outcome = run.callTool(resolve(turn), call, callCounts);
+            // the result goes out of band: a long output (the truncation stage off, or its preview) never becomes a payload
+            String result = outcome.result() == null ? null : blobs.put(outcome.result());
+            return new CallDone(call.id(), call.name(), result, outcome.request(), outcome.counted());
+        });
     }
 
     @Override
-    public DrivenRun.Outcome stopForBudget(RunSnapshot snapshot, String budgetReason) {
-        return guarded(() -> run.stopForBudget(snapshot, DrivenRun.budgetKind(budgetReason)));
+    public Acted completeTools(Turn turn, ToolUses uses, List<CallDone> outcomes) {
+        return guarded(() -> {
+            List<DrivenRun.CallOutcome> resolved = new ArrayList<>();
+            for (CallDone done : outcomes) {
+                resolved.add(new DrivenRun.CallOutcome(done.callId(), done.result() == null ? null : blobs.result(done.result()),
+                        done.request(), done.counted()));
+            }
+            DrivenRun.Outcome outcome = run.completeTools(resolve(turn), uses.uses(), resolved);
+            return new Acted(ref(outcome.snapshot()), outcome.next());
+        });
     }
 
     @Override
-    public void intervene(RunSnapshot snapshot, String kind, String message, Map<String, Object> details) {
+    public Checked verify(Turn turn, NextStep.Answer answer) {
+        return guarded(() -> {
+            DrivenRun.Checked checked = run.verify(resolve(turn), answer);
+            return new Checked(ref(checked.snapshot()), checked.missing(), checked.invalidOutput());
+        });
+    }
+
+    @Override
+    public Acted stopForBudget(Turn turn, String budgetReason) {
+        return guarded(() -> {
+            DrivenRun.Outcome outcome = run.stopForBudget(resolve(turn), DrivenRun.budgetKind(budgetReason));
+            return new Acted(ref(outcome.snapshot()), outcome.next());
+        });
+    }
+
+    @Override
+    public void intervene(Turn turn, String kind, String message, Map<String, Object> details) {
         guarded(() -> {
-            run.intervene(snapshot, kind, message, details);
+            run.intervene(resolve(turn), kind, message, details);
             return null;
         });
     }
 
     @Override
-    public RunSnapshot paused(RunSnapshot snapshot) {
-        return guarded(() -> run.paused(snapshot));
+    public RunRef paused(Turn turn) {
+        return guarded(() -> ref(run.paused(resolve(turn))));
     }
 
     @Override
-    public RunSnapshot resumed(RunSnapshot snapshot) {
-        return guarded(() -> run.resumed(snapshot));
+    public RunRef resumed(Turn turn) {
+        return guarded(() -> ref(run.resumed(resolve(turn))));
     }
 
     @Override
-    public RunResult end(RunSnapshot snapshot, RunStatus status, String reason, String message, String answer,
-                         FinishReport report) {
-        return guarded(() -> run.end(snapshot, status, reason, message, answer, report));
+    public RunResult end(Turn turn, RunStatus status, String reason, String message, String answer, FinishReport report) {
+        return guarded(() -> {
+            RunResult full = run.end(resolve(turn), status, reason, message, answer, report);
+            return Results.light(full, blobs.put(full));
+        });
+    }
+
+    /** The stored snapshot with what the workflow knows newer than it. */
+    private RunSnapshot resolve(Turn turn) {
+        RunSnapshot s = blobs.snapshot(turn.snapshot());
+        s = DrivenRun.at(s, turn.activeMillis(), turn.verificationFailures());
+        s = DrivenRun.withApprovals(s, new ApprovalState(turn.requests(), turn.decisions(), s.approvals().completed()));
+        for (Edit edit : turn.edits()) {
+            s = edit.appendText() != null ? DrivenRun.appendUserText(s, edit.appendText()) : DrivenRun.observe(s, edit.observe());
+        }
+        return s;
+    }
+
+    private RunRef ref(RunSnapshot s) {
+        return new RunRef(blobs.put(s), s.steps(), s.usage(), s.costUsd(), s.approvals().requests(), s.approvals().decisions(),
+                s.toolCallCounts());
     }
 
     private interface Body<T> {

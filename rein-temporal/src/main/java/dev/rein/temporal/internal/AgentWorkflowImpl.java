@@ -14,10 +14,17 @@ import dev.rein.model.ToolUseBlock;
 import dev.rein.run.NextStep;
 import dev.rein.run.Reasons;
 import dev.rein.run.RunStatus;
-import dev.rein.state.RunSnapshot;
 import dev.rein.temporal.AgentWorkflow;
 import dev.rein.temporal.ApprovalSignal;
 import dev.rein.temporal.RunInput;
+import dev.rein.temporal.internal.Payloads.Acted;
+import dev.rein.temporal.internal.Payloads.CallDone;
+import dev.rein.temporal.internal.Payloads.Checked;
+import dev.rein.temporal.internal.Payloads.Edit;
+import dev.rein.temporal.internal.Payloads.ModelStep;
+import dev.rein.temporal.internal.Payloads.Planned;
+import dev.rein.temporal.internal.Payloads.RunRef;
+import dev.rein.temporal.internal.Payloads.Turn;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.common.RetryOptions;
 import io.temporal.failure.ActivityFailure;
@@ -39,7 +46,9 @@ import java.util.Optional;
 public final class AgentWorkflowImpl implements AgentWorkflow {
     private RunInput input;
     private String runId;
-    private RunSnapshot snapshot;
+    /** The run as the last activity left it (its snapshot by reference), and the step function's edits since. */
+    private RunRef ref;
+    private final List<Edit> edits = new ArrayList<>();
     private Step.State decisions;
     private RunStatus status = RunStatus.RUNNING;
     private long startedMillis;
@@ -55,7 +64,7 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
         this.startedMillis = Workflow.currentTimeMillis();
         this.decisions = Step.State.start(new Step.Rules(in.maxTokens(), in.maxVerificationFailures(), in.maxEmptyNudges()), 0);
         try {
-            snapshot = effects().begin(runId, in.goal());
+            ref = effects().begin(runId, in.goal());
             return drive(new NextStep.RunAgain("start"));
         } catch (CanceledFailure | ActivityFailure e) {
             if (!(e instanceof CanceledFailure) && !(e.getCause() instanceof CanceledFailure)) {
@@ -88,20 +97,19 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
 
     /** One model step within the budget, decided by the step function. */
     private NextStep step() {
-        now();
         Optional<BudgetKind> exhausted = meter().check();
         if (exhausted.isPresent()) {
-            DrivenRun.Outcome outcome = effects().stopForBudget(snapshot, exhausted.get().reason());
-            snapshot = outcome.snapshot();
+            Acted outcome = effects().stopForBudget(turn(), exhausted.get().reason());
+            take(outcome.run());
             return outcome.next().toNextStep();
         }
-        DrivenRun.ModelStep step;
+        ModelStep step;
         try {
-            step = modelActivities().callModel(snapshot);
+            step = modelActivities().callModel(turn());
         } catch (ActivityFailure failure) {
             return failed(failure);
         }
-        snapshot = step.snapshot();
+        take(step.run());
         return execute(Step.decide(decisions, new Step.Event.Responded(step.response(), step.answerText())));
     }
 
@@ -112,9 +120,9 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
             switch (command) {
                 case Step.Command.RunTools tools -> next = act(tools.uses());
                 case Step.Command.Verify verify -> next = verify(verify.answer());
-                case Step.Command.Intervene i -> effects().intervene(now(), i.kind(), i.message(), i.details());
-                case Step.Command.AppendUserText append -> snapshot = DrivenRun.appendUserText(snapshot, append.text());
-                case Step.Command.Observe observe -> snapshot = DrivenRun.observe(snapshot, observe.blocks());
+                case Step.Command.Intervene i -> effects().intervene(turn(), i.kind(), i.message(), i.details());
+                case Step.Command.AppendUserText append -> edits.add(Edit.text(append.text()));
+                case Step.Command.Observe observe -> edits.add(Edit.blocks(observe.blocks()));
                 // the other commands answer events this workflow does not send (the activities perform those steps)
                 default -> throw new IllegalStateException("unexpected command for the workflow: " + command);
             }
@@ -122,43 +130,52 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
         return next;
     }
 
+    /** A tool step: planned, each call its own activity (see {@link ToolSteps}), then answered. */
     private NextStep act(List<ToolUseBlock> uses) {
-        DrivenRun.Outcome outcome = effects().act(now(), new ToolUses(uses));
-        snapshot = outcome.snapshot();
-        if (outcome.next().kind().equals("interrupt")) {
+        ToolUses batch = new ToolUses(uses);
+        Planned plan = effects().planTools(turn(), batch);
+        take(plan.run());
+        DrivenRun.Next next = plan.next();
+        if (next == null) {
+            List<CallDone> outcomes = ToolSteps.run(effects(), turn(), plan, ref.toolCallCounts());
+            Acted acted = effects().completeTools(turn(), batch, outcomes);
+            take(acted.run());
+            next = acted.next();
+        }
+        if (next.kind().equals("interrupt")) {
             pausedUses = List.copyOf(uses);
         }
-        return outcome.next().toNextStep();
+        return next.toNextStep();
     }
 
     private NextStep verify(NextStep.Answer answer) {
-        DrivenRun.Checked checked = effects().verify(now(), answer);
-        snapshot = checked.snapshot();
-        return execute(Step.decide(decisions, new Step.Event.Verified(answer, checked.missing())));
+        Checked checked = effects().verify(turn(), answer);
+        take(checked.run());
+        return execute(Step.decide(decisions, new Step.Event.Verified(answer, checked.missing(), checked.invalidOutput())));
     }
 
     /** Waits (for free, as long as it takes) until every pending action is decided, then runs the step again. */
     private NextStep awaitDecisions() {
-        snapshot = effects().paused(now());
+        take(effects().paused(turn()));
         status = RunStatus.WAITING_APPROVAL;
         long from = Workflow.currentTimeMillis();
-        Workflow.await(() -> snapshot.approvals().undecided().isEmpty());
+        Workflow.await(() -> ref.approvals().undecided().isEmpty());
         waitedMillis += Workflow.currentTimeMillis() - from;
         status = RunStatus.RUNNING;
-        snapshot = effects().resumed(now());
+        take(effects().resumed(turn()));
         return act(pausedUses);
     }
 
     @Override
     public void decide(ApprovalSignal signal) {
-        if (snapshot == null) {
+        if (ref == null) {
             refused.add(signal.actionHash() + ": the run has not started yet");
             return;
         }
         Instant at = Instant.ofEpochMilli(Workflow.currentTimeMillis());
         try {
-            snapshot = DrivenRun.withApprovals(snapshot, snapshot.approvals().decide(runId, signal.actionHash(),
-                    request -> decision(signal, request, at)));
+            ref = ref.withDecisions(ref.approvals().decide(runId, signal.actionHash(), request -> decision(signal, request, at))
+                    .decisions());
         } catch (ApprovalException | IllegalArgumentException e) {
             refused.add(signal.actionHash() + ": " + e.getMessage());
         }
@@ -181,7 +198,7 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
 
     @Override
     public List<ApprovalRequest> pendingApprovals() {
-        return snapshot == null ? List.of() : snapshot.approvals().undecided();
+        return ref == null ? List.of() : ref.approvals().undecided();
     }
 
     @Override
@@ -214,14 +231,19 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
 
     private RunResult end(RunStatus ended, String reason, String message, String answer, dev.rein.run.FinishReport report) {
         status = ended;
-        result = effects().end(now(), ended, reason, message, answer, report);
+        result = effects().end(turn(), ended, reason, message, answer, report);
         return result;
     }
 
-    /** The snapshot with the active time and decisions as the workflow knows them now. */
-    private RunSnapshot now() {
-        snapshot = DrivenRun.at(snapshot, activeMillis(), decisions.verificationFailures());
-        return snapshot;
+    /** What the next activity gets: the stored snapshot and what the workflow knows newer than it. */
+    private Turn turn() {
+        return new Turn(ref.snapshot(), activeMillis(), decisions.verificationFailures(), ref.requests(), ref.decisions(), edits);
+    }
+
+    /** The run as an activity left it; the edits made before are part of it now. */
+    private void take(RunRef next) {
+        ref = next;
+        edits.clear();
     }
 
     private long activeMillis() {
@@ -235,7 +257,7 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
         }
         BudgetMeter meter = new BudgetMeter(input.budget(), prices, input.modelName(), new WorkflowClock(),
                 Instant.ofEpochMilli(startedMillis + waitedMillis));
-        meter.restore(snapshot.steps(), snapshot.usage(), snapshot.costUsd());
+        meter.restore(ref.steps(), ref.usage(), ref.costUsd());
         return meter;
     }
 

@@ -1,0 +1,86 @@
+package dev.rein.temporal.internal;
+
+import dev.rein.agent.DrivenRun;
+import dev.rein.approval.ApprovalDecision;
+import dev.rein.approval.ApprovalRequest;
+import dev.rein.approval.ApprovalState;
+import dev.rein.model.ContentBlock;
+import dev.rein.model.ModelResponse;
+import dev.rein.model.Usage;
+import dev.rein.tool.ToolCall;
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What travels between the workflow and its activities. The run's snapshot (the conversation,
+ * the agent state, the stashed results of a paused step) stays out of band in the run store,
+ * addressed by its SHA-256; a payload carries that reference and the few fields the workflow
+ * decides with, so its size does not grow with the conversation or with tool output.
+ */
+public final class Payloads {
+    private Payloads() {}
+
+    /**
+     * The run as an activity gets it: the stored snapshot, and what the workflow knows newer than
+     * it (active time, verification refusals, a person's decisions, text the step function added).
+     */
+    public record Turn(String snapshot, long activeMillis, int verificationFailures, List<ApprovalRequest> requests,
+                       Map<String, ApprovalDecision> decisions, List<Edit> edits) {
+        public Turn {
+            requests = List.copyOf(requests);
+            decisions = Map.copyOf(decisions);
+            edits = List.copyOf(edits);
+        }
+    }
+
+    /** A change the step function made to the conversation: text added to the last user turn, or a user turn of blocks. */
+    public record Edit(String appendText, List<ContentBlock> observe) {
+        static Edit text(String text) {
+            return new Edit(text, null);
+        }
+
+        static Edit blocks(List<ContentBlock> blocks) {
+            return new Edit(null, List.copyOf(blocks));
+        }
+    }
+
+    /**
+     * The run after an activity: its stored snapshot by hash, and what the workflow decides with
+     * (the budget's counters, the approval requests and decisions of a paused step, call counts).
+     */
+    public record RunRef(String snapshot, int steps, Usage usage, BigDecimal costUsd, List<ApprovalRequest> requests,
+                         Map<String, ApprovalDecision> decisions, Map<String, Integer> toolCallCounts) {
+        public RunRef {
+            requests = List.copyOf(requests);
+            decisions = Map.copyOf(decisions);
+            toolCallCounts = Map.copyOf(toolCallCounts);
+        }
+
+        RunRef withDecisions(Map<String, ApprovalDecision> next) {
+            return new RunRef(snapshot, steps, usage, costUsd, requests, next, toolCallCounts);
+        }
+
+        ApprovalState approvals() {
+            return new ApprovalState(requests, decisions, Map.of());
+        }
+    }
+
+    /** A model step: the run after it, the response (bounded by the agent's max tokens), the answer text. */
+    public record ModelStep(RunRef run, ModelResponse response, String answerText) {}
+
+    /** An effect after which the driver's next step is known. */
+    public record Acted(RunRef run, DrivenRun.Next next) {}
+
+    /** The calls of one response as planned (see {@link DrivenRun.ToolPlan}); {@code next} set when no call runs. */
+    public record Planned(RunRef run, DrivenRun.Next next, List<ToolCall> calls, List<Boolean> sideEffecting) {}
+
+    /**
+     * One call's outcome: its result stored by hash ({@code result}, null when deferred), or the
+     * approval request it raised; {@code counted} when it counted against the tool's limit.
+     */
+    public record CallDone(String callId, String toolName, String result, ApprovalRequest request, boolean counted) {}
+
+    /** A proposed answer checked (see {@link DrivenRun.Checked}). */
+    public record Checked(RunRef run, List<String> missing, List<String> invalidOutput) {}
+}

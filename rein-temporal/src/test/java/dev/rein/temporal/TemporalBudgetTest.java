@@ -1,0 +1,95 @@
+package dev.rein.temporal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rein.agent.Agent;
+import dev.rein.agent.RunResult;
+import dev.rein.budget.Budget;
+import dev.rein.budget.BudgetKind;
+import dev.rein.run.RunStatus;
+import dev.rein.testkit.RecordingListener;
+import dev.rein.testkit.ScriptedModel;
+import dev.rein.tool.Risk;
+import dev.rein.tool.Tool;
+import dev.rein.trace.TraceEvent;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Money and time budgets run out on Temporal as they do locally: checked in the workflow, on workflow time. */
+class TemporalBudgetTest {
+    @Test
+    void aSpentMoneyBudgetStopsTheRunWithTheSummaryCallAsLocally() {
+        RecordingListener local = new RecordingListener();
+        RunResult expected = priced(loopingModel(), local).run("A-1?");
+
+        RecordingListener remote = new RecordingListener();
+        ScriptedModel model = loopingModel();
+        Agent agent = priced(model, remote);
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            RunResult result = server.start(agent).start("A-1?", "run-money").result();
+
+            assertThat(result.status()).isEqualTo(RunStatus.STOPPED_BUDGET).isEqualTo(expected.status());
+            assertThat(result.reason()).isEqualTo(expected.reason()).isEqualTo(BudgetKind.COST.reason());
+            // the final summary call answered, as locally
+            assertThat(result.answer()).isEqualTo(expected.answer()).isEqualTo("summary: A-1 is delivered");
+            assertThat(result.costUsd()).isEqualByComparingTo(expected.costUsd());
+            assertThat(model.remaining()).isZero();
+            assertThat(types(remote.events())).isEqualTo(types(local.events()));
+            assertThat(remote.events(TraceEvent.Intervention.class)).anySatisfy(i -> assertThat(i.kind()).isEqualTo("budget"));
+        }
+    }
+
+    /**
+     * The deadline counts workflow time with the wait for a person excluded: a day of waiting does
+     * not spend it, the running time after the approval does (the refund's handler holds its call
+     * past the deadline), and the next step stops the run without a summary call.
+     */
+    @Test
+    void theDeadlineRunsOutOnWorkflowTimeWithTheWaitForAPersonExcluded() {
+        Orders.Ledger ledger = new Orders.Ledger();
+        ScriptedModel model = ScriptedModel.of(ScriptedModel.toolCalls(ScriptedModel.call("refund", "{\"id\":\"A-1\"}")),
+                ScriptedModel.text("never asked"));
+        Agent agent = Orders.withApproval(Orders.agent(model, new RecordingListener(), slowRefund(ledger))
+                .budget(Budget.builder().maxSteps(8).maxDuration(Duration.ofSeconds(3)).build()));
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalRun run = server.start(agent).start("A-1 を返金して", "run-deadline");
+            TemporalApprovalTest.awaitStatus(run, RunStatus.WAITING_APPROVAL);
+            server.env.sleep(Duration.ofDays(1));
+            run.approve(run.pendingApprovals().get(0).actionHash(), "alice");
+            RunResult result = run.result();
+
+            // the refund ran after the day of waiting: the wait did not count against the 3-second deadline
+            assertThat(ledger.charges).hasSize(1);
+            assertThat(result.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
+            assertThat(result.reason()).isEqualTo(BudgetKind.DEADLINE.reason());
+            assertThat(model.remaining()).as("no summary call when time itself ran out").isEqualTo(1);
+            assertThat(result.duration()).isLessThan(Duration.ofHours(1));
+        }
+    }
+
+    /** A refund that applies its effect, then holds the call until it is interrupted (the run's deadline). */
+    private static Tool slowRefund(Orders.Ledger ledger) {
+        return Tool.builder("refund").description("Refunds an order")
+                .inputSchema("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},\"required\":[\"id\"]}")
+                .risk(Risk.WRITE).timeout(Duration.ofMinutes(1)).handler((args, ctx) -> {
+                    String receipt = ledger.refund(ctx.idempotencyKey(), args.get("id").asText());
+                    Thread.sleep(Duration.ofSeconds(30));
+                    return "refunded: " + receipt;
+                }).build();
+    }
+
+    private static Agent priced(ScriptedModel model, RecordingListener trace) {
+        return Orders.agent(model, trace, Orders.lookup()).prices(ScriptedModel.PRICES)
+                .budget(Budget.builder().maxSteps(8).maxCostUsd("0.0005").maxDuration(Duration.ofMinutes(10)).build()).build();
+    }
+
+    private static ScriptedModel loopingModel() {
+        return ScriptedModel.of(ScriptedModel.toolCalls(ScriptedModel.call("lookup_order", "{\"id\":\"A-1\"}")),
+                ScriptedModel.text("summary: A-1 is delivered"));
+    }
+
+    private static List<String> types(List<TraceEvent> events) {
+        return events.stream().map(e -> e.getClass().getSimpleName()).toList();
+    }
+}
