@@ -119,9 +119,6 @@ public final class Json {
      * call (repeat detection, action hashes), so it is on the hot path of every step.
      */
     public static String canonical(JsonNode node) {
-        if (!node.isContainerNode()) {
-            return canonicalByMapper(node);
-        }
         try (StringWriter out = new StringWriter(64); JsonGenerator gen = CANONICAL.getFactory().createGenerator(out)) {
             writeCanonical(gen, node);
             gen.flush();
