@@ -9,14 +9,20 @@ interface Client extends AutoCloseable {
     default void close() throws Exception {}
 
     static Client create(String name, String baseUrl, boolean slowTools) throws Exception {
+        return create(name, baseUrl, slowTools, 0);
+    }
+
+    /** As above; {@code steps} is what the fake answers, needed by the client whose model is in process. */
+    static Client create(String name, String baseUrl, boolean slowTools, int steps) throws Exception {
         return switch (name) {
             case "floor-json" -> new FloorClient(baseUrl, false);
             case "floor-sse" -> new FloorClient(baseUrl, true);
             case "langchain4j" -> new LangChain4jClient(baseUrl, slowTools);
             case "rein" -> new ReinClient(baseUrl, slowTools);
             case "rein-model" -> new ReinModelClient(baseUrl);
+            case "rein-inprocess" -> new ReinInProcessClient(steps);
             default -> throw new IllegalArgumentException("unknown client " + name
-                    + "; use floor-json, floor-sse, langchain4j, rein or rein-model");
+                    + "; use floor-json, floor-sse, langchain4j, rein, rein-model or rein-inprocess");
         };
     }
 }

@@ -20,7 +20,7 @@ public final class LoopBench {
         int warmup = Integer.parseInt(args[2]);
         int measured = Integer.parseInt(args[3]);
         try (BenchServer server = new BenchServer(0, steps, 1, 0, false);
-             Client client = Client.create(name, server.baseUrl(), false)) {
+             Client client = Client.create(name, server.baseUrl(), false, steps)) {
             for (int i = 0; i < warmup; i++) {
                 check(client.run(), steps, name);
             }

@@ -4,9 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code ParallelBench CLIENT RUNS}: each model response asks for four {@code lookup} calls that
+ * {@code ParallelBench CLIENT RUNS [WARMUP_RUNS]}: each model response asks for four {@code lookup} calls that
  * take 100 ms each; the fake server measures the time from the end of each response to the
  * arrival of the next request, i.e. the parallel tool step plus the client's own work around it.
+ * The warm-up (default 20 runs) lets the JIT compile the client's code, as the per-step loop's does.
  */
 public final class ParallelBench {
     private ParallelBench() {}
@@ -14,10 +15,11 @@ public final class ParallelBench {
     public static void main(String[] args) throws Exception {
         String name = args[0];
         int runs = Integer.parseInt(args[1]);
+        int warmup = args.length > 2 ? Integer.parseInt(args[2]) : 20;
         int steps = 3;
         try (BenchServer server = new BenchServer(0, steps, 4, 0, false);
              Client client = Client.create(name, server.baseUrl(), true)) {
-            for (int i = 0; i < 3; i++) {
+            for (int i = 0; i < warmup; i++) {
                 client.run();
             }
             int warm = server.gaps().size();

@@ -86,6 +86,11 @@ public final class Report {
                         + "%+.0f µs / %+.1f KB / %+.0f µs wall per step against the streaming floor.%n",
                         model[0] - sse[0], model[1] - sse[1], model[2] - sse[2]));
             }
+            double[] inProcess = med.get("rein-inprocess");
+            if (inProcess != null) {
+                out.append(String.format("Rein's agent loop without a provider (rein-inprocess: in-process model, no HTTP): "
+                        + "%.0f µs / %.1f KB per step.%n", inProcess[0], inProcess[1]));
+            }
         }
         out.append('\n');
     }

@@ -1,7 +1,9 @@
 package dev.rein.approval;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.rein.json.Hashing;
 import dev.rein.json.Json;
 
@@ -14,6 +16,15 @@ public final class ActionHash {
     private ActionHash() {}
 
     public static String of(String tool, JsonNode arguments) {
+        // The canonical text of {"arguments": ..., "tool": ...}, assembled around the arguments'
+        // own canonical text ("arguments" sorts first) instead of building and walking a wrapper.
+        JsonNode args = arguments == null ? NullNode.getInstance() : arguments;
+        return Hashing.sha256("{\"arguments\":" + Json.canonical(args) + ",\"tool\":"
+                + Json.canonical(TextNode.valueOf(tool)) + "}");
+    }
+
+    /** The definition written out: the hash of the canonical wrapper object (tests compare {@link #of} with it). */
+    static String ofWrapper(String tool, JsonNode arguments) {
         ObjectNode action = Json.object();
         action.put("tool", tool);
         action.set("arguments", arguments);

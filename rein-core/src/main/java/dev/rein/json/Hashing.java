@@ -7,6 +7,10 @@ import java.util.HexFormat;
 
 /** SHA-256 content hashes, as lowercase hex. */
 public final class Hashing {
+    /** Cloned for each hash: cheaper than a provider look-up per call, and every JDK's SHA-256 is cloneable. */
+    private static final MessageDigest SHA_256 = sha256Digest();
+    private static final HexFormat HEX = HexFormat.of();
+
     private Hashing() {}
 
     public static String sha256(String text) {
@@ -14,8 +18,20 @@ public final class Hashing {
     }
 
     public static String sha256(byte[] bytes) {
+        return HEX.formatHex(newDigest().digest(bytes));
+    }
+
+    private static MessageDigest newDigest() {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+            return (MessageDigest) SHA_256.clone();
+        } catch (CloneNotSupportedException e) {
+            return sha256Digest();
+        }
+    }
+
+    private static MessageDigest sha256Digest() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every JDK has SHA-256", e);
         }

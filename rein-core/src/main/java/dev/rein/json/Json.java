@@ -1,6 +1,7 @@
 package dev.rein.json;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamWriteConstraints;
@@ -13,8 +14,13 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import dev.rein.ReinException;
+import java.io.IOException;
+import java.io.StringWriter;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Deque;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -107,8 +113,57 @@ public final class Json {
         }
     }
 
-    /** Canonical text: object keys sorted at every level, no insignificant whitespace. */
+    /**
+     * Canonical text: object keys sorted at every level, no insignificant whitespace. Written
+     * straight from the tree (no copy into maps and lists first); this runs for every proposed
+     * call (repeat detection, action hashes), so it is on the hot path of every step.
+     */
     public static String canonical(JsonNode node) {
+        try (StringWriter out = new StringWriter(64); JsonGenerator gen = CANONICAL.getFactory().createGenerator(out)) {
+            writeCanonical(gen, node);
+            gen.flush();
+            return out.toString();
+        } catch (IOException e) {
+            throw new ReinException("cannot canonicalise JSON: " + e.getMessage(), e);
+        }
+    }
+
+    private static void writeCanonical(JsonGenerator gen, JsonNode node) throws IOException {
+        switch (node.getNodeType()) {
+            case OBJECT -> {
+                List<String> names = new ArrayList<>(node.size());
+                node.fieldNames().forEachRemaining(names::add);
+                Collections.sort(names);
+                gen.writeStartObject();
+                for (String name : names) {
+                    gen.writeFieldName(name);
+                    writeCanonical(gen, node.get(name));
+                }
+                gen.writeEndObject();
+            }
+            case ARRAY -> {
+                gen.writeStartArray();
+                for (JsonNode element : node) {
+                    writeCanonical(gen, element);
+                }
+                gen.writeEndArray();
+            }
+            case STRING -> gen.writeString(node.textValue());
+            case BOOLEAN -> gen.writeBoolean(node.booleanValue());
+            case NULL -> gen.writeNull();
+            case NUMBER -> {
+                if (node.isIntegralNumber()) {
+                    gen.writeNumber(node.bigIntegerValue());
+                } else {
+                    gen.writeRawValue(canonicalByMapper(node)); // floats: exactly the mapper's rendering
+                }
+            }
+            default -> gen.writeRawValue(canonicalByMapper(node));
+        }
+    }
+
+    /** The reference definition of {@link #canonical}: through plain maps and lists, keys sorted by the mapper. */
+    static String canonicalByMapper(JsonNode node) {
         try {
             Object plain = CANONICAL.treeToValue(node, Object.class);
             return CANONICAL.writeValueAsString(plain);

@@ -3,6 +3,7 @@ package dev.rein.stall;
 import dev.rein.ReinException;
 import dev.rein.tool.Risk;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +28,13 @@ public final class NearDuplicate implements StallDetector {
 
     private final double similarity;
     private final int count;
-    private final List<Entry> entries = new ArrayList<>();
+    /**
+     * Earlier watched calls, by tool and skeleton (only calls equal in both can be alike), each list
+     * in call order: a check looks at the candidates, not at the whole run.
+     */
+    private final Map<String, List<Entry>> entries = new HashMap<>();
+    /** The call recorded last, so that its check reuses the query instead of normalising it again. */
+    private Entry lastRecorded;
 
     public NearDuplicate(double similarity, int count) {
         if (!(similarity > 0 && similarity <= 1)) {
@@ -56,10 +63,15 @@ public final class NearDuplicate implements StallDetector {
         return call.risk() == Risk.READ && !call.polling();
     }
 
+    private static String group(ProposedCall call, QueryText query) {
+        return call.tool() + "\n" + query.skeleton();
+    }
+
     @Override
     public void recordCall(ProposedCall call) {
         if (watched(call)) {
-            entries.add(new Entry(call, QueryText.of(call.arguments())));
+            lastRecorded = new Entry(call, QueryText.of(call.arguments()));
+            entries.computeIfAbsent(group(call, lastRecorded.query()), g -> new ArrayList<>()).add(lastRecorded);
         }
     }
 
@@ -68,14 +80,14 @@ public final class NearDuplicate implements StallDetector {
         if (!watched(call)) {
             return Optional.empty();
         }
-        QueryText query = QueryText.of(call.arguments());
+        QueryText query = lastRecorded != null && lastRecorded.call() == call ? lastRecorded.query() : QueryText.of(call.arguments());
         if (query.normalised().isEmpty()) {
             return Optional.empty();
         }
         List<Entry> similar = new ArrayList<>();
         boolean reworded = false;
-        for (Entry e : entries) {
-            if (e.call() == call || !e.call().tool().equals(call.tool()) || !alike(e.query(), query)) {
+        for (Entry e : entries.getOrDefault(group(call, query), List.of())) {
+            if (e.call() == call || !alike(e.query(), query)) {
                 continue;
             }
             similar.add(e);
@@ -97,6 +109,6 @@ public final class NearDuplicate implements StallDetector {
     }
 
     private boolean alike(QueryText a, QueryText b) {
-        return a.skeleton().equals(b.skeleton()) && a.sameEntities(b) && a.similarity(b) >= similarity;
+        return a.sameEntities(b) && a.similarity(b, similarity) >= similarity;
     }
 }

@@ -74,15 +74,30 @@ record QueryText(String skeleton, String normalised, Set<String> entities, Set<S
 
     /** Similarity in [0, 1]: 1 minus the edit distance over the longer length, in code points. */
     double similarity(QueryText other) {
+        return similarity(other, 0.0);
+    }
+
+    /**
+     * As {@link #similarity(QueryText)} where the result matters only when it reaches {@code least}:
+     * below that, any value under {@code least} may come back. The edit distance is at least the
+     * difference in length, so a pair too different in length is decided without computing it.
+     */
+    double similarity(QueryText other, double least) {
         if (normalised.equals(other.normalised)) {
             return 1.0;
         }
-        int[] a = normalised.codePoints().toArray();
-        int[] b = other.normalised.codePoints().toArray();
-        int longer = Math.max(a.length, b.length);
+        int lengthA = normalised.codePointCount(0, normalised.length());
+        int lengthB = other.normalised.codePointCount(0, other.normalised.length());
+        int longer = Math.max(lengthA, lengthB);
         if (longer > MAX_EDIT_DISTANCE_LENGTH) {
             return 0.0;
         }
+        double bound = 1.0 - (double) Math.abs(lengthA - lengthB) / longer;
+        if (bound < least) {
+            return bound;
+        }
+        int[] a = normalised.codePoints().toArray();
+        int[] b = other.normalised.codePoints().toArray();
         return 1.0 - (double) EditDistance.levenshtein(a, b) / longer;
     }
 

@@ -1,7 +1,6 @@
 package dev.rein.tool;
 
 import dev.rein.json.Json;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
@@ -24,7 +23,7 @@ final class ArgumentValidation implements ToolInterceptor {
                     + ToolExecutor.MAX_ARGUMENT_DEPTH + " levels. The tool was not called. Call it again with flat arguments"
                     + " matching its JSON schema."));
         }
-        int size = Json.write(invocation.call().arguments()).getBytes(StandardCharsets.UTF_8).length;
+        long size = Utf8Length.ofJson(invocation.call().arguments());
         if (size > maxArgumentBytes) {
             return ToolOutcome.of(ToolResult.reinError(invocation.call(), ErrorClass.INVALID_ARGUMENTS, "The arguments for tool '"
                     + invocation.tool().name() + "' are " + size + " bytes, over the limit of " + maxArgumentBytes

@@ -198,15 +198,20 @@ public final class ToolExecutor {
             List<Future<ToolOutcome>> futures = new ArrayList<>();
             List<ToolOutcome> outcomes = new ArrayList<>();
             try {
+                // Every call's thread starts at once; each waits for the one before it to pass the
+                // admission stages (CallOrder), so the caller is not woken between calls.
+                CountDownLatch previous = null;
                 for (ToolCall call : calls) {
                     ToolContext context = contexts.apply(call);
                     CountDownLatch admitted = new CountDownLatch(1);
+                    CountDownLatch turn = previous;
                     futures.add(pool.submit(() -> {
+                        awaitTurn(turn, admitted);
                         ToolOutcome outcome = CallOrder.inTurn(admitted, () -> run(call, context));
                         onOutcome.accept(outcome);
                         return outcome;
                     }));
-                    admitted.await(); // the next call starts once this one passed the admission stages
+                    previous = admitted;
                 }
                 for (Future<ToolOutcome> future : futures) {
                     outcomes.add(future.get());
@@ -222,6 +227,19 @@ public final class ToolExecutor {
                 throw new InterruptedException("tool calls interrupted: " + e.getCause());
             }
             return outcomes;
+        }
+    }
+
+    /** Waits until the previous call was admitted; a cancelled call lets the next one go on to its own cancellation. */
+    private static void awaitTurn(CountDownLatch previous, CountDownLatch admitted) throws InterruptedException {
+        if (previous == null) {
+            return;
+        }
+        try {
+            previous.await();
+        } catch (InterruptedException e) {
+            admitted.countDown();
+            throw e;
         }
     }
 

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.openai.client.OpenAIClient;
-import com.openai.core.ObjectMappers;
 import com.openai.core.http.HttpResponseFor;
 import com.openai.core.http.StreamResponse;
 import com.openai.models.chat.completions.ChatCompletionChunk;
@@ -59,13 +58,13 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
 
     private final OpenAIClient client;
     private final ErrorMapper errors;
-    private final RequestMapper.MaxTokensField maxTokensField;
+    private final RequestMapper requests;
     private final String baseUrl;
 
     OpenAiModel(OpenAIClient client, ErrorMapper errors, RequestMapper.MaxTokensField maxTokensField, String baseUrl) {
         this.client = client;
         this.errors = errors;
-        this.maxTokensField = maxTokensField;
+        this.requests = new RequestMapper(maxTokensField);
         this.baseUrl = baseUrl;
     }
 
@@ -117,6 +116,11 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
         return interruptibly(() -> stream(params, request.model(), context.stream()));
     }
 
+    /** The request writer (tests look at what it converted). */
+    RequestMapper requests() {
+        return requests;
+    }
+
     @Override
     public void close() {
         client.close();
@@ -124,10 +128,7 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
 
     private ChatCompletionCreateParams params(ModelRequest request) throws ModelException {
         try {
-            ObjectNode body = RequestMapper.body(request, maxTokensField);
-            ChatCompletionCreateParams.Body typed =
-                    ObjectMappers.jsonMapper().convertValue(body, ChatCompletionCreateParams.Body.class);
-            ChatCompletionCreateParams.Builder params = ChatCompletionCreateParams.builder().body(typed);
+            ChatCompletionCreateParams.Builder params = ChatCompletionCreateParams.builder().body(requests.body(request));
             // The caller's trace context (traceparent), so the API call joins the run's trace.
             request.option(TraceContextHeaders.class).ifPresent(trace -> trace.headers().forEach(params::putAdditionalHeader));
             return params.build();

@@ -3,6 +3,10 @@ package dev.rein.openai;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.openai.core.JsonArray;
+import com.openai.core.JsonValue;
+import com.openai.core.ObjectMappers;
+import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import dev.rein.json.Json;
 import dev.rein.model.ContentBlock;
 import dev.rein.model.Message;
@@ -21,6 +25,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Translates a provider-neutral {@link ModelRequest} into a Chat Completions request body.
@@ -31,6 +36,12 @@ import java.util.Map;
  * message per tool result, in the order of the calls, followed by a {@code user} message with its
  * text, if any. Thinking blocks of other providers are left out: Chat Completions has no place
  * for them. {@code top_k} is not part of the protocol and is not sent.
+ *
+ * <p>History messages and tool definitions are immutable, so each is converted to its wire form
+ * once (an SDK {@link JsonValue}, see {@link WireCache}) and reused by every later request of the
+ * run: a call converts only what was added since the previous one. The wire forms put their keys
+ * in the order the SDK's typed classes write them, so the body is the same, byte for byte, as
+ * when the whole request went through the SDK's typed model.
  */
 final class RequestMapper {
     /** Which field carries the output limit: the public API wants the newer one, local servers the older. */
@@ -45,27 +56,75 @@ final class RequestMapper {
         }
     }
 
-    private RequestMapper() {}
+    /**
+     * The wire messages of one history message. A user turn's tool messages follow the call order
+     * of the assistant turn before it, so its form is valid only after that same turn.
+     */
+    private record Wire(Message after, List<JsonValue> messages) {}
 
-    static ObjectNode body(ModelRequest request, MaxTokensField maxTokensField) {
-        ObjectNode body = Json.object();
-        body.put("model", request.model());
-        ArrayNode messages = body.putArray("messages");
-        if (!request.system().isEmpty()) {
-            messages.addObject().put("role", "system").put("content", request.systemText());
+    private final MaxTokensField maxTokensField;
+    private final WireCache<Message, Wire> messages = new WireCache<>();
+    private final WireCache<ToolDefinition, JsonValue> tools = new WireCache<>();
+    private final AtomicLong converted = new AtomicLong();
+
+    RequestMapper(MaxTokensField maxTokensField) {
+        this.maxTokensField = maxTokensField;
+    }
+
+    /** The SDK body: the settings through the SDK's typed model, the history and tools as reused wire forms. */
+    ChatCompletionCreateParams.Body body(ModelRequest request) {
+        ObjectNode settings = settings(request, maxTokensField);
+        ChatCompletionCreateParams.Body.Builder body =
+                ObjectMappers.jsonMapper().convertValue(settings, ChatCompletionCreateParams.Body.class).toBuilder();
+        body.messages(JsonArray.of(messages(request)));
+        if (!request.tools().isEmpty()) {
+            body.tools(JsonArray.of(request.tools().stream().map(t -> tools.get(t, RequestMapper::tool)).toList()));
         }
-        Map<String, Integer> callOrder = new HashMap<>();
+        return body.build();
+    }
+
+    /** How many history messages were converted to wire form so far (each once; tests). */
+    long converted() {
+        return converted.get();
+    }
+
+    private List<JsonValue> messages(ModelRequest request) {
+        List<JsonValue> wire = new ArrayList<>(request.messages().size() + 1);
+        if (!request.system().isEmpty()) {
+            wire.add(wire(Json.object().put("content", request.systemText()).put("role", "system")));
+        }
+        Message assistant = null;
         for (Message message : request.messages()) {
+            Message after = message.role() == Role.ASSISTANT ? null : assistant;
+            Wire cached = messages.get(message, m -> convert(m, after));
+            if (cached.after() != after) {
+                cached = convert(message, after); // the same turn after another one: rare, not kept
+            }
+            wire.addAll(cached.messages());
             if (message.role() == Role.ASSISTANT) {
-                assistant(messages, message, callOrder);
-            } else {
-                user(messages, message, callOrder);
+                assistant = message;
             }
         }
+        return wire;
+    }
+
+    private Wire convert(Message message, Message after) {
+        converted.incrementAndGet();
+        List<JsonValue> wire = message.role() == Role.ASSISTANT
+                ? List.of(assistant(message))
+                : user(message, after == null ? Map.of() : callOrder(after));
+        return new Wire(after, wire);
+    }
+
+    /**
+     * Everything but the history and the tools, in the form the SDK's typed body reads; the
+     * settings are small and change from call to call (tool choice, options).
+     */
+    static ObjectNode settings(ModelRequest request, MaxTokensField maxTokensField) {
+        ObjectNode body = Json.object();
+        body.put("model", request.model());
         if (!request.tools().isEmpty()) {
             // The API refuses tool_choice without tools; the summary call sends both (choice none).
-            ArrayNode tools = body.putArray("tools");
-            request.tools().forEach(tool -> tools.add(tool(tool)));
             body.set("tool_choice", toolChoice(request.toolChoice()));
         }
         body.put(maxTokensField.wire, request.maxTokens());
@@ -85,6 +144,10 @@ final class RequestMapper {
         body.put("stream", true);
         body.putObject("stream_options").put("include_usage", true);
         return body;
+    }
+
+    private static JsonValue wire(ObjectNode node) {
+        return JsonValue.fromJsonNode(node);
     }
 
     static JsonNode toolChoice(ToolChoice choice) {
@@ -122,28 +185,39 @@ final class RequestMapper {
         return wire.isEmpty() ? "output" : wire;
     }
 
-    private static ObjectNode tool(ToolDefinition tool) {
-        ObjectNode json = Json.object().put("type", "function");
+    private static JsonValue tool(ToolDefinition tool) {
+        ObjectNode json = Json.object();
         ObjectNode function = json.putObject("function");
         function.put("name", tool.name());
         function.put("description", tool.description());
         function.set("parameters", tool.inputSchema().deepCopy());
-        return json;
+        json.put("type", "function");
+        return wire(json);
     }
 
-    private static void assistant(ArrayNode messages, Message message, Map<String, Integer> callOrder) {
+    /** The position of each call of an assistant turn, by call id. */
+    private static Map<String, Integer> callOrder(Message assistant) {
+        Map<String, Integer> order = new HashMap<>();
+        for (ContentBlock block : assistant.content()) {
+            if (block instanceof ToolUseBlock use) {
+                order.put(use.id(), order.size());
+            }
+        }
+        return order;
+    }
+
+    private static JsonValue assistant(Message message) {
         StringBuilder text = new StringBuilder();
         Map<String, String> raw = RawArguments.of(message.content());
         ArrayNode calls = Json.mapper().createArrayNode();
-        callOrder.clear();
         for (ContentBlock block : message.content()) {
             switch (block) {
                 case TextBlock t -> text.append(t.text());
                 case ToolUseBlock use -> {
-                    callOrder.put(use.id(), callOrder.size());
-                    ObjectNode call = calls.addObject().put("id", use.id()).put("type", "function");
-                    call.putObject("function").put("name", use.name())
-                            .put("arguments", raw.getOrDefault(use.id(), RawArguments.text(use.input())));
+                    ObjectNode call = calls.addObject().put("id", use.id());
+                    call.putObject("function").put("arguments", raw.getOrDefault(use.id(), RawArguments.text(use.input())))
+                            .put("name", use.name());
+                    call.put("type", "function");
                 }
                 case ToolResultBlock r -> { } // never in an assistant turn; the validator stops it earlier
                 case ThinkingBlock t -> { }
@@ -151,7 +225,7 @@ final class RequestMapper {
                 case OpaqueBlock o -> { }
             }
         }
-        ObjectNode json = messages.addObject().put("role", "assistant");
+        ObjectNode json = Json.object().put("role", "assistant");
         if (text.isEmpty() && !calls.isEmpty()) {
             json.putNull("content"); // as the API itself returns a message with only tool calls
         } else {
@@ -160,9 +234,10 @@ final class RequestMapper {
         if (!calls.isEmpty()) {
             json.set("tool_calls", calls);
         }
+        return wire(json);
     }
 
-    private static void user(ArrayNode messages, Message message, Map<String, Integer> callOrder) {
+    private static List<JsonValue> user(Message message, Map<String, Integer> callOrder) {
         List<ToolResultBlock> results = new ArrayList<>();
         StringBuilder text = new StringBuilder();
         for (ContentBlock block : message.content()) {
@@ -178,12 +253,14 @@ final class RequestMapper {
         // Tool messages come first and in the order of the calls, as the API requires.
         results.sort((a, b) -> Integer.compare(callOrder.getOrDefault(a.toolUseId(), Integer.MAX_VALUE),
                 callOrder.getOrDefault(b.toolUseId(), Integer.MAX_VALUE)));
+        List<JsonValue> wire = new ArrayList<>(results.size() + 1);
         for (ToolResultBlock result : results) {
-            messages.addObject().put("role", "tool").put("tool_call_id", result.toolUseId())
-                    .put("content", result.isError() ? "Error: " + result.content() : result.content());
+            wire.add(wire(Json.object().put("content", result.isError() ? "Error: " + result.content() : result.content())
+                    .put("role", "tool").put("tool_call_id", result.toolUseId())));
         }
         if (!text.isEmpty() || results.isEmpty()) {
-            messages.addObject().put("role", "user").put("content", text.toString());
+            wire.add(wire(Json.object().put("content", text.toString()).put("role", "user")));
         }
+        return List.copyOf(wire);
     }
 }

@@ -122,7 +122,7 @@ class RequestMappingTest extends FakeChat {
 
     @Test
     void samplingParametersOnlyWhenSetAndThePublicApiGetsMaxCompletionTokens() {
-        var body = RequestMapper.body(request("x").temperature(0.2).topP(0.9).topK(5)
+        var body = RequestMapper.settings(request("x").temperature(0.2).topP(0.9).topK(5)
                 .stopSequences(List.of("END")).build(), RequestMapper.MaxTokensField.MAX_COMPLETION_TOKENS);
         assertThat(body.get("temperature").asDouble()).isEqualTo(0.2);
         assertThat(body.get("top_p").asDouble()).isEqualTo(0.9);

@@ -69,6 +69,9 @@ public final class ApprovalLedger {
     }
 
     public synchronized ApprovalState snapshot() {
+        if (requests.isEmpty() && decisions.isEmpty() && completed.isEmpty()) {
+            return ApprovalState.NONE; // the common case, taken at every checkpoint
+        }
         return new ApprovalState(requests.values().stream().toList(), decisions, completed);
     }
 }
