@@ -100,7 +100,9 @@ final class ReplayCommand implements Callable<Integer> {
                     .append('\n');
         }
         out.append(report.firstDivergence().map(d -> "first divergence: " + d.description()).orElse("no divergence")).append('\n');
-        out.append("recorded ending: ").append(report.recordedStatus()).append('/').append(report.recordedReason()).append('\n');
+        out.append("recorded ending: ").append(report.recordedStatus() == null
+                ? "none (the trace has no run_finished: the recording stopped before the run ended)"
+                : report.recordedStatus() + "/" + report.recordedReason()).append('\n');
         out.append("replayed ending: ").append(report.result().status()).append('/').append(report.result().reason())
                 .append(report.sameEnding() ? " (as recorded)" : " (differs)");
         return Text.visibleLines(out.toString());

@@ -130,6 +130,23 @@ class ReplayCommandTest {
         assertThat(runs.stdout()).contains("2 task(s) x 1 trial(s)").contains("two.jsonl.run_");
     }
 
+    @Test
+    void aTraceThatIsNotUtf8IsAUsageErrorAndOneWithoutItsEndingSaysSo(@TempDir Path dir) throws IOException {
+        Path binary = dir.resolve("binary.jsonl");
+        Files.write(binary, new byte[] {(byte) 0xff, (byte) 0xfe, '{', '}', '\n'});
+        assertUsage(cli.run("replay", binary.toString()), "rein replay: the trace " + binary + " is not UTF-8 text");
+
+        // A process that died mid-run leaves a trace without run_finished: the replay says so instead of "null".
+        Path trace = dir.resolve("run.jsonl");
+        ScriptedModel model = ScriptedModel.of(text("こんにちは"));
+        assertThat(cli.models((name, env) -> model).run("run", "--trace", trace.toString(), "挨拶して").exitCode()).isZero();
+        Files.write(trace, Files.readAllLines(trace, StandardCharsets.UTF_8).stream()
+                .filter(l -> !l.contains("\"type\":\"run_finished\"")).toList(), StandardCharsets.UTF_8);
+        InProcessCli.Outcome replay = cli.run("replay", trace.toString());
+        assertThat(replay.exitCode()).as(replay.stdout() + replay.stderr()).isEqualTo(ExitCodes.FAILED);
+        assertThat(replay.stdout()).contains("recorded ending: none (the trace has no run_finished").doesNotContain("null");
+    }
+
     private static void assertUsage(InProcessCli.Outcome outcome, String message) {
         assertThat(outcome.exitCode()).as(outcome.stdout() + outcome.stderr()).isEqualTo(ExitCodes.USAGE);
         assertThat(outcome.stderr()).startsWith(message).doesNotContain("\tat ", "Exception");
