@@ -80,6 +80,9 @@ final class ReplayCommand implements Callable<Integer> {
         if (prices.find(recorded.model()).isEmpty()) {
             agent.price(recorded.model(), ModelPrice.of("0", "0", "0")); // a replay costs nothing; an unknown model is priced at zero
         }
+        if (recorded.outputSchema() != null) {
+            agent.outputSchema(recorded.outputSchema());
+        }
         if (recorded.maxTokens() > 0) {
             agent.maxTokens(recorded.maxTokens());
         }

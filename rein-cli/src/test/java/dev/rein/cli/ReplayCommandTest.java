@@ -147,6 +147,26 @@ class ReplayCommandTest {
         assertThat(replay.stdout()).contains("recorded ending: none (the trace has no run_finished").doesNotContain("null");
     }
 
+    @Test
+    void aRunWithAnOutputSchemaReplaysWithItsSchemaAndItsRepair(@TempDir Path dir) throws IOException {
+        Path schema = dir.resolve("verdict.json");
+        Files.writeString(schema, "{\"type\":\"object\",\"properties\":{\"理由\":{\"type\":\"string\"}},\"required\":[\"理由\"]}");
+        Path trace = dir.resolve("run.jsonl");
+        ScriptedModel model = ScriptedModel.of(text("大丈夫です"), text("{\"理由\":\"問題なし\"}"));
+        assertThat(cli.models((name, env) -> model).run("run", "--trace", trace.toString(), "--output-schema", schema.toString(),
+                "--system", "簡潔に", "大丈夫?").exitCode()).isZero();
+
+        InProcessCli.Outcome replay = cli.run("replay", trace.toString());
+
+        assertThat(replay.exitCode()).as(replay.stdout() + replay.stderr()).isZero();
+        assertThat(replay.stdout()).contains("2 of 2 recorded model calls").contains("no divergence")
+                .contains("replayed ending: SUCCEEDED/completed (as recorded)");
+        Path folder = Files.createDirectory(dir.resolve("traces"));
+        Files.copy(trace, folder.resolve("run.jsonl"));
+        InProcessCli.Outcome eval = cli.run("eval", folder.toString());
+        assertThat(eval.exitCode()).as(eval.stdout() + eval.stderr()).isZero();
+    }
+
     private static void assertUsage(InProcessCli.Outcome outcome, String message) {
         assertThat(outcome.exitCode()).as(outcome.stdout() + outcome.stderr()).isEqualTo(ExitCodes.USAGE);
         assertThat(outcome.stderr()).startsWith(message).doesNotContain("\tat ", "Exception");
