@@ -107,7 +107,12 @@ final class ReplayCommand implements Callable<Integer> {
                 ? "none (the trace has no run_finished: the recording stopped before the run ended)"
                 : report.recordedStatus() + "/" + report.recordedReason()).append('\n');
         out.append("replayed ending: ").append(report.result().status()).append('/').append(report.result().reason())
-                .append(report.sameEnding() ? " (as recorded)" : " (differs)");
+                .append(report.sameEnding() ? " (as recorded)" : sameStatus(report) ? " (differs: another answer)"
+                        : " (differs)");
         return Text.visibleLines(out.toString());
+    }
+
+    private static boolean sameStatus(ReplayReport report) {
+        return report.result().status().name().equals(report.recordedStatus()) && report.result().reason().equals(report.recordedReason());
     }
 }

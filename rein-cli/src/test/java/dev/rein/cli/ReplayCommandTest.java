@@ -148,6 +148,20 @@ class ReplayCommandTest {
     }
 
     @Test
+    void anEndingThatDiffersOnlyInItsAnswerSaysSo(@TempDir Path dir) throws IOException {
+        Path trace = dir.resolve("run.jsonl");
+        ScriptedModel model = ScriptedModel.of(text("こんにちは"));
+        assertThat(cli.models((name, env) -> model).run("run", "--trace", trace.toString(), "挨拶して").exitCode()).isZero();
+        Files.writeString(trace, Files.readString(trace, StandardCharsets.UTF_8).replace("\"answer\":\"こんにちは\"",
+                "\"answer\":\"こんばんは\""), StandardCharsets.UTF_8);
+
+        InProcessCli.Outcome replay = cli.run("replay", trace.toString());
+
+        assertThat(replay.exitCode()).as(replay.stdout() + replay.stderr()).isEqualTo(ExitCodes.FAILED);
+        assertThat(replay.stdout()).contains("no divergence").contains("replayed ending: SUCCEEDED/completed (differs: another answer)");
+    }
+
+    @Test
     void aRunWithAnOutputSchemaReplaysWithItsSchemaAndItsRepair(@TempDir Path dir) throws IOException {
         Path schema = dir.resolve("verdict.json");
         Files.writeString(schema, "{\"type\":\"object\",\"properties\":{\"理由\":{\"type\":\"string\"}},\"required\":[\"理由\"]}");
