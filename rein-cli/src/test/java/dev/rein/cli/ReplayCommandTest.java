@@ -60,7 +60,7 @@ class ReplayCommandTest {
 
         assertThat(outcome.exitCode()).as(outcome.stdout() + outcome.stderr()).isZero();
         assertThat(outcome.stdout()).startsWith("Suite traces: 2 task(s) x 1 trial(s), model recorded")
-                .contains("success rate 100.0% (2/2 graded)").contains("a.jsonl").contains("b.jsonl");
+                .contains("success rate 100.0% (2/2 graded), pass@1 100.0%, pass^1 100.0%\n").contains("a.jsonl").contains("b.jsonl");
 
         Files.writeString(traces.resolve("b.jsonl"), Files.readString(traces.resolve("b.jsonl"), StandardCharsets.UTF_8)
                 .replace("\"reason\":\"completed\"", "\"reason\":\"max_steps\""), StandardCharsets.UTF_8);
