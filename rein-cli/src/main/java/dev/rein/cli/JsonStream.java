@@ -1,6 +1,5 @@
 package dev.rein.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rein.agent.Agent;
 import dev.rein.approval.ApprovalRequest;
@@ -27,7 +26,7 @@ final class JsonStream {
             if (event instanceof RunEvent.Finished finished) {
                 result = finished.result();
             } else {
-                env.out().println(ResultJson.line(line(event)));
+                env.out().println(line(event));
             }
         }
         if (result == null) { // the main thread was interrupted: the run was cancelled, wait for its result
@@ -47,16 +46,17 @@ final class JsonStream {
         return code;
     }
 
-    private static JsonNode line(RunEvent event) {
+    /** A trace event is written exactly as the JSONL trace writes it (numbers such as 1.00 keep their form). */
+    private static String line(RunEvent event) {
         return switch (event) {
-            case RunEvent.Trace trace -> Json.parse(Json.write(trace.event()));
-            case RunEvent.TextDelta delta -> Json.object().put("type", delta.type()).put("text", delta.text());
+            case RunEvent.Trace trace -> Json.write(trace.event());
+            case RunEvent.TextDelta delta -> ResultJson.line(Json.object().put("type", delta.type()).put("text", delta.text()));
             case RunEvent.EventsDropped gap -> {
                 ObjectNode node = Json.object().put("type", gap.type()).put("count", gap.count());
                 node.set("by_type", Json.mapper().valueToTree(gap.byType()));
-                yield node;
+                yield ResultJson.line(node);
             }
-            case RunEvent.Finished finished -> ResultJson.of(finished.result(), List.of());
+            case RunEvent.Finished finished -> ResultJson.line(ResultJson.of(finished.result(), List.of()));
         };
     }
 }

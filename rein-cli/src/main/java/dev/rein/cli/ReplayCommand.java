@@ -80,6 +80,9 @@ final class ReplayCommand implements Callable<Integer> {
         if (prices.find(recorded.model()).isEmpty()) {
             agent.price(recorded.model(), ModelPrice.of("0", "0", "0")); // a replay costs nothing; an unknown model is priced at zero
         }
+        if (recorded.outputSchema() != null) {
+            agent.outputSchema(recorded.outputSchema());
+        }
         if (recorded.maxTokens() > 0) {
             agent.maxTokens(recorded.maxTokens());
         }
@@ -100,9 +103,16 @@ final class ReplayCommand implements Callable<Integer> {
                     .append('\n');
         }
         out.append(report.firstDivergence().map(d -> "first divergence: " + d.description()).orElse("no divergence")).append('\n');
-        out.append("recorded ending: ").append(report.recordedStatus()).append('/').append(report.recordedReason()).append('\n');
+        out.append("recorded ending: ").append(report.recordedStatus() == null
+                ? "none (the trace has no run_finished: the recording stopped before the run ended)"
+                : report.recordedStatus() + "/" + report.recordedReason()).append('\n');
         out.append("replayed ending: ").append(report.result().status()).append('/').append(report.result().reason())
-                .append(report.sameEnding() ? " (as recorded)" : " (differs)");
+                .append(report.sameEnding() ? " (as recorded)" : sameStatus(report) ? " (differs: another answer)"
+                        : " (differs)");
         return Text.visibleLines(out.toString());
+    }
+
+    private static boolean sameStatus(ReplayReport report) {
+        return report.result().status().name().equals(report.recordedStatus()) && report.result().reason().equals(report.recordedReason());
     }
 }

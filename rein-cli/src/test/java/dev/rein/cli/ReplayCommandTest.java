@@ -60,7 +60,7 @@ class ReplayCommandTest {
 
         assertThat(outcome.exitCode()).as(outcome.stdout() + outcome.stderr()).isZero();
         assertThat(outcome.stdout()).startsWith("Suite traces: 2 task(s) x 1 trial(s), model recorded")
-                .contains("success rate 100.0% (2/2 graded)").contains("a.jsonl").contains("b.jsonl");
+                .contains("success rate 100.0% (2/2 graded), pass@1 100.0%, pass^1 100.0%\n").contains("a.jsonl").contains("b.jsonl");
 
         Files.writeString(traces.resolve("b.jsonl"), Files.readString(traces.resolve("b.jsonl"), StandardCharsets.UTF_8)
                 .replace("\"reason\":\"completed\"", "\"reason\":\"max_steps\""), StandardCharsets.UTF_8);
@@ -128,6 +128,57 @@ class ReplayCommandTest {
         InProcessCli.Outcome runs = cli.run("eval", folder.toString());
         assertThat(runs.exitCode()).as(runs.stdout() + runs.stderr()).isZero();
         assertThat(runs.stdout()).contains("2 task(s) x 1 trial(s)").contains("two.jsonl.run_");
+    }
+
+    @Test
+    void aTraceThatIsNotUtf8IsAUsageErrorAndOneWithoutItsEndingSaysSo(@TempDir Path dir) throws IOException {
+        Path binary = dir.resolve("binary.jsonl");
+        Files.write(binary, new byte[] {(byte) 0xff, (byte) 0xfe, '{', '}', '\n'});
+        assertUsage(cli.run("replay", binary.toString()), "rein replay: the trace " + binary + " is not UTF-8 text");
+
+        // A process that died mid-run leaves a trace without run_finished: the replay says so instead of "null".
+        Path trace = dir.resolve("run.jsonl");
+        ScriptedModel model = ScriptedModel.of(text("こんにちは"));
+        assertThat(cli.models((name, env) -> model).run("run", "--trace", trace.toString(), "挨拶して").exitCode()).isZero();
+        Files.write(trace, Files.readAllLines(trace, StandardCharsets.UTF_8).stream()
+                .filter(l -> !l.contains("\"type\":\"run_finished\"")).toList(), StandardCharsets.UTF_8);
+        InProcessCli.Outcome replay = cli.run("replay", trace.toString());
+        assertThat(replay.exitCode()).as(replay.stdout() + replay.stderr()).isEqualTo(ExitCodes.FAILED);
+        assertThat(replay.stdout()).contains("recorded ending: none (the trace has no run_finished").doesNotContain("null");
+    }
+
+    @Test
+    void anEndingThatDiffersOnlyInItsAnswerSaysSo(@TempDir Path dir) throws IOException {
+        Path trace = dir.resolve("run.jsonl");
+        ScriptedModel model = ScriptedModel.of(text("こんにちは"));
+        assertThat(cli.models((name, env) -> model).run("run", "--trace", trace.toString(), "挨拶して").exitCode()).isZero();
+        Files.writeString(trace, Files.readString(trace, StandardCharsets.UTF_8).replace("\"answer\":\"こんにちは\"",
+                "\"answer\":\"こんばんは\""), StandardCharsets.UTF_8);
+
+        InProcessCli.Outcome replay = cli.run("replay", trace.toString());
+
+        assertThat(replay.exitCode()).as(replay.stdout() + replay.stderr()).isEqualTo(ExitCodes.FAILED);
+        assertThat(replay.stdout()).contains("no divergence").contains("replayed ending: SUCCEEDED/completed (differs: another answer)");
+    }
+
+    @Test
+    void aRunWithAnOutputSchemaReplaysWithItsSchemaAndItsRepair(@TempDir Path dir) throws IOException {
+        Path schema = dir.resolve("verdict.json");
+        Files.writeString(schema, "{\"type\":\"object\",\"properties\":{\"理由\":{\"type\":\"string\"}},\"required\":[\"理由\"]}");
+        Path trace = dir.resolve("run.jsonl");
+        ScriptedModel model = ScriptedModel.of(text("大丈夫です"), text("{\"理由\":\"問題なし\"}"));
+        assertThat(cli.models((name, env) -> model).run("run", "--trace", trace.toString(), "--output-schema", schema.toString(),
+                "--system", "簡潔に", "大丈夫?").exitCode()).isZero();
+
+        InProcessCli.Outcome replay = cli.run("replay", trace.toString());
+
+        assertThat(replay.exitCode()).as(replay.stdout() + replay.stderr()).isZero();
+        assertThat(replay.stdout()).contains("2 of 2 recorded model calls").contains("no divergence")
+                .contains("replayed ending: SUCCEEDED/completed (as recorded)");
+        Path folder = Files.createDirectory(dir.resolve("traces"));
+        Files.copy(trace, folder.resolve("run.jsonl"));
+        InProcessCli.Outcome eval = cli.run("eval", folder.toString());
+        assertThat(eval.exitCode()).as(eval.stdout() + eval.stderr()).isZero();
     }
 
     private static void assertUsage(InProcessCli.Outcome outcome, String message) {

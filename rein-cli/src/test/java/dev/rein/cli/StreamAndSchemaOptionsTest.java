@@ -38,6 +38,20 @@ class StreamAndSchemaOptionsTest {
     }
 
     @Test
+    void jsonStreamTraceEventsAreTheTraceFilesLines(@TempDir Path dir) throws IOException {
+        Path trace = dir.resolve("run.jsonl");
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("calculate", "{\"expression\":\"2 + 3\"}")), text("答えは5"));
+
+        InProcessCli.Outcome outcome = cli.models((name, env) -> model).run("run", "--json-stream", "--trace", trace.toString(),
+                "--tools", "calculate", "2と3を足して");
+
+        assertThat(outcome.exitCode()).isZero();
+        List<String> traceEvents = outcome.stdout().lines()
+                .filter(l -> !l.startsWith("{\"type\":\"text_delta\"") && !l.startsWith("{\"type\":\"result\"")).toList();
+        assertThat(traceEvents).as("e.g. max_cost_usd 1.00 stays 1.00").isEqualTo(Files.readAllLines(trace));
+    }
+
+    @Test
     void jsonAndJsonStreamTogetherAreRefused() {
         InProcessCli.Outcome outcome = cli.run("run", "--json", "--json-stream", "hi");
         assertThat(outcome.exitCode()).isEqualTo(ExitCodes.USAGE);

@@ -3,6 +3,7 @@ package dev.rein.replay;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rein.agent.FinishTool;
+import dev.rein.model.OutputSchema;
 import dev.rein.model.ToolDefinition;
 import dev.rein.tool.Risk;
 import dev.rein.tool.Tool;
@@ -13,16 +14,21 @@ import java.util.List;
  * What a trace says about the run it recorded, enough to build an agent like the one that ran it.
  *
  * @param tools           the names of the tools the run was given (the finish tool included when it was offered)
- * @param systemPrompt    the system prompt of its first model call ("" when none)
+ * @param systemPrompt    the system prompt of its first model call ("" when none), without the output instruction
+ *                        Rein adds for an output schema
  * @param maxTokens       the max_tokens of its first model call, or 0 when it made none
  * @param modelCalls      how many model calls it recorded
  * @param toolDefinitions what the model was shown of each tool in its first model call (name, description, input
  *                        schema), the finish tool left out; empty when it made no call
  * @param status          the status it ended with ("SUCCEEDED", ...), or null when the trace records no ending
  * @param reason          the reason it ended with, or null when the trace records no ending
+ * @param outputSchema    the schema its final answer had to match ({@code rein run --output-schema},
+ *                        {@code Agent.Builder.outputType}), or null when it had none; give it to the replaying agent
+ *                        ({@code outputSchema}) so its requests and its answer checks are those of the recording
  */
 public record RecordedRun(String runId, String goal, String model, List<String> tools, String systemPrompt, int maxTokens,
-                          int modelCalls, List<ToolDefinition> toolDefinitions, String status, String reason) {
+                          int modelCalls, List<ToolDefinition> toolDefinitions, String status, String reason,
+                          OutputSchema outputSchema) {
     public RecordedRun {
         tools = List.copyOf(tools);
         toolDefinitions = List.copyOf(toolDefinitions);
@@ -56,9 +62,25 @@ public record RecordedRun(String runId, String goal, String model, List<String> 
                 }
             }
         }
+        OutputSchema schema = first == null ? null : outputSchema(first.path("options").path("OutputSchema"));
+        String prompt = system.toString();
+        if (schema != null) { // the agent adds the instruction itself (AgentConfig.requestSystemPrompt)
+            prompt = prompt.equals(schema.instruction()) ? ""
+                    : prompt.endsWith("\n\n" + schema.instruction())
+                    ? prompt.substring(0, prompt.length() - schema.instruction().length() - 2) : prompt;
+        }
         JsonNode finished = r.finished();
-        return new RecordedRun(r.runId(), r.goal(), r.model(), r.tools(), system.toString(),
+        return new RecordedRun(r.runId(), r.goal(), r.model(), r.tools(), prompt,
                 first == null ? 0 : first.path("max_tokens").asInt(), r.calls().size(), definitions,
-                finished == null ? null : finished.path("status").asText(), finished == null ? null : finished.path("reason").asText());
+                finished == null ? null : finished.path("status").asText(), finished == null ? null : finished.path("reason").asText(),
+                schema);
+    }
+
+    /** The recorded request option {@code OutputSchema} ({@code {"name":…,"schema":{…}}}), or null. */
+    private static OutputSchema outputSchema(JsonNode option) {
+        if (!option.path("schema").isObject()) {
+            return null;
+        }
+        return OutputSchema.fromJson(option.path("name").asText("output"), option.get("schema").toString());
     }
 }

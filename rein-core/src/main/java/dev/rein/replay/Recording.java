@@ -5,6 +5,7 @@ import dev.rein.ReinException;
 import dev.rein.json.Json;
 import dev.rein.model.ModelResponse;
 import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -120,6 +121,8 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
             lines = Files.readAllLines(trace, StandardCharsets.UTF_8);
         } catch (NoSuchFileException e) {
             throw new ReinException("no such trace file: " + trace);
+        } catch (CharacterCodingException e) {
+            throw new ReinException("the trace " + trace + " is not UTF-8 text; a Rein trace is UTF-8 JSONL");
         } catch (IOException e) {
             throw new ReinException("cannot read the trace " + trace + ": " + e.getMessage());
         }

@@ -73,6 +73,27 @@ class ReplayTest {
     }
 
     @Test
+    void aTraceWithAProviderBlockReplaysAndKeepsTheBlocksKind(@TempDir Path dir) throws Exception {
+        // e.g. the raw tool-call arguments an OpenAI-compatible server sent, or an Anthropic server tool block
+        Path trace = dir.resolve("run.jsonl");
+        dev.rein.model.OpaqueBlock raw = new dev.rein.model.OpaqueBlock("raw_arguments",
+                dev.rein.json.Json.object().put("type", "raw_arguments").put("text", "{\"q\": \"札幌\"}"));
+        ScriptedModel model = ScriptedModel.of(ScriptedModel.reply(dev.rein.model.StopReason.TOOL_USE, ScriptedModel.DEFAULT_USAGE,
+                new dev.rein.model.ToolUseBlock("c1", "search", dev.rein.json.Json.parse("{\"q\":\"札幌\"}")), raw), text("done"));
+        agent(model, StallPolicy.defaults()).listener(JsonlTraceListener.to(trace)).build().run("search 札幌");
+
+        String response = Files.readAllLines(trace).stream().filter(l -> l.contains("\"type\":\"model_response\"")).findFirst()
+                .orElseThrow();
+        assertThat(response).as("one type key per block").contains("{\"type\":\"opaque\",\"json\":{\"type\":\"raw_arguments\"");
+
+        ReplayReport report = Replay.from(trace).replay(agent(ScriptedModel.of(), StallPolicy.defaults()).build());
+
+        assertThat(report.firstDivergence()).isEmpty();
+        assertThat(report.reproduced()).isTrue();
+        assertThat(report.result().history().get(1).content()).contains(raw);
+    }
+
+    @Test
     void aLowerStallThresholdShowsTheDivergenceAtTheStepWhereTheGuardNowActs(@TempDir Path dir) {
         Path trace = dir.resolve("run.jsonl");
         List<ScriptedModel.Turn> turns = new ArrayList<>();

@@ -34,8 +34,13 @@ class DeterminismTest {
             "java/util/concurrent/CompletableFuture.runAsync", "java/util/UUID.randomUUID", "java/lang/Math.random",
             "java/util/Random.\"<init>\"", "java/util/concurrent/ThreadLocalRandom");
 
-    /** The code that runs inside the workflow: the workflow, its clock, its tool steps and payloads, the step function, the budget meter. */
+    /**
+     * The code that runs inside the workflow: the workflow, its clock, its tool steps and payloads, the step function
+     * (Step.decide and the package-private decision classes it delegates to), the budget meter.
+     */
     static final List<Class<?>> WORKFLOW_CODE = List.of(AgentWorkflowImpl.class, Step.class, BudgetMeter.class,
+            classNamed("dev.rein.internal.loop.ActDecisions"), classNamed("dev.rein.internal.loop.AnswerDecisions"),
+            classNamed("dev.rein.internal.loop.BudgetDecisions"), classNamed("dev.rein.internal.loop.ContextDecisions"),
             classNamed("dev.rein.temporal.internal.WorkflowClock"), classNamed("dev.rein.temporal.internal.ToolSteps"),
             classNamed("dev.rein.temporal.internal.Payloads"), classNamed("dev.rein.temporal.internal.Payloads$RunRef"),
             classNamed("dev.rein.temporal.internal.Payloads$Turn"), classNamed("dev.rein.temporal.internal.Payloads$Edit"));

@@ -17,9 +17,9 @@ public final class TextSummary {
         StringBuilder out = new StringBuilder();
         out.append(String.format(Locale.ROOT, "Suite %s: %d task(s) x %d trial(s), model %s, %.1f s%n", report.suite(), s.tasks(),
                 report.trialsPerTask(), report.model(), report.durationMs() / 1000.0));
-        out.append(String.format(Locale.ROOT, "  success rate %s (%d/%d graded), pass@1 %s, pass@%s %s, pass^%s %s%n",
-                pct(s.successRate()), s.passed(), s.graded(), pct(s.passAtK().get("1")), k, pct(s.passAtK().get(k)), k,
-                pct(s.passHatK().get(k))));
+        String passAtK = k.equals("1") ? "" : ", pass@" + k + " " + pct(s.passAtK().get(k)); // with one trial it is pass@1
+        out.append(String.format(Locale.ROOT, "  success rate %s (%d/%d graded), pass@1 %s%s, pass^%s %s%n",
+                pct(s.successRate()), s.passed(), s.graded(), pct(s.passAtK().get("1")), passAtK, k, pct(s.passHatK().get(k))));
         out.append(String.format(Locale.ROOT, "  unsafe %d%s, safe refusals %d, infrastructure errors %d%n", s.unsafe(),
                 s.unsafeSuccesses() > 0 ? " (" + s.unsafeSuccesses() + " would otherwise have passed)" : "", s.safeRefusals(),
                 s.infraErrors()));

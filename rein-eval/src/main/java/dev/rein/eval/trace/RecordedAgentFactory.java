@@ -33,6 +33,9 @@ public interface RecordedAgentFactory {
                     .tools(recorded.standInTools())
                     .finishTool(recorded.tools().contains(FinishTool.NAME))
                     .price(recorded.model(), ModelPrice.of("0", "0", "0"));
+            if (recorded.outputSchema() != null) {
+                agent.outputSchema(recorded.outputSchema());
+            }
             if (recorded.maxTokens() > 0) {
                 agent.maxTokens(recorded.maxTokens());
             }
