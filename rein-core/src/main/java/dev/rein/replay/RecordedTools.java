@@ -4,13 +4,18 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.tool.ErrorClass;
 import dev.rein.tool.Risk;
 import dev.rein.tool.ToolCall;
+import dev.rein.tool.ToolHandler;
 import dev.rein.tool.ToolInterceptor;
 import dev.rein.tool.ToolInvocation;
 import dev.rein.tool.ToolOutcome;
 import dev.rein.tool.ToolResult;
 import java.time.Duration;
 
-/** Answers each tool call with its recorded result (by call id), so no side effect runs again. */
+/**
+ * Answers each tool call with its recorded result (by call id), so no side effect runs again. A
+ * call that waited for approval and has no recorded result (the run ended paused) goes on to the
+ * agent's approval stage, so the replay pauses where the recording did; its handler never runs.
+ */
 final class RecordedTools implements ToolInterceptor {
     private final Recording recording;
     private final boolean liveReadTools;
@@ -27,6 +32,9 @@ final class RecordedTools implements ToolInterceptor {
             return chain.proceed(invocation);
         }
         JsonNode r = recording.toolResults().get(call.id());
+        if (r == null && recording.approvalRequested().contains(call.id())) {
+            return chain.proceed(invocation);
+        }
         if (r == null) {
             return ToolOutcome.of(new ToolResult(call.id(), call.name(), "[rein replay] the recording has no result for this call; it was"
                     + " not run", true, ErrorClass.EXECUTION_FAILED, null, invocation.context().clock().instant(), Duration.ZERO,
@@ -36,6 +44,22 @@ final class RecordedTools implements ToolInterceptor {
                 errorClass(r.path("error_class").asText()), r.hasNonNull("source") ? r.get("source").asText() : null,
                 invocation.context().clock().instant(), Duration.ofMillis(r.path("duration_millis").asLong()), null,
                 r.path("rein_message").asBoolean(false)));
+    }
+
+    /**
+     * Only a live READ tool's handler may run in a replay. A call passed on to the approval stage
+     * that the agent's policy does not hold for a person would reach its handler: it is refused
+     * instead, and the replay diverges there.
+     */
+    @Override
+    public ToolHandler aroundHandler(ToolInvocation invocation, ToolHandler handler) {
+        if (liveReadTools && invocation.tool().risk() == Risk.READ) {
+            return handler;
+        }
+        return (arguments, context) -> {
+            throw new IllegalStateException("[rein replay] the recording paused this call for approval, but this agent's"
+                    + " approval policy let it run; a replay never runs it");
+        };
     }
 
     private static ErrorClass errorClass(String name) {

@@ -22,7 +22,7 @@ import java.util.Set;
  * JSON and the response), every tool result by call id, its guard events by step, and its ending.
  */
 record Recording(String runId, String goal, String model, List<String> tools, JsonNode limits, List<Call> calls,
-                 Map<String, JsonNode> toolResults, List<Guard> guardEvents, JsonNode finished) {
+                 Map<String, JsonNode> toolResults, Set<String> approvalRequested, List<Guard> guardEvents, JsonNode finished) {
 
     /** One model call: the step, the purpose, the request as recorded and the response. */
     record Call(int step, String purpose, JsonNode request, ModelResponse response) {}
@@ -77,6 +77,7 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
         JsonNode pendingRequest = null;
         List<Call> calls = new ArrayList<>();
         Map<String, JsonNode> results = new LinkedHashMap<>();
+        Set<String> approvalRequested = new LinkedHashSet<>();
         List<Guard> guards = new ArrayList<>();
         for (JsonNode e : events) {
             switch (e.path("type").asText()) {
@@ -92,6 +93,7 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
                     pendingRequest = null;
                 }
                 case "tool_result" -> results.put(e.path("call_id").asText(), e);
+                case "approval_requested" -> approvalRequested.add(e.path("call_id").asText());
                 case "intervention", "stall_detected" -> guards.add(new Guard(calls.size(), e));
                 case "run_finished" -> finished = e;
                 default -> { }
@@ -103,7 +105,7 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
         List<String> tools = new ArrayList<>();
         started.path("tools").forEach(t -> tools.add(t.asText()));
         return new Recording(id, started.path("goal").asText(), started.path("model").asText(), tools, started.path("limits"),
-                calls, results, guards, finished);
+                calls, results, Set.copyOf(approvalRequested), guards, finished);
     }
 
     private static ModelResponse response(JsonNode event, Path trace) {

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rein.ReinException;
+import dev.rein.approval.ApprovalPolicy;
 import dev.rein.budget.Budget;
 import dev.rein.replay.Divergence;
 import dev.rein.replay.Replay;
@@ -16,6 +17,7 @@ import dev.rein.run.Verdict;
 import dev.rein.stall.StallPolicy;
 import dev.rein.testkit.ScriptedModel;
 import dev.rein.tool.Secrets;
+import dev.rein.tool.Risk;
 import dev.rein.tool.Tool;
 import dev.rein.trace.JsonlTraceListener;
 import java.nio.file.Files;
@@ -70,6 +72,36 @@ class ReplayTest {
         assertThat(report.result().answer()).isEqualTo(recorded.answer());
         assertThat(report.result().history()).isEqualTo(recorded.history());
         assertThat(sideEffects.get()).as("no tool ran again").isEqualTo(24);
+    }
+
+    private Agent.Builder withRefund(ScriptedModel model, ApprovalPolicy policy) {
+        Tool refund = Tool.builder("refund").description("Refunds an order.").risk(Risk.WRITE)
+                .inputSchema("{\"type\":\"object\",\"properties\":{\"order\":{\"type\":\"string\"}},\"required\":[\"order\"]}")
+                .handler((args, ctx) -> "refunded " + args.get("order").asText() + " (" + sideEffects.incrementAndGet() + ")").build();
+        return Agent.builder().model(model).systemPrompt("You handle orders.").tools(search(), refund).approvalPolicy(policy);
+    }
+
+    @Test
+    void aRunThatEndedWaitingForApprovalReplaysToTheSamePauseWithoutRunningTheCall(@TempDir Path dir) {
+        Path trace = dir.resolve("run.jsonl");
+        RunResult recorded = withRefund(ScriptedModel.of(toolCalls(call("search", "{\"q\":\"A-104\"}")),
+                        toolCalls("refunding", call("refund", "{\"order\":\"A-104\"}"))), ApprovalPolicy.SIDE_EFFECTS)
+                .listener(JsonlTraceListener.to(trace)).build().run("返金して: A-104");
+        assertThat(recorded.status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+        assertThat(sideEffects.get()).isEqualTo(1);
+
+        ReplayReport report = Replay.from(trace).replay(withRefund(ScriptedModel.of(), ApprovalPolicy.SIDE_EFFECTS).build());
+
+        assertThat(report.firstDivergence()).isEmpty();
+        assertThat(report.reproduced()).isTrue();
+        assertThat(report.result().status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+        assertThat(report.result().pendingApprovals()).singleElement().satisfies(p -> assertThat(p.tool()).isEqualTo("refund"));
+        assertThat(sideEffects.get()).as("neither the search nor the refund ran again").isEqualTo(1);
+
+        ReplayReport unguarded = Replay.from(trace).replay(withRefund(ScriptedModel.of(), ApprovalPolicy.NEVER).build());
+        assertThat(unguarded.firstDivergence()).as("the refund no longer waits for a person").isPresent();
+        assertThat(unguarded.result().status()).isNotEqualTo(RunStatus.WAITING_APPROVAL);
+        assertThat(sideEffects.get()).as("a replay never runs the paused call").isEqualTo(1);
     }
 
     @Test
