@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -107,15 +108,15 @@ public final class ToolExecutor {
      * {@link ToolOutcome.Deferred} instead).
      */
     public ToolResult execute(ToolCall call, ToolContext context) throws InterruptedException {
-        return resultOf(run(call, context));
+        return resultOf(run(call, context), context);
     }
 
-    private static ToolResult resultOf(ToolOutcome outcome) {
+    private static ToolResult resultOf(ToolOutcome outcome, ToolContext context) {
         return switch (outcome) {
             case ToolOutcome.Done done -> done.result();
             case ToolOutcome.Deferred deferred -> new ToolResult(deferred.callId(), deferred.toolName(),
                     "(waiting for a person to approve this call)", true, ErrorClass.AWAITING_APPROVAL, "rein",
-                    java.time.Clock.systemUTC().instant(), Duration.ZERO, null, true);
+                    context.clock().instant(), Duration.ZERO, null, true);
         };
     }
 
@@ -140,13 +141,16 @@ public final class ToolExecutor {
     /** As {@link #runAll}, with each outcome's result ({@link #execute}'s form), for callers outside a run. */
     public List<ToolResult> executeAll(List<ToolCall> calls, Function<ToolCall, ToolContext> contexts)
             throws InterruptedException {
-        return runAll(calls, contexts, outcome -> { }).stream().map(ToolExecutor::resultOf).toList();
+        return executeAll(calls, contexts, result -> { });
     }
 
     /** As {@link #runAll}, with results: {@code onResult} sees each as its call ends. */
     public List<ToolResult> executeAll(List<ToolCall> calls, Function<ToolCall, ToolContext> contexts,
                                        Consumer<ToolResult> onResult) throws InterruptedException {
-        return runAll(calls, contexts, outcome -> onResult.accept(resultOf(outcome))).stream().map(ToolExecutor::resultOf).toList();
+        Map<String, ToolContext> made = new ConcurrentHashMap<>();
+        Function<ToolCall, ToolContext> once = call -> made.computeIfAbsent(call.id(), id -> contexts.apply(call));
+        return runAll(calls, once, outcome -> onResult.accept(resultOf(outcome, made.get(outcome.callId())))).stream()
+                .map(outcome -> resultOf(outcome, made.get(outcome.callId()))).toList();
     }
 
     /**
