@@ -21,6 +21,7 @@ import dev.rein.model.ToolChoice;
 import dev.rein.model.ToolDefinition;
 import dev.rein.model.ToolResultBlock;
 import dev.rein.model.ToolUseBlock;
+import dev.rein.provider.WireCache;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.rein.anthropic;
+package dev.rein.provider;
 
 import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
@@ -12,12 +12,23 @@ import java.util.function.Function;
  * by identity: identity, because a record's {@code equals}/{@code hashCode} would walk the whole
  * message on every lookup; weakly, so that a message dropped from every history (a finished run,
  * a compacted turn) takes its wire form with it.
+ *
+ * <p>For provider modules: a {@code Model} converts each history message and tool definition to
+ * its wire form through one of these, so a request costs work for what is new since the last one,
+ * not for the whole history. Thread-safe; a value may be computed twice under a race, never wrong.
+ *
+ * @param <K> the immutable value (held weakly, compared by identity)
+ * @param <V> its wire form
  */
-final class WireCache<K, V> {
+public final class WireCache<K, V> {
     private final Map<Object, V> entries = new ConcurrentHashMap<>();
     private final ReferenceQueue<K> collected = new ReferenceQueue<>();
 
-    V get(K key, Function<K, V> compute) {
+    /** Creates an empty cache. */
+    public WireCache() {}
+
+    /** The wire form of {@code key}: the one computed before for this very object, else {@code compute}'s. */
+    public V get(K key, Function<K, V> compute) {
         V value = entries.get(new Probe(key));
         if (value == null) {
             expunge();
@@ -27,7 +38,8 @@ final class WireCache<K, V> {
         return value;
     }
 
-    int size() {
+    /** How many objects have a wire form here now (collected keys are dropped first). */
+    public int size() {
         expunge();
         return entries.size();
     }
