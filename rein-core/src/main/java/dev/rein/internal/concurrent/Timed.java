@@ -44,4 +44,31 @@ public final class Timed {
             return new Outcome.Failed<>(e.getCause());
         }
     }
+
+    /**
+     * Runs {@code work} on the current thread for at most {@code limit}: an {@link Alarm}
+     * interrupts the thread when the limit passes, so this suits only work that ends promptly on
+     * interrupt. Whatever the work returned or threw after the alarm went off, the outcome is
+     * {@link Outcome.TimedOut} and the alarm's interrupt is cleared; an interrupt from anyone else
+     * in the same instant is cleared with it (the time limit is what ended the work).
+     *
+     * @throws InterruptedException when the thread was interrupted, not by the alarm
+     */
+    public static <T> Outcome<T> runHere(Duration limit, Callable<T> work) throws InterruptedException {
+        Alarm alarm = Alarm.forCurrentThread(limit);
+        Outcome<T> outcome;
+        try {
+            outcome = new Outcome.Done<>(work.call());
+        } catch (Exception | Error e) {
+            outcome = new Outcome.Failed<>(e);
+        } finally {
+            if (alarm.disarm()) {
+                outcome = new Outcome.TimedOut<>();
+            }
+        }
+        if (outcome instanceof Outcome.Failed<T> failed && failed.cause() instanceof InterruptedException ie) {
+            throw ie;
+        }
+        return outcome;
+    }
 }
