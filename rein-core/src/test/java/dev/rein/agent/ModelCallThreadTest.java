@@ -10,10 +10,17 @@ import dev.rein.model.ModelRequest;
 import dev.rein.model.ModelResponse;
 import dev.rein.run.RunStatus;
 import dev.rein.testkit.ScriptedModel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -113,5 +120,38 @@ class ModelCallThreadTest {
         RunResult result = handle.await(Duration.ofSeconds(10));
         assertThat(result.status()).isEqualTo(RunStatus.CANCELLED);
         assertThat(model.caller.get().getName()).startsWith("rein-run-");
+    }
+
+    @Test
+    void duringACallTheRunHoldsOneThreadForAModelThatAbortsOnInterruptAndTwoOtherwise() throws Exception {
+        assertThat(threadsOfTheRunDuringACall(new Blocking(true))).containsExactly("rein-run-");
+        assertThat(threadsOfTheRunDuringACall(new Blocking(false))).containsExactlyInAnyOrder("rein-run-", "rein-model-");
+    }
+
+    /** The names (without the run id) of the live threads named after the run, from a JVM thread dump taken mid-call. */
+    private static List<String> threadsOfTheRunDuringACall(Blocking model) throws Exception {
+        RunHandle handle = agent(model, Duration.ofSeconds(60)).start("go");
+        try {
+            assertThat(model.entered.await(10, TimeUnit.SECONDS)).isTrue();
+            Path dump = Files.createTempDirectory("threads").resolve("dump.txt");
+            // jcmd's dump lists virtual threads too (the module does not read jdk.management).
+            Path launcher = Path.of(ProcessHandle.current().info().command().orElseThrow());
+            Process jcmd = new ProcessBuilder(launcher.resolveSibling("jcmd").toString(), Long.toString(ProcessHandle.current().pid()),
+                    "Thread.dump_to_file", dump.toString()).redirectErrorStream(true).start();
+            String said = new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(jcmd.waitFor()).as(said).isZero();
+            String text = Files.readString(dump);
+            Files.delete(dump);
+            List<String> names = new ArrayList<>();
+            Matcher m = Pattern.compile("\\\"(rein-[a-z]+-)" + Pattern.quote(handle.runId()) + "\\\"")
+                    .matcher(text);
+            while (m.find()) {
+                names.add(m.group(1));
+            }
+            return names;
+        } finally {
+            model.release.countDown();
+            assertThat(handle.await(Duration.ofSeconds(10)).status()).isEqualTo(RunStatus.SUCCEEDED);
+        }
     }
 }
