@@ -57,11 +57,6 @@ public final class Alarm {
         return true;
     }
 
-    /** Live alarms not yet fired or cancelled (for tests). */
-    static int pending() {
-        return SCHEDULER.getQueue().size();
-    }
-
     private static long saturatedNanos(Duration limit) {
         if (limit.isNegative()) {
             return 0;
