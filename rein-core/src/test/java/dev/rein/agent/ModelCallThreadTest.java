@@ -136,8 +136,10 @@ class ModelCallThreadTest {
             Path dump = Files.createTempDirectory("threads").resolve("dump.txt");
             // jcmd's dump lists virtual threads too (the module does not read jdk.management).
             Path launcher = Path.of(ProcessHandle.current().info().command().orElseThrow());
-            Process jcmd = new ProcessBuilder(launcher.resolveSibling("jcmd").toString(), Long.toString(ProcessHandle.current().pid()),
-                    "Thread.dump_to_file", dump.toString()).redirectErrorStream(true).start();
+            // A long attach timeout: on a loaded machine the target's attach listener may start slowly.
+            Process jcmd = new ProcessBuilder(launcher.resolveSibling("jcmd").toString(), "-J-Dsun.tools.attach.attachTimeout=120000",
+                    Long.toString(ProcessHandle.current().pid()), "Thread.dump_to_file", dump.toString())
+                    .redirectErrorStream(true).start();
             String said = new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertThat(jcmd.waitFor()).as(said).isZero();
             String text = Files.readString(dump);
