@@ -97,6 +97,17 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
         return new Builder();
     }
 
+    /**
+     * True: the JDK client's {@code send} aborts the exchange when the calling thread is
+     * interrupted (JDK 21+), and a read of the response body waiting for bytes ends with an
+     * {@link IOException} that {@link #call} turns back into {@link InterruptedException}; the
+     * exchange is closed on the way out. So the runtime runs the call on the run's own thread.
+     */
+    @Override
+    public boolean abortsOnInterrupt() {
+        return true;
+    }
+
     @Override
     public ModelResponse call(ModelRequest request, ModelCallContext context) throws ModelException, InterruptedException {
         Objects.requireNonNull(request, "request");

@@ -23,4 +23,18 @@ public interface Model {
     default long countTokens(ModelRequest request) throws ModelException, InterruptedException {
         return -1;
     }
+
+    /**
+     * Whether interrupting the thread that runs {@link #call} or {@link #countTokens} makes it end
+     * promptly, with {@link InterruptedException} (or any failure), abandoning the exchange with
+     * the provider. When true, the runtime runs the call on the run's own thread and enforces the
+     * run's deadline by interrupting that thread; when false (the default), each call runs on a
+     * thread of its own that the run stops waiting for at the deadline, so a model that ignores
+     * interrupts still cannot hold the run past it. Return true only if every blocking wait of the
+     * call (connecting, sending, reading the response) ends on interrupt, e.g. a JDK
+     * {@code HttpClient.send} and reads of its response body.
+     */
+    default boolean abortsOnInterrupt() {
+        return false;
+    }
 }

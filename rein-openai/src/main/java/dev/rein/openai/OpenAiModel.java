@@ -108,6 +108,17 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
         return OpenAiPrices.TABLE;
     }
 
+    /**
+     * True: the blocking exchange runs on a virtual thread of its own that is interrupted when the
+     * calling thread is, and a virtual thread's socket read ends on interrupt; the call returns
+     * with {@link InterruptedException} at once. So the runtime needs no thread of its own for the
+     * deadline.
+     */
+    @Override
+    public boolean abortsOnInterrupt() {
+        return true;
+    }
+
     @Override
     public ModelResponse call(ModelRequest request, ModelCallContext context) throws ModelException, InterruptedException {
         Objects.requireNonNull(request, "request");

@@ -8,9 +8,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Runs work on its own virtual thread and waits at most a given time: the one "thread with a
- * timeout" of the runtime (model calls within the deadline, tool calls within their timeout). On
- * timeout or interrupt the worker is interrupted, so blocking I/O in it ends at once.
+ * Runs work within a time limit: the runtime's one "thread with a timeout" (model calls within the
+ * deadline, tool calls within their timeout). {@link #run} starts a virtual thread and waits at
+ * most the limit; on timeout or interrupt the worker is interrupted, so blocking I/O in it ends at
+ * once. {@link #runHere} runs work that ends on interrupt on the caller's own thread, interrupted
+ * by an {@link Alarm}: no thread per call.
  */
 public final class Timed {
     private Timed() {}
@@ -43,5 +45,33 @@ public final class Timed {
         } catch (ExecutionException e) {
             return new Outcome.Failed<>(e.getCause());
         }
+    }
+
+    /**
+     * Runs {@code work} on the current thread for at most {@code limit}: an {@link Alarm}
+     * interrupts the thread when the limit passes, so this suits only work that ends promptly on
+     * interrupt. Whatever the work returned or threw (but an {@link Error}) after the alarm went
+     * off, the outcome is {@link Outcome.TimedOut} and the alarm's interrupt is cleared; an
+     * interrupt from anyone else in the same instant is cleared with it (the time limit is what
+     * ended the work).
+     *
+     * @throws InterruptedException when the thread was interrupted, not by the alarm
+     */
+    public static <T> Outcome<T> runHere(Duration limit, Callable<T> work) throws InterruptedException {
+        Alarm alarm = Alarm.forCurrentThread(limit);
+        Outcome<T> outcome;
+        try {
+            outcome = new Outcome.Done<>(work.call());
+        } catch (Exception | Error e) {
+            outcome = new Outcome.Failed<>(e);
+        }
+        // An Error stays an Error even past the limit; anything else was the alarm's doing.
+        if (alarm.disarm() && !(outcome instanceof Outcome.Failed<T> f && f.cause() instanceof Error)) {
+            return new Outcome.TimedOut<>();
+        }
+        if (outcome instanceof Outcome.Failed<T> failed && failed.cause() instanceof InterruptedException ie) {
+            throw ie;
+        }
+        return outcome;
     }
 }

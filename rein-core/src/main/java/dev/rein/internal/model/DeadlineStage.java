@@ -11,8 +11,11 @@ import dev.rein.model.ModelResponse;
 import java.time.Duration;
 
 /**
- * Never lets one attempt (or a token count) run past the run's deadline: the rest of the chain
- * runs on its own virtual thread, interrupted when time is up.
+ * Never lets one attempt (or a token count) run past the run's deadline. For a model that
+ * {@linkplain dev.rein.model.Model#abortsOnInterrupt() aborts on interrupt} the rest of the chain
+ * runs on the run's own thread, which a shared scheduler interrupts when time is up (no thread per
+ * call); for any other model it runs on a virtual thread of its own that the run stops waiting for
+ * at the deadline, so a model that ignores interrupts cannot hold the run past it.
  */
 public final class DeadlineStage implements ModelInterceptor {
     private final BudgetMeter meter;
@@ -28,22 +31,22 @@ public final class DeadlineStage implements ModelInterceptor {
 
     @Override
     public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
-        return within(() -> chain.proceed(call));
+        return within(call, () -> chain.proceed(call));
     }
 
     @Override
     public long interceptCount(ModelCall call, Chain chain) throws ModelException, InterruptedException {
-        return within(() -> chain.proceedCount(call));
+        return within(call, () -> chain.proceedCount(call));
     }
 
-    private <T> T within(java.util.concurrent.Callable<T> rest) throws ModelException, InterruptedException {
+    private <T> T within(ModelCall call, java.util.concurrent.Callable<T> rest) throws ModelException, InterruptedException {
         Duration remaining = meter.remaining();
         if (remaining.isNegative() || remaining.isZero()) {
             throw deadline();
         }
         Timed.Outcome<T> outcome;
         try {
-            outcome = Timed.run(threadName, remaining, rest);
+            outcome = call.model().abortsOnInterrupt() ? Timed.runHere(remaining, rest) : Timed.run(threadName, remaining, rest);
         } finally {
             endOfAttempt.run();
         }

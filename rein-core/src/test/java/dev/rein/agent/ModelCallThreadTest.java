@@ -1,0 +1,159 @@
+package dev.rein.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rein.budget.Budget;
+import dev.rein.model.Model;
+import dev.rein.model.ModelCallContext;
+import dev.rein.model.ModelException;
+import dev.rein.model.ModelRequest;
+import dev.rein.model.ModelResponse;
+import dev.rein.run.RunStatus;
+import dev.rein.testkit.ScriptedModel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Which thread a model call runs on, and that the run's deadline holds on both paths: a model
+ * that aborts on interrupt runs on the run's own thread; any other model on a thread of its own.
+ */
+class ModelCallThreadTest {
+
+    /** A model whose first call blocks until released; it records the thread that called it. */
+    private static final class Blocking implements Model {
+        final boolean aborts;
+        final AtomicReference<Thread> caller = new AtomicReference<>();
+        final CountDownLatch entered = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        final ScriptedModel after = ScriptedModel.of(ScriptedModel.text("done"));
+
+        Blocking(boolean aborts) {
+            this.aborts = aborts;
+        }
+
+        @Override
+        public ModelResponse call(ModelRequest request, ModelCallContext context) throws ModelException, InterruptedException {
+            caller.set(Thread.currentThread());
+            entered.countDown();
+            if (aborts) {
+                release.await();
+            } else {
+                awaitIgnoringInterrupts();
+            }
+            return after.call(request, context);
+        }
+
+        private void awaitIgnoringInterrupts() {
+            boolean interrupted = false;
+            while (true) {
+                try {
+                    release.await();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        @Override
+        public boolean abortsOnInterrupt() {
+            return aborts;
+        }
+    }
+
+    private static Agent agent(Model model, Duration deadline) {
+        return Agent.builder().model(model).modelName(ScriptedModel.DEFAULT_NAME).prices(ScriptedModel.PRICES)
+                .budget(Budget.builder().maxDuration(deadline).build()).build();
+    }
+
+    @Test
+    void aModelThatAbortsOnInterruptRunsOnTheRunsThreadAndStopsAtTheDeadline() {
+        Blocking model = new Blocking(true);
+        RunResult result = agent(model, Duration.ofMillis(500)).run("go");
+        assertThat(result.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
+        assertThat(result.reason()).isEqualTo("deadline");
+        // No thread of its own: the call ran on the loop's thread (the only other one is the caller's).
+        assertThat(model.caller.get().getName()).startsWith("rein-run-");
+    }
+
+    @Test
+    void aModelThatIgnoresInterruptsRunsOnItsOwnThreadAndStillStopsAtTheDeadline() {
+        Blocking model = new Blocking(false);
+        try {
+            RunResult result = agent(model, Duration.ofMillis(500)).run("go");
+            assertThat(result.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
+            assertThat(result.reason()).isEqualTo("deadline");
+            assertThat(model.caller.get().getName()).startsWith("rein-model-");
+        } finally {
+            model.release.countDown();
+        }
+    }
+
+    @Test
+    void aModelCallThatEndsInTimeLeavesNoInterruptForTheNextStep() {
+        Blocking model = new Blocking(true);
+        model.release.countDown();
+        RunResult result = agent(model, Duration.ofSeconds(60)).run("go");
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(result.answer()).isEqualTo("done");
+    }
+
+    @Test
+    void cancelInterruptsAModelCallOnTheRunsThread() throws Exception {
+        Blocking model = new Blocking(true);
+        RunHandle handle = agent(model, Duration.ofSeconds(60)).start("go");
+        assertThat(model.entered.await(10, TimeUnit.SECONDS)).isTrue();
+        handle.cancel();
+        RunResult result = handle.await(Duration.ofSeconds(10));
+        assertThat(result.status()).isEqualTo(RunStatus.CANCELLED);
+        assertThat(model.caller.get().getName()).startsWith("rein-run-");
+    }
+
+    @Test
+    void duringACallTheRunHoldsOneThreadForAModelThatAbortsOnInterruptAndTwoOtherwise() throws Exception {
+        assertThat(threadsOfTheRunDuringACall(new Blocking(true))).containsExactly("rein-run-");
+        assertThat(threadsOfTheRunDuringACall(new Blocking(false))).containsExactlyInAnyOrder("rein-run-", "rein-model-");
+    }
+
+    /** The names (without the run id) of the live threads named after the run, from a JVM thread dump taken mid-call. */
+    private static List<String> threadsOfTheRunDuringACall(Blocking model) throws Exception {
+        RunHandle handle = agent(model, Duration.ofSeconds(60)).start("go");
+        try {
+            assertThat(model.entered.await(10, TimeUnit.SECONDS)).isTrue();
+            Path dump = Files.createTempDirectory("threads").resolve("dump.txt");
+            // jcmd's dump lists virtual threads too (the module does not read jdk.management).
+            Path launcher = Path.of(ProcessHandle.current().info().command().orElseThrow());
+            // A long attach timeout: on a loaded machine the target's attach listener may start slowly.
+            Process jcmd = new ProcessBuilder(launcher.resolveSibling("jcmd").toString(), "-J-Dsun.tools.attach.attachTimeout=120000",
+                    Long.toString(ProcessHandle.current().pid()), "Thread.dump_to_file", dump.toString())
+                    .redirectErrorStream(true).start();
+            String said = new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(jcmd.waitFor()).as(said).isZero();
+            String text = Files.readString(dump);
+            Files.delete(dump);
+            List<String> names = new ArrayList<>();
+            Matcher m = Pattern.compile("\\\"(rein-[a-z]+-)" + Pattern.quote(handle.runId()) + "\\\"")
+                    .matcher(text);
+            while (m.find()) {
+                names.add(m.group(1));
+            }
+            return names;
+        } finally {
+            model.release.countDown();
+            assertThat(handle.await(Duration.ofSeconds(10)).status()).isEqualTo(RunStatus.SUCCEEDED);
+        }
+    }
+}

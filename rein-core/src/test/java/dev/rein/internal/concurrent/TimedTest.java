@@ -1,0 +1,71 @@
+package dev.rein.internal.concurrent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class TimedTest {
+    @AfterEach
+    void noInterruptLeftOver() {
+        Thread.interrupted();
+    }
+
+    @Test
+    void workThatEndsInTimeIsDoneAndItsAlarmCannotFireLater() throws Exception {
+        Timed.Outcome<String> outcome = Timed.runHere(Duration.ofMillis(50), () -> "ok");
+        assertThat(outcome).isEqualTo(new Timed.Outcome.Done<>("ok"));
+        // Were the alarm still armed, this sleep would end with an InterruptedException.
+        Thread.sleep(300);
+        assertThat(Thread.currentThread().isInterrupted()).isFalse();
+    }
+
+    @Test
+    void interruptibleWorkPastTheLimitTimesOutOnTheCallersThread() throws Exception {
+        Thread caller = Thread.currentThread();
+        Thread[] ranOn = new Thread[1];
+        Timed.Outcome<String> outcome = Timed.runHere(Duration.ofMillis(100), () -> {
+            ranOn[0] = Thread.currentThread();
+            Thread.sleep(60_000);
+            return "never";
+        });
+        assertThat(outcome).isInstanceOf(Timed.Outcome.TimedOut.class);
+        assertThat(ranOn[0]).isSameAs(caller);
+        assertThat(Thread.currentThread().isInterrupted()).isFalse();
+    }
+
+    @Test
+    void anAlarmThatGoesOffAfterTheWorksLastBlockingCallDoesNotLeakIntoWhatFollows() throws Exception {
+        // The work notices nothing and returns normally after the alarm's interrupt arrived: the
+        // interrupt must be cleared, or the next step's first blocking call would fail.
+        Timed.Outcome<String> outcome = Timed.runHere(Duration.ofMillis(20), () -> {
+            while (!Thread.currentThread().isInterrupted()) {
+                Thread.onSpinWait();
+            }
+            return "late";
+        });
+        assertThat(outcome).isInstanceOf(Timed.Outcome.TimedOut.class);
+        assertThat(Thread.currentThread().isInterrupted()).isFalse();
+        Thread.sleep(50); // would throw if an interrupt were still pending
+    }
+
+    @Test
+    void anInterruptFromSomeoneElseStaysAnInterrupt() throws Exception {
+        Thread.currentThread().interrupt();
+        assertThatThrownBy(() -> Timed.runHere(Duration.ofSeconds(60), () -> {
+            Thread.sleep(60_000);
+            return "never";
+        })).isInstanceOf(InterruptedException.class);
+    }
+
+    @Test
+    void failuresOfTheWorkAreReturned() throws Exception {
+        IllegalStateException boom = new IllegalStateException("boom");
+        Timed.Outcome<String> outcome = Timed.runHere(Duration.ofSeconds(60), () -> {
+            throw boom;
+        });
+        assertThat(outcome).isEqualTo(new Timed.Outcome.Failed<>(boom));
+    }
+}
