@@ -157,14 +157,18 @@ public final class McpToolset implements ToolSource, AutoCloseable {
      */
     private synchronized void refresh(McpServerConfig server, List<McpSchema.Tool> tools) {
         ServerConnection connection = connections.stream().filter(c -> c.config() == server).findFirst().orElseThrow();
-        owner.entrySet().removeIf(e -> {
-            boolean mine = e.getValue().equals(server.name());
-            if (mine) {
-                current.remove(e.getKey());
-            }
-            return mine;
-        });
-        adoptAll(connection, tools, false);
+        // One step for a call that looks its tool up meanwhile (riskOf): the old list or the new, never
+        // the moment between, when a tool both lists offer would look dropped.
+        synchronized (current) {
+            owner.entrySet().removeIf(e -> {
+                boolean mine = e.getValue().equals(server.name());
+                if (mine) {
+                    current.remove(e.getKey());
+                }
+                return mine;
+            });
+            adoptAll(connection, tools, false);
+        }
         version.incrementAndGet();
     }
 

@@ -16,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
@@ -35,6 +36,9 @@ public final class ServerConnection implements AutoCloseable {
     private final StderrTail stderr;
     private final Consumer<List<McpSchema.Tool>> onTools;
     private Session session;
+    /** Tool-list refreshes asked for (one per list_changed) and the newest whose listing was taken up. */
+    private final AtomicLong refreshesAsked = new AtomicLong();
+    private long refreshTakenUp;
     private String lastFailure;
     private int failedRestarts;
     private Instant restartNotBefore = Instant.MIN;
@@ -107,6 +111,7 @@ public final class ServerConnection implements AutoCloseable {
 
     /** On list_changed: list again off the SDK's thread, and hand the new list on. */
     private void refreshLater() {
+        long asked = refreshesAsked.incrementAndGet();
         Thread.ofVirtual().name("rein-mcp-refresh-" + config.name()).start(() -> {
             Session current;
             synchronized (this) {
@@ -116,7 +121,15 @@ public final class ServerConnection implements AutoCloseable {
                 return;
             }
             try {
-                onTools.accept(listAll(current));
+                List<McpSchema.Tool> tools = listAll(current);
+                // Several notifications in a row list concurrently; a listing that ends after a newer
+                // one was taken up is older than what the toolset has, and is dropped.
+                synchronized (refreshesAsked) {
+                    if (asked > refreshTakenUp) {
+                        refreshTakenUp = asked;
+                        onTools.accept(tools);
+                    }
+                }
             } catch (IOException | RuntimeException e) {
                 // the next call notices a broken server; a failed refresh keeps the tools known so far
             }
