@@ -17,6 +17,7 @@ import dev.rein.model.TextBlock;
 import dev.rein.model.ToolChoice;
 import dev.rein.model.ToolResultBlock;
 import dev.rein.model.ToolUseBlock;
+import dev.rein.state.AgentState;
 import dev.rein.state.StoreConflictException;
 import dev.rein.state.StoreException;
 import dev.rein.tool.ToolCall;
@@ -113,8 +114,14 @@ final class AgentLoop {
     /** Perceive: assemble what the model sees on this call (context policies may edit the history first). */
     private ModelRequest perceive() throws InterruptedException {
         run.refreshTools();
-        guards.manageContext(request(ToolChoice.auto()));
-        return request(ToolChoice.auto());
+        ModelRequest request = request(ToolChoice.auto());
+        AgentState state = run.state();
+        // The request is immutable and built from the history, the state and the tools: unless the
+        // context policies replaced the history (or the state moved), it is the one to send.
+        if (guards.manageContext(request) || run.state() != state) {
+            return request(ToolChoice.auto());
+        }
+        return request;
     }
 
     private ModelRequest request(ToolChoice choice) {

@@ -5,6 +5,7 @@ import dev.rein.run.Verdict;
 import dev.rein.run.Verifier;
 import dev.rein.internal.context.ContextManager;
 import dev.rein.model.ContentBlock;
+import dev.rein.model.Message;
 import dev.rein.model.ModelGateway;
 import dev.rein.model.ModelRequest;
 import dev.rein.model.TextBlock;
@@ -73,9 +74,14 @@ final class Guards {
                 .orElse(null);
     }
 
-    /** Perceive: the client-side context policies edit the history about to be sent, as the step function decides. */
-    void manageContext(ModelRequest request) throws InterruptedException {
-        context.prepare(request, gateway, run.decisions()).ifPresent(run::replaceHistory);
+    /**
+     * Perceive: the client-side context policies edit the history about to be sent, as the step
+     * function decides. Returns whether the history was replaced.
+     */
+    boolean manageContext(ModelRequest request) throws InterruptedException {
+        Optional<List<Message>> edited = context.prepare(request, gateway, run.decisions());
+        edited.ifPresent(run::replaceHistory);
+        return edited.isPresent();
     }
 
     /**

@@ -19,8 +19,22 @@ public final class ActionHash {
         // The canonical text of {"arguments": ..., "tool": ...}, assembled around the arguments'
         // own canonical text ("arguments" sorts first) instead of building and walking a wrapper.
         JsonNode args = arguments == null ? NullNode.getInstance() : arguments;
-        return Hashing.sha256("{\"arguments\":" + Json.canonical(args) + ",\"tool\":"
-                + Json.canonical(TextNode.valueOf(tool)) + "}");
+        return Hashing.sha256("{\"arguments\":" + Json.canonical(args) + ",\"tool\":" + quoted(tool) + "}");
+    }
+
+    /**
+     * The tool name as a canonical JSON string. A name of letters, digits, '_' and '-' (every
+     * registered tool's) needs no escaping, so it is quoted directly instead of through a generator.
+     */
+    private static String quoted(String tool) {
+        for (int i = 0; i < tool.length(); i++) {
+            char c = tool.charAt(i);
+            boolean plain = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-';
+            if (!plain) {
+                return Json.canonical(TextNode.valueOf(tool));
+            }
+        }
+        return "\"" + tool + "\"";
     }
 
     /** The definition written out: the hash of the canonical wrapper object (tests compare {@link #of} with it). */

@@ -1,5 +1,7 @@
 package dev.rein.model;
 
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /** Reads of block lists shared by messages and responses. */
@@ -17,6 +19,16 @@ final class Blocks {
     }
 
     static List<ToolUseBlock> toolUses(List<ContentBlock> content) {
-        return content.stream().filter(ToolUseBlock.class::isInstance).map(ToolUseBlock.class::cast).toList();
+        // Called several times per step; a plain loop, and no list at all for the common text-only turn.
+        List<ToolUseBlock> uses = null;
+        for (ContentBlock block : content) {
+            if (block instanceof ToolUseBlock use) {
+                if (uses == null) {
+                    uses = new ArrayList<>(2);
+                }
+                uses.add(use);
+            }
+        }
+        return uses == null ? List.of() : Collections.unmodifiableList(uses);
     }
 }

@@ -69,7 +69,12 @@ public interface Secrets {
 
             @Override
             public Map<String, String> known() {
-                Map<String, String> all = new LinkedHashMap<>(base.known());
+                Map<String, String> fixed = base.known();
+                // Asked for every trace event, checkpoint and tool result: no copy while there is nothing to mask.
+                if (handedOut.isEmpty() && fixed.isEmpty()) {
+                    return Map.of();
+                }
+                Map<String, String> all = new LinkedHashMap<>(fixed);
                 all.putAll(handedOut);
                 return all;
             }

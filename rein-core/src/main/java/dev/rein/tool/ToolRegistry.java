@@ -13,9 +13,12 @@ import java.util.Optional;
 /** The tools of an agent, by name. Immutable; a duplicate name is rejected when building. */
 public final class ToolRegistry {
     private final Map<String, Tool> tools;
+    // Every model request carries the definitions; the registry is immutable, so the list is built once.
+    private final List<ToolDefinition> definitions;
 
     private ToolRegistry(Map<String, Tool> tools) {
         this.tools = tools;
+        this.definitions = tools.values().stream().map(Tool::definition).toList();
     }
 
     public static ToolRegistry of(Tool... tools) {
@@ -63,7 +66,7 @@ public final class ToolRegistry {
     }
 
     public List<ToolDefinition> definitions() {
-        return tools.values().stream().map(Tool::definition).toList();
+        return definitions;
     }
 
     public boolean isEmpty() {

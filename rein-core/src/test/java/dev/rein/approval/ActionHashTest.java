@@ -13,7 +13,7 @@ class ActionHashTest {
     void sameAsTheWrapperDefinition() {
         List<String> arguments = List.of("{}", "{\"b\":[1,{\"d\":2.5,\"c\":null}],\"a\":\"x\"}", "\"not json\"", "[]", "3",
                 "{\"q\":\"caf\u00e9 \\\"\\n\\u2028 \ud83d\ude00\"}");
-        for (String tool : List.of("search", "tool \"quoted\" \u00fc", "")) {
+        for (String tool : List.of("search", "lookup_2-Z", "tool \"quoted\" \u00fc", "a/b\\c\t", "")) {
             for (String json : arguments) {
                 JsonNode node = Json.parse(json);
                 assertThat(ActionHash.of(tool, node)).as(tool + " " + json).isEqualTo(ActionHash.ofWrapper(tool, node));

@@ -7,6 +7,7 @@ import dev.rein.model.ModelInterceptor;
 import dev.rein.model.ModelResponse;
 import dev.rein.model.TextBlock;
 import dev.rein.model.ToolUseBlock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;
 
@@ -26,10 +27,15 @@ public final class MaskingStage implements ModelInterceptor {
     @Override
     public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
         ModelResponse response = chain.proceed(call);
-        List<ContentBlock> content = response.content().stream()
-                .map(block -> block instanceof TextBlock || block instanceof ToolUseBlock ? mask.apply(block) : block)
-                .toList();
-        return content.equals(response.content()) ? response
+        List<ContentBlock> original = response.content();
+        List<ContentBlock> content = new ArrayList<>(original.size());
+        boolean same = true; // the mask hands back the same block when there is nothing to mask: no deep comparison then
+        for (ContentBlock block : original) {
+            ContentBlock masked = block instanceof TextBlock || block instanceof ToolUseBlock ? mask.apply(block) : block;
+            same &= masked == block;
+            content.add(masked);
+        }
+        return same || content.equals(original) ? response
                 : new ModelResponse(response.id(), response.model(), content, response.stopReason(), response.stopSequence(),
                         response.usage());
     }
