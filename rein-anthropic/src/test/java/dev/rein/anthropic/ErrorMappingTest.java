@@ -8,6 +8,7 @@ import dev.rein.model.ModelException;
 import dev.rein.model.ModelException.Kind;
 import dev.rein.testkit.ApiErrorType;
 import dev.rein.testkit.FakeReply;
+import dev.rein.testkit.Interrupting;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -205,18 +206,8 @@ class ErrorMappingTest extends FakeApi {
     @Test
     void interruptingTheCallerAbortsAStreamInProgress() throws Exception {
         server.enqueue(FakeReply.delayed(Duration.ofSeconds(30), FakeReply.text("too late")));
-        CompletableFuture<Throwable> outcome = new CompletableFuture<>();
-        Thread caller = Thread.ofVirtual().start(() -> {
-            try {
-                call(request("hi"));
-                outcome.complete(null);
-            } catch (Throwable t) {
-                outcome.complete(t);
-            }
-        });
-        server.takeRequest();
-        caller.interrupt();
-        assertThat(outcome.get(10, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
+        Throwable thrown = Interrupting.interruptOnceReached(() -> call(request("hi")), server::takeRequest, Duration.ofSeconds(10));
+        assertThat(thrown).isInstanceOf(InterruptedException.class);
     }
 
     @Test

@@ -7,9 +7,8 @@ import dev.rein.agent.RunResult;
 import dev.rein.budget.Budget;
 import dev.rein.run.RunStatus;
 import dev.rein.testkit.FakeReply;
+import dev.rein.testkit.Interrupting;
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,18 +26,8 @@ class InterruptOnCallerThreadTest extends FakeApi {
     @Test
     void anInterruptedCallWaitingForADelayedResponseReturnsPromptlyAndClosesTheExchange() throws Exception {
         server.enqueue(FakeReply.delayed(Duration.ofSeconds(60), FakeReply.text("too late")));
-        CompletableFuture<Throwable> outcome = new CompletableFuture<>();
-        Thread caller = Thread.ofVirtual().start(() -> {
-            try {
-                call(request("hi"));
-                outcome.complete(null);
-            } catch (Throwable t) {
-                outcome.complete(t);
-            }
-        });
-        server.takeRequest();
-        caller.interrupt();
-        assertThat(outcome.get(10, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
+        Throwable thrown = Interrupting.interruptOnceReached(() -> call(request("hi")), server::takeRequest, Duration.ofSeconds(10));
+        assertThat(thrown).isInstanceOf(InterruptedException.class);
         assertThat(model.transport().openExchanges()).isZero();
     }
 

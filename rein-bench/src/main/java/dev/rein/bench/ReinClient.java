@@ -5,6 +5,7 @@ import dev.rein.agent.RunResult;
 import dev.rein.run.RunStatus;
 import dev.rein.anthropic.AnthropicModel;
 import dev.rein.budget.Budget;
+import dev.rein.model.Model;
 import dev.rein.tool.Tool;
 
 /** Rein with its defaults (in-memory store, trace, guards, caching), through {@link AnthropicModel}. */
@@ -24,17 +25,26 @@ final class ReinClient implements Client {
                     return Scenario.lookup(args.path("q").asText());
                 })
                 .build();
-        this.agent = Agent.builder()
+        this.agent = agent(model, lookup).build();
+    }
+
+    /** The scenario's agent over {@code model} with its {@code lookup} tool; the in-process client uses it too. */
+    static Agent.Builder agent(Model model, Tool lookup) {
+        return Agent.builder()
                 .model(model)
                 .modelName(Scenario.MODEL)
                 .systemPrompt(Scenario.SYSTEM)
                 .tools(lookup)
-                .budget(Budget.builder().maxSteps(100).build())
-                .build();
+                .budget(Budget.builder().maxSteps(100).build());
     }
 
     @Override
     public int run() {
+        return runToEnd(agent);
+    }
+
+    /** One run of the scenario's goal; a run that does not succeed fails the benchmark. */
+    static int runToEnd(Agent agent) {
         RunResult result = agent.run(Scenario.GOAL);
         if (result.status() != RunStatus.SUCCEEDED) {
             throw new IllegalStateException("the Rein run ended " + result.status() + ": " + result.reason() + " " + result.message());

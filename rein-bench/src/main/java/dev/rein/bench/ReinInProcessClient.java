@@ -1,8 +1,6 @@
 package dev.rein.bench;
 
 import dev.rein.agent.Agent;
-import dev.rein.agent.RunResult;
-import dev.rein.budget.Budget;
 import dev.rein.budget.ModelPrice;
 import dev.rein.json.Json;
 import dev.rein.model.ContentBlock;
@@ -14,7 +12,6 @@ import dev.rein.model.StopReason;
 import dev.rein.model.TextBlock;
 import dev.rein.model.ToolUseBlock;
 import dev.rein.model.Usage;
-import dev.rein.run.RunStatus;
 import dev.rein.tool.Tool;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -50,22 +47,11 @@ final class ReinInProcessClient implements Client {
                 .inputSchema(Scenario.SCHEMA)
                 .handler((args, context) -> Scenario.lookup(args.path("q").asText()))
                 .build();
-        this.agent = Agent.builder()
-                .model(model)
-                .modelName(Scenario.MODEL)
-                .price(Scenario.MODEL, ModelPrice.of("3", "0.3", "15"))
-                .systemPrompt(Scenario.SYSTEM)
-                .tools(lookup)
-                .budget(Budget.builder().maxSteps(100).build())
-                .build();
+        this.agent = ReinClient.agent(model, lookup).price(Scenario.MODEL, ModelPrice.of("3", "0.3", "15")).build();
     }
 
     @Override
     public int run() {
-        RunResult result = agent.run(Scenario.GOAL);
-        if (result.status() != RunStatus.SUCCEEDED) {
-            throw new IllegalStateException("the Rein run ended " + result.status() + ": " + result.reason() + " " + result.message());
-        }
-        return result.steps();
+        return ReinClient.runToEnd(agent);
     }
 }

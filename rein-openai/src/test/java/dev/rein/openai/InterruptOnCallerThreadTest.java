@@ -6,10 +6,9 @@ import dev.rein.agent.Agent;
 import dev.rein.agent.RunResult;
 import dev.rein.budget.Budget;
 import dev.rein.run.RunStatus;
+import dev.rein.testkit.Interrupting;
 import dev.rein.testkit.openai.ChatReply;
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,18 +25,8 @@ class InterruptOnCallerThreadTest extends FakeChat {
     @Test
     void anInterruptedCallWaitingForADelayedResponseReturnsPromptly() throws Exception {
         server.enqueue(new ChatReply.Delayed(Duration.ofSeconds(60), ChatReply.text("too late")));
-        CompletableFuture<Throwable> outcome = new CompletableFuture<>();
-        Thread caller = Thread.ofVirtual().start(() -> {
-            try {
-                call(request("x"));
-                outcome.complete(null);
-            } catch (Throwable t) {
-                outcome.complete(t);
-            }
-        });
-        server.takeRequest();
-        caller.interrupt();
-        assertThat(outcome.get(10, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
+        Throwable thrown = Interrupting.interruptOnceReached(() -> call(request("x")), server::takeRequest, Duration.ofSeconds(10));
+        assertThat(thrown).isInstanceOf(InterruptedException.class);
     }
 
     @Test
