@@ -116,7 +116,7 @@ final class ToolStage {
 
     /** Whether the executor runs {@code call} after the reads, one at a time (WRITE and IRREVERSIBLE tools). */
     boolean sideEffecting(ToolCall call) {
-        return run.tools().find(call.name()).map(t -> t.risk() != dev.rein.tool.Risk.READ).orElse(false);
+        return run.executor.sideEffecting(call);
     }
 
     /** A result as the model sees it: tool output wrapped as untrusted data, a person's edit noted. */

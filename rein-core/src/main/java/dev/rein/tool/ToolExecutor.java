@@ -183,7 +183,11 @@ public final class ToolExecutor {
         return List.of(outcomes);
     }
 
-    private boolean sideEffecting(ToolCall call) {
+    /**
+     * Whether {@link #runAll} runs {@code call} after the reads, one at a time in call order (a
+     * WRITE or IRREVERSIBLE tool); an engine that runs each call as its own task orders them by this.
+     */
+    public boolean sideEffecting(ToolCall call) {
         return registry.find(call.name()).map(t -> t.risk() != Risk.READ).orElse(false);
     }
 
