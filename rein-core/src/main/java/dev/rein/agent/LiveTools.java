@@ -96,6 +96,9 @@ final class LiveTools {
 
     /** Fixed tools first; a source's tool clashing with an earlier name or with an invalid schema is left out. */
     private ToolRegistry combine(List<String> refused) {
+        if (read.isEmpty()) {
+            return fixed; // no sources: the agent's own registry, not a copy per run
+        }
         Map<String, Tool> all = new LinkedHashMap<>();
         fixed.tools().forEach(t -> all.put(t.name(), t));
         for (int i = 0; i < read.size(); i++) {

@@ -2,10 +2,9 @@ package dev.rein.internal.concurrent;
 
 import java.time.Duration;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * Runs work within a time limit: the runtime's one "thread with a timeout" (model calls within the
@@ -34,15 +33,22 @@ public final class Timed {
     public static <T> Outcome<T> run(String name, Duration limit, Callable<T> work) throws InterruptedException {
         FutureTask<T> task = new FutureTask<>(work);
         Thread.ofVirtual().name(name).start(task);
+        // An untimed wait ended by an alarm: a timed wait on a virtual thread would schedule and
+        // cancel a timer task of the JDK's delay scheduler (and wake its thread) for every call.
+        Alarm alarm = Alarm.after(limit, () -> task.cancel(true));
         try {
-            return new Outcome.Done<>(task.get(Math.max(0, limit.toNanos()), TimeUnit.NANOSECONDS));
-        } catch (TimeoutException e) {
-            task.cancel(true);
+            T value = task.get();
+            alarm.disarm();
+            return new Outcome.Done<>(value);
+        } catch (CancellationException e) {
+            alarm.disarm();
             return new Outcome.TimedOut<>();
         } catch (InterruptedException e) {
+            alarm.disarm();
             task.cancel(true);
             throw e;
         } catch (ExecutionException e) {
+            alarm.disarm();
             return new Outcome.Failed<>(e.getCause());
         }
     }

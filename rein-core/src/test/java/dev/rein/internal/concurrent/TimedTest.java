@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -67,5 +69,47 @@ class TimedTest {
             throw boom;
         });
         assertThat(outcome).isEqualTo(new Timed.Outcome.Failed<>(boom));
+    }
+
+    @Test
+    void workOnItsOwnThreadPastTheLimitTimesOutAndIsInterrupted() throws Exception {
+        CountDownLatch workerInterrupted = new CountDownLatch(1);
+        Timed.Outcome<String> outcome = Timed.run("timed-test", Duration.ofMillis(50), () -> {
+            try {
+                Thread.sleep(60_000);
+            } catch (InterruptedException e) {
+                workerInterrupted.countDown();
+            }
+            return "never";
+        });
+        assertThat(outcome).isInstanceOf(Timed.Outcome.TimedOut.class);
+        assertThat(workerInterrupted.await(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(Thread.currentThread().isInterrupted()).isFalse();
+    }
+
+    @Test
+    void workOnItsOwnThreadReturnsItsValueOrItsFailure() throws Exception {
+        Thread caller = Thread.currentThread();
+        assertThat(Timed.run("timed-test", Duration.ofSeconds(60), () -> Thread.currentThread() != caller))
+                .isEqualTo(new Timed.Outcome.Done<>(true));
+        IllegalStateException boom = new IllegalStateException("boom");
+        assertThat(Timed.run("timed-test", Duration.ofSeconds(60), () -> {
+            throw boom;
+        })).isEqualTo(new Timed.Outcome.Failed<>(boom));
+    }
+
+    @Test
+    void anInterruptedWaiterStopsTheWorkAndThrows() throws Exception {
+        CountDownLatch workerInterrupted = new CountDownLatch(1);
+        Thread.currentThread().interrupt();
+        assertThatThrownBy(() -> Timed.run("timed-test", Duration.ofSeconds(60), () -> {
+            try {
+                Thread.sleep(60_000);
+            } catch (InterruptedException e) {
+                workerInterrupted.countDown();
+            }
+            return "never";
+        })).isInstanceOf(InterruptedException.class);
+        assertThat(workerInterrupted.await(30, TimeUnit.SECONDS)).isTrue();
     }
 }
