@@ -27,6 +27,7 @@ public final class LoopBench {
             List<Double> cpu = new ArrayList<>();
             List<Double> alloc = new ArrayList<>();
             List<Double> wall = new ArrayList<>();
+            List<Double> wakeups = new ArrayList<>();
             for (int b = 0; b < Math.max(1, measured / BATCH); b++) {
                 System.gc();
                 Meter.Sample before = Meter.sample();
@@ -38,9 +39,10 @@ public final class LoopBench {
                 cpu.add(d.cpuNanos() / 1e3 / calls);
                 alloc.add(d.allocatedBytes() / 1024.0 / calls);
                 wall.add(d.wallNanos() / 1e3 / calls);
+                wakeups.add((double) d.switches() / calls);
             }
-            System.out.printf("RESULT client=%s steps=%d cpu_us=%.1f alloc_kb=%.1f wall_us=%.1f%n",
-                    name, steps, median(cpu), median(alloc), median(wall));
+            System.out.printf("RESULT client=%s steps=%d cpu_us=%.1f alloc_kb=%.1f wall_us=%.1f wakeups=%.1f%n",
+                    name, steps, median(cpu), median(alloc), median(wall), median(wakeups));
         }
     }
 

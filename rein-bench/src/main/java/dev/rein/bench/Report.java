@@ -49,8 +49,10 @@ public final class Report {
             if (line.startsWith("LOOP ")) {
                 Map<String, String> f = fields(line);
                 Map<String, List<Double>> m = byClient.computeIfAbsent(f.get("client"), c -> new TreeMap<>());
-                for (String k : List.of("cpu_us", "alloc_kb", "wall_us")) {
-                    m.computeIfAbsent(k, x -> new ArrayList<>()).add(Double.parseDouble(f.get(k)));
+                for (String k : List.of("cpu_us", "alloc_kb", "wall_us", "wakeups")) {
+                    if (f.containsKey(k)) { // wakeups: results written before it was measured have none
+                        m.computeIfAbsent(k, x -> new ArrayList<>()).add(Double.parseDouble(f.get(k)));
+                    }
                 }
             }
         }
@@ -59,12 +61,13 @@ public final class Report {
         }
         int forks = byClient.values().iterator().next().get("wall_us").size();
         out.append("Per step (one model call and its tool call), median of ").append(forks).append(" forks:\n\n");
-        out.append("| client | client CPU µs/step | client alloc KB/step | wall µs/step |\n|---|---|---|---|\n");
+        out.append("| client | client CPU µs/step | client alloc KB/step | wall µs/step | thread wake-ups/step |\n|---|---|---|---|---|\n");
         Map<String, double[]> med = new LinkedHashMap<>();
         byClient.forEach((client, m) -> {
             double[] v = {LoopBench.median(m.get("cpu_us")), LoopBench.median(m.get("alloc_kb")), LoopBench.median(m.get("wall_us"))};
             med.put(client, v);
-            out.append(String.format("| %s | %.0f | %.1f | %.0f |%n", client, v[0], v[1], v[2]));
+            String wakeups = m.containsKey("wakeups") ? String.format("%.1f", LoopBench.median(m.get("wakeups"))) : "—";
+            out.append(String.format("| %s | %.0f | %.1f | %.0f | %s |%n", client, v[0], v[1], v[2], wakeups));
         });
         double[] json = med.get("floor-json");
         double[] sse = med.get("floor-sse");
