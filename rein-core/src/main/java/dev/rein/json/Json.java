@@ -130,6 +130,12 @@ public final class Json {
      * rest in one walk.
      */
     public static String canonical(JsonNode node, UnaryOperator<String> strings) {
+        String plain = PlainCanonical.of(node, strings);
+        return plain != null ? plain : canonicalByGenerator(node, strings);
+    }
+
+    /** {@link #canonical(JsonNode, UnaryOperator)} through Jackson's generator: any value, and the reference for the plain writer. */
+    static String canonicalByGenerator(JsonNode node, UnaryOperator<String> strings) {
         try (StringWriter out = new StringWriter(64); JsonGenerator gen = CANONICAL.getFactory().createGenerator(out)) {
             writeCanonical(gen, node, strings);
             gen.flush();
