@@ -30,7 +30,12 @@ public final class NoProgress implements StallDetector {
     /** What was seen, each kind in its own namespace; digests are SHA-256 of the UTF-8 text, as {@link Observed}'s hashes. */
     private sealed interface Seen {}
 
-    private record Text(Digest content) implements Seen {}
+    private record Text(Digest content) implements Seen {
+        @Override
+        public int hashCode() {
+            return content.hashCode();
+        }
+    }
 
     /**
      * A fact, as the text {@code source + "\n" + content} that {@link Observed#fact()} hashes, split
@@ -38,11 +43,22 @@ public final class NoProgress implements StallDetector {
      * bytes stay equal) and the digest of the rest. For a one-line source the rest is the content,
      * whose digest the step has already computed.
      */
-    private record Fact(String head, Digest rest) implements Seen {}
+    private record Fact(String head, Digest rest) implements Seen {
+        @Override
+        public int hashCode() {
+            return 31 * head.hashCode() + rest.hashCode();
+        }
+    }
 
     private record Resource(String touched) implements Seen {}
 
-    private record Digest(long a, long b, long c, long d) {}
+    /** A SHA-256 value; its first bytes are already uniformly spread, so they are its hash code. */
+    private record Digest(long a, long b, long c, long d) {
+        @Override
+        public int hashCode() {
+            return (int) a;
+        }
+    }
 
     /** Cloned for each detector: a provider look-up per run costs more than the run's hashing. */
     private static final MessageDigest SHA_256 = sha256();
