@@ -22,6 +22,7 @@ import java.util.Collections;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * The one shared, thread-safe Jackson mapper and small helpers around it. Property names are
@@ -119,8 +120,24 @@ public final class Json {
      * call (repeat detection, action hashes), so it is on the hot path of every step.
      */
     public static String canonical(JsonNode node) {
+        return canonical(node, UnaryOperator.identity());
+    }
+
+    /**
+     * As {@link #canonical(JsonNode)}, with each string value (not key) written as what
+     * {@code strings} returns for it; {@code strings} sees the values in the order they are
+     * written. Lets a caller take the strings out of a value and get the canonical text of the
+     * rest in one walk.
+     */
+    public static String canonical(JsonNode node, UnaryOperator<String> strings) {
+        String plain = PlainCanonical.of(node, strings);
+        return plain != null ? plain : canonicalByGenerator(node, strings);
+    }
+
+    /** {@link #canonical(JsonNode, UnaryOperator)} through Jackson's generator: any value, and the reference for the plain writer. */
+    static String canonicalByGenerator(JsonNode node, UnaryOperator<String> strings) {
         try (StringWriter out = new StringWriter(64); JsonGenerator gen = CANONICAL.getFactory().createGenerator(out)) {
-            writeCanonical(gen, node);
+            writeCanonical(gen, node, strings);
             gen.flush();
             return out.toString();
         } catch (IOException e) {
@@ -128,7 +145,7 @@ public final class Json {
         }
     }
 
-    private static void writeCanonical(JsonGenerator gen, JsonNode node) throws IOException {
+    private static void writeCanonical(JsonGenerator gen, JsonNode node, UnaryOperator<String> strings) throws IOException {
         switch (node.getNodeType()) {
             case OBJECT -> {
                 List<String> names = new ArrayList<>(node.size());
@@ -137,18 +154,18 @@ public final class Json {
                 gen.writeStartObject();
                 for (String name : names) {
                     gen.writeFieldName(name);
-                    writeCanonical(gen, node.get(name));
+                    writeCanonical(gen, node.get(name), strings);
                 }
                 gen.writeEndObject();
             }
             case ARRAY -> {
                 gen.writeStartArray();
                 for (JsonNode element : node) {
-                    writeCanonical(gen, element);
+                    writeCanonical(gen, element, strings);
                 }
                 gen.writeEndArray();
             }
-            case STRING -> gen.writeString(node.textValue());
+            case STRING -> gen.writeString(strings.apply(node.textValue()));
             case BOOLEAN -> gen.writeBoolean(node.booleanValue());
             case NULL -> gen.writeNull();
             case NUMBER -> {

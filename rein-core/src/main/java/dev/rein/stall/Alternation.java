@@ -2,7 +2,6 @@ package dev.rein.stall;
 
 import dev.rein.ReinException;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -76,12 +75,13 @@ public final class Alternation implements StallDetector {
             return false;
         }
         int start = n - window;
-        var distinct = new HashSet<String>();
+        // the cycle's calls are distinct: pairwise, as a period is at most MAX_PERIOD (no set per check)
         for (int i = start; i < start + period; i++) {
-            distinct.add(sequence.get(i).key());
-        }
-        if (distinct.size() != period) {
-            return false;
+            for (int j = i + 1; j < start + period; j++) {
+                if (sequence.get(i).key().equals(sequence.get(j).key())) {
+                    return false;
+                }
+            }
         }
         for (int i = start + period; i < n; i++) {
             if (!sequence.get(i).key().equals(sequence.get(i - period).key())) {

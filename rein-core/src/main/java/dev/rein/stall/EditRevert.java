@@ -85,13 +85,16 @@ public final class EditRevert implements StallDetector {
 
     @Override
     public Optional<Map<String, Object>> checkStep() {
-        return lastStep.stream().filter(r -> r.reverts() >= minReverts).findFirst().map(r -> {
-            Map<String, Object> evidence = new LinkedHashMap<>();
-            evidence.put("tool", r.call().tool());
-            evidence.put("resource", r.resource());
-            evidence.put("reverts", r.reverts());
-            evidence.put("state_first_seen_step", r.firstSeenStep());
-            return evidence;
-        });
+        for (Revert r : lastStep) {
+            if (r.reverts() >= minReverts) {
+                Map<String, Object> evidence = new LinkedHashMap<>();
+                evidence.put("tool", r.call().tool());
+                evidence.put("resource", r.resource());
+                evidence.put("reverts", r.reverts());
+                evidence.put("state_first_seen_step", r.firstSeenStep());
+                return Optional.of(evidence);
+            }
+        }
+        return Optional.empty();
     }
 }

@@ -24,15 +24,22 @@ public final class NearDuplicate implements StallDetector {
     public static final double DEFAULT_SIMILARITY = 0.9;
     public static final int DEFAULT_COUNT = 3;
 
-    private record Entry(ProposedCall call, QueryText query) {}
+    private record Entry(ProposedCall call, QueryText query, String group) {}
+
+    /**
+     * Earlier watched calls equal in tool and skeleton (only such calls can be alike), in call
+     * order, and the same calls by each token of their query: a call alike to one with entities
+     * has all of them among its tokens, so a check looks only at the calls sharing its rarest
+     * entity instead of at the whole run.
+     */
+    private static final class Group {
+        final List<Entry> entries = new ArrayList<>();
+        final Map<String, List<Entry>> byToken = new HashMap<>();
+    }
 
     private final double similarity;
     private final int count;
-    /**
-     * Earlier watched calls, by tool and skeleton (only calls equal in both can be alike), each list
-     * in call order: a check looks at the candidates, not at the whole run.
-     */
-    private final Map<String, List<Entry>> entries = new HashMap<>();
+    private final Map<String, Group> groups = new HashMap<>();
     /** The call recorded last, so that its check reuses the query instead of normalising it again. */
     private Entry lastRecorded;
 
@@ -70,8 +77,13 @@ public final class NearDuplicate implements StallDetector {
     @Override
     public void recordCall(ProposedCall call) {
         if (watched(call)) {
-            lastRecorded = new Entry(call, QueryText.of(call.arguments()));
-            entries.computeIfAbsent(group(call, lastRecorded.query()), g -> new ArrayList<>()).add(lastRecorded);
+            Entry entry = entry(call);
+            Group group = groups.computeIfAbsent(entry.group(), g -> new Group());
+            group.entries.add(entry);
+            for (String token : entry.query().tokens()) {
+                group.byToken.computeIfAbsent(token, t -> new ArrayList<>()).add(entry);
+            }
+            lastRecorded = entry;
         }
     }
 
@@ -80,13 +92,14 @@ public final class NearDuplicate implements StallDetector {
         if (!watched(call)) {
             return Optional.empty();
         }
-        QueryText query = lastRecorded != null && lastRecorded.call() == call ? lastRecorded.query() : QueryText.of(call.arguments());
+        Entry entry = lastRecorded != null && lastRecorded.call() == call ? lastRecorded : entry(call);
+        QueryText query = entry.query();
         if (query.normalised().isEmpty()) {
             return Optional.empty();
         }
         List<Entry> similar = new ArrayList<>();
         boolean reworded = false;
-        for (Entry e : entries.getOrDefault(group(call, query), List.of())) {
+        for (Entry e : candidates(groups.get(entry.group()), query)) {
             if (e.call() == call || !alike(e.query(), query)) {
                 continue;
             }
@@ -102,6 +115,26 @@ public final class NearDuplicate implements StallDetector {
         evidence.put("earlier", similar.size());
         evidence.put("queries", String.join(" | ", similar.stream().map(e -> "\"" + abbreviate(e.query().original()) + "\"").toList()));
         return Optional.of(evidence);
+    }
+
+    private static Entry entry(ProposedCall call) {
+        QueryText query = QueryText.of(call.arguments());
+        return new Entry(call, query, group(call, query));
+    }
+
+    /** The earlier calls that can be alike to {@code query}, in call order. */
+    private static List<Entry> candidates(Group group, QueryText query) {
+        if (group == null) {
+            return List.of();
+        }
+        List<Entry> fewest = group.entries;
+        for (String entity : query.entities()) {
+            List<Entry> sharing = group.byToken.getOrDefault(entity, List.of());
+            if (sharing.size() < fewest.size()) {
+                fewest = sharing;
+            }
+        }
+        return fewest;
     }
 
     private static String abbreviate(String s) {

@@ -1,6 +1,10 @@
 package dev.rein.stall;
 
 import dev.rein.ReinException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,8 +27,46 @@ public final class NoProgress implements StallDetector {
     public static final String NAME = "no_progress";
     public static final int DEFAULT_STEPS = 5;
 
+    /** What was seen, each kind in its own namespace; digests are SHA-256 of the UTF-8 text, as {@link Observed}'s hashes. */
+    private sealed interface Seen {}
+
+    private record Text(Digest content) implements Seen {
+        @Override
+        public int hashCode() {
+            return content.hashCode();
+        }
+    }
+
+    /**
+     * A fact, as the text {@code source + "\n" + content} that {@link Observed#fact()} hashes, split
+     * at its first line break: the source's first line (in its UTF-8 form, so that texts equal as
+     * bytes stay equal) and the digest of the rest. For a one-line source the rest is the content,
+     * whose digest the step has already computed.
+     */
+    private record Fact(String head, Digest rest) implements Seen {
+        @Override
+        public int hashCode() {
+            return 31 * head.hashCode() + rest.hashCode();
+        }
+    }
+
+    private record Resource(String touched) implements Seen {}
+
+    /** A SHA-256 value; its first bytes are already uniformly spread, so they are its hash code. */
+    private record Digest(long a, long b, long c, long d) {
+        @Override
+        public int hashCode() {
+            return (int) a;
+        }
+    }
+
+    /** Cloned for each detector: a provider look-up per run costs more than the run's hashing. */
+    private static final MessageDigest SHA_256 = sha256();
+
     private final int steps;
-    private final Set<String> seen = new HashSet<>();
+    private final Set<Seen> seen = new HashSet<>();
+    /** One digest for the detector's life: the loop drives it from one thread at a time. */
+    private final MessageDigest sha256 = newDigest();
     private int streak;
 
     public NoProgress(int steps) {
@@ -51,19 +93,65 @@ public final class NoProgress implements StallDetector {
             return;
         }
         boolean fresh = false;
+        boolean onlyPolling = true;
         for (Observed o : observed) {
+            onlyPolling &= o.call().polling();
             if (!o.isError()) {
                 // every kind of novelty is recorded (no short-circuit), each in its own namespace
-                fresh |= seen.add("text:" + o.hash());
-                fresh |= o.fact().map(f -> seen.add("fact:" + f)).orElse(false);
-                fresh |= o.touched().map(r -> seen.add("resource:" + r)).orElse(false);
+                Digest content = digest(o.content());
+                fresh |= seen.add(new Text(content));
+                if (o.source() != null && !o.source().isBlank()) {
+                    fresh |= seen.add(fact(o.source(), o.content(), content));
+                }
+                Optional<String> touched = o.touched();
+                if (touched.isPresent()) {
+                    fresh |= seen.add(new Resource(touched.get()));
+                }
             }
         }
-        boolean onlyPolling = observed.stream().allMatch(o -> o.call().polling());
         if (fresh) {
             streak = 0;
         } else if (!onlyPolling) {
             streak++;
+        }
+    }
+
+    private Fact fact(String source, String content, Digest contentDigest) {
+        int newline = source.indexOf('\n');
+        if (newline < 0) {
+            return new Fact(utf8(source), contentDigest);
+        }
+        return new Fact(utf8(source.substring(0, newline)), digest(source.substring(newline + 1) + "\n" + content));
+    }
+
+    /** {@code text} as its UTF-8 bytes read back: a lone surrogate becomes '?', as in the bytes hashed. */
+    private static String utf8(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            if (Character.isSurrogate(text.charAt(i))) {
+                return new String(text.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8);
+            }
+        }
+        return text;
+    }
+
+    private Digest digest(String text) {
+        ByteBuffer hash = ByteBuffer.wrap(sha256.digest(text.getBytes(StandardCharsets.UTF_8)));
+        return new Digest(hash.getLong(), hash.getLong(), hash.getLong(), hash.getLong());
+    }
+
+    private static MessageDigest newDigest() {
+        try {
+            return (MessageDigest) SHA_256.clone();
+        } catch (CloneNotSupportedException e) {
+            return sha256();
+        }
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK has SHA-256", e);
         }
     }
 

@@ -1,19 +1,14 @@
 package dev.rein.stall;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rein.json.Json;
 import java.text.Normalizer;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Iterator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.regex.Pattern;
 
 /**
  * The query a call asks, reduced so that trivial rewordings compare equal: Unicode NFKC, lower
@@ -23,33 +18,48 @@ import java.util.regex.Pattern;
  * "population 2021", however similar the text. Non-string arguments (page numbers, limits, flags)
  * form the skeleton, which must be equal too.
  *
- * @param entities the entity-like tokens, lower-cased
- * @param tokens   every token, lower-cased
+ * <p>This runs for every proposed read call, so the text is scanned by hand rather than with
+ * regular expressions; the scanners reproduce exactly what the patterns
+ * {@code [\p{P}\p{S}]+} (replaced by a space), {@code \s+} (split) and
+ * {@code .*[\p{Nd}\p{Lu}\p{Lt}].*} (entity) did (QueryTextPropertiesTest compares them).
+ *
+ * @param entities the entity-like tokens, lower-cased, sorted
+ * @param tokens   every token, lower-cased (a set for look-ups, in no particular order)
  */
 record QueryText(String skeleton, String normalised, Set<String> entities, Set<String> tokens, String original) {
     /** Longer queries are compared only for equality after normalisation (edit distance is quadratic). */
     static final int MAX_EDIT_DISTANCE_LENGTH = 1_000;
-    private static final Pattern NOISE = Pattern.compile("[\\p{P}\\p{S}]+");
-    private static final Pattern SPACE = Pattern.compile("\\s+");
-    private static final Pattern ENTITY = Pattern.compile(".*[\\p{Nd}\\p{Lu}\\p{Lt}].*");
+    private static final int NOISE_CATEGORIES = 1 << Character.CONNECTOR_PUNCTUATION | 1 << Character.DASH_PUNCTUATION
+            | 1 << Character.START_PUNCTUATION | 1 << Character.END_PUNCTUATION | 1 << Character.INITIAL_QUOTE_PUNCTUATION
+            | 1 << Character.FINAL_QUOTE_PUNCTUATION | 1 << Character.OTHER_PUNCTUATION | 1 << Character.MATH_SYMBOL
+            | 1 << Character.CURRENCY_SYMBOL | 1 << Character.MODIFIER_SYMBOL | 1 << Character.OTHER_SYMBOL;
+    private static final int ENTITY_CATEGORIES = 1 << Character.DECIMAL_DIGIT_NUMBER | 1 << Character.UPPERCASE_LETTER
+            | 1 << Character.TITLECASE_LETTER;
 
     static QueryText of(JsonNode arguments) {
         List<String> strings = new ArrayList<>();
-        JsonNode skeleton = strip(arguments, strings);
-        String original = String.join(" ", strings);
+        // the skeleton: the arguments with every string replaced by "", the strings taken in canonical order
+        String skeleton = Json.canonical(arguments, text -> {
+            strings.add(text);
+            return "";
+        });
+        String original = strings.size() == 1 ? strings.get(0) : String.join(" ", strings);
+        String nfkc = nfkc(original);
         Set<String> entities = new TreeSet<>();
-        Set<String> tokens = new TreeSet<>();
-        for (String token : SPACE.split(NOISE.matcher(Normalizer.normalize(original, Normalizer.Form.NFKC)).replaceAll(" ").strip())) {
-            if (token.isEmpty()) {
-                continue;
-            }
+        Set<String> tokens = new HashSet<>();
+        List<String> lowered = new ArrayList<>();
+        for (String token : words(nfkc)) {
             String lower = token.toLowerCase(Locale.ROOT);
             tokens.add(lower);
-            if (ENTITY.matcher(token).matches()) {
+            lowered.add(lower);
+            if (entity(token)) {
                 entities.add(lower);
             }
         }
-        return new QueryText(Json.canonical(skeleton), normalise(original), entities, tokens, original);
+        // ASCII lower-casing changes letters only, never what is noise or space, so the normalised
+        // text is the tokens lower-cased and sorted; other text is normalised as the definition says
+        String normalised = isAscii(nfkc) ? sortedWords(lowered) : normaliseNfkc(nfkc);
+        return new QueryText(skeleton, normalised, entities, tokens, original);
     }
 
     /**
@@ -62,14 +72,103 @@ record QueryText(String skeleton, String normalised, Set<String> entities, Set<S
     }
 
     static String normalise(String text) {
-        String s = Normalizer.normalize(text, Normalizer.Form.NFKC).toLowerCase(Locale.ROOT);
-        s = NOISE.matcher(s).replaceAll(" ").strip();
-        if (s.isEmpty()) {
+        return normaliseNfkc(nfkc(text));
+    }
+
+    private static String normaliseNfkc(String nfkc) {
+        return sortedWords(words(nfkc.toLowerCase(Locale.ROOT)));
+    }
+
+    private static String sortedWords(List<String> words) {
+        if (words.isEmpty()) {
             return "";
         }
-        String[] words = SPACE.split(s);
-        Arrays.sort(words);
+        words.sort(null);
         return String.join(" ", words);
+    }
+
+    /** Unicode NFKC; ASCII text is its own normal form, so it skips the normaliser. */
+    private static String nfkc(String text) {
+        return isAscii(text) ? text : Normalizer.normalize(text, Normalizer.Form.NFKC);
+    }
+
+    private static boolean isAscii(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            if (text.charAt(i) >= 0x80) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The words of {@code text}: runs of punctuation and symbols become one space, the ends are
+     * stripped ({@link String#strip()}), and what is left is split at runs of ASCII whitespace
+     * (what {@code \s} matches without {@code UNICODE_CHARACTER_CLASS}). A modifiable list.
+     */
+    static List<String> words(String text) {
+        String stripped = denoise(text).strip();
+        List<String> words = new ArrayList<>();
+        int start = -1;
+        for (int i = 0; i < stripped.length(); i++) {
+            if (isSpace(stripped.charAt(i))) {
+                if (start >= 0) {
+                    words.add(stripped.substring(start, i));
+                    start = -1;
+                }
+            } else if (start < 0) {
+                start = i;
+            }
+        }
+        if (start >= 0) {
+            words.add(stripped.substring(start));
+        }
+        return words;
+    }
+
+    /** {@code text} with each run of punctuation and symbol code points replaced by one space. */
+    private static String denoise(String text) {
+        StringBuilder out = null;
+        boolean inNoise = false;
+        for (int i = 0; i < text.length(); ) {
+            int cp = text.codePointAt(i);
+            int next = i + Character.charCount(cp);
+            boolean noise = (NOISE_CATEGORIES >> Character.getType(cp) & 1) != 0;
+            if (noise && out == null) {
+                out = new StringBuilder(text.length()).append(text, 0, i);
+            }
+            if (out != null) {
+                if (!noise) {
+                    out.append(text, i, next);
+                } else if (!inNoise) {
+                    out.append(' ');
+                }
+            }
+            inNoise = noise;
+            i = next;
+        }
+        return out == null ? text : out.toString();
+    }
+
+    private static boolean isSpace(char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == 0x0B || c == '\f' || c == '\r';
+    }
+
+    /**
+     * A digit, capital or title-case letter somewhere, and no line terminator (the pattern's
+     * {@code .} does not match one, so such a token never matched).
+     */
+    static boolean entity(String token) {
+        boolean found = false;
+        for (int i = 0; i < token.length(); ) {
+            int cp = token.codePointAt(i);
+            if (cp == '\n' || cp == '\r' || cp == 0x85 || cp == 0x2028 || cp == 0x2029) {
+                return false;
+            }
+            found |= (ENTITY_CATEGORIES >> Character.getType(cp) & 1) != 0;
+            i += Character.charCount(cp);
+        }
+        return found;
     }
 
     /** Similarity in [0, 1]: 1 minus the edit distance over the longer length, in code points. */
@@ -99,29 +198,5 @@ record QueryText(String skeleton, String normalised, Set<String> entities, Set<S
         int[] a = normalised.codePoints().toArray();
         int[] b = other.normalised.codePoints().toArray();
         return 1.0 - (double) EditDistance.levenshtein(a, b) / longer;
-    }
-
-    /** A copy of {@code node} with every string replaced by "" (keys sorted), collecting the strings in that order. */
-    private static JsonNode strip(JsonNode node, List<String> strings) {
-        if (node.isTextual()) {
-            strings.add(node.asText());
-            return Json.mapper().getNodeFactory().textNode("");
-        }
-        if (node instanceof ObjectNode object) {
-            TreeMap<String, JsonNode> sorted = new TreeMap<>();
-            for (Iterator<String> names = object.fieldNames(); names.hasNext(); ) {
-                String name = names.next();
-                sorted.put(name, object.get(name));
-            }
-            ObjectNode copy = Json.object();
-            sorted.forEach((name, value) -> copy.set(name, strip(value, strings)));
-            return copy;
-        }
-        if (node instanceof ArrayNode array) {
-            ArrayNode copy = Json.mapper().createArrayNode();
-            array.forEach(element -> copy.add(strip(element, strings)));
-            return copy;
-        }
-        return node;
     }
 }

@@ -68,7 +68,9 @@ public final class StallMonitor {
 
     /** Records a proposed call with every detector, then asks them in order whether it may run. */
     public CallDecision beforeCall(ProposedCall call) {
-        detectors.forEach(d -> d.recordCall(call));
+        for (StallDetector detector : detectors) {
+            detector.recordCall(call);
+        }
         for (StallDetector detector : detectors) {
             Optional<Map<String, Object>> evidence = detector.checkCall(call);
             if (evidence.isPresent()) {
@@ -84,7 +86,9 @@ public final class StallMonitor {
         if (observed.isEmpty()) {
             return new StepReview(List.of(), Optional.empty());
         }
-        detectors.forEach(d -> d.recordStep(observed));
+        for (StallDetector detector : detectors) {
+            detector.recordStep(observed);
+        }
         List<Finding> warnings = new ArrayList<>();
         Finding stop = null;
         for (StallDetector detector : detectors) {
