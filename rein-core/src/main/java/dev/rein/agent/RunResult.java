@@ -1,11 +1,12 @@
 package dev.rein.agent;
 
+import dev.rein.approval.ApprovalRequest;
+import dev.rein.internal.collect.GrowingList;
+import dev.rein.model.Message;
+import dev.rein.model.Usage;
 import dev.rein.run.FinishReport;
 import dev.rein.run.Reasons;
 import dev.rein.run.RunStatus;
-import dev.rein.approval.ApprovalRequest;
-import dev.rein.model.Message;
-import dev.rein.model.Usage;
 import dev.rein.state.AgentState;
 import dev.rein.state.Handoff;
 import java.math.BigDecimal;
@@ -25,7 +26,7 @@ public record RunResult(String runId, RunStatus status, String reason, String me
                         Usage usage, BigDecimal costUsd, Duration duration, FinishReport finish, List<Message> history,
                         AgentState state, List<ApprovalRequest> pendingApprovals) {
     public RunResult {
-        history = List.copyOf(history);
+        history = GrowingList.of(history);
         pendingApprovals = pendingApprovals == null ? List.of() : List.copyOf(pendingApprovals);
     }
 

@@ -1,7 +1,7 @@
 package dev.rein.model;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-
+import dev.rein.internal.collect.GrowingList;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -30,7 +30,7 @@ public record ModelRequest(
         system = system == null ? List.of() : List.copyOf(system);
         tools = tools == null ? List.of() : List.copyOf(tools);
         toolChoice = toolChoice == null ? ToolChoice.auto() : toolChoice;
-        messages = List.copyOf(messages);
+        messages = GrowingList.of(messages); // the run's history as it is, not a copy per request
         options = options == null ? ModelOptions.NONE : options;
         stopSequences = stopSequences == null ? List.of() : List.copyOf(stopSequences);
         if (maxTokens <= 0) {

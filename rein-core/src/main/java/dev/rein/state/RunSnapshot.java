@@ -1,11 +1,12 @@
 package dev.rein.state;
 
-import dev.rein.run.FinishReport;
-import dev.rein.run.RunStatus;
 import dev.rein.approval.ApprovalRequest;
 import dev.rein.approval.ApprovalState;
+import dev.rein.internal.collect.GrowingList;
 import dev.rein.model.Message;
 import dev.rein.model.Usage;
+import dev.rein.run.FinishReport;
+import dev.rein.run.RunStatus;
 import dev.rein.tool.Principal;
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -44,7 +45,7 @@ public record RunSnapshot(int format, String runId, long version, String goal, S
     public RunSnapshot {
         Objects.requireNonNull(runId, "runId");
         Objects.requireNonNull(status, "status");
-        history = List.copyOf(history);
+        history = GrowingList.of(history); // the run's history as it is, not a copy per checkpoint
         toolCallCounts = toolCallCounts == null ? Map.of() : Map.copyOf(toolCallCounts);
         approvals = approvals == null ? ApprovalState.NONE : approvals;
         usage = usage == null ? Usage.ZERO : usage;
