@@ -64,11 +64,14 @@ final class ToolStage {
      */
     List<ToolCall> prepare(List<ToolCall> calls) {
         Map<String, ToolResult> done = run.approvals.completed();
-        List<ToolCall> toRun = new ArrayList<>();
+        List<ToolCall> toRun = new ArrayList<>(calls.size());
         for (ToolCall call : calls) {
             if (!done.containsKey(call.id())) {
                 ToolCall effective = run.approvals.applyEdit(call);
-                run.approvals.editedArguments(call.id()).ifPresent(args -> edits.put(call.id(), args));
+                Optional<JsonNode> edited = run.approvals.editedArguments(call.id());
+                if (edited.isPresent()) {
+                    edits.put(call.id(), edited.get());
+                }
                 toRun.add(effective);
             }
         }
