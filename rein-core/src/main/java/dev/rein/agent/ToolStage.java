@@ -95,7 +95,7 @@ final class ToolStage {
     Batch collect(List<ToolCall> calls, List<ToolCall> toRun, List<ToolOutcome> fresh) {
         int step = run.step();
         Map<String, ToolResult> completed = run.approvals.completed();
-        if (completed.isEmpty() && toRun.size() == calls.size() && allDone(fresh) && distinctIds(calls)) {
+        if (completed.isEmpty() && doneInCallOrder(calls, fresh) && distinctIds(calls)) {
             // The usual step: every call ran now and none waits; the results are the outcomes' in call order.
             ToolResult[] results = new ToolResult[fresh.size()];
             for (int i = 0; i < results.length; i++) {
@@ -128,9 +128,13 @@ final class ToolStage {
         return new Batch.Results(calls.stream().map(c -> done.get(c.id())).toList());
     }
 
-    private static boolean allDone(List<ToolOutcome> outcomes) {
-        for (ToolOutcome outcome : outcomes) {
-            if (!(outcome instanceof ToolOutcome.Done)) {
+    /** Whether every call has its result, at the call's own position. */
+    private static boolean doneInCallOrder(List<ToolCall> calls, List<ToolOutcome> outcomes) {
+        if (outcomes.size() != calls.size()) {
+            return false;
+        }
+        for (int i = 0; i < outcomes.size(); i++) {
+            if (!(outcomes.get(i) instanceof ToolOutcome.Done) || !outcomes.get(i).callId().equals(calls.get(i).id())) {
                 return false;
             }
         }
