@@ -107,7 +107,7 @@ final class SimpleSchema {
             }
         }
         // Object and array keywords only where the type settles that they apply.
-        if (objectKeywords && !Set.of("object").equals(types) || items != null && !Set.of("array").equals(types)) {
+        if ((objectKeywords && !Set.of("object").equals(types)) || (items != null && !Set.of("array").equals(types))) {
             return null;
         }
         return new SimpleSchema(types, textEnum, properties, required, closed, items);
