@@ -126,16 +126,13 @@ final class AgentLoop {
 
     private ModelRequest request(ToolChoice choice) {
         AgentConfig c = run.config;
-        return ModelRequest.builder(c.modelName())
-                .system(c.requestSystemPrompt())
-                .tools(run.tools().definitions())
-                .toolChoice(choice)
-                .messages(StateBlock.withMemory(StateBlock.messages(run.history(), run.state(), c.stateInPrompt(),
-                        c.budget().maxSteps()), run.recalledMemory()))
-                .maxTokens(c.maxTokens())
-                .options(c.requestOptions())
-                .temperature(c.temperature())
-                .build();
+        String system = c.requestSystemPrompt();
+        // What the builder would build (no top-p, top-k or stop sequences), without its copies of the
+        // history and the tool list into lists that the request then copies again.
+        return new ModelRequest(c.modelName(), system == null || system.isEmpty() ? List.of() : List.of(new TextBlock(system)),
+                run.tools().definitions(), choice, StateBlock.withMemory(StateBlock.messages(run.historyCopy(), run.state(),
+                        c.stateInPrompt(), c.budget().maxSteps()), run.recalledMemory()),
+                c.maxTokens(), c.requestOptions(), c.temperature(), null, null, List.of());
     }
 
     /** One model step: the step function decides, from the budget, whether the model is called. */
@@ -202,6 +199,10 @@ final class AgentLoop {
     }
 
     static String answerText(List<Message> history) {
+        int last = history.size() - 1;
+        if (last >= 0 && history.get(last).role() == Role.ASSISTANT && (last == 0 || history.get(last - 1).role() != Role.ASSISTANT)) {
+            return history.get(last).text(); // one assistant turn (the usual case): its text, without a builder
+        }
         StringBuilder text = new StringBuilder();
         for (int i = history.size() - 1; i >= 0 && history.get(i).role() == Role.ASSISTANT; i--) {
             text.insert(0, history.get(i).text());

@@ -55,6 +55,8 @@ final class Run {
     final OutputStore outputs;
     private final List<Message> history = new ArrayList<>();
     private final List<Message> historyView = Collections.unmodifiableList(history);
+    /** An immutable copy of the history, made when first asked for after a change; null when stale. */
+    private List<Message> historyCopy;
     private RunStatus status = RunStatus.RUNNING;
     /**
      * What the loop's decisions remember: verification refusals (persisted) and empty turns (not
@@ -217,19 +219,34 @@ final class Run {
         return historyView;
     }
 
+    /**
+     * The history as it is now, as an immutable list that later changes do not affect. One copy
+     * serves every reader until the history changes: the checkpoint after a tool step and the next
+     * step's request share it, and a snapshot or request keeps it without copying it again.
+     */
+    List<Message> historyCopy() {
+        if (historyCopy == null) {
+            historyCopy = List.copyOf(history);
+        }
+        return historyCopy;
+    }
+
     void append(Message message) {
         history.add(message);
+        historyCopy = null;
     }
 
     /** Adds text to the last user message, or a new user message after an assistant turn. */
     void appendUserText(String text) {
         AgentLoop.appendUserText(history, text);
+        historyCopy = null;
     }
 
     /** A context edit replaced the history. */
     void replaceHistory(List<Message> edited) {
         history.clear();
         history.addAll(edited);
+        historyCopy = null;
     }
 
     RunStatus status() {

@@ -64,11 +64,14 @@ final class ToolStage {
      */
     List<ToolCall> prepare(List<ToolCall> calls) {
         Map<String, ToolResult> done = run.approvals.completed();
-        List<ToolCall> toRun = new ArrayList<>();
+        List<ToolCall> toRun = new ArrayList<>(calls.size());
         for (ToolCall call : calls) {
             if (!done.containsKey(call.id())) {
                 ToolCall effective = run.approvals.applyEdit(call);
-                run.approvals.editedArguments(call.id()).ifPresent(args -> edits.put(call.id(), args));
+                Optional<JsonNode> edited = run.approvals.editedArguments(call.id());
+                if (edited.isPresent()) {
+                    edits.put(call.id(), edited.get());
+                }
                 toRun.add(effective);
             }
         }
@@ -91,7 +94,18 @@ final class ToolStage {
      */
     Batch collect(List<ToolCall> calls, List<ToolCall> toRun, List<ToolOutcome> fresh) {
         int step = run.step();
-        Map<String, ToolResult> done = new LinkedHashMap<>(run.approvals.completed());
+        Map<String, ToolResult> completed = run.approvals.completed();
+        if (completed.isEmpty() && doneInCallOrder(calls, fresh) && distinctIds(calls)) {
+            // The usual step: every call ran now and none waits; the results are the outcomes' in call order.
+            ToolResult[] results = new ToolResult[fresh.size()];
+            for (int i = 0; i < results.length; i++) {
+                results[i] = ((ToolOutcome.Done) fresh.get(i)).result();
+                run.observed(step, toRun.get(i).arguments(), results[i]);
+            }
+            run.approvals.clear();
+            return new Batch.Results(List.of(results));
+        }
+        Map<String, ToolResult> done = new LinkedHashMap<>(completed);
         List<ToolOutcome.Deferred> deferred = new ArrayList<>();
         for (int i = 0; i < fresh.size(); i++) {
             switch (fresh.get(i)) {
@@ -112,6 +126,34 @@ final class ToolStage {
         }
         run.approvals.clear();
         return new Batch.Results(calls.stream().map(c -> done.get(c.id())).toList());
+    }
+
+    /** Whether every call has its result, at the call's own position. */
+    private static boolean doneInCallOrder(List<ToolCall> calls, List<ToolOutcome> outcomes) {
+        if (outcomes.size() != calls.size()) {
+            return false;
+        }
+        for (int i = 0; i < outcomes.size(); i++) {
+            if (!(outcomes.get(i) instanceof ToolOutcome.Done) || !outcomes.get(i).callId().equals(calls.get(i).id())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Calls with one id share a result (the last one's) in the general path; the short path needs them distinct. */
+    private static boolean distinctIds(List<ToolCall> calls) {
+        if (calls.size() > 16) {
+            return false; // not worth comparing every pair
+        }
+        for (int i = 1; i < calls.size(); i++) {
+            for (int j = 0; j < i; j++) {
+                if (calls.get(i).id().equals(calls.get(j).id())) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     /** Whether the executor runs {@code call} after the reads, one at a time (WRITE and IRREVERSIBLE tools). */

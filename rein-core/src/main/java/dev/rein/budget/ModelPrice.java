@@ -51,17 +51,46 @@ public record ModelPrice(BigDecimal inputPerMTok, BigDecimal cacheReadPerMTok, B
     /** The cost in USD of one call's usage, counting every kind of token. */
     public BigDecimal cost(Usage usage) {
         long plainWrites = usage.cacheWriteInputTokens();
-        BigDecimal perMillion = inputPerMTok.multiply(BigDecimal.valueOf(usage.inputTokens()))
-                .add(outputPerMTok.multiply(BigDecimal.valueOf(usage.outputTokens())))
-                .add(cacheReadPerMTok.multiply(BigDecimal.valueOf(usage.cacheReadInputTokens())));
-        for (Map.Entry<String, Long> detail : usage.cacheWriteDetail().entrySet()) {
-            BigDecimal price = cacheWriteClassPerMTok.get(detail.getKey());
-            if (price != null) {
-                perMillion = perMillion.add(price.multiply(BigDecimal.valueOf(detail.getValue())));
-                plainWrites -= detail.getValue();
+        Sum perMillion = new Sum();
+        perMillion.add(inputPerMTok, usage.inputTokens());
+        perMillion.add(outputPerMTok, usage.outputTokens());
+        perMillion.add(cacheReadPerMTok, usage.cacheReadInputTokens());
+        if (!usage.cacheWriteDetail().isEmpty()) {
+            for (Map.Entry<String, Long> detail : usage.cacheWriteDetail().entrySet()) {
+                BigDecimal price = cacheWriteClassPerMTok.get(detail.getKey());
+                if (price != null) {
+                    perMillion.add(price, detail.getValue());
+                    plainWrites -= detail.getValue();
+                }
             }
         }
-        perMillion = perMillion.add(cacheWritePerMTok.multiply(BigDecimal.valueOf(plainWrites)));
-        return perMillion.divide(MILLION, MathContext.DECIMAL64);
+        perMillion.add(cacheWritePerMTok, plainWrites);
+        return perMillion.total().divide(MILLION, MathContext.DECIMAL64);
+    }
+
+    /**
+     * The exact sum of price × tokens over the kinds of token. A kind not used adds a zero, which
+     * changes nothing but the scale of the sum (an exact sum has the larger scale of its terms, and
+     * the scale carries into the quotient); so it is not multiplied and added, only its scale is
+     * kept. The total has the value and the scale of adding every product.
+     */
+    private static final class Sum {
+        private BigDecimal sum;
+        private int scale = Integer.MIN_VALUE;
+
+        void add(BigDecimal price, long tokens) {
+            scale = Math.max(scale, price.scale()); // the product's scale: the price's plus 0
+            if (tokens != 0) {
+                BigDecimal product = price.multiply(BigDecimal.valueOf(tokens));
+                sum = sum == null ? product : sum.add(product);
+            }
+        }
+
+        BigDecimal total() {
+            if (sum == null) {
+                return BigDecimal.valueOf(0, scale);
+            }
+            return sum.scale() < scale ? sum.setScale(scale) : sum;
+        }
     }
 }

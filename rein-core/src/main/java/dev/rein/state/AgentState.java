@@ -7,6 +7,7 @@ import dev.rein.tool.ToolResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.IntFunction;
 
 /**
  * What the run knows, apart from the chat history: the goal, confirmed facts (each with its
@@ -36,15 +37,26 @@ public record AgentState(String goal, List<Fact> facts, List<String> hypotheses,
      * with a source becomes a fact. Errors and results without a source never become facts.
      */
     public AgentState observe(int step, JsonNode arguments, ToolResult result) {
-        List<AttemptedAction> attempts = new ArrayList<>(attemptedActions);
-        attempts.add(new AttemptedAction(step, result.callId(), result.toolName(), ActionHash.of(result.toolName(), arguments),
-                result.errorClass().name(), result.isError()));
+        List<AttemptedAction> attempts = appended(attemptedActions, new AttemptedAction(step, result.callId(), result.toolName(),
+                ActionHash.of(result.toolName(), arguments), result.errorClass().name(), result.isError()), AttemptedAction[]::new);
         List<Fact> newFacts = facts;
         if (!result.isError() && result.errorClass() == ErrorClass.NONE && result.source() != null && !result.source().isBlank()) {
-            newFacts = new ArrayList<>(facts);
-            newFacts.add(new Fact(shorten(result.content()), result.source(), result.observedAt(), result.toolName(), result.callId()));
+            newFacts = appended(facts, new Fact(shorten(result.content()), result.source(), result.observedAt(), result.toolName(),
+                    result.callId()), Fact[]::new);
         }
         return new AgentState(goal, newFacts, hypotheses, openQuestions, attempts, budget);
+    }
+
+    /**
+     * {@code list} and {@code item} as an immutable list, which the constructor keeps as it is: the
+     * elements are copied twice (into the array, into the list) instead of three or four times
+     * through an {@code ArrayList} that grows. This runs for every tool result, on lists that grow
+     * with the run.
+     */
+    private static <T> List<T> appended(List<T> list, T item, IntFunction<T[]> arrays) {
+        T[] all = list.toArray(arrays.apply(list.size() + 1));
+        all[list.size()] = item;
+        return List.of(all);
     }
 
     public AgentState withHypotheses(List<String> more) {

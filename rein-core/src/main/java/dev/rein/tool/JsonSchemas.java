@@ -33,13 +33,24 @@ final class JsonSchemas {
     /** A compiled schema; thread-safe. */
     static final class Compiled {
         private final JsonSchema schema;
+        /** A sure "valid" for simple schemas, or null. */
+        private final SimpleSchema shortcut;
 
-        private Compiled(JsonSchema schema) {
+        private Compiled(JsonSchema schema, SimpleSchema shortcut) {
             this.schema = schema;
+            this.shortcut = shortcut;
         }
 
         /** The validation problems of {@code value}, each as "path: message"; empty when valid. */
         List<String> problems(JsonNode value) {
+            if (shortcut != null && shortcut.surelyValid(value)) {
+                return List.of(); // what the validator would answer, without its per-call work
+            }
+            return validatorProblems(value);
+        }
+
+        /** The validator's own answer, never the shortcut's (tests compare the two). */
+        List<String> validatorProblems(JsonNode value) {
             Set<ValidationMessage> messages = schema.validate(value);
             return messages.stream()
                     .sorted(Comparator.comparing(ValidationMessage::getMessage))
@@ -52,7 +63,7 @@ final class JsonSchemas {
         try {
             JsonSchema compiled = FACTORY.getSchema(schema);
             compiled.initializeValidators();
-            return new Compiled(compiled);
+            return new Compiled(compiled, SimpleSchema.of(schema));
         } catch (RuntimeException e) {
             throw new ReinException("tool '" + toolName + "' has an input schema the validator cannot use: " + e.getMessage(), e);
         }

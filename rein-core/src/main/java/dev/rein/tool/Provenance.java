@@ -27,6 +27,6 @@ final class Provenance implements ToolInterceptor {
                     + "' returned data without a source, and this agent only accepts observations with one."
                     + " The result was discarded. Use another tool or report that the information could not be confirmed."));
         }
-        return ToolOutcome.of(result.withSource("tool:" + invocation.tool().name()));
+        return ToolOutcome.of(result.withSource(invocation.tool().defaultSource));
     }
 }

@@ -14,6 +14,9 @@ import java.util.TreeSet;
 public interface ScopePolicy {
     /** Every required scope must be granted. */
     ScopePolicy REQUIRED_SCOPES = (principal, tool, arguments) -> {
+        if (tool.requiredScopes().isEmpty() || principal.scopes().containsAll(tool.requiredScopes())) {
+            return Optional.empty(); // nothing missing: no set to build per call
+        }
         Set<String> missing = new TreeSet<>(tool.requiredScopes());
         missing.removeAll(principal.scopes());
         return missing.isEmpty() ? Optional.empty()

@@ -29,6 +29,8 @@ public final class Tool {
     private final String resourceArgument;
     private final boolean idempotent;
     private final JsonSchemas.Compiled compiledSchema;
+    /** The source given to results that name none ({@link Provenance}), made once instead of per call. */
+    final String defaultSource;
 
     private Tool(Builder b, JsonSchemas.Compiled compiledSchema) {
         this.compiledSchema = compiledSchema;
@@ -41,6 +43,7 @@ public final class Tool {
         this.polling = b.polling;
         this.resourceArgument = b.resourceArgument;
         this.idempotent = b.idempotent;
+        this.defaultSource = "tool:" + b.name;
     }
 
     public static Builder builder(String name) {

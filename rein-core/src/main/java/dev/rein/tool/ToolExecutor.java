@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -95,11 +94,12 @@ public final class ToolExecutor {
         // A trust boundary: what the stages and the handler get is theirs; mutating it must not
         // rewrite the assistant turn in the history or the next request.
         ToolCall call = new ToolCall(proposed.id(), proposed.name(), proposed.arguments().deepCopy(), proposed.index());
-        Optional<Tool> tool = registry.find(call.name());
-        ToolOutcome outcome = tool.isPresent() ? runStages(new ToolInvocation(call, tool.get(), context)) : unknownTool(call);
+        Tool tool = registry.get(call.name());
+        ToolOutcome outcome = tool != null ? runStages(new ToolInvocation(call, tool, context)) : unknownTool(call);
         Instant end = context.clock().instant();
         // Results were stamped with the system clock where they were made; the run's clock wins.
-        return outcome.map(result -> result.withDuration(Duration.between(start, end)).withObservedAt(end));
+        return outcome instanceof ToolOutcome.Done done ? ToolOutcome.of(done.result().stamped(Duration.between(start, end), end))
+                : outcome;
     }
 
     /**
@@ -164,15 +164,17 @@ public final class ToolExecutor {
     public List<ToolOutcome> runAll(List<ToolCall> calls, Function<ToolCall, ToolContext> contexts,
                                     Consumer<ToolOutcome> onOutcome) throws InterruptedException {
         ToolOutcome[] outcomes = new ToolOutcome[calls.size()];
-        List<Integer> reads = new ArrayList<>();
+        int[] reads = new int[calls.size()];
+        List<ToolCall> readCalls = new ArrayList<>(calls.size());
         for (int i = 0; i < calls.size(); i++) {
             if (!sideEffecting(calls.get(i))) {
-                reads.add(i);
+                reads[readCalls.size()] = i;
+                readCalls.add(calls.get(i));
             }
         }
-        List<ToolOutcome> readOutcomes = concurrently(reads.stream().map(calls::get).toList(), contexts, onOutcome);
-        for (int r = 0; r < reads.size(); r++) {
-            outcomes[reads.get(r)] = readOutcomes.get(r);
+        List<ToolOutcome> readOutcomes = concurrently(readCalls, contexts, onOutcome);
+        for (int r = 0; r < readCalls.size(); r++) {
+            outcomes[reads[r]] = readOutcomes.get(r);
         }
         for (int i = 0; i < calls.size(); i++) {
             if (outcomes[i] == null) {
@@ -188,7 +190,8 @@ public final class ToolExecutor {
      * WRITE or IRREVERSIBLE tool); an engine that runs each call as its own task orders them by this.
      */
     public boolean sideEffecting(ToolCall call) {
-        return registry.find(call.name()).map(t -> t.risk() != Risk.READ).orElse(false);
+        Tool tool = registry.get(call.name());
+        return tool != null && tool.risk() != Risk.READ;
     }
 
     private List<ToolOutcome> concurrently(List<ToolCall> calls, Function<ToolCall, ToolContext> contexts,

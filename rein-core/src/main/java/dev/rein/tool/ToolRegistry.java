@@ -57,6 +57,11 @@ public final class ToolRegistry {
         return Optional.ofNullable(tools.get(name));
     }
 
+    /** The tool named {@code name}, or null: {@link #find} without the {@code Optional}, for the executor's per-call paths. */
+    Tool get(String name) {
+        return tools.get(name);
+    }
+
     public List<Tool> tools() {
         return List.copyOf(tools.values());
     }

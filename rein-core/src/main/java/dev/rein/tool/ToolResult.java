@@ -76,6 +76,11 @@ public record ToolResult(String callId, String toolName, String content, boolean
         return new ToolResult(callId, toolName, content, isError, errorClass, newSource, observedAt, duration, retryAfter, reinMessage);
     }
 
+    /** With both the call's duration and the time it was observed (one copy instead of two). */
+    ToolResult stamped(Duration newDuration, Instant when) {
+        return new ToolResult(callId, toolName, content, isError, errorClass, source, when, newDuration, retryAfter, reinMessage);
+    }
+
     public ToolResult withRetryAfter(Duration hint) {
         return new ToolResult(callId, toolName, content, isError, errorClass, source, observedAt, duration, hint, reinMessage);
     }
