@@ -3,6 +3,7 @@ package dev.rein.agent;
 import dev.rein.run.FinalAnswer;
 import dev.rein.run.FinishReport;
 import dev.rein.run.NextStep;
+import dev.rein.internal.collect.GrowingList;
 import dev.rein.internal.loop.Step;
 import dev.rein.internal.text.Durations;
 import dev.rein.run.Reasons;
@@ -130,7 +131,7 @@ final class AgentLoop {
         // What the builder would build (no top-p, top-k or stop sequences), without its copies of the
         // history and the tool list into lists that the request then copies again.
         return new ModelRequest(c.modelName(), system == null || system.isEmpty() ? List.of() : List.of(new TextBlock(system)),
-                run.tools().definitions(), choice, StateBlock.withMemory(StateBlock.messages(run.historyCopy(), run.state(),
+                run.tools().definitions(), choice, StateBlock.withMemory(StateBlock.messages(run.history(), run.state(),
                         c.stateInPrompt(), c.budget().maxSteps()), run.recalledMemory()),
                 c.maxTokens(), c.requestOptions(), c.temperature(), null, null, List.of());
     }
@@ -152,7 +153,7 @@ final class AgentLoop {
 
     /** What the verifiers (and the critic) still miss in a proposed answer. */
     List<String> missing(NextStep.Answer answer) throws InterruptedException {
-        return guards.verify(new FinalAnswer(run.goal, answer.text(), answer.report(), List.copyOf(run.history())));
+        return guards.verify(new FinalAnswer(run.goal, answer.text(), answer.report(), run.history()));
     }
 
     /**
@@ -295,16 +296,17 @@ final class AgentLoop {
         run.appendUserText(text);
     }
 
-    static void appendUserText(List<Message> history, String text) {
-        Message last = history.get(history.size() - 1);
+    static GrowingList<Message> withUserText(List<Message> history, String text) {
+        GrowingList<Message> list = GrowingList.of(history);
+        Message last = list.get(list.size() - 1);
         if (last.role() == Role.USER) {
             List<ContentBlock> blocks = new ArrayList<>(last.content());
             blocks.add(new TextBlock(text));
-            history.set(history.size() - 1, Message.user(blocks));
-        } else {
-            history.add(Message.user(text));
+            return list.withLast(Message.user(blocks));
         }
+        return list.with(Message.user(text));
     }
+
 
     private RunResult failedCall(ModelCaller.CallFailed failed) {
         if (failed.reason.equals(BudgetKind.DEADLINE.reason())) {

@@ -22,7 +22,7 @@ final class Checkpoints {
         run.noteBudget(new BudgetUsage(run.step(), run.meter.usage(), run.meter.costUsd(), active));
         RunSnapshot snapshot = new RunSnapshot(RunSnapshot.FORMAT, run.runId, run.version() + 1, run.goal, run.config.modelName(),
                 run.status(), result == null ? "" : result.reason(), result == null ? "" : result.message(),
-                result == null ? "" : result.answer(), run.createdAt, now, active, run.principal, run.historyCopy(), run.step(),
+                result == null ? "" : result.answer(), run.createdAt, now, active, run.principal, run.history(), run.step(),
                 run.meter.usage(), run.meter.costUsd(), run.decisions().verificationFailures(), run.executor.callCounts(), run.state(),
                 run.approvals.snapshot(), result == null ? null : result.finish(), run.conversation);
         // masks secrets that became known late, and any that reached text Rein cannot mask on entry (thinking)

@@ -3,6 +3,7 @@ package dev.rein.agent;
 import dev.rein.approval.ApprovalRequest;
 import dev.rein.approval.ApprovalState;
 import dev.rein.budget.BudgetKind;
+import dev.rein.internal.collect.GrowingList;
 import dev.rein.model.ContentBlock;
 import dev.rein.model.Message;
 import dev.rein.model.ModelResponse;
@@ -327,16 +328,12 @@ public final class DrivenRun {
 
     /** The snapshot with text added to the last user message (or a new one after an assistant turn). */
     public static RunSnapshot appendUserText(RunSnapshot s, String text) {
-        List<Message> history = new ArrayList<>(s.history());
-        AgentLoop.appendUserText(history, text);
-        return with(s, history, s.activeMillis(), s.verificationFailures(), s.approvals(), s.status());
+        return with(s, AgentLoop.withUserText(s.history(), text), s.activeMillis(), s.verificationFailures(), s.approvals(), s.status());
     }
 
     /** The snapshot with a user message of these blocks added. */
     public static RunSnapshot observe(RunSnapshot s, List<ContentBlock> blocks) {
-        List<Message> history = new ArrayList<>(s.history());
-        history.add(Message.user(blocks));
-        return with(s, history, s.activeMillis(), s.verificationFailures(), s.approvals(), s.status());
+        return with(s, GrowingList.of(s.history()).with(Message.user(blocks)), s.activeMillis(), s.verificationFailures(), s.approvals(), s.status());
     }
 
     /** The snapshot as the engine's clock and decisions see it now. */

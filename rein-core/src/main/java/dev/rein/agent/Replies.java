@@ -1,6 +1,7 @@
 package dev.rein.agent;
 
 import dev.rein.ReinException;
+import dev.rein.internal.collect.GrowingList;
 import dev.rein.model.ContentBlock;
 import dev.rein.model.Message;
 import dev.rein.model.Role;
@@ -51,20 +52,22 @@ final class Replies {
      * Adds the reply to the history. A turn that ended in the finish tool left that call without a
      * result; it gets one first, so the history stays well formed for every provider.
      */
-    static void open(List<Message> history, String text) {
+    static GrowingList<Message> opened(GrowingList<Message> history, String text) {
         Message last = history.get(history.size() - 1);
         List<ContentBlock> blocks = new ArrayList<>();
+        GrowingList<Message> before = history;
         if (last.role() == Role.ASSISTANT) {
             for (ToolUseBlock use : last.toolUses()) {
                 blocks.add(new ToolResultBlock(use.id(), "[rein] The turn ended here; the person's reply follows.", false));
             }
         } else {
             blocks.addAll(last.content());
-            history.remove(history.size() - 1);
+            before = history.withoutLast();
         }
         blocks.add(new TextBlock(text));
-        history.add(Message.user(blocks));
+        return before.with(Message.user(blocks));
     }
+
 
     /** Traces the new turn: the reply, and the run running again. */
     static void announce(Run run) {

@@ -5,6 +5,7 @@ import dev.rein.tool.ToolOutcome;
 import dev.rein.run.FinishReport;
 import dev.rein.run.RunStatus;
 import dev.rein.internal.approval.ApprovalLedger;
+import dev.rein.internal.collect.GrowingList;
 import dev.rein.approval.ApprovalState;
 import dev.rein.budget.BudgetMeter;
 import dev.rein.internal.loop.Step;
@@ -29,7 +30,6 @@ import java.time.Instant;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.state.BudgetUsage;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 
@@ -53,10 +53,12 @@ final class Run {
     ToolExecutor executor;
     final Recorder recorder;
     final OutputStore outputs;
-    private final List<Message> history = new ArrayList<>();
-    private final List<Message> historyView = Collections.unmodifiableList(history);
-    /** An immutable copy of the history, made when first asked for after a change; null when stale. */
-    private List<Message> historyCopy;
+    /**
+     * The conversation so far, immutable and replaced at each change. Appending shares the array of
+     * the previous version (see {@link GrowingList}), so a request or checkpoint can keep the list
+     * it is given, and no step copies the whole history.
+     */
+    private GrowingList<Message> history = GrowingList.empty();
     private RunStatus status = RunStatus.RUNNING;
     /**
      * What the loop's decisions remember: verification refusals (persisted) and empty turns (not
@@ -107,16 +109,16 @@ final class Run {
         this.tools = new LiveTools(config.tools(), config.toolSources());
         this.executor = RunTools.executor(this, tools.registry(), counts);
         if (from == null) {
-            history.add(Message.user(this.goal));
+            history = history.with(Message.user(this.goal));
         } else {
-            history.addAll(from.history());
+            history = GrowingList.of(from.history());
             meter.restore(from.steps(), from.usage(), from.costUsd());
             version = from.version();
         }
         meter.startTurn(conversation.stepsBefore(), conversation.usageBefore(), conversation.costBefore(),
                 conversation.activeMillisBefore(), config.conversationBudget());
         if (reply != null) {
-            Replies.open(history, this.redactor.redact(reply));
+            history = Replies.opened(history, this.redactor.redact(reply));
         }
         this.decisions = Step.State.start(new Step.Rules(config.maxTokens(), config.maxVerificationFailures(),
                 AgentLoop.MAX_EMPTY_ANSWER_NUDGES, config.finishTool()), from == null || reply != null ? 0 : from.verificationFailures());
@@ -214,39 +216,23 @@ final class Run {
         return meter.steps();
     }
 
-    /** The conversation so far, read-only: it changes through {@link #append}, {@link #appendUserText}, {@link #replaceHistory}. */
-    List<Message> history() {
-        return historyView;
-    }
-
-    /**
-     * The history as it is now, as an immutable list that later changes do not affect. One copy
-     * serves every reader until the history changes: the checkpoint after a tool step and the next
-     * step's request share it, and a snapshot or request keeps it without copying it again.
-     */
-    List<Message> historyCopy() {
-        if (historyCopy == null) {
-            historyCopy = List.copyOf(history);
-        }
-        return historyCopy;
+    /** The conversation so far (immutable): it changes through {@link #append}, {@link #appendUserText}, {@link #replaceHistory}. */
+    GrowingList<Message> history() {
+        return history;
     }
 
     void append(Message message) {
-        history.add(message);
-        historyCopy = null;
+        history = history.with(message);
     }
 
     /** Adds text to the last user message, or a new user message after an assistant turn. */
     void appendUserText(String text) {
-        AgentLoop.appendUserText(history, text);
-        historyCopy = null;
+        history = AgentLoop.withUserText(history, text);
     }
 
     /** A context edit replaced the history. */
     void replaceHistory(List<Message> edited) {
-        history.clear();
-        history.addAll(edited);
-        historyCopy = null;
+        history = GrowingList.of(edited);
     }
 
     RunStatus status() {

@@ -2,12 +2,11 @@ package dev.rein.state;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.approval.ActionHash;
+import dev.rein.internal.collect.GrowingList;
 import dev.rein.tool.ErrorClass;
 import dev.rein.tool.ToolResult;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.function.IntFunction;
 
 /**
  * What the run knows, apart from the chat history: the goal, confirmed facts (each with its
@@ -21,10 +20,11 @@ public record AgentState(String goal, List<Fact> facts, List<String> hypotheses,
 
     public AgentState {
         Objects.requireNonNull(goal, "goal");
-        facts = facts == null ? List.of() : List.copyOf(facts);
-        hypotheses = hypotheses == null ? List.of() : List.copyOf(hypotheses);
-        openQuestions = openQuestions == null ? List.of() : List.copyOf(openQuestions);
-        attemptedActions = attemptedActions == null ? List.of() : List.copyOf(attemptedActions);
+        // Lists that grow by one element per observation: kept as they are, not copied each time.
+        facts = facts == null ? GrowingList.empty() : GrowingList.of(facts);
+        hypotheses = hypotheses == null ? GrowingList.empty() : GrowingList.of(hypotheses);
+        openQuestions = openQuestions == null ? GrowingList.empty() : GrowingList.of(openQuestions);
+        attemptedActions = attemptedActions == null ? GrowingList.empty() : GrowingList.of(attemptedActions);
         budget = budget == null ? BudgetUsage.NONE : budget;
     }
 
@@ -37,38 +37,22 @@ public record AgentState(String goal, List<Fact> facts, List<String> hypotheses,
      * with a source becomes a fact. Errors and results without a source never become facts.
      */
     public AgentState observe(int step, JsonNode arguments, ToolResult result) {
-        List<AttemptedAction> attempts = appended(attemptedActions, new AttemptedAction(step, result.callId(), result.toolName(),
-                ActionHash.of(result.toolName(), arguments), result.errorClass().name(), result.isError()), AttemptedAction[]::new);
+        List<AttemptedAction> attempts = GrowingList.of(attemptedActions).with(new AttemptedAction(step, result.callId(),
+                result.toolName(), ActionHash.of(result.toolName(), arguments), result.errorClass().name(), result.isError()));
         List<Fact> newFacts = facts;
         if (!result.isError() && result.errorClass() == ErrorClass.NONE && result.source() != null && !result.source().isBlank()) {
-            newFacts = appended(facts, new Fact(shorten(result.content()), result.source(), result.observedAt(), result.toolName(),
-                    result.callId()), Fact[]::new);
+            newFacts = GrowingList.of(facts).with(new Fact(shorten(result.content()), result.source(), result.observedAt(),
+                    result.toolName(), result.callId()));
         }
         return new AgentState(goal, newFacts, hypotheses, openQuestions, attempts, budget);
     }
 
-    /**
-     * {@code list} and {@code item} as an immutable list, which the constructor keeps as it is: the
-     * elements are copied twice (into the array, into the list) instead of three or four times
-     * through an {@code ArrayList} that grows. This runs for every tool result, on lists that grow
-     * with the run.
-     */
-    private static <T> List<T> appended(List<T> list, T item, IntFunction<T[]> arrays) {
-        T[] all = list.toArray(arrays.apply(list.size() + 1));
-        all[list.size()] = item;
-        return List.of(all);
-    }
-
     public AgentState withHypotheses(List<String> more) {
-        List<String> all = new ArrayList<>(hypotheses);
-        all.addAll(more);
-        return new AgentState(goal, facts, all, openQuestions, attemptedActions, budget);
+        return new AgentState(goal, facts, GrowingList.of(hypotheses).withAll(more), openQuestions, attemptedActions, budget);
     }
 
     public AgentState withOpenQuestions(List<String> more) {
-        List<String> all = new ArrayList<>(openQuestions);
-        all.addAll(more);
-        return new AgentState(goal, facts, hypotheses, all, attemptedActions, budget);
+        return new AgentState(goal, facts, hypotheses, GrowingList.of(openQuestions).withAll(more), attemptedActions, budget);
     }
 
     public AgentState withBudget(BudgetUsage usage) {
