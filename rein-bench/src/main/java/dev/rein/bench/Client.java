@@ -14,6 +14,10 @@ interface Client extends AutoCloseable {
 
     /** As above; {@code steps} is what the fake answers, needed by the client whose model is in process. */
     static Client create(String name, String baseUrl, boolean slowTools, int steps) throws Exception {
+        if (name.endsWith("@virtual")) { // the same client, each run called from a virtual thread of its own
+            Client client = create(name.substring(0, name.length() - "@virtual".length()), baseUrl, slowTools, steps);
+            return new OnVirtualThread(client);
+        }
         return switch (name) {
             case "floor-json" -> new FloorClient(baseUrl, false);
             case "floor-sse" -> new FloorClient(baseUrl, true);
@@ -24,5 +28,30 @@ interface Client extends AutoCloseable {
             default -> throw new IllegalArgumentException("unknown client " + name
                     + "; use floor-json, floor-sse, langchain4j, rein, rein-model or rein-inprocess");
         };
+    }
+
+    /** Calls another client's runs on a fresh virtual thread each, as a server on virtual threads would. */
+    record OnVirtualThread(Client client) implements Client {
+        @Override
+        public int run() throws Exception {
+            int[] calls = new int[1];
+            Exception[] failure = new Exception[1];
+            Thread.ofVirtual().start(() -> {
+                try {
+                    calls[0] = client.run();
+                } catch (Exception e) {
+                    failure[0] = e;
+                }
+            }).join();
+            if (failure[0] != null) {
+                throw failure[0];
+            }
+            return calls[0];
+        }
+
+        @Override
+        public void close() throws Exception {
+            client.close();
+        }
     }
 }
