@@ -21,7 +21,11 @@ public final class Hashing {
         return HEX.formatHex(newDigest().digest(bytes));
     }
 
-    private static MessageDigest newDigest() {
+    /**
+     * A fresh SHA-256 digest, cloned from a prepared one (no provider lookup): for callers that
+     * hash many values and keep one digest of their own.
+     */
+    public static MessageDigest newDigest() {
         try {
             return (MessageDigest) SHA_256.clone();
         } catch (CloneNotSupportedException e) {

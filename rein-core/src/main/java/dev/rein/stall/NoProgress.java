@@ -1,10 +1,10 @@
 package dev.rein.stall;
 
 import dev.rein.ReinException;
+import dev.rein.json.Hashing;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -61,12 +61,11 @@ public final class NoProgress implements StallDetector {
     }
 
     /** Cloned for each detector: a provider look-up per run costs more than the run's hashing. */
-    private static final MessageDigest SHA_256 = sha256();
 
     private final int steps;
     private final Set<Seen> seen = new HashSet<>();
     /** One digest for the detector's life: the loop drives it from one thread at a time. */
-    private final MessageDigest sha256 = newDigest();
+    private final MessageDigest sha256 = Hashing.newDigest();
     private int streak;
 
     public NoProgress(int steps) {
@@ -137,22 +136,6 @@ public final class NoProgress implements StallDetector {
     private Digest digest(String text) {
         ByteBuffer hash = ByteBuffer.wrap(sha256.digest(text.getBytes(StandardCharsets.UTF_8)));
         return new Digest(hash.getLong(), hash.getLong(), hash.getLong(), hash.getLong());
-    }
-
-    private static MessageDigest newDigest() {
-        try {
-            return (MessageDigest) SHA_256.clone();
-        } catch (CloneNotSupportedException e) {
-            return sha256();
-        }
-    }
-
-    private static MessageDigest sha256() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JDK has SHA-256", e);
-        }
     }
 
     @Override
