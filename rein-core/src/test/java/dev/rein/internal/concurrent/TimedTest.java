@@ -100,9 +100,20 @@ class TimedTest {
 
     @Test
     void anInterruptedWaiterStopsTheWorkAndThrows() throws Exception {
+        Thread caller = Thread.currentThread();
+        CountDownLatch started = new CountDownLatch(1);
         CountDownLatch workerInterrupted = new CountDownLatch(1);
-        Thread.currentThread().interrupt();
+        // Interrupted once the work runs: before that, cancelling the work means it never starts.
+        Thread.ofPlatform().daemon().start(() -> {
+            try {
+                started.await();
+                caller.interrupt();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
         assertThatThrownBy(() -> Timed.run("timed-test", Duration.ofSeconds(60), () -> {
+            started.countDown();
             try {
                 Thread.sleep(60_000);
             } catch (InterruptedException e) {
