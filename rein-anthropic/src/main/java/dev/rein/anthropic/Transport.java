@@ -11,6 +11,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 
 /**
  * HTTP for the Messages API on the JDK's {@link HttpClient}: one client per model, shared by all
@@ -25,6 +28,7 @@ final class Transport implements AutoCloseable {
     /** The API version this module speaks (the one the pinned SDK sends). */
     static final String API_VERSION = "2026-10-21";
 
+    private final ThreadPoolExecutor executor;
     private final HttpClient http;
     private final URI messages;
     private final URI countTokens;
@@ -42,13 +46,15 @@ final class Transport implements AutoCloseable {
                 : authToken != null ? new String[] {"authorization", "Bearer " + authToken} : new String[0];
         this.readTimeout = readTimeout;
         this.requestTimeout = requestTimeout;
+        this.executor = httpTasks();
         HttpClient.Builder builder = HttpClient.newBuilder()
                 .connectTimeout(connectTimeout)
                 // HTTP/1.1, one pooled connection per concurrent call: over HTTP/2 the JDK client fails
                 // calls beyond the server's MAX_CONCURRENT_STREAMS instead of opening another
                 // connection (JDK-8225647), which thousands of concurrent runs would hit.
                 .version(HttpClient.Version.HTTP_1_1)
-                .followRedirects(HttpClient.Redirect.NEVER);
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .executor(executor);
         // As OkHttp did: the JVM's proxy settings (https.proxyHost, ...) apply.
         ProxySelector proxies = ProxySelector.getDefault();
         if (proxies != null) {
@@ -56,6 +62,20 @@ final class Transport implements AutoCloseable {
         }
         this.http = builder.build();
         this.watchdog = new Watchdog(readTimeout);
+    }
+
+    /**
+     * The pool for the client's own tasks (delivering response data, completing exchanges): as many
+     * daemon threads as processors, idle ones ending after a minute. The client's default is an
+     * unbounded pool, which under thousands of concurrent calls on a busy CPU grew to over two
+     * thousand platform threads, each with a stack of its own.
+     */
+    private static ThreadPoolExecutor httpTasks() {
+        int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+                Thread.ofPlatform().name("rein-anthropic-http-", 0).daemon(true).factory());
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
     }
 
     /** The JDK client, for tests that inspect its connections. */
@@ -119,5 +139,6 @@ final class Transport implements AutoCloseable {
         watchdog.close();
         // Not close(): it would wait for exchanges still streaming.
         http.shutdownNow();
+        executor.shutdownNow();
     }
 }

@@ -50,6 +50,20 @@ class TransportTest extends FakeApi {
     }
 
     @Test
+    void theClientsOwnTasksRunOnABoundedPoolOfDaemonThreads() throws Exception {
+        // Its default executor grows a platform thread per task that finds every thread busy:
+        // thousands under thousands of concurrent calls on a busy CPU.
+        server.enqueue(FakeReply.text("one"));
+        call(request("hi"));
+        java.util.concurrent.Executor executor = model.transport().client().executor().orElseThrow();
+        assertThat(executor).isInstanceOf(java.util.concurrent.ThreadPoolExecutor.class);
+        java.util.concurrent.ThreadPoolExecutor pool = (java.util.concurrent.ThreadPoolExecutor) executor;
+        assertThat(pool.getMaximumPoolSize()).isEqualTo(Math.max(2, Runtime.getRuntime().availableProcessors()));
+        assertThat(pool.allowsCoreThreadTimeOut()).isTrue();
+        assertThat(pool.getThreadFactory().newThread(() -> { }).isDaemon()).isTrue();
+    }
+
+    @Test
     void historyMessagesAreWrittenOnceAndTheBodyIsTheSameAsWrittenAfresh() throws Exception {
         List<Message> history = new ArrayList<>(List.of(Message.user("start")));
         for (int turn = 0; turn < 6; turn++) {
