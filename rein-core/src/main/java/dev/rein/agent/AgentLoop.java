@@ -127,13 +127,17 @@ final class AgentLoop {
 
     private ModelRequest request(ToolChoice choice) {
         AgentConfig c = run.config;
-        String system = c.requestSystemPrompt();
-        // What the builder would build (no top-p, top-k or stop sequences), without its copies of the
-        // history and the tool list into lists that the request then copies again.
-        return new ModelRequest(c.modelName(), system == null || system.isEmpty() ? List.of() : List.of(new TextBlock(system)),
-                run.tools().definitions(), choice, StateBlock.withMemory(StateBlock.messages(run.history(), run.state(),
-                        c.stateInPrompt(), c.budget().maxSteps()), run.recalledMemory()),
-                c.maxTokens(), c.requestOptions(), c.temperature(), null, null, List.of());
+        // The builder keeps the history (a GrowingList) and the tool list as they are: no copies.
+        return ModelRequest.builder(c.modelName())
+                .system(c.requestSystemPrompt())
+                .tools(run.tools().definitions())
+                .toolChoice(choice)
+                .messages(StateBlock.withMemory(StateBlock.messages(run.history(), run.state(), c.stateInPrompt(),
+                        c.budget().maxSteps()), run.recalledMemory()))
+                .maxTokens(c.maxTokens())
+                .options(c.requestOptions())
+                .temperature(c.temperature())
+                .build();
     }
 
     /** One model step: the step function decides, from the budget, whether the model is called. */
@@ -306,7 +310,6 @@ final class AgentLoop {
         }
         return list.with(Message.user(text));
     }
-
 
     private RunResult failedCall(ModelCaller.CallFailed failed) {
         if (failed.reason.equals(BudgetKind.DEADLINE.reason())) {

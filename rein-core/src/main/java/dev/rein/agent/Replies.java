@@ -68,7 +68,6 @@ final class Replies {
         return before.with(Message.user(blocks));
     }
 
-
     /** Traces the new turn: the reply, and the run running again. */
     static void announce(Run run) {
         run.emit(new TraceEvent.TurnStarted(run.runId, run.step(), run.now(), run.conversation.turn(), run.reply));

@@ -2,7 +2,6 @@ package dev.rein.model;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.rein.internal.collect.GrowingList;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -44,16 +43,16 @@ public record ModelRequest(
 
     public Builder toBuilder() {
         Builder b = new Builder(model);
-        b.system = new ArrayList<>(system);
-        b.tools = new ArrayList<>(tools);
+        b.system = system;
+        b.tools = tools;
         b.toolChoice = toolChoice;
-        b.messages = new ArrayList<>(messages);
+        b.messages = GrowingList.of(messages);
         b.maxTokens = maxTokens;
         b.options = options;
         b.temperature = temperature;
         b.topP = topP;
         b.topK = topK;
-        b.stopSequences = new ArrayList<>(stopSequences);
+        b.stopSequences = stopSequences;
         return b;
     }
 
@@ -86,36 +85,39 @@ public record ModelRequest(
         return sb.toString();
     }
 
-    /** Builder for {@link ModelRequest}. */
+    /**
+     * Builder for {@link ModelRequest}. Its lists are immutable and replaced by each setter, so a
+     * request built from the run's history (a {@link GrowingList}) keeps that list without a copy.
+     */
     public static final class Builder {
         private final String model;
-        private List<TextBlock> system = new ArrayList<>();
-        private List<ToolDefinition> tools = new ArrayList<>();
+        private List<TextBlock> system = List.of();
+        private List<ToolDefinition> tools = List.of();
         private ToolChoice toolChoice = ToolChoice.auto();
-        private List<Message> messages = new ArrayList<>();
+        private GrowingList<Message> messages = GrowingList.empty();
         private int maxTokens = 4096;
         private ModelOptions options = ModelOptions.NONE;
         private Double temperature;
         private Double topP;
         private Integer topK;
-        private List<String> stopSequences = new ArrayList<>();
+        private List<String> stopSequences = List.of();
 
         private Builder(String model) {
             this.model = model;
         }
 
         public Builder system(String text) {
-            this.system = text == null || text.isEmpty() ? new ArrayList<>() : new ArrayList<>(List.of(new TextBlock(text)));
+            this.system = text == null || text.isEmpty() ? List.of() : List.of(new TextBlock(text));
             return this;
         }
 
         public Builder system(List<TextBlock> blocks) {
-            this.system = new ArrayList<>(blocks);
+            this.system = List.copyOf(blocks);
             return this;
         }
 
         public Builder tools(List<ToolDefinition> tools) {
-            this.tools = new ArrayList<>(tools);
+            this.tools = List.copyOf(tools);
             return this;
         }
 
@@ -125,12 +127,12 @@ public record ModelRequest(
         }
 
         public Builder messages(List<Message> messages) {
-            this.messages = new ArrayList<>(messages);
+            this.messages = GrowingList.of(messages);
             return this;
         }
 
         public Builder addMessage(Message message) {
-            this.messages.add(message);
+            this.messages = messages.with(message);
             return this;
         }
 
@@ -167,7 +169,7 @@ public record ModelRequest(
         }
 
         public Builder stopSequences(List<String> stopSequences) {
-            this.stopSequences = new ArrayList<>(stopSequences);
+            this.stopSequences = List.copyOf(stopSequences);
             return this;
         }
 
