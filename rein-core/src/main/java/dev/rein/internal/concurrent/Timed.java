@@ -37,19 +37,16 @@ public final class Timed {
         // cancel a timer task of the JDK's delay scheduler (and wake its thread) for every call.
         Alarm alarm = Alarm.after(limit, () -> task.cancel(true));
         try {
-            T value = task.get();
-            alarm.disarm();
-            return new Outcome.Done<>(value);
-        } catch (CancellationException e) {
-            alarm.disarm();
+            return new Outcome.Done<>(task.get());
+        } catch (CancellationException e) { // only the alarm cancels the task
             return new Outcome.TimedOut<>();
         } catch (InterruptedException e) {
-            alarm.disarm();
             task.cancel(true);
             throw e;
         } catch (ExecutionException e) {
-            alarm.disarm();
             return new Outcome.Failed<>(e.getCause());
+        } finally {
+            alarm.disarm();
         }
     }
 
