@@ -38,6 +38,7 @@ public final class BenchServer implements AutoCloseable {
     private final long latencyMillis;
     private final AtomicLong lastResponseDone = new AtomicLong();
     private final ConcurrentLinkedQueue<Long> gaps = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<long[]> gapSpans = new ConcurrentLinkedQueue<>();
     private final AtomicInteger ids = new AtomicInteger();
 
     /**
@@ -70,6 +71,11 @@ public final class BenchServer implements AutoCloseable {
         return List.copyOf(gaps);
     }
 
+    /** Each gap's start (end of a response) and end (arrival of the next request), {@code System.nanoTime}. */
+    public List<long[]> gapSpans() {
+        return List.copyOf(gapSpans);
+    }
+
     /** Whether a thread belongs to this server (its CPU and allocation are not the client's). */
     static boolean serverThread(String name) {
         return name.startsWith("bench-server") || name.startsWith("HTTP-Dispatcher");
@@ -80,6 +86,7 @@ public final class BenchServer implements AutoCloseable {
         long previous = lastResponseDone.get();
         if (previous != 0) {
             gaps.add(arrived - previous);
+            gapSpans.add(new long[] {previous, arrived});
         }
         JsonNode request;
         try (InputStream in = exchange.getRequestBody()) {

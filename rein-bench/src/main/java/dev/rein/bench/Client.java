@@ -19,8 +19,8 @@ interface Client extends AutoCloseable {
             return new OnVirtualThread(client);
         }
         return switch (name) {
-            case "floor-json" -> new FloorClient(baseUrl, false);
-            case "floor-sse" -> new FloorClient(baseUrl, true);
+            case "floor-json" -> new FloorClient(baseUrl, false, slowTools);
+            case "floor-sse" -> new FloorClient(baseUrl, true, slowTools);
             case "langchain4j" -> new LangChain4jClient(baseUrl, slowTools);
             case "rein" -> new ReinClient(baseUrl, slowTools);
             case "rein-model" -> new ReinModelClient(baseUrl);

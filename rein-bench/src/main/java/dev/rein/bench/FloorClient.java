@@ -12,7 +12,9 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -24,11 +26,14 @@ final class FloorClient implements Client {
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private final URI uri;
     private final boolean stream;
+    private final boolean slowTools;
     private final JsonNode tools;
 
-    FloorClient(String baseUrl, boolean stream) throws Exception {
+    /** @param slowTools each lookup takes 100 ms, and the calls of one response run side by side, each on a virtual thread */
+    FloorClient(String baseUrl, boolean stream, boolean slowTools) throws Exception {
         this.uri = URI.create(baseUrl + "/v1/messages");
         this.stream = stream;
+        this.slowTools = slowTools;
         ObjectNode tool = JSON.createObjectNode().put("name", "lookup").put("description", Scenario.TOOL_DESCRIPTION);
         tool.set("input_schema", JSON.readTree(Scenario.SCHEMA));
         this.tools = JSON.createArrayNode().add(tool);
@@ -61,11 +66,25 @@ final class FloorClient implements Client {
                 return calls;
             }
             ArrayNode results = JSON.createArrayNode();
+            List<Thread> slow = new ArrayList<>();
             for (JsonNode block : message.get("content")) {
                 if ("tool_use".equals(block.path("type").asText())) {
-                    results.addObject().put("type", "tool_result").put("tool_use_id", block.get("id").asText())
-                            .put("content", Scenario.lookup(block.path("input").path("q").asText()));
+                    ObjectNode result = results.addObject().put("type", "tool_result").put("tool_use_id", block.get("id").asText());
+                    String output = Scenario.lookup(block.path("input").path("q").asText());
+                    if (slowTools) {
+                        slow.add(Thread.ofVirtual().start(() -> {
+                            Scenario.slowLookup();
+                            synchronized (result) {
+                                result.put("content", output);
+                            }
+                        }));
+                    } else {
+                        result.put("content", output);
+                    }
                 }
+            }
+            for (Thread thread : slow) {
+                thread.join();
             }
             messages.addObject().put("role", "user").set("content", results);
         }

@@ -107,13 +107,19 @@ public final class Report {
         for (String line : lines) {
             if (line.startsWith("PARALLEL ")) {
                 if (!header) {
-                    out.append("Parallel step (four 100 ms tools), end of response to next request:\n\n"
-                            + "| client | steps measured | median ms | p90 ms |\n|---|---|---|---|\n");
+                    out.append("Parallel step (four 100 ms tools), end of response to next request; medians of its parts: "
+                            + "to the first tool's start, the tools, from the last tool's end:\n\n"
+                            + "| client | steps measured | median ms | p90 ms | before ms | tools ms | after ms | ≤ 103 ms |\n"
+                            + "|---|---|---|---|---|---|---|---|\n");
                     header = true;
                 }
                 Map<String, String> f = fields(line);
+                double median = Double.parseDouble(f.get("median_ms"));
                 out.append("| ").append(f.get("client")).append(" | ").append(f.get("steps")).append(" | ")
-                        .append(f.get("median_ms")).append(" | ").append(f.get("p90_ms")).append(" |\n");
+                        .append(f.get("median_ms")).append(" | ").append(f.get("p90_ms")).append(" | ")
+                        .append(f.getOrDefault("before_ms", "—")).append(" | ").append(f.getOrDefault("tools_ms", "—"))
+                        .append(" | ").append(f.getOrDefault("after_ms", "—")).append(" | ")
+                        .append(median <= 103 ? "yes" : "**no**").append(" |\n");
             }
         }
         if (header) {
@@ -123,6 +129,7 @@ public final class Report {
 
     private static void concurrency(List<String> lines, StringBuilder out) {
         boolean header = false;
+        Map<String, Map<String, double[]>> byN = new TreeMap<>();
         for (String line : lines) {
             if (line.startsWith("CONCURRENCY ")) {
                 if (!header) {
@@ -134,10 +141,24 @@ public final class Report {
                 out.append("| ").append(f.get("n")).append(" | ").append(f.get("client")).append(" | ")
                         .append(f.getOrDefault("wall_s", "—")).append(" | ").append(f.getOrDefault("rss_mb", "—"))
                         .append(" | ").append(f.getOrDefault("failures", "all")).append(" |\n");
+                if (f.containsKey("wall_s") && f.containsKey("rss_mb")) {
+                    byN.computeIfAbsent(f.get("n"), n -> new LinkedHashMap<>()).put(f.get("client"),
+                            new double[] {Double.parseDouble(f.get("wall_s")), Double.parseDouble(f.get("rss_mb"))});
+                }
             }
         }
-        if (header) {
-            out.append('\n');
+        if (!header) {
+            return;
         }
+        out.append('\n');
+        byN.forEach((n, clients) -> {
+            double[] rein = clients.get("rein");
+            double[] lc = clients.get("langchain4j");
+            if (rein != null && lc != null) {
+                out.append(String.format("N=%s: Rein ÷ LangChain4j wall %.2f, peak RSS %.2f (goal: both ≤ 1.00: %s)%n", n,
+                        rein[0] / lc[0], rein[1] / lc[1], rein[0] <= lc[0] && rein[1] <= lc[1] ? "met" : "**not met**"));
+            }
+        });
+        out.append('\n');
     }
 }

@@ -1,5 +1,7 @@
 package dev.rein.bench;
 
+import java.util.concurrent.ConcurrentLinkedQueue;
+
 /** The task every client runs: the same prompt, the same tool, the same tool output. */
 final class Scenario {
     static final String MODEL = "claude-sonnet-4-5";
@@ -19,12 +21,27 @@ final class Scenario {
         return "Record for " + q + ": " + FILLER + FILLER.substring(0, 90);
     }
 
-    /** Parallel-step case: each tool call takes this long. */
+    /**
+     * Parallel-step case: how long each call takes, in milliseconds (100); 0 while the parallel
+     * benchmark warms the client's code up with the same calls, then no time is taken or recorded.
+     */
+    static volatile long slowLookupMillis = 100;
+
+    /** Parallel-step case: each tool call takes {@link #slowLookupMillis}. */
     static void slowLookup() {
+        long millis = slowLookupMillis;
+        if (millis == 0) {
+            return;
+        }
+        long start = System.nanoTime();
         try {
-            Thread.sleep(100);
+            Thread.sleep(millis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        TOOL_SPANS.add(new long[] {start, System.nanoTime()});
     }
+
+    /** Start and end ({@code System.nanoTime}) of every timed lookup, for the parallel step's breakdown. */
+    static final ConcurrentLinkedQueue<long[]> TOOL_SPANS = new ConcurrentLinkedQueue<>();
 }
