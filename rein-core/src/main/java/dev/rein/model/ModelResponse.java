@@ -1,5 +1,6 @@
 package dev.rein.model;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -20,9 +21,21 @@ public record ModelResponse(String id, String model, List<ContentBlock> content,
      * response with no content), since a message needs at least one block.
      */
     public Optional<Message> toHistoryMessage() {
-        List<ContentBlock> kept = content.stream()
-                .filter(block -> !(block instanceof TextBlock text && text.text().isEmpty()))
-                .toList();
+        int empty = 0;
+        for (ContentBlock block : content) {
+            if (block instanceof TextBlock text && text.text().isEmpty()) {
+                empty++;
+            }
+        }
+        if (empty == 0) { // the usual turn: the content list is immutable already and kept as it is
+            return content.isEmpty() ? Optional.empty() : Optional.of(Message.assistant(content));
+        }
+        List<ContentBlock> kept = new ArrayList<>(content.size() - empty);
+        for (ContentBlock block : content) {
+            if (!(block instanceof TextBlock text && text.text().isEmpty())) {
+                kept.add(block);
+            }
+        }
         return kept.isEmpty() ? Optional.empty() : Optional.of(Message.assistant(kept));
     }
 
