@@ -57,12 +57,15 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
     public static final String DEFAULT_BASE_URL = OpenAiModelBuilder.DEFAULT_BASE_URL;
 
     private final OpenAIClient client;
+    private final okhttp3.OkHttpClient http;
     private final ErrorMapper errors;
     private final RequestMapper requests;
     private final String baseUrl;
 
-    OpenAiModel(OpenAIClient client, ErrorMapper errors, RequestMapper.MaxTokensField maxTokensField, String baseUrl) {
+    OpenAiModel(OpenAIClient client, okhttp3.OkHttpClient http, ErrorMapper errors, RequestMapper.MaxTokensField maxTokensField,
+                String baseUrl) {
         this.client = client;
+        this.http = http;
         this.errors = errors;
         this.requests = new RequestMapper(maxTokensField);
         this.baseUrl = baseUrl;
@@ -135,6 +138,12 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
     @Override
     public void close() {
         client.close();
+        OkHttpTransport.release(http);
+    }
+
+    /** The OkHttp client under the SDK (tests look at its sockets). */
+    okhttp3.OkHttpClient http() {
+        return http;
     }
 
     private ChatCompletionCreateParams params(ModelRequest request) throws ModelException {

@@ -149,7 +149,9 @@ public final class OpenAiModelBuilder {
             throw new ReinException("OPENAI_API_KEY is not set: the OpenAI API at " + url
                     + " needs a key (set OPENAI_API_KEY, or OPENAI_BASE_URL for a server that needs none)");
         }
+        okhttp3.OkHttpClient http = OkHttpTransport.create();
         OpenAIOkHttpClient.Builder sdk = OpenAIOkHttpClient.builder()
+                .okHttpClient(http)
                 .baseUrl(url)
                 // Retries belong to the Rein runtime, which traces them and respects the deadline.
                 .maxRetries(0)
@@ -175,7 +177,7 @@ public final class OpenAiModelBuilder {
             case MAX_TOKENS -> RequestMapper.MaxTokensField.MAX_TOKENS;
         };
         String server = publicApi ? "the OpenAI API" : "the server at " + url;
-        return new OpenAiModel(sdk.build(), new ErrorMapper(clock, server), field, url);
+        return new OpenAiModel(sdk.build(), http, new ErrorMapper(clock, server), field, url);
     }
 
     private static String firstSet(String explicit, String fromEnv, String fallback) {
