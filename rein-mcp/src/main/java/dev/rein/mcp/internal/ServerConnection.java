@@ -154,6 +154,7 @@ public final class ServerConnection implements AutoCloseable {
             return ToolOutput.error("MCP server '" + config.name() + "' stopped (" + lastFailure + ") and is restarted at the next call"
                     + " from " + restartNotBefore + "; tool '" + tool + "' was not called. Try again later or use another tool.");
         }
+        Object inFlight = current.calls.began(deadline);
         CompletableFuture<McpSchema.CallToolResult> future =
                 current.client.callTool(new McpSchema.CallToolRequest(tool, arguments, meta)).toFuture();
         try {
@@ -171,6 +172,8 @@ public final class ServerConnection implements AutoCloseable {
                     ? "MCP server '" + config.name() + "' did not answer tool '" + tool + "' in time." + effect
                     : "MCP server '" + config.name() + "' failed while running tool '" + tool + "': " + describe(e) + "."
                     + stderr.describe() + effect + " The server is restarted at the next call.");
+        } finally {
+            current.calls.ended(inFlight);
         }
     }
 
@@ -178,6 +181,11 @@ public final class ServerConnection implements AutoCloseable {
     private synchronized Session live() throws IOException {
         if (closed) {
             throw new IOException("the agent's MCP connections were closed");
+        }
+        if (session != null && !session.broken.isDone() && session.calls.anyOverdue(Instant.now())) {
+            // A call timed out by the executor: the thread that made it may not have marked the
+            // session broken yet, but a hung server must not get the next call.
+            session.breakWith("a call timed out");
         }
         if (session != null && !session.broken.isDone()) {
             return session;

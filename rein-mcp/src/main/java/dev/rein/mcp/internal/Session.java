@@ -105,6 +105,9 @@ final class Session {
         }
     }
 
+    /** The calls in flight on this session, with the instants their callers give up on them. */
+    final InFlightCalls calls = new InFlightCalls();
+
     /** Marks the session unusable (an HTTP failure, a timeout that left it in doubt). */
     void breakWith(String reason) {
         broken.complete(reason);
