@@ -154,9 +154,9 @@ public final class ServerConnection implements AutoCloseable {
             return ToolOutput.error("MCP server '" + config.name() + "' stopped (" + lastFailure + ") and is restarted at the next call"
                     + " from " + restartNotBefore + "; tool '" + tool + "' was not called. Try again later or use another tool.");
         }
-        Object inFlight = current.calls.began(deadline);
         CompletableFuture<McpSchema.CallToolResult> future =
                 current.client.callTool(new McpSchema.CallToolRequest(tool, arguments, meta)).toFuture();
+        Object inFlight = current.calls.began(deadline);
         try {
             McpSchema.CallToolResult result = await(current, future, deadline);
             succeeded();
