@@ -37,8 +37,7 @@ public final class BenchServer implements AutoCloseable {
     private final int toolsPerStep;
     private final long latencyMillis;
     private final AtomicLong lastResponseDone = new AtomicLong();
-    private final ConcurrentLinkedQueue<Long> gaps = new ConcurrentLinkedQueue<>();
-    private final ConcurrentLinkedQueue<long[]> gapSpans = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<long[]> gaps = new ConcurrentLinkedQueue<>();
     private final AtomicInteger ids = new AtomicInteger();
 
     /**
@@ -66,14 +65,12 @@ public final class BenchServer implements AutoCloseable {
         return "http://127.0.0.1:" + http.getAddress().getPort();
     }
 
-    /** Nanoseconds from the end of each response to the arrival of the next request (single-run use). */
-    public List<Long> gaps() {
+    /**
+     * Each gap between the end of a response and the arrival of the next request (single-run use):
+     * its start and end, {@code System.nanoTime}.
+     */
+    public List<long[]> gaps() {
         return List.copyOf(gaps);
-    }
-
-    /** Each gap's start (end of a response) and end (arrival of the next request), {@code System.nanoTime}. */
-    public List<long[]> gapSpans() {
-        return List.copyOf(gapSpans);
     }
 
     /** Whether a thread belongs to this server (its CPU and allocation are not the client's). */
@@ -85,8 +82,7 @@ public final class BenchServer implements AutoCloseable {
         long arrived = System.nanoTime();
         long previous = lastResponseDone.get();
         if (previous != 0) {
-            gaps.add(arrived - previous);
-            gapSpans.add(new long[] {previous, arrived});
+            gaps.add(new long[] {previous, arrived});
         }
         JsonNode request;
         try (InputStream in = exchange.getRequestBody()) {

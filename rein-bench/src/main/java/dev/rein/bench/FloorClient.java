@@ -72,11 +72,10 @@ final class FloorClient implements Client {
                     ObjectNode result = results.addObject().put("type", "tool_result").put("tool_use_id", block.get("id").asText());
                     String output = Scenario.lookup(block.path("input").path("q").asText());
                     if (slowTools) {
+                        // Each thread fills its own result; join() below publishes it to this thread.
                         slow.add(Thread.ofVirtual().start(() -> {
                             Scenario.slowLookup();
-                            synchronized (result) {
-                                result.put("content", output);
-                            }
+                            result.put("content", output);
                         }));
                     } else {
                         result.put("content", output);

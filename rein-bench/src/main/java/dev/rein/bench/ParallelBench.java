@@ -38,7 +38,8 @@ public final class ParallelBench {
             for (int i = 0; i < runs; i++) {
                 client.run();
             }
-            List<long[]> spans = server.gapSpans().subList(warm, server.gaps().size());
+            List<long[]> gaps = server.gaps();
+            List<long[]> spans = gaps.subList(warm, gaps.size());
             List<long[]> tools = List.copyOf(Scenario.TOOL_SPANS);
             List<Double> total = new ArrayList<>();
             List<Double> before = new ArrayList<>();
