@@ -42,7 +42,7 @@ public final class Alarm {
     private final Runnable action;
     private final long due;
     private final long sequence;
-    @SuppressWarnings("unused") // through STATE
+    /** Compared and set through {@code STATE}; read and written directly otherwise. */
     private volatile int state = ARMED;
 
     private Alarm(Thread target, Runnable action, long nanos) {
