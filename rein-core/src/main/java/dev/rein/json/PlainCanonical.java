@@ -10,7 +10,7 @@ import java.util.function.UnaryOperator;
  * integers, booleans, null, not deeply nested), written into a StringBuilder exactly as
  * {@link Json#canonical}'s generator writes them: starting a Jackson generator costs more than
  * writing a small value. Anything else (floats, binary, POJO nodes, deep nesting) is declined and
- * goes through the generator. {@code JsonCanonicalTest} compares both on every char and on random
+ * goes through the generator. {@code PlainCanonicalTest} compares both on every char and on random
  * documents.
  */
 final class PlainCanonical {
