@@ -98,8 +98,8 @@ public final class ToolExecutor {
         ToolOutcome outcome = tool != null ? runStages(new ToolInvocation(call, tool, context)) : unknownTool(call);
         Instant end = context.clock().instant();
         // Results were stamped with the system clock where they were made; the run's clock wins.
-        return outcome instanceof ToolOutcome.Done done ? ToolOutcome.of(done.result().stamped(Duration.between(start, end), end))
-                : outcome;
+        Duration took = Duration.between(start, end);
+        return outcome.map(result -> result.stamped(took, end));
     }
 
     /**
