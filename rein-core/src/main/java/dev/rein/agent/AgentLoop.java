@@ -142,6 +142,11 @@ final class AgentLoop {
 
     /** One model step: the step function decides, from the budget, whether the model is called. */
     private NextStep step() throws InterruptedException, ModelCaller.CallFailed {
+        if (run.cancelled()) {
+            // Cancel interrupts the run's thread, and a model or tool call that ran on that thread
+            // may have swallowed the interrupt; the flag cannot be swallowed.
+            throw new InterruptedException("the run was cancelled");
+        }
         Optional<BudgetKind> exhausted = run.meter.check();
         return execute(run.decide(new Step.Event.BudgetObserved(exhausted.orElse(null),
                 exhausted.map(run.meter::describe).orElse(null))));

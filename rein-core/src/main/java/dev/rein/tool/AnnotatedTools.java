@@ -57,6 +57,7 @@ public final class AnnotatedTools {
                 .inputSchema(schema(params))
                 .risk(annotation.risk())
                 .polling(annotation.polling())
+                .abortsOnInterrupt(annotation.abortsOnInterrupt())
                 .requiredScopes(annotation.scopes())
                 .handler((arguments, context) -> invoke(target, method, params, arguments, context));
         if (annotation.timeoutSeconds() > 0) {

@@ -4,11 +4,14 @@ import dev.rein.internal.concurrent.Timed;
 import dev.rein.internal.text.Durations;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.Callable;
 
 /**
  * Bounds the rest of the pipeline (retries included) by the tool's timeout, never past the run's
- * deadline. The rest runs on its own virtual thread, which is interrupted when time is up; the
- * narrowed deadline is passed on in the context so retries and handlers can respect it.
+ * deadline. The rest runs on its own virtual thread, which is interrupted when time is up and
+ * which the caller stops waiting for; for a tool that {@linkplain Tool#abortsOnInterrupt() aborts
+ * on interrupt} it runs on the caller's thread, which an alarm interrupts instead. The narrowed
+ * deadline is passed on in the context so retries and handlers can respect it.
  */
 final class TimeoutStage implements ToolInterceptor {
     private final Duration defaultTimeout;
@@ -31,7 +34,11 @@ final class TimeoutStage implements ToolInterceptor {
                     + call.name() + "' was not called."));
         }
         ToolInvocation bounded = invocation.withContext(invocation.context().withDeadline(callDeadline));
-        return switch (Timed.run("rein-tool-" + call.name(), wait, () -> chain.proceed(bounded))) {
+        Callable<ToolOutcome> rest = () -> chain.proceed(bounded);
+        Timed.Outcome<ToolOutcome> outcome = invocation.tool().abortsOnInterrupt()
+                ? Timed.runHere(wait, rest)
+                : Timed.run("rein-tool-" + call.name(), wait, rest);
+        return switch (outcome) {
             case Timed.Outcome.Done<ToolOutcome> done -> done.value();
             case Timed.Outcome.TimedOut<ToolOutcome> ignored -> {
                 String why = deadlineBinds ? "the run's deadline was reached" : "it exceeded its timeout of " + Durations.human(timeout);

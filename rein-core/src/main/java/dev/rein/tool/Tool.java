@@ -28,6 +28,7 @@ public final class Tool {
     private final boolean polling;
     private final String resourceArgument;
     private final boolean idempotent;
+    private final boolean abortsOnInterrupt;
     private final JsonSchemas.Compiled compiledSchema;
     /** The source given to results that name none ({@link Provenance}), made once instead of per call. */
     final String defaultSource;
@@ -43,6 +44,7 @@ public final class Tool {
         this.polling = b.polling;
         this.resourceArgument = b.resourceArgument;
         this.idempotent = b.idempotent;
+        this.abortsOnInterrupt = b.abortsOnInterrupt;
         this.defaultSource = "tool:" + b.name;
     }
 
@@ -101,6 +103,25 @@ public final class Tool {
     }
 
     /**
+     * Whether the handler ends promptly, returning or throwing, when its thread is interrupted
+     * (default false). When true, the executor runs the call on the caller's thread (in a run, the
+     * run's own thread) and enforces the timeout by interrupting that thread, saving a thread start
+     * and two thread switches per call. When false, each call runs on a virtual thread of its own
+     * that the run stops waiting for at the timeout, so a handler that ignores interrupts (a busy
+     * loop, a wait that cannot be interrupted) still cannot hold the run past it.
+     *
+     * <p>Declare it only if every wait of the handler ends on interrupt ({@code Thread.sleep},
+     * {@code HttpClient.send}, socket and {@code InterruptibleChannel} I/O on a virtual thread,
+     * {@code java.util.concurrent} waits) and it does no long computation that ignores interrupts: a
+     * handler that keeps running after the interrupt holds the run until it returns, and its call
+     * still ends as a timeout. Thread-bound state the handler sets must be restored before it
+     * returns, because the thread goes on to run the rest of the run.
+     */
+    public boolean abortsOnInterrupt() {
+        return abortsOnInterrupt;
+    }
+
+    /**
      * Checks {@code arguments} against the input schema.
      *
      * @return the problems found, one line each; empty when the arguments are valid
@@ -128,6 +149,7 @@ public final class Tool {
         b.polling = polling;
         b.resourceArgument = resourceArgument;
         b.idempotent = idempotent;
+        b.abortsOnInterrupt = abortsOnInterrupt;
         return b;
     }
 
@@ -149,6 +171,7 @@ public final class Tool {
         private boolean polling;
         private String resourceArgument;
         private boolean idempotent;
+        private boolean abortsOnInterrupt;
 
         private Builder(String name) {
             this.name = name;
@@ -213,6 +236,15 @@ public final class Tool {
         /** Declares a repeated identical call harmless (default false); see {@link Tool#idempotent()}. */
         public Builder idempotent(boolean idempotent) {
             this.idempotent = idempotent;
+            return this;
+        }
+
+        /**
+         * Declares that the handler ends promptly on interrupt, so it runs on the caller's thread
+         * (default false: a thread of its own per call); see {@link Tool#abortsOnInterrupt()}.
+         */
+        public Builder abortsOnInterrupt(boolean aborts) {
+            this.abortsOnInterrupt = aborts;
             return this;
         }
 

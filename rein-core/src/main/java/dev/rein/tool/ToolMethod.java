@@ -30,4 +30,10 @@ public @interface ToolMethod {
 
     /** True for status-polling tools whose identical repeated calls are expected. */
     boolean polling() default false;
+
+    /**
+     * True if the method ends promptly when its thread is interrupted, so it runs on the caller's
+     * thread instead of a thread of its own per call; see {@link Tool#abortsOnInterrupt()}.
+     */
+    boolean abortsOnInterrupt() default false;
 }

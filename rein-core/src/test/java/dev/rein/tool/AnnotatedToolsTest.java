@@ -16,7 +16,7 @@ class AnnotatedToolsTest {
     public record Address(String city, String zip) {}
 
     public static final class Orders {
-        @ToolMethod(description = "Looks up an order by id.")
+        @ToolMethod(description = "Looks up an order by id.", abortsOnInterrupt = true)
         public String lookupOrder(@ToolParam("the order id, e.g. A-104") String orderId,
                                   @ToolParam(value = "include shipment events", required = false) Optional<Boolean> withEvents) {
             return "order " + orderId + (withEvents.orElse(false) ? " with events" : "");
@@ -47,6 +47,8 @@ class AnnotatedToolsTest {
         assertThat(schema.at("/properties/context").isMissingNode()).isTrue();
         assertThat(ticket.risk()).isEqualTo(Risk.WRITE);
         assertThat(ticket.requiredScopes()).containsExactly("tickets:write");
+        assertThat(tools.get(1).abortsOnInterrupt()).isTrue();
+        assertThat(ticket.abortsOnInterrupt()).isFalse();
     }
 
     @Test

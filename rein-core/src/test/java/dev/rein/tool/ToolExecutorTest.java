@@ -43,6 +43,38 @@ class ToolExecutorTest {
     }
 
     @Test
+    void abortsOnInterruptIsOffByDefaultAndSurvivesCopies() {
+        Tool plain = tool("plain", (args, ctx) -> ToolOutput.text("x"));
+        assertThat(plain.abortsOnInterrupt()).isFalse();
+        Tool marked = plain.toBuilder().abortsOnInterrupt(true).build();
+        assertThat(marked.abortsOnInterrupt()).isTrue();
+        assertThat(marked.withHandler((args, ctx) -> ToolOutput.text("y")).abortsOnInterrupt()).isTrue();
+        assertThat(marked.definition()).isEqualTo(plain.definition()); // the model sees no difference
+    }
+
+    @Test
+    void aToolThatAbortsOnInterruptRunsOnTheCallersThreadWithinItsTimeout() throws Exception {
+        Thread caller = Thread.currentThread();
+        AtomicBoolean onCaller = new AtomicBoolean();
+        Tool here = Tool.builder("here").description("runs here").abortsOnInterrupt(true).handler((a, c) -> {
+            onCaller.set(Thread.currentThread() == caller);
+            return "ok";
+        }).build();
+        Tool slow = Tool.builder("slow").description("sleeps").abortsOnInterrupt(true).timeout(Duration.ofMillis(200))
+                .handler((a, c) -> {
+                    Thread.sleep(60_000);
+                    return "never";
+                }).build();
+        ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(here, slow)).build();
+        assertThat(run(executor, call("here", "{}")).content()).isEqualTo("ok");
+        assertThat(onCaller).isTrue();
+        ToolResult result = run(executor, call("slow", "{}"));
+        assertThat(result.errorClass()).isEqualTo(ErrorClass.TIMEOUT);
+        assertThat(result.content()).contains("timeout of 200 ms");
+        assertThat(Thread.currentThread().isInterrupted()).as("the alarm's interrupt is cleared").isFalse();
+    }
+
+    @Test
     void successReturnsTheHandlerTextWithTheFlagUnset() throws Exception {
         ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(tool("echo", (a, c) -> "Error: this is data, not a failure"))).build();
         ToolResult result = run(executor, call("echo", "{\"text\":\"x\"}"));

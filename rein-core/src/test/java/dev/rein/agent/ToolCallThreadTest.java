@@ -1,0 +1,112 @@
+package dev.rein.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rein.run.RunStatus;
+import dev.rein.testkit.RecordingListener;
+import dev.rein.testkit.ScriptedModel;
+import dev.rein.tool.ErrorClass;
+import dev.rein.tool.Tool;
+import dev.rein.tool.ToolHandler;
+import dev.rein.trace.TraceEvent;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Which thread a tool call runs on in a run, and that its timeout holds on both paths: a tool that
+ * aborts on interrupt runs on the run's own thread; any other tool on a thread of its own.
+ */
+class ToolCallThreadTest {
+    private final RecordingListener trace = new RecordingListener();
+
+    private Agent agent(Tool tool) {
+        ScriptedModel model = ScriptedModel.of(ScriptedModel.toolCalls(ScriptedModel.call(tool.name(), "{}")),
+                ScriptedModel.text("done"));
+        return Agent.builder().model(model).modelName(ScriptedModel.DEFAULT_NAME).prices(ScriptedModel.PRICES).tools(tool)
+                .listener(trace).build();
+    }
+
+    private static Tool tool(boolean aborts, Duration timeout, ToolHandler handler) {
+        return Tool.builder("probe").description("records its thread").timeout(timeout).abortsOnInterrupt(aborts)
+                .handler(handler).build();
+    }
+
+    private TraceEvent.ToolCompleted onlyResult() {
+        List<TraceEvent.ToolCompleted> results = trace.events(TraceEvent.ToolCompleted.class);
+        assertThat(results).hasSize(1);
+        return results.get(0);
+    }
+
+    @Test
+    void aToolThatAbortsOnInterruptRunsOnTheRunsThread() {
+        AtomicReference<String> thread = new AtomicReference<>();
+        RunResult result = agent(tool(true, Duration.ofSeconds(30), (args, context) -> {
+            thread.set(Thread.currentThread().getName());
+            return "ok";
+        })).run("go");
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(thread.get()).startsWith("rein-run-");
+        assertThat(onlyResult().isError()).isFalse();
+    }
+
+    @Test
+    void anyOtherToolRunsOnAThreadOfItsOwn() {
+        AtomicReference<String> thread = new AtomicReference<>();
+        RunResult result = agent(tool(false, Duration.ofSeconds(30), (args, context) -> {
+            thread.set(Thread.currentThread().getName());
+            return "ok";
+        })).run("go");
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(thread.get()).isEqualTo("rein-tool-probe");
+    }
+
+    @Test
+    void onTheRunsThreadTheTimeoutInterruptsTheHandlerAndTheRunGoesOnWithoutTheInterrupt() {
+        RunResult result = agent(tool(true, Duration.ofMillis(200), (args, context) -> {
+            Thread.sleep(60_000);
+            return "never";
+        })).run("go");
+        TraceEvent.ToolCompleted timedOut = onlyResult();
+        assertThat(timedOut.errorClass()).isEqualTo(ErrorClass.TIMEOUT.name());
+        assertThat(timedOut.content()).contains("timeout of 200 ms");
+        // The next model call was not interrupted by the alarm: the run ended with the model's answer.
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(result.answer()).isEqualTo("done");
+    }
+
+    @Test
+    void aHandlerThatReturnsNormallyAfterTheAlarmStillEndsAsATimeout() {
+        RunResult result = agent(tool(true, Duration.ofMillis(200), (args, context) -> {
+            try {
+                Thread.sleep(60_000);
+            } catch (InterruptedException swallowed) {
+                return "late but normal";
+            }
+            return "never";
+        })).run("go");
+        assertThat(onlyResult().errorClass()).isEqualTo(ErrorClass.TIMEOUT.name());
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+    }
+
+    @Test
+    void cancelEndsTheRunEvenIfTheHandlerOnTheRunsThreadSwallowsTheInterrupt() throws Exception {
+        CountDownLatch entered = new CountDownLatch(1);
+        RunHandle handle = agent(tool(true, Duration.ofSeconds(30), (args, context) -> {
+            entered.countDown();
+            try {
+                Thread.sleep(60_000);
+            } catch (InterruptedException swallowed) {
+                return "finished anyway";
+            }
+            return "never";
+        })).start("go");
+        assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+        handle.cancel();
+        RunResult result = handle.await(Duration.ofSeconds(10));
+        assertThat(result.status()).isEqualTo(RunStatus.CANCELLED);
+    }
+}
