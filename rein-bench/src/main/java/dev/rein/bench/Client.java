@@ -22,11 +22,12 @@ interface Client extends AutoCloseable {
             case "floor-json" -> new FloorClient(baseUrl, false, slowTools);
             case "floor-sse" -> new FloorClient(baseUrl, true, slowTools);
             case "langchain4j" -> new LangChain4jClient(baseUrl, slowTools);
-            case "rein" -> new ReinClient(baseUrl, slowTools);
+            case "rein" -> new ReinClient(baseUrl, slowTools, false);
+            case "rein-inline" -> new ReinClient(baseUrl, slowTools, true);
             case "rein-model" -> new ReinModelClient(baseUrl);
             case "rein-inprocess" -> new ReinInProcessClient(steps);
             default -> throw new IllegalArgumentException("unknown client " + name
-                    + "; use floor-json, floor-sse, langchain4j, rein, rein-model or rein-inprocess");
+                    + "; use floor-json, floor-sse, langchain4j, rein, rein-inline, rein-model or rein-inprocess");
         };
     }
 

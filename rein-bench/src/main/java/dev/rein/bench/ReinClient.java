@@ -8,16 +8,21 @@ import dev.rein.budget.Budget;
 import dev.rein.model.Model;
 import dev.rein.tool.Tool;
 
-/** Rein with its defaults (in-memory store, trace, guards, caching), through {@link AnthropicModel}. */
+/**
+ * Rein with its defaults (in-memory store, trace, guards, caching), through {@link AnthropicModel}.
+ * With {@code inlineTools} its tool declares that it aborts on interrupt (it only reads a map, or
+ * sleeps), so its calls run on the run's own thread instead of a thread each.
+ */
 final class ReinClient implements Client {
     private final AnthropicModel model;
     private final Agent agent;
 
-    ReinClient(String baseUrl, boolean slow) {
+    ReinClient(String baseUrl, boolean slow, boolean inlineTools) {
         this.model = AnthropicModel.builder().apiKey("k").baseUrl(baseUrl).build();
         Tool lookup = Tool.builder("lookup")
                 .description(Scenario.TOOL_DESCRIPTION)
                 .inputSchema(Scenario.SCHEMA)
+                .abortsOnInterrupt(inlineTools)
                 .handler((args, context) -> {
                     if (slow) {
                         Scenario.slowLookup();

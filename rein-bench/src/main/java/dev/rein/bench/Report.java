@@ -10,6 +10,11 @@ import java.util.TreeMap;
 
 /** {@code Report RESULTS_FILE}: the markdown tables of docs/performance.md from bench/run's raw lines. */
 public final class Report {
+    /** The two Rein clients the goals are checked for: defaults, and its tool declared to abort on interrupt. */
+    private static final Map<String, String> DESCRIPTION = Map.of(
+            "rein", "rein (defaults: each tool call on a thread of its own)",
+            "rein-inline", "rein-inline (the tool declared abortsOnInterrupt: calls on the run's thread)");
+
     private Report() {}
 
     public static void main(String[] args) throws Exception {
@@ -72,17 +77,23 @@ public final class Report {
         double[] json = med.get("floor-json");
         double[] sse = med.get("floor-sse");
         double[] lc = med.get("langchain4j");
-        double[] rein = med.get("rein");
-        if (json != null && sse != null && lc != null && rein != null) {
-            out.append("\nGoals (ratios of medians measured in this run):\n\n| goal | measured | met |\n|---|---|---|\n");
-            goal(out, "Rein wall per step ≤ 1.2 × streaming floor", rein[2] / sse[2], 1.2);
-            goal(out, "Rein alloc over streaming floor ≤ 0.5 × LangChain4j's over its (JSON) floor",
-                    (rein[1] - sse[1]) / (lc[1] - json[1]), 0.5);
-            goal(out, "Rein CPU over streaming floor ≤ 1.0 × LangChain4j's over its (JSON) floor",
-                    (rein[0] - sse[0]) / (lc[0] - json[0]), 1.0);
-            out.append(String.format("%nOverheads: Rein %.0f µs / %.1f KB per step over the streaming floor; "
-                    + "LangChain4j %.0f µs / %.1f KB over the JSON floor.%n", rein[0] - sse[0], rein[1] - sse[1],
-                    lc[0] - json[0], lc[1] - json[1]));
+        if (json != null && sse != null && lc != null) {
+            for (String client : new String[] {"rein", "rein-inline"}) {
+                double[] rein = med.get(client);
+                if (rein == null) {
+                    continue;
+                }
+                out.append(String.format("%nGoals for %s (ratios of medians measured in this run):%n%n| goal | measured | met |%n|---|---|---|%n",
+                        DESCRIPTION.get(client)));
+                goal(out, "Rein wall per step ≤ 1.2 × streaming floor", rein[2] / sse[2], 1.2);
+                goal(out, "Rein alloc over streaming floor ≤ 0.5 × LangChain4j's over its (JSON) floor",
+                        (rein[1] - sse[1]) / (lc[1] - json[1]), 0.5);
+                goal(out, "Rein CPU over streaming floor ≤ 1.0 × LangChain4j's over its (JSON) floor",
+                        (rein[0] - sse[0]) / (lc[0] - json[0]), 1.0);
+                out.append(String.format("%nOverheads: %s %.0f µs / %.1f KB per step over the streaming floor; "
+                        + "LangChain4j %.0f µs / %.1f KB over the JSON floor.%n", client, rein[0] - sse[0], rein[1] - sse[1],
+                        lc[0] - json[0], lc[1] - json[1]));
+            }
             double[] model = med.get("rein-model");
             if (model != null) {
                 out.append(String.format("Rein's provider alone (rein-model: AnthropicModel in a hand-written loop, no agent): "
@@ -152,11 +163,14 @@ public final class Report {
         }
         out.append('\n');
         byN.forEach((n, clients) -> {
-            double[] rein = clients.get("rein");
             double[] lc = clients.get("langchain4j");
-            if (rein != null && lc != null) {
-                out.append(String.format("N=%s: Rein ÷ LangChain4j wall %.2f, peak RSS %.2f (goal: both ≤ 1.00: %s)%n", n,
-                        rein[0] / lc[0], rein[1] / lc[1], rein[0] <= lc[0] && rein[1] <= lc[1] ? "met" : "**not met**"));
+            for (String client : new String[] {"rein", "rein-inline"}) {
+                double[] rein = clients.get(client);
+                if (rein != null && lc != null) {
+                    out.append(String.format("N=%s, %s: ÷ LangChain4j wall %.2f, peak RSS %.2f (goal: both ≤ 1.00: %s)%n", n,
+                            DESCRIPTION.get(client), rein[0] / lc[0], rein[1] / lc[1],
+                            rein[0] <= lc[0] && rein[1] <= lc[1] ? "met" : "**not met**"));
+                }
             }
         });
         out.append('\n');
