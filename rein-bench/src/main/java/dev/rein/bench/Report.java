@@ -167,7 +167,7 @@ public final class Report {
             for (String client : new String[] {"rein", "rein-inline"}) {
                 double[] rein = clients.get(client);
                 if (rein != null && lc != null) {
-                    out.append(String.format("N=%s, %s: ÷ LangChain4j wall %.2f, peak RSS %.2f (goal: both ≤ 1.00: %s)%n", n,
+                    out.append(String.format("N=%s, %s: ÷ LangChain4j wall %.3f, peak RSS %.3f (goal: both ≤ 1.000: %s)%n", n,
                             DESCRIPTION.get(client), rein[0] / lc[0], rein[1] / lc[1],
                             rein[0] <= lc[0] && rein[1] <= lc[1] ? "met" : "**not met**"));
                 }
