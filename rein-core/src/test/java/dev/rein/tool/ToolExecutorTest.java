@@ -33,22 +33,16 @@ class ToolExecutorTest {
     }
 
     @Test
-    void idempotentIsOffByDefaultAndSurvivesCopies() {
+    void idempotentAndAbortsOnInterruptAreOffByDefaultAndSurviveCopies() {
         Tool plain = tool("plain", (args, ctx) -> ToolOutput.text("x"));
         assertThat(plain.idempotent()).isFalse();
-        Tool marked = plain.toBuilder().idempotent(true).build();
-        assertThat(marked.idempotent()).isTrue();
-        assertThat(marked.withHandler((args, ctx) -> ToolOutput.text("y")).idempotent()).isTrue();
-        assertThat(marked.definition()).isEqualTo(plain.definition()); // the model sees no difference
-    }
-
-    @Test
-    void abortsOnInterruptIsOffByDefaultAndSurvivesCopies() {
-        Tool plain = tool("plain", (args, ctx) -> ToolOutput.text("x"));
         assertThat(plain.abortsOnInterrupt()).isFalse();
-        Tool marked = plain.toBuilder().abortsOnInterrupt(true).build();
+        Tool marked = plain.toBuilder().idempotent(true).abortsOnInterrupt(true).build();
+        assertThat(marked.idempotent()).isTrue();
         assertThat(marked.abortsOnInterrupt()).isTrue();
-        assertThat(marked.withHandler((args, ctx) -> ToolOutput.text("y")).abortsOnInterrupt()).isTrue();
+        Tool copy = marked.withHandler((args, ctx) -> ToolOutput.text("y"));
+        assertThat(copy.idempotent()).isTrue();
+        assertThat(copy.abortsOnInterrupt()).isTrue();
         assertThat(marked.definition()).isEqualTo(plain.definition()); // the model sees no difference
     }
 
