@@ -23,7 +23,7 @@ public record ModelResponse(String id, String model, List<ContentBlock> content,
     public Optional<Message> toHistoryMessage() {
         int empty = 0;
         for (ContentBlock block : content) {
-            if (block instanceof TextBlock text && text.text().isEmpty()) {
+            if (emptyText(block)) {
                 empty++;
             }
         }
@@ -32,11 +32,15 @@ public record ModelResponse(String id, String model, List<ContentBlock> content,
         }
         List<ContentBlock> kept = new ArrayList<>(content.size() - empty);
         for (ContentBlock block : content) {
-            if (!(block instanceof TextBlock text && text.text().isEmpty())) {
+            if (!emptyText(block)) {
                 kept.add(block);
             }
         }
         return kept.isEmpty() ? Optional.empty() : Optional.of(Message.assistant(kept));
+    }
+
+    private static boolean emptyText(ContentBlock block) {
+        return block instanceof TextBlock text && text.text().isEmpty();
     }
 
     /** The tool use blocks, in the order the model proposed them. */
