@@ -61,9 +61,9 @@ public final class ParallelBench {
                     after.add((gap[1] - lastEnd) / 1e6);
                 }
             }
-            total.sort(null);
+            double median = sortedMedian(total); // sorts total, for the p90 below
             System.out.printf("RESULT client=%s steps=%d median_ms=%.1f p90_ms=%.1f before_ms=%.2f tools_ms=%.2f after_ms=%.2f%n",
-                    name, total.size(), LoopBench.median(total), total.get((int) Math.floor(total.size() * 0.9)),
+                    name, total.size(), median, total.get((int) Math.floor(total.size() * 0.9)),
                     sortedMedian(before), sortedMedian(during), sortedMedian(after));
         }
     }
