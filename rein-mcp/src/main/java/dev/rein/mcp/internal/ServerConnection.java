@@ -182,13 +182,13 @@ public final class ServerConnection implements AutoCloseable {
         if (closed) {
             throw new IOException("the agent's MCP connections were closed");
         }
-        if (session != null && !session.broken.isDone() && session.calls.anyOverdue(Instant.now())) {
+        if (session != null && !session.broken.isDone()) {
+            if (!session.calls.anyOverdue(Instant.now())) {
+                return session;
+            }
             // A call timed out by the executor: the thread that made it may not have marked the
             // session broken yet, but a hung server must not get the next call.
             session.breakWith("a call timed out");
-        }
-        if (session != null && !session.broken.isDone()) {
-            return session;
         }
         if (session != null) {
             lastFailure = session.broken.getNow("it stopped");
