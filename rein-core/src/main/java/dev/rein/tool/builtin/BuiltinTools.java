@@ -44,6 +44,8 @@ public final class BuiltinTools {
                 .risk(Risk.READ)
                 // Asking the clock again is legitimate: its answer changes, so repeats are not a stall.
                 .polling(true)
+                // Never waits and returns at once: no thread of its own needed to bound it.
+                .abortsOnInterrupt(true)
                 .handler((args, ctx) -> {
                     String zone = args.hasNonNull("timezone") ? args.get("timezone").asText() : null;
                     try {
@@ -64,6 +66,8 @@ public final class BuiltinTools {
                           "description":"the arithmetic expression to evaluate"}},
                          "required":["expression"],"additionalProperties":false}""")
                 .risk(Risk.READ)
+                // Never waits, and stops at the next operation once interrupted (Evaluator).
+                .abortsOnInterrupt(true)
                 .handler((args, ctx) -> {
                     try {
                         return ToolOutput.text(calculator.evaluateToString(args.get("expression").asText())).withSource("calculator");

@@ -10,9 +10,9 @@ import java.time.Duration;
 import java.util.function.LongSupplier;
 
 /**
- * Walks a parsed expression and enforces the wall-clock cap. The clock is read before every
- * operation; each single operation is bounded by the size limits, so the cap is overshot by at
- * most one operation.
+ * Walks a parsed expression and enforces the wall-clock cap. The clock and the thread's interrupt
+ * are checked before every operation; each single operation is bounded by the size limits, so the
+ * cap (or an interrupt) is overshot by at most one operation.
  */
 final class Evaluator {
     private final Arithmetic arithmetic;
@@ -53,6 +53,10 @@ final class Evaluator {
     }
 
     private void checkTime() throws CalculationException {
+        // The interrupt stays set for the caller: the tool's time limit or a cancel sent it.
+        if (Thread.currentThread().isInterrupted()) {
+            throw new CalculationException("the calculation was interrupted");
+        }
         // Subtracting before comparing stays correct when nanoTime wraps around.
         if (nanoTime.getAsLong() - start > budgetNanos) {
             throw new CalculationException("calculation took longer than " + describe(timeLimit)

@@ -55,6 +55,12 @@ class BuiltinToolsTest {
     }
 
     @Test
+    void bothRunOnTheCallersThread() {
+        // Neither waits, and the calculator stops once interrupted: no thread of their own per call.
+        assertThat(BuiltinTools.all(Clock.systemUTC())).allSatisfy(tool -> assertThat(tool.abortsOnInterrupt()).as(tool.name()).isTrue());
+    }
+
+    @Test
     void toolsCanBePickedByName() {
         assertThat(BuiltinTools.named(List.of("calculate"), Clock.systemUTC())).extracting(t -> t.name()).containsExactly("calculate");
         assertThatThrownBy(() -> BuiltinTools.named(List.of("search"), Clock.systemUTC()))

@@ -172,6 +172,25 @@ class CalculatorLimitsTest {
     }
 
     @Test
+    void anInterruptStopsTheCalculationAtTheNextOperationAndStaysSet() {
+        AtomicLong readings = new AtomicLong();
+        // The thread is interrupted mid-calculation, at the third reading of the clock (a time limit's alarm or a cancel).
+        Calculator interrupted = new Calculator(Calculator.Limits.DEFAULT, () -> {
+            if (readings.incrementAndGet() == 3) {
+                Thread.currentThread().interrupt();
+            }
+            return 0;
+        });
+        try {
+            assertRefused(interrupted, "1+2+3+4+5", "the calculation was interrupted");
+            assertThat(readings.get()).isEqualTo(3); // no operation after the interrupt
+            assertThat(Thread.currentThread().isInterrupted()).isTrue();
+        } finally {
+            Thread.interrupted();
+        }
+    }
+
+    @Test
     void limitsAreConfigurable() throws CalculationException {
         Calculator tight = new Calculator(new Calculator.Limits(10, 2, 3, 3, Duration.ofSeconds(1)));
         assertRefused(tight, "12345678901", "expression is 11 characters long; the limit is 10");
