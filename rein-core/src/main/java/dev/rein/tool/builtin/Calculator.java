@@ -144,8 +144,9 @@ public final class Calculator {
      * @param expression the arithmetic expression; {@code null} counts as empty
      * @return the value: an integer with scale 0, any other number without trailing zeros
      *         ({@code 2.50} comes back as {@code 2.5})
-     * @throws CalculationException if the expression is malformed, breaks a limit or divides by zero;
-     *                              the message explains which and is meant for the user
+     * @throws CalculationException if the expression is malformed, breaks a limit or divides by zero,
+     *                              or the thread is interrupted (the interrupt stays set); the message
+     *                              explains which and is meant for the user
      */
     public BigDecimal evaluate(String expression) throws CalculationException {
         if (expression == null) {
