@@ -120,18 +120,25 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
         try (Exchange exchange = transport.stream(body, betas, effective.option(TraceContextHeaders.class)
                 .map(TraceContextHeaders::headers).orElse(Map.of())); SseReader reader = new SseReader(exchange, errors)) {
             requireSuccess(exchange);
-            reader.readAll(assembler::accept);
-            if (!assembler.started()) {
-                // A complete body without a single event: not a cut stream but something else
-                // answering, e.g. a proxy's error page.
-                throw ErrorMapper.malformed("the Anthropic API answered HTTP " + exchange.status() + " ("
-                        + String.join(", ", exchange.headers().allValues("content-type"))
-                        + ") without a message_start event", null);
+            // From here on the response headers have arrived: every failure names their request id.
+            try {
+                reader.readAll(assembler::accept);
+                if (!assembler.started()) {
+                    // A complete body without a single event: not a cut stream but something else
+                    // answering, e.g. a proxy's error page.
+                    throw ErrorMapper.malformed("the Anthropic API answered HTTP " + exchange.status() + " ("
+                            + String.join(", ", exchange.headers().allValues("content-type"))
+                            + ") without a message_start event", null);
+                }
+                return ResponseMapper.response(assembler.message());
+            } catch (IOException e) {
+                throw ErrorMapper.withRequestId(failure(e), exchange.requestId());
+            } catch (ModelException e) {
+                throw ErrorMapper.withRequestId(e, exchange.requestId());
             }
         } catch (IOException e) {
             throw failure(e);
         }
-        return ResponseMapper.response(assembler.message());
     }
 
     /** Counts input tokens with {@code POST /v1/messages/count_tokens} (before any server-side edits). */

@@ -59,7 +59,18 @@ final class ErrorMapper {
         return new ModelException(kind, 0, message, retryable, RetryAfter.from(headers, clock), requestId, null);
     }
 
-    /** A failure to connect, send or receive: always worth a retry. */
+    /** {@code e} with {@code requestId} when it names none (a failure after the response headers). */
+    static ModelException withRequestId(ModelException e, String requestId) {
+        if (e.requestId() != null || requestId == null) {
+            return e;
+        }
+        ModelException named = new ModelException(e.kind(), e.httpStatus(), e.getMessage(), e.retryable(), e.retryAfter(), requestId,
+                e.getCause());
+        named.setStackTrace(e.getStackTrace());
+        return named;
+    }
+
+        /** A failure to connect, send or receive: always worth a retry. */
     static ModelException ioError(IOException e) {
         boolean timeout = hasCause(e, HttpTimeoutException.class) || hasCause(e, SocketTimeoutException.class);
         Throwable root = rootCause(e);

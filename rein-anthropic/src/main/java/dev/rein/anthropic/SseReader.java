@@ -50,10 +50,9 @@ final class SseReader implements AutoCloseable {
         int lineLength = 0;
         while (true) {
             if (start == end && !fill()) {
-                if (lineLength > 0) {
-                    line(line, lineLength, events);
-                }
-                dispatch(events);
+                // An event the stream ended in the middle of (no blank line after it) is not
+                // dispatched, as the SSE standard says: a cut stream then fails as one, retryably,
+                // instead of as a half-parsed event.
                 return;
             }
             byte b = buffer[start++];

@@ -132,6 +132,7 @@ class ErrorMappingTest extends FakeApi {
         ModelException e = failure(FakeReply.disconnectMidStream(FakeReply.text("a long answer that is cut"), 4));
         assertThat(e.kind()).isEqualTo(Kind.CONNECTION);
         assertThat(e.retryable()).isTrue();
+        assertThat(e.requestId()).as("the request-id header came with the 200").startsWith("req_fake_");
     }
 
     @Test
@@ -143,6 +144,20 @@ class ErrorMappingTest extends FakeApi {
         assertThat(e.kind()).isEqualTo(Kind.CONNECTION);
         assertThat(e.retryable()).isTrue();
         assertThat(e.getMessage()).contains("message_stop");
+        assertThat(e.requestId()).startsWith("req_fake_");
+    }
+
+    @Test
+    void anEventCutOffByTheEndOfTheStreamIsDroppedAsTheSseStandardSays() {
+        // The body ends inside an event, before the blank line that would dispatch it.
+        String cut = new Sse().messageStart("{\"input_tokens\":1,\"output_tokens\":1}")
+                .block(0, "{\"type\":\"text\",\"text\":\"\"}", "{\"type\":\"text_delta\",\"text\":\"par\"}")
+                .build() + "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_re";
+        ModelException e = failure(FakeReply.malformed(cut));
+        assertThat(e.kind()).as(e.getMessage()).isEqualTo(Kind.CONNECTION); // a cut stream, not a malformed event
+        assertThat(e.retryable()).isTrue();
+        assertThat(e.getMessage()).contains("message_stop");
+        assertThat(e.requestId()).startsWith("req_fake_");
     }
 
     @Test
