@@ -35,7 +35,8 @@ import java.util.List;
  * (at most four) and the small request envelope are written afresh.
  *
  * <p>Sampling parameters ({@code temperature}, {@code top_p}, {@code top_k}) are sent only when the
- * request sets them: the API version this module speaks rejects them on current models.
+ * request sets them: the API version this module speaks rejects them on every model, even at their
+ * default values, but a gateway in front of it may still take them.
  */
 final class RequestMapper {
     private static final JsonFactory JSON = Json.mapper().getFactory();
