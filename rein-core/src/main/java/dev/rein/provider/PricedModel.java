@@ -49,6 +49,12 @@ public final class PricedModel implements Model, ModelDefaults, AutoCloseable {
         return model.countTokens(request);
     }
 
+    /** As the wrapped model, so that pricing it does not change which thread its calls run on. */
+    @Override
+    public boolean abortsOnInterrupt() {
+        return model.abortsOnInterrupt();
+    }
+
     @Override
     public String defaultModelName() {
         return modelName;

@@ -25,6 +25,8 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** The model call runs inside its chat span, and its request carries the span's traceparent. */
 class ChatContextTest {
@@ -78,5 +80,33 @@ class ChatContextTest {
             assertThat(attempt.headers()).isEmpty();
             assertThat(attempt.current().isValid()).isFalse();
         });
+    }
+
+    @ParameterizedTest
+    @CsvSource({"true, rein-run-", "false, rein-model-"})
+    void tracingKeepsTheThreadTheModelAsksFor(boolean aborts, String threadPrefix) {
+        ScriptedModel script = ScriptedModel.of(ScriptedModel.text("Hi."));
+        List<String> threads = new CopyOnWriteArrayList<>();
+        List<String> spans = new CopyOnWriteArrayList<>();
+        Model model = new Model() {
+            @Override
+            public ModelResponse call(ModelRequest request, ModelCallContext context) throws ModelException, InterruptedException {
+                threads.add(Thread.currentThread().getName());
+                spans.add(Span.current().getSpanContext().getSpanId());
+                return script.call(request, context);
+            }
+
+            @Override
+            public boolean abortsOnInterrupt() {
+                return aborts;
+            }
+        };
+        Agent agent = ReinTelemetry.create(OTEL.getOpenTelemetry()).install(Agent.builder().model(model)
+                .modelName("test-model").prices(PriceTable.empty().with("test-model", ModelPrice.of("3", "0.3", "15")))).build();
+        assertThat(agent.run("say hi").status()).isEqualTo(RunStatus.SUCCEEDED);
+
+        SpanData chat = OTEL.getSpans().stream().filter(s -> s.getName().equals("chat test-model")).findFirst().orElseThrow();
+        assertThat(threads).singleElement().asString().startsWith(threadPrefix);
+        assertThat(spans).containsExactly(chat.getSpanId()); // the chat span is current on either thread
     }
 }

@@ -19,8 +19,8 @@ import java.util.Map;
  * the provider, and hands the provider the span's W3C trace context ({@code traceparent}) to
  * send with its HTTP request. The span itself is made by the run's listener when the call is
  * traced (the tracing stage is outermost), on this same thread, which is how this stage finds it.
- * The deadline stage runs the model on a thread of its own, so the model is wrapped to make the
- * span current there too.
+ * The deadline stage may run the model on a thread of its own (a model that does not abort on
+ * interrupt), so the model is wrapped to make the span current wherever it runs.
  */
 final class ChatContextPropagation implements ModelInterceptor {
     private final Telemetry telemetry;
@@ -65,6 +65,12 @@ final class ChatContextPropagation implements ModelInterceptor {
             try (Scope ignored = context.makeCurrent()) {
                 return model.countTokens(request);
             }
+        }
+
+        /** As the wrapped model: otherwise tracing alone would move every call to a thread of its own. */
+        @Override
+        public boolean abortsOnInterrupt() {
+            return model.abortsOnInterrupt();
         }
     }
 }
