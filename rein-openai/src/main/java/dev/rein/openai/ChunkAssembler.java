@@ -32,6 +32,7 @@ final class ChunkAssembler {
     }
 
     private final StreamObserver observer;
+    private final String requestId;
     private final Map<Integer, Call> calls = new TreeMap<>();
     private final StringBuilder text = new StringBuilder();
     private StringBuilder refusal;
@@ -41,8 +42,10 @@ final class ChunkAssembler {
     private JsonNode usage;
     private int chunks;
 
-    ChunkAssembler(StreamObserver observer) {
+    /** @param requestId the response's {@code x-request-id}, for the failures it reports; may be null */
+    ChunkAssembler(StreamObserver observer, String requestId) {
         this.observer = observer;
+        this.requestId = requestId;
     }
 
     /** How many chunks arrived so far. */
@@ -140,7 +143,8 @@ final class ChunkAssembler {
         for (Map.Entry<Integer, Call> entry : calls.entrySet()) {
             Call call = entry.getValue();
             if (call.name == null) {
-                throw ErrorMapper.malformed("tool call " + entry.getKey() + " of the response has no function name", null);
+                throw ErrorMapper.malformed("tool call " + entry.getKey() + " of the response has no function name",
+                        requestId, null);
             }
             String callId = call.id != null ? call.id : "call_" + entry.getKey();
             String arguments = call.arguments.toString();

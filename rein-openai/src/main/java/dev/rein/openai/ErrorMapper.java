@@ -40,47 +40,51 @@ final class ErrorMapper {
         this.server = server;
     }
 
-    ModelException map(RuntimeException failure) {
+    /**
+     * @param requestId the response's {@code x-request-id} when its headers arrived, else null
+     *     (an HTTP error brings its own)
+     */
+    ModelException map(RuntimeException failure, String requestId) {
         if (failure instanceof OpenAIServiceException e) {
             return httpError(e);
         }
         if (failure instanceof OpenAIIoException || failure instanceof OpenAIRetryableException) {
-            return ioError(failure);
+            return ioError(failure, requestId);
         }
         if (failure instanceof OpenAIInvalidDataException e) {
-            return malformed(server + " sent a response Rein could not read: " + e.getMessage(), e);
+            return malformed(server + " sent a response Rein could not read: " + e.getMessage(), requestId, e);
         }
         String what = failure instanceof OpenAIException ? "the OpenAI SDK failed" : "the call to " + server + " failed";
         return new ModelException(Kind.OTHER, 0, what + " with " + failure.getClass().getSimpleName() + ": "
-                + failure.getMessage(), false, null, null, failure);
+                + failure.getMessage(), false, null, requestId, failure);
     }
 
     /** A read failure while the stream was open: the connection broke mid-way, which a retry may fix. */
-    ModelException broken(IOException e) {
-        return ioError(e);
+    ModelException broken(IOException e, String requestId) {
+        return ioError(e, requestId);
     }
 
     /** A stream that ended without {@code data: [DONE]}: cut off, so a retry may succeed. */
-    ModelException cutOff(String detail) {
+    ModelException cutOff(String detail, String requestId) {
         return new ModelException(Kind.CONNECTION, 0, "the response stream from " + server
-                + " ended before data: [DONE] (" + detail + ")", true, null, null, null);
+                + " ended before data: [DONE] (" + detail + ")", true, null, requestId, null);
     }
 
     /**
      * An {@code error} object sent as a chunk after HTTP 200. Retryable unless its type says the
      * request itself was wrong; the HTTP status is 0 because the exchange itself succeeded.
      */
-    ModelException streamError(JsonNode error) {
+    ModelException streamError(JsonNode error, String requestId) {
         String type = error.path("type").asText(null);
         String message = message(error);
         Kind kind = type != null && type.startsWith("invalid_request") ? Kind.INVALID_REQUEST : Kind.SERVER_ERROR;
         return new ModelException(kind, 0, "error in the response stream from " + server
                 + (type == null ? "" : " (" + type + ")") + ": " + (message == null ? error.toString() : message),
-                kind.retryableByDefault(), null, null, null);
+                kind.retryableByDefault(), null, requestId, null);
     }
 
-    static ModelException malformed(String message, Throwable cause) {
-        return new ModelException(Kind.MALFORMED_RESPONSE, 0, message, false, null, null, cause);
+    static ModelException malformed(String message, String requestId, Throwable cause) {
+        return new ModelException(Kind.MALFORMED_RESPONSE, 0, message, false, null, requestId, cause);
     }
 
     private ModelException httpError(OpenAIServiceException e) {
@@ -94,7 +98,7 @@ final class ErrorMapper {
                 retryable, RetryAfter.from(e.headers()::values, clock), requestId(e), e);
     }
 
-    private ModelException ioError(Exception e) {
+    private ModelException ioError(Exception e, String requestId) {
         Throwable root = rootCause(e);
         boolean timeout = hasCause(e, SocketTimeoutException.class)
                 || (root instanceof InterruptedIOException && "timeout".equalsIgnoreCase(root.getMessage()));
@@ -103,7 +107,7 @@ final class ErrorMapper {
                 : root.getClass().getSimpleName() + ": " + root.getMessage();
         String message = (timeout ? server + " did not answer in time: " : "the connection to " + server + " failed: ")
                 + detail;
-        return new ModelException(kind, 0, message, true, null, null, e);
+        return new ModelException(kind, 0, message, true, null, requestId, e);
     }
 
     static Kind kindOfStatus(int status) {

@@ -160,26 +160,29 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
 
     private ModelResponse stream(ChatCompletionCreateParams params, String model, StreamObserver observer)
             throws ModelException, InterruptedException {
-        ChunkAssembler assembler = new ChunkAssembler(observer);
+        // Read once the headers are in: every failure after that carries it, as HTTP errors do.
+        String requestId = null;
         try (HttpResponseFor<StreamResponse<ChatCompletionChunk>> raw =
                      client.chat().completions().withRawResponse().createStreaming(params)) {
+            requestId = raw.headers().values("x-request-id").stream().findFirst().orElse(null);
+            ChunkAssembler assembler = new ChunkAssembler(observer, requestId);
             String contentType = String.join(", ", raw.headers().values("content-type"));
             if (contentType.startsWith("application/json")) {
-                assembler.accept(asChunk(readJson(new String(raw.body().readAllBytes(), StandardCharsets.UTF_8))));
+                assembler.accept(asChunk(readJson(new String(raw.body().readAllBytes(), StandardCharsets.UTF_8), requestId)));
             } else {
-                readEvents(new EventStream(raw.body()), assembler, contentType);
+                readEvents(new EventStream(raw.body()), assembler, contentType, requestId);
             }
+            return assembler.response(model);
         } catch (IOException e) {
             interruptedCheck();
-            throw errors.broken(e);
+            throw errors.broken(e, requestId);
         } catch (RuntimeException e) {
             interruptedCheck();
-            throw errors.map(e);
+            throw errors.map(e, requestId);
         }
-        return assembler.response(model);
     }
 
-    private void readEvents(EventStream events, ChunkAssembler assembler, String contentType)
+    private void readEvents(EventStream events, ChunkAssembler assembler, String contentType, String requestId)
             throws IOException, ModelException, InterruptedException {
         String data;
         while ((data = events.next()) != null) {
@@ -187,31 +190,33 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
             if (data.strip().equals(EventStream.DONE)) {
                 return;
             }
-            JsonNode chunk = readJson(data);
+            JsonNode chunk = readJson(data, requestId);
             JsonNode error = chunk.get("error");
             if (error != null && !error.isNull()) {
-                throw errors.streamError(error.isObject() ? error : Json.object().put("message", error.asText()));
+                throw errors.streamError(error.isObject() ? error : Json.object().put("message", error.asText()), requestId);
             }
             assembler.accept(chunk);
         }
         if (assembler.chunks() == 0 && !contentType.startsWith("text/event-stream")) {
             // Not a cut stream but something else answering, e.g. a proxy's page.
             throw ErrorMapper.malformed("the server at " + baseUrl + " answered HTTP 200 (" + contentType
-                    + ") without a chat.completion.chunk", null);
+                    + ") without a chat.completion.chunk", requestId, null);
         }
-        throw errors.cutOff(assembler.chunks() == 0 ? "no chunk arrived" : "after " + assembler.chunks() + " chunks");
+        throw errors.cutOff(assembler.chunks() == 0 ? "no chunk arrived" : "after " + assembler.chunks() + " chunks",
+                requestId);
     }
 
-    private static JsonNode readJson(String text) throws ModelException {
+    private static JsonNode readJson(String text, String requestId) throws ModelException {
         try {
             JsonNode node = Json.mapper().readTree(text);
             if (node == null || !node.isObject()) {
-                throw ErrorMapper.malformed("the server sent a response that is not a JSON object: " + abbreviate(text), null);
+                throw ErrorMapper.malformed("the server sent a response that is not a JSON object: " + abbreviate(text),
+                        requestId, null);
             }
             return node;
         } catch (JsonProcessingException e) {
             throw ErrorMapper.malformed("the server sent a response that is not valid JSON (" + e.getOriginalMessage()
-                    + "): " + abbreviate(text), e);
+                    + "): " + abbreviate(text), requestId, e);
         }
     }
 

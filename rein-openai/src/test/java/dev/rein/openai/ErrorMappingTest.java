@@ -89,6 +89,18 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void failuresAfterHttp200CarryTheResponsesRequestId() {
+        server.enqueue(new ChatReply.StreamError(ChatReply.text("partial"), 2, "server_error", "The server had an error"));
+        assertThat(failure().requestId()).as("error chunk").isEqualTo("req_fake_001");
+        server.enqueue(new ChatReply.NoDone(ChatReply.text("complete but unterminated")));
+        assertThat(failure().requestId()).as("no [DONE]").isEqualTo("req_fake_002");
+        server.enqueue(new ChatReply.Malformed(null));
+        assertThat(failure().requestId()).as("malformed chunk").isEqualTo("req_fake_003");
+        server.enqueue(new ChatReply.Disconnect(ChatReply.text("a partial answer that is cut"), 3));
+        assertThat(failure().requestId()).as("broken mid-way").isEqualTo("req_fake_004");
+    }
+
+    @Test
     void aMalformedBodyIsFinal() {
         server.enqueue(new ChatReply.Malformed(null));
         ModelException e = failure();

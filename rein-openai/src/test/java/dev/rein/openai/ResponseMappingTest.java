@@ -80,7 +80,7 @@ class ResponseMappingTest extends FakeChat {
     @Test
     void aServerThatIgnoresStreamIsReadFromItsJsonBody() throws Exception {
         // A server that ignores "stream" answers with a chat.completion, read as one chunk whose delta is the message.
-        ChunkAssembler assembler = new ChunkAssembler(stream);
+        ChunkAssembler assembler = new ChunkAssembler(stream, null);
         assembler.accept(dev.rein.json.Json.parse("{\"id\":\"x\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"whole\","
                 + "\"tool_calls\":[{\"id\":\"c9\",\"type\":\"function\",\"function\":{\"name\":\"search\",\"arguments\":\"{}\"}}]},"
                 + "\"finish_reason\":\"tool_calls\"}],\"usage\":{\"prompt_tokens\":9,\"completion_tokens\":3}}"));
