@@ -22,8 +22,8 @@ import java.util.Set;
  *
  * <p>Retryable: 408, 409, 429, 5xx, connection failures and timeouts, a stream cut before {@code
  * data: [DONE]}, and an error object inside a stream that began with HTTP 200 (unless its type
- * says the request was invalid). Final: 400, 401, 403, 404, 422 and the other 4xx, and a body Rein
- * cannot read. {@code x-should-retry} may veto a retry or allow one for other statuses, never for
+ * says the request was invalid, or its numeric code is a final status). Final: 400, 401, 403, 404,
+ * 422 and the other 4xx, and a body Rein cannot read. {@code x-should-retry} may veto a retry or allow one for other statuses, never for
  * 400, 401, 403, 404, 413 or 422.
  */
 final class ErrorMapper {
@@ -71,16 +71,29 @@ final class ErrorMapper {
     }
 
     /**
-     * An {@code error} object sent as a chunk after HTTP 200. Retryable unless its type says the
-     * request itself was wrong; the HTTP status is 0 because the exchange itself succeeded.
+     * An {@code error} object sent after HTTP 200. A numeric {@code code} that is an HTTP status
+     * (vLLM: {@code "code": 400}) is classified like that status; otherwise it is retryable unless
+     * its type says the request itself was wrong. The HTTP status is 0 because the exchange itself
+     * succeeded.
      */
     ModelException streamError(JsonNode error, String requestId) {
         String type = error.path("type").asText(null);
         String message = message(error);
-        Kind kind = type != null && type.startsWith("invalid_request") ? Kind.INVALID_REQUEST : Kind.SERVER_ERROR;
+        JsonNode code = error.path("code");
+        int status = code.isIntegralNumber() ? code.asInt() : 0;
+        Kind kind;
+        boolean retryable;
+        if (status >= 400 && status <= 599) {
+            kind = kindOfStatus(status);
+            retryable = !NEVER_RETRIED.contains(status) && kind.retryableByDefault();
+        } else {
+            boolean invalid = type != null && (type.startsWith("invalid_request") || type.equals("BadRequestError"));
+            kind = invalid ? Kind.INVALID_REQUEST : Kind.SERVER_ERROR;
+            retryable = kind.retryableByDefault();
+        }
         return new ModelException(kind, 0, "error in the response stream from " + server
                 + (type == null ? "" : " (" + type + ")") + ": " + (message == null ? error.toString() : message),
-                kind.retryableByDefault(), null, requestId, null);
+                retryable, null, requestId, null);
     }
 
     static ModelException malformed(String message, String requestId, Throwable cause) {

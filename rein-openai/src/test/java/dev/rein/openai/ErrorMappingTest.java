@@ -101,6 +101,28 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void anErrorChunkWhoseCodeIsAnHttpStatusIsClassifiedLikeThatStatus() {
+        // vLLM's shape: the status as a number in error.code, an exception class name as the type.
+        server.enqueue(new ChatReply.Malformed(events(
+                "{\"error\":{\"message\":\"max_tokens is too large\",\"type\":\"BadRequestError\",\"param\":null,\"code\":400}}")));
+        ModelException badRequest = failure();
+        assertThat(badRequest.kind()).isEqualTo(Kind.INVALID_REQUEST);
+        assertThat(badRequest.retryable()).isFalse();
+        assertThat(badRequest.getMessage()).contains("max_tokens is too large");
+
+        server.enqueue(new ChatReply.Malformed(events(
+                "{\"error\":{\"message\":\"busy\",\"type\":\"ServiceUnavailableError\",\"param\":null,\"code\":503}}")));
+        ModelException unavailable = failure();
+        assertThat(unavailable.kind()).isEqualTo(Kind.OVERLOADED);
+        assertThat(unavailable.retryable()).isTrue();
+
+        server.enqueue(new ChatReply.Malformed(events("{\"error\":{\"message\":\"bad\",\"type\":\"BadRequestError\",\"code\":null}}")));
+        ModelException byType = failure();
+        assertThat(byType.kind()).isEqualTo(Kind.INVALID_REQUEST);
+        assertThat(byType.retryable()).isFalse();
+    }
+
+    @Test
     void aMalformedBodyIsFinal() {
         server.enqueue(new ChatReply.Malformed(null));
         ModelException e = failure();
@@ -145,6 +167,15 @@ class ErrorMappingTest extends FakeChat {
             keyed.call(request("x").build(), dev.rein.model.ModelCallContext.until(java.time.Instant.now().plusSeconds(9)));
         }
         assertThat(server.lastRequest().header("authorization")).isEqualTo("Bearer sk-local");
+    }
+
+    /** A verbatim event-stream body (sent by {@link ChatReply.Malformed}) with these {@code data:} payloads. */
+    private static String events(String... data) {
+        StringBuilder body = new StringBuilder();
+        for (String d : data) {
+            body.append("data: ").append(d).append("\n\n");
+        }
+        return body.toString();
     }
 
     private ModelException failure() {
