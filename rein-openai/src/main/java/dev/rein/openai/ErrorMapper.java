@@ -71,7 +71,7 @@ final class ErrorMapper {
     }
 
     /**
-     * An {@code error} object sent after HTTP 200. A numeric {@code code} that is an HTTP status
+     * An {@code error} object sent after HTTP 200, as a chunk or as the whole JSON body. A numeric {@code code} that is an HTTP status
      * (vLLM: {@code "code": 400}) is classified like that status; otherwise it is retryable unless
      * its type says the request itself was wrong. The HTTP status is 0 because the exchange itself
      * succeeded.
@@ -91,7 +91,7 @@ final class ErrorMapper {
             kind = invalid ? Kind.INVALID_REQUEST : Kind.SERVER_ERROR;
             retryable = kind.retryableByDefault();
         }
-        return new ModelException(kind, 0, "error in the response stream from " + server
+        return new ModelException(kind, 0, "error in the response from " + server
                 + (type == null ? "" : " (" + type + ")") + ": " + (message == null ? error.toString() : message),
                 retryable, null, requestId, null);
     }

@@ -168,7 +168,14 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
             ChunkAssembler assembler = new ChunkAssembler(observer, requestId);
             String contentType = String.join(", ", raw.headers().values("content-type"));
             if (contentType.startsWith("application/json")) {
-                assembler.accept(asChunk(readJson(new String(raw.body().readAllBytes(), StandardCharsets.UTF_8), requestId)));
+                String text = new String(raw.body().readAllBytes(), StandardCharsets.UTF_8);
+                JsonNode completion = readJson(text, requestId);
+                failOnError(completion, requestId);
+                if (!completion.path("choices").isArray()) {
+                    throw ErrorMapper.malformed("the server at " + baseUrl + " answered HTTP 200 with JSON that is not"
+                            + " a chat.completion: " + abbreviate(text), requestId, null);
+                }
+                assembler.accept(asChunk(completion));
             } else {
                 readEvents(new EventStream(raw.body()), assembler, contentType, requestId);
             }
@@ -191,10 +198,7 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
                 return;
             }
             JsonNode chunk = readJson(data, requestId);
-            JsonNode error = chunk.get("error");
-            if (error != null && !error.isNull()) {
-                throw errors.streamError(error.isObject() ? error : Json.object().put("message", error.asText()), requestId);
-            }
+            failOnError(chunk, requestId);
             assembler.accept(chunk);
         }
         if (assembler.chunks() == 0 && !contentType.startsWith("text/event-stream")) {
@@ -204,6 +208,14 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
         }
         throw errors.cutOff(assembler.chunks() == 0 ? "no chunk arrived" : "after " + assembler.chunks() + " chunks",
                 requestId);
+    }
+
+    /** An {@code error} object where a chunk or a completion was expected: the server failed after HTTP 200. */
+    private void failOnError(JsonNode body, String requestId) throws ModelException {
+        JsonNode error = body.get("error");
+        if (error != null && !error.isNull()) {
+            throw errors.streamError(error.isObject() ? error : Json.object().put("message", error.asText()), requestId);
+        }
     }
 
     private static JsonNode readJson(String text, String requestId) throws ModelException {

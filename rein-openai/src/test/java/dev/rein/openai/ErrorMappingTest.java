@@ -123,6 +123,24 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void aJsonBodyWithHttp200IsCheckedForAnErrorAndForChoices() {
+        ModelException overloaded = plainFailure("{\"error\":{\"message\":\"model overloaded\",\"type\":\"server_error\"}}");
+        assertThat(overloaded.kind()).isEqualTo(Kind.SERVER_ERROR);
+        assertThat(overloaded.retryable()).isTrue();
+        assertThat(overloaded.getMessage()).contains("model overloaded");
+        assertThat(overloaded.requestId()).isEqualTo("req_plain");
+
+        ModelException badRequest = plainFailure("{\"error\":{\"message\":\"bad\",\"type\":\"BadRequestError\",\"code\":400}}");
+        assertThat(badRequest.kind()).isEqualTo(Kind.INVALID_REQUEST);
+        assertThat(badRequest.retryable()).isFalse();
+
+        ModelException noChoices = plainFailure("{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion\"}");
+        assertThat(noChoices.kind()).isEqualTo(Kind.MALFORMED_RESPONSE);
+        assertThat(noChoices.retryable()).isFalse();
+        assertThat(noChoices.requestId()).isEqualTo("req_plain");
+    }
+
+    @Test
     void aMalformedBodyIsFinal() {
         server.enqueue(new ChatReply.Malformed(null));
         ModelException e = failure();
@@ -167,6 +185,17 @@ class ErrorMappingTest extends FakeChat {
             keyed.call(request("x").build(), dev.rein.model.ModelCallContext.until(java.time.Instant.now().plusSeconds(9)));
         }
         assertThat(server.lastRequest().header("authorization")).isEqualTo("Bearer sk-local");
+    }
+
+    private ModelException plainFailure(String jsonBody) {
+        try {
+            callPlainServer("application/json", jsonBody);
+        } catch (ModelException e) {
+            return e;
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+        throw new AssertionError("the call did not fail");
     }
 
     /** A verbatim event-stream body (sent by {@link ChatReply.Malformed}) with these {@code data:} payloads. */

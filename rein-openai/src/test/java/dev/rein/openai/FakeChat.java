@@ -2,6 +2,7 @@ package dev.rein.openai;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpServer;
 import dev.rein.json.Json;
 import dev.rein.model.Message;
 import dev.rein.model.ModelCallContext;
@@ -11,6 +12,11 @@ import dev.rein.model.ModelResponse;
 import dev.rein.model.StreamObserver;
 import dev.rein.model.ToolDefinition;
 import dev.rein.testkit.openai.FakeChatCompletionsServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -46,6 +52,37 @@ abstract class FakeChat {
 
     protected ModelResponse call(ModelRequest.Builder request) throws ModelException, InterruptedException {
         return model.call(request.build(), new ModelCallContext(Instant.now().plusSeconds(30), stream));
+    }
+
+    /**
+     * Calls a one-shot server that answers HTTP 200 with this content type and body and {@code
+     * x-request-id: req_plain}: for answers the fake does not script, e.g. a JSON body to a
+     * streaming request.
+     */
+    protected ModelResponse callPlainServer(String contentType, String body) throws ModelException, InterruptedException {
+        HttpServer http;
+        try {
+            http = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        http.createContext("/", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            exchange.getResponseHeaders().set("content-type", contentType);
+            exchange.getResponseHeaders().set("x-request-id", "req_plain");
+            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(200, bytes.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(bytes);
+            }
+        });
+        http.start();
+        try (OpenAiModel plain = OpenAiModel.builder().baseUrl("http://127.0.0.1:" + http.getAddress().getPort() + "/v1")
+                .environment(name -> null).build()) {
+            return plain.call(request("x").build(), new ModelCallContext(Instant.now().plusSeconds(30), stream));
+        } finally {
+            http.stop(0);
+        }
     }
 
     protected JsonNode lastBody() {
