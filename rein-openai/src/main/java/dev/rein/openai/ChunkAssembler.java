@@ -19,7 +19,8 @@ import java.util.TreeMap;
  * Assembles streamed {@code chat.completion.chunk}s into one response, telling the {@link
  * StreamObserver} about each fragment as it arrives. Text and refusal deltas are appended; each
  * tool call is keyed by its {@code index} (its id and name come in its first delta, its argument
- * text in fragments); {@code finish_reason} and the closing usage chunk are kept. Only the first
+ * text in fragments; a legacy {@code function_call} is call 0); {@code finish_reason} and the
+ * closing usage chunk are kept. Only the first
  * choice is read: Rein never asks for more than one.
  */
 final class ChunkAssembler {
@@ -97,18 +98,23 @@ final class ChunkAssembler {
             for (JsonNode call : toolCalls) {
                 // A server that answers without streaming (or an older one) may leave the index out.
                 int index = call.has("index") ? call.path("index").asInt() : calls.size() + position;
-                toolCallDelta(index, call);
+                JsonNode id = call.path("id");
+                toolCallDelta(index, id.isTextual() && !id.asText().isEmpty() ? id.asText() : null, call.path("function"));
                 position++;
             }
         }
+        JsonNode functionCall = delta.get("function_call");
+        if (functionCall != null && functionCall.isObject()) {
+            // The legacy functions API: one call per message, without index or id.
+            toolCallDelta(0, generatedId(0), functionCall);
+        }
     }
 
-    private void toolCallDelta(int index, JsonNode delta) throws ModelException {
+    private void toolCallDelta(int index, String id, JsonNode function) {
         Call call = calls.computeIfAbsent(index, i -> new Call());
-        if (call.id == null && delta.path("id").isTextual() && !delta.path("id").asText().isEmpty()) {
-            call.id = delta.path("id").asText();
+        if (call.id == null && id != null) {
+            call.id = id;
         }
-        JsonNode function = delta.path("function");
         if (call.name == null && function.path("name").isTextual() && !function.path("name").asText().isEmpty()) {
             call.name = function.path("name").asText();
         }
@@ -131,6 +137,11 @@ final class ChunkAssembler {
         }
     }
 
+    /** The id of a call the server sent without one. */
+    private static String generatedId(int index) {
+        return "call_" + index;
+    }
+
     /** The assembled response; {@code fallbackModel} names it when no chunk did. */
     ModelResponse response(String fallbackModel) throws ModelException {
         List<ContentBlock> content = new ArrayList<>();
@@ -146,7 +157,7 @@ final class ChunkAssembler {
                 throw ErrorMapper.malformed("tool call " + entry.getKey() + " of the response has no function name",
                         requestId, null);
             }
-            String callId = call.id != null ? call.id : "call_" + entry.getKey();
+            String callId = call.id != null ? call.id : generatedId(entry.getKey());
             String arguments = call.arguments.toString();
             JsonNode input = RawArguments.parse(arguments);
             content.add(new ToolUseBlock(callId, call.name, input));
@@ -172,7 +183,8 @@ final class ChunkAssembler {
         }
         return switch (finishReason) {
             case "stop" -> calls.isEmpty() ? StopReason.END_TURN : StopReason.TOOL_USE;
-            case "tool_calls", "function_call" -> StopReason.TOOL_USE;
+            // TOOL_USE only with calls to run: a server that says so while sending none ended its turn.
+            case "tool_calls", "function_call" -> calls.isEmpty() ? StopReason.END_TURN : StopReason.TOOL_USE;
             case "length" -> StopReason.MAX_TOKENS;
             case "content_filter" -> StopReason.REFUSAL;
             default -> StopReason.UNKNOWN;

@@ -198,15 +198,6 @@ class ErrorMappingTest extends FakeChat {
         throw new AssertionError("the call did not fail");
     }
 
-    /** A verbatim event-stream body (sent by {@link ChatReply.Malformed}) with these {@code data:} payloads. */
-    private static String events(String... data) {
-        StringBuilder body = new StringBuilder();
-        for (String d : data) {
-            body.append("data: ").append(d).append("\n\n");
-        }
-        return body.toString();
-    }
-
     private ModelException failure() {
         try {
             call(request("x"));

@@ -54,6 +54,15 @@ abstract class FakeChat {
         return model.call(request.build(), new ModelCallContext(Instant.now().plusSeconds(30), stream));
     }
 
+    /** A verbatim event-stream body (for {@code ChatReply.Malformed}, which sends any body) with these {@code data:} payloads. */
+    protected static String events(String... data) {
+        StringBuilder body = new StringBuilder();
+        for (String d : data) {
+            body.append("data: ").append(d).append("\n\n");
+        }
+        return body.toString();
+    }
+
     /**
      * Calls a one-shot server that answers HTTP 200 with this content type and body and {@code
      * x-request-id: req_plain}: for answers the fake does not script, e.g. a JSON body to a

@@ -1,6 +1,7 @@
 package dev.rein.openai;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.rein.model.ModelResponse;
 import dev.rein.model.StopReason;
@@ -88,6 +89,34 @@ class ResponseMappingTest extends FakeChat {
         assertThat(response.text()).isEqualTo("whole");
         assertThat(response.toolUses()).hasSize(1);
         assertThat(response.usage().inputTokens()).isEqualTo(9);
+    }
+
+    @Test
+    void aLegacyFunctionCallIsToolCallZeroWithAGeneratedId() throws Exception {
+        server.enqueue(new ChatReply.Malformed(events(
+                "{\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":null,"
+                        + "\"function_call\":{\"name\":\"search\",\"arguments\":\"\"}}}]}",
+                "{\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{\"function_call\":{\"arguments\":\"{\\\"q\\\":\"}}}]}",
+                "{\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{\"function_call\":{\"arguments\":\"\\\"x\\\"}\"}}}]}",
+                "{\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"function_call\"}]}",
+                "[DONE]")));
+        ModelResponse streamed = call(request("x").tools(List.of(tool("search"))));
+        assertThat(streamed.stopReason()).isEqualTo(StopReason.TOOL_USE);
+        assertThat(streamed.toolUses()).extracting(ToolUseBlock::id, ToolUseBlock::name).containsExactly(tuple("call_0", "search"));
+        assertThat(streamed.toolUses().get(0).input().get("q").asText()).isEqualTo("x");
+        assertThat(stream.events).startsWith("start:call_0:search");
+
+        ModelResponse whole = callPlainServer("application/json", "{\"id\":\"c2\",\"choices\":[{\"index\":0,\"message\":"
+                + "{\"role\":\"assistant\",\"content\":null,\"function_call\":{\"name\":\"search\",\"arguments\":\"{}\"}},"
+                + "\"finish_reason\":\"function_call\"}]}");
+        assertThat(whole.stopReason()).isEqualTo(StopReason.TOOL_USE);
+        assertThat(whole.toolUses()).extracting(ToolUseBlock::id, ToolUseBlock::name).containsExactly(tuple("call_0", "search"));
+    }
+
+    @Test
+    void aFinishReasonAskingForToolsWithoutAnyCallIsAnEndOfTurn() throws Exception {
+        assertStop(ChatReply.completion().text("x").finishReason("tool_calls").build(), StopReason.END_TURN);
+        assertStop(ChatReply.completion().text("x").finishReason("function_call").build(), StopReason.END_TURN);
     }
 
     private void assertStop(ChatReply.Completion reply, StopReason expected) throws Exception {
