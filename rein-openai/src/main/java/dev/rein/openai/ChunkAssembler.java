@@ -94,10 +94,11 @@ final class ChunkAssembler {
         }
         JsonNode toolCalls = delta.get("tool_calls");
         if (toolCalls != null && toolCalls.isArray()) {
+            int before = calls.size(); // not calls.size() in the loop: it grows with each new call
             int position = 0;
             for (JsonNode call : toolCalls) {
                 // A server that answers without streaming (or an older one) may leave the index out.
-                int index = call.has("index") ? call.path("index").asInt() : calls.size() + position;
+                int index = call.has("index") ? call.path("index").asInt() : before + position;
                 JsonNode id = call.path("id");
                 toolCallDelta(index, id.isTextual() && !id.asText().isEmpty() ? id.asText() : null, call.path("function"));
                 position++;

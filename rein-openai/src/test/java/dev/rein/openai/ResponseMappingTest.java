@@ -119,6 +119,17 @@ class ResponseMappingTest extends FakeChat {
         assertStop(ChatReply.completion().text("x").finishReason("function_call").build(), StopReason.END_TURN);
     }
 
+    @Test
+    void toolCallsWithoutIndexOrIdGetConsecutiveIds() throws Exception {
+        ModelResponse response = callPlainServer("application/json", "{\"id\":\"c\",\"choices\":[{\"index\":0,\"message\":"
+                + "{\"role\":\"assistant\",\"content\":null,\"tool_calls\":["
+                + "{\"type\":\"function\",\"function\":{\"name\":\"search\",\"arguments\":\"{}\"}},"
+                + "{\"type\":\"function\",\"function\":{\"name\":\"fetch\",\"arguments\":\"{}\"}}]},"
+                + "\"finish_reason\":\"tool_calls\"}]}");
+        assertThat(response.toolUses()).extracting(ToolUseBlock::id, ToolUseBlock::name)
+                .containsExactly(tuple("call_0", "search"), tuple("call_1", "fetch"));
+    }
+
     private void assertStop(ChatReply.Completion reply, StopReason expected) throws Exception {
         server.enqueue(reply);
         assertThat(call(request("x").tools(List.of(tool("search")))).stopReason())
