@@ -91,6 +91,8 @@ final class ChunkAssembler {
                 refusal = new StringBuilder();
             }
             refusal.append(refused.asText());
+            // The refusal is kept as the response's text, so a live view shows it as text too.
+            observer.onTextDelta(refused.asText());
         }
         JsonNode toolCalls = delta.get("tool_calls");
         if (toolCalls != null && toolCalls.isArray()) {

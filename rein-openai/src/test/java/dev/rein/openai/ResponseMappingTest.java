@@ -71,6 +71,13 @@ class ResponseMappingTest extends FakeChat {
     }
 
     @Test
+    void aRefusalStreamsToTheObserverAsText() throws Exception {
+        server.enqueue(ChatReply.completion().refusal("I can't help with that.").build());
+        call(request("x"));
+        assertThat(stream.text()).isEqualTo("I can't help with that.");
+    }
+
+    @Test
     void argumentsThatAreNotJsonReachTheToolAsText() throws Exception {
         server.enqueue(ChatReply.toolCall("call_x", "search", "{\"q\": oops"));
         ToolUseBlock use = call(request("x").tools(List.of(tool("search")))).toolUses().get(0);
