@@ -143,6 +143,10 @@ class MetricsAndContentTest {
         assertThat(messages.get(0).get("role").asText()).isEqualTo("user");
         assertThat(messages.get(1).at("/parts/0/type").asText()).isEqualTo("tool_call");
         assertThat(messages.get(2).get("role").asText()).isEqualTo("tool");
+        JsonNode response = messages.get(2).at("/parts/0");
+        assertThat(response.get("type").asText()).isEqualTo("tool_call_response");
+        assertThat(response.get("response").asText()).contains("発送済み"); // required by the JSON schema
+        assertThat(response.get("result").asText()).isEqualTo(response.get("response").asText()); // as in the examples
         assertThat(second.getAttributes().get(GenAiConventions.SYSTEM_INSTRUCTIONS)).contains("You answer order questions.");
         assertThat(Json.parse(second.getAttributes().get(GenAiConventions.TOOL_DEFINITIONS)).at("/0/name").asText()).isEqualTo("order_status");
         for (SpanData span : OTEL.getSpans()) {

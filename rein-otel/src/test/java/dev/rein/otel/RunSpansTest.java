@@ -16,6 +16,7 @@ import dev.rein.retry.RetryPolicy;
 import dev.rein.testkit.ScriptedModel;
 import dev.rein.tool.Risk;
 import dev.rein.tool.Tool;
+import dev.rein.tool.ToolOutput;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
@@ -27,6 +28,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -330,5 +333,38 @@ class RunSpansTest {
         assertThat(chat.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
         assertThat(chat.getAttributes().get(GenAiConventions.ERROR_TYPE)).isEqualTo("cancelled");
         assertThat(one("invoke_agent rein").getAttributes().get(ReinConventions.RUN_STATUS)).isEqualTo("CANCELLED");
+    }
+
+    @Test
+    void aToolsOwnErrorResultIsAnErrorWithItsClassAsErrorType() {
+        Tool failing = Tool.builder("status").description("Tells an order's status.").inputSchema(LOOKUP_SCHEMA).risk(Risk.READ)
+                .handler((args, ctx) -> ToolOutput.error("the orders database is down")).build();
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("status", "{\"id\":\"A-1\"}")), text("It is down."));
+        agent(model).tools(failing).build().run("where is A-1?");
+
+        SpanData tool = one("execute_tool status");
+        assertThat(tool.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
+        assertThat(tool.getAttributes().get(GenAiConventions.ERROR_TYPE)).isEqualTo("execution_failed");
+    }
+
+    @Test
+    void aToolCallCancelledInFlightIsAnErrorWithAnErrorType() throws Exception {
+        CountDownLatch entered = new CountDownLatch(1);
+        Tool waiting = Tool.builder("status").description("Tells an order's status.").inputSchema(LOOKUP_SCHEMA).risk(Risk.READ)
+                .handler((args, ctx) -> {
+                    entered.countDown();
+                    new CountDownLatch(1).await(); // until the cancel interrupts it
+                    return "never";
+                }).build();
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("status", "{\"id\":\"A-1\"}")), text("never"));
+        var handle = agent(model).tools(waiting).build().start("where is A-1?");
+        assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+        handle.cancel();
+        assertThat(handle.await().status()).isEqualTo(RunStatus.CANCELLED);
+
+        SpanData tool = one("execute_tool status");
+        assertThat(tool.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
+        assertThat(tool.getAttributes().get(ReinConventions.TOOL_OUTCOME)).isEqualTo("cancelled");
+        assertThat(tool.getAttributes().get(GenAiConventions.ERROR_TYPE)).isEqualTo("cancelled");
     }
 }

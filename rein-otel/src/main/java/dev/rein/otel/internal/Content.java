@@ -86,7 +86,10 @@ final class Content {
             return part;
         }
         if (block instanceof ToolResultBlock result) {
-            return F.objectNode().put("type", "tool_call_response").put("id", result.toolUseId()).put("result", result.content());
+            // "response" is what the input-messages JSON schema requires; the conventions' own
+            // examples write "result", so both are given the same text.
+            return F.objectNode().put("type", "tool_call_response").put("id", result.toolUseId())
+                    .put("response", result.content()).put("result", result.content());
         }
         // Provider blocks (thinking, opaque items) are named but not copied: they are not the conversation's text.
         return F.objectNode().put("type", block.getClass().getSimpleName());

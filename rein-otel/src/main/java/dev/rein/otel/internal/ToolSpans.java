@@ -92,7 +92,8 @@ final class ToolSpans {
                     ReinConventions.MESSAGE, e.content()), e.time());
         }
         if (e.isError()) {
-            span.setAttribute(ERROR_TYPE, e.errorClass().toLowerCase(Locale.ROOT));
+            // A handler's own error result has no error class: the conventions' fallback value.
+            span.setAttribute(ERROR_TYPE, "NONE".equals(e.errorClass()) ? "_OTHER" : e.errorClass().toLowerCase(Locale.ROOT));
             span.setStatus(StatusCode.ERROR, run.capture() ? e.content() : e.errorClass());
         } else if (run.capture()) {
             span.setAttribute(TOOL_CALL_RESULT, e.content());
@@ -148,6 +149,7 @@ final class ToolSpans {
     void endAll(Instant time) {
         open.values().forEach(span -> {
             span.setAttribute(ReinConventions.TOOL_OUTCOME, "cancelled");
+            span.setAttribute(ERROR_TYPE, "cancelled"); // required whenever the span ends in an error
             span.setStatus(StatusCode.ERROR, "the run ended while the call was in flight");
             span.end(time);
         });
