@@ -79,6 +79,12 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
         return AnthropicProvider.PRICES;
     }
 
+    /** {@value AnthropicProvider#NAME}, as telemetry names the provider. */
+    @Override
+    public String providerName() {
+        return AnthropicProvider.NAME;
+    }
+
     /** The request with this model's default options when it carries no {@link AnthropicOptions}. */
     private ModelRequest withDefaults(ModelRequest request) {
         return request.option(AnthropicOptions.class).isPresent() ? request : request.toBuilder().option(defaults).build();

@@ -42,6 +42,7 @@ class AnthropicProviderTest {
                 .isInstanceOf(ReinException.class).hasMessageContaining("http:// or https://");
         try (AnthropicModel model = (AnthropicModel) provider.create(ProviderConfig.of(Map.of("ANTHROPIC_API_KEY", "k")))) {
             assertThat(model.defaultModelName()).isEqualTo(AnthropicProvider.DEFAULT_MODEL);
+            assertThat(model.providerName()).as("gen_ai.provider.name").isEqualTo(provider.name());
         }
         assertThatThrownBy(() -> ModelProvider.require("nope")).isInstanceOf(ReinException.class)
                 .hasMessageContaining("no model provider named 'nope'").hasMessageContaining("anthropic");

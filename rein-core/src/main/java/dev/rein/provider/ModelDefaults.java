@@ -13,4 +13,12 @@ public interface ModelDefaults {
 
     /** The prices the agent's money budget uses when it sets none. */
     PriceTable prices();
+
+    /**
+     * The provider's name as telemetry reports it ({@code gen_ai.provider.name}, e.g. the
+     * {@link ModelProvider#name()} that builds this model), or null when unknown.
+     */
+    default String providerName() {
+        return null;
+    }
 }

@@ -66,6 +66,11 @@ public final class PricedModel implements Model, ModelDefaults, AutoCloseable {
     }
 
     @Override
+    public String providerName() {
+        return model instanceof ModelDefaults defaults ? defaults.providerName() : null;
+    }
+
+    @Override
     public void close() throws Exception {
         if (model instanceof AutoCloseable closeable) {
             closeable.close();

@@ -111,6 +111,12 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
         return OpenAiPrices.TABLE;
     }
 
+    /** {@value OpenAiProvider#NAME}, as telemetry names the provider. */
+    @Override
+    public String providerName() {
+        return OpenAiProvider.NAME;
+    }
+
     /**
      * True: the blocking exchange runs on a virtual thread of its own that is interrupted when the
      * calling thread is, and a virtual thread's socket read ends on interrupt; the call returns

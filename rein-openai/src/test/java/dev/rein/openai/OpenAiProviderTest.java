@@ -40,6 +40,7 @@ class OpenAiProviderTest {
         Model local = provider.create(ProviderConfig.of(Map.of("OPENAI_BASE_URL", "http://localhost:11434/v1")));
         try (OpenAiModel model = (OpenAiModel) local) {
             assertThat(model.baseUrl()).isEqualTo("http://localhost:11434/v1");
+            assertThat(model.providerName()).as("gen_ai.provider.name").isEqualTo(provider.name());
         }
         Model set = provider.create(new ProviderConfig(Map.of("OPENAI_BASE_URL", "http://a:1/v1"),
                 Map.of("base_url", "http://b:2/v1")));

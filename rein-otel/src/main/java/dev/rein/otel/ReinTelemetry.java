@@ -26,7 +26,7 @@ import java.util.Objects;
  * </ul>
  *
  * <pre>{@code
- * ReinTelemetry telemetry = ReinTelemetry.builder(openTelemetry).providerName("anthropic").build();
+ * ReinTelemetry telemetry = ReinTelemetry.create(openTelemetry);
  * Agent agent = telemetry.install(Agent.builder().model(model).tools(tools)).build();
  * }</pre>
  *
@@ -101,7 +101,12 @@ public final class ReinTelemetry {
             return this;
         }
 
-        /** {@code gen_ai.provider.name}, e.g. "anthropic" or "openai" (the conventions' well-known values). */
+        /**
+         * {@code gen_ai.provider.name}, e.g. "anthropic" or "openai" (the conventions' well-known
+         * values). Unset, each run takes it from its model at the first call
+         * ({@link dev.rein.provider.ModelDefaults#providerName()}: rein-anthropic's and rein-openai's
+         * models give theirs); spans begun before that call (the run's) get it then.
+         */
         public Builder providerName(String name) {
             this.providerName = name;
             return this;

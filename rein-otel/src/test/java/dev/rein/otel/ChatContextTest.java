@@ -13,8 +13,11 @@ import dev.rein.model.ModelException;
 import dev.rein.model.ModelRequest;
 import dev.rein.model.ModelResponse;
 import dev.rein.model.TraceContextHeaders;
+import dev.rein.provider.ModelDefaults;
+import dev.rein.provider.PricedModel;
 import dev.rein.retry.RetryPolicy;
 import dev.rein.testkit.ScriptedModel;
+import dev.rein.tool.Tool;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.sdk.testing.junit5.OpenTelemetryExtension;
@@ -108,5 +111,53 @@ class ChatContextTest {
         SpanData chat = OTEL.getSpans().stream().filter(s -> s.getName().equals("chat test-model")).findFirst().orElseThrow();
         assertThat(threads).singleElement().asString().startsWith(threadPrefix);
         assertThat(spans).containsExactly(chat.getSpanId()); // the chat span is current on either thread
+    }
+
+    /** A model of some provider: it reports the provider's name as rein-anthropic's and rein-openai's models do. */
+    private static final class AcmeModel implements Model, ModelDefaults {
+        final ScriptedModel script;
+
+        AcmeModel(ScriptedModel script) {
+            this.script = script;
+        }
+
+        @Override
+        public ModelResponse call(ModelRequest request, ModelCallContext context) throws ModelException, InterruptedException {
+            return script.call(request, context);
+        }
+
+        @Override
+        public String defaultModelName() {
+            return "test-model";
+        }
+
+        @Override
+        public PriceTable prices() {
+            return PriceTable.empty().with("test-model", ModelPrice.of("3", "0.3", "15"));
+        }
+
+        @Override
+        public String providerName() {
+            return "acme";
+        }
+    }
+
+    @Test
+    void withoutAConfiguredProviderNameTheModelsOwnIsOnEverySpanAndMetric() {
+        Tool lookup = Tool.builder("lookup").description("Looks up.").handler((args, ctx) -> "found").build();
+        ScriptedModel script = ScriptedModel.of(ScriptedModel.toolCalls(ScriptedModel.call("lookup", "{}")), ScriptedModel.text("Done."));
+        Agent agent = ReinTelemetry.create(OTEL.getOpenTelemetry())
+                .install(Agent.builder().model(PricedModel.of(new AcmeModel(script), "test-model", ModelPrice.of("3", "0.3", "15")))
+                        .tools(lookup))
+                .build();
+        assertThat(agent.run("look it up").status()).isEqualTo(RunStatus.SUCCEEDED);
+
+        List<SpanData> named = OTEL.getSpans().stream()
+                .filter(s -> s.getName().startsWith("chat ") || s.getName().startsWith("invoke_agent ")).toList();
+        assertThat(named).hasSize(3) // the run and its two model calls (the first opened before the model was known)
+                .allSatisfy(span -> assertThat(span.getAttributes().get(GenAiConventions.PROVIDER_NAME)).as(span.getName()).isEqualTo("acme"));
+        assertThat(OTEL.getMetrics()).filteredOn(m -> m.getName().startsWith("gen_ai.client.")).hasSize(2)
+                .allSatisfy(metric -> assertThat(metric.getHistogramData().getPoints()).allSatisfy(point ->
+                        assertThat(point.getAttributes().get(GenAiConventions.PROVIDER_NAME)).isEqualTo("acme")));
     }
 }

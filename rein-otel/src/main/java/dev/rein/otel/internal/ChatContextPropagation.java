@@ -8,6 +8,7 @@ import dev.rein.model.ModelInterceptor;
 import dev.rein.model.ModelRequest;
 import dev.rein.model.ModelResponse;
 import dev.rein.model.TraceContextHeaders;
+import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
 import io.opentelemetry.context.propagation.TextMapPropagator;
@@ -33,10 +34,12 @@ final class ChatContextPropagation implements ModelInterceptor {
 
     @Override
     public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
-        Context chat = telemetry.takeChat();
-        if (chat == null) {
+        Telemetry.ChatHandoff handoff = telemetry.takeChat();
+        if (handoff == null) {
             return chain.proceed(call);
         }
+        Context chat = handoff.chat();
+        handoff.run().learnProvider(call.model(), Span.fromContext(chat));
         Map<String, String> headers = new LinkedHashMap<>();
         propagator.inject(chat, headers, (carrier, name, value) -> carrier.put(name, value));
         ModelRequest request = headers.isEmpty() ? call.request() : call.request().withOption(new TraceContextHeaders(headers));

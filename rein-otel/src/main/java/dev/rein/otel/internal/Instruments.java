@@ -49,15 +49,15 @@ final class Instruments {
                 .setDescription("Approvals asked for and decided, by decision (requested, approve, reject, edit).").build();
     }
 
-    void modelCall(String requestModel, String responseModel, long inputTokens, long outputTokens, double seconds) {
-        AttributesBuilder base = chatAttributes(requestModel, responseModel);
+    void modelCall(String provider, String requestModel, String responseModel, long inputTokens, long outputTokens, double seconds) {
+        AttributesBuilder base = chatAttributes(provider, requestModel, responseModel);
         tokenUsage.record(inputTokens, base.put(TOKEN_TYPE, GenAiConventions.TOKEN_TYPE_INPUT).build());
         tokenUsage.record(outputTokens, base.put(TOKEN_TYPE, GenAiConventions.TOKEN_TYPE_OUTPUT).build());
-        duration.record(seconds, chatAttributes(requestModel, responseModel).build());
+        duration.record(seconds, chatAttributes(provider, requestModel, responseModel).build());
     }
 
-    void failedModelCall(String requestModel, String errorType, double seconds) {
-        duration.record(seconds, chatAttributes(requestModel, null).put(ERROR_TYPE, errorType).build());
+    void failedModelCall(String provider, String requestModel, String errorType, double seconds) {
+        duration.record(seconds, chatAttributes(provider, requestModel, null).put(ERROR_TYPE, errorType).build());
     }
 
     void runEnded(String status, String reason, boolean terminal, long steps, double costUsd) {
@@ -77,9 +77,9 @@ final class Instruments {
         approvals.add(1, Attributes.of(ReinConventions.APPROVAL_DECISION, decision));
     }
 
-    private AttributesBuilder chatAttributes(String requestModel, String responseModel) {
+    private AttributesBuilder chatAttributes(String provider, String requestModel, String responseModel) {
         AttributesBuilder b = Attributes.builder().put(OPERATION_NAME, GenAiConventions.OPERATION_CHAT);
-        putIfSet(b, PROVIDER_NAME, settings.providerName());
+        putIfSet(b, PROVIDER_NAME, provider);
         putIfSet(b, REQUEST_MODEL, requestModel);
         putIfSet(b, RESPONSE_MODEL, responseModel);
         if (settings.serverAddress() != null) {

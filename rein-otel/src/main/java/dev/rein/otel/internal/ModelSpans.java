@@ -50,8 +50,9 @@ final class ModelSpans {
                 .setAttribute(GenAiConventions.REQUEST_MAX_TOKENS, (long) r.maxTokens())
                 .setAttribute(GenAiConventions.CONVERSATION_ID, run.runId())
                 .setAttribute(ReinConventions.MODEL_PURPOSE, e.purpose());
-        if (s.providerName() != null) {
-            b.setAttribute(PROVIDER_NAME, s.providerName());
+        String provider = run.providerName();
+        if (provider != null) {
+            b.setAttribute(PROVIDER_NAME, provider);
         }
         if (s.serverAddress() != null) {
             b.setAttribute(GenAiConventions.SERVER_ADDRESS, s.serverAddress()).setAttribute(GenAiConventions.SERVER_PORT, (long) s.serverPort());
@@ -60,7 +61,7 @@ final class ModelSpans {
         open = b.startSpan();
         openModel = r.model();
         openedAt = e.time();
-        run.telemetry().offerChat(run.context().with(open));
+        run.telemetry().offerChat(run.context().with(open), run);
         if (run.capture()) {
             if (!r.system().isEmpty()) {
                 open.setAttribute(GenAiConventions.SYSTEM_INSTRUCTIONS, Content.systemInstructions(r.system()));
@@ -128,7 +129,7 @@ final class ModelSpans {
         }
         open.end(e.time());
         run.telemetry().withdrawChat();
-        run.telemetry().instruments.modelCall(openModel, r.model(), u.totalInputTokens(), u.outputTokens(), e.durationMillis() / 1000.0);
+        run.telemetry().instruments.modelCall(run.providerName(), openModel, r.model(), u.totalInputTokens(), u.outputTokens(), e.durationMillis() / 1000.0);
         open = null;
     }
 
@@ -148,7 +149,7 @@ final class ModelSpans {
         open.setStatus(StatusCode.ERROR, description);
         open.end(time);
         run.telemetry().withdrawChat();
-        run.telemetry().instruments.failedModelCall(openModel, errorType, Duration.between(openedAt, time).toMillis() / 1000.0);
+        run.telemetry().instruments.failedModelCall(run.providerName(), openModel, errorType, Duration.between(openedAt, time).toMillis() / 1000.0);
         open = null;
     }
 

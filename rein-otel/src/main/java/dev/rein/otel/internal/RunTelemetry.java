@@ -4,6 +4,8 @@ import static dev.rein.otel.GenAiConventions.AGENT_NAME;
 import static dev.rein.otel.GenAiConventions.CONVERSATION_ID;
 import static dev.rein.otel.GenAiConventions.OPERATION_NAME;
 
+import dev.rein.model.Model;
+import dev.rein.provider.ModelDefaults;
 import dev.rein.run.RunStatus;
 import dev.rein.otel.GenAiConventions;
 import dev.rein.otel.ReinConventions;
@@ -38,6 +40,8 @@ final class RunTelemetry implements RunListener {
     private final ToolSpans tools = new ToolSpans(this);
     private volatile Span span;
     private volatile Context context;
+    /** The provider's name, from the settings or else from the model of the first call. */
+    private volatile String providerName;
     private final UsageSum usage = new UsageSum();
 
     RunTelemetry(Telemetry telemetry, String runId, Context parent) {
@@ -45,6 +49,32 @@ final class RunTelemetry implements RunListener {
         this.runId = runId;
         this.parent = parent;
         this.context = parent;
+        this.providerName = telemetry.settings.providerName();
+    }
+
+    String providerName() {
+        return providerName;
+    }
+
+    /**
+     * Learns the provider's name from the model a call goes to, when the settings name none: it is
+     * required on the run span, the chat spans and the client metrics. The chat span of that call
+     * was opened before the model was known, so it gets the name here too.
+     */
+    void learnProvider(Model model, Span chat) {
+        if (providerName != null) {
+            return;
+        }
+        String name = model instanceof ModelDefaults defaults ? defaults.providerName() : null;
+        if (name == null) {
+            return;
+        }
+        providerName = name;
+        chat.setAttribute(GenAiConventions.PROVIDER_NAME, name);
+        Span run = span;
+        if (run != null) {
+            run.setAttribute(GenAiConventions.PROVIDER_NAME, name);
+        }
     }
 
     @Override
@@ -125,8 +155,8 @@ final class RunTelemetry implements RunListener {
                 .setAttribute(AGENT_NAME, s.agentName())
                 .setAttribute(CONVERSATION_ID, runId)
                 .setAttribute(ReinConventions.RUN_ID, runId);
-        if (s.providerName() != null) {
-            b.setAttribute(GenAiConventions.PROVIDER_NAME, s.providerName());
+        if (providerName != null) {
+            b.setAttribute(GenAiConventions.PROVIDER_NAME, providerName);
         }
         if (s.serverAddress() != null) {
             b.setAttribute(GenAiConventions.SERVER_ADDRESS, s.serverAddress()).setAttribute(GenAiConventions.SERVER_PORT, (long) s.serverPort());

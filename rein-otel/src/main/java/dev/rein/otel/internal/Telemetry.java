@@ -27,8 +27,11 @@ public final class Telemetry {
     private final Map<String, RunTelemetry> active = new ConcurrentHashMap<>();
     private final ToolContextPropagation interceptor;
     private final ChatContextPropagation chatInterceptor;
-    /** The chat span just opened on this thread, for the model-call stage that runs next on it. */
-    private final ThreadLocal<Context> chatHandoff = new ThreadLocal<>();
+    /** The chat span just opened on this thread, and its run, for the model-call stage that runs next on it. */
+    private final ThreadLocal<ChatHandoff> chatHandoff = new ThreadLocal<>();
+
+    /** A chat span's context and the run it belongs to. */
+    record ChatHandoff(Context chat, RunTelemetry run) {}
 
     public Telemetry(OpenTelemetry otel, Settings settings, SpanLinkStore links) {
         this.settings = settings;
@@ -57,13 +60,13 @@ public final class Telemetry {
         return chatInterceptor;
     }
 
-    void offerChat(Context chat) {
-        chatHandoff.set(chat);
+    void offerChat(Context chat, RunTelemetry run) {
+        chatHandoff.set(new ChatHandoff(chat, run));
     }
 
     /** The chat span offered on this thread, once; null when there is none. */
-    Context takeChat() {
-        Context chat = chatHandoff.get();
+    ChatHandoff takeChat() {
+        ChatHandoff chat = chatHandoff.get();
         chatHandoff.remove();
         return chat;
     }
