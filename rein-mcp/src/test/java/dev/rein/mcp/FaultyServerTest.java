@@ -60,6 +60,30 @@ class FaultyServerTest {
     }
 
     @Test
+    void aCallGivenUpOnIsCancelledOnTheServer() throws Exception {
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("hang", "{}")), text("it hung"));
+        try (McpToolset mcp = start(", \"timeout_seconds\": 0.5")) {
+            Agent.builder().model(model).tools(mcp.tools()).build().run("hang");
+            InJvmServer server = servers.started.getFirst();
+            JsonNode call = server.receivedLines().stream().map(Json::parse)
+                    .filter(m -> "tools/call".equals(m.path("method").asText())).findFirst().orElseThrow();
+            // Sent off the caller's thread: give it a moment.
+            JsonNode cancelled = null;
+            for (int i = 0; i < 100 && cancelled == null; i++) {
+                cancelled = server.receivedLines().stream().map(Json::parse)
+                        .filter(m -> "notifications/cancelled".equals(m.path("method").asText())).findFirst().orElse(null);
+                if (cancelled == null) {
+                    Thread.sleep(50);
+                }
+            }
+            assertThat(cancelled).as("notifications/cancelled in " + server.receivedLines()).isNotNull();
+            assertThat(cancelled.at("/params/requestId")).isEqualTo(call.get("id"));
+            assertThat(cancelled.at("/params/reason").asText()).isNotBlank();
+            assertThat(cancelled.has("id")).as("a notification has no id").isFalse();
+        }
+    }
+
+    @Test
     void aMalformedMessageIsAnErrorResultAtOnce() throws Exception {
         try (McpToolset mcp = start("")) {
             Instant before = Instant.now();

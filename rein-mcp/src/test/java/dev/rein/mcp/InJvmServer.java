@@ -8,6 +8,7 @@ import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -30,11 +31,22 @@ final class InJvmServer implements ServerProcess {
     private final OutputStream serverOut = Channels.newOutputStream(toClient.sink());
     private final CompletableFuture<Integer> exit = new CompletableFuture<>();
     private final McpSyncServer server;
+    /** Everything the client wrote to the server (the tests' messages are ASCII, so each read decodes on its own). */
+    private final StringBuffer received = new StringBuffer();
 
     /** Starts a server whose tools are made by {@code tools} (they may use this server to misbehave). */
     InJvmServer(Function<InJvmServer, List<McpServerFeatures.SyncToolSpecification>> tools) {
         StdioServerTransportProvider transport = new StdioServerTransportProvider(McpJsonDefaults.getMapper(),
-                Channels.newInputStream(toServer.source()), serverOut);
+                new FilterInputStream(Channels.newInputStream(toServer.source())) {
+                    @Override
+                    public int read(byte[] b, int off, int len) throws IOException {
+                        int n = super.read(b, off, len);
+                        if (n > 0) {
+                            received.append(new String(b, off, n, StandardCharsets.UTF_8));
+                        }
+                        return n;
+                    }
+                }, serverOut);
         server = McpServer.sync(transport)
                 .serverInfo("faulty", "1.0")
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(true).build())
@@ -73,6 +85,11 @@ final class InJvmServer implements ServerProcess {
         } catch (IOException e) {
             // stderr already closed
         }
+    }
+
+    /** The JSON-RPC messages the client sent so far, one per line. */
+    List<String> receivedLines() {
+        return received.toString().lines().toList();
     }
 
     boolean ended() {

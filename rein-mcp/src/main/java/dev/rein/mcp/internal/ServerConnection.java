@@ -157,6 +157,7 @@ public final class ServerConnection implements AutoCloseable {
         CompletableFuture<McpSchema.CallToolResult> future =
                 current.client.callTool(new McpSchema.CallToolRequest(tool, arguments, meta)).toFuture();
         Object inFlight = current.calls.began(deadline);
+        String key = meta.get(ToolAdapter.IDEMPOTENCY_META) instanceof String k ? k : null;
         try {
             McpSchema.CallToolResult result = await(current, future, deadline);
             succeeded();
@@ -166,6 +167,10 @@ public final class ServerConnection implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             future.cancel(true);
             boolean timedOut = e.getCause() instanceof TimeoutException;
+            if (timedOut || e.getCause() instanceof InterruptedException) {
+                // Given up on, not failed: the server may still be running it.
+                current.transport.cancel(key, timedOut ? "the call timed out" : "the call was stopped by its caller");
+            }
             failed(current, timedOut ? "a call timed out" : describe(e));
             String effect = mayHaveEffect ? " It may or may not have taken effect; check before calling it again." : "";
             return ToolOutput.error(timedOut
@@ -174,6 +179,7 @@ public final class ServerConnection implements AutoCloseable {
                     + stderr.describe() + effect + " The server is restarted at the next call.");
         } finally {
             current.calls.ended(inFlight);
+            current.transport.ended(key);
         }
     }
 

@@ -22,11 +22,15 @@ import reactor.core.publisher.Mono;
 final class Session {
     final McpAsyncClient client;
     final CompletableFuture<String> broken = new CompletableFuture<>();
+    /** The transport the client sends through, which can cancel a call on the server. */
+    final CancellingTransport transport;
     private final ServerProcess process;
     private final StdioTransport stdio;
 
-    private Session(McpAsyncClient client, ServerProcess process, StdioTransport stdio) {
-        this.client = client;
+    private Session(CancellingTransport transport, Duration requestTimeout, Runnable onToolsChanged, ServerProcess process,
+                    StdioTransport stdio) {
+        this.transport = transport;
+        this.client = client(transport, requestTimeout, onToolsChanged);
         this.process = process;
         this.stdio = stdio;
     }
@@ -45,7 +49,7 @@ final class Session {
                 CompletableFuture<String> broken = new CompletableFuture<>();
                 StdioTransport transport = new StdioTransport(process, mapper, stderr, reason -> broken.complete(
                         reason + exitCode(process)));
-                Session session = new Session(client(transport, requestTimeout, onToolsChanged), process, transport);
+                Session session = new Session(new CancellingTransport(transport), requestTimeout, onToolsChanged, process, transport);
                 broken.thenAccept(session.broken::complete);
                 yield session;
             }
@@ -56,7 +60,7 @@ final class Session {
                         .connectTimeout(Duration.ofSeconds(10))
                         .addHttpRequestCustomizer((request, method, uri, body, context) -> http.headers().forEach(request::setHeader))
                         .build();
-                yield new Session(client(transport, requestTimeout, onToolsChanged), null, null);
+                yield new Session(new CancellingTransport(transport), requestTimeout, onToolsChanged, null, null);
             }
         };
     }

@@ -1,0 +1,97 @@
+package dev.rein.mcp.internal;
+
+import io.modelcontextprotocol.json.TypeRef;
+import io.modelcontextprotocol.spec.McpClientTransport;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import reactor.core.publisher.Mono;
+
+/**
+ * A session's transport that remembers the JSON-RPC id of each {@code tools/call} it sends, by the
+ * call's idempotency key, so that a call its caller gave up on (a timeout, a cancelled run) can be
+ * cancelled on the server: the protocol asks a client to send {@code notifications/cancelled} for
+ * a request it stops waiting for. The SDK's client does not send it.
+ */
+final class CancellingTransport implements McpClientTransport {
+    static final String METHOD_CANCELLED = "notifications/cancelled";
+
+    private final McpClientTransport delegate;
+    private final Map<String, Object> callIds = new ConcurrentHashMap<>();
+
+    CancellingTransport(McpClientTransport delegate) {
+        this.delegate = delegate;
+    }
+
+    @Override
+    public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
+        if (message instanceof McpSchema.JSONRPCRequest request && McpSchema.METHOD_TOOLS_CALL.equals(request.method())
+                && request.params() instanceof McpSchema.CallToolRequest call && call.meta() != null
+                && call.meta().get(ToolAdapter.IDEMPOTENCY_META) instanceof String key) {
+            callIds.put(key, request.id());
+        }
+        return delegate.sendMessage(message);
+    }
+
+    /**
+     * Tells the server to stop the call sent with idempotency key {@code key}, if it was sent, and
+     * forgets it. Sent from a thread of its own: the caller may be an interrupted thread, whose
+     * write to an interruptible channel would close it.
+     */
+    void cancel(String key, String reason) {
+        Object id = key == null ? null : callIds.remove(key);
+        if (id == null) {
+            return;
+        }
+        McpSchema.JSONRPCNotification cancelled = new McpSchema.JSONRPCNotification(McpSchema.JSONRPC_VERSION, METHOD_CANCELLED,
+                Map.of("requestId", id, "reason", reason));
+        Thread.ofVirtual().name("rein-mcp-cancel").start(() -> {
+            try {
+                delegate.sendMessage(cancelled).block(Duration.ofSeconds(5));
+            } catch (RuntimeException e) {
+                // best effort: the session is replaced at the next call anyway
+            }
+        });
+    }
+
+    /** Forgets the call sent with {@code key} (it ended). */
+    void ended(String key) {
+        if (key != null) {
+            callIds.remove(key);
+        }
+    }
+
+    @Override
+    public Mono<Void> connect(Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
+        return delegate.connect(handler);
+    }
+
+    @Override
+    public void setExceptionHandler(Consumer<Throwable> handler) {
+        delegate.setExceptionHandler(handler);
+    }
+
+    @Override
+    public Mono<Void> closeGracefully() {
+        return delegate.closeGracefully();
+    }
+
+    @Override
+    public void close() {
+        delegate.close();
+    }
+
+    @Override
+    public <T> T unmarshalFrom(Object data, TypeRef<T> typeRef) {
+        return delegate.unmarshalFrom(data, typeRef);
+    }
+
+    @Override
+    public List<String> protocolVersions() {
+        return delegate.protocolVersions();
+    }
+}
