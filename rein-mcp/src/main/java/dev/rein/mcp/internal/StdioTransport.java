@@ -9,6 +9,8 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import reactor.core.publisher.Mono;
@@ -55,14 +57,16 @@ final class StdioTransport implements McpClientTransport {
                 if (line.isBlank()) {
                     continue;
                 }
-                McpSchema.JSONRPCMessage message;
+                List<McpSchema.JSONRPCMessage> messages;
                 try {
-                    message = McpSchema.deserializeJsonRpcMessage(mapper, line);
+                    messages = messages(line);
                 } catch (IOException | RuntimeException e) {
                     why = "it sent a line that is not a JSON-RPC message: '" + abbreviate(line) + "'";
                     break;
                 }
-                handler.apply(Mono.just(message)).subscribe(ignored -> {}, error -> {});
+                for (McpSchema.JSONRPCMessage message : messages) {
+                    handler.apply(Mono.just(message)).subscribe(ignored -> {}, error -> {});
+                }
             }
         } catch (IOException e) {
             why = e.getMessage() != null && e.getMessage().startsWith("message longer")
@@ -71,6 +75,25 @@ final class StdioTransport implements McpClientTransport {
         if (!closing) {
             onBroken.accept(why);
         }
+    }
+
+    /**
+     * The message on one line, or the messages of a JSON-RPC batch: protocol revision 2025-03-26,
+     * which a server may still negotiate, says a receiver must accept batches.
+     */
+    private List<McpSchema.JSONRPCMessage> messages(String line) throws IOException {
+        if (!line.stripLeading().startsWith("[")) {
+            return List.of(McpSchema.deserializeJsonRpcMessage(mapper, line));
+        }
+        List<Object> batch = mapper.readValue(line, new TypeRef<List<Object>>() {});
+        if (batch.isEmpty()) {
+            throw new IOException("an empty batch"); // JSON-RPC: an empty array is not a valid batch
+        }
+        List<McpSchema.JSONRPCMessage> messages = new ArrayList<>(batch.size());
+        for (Object element : batch) {
+            messages.add(McpSchema.deserializeJsonRpcMessage(mapper, mapper.writeValueAsString(element)));
+        }
+        return messages;
     }
 
     private static String readLine(BufferedReader reader) throws IOException {

@@ -1,0 +1,91 @@
+package dev.rein.mcp.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
+
+/** What the stdio transport makes of the lines a server writes. */
+class StdioTransportTest {
+
+    /** A server whose whole output is {@code output}, already written. */
+    private record Scripted(String output) implements ServerProcess {
+        @Override
+        public OutputStream stdin() {
+            return new ByteArrayOutputStream();
+        }
+
+        @Override
+        public InputStream stdout() {
+            return new ByteArrayInputStream(output.getBytes(StandardCharsets.UTF_8));
+        }
+
+        @Override
+        public InputStream stderr() {
+            return InputStream.nullInputStream();
+        }
+
+        @Override
+        public CompletableFuture<Integer> onExit() {
+            return new CompletableFuture<>();
+        }
+
+        @Override
+        public void destroy() {
+        }
+    }
+
+    private record Read(List<McpSchema.JSONRPCMessage> messages, String brokenBecause) {}
+
+    private static Read read(String stdout, int expectedMessages) throws Exception {
+        BlockingQueue<McpSchema.JSONRPCMessage> received = new LinkedBlockingQueue<>();
+        CompletableFuture<String> broken = new CompletableFuture<>();
+        StdioTransport transport = new StdioTransport(new Scripted(stdout), McpJsonDefaults.getMapper(),
+                new StderrTail(Map.of()), broken::complete);
+        transport.connect(message -> message.doOnNext(received::add).then(Mono.empty())).block();
+        String why = broken.get(10, TimeUnit.SECONDS); // the output ends after the script
+        List<McpSchema.JSONRPCMessage> messages = new ArrayList<>();
+        while (messages.size() < expectedMessages) {
+            McpSchema.JSONRPCMessage next = received.poll(10, TimeUnit.SECONDS);
+            if (next == null) {
+                break;
+            }
+            messages.add(next);
+        }
+        return new Read(messages, why);
+    }
+
+    @Test
+    void aJsonRpcBatchIsEveryMessageInIt() throws Exception {
+        // Protocol revision 2025-03-26, which a server may still negotiate, says a receiver must accept batches.
+        Read read = read("[{\"jsonrpc\":\"2.0\",\"id\":\"c-2\",\"result\":{\"content\":[]}},"
+                + "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}]\n", 2);
+        assertThat(read.messages()).hasSize(2);
+        assertThat(read.messages().get(0)).isInstanceOfSatisfying(McpSchema.JSONRPCResponse.class,
+                response -> assertThat(response.id()).isEqualTo("c-2"));
+        assertThat(read.messages().get(1)).isInstanceOfSatisfying(McpSchema.JSONRPCNotification.class,
+                notification -> assertThat(notification.method()).isEqualTo("notifications/tools/list_changed"));
+        assertThat(read.brokenBecause()).isEqualTo("it closed its output");
+    }
+
+    @Test
+    void anEmptyBatchIsNotAJsonRpcMessage() throws Exception {
+        Read read = read("[]\n", 0);
+        assertThat(read.messages()).isEmpty();
+        assertThat(read.brokenBecause()).isEqualTo("it sent a line that is not a JSON-RPC message: '[]'");
+    }
+}
