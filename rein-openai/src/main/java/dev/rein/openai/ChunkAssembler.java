@@ -20,8 +20,7 @@ import java.util.TreeMap;
  * StreamObserver} about each fragment as it arrives. Text and refusal deltas are appended; each
  * tool call is keyed by its {@code index} (its id and name come in its first delta, its argument
  * text in fragments; a legacy {@code function_call} is call 0); {@code finish_reason} and the
- * closing usage chunk are kept. Only the first
- * choice is read: Rein never asks for more than one.
+ * closing usage chunk are kept. Only the first choice is read: Rein never asks for more than one.
  */
 final class ChunkAssembler {
     /** One tool call being assembled. */

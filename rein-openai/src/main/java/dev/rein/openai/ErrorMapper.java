@@ -23,8 +23,8 @@ import java.util.Set;
  * <p>Retryable: 408, 409, 429, 5xx, connection failures and timeouts, a stream cut before {@code
  * data: [DONE]}, and an error object inside a stream that began with HTTP 200 (unless its type
  * says the request was invalid, or its numeric code is a final status). Final: 400, 401, 403, 404,
- * 422 and the other 4xx, and a body Rein cannot read. {@code x-should-retry} may veto a retry or allow one for other statuses, never for
- * 400, 401, 403, 404, 413 or 422.
+ * 422 and the other 4xx, and a body Rein cannot read. {@code x-should-retry} may veto a retry or
+ * allow one for other statuses, never for 400, 401, 403, 404, 413 or 422.
  */
 final class ErrorMapper {
     private static final Set<Integer> NEVER_RETRIED = Set.of(400, 401, 403, 404, 413, 422);
