@@ -84,6 +84,24 @@ class FaultyServerTest {
     }
 
     @Test
+    void structuredContentIsCheckedAgainstTheToolsOutputSchema() throws Exception {
+        try (McpToolset mcp = start("")) {
+            ToolOutput good = (ToolOutput) tool(mcp, "weather").handler().handle(Json.parse("{\"text\": \"good\"}"),
+                    ToolContext.standalone("c-good"));
+            assertThat(good.isError()).isFalse();
+            assertThat(good.content()).contains("21");
+
+            ToolOutput bad = (ToolOutput) tool(mcp, "weather").handler().handle(Json.parse("{\"text\": \"bad\"}"),
+                    ToolContext.standalone("c-bad"));
+            assertThat(bad.isError()).isTrue();
+            assertThat(bad.content()).contains("MCP server 'faulty'", "tool 'weather'", "does not match the tool's output schema",
+                    "not used").doesNotContain("hot");
+            assertThat(invoke(mcp, "echo").content()).as("the server is not treated as broken").isEqualTo("echo: hi");
+            assertThat(servers.started).hasSize(1);
+        }
+    }
+
+    @Test
     void aMalformedMessageIsAnErrorResultAtOnce() throws Exception {
         try (McpToolset mcp = start("")) {
             Instant before = Instant.now();

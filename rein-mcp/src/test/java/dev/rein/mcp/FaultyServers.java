@@ -44,6 +44,7 @@ final class FaultyServers {
                     deletes.incrementAndGet();
                     return text("deleted");
                 }),
+                weather(),
                 tool("add_tool", "Adds the tool late_tool.", false, (exchange, request) -> {
                     server.server().addTool(tool("late_tool", "Appeared later.", true, (e, r) -> text("late")));
                     return text("added");
@@ -59,6 +60,23 @@ final class FaultyServers {
             tool.annotations(new McpSchema.ToolAnnotations(null, readOnly, readOnly ? null : false, null, null, null));
         }
         return new McpServerFeatures.SyncToolSpecification.Builder().tool(tool.build()).callHandler(handler).build();
+    }
+
+    /** A tool with an output schema: its structured content matches it, unless asked for "bad" output. */
+    private static McpServerFeatures.SyncToolSpecification weather() {
+        McpSchema.Tool tool = McpSchema.Tool.builder("weather",
+                        Map.of("type", "object", "properties", Map.of("text", Map.of("type", "string"))))
+                .description("Tells the weather.")
+                .outputSchema(Map.of("type", "object", "properties", Map.of("temperature", Map.of("type", "number")),
+                        "required", List.of("temperature")))
+                .annotations(new McpSchema.ToolAnnotations(null, true, null, null, null, null))
+                .build();
+        return new McpServerFeatures.SyncToolSpecification.Builder().tool(tool).callHandler((exchange, request) -> {
+            boolean bad = "bad".equals(request.arguments().get("text"));
+            Map<String, Object> weather = bad ? Map.of("temperature", "hot") : Map.of("temperature", 21);
+            return McpSchema.CallToolResult.builder().addTextContent(bad ? "{\"temperature\":\"hot\"}" : "{\"temperature\":21}")
+                    .structuredContent(weather).build();
+        }).build();
     }
 
     static McpSchema.CallToolResult text(String text) {

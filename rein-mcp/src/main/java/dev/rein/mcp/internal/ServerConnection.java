@@ -1,7 +1,9 @@
 package dev.rein.mcp.internal;
 
+import dev.rein.json.Json;
 import dev.rein.mcp.McpConfigException;
 import dev.rein.mcp.McpServerConfig;
+import dev.rein.model.OutputSchema;
 import dev.rein.tool.ToolOutput;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpError;
@@ -140,9 +142,10 @@ public final class ServerConnection implements AutoCloseable {
      * Calls {@code tool}; every failure is an error result the model can act on.
      *
      * @param deadline the call gives up at this instant
+     * @param output   the tool's output schema, which structured results must match; null for none
      */
     public ToolOutput call(String tool, Map<String, Object> arguments, Map<String, Object> meta, Instant deadline,
-                           boolean mayHaveEffect) throws InterruptedException {
+                           boolean mayHaveEffect, OutputSchema output) throws InterruptedException {
         Session current;
         try {
             current = live();
@@ -161,6 +164,14 @@ public final class ServerConnection implements AutoCloseable {
         try {
             McpSchema.CallToolResult result = await(current, future, deadline);
             succeeded();
+            List<String> problems = outputProblems(result, output);
+            if (!problems.isEmpty()) {
+                // The protocol asks clients to check structured results against the tool's schema.
+                return ToolOutput.error("MCP server '" + config.name() + "' answered the call of tool '" + tool
+                        + "' with structured content that does not match the tool's output schema ("
+                        + String.join("; ", problems.subList(0, Math.min(3, problems.size())))
+                        + "), so the answer was not used. Try again, or use another tool.");
+            }
             return ResultText.of(result);
         } catch (McpError e) {
             return ToolOutput.error("MCP server '" + config.name() + "' refused the call of tool '" + tool + "': " + jsonRpc(e));
@@ -181,6 +192,14 @@ public final class ServerConnection implements AutoCloseable {
             current.calls.ended(inFlight);
             current.transport.ended(key);
         }
+    }
+
+    /** What is wrong with a successful result's structured content under {@code output}; empty when nothing (or nothing to check). */
+    private static List<String> outputProblems(McpSchema.CallToolResult result, OutputSchema output) {
+        if (output == null || result.structuredContent() == null || Boolean.TRUE.equals(result.isError())) {
+            return List.of();
+        }
+        return output.problems(Json.write(Json.mapper().valueToTree(result.structuredContent())));
     }
 
     /** The session to call, restarting a broken one when its backoff allows; null while waiting. */

@@ -9,6 +9,7 @@ import dev.rein.mcp.McpConfigException;
 import dev.rein.mcp.McpRisk;
 import dev.rein.mcp.McpServerConfig;
 import dev.rein.mcp.McpToolInfo;
+import dev.rein.model.OutputSchema;
 import dev.rein.tool.Risk;
 import dev.rein.tool.Secrets;
 import dev.rein.tool.Tool;
@@ -75,6 +76,7 @@ public final class ToolAdapter {
                 : tool.title() != null && !tool.title().isBlank() ? tool.title() : "Tool '" + tool.name() + "'.";
         McpToolInfo info = new McpToolInfo(config.name(), name, tool.name(), description, derived, risk,
                 config.overrideFor(tool.name()).isPresent(), hints == null ? null : hints.idempotentHint());
+        OutputSchema outputSchema = outputSchema(tool);
         Tool.Builder builder = Tool.builder(name)
                 .description("[MCP server '" + config.name() + "'] " + description)
                 .inputSchema(schema(tool))
@@ -93,7 +95,7 @@ public final class ToolAdapter {
                     }
                     Map<String, Object> args = Json.mapper().convertValue(arguments, MAP);
                     ToolOutput output = connection.call(tool.name(), args, Map.of(IDEMPOTENCY_META, context.idempotencyKey()),
-                            context.deadline(), risk != Risk.READ);
+                            context.deadline(), risk != Risk.READ, outputSchema);
                     // Masked here too, so a server echoing its token is masked even for an agent not given the secrets.
                     String masked = Secrets.mask(output.content(), config.secrets());
                     return new ToolOutput(masked, output.isError(), "mcp:" + config.name() + "/" + tool.name());
@@ -106,6 +108,22 @@ public final class ToolAdapter {
         } catch (ReinException e) {
             throw new McpConfigException("MCP server '" + config.name() + "' offers tool '" + tool.name() + "' that Rein cannot use ("
                     + e.getMessage() + "); add it to \"deny\" to leave it out");
+        }
+    }
+
+    /**
+     * The tool's declared output schema, compiled, which its structured results are checked
+     * against; null when it declares none, or one the validator cannot use (the tool stays usable,
+     * its results unchecked).
+     */
+    private static OutputSchema outputSchema(McpSchema.Tool tool) {
+        if (tool.outputSchema() == null || tool.outputSchema().isEmpty()) {
+            return null;
+        }
+        try {
+            return OutputSchema.fromJson(tool.name(), Json.write(Json.mapper().valueToTree(tool.outputSchema())));
+        } catch (ReinException | IllegalArgumentException e) {
+            return null;
         }
     }
 
