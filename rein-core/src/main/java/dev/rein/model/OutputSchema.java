@@ -134,6 +134,11 @@ public final class OutputSchema implements ModelOption {
         } catch (ReinException e) {
             return List.of(e.getMessage());
         }
+        return problems(value);
+    }
+
+    /** What is wrong with {@code value} (already parsed JSON) under this schema, each readable; empty when it validates. */
+    public List<String> problems(JsonNode value) {
         return compiled.validate(value).stream()
                 .sorted(Comparator.comparing(ValidationMessage::getMessage))
                 .map(ValidationMessage::getMessage)

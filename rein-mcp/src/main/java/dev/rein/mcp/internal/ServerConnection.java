@@ -1,5 +1,6 @@
 package dev.rein.mcp.internal;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.json.Json;
 import dev.rein.mcp.McpConfigException;
 import dev.rein.mcp.McpServerConfig;
@@ -199,7 +200,7 @@ public final class ServerConnection implements AutoCloseable {
         if (output == null || result.structuredContent() == null || Boolean.TRUE.equals(result.isError())) {
             return List.of();
         }
-        return output.problems(Json.write(Json.mapper().valueToTree(result.structuredContent())));
+        return output.problems(Json.mapper().<JsonNode>valueToTree(result.structuredContent()));
     }
 
     /** The session to call, restarting a broken one when its backoff allows; null while waiting. */
