@@ -59,12 +59,21 @@ final class InJvmServer implements ServerProcess {
         return server;
     }
 
-    /** What a crash looks like from outside: the output ends and the process exits. */
+    /**
+     * What a crash looks like from outside: the output ends and the process exits. Its last words
+     * on stderr are read only after that, as may happen with a real process, whose pipes are read
+     * on threads of their own.
+     */
     void crash() {
-        writeStderr("fatal: simulated crash\n");
         closeQuietly(serverOut);
-        closeQuietly(Channels.newOutputStream(errors.sink()));
         exit.complete(137);
+        try {
+            Thread.sleep(200);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        writeStderr("fatal: simulated crash\n");
+        closeQuietly(Channels.newOutputStream(errors.sink()));
     }
 
     /** Writes {@code line} on the server's stdout, outside the protocol. */

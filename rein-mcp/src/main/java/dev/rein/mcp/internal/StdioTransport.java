@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -26,6 +27,8 @@ import reactor.core.publisher.Mono;
 final class StdioTransport implements McpClientTransport {
     /** The longest message accepted, in characters; a longer line breaks the connection. */
     private static final int MAX_MESSAGE_CHARS = 16 * 1024 * 1024;
+    /** How long a broken connection waits for the rest of the server's stderr before it is reported. */
+    private static final Duration STDERR_DRAIN = Duration.ofSeconds(1);
 
     private final ServerProcess process;
     private final McpJsonMapper mapper;
@@ -33,6 +36,7 @@ final class StdioTransport implements McpClientTransport {
     private final Consumer<String> onBroken;
     private final Object writeLock = new Object();
     private volatile boolean closing;
+    private volatile Thread stderrReader;
 
     StdioTransport(ServerProcess process, McpJsonMapper mapper, StderrTail stderr, Consumer<String> onBroken) {
         this.process = process;
@@ -44,8 +48,8 @@ final class StdioTransport implements McpClientTransport {
     @Override
     public Mono<Void> connect(Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
         return Mono.fromRunnable(() -> {
+            stderrReader = Thread.ofVirtual().name("rein-mcp-stderr").start(this::readStderr);
             Thread.ofVirtual().name("rein-mcp-stdout").start(() -> readMessages(handler));
-            Thread.ofVirtual().name("rein-mcp-stderr").start(this::readStderr);
         });
     }
 
@@ -73,6 +77,7 @@ final class StdioTransport implements McpClientTransport {
                     ? e.getMessage() : "its output could not be read (" + e.getMessage() + ")";
         }
         if (!closing) {
+            awaitStderr();
             onBroken.accept(why);
         }
     }
@@ -111,6 +116,23 @@ final class StdioTransport implements McpClientTransport {
             }
         }
         return sb.isEmpty() ? null : sb.toString();
+    }
+
+    /**
+     * A crashing server's last words usually come on stderr, which is read on another thread: let
+     * that reader reach the end (bounded, since a child process may keep stderr open) so the error
+     * message carries them.
+     */
+    private void awaitStderr() {
+        Thread reader = stderrReader;
+        if (reader == null) {
+            return;
+        }
+        try {
+            reader.join(STDERR_DRAIN);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private void readStderr() {
