@@ -6,17 +6,23 @@ import dev.rein.agent.Agent;
 import dev.rein.agent.RunResult;
 import dev.rein.budget.ModelPrice;
 import dev.rein.budget.PriceTable;
+import dev.rein.json.Json;
 import dev.rein.openai.OpenAiModel;
 import dev.rein.run.RunStatus;
 import dev.rein.testkit.RecordedRequest;
+import dev.rein.tool.builtin.BuiltinTools;
 import dev.rein.testkit.openai.ChatReply;
 import dev.rein.testkit.openai.FakeChatCompletionsServer;
 import io.opentelemetry.sdk.testing.junit5.OpenTelemetryExtension;
 import io.opentelemetry.sdk.trace.data.SpanData;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** A run over the OpenAI-compatible provider: the HTTP request it sends carries the chat span's traceparent. */
+/**
+ * A run over the OpenAI-compatible provider: the HTTP request it sends carries the chat span's
+ * traceparent, and the finish reasons are in Chat Completions' own words.
+ */
 class OpenAiTraceparentTest {
     @RegisterExtension
     static final OpenTelemetryExtension OTEL = OpenTelemetryExtension.create();
@@ -37,6 +43,28 @@ class OpenAiTraceparentTest {
             assertThat(sent.header("traceparent")).isEqualTo("00-" + chat.getTraceId() + "-" + chat.getSpanId()
                     + "-" + chat.getSpanContext().getTraceFlags().asHex());
             assertThat(sent.body().toString()).doesNotContain("traceparent");
+        }
+    }
+
+    @Test
+    void finishReasonsAreChatCompletionsOwnAndTheOutputMessagesUseTheWellKnownValues() {
+        try (FakeChatCompletionsServer server = FakeChatCompletionsServer.start();
+             OpenAiModel model = OpenAiModel.builder().baseUrl(server.baseUrl()).apiKey("test-key").build()) {
+            server.enqueue(ChatReply.toolCall("call_1", "get_current_time", "{}"));
+            server.enqueue(ChatReply.text("今は昼です。"));
+            // No provider name configured: it is learned from the model.
+            Agent agent = ReinTelemetry.builder(OTEL.getOpenTelemetry()).captureContent(true).build()
+                    .install(Agent.builder().model(model).modelName("gpt-test").tools(BuiltinTools.currentTime(java.time.Clock.systemUTC()))
+                            .prices(PriceTable.empty().with("gpt-test", ModelPrice.of("1", "0.1", "4")))).build();
+            assertThat(agent.run("今何時？").status()).isEqualTo(RunStatus.SUCCEEDED);
+
+            List<SpanData> chats = OTEL.getSpans().stream().filter(s -> s.getName().equals("chat gpt-test")).toList();
+            assertThat(chats).extracting(c -> c.getAttributes().get(GenAiConventions.RESPONSE_FINISH_REASONS))
+                    .containsExactly(List.of("tool_calls"), List.of("stop"));
+            assertThat(chats).extracting(c -> Json.parse(c.getAttributes().get(GenAiConventions.OUTPUT_MESSAGES)).at("/0/finish_reason").asText())
+                    .containsExactly("tool_call", "stop");
+            SpanData run = OTEL.getSpans().stream().filter(s -> s.getName().startsWith("invoke_agent")).findFirst().orElseThrow();
+            assertThat(Json.parse(run.getAttributes().get(GenAiConventions.OUTPUT_MESSAGES)).at("/0/finish_reason").asText()).isEqualTo("stop");
         }
     }
 }

@@ -121,6 +121,8 @@ class RunSpansTest {
             assertThat(chat.getAttributes().get(GenAiConventions.RESPONSE_FINISH_REASONS)).hasSize(1);
             assertThat(chat.getAttributes().get(GenAiConventions.INPUT_MESSAGES)).as("content is opt-in").isNull();
         });
+        assertThat(chats).extracting(chat -> chat.getAttributes().get(GenAiConventions.RESPONSE_FINISH_REASONS))
+                .as("not an OpenAI model: the Messages API's words, which are Rein's").containsExactlyInAnyOrder(List.of("tool_use"), List.of("end_turn"));
 
         List<SpanData> tools = named("execute_tool ");
         assertThat(tools).hasSize(2).allSatisfy(tool -> {

@@ -7,6 +7,7 @@ import static dev.rein.otel.GenAiConventions.REQUEST_MODEL;
 
 import dev.rein.model.ModelRequest;
 import dev.rein.model.ModelResponse;
+import dev.rein.model.StopReason;
 import dev.rein.model.Usage;
 import dev.rein.otel.GenAiConventions;
 import dev.rein.otel.ReinConventions;
@@ -109,14 +110,14 @@ final class ModelSpans {
         }
         ModelResponse r = e.response();
         Usage u = e.usage();
-        String finish = finishReason(r);
+        StopReason stop = r.stopReason() == null ? StopReason.UNKNOWN : r.stopReason();
         if (r.id() != null) {
             open.setAttribute(GenAiConventions.RESPONSE_ID, r.id());
         }
         if (r.model() != null) {
             open.setAttribute(GenAiConventions.RESPONSE_MODEL, r.model());
         }
-        open.setAttribute(GenAiConventions.RESPONSE_FINISH_REASONS, List.of(finish));
+        open.setAttribute(GenAiConventions.RESPONSE_FINISH_REASONS, List.of(FinishReasons.asReported(stop, run.providerName())));
         open.setAttribute(GenAiConventions.USAGE_INPUT_TOKENS, u.totalInputTokens());
         open.setAttribute(GenAiConventions.USAGE_OUTPUT_TOKENS, u.outputTokens());
         open.setAttribute(GenAiConventions.USAGE_CACHE_READ_INPUT_TOKENS, u.cacheReadInputTokens());
@@ -125,7 +126,7 @@ final class ModelSpans {
             open.setAttribute(ReinConventions.MODEL_COST_USD, e.costUsd().doubleValue());
         }
         if (run.capture()) {
-            open.setAttribute(GenAiConventions.OUTPUT_MESSAGES, Content.outputMessages(r.content(), finish));
+            open.setAttribute(GenAiConventions.OUTPUT_MESSAGES, Content.outputMessages(r.content(), FinishReasons.wellKnown(stop)));
         }
         open.end(e.time());
         run.telemetry().withdrawChat();
@@ -156,9 +157,5 @@ final class ModelSpans {
     /** A low-cardinality error type: the failure's kind (rate_limited, overloaded, timeout...); the HTTP status is its own attribute. */
     static String errorType(String kind, int httpStatus) {
         return kind == null || kind.isBlank() ? "_OTHER" : kind.toLowerCase(Locale.ROOT);
-    }
-
-    private static String finishReason(ModelResponse r) {
-        return r.stopReason() == null ? "unknown" : r.stopReason().name().toLowerCase(Locale.ROOT);
     }
 }

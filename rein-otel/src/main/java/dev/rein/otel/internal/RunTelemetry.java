@@ -260,7 +260,7 @@ final class RunTelemetry implements RunListener {
             span.setStatus(StatusCode.ERROR, e.message() == null ? e.reason() : e.message());
         }
         if (capture() && e.answer() != null && !e.answer().isEmpty()) {
-            span.setAttribute(GenAiConventions.OUTPUT_MESSAGES, Content.answer(e.answer(), e.reason()));
+            span.setAttribute(GenAiConventions.OUTPUT_MESSAGES, Content.answer(e.answer(), FinishReasons.ofRun(e.status(), e.reason())));
         }
         span.end(e.time());
         telemetry.instruments.runEnded(status, e.reason(), e.status().terminal(), e.step(), cost);
