@@ -84,7 +84,7 @@ class FaultyServerTest {
     }
 
     @Test
-    void structuredContentIsCheckedAgainstTheToolsOutputSchema() throws Exception {
+    void structuredContentIsRequiredAndCheckedAgainstTheToolsOutputSchema() throws Exception {
         try (McpToolset mcp = start("")) {
             ToolOutput good = (ToolOutput) tool(mcp, "weather").handler().handle(Json.parse("{\"text\": \"good\"}"),
                     ToolContext.standalone("c-good"));
@@ -97,6 +97,16 @@ class FaultyServerTest {
             assertThat(bad.content()).contains("MCP server 'faulty'", "tool 'weather'", "does not match the tool's output schema",
                     "not used").doesNotContain("hot");
             assertThat(invoke(mcp, "echo").content()).as("the server is not treated as broken").isEqualTo("echo: hi");
+            assertThat(servers.started).hasSize(1);
+
+            ToolOutput missing = (ToolOutput) tool(mcp, "weather").handler().handle(Json.parse("{\"text\": \"missing\"}"),
+                    ToolContext.standalone("c-missing"));
+            assertThat(missing.isError()).isTrue();
+            assertThat(missing.content()).contains("tool 'weather'", "without the structured content its output schema promises");
+            ToolOutput failed = (ToolOutput) tool(mcp, "weather").handler().handle(Json.parse("{\"text\": \"failed\"}"),
+                    ToolContext.standalone("c-failed"));
+            assertThat(failed.isError()).isTrue();
+            assertThat(failed.content()).as("an error result needs no structured content").contains("no weather today");
             assertThat(servers.started).hasSize(1);
         }
     }

@@ -44,7 +44,7 @@ final class FaultyServers {
                     deletes.incrementAndGet();
                     return text("deleted");
                 }),
-                weather(),
+                weather(server),
                 tool("add_tool", "Adds the tool late_tool.", false, (exchange, request) -> {
                     server.server().addTool(tool("late_tool", "Appeared later.", true, (e, r) -> text("late")));
                     return text("added");
@@ -62,8 +62,11 @@ final class FaultyServers {
         return new McpServerFeatures.SyncToolSpecification.Builder().tool(tool.build()).callHandler(handler).build();
     }
 
-    /** A tool with an output schema: its structured content matches it, unless asked for "bad" output. */
-    private static McpServerFeatures.SyncToolSpecification weather() {
+    /**
+     * A tool with an output schema: its structured content matches it, unless asked for "bad"
+     * output; asked for "missing" it answers with text only, for "failed" with an error result.
+     */
+    private static McpServerFeatures.SyncToolSpecification weather(InJvmServer server) {
         McpSchema.Tool tool = McpSchema.Tool.builder("weather",
                         Map.of("type", "object", "properties", Map.of("text", Map.of("type", "string"))))
                 .description("Tells the weather.")
@@ -72,7 +75,14 @@ final class FaultyServers {
                 .annotations(new McpSchema.ToolAnnotations(null, true, null, null, null, null))
                 .build();
         return new McpServerFeatures.SyncToolSpecification.Builder().tool(tool).callHandler((exchange, request) -> {
-            boolean bad = "bad".equals(request.arguments().get("text"));
+            Object asked = request.arguments().get("text");
+            if ("missing".equals(asked)) {
+                server.stripStructuredContentFromNextResult();
+            }
+            if ("failed".equals(asked)) {
+                return McpSchema.CallToolResult.builder().addTextContent("no weather today").isError(true).build();
+            }
+            boolean bad = "bad".equals(asked);
             Map<String, Object> weather = bad ? Map.of("temperature", "hot") : Map.of("temperature", 21);
             return McpSchema.CallToolResult.builder().addTextContent(bad ? "{\"temperature\":\"hot\"}" : "{\"temperature\":21}")
                     .structuredContent(weather).build();

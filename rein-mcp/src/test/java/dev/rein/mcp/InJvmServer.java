@@ -8,6 +8,10 @@ import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rein.json.Json;
+import java.io.ByteArrayOutputStream;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -18,6 +22,7 @@ import java.nio.channels.Pipe;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
 /**
@@ -33,6 +38,7 @@ final class InJvmServer implements ServerProcess {
     private final McpSyncServer server;
     /** Everything the client wrote to the server (the tests' messages are ASCII, so each read decodes on its own). */
     private final StringBuffer received = new StringBuffer();
+    private final AtomicBoolean stripStructuredContent = new AtomicBoolean();
 
     /** Starts a server whose tools are made by {@code tools} (they may use this server to misbehave). */
     InJvmServer(Function<InJvmServer, List<McpServerFeatures.SyncToolSpecification>> tools) {
@@ -46,7 +52,7 @@ final class InJvmServer implements ServerProcess {
                         }
                         return n;
                     }
-                }, serverOut);
+                }, new LineRewriter());
         server = McpServer.sync(transport)
                 .serverInfo("faulty", "1.0")
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(true).build())
@@ -74,6 +80,48 @@ final class InJvmServer implements ServerProcess {
         }
         writeStderr("fatal: simulated crash\n");
         closeQuietly(Channels.newOutputStream(errors.sink()));
+    }
+
+    /**
+     * Removes {@code structuredContent} from the next result the server sends: a result the SDK's
+     * server would refuse to send for a tool with an output schema.
+     */
+    void stripStructuredContentFromNextResult() {
+        stripStructuredContent.set(true);
+    }
+
+    /** The SDK server's stdout: whole lines, each passed on as it is or with its structured content removed. */
+    private final class LineRewriter extends OutputStream {
+        private final ByteArrayOutputStream line = new ByteArrayOutputStream();
+
+        @Override
+        public void write(int b) throws IOException {
+            if (b != '\n') {
+                line.write(b);
+                return;
+            }
+            String text = line.toString(StandardCharsets.UTF_8);
+            line.reset();
+            JsonNode message = text.contains("\"structuredContent\"") ? Json.parse(text) : null;
+            if (message != null && message.path("result") instanceof ObjectNode result && stripStructuredContent.getAndSet(false)) {
+                result.remove("structuredContent");
+                text = Json.write(message);
+            }
+            synchronized (serverOut) {
+                serverOut.write((text + "\n").getBytes(StandardCharsets.UTF_8));
+                serverOut.flush();
+            }
+        }
+
+        @Override
+        public void flush() throws IOException {
+            serverOut.flush();
+        }
+
+        @Override
+        public void close() throws IOException {
+            serverOut.close();
+        }
     }
 
     /** Writes {@code line} on the server's stdout, outside the protocol. */

@@ -143,10 +143,11 @@ public final class ServerConnection implements AutoCloseable {
      * Calls {@code tool}; every failure is an error result the model can act on.
      *
      * @param deadline the call gives up at this instant
-     * @param output   the tool's output schema, which structured results must match; null for none
+     * @param output   the tool's declared output schema, which successful results must carry
+     *                 structured content matching; null when it declares none
      */
     public ToolOutput call(String tool, Map<String, Object> arguments, Map<String, Object> meta, Instant deadline,
-                           boolean mayHaveEffect, OutputSchema output) throws InterruptedException {
+                           boolean mayHaveEffect, DeclaredOutput output) throws InterruptedException {
         Session current;
         try {
             current = live();
@@ -165,7 +166,13 @@ public final class ServerConnection implements AutoCloseable {
         try {
             McpSchema.CallToolResult result = await(current, future, deadline);
             succeeded();
-            List<String> problems = outputProblems(result, output);
+            if (output != null && result.structuredContent() == null && !Boolean.TRUE.equals(result.isError())) {
+                // The tool promised structured results; the official SDKs reject an answer without one too.
+                return ToolOutput.error("MCP server '" + config.name() + "' answered the call of tool '" + tool
+                        + "' without the structured content its output schema promises, so the answer was not used."
+                        + " Try again, or use another tool.");
+            }
+            List<String> problems = outputProblems(result, output == null ? null : output.schema());
             if (!problems.isEmpty()) {
                 // The protocol asks clients to check structured results against the tool's schema.
                 return ToolOutput.error("MCP server '" + config.name() + "' answered the call of tool '" + tool
@@ -194,6 +201,14 @@ public final class ServerConnection implements AutoCloseable {
             current.transport.ended(key);
         }
     }
+
+    /**
+     * A tool's declared output schema.
+     *
+     * @param schema the schema compiled, or null when the validator cannot use it (results are then
+     *               required to carry structured content, but it is not checked)
+     */
+    public record DeclaredOutput(OutputSchema schema) {}
 
     /** What is wrong with a successful result's structured content under {@code output}; empty when nothing (or nothing to check). */
     private static List<String> outputProblems(McpSchema.CallToolResult result, OutputSchema output) {

@@ -76,7 +76,7 @@ public final class ToolAdapter {
                 : tool.title() != null && !tool.title().isBlank() ? tool.title() : "Tool '" + tool.name() + "'.";
         McpToolInfo info = new McpToolInfo(config.name(), name, tool.name(), description, derived, risk,
                 config.overrideFor(tool.name()).isPresent(), hints == null ? null : hints.idempotentHint());
-        OutputSchema outputSchema = outputSchema(tool);
+        ServerConnection.DeclaredOutput outputSchema = outputSchema(tool);
         Tool.Builder builder = Tool.builder(name)
                 .description("[MCP server '" + config.name() + "'] " + description)
                 .inputSchema(schema(tool))
@@ -113,17 +113,18 @@ public final class ToolAdapter {
 
     /**
      * The tool's declared output schema, compiled, which its structured results are checked
-     * against; null when it declares none, or one the validator cannot use (the tool stays usable,
-     * its results unchecked).
+     * against; null when it declares none. One the validator cannot use leaves the tool usable and
+     * its structured results unchecked.
      */
-    private static OutputSchema outputSchema(McpSchema.Tool tool) {
+    private static ServerConnection.DeclaredOutput outputSchema(McpSchema.Tool tool) {
         if (tool.outputSchema() == null || tool.outputSchema().isEmpty()) {
             return null;
         }
         try {
-            return OutputSchema.fromJson(tool.name(), Json.write(Json.mapper().valueToTree(tool.outputSchema())));
+            return new ServerConnection.DeclaredOutput(
+                    OutputSchema.fromJson(tool.name(), Json.write(Json.mapper().valueToTree(tool.outputSchema()))));
         } catch (ReinException | IllegalArgumentException e) {
-            return null;
+            return new ServerConnection.DeclaredOutput(null);
         }
     }
 
