@@ -172,6 +172,10 @@ class FaultyServerTest {
             }
             assertThat(mcp.describe()).extracting(McpToolInfo::name).contains("late_tool", "echo");
             assertThat(invoke(mcp, "late_tool").content()).isEqualTo("late");
+            Thread.sleep(300); // time for a second listing to arrive, were one sent
+            assertThat(servers.started.getFirst().receivedLines().stream().map(Json::parse)
+                    .filter(m -> "tools/list".equals(m.path("method").asText())))
+                    .as("one listing at start and one per change, not one by the SDK and another by Rein").hasSize(2);
         }
     }
 

@@ -16,15 +16,22 @@ import reactor.core.publisher.Mono;
  * call's idempotency key, so that a call its caller gave up on (a timeout, a cancelled run) can be
  * cancelled on the server: the protocol asks a client to send {@code notifications/cancelled} for
  * a request it stops waiting for. The SDK's client does not send it.
+ *
+ * <p>It also takes {@code notifications/tools/list_changed} away from the SDK's client, which
+ * would list the tools itself (through every page the server offers, without a limit) before
+ * Rein lists them again with its own limits: the notification goes to {@code onToolsChanged}
+ * only, so each change costs one listing.
  */
 final class CancellingTransport implements McpClientTransport {
     static final String METHOD_CANCELLED = "notifications/cancelled";
 
     private final McpClientTransport delegate;
+    private final Runnable onToolsChanged;
     private final Map<String, Object> callIds = new ConcurrentHashMap<>();
 
-    CancellingTransport(McpClientTransport delegate) {
+    CancellingTransport(McpClientTransport delegate, Runnable onToolsChanged) {
         this.delegate = delegate;
+        this.onToolsChanged = onToolsChanged;
     }
 
     @Override
@@ -67,7 +74,12 @@ final class CancellingTransport implements McpClientTransport {
 
     @Override
     public Mono<Void> connect(Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
-        return delegate.connect(handler);
+        return delegate.connect(received -> received.flatMap(message -> {
+            if (message instanceof McpSchema.JSONRPCNotification n && McpSchema.METHOD_NOTIFICATION_TOOLS_LIST_CHANGED.equals(n.method())) {
+                return Mono.<McpSchema.JSONRPCMessage>fromRunnable(onToolsChanged);
+            }
+            return handler.apply(Mono.just(message));
+        }));
     }
 
     @Override

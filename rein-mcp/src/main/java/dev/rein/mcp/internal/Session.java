@@ -13,7 +13,6 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import reactor.core.publisher.Mono;
 
 /**
  * One live connection to a server: the SDK client over a transport (and, for stdio, the process).
@@ -27,10 +26,9 @@ final class Session {
     private final ServerProcess process;
     private final StdioTransport stdio;
 
-    private Session(CancellingTransport transport, Duration requestTimeout, Runnable onToolsChanged, ServerProcess process,
-                    StdioTransport stdio) {
+    private Session(CancellingTransport transport, Duration requestTimeout, ServerProcess process, StdioTransport stdio) {
         this.transport = transport;
-        this.client = client(transport, requestTimeout, onToolsChanged);
+        this.client = client(transport, requestTimeout);
         this.process = process;
         this.stdio = stdio;
     }
@@ -49,7 +47,7 @@ final class Session {
                 CompletableFuture<String> broken = new CompletableFuture<>();
                 StdioTransport transport = new StdioTransport(process, mapper, stderr, reason -> broken.complete(
                         reason + exitCode(process)));
-                Session session = new Session(new CancellingTransport(transport), requestTimeout, onToolsChanged, process, transport);
+                Session session = new Session(new CancellingTransport(transport, onToolsChanged), requestTimeout, process, transport);
                 broken.thenAccept(session.broken::complete);
                 yield session;
             }
@@ -60,19 +58,18 @@ final class Session {
                         .connectTimeout(Duration.ofSeconds(10))
                         .addHttpRequestCustomizer((request, method, uri, body, context) -> http.headers().forEach(request::setHeader))
                         .build();
-                yield new Session(new CancellingTransport(transport), requestTimeout, onToolsChanged, null, null);
+                yield new Session(new CancellingTransport(transport, onToolsChanged), requestTimeout, null, null);
             }
         };
     }
 
-    private static McpAsyncClient client(McpClientTransport transport, Duration requestTimeout, Runnable onToolsChanged) {
+    private static McpAsyncClient client(McpClientTransport transport, Duration requestTimeout) {
         return McpClient.async(transport)
                 .requestTimeout(requestTimeout)
                 .initializationTimeout(requestTimeout)
                 .clientInfo(McpSchema.Implementation.builder("rein", Versions.rein()).title("Rein").build())
                 // Rein offers the server nothing back: no sampling, roots or elicitation.
                 .capabilities(McpSchema.ClientCapabilities.builder().build())
-                .toolsChangeConsumer(tools -> Mono.fromRunnable(onToolsChanged))
                 .jsonSchemaValidator(ACCEPT_ALL)
                 .build();
     }
