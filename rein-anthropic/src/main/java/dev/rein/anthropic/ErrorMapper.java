@@ -24,6 +24,9 @@ import java.time.Clock;
  */
 final class ErrorMapper {
 
+    /** The {@code error.details.error_code} of a 429 that no retry can help. */
+    static final String SPEND_LIMIT_REACHED = "enforced_spend_limit_reached";
+
     private final Clock clock;
 
     ErrorMapper(Clock clock) {
@@ -38,7 +41,8 @@ final class ErrorMapper {
     ModelException httpError(int status, HttpHeaders headers, String requestId, byte[] body) {
         Kind kind = kindOfStatus(status);
         Boolean override = RetryAfter.shouldRetry(headers);
-        boolean retryable = override != null ? override : kind.retryableByDefault();
+        boolean retryable = override != null ? override
+                : kind.retryableByDefault() && !SPEND_LIMIT_REACHED.equals(errorCode(body));
         String message = apiMessage(body, "HTTP " + status + " from the Anthropic API");
         return new ModelException(kind, status, message, retryable, RetryAfter.from(headers, clock), requestId, null);
     }
@@ -115,6 +119,22 @@ final class ErrorMapper {
             case "billing_error" -> Kind.OTHER;
             default -> Kind.SERVER_ERROR;
         };
+    }
+
+    /**
+     * {@code error.details.error_code} of an error body, or null. The rate limits page documents
+     * {@value #SPEND_LIMIT_REACHED} on a 429 when the organization's monthly spend cap is reached:
+     * requests fail until the next month, so retrying only spends the run's time.
+     */
+    private static String errorCode(byte[] body) {
+        if (body == null || body.length == 0) {
+            return null;
+        }
+        try {
+            return Json.mapper().readTree(body).path("error").path("details").path("error_code").textValue();
+        } catch (IOException notJson) {
+            return null;
+        }
     }
 
     /** The API's own message ({@code error.message}), else the raw body text, else {@code fallback}. */

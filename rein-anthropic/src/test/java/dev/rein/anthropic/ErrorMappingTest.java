@@ -60,6 +60,16 @@ class ErrorMappingTest extends FakeApi {
     }
 
     @Test
+    void aReachedMonthlySpendLimitIsNotRetried() {
+        // A 429 whose error.details.error_code is enforced_spend_limit_reached: retries fail until next month.
+        ModelException e = failure(FakeReply.spendLimitReached());
+        assertThat(e.kind()).isEqualTo(Kind.RATE_LIMITED);
+        assertThat(e.httpStatus()).isEqualTo(429);
+        assertThat(e.retryable()).isFalse();
+        assertThat(e.getMessage()).contains("usage limits");
+    }
+
+    @Test
     void retryAfterSecondsIsHonoured() {
         ModelException e = failure(FakeReply.rateLimited(Duration.ofSeconds(7)));
         assertThat(e.kind()).isEqualTo(Kind.RATE_LIMITED);

@@ -64,8 +64,10 @@ public sealed interface FakeReply {
      * @param errorType {@code error.type}, e.g. {@code "rate_limit_error"}
      * @param message {@code error.message}
      * @param headers extra response headers, e.g. {@code retry-after}, {@code x-should-retry}
+     * @param errorCode {@code error.details.error_code}, e.g. {@code "enforced_spend_limit_reached"},
+     *     or {@code null} for an error without details
      */
-    record HttpError(int status, String errorType, String message, Map<String, String> headers)
+    record HttpError(int status, String errorType, String message, Map<String, String> headers, String errorCode)
             implements FakeReply {
         /** Keeps the header order for readable dumps but forbids later changes. */
         public HttpError {
@@ -78,6 +80,18 @@ public sealed interface FakeReply {
         }
 
         /**
+         * An error without {@code error.details}.
+         *
+         * @param status the HTTP status
+         * @param errorType {@code error.type}
+         * @param message {@code error.message}
+         * @param headers extra response headers
+         */
+        public HttpError(int status, String errorType, String message, Map<String, String> headers) {
+            this(status, errorType, message, headers, null);
+        }
+
+        /**
          * The same error with one more response header.
          *
          * @param name the header name, e.g. {@code "retry-after-ms"}
@@ -87,7 +101,7 @@ public sealed interface FakeReply {
         public HttpError withHeader(String name, String value) {
             Map<String, String> more = new LinkedHashMap<>(headers);
             more.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value"));
-            return new HttpError(status, errorType, message, more);
+            return new HttpError(status, errorType, message, more, errorCode);
         }
     }
 
@@ -257,6 +271,19 @@ public sealed interface FakeReply {
     static HttpError rateLimited(Duration retryAfter) {
         long seconds = (retryAfter.toMillis() + 999) / 1000;
         return error(ApiErrorType.RATE_LIMIT).withHeader("retry-after", Long.toString(seconds));
+    }
+
+    /**
+     * 429 {@code rate_limit_error} with {@code error.details.error_code}
+     * {@code enforced_spend_limit_reached} and no {@code retry-after}: the organization's monthly
+     * spend cap is reached, and requests fail until the next month (or a higher tier).
+     *
+     * @return the reply
+     */
+    static HttpError spendLimitReached() {
+        return new HttpError(429, "rate_limit_error",
+                "You have reached your API usage limits; access resumes at the start of next month.", Map.of(),
+                "enforced_spend_limit_reached");
     }
 
     /**

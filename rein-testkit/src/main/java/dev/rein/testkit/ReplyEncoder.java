@@ -107,7 +107,15 @@ final class ReplyEncoder {
 
     /** The body of an HTTP error: {@code {"type":"error","error":{"type","message"},"request_id"}}. */
     static ObjectNode errorBody(String errorType, String message, String requestId) {
+        return errorBody(errorType, message, null, requestId);
+    }
+
+    /** The same, with {@code error.details.error_code} when {@code errorCode} is not null. */
+    static ObjectNode errorBody(String errorType, String message, String errorCode, String requestId) {
         ObjectNode body = errorEvent(errorType, message);
+        if (errorCode != null) {
+            ((ObjectNode) body.get("error")).putObject("details").put("error_code", errorCode);
+        }
         body.put("request_id", requestId);
         return body;
     }

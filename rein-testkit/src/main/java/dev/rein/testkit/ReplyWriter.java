@@ -62,7 +62,9 @@ final class ReplyWriter {
         switch (reply) {
             case FakeReply.Message message -> message(exchange, call, message);
             case FakeReply.HttpError error ->
-                    error(exchange, call, error.status(), error.errorType(), error.message(), error.headers());
+                    json(exchange, call, error.status(),
+                            ReplyEncoder.errorBody(error.errorType(), error.message(), error.errorCode(), call.requestId()),
+                            error.headers());
             case FakeReply.StreamError error -> streamError(exchange, call, error);
             case FakeReply.Disconnect disconnect -> disconnect(exchange, call, disconnect);
             case FakeReply.Malformed malformed -> malformed(exchange, call, malformed);

@@ -157,7 +157,8 @@ final class ScriptParser {
                 : known != null ? known.defaultMessage() : errorType;
         Map<String, String> headers = new LinkedHashMap<>();
         json.path("headers").properties().forEach(e -> headers.put(e.getKey(), e.getValue().asText()));
-        return new FakeReply.HttpError(status, errorType, message, headers);
+        JsonNode code = error.path("details").path("error_code");
+        return new FakeReply.HttpError(status, errorType, message, headers, code.isTextual() ? code.asText() : null);
     }
 
     private static FakeReply.StreamError streamError(JsonNode json, String path) {
