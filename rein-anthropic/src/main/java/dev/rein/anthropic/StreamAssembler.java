@@ -24,7 +24,8 @@ import java.util.TreeMap;
  * sets the signature, {@code input_json_delta} fragments are joined and parsed when the block
  * stops, {@code citations_delta} appends a citation, and any other delta (for example
  * {@code compaction_delta}) sets its fields on the block, as the SDK's beta accumulator does for
- * compaction.
+ * compaction. A tool input that is not valid JSON is accepted, as an empty object, only when the
+ * message stopped at {@code max_tokens} (or the context window), which can cut a tool call short.
  */
 final class StreamAssembler {
     private final StreamObserver observer;
@@ -34,6 +35,8 @@ final class StreamAssembler {
     private final Map<Integer, StringBuilder> texts = new HashMap<>();
     private final Map<Integer, String> textFields = new HashMap<>();
     private boolean stopped;
+    /** The first tool input that was not valid JSON, held until the stop reason says whether it was cut off. */
+    private ModelException unreadableInput;
 
     StreamAssembler(StreamObserver observer) {
         this.observer = observer;
@@ -63,6 +66,9 @@ final class StreamAssembler {
             throw new ModelException(ModelException.Kind.CONNECTION, 0,
                     "the response stream ended before message_stop; the connection was probably dropped",
                     true, null, null, null);
+        }
+        if (unreadableInput != null && !cutOff(message.path("stop_reason").textValue())) {
+            throw unreadableInput;
         }
         blocks.forEach(this::flushText);
         ArrayNode content = message.putArray("content");
@@ -130,12 +136,23 @@ final class StreamAssembler {
             try {
                 block.set("input", Json.mapper().readTree(input.toString()));
             } catch (JsonProcessingException e) {
-                throw ErrorMapper.malformed("the input of " + block.path("type").asText() + " block " + index
-                        + " is not valid JSON: " + e.getOriginalMessage(), e);
+                // A response cut off at max_tokens may end inside a tool call's input: the API
+                // documents that as a normal max_tokens response, so the block keeps an empty input
+                // and the failure stands only if the stop reason does not explain the cut.
+                if (unreadableInput == null) {
+                    unreadableInput = ErrorMapper.malformed("the input of " + block.path("type").asText() + " block " + index
+                            + " is not valid JSON: " + e.getOriginalMessage(), e);
+                }
+                block.putObject("input");
             }
         } else if (input != null && !block.has("input")) {
             block.putObject("input");
         }
+    }
+
+    /** Stop reasons that end generation mid-output, so the last block may be incomplete. */
+    private static boolean cutOff(String stopReason) {
+        return "max_tokens".equals(stopReason) || "model_context_window_exceeded".equals(stopReason);
     }
 
     private void flushText(int index, ObjectNode block) {

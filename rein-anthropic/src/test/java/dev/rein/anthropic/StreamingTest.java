@@ -3,9 +3,12 @@ package dev.rein.anthropic;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rein.json.Json;
+import dev.rein.model.ModelException;
 import dev.rein.model.ModelResponse;
+import dev.rein.model.StopReason;
 import dev.rein.model.ToolUseBlock;
 import dev.rein.testkit.FakeReply;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 /** Every call streams: fragments reach the observer as they arrive and add up to the final message. */
@@ -57,5 +60,53 @@ class StreamingTest extends FakeApi {
     void aToolWithoutArgumentsGetsAnEmptyObject() throws Exception {
         server.enqueue(FakeReply.toolUse("toolu_1", "now", "{}"));
         assertThat(call(request("time?")).toolUses().get(0).input()).isEqualTo(Json.object());
+    }
+
+    /** A stream whose tool input is cut after {@code {"q":"wea}, ending with {@code stopReason}. */
+    private static String cutToolInput(String stopReason) {
+        return """
+                event: message_start
+                data: {"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-test","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":10,"output_tokens":1}}}
+
+                event: content_block_start
+                data: {"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_1","name":"search","input":{}}}
+
+                event: content_block_delta
+                data: {"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":""}}
+
+                event: content_block_delta
+                data: {"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\\"q\\": \\"wea"}}
+
+                event: content_block_stop
+                data: {"type":"content_block_stop","index":0}
+
+                event: message_delta
+                data: {"type":"message_delta","delta":{"stop_reason":"%s","stop_sequence":null},"usage":{"output_tokens":256}}
+
+                event: message_stop
+                data: {"type":"message_stop"}
+
+                """.formatted(stopReason);
+    }
+
+    @Test
+    void aToolInputCutOffAtMaxTokensIsAMaxTokensResponseNotAMalformedOne() throws Exception {
+        // The stop reasons page: a response cut at max_tokens may end in an incomplete tool_use block.
+        server.enqueue(FakeReply.malformed(cutToolInput("max_tokens")));
+        ModelResponse response = call(request("weather?").tools(java.util.List.of(tool("search"))));
+        assertThat(response.stopReason()).isEqualTo(StopReason.MAX_TOKENS);
+        assertThat(response.toolUses()).singleElement().satisfies(use -> {
+            assertThat(use.id()).isEqualTo("toolu_1");
+            assertThat(use.input()).isEqualTo(Json.object());
+        });
+    }
+
+    @Test
+    void aToolInputThatIsNotJsonInACompleteTurnIsStillMalformed() {
+        server.enqueue(FakeReply.malformed(cutToolInput("tool_use")));
+        ModelException e = Assertions.catchThrowableOfType(ModelException.class,
+                () -> call(request("weather?").tools(java.util.List.of(tool("search")))));
+        assertThat(e.kind()).isEqualTo(ModelException.Kind.MALFORMED_RESPONSE);
+        assertThat(e.getMessage()).contains("not valid JSON");
     }
 }
