@@ -55,10 +55,11 @@ final class ChunkAssembler {
 
     void accept(JsonNode chunk) throws ModelException {
         chunks++;
-        if (id == null && chunk.path("id").isTextual()) {
+        // Azure OpenAI's first chunk (the prompt's content-filter results) has id and model "": not a name.
+        if (id == null && chunk.path("id").isTextual() && !chunk.path("id").asText().isEmpty()) {
             id = chunk.path("id").asText();
         }
-        if (model == null && chunk.path("model").isTextual()) {
+        if (model == null && chunk.path("model").isTextual() && !chunk.path("model").asText().isEmpty()) {
             model = chunk.path("model").asText();
         }
         JsonNode chunkUsage = chunk.get("usage");

@@ -50,6 +50,25 @@ class ResponseMappingTest extends FakeChat {
     }
 
     @Test
+    void anAzurePromptFilterChunkWithEmptyIdAndModelDoesNotNameTheResponse() throws Exception {
+        // Azure OpenAI streams the prompt's content-filter results first: no choices, id and model "".
+        server.enqueue(new ChatReply.Malformed(events(
+                "{\"choices\":[],\"created\":0,\"id\":\"\",\"model\":\"\",\"object\":\"\",\"prompt_filter_results\":"
+                        + "[{\"prompt_index\":0,\"content_filter_results\":{}}]}",
+                "{\"id\":\"chatcmpl-az1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"gpt-4o-2024-08-06\","
+                        + "\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"Hi\"},\"finish_reason\":null}]}",
+                "{\"id\":\"chatcmpl-az1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"gpt-4o-2024-08-06\","
+                        + "\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}",
+                "[DONE]")));
+
+        ModelResponse response = call(request("x"));
+
+        assertThat(response.text()).isEqualTo("Hi");
+        assertThat(response.id()).isEqualTo("chatcmpl-az1");
+        assertThat(response.model()).isEqualTo("gpt-4o-2024-08-06");
+    }
+
+    @Test
     void finishReasonsMapToStopReasons() throws Exception {
         assertStop(ChatReply.completion().text("x").finishReason("stop").build(), StopReason.END_TURN);
         assertStop(ChatReply.completion().text("x").finishReason("length").build(), StopReason.MAX_TOKENS);
