@@ -23,11 +23,13 @@ import java.util.Set;
  * <p>Retryable: 408, 409, 429, 5xx, connection failures and timeouts, a stream cut before {@code
  * data: [DONE]}, and an error object inside a stream that began with HTTP 200 (unless its type
  * says the request was invalid, or its numeric code is a final status). Final: 400, 401, 403, 404,
- * 422 and the other 4xx, and a body Rein cannot read. {@code x-should-retry} may veto a retry or
+ * 422 and the other 4xx, a 429 {@code insufficient_quota} (out of credits, not a rate limit), and
+ * a body Rein cannot read. {@code x-should-retry} may veto a retry or
  * allow one for other statuses, never for 400, 401, 403, 404, 413 or 422.
  */
 final class ErrorMapper {
     private static final Set<Integer> NEVER_RETRIED = Set.of(400, 401, 403, 404, 413, 422);
+    private static final String QUOTA = "insufficient_quota";
 
     private final Clock clock;
     private final String server;
@@ -89,7 +91,7 @@ final class ErrorMapper {
         } else {
             boolean invalid = type != null && (type.startsWith("invalid_request") || type.equals("BadRequestError"));
             kind = invalid ? Kind.INVALID_REQUEST : Kind.SERVER_ERROR;
-            retryable = kind.retryableByDefault();
+            retryable = kind.retryableByDefault() && !quotaExhausted(error);
         }
         return new ModelException(kind, 0, "error in the response from " + server
                 + (type == null ? "" : " (" + type + ")") + ": " + (message == null ? error.toString() : message),
@@ -104,9 +106,10 @@ final class ErrorMapper {
         int status = e.statusCode();
         Kind kind = kindOfStatus(status);
         Boolean override = RetryAfter.shouldRetry(e.headers()::values);
-        boolean retryable = NEVER_RETRIED.contains(status) ? false
+        JsonNode body = node(e.body());
+        boolean retryable = NEVER_RETRIED.contains(status) || quotaExhausted(body) ? false
                 : override != null ? override : kind.retryableByDefault();
-        String message = apiMessage(e.body());
+        String message = apiMessage(body);
         return new ModelException(kind, status, message != null ? message : "HTTP " + status + " from " + server,
                 retryable, RetryAfter.from(e.headers()::values, clock), requestId(e), e);
     }
@@ -148,8 +151,7 @@ final class ErrorMapper {
      * there is one (OpenAI: {@code {"error":{"message":..}}}), else the whole body (vLLM:
      * {@code {"message":..}}), and a string for Ollama's {@code {"error":"..."}}.
      */
-    private static String apiMessage(JsonValue body) {
-        JsonNode node = node(body);
+    private static String apiMessage(JsonNode node) {
         if (node == null) {
             return null;
         }
@@ -157,6 +159,18 @@ final class ErrorMapper {
             return node.asText().isBlank() ? null : node.asText().strip();
         }
         return message(node);
+    }
+
+    /**
+     * OpenAI's 429 {@code insufficient_quota}: the account is out of credits or at its spending
+     * limit, which no wait fixes (unlike a rate limit, also a 429).
+     */
+    private static boolean quotaExhausted(JsonNode error) {
+        if (error == null || !error.isObject()) {
+            return false;
+        }
+        JsonNode inner = error.path("error").isObject() ? error.path("error") : error;
+        return QUOTA.equals(inner.path("code").asText(null)) || QUOTA.equals(inner.path("type").asText(null));
     }
 
     private static String message(JsonNode node) {

@@ -46,6 +46,20 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void a429ForAnExhaustedQuotaIsNotRetried() {
+        // OpenAI's error codes guide: 429 "You exceeded your current quota" means buying credits, not waiting.
+        server.enqueue(new ChatReply.HttpError(429, "insufficient_quota", "insufficient_quota",
+                "You exceeded your current quota, please check your plan and billing details.", Map.of(), null));
+        ModelException quota = failure();
+        assertThat(quota.httpStatus()).isEqualTo(429);
+        assertThat(quota.retryable()).isFalse();
+        assertThat(quota.getMessage()).contains("exceeded your current quota");
+
+        server.enqueue(ChatReply.rateLimited(1));
+        assertThat(failure().retryable()).as("a rate limit still is").isTrue();
+    }
+
+    @Test
     void xShouldRetryVetoesARetryButCannotMakeAFinalStatusRetryable() {
         server.enqueue(ChatReply.error(500, "server_error", "broken for good").withHeader("x-should-retry", "false"));
         assertThat(failure().retryable()).isFalse();
