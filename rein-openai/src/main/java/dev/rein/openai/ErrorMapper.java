@@ -162,6 +162,26 @@ final class ErrorMapper {
     }
 
     /**
+     * Whether a 400 refuses the {@code max_tokens} field itself (OpenAI's reasoning models: code
+     * {@code unsupported_parameter}, param {@code max_tokens}, or a message pointing to {@code
+     * max_completion_tokens}), rather than its value (a limit too large names the field too).
+     */
+    static boolean refusesMaxTokens(ModelException e) {
+        if (e.httpStatus() != 400 || !(e.getCause() instanceof OpenAIServiceException service)) {
+            return false;
+        }
+        JsonNode body = node(service.body());
+        if (body == null || !body.isObject()) {
+            return false;
+        }
+        JsonNode error = body.path("error").isObject() ? body.path("error") : body;
+        boolean unsupported = "unsupported_parameter".equals(error.path("code").asText(null))
+                && "max_tokens".equals(error.path("param").asText(null));
+        String message = error.path("message").asText("");
+        return unsupported || (message.contains("max_tokens") && message.contains("max_completion_tokens"));
+    }
+
+    /**
      * OpenAI's 429 {@code insufficient_quota}: the account is out of credits or at its spending
      * limit, which no wait fixes (unlike a rate limit, also a 429).
      */

@@ -63,11 +63,11 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
     private final String baseUrl;
 
     OpenAiModel(OpenAIClient client, okhttp3.OkHttpClient http, ErrorMapper errors, RequestMapper.MaxTokensField maxTokensField,
-                String baseUrl) {
+                boolean adaptiveMaxTokensField, String baseUrl) {
         this.client = client;
         this.http = http;
         this.errors = errors;
-        this.requests = new RequestMapper(maxTokensField);
+        this.requests = new RequestMapper(maxTokensField, adaptiveMaxTokensField);
         this.baseUrl = baseUrl;
     }
 
@@ -133,7 +133,17 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(context, "context");
         ChatCompletionCreateParams params = params(request);
-        return interruptibly(() -> stream(params, request.model(), context.stream()));
+        try {
+            return interruptibly(() -> stream(params, request.model(), context.stream()));
+        } catch (ModelException e) {
+            // max_tokens is deprecated and reasoning models refuse it; a 400 streamed nothing, so send
+            // the request once more with max_completion_tokens, which this model keeps using.
+            if (ErrorMapper.refusesMaxTokens(e) && requests.switchToMaxCompletionTokens()) {
+                ChatCompletionCreateParams again = params(request);
+                return interruptibly(() -> stream(again, request.model(), context.stream()));
+            }
+            throw e;
+        }
     }
 
     /** The request writer (tests look at what it converted). */

@@ -31,7 +31,10 @@ public final class OpenAiModelBuilder {
 
     /** Which request field carries the output limit. */
     public enum MaxTokensField {
-        /** {@code max_completion_tokens} on the public API, {@code max_tokens} on any other server. */
+        /**
+         * {@code max_completion_tokens} on the public API, {@code max_tokens} on any other server
+         * until it refuses that field (as reasoning models do), then {@code max_completion_tokens}.
+         */
         AUTO,
         /** Always {@code max_completion_tokens} (the current name; reasoning models require it). */
         MAX_COMPLETION_TOKENS,
@@ -177,7 +180,8 @@ public final class OpenAiModelBuilder {
             case MAX_TOKENS -> RequestMapper.MaxTokensField.MAX_TOKENS;
         };
         String server = publicApi ? "the OpenAI API" : "the server at " + url;
-        return new OpenAiModel(sdk.build(), http, new ErrorMapper(clock, server), field, url);
+        return new OpenAiModel(sdk.build(), http, new ErrorMapper(clock, server), field, maxTokensField == MaxTokensField.AUTO,
+                url);
     }
 
     private static String firstSet(String explicit, String fromEnv, String fallback) {

@@ -63,13 +63,36 @@ final class RequestMapper {
      */
     private record Wire(Message after, List<JsonValue> messages) {}
 
-    private final MaxTokensField maxTokensField;
+    /** Changes at most once, from max_tokens to max_completion_tokens, when the server refuses the older field. */
+    private volatile MaxTokensField maxTokensField;
+    private final boolean adaptive;
     private final WireCache<Message, Wire> messages = new WireCache<>();
     private final WireCache<ToolDefinition, JsonValue> tools = new WireCache<>();
     private final AtomicLong converted = new AtomicLong();
 
-    RequestMapper(MaxTokensField maxTokensField) {
+    /**
+     * @param adaptive whether a refusal of {@code max_tokens} may switch to {@code max_completion_tokens}
+     *     (the field was chosen automatically, not by the user)
+     */
+    RequestMapper(MaxTokensField maxTokensField, boolean adaptive) {
         this.maxTokensField = maxTokensField;
+        this.adaptive = adaptive;
+    }
+
+    /**
+     * Sends {@code max_completion_tokens} from now on, if the field was chosen automatically and was
+     * {@code max_tokens}: a server refused that (deprecated) field, as reasoning models do.
+     *
+     * @return whether the field changed, so the refused request is worth sending again
+     */
+    boolean switchToMaxCompletionTokens() {
+        synchronized (this) {
+            if (!adaptive || maxTokensField != MaxTokensField.MAX_TOKENS) {
+                return false;
+            }
+            maxTokensField = MaxTokensField.MAX_COMPLETION_TOKENS;
+            return true;
+        }
     }
 
     /** The SDK body: the settings through the SDK's typed model, the history and tools as reused wire forms. */

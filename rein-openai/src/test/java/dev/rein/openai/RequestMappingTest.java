@@ -40,6 +40,37 @@ class RequestMappingTest extends FakeChat {
     }
 
     @Test
+    void aServerThatRefusesMaxTokensGetsMaxCompletionTokensFromThenOn() throws Exception {
+        // The API reference: max_tokens is deprecated and reasoning models refuse it (Azure, proxies).
+        server.enqueue(new ChatReply.HttpError(400, "invalid_request_error", "unsupported_parameter", "x", Map.of(),
+                "{\"error\":{\"message\":\"Unsupported parameter: 'max_tokens' is not supported with this model."
+                        + " Use 'max_completion_tokens' instead.\",\"type\":\"invalid_request_error\","
+                        + "\"param\":\"max_tokens\",\"code\":\"unsupported_parameter\"}}"));
+        server.enqueue(ChatReply.text("ok"));
+
+        assertThat(call(request("x")).text()).isEqualTo("ok");
+
+        assertThat(server.requests()).hasSize(2);
+        JsonNode resent = lastBody();
+        assertThat(resent.get("max_completion_tokens").asInt()).isEqualTo(256);
+        assertThat(resent.has("max_tokens")).isFalse();
+        server.enqueue(ChatReply.text("again"));
+        call(request("y"));
+        assertThat(server.requests()).as("no second refusal").hasSize(3);
+        assertThat(lastBody().get("max_completion_tokens").asInt()).isEqualTo(256);
+    }
+
+    @Test
+    void aLimitTooLargeIsNotARefusalOfTheField() throws Exception {
+        server.enqueue(new ChatReply.HttpError(400, "invalid_request_error", null, "x", Map.of(),
+                "{\"error\":{\"message\":\"max_tokens is too large: 100000. This model supports at most 16384"
+                        + " completion tokens.\",\"type\":\"invalid_request_error\",\"param\":\"max_tokens\",\"code\":null}}"));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> call(request("x")))
+                .isInstanceOf(dev.rein.model.ModelException.class).hasMessageContaining("too large");
+        assertThat(server.requests()).as("not sent again").hasSize(1);
+    }
+
+    @Test
     void theTraceContextTravelsAsHeadersNotInTheBody() throws Exception {
         String traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
         server.enqueue(ChatReply.text("ok"));
