@@ -57,6 +57,10 @@ class ErrorMappingTest extends FakeChat {
 
         server.enqueue(ChatReply.rateLimited(1));
         assertThat(failure().retryable()).as("a rate limit still is").isTrue();
+
+        server.enqueue(new ChatReply.Malformed(events("{\"error\":{\"message\":\"You exceeded your current quota.\","
+                + "\"type\":\"insufficient_quota\",\"param\":null,\"code\":\"insufficient_quota\"}}")));
+        assertThat(failure().retryable()).as("as an error chunk too").isFalse();
     }
 
     @Test
