@@ -138,7 +138,7 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
         } catch (ModelException e) {
             // max_tokens is deprecated and reasoning models refuse it; a 400 streamed nothing, so send
             // the request once more with max_completion_tokens, which this model keeps using.
-            if (ErrorMapper.refusesMaxTokens(e) && requests.switchToMaxCompletionTokens()) {
+            if (ErrorMapper.refusesMaxTokens(e) && params.maxTokens().isPresent() && requests.switchToMaxCompletionTokens()) {
                 ChatCompletionCreateParams again = params(request);
                 return interruptibly(() -> stream(again, request.model(), context.stream()));
             }

@@ -80,19 +80,18 @@ final class RequestMapper {
     }
 
     /**
-     * Sends {@code max_completion_tokens} from now on, if the field was chosen automatically and was
-     * {@code max_tokens}: a server refused that (deprecated) field, as reasoning models do.
+     * Sends {@code max_completion_tokens} from now on, if the field was chosen automatically: a
+     * server refused a request that carried {@code max_tokens} (deprecated), as reasoning models do.
      *
-     * @return whether the field changed, so the refused request is worth sending again
+     * @return whether requests now carry {@code max_completion_tokens} (switched by this call or by
+     *     a concurrent one), so the refused request is worth sending again
      */
     boolean switchToMaxCompletionTokens() {
-        synchronized (this) {
-            if (!adaptive || maxTokensField != MaxTokensField.MAX_TOKENS) {
-                return false;
-            }
-            maxTokensField = MaxTokensField.MAX_COMPLETION_TOKENS;
-            return true;
+        if (!adaptive) {
+            return false;
         }
+        maxTokensField = MaxTokensField.MAX_COMPLETION_TOKENS;
+        return true;
     }
 
     /** The SDK body: the settings through the SDK's typed model, the history and tools as reused wire forms. */
