@@ -27,11 +27,13 @@ final class CancellingTransport implements McpClientTransport {
 
     private final McpClientTransport delegate;
     private final Runnable onToolsChanged;
+    private final NegotiatedVersion version;
     private final Map<String, Object> callIds = new ConcurrentHashMap<>();
 
-    CancellingTransport(McpClientTransport delegate, Runnable onToolsChanged) {
+    CancellingTransport(McpClientTransport delegate, Runnable onToolsChanged, NegotiatedVersion version) {
         this.delegate = delegate;
         this.onToolsChanged = onToolsChanged;
+        this.version = version;
     }
 
     @Override
@@ -41,6 +43,7 @@ final class CancellingTransport implements McpClientTransport {
                 && call.meta().get(ToolAdapter.IDEMPOTENCY_META) instanceof String key) {
             callIds.put(key, request.id());
         }
+        version.sent(message);
         return delegate.sendMessage(message);
     }
 
@@ -75,6 +78,7 @@ final class CancellingTransport implements McpClientTransport {
     @Override
     public Mono<Void> connect(Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
         return delegate.connect(received -> received.flatMap(message -> {
+            version.received(message);
             if (message instanceof McpSchema.JSONRPCNotification n && McpSchema.METHOD_NOTIFICATION_TOOLS_LIST_CHANGED.equals(n.method())) {
                 return Mono.<McpSchema.JSONRPCMessage>fromRunnable(onToolsChanged);
             }

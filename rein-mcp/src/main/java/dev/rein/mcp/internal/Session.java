@@ -47,18 +47,21 @@ final class Session {
                 CompletableFuture<String> broken = new CompletableFuture<>();
                 StdioTransport transport = new StdioTransport(process, mapper, stderr, reason -> broken.complete(
                         reason + exitCode(process)));
-                Session session = new Session(new CancellingTransport(transport, onToolsChanged), requestTimeout, process, transport);
+                Session session = new Session(new CancellingTransport(transport, onToolsChanged, new NegotiatedVersion()),
+                        requestTimeout, process, transport);
                 broken.thenAccept(session.broken::complete);
                 yield session;
             }
             case McpServerConfig.Http http -> {
+                NegotiatedVersion version = new NegotiatedVersion();
                 HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport.builder(base(http.url()))
                         .endpoint(endpoint(http.url()))
                         .jsonMapper(mapper)
                         .connectTimeout(Duration.ofSeconds(10))
                         .addHttpRequestCustomizer((request, method, uri, body, context) -> http.headers().forEach(request::setHeader))
+                        .addAsyncHttpRequestCustomizer(version::customize)
                         .build();
-                yield new Session(new CancellingTransport(transport, onToolsChanged), requestTimeout, null, null);
+                yield new Session(new CancellingTransport(transport, onToolsChanged, version), requestTimeout, null, null);
             }
         };
     }

@@ -1,0 +1,79 @@
+package dev.rein.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rein.json.Json;
+import dev.rein.tool.Tool;
+import dev.rein.tool.ToolContext;
+import dev.rein.tool.ToolOutput;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** What Rein's client sends over streamable HTTP, seen by a server written from the protocol text. */
+class HttpProtocolTest {
+
+    private static McpToolset start(ScriptedHttpServer server, String extra) {
+        return McpToolset.start(McpConfig.parse("{\"mcpServers\": {\"scripted\": {\"url\": \"" + server.url() + "\"" + extra + "}}}",
+                "test", Map.of()));
+    }
+
+    private static ToolOutput invoke(McpToolset mcp, String tool) throws Exception {
+        Tool found = mcp.tools().stream().filter(t -> t.name().equals(tool)).findFirst().orElseThrow();
+        ToolContext context = ToolContext.standalone("k-" + tool + System.nanoTime());
+        return (ToolOutput) found.handler().handle(Json.parse("{}"), context.withDeadline(Instant.now().plusMillis(500)));
+    }
+
+    @Test
+    void everyRequestAfterInitializeCarriesTheNegotiatedVersionAndTheSession() throws Exception {
+        try (ScriptedHttpServer server = new ScriptedHttpServer()) {
+            try (McpToolset mcp = start(server, "")) {
+                assertThat(invoke(mcp, "echo").content()).isEqualTo("done");
+                // A call given up on is cancelled with a notification, which is a request after initialize too.
+                assertThat(invoke(mcp, "slow").isError()).isTrue();
+                awaitRpc(server, "notifications/cancelled");
+            }
+            List<ScriptedHttpServer.Received> afterInitialize = server.received.subList(1, server.received.size());
+            assertThat(afterInitialize).as(server.received.toString()).isNotEmpty()
+                    .allSatisfy(r -> assertThat(r.protocolVersion()).as(r.toString()).isEqualTo(ScriptedHttpServer.VERSION));
+            assertThat(server.received).filteredOn(r -> r.httpMethod().equals("POST"))
+                    .allSatisfy(r -> assertThat(r.accept()).contains("application/json", "text/event-stream"));
+        }
+    }
+
+    @Test
+    void closingEndsTheSessionWithDelete() throws Exception {
+        try (ScriptedHttpServer server = new ScriptedHttpServer()) {
+            try (McpToolset mcp = start(server, "")) {
+                assertThat(invoke(mcp, "echo").content()).isEqualTo("done");
+            }
+            assertThat(server.received).filteredOn(r -> r.httpMethod().equals("DELETE"))
+                    .singleElement().satisfies(r -> {
+                        assertThat(r.sessionId()).isEqualTo("s1");
+                        assertThat(r.protocolVersion()).isEqualTo(ScriptedHttpServer.VERSION);
+                    });
+        }
+    }
+
+    @Test
+    void aForgottenSessionIsReplacedByANewOne() throws Exception {
+        try (ScriptedHttpServer server = new ScriptedHttpServer(); McpToolset mcp = start(server, "")) {
+            server.forgetSessionOnCalls.set(1);
+            ToolOutput first = invoke(mcp, "echo");
+            ToolOutput second = invoke(mcp, "echo");
+            assertThat(second.content()).as(first.content()).isEqualTo("done");
+            List<ScriptedHttpServer.Received> initializes = server.rpc("initialize");
+            assertThat(initializes).hasSizeGreaterThanOrEqualTo(2).allSatisfy(r -> assertThat(r.sessionId()).isNull());
+        }
+    }
+
+    private static void awaitRpc(ScriptedHttpServer server, String method) throws InterruptedException {
+        Instant until = Instant.now().plus(Duration.ofSeconds(5));
+        while (server.rpc(method).isEmpty() && Instant.now().isBefore(until)) {
+            Thread.sleep(50);
+        }
+        assertThat(server.rpc(method)).as(server.received.toString()).isNotEmpty();
+    }
+}
