@@ -87,6 +87,14 @@ public final class ServerConnection implements AutoCloseable {
                 opened.close();
                 throw new IOException("it did not answer the initialize request within " + limit.toSeconds() + " s", e);
             }
+            String unsupported = unsupportedVersion(e);
+            if (unsupported != null) {
+                // The SDK refused the server's answer (no JSON-RPC error came from the server): the
+                // protocol has the client disconnect from a server that chose a version it cannot speak.
+                opened.close();
+                throw new IOException("it chose protocol version '" + unsupported + "', which Rein does not support (Rein speaks "
+                        + String.join(", ", opened.transport.protocolVersions()) + ")", e);
+            }
             // A server that died while starting is best described by how it ended, not by the write that failed.
             String ended = opened.endedWithin(Duration.ofSeconds(1));
             opened.close();
@@ -290,6 +298,20 @@ public final class ServerConnection implements AutoCloseable {
             }
             throw new IOException(McpError.aggregateExceptionMessages(e.getCause()), e.getCause());
         }
+    }
+
+    /**
+     * The version a server answered {@code initialize} with when the SDK refused it as unsupported
+     * (an {@link McpError} the SDK raises itself, its data naming the version); else null.
+     */
+    private static String unsupportedVersion(Throwable e) {
+        if (!(McpError.findRootCause(e) instanceof McpError error) || error.getJsonRpcError() == null
+                || !"Unsupported protocol version".equals(error.getJsonRpcError().message())) {
+            return null;
+        }
+        String data = String.valueOf(error.getJsonRpcError().data());
+        int colon = data.lastIndexOf(": ");
+        return colon < 0 ? data : data.substring(colon + 2);
     }
 
     private static String jsonRpc(McpError e) {

@@ -1,0 +1,83 @@
+package dev.rein.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.json.Json;
+import dev.rein.tool.Tool;
+import dev.rein.tool.ToolContext;
+import dev.rein.tool.ToolOutput;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
+import org.junit.jupiter.api.Test;
+
+/** The lifecycle and server-to-client requests over stdio, against a server scripted from the protocol text. */
+class StdioProtocolTest {
+    private final List<ScriptedStdioServer> started = new ArrayList<>();
+
+    private McpToolset start(BiConsumer<ScriptedStdioServer, JsonNode> script) {
+        return McpToolset.start(McpTesting.config("scripted", "\"command\": \"scripted\""), stdio -> {
+            ScriptedStdioServer server = new ScriptedStdioServer(script);
+            started.add(server);
+            return server;
+        });
+    }
+
+    @Test
+    void aServerAnsweringWithAVersionRejectedIsLeftWithAClearError() {
+        assertThatThrownBy(() -> start((server, message) -> {
+            if ("initialize".equals(message.path("method").asText())) {
+                server.initialized(message, "1999-01-01");
+            }
+        })).isInstanceOf(McpConfigException.class).hasMessageContaining("1999-01-01").hasMessageContaining("2025-11-25")
+                .hasMessageNotContaining("JSON-RPC error"); // the server sent none: the version was refused by Rein
+        ScriptedStdioServer server = started.getFirst();
+        assertThat(server.received).extracting(m -> m.path("method").asText()).containsExactly("initialize");
+        assertThat(server.onExit()).isDone();
+    }
+
+    @Test
+    void requestsFromTheServerAreAnsweredPingWithAnEmptyResultTheRestWithMethodNotFound() throws Exception {
+        List<String> asked = List.of("ping", "roots/list", "sampling/createMessage", "elicitation/create", "no/such-method");
+        Map<String, JsonNode> answers = new ConcurrentHashMap<>();
+        try (McpToolset mcp = start((server, message) -> {
+            String method = message.path("method").asText();
+            switch (method) {
+                case "initialize" -> {
+                    // A ping may come at any time, also before the initialize answer.
+                    server.send(Map.of("jsonrpc", "2.0", "id", "early-ping", "method", "ping"));
+                    server.initialized(message, "2025-06-18");
+                }
+                case "tools/list" -> server.result(message.get("id"), Map.of("tools", List.of(ScriptedStdioServer.tool("ask"))));
+                case "tools/call" -> {
+                    for (String request : asked) {
+                        server.send(Map.of("jsonrpc", "2.0", "id", "srv-" + request, "method", request, "params", Map.of()));
+                    }
+                    server.result(message.get("id"), Map.of("content", List.of(Map.of("type", "text", "text", "asked"))));
+                }
+                default -> {
+                    if (message.has("id") && !message.has("method")) {
+                        answers.put(message.get("id").asText(), message);
+                    }
+                }
+            }
+        })) {
+            Tool ask = mcp.tools().getFirst();
+            ToolOutput output = (ToolOutput) ask.handler().handle(Json.parse("{}"), ToolContext.standalone("c1"));
+            assertThat(output.content()).isEqualTo("asked");
+            for (int i = 0; i < 100 && answers.size() < asked.size() + 1; i++) {
+                Thread.sleep(50);
+            }
+        }
+        assertThat(answers.get("early-ping").get("result")).as(answers.toString()).isEqualTo(Json.parse("{}"));
+        assertThat(answers.get("srv-ping").get("result")).isEqualTo(Json.parse("{}"));
+        for (String request : asked.subList(1, asked.size())) {
+            assertThat(answers.get("srv-" + request)).as(request + " in " + answers).isNotNull();
+            assertThat(answers.get("srv-" + request).at("/error/code").asInt()).as(request).isEqualTo(-32601);
+        }
+    }
+}
