@@ -22,7 +22,12 @@ public final class OsProcess implements ServerProcess {
             "LC_ALL", "LC_CTYPE", "TMPDIR", "TMP", "TEMP", "TZ", "NODE_PATH", "NODE_EXTRA_CA_CERTS",
             "npm_config_cache", "NPM_CONFIG_CACHE", "XDG_CACHE_HOME", "XDG_CONFIG_HOME",
             "SYSTEMROOT", "SystemRoot", "APPDATA", "LOCALAPPDATA", "USERPROFILE", "PATHEXT", "COMSPEC", "ProgramFiles");
-    private static final long STDIN_GRACE_MILLIS = 300;
+    /**
+     * How long a server may take to exit on its own once its input is closed, before SIGTERM: as
+     * long as the official SDKs' clients allow, so one that flushes its state on the way out is not
+     * cut short.
+     */
+    private static final long STDIN_GRACE_MILLIS = 2000;
     private static final long GRACE_MILLIS = 2000;
 
     private final Process process;
@@ -70,7 +75,7 @@ public final class OsProcess implements ServerProcess {
         return process.onExit().thenApply(Process::exitValue);
     }
 
-    /** As the MCP specification asks: close stdin, give it a moment, then SIGTERM, then SIGKILL. */
+    /** As the MCP specification asks: close stdin, wait for it to exit, then SIGTERM, then SIGKILL. */
     @Override
     public void destroy() {
         List<ProcessHandle> descendants = process.descendants().toList();
