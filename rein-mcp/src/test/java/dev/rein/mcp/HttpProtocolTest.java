@@ -21,9 +21,13 @@ class HttpProtocolTest {
     }
 
     private static ToolOutput invoke(McpToolset mcp, String tool) throws Exception {
+        return invoke(mcp, tool, "k-" + tool + System.nanoTime(), Duration.ofMillis(500));
+    }
+
+    private static ToolOutput invoke(McpToolset mcp, String tool, String key, Duration within) throws Exception {
         Tool found = mcp.tools().stream().filter(t -> t.name().equals(tool)).findFirst().orElseThrow();
-        ToolContext context = ToolContext.standalone("k-" + tool + System.nanoTime());
-        return (ToolOutput) found.handler().handle(Json.parse("{}"), context.withDeadline(Instant.now().plusMillis(500)));
+        ToolContext context = ToolContext.standalone(key);
+        return (ToolOutput) found.handler().handle(Json.parse("{}"), context.withDeadline(Instant.now().plus(within)));
     }
 
     @Test
@@ -66,6 +70,54 @@ class HttpProtocolTest {
             assertThat(second.content()).as(first.content()).isEqualTo("done");
             List<ScriptedHttpServer.Received> initializes = server.rpc("initialize");
             assertThat(initializes).hasSizeGreaterThanOrEqualTo(2).allSatisfy(r -> assertThat(r.sessionId()).isNull());
+        }
+    }
+
+    @Test
+    void aCallRefusedForAForgottenSessionIsSentAgainOnANewSession() throws Exception {
+        try (ScriptedHttpServer server = new ScriptedHttpServer(); McpToolset mcp = start(server, "")) {
+            server.forgetSessionOnCalls.set(1);
+            ToolOutput output = invoke(mcp, "echo", "k-again", Duration.ofSeconds(10));
+            // The 404 means the server never ran the call: the caller gets the answer from the new session.
+            assertThat(output.isError()).as(output.content()).isFalse();
+            assertThat(output.content()).isEqualTo("done");
+            assertThat(server.rpc("initialize")).as(server.received.toString()).hasSize(2)
+                    .allSatisfy(r -> assertThat(r.sessionId()).isNull());
+            assertThat(server.rpc("notifications/initialized")).hasSize(2).last()
+                    .satisfies(r -> assertThat(r.sessionId()).isEqualTo("s2"));
+            assertThat(server.rpc("tools/call")).extracting(ScriptedHttpServer.Received::sessionId).containsExactly("s1", "s2");
+            List<String> keys = server.rpc("tools/call").stream().map(ScriptedHttpServer.Received::idempotencyKey).toList();
+            assertThat(keys.getFirst()).endsWith("k-again");
+            assertThat(keys).containsExactly(keys.getFirst(), keys.getFirst());
+            // The new session is the one kept: the next call opens none.
+            assertThat(invoke(mcp, "echo", "k-next", Duration.ofSeconds(10)).content()).isEqualTo("done");
+            assertThat(server.rpc("initialize")).hasSize(2);
+            assertThat(server.rpc("tools/call")).last().satisfies(r -> assertThat(r.sessionId()).isEqualTo("s2"));
+        }
+    }
+
+    @Test
+    void aCallRefusedForAForgottenSessionTwiceIsNotSentAThirdTime() throws Exception {
+        try (ScriptedHttpServer server = new ScriptedHttpServer(); McpToolset mcp = start(server, "")) {
+            server.forgetSessionOnCalls.set(2);
+            ToolOutput output = invoke(mcp, "echo", "k-twice", Duration.ofSeconds(10));
+            assertThat(output.isError()).isTrue();
+            assertThat(output.content()).contains("404", "was not run");
+            assertThat(server.rpc("tools/call")).as(server.received.toString()).hasSize(2);
+            assertThat(invoke(mcp, "echo", "k-later", Duration.ofSeconds(10)).content()).isEqualTo("done");
+            // start, and one new session after each 404
+            assertThat(server.rpc("initialize")).as(server.received.toString()).hasSize(3);
+        }
+    }
+
+    @Test
+    void aNotFoundWithoutASessionIdIsNotSentAgain() throws Exception {
+        try (ScriptedHttpServer server = new ScriptedHttpServer(false); McpToolset mcp = start(server, "")) {
+            server.forgetSessionOnCalls.set(1);
+            ToolOutput output = invoke(mcp, "echo", "k-stateless", Duration.ofSeconds(10));
+            assertThat(output.isError()).isTrue();
+            assertThat(server.rpc("tools/call")).as(server.received.toString()).hasSize(1);
+            assertThat(server.rpc("initialize")).hasSize(1);
         }
     }
 

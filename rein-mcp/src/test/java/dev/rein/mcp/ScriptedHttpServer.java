@@ -23,17 +23,28 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class ScriptedHttpServer implements AutoCloseable {
     static final String VERSION = "2025-06-18";
 
-    /** One request as received: HTTP method, JSON-RPC method (or null), and the MCP headers. */
-    record Received(String httpMethod, String rpcMethod, String sessionId, String protocolVersion, String accept) {}
+    /**
+     * One request as received: HTTP method, JSON-RPC method (or null), the MCP headers, and a
+     * tools/call's idempotency key from {@code _meta} (else null).
+     */
+    record Received(String httpMethod, String rpcMethod, String sessionId, String protocolVersion, String accept,
+                    String idempotencyKey) {}
 
     final List<Received> received = new CopyOnWriteArrayList<>();
     private final AtomicInteger sessions = new AtomicInteger();
     /** Calls of tools/call still to be refused with 404, as if the server had forgotten the session. */
     final AtomicInteger forgetSessionOnCalls = new AtomicInteger();
+    /** False: a server that hands out no session ids (and so needs none). */
+    private final boolean sessionful;
     private volatile String liveSession;
     private final HttpServer server;
 
     ScriptedHttpServer() throws IOException {
+        this(true);
+    }
+
+    ScriptedHttpServer(boolean sessionful) throws IOException {
+        this.sessionful = sessionful;
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
         server.createContext("/mcp", this::handle);
@@ -54,8 +65,9 @@ final class ScriptedHttpServer implements AutoCloseable {
         String method = message == null || !message.has("method") ? null : message.get("method").asText();
         var headers = exchange.getRequestHeaders();
         String session = headers.getFirst("Mcp-Session-Id");
+        JsonNode key = message == null ? null : message.at("/params/_meta/dev.rein~1idempotency-key");
         received.add(new Received(exchange.getRequestMethod(), method, session, headers.getFirst("MCP-Protocol-Version"),
-                headers.getFirst("Accept")));
+                headers.getFirst("Accept"), key == null || key.isMissingNode() ? null : key.asText()));
         switch (exchange.getRequestMethod()) {
             case "GET" -> send(exchange, 405, null, null);
             case "DELETE" -> send(exchange, 200, null, null);
@@ -67,12 +79,14 @@ final class ScriptedHttpServer implements AutoCloseable {
                 JsonNode id = message.get("id");
                 if ("initialize".equals(method)) {
                     liveSession = "s" + sessions.incrementAndGet();
-                    exchange.getResponseHeaders().set("Mcp-Session-Id", liveSession);
+                    if (sessionful) {
+                        exchange.getResponseHeaders().set("Mcp-Session-Id", liveSession);
+                    }
                     send(exchange, 200, id, Map.of("protocolVersion", VERSION, "capabilities", Map.of("tools", Map.of()),
                             "serverInfo", Map.of("name", "scripted", "version", "1")));
                     return;
                 }
-                if (session == null || !session.equals(liveSession)) {
+                if (sessionful && (session == null || !session.equals(liveSession))) {
                     send(exchange, 404, null, null);
                     return;
                 }

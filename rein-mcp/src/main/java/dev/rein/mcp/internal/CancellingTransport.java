@@ -3,10 +3,13 @@ package dev.rein.mcp.internal;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpTransportSessionNotFoundException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import reactor.core.publisher.Mono;
@@ -21,6 +24,10 @@ import reactor.core.publisher.Mono;
  * would list the tools itself (through every page the server offers, without a limit) before
  * Rein lists them again with its own limits: the notification goes to {@code onToolsChanged}
  * only, so each change costs one listing.
+ *
+ * <p>And it notes, per call, whether the server refused its HTTP request because it no longer
+ * knows the session (404 to a request with the session id): the SDK then fails the call as
+ * "session terminated", like any dropped connection, but such a call was never run.
  */
 final class CancellingTransport implements McpClientTransport {
     static final String METHOD_CANCELLED = "notifications/cancelled";
@@ -29,6 +36,8 @@ final class CancellingTransport implements McpClientTransport {
     private final Runnable onToolsChanged;
     private final NegotiatedVersion version;
     private final Map<String, Object> callIds = new ConcurrentHashMap<>();
+    /** Per call's key: whether its request was refused for a session the server no longer knows. */
+    private final Map<String, CompletableFuture<Boolean>> sessionLost = new ConcurrentHashMap<>();
 
     CancellingTransport(McpClientTransport delegate, Runnable onToolsChanged, NegotiatedVersion version) {
         this.delegate = delegate;
@@ -42,9 +51,33 @@ final class CancellingTransport implements McpClientTransport {
                 && request.params() instanceof McpSchema.CallToolRequest call && call.meta() != null
                 && call.meta().get(ToolAdapter.IDEMPOTENCY_META) instanceof String key) {
             callIds.put(key, request.id());
+            CompletableFuture<Boolean> lost = new CompletableFuture<>();
+            sessionLost.put(key, lost);
+            version.sent(message);
+            // The SDK's transport raises this only for a 404 (or 400) to a request that carried a session id.
+            return delegate.sendMessage(message)
+                    .doOnError(e -> lost.complete(e instanceof McpTransportSessionNotFoundException))
+                    .doFinally(signal -> lost.complete(false));
         }
         version.sent(message);
         return delegate.sendMessage(message);
+    }
+
+    /**
+     * Whether the last request of the call with {@code key} was refused because the server no
+     * longer knows the session, so it was not run; waits up to {@code wait} for the request's
+     * outcome (the SDK fails the call just before it reports the refusal).
+     */
+    boolean sessionLost(String key, Duration wait) {
+        CompletableFuture<Boolean> lost = key == null ? null : sessionLost.get(key);
+        try {
+            return lost != null && lost.get(Math.max(1, wait.toMillis()), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (Exception e) {
+            return false;
+        }
     }
 
     /**
@@ -72,6 +105,7 @@ final class CancellingTransport implements McpClientTransport {
     void ended(String key) {
         if (key != null) {
             callIds.remove(key);
+            sessionLost.remove(key);
         }
     }
 

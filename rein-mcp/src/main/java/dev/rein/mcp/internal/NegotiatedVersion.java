@@ -25,12 +25,16 @@ final class NegotiatedVersion {
     /** How long a {@code GET} stream waits for the initialize answer whose version it must carry. */
     private static final Duration WAIT = Duration.ofSeconds(30);
 
-    private final CompletableFuture<String> version = new CompletableFuture<>();
+    private volatile CompletableFuture<String> version = new CompletableFuture<>();
     private volatile Object initializeId;
 
     /** Notes an outgoing message: the initialize request's id identifies its answer. */
     void sent(McpSchema.JSONRPCMessage message) {
         if (message instanceof McpSchema.JSONRPCRequest request && McpSchema.METHOD_INITIALIZE.equals(request.method())) {
+            if (version.isDone()) {
+                // A new session after the server forgot the old one: it may choose another version.
+                version = new CompletableFuture<>();
+            }
             initializeId = request.id();
         }
     }
@@ -54,10 +58,11 @@ final class NegotiatedVersion {
      */
     Publisher<HttpRequest.Builder> customize(HttpRequest.Builder request, String method, URI uri, String body,
                                              McpTransportContext context) {
-        if (version.isDone() || !"GET".equals(method)) {
-            return Mono.just(withHeader(request, version.getNow(null)));
+        CompletableFuture<String> current = version;
+        if (current.isDone() || !"GET".equals(method)) {
+            return Mono.just(withHeader(request, current.getNow(null)));
         }
-        return Mono.fromFuture(version.copy()).timeout(WAIT).map(v -> withHeader(request, v)).onErrorReturn(request);
+        return Mono.fromFuture(current.copy()).timeout(WAIT).map(v -> withHeader(request, v)).onErrorReturn(request);
     }
 
     private static HttpRequest.Builder withHeader(HttpRequest.Builder request, String negotiated) {

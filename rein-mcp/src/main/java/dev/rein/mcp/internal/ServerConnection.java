@@ -167,12 +167,35 @@ public final class ServerConnection implements AutoCloseable {
             return ToolOutput.error("MCP server '" + config.name() + "' stopped (" + lastFailure + ") and is restarted at the next call"
                     + " from " + restartNotBefore + "; tool '" + tool + "' was not called. Try again later or use another tool.");
         }
-        CompletableFuture<McpSchema.CallToolResult> future =
-                current.client.callTool(new McpSchema.CallToolRequest(tool, arguments, meta)).toFuture();
+        McpSchema.CallToolRequest request = new McpSchema.CallToolRequest(tool, arguments, meta);
+        CompletableFuture<McpSchema.CallToolResult> future = current.client.callTool(request).toFuture();
         Object inFlight = current.calls.began(deadline);
         String key = meta.get(ToolAdapter.IDEMPOTENCY_META) instanceof String k ? k : null;
         try {
-            McpSchema.CallToolResult result = await(current, future, deadline);
+            McpSchema.CallToolResult result;
+            try {
+                result = await(current, future, deadline);
+            } catch (IOException | RuntimeException e) {
+                if (!sessionLost(current, key, e, deadline)) {
+                    throw e;
+                }
+                // A 404 for the session means the server never ran the call. The SDK has already
+                // begun a new session (initialize without the old id), so the same request, with
+                // the same idempotency key, goes once more on it; the new session is kept.
+                refreshLater();
+                future = current.client.callTool(request).toFuture();
+                try {
+                    result = await(current, future, deadline);
+                } catch (IOException | RuntimeException again) {
+                    if (!sessionLost(current, key, again, deadline)) {
+                        throw again;
+                    }
+                    // Not sent a third time; the session the SDK began after this refusal serves the next call.
+                    return ToolOutput.error("MCP server '" + config.name() + "' answered HTTP 404 (session not found) to the call of"
+                            + " tool '" + tool + "' twice, on the old session and on a new one, so the tool was not run."
+                            + " Try again later or use another tool.");
+                }
+            }
             succeeded();
             if (output != null && result.structuredContent() == null && !Boolean.TRUE.equals(result.isError())) {
                 // The tool promised structured results; the official SDKs reject an answer without one too.
@@ -224,6 +247,21 @@ public final class ServerConnection implements AutoCloseable {
             return List.of();
         }
         return output.problems(Json.mapper().<JsonNode>valueToTree(result.structuredContent()));
+    }
+
+    /**
+     * Whether {@code failure} of the call with {@code key} came from the server refusing its
+     * request for a session it no longer knows (so the call was not run); a timeout, a
+     * JSON-RPC error or any other failure is not.
+     */
+    private static boolean sessionLost(Session current, String key, Exception failure, Instant deadline) {
+        if (failure instanceof McpError || failure.getCause() instanceof TimeoutException
+                || failure.getCause() instanceof InterruptedException || Thread.currentThread().isInterrupted()) {
+            return false;
+        }
+        Duration left = Duration.between(Instant.now(), deadline);
+        Duration wait = left.compareTo(Duration.ofSeconds(1)) < 0 ? left : Duration.ofSeconds(1);
+        return left.isPositive() && current.transport.sessionLost(key, wait);
     }
 
     /** The session to call, restarting a broken one when its backoff allows; null while waiting. */
