@@ -31,7 +31,8 @@ public final class GenAiConventions {
     public static final AttributeKey<Long> REQUEST_MAX_TOKENS = longKey("gen_ai.request.max_tokens");
     public static final AttributeKey<Double> REQUEST_TEMPERATURE = doubleKey("gen_ai.request.temperature");
     public static final AttributeKey<Double> REQUEST_TOP_P = doubleKey("gen_ai.request.top_p");
-    public static final AttributeKey<Long> REQUEST_TOP_K = longKey("gen_ai.request.top_k");
+    /** A double in the attribute registry, though providers take an integer. */
+    public static final AttributeKey<Double> REQUEST_TOP_K = doubleKey("gen_ai.request.top_k");
     public static final AttributeKey<List<String>> REQUEST_STOP_SEQUENCES = stringArrayKey("gen_ai.request.stop_sequences");
 
     public static final AttributeKey<String> RESPONSE_ID = stringKey("gen_ai.response.id");

@@ -83,7 +83,7 @@ final class ModelSpans {
             b.setAttribute(GenAiConventions.REQUEST_TOP_P, r.topP());
         }
         if (r.topK() != null) {
-            b.setAttribute(GenAiConventions.REQUEST_TOP_K, (long) r.topK());
+            b.setAttribute(GenAiConventions.REQUEST_TOP_K, r.topK().doubleValue());
         }
         if (!r.stopSequences().isEmpty()) {
             b.setAttribute(GenAiConventions.REQUEST_STOP_SEQUENCES, r.stopSequences());

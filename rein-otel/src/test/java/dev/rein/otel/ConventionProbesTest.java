@@ -1,0 +1,56 @@
+package dev.rein.otel;
+
+import static dev.rein.testkit.ScriptedModel.reply;
+import static dev.rein.testkit.ScriptedModel.text;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.agent.Agent;
+import dev.rein.json.Json;
+import dev.rein.model.Message;
+import dev.rein.model.ModelRequest;
+import dev.rein.model.ModelResponse;
+import dev.rein.model.StopReason;
+import dev.rein.model.TextBlock;
+import dev.rein.model.ThinkingBlock;
+import dev.rein.model.Usage;
+import dev.rein.run.RunStatus;
+import dev.rein.testkit.ScriptedModel;
+import dev.rein.trace.RunListener;
+import dev.rein.trace.TraceEvent;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.sdk.testing.junit5.OpenTelemetryExtension;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** Details of the GenAI conventions that are easy to get subtly wrong: attribute types, conditional attributes, part types. */
+class ConventionProbesTest {
+    @RegisterExtension
+    static final OpenTelemetryExtension OTEL = OpenTelemetryExtension.create();
+
+    private static SpanData chat() {
+        return OTEL.getSpans().stream().filter(s -> s.getName().startsWith("chat ")).findFirst().orElseThrow();
+    }
+
+    @Test
+    void topKIsRecordedAsADouble() {
+        RunListener listener = ReinTelemetry.builder(OTEL.getOpenTelemetry()).providerName("anthropic").build()
+                .listener().create("run-1");
+        Instant t = Instant.parse("2026-01-01T00:00:00Z");
+        ModelRequest request = ModelRequest.builder("m").messages(List.of(Message.user("hi"))).topK(40).build();
+        listener.onEvent(new TraceEvent.RunStarted("run-1", 0, t, "hi", "m", List.of(), Map.of()));
+        listener.onEvent(new TraceEvent.ModelRequested("run-1", 1, t, "step", request));
+        listener.onEvent(new TraceEvent.ModelResponded("run-1", 1, t.plusMillis(5),
+                new ModelResponse("r", "m", List.of(new TextBlock("ok")), StopReason.END_TURN, null, Usage.of(1, 1, 0, 0)),
+                Usage.of(1, 1, 0, 0), null, null, 5));
+        listener.onEvent(new TraceEvent.RunFinished("run-1", 1, t.plusMillis(6), RunStatus.SUCCEEDED, "completed", null, "ok",
+                Usage.of(1, 1, 0, 0), null));
+        listener.close();
+        // The registry types gen_ai.request.top_k as double.
+        assertThat(chat().getAttributes().get(AttributeKey.doubleKey("gen_ai.request.top_k"))).isEqualTo(40.0);
+    }
+}
