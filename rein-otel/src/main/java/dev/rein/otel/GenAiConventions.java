@@ -35,6 +35,11 @@ public final class GenAiConventions {
     public static final AttributeKey<Double> REQUEST_TOP_K = doubleKey("gen_ai.request.top_k");
     public static final AttributeKey<List<String>> REQUEST_STOP_SEQUENCES = stringArrayKey("gen_ai.request.stop_sequences");
 
+    /** The kind of output requested; set only when the request asks for one. */
+    public static final AttributeKey<String> OUTPUT_TYPE = stringKey("gen_ai.output.type");
+    /** A request for an answer that matches a JSON Schema ({@link dev.rein.model.OutputSchema}). */
+    public static final String OUTPUT_TYPE_JSON = "json";
+
     public static final AttributeKey<String> RESPONSE_ID = stringKey("gen_ai.response.id");
     public static final AttributeKey<String> RESPONSE_MODEL = stringKey("gen_ai.response.model");
     public static final AttributeKey<List<String>> RESPONSE_FINISH_REASONS = stringArrayKey("gen_ai.response.finish_reasons");

@@ -53,4 +53,17 @@ class ConventionProbesTest {
         // The registry types gen_ai.request.top_k as double.
         assertThat(chat().getAttributes().get(AttributeKey.doubleKey("gen_ai.request.top_k"))).isEqualTo(40.0);
     }
+
+    record Answer(String value) {}
+
+    @Test
+    void aRequestForJsonOutputCarriesTheOutputType() {
+        ReinTelemetry telemetry = ReinTelemetry.builder(OTEL.getOpenTelemetry()).providerName("anthropic").build();
+        Agent agent = telemetry.install(Agent.builder().model(ScriptedModel.of(text("{\"value\":\"x\"}"))).modelName(ScriptedModel.DEFAULT_NAME).prices(ScriptedModel.PRICES)
+                .outputType(Answer.class)).build();
+        agent.run("answer");
+        assertThat(chat().getAttributes().get(AttributeKey.stringKey("gen_ai.output.type"))).isEqualTo("json");
+        SpanData run = OTEL.getSpans().stream().filter(s -> s.getName().startsWith("invoke_agent ")).findFirst().orElseThrow();
+        assertThat(run.getAttributes().get(AttributeKey.stringKey("gen_ai.output.type"))).isEqualTo("json");
+    }
 }

@@ -7,6 +7,7 @@ import static dev.rein.otel.GenAiConventions.REQUEST_MODEL;
 
 import dev.rein.model.ModelRequest;
 import dev.rein.model.ModelResponse;
+import dev.rein.model.OutputSchema;
 import dev.rein.model.StopReason;
 import dev.rein.model.Usage;
 import dev.rein.otel.GenAiConventions;
@@ -59,7 +60,15 @@ final class ModelSpans {
             b.setAttribute(GenAiConventions.SERVER_ADDRESS, s.serverAddress()).setAttribute(GenAiConventions.SERVER_PORT, (long) s.serverPort());
         }
         samplingParameters(b, r);
+        // Conditionally required when the request asks for an output format: an output schema asks for JSON.
+        boolean json = r.option(OutputSchema.class).isPresent();
+        if (json) {
+            b.setAttribute(GenAiConventions.OUTPUT_TYPE, GenAiConventions.OUTPUT_TYPE_JSON);
+        }
         open = b.startSpan();
+        if (json) {
+            run.requestedJson();
+        }
         openModel = r.model();
         openedAt = e.time();
         run.telemetry().offerChat(run.context().with(open), run);

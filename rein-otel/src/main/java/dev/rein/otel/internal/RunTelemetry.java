@@ -77,6 +77,14 @@ final class RunTelemetry implements RunListener {
         }
     }
 
+    /** The run's answer must match an output schema: the agent invocation asks for JSON, as its model calls do. */
+    void requestedJson() {
+        Span run = span;
+        if (run != null) {
+            run.setAttribute(GenAiConventions.OUTPUT_TYPE, GenAiConventions.OUTPUT_TYPE_JSON);
+        }
+    }
+
     @Override
     public void onEvent(TraceEvent event) {
         switch (event) {
