@@ -66,4 +66,16 @@ class ConventionProbesTest {
         SpanData run = OTEL.getSpans().stream().filter(s -> s.getName().startsWith("invoke_agent ")).findFirst().orElseThrow();
         assertThat(run.getAttributes().get(AttributeKey.stringKey("gen_ai.output.type"))).isEqualTo("json");
     }
+
+    @Test
+    void thinkingIsAReasoningPart() throws Exception {
+        ReinTelemetry telemetry = ReinTelemetry.builder(OTEL.getOpenTelemetry()).providerName("anthropic").captureContent(true).build();
+        Agent agent = telemetry.install(Agent.builder().model(ScriptedModel.of(reply(StopReason.END_TURN, Usage.of(1, 1, 0, 0),
+                new ThinkingBlock("let me think", "sig"), new TextBlock("done")))).modelName(ScriptedModel.DEFAULT_NAME).prices(ScriptedModel.PRICES)).build();
+        agent.run("go");
+        JsonNode out = Json.mapper().readTree(chat().getAttributes().get(GenAiConventions.OUTPUT_MESSAGES));
+        JsonNode part = out.get(0).get("parts").get(0);
+        assertThat(part.get("type").asText()).isEqualTo("reasoning");
+        assertThat(part.get("content").asText()).isEqualTo("let me think");
+    }
 }

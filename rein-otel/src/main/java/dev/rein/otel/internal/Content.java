@@ -8,6 +8,7 @@ import dev.rein.json.Json;
 import dev.rein.model.ContentBlock;
 import dev.rein.model.Message;
 import dev.rein.model.TextBlock;
+import dev.rein.model.ThinkingBlock;
 import dev.rein.model.ToolDefinition;
 import dev.rein.model.ToolResultBlock;
 import dev.rein.model.ToolUseBlock;
@@ -91,7 +92,11 @@ final class Content {
             return F.objectNode().put("type", "tool_call_response").put("id", result.toolUseId())
                     .put("response", result.content()).put("result", result.content());
         }
-        // Provider blocks (thinking, opaque items) are named but not copied: they are not the conversation's text.
+        if (block instanceof ThinkingBlock thinking) {
+            // The messages schemas have a part of their own for the model's reasoning.
+            return F.objectNode().put("type", "reasoning").put("content", thinking.thinking());
+        }
+        // Other provider blocks (redacted thinking, opaque items) are named but not copied: they carry no readable text.
         return F.objectNode().put("type", block.getClass().getSimpleName());
     }
 
