@@ -1,5 +1,6 @@
 package dev.rein.otel;
 
+import static io.opentelemetry.api.common.AttributeKey.booleanKey;
 import static io.opentelemetry.api.common.AttributeKey.doubleKey;
 import static io.opentelemetry.api.common.AttributeKey.longKey;
 import static io.opentelemetry.api.common.AttributeKey.stringArrayKey;
@@ -39,6 +40,11 @@ public final class GenAiConventions {
     public static final AttributeKey<String> OUTPUT_TYPE = stringKey("gen_ai.output.type");
     /** A request for an answer that matches a JSON Schema ({@link dev.rein.model.OutputSchema}). */
     public static final String OUTPUT_TYPE_JSON = "json";
+
+    /** Set (true) only on a streamed call; an absent value means not streamed. */
+    public static final AttributeKey<Boolean> REQUEST_STREAM = booleanKey("gen_ai.request.stream");
+    /** Seconds from sending a streamed request to its first chunk. */
+    public static final AttributeKey<Double> RESPONSE_TIME_TO_FIRST_CHUNK = doubleKey("gen_ai.response.time_to_first_chunk");
 
     public static final AttributeKey<String> RESPONSE_ID = stringKey("gen_ai.response.id");
     public static final AttributeKey<String> RESPONSE_MODEL = stringKey("gen_ai.response.model");

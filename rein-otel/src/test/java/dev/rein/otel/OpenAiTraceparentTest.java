@@ -67,4 +67,21 @@ class OpenAiTraceparentTest {
             assertThat(Json.parse(run.getAttributes().get(GenAiConventions.OUTPUT_MESSAGES)).at("/0/finish_reason").asText()).isEqualTo("stop");
         }
     }
+
+    @Test
+    void aStreamedCallIsMarkedAsStreamingWithItsTimeToFirstChunk() {
+        try (FakeChatCompletionsServer server = FakeChatCompletionsServer.start();
+             OpenAiModel model = OpenAiModel.builder().baseUrl(server.baseUrl()).apiKey("test-key").build()) {
+            server.enqueue(ChatReply.text("こんにちは。"));
+            Agent agent = ReinTelemetry.builder(OTEL.getOpenTelemetry()).build()
+                    .install(Agent.builder().model(model).modelName("gpt-test")
+                            .prices(PriceTable.empty().with("gpt-test", ModelPrice.of("1", "0.1", "4")))).build();
+            assertThat(agent.run("挨拶して").status()).isEqualTo(RunStatus.SUCCEEDED);
+
+            SpanData chat = OTEL.getSpans().stream().filter(s -> s.getName().equals("chat gpt-test")).findFirst().orElseThrow();
+            assertThat(chat.getAttributes().get(io.opentelemetry.api.common.AttributeKey.booleanKey("gen_ai.request.stream"))).isTrue();
+            Double first = chat.getAttributes().get(io.opentelemetry.api.common.AttributeKey.doubleKey("gen_ai.response.time_to_first_chunk"));
+            assertThat(first).isNotNull().isBetween(0.0, (chat.getEndEpochNanos() - chat.getStartEpochNanos()) / 1e9);
+        }
+    }
 }

@@ -7,13 +7,16 @@ import dev.rein.model.ModelException;
 import dev.rein.model.ModelInterceptor;
 import dev.rein.model.ModelRequest;
 import dev.rein.model.ModelResponse;
+import dev.rein.model.StreamObserver;
 import dev.rein.model.TraceContextHeaders;
+import dev.rein.otel.GenAiConventions;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
 import io.opentelemetry.context.propagation.TextMapPropagator;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Puts a model call's {@code chat} span in context for the rest of the model-call chain and for
@@ -43,7 +46,7 @@ final class ChatContextPropagation implements ModelInterceptor {
         Map<String, String> headers = new LinkedHashMap<>();
         propagator.inject(chat, headers, (carrier, name, value) -> carrier.put(name, value));
         ModelRequest request = headers.isEmpty() ? call.request() : call.request().withOption(new TraceContextHeaders(headers));
-        ModelCall traced = call.withRequest(request).withModel(new InContext(call.model(), chat));
+        ModelCall traced = call.withRequest(request).withModel(new InContext(call.model(), chat, new AtomicBoolean()));
         try (Scope ignored = chat.makeCurrent()) {
             return chain.proceed(traced);
         }
@@ -54,12 +57,19 @@ final class ChatContextPropagation implements ModelInterceptor {
         return "opentelemetry";
     }
 
-    /** The model, called with the chat span current on whatever thread calls it. */
-    private record InContext(Model model, Context context) implements Model {
+    /**
+     * The model, called with the chat span current on whatever thread calls it. Its stream
+     * observer also tells the span that the call streamed: the first chunk sets
+     * {@code gen_ai.request.stream} (conditionally required for streamed requests) and
+     * {@code gen_ai.response.time_to_first_chunk}, once per call however many attempts it takes.
+     */
+    private record InContext(Model model, Context context, AtomicBoolean streamed) implements Model {
         @Override
         public ModelResponse call(ModelRequest request, ModelCallContext callContext) throws ModelException, InterruptedException {
+            ModelCallContext observed = new ModelCallContext(callContext.deadline(),
+                    new FirstChunk(callContext.stream(), Span.fromContext(context), streamed, System.nanoTime()));
             try (Scope ignored = context.makeCurrent()) {
-                return model.call(request, callContext);
+                return model.call(request, observed);
             }
         }
 
@@ -74,6 +84,34 @@ final class ChatContextPropagation implements ModelInterceptor {
         @Override
         public boolean abortsOnInterrupt() {
             return model.abortsOnInterrupt();
+        }
+    }
+
+    /** Passes the stream on, marking the chat span at the first chunk of the attempt that sent one. */
+    private record FirstChunk(StreamObserver next, Span span, AtomicBoolean seen, long sentNanos) implements StreamObserver {
+        private void chunk() {
+            if (seen.compareAndSet(false, true)) {
+                span.setAttribute(GenAiConventions.REQUEST_STREAM, true);
+                span.setAttribute(GenAiConventions.RESPONSE_TIME_TO_FIRST_CHUNK, (System.nanoTime() - sentNanos) / 1e9);
+            }
+        }
+
+        @Override
+        public void onTextDelta(String text) {
+            chunk();
+            next.onTextDelta(text);
+        }
+
+        @Override
+        public void onToolUseStart(String id, String name) {
+            chunk();
+            next.onToolUseStart(id, name);
+        }
+
+        @Override
+        public void onToolInputDelta(String id, String partialJson) {
+            chunk();
+            next.onToolInputDelta(id, partialJson);
         }
     }
 }
