@@ -84,6 +84,8 @@ public final class GenAiConventions {
     // Metrics.
     public static final String METRIC_TOKEN_USAGE = "gen_ai.client.token.usage";
     public static final String METRIC_OPERATION_DURATION = "gen_ai.client.operation.duration";
+    /** Recorded for streamed calls only, with the buckets of {@link #METRIC_OPERATION_DURATION}. */
+    public static final String METRIC_TIME_TO_FIRST_CHUNK = "gen_ai.client.operation.time_to_first_chunk";
     /** The explicit bucket boundaries the conventions give for {@link #METRIC_TOKEN_USAGE}. */
     public static final List<Long> TOKEN_USAGE_BUCKETS = List.of(1L, 4L, 16L, 64L, 256L, 1024L, 4096L, 16384L, 65536L,
             262144L, 1048576L, 4194304L, 16777216L, 67108864L);

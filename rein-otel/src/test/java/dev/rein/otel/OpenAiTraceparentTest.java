@@ -84,4 +84,27 @@ class OpenAiTraceparentTest {
             assertThat(first).isNotNull().isBetween(0.0, (chat.getEndEpochNanos() - chat.getStartEpochNanos()) / 1e9);
         }
     }
+
+    @Test
+    void aStreamedCallRecordsTheTimeToFirstChunkMetric() {
+        try (FakeChatCompletionsServer server = FakeChatCompletionsServer.start();
+             OpenAiModel model = OpenAiModel.builder().baseUrl(server.baseUrl()).apiKey("test-key").build()) {
+            server.enqueue(ChatReply.text("こんにちは。"));
+            Agent agent = ReinTelemetry.builder(OTEL.getOpenTelemetry()).build()
+                    .install(Agent.builder().model(model).modelName("gpt-test")
+                            .prices(PriceTable.empty().with("gpt-test", ModelPrice.of("1", "0.1", "4")))).build();
+            assertThat(agent.run("挨拶して").status()).isEqualTo(RunStatus.SUCCEEDED);
+
+            var metric = OTEL.getMetrics().stream().filter(m -> m.getName().equals("gen_ai.client.operation.time_to_first_chunk"))
+                    .findFirst().orElseThrow(() -> new AssertionError("no time_to_first_chunk metric in " + OTEL.getMetrics()));
+            assertThat(metric.getUnit()).isEqualTo("s");
+            assertThat(metric.getHistogramData().getPoints()).singleElement().satisfies(p -> {
+                assertThat(p.getCount()).isEqualTo(1);
+                assertThat(p.getBoundaries()).containsExactlyElementsOf(GenAiConventions.OPERATION_DURATION_BUCKETS);
+                assertThat(p.getAttributes().get(GenAiConventions.OPERATION_NAME)).isEqualTo("chat");
+                assertThat(p.getAttributes().get(GenAiConventions.PROVIDER_NAME)).isEqualTo("openai");
+                assertThat(p.getAttributes().get(GenAiConventions.REQUEST_MODEL)).isEqualTo("gpt-test");
+            });
+        }
+    }
 }

@@ -23,6 +23,7 @@ final class Instruments {
     private final Settings settings;
     private final LongHistogram tokenUsage;
     private final DoubleHistogram duration;
+    private final DoubleHistogram firstChunk;
     private final DoubleHistogram runCost;
     private final LongHistogram runSteps;
     private final LongCounter stops;
@@ -36,6 +37,9 @@ final class Instruments {
                 .setExplicitBucketBoundariesAdvice(GenAiConventions.TOKEN_USAGE_BUCKETS).build();
         this.duration = meter.histogramBuilder(GenAiConventions.METRIC_OPERATION_DURATION).setUnit("s")
                 .setDescription("GenAI operation duration.")
+                .setExplicitBucketBoundariesAdvice(GenAiConventions.OPERATION_DURATION_BUCKETS).build();
+        this.firstChunk = meter.histogramBuilder(GenAiConventions.METRIC_TIME_TO_FIRST_CHUNK).setUnit("s")
+                .setDescription("Time from sending a streamed request to its first chunk.")
                 .setExplicitBucketBoundariesAdvice(GenAiConventions.OPERATION_DURATION_BUCKETS).build();
         this.runCost = meter.histogramBuilder(ReinConventions.METRIC_RUN_COST).setUnit("USD")
                 .setDescription("What a finished run cost, in US dollars.").build();
@@ -54,6 +58,11 @@ final class Instruments {
         tokenUsage.record(inputTokens, base.put(TOKEN_TYPE, GenAiConventions.TOKEN_TYPE_INPUT).build());
         tokenUsage.record(outputTokens, base.put(TOKEN_TYPE, GenAiConventions.TOKEN_TYPE_OUTPUT).build());
         duration.record(seconds, chatAttributes(provider, requestModel, responseModel).build());
+    }
+
+    /** The response model is not known yet at the first chunk, so the point goes without it. */
+    void firstChunk(String provider, String requestModel, double seconds) {
+        firstChunk.record(seconds, chatAttributes(provider, requestModel, null).build());
     }
 
     void failedModelCall(String provider, String requestModel, String errorType, double seconds) {
