@@ -9,6 +9,7 @@ import dev.rein.trace.TraceEvent;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.common.CompletableResultCode;
 import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdk;
+import io.opentelemetry.sdk.autoconfigure.spi.ConfigProperties;
 import io.opentelemetry.sdk.autoconfigure.spi.ConfigurationException;
 import java.net.URI;
 import java.time.Duration;
@@ -63,6 +64,7 @@ final class CliTelemetry implements AutoCloseable {
         try {
             sdk = AutoConfiguredOpenTelemetrySdk.builder()
                     .addPropertiesSupplier(() -> properties(env))
+                    .addPropertiesCustomizer(CliTelemetry::serviceName)
                     .disableShutdownHook() // closed by the command, flushed at the end of each run
                     .build().getOpenTelemetrySdk();
         } catch (ConfigurationException e) {
@@ -91,16 +93,26 @@ final class CliTelemetry implements AutoCloseable {
         Map<String, String> props = new HashMap<>();
         props.put("otel.exporter.otlp.protocol", "http/protobuf");
         props.put("otel.logs.exporter", "none");
-        boolean named = env.containsKey("OTEL_SERVICE_NAME") || env.getOrDefault("OTEL_RESOURCE_ATTRIBUTES", "").contains("service.name=");
-        if (!named) {
-            props.put("otel.service.name", "rein");
-        }
         env.forEach((name, value) -> {
-            if (name.startsWith("OTEL_")) {
+            if (name.startsWith("OTEL_") && !value.isBlank()) { // an empty variable counts as unset
                 props.put(name.toLowerCase(Locale.ROOT).replace('_', '.'), value);
             }
         });
         return props;
+    }
+
+    /**
+     * The service name: OTEL_SERVICE_NAME, else service.name of OTEL_RESOURCE_ATTRIBUTES, else
+     * "rein". Applied to the merged configuration because the SDK also reads the process
+     * environment itself, where an empty OTEL_SERVICE_NAME would otherwise name the service "".
+     */
+    private static Map<String, String> serviceName(ConfigProperties config) {
+        String named = config.getString("otel.service.name", "").strip();
+        if (!named.isEmpty()) {
+            return Map.of();
+        }
+        String attribute = config.getMap("otel.resource.attributes").getOrDefault("service.name", "").strip();
+        return Map.of("otel.service.name", attribute.isEmpty() ? "rein" : attribute);
     }
 
     /**

@@ -94,6 +94,25 @@ class OtlpExportTest {
     }
 
     @Test
+    void anEmptyServiceNameCountsAsUnsetAndAFailedRunIsStillDelivered() throws Exception {
+        try (FakeMessagesServer api = FakeMessagesServer.start(); OtlpReceiver otlp = OtlpReceiver.start()) {
+            api.enqueue(FakeReply.error(401, "authentication_error", "invalid x-api-key"));
+            LauncherProcess.Outcome outcome = new LauncherProcess(dir)
+                    .env("ANTHROPIC_API_KEY", "sk-ant-test-dummy")
+                    .env("ANTHROPIC_BASE_URL", api.baseUrl())
+                    .env("OTEL_EXPORTER_OTLP_ENDPOINT", otlp.endpoint())
+                    .env("OTEL_SERVICE_NAME", "")
+                    .env("OTEL_RESOURCE_ATTRIBUTES", null)
+                    .env("OTEL_EXPORTER_OTLP_PROTOCOL", null)
+                    .run("run", "--json", "hello");
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isNotZero();
+            otlp.awaitUntil(() -> otlp.spans().stream().anyMatch(s -> s.getName().startsWith("invoke_agent")), Duration.ofSeconds(10));
+            assertThat(otlp.spanResources()).allSatisfy(resource ->
+                    assertThat(string(resource.getAttributesList(), "service.name")).isEqualTo("rein"));
+        }
+    }
+
+    @Test
     void ctrlCStillDeliversTheCancelledRunSpan() throws Exception {
         String signal = LauncherProcess.sigintIgnored() ? "TERM" : "INT";
         try (FakeMessagesServer api = FakeMessagesServer.start(); OtlpReceiver otlp = OtlpReceiver.start()) {
