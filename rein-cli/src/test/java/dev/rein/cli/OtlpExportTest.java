@@ -63,6 +63,8 @@ class OtlpExportTest {
                 assertThat(chat.getTraceId()).isEqualTo(run.getTraceId());
                 assertThat(string(chat.getAttributesList(), "gen_ai.provider.name")).isEqualTo("anthropic");
                 assertThat(string(chat.getAttributesList(), "server.address")).isEqualTo("127.0.0.1");
+                // The Messages API call is streamed.
+                assertThat(attribute(chat.getAttributesList(), "gen_ai.request.stream").map(AnyValue::getBoolValue)).contains(true);
             });
             assertThat(attribute(chats.get(0).getAttributesList(), "gen_ai.usage.cache_read.input_tokens")
                     .map(AnyValue::getIntValue).orElse(-1L) + attribute(chats.get(1).getAttributesList(),
