@@ -104,9 +104,11 @@ class HttpProtocolTest {
             assertThat(output.isError()).isTrue();
             assertThat(output.content()).contains("404", "was not run");
             assertThat(server.rpc("tools/call")).as(server.received.toString()).hasSize(2);
+            // The next call gets a fresh session of Rein's own: the SDK's re-initialization after
+            // the second 404 may still be under way, and a call meeting it half done would fail.
             assertThat(invoke(mcp, "echo", "k-later", Duration.ofSeconds(10)).content()).isEqualTo("done");
-            // start, and one new session after each 404
-            assertThat(server.rpc("initialize")).as(server.received.toString()).hasSize(3);
+            assertThat(server.rpc("initialize")).as(server.received.toString()).hasSizeGreaterThanOrEqualTo(3)
+                    .allSatisfy(r -> assertThat(r.sessionId()).isNull());
         }
     }
 

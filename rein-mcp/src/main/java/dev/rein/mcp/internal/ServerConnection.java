@@ -190,7 +190,10 @@ public final class ServerConnection implements AutoCloseable {
                     if (!sessionLost(current, key, again, deadline)) {
                         throw again;
                     }
-                    // Not sent a third time; the session the SDK began after this refusal serves the next call.
+                    // Not sent a third time. The SDK is re-initializing once more in the background,
+                    // and a call that meets that re-initialization half done fails; so the next call
+                    // starts a fresh session of Rein's own instead.
+                    failed(current, "the server forgot its session twice in a row");
                     return ToolOutput.error("MCP server '" + config.name() + "' answered HTTP 404 (session not found) to the call of"
                             + " tool '" + tool + "' twice, on the old session and on a new one, so the tool was not run."
                             + " Try again later or use another tool.");
