@@ -69,7 +69,16 @@ final class MemoryCommand implements Callable<Integer> {
 
         @Override
         public Integer call() {
-            List<MemoryEntry> entries = open(env).list(scope.scope());
+            MemoryScope memoryScope = scope.scope();
+            CliHome home = CliHome.of(env.env());
+            List<MemoryEntry> entries;
+            if (home.hasStore()) {
+                entries = new CliMemory(home.directory()).list(memoryScope);
+            } else {
+                // Listing is reading, as for 'rein runs': an empty list, and no store created just to find it empty.
+                entries = List.of();
+                env.err().println(home.noStoreMessage());
+            }
             if (json) {
                 env.out().println(Json.write(Map.of("entries", entries.stream().map(ListEntries::json).toList())));
                 return 0;

@@ -9,11 +9,30 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.json.Json;
 import dev.rein.testkit.ScriptedModel;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** {@code rein run --memory}, then {@code rein memory list} and {@code forget}. */
 class MemoryCommandTest {
     private final InProcessCli cli = new InProcessCli();
+
+    /** Like 'rein runs': listing where no run was ever stored is an empty list (exit 0), and creates nothing. */
+    @Test
+    void listOnAMissingStoreIsAnEmptyListAndCreatesNothing(@TempDir Path dir) {
+        Path home = dir.resolve("nothing-here");
+        InProcessCli fresh = new InProcessCli().env("REIN_HOME", home.toString());
+        InProcessCli.Outcome list = fresh.run("memory", "list");
+        assertThat(list.exitCode()).as(list.stderr()).isZero();
+        assertThat(list.stdout()).contains("no memory entries");
+        assertThat(list.stderrLines()).singleElement().asString().contains("no run store in " + home.toAbsolutePath());
+        InProcessCli.Outcome json = fresh.run("memory", "list", "--json");
+        assertThat(json.exitCode()).as(json.stderr()).isZero();
+        assertThat(Json.parse(json.stdout()).get("entries")).isEmpty();
+        // Forgetting an entry that cannot exist stays a usage error, as documented for an unknown id.
+        assertThat(fresh.run("memory", "forget", "mem_x").exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(home).doesNotExist();
+    }
 
     @Test
     void rememberWaitsForApprovalThenTheEntryIsListedAndForgotten() throws Exception {
