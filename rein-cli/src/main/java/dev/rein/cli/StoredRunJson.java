@@ -36,9 +36,17 @@ final class StoredRunJson {
         json.put("steps", run.steps());
         json.put("cost_usd", run.costUsd().stripTrailingZeros());
         json.put("pending_approvals", run.pendingApprovals());
-        json.put("created_at", run.createdAt() == null ? null : run.createdAt().toString());
-        json.put("updated_at", run.updatedAt() == null ? null : run.updatedAt().toString());
+        json.put("created_at", instant(run.createdAt()));
+        json.put("updated_at", instant(run.updatedAt()));
         return json;
+    }
+
+    /**
+     * In milliseconds, the precision of the store's run list: a run read back whole (for 'show')
+     * carries nanoseconds, and 'runs --json' and 'show --json' must give one run the same times.
+     */
+    private static String instant(java.time.Instant at) {
+        return at == null ? null : at.truncatedTo(java.time.temporal.ChronoUnit.MILLIS).toString();
     }
 
     /** {@code rein show --json}: the summary fields, then message, answer, pending actions, handoff and trace lines. */

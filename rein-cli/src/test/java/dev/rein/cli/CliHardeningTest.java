@@ -202,6 +202,18 @@ class CliHardeningTest {
                 .map(e -> e.get("decided_by").asText()).toList();
     }
 
+    /** docs/cli.md: 'rein show RUN --json' has the fields of 'rein runs --json'; one run's times must be the same in both. */
+    @Test
+    void runsAndShowJsonGiveARunTheSameTimes() throws Exception {
+        cli.models((name, env) -> ScriptedModel.of(text("ok")));
+        assertThat(cli.run("run", "hi").exitCode()).isZero();
+        String id = runId();
+        JsonNode listed = Json.parse(cli.run("runs", "--json").stdout()).get("runs").get(0);
+        JsonNode shown = Json.parse(cli.run("show", id, "--json").stdout());
+        assertThat(shown.get("created_at").asText()).isEqualTo(listed.get("created_at").asText());
+        assertThat(shown.get("updated_at").asText()).isEqualTo(listed.get("updated_at").asText());
+    }
+
     @Test
     void readingCommandsOnAMissingStoreSaySoAndCreateNothing(@TempDir Path dir) {
         Path home = dir.resolve("nothing-here");
