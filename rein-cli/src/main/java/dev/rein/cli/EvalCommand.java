@@ -83,6 +83,9 @@ final class EvalCommand implements Callable<Integer> {
         if (report != null) {
             TraceFile.checkWritable(report, "report file", "report.html");
         }
+        if (traces != null) {
+            checkTraceFolder(traces);
+        }
         ProviderSelection provider = providerOptions.select(env.env(), null);
         Map<String, String> environment = provider.environment(env.env());
         if (model != null) {
@@ -105,6 +108,21 @@ final class EvalCommand implements Callable<Integer> {
         try (CliMcp tools = CliMcp.start(mcp, servers, List.of())) {
             EvalRegistry registry = EvalRegistry.loading().sharedToolset("mcp", tools.tools()).build();
             return EvalCommandSupport.run(options, registry, env.out(), env.err());
+        }
+    }
+
+    /**
+     * The trace folder must be, or be creatable as, a directory; checked here so the one line says why
+     * (the runner's own error only repeats the path).
+     */
+    private static void checkTraceFolder(Path traces) {
+        Path existing = traces.toAbsolutePath().normalize();
+        while (existing != null && !Files.exists(existing)) {
+            existing = existing.getParent();
+        }
+        if (existing != null && !Files.isDirectory(existing)) {
+            throw new UsageException("--traces: cannot use " + traces + " as the trace folder: " + existing
+                    + " is not a directory; give a folder such as traces/");
         }
     }
 

@@ -58,6 +58,19 @@ class EvalCommandTest {
         assertThat(unpriced.stderr()).contains("no price is known for model 'gpt-4o'");
     }
 
+    /** A --traces that cannot be a folder is a usage error that says why, before any trial runs. */
+    @Test
+    void aTracesPathThatIsAFileIsRefusedSayingWhy(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("notes.txt"), "x");
+        for (Path traces : new Path[] {file, file.resolve("sub")}) {
+            InProcessCli.Outcome outcome = cli.run("eval", EXAMPLE_SUITE.toString(), "--traces", traces.toString());
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isEqualTo(2);
+            assertThat(outcome.stdout()).isEmpty();
+            assertThat(outcome.stderrLines()).singleElement().asString()
+                    .contains("--traces").contains(file + " is not a directory");
+        }
+    }
+
     @Test
     void aMissingSuiteIsAOneLineUsageError() {
         InProcessCli.Outcome outcome = cli.run("eval", "no-such-suite.yaml");
