@@ -30,7 +30,8 @@ import java.util.Set;
  * </ul>
  *
  * Only text, tool use and tool result blocks are marked: the API refuses {@code cache_control} on
- * thinking blocks, and Rein does not know the schema of opaque provider blocks.
+ * thinking blocks, and Rein does not know the schema of opaque provider blocks. Blank text blocks
+ * are not sent at all (see {@link RequestMapper#sendable}), so they are never marked either.
  */
 final class CacheBreakpoints {
     static final int MAX_BREAKPOINTS = 4;
@@ -73,7 +74,7 @@ final class CacheBreakpoints {
         if (!AnthropicOptions.of(request).caching().enabled()) {
             return Plan.NONE;
         }
-        boolean system = !request.system().isEmpty();
+        boolean system = RequestMapper.anySendable(request.system());
         int tool = !system && !request.tools().isEmpty() ? request.tools().size() - 1 : -1;
         int budget = MAX_BREAKPOINTS - (system || tool >= 0 ? 1 : 0);
         List<Message> messages = request.messages();
@@ -126,7 +127,7 @@ final class CacheBreakpoints {
 
     static boolean isCacheable(ContentBlock block) {
         return switch (block) {
-            case TextBlock t -> !t.text().isEmpty();
+            case TextBlock t -> RequestMapper.sendable(t);
             case ToolUseBlock u -> true;
             case ToolResultBlock r -> true;
             default -> false;

@@ -113,11 +113,14 @@ final class RequestMapper {
 
     private void prompt(JsonGenerator g, ModelRequest request, CacheBreakpoints.Plan plan) throws IOException {
         String cache = cacheControl(AnthropicOptions.of(request).caching().ttl());
-        List<TextBlock> system = request.system();
+        List<TextBlock> system = anySendable(request.system()) ? request.system() : List.of();
         if (!system.isEmpty()) {
             g.writeArrayFieldStart("system");
-            for (int i = 0; i < system.size(); i++) {
-                text(g, system.get(i), plan.system() && i == system.size() - 1 ? cache : null);
+            int last = lastSendable(system);
+            for (int i = 0; i <= last; i++) {
+                if (sendable(system.get(i))) {
+                    text(g, system.get(i), plan.system() && i == last ? cache : null);
+                }
             }
             g.writeEndArray();
         }
@@ -138,6 +141,10 @@ final class RequestMapper {
         List<Message> history = request.messages();
         for (int m = 0; m < history.size(); m++) {
             Message message = history.get(m);
+            if (!anySendable(message.content())) {
+                // Nothing left to send; the API merges the neighbouring turns of one role.
+                continue;
+            }
             if (plan.marksMessage(m)) {
                 message(g, message, m, plan, cache);
             } else {
@@ -157,10 +164,36 @@ final class RequestMapper {
         g.writeArrayFieldStart("content");
         List<ContentBlock> content = message.content();
         for (int b = 0; b < content.size(); b++) {
-            block(g, content.get(b), index >= 0 && plan.marks(index, b) ? cache : null);
+            if (sendable(content.get(b))) {
+                block(g, content.get(b), index >= 0 && plan.marks(index, b) ? cache : null);
+            }
         }
         g.writeEndArray();
         g.writeEndObject();
+    }
+
+    /**
+     * Whether a block goes on the wire: the API refuses a text block without a non-whitespace
+     * character (in the system prompt and in messages alike), and the model itself sometimes
+     * answers such a block before a tool call, so these are left out.
+     */
+    static boolean sendable(ContentBlock block) {
+        return !(block instanceof TextBlock t) || !t.text().isBlank();
+    }
+
+    /** Whether any of {@code blocks} is sent; a message without one is left out as a whole. */
+    static boolean anySendable(List<? extends ContentBlock> blocks) {
+        return lastSendable(blocks) >= 0;
+    }
+
+    /** The index of the last sendable block, or -1. */
+    private static int lastSendable(List<? extends ContentBlock> blocks) {
+        for (int i = blocks.size() - 1; i >= 0; i--) {
+            if (sendable(blocks.get(i))) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** The 5-minute lifetime is the API default, so only the 1-hour one is spelled out. */
