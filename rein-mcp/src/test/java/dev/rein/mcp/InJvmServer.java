@@ -1,6 +1,5 @@
 package dev.rein.mcp;
 
-import dev.rein.mcp.internal.ServerProcess;
 import io.modelcontextprotocol.json.McpJsonDefaults;
 import io.modelcontextprotocol.json.schema.JsonSchemaValidator;
 import io.modelcontextprotocol.server.McpServer;
@@ -14,14 +13,11 @@ import dev.rein.json.Json;
 import java.io.ByteArrayOutputStream;
 import java.io.FilterInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.channels.Channels;
-import java.nio.channels.Pipe;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
@@ -29,12 +25,8 @@ import java.util.function.Function;
  * An MCP server built with the SDK's server side, running inside the test JVM on pipes in place of
  * a process's stdin and stdout, so a test can make it crash, hang or send garbage on demand.
  */
-final class InJvmServer implements ServerProcess {
-    private final Pipe toServer = open();
-    private final Pipe toClient = open();
-    private final Pipe errors = open();
+final class InJvmServer extends PipedProcess {
     private final OutputStream serverOut = Channels.newOutputStream(toClient.sink());
-    private final CompletableFuture<Integer> exit = new CompletableFuture<>();
     private final McpSyncServer server;
     /** Everything the client wrote to the server (the tests' messages are ASCII, so each read decodes on its own). */
     private final StringBuffer received = new StringBuffer();
@@ -154,26 +146,6 @@ final class InJvmServer implements ServerProcess {
     }
 
     @Override
-    public OutputStream stdin() {
-        return Channels.newOutputStream(toServer.sink());
-    }
-
-    @Override
-    public InputStream stdout() {
-        return Channels.newInputStream(toClient.source());
-    }
-
-    @Override
-    public InputStream stderr() {
-        return Channels.newInputStream(errors.source());
-    }
-
-    @Override
-    public CompletableFuture<Integer> onExit() {
-        return exit;
-    }
-
-    @Override
     public void destroy() {
         try {
             server.close();
@@ -184,14 +156,6 @@ final class InJvmServer implements ServerProcess {
         closeQuietly(Channels.newOutputStream(errors.sink()));
         closeQuietly(Channels.newOutputStream(toServer.sink()));
         exit.complete(143);
-    }
-
-    private static Pipe open() {
-        try {
-            return Pipe.open();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     private static void closeQuietly(OutputStream out) {

@@ -4,32 +4,24 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rein.json.Json;
-import dev.rein.mcp.internal.ServerProcess;
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.channels.Channels;
-import java.nio.channels.Pipe;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * A minimal JSON-RPC server inside the test JVM whose tool list comes in three pages (the SDK's
  * server side never paginates): page one has two tools and cursor "p2", page two one tool and
  * cursor "p3", page three the last tool.
  */
-final class PagedServer implements ServerProcess {
+final class PagedServer extends PipedProcess {
     private static final List<List<String>> PAGES = List.of(List.of("one", "two"), List.of("three"), List.of("four"));
 
-    private final Pipe toServer = open();
-    private final Pipe toClient = open();
-    private final Pipe errors = open();
     private final OutputStream out = Channels.newOutputStream(toClient.sink());
-    private final CompletableFuture<Integer> exit = new CompletableFuture<>();
 
     PagedServer() {
         Thread.ofVirtual().start(this::serve);
@@ -84,26 +76,6 @@ final class PagedServer implements ServerProcess {
     }
 
     @Override
-    public OutputStream stdin() {
-        return Channels.newOutputStream(toServer.sink());
-    }
-
-    @Override
-    public InputStream stdout() {
-        return Channels.newInputStream(toClient.source());
-    }
-
-    @Override
-    public InputStream stderr() {
-        return Channels.newInputStream(errors.source());
-    }
-
-    @Override
-    public CompletableFuture<Integer> onExit() {
-        return exit;
-    }
-
-    @Override
     public void destroy() {
         try {
             toServer.sink().close();
@@ -113,13 +85,5 @@ final class PagedServer implements ServerProcess {
             throw new UncheckedIOException(e);
         }
         exit.complete(143);
-    }
-
-    private static Pipe open() {
-        try {
-            return Pipe.open();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -2,19 +2,15 @@ package dev.rein.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.json.Json;
-import dev.rein.mcp.internal.ServerProcess;
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.channels.Channels;
-import java.nio.channels.Pipe;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BiConsumer;
 
@@ -22,12 +18,8 @@ import java.util.function.BiConsumer;
  * A stdio MCP server written by hand from the protocol text, inside the test JVM: each message
  * the client sends is recorded and handed to a script, which answers by writing raw lines.
  */
-final class ScriptedStdioServer implements ServerProcess {
-    private final Pipe toServer = open();
-    private final Pipe toClient = open();
-    private final Pipe errors = open();
+final class ScriptedStdioServer extends PipedProcess {
     private final OutputStream out = Channels.newOutputStream(toClient.sink());
-    private final CompletableFuture<Integer> exit = new CompletableFuture<>();
     /** Every message the client sent, in order. */
     final List<JsonNode> received = new CopyOnWriteArrayList<>();
 
@@ -76,26 +68,6 @@ final class ScriptedStdioServer implements ServerProcess {
     }
 
     @Override
-    public OutputStream stdin() {
-        return Channels.newOutputStream(toServer.sink());
-    }
-
-    @Override
-    public InputStream stdout() {
-        return Channels.newInputStream(toClient.source());
-    }
-
-    @Override
-    public InputStream stderr() {
-        return Channels.newInputStream(errors.source());
-    }
-
-    @Override
-    public CompletableFuture<Integer> onExit() {
-        return exit;
-    }
-
-    @Override
     public void destroy() {
         for (var sink : List.of(toServer.sink(), toClient.sink(), errors.sink())) {
             try {
@@ -105,13 +77,5 @@ final class ScriptedStdioServer implements ServerProcess {
             }
         }
         exit.complete(143);
-    }
-
-    private static Pipe open() {
-        try {
-            return Pipe.open();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

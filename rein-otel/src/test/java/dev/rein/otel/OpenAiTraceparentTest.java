@@ -33,8 +33,7 @@ class OpenAiTraceparentTest {
              OpenAiModel model = OpenAiModel.builder().baseUrl(server.baseUrl()).apiKey("test-key").build()) {
             server.enqueue(ChatReply.text("こんにちは。"));
             Agent agent = ReinTelemetry.builder(OTEL.getOpenTelemetry()).providerName("openai").build()
-                    .install(Agent.builder().model(model).modelName("gpt-test")
-                            .prices(PriceTable.empty().with("gpt-test", ModelPrice.of("1", "0.1", "4")))).build();
+                    .install(priced(model)).build();
             RunResult result = agent.run("挨拶して");
             assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
 
@@ -54,8 +53,7 @@ class OpenAiTraceparentTest {
             server.enqueue(ChatReply.text("今は昼です。"));
             // No provider name configured: it is learned from the model.
             Agent agent = ReinTelemetry.builder(OTEL.getOpenTelemetry()).captureContent(true).build()
-                    .install(Agent.builder().model(model).modelName("gpt-test").tools(BuiltinTools.currentTime(java.time.Clock.systemUTC()))
-                            .prices(PriceTable.empty().with("gpt-test", ModelPrice.of("1", "0.1", "4")))).build();
+                    .install(priced(model).tools(BuiltinTools.currentTime(java.time.Clock.systemUTC()))).build();
             assertThat(agent.run("今何時？").status()).isEqualTo(RunStatus.SUCCEEDED);
 
             List<SpanData> chats = OTEL.getSpans().stream().filter(s -> s.getName().equals("chat gpt-test")).toList();
@@ -69,33 +67,19 @@ class OpenAiTraceparentTest {
     }
 
     @Test
-    void aStreamedCallIsMarkedAsStreamingWithItsTimeToFirstChunk() {
+    void aStreamedCallIsMarkedAsStreamingAndRecordsItsTimeToFirstChunk() {
         try (FakeChatCompletionsServer server = FakeChatCompletionsServer.start();
              OpenAiModel model = OpenAiModel.builder().baseUrl(server.baseUrl()).apiKey("test-key").build()) {
             server.enqueue(ChatReply.text("こんにちは。"));
-            Agent agent = ReinTelemetry.builder(OTEL.getOpenTelemetry()).build()
-                    .install(Agent.builder().model(model).modelName("gpt-test")
-                            .prices(PriceTable.empty().with("gpt-test", ModelPrice.of("1", "0.1", "4")))).build();
+            Agent agent = ReinTelemetry.builder(OTEL.getOpenTelemetry()).build().install(priced(model)).build();
             assertThat(agent.run("挨拶して").status()).isEqualTo(RunStatus.SUCCEEDED);
 
             SpanData chat = OTEL.getSpans().stream().filter(s -> s.getName().equals("chat gpt-test")).findFirst().orElseThrow();
-            assertThat(chat.getAttributes().get(io.opentelemetry.api.common.AttributeKey.booleanKey("gen_ai.request.stream"))).isTrue();
-            Double first = chat.getAttributes().get(io.opentelemetry.api.common.AttributeKey.doubleKey("gen_ai.response.time_to_first_chunk"));
+            assertThat(chat.getAttributes().get(GenAiConventions.REQUEST_STREAM)).isTrue();
+            Double first = chat.getAttributes().get(GenAiConventions.RESPONSE_TIME_TO_FIRST_CHUNK);
             assertThat(first).isNotNull().isBetween(0.0, (chat.getEndEpochNanos() - chat.getStartEpochNanos()) / 1e9);
-        }
-    }
 
-    @Test
-    void aStreamedCallRecordsTheTimeToFirstChunkMetric() {
-        try (FakeChatCompletionsServer server = FakeChatCompletionsServer.start();
-             OpenAiModel model = OpenAiModel.builder().baseUrl(server.baseUrl()).apiKey("test-key").build()) {
-            server.enqueue(ChatReply.text("こんにちは。"));
-            Agent agent = ReinTelemetry.builder(OTEL.getOpenTelemetry()).build()
-                    .install(Agent.builder().model(model).modelName("gpt-test")
-                            .prices(PriceTable.empty().with("gpt-test", ModelPrice.of("1", "0.1", "4")))).build();
-            assertThat(agent.run("挨拶して").status()).isEqualTo(RunStatus.SUCCEEDED);
-
-            var metric = OTEL.getMetrics().stream().filter(m -> m.getName().equals("gen_ai.client.operation.time_to_first_chunk"))
+            var metric = OTEL.getMetrics().stream().filter(m -> m.getName().equals(GenAiConventions.METRIC_TIME_TO_FIRST_CHUNK))
                     .findFirst().orElseThrow(() -> new AssertionError("no time_to_first_chunk metric in " + OTEL.getMetrics()));
             assertThat(metric.getUnit()).isEqualTo("s");
             assertThat(metric.getHistogramData().getPoints()).singleElement().satisfies(p -> {
@@ -106,5 +90,11 @@ class OpenAiTraceparentTest {
                 assertThat(p.getAttributes().get(GenAiConventions.REQUEST_MODEL)).isEqualTo("gpt-test");
             });
         }
+    }
+
+    /** The agent over {@code model} as "gpt-test", with a price so that its money budget can be kept. */
+    private static Agent.Builder priced(OpenAiModel model) {
+        return Agent.builder().model(model).modelName("gpt-test")
+                .prices(PriceTable.empty().with("gpt-test", ModelPrice.of("1", "0.1", "4")));
     }
 }
