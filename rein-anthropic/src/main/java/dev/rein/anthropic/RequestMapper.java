@@ -41,6 +41,9 @@ import java.util.List;
 final class RequestMapper {
     private static final JsonFactory JSON = Json.mapper().getFactory();
 
+    /** The cached form of a message with no block to send (compared by identity). */
+    private static final SerializedString NOTHING_TO_SEND = new SerializedString("");
+
     private final WireCache<Message, SerializedString> messages = new WireCache<>();
     private final WireCache<ToolDefinition, SerializedString> tools = new WireCache<>();
     private volatile int lastLength = 8192;
@@ -141,14 +144,16 @@ final class RequestMapper {
         List<Message> history = request.messages();
         for (int m = 0; m < history.size(); m++) {
             Message message = history.get(m);
-            if (!anySendable(message.content())) {
-                // Nothing left to send; the API merges the neighbouring turns of one role.
+            if (plan.marksMessage(m)) { // a marked block is cacheable, so sendable: the message is sent
+                message(g, message, m, plan, cache);
                 continue;
             }
-            if (plan.marksMessage(m)) {
-                message(g, message, m, plan, cache);
-            } else {
-                g.writeRawValue(messages.get(message, msg -> fragment(x -> message(x, msg, -1, CacheBreakpoints.Plan.NONE, null))));
+            // Decided once per message, with its wire form: a message with nothing sendable is left
+            // out, and the API merges the neighbouring turns of one role.
+            SerializedString wire = messages.get(message, msg -> anySendable(msg.content())
+                    ? fragment(x -> message(x, msg, -1, CacheBreakpoints.Plan.NONE, null)) : NOTHING_TO_SEND);
+            if (wire != NOTHING_TO_SEND) {
+                g.writeRawValue(wire);
             }
         }
         g.writeEndArray();
