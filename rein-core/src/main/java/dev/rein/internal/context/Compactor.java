@@ -35,10 +35,16 @@ final class Compactor {
 
     private Compactor() {}
 
-    /** Where the kept part starts, or -1 when there is too little history to compact. */
+    /**
+     * Where the kept part starts, or -1 when there is too little history to compact: at an
+     * assistant message that follows a user message, so the summarised part ends with a user turn.
+     * A paused turn (pause_turn) continued by the model is two assistant messages in a row, and is
+     * never cut in two.
+     */
     static int cut(List<Message> history, int keepMessages) {
-        int cut = Math.max(history.size() - keepMessages, 0);
-        while (cut < history.size() && history.get(cut).role() != Role.ASSISTANT) {
+        int cut = Math.max(history.size() - keepMessages, 1);
+        while (cut < history.size()
+                && (history.get(cut).role() != Role.ASSISTANT || history.get(cut - 1).role() != Role.USER)) {
             cut++;
         }
         // the summarised part must hold more than the goal and one answer to be worth a call

@@ -151,6 +151,24 @@ class ContextManagerTest {
     }
 
     @Test
+    void compactionNeverCutsBetweenTheTwoPartsOfAPausedTurn() throws Exception {
+        // A turn the provider paused (pause_turn) and the model then continued is two assistant
+        // messages in a row: cutting between them would end the summary request with an assistant
+        // message (a prefill, which some models refuse) and put the instructions in its mouth.
+        List<Message> original = history(6, 2_000);
+        original.add(9, Message.assistant(List.of(new TextBlock("still searching"))));
+        ContextManager manager = manager(ContextPolicy.builder().compaction(Compaction.client(1_000).keepingLast(4))
+                .tokenCounting(TokenCounting.ESTIMATE).build());
+
+        List<Message> compacted = manager.prepare(request(original), summariser).orElseThrow();
+
+        List<Message> sent = summaryRequests.get(0).messages();
+        assertThat(sent.get(sent.size() - 1).role()).isEqualTo(Role.USER);
+        assertThat(compacted.get(1).role()).isEqualTo(Role.ASSISTANT);
+        assertThat(compacted.subList(1, compacted.size())).isEqualTo(original.subList(12, 14));
+    }
+
+    @Test
     void clearingRunsFirstAndCompactionOnlyIfStillOverItsTrigger() throws Exception {
         ContextPolicy policy = ContextPolicy.builder().clearToolResults(ClearToolResults.client(1_000, 1))
                 .compaction(Compaction.client(5_000)).tokenCounting(TokenCounting.ESTIMATE).build();
