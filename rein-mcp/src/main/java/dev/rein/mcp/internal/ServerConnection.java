@@ -172,47 +172,35 @@ public final class ServerConnection implements AutoCloseable {
         Object inFlight = current.calls.began(deadline);
         String key = meta.get(ToolAdapter.IDEMPOTENCY_META) instanceof String k ? k : null;
         try {
-            McpSchema.CallToolResult result;
-            try {
-                result = await(current, future, deadline);
-            } catch (IOException | RuntimeException e) {
-                if (!sessionLost(current, key, e, deadline)) {
-                    throw e;
-                }
-                // A 404 for the session means the server never ran the call. The SDK has already
-                // begun a new session (initialize without the old id), so the same request, with
-                // the same idempotency key, goes once more on it; the new session is kept.
-                refreshLater();
-                future = current.client.callTool(request).toFuture();
+            McpSchema.CallToolResult result = null;
+            for (int sent = 1; result == null; sent++) {
                 try {
                     result = await(current, future, deadline);
-                } catch (IOException | RuntimeException again) {
-                    if (!sessionLost(current, key, again, deadline)) {
-                        throw again;
+                } catch (IOException | RuntimeException e) {
+                    if (!sessionLost(current, key, e, deadline)) {
+                        throw e;
                     }
-                    // Not sent a third time. The SDK is re-initializing once more in the background,
-                    // and a call that meets that re-initialization half done fails; so the next call
-                    // starts a fresh session of Rein's own instead.
-                    failed(current, "the server forgot its session twice in a row");
-                    return ToolOutput.error("MCP server '" + config.name() + "' answered HTTP 404 (session not found) to the call of"
-                            + " tool '" + tool + "' twice, on the old session and on a new one, so the tool was not run."
-                            + " Try again later or use another tool.");
+                    if (sent == 2) {
+                        // Not sent a third time. The SDK is re-initializing once more in the background,
+                        // and a call that meets that re-initialization half done fails; so the next call
+                        // starts a fresh session of Rein's own instead.
+                        failed(current, "the server forgot its session twice in a row");
+                        return ToolOutput.error("MCP server '" + config.name() + "' answered HTTP 404 (session not found) to the call of"
+                                + " tool '" + tool + "' twice, on the old session and on a new one, so the tool was not run."
+                                + " Try again later or use another tool.");
+                    }
+                    // A 404 for the session means the server never ran the call. The SDK has already
+                    // begun a new session (initialize without the old id), so the same request, with
+                    // the same idempotency key, goes once more on it; the new session is kept.
+                    refreshLater();
+                    future = current.client.callTool(request).toFuture();
                 }
             }
             succeeded();
-            if (output != null && result.structuredContent() == null && !Boolean.TRUE.equals(result.isError())) {
-                // The tool promised structured results; the official SDKs reject an answer without one too.
-                return ToolOutput.error("MCP server '" + config.name() + "' answered the call of tool '" + tool
-                        + "' without the structured content its output schema promises, so the answer was not used."
-                        + " Try again, or use another tool.");
-            }
-            List<String> problems = outputProblems(result, output == null ? null : output.schema());
-            if (!problems.isEmpty()) {
-                // The protocol asks clients to check structured results against the tool's schema.
-                return ToolOutput.error("MCP server '" + config.name() + "' answered the call of tool '" + tool
-                        + "' with structured content that does not match the tool's output schema ("
-                        + String.join("; ", problems.subList(0, Math.min(3, problems.size())))
-                        + "), so the answer was not used. Try again, or use another tool.");
+            String unusable = output == null ? null : output.unusable(result);
+            if (unusable != null) {
+                return ToolOutput.error("MCP server '" + config.name() + "' answered the call of tool '" + tool + "' " + unusable
+                        + ", so the answer was not used. Try again, or use another tool.");
             }
             return ResultText.of(result);
         } catch (McpError e) {
@@ -242,14 +230,25 @@ public final class ServerConnection implements AutoCloseable {
      * @param schema the schema compiled, or null when the validator cannot use it (results are then
      *               required to carry structured content, but it is not checked)
      */
-    public record DeclaredOutput(OutputSchema schema) {}
-
-    /** What is wrong with a successful result's structured content under {@code output}; empty when nothing (or nothing to check). */
-    private static List<String> outputProblems(McpSchema.CallToolResult result, OutputSchema output) {
-        if (output == null || result.structuredContent() == null || Boolean.TRUE.equals(result.isError())) {
-            return List.of();
+    public record DeclaredOutput(OutputSchema schema) {
+        /**
+         * Why a result cannot be used under this declaration, completing "answered the call of tool
+         * T …"; null when it can. An error result needs no structured content.
+         */
+        String unusable(McpSchema.CallToolResult result) {
+            if (Boolean.TRUE.equals(result.isError())) {
+                return null;
+            }
+            if (result.structuredContent() == null) {
+                // The tool promised structured results; the official SDKs reject an answer without one too.
+                return "without the structured content its output schema promises";
+            }
+            List<String> problems = schema == null ? List.of()
+                    : schema.problems(Json.mapper().<JsonNode>valueToTree(result.structuredContent()));
+            // The protocol asks clients to check structured results against the tool's schema.
+            return problems.isEmpty() ? null : "with structured content that does not match the tool's output schema ("
+                    + String.join("; ", problems.subList(0, Math.min(3, problems.size()))) + ")";
         }
-        return output.problems(Json.mapper().<JsonNode>valueToTree(result.structuredContent()));
     }
 
     /**
