@@ -170,11 +170,10 @@ final class ErrorMapper {
         if (e.httpStatus() != 400 || !(e.getCause() instanceof OpenAIServiceException service)) {
             return false;
         }
-        JsonNode body = node(service.body());
-        if (body == null || !body.isObject()) {
+        JsonNode error = errorObject(node(service.body()));
+        if (error == null) {
             return false;
         }
-        JsonNode error = body.path("error").isObject() ? body.path("error") : body;
         boolean unsupported = "unsupported_parameter".equals(error.path("code").asText(null))
                 && "max_tokens".equals(error.path("param").asText(null));
         String message = error.path("message").asText("");
@@ -185,12 +184,17 @@ final class ErrorMapper {
      * OpenAI's 429 {@code insufficient_quota}: the account is out of credits or at its spending
      * limit, which no wait fixes (unlike a rate limit, also a 429).
      */
-    private static boolean quotaExhausted(JsonNode error) {
-        if (error == null || !error.isObject()) {
-            return false;
+    private static boolean quotaExhausted(JsonNode body) {
+        JsonNode error = errorObject(body);
+        return error != null && (QUOTA.equals(error.path("code").asText(null)) || QUOTA.equals(error.path("type").asText(null)));
+    }
+
+    /** The error object of a body: its {@code error} member (OpenAI's shape), else the body itself; null when not an object. */
+    private static JsonNode errorObject(JsonNode body) {
+        if (body == null || !body.isObject()) {
+            return null;
         }
-        JsonNode inner = error.path("error").isObject() ? error.path("error") : error;
-        return QUOTA.equals(inner.path("code").asText(null)) || QUOTA.equals(inner.path("type").asText(null));
+        return body.path("error").isObject() ? body.path("error") : body;
     }
 
     private static String message(JsonNode node) {
