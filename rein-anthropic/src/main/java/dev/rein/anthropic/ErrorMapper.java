@@ -1,6 +1,7 @@
 package dev.rein.anthropic;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import dev.rein.json.Json;
 import dev.rein.model.ModelException;
 import dev.rein.model.ModelException.Kind;
@@ -41,9 +42,10 @@ final class ErrorMapper {
     ModelException httpError(int status, HttpHeaders headers, String requestId, byte[] body) {
         Kind kind = kindOfStatus(status);
         Boolean override = RetryAfter.shouldRetry(headers);
+        JsonNode error = errorObject(body);
         boolean retryable = override != null ? override
-                : kind.retryableByDefault() && !SPEND_LIMIT_REACHED.equals(errorCode(body));
-        String message = apiMessage(body, "HTTP " + status + " from the Anthropic API");
+                : kind.retryableByDefault() && !SPEND_LIMIT_REACHED.equals(error.path("details").path("error_code").textValue());
+        String message = apiMessage(error, body, "HTTP " + status + " from the Anthropic API");
         return new ModelException(kind, status, message, retryable, RetryAfter.from(headers, clock), requestId, null);
     }
 
@@ -122,34 +124,32 @@ final class ErrorMapper {
     }
 
     /**
-     * {@code error.details.error_code} of an error body, or null. The rate limits page documents
-     * {@value #SPEND_LIMIT_REACHED} on a 429 when the organization's monthly spend cap is reached:
-     * requests fail until the next month, so retrying only spends the run's time.
+     * The body's {@code error} object, read once; a missing node when the body is empty, not JSON
+     * or has none. Its {@code details.error_code} is {@value #SPEND_LIMIT_REACHED} on a 429 when the
+     * organization's monthly spend cap is reached (the rate limits page): requests fail until the
+     * next month, so retrying only spends the run's time.
      */
-    private static String errorCode(byte[] body) {
+    private static JsonNode errorObject(byte[] body) {
         if (body == null || body.length == 0) {
-            return null;
+            return MissingNode.getInstance();
         }
         try {
-            return Json.mapper().readTree(body).path("error").path("details").path("error_code").textValue();
+            return Json.mapper().readTree(body).path("error");
         } catch (IOException notJson) {
-            return null;
+            return MissingNode.getInstance();
         }
     }
 
     /** The API's own message ({@code error.message}), else the raw body text, else {@code fallback}. */
-    private static String apiMessage(byte[] body, String fallback) {
+    private static String apiMessage(JsonNode error, byte[] body, String fallback) {
         if (body == null || body.length == 0) {
             return fallback;
         }
-        try {
-            JsonNode message = Json.mapper().readTree(body).path("error").get("message");
-            if (message != null && message.isTextual() && !message.asText().isBlank()) {
-                return message.asText();
-            }
-        } catch (IOException notJson) {
-            // Fall through to the raw text: a proxy's error page says more than nothing.
+        JsonNode message = error.get("message");
+        if (message != null && message.isTextual() && !message.asText().isBlank()) {
+            return message.asText();
         }
+        // Else the raw text: a proxy's error page says more than nothing.
         String text = new String(body, StandardCharsets.UTF_8).strip();
         return text.isEmpty() ? fallback : text;
     }
