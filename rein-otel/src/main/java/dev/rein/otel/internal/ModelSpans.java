@@ -61,14 +61,11 @@ final class ModelSpans {
         }
         samplingParameters(b, r);
         // Conditionally required when the request asks for an output format: an output schema asks for JSON.
-        boolean json = r.option(OutputSchema.class).isPresent();
-        if (json) {
+        if (r.option(OutputSchema.class).isPresent()) {
             b.setAttribute(GenAiConventions.OUTPUT_TYPE, GenAiConventions.OUTPUT_TYPE_JSON);
-        }
-        open = b.startSpan();
-        if (json) {
             run.requestedJson();
         }
+        open = b.startSpan();
         openModel = r.model();
         openedAt = e.time();
         run.telemetry().offerChat(run.context().with(open), run);
