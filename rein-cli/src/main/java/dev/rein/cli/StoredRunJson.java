@@ -6,6 +6,8 @@ import dev.rein.approval.ApprovalRequest;
 import dev.rein.json.Json;
 import dev.rein.state.RunSummary;
 import dev.rein.state.RunView;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,8 +47,8 @@ final class StoredRunJson {
      * In milliseconds, the precision of the store's run list: a run read back whole (for 'show')
      * carries nanoseconds, and 'runs --json' and 'show --json' must give one run the same times.
      */
-    private static String instant(java.time.Instant at) {
-        return at == null ? null : at.truncatedTo(java.time.temporal.ChronoUnit.MILLIS).toString();
+    private static String instant(Instant at) {
+        return at == null ? null : at.truncatedTo(ChronoUnit.MILLIS).toString();
     }
 
     /** {@code rein show --json}: the summary fields, then message, answer, pending actions, handoff and trace lines. */
