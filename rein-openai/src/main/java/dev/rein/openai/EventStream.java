@@ -9,7 +9,8 @@ import java.nio.charset.StandardCharsets;
 /**
  * Reads the {@code data:} payloads of a server-sent event stream, one event at a time, following
  * the WHATWG framing (several {@code data:} lines join with a newline, a blank line ends an event,
- * lines starting with {@code :} are comments).
+ * lines starting with {@code :} are comments, an event the body ends in before its blank line is
+ * discarded).
  *
  * <p>Rein reads the stream itself rather than through the SDK's chunk iterator because that
  * iterator ends quietly when the body ends, with or without the closing {@code data: [DONE]}; a
@@ -49,7 +50,8 @@ final class EventStream {
                 data = data == null ? new StringBuilder(value) : data.append('\n').append(value);
             }
         }
-        // An event the body ended in the middle of still counts (the last blank line may be missing).
-        return data == null ? null : data.toString();
+        // The standard discards an event the body ended in the middle of: the connection broke
+        // inside it (a chunk cut short), so the stream reads as cut, which a retry may fix.
+        return null;
     }
 }

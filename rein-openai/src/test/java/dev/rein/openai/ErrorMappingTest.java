@@ -107,6 +107,26 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void aChunkCutOffByTheEndOfTheStreamIsACutStreamNotAMalformedOne() {
+        // The SSE standard: at the end of the body, an event without its closing blank line is
+        // discarded. The connection broke inside a chunk; that is worth a retry like any cut stream.
+        server.enqueue(new ChatReply.Malformed(events(
+                "{\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"Hel\"}}]}")
+                + "data: {\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"lo"));
+        ModelException cut = failure();
+        assertThat(cut.kind()).isEqualTo(Kind.CONNECTION);
+        assertThat(cut.retryable()).isTrue();
+        assertThat(cut.getMessage()).contains("ended before data: [DONE]");
+        assertThat(cut.requestId()).isEqualTo("req_fake_001");
+
+        // Even [DONE] counts only once its event is complete.
+        server.enqueue(new ChatReply.Malformed(events(
+                "{\"id\":\"c2\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hi\"},\"finish_reason\":\"stop\"}]}")
+                + "data: [DONE]"));
+        assertThat(failure().retryable()).isTrue();
+    }
+
+    @Test
     void failuresAfterHttp200CarryTheResponsesRequestId() {
         server.enqueue(new ChatReply.StreamError(ChatReply.text("partial"), 2, "server_error", "The server had an error"));
         assertThat(failure().requestId()).as("error chunk").isEqualTo("req_fake_001");

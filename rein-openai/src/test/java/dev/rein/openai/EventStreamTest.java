@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The server-sent event framing: data lines, multi-line data, comments, a last event without its blank line. */
+/** The server-sent event framing: data lines, multi-line data, comments, a last event cut off by the end of the body. */
 class EventStreamTest {
 
     @Test
@@ -18,7 +18,7 @@ class EventStreamTest {
                 + "event: ignored\ndata:{\"b\":\"日本\"}\n\n"
                 + "data: first\ndata: second\n\n"
                 + "id: 7\nretry: 100\n\n"
-                + "data: [DONE]";
+                + "data: [DONE]\n\n";
         EventStream events = new EventStream(new ByteArrayInputStream(body.getBytes(StandardCharsets.UTF_8)));
         List<String> data = new ArrayList<>();
         String next;
@@ -34,5 +34,17 @@ class EventStreamTest {
         assertThat(events.next()).isEqualTo("x");
         assertThat(events.next()).isEqualTo("y");
         assertThat(events.next()).isNull();
+    }
+
+    @Test
+    void anEventTheBodyEndsInBeforeItsBlankLineIsDiscarded() throws Exception {
+        // WHATWG: "If the file ends in the middle of an event, before the final empty line, the
+        // incomplete event is not dispatched."
+        EventStream events = new EventStream(new ByteArrayInputStream(
+                "data: {\"a\":1}\n\ndata: {\"b\":\"cu".getBytes(StandardCharsets.UTF_8)));
+        assertThat(events.next()).isEqualTo("{\"a\":1}");
+        assertThat(events.next()).isNull();
+        EventStream noBlankAfterDone = new EventStream(new ByteArrayInputStream("data: [DONE]\n".getBytes(StandardCharsets.UTF_8)));
+        assertThat(noBlankAfterDone.next()).isNull();
     }
 }
