@@ -13,7 +13,6 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.SocketTimeoutException;
 import java.time.Clock;
-import java.util.Set;
 
 /**
  * Turns SDK and stream failures into {@link ModelException}s carrying the server's own message,
@@ -24,11 +23,10 @@ import java.util.Set;
  * data: [DONE]}, and an error object inside a stream that began with HTTP 200 (unless its type
  * says the request was invalid, or its numeric code is a final status). Final: 400, 401, 403, 404,
  * 422 and the other 4xx, a 429 {@code insufficient_quota} (out of credits, not a rate limit), and
- * a body Rein cannot read. {@code x-should-retry} may veto a retry or
- * allow one for other statuses, never for 400, 401, 403, 404, 413 or 422.
+ * a body Rein cannot read. The server's {@code x-should-retry} header overrides that default for
+ * an HTTP status either way, as the official SDK obeys it; only an exhausted quota stays final.
  */
 final class ErrorMapper {
-    private static final Set<Integer> NEVER_RETRIED = Set.of(400, 401, 403, 404, 413, 422);
     private static final String QUOTA = "insufficient_quota";
 
     private final Clock clock;
@@ -87,7 +85,7 @@ final class ErrorMapper {
         boolean retryable;
         if (status >= 400 && status <= 599) {
             kind = kindOfStatus(status);
-            retryable = !NEVER_RETRIED.contains(status) && kind.retryableByDefault();
+            retryable = kind.retryableByDefault();
         } else {
             boolean invalid = type != null && (type.startsWith("invalid_request") || type.equals("BadRequestError"));
             kind = invalid ? Kind.INVALID_REQUEST : Kind.SERVER_ERROR;
@@ -107,8 +105,9 @@ final class ErrorMapper {
         Kind kind = kindOfStatus(status);
         Boolean override = RetryAfter.shouldRetry(e.headers()::values);
         JsonNode body = node(e.body());
-        boolean retryable = NEVER_RETRIED.contains(status) || quotaExhausted(body) ? false
-                : override != null ? override : kind.retryableByDefault();
+        // The header wins either way, as in the SDK ("if the server explicitly says whether to retry,
+        // obey"); an exhausted quota is not waited out whatever a proxy in between says.
+        boolean retryable = quotaExhausted(body) ? false : override != null ? override : kind.retryableByDefault();
         String message = apiMessage(body);
         return new ModelException(kind, status, message != null ? message : "HTTP " + status + " from " + server,
                 retryable, RetryAfter.from(e.headers()::values, clock), requestId(e), e);

@@ -18,8 +18,7 @@ class ErrorMappingTest extends FakeChat {
     @Test
     void finalStatusesKeepTheApiMessage() {
         for (int status : new int[] {400, 401, 403, 404, 422}) {
-            server.enqueue(ChatReply.error(status, "invalid_request_error", "message for " + status)
-                    .withHeader("x-should-retry", "true"));
+            server.enqueue(ChatReply.error(status, "invalid_request_error", "message for " + status));
             ModelException e = failure();
             assertThat(e.httpStatus()).isEqualTo(status);
             assertThat(e.retryable()).as("%d is final", status).isFalse();
@@ -64,13 +63,21 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
-    void xShouldRetryVetoesARetryButCannotMakeAFinalStatusRetryable() {
+    void xShouldRetryOverridesTheStatusEitherWayAsTheSdkDoes() {
+        // openai-java RetryingHttpClient.shouldRetry: "If the server explicitly says whether to retry, obey".
         server.enqueue(ChatReply.error(500, "server_error", "broken for good").withHeader("x-should-retry", "false"));
         assertThat(failure().retryable()).isFalse();
         server.enqueue(ChatReply.error(418, "teapot", "short and stout").withHeader("x-should-retry", "true"));
         assertThat(failure().retryable()).isTrue();
-        server.enqueue(ChatReply.error(422, "invalid_request_error", "no").withHeader("x-should-retry", "true"));
-        assertThat(failure().retryable()).isFalse();
+        for (int status : new int[] {400, 401, 403, 404, 413, 422}) {
+            server.enqueue(ChatReply.error(status, "invalid_request_error", "try again").withHeader("x-should-retry", "true"));
+            ModelException e = failure();
+            assertThat(e.retryable()).as("%d with x-should-retry: true", status).isTrue();
+            assertThat(e.kind()).isEqualTo(ErrorMapper.kindOfStatus(status));
+        }
+        server.enqueue(new ChatReply.HttpError(429, "insufficient_quota", "insufficient_quota", "You exceeded your current quota.",
+                Map.of("x-should-retry", "true"), null));
+        assertThat(failure().retryable()).as("an exhausted quota stays final: no retry buys credits").isFalse();
     }
 
     @Test
