@@ -226,7 +226,7 @@ final class RequestMapper {
                 g.writeStartObject();
                 g.writeStringField("type", "tool_result");
                 g.writeStringField("tool_use_id", r.toolUseId());
-                g.writeStringField("content", r.content());
+                g.writeStringField("content", wireContent(r));
                 g.writeBooleanField("is_error", r.isError());
                 cacheControl(g, cache);
                 g.writeEndObject();
@@ -247,6 +247,18 @@ final class RequestMapper {
             // Sent back as received; cache breakpoints are never placed on opaque blocks.
             case OpaqueBlock o -> g.writeTree(o.json());
         }
+    }
+
+    /** What an error result without any text says on the wire instead of nothing. */
+    static final String EMPTY_ERROR = "[rein] The tool failed without an error message.";
+
+    /**
+     * The API refuses an error result without content (HTTP 400 "content cannot be empty if
+     * `is_error` is true"), and the refused block would stay in the history and fail every later
+     * request, so an error result with no text says that it has none.
+     */
+    private static String wireContent(ToolResultBlock result) {
+        return result.isError() && result.content().isBlank() ? EMPTY_ERROR : result.content();
     }
 
     /**

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The API answers 400 for a text block without any non-whitespace character ("text content blocks
  * must contain non-whitespace text"), and the model itself sometimes answers "\n\n" before a tool
- * call: such blocks are left out of the request, and no breakpoint is put on them.
+ * call: such blocks are left out of the request, and no breakpoint is put on them. An error
+ * result without text is refused too, so it says that it has none.
  */
 class BlankTextTest extends FakeApi {
 
@@ -41,6 +42,26 @@ class BlankTextTest extends FakeApi {
         assertThat(last).hasSize(1);
         assertThat(last.get(0).get("text").asText()).isEqualTo("go on");
         assertThat(last.get(0).has("cache_control")).as("the moving breakpoint skips the blank block").isTrue();
+    }
+
+    @Test
+    void anErrorResultWithoutTextSaysSoInsteadOfSendingEmptyContent() throws Exception {
+        // The API answers 400 "content cannot be empty if `is_error` is true", and the block would
+        // stay in the history: every later request of the run would fail the same way.
+        server.enqueue(FakeReply.text("done"));
+        ToolUseBlock first = new ToolUseBlock("toolu_1", "search", Json.parse("{\"q\":\"x\"}"));
+        ToolUseBlock second = new ToolUseBlock("toolu_2", "search", Json.parse("{\"q\":\"y\"}"));
+        ToolUseBlock third = new ToolUseBlock("toolu_3", "search", Json.parse("{\"q\":\"z\"}"));
+        call(request("find").tools(List.of(tool("search")))
+                .addMessage(Message.assistant(List.of(first, second, third)))
+                .addMessage(Message.user(List.of(new ToolResultBlock("toolu_1", "", true),
+                        new ToolResultBlock("toolu_2", " \n", true),
+                        new ToolResultBlock("toolu_3", "", false)))));
+        JsonNode results = lastBody().at("/messages/2/content");
+        assertThat(results.get(0).get("content").asText()).isEqualTo(RequestMapper.EMPTY_ERROR);
+        assertThat(results.get(0).get("is_error").asBoolean()).isTrue();
+        assertThat(results.get(1).get("content").asText()).isEqualTo(RequestMapper.EMPTY_ERROR);
+        assertThat(results.get(2).get("content").asText()).as("an empty success is allowed and sent as it is").isEmpty();
     }
 
     private static int blankTexts(JsonNode body) {
