@@ -215,6 +215,7 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
      */
     public static final class Builder {
         private String apiKey;
+        private String authToken;
         private String baseUrl;
         private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
         private Duration readTimeout = DEFAULT_READ_TIMEOUT;
@@ -236,6 +237,16 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
         /** The API key; default {@code ANTHROPIC_API_KEY}. */
         public Builder apiKey(String apiKey) {
             this.apiKey = apiKey;
+            return this;
+        }
+
+        /**
+         * A bearer token, sent as {@code Authorization: Bearer <token>} (for example to a gateway
+         * that expects one); default {@code ANTHROPIC_AUTH_TOKEN}. With an API key as well, both
+         * headers are sent, as the official SDKs do.
+         */
+        public Builder authToken(String authToken) {
+            this.authToken = authToken;
             return this;
         }
 
@@ -277,8 +288,8 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
          * without credentials and the API answers 401, which ends a run as an {@code AUTHENTICATION}
          * failure carrying the API's message.
          *
-         * @throws ReinException if a timeout is not positive, the API key is blank or the base URL
-         *                       is not an http(s) URL
+         * @throws ReinException if a timeout is not positive, the API key or auth token is blank or
+         *                       the base URL is not an http(s) URL
          */
         public AnthropicModel build() {
             requirePositive("connectTimeout", connectTimeout);
@@ -287,11 +298,15 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
             if (apiKey != null && apiKey.isBlank()) {
                 throw new ReinException("the API key is blank: pass a key or leave it unset to read ANTHROPIC_API_KEY");
             }
+            if (authToken != null && authToken.isBlank()) {
+                throw new ReinException("the auth token is blank: pass a token or leave it unset to read ANTHROPIC_AUTH_TOKEN");
+            }
             if (baseUrl != null && !baseUrl.startsWith("http://") && !baseUrl.startsWith("https://")) {
                 throw new ReinException("the base URL must start with http:// or https://, was " + baseUrl);
             }
             String key = apiKey != null ? apiKey : setting("anthropic.apiKey", "ANTHROPIC_API_KEY");
-            String token = key != null ? null : setting("anthropic.authToken", "ANTHROPIC_AUTH_TOKEN");
+            // Both, like the SDKs' fromEnv(): each credential is read on its own and sent when set.
+            String token = authToken != null ? authToken : setting("anthropic.authToken", "ANTHROPIC_AUTH_TOKEN");
             String base = baseUrl != null ? baseUrl : setting("anthropic.baseUrl", "ANTHROPIC_BASE_URL");
             if (base == null) {
                 base = DEFAULT_BASE_URL;

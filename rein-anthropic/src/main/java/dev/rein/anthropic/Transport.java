@@ -42,8 +42,7 @@ final class Transport implements AutoCloseable {
         String base = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
         this.messages = URI.create(base + "/v1/messages");
         this.countTokens = URI.create(base + "/v1/messages/count_tokens");
-        this.auth = apiKey != null ? new String[] {"x-api-key", apiKey}
-                : authToken != null ? new String[] {"authorization", "Bearer " + authToken} : new String[0];
+        this.auth = credentials(apiKey, authToken);
         this.readTimeout = readTimeout;
         this.requestTimeout = requestTimeout;
         this.executor = httpTasks();
@@ -62,6 +61,22 @@ final class Transport implements AutoCloseable {
         }
         this.http = builder.build();
         this.watchdog = new Watchdog(readTimeout);
+    }
+
+    /**
+     * The credential headers, as the official SDKs send them: {@code x-api-key} for a key and
+     * {@code Authorization: Bearer} for a token, both when both are configured (a gateway may
+     * check one and the API the other).
+     */
+    private static String[] credentials(String apiKey, String authToken) {
+        List<String> headers = new ArrayList<>(4);
+        if (apiKey != null) {
+            headers.addAll(List.of("x-api-key", apiKey));
+        }
+        if (authToken != null) {
+            headers.addAll(List.of("authorization", "Bearer " + authToken));
+        }
+        return headers.toArray(String[]::new);
     }
 
     /**

@@ -12,6 +12,8 @@ class AnthropicModelBuilderTest {
     void configurationMistakesAreRejectedWithAClearMessage() {
         assertThatThrownBy(() -> AnthropicModel.builder().apiKey("  ").build())
                 .isInstanceOf(ReinException.class).hasMessageContaining("ANTHROPIC_API_KEY");
+        assertThatThrownBy(() -> AnthropicModel.builder().authToken("").build())
+                .isInstanceOf(ReinException.class).hasMessageContaining("ANTHROPIC_AUTH_TOKEN");
         assertThatThrownBy(() -> AnthropicModel.builder().baseUrl("api.example.com").build())
                 .isInstanceOf(ReinException.class).hasMessageContaining("http://");
         assertThatThrownBy(() -> AnthropicModel.builder().requestTimeout(Duration.ZERO).build())
