@@ -10,14 +10,17 @@ import dev.rein.provider.ProviderConfig;
 /**
  * The Anthropic Messages API as a {@link ModelProvider} named {@value #NAME}, registered for
  * {@link java.util.ServiceLoader}. It builds an {@link AnthropicModel} from {@code ANTHROPIC_API_KEY}
- * and, when set, {@code ANTHROPIC_BASE_URL} (settings {@code api_key} and {@code base_url} win),
- * checking both so a wrong setting is a one-line error before any request.
+ * and/or {@code ANTHROPIC_AUTH_TOKEN} and, when set, {@code ANTHROPIC_BASE_URL} (settings
+ * {@code api_key}, {@code auth_token} and {@code base_url} win), checking them so a missing or wrong
+ * setting is a one-line error before any request.
  */
 public final class AnthropicProvider implements ModelProvider {
     public static final String NAME = "anthropic";
     /** The model used when none is given. */
     public static final String DEFAULT_MODEL = "claude-sonnet-5";
     public static final String API_KEY = "ANTHROPIC_API_KEY";
+    /** A bearer token, for gateways that expect {@code Authorization: Bearer} (the SDKs read it too). */
+    public static final String AUTH_TOKEN = "ANTHROPIC_AUTH_TOKEN";
     public static final String BASE_URL = "ANTHROPIC_BASE_URL";
     /** Cache writes cost 1.25x input for a 5-minute entry and 2x for a 1-hour entry. */
     public static final PriceTable PRICES = PriceTable.empty()
@@ -28,7 +31,8 @@ public final class AnthropicProvider implements ModelProvider {
             .with("claude-opus-4-5", price("5.00", "0.50", "25.00"))
             .with("claude-opus-4-1", price("15.00", "1.50", "75.00"));
     static final String MISSING_KEY = API_KEY + " is not set: set it with 'export " + API_KEY
-            + "=<your key>' (create one at https://console.anthropic.com/settings/keys), or try './rein demo', which needs no key";
+            + "=<your key>' (create one at https://console.anthropic.com/settings/keys), or " + AUTH_TOKEN
+            + " for a gateway that takes a bearer token, or try './rein demo', which needs no key";
 
     /** A price with Anthropic's cache write rates derived from the input price. */
     public static ModelPrice price(String input, String cacheRead, String output) {
@@ -54,13 +58,18 @@ public final class AnthropicProvider implements ModelProvider {
 
     @Override
     public Model create(ProviderConfig config) {
-        String key = config.value("api_key", API_KEY).orElseThrow(() -> new ReinException(MISSING_KEY));
+        // Either credential will do, as for the SDKs: a gateway may take only a bearer token.
+        String key = config.value("api_key", API_KEY).orElse(null);
+        String token = config.value("auth_token", AUTH_TOKEN).orElse(null);
+        if (key == null && token == null) {
+            throw new ReinException(MISSING_KEY);
+        }
         String baseUrl = config.value("base_url", BASE_URL).orElse("");
         if (!baseUrl.isEmpty() && !baseUrl.startsWith("http://") && !baseUrl.startsWith("https://")) {
             throw new ReinException(BASE_URL + " must be an http:// or https:// URL, was '" + baseUrl
                     + "'; unset it to use the public API");
         }
         // Always explicit: the SDK would otherwise read an empty ANTHROPIC_BASE_URL itself and fail at the first call.
-        return AnthropicModel.builder().apiKey(key).baseUrl(baseUrl.isEmpty() ? AnthropicModel.DEFAULT_BASE_URL : baseUrl).build();
+        return AnthropicModel.builder().apiKey(key).authToken(token).baseUrl(baseUrl.isEmpty() ? AnthropicModel.DEFAULT_BASE_URL : baseUrl).build();
     }
 }

@@ -6,9 +6,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.rein.ReinException;
 import dev.rein.budget.ModelPrice;
 import dev.rein.budget.PriceTable;
+import dev.rein.model.Message;
+import dev.rein.model.Model;
+import dev.rein.model.ModelCallContext;
+import dev.rein.model.ModelRequest;
+import dev.rein.model.StreamObserver;
 import dev.rein.model.Usage;
 import dev.rein.provider.ModelProvider;
 import dev.rein.provider.ProviderConfig;
+import dev.rein.testkit.FakeMessagesServer;
+import dev.rein.testkit.FakeReply;
+import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -46,6 +54,22 @@ class AnthropicProviderTest {
         }
         assertThatThrownBy(() -> ModelProvider.require("nope")).isInstanceOf(ReinException.class)
                 .hasMessageContaining("no model provider named 'nope'").hasMessageContaining("anthropic");
+    }
+
+    @Test
+    void anAuthTokenAloneIsEnoughForAGatewayThatTakesABearerToken() throws Exception {
+        try (FakeMessagesServer server = FakeMessagesServer.start()) {
+            Model model = new AnthropicProvider().create(ProviderConfig.of(Map.of(
+                    "ANTHROPIC_AUTH_TOKEN", "gateway-token", "ANTHROPIC_BASE_URL", server.baseUrl())));
+            try (AnthropicModel anthropic = (AnthropicModel) model) {
+                server.enqueue(FakeReply.text("ok"));
+                anthropic.call(ModelRequest.builder("claude-test").maxTokens(16).addMessage(Message.user("hi")).build(),
+                        new ModelCallContext(Instant.now().plusSeconds(30), StreamObserver.NONE));
+            }
+            assertThat(server.lastRequest().header("authorization")).isEqualTo("Bearer gateway-token");
+        }
+        assertThatThrownBy(() -> new AnthropicProvider().create(ProviderConfig.of(Map.of())))
+                .isInstanceOf(ReinException.class).hasMessageContaining("ANTHROPIC_AUTH_TOKEN");
     }
 
     @Test
