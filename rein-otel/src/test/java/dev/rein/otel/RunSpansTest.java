@@ -283,6 +283,26 @@ class RunSpansTest {
     }
 
     @Test
+    void withoutOptInAFailedSpansStatusDescriptionDoesNotRepeatItsErrorType() {
+        // Recording errors: "It's NOT RECOMMENDED to duplicate status code or error.type in span status description."
+        Tool failing = Tool.builder("status").description("Tells an order's status.").inputSchema(LOOKUP_SCHEMA).risk(Risk.READ)
+                .handler((args, ctx) -> ToolOutput.error("the orders database is down")).build();
+        agent(ScriptedModel.of(toolCalls(call("status", "{\"id\":\"A-1\"}"), call("lookup", "{\"order\":7}")),
+                ScriptedModel.fail(new ModelException(ModelException.Kind.AUTHENTICATION, 401, "invalid x-api-key"))))
+                .tools(failing).build().run("where is A-1?");
+
+        List<SpanData> failed = OTEL.getSpans().stream().filter(s -> s.getStatus().getStatusCode() == StatusCode.ERROR).toList();
+        assertThat(failed).extracting(SpanData::getName)
+                .containsExactlyInAnyOrder("execute_tool status", "execute_tool lookup", "chat test-model", "invoke_agent rein");
+        assertThat(failed).allSatisfy(span -> assertThat(span.getStatus().getDescription()).as(span.getName())
+                .doesNotContainIgnoringCase(span.getAttributes().get(GenAiConventions.ERROR_TYPE)));
+        assertThat(failed).filteredOn(span -> !span.getName().startsWith("invoke_agent")).allSatisfy(span ->
+                assertThat(span.getStatus().getDescription()).as("no content without the opt-in: " + span.getName()).isEmpty());
+        assertThat(one("invoke_agent rein").getStatus().getDescription()).as("the run's own message")
+                .contains("invalid x-api-key");
+    }
+
+    @Test
     void callsTheStallGuardBlocksHaveSpansAndTheInterventionsAreEventsAndCounted() {
         ScriptedModel.Turn same = toolCalls(call("lookup", "{\"id\":\"A-1\"}"));
         ScriptedModel model = ScriptedModel.of(same, same, same, same, same, text("never"));

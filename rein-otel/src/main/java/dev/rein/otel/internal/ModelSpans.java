@@ -18,7 +18,6 @@ import io.opentelemetry.api.common.AttributesBuilder;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanBuilder;
 import io.opentelemetry.api.trace.SpanKind;
-import io.opentelemetry.api.trace.StatusCode;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -144,16 +143,20 @@ final class ModelSpans {
         if (e.httpStatus() > 0 && open != null) {
             open.setAttribute(GenAiConventions.HTTP_RESPONSE_STATUS_CODE, (long) e.httpStatus());
         }
-        endOpen(e.time(), errorType(e.errorKind(), e.httpStatus()), run.capture() ? e.message() : e.errorKind());
+        // The provider's message only with the opt-in; without it the description would repeat error.type.
+        endOpen(e.time(), errorType(e.errorKind(), e.httpStatus()), run.capture() ? e.message() : null);
     }
 
-    /** Ends a call the run gave up on without a model event (its deadline passed, it was cancelled). */
+    /**
+     * Ends a call the run gave up on without a model event (its deadline passed, it was cancelled),
+     * or that failed; {@code description} is null when there is nothing to say beyond the error type.
+     */
     synchronized void endOpen(Instant time, String errorType, String description) {
         if (open == null) {
             return;
         }
         open.setAttribute(ERROR_TYPE, errorType);
-        open.setStatus(StatusCode.ERROR, description);
+        ErrorStatus.set(open, description);
         open.end(time);
         run.telemetry().withdrawChat();
         run.telemetry().instruments.failedModelCall(run.providerName(), openModel, errorType, Duration.between(openedAt, time).toMillis() / 1000.0);

@@ -17,7 +17,6 @@ import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanBuilder;
 import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.SpanKind;
-import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.context.Context;
 import java.time.Instant;
 import java.util.Map;
@@ -265,7 +264,7 @@ final class RunTelemetry implements RunListener {
         usage.record(span);
         if (e.status() == RunStatus.FAILED) {
             span.setAttribute(GenAiConventions.ERROR_TYPE, e.reason());
-            span.setStatus(StatusCode.ERROR, e.message() == null ? e.reason() : e.message());
+            ErrorStatus.set(span, e.message()); // the reason is error.type already
         }
         if (capture() && e.answer() != null && !e.answer().isEmpty()) {
             span.setAttribute(GenAiConventions.OUTPUT_MESSAGES, Content.answer(e.answer(), FinishReasons.ofRun(e.status(), e.reason())));

@@ -94,7 +94,8 @@ final class ToolSpans {
         if (e.isError()) {
             // A handler's own error result has no error class: the conventions' fallback value.
             span.setAttribute(ERROR_TYPE, "NONE".equals(e.errorClass()) ? "_OTHER" : e.errorClass().toLowerCase(Locale.ROOT));
-            span.setStatus(StatusCode.ERROR, run.capture() ? e.content() : e.errorClass());
+            // The tool's own words only with the opt-in; without it the description would repeat error.type.
+            ErrorStatus.set(span, run.capture() ? e.content() : null);
         } else if (run.capture()) {
             span.setAttribute(TOOL_CALL_RESULT, e.content());
         }
