@@ -180,6 +180,23 @@ class RunSpansTest {
     }
 
     @Test
+    void everyCallOfAKnownToolHasItsDescriptionAlsoWhenRefusedOrBlocked() {
+        // execute_tool span: gen_ai.tool.description is recommended "if available"; the model was offered it.
+        ScriptedModel.Turn same = toolCalls(call("lookup", "{\"id\":\"A-1\"}"));
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("lookup", "{\"order\":7}"), call("delete_everything", "{}")),
+                same, same, same, same, same, text("never"));
+        agent(model).build().run("where is A-1?");
+
+        List<SpanData> lookups = named("execute_tool lookup");
+        assertThat(lookups).extracting(t -> t.getAttributes().get(ReinConventions.TOOL_OUTCOME))
+                .contains("refused", "success", "blocked");
+        assertThat(lookups).allSatisfy(t -> assertThat(t.getAttributes().get(GenAiConventions.TOOL_DESCRIPTION))
+                .as(t.getAttributes().get(ReinConventions.TOOL_OUTCOME)).isEqualTo("Looks an order up."));
+        assertThat(one("execute_tool delete_everything").getAttributes().get(GenAiConventions.TOOL_DESCRIPTION))
+                .as("the agent has no such tool").isNull();
+    }
+
+    @Test
     void aCallOfAnUnknownToolIsRefusedAndHasNoRisk() {
         ScriptedModel model = ScriptedModel.of(toolCalls(call("delete_everything", "{}")), text("I cannot do that."));
         agent(model).build().run("delete everything");

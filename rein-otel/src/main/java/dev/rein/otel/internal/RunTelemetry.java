@@ -89,7 +89,10 @@ final class RunTelemetry implements RunListener {
         switch (event) {
             case TraceEvent.RunStarted e -> started(e);
             case TraceEvent.RunResumed e -> resumed(e);
-            case TraceEvent.ModelRequested e -> model.requested(e);
+            case TraceEvent.ModelRequested e -> {
+                tools.offered(e.request().tools());
+                model.requested(e);
+            }
             case TraceEvent.ModelResponded e -> {
                 model.responded(e);
                 usage.add(e.usage());

@@ -9,6 +9,7 @@ import static dev.rein.otel.GenAiConventions.TOOL_NAME;
 import static dev.rein.otel.GenAiConventions.TOOL_TYPE;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.model.ToolDefinition;
 import dev.rein.model.ToolUseBlock;
 import dev.rein.otel.GenAiConventions;
 import dev.rein.otel.ReinConventions;
@@ -16,6 +17,7 @@ import dev.rein.tool.Tool;
 import dev.rein.trace.TraceEvent;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanBuilder;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import java.time.Duration;
@@ -36,6 +38,12 @@ final class ToolSpans {
     private final Map<String, Span> open = new ConcurrentHashMap<>();
     /** The calls of the latest model response, by id: their names and arguments for spans made after the fact. */
     private final Map<String, ToolUseBlock> proposed = new ConcurrentHashMap<>();
+    /**
+     * The descriptions of the tools offered to the model, by name: a call refused before the
+     * executor resolves its tool (invalid arguments) or blocked by the stall guard still names a
+     * tool whose description is known, which the conventions recommend on its span.
+     */
+    private final Map<String, String> descriptions = new ConcurrentHashMap<>();
     /** Decisions announced when a run resumes, added to the call's span once it runs. */
     private final Map<String, TraceEvent.ApprovalDecided> decisions = new ConcurrentHashMap<>();
 
@@ -45,6 +53,15 @@ final class ToolSpans {
 
     Span span(String callId) {
         return open.get(callId);
+    }
+
+    /** The tools a model request offers; a later request's definition of a name wins. */
+    void offered(List<ToolDefinition> tools) {
+        tools.forEach(t -> {
+            if (t.description() != null && !t.description().isBlank()) {
+                descriptions.put(t.name(), t.description());
+            }
+        });
     }
 
     void proposed(List<ToolUseBlock> uses) {
@@ -158,7 +175,7 @@ final class ToolSpans {
     }
 
     private Span start(String callId, String tool, Instant time, JsonNode arguments) {
-        Span span = run.telemetry().tracer.spanBuilder(GenAiConventions.OPERATION_EXECUTE_TOOL + " " + tool)
+        SpanBuilder b = run.telemetry().tracer.spanBuilder(GenAiConventions.OPERATION_EXECUTE_TOOL + " " + tool)
                 .setParent(run.context())
                 .setSpanKind(SpanKind.INTERNAL)
                 .setStartTimestamp(time)
@@ -166,8 +183,12 @@ final class ToolSpans {
                 .setAttribute(TOOL_NAME, tool)
                 .setAttribute(TOOL_CALL_ID, callId)
                 .setAttribute(TOOL_TYPE, GenAiConventions.TOOL_TYPE_FUNCTION)
-                .setAttribute(GenAiConventions.CONVERSATION_ID, run.runId())
-                .startSpan();
+                .setAttribute(GenAiConventions.CONVERSATION_ID, run.runId());
+        String description = tool == null ? null : descriptions.get(tool);
+        if (description != null) {
+            b.setAttribute(GenAiConventions.TOOL_DESCRIPTION, description);
+        }
+        Span span = b.startSpan();
         if (run.capture() && arguments != null) {
             span.setAttribute(TOOL_CALL_ARGUMENTS, Content.json(arguments));
         }
