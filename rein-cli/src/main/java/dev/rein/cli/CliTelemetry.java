@@ -1,6 +1,8 @@
 package dev.rein.cli;
 
 import dev.rein.agent.Agent;
+import dev.rein.anthropic.AnthropicModel;
+import dev.rein.openai.OpenAiModel;
 import dev.rein.otel.ReinTelemetry;
 import dev.rein.otel.SpanLinkStore;
 import dev.rein.trace.RunListener;
@@ -34,6 +36,9 @@ final class CliTelemetry implements AutoCloseable {
             "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT", "OTEL_TRACES_EXPORTER", "OTEL_METRICS_EXPORTER");
     private static final List<String> PROTOCOLS = List.of("OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL",
             "OTEL_EXPORTER_OTLP_METRICS_PROTOCOL");
+    /** The servers the bundled providers call when no base URL is set. */
+    private static final Map<String, String> DEFAULT_SERVERS = Map.of(
+            "anthropic", AnthropicModel.DEFAULT_BASE_URL, "openai", OpenAiModel.DEFAULT_BASE_URL);
     /** Below the grace a cancelled run has to wind down on Ctrl-C ({@link CancelOnInterrupt#GRACE}). */
     private static final long FLUSH_SECONDS = 5;
 
@@ -117,12 +122,13 @@ final class CliTelemetry implements AutoCloseable {
 
     /**
      * The model API's address for {@code server.*}: the provider's {@code <PROVIDER>_BASE_URL}
-     * (e.g. ANTHROPIC_BASE_URL), else the Anthropic API for the default provider; unknown otherwise.
+     * (e.g. ANTHROPIC_BASE_URL), else the public API a bundled provider calls without one;
+     * unknown for other providers.
      */
-    private static Optional<URI> modelServer(Map<String, String> env, String provider) {
+    static Optional<URI> modelServer(Map<String, String> env, String provider) {
         String base = env.getOrDefault(provider.toUpperCase(Locale.ROOT).replaceAll("[^A-Z0-9]", "_") + "_BASE_URL", "").strip();
         if (base.isEmpty()) {
-            return ProviderModels.DEFAULT_PROVIDER.equals(provider) ? Optional.of(URI.create("https://api.anthropic.com")) : Optional.empty();
+            return Optional.ofNullable(DEFAULT_SERVERS.get(provider)).map(URI::create);
         }
         try {
             URI uri = URI.create(base);

@@ -3,8 +3,12 @@ package dev.rein.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.rein.testkit.ScriptedModel;
+import io.opentelemetry.proto.common.v1.AnyValue;
+import io.opentelemetry.proto.trace.v1.Span;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -53,6 +57,23 @@ class CliTelemetryTest {
         try (CliTelemetry off = CliTelemetry.from(cli(Map.of()), CliHome.of(Map.of("REIN_HOME", dir.toString())))) {
             dev.rein.agent.Agent.Builder builder = dev.rein.agent.Agent.builder();
             assertThat(off.install(builder)).isSameAs(builder);
+        }
+    }
+
+    @Test
+    void withoutABaseUrlTheOpenAiProvidersChatSpansNameThePublicApiAsTheirServer() throws Exception {
+        // Inference span: server.address recommended, server.port conditionally required when the address is set.
+        try (OtlpReceiver otlp = OtlpReceiver.start()) {
+            try (CliTelemetry telemetry = CliTelemetry.from(cli(Map.of("REIN_PROVIDER", "openai",
+                    "OTEL_EXPORTER_OTLP_ENDPOINT", otlp.endpoint())), CliHome.of(Map.of("REIN_HOME", dir.toString())))) {
+                telemetry.install(dev.rein.agent.Agent.builder().model(ScriptedModel.of(ScriptedModel.text("hi")))
+                        .modelName(ScriptedModel.DEFAULT_NAME).prices(ScriptedModel.PRICES)).build().run("say hi");
+            }
+            otlp.awaitUntil(() -> otlp.spans().stream().anyMatch(s -> s.getName().startsWith("chat ")), Duration.ofSeconds(10));
+            Span chat = otlp.spans().stream().filter(s -> s.getName().startsWith("chat ")).findFirst().orElseThrow();
+            assertThat(OtlpReceiver.attribute(chat.getAttributesList(), "server.address").map(AnyValue::getStringValue))
+                    .contains("api.openai.com");
+            assertThat(OtlpReceiver.attribute(chat.getAttributesList(), "server.port").map(AnyValue::getIntValue)).contains(443L);
         }
     }
 
