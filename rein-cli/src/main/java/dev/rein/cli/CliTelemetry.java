@@ -15,6 +15,7 @@ import io.opentelemetry.sdk.autoconfigure.spi.ConfigProperties;
 import io.opentelemetry.sdk.autoconfigure.spi.ConfigurationException;
 import java.net.URI;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -34,8 +35,6 @@ final class CliTelemetry implements AutoCloseable {
     static final String CAPTURE_CONTENT = "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT";
     private static final List<String> TURNED_ON_BY = List.of("OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
             "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT", "OTEL_TRACES_EXPORTER", "OTEL_METRICS_EXPORTER");
-    private static final List<String> PROTOCOLS = List.of("OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL",
-            "OTEL_EXPORTER_OTLP_METRICS_PROTOCOL");
     /** The servers the bundled providers call when no base URL is set. */
     private static final Map<String, String> DEFAULT_SERVERS = Map.of(
             "anthropic", AnthropicModel.DEFAULT_BASE_URL, "openai", OpenAiModel.DEFAULT_BASE_URL);
@@ -58,8 +57,9 @@ final class CliTelemetry implements AutoCloseable {
         if (!configured(env)) {
             return new CliTelemetry(null, null);
         }
-        for (String name : PROTOCOLS) {
-            if ("grpc".equalsIgnoreCase(env.getOrDefault(name, "").strip())) {
+        for (String signal : List.of("TRACES", "METRICS")) {
+            String name = grpcProtocol(env, signal);
+            if (name != null) {
                 throw new UsageException(name + "=grpc is not supported: rein sends OTLP over HTTP with the JDK's own client;"
                         + " set " + name + "=http/protobuf and point OTEL_EXPORTER_OTLP_ENDPOINT at the collector's HTTP port (usually 4318)");
             }
@@ -83,6 +83,21 @@ final class CliTelemetry implements AutoCloseable {
         modelServer(env, provider).ifPresent(builder::server);
         ReinTelemetry telemetry = builder.build();
         return new CliTelemetry(sdk, telemetry);
+    }
+
+    /**
+     * The variable that asks for OTLP over gRPC for {@code signal} (TRACES, METRICS), or null: the
+     * signal's own OTEL_EXPORTER_OTLP_{SIGNAL}_PROTOCOL wins over OTEL_EXPORTER_OTLP_PROTOCOL, and a
+     * signal whose exporter is not OTLP (none, say) sends nothing over it.
+     */
+    private static String grpcProtocol(Map<String, String> env, String signal) {
+        String exporters = env.getOrDefault("OTEL_" + signal + "_EXPORTER", "").strip();
+        if (!exporters.isEmpty() && Arrays.stream(exporters.split(",")).map(String::strip).noneMatch("otlp"::equalsIgnoreCase)) {
+            return null;
+        }
+        String own = "OTEL_EXPORTER_OTLP_" + signal + "_PROTOCOL";
+        String name = env.getOrDefault(own, "").isBlank() ? "OTEL_EXPORTER_OTLP_PROTOCOL" : own;
+        return "grpc".equalsIgnoreCase(env.getOrDefault(name, "").strip()) ? name : null;
     }
 
     static boolean configured(Map<String, String> env) {

@@ -1,6 +1,7 @@
 package dev.rein.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rein.testkit.ScriptedModel;
@@ -50,6 +51,23 @@ class CliTelemetryTest {
         assertThatThrownBy(() -> CliTelemetry.from(cli(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://c:4317",
                 "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "grpc")), home))
                 .isInstanceOf(UsageException.class).hasMessageContaining("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL=grpc is not supported");
+    }
+
+    @Test
+    void aSignalsOwnProtocolWinsOverTheGeneralOneSoGrpcIsRefusedOnlyWhereItWouldBeUsed() {
+        // SDK environment variables: OTEL_EXPORTER_OTLP_{SIGNAL}_PROTOCOL takes precedence over OTEL_EXPORTER_OTLP_PROTOCOL.
+        CliHome home = CliHome.of(Map.of("REIN_HOME", dir.toString()));
+        assertThatCode(() -> CliTelemetry.from(cli(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318",
+                "OTEL_EXPORTER_OTLP_PROTOCOL", "grpc", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "http/protobuf",
+                "OTEL_EXPORTER_OTLP_METRICS_PROTOCOL", "http/protobuf")), home).close())
+                .as("both signals over HTTP").doesNotThrowAnyException();
+        assertThatCode(() -> CliTelemetry.from(cli(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318",
+                "OTEL_EXPORTER_OTLP_METRICS_PROTOCOL", "grpc", "OTEL_METRICS_EXPORTER", "none")), home).close())
+                .as("no metrics exported at all").doesNotThrowAnyException();
+        assertThatThrownBy(() -> CliTelemetry.from(cli(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4317",
+                "OTEL_EXPORTER_OTLP_PROTOCOL", "grpc", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "http/protobuf")), home))
+                .isInstanceOf(UsageException.class)
+                .hasMessageStartingWith("OTEL_EXPORTER_OTLP_PROTOCOL=grpc is not supported").as("metrics would still use gRPC");
     }
 
     @Test
