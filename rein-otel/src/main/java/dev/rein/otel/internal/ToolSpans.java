@@ -44,6 +44,8 @@ final class ToolSpans {
      * tool whose description is known, which the conventions recommend on its span.
      */
     private final Map<String, String> descriptions = new ConcurrentHashMap<>();
+    /** The list {@link #offered} read last: a run offers the same immutable list at every step. */
+    private volatile List<ToolDefinition> lastOffered;
     /** Decisions announced when a run resumes, added to the call's span once it runs. */
     private final Map<String, TraceEvent.ApprovalDecided> decisions = new ConcurrentHashMap<>();
 
@@ -57,6 +59,10 @@ final class ToolSpans {
 
     /** The tools a model request offers; a later request's definition of a name wins. */
     void offered(List<ToolDefinition> tools) {
+        if (tools == lastOffered) {
+            return;
+        }
+        lastOffered = tools;
         tools.forEach(t -> {
             if (t.description() != null && !t.description().isBlank()) {
                 descriptions.put(t.name(), t.description());
