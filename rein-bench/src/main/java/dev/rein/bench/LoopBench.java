@@ -30,6 +30,11 @@ public final class LoopBench {
             List<Double> wakeups = new ArrayList<>();
             for (int b = 0; b < Math.max(1, measured / BATCH); b++) {
                 System.gc();
+                // A full collection arms the JIT's entry barrier of every compiled method, and the
+                // first call of each after it pays for that: unmeasured, or each batch would carry
+                // a cost that grows with the client's code size and that a JVM pays only once per
+                // marking cycle in production.
+                check(client.run(), steps, name);
                 Meter.Sample before = Meter.sample();
                 int calls = 0;
                 for (int i = 0; i < BATCH; i++) {
