@@ -42,7 +42,8 @@ public final class McpToolset implements ToolSource, AutoCloseable {
     private final List<ServerConnection> connections;
     /** The current tools by Rein name, updated when a server's tool list changes. */
     private final Map<String, ToolAdapter.Adapted> current = Collections.synchronizedMap(new LinkedHashMap<>());
-    private final Map<String, String> owner = new ConcurrentHashMap<>();
+    /** Which server's tool each Rein name stands for. */
+    private final Map<String, Owner> owner = new ConcurrentHashMap<>();
     /** Counts the tool-list changes taken up; raised after {@link #current} is complete again. */
     private final AtomicLong version = new AtomicLong();
     private final Map<String, String> secrets;
@@ -115,14 +116,13 @@ public final class McpToolset implements ToolSource, AutoCloseable {
                 continue;
             }
             String name = ToolAdapter.reinName(server, tool.name());
-            String other = owner.putIfAbsent(name, server.name());
-            if (other != null && !other.equals(server.name())) {
+            Owner mine = new Owner(server.name(), tool.name());
+            Owner other = owner.putIfAbsent(name, mine);
+            if (other != null && !other.equals(mine)) {
                 if (strict) {
-                    throw new McpConfigException("MCP servers '" + other + "' and '" + server.name() + "' both offer a tool named '" + name
-                            + "'; give one of them a \"prefix\" (e.g. \"prefix\": \"" + server.name().replaceAll("[^A-Za-z0-9]", "_")
-                            + "_\") or add the tool to its \"deny\" list");
+                    throw clash(name, other, mine);
                 }
-                continue;
+                continue; // announced later: left out, the tool that had the name keeps it
             }
             try {
                 current.put(name, ToolAdapter.adapt(server, connection, tool, strict, this::riskOf));
@@ -130,9 +130,25 @@ public final class McpToolset implements ToolSource, AutoCloseable {
                 if (strict) {
                     throw e;
                 }
-                owner.remove(name, server.name()); // a tool Rein cannot use, announced later: left out, not fatal
+                owner.remove(name, mine); // a tool Rein cannot use, announced later: left out, not fatal
             }
         }
+    }
+
+    /** The tool of {@code server} named {@code mcpName} by the server. */
+    private record Owner(String server, String mcpName) {}
+
+    /** Two tools would get the same Rein name: which they are and what to do. */
+    private static McpConfigException clash(String name, Owner first, Owner second) {
+        if (!first.server().equals(second.server())) {
+            return new McpConfigException("MCP servers '" + first.server() + "' and '" + second.server() + "' both offer a tool named '"
+                    + name + "'; give one of them a \"prefix\" (e.g. \"prefix\": \"" + second.server().replaceAll("[^A-Za-z0-9]", "_")
+                    + "_\") or add the tool to its \"deny\" list");
+        }
+        // Two names the server tells apart, made equal by Rein's name rules: calling one must never reach the other.
+        return new McpConfigException("MCP server '" + first.server() + "' offers tools '" + first.mcpName() + "' and '" + second.mcpName()
+                + "', which both become '" + name + "' as Rein tool names (characters other than letters, digits, '_' and '-' are"
+                + " replaced by '_', and names are cut at 64 characters); add one of them to its \"deny\" list");
     }
 
     private static void checkNamesExist(McpServerConfig server, List<McpSchema.Tool> tools, boolean strict) {
@@ -161,7 +177,7 @@ public final class McpToolset implements ToolSource, AutoCloseable {
         // the moment between, when a tool both lists offer would look dropped.
         synchronized (current) {
             owner.entrySet().removeIf(e -> {
-                boolean mine = e.getValue().equals(server.name());
+                boolean mine = e.getValue().server().equals(server.name());
                 if (mine) {
                     current.remove(e.getKey());
                 }

@@ -1,0 +1,68 @@
+package dev.rein.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.json.Json;
+import dev.rein.tool.Tool;
+import dev.rein.tool.ToolContext;
+import dev.rein.tool.ToolOutput;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiConsumer;
+import org.junit.jupiter.api.Test;
+
+/** How a server's tools and their results become what the model sees, against a server scripted from the protocol text. */
+class ToolMappingTest {
+    private final List<ScriptedStdioServer> started = new ArrayList<>();
+
+    private McpToolset start(String extraKeys, BiConsumer<ScriptedStdioServer, JsonNode> script) {
+        return McpToolset.start(McpTesting.config("scripted", "\"command\": \"scripted\"" + extraKeys), stdio -> {
+            ScriptedStdioServer server = new ScriptedStdioServer(script);
+            started.add(server);
+            return server;
+        });
+    }
+
+    /** A server offering {@code tools}, whose every call answers with {@code content} naming the tool called first. */
+    private static BiConsumer<ScriptedStdioServer, JsonNode> offering(List<Map<String, Object>> tools, List<Object> content) {
+        return (server, message) -> {
+            switch (message.path("method").asText()) {
+                case "initialize" -> server.initialized(message, "2025-06-18");
+                case "tools/list" -> server.result(message.get("id"), Map.of("tools", tools));
+                case "tools/call" -> {
+                    List<Object> answer = new ArrayList<>();
+                    answer.add(Map.of("type", "text", "text", "called " + message.at("/params/name").asText()));
+                    answer.addAll(content);
+                    server.result(message.get("id"), Map.of("content", answer));
+                }
+                default -> { }
+            }
+        };
+    }
+
+    private static ToolOutput invoke(McpToolset mcp, String name) throws Exception {
+        Tool tool = mcp.tools().stream().filter(t -> t.name().equals(name)).findFirst().orElseThrow();
+        return (ToolOutput) tool.handler().handle(Json.parse("{}"), ToolContext.standalone("c-" + name));
+    }
+
+    @Test
+    void twoToolsOfOneServerThatReinNamesAlikeAreRefusedAtStartNotOneSilentlyReplacingTheOther() throws Exception {
+        // Both are valid MCP tool names (dots are allowed); Rein's tool names allow no dot.
+        List<Map<String, Object>> tools = List.of(
+                Map.of("name", "get.item", "description", "Reads an item.", "inputSchema", Map.of("type", "object"),
+                        "annotations", Map.of("readOnlyHint", true)),
+                Map.of("name", "get_item", "description", "Takes an item away.", "inputSchema", Map.of("type", "object")));
+        assertThatThrownBy(() -> start("", offering(tools, List.of())).close()).isInstanceOf(McpConfigException.class)
+                .hasMessageContaining("MCP server 'scripted' offers tools 'get.item' and 'get_item', which both become 'get_item'")
+                .hasMessageContaining("\"deny\"");
+        assertThat(started.getFirst().onExit()).isDone();
+
+        try (McpToolset mcp = start(", \"deny\": [\"get_item\"]", offering(tools, List.of()))) {
+            assertThat(mcp.describe()).singleElement().satisfies(info -> assertThat(info.mcpName()).isEqualTo("get.item"));
+            assertThat(invoke(mcp, "get_item").content()).isEqualTo("called get.item");
+        }
+    }
+}
