@@ -123,6 +123,34 @@ class HttpProtocolTest {
         }
     }
 
+    @Test
+    void aResponseStreamClosedAfterAnEventIdIsPolledWithGetFromTheLastEventIdAfterTheRetryTime() throws Exception {
+        try (ScriptedHttpServer server = new ScriptedHttpServer(); McpToolset mcp = start(server, "")) {
+            ToolOutput output = invoke(mcp, "polled", "k-polled", Duration.ofSeconds(10));
+            assertThat(output.isError()).as(output.content()).isFalse();
+            assertThat(output.content()).isEqualTo("polled");
+            ScriptedHttpServer.Received call = server.rpc("tools/call").getFirst();
+            List<ScriptedHttpServer.Received> polls = server.received.stream().filter(r -> r.lastEventId() != null).toList();
+            // The first poll resumes from the POST stream's priming event, the second from the first poll's.
+            assertThat(polls).as(server.received.toString()).hasSize(2);
+            assertThat(polls.get(0).lastEventId()).startsWith("e");
+            assertThat(polls.get(1).lastEventId()).isEqualTo(polls.get(0).lastEventId() + "-2");
+            assertThat(polls).allSatisfy(r -> {
+                assertThat(r.httpMethod()).isEqualTo("GET");
+                assertThat(r.sessionId()).isEqualTo("s1");
+                assertThat(r.protocolVersion()).isEqualTo(ScriptedHttpServer.VERSION);
+                assertThat(r.accept()).contains("text/event-stream");
+            });
+            // The protocol makes waiting the retry time the server set a MUST.
+            assertThat(Duration.between(call.at(), polls.get(0).at())).isGreaterThanOrEqualTo(Duration.ofMillis(ScriptedHttpServer.RETRY_MILLIS));
+            assertThat(Duration.between(polls.get(0).at(), polls.get(1).at()))
+                    .isGreaterThanOrEqualTo(Duration.ofMillis(ScriptedHttpServer.RETRY_MILLIS));
+            // The session goes on as before.
+            assertThat(invoke(mcp, "echo").content()).isEqualTo("done");
+            assertThat(server.rpc("initialize")).hasSize(1);
+        }
+    }
+
     private static void awaitRpc(ScriptedHttpServer server, String method) throws InterruptedException {
         Instant until = Instant.now().plus(Duration.ofSeconds(5));
         while (server.rpc(method).isEmpty() && Instant.now().isBefore(until)) {

@@ -17,8 +17,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A streamable HTTP MCP server written by hand from the protocol text, recording every request,
  * so a test sees exactly which methods and headers the client sends. It negotiates
- * {@link #VERSION}, hands out session ids {@code s1}, {@code s2}, … and offers tools {@code echo}
- * and {@code slow} (answers after two seconds).
+ * {@link #VERSION}, hands out session ids {@code s1}, {@code s2}, … and offers tools {@code echo},
+ * {@code slow} (answers after two seconds) and {@code polled} (answers by SSE polling).
  */
 final class ScriptedHttpServer implements AutoCloseable {
     static final String VERSION = "2025-06-18";
@@ -28,7 +28,7 @@ final class ScriptedHttpServer implements AutoCloseable {
      * tools/call's idempotency key from {@code _meta} (else null).
      */
     record Received(String httpMethod, String rpcMethod, String sessionId, String protocolVersion, String accept,
-                    String idempotencyKey) {}
+                    String idempotencyKey, String lastEventId, java.time.Instant at) {}
 
     final List<Received> received = new CopyOnWriteArrayList<>();
     private final AtomicInteger sessions = new AtomicInteger();
@@ -37,6 +37,16 @@ final class ScriptedHttpServer implements AutoCloseable {
     /** False: a server that hands out no session ids (and so needs none). */
     private final boolean sessionful;
     private volatile String liveSession;
+    /**
+     * Tool {@code polled} is answered by SSE polling: the POST's stream gets a priming event and is
+     * closed; a GET resuming from it gets another priming event and is closed; a GET resuming from
+     * that one gets the answer. {@link #RETRY_MILLIS} is the retry time each priming event sets.
+     */
+    static final long RETRY_MILLIS = 300;
+    /** Answers waiting for a GET resuming from the event id they are keyed by. */
+    private final Map<String, String> parked = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Event ids a GET resuming from is only primed again. */
+    private final java.util.Set<String> pollAgain = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final HttpServer server;
 
     ScriptedHttpServer() throws IOException {
@@ -67,9 +77,20 @@ final class ScriptedHttpServer implements AutoCloseable {
         String session = headers.getFirst("Mcp-Session-Id");
         JsonNode key = message == null ? null : message.at("/params/_meta/dev.rein~1idempotency-key");
         received.add(new Received(exchange.getRequestMethod(), method, session, headers.getFirst("MCP-Protocol-Version"),
-                headers.getFirst("Accept"), key == null || key.isMissingNode() ? null : key.asText()));
+                headers.getFirst("Accept"), key == null || key.isMissingNode() ? null : key.asText(), headers.getFirst("Last-Event-ID"),
+                java.time.Instant.now()));
         switch (exchange.getRequestMethod()) {
-            case "GET" -> send(exchange, 405, null, null);
+            case "GET" -> {
+                String last = headers.getFirst("Last-Event-ID");
+                String answer = last == null ? null : parked.remove(last);
+                if (last != null && pollAgain.remove(last)) {
+                    events(exchange, "id: " + last + "-2\nretry: " + RETRY_MILLIS + "\ndata: \n\n"); // nothing new yet: poll again
+                } else if (answer == null) {
+                    send(exchange, 405, null, null);
+                } else {
+                    events(exchange, "id: " + last + "-done\ndata: " + answer + "\n\n");
+                }
+            }
             case "DELETE" -> send(exchange, 200, null, null);
             default -> {
                 if (message == null || !message.has("id") || method == null) {
@@ -92,7 +113,7 @@ final class ScriptedHttpServer implements AutoCloseable {
                 }
                 switch (method) {
                     case "tools/list" -> send(exchange, 200, id, Map.of("tools", List.of(
-                            tool("echo"), tool("slow"))));
+                            tool("echo"), tool("slow"), tool("polled"))));
                     case "tools/call" -> {
                         if (forgetSessionOnCalls.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
                             liveSession = null;
@@ -101,6 +122,16 @@ final class ScriptedHttpServer implements AutoCloseable {
                         }
                         if ("slow".equals(message.at("/params/name").asText())) {
                             sleep(2000);
+                        }
+                        if ("polled".equals(message.at("/params/name").asText())) {
+                            // SSE polling (2025-11-25): prime the stream with an event id and a retry
+                            // time, close the connection, and give the answer to a GET resuming from it.
+                            String event = "e" + id.asText();
+                            pollAgain.add(event);
+                            parked.put(event + "-2", Json.write(Json.mapper().valueToTree(Map.of("jsonrpc", "2.0", "id", id, "result",
+                                    Map.of("content", List.of(Map.of("type", "text", "text", "polled")))))));
+                            events(exchange, "id: " + event + "\nretry: " + RETRY_MILLIS + "\ndata: \n\n");
+                            return;
                         }
                         send(exchange, 200, id, Map.of("content", List.of(Map.of("type", "text", "text", "done"))));
                     }
@@ -125,6 +156,16 @@ final class ScriptedHttpServer implements AutoCloseable {
                 .getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().set("Content-Type", "application/json");
         exchange.sendResponseHeaders(status, bytes.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+
+    /** Answers with an SSE stream holding {@code events}, then closes the connection. */
+    private static void events(HttpExchange exchange, String events) throws IOException {
+        byte[] bytes = events.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
+        exchange.sendResponseHeaders(200, bytes.length);
         try (OutputStream out = exchange.getResponseBody()) {
             out.write(bytes);
         }

@@ -36,6 +36,8 @@ final class CancellingTransport implements McpClientTransport {
     private final Runnable onToolsChanged;
     private final NegotiatedVersion version;
     private final Map<String, Object> callIds = new ConcurrentHashMap<>();
+    /** What the client does with a message from the server, once connected. */
+    private volatile Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> inbound;
     /** Per call's key: whether its request was refused for a session the server no longer knows. */
     private final Map<String, CompletableFuture<Boolean>> sessionLost = new ConcurrentHashMap<>();
 
@@ -111,13 +113,26 @@ final class CancellingTransport implements McpClientTransport {
 
     @Override
     public Mono<Void> connect(Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
-        return delegate.connect(received -> received.flatMap(message -> {
+        Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> inbound = received -> received.flatMap(message -> {
             version.received(message);
             if (message instanceof McpSchema.JSONRPCNotification n && McpSchema.METHOD_NOTIFICATION_TOOLS_LIST_CHANGED.equals(n.method())) {
                 return Mono.<McpSchema.JSONRPCMessage>fromRunnable(onToolsChanged);
             }
             return handler.apply(Mono.just(message));
-        }));
+        });
+        this.inbound = inbound;
+        return delegate.connect(inbound);
+    }
+
+    /**
+     * A message from the server that reached Rein outside the delegate transport (on a resumed
+     * response stream): handled as if the transport had received it.
+     */
+    void received(McpSchema.JSONRPCMessage message) {
+        Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> current = inbound;
+        if (current != null) {
+            current.apply(Mono.just(message)).subscribe(ignored -> {}, error -> {});
+        }
     }
 
     @Override

@@ -25,6 +25,8 @@ final class Session {
     final CancellingTransport transport;
     private final ServerProcess process;
     private final StdioTransport stdio;
+    /** For streamable HTTP: the client resuming response streams the server closed early; else null. */
+    private ResumingHttpClient resuming;
 
     private Session(CancellingTransport transport, Duration requestTimeout, ServerProcess process, StdioTransport stdio) {
         this.transport = transport;
@@ -54,14 +56,26 @@ final class Session {
             }
             case McpServerConfig.Http http -> {
                 NegotiatedVersion version = new NegotiatedVersion();
+                ResumingHttpClient.Builder clients = new ResumingHttpClient.Builder(requestTimeout);
                 HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport.builder(base(http.url()))
                         .endpoint(endpoint(http.url()))
                         .jsonMapper(mapper)
+                        .clientBuilder(clients)
                         .connectTimeout(Duration.ofSeconds(10))
                         .addHttpRequestCustomizer((request, method, uri, body, context) -> http.headers().forEach(request::setHeader))
                         .addAsyncHttpRequestCustomizer(version::customize)
                         .build();
-                yield new Session(new CancellingTransport(transport, onToolsChanged, version), requestTimeout, null, null);
+                CancellingTransport cancelling = new CancellingTransport(transport, onToolsChanged, version);
+                Session session = new Session(cancelling, requestTimeout, null, null);
+                session.resuming = clients.client();
+                session.resuming.deliverTo(message -> {
+                    try {
+                        cancelling.received(McpSchema.deserializeJsonRpcMessage(mapper, message));
+                    } catch (IOException | RuntimeException e) {
+                        session.breakWith("it sent an event that is not a JSON-RPC message: '" + StdioTransport.abbreviate(message) + "'");
+                    }
+                });
+                yield session;
             }
         };
     }
@@ -124,6 +138,9 @@ final class Session {
             client.closeGracefully().block(Duration.ofSeconds(3));
         } catch (RuntimeException e) {
             // closing anyway below
+        }
+        if (resuming != null) {
+            resuming.stopResuming();
         }
         if (stdio != null) {
             stdio.closeNow();

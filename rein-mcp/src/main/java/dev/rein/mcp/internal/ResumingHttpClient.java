@@ -1,0 +1,366 @@
+package dev.rein.mcp.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.json.Json;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.Authenticator;
+import java.net.CookieHandler;
+import java.net.ProxySelector;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Flow;
+import java.util.function.Consumer;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+
+/**
+ * The HTTP client of a streamable HTTP session, which resumes a request's SSE stream that the
+ * server closed before it held the answer. Protocol revision 2025-11-25 lets a server prime the
+ * stream with an event id and then close the connection at any time ("SSE polling"); the client
+ * should then reconnect with a {@code GET} carrying {@code Last-Event-ID}, after the {@code retry}
+ * time the server set, and the stream goes on there. The SDK's transport skips the priming event
+ * and never reconnects such a stream, so the call would wait for its timeout.
+ *
+ * <p>It watches every {@code POST} answered with {@code text/event-stream}, passing the bytes on
+ * unchanged: when that stream ends without a JSON-RPC response but with an event id, it asks for
+ * the rest with {@code GET} (the POST's headers: session id, protocol version, the configured
+ * headers) and hands each message that arrives to {@link #deliverTo}, polling again while the
+ * server keeps closing early, until the answer came, the limit passed, or the session closed.
+ */
+final class ResumingHttpClient extends HttpClient {
+    /** The wait before reconnecting when the server set no {@code retry} time. */
+    private static final long DEFAULT_RETRY_MILLIS = 1000;
+
+    private final HttpClient delegate;
+    private final Duration limit;
+    private volatile Consumer<String> messages = message -> {};
+    private volatile boolean closed;
+    private final Set<InputStream> resuming = ConcurrentHashMap.newKeySet();
+
+    private ResumingHttpClient(HttpClient delegate, Duration limit) {
+        this.delegate = delegate;
+        this.limit = limit;
+    }
+
+    /** Where the messages of resumed streams go, as JSON text. */
+    void deliverTo(Consumer<String> messages) {
+        this.messages = messages;
+    }
+
+    /** Stops every resumption (the session ended). */
+    void stopResuming() {
+        closed = true;
+        for (InputStream stream : resuming) {
+            try {
+                stream.close();
+            } catch (IOException e) {
+                // closing anyway
+            }
+        }
+    }
+
+    @Override
+    public <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest request, HttpResponse.BodyHandler<T> handler) {
+        return delegate.sendAsync(request, watched(request, handler));
+    }
+
+    @Override
+    public <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest request, HttpResponse.BodyHandler<T> handler,
+                                                            HttpResponse.PushPromiseHandler<T> pushPromiseHandler) {
+        return delegate.sendAsync(request, watched(request, handler), pushPromiseHandler);
+    }
+
+    @Override
+    public <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> handler) throws IOException, InterruptedException {
+        return delegate.send(request, watched(request, handler));
+    }
+
+    private <T> HttpResponse.BodyHandler<T> watched(HttpRequest request, HttpResponse.BodyHandler<T> handler) {
+        if (!"POST".equals(request.method())) {
+            return handler;
+        }
+        return info -> {
+            HttpResponse.BodySubscriber<T> body = handler.apply(info);
+            boolean stream = info.statusCode() / 100 == 2
+                    && info.headers().firstValue("Content-Type").orElse("").toLowerCase().contains("text/event-stream");
+            return stream ? new Watched<>(body, request) : body;
+        };
+    }
+
+    /** Passes a POST's event stream on unchanged, noting its last event id and whether the answer came. */
+    private final class Watched<T> implements HttpResponse.BodySubscriber<T> {
+        private final HttpResponse.BodySubscriber<T> downstream;
+        private final HttpRequest request;
+        private volatile boolean answered;
+        private final SseEvents events = new SseEvents(data -> answered |= isResponse(data));
+
+        Watched(HttpResponse.BodySubscriber<T> downstream, HttpRequest request) {
+            this.downstream = downstream;
+            this.request = request;
+        }
+
+        @Override
+        public void onSubscribe(Flow.Subscription subscription) {
+            downstream.onSubscribe(subscription);
+        }
+
+        @Override
+        public void onNext(List<ByteBuffer> item) {
+            item.forEach(events::feed);
+            downstream.onNext(item);
+        }
+
+        @Override
+        public void onError(Throwable throwable) {
+            downstream.onError(throwable);
+            ended();
+        }
+
+        @Override
+        public void onComplete() {
+            downstream.onComplete();
+            ended();
+        }
+
+        private void ended() {
+            String last = events.lastEventId();
+            if (!answered && last != null && !last.isEmpty() && !closed) {
+                Thread.ofVirtual().name("rein-mcp-resume").start(() -> resume(request, last, events.retryMillis()));
+            }
+        }
+
+        @Override
+        public CompletionStage<T> getBody() {
+            return downstream.getBody();
+        }
+    }
+
+    /** Reconnects with GET from {@code lastEventId} until the answer came, the server refuses, or time is up. */
+    private void resume(HttpRequest post, String lastEventId, Long retryMillis) {
+        Instant until = Instant.now().plus(limit);
+        String last = lastEventId;
+        Long retry = retryMillis;
+        boolean[] answered = {false};
+        while (!closed && !answered[0] && Instant.now().isBefore(until)) {
+            try {
+                // The protocol makes waiting the server's retry time a MUST; past the limit, the call has given up.
+                Duration wait = Duration.ofMillis(retry == null ? DEFAULT_RETRY_MILLIS : retry);
+                if (Instant.now().plus(wait).isAfter(until)) {
+                    return;
+                }
+                Thread.sleep(wait);
+                HttpRequest get = HttpRequest.newBuilder(post, (name, value) -> !name.equalsIgnoreCase("Content-Type")
+                                && !name.equalsIgnoreCase("Accept") && !name.equalsIgnoreCase("Last-Event-ID"))
+                        .GET()
+                        .header("Accept", "text/event-stream")
+                        .header("Last-Event-ID", last)
+                        .build();
+                HttpResponse<InputStream> response = delegate.send(get, HttpResponse.BodyHandlers.ofInputStream());
+                try (InputStream in = response.body()) {
+                    resuming.add(in);
+                    if (response.statusCode() / 100 != 2
+                            || !response.headers().firstValue("Content-Type").orElse("").toLowerCase().contains("text/event-stream")) {
+                        return; // the server cannot resume it: the call ends at its timeout, as any unanswered call
+                    }
+                    SseEvents events = new SseEvents(data -> {
+                        answered[0] |= isResponse(data);
+                        messages.accept(data);
+                    }, last, retry);
+                    byte[] buffer = new byte[8192];
+                    for (int n; (n = in.read(buffer)) >= 0; ) {
+                        events.feed(ByteBuffer.wrap(buffer, 0, n));
+                    }
+                    last = events.lastEventId() == null || events.lastEventId().isEmpty() ? last : events.lastEventId();
+                    retry = events.retryMillis();
+                } finally {
+                    resuming.remove(response.body());
+                }
+            } catch (InterruptedException e) {
+                return;
+            } catch (IOException | RuntimeException e) {
+                // a dropped connection: poll again while there is time
+            }
+        }
+    }
+
+    /** Whether {@code data} is a JSON-RPC response (the answer a request's stream ends with). */
+    private static boolean isResponse(String data) {
+        try {
+            JsonNode message = Json.mapper().readTree(data);
+            return message != null && message.has("id") && !message.has("method") && (message.has("result") || message.has("error"));
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public Optional<CookieHandler> cookieHandler() {
+        return delegate.cookieHandler();
+    }
+
+    @Override
+    public Optional<Duration> connectTimeout() {
+        return delegate.connectTimeout();
+    }
+
+    @Override
+    public Redirect followRedirects() {
+        return delegate.followRedirects();
+    }
+
+    @Override
+    public Optional<ProxySelector> proxy() {
+        return delegate.proxy();
+    }
+
+    @Override
+    public SSLContext sslContext() {
+        return delegate.sslContext();
+    }
+
+    @Override
+    public SSLParameters sslParameters() {
+        return delegate.sslParameters();
+    }
+
+    @Override
+    public Optional<Authenticator> authenticator() {
+        return delegate.authenticator();
+    }
+
+    @Override
+    public Version version() {
+        return delegate.version();
+    }
+
+    @Override
+    public Optional<Executor> executor() {
+        return delegate.executor();
+    }
+
+    @Override
+    public void shutdown() {
+        stopResuming();
+        delegate.shutdown();
+    }
+
+    @Override
+    public void shutdownNow() {
+        stopResuming();
+        delegate.shutdownNow();
+    }
+
+    @Override
+    public boolean awaitTermination(Duration duration) throws InterruptedException {
+        return delegate.awaitTermination(duration);
+    }
+
+    @Override
+    public boolean isTerminated() {
+        return delegate.isTerminated();
+    }
+
+    @Override
+    public void close() {
+        stopResuming();
+        delegate.close();
+    }
+
+    /**
+     * Builds the session's client for the SDK's transport, which configures it through a builder;
+     * {@link #client()} is the one built.
+     */
+    static final class Builder implements HttpClient.Builder {
+        private final HttpClient.Builder delegate = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1);
+        private final Duration limit;
+        private ResumingHttpClient built;
+
+        /** @param limit how long a stream is resumed for after its connection closed without the answer */
+        Builder(Duration limit) {
+            this.limit = limit;
+        }
+
+        /** The client built, or null before the transport built it. */
+        ResumingHttpClient client() {
+            return built;
+        }
+
+        @Override
+        public HttpClient build() {
+            built = new ResumingHttpClient(delegate.build(), limit);
+            return built;
+        }
+
+        @Override
+        public Builder cookieHandler(CookieHandler cookieHandler) {
+            delegate.cookieHandler(cookieHandler);
+            return this;
+        }
+
+        @Override
+        public Builder connectTimeout(Duration duration) {
+            delegate.connectTimeout(duration);
+            return this;
+        }
+
+        @Override
+        public Builder sslContext(SSLContext sslContext) {
+            delegate.sslContext(sslContext);
+            return this;
+        }
+
+        @Override
+        public Builder sslParameters(SSLParameters sslParameters) {
+            delegate.sslParameters(sslParameters);
+            return this;
+        }
+
+        @Override
+        public Builder executor(Executor executor) {
+            delegate.executor(executor);
+            return this;
+        }
+
+        @Override
+        public Builder followRedirects(Redirect policy) {
+            delegate.followRedirects(policy);
+            return this;
+        }
+
+        @Override
+        public Builder version(Version version) {
+            delegate.version(version);
+            return this;
+        }
+
+        @Override
+        public Builder priority(int priority) {
+            delegate.priority(priority);
+            return this;
+        }
+
+        @Override
+        public Builder proxy(ProxySelector proxySelector) {
+            delegate.proxy(proxySelector);
+            return this;
+        }
+
+        @Override
+        public Builder authenticator(Authenticator authenticator) {
+            delegate.authenticator(authenticator);
+            return this;
+        }
+    }
+}

@@ -1,0 +1,112 @@
+package dev.rein.mcp.internal;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.function.Consumer;
+
+/**
+ * Reads a server-sent event stream as the HTML standard's event stream interpretation does, for
+ * what resuming a stream needs: the data of each event, the last event id and the reconnection
+ * time the server asked for ({@code retry}). Bytes may arrive in any chunks.
+ */
+final class SseEvents {
+    private final Consumer<String> onData;
+    private final ByteArrayOutputStream line = new ByteArrayOutputStream();
+    private final StringBuilder data = new StringBuilder();
+    private boolean dataSeen;
+    private boolean afterCarriageReturn;
+    private String idBuffer;
+    private volatile String lastEventId;
+    private volatile Long retryMillis;
+
+    /** @param onData gets the data of each dispatched event that has any */
+    SseEvents(Consumer<String> onData) {
+        this.onData = onData;
+    }
+
+    /** Starts from the id and reconnection time an earlier connection of the same stream left. */
+    SseEvents(Consumer<String> onData, String lastEventId, Long retryMillis) {
+        this(onData);
+        this.idBuffer = lastEventId;
+        this.lastEventId = lastEventId;
+        this.retryMillis = retryMillis;
+    }
+
+    /** The id of the last event dispatched (kept until the server sets another); null when none had one. */
+    String lastEventId() {
+        return lastEventId;
+    }
+
+    /** The reconnection time the server set with {@code retry}, in milliseconds; null when it set none. */
+    Long retryMillis() {
+        return retryMillis;
+    }
+
+    /** Reads {@code bytes} (from its position to its limit, which it does not move). */
+    void feed(ByteBuffer bytes) {
+        ByteBuffer view = bytes.duplicate();
+        while (view.hasRemaining()) {
+            byte b = view.get();
+            if (b == '\n' && afterCarriageReturn) {
+                afterCarriageReturn = false; // the second half of CRLF
+                continue;
+            }
+            afterCarriageReturn = b == '\r';
+            if (b == '\r' || b == '\n') {
+                line(line.toString(StandardCharsets.UTF_8));
+                line.reset();
+            } else {
+                line.write(b);
+            }
+        }
+    }
+
+    private void line(String text) {
+        if (text.isEmpty()) {
+            dispatch();
+            return;
+        }
+        if (text.startsWith(":")) {
+            return; // a comment
+        }
+        int colon = text.indexOf(':');
+        String field = colon < 0 ? text : text.substring(0, colon);
+        String value = colon < 0 ? "" : text.substring(colon + 1);
+        if (value.startsWith(" ")) {
+            value = value.substring(1);
+        }
+        switch (field) {
+            case "data" -> {
+                if (dataSeen) {
+                    data.append('\n');
+                }
+                data.append(value);
+                dataSeen = true;
+            }
+            case "id" -> {
+                if (value.indexOf('\0') < 0) {
+                    idBuffer = value;
+                }
+            }
+            case "retry" -> {
+                if (!value.isEmpty() && value.chars().allMatch(c -> c >= '0' && c <= '9') && value.length() < 10) {
+                    retryMillis = Long.parseLong(value);
+                }
+            }
+            default -> { } // event types and unknown fields change nothing here
+        }
+    }
+
+    /** A blank line ends an event: its id counts even when it has no data (a stream's priming event). */
+    private void dispatch() {
+        lastEventId = idBuffer;
+        String event = data.toString();
+        data.setLength(0);
+        boolean any = dataSeen;
+        dataSeen = false;
+        if (any && !event.isEmpty()) {
+            onData.accept(event);
+        }
+    }
+}

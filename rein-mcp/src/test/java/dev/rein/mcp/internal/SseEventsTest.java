@@ -1,0 +1,51 @@
+package dev.rein.mcp.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The event stream interpretation of the HTML standard, as far as resuming an MCP stream needs it. */
+class SseEventsTest {
+    private final List<String> data = new ArrayList<>();
+    private final SseEvents events = new SseEvents(data::add);
+
+    private void feed(String... chunks) {
+        for (String chunk : chunks) {
+            events.feed(ByteBuffer.wrap(chunk.getBytes(StandardCharsets.UTF_8)));
+        }
+    }
+
+    @Test
+    void aPrimingEventSetsTheLastEventIdAndRetryTimeWithoutData() {
+        feed("id: p1\nretry: 250\ndata: \n\n");
+        assertThat(data).isEmpty();
+        assertThat(events.lastEventId()).isEqualTo("p1");
+        assertThat(events.retryMillis()).isEqualTo(250);
+    }
+
+    @Test
+    void eventsSplitAcrossChunksAndLineEndingsAreReadWhole() {
+        feed(": a comment\r\nevent: message\r\nid: 7\r\nda", "ta: {\"a\":\r\ndata: 1}\r\n\r", "\ndata: x\rid: 8\r\r");
+        assertThat(data).containsExactly("{\"a\":\n1}", "x");
+        assertThat(events.lastEventId()).isEqualTo("8");
+    }
+
+    @Test
+    void anEventWithoutAnIdKeepsTheLastOneAndABadRetryIsIgnored() {
+        feed("id: 3\ndata: a\n\n", "retry: soon\ndata: b\n\n");
+        assertThat(events.lastEventId()).isEqualTo("3");
+        assertThat(events.retryMillis()).isNull();
+        assertThat(data).containsExactly("a", "b");
+    }
+
+    @Test
+    void anUnfinishedEventAtTheEndIsNotDispatched() {
+        feed("id: 4\ndata: half");
+        assertThat(data).isEmpty();
+        assertThat(events.lastEventId()).isNull();
+    }
+}
