@@ -1,16 +1,22 @@
 package dev.rein.mcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.sun.net.httpserver.HttpServer;
 
 import dev.rein.json.Json;
 import dev.rein.tool.Tool;
 import dev.rein.tool.ToolContext;
 import dev.rein.tool.ToolOutput;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** What Rein's client sends over streamable HTTP, seen by a server written from the protocol text. */
 class HttpProtocolTest {
@@ -148,6 +154,35 @@ class HttpProtocolTest {
             // The session goes on as before.
             assertThat(invoke(mcp, "echo").content()).isEqualTo("done");
             assertThat(server.rpc("initialize")).hasSize(1);
+        }
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "401 | HTTP 401 Unauthorized: it needs credentials, and Rein sends only the server's \"headers\"",
+            "403 | HTTP 403 Forbidden: the credentials in the server's \"headers\" are not enough",
+            "404 | HTTP 404 Not Found to a POST: the URL is not a streamable HTTP MCP endpoint",
+            "500 | it answered HTTP 500."})
+    void aServerRefusingInitializeWithAnHttpStatusIsToldApartSayingWhatToChange(int status, String expected) throws Exception {
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/mcp", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            if (status == 401) {
+                exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer realm=\"mcp\"");
+            }
+            exchange.sendResponseHeaders(status, -1);
+            exchange.close();
+        });
+        server.start();
+        try {
+            String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/mcp";
+            assertThatThrownBy(() -> McpToolset.start(McpConfig.parse("{\"mcpServers\": {\"remote\": {\"url\": \"" + url + "\"}}}",
+                    "test", Map.of()))).isInstanceOf(McpConfigException.class)
+                    .hasMessageStartingWith("MCP server 'remote' could not be started: it answered HTTP " + status)
+                    .hasMessageContaining(expected)
+                    .hasMessageNotContaining("Exception").hasMessageNotContaining("…");
+        } finally {
+            server.stop(0);
         }
     }
 

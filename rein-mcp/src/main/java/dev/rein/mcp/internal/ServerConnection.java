@@ -71,7 +71,7 @@ public final class ServerConnection implements AutoCloseable {
             return listAll(session);
         } catch (IOException | RuntimeException e) {
             close();
-            throw new McpConfigException("MCP server '" + config.name() + "' could not be started: " + describe(e) + "."
+            throw new McpConfigException("MCP server '" + config.name() + "' could not be started: " + describeConnect(e) + "."
                     + stderr.describe() + hint());
         }
     }
@@ -160,7 +160,7 @@ public final class ServerConnection implements AutoCloseable {
         try {
             current = live();
         } catch (IOException | RuntimeException e) {
-            return ToolOutput.error("MCP server '" + config.name() + "' is not running and could not be restarted: " + describe(e)
+            return ToolOutput.error("MCP server '" + config.name() + "' is not running and could not be restarted: " + describeConnect(e)
                     + "." + stderr.describe() + " Tool '" + tool + "' was not called.");
         }
         if (current == null) {
@@ -362,9 +362,19 @@ public final class ServerConnection implements AutoCloseable {
         return "JSON-RPC error " + error.code() + ": " + error.message();
     }
 
+    /** Why a session could not be opened: an HTTP refusal of {@code initialize} says what to change. */
+    private String describeConnect(Throwable e) {
+        String refusal = HttpRefusal.describe(e, true);
+        return refusal != null ? refusal : describe(e);
+    }
+
     private String describe(Throwable e) {
         if (e instanceof McpError error) {
             return jsonRpc(error);
+        }
+        String refusal = HttpRefusal.describe(e, false);
+        if (refusal != null) {
+            return refusal;
         }
         String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
         return dev.rein.tool.Secrets.mask(StdioTransport.abbreviate(message), config.secrets());

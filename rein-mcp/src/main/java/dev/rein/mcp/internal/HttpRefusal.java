@@ -1,0 +1,51 @@
+package dev.rein.mcp.internal;
+
+import io.modelcontextprotocol.client.transport.McpHttpClientTransportAuthorizationException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * An HTTP status a streamable HTTP server refused a request with, said so that a person knows
+ * what to change. The SDK reports such refusals as exceptions naming its own classes ("Client
+ * failed to initialize by explicit API call Caused by: McpHttpClientTransportAuthorizationException")
+ * and, for 401 and 403, without the status.
+ */
+final class HttpRefusal {
+    /** How the SDK's transport words a refusal it has no exception type for. */
+    private static final Pattern STATUS = Pattern.compile("[Ss]tatus code: ?(\\d{3})");
+
+    private HttpRefusal() {}
+
+    /**
+     * What the refusal in {@code failure}'s causes means, or null when it holds none.
+     *
+     * @param connecting true when the request refused was the {@code initialize} of a new session,
+     *                   where a 404 or 405 means the URL is no MCP endpoint at all
+     */
+    static String describe(Throwable failure, boolean connecting) {
+        Integer status = null;
+        for (Throwable e = failure; e != null && status == null; e = e.getCause() == e ? null : e.getCause()) {
+            if (e instanceof McpHttpClientTransportAuthorizationException auth && auth.getResponseInfo() != null) {
+                status = auth.getResponseInfo().statusCode();
+            } else if (e.getMessage() != null) {
+                Matcher matcher = STATUS.matcher(e.getMessage());
+                if (matcher.find()) {
+                    status = Integer.parseInt(matcher.group(1));
+                }
+            }
+        }
+        if (status == null) {
+            return null;
+        }
+        return switch (status) {
+            case 401 -> "it answered HTTP 401 Unauthorized: it needs credentials, and Rein sends only the server's \"headers\""
+                    + " (e.g. \"headers\": {\"Authorization\": \"Bearer ${TOKEN}\"}); it does not run MCP's OAuth authorization flow";
+            case 403 -> "it answered HTTP 403 Forbidden: the credentials in the server's \"headers\" are not enough for it"
+                    + " (a wrong token, or one without the scopes it needs)";
+            case 404, 405 -> !connecting ? "it answered HTTP " + status : "it answered HTTP " + status + (status == 404 ? " Not Found" : " Method Not Allowed")
+                    + " to a POST: the URL is not a streamable HTTP MCP endpoint (is the path right, often /mcp? a server that"
+                    + " only speaks the old HTTP+SSE transport is not supported)";
+            default -> "it answered HTTP " + status;
+        };
+    }
+}
