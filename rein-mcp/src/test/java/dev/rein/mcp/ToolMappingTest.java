@@ -65,4 +65,27 @@ class ToolMappingTest {
             assertThat(invoke(mcp, "get_item").content()).isEqualTo("called get.item");
         }
     }
+
+    @Test
+    void everyContentTypeReachesTheModelAsTextAndAnOptionalMimeTypeThatIsAbsentIsLeftOut() throws Exception {
+        List<Object> content = List.of(
+                Map.of("type", "image", "data", "AAECAw==", "mimeType", "image/png"),
+                Map.of("type", "audio", "data", "AAEC", "mimeType", "audio/wav"),
+                Map.of("type", "resource_link", "uri", "file:///notes/a.md", "name", "a.md", "mimeType", "text/markdown"),
+                Map.of("type", "resource", "resource", Map.of("uri", "file:///notes/b.txt", "text", "inside b")),
+                // mimeType is optional on embedded resources (spec: server/resources, Resource Contents)
+                Map.of("type", "resource", "resource", Map.of("uri", "file:///data.bin", "blob", "AAECAwQ=")));
+        try (McpToolset mcp = start("", offering(List.of(ScriptedStdioServer.tool("look")), content))) {
+            ToolOutput output = invoke(mcp, "look");
+            assertThat(output.isError()).isFalse();
+            assertThat(output.content().lines()).containsExactly(
+                    "called look",
+                    "[image image/png, 4 bytes, not shown]",
+                    "[audio audio/wav, 3 bytes, not shown]",
+                    "[resource link file:///notes/a.md \"a.md\", text/markdown]",
+                    "[resource file:///notes/b.txt]",
+                    "inside b",
+                    "[resource file:///data.bin, 5 bytes, not shown]");
+        }
+    }
 }

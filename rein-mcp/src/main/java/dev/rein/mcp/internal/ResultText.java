@@ -62,7 +62,9 @@ final class ResultText {
             return "[resource " + text.uri() + (text.mimeType() == null ? "" : ", " + text.mimeType()) + "]\n" + text.text();
         }
         if (resource instanceof McpSchema.BlobResourceContents blob) {
-            return "[resource " + blob.uri() + ", " + blob.mimeType() + ", " + decodedBytes(blob.blob()) + " bytes, not shown]";
+            // mimeType is optional on resource contents.
+            return "[resource " + blob.uri() + (blob.mimeType() == null ? "" : ", " + blob.mimeType()) + ", " + decodedBytes(blob.blob())
+                    + " bytes, not shown]";
         }
         return "[resource " + resource.uri() + "]";
     }
