@@ -80,4 +80,22 @@ class StdioProtocolTest {
             assertThat(answers.get("srv-" + request).at("/error/code").asInt()).as(request).isEqualTo(-32601);
         }
     }
+
+    @Test
+    void aServerWithoutTheToolsCapabilityOffersNoToolsAndIsNotAskedForThem() {
+        try (McpToolset mcp = start((server, message) -> {
+            switch (message.path("method").asText()) {
+                case "initialize" -> server.result(message.get("id"), Map.of("protocolVersion", "2025-06-18",
+                        "capabilities", Map.of("prompts", Map.of()), "serverInfo", Map.of("name", "prompts-only", "version", "1")));
+                case "tools/list" -> server.send(Map.of("jsonrpc", "2.0", "id", message.get("id"),
+                        "error", Map.of("code", -32601, "message", "Method not found")));
+                default -> { }
+            }
+        })) {
+            assertThat(mcp.tools()).isEmpty();
+        }
+        // Only negotiated capabilities may be used.
+        assertThat(started.getFirst().received).extracting(m -> m.path("method").asText())
+                .containsExactly("initialize", "notifications/initialized");
+    }
 }

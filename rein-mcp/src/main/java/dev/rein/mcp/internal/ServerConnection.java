@@ -106,6 +106,11 @@ public final class ServerConnection implements AutoCloseable {
     }
 
     private List<McpSchema.Tool> listAll(Session current) throws IOException {
+        McpSchema.ServerCapabilities capabilities = current.client.getServerCapabilities();
+        if (capabilities != null && capabilities.tools() == null) {
+            // Only negotiated capabilities may be used: a server without tools (say, prompts only) is not asked for them.
+            return List.of();
+        }
         List<McpSchema.Tool> tools = new ArrayList<>();
         String cursor = McpSchema.FIRST_PAGE;
         for (int page = 0; page < MAX_PAGES; page++) {
