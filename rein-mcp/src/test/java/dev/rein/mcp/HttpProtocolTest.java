@@ -157,6 +157,27 @@ class HttpProtocolTest {
         }
     }
 
+    @Test
+    void theStreamForTheServersOwnMessagesClosedAfterAnEventIdIsPolledSoALaterNotificationArrives() throws Exception {
+        try (ScriptedHttpServer server = new ScriptedHttpServer()) {
+            server.primeStandaloneStream.set(true);
+            try (McpToolset mcp = start(server, "")) {
+                Instant until = Instant.now().plus(Duration.ofSeconds(5));
+                while (server.rpc("tools/list").size() < 2 && Instant.now().isBefore(until)) {
+                    Thread.sleep(50);
+                }
+                // The list_changed sent on the resumed stream was taken up: the tools were listed again.
+                assertThat(server.rpc("tools/list")).as(server.received.toString()).hasSize(2);
+                assertThat(server.received).filteredOn(r -> "g1".equals(r.lastEventId())).singleElement()
+                        .satisfies(r -> {
+                            assertThat(r.httpMethod()).isEqualTo("GET");
+                            assertThat(r.sessionId()).isEqualTo("s1");
+                            assertThat(r.protocolVersion()).isEqualTo(ScriptedHttpServer.VERSION);
+                        });
+            }
+        }
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
             "401 | HTTP 401 Unauthorized: it needs credentials, and Rein sends only the server's \"headers\"",

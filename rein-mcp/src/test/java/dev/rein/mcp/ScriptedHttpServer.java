@@ -45,6 +45,11 @@ final class ScriptedHttpServer implements AutoCloseable {
     static final long RETRY_MILLIS = 300;
     /** Answers waiting for a GET resuming from the event id they are keyed by. */
     private final Map<String, String> parked = new java.util.concurrent.ConcurrentHashMap<>();
+    /**
+     * True: the first GET stream (for the server's own messages) is primed with event id {@code g1}
+     * and closed; a GET resuming from {@code g1} gets {@code notifications/tools/list_changed}.
+     */
+    final java.util.concurrent.atomic.AtomicBoolean primeStandaloneStream = new java.util.concurrent.atomic.AtomicBoolean();
     /** Event ids a GET resuming from is only primed again. */
     private final java.util.Set<String> pollAgain = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final HttpServer server;
@@ -83,7 +88,12 @@ final class ScriptedHttpServer implements AutoCloseable {
             case "GET" -> {
                 String last = headers.getFirst("Last-Event-ID");
                 String answer = last == null ? null : parked.remove(last);
-                if (last != null && pollAgain.remove(last)) {
+                if (last == null && primeStandaloneStream.getAndSet(false)) {
+                    // The stream for the server's own messages, closed at once after priming (SSE polling).
+                    events(exchange, "id: g1\nretry: " + RETRY_MILLIS + "\ndata: \n\n");
+                } else if ("g1".equals(last)) {
+                    events(exchange, "id: g2\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n\n");
+                } else if (last != null && pollAgain.remove(last)) {
                     events(exchange, "id: " + last + "-2\nretry: " + RETRY_MILLIS + "\ndata: \n\n"); // nothing new yet: poll again
                 } else if (answer == null) {
                     send(exchange, 405, null, null);

@@ -26,22 +26,28 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 
 /**
- * The HTTP client of a streamable HTTP session, which resumes a request's SSE stream that the
- * server closed before it held the answer. Protocol revision 2025-11-25 lets a server prime the
- * stream with an event id and then close the connection at any time ("SSE polling"); the client
- * should then reconnect with a {@code GET} carrying {@code Last-Event-ID}, after the {@code retry}
- * time the server set, and the stream goes on there. The SDK's transport skips the priming event
- * and never reconnects such a stream, so the call would wait for its timeout.
+ * The HTTP client of a streamable HTTP session, which resumes SSE streams the server closed
+ * early. Protocol revision 2025-11-25 lets a server prime a stream with an event id and then close
+ * the connection at any time ("SSE polling"); the client should then reconnect with a {@code GET}
+ * carrying {@code Last-Event-ID}, after the {@code retry} time the server set, and the stream goes
+ * on there. The SDK's transport skips the priming event and never reconnects such a stream: a
+ * request's answer would wait for the call's timeout, and the server's own messages (such as
+ * {@code notifications/tools/list_changed}) would stop reaching Rein once the {@code GET} stream
+ * for them closed.
  *
- * <p>It watches every {@code POST} answered with {@code text/event-stream}, passing the bytes on
- * unchanged: when that stream ends without a JSON-RPC response but with an event id, it asks for
- * the rest with {@code GET} (the POST's headers: session id, protocol version, the configured
- * headers) and hands each message that arrives to {@link #deliverTo}, polling again while the
- * server keeps closing early, until the answer came, the limit passed, or the session closed.
+ * <p>It watches every response with {@code text/event-stream}, passing the bytes on unchanged.
+ * When a request's stream ({@code POST}) ends without a JSON-RPC response but with an event id, it
+ * asks for the rest with {@code GET} (the request's headers: session id, protocol version, the
+ * configured headers) and hands each message that arrives to {@link #deliverTo}, polling again
+ * while the server keeps closing early, until the answer came, the limit passed, or the session
+ * closed. The {@code GET} stream for the server's own messages is resumed so for as long as the
+ * session lasts and the server accepts it.
  */
 final class ResumingHttpClient extends HttpClient {
     /** The wait before reconnecting when the server set no {@code retry} time. */
     private static final long DEFAULT_RETRY_MILLIS = 1000;
+    /** Reconnections failing in a row (a dropped connection) after which a stream is given up. */
+    private static final int MAX_FAILURES = 3;
 
     private final HttpClient delegate;
     private final Duration limit;
@@ -88,18 +94,21 @@ final class ResumingHttpClient extends HttpClient {
     }
 
     private <T> HttpResponse.BodyHandler<T> watched(HttpRequest request, HttpResponse.BodyHandler<T> handler) {
-        if (!"POST".equals(request.method())) {
+        if (!"POST".equals(request.method()) && !"GET".equals(request.method())) {
             return handler;
         }
         return info -> {
             HttpResponse.BodySubscriber<T> body = handler.apply(info);
-            boolean stream = info.statusCode() / 100 == 2
-                    && info.headers().firstValue("Content-Type").orElse("").toLowerCase().contains("text/event-stream");
-            return stream ? new Watched<>(body, request) : body;
+            return eventStream(info) ? new Watched<>(body, request) : body;
         };
     }
 
-    /** Passes a POST's event stream on unchanged, noting its last event id and whether the answer came. */
+    private static boolean eventStream(HttpResponse.ResponseInfo info) {
+        return info.statusCode() / 100 == 2
+                && info.headers().firstValue("Content-Type").orElse("").toLowerCase().contains("text/event-stream");
+    }
+
+    /** Passes an event stream on unchanged, noting its last event id and whether a request's answer came. */
     private final class Watched<T> implements HttpResponse.BodySubscriber<T> {
         private final HttpResponse.BodySubscriber<T> downstream;
         private final HttpRequest request;
@@ -125,7 +134,10 @@ final class ResumingHttpClient extends HttpClient {
         @Override
         public void onError(Throwable throwable) {
             downstream.onError(throwable);
-            ended();
+            // A GET stream the SDK may reconnect itself after an error; a request's stream it never does.
+            if ("POST".equals(request.method())) {
+                ended();
+            }
         }
 
         @Override
@@ -137,7 +149,8 @@ final class ResumingHttpClient extends HttpClient {
         private void ended() {
             String last = events.lastEventId();
             if (!answered && last != null && !last.isEmpty() && !closed) {
-                Thread.ofVirtual().name("rein-mcp-resume").start(() -> resume(request, last, events.retryMillis()));
+                boolean request = "POST".equals(this.request.method());
+                Thread.ofVirtual().name("rein-mcp-resume").start(() -> resume(this.request, last, events.retryMillis(), request));
             }
         }
 
@@ -147,21 +160,25 @@ final class ResumingHttpClient extends HttpClient {
         }
     }
 
-    /** Reconnects with GET from {@code lastEventId} until the answer came, the server refuses, or time is up. */
-    private void resume(HttpRequest post, String lastEventId, Long retryMillis) {
-        Instant until = Instant.now().plus(limit);
+    /**
+     * Reconnects with GET from {@code lastEventId} until the session closed or the server refuses,
+     * and for a request's stream ({@code awaitsAnswer}) until the answer came or time is up.
+     */
+    private void resume(HttpRequest original, String lastEventId, Long retryMillis, boolean awaitsAnswer) {
+        Instant until = awaitsAnswer ? Instant.now().plus(limit) : Instant.MAX;
         String last = lastEventId;
         Long retry = retryMillis;
         boolean[] answered = {false};
-        while (!closed && !answered[0] && Instant.now().isBefore(until)) {
+        int failures = 0;
+        while (!closed && !answered[0] && failures < MAX_FAILURES) {
             try {
                 // The protocol makes waiting the server's retry time a MUST; past the limit, the call has given up.
                 Duration wait = Duration.ofMillis(retry == null ? DEFAULT_RETRY_MILLIS : retry);
-                if (Instant.now().plus(wait).isAfter(until)) {
+                if (awaitsAnswer && Instant.now().plus(wait).isAfter(until)) {
                     return;
                 }
                 Thread.sleep(wait);
-                HttpRequest get = HttpRequest.newBuilder(post, (name, value) -> !name.equalsIgnoreCase("Content-Type")
+                HttpRequest get = HttpRequest.newBuilder(original, (name, value) -> !name.equalsIgnoreCase("Content-Type")
                                 && !name.equalsIgnoreCase("Accept") && !name.equalsIgnoreCase("Last-Event-ID"))
                         .GET()
                         .header("Accept", "text/event-stream")
@@ -172,10 +189,10 @@ final class ResumingHttpClient extends HttpClient {
                     resuming.add(in);
                     if (response.statusCode() / 100 != 2
                             || !response.headers().firstValue("Content-Type").orElse("").toLowerCase().contains("text/event-stream")) {
-                        return; // the server cannot resume it: the call ends at its timeout, as any unanswered call
+                        return; // the server cannot resume it: a call ends at its timeout, as any unanswered call
                     }
                     SseEvents events = new SseEvents(data -> {
-                        answered[0] |= isResponse(data);
+                        answered[0] |= awaitsAnswer && isResponse(data);
                         messages.accept(data);
                     }, last, retry);
                     byte[] buffer = new byte[8192];
@@ -184,13 +201,14 @@ final class ResumingHttpClient extends HttpClient {
                     }
                     last = events.lastEventId() == null || events.lastEventId().isEmpty() ? last : events.lastEventId();
                     retry = events.retryMillis();
+                    failures = 0;
                 } finally {
                     resuming.remove(response.body());
                 }
             } catch (InterruptedException e) {
                 return;
             } catch (IOException | RuntimeException e) {
-                // a dropped connection: poll again while there is time
+                failures++; // a dropped connection: poll again, a few times
             }
         }
     }
