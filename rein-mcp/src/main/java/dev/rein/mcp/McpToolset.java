@@ -112,8 +112,8 @@ public final class McpToolset implements ToolSource, AutoCloseable {
         McpServerConfig server = connection.config();
         checkNamesExist(server, tools, strict);
         for (McpSchema.Tool tool : tools) {
-            if (!server.offers(tool.name())) {
-                continue;
+            if (!server.offers(tool.name()) || connection.requiresTask(tool.name())) {
+                continue; // denied, or callable only as a task, which Rein does not do (a plain call is refused with -32601)
             }
             String name = ToolAdapter.reinName(server, tool.name());
             Owner mine = new Owner(server.name(), tool.name());

@@ -88,4 +88,33 @@ class ToolMappingTest {
                     "[resource file:///data.bin, 5 bytes, not shown]");
         }
     }
+
+    @Test
+    void aToolThatMustBeCalledAsATaskIsNotOfferedWhenTheServerDeclaresTaskAugmentedToolCalls() throws Exception {
+        List<Map<String, Object>> tools = List.of(ScriptedStdioServer.tool("quick"),
+                Map.of("name", "long", "description", "Runs long.", "inputSchema", Map.of("type", "object"),
+                        "annotations", Map.of("readOnlyHint", true), "execution", Map.of("taskSupport", "required")),
+                Map.of("name", "maybe", "description", "Either way.", "inputSchema", Map.of("type", "object"),
+                        "annotations", Map.of("readOnlyHint", true), "execution", Map.of("taskSupport", "optional")));
+        for (boolean tasks : List.of(true, false)) {
+            Map<String, Object> capabilities = tasks
+                    ? Map.of("tools", Map.of(), "tasks", Map.of("requests", Map.of("tools", Map.of("call", Map.of()))))
+                    : Map.of("tools", Map.of());
+            BiConsumer<ScriptedStdioServer, JsonNode> offering = offering(tools, List.of());
+            try (McpToolset mcp = start("", (server, message) -> {
+                if ("initialize".equals(message.path("method").asText())) {
+                    server.result(message.get("id"), Map.of("protocolVersion", "2025-11-25", "capabilities", capabilities,
+                            "serverInfo", Map.of("name", "tasks", "version", "1")));
+                } else {
+                    offering.accept(server, message);
+                }
+            })) {
+                // Rein makes no task-augmented calls, and the server refuses a plain call of a tool requiring one.
+                // Without the capability, taskSupport is not to be considered and every call is a plain one.
+                assertThat(mcp.tools()).as("tasks capability: " + tasks).extracting(Tool::name)
+                        .containsExactlyElementsOf(tasks ? List.of("quick", "maybe") : List.of("quick", "long", "maybe"));
+                assertThat(invoke(mcp, "maybe").content()).isEqualTo("called maybe");
+            }
+        }
+    }
 }

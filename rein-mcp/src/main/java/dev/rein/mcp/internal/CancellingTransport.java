@@ -35,6 +35,7 @@ final class CancellingTransport implements McpClientTransport {
     private final McpClientTransport delegate;
     private final Runnable onToolsChanged;
     private final NegotiatedVersion version;
+    private final TaskSupport tasks = new TaskSupport();
     private final Map<String, Object> callIds = new ConcurrentHashMap<>();
     /** What the client does with a message from the server, once connected. */
     private volatile Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> inbound;
@@ -62,7 +63,13 @@ final class CancellingTransport implements McpClientTransport {
                     .doFinally(signal -> lost.complete(false));
         }
         version.sent(message);
+        tasks.sent(message);
         return delegate.sendMessage(message);
+    }
+
+    /** Whether tool {@code name} can only be called as a task on this session, which Rein cannot do. */
+    boolean requiresTask(String name) {
+        return tasks.requiresTask(name);
     }
 
     /**
@@ -115,6 +122,7 @@ final class CancellingTransport implements McpClientTransport {
     public Mono<Void> connect(Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
         Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> inbound = received -> received.flatMap(message -> {
             version.received(message);
+            tasks.received(message);
             if (message instanceof McpSchema.JSONRPCNotification n && McpSchema.METHOD_NOTIFICATION_TOOLS_LIST_CHANGED.equals(n.method())) {
                 return Mono.<McpSchema.JSONRPCMessage>fromRunnable(onToolsChanged);
             }

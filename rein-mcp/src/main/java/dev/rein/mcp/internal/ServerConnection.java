@@ -46,6 +46,8 @@ public final class ServerConnection implements AutoCloseable {
     private int failedRestarts;
     private Instant restartNotBefore = Instant.MIN;
     private boolean closed;
+    /** The tools of the last listing that can only be called as tasks. */
+    private volatile List<String> taskOnly = List.of();
 
     public ServerConnection(McpServerConfig config, ServerProcess.Launcher launcher, McpJsonMapper mapper,
                             Consumer<List<McpSchema.Tool>> onTools) {
@@ -58,6 +60,15 @@ public final class ServerConnection implements AutoCloseable {
 
     public McpServerConfig config() {
         return config;
+    }
+
+    /**
+     * Whether the server's last tool listing made {@code tool} callable only as a task
+     * ({@code execution.taskSupport: "required"} on a server declaring task-augmented tool calls),
+     * which Rein does not make: such a tool cannot be offered.
+     */
+    public boolean requiresTask(String tool) {
+        return taskOnly.contains(tool);
     }
 
     /**
@@ -119,6 +130,7 @@ public final class ServerConnection implements AutoCloseable {
             tools.addAll(result.tools());
             cursor = result.nextCursor();
             if (cursor == null || cursor.isEmpty()) {
+                taskOnly = tools.stream().map(McpSchema.Tool::name).filter(current.transport::requiresTask).toList();
                 return tools;
             }
         }
