@@ -70,8 +70,9 @@ public record RunResult(String runId, RunStatus status, String reason, String me
     }
 
     /**
-     * The final answer as a {@code type}: for a run with an output schema, the validated JSON
-     * converted with Jackson.
+     * The final answer as a {@code type}: for a run with an output schema, the validated JSON read
+     * under the names the schema generated from {@code type} requires (see {@link
+     * dev.rein.model.OutputSchema#readAnswer}).
      *
      * @throws dev.rein.ReinException when the run did not succeed or its answer is not a {@code type}
      */
@@ -80,9 +81,9 @@ public record RunResult(String runId, RunStatus status, String reason, String me
             throw new dev.rein.ReinException("run " + runId + " has no output: it ended " + status + "/" + reason + " (" + message + ")");
         }
         try {
-            return dev.rein.json.Json.mapper().convertValue(dev.rein.model.OutputSchema.parseAnswer(answer), type);
-        } catch (IllegalArgumentException e) {
-            throw new dev.rein.ReinException("the answer of run " + runId + " is not a " + type.getSimpleName() + ": " + e.getMessage(), e);
+            return dev.rein.model.OutputSchema.readAnswer(answer, type);
+        } catch (dev.rein.ReinException e) {
+            throw new dev.rein.ReinException(e.getMessage().replaceFirst("^the answer", "the answer of run " + runId), e);
         }
     }
 }

@@ -126,6 +126,23 @@ public final class OutputSchema implements ModelOption {
         }
     }
 
+    /**
+     * The final answer as a value of {@code type}, read under the names a schema generated from {@code type}
+     * requires: the Java names of its components (so {@code orderId}, not Rein's snake_case wire name),
+     * {@code Optional} components empty when left out or null, other properties ignored.
+     *
+     * @throws ReinException when the answer is not JSON or does not fit {@code type}
+     */
+    public static <T> T readAnswer(String answer, Class<T> type) {
+        Objects.requireNonNull(type, "type");
+        JsonNode value = parseAnswer(answer);
+        try {
+            return AnswerReader.read(value, type);
+        } catch (IllegalArgumentException e) {
+            throw new ReinException("the answer is not a " + type.getSimpleName() + ": " + e.getMessage(), e);
+        }
+    }
+
     /** What is wrong with {@code answer} as output of this schema, each readable; empty when it validates. */
     public List<String> problems(String answer) {
         JsonNode value;

@@ -1,0 +1,55 @@
+package dev.rein.agent;
+
+import static dev.rein.testkit.ScriptedModel.text;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rein.model.OutputSchema;
+import dev.rein.run.RunStatus;
+import dev.rein.testkit.ScriptedModel;
+import java.time.LocalDate;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** agent.run(goal, Type.class) and RunResult.output(Type.class): what validates against the generated schema reads back as the type. */
+class TypedOutputTest {
+    /** Components named as Java names them: the generated schema requires exactly these names. */
+    public record Shipment(String orderId, int itemCount, LocalDate shipDate, List<String> trackingNumbers,
+                           Optional<String> customerNote) {}
+
+    private static RunResult answered(String answer) {
+        return Agent.builder().model(ScriptedModel.of(text(answer))).build().run("ship order A-104", Shipment.class);
+    }
+
+    @Test
+    void camelCaseComponentsAreReadBackUnderTheNamesTheSchemaRequires() {
+        assertThat(OutputSchema.of(Shipment.class).schema().get("required").toString())
+                .contains("\"orderId\"", "\"itemCount\"", "\"trackingNumbers\"").doesNotContain("customerNote");
+
+        RunResult result = answered("{\"orderId\":\"A-104\",\"itemCount\":2,\"shipDate\":\"2026-12-03\","
+                + "\"trackingNumbers\":[\"JP-1\"],\"customerNote\":\"置き配希望\"}");
+
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(result.output(Shipment.class)).isEqualTo(new Shipment("A-104", 2, LocalDate.of(2026, 12, 3), List.of("JP-1"),
+                Optional.of("置き配希望")));
+    }
+
+    @Test
+    void anOptionalComponentLeftOutOrNullIsReadAsEmpty() {
+        RunResult left = answered("{\"orderId\":\"A-104\",\"itemCount\":1,\"shipDate\":\"2026-12-03\",\"trackingNumbers\":[]}");
+        RunResult nulled = answered("{\"orderId\":\"A-104\",\"itemCount\":1,\"shipDate\":\"2026-12-03\",\"trackingNumbers\":[],"
+                + "\"customerNote\":null}");
+
+        assertThat(left.output(Shipment.class).customerNote()).isEmpty();
+        assertThat(nulled.output(Shipment.class).customerNote()).isEmpty();
+    }
+
+    @Test
+    void aPropertyTheSchemaAllowsBesideTheComponentsDoesNotStopTheAnswerBeingRead() {
+        RunResult result = answered("{\"orderId\":\"A-104\",\"itemCount\":1,\"shipDate\":\"2026-12-03\",\"trackingNumbers\":[],"
+                + "\"carrier\":\"ヤマト\"}");
+
+        assertThat(result.status()).as("the schema does not forbid other properties").isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(result.output(Shipment.class).orderId()).isEqualTo("A-104");
+    }
+}
