@@ -11,8 +11,10 @@ import dev.rein.run.RunStatus;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
@@ -33,6 +35,8 @@ public final class TraceSuite {
     public static final String EXPECTATIONS = "expected.json";
     /** Replays are deterministic: one trial per recorded run unless the runner asks for more. */
     public static final int TRIALS = 1;
+    /** The longest task id the harness accepts. */
+    private static final int MAX_ID = 80;
 
     private TraceSuite() {}
 
@@ -50,12 +54,13 @@ public final class TraceSuite {
         Path name = dir.toAbsolutePath().normalize().getFileName();
         Suite.Builder suite = Suite.builder(name == null ? "traces" : name.toString())
                 .description("recorded runs in " + dir + ", replayed").trials(TRIALS);
+        Set<String> ids = new HashSet<>();
         for (Path trace : traces) {
             String file = trace.getFileName().toString();
             List<String> runs = readable(trace, () -> Replay.runIds(trace));
             for (String runId : runs) {
-                suite.task(task(trace, file, runs.size() == 1 ? file : file + "." + runId, runId, expected.forRun(file, runId),
-                        agents));
+                String id = taskId(runs.size() == 1 ? file : file + "." + runId, ids);
+                suite.task(task(trace, file, id, runId, expected.forRun(file, runId), agents));
             }
         }
         expected.requireAllUsed(traces.stream().map(t -> t.getFileName().toString()).toList());
@@ -86,7 +91,7 @@ public final class TraceSuite {
         RecordedRun recorded = readable(trace, replay::recorded);
         ReplayExpectation expectation = expectation(recorded, override);
         try {
-            return Task.builder(taskId(id), () -> new RecordedEnvironment(replay, file))
+            return Task.builder(id, () -> new RecordedEnvironment(replay, file))
                     .goal(recorded.goal())
                     .category(category(expectation))
                     .agent((env, model) -> env.replaying(agents.create(env.recorded())))
@@ -139,11 +144,24 @@ public final class TraceSuite {
         };
     }
 
-    /** A task id from a file name (and run id): characters a task id may not hold become '_'. */
-    private static String taskId(String name) {
-        String id = name.replaceAll("[^A-Za-z0-9_.-]", "_");
-        id = Character.isLetterOrDigit(id.charAt(0)) ? id : "t" + id;
-        return id.length() > 80 ? id.substring(0, 80) : id;
+    /**
+     * A task id from a file name (and run id), not yet in {@code taken}: characters a task id may not
+     * hold become '_' and it is cut to 80 characters, so names that differ only there (two Japanese
+     * file names, two runs of a long-named file) would meet; a later one gets "-2", "-3", … instead.
+     */
+    private static String taskId(String name, Set<String> taken) {
+        String base = name.replaceAll("[^A-Za-z0-9_.-]", "_");
+        base = Character.isLetterOrDigit(base.charAt(0)) ? base : "t" + base;
+        String id = cut(base, "");
+        for (int n = 2; !taken.add(id); n++) {
+            id = cut(base, "-" + n);
+        }
+        return id;
+    }
+
+    private static String cut(String base, String suffix) {
+        int room = MAX_ID - suffix.length();
+        return (base.length() > room ? base.substring(0, room) : base) + suffix;
     }
 
     private static <T> T readable(Path trace, java.util.function.Supplier<T> read) {

@@ -123,6 +123,25 @@ class TraceSuiteTest {
     }
 
     @Test
+    void traceNamesATaskIdCannotHoldStillGiveOneTaskEachRun() throws IOException {
+        Path folder = Files.createDirectory(dir.resolve("nightly"));
+        Files.copy(traces.resolve("release-date.0.jsonl"), folder.resolve("返金.jsonl"));
+        Files.copy(traces.resolve("write-summary.0.jsonl"), folder.resolve("注文.jsonl"));
+        String longName = "regression-" + "x".repeat(60) + ".jsonl"; // with a run id it is over 80 characters
+        Files.writeString(folder.resolve(longName), Files.readString(traces.resolve("release-date.1.jsonl"))
+                + Files.readString(traces.resolve("slow-disk.0.jsonl")));
+
+        int code = EvalCommandSupport.run(options(folder, true, null, null, null), EvalRegistry.load(), out(), err());
+
+        assertThat(code).as(text(errBytes)).isEqualTo(EvalCommandSupport.OK);
+        JsonNode report = Json.parse(text(outBytes));
+        List<String> ids = report.get("trials").findValuesAsText("task_id");
+        assertThat(ids).hasSize(4).doesNotHaveDuplicates().allSatisfy(id -> assertThat(id).hasSizeLessThanOrEqualTo(80));
+        assertThat(ids).contains("t__.jsonl", "t__.jsonl-2");
+        assertThat(report.get("trials")).extracting(t -> t.get("verdict").asText()).containsOnly("passed");
+    }
+
+    @Test
     void badInputIsOneLineNamingTheFileWithExitCodeTwo() throws IOException {
         assertBad(dir.resolve("no-such-folder"), "rein eval: no such suite file or trace folder: " + dir.resolve("no-such-folder")
                 + "; give a suite file (.yaml, .yml, .json) or a folder of JSONL traces");
