@@ -50,14 +50,37 @@ final class JsonDiff {
     }
 
     private static String describe(String path, JsonNode recorded, JsonNode now) {
-        return "at " + (path.isEmpty() ? "the request" : path) + ": recorded " + shown(recorded) + " / now " + shown(now);
+        String a = recorded == null ? null : Json.write(recorded);
+        String b = now == null ? null : Json.write(now);
+        int at = a == null || b == null ? 0 : firstDifference(a, b);
+        return "at " + (path.isEmpty() ? "the request" : path) + ": recorded " + shown(a, at) + " / now " + shown(b, at);
     }
 
-    private static String shown(JsonNode value) {
-        if (value == null) {
+    private static int firstDifference(String a, String b) {
+        int i = 0;
+        while (i < a.length() && i < b.length() && a.charAt(i) == b.charAt(i)) {
+            i++;
+        }
+        return i;
+    }
+
+    /**
+     * {@code text} whole, or when longer than {@link #SHOWN} the part around {@code at}, where the
+     * two values first differ: a long prompt or tool result changed near its end would otherwise
+     * show the same beginning on both sides.
+     */
+    private static String shown(String text, int at) {
+        if (text == null) {
             return "(nothing)";
         }
-        String text = Json.write(value);
-        return text.length() <= SHOWN ? text : text.substring(0, SHOWN) + "… (" + text.length() + " characters in all)";
+        if (text.length() <= SHOWN) {
+            return text;
+        }
+        int start = Math.max(0, Math.min(at - SHOWN / 3, text.length() - SHOWN));
+        int end = start + SHOWN;
+        start = Character.isLowSurrogate(text.charAt(start)) ? start + 1 : start; // never half a character
+        end = end < text.length() && Character.isLowSurrogate(text.charAt(end)) ? end - 1 : end;
+        return (start > 0 ? "…" : "") + text.substring(start, end) + (end < text.length() ? "…" : "") + " (" + text.length()
+                + " characters in all)";
     }
 }

@@ -215,6 +215,23 @@ class ReplayTest {
     }
 
     @Test
+    void aChangeFarIntoALongValueIsShownWhereItIsNotOnlyTheSameBeginning(@TempDir Path dir) {
+        String rules = "返品は30日以内に受け付けます。".repeat(40); // 640 characters, the same on both sides
+        Path trace = dir.resolve("run.jsonl");
+        agent(ScriptedModel.of(text("done")), StallPolicy.defaults()).systemPrompt(rules + " 送料は当社負担です。")
+                .listener(JsonlTraceListener.to(trace)).build().run("answer");
+
+        ReplayReport report = Replay.from(trace).replay(agent(ScriptedModel.of(), StallPolicy.defaults())
+                .systemPrompt(rules + " 送料はお客様負担です。").build());
+
+        String description = report.firstDivergence().orElseThrow().description();
+        assertThat(description).startsWith("step 1: the step request differs at system[0].text: recorded …")
+                .contains("送料は当社負担です。").contains("送料はお客様負担です。")
+                .contains("(653 characters in all)").contains("(654 characters in all)");
+        assertThat(description.length()).as("each value is still cut").isLessThan(900);
+    }
+
+    @Test
     void aReplayThatNeedsMoreModelCallsThanRecordedDivergesWhereTheGuardNowActs(@TempDir Path dir) {
         Path trace = dir.resolve("run.jsonl");
         agent(ScriptedModel.of(text("the answer")), StallPolicy.defaults()).listener(JsonlTraceListener.to(trace)).build()
