@@ -6,6 +6,7 @@
 module dev.rein.core {
     requires transitive com.fasterxml.jackson.databind;
     requires com.fasterxml.jackson.datatype.jsr310;
+    requires com.fasterxml.jackson.datatype.jdk8;
     requires com.github.victools.jsonschema.generator;
     requires com.networknt.schema;
     requires org.slf4j;
