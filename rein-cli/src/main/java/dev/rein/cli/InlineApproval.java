@@ -9,6 +9,8 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * Asks the person at the terminal to decide each action a paused run waits for: y (approve),
@@ -32,8 +34,11 @@ final class InlineApproval {
      * @return false when input ended before every action was decided (the run stays waiting)
      */
     boolean decideAll(Runs runs, String runId) throws IOException {
+        // Identical calls of one response share a hash and are decided together (ApprovalState.decide),
+        // so one question per distinct action: asking again would only be refused as already decided.
+        Set<String> asked = new HashSet<>();
         for (ApprovalRequest request : runs.pending(runId)) {
-            if (!decide(runs, runId, request)) {
+            if (asked.add(request.actionHash()) && !decide(runs, runId, request)) {
                 return false;
             }
         }

@@ -122,6 +122,19 @@ class ApprovalCommandsTest {
     }
 
     @Test
+    void inlineApprovalAsksOnceForIdenticalActionsOfOneResponseAndContinues() {
+        String sameInOtherOrder = "{\"body\":\"明日10時に変更です。\",\"subject\":\"会議\",\"to\":\"sato@example.jp\"}";
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("send_message", SEND), call("send_message", sameInOtherOrder)),
+                text("送信しました。"));
+        // One answer: the identical second call is covered by it, so a second question would read end of input.
+        cli.models((name, env) -> model).terminal(new Terminal(false, true, false, true)).input("y\n");
+        InProcessCli.Outcome run = cli.run("run", "--tools", "send_message", "連絡して");
+        assertThat(run.exitCode()).as(run.stderr()).isEqualTo(ExitCodes.SUCCEEDED);
+        assertThat(run.stderr().split("Approve\\? ", -1)).as(run.stderr()).hasSize(2);
+        assertThat(run.stderr()).doesNotContain("Not accepted");
+    }
+
+    @Test
     void withTheFinishToolAQuestionForTheUserEndsWithAHandoff() throws Exception {
         ScriptedModel model = ScriptedModel.of(toolCalls(call("lookup_contact", "{\"name\":\"alice\"}")),
                 toolCalls(call("finish", "{\"status\":\"needs_user_input\",\"summary\":\"two Alices\","
