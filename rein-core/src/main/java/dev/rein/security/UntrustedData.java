@@ -2,7 +2,6 @@ package dev.rein.security;
 
 import java.text.Normalizer;
 import java.util.Locale;
-import java.util.regex.Pattern;
 
 /**
  * Puts text from outside (tool output, fetched pages, retrieved documents) into an explicit
@@ -24,10 +23,8 @@ public final class UntrustedData {
     /** The wrapper's tag name. */
     public static final String TAG = "untrusted_data";
 
-    /** Characters a reader may not see between the parts of a tag: any space, format (zero-width) or control character. */
-    private static final Pattern INVISIBLE = Pattern.compile("[\\s\\p{Z}\\p{Cf}\\p{Cc}]+");
-    /** How far past a {@code <} to look for the tag name, invisible characters included. */
-    private static final int LOOKAHEAD = 256;
+    /** The closing tag's name as it must not appear after a {@code <}. */
+    private static final String CLOSING = "/" + TAG;
 
     private UntrustedData() {}
 
@@ -71,25 +68,42 @@ public final class UntrustedData {
         return c == '<' || c == '\uFF1C' || c == '\uFE64';
     }
 
-    /** Whether the text from {@code from} reads as "/untrusted_data" or "untrusted_data" once invisible characters are dropped. */
+    /**
+     * Whether the text from {@code from} reads as "/untrusted_data" or "untrusted_data" once invisible
+     * characters are dropped. The text is read one code point at a time, for as long as what is
+     * visible could still become the tag, so no number of invisible characters between the parts
+     * hides it (a fixed look-ahead did). Each scan ends at the first visible character that does not
+     * fit, and no scan passes another {@code <}, so escaping stays linear in the text.
+     */
     private static boolean startsTag(String text, int from) {
+        StringBuilder visible = new StringBuilder(CLOSING.length());
         int i = from;
-        while (i < text.length() && (text.charAt(i) == '/' || invisible(text.charAt(i)))) {
-            i++;
+        while (i < text.length()) {
+            int cp = text.codePointAt(i);
+            i += Character.charCount(cp);
+            if (invisible(cp)) {
+                continue;
+            }
+            if (cp < 128) {
+                visible.append(Character.toLowerCase((char) cp));
+            } else {
+                // Compatibility forms (full-width letters, ligatures such as U+FB06 "st") read as their plain letters.
+                String plain = Normalizer.normalize(Character.toString(cp), Normalizer.Form.NFKC);
+                plain.codePoints().filter(c -> !invisible(c))
+                        .forEach(c -> visible.append(Character.toString(c).toLowerCase(Locale.ROOT)));
+            }
+            String seen = visible.toString();
+            if (seen.startsWith(TAG) || seen.startsWith(CLOSING)) {
+                return true;
+            }
+            if (!TAG.startsWith(seen) && !CLOSING.startsWith(seen)) {
+                return false;
+            }
         }
-        if (i == text.length()) {
-            return false;
-        }
-        char first = text.charAt(i);
-        if (first < 128 && first != 'u' && first != 'U') {
-            return false; // the common case (an HTML tag, a comparison) without normalising anything
-        }
-        String ahead = text.substring(from, Math.min(text.length(), from + LOOKAHEAD));
-        String visible = INVISIBLE.matcher(Normalizer.normalize(ahead, Normalizer.Form.NFKC)).replaceAll("").toLowerCase(Locale.ROOT);
-        return visible.startsWith(TAG) || visible.startsWith("/" + TAG);
+        return false;
     }
 
-    private static boolean invisible(char c) {
+    private static boolean invisible(int c) {
         int type = Character.getType(c);
         return Character.isWhitespace(c) || Character.isSpaceChar(c) || type == Character.FORMAT || type == Character.CONTROL;
     }
