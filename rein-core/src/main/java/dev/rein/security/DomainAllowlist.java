@@ -78,6 +78,21 @@ public final class DomainAllowlist {
             return Optional.of("URLs with user info are not allowed");
         }
         String host = uri.getHost();
+        String authority = uri.getRawAuthority();
+        if (host == null && authority != null && !authority.chars().allMatch(c -> c < 128)) {
+            // java.net.URI leaves a host with non-ASCII letters (例え.jp) unparsed, as a "registry-based"
+            // authority; read its host here, strictly (letters, digits, hyphens per label), so it is
+            // compared in its IDN form like the entries instead of being refused as having no host.
+            if (authority.contains("@")) {
+                return Optional.of("URLs with user info are not allowed");
+            }
+            host = authority.replaceFirst(":[0-9]*$", "");
+            try {
+                IDN.toASCII(host, IDN.USE_STD3_ASCII_RULES);
+            } catch (IllegalArgumentException e) {
+                return Optional.of("host '" + host + "' is not a valid host name");
+            }
+        }
         if (host == null || host.isBlank()) {
             return Optional.of("'" + uri + "' has no host");
         }

@@ -38,6 +38,18 @@ class DomainAllowlistTest {
     }
 
     @Test
+    void aHostWrittenInUnicodeIsComparedInItsIdnForm() {
+        assertThat(allow.check("https://例え.jp/")).isEmpty();
+        assertThat(allow.check("https://例え.jp:8443/検索?q=天気")).isEmpty();
+        assertThat(allow.check("https://ja.ウィキ.wikipedia.org/")).isEmpty();
+        assertThat(allow.check("https://例え.jp.evil.net/")).get().asString().contains("not on the allowlist");
+        assertThat(allow.check("https://悪い.jp/")).get().asString().contains("host 'xn--").contains("not on the allowlist");
+        assertThat(allow.check("https://ユーザー@例え.jp/")).get().asString().contains("user info");
+        assertThat(allow.check("https://例え.jp;example.com/")).get().asString().contains("not a valid host name");
+        assertThat(allow.check("https://例_え.jp/")).get().asString().contains("not a valid host name");
+    }
+
+    @Test
     void badEntriesAreConfigurationErrors() {
         assertThatThrownBy(() -> DomainAllowlist.of("https://example.com/")).isInstanceOf(ReinException.class);
         assertThatThrownBy(() -> DomainAllowlist.of()).isInstanceOf(ReinException.class);
