@@ -91,6 +91,31 @@ class ApprovalCommandsTest {
     }
 
     @Test
+    void showNamesEachDecisionRecordedBeforeTheRunResumes() throws Exception {
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("send_message", SEND), call("lookup_contact", "{\"name\":\"佐藤\"}"),
+                call("send_message", SEND.replace("会議", "連絡"))), text("送信しました。"));
+        cli.models((name, env) -> model);
+        cli.run("run", "--tools", "lookup_contact,send_message", "連絡して");
+        String id = runId();
+        JsonNode pending = Json.parse(cli.run("show", "--json", id).stdout()).get("pending_actions");
+        String first = pending.get(0).get("action_hash").asText();
+        assertThat(cli.run("approve", id, "--action", first, "--reject", "宛先が違います", "--as", "佐藤花子").exitCode()).isZero();
+
+        InProcessCli.Outcome show = cli.run("show", id);
+        assertThat(show.stdout()).contains("Decided, carried out when the run resumes:")
+                .contains("send_message [IRREVERSIBLE] action " + first + ": rejected (宛先が違います) by 佐藤花子")
+                .contains("Waiting for approval:").contains(pending.get(1).get("action_hash").asText());
+
+        String edited = "{\"to\":\"bob@example.com\",\"subject\":\"件名\",\"body\":\"本文\"}";
+        assertThat(cli.run("approve", id, "--edit", edited, "--as", "佐藤花子").exitCode()).isZero();
+        assertThat(cli.run("show", id).stdout()).contains("approved with edited arguments " + edited + " by 佐藤花子")
+                .doesNotContain("Waiting for approval:");
+
+        assertThat(cli.run("resume", id).exitCode()).isEqualTo(ExitCodes.SUCCEEDED);
+        assertThat(cli.run("show", id).stdout()).doesNotContain("Decided, carried out").contains("approval_decided");
+    }
+
+    @Test
     void inlineApprovalAtATerminalAsksAndContinues() {
         ScriptedModel model = sendThenConfirm();
         cli.models((name, env) -> model).terminal(new Terminal(false, true, false, true)).input("y\n");

@@ -2,6 +2,7 @@ package dev.rein.state;
 
 import dev.rein.run.Reasons;
 import dev.rein.run.RunStatus;
+import dev.rein.approval.ApprovalDecision;
 import dev.rein.approval.ApprovalRequest;
 import dev.rein.json.Json;
 import java.util.List;
@@ -9,11 +10,39 @@ import java.util.Optional;
 
 /**
  * One run as {@code rein show} presents it: its summary and final words, the agent state, the
- * actions waiting for a decision, the handoff (when a person must take over) and a one-line-per-event
- * trace summary.
+ * actions waiting for a decision, the decisions made but not yet carried out, the handoff (when a
+ * person must take over) and a one-line-per-event trace summary.
+ *
+ * @param decided the paused step's actions a person has decided on, in call order: they are carried
+ *                out when the run resumes (empty unless the run waits for approval)
  */
 public record RunView(RunSummary summary, String message, String answer, AgentState state,
-                      List<ApprovalRequest> pendingApprovals, Optional<Handoff> handoff, List<String> trace) {
+                      List<ApprovalRequest> pendingApprovals, List<Decided> decided, Optional<Handoff> handoff,
+                      List<String> trace) {
+    /** A paused action and the decision a person made on it, recorded before the run resumed. */
+    public record Decided(ApprovalRequest request, ApprovalDecision decision) {
+        /** One line for people: the decision, who made it, the action and what will run. */
+        public String describe() {
+            String what = switch (decision) {
+                case ApprovalDecision.Approve a -> "approved";
+                case ApprovalDecision.Reject r -> "rejected (" + r.reason().replace('\n', ' ') + ")";
+                case ApprovalDecision.Edit e -> "approved with edited arguments " + Json.write(e.arguments());
+            };
+            return request.tool() + " [" + request.risk() + "] action " + request.actionHash() + ": " + what
+                    + " by " + decision.decidedBy();
+        }
+    }
+
+    public RunView {
+        decided = decided == null ? List.of() : List.copyOf(decided);
+    }
+
+    /** A view without recorded decisions (the shape before decisions were shown). */
+    public RunView(RunSummary summary, String message, String answer, AgentState state,
+                   List<ApprovalRequest> pendingApprovals, Optional<Handoff> handoff, List<String> trace) {
+        this(summary, message, answer, state, pendingApprovals, List.of(), handoff, trace);
+    }
+
     static RunView of(RunSnapshot s, List<StoredEvent> events) {
         Optional<Handoff> handoff = Optional.empty();
         boolean needsPerson = s.status() == RunStatus.FAILED || s.status() == RunStatus.STOPPED_BUDGET
@@ -22,7 +51,12 @@ public record RunView(RunSummary summary, String message, String answer, AgentSt
             String question = Reasons.NEEDS_USER_INPUT.equals(s.reason()) ? s.answer() : "";
             handoff = Optional.of(Handoff.of(s.reason(), question, s.finish() != null ? s.finish().summary() : s.message(), s.state()));
         }
-        return new RunView(s.summary(), s.message(), s.answer(), s.state(), s.pendingApprovals(), handoff,
+        // A decision is carried out (and traced as approval_decided) only on resume; until then the
+        // snapshot is the only place it shows, so a person can see that theirs was recorded.
+        List<Decided> decided = s.status() != RunStatus.WAITING_APPROVAL ? List.of()
+                : s.approvals().requests().stream().filter(r -> s.approvals().decisions().containsKey(r.callId()))
+                        .map(r -> new Decided(r, s.approvals().decisions().get(r.callId()))).toList();
+        return new RunView(s.summary(), s.message(), s.answer(), s.state(), s.pendingApprovals(), decided, handoff,
                 TraceSummary.lines(events));
     }
 
@@ -48,6 +82,10 @@ public record RunView(RunSummary summary, String message, String answer, AgentSt
                 sb.append("    - ").append(r.tool()).append(" [").append(r.risk()).append("] action ").append(r.actionHash()).append('\n')
                         .append("      arguments: ").append(Json.write(r.arguments())).append('\n');
             }
+        }
+        if (!decided.isEmpty()) {
+            sb.append("  Decided, carried out when the run resumes:\n");
+            decided.forEach(d -> sb.append("    - ").append(d.describe()).append('\n'));
         }
         handoff.ifPresent(h -> sb.append(h.describe().indent(2)));
         if (handoff.isEmpty() && state != null) {

@@ -65,8 +65,11 @@ class ApprovalFlowTest {
         String hash = paused.pendingApprovals().get(0).actionHash();
 
         agent.runs().approve(paused.runId(), hash, "carol");
+        assertThat(agent.runs().show(paused.runId()).decided()).as("recorded, not yet carried out").singleElement()
+                .satisfies(d -> assertThat(d.describe()).isEqualTo("send_message [WRITE] action " + hash + ": approved by carol"));
         RunResult done = agent.resume(paused.runId());
 
+        assertThat(agent.runs().show(paused.runId()).decided()).isEmpty();
         assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
         assertThat(done.answer()).isEqualTo("Alice was told.");
         assertThat(outbox.deliveries).hasSize(1);
