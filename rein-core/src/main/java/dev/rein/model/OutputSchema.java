@@ -15,6 +15,7 @@ import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
 import dev.rein.ReinException;
+import dev.rein.internal.json.JavaNames;
 import dev.rein.json.Json;
 import java.lang.reflect.Type;
 import java.util.Comparator;
@@ -137,7 +138,7 @@ public final class OutputSchema implements ModelOption {
         Objects.requireNonNull(type, "type");
         JsonNode value = parseAnswer(answer);
         try {
-            return AnswerReader.read(value, type);
+            return JavaNames.read(value, type);
         } catch (IllegalArgumentException e) {
             throw new ReinException("the answer is not a " + type.getSimpleName() + ": " + e.getMessage(), e);
         }

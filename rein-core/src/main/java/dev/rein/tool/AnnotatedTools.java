@@ -8,6 +8,7 @@ import com.github.victools.jsonschema.generator.SchemaGenerator;
 import com.github.victools.jsonschema.generator.SchemaGeneratorConfigBuilder;
 import com.github.victools.jsonschema.generator.SchemaVersion;
 import dev.rein.ReinException;
+import dev.rein.internal.json.JavaNames;
 import dev.rein.json.Json;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -132,9 +133,10 @@ public final class AnnotatedTools {
             JsonNode value = arguments.get(p.name());
             if (Optional.class.equals(p.type().getRawClass())) {
                 values[i] = value == null || value.isNull() ? Optional.empty()
-                        : Optional.ofNullable(Json.mapper().convertValue(value, p.type().containedType(0)));
+                        : Optional.ofNullable(JavaNames.read(value, p.type().containedType(0)));
             } else {
-                values[i] = value == null || value.isNull() ? defaultValue(p.type()) : Json.mapper().convertValue(value, p.type());
+                // Under the names the parameter's schema gives (a record's orderId), not Rein's snake_case.
+                values[i] = value == null || value.isNull() ? defaultValue(p.type()) : JavaNames.read(value, p.type());
             }
         }
         try {

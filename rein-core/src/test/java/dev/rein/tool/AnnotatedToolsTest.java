@@ -15,6 +15,15 @@ class AnnotatedToolsTest {
 
     public record Address(String city, String zip) {}
 
+    public record Shipment(String trackingNumber, int itemCount, Optional<String> giftNote) {}
+
+    public static final class Shipping {
+        @ToolMethod(description = "Registers a shipment.")
+        public String register(@ToolParam("the shipment") Shipment shipment) {
+            return shipment.trackingNumber() + " x" + shipment.itemCount() + shipment.giftNote().map(n -> " (" + n + ")").orElse("");
+        }
+    }
+
     public static final class Orders {
         @ToolMethod(description = "Looks up an order by id.", abortsOnInterrupt = true)
         public String lookupOrder(@ToolParam("the order id, e.g. A-104") String orderId,
@@ -66,6 +75,22 @@ class AnnotatedToolsTest {
         ToolResult wrongEnum = executor.execute(new ToolCall("c3", "create_ticket", Json.parse(
                 "{\"title\":\"t\",\"priority\":\"URGENT\",\"tags\":[],\"address\":{}}"), 0), ToolContext.standalone("c3", writer));
         assertThat(wrongEnum.errorClass()).isEqualTo(ErrorClass.INVALID_ARGUMENTS);
+    }
+
+    @Test
+    void aRecordParametersComponentsAreReadUnderTheNamesItsSchemaGives() throws Exception {
+        Tool tool = AnnotatedTools.from(new Shipping()).getFirst();
+        JsonNode schema = tool.definition().inputSchema();
+        assertThat(schema.at("/properties/shipment/properties/trackingNumber/type").asText()).isEqualTo("string");
+        ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(List.of(tool))).build();
+        ToolResult result = executor.execute(new ToolCall("c1", "register", Json.parse(
+                "{\"shipment\":{\"trackingNumber\":\"追跡-42\",\"itemCount\":3,\"giftNote\":\"おめでとう\"}}"), 0),
+                ToolContext.standalone("c1"));
+        assertThat(result.isError()).as(result.content()).isFalse();
+        assertThat(result.content()).isEqualTo("追跡-42 x3 (おめでとう)");
+        ToolResult withoutNote = executor.execute(new ToolCall("c2", "register", Json.parse(
+                "{\"shipment\":{\"trackingNumber\":\"T-1\",\"itemCount\":1}}"), 0), ToolContext.standalone("c2"));
+        assertThat(withoutNote.content()).as(withoutNote.content()).isEqualTo("T-1 x1");
     }
 
     @Test
