@@ -163,6 +163,8 @@ public final class RunStream implements Flow.Publisher<RunEvent>, Iterable<RunEv
         private final Flow.Subscriber<? super RunEvent> subscriber;
         private final AtomicLong demand = new AtomicLong();
         private volatile boolean cancelled;
+        /** A non-positive request, signalled as onError by the delivery thread. */
+        private volatile IllegalArgumentException badRequest;
         private volatile Thread thread;
 
         Delivery(Flow.Subscriber<? super RunEvent> subscriber) {
@@ -172,9 +174,15 @@ public final class RunStream implements Flow.Publisher<RunEvent>, Iterable<RunEv
         @Override
         public void request(long n) {
             if (n <= 0) {
-                cancelled = true;
-                handle.cancel();
-                subscriber.onError(new IllegalArgumentException("request(" + n + "): demand must be positive"));
+                // Rule 3.9 asks for onError; the delivery thread sends it, so that signals stay serial
+                // (rule 1.3) even when this is called from onSubscribe or from another thread, and
+                // none follows a cancel or the end of the stream (rule 3.6).
+                if (!cancelled) {
+                    badRequest = new IllegalArgumentException("request(" + n + "): demand must be positive");
+                    cancelled = true;
+                    close();
+                    java.util.concurrent.locks.LockSupport.unpark(thread);
+                }
                 return;
             }
             demand.getAndAccumulate(n, (a, b) -> a + b < 0 ? Long.MAX_VALUE : a + b);
@@ -196,7 +204,10 @@ public final class RunStream implements Flow.Publisher<RunEvent>, Iterable<RunEv
                     demand.decrementAndGet();
                     subscriber.onNext(event); // nothing after cancel (rule 1.8)
                 }
-                if (!cancelled) {
+                IllegalArgumentException error = badRequest;
+                if (error != null) {
+                    subscriber.onError(error);
+                } else if (!cancelled) {
                     subscriber.onComplete();
                 }
             } catch (InterruptedException e) {

@@ -130,4 +130,44 @@ class RunStreamTest {
         assertThat(seen).hasSize(3).doesNotContain("complete", "error");
         assertThat(seen.stream().collect(Collectors.joining(","))).startsWith("run_started,state_change");
     }
+
+    @Test
+    void aNonPositiveRequestIsAnErrorSignalledAfterOnSubscribeReturnsAndOnTheDeliveryThread() throws Exception {
+        Agent agent = Agent.builder().model(ScriptedModel.of(hang())).tools(TestTools.echo()).build();
+        RunStream stream = agent.stream("hang");
+        List<String> seen = new CopyOnWriteArrayList<>();
+        CountDownLatch ended = new CountDownLatch(1);
+        stream.subscribe(new Flow.Subscriber<>() {
+            volatile boolean subscribing;
+
+            public void onSubscribe(Flow.Subscription s) {
+                subscribing = true;
+                s.request(0);
+                s.request(-1); // a second bad request is not a second error
+                subscribing = false;
+            }
+
+            public void onNext(RunEvent item) {
+                seen.add("next");
+            }
+
+            public void onError(Throwable t) {
+                // Signals are serial (rule 1.3): never inside onSubscribe, never on the caller's thread.
+                seen.add("error " + t.getClass().getSimpleName() + (subscribing ? " inside onSubscribe" : "")
+                        + (Thread.currentThread().getName().startsWith("rein-stream-") ? " on the delivery thread"
+                        : " on " + Thread.currentThread().getName()));
+                ended.countDown();
+            }
+
+            public void onComplete() {
+                seen.add("complete");
+                ended.countDown();
+            }
+        });
+
+        assertThat(ended.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(stream.result().get(30, TimeUnit.SECONDS).status()).isEqualTo(RunStatus.CANCELLED);
+        Thread.sleep(100); // nothing may follow the error
+        assertThat(seen).containsExactly("error IllegalArgumentException on the delivery thread");
+    }
 }
