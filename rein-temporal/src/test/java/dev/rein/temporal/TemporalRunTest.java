@@ -4,12 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rein.agent.Agent;
 import dev.rein.agent.RunResult;
+import dev.rein.context.OutputStore;
 import dev.rein.model.ModelException;
 import dev.rein.run.RunStatus;
+import dev.rein.run.Verifier;
 import dev.rein.testkit.RecordingListener;
 import dev.rein.testkit.ScriptedModel;
 import dev.rein.trace.TraceEvent;
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
 
 class TemporalRunTest {
@@ -53,6 +58,69 @@ class TemporalRunTest {
             assertThat(result.reason()).isEqualTo("provider_error");
             assertThat(result.message()).contains("HTTP 403").contains("this key may not use the model");
             assertThat(model.remaining()).isEqualTo(1);
+        }
+    }
+
+    /** A bug in the application's code (here a verifier that throws) ends the run as the local driver ends it: a result. */
+    @Test
+    void aVerifierThatThrowsEndsTheRunFailedWithInternalErrorAsTheLocalDriverDoes() {
+        Verifier broken = answer -> {
+            throw new IllegalStateException("検証が壊れた");
+        };
+        RunResult expected = Orders.agent(Orders.lookupThenAnswer(), new RecordingListener(), Orders.lookup()).verifier(broken)
+                .build().run("A-1?");
+
+        RecordingListener remote = new RecordingListener();
+        Agent agent = Orders.agent(Orders.lookupThenAnswer(), remote, Orders.lookup()).verifier(broken).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalRun run = server.start(agent).start("A-1?", "run-broken-verifier");
+            RunResult result = run.result();
+
+            assertThat(result.status()).isEqualTo(RunStatus.FAILED).isEqualTo(expected.status());
+            assertThat(result.reason()).isEqualTo(expected.reason()).isEqualTo("internal_error");
+            assertThat(result.message()).isEqualTo(expected.message()).contains("検証が壊れた");
+            assertThat(result.steps()).isEqualTo(expected.steps());
+            assertThat(run.status()).isEqualTo(RunStatus.FAILED);
+            assertThat(remote.events(TraceEvent.RunFinished.class)).singleElement()
+                    .satisfies(f -> assertThat(f.reason()).isEqualTo("internal_error"));
+        }
+    }
+
+    /**
+     * A worker whose run store does not keep what it was given (not the store the other workers
+     * share) cannot even trace the run's end: the run still ends FAILED with the reason and what to do.
+     */
+    @Test
+    void aRunStoreThatLosesItsEntriesEndsTheRunFailedSayingTheStoreMustBeShared() throws TimeoutException {
+        OutputStore forgetful = new OutputStore() {
+            @Override
+            public String put(String content) {
+                return OutputStore.inMemory().put(content);
+            }
+
+            @Override
+            public Optional<String> get(String sha256) {
+                return Optional.empty();
+            }
+
+            @Override
+            public String location(String sha256) {
+                return "nowhere:" + sha256;
+            }
+        };
+        Agent agent = Orders.agent(Orders.lookupThenAnswer(), new RecordingListener(), Orders.lookup()).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalAgents.worker(server.env.newWorker(TemporalTestServer.QUEUE), agent, forgetful);
+            server.env.start();
+            TemporalRun run = TemporalAgents.client(server.client(), TemporalTestServer.QUEUE, agent, forgetful)
+                    .start("A-1?", "run-forgetful-store");
+            RunResult result = run.result(Duration.ofSeconds(60));
+
+            assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+            assertThat(result.reason()).isEqualTo("store_error");
+            assertThat(result.message()).contains("is not in this worker's run store").contains("share one store");
+            assertThat(result.runId()).isEqualTo("run-forgetful-store");
+            assertThat(run.status()).isEqualTo(RunStatus.FAILED);
         }
     }
 

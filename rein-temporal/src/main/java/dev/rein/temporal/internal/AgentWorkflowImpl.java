@@ -66,15 +66,28 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
         try {
             ref = effects().begin(runId, in.goal());
             return drive(new NextStep.RunAgain("start"));
-        } catch (CanceledFailure | ActivityFailure e) {
-            if (!(e instanceof CanceledFailure) && !(e.getCause() instanceof CanceledFailure)) {
-                throw e;
+        } catch (ActivityFailure e) {
+            if (!cancelled(e)) {
+                // an effect failed for good (a bug in a verifier, a run store the worker does not share): the run
+                // ends FAILED with a result, as the local driver ends it, instead of the workflow failing without one
+                return end(RunStatus.FAILED, reasonOf(e), messageOf(e), null, null);
             }
-            RunResult[] result = new RunResult[1];
-            Workflow.newDetachedCancellationScope(() -> result[0] = end(RunStatus.CANCELLED, Reasons.CANCELLED,
-                    "the run was cancelled", null, null)).run();
-            return result[0];
+            return endCancelled();
+        } catch (CanceledFailure e) {
+            return endCancelled();
         }
+    }
+
+    /** The run's end traced outside the cancelled scope, so that its activity still runs. */
+    private RunResult endCancelled() {
+        RunResult[] result = new RunResult[1];
+        Workflow.newDetachedCancellationScope(() -> result[0] = end(RunStatus.CANCELLED, Reasons.CANCELLED,
+                "the run was cancelled", null, null)).run();
+        return result[0];
+    }
+
+    private static boolean cancelled(RuntimeException e) {
+        return e instanceof CanceledFailure || e.getCause() instanceof CanceledFailure;
     }
 
     private RunResult drive(NextStep first) {
@@ -216,10 +229,10 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
         if (failure.getCause() instanceof CanceledFailure canceled) {
             throw canceled;
         }
-        if (failure.getCause() instanceof ApplicationFailure app) {
-            String reason = app.getType();
+        if (failure.getCause() instanceof ApplicationFailure) {
+            String reason = reasonOf(failure);
             RunStatus ended = reason.equals(BudgetKind.DEADLINE.reason()) ? RunStatus.STOPPED_BUDGET : RunStatus.FAILED;
-            return new NextStep.Stop(ended, dev.rein.run.Reason.of(reason), app.getOriginalMessage(), null, null);
+            return new NextStep.Stop(ended, dev.rein.run.Reason.of(reason), messageOf(failure), null, null);
         }
         if (failure.getCause() instanceof TimeoutFailure) {
             return new NextStep.Stop(RunStatus.STOPPED_BUDGET, dev.rein.run.Reason.of(BudgetKind.DEADLINE.reason()),
@@ -230,9 +243,47 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
     }
 
     private RunResult end(RunStatus ended, String reason, String message, String answer, dev.rein.run.FinishReport report) {
-        status = ended;
-        result = effects().end(turn(), ended, reason, message, answer, report);
+        try {
+            result = ref == null ? unrecorded(RunStatus.FAILED, reason, message, answer)
+                    : effects().end(turn(), ended, reason, message, answer, report);
+        } catch (ActivityFailure e) {
+            if (cancelled(e)) {
+                throw e;
+            }
+            // the end itself could not be traced and stored (the run store is not the workers' one): the result still
+            // says why, without the history, rather than leaving the workflow failed with no result
+            result = unrecorded(RunStatus.FAILED, reasonOf(e), messageOf(e), answer);
+        }
+        status = result.status();
         return result;
+    }
+
+    /** The result the workflow builds itself from its counters when no activity can end the run. */
+    private RunResult unrecorded(RunStatus ended, String reason, String message, String answer) {
+        return new RunResult(runId, ended, reason, message, answer, ref == null ? 0 : ref.steps(),
+                ref == null ? dev.rein.model.Usage.ZERO : ref.usage(), ref == null ? java.math.BigDecimal.ZERO : ref.costUsd(),
+                Duration.ofMillis(activeMillis()), null, List.of());
+    }
+
+    /**
+     * The run's reason for an activity's failure: its type when that is a run reason, a store error when
+     * the run store lacks an entry, else an internal error (the closed set of reasons has no other name).
+     */
+    private static String reasonOf(ActivityFailure failure) {
+        String type = failure.getCause() instanceof ApplicationFailure app ? app.getType() : null;
+        if (Blobs.MISSING.equals(type)) {
+            return Reasons.STORE_ERROR;
+        }
+        for (dev.rein.run.Reason reason : dev.rein.run.Reason.values()) {
+            if (reason.wire().equals(type)) {
+                return type;
+            }
+        }
+        return Reasons.INTERNAL_ERROR;
+    }
+
+    private static String messageOf(ActivityFailure failure) {
+        return failure.getCause() instanceof ApplicationFailure app ? app.getOriginalMessage() : failure.getMessage();
     }
 
     /** What the next activity gets: the stored snapshot and what the workflow knows newer than it. */
