@@ -44,8 +44,13 @@ final class AgentLoop {
     private final Guards guards;
 
     AgentLoop(Run run) {
+        this(run, 0);
+    }
+
+    /** @param engineAttempt see {@link ModelCaller#ModelCaller(Run, int)} */
+    AgentLoop(Run run, int engineAttempt) {
         this.run = run;
-        this.caller = new ModelCaller(run);
+        this.caller = new ModelCaller(run, engineAttempt);
         this.tools = new ToolStage(run);
         this.guards = new Guards(run, caller);
     }

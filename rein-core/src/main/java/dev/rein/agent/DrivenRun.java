@@ -8,7 +8,6 @@ import dev.rein.model.ContentBlock;
 import dev.rein.model.Message;
 import dev.rein.model.ModelResponse;
 import dev.rein.model.ToolUseBlock;
-import dev.rein.retry.RetryPolicy;
 import dev.rein.run.FinishReport;
 import dev.rein.run.NextStep;
 import dev.rein.run.Reason;
@@ -19,6 +18,7 @@ import dev.rein.tool.ToolCall;
 import dev.rein.tool.ToolOutcome;
 import dev.rein.tool.ToolResult;
 import dev.rein.trace.TraceEvent;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -39,28 +39,41 @@ public final class DrivenRun {
 
     private final AgentConfig config;
 
-    /** @param store receives checkpoints, idempotency records and events of the driven runs */
+    /**
+     * @param store receives checkpoints, idempotency records and events of the driven runs. The
+     *              agent's model retry policy decides the step call's attempts ({@link #callModel});
+     *              the other model calls of an effect (summary, critic) retry in place, as locally.
+     */
     public DrivenRun(Agent agent, RunStore store) {
-        this.config = agent.config().toBuilder().store(store).retryPolicy(RetryPolicy.NONE).build().config();
+        this.config = agent.config().toBuilder().store(store).build().config();
     }
 
-    /** A model call failed for good or for now; {@code retryable} is the provider's classification. */
+    /**
+     * A model call failed for good, or for now: then the engine makes the next attempt after
+     * {@link #retryDelay()} (the agent's retry policy decided it, and the retry is traced).
+     */
     public static final class Failed extends Exception {
         private final String reason;
-        private final boolean retryable;
+        private final Duration retryDelay;
 
-        Failed(String reason, String message, boolean retryable) {
+        Failed(String reason, String message, Duration retryDelay) {
             super(message, null, false, false);
             this.reason = reason;
-            this.retryable = retryable;
+            this.retryDelay = retryDelay;
         }
 
         public String reason() {
             return reason;
         }
 
+        /** Whether the engine is to make another attempt (after {@link #retryDelay()}). */
         public boolean retryable() {
-            return retryable;
+            return retryDelay != null;
+        }
+
+        /** How long to wait before the next attempt; null when the failure is final. */
+        public Duration retryDelay() {
+            return retryDelay;
         }
     }
 
@@ -125,15 +138,21 @@ public final class DrivenRun {
         return effect(run, loop -> loop.started());
     }
 
-    /** One model step (counted), through the agent's model-call chain. */
-    public ModelStep callModel(RunSnapshot snapshot) throws Failed, InterruptedException {
+    /**
+     * One model step (counted), through the agent's model-call chain: attempt {@code attempt} (from
+     * 1) of a call the engine retries by itself. The trace is the local one: the request on the first
+     * attempt, a retry event for each retryable failure the agent's retry policy allows (a
+     * {@link Failed} with a {@link Failed#retryDelay()}), and the final failure as the run's reason
+     * ("gave up after N attempts").
+     */
+    public ModelStep callModel(RunSnapshot snapshot, int attempt) throws Failed, InterruptedException {
         Run run = Run.resume(snapshot, config);
         try {
-            ModelResponse response = new AgentLoop(run).callStep();
+            ModelResponse response = new AgentLoop(run, attempt).callStep();
             RunSnapshot next = Checkpoints.snapshot(run, null);
             return new ModelStep(next, response, AgentLoop.answerText(run.history()));
         } catch (ModelCaller.CallFailed failed) {
-            throw new Failed(failed.reason, failed.getMessage(), failed.retryable);
+            throw new Failed(failed.reason, failed.getMessage(), failed.retryDelay);
         } finally {
             run.recorder.close();
         }

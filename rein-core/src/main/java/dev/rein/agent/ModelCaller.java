@@ -29,8 +29,17 @@ final class ModelCaller {
     private final ModelChain chain;
 
     ModelCaller(Run run) {
+        this(run, 0);
+    }
+
+    /**
+     * @param engineAttempt 0 when the chain retries by itself; else the attempt (from 1) of an engine
+     *                      that retries the call (Temporal): a retryable failure is a {@link CallFailed}
+     *                      with a {@code retryDelay}, traced as a retry, and only the first attempt traces the request
+     */
+    ModelCaller(Run run, int engineAttempt) {
         this.run = run;
-        this.chain = new ModelChain(stages(run));
+        this.chain = new ModelChain(stages(run, engineAttempt));
     }
 
     /**
@@ -41,13 +50,18 @@ final class ModelCaller {
      * the deadline.
      */
     static List<ModelInterceptor> stages(Run run) {
+        return stages(run, 0);
+    }
+
+    private static List<ModelInterceptor> stages(Run run, int engineAttempt) {
         Tracer tracer = new RunTracer(run);
         List<ModelInterceptor> stages = new ArrayList<>();
-        stages.add(new TracingStage(tracer, run.meter));                                      // request, response + cost, failure
+        stages.add(new TracingStage(tracer, run.meter, engineAttempt <= 1));                  // request, response + cost, failure
         stages.add(new MaskingStage(run.redactor::redactValue));                              // no secret in what the run acts on
         stages.addAll(run.config.modelInterceptors());                                        // the application's stages
         stages.add(new PricingStage(run.meter, run.config.modelName(), run.config.prices())); // usage charged to the budget
-        stages.add(new RetryStage(run.config.retryPolicy(), run.meter, tracer));              // provider's classification
+        stages.add(engineAttempt == 0 ? new RetryStage(run.config.retryPolicy(), run.meter, tracer)
+                : RetryStage.engineAttempt(run.config.retryPolicy(), run.meter, tracer, engineAttempt)); // provider's classification
         stages.add(new DeadlineStage(run.meter, run.runId, run.recorder::endOfStream));       // within the run's deadline
         stages.add(ModelChain.MODEL);
         return List.copyOf(stages);
@@ -56,17 +70,17 @@ final class ModelCaller {
     /** The call failed for good; {@code reason} is a {@link Reasons} value or a budget reason. */
     static final class CallFailed extends Exception {
         final String reason;
-        /** Whether the provider said another attempt may succeed (an engine that retries by itself uses it). */
-        final boolean retryable;
+        /** For an engine that retries by itself: wait this long, then make the next attempt; null when final. */
+        final java.time.Duration retryDelay;
 
         CallFailed(String reason, String message) {
-            this(reason, message, false);
+            this(reason, message, null);
         }
 
-        CallFailed(String reason, String message, boolean retryable) {
+        CallFailed(String reason, String message, java.time.Duration retryDelay) {
             super(message, null, false, false);
             this.reason = reason;
-            this.retryable = retryable;
+            this.retryDelay = retryDelay;
         }
     }
 
@@ -82,7 +96,8 @@ final class ModelCaller {
             throw new CallFailed(dev.rein.budget.BudgetKind.DEADLINE.reason(), e.getMessage());
         } catch (ModelException e) {
             String status = e.httpStatus() > 0 ? " (HTTP " + e.httpStatus() + ")" : "";
-            throw new CallFailed(Reasons.PROVIDER_ERROR, "the model provider failed" + status + ": " + e.getMessage(), e.retryable());
+            throw new CallFailed(Reasons.PROVIDER_ERROR, "the model provider failed" + status + ": " + e.getMessage(),
+                    e instanceof RetryStage.RetryLater later ? later.delay() : null);
         }
     }
 

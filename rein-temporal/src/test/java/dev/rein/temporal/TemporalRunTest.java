@@ -6,6 +6,7 @@ import dev.rein.agent.Agent;
 import dev.rein.agent.RunResult;
 import dev.rein.context.OutputStore;
 import dev.rein.model.ModelException;
+import dev.rein.retry.RetryPolicy;
 import dev.rein.run.RunStatus;
 import dev.rein.run.Verifier;
 import dev.rein.testkit.RecordingListener;
@@ -59,6 +60,64 @@ class TemporalRunTest {
             assertThat(result.message()).contains("HTTP 403").contains("this key may not use the model");
             assertThat(model.remaining()).isEqualTo(1);
         }
+    }
+
+    @Test
+    void aTransientModelErrorIsRetriedByTemporalWithTheLocalTrace() {
+        RecordingListener local = new RecordingListener();
+        RunResult expected = Orders.agent(rateLimitedOnce(), local, Orders.lookup()).retryPolicy(QUICK_RETRIES).build()
+                .run("A-1?");
+
+        RecordingListener remote = new RecordingListener();
+        ScriptedModel model = rateLimitedOnce();
+        Agent agent = Orders.agent(model, remote, Orders.lookup()).retryPolicy(QUICK_RETRIES).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            RunResult result = server.start(agent).start("A-1?", "run-transient").result();
+
+            assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED).isEqualTo(expected.status());
+            assertThat(result.answer()).isEqualTo(expected.answer()).isEqualTo("A-1 は配達済みです。");
+            assertThat(model.remaining()).isZero();
+            // one logical call: requested once, the retry traced, no failure for an attempt that was retried
+            assertThat(types(remote.events())).isEqualTo(types(local.events())).contains("ModelRetry").doesNotContain("ModelFailed");
+            assertThat(remote.events(TraceEvent.ModelRetry.class)).singleElement().satisfies(r -> {
+                assertThat(r.attempt()).isEqualTo(1);
+                assertThat(r.httpStatus()).isEqualTo(429);
+            });
+        }
+    }
+
+    @Test
+    void aModelErrorStillTransientAfterTheAgentsRetriesEndsTheRunFailedAsLocally() {
+        ModelException overloaded = new ModelException(ModelException.Kind.OVERLOADED, 529, "overloaded");
+        RecordingListener local = new RecordingListener();
+        RunResult expected = Orders.agent(failingThrice(overloaded), local, Orders.lookup()).retryPolicy(QUICK_RETRIES).build()
+                .run("A-1?");
+
+        RecordingListener remote = new RecordingListener();
+        ScriptedModel model = failingThrice(overloaded);
+        Agent agent = Orders.agent(model, remote, Orders.lookup()).retryPolicy(QUICK_RETRIES).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            RunResult result = server.start(agent).start("A-1?", "run-exhausted").result();
+
+            assertThat(result.status()).isEqualTo(RunStatus.FAILED).isEqualTo(expected.status());
+            assertThat(result.reason()).isEqualTo(expected.reason()).isEqualTo("provider_error");
+            assertThat(result.message()).isEqualTo(expected.message()).endsWith("gave up after 3 attempts");
+            assertThat(model.remaining()).as("maxRetries 2: three attempts, the fourth turn never asked").isEqualTo(1);
+            assertThat(types(remote.events())).isEqualTo(types(local.events()));
+            assertThat(remote.events(TraceEvent.ModelRetry.class)).extracting(TraceEvent.ModelRetry::attempt).containsExactly(1, 2);
+        }
+    }
+
+    private static final RetryPolicy QUICK_RETRIES = new RetryPolicy(2, Duration.ofMillis(10), Duration.ofMillis(100), 0);
+
+    private static ScriptedModel rateLimitedOnce() {
+        return ScriptedModel.of(ScriptedModel.fail(new ModelException(ModelException.Kind.RATE_LIMITED, 429, "slow down")),
+                ScriptedModel.text("A-1 は配達済みです。"));
+    }
+
+    private static ScriptedModel failingThrice(ModelException error) {
+        return ScriptedModel.of(ScriptedModel.fail(error), ScriptedModel.fail(error), ScriptedModel.fail(error),
+                ScriptedModel.text("never asked"));
     }
 
     /** A bug in the application's code (here a verifier that throws) ends the run as the local driver ends it: a result. */

@@ -32,19 +32,63 @@ public final class RetryStage implements ModelInterceptor {
         }
     }
 
+    /**
+     * An engine that retries by itself (Temporal) is to make attempt {@link #attempt} + 1 of the
+     * call after {@link #delay}; the retry is traced already, the logical call goes on.
+     */
+    public static final class RetryLater extends ModelException {
+        private final int attempt;
+        private final Duration delay;
+
+        RetryLater(ModelException last, int attempt, Duration delay) {
+            super(last.kind(), last.httpStatus(), last.getMessage(), true, last.retryAfter(), last.requestId(), last);
+            this.attempt = attempt;
+            this.delay = delay;
+        }
+
+        /** The attempt that failed (from 1). */
+        public int attempt() {
+            return attempt;
+        }
+
+        /** How long to wait before the next attempt (the policy's backoff, or the provider's retry-after). */
+        public Duration delay() {
+            return delay;
+        }
+    }
+
     private final RetryPolicy policy;
     private final BudgetMeter meter;
     private final Tracer tracer;
+    /** 0: this stage retries (sleeping between attempts); else the engine's attempt number, and the engine waits. */
+    private final int engineAttempt;
 
     public RetryStage(RetryPolicy policy, BudgetMeter meter, Tracer tracer) {
+        this(policy, meter, tracer, 0);
+    }
+
+    private RetryStage(RetryPolicy policy, BudgetMeter meter, Tracer tracer, int engineAttempt) {
         this.policy = policy;
         this.meter = meter;
         this.tracer = tracer;
+        this.engineAttempt = engineAttempt;
+    }
+
+    /**
+     * One attempt ({@code attempt}, from 1) of a call an engine retries by itself: the same decision
+     * and trace as in-process retries, but a failure to retry is thrown as {@link RetryLater} instead
+     * of being waited for here, so each attempt can run on another worker.
+     */
+    public static RetryStage engineAttempt(RetryPolicy policy, BudgetMeter meter, Tracer tracer, int attempt) {
+        if (attempt < 1) {
+            throw new IllegalArgumentException("an engine's attempt counts from 1, got " + attempt);
+        }
+        return new RetryStage(policy, meter, tracer, attempt);
     }
 
     @Override
     public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
-        for (int attempt = 1; ; attempt++) {
+        for (int attempt = Math.max(1, engineAttempt); ; attempt++) {
             try {
                 return chain.proceed(call);
             } catch (dev.rein.model.ModelDeadlineException e) {
@@ -62,6 +106,9 @@ public final class RetryStage implements ModelInterceptor {
                 }
                 tracer.emit(new TraceEvent.ModelRetry(tracer.runId(), tracer.step(), tracer.now(), attempt, e.kind().name(),
                         e.httpStatus(), e.getMessage(), delay.toMillis()));
+                if (engineAttempt > 0) {
+                    throw new RetryLater(e, attempt, delay);
+                }
                 Thread.sleep(delay.toMillis());
             }
         }

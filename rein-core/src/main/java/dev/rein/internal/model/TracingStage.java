@@ -20,16 +20,26 @@ import java.time.Instant;
 public final class TracingStage implements ModelInterceptor {
     private final Tracer tracer;
     private final BudgetMeter meter;
+    /** False for a later attempt of a call an engine retries: the first attempt traced the request. */
+    private final boolean traceRequest;
 
     public TracingStage(Tracer tracer, BudgetMeter meter) {
+        this(tracer, meter, true);
+    }
+
+    /** @param traceRequest false when an earlier attempt of this logical call (on an engine) traced its request */
+    public TracingStage(Tracer tracer, BudgetMeter meter, boolean traceRequest) {
         this.tracer = tracer;
         this.meter = meter;
+        this.traceRequest = traceRequest;
     }
 
     @Override
     public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
         int step = tracer.step();
-        tracer.emit(new TraceEvent.ModelRequested(tracer.runId(), step, tracer.now(), call.purpose(), call.request()));
+        if (traceRequest) {
+            tracer.emit(new TraceEvent.ModelRequested(tracer.runId(), step, tracer.now(), call.purpose(), call.request()));
+        }
         BigDecimal before = meter.costUsd();
         Instant started = tracer.now();
         try {
@@ -38,8 +48,8 @@ public final class TracingStage implements ModelInterceptor {
             tracer.emit(new TraceEvent.ModelResponded(tracer.runId(), step, now, response, response.usage(),
                     meter.costUsd().subtract(before), meter.costUsd(), Duration.between(started, now).toMillis()));
             return response;
-        } catch (ModelDeadlineException e) {
-            throw e;
+        } catch (ModelDeadlineException | RetryStage.RetryLater e) {
+            throw e; // a deadline is reported by the run's end; a retry was traced and the call goes on
         } catch (ModelException e) {
             String message = e instanceof RetryStage.GaveUp gaveUp ? gaveUp.providerMessage() : e.getMessage();
             tracer.emit(new TraceEvent.ModelFailed(tracer.runId(), step, tracer.now(), e.kind().name(), e.httpStatus(), message));

@@ -85,6 +85,36 @@ class ModelChainTest {
         return new ModelChain(stages);
     }
 
+    /** The chain as an engine that retries by itself (Temporal) assembles it for its attempt {@code attempt}. */
+    private ModelChain engineChain(BudgetMeter meter, int attempt) {
+        return new ModelChain(List.of(new TracingStage(tracer, meter, attempt == 1),
+                RetryStage.engineAttempt(new RetryPolicy(2, Duration.ofMillis(40), Duration.ofSeconds(1), 0), meter, tracer, attempt),
+                ModelChain.MODEL));
+    }
+
+    @Test
+    void anEngineAttemptTracesTheRetryAndLeavesTheWaitToTheEngineAndOnlyTheFirstTracesTheRequest() throws Exception {
+        Model overloaded = (request, context) -> {
+            throw new ModelException(ModelException.Kind.OVERLOADED, 529, "overloaded");
+        };
+        BudgetMeter meter = meter(Duration.ofMinutes(1));
+
+        assertThatThrownBy(() -> engineChain(meter, 1).call(call(overloaded, request("main"), Duration.ofMinutes(1))))
+                .isInstanceOfSatisfying(RetryStage.RetryLater.class, later -> {
+                    assertThat(later.attempt()).isEqualTo(1);
+                    assertThat(later.delay()).isEqualTo(Duration.ofMillis(40));
+                });
+        assertThatThrownBy(() -> engineChain(meter, 2).call(call(overloaded, request("main"), Duration.ofMinutes(1))))
+                .isInstanceOfSatisfying(RetryStage.RetryLater.class, later -> assertThat(later.delay()).isEqualTo(Duration.ofMillis(80)));
+        assertThatThrownBy(() -> engineChain(meter, 3).call(call(overloaded, request("main"), Duration.ofMinutes(1))))
+                .isInstanceOf(RetryStage.GaveUp.class).hasMessageEndingWith("gave up after 3 attempts");
+
+        // the same trace as one call retried in place: requested once, two retries, the final failure
+        assertThat(log).containsExactly("trace:ModelRequested", "trace:ModelRetry", "trace:ModelRetry", "trace:ModelFailed");
+        assertThat(events).filteredOn(TraceEvent.ModelRetry.class::isInstance).map(e -> ((TraceEvent.ModelRetry) e).attempt())
+                .containsExactly(1, 2);
+    }
+
     private static ModelCall call(Model model, ModelRequest request, Duration left) {
         return new ModelCall(model, request, "step", ModelCallContext.until(Instant.now().plus(left)));
     }

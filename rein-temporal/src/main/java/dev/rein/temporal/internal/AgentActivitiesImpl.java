@@ -19,6 +19,7 @@ import dev.rein.temporal.internal.Payloads.Planned;
 import dev.rein.temporal.internal.Payloads.RunRef;
 import dev.rein.temporal.internal.Payloads.Turn;
 import dev.rein.tool.ToolCall;
+import io.temporal.activity.Activity;
 import io.temporal.failure.ApplicationFailure;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,12 +49,15 @@ public final class AgentActivitiesImpl implements AgentActivities {
     @Override
     public ModelStep callModel(Turn turn) {
         return guarded(() -> {
+            // the agent's retry policy decides per attempt (traced as locally); Temporal waits the delay it chose
+            int attempt = Activity.getExecutionContext().getInfo().getAttempt();
             try {
-                DrivenRun.ModelStep step = run.callModel(resolve(turn));
+                DrivenRun.ModelStep step = run.callModel(resolve(turn), attempt);
                 return new ModelStep(ref(step.snapshot()), step.response(), step.answerText());
             } catch (DrivenRun.Failed failed) {
                 throw failed.retryable()
-                        ? ApplicationFailure.newFailure(failed.getMessage(), failed.reason())
+                        ? ApplicationFailure.newFailureWithCauseAndDelay(failed.getMessage(), failed.reason(), null,
+                                failed.retryDelay())
                         : ApplicationFailure.newNonRetryableFailure(failed.getMessage(), failed.reason());
             }
         });
