@@ -14,6 +14,7 @@ import dev.rein.context.Compaction;
 import dev.rein.context.ContextPolicy;
 import dev.rein.internal.context.HistoryValidator;
 import dev.rein.context.InMemoryOutputStore;
+import dev.rein.context.OutputStore;
 import dev.rein.context.TokenEstimator;
 import dev.rein.json.Hashing;
 import dev.rein.model.ContentBlock;
@@ -217,5 +218,38 @@ class ContextLoopTest {
         assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
         assertThat(trace.events(TraceEvent.ModelFailed.class)).isNotEmpty();
         assertThat(trace.events(TraceEvent.Intervention.class)).filteredOn(e -> e.kind().equals("context")).isNotEmpty();
+    }
+
+    @Test
+    void aResultWhoseTextCannotBeStoredIsNotClearedAndTheFailureIsReported() {
+        OutputStore broken = new OutputStore() {
+            @Override
+            public String put(String content) {
+                throw new java.io.UncheckedIOException(new java.io.IOException("disk full"));
+            }
+
+            @Override
+            public java.util.Optional<String> get(String sha256) {
+                return java.util.Optional.empty();
+            }
+
+            @Override
+            public String location(String sha256) {
+                return "nowhere";
+            }
+        };
+        ScriptedModel model = reader(4);
+        RunResult result = agent(model).contextPolicy(ContextPolicy.builder().outputStore(broken)
+                        .clearToolResults(ClearToolResults.client(1_500, 1)).build())
+                .build().run("read 4 pages");
+
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        List<ToolResultBlock> results = new ArrayList<>();
+        model.lastRequest().messages().forEach(m -> m.content().stream().filter(ToolResultBlock.class::isInstance)
+                .map(ToolResultBlock.class::cast).forEach(results::add));
+        assertThat(results).hasSize(4).as("nothing that could not be kept out of band is removed")
+                .allSatisfy(r -> assertThat(r.content()).doesNotStartWith("[rein: cleared]").contains("lorem ipsum"));
+        assertThat(trace.events(TraceEvent.Intervention.class)).filteredOn(e -> e.kind().equals("context"))
+                .anySatisfy(e -> assertThat(e.message()).contains("not cleared").contains("disk full"));
     }
 }

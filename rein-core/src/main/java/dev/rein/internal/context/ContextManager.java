@@ -102,6 +102,11 @@ public final class ContextManager {
                                     ModelGateway gateway) throws InterruptedException {
         ToolResultClearing.Result cleared = ToolResultClearing.clear(request.messages(), clearing.keep(),
                 new HashSet<>(clearing.excludeTools()), store);
+        if (cleared.notStored() > 0) {
+            intervention(cleared.notStored() + " tool result(s) were not cleared because the output store could not keep"
+                    + " them (" + cleared.storeError() + "); they stay in the history", Map.of("not_stored",
+                    cleared.notStored(), "error", cleared.storeError()));
+        }
         if (cleared.cleared() == 0 || !valid("clear_tool_results", cleared.history())) {
             return Optional.empty();
         }

@@ -24,7 +24,11 @@ final class ToolResultClearing {
     /** Results this short are left alone: the placeholder would not be smaller. */
     static final int MIN_CLEARABLE = 300;
 
-    record Result(List<Message> history, int cleared, long characters) {}
+    /**
+     * The edited history; {@code notStored} results were left in place because the store refused
+     * their text ({@code storeError} says why, null when none was refused).
+     */
+    record Result(List<Message> history, int cleared, long characters, int notStored, String storeError) {}
 
     private ToolResultClearing() {}
 
@@ -42,19 +46,31 @@ final class ToolResultClearing {
         }
         int toClear = results - keep;
         if (toClear <= 0) {
-            return new Result(history, 0, 0);
+            return new Result(history, 0, 0, 0, null);
         }
         List<Message> edited = new ArrayList<>(history.size());
         int seen = 0;
         int cleared = 0;
         long characters = 0;
+        int notStored = 0;
+        String storeError = null;
         for (Message message : history) {
             List<ContentBlock> blocks = new ArrayList<>(message.content().size());
             boolean changed = false;
             for (ContentBlock block : message.content()) {
                 if (block instanceof ToolResultBlock result && seen++ < toClear && clearable(result, toolNames, excludeTools)) {
+                    String sha256;
+                    try {
+                        sha256 = store.put(result.content());
+                    } catch (RuntimeException e) {
+                        // a text that cannot be kept out of band stays in the history: clearing must lose nothing
+                        notStored++;
+                        storeError = storeError != null ? storeError : e.getClass().getSimpleName() + ": " + e.getMessage();
+                        blocks.add(block);
+                        continue;
+                    }
                     String tool = toolNames.getOrDefault(result.toolUseId(), "unknown");
-                    blocks.add(new ToolResultBlock(result.toolUseId(), placeholder(tool, result.content(), store), result.isError()));
+                    blocks.add(new ToolResultBlock(result.toolUseId(), placeholder(tool, result.content(), sha256), result.isError()));
                     characters += result.content().length();
                     cleared++;
                     changed = true;
@@ -64,7 +80,7 @@ final class ToolResultClearing {
             }
             edited.add(changed ? new Message(message.role(), blocks) : message);
         }
-        return new Result(List.copyOf(edited), cleared, characters);
+        return new Result(List.copyOf(edited), cleared, characters, notStored, storeError);
     }
 
     private static boolean clearable(ToolResultBlock result, Map<String, String> toolNames, Set<String> excludeTools) {
@@ -72,14 +88,9 @@ final class ToolResultClearing {
                 && !excludeTools.contains(toolNames.get(result.toolUseId()));
     }
 
-    private static String placeholder(String tool, String content, OutputStore store) {
-        String kept;
-        try {
-            kept = ", kept out of band as sha256:" + store.put(content).substring(0, 16);
-        } catch (RuntimeException e) {
-            kept = "";
-        }
-        return String.format(Locale.ROOT, "%s This result of '%s' (%,d characters%s) was removed to save context."
-                + " Call the tool again if you need it.", MARKER, tool, content.codePointCount(0, content.length()), kept);
+    private static String placeholder(String tool, String content, String sha256) {
+        return String.format(Locale.ROOT, "%s This result of '%s' (%,d characters, kept out of band as sha256:%s) was"
+                + " removed to save context. Call the tool again if you need it.", MARKER, tool,
+                content.codePointCount(0, content.length()), sha256.substring(0, Math.min(16, sha256.length())));
     }
 }
