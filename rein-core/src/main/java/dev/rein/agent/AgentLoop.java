@@ -167,7 +167,7 @@ final class AgentLoop {
 
     /** What the verifiers (and the critic) still miss in a proposed answer. */
     List<String> missing(NextStep.Answer answer) throws InterruptedException {
-        return guards.verify(new FinalAnswer(run.goal, answer.text(), answer.report(), run.history()));
+        return guards.verify(new FinalAnswer(run.goal, answer.text(), answer.report(), run.history(), run.state()));
     }
 
     /**

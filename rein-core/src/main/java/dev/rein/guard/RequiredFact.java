@@ -6,6 +6,7 @@ import dev.rein.model.ContentBlock;
 import dev.rein.model.Message;
 import dev.rein.model.ToolResultBlock;
 import dev.rein.model.ToolUseBlock;
+import dev.rein.state.AttemptedAction;
 import java.util.HashSet;
 import java.util.Locale;
 import java.util.Objects;
@@ -59,7 +60,10 @@ public record RequiredFact(String name, String hint, Predicate<FinalAnswer> pres
         });
     }
 
-    /** Present when a call of {@code tool} succeeded during the run (its result is not an error). */
+    /**
+     * Present when a call of {@code tool} succeeded during the run (its result is not an error),
+     * also when a compaction has since removed that call from the history.
+     */
     public static RequiredFact toolSucceeded(String name, String tool) {
         Objects.requireNonNull(tool, "tool");
         return new RequiredFact(name, "call " + tool + " and use its result", answer -> succeeded(answer, tool));
@@ -76,6 +80,12 @@ public record RequiredFact(String name, String hint, Predicate<FinalAnswer> pres
     }
 
     private static boolean succeeded(FinalAnswer answer, String tool) {
+        // the state's attempts survive compaction, which drops old turns from the history
+        for (AttemptedAction attempt : answer.state().attemptedActions()) {
+            if (tool.equals(attempt.tool()) && !attempt.isError()) {
+                return true;
+            }
+        }
         Set<String> calls = new HashSet<>();
         for (Message message : answer.history()) {
             for (ContentBlock block : message.content()) {

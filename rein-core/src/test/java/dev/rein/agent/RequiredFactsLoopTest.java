@@ -9,6 +9,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rein.ReinException;
+import dev.rein.context.Compaction;
+import dev.rein.context.ContextPolicy;
+import dev.rein.model.TextBlock;
+import java.util.Collections;
+import java.util.concurrent.atomic.AtomicInteger;
 import dev.rein.guard.RequiredFact;
 import dev.rein.model.ToolResultBlock;
 import dev.rein.testkit.RecordingListener;
@@ -104,5 +109,31 @@ class RequiredFactsLoopTest {
                 .isInstanceOf(ReinException.class).hasMessageContaining("declared twice");
         assertThatThrownBy(() -> RequiredFact.of(" ", x -> true)).isInstanceOf(ReinException.class);
         assertThat(Agent.builder().model(ScriptedModel.of()).requiredFact("a", x -> true).build().config().verifiers()).hasSize(1);
+    }
+
+    @Test
+    void aToolThatSucceededBeforeACompactionStillCountsAsSucceeded() {
+        Tool fetch = Tool.builder("fetch_page").description("Fetches a page.")
+                .handler((args, ctx) -> ("page " + args.path("page").asInt() + " lorem ipsum dolor sit amet\n").repeat(800)).build();
+        AtomicInteger turns = new AtomicInteger();
+        ScriptedModel.Turn turn = (request, number) -> {
+            var last = request.messages().get(request.messages().size() - 1).content();
+            if (last.get(last.size() - 1) instanceof TextBlock t && t.text().startsWith("[rein] Your context is nearly full")) {
+                return text("Summary: order A-100 looked up, shipped 2026-03-02; pages read.").answer(request, number);
+            }
+            int n = turns.incrementAndGet();
+            return (n == 1 ? toolCalls(call("get_order", "{}"))
+                    : n <= 5 ? toolCalls(call("fetch_page", "{\"page\":" + n + "}"))
+                    : toolCalls(call("finish", finish("Shipped on 2026-03-02.")))).answer(request, number);
+        };
+        RunResult result = agent(ScriptedModel.of(Collections.nCopies(20, turn))).tools(fetch)
+                .contextPolicy(ContextPolicy.builder()
+                        .compaction(Compaction.client(2_000).keepingLast(2)).build())
+                .build().run("When did order A-100 ship?");
+
+        assertThat(trace.events(TraceEvent.ContextEdited.class)).as("the get_order turn was compacted away")
+                .anySatisfy(e -> assertThat(e.edit()).isEqualTo("compact"));
+        assertThat(result.status()).as(result.reason() + ": " + result.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(trace.events(TraceEvent.Intervention.class)).filteredOn(e -> e.kind().equals("verifier")).isEmpty();
     }
 }
