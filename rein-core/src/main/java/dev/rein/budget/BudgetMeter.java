@@ -1,6 +1,7 @@
 package dev.rein.budget;
 
 import dev.rein.ReinException;
+import dev.rein.internal.text.Durations;
 import dev.rein.model.Usage;
 import java.math.BigDecimal;
 import java.time.Clock;
@@ -133,7 +134,7 @@ public final class BudgetMeter {
         return switch (kind) {
             case STEPS -> "the step limit of " + budget.maxSteps() + " was reached";
             case COST -> "the cost limit of USD " + budget.maxCostUsd() + " was reached (spent USD " + costUsd.toPlainString() + ")";
-            case DEADLINE -> "the time limit of " + budget.maxDuration().toSeconds() + " s was reached";
+            case DEADLINE -> "the time limit of " + Durations.human(budget.maxDuration()) + " was reached";
             case INPUT_TOKENS -> "the input token limit of " + budget.maxInputTokens() + " was reached";
             case OUTPUT_TOKENS -> "the output token limit of " + budget.maxOutputTokens() + " was reached";
         };

@@ -127,6 +127,16 @@ class AgentEndingsTest {
     }
 
     @Test
+    void aTimeLimitBelowOneSecondIsNamedAsItWasSet() {
+        // Budget.maxDuration and --max-seconds take fractions of a second; "0 s" would be wrong.
+        RunResult result = agent(ScriptedModel.of(ScriptedModel.hang()))
+                .budget(Budget.builder().maxDuration(Duration.ofMillis(300)).build()).build().run("go");
+        assertThat(result.reason()).isEqualTo("deadline");
+        assertThat(result.message()).contains("the time limit of 300 ms was reached").doesNotContain("0 s");
+        assertThat(result.answer()).contains("300 ms");
+    }
+
+    @Test
     void aHungToolEndsAtTheDeadline() {
         Tool hang = Tool.builder("hang").description("never returns").handler((a, c) -> {
             Thread.sleep(Long.MAX_VALUE);
