@@ -7,7 +7,9 @@ import dev.rein.model.TextBlock;
 import dev.rein.model.ToolResultBlock;
 import dev.rein.model.ToolUseBlock;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /** Builds an answer from the history alone, for stops where no further model call is possible. */
 final class KnownSoFar {
@@ -17,11 +19,19 @@ final class KnownSoFar {
         String lastText = "";
         List<String> calls = new ArrayList<>();
         int errors = 0;
+        // A tool_use without a result never ran (e.g. proposed by a summary call that ignored
+        // tool_choice none): it is not a call made.
+        Set<String> answered = new HashSet<>();
+        history.forEach(message -> message.content().forEach(block -> {
+            if (block instanceof ToolResultBlock result) {
+                answered.add(result.toolUseId());
+            }
+        }));
         for (Message message : history) {
             for (ContentBlock block : message.content()) {
                 switch (block) {
                     case TextBlock t when message.role() == Role.ASSISTANT && !t.text().isBlank() -> lastText = t.text().strip();
-                    case ToolUseBlock use -> calls.add(use.name());
+                    case ToolUseBlock use when answered.contains(use.id()) -> calls.add(use.name());
                     case ToolResultBlock result when result.isError() -> errors++;
                     default -> { }
                 }

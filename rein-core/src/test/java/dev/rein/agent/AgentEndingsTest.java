@@ -127,6 +127,18 @@ class AgentEndingsTest {
     }
 
     @Test
+    void aToolCallProposedByTheSummaryCallIsNotCountedAsMade() {
+        // A model that ignores tool_choice none: its proposed call never runs.
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("echo", "{\"text\":\"a\"}")),
+                toolCalls(call("echo", "{\"text\":\"b\"}")));
+        RunResult result = agent(model).budget(Budget.builder().maxSteps(1).build()).build().run("go");
+        assertThat(result.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
+        assertThat(result.reason()).isEqualTo("max_steps");
+        assertThat(model.requests()).hasSize(2);
+        assertThat(result.answer()).contains("Tool calls made: 1 (echo)").doesNotContain("2 (echo, echo)");
+    }
+
+    @Test
     void aTimeLimitBelowOneSecondIsNamedAsItWasSet() {
         // Budget.maxDuration and --max-seconds take fractions of a second; "0 s" would be wrong.
         RunResult result = agent(ScriptedModel.of(ScriptedModel.hang()))
