@@ -222,22 +222,7 @@ class ContextLoopTest {
 
     @Test
     void aResultWhoseTextCannotBeStoredIsNotClearedAndTheFailureIsReported() {
-        OutputStore broken = new OutputStore() {
-            @Override
-            public String put(String content) {
-                throw new java.io.UncheckedIOException(new java.io.IOException("disk full"));
-            }
-
-            @Override
-            public java.util.Optional<String> get(String sha256) {
-                return java.util.Optional.empty();
-            }
-
-            @Override
-            public String location(String sha256) {
-                return "nowhere";
-            }
-        };
+        OutputStore broken = new dev.rein.testkit.BrokenOutputStore();
         ScriptedModel model = reader(4);
         RunResult result = agent(model).contextPolicy(ContextPolicy.builder().outputStore(broken)
                         .clearToolResults(ClearToolResults.client(1_500, 1)).build())

@@ -79,22 +79,7 @@ class OutputTruncationTest {
 
     @Test
     void whenTheStoreFailsTheOutputIsStillCutAndTheTraceSaysSo() throws Exception {
-        OutputStore broken = new OutputStore() {
-            @Override
-            public String put(String content) {
-                throw new java.io.UncheckedIOException(new java.io.IOException("disk full"));
-            }
-
-            @Override
-            public java.util.Optional<String> get(String sha256) {
-                return java.util.Optional.empty();
-            }
-
-            @Override
-            public String location(String sha256) {
-                return "nowhere";
-            }
-        };
+        OutputStore broken = new dev.rein.testkit.BrokenOutputStore();
         ToolResult result = run("z".repeat(5_000), 1_000, broken);
         assertThat(result.content()).contains("4,000 characters were omitted").doesNotContain("out of band");
         assertThat(tracer.events(TraceEvent.OutputTruncated.class)).singleElement()
