@@ -25,12 +25,33 @@ final class InProcessCli {
     private byte[] input = new byte[0];
     private final AtomicInteger modelsCreated = new AtomicInteger();
 
+    /** One directory per test JVM holds every CLI's home; it is removed when the JVM exits. */
+    private static final java.nio.file.Path SCRATCH_ROOT = scratchRoot();
+
     /** Each CLI under test stores its runs in a fresh temporary directory, never in the working tree. */
     private static String scratchHome() {
         try {
-            return java.nio.file.Files.createTempDirectory("rein-cli-test-").toString();
+            return java.nio.file.Files.createTempDirectory(SCRATCH_ROOT, "home-").toString();
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static java.nio.file.Path scratchRoot() {
+        try {
+            java.nio.file.Path root = java.nio.file.Files.createTempDirectory("rein-cli-test-");
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(root)));
+            return root;
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static void deleteTree(java.nio.file.Path root) {
+        try (var paths = java.nio.file.Files.walk(root)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (java.io.IOException | java.io.UncheckedIOException e) {
+            // best effort at exit: a leftover directory in the temp folder is harmless
         }
     }
 

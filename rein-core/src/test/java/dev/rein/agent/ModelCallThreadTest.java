@@ -144,6 +144,7 @@ class ModelCallThreadTest {
             assertThat(jcmd.waitFor()).as(said).isZero();
             String text = Files.readString(dump);
             Files.delete(dump);
+            Files.delete(dump.getParent());
             List<String> names = new ArrayList<>();
             Matcher m = Pattern.compile("\\\"(rein-[a-z]+-)" + Pattern.quote(handle.runId()) + "\\\"")
                     .matcher(text);
