@@ -95,6 +95,16 @@ class HttpProtocolTest {
             List<String> keys = server.rpc("tools/call").stream().map(ScriptedHttpServer.Received::idempotencyKey).toList();
             assertThat(keys.getFirst()).endsWith("k-again");
             assertThat(keys).containsExactly(keys.getFirst(), keys.getFirst());
+            // The new session's tools are listed again, after the call: a listing sent beside it
+            // would meet a second 404 first, and the SDK would end the new session under the call.
+            Instant until = Instant.now().plus(Duration.ofSeconds(5));
+            while (server.rpc("tools/list").stream().noneMatch(r -> "s2".equals(r.sessionId())) && Instant.now().isBefore(until)) {
+                Thread.sleep(10);
+            }
+            ScriptedHttpServer.Received secondCall = server.rpc("tools/call").getLast();
+            assertThat(server.rpc("tools/list")).as(server.received.toString())
+                    .filteredOn(r -> "s2".equals(r.sessionId())).isNotEmpty()
+                    .allSatisfy(r -> assertThat(r.at()).isAfterOrEqualTo(secondCall.at()));
             // The new session is the one kept: the next call opens none.
             assertThat(invoke(mcp, "echo", "k-next", Duration.ofSeconds(10)).content()).isEqualTo("done");
             assertThat(server.rpc("initialize")).hasSize(2);

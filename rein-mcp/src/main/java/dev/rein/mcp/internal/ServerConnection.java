@@ -190,8 +190,10 @@ public final class ServerConnection implements AutoCloseable {
         String key = meta.get(ToolAdapter.IDEMPOTENCY_META) instanceof String k ? k : null;
         try {
             McpSchema.CallToolResult result = null;
+            boolean sentAgain = false;
             for (int sent = 1; result == null; sent++) {
                 try {
+                    sentAgain = sent > 1;
                     result = await(current, future, deadline);
                 } catch (IOException | RuntimeException e) {
                     if (!sessionLost(current, key, e, deadline)) {
@@ -208,10 +210,14 @@ public final class ServerConnection implements AutoCloseable {
                     }
                     // A 404 for the session means the server never ran the call. The SDK has already
                     // begun a new session (initialize without the old id), so the same request, with
-                    // the same idempotency key, goes once more on it; the new session is kept.
-                    refreshLater();
+                    // the same idempotency key, goes once more on it; the new session is kept. Its
+                    // tools are listed again only after this call: a listing sent beside it would
+                    // meet a second 404 first and end the new session under the call.
                     future = current.client.callTool(request).toFuture();
                 }
+            }
+            if (sentAgain) {
+                refreshLater();
             }
             succeeded();
             String unusable = output == null ? null : output.unusable(result);
