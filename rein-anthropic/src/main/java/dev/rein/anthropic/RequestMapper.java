@@ -180,10 +180,27 @@ final class RequestMapper {
     /**
      * Whether a block goes on the wire: the API refuses a text block without a non-whitespace
      * character (in the system prompt and in messages alike), and the model itself sometimes
-     * answers such a block before a tool call, so these are left out.
+     * answers such a block before a tool call, so these are left out. So is an opaque block
+     * another provider module wrote (a turn answered by a fallback provider): its type is none the
+     * Messages API knows, and the API would refuse every later request of the run.
      */
     static boolean sendable(ContentBlock block) {
-        return !(block instanceof TextBlock t) || !t.text().isBlank();
+        return switch (block) {
+            case TextBlock t -> !t.text().isBlank();
+            case OpaqueBlock o -> !otherProvidersBlock(o);
+            default -> true;
+        };
+    }
+
+    /**
+     * The block types other Rein provider modules keep for themselves, by prefix: rein-openai's
+     * {@code openai_tool_call_arguments} (the argument text of a call, kept verbatim). No Messages
+     * API block type starts with it.
+     */
+    private static final String OTHER_PROVIDER_PREFIX = "openai_";
+
+    private static boolean otherProvidersBlock(OpaqueBlock block) {
+        return block.type().startsWith(OTHER_PROVIDER_PREFIX);
     }
 
     /** Whether any of {@code blocks} is sent; a message without one is left out as a whole. */
