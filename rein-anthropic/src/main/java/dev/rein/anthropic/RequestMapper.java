@@ -12,6 +12,7 @@ import dev.rein.model.ModelRequest;
 import dev.rein.model.OpaqueBlock;
 import dev.rein.model.OutputSchema;
 import dev.rein.model.RedactedThinkingBlock;
+import dev.rein.model.Role;
 import dev.rein.model.ServerContextEdit;
 import dev.rein.model.ServerContextEdits;
 import dev.rein.model.TextBlock;
@@ -142,16 +143,23 @@ final class RequestMapper {
         toolChoice(g, request.toolChoice(), !definitions.isEmpty());
         g.writeArrayFieldStart("messages");
         List<Message> history = request.messages();
+        int continued = continuedTurn(history);
         for (int m = 0; m < history.size(); m++) {
             Message message = history.get(m);
+            if (m == continued) {
+                // Written afresh: its form as the last message differs from its form as history.
+                boolean marked = plan.marksMessage(m);
+                message(g, message, marked ? m : -1, marked ? plan : CacheBreakpoints.Plan.NONE, marked ? cache : null, true);
+                continue;
+            }
             if (plan.marksMessage(m)) { // a marked block is cacheable, so sendable: the message is sent
-                message(g, message, m, plan, cache);
+                message(g, message, m, plan, cache, false);
                 continue;
             }
             // Decided once per message, with its wire form: a message with nothing sendable is left
             // out, and the API merges the neighbouring turns of one role.
             SerializedString wire = messages.get(message, msg -> anySendable(msg.content())
-                    ? fragment(x -> message(x, msg, -1, CacheBreakpoints.Plan.NONE, null)) : NOTHING_TO_SEND);
+                    ? fragment(x -> message(x, msg, -1, CacheBreakpoints.Plan.NONE, null, false)) : NOTHING_TO_SEND);
             if (wire != NOTHING_TO_SEND) {
                 g.writeRawValue(wire);
             }
@@ -159,8 +167,22 @@ final class RequestMapper {
         g.writeEndArray();
     }
 
-    private static void message(JsonGenerator g, Message message, int index, CacheBreakpoints.Plan plan, String cache)
-            throws IOException {
+    /**
+     * The index of a last message that is the assistant's (a turn the API paused, {@code
+     * pause_turn}, sent back so the model continues it) and has something to send, else -1.
+     */
+    private static int continuedTurn(List<Message> history) {
+        int last = history.size() - 1;
+        return last >= 0 && history.get(last).role() == Role.ASSISTANT && anySendable(history.get(last).content()) ? last : -1;
+    }
+
+    /**
+     * @param continued whether this is the last message and the assistant's: its last block, if
+     *     text, goes without trailing whitespace, which the API refuses there (HTTP 400 "final
+     *     assistant content cannot end with trailing whitespace")
+     */
+    private static void message(JsonGenerator g, Message message, int index, CacheBreakpoints.Plan plan, String cache,
+                                boolean continued) throws IOException {
         g.writeStartObject();
         g.writeStringField("role", switch (message.role()) {
             case USER -> "user";
@@ -168,9 +190,14 @@ final class RequestMapper {
         });
         g.writeArrayFieldStart("content");
         List<ContentBlock> content = message.content();
+        int last = continued ? lastSendable(content) : -1;
         for (int b = 0; b < content.size(); b++) {
-            if (sendable(content.get(b))) {
-                block(g, content.get(b), index >= 0 && plan.marks(index, b) ? cache : null);
+            ContentBlock block = content.get(b);
+            if (sendable(block)) {
+                if (b == last && block instanceof TextBlock t) {
+                    block = new TextBlock(t.text().stripTrailing());
+                }
+                block(g, block, index >= 0 && plan.marks(index, b) ? cache : null);
             }
         }
         g.writeEndArray();

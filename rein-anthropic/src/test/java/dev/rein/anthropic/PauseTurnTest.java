@@ -1,0 +1,34 @@
+package dev.rein.anthropic;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.agent.Agent;
+import dev.rein.agent.RunResult;
+import dev.rein.run.RunStatus;
+import dev.rein.testkit.FakeReply;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code pause_turn}: the paused turn is sent back as the last message, which the API takes as
+ * the start of the assistant's continued turn ("Send the assistant content back to continue").
+ */
+class PauseTurnTest extends FakeApi {
+
+    @Test
+    void aPausedTurnIsSentBackAsTheLastMessageWithoutTrailingWhitespace() {
+        // The API refuses a request whose final assistant content ends in whitespace (HTTP 400
+        // "messages: final assistant content cannot end with trailing whitespace").
+        server.enqueue(FakeReply.message().text("Let me look that up.\n\n").stopReason("pause_turn").build(),
+                FakeReply.text("It is sunny."));
+
+        RunResult result = Agent.builder().model(model).build().run("Weather?");
+
+        assertThat(result.status()).as(result.message()).isEqualTo(RunStatus.SUCCEEDED);
+        JsonNode messages = server.requests().get(1).body().get("messages");
+        JsonNode last = messages.get(messages.size() - 1);
+        assertThat(last.get("role").asText()).isEqualTo("assistant");
+        assertThat(last.at("/content/0/text").asText()).isEqualTo("Let me look that up.");
+        assertThat(server.pendingReplies()).isZero();
+    }
+}
