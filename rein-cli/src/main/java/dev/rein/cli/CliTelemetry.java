@@ -73,7 +73,7 @@ final class CliTelemetry implements AutoCloseable {
                     .disableShutdownHook() // closed by the command, flushed at the end of each run
                     .build().getOpenTelemetrySdk();
         } catch (ConfigurationException e) {
-            throw new UsageException("OpenTelemetry is not configured correctly: " + Errors.oneLine(e.getMessage())
+            throw new UsageException("OpenTelemetry is not configured correctly: " + Errors.oneLine(byVariable(e.getMessage(), env))
                     + "; check the OTEL_* variables (see docs/observability.md)");
         }
         String provider = ProviderModels.provider(env).name();
@@ -106,6 +106,26 @@ final class CliTelemetry implements AutoCloseable {
         }
         return TURNED_ON_BY.stream().map(name -> env.getOrDefault(name, "").strip())
                 .anyMatch(value -> !value.isEmpty() && !value.equalsIgnoreCase("none"));
+    }
+
+    /**
+     * {@code message} with each SDK property name (otel.exporter.otlp.headers) of a variable in
+     * {@code env} replaced by that variable's name (OTEL_EXPORTER_OTLP_HEADERS), which is what the
+     * user set. Only whole property names are replaced, so a value such as a host otel.example.com
+     * is left alone.
+     */
+    static String byVariable(String message, Map<String, String> env) {
+        if (message == null) {
+            return null;
+        }
+        String named = message;
+        for (String variable : env.keySet().stream().filter(n -> n.startsWith("OTEL_"))
+                .sorted(java.util.Comparator.comparingInt(String::length).reversed()).toList()) {
+            String property = variable.toLowerCase(Locale.ROOT).replace('_', '.');
+            named = named.replaceAll("(?<![\\w.-])" + java.util.regex.Pattern.quote(property) + "(?![\\w-]|\\.[\\w-])",
+                    java.util.regex.Matcher.quoteReplacement(variable));
+        }
+        return named;
     }
 
     /** The OTEL_* variables as the SDK's properties, over Rein's defaults; the process environment still wins. */

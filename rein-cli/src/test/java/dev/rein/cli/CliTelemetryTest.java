@@ -54,6 +54,28 @@ class CliTelemetryTest {
     }
 
     @Test
+    void aBadValueIsNamedByTheVariableTheUserSetAndHeadersAreNotEchoed() {
+        // The user sets OTEL_EXPORTER_OTLP_HEADERS (exporter spec: key1=value1,key2=value2), not the SDK's property name.
+        CliHome home = CliHome.of(Map.of("REIN_HOME", dir.toString()));
+        assertThatThrownBy(() -> CliTelemetry.from(cli(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://otel.example.com:4318",
+                "OTEL_EXPORTER_OTLP_HEADERS", "api-key=secret-123,garbage")), home))
+                .isInstanceOf(UsageException.class)
+                .hasMessageContaining("OTEL_EXPORTER_OTLP_HEADERS")
+                .hasMessageNotContaining("otel.exporter.otlp.headers")
+                .hasMessageNotContaining("secret-123");
+        assertThatThrownBy(() -> CliTelemetry.from(cli(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://otel.example.com:4318",
+                "OTEL_EXPORTER_OTLP_TIMEOUT", "soon")), home))
+                .isInstanceOf(UsageException.class)
+                .hasMessageContaining("OTEL_EXPORTER_OTLP_TIMEOUT")
+                .hasMessageNotContaining("otel.exporter.otlp.timeout");
+        Map<String, String> env = Map.of("OTEL_EXPORTER_OTLP_HEADERS", "x", "OTEL_EXPORTER_OTLP_ENDPOINT", "http://otel.exporter.otlp.headers.example");
+        assertThat(CliTelemetry.byVariable("Invalid map property: otel.exporter.otlp.headers.", env))
+                .isEqualTo("Invalid map property: OTEL_EXPORTER_OTLP_HEADERS.");
+        assertThat(CliTelemetry.byVariable("Bad endpoint http://otel.exporter.otlp.headers.example", env))
+                .isEqualTo("Bad endpoint http://otel.exporter.otlp.headers.example");
+    }
+
+    @Test
     void aSignalsOwnProtocolWinsOverTheGeneralOneSoGrpcIsRefusedOnlyWhereItWouldBeUsed() {
         // SDK environment variables: OTEL_EXPORTER_OTLP_{SIGNAL}_PROTOCOL takes precedence over OTEL_EXPORTER_OTLP_PROTOCOL.
         CliHome home = CliHome.of(Map.of("REIN_HOME", dir.toString()));
