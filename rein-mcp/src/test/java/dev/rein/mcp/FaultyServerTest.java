@@ -84,6 +84,33 @@ class FaultyServerTest {
     }
 
     @Test
+    void aCallOfACancelledRunIsCancelledOnTheServer() throws Exception {
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("hang", "{}")), text("never"));
+        try (McpToolset mcp = start(", \"timeout_seconds\": 30")) {
+            dev.rein.agent.RunHandle run = Agent.builder().model(model).tools(mcp.tools()).build().start("hang");
+            InJvmServer server = servers.started.getFirst();
+            for (int i = 0; i < 100 && server.receivedLines().stream().noneMatch(l -> l.contains("tools/call")); i++) {
+                Thread.sleep(50);
+            }
+            run.cancel();
+            assertThat(run.await(Duration.ofSeconds(10)).status()).isEqualTo(RunStatus.CANCELLED);
+            JsonNode call = server.receivedLines().stream().map(Json::parse)
+                    .filter(m -> "tools/call".equals(m.path("method").asText())).findFirst().orElseThrow();
+            JsonNode cancelled = null;
+            for (int i = 0; i < 100 && cancelled == null; i++) {
+                cancelled = server.receivedLines().stream().map(Json::parse)
+                        .filter(m -> "notifications/cancelled".equals(m.path("method").asText())).findFirst().orElse(null);
+                if (cancelled == null) {
+                    Thread.sleep(50);
+                }
+            }
+            assertThat(cancelled).as("notifications/cancelled in " + server.receivedLines()).isNotNull();
+            assertThat(cancelled.at("/params/requestId")).isEqualTo(call.get("id"));
+            assertThat(cancelled.at("/params/reason").asText()).isNotBlank();
+        }
+    }
+
+    @Test
     void structuredContentIsRequiredAndCheckedAgainstTheToolsOutputSchema() throws Exception {
         try (McpToolset mcp = start("")) {
             ToolOutput good = (ToolOutput) tool(mcp, "weather").handler().handle(Json.parse("{\"text\": \"good\"}"),
