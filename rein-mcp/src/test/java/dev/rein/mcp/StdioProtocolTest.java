@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 import org.junit.jupiter.api.Test;
 
@@ -20,7 +21,11 @@ class StdioProtocolTest {
     private final List<ScriptedStdioServer> started = new ArrayList<>();
 
     private McpToolset start(BiConsumer<ScriptedStdioServer, JsonNode> script) {
-        return McpToolset.start(McpTesting.config("scripted", "\"command\": \"scripted\""), stdio -> {
+        return start("", script);
+    }
+
+    private McpToolset start(String extraKeys, BiConsumer<ScriptedStdioServer, JsonNode> script) {
+        return McpToolset.start(McpTesting.config("scripted", "\"command\": \"scripted\"" + extraKeys), stdio -> {
             ScriptedStdioServer server = new ScriptedStdioServer(script);
             started.add(server);
             return server;
@@ -78,6 +83,44 @@ class StdioProtocolTest {
         for (String request : asked.subList(1, asked.size())) {
             assertThat(answers.get("srv-" + request)).as(request + " in " + answers).isNotNull();
             assertThat(answers.get("srv-" + request).at("/error/code").asInt()).as(request).isEqualTo(-32601);
+        }
+    }
+
+    @Test
+    void aToolListingThatTimesOutIsCancelledOnTheServer() throws Exception {
+        // Lifecycle, Timeouts: "When the request has not received a success or error response within the timeout
+        // period, the sender SHOULD issue a cancellation notification for that request and stop waiting for a response."
+        AtomicInteger listings = new AtomicInteger();
+        try (McpToolset mcp = start(", \"timeout_seconds\": 0.5", (server, message) -> {
+            switch (message.path("method").asText()) {
+                case "initialize" -> server.initialized(message, "2025-11-25");
+                case "tools/list" -> {
+                    if (listings.incrementAndGet() == 1) { // the listing after the change is never answered
+                        server.result(message.get("id"), Map.of("tools", List.of(ScriptedStdioServer.tool("change"))));
+                    }
+                }
+                case "tools/call" -> {
+                    server.send(Map.of("jsonrpc", "2.0", "method", "notifications/tools/list_changed"));
+                    server.result(message.get("id"), Map.of("content", List.of(Map.of("type", "text", "text", "changed"))));
+                }
+                default -> { }
+            }
+        })) {
+            Tool change = mcp.tools().getFirst();
+            assertThat(((ToolOutput) change.handler().handle(Json.parse("{}"), ToolContext.standalone("c1"))).content()).isEqualTo("changed");
+            ScriptedStdioServer server = started.getFirst();
+            JsonNode cancelled = null;
+            for (int i = 0; i < 300 && cancelled == null; i++) {
+                cancelled = server.received.stream().filter(m -> "notifications/cancelled".equals(m.path("method").asText()))
+                        .findFirst().orElse(null);
+                Thread.sleep(50);
+            }
+            List<JsonNode> lists = server.received.stream().filter(m -> "tools/list".equals(m.path("method").asText())).toList();
+            assertThat(lists).hasSize(2);
+            assertThat(cancelled).as("notifications/cancelled in " + server.received).isNotNull();
+            assertThat(cancelled.at("/params/requestId")).isEqualTo(lists.get(1).get("id"));
+            assertThat(cancelled.at("/params/reason").asText()).isNotBlank();
+            assertThat(mcp.tools()).extracting(Tool::name).as("the tools known so far are kept").containsExactly("change");
         }
     }
 

@@ -18,7 +18,8 @@ import reactor.core.publisher.Mono;
  * A session's transport that remembers the JSON-RPC id of each {@code tools/call} it sends, by the
  * call's idempotency key, so that a call its caller gave up on (a timeout, a cancelled run) can be
  * cancelled on the server: the protocol asks a client to send {@code notifications/cancelled} for
- * a request it stops waiting for. The SDK's client does not send it.
+ * a request it stops waiting for. The SDK's client does not send it. A {@code tools/list} request
+ * that timed out is cancelled too, by the id the listing thread learns from {@link #takeListingSent}.
  *
  * <p>It also takes {@code notifications/tools/list_changed} away from the SDK's client, which
  * would list the tools itself (through every page the server offers, without a limit) before
@@ -37,6 +38,8 @@ final class CancellingTransport implements McpClientTransport {
     private final NegotiatedVersion version;
     private final TaskSupport tasks = new TaskSupport();
     private final Map<String, Object> callIds = new ConcurrentHashMap<>();
+    /** Per thread: the id of the {@code tools/list} request it sent last. */
+    private final ThreadLocal<Object> listingSent = new ThreadLocal<>();
     /** What the client does with a message from the server, once connected. */
     private volatile Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> inbound;
     /** Per call's key: whether its request was refused for a session the server no longer knows. */
@@ -62,9 +65,23 @@ final class CancellingTransport implements McpClientTransport {
                     .doOnError(e -> lost.complete(e instanceof McpTransportSessionNotFoundException))
                     .doFinally(signal -> lost.complete(false));
         }
+        if (message instanceof McpSchema.JSONRPCRequest request && McpSchema.METHOD_TOOLS_LIST.equals(request.method())) {
+            listingSent.set(request.id());
+        }
         version.sent(message);
         tasks.sent(message);
         return delegate.sendMessage(message);
+    }
+
+    /**
+     * The id of the last {@code tools/list} request the calling thread sent, and forgets it; null
+     * when it sent none since the last call. The SDK sends a request on the thread asking for it
+     * once the session is initialized, which is how a listing learns its request's id.
+     */
+    Object takeListingSent() {
+        Object id = listingSent.get();
+        listingSent.remove();
+        return id;
     }
 
     /** Whether tool {@code name} can only be called as a task on this session, which Rein cannot do. */
@@ -95,7 +112,14 @@ final class CancellingTransport implements McpClientTransport {
      * write to an interruptible channel would close it.
      */
     void cancel(String key, String reason) {
-        Object id = key == null ? null : callIds.remove(key);
+        cancelRequest(key == null ? null : callIds.remove(key), reason);
+    }
+
+    /**
+     * Tells the server to stop the request with {@code id} (none when null), which its sender
+     * stopped waiting for. Sent from a thread of its own, as {@link #cancel} says.
+     */
+    void cancelRequest(Object id, String reason) {
         if (id == null) {
             return;
         }

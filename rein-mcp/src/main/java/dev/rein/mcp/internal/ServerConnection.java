@@ -125,8 +125,19 @@ public final class ServerConnection implements AutoCloseable {
         List<McpSchema.Tool> tools = new ArrayList<>();
         String cursor = McpSchema.FIRST_PAGE;
         for (int page = 0; page < MAX_PAGES; page++) {
-            McpSchema.ListToolsResult result = await(current, current.client.listTools(cursor).toFuture(),
-                    Instant.now().plus(max(config.timeout(), START_TIMEOUT)));
+            current.transport.takeListingSent();
+            CompletableFuture<McpSchema.ListToolsResult> listed = current.client.listTools(cursor).toFuture();
+            Object id = current.transport.takeListingSent();
+            McpSchema.ListToolsResult result;
+            try {
+                result = await(current, listed, Instant.now().plus(max(config.timeout(), START_TIMEOUT)));
+            } catch (IOException e) {
+                if (e.getCause() instanceof TimeoutException) {
+                    // Lifecycle, timeouts: a request given up on is cancelled on the server (the SDK does not).
+                    current.transport.cancelRequest(id, "the tools/list request timed out");
+                }
+                throw e;
+            }
             tools.addAll(result.tools());
             cursor = result.nextCursor();
             if (cursor == null || cursor.isEmpty()) {
