@@ -137,8 +137,9 @@ class StdioProtocolTest {
         })) {
             assertThat(mcp.tools()).isEmpty();
         }
-        // Only negotiated capabilities may be used.
+        // Only negotiated capabilities may be used. (notifications/initialized may or may not have
+        // reached the server before the close: the SDK sends it after the initialize answer.)
         assertThat(started.getFirst().received).extracting(m -> m.path("method").asText())
-                .containsExactly("initialize", "notifications/initialized");
+                .startsWith("initialize").doesNotContain("tools/list").isSubsetOf("initialize", "notifications/initialized");
     }
 }
