@@ -7,7 +7,6 @@ import dev.rein.model.ModelInterceptor;
 import dev.rein.model.ModelRequest;
 import dev.rein.model.ModelResponse;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * Runs a model call through a list of stages in order and polices their contract: each stage
@@ -93,7 +92,11 @@ public final class ModelChain {
         }
 
         private ModelInterceptor enter(ModelCall call) {
-            Objects.requireNonNull(call, "call");
+            if (call == null) {
+                // a stage passing on null broke the contract: name it, as for the other breaches
+                throw index > 0 ? breach(stages.get(index - 1), "proceeded with null instead of a call")
+                        : new NullPointerException("call");
+            }
             if (index >= stages.size()) {
                 throw breach(stages.get(stages.size() - 1), "proceeded past the model");
             }

@@ -184,6 +184,20 @@ class ModelChainTest {
         ModelInterceptor nothing = (call, chain) -> null;
         assertThatThrownBy(() -> chain(meter, List.of(nothing)).call(call(model, request("main"), Duration.ofMinutes(1))))
                 .isInstanceOf(ReinException.class).hasMessageContaining("returned null");
+
+        ModelInterceptor passesNull = new ModelInterceptor() {
+            @Override
+            public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
+                return chain.proceed(null);
+            }
+
+            @Override
+            public String toString() {
+                return "passes-null";
+            }
+        };
+        assertThatThrownBy(() -> chain(meter, List.of(passesNull)).call(call(model, request("main"), Duration.ofMinutes(1))))
+                .isInstanceOf(ReinException.class).hasMessageContaining("passes-null").hasMessageContaining("proceeded with null");
     }
 
     @Test
