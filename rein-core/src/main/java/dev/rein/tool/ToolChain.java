@@ -4,7 +4,7 @@ import java.util.List;
 
 /**
  * Runs a list of interceptors in order and polices their contract: a stage passes on the call it
- * was given (same call id, same tool; the arguments may change, e.g. an approved edit), returns a
+ * was given (same call id, same tool under the same name; the arguments may change, e.g. an approved edit), returns a
  * result for that call and never null, and the last stage answers. A breach is a
  * {@link ToolChainException} naming the stage.
  */
@@ -27,7 +27,8 @@ final class ToolChain implements ToolInterceptor.Chain {
         if (index >= stages.size()) {
             throw breach(stages.get(stages.size() - 1), "proceeded past the last stage, which must answer the call");
         }
-        if (index > 0 && (!invocation.call().id().equals(received.call().id()) || invocation.tool() != received.tool())) {
+        if (index > 0 && (!invocation.call().id().equals(received.call().id()) || invocation.tool() != received.tool()
+                || !invocation.call().name().equals(received.call().name()))) {
             throw breach(stages.get(index - 1), "changed the call id or the tool (from " + describe(received)
                     + " to " + describe(invocation) + ")");
         }
@@ -48,7 +49,9 @@ final class ToolChain implements ToolInterceptor.Chain {
     }
 
     private static String describe(ToolInvocation invocation) {
-        return "call " + invocation.call().id() + " of tool '" + invocation.tool().name() + "'";
+        String named = invocation.call().name().equals(invocation.tool().name()) ? ""
+                : " named '" + invocation.call().name() + "'";
+        return "call " + invocation.call().id() + named + " of tool '" + invocation.tool().name() + "'";
     }
 
     private static ToolChainException breach(ToolInterceptor stage, String what) {

@@ -44,6 +44,12 @@ class ToolChainContractTest {
         assertThatThrownBy(() -> executor(renames).execute(call("toolu_1"), ToolContext.standalone("toolu_1")))
                 .isInstanceOf(ToolChainException.class).hasMessageContaining("changed the call id or the tool")
                 .hasMessageContaining("toolu_1").hasMessageContaining("other");
+        ToolInterceptor reroutes = (invocation, chain) -> chain.proceed(invocation.withCall(
+                new ToolCall("toolu_1", "other_tool", invocation.call().arguments(), 0)));
+        assertThatThrownBy(() -> executor(reroutes).execute(call("toolu_1"), ToolContext.standalone("toolu_1")))
+                .as("the same call id sent on under another tool's name is a changed tool")
+                .isInstanceOf(ToolChainException.class).hasMessageContaining("changed the call id or the tool")
+                .hasMessageContaining("other_tool");
         ToolInterceptor nothing = (invocation, chain) -> null;
         assertThatThrownBy(() -> executor(nothing).execute(call("toolu_1"), ToolContext.standalone("toolu_1")))
                 .isInstanceOf(ToolChainException.class).hasMessageContaining("returned null");
