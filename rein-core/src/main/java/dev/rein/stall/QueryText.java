@@ -13,9 +13,11 @@ import java.util.TreeSet;
 /**
  * The query a call asks, reduced so that trivial rewordings compare equal: Unicode NFKC, lower
  * case, punctuation and symbols dropped, whitespace collapsed, words sorted. Entity-like tokens —
- * any word with a digit or a capital letter (names, ids, numbers, dates) — must be shared: "orders
- * of customer Jon Smith" and "… Jan Smith" are different questions, as are "population 2020" and
- * "population 2021", however similar the text. Non-string arguments (page numbers, limits, flags)
+ * any word with a digit or a capital letter (names, ids, numbers, dates), and each run of kanji or
+ * katakana in a word (Japanese and Chinese have no spaces or capitals to mark a name) — must be
+ * shared: "orders of customer Jon Smith" and "… Jan Smith" are different questions, as are
+ * "population 2020" and "population 2021", or "顧客佐藤一郎の注文履歴" and "顧客佐藤二郎の注文履歴",
+ * however similar the text. Non-string arguments (page numbers, limits, flags)
  * form the skeleton, which must be equal too.
  *
  * <p>This runs for every proposed read call, so the text is scanned by hand rather than with
@@ -48,6 +50,7 @@ record QueryText(String skeleton, String normalised, Set<String> entities, Set<S
         Set<String> entities = new TreeSet<>();
         Set<String> tokens = new HashSet<>();
         List<String> lowered = new ArrayList<>();
+        boolean ascii = isAscii(nfkc);
         for (String token : words(nfkc)) {
             String lower = token.toLowerCase(Locale.ROOT);
             tokens.add(lower);
@@ -55,10 +58,13 @@ record QueryText(String skeleton, String normalised, Set<String> entities, Set<S
             if (entity(token)) {
                 entities.add(lower);
             }
+            if (!ascii) {
+                nameRuns(lower, entities, tokens);
+            }
         }
         // ASCII lower-casing changes letters only, never what is noise or space, so the normalised
         // text is the tokens lower-cased and sorted; other text is normalised as the definition says
-        String normalised = isAscii(nfkc) ? sortedWords(lowered) : normaliseNfkc(nfkc);
+        String normalised = ascii ? sortedWords(lowered) : normaliseNfkc(nfkc);
         return new QueryText(skeleton, normalised, entities, tokens, original);
     }
 
@@ -169,6 +175,47 @@ record QueryText(String skeleton, String normalised, Set<String> entities, Set<S
             i += Character.charCount(cp);
         }
         return found;
+    }
+
+    /**
+     * Adds the runs of Han and Katakana in {@code token} as entity-like tokens. Japanese and Chinese
+     * are written without spaces and without capitals, so a name or id never stands out as a word
+     * of its own: "顧客佐藤一郎の注文履歴" is one token. Its kanji and katakana runs (顧客佐藤一郎,
+     * 注文履歴) carry the names and content words, while kana particles (の, を) do not; so "…佐藤二郎
+     * の注文履歴" is a different question, as "Jan Smith" is after "Jon Smith", and a change of
+     * particles or punctuation is still a rewording. The prolonged sound mark ー belongs to katakana
+     * words.
+     */
+    private static void nameRuns(String token, Set<String> entities, Set<String> tokens) {
+        int start = -1;
+        for (int i = 0; i < token.length(); ) {
+            int cp = token.codePointAt(i);
+            if (nameLike(cp)) {
+                if (start < 0) {
+                    start = i;
+                }
+            } else if (start >= 0) {
+                addRun(token.substring(start, i), entities, tokens);
+                start = -1;
+            }
+            i += Character.charCount(cp);
+        }
+        if (start >= 0) {
+            addRun(token.substring(start), entities, tokens);
+        }
+    }
+
+    private static void addRun(String run, Set<String> entities, Set<String> tokens) {
+        entities.add(run);
+        tokens.add(run);
+    }
+
+    static boolean nameLike(int cp) {
+        if (cp == 0x30FC) {
+            return true;
+        }
+        Character.UnicodeScript script = Character.UnicodeScript.of(cp);
+        return script == Character.UnicodeScript.HAN || script == Character.UnicodeScript.KATAKANA;
     }
 
     /** Similarity in [0, 1]: 1 minus the edit distance over the longer length, in code points. */

@@ -15,6 +15,7 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -89,6 +90,7 @@ class QueryTextPropertiesTest {
         private static final Pattern NOISE = Pattern.compile("[\\p{P}\\p{S}]+");
         private static final Pattern SPACE = Pattern.compile("\\s+");
         private static final Pattern ENTITY = Pattern.compile(".*[\\p{Nd}\\p{Lu}\\p{Lt}].*");
+        private static final Pattern NAME_RUN = Pattern.compile("[\\p{IsHan}\\p{IsKatakana}\\x{30FC}]+");
 
         static QueryText of(JsonNode arguments) {
             List<String> strings = new ArrayList<>();
@@ -104,6 +106,11 @@ class QueryTextPropertiesTest {
                 tokens.add(lower);
                 if (ENTITY.matcher(token).matches()) {
                     entities.add(lower);
+                }
+                Matcher run = NAME_RUN.matcher(lower);
+                while (run.find()) { // kanji and katakana runs: Japanese names have no capitals to mark them
+                    entities.add(run.group());
+                    tokens.add(run.group());
                 }
             }
             return new QueryText(Json.canonical(skeleton), normalise(original), entities, tokens, original);

@@ -174,6 +174,20 @@ class StallDetectorsTest {
     }
 
     @Test
+    void japaneseQueriesNamingDifferentPeopleAreDifferentQueries() {
+        StallHarness h = new StallHarness();
+        for (String name : new String[] {"佐藤一郎", "佐藤二郎", "佐藤三郎", "佐藤四郎"}) {
+            assertThat(h.step(ok("search", "{\"q\":\"顧客" + name + "の注文履歴\"}", name + "の注文")).quiet()).as(name).isTrue();
+        }
+        for (String name : new String[] {"サトウ", "サイトウ", "サカモト"}) {
+            assertThat(h.step(ok("search", "{\"q\":\"顧客" + name + "さんの注文履歴を検索\"}", name)).quiet()).as(name).isTrue();
+        }
+        h.step(ok("search", "{\"q\":\"顧客佐藤一郎の注文履歴。\"}", "佐藤一郎の注文"));
+        assertThat(h.step(ok("search", "{\"q\":\"「顧客佐藤一郎の注文履歴」\"}", "佐藤一郎の注文")).blocked(0))
+                .as("a rewording that keeps the name is still a near duplicate").isTrue();
+    }
+
+    @Test
     void nearDuplicatesWorkOnJapaneseAndRespectOtherArguments() {
         StallHarness h = new StallHarness();
         assertThat(h.step(ok("search", "{\"q\":\"東京の天気\",\"page\":1}", "晴れ")).quiet()).isTrue();
