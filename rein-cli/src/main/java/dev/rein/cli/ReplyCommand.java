@@ -41,6 +41,8 @@ final class ReplyCommand implements Callable<Integer> {
         if (text == null || text.isBlank()) {
             throw new UsageException("the reply is empty: give the answer or the follow-up question as TEXT");
         }
+        // the reply is the run's next goal: bytes the JVM replaced would reach the model silently changed
+        CommandLineArgs.requireUtf8("TEXT", text);
         RunSnapshot snapshot = store.load(runId).orElseThrow(() -> new UsageException("there is no run " + runId
                 + " in the run store; list the stored runs with 'rein runs'"));
         boolean answered = snapshot.status() == RunStatus.SUCCEEDED;

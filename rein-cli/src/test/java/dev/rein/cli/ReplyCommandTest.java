@@ -49,4 +49,16 @@ class ReplyCommandTest {
         assertThat(missing.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(missing.stderr()).contains("run_nope").contains("rein runs");
     }
+
+    @Test
+    void aReplyWithBytesThatAreNotUtf8IsRefusedNamingTheArgument() throws Exception {
+        ScriptedModel model = ScriptedModel.of(text("first answer"), text("second answer"));
+        cli.models((name, env) -> model);
+        assertThat(cli.run("run", "--tools", "", "質問").exitCode()).isEqualTo(ExitCodes.SUCCEEDED);
+        String id = runId();
+        InProcessCli.Outcome reply = cli.run("reply", id, "caf\uFFFD au lait");
+        assertThat(reply.exitCode()).as(reply.stderr()).isEqualTo(ExitCodes.USAGE);
+        assertThat(reply.stderr()).contains("TEXT is not valid UTF-8").contains("U+FFFD at character 4");
+        assertThat(model.requests()).as("nothing was sent for the refused reply").hasSize(1);
+    }
 }
