@@ -54,6 +54,9 @@ final class ApproveCommand implements Callable<Integer> {
     public Integer call() {
         CliHome home = CliHome.of(env.env());
         String user = DeciderName.of(as, env);
+        // the reason reaches the model and the edit the tool: bytes the JVM replaced would arrive silently changed
+        CommandLineArgs.requireUtf8("--reject", decision.reject);
+        CommandLineArgs.requireUtf8("--edit", decision.edit);
         if (!home.hasStore()) {
             throw new UsageException(home.noStoreMessage());
         }

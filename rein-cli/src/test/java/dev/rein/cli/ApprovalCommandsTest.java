@@ -73,6 +73,22 @@ class ApprovalCommandsTest {
     }
 
     @Test
+    void aReasonOrEditWithBytesThatAreNotUtf8IsRefusedNamingTheOption() throws Exception {
+        ScriptedModel model = sendThenConfirm();
+        cli.models((name, env) -> model);
+        cli.run("run", "--tools", "send_message", "連絡して");
+        String id = runId();
+        InProcessCli.Outcome reject = cli.run("approve", id, "--reject", "wrong recipient \uFFFD");
+        assertThat(reject.exitCode()).as(reject.stderr()).isEqualTo(ExitCodes.USAGE);
+        assertThat(reject.stderr()).contains("--reject is not valid UTF-8");
+        InProcessCli.Outcome edit = cli.run("approve", id, "--edit",
+                "{\"to\":\"bob@example.com\",\"subject\":\"caf\uFFFD\",\"body\":\"b\"}");
+        assertThat(edit.exitCode()).as(edit.stderr()).isEqualTo(ExitCodes.USAGE);
+        assertThat(edit.stderr()).contains("--edit is not valid UTF-8");
+        assertThat(cli.run("show", "--json", id).stdout()).as("nothing was decided").contains("\"pending_approvals\":1");
+    }
+
+    @Test
     void anEditIsRevalidatedAndTheEditedMessageIsSent() throws Exception {
         ScriptedModel model = sendThenConfirm();
         cli.models((name, env) -> model);
