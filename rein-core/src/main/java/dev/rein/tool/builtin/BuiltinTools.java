@@ -13,9 +13,13 @@ public final class BuiltinTools {
 
     private BuiltinTools() {}
 
-    /** Both built-in tools, with the system clock and the calculator's default limits. */
+    /**
+     * Both built-in tools, with the calculator's default limits; {@code get_current_time} reads the
+     * clock of the run that calls it ({@link dev.rein.tool.ToolContext#clock()}: the agent's
+     * {@code Clock}, the system clock unless one is set), so an agent with a fixed clock sees its time.
+     */
     public static List<Tool> all() {
-        return List.of(currentTime(Clock.systemUTC()), calculate(Calculator.withDefaults()));
+        return List.of(currentTimeTool(null), calculate(Calculator.withDefaults()));
     }
 
     /** Both built-in tools with the given clock (for tests and demos). */
@@ -33,7 +37,13 @@ public final class BuiltinTools {
         }).toList();
     }
 
+    /** {@code get_current_time} reading {@code clock}, whatever the clock of the run that calls it. */
     public static Tool currentTime(Clock clock) {
+        return currentTimeTool(java.util.Objects.requireNonNull(clock, "clock"));
+    }
+
+    /** @param fixedClock the clock to read, or null for the calling run's clock */
+    private static Tool currentTimeTool(Clock fixedClock) {
         return Tool.builder(CURRENT_TIME)
                 .description("Returns the current date, time and weekday in a time zone, in ISO-8601 form, e.g. "
                         + "2026-12-01T10:05:11+09:00[Asia/Tokyo] (Tuesday). Use it whenever the answer depends on today's date.")
@@ -49,6 +59,7 @@ public final class BuiltinTools {
                 .handler((args, ctx) -> {
                     String zone = args.hasNonNull("timezone") ? args.get("timezone").asText() : null;
                     try {
+                        Clock clock = fixedClock != null ? fixedClock : ctx.clock();
                         return ToolOutput.text(CurrentTime.describe(zone, clock)).withSource("system-clock");
                     } catch (IllegalArgumentException e) {
                         return ToolOutput.error(e.getMessage());

@@ -4,7 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rein.ReinException;
+import dev.rein.agent.Agent;
+import dev.rein.agent.RunResult;
 import dev.rein.json.Json;
+import dev.rein.run.RunStatus;
+import dev.rein.testkit.ScriptedModel;
 import dev.rein.tool.ErrorClass;
 import dev.rein.tool.ToolCall;
 import dev.rein.tool.ToolContext;
@@ -32,6 +36,18 @@ class BuiltinToolsTest {
         assertThat(r.content()).isEqualTo("2026-12-01T10:05:11+09:00[Asia/Tokyo] (Tuesday)");
         assertThat(r.source()).isEqualTo("system-clock");
         assertThat(run("get_current_time", "{}").content()).startsWith("2026-12-01T01:05:11Z");
+    }
+
+    @Test
+    void withoutAClockOfItsOwnTheClockToolReadsTheRunsClock() throws Exception {
+        // issue 10: all time comes from the agent's Clock; BuiltinTools.all() read the system clock instead
+        Instant fixed = Instant.parse("2020-01-02T03:04:05Z");
+        ScriptedModel model = ScriptedModel.of(ScriptedModel.toolCalls(ScriptedModel.call("get_current_time", "{}")),
+                ScriptedModel.text("done"));
+        RunResult result = Agent.builder().model(model).tools(BuiltinTools.all()).clock(Clock.fixed(fixed, ZoneOffset.UTC))
+                .build().run("what time is it?");
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(((dev.rein.model.ToolResultBlock) model.lastRequest().messages().get(2).content().get(0)).content()).contains("2020-01-02T03:04:05Z (Thursday)");
     }
 
     @Test
