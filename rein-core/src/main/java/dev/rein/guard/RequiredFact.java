@@ -6,7 +6,6 @@ import dev.rein.model.ContentBlock;
 import dev.rein.model.Message;
 import dev.rein.model.ToolResultBlock;
 import dev.rein.model.ToolUseBlock;
-import dev.rein.state.AttemptedAction;
 import java.util.HashSet;
 import java.util.Locale;
 import java.util.Objects;
@@ -80,9 +79,9 @@ public record RequiredFact(String name, String hint, Predicate<FinalAnswer> pres
     }
 
     private static boolean succeeded(FinalAnswer answer, String tool) {
-        // the state's attempts survive compaction, which drops old turns from the history
-        for (AttemptedAction attempt : answer.state().attemptedActions()) {
-            if (tool.equals(attempt.tool()) && !attempt.isError()) {
+        // the run's record of calls survives compaction, which drops old turns from the history
+        for (FinalAnswer.Call call : answer.calls()) {
+            if (tool.equals(call.tool()) && !call.isError()) {
                 return true;
             }
         }
