@@ -26,6 +26,12 @@ public final class GenAiConventions {
     public static final AttributeKey<String> OPERATION_NAME = stringKey("gen_ai.operation.name");
     public static final AttributeKey<String> PROVIDER_NAME = stringKey("gen_ai.provider.name");
     public static final AttributeKey<String> AGENT_NAME = stringKey("gen_ai.agent.name");
+    /** Conditionally required on {@code invoke_agent} "if applicable": set only when the application gives one. */
+    public static final AttributeKey<String> AGENT_ID = stringKey("gen_ai.agent.id");
+    /** Conditionally required on {@code invoke_agent} "when available": set only when the application gives one. */
+    public static final AttributeKey<String> AGENT_DESCRIPTION = stringKey("gen_ai.agent.description");
+    /** Conditionally required on {@code invoke_agent} "when available": set only when the application gives one. */
+    public static final AttributeKey<String> AGENT_VERSION = stringKey("gen_ai.agent.version");
     public static final AttributeKey<String> CONVERSATION_ID = stringKey("gen_ai.conversation.id");
 
     public static final AttributeKey<String> REQUEST_MODEL = stringKey("gen_ai.request.model");

@@ -38,7 +38,8 @@ public final class ReinTelemetry {
     private final Telemetry telemetry;
 
     private ReinTelemetry(Builder b) {
-        Settings settings = new Settings(b.agentName, b.providerName, b.serverAddress, b.serverPort, b.captureContent);
+        Settings settings = new Settings(b.agentName, b.agentId, b.agentDescription, b.agentVersion, b.providerName,
+                b.serverAddress, b.serverPort, b.captureContent);
         this.telemetry = new Telemetry(b.openTelemetry, settings, b.links);
     }
 
@@ -85,6 +86,9 @@ public final class ReinTelemetry {
     public static final class Builder {
         private final OpenTelemetry openTelemetry;
         private String agentName = "rein";
+        private String agentId;
+        private String agentDescription;
+        private String agentVersion;
         private String providerName;
         private String serverAddress;
         private int serverPort = -1;
@@ -98,6 +102,33 @@ public final class ReinTelemetry {
         /** {@code gen_ai.agent.name} and the run span's name {@code invoke_agent {name}} (default "rein"). */
         public Builder agentName(String name) {
             this.agentName = name;
+            return this;
+        }
+
+        /**
+         * {@code gen_ai.agent.id} on the run span: a unique, stable identifier of the agent, e.g. the
+         * id it has in your registry or deployment (unset by default: the attribute is then left out).
+         */
+        public Builder agentId(String id) {
+            this.agentId = id;
+            return this;
+        }
+
+        /**
+         * {@code gen_ai.agent.description} on the run span: a free-form description of what the agent
+         * does, e.g. "Answers questions about orders" (unset by default: the attribute is then left out).
+         */
+        public Builder agentDescription(String description) {
+            this.agentDescription = description;
+            return this;
+        }
+
+        /**
+         * {@code gen_ai.agent.version} on the run span: the version of the agent (its prompt, tools
+         * and configuration), e.g. "1.4.0" or "2026-05-01" (unset by default: the attribute is then left out).
+         */
+        public Builder agentVersion(String version) {
+            this.agentVersion = version;
             return this;
         }
 
@@ -148,6 +179,9 @@ public final class ReinTelemetry {
             if (agentName == null || agentName.isBlank()) {
                 throw new ReinException("the agent name for telemetry is empty; give a short, stable name such as \"support-agent\"");
             }
+            refuseBlank(agentId, "agent id", "\"support-agent-eu-1\"");
+            refuseBlank(agentDescription, "agent description", "\"Answers questions about orders\"");
+            refuseBlank(agentVersion, "agent version", "\"1.4.0\"");
             if (providerName != null && providerName.isBlank()) {
                 throw new ReinException("the provider name for telemetry is blank; leave it unset or give one such as \"anthropic\"");
             }
@@ -156,6 +190,13 @@ public final class ReinTelemetry {
                         + serverAddress + ":" + serverPort);
             }
             return new ReinTelemetry(this);
+        }
+
+        /** A value that is given but blank is a mistake: unset, the attribute is simply left out. */
+        private static void refuseBlank(String value, String what, String example) {
+            if (value != null && value.isBlank()) {
+                throw new ReinException("the " + what + " for telemetry is blank; leave it unset or give one such as " + example);
+            }
         }
     }
 }

@@ -165,6 +165,15 @@ final class RunTelemetry implements RunListener {
                 .setAttribute(AGENT_NAME, s.agentName())
                 .setAttribute(CONVERSATION_ID, runId)
                 .setAttribute(ReinConventions.RUN_ID, runId);
+        if (s.agentId() != null) {
+            b.setAttribute(GenAiConventions.AGENT_ID, s.agentId());
+        }
+        if (s.agentDescription() != null) {
+            b.setAttribute(GenAiConventions.AGENT_DESCRIPTION, s.agentDescription());
+        }
+        if (s.agentVersion() != null) {
+            b.setAttribute(GenAiConventions.AGENT_VERSION, s.agentVersion());
+        }
         if (providerName != null) {
             b.setAttribute(GenAiConventions.PROVIDER_NAME, providerName);
         }

@@ -1,4 +1,8 @@
 package dev.rein.otel.internal;
 
-/** What every span of a {@code ReinTelemetry} shares; {@code providerName} and {@code serverAddress} may be null. */
-public record Settings(String agentName, String providerName, String serverAddress, int serverPort, boolean captureContent) {}
+/**
+ * What every span of a {@code ReinTelemetry} shares; {@code agentId}, {@code agentDescription},
+ * {@code agentVersion}, {@code providerName} and {@code serverAddress} may be null (not given).
+ */
+public record Settings(String agentName, String agentId, String agentDescription, String agentVersion, String providerName,
+                       String serverAddress, int serverPort, boolean captureContent) {}
