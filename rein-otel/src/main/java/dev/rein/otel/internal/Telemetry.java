@@ -10,7 +10,10 @@ import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.propagation.TextMapPropagator;
+import java.io.IOException;
+import java.io.InputStream;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -19,6 +22,8 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class Telemetry {
     static final String SCOPE = "dev.rein.otel";
+    /** The scope's version: rein-otel's, so a backend can tell which release made the telemetry; null when unknown. */
+    static final String SCOPE_VERSION = scopeVersion();
 
     final Settings settings;
     final Tracer tracer;
@@ -35,14 +40,35 @@ public final class Telemetry {
 
     public Telemetry(OpenTelemetry otel, Settings settings, SpanLinkStore links) {
         this.settings = settings;
-        this.tracer = otel.getTracer(SCOPE);
-        this.instruments = new Instruments(otel.getMeter(SCOPE), settings);
+        var tracers = otel.tracerBuilder(SCOPE);
+        var meters = otel.meterBuilder(SCOPE);
+        if (SCOPE_VERSION != null) {
+            tracers.setInstrumentationVersion(SCOPE_VERSION);
+            meters.setInstrumentationVersion(SCOPE_VERSION);
+        }
+        this.tracer = tracers.build();
+        this.instruments = new Instruments(meters.build(), settings);
         this.links = links;
         this.interceptor = new ToolContextPropagation(this);
         TextMapPropagator configured = otel.getPropagators().getTextMapPropagator();
         // An SDK built without propagators would send none: the model call still carries traceparent.
         this.chatInterceptor = new ChatContextPropagation(this,
                 configured.fields().isEmpty() ? W3CTraceContextPropagator.getInstance() : configured);
+    }
+
+    /** The version filtered into version.properties at build time; null in a build without resources. */
+    private static String scopeVersion() {
+        try (InputStream in = Telemetry.class.getResourceAsStream("/dev/rein/otel/version.properties")) {
+            if (in == null) {
+                return null;
+            }
+            Properties properties = new Properties();
+            properties.load(in);
+            String version = properties.getProperty("version", "").strip();
+            return version.isEmpty() || version.startsWith("${") ? null : version;
+        } catch (IOException e) {
+            return null;
+        }
     }
 
     /** A new listener for one run; its parent is the context current where the run is started. */
