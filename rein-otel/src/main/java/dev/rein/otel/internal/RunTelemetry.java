@@ -6,6 +6,7 @@ import static dev.rein.otel.GenAiConventions.OPERATION_NAME;
 
 import dev.rein.model.Model;
 import dev.rein.provider.ModelDefaults;
+import dev.rein.run.Reason;
 import dev.rein.run.RunStatus;
 import dev.rein.otel.GenAiConventions;
 import dev.rein.otel.ReinConventions;
@@ -21,6 +22,7 @@ import io.opentelemetry.context.Context;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,6 +33,15 @@ import org.slf4j.LoggerFactory;
  */
 final class RunTelemetry implements RunListener {
     private static final Logger LOG = LoggerFactory.getLogger(RunTelemetry.class);
+
+    /**
+     * The reasons whose end message quotes the conversation: the model's refusal text, the agent's
+     * own failure summary or question, a stall notice (it may quote tool arguments), the
+     * verifiers' or the schema's objections to the answer. Without the content opt-in such a run's
+     * span has no status description; the other messages are Rein's own words.
+     */
+    private static final Set<String> QUOTES_CONVERSATION = Set.of(Reason.REFUSAL.wire(), Reason.AGENT_FAILED.wire(),
+            Reason.NEEDS_USER_INPUT.wire(), Reason.STALLED.wire(), Reason.VERIFICATION_FAILED.wire(), Reason.INVALID_OUTPUT.wire());
 
     private final Telemetry telemetry;
     private final String runId;
@@ -233,8 +244,13 @@ final class RunTelemetry implements RunListener {
 
     private void stall(TraceEvent.StallDetected e) {
         telemetry.instruments.stall(e.detector(), e.action());
-        Attributes a = Attributes.of(ReinConventions.STALL_DETECTOR, e.detector(), ReinConventions.STALL_ACTION, e.action(),
-                ReinConventions.MESSAGE, e.message() == null ? "" : e.message());
+        AttributesBuilder b = Attributes.builder().put(ReinConventions.STALL_DETECTOR, e.detector())
+                .put(ReinConventions.STALL_ACTION, e.action());
+        if (capture()) {
+            // The notice is what the model is told, and may quote the calls' arguments (a rewording's queries).
+            b.put(ReinConventions.MESSAGE, e.message() == null ? "" : e.message());
+        }
+        Attributes a = b.build();
         boolean notRun = e.callId() != null && ("blocked".equals(e.action()) || "stopped".equals(e.action()));
         if (notRun && tools.span(e.callId()) == null) {
             tools.blocked(e, a);
@@ -276,7 +292,8 @@ final class RunTelemetry implements RunListener {
         usage.record(span);
         if (e.status() == RunStatus.FAILED) {
             span.setAttribute(GenAiConventions.ERROR_TYPE, e.reason());
-            ErrorStatus.set(span, e.message()); // the reason is error.type already
+            // The reason is error.type already; a message that quotes the conversation is content.
+            ErrorStatus.set(span, capture() || !QUOTES_CONVERSATION.contains(e.reason()) ? e.message() : null);
         }
         if (capture() && e.answer() != null && !e.answer().isEmpty()) {
             span.setAttribute(GenAiConventions.OUTPUT_MESSAGES, Content.answer(e.answer(), FinishReasons.ofRun(e.status(), e.reason())));
