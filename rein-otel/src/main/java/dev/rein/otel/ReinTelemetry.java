@@ -35,6 +35,9 @@ import java.util.Objects;
  * known secret value masked.
  */
 public final class ReinTelemetry {
+    /** The switch that lets {@link GlobalOpenTelemetry#get()} configure an unregistered global from the environment. */
+    private static final String GLOBAL_AUTOCONFIGURE = "otel.java.global-autoconfigure.enabled";
+
     private final Telemetry telemetry;
 
     private ReinTelemetry(Builder b) {
@@ -48,9 +51,21 @@ public final class ReinTelemetry {
         return builder(openTelemetry).build();
     }
 
-    /** Telemetry through {@link GlobalOpenTelemetry} (a no-op until an SDK registers itself there). */
+    /**
+     * Telemetry through the {@link GlobalOpenTelemetry} registered when this is called: the one the
+     * OpenTelemetry Java agent installs, or one the application registered
+     * ({@code OpenTelemetrySdk.builder()...buildAndRegisterGlobal()}). With none registered yet it is
+     * a no-op for good; call it again once the SDK is registered. It never registers a global
+     * itself (as {@link GlobalOpenTelemetry#get()} would, with a no-op), so an SDK registered later
+     * is not refused. With {@code otel.java.global-autoconfigure.enabled} set, an unregistered
+     * global is configured by the SDK's autoconfiguration, as {@code get()} does.
+     */
     public static ReinTelemetry global() {
-        return create(GlobalOpenTelemetry.get());
+        // Native instrumentation takes getOrNoop(), as the API advises: get() would set a no-op as the
+        // global, and the application's later buildAndRegisterGlobal() would then throw.
+        boolean autoconfigure = Boolean.parseBoolean(System.getProperty(GLOBAL_AUTOCONFIGURE,
+                System.getenv().getOrDefault("OTEL_JAVA_GLOBAL_AUTOCONFIGURE_ENABLED", "false")).strip());
+        return create(GlobalOpenTelemetry.isSet() || autoconfigure ? GlobalOpenTelemetry.get() : GlobalOpenTelemetry.getOrNoop());
     }
 
     public static Builder builder(OpenTelemetry openTelemetry) {

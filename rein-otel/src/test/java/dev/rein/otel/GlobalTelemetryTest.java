@@ -1,0 +1,46 @@
+package dev.rein.otel;
+
+import static dev.rein.testkit.ScriptedModel.text;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+
+import dev.rein.agent.Agent;
+import dev.rein.testkit.ScriptedModel;
+import io.opentelemetry.api.GlobalOpenTelemetry;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** {@link ReinTelemetry#global()} and an application that registers its SDK as the global one. */
+class GlobalTelemetryTest {
+    @BeforeEach
+    @AfterEach
+    void noGlobal() {
+        GlobalOpenTelemetry.resetForTest();
+    }
+
+    @Test
+    void globalTelemetryMadeBeforeTheSdkIsRegisteredDoesNotBlockItsRegistration() {
+        // GlobalOpenTelemetry: "Native instrumentation should use getOrNoop() as the default OpenTelemetry
+        // instance"; get() sets a no-op as the global when none is set, and a later set() then throws.
+        ReinTelemetry early = ReinTelemetry.global();
+        InMemorySpanExporter spans = InMemorySpanExporter.create();
+        SdkTracerProvider tracing = SdkTracerProvider.builder().addSpanProcessor(SimpleSpanProcessor.create(spans)).build();
+        assertThatCode(() -> OpenTelemetrySdk.builder().setTracerProvider(tracing).buildAndRegisterGlobal())
+                .as("the application registers its SDK after Rein's global telemetry was made").doesNotThrowAnyException();
+
+        early.install(agent()).build().run("say hello");
+        assertThat(spans.getFinishedSpanItems()).as("made before the SDK was registered: no-op").isEmpty();
+        ReinTelemetry.global().install(agent()).build().run("say hello");
+        assertThat(spans.getFinishedSpanItems()).extracting(s -> s.getName()).contains("invoke_agent rein");
+        tracing.close();
+    }
+
+    private static Agent.Builder agent() {
+        return Agent.builder().model(ScriptedModel.of(text("Hello."))).modelName(ScriptedModel.DEFAULT_NAME).prices(ScriptedModel.PRICES);
+    }
+}
