@@ -114,6 +114,13 @@ final class AgentLoop {
         limits.put("max_steps", run.config.budget().maxSteps());
         limits.put("max_cost_usd", run.config.budget().maxCostUsd());
         limits.put("max_seconds", Durations.seconds(run.config.budget().maxDuration()));
+        // The token budgets only when set, so a trace of a run without them is as it always was.
+        if (run.config.budget().maxInputTokens() != null) {
+            limits.put("max_input_tokens", run.config.budget().maxInputTokens());
+        }
+        if (run.config.budget().maxOutputTokens() != null) {
+            limits.put("max_output_tokens", run.config.budget().maxOutputTokens());
+        }
         return limits;
     }
 

@@ -21,6 +21,8 @@ public final class ReinConventions {
     public static final AttributeKey<Long> BUDGET_MAX_STEPS = longKey("rein.budget.max_steps");
     public static final AttributeKey<Double> BUDGET_MAX_COST_USD = doubleKey("rein.budget.max_cost_usd");
     public static final AttributeKey<Double> BUDGET_MAX_SECONDS = doubleKey("rein.budget.max_seconds");
+    public static final AttributeKey<Long> BUDGET_MAX_INPUT_TOKENS = longKey("rein.budget.max_input_tokens");
+    public static final AttributeKey<Long> BUDGET_MAX_OUTPUT_TOKENS = longKey("rein.budget.max_output_tokens");
 
     // Model call (chat span).
     /** Why the loop called the model: "step", "final_summary" or a policy's name. */

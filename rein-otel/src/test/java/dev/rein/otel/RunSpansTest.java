@@ -282,6 +282,19 @@ class RunSpansTest {
     }
 
     @Test
+    void theTokenBudgetsAreBudgetLimitsOnTheRunSpanToo() {
+        // Issue 14: the run span carries "budget limits" under rein.*; a run can stop on max_input_tokens.
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("lookup", "{\"id\":\"A-1\"}")), text("A-1 shipped."));
+        agent(model).budget(Budget.builder().maxInputTokens(50_000L).maxOutputTokens(800L).build()).build().run("where is A-1?");
+
+        SpanData run = one("invoke_agent rein");
+        assertThat(run.getAttributes().get(io.opentelemetry.api.common.AttributeKey.longKey("rein.budget.max_input_tokens")))
+                .isEqualTo(50_000L);
+        assertThat(run.getAttributes().get(io.opentelemetry.api.common.AttributeKey.longKey("rein.budget.max_output_tokens")))
+                .isEqualTo(800L);
+    }
+
+    @Test
     void aFailedRunCarriesErrorTypeOnItsSpanAndOnTheFailedChat() {
         ScriptedModel model = ScriptedModel.of(ScriptedModel.fail(
                 new ModelException(ModelException.Kind.AUTHENTICATION, 401, "invalid x-api-key")));

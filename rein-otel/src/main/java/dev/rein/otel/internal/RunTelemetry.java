@@ -207,6 +207,12 @@ final class RunTelemetry implements RunListener {
         if (limits.get("max_seconds") instanceof Number n) {
             b.setAttribute(ReinConventions.BUDGET_MAX_SECONDS, n.doubleValue());
         }
+        if (limits.get("max_input_tokens") instanceof Number n) {
+            b.setAttribute(ReinConventions.BUDGET_MAX_INPUT_TOKENS, n.longValue());
+        }
+        if (limits.get("max_output_tokens") instanceof Number n) {
+            b.setAttribute(ReinConventions.BUDGET_MAX_OUTPUT_TOKENS, n.longValue());
+        }
     }
 
     private void begin(SpanBuilder b) {
