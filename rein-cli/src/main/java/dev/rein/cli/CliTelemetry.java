@@ -51,8 +51,18 @@ final class CliTelemetry implements AutoCloseable {
         this.telemetry = telemetry;
     }
 
-    /** Telemetry as the environment configures it; nothing at all when no exporter is asked for. */
+    /** Telemetry as the environment configures it, for a model configured from the same environment. */
     static CliTelemetry from(CliEnvironment cli, CliHome home) {
+        return from(cli, home, cli.env());
+    }
+
+    /**
+     * Telemetry as the environment configures it; nothing at all when no exporter is asked for.
+     * {@code modelEnv} is the environment the run's model is created from
+     * ({@link ProviderSelection#environment}): it carries {@code --provider} and {@code --base-url}
+     * (or a resumed run's stored choice), which name the spans' provider and server.
+     */
+    static CliTelemetry from(CliEnvironment cli, CliHome home, Map<String, String> modelEnv) {
         Map<String, String> env = cli.env();
         if (!configured(env)) {
             return new CliTelemetry(null, null);
@@ -76,11 +86,11 @@ final class CliTelemetry implements AutoCloseable {
             throw new UsageException("OpenTelemetry is not configured correctly: " + Errors.oneLine(byVariable(e.getMessage(), env))
                     + "; check the OTEL_* variables (see docs/observability.md)");
         }
-        String provider = ProviderModels.provider(env).name();
+        String provider = ProviderModels.provider(modelEnv).name();
         ReinTelemetry.Builder builder = ReinTelemetry.builder(sdk).providerName(provider)
                 .captureContent(Boolean.parseBoolean(env.getOrDefault(CAPTURE_CONTENT, "false").strip()))
                 .spanLinks(SpanLinkStore.directory(home.directory().resolve("otel-links")));
-        modelServer(env, provider).ifPresent(builder::server);
+        modelServer(modelEnv, provider).ifPresent(builder::server);
         ReinTelemetry telemetry = builder.build();
         return new CliTelemetry(sdk, telemetry);
     }

@@ -13,6 +13,7 @@ import dev.rein.trace.JsonlTraceListener;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
@@ -155,12 +156,13 @@ final class RunCommand implements Callable<Integer> {
         RunSettings settings = new RunSettings(modelName, selected.stream().map(Tool::name).toList(), system,
                 limits.maxSteps(), limits.maxCostUsd(), limits.maxDuration().toMillis(), finish, maxTokens, provider, schema);
         // Only now, with every option valid, is the environment consulted (API key) and a model created.
-        Model client = env.models().create(modelName, provider.environment(env.env()));
+        Map<String, String> modelEnv = provider.environment(env.env());
+        Model client = env.models().create(modelName, modelEnv);
         String runId = RunIds.next();
         try (CliMcp mcpTools = CliMcp.start(mcp.file, servers, settings.tools());
              JdbcRunStore store = home.store();
              StatusLine line = new StatusLine(env.err(), env.terminal().animated() && !json && !jsonStream);
-             CliTelemetry telemetry = CliTelemetry.from(env, home)) {
+             CliTelemetry telemetry = CliTelemetry.from(env, home, modelEnv)) {
             home.saveSettings(runId, settings);
             mcpTools.remember(home, runId);
             if (trace != null) {

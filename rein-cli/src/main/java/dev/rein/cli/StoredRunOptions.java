@@ -6,6 +6,7 @@ import dev.rein.mcp.McpConfig;
 import dev.rein.model.Model;
 import dev.rein.store.jdbc.JdbcRunStore;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import picocli.CommandLine.Mixin;
@@ -62,10 +63,11 @@ final class StoredRunOptions {
             // The run's own servers file unless --mcp names another.
             Path serversFile = mcp.file != null ? mcp.file : CliMcp.remembered(home, runId);
             McpConfig servers = serversFile == null ? null : CliMcp.load(serversFile, env);
-            Model client = env.models().create(settings.model(), provider.environment(env.env()));
+            Map<String, String> modelEnv = provider.environment(env.env());
+            Model client = env.models().create(settings.model(), modelEnv);
             try (CliMcp mcpTools = CliMcp.start(serversFile, servers, settings.tools());
                  StatusLine line = new StatusLine(env.err(), env.terminal().animated() && !json);
-                 CliTelemetry telemetry = CliTelemetry.from(env, home)) {
+                 CliTelemetry telemetry = CliTelemetry.from(env, home, modelEnv)) {
                 Agent agent = CliAgent.build(settings, runId, client, home, store, line, quiet, trace, telemetry, mcpTools);
                 RunReport report = new RunReport(env, json, quiet, trace, agent.runs()::pending);
                 return Foreground.run(() -> start.apply(agent), env, report::print);

@@ -118,6 +118,30 @@ class CliTelemetryTest {
     }
 
     @Test
+    void theProviderAndBaseUrlGivenAsOptionsAreTheSpansProviderAndServer() throws Exception {
+        // docs/observability.md: server.address/port are "the host and port of the provider's base URL
+        // (--base-url, ANTHROPIC_BASE_URL, OPENAI_BASE_URL)"; gen_ai.provider.name is the run's provider.
+        try (OtlpReceiver otlp = OtlpReceiver.start()) {
+            InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT", otlp.endpoint());
+            cli.models((name, env) -> ScriptedModel.of(ScriptedModel.text("hi")));
+            InProcessCli.Outcome outcome = cli.run("run", "--provider", "openai", "--base-url", "http://127.0.0.1:11434/v1",
+                    "--price", "0,0", "--json", "say hi");
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+
+            otlp.awaitUntil(() -> otlp.spans().stream().anyMatch(s -> s.getName().startsWith("invoke_agent")), Duration.ofSeconds(10));
+            List<Span> spans = otlp.spans().stream().filter(s -> s.getName().startsWith("chat ") || s.getName().startsWith("invoke_agent")).toList();
+            assertThat(spans).hasSize(2).allSatisfy(span -> {
+                assertThat(OtlpReceiver.attribute(span.getAttributesList(), "gen_ai.provider.name").map(AnyValue::getStringValue))
+                        .as(span.getName()).contains("openai");
+                assertThat(OtlpReceiver.attribute(span.getAttributesList(), "server.address").map(AnyValue::getStringValue))
+                        .as(span.getName()).contains("127.0.0.1");
+                assertThat(OtlpReceiver.attribute(span.getAttributesList(), "server.port").map(AnyValue::getIntValue))
+                        .as(span.getName()).contains(11434L);
+            });
+        }
+    }
+
+    @Test
     void theCliExportsWithTheJdkSenderAndShipsNoOkHttpSenderOrOkHttp5() throws Exception {
         List<String> jars = List.of(Files.readString(Path.of("target", "classpath.txt")).strip().split(java.io.File.pathSeparator));
         assertThat(jars).anyMatch(jar -> jar.contains("opentelemetry-exporter-sender-jdk-"));
