@@ -13,6 +13,7 @@ import io.opentelemetry.sdk.common.CompletableResultCode;
 import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdk;
 import io.opentelemetry.sdk.autoconfigure.spi.ConfigProperties;
 import io.opentelemetry.sdk.autoconfigure.spi.ConfigurationException;
+import java.io.PrintStream;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Arrays;
@@ -43,12 +44,15 @@ final class CliTelemetry implements AutoCloseable {
 
     private final OpenTelemetrySdk sdk;
     private final ReinTelemetry telemetry;
+    /** Where a collector that does not answer is reported (the SDK's own problems go through {@link ExportLog}). */
+    private final PrintStream err;
     /** An export outlasted its bound, so the collector is unreachable or slow. */
     private volatile boolean stalled;
 
-    private CliTelemetry(OpenTelemetrySdk sdk, ReinTelemetry telemetry) {
+    private CliTelemetry(OpenTelemetrySdk sdk, ReinTelemetry telemetry, PrintStream err) {
         this.sdk = sdk;
         this.telemetry = telemetry;
+        this.err = err;
     }
 
     /** Telemetry as the environment configures it, for a model configured from the same environment. */
@@ -65,7 +69,7 @@ final class CliTelemetry implements AutoCloseable {
     static CliTelemetry from(CliEnvironment cli, CliHome home, Map<String, String> modelEnv) {
         Map<String, String> env = cli.env();
         if (!configured(env)) {
-            return new CliTelemetry(null, null);
+            return new CliTelemetry(null, null, cli.err());
         }
         for (String signal : List.of("TRACES", "METRICS")) {
             String name = grpcProtocol(env, signal);
@@ -92,7 +96,7 @@ final class CliTelemetry implements AutoCloseable {
                 .spanLinks(SpanLinkStore.directory(home.directory().resolve("otel-links")));
         modelServer(modelEnv, provider).ifPresent(builder::server);
         ReinTelemetry telemetry = builder.build();
-        return new CliTelemetry(sdk, telemetry);
+        return new CliTelemetry(sdk, telemetry, cli.err());
     }
 
     /**
@@ -221,8 +225,11 @@ final class CliTelemetry implements AutoCloseable {
     private void bounded(Supplier<CompletableResultCode> operation) {
         Thread worker = Thread.ofVirtual().name("rein-otel-flush").start(() -> operation.get().join(FLUSH_SECONDS, TimeUnit.SECONDS));
         try {
-            if (!worker.join(Duration.ofSeconds(FLUSH_SECONDS))) {
+            if (!worker.join(Duration.ofSeconds(FLUSH_SECONDS)) && !stalled) {
                 stalled = true;
+                // The exporter has not failed yet (it is still waiting), so the SDK has said nothing: say it once.
+                err.println("rein: OpenTelemetry: the collector did not answer within " + FLUSH_SECONDS + " s; spans and metrics"
+                        + " not sent by now are lost (check OTEL_EXPORTER_OTLP_ENDPOINT and that the collector is up)");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

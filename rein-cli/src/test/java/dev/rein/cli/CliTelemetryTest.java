@@ -142,6 +142,37 @@ class CliTelemetryTest {
     }
 
     @Test
+    void aCollectorThatNeverAnswersIsOneLineOnStderrAndDoesNotHoldTheResult() throws Exception {
+        // docs/observability.md: "each distinct export problem is one `rein: OpenTelemetry: …` line on
+        // stderr (no stack traces), and the flush waits at most 5 seconds for an unreachable collector".
+        List<java.net.Socket> held = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (java.net.ServerSocket silent = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            Thread.ofVirtual().start(() -> {
+                try {
+                    while (true) {
+                        held.add(silent.accept()); // accepted, never answered
+                    }
+                } catch (java.io.IOException closed) {
+                    // the test is over
+                }
+            });
+            InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:" + silent.getLocalPort());
+            cli.models((name, env) -> ScriptedModel.of(ScriptedModel.text("こんにちは")));
+            long started = System.nanoTime();
+            InProcessCli.Outcome outcome = cli.run("run", "--json", "挨拶して");
+            Duration took = Duration.ofNanos(System.nanoTime() - started);
+
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+            assertThat(outcome.stdout()).contains("こんにちは");
+            // Unbounded, the exporter's 10 s timeout and its retries would hold the result for far longer.
+            assertThat(took).isLessThan(Duration.ofSeconds(30));
+            assertThat(outcome.stderrLines()).filteredOn(line -> line.startsWith("rein: OpenTelemetry: ")).singleElement()
+                    .satisfies(line -> assertThat(line).contains("did not answer within 5 s"));
+            assertThat(outcome.stderr()).doesNotContain("\tat ");
+        }
+    }
+
+    @Test
     void theCliExportsWithTheJdkSenderAndShipsNoOkHttpSenderOrOkHttp5() throws Exception {
         List<String> jars = List.of(Files.readString(Path.of("target", "classpath.txt")).strip().split(java.io.File.pathSeparator));
         assertThat(jars).anyMatch(jar -> jar.contains("opentelemetry-exporter-sender-jdk-"));
