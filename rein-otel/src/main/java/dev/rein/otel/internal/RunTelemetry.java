@@ -53,6 +53,11 @@ final class RunTelemetry implements RunListener {
     /** The provider's name, from the settings or else from the model of the first call. */
     private volatile String providerName;
     private final UsageSum usage = new UsageSum();
+    /** Whether the run span has gen_ai.request.model (a resumption and a start name the model; a reply does not). */
+    private volatile boolean modelSet;
+    /** This segment began with a reply's turn; its state change names the status it continued from. */
+    private volatile boolean replyOpened;
+    private volatile boolean resumedFromSet;
 
     RunTelemetry(Telemetry telemetry, String runId, Context parent) {
         this.telemetry = telemetry;
@@ -101,6 +106,7 @@ final class RunTelemetry implements RunListener {
             case TraceEvent.RunStarted e -> started(e);
             case TraceEvent.RunResumed e -> resumed(e);
             case TraceEvent.ModelRequested e -> {
+                requestedModel(e.request().model());
                 tools.offered(e.request().tools());
                 model.requested(e);
             }
@@ -132,10 +138,9 @@ final class RunTelemetry implements RunListener {
                 telemetry.instruments.approval(e.decision());
             }
             case TraceEvent.Audit e -> audit(e);
-            case TraceEvent.StateChanged e -> { }
+            case TraceEvent.StateChanged e -> stateChanged(e);
             case TraceEvent.TokensCounted e -> { } // an estimate for a context policy, not a generation
-            case TraceEvent.TurnStarted e -> runEvent(ReinConventions.EVENT_TURN_STARTED,
-                    Attributes.of(ReinConventions.TURN, (long) e.turn()), e.time());
+            case TraceEvent.TurnStarted e -> turnStarted(e);
             case TraceEvent.RunFinished e -> finished(e);
         }
     }
@@ -144,6 +149,7 @@ final class RunTelemetry implements RunListener {
         SpanBuilder b = runSpan(e.time());
         if (e.model() != null) {
             b.setAttribute(GenAiConventions.REQUEST_MODEL, e.model());
+            modelSet = true;
         }
         limits(b, e.limits());
         begin(b);
@@ -159,11 +165,48 @@ final class RunTelemetry implements RunListener {
         }
         if (e.model() != null) { // absent in traces written before the resumption recorded it
             b.setAttribute(GenAiConventions.REQUEST_MODEL, e.model());
+            modelSet = true;
         }
         limits(b, e.limits());
         Optional<SpanContext> earlier = recall();
         earlier.ifPresent(b::addLink);
         begin(b);
+    }
+
+    /**
+     * A reply (agent.reply, rein reply) opens its segment with the turn, not with a resumption:
+     * the segment continues the run all the same, so its span links to the previous segment's,
+     * and with the opt-in the reply is its input.
+     */
+    private void turnStarted(TraceEvent.TurnStarted e) {
+        if (span == null) {
+            SpanBuilder b = runSpan(e.time());
+            recall().ifPresent(b::addLink);
+            begin(b);
+            replyOpened = true;
+            if (capture() && e.text() != null) {
+                span.setAttribute(GenAiConventions.INPUT_MESSAGES, Content.goal(e.text()));
+            }
+        }
+        runEvent(ReinConventions.EVENT_TURN_STARTED, Attributes.of(ReinConventions.TURN, (long) e.turn()), e.time());
+    }
+
+    /** The status a reply's segment continued from comes with the state change that follows the turn. */
+    private void stateChanged(TraceEvent.StateChanged e) {
+        Span run = span;
+        if (replyOpened && run != null && e.to() == RunStatus.RUNNING && e.from() != null && !resumedFromSet) {
+            run.setAttribute(ReinConventions.RUN_RESUMED_FROM, e.from().name());
+            resumedFromSet = true;
+        }
+    }
+
+    /** The turn of a reply does not name the model: the segment's first call does. */
+    private void requestedModel(String model) {
+        Span run = span;
+        if (!modelSet && run != null && model != null) {
+            run.setAttribute(GenAiConventions.REQUEST_MODEL, model);
+            modelSet = true;
+        }
     }
 
     private SpanBuilder runSpan(Instant time) {

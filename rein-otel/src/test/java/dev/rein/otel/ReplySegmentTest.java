@@ -1,0 +1,48 @@
+package dev.rein.otel;
+
+import static dev.rein.testkit.ScriptedModel.text;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rein.agent.Agent;
+import dev.rein.agent.RunResult;
+import dev.rein.run.RunStatus;
+import dev.rein.testkit.ScriptedModel;
+import io.opentelemetry.sdk.testing.junit5.OpenTelemetryExtension;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import java.util.Comparator;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * A reply continues an ended run as a new segment (agent.reply, rein reply). docs/observability.md:
+ * "invoke_agent {agent} — INTERNAL, one per run segment"; gen_ai.request.model "on every segment";
+ * a segment that continues a run has "a link to the previous segment's span".
+ */
+class ReplySegmentTest {
+    @RegisterExtension
+    static final OpenTelemetryExtension OTEL = OpenTelemetryExtension.create();
+
+    @Test
+    void aReplysRunSpanHasTheModelAndLinksToThePreviousSegment() {
+        Agent agent = ReinTelemetry.builder(OTEL.getOpenTelemetry()).providerName("anthropic").captureContent(true).build()
+                .install(Agent.builder().model(ScriptedModel.of(text("A-1 has shipped."), text("B-2 ships tomorrow.")))
+                        .modelName(ScriptedModel.DEFAULT_NAME).prices(ScriptedModel.PRICES)).build();
+        RunResult first = agent.run("where is A-1?");
+        RunResult second = agent.reply(first.runId(), "and B-2?");
+        assertThat(second.status()).isEqualTo(RunStatus.SUCCEEDED);
+
+        List<SpanData> runs = OTEL.getSpans().stream().filter(s -> s.getName().startsWith("invoke_agent "))
+                .sorted(Comparator.comparing(SpanData::getStartEpochNanos)).toList();
+        assertThat(runs).hasSize(2);
+        SpanData reply = runs.get(1);
+        assertThat(reply.getAttributes().get(GenAiConventions.CONVERSATION_ID)).isEqualTo(first.runId());
+        assertThat(reply.getAttributes().get(GenAiConventions.REQUEST_MODEL)).as("the model, on every segment")
+                .isEqualTo(ScriptedModel.DEFAULT_NAME);
+        assertThat(reply.getLinks()).as("the link to the segment it continues").singleElement()
+                .satisfies(link -> assertThat(link.getSpanContext().getSpanId()).isEqualTo(runs.get(0).getSpanId()));
+        assertThat(reply.getAttributes().get(ReinConventions.RUN_RESUMED_FROM)).isEqualTo("SUCCEEDED");
+        assertThat(reply.getAttributes().get(GenAiConventions.INPUT_MESSAGES)).as("opted in: the reply is the segment's input")
+                .contains("and B-2?");
+    }
+}
