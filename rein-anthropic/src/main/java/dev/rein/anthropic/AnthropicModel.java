@@ -1,6 +1,8 @@
 package dev.rein.anthropic;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rein.ReinException;
 import dev.rein.json.Json;
 import dev.rein.model.Model;
@@ -17,6 +19,7 @@ import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -128,6 +131,9 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
             requireSuccess(exchange);
             // From here on the response headers have arrived: every failure names their request id.
             try {
+                if (wholeMessage(exchange)) {
+                    return ResponseMapper.response(jsonMessage(exchange));
+                }
                 reader.readAll(assembler::accept);
                 if (!assembler.started()) {
                     // A complete body without a single event: not a cut stream but something else
@@ -183,6 +189,37 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
     @Override
     public void close() {
         transport.close();
+    }
+
+    /**
+     * Whether a successful answer is a whole JSON body instead of an event stream: a server that
+     * ignores {@code "stream": true} (a gateway that does not stream, a test server written from the
+     * API's non-streaming example) sends the message at once. It is read as that message rather than
+     * failing the run as a stream without events.
+     */
+    private static boolean wholeMessage(Exchange exchange) {
+        String type = exchange.headers().firstValue("content-type").orElse("");
+        return type.strip().toLowerCase(Locale.ROOT).startsWith("application/json");
+    }
+
+    /** The message of a whole JSON body; an {@code error} object in it is the failure it reports. */
+    private ObjectNode jsonMessage(Exchange exchange) throws IOException, ModelException {
+        JsonNode body;
+        try {
+            body = Json.mapper().readTree(exchange.readAll());
+        } catch (JsonProcessingException e) {
+            throw ErrorMapper.malformed("the Anthropic API answered HTTP " + exchange.status()
+                    + " with a JSON body Rein could not read: " + e.getOriginalMessage(), e);
+        }
+        String type = body == null ? "" : body.path("type").asText("");
+        if (body instanceof ObjectNode message && type.equals("message")) {
+            return message;
+        }
+        if (type.equals("error")) {
+            throw errors.streamError(body, exchange.headers(), exchange.requestId());
+        }
+        throw ErrorMapper.malformed("the Anthropic API answered HTTP " + exchange.status()
+                + " with JSON that is neither a message nor an error (type '" + type + "')", null);
     }
 
     private void requireSuccess(Exchange exchange) throws IOException, ModelException {

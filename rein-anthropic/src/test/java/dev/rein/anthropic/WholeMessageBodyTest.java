@@ -1,0 +1,108 @@
+package dev.rein.anthropic;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.rein.model.Message;
+import dev.rein.model.ModelCallContext;
+import dev.rein.model.ModelException;
+import dev.rein.model.ModelRequest;
+import dev.rein.model.ModelResponse;
+import dev.rein.model.StopReason;
+import dev.rein.model.StreamObserver;
+import dev.rein.model.ToolUseBlock;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A server that ignores {@code "stream": true} and answers with the whole message as JSON (a
+ * gateway that does not stream, or a test server written from the Messages API's non-streaming
+ * example): the message is read as it is, instead of failing the run as a stream without events.
+ */
+class WholeMessageBodyTest {
+    private HttpServer server;
+    private AnthropicModel model;
+
+    private void answer(int status, String contentType, String body) throws IOException {
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.createContext("/v1/messages", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("content-type", contentType);
+            exchange.getResponseHeaders().set("request-id", "req_whole");
+            exchange.sendResponseHeaders(status, bytes.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(bytes);
+            }
+        });
+        server.start();
+        model = AnthropicModel.builder().apiKey("test-key")
+                .baseUrl("http://127.0.0.1:" + server.getAddress().getPort()).build();
+    }
+
+    @AfterEach
+    void stop() {
+        if (model != null) {
+            model.close();
+        }
+        if (server != null) {
+            server.stop(0);
+        }
+    }
+
+    private ModelResponse call() throws ModelException, InterruptedException {
+        ModelRequest request = ModelRequest.builder("claude-test").maxTokens(256).addMessage(Message.user("hi")).build();
+        return model.call(request, new ModelCallContext(Instant.now().plusSeconds(30), StreamObserver.NONE));
+    }
+
+    @Test
+    void aWholeJsonMessageIsReadAsTheResponse() throws Exception {
+        answer(200, "application/json", """
+                {"id":"msg_01","type":"message","role":"assistant","model":"claude-sonnet-5",
+                 "content":[{"type":"text","text":"Let me compute."},
+                            {"type":"tool_use","id":"toolu_01","name":"calculate","input":{"expression":"17 * 23"}}],
+                 "stop_reason":"tool_use","stop_sequence":null,
+                 "usage":{"input_tokens":12,"output_tokens":7,"cache_read_input_tokens":3,"cache_creation_input_tokens":2}}""");
+
+        ModelResponse response = call();
+
+        assertThat(response.text()).isEqualTo("Let me compute.");
+        assertThat(response.stopReason()).isEqualTo(StopReason.TOOL_USE);
+        assertThat(response.toolUses()).extracting(ToolUseBlock::name).containsExactly("calculate");
+        assertThat(response.toolUses().get(0).input().get("expression").asText()).isEqualTo("17 * 23");
+        assertThat(response.usage().inputTokens()).isEqualTo(12);
+        assertThat(response.usage().outputTokens()).isEqualTo(7);
+        assertThat(response.usage().cacheReadInputTokens()).isEqualTo(3);
+        assertThat(response.usage().cacheWriteInputTokens()).isEqualTo(2);
+    }
+
+    @Test
+    void aJsonErrorBodyAfterHttp200IsTheErrorItReports() throws Exception {
+        answer(200, "application/json; charset=utf-8",
+                "{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}");
+
+        ModelException e = catchThrowableOfType(ModelException.class, this::call);
+
+        assertThat(e.kind()).isEqualTo(ModelException.Kind.OVERLOADED);
+        assertThat(e.retryable()).isTrue();
+        assertThat(e.getMessage()).contains("Overloaded");
+        assertThat(e.requestId()).isEqualTo("req_whole");
+    }
+
+    @Test
+    void jsonThatIsNeitherAMessageNorAnErrorIsStillMalformed() throws Exception {
+        answer(200, "application/json", "{\"hello\":\"world\"}");
+
+        ModelException e = catchThrowableOfType(ModelException.class, this::call);
+
+        assertThat(e.kind()).isEqualTo(ModelException.Kind.MALFORMED_RESPONSE);
+        assertThat(e.retryable()).isFalse();
+    }
+}
