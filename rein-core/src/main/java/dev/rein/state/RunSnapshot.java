@@ -72,9 +72,12 @@ public record RunSnapshot(int format, String runId, long version, String goal, S
                 Conversation.FIRST);
     }
 
-    /** The actions waiting for a decision. */
+    /**
+     * The actions waiting for a decision; none once the run has ended (a run cancelled while it
+     * waited keeps its undecided requests in {@link #approvals()} for the record, but they never run).
+     */
     public List<ApprovalRequest> pendingApprovals() {
-        return approvals.undecided();
+        return status.terminal() ? List.of() : approvals.undecided();
     }
 
     /** The next version of this snapshot with other approvals (a decision was recorded). */

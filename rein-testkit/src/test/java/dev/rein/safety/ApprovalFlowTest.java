@@ -198,4 +198,18 @@ class ApprovalFlowTest {
         assertThatThrownBy(() -> agent.resume("run_nope")).isInstanceOf(ReinException.class).hasMessageContaining("no run 'run_nope'");
         assertThat(outbox.deliveries).isEmpty();
     }
+
+    @Test
+    void aCancelledRunWaitsForNoDecision() {
+        Agent agent = agent(ScriptedModel.of(toolCalls(call("send_message", SEND))));
+        RunResult paused = agent.run("tell alice");
+        assertThat(agent.runs().pending(paused.runId())).hasSize(1);
+
+        agent.runs().cancel(paused.runId(), "changed my mind");
+
+        // Its undecided action will never run: listings and views must not show it as waiting.
+        assertThat(agent.runs().pending(paused.runId())).isEmpty();
+        assertThat(agent.runs().list()).singleElement().satisfies(run -> assertThat(run.pendingApprovals()).isZero());
+        assertThat(agent.runs().show(paused.runId()).pendingApprovals()).isEmpty();
+    }
 }
