@@ -4,11 +4,13 @@ import dev.rein.agent.RunHandle;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
 
 /**
  * Ctrl-C (SIGINT, or SIGTERM) during a run: a JVM shutdown hook cancels the run, waits until the
  * command has reported the CANCELLED result (the trace is closed by then), and ends the process
- * with that result's exit code. The hook has to end the process itself with
+ * with that result's exit code. At the inline approval prompt, where no run is in flight, the hook
+ * cancels the paused run and reports it itself. The hook has to end the process itself with
  * {@link Runtime#halt}: once shutdown has begun, {@code System.exit} from the main thread would
  * block forever.
  */
@@ -16,22 +18,37 @@ final class CancelOnInterrupt {
     /** How long a cancelled run may take to wind down before the process ends anyway. */
     static final Duration GRACE = Duration.ofSeconds(10);
 
-    private final RunHandle handle;
+    private final Runnable cancel;
+    /** The cancel action prints the result itself and returns its exit code (a paused run: nothing else will report it). */
+    private final IntSupplier cancelAndReport;
     private final CliEnvironment env;
     private final CountDownLatch reported = new CountDownLatch(1);
     private final Thread hook;
     private volatile int exitCode = ExitCodes.CANCELLED;
 
-    private CancelOnInterrupt(RunHandle handle, CliEnvironment env) {
-        this.handle = handle;
+    private CancelOnInterrupt(Runnable cancel, IntSupplier cancelAndReport, CliEnvironment env) {
+        this.cancel = cancel;
+        this.cancelAndReport = cancelAndReport;
         this.env = env;
         this.hook = new Thread(this::onShutdown, "rein-cancel-on-interrupt");
     }
 
     /** Guards {@code handle} until {@link #reported(int)}; does nothing unless {@code env} is the real process. */
     static CancelOnInterrupt install(RunHandle handle, CliEnvironment env) {
-        CancelOnInterrupt guard = new CancelOnInterrupt(handle, env);
-        if (env.exitOnInterrupt()) {
+        return install(new CancelOnInterrupt(handle::cancel, null, env));
+    }
+
+    /**
+     * Guards a run paused at the inline approval prompt until {@link #reported(int)}: no run is in
+     * flight and the main thread waits for the person's answer, so Ctrl-C runs {@code cancelAndReport}
+     * (cancel the stored run, print the result) and the process exits with the code it returns.
+     */
+    static CancelOnInterrupt whilePaused(IntSupplier cancelAndReport, CliEnvironment env) {
+        return install(new CancelOnInterrupt(null, cancelAndReport, env));
+    }
+
+    private static CancelOnInterrupt install(CancelOnInterrupt guard) {
+        if (guard.env.exitOnInterrupt()) {
             Runtime.getRuntime().addShutdownHook(guard.hook);
         }
         return guard;
@@ -56,7 +73,19 @@ final class CancelOnInterrupt {
         }
         env.err().println();
         env.err().println("rein: interrupted; cancelling the run");
-        handle.cancel();
+        if (cancelAndReport != null) {
+            int code = ExitCodes.CANCELLED;
+            try {
+                code = cancelAndReport.getAsInt();
+            } catch (RuntimeException e) {
+                env.err().println("rein: the run could not be cancelled: " + Errors.oneLine(e.getMessage()));
+            }
+            env.out().flush();
+            env.err().flush();
+            Runtime.getRuntime().halt(code);
+            return;
+        }
+        cancel.run();
         boolean finished;
         try {
             finished = reported.await(GRACE.toMillis(), TimeUnit.MILLISECONDS);

@@ -3,6 +3,7 @@ package dev.rein.cli;
 import dev.rein.agent.Agent;
 import dev.rein.agent.RunHandle;
 import dev.rein.agent.RunResult;
+import dev.rein.run.Reasons;
 import dev.rein.run.RunStatus;
 import dev.rein.budget.Budget;
 import dev.rein.mcp.McpConfig;
@@ -10,6 +11,7 @@ import dev.rein.model.Model;
 import dev.rein.store.jdbc.JdbcRunStore;
 import dev.rein.tool.Tool;
 import dev.rein.trace.JsonlTraceListener;
+import dev.rein.trace.TraceEvent;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -198,16 +200,47 @@ final class RunCommand implements Callable<Integer> {
             if (paused.get() == null) {
                 return code;
             }
+            // Ctrl-C while the person is asked cancels the paused run, as it cancels a running one.
+            RunResult waiting = paused.get();
+            CancelOnInterrupt guard = CancelOnInterrupt.whilePaused(() -> report.print(cancelPaused(agent, waiting)), env);
             try {
                 if (!new InlineApproval(env, user).decideAll(agent.runs(), runId)) {
                     env.err().println();
-                    return report.print(paused.get());
+                    return report.print(waiting);
                 }
             } catch (IOException e) {
-                return report.print(paused.get());
+                return report.print(waiting);
+            } finally {
+                guard.reported(ExitCodes.WAITING_APPROVAL);
             }
             next = () -> agent.startResume(runId);
         }
+    }
+
+    /**
+     * Ends a run paused at the inline approval prompt as CANCELLED: in the store (its pending
+     * actions never run) and, with {@code --trace}, in the trace, whose last event is then the
+     * run's {@code run_finished}. Returns the result to report.
+     */
+    private RunResult cancelPaused(Agent agent, RunResult paused) {
+        String message = "the run was cancelled at the approval prompt";
+        agent.runs().cancel(paused.runId(), message);
+        RunResult cancelled = new RunResult(paused.runId(), RunStatus.CANCELLED, Reasons.CANCELLED, message, paused.answer(),
+                paused.steps(), paused.usage(), paused.costUsd(), paused.duration(), paused.finish(), paused.history(),
+                paused.state(), List.of());
+        if (trace != null) {
+            JsonlTraceListener listener = new JsonlTraceListener(trace);
+            try {
+                java.time.Instant now = java.time.Instant.now();
+                listener.onEvent(new TraceEvent.StateChanged(paused.runId(), paused.steps(), now, RunStatus.WAITING_APPROVAL,
+                        RunStatus.CANCELLED, Reasons.CANCELLED));
+                listener.onEvent(new TraceEvent.RunFinished(paused.runId(), paused.steps(), now, RunStatus.CANCELLED,
+                        Reasons.CANCELLED, message, cancelled.answer(), cancelled.usage(), cancelled.costUsd()));
+            } finally {
+                listener.close();
+            }
+        }
+        return cancelled;
     }
 
     /** Releases the model's HTTP client; a failure to close must not change how the run is reported. */

@@ -109,6 +109,35 @@ class CliProcessTest {
     }
 
     @Test
+    void ctrlCAtTheInlineApprovalPromptCancelsTheRunAndExitsFive() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(LauncherProcess.terminalAvailable(), "util-linux script is needed for a terminal");
+        String signal = LauncherProcess.sigintIgnored() ? "TERM" : "INT";
+        try (FakeMessagesServer server = FakeMessagesServer.start()) {
+            server.enqueue(FakeReply.toolUse("toolu_01", "send_message",
+                    "{\"to\":\"alice@example.com\",\"subject\":\"Meeting\",\"body\":\"Moved to 10:00\"}"));
+            Path trace = dir.resolve("prompt.jsonl");
+            LauncherProcess.Started started = new LauncherProcess(dir)
+                    .env("ANTHROPIC_API_KEY", "sk-ant-test-dummy")
+                    .env("ANTHROPIC_BASE_URL", server.baseUrl())
+                    .startOnTerminal("run", "--trace", trace.toString(), "--tools", "lookup_contact,send_message", "tell alice");
+            started.awaitOutput("Approve?", Duration.ofSeconds(60));
+
+            started.signalJava(signal); // Ctrl-C while the person is being asked
+            LauncherProcess.Outcome outcome = started.await(Duration.ofSeconds(30));
+
+            assertThat(outcome.exitCode()).as(outcome.stdout()).isEqualTo(ExitCodes.CANCELLED);
+            assertThat(outcome.stdout()).contains("rein: CANCELLED (cancelled)").doesNotContain("Exception");
+            List<String> lines = Files.readAllLines(trace);
+            JsonNode last = Json.parse(lines.get(lines.size() - 1));
+            assertThat(last.get("type").asText()).isEqualTo("run_finished");
+            assertThat(last.get("status").asText()).isEqualTo("CANCELLED");
+            JsonNode runs = Json.parse(new LauncherProcess(dir).run("runs", "--json").stdout());
+            assertThat(runs.at("/runs/0/status").asText()).isEqualTo("CANCELLED");
+            assertThat(server.requestCount()).isEqualTo(1);
+        }
+    }
+
+    @Test
     void withoutAnApiKeyNothingIsSentAndTheExitCodeIsTwo() throws Exception {
         try (FakeMessagesServer server = FakeMessagesServer.start()) {
             LauncherProcess.Outcome outcome = new LauncherProcess(dir)

@@ -62,6 +62,40 @@ final class LauncherProcess {
     }
 
     /**
+     * Starts {@code ./rein ARGS} on a pseudo-terminal made by util-linux {@code script}, so its stdin,
+     * stdout and stderr are a terminal, as for a person at a shell; what the terminal shows is in
+     * the stdout file. See {@link #terminalAvailable()}.
+     */
+    Started startOnTerminal(String... args) throws IOException {
+        Path out = Files.createTempFile(dir, "terminal", ".txt");
+        Path err = Files.createTempFile(dir, "stderr", ".txt");
+        StringBuilder command = new StringBuilder("exec ").append(LAUNCHER);
+        for (String arg : args) {
+            command.append(" '").append(arg.replace("'", "'\\''")).append('\'');
+        }
+        ProcessBuilder builder = new ProcessBuilder("script", "-qec", command.toString(), "/dev/null").directory(ROOT.toFile())
+                .redirectOutput(out.toFile()).redirectError(err.toFile()).redirectInput(ProcessBuilder.Redirect.PIPE);
+        builder.environment().clear();
+        builder.environment().putAll(env);
+        builder.environment().put("TERM", "xterm");
+        return new Started(builder.start(), out, err);
+    }
+
+    /** True when util-linux {@code script} can give a process a pseudo-terminal. */
+    static boolean terminalAvailable() {
+        try {
+            Process probe = new ProcessBuilder("script", "-qec", "true", "/dev/null").redirectErrorStream(true)
+                    .redirectInput(ProcessBuilder.Redirect.PIPE).start();
+            return probe.waitFor(10, TimeUnit.SECONDS) && probe.exitValue() == 0;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /**
      * Runs {@code script} with {@code /bin/sh -c} in the repository root, with this environment:
      * for arguments Java strings cannot carry, such as bytes that are not UTF-8 ({@code $(printf '\\377')}).
      */
@@ -87,6 +121,27 @@ final class LauncherProcess {
                 throw new AssertionError("./rein did not end within " + timeout + "; stderr:\n" + Files.readString(err));
             }
             return new Outcome(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
+        }
+
+        /** Sends a signal to the JVM below this process (e.g. under {@code script}), as Ctrl-C at its terminal would. */
+        void signalJava(String name) throws IOException, InterruptedException {
+            long pid = process.descendants().filter(p -> p.info().command().map(c -> c.endsWith("/java")).orElse(false))
+                    .findFirst().orElseThrow(() -> new AssertionError("no java process below " + process.pid())).pid();
+            Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(pid)).inheritIO().start();
+            if (kill.waitFor() != 0) {
+                throw new AssertionError("kill -" + name + " failed");
+            }
+        }
+
+        /** Waits until the output file contains {@code text}. */
+        void awaitOutput(String text, Duration timeout) throws IOException, InterruptedException {
+            long end = System.nanoTime() + timeout.toNanos();
+            while (!Files.readString(out, StandardCharsets.UTF_8).contains(text)) {
+                if (System.nanoTime() > end || !process.isAlive()) {
+                    throw new AssertionError("no '" + text + "' in the output:\n" + Files.readString(out, StandardCharsets.UTF_8));
+                }
+                Thread.sleep(50);
+            }
         }
 
         /** Sends a signal: INT is what Ctrl-C in a terminal sends. The launcher exec's java, so this reaches the JVM. */
