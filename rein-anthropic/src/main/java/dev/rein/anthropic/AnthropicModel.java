@@ -197,9 +197,10 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
      * API's non-streaming example) sends the message at once. It is read as that message rather than
      * failing the run as a stream without events.
      */
-    private static boolean wholeMessage(Exchange exchange) {
+    private static boolean wholeMessage(Exchange exchange) throws IOException {
         String type = exchange.headers().firstValue("content-type").orElse("");
-        return type.strip().toLowerCase(Locale.ROOT).startsWith("application/json");
+        // An event stream mislabelled as JSON still starts with "event:" or "data:", never with '{'.
+        return type.strip().toLowerCase(Locale.ROOT).startsWith("application/json") && exchange.firstByteIs('{');
     }
 
     /** The message of a whole JSON body; an {@code error} object in it is the failure it reports. */

@@ -2,6 +2,7 @@ package dev.rein.anthropic;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.PushbackInputStream;
 import java.net.http.HttpHeaders;
 import java.net.http.HttpResponse;
 
@@ -12,7 +13,10 @@ import java.net.http.HttpResponse;
  */
 final class Exchange implements AutoCloseable {
     private final HttpResponse<InputStream> response;
-    private final InputStream body;
+    /** How many leading bytes {@link #firstByteIs} may look at (whitespace before a JSON body). */
+    private static final int PEEK = 64;
+
+    private final PushbackInputStream body;
     private final Watchdog watchdog;
     private final long deadline;
     private volatile long lastRead = System.nanoTime();
@@ -23,7 +27,7 @@ final class Exchange implements AutoCloseable {
     Exchange(HttpResponse<InputStream> response, Watchdog watchdog, long deadline, WireBuffer requestBody) {
         this.response = response;
         this.requestBody = requestBody;
-        this.body = response.body();
+        this.body = new PushbackInputStream(response.body(), PEEK);
         this.watchdog = watchdog;
         this.deadline = deadline;
     }
@@ -52,6 +56,30 @@ final class Exchange implements AutoCloseable {
                 throw new java.net.http.HttpTimeoutException(reason);
             }
             throw e;
+        }
+    }
+
+    /**
+     * Whether the first byte of the body that is not whitespace is {@code expected}; the bytes looked
+     * at are pushed back, so the body still reads from its start.
+     */
+    boolean firstByteIs(char expected) throws IOException {
+        byte[] seen = new byte[PEEK];
+        int n = 0;
+        try {
+            while (n < PEEK) {
+                int read = read(seen, n, 1);
+                if (read <= 0) {
+                    return false;
+                }
+                byte b = seen[n++];
+                if (b != ' ' && b != '\t' && b != '\r' && b != '\n') {
+                    return b == expected;
+                }
+            }
+            return false;
+        } finally {
+            body.unread(seen, 0, n);
         }
     }
 

@@ -97,6 +97,35 @@ class WholeMessageBodyTest {
     }
 
     @Test
+    void anEventStreamLabelledAsJsonIsStillReadAsAStream() throws Exception {
+        answer(200, "application/json", """
+                event: message_start
+                data: {"type":"message_start","message":{"id":"msg_02","type":"message","role":"assistant","model":"claude-sonnet-5","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":5,"output_tokens":1}}}
+
+                event: content_block_start
+                data: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}
+
+                event: content_block_delta
+                data: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Streamed."}}
+
+                event: content_block_stop
+                data: {"type":"content_block_stop","index":0}
+
+                event: message_delta
+                data: {"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":3}}
+
+                event: message_stop
+                data: {"type":"message_stop"}
+
+                """);
+
+        ModelResponse response = call();
+
+        assertThat(response.text()).isEqualTo("Streamed.");
+        assertThat(response.usage().outputTokens()).isEqualTo(3);
+    }
+
+    @Test
     void jsonThatIsNeitherAMessageNorAnErrorIsStillMalformed() throws Exception {
         answer(200, "application/json", "{\"hello\":\"world\"}");
 
