@@ -75,6 +75,30 @@ class McpConfigTest {
     }
 
     @Test
+    void anEmptyAllowListIsRefusedRatherThanOfferingEveryTool() {
+        // "allow": when given, the only tools offered. Read as "no list", [] offered every tool of the server.
+        rejects("\"a\": {\"command\": \"x\", \"allow\": []}", "MCP server 'a' has an empty \"allow\" list");
+        rejects("\"a\": {\"command\": \"x\", \"allow\": []}", "\"disabled\": true");
+    }
+
+    @Test
+    void disabledMustBeTrueOrFalse() {
+        rejects("\"a\": {\"command\": \"x\", \"disabled\": \"yes\"}", "MCP server 'a' \"disabled\" must be true or false, was \"yes\"");
+        rejects("\"a\": {\"command\": \"x\", \"disabled\": 1}", "\"disabled\" must be true or false, was 1");
+        assertThat(parse("\"a\": {\"command\": \"x\", \"disabled\": false}").servers()).hasSize(1);
+    }
+
+    @Test
+    void aTypeThatContradictsTheEntryIsRefused() {
+        rejects("\"a\": {\"type\": \"http\", \"command\": \"x\"}",
+                "MCP server 'a' has \"type\": \"http\" but \"command\"");
+        rejects("\"a\": {\"type\": \"stdio\", \"url\": \"http://h/mcp\"}",
+                "MCP server 'a' has \"type\": \"stdio\" but \"url\"");
+        assertThat(parse("\"a\": {\"type\": \"streamable-http\", \"url\": \"http://h/mcp\"}, \"b\": {\"type\": \"stdio\", \"command\": \"x\"}")
+                .servers()).hasSize(2);
+    }
+
+    @Test
     void aVariableMayHaveADefault() {
         McpConfig config = McpConfig.parse("{\"mcpServers\": {\"a\": {\"command\": \"x\", \"args\": [\"${PORT:-8080}\"]}}}", "f", Map.of());
         assertThat(((McpServerConfig.Stdio) config.servers().getFirst().transport()).args()).containsExactly("8080");

@@ -68,7 +68,8 @@ public final class ConfigParser {
             if (!entry.getValue().isObject()) {
                 throw error(name, "must be an object with \"command\" or \"url\"");
             }
-            if (entry.getValue().path("disabled").asBoolean(false)) {
+            // Strictly a boolean: "disabled": "false" must not leave a server out, nor "yes" start one.
+            if (bool(name, entry.getValue(), "disabled")) {
                 continue;
             }
             result.add(server(name, entry.getValue()));
@@ -96,7 +97,13 @@ public final class ConfigParser {
         } else if (riskNode != null) {
             risk = risk(name, "risk", riskNode);
         }
-        return new McpServerConfig(name, transport, risk, toolRisk, names(name, node, "allow"), names(name, node, "deny"),
+        Set<String> allow = names(name, node, "allow");
+        if (node.has("allow") && allow.isEmpty()) {
+            // The record reads an empty allow set as "no allow list"; [] would offer every tool instead of none.
+            throw error(name, "has an empty \"allow\" list, which would offer none of its tools; list the tools to offer,"
+                    + " or set \"disabled\": true to leave the server out");
+        }
+        return new McpServerConfig(name, transport, risk, toolRisk, allow, names(name, node, "deny"),
                 scope(name, node), timeout(name, node), bool(name, node, "trust"), prefix(name, node), secrets);
     }
 
@@ -111,6 +118,15 @@ public final class ConfigParser {
         if (type != null && !Set.of("stdio", "http", "streamable-http", "streamableHttp").contains(type)) {
             throw error(name, "has \"type\": \"" + type + "\"; Rein supports \"stdio\" and \"http\" (streamable HTTP)"
                     + ("sse".equals(type) ? "; the older SSE transport is not supported, use the server's streamable HTTP endpoint" : ""));
+        }
+        // A type that contradicts the entry is a mistake in one of them; neither is silently preferred.
+        if ("stdio".equals(type) && hasUrl) {
+            throw error(name, "has \"type\": \"stdio\" but \"url\"; a stdio server needs \"command\", a URL needs"
+                    + " \"type\": \"http\" (or no \"type\")");
+        }
+        if (type != null && !"stdio".equals(type) && hasCommand) {
+            throw error(name, "has \"type\": \"" + type + "\" but \"command\"; a streamable HTTP server needs \"url\","
+                    + " a local server \"type\": \"stdio\" (or no \"type\")");
         }
         if (hasCommand) {
             String command = expand(name, "command", text(name, node, "command"), null);
