@@ -125,4 +125,18 @@ class McpCommandTest {
         assertThat(eval.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(eval.stderrLines()).singleElement().asString().contains("--mcp goes with the demo, not --eval");
     }
+
+    @Test
+    void anMcpToolNamedLikeOneOfTheExamplesOwnToolsIsOneLineSayingWhatToDo() throws IOException {
+        // server-filesystem offers read_file, and so does the code example's agent.
+        Path file = dir.resolve("fs.json");
+        Files.writeString(file, "{\"mcpServers\": {\"fs\": {" + NpmServers.stdio("server-filesystem", dir.toString()) + "}}}");
+        InProcessCli.Outcome clash = new InProcessCli().run("example", "code", "--offline", "--mcp", file.toString());
+        assertThat(clash.exitCode()).as(clash.stdout() + clash.stderr()).isEqualTo(ExitCodes.USAGE);
+        assertThat(clash.stderrLines()).singleElement().asString().contains("read_file", "--mcp", "\"prefix\"");
+        Files.writeString(file, "{\"mcpServers\": {\"fs\": {" + NpmServers.stdio("server-filesystem", dir.toString())
+                + ", \"prefix\": \"fs_\"}}}");
+        InProcessCli.Outcome prefixed = new InProcessCli().run("example", "code", "--offline", "--mcp", file.toString());
+        assertThat(prefixed.exitCode()).as(prefixed.stdout() + prefixed.stderr()).isZero();
+    }
 }

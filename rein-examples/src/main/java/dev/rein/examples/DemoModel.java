@@ -39,9 +39,24 @@ public record DemoModel(Model model, String name, boolean scripted, String via, 
         return new DemoModel(model, name, scripted, via, tools);
     }
 
-    /** {@code agent} with the {@link #offered} tools added next to its own; unchanged when there are none. */
+    /**
+     * {@code agent} with the {@link #offered} tools added next to its own; unchanged when there are none.
+     *
+     * @throws dev.rein.ReinException when an offered tool has the name of one of the agent's own tools,
+     *                                saying how to rename it (the registry's own error names no remedy)
+     */
     public Agent offer(Agent agent) {
-        return offered.isEmpty() ? agent : agent.config().toBuilder().tools(offered).build();
+        if (offered.isEmpty()) {
+            return agent;
+        }
+        java.util.Set<String> own = java.util.Set.copyOf(agent.config().tools().names());
+        List<String> clashes = offered.stream().map(Tool::name).filter(own::contains).sorted().toList();
+        if (!clashes.isEmpty()) {
+            throw new dev.rein.ReinException("tool name(s) " + clashes + " given with --mcp are also tools of this example's"
+                    + " own agent; give the MCP server a \"prefix\" in the servers file (e.g. \"prefix\": \"mcp_\") or add"
+                    + " the tool to its \"deny\" list");
+        }
+        return agent.config().toBuilder().tools(offered).build();
     }
 
     /** The same model as an evaluation harness hands it to agent factories. */
