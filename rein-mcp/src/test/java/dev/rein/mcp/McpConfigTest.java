@@ -55,6 +55,15 @@ class McpConfigTest {
     }
 
     @Test
+    void aForeignKeyThatGrantsNothingIsWarnedAboutInItsOwnTerms() {
+        McpConfig config = parse("\"a\": {\"command\": \"x\", \"timeout\": 60000, \"envFile\": \".env\", \"description\": \"d\"}");
+        assertThat(config.warnings()).hasSize(3);
+        assertThat(config.warnings().get(0)).contains("\"timeout\"", "\"timeout_seconds\"").doesNotContain("approval");
+        assertThat(config.warnings().get(1)).contains("\"envFile\"", "\"env\"").doesNotContain("approval");
+        assertThat(config.warnings().get(2)).contains("\"description\"", "ignored").doesNotContain("approval");
+    }
+
+    @Test
     void everyMistakeIsOneClearMessage() {
         assertThatThrownBy(() -> McpConfig.parse("{\"servers\": {}}", "servers.json", Map.of()))
                 .hasMessageContaining("servers.json has no \"mcpServers\" object");

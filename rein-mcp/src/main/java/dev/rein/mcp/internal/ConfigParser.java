@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
 public final class ConfigParser {
     private static final Set<String> KEYS = Set.of("type", "command", "args", "env", "cwd", "url", "headers",
             "risk", "allow", "deny", "scope", "timeout_seconds", "trust", "prefix", "disabled");
-    /** Keys other clients write that Rein reads past, with a warning when they would grant something. */
+    /** Keys other clients write that Rein reads past, each with a warning saying what Rein does instead. */
     private static final Set<String> FOREIGN = Set.of("autoApprove", "alwaysAllow", "description", "timeout", "envFile");
     private static final Pattern VARIABLE = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?}");
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
@@ -81,8 +81,12 @@ public final class ConfigParser {
         for (Map.Entry<String, JsonNode> field : node.properties()) {
             String key = field.getKey();
             if (FOREIGN.contains(key)) {
-                warnings.add("MCP server '" + name + "': key \"" + key + "\" is ignored by Rein (approvals come from the tool's risk"
-                        + " and the approval policy; see docs/mcp.md)");
+                warnings.add("MCP server '" + name + "': key \"" + key + "\" is ignored by Rein" + switch (key) {
+                    case "timeout" -> "; the limit of one call is \"timeout_seconds\" (default 30)";
+                    case "envFile" -> "; put the variables the server needs in \"env\" (values may be ${VAR})";
+                    case "description" -> "";
+                    default -> " (approvals come from the tool's risk and the approval policy; see docs/mcp.md)";
+                });
             } else if (!KEYS.contains(key)) {
                 throw error(name, "has an unknown key \"" + key + "\"; the known keys are " + String.join(", ", KEYS.stream().sorted().toList()));
             }
