@@ -52,6 +52,14 @@ class StartupFailureTest {
                 .isInstanceOf(McpConfigException.class)
                 .hasMessageContaining("MCP server 'remote' could not be started")
                 .hasMessageContaining("Check that the URL is reachable")
+                .hasMessageContaining("nothing accepted a connection at 127.0.0.1:" + port)
+                // the SDK's wording ("RuntimeException: Client failed to initialize by explicit API call Caused by: ...")
+                .hasMessageNotContaining("Exception")
                 .hasMessageNotContaining("abcd-1234");
+        McpConfig unknown = McpTesting.config("remote", "\"url\": \"http://no-such-host.invalid/mcp\"");
+        assertThatThrownBy(() -> McpToolset.start(unknown))
+                .isInstanceOf(McpConfigException.class)
+                .hasMessageContaining("the host 'no-such-host.invalid' is not known")
+                .hasMessageNotContaining("Exception");
     }
 }

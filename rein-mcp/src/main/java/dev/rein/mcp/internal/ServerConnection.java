@@ -399,7 +399,32 @@ public final class ServerConnection implements AutoCloseable {
     /** Why a session could not be opened: an HTTP refusal of {@code initialize} says what to change. */
     private String describeConnect(Throwable e) {
         String refusal = HttpRefusal.describe(e, true);
-        return refusal != null ? refusal : describe(e);
+        if (refusal != null) {
+            return refusal;
+        }
+        String unreachable = unreachable(e);
+        return unreachable != null ? unreachable : describe(e);
+    }
+
+    /**
+     * Why an HTTP server could not be reached at all, in a person's words; null for other failures.
+     * The SDK reports it as "RuntimeException: Client failed to initialize by explicit API call
+     * Caused by: ConnectException ...". Only host and port are named: the URL may carry a token.
+     */
+    private String unreachable(Throwable e) {
+        if (!(config.transport() instanceof McpServerConfig.Http http)) {
+            return null;
+        }
+        String host = http.url().getHost();
+        int port = http.url().getPort() >= 0 ? http.url().getPort() : "https".equals(http.url().getScheme()) ? 443 : 80;
+        boolean connect = false;
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof java.net.UnknownHostException || t instanceof java.nio.channels.UnresolvedAddressException) {
+                return "the host '" + host + "' is not known (DNS found no address for it)";
+            }
+            connect |= t instanceof java.net.ConnectException;
+        }
+        return connect ? "nothing accepted a connection at " + host + ":" + port + " (is the server running?)" : null;
     }
 
     private String describe(Throwable e) {
