@@ -56,6 +56,26 @@ class OpenAiProviderCliTest {
     }
 
     @Test
+    void aModelThatOnlyStartsWithAPricedNameIsUnpricedNotPricedAsThatModel() {
+        // o3-pro costs ten times o3, gpt-5-pro twelve times gpt-5: priced as their stem, the money budget
+        // would let a run spend ten times its limit. Only dated ids take their base name's price.
+        for (String model : new String[] {"o3-pro", "gpt-5-pro", "o4-mini-deep-research"}) {
+            InProcessCli.Outcome outcome = cli.env("OPENAI_API_KEY", "sk-test").run("run", "--provider", "openai",
+                    "--base-url", server.baseUrl(), "--model", model, "hello");
+            assertThat(outcome.exitCode()).as(model + ": " + outcome.stderr()).isEqualTo(ExitCodes.USAGE);
+            assertThat(outcome.stderrLines()).singleElement().asString()
+                    .contains("no price is known for model '" + model + "'").contains("--price");
+        }
+        assertThat(server.requestCount()).isZero();
+        server.enqueue(ChatReply.completion().text("done").usage(1_000_000, 0, 0).build());
+        InProcessCli.Outcome dated = cli.env("OPENAI_API_KEY", "sk-test").run("run", "--provider", "openai", "--base-url",
+                server.baseUrl(), "--model", "gpt-4o-mini-2024-07-18", "--json", "go");
+        assertThat(dated.exitCode()).as(dated.stderr()).isZero();
+        assertThat(Json.parse(dated.stdout()).get("cost_usd").decimalValue()).as("gpt-4o-mini's input price, not gpt-4o's")
+                .isEqualByComparingTo("0.15");
+    }
+
+    @Test
     void aLocalServerRunsWithoutAKeyAndJsonKeepsItsSchemaWithUncachedInput() {
         server.enqueue(ChatReply.completion().text("計算します。").toolCall("call_1", "calculate", "{\"expression\":\"17 * 23\"}")
                 .usage(1200, 30, 1000).build());

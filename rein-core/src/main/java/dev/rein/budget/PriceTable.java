@@ -28,17 +28,25 @@ public final class PriceTable {
         return new PriceTable(java.util.Collections.unmodifiableMap(copy));
     }
 
-    /** The price of {@code model}: an exact entry, else the longest listed name it extends with "-". */
+    /**
+     * The price of {@code model}: an exact entry, else that of the listed name it extends with a date
+     * ({@code -20261015}, {@code -2024-08-06}, {@code -2026}: "-" then digits and hyphens only). A name
+     * extended otherwise is another model, often a dearer one ({@code o3-pro} costs ten times {@code
+     * o3}), so it is not priced as its stem.
+     */
     public Optional<ModelPrice> find(String model) {
         ModelPrice exact = prices.get(model);
         if (exact != null) {
             return Optional.of(exact);
         }
         return prices.entrySet().stream()
-                .filter(e -> model.startsWith(e.getKey() + "-"))
+                .filter(e -> model.startsWith(e.getKey() + "-") && DATE_SUFFIX.matcher(model.substring(e.getKey().length())).matches())
                 .max((a, b) -> Integer.compare(a.getKey().length(), b.getKey().length()))
                 .map(Map.Entry::getValue);
     }
+
+    /** What a dated model id adds to its base name. */
+    private static final java.util.regex.Pattern DATE_SUFFIX = java.util.regex.Pattern.compile("-\\d[\\d-]*");
 
     /** A copy with every entry of {@code other} added (replacing entries of the same name). */
     public PriceTable withAll(PriceTable other) {
