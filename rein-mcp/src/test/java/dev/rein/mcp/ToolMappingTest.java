@@ -67,6 +67,27 @@ class ToolMappingTest {
     }
 
     @Test
+    void aToolWhoseInputSchemaIsNotJsonSchemaIsAConfigurationErrorAtStartThatSuggestsDeny() throws Exception {
+        // Before, the toolset started and the agent's build failed with "Fix the schema given to
+        // Tool.builder(...)": advice for a tool's author, which the person running a server cannot follow.
+        List<Map<String, Object>> tools = List.of(
+                Map.of("name", "good", "description", "Fine.", "inputSchema", Map.of("type", "object"),
+                        "annotations", Map.of("readOnlyHint", true)),
+                Map.of("name", "broken", "description", "Bad schema.", "inputSchema",
+                        Map.of("type", "object", "properties", Map.of("q", Map.of("type", "strin")))));
+        assertThatThrownBy(() -> start("", offering(tools, List.of())).close()).isInstanceOf(McpConfigException.class)
+                .hasMessageContaining("MCP server 'scripted' offers tool 'broken'")
+                .hasMessageContaining("not valid JSON Schema")
+                .hasMessageContaining("\"deny\"")
+                .hasMessageNotContaining("Tool.builder");
+        try (McpToolset mcp = start(", \"deny\": [\"broken\"]", offering(tools, List.of()))) {
+            dev.rein.agent.Agent.builder().model(dev.rein.testkit.ScriptedModel.of(dev.rein.testkit.ScriptedModel.text("x")))
+                    .toolSource(mcp).build();
+            assertThat(mcp.tools()).extracting(Tool::name).containsExactly("good");
+        }
+    }
+
+    @Test
     void everyContentTypeReachesTheModelAsTextAndAnOptionalMimeTypeThatIsAbsentIsLeftOut() throws Exception {
         List<Object> content = List.of(
                 Map.of("type", "image", "data", "AAECAw==", "mimeType", "image/png"),

@@ -14,6 +14,7 @@ import dev.rein.tool.Risk;
 import dev.rein.tool.Secrets;
 import dev.rein.tool.Tool;
 import dev.rein.tool.ToolOutput;
+import dev.rein.tool.ToolRegistry;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.Map;
 import java.util.Optional;
@@ -103,12 +104,31 @@ public final class ToolAdapter {
         if (config.scope() != null) {
             builder.requiredScopes(config.scope());
         }
+        Tool built;
         try {
-            return new Adapted(info, builder.build());
+            built = builder.build();
         } catch (ReinException e) {
             throw new McpConfigException("MCP server '" + config.name() + "' offers tool '" + tool.name() + "' that Rein cannot use ("
                     + e.getMessage() + "); add it to \"deny\" to leave it out");
         }
+        if (strict) {
+            // Checked here at start, so the error names the server and a remedy its user has (deny), not
+            // the agent build's advice to fix the schema given to Tool.builder. A tool announced later
+            // is checked by the run, which leaves it out and names it in its tools_changed event.
+            try {
+                ToolRegistry.of(built).requireValidSchemas();
+            } catch (ReinException e) {
+                String problems = e.getMessage();
+                int colon = problems.indexOf("): ");
+                int advice = problems.lastIndexOf(". Fix the schema");
+                if (colon >= 0 && advice > colon) {
+                    problems = problems.substring(colon + 3, advice);
+                }
+                throw new McpConfigException("MCP server '" + config.name() + "' offers tool '" + tool.name() + "' whose input schema"
+                        + " is not valid JSON Schema (" + problems + "); add it to \"deny\" to leave it out");
+            }
+        }
+        return new Adapted(info, built);
     }
 
     /**
