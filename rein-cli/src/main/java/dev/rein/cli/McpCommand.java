@@ -120,7 +120,8 @@ final class McpCommand implements Callable<Integer> {
         private static String transport(McpServerConfig server) {
             return switch (server.transport()) {
                 case McpServerConfig.Stdio stdio -> "stdio: " + stdio.command();
-                case McpServerConfig.Http http -> "http: " + http.url();
+                // A token substituted into the URL is a secret like a header's.
+                case McpServerConfig.Http http -> "http: " + dev.rein.tool.Secrets.mask(http.url().toString(), server.secrets());
             };
         }
 

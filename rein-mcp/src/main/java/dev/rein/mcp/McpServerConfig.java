@@ -75,9 +75,12 @@ public record McpServerConfig(String name, Transport transport, Risk risk, Map<S
             headers = Map.copyOf(headers);
         }
 
+        /** Without header values, user info or query, any of which may hold a token. */
         @Override
         public String toString() {
-            return "Http[url=" + url + ", headers=" + headers.keySet() + "]";
+            String shown = url.getScheme() + "://" + url.getHost() + (url.getPort() >= 0 ? ":" + url.getPort() : "")
+                    + (url.getRawPath() == null ? "" : url.getRawPath()) + (url.getRawQuery() == null ? "" : "?…");
+            return "Http[url=" + shown + ", headers=" + headers.keySet() + "]";
         }
     }
 }

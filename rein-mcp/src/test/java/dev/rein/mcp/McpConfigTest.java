@@ -108,6 +108,16 @@ class McpConfigTest {
     }
 
     @Test
+    void aVariableSubstitutedIntoAUrlIsASecret() {
+        // Some servers take their key in the URL (https://host/mcp?api_key=...): a token read from the
+        // environment is masked wherever it could show, as one in a header is.
+        McpConfig config = parse("\"web\": {\"url\": \"https://mcp.example.com/mcp?api_key=${TOKEN}\"}");
+        McpServerConfig web = config.servers().getFirst();
+        assertThat(web.secrets()).containsEntry("TOKEN", "s3cret-token");
+        assertThat(web.transport().toString()).doesNotContain("s3cret-token");
+    }
+
+    @Test
     void aVariableMayHaveADefault() {
         McpConfig config = McpConfig.parse("{\"mcpServers\": {\"a\": {\"command\": \"x\", \"args\": [\"${PORT:-8080}\"]}}}", "f", Map.of());
         assertThat(((McpServerConfig.Stdio) config.servers().getFirst().transport()).args()).containsExactly("8080");

@@ -145,7 +145,8 @@ public final class ConfigParser {
             String cwd = text(name, node, "cwd");
             return new McpServerConfig.Stdio(command, args, env, cwd == null ? null : Path.of(expand(name, "cwd", cwd, null)));
         }
-        String url = expand(name, "url", text(name, node, "url"), null);
+        // A variable in the URL is a token as much as one in a header (some servers take ?api_key=...).
+        String url = expand(name, "url", text(name, node, "url"), secrets);
         URI uri;
         try {
             uri = URI.create(url);
