@@ -12,7 +12,6 @@ import com.networknt.schema.JsonSchema;
 import com.networknt.schema.JsonSchemaFactory;
 import com.networknt.schema.SchemaId;
 import com.networknt.schema.SchemaLocation;
-import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
 import dev.rein.ReinException;
 import dev.rein.internal.json.JavaNames;
@@ -31,7 +30,7 @@ import java.util.regex.Pattern;
  */
 public final class OutputSchema implements ModelOption {
     private static final SchemaGenerator GENERATOR = generator();
-    private static final JsonSchemaFactory FACTORY = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012);
+    private static final JsonSchemaFactory FACTORY = dev.rein.internal.schema.LocalSchemaFactory.get(); // never fetches a $ref
     private static final JsonSchema META_SCHEMA = FACTORY.getSchema(SchemaLocation.of(SchemaId.V202012));
     /** An answer that is one fenced code block: models often wrap JSON that way. */
     private static final Pattern FENCED = Pattern.compile("\\A```[a-zA-Z]*\\s*\\n(.*)\\n```\\s*\\z", Pattern.DOTALL);

@@ -6,7 +6,6 @@ import com.networknt.schema.JsonSchema;
 import com.networknt.schema.JsonSchemaFactory;
 import com.networknt.schema.SchemaId;
 import com.networknt.schema.SchemaLocation;
-import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
 import dev.rein.ReinException;
 import java.util.Comparator;
@@ -15,7 +14,7 @@ import java.util.Set;
 
 /** Compiles and applies tool input schemas with a real JSON Schema validator (draft 2020-12). */
 final class JsonSchemas {
-    private static final JsonSchemaFactory FACTORY = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012);
+    private static final JsonSchemaFactory FACTORY = dev.rein.internal.schema.LocalSchemaFactory.get(); // never fetches a $ref
 
     /** The draft 2020-12 meta-schema (bundled with the validator, never fetched): what a valid schema looks like. */
     private static final JsonSchema META_SCHEMA = FACTORY.getSchema(SchemaLocation.of(SchemaId.V202012));

@@ -88,6 +88,39 @@ class ToolMappingTest {
     }
 
     @Test
+    void aSchemaReferringToAUrlOrFileNeverMakesReinFetchIt() throws Exception {
+        // A server (a remote one, say) must not make Rein's host request a URL of its choosing, e.g. an
+        // internal address, nor read a local file, by putting it in a "$ref" of a tool's input schema.
+        java.util.concurrent.atomic.AtomicInteger hits = new java.util.concurrent.atomic.AtomicInteger();
+        com.sun.net.httpserver.HttpServer http = com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        http.createContext("/", exchange -> {
+            hits.incrementAndGet();
+            byte[] body = "{\"type\":\"string\"}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        http.start();
+        java.nio.file.Path file = java.nio.file.Files.createTempFile("rein-ref", ".json");
+        java.nio.file.Files.writeString(file, "{\"type\":\"string\",\"description\":\"local-file-content\"}");
+        try {
+            String url = "http://127.0.0.1:" + http.getAddress().getPort() + "/internal/schema.json";
+            for (String ref : List.of(url, file.toUri().toString())) {
+                List<Map<String, Object>> tools = List.of(Map.of("name", "lookup", "description", "Looks up.", "inputSchema",
+                        Map.of("type", "object", "properties", Map.of("q", Map.of("$ref", ref))), "annotations", Map.of("readOnlyHint", true)));
+                assertThatThrownBy(() -> start("", offering(tools, List.of())).close()).as(ref).isInstanceOf(McpConfigException.class)
+                        .hasMessageContaining("MCP server 'scripted' offers tool 'lookup'")
+                        .hasMessageContaining("\"deny\"")
+                        .hasMessageNotContaining("local-file-content");
+            }
+            assertThat(hits.get()).as("requests the server's schema made Rein send").isZero();
+        } finally {
+            http.stop(0);
+            java.nio.file.Files.deleteIfExists(file);
+        }
+    }
+
+    @Test
     void everyContentTypeReachesTheModelAsTextAndAnOptionalMimeTypeThatIsAbsentIsLeftOut() throws Exception {
         List<Object> content = List.of(
                 Map.of("type", "image", "data", "AAECAw==", "mimeType", "image/png"),
