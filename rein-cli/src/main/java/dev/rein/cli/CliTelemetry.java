@@ -48,11 +48,14 @@ final class CliTelemetry implements AutoCloseable {
     private final PrintStream err;
     /** An export outlasted its bound, so the collector is unreachable or slow. */
     private volatile boolean stalled;
+    /** The SDK's own problems; null without telemetry. */
+    private final ExportLog exportLog;
 
-    private CliTelemetry(OpenTelemetrySdk sdk, ReinTelemetry telemetry, PrintStream err) {
+    private CliTelemetry(OpenTelemetrySdk sdk, ReinTelemetry telemetry, PrintStream err, ExportLog exportLog) {
         this.sdk = sdk;
         this.telemetry = telemetry;
         this.err = err;
+        this.exportLog = exportLog;
     }
 
     /** Telemetry as the environment configures it, for a model configured from the same environment. */
@@ -69,7 +72,7 @@ final class CliTelemetry implements AutoCloseable {
     static CliTelemetry from(CliEnvironment cli, CliHome home, Map<String, String> modelEnv) {
         Map<String, String> env = cli.env();
         if (!configured(env)) {
-            return new CliTelemetry(null, null, cli.err());
+            return new CliTelemetry(null, null, cli.err(), null);
         }
         for (String signal : List.of("TRACES", "METRICS")) {
             String name = grpcProtocol(env, signal);
@@ -78,7 +81,7 @@ final class CliTelemetry implements AutoCloseable {
                         + " set " + name + "=http/protobuf and point OTEL_EXPORTER_OTLP_ENDPOINT at the collector's HTTP port (usually 4318)");
             }
         }
-        ExportLog.install(cli.err());
+        ExportLog exportLog = ExportLog.install(cli.err());
         OpenTelemetrySdk sdk;
         try {
             sdk = AutoConfiguredOpenTelemetrySdk.builder()
@@ -96,7 +99,7 @@ final class CliTelemetry implements AutoCloseable {
                 .spanLinks(SpanLinkStore.directory(home.directory().resolve("otel-links")));
         modelServer(modelEnv, provider).ifPresent(builder::server);
         ReinTelemetry telemetry = builder.build();
-        return new CliTelemetry(sdk, telemetry, cli.err());
+        return new CliTelemetry(sdk, telemetry, cli.err(), exportLog);
     }
 
     /**
@@ -224,9 +227,14 @@ final class CliTelemetry implements AutoCloseable {
      */
     private void bounded(Supplier<CompletableResultCode> operation) {
         Thread worker = Thread.ofVirtual().name("rein-otel-flush").start(() -> operation.get().join(FLUSH_SECONDS, TimeUnit.SECONDS));
+        if (stalled) {
+            return; // the collector did not answer before: the flush goes on, but nobody waits for it again
+        }
         try {
             if (!worker.join(Duration.ofSeconds(FLUSH_SECONDS)) && !stalled) {
                 stalled = true;
+                // The exporter's own timeout, later, is the same problem: one line for it.
+                exportLog.timeoutsSaid();
                 // The exporter has not failed yet (it is still waiting), so the SDK has said nothing: say it once.
                 err.println("rein: OpenTelemetry: the collector did not answer within " + FLUSH_SECONDS + " s; spans and metrics"
                         + " not sent by now are lost (check OTEL_EXPORTER_OTLP_ENDPOINT and that the collector is up)");
@@ -241,11 +249,6 @@ final class CliTelemetry implements AutoCloseable {
         if (sdk == null) {
             return;
         }
-        if (stalled) {
-            // The collector did not answer in time before: start the shutdown, do not make the user wait again.
-            Thread.ofVirtual().name("rein-otel-shutdown").start(sdk::shutdown);
-        } else {
-            bounded(sdk::shutdown);
-        }
+        bounded(sdk::shutdown); // not waited for when the collector did not answer in time before
     }
 }

@@ -1,0 +1,32 @@
+package dev.rein.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import org.junit.jupiter.api.Test;
+
+class ExportLogTest {
+    private static LogRecord failed(String message, Throwable thrown) {
+        LogRecord record = new LogRecord(Level.SEVERE, message);
+        record.setThrown(thrown);
+        return record;
+    }
+
+    @Test
+    void onceReinHasSaidTheCollectorDidNotAnswerTheExportersOwnTimeoutIsNotAnotherLine() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        ExportLog log = ExportLog.install(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        // Seen in CI: the 5 s line, then the exporter's own 10 s timeout of the same request as a second line.
+        log.publish(failed("Failed to export 2 spans.", new java.net.http.HttpTimeoutException("request timed out")));
+        log.timeoutsSaid();
+        log.publish(failed("Failed to export 3 spans.", new RuntimeException("wrapped", new java.net.http.HttpTimeoutException("request timed out"))));
+        log.publish(failed("Failed to export 1 spans.", new java.net.ConnectException("Connection refused")));
+        assertThat(bytes.toString(StandardCharsets.UTF_8).lines().toList()).containsExactly(
+                "rein: OpenTelemetry: Failed to export 2 spans. (java.net.http.HttpTimeoutException: request timed out)",
+                "rein: OpenTelemetry: Failed to export 1 spans. (java.net.ConnectException: Connection refused)");
+    }
+}
