@@ -65,22 +65,26 @@ class FaultyServerTest {
         try (McpToolset mcp = start(", \"timeout_seconds\": 0.5")) {
             Agent.builder().model(model).tools(mcp.tools()).build().run("hang");
             InJvmServer server = servers.started.getFirst();
-            JsonNode call = server.receivedLines().stream().map(Json::parse)
-                    .filter(m -> "tools/call".equals(m.path("method").asText())).findFirst().orElseThrow();
-            // Sent off the caller's thread: give it a moment.
-            JsonNode cancelled = null;
-            for (int i = 0; i < 100 && cancelled == null; i++) {
-                cancelled = server.receivedLines().stream().map(Json::parse)
-                        .filter(m -> "notifications/cancelled".equals(m.path("method").asText())).findFirst().orElse(null);
-                if (cancelled == null) {
-                    Thread.sleep(50);
-                }
-            }
-            assertThat(cancelled).as("notifications/cancelled in " + server.receivedLines()).isNotNull();
-            assertThat(cancelled.at("/params/requestId")).isEqualTo(call.get("id"));
-            assertThat(cancelled.at("/params/reason").asText()).isNotBlank();
-            assertThat(cancelled.has("id")).as("a notification has no id").isFalse();
+            assertThat(cancelledCall(server).has("id")).as("a notification has no id").isFalse();
         }
+    }
+
+    /** The server's {@code notifications/cancelled} for its one tools/call, checked; sent off the caller's thread, so waited for. */
+    private static JsonNode cancelledCall(InJvmServer server) throws InterruptedException {
+        JsonNode call = server.receivedLines().stream().map(Json::parse)
+                .filter(m -> "tools/call".equals(m.path("method").asText())).findFirst().orElseThrow();
+        JsonNode cancelled = null;
+        for (int i = 0; i < 100 && cancelled == null; i++) {
+            cancelled = server.receivedLines().stream().map(Json::parse)
+                    .filter(m -> "notifications/cancelled".equals(m.path("method").asText())).findFirst().orElse(null);
+            if (cancelled == null) {
+                Thread.sleep(50);
+            }
+        }
+        assertThat(cancelled).as("notifications/cancelled in " + server.receivedLines()).isNotNull();
+        assertThat(cancelled.at("/params/requestId")).isEqualTo(call.get("id"));
+        assertThat(cancelled.at("/params/reason").asText()).isNotBlank();
+        return cancelled;
     }
 
     @Test
@@ -94,19 +98,7 @@ class FaultyServerTest {
             }
             run.cancel();
             assertThat(run.await(Duration.ofSeconds(10)).status()).isEqualTo(RunStatus.CANCELLED);
-            JsonNode call = server.receivedLines().stream().map(Json::parse)
-                    .filter(m -> "tools/call".equals(m.path("method").asText())).findFirst().orElseThrow();
-            JsonNode cancelled = null;
-            for (int i = 0; i < 100 && cancelled == null; i++) {
-                cancelled = server.receivedLines().stream().map(Json::parse)
-                        .filter(m -> "notifications/cancelled".equals(m.path("method").asText())).findFirst().orElse(null);
-                if (cancelled == null) {
-                    Thread.sleep(50);
-                }
-            }
-            assertThat(cancelled).as("notifications/cancelled in " + server.receivedLines()).isNotNull();
-            assertThat(cancelled.at("/params/requestId")).isEqualTo(call.get("id"));
-            assertThat(cancelled.at("/params/reason").asText()).isNotBlank();
+            cancelledCall(server);
         }
     }
 
