@@ -1,6 +1,7 @@
 package dev.rein.retry;
 
 import dev.rein.ReinException;
+import dev.rein.internal.text.Durations;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -17,6 +18,11 @@ public record RetryPolicy(int maxRetries, Duration initialDelay, Duration maxDel
     /** 4 retries, 0.5 s doubling to at most 30 s, 20 % jitter. */
     public static final RetryPolicy DEFAULT = new RetryPolicy(4, Duration.ofMillis(500), Duration.ofSeconds(30), 0.2);
     public static final RetryPolicy NONE = new RetryPolicy(0, Duration.ZERO, Duration.ZERO, 0);
+    /**
+     * The longest wait hint Rein honours (60 s). A server asking for more (a quota that resets in
+     * minutes, say) gets no retry: the call fails at once, saying so, rather than holding the run.
+     */
+    public static final Duration LONGEST_HINT = Duration.ofSeconds(60);
 
     public RetryPolicy {
         if (maxRetries < 0) {
@@ -31,17 +37,39 @@ public record RetryPolicy(int maxRetries, Duration initialDelay, Duration maxDel
     }
 
     /**
-     * The delay before retry number {@code retry} (1-based).
+     * The delay before retry number {@code retry} (1-based): the server's hint as given, else the
+     * backoff. Check {@link #tooLong} first: a hint longer than {@link #LONGEST_HINT} is returned
+     * as is (so a caller can still compare it with its deadline), but is not to be waited for.
      *
-     * @param hint the server's requested wait, or null
+     * @param hint the server's requested wait, or null; a negative one is ignored
      */
     public Duration delayBefore(int retry, Duration hint) {
         if (hint != null && !hint.isNegative()) {
-            return hint.compareTo(maxDelay) > 0 ? maxDelay : hint;
+            return hint;
         }
         double base = initialDelay.toMillis() * Math.pow(2, Math.max(0, retry - 1));
         double spread = base * jitter * (ThreadLocalRandom.current().nextDouble() * 2 - 1);
         long millis = (long) Math.min(maxDelay.toMillis(), Math.max(0, base + spread));
         return Duration.ofMillis(millis);
+    }
+
+    /** Whether {@code hint} (null for none) asks for a longer wait than Rein makes, {@link #LONGEST_HINT}. */
+    public static boolean tooLong(Duration hint) {
+        return hint != null && hint.compareTo(LONGEST_HINT) > 0;
+    }
+
+    /**
+     * Why a failure whose hint is {@link #tooLong} was not retried, and what to do, to append to
+     * the failure's own message.
+     */
+    public static String tooLongMessage(Duration hint) {
+        return "not retried: the server asked to wait " + Durations.human(seconds(hint)) + ", more than Rein waits ("
+                + Durations.human(LONGEST_HINT) + "); try again later, or raise the account's rate limits";
+    }
+
+    /** Rounded up to whole seconds, as servers give them (a hint of 90.5 s reads 91 s). */
+    private static Duration seconds(Duration d) {
+        long s = d.getSeconds() + (d.getNano() > 0 ? 1 : 0);
+        return Duration.ofSeconds(s);
     }
 }

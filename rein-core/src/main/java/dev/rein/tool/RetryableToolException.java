@@ -18,7 +18,10 @@ public class RetryableToolException extends Exception {
         this.retryAfter = retryAfter;
     }
 
-    /** How long the failing system asked us to wait, or null. */
+    /**
+     * How long the failing system asked us to wait, or null. Waited for in full up to
+     * {@link dev.rein.retry.RetryPolicy#LONGEST_HINT}; a longer wait is not retried.
+     */
     public Duration retryAfter() {
         return retryAfter;
     }

@@ -65,7 +65,7 @@ public final class ToolExecutor {
         stages.add(b.idempotency);                              // intent before a side effect, completion after
         stages.add(callLimits);                                 // per-tool caps, counted when a call really runs
         stages.add(new TimeoutStage(b.defaultTimeout));         // everything below runs under the call's timeout
-        stages.add(new ToolRetry(b.retryPolicy, b.events));     // transient failures, same idempotency key
+        stages.add(new ToolRetry(b.retryPolicy, b.events, b.sleeper)); // transient failures, same idempotency key
         stages.addAll(b.outputStages);                          // truncation of long output (context policy)
         stages.add(new Provenance(b.strictProvenance));         // source and time on every observation
         stages.add(new SecretMasking(b.events));                // no secret value leaves the handler
@@ -269,6 +269,7 @@ public final class ToolExecutor {
         private boolean strictProvenance;
         private int maxArgumentBytes = DEFAULT_MAX_ARGUMENT_BYTES;
         private ToolEvents events = ToolEvents.NONE;
+        private ToolRetry.Sleeper sleeper = ToolRetry.Sleeper.THREAD;
 
         private Builder(ToolRegistry registry) {
             this.registry = registry;
@@ -353,6 +354,12 @@ public final class ToolExecutor {
         /** Receives retries and audit events of the stages. */
         public Builder events(ToolEvents events) {
             this.events = Objects.requireNonNull(events, "events");
+            return this;
+        }
+
+        /** For tests: how the retry stage waits. */
+        Builder sleeper(ToolRetry.Sleeper sleeper) {
+            this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
             return this;
         }
 

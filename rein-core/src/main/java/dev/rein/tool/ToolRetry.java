@@ -7,16 +7,27 @@ import java.time.Duration;
 /**
  * Tries a call again when it failed transiently ({@link ErrorClass#retryable()}: the handler threw
  * {@link RetryableToolException}), with bounded exponential backoff, never sleeping past the
- * call's deadline. Permission and validation failures never get here as retryable. The
+ * call's deadline. The other system's wait hint is honoured in full up to
+ * {@link RetryPolicy#LONGEST_HINT}; a longer one is not retried, and the result says so. Permission and validation failures never get here as retryable. The
  * idempotency key stays the same for every attempt. Each retry is reported to {@link ToolEvents}.
  */
 final class ToolRetry implements ToolInterceptor {
+    /** How the stage waits between attempts; tests replace it so that a 30 s hint takes no time. */
+    @FunctionalInterface
+    interface Sleeper {
+        Sleeper THREAD = d -> Thread.sleep(d.toMillis());
+
+        void sleep(Duration delay) throws InterruptedException;
+    }
+
     private final RetryPolicy policy;
     private final ToolEvents events;
+    private final Sleeper sleeper;
 
-    ToolRetry(RetryPolicy policy, ToolEvents events) {
+    ToolRetry(RetryPolicy policy, ToolEvents events, Sleeper sleeper) {
         this.policy = policy;
         this.events = events;
+        this.sleeper = sleeper;
     }
 
     @Override
@@ -36,8 +47,11 @@ final class ToolRetry implements ToolInterceptor {
                 return ToolOutcome.of(result.withContent(result.content() + " (not tried again: waiting " + Durations.human(delay)
                         + " would pass the call's deadline)"));
             }
+            if (RetryPolicy.tooLong(result.retryAfter())) {
+                return ToolOutcome.of(result.withContent(result.content() + " (" + RetryPolicy.tooLongMessage(result.retryAfter()) + ")"));
+            }
             events.retrying(invocation, attempt, result, delay);
-            Thread.sleep(delay.toMillis());
+            sleeper.sleep(delay);
         }
     }
 }

@@ -94,6 +94,45 @@ class ExecutorPipelineTest {
         assertThat(result.content()).contains("would pass the call's deadline");
     }
 
+    private static Tool rateLimitedOnce(Duration retryAfter, AtomicInteger calls) {
+        return Tool.builder("flaky").description("d").timeout(Duration.ofMinutes(5)).handler((a, c) -> {
+            if (calls.incrementAndGet() == 1) {
+                throw new RetryableToolException("rate limited", retryAfter);
+            }
+            return "ok";
+        }).build();
+    }
+
+    @Test
+    void aWaitHintOf30SecondsIsWaitedInFullThoughTheMaximumDelayIsShorter() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        List<Duration> slept = new CopyOnWriteArrayList<>();
+        ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(rateLimitedOnce(Duration.ofSeconds(30), calls))).events(events)
+                .sleeper(slept::add).build(); // the default tool retry policy: at most 5 s of backoff
+
+        ToolResult result = executor.execute(call("flaky", "{}"), context(Principal.ANONYMOUS, Secrets.NONE, Duration.ofMinutes(10)));
+
+        assertThat(result.isError()).isFalse();
+        assertThat(calls).hasValue(2);
+        assertThat(slept).containsExactly(Duration.ofSeconds(30));
+    }
+
+    @Test
+    void aWaitHintLongerThanReinWaitsIsNotRetriedAndTheResultSaysSo() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        List<Duration> slept = new CopyOnWriteArrayList<>();
+        ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(rateLimitedOnce(Duration.ofSeconds(120), calls))).events(events)
+                .sleeper(slept::add).build();
+
+        ToolResult result = executor.execute(call("flaky", "{}"), context(Principal.ANONYMOUS, Secrets.NONE, Duration.ofMinutes(10)));
+
+        assertThat(calls).hasValue(1);
+        assertThat(slept).isEmpty();
+        assertThat(result.errorClass()).isEqualTo(ErrorClass.TRANSIENT);
+        assertThat(result.content()).contains("rate limited")
+                .contains("not retried: the server asked to wait 120 s, more than Rein waits (60 s); try again later");
+    }
+
     @Test
     void theToolTimeoutBoundsAllAttemptsAndASideEffectingTimeoutSaysTheOutcomeIsUnknown() throws Exception {
         Tool slow = Tool.builder("slow").description("d").risk(Risk.WRITE).timeout(Duration.ofMillis(100)).handler((a, c) -> {

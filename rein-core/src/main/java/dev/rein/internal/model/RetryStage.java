@@ -13,7 +13,8 @@ import java.time.Duration;
 /**
  * Retries a failed call when the provider classed the failure as retryable, after the policy's
  * backoff or the provider's {@code retryAfter}, as long as the wait ends before the run's
- * deadline. Each retry is traced. Token counts are not retried (the caller estimates instead).
+ * deadline. A {@code retryAfter} longer than {@link RetryPolicy#LONGEST_HINT} is not retried: the
+ * call fails with the provider's error and says so. Each retry is traced. Token counts are not retried (the caller estimates instead).
  */
 public final class RetryStage implements ModelInterceptor {
     /** Why a call was not retried (or not any more), for the final failure's message. */
@@ -57,21 +58,34 @@ public final class RetryStage implements ModelInterceptor {
         }
     }
 
+    /** How the stage waits between attempts; tests replace it so that a 30 s hint takes no time. */
+    @FunctionalInterface
+    interface Sleeper {
+        void sleep(Duration delay) throws InterruptedException;
+    }
+
     private final RetryPolicy policy;
     private final BudgetMeter meter;
     private final Tracer tracer;
+    private final Sleeper sleeper;
     /** 0: this stage retries (sleeping between attempts); else the engine's attempt number, and the engine waits. */
     private final int engineAttempt;
 
     public RetryStage(RetryPolicy policy, BudgetMeter meter, Tracer tracer) {
-        this(policy, meter, tracer, 0);
+        this(policy, meter, tracer, 0, d -> Thread.sleep(d.toMillis()));
     }
 
-    private RetryStage(RetryPolicy policy, BudgetMeter meter, Tracer tracer, int engineAttempt) {
+    /** For tests: retries in place, waiting with {@code sleeper}. */
+    RetryStage(RetryPolicy policy, BudgetMeter meter, Tracer tracer, Sleeper sleeper) {
+        this(policy, meter, tracer, 0, sleeper);
+    }
+
+    private RetryStage(RetryPolicy policy, BudgetMeter meter, Tracer tracer, int engineAttempt, Sleeper sleeper) {
         this.policy = policy;
         this.meter = meter;
         this.tracer = tracer;
         this.engineAttempt = engineAttempt;
+        this.sleeper = sleeper;
     }
 
     /**
@@ -83,7 +97,7 @@ public final class RetryStage implements ModelInterceptor {
         if (attempt < 1) {
             throw new IllegalArgumentException("an engine's attempt counts from 1, got " + attempt);
         }
-        return new RetryStage(policy, meter, tracer, attempt);
+        return new RetryStage(policy, meter, tracer, attempt, null);
     }
 
     @Override
@@ -101,6 +115,10 @@ public final class RetryStage implements ModelInterceptor {
                 if (!tracer.now().plus(delay).isBefore(meter.deadline())) {
                     throw new GaveUp(e, "; not retried because waiting would pass the run's deadline");
                 }
+                // a hint the deadline leaves room for, but too long to hold the run for: fail now, saying so
+                if (RetryPolicy.tooLong(e.retryAfter())) {
+                    throw new GaveUp(e, "; " + RetryPolicy.tooLongMessage(e.retryAfter()));
+                }
                 if (attempt > policy.maxRetries()) {
                     throw new GaveUp(e, "; gave up after " + attempt + " attempts");
                 }
@@ -109,7 +127,7 @@ public final class RetryStage implements ModelInterceptor {
                 if (engineAttempt > 0) {
                     throw new RetryLater(e, attempt, delay);
                 }
-                Thread.sleep(delay.toMillis());
+                sleeper.sleep(delay);
             }
         }
     }

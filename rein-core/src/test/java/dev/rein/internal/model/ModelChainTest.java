@@ -115,6 +115,81 @@ class ModelChainTest {
                 .containsExactly(1, 2);
     }
 
+    private static Model rateLimitedOnce(Duration retryAfter, int[] attempts) {
+        return (request, context) -> {
+            if (++attempts[0] == 1) {
+                throw new ModelException(ModelException.Kind.RATE_LIMITED, 429, "rate_limit_error: slow down", true,
+                        retryAfter, "req_1", null);
+            }
+            return answer(request);
+        };
+    }
+
+    /** The chain of {@link #chain} without application stages, whose retry stage waits with {@code sleeper}. */
+    private ModelChain sleepingChain(BudgetMeter meter, RetryStage.Sleeper sleeper) {
+        return new ModelChain(List.of(new TracingStage(tracer, meter), new PricingStage(meter, "main", PRICES),
+                new RetryStage(new RetryPolicy(2, Duration.ofMillis(1), Duration.ofMillis(1), 0), meter, tracer, sleeper),
+                ModelChain.MODEL));
+    }
+
+    @Test
+    void aRetryAfterOf30SecondsIsWaitedInFullThoughTheMaximumDelayIsShorter() throws Exception {
+        int[] attempts = {0};
+        List<Duration> slept = new ArrayList<>();
+        BudgetMeter meter = meter(Duration.ofMinutes(5));
+
+        ModelResponse response = sleepingChain(meter, slept::add)
+                .call(call(rateLimitedOnce(Duration.ofSeconds(30), attempts), request("main"), Duration.ofMinutes(5)));
+
+        assertThat(response.text()).isEqualTo("ok");
+        assertThat(attempts[0]).isEqualTo(2);
+        assertThat(slept).containsExactly(Duration.ofSeconds(30));
+        assertThat(events).filteredOn(TraceEvent.ModelRetry.class::isInstance)
+                .map(e -> ((TraceEvent.ModelRetry) e).delayMillis()).containsExactly(30_000L);
+    }
+
+    @Test
+    void aRetryAfterLongerThanReinWaitsFailsAtOnceSayingSoWithTheProvidersError() {
+        int[] attempts = {0};
+        List<Duration> slept = new ArrayList<>();
+        BudgetMeter meter = meter(Duration.ofMinutes(5));
+
+        assertThatThrownBy(() -> sleepingChain(meter, slept::add)
+                .call(call(rateLimitedOnce(Duration.ofSeconds(120), attempts), request("main"), Duration.ofMinutes(5))))
+                .isInstanceOf(RetryStage.GaveUp.class)
+                .hasMessage("rate_limit_error: slow down; not retried: the server asked to wait 120 s, more than Rein waits "
+                        + "(60 s); try again later, or raise the account's rate limits");
+        assertThat(attempts[0]).isEqualTo(1);
+        assertThat(slept).isEmpty();
+        assertThat(log).containsExactly("trace:ModelRequested", "trace:ModelFailed");
+        assertThat(((TraceEvent.ModelFailed) events.get(1)).message()).as("the trace keeps the provider's own message")
+                .isEqualTo("rate_limit_error: slow down");
+    }
+
+    @Test
+    void aHintThatWouldPassTheRunsDeadlineFailsAsBeforeTheDeadlineIsCheckedFirst() {
+        int[] attempts = {0};
+        BudgetMeter meter = meter(Duration.ofSeconds(20));
+
+        assertThatThrownBy(() -> sleepingChain(meter, d -> {})
+                .call(call(rateLimitedOnce(Duration.ofSeconds(120), attempts), request("main"), Duration.ofSeconds(20))))
+                .isInstanceOf(RetryStage.GaveUp.class).hasMessageEndingWith("not retried because waiting would pass the run's deadline");
+        assertThatThrownBy(() -> sleepingChain(meter, d -> {})
+                .call(call(rateLimitedOnce(Duration.ofSeconds(30), new int[] {0}), request("main"), Duration.ofSeconds(20))))
+                .isInstanceOf(RetryStage.GaveUp.class).hasMessageEndingWith("not retried because waiting would pass the run's deadline");
+    }
+
+    @Test
+    void anEngineIsHandedAHintOf30SecondsInFullAndNoRetryForOneOf120() {
+        BudgetMeter meter = meter(Duration.ofMinutes(5));
+        assertThatThrownBy(() -> engineChain(meter, 1)
+                .call(call(rateLimitedOnce(Duration.ofSeconds(30), new int[] {0}), request("main"), Duration.ofMinutes(5))))
+                .isInstanceOfSatisfying(RetryStage.RetryLater.class, later -> assertThat(later.delay()).isEqualTo(Duration.ofSeconds(30)));
+        assertThatThrownBy(() -> engineChain(meter, 1)
+                .call(call(rateLimitedOnce(Duration.ofSeconds(120), new int[] {0}), request("main"), Duration.ofMinutes(5))))
+                .isInstanceOf(RetryStage.GaveUp.class).hasMessageContaining("the server asked to wait 120 s, more than Rein waits (60 s)");
+    }
+
     private static ModelCall call(Model model, ModelRequest request, Duration left) {
         return new ModelCall(model, request, "step", ModelCallContext.until(Instant.now().plus(left)));
     }

@@ -1,0 +1,50 @@
+package dev.rein.retry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.rein.ReinException;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class RetryPolicyTest {
+    private final RetryPolicy policy = new RetryPolicy(4, Duration.ofMillis(500), Duration.ofSeconds(5), 0);
+
+    @Test
+    void aServersHintIsHonouredInFullUpToTheLongestHintWhateverTheMaximumDelay() {
+        assertThat(policy.delayBefore(1, Duration.ofSeconds(30))).isEqualTo(Duration.ofSeconds(30));
+        assertThat(policy.delayBefore(3, RetryPolicy.LONGEST_HINT)).isEqualTo(Duration.ofSeconds(60));
+        assertThat(policy.delayBefore(1, Duration.ZERO)).isEqualTo(Duration.ZERO);
+        assertThat(RetryPolicy.tooLong(Duration.ofSeconds(30))).isFalse();
+        assertThat(RetryPolicy.tooLong(RetryPolicy.LONGEST_HINT)).isFalse();
+        assertThat(RetryPolicy.tooLong(null)).isFalse();
+    }
+
+    @Test
+    void aHintLongerThanTheLongestIsTooLongAndTheMessageSaysWhatToDo() {
+        Duration hint = Duration.ofSeconds(120);
+        assertThat(RetryPolicy.tooLong(hint)).isTrue();
+        assertThat(RetryPolicy.tooLong(RetryPolicy.LONGEST_HINT.plusMillis(1))).isTrue();
+        assertThat(policy.delayBefore(1, hint)).as("returned as is, for the deadline check").isEqualTo(hint);
+        assertThat(RetryPolicy.tooLongMessage(hint))
+                .isEqualTo("not retried: the server asked to wait 120 s, more than Rein waits (60 s); "
+                        + "try again later, or raise the account's rate limits");
+        assertThat(RetryPolicy.tooLongMessage(Duration.ofMillis(90_500))).contains("asked to wait 91 s");
+    }
+
+    @Test
+    void withoutAHintTheBackoffDoublesUpToTheMaximumDelay() {
+        assertThat(policy.delayBefore(1, null)).isEqualTo(Duration.ofMillis(500));
+        assertThat(policy.delayBefore(2, null)).isEqualTo(Duration.ofSeconds(1));
+        assertThat(policy.delayBefore(5, null)).isEqualTo(Duration.ofSeconds(5));
+        assertThat(policy.delayBefore(2, Duration.ofSeconds(-1))).as("a negative hint is ignored").isEqualTo(Duration.ofSeconds(1));
+    }
+
+    @Test
+    void badSettingsSayWhatWasWrong() {
+        assertThatThrownBy(() -> new RetryPolicy(-1, Duration.ZERO, Duration.ZERO, 0))
+                .isInstanceOf(ReinException.class).hasMessageContaining("maxRetries cannot be negative, was -1");
+        assertThatThrownBy(() -> new RetryPolicy(1, Duration.ZERO, Duration.ZERO, 2))
+                .isInstanceOf(ReinException.class).hasMessageContaining("jitter must be between 0 and 1");
+    }
+}
