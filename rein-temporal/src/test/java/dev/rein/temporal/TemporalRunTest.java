@@ -108,6 +108,26 @@ class TemporalRunTest {
         }
     }
 
+    @Test
+    void aRateLimitAskingForLongerThanReinWaitsEndsTheRunFailedAtOnceAsLocally() {
+        ModelException longWait = new ModelException(ModelException.Kind.RATE_LIMITED, 429, "slow down", true,
+                Duration.ofSeconds(120), "req_1", null);
+        RunResult expected = Orders.agent(failingThrice(longWait), new RecordingListener(), Orders.lookup()).retryPolicy(QUICK_RETRIES)
+                .build().run("A-1?");
+
+        ScriptedModel model = failingThrice(longWait);
+        Agent agent = Orders.agent(model, new RecordingListener(), Orders.lookup()).retryPolicy(QUICK_RETRIES).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            RunResult result = server.start(agent).start("A-1?", "run-long-wait").result();
+
+            assertThat(result.status()).isEqualTo(RunStatus.FAILED).isEqualTo(expected.status());
+            assertThat(result.reason()).isEqualTo(expected.reason()).isEqualTo("provider_error");
+            assertThat(result.message()).isEqualTo(expected.message())
+                    .contains("not retried: the server asked to wait 120 s, more than Rein waits (60 s)");
+            assertThat(model.remaining()).as("one attempt only").isEqualTo(3);
+        }
+    }
+
     private static final RetryPolicy QUICK_RETRIES = new RetryPolicy(2, Duration.ofMillis(10), Duration.ofMillis(100), 0);
 
     private static ScriptedModel rateLimitedOnce() {

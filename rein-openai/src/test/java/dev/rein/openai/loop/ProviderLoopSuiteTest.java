@@ -150,6 +150,21 @@ class ProviderLoopSuiteTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("wires")
+    void aRateLimitAskingForLongerThanReinWaitsFailsAtOnceSayingSo(Supplier<Wire> wires) {
+        try (Wire wire = wires.get()) {
+            wire.rateLimited(120_000);
+            wire.text("never");
+            RunResult result = agent(wire).build().run("hello");
+            assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+            assertThat(result.reason()).isEqualTo("provider_error");
+            assertThat(result.message()).contains("HTTP 429")
+                    .contains("not retried: the server asked to wait 120 s, more than Rein waits (60 s); try again later");
+            assertThat(wire.bodies()).as("not retried, neither by the runtime nor by the SDK").hasSize(1);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("wires")
     void repeatingTheSameCallStallsTheRun(Supplier<Wire> wires) {
         try (Wire wire = wires.get()) {
             for (int i = 1; i <= 5; i++) {

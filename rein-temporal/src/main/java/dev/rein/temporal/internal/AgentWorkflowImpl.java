@@ -11,6 +11,7 @@ import dev.rein.budget.BudgetMeter;
 import dev.rein.budget.PriceTable;
 import dev.rein.internal.loop.Step;
 import dev.rein.model.ToolUseBlock;
+import dev.rein.retry.RetryPolicy;
 import dev.rein.run.NextStep;
 import dev.rein.run.Reasons;
 import dev.rein.run.RunStatus;
@@ -315,8 +316,12 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
     /** Model calls: the provider's retryable failures are retried with backoff, never past the run's deadline. */
     private AgentActivities modelActivities() {
         long left = Math.max(1, input.budget().maxDuration().toMillis() - activeMillis());
+        // every retryable failure carries the wait Rein's policy chose (a server's hint of up to
+        // RetryPolicy.LONGEST_HINT in full); servers before temporalio/temporal#6063 cap that at the maximum interval
+        Duration longest = positive(input.maxBackoff()).compareTo(RetryPolicy.LONGEST_HINT) > 0
+                ? positive(input.maxBackoff()) : RetryPolicy.LONGEST_HINT;
         RetryOptions retry = RetryOptions.newBuilder().setInitialInterval(positive(input.initialBackoff()))
-                .setMaximumInterval(positive(input.maxBackoff())).setBackoffCoefficient(2.0)
+                .setMaximumInterval(longest).setBackoffCoefficient(2.0)
                 .setMaximumAttempts(input.retries() + 1).build();
         return Workflow.newActivityStub(AgentActivities.class, ActivityOptions.newBuilder()
                 .setStartToCloseTimeout(input.attempt()).setScheduleToCloseTimeout(Duration.ofMillis(left))
