@@ -31,4 +31,22 @@ class PauseTurnTest extends FakeApi {
         assertThat(last.at("/content/0/text").asText()).isEqualTo("Let me look that up.");
         assertThat(server.pendingReplies()).isZero();
     }
+
+    @Test
+    void thePausedTextAndItsContinuationFormTheAnswer() {
+        // The continuation continues the same assistant turn, so the answer is the two texts exactly
+        // as the API gave them: no separator added, the paused text's trailing whitespace kept (it
+        // is left out only of the request that sends the turn back).
+        server.enqueue(FakeReply.message().text("Let me look that up.\n\n").stopReason("pause_turn").build(),
+                FakeReply.message().text("Checking").stopReason("pause_turn").build(),
+                FakeReply.text(" the forecast: it is sunny."));
+
+        RunResult result = Agent.builder().model(model).build().run("Weather?");
+
+        assertThat(result.status()).as(result.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(result.answer()).isEqualTo("Let me look that up.\n\nChecking the forecast: it is sunny.");
+        JsonNode messages = server.requests().get(2).body().get("messages");
+        assertThat(messages.get(messages.size() - 1).at("/content/0/text").asText()).isEqualTo("Checking");
+        assertThat(server.pendingReplies()).isZero();
+    }
 }

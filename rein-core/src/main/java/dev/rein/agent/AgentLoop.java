@@ -227,6 +227,8 @@ final class AgentLoop {
         if (last >= 0 && history.get(last).role() == Role.ASSISTANT && (last == 0 || history.get(last - 1).role() != Role.ASSISTANT)) {
             return history.get(last).text(); // one assistant turn (the usual case): its text, without a builder
         }
+        // A continuation (after pause_turn) continues the same turn: the texts are joined exactly as
+        // given, with no separator and nothing trimmed (the provider trims only what it sends back)
         StringBuilder text = new StringBuilder();
         for (int i = history.size() - 1; i >= 0 && history.get(i).role() == Role.ASSISTANT; i--) {
             text.insert(0, history.get(i).text());
