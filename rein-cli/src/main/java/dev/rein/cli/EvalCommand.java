@@ -3,6 +3,7 @@ package dev.rein.cli;
 import dev.rein.eval.cli.EvalCommandSupport;
 import dev.rein.eval.file.EvalRegistry;
 import dev.rein.eval.run.EvalRunner;
+import dev.rein.examples.DemoModel;
 import dev.rein.mcp.McpConfig;
 import dev.rein.model.Model;
 import dev.rein.provider.PricedModel;
@@ -106,7 +107,9 @@ final class EvalCommand implements Callable<Integer> {
         }
         McpConfig servers = CliMcp.load(mcp, env);
         try (CliMcp tools = CliMcp.start(mcp, servers, List.of())) {
-            EvalRegistry registry = EvalRegistry.loading().sharedToolset("mcp", tools.tools()).build();
+            // a server's tool named like one of the suite agent's own is one usage error at load, with the advice
+            // rein example --mcp gives, rather than an agent that fails to build in every trial
+            EvalRegistry registry = EvalRegistry.loading().sharedToolset("mcp", tools.tools(), DemoModel.MCP_CLASH_ADVICE).build();
             return EvalCommandSupport.run(options, registry, env.out(), env.err());
         }
     }

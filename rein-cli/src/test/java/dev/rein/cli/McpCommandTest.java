@@ -117,6 +117,43 @@ class McpCommandTest {
     }
 
     @Test
+    void evalWithAnMcpToolNamedLikeOneOfTheSuiteAgentsOwnIsOneUsageErrorBeforeAnyTrial() throws IOException {
+        // server-filesystem offers read_file and search_files, and so does the file_tree toolset files_read.
+        Path suite = dir.resolve("suite.yaml");
+        Files.writeString(suite, """
+                suite: clash
+                trials: 1
+                environment: {name: file_tree, options: {files: {a.txt: x}}}
+                agent: {toolsets: [files_read, mcp], max_steps: 4}
+                tasks:
+                  - id: first
+                    goal: Read a.txt.
+                    script: [{text: done}]
+                  - id: second
+                    goal: Read a.txt again.
+                    script: [{text: done}]
+                """);
+        Path servers = dir.resolve("fs.json");
+        Files.writeString(servers, "{\"mcpServers\": {\"fs\": {" + NpmServers.stdio("server-filesystem", dir.toString()) + "}}}");
+        Path traces = dir.resolve("traces");
+
+        InProcessCli.Outcome clash = new InProcessCli().run("eval", suite.toString(), "--mcp", servers.toString(),
+                "--traces", traces.toString());
+
+        assertThat(clash.exitCode()).as(clash.stdout() + clash.stderr()).isEqualTo(ExitCodes.USAGE);
+        assertThat(clash.stderrLines()).singleElement().asString()
+                .startsWith("rein eval: " + suite + ": tasks[0] (first).agent.toolsets: tool name(s) [read_file, search_files]")
+                .contains("toolset 'files_read'", "give the MCP server a \"prefix\"", "\"deny\" list");
+        assertThat(clash.stdout()).as("no report: no trial ran").isEmpty();
+        assertThat(traces).as("no trial wrote its trace").doesNotExist();
+
+        Files.writeString(servers, "{\"mcpServers\": {\"fs\": {" + NpmServers.stdio("server-filesystem", dir.toString())
+                + ", \"prefix\": \"fs_\"}}}");
+        InProcessCli.Outcome prefixed = new InProcessCli().run("eval", suite.toString(), "--mcp", servers.toString());
+        assertThat(prefixed.exitCode()).as(prefixed.stdout() + prefixed.stderr()).isZero();
+    }
+
+    @Test
     void exampleOffersTheServersToolsToItsDemoAgent() throws IOException {
         InProcessCli cli = new InProcessCli();
         InProcessCli.Outcome demo = cli.run("example", "date", "--offline", "--mcp", servers().toString());

@@ -17,6 +17,13 @@ import java.util.Objects;
  * @param offered  tools the demo's agent is offered next to its own (e.g. MCP servers')
  */
 public record DemoModel(Model model, String name, boolean scripted, String via, List<Tool> offered) {
+    /**
+     * What to do when a tool given with {@code --mcp} is named like a tool the agent has already
+     * ({@code rein example NAME --mcp} and {@code rein eval --mcp} both say it).
+     */
+    public static final String MCP_CLASH_ADVICE = "give the MCP server a \"prefix\" in the servers file (e.g. \"prefix\":"
+            + " \"mcp_\") or add the tool to its \"deny\" list";
+
     public DemoModel {
         Objects.requireNonNull(model, "model");
         Objects.requireNonNull(name, "name");
@@ -53,8 +60,7 @@ public record DemoModel(Model model, String name, boolean scripted, String via, 
         List<String> clashes = offered.stream().map(Tool::name).filter(own::contains).sorted().toList();
         if (!clashes.isEmpty()) {
             throw new dev.rein.ReinException("tool name(s) " + clashes + " given with --mcp are also tools of this example's"
-                    + " own agent; give the MCP server a \"prefix\" in the servers file (e.g. \"prefix\": \"mcp_\") or add"
-                    + " the tool to its \"deny\" list");
+                    + " own agent; " + MCP_CLASH_ADVICE);
         }
         return agent.config().toBuilder().tools(offered).build();
     }

@@ -35,6 +35,8 @@ public final class EnvironmentType<E extends Environment> {
     private final Map<String, Function<? super E, List<Tool>>> toolsets;
     private final Map<String, Function<? super E, String>> checks;
     private final Map<String, AgentFactory<E>> agents;
+    /** The toolsets of {@link #toolsets} that are shared ones (see {@link #withShared}). */
+    private final Map<String, EvalRegistry.SharedToolset> shared;
 
     private EnvironmentType(Builder<E> b) {
         this.name = b.name;
@@ -43,30 +45,38 @@ public final class EnvironmentType<E extends Environment> {
         this.toolsets = Map.copyOf(b.toolsets);
         this.checks = Map.copyOf(b.checks);
         this.agents = Map.copyOf(b.agents);
+        this.shared = Map.of();
     }
 
-    private EnvironmentType(EnvironmentType<E> base, Map<String, Function<? super E, List<Tool>>> toolsets) {
+    private EnvironmentType(EnvironmentType<E> base, Map<String, Function<? super E, List<Tool>>> toolsets,
+                            Map<String, EvalRegistry.SharedToolset> shared) {
         this.name = base.name;
         this.description = base.description;
         this.factory = base.factory;
         this.toolsets = Map.copyOf(toolsets);
         this.checks = base.checks;
         this.agents = base.agents;
+        this.shared = Map.copyOf(shared);
     }
 
     /** This type with toolsets that do not depend on the environment added (see {@link EvalRegistry.Builder#sharedToolset}). */
-    EnvironmentType<E> withShared(Map<String, List<Tool>> shared) {
+    EnvironmentType<E> withShared(Map<String, EvalRegistry.SharedToolset> shared) {
         if (shared.isEmpty()) {
             return this;
         }
         Map<String, Function<? super E, List<Tool>>> all = new LinkedHashMap<>(toolsets);
-        shared.forEach((toolset, tools) -> {
-            if (all.putIfAbsent(toolset, env -> tools) != null) {
+        shared.forEach((toolset, set) -> {
+            if (all.putIfAbsent(toolset, env -> set.tools()) != null) {
                 throw new ReinException("environment '" + name + "' already has a toolset named '" + toolset
                         + "', so the shared toolset of that name cannot be offered with it");
             }
         });
-        return new EnvironmentType<>(this, all);
+        return new EnvironmentType<>(this, all, shared);
+    }
+
+    /** The shared toolset named {@code toolset}, if it is one. */
+    Optional<EvalRegistry.SharedToolset> shared(String toolset) {
+        return Optional.ofNullable(shared.get(toolset));
     }
 
     /**

@@ -15,9 +15,12 @@ import java.util.ServiceLoader;
  */
 public final class EvalRegistry {
     private final Map<String, EnvironmentType<?>> environments;
-    private final Map<String, List<Tool>> shared;
+    private final Map<String, SharedToolset> shared;
 
-    private EvalRegistry(Map<String, EnvironmentType<?>> environments, Map<String, List<Tool>> shared) {
+    /** A toolset of {@link Builder#sharedToolset}: its tools, and what to do when one is named like another tool of the agent. */
+    record SharedToolset(List<Tool> tools, String clashAdvice) {}
+
+    private EvalRegistry(Map<String, EnvironmentType<?>> environments, Map<String, SharedToolset> shared) {
         this.environments = Map.copyOf(environments);
         this.shared = Map.copyOf(shared);
     }
@@ -58,7 +61,7 @@ public final class EvalRegistry {
     /** Builder for {@link EvalRegistry}. */
     public static final class Builder {
         private final Map<String, EnvironmentType<?>> environments = new LinkedHashMap<>();
-        private final Map<String, List<Tool>> shared = new LinkedHashMap<>();
+        private final Map<String, SharedToolset> shared = new LinkedHashMap<>();
 
         private Builder() {}
 
@@ -68,10 +71,26 @@ public final class EvalRegistry {
          * offers them as {@code mcp}). The same tool objects serve every trial.
          */
         public Builder sharedToolset(String name, List<Tool> tools) {
+            return sharedToolset(name, tools, "rename one of them");
+        }
+
+        /**
+         * Like {@link #sharedToolset(String, List)}, saying what to do when one of {@code tools} is
+         * named like another tool of an inline agent that lists this toolset. Such a clash is found
+         * when the suite is loaded, before any trial runs, and reported as one error naming the
+         * tools and ending in {@code clashAdvice}.
+         *
+         * @param clashAdvice how the person running the suite renames or drops such a tool, e.g. for
+         *                    MCP servers: give the server a "prefix", or "deny" the tool
+         */
+        public Builder sharedToolset(String name, List<Tool> tools, String clashAdvice) {
             if (name == null || name.isBlank()) {
                 throw new ReinException("a shared toolset needs a name");
             }
-            if (shared.putIfAbsent(name, List.copyOf(tools)) != null) {
+            if (clashAdvice == null || clashAdvice.isBlank()) {
+                throw new ReinException("shared toolset '" + name + "': say what to do when its tools clash with the agent's");
+            }
+            if (shared.putIfAbsent(name, new SharedToolset(List.copyOf(tools), clashAdvice)) != null) {
                 throw new ReinException("two shared toolsets are registered as '" + name + "'");
             }
             return this;

@@ -2,6 +2,7 @@ package dev.rein.eval.file;
 
 import dev.rein.ReinException;
 import dev.rein.agent.Agent;
+import dev.rein.agent.FinishTool;
 import dev.rein.approval.ApprovalPolicy;
 import dev.rein.budget.Budget;
 import dev.rein.eval.AgentFactory;
@@ -12,10 +13,14 @@ import dev.rein.tool.Tool;
 import java.text.Normalizer;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /** Builds the agent a suite file declares: a registered one by name, or one assembled from toolsets and limits. */
 final class InlineAgent {
@@ -87,6 +92,53 @@ final class InlineAgent {
             }
             return builder.build();
         };
+    }
+
+    /**
+     * Fails when a tool of a shared toolset the agent lists (an MCP server's, with {@code rein eval
+     * --mcp}) is named like another of its tools: every trial's agent would fail to build, so this
+     * is said once, at load, naming the tools and ending in the shared toolset's advice. The other
+     * toolsets are built from an environment, so one is made from {@code probe} and closed.
+     */
+    static <E extends Environment> void checkSharedClashes(EnvironmentType<E> type, SuiteSpec.AgentSpec spec,
+                                                          Supplier<? extends E> probe, String where) {
+        if (spec == null || spec.use() != null || spec.toolsets() == null
+                || spec.toolsets().stream().noneMatch(name -> type.shared(name).isPresent())) {
+            return;
+        }
+        Map<String, String> owners = new LinkedHashMap<>(); // tool name -> what offers it first
+        if (Boolean.TRUE.equals(spec.finishTool())) {
+            owners.put(FinishTool.NAME, "finish tool");
+        }
+        boolean ownToolsets = spec.toolsets().stream().anyMatch(name -> type.shared(name).isEmpty());
+        try (E env = ownToolsets ? probe.get() : null) {
+            for (String toolset : spec.toolsets()) {
+                type.toolset(toolset).ifPresent(tools -> {
+                    if (type.shared(toolset).isEmpty()) {
+                        tools.apply(env).forEach(tool -> owners.putIfAbsent(tool.name(), "toolset '" + toolset + "'"));
+                    }
+                });
+            }
+        }
+        for (String toolset : spec.toolsets()) {
+            EvalRegistry.SharedToolset shared = type.shared(toolset).orElse(null);
+            if (shared == null) {
+                continue;
+            }
+            TreeSet<String> clashes = new TreeSet<>();
+            TreeSet<String> others = new TreeSet<>();
+            for (Tool tool : shared.tools()) {
+                String owner = owners.putIfAbsent(tool.name(), "toolset '" + toolset + "'");
+                if (owner != null && !owner.equals("toolset '" + toolset + "'")) {
+                    clashes.add(tool.name());
+                    others.add(owner);
+                }
+            }
+            if (!clashes.isEmpty()) {
+                throw new ReinException(where + ".agent.toolsets: tool name(s) " + clashes + " of the shared toolset '" + toolset
+                        + "' are also tools of the agent's " + String.join(", ", others) + "; " + shared.clashAdvice());
+            }
+        }
     }
 
     /** Which calls wait for a person; the harness does not approve, so a paused run ends its trial. */

@@ -163,10 +163,12 @@ public final class SuiteFile {
             turns.add(ScriptTurns.of(scripts.get(i), where + (spec.scripts() != null ? ".scripts[" + i + "]" : ".script")));
         }
         boolean finish = scripts.stream().anyMatch(ScriptTurns::usesFinish);
+        SuiteSpec.AgentSpec agent = InlineAgent.merge(suite.agent(), spec.agent());
         Task.Builder<E> task = Task.<E>builder(spec.id(), () -> type.create(options.deepCopy()))
                 .goal(spec.goal())
                 .category(spec.category() == null ? TaskCategory.SHOULD_SUCCEED : category(spec.category(), where))
-                .agent(InlineAgent.of(type, InlineAgent.merge(suite.agent(), spec.agent()), where, finish));
+                .agent(InlineAgent.of(type, agent, where, finish));
+        InlineAgent.checkSharedClashes(type, agent, () -> type.create(options.deepCopy()), where);
         turns.forEach(task::script);
         if (spec.expect() != null) {
             var ending = FileExpectations.ending(spec.expect().status(), where);

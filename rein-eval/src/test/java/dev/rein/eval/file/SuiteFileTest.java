@@ -178,4 +178,35 @@ class SuiteFileTest {
                 .toolset("a", FileTreeEnvironment::readTools).toolset("a", FileTreeEnvironment::readTools))
                 .hasMessage("environment 'x' already has a toolset named 'a'");
     }
+
+    private static dev.rein.tool.Tool stub(String name) {
+        return dev.rein.tool.Tool.builder(name).description("d").handler((args, ctx) -> "ok").build();
+    }
+
+    @Test
+    void aSharedToolNamedLikeOneOfTheAgentsOwnIsOneErrorAtLoadWithTheToolsetsAdvice() {
+        EvalRegistry shared = EvalRegistry.loading()
+                .sharedToolset("mcp", java.util.List.of(stub("search_files"), stub("read_file"), stub("echo"), stub("finish")),
+                        "give the server a prefix")
+                .build();
+        String suite = """
+                suite: s
+                environment: {name: file_tree, options: {files: {a.txt: alpha}}}
+                agent: {toolsets: [files_read, mcp], finish_tool: true}
+                tasks: [{id: t, goal: g, script: [{text: hi}]}]
+                """;
+        assertThatThrownBy(() -> SuiteFile.parse(suite, SuiteFile.Format.YAML, "suite.yaml", shared))
+                .isInstanceOf(ReinException.class)
+                .hasMessage("suite.yaml: tasks[0] (t).agent.toolsets: tool name(s) [finish, read_file, search_files] of the"
+                        + " shared toolset 'mcp' are also tools of the agent's finish tool, toolset 'files_read';"
+                        + " give the server a prefix");
+
+        // without the clashing toolset, or with the shared one alone, the suite loads
+        assertThat(SuiteFile.parse(suite.replace("files_read, mcp], finish_tool: true", "mcp]"), SuiteFile.Format.YAML,
+                "suite.yaml", shared).tasks()).hasSize(1);
+        assertThat(SuiteFile.parse(suite.replace("files_read, mcp]", "files_read]"), SuiteFile.Format.YAML,
+                "suite.yaml", shared).tasks()).hasSize(1);
+        assertThatThrownBy(() -> EvalRegistry.builder().sharedToolset("mcp", java.util.List.of(), " "))
+                .hasMessageContaining("say what to do when its tools clash");
+    }
 }
