@@ -81,8 +81,9 @@ final class StateBlock {
             sb.append(" none yet");
         }
         for (Fact f : s.facts()) {
-            sb.append("\n- [").append(f.source()).append(", ").append(f.tool()).append(' ').append(f.callId()).append("] ")
-                    .append(UntrustedData.escape(f.text()).replace("\n", " "));
+            // the source comes from the tool's output too (ToolOutput.withSource), so it is escaped like the text
+            sb.append("\n- [").append(inline(f.source())).append(", ").append(inline(f.tool())).append(' ')
+                    .append(inline(f.callId())).append("] ").append(inline(f.text()));
         }
         list(sb, "hypotheses (unconfirmed)", s.hypotheses());
         list(sb, "open questions", s.openQuestions());
@@ -92,7 +93,8 @@ final class StateBlock {
             sb.append(" none");
         }
         for (AttemptedAction a : actions.subList(Math.max(0, actions.size() - MAX_ACTIONS), actions.size())) {
-            sb.append("\n- step ").append(a.step()).append(' ').append(a.tool()).append(": ").append(a.isError() ? "error " + a.outcome() : "ok");
+            sb.append("\n- step ").append(a.step()).append(' ').append(inline(a.tool())).append(": ")
+                    .append(a.isError() ? "error " + inline(a.outcome()) : "ok");
         }
         sb.append("\nsteps used: ").append(s.budget().steps()).append(" of ").append(maxSteps).append("\n</rein_state>");
         return sb.toString();
@@ -101,7 +103,12 @@ final class StateBlock {
     private static void list(StringBuilder sb, String title, List<String> items) {
         if (!items.isEmpty()) {
             sb.append('\n').append(title).append(':');
-            items.forEach(i -> sb.append("\n- ").append(UntrustedData.escape(i).replace("\n", " ")));
+            items.forEach(i -> sb.append("\n- ").append(inline(i)));
         }
+    }
+
+    /** Text from outside on one line of the block, unable to open or close any of Rein's tags. */
+    private static String inline(String text) {
+        return text == null ? "" : UntrustedData.escape(text).replace("\r", " ").replace("\n", " ");
     }
 }

@@ -1,6 +1,7 @@
 package dev.rein.security;
 
 import java.text.Normalizer;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -14,7 +15,9 @@ import java.util.Locale;
  * }</pre>
  *
  * The text cannot close the wrapper: every {@code <} (or a full-width or small form of it) that
- * would start an {@code untrusted_data} tag inside it is escaped as {@code &lt;} — in any case, with
+ * would start an {@code untrusted_data} tag inside it is escaped as {@code &lt;}, and so is one that
+ * would start a tag of the blocks Rein itself puts into requests ({@code rein_state},
+ * {@code rein_memory}, see {@link #PROTECTED_TAGS}), which wrap such text in turn — in any case, with
  * any spacing between the characters: ASCII or Unicode spaces (no-break, ideographic), zero-width
  * and other invisible format characters, control characters, and compatibility forms of the letters. Attribute values are escaped like XML. The wrapper is a signal, not a
  * permission boundary: permissions and approvals never depend on what the text says.
@@ -23,8 +26,18 @@ public final class UntrustedData {
     /** The wrapper's tag name. */
     public static final String TAG = "untrusted_data";
 
-    /** The closing tag's name as it must not appear after a {@code <}. */
-    private static final String CLOSING = "/" + TAG;
+    /**
+     * Every tag name that must not open or close inside escaped text: the wrapper's own, and those
+     * of Rein's blocks (the working state and recalled memory), which hold escaped text too and
+     * would otherwise end where a tool's output says {@code </rein_state>}.
+     */
+    public static final List<String> PROTECTED_TAGS = List.of(TAG, "rein_state", "rein_memory");
+
+    /** What must not follow a {@code <}: each protected name, opening or closing. */
+    private static final List<String> FORBIDDEN = PROTECTED_TAGS.stream()
+            .flatMap(name -> java.util.stream.Stream.of(name, "/" + name)).toList();
+
+    private static final int LONGEST = FORBIDDEN.stream().mapToInt(String::length).max().orElseThrow();
 
     private UntrustedData() {}
 
@@ -69,14 +82,14 @@ public final class UntrustedData {
     }
 
     /**
-     * Whether the text from {@code from} reads as "/untrusted_data" or "untrusted_data" once invisible
-     * characters are dropped. The text is read one code point at a time, for as long as what is
+     * Whether the text from {@code from} reads as a {@linkplain #PROTECTED_TAGS protected} name, or
+     * "/" and one, once invisible characters are dropped. The text is read one code point at a time, for as long as what is
      * visible could still become the tag, so no number of invisible characters between the parts
      * hides it (a fixed look-ahead did). Each scan ends at the first visible character that does not
      * fit, and no scan passes another {@code <}, so escaping stays linear in the text.
      */
     private static boolean startsTag(String text, int from) {
-        StringBuilder visible = new StringBuilder(CLOSING.length());
+        StringBuilder visible = new StringBuilder(LONGEST);
         int i = from;
         while (i < text.length()) {
             int cp = text.codePointAt(i);
@@ -93,10 +106,14 @@ public final class UntrustedData {
                         .forEach(c -> visible.append(Character.toString(c).toLowerCase(Locale.ROOT)));
             }
             String seen = visible.toString();
-            if (seen.startsWith(TAG) || seen.startsWith(CLOSING)) {
-                return true;
+            boolean couldStillBeOne = false;
+            for (String name : FORBIDDEN) {
+                if (seen.startsWith(name)) {
+                    return true;
+                }
+                couldStillBeOne |= name.startsWith(seen);
             }
-            if (!TAG.startsWith(seen) && !CLOSING.startsWith(seen)) {
+            if (!couldStillBeOne) {
                 return false;
             }
         }
