@@ -144,7 +144,7 @@ final class AgentLoop {
                 .system(c.requestSystemPrompt())
                 .tools(run.tools().definitions())
                 .toolChoice(choice)
-                .messages(StateBlock.withMemory(StateBlock.messages(run.history(), run.state(), c.stateInPrompt(),
+                .messages(StateBlock.withMemory(StateBlock.messages(run.history(), run.state(), run.conversation, c.stateInPrompt(),
                         c.budget().maxSteps()), run.recalledMemory()))
                 .maxTokens(c.maxTokens())
                 .options(c.requestOptions())

@@ -95,7 +95,9 @@ final class Run {
         this.principal = principal;
         this.resumedFrom = from == null ? null : from.status();
         Instant now = config.clock().instant();
-        this.conversation = from == null ? Conversation.FIRST : reply != null ? Conversation.after(from) : from.conversation();
+        // the reply is kept with the run (masked), so the state block and a resumed turn still have it
+        this.conversation = from == null ? Conversation.FIRST
+                : reply != null ? Conversation.after(from, redactor.redact(reply)) : from.conversation();
         // the per-turn deadline counts this turn's running time only
         this.startedAt = from == null || reply != null ? now
                 : now.minus(Duration.ofMillis(from.activeMillis() - conversation.activeMillisBefore()));

@@ -11,6 +11,7 @@ import dev.rein.budget.Budget;
 import dev.rein.model.Message;
 import dev.rein.model.ToolResultBlock;
 import dev.rein.run.RunStatus;
+import dev.rein.state.Conversation;
 import dev.rein.state.InMemoryRunStore;
 import dev.rein.state.RunSnapshot;
 import dev.rein.testkit.RecordingListener;
@@ -111,5 +112,21 @@ class ReplyTest {
         RunResult failed = failing.run("go");
         assertThatThrownBy(() -> failing.reply(failed.runId(), "try again")).isInstanceOf(ReinException.class)
                 .hasMessageContaining("only a run that answered");
+    }
+
+    @Test
+    void theRepliesAreKeptInTheStoredRunWithTheirTurnsAndSecretsMasked() {
+        ScriptedModel model = ScriptedModel.of(text("It ships on 2026-12-03."), text("Yes, by courier."), text("Noted."));
+        Agent agent = Agent.builder().model(model).store(store)
+                .secrets(dev.rein.tool.Secrets.of(java.util.Map.of("api_key", "sk-live-0123456789"))).build();
+        RunResult first = agent.run("When does A-104 ship?");
+        assertThat(store.load(first.runId()).orElseThrow().conversation().replies()).isEmpty();
+        agent.reply(first.runId(), "By courier?");
+        agent.reply(first.runId(), "my key is sk-live-0123456789, 住所は東京都です");
+        RunSnapshot stored = store.load(first.runId()).orElseThrow();
+        assertThat(stored.conversation().turn()).isEqualTo(3);
+        assertThat(stored.conversation().replies()).containsExactly(new Conversation.Reply(2, "By courier?"),
+                new Conversation.Reply(3, "my key is [REDACTED:api_key], 住所は東京都です"));
+        assertThat(stored.conversation().currentReply()).isEqualTo("my key is [REDACTED:api_key], 住所は東京都です");
     }
 }

@@ -75,6 +75,28 @@ class SnapshotFormatTest {
     }
 
     @Test
+    void theRepliesOfAConversationRoundTripAndARunStoredWithoutThemStillLoads() throws IOException {
+        RunSnapshot old = SnapshotCodec.readSnapshot(fixture());
+        Conversation conversation = new Conversation(3, 4, Usage.ZERO, BigDecimal.ONE, 50,
+                List.of(new Conversation.Reply(2, "会議室Bで"), new Conversation.Reply(3, "and at 10:00?")));
+        RunSnapshot withReplies = new RunSnapshot(old.format(), old.runId(), old.version(), old.goal(), old.model(), old.status(),
+                old.reason(), old.message(), old.answer(), old.createdAt(), old.updatedAt(), old.activeMillis(), old.principal(),
+                old.history(), old.steps(), old.usage(), old.costUsd(), old.verificationFailures(), old.toolCallCounts(),
+                old.state(), old.approvals(), old.finish(), conversation);
+        String stored = SnapshotCodec.write(withReplies);
+        assertThat(SnapshotCodec.readSnapshot(stored).conversation()).isEqualTo(conversation);
+
+        // a snapshot written before replies were kept: its turn and counts load, with no replies
+        com.fasterxml.jackson.databind.node.ObjectNode tree = (com.fasterxml.jackson.databind.node.ObjectNode) Json.parse(stored);
+        assertThat(((com.fasterxml.jackson.databind.node.ObjectNode) tree.get("conversation")).remove("replies")).isNotNull();
+        Conversation before = SnapshotCodec.readSnapshot(Json.write(tree)).conversation();
+        assertThat(before.turn()).isEqualTo(3);
+        assertThat(before.stepsBefore()).isEqualTo(4);
+        assertThat(before.replies()).isEmpty();
+        assertThat(before.currentReply()).isNull();
+    }
+
+    @Test
     void aRunPausedByThePreviousReleaseResumesAfterApproval() throws IOException {
         JsonStore store = new JsonStore();
         store.json.put(RUN_ID, fixture());

@@ -13,6 +13,7 @@ import dev.rein.model.TextBlock;
 import dev.rein.model.ToolUseBlock;
 import dev.rein.model.Usage;
 import dev.rein.state.AgentState;
+import dev.rein.state.Conversation;
 import dev.rein.state.IdempotencyRecord;
 import dev.rein.state.RunSnapshot;
 import dev.rein.state.RunStore;
@@ -57,6 +58,21 @@ abstract class RunStoreContract {
         store().save(saved);
         assertThat(store().load(runId)).contains(saved);
         assertThat(store().load("run_missing")).isEmpty();
+    }
+
+    @Test
+    void aConversationsTurnsAndRepliesRoundTrip() {
+        RunSnapshot first = snapshot(1, RunStatus.SUCCEEDED);
+        var conversation = new Conversation(3, 2, Usage.of(1, 2, 0, 0), new BigDecimal("0.01"), 900,
+                List.of(new Conversation.Reply(2, "会議室Bでお願いします"), new Conversation.Reply(3, "and the projector? 🙂")));
+        RunSnapshot saved = new RunSnapshot(first.format(), first.runId(), first.version(), first.goal(), first.model(),
+                first.status(), first.reason(), first.message(), first.answer(), first.createdAt(), first.updatedAt(),
+                first.activeMillis(), first.principal(), first.history(), first.steps(), first.usage(), first.costUsd(),
+                first.verificationFailures(), first.toolCallCounts(), first.state(), first.approvals(), first.finish(), conversation);
+        store().save(saved);
+        assertThat(store().load(runId)).contains(saved);
+        assertThat(store().load(runId).orElseThrow().conversation().replies()).extracting(Conversation.Reply::text)
+                .containsExactly("会議室Bでお願いします", "and the projector? 🙂");
     }
 
     @Test
