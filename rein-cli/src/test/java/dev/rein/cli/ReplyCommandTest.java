@@ -61,4 +61,18 @@ class ReplyCommandTest {
         assertThat(reply.stderr()).contains("TEXT is not valid UTF-8").contains("U+FFFD at character 4");
         assertThat(model.requests()).as("nothing was sent for the refused reply").hasSize(1);
     }
+
+    @Test
+    void showListsTheRepliesByTurn() throws Exception {
+        ScriptedModel model = ScriptedModel.of(text("It ships on 2026-12-03."), text("Yes, by courier."), text("Noted."));
+        cli.models((name, env) -> model);
+        assertThat(cli.run("run", "--tools", "", "When does A-104 ship?").exitCode()).isEqualTo(ExitCodes.SUCCEEDED);
+        String id = runId();
+        assertThat(cli.run("show", id).stdout()).doesNotContain("Replies:");
+        assertThat(cli.run("reply", id, "By courier?").exitCode()).isEqualTo(ExitCodes.SUCCEEDED);
+        assertThat(cli.run("reply", id, "住所は\n東京都です").exitCode()).isEqualTo(ExitCodes.SUCCEEDED);
+        InProcessCli.Outcome show = cli.run("show", id);
+        assertThat(show.exitCode()).as(show.stderr()).isEqualTo(ExitCodes.SUCCEEDED);
+        assertThat(show.stdout()).contains("  Replies:\n    turn 2: By courier?\n    turn 3: 住所は 東京都です\n");
+    }
 }

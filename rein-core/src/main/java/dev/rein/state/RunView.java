@@ -15,10 +15,12 @@ import java.util.Optional;
  *
  * @param decided the paused step's actions a person has decided on, in call order: they are carried
  *                out when the run resumes (empty unless the run waits for approval)
+ * @param replies the person's replies that opened the run's later turns, oldest first (empty for a
+ *                run in its first turn)
  */
 public record RunView(RunSummary summary, String message, String answer, AgentState state,
                       List<ApprovalRequest> pendingApprovals, List<Decided> decided, Optional<Handoff> handoff,
-                      List<String> trace) {
+                      List<String> trace, List<Conversation.Reply> replies) {
     /** A paused action and the decision a person made on it, recorded before the run resumed. */
     public record Decided(ApprovalRequest request, ApprovalDecision decision) {
         /** One line for people: the decision, who made it, the action and what will run. */
@@ -35,6 +37,14 @@ public record RunView(RunSummary summary, String message, String answer, AgentSt
 
     public RunView {
         decided = decided == null ? List.of() : List.copyOf(decided);
+        replies = replies == null ? List.of() : List.copyOf(replies);
+    }
+
+    /** A view without replies (the shape before replies were shown). */
+    public RunView(RunSummary summary, String message, String answer, AgentState state,
+                   List<ApprovalRequest> pendingApprovals, List<Decided> decided, Optional<Handoff> handoff,
+                   List<String> trace) {
+        this(summary, message, answer, state, pendingApprovals, decided, handoff, trace, List.of());
     }
 
     /** A view without recorded decisions (the shape before decisions were shown). */
@@ -57,7 +67,7 @@ public record RunView(RunSummary summary, String message, String answer, AgentSt
                 : s.approvals().requests().stream().filter(r -> s.approvals().decisions().containsKey(r.callId()))
                         .map(r -> new Decided(r, s.approvals().decisions().get(r.callId()))).toList();
         return new RunView(s.summary(), s.message(), s.answer(), s.state(), s.pendingApprovals(), decided, handoff,
-                TraceSummary.lines(events));
+                TraceSummary.lines(events), s.conversation().replies());
     }
 
     /** A plain-text rendering for terminals. */
@@ -70,6 +80,12 @@ public record RunView(RunSummary summary, String message, String answer, AgentSt
         sb.append("\n  Goal: ").append(summary.goal())
                 .append("\n  Steps: ").append(summary.steps()).append("   Cost: USD ").append(summary.costUsd().toPlainString())
                 .append("   Model: ").append(summary.model()).append('\n');
+        if (!replies.isEmpty()) {
+            sb.append("  Replies:\n");
+            // one line per reply, so a reply cannot pass for another section
+            replies.forEach(r -> sb.append("    turn ").append(r.turn()).append(": ")
+                    .append(r.text().replace("\r\n", " ").replace('\n', ' ').replace('\r', ' ')).append('\n'));
+        }
         if (!message.isBlank()) {
             sb.append("  Message: ").append(message).append('\n');
         }
