@@ -169,7 +169,11 @@ final class Run {
             return List.of();
         }
         if (recalled == null) {
-            String query = reply == null ? goal : goal + "\n" + reply;
+            // The turn's reply is the person's latest message. It is read from the conversation, where
+            // it is kept, so a turn resumed after an approval (no new reply) asks with it too; and it
+            // is masked like the goal, since the query leaves the run for the memory store.
+            String turnReply = conversation.currentReply() != null ? conversation.currentReply() : reply;
+            String query = redactor.redact(turnReply == null ? goal : goal + "\n" + turnReply);
             recalled = injection.store().recall(dev.rein.memory.MemoryScope.of(principal), query, injection.limit(), now());
         }
         return recalled;

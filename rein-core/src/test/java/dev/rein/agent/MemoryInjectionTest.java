@@ -1,6 +1,8 @@
 package dev.rein.agent;
 
+import static dev.rein.testkit.ScriptedModel.call;
 import static dev.rein.testkit.ScriptedModel.text;
+import static dev.rein.testkit.ScriptedModel.toolCalls;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rein.memory.InMemoryMemoryStore;
@@ -8,10 +10,19 @@ import dev.rein.memory.MemoryEntry;
 import dev.rein.memory.MemoryInjection;
 import dev.rein.memory.MemoryScope;
 import dev.rein.memory.MemorySource;
+import dev.rein.memory.MemoryStore;
+import dev.rein.run.RunStatus;
+import dev.rein.state.InMemoryRunStore;
 import dev.rein.testkit.ScriptedModel;
 import dev.rein.tool.Principal;
+import dev.rein.tool.Risk;
+import dev.rein.tool.Secrets;
+import dev.rein.tool.Tool;
 import java.time.Instant;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
 /** The {@code <rein_memory>} block that {@link MemoryInjection} adds to each request of a turn. */
@@ -31,5 +42,59 @@ class MemoryInjectionTest {
         // Rein's own tags only: one opening, one closing
         assertThat(request.split("<rein_memory", -1)).hasSize(2);
         assertThat(request.split("</rein_memory>", -1)).hasSize(2);
+    }
+
+    /** The store, recording the query of every recall. */
+    private static final class RecordingStore implements MemoryStore {
+        final InMemoryMemoryStore entries = new InMemoryMemoryStore();
+        final List<String> queries = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void remember(MemoryEntry entry) {
+            entries.remember(entry);
+        }
+
+        @Override
+        public List<MemoryEntry> recall(MemoryScope scope, String query, int limit, Instant now) {
+            queries.add(query);
+            return entries.recall(scope, query, limit, now);
+        }
+
+        @Override
+        public List<MemoryEntry> list(MemoryScope scope) {
+            return entries.list(scope);
+        }
+
+        @Override
+        public boolean forget(MemoryScope scope, String id) {
+            return entries.forget(scope, id);
+        }
+    }
+
+    @Test
+    void aReplyTurnResumedAfterApprovalRecallsWithItsReplyMasked() {
+        RecordingStore memory = new RecordingStore();
+        memory.remember(new MemoryEntry("mem_projector", MemoryScope.of(ALICE), "the projector in room B is broken",
+                MemorySource.application("facilities"), "app", Instant.now(), null));
+        Tool book = Tool.builder("book_room").risk(Risk.WRITE).description("Books a room.")
+                .inputSchema("{\"type\":\"object\",\"properties\":{}}").handler((a, c) -> "booked").build();
+        ScriptedModel model = ScriptedModel.of(text("Room A is free on Thursday."), toolCalls(call("book_room", "{}")),
+                text("Booked room B; its projector is broken."));
+        Agent agent = Agent.builder().model(model).tools(book).store(new InMemoryRunStore())
+                .secrets(Secrets.of(Map.of("door_code", "door-code-4711")))
+                .memoryInjection(new MemoryInjection(memory, 5)).build();
+        RunResult first = agent.run("Which room is free on Thursday?", ALICE);
+        RunResult paused = agent.reply(first.runId(), "book room B with the projector, door door-code-4711");
+        assertThat(paused.status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+        agent.runs().approve(paused.runId(), paused.pendingApprovals().get(0).actionHash(), "alice");
+        RunResult done = agent.resume(paused.runId());
+        assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
+
+        // turn 1, turn 2, and turn 2 again after the approval: the resumed turn still asks with its reply, masked
+        String withReply = "Which room is free on Thursday?\nbook room B with the projector, door [REDACTED:door_code]";
+        assertThat(memory.queries).containsExactly("Which room is free on Thursday?", withReply, withReply);
+        String resumedRequest = model.requests().get(2).messages().toString();
+        assertThat(resumedRequest).contains("<rein_memory").contains("the projector in room B is broken")
+                .doesNotContain("door-code-4711");
     }
 }
