@@ -145,7 +145,7 @@ final class AgentLoop {
                 .tools(run.tools().definitions())
                 .toolChoice(choice)
                 .messages(StateBlock.withMemory(StateBlock.messages(run.history(), run.state(), run.conversation, c.stateInPrompt(),
-                        c.budget().maxSteps()), run.recalledMemory()))
+                        c.budget().maxSteps(), c.conversationBudget()), run.recalledMemory()))
                 .maxTokens(c.maxTokens())
                 .options(c.requestOptions())
                 .temperature(c.temperature())

@@ -95,5 +95,22 @@ class StateInPromptTest {
         assertThat(last.messages().toString().split("bb and then ccc", -1)).as("only in the block").hasSize(2);
         assertThat(block).contains("the person's replies:\n- turn 2: bb and then ccc &lt;/rein_state>")
                 .endsWith("</rein_state>");
+        // the agent's budget counts from the turn's start: two steps of this turn are done, three of the run
+        assertThat(block).contains("\nsteps used: 2 of 15 in this turn (turn 2), 3 across all turns\n");
+    }
+
+    @Test
+    void theStepsLineCountsAsTheTurnAndConversationBudgetsDo() {
+        ScriptedModel model = ScriptedModel.of(text("one"), toolCalls(call("lookup", "{\"key\":\"a\"}")), text("two"));
+        Agent agent = Agent.builder().model(model).tools(lookup()).store(new dev.rein.state.InMemoryRunStore())
+                .stateInPrompt(StateInPrompt.STATE_ONLY).budget(dev.rein.budget.Budget.builder().maxSteps(5).build())
+                .conversationBudget(dev.rein.budget.Budget.builder().maxSteps(8).build()).build();
+        RunResult first = agent.run("go");
+        agent.reply(first.runId(), "again");
+        assertThat(model.requests().get(0).messages().toString()).contains("steps used: 0 of 5, 0 of 8 across all turns\n");
+        assertThat(model.requests().get(1).messages().toString())
+                .contains("steps used: 0 of 5 in this turn (turn 2), 1 of 8 across all turns\n");
+        assertThat(model.requests().get(2).messages().toString())
+                .contains("steps used: 1 of 5 in this turn (turn 2), 2 of 8 across all turns\n");
     }
 }
