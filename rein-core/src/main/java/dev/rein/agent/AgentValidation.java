@@ -10,6 +10,7 @@ import dev.rein.reflection.Reflection;
 import dev.rein.run.Verifier;
 import dev.rein.tool.Tool;
 import dev.rein.tool.ToolRegistry;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -48,11 +49,7 @@ final class AgentValidation {
         List<Tool> withSources = new ArrayList<>(all);
         b.toolSources.forEach(source -> withSources.addAll(source.tools()));
         ToolRegistry.of(withSources).requireValidSchemas();
-        if (b.budget.maxCostUsd() != null && prices.find(modelName).isEmpty()) {
-            throw new ReinException("no price is known for model '" + modelName + "', so the USD " + b.budget.maxCostUsd()
-                    + " budget cannot be enforced. Add it with price(\"" + modelName
-                    + "\", ModelPrice.of(input, cacheRead, output)) or remove the money budget.");
-        }
+        requirePrices(b, prices, modelName, "model");
         GuardConfig guards = guards(b, prices);
         List<Verifier> allVerifiers = new ArrayList<>(b.verifiers);
         if (!b.requiredFacts.isEmpty()) {
@@ -62,6 +59,27 @@ final class AgentValidation {
         edits.addAll(b.contextPolicy.serverEdits());
         return new AgentConfig.Validated(copy(b), modelName, registry, prices, List.copyOf(edits), List.copyOf(allVerifiers),
                 guards, b.safety.build());
+    }
+
+    /**
+     * Refuses a money limit, of the run budget or the conversation budget, that cannot be enforced
+     * because {@code model} has no price: its calls would count as free and the limit would never
+     * trigger. {@code whose} names the model in the message ("model", "the critic's model").
+     */
+    private static void requirePrices(Agent.Builder b, PriceTable prices, String model, String whose) {
+        requirePrice(prices, model, whose, b.budget.maxCostUsd(), "the USD %s budget", "remove the money budget");
+        // a conversation's money limit on an unpriced model would count every turn as free and never stop it
+        requirePrice(prices, model, whose, b.conversationBudget == null ? null : b.conversationBudget.maxCostUsd(),
+                "the conversation budget's USD %s limit", "remove the money limit from conversationBudget(...)");
+    }
+
+    private static void requirePrice(PriceTable prices, String model, String whose, BigDecimal limit, String what,
+                                     String orElse) {
+        if (limit != null && prices.find(model).isEmpty()) {
+            throw new ReinException("no price is known for " + whose + " '" + model + "', so "
+                    + what.formatted(limit.toPlainString()) + " cannot be enforced. Add it with price(\"" + model
+                    + "\", ModelPrice.of(input, cacheRead, output)) or " + orElse + ".");
+        }
     }
 
     /** The prices set, else every installed provider's table plus the model's own; then the single prices added. */
@@ -83,10 +101,8 @@ final class AgentValidation {
             throw new ReinException("at most one critic per agent; " + critics.size() + " were given");
         }
         for (Reflection.Critique critic : critics) {
-            if (critic.modelName() != null && b.budget.maxCostUsd() != null && prices.find(critic.modelName()).isEmpty()) {
-                throw new ReinException("no price is known for the critic's model '" + critic.modelName() + "', so the"
-                        + " money budget cannot count its calls. Add it with price(\""
-                        + critic.modelName() + "\", ModelPrice.of(input, cacheRead, output)).");
+            if (critic.modelName() != null) {
+                requirePrices(b, prices, critic.modelName(), "the critic's model");
             }
         }
         for (ServerContextEdit own : b.contextPolicy.serverEdits()) {

@@ -213,7 +213,12 @@ abstract sealed class BuilderSettings permits Agent.Builder {
 
     /**
      * A budget for all turns of a conversation together (see {@link Agent#reply}); by default
-     * none, so only the per-turn {@link Agent.Builder#budget} applies.
+     * none, so only the per-turn {@link Agent.Builder#budget} applies. Null removes it.
+     *
+     * <p>As with the per-turn budget, a money limit ({@link Budget#maxCostUsd()}) needs a price for
+     * the model (and for a critic's model): {@link Agent.Builder#build()} fails when none is known,
+     * rather than count every call as free. Add one with {@link Agent.Builder#price} or set
+     * {@code maxCostUsd(null)} on this budget.
      */
     public Agent.Builder conversationBudget(Budget budget) {
         this.conversationBudget = budget;

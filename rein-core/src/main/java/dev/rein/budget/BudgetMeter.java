@@ -16,6 +16,7 @@ import java.util.Optional;
 public final class BudgetMeter {
     private final Budget budget;
     private final ModelPrice price;
+    private final String model;
     private final Clock clock;
     private final Instant deadline;
     private final Instant startedAt;
@@ -37,11 +38,8 @@ public final class BudgetMeter {
         this.budget = budget;
         this.clock = clock;
         this.price = prices.find(model).orElse(null);
-        if (price == null && budget.maxCostUsd() != null) {
-            throw new ReinException("no price is known for model '" + model + "', so the USD " + budget.maxCostUsd()
-                    + " budget cannot be enforced. Add it with PriceTable.with(\"" + model
-                    + "\", ModelPrice.of(input, cacheRead, output)) or remove the money budget.");
-        }
+        this.model = model;
+        requirePrice(budget, "the USD %s budget", "remove the money budget");
         this.startedAt = startedAt;
         this.deadline = budget.maxDuration() == null ? Instant.MAX : startedAt.plus(budget.maxDuration());
     }
@@ -51,15 +49,31 @@ public final class BudgetMeter {
      * earlier turns used ({@code stepsBefore}, {@code usageBefore}, {@code costBefore}, their
      * running time {@code activeMillisBefore}), and {@code conversationBudget} (null for none) caps
      * the totals. Call after {@link #restore}.
+     *
+     * @throws ReinException when {@code conversationBudget} has a money limit and the model has no
+     *                       price, as for the per-turn budget
      */
     public void startTurn(int stepsBefore, Usage usageBefore, BigDecimal costBefore, long activeMillisBefore,
                           Budget conversationBudget) {
+        if (conversationBudget != null) {
+            requirePrice(conversationBudget, "the conversation budget's USD %s limit",
+                    "remove the money limit from the conversation budget");
+        }
         this.stepsBefore = stepsBefore;
         this.usageBefore = usageBefore;
         this.costBefore = costBefore;
         this.conversation = conversationBudget;
         if (conversationBudget != null && conversationBudget.maxDuration() != null) {
             conversationDeadline = startedAt.plus(conversationBudget.maxDuration()).minusMillis(activeMillisBefore);
+        }
+    }
+
+    /** Refuses a money limit that an unpriced model would never reach: a run is never priced as free. */
+    private void requirePrice(Budget limits, String what, String orElse) {
+        if (price == null && limits.maxCostUsd() != null) {
+            throw new ReinException("no price is known for model '" + model + "', so "
+                    + what.formatted(limits.maxCostUsd().toPlainString()) + " cannot be enforced. Add it with PriceTable.with(\""
+                    + model + "\", ModelPrice.of(input, cacheRead, output)) or " + orElse + ".");
         }
     }
 
