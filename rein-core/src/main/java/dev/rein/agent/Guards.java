@@ -64,8 +64,10 @@ final class Guards {
         this.gateway = caller.gateway();
         GuardConfig guards = run.config.guards();
         this.stall = new StallMonitor(guards.stall());
-        // a resumed run starts from a stored history: rebuild the stall counts from it
-        stall.replay(run.history(), name -> run.tools().find(name).orElse(null), this::unwatched);
+        // a resumed run starts from a stored history: rebuild the stall counts from it, from the
+        // current turn only (a reply turn does not inherit the counts of the turns before it)
+        stall.replayTurn(run.history(), run.conversation.stepsBefore(), run.step(),
+                name -> run.tools().find(name).orElse(null), this::unwatched);
         this.context = new ContextManager(guards.context(), run.config.model(), run.outputs, tracer);
         this.prompts = new ReflectionPrompts(guards.reflection());
         this.critic = guards.reflection().stream()

@@ -120,8 +120,54 @@ public final class StallMonitor {
      * @param ignored calls the live guard did not watch (the loop's own {@code finish} tool)
      */
     public void replay(List<Message> history, Function<String, Tool> tools, Predicate<String> ignored) {
-        int step = 0;
-        for (int i = 0; i < history.size(); i++) {
+        replay(history, 0, 0, tools, ignored);
+    }
+
+    /**
+     * Rebuilds the state from the current turn of a conversation only (see {@link #replay}): the
+     * last {@code steps - stepsBefore} model turns of {@code history}, numbered so that the last one
+     * is step {@code steps}. Calls made in earlier turns do not count: after a person's reply,
+     * asking the same thing again is a new question, not a repeat. A fresh reply turn
+     * ({@code steps == stepsBefore}) starts with no counts at all.
+     *
+     * @param stepsBefore the model steps of the earlier turns (0 in the first turn: the whole history)
+     * @param steps       the run's model steps so far, this turn's included
+     */
+    public void replayTurn(List<Message> history, int stepsBefore, int steps, Function<String, Tool> tools,
+                           Predicate<String> ignored) {
+        if (stepsBefore == 0) {
+            replay(history, tools, ignored);
+            return;
+        }
+        int turnSteps = steps - stepsBefore;
+        // Each step adds at most one assistant message (an empty response adds none), so the last
+        // turnSteps of them reach back at most into the earlier turn's closing answer, which has no
+        // watched call (a text answer or the finish tool) and so counts nothing.
+        int start = history.size();
+        for (int seen = 0; start > 0 && seen < turnSteps; ) {
+            start--;
+            if (history.get(start).role() == Role.ASSISTANT) {
+                seen++;
+            }
+        }
+        replay(history, start, steps - assistantTurns(history, start), tools, ignored);
+    }
+
+    private static int assistantTurns(List<Message> history, int from) {
+        int n = 0;
+        for (int i = from; i < history.size(); i++) {
+            if (history.get(i).role() == Role.ASSISTANT) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** Replays {@code history} from index {@code from}, its first assistant message being step {@code stepBefore + 1}. */
+    private void replay(List<Message> history, int from, int stepBefore, Function<String, Tool> tools,
+                        Predicate<String> ignored) {
+        int step = Math.max(0, stepBefore);
+        for (int i = from; i < history.size(); i++) {
             Message message = history.get(i);
             if (message.role() != Role.ASSISTANT) {
                 continue;
