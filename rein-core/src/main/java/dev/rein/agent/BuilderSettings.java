@@ -219,6 +219,9 @@ abstract sealed class BuilderSettings permits Agent.Builder {
      * the model (and for a critic's model): {@link Agent.Builder#build()} fails when none is known,
      * rather than count every call as free. Add one with {@link Agent.Builder#price} or set
      * {@code maxCostUsd(null)} on this budget.
+     *
+     * <p>Per-tool caps ({@link Budget.Builder#toolCallLimit}) count the calls of every turn, in this
+     * budget as in the per-turn one; where both cap a tool, the lower cap applies.
      */
     public Agent.Builder conversationBudget(Budget budget) {
         this.conversationBudget = budget;

@@ -9,6 +9,7 @@ import dev.rein.tool.ToolRegistry;
 import dev.rein.tool.ToolResult;
 import dev.rein.trace.TraceEvent;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 
 /** Builds a run's executor: the agent's tools and limits, with the run's approvals, store and trace plugged in. */
@@ -22,7 +23,7 @@ final class RunTools {
                 .defaultTimeout(run.config.toolTimeout())
                 .interceptor(run::traceValidatedCall)
                 .interceptors(run.config.interceptors())
-                .callLimits(run.config.budget().toolCallLimits())
+                .callLimits(callLimits(run.config))
                 .callCounts(callCounts)
                 .outputStage(run.config.guards().context().truncationStage(run.outputs, new RunTracer(run)))
                 .scopePolicy(safety.scopePolicy())
@@ -33,6 +34,19 @@ final class RunTools {
                 .maxArgumentBytes(safety.maxArgumentBytes())
                 .events(events)
                 .build();
+    }
+
+    /**
+     * The per-tool caps: the agent's budget's and the conversation budget's, the lower one where both
+     * name a tool. The counts already cover every turn of the run, so a conversation's cap holds
+     * across turns as its other limits do; before, it was ignored.
+     */
+    static Map<String, Integer> callLimits(AgentConfig config) {
+        Map<String, Integer> limits = new HashMap<>(config.budget().toolCallLimits());
+        if (config.conversationBudget() != null) {
+            config.conversationBudget().toolCallLimits().forEach((tool, cap) -> limits.merge(tool, cap, Math::min));
+        }
+        return limits;
     }
 
     /** Records an audit event of the run. */

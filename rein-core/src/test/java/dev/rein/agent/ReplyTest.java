@@ -100,6 +100,24 @@ class ReplyTest {
     }
 
     @Test
+    void aPerToolCapOfTheConversationBudgetHoldsAcrossTurns() {
+        ScriptedModel model = ScriptedModel.of(
+                toolCalls(call("lookup_order", "{\"id\":\"A-104\"}")), text("It ships on 2026-12-03."),
+                toolCalls(call("lookup_order", "{\"id\":\"B-7\"}")), text("B-7 as well."),
+                toolCalls(call("lookup_order", "{\"id\":\"C-9\"}")), text("C-9 could not be looked up."));
+        Agent agent = Agent.builder().model(model).tools(lookup()).store(store)
+                .conversationBudget(Budget.builder().toolCallLimit("lookup_order", 2).build()).build();
+        RunResult first = agent.run("When does A-104 ship?");
+        agent.reply(first.runId(), "And B-7?");
+        agent.reply(first.runId(), "And C-9?");
+        // the third lookup, in the third turn, is over the conversation's cap of two: refused, not run
+        List<Message> last = model.requests().get(5).messages();
+        assertThat(((ToolResultBlock) last.get(last.size() - 1).content().get(0)).content())
+                .contains("reached its limit of 2 calls");
+        assertThat(model.requests().get(3).messages().toString()).contains("B-7 ships on 2026-12-03");
+    }
+
+    @Test
     void onlyARunThatAnsweredOrAskedCanBeRepliedTo() {
         Agent agent = Agent.builder().model(ScriptedModel.of(text("done"))).store(store).build();
         assertThatThrownBy(() -> agent.reply("run_missing", "hi")).isInstanceOf(ReinException.class)
