@@ -51,7 +51,7 @@ final class StoredRunJson {
         return at == null ? null : at.truncatedTo(ChronoUnit.MILLIS).toString();
     }
 
-    /** {@code rein show --json}: the summary fields, then message, answer, pending actions, handoff and trace lines. */
+    /** {@code rein show --json}: the summary fields, then message, answer, pending actions, handoff, trace lines and replies. */
     static ObjectNode show(RunView view) {
         ObjectNode json = summary(view.summary());
         json.put("message", view.message());
@@ -61,6 +61,8 @@ final class StoredRunJson {
                 .orElse(Json.mapper().nullNode()));
         ArrayNode trace = json.putArray("trace");
         view.trace().forEach(trace::add);
+        ArrayNode replies = json.putArray("replies");
+        view.replies().forEach(r -> replies.addObject().put("turn", r.turn()).put("text", r.text()));
         return json;
     }
 

@@ -146,7 +146,8 @@ class CliHardeningTest {
         assertThat(show.stdout().lines()).hasSize(1);
         JsonNode shown = Json.parse(show.stdout());
         assertThat(fields(shown)).containsExactly("run_id", "status", "reason", "goal", "model", "steps", "cost_usd",
-                "pending_approvals", "created_at", "updated_at", "message", "answer", "pending_actions", "handoff", "trace");
+                "pending_approvals", "created_at", "updated_at", "message", "answer", "pending_actions", "handoff", "trace",
+                "replies");
         assertThat(shown.get("status").asText()).isEqualTo("WAITING_APPROVAL");
         assertThat(shown.get("pending_actions")).isEqualTo(paused.get("pending_actions"));
         assertThat(shown.get("trace").isArray()).isTrue();

@@ -5,6 +5,7 @@ import static dev.rein.testkit.ScriptedModel.text;
 import static dev.rein.testkit.ScriptedModel.toolCalls;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rein.json.Json;
 import dev.rein.testkit.ScriptedModel;
 import java.nio.file.Files;
 import org.junit.jupiter.api.Test;
@@ -74,5 +75,10 @@ class ReplyCommandTest {
         InProcessCli.Outcome show = cli.run("show", id);
         assertThat(show.exitCode()).as(show.stderr()).isEqualTo(ExitCodes.SUCCEEDED);
         assertThat(show.stdout()).contains("  Replies:\n    turn 2: By courier?\n    turn 3: 住所は 東京都です\n");
+        // --json keeps each reply whole, line break included
+        var replies = Json.parse(cli.run("show", "--json", id).stdout()).get("replies");
+        assertThat(replies).hasSize(2);
+        assertThat(replies.get(0).get("turn").asInt()).isEqualTo(2);
+        assertThat(replies.get(1).get("text").asText()).isEqualTo("住所は\n東京都です");
     }
 }
