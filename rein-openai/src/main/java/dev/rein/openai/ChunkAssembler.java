@@ -11,6 +11,7 @@ import dev.rein.model.TextBlock;
 import dev.rein.model.ToolUseBlock;
 import dev.rein.model.Usage;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -33,7 +34,9 @@ final class ChunkAssembler {
 
     private final StreamObserver observer;
     private final String requestId;
-    private final Map<Integer, Call> calls = new TreeMap<>();
+    private final TreeMap<Integer, Call> calls = new TreeMap<>();
+    /** Where a server's tool-call index now points, when it reused an index for another call (Ollama). */
+    private final Map<Integer, Integer> moved = new HashMap<>();
     private final StringBuilder text = new StringBuilder();
     private StringBuilder refusal;
     private String id;
@@ -100,9 +103,20 @@ final class ChunkAssembler {
             int position = 0;
             for (JsonNode call : toolCalls) {
                 // A server that answers without streaming (or an older one) may leave the index out.
-                int index = call.has("index") ? call.path("index").asInt() : before + position;
-                JsonNode id = call.path("id");
-                toolCallDelta(index, id.isTextual() && !id.asText().isEmpty() ? id.asText() : null, call.path("function"));
+                int sent = call.has("index") ? call.path("index").asInt() : before + position;
+                JsonNode idNode = call.path("id");
+                String id = idNode.isTextual() && !idNode.asText().isEmpty() ? idNode.asText() : null;
+                int index = moved.getOrDefault(sent, sent);
+                Call held = calls.get(index);
+                if (id != null && held != null && held.id != null && !held.id.equals(id)) {
+                    // Another call's id at an index already taken: a new call, not more of that one. Ollama
+                    // sends every call of a turn with index 0 (ollama#15457); joining them would merge their
+                    // arguments into one call with text that is not JSON. Its later fragments follow it.
+                    int fresh = calls.lastKey() + 1;
+                    moved.put(sent, fresh);
+                    index = fresh;
+                }
+                toolCallDelta(index, id, call.path("function"));
                 position++;
             }
         }

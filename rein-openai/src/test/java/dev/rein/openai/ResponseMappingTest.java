@@ -118,6 +118,33 @@ class ResponseMappingTest extends FakeChat {
     }
 
     @Test
+    void aServerThatSendsEveryCallWithIndexZeroStillGivesEachCallItsOwnArguments() throws Exception {
+        // Ollama's /v1 streams each call of a turn whole, every one with "index": 0 (ollama#15457);
+        // the ids tell the calls apart. A fragment without an id belongs to the call before it.
+        String head = "{\"id\":\"chatcmpl-o1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"qwen3:8b\","
+                + "\"choices\":[{\"index\":0,\"delta\":";
+        server.enqueue(new ChatReply.Malformed(events(
+                head + "{\"role\":\"assistant\",\"content\":\"\",\"tool_calls\":[{\"id\":\"call_h\",\"index\":0,"
+                        + "\"type\":\"function\",\"function\":{\"name\":\"search\",\"arguments\":\"{\\\"q\\\":\\\"hello\\\"}\"}}]},"
+                        + "\"finish_reason\":null}]}",
+                head + "{\"role\":\"assistant\",\"content\":\"\",\"tool_calls\":[{\"id\":\"call_w\",\"index\":0,"
+                        + "\"type\":\"function\",\"function\":{\"name\":\"search\",\"arguments\":\"{\\\"q\\\":\"}}]},"
+                        + "\"finish_reason\":null}]}",
+                head + "{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"\\\"world\\\"}\"}}]},\"finish_reason\":null}]}",
+                head + "{\"role\":\"assistant\",\"content\":\"\"},\"finish_reason\":\"tool_calls\"}]}",
+                "[DONE]")));
+
+        ModelResponse response = call(request("x").tools(List.of(tool("search"))));
+
+        assertThat(response.stopReason()).isEqualTo(StopReason.TOOL_USE);
+        assertThat(response.toolUses()).extracting(ToolUseBlock::id, u -> u.input().path("q").asText())
+                .containsExactly(tuple("call_h", "hello"), tuple("call_w", "world"));
+        assertThat(response.content()).as("each text is JSON as sent: nothing kept aside").hasSize(2);
+        assertThat(stream.events).containsSubsequence("start:call_h:search", "start:call_w:search",
+                "input:call_w:\"world\"}");
+    }
+
+    @Test
     void aLegacyFunctionCallIsToolCallZeroWithAGeneratedId() throws Exception {
         server.enqueue(new ChatReply.Malformed(events(
                 "{\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":null,"
