@@ -31,13 +31,16 @@ final class ErrorMapper {
 
     private final Clock clock;
     private final String server;
+    private final String baseUrl;
 
     /**
      * @param server how messages name the server, e.g. "the OpenAI API" or "the server at URL"
+     * @param baseUrl the base URL requests go to
      */
-    ErrorMapper(Clock clock, String server) {
+    ErrorMapper(Clock clock, String server, String baseUrl) {
         this.clock = clock;
         this.server = server;
+        this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
     }
 
     /**
@@ -109,6 +112,15 @@ final class ErrorMapper {
         // obey"); an exhausted quota is not waited out whatever a proxy in between says.
         boolean retryable = quotaExhausted(body) ? false : override != null ? override : kind.retryableByDefault();
         String message = apiMessage(body);
+        String plain = body != null && body.path(OkHttpTransport.PLAIN_TEXT).isTextual()
+                ? body.path(OkHttpTransport.PLAIN_TEXT).asText() : null;
+        if (plain != null) {
+            // Not the API's error shape: a proxy's page, or a path the server does not serve (Ollama
+            // without /v1 answers "404 page not found"). The text, as the official Python SDK shows it.
+            message = "HTTP " + status + " from " + server + ": " + plain
+                    + (status == 404 ? " (requests go to " + baseUrl + "/chat/completions; most servers want a base URL"
+                    + " ending in /v1)" : "");
+        }
         return new ModelException(kind, status, message != null ? message : "HTTP " + status + " from " + server,
                 retryable, RetryAfter.from(e.headers()::values, clock), requestId(e), e);
     }

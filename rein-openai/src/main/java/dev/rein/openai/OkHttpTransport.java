@@ -1,22 +1,81 @@
 package dev.rein.openai;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import dev.rein.json.Json;
+import java.io.IOException;
+import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
 
 /**
  * The OkHttp client handed to the OpenAI SDK: OkHttp's defaults (the JVM's proxy selector, its
- * connection pool) but with {@link NoDelaySockets}. The SDK borrows a client it is given and
+ * connection pool) but with {@link NoDelaySockets}, and with error bodies that are not JSON made
+ * readable to the SDK ({@link #plainErrorAsJson}). The SDK borrows a client it is given and
  * applies its own timeouts per request, so releasing it is the model's job ({@link #release}).
  */
 final class OkHttpTransport {
+    /** The member a plain-text error body is carried in, for {@link ErrorMapper}. */
+    static final String PLAIN_TEXT = "rein_plain_text";
+    /** How much of an error body is read; error bodies are small, a proxy's page is cut. */
+    private static final long ERROR_BODY_LIMIT = 64 * 1024;
+    private static final int MESSAGE_LIMIT = 500;
+    private static final MediaType JSON = MediaType.get("application/json");
+
     private OkHttpTransport() {}
 
     static OkHttpClient create() {
-        return new OkHttpClient.Builder().socketFactory(NoDelaySockets.INSTANCE).build();
+        return new OkHttpClient.Builder().socketFactory(NoDelaySockets.INSTANCE)
+                .addInterceptor(chain -> plainErrorAsJson(chain.proceed(chain.request())))
+                .build();
     }
 
     /** Closes the pooled connections and stops the dispatcher's threads, as the SDK does for a client of its own. */
     static void release(OkHttpClient client) {
         client.dispatcher().executorService().shutdown();
         client.connectionPool().evictAll();
+    }
+
+    /**
+     * An error response whose body is not JSON (a proxy's text or HTML page, Ollama's {@code 404
+     * page not found} for a path it does not serve) with that text in a JSON object {@code
+     * {"rein_plain_text": TEXT}}. The SDK reads an error body only as JSON and drops anything else,
+     * so the message would be just the status; the official Python SDK makes the text itself the
+     * message. A JSON body, or a blank one, is left as it is.
+     */
+    static Response plainErrorAsJson(Response response) throws IOException {
+        ResponseBody body = response.body();
+        if (response.code() < 400 || body == null) {
+            return response;
+        }
+        String text = response.peekBody(ERROR_BODY_LIMIT).string();
+        if (text.isBlank() || isJson(text)) {
+            return response;
+        }
+        body.close();
+        String wrapped = Json.object().put(PLAIN_TEXT, readable(text)).toString();
+        return response.newBuilder().body(ResponseBody.create(wrapped, JSON)).removeHeader("content-length")
+                .header("content-type", JSON.toString()).build();
+    }
+
+    private static boolean isJson(String text) {
+        try {
+            // Strict: Jackson would otherwise read "404 page not found" as the number 404.
+            Json.mapper().reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).readTree(text);
+            return true;
+        } catch (JsonProcessingException e) {
+            return false;
+        }
+    }
+
+    /** The text without markup, its whitespace collapsed, cut to a line's length. */
+    private static String readable(String text) {
+        String plain = text.replaceAll("(?is)<(script|style)\\b.*?</\\1>", " ").replaceAll("<[^>]*>", " ")
+                .replaceAll("\\s+", " ").strip();
+        if (plain.isEmpty()) {
+            plain = text.replaceAll("\\s+", " ").strip();
+        }
+        return plain.length() <= MESSAGE_LIMIT ? plain : plain.substring(0, MESSAGE_LIMIT) + "...";
     }
 }

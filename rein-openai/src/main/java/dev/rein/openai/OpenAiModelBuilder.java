@@ -180,7 +180,7 @@ public final class OpenAiModelBuilder {
             case MAX_TOKENS -> RequestMapper.MaxTokensField.MAX_TOKENS;
         };
         String server = publicApi ? "the OpenAI API" : "the server at " + url;
-        return new OpenAiModel(sdk.build(), http, new ErrorMapper(clock, server), field, maxTokensField == MaxTokensField.AUTO,
+        return new OpenAiModel(sdk.build(), http, new ErrorMapper(clock, server, url), field, maxTokensField == MaxTokensField.AUTO,
                 url);
     }
 

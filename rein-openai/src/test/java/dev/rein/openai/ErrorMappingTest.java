@@ -94,6 +94,32 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void anErrorBodyThatIsNotJsonGivesItsTextAsTheMessage() {
+        // The official Python SDK (_make_status_error_from_response) makes a non-JSON error body's
+        // text the message; the Java SDK drops it, which left only "HTTP 401 from the server at ...".
+        server.enqueue(new ChatReply.HttpError(401, "x", null, "x", Map.of("x-request-id", "req_proxy"),
+                "Unauthorized: the proxy token has expired"));
+        ModelException proxy = failure();
+        assertThat(proxy.kind()).isEqualTo(Kind.AUTHENTICATION);
+        assertThat(proxy.getMessage()).isEqualTo("HTTP 401 from the server at " + server.baseUrl()
+                + ": Unauthorized: the proxy token has expired");
+        assertThat(proxy.requestId()).isEqualTo("req_proxy");
+
+        server.enqueue(new ChatReply.HttpError(502, "x", null, "x", Map.of(),
+                "<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1>\n<hr>nginx</body></html>"));
+        ModelException gateway = failure();
+        assertThat(gateway.retryable()).isTrue();
+        assertThat(gateway.getMessage()).isEqualTo("HTTP 502 from the server at " + server.baseUrl()
+                + ": 502 Bad Gateway 502 Bad Gateway nginx");
+
+        // Ollama addressed without /v1: a plain-text 404 for a path it does not serve.
+        server.enqueue(new ChatReply.HttpError(404, "x", null, "x", Map.of(), "404 page not found"));
+        assertThat(failure().getMessage()).isEqualTo("HTTP 404 from the server at " + server.baseUrl()
+                + ": 404 page not found (requests go to " + server.baseUrl() + "/chat/completions; most servers want"
+                + " a base URL ending in /v1)");
+    }
+
+    @Test
     void brokenStreamsAreRetryable() {
         server.enqueue(ChatReply.disconnect());
         assertThat(failure().kind()).isEqualTo(Kind.CONNECTION);
