@@ -13,6 +13,8 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.SocketTimeoutException;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Turns SDK and stream failures into {@link ModelException}s carrying the server's own message,
@@ -218,6 +220,22 @@ final class ErrorMapper {
                 String nested = message(value);
                 if (nested != null) {
                     return nested;
+                }
+            }
+            if (value != null && value.isArray() && field.equals("detail")) {
+                // FastAPI's validation errors (servers built on it, e.g. llama-cpp-python):
+                // {"detail":[{"loc":["body","messages"],"msg":"Field required",...}]}
+                List<String> problems = new ArrayList<>();
+                for (JsonNode item : value) {
+                    String msg = item.path("msg").asText("");
+                    if (!msg.isBlank()) {
+                        List<String> loc = new ArrayList<>();
+                        item.path("loc").forEach(part -> loc.add(part.asText()));
+                        problems.add(loc.isEmpty() ? msg : String.join(".", loc) + ": " + msg);
+                    }
+                }
+                if (!problems.isEmpty()) {
+                    return String.join("; ", problems);
                 }
             }
         }

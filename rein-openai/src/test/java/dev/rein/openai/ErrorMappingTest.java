@@ -87,6 +87,12 @@ class ErrorMappingTest extends FakeChat {
         server.enqueue(new ChatReply.HttpError(400, "x", null, "x", Map.of(),
                 "{\"object\":\"error\",\"message\":\"max_tokens is too large\",\"code\":400}"));
         assertThat(failure().getMessage()).isEqualTo("max_tokens is too large");
+        // FastAPI's validation error shape (servers built on it, such as llama-cpp-python).
+        server.enqueue(new ChatReply.HttpError(422, "x", null, "x", Map.of(), "{\"detail\":[{\"type\":\"missing\","
+                + "\"loc\":[\"body\",\"messages\",0,\"content\"],\"msg\":\"Field required\",\"input\":null},"
+                + "{\"type\":\"float_type\",\"loc\":[\"body\",\"temperature\"],\"msg\":\"Input should be a valid number\"}]}"));
+        assertThat(failure().getMessage()).isEqualTo("body.messages.0.content: Field required; "
+                + "body.temperature: Input should be a valid number");
         server.enqueue(new ChatReply.HttpError(502, "x", null, "x", Map.of(), "<html>Bad Gateway</html>"));
         ModelException gateway = failure();
         assertThat(gateway.retryable()).isTrue();
