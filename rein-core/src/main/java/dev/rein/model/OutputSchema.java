@@ -10,8 +10,6 @@ import com.github.victools.jsonschema.generator.SchemaGeneratorConfigBuilder;
 import com.github.victools.jsonschema.generator.SchemaVersion;
 import com.networknt.schema.JsonSchema;
 import com.networknt.schema.JsonSchemaFactory;
-import com.networknt.schema.SchemaId;
-import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.ValidationMessage;
 import dev.rein.ReinException;
 import dev.rein.internal.json.JavaNames;
@@ -31,7 +29,6 @@ import java.util.regex.Pattern;
 public final class OutputSchema implements ModelOption {
     private static final SchemaGenerator GENERATOR = generator();
     private static final JsonSchemaFactory FACTORY = dev.rein.internal.schema.LocalSchemaFactory.get(); // never fetches a $ref
-    private static final JsonSchema META_SCHEMA = FACTORY.getSchema(SchemaLocation.of(SchemaId.V202012));
     /** An answer that is one fenced code block: models often wrap JSON that way. */
     private static final Pattern FENCED = Pattern.compile("\\A```[a-zA-Z]*\\s*\\n(.*)\\n```\\s*\\z", Pattern.DOTALL);
 
@@ -51,7 +48,13 @@ public final class OutputSchema implements ModelOption {
     private OutputSchema(String name, ObjectNode schema) {
         this.name = name;
         this.schema = schema.deepCopy();
-        List<String> problems = META_SCHEMA.validate(schema).stream().map(ValidationMessage::getMessage).sorted().toList();
+        String unsupported = dev.rein.internal.schema.LocalSchemaFactory.unsupportedDialect(schema);
+        if (unsupported != null) {
+            throw new ReinException("the output schema '" + name + "' " + unsupported);
+        }
+        // Checked against the meta-schema of the dialect its $schema declares (2020-12 when none).
+        List<String> problems = dev.rein.internal.schema.LocalSchemaFactory.metaSchemaOf(schema).validate(schema).stream()
+                .map(ValidationMessage::getMessage).distinct().sorted().toList();
         if (!problems.isEmpty()) {
             throw new ReinException("the output schema '" + name + "' is not a valid JSON Schema: " + String.join("; ", problems));
         }

@@ -4,27 +4,32 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.networknt.schema.JsonSchema;
 import com.networknt.schema.JsonSchemaFactory;
-import com.networknt.schema.SchemaId;
-import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.ValidationMessage;
 import dev.rein.ReinException;
+import dev.rein.internal.schema.LocalSchemaFactory;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 
 /** Compiles and applies tool input schemas with a real JSON Schema validator (draft 2020-12). */
 final class JsonSchemas {
-    private static final JsonSchemaFactory FACTORY = dev.rein.internal.schema.LocalSchemaFactory.get(); // never fetches a $ref
-
-    /** The draft 2020-12 meta-schema (bundled with the validator, never fetched): what a valid schema looks like. */
-    private static final JsonSchema META_SCHEMA = FACTORY.getSchema(SchemaLocation.of(SchemaId.V202012));
+    private static final JsonSchemaFactory FACTORY = LocalSchemaFactory.get(); // never fetches a $ref
 
     private JsonSchemas() {}
 
-    /** What makes {@code schema} an invalid JSON Schema, each as "path: message"; empty when it is valid. */
+    /**
+     * What makes {@code schema} an invalid JSON Schema of its declared dialect (draft 2020-12 when it
+     * declares none), each as "path: message"; empty when it is valid. Checking a draft-07 schema
+     * against the 2020-12 meta-schema would refuse valid ones (an array {@code items}).
+     */
     static List<String> metaSchemaProblems(JsonNode schema) {
-        return META_SCHEMA.validate(schema).stream()
+        String unsupported = LocalSchemaFactory.unsupportedDialect(schema);
+        if (unsupported != null) {
+            return List.of("$: " + unsupported);
+        }
+        return LocalSchemaFactory.metaSchemaOf(schema).validate(schema).stream()
                 .map(ValidationMessage::getMessage)
+                .distinct()
                 .sorted()
                 .toList();
     }
@@ -59,6 +64,10 @@ final class JsonSchemas {
     }
 
     static Compiled compile(String toolName, ObjectNode schema) {
+        String unsupported = LocalSchemaFactory.unsupportedDialect(schema);
+        if (unsupported != null) {
+            throw new ReinException("tool '" + toolName + "' has an input schema that " + unsupported);
+        }
         try {
             JsonSchema compiled = FACTORY.getSchema(schema);
             compiled.initializeValidators();

@@ -37,7 +37,8 @@ public final class ToolRegistry {
     }
 
     /**
-     * Checks every tool's input schema against the JSON Schema (draft 2020-12) meta-schema, so that a
+     * Checks every tool's input schema against the meta-schema of its JSON Schema dialect (draft
+     * 2020-12 unless its {@code $schema} names another), so that a
      * typo such as {@code "type": "strin"} fails when the agent is built, not at the model's first call.
      *
      * @throws ReinException naming the first tool whose schema is invalid, with what is wrong
@@ -47,7 +48,7 @@ public final class ToolRegistry {
             List<String> problems = JsonSchemas.metaSchemaProblems(tool.definition().inputSchema());
             if (!problems.isEmpty()) {
                 throw new ReinException("tool '" + tool.name() + "' has an input schema that is not valid JSON Schema"
-                        + " (checked against the draft 2020-12 meta-schema): " + String.join("; ", problems)
+                        + " (checked against the meta-schema of its dialect, draft 2020-12 unless $schema names another): " + String.join("; ", problems)
                         + ". Fix the schema given to Tool.builder(\"" + tool.name() + "\").inputSchema(...).");
             }
         }

@@ -121,6 +121,51 @@ class ToolMappingTest {
     }
 
     @Test
+    void aSchemaIsReadInTheDialectItsSchemaKeywordDeclaresAndAnUnsupportedDialectIsNamed() throws Exception {
+        // Basic, JSON Schema Usage (2025-11-25): "Schemas MAY include a $schema field to specify a different dialect";
+        // implementations "MUST validate schemas according to their declared or default dialect" and "MUST handle
+        // unsupported dialects gracefully by returning an appropriate error indicating the dialect is not supported".
+        // Before, every schema was checked against the 2020-12 meta-schema, so a valid draft-07 tuple ("items" as an
+        // array) made the server fail to start as "not valid JSON Schema", and such an output schema went unchecked.
+        Map<String, Object> pair = Map.of("type", "array", "items", List.of(Map.of("type", "string"), Map.of("type", "integer")),
+                "additionalItems", false);
+        Map<String, Object> input = Map.of("$schema", "http://json-schema.org/draft-07/schema#", "type", "object",
+                "properties", Map.of("pair", pair));
+        Map<String, Object> output = Map.of("$schema", "http://json-schema.org/draft-07/schema#", "type", "object",
+                "properties", Map.of("pair", pair), "required", List.of("pair"));
+        List<Map<String, Object>> tools = List.of(Map.of("name", "pairs", "description", "Pairs.", "inputSchema", input,
+                "outputSchema", output, "annotations", Map.of("readOnlyHint", true)));
+        java.util.concurrent.atomic.AtomicReference<Object> structured = new java.util.concurrent.atomic.AtomicReference<>();
+        try (McpToolset mcp = start("", (server, message) -> {
+            switch (message.path("method").asText()) {
+                case "initialize" -> server.initialized(message, "2025-11-25");
+                case "tools/list" -> server.result(message.get("id"), Map.of("tools", tools));
+                case "tools/call" -> server.result(message.get("id"), Map.of("content", List.of(), "structuredContent", structured.get()));
+                default -> { }
+            }
+        })) {
+            Tool tool = mcp.tools().getFirst();
+            assertThat(tool.validationProblems(Json.parse("{\"pair\": [\"a\", 1]}"))).isEmpty();
+            assertThat(tool.validationProblems(Json.parse("{\"pair\": [1, \"a\"]}"))).hasSize(2);
+            assertThat(tool.validationProblems(Json.parse("{\"pair\": [\"a\", 1, 2]}"))).singleElement().asString()
+                    .contains("additional items");
+            structured.set(Map.of("pair", List.of("a", 1)));
+            assertThat(invoke(mcp, "pairs").isError()).isFalse();
+            structured.set(Map.of("pair", List.of(1, "a")));
+            assertThat(invoke(mcp, "pairs").content()).contains("does not match the tool's output schema")
+                    .contains("$.pair[0]: integer found, string expected");
+        }
+
+        List<Map<String, Object>> custom = List.of(Map.of("name", "odd", "description", "Odd dialect.",
+                "inputSchema", Map.of("$schema", "https://example.com/my-dialect", "type", "object")));
+        assertThatThrownBy(() -> start("", offering(custom, List.of())).close()).isInstanceOf(McpConfigException.class)
+                .hasMessageContaining("MCP server 'scripted' offers tool 'odd'")
+                .hasMessageContaining("declares the JSON Schema dialect 'https://example.com/my-dialect', which Rein does not support")
+                .hasMessageContaining("draft-07")
+                .hasMessageContaining("\"deny\"");
+    }
+
+    @Test
     void everyContentTypeReachesTheModelAsTextAndAnOptionalMimeTypeThatIsAbsentIsLeftOut() throws Exception {
         List<Object> content = List.of(
                 Map.of("type", "image", "data", "AAECAw==", "mimeType", "image/png"),
