@@ -19,9 +19,55 @@ abstract class PipedProcess implements ServerProcess {
     protected final Pipe errors = open();
     protected final CompletableFuture<Integer> exit = new CompletableFuture<>();
 
+    /**
+     * The server's stdin, written as a real process's is: an interrupt of the writing thread does
+     * not close it. A pipe's sink is an interruptible channel, closed for good when its writer is
+     * interrupted during a write, even one whose bytes already reached the server (the interrupt
+     * of a cancelled run's tool thread, just after it sent its call, took the later
+     * notifications/cancelled with it). So each write runs on a thread of its own and is waited
+     * for without giving way to interrupts.
+     */
     @Override
     public OutputStream stdin() {
-        return Channels.newOutputStream(toServer.sink());
+        OutputStream sink = Channels.newOutputStream(toServer.sink());
+        return new OutputStream() {
+            @Override
+            public void write(int b) throws IOException {
+                write(new byte[] {(byte) b}, 0, 1);
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+                byte[] bytes = java.util.Arrays.copyOfRange(b, off, off + len);
+                java.util.concurrent.FutureTask<Void> write = new java.util.concurrent.FutureTask<>(() -> {
+                    sink.write(bytes);
+                    return null;
+                });
+                Thread.ofVirtual().name("piped-stdin").start(write);
+                boolean interrupted = false;
+                try {
+                    while (true) {
+                        try {
+                            write.get();
+                            return;
+                        } catch (InterruptedException e) {
+                            interrupted = true;
+                        } catch (java.util.concurrent.ExecutionException e) {
+                            throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+                        }
+                    }
+                } finally {
+                    if (interrupted) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+            }
+
+            @Override
+            public void close() throws IOException {
+                sink.close();
+            }
+        };
     }
 
     @Override
