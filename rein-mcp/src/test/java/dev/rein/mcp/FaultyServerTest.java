@@ -285,6 +285,21 @@ class FaultyServerTest {
         }
     }
 
+    @Test
+    void aLongPagedToolListIsReadToItsEndAndOneThatComesBackToAnEarlierCursorIsRefused() {
+        // one tool a page: the cursor, not a page count, decides where the list ends
+        List<List<String>> single = java.util.stream.IntStream.rangeClosed(1, 150).mapToObj(i -> List.of("t" + i)).toList();
+        try (McpToolset mcp = McpToolset.start(McpTesting.config("paged", "\"command\": \"in-jvm\""),
+                stdio -> new PagedServer(single, false))) {
+            assertThat(mcp.tools()).hasSize(150);
+        }
+        List<List<String>> three = List.of(List.of("one"), List.of("two"), List.of("three"));
+        assertThatThrownBy(() -> McpToolset.start(McpTesting.config("paged", "\"command\": \"in-jvm\""),
+                stdio -> new PagedServer(three, true)))
+                .hasMessageContaining("MCP server 'paged'")
+                .hasMessageContaining("its tool list came back to the cursor 'p2' of an earlier page");
+    }
+
     private McpToolset start(String extraKeys) {
         return McpToolset.start(McpTesting.config("faulty", "\"command\": \"in-jvm\"" + extraKeys), servers.launcher());
     }

@@ -14,16 +14,23 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * A minimal JSON-RPC server inside the test JVM whose tool list comes in three pages (the SDK's
- * server side never paginates): page one has two tools and cursor "p2", page two one tool and
- * cursor "p3", page three the last tool.
+ * A minimal JSON-RPC server inside the test JVM whose tool list comes in pages (the SDK's server
+ * side never paginates). By default three: page one has two tools and cursor "p2", page two one
+ * tool and cursor "p3", page three the last tool.
  */
 final class PagedServer extends PipedProcess {
-    private static final List<List<String>> PAGES = List.of(List.of("one", "two"), List.of("three"), List.of("four"));
-
+    private final List<List<String>> pages;
+    /** Whether the last page points back to the second instead of ending the list. */
+    private final boolean loops;
     private final OutputStream out = Channels.newOutputStream(toClient.sink());
 
     PagedServer() {
+        this(List.of(List.of("one", "two"), List.of("three"), List.of("four")), false);
+    }
+
+    PagedServer(List<List<String>> pages, boolean loops) {
+        this.pages = List.copyOf(pages);
+        this.loops = loops;
         Thread.ofVirtual().start(this::serve);
     }
 
@@ -56,13 +63,15 @@ final class PagedServer extends PipedProcess {
                 String cursor = request.at("/params/cursor").asText("");
                 int page = cursor.isEmpty() ? 0 : Integer.parseInt(cursor.substring(1)) - 1;
                 ArrayNode tools = result.putArray("tools");
-                for (String name : PAGES.get(page)) {
+                for (String name : pages.get(page)) {
                     ObjectNode tool = tools.addObject().put("name", name).put("description", "Tool " + name + ".");
                     tool.putObject("inputSchema").put("type", "object");
                     tool.putObject("annotations").put("readOnlyHint", true);
                 }
-                if (page + 1 < PAGES.size()) {
+                if (page + 1 < pages.size()) {
                     result.put("nextCursor", "p" + (page + 2));
+                } else if (loops) {
+                    result.put("nextCursor", "p2");
                 }
             }
             case "tools/call" -> result.putArray("content").addObject().put("type", "text")

@@ -31,7 +31,8 @@ import java.util.function.Consumer;
 public final class ServerConnection implements AutoCloseable {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
-    private static final int MAX_PAGES = 100;
+    /** A backstop only: a listing ends at its last page, and one that comes back to a cursor is refused at once. */
+    private static final int MAX_PAGES = 10_000;
 
     private final McpServerConfig config;
     private final ServerProcess.Launcher launcher;
@@ -124,6 +125,7 @@ public final class ServerConnection implements AutoCloseable {
         }
         List<McpSchema.Tool> tools = new ArrayList<>();
         String cursor = McpSchema.FIRST_PAGE;
+        java.util.Set<String> cursors = new java.util.HashSet<>();
         for (int page = 0; page < MAX_PAGES; page++) {
             current.transport.takeListingSent();
             CompletableFuture<McpSchema.ListToolsResult> listed = current.client.listTools(cursor).toFuture();
@@ -143,6 +145,11 @@ public final class ServerConnection implements AutoCloseable {
             if (cursor == null || cursor.isEmpty()) {
                 taskOnly = tools.stream().map(McpSchema.Tool::name).filter(current.transport::requiresTask).toList();
                 return tools;
+            }
+            // Cursors are opaque, but one given twice means the listing would go round for ever.
+            if (!cursors.add(cursor)) {
+                throw new IOException("its tool list came back to the cursor '" + StdioTransport.abbreviate(cursor)
+                        + "' of an earlier page (page " + (page + 2) + "), so it would never end");
             }
         }
         throw new IOException("its tool list did not end after " + MAX_PAGES + " pages");
