@@ -18,7 +18,8 @@ import java.util.List;
  * Translates a Messages API message (as JSON) into a provider-neutral {@link ModelResponse}.
  * Text, tool use, thinking and redacted thinking become Rein's own blocks; every other block type
  * (server tool use, web search results, compaction, types added later) becomes an
- * {@link OpaqueBlock} holding the JSON exactly as received. Text citations are not kept.
+ * {@link OpaqueBlock} holding the JSON exactly as received. Text citations are not kept. A
+ * refusal's {@code stop_details} become the response's stop detail.
  */
 final class ResponseMapper {
     private ResponseMapper() {}
@@ -38,7 +39,22 @@ final class ResponseMapper {
                 content,
                 StopReasons.fromWire(message.path("stop_reason").textValue()),
                 stopSequence,
-                usage(message.path("usage")));
+                usage(message.path("usage")),
+                stopDetail(message.path("stop_details")));
+    }
+
+    /**
+     * A refusal's {@code stop_details} as one line for the user: its {@code explanation} (which the
+     * API documents as meant to be shown to users) and its policy {@code category}. Either may be
+     * null, and both are for a refusal that maps to no named category; then there is nothing to say.
+     */
+    static String stopDetail(JsonNode details) {
+        String explanation = details.path("explanation").isTextual() ? details.get("explanation").asText().strip() : "";
+        String category = details.path("category").isTextual() ? details.get("category").asText().strip() : "";
+        if (explanation.isEmpty()) {
+            return category.isEmpty() ? null : "category " + category;
+        }
+        return category.isEmpty() ? explanation : explanation + " (category " + category + ")";
     }
 
     static ContentBlock block(ObjectNode block) throws ModelException {

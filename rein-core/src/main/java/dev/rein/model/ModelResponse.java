@@ -1,18 +1,32 @@
 package dev.rein.model;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
-/** What the model answered: content blocks, why it stopped, and the tokens it used. */
+/**
+ * What the model answered: content blocks, why it stopped, and the tokens it used.
+ *
+ * @param stopDetail the provider's own human-readable explanation of why it stopped, when it gives
+ *     one, else null: the Messages API sends a refusal's {@code stop_details} (a policy category and
+ *     an explanation meant to be shown to the user) next to {@code stop_reason: "refusal"}
+ */
 public record ModelResponse(String id, String model, List<ContentBlock> content, StopReason stopReason,
-                            String stopSequence, Usage usage) {
+                            String stopSequence, Usage usage,
+                            @JsonInclude(JsonInclude.Include.NON_NULL) String stopDetail) {
     public ModelResponse {
         Objects.requireNonNull(model, "model");
         content = List.copyOf(content);
         Objects.requireNonNull(stopReason, "stopReason");
         usage = usage == null ? Usage.ZERO : usage;
+    }
+
+    /** A response without a stop detail. */
+    public ModelResponse(String id, String model, List<ContentBlock> content, StopReason stopReason,
+                         String stopSequence, Usage usage) {
+        this(id, model, content, stopReason, stopSequence, usage, null);
     }
 
     /**

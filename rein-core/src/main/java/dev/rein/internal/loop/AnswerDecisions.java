@@ -21,7 +21,10 @@ final class AnswerDecisions {
         return switch (response.stopReason()) {
             case MAX_TOKENS -> stop(state, Reason.MAX_TOKENS, "the model's response was cut off at max_tokens ("
                     + state.rules().maxTokens() + "); it was not taken as an answer. Raise maxTokens or ask for shorter output.");
-            case REFUSAL -> stop(state, Reason.REFUSAL, "the model refused to continue" + textSuffix(response));
+            // The provider's explanation (the API's stop_details, meant for the user) says why; without
+            // one, the refused text is all there is.
+            case REFUSAL -> stop(state, Reason.REFUSAL, "the model refused to continue" + (response.stopDetail() != null
+                    ? ": " + response.stopDetail() : textSuffix(response)));
             case MODEL_CONTEXT_WINDOW_EXCEEDED -> stop(state, Reason.CONTEXT_WINDOW_EXCEEDED,
                     "the conversation no longer fits the model's context window; enable a context policy"
                             + " (tool result clearing or compaction) or lower the tool output limit");
