@@ -98,6 +98,17 @@ class AgentEndToEndTest extends FakeApi {
     }
 
     @Test
+    void aFailedRunNamesTheRequestIdOfTheFailedCall() {
+        // The API's error docs: every response carries a request-id header, to quote when asking support.
+        server.enqueue(FakeReply.error(dev.rein.testkit.ApiErrorType.INVALID_REQUEST, "messages.0.content: Input should be a valid list"));
+
+        RunResult result = Agent.builder().model(model).build().run("hello");
+
+        assertThat(result.message()).matches("the model provider failed \\(HTTP 400, request-id req_\\w+\\): "
+                + "messages\\.0\\.content: Input should be a valid list");
+    }
+
+    @Test
     void aBadRequestTheServerSaysToRetryIsRetried() {
         server.enqueue(FakeReply.error(dev.rein.testkit.ApiErrorType.INVALID_REQUEST, "try again").withHeader("x-should-retry", "true")
                 .withHeader("retry-after-ms", "10"), FakeReply.text("fine"));

@@ -95,10 +95,22 @@ final class ModelCaller {
         } catch (ModelDeadlineException e) {
             throw new CallFailed(dev.rein.budget.BudgetKind.DEADLINE.reason(), e.getMessage());
         } catch (ModelException e) {
-            String status = e.httpStatus() > 0 ? " (HTTP " + e.httpStatus() + ")" : "";
+            String status = callFacts(e);
             throw new CallFailed(Reasons.PROVIDER_ERROR, "the model provider failed" + status + ": " + e.getMessage(),
                     e instanceof RetryStage.RetryLater later ? later.delay() : null);
         }
+    }
+
+    /**
+     * The HTTP status and the provider's request id of a failed call, for the run's message: the
+     * Anthropic API documents its {@code request-id} header as what to quote to support about a
+     * request, and without it here the id reached no trace, log or message.
+     */
+    private static String callFacts(ModelException e) {
+        String status = e.httpStatus() > 0 ? "HTTP " + e.httpStatus() : "";
+        String id = e.requestId() == null || e.requestId().isBlank() ? "" : "request-id " + e.requestId();
+        String facts = status.isEmpty() || id.isEmpty() ? status + id : status + ", " + id;
+        return facts.isEmpty() ? "" : " (" + facts + ")";
     }
 
     /** Extra calls on the run's behalf (compaction, critic) and token counts, through the same chain. */
