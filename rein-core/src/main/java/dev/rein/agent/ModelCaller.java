@@ -102,9 +102,9 @@ final class ModelCaller {
     }
 
     /**
-     * The HTTP status and the provider's request id of a failed call, for the run's message: the
-     * Anthropic API documents its {@code request-id} header as what to quote to support about a
-     * request, and without it here the id reached no trace, log or message.
+     * The HTTP status and the provider's request id of a failed call, for the run's message:
+     * providers ask for the request id when a failed request is reported to their support, and
+     * without it here the id reached no trace, log or message.
      */
     private static String callFacts(ModelException e) {
         String status = e.httpStatus() > 0 ? "HTTP " + e.httpStatus() : "";

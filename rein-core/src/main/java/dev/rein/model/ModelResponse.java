@@ -10,8 +10,8 @@ import java.util.Optional;
  * What the model answered: content blocks, why it stopped, and the tokens it used.
  *
  * @param stopDetail the provider's own human-readable explanation of why it stopped, when it gives
- *     one, else null: the Messages API sends a refusal's {@code stop_details} (a policy category and
- *     an explanation meant to be shown to the user) next to {@code stop_reason: "refusal"}
+ *     one, else null: a provider may explain a refusal (a policy category and an explanation meant
+ *     to be shown to the user) next to its stop reason
  */
 public record ModelResponse(String id, String model, List<ContentBlock> content, StopReason stopReason,
                             String stopSequence, Usage usage,
