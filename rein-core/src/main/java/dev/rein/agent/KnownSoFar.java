@@ -37,7 +37,11 @@ final class KnownSoFar {
                 }
             }
         }
-        StringBuilder sb = new StringBuilder("Stopped before the task was finished: ").append(why).append('.');
+        StringBuilder sb = new StringBuilder("Stopped before the task was finished: ").append(why);
+        // the reason may quote a provider's message that ends in a full stop already
+        if (!why.endsWith(".")) {
+            sb.append('.');
+        }
         if (!calls.isEmpty()) {
             sb.append(" Tool calls made: ").append(calls.size()).append(" (").append(String.join(", ", calls)).append(')');
             sb.append(errors > 0 ? ", " + errors + " of them failed." : ".");
