@@ -109,6 +109,27 @@ class AgentEndToEndTest extends FakeApi {
     }
 
     @Test
+    void theTraceOfAFailedCallCarriesItsRequestId() {
+        server.enqueue(FakeReply.error(dev.rein.testkit.ApiErrorType.OVERLOADED, "Overloaded"),
+                FakeReply.error(dev.rein.testkit.ApiErrorType.INVALID_REQUEST, "bad"));
+        RecordingListener trace = new RecordingListener();
+
+        Agent.builder().model(model).listener(trace)
+                .retryPolicy(new dev.rein.retry.RetryPolicy(1, java.time.Duration.ZERO, java.time.Duration.ZERO, 0))
+                .build().run("hello");
+
+        assertThat(trace.events(TraceEvent.ModelRetry.class)).singleElement()
+                .satisfies(retry -> assertThat(retry.requestId()).matches("req_\\w+"));
+        TraceEvent.ModelFailed failed = trace.events(TraceEvent.ModelFailed.class).getFirst();
+        assertThat(failed.requestId()).matches("req_\\w+")
+                .isNotEqualTo(trace.events(TraceEvent.ModelRetry.class).getFirst().requestId());
+        // and a stored trace line has it under its JSON name, absent when there is none
+        assertThat(dev.rein.json.Json.write(failed)).contains("\"request_id\":\"" + failed.requestId() + "\"");
+        assertThat(dev.rein.json.Json.write(new TraceEvent.ModelFailed("r", 1, java.time.Instant.EPOCH, "X", 0, "m")))
+                .doesNotContain("request_id");
+    }
+
+    @Test
     void aBadRequestTheServerSaysToRetryIsRetried() {
         server.enqueue(FakeReply.error(dev.rein.testkit.ApiErrorType.INVALID_REQUEST, "try again").withHeader("x-should-retry", "true")
                 .withHeader("retry-after-ms", "10"), FakeReply.text("fine"));

@@ -54,13 +54,15 @@ final class LiveView implements RunListener {
                         + ", " + Text.millis(e.durationMillis()) + ") · " + tokens(e.usage()) + " · cost so far " + Text.usd(e.totalCostUsd()));
             }
             case TraceEvent.ModelRetry e -> line.print(label(e.step()) + "! model call failed (" + e.errorKind()
-                    + (e.httpStatus() > 0 ? " " + e.httpStatus() : "") + "): " + Text.shorten(e.message(), MAX_RESULT)
+                    + (e.httpStatus() > 0 ? " " + e.httpStatus() : "") + requestId(e.requestId()) + "): "
+                    + Text.shorten(e.message(), MAX_RESULT)
                     + "; retry " + e.attempt() + " in " + Text.millis(e.delayMillis()));
             case TraceEvent.TokensCounted e -> { }
             case TraceEvent.ModelFailed e -> {
                 line.idle();
                 line.print(label(e.step()) + "✗ model call failed (" + e.errorKind()
-                        + (e.httpStatus() > 0 ? " " + e.httpStatus() : "") + "): " + Text.shorten(e.message(), MAX_RESULT));
+                        + (e.httpStatus() > 0 ? " " + e.httpStatus() : "") + requestId(e.requestId()) + "): "
+                        + Text.shorten(e.message(), MAX_RESULT));
             }
             case TraceEvent.ToolCalled e -> line.print(label(e.step()) + "→ " + call(e.callId(), e.tool()) + " "
                     + Text.shorten(Json.write(e.arguments()), MAX_ARGUMENTS));
@@ -123,6 +125,11 @@ final class LiveView implements RunListener {
     /** The tool's name (made visible: it comes from the model), numbered when the response made several calls. */
     private String call(String callId, String tool) {
         return Text.visible(tool) + (callId == null ? "" : callLabels.getOrDefault(callId, ""));
+    }
+
+    /** ", request-id X" for a failed call's line, which a person quotes to the provider's support. */
+    private static String requestId(String id) {
+        return id == null || id.isBlank() ? "" : ", request-id " + Text.visible(id);
     }
 
     private static String label(int step) {

@@ -48,6 +48,14 @@ class LiveViewTest {
     }
 
     @Test
+    void aFailedModelCallsLineNamesItsRequestIdForTheProvidersSupport() {
+        ScriptedModel model = ScriptedModel.of(ScriptedModel.fail(new dev.rein.model.ModelException(
+                dev.rein.model.ModelException.Kind.INVALID_REQUEST, 400, "bad request", false, null, "req_011CX", null)));
+        InProcessCli.Outcome outcome = new InProcessCli().models((name, env) -> model).run("run", "hi");
+        assertThat(outcome.stderr()).contains("✗ model call failed (INVALID_REQUEST 400, request-id req_011CX): bad request");
+    }
+
+    @Test
     void guardInterventionsAreShown() {
         ScriptedModel.Turn same = toolCalls(call("calculate", "{\"expression\":\"1 + 1\"}"));
         ScriptedModel model = ScriptedModel.of(same, same, same, same, same, same, text("2"));

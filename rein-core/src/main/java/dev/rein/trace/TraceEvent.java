@@ -1,5 +1,6 @@
 package dev.rein.trace;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -61,13 +62,31 @@ public sealed interface TraceEvent {
     record TokensCounted(String runId, int step, Instant time, String purpose, String model, long inputTokens,
                          long durationMillis) implements TraceEvent {}
 
-    /** A failed model call that will be retried after {@code delayMillis}. */
+    /**
+     * A failed model call that will be retried after {@code delayMillis}; {@code requestId} is the
+     * provider's id of the failed request (what its support asks for), null when it gave none.
+     */
     record ModelRetry(String runId, int step, Instant time, int attempt, String errorKind, int httpStatus,
-                      String message, long delayMillis) implements TraceEvent {}
+                      String message, long delayMillis,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) String requestId) implements TraceEvent {
+        /** Without a request id (the shape before it was recorded). */
+        public ModelRetry(String runId, int step, Instant time, int attempt, String errorKind, int httpStatus,
+                          String message, long delayMillis) {
+            this(runId, step, time, attempt, errorKind, httpStatus, message, delayMillis, null);
+        }
+    }
 
-    /** A model call that failed for good. */
-    record ModelFailed(String runId, int step, Instant time, String errorKind, int httpStatus, String message)
-            implements TraceEvent {}
+    /**
+     * A model call that failed for good; {@code requestId} is the provider's id of the failed
+     * request, null when it gave none.
+     */
+    record ModelFailed(String runId, int step, Instant time, String errorKind, int httpStatus, String message,
+                       @JsonInclude(JsonInclude.Include.NON_NULL) String requestId) implements TraceEvent {
+        /** Without a request id (the shape before it was recorded). */
+        public ModelFailed(String runId, int step, Instant time, String errorKind, int httpStatus, String message) {
+            this(runId, step, time, errorKind, httpStatus, message, null);
+        }
+    }
 
     /** A tool call about to run, with its validated arguments. */
     record ToolCalled(String runId, int step, Instant time, String callId, String tool, JsonNode arguments)

@@ -123,7 +123,7 @@ public final class RetryStage implements ModelInterceptor {
                     throw new GaveUp(e, "; gave up after " + attempt + " attempts");
                 }
                 tracer.emit(new TraceEvent.ModelRetry(tracer.runId(), tracer.step(), tracer.now(), attempt, e.kind().name(),
-                        e.httpStatus(), e.getMessage(), delay.toMillis()));
+                        e.httpStatus(), e.getMessage(), delay.toMillis(), e.requestId()));
                 if (engineAttempt > 0) {
                     throw new RetryLater(e, attempt, delay);
                 }

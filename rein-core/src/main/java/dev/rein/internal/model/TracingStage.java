@@ -52,7 +52,8 @@ public final class TracingStage implements ModelInterceptor {
             throw e; // a deadline is reported by the run's end; a retry was traced and the call goes on
         } catch (ModelException e) {
             String message = e instanceof RetryStage.GaveUp gaveUp ? gaveUp.providerMessage() : e.getMessage();
-            tracer.emit(new TraceEvent.ModelFailed(tracer.runId(), step, tracer.now(), e.kind().name(), e.httpStatus(), message));
+            tracer.emit(new TraceEvent.ModelFailed(tracer.runId(), step, tracer.now(), e.kind().name(), e.httpStatus(), message,
+                    e.requestId()));
             throw e;
         }
     }
