@@ -32,6 +32,20 @@ class TraceEventFieldsTest {
     }
 
     @Test
+    void aFailedModelCallAddsTheRequestIdOnlyWhenThereIsOneAndOldLinesStillRead() throws Exception {
+        JsonNode with = Json.parse(Json.write(new TraceEvent.ModelFailed("run_1", 2, T, "OVERLOADED", 529, "Overloaded", "req_1")));
+        assertThat(with.path("request_id").asText()).isEqualTo("req_1");
+        assertThat(with.path("http_status").asInt()).isEqualTo(529);
+        String old = Json.write(new TraceEvent.ModelRetry("run_1", 2, T, 1, "OVERLOADED", 529, "Overloaded", 500));
+        assertThat(old).doesNotContain("request_id");
+
+        TraceEvent read = Json.mapper().readValue(old, TraceEvent.class);
+        assertThat(read).isEqualTo(new TraceEvent.ModelRetry("run_1", 2, T, 1, "OVERLOADED", 529, "Overloaded", 500, null));
+        assertThat(Json.mapper().readValue(Json.write(with), TraceEvent.class)).isInstanceOfSatisfying(TraceEvent.ModelFailed.class,
+                failed -> assertThat(failed.requestId()).isEqualTo("req_1"));
+    }
+
+    @Test
     void toolResultKeepsItsFieldsAndAddsTheRisk() {
         JsonNode line = Json.parse(Json.write(new TraceEvent.ToolCompleted("run_1", 1, T, "c1", "lookup",
                 "invalid arguments: 受注番号がありません", true, "INVALID_ARGUMENTS", "rein", 0, "READ")));
