@@ -23,6 +23,11 @@ public record Budget(int maxSteps, BigDecimal maxCostUsd, Duration maxDuration, 
     public static final int DEFAULT_MAX_STEPS = 15;
     public static final BigDecimal DEFAULT_MAX_COST_USD = new BigDecimal("1.00");
     public static final Duration DEFAULT_MAX_DURATION = Duration.ofSeconds(300);
+    /**
+     * The longest time limit: Long.MAX_VALUE milliseconds (about 292 million years). The deadline
+     * and every report of the limit count in milliseconds, so a longer one cannot be enforced.
+     */
+    public static final Duration LONGEST_DURATION = Duration.ofMillis(Long.MAX_VALUE);
 
     public Budget {
         if (maxSteps < 1) {
@@ -33,6 +38,12 @@ public record Budget(int maxSteps, BigDecimal maxCostUsd, Duration maxDuration, 
         }
         if (maxDuration != null && (maxDuration.isZero() || maxDuration.isNegative())) {
             throw new ReinException("maxDuration must be positive, was " + maxDuration);
+        }
+        // Duration.ofSeconds(Long.MAX_VALUE) as "forever" would overflow the deadline when a run starts
+        // (an ArithmeticException out of agent.run); refused here, where the other limits are checked
+        if (maxDuration != null && maxDuration.compareTo(LONGEST_DURATION) > 0) {
+            throw new ReinException("maxDuration must be at most Long.MAX_VALUE milliseconds (about 292 million years),"
+                    + " was " + maxDuration + "; for no time limit, set it to null");
         }
         if (maxInputTokens != null && maxInputTokens < 1 || maxOutputTokens != null && maxOutputTokens < 1) {
             throw new ReinException("token limits must be positive");

@@ -37,6 +37,20 @@ class BudgetTest {
     }
 
     @Test
+    void aTimeLimitNoDeadlineCanCountIsRefusedWhenTheBudgetIsBuiltAndTheLongestOneRuns() {
+        // "forever" as Duration.ofSeconds(Long.MAX_VALUE) used to pass here and overflow when the run started
+        assertThatThrownBy(() -> Budget.builder().maxDuration(Duration.ofSeconds(Long.MAX_VALUE)).build())
+                .isInstanceOf(ReinException.class).hasMessageContaining("at most").hasMessageContaining("null");
+        assertThatThrownBy(() -> Budget.builder().maxDuration(Budget.LONGEST_DURATION.plusMillis(1)).build())
+                .isInstanceOf(ReinException.class);
+        Clock clock = Clock.fixed(Instant.parse("2026-12-03T00:00:00Z"), ZoneOffset.UTC);
+        BudgetMeter meter = new BudgetMeter(Budget.builder().maxDuration(Budget.LONGEST_DURATION).build(), PRICES,
+                "claude-haiku-4-5", clock, clock.instant());
+        assertThat(meter.check()).isEmpty();
+        assertThat(meter.deadline()).isAfter(clock.instant().plus(Duration.ofDays(365L * 1_000_000)));
+    }
+
+    @Test
     void aMoneyBudgetForAnUnpricedModelIsAConfigurationError() {
         Clock clock = Clock.fixed(Instant.EPOCH, ZoneOffset.UTC);
         assertThatThrownBy(() -> new BudgetMeter(Budget.defaults(), PRICES, "mystery-model", clock, Instant.EPOCH))
