@@ -36,6 +36,10 @@ final class AgentValidation {
         if (b.maxTokens < 1) {
             throw new ReinException("maxTokens must be positive, was " + b.maxTokens);
         }
+        // as Tool.Builder.timeout refuses it: a zero limit would answer every call "the run's deadline has passed"
+        if (b.toolTimeout.isZero() || b.toolTimeout.isNegative()) {
+            throw new ReinException("toolTimeout must be positive, was " + b.toolTimeout);
+        }
         if (b.maxVerificationFailures < 0) {
             throw new ReinException("maxVerificationFailures cannot be negative");
         }

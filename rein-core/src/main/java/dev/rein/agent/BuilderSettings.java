@@ -136,7 +136,7 @@ abstract sealed class BuilderSettings permits Agent.Builder {
         return self();
     }
 
-    /** The timeout of a tool call unless the tool sets its own (default 30 s). */
+    /** The timeout of a tool call unless the tool sets its own (default 30 s); must be positive. */
     public Agent.Builder toolTimeout(Duration timeout) {
         this.toolTimeout = Objects.requireNonNull(timeout, "timeout");
         return self();

@@ -282,6 +282,18 @@ class AgentEndingsTest {
     }
 
     @Test
+    void aToolTimeoutThatIsNotPositiveIsAConfigurationErrorAsOnATool() {
+        // accepted before: every call of the run was then answered "The run's deadline has passed"
+        for (Duration timeout : List.of(Duration.ZERO, Duration.ofSeconds(-5))) {
+            assertThatThrownBy(() -> agent(ScriptedModel.of(text("x"))).toolTimeout(timeout).build())
+                    .isInstanceOf(ReinException.class).hasMessage("toolTimeout must be positive, was " + timeout);
+        }
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("echo", "{\"text\":\"a\"}")), text("ok"));
+        RunResult result = agent(model).toolTimeout(Duration.ofMillis(1_500)).build().run("go");
+        assertThat(((ToolResultBlock) result.history().get(2).content().get(0)).isError()).isFalse();
+    }
+
+    @Test
     void theJsonlTraceRecordsEveryStepInUtf8(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("trace.jsonl");
         ScriptedModel model = ScriptedModel.of(toolCalls(call("echo", "{\"text\":\"配送状況\"}")), text("完了しました"));
