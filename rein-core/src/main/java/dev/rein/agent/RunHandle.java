@@ -39,10 +39,11 @@ public final class RunHandle {
         }
     }
 
-    /** Waits at most {@code timeout}. */
+    /** Waits at most {@code timeout}; one too long to count in nanoseconds waits as long as that can count. */
     public RunResult await(Duration timeout) throws InterruptedException, TimeoutException {
         try {
-            return result.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            // convert saturates where Duration.toNanos throws (past 292 years, e.g. ChronoUnit.FOREVER)
+            return result.get(TimeUnit.NANOSECONDS.convert(timeout), TimeUnit.NANOSECONDS);
         } catch (ExecutionException e) {
             throw new IllegalStateException("the run loop failed unexpectedly", e.getCause());
         }

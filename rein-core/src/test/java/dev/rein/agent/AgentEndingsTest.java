@@ -29,6 +29,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -185,6 +186,14 @@ class AgentEndingsTest {
         assertThat(interrupted.await(5, TimeUnit.SECONDS)).isTrue();
         assertThat(trace.events(TraceEvent.RunFinished.class)).singleElement()
                 .satisfies(f -> assertThat(f.status()).isEqualTo(RunStatus.CANCELLED));
+    }
+
+    @Test
+    void awaitingARunWithALongerTimeoutThanNanosecondsCanCountWaitsForIt() throws Exception {
+        // await(Duration.ofDays(365 * 300)) used to throw ArithmeticException (Duration.toNanos overflows past 292 years)
+        RunHandle handle = agent(ScriptedModel.of(text("done"))).build().start("go");
+        assertThat(handle.await(ChronoUnit.FOREVER.getDuration()).status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(handle.await(Duration.ofDays(365L * 300)).answer()).isEqualTo("done");
     }
 
     @Test
