@@ -27,7 +27,10 @@ final class HandlerInvocation implements ToolInterceptor {
             return ToolOutcome.of(normalise(call, handler(invocation).handle(call.arguments(), invocation.context())));
         } catch (InterruptedException e) {
             throw e;
-        } catch (Exception e) {
+        } catch (Exception | Error e) {
+            // an Error (AssertionError, StackOverflowError, NoClassDefFoundError) is the handler's failure
+            // too: caught here, its message passes secret masking and provenance on the way up like any
+            // other; caught by the timeout stage above them, the model read a secret in it unmasked
             return ToolOutcome.of(failure(call, e));
         }
     }
@@ -64,7 +67,7 @@ final class HandlerInvocation implements ToolInterceptor {
         return source == null ? r : r.withSource(source);
     }
 
-    private static ToolResult failure(ToolCall call, Exception cause) {
+    private static ToolResult failure(ToolCall call, Throwable cause) {
         String message = cause.getMessage() == null ? "(no message)" : cause.getMessage();
         return switch (cause) {
             case RetryableToolException retryable -> ToolResult.error(call, ErrorClass.TRANSIENT,

@@ -176,6 +176,32 @@ class ExecutorPipelineTest {
     }
 
     @Test
+    void anErrorThrownByAHandlerIsAFailedResultThatPassesMaskingAndProvenanceLikeAnException() throws Exception {
+        // an Error (AssertionError, StackOverflowError, ...) used to skip the stages below the timeout
+        // stage: the model read the secret in its message unmasked, and the result had source "unknown"
+        Secrets secrets = Secrets.of(Map.of("token", "秘密-トークン-987654"));
+        for (boolean onCallersThread : new boolean[] {false, true}) {
+            Tool asserts = Tool.builder("asserts").description("d").abortsOnInterrupt(onCallersThread).handler((a, c) -> {
+                throw new AssertionError("token was " + c.secrets().get("token").orElseThrow());
+            }).build();
+            Tool overflows = Tool.builder("overflows").description("d").abortsOnInterrupt(onCallersThread).handler((a, c) -> {
+                throw new StackOverflowError();
+            }).build();
+            ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(asserts, overflows)).events(events).build();
+
+            ToolResult masked = executor.execute(call("asserts", "{}"), context(Principal.ANONYMOUS, secrets, Duration.ofMinutes(1)));
+            ToolResult bare = executor.execute(call("overflows", "{}"), context(Principal.ANONYMOUS, secrets, Duration.ofMinutes(1)));
+
+            assertThat(masked.isError()).isTrue();
+            assertThat(masked.content()).isEqualTo("Tool 'asserts' failed with AssertionError: token was [REDACTED:token]");
+            assertThat(masked.source()).isEqualTo("tool:asserts");
+            assertThat(bare.content()).isEqualTo("Tool 'overflows' failed with StackOverflowError: (no message)");
+            assertThat(bare.errorClass()).isEqualTo(ErrorClass.EXECUTION_FAILED);
+        }
+        assertThat(audits).hasSize(2).allSatisfy(a -> assertThat(a).startsWith("secret_masked"));
+    }
+
+    @Test
     void oversizedArgumentsAreRefusedBeforeValidationOrAnythingElse() throws Exception {
         AtomicInteger calls = new AtomicInteger();
         Tool tool = Tool.builder("t").description("d").handler((a, c) -> calls.incrementAndGet()).build();
