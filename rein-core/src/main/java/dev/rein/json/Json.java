@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import dev.rein.ReinException;
 import java.io.IOException;
@@ -43,6 +44,7 @@ public final class Json {
 
     private static final ObjectMapper MAPPER = JsonMapper.builder(factory(MAX_INPUT_DEPTH))
             .addModule(new JavaTimeModule())
+            .addModule(new Jdk8Module()) // a tool's result may hold Optionals: written as the value or null
             .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
             .build();

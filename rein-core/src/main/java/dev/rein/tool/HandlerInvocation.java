@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.json.Json;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -46,6 +47,8 @@ final class HandlerInvocation implements ToolInterceptor {
     static ToolResult normalise(ToolCall call, Object value) {
         return switch (value) {
             case null -> ToolResult.success(call, EMPTY_RESULT, null);
+            // a lookup that found nothing, Optional.empty(), is an empty result as null is; a present value is sent as itself
+            case Optional<?> maybe -> normalise(call, maybe.orElse(null));
             case ToolOutput out when out.content().isBlank() ->
                     out.isError() ? ToolResult.reinError(call, ErrorClass.EXECUTION_FAILED, "(the tool reported an error without a message)")
                             : ToolResult.success(call, EMPTY_RESULT, out.source());

@@ -93,6 +93,29 @@ class AnnotatedToolsTest {
         assertThat(withoutNote.content()).as(withoutNote.content()).isEqualTo("T-1 x1");
     }
 
+    public static final class Lookups {
+        @ToolMethod(description = "Finds a shipment by its tracking number.")
+        public Optional<Shipment> findShipment(@ToolParam("tracking number") String trackingNumber) {
+            return trackingNumber.equals("追跡-42") ? Optional.of(new Shipment("追跡-42", 3, Optional.empty())) : Optional.empty();
+        }
+    }
+
+    @Test
+    void anOptionalResultIsSentAsItsValueAndAnEmptyOneAsAnEmptyResult() throws Exception {
+        // a non-string result is sent as JSON; an Optional (returned or as a record component) used to fail the
+        // call with "cannot write JSON: Java 8 optional type `java.util.Optional` not supported by default"
+        ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(AnnotatedTools.from(new Lookups()))).build();
+        ToolResult found = executor.execute(new ToolCall("c1", "findShipment", Json.parse("{\"trackingNumber\":\"追跡-42\"}"), 0),
+                ToolContext.standalone("c1"));
+        assertThat(found.isError()).as(found.content()).isFalse();
+        assertThat(Json.parse(found.content())).isEqualTo(Json.parse(
+                "{\"tracking_number\":\"追跡-42\",\"item_count\":3,\"gift_note\":null}"));
+        ToolResult missing = executor.execute(new ToolCall("c2", "findShipment", Json.parse("{\"trackingNumber\":\"T-0\"}"), 0),
+                ToolContext.standalone("c2"));
+        assertThat(missing.isError()).as(missing.content()).isFalse();
+        assertThat(missing.content()).isEqualTo(HandlerInvocation.EMPTY_RESULT);
+    }
+
     @Test
     void anObjectWithoutToolMethodsIsAConfigurationError() {
         assertThatThrownBy(() -> AnnotatedTools.from(new Object()))
