@@ -161,7 +161,7 @@ final class ToolStage {
         return run.executor.sideEffecting(call);
     }
 
-    /** A result as the model sees it: tool output wrapped as untrusted data, a person's edit noted. */
+    /** A result as the model sees it: tool output wrapped as untrusted data, a person's edit noted, secrets masked. */
     ToolResultBlock block(ToolResult r) {
         String content = r.fromTool() && run.config.safety().wrapToolOutput()
                 ? UntrustedData.wrap(r.content(), r.source(), r.toolName()) : r.content();
@@ -170,7 +170,10 @@ final class ToolStage {
             content = "[rein] A person edited the arguments of this call before it ran; it ran with "
                     + Json.write(edited) + ".\n" + content;
         }
-        return new ToolResultBlock(r.callId(), content, r.isError());
+        // The executor's masking stage sees only what a handler returned; a person's edited arguments
+        // in the note above, or the refusal of an interceptor above that stage, may hold a secret too.
+        // This is the last text before the model reads it, so every known value is masked here.
+        return new ToolResultBlock(r.callId(), run.redactor.redact(content), r.isError());
     }
 
     private void traceResult(int step, ToolResult r) {

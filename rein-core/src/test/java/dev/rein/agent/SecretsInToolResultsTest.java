@@ -1,0 +1,66 @@
+package dev.rein.agent;
+
+import static dev.rein.testkit.ScriptedModel.call;
+import static dev.rein.testkit.ScriptedModel.text;
+import static dev.rein.testkit.ScriptedModel.toolCalls;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rein.json.Json;
+import dev.rein.model.Message;
+import dev.rein.model.ToolResultBlock;
+import dev.rein.run.RunStatus;
+import dev.rein.testkit.ScriptedModel;
+import dev.rein.tool.Risk;
+import dev.rein.tool.Secrets;
+import dev.rein.tool.Tool;
+import dev.rein.tool.ToolInterceptor;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * docs/safety.md: every known secret value is masked in tool results before the model sees them.
+ * The executor's masking stage sees what a handler returned; these are the results made elsewhere.
+ */
+class SecretsInToolResultsTest {
+    private static final String SECRET = "本物の鍵-ABCDEF-42";
+    private static final Secrets SECRETS = Secrets.of(Map.of("key", SECRET));
+
+    private static String lastToolResult(ScriptedModel model) {
+        List<Message> messages = model.lastRequest().messages();
+        return ((ToolResultBlock) messages.get(messages.size() - 1).content().get(0)).content();
+    }
+
+    @Test
+    void aPersonsEditThatHoldsASecretIsMaskedInTheNoteTheModelReads() {
+        Tool send = Tool.builder("send").description("sends").risk(Risk.WRITE)
+                .inputSchema("{\"type\":\"object\",\"properties\":{\"to\":{\"type\":\"string\"}}}")
+                .handler((args, ctx) -> "sent").build();
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("send", "{\"to\":\"x\"}")), text("ok"));
+        Agent agent = Agent.builder().model(model).tools(send).secrets(SECRETS).build();
+        RunResult paused = agent.run("go");
+        agent.runs().edit(paused.runId(), paused.pendingApprovals().get(0).actionHash(),
+                Json.parse("{\"to\":\"" + SECRET + "\"}"), "alice");
+
+        RunResult done = agent.resume(paused.runId());
+
+        assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
+        // before: "... it ran with {"to":"本物の鍵-ABCDEF-42"}." went to the model as it was
+        assertThat(lastToolResult(model)).startsWith("[rein] A person edited the arguments of this call before it ran;")
+                .contains("{\"to\":\"[REDACTED:key]\"}").doesNotContain(SECRET);
+        assertThat(model.requests().toString()).doesNotContain(SECRET);
+    }
+
+    @Test
+    void aSecretInTheRefusalOfAnInterceptorIsMaskedBeforeTheModelSeesIt() {
+        Tool lookup = Tool.builder("lookup").description("looks up").handler((args, ctx) -> "found").build();
+        ToolInterceptor auth = (invocation, chain) -> {
+            throw new IllegalStateException("the key " + invocation.context().secrets().get("key").orElseThrow() + " was refused");
+        };
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("lookup", "{}")), text("ok"));
+
+        Agent.builder().model(model).tools(lookup).toolInterceptor(auth).secrets(SECRETS).build().run("go");
+
+        assertThat(lastToolResult(model)).contains("the key [REDACTED:key] was refused").doesNotContain(SECRET);
+    }
+}
