@@ -163,7 +163,9 @@ final class ToolStage {
 
     /** A result as the model sees it: tool output wrapped as untrusted data, a person's edit noted, secrets masked. */
     ToolResultBlock block(ToolResult r) {
-        String content = r.fromTool() && run.config.safety().wrapToolOutput()
+        // The loop's own finish tool answers only with Rein's fixed refusal, which is not data from outside.
+        boolean reinsOwn = run.config.finishTool() && FinishTool.NAME.equals(r.toolName());
+        String content = r.fromTool() && run.config.safety().wrapToolOutput() && !reinsOwn
                 ? UntrustedData.wrap(r.content(), r.source(), r.toolName()) : r.content();
         JsonNode edited = edits.remove(r.callId());
         if (edited != null) {

@@ -228,7 +228,9 @@ class AgentEndingsTest {
         List<dev.rein.model.ContentBlock> results = model.requests().get(1).messages().get(2).content();
         assertThat(((ToolResultBlock) results.get(0)).content()).contains("\necho: a\n");
         assertThat(((ToolResultBlock) results.get(1)).isError()).isTrue();
-        assertThat(((ToolResultBlock) results.get(1)).content()).contains("call finish alone");
+        // Rein's own fixed refusal, not a tool's data: it reaches the model unwrapped, as safety.md says
+        assertThat(((ToolResultBlock) results.get(1)).content()).startsWith("finish was not accepted")
+                .contains("call finish alone").doesNotContain("untrusted_data");
     }
 
     @Test
