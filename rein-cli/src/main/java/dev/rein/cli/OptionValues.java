@@ -60,7 +60,7 @@ final class OptionValues {
         }
     }
 
-    /** A number of seconds (fractions allowed), greater than zero. */
+    /** A number of seconds (fractions allowed), at least one millisecond. */
     static final class Seconds implements ITypeConverter<Duration> {
         @Override
         public Duration convert(String value) {
@@ -70,8 +70,9 @@ final class OptionValues {
                 throw new TypeConversionException("'" + value + "' seconds is too long");
             }
             Duration duration = Duration.ofNanos(nanos.longValue());
-            if (duration.isZero()) {
-                throw new TypeConversionException("'" + value + "' rounds to zero; give a positive number of seconds");
+            if (duration.toMillis() == 0) { // the run keeps its limit in whole milliseconds (for rein resume)
+                throw new TypeConversionException("'" + value + "' rounds to zero (the limit is kept in whole milliseconds);"
+                        + " give at least 0.001 seconds");
             }
             return duration;
         }

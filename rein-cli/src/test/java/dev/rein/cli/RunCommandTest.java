@@ -192,6 +192,7 @@ class RunCommandTest {
                 new String[] {"run", "--max-steps", "many", "x"},
                 new String[] {"run", "--max-seconds", "soon", "x"},
                 new String[] {"run", "--max-seconds", "-5", "x"},
+                new String[] {"run", "--max-seconds", "0.0004", "x"},
                 new String[] {"run", "--trace", file.resolve("run.jsonl").toString(), "x"},
                 new String[] {"run", "--trace", dir.toString(), "x"},
                 new String[] {"run", "--model", "gpt-4o", "x"},
@@ -222,5 +223,9 @@ class RunCommandTest {
         assertThat(fresh.run("run", "--max-steps", "-1", "x").stderr())
                 .contains("Invalid value for option '--max-steps': the run needs at least 1 step, got -1");
         assertThat(fresh.run("run", "").stderr()).contains("the GOAL is empty");
+        // The run keeps --max-seconds in whole milliseconds: a limit under one is refused by the option, not by the library.
+        assertThat(fresh.run("run", "--max-seconds", "0.0004", "x").stderr())
+                .isEqualTo("rein run: Invalid value for option '--max-seconds': '0.0004' rounds to zero (the limit is kept in"
+                        + " whole milliseconds); give at least 0.001 seconds (see 'rein run --help')" + System.lineSeparator());
     }
 }
