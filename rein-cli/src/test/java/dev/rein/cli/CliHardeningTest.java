@@ -268,4 +268,24 @@ class CliHardeningTest {
                 .anyMatch(l -> l.startsWith("step 1  ← get_current_time #1/3 ok in "))
                 .anyMatch(l -> l.startsWith("step 1  ← get_current_time #3/3 ok in "));
     }
+
+    @Test
+    void aServersFileOrSuiteFileThatIsNotUtf8IsRefusedAsSuchInOneLine(@TempDir Path dir) throws Exception {
+        byte[] latin1 = "{\"mcpServers\": {\"caf\u00e9\": {\"command\": \"node\"}}}".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+        Path servers = Files.write(dir.resolve("servers.json"), latin1);
+        Path suite = Files.write(dir.resolve("suite.yaml"), "name: caf\u00e9\n".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+        InProcessCli fresh = new InProcessCli().models((name, env) -> ScriptedModel.of(text("must not run")));
+        for (String[] args : List.of(new String[] {"run", "--mcp", servers.toString(), "do it"},
+                new String[] {"mcp", "list", servers.toString()})) {
+            InProcessCli.Outcome outcome = fresh.run(args);
+            assertThat(outcome.exitCode()).as(String.join(" ", args)).isEqualTo(ExitCodes.USAGE);
+            assertThat(outcome.stderrLines()).as(String.join(" ", args)).singleElement().asString()
+                    .endsWith("MCP servers file " + servers + " is not UTF-8 text; save it as UTF-8 JSON with {\"mcpServers\": {...}}");
+        }
+        assertThat(fresh.modelsCreated()).isZero();
+        InProcessCli.Outcome eval = fresh.run("eval", suite.toString());
+        assertThat(eval.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(eval.stderrLines()).singleElement().asString()
+                .isEqualTo("rein eval: suite file " + suite + " is not UTF-8 text; save it as UTF-8");
+    }
 }

@@ -3,6 +3,7 @@ package dev.rein.mcp;
 import dev.rein.mcp.internal.ConfigParser;
 import dev.rein.tool.Secrets;
 import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -56,6 +57,8 @@ public record McpConfig(List<McpServerConfig> servers, List<String> warnings) {
             return parse(Files.readString(file, StandardCharsets.UTF_8), file.toString(), variables, secrets);
         } catch (NoSuchFileException e) {
             throw new McpConfigException("MCP servers file " + file + " does not exist; give a JSON file with {\"mcpServers\": {...}}");
+        } catch (CharacterCodingException e) {
+            throw new McpConfigException("MCP servers file " + file + " is not UTF-8 text; save it as UTF-8 JSON with {\"mcpServers\": {...}}");
         } catch (IOException e) {
             throw new McpConfigException("cannot read MCP servers file " + file + ": " + e.getMessage());
         }

@@ -19,6 +19,7 @@ import dev.rein.eval.TaskCategory;
 import dev.rein.json.Json;
 import dev.rein.testkit.ScriptedModel;
 import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -67,6 +68,8 @@ public final class SuiteFile {
             text = Files.readString(file, StandardCharsets.UTF_8);
         } catch (NoSuchFileException e) {
             throw new ReinException("suite file not found: " + file);
+        } catch (CharacterCodingException e) {
+            throw new ReinException("suite file " + file + " is not UTF-8 text; save it as UTF-8");
         } catch (IOException e) {
             throw new ReinException("cannot read suite file " + file + ": " + e.getMessage());
         }
