@@ -65,8 +65,8 @@ public final class AnthropicProvider implements ModelProvider {
             throw new ReinException(MISSING_KEY);
         }
         String baseUrl = config.value("base_url", BASE_URL).orElse("");
-        if (!baseUrl.isEmpty() && !baseUrl.startsWith("http://") && !baseUrl.startsWith("https://")) {
-            throw new ReinException(BASE_URL + " must be an http:// or https:// URL, was '" + baseUrl
+        if (!baseUrl.isEmpty() && !ProviderConfig.isHttpUrl(baseUrl)) {
+            throw new ReinException(BASE_URL + " must be an http:// or https:// URL with a host, was '" + baseUrl
                     + "'; unset it to use the public API");
         }
         // Always explicit: the SDK would otherwise read an empty ANTHROPIC_BASE_URL itself and fail at the first call.

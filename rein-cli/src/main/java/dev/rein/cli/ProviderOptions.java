@@ -1,6 +1,7 @@
 package dev.rein.cli;
 
 import dev.rein.provider.ModelProvider;
+import dev.rein.provider.ProviderConfig;
 import java.util.Map;
 import picocli.CommandLine.Option;
 
@@ -46,8 +47,8 @@ public final class ProviderOptions {
         // A stored base URL belongs to the stored provider; switching providers leaves it behind.
         boolean sameProvider = stored != null && resolved.equals(stored.provider());
         String url = baseUrl != null ? baseUrl.strip() : sameProvider ? stored.baseUrl() : null;
-        if (url != null && !url.startsWith("http://") && !url.startsWith("https://")) {
-            throw new UsageException("--base-url must be an http:// or https:// URL, was '" + url + "'");
+        if (url != null && !ProviderConfig.isHttpUrl(url)) {
+            throw new UsageException("--base-url must be an http:// or https:// URL with a host, was '" + url + "'");
         }
         PriceSpec spec = price != null ? price : stored != null ? stored.price() : null;
         return new ProviderSelection(resolved, url, spec);

@@ -288,4 +288,26 @@ class CliHardeningTest {
         assertThat(eval.stderrLines()).singleElement().asString()
                 .isEqualTo("rein eval: suite file " + suite + " is not UTF-8 text; save it as UTF-8");
     }
+
+    @Test
+    void aBaseUrlWithoutAHostOrWithASpaceIsAUsageErrorBeforeAnyCall() {
+        for (String url : new String[] {"http://", "http://exa mple.com", "https://:8080/v1"}) {
+            for (String provider : new String[] {"anthropic", "openai"}) {
+                InProcessCli option = new InProcessCli().models(ProviderModels::create).env("ANTHROPIC_API_KEY", "sk-test");
+                InProcessCli.Outcome run = option.run("run", "--provider", provider, "--base-url", url, "--price", "0,0", "hi");
+                assertThat(run.exitCode()).as(provider + " " + url).isEqualTo(ExitCodes.USAGE);
+                assertThat(run.stdout()).isEmpty();
+                assertThat(run.stderrLines()).as(provider + " " + url).singleElement().asString()
+                        .isEqualTo("rein run: --base-url must be an http:// or https:// URL with a host, was '" + url + "'");
+
+                String variable = provider.toUpperCase(java.util.Locale.ROOT) + "_BASE_URL";
+                InProcessCli fromEnv = new InProcessCli().models(ProviderModels::create).env("ANTHROPIC_API_KEY", "sk-test")
+                        .env(variable, url);
+                InProcessCli.Outcome env = fromEnv.run("run", "--provider", provider, "--price", "0,0", "hi");
+                assertThat(env.exitCode()).as(variable + "=" + url).isEqualTo(ExitCodes.USAGE);
+                assertThat(env.stderrLines()).as(variable + "=" + url).singleElement().asString()
+                        .startsWith("rein run: " + variable + " must be an http:// or https:// URL with a host, was '" + url + "'");
+            }
+        }
+    }
 }

@@ -1,5 +1,6 @@
 package dev.rein.provider;
 
+import java.net.URI;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -31,5 +32,20 @@ public record ProviderConfig(Map<String, String> env, Map<String, String> settin
             v = env.get(envName);
         }
         return v == null || v.isBlank() ? Optional.empty() : Optional.of(v.strip());
+    }
+
+    /**
+     * Whether {@code url} is an {@code http://} or {@code https://} URL with a host: what a base URL
+     * must be before any request is sent (a space or a missing host would fail only at the first call).
+     */
+    public static boolean isHttpUrl(String url) {
+        if (url == null || !url.startsWith("http://") && !url.startsWith("https://")) {
+            return false;
+        }
+        try {
+            return URI.create(url).getHost() != null;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 }

@@ -41,8 +41,8 @@ public final class OpenAiProvider implements ModelProvider {
     @Override
     public Model create(ProviderConfig config) {
         String baseUrl = config.value("base_url", BASE_URL).orElse(OpenAiModelBuilder.DEFAULT_BASE_URL);
-        if (!baseUrl.startsWith("http://") && !baseUrl.startsWith("https://")) {
-            throw new ReinException(BASE_URL + " must be an http:// or https:// URL, was '" + baseUrl
+        if (!ProviderConfig.isHttpUrl(baseUrl)) {
+            throw new ReinException(BASE_URL + " must be an http:// or https:// URL with a host, was '" + baseUrl
                     + "'; unset it to use the public API");
         }
         String key = config.value("api_key", API_KEY).orElse(null);
