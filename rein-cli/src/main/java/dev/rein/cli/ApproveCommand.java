@@ -57,6 +57,10 @@ final class ApproveCommand implements Callable<Integer> {
         // the reason reaches the model and the edit the tool: bytes the JVM replaced would arrive silently changed
         CommandLineArgs.requireUtf8("--reject", decision.reject);
         CommandLineArgs.requireUtf8("--edit", decision.edit);
+        if (decision.edit != null && decision.edit.isBlank()) {
+            throw new UsageException("--edit is empty: give the new arguments as a JSON object, e.g. --edit '{\"to\":\"bob\"}'"
+                    + " (see 'rein show " + runId + "' for the arguments as proposed)");
+        }
         if (!home.hasStore()) {
             throw new UsageException(home.noStoreMessage());
         }

@@ -99,6 +99,12 @@ class ApprovalCommandsTest {
         assertThat(invalid.stderrLines()).singleElement().asString().contains("rein approve:");
         InProcessCli.Outcome notJson = cli.run("approve", id, "--edit", "{oops");
         assertThat(notJson.exitCode()).isEqualTo(ExitCodes.USAGE);
+        for (String blank : new String[] {"", "  "}) { // an unset shell variable: say so, not "$: unknown found"
+            InProcessCli.Outcome empty = cli.run("approve", id, "--edit", blank);
+            assertThat(empty.exitCode()).isEqualTo(ExitCodes.USAGE);
+            assertThat(empty.stderrLines()).singleElement().asString().isEqualTo("rein approve: --edit is empty: give the new"
+                    + " arguments as a JSON object, e.g. --edit '{\"to\":\"bob\"}' (see 'rein show " + id + "' for the arguments as proposed)");
+        }
         String edited = "{\"to\":\"bob@example.com\",\"subject\":\"会議\",\"body\":\"変更です\"}";
         assertThat(cli.run("approve", id, "--edit", edited).exitCode()).isZero();
         assertThat(cli.run("resume", id).exitCode()).isEqualTo(ExitCodes.SUCCEEDED);
