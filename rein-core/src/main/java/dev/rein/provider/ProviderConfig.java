@@ -43,7 +43,14 @@ public record ProviderConfig(Map<String, String> env, Map<String, String> settin
             return false;
         }
         try {
-            return URI.create(url).getHost() != null;
+            URI uri = URI.create(url);
+            if (uri.getHost() != null) {
+                return true;
+            }
+            // java.net.URI gives no host for a name with '_' (a Docker Compose service such as
+            // http://ollama_server:11434), which the providers' HTTP clients accept: the authority decides
+            String authority = uri.getRawAuthority();
+            return authority != null && !authority.substring(authority.lastIndexOf('@') + 1).replaceFirst(":\\d*$", "").isEmpty();
         } catch (IllegalArgumentException e) {
             return false;
         }
