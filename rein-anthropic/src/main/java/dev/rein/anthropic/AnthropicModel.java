@@ -64,9 +64,9 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
     private final ErrorMapper errors;
     private final AnthropicOptions defaults;
 
-    private AnthropicModel(Transport transport, Clock clock, PromptCaching caching) {
+    private AnthropicModel(Transport transport, Clock clock, PromptCaching caching, String baseUrl) {
         this.transport = transport;
-        this.errors = new ErrorMapper(clock);
+        this.errors = new ErrorMapper(clock, baseUrl);
         this.defaults = AnthropicOptions.caching(caching);
     }
 
@@ -230,11 +230,11 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
     }
 
     /** An I/O failure, unless it is only the echo of an interrupt, which must stay an interrupt. */
-    private static ModelException failure(IOException e) throws InterruptedException {
+    private ModelException failure(IOException e) throws InterruptedException {
         if (Thread.currentThread().isInterrupted()) {
             throw new InterruptedException("the model call was interrupted");
         }
-        return ErrorMapper.ioError(e);
+        return errors.ioError(e);
     }
 
     private static <T> T build(Supplier<T> mapping) throws ModelException {
@@ -351,7 +351,8 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
             } else if (!base.startsWith("http://") && !base.startsWith("https://")) {
                 throw new ReinException("ANTHROPIC_BASE_URL must start with http:// or https://, was " + base);
             }
-            return new AnthropicModel(new Transport(base, key, token, connectTimeout, readTimeout, requestTimeout), clock, caching);
+            return new AnthropicModel(new Transport(base, key, token, connectTimeout, readTimeout, requestTimeout), clock, caching,
+                    base);
         }
 
         /** A system property, else an environment variable; blank counts as unset. */

@@ -6,7 +6,9 @@ import dev.rein.json.Json;
 import dev.rein.model.ModelException;
 import dev.rein.model.ModelException.Kind;
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.SocketTimeoutException;
+import java.net.URI;
 import java.net.http.HttpHeaders;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
@@ -29,9 +31,25 @@ final class ErrorMapper {
     static final String SPEND_LIMIT_REACHED = "enforced_spend_limit_reached";
 
     private final Clock clock;
+    /** How messages name the server: the public API, or the base URL a gateway or proxy is reached at. */
+    private final String server;
+    private final URI baseUrl;
 
     ErrorMapper(Clock clock) {
+        this(clock, AnthropicModel.DEFAULT_BASE_URL);
+    }
+
+    ErrorMapper(Clock clock, String baseUrl) {
         this.clock = clock;
+        String trimmed = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
+        this.server = trimmed.equals(AnthropicModel.DEFAULT_BASE_URL) ? "the Anthropic API" : "the server at " + trimmed;
+        URI uri;
+        try {
+            uri = URI.create(trimmed);
+        } catch (IllegalArgumentException e) {
+            uri = null;
+        }
+        this.baseUrl = uri;
     }
 
     static ModelException malformed(String message, Throwable cause) {
@@ -77,13 +95,18 @@ final class ErrorMapper {
     }
 
         /** A failure to connect, send or receive: always worth a retry. */
-    static ModelException ioError(IOException e) {
+    ModelException ioError(IOException e) {
         boolean timeout = hasCause(e, HttpTimeoutException.class) || hasCause(e, SocketTimeoutException.class);
         Throwable root = rootCause(e);
         Kind kind = timeout ? Kind.TIMEOUT : Kind.CONNECTION;
         String detail = root.getMessage() == null ? root.getClass().getSimpleName()
                 : root.getClass().getSimpleName() + ": " + root.getMessage();
-        String message = (timeout ? "the Anthropic API did not answer in time: " : "the connection to the Anthropic API failed: ")
+        if (!timeout && hasCause(e, ConnectException.class) && baseUrl != null && baseUrl.getHost() != null) {
+            // A refused connection surfaces as a bare ClosedChannelException: say it in plain words, with the address
+            int port = baseUrl.getPort() > 0 ? baseUrl.getPort() : "https".equals(baseUrl.getScheme()) ? 443 : 80;
+            detail = "nothing accepted a connection at " + baseUrl.getHost() + ":" + port + " (" + detail + ")";
+        }
+        String message = (timeout ? server + " did not answer in time: " : "the connection to " + server + " failed: ")
                 + detail;
         return new ModelException(kind, 0, message, true, null, null, e);
     }

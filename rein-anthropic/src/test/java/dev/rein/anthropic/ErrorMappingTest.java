@@ -60,6 +60,21 @@ class ErrorMappingTest extends FakeApi {
     }
 
     @Test
+    void aRefusedConnectionNamesTheServerAndItsAddress() throws Exception {
+        int port;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+            port = free.getLocalPort(); // closed again: nothing listens there
+        }
+        AnthropicModel gateway = AnthropicModel.builder().apiKey("test-key").baseUrl("http://127.0.0.1:" + port).build();
+        ModelException e = catchThrowableOfType(ModelException.class,
+                () -> gateway.call(request("hi").build(), ModelCallContext.until(Instant.now().plusSeconds(30))));
+        assertThat(e.kind()).isEqualTo(Kind.CONNECTION);
+        assertThat(e.retryable()).isTrue();
+        assertThat(e.getMessage()).startsWith("the connection to the server at http://127.0.0.1:" + port
+                + " failed: nothing accepted a connection at 127.0.0.1:" + port);
+    }
+
+    @Test
     void aReachedMonthlySpendLimitIsNotRetried() {
         // A 429 whose error.details.error_code is enforced_spend_limit_reached: retries fail until next month.
         ModelException e = failure(FakeReply.spendLimitReached());
