@@ -35,7 +35,15 @@ final class IndexCommand implements Callable<Integer> {
         for (String skipped : report.skipped()) {
             env.err().println("rein index: skipped " + Text.visible(skipped));
         }
-        env.out().println("indexed " + report.files() + " files as " + report.passages() + " passages in " + home.index());
+        if (report.files() == 0) {
+            env.out().println("no .txt or .md file to index in " + folder + "; the index in " + home.index() + " is unchanged");
+            return 0;
+        }
+        env.out().println("indexed " + count(report.files(), "file") + " as " + count(report.passages(), "passage") + " in " + home.index());
         return 0;
+    }
+
+    private static String count(int n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
     }
 }

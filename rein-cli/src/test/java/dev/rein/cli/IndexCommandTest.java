@@ -28,11 +28,20 @@ class IndexCommandTest {
 
         InProcessCli.Outcome index = cli.run("index", docs.toString());
         assertThat(index.exitCode()).as(index.stderr()).isZero();
-        assertThat(index.stdout()).contains("indexed 1 files as 1 passages");
+        assertThat(index.stdout()).contains("indexed 1 file as 1 passage in ");
         InProcessCli.Outcome run = cli.run("run", "--docs", "返品期限は?");
         assertThat(run.exitCode()).as(run.stderr()).isEqualTo(ExitCodes.SUCCEEDED);
         assertThat(model.requests().get(1).messages().get(2).content().toString())
                 .contains("source: faq.md#1").contains("返品は到着から30日以内です。");
         assertThat(cli.run("index", docs.resolve("missing").toString()).stderr()).contains("is not a directory");
+        // a folder with nothing to index says so and leaves the index as it was
+        Path empty = Files.createDirectory(docs.resolve("empty"));
+        InProcessCli.Outcome nothing = cli.run("index", empty.toString());
+        assertThat(nothing.exitCode()).isZero();
+        assertThat(nothing.stdout()).startsWith("no .txt or .md file to index in ").contains("is unchanged");
+        ScriptedModel again = ScriptedModel.of(toolCalls(call("search_documents", "{\"query\":\"返品\"}")), text("30日以内"));
+        cli.models((name, env) -> again);
+        assertThat(cli.run("run", "--docs", "返品期限は?").exitCode()).isEqualTo(ExitCodes.SUCCEEDED);
+        assertThat(again.requests().get(1).messages().get(2).content().toString()).contains("返品は到着から30日以内です。");
     }
 }
