@@ -8,9 +8,11 @@ import dev.rein.otel.SpanLinkStore;
 import dev.rein.trace.RunListener;
 import dev.rein.trace.RunListenerFactory;
 import dev.rein.trace.TraceEvent;
+import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.common.CompletableResultCode;
 import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdk;
+import io.opentelemetry.sdk.autoconfigure.ResourceConfiguration;
 import io.opentelemetry.sdk.autoconfigure.spi.ConfigProperties;
 import io.opentelemetry.sdk.autoconfigure.spi.ConfigurationException;
 import java.io.PrintStream;
@@ -168,8 +170,56 @@ final class CliTelemetry implements AutoCloseable {
         if (!named.isEmpty()) {
             return Map.of();
         }
-        String attribute = config.getMap("otel.resource.attributes").getOrDefault("service.name", "").strip();
+        // The SDK's own reading of OTEL_RESOURCE_ATTRIBUTES, whose values are percent-encoded (SDK
+        // environment variables spec): service.name=checkout%20agent names "checkout agent", not the raw text.
+        String attribute = Optional.ofNullable(ResourceConfiguration.createEnvironmentResource(withoutServiceName(config))
+                .getAttribute(AttributeKey.stringKey("service.name"))).orElse("").strip();
         return Map.of("otel.service.name", attribute.isEmpty() ? "rein" : attribute);
+    }
+
+    /** {@code config} as if otel.service.name were unset, so the resource read from it keeps OTEL_RESOURCE_ATTRIBUTES' service.name. */
+    private static ConfigProperties withoutServiceName(ConfigProperties config) {
+        return new ConfigProperties() {
+            @Override
+            public String getString(String name) {
+                return name.equals("otel.service.name") ? null : config.getString(name);
+            }
+
+            @Override
+            public Boolean getBoolean(String name) {
+                return config.getBoolean(name);
+            }
+
+            @Override
+            public Integer getInt(String name) {
+                return config.getInt(name);
+            }
+
+            @Override
+            public Long getLong(String name) {
+                return config.getLong(name);
+            }
+
+            @Override
+            public Double getDouble(String name) {
+                return config.getDouble(name);
+            }
+
+            @Override
+            public Duration getDuration(String name) {
+                return config.getDuration(name);
+            }
+
+            @Override
+            public List<String> getList(String name) {
+                return config.getList(name);
+            }
+
+            @Override
+            public Map<String, String> getMap(String name) {
+                return config.getMap(name);
+            }
+        };
     }
 
     /**

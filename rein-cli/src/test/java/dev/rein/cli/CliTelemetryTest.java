@@ -180,4 +180,25 @@ class CliTelemetryTest {
         assertThat(jars).filteredOn(jar -> jar.contains("/com/squareup/okhttp3/okhttp/"))
                 .as("only the OkHttp 4 the provider SDK brings").allMatch(jar -> jar.contains("/okhttp/4."));
     }
+
+    @Test
+    void aServiceNameInTheResourceAttributesIsPercentDecodedLikeEveryOtherValue() throws Exception {
+        // SDK environment variables spec: OTEL_RESOURCE_ATTRIBUTES values are percent-encoded
+        // (W3C Baggage octet rules), so service.name=checkout%20agent names the service "checkout agent".
+        try (OtlpReceiver otlp = OtlpReceiver.start()) {
+            InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT", otlp.endpoint())
+                    .env("OTEL_RESOURCE_ATTRIBUTES", "service.name=checkout%20agent,team=ai%2Cml");
+            cli.models((name, env) -> ScriptedModel.of(ScriptedModel.text("hi")));
+            InProcessCli.Outcome outcome = cli.run("run", "--json", "say hi");
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+
+            otlp.awaitUntil(() -> !otlp.spanResources().isEmpty(), Duration.ofSeconds(10));
+            assertThat(otlp.spanResources()).allSatisfy(resource -> {
+                assertThat(OtlpReceiver.attribute(resource.getAttributesList(), "service.name").map(AnyValue::getStringValue))
+                        .contains("checkout agent");
+                assertThat(OtlpReceiver.attribute(resource.getAttributesList(), "team").map(AnyValue::getStringValue))
+                        .contains("ai,ml");
+            });
+        }
+    }
 }
