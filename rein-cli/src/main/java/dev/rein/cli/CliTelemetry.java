@@ -9,6 +9,10 @@ import dev.rein.trace.RunListener;
 import dev.rein.trace.RunListenerFactory;
 import dev.rein.trace.TraceEvent;
 import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
+import io.opentelemetry.context.propagation.TextMapGetter;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.common.CompletableResultCode;
 import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdk;
@@ -46,6 +50,8 @@ final class CliTelemetry implements AutoCloseable {
 
     private final OpenTelemetrySdk sdk;
     private final ReinTelemetry telemetry;
+    /** The context TRACEPARENT / TRACESTATE / BAGGAGE in the environment carry, or root: the run spans' parent. */
+    private final Context parent;
     /** Where a collector that does not answer is reported (the SDK's own problems go through {@link ExportLog}). */
     private final PrintStream err;
     /** An export outlasted its bound, so the collector is unreachable or slow. */
@@ -53,9 +59,10 @@ final class CliTelemetry implements AutoCloseable {
     /** The SDK's own problems; null without telemetry. */
     private final ExportLog exportLog;
 
-    private CliTelemetry(OpenTelemetrySdk sdk, ReinTelemetry telemetry, PrintStream err, ExportLog exportLog) {
+    private CliTelemetry(OpenTelemetrySdk sdk, ReinTelemetry telemetry, Context parent, PrintStream err, ExportLog exportLog) {
         this.sdk = sdk;
         this.telemetry = telemetry;
+        this.parent = parent;
         this.err = err;
         this.exportLog = exportLog;
     }
@@ -74,7 +81,7 @@ final class CliTelemetry implements AutoCloseable {
     static CliTelemetry from(CliEnvironment cli, CliHome home, Map<String, String> modelEnv) {
         Map<String, String> env = cli.env();
         if (!configured(env)) {
-            return new CliTelemetry(null, null, cli.err(), null);
+            return new CliTelemetry(null, null, Context.root(), cli.err(), null);
         }
         for (String signal : List.of("TRACES", "METRICS")) {
             String name = grpcProtocol(env, signal);
@@ -101,8 +108,33 @@ final class CliTelemetry implements AutoCloseable {
                 .spanLinks(SpanLinkStore.directory(home.directory().resolve("otel-links")));
         modelServer(modelEnv, provider).ifPresent(builder::server);
         ReinTelemetry telemetry = builder.build();
-        return new CliTelemetry(sdk, telemetry, cli.err(), exportLog);
+        // Environment Variables as Context Propagation Carriers (specification context/env-carriers.md):
+        // a command-line tool extracts the context its caller (a CI job, a script) put in TRACEPARENT etc.
+        // at startup, with the configured propagators, so the run joins the caller's trace.
+        Context parent = sdk.getPropagators().getTextMapPropagator().extract(Context.root(), env, ENVIRONMENT);
+        return new CliTelemetry(sdk, telemetry, parent, cli.err(), exportLog);
     }
+
+    /**
+     * The environment as a propagation carrier: a propagator's key (traceparent) is read from its
+     * normalized name (TRACEPARENT: upper case, anything but letters, digits and _ made _, a leading
+     * digit prefixed with _), and only names already normalized are keys.
+     */
+    private static final TextMapGetter<Map<String, String>> ENVIRONMENT = new TextMapGetter<>() {
+        @Override
+        public Iterable<String> keys(Map<String, String> env) {
+            return env.keySet().stream().filter(name -> name.matches("[A-Z_][A-Z0-9_]*")).toList();
+        }
+
+        @Override
+        public String get(Map<String, String> env, String key) {
+            if (env == null || key == null) {
+                return null;
+            }
+            String name = key.isEmpty() ? "_" : key.toUpperCase(Locale.ROOT).replaceAll("[^A-Z0-9_]", "_");
+            return env.get(Character.isDigit(name.charAt(0)) ? "_" + name : name);
+        }
+    };
 
     /**
      * The variable that asks for OTLP over gRPC for {@code signal} (TRACES, METRICS), or null: the
@@ -247,7 +279,14 @@ final class CliTelemetry implements AutoCloseable {
         }
         RunListenerFactory spans = telemetry.listener();
         return agent.toolInterceptor(telemetry.toolInterceptor()).modelInterceptor(telemetry.modelInterceptor())
-                .listener(runId -> flushingOnClose(spans.create(runId)));
+                .listener(runId -> {
+                    if (Span.fromContext(Context.current()).getSpanContext().isValid()) {
+                        return flushingOnClose(spans.create(runId)); // started inside a span: that one is the parent
+                    }
+                    try (Scope ignored = parent.makeCurrent()) {
+                        return flushingOnClose(spans.create(runId));
+                    }
+                });
     }
 
     private RunListener flushingOnClose(RunListener listener) {

@@ -201,4 +201,26 @@ class CliTelemetryTest {
             });
         }
     }
+
+    @Test
+    void aTraceparentInTheEnvironmentIsTheRunSpansParent() throws Exception {
+        // Environment Variables as Context Propagation Carriers (OpenTelemetry specification,
+        // context/env-carriers.md): a command-line tool extracts TRACEPARENT / TRACESTATE at startup
+        // with the configured propagators, so a CI job's or script's trace contains the run.
+        String traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+        String parentId = "00f067aa0ba902b7";
+        try (OtlpReceiver otlp = OtlpReceiver.start()) {
+            InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT", otlp.endpoint())
+                    .env("TRACEPARENT", "00-" + traceId + "-" + parentId + "-01").env("TRACESTATE", "vendor=abc");
+            cli.models((name, env) -> ScriptedModel.of(ScriptedModel.text("hi")));
+            InProcessCli.Outcome outcome = cli.run("run", "--json", "say hi");
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+
+            otlp.awaitUntil(() -> otlp.spans().stream().anyMatch(s -> s.getName().startsWith("invoke_agent")), Duration.ofSeconds(10));
+            Span run = otlp.spans().stream().filter(s -> s.getName().startsWith("invoke_agent")).findFirst().orElseThrow();
+            assertThat(java.util.HexFormat.of().formatHex(run.getTraceId().toByteArray())).isEqualTo(traceId);
+            assertThat(java.util.HexFormat.of().formatHex(run.getParentSpanId().toByteArray())).isEqualTo(parentId);
+            assertThat(run.getTraceState()).isEqualTo("vendor=abc");
+        }
+    }
 }
