@@ -105,7 +105,9 @@ final class CliTelemetry implements AutoCloseable {
         String provider = ProviderModels.provider(modelEnv).name();
         ReinTelemetry.Builder builder = ReinTelemetry.builder(sdk).providerName(provider)
                 .captureContent(Boolean.parseBoolean(env.getOrDefault(CAPTURE_CONTENT, "false").strip()))
-                .spanLinks(SpanLinkStore.directory(home.directory().resolve("otel-links")));
+                .spanLinks(SpanLinkStore.directory(home.directory().resolve("otel-links")))
+                // OTEL_PROPAGATORS as configured: "none" (SDK environment variables spec: no propagator) sends no traceparent.
+                .propagator(sdk.getPropagators().getTextMapPropagator());
         modelServer(modelEnv, provider).ifPresent(builder::server);
         ReinTelemetry telemetry = builder.build();
         // Environment Variables as Context Propagation Carriers (specification context/env-carriers.md):

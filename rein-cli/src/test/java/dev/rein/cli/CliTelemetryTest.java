@@ -223,4 +223,27 @@ class CliTelemetryTest {
             assertThat(run.getTraceState()).isEqualTo("vendor=abc");
         }
     }
+
+    @Test
+    void otelPropagatorsNoneSendsNoTraceHeadersToTheModelApi() throws Exception {
+        // SDK environment variables spec: OTEL_PROPAGATORS=none means "no automatically configured
+        // propagator", so the model requests carry no traceparent; the default (tracecontext,baggage) does.
+        for (Map.Entry<String, Boolean> c : Map.of("none", false, "tracecontext", true).entrySet()) {
+            List<Map<String, String>> sent = new java.util.concurrent.CopyOnWriteArrayList<>();
+            ScriptedModel script = ScriptedModel.of(ScriptedModel.text("hi"));
+            dev.rein.model.Model recording = (request, context) -> {
+                sent.add(request.option(dev.rein.model.TraceContextHeaders.class)
+                        .map(dev.rein.model.TraceContextHeaders::headers).orElse(Map.of()));
+                return script.call(request, context);
+            };
+            try (OtlpReceiver otlp = OtlpReceiver.start();
+                 CliTelemetry telemetry = CliTelemetry.from(cli(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", otlp.endpoint(),
+                         "OTEL_PROPAGATORS", c.getKey())), CliHome.of(Map.of("REIN_HOME", dir.toString())))) {
+                telemetry.install(dev.rein.agent.Agent.builder().model(recording)
+                        .modelName(ScriptedModel.DEFAULT_NAME).prices(ScriptedModel.PRICES)).build().run("say hi");
+            }
+            assertThat(sent).as(c.getKey()).singleElement()
+                    .satisfies(headers -> assertThat(headers.containsKey("traceparent")).as(c.getKey()).isEqualTo(c.getValue()));
+        }
+    }
 }

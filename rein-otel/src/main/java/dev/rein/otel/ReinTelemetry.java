@@ -9,6 +9,7 @@ import dev.rein.tool.ToolInterceptor;
 import dev.rein.trace.RunListenerFactory;
 import io.opentelemetry.api.GlobalOpenTelemetry;
 import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.context.propagation.TextMapPropagator;
 import java.net.URI;
 import java.util.Objects;
 
@@ -43,7 +44,7 @@ public final class ReinTelemetry {
     private ReinTelemetry(Builder b) {
         Settings settings = new Settings(b.agentName, b.agentId, b.agentDescription, b.agentVersion, b.providerName,
                 b.serverAddress, b.serverPort, b.captureContent);
-        this.telemetry = new Telemetry(b.openTelemetry, settings, b.links);
+        this.telemetry = new Telemetry(b.openTelemetry, settings, b.links, b.propagator);
     }
 
     /** Telemetry through {@code openTelemetry} with the defaults (no content captured). */
@@ -109,6 +110,7 @@ public final class ReinTelemetry {
         private int serverPort = -1;
         private boolean captureContent;
         private SpanLinkStore links = SpanLinkStore.inMemory();
+        private TextMapPropagator propagator;
 
         private Builder(OpenTelemetry openTelemetry) {
             this.openTelemetry = Objects.requireNonNull(openTelemetry, "openTelemetry");
@@ -187,6 +189,17 @@ public final class ReinTelemetry {
         /** Where the span of each run segment is remembered for the link from its resumption (default: in memory). */
         public Builder spanLinks(SpanLinkStore store) {
             this.links = Objects.requireNonNull(store, "store");
+            return this;
+        }
+
+        /**
+         * The propagator that writes the trace headers model calls carry. By default the
+         * OpenTelemetry's own, or W3C Trace Context when it has none (an SDK built without
+         * propagators). Give the configured one to honour an explicit choice of none
+         * ({@code TextMapPropagator.noop()}: no headers), as the CLI does for {@code OTEL_PROPAGATORS=none}.
+         */
+        public Builder propagator(TextMapPropagator propagator) {
+            this.propagator = Objects.requireNonNull(propagator, "propagator");
             return this;
         }
 

@@ -73,6 +73,20 @@ class ChatContextTest {
     }
 
     @Test
+    void aGivenPropagatorIsUsedAndANoopOneSendsNoHeaders() {
+        // The CLI's OTEL_PROPAGATORS=none (SDK environment variables spec: no propagator) arrives as noop.
+        ScriptedModel script = ScriptedModel.of(ScriptedModel.text("Hi."));
+        Agent agent = ReinTelemetry.builder(OTEL.getOpenTelemetry()).propagator(io.opentelemetry.context.propagation.TextMapPropagator.noop())
+                .build().install(Agent.builder().model(recording(script)).modelName("test-model")
+                        .prices(PriceTable.empty().with("test-model", ModelPrice.of("3", "0.3", "15")))).build();
+        agent.run("say hi");
+        assertThat(seen).singleElement().satisfies(attempt -> {
+            assertThat(attempt.headers()).isEmpty();
+            assertThat(attempt.current().isValid()).as("the chat span is still current").isTrue();
+        });
+    }
+
+    @Test
     void withoutTheListenerTheInterceptorChangesNothing() {
         ScriptedModel script = ScriptedModel.of(ScriptedModel.text("Hi."));
         Agent agent = Agent.builder().model(recording(script)).modelName("test-model")

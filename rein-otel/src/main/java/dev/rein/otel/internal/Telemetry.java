@@ -38,7 +38,8 @@ public final class Telemetry {
     /** A chat span's context and the run it belongs to. */
     record ChatHandoff(Context chat, RunTelemetry run) {}
 
-    public Telemetry(OpenTelemetry otel, Settings settings, SpanLinkStore links) {
+    /** {@code propagator}: the one given to the builder, or null for the OpenTelemetry's (W3C Trace Context when it has none). */
+    public Telemetry(OpenTelemetry otel, Settings settings, SpanLinkStore links, TextMapPropagator propagator) {
         this.settings = settings;
         var tracers = otel.tracerBuilder(SCOPE);
         var meters = otel.meterBuilder(SCOPE);
@@ -51,9 +52,10 @@ public final class Telemetry {
         this.links = links;
         this.interceptor = new ToolContextPropagation(this);
         TextMapPropagator configured = otel.getPropagators().getTextMapPropagator();
-        // An SDK built without propagators would send none: the model call still carries traceparent.
-        this.chatInterceptor = new ChatContextPropagation(this,
-                configured.fields().isEmpty() ? W3CTraceContextPropagator.getInstance() : configured);
+        // An SDK built without propagators would send none: the model call still carries traceparent,
+        // unless the application gave the propagator itself (the CLI's OTEL_PROPAGATORS=none: none at all).
+        this.chatInterceptor = new ChatContextPropagation(this, propagator != null ? propagator
+                : configured.fields().isEmpty() ? W3CTraceContextPropagator.getInstance() : configured);
     }
 
     /** The version filtered into version.properties at build time; null in a build without resources. */
