@@ -326,9 +326,14 @@ final class CliTelemetry implements AutoCloseable {
                 stalled = true;
                 // The exporter's own timeout, later, is the same problem: one line for it.
                 exportLog.timeoutsSaid();
-                // The exporter has not failed yet (it is still waiting), so the SDK has said nothing: say it once.
-                err.println("rein: OpenTelemetry: the collector did not answer within " + FLUSH_SECONDS + " s; spans and metrics"
-                        + " not sent by now are lost (check OTEL_EXPORTER_OTLP_ENDPOINT and that the collector is up)");
+                // The exporter has not failed yet (it is still waiting or retrying), so the SDK has said nothing: say it once.
+                int status = exportLog.retryableStatus();
+                err.println(status > 0
+                        ? "rein: OpenTelemetry: the collector answered HTTP " + status + " (retryable) and did not take the data within "
+                                + FLUSH_SECONDS + " s; spans and metrics not sent by now are lost (the collector or a proxy in front"
+                                + " of it is overloaded or unavailable)"
+                        : "rein: OpenTelemetry: the collector did not answer within " + FLUSH_SECONDS + " s; spans and metrics"
+                                + " not sent by now are lost (check OTEL_EXPORTER_OTLP_ENDPOINT and that the collector is up)");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

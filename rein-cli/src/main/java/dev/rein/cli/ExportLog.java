@@ -16,11 +16,21 @@ import java.util.logging.Logger;
 final class ExportLog extends Handler {
     /** Held so the configured logger is not collected (java.util.logging keeps loggers weakly). */
     private static final Logger SDK_LOG = Logger.getLogger("io.opentelemetry");
+    /**
+     * The JDK sender retries a retryable answer (429, 502, 503, 504, as OTLP/HTTP says) on its own
+     * and says so only at FINER ("Attempt 2 returned retryable response: HttpResponse{code=503}"):
+     * heard here, so a collector that keeps answering 503 is not reported as one that never answered.
+     */
+    private static final Logger SENDER_LOG = Logger.getLogger("io.opentelemetry.exporter.sender.jdk.internal.JdkHttpSender");
+    private static final java.util.regex.Pattern RETRYABLE = java.util.regex.Pattern.compile(
+            "Attempt \\d+ returned retryable response: HttpResponse\\{code=(\\d+)}");
 
     private final PrintStream err;
     private final Set<String> said = ConcurrentHashMap.newKeySet();
     /** Rein has said the collector did not answer in time: the exporter's timeouts repeat it. */
     private volatile boolean timeoutsSaid;
+    /** The HTTP status of the last retryable answer the sender got, 0 before any. */
+    private volatile int retryableStatus;
 
     private ExportLog(PrintStream err) {
         this.err = err;
@@ -35,7 +45,9 @@ final class ExportLog extends Handler {
         }
         SDK_LOG.setUseParentHandlers(false);
         ExportLog log = new ExportLog(err);
+        log.setLevel(Level.ALL);
         SDK_LOG.addHandler(log);
+        SENDER_LOG.setLevel(Level.FINER);
         return log;
     }
 
@@ -53,8 +65,19 @@ final class ExportLog extends Handler {
         return false;
     }
 
+    /** The HTTP status of the last retryable answer from the collector (503, say), or 0 when there was none. */
+    int retryableStatus() {
+        return retryableStatus;
+    }
+
     @Override
     public void publish(LogRecord record) {
+        if (record.getLevel().intValue() < Level.WARNING.intValue() && record.getMessage() != null) {
+            java.util.regex.Matcher retryable = RETRYABLE.matcher(record.getMessage());
+            if (retryable.find()) {
+                retryableStatus = Integer.parseInt(retryable.group(1));
+            }
+        }
         if (record.getLevel().intValue() < Level.WARNING.intValue() || "Exporter failed".equals(record.getMessage())) {
             return; // the metric reader's "Exporter failed" only repeats the exporter's own message
         }

@@ -246,4 +246,30 @@ class CliTelemetryTest {
                     .satisfies(headers -> assertThat(headers.containsKey("traceparent")).as(c.getKey()).isEqualTo(c.getValue()));
         }
     }
+
+    @Test
+    void aCollectorThatOnlyAnswers503IsReportedWithItsStatusNotAsSilent() throws Exception {
+        // OTLP/HTTP: 503 is retryable and the client waits as Retry-After says; a collector that keeps
+        // answering so has answered, and the line says with what, not that it "did not answer".
+        com.sun.net.httpserver.HttpServer busy = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        busy.createContext("/", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            exchange.getResponseHeaders().set("Retry-After", "3");
+            exchange.sendResponseHeaders(503, -1);
+            exchange.close();
+        });
+        busy.setExecutor(java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor());
+        busy.start();
+        try {
+            InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:" + busy.getAddress().getPort());
+            cli.models((name, env) -> ScriptedModel.of(ScriptedModel.text("hi")));
+            InProcessCli.Outcome outcome = cli.run("run", "--json", "say hi");
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+            assertThat(outcome.stderrLines()).filteredOn(line -> line.startsWith("rein: OpenTelemetry: ")).singleElement()
+                    .satisfies(line -> assertThat(line).contains("HTTP 503").doesNotContain("did not answer"));
+        } finally {
+            busy.stop(0);
+        }
+    }
 }
