@@ -96,6 +96,7 @@ final class CliTelemetry implements AutoCloseable {
             sdk = AutoConfiguredOpenTelemetrySdk.builder()
                     .addPropertiesSupplier(() -> properties(env))
                     .addPropertiesCustomizer(CliTelemetry::serviceName)
+                    .addPropertiesCustomizer(config -> samplerArgument(config, cli.err()))
                     .disableShutdownHook() // closed by the command, flushed at the end of each run
                     .build().getOpenTelemetrySdk();
         } catch (ConfigurationException e) {
@@ -254,6 +255,31 @@ final class CliTelemetry implements AutoCloseable {
                 return config.getMap(name);
             }
         };
+    }
+
+    /**
+     * OTEL_TRACES_SAMPLER_ARG for a ratio sampler that is not a number from 0 to 1 is said once and
+     * ignored: the SDK environment variables spec says invalid input "MUST be logged and MUST be
+     * otherwise ignored, i.e. the implementation MUST behave as if OTEL_TRACES_SAMPLER_ARG is not
+     * set" (the SDK refuses it instead). Unset, a ratio sampler's ratio is 1.0.
+     */
+    private static Map<String, String> samplerArgument(ConfigProperties config, PrintStream err) {
+        String sampler = config.getString("otel.traces.sampler", "").strip().toLowerCase(Locale.ROOT);
+        String arg = config.getString("otel.traces.sampler.arg", "").strip();
+        if (arg.isEmpty() || !(sampler.equals("traceidratio") || sampler.equals("parentbased_traceidratio"))) {
+            return Map.of();
+        }
+        try {
+            double ratio = Double.parseDouble(arg);
+            if (ratio >= 0 && ratio <= 1) {
+                return Map.of();
+            }
+        } catch (NumberFormatException e) {
+            // said below
+        }
+        err.println("rein: OpenTelemetry: OTEL_TRACES_SAMPLER_ARG=" + Errors.oneLine(arg) + " is not a ratio from 0 to 1;"
+                + " ignored, as if unset (every trace is sampled)");
+        return Map.of("otel.traces.sampler.arg", "1.0");
     }
 
     /**

@@ -272,4 +272,21 @@ class CliTelemetryTest {
             busy.stop(0);
         }
     }
+
+    @Test
+    void aSamplerArgumentThatIsNotARatioIsSaidOnceAndIgnored() {
+        // SDK environment variables spec, OTEL_TRACES_SAMPLER_ARG: "Invalid or unrecognized input MUST be
+        // logged and MUST be otherwise ignored, i.e. the implementation MUST behave as if
+        // OTEL_TRACES_SAMPLER_ARG is not set" (traceidratio then samples everything: ratio 1.0).
+        for (String arg : List.of("abc", "2.5")) {
+            InProcessCli cli = new InProcessCli().env("OTEL_TRACES_EXPORTER", "console").env("OTEL_METRICS_EXPORTER", "none")
+                    .env("OTEL_TRACES_SAMPLER", "parentbased_traceidratio").env("OTEL_TRACES_SAMPLER_ARG", arg);
+            cli.models((name, env) -> ScriptedModel.of(ScriptedModel.text("hi")));
+            InProcessCli.Outcome outcome = cli.run("run", "--json", "say hi");
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+            assertThat(outcome.stderr()).as(arg).contains("'invoke_agent rein'");
+            assertThat(outcome.stderrLines()).filteredOn(line -> line.startsWith("rein: OpenTelemetry: ")).singleElement()
+                    .satisfies(line -> assertThat(line).contains("OTEL_TRACES_SAMPLER_ARG=" + arg).contains("ignored"));
+        }
+    }
 }
