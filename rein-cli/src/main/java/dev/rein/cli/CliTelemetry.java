@@ -84,10 +84,16 @@ final class CliTelemetry implements AutoCloseable {
             return new CliTelemetry(null, null, Context.root(), cli.err(), null);
         }
         for (String signal : List.of("TRACES", "METRICS")) {
-            String name = grpcProtocol(env, signal);
-            if (name != null) {
+            String name = protocolVariable(env, signal);
+            String protocol = name == null ? "" : env.getOrDefault(name, "").strip();
+            if ("grpc".equalsIgnoreCase(protocol)) {
                 throw new UsageException(name + "=grpc is not supported: rein sends OTLP over HTTP with the JDK's own client;"
                         + " set " + name + "=http/protobuf and point OTEL_EXPORTER_OTLP_ENDPOINT at the collector's HTTP port (usually 4318)");
+            }
+            if ("http/json".equalsIgnoreCase(protocol)) {
+                // the JSON encoding is optional in OTLP/HTTP, and the SDK's exporters offer it only through an internal API
+                throw new UsageException(name + "=http/json is not supported: rein sends OTLP/HTTP in its protobuf encoding,"
+                        + " which collectors take on the same port; set " + name + "=http/protobuf");
             }
         }
         ExportLog exportLog = ExportLog.install(cli.err());
@@ -140,18 +146,17 @@ final class CliTelemetry implements AutoCloseable {
     };
 
     /**
-     * The variable that asks for OTLP over gRPC for {@code signal} (TRACES, METRICS), or null: the
-     * signal's own OTEL_EXPORTER_OTLP_{SIGNAL}_PROTOCOL wins over OTEL_EXPORTER_OTLP_PROTOCOL, and a
-     * signal whose exporter is not OTLP (none, say) sends nothing over it.
+     * The variable that sets the OTLP protocol of {@code signal} (TRACES, METRICS), or null when the
+     * signal is not exported over OTLP (its exporter is none or console, say): the signal's own
+     * OTEL_EXPORTER_OTLP_{SIGNAL}_PROTOCOL wins over OTEL_EXPORTER_OTLP_PROTOCOL.
      */
-    private static String grpcProtocol(Map<String, String> env, String signal) {
+    private static String protocolVariable(Map<String, String> env, String signal) {
         String exporters = env.getOrDefault("OTEL_" + signal + "_EXPORTER", "").strip();
         if (!exporters.isEmpty() && Arrays.stream(exporters.split(",")).map(String::strip).noneMatch("otlp"::equalsIgnoreCase)) {
             return null;
         }
         String own = "OTEL_EXPORTER_OTLP_" + signal + "_PROTOCOL";
-        String name = env.getOrDefault(own, "").isBlank() ? "OTEL_EXPORTER_OTLP_PROTOCOL" : own;
-        return "grpc".equalsIgnoreCase(env.getOrDefault(name, "").strip()) ? name : null;
+        return env.getOrDefault(own, "").isBlank() ? "OTEL_EXPORTER_OTLP_PROTOCOL" : own;
     }
 
     static boolean configured(Map<String, String> env) {

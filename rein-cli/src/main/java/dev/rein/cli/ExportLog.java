@@ -1,6 +1,7 @@
 package dev.rein.cli;
 
 import java.io.PrintStream;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Handler;
@@ -24,6 +25,10 @@ final class ExportLog extends Handler {
     private static final Logger SENDER_LOG = Logger.getLogger("io.opentelemetry.exporter.sender.jdk.internal.JdkHttpSender");
     private static final java.util.regex.Pattern RETRYABLE = java.util.regex.Pattern.compile(
             "Attempt \\d+ returned retryable response: HttpResponse\\{code=(\\d+)}");
+
+    /** The loggers of the SDK's console exporter ({@code opentelemetry-exporter-logging}). */
+    private static final String CONSOLE_EXPORTER = "io.opentelemetry.exporter.logging";
+    private static final java.util.logging.Formatter CONSOLE = new java.util.logging.SimpleFormatter();
 
     private final PrintStream err;
     private final Set<String> said = ConcurrentHashMap.newKeySet();
@@ -72,6 +77,13 @@ final class ExportLog extends Handler {
 
     @Override
     public void publish(LogRecord record) {
+        String logger = record.getLoggerName();
+        if (logger != null && logger.startsWith(CONSOLE_EXPORTER) && record.getLevel().intValue() >= Level.INFO.intValue()) {
+            // OTEL_TRACES_EXPORTER / OTEL_METRICS_EXPORTER=console: the SDK's console exporter writes each
+            // span and metric as an INFO record, which is its output, not a problem to report
+            err.println(Text.visible(Objects.requireNonNullElse(CONSOLE.formatMessage(record), "")));
+            return;
+        }
         if (record.getLevel().intValue() < Level.WARNING.intValue() && record.getMessage() != null) {
             java.util.regex.Matcher retryable = RETRYABLE.matcher(record.getMessage());
             if (retryable.find()) {

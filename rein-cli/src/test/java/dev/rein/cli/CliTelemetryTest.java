@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.rein.json.Json;
 import dev.rein.testkit.ScriptedModel;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.trace.v1.Span;
@@ -51,6 +52,12 @@ class CliTelemetryTest {
         assertThatThrownBy(() -> CliTelemetry.from(cli(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://c:4317",
                 "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "grpc")), home))
                 .isInstanceOf(UsageException.class).hasMessageContaining("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL=grpc is not supported");
+        // the optional JSON encoding is refused saying which one to use, not with the SDK's "Unsupported OTLP ... protocol"
+        assertThatThrownBy(() -> CliTelemetry.from(cli(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://c:4318",
+                "OTEL_EXPORTER_OTLP_PROTOCOL", "http/json")), home))
+                .isInstanceOf(UsageException.class)
+                .hasMessage("OTEL_EXPORTER_OTLP_PROTOCOL=http/json is not supported: rein sends OTLP/HTTP in its protobuf"
+                        + " encoding, which collectors take on the same port; set OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf");
     }
 
     @Test
@@ -222,6 +229,20 @@ class CliTelemetryTest {
             assertThat(java.util.HexFormat.of().formatHex(run.getParentSpanId().toByteArray())).isEqualTo(parentId);
             assertThat(run.getTraceState()).isEqualTo("vendor=abc");
         }
+    }
+
+    @Test
+    void theConsoleExporterPrintsSpansAndMetricsOnStderrAndLeavesTheAnswerAlone() {
+        // SDK environment variables spec: "console" is a known value of OTEL_TRACES_EXPORTER and
+        // OTEL_METRICS_EXPORTER. The SDK's console exporter logs through java.util.logging; the CLI
+        // prints its records on stderr, so stdout stays the run's answer and --json still parses.
+        InProcessCli cli = new InProcessCli().env("OTEL_TRACES_EXPORTER", "console").env("OTEL_METRICS_EXPORTER", "console");
+        cli.models((name, env) -> ScriptedModel.of(ScriptedModel.text("hi")));
+        InProcessCli.Outcome outcome = cli.run("run", "--json", "say hi");
+        assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+        assertThat(outcome.stderr()).contains("'invoke_agent rein'", "'chat ", "gen_ai.client.token.usage")
+                .doesNotContain("rein: OpenTelemetry:");
+        assertThat(Json.parse(outcome.stdout()).path("status").asText()).isEqualTo("SUCCEEDED");
     }
 
     @Test
