@@ -90,6 +90,9 @@ public final class EvalRunner {
     private List<TrialOutcome> runAll(Suite suite, int perTask, int total) throws InterruptedException {
         Semaphore permits = new Semaphore(parallelism);
         AtomicInteger done = new AtomicInteger();
+        // the count and the report of a finished trial go together, so "done" reaches the progress view
+        // in order (3/3 last) whatever order the trials' threads get there in
+        Object reporting = new Object();
         List<Future<TrialOutcome>> futures = new ArrayList<>();
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             for (Task<?> task : suite.tasks()) {
@@ -99,7 +102,9 @@ public final class EvalRunner {
                         permits.acquire();
                         try {
                             TrialOutcome outcome = trial.executeSafely();
-                            progress.trialFinished(outcome, done.incrementAndGet(), total);
+                            synchronized (reporting) {
+                                progress.trialFinished(outcome, done.incrementAndGet(), total);
+                            }
                             return outcome;
                         } finally {
                             permits.release();

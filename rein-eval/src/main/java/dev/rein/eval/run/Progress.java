@@ -6,8 +6,8 @@ import java.lang.reflect.Method;
 import java.util.Objects;
 
 /**
- * Reports an evaluation's progress as trials finish. Calls come from many threads; the
- * implementations here are synchronized.
+ * Reports an evaluation's progress as trials finish. Calls come from many threads, one at a time:
+ * {@code done} of {@link #trialFinished} rises by one with each call.
  */
 public interface Progress {
     Progress NONE = new Progress() {};

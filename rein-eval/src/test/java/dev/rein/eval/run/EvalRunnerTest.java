@@ -250,4 +250,21 @@ class EvalRunnerTest {
         assertThat(out).startsWith("eval lines: 3 trials\n").contains("3/3 (100%) passed 3, failed 0, unsafe 0, infra errors 0")
                 .doesNotContain("\r");
     }
+
+    @Test
+    void trialsFinishingTogetherReachTheProgressViewWithTheirCountInOrder() throws Exception {
+        // Seen in CI: "3/3 passed 2" then "2/3 passed 3", when the count was taken outside the report.
+        List<Integer> seen = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        Progress recording = new Progress() {
+            @Override
+            public void trialFinished(TrialOutcome outcome, int done, int total) {
+                Thread.yield(); // a later trial's thread may overtake here, unless the runner reports one at a time
+                seen.add(done);
+            }
+        };
+        Suite suite = Suite.builder("many").task(Task.builder("t", () -> new FileTreeEnvironment(Map.of())).goal("hi")
+                .agent((env, model) -> Agent.builder().model(model.model()).build()).script(text("hello")).build()).build();
+        EvalRunner.builder().trials(40).parallelism(8).progress(recording).build().run(suite);
+        assertThat(seen).isEqualTo(java.util.stream.IntStream.rangeClosed(1, 40).boxed().toList());
+    }
 }
