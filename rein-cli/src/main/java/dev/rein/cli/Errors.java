@@ -1,6 +1,7 @@
 package dev.rein.cli;
 
 import dev.rein.ReinException;
+import dev.rein.state.StoreConflictException;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.IParameterExceptionHandler;
@@ -31,6 +32,12 @@ final class Errors {
     static IExecutionExceptionHandler executionHandler(CliEnvironment env) {
         return (Exception e, CommandLine commandLine, CommandLine.ParseResult parsed) -> {
             String command = commandLine.getCommandSpec().qualifiedName();
+            if (e instanceof StoreConflictException) {
+                // Two commands took up one run at once (two 'rein resume', say): the other one carries it on.
+                env.err().println(command + ": " + oneLine(e.getMessage()) + "; another rein command took this run up at the"
+                        + " same time and carries it on, so this one did nothing: see 'rein show' for where the run stands");
+                return ExitCodes.USAGE;
+            }
             if (e instanceof ReinException) {
                 env.err().println(command + ": " + oneLine(e.getMessage()));
                 return ExitCodes.USAGE;
