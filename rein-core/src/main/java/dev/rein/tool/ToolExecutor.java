@@ -1,6 +1,7 @@
 package dev.rein.tool;
 
 import dev.rein.ReinException;
+import dev.rein.internal.concurrent.Sleeper;
 import dev.rein.retry.RetryPolicy;
 import java.time.Duration;
 import java.time.Instant;
@@ -269,7 +270,7 @@ public final class ToolExecutor {
         private boolean strictProvenance;
         private int maxArgumentBytes = DEFAULT_MAX_ARGUMENT_BYTES;
         private ToolEvents events = ToolEvents.NONE;
-        private ToolRetry.Sleeper sleeper = ToolRetry.Sleeper.THREAD;
+        private Sleeper sleeper = Sleeper.THREAD;
 
         private Builder(ToolRegistry registry) {
             this.registry = registry;
@@ -358,7 +359,7 @@ public final class ToolExecutor {
         }
 
         /** For tests: how the retry stage waits. */
-        Builder sleeper(ToolRetry.Sleeper sleeper) {
+        Builder sleeper(Sleeper sleeper) {
             this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
             return this;
         }

@@ -1,5 +1,6 @@
 package dev.rein.tool;
 
+import dev.rein.internal.concurrent.Sleeper;
 import dev.rein.internal.text.Durations;
 import dev.rein.retry.RetryPolicy;
 import java.time.Duration;
@@ -12,14 +13,6 @@ import java.time.Duration;
  * idempotency key stays the same for every attempt. Each retry is reported to {@link ToolEvents}.
  */
 final class ToolRetry implements ToolInterceptor {
-    /** How the stage waits between attempts; tests replace it so that a 30 s hint takes no time. */
-    @FunctionalInterface
-    interface Sleeper {
-        Sleeper THREAD = d -> Thread.sleep(d.toMillis());
-
-        void sleep(Duration delay) throws InterruptedException;
-    }
-
     private final RetryPolicy policy;
     private final ToolEvents events;
     private final Sleeper sleeper;

@@ -1,6 +1,7 @@
 package dev.rein.internal.model;
 
 import dev.rein.budget.BudgetMeter;
+import dev.rein.internal.concurrent.Sleeper;
 import dev.rein.model.ModelCall;
 import dev.rein.model.ModelException;
 import dev.rein.model.ModelInterceptor;
@@ -58,12 +59,6 @@ public final class RetryStage implements ModelInterceptor {
         }
     }
 
-    /** How the stage waits between attempts; tests replace it so that a 30 s hint takes no time. */
-    @FunctionalInterface
-    interface Sleeper {
-        void sleep(Duration delay) throws InterruptedException;
-    }
-
     private final RetryPolicy policy;
     private final BudgetMeter meter;
     private final Tracer tracer;
@@ -72,7 +67,7 @@ public final class RetryStage implements ModelInterceptor {
     private final int engineAttempt;
 
     public RetryStage(RetryPolicy policy, BudgetMeter meter, Tracer tracer) {
-        this(policy, meter, tracer, 0, d -> Thread.sleep(d.toMillis()));
+        this(policy, meter, tracer, 0, Sleeper.THREAD);
     }
 
     /** For tests: retries in place, waiting with {@code sleeper}. */

@@ -126,7 +126,7 @@ class ModelChainTest {
     }
 
     /** The chain of {@link #chain} without application stages, whose retry stage waits with {@code sleeper}. */
-    private ModelChain sleepingChain(BudgetMeter meter, RetryStage.Sleeper sleeper) {
+    private ModelChain sleepingChain(BudgetMeter meter, dev.rein.internal.concurrent.Sleeper sleeper) {
         return new ModelChain(List.of(new TracingStage(tracer, meter), new PricingStage(meter, "main", PRICES),
                 new RetryStage(new RetryPolicy(2, Duration.ofMillis(1), Duration.ofMillis(1), 0), meter, tracer, sleeper),
                 ModelChain.MODEL));
