@@ -170,9 +170,10 @@ final class Run {
         }
         if (recalled == null) {
             // The turn's reply is the person's latest message. It is read from the conversation, where
-            // it is kept, so a turn resumed after an approval (no new reply) asks with it too; and it
-            // is masked like the goal, since the query leaves the run for the memory store.
-            String turnReply = conversation.currentReply() != null ? conversation.currentReply() : reply;
+            // it is kept (a new reply is recorded there when the run starts), so a turn resumed after an
+            // approval (no new reply) asks with it too; and the query is masked, since it leaves the run
+            // for the memory store.
+            String turnReply = conversation.currentReply();
             String query = redactor.redact(turnReply == null ? goal : goal + "\n" + turnReply);
             recalled = injection.store().recall(dev.rein.memory.MemoryScope.of(principal), query, injection.limit(), now());
         }

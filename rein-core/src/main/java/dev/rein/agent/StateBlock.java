@@ -32,9 +32,9 @@ final class StateBlock {
                                   int maxSteps, Budget conversationBudget) {
         return switch (mode) {
             case StateInPrompt.Off ignored -> history;
-            case StateInPrompt.StateOnly ignored -> withBlock(history, render(state, conversation, maxSteps, conversationBudget));
+            case StateInPrompt.StateOnly ignored -> appended(history, render(state, conversation, maxSteps, conversationBudget));
             case StateInPrompt.StateAndRecentTurns recent ->
-                    withBlock(recent(history, recent.turns()), render(state, conversation, maxSteps, conversationBudget));
+                    appended(recent(history, recent.turns()), render(state, conversation, maxSteps, conversationBudget));
         };
     }
 
@@ -53,10 +53,6 @@ final class StateBlock {
             }
         }
         return history;
-    }
-
-    private static List<Message> withBlock(List<Message> messages, String block) {
-        return appended(messages, block);
     }
 
     /** The messages with the recalled entries as a {@code <rein_memory>} block, each entry wrapped as untrusted data. */
