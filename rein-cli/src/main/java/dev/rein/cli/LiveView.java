@@ -53,16 +53,12 @@ final class LiveView implements RunListener {
                 line.print(label(e.step()) + "model replied (" + e.response().stopReason().name().toLowerCase(Locale.ROOT)
                         + ", " + Text.millis(e.durationMillis()) + ") · " + tokens(e.usage()) + " · cost so far " + Text.usd(e.totalCostUsd()));
             }
-            case TraceEvent.ModelRetry e -> line.print(label(e.step()) + "! model call failed (" + e.errorKind()
-                    + (e.httpStatus() > 0 ? " " + e.httpStatus() : "") + requestId(e.requestId()) + "): "
-                    + Text.shorten(e.message(), MAX_RESULT)
-                    + "; retry " + e.attempt() + " in " + Text.millis(e.delayMillis()));
+            case TraceEvent.ModelRetry e -> line.print(label(e.step()) + "! " + failedCall(e.errorKind(), e.httpStatus(),
+                    e.requestId(), e.message()) + "; retry " + e.attempt() + " in " + Text.millis(e.delayMillis()));
             case TraceEvent.TokensCounted e -> { }
             case TraceEvent.ModelFailed e -> {
                 line.idle();
-                line.print(label(e.step()) + "✗ model call failed (" + e.errorKind()
-                        + (e.httpStatus() > 0 ? " " + e.httpStatus() : "") + requestId(e.requestId()) + "): "
-                        + Text.shorten(e.message(), MAX_RESULT));
+                line.print(label(e.step()) + "✗ " + failedCall(e.errorKind(), e.httpStatus(), e.requestId(), e.message()));
             }
             case TraceEvent.ToolCalled e -> line.print(label(e.step()) + "→ " + call(e.callId(), e.tool()) + " "
                     + Text.shorten(Json.write(e.arguments()), MAX_ARGUMENTS));
@@ -127,9 +123,14 @@ final class LiveView implements RunListener {
         return Text.visible(tool) + (callId == null ? "" : callLabels.getOrDefault(callId, ""));
     }
 
-    /** ", request-id X" for a failed call's line, which a person quotes to the provider's support. */
-    private static String requestId(String id) {
-        return id == null || id.isBlank() ? "" : ", request-id " + Text.visible(id);
+    /**
+     * "model call failed (KIND STATUS, request-id X): MESSAGE", for a retried and a failed call alike;
+     * the request id is what a person quotes to the provider's support.
+     */
+    private static String failedCall(String errorKind, int httpStatus, String requestId, String message) {
+        return "model call failed (" + errorKind + (httpStatus > 0 ? " " + httpStatus : "")
+                + (requestId == null || requestId.isBlank() ? "" : ", request-id " + Text.visible(requestId)) + "): "
+                + Text.shorten(message, MAX_RESULT);
     }
 
     private static String label(int step) {
