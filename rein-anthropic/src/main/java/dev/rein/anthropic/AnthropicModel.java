@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rein.ReinException;
+import dev.rein.provider.ProviderConfig;
 import dev.rein.json.Json;
 import dev.rein.model.Model;
 import dev.rein.model.ModelCallContext;
@@ -339,8 +340,9 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
             if (authToken != null && authToken.isBlank()) {
                 throw new ReinException("the auth token is blank: pass a token or leave it unset to read ANTHROPIC_AUTH_TOKEN");
             }
-            if (baseUrl != null && !baseUrl.startsWith("http://") && !baseUrl.startsWith("https://")) {
-                throw new ReinException("the base URL must start with http:// or https://, was " + baseUrl);
+            if (baseUrl != null && !ProviderConfig.isHttpUrl(baseUrl)) {
+                throw new ReinException("the base URL must be an http:// or https:// URL with a host, e.g. "
+                        + DEFAULT_BASE_URL + ", was '" + baseUrl + "'" + ProviderConfig.hostAdvice(baseUrl));
             }
             String key = apiKey != null ? apiKey : setting("anthropic.apiKey", "ANTHROPIC_API_KEY");
             // Both, like the SDKs' fromEnv(): each credential is read on its own and sent when set.
@@ -348,8 +350,9 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
             String base = baseUrl != null ? baseUrl : setting("anthropic.baseUrl", "ANTHROPIC_BASE_URL");
             if (base == null) {
                 base = DEFAULT_BASE_URL;
-            } else if (!base.startsWith("http://") && !base.startsWith("https://")) {
-                throw new ReinException("ANTHROPIC_BASE_URL must start with http:// or https://, was " + base);
+            } else if (!ProviderConfig.isHttpUrl(base)) {
+                throw new ReinException("ANTHROPIC_BASE_URL must be an http:// or https:// URL with a host, e.g. "
+                        + DEFAULT_BASE_URL + ", was '" + base + "'" + ProviderConfig.hostAdvice(base));
             }
             return new AnthropicModel(new Transport(base, key, token, connectTimeout, readTimeout, requestTimeout), clock, caching,
                     base);

@@ -67,7 +67,7 @@ public final class AnthropicProvider implements ModelProvider {
         String baseUrl = config.value("base_url", BASE_URL).orElse("");
         if (!baseUrl.isEmpty() && !ProviderConfig.isHttpUrl(baseUrl)) {
             throw new ReinException(BASE_URL + " must be an http:// or https:// URL with a host, was '" + baseUrl
-                    + "'; unset it to use the public API");
+                    + "'" + ProviderConfig.hostAdvice(baseUrl) + "; unset it to use the public API");
         }
         // Always explicit: the SDK would otherwise read an empty ANTHROPIC_BASE_URL itself and fail at the first call.
         return AnthropicModel.builder().apiKey(key).authToken(token).baseUrl(baseUrl.isEmpty() ? AnthropicModel.DEFAULT_BASE_URL : baseUrl).build();

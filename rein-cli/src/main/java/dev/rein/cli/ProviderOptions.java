@@ -48,7 +48,8 @@ public final class ProviderOptions {
         boolean sameProvider = stored != null && resolved.equals(stored.provider());
         String url = baseUrl != null ? baseUrl.strip() : sameProvider ? stored.baseUrl() : null;
         if (url != null && !ProviderConfig.isHttpUrl(url)) {
-            throw new UsageException("--base-url must be an http:// or https:// URL with a host, was '" + url + "'");
+            throw new UsageException("--base-url must be an http:// or https:// URL with a host, was '" + url + "'"
+                    + ProviderConfig.hostAdvice(url));
         }
         PriceSpec spec = price != null ? price : stored != null ? stored.price() : null;
         return new ProviderSelection(resolved, url, spec);

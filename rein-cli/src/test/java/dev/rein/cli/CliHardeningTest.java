@@ -310,4 +310,20 @@ class CliHardeningTest {
             }
         }
     }
+
+    @Test
+    void aHostNameWithAnUnderscoreIsAUsageErrorThatSaysWhatToUseInstead() {
+        // A Docker Compose service such as ollama_server resolves, but Java's HTTP clients cannot
+        // address it: the OpenAI SDK failed with a NullPointerException, the JDK client at the first call.
+        String url = "http://ollama_server:11434/v1";
+        for (String provider : new String[] {"anthropic", "openai"}) {
+            InProcessCli cli = new InProcessCli().models(ProviderModels::create).env("ANTHROPIC_API_KEY", "sk-test");
+            InProcessCli.Outcome run = cli.run("run", "--provider", provider, "--base-url", url, "--price", "0,0", "hi");
+            assertThat(run.exitCode()).as(provider).isEqualTo(ExitCodes.USAGE);
+            assertThat(run.stderrLines()).as(provider).singleElement().asString()
+                    .startsWith("rein run: --base-url must be an http:// or https:// URL with a host, was '" + url + "'")
+                    .contains("cannot address a host name with '_'")
+                    .contains("IP address");
+        }
+    }
 }

@@ -37,22 +37,38 @@ public record ProviderConfig(Map<String, String> env, Map<String, String> settin
     /**
      * Whether {@code url} is an {@code http://} or {@code https://} URL with a host: what a base URL
      * must be before any request is sent (a space or a missing host would fail only at the first call).
+     * A host name is what {@link URI} reads as one: the JDK's HTTP client and the OpenAI SDK refuse
+     * any other (for example one with {@code '_'}), so it could never be called.
      */
     public static boolean isHttpUrl(String url) {
         if (url == null || !url.startsWith("http://") && !url.startsWith("https://")) {
             return false;
         }
         try {
-            URI uri = URI.create(url);
-            if (uri.getHost() != null) {
-                return true;
-            }
-            // java.net.URI gives no host for a name with '_' (a Docker Compose service such as
-            // http://ollama_server:11434), which the providers' HTTP clients accept: the authority decides
-            String authority = uri.getRawAuthority();
-            return authority != null && !authority.substring(authority.lastIndexOf('@') + 1).replaceFirst(":\\d*$", "").isEmpty();
+            return URI.create(url).getHost() != null;
         } catch (IllegalArgumentException e) {
             return false;
         }
+    }
+
+    /**
+     * What to add to a message refusing {@code url} as a base URL: advice for a host name with
+     * {@code '_'} (a Docker Compose service such as {@code ollama_server}), which resolves but which
+     * Java's HTTP clients cannot address; otherwise an empty string.
+     */
+    public static String hostAdvice(String url) {
+        if (url == null || isHttpUrl(url) || !url.startsWith("http://") && !url.startsWith("https://")) {
+            return "";
+        }
+        try {
+            String authority = URI.create(url).getRawAuthority();
+            if (authority != null && authority.substring(authority.lastIndexOf('@') + 1).contains("_")) {
+                return "; Java's HTTP clients cannot address a host name with '_': use a name without it"
+                        + " (rename the service or give it a network alias) or the server's IP address";
+            }
+        } catch (IllegalArgumentException e) {
+            // not a URI at all: nothing to add to "must be a URL with a host"
+        }
+        return "";
     }
 }

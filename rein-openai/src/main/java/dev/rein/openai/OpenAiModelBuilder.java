@@ -3,6 +3,7 @@ package dev.rein.openai;
 import com.openai.client.okhttp.OpenAIOkHttpClient;
 import com.openai.core.Timeout;
 import dev.rein.ReinException;
+import dev.rein.provider.ProviderConfig;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -143,8 +144,10 @@ public final class OpenAiModelBuilder {
         requirePositive("readTimeout", readTimeout);
         requirePositive("requestTimeout", requestTimeout);
         String url = firstSet(baseUrl, environment.apply("OPENAI_BASE_URL"), DEFAULT_BASE_URL);
-        if (!url.startsWith("http://") && !url.startsWith("https://")) {
-            throw new ReinException("the base URL must start with http:// or https://, was " + url);
+        if (!ProviderConfig.isHttpUrl(url)) {
+            throw new ReinException((baseUrl != null ? "the base URL" : "OPENAI_BASE_URL")
+                    + " must be an http:// or https:// URL with a host, e.g. http://localhost:11434/v1, was '" + url + "'"
+                    + ProviderConfig.hostAdvice(url));
         }
         String key = firstSet(apiKey, environment.apply("OPENAI_API_KEY"), null);
         boolean publicApi = isPublicApi(url);

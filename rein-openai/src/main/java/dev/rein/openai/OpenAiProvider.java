@@ -43,7 +43,7 @@ public final class OpenAiProvider implements ModelProvider {
         String baseUrl = config.value("base_url", BASE_URL).orElse(OpenAiModelBuilder.DEFAULT_BASE_URL);
         if (!ProviderConfig.isHttpUrl(baseUrl)) {
             throw new ReinException(BASE_URL + " must be an http:// or https:// URL with a host, was '" + baseUrl
-                    + "'; unset it to use the public API");
+                    + "'" + ProviderConfig.hostAdvice(baseUrl) + "; unset it to use the public API");
         }
         String key = config.value("api_key", API_KEY).orElse(null);
         if (key == null && OpenAiModelBuilder.isPublicApi(baseUrl)) {
