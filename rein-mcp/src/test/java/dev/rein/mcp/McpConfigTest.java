@@ -118,6 +118,21 @@ class McpConfigTest {
     }
 
     @Test
+    void aUrlWithoutAHostIsRefusedWhenReadAndNoMessageShowsAVariablesValue() {
+        rejects("\"a\": {\"url\": \"http://\"}", "has an invalid \"url\": \"http://\"; write an http:// or https:// URL with a host");
+        rejects("\"a\": {\"url\": \"http:///mcp\"}", "it needs a host");
+        // java.net.URI reads no host in a name with '_', and the JDK client the SDK uses refuses it
+        rejects("\"a\": {\"url\": \"http://mcp_server:3000/mcp\"}", "cannot address a host name with '_'");
+        for (String url : new String[] {"ftp://h/${TOKEN}", "http://h/mcp?k=${TOKEN} x", "http://${TOKEN}_x/mcp"}) {
+            assertThatThrownBy(() -> parse("\"a\": {\"url\": \"" + url + "\"}"))
+                    .as(url)
+                    .isInstanceOf(McpConfigException.class)
+                    .hasMessageContaining("${TOKEN}")
+                    .message().doesNotContain("s3cret-token");
+        }
+    }
+
+    @Test
     void aVariableMayHaveADefault() {
         McpConfig config = McpConfig.parse("{\"mcpServers\": {\"a\": {\"command\": \"x\", \"args\": [\"${PORT:-8080}\"]}}}", "f", Map.of());
         assertThat(((McpServerConfig.Stdio) config.servers().getFirst().transport()).args()).containsExactly("8080");

@@ -6,6 +6,7 @@ import dev.rein.json.Json;
 import dev.rein.mcp.McpConfig;
 import dev.rein.mcp.McpConfigException;
 import dev.rein.mcp.McpServerConfig;
+import dev.rein.provider.ProviderConfig;
 import dev.rein.tool.Risk;
 import java.math.BigDecimal;
 import java.net.URI;
@@ -146,15 +147,22 @@ public final class ConfigParser {
             return new McpServerConfig.Stdio(command, args, env, cwd == null ? null : Path.of(expand(name, "cwd", cwd, null)));
         }
         // A variable in the URL is a token as much as one in a header (some servers take ?api_key=...).
-        String url = expand(name, "url", text(name, node, "url"), secrets);
+        // Messages quote the URL as written, so a ${VAR}'s value never shows in them.
+        String written = text(name, node, "url");
+        String url = expand(name, "url", written, secrets);
         URI uri;
         try {
             uri = URI.create(url);
         } catch (IllegalArgumentException e) {
-            throw error(name, "has an invalid \"url\": " + e.getMessage());
+            throw error(name, "has an invalid \"url\": \"" + written + "\"; write an http:// or https:// URL with a host,"
+                    + " with spaces and other special characters percent-encoded");
         }
         if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme())) {
-            throw error(name, "has \"url\": \"" + url + "\"; it must start with http:// or https://");
+            throw error(name, "has \"url\": \"" + written + "\"; it must start with http:// or https://");
+        }
+        if (uri.getHost() == null) {
+            throw error(name, "has \"url\": \"" + written + "\"; it needs a host, as in http://localhost:3000/mcp"
+                    + ProviderConfig.hostAdvice(url));
         }
         return new McpServerConfig.Http(uri, map(name, node, "headers", secrets, true));
     }
