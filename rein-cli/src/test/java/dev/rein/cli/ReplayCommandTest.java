@@ -148,6 +148,45 @@ class ReplayCommandTest {
     }
 
     @Test
+    void aTraceCutOffMidLineOrWithAStrayByteOrAFolderSaysWhereAndWhatToDo(@TempDir Path dir) throws IOException {
+        Path trace = dir.resolve("run.jsonl");
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("calculate", "{\"expression\":\"2 + 3\"}")), text("答えは5です"));
+        assertThat(cli.models((name, env) -> model).run("run", "--trace", trace.toString(), "--tools", "calculate",
+                "2と3を足して").exitCode()).isZero();
+        byte[] bytes = Files.readAllBytes(trace);
+        int lines = Files.readAllLines(trace, StandardCharsets.UTF_8).size();
+
+        // A process killed while writing a long event leaves its last line cut off.
+        Path cut = dir.resolve("cut.jsonl");
+        Files.write(cut, java.util.Arrays.copyOf(bytes, bytes.length - 30));
+        assertUsage(cli.run("replay", cut.toString()), "rein replay: the trace " + cut + " is not JSONL: line " + lines
+                + ", the last, is cut off (the recording stopped while writing it); remove that line to replay the run up to there");
+
+        // One byte that is not UTF-8, in line 2 of a Japanese trace: the line is named.
+        Path stray = dir.resolve("stray.jsonl");
+        byte[] strayBytes = bytes.clone();
+        int line2 = 0;
+        while (bytes[line2++] != '\n') {
+            // to the first byte of line 2
+        }
+        strayBytes[line2 + 5] = (byte) 0xff;
+        Files.write(stray, strayBytes);
+        assertUsage(cli.run("replay", stray.toString()), "rein replay: the trace " + stray + " is not UTF-8 text: line 2 holds"
+                + " a byte that is not UTF-8; a Rein trace is UTF-8 JSONL");
+
+        // A whole line in the middle that is not JSON is no cut-off end.
+        Path middle = dir.resolve("middle.jsonl");
+        java.util.List<String> edited = new java.util.ArrayList<>(Files.readAllLines(trace, StandardCharsets.UTF_8));
+        edited.set(1, "garbage");
+        Files.write(middle, edited, StandardCharsets.UTF_8);
+        assertUsage(cli.run("replay", middle.toString()), "rein replay: the trace " + middle + " is not JSONL: line 2 is not JSON");
+        assertThat(cli.run("replay", middle.toString()).stderr()).doesNotContain("cut off");
+
+        assertUsage(cli.run("replay", dir.toString()), "rein replay: " + dir + " is a folder, not a trace file: give one .jsonl"
+                + " trace (rein eval " + dir + " replays every trace of a folder)");
+    }
+
+    @Test
     void anEndingThatDiffersOnlyInItsAnswerSaysSo(@TempDir Path dir) throws IOException {
         Path trace = dir.resolve("run.jsonl");
         ScriptedModel model = ScriptedModel.of(text("こんにちは"));

@@ -5,7 +5,11 @@ import dev.rein.ReinException;
 import dev.rein.json.Json;
 import dev.rein.model.ModelResponse;
 import java.io.IOException;
-import java.nio.charset.CharacterCodingException;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -118,16 +122,20 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
     }
 
     private static List<JsonNode> lines(Path trace) {
-        List<String> lines;
+        if (Files.isDirectory(trace)) {
+            throw new ReinException(trace + " is a folder, not a trace file: give one .jsonl trace (rein eval " + trace
+                    + " replays every trace of a folder)");
+        }
+        byte[] bytes;
         try {
-            lines = Files.readAllLines(trace, StandardCharsets.UTF_8);
+            bytes = Files.readAllBytes(trace);
         } catch (NoSuchFileException e) {
             throw new ReinException("no such trace file: " + trace);
-        } catch (CharacterCodingException e) {
-            throw new ReinException("the trace " + trace + " is not UTF-8 text; a Rein trace is UTF-8 JSONL");
         } catch (IOException e) {
             throw new ReinException("cannot read the trace " + trace + ": " + e.getMessage());
         }
+        List<String> lines = utf8(bytes, trace).lines().toList();
+        boolean endsWithNewline = bytes.length > 0 && (bytes[bytes.length - 1] == '\n' || bytes[bytes.length - 1] == '\r');
         List<JsonNode> events = new ArrayList<>();
         for (int i = 0; i < lines.size(); i++) {
             if (lines.get(i).isBlank()) {
@@ -136,9 +144,35 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
             try {
                 events.add(Json.storedMapper().readTree(lines.get(i)));
             } catch (IOException | RuntimeException e) {
+                if (i == lines.size() - 1 && !endsWithNewline) {
+                    // The writer ends every event with a newline: a last line without one was cut off mid-write.
+                    throw new ReinException("the trace " + trace + " is not JSONL: line " + (i + 1) + ", the last, is cut off"
+                            + " (the recording stopped while writing it); remove that line to replay the run up to there");
+                }
                 throw new ReinException("the trace " + trace + " is not JSONL: line " + (i + 1) + " is not JSON");
             }
         }
         return events;
+    }
+
+    /** The text of {@code bytes}, which must be UTF-8: a byte that is not is named by its line. */
+    private static String utf8(byte[] bytes, Path trace) {
+        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
+        ByteBuffer in = ByteBuffer.wrap(bytes);
+        CharBuffer out = CharBuffer.allocate(bytes.length);
+        CoderResult result = decoder.decode(in, out, true);
+        if (!result.isError()) {
+            result = decoder.flush(out);
+        }
+        if (result.isError()) {
+            int line = 1;
+            for (int i = 0; i < in.position(); i++) {
+                line += bytes[i] == '\n' ? 1 : 0;
+            }
+            throw new ReinException("the trace " + trace + " is not UTF-8 text: line " + line + " holds a byte that is not UTF-8;"
+                    + " a Rein trace is UTF-8 JSONL");
+        }
+        return out.flip().toString();
     }
 }
