@@ -1,6 +1,7 @@
 package dev.rein.model;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -30,6 +31,8 @@ public final class OutputSchema implements ModelOption {
     private static final SchemaGenerator GENERATOR = generator();
     private static final JsonSchemaFactory FACTORY = dev.rein.internal.schema.LocalSchemaFactory.get(); // never fetches a $ref
     /** An answer that is one fenced code block: models often wrap JSON that way. */
+    /** Where Jackson names a position inside its message, e.g. the start of an object that is not closed. */
+    private static final Pattern SOURCE = Pattern.compile("\\[Source: [^;\\]]*; line: (\\d+), column: (\\d+)]");
     private static final Pattern FENCED = Pattern.compile("\\A```[a-zA-Z]*\\s*\\n(.*)\\n```\\s*\\z", Pattern.DOTALL);
 
     private final String name;
@@ -87,7 +90,7 @@ public final class OutputSchema implements ModelOption {
         try {
             node = Json.mapper().readTree(schemaJson);
         } catch (JsonProcessingException e) {
-            throw new ReinException("the output schema '" + name + "' is not JSON: " + e.getOriginalMessage());
+            throw new ReinException("the output schema '" + name + "' is not JSON: " + problem(e));
         }
         if (!(node instanceof ObjectNode object)) {
             throw new ReinException("the output schema '" + name + "' must be a JSON object (a JSON Schema)");
@@ -125,8 +128,15 @@ public final class OutputSchema implements ModelOption {
             }
             return node;
         } catch (JsonProcessingException e) {
-            throw new ReinException("the answer is not JSON: " + e.getOriginalMessage());
+            throw new ReinException("the answer is not JSON: " + problem(e));
         }
+    }
+
+    /** Jackson's reason with its positions as lines and columns, without its "[Source: REDACTED …]" placeholder. */
+    private static String problem(JsonProcessingException e) {
+        String reason = SOURCE.matcher(e.getOriginalMessage()).replaceAll("line $1, column $2");
+        JsonLocation at = e.getLocation();
+        return at == null || at.getLineNr() < 1 ? reason : reason + ", at line " + at.getLineNr() + ", column " + at.getColumnNr();
     }
 
     /**

@@ -2,7 +2,9 @@ package dev.rein.agent;
 
 import static dev.rein.testkit.ScriptedModel.text;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.rein.ReinException;
 import dev.rein.model.OutputSchema;
 import dev.rein.run.RunStatus;
 import dev.rein.testkit.ScriptedModel;
@@ -51,5 +53,28 @@ class TypedOutputTest {
 
         assertThat(result.status()).as("the schema does not forbid other properties").isEqualTo(RunStatus.SUCCEEDED);
         assertThat(result.output(Shipment.class).orderId()).isEqualTo("A-104");
+    }
+
+    @Test
+    void anAnswerCutOffMidJsonIsShownToTheModelAndTheCallerWithoutJacksonInternals() {
+        String cut = "{\"orderId\":\"A-104\",\"itemCount\":2,\"trackingNumbers\":[\"JP-1\"";
+        ScriptedModel model = ScriptedModel.of(text(cut), text(cut));
+        RunResult result = Agent.builder().model(model).build().run("ship order A-104", Shipment.class);
+
+        assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(result.reason()).isEqualTo("invalid_output");
+        String feedback = model.requests().get(1).messages().get(model.requests().get(1).messages().size() - 1).toString();
+        for (String shown : List.of(result.message(), feedback)) {
+            assertThat(shown).contains("the answer is not JSON: Unexpected end-of-input").contains("line 1, column")
+                    .as("REDACTED means a masked secret in Rein; Jackson's source placeholder is not one")
+                    .doesNotContain("REDACTED", "StreamReadFeature", "[Source");
+        }
+    }
+
+    @Test
+    void aSchemaFileCutOffMidJsonIsNamedWithoutJacksonInternals() {
+        assertThatThrownBy(() -> OutputSchema.fromJson("verdict.json", "{\"type\":\"object\",\"properties\":{"))
+                .isInstanceOf(ReinException.class).hasMessageStartingWith("the output schema 'verdict.json' is not JSON: ")
+                .hasMessageContaining("line 1, column").hasMessageNotContaining("REDACTED").hasMessageNotContaining("StreamReadFeature");
     }
 }
