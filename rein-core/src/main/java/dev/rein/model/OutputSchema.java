@@ -31,6 +31,21 @@ public final class OutputSchema implements ModelOption {
     private static final SchemaGenerator GENERATOR = generator();
     private static final JsonSchemaFactory FACTORY = dev.rein.internal.schema.LocalSchemaFactory.get(); // never fetches a $ref
     /** An answer that is one fenced code block: models often wrap JSON that way. */
+    /**
+     * The schema generated from each record type read with {@link #readAnswer}: an answer must have the
+     * components it requires, or it would be read as a record full of nulls and zeros. Null for a type
+     * no schema can be generated from (it is read as Jackson reads it).
+     */
+    private static final ClassValue<OutputSchema> RECORD_SCHEMAS = new ClassValue<>() {
+        @Override
+        protected OutputSchema computeValue(Class<?> type) {
+            try {
+                return of(type);
+            } catch (RuntimeException e) {
+                return null;
+            }
+        }
+    };
     /** Where Jackson names a position inside its message, e.g. the start of an object that is not closed. */
     private static final Pattern SOURCE = Pattern.compile("\\[Source: [^;\\]]*; line: (\\d+), column: (\\d+)]");
     private static final Pattern FENCED = Pattern.compile("\\A```[a-zA-Z]*\\s*\\n(.*)\\n```\\s*\\z", Pattern.DOTALL);
@@ -142,13 +157,20 @@ public final class OutputSchema implements ModelOption {
     /**
      * The final answer as a value of {@code type}, read under the names a schema generated from {@code type}
      * requires: the Java names of its components (so {@code orderId}, not Rein's snake_case wire name),
-     * {@code Optional} components empty when left out or null, other properties ignored.
+     * {@code Optional} components empty when left out or null, other properties ignored. A record's
+     * answer must validate against the schema generated from the record (every component that is not
+     * {@code Optional} present), so it is never read as a record of nulls and zeros.
      *
      * @throws ReinException when the answer is not JSON or does not fit {@code type}
      */
     public static <T> T readAnswer(String answer, Class<T> type) {
         Objects.requireNonNull(type, "type");
         JsonNode value = parseAnswer(answer);
+        OutputSchema required = type.isRecord() ? RECORD_SCHEMAS.get(type) : null;
+        List<String> problems = required == null ? List.of() : required.problems(value);
+        if (!problems.isEmpty()) {
+            throw new ReinException("the answer is not a " + type.getSimpleName() + ": " + String.join("; ", problems));
+        }
         try {
             return JavaNames.read(value, type);
         } catch (IllegalArgumentException e) {

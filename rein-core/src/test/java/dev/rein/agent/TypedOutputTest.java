@@ -77,4 +77,19 @@ class TypedOutputTest {
                 .isInstanceOf(ReinException.class).hasMessageStartingWith("the output schema 'verdict.json' is not JSON: ")
                 .hasMessageContaining("line 1, column").hasMessageNotContaining("REDACTED").hasMessageNotContaining("StreamReadFeature");
     }
+    /** Another record: what a caller may mistakenly read a Shipment answer as. */
+    public record Invoice(String invoiceId, int total) {}
+
+    @Test
+    void anAnswerWithoutTheTypesRequiredComponentsIsNoValueOfTheTypeRatherThanOneFullOfNulls() {
+        RunResult shipment = answered("{\"orderId\":\"A-104\",\"itemCount\":2,\"shipDate\":\"2026-12-03\",\"trackingNumbers\":[]}");
+        assertThatThrownBy(() -> shipment.output(Invoice.class)).isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("the answer of run " + shipment.runId() + " is not a Invoice: ")
+                .hasMessageContaining("invoiceId").hasMessageContaining("total");
+
+        // A run without an output schema: a JSON answer is read only when it has what the record requires.
+        RunResult untyped = Agent.builder().model(ScriptedModel.of(text("{\"orderId\":\"A-104\"}"))).build().run("ship");
+        assertThatThrownBy(() -> untyped.output(Shipment.class)).isInstanceOf(ReinException.class)
+                .hasMessageContaining("itemCount");
+    }
 }
