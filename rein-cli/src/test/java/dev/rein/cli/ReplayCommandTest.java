@@ -162,6 +162,14 @@ class ReplayCommandTest {
         assertUsage(cli.run("replay", cut.toString()), "rein replay: the trace " + cut + " is not JSONL: line " + lines
                 + ", the last, is cut off (the recording stopped while writing it); remove that line to replay the run up to there");
 
+        // A run resumed into that trace starts on a line of its own; the cut line is named wherever it is.
+        Path resumed = dir.resolve("resumed.jsonl");
+        Files.write(resumed, java.util.Arrays.copyOf(bytes, bytes.length - 30));
+        Files.writeString(resumed, "\n", java.nio.file.StandardOpenOption.APPEND);
+        Files.write(resumed, bytes, java.nio.file.StandardOpenOption.APPEND);
+        assertUsage(cli.run("replay", "--run", "x", resumed.toString()), "rein replay: the trace " + resumed + " is not JSONL: line "
+                + lines + " is cut off (the recording stopped while writing it); remove that line to replay the rest");
+
         // One byte that is not UTF-8, in line 2 of a Japanese trace: the line is named.
         Path stray = dir.resolve("stray.jsonl");
         byte[] strayBytes = bytes.clone();

@@ -1,5 +1,6 @@
 package dev.rein.replay;
 
+import com.fasterxml.jackson.core.io.JsonEOFException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.ReinException;
 import dev.rein.json.Json;
@@ -144,10 +145,13 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
             try {
                 events.add(Json.storedMapper().readTree(lines.get(i)));
             } catch (IOException | RuntimeException e) {
-                if (i == lines.size() - 1 && !endsWithNewline) {
-                    // The writer ends every event with a newline: a last line without one was cut off mid-write.
-                    throw new ReinException("the trace " + trace + " is not JSONL: line " + (i + 1) + ", the last, is cut off"
-                            + " (the recording stopped while writing it); remove that line to replay the run up to there");
+                boolean last = i == lines.size() - 1;
+                // The writer ends every event with a newline: a last line without one, or a line that ends
+                // inside its JSON (a later run appended after it), was cut off mid-write.
+                if (last && !endsWithNewline || e instanceof JsonEOFException) {
+                    throw new ReinException("the trace " + trace + " is not JSONL: line " + (i + 1) + (last ? ", the last," : "")
+                            + " is cut off (the recording stopped while writing it); remove that line to replay "
+                            + (last ? "the run up to there" : "the rest"));
                 }
                 throw new ReinException("the trace " + trace + " is not JSONL: line " + (i + 1) + " is not JSON");
             }

@@ -5,17 +5,28 @@ import dev.rein.json.Json;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Writes each event as one JSON line (UTF-8), flushed per line so a crash or Ctrl-C loses nothing
- * already recorded. Appends when the file exists (a resumed run continues its trace).
+ * already recorded. Appends when the file exists (a resumed run continues its trace). Listeners of
+ * one file in one JVM (several runs through {@link #to}) write one whole line at a time, so lines
+ * never interleave; a file whose last line was cut off (a process killed mid-write) gets a newline
+ * before the first appended event, so that line stays the only one lost.
  */
 public final class JsonlTraceListener implements RunListener {
+    /** One lock per trace file, shared by every listener of this JVM that writes to it. */
+    private static final ConcurrentHashMap<Path, ReentrantLock> FILES = new ConcurrentHashMap<>();
+
     private final Path file;
+    private final ReentrantLock lock;
     private final BufferedWriter writer;
 
     public JsonlTraceListener(Path file) {
@@ -25,8 +36,18 @@ public final class JsonlTraceListener implements RunListener {
             if (parent != null) {
                 Files.createDirectories(parent);
             }
-            this.writer = Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
-                    StandardOpenOption.APPEND, StandardOpenOption.WRITE);
+            this.lock = FILES.computeIfAbsent(file.toAbsolutePath().normalize(), f -> new ReentrantLock());
+            lock.lock();
+            try {
+                this.writer = Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+                        StandardOpenOption.APPEND, StandardOpenOption.WRITE);
+                if (endsMidLine(file)) {
+                    writer.newLine();
+                    writer.flush();
+                }
+            } finally {
+                lock.unlock();
+            }
         } catch (IOException e) {
             throw new ReinException("cannot open trace file " + file + ": " + e.getMessage(), e);
         }
@@ -37,21 +58,42 @@ public final class JsonlTraceListener implements RunListener {
         return runId -> new JsonlTraceListener(file);
     }
 
+    private static boolean endsMidLine(Path file) throws IOException {
+        try (SeekableByteChannel channel = Files.newByteChannel(file, StandardOpenOption.READ)) {
+            if (channel.size() == 0) {
+                return false;
+            }
+            ByteBuffer last = ByteBuffer.allocate(1);
+            channel.position(channel.size() - 1).read(last);
+            return last.get(0) != '\n';
+        }
+    }
+
     @Override
-    public synchronized void onEvent(TraceEvent event) {
+    public void onEvent(TraceEvent event) {
+        String line = Json.write(event) + System.lineSeparator();
         try {
-            writer.write(Json.write(event));
-            writer.newLine();
-            writer.flush();
+            lock.lock();
+            try {
+                writer.write(line);
+                writer.flush();
+            } finally {
+                lock.unlock();
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write trace file " + file, e);
         }
     }
 
     @Override
-    public synchronized void close() {
+    public void close() {
         try {
-            writer.close();
+            lock.lock();
+            try {
+                writer.close();
+            } finally {
+                lock.unlock();
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot close trace file " + file, e);
         }

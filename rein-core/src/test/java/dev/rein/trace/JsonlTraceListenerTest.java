@@ -1,0 +1,62 @@
+package dev.rein.trace;
+
+import static dev.rein.testkit.ScriptedModel.text;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rein.agent.Agent;
+import dev.rein.agent.RunHandle;
+import dev.rein.json.Json;
+import dev.rein.replay.Replay;
+import dev.rein.testkit.ScriptedModel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** One JSONL trace file shared by several runs ({@link JsonlTraceListener#to}): every line stays one whole event. */
+class JsonlTraceListenerTest {
+    @Test
+    void concurrentRunsWritingLongEventsToOneFileNeverInterleaveWithinALine(@TempDir Path dir) throws Exception {
+        Path trace = dir.resolve("runs.jsonl");
+        String longGoal = "注文の履歴を調べて ".repeat(3_000); // each model_request line is far over the writers' 8 KB buffers
+        List<RunHandle> runs = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            Agent agent = Agent.builder().model(ScriptedModel.of(text("答え " + i))).listener(JsonlTraceListener.to(trace)).build();
+            runs.add(agent.start(longGoal + i));
+        }
+        runs.forEach(run -> run.future().join());
+
+        List<String> lines = Files.readAllLines(trace, StandardCharsets.UTF_8);
+        for (String line : lines) {
+            assertThat(Json.parse(line).path("type").isTextual()).as("a whole event per line").isTrue();
+        }
+        assertThat(Replay.runIds(trace)).hasSize(8);
+    }
+    private static boolean parses(String line) {
+        try {
+            Json.parse(line);
+            return true;
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    @Test
+    void eventsAppendedToATraceWhoseLastLineWasCutOffStartOnALineOfTheirOwn(@TempDir Path dir) throws Exception {
+        Path trace = dir.resolve("run.jsonl");
+        Agent.builder().model(ScriptedModel.of(text("一つ目"))).listener(JsonlTraceListener.to(trace)).build().run("最初");
+        byte[] whole = Files.readAllBytes(trace);
+        Files.write(trace, java.util.Arrays.copyOf(whole, whole.length - 20)); // killed while writing run_finished
+
+        Agent.builder().model(ScriptedModel.of(text("二つ目"))).listener(JsonlTraceListener.to(trace)).build().run("次");
+
+        List<String> lines = Files.readAllLines(trace, StandardCharsets.UTF_8);
+        assertThat(lines.stream().filter(l -> !parses(l))).as("only the cut line is not whole").hasSize(1);
+        assertThat(lines.get(lines.size() - 1)).contains("\"type\":\"run_finished\"").contains("二つ目");
+        assertThat(lines.stream().filter(l -> parses(l) && l.contains("\"type\":\"run_started\""))).as("the second run's start is whole")
+                .hasSize(2);
+    }
+}
