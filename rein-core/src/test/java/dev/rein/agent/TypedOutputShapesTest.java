@@ -1,0 +1,93 @@
+package dev.rein.agent;
+
+import static dev.rein.testkit.ScriptedModel.text;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.rein.ReinException;
+import dev.rein.run.RunStatus;
+import dev.rein.testkit.ScriptedModel;
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Typed final answers as a user of other frameworks tries them: nested records, enums, Optional,
+ * List and Map components, Japanese text, answers that are not JSON, the finish tool's result.
+ */
+class TypedOutputShapesTest {
+    public enum Decision { REFUND, REJECT, ESCALATE }
+    public record Line(String sku, int quantity, BigDecimal price) {}
+    public record Customer(String name, Optional<String> email) {}
+    public record Verdict(Decision decision, Customer customer, List<Line> lines, Optional<Customer> referrer,
+                          Map<String, Integer> scores, double confidence) {}
+
+    private static final String VALID = "{\"decision\":\"REFUND\",\"customer\":{\"name\":\"山田太郎\"},"
+            + "\"lines\":[{\"sku\":\"A-1\",\"quantity\":2,\"price\":12.50}],\"scores\":{\"信頼\":3},\"confidence\":0.9}";
+
+    @Test
+    void nestedRecordsEnumsOptionalsListsAndMapsReadBack() {
+        ScriptedModel model = ScriptedModel.of(text(VALID));
+        RunResult r = Agent.builder().model(model).build().run("判定して", Verdict.class);
+        assertThat(r.status()).as(r.message()).isEqualTo(RunStatus.SUCCEEDED);
+        Verdict v = r.output(Verdict.class);
+        assertThat(v.decision()).isEqualTo(Decision.REFUND);
+        assertThat(v.customer().name()).isEqualTo("山田太郎");
+        assertThat(v.customer().email()).isEmpty();
+        assertThat(v.referrer()).isEmpty();
+        assertThat(v.lines().get(0).price()).isEqualByComparingTo("12.50");
+        assertThat(v.scores()).containsEntry("信頼", 3);
+    }
+
+    @Test
+    void anEnumOutsideItsValuesAndAMissingNestedComponentAreRepaired() {
+        String bad = "{\"decision\":\"MAYBE\",\"customer\":{},\"lines\":[],\"scores\":{},\"confidence\":0.9}";
+        ScriptedModel model = ScriptedModel.of(text(bad), text(VALID));
+        RunResult r = Agent.builder().model(model).build().run("判定して", Verdict.class);
+        assertThat(r.status()).as(r.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(model.requests()).hasSize(2);
+        assertThat(model.requests().get(1).toString()).contains("MAYBE").contains("name");
+    }
+
+    @Test
+    void proseAroundJsonOrTruncatedJsonIsRepairedThenFailed() {
+        ScriptedModel model = ScriptedModel.of(text("はい、こちらです: " + VALID), text("{\"decision\":\"REFUND\""));
+        RunResult r = Agent.builder().model(model).build().run("判定して", Verdict.class);
+        assertThat(r.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(r.reason()).isEqualTo("invalid_output");
+        assertThat(r.message()).contains("not JSON");
+        assertThatThrownBy(() -> r.output(Verdict.class)).isInstanceOf(ReinException.class).hasMessageContaining("invalid_output");
+    }
+
+    @Test
+    void aFencedBlockIsAccepted() {
+        ScriptedModel model = ScriptedModel.of(text("```json\n" + VALID + "\n```"));
+        RunResult r = Agent.builder().model(model).build().run("判定して", Verdict.class);
+        assertThat(r.status()).as(r.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(r.output(Verdict.class).decision()).isEqualTo(Decision.REFUND);
+    }
+
+    @Test
+    void readingAsAnotherTypeSaysWhatIsWrong() {
+        RunResult r = Agent.builder().model(ScriptedModel.of(text(VALID))).build().run("判定して", Verdict.class);
+        assertThatThrownBy(() -> r.output(Line.class)).isInstanceOf(ReinException.class)
+                .hasMessageContaining("is not a Line: ").hasMessageContaining("required property 'sku' not found");
+    }
+    @Test
+    void theFinishToolsResultCarriesTheJsonAsTextAndAnObjectThereIsRefusedByItsSchema() {
+        String asString = dev.rein.json.Json.write(dev.rein.json.Json.object().put("status", "completed").put("summary", "s").put("result", VALID));
+        ScriptedModel model = ScriptedModel.of(ScriptedModel.toolCalls(ScriptedModel.call("finish", asString)));
+        RunResult r = Agent.builder().model(model).finishTool(true).build().run("判定して", Verdict.class);
+        assertThat(r.status()).as(r.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(r.output(Verdict.class).customer().name()).isEqualTo("山田太郎");
+        String asObject = "{\"status\":\"completed\",\"summary\":\"s\",\"result\":" + VALID + "}";
+        ScriptedModel model2 = ScriptedModel.of(ScriptedModel.toolCalls(ScriptedModel.call("finish", asObject)),
+                ScriptedModel.toolCalls(ScriptedModel.call("finish", asString)));
+        RunResult r2 = Agent.builder().model(model2).finishTool(true).build().run("判定して", Verdict.class);
+        assertThat(r2.status()).as(r2.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(model2.requests()).hasSize(2);
+        assertThat(model2.requests().get(1).toString()).contains("$.result: object found, string expected");
+    }
+}
