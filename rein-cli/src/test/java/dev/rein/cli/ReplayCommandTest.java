@@ -195,6 +195,28 @@ class ReplayCommandTest {
     }
 
     @Test
+    void aRunPausedApprovedAndResumedIntoOneTraceReplaysAsOneRun(@TempDir Path dir) throws IOException {
+        String send = "{\"to\":\"sato@example.jp\",\"subject\":\"会議\",\"body\":\"明日10時に変更です。\"}";
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("send_message", send)), text("送りました"));
+        cli.models((name, env) -> model);
+        Path trace = dir.resolve("run.jsonl");
+        assertThat(cli.run("run", "--trace", trace.toString(), "--tools", "send_message", "佐藤さんに送って").exitCode())
+                .isEqualTo(ExitCodes.WAITING_APPROVAL);
+        String id = dev.rein.json.Json.parse(Files.readAllLines(trace, StandardCharsets.UTF_8).get(0)).path("run_id").asText();
+
+        InProcessCli.Outcome paused = cli.run("replay", trace.toString());
+        assertThat(paused.exitCode()).as(paused.stdout() + paused.stderr()).isZero();
+        assertThat(paused.stdout()).contains("replayed ending: WAITING_APPROVAL/approval_required (as recorded)");
+
+        assertThat(cli.run("approve", id).exitCode()).isZero();
+        assertThat(cli.run("resume", "--trace", trace.toString(), id).exitCode()).isZero();
+        InProcessCli.Outcome whole = cli.run("replay", trace.toString());
+        assertThat(whole.exitCode()).as(whole.stdout() + whole.stderr()).isZero();
+        assertThat(whole.stdout()).contains("2 of 2 recorded model calls").contains("no divergence")
+                .contains("replayed ending: SUCCEEDED/completed (as recorded)");
+    }
+
+    @Test
     void anEndingThatDiffersOnlyInItsAnswerSaysSo(@TempDir Path dir) throws IOException {
         Path trace = dir.resolve("run.jsonl");
         ScriptedModel model = ScriptedModel.of(text("こんにちは"));
