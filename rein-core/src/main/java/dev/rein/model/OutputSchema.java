@@ -30,7 +30,6 @@ import java.util.regex.Pattern;
 public final class OutputSchema implements ModelOption {
     private static final SchemaGenerator GENERATOR = generator();
     private static final JsonSchemaFactory FACTORY = dev.rein.internal.schema.LocalSchemaFactory.get(); // never fetches a $ref
-    /** An answer that is one fenced code block: models often wrap JSON that way. */
     /**
      * The schema generated from each record type read with {@link #readAnswer}: an answer must have the
      * components it requires, or it would be read as a record full of nulls and zeros. Null for a type
@@ -48,6 +47,7 @@ public final class OutputSchema implements ModelOption {
     };
     /** Where Jackson names a position inside its message, e.g. the start of an object that is not closed. */
     private static final Pattern SOURCE = Pattern.compile("\\[Source: [^;\\]]*; line: (\\d+), column: (\\d+)]");
+    /** An answer that is one fenced code block: models often wrap JSON that way. */
     private static final Pattern FENCED = Pattern.compile("\\A```[a-zA-Z]*\\s*\\n(.*)\\n```\\s*\\z", Pattern.DOTALL);
 
     private final String name;
@@ -169,12 +169,12 @@ public final class OutputSchema implements ModelOption {
         OutputSchema required = type.isRecord() ? RECORD_SCHEMAS.get(type) : null;
         List<String> problems = required == null ? List.of() : required.problems(value);
         if (!problems.isEmpty()) {
-            throw new ReinException("the answer is not a " + type.getSimpleName() + ": " + String.join("; ", problems));
+            throw new ReinException("the answer is not a valid " + type.getSimpleName() + ": " + String.join("; ", problems));
         }
         try {
             return JavaNames.read(value, type);
         } catch (IllegalArgumentException e) {
-            throw new ReinException("the answer is not a " + type.getSimpleName() + ": " + e.getMessage(), e);
+            throw new ReinException("the answer is not a valid " + type.getSimpleName() + ": " + e.getMessage(), e);
         }
     }
 

@@ -73,7 +73,7 @@ class TypedOutputShapesTest {
     void readingAsAnotherTypeSaysWhatIsWrong() {
         RunResult r = Agent.builder().model(ScriptedModel.of(text(VALID))).build().run("判定して", Verdict.class);
         assertThatThrownBy(() -> r.output(Line.class)).isInstanceOf(ReinException.class)
-                .hasMessageContaining("is not a Line: ").hasMessageContaining("required property 'sku' not found");
+                .hasMessageContaining("is not a valid Line: ").hasMessageContaining("required property 'sku' not found");
     }
     @Test
     void theFinishToolsResultCarriesTheJsonAsTextAndAnObjectThereIsRefusedByItsSchema() {

@@ -84,7 +84,7 @@ class TypedOutputTest {
     void anAnswerWithoutTheTypesRequiredComponentsIsNoValueOfTheTypeRatherThanOneFullOfNulls() {
         RunResult shipment = answered("{\"orderId\":\"A-104\",\"itemCount\":2,\"shipDate\":\"2026-12-03\",\"trackingNumbers\":[]}");
         assertThatThrownBy(() -> shipment.output(Invoice.class)).isInstanceOf(ReinException.class)
-                .hasMessageStartingWith("the answer of run " + shipment.runId() + " is not a Invoice: ")
+                .hasMessageStartingWith("the answer of run " + shipment.runId() + " is not a valid Invoice: ")
                 .hasMessageContaining("invoiceId").hasMessageContaining("total");
 
         // A run without an output schema: a JSON answer is read only when it has what the record requires.
