@@ -195,6 +195,25 @@ class ReplayCommandTest {
     }
 
     @Test
+    void aTraceSavedWithAByteOrderMarkReplays(@TempDir Path dir) throws IOException {
+        // Some Windows editors start a UTF-8 file they save with a byte order mark (EF BB BF).
+        Path trace = dir.resolve("run.jsonl");
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("calculate", "{\"expression\":\"2 + 3\"}")), text("答えは5です"));
+        assertThat(cli.models((name, env) -> model).run("run", "--trace", trace.toString(), "--tools", "calculate",
+                "2と3を足して").exitCode()).isZero();
+        Path marked = dir.resolve("marked.jsonl");
+        byte[] bytes = Files.readAllBytes(trace);
+        byte[] withMark = new byte[bytes.length + 3];
+        withMark[0] = (byte) 0xEF;
+        withMark[1] = (byte) 0xBB;
+        withMark[2] = (byte) 0xBF;
+        System.arraycopy(bytes, 0, withMark, 3, bytes.length);
+        Files.write(marked, withMark);
+        InProcessCli.Outcome replay = cli.run("replay", marked.toString());
+        assertThat(replay.exitCode()).as(replay.stderr()).isZero();
+    }
+
+    @Test
     void aRunPausedApprovedAndResumedIntoOneTraceReplaysAsOneRun(@TempDir Path dir) throws IOException {
         String send = "{\"to\":\"sato@example.jp\",\"subject\":\"会議\",\"body\":\"明日10時に変更です。\"}";
         ScriptedModel model = ScriptedModel.of(toolCalls(call("send_message", send)), text("送りました"));

@@ -135,7 +135,9 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
         } catch (IOException e) {
             throw new ReinException("cannot read the trace " + trace + ": " + e.getMessage());
         }
-        List<String> lines = utf8(bytes, trace).lines().toList();
+        String text = utf8(bytes, trace);
+        // A byte order mark, which some Windows editors put at the start of a file they save, is no event.
+        List<String> lines = (text.startsWith("\uFEFF") ? text.substring(1) : text).lines().toList();
         boolean endsWithNewline = bytes.length > 0 && (bytes[bytes.length - 1] == '\n' || bytes[bytes.length - 1] == '\r');
         List<JsonNode> events = new ArrayList<>();
         for (int i = 0; i < lines.size(); i++) {
