@@ -89,4 +89,40 @@ class SecretsAtRestTest {
         assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
         assertThat(trace.streamedText()).isEqualTo("The key is " + MASK + ", keep it safe.");
     }
+
+    @Test
+    void aSecretWithCharactersJsonEscapesIsMaskedInStreamedToolInput() {
+        // Tool input streams as raw JSON text, where '"', '\\' and control characters appear escaped
+        // (and a model may write any character as a \\u escape); the masking must still find the value.
+        String secret = "pa\"ss\\wörd東京\t9";
+        StringBuilder deltas = new StringBuilder();
+        dev.rein.trace.RunListener listener = new dev.rein.trace.RunListener() {
+            @Override
+            public void onToolInputDelta(String id, String partialJson) {
+                deltas.append(partialJson);
+            }
+        };
+        dev.rein.model.ToolUseBlock use = new dev.rein.model.ToolUseBlock("toolu_1", "send_message",
+                Json.parse("{\"to\":\"ops\",\"body\":" + Json.write(com.fasterxml.jackson.databind.node.TextNode.valueOf(secret)) + "}"));
+        String escaped = Json.write(use.input());
+        String asciiEscaped = escaped.replace("ö", "\\u00f6").replace("東", "\\u6771").replace("京", "\\u4eac");
+        ScriptedModel inner = ScriptedModel.of(toolCalls(call("send_message", escaped)));
+        Model streaming = (request, context) -> {
+            var response = inner.call(request, new ModelCallContext(context.deadline(), StreamObserver.NONE));
+            context.stream().onToolUseStart(use.id(), use.name());
+            for (String text : new String[] {escaped, asciiEscaped}) {
+                for (int i = 0; i < text.length(); i += 2) {
+                    context.stream().onToolInputDelta(use.id(), text.substring(i, Math.min(text.length(), i + 2)));
+                }
+            }
+            return response;
+        };
+        RunResult result = Agent.builder().model(streaming).modelName(ScriptedModel.DEFAULT_NAME).prices(ScriptedModel.PRICES)
+                .tools(outbox.sendTool()).store(store).listener(runId -> listener)
+                .secrets(Secrets.of(Map.of("api_key", secret))).build().run("send it");
+
+        assertThat(result.status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+        assertThat(deltas.toString()).contains("[REDACTED:api_key]")
+                .doesNotContain("pa\\\"ss").doesNotContain("w\\u00f6rd").doesNotContain("\\u6771\\u4eac");
+    }
 }
