@@ -212,4 +212,41 @@ class ApprovalFlowTest {
         assertThat(agent.runs().list()).singleElement().satisfies(run -> assertThat(run.pendingApprovals()).isZero());
         assertThat(agent.runs().show(paused.runId()).pendingApprovals()).isEmpty();
     }
+
+    @Test
+    void eachCallOfAParallelStepIsDecidedOnItsOwn() {
+        String toBob = "{\"to\":\"bob@example.com\",\"body\":\"b\"}";
+        String toCarol = "{\"to\":\"carol@example.com\",\"body\":\"c\"}";
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("send_message", SEND), call("lookup_order", "{\"id\":\"A-104\"}"),
+                call("send_message", toBob), call("send_message", toCarol)), text("done"));
+        Agent agent = agent(model);
+        RunResult paused = agent.run("tell everyone");
+        List<ApprovalRequest> pending = paused.pendingApprovals();
+        assertThat(pending).extracting(ApprovalRequest::index).containsExactly(0, 2, 3);
+
+        agent.runs().approve(paused.runId(), pending.get(0).actionHash(), "carol");
+        agent.runs().reject(paused.runId(), pending.get(1).actionHash(), "not bob", "carol");
+        var edited = Json.parse("{\"to\":\"carol@example.com\",\"body\":\"edited\"}");
+        agent.runs().edit(paused.runId(), pending.get(2).actionHash(), edited, "carol");
+        // The edited action's new hash is not pending, and the original one is decided.
+        assertThatThrownBy(() -> agent.runs().approve(paused.runId(), ActionHash.of("send_message", edited), "dave"))
+                .isInstanceOf(ApprovalException.class).hasMessageContaining("no pending action");
+        assertThatThrownBy(() -> agent.runs().approve(paused.runId(), pending.get(2).actionHash(), "dave"))
+                .isInstanceOf(ApprovalException.class).hasMessageContaining("already decided");
+
+        RunResult done = agent.resume(paused.runId());
+        assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(outbox.applied).containsOnlyKeys(paused.runId() + ":1:0", paused.runId() + ":1:3");
+        assertThat(outbox.applied.values()).containsExactlyInAnyOrder("alice@example.com: Your order is late.", "carol@example.com: edited");
+        List<ToolResultBlock> results = model.lastRequest().messages().get(2).content().stream().map(b -> (ToolResultBlock) b).toList();
+        assertThat(results).extracting(ToolResultBlock::toolUseId)
+                .containsExactlyElementsOf(model.lastRequest().messages().get(1).toolUses().stream().map(ToolUseBlock::id).toList());
+        assertThat(results.get(0).isError()).isFalse();
+        assertThat(results.get(1).content()).contains("A-104");
+        assertThat(results.get(2).isError()).isTrue();
+        assertThat(results.get(2).content()).contains("not bob");
+        assertThat(results.get(3).content()).startsWith("[rein] A person edited the arguments").contains("edited");
+        assertThatThrownBy(() -> agent.runs().approve(paused.runId(), pending.get(0).actionHash(), "dave"))
+                .isInstanceOf(ApprovalException.class).hasMessageContaining("SUCCEEDED, not waiting for approval");
+    }
 }
