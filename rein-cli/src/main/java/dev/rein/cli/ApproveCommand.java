@@ -73,7 +73,7 @@ final class ApproveCommand implements Callable<Integer> {
                 runs.reject(runId, request.actionHash(), decision.reject, user);
                 env.err().println("rejected " + Text.visible(request.tool()) + " (action " + request.actionHash() + ") as " + user);
             } else if (decision.edit != null) {
-                runs.edit(runId, request.actionHash(), Json.parse(decision.edit), user);
+                runs.edit(runId, request.actionHash(), editedArguments(decision.edit), user);
                 env.err().println("approved " + Text.visible(request.tool()) + " with edited arguments " + Text.visible(decision.edit)
                         + " as " + user);
             } else {
@@ -84,6 +84,16 @@ final class ApproveCommand implements Callable<Integer> {
             env.err().println(left > 0 ? left + " more action(s) wait for a decision; see 'rein show " + runId + "'"
                     : "continue the run with: rein resume " + runId);
             return ExitCodes.SUCCEEDED;
+        }
+    }
+
+    /** The {@code --edit} text as one JSON value; anything after it is refused, never dropped. */
+    static com.fasterxml.jackson.databind.JsonNode editedArguments(String text) {
+        try {
+            return Json.parseWhole(text);
+        } catch (dev.rein.ReinException e) {
+            throw new UsageException("--edit: " + Errors.oneLine(e.getMessage())
+                    + "; give the new arguments as one JSON object, e.g. --edit '{\"to\":\"bob\"}'");
         }
     }
 

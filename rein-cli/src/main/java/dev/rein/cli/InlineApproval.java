@@ -70,7 +70,7 @@ final class InlineApproval {
                         if (json == null) {
                             return false;
                         }
-                        runs.edit(runId, request.actionHash(), Json.parse(json), user);
+                        runs.edit(runId, request.actionHash(), Json.parseWhole(json), user);
                     }
                     default -> {
                         err.println("Please answer y, n or e.");

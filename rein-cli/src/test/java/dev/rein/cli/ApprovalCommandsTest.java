@@ -106,7 +106,15 @@ class ApprovalCommandsTest {
                     + " arguments as a JSON object, e.g. --edit '{\"to\":\"bob\"}' (see 'rein show " + id + "' for the arguments as proposed)");
         }
         String edited = "{\"to\":\"bob@example.com\",\"subject\":\"会議\",\"body\":\"変更です\"}";
-        assertThat(cli.run("approve", id, "--edit", edited).exitCode()).isZero();
+        // Text after the object (a second object, a shell-quoting slip) would be dropped without a word.
+        for (String trailing : new String[] {edited + " {\"body\":\"追記\"}", edited + " x", edited + "}"}) {
+            InProcessCli.Outcome extra = cli.run("approve", id, "--edit", trailing);
+            assertThat(extra.exitCode()).as(trailing).isEqualTo(ExitCodes.USAGE);
+            assertThat(extra.stderrLines()).singleElement().asString().startsWith("rein approve: --edit: not valid JSON: ")
+                    .contains("after the JSON value").contains("one JSON object");
+        }
+        assertThat(cli.run("show", "--json", id).stdout()).contains("\"pending_approvals\":1");
+        assertThat(cli.run("approve", id, "--edit", edited + " \n").exitCode()).as("trailing white space is fine").isZero();
         assertThat(cli.run("resume", id).exitCode()).isEqualTo(ExitCodes.SUCCEEDED);
         assertThat(MessagingTools.read(cli.home().resolve("outbox.jsonl"))).singleElement()
                 .satisfies(m -> assertThat(m.get("to").asText()).isEqualTo("bob@example.com"));

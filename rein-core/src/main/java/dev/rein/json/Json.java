@@ -98,6 +98,38 @@ public final class Json {
         }
     }
 
+    /**
+     * Parses text that must be exactly one JSON value, as a person types it: unlike {@link #parse},
+     * text after the value (a second object, a stray brace) is refused instead of being ignored.
+     * White space around the value is fine.
+     *
+     * @throws ReinException with the parser's message, or saying where the extra text starts
+     */
+    public static JsonNode parseWhole(String text) {
+        try (com.fasterxml.jackson.core.JsonParser parser = MAPPER.createParser(text)) {
+            JsonNode value = MAPPER.readTree(parser);
+            if (value == null) {
+                throw new ReinException("not valid JSON: there is no value");
+            }
+            com.fasterxml.jackson.core.JsonLocation end = parser.currentLocation();
+            boolean more;
+            try {
+                more = parser.nextToken() != null;
+            } catch (JsonProcessingException e) {
+                more = true; // not even a token: still text after the value
+            }
+            if (more) {
+                throw new ReinException("not valid JSON: more text follows after the JSON value, from line "
+                        + end.getLineNr() + " column " + end.getColumnNr());
+            }
+            return value;
+        } catch (JsonProcessingException e) {
+            throw new ReinException("not valid JSON: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw new ReinException("not valid JSON: " + e.getMessage());
+        }
+    }
+
     /** Compact JSON text of any value. */
     public static String write(Object value) {
         try {
