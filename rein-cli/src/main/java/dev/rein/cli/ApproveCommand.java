@@ -2,6 +2,8 @@ package dev.rein.cli;
 
 import dev.rein.approval.ApprovalRequest;
 import dev.rein.json.Json;
+import dev.rein.run.RunStatus;
+import dev.rein.state.RunSnapshot;
 import dev.rein.state.Runs;
 import dev.rein.store.jdbc.JdbcRunStore;
 import dev.rein.tool.ToolRegistry;
@@ -68,7 +70,8 @@ final class ApproveCommand implements Callable<Integer> {
         try (JdbcRunStore store = home.existingStore()) {
             ToolRegistry tools = ToolRegistry.of(home.tools().select(String.join(",", settings.tools())));
             Runs runs = Runs.in(store, tools, Clock.systemUTC());
-            ApprovalRequest request = pick(runs.pending(runId));
+            ApprovalRequest request = pick(runs.find(runId).orElseThrow(() -> new UsageException("there is no run " + runId
+                    + " in the run store; list the stored runs with 'rein runs'")));
             if (decision.reject != null) {
                 runs.reject(runId, request.actionHash(), decision.reject, user);
                 env.err().println("rejected " + Text.visible(request.tool()) + " (action " + request.actionHash() + ") as " + user);
@@ -87,6 +90,19 @@ final class ApproveCommand implements Callable<Integer> {
         }
     }
 
+    /** Why a run has no action to decide, and what to do instead. */
+    private String nothingToDecide(RunSnapshot run) {
+        String show = "'rein show " + runId + "'";
+        if (run.status().terminal()) {
+            return "run " + runId + " already ended " + run.status() + " (" + run.reason() + "); there is nothing to approve; see " + show;
+        }
+        if (run.status() == RunStatus.WAITING_APPROVAL && !run.approvals().decisions().isEmpty()) {
+            return "every action run " + runId + " waits for is decided already (see " + show + "); continue it with 'rein resume "
+                    + runId + "'";
+        }
+        return "run " + runId + " is " + run.status() + ", not waiting for any approval; see " + show;
+    }
+
     /** The {@code --edit} text as one JSON value; anything after it is refused, never dropped. */
     static com.fasterxml.jackson.databind.JsonNode editedArguments(String text) {
         try {
@@ -98,9 +114,10 @@ final class ApproveCommand implements Callable<Integer> {
     }
 
     /** The action to decide; identical actions (one hash) are one decision. */
-    private ApprovalRequest pick(List<ApprovalRequest> waiting) {
+    private ApprovalRequest pick(RunSnapshot run) {
+        List<ApprovalRequest> waiting = run.pendingApprovals();
         if (waiting.isEmpty()) {
-            throw new UsageException("run " + runId + " is not waiting for any approval; see 'rein show " + runId + "'");
+            throw new UsageException(nothingToDecide(run));
         }
         Map<String, ApprovalRequest> byHash = new LinkedHashMap<>();
         waiting.forEach(r -> byHash.putIfAbsent(r.actionHash(), r));

@@ -60,6 +60,28 @@ class ApprovalCommandsTest {
     }
 
     @Test
+    void approvingAgainSaysWhyNothingIsLeftToDecideAndWhatToDoNext() throws Exception {
+        ScriptedModel model = sendThenConfirm();
+        cli.models((name, env) -> model);
+        cli.run("run", "--tools", "send_message", "連絡して");
+        String id = runId();
+        assertThat(cli.run("approve", id).exitCode()).isZero();
+
+        for (String[] again : new String[][] {{"approve", id}, {"approve", id, "--reject", "やめて"}}) {
+            InProcessCli.Outcome twice = cli.run(again);
+            assertThat(twice.exitCode()).isEqualTo(ExitCodes.USAGE);
+            assertThat(twice.stderrLines()).singleElement().asString().isEqualTo("rein approve: every action run " + id
+                    + " waits for is decided already (see 'rein show " + id + "'); continue it with 'rein resume " + id + "'");
+        }
+        assertThat(cli.run("resume", id).exitCode()).isEqualTo(ExitCodes.SUCCEEDED);
+        InProcessCli.Outcome ended = cli.run("approve", id);
+        assertThat(ended.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(ended.stderrLines()).singleElement().asString().isEqualTo("rein approve: run " + id
+                + " already ended SUCCEEDED (completed); there is nothing to approve; see 'rein show " + id + "'");
+        assertThat(MessagingTools.read(cli.home().resolve("outbox.jsonl"))).hasSize(1);
+    }
+
+    @Test
     void aRejectionReachesTheModelAndNothingIsSent() throws Exception {
         ScriptedModel model = ScriptedModel.of(toolCalls(call("send_message", SEND)), text("送信を取りやめました。"));
         cli.models((name, env) -> model);
