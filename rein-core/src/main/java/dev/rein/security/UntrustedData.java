@@ -19,7 +19,8 @@ import java.util.Locale;
  * would start a tag of the blocks Rein itself puts into requests ({@code rein_state},
  * {@code rein_memory}, see {@link #PROTECTED_TAGS}), which wrap such text in turn — in any case, with
  * any spacing between the characters: ASCII or Unicode spaces (no-break, ideographic), zero-width
- * and other invisible format characters, control characters, and compatibility forms of the letters. Attribute values are escaped like XML. The wrapper is a signal, not a
+ * and other invisible format characters, the other code points Unicode says to render as nothing
+ * (variation selectors, the combining grapheme joiner, Hangul fillers), control characters, and compatibility forms of the letters. Attribute values are escaped like XML. The wrapper is a signal, not a
  * permission boundary: permissions and approvals never depend on what the text says.
  */
 public final class UntrustedData {
@@ -122,7 +123,19 @@ public final class UntrustedData {
 
     private static boolean invisible(int c) {
         int type = Character.getType(c);
-        return Character.isWhitespace(c) || Character.isSpaceChar(c) || type == Character.FORMAT || type == Character.CONTROL;
+        return Character.isWhitespace(c) || Character.isSpaceChar(c) || type == Character.FORMAT || type == Character.CONTROL
+                || defaultIgnorable(c);
+    }
+
+    /**
+     * Unicode's default-ignorable code points that are not format characters: they render as
+     * nothing (variation selectors, the combining grapheme joiner, Hangul fillers, Mongolian
+     * variation selectors, Khmer inherent vowels), so between the parts of a tag they hide it too.
+     */
+    private static boolean defaultIgnorable(int c) {
+        return c == 0x034F || c == 0x115F || c == 0x1160 || c == 0x17B4 || c == 0x17B5 || (c >= 0x180B && c <= 0x180F)
+                || c == 0x3164 || (c >= 0xFE00 && c <= 0xFE0F) || c == 0xFFA0 || (c >= 0xFFF0 && c <= 0xFFF8)
+                || (c >= 0xE0000 && c <= 0xE0FFF);
     }
 
     private static String attribute(String value) {
