@@ -56,7 +56,7 @@ final class Recorder implements StreamObserver {
 
     @Override
     public synchronized void onToolInputDelta(String id, String partialJson) {
-        String masked = inputMaskers.computeIfAbsent(id, k -> DeltaMasker.forJson(secrets)).accept(partialJson);
+        String masked = inputMaskers.computeIfAbsent(id, k -> new DeltaMasker(secrets)).accept(partialJson);
         if (!masked.isEmpty()) {
             listeners.forEach(l -> safely(() -> l.onToolInputDelta(id, masked)));
         }

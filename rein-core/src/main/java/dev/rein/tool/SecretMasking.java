@@ -28,7 +28,7 @@ final class SecretMasking implements ToolInterceptor {
         }
         TreeSet<String> names = new TreeSet<>();
         secrets.forEach((name, value) -> {
-            if (result.content().contains(value)) {
+            if (Secrets.forms(value).stream().anyMatch(result.content()::contains)) {
                 names.add(name);
             }
         });

@@ -1,8 +1,11 @@
 package dev.rein.tool;
 
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import dev.rein.ReinException;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -83,7 +86,9 @@ public interface Secrets {
 
     /**
      * {@code text} with every value of {@code secrets} replaced by {@code [REDACTED:name]}. Longer
-     * values are replaced first, so a secret that contains another is masked whole.
+     * values are replaced first, so a secret that contains another is masked whole. A value is also
+     * found as JSON writes it inside a string ({@link #forms}), since tool results, notes and streamed
+     * tool input are often JSON text.
      */
     static String mask(String text, Map<String, String> secrets) {
         if (text == null || text.isEmpty() || secrets.isEmpty()) {
@@ -94,10 +99,49 @@ public interface Secrets {
                 .sorted(Comparator.comparingInt((Map.Entry<String, String> e) -> e.getValue().length()).reversed())
                 .toList();
         for (Map.Entry<String, String> secret : byLength) {
-            if (secret.getValue().length() >= MIN_LENGTH && masked.contains(secret.getValue())) {
-                masked = masked.replace(secret.getValue(), "[REDACTED:" + secret.getKey() + "]");
+            if (secret.getValue().length() < MIN_LENGTH) {
+                continue;
+            }
+            for (String form : forms(secret.getValue())) {
+                if (masked.contains(form)) {
+                    masked = masked.replace(form, "[REDACTED:" + secret.getKey() + "]");
+                }
             }
         }
         return masked;
+    }
+
+    /**
+     * The spellings of {@code value} that {@link #mask} replaces: the value itself and, when it has
+     * characters JSON escapes or may escape, how it appears inside a JSON string: with quotes,
+     * backslashes and control characters escaped, and also with every non-ASCII character as a
+     * {@code \\u} escape in lower or upper case hex (as {@code ensure_ascii} encoders write it).
+     * Longest first.
+     */
+    static List<String> forms(String value) {
+        boolean plain = true;
+        for (int i = 0; i < value.length() && plain; i++) {
+            char c = value.charAt(i);
+            plain = c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+        }
+        if (plain) {
+            return List.of(value);
+        }
+        String escaped = new String(JsonStringEncoder.getInstance().quoteAsString(value));
+        StringBuilder lower = new StringBuilder();
+        StringBuilder upper = new StringBuilder();
+        for (int i = 0; i < escaped.length(); i++) {
+            char c = escaped.charAt(i);
+            if (c > 0x7e) {
+                String hex = String.format("%04x", (int) c);
+                lower.append("\\u").append(hex);
+                upper.append("\\u").append(hex.toUpperCase(Locale.ROOT));
+            } else {
+                lower.append(c);
+                upper.append(c);
+            }
+        }
+        return java.util.stream.Stream.of(upper.toString(), lower.toString(), escaped, value).distinct()
+                .sorted(Comparator.comparingInt(String::length).reversed()).toList();
     }
 }

@@ -63,4 +63,30 @@ class SecretsInToolResultsTest {
 
         assertThat(lastToolResult(model)).contains("the key [REDACTED:key] was refused").doesNotContain(SECRET);
     }
+
+    @Test
+    void aSecretThatJsonEscapesIsMaskedInAStructuredResultAndInAnEditNote() {
+        // A result that is not a string reaches the model as JSON text, where '"' and '\\' are escaped;
+        // so does the note on a person's edited arguments. The plain value does not occur in that text.
+        String secret = "pa\"ss\\wörd-42";
+        Secrets secrets = Secrets.of(Map.of("key", secret));
+        Tool lookup = Tool.builder("lookup").description("looks up")
+                .handler((args, ctx) -> Map.of("token", ctx.secrets().get("key").orElseThrow())).build();
+        Tool send = Tool.builder("send").description("sends").risk(Risk.WRITE)
+                .inputSchema("{\"type\":\"object\",\"properties\":{\"to\":{\"type\":\"string\"}}}")
+                .handler((args, ctx) -> "sent").build();
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("lookup", "{}")), toolCalls(call("send", "{\"to\":\"x\"}")), text("ok"));
+        Agent agent = Agent.builder().model(model).tools(lookup, send).secrets(secrets).build();
+        RunResult paused = agent.run("go");
+        String escaped = Json.write(com.fasterxml.jackson.databind.node.TextNode.valueOf(secret));
+        escaped = escaped.substring(1, escaped.length() - 1);
+        agent.runs().edit(paused.runId(), paused.pendingApprovals().get(0).actionHash(),
+                Json.parse("{\"to\":\"" + escaped + "\"}"), "alice");
+
+        RunResult done = agent.resume(paused.runId());
+
+        assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(lastToolResult(model)).contains("[REDACTED:key]").doesNotContain(escaped);
+        assertThat(model.requests().toString()).doesNotContain(escaped).doesNotContain(secret);
+    }
 }
