@@ -249,4 +249,22 @@ class ApprovalFlowTest {
         assertThatThrownBy(() -> agent.runs().approve(paused.runId(), pending.get(0).actionHash(), "dave"))
                 .isInstanceOf(ApprovalException.class).hasMessageContaining("SUCCEEDED, not waiting for approval");
     }
+
+    @Test
+    void anEditRecordedWithoutTheToolsIsStillValidatedWhenTheRunResumes() {
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("send_message", SEND)), text("I could not send it."));
+        Agent agent = agent(model);
+        RunResult paused = agent.run("tell alice");
+
+        dev.rein.state.Runs.in(store).edit(paused.runId(), paused.pendingApprovals().get(0).actionHash(),
+                Json.parse("{\"to\":42}"), "carol");
+        RunResult done = agent.resume(paused.runId());
+
+        assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(outbox.deliveries).isEmpty();
+        ToolResultBlock result = (ToolResultBlock) model.lastRequest().messages().get(2).content().get(0);
+        assertThat(result.isError()).isTrue();
+        assertThat(result.content()).contains("A person edited the arguments").contains("schema");
+        assertThat(trace.events(TraceEvent.Audit.class)).anySatisfy(a -> assertThat(a.kind()).isEqualTo("refused"));
+    }
 }
