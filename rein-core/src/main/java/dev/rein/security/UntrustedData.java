@@ -20,8 +20,9 @@ import java.util.Locale;
  * {@code rein_memory}, see {@link #PROTECTED_TAGS}), which wrap such text in turn — in any case, with
  * any spacing between the characters: ASCII or Unicode spaces (no-break, ideographic), zero-width
  * and other invisible format characters, the other code points Unicode says to render as nothing
- * (variation selectors, the combining grapheme joiner, Hangul fillers), control characters, and compatibility forms of the letters. Attribute values are escaped like XML. The wrapper is a signal, not a
- * permission boundary: permissions and approvals never depend on what the text says.
+ * (variation selectors, the combining grapheme joiner, Hangul fillers), control characters, and
+ * compatibility forms of the letters. Attribute values are escaped like XML. The wrapper is a
+ * signal, not a permission boundary: permissions and approvals never depend on what the text says.
  */
 public final class UntrustedData {
     /** The wrapper's tag name. */
