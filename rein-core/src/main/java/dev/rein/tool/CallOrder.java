@@ -5,9 +5,10 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * Admits the concurrent calls of one model response in call order: the stages above this one
- * (argument validation, the application's stages, the run's {@code tool_call} trace) see one call
- * at a time, in the order the model made them, so the trace and what a person watches follow the
- * model's order. Everything below (scope, approval, the handler) runs concurrently.
+ * (argument validation, the application's stages, the run's {@code tool_call} trace, scopes,
+ * approval, idempotency and the per-tool call caps) see one call at a time, in the order the model
+ * made them, so the trace and what a person watches follow the model's order and the calls over a
+ * cap are always the last ones. Everything below (the timeout, retries, the handler) runs concurrently.
  */
 final class CallOrder implements ToolInterceptor {
     private static final ThreadLocal<CountDownLatch> TURN = new ThreadLocal<>();

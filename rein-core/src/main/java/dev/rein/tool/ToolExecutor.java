@@ -60,11 +60,11 @@ public final class ToolExecutor {
         List<ToolInterceptor> stages = new ArrayList<>();
         stages.add(new ArgumentValidation(b.maxArgumentBytes)); // size and JSON schema
         stages.addAll(b.interceptors);                          // the application's stages see valid calls only
-        stages.add(new CallOrder());                            // calls of one response are admitted in call order
         stages.add(new ScopeCheck(b.scopePolicy));              // least privilege, before anyone is asked to approve
         stages.add(b.approvalGate);                             // a person decides risky calls (pauses the run)
         stages.add(b.idempotency);                              // intent before a side effect, completion after
         stages.add(callLimits);                                 // per-tool caps, counted when a call really runs
+        stages.add(new CallOrder());                            // the calls of one response pass every stage above in call order
         stages.add(new TimeoutStage(b.defaultTimeout));         // everything below runs under the call's timeout
         stages.add(new ToolRetry(b.retryPolicy, b.events, b.sleeper)); // transient failures, same idempotency key
         stages.addAll(b.outputStages);                          // truncation of long output (context policy)

@@ -233,6 +233,30 @@ class ToolExecutorTest {
     }
 
     @Test
+    void inAParallelStepTheCallsOverACapAreTheLastInCallOrder() throws Exception {
+        // The first call is slow to pass the scope check (a stage between admission and the cap):
+        // the later calls must still not take its place under the cap.
+        ScopePolicy slowFirst = (principal, tool, arguments) -> {
+            if (arguments.get("text").asText().equals("1")) {
+                try {
+                    Thread.sleep(200);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return java.util.Optional.empty();
+        };
+        ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(tool("t", (a, c) -> "ok " + a.get("text").asText())))
+                .callLimits(Map.of("t", 2)).scopePolicy(slowFirst).build();
+        List<ToolCall> calls = List.of(new ToolCall("c1", "t", Json.parse("{\"text\":\"1\"}"), 0),
+                new ToolCall("c2", "t", Json.parse("{\"text\":\"2\"}"), 1),
+                new ToolCall("c3", "t", Json.parse("{\"text\":\"3\"}"), 2));
+        List<ToolResult> results = executor.executeAll(calls, c -> ToolContext.standalone(c.id()));
+        assertThat(results).extracting(ToolResult::content).startsWith("ok 1", "ok 2");
+        assertThat(results.get(2).errorClass()).isEqualTo(ErrorClass.LIMIT_REACHED);
+    }
+
+    @Test
     void aToolNeverRunsPastTheRunDeadline() throws Exception {
         Tool slow = tool("slow", (a, c) -> {
             Thread.sleep(60_000);
