@@ -48,6 +48,16 @@ public record Budget(int maxSteps, BigDecimal maxCostUsd, Duration maxDuration, 
         if (maxInputTokens != null && maxInputTokens < 1 || maxOutputTokens != null && maxOutputTokens < 1) {
             throw new ReinException("token limits must be positive");
         }
+        if (toolCallLimits != null) {
+            toolCallLimits.forEach((tool, cap) -> {
+                if (tool == null || tool.isBlank()) {
+                    throw new ReinException("a per-tool call limit needs the tool name it applies to, was " + tool);
+                }
+                if (cap == null) {
+                    throw new ReinException("the call limit of tool '" + tool + "' is missing: give a number of at least 1");
+                }
+            });
+        }
         toolCallLimits = toolCallLimits == null ? Map.of() : Map.copyOf(toolCallLimits);
         toolCallLimits.forEach((tool, cap) -> {
             if (cap < 1) {
@@ -95,8 +105,21 @@ public record Budget(int maxSteps, BigDecimal maxCostUsd, Duration maxDuration, 
             return this;
         }
 
+        /**
+         * The money limit in USD as a decimal text such as {@code "0.50"}; null for none.
+         *
+         * @throws ReinException when the text is not a decimal number
+         */
         public Builder maxCostUsd(String maxCostUsd) {
-            return maxCostUsd(maxCostUsd == null ? null : new BigDecimal(maxCostUsd));
+            if (maxCostUsd == null) {
+                return maxCostUsd((BigDecimal) null);
+            }
+            try {
+                return maxCostUsd(new BigDecimal(maxCostUsd.strip()));
+            } catch (NumberFormatException e) {
+                throw new ReinException("maxCostUsd '" + maxCostUsd + "' is not a number: write the USD amount as a decimal"
+                        + " with a point, e.g. \"0.50\"");
+            }
         }
 
         /** The wall-clock limit; null for none. */

@@ -86,4 +86,16 @@ class BudgetTest {
         assertThatThrownBy(() -> Budget.builder().maxDuration(Duration.ZERO).build()).isInstanceOf(ReinException.class);
         assertThatThrownBy(() -> Budget.builder().toolCallLimit("x", 0).build()).isInstanceOf(ReinException.class);
     }
+
+    @Test
+    void aMoneyLimitThatIsNotANumberAndACapWithoutAToolNameSayWhatIsWrong() {
+        assertThatThrownBy(() -> Budget.builder().maxCostUsd("0,50"))
+                .isInstanceOf(ReinException.class).hasMessageContaining("'0,50'").hasMessageContaining("\"0.50\"");
+        assertThatThrownBy(() -> Budget.builder().toolCallLimit(null, 3).build())
+                .isInstanceOf(ReinException.class).hasMessageContaining("tool name");
+        java.util.Map<String, Integer> limits = new java.util.HashMap<>();
+        limits.put("search", null);
+        assertThatThrownBy(() -> new Budget(5, null, null, null, null, limits))
+                .isInstanceOf(ReinException.class).hasMessageContaining("'search'");
+    }
 }
