@@ -1,5 +1,6 @@
 package dev.rein.agent;
 
+import dev.rein.ReinException;
 import dev.rein.tool.ToolOutcome;
 
 import dev.rein.run.FinishReport;
@@ -129,7 +130,20 @@ final class Run {
     private static List<RunListener> listeners(String runId, AgentConfig config) {
         List<RunListener> listeners = new ArrayList<>();
         for (RunListenerFactory factory : config.listeners()) {
-            listeners.add(factory.create(runId));
+            try {
+                listeners.add(factory.create(runId));
+            } catch (RuntimeException e) {
+                // nothing has happened yet: the listeners made so far are released and the run is not started
+                for (RunListener made : listeners) {
+                    try {
+                        made.close();
+                    } catch (RuntimeException ignored) {
+                        // the factory's failure is the one to report
+                    }
+                }
+                throw e instanceof ReinException rein ? rein : new ReinException("the run listener factory "
+                        + factory.getClass().getName() + " failed: " + e + "; the run was not started", e);
+            }
         }
         listeners.add(new StoreListener(config.safety().store(), runId));
         return listeners;

@@ -1,6 +1,11 @@
 package dev.rein.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.rein.ReinException;
+import dev.rein.trace.RunListener;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.rein.testkit.RecordingListener;
 import dev.rein.testkit.ScriptedModel;
@@ -25,5 +30,25 @@ class AgentWithListenerTest {
         assertThat(configured.events(TraceEvent.RunFinished.class)).hasSize(2);
         assertThat(agent.config().listeners()).hasSize(1);
         assertThat(recorded.config().listeners()).hasSize(2);
+    }
+
+    @Test
+    void aListenerFactoryThatThrowsIsAConfigurationErrorAndTheListenersMadeBeforeItAreClosed() {
+        AtomicBoolean closed = new AtomicBoolean();
+        RunListener first = new RunListener() {
+            @Override
+            public void close() {
+                closed.set(true);
+            }
+        };
+        ScriptedModel model = ScriptedModel.of(ScriptedModel.text("done"));
+        Agent agent = Agent.builder().model(model).listener(runId -> first).listener(runId -> {
+            throw new IllegalStateException("no trace directory");
+        }).build();
+        assertThatThrownBy(() -> agent.run("go")).isInstanceOf(ReinException.class)
+                .hasMessageContaining("listener").hasMessageContaining("no trace directory")
+                .hasMessageContaining("not started");
+        assertThat(closed).isTrue();
+        assertThat(model.requests()).isEmpty();
     }
 }
