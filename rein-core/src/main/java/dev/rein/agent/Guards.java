@@ -1,5 +1,6 @@
 package dev.rein.agent;
 
+import dev.rein.ReinException;
 import dev.rein.run.FinalAnswer;
 import dev.rein.run.Verdict;
 import dev.rein.run.Verifier;
@@ -198,7 +199,13 @@ final class Guards {
     List<String> verify(FinalAnswer proposed) throws InterruptedException {
         List<String> missing = new ArrayList<>();
         for (Verifier verifier : run.config.verifiers()) {
-            if (verifier.verify(proposed) instanceof Verdict.Fail fail) {
+            Verdict verdict = verifier.verify(proposed);
+            if (verdict == null) {
+                // no verdict is no approval: the answer is never accepted unchecked
+                throw new ReinException("the verifier " + verifier.getClass().getName() + " returned null: return"
+                        + " Verdict.pass() or Verdict.fail(what is missing)");
+            }
+            if (verdict instanceof Verdict.Fail fail) {
                 missing.addAll(fail.missing());
             }
         }

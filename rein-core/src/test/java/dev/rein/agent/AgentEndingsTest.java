@@ -317,4 +317,12 @@ class AgentEndingsTest {
         assertThat(Json.parse(lines.get(3)).at("/usage/input_tokens").asLong()).isEqualTo(100);
         assertThat(String.join("\n", lines)).contains("注文A-104の遅延を調べて").contains("echo: 配送状況").contains("完了しました");
     }
+
+    @Test
+    void aVerifierThatReturnsNoVerdictNeverLetsTheAnswerThrough() {
+        RunResult result = agent(ScriptedModel.of(text("42"))).verifier(answer -> null).build().run("go");
+        assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(result.reason()).isEqualTo("internal_error");
+        assertThat(result.message()).contains("returned null").contains("Verdict.pass()");
+    }
 }
