@@ -233,8 +233,12 @@ public final class ToolExecutor {
                 throw e;
             } catch (ExecutionException e) {
                 futures.forEach(f -> f.cancel(true));
-                if (e.getCause() instanceof ToolChainException breach) {
-                    throw breach;
+                // a broken chain or a failing caller callback is a bug to report as such, never a cancel
+                if (e.getCause() instanceof RuntimeException failure) {
+                    throw failure;
+                }
+                if (e.getCause() instanceof Error error) {
+                    throw error;
                 }
                 throw new InterruptedException("tool calls interrupted: " + e.getCause());
             }

@@ -51,4 +51,21 @@ class AgentWithListenerTest {
         assertThat(closed).isTrue();
         assertThat(model.requests()).isEmpty();
     }
+
+    @Test
+    void aListenerThatThrowsAnErrorOnAParallelToolResultIsIgnoredNotTakenForACancel() {
+        RunListener asserting = new RunListener() {
+            @Override
+            public void onEvent(dev.rein.trace.TraceEvent event) {
+                if (event instanceof dev.rein.trace.TraceEvent.ToolCompleted) {
+                    throw new AssertionError("a test's listener assertion");
+                }
+            }
+        };
+        ScriptedModel model = ScriptedModel.of(ScriptedModel.toolCalls(ScriptedModel.call("echo", "{\"text\":\"a\"}"),
+                ScriptedModel.call("echo", "{\"text\":\"b\"}")), ScriptedModel.text("done"));
+        RunResult result = Agent.builder().model(model).tools(TestTools.echo()).listener(runId -> asserting).build().run("go");
+        assertThat(result.status()).isEqualTo(dev.rein.run.RunStatus.SUCCEEDED);
+        assertThat(result.answer()).isEqualTo("done");
+    }
 }

@@ -257,6 +257,16 @@ class ToolExecutorTest {
     }
 
     @Test
+    void aFailureOfTheCallersCallbackInAParallelStepIsNotReportedAsAnInterrupt() {
+        ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(tool("t", (a, c) -> "ok"))).build();
+        List<ToolCall> calls = List.of(new ToolCall("c1", "t", Json.parse("{\"text\":\"1\"}"), 0),
+                new ToolCall("c2", "t", Json.parse("{\"text\":\"2\"}"), 1));
+        assertThatThrownBy(() -> executor.runAll(calls, c -> ToolContext.standalone(c.id()), outcome -> {
+            throw new IllegalStateException("callback bug");
+        })).isInstanceOf(IllegalStateException.class).hasMessage("callback bug");
+    }
+
+    @Test
     void aToolNeverRunsPastTheRunDeadline() throws Exception {
         Tool slow = tool("slow", (a, c) -> {
             Thread.sleep(60_000);
