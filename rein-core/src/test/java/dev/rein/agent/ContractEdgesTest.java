@@ -1,0 +1,334 @@
+package dev.rein.agent;
+
+import static dev.rein.testkit.ScriptedModel.call;
+import static dev.rein.testkit.ScriptedModel.text;
+import static dev.rein.testkit.ScriptedModel.toolCalls;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.ReinException;
+import dev.rein.budget.Budget;
+import dev.rein.json.Json;
+import dev.rein.model.StopReason;
+import dev.rein.model.TextBlock;
+import dev.rein.model.ToolChoice;
+import dev.rein.model.ToolUseBlock;
+import dev.rein.model.Usage;
+import dev.rein.run.RunStatus;
+import dev.rein.testkit.RecordingListener;
+import dev.rein.testkit.ScriptedModel;
+import dev.rein.tool.Tool;
+import dev.rein.trace.JsonlTraceListener;
+import dev.rein.trace.RunListener;
+import dev.rein.trace.TraceEvent;
+import java.math.BigDecimal;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 2's contract at its edges, as a user would probe it: each budget layer at its limit and one
+ * step past it, budgets across a resume and a reply, a parallel step with a throw, a timeout and a huge
+ * result, Japanese text through the tools and the JSONL trace, odd model responses, and the trace
+ * when a run ends abnormally.
+ */
+class ContractEdgesTest {
+    private final RecordingListener trace = new RecordingListener();
+
+    private Agent.Builder agent(ScriptedModel model) {
+        return Agent.builder().model(model).tools(TestTools.echo()).listener(trace);
+    }
+
+    private static ScriptedModel.Turn echoStep(String text) {
+        return toolCalls(call("echo", "{\"text\":\"" + text + "\"}"));
+    }
+
+    @Test
+    void stepsAtTheLimitAcceptAnAnswerAndOneMoreStepIsASummary() {
+        RunResult atLimit = agent(ScriptedModel.of(echoStep("1"), text("done"))).budget(Budget.builder().maxSteps(2).build())
+                .build().run("go");
+        assertThat(atLimit.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(atLimit.steps()).isEqualTo(2);
+
+        ScriptedModel over = ScriptedModel.of(echoStep("1"), echoStep("2"), text("summary"));
+        RunResult stopped = agent(over).budget(Budget.builder().maxSteps(2).build()).build().run("go");
+        assertThat(stopped.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
+        assertThat(stopped.reason()).isEqualTo("max_steps");
+        assertThat(stopped.answer()).isEqualTo("summary");
+        assertThat(over.requests()).hasSize(3);
+        assertThat(over.lastRequest().toolChoice()).isEqualTo(ToolChoice.none());
+    }
+
+    @Test
+    void outputTokensExactlyAtTheLimitStopAndOneBelowGoesOn() {
+        // DEFAULT_USAGE: 100 in, 20 out per call
+        ScriptedModel exact = ScriptedModel.of(echoStep("1"), echoStep("2"), text("summary"));
+        RunResult stopped = agent(exact).budget(Budget.builder().maxOutputTokens(40L).build()).build().run("go");
+        assertThat(stopped.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
+        assertThat(stopped.reason()).isEqualTo("max_output_tokens");
+        assertThat(exact.requests()).hasSize(3);
+
+        ScriptedModel under = ScriptedModel.of(echoStep("1"), echoStep("2"), echoStep("3"), text("summary"));
+        RunResult later = agent(under).budget(Budget.builder().maxOutputTokens(41L).build()).build().run("go");
+        assertThat(later.reason()).isEqualTo("max_output_tokens");
+        assertThat(under.requests()).hasSize(4);
+    }
+
+    @Test
+    void inputTokensAndMoneyStopWithTheirReasons() {
+        ScriptedModel in = ScriptedModel.of(echoStep("1"), echoStep("2"), text("summary"));
+        RunResult input = agent(in).budget(Budget.builder().maxInputTokens(200L).build()).build().run("go");
+        assertThat(input.reason()).isEqualTo("max_input_tokens");
+        assertThat(in.requests()).hasSize(3);
+
+        // 100 in x 3/M + 20 out x 15/M = USD 0.0006 a call
+        ScriptedModel money = ScriptedModel.of(echoStep("1"), echoStep("2"), text("summary"));
+        RunResult cost = agent(money).budget(Budget.builder().maxCostUsd(new BigDecimal("0.0012")).build()).build().run("go");
+        assertThat(cost.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
+        assertThat(cost.reason()).isEqualTo("max_cost");
+        assertThat(cost.message()).contains("0.0012");
+        assertThat(money.requests()).hasSize(3);
+    }
+
+    @Test
+    void aToolCapRefusesTheCallOverItAndTheRunGoesOn() {
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("echo", "{\"text\":\"a\"}"), call("echo", "{\"text\":\"b\"}")),
+                text("done"));
+        RunResult result = agent(model).budget(Budget.builder().toolCallLimit("echo", 1).build()).build().run("go");
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        var blocks = model.requests().get(1).messages().get(2).content();
+        var first = (dev.rein.model.ToolResultBlock) blocks.get(0);
+        var second = (dev.rein.model.ToolResultBlock) blocks.get(1);
+        assertThat(first.isError()).isFalse();
+        assertThat(first.content()).contains("echo: a");
+        assertThat(second.isError()).isTrue();
+        assertThat(second.content()).contains("limit of 1");
+    }
+
+    @Test
+    void aParallelStepWithAThrowATimeoutAndAHugeResultReportsEachAndGoesOn() {
+        Tool boom = Tool.builder("boom").description("Throws.").handler((args, ctx) -> {
+            throw new IllegalStateException("kaboom");
+        }).build();
+        Tool slow = Tool.builder("slow").description("Hangs.").timeout(Duration.ofMillis(200)).handler((args, ctx) -> {
+            Thread.sleep(60_000);
+            return "never";
+        }).build();
+        Tool big = Tool.builder("big").description("Returns a lot.").handler((args, ctx) -> "x".repeat(200_000)).build();
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("boom", "{}"), call("slow", "{}"), call("big", "{}")), text("done"));
+        long start = System.nanoTime();
+        RunResult result = Agent.builder().model(model).tools(boom, slow, big).listener(trace).build().run("go");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        var blocks = model.requests().get(1).messages().get(2).content();
+        assertThat(blocks).hasSize(3);
+        var r0 = (dev.rein.model.ToolResultBlock) blocks.get(0);
+        var r1 = (dev.rein.model.ToolResultBlock) blocks.get(1);
+        var r2 = (dev.rein.model.ToolResultBlock) blocks.get(2);
+        assertThat(r0.isError()).isTrue();
+        assertThat(r0.content()).contains("IllegalStateException").contains("kaboom");
+        assertThat(r1.isError()).isTrue();
+        assertThat(r1.content()).contains("exceeded its timeout of 200 ms");
+        assertThat(r2.isError()).isFalse();
+        assertThat(r2.content().length()).isLessThan(200_000);
+        assertThat(r2.content()).containsIgnoringCase("omitted");
+        assertThat(trace.events(TraceEvent.OutputTruncated.class)).singleElement()
+                .satisfies(t -> assertThat(t.tool()).isEqualTo("big"));
+    }
+
+    @Test
+    void japaneseArgumentsRoundTripAndTheJsonlIsValidUtf8(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("trace.jsonl");
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("echo", "{\"text\":\"東京の天気 🌸\"}")), text("晴れです"));
+        RunResult result = agent(model).listener(JsonlTraceListener.to(file)).build().run("東京の天気は？");
+        assertThat(result.answer()).isEqualTo("晴れです");
+        byte[] bytes = Files.readAllBytes(file);
+        StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes));
+        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        java.util.Set<String> types = new java.util.LinkedHashSet<>();
+        for (String line : lines) {
+            JsonNode node = Json.parse(line);
+            types.add(node.path("type").asText());
+            assertThat(node.has("run_id")).as(line).isTrue();
+            assertThat(node.has("step")).as(line).isTrue();
+            assertThat(node.has("time")).as(line).isTrue();
+        }
+        assertThat(types).contains("run_started", "model_request", "model_response", "tool_call", "tool_result", "state_change",
+                "run_finished");
+        assertThat(String.join("\n", lines)).contains("echo: 東京の天気 🌸");
+    }
+
+    @Test
+    void aJapaneseToolNameIsAClearConfigurationErrorAndAnUnknownOneListsTheTools() {
+        assertThatThrownBy(() -> Tool.builder("検索").description("search").handler((a, c) -> "x").build())
+                .isInstanceOf(ReinException.class).hasMessageContaining("検索");
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("検索", "{\"q\":\"東京\"}")), text("done"));
+        RunResult result = agent(model).build().run("go");
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        var r = (dev.rein.model.ToolResultBlock) model.requests().get(1).messages().get(2).content().get(0);
+        assertThat(r.isError()).isTrue();
+        assertThat(r.content()).contains("検索").contains("echo");
+    }
+
+    @Test
+    void aToolRegisteredTwiceIsRefusedAtBuild() {
+        assertThatThrownBy(() -> Agent.builder().model(ScriptedModel.of()).tools(TestTools.echo(), TestTools.echo()).build())
+                .isInstanceOf(ReinException.class).hasMessageContaining("echo");
+        assertThatThrownBy(() -> Agent.builder().model(ScriptedModel.of()).tools(TestTools.echo()).tools(TestTools.echo()).build())
+                .isInstanceOf(ReinException.class).hasMessageContaining("echo");
+    }
+
+    @Test
+    void maxTokensIsNeverTheAnswerAndTheMessageSaysSo() {
+        ScriptedModel model = ScriptedModel.of(ScriptedModel.reply(StopReason.MAX_TOKENS, Usage.ZERO, new TextBlock("The answer is 4")));
+        RunResult result = agent(model).build().run("go");
+        assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(result.reason()).isEqualTo("max_tokens");
+        assertThat(result.message()).contains("max_tokens").contains("not taken as an answer");
+        // a cut-off response with tool calls: the cut tool call is never run
+        ScriptedModel cutTool = ScriptedModel.of(ScriptedModel.reply(StopReason.MAX_TOKENS, Usage.ZERO,
+                new ToolUseBlock("toolu_1", "echo", Json.parse("{\"text\":\"x\"}"))));
+        RunResult cut = agent(cutTool).build().run("go");
+        assertThat(cut.reason()).isEqualTo("max_tokens");
+        assertThat(trace.events(TraceEvent.ToolCalled.class)).isEmpty();
+    }
+
+    @Test
+    void whitespaceOnlyAndTextWithToolCalls() {
+        ScriptedModel blank = ScriptedModel.of(text("   \n "), text(" \t"));
+        RunResult r = agent(blank).build().run("go");
+        assertThat(r.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(r.reason()).isEqualTo("empty_answer");
+
+        ScriptedModel both = ScriptedModel.of(toolCalls("Let me check.", call("echo", "{\"text\":\"a\"}")), text("It is a."));
+        RunResult b = agent(both).build().run("go");
+        assertThat(b.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(b.answer()).isEqualTo("It is a.");
+        assertThat(both.requests()).hasSize(2);
+    }
+
+    @Test
+    void aThrowingListenerNeitherBreaksTheRunNorTheJsonlTrace(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("t.jsonl");
+        RunListener throwing = new RunListener() {
+            @Override
+            public void onEvent(TraceEvent event) {
+                throw new IllegalStateException("listener bug");
+            }
+        };
+        ScriptedModel model = ScriptedModel.of(echoStep("a"), text("done"));
+        RunResult result = agent(model).listener(id -> throwing).listener(JsonlTraceListener.to(file)).build().run("go");
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        List<String> lines = Files.readAllLines(file);
+        assertThat(Json.parse(lines.get(lines.size() - 1)).path("type").asText()).isEqualTo("run_finished");
+    }
+
+    @Test
+    void cancelDuringAToolCallEndsCancelledWithTheTraceFlushed(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("c.jsonl");
+        CountDownLatch started = new CountDownLatch(1);
+        Tool hang = Tool.builder("hang").description("Hangs.").handler((a, c) -> {
+            started.countDown();
+            Thread.sleep(60_000);
+            return "never";
+        }).build();
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("hang", "{}")), text("never"));
+        RunHandle handle = agent(model).tools(hang).listener(JsonlTraceListener.to(file)).build().start("go");
+        assertThat(started.await(5, TimeUnit.SECONDS)).isTrue();
+        long t = System.nanoTime();
+        handle.cancel();
+        RunResult result = handle.await(Duration.ofSeconds(5));
+        assertThat(Duration.ofNanos(System.nanoTime() - t)).isLessThan(Duration.ofSeconds(2));
+        assertThat(result.status()).isEqualTo(RunStatus.CANCELLED);
+        List<String> lines = Files.readAllLines(file);
+        JsonNode last = Json.parse(lines.get(lines.size() - 1));
+        assertThat(last.path("type").asText()).isEqualTo("run_finished");
+        assertThat(last.path("status").asText()).isEqualTo("CANCELLED");
+    }
+
+    @Test
+    void aDeadlineDuringAToolEndsStoppedBudgetWithoutASummaryCall(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("d.jsonl");
+        Tool hang = Tool.builder("hang").description("Hangs.").handler((a, c) -> {
+            Thread.sleep(60_000);
+            return "never";
+        }).build();
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("hang", "{}")), text("never"));
+        long t = System.nanoTime();
+        RunResult result = agent(model).tools(hang).listener(JsonlTraceListener.to(file))
+                .budget(Budget.builder().maxDuration(Duration.ofMillis(1500)).build()).build().run("go");
+        assertThat(Duration.ofNanos(System.nanoTime() - t)).isLessThan(Duration.ofSeconds(5));
+        assertThat(result.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
+        assertThat(result.reason()).isEqualTo("deadline");
+        assertThat(model.requests()).hasSize(1);
+        List<String> lines = Files.readAllLines(file);
+        assertThat(Json.parse(lines.get(lines.size() - 1)).path("type").asText()).isEqualTo("run_finished");
+    }
+
+    @Test
+    void stepsAndToolCountsCarryOverAResumeAndAReplyTurnGetsItsOwnBudget() {
+        dev.rein.state.InMemoryRunStore store = new dev.rein.state.InMemoryRunStore();
+        java.util.concurrent.atomic.AtomicInteger sent = new java.util.concurrent.atomic.AtomicInteger();
+        Tool send = Tool.builder("send").description("Sends.").risk(dev.rein.tool.Risk.WRITE)
+                .handler((a, c) -> "sent " + sent.incrementAndGet()).build();
+        ScriptedModel model = ScriptedModel.of(echoStep("1"), toolCalls(call("send", "{}")), echoStep("2"), text("summary"));
+        Agent agent = agent(model).tools(send).store(store)
+                .budget(Budget.builder().maxSteps(3).toolCallLimit("echo", 1).build()).build();
+        RunResult paused = agent.run("go");
+        assertThat(paused.status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+        agent.runs().approve(paused.runId(), paused.pendingApprovals().get(0).actionHash(), "me");
+        RunResult resumed = agent.resume(paused.runId());
+        assertThat(resumed.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
+        assertThat(resumed.reason()).isEqualTo("max_steps");
+        assertThat(resumed.steps()).isEqualTo(3);
+        assertThat(model.requests()).hasSize(4);
+        // the echo cap of 1 survived the pause: the second echo was refused
+        var third = model.requests().get(3).messages();
+        var refused = (dev.rein.model.ToolResultBlock) third.get(third.size() - 1).content().stream()
+                .filter(b -> b instanceof dev.rein.model.ToolResultBlock).findFirst().orElseThrow();
+        assertThat(refused.isError()).isTrue();
+        assertThat(refused.content()).contains("limit of 1");
+
+
+        // a reply turn counts its steps from the turn's start (memory.md)
+        ScriptedModel chat = ScriptedModel.of(echoStep("a"), text("first"), echoStep("b"), text("second"));
+        Agent twoSteps = agent(chat).store(store).budget(Budget.builder().maxSteps(2).build()).build();
+        RunResult first = twoSteps.run("go");
+        assertThat(first.status()).isEqualTo(RunStatus.SUCCEEDED);
+        RunResult second = twoSteps.reply(first.runId(), "and then?");
+        assertThat(second.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(second.answer()).isEqualTo("second");
+    }
+
+    @Test
+    void anEndTurnResponseWithToolUseStillHasItsCallsAnswered() {
+        ScriptedModel model = ScriptedModel.of(ScriptedModel.reply(StopReason.END_TURN, Usage.ZERO, new TextBlock("checking"),
+                new ToolUseBlock("toolu_x", "echo", Json.parse("{\"text\":\"a\"}"))), text("done"));
+        RunResult result = agent(model).build().run("go");
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(result.answer()).isEqualTo("done");
+        var answered = (dev.rein.model.ToolResultBlock) model.requests().get(1).messages().get(2).content().get(0);
+        assertThat(answered.toolUseId()).isEqualTo("toolu_x");
+    }
+
+    @Test
+    void aHungSummaryCallStillEndsAtTheDeadline() {
+        ScriptedModel model = ScriptedModel.of(echoStep("a"), ScriptedModel.hang());
+        long start = System.nanoTime();
+        RunResult result = agent(model).budget(Budget.builder().maxSteps(1).maxDuration(Duration.ofSeconds(2)).build())
+                .build().run("go");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+        assertThat(result.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
+        assertThat(result.reason()).isEqualTo("max_steps");
+        assertThat(result.answer()).contains("step limit of 1");
+    }
+}
