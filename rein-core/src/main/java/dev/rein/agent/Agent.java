@@ -200,10 +200,19 @@ public final class Agent {
         }
 
         public Builder tools(Tool... tools) {
-            return tools(List.of(tools));
+            return tools(java.util.Arrays.asList(tools));
         }
 
+        /** @throws ReinException when a tool is null (an unset field, a failed lookup) */
         public Builder tools(Collection<Tool> tools) {
+            int position = 0;
+            for (Tool tool : tools) {
+                if (tool == null) {
+                    throw new ReinException("tools(...) was given null at position " + position + " (counting from 0):"
+                            + " pass tools made with Tool.builder(...).build() or AnnotatedTools.from(...)");
+                }
+                position++;
+            }
             this.tools.addAll(tools);
             return this;
         }

@@ -188,6 +188,14 @@ class ContractEdgesTest {
     }
 
     @Test
+    void aNullToolSaysWhichOneAndWhatToDo() {
+        assertThatThrownBy(() -> Agent.builder().model(ScriptedModel.of()).tools(TestTools.echo(), null))
+                .isInstanceOf(ReinException.class).hasMessageContaining("position 1").hasMessageContaining("Tool.builder");
+        assertThatThrownBy(() -> Agent.builder().model(ScriptedModel.of()).tools(java.util.Arrays.asList(TestTools.echo(), null)))
+                .isInstanceOf(ReinException.class).hasMessageContaining("position 1");
+    }
+
+    @Test
     void maxTokensIsNeverTheAnswerAndTheMessageSaysSo() {
         ScriptedModel model = ScriptedModel.of(ScriptedModel.reply(StopReason.MAX_TOKENS, Usage.ZERO, new TextBlock("The answer is 4")));
         RunResult result = agent(model).build().run("go");
