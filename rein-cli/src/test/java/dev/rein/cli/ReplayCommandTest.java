@@ -147,12 +147,18 @@ class ReplayCommandTest {
         assertThat(replay.stdout()).contains("recorded ending: none (the trace has no run_finished").doesNotContain("null");
     }
 
-    @Test
-    void aTraceCutOffMidLineOrWithAStrayByteOrAFolderSaysWhereAndWhatToDo(@TempDir Path dir) throws IOException {
+    /** Runs a Japanese goal with one calculate call, traced to DIR/run.jsonl. */
+    private Path recordJapaneseCalculation(Path dir) {
         Path trace = dir.resolve("run.jsonl");
         ScriptedModel model = ScriptedModel.of(toolCalls(call("calculate", "{\"expression\":\"2 + 3\"}")), text("答えは5です"));
         assertThat(cli.models((name, env) -> model).run("run", "--trace", trace.toString(), "--tools", "calculate",
                 "2と3を足して").exitCode()).isZero();
+        return trace;
+    }
+
+    @Test
+    void aTraceCutOffMidLineOrWithAStrayByteOrAFolderSaysWhereAndWhatToDo(@TempDir Path dir) throws IOException {
+        Path trace = recordJapaneseCalculation(dir);
         byte[] bytes = Files.readAllBytes(trace);
         int lines = Files.readAllLines(trace, StandardCharsets.UTF_8).size();
 
@@ -197,10 +203,7 @@ class ReplayCommandTest {
     @Test
     void aTraceSavedWithAByteOrderMarkReplays(@TempDir Path dir) throws IOException {
         // Some Windows editors start a UTF-8 file they save with a byte order mark (EF BB BF).
-        Path trace = dir.resolve("run.jsonl");
-        ScriptedModel model = ScriptedModel.of(toolCalls(call("calculate", "{\"expression\":\"2 + 3\"}")), text("答えは5です"));
-        assertThat(cli.models((name, env) -> model).run("run", "--trace", trace.toString(), "--tools", "calculate",
-                "2と3を足して").exitCode()).isZero();
+        Path trace = recordJapaneseCalculation(dir);
         Path marked = dir.resolve("marked.jsonl");
         byte[] bytes = Files.readAllBytes(trace);
         byte[] withMark = new byte[bytes.length + 3];
