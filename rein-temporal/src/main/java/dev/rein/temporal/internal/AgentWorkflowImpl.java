@@ -245,7 +245,8 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
 
     private RunResult end(RunStatus ended, String reason, String message, String answer, dev.rein.run.FinishReport report) {
         try {
-            result = ref == null ? unrecorded(RunStatus.FAILED, reason, message, answer)
+            // no activity has run yet (a cancel before the first one, or the run store failed at once): nothing to trace
+            result = ref == null ? unrecorded(ended, reason, message, answer)
                     : effects().end(turn(), ended, reason, message, answer, report);
         } catch (ActivityFailure e) {
             if (cancelled(e)) {

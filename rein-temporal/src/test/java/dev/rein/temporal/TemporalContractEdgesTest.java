@@ -1,0 +1,88 @@
+package dev.rein.temporal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.rein.agent.Agent;
+import dev.rein.agent.RunResult;
+import dev.rein.model.ToolResultBlock;
+import dev.rein.run.RunStatus;
+import dev.rein.testkit.RecordingListener;
+import dev.rein.testkit.ScriptedModel;
+import io.temporal.common.WorkflowExecutionHistory;
+import io.temporal.worker.Worker;
+import java.time.Duration;
+import java.util.concurrent.TimeoutException;
+import org.junit.jupiter.api.Test;
+
+/** Edges of the contract an experienced Temporal user tries: early cancel, reject, raw signals, bad goals. */
+class TemporalContractEdgesTest {
+    /** A cancel that reaches the workflow before its first activity still ends the run CANCELLED, not FAILED. */
+    @Test
+    void aRunCancelledBeforeItsFirstActivityEndsCancelled() throws TimeoutException {
+        Agent agent = Orders.agent(Orders.lookupThenAnswer(), new RecordingListener(), Orders.lookup()).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            Worker worker = server.env.newWorker(TemporalTestServer.QUEUE);
+            TemporalAgents.worker(worker, agent);
+            TemporalRun run = TemporalAgents.client(server.client(), TemporalTestServer.QUEUE, agent).start("A-1?", "run-early-cancel");
+            run.cancel();
+            server.env.start();
+            RunResult result = run.result(Duration.ofSeconds(60));
+
+            assertThat(result.status()).isEqualTo(RunStatus.CANCELLED);
+            assertThat(result.reason()).isEqualTo("cancelled");
+            assertThat(run.status()).isEqualTo(RunStatus.CANCELLED);
+        }
+    }
+
+    /** A rejection by signal: the refund never runs, the model is told the reason, and the run goes on to its answer. */
+    @Test
+    void aRejectionSignalResumesTheRunWithoutTheActionAndTellsTheModelWhy() {
+        Orders.Ledger ledger = new Orders.Ledger();
+        Agent agent = Orders.withApproval(Orders.agent(Orders.refundThenAnswer(), new RecordingListener(),
+                Orders.refund(ledger, key -> {})));
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalRun run = server.start(agent).start("A-1 を返金して", "run-reject");
+            TemporalApprovalTest.awaitStatus(run, RunStatus.WAITING_APPROVAL);
+            server.env.sleep(Duration.ofDays(2));
+            run.reject(run.pendingApprovals().get(0).actionHash(), "返金は不要です", "alice");
+            RunResult result = run.result();
+
+            assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+            assertThat(ledger.charges).isEmpty();
+            ToolResultBlock answer = (ToolResultBlock) result.history().get(2).content().get(0);
+            assertThat(answer.content()).contains("返金は不要です");
+        }
+    }
+
+    /** A cancelled run's history replays too (the detached end after the cancel is deterministic). */
+    @Test
+    void aCancelledRunsHistoryReplays() throws Exception {
+        Orders.Ledger ledger = new Orders.Ledger();
+        Agent agent = Orders.withApproval(Orders.agent(Orders.refundThenAnswer(), new RecordingListener(),
+                Orders.lookup(), Orders.refund(ledger, key -> {})));
+        WorkflowExecutionHistory history;
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalRun run = server.start(agent).start("A-1 を返金して", "run-cancel-replay");
+            TemporalApprovalTest.awaitStatus(run, RunStatus.WAITING_APPROVAL);
+            server.env.sleep(Duration.ofHours(5));
+            run.cancel();
+            assertThat(run.result().status()).isEqualTo(RunStatus.CANCELLED);
+            history = server.client().fetchHistory("run-cancel-replay");
+        }
+        DeterminismTest.replay(history);
+    }
+
+    /** Parallel reads and a Japanese goal and output: the history replays. */
+    @Test
+    void aRunWithParallelReadsReplays() throws Exception {
+        Agent agent = Orders.agent(Orders.lookupThenAnswer(), new RecordingListener(), Orders.lookup()).build();
+        WorkflowExecutionHistory history;
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            RunResult result = server.start(agent).start("A-1 と A-2 の状況は?", "run-parallel-replay").result();
+            assertThat(result.answer()).isEqualTo("注文 A-1 と A-2 は配達済みです。");
+            history = server.client().fetchHistory("run-parallel-replay");
+        }
+        DeterminismTest.replay(history);
+    }
+}
