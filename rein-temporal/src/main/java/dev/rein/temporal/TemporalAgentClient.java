@@ -1,5 +1,6 @@
 package dev.rein.temporal;
 
+import dev.rein.ReinException;
 import dev.rein.agent.Agent;
 import dev.rein.agent.AgentConfig;
 import dev.rein.agent.DrivenRun;
@@ -7,6 +8,7 @@ import dev.rein.budget.ModelPrice;
 import dev.rein.context.OutputStore;
 import dev.rein.retry.RetryPolicy;
 import io.temporal.client.WorkflowClient;
+import io.temporal.client.WorkflowExecutionAlreadyStarted;
 import io.temporal.client.WorkflowOptions;
 import java.time.Duration;
 import java.util.Map;
@@ -49,12 +51,27 @@ public final class TemporalAgentClient {
         return start(goal, "rein-" + UUID.randomUUID());
     }
 
-    /** Starts a run whose workflow id (and run id) is {@code runId}. */
+    /**
+     * Starts a run whose workflow id (and run id) is {@code runId}.
+     *
+     * @throws ReinException when the goal or the run id is empty, or a run with that id is running (no
+     *                       workflow is started)
+     */
     public TemporalRun start(String goal, String runId) {
-        Objects.requireNonNull(goal, "goal");
+        if (goal == null || goal.isBlank()) {
+            throw new ReinException("the goal is empty: say what the agent should do");
+        }
+        if (runId == null || runId.isBlank()) {
+            throw new ReinException("the run id is empty: give the workflow id the run should have, or use start(goal) for a new one");
+        }
         AgentWorkflow workflow = client.newWorkflowStub(AgentWorkflow.class,
                 WorkflowOptions.newBuilder().setTaskQueue(taskQueue).setWorkflowId(runId).build());
-        WorkflowClient.start(workflow::run, input(goal));
+        try {
+            WorkflowClient.start(workflow::run, input(goal));
+        } catch (WorkflowExecutionAlreadyStarted e) {
+            throw new ReinException("a run with id '" + runId + "' is already running on Temporal: attach(\"" + runId
+                    + "\") to follow it, or start this goal with another run id", e);
+        }
         return attach(runId);
     }
 

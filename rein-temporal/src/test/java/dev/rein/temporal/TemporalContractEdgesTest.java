@@ -55,6 +55,24 @@ class TemporalContractEdgesTest {
         }
     }
 
+    /** An empty goal or run id, or the id of a running run, is refused before a workflow starts, saying what to do. */
+    @Test
+    void anEmptyGoalOrABusyRunIdIsRefusedBeforeAnyWorkflowStarts() {
+        Agent agent = Orders.agent(Orders.lookupThenAnswer(), new RecordingListener(), Orders.lookup()).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalAgentClient client = server.start(agent);
+            assertThatThrownBy(() -> client.start("  ", "run-empty-goal")).isInstanceOf(dev.rein.ReinException.class)
+                    .hasMessageContaining("the goal is empty");
+            assertThatThrownBy(() -> client.start(null, "run-null-goal")).isInstanceOf(dev.rein.ReinException.class)
+                    .hasMessageContaining("the goal is empty");
+            assertThatThrownBy(() -> client.start("A-1?", " ")).isInstanceOf(dev.rein.ReinException.class)
+                    .hasMessageContaining("the run id is empty");
+            client.start("A-1?", "run-twice");
+            assertThatThrownBy(() -> client.start("A-2?", "run-twice")).isInstanceOf(dev.rein.ReinException.class)
+                    .hasMessageContaining("a run with id 'run-twice' is already running").hasMessageContaining("attach(\"run-twice\")");
+        }
+    }
+
     /** A cancelled run's history replays too (the detached end after the cancel is deterministic). */
     @Test
     void aCancelledRunsHistoryReplays() throws Exception {
