@@ -77,7 +77,7 @@ public final class TemporalAgentClient {
 
     /** A handle on a run started earlier (by any process). */
     public TemporalRun attach(String runId) {
-        return new TemporalRun(client, runId, runStore);
+        return new TemporalRun(client, runId, runStore, agent);
     }
 
     private RunInput input(String goal) {

@@ -1,18 +1,22 @@
 package dev.rein.temporal;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.ReinException;
+import dev.rein.agent.Agent;
 import dev.rein.agent.RunResult;
 import dev.rein.approval.ApprovalException;
 import dev.rein.approval.ApprovalRequest;
 import dev.rein.context.OutputStore;
 import dev.rein.run.RunStatus;
 import dev.rein.temporal.internal.Results;
+import dev.rein.tool.Tool;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowFailedException;
 import io.temporal.client.WorkflowStub;
 import io.temporal.failure.CanceledFailure;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -21,11 +25,13 @@ public final class TemporalRun {
     private final WorkflowClient client;
     private final String runId;
     private final OutputStore runStore;
+    private final Agent agent;
 
-    TemporalRun(WorkflowClient client, String runId, OutputStore runStore) {
+    TemporalRun(WorkflowClient client, String runId, OutputStore runStore, Agent agent) {
         this.client = client;
         this.runId = runId;
         this.runStore = runStore;
+        this.agent = agent;
     }
 
     public String runId() {
@@ -61,9 +67,16 @@ public final class TemporalRun {
         send(ApprovalSignal.reject(actionHash, reason, decidedBy));
     }
 
-    /** Runs it with {@code arguments} instead. */
+    /**
+     * Runs it with {@code arguments} instead. The arguments are checked against the tool's schema
+     * first, as a local run's {@code Runs.edit} checks them; the approval covers only the edited action.
+     *
+     * @throws ReinException when the arguments do not fit the tool's schema (the decision is not sent)
+     */
     public void edit(String actionHash, JsonNode arguments, String decidedBy) {
-        send(ApprovalSignal.edit(actionHash, arguments, decidedBy));
+        ApprovalSignal signal = ApprovalSignal.edit(actionHash, arguments, decidedBy);
+        validate(pending(signal).tool(), arguments);
+        workflow().decide(signal);
     }
 
     /** Cancels the run: it ends CANCELLED, and pending actions never run. */
@@ -105,13 +118,28 @@ public final class TemporalRun {
 
     /** The decision is checked against the pending actions first, so a stale one fails here with the reason. */
     private void send(ApprovalSignal signal) {
-        List<ApprovalRequest> pending = pendingApprovals();
-        if (pending.stream().noneMatch(r -> r.actionHash().equals(signal.actionHash()))) {
-            throw new ApprovalException("run " + runId + " has no pending action with hash " + signal.actionHash()
-                    + "; an approval is bound to the exact action shown. Pending: "
-                    + pending.stream().map(r -> r.tool() + " " + r.actionHash()).toList(), pending);
-        }
+        pending(signal);
         workflow().decide(signal);
+    }
+
+    private ApprovalRequest pending(ApprovalSignal signal) {
+        List<ApprovalRequest> pending = pendingApprovals();
+        return pending.stream().filter(r -> r.actionHash().equals(signal.actionHash())).findFirst()
+                .orElseThrow(() -> new ApprovalException("run " + runId + " has no pending action with hash " + signal.actionHash()
+                        + "; an approval is bound to the exact action shown. Pending: "
+                        + pending.stream().map(r -> r.tool() + " " + r.actionHash()).toList(), pending));
+    }
+
+    /** Edited arguments checked against the tool's schema, with the messages of a local run's {@code Runs.edit}. */
+    private void validate(String toolName, JsonNode arguments) {
+        Optional<Tool> tool = agent.config().currentTools().find(toolName);
+        if (tool.isEmpty()) {
+            throw new ReinException("tool '" + toolName + "' is not among this agent's tools; cannot check the edited arguments");
+        }
+        List<String> problems = tool.get().validationProblems(arguments);
+        if (!problems.isEmpty()) {
+            throw new ReinException("the edited arguments do not fit tool '" + toolName + "': " + String.join("; ", problems));
+        }
     }
 
     private AgentWorkflow workflow() {

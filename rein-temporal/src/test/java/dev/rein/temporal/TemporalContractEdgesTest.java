@@ -55,6 +55,56 @@ class TemporalContractEdgesTest {
         }
     }
 
+    /**
+     * A decision sent around the handle (the Temporal CLI, another SDK) that is malformed — an edit
+     * without arguments, an unknown decision — is refused with the reason; the run keeps waiting and
+     * a good decision still resumes it.
+     */
+    @Test
+    void aMalformedRawDecisionIsRefusedAndTheRunKeepsWaiting() {
+        Orders.Ledger ledger = new Orders.Ledger();
+        Agent agent = Orders.withApproval(Orders.agent(Orders.refundThenAnswer(), new RecordingListener(),
+                Orders.refund(ledger, key -> {})));
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalRun run = server.start(agent).start("A-1 を返金して", "run-raw-signal");
+            TemporalApprovalTest.awaitStatus(run, RunStatus.WAITING_APPROVAL);
+            String hash = run.pendingApprovals().get(0).actionHash();
+            AgentWorkflow raw = server.client().newWorkflowStub(AgentWorkflow.class, "run-raw-signal");
+            raw.decide(new ApprovalSignal("edit", hash, null, null, "bob"));
+            raw.decide(new ApprovalSignal("allow", hash, null, null, "bob"));
+
+            assertThat(run.refusedDecisions()).hasSize(2).anySatisfy(r -> assertThat(r).contains("arguments"))
+                    .anySatisfy(r -> assertThat(r).contains("unknown decision 'allow'"));
+            assertThat(run.status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+            assertThat(run.pendingApprovals()).singleElement().satisfies(r -> assertThat(r.actionHash()).isEqualTo(hash));
+            run.approve(hash, "alice");
+            assertThat(run.result().status()).isEqualTo(RunStatus.SUCCEEDED);
+            assertThat(ledger.charges).hasSize(1);
+        }
+    }
+
+    /** Edited arguments that do not fit the tool's schema are refused by the handle, as a local run's Runs.edit refuses them. */
+    @Test
+    void anEditThatDoesNotFitTheToolsSchemaIsRefusedBeforeItIsSent() {
+        Orders.Ledger ledger = new Orders.Ledger();
+        Agent agent = Orders.withApproval(Orders.agent(Orders.refundThenAnswer(), new RecordingListener(),
+                Orders.refund(ledger, key -> {})));
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalRun run = server.start(agent).start("A-1 を返金して", "run-bad-edit");
+            TemporalApprovalTest.awaitStatus(run, RunStatus.WAITING_APPROVAL);
+            String hash = run.pendingApprovals().get(0).actionHash();
+
+            assertThatThrownBy(() -> run.edit(hash, dev.rein.json.Json.object().put("order", "A-9"), "alice"))
+                    .isInstanceOf(dev.rein.ReinException.class)
+                    .hasMessageContaining("the edited arguments do not fit tool 'refund'").hasMessageContaining("id");
+            assertThat(run.status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+            assertThat(run.pendingApprovals()).hasSize(1);
+            run.edit(hash, dev.rein.json.Json.object().put("id", "A-9"), "alice");
+            assertThat(run.result().status()).isEqualTo(RunStatus.SUCCEEDED);
+            assertThat(ledger.charges.values()).singleElement().asString().endsWith("for A-9");
+        }
+    }
+
     /** An empty goal or run id, or the id of a running run, is refused before a workflow starts, saying what to do. */
     @Test
     void anEmptyGoalOrABusyRunIdIsRefusedBeforeAnyWorkflowStarts() {

@@ -199,8 +199,16 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
         return switch (s.decision()) {
             case "approve" -> new ApprovalDecision.Approve(request.actionHash(), s.decidedBy(), at);
             case "reject" -> new ApprovalDecision.Reject(request.actionHash(), s.reason(), s.decidedBy(), at);
-            case "edit" -> new ApprovalDecision.Edit(request.actionHash(), s.arguments().deepCopy(),
-                    ActionHash.of(request.tool(), s.arguments()), s.decidedBy(), at);
+            case "edit" -> {
+                // a signal sent around the handle (the Temporal CLI, another SDK) may lack the arguments
+                if (s.arguments() == null || !s.arguments().isObject()) {
+                    throw new IllegalArgumentException("an edit needs the tool's new arguments as a JSON object, got "
+                            + (s.arguments() == null || s.arguments().isNull() ? "none" : s.arguments().getNodeType())
+                            + "; send them in the signal's 'arguments', or use TemporalRun.edit");
+                }
+                yield new ApprovalDecision.Edit(request.actionHash(), s.arguments().deepCopy(),
+                        ActionHash.of(request.tool(), s.arguments()), s.decidedBy(), at);
+            }
             default -> throw new IllegalArgumentException("unknown decision '" + s.decision() + "'; use approve, reject or edit");
         };
     }
