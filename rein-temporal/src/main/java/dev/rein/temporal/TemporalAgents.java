@@ -2,6 +2,7 @@ package dev.rein.temporal;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.rein.ReinException;
 import dev.rein.agent.Agent;
 import dev.rein.context.OutputStore;
 import dev.rein.json.Json;
@@ -83,8 +84,18 @@ public final class TemporalAgents {
     /**
      * Starts and follows runs of {@code agent} on {@code taskQueue}; results are read back with
      * their history from {@code runStore}, the workers' run store.
+     *
+     * @throws ReinException when {@code client} has Temporal's default data converter instead of
+     *                       {@link #dataConverter()}
      */
     public static TemporalAgentClient client(WorkflowClient client, String taskQueue, Agent agent, OutputStore runStore) {
+        // Temporal's own converter writes the run's input in a form Rein's workers cannot read: the run would start
+        // and then hang on its first workflow task, with nothing said to the caller
+        if (Objects.requireNonNull(client, "client").getOptions().getDataConverter() == DefaultDataConverter.STANDARD_INSTANCE) {
+            throw new ReinException("this WorkflowClient uses Temporal's default data converter, so Rein's workers could not"
+                    + " read the runs it starts: build it with TemporalAgents.clientOptions() (or"
+                    + " setDataConverter(TemporalAgents.dataConverter())), the same as the workers' client");
+        }
         return new TemporalAgentClient(client, taskQueue, agent, runStore);
     }
 

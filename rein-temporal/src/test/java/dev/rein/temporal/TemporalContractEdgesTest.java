@@ -153,4 +153,47 @@ class TemporalContractEdgesTest {
         }
         DeterminismTest.replay(history);
     }
+
+    /** A cancel while a tool activity is in flight ends the run CANCELLED, with its end traced. */
+    @Test
+    void aRunCancelledWhileAToolRunsEndsCancelled() throws Exception {
+        java.util.concurrent.CountDownLatch inCall = new java.util.concurrent.CountDownLatch(1);
+        dev.rein.tool.Tool slow = dev.rein.tool.Tool.builder("lookup_order").description("Looks up an order by id")
+                .inputSchema("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},\"required\":[\"id\"]}")
+                .risk(dev.rein.tool.Risk.READ).timeout(Duration.ofMinutes(1)).handler((args, ctx) -> {
+                    inCall.countDown();
+                    Thread.sleep(Duration.ofSeconds(20));
+                    return "late";
+                }).build();
+        RecordingListener trace = new RecordingListener();
+        Agent agent = Orders.agent(Orders.lookupThenAnswer(), trace, slow).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalRun run = server.start(agent).start("A-1?", "run-cancel-in-tool");
+            assertThat(inCall.await(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            run.cancel();
+            RunResult result = run.result(Duration.ofSeconds(60));
+
+            assertThat(result.status()).isEqualTo(RunStatus.CANCELLED);
+            assertThat(trace.events(dev.rein.trace.TraceEvent.RunFinished.class)).singleElement()
+                    .satisfies(f -> assertThat(f.reason()).isEqualTo("cancelled"));
+        }
+    }
+
+    /**
+     * A client built without Rein's data converter is refused when the handle is made: a run it started would hang
+     * on its first workflow task (the workers cannot read its input), with nothing said to the caller.
+     */
+    @Test
+    void aClientWithoutReinsDataConverterIsRefusedSayingHowToBuildIt() {
+        Agent agent = Orders.agent(Orders.lookupThenAnswer(), new RecordingListener(), Orders.lookup()).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            server.start(agent);
+            io.temporal.client.WorkflowClient plain = io.temporal.client.WorkflowClient.newInstance(
+                    server.env.getWorkflowServiceStubs(), io.temporal.client.WorkflowClientOptions.newBuilder().build());
+
+            assertThatThrownBy(() -> TemporalAgents.client(plain, TemporalTestServer.QUEUE, agent))
+                    .isInstanceOf(dev.rein.ReinException.class).hasMessageContaining("default data converter")
+                    .hasMessageContaining("TemporalAgents.clientOptions()");
+        }
+    }
 }
