@@ -9,8 +9,10 @@ import java.io.IOException;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
 import java.net.URI;
+import java.net.UnknownHostException;
 import java.net.http.HttpHeaders;
 import java.net.http.HttpTimeoutException;
+import java.nio.channels.UnresolvedAddressException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 
@@ -94,14 +96,19 @@ final class ErrorMapper {
         return named;
     }
 
-        /** A failure to connect, send or receive: always worth a retry. */
+    /** A failure to connect, send or receive: always worth a retry. */
     ModelException ioError(IOException e) {
         boolean timeout = hasCause(e, HttpTimeoutException.class) || hasCause(e, SocketTimeoutException.class);
         Throwable root = rootCause(e);
         Kind kind = timeout ? Kind.TIMEOUT : Kind.CONNECTION;
         String detail = root.getMessage() == null ? root.getClass().getSimpleName()
                 : root.getClass().getSimpleName() + ": " + root.getMessage();
-        if (!timeout && hasCause(e, ConnectException.class) && baseUrl != null && baseUrl.getHost() != null) {
+        if (!timeout && baseUrl != null && baseUrl.getHost() != null
+                && (hasCause(e, UnresolvedAddressException.class) || hasCause(e, UnknownHostException.class))) {
+            // A host name DNS cannot resolve also surfaces under a ConnectException: it is not a refused connection
+            detail = "the host '" + baseUrl.getHost() + "' is not known (DNS found no address for it; check the host name"
+                    + " and the network) (" + detail + ")";
+        } else if (!timeout && hasCause(e, ConnectException.class) && baseUrl != null && baseUrl.getHost() != null) {
             // A refused connection surfaces as a bare ClosedChannelException: say it in plain words, with the address
             int port = baseUrl.getPort() > 0 ? baseUrl.getPort() : "https".equals(baseUrl.getScheme()) ? 443 : 80;
             detail = "nothing accepted a connection at " + baseUrl.getHost() + ":" + port + " (" + detail + ")";

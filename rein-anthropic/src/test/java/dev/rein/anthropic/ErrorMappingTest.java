@@ -75,6 +75,18 @@ class ErrorMappingTest extends FakeApi {
     }
 
     @Test
+    void anUnknownHostIsNamedAsSuchNotAsARefusedConnection() {
+        // .invalid never resolves (RFC 2606): the JDK reports an UnresolvedAddressException under a ConnectException
+        AnthropicModel gateway = AnthropicModel.builder().apiKey("test-key").baseUrl("http://rein-no-such-host.invalid:8080").build();
+        ModelException e = catchThrowableOfType(ModelException.class,
+                () -> gateway.call(request("hi").build(), ModelCallContext.until(Instant.now().plusSeconds(30))));
+        assertThat(e.kind()).isEqualTo(Kind.CONNECTION);
+        assertThat(e.getMessage()).startsWith("the connection to the server at http://rein-no-such-host.invalid:8080 failed:"
+                + " the host 'rein-no-such-host.invalid' is not known (DNS found no address for it; check the host name and the network)");
+        assertThat(e.getMessage()).doesNotContain("nothing accepted a connection");
+    }
+
+    @Test
     void aReachedMonthlySpendLimitIsNotRetried() {
         // A 429 whose error.details.error_code is enforced_spend_limit_reached: retries fail until next month.
         ModelException e = failure(FakeReply.spendLimitReached());
