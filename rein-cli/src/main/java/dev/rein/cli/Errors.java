@@ -20,12 +20,62 @@ final class Errors {
         return (ParameterException e, String[] args) -> {
             String command = e.getCommandLine().getCommandSpec().qualifiedName();
             String message = oneLine(e.getMessage());
-            if (e instanceof CommandLine.UnmatchedArgumentException unmatched && !unmatched.getSuggestions().isEmpty()) {
+            String unknownCommand = unknownCommand(e);
+            if (unknownCommand != null) {
+                message = unknownCommand;
+            } else if (e instanceof CommandLine.UnmatchedArgumentException unmatched && !unmatched.getSuggestions().isEmpty()) {
                 message += "; did you mean " + String.join(" or ", unmatched.getSuggestions()) + "?";
             }
             env.err().println(command + ": " + message + " (see '" + command + " --help')");
             return ExitCodes.USAGE;
         };
+    }
+
+    /**
+     * For a command with subcommands given a first word that names none ({@code rein rnu "..."}):
+     * "unknown command 'rnu'; did you mean run?", the commands whose names are at most one or two
+     * edits away (a swap of two letters is one), else the list of commands. Null for other errors.
+     */
+    static String unknownCommand(ParameterException e) {
+        if (!(e instanceof CommandLine.UnmatchedArgumentException unmatched) || unmatched.getUnmatched().isEmpty()) {
+            return null;
+        }
+        CommandLine.Model.CommandSpec spec = e.getCommandLine().getCommandSpec();
+        String word = unmatched.getUnmatched().getFirst();
+        if (spec.subcommands().isEmpty() || word.startsWith("-")) {
+            return null;
+        }
+        java.util.List<String> names = spec.subcommands().entrySet().stream()
+                .filter(entry -> !entry.getValue().getCommandSpec().usageMessage().hidden())
+                .map(java.util.Map.Entry::getKey).distinct().toList();
+        int limit = word.length() <= 3 ? 1 : 2;
+        java.util.List<String> near = names.stream().filter(name -> editDistance(word.toLowerCase(java.util.Locale.ROOT), name) <= limit)
+                .sorted(java.util.Comparator.comparingInt(name -> editDistance(word.toLowerCase(java.util.Locale.ROOT), name)))
+                .toList();
+        String shown = Text.visible(word);
+        return near.isEmpty() ? "unknown command '" + shown + "'; the commands are: " + String.join(", ", names)
+                : "unknown command '" + shown + "'; did you mean " + String.join(" or ", near) + "?";
+    }
+
+    /** Edits (insert, delete, replace, swap of neighbours) between two words: optimal string alignment. */
+    static int editDistance(String a, String b) {
+        int[][] d = new int[a.length() + 1][b.length() + 1];
+        for (int i = 0; i <= a.length(); i++) {
+            d[i][0] = i;
+        }
+        for (int j = 0; j <= b.length(); j++) {
+            d[0][j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            for (int j = 1; j <= b.length(); j++) {
+                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
+                if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
+                    d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+                }
+            }
+        }
+        return d[a.length()][b.length()];
     }
 
     /** Errors while a command runs. */

@@ -1,0 +1,42 @@
+package dev.rein.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** A command name that is not one: one line naming it, the likely command, and no picocli jargon. */
+class MisspelledCommandTest {
+    private final InProcessCli cli = new InProcessCli();
+
+    @Test
+    void aMisspelledCommandIsNamedAsAnUnknownCommandWithTheLikelyOne() {
+        InProcessCli.Outcome outcome = cli.run("runn", "x");
+        assertThat(outcome.exitCode()).isEqualTo(2);
+        assertThat(outcome.stdout()).isEmpty();
+        assertThat(outcome.stderr().strip()).isEqualTo("rein: unknown command 'runn'; did you mean run or runs? (see 'rein --help')");
+    }
+
+    @Test
+    void swappedLettersAreSuggestedToo() {
+        InProcessCli.Outcome outcome = cli.run("rnu", "hi");
+        assertThat(outcome.exitCode()).isEqualTo(2);
+        assertThat(outcome.stderr().strip()).isEqualTo("rein: unknown command 'rnu'; did you mean run? (see 'rein --help')");
+        assertThat(cli.run("dmeo").stderr().strip()).isEqualTo("rein: unknown command 'dmeo'; did you mean demo? (see 'rein --help')");
+    }
+
+    @Test
+    void aWordLikeNoCommandListsTheCommands() {
+        InProcessCli.Outcome outcome = cli.run("frobnicate");
+        assertThat(outcome.exitCode()).isEqualTo(2);
+        assertThat(outcome.stderr().strip()).startsWith("rein: unknown command 'frobnicate'; the commands are: run, demo, runs, show,")
+                .endsWith(" (see 'rein --help')")
+                .doesNotContain("__warmup");
+    }
+
+    @Test
+    void aMisspelledSubcommandOfMemoryIsNamedTheSameWay() {
+        InProcessCli.Outcome outcome = cli.run("memory", "lsit");
+        assertThat(outcome.exitCode()).isEqualTo(2);
+        assertThat(outcome.stderr().strip()).isEqualTo("rein memory: unknown command 'lsit'; did you mean list? (see 'rein memory --help')");
+    }
+}
