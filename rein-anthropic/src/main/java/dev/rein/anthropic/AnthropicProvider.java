@@ -34,6 +34,10 @@ public final class AnthropicProvider implements ModelProvider {
             + "=<your key>' (create one at https://console.anthropic.com/settings/keys), or " + AUTH_TOKEN
             + " for a gateway that takes a bearer token, or try './rein demo', which needs no key";
 
+    static final String BLANK_KEY = API_KEY + " is set but empty: set it to your key with 'export " + API_KEY
+            + "=<your key>' (create one at https://console.anthropic.com/settings/keys), or set " + AUTH_TOKEN
+            + " for a gateway that takes a bearer token, or try './rein demo', which needs no key";
+
     /** A price with Anthropic's cache write rates derived from the input price. */
     public static ModelPrice price(String input, String cacheRead, String output) {
         java.math.BigDecimal in = new java.math.BigDecimal(input);
@@ -62,7 +66,8 @@ public final class AnthropicProvider implements ModelProvider {
         String key = config.value("api_key", API_KEY).orElse(null);
         String token = config.value("auth_token", AUTH_TOKEN).orElse(null);
         if (key == null && token == null) {
-            throw new ReinException(MISSING_KEY);
+            // Set to nothing (an 'export' of an empty variable) is not "not set": say which it is
+            throw new ReinException(config.env().containsKey(API_KEY) ? BLANK_KEY : MISSING_KEY);
         }
         String baseUrl = config.value("base_url", BASE_URL).orElse("");
         if (!baseUrl.isEmpty() && !ProviderConfig.isHttpUrl(baseUrl)) {

@@ -57,6 +57,15 @@ class AnthropicProviderTest {
     }
 
     @Test
+    void aKeySetButBlankIsCalledBlankNotUnset() {
+        // 'export ANTHROPIC_API_KEY=' (a variable left empty by a script) is set: saying "not set" sends the user looking in the wrong place
+        assertThatThrownBy(() -> new AnthropicProvider().create(ProviderConfig.of(Map.of("ANTHROPIC_API_KEY", "  "))))
+                .isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("ANTHROPIC_API_KEY is set but empty: set it to your key with 'export ANTHROPIC_API_KEY=<your key>'")
+                .hasMessageContaining("./rein demo");
+    }
+
+    @Test
     void anAuthTokenAloneIsEnoughForAGatewayThatTakesABearerToken() throws Exception {
         try (FakeMessagesServer server = FakeMessagesServer.start()) {
             Model model = new AnthropicProvider().create(ProviderConfig.of(Map.of(
