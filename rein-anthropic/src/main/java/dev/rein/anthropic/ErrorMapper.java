@@ -181,7 +181,33 @@ final class ErrorMapper {
         }
         // Else the raw text: a proxy's error page says more than nothing.
         String text = new String(body, StandardCharsets.UTF_8).strip();
-        return text.isEmpty() ? fallback : text;
+        return text.isEmpty() ? fallback : summary(text);
+    }
+
+    /** The most of a body that is not the API's JSON the message shows, in characters. */
+    static final int RAW_BODY_LIMIT = 500;
+    private static final java.util.regex.Pattern TITLE = java.util.regex.Pattern.compile("(?is)<title[^>]*>(.*?)</title>");
+
+    /**
+     * A body that is not the API's JSON error, as a message: an HTML page (a proxy's or Cloudflare's,
+     * which answers a 413 before the API sees the request) by its title, other text on one line and
+     * at most {@value #RAW_BODY_LIMIT} characters, so the page is not printed whole in every message.
+     */
+    private static String summary(String text) {
+        java.util.regex.Matcher title = TITLE.matcher(text);
+        if (text.startsWith("<") && title.find() && !title.group(1).isBlank()) {
+            return shortened(title.group(1).strip().replaceAll("\\s+", " ")) + " (an HTML page of " + text.length()
+                    + " characters instead of the API's JSON error)";
+        }
+        return shortened(text.replaceAll("\\s+", " "));
+    }
+
+    private static String shortened(String line) {
+        if (line.length() <= RAW_BODY_LIMIT) {
+            return line;
+        }
+        int cut = Character.isHighSurrogate(line.charAt(RAW_BODY_LIMIT - 1)) ? RAW_BODY_LIMIT - 1 : RAW_BODY_LIMIT;
+        return line.substring(0, cut) + "… (+" + (line.length() - cut) + " characters)";
     }
 
     private static Throwable rootCause(Throwable t) {

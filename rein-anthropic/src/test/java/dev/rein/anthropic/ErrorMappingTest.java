@@ -87,6 +87,37 @@ class ErrorMappingTest extends FakeApi {
     }
 
     @Test
+    void anHtmlErrorPageFromAProxyIsSummedUpByItsTitleNotPrintedWhole() {
+        // The errors page: a 413 comes from Cloudflare before the request reaches the API, so its body need not be the API's JSON
+        String page = "<html>\n<head><title>413 Request Entity Too Large</title></head>\n<body>\n"
+                + "<center><h1>413 Request Entity Too Large</h1></center>\n<hr><center>cloudflare</center>\n"
+                + "<!-- a padding comment -->\n".repeat(200) + "</body>\n</html>\n";
+        ModelException e = new ErrorMapper(java.time.Clock.systemUTC()).httpError(413,
+                java.net.http.HttpHeaders.of(java.util.Map.of(), (name, value) -> true), null,
+                page.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertThat(e.kind()).isEqualTo(Kind.REQUEST_TOO_LARGE);
+        assertThat(e.retryable()).isFalse();
+        assertThat(e.getMessage()).isEqualTo("413 Request Entity Too Large (an HTML page of " + page.strip().length()
+                + " characters instead of the API's JSON error)");
+    }
+
+    @Test
+    void aLongPlainTextErrorBodyIsShownOnOneLineAndShortened() {
+        String body = "upstream connect error or disconnect/reset before headers.\n" + "x".repeat(2_000);
+        ModelException e = new ErrorMapper(java.time.Clock.systemUTC()).httpError(503,
+                java.net.http.HttpHeaders.of(java.util.Map.of(), (name, value) -> true), null,
+                body.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertThat(e.getMessage()).startsWith("upstream connect error or disconnect/reset before headers. xxx")
+                .endsWith("… (+1559 characters)")
+                .doesNotContain("\n");
+        // A short one is kept as it is
+        ModelException shortOne = new ErrorMapper(java.time.Clock.systemUTC()).httpError(502,
+                java.net.http.HttpHeaders.of(java.util.Map.of(), (name, value) -> true), null,
+                "Bad Gateway".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertThat(shortOne.getMessage()).isEqualTo("Bad Gateway");
+    }
+
+    @Test
     void aReachedMonthlySpendLimitIsNotRetried() {
         // A 429 whose error.details.error_code is enforced_spend_limit_reached: retries fail until next month.
         ModelException e = failure(FakeReply.spendLimitReached());
