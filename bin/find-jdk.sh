@@ -79,7 +79,8 @@ rein_find_jdk() {
       echo "rein: no JDK $REIN_MIN_JAVA or newer found$( ((need_javac)) && echo " (with javac, to build Rein)")."
       if ((${#checked[@]})); then
         echo "  checked: ${checked[0]}"
-        printf '           %s\n' "${checked[@]:1}"
+        # printf repeats its format for each argument but runs it once without any: a line of spaces
+        ((${#checked[@]} > 1)) && printf '           %s\n' "${checked[@]:1}"
       else
         echo "  JAVA_HOME is not set, there is no java on PATH, and none under: $REIN_JDK_SEARCH"
       fi

@@ -254,6 +254,13 @@ class CliProcessTest {
             assertThat(none.stdout()).isEmpty();
             assertThat(none.stderr()).contains("no JDK 21 or newer found").contains("JAVA_HOME=" + oldJdk + " (Java 17)")
                     .contains("set JAVA_HOME");
+
+            // One JDK checked: its line and the advice, no line of spaces between them
+            LauncherProcess.Outcome one = new LauncherProcess(dir).env("JAVA_HOME", null).env("PATH", path)
+                    .env("REIN_JDK_SEARCH", dir.resolve("empty") + "/*").run("--version");
+            assertThat(one.exitCode()).isEqualTo(ExitCodes.USAGE);
+            assertThat(one.stderr().lines().toList()).as(one.stderr()).noneMatch(String::isBlank)
+                    .contains("  checked: java on PATH: " + oldJdk + " (Java 17)");
         } finally {
             Files.delete(link); // JUnit would warn about a link leading out of the temporary directory
         }
