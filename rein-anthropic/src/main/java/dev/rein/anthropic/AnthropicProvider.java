@@ -34,8 +34,9 @@ public final class AnthropicProvider implements ModelProvider {
             + "=<your key>' (create one at https://console.anthropic.com/settings/keys), or " + AUTH_TOKEN
             + " for a gateway that takes a bearer token, or try './rein demo', which needs no key";
 
-    static final String BLANK_KEY = API_KEY + " is set but empty: set it to your key with 'export " + API_KEY
-            + "=<your key>' (create one at https://console.anthropic.com/settings/keys), or set " + AUTH_TOKEN
+    /** The same advice, for a variable set to nothing or spaces: it reads "not set" too, so scripts matching that keep working. */
+    static final String BLANK_KEY = API_KEY + " is not set to a key (it is empty): set it with 'export " + API_KEY
+            + "=<your key>' (create one at https://console.anthropic.com/settings/keys), or " + AUTH_TOKEN
             + " for a gateway that takes a bearer token, or try './rein demo', which needs no key";
 
     /** A price with Anthropic's cache write rates derived from the input price. */
@@ -66,7 +67,7 @@ public final class AnthropicProvider implements ModelProvider {
         String key = config.value("api_key", API_KEY).orElse(null);
         String token = config.value("auth_token", AUTH_TOKEN).orElse(null);
         if (key == null && token == null) {
-            // Set to nothing (an 'export' of an empty variable) is not "not set": say which it is
+            // Set to nothing (an empty variable exported by a script): say it is empty, or the user looks in the wrong place
             throw new ReinException(config.env().containsKey(API_KEY) ? BLANK_KEY : MISSING_KEY);
         }
         String baseUrl = config.value("base_url", BASE_URL).orElse("");

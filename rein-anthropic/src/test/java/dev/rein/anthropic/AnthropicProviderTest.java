@@ -61,7 +61,7 @@ class AnthropicProviderTest {
         // 'export ANTHROPIC_API_KEY=' (a variable left empty by a script) is set: saying "not set" sends the user looking in the wrong place
         assertThatThrownBy(() -> new AnthropicProvider().create(ProviderConfig.of(Map.of("ANTHROPIC_API_KEY", "  "))))
                 .isInstanceOf(ReinException.class)
-                .hasMessageStartingWith("ANTHROPIC_API_KEY is set but empty: set it to your key with 'export ANTHROPIC_API_KEY=<your key>'")
+                .hasMessageStartingWith("ANTHROPIC_API_KEY is not set to a key (it is empty): set it with 'export ANTHROPIC_API_KEY=<your key>'")
                 .hasMessageContaining("./rein demo");
     }
 
