@@ -218,7 +218,7 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
             return message;
         }
         if (type.equals("error")) {
-            throw errors.streamError(body, exchange.headers(), exchange.requestId());
+            throw errors.bodyError(body, exchange.headers(), exchange.requestId());
         }
         throw ErrorMapper.malformed("the Anthropic API answered HTTP " + exchange.status()
                 + " with JSON that is neither a message nor an error (type '" + type + "')", null);

@@ -74,6 +74,18 @@ final class ErrorMapper {
      * as 0 because the HTTP exchange itself succeeded; the kind comes from the error's type.
      */
     ModelException streamError(JsonNode event, HttpHeaders headers, String requestId) {
+        return errorAfterHttp200(event, headers, requestId, "error event in the response stream");
+    }
+
+    /**
+     * An error object as the whole JSON body of an HTTP 200 answer (a gateway that ignored
+     * {@code "stream": true}); reported like an error event in a stream.
+     */
+    ModelException bodyError(JsonNode body, HttpHeaders headers, String requestId) {
+        return errorAfterHttp200(body, headers, requestId, "error object in the HTTP 200 response body");
+    }
+
+    private ModelException errorAfterHttp200(JsonNode event, HttpHeaders headers, String requestId, String where) {
         JsonNode typeNode = event.path("error").get("type");
         String type = typeNode != null && typeNode.isTextual() ? typeNode.asText() : null;
         Kind kind = kindOfType(type);
@@ -81,7 +93,7 @@ final class ErrorMapper {
         boolean retryable = override != null ? override : kind.retryableByDefault();
         JsonNode text = event.path("error").get("message");
         String apiMessage = text != null && text.isTextual() && !text.asText().isBlank() ? text.asText() : "no message";
-        String message = "error event in the response stream (" + (type == null ? "no type" : type) + "): " + apiMessage;
+        String message = where + " (" + (type == null ? "no type" : type) + "): " + apiMessage;
         return new ModelException(kind, 0, message, retryable, RetryAfter.from(headers, clock), requestId, null);
     }
 

@@ -92,7 +92,7 @@ class WholeMessageBodyTest {
 
         assertThat(e.kind()).isEqualTo(ModelException.Kind.OVERLOADED);
         assertThat(e.retryable()).isTrue();
-        assertThat(e.getMessage()).contains("Overloaded");
+        assertThat(e.getMessage()).isEqualTo("error object in the HTTP 200 response body (overloaded_error): Overloaded");
         assertThat(e.requestId()).isEqualTo("req_whole");
     }
 
