@@ -32,16 +32,22 @@ final class Errors {
     }
 
     /**
-     * For a command with subcommands given a first word that names none ({@code rein rnu "..."}):
+     * For a command with subcommands given a first word that names none ({@code rein rnu "..."},
+     * or {@code rein help rnu}):
      * "unknown command 'rnu'; did you mean run?", the commands whose names are at most one or two
      * edits away (a swap of two letters is one), else the list of commands. Null for other errors.
      */
     static String unknownCommand(ParameterException e) {
-        if (!(e instanceof CommandLine.UnmatchedArgumentException unmatched) || unmatched.getUnmatched().isEmpty()) {
+        String word;
+        if (e instanceof CommandLine.UnmatchedArgumentException unmatched && !unmatched.getUnmatched().isEmpty()) {
+            word = unmatched.getUnmatched().getFirst();
+        } else if (e.getArgSpec() == null && e.getValue() != null && e.getMessage() != null
+                && e.getMessage().startsWith("Unknown subcommand '")) {
+            word = e.getValue(); // picocli's help command: 'rein help rnu'
+        } else {
             return null;
         }
         CommandLine.Model.CommandSpec spec = e.getCommandLine().getCommandSpec();
-        String word = unmatched.getUnmatched().getFirst();
         if (spec.subcommands().isEmpty() || word.startsWith("-")) {
             return null;
         }

@@ -39,4 +39,13 @@ class MisspelledCommandTest {
         assertThat(outcome.exitCode()).isEqualTo(2);
         assertThat(outcome.stderr().strip()).isEqualTo("rein memory: unknown command 'lsit'; did you mean list? (see 'rein memory --help')");
     }
+
+    @Test
+    void helpForACommandThatDoesNotExistSuggestsTheLikelyOne() {
+        InProcessCli.Outcome outcome = cli.run("help", "rnu");
+        assertThat(outcome.exitCode()).isEqualTo(2);
+        assertThat(outcome.stdout()).isEmpty();
+        assertThat(outcome.stderr().strip()).isEqualTo("rein: unknown command 'rnu'; did you mean run? (see 'rein --help')");
+        assertThat(cli.run("help", "run").exitCode()).isZero();
+    }
 }
