@@ -136,11 +136,12 @@ final class RunCommand implements Callable<Integer> {
             throw new UsageException("the GOAL is empty: say what the agent should do, e.g. rein run \"What is 17 * 23?\"");
         }
         CliHome home = CliHome.of(env.env());
-        if (docs && !java.nio.file.Files.isDirectory(home.index())) {
-            throw new UsageException("--docs needs a document index, and there is none in " + home.index().toAbsolutePath()
-                    + "; build it with 'rein index DIR'");
-        }
         List<Tool> selected = home.tools().select(tools + (memory ? ",remember,recall,forget" : "") + (docs ? ",search_documents" : ""));
+        // --tools search_documents offers the same tool as --docs, which needs the index as much
+        if (selected.stream().anyMatch(t -> t.name().equals("search_documents")) && !java.nio.file.Files.isDirectory(home.index())) {
+            throw new UsageException((docs ? "--docs" : "--tools search_documents") + " needs a document index, and there is none in "
+                    + home.index().toAbsolutePath() + "; build it with 'rein index DIR'");
+        }
         Budget limits = budget.toBudget();
         ProviderSelection provider = providerOptions.select(env.env(), null);
         // Without --model, the chosen provider's default (the help shows REIN_PROVIDER's).

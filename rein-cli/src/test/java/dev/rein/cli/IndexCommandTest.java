@@ -25,6 +25,13 @@ class IndexCommandTest {
         InProcessCli.Outcome refused = cli.run("run", "--docs", "返品期限は?");
         assertThat(refused.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(refused.stderr()).contains("rein index DIR");
+        // the same tool asked for by name needs the index as much, and no model is called
+        InProcessCli.Outcome byName = cli.run("run", "--tools", "search_documents", "返品期限は?");
+        assertThat(byName.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(byName.stderrLines()).singleElement().asString()
+                .startsWith("rein run: --tools search_documents needs a document index, and there is none in ")
+                .endsWith("; build it with 'rein index DIR'");
+        assertThat(model.requests()).isEmpty();
 
         InProcessCli.Outcome index = cli.run("index", docs.toString());
         assertThat(index.exitCode()).as(index.stderr()).isZero();
