@@ -115,9 +115,18 @@ public final class Runs {
     }
 
     private void validate(String toolName, JsonNode arguments) {
-        if (tools == null) {
-            return;
+        if (tools != null) {
+            checkEditedArguments(tools, toolName, arguments);
         }
+    }
+
+    /**
+     * Checks a person's edited arguments against the schema of tool {@code toolName} among
+     * {@code tools}, as {@link #edit} does; for runs decided elsewhere (a durable engine's handle).
+     *
+     * @throws ReinException when the tool is not among {@code tools} or the arguments do not fit its schema
+     */
+    public static void checkEditedArguments(ToolRegistry tools, String toolName, JsonNode arguments) {
         Optional<Tool> tool = tools.find(toolName);
         if (tool.isEmpty()) {
             throw new ReinException("tool '" + toolName + "' is not among this agent's tools; cannot check the edited arguments");

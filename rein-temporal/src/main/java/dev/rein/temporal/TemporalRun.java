@@ -8,15 +8,14 @@ import dev.rein.approval.ApprovalException;
 import dev.rein.approval.ApprovalRequest;
 import dev.rein.context.OutputStore;
 import dev.rein.run.RunStatus;
+import dev.rein.state.Runs;
 import dev.rein.temporal.internal.Results;
-import dev.rein.tool.Tool;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowFailedException;
 import io.temporal.client.WorkflowStub;
 import io.temporal.failure.CanceledFailure;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -75,7 +74,7 @@ public final class TemporalRun {
      */
     public void edit(String actionHash, JsonNode arguments, String decidedBy) {
         ApprovalSignal signal = ApprovalSignal.edit(actionHash, arguments, decidedBy);
-        validate(pending(signal).tool(), arguments);
+        Runs.checkEditedArguments(agent.config().currentTools(), pending(signal).tool(), arguments);
         workflow().decide(signal);
     }
 
@@ -128,18 +127,6 @@ public final class TemporalRun {
                 .orElseThrow(() -> new ApprovalException("run " + runId + " has no pending action with hash " + signal.actionHash()
                         + "; an approval is bound to the exact action shown. Pending: "
                         + pending.stream().map(r -> r.tool() + " " + r.actionHash()).toList(), pending));
-    }
-
-    /** Edited arguments checked against the tool's schema, with the messages of a local run's {@code Runs.edit}. */
-    private void validate(String toolName, JsonNode arguments) {
-        Optional<Tool> tool = agent.config().currentTools().find(toolName);
-        if (tool.isEmpty()) {
-            throw new ReinException("tool '" + toolName + "' is not among this agent's tools; cannot check the edited arguments");
-        }
-        List<String> problems = tool.get().validationProblems(arguments);
-        if (!problems.isEmpty()) {
-            throw new ReinException("the edited arguments do not fit tool '" + toolName + "': " + String.join("; ", problems));
-        }
     }
 
     private AgentWorkflow workflow() {
