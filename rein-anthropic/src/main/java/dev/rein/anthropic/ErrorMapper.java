@@ -115,12 +115,12 @@ final class ErrorMapper {
         Kind kind = timeout ? Kind.TIMEOUT : Kind.CONNECTION;
         String detail = root.getMessage() == null ? root.getClass().getSimpleName()
                 : root.getClass().getSimpleName() + ": " + root.getMessage();
-        if (!timeout && baseUrl != null && baseUrl.getHost() != null
-                && (hasCause(e, UnresolvedAddressException.class) || hasCause(e, UnknownHostException.class))) {
+        boolean addressed = !timeout && baseUrl != null && baseUrl.getHost() != null;
+        if (addressed && (hasCause(e, UnresolvedAddressException.class) || hasCause(e, UnknownHostException.class))) {
             // A host name DNS cannot resolve also surfaces under a ConnectException: it is not a refused connection
             detail = "the host '" + baseUrl.getHost() + "' is not known (DNS found no address for it; check the host name"
                     + " and the network) (" + detail + ")";
-        } else if (!timeout && hasCause(e, ConnectException.class) && baseUrl != null && baseUrl.getHost() != null) {
+        } else if (addressed && hasCause(e, ConnectException.class)) {
             // A refused connection surfaces as a bare ClosedChannelException: say it in plain words, with the address
             int port = baseUrl.getPort() > 0 ? baseUrl.getPort() : "https".equals(baseUrl.getScheme()) ? 443 : 80;
             detail = "nothing accepted a connection at " + baseUrl.getHost() + ":" + port + " (" + detail + ")";
