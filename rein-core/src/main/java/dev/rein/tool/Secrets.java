@@ -2,6 +2,7 @@ package dev.rein.tool;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import dev.rein.ReinException;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -114,15 +115,18 @@ public interface Secrets {
     /**
      * The spellings of {@code value} that {@link #mask} replaces: the value itself and, when it has
      * characters JSON escapes or may escape, how it appears inside a JSON string: with quotes,
-     * backslashes and control characters escaped, and also with every non-ASCII character as a
-     * {@code \\u} escape in lower or upper case hex (as {@code ensure_ascii} encoders write it).
+     * backslashes and control characters escaped; also with every non-ASCII character as a
+     * {@code \\u} escape in lower or upper case hex (as {@code ensure_ascii} encoders write it);
+     * with {@code /} as {@code \\/} (PHP's encoder, and with its {@code \\u} escapes too); and with
+     * {@code <}, {@code >} and {@code &} as {@code \\u003c}, {@code \\u003e}, {@code \\u0026} (Go's
+     * HTML-safe encoder). Slashes are common in keys (base64), so the {@code \\/} spelling matters.
      * Longest first.
      */
     static List<String> forms(String value) {
         boolean plain = true;
         for (int i = 0; i < value.length() && plain; i++) {
             char c = value.charAt(i);
-            plain = c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+            plain = c >= 0x20 && c < 0x7f && c != '"' && c != '\\' && c != '/' && c != '<' && c != '>' && c != '&';
         }
         if (plain) {
             return List.of(value);
@@ -130,6 +134,7 @@ public interface Secrets {
         String escaped = new String(JsonStringEncoder.getInstance().quoteAsString(value));
         StringBuilder lower = new StringBuilder();
         StringBuilder upper = new StringBuilder();
+        StringBuilder htmlSafe = new StringBuilder();
         for (int i = 0; i < escaped.length(); i++) {
             char c = escaped.charAt(i);
             if (c > 0x7e) {
@@ -140,8 +145,21 @@ public interface Secrets {
                 lower.append(c);
                 upper.append(c);
             }
+            switch (c) {
+                case '<' -> htmlSafe.append("\\u003c");
+                case '>' -> htmlSafe.append("\\u003e");
+                case '&' -> htmlSafe.append("\\u0026");
+                case '\u2028' -> htmlSafe.append("\\u2028");
+                case '\u2029' -> htmlSafe.append("\\u2029");
+                default -> htmlSafe.append(c);
+            }
         }
-        return java.util.stream.Stream.of(upper.toString(), lower.toString(), escaped, value).distinct()
-                .sorted(Comparator.comparingInt(String::length).reversed()).toList();
+        List<String> forms = new ArrayList<>(List.of(upper.toString(), lower.toString(), escaped, htmlSafe.toString(), value));
+        if (value.indexOf('/') >= 0) {
+            for (String form : List.of(escaped, lower.toString(), upper.toString())) {
+                forms.add(form.replace("/", "\\/"));
+            }
+        }
+        return forms.stream().distinct().sorted(Comparator.comparingInt(String::length).reversed()).toList();
     }
 }

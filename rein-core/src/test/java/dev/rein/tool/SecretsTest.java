@@ -28,4 +28,22 @@ class SecretsTest {
         lazy.get("a");
         assertThat(lazy.known()).containsEntry("a", "value-of-a");
     }
+
+    @Test
+    void aKeyWithSlashesIsMaskedAsEncodersThatEscapeTheSlashWriteIt() {
+        // An AWS-style secret key; PHP's json_encode writes every / as \/ (and non-ASCII as \\u).
+        String key = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
+        String php = "{\"secret\":\"" + key.replace("/", "\\/") + "\"}";
+        assertThat(Secrets.mask(php, Map.of("aws", key))).isEqualTo("{\"secret\":\"[REDACTED:aws]\"}");
+        String phpUnicode = "\"p\\u00e4ss/w\\u00f6rd\"".replace("/", "\\/");
+        assertThat(Secrets.mask(phpUnicode, Map.of("pw", "p\u00e4ss/w\u00f6rd"))).isEqualTo("\"[REDACTED:pw]\"");
+    }
+
+    @Test
+    void aSecretWithHtmlCharactersIsMaskedAsHtmlSafeEncodersWriteIt() {
+        // Go's encoding/json writes <, > and & as \\u003c, \\u003e and \\u0026 by default.
+        String go = "{\"token\":\"a\\u0026b\\u003cc\\u003ed-1234\"}";
+        assertThat(Secrets.mask(go, Map.of("t", "a&b<c>d-1234"))).isEqualTo("{\"token\":\"[REDACTED:t]\"}");
+        assertThat(Secrets.mask("plain a&b<c>d-1234", Map.of("t", "a&b<c>d-1234"))).isEqualTo("plain [REDACTED:t]");
+    }
 }
