@@ -38,6 +38,12 @@ final class ReplayModel implements Model {
     public ModelResponse call(ModelRequest request, ModelCallContext context) throws ModelException, InterruptedException {
         int index = next.getAndIncrement();
         if (index >= recording.calls().size()) {
+            if (recordingCancelled()) {
+                // The recorded run was cancelled while it waited for this call: the recording ends
+                // here, so the replay is cancelled here too, which is no divergence.
+                stop.run();
+                throw new InterruptedException("the recorded run was cancelled during this model call");
+            }
             comparison.beyondRecording();
             stopIfAsked();
             throw new ModelException(ModelException.Kind.OTHER, 0, "the recording has no model response left for call "
@@ -58,6 +64,10 @@ final class ReplayModel implements Model {
             }
         }
         return recorded.response();
+    }
+
+    private boolean recordingCancelled() {
+        return recording.finished() != null && "CANCELLED".equals(recording.finished().path("status").asText());
     }
 
     private void stopIfAsked() throws InterruptedException {

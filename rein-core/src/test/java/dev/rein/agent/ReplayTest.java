@@ -249,6 +249,32 @@ class ReplayTest {
     }
 
     @Test
+    void aRunCancelledWhileWaitingForTheModelReplaysToTheSameCancellation(@TempDir Path dir) throws Exception {
+        Path trace = dir.resolve("run.jsonl");
+        java.util.concurrent.CountDownLatch waiting = new java.util.concurrent.CountDownLatch(1);
+        ScriptedModel hangsOnTheSecondCall = ScriptedModel.of(toolCalls("調べます", call("search", "{\"q\":\"topic\"}")),
+                (request, callNumber) -> {
+                    waiting.countDown();
+                    Thread.sleep(60_000);
+                    throw new AssertionError("not cancelled");
+                });
+        RunHandle handle = agent(hangsOnTheSecondCall, StallPolicy.defaults())
+                .listener(JsonlTraceListener.to(trace)).build().start("research a topic");
+        waiting.await();
+        handle.cancel();
+        RunResult recorded = handle.await();
+        assertThat(recorded.status()).isEqualTo(RunStatus.CANCELLED);
+
+        ReplayReport report = Replay.from(trace).replay(agent(ScriptedModel.of(), StallPolicy.defaults()).build());
+
+        assertThat(report.firstDivergence()).isEmpty();
+        assertThat(report.result().status()).isEqualTo(RunStatus.CANCELLED);
+        assertThat(report.result().answer()).isEqualTo(recorded.answer());
+        assertThat(report.modelCalls()).isEqualTo(1);
+        assertThat(report.reproduced()).isTrue();
+    }
+
+    @Test
     void aReplayThatEndsBeforeTheRecordingDidDivergesWhereItEnded(@TempDir Path dir) {
         Path trace = dir.resolve("run.jsonl");
         List<ScriptedModel.Turn> turns = new ArrayList<>();
