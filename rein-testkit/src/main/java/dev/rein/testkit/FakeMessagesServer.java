@@ -64,7 +64,8 @@ import java.util.function.Consumer;
  * [--record FILE] [--url-file FILE] SCRIPT.json} starts a server on 127.0.0.1 (port 0, the
  * default, picks a free one), prints its base URL as the first line of standard output, appends
  * each request to the record file as one JSON object per line ({@link RecordedRequest#toJson()}),
- * and runs until it is killed.
+ * and runs until it is killed. A bad command line, a script that cannot be read or parsed, or a
+ * port that cannot be bound is one line on standard error and exit code 2.
  *
  * <h2>JSON script format</h2>
  *
@@ -334,7 +335,7 @@ public final class FakeMessagesServer implements AutoCloseable {
      * Runs the server as a process; see "Standalone use" above.
      *
      * @param args {@code [--port N] [--no-validate] [--record FILE] [--url-file FILE] SCRIPT.json}
-     * @throws Exception if the script cannot be read or the server cannot start
+     * @throws Exception if the server fails after it started
      */
     public static void main(String[] args) throws Exception {
         StandaloneMain.main(args);

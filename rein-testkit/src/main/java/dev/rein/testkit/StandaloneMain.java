@@ -30,6 +30,11 @@ final class StandaloneMain {
             System.err.println(USAGE);
             System.exit(2);
             return;
+        } catch (UncheckedIOException e) {
+            // The port is taken or cannot be bound: one line, as for a bad command line, not a stack trace.
+            System.err.println(e.getMessage() + ": " + reason(e.getCause()));
+            System.exit(2);
+            return;
         }
         Runtime.getRuntime().addShutdownHook(new Thread(server::close, "fake-messages-server-shutdown"));
         // Serve until the process is killed; the HTTP server's own threads do the work.
@@ -40,11 +45,17 @@ final class StandaloneMain {
      * Starts the server the command line describes and prints its base URL as the first line of
      * {@code out}.
      *
-     * @throws IllegalArgumentException for a bad command line or script
+     * @throws IllegalArgumentException for a bad command line or a script that cannot be read or parsed
+     * @throws UncheckedIOException if the server cannot bind its port
      */
     static FakeMessagesServer start(String[] args, PrintStream out) throws IOException {
         Options options = parse(args);
-        FakeScript script = FakeScript.load(options.script());
+        FakeScript script;
+        try {
+            script = FakeScript.load(options.script());
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read the script " + options.script() + ": " + reason(e), e);
+        }
         FakeMessagesServer server = FakeMessagesServer.start(options.port());
         server.validateRequests(options.validate()).enqueue(script);
         if (options.record() != null) {
@@ -88,6 +99,17 @@ final class StandaloneMain {
             throw new IllegalArgumentException("missing SCRIPT.json");
         }
         return new Options(port, validate, record, urlFile, script);
+    }
+
+    /** What went wrong, in words: a missing file's exception carries only its path. */
+    static String reason(Throwable e) {
+        return switch (e) {
+            case java.nio.file.NoSuchFileException missing -> "no such file";
+            case java.nio.file.AccessDeniedException denied -> "permission denied";
+            case java.nio.charset.CharacterCodingException notUtf8 -> "it is not UTF-8 text";
+            case null -> "unknown reason";
+            default -> e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        };
     }
 
     private static String value(String[] args, int index, String option) {

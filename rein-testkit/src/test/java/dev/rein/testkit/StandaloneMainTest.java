@@ -9,7 +9,10 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -62,5 +65,38 @@ class StandaloneMainTest {
         assertThatThrownBy(() -> StandaloneMain.parse(new String[] {"--port", "x", "s"})).hasMessageContaining("number");
         assertThatThrownBy(() -> StandaloneMain.parse(new String[] {"--verbose", "s"})).hasMessageContaining("--verbose");
         assertThatThrownBy(() -> StandaloneMain.parse(new String[] {"a", "b"})).hasMessageContaining("unexpected");
+    }
+
+    /** The standalone server run as a process, as a shell script starts it: exit code and standard error. */
+    private static String[] runProcess(String... args) throws Exception {
+        List<String> command = new java.util.ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), FakeMessagesServer.class.getName()));
+        command.addAll(List.of(args));
+        Process process = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        String err = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new AssertionError("the server did not end: " + err);
+        }
+        return new String[] {String.valueOf(process.exitValue()), err};
+    }
+
+    @Test
+    void aScriptThatCannotBeReadOrABusyPortIsOneLineAndExitCode2NotAStackTrace(@TempDir Path dir) throws Exception {
+        Path missing = dir.resolve("missing.json");
+        String[] noScript = runProcess(missing.toString());
+        assertThat(noScript[0]).isEqualTo("2");
+        assertThat(noScript[1]).startsWith("cannot read the script " + missing + ": no such file")
+                .doesNotContain("Exception", "\tat ");
+
+        Path script = dir.resolve("script.json");
+        Files.writeString(script, "[]");
+        try (ServerSocket busy = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            String[] taken = runProcess("--port", String.valueOf(busy.getLocalPort()), script.toString());
+            assertThat(taken[0]).isEqualTo("2");
+            assertThat(taken[1]).startsWith("cannot start the fake Messages API server on port " + busy.getLocalPort() + ": ")
+                    .doesNotContain("Exception", "\tat ");
+        }
     }
 }
