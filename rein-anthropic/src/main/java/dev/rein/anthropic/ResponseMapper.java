@@ -76,9 +76,9 @@ final class ResponseMapper {
 
     /**
      * Usage with cache writes split by lifetime: {@code cache_creation.ephemeral_5m/1h_input_tokens}
-     * when the API reports them, otherwise the whole {@code cache_creation_input_tokens} counts as
-     * 5-minute writes (the default lifetime). 1-hour writes appear in the cache write detail as
-     * {@value #WRITE_1H}, so the price of the call can tell them apart.
+     * when the API reports them; the part of {@code cache_creation_input_tokens} no split covers
+     * (all of it without a split) counts as 5-minute writes (the default lifetime). 1-hour writes
+     * appear in the cache write detail as {@value #WRITE_1H}, so the price of the call can tell them apart.
      */
     static Usage usage(JsonNode usage) {
         long input = count(usage, "input_tokens");
@@ -88,9 +88,9 @@ final class ResponseMapper {
         JsonNode split = usage.path("cache_creation");
         long write5m = count(split, "ephemeral_5m_input_tokens");
         long write1h = count(split, "ephemeral_1h_input_tokens");
-        if (write5m + write1h == 0) {
-            write5m = cacheWrite;
-        }
+        // The rest of the total counts as 5-minute writes: all of it without a split, and in a stream
+        // what message_delta's cumulative total (which has no split) adds to message_start's split.
+        write5m = Math.max(write5m, cacheWrite - write1h);
         Usage neutral = Usage.of(input, output, cacheRead, write5m + write1h);
         return write1h == 0 ? neutral : neutral.withCacheWriteDetail(WRITE_1H, write1h);
     }

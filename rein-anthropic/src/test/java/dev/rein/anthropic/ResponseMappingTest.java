@@ -90,6 +90,23 @@ class ResponseMappingTest extends FakeApi {
     }
 
     @Test
+    void cumulativeCacheWritesInMessageDeltaBeyondTheSplitOfMessageStartAreCounted() throws Exception {
+        // message_delta's counts are cumulative (a server tool loop wrote more to the cache after
+        // message_start) and carry no per-lifetime split: the writes the start's split does not
+        // cover still count, as 5-minute writes.
+        String stream = new Sse()
+                .messageStart("{\"input_tokens\":9,\"output_tokens\":1,\"cache_creation_input_tokens\":100,"
+                        + "\"cache_read_input_tokens\":0,\"cache_creation\":{\"ephemeral_5m_input_tokens\":0,"
+                        + "\"ephemeral_1h_input_tokens\":100}}")
+                .block(0, "{\"type\":\"text\",\"text\":\"\"}", "{\"type\":\"text_delta\",\"text\":\"ok\"}")
+                .end("end_turn", "{\"input_tokens\":9,\"output_tokens\":20,\"cache_creation_input_tokens\":400,"
+                        + "\"cache_read_input_tokens\":0}")
+                .build();
+        server.enqueue(FakeReply.malformed(stream));
+        assertThat(call(request("hi")).usage()).isEqualTo(Usage.of(9, 20, 0, 400).withCacheWriteDetail("1h", 100));
+    }
+
+    @Test
     void unknownBlocksBecomeOpaqueAndAreSentBackVerbatim() throws Exception {
         String serverToolUse = "{\"type\":\"server_tool_use\",\"id\":\"srvtoolu_1\",\"name\":\"web_search\",\"input\":{}}";
         String searchResult = "{\"type\":\"web_search_tool_result\",\"tool_use_id\":\"srvtoolu_1\",\"content\":"
