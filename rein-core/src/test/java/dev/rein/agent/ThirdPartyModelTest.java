@@ -1,0 +1,136 @@
+package dev.rein.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rein.budget.Budget;
+import dev.rein.model.Model;
+import dev.rein.model.ModelResponse;
+import dev.rein.model.StopReason;
+import dev.rein.model.TextBlock;
+import dev.rein.model.Usage;
+import dev.rein.run.RunStatus;
+import dev.rein.trace.RunListener;
+import dev.rein.trace.TraceEvent;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A {@link Model} written by a third party, as a lambda, with no provider module and no
+ * {@link dev.rein.provider.ModelDefaults}: streaming reaches listeners and the run's event stream,
+ * typed output works, a cancel ends a run whose model ignores interrupts, and a model that throws
+ * or answers null ends the run with a reason instead of an escaped exception.
+ */
+class ThirdPartyModelTest {
+    public record Verdict(String decision, int score) {}
+
+    private static ModelResponse answer(String text) {
+        return new ModelResponse(null, "my-model", List.of(new TextBlock(text)), StopReason.END_TURN, null, null);
+    }
+
+    private static Agent.Builder agent(Model model) {
+        return Agent.builder().model(model).modelName("my-model").budget(Budget.builder().maxCostUsd((java.math.BigDecimal) null).build());
+    }
+
+    @Test
+    void streamedFragmentsReachTheListenersAndTheAnswerIsTheResponse() {
+        List<String> seen = new CopyOnWriteArrayList<>();
+        Model model = (request, context) -> {
+            context.stream().onTextDelta("東京は");
+            context.stream().onTextDelta("晴れ");
+            return answer("東京は晴れ");
+        };
+        RunListener listener = new RunListener() {
+            @Override
+            public void onEvent(TraceEvent event) {}
+
+            @Override
+            public void onTextDelta(String text) {
+                seen.add(text);
+            }
+        };
+        RunResult result = agent(model).listener(id -> listener).build().run("天気は?");
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(result.answer()).isEqualTo("東京は晴れ");
+        assertThat(String.join("", seen)).isEqualTo("東京は晴れ");
+    }
+
+    @Test
+    void streamedFragmentsAreTextDeltaEventsOfTheRunStream() {
+        Model model = (request, context) -> {
+            context.stream().onTextDelta("こんにちは");
+            return answer("こんにちは");
+        };
+        try (RunStream stream = agent(model).build().stream("greet")) {
+            List<RunEvent> events = stream.stream().toList();
+            assertThat(events).filteredOn(e -> e instanceof RunEvent.TextDelta).extracting(e -> ((RunEvent.TextDelta) e).text())
+                    .containsExactly("こんにちは");
+            assertThat(((RunEvent.Finished) events.get(events.size() - 1)).result().answer()).isEqualTo("こんにちは");
+        }
+    }
+
+    @Test
+    void typedOutputWorks() {
+        Model model = (request, context) -> answer("{\"decision\":\"承認\",\"score\":3}");
+        RunResult result = agent(model).build().run("judge", Verdict.class);
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(result.output(Verdict.class)).isEqualTo(new Verdict("承認", 3));
+    }
+
+    @Test
+    void cancelEndsARunWhoseModelIgnoresInterrupts() throws Exception {
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch never = new CountDownLatch(1);
+        Model model = (request, context) -> {
+            entered.countDown();
+            while (true) {
+                try {
+                    never.await();
+                    return answer("late");
+                } catch (InterruptedException ignored) {
+                    // a client that ignores interrupts
+                }
+            }
+        };
+        try {
+            RunHandle handle = agent(model).build().start("go");
+            assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+            long start = System.nanoTime();
+            handle.cancel();
+            RunResult result = handle.await(Duration.ofSeconds(10));
+            assertThat(result.status()).isEqualTo(RunStatus.CANCELLED);
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
+        } finally {
+            never.countDown();
+        }
+    }
+
+    @Test
+    void aModelThatThrowsAnUncheckedExceptionEndsTheRunWithAReason() {
+        Model model = (request, context) -> {
+            throw new IllegalStateException("socket pool exhausted");
+        };
+        RunResult result = agent(model).build().run("go");
+        assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(result.message()).contains("socket pool exhausted");
+    }
+
+    @Test
+    void aModelThatReturnsNullEndsTheRunWithAReason() {
+        Model model = (request, context) -> null;
+        RunResult result = agent(model).build().run("go");
+        assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(result.message()).contains("the model returned no response");
+    }
+
+    @Test
+    void usageAndIdMayBeLeftOut() {
+        Model model = (request, context) -> new ModelResponse(null, "my-model", List.of(new TextBlock("ok")), StopReason.END_TURN,
+                null, (Usage) null);
+        RunResult result = agent(model).build().run("go");
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+    }
+}
