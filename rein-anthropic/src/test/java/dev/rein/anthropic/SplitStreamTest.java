@@ -1,0 +1,131 @@
+package dev.rein.anthropic;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.rein.model.Message;
+import dev.rein.model.ModelCallContext;
+import dev.rein.model.ModelException;
+import dev.rein.model.ModelRequest;
+import dev.rein.model.ModelResponse;
+import dev.rein.model.StopReason;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A stream delivered a few bytes at a time, so that reads end inside UTF-8 sequences: text split
+ * inside a surrogate pair, tool input split inside a unicode escape and after a multi-byte
+ * character, empty {@code partial_json} fragments, thinking with its signature, a ping, usage from
+ * {@code message_start} and the cumulative {@code message_delta}; an error event mid-stream.
+ */
+class SplitStreamTest {
+    private HttpServer server;
+    private AnthropicModel model;
+    private final FakeApi.Recorded stream = new FakeApi.Recorded();
+
+    private void answer(int status, Map<String, String> headers, String body, int chunk) throws IOException {
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.createContext("/v1/messages", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+            headers.forEach((k, v) -> exchange.getResponseHeaders().set(k, v));
+            exchange.getResponseHeaders().set("request-id", "req_probe");
+            exchange.sendResponseHeaders(status, 0);
+            try (OutputStream out = exchange.getResponseBody()) {
+                for (int i = 0; i < bytes.length; i += chunk) {
+                    out.write(bytes, i, Math.min(chunk, bytes.length - i));
+                    out.flush();
+                }
+            }
+        });
+        server.start();
+        model = AnthropicModel.builder().apiKey("test-key").baseUrl("http://127.0.0.1:" + server.getAddress().getPort()).build();
+    }
+
+    @AfterEach
+    void stop() {
+        if (model != null) {
+            model.close();
+        }
+        if (server != null) {
+            server.stop(0);
+        }
+    }
+
+    private ModelResponse call() throws ModelException, InterruptedException {
+        ModelRequest request = ModelRequest.builder("claude-test").maxTokens(256).addMessage(Message.user("hi")).build();
+        return model.call(request, new ModelCallContext(Instant.now().plusSeconds(30), stream));
+    }
+
+    static final Map<String, String> SSE = Map.of("content-type", "text/event-stream");
+
+    @Test
+    void aStreamReadByteByByteAssemblesEveryBlockIntact() throws Exception {
+        String sse = new FakeApi.Sse()
+                .messageStart("{\"input_tokens\":10,\"cache_creation_input_tokens\":5,\"cache_read_input_tokens\":7,\"output_tokens\":1}")
+                .event("ping", "{\"type\":\"ping\"}")
+                .block(0, "{\"type\":\"thinking\",\"thinking\":\"\",\"signature\":\"\"}",
+                        "{\"type\":\"thinking_delta\",\"thinking\":\"考え\"}",
+                        "{\"type\":\"thinking_delta\",\"thinking\":\"中\"}",
+                        "{\"type\":\"signature_delta\",\"signature\":\"EqQBCgIYAhIM+/sig==\"}")
+                .block(1, "{\"type\":\"text\",\"text\":\"\"}",
+                        "{\"type\":\"text_delta\",\"text\":\"東京\\ud83d\"}",
+                        "{\"type\":\"text_delta\",\"text\":\"\\ude00です\"}")
+                .block(2, "{\"type\":\"tool_use\",\"id\":\"toolu_1\",\"name\":\"search\",\"input\":{}}",
+                        "{\"type\":\"input_json_delta\",\"partial_json\":\"\"}",
+                        "{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"q\\\": \\\"\\\\u67\"}",
+                        "{\"type\":\"input_json_delta\",\"partial_json\":\"71京\"}",
+                        "{\"type\":\"input_json_delta\",\"partial_json\":\"\"}",
+                        "{\"type\":\"input_json_delta\",\"partial_json\":\"\\\"}\"}")
+                .event("message_delta", "{\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"tool_use\",\"stop_sequence\":null},"
+                        + "\"usage\":{\"output_tokens\":42}}")
+                .event("message_stop", "{\"type\":\"message_stop\"}")
+                .build();
+        answer(200, SSE, sse, 1);
+        ModelResponse r = call();
+        assertThat(r.content().get(0)).isEqualTo(new dev.rein.model.ThinkingBlock("考え中", "EqQBCgIYAhIM+/sig=="));
+        assertThat(stream.text()).isEqualTo("東京😀です");
+        assertThat(stream.input("toolu_1")).isEqualTo("{\"q\": \"\\u6771京\"}");
+        assertThat(r.text()).isEqualTo("東京😀です");
+        assertThat(r.toolUses().get(0).input().get("q").asText()).isEqualTo("東京");
+        assertThat(r.stopReason()).isEqualTo(StopReason.TOOL_USE);
+        assertThat(r.usage().outputTokens()).isEqualTo(42);
+        assertThat(r.usage().inputTokens()).isEqualTo(10);
+        assertThat(r.usage().cacheReadInputTokens()).isEqualTo(7);
+        assertThat(r.usage().cacheWriteInputTokens()).isEqualTo(5);
+    }
+
+    @Test
+    void anOverloadedErrorEventAfterTextIsARetryableOverloadWithTheRequestId() throws Exception {
+        String sse = new FakeApi.Sse()
+                .messageStart("{\"input_tokens\":10,\"output_tokens\":1}")
+                .block(0, "{\"type\":\"text\",\"text\":\"\"}", "{\"type\":\"text_delta\",\"text\":\"部分\"}")
+                .event("error", "{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}")
+                .build();
+        answer(200, SSE, sse, 7);
+        ModelException e = catchThrowableOfType(ModelException.class, this::call);
+        assertThat(e.kind()).isEqualTo(ModelException.Kind.OVERLOADED);
+        assertThat(e.retryable()).isTrue();
+        assertThat(e.requestId()).isEqualTo("req_probe");
+        assertThat(e.getMessage()).isEqualTo("error event in the response stream (overloaded_error): Overloaded");
+    }
+
+    @Test
+    void aByteOrderMarkAndCrLfLineEndsAreRead() throws Exception {
+        String sse = "\uFEFF" + new FakeApi.Sse()
+                .messageStart("{\"input_tokens\":10,\"output_tokens\":1}")
+                .block(0, "{\"type\":\"text\",\"text\":\"\"}", "{\"type\":\"text_delta\",\"text\":\"やあ\"}")
+                .end("end_turn", "{\"output_tokens\":3}").build().replace("\n", "\r\n");
+        answer(200, SSE, sse, 3);
+        ModelResponse r = call();
+        assertThat(r.text()).isEqualTo("やあ");
+    }
+}
