@@ -65,7 +65,8 @@ final class ErrorMapper {
         JsonNode error = errorObject(body);
         boolean retryable = override != null ? override
                 : kind.retryableByDefault() && !SPEND_LIMIT_REACHED.equals(error.path("details").path("error_code").textValue());
-        String message = apiMessage(error, body, "HTTP " + status + " from the Anthropic API");
+        // Without a body, name who answered: a gateway or proxy at the base URL, not the API behind it.
+        String message = apiMessage(error, body, "HTTP " + status + " from " + server);
         return new ModelException(kind, status, message, retryable, RetryAfter.from(headers, clock), requestId, null);
     }
 

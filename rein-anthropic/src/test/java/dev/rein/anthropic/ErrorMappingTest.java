@@ -75,6 +75,28 @@ class ErrorMappingTest extends FakeApi {
     }
 
     @Test
+    void anErrorStatusWithoutABodyNamesTheServerThatAnsweredIt() throws Exception {
+        // A gateway or proxy in front of the API (a 502 with nothing in it): the message must not blame the API.
+        com.sun.net.httpserver.HttpServer proxy = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+        proxy.createContext("/", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            exchange.sendResponseHeaders(502, -1);
+            exchange.close();
+        });
+        proxy.start();
+        String base = "http://127.0.0.1:" + proxy.getAddress().getPort();
+        try (AnthropicModel gateway = AnthropicModel.builder().apiKey("test-key").baseUrl(base).build()) {
+            ModelException e = catchThrowableOfType(ModelException.class,
+                    () -> gateway.call(request("hi").build(), ModelCallContext.until(Instant.now().plusSeconds(30))));
+            assertThat(e.kind()).isEqualTo(Kind.SERVER_ERROR);
+            assertThat(e.getMessage()).isEqualTo("HTTP 502 from the server at " + base);
+        } finally {
+            proxy.stop(0);
+        }
+    }
+
+    @Test
     void anUnknownHostIsNamedAsSuchNotAsARefusedConnection() {
         // .invalid never resolves (RFC 2606): the JDK reports an UnresolvedAddressException under a ConnectException
         AnthropicModel gateway = AnthropicModel.builder().apiKey("test-key").baseUrl("http://rein-no-such-host.invalid:8080").build();
