@@ -139,7 +139,7 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
                 if (!assembler.started()) {
                     // A complete body without a single event: not a cut stream but something else
                     // answering, e.g. a proxy's error page.
-                    throw ErrorMapper.malformed("the Anthropic API answered HTTP " + exchange.status() + " ("
+                    throw ErrorMapper.malformed(errors.server() + " answered HTTP " + exchange.status() + " ("
                             + String.join(", ", exchange.headers().allValues("content-type"))
                             + ") without a message_start event", null);
                 }
@@ -210,7 +210,7 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
         try {
             body = Json.mapper().readTree(exchange.readAll());
         } catch (JsonProcessingException e) {
-            throw ErrorMapper.malformed("the Anthropic API answered HTTP " + exchange.status()
+            throw ErrorMapper.malformed(errors.server() + " answered HTTP " + exchange.status()
                     + " with a JSON body Rein could not read: " + e.getOriginalMessage(), e);
         }
         String type = body == null ? "" : body.path("type").asText("");
@@ -220,7 +220,7 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
         if (type.equals("error")) {
             throw errors.bodyError(body, exchange.headers(), exchange.requestId());
         }
-        throw ErrorMapper.malformed("the Anthropic API answered HTTP " + exchange.status()
+        throw ErrorMapper.malformed(errors.server() + " answered HTTP " + exchange.status()
                 + " with JSON that is neither a message nor an error (type '" + type + "')", null);
     }
 

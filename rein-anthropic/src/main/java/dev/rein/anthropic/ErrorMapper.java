@@ -54,6 +54,11 @@ final class ErrorMapper {
         this.baseUrl = uri;
     }
 
+    /** How messages name the server: "the Anthropic API", or "the server at BASE_URL" for a gateway or proxy. */
+    String server() {
+        return server;
+    }
+
     static ModelException malformed(String message, Throwable cause) {
         return new ModelException(Kind.MALFORMED_RESPONSE, 0, message, false, null, null, cause);
     }

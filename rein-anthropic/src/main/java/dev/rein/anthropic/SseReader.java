@@ -118,9 +118,9 @@ final class SseReader implements AutoCloseable {
         try {
             event = TREE.readTree(data, 0, dataLength);
         } catch (JsonProcessingException e) {
-            throw ErrorMapper.malformed("the Anthropic API sent an event Rein could not read: " + e.getOriginalMessage(), e);
+            throw ErrorMapper.malformed(errors.server() + " sent an event Rein could not read: " + e.getOriginalMessage(), e);
         } catch (IOException e) {
-            throw ErrorMapper.malformed("the Anthropic API sent an event Rein could not read: " + e.getMessage(), e);
+            throw ErrorMapper.malformed(errors.server() + " sent an event Rein could not read: " + e.getMessage(), e);
         } finally {
             dataLength = 0;
         }

@@ -134,4 +134,27 @@ class WholeMessageBodyTest {
         assertThat(e.kind()).isEqualTo(ModelException.Kind.MALFORMED_RESPONSE);
         assertThat(e.retryable()).isFalse();
     }
+
+    @Test
+    void anUnreadableAnswerFromAGatewayNamesTheGatewayNotTheApi() throws Exception {
+        // A proxy at ANTHROPIC_BASE_URL answering 200 with its own page: the API never saw the request.
+        answer(200, "text/html", "<html><body>Login required</body></html>");
+        String gateway = "the server at http://127.0.0.1:" + server.getAddress().getPort();
+
+        ModelException e = catchThrowableOfType(ModelException.class, this::call);
+
+        assertThat(e.kind()).isEqualTo(ModelException.Kind.MALFORMED_RESPONSE);
+        assertThat(e.getMessage()).isEqualTo(gateway + " answered HTTP 200 (text/html) without a message_start event");
+    }
+
+    @Test
+    void anEventThatIsNotJsonFromAGatewayNamesTheGateway() throws Exception {
+        answer(200, "text/event-stream", "event: message_start\ndata: {oops\n\n");
+        String gateway = "the server at http://127.0.0.1:" + server.getAddress().getPort();
+
+        ModelException e = catchThrowableOfType(ModelException.class, this::call);
+
+        assertThat(e.kind()).isEqualTo(ModelException.Kind.MALFORMED_RESPONSE);
+        assertThat(e.getMessage()).startsWith(gateway + " sent an event Rein could not read: ");
+    }
 }
