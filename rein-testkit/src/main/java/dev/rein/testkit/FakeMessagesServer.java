@@ -64,8 +64,9 @@ import java.util.function.Consumer;
  * [--record FILE] [--url-file FILE] SCRIPT.json} starts a server on 127.0.0.1 (port 0, the
  * default, picks a free one), prints its base URL as the first line of standard output, appends
  * each request to the record file as one JSON object per line ({@link RecordedRequest#toJson()}),
- * and runs until it is killed. A bad command line, a script that cannot be read or parsed, or a
- * port that cannot be bound is one line on standard error and exit code 2.
+ * and runs until it is killed. A bad command line, a script that cannot be read or parsed, a
+ * port that cannot be bound, or a record or URL file that cannot be written is one line on standard
+ * error and exit code 2, and no server is left running.
  *
  * <h2>JSON script format</h2>
  *

@@ -45,7 +45,8 @@ final class StandaloneMain {
      * Starts the server the command line describes and prints its base URL as the first line of
      * {@code out}.
      *
-     * @throws IllegalArgumentException for a bad command line or a script that cannot be read or parsed
+     * @throws IllegalArgumentException for a bad command line, a script that cannot be read or parsed, or a
+     *     record or URL file that cannot be written (the server is closed again)
      * @throws UncheckedIOException if the server cannot bind its port
      */
     static FakeMessagesServer start(String[] args, PrintStream out) throws IOException {
@@ -58,16 +59,28 @@ final class StandaloneMain {
         }
         FakeMessagesServer server = FakeMessagesServer.start(options.port());
         server.validateRequests(options.validate()).enqueue(script);
-        if (options.record() != null) {
-            Path record = options.record();
-            Files.writeString(record, "", StandardCharsets.UTF_8);
-            server.addListener(request -> append(record, request));
-        }
-        if (options.urlFile() != null) {
-            // Written then moved, so a shell polling for the file never reads half a URL.
-            Path temp = options.urlFile().resolveSibling(options.urlFile().getFileName() + ".tmp");
-            Files.writeString(temp, server.baseUrl() + "\n", StandardCharsets.UTF_8);
-            Files.move(temp, options.urlFile(), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        // A file that cannot be written ends the server too: left running, it would serve unrecorded or
+        // keep a script that polls for the URL file waiting forever.
+        Path writing = options.record();
+        String what = "the record file ";
+        try {
+            if (options.record() != null) {
+                Path record = options.record();
+                Files.writeString(record, "", StandardCharsets.UTF_8);
+                server.addListener(request -> append(record, request));
+            }
+            if (options.urlFile() != null) {
+                writing = options.urlFile();
+                what = "the URL file ";
+                // Written then moved, so a shell polling for the file never reads half a URL.
+                Path temp = options.urlFile().resolveSibling(options.urlFile().getFileName() + ".tmp");
+                Files.writeString(temp, server.baseUrl() + "\n", StandardCharsets.UTF_8);
+                Files.move(temp, options.urlFile(), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            }
+        } catch (IOException e) {
+            server.close();
+            String why = e instanceof java.nio.file.NoSuchFileException ? "its folder does not exist" : reason(e);
+            throw new IllegalArgumentException("cannot write " + what + writing + ": " + why, e);
         }
         out.println(server.baseUrl());
         out.flush();

@@ -73,10 +73,16 @@ class StandaloneMainTest {
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"), FakeMessagesServer.class.getName()));
         command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-        String err = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!process.waitFor(60, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
+        Path errFile = Files.createTempFile("fake-server", ".err");
+        Process process = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(errFile.toFile()).start();
+        boolean ended = process.waitFor(60, TimeUnit.SECONDS);
+        if (!ended) {
+            process.destroyForcibly().waitFor();
+        }
+        String err = Files.readString(errFile, StandardCharsets.UTF_8);
+        Files.delete(errFile);
+        if (!ended) {
             throw new AssertionError("the server did not end: " + err);
         }
         return new String[] {String.valueOf(process.exitValue()), err};
@@ -98,5 +104,22 @@ class StandaloneMainTest {
             assertThat(taken[1]).startsWith("cannot start the fake Messages API server on port " + busy.getLocalPort() + ": ")
                     .doesNotContain("Exception", "\tat ");
         }
+    }
+
+    @Test
+    void aRecordOrUrlFileThatCannotBeWrittenIsOneLineAndExitCode2NotAServerLeftRunning(@TempDir Path dir) throws Exception {
+        Path script = dir.resolve("script.json");
+        Files.writeString(script, "[]");
+        Path nowhere = dir.resolve("missing-folder");
+
+        String[] record = runProcess("--record", nowhere.resolve("requests.jsonl").toString(), script.toString());
+        assertThat(record[0]).isEqualTo("2");
+        assertThat(record[1]).startsWith("cannot write the record file " + nowhere.resolve("requests.jsonl")
+                + ": its folder does not exist").doesNotContain("Exception", "\tat ");
+
+        String[] url = runProcess("--url-file", nowhere.resolve("url").toString(), script.toString());
+        assertThat(url[0]).isEqualTo("2");
+        assertThat(url[1]).startsWith("cannot write the URL file " + nowhere.resolve("url") + ": its folder does not exist")
+                .doesNotContain("Exception", "\tat ");
     }
 }
