@@ -106,7 +106,7 @@ final class CliTelemetry implements AutoCloseable {
                     .disableShutdownHook() // closed by the command, flushed at the end of each run
                     .build().getOpenTelemetrySdk();
         } catch (ConfigurationException e) {
-            throw new UsageException("OpenTelemetry is not configured correctly: " + Errors.oneLine(byVariable(e.getMessage(), env))
+            throw new UsageException("OpenTelemetry is not configured correctly: " + Errors.oneLine(byVariable(problem(e), env))
                     + "; check the OTEL_* variables (see docs/observability.md)");
         }
         String provider = ProviderModels.provider(modelEnv).name();
@@ -165,6 +165,20 @@ final class CliTelemetry implements AutoCloseable {
         }
         return TURNED_ON_BY.stream().map(name -> env.getOrDefault(name, "").strip())
                 .anyMatch(value -> !value.isEmpty() && !value.equalsIgnoreCase("none"));
+    }
+
+    /**
+     * What the SDK found wrong. A value its builders refuse (OTEL_BSP_MAX_QUEUE_SIZE=0: "maxQueueSize
+     * must be positive") comes wrapped as "Unexpected configuration error", which says nothing: the
+     * cause's message does.
+     */
+    static String problem(ConfigurationException e) {
+        Throwable cause = e.getCause();
+        if (!"Unexpected configuration error".equals(e.getMessage()) || cause == null || cause.getMessage() == null
+                || cause.getMessage().isBlank()) {
+            return e.getMessage();
+        }
+        return "a value was refused: " + cause.getMessage().strip().replaceAll("\\.$", "");
     }
 
     /**

@@ -83,6 +83,25 @@ class CliTelemetryTest {
     }
 
     @Test
+    void aValueTheSdkRefusesIsNamedByWhatWasWrongNotAsAnUnexpectedError() {
+        // The SDK wraps a builder's refusal of a value (an IllegalArgumentException) as "Unexpected
+        // configuration error"; the one line says what the SDK found wrong, so the user knows what to fix.
+        CliHome home = CliHome.of(Map.of("REIN_HOME", dir.toString()));
+        assertThatThrownBy(() -> CliTelemetry.from(cli(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318",
+                "OTEL_BSP_MAX_QUEUE_SIZE", "0")), home))
+                .isInstanceOf(UsageException.class)
+                .hasMessageStartingWith("OpenTelemetry is not configured correctly: ")
+                .hasMessageContaining("maxQueueSize must be positive")
+                .hasMessageNotContaining("Unexpected configuration error")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+        assertThatThrownBy(() -> CliTelemetry.from(cli(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318",
+                "OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT", "-1")), home))
+                .isInstanceOf(UsageException.class)
+                .hasMessageNotContaining("Unexpected configuration error")
+                .hasMessageContaining("maxNumberOfAttributes");
+    }
+
+    @Test
     void aSignalsOwnProtocolWinsOverTheGeneralOneSoGrpcIsRefusedOnlyWhereItWouldBeUsed() {
         // SDK environment variables: OTEL_EXPORTER_OTLP_{SIGNAL}_PROTOCOL takes precedence over OTEL_EXPORTER_OTLP_PROTOCOL.
         CliHome home = CliHome.of(Map.of("REIN_HOME", dir.toString()));
