@@ -29,6 +29,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
@@ -362,12 +363,16 @@ final class CliTelemetry implements AutoCloseable {
      * because the exporter may retry on the calling thread before it returns its result.
      */
     private void bounded(Supplier<CompletableResultCode> operation) {
-        Thread worker = Thread.ofVirtual().name("rein-otel-flush").start(() -> operation.get().join(FLUSH_SECONDS, TimeUnit.SECONDS));
+        // Whether the result came: the worker gives up after the same bound, so its ending says nothing by itself.
+        AtomicBoolean done = new AtomicBoolean();
+        Thread worker = Thread.ofVirtual().name("rein-otel-flush")
+                .start(() -> done.set(operation.get().join(FLUSH_SECONDS, TimeUnit.SECONDS).isDone()));
         if (stalled) {
             return; // the collector did not answer before: the flush goes on, but nobody waits for it again
         }
         try {
-            if (!worker.join(Duration.ofSeconds(FLUSH_SECONDS)) && !stalled) {
+            boolean finished = worker.join(Duration.ofSeconds(FLUSH_SECONDS)) && done.get();
+            if (!finished && !stalled) {
                 stalled = true;
                 // The exporter's own timeout, later, is the same problem: one line for it.
                 exportLog.timeoutsSaid();

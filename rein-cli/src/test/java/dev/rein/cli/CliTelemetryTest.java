@@ -199,6 +199,51 @@ class CliTelemetryTest {
     }
 
     @Test
+    void theFlushAtTheRunsEndSaysTheCollectorDidNotAnswerAndTheExitIsNotHeldAgain() throws Exception {
+        // docs/observability.md: spans are flushed "when the run ends, before the result is printed", the
+        // flush "waits at most 5 seconds", and after a collector did not answer "later flushes in the same
+        // command are not waited for". So the line comes with that flush, before the result, and the
+        // shutdown at exit does not wait another 5 s.
+        try (java.net.ServerSocket silent = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            List<java.net.Socket> held = new java.util.concurrent.CopyOnWriteArrayList<>();
+            Thread.ofVirtual().start(() -> {
+                try {
+                    while (true) {
+                        held.add(silent.accept()); // accepted, never answered
+                    }
+                } catch (java.io.IOException closed) {
+                    // the test is over
+                }
+            });
+            // warmed up first, so the time measured below is the export's, not class loading's
+            InProcessCli warm = new InProcessCli();
+            warm.models((name, env) -> ScriptedModel.of(ScriptedModel.text("hi")));
+            assertThat(warm.run("run", "--json", "say hi").exitCode()).isZero();
+            // twice: the flush used to race its own 5 s bound and lose about two times in three
+            for (int i = 0; i < 2; i++) {
+                // the exporter's own timeout just above the flush's bound, so its requests end soon after
+                InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:" + silent.getLocalPort())
+                        .env("OTEL_EXPORTER_OTLP_TIMEOUT", "5500");
+                cli.models((name, env) -> ScriptedModel.of(ScriptedModel.text("hi")));
+                long started = System.nanoTime();
+                InProcessCli.Outcome outcome = cli.run("run", "--json", "say hi");
+                Duration took = Duration.ofNanos(System.nanoTime() - started);
+
+                assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+                List<String> lines = outcome.stderrLines();
+                assertThat(lines).as(outcome.stderr()).anyMatch(l -> l.contains("did not answer within 5 s"));
+                int said = lines.indexOf(lines.stream().filter(l -> l.contains("did not answer within 5 s")).findFirst().orElseThrow());
+                int result = lines.indexOf(lines.stream().filter(l -> l.startsWith("rein: SUCCEEDED")).findFirst().orElseThrow());
+                assertThat(said).as(outcome.stderr()).isLessThan(result);
+                assertThat(took).as("one 5 s wait, not one at the run's end and another at exit").isLessThan(Duration.ofSeconds(9));
+            }
+            // The exports the command no longer waited for end by their timeout while this collector still
+            // listens, so their lines go to this test, not to a later one through the SDK's shared logger.
+            Thread.sleep(6500);
+        }
+    }
+
+    @Test
     void theCliExportsWithTheJdkSenderAndShipsNoOkHttpSenderOrOkHttp5() throws Exception {
         List<String> jars = List.of(Files.readString(Path.of("target", "classpath.txt")).strip().split(java.io.File.pathSeparator));
         assertThat(jars).anyMatch(jar -> jar.contains("opentelemetry-exporter-sender-jdk-"));
