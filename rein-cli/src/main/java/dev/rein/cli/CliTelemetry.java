@@ -378,10 +378,16 @@ final class CliTelemetry implements AutoCloseable {
                 exportLog.timeoutsSaid();
                 // The exporter has not failed yet (it is still waiting or retrying), so the SDK has said nothing: say it once.
                 int status = exportLog.retryableStatus();
+                Throwable failure = exportLog.retryableFailure();
                 err.println(status > 0
                         ? "rein: OpenTelemetry: the collector answered HTTP " + status + " (retryable) and did not take the data within "
                                 + FLUSH_SECONDS + " s; spans and metrics not sent by now are lost (the collector or a proxy in front"
                                 + " of it is overloaded or unavailable)"
+                        // nothing accepted the connection (the collector is down, a wrong port): the sender retries that too
+                        : failure != null
+                        ? "rein: OpenTelemetry: the collector could not be reached (" + Errors.oneLine(String.valueOf(failure))
+                                + ") and the exporter's retries did not get the data through within " + FLUSH_SECONDS + " s;"
+                                + " spans and metrics not sent by now are lost (check OTEL_EXPORTER_OTLP_ENDPOINT and that the collector is up)"
                         : "rein: OpenTelemetry: the collector did not answer within " + FLUSH_SECONDS + " s; spans and metrics"
                                 + " not sent by now are lost (check OTEL_EXPORTER_OTLP_ENDPOINT and that the collector is up)");
             }

@@ -25,6 +25,9 @@ final class ExportLog extends Handler {
     private static final Logger SENDER_LOG = Logger.getLogger("io.opentelemetry.exporter.sender.jdk.internal.JdkHttpSender");
     private static final java.util.regex.Pattern RETRYABLE = java.util.regex.Pattern.compile(
             "Attempt \\d+ returned retryable response: HttpResponse\\{code=(\\d+)}");
+    /** The sender retries a failed request (a refused connection, say) too, saying so only at FINER with the exception. */
+    private static final java.util.regex.Pattern RETRYABLE_FAILURE = java.util.regex.Pattern.compile(
+            "Attempt \\d+ failed with retryable exception");
 
     /** The loggers of the SDK's console exporter ({@code opentelemetry-exporter-logging}). */
     private static final String CONSOLE_EXPORTER = "io.opentelemetry.exporter.logging";
@@ -36,6 +39,10 @@ final class ExportLog extends Handler {
     private volatile boolean timeoutsSaid;
     /** The HTTP status of the last retryable answer the sender got, 0 before any. */
     private volatile int retryableStatus;
+    /** What made the sender's last attempt fail without an answer (not a timeout), null when none did. */
+    private volatile Throwable retryableFailure;
+    /** The kind of failure Rein has said the collector could not be reached with: the SDK's later line repeats it. */
+    private volatile Class<?> failureSaid;
 
     private ExportLog(PrintStream err) {
         this.err = err;
@@ -56,8 +63,13 @@ final class ExportLog extends Handler {
         return log;
     }
 
-    /** From now on an export that failed because its request timed out is not reported again. */
+    /**
+     * Rein has said the collector did not answer or could not be reached: from now on an export that
+     * failed because its request timed out, or with the failure said, is not reported again.
+     */
     void timeoutsSaid() {
+        Throwable failure = retryableFailure;
+        failureSaid = failure == null ? null : failure.getClass();
         timeoutsSaid = true;
     }
 
@@ -75,6 +87,21 @@ final class ExportLog extends Handler {
         return retryableStatus;
     }
 
+    /** Why the last attempt to reach the collector failed (java.net.ConnectException, say), or null when none failed so. */
+    Throwable retryableFailure() {
+        return retryableFailure;
+    }
+
+    private boolean sameFailure(Throwable thrown) {
+        Class<?> said = failureSaid;
+        for (Throwable t = thrown; said != null && t != null; t = t.getCause()) {
+            if (t.getClass() == said) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     @Override
     public void publish(LogRecord record) {
         String logger = record.getLoggerName();
@@ -88,12 +115,17 @@ final class ExportLog extends Handler {
             java.util.regex.Matcher retryable = RETRYABLE.matcher(record.getMessage());
             if (retryable.find()) {
                 retryableStatus = Integer.parseInt(retryable.group(1));
+                retryableFailure = null;
+            } else if (RETRYABLE_FAILURE.matcher(record.getMessage()).find() && record.getThrown() != null
+                    && !timedOut(record.getThrown())) { // a request that timed out is a collector that did not answer
+                retryableFailure = record.getThrown();
+                retryableStatus = 0;
             }
         }
         if (record.getLevel().intValue() < Level.WARNING.intValue() || "Exporter failed".equals(record.getMessage())) {
             return; // the metric reader's "Exporter failed" only repeats the exporter's own message
         }
-        if (timeoutsSaid && timedOut(record.getThrown())) {
+        if (timeoutsSaid && (timedOut(record.getThrown()) || sameFailure(record.getThrown()))) {
             return;
         }
         String cause = record.getThrown() == null ? "" : " (" + Errors.oneLine(String.valueOf(record.getThrown())) + ")";

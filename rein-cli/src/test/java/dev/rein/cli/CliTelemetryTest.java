@@ -244,6 +244,30 @@ class CliTelemetryTest {
     }
 
     @Test
+    void aCollectorThatIsDownIsReportedAsUnreachableNotAsSilent() throws Exception {
+        // docs/observability.md: "did not answer within 5 s" is for a collector that accepts the connection
+        // and does not answer. Nothing listening (the collector is down, a wrong port) refuses the connection;
+        // the sender retries that for longer than the flush waits, and the line says what happened.
+        int port;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = free.getLocalPort();
+        }
+        // the exporter's own timeout just above the flush's bound, so its retries end soon after
+        InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:" + port)
+                .env("OTEL_EXPORTER_OTLP_TIMEOUT", "5500");
+        cli.models((name, env) -> ScriptedModel.of(ScriptedModel.text("hi")));
+        InProcessCli.Outcome outcome = cli.run("run", "--json", "say hi");
+
+        assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+        assertThat(outcome.stderrLines()).filteredOn(line -> line.startsWith("rein: OpenTelemetry: ")).singleElement()
+                .satisfies(line -> assertThat(line).startsWith("rein: OpenTelemetry: the collector could not be reached (java.net.ConnectException")
+                        .doesNotContain("did not answer").contains("OTEL_EXPORTER_OTLP_ENDPOINT"));
+        assertThat(outcome.stderr()).doesNotContain("\tat ");
+        // the retries the command no longer waited for end here, not in a later test through the SDK's shared logger
+        Thread.sleep(6500);
+    }
+
+    @Test
     void theCliExportsWithTheJdkSenderAndShipsNoOkHttpSenderOrOkHttp5() throws Exception {
         List<String> jars = List.of(Files.readString(Path.of("target", "classpath.txt")).strip().split(java.io.File.pathSeparator));
         assertThat(jars).anyMatch(jar -> jar.contains("opentelemetry-exporter-sender-jdk-"));
