@@ -57,9 +57,6 @@ final class StoredRunOptions {
         }
         try (JdbcRunStore store = home.store()) {
             check.accept(store);
-            if (maxTokens != null) {
-                home.saveSettings(runId, settings); // later continuations keep the raised limit
-            }
             // The run's own servers file unless --mcp names another.
             Path serversFile = mcp.file != null ? mcp.file : CliMcp.remembered(home, runId);
             McpConfig servers = serversFile == null ? null : CliMcp.load(serversFile, env);
@@ -68,6 +65,10 @@ final class StoredRunOptions {
             try (CliMcp mcpTools = CliMcp.start(serversFile, servers, settings.tools());
                  StatusLine line = new StatusLine(env.err(), env.terminal().animated() && !json);
                  CliTelemetry telemetry = CliTelemetry.from(env, home, modelEnv)) {
+                if (maxTokens != null) {
+                    // later continuations keep the raised limit; saved only now that nothing can refuse the resume
+                    home.saveSettings(runId, settings);
+                }
                 Agent agent = CliAgent.build(settings, runId, client, home, store, line, quiet, trace, telemetry, mcpTools);
                 RunReport report = new RunReport(env, json, quiet, trace, agent.runs()::pending);
                 return Foreground.run(() -> start.apply(agent), env, report::print);

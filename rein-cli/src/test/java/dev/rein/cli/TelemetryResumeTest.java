@@ -48,6 +48,30 @@ class TelemetryResumeTest {
     }
 
     @Test
+    void aResumeRefusedForItsOpenTelemetryConfigurationKeepsTheRunsMaxTokens() throws Exception {
+        // A usage error (exit 2) changes nothing: the --max-tokens of a resume that did not run is not
+        // kept for the next one, which resumes with the limit the run had.
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("send_message", SEND)), text("送信しました。"));
+        InProcessCli cli = new InProcessCli().models((name, env) -> model);
+        assertThat(cli.run("run", "--max-tokens", "777", "--tools", "send_message", "佐藤さんに連絡して").exitCode())
+                .isEqualTo(ExitCodes.WAITING_APPROVAL);
+        String id;
+        try (var files = Files.list(cli.home().resolve("runs"))) {
+            id = files.findFirst().orElseThrow().getFileName().toString().replace(".json", "");
+        }
+        assertThat(cli.run("approve", id).exitCode()).isZero();
+
+        cli.env("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318").env("OTEL_BSP_MAX_QUEUE_SIZE", "0");
+        InProcessCli.Outcome refused = cli.run("resume", "--max-tokens", "2000", id);
+        assertThat(refused.exitCode()).as(refused.stderr()).isEqualTo(ExitCodes.USAGE);
+        assertThat(refused.stderr()).contains("OpenTelemetry is not configured correctly");
+
+        cli.env("OTEL_EXPORTER_OTLP_ENDPOINT", "").env("OTEL_BSP_MAX_QUEUE_SIZE", ""); // empty counts as unset
+        assertThat(cli.run("resume", id).exitCode()).isEqualTo(ExitCodes.SUCCEEDED);
+        assertThat(model.lastRequest().maxTokens()).isEqualTo(777);
+    }
+
+    @Test
     void aCollectorThatRefusesTheExportIsOneLineOnStderrAndTheRunIsUnaffected() throws Exception {
         try (OtlpReceiver otlp = OtlpReceiver.start().answering(400)) {
             InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT", otlp.endpoint());
