@@ -29,6 +29,8 @@ final class ExportLog extends Handler {
     private static final java.util.regex.Pattern RETRYABLE_FAILURE = java.util.regex.Pattern.compile(
             "Attempt \\d+ failed with retryable exception");
 
+    private static final java.util.regex.Pattern EXPORT_COUNT = java.util.regex.Pattern.compile("(Failed to export )\\d+ ");
+
     /** The loggers of the SDK's console exporter ({@code opentelemetry-exporter-logging}). */
     private static final String CONSOLE_EXPORTER = "io.opentelemetry.exporter.logging";
     private static final java.util.logging.Formatter CONSOLE = new java.util.logging.SimpleFormatter();
@@ -130,7 +132,8 @@ final class ExportLog extends Handler {
         }
         String cause = record.getThrown() == null ? "" : " (" + Errors.oneLine(String.valueOf(record.getThrown())) + ")";
         String line = "rein: OpenTelemetry: " + Errors.oneLine(record.getMessage()) + cause;
-        if (said.add(line)) {
+        // "Failed to export 9 metrics" and, at exit, "... 10 metrics" are one problem: the count does not make it another
+        if (said.add(EXPORT_COUNT.matcher(line).replaceFirst("$1N "))) {
             err.println(line);
         }
     }

@@ -29,4 +29,21 @@ class ExportLogTest {
                 "rein: OpenTelemetry: Failed to export 2 spans. (java.net.http.HttpTimeoutException: request timed out)",
                 "rein: OpenTelemetry: Failed to export 1 spans. (java.net.ConnectException: Connection refused)");
     }
+
+    @Test
+    void theSameFailureOfExportsOfDifferentSizesIsOneLine() {
+        // docs/observability.md: "each distinct export problem is one line". The metrics are exported
+        // again at exit with one more point, and the SDK's message counts them: still the same problem.
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        ExportLog log = ExportLog.install(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        IllegalArgumentException invalid = new IllegalArgumentException("Invalid duration: PT-0.005S");
+        log.publish(failed("Failed to export 2 spans. The request could not be executed.", invalid));
+        log.publish(failed("Failed to export 9 metrics. The request could not be executed.", invalid));
+        log.publish(failed("Failed to export 10 metrics. The request could not be executed.", invalid));
+        assertThat(bytes.toString(StandardCharsets.UTF_8).lines().toList()).containsExactly(
+                "rein: OpenTelemetry: Failed to export 2 spans. The request could not be executed."
+                        + " (java.lang.IllegalArgumentException: Invalid duration: PT-0.005S)",
+                "rein: OpenTelemetry: Failed to export 9 metrics. The request could not be executed."
+                        + " (java.lang.IllegalArgumentException: Invalid duration: PT-0.005S)");
+    }
 }
