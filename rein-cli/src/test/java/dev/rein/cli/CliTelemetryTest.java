@@ -320,6 +320,27 @@ class CliTelemetryTest {
     }
 
     @Test
+    void aTraceparentThatIsNotValidIsIgnoredAndTheRunStartsATraceOfItsOwn() throws Exception {
+        // W3C Trace Context: a traceparent that does not parse (or has an all-zero trace id) is ignored;
+        // the run is neither refused nor parented by it.
+        for (String bad : List.of("garbage", "00-00000000000000000000000000000000-00f067aa0ba902b7-01")) {
+            try (OtlpReceiver otlp = OtlpReceiver.start()) {
+                InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT", otlp.endpoint()).env("TRACEPARENT", bad);
+                cli.models((name, env) -> ScriptedModel.of(ScriptedModel.text("hi")));
+                InProcessCli.Outcome outcome = cli.run("run", "--json", "say hi");
+                assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+                assertThat(outcome.stderr()).as(bad).doesNotContain("rein: OpenTelemetry:");
+
+                otlp.awaitUntil(() -> otlp.spans().stream().anyMatch(s -> s.getName().startsWith("invoke_agent")), Duration.ofSeconds(10));
+                Span run = otlp.spans().stream().filter(s -> s.getName().startsWith("invoke_agent")).findFirst().orElseThrow();
+                assertThat(run.getParentSpanId().isEmpty()).as(bad).isTrue();
+                assertThat(java.util.HexFormat.of().formatHex(run.getTraceId().toByteArray())).as(bad)
+                        .isNotEqualTo("00000000000000000000000000000000");
+            }
+        }
+    }
+
+    @Test
     void theConsoleExporterPrintsSpansAndMetricsOnStderrAndLeavesTheAnswerAlone() {
         // SDK environment variables spec: "console" is a known value of OTEL_TRACES_EXPORTER and
         // OTEL_METRICS_EXPORTER. The SDK's console exporter logs through java.util.logging; the CLI
