@@ -5,6 +5,7 @@ import static io.opentelemetry.api.common.AttributeKey.longKey;
 import static io.opentelemetry.api.common.AttributeKey.stringKey;
 
 import io.opentelemetry.api.common.AttributeKey;
+import java.util.List;
 
 /** Rein's own attributes ({@code rein.*}), span events and metrics, beside the GenAI conventions. */
 public final class ReinConventions {
@@ -73,6 +74,12 @@ public final class ReinConventions {
 
     // Metrics.
     public static final String METRIC_RUN_COST = "rein.run.cost";
+    /**
+     * Bucket boundaries (USD) for {@link #METRIC_RUN_COST}: a run costs fractions of a dollar, which
+     * the SDK's default buckets (0, 5, 10, 25, ...) would all put in one.
+     */
+    public static final List<Double> RUN_COST_BUCKETS = List.of(0.001, 0.002, 0.005, 0.01, 0.02, 0.05,
+            0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0);
     public static final String METRIC_RUN_STEPS = "rein.run.steps";
     public static final String METRIC_RUN_STOPS = "rein.run.stops";
     public static final String METRIC_STALL_INTERVENTIONS = "rein.stall.interventions";

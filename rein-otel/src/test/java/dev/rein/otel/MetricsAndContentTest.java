@@ -111,6 +111,19 @@ class MetricsAndContentTest {
     }
 
     @Test
+    void theRunCostHistogramTellsACheapRunFromADearOne() {
+        // A run costs fractions of a dollar: with the SDK's default buckets (0, 5, 10, 25, ...) a $0.001
+        // run and a $0.40 one fall in the same bucket, and the histogram says nothing about cost.
+        RunResult cheap = agent(twoSteps(), false).run(GOAL);
+        RunResult dear = agent(ScriptedModel.of(ScriptedModel.withUsage(Usage.of(100_000, 5_000, 0, 0), text("高い答え"))), false).run(GOAL);
+        assertThat(dear.costUsd().doubleValue()).isGreaterThan(100 * cheap.costUsd().doubleValue());
+
+        HistogramPointData cost = metric(ReinConventions.METRIC_RUN_COST).getHistogramData().getPoints().iterator().next();
+        assertThat(cost.getCount()).isEqualTo(2);
+        assertThat(cost.getCounts()).as("buckets %s", cost.getBoundaries()).filteredOn(n -> n > 0).hasSize(2);
+    }
+
+    @Test
     void withoutOptInNoContentIsRecorded() {
         agent(twoSteps(), false).run(GOAL);
         for (SpanData span : OTEL.getSpans()) {

@@ -42,7 +42,8 @@ final class Instruments {
                 .setDescription("Time from sending a streamed request to its first chunk.")
                 .setExplicitBucketBoundariesAdvice(GenAiConventions.OPERATION_DURATION_BUCKETS).build();
         this.runCost = meter.histogramBuilder(ReinConventions.METRIC_RUN_COST).setUnit("USD")
-                .setDescription("What a finished run cost, in US dollars.").build();
+                .setDescription("What a finished run cost, in US dollars.")
+                .setExplicitBucketBoundariesAdvice(ReinConventions.RUN_COST_BUCKETS).build();
         this.runSteps = meter.histogramBuilder(ReinConventions.METRIC_RUN_STEPS).ofLongs().setUnit("{step}")
                 .setDescription("Steps (model calls of the loop) a finished run took.").build();
         this.stops = meter.counterBuilder(ReinConventions.METRIC_RUN_STOPS).setUnit("{run}")
