@@ -86,7 +86,8 @@ final class CliTelemetry implements AutoCloseable {
         }
         for (String signal : List.of("TRACES", "METRICS")) {
             String name = protocolVariable(env, signal);
-            String protocol = name == null ? "" : env.getOrDefault(name, "").strip();
+            String raw = name == null ? "" : env.getOrDefault(name, "");
+            String protocol = raw.strip();
             if ("grpc".equalsIgnoreCase(protocol)) {
                 throw new UsageException(name + "=grpc is not supported: rein sends OTLP over HTTP with the JDK's own client;"
                         + " set " + name + "=http/protobuf and point OTEL_EXPORTER_OTLP_ENDPOINT at the collector's HTTP port (usually 4318)");
@@ -95,6 +96,11 @@ final class CliTelemetry implements AutoCloseable {
                 // the JSON encoding is optional in OTLP/HTTP, and the SDK's exporters offer it only through an internal API
                 throw new UsageException(name + "=http/json is not supported: rein sends OTLP/HTTP in its protobuf encoding,"
                         + " which collectors take on the same port; set " + name + "=http/protobuf");
+            }
+            if (!protocol.isEmpty() && !protocol.equals(raw)) {
+                // the SDK takes the value as it is, and its "Unsupported OTLP metrics protocol: http/protobuf" hides the space
+                throw new UsageException(name + "='" + Text.visible(raw) + "' has spaces around the protocol, which the OpenTelemetry SDK"
+                        + " does not accept; set " + name + "=" + Text.visible(protocol));
             }
         }
         ExportLog exportLog = ExportLog.install(cli.err());

@@ -102,6 +102,18 @@ class CliTelemetryTest {
     }
 
     @Test
+    void aProtocolWithSpacesAroundItIsRefusedSayingSo() {
+        // The SDK takes the value as it is: "http/protobuf " is an "Unsupported OTLP metrics protocol:
+        // http/protobuf", where the space cannot be seen. The line names the variable and the spaces.
+        CliHome home = CliHome.of(Map.of("REIN_HOME", dir.toString()));
+        assertThatThrownBy(() -> CliTelemetry.from(cli(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318",
+                "OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf ")), home))
+                .isInstanceOf(UsageException.class)
+                .hasMessage("OTEL_EXPORTER_OTLP_PROTOCOL='http/protobuf ' has spaces around the protocol, which the OpenTelemetry SDK"
+                        + " does not accept; set OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf");
+    }
+
+    @Test
     void aSignalsOwnProtocolWinsOverTheGeneralOneSoGrpcIsRefusedOnlyWhereItWouldBeUsed() {
         // SDK environment variables: OTEL_EXPORTER_OTLP_{SIGNAL}_PROTOCOL takes precedence over OTEL_EXPORTER_OTLP_PROTOCOL.
         CliHome home = CliHome.of(Map.of("REIN_HOME", dir.toString()));
