@@ -12,7 +12,8 @@ import picocli.CommandLine.Parameters;
         header = "Index a folder of .txt and .md files for search_documents (rein run --docs).",
         description = {"Builds or updates the Lucene index in $REIN_HOME/index (BM25; Japanese text is split into words)."
                 + " Each file becomes passages of whole paragraphs, cited as PATH#N; indexing a file again replaces its"
-                + " passages. Files must be UTF-8; others are skipped and named.", ""})
+                + " passages, and files deleted from the folder since are removed from the index. Files must be UTF-8;"
+                + " others are skipped and named.", ""})
 final class IndexCommand implements Callable<Integer> {
     private final CliEnvironment env;
 
@@ -35,8 +36,16 @@ final class IndexCommand implements Callable<Integer> {
         for (String skipped : report.skipped()) {
             env.err().println("rein index: skipped " + Text.visible(skipped));
         }
-        if (report.files() == 0) {
+        if (!report.removed().isEmpty()) {
+            env.out().println("removed " + count(report.removed().size(), "file") + " no longer in " + folder + " from the index: "
+                    + Text.visible(String.join(", ", report.removed())));
+        }
+        if (report.files() == 0 && report.removed().isEmpty()) {
             env.out().println("no .txt or .md file to index in " + folder + "; the index in " + home.index() + " is unchanged");
+            return 0;
+        }
+        if (report.files() == 0) {
+            env.out().println("no .txt or .md file left to index in " + folder);
             return 0;
         }
         env.out().println("indexed " + count(report.files(), "file") + " as " + count(report.passages(), "passage") + " in " + home.index());

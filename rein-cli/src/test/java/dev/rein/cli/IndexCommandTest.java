@@ -51,4 +51,20 @@ class IndexCommandTest {
         assertThat(cli.run("run", "--docs", "返品期限は?").exitCode()).isEqualTo(ExitCodes.SUCCEEDED);
         assertThat(again.requests().get(1).messages().get(2).content().toString()).contains("返品は到着から30日以内です。");
     }
+
+    @Test
+    void indexingAgainRemovesTheFilesDeletedFromTheFolderAndNamesThem() throws Exception {
+        Files.writeString(docs.resolve("faq.md"), "返品は到着から30日以内です。");
+        Files.writeString(docs.resolve("old.md"), "Refunds take 90 days.");
+        assertThat(cli.run("index", docs.toString()).stdout()).contains("indexed 2 files as 2 passages in ");
+        Files.delete(docs.resolve("old.md"));
+        InProcessCli.Outcome again = cli.run("index", docs.toString());
+        assertThat(again.exitCode()).as(again.stderr()).isZero();
+        assertThat(again.stdout()).contains("removed 1 file no longer in " + docs + " from the index: old.md")
+                .contains("indexed 1 file as 1 passage in ");
+        Files.delete(docs.resolve("faq.md"));
+        InProcessCli.Outcome none = cli.run("index", docs.toString());
+        assertThat(none.stdout()).contains("removed 1 file no longer in " + docs + " from the index: faq.md")
+                .contains("no .txt or .md file left to index in ").doesNotContain("unchanged");
+    }
 }

@@ -8,22 +8,31 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.Term;
+import org.apache.lucene.search.BooleanClause.Occur;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.TermQuery;
 
 /**
  * Indexes a folder of text and Markdown files ({@code .txt}, {@code .md}, {@code .markdown}) into a
  * {@link LuceneRetriever} index. Each file is split into passages of whole paragraphs (at most
  * {@value #MAX_PASSAGE_CHARS} characters, a longer paragraph is cut); a passage's source is the
  * file's path relative to the folder and its passage number, e.g. {@code guide/returns.md#2}.
- * Re-indexing a file replaces its passages. Files must be UTF-8.
+ * Re-indexing a folder replaces its files' passages and removes those of files no longer in it
+ * (other folders' passages in the same index stay). Files must be UTF-8.
  */
 public final class LuceneIndexer {
     /** The longest passage, in characters. */
@@ -31,8 +40,20 @@ public final class LuceneIndexer {
 
     private LuceneIndexer() {}
 
-    /** What one indexing did. */
-    public record Report(int files, int passages, List<String> skipped) {}
+    /**
+     * What one indexing did.
+     *
+     * @param files    the files indexed
+     * @param passages their passages
+     * @param skipped  the files left out, each with why
+     * @param removed  the files indexed from this folder before that are no longer in it; their
+     *                 passages were removed
+     */
+    public record Report(int files, int passages, List<String> skipped, List<String> removed) {
+        public Report(int files, int passages, List<String> skipped) {
+            this(files, passages, skipped, List.of());
+        }
+    }
 
     /**
      * @throws RetrievalException when {@code folder} is not a directory or the index cannot be written
@@ -49,9 +70,19 @@ public final class LuceneIndexer {
         }
         int passages = 0;
         List<String> skipped = new ArrayList<>();
+        List<String> removed;
         try (IndexWriter writer = LuceneRetriever.writer(index)) {
+            String root = folder.toRealPath().toString();
+            // A file deleted from the folder must not stay searchable (and cited) from an earlier indexing.
+            Set<String> present = new HashSet<>();
+            files.forEach(f -> present.add(relative(folder, f)));
+            removed = indexedFrom(writer, root).stream().filter(p -> !present.contains(p)).sorted().toList();
+            for (String gone : removed) {
+                writer.deleteDocuments(new BooleanQuery.Builder().add(new TermQuery(new Term(LuceneRetriever.ROOT, root)), Occur.FILTER)
+                        .add(new TermQuery(new Term(LuceneRetriever.PATH, gone)), Occur.FILTER).build());
+            }
             for (Path file : files) {
-                String relative = folder.relativize(file).toString().replace('\\', '/');
+                String relative = relative(folder, file);
                 String text;
                 try {
                     text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
@@ -64,6 +95,7 @@ public final class LuceneIndexer {
                 List<String> parts = passages(text);
                 for (int i = 0; i < parts.size(); i++) {
                     Document doc = new Document();
+                    doc.add(new StringField(LuceneRetriever.ROOT, root, Field.Store.YES));
                     doc.add(new StringField(LuceneRetriever.PATH, relative, Field.Store.YES));
                     doc.add(new StringField(LuceneRetriever.SOURCE, relative + "#" + (i + 1), Field.Store.YES));
                     doc.add(new TextField(LuceneRetriever.TEXT, parts.get(i), Field.Store.YES));
@@ -75,7 +107,24 @@ public final class LuceneIndexer {
         } catch (IOException e) {
             throw new RetrievalException("cannot write the document index in " + index + ": " + e.getMessage(), e);
         }
-        return new Report(files.size() - skipped.size(), passages, List.copyOf(skipped));
+        return new Report(files.size() - skipped.size(), passages, List.copyOf(skipped), removed);
+    }
+
+    private static String relative(Path folder, Path file) {
+        return folder.relativize(file).toString().replace('\\', '/');
+    }
+
+    /** The paths of the files indexed from the folder {@code root} (indexes written before the root was kept have none). */
+    private static Set<String> indexedFrom(IndexWriter writer, String root) throws IOException {
+        Set<String> paths = new HashSet<>();
+        try (DirectoryReader reader = DirectoryReader.open(writer)) {
+            IndexSearcher searcher = new IndexSearcher(reader);
+            var stored = searcher.storedFields();
+            for (ScoreDoc hit : searcher.search(new TermQuery(new Term(LuceneRetriever.ROOT, root)), Math.max(1, reader.maxDoc())).scoreDocs) {
+                paths.add(stored.document(hit.doc, Set.of(LuceneRetriever.PATH)).get(LuceneRetriever.PATH));
+            }
+        }
+        return paths;
     }
 
     private static boolean indexable(Path file) {

@@ -35,6 +35,8 @@ import org.apache.lucene.util.QueryBuilder;
 public final class LuceneRetriever implements Retriever {
     static final String SOURCE = "source";
     static final String PATH = "path";
+    /** The real path of the folder a passage was indexed from. */
+    static final String ROOT = "root";
     static final String TEXT = "text";
 
     private final Path index;
