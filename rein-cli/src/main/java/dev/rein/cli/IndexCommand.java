@@ -12,8 +12,8 @@ import picocli.CommandLine.Parameters;
         header = "Index a folder of .txt and .md files for search_documents (rein run --docs).",
         description = {"Builds or updates the Lucene index in $REIN_HOME/index (BM25; Japanese text is split into words)."
                 + " Each file becomes passages of whole paragraphs, cited as PATH#N; indexing a file again replaces its"
-                + " passages, and files deleted from the folder since are removed from the index. Files must be UTF-8;"
-                + " others are skipped and named.", ""})
+                + " passages, and files deleted from the folder since are removed from the index. Files must be UTF-8"
+                + " and at most 32 MiB; others, and files that cannot be read, are skipped and named.", ""})
 final class IndexCommand implements Callable<Integer> {
     private final CliEnvironment env;
 

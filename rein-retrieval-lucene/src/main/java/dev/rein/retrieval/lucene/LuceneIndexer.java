@@ -32,11 +32,14 @@ import org.apache.lucene.search.TermQuery;
  * {@value #MAX_PASSAGE_CHARS} characters, a longer paragraph is cut); a passage's source is the
  * file's path relative to the folder and its passage number, e.g. {@code guide/returns.md#2}.
  * Re-indexing a folder replaces its files' passages and removes those of files no longer in it
- * (other folders' passages in the same index stay). Files must be UTF-8.
+ * (other folders' passages in the same index stay). Files must be UTF-8 and at most
+ * {@value #MAX_FILE_BYTES} bytes; others, and files that cannot be read, are skipped and named.
  */
 public final class LuceneIndexer {
     /** The longest passage, in characters. */
     public static final int MAX_PASSAGE_CHARS = 1_200;
+    /** The largest file indexed, in bytes (32 MiB); a larger one is skipped and named. */
+    public static final long MAX_FILE_BYTES = 32L << 20;
 
     private LuceneIndexer() {}
 
@@ -85,10 +88,20 @@ public final class LuceneIndexer {
                 String relative = relative(folder, file);
                 String text;
                 try {
+                    // Checked before reading: a file over 2 GiB cannot even be read into an array (an Error, not an exception).
+                    long size = Files.size(file);
+                    if (size > MAX_FILE_BYTES) {
+                        skipped.add(relative + " (too large: " + size + " bytes, the limit is " + MAX_FILE_BYTES + ")");
+                        continue;
+                    }
                     text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                             .decode(java.nio.ByteBuffer.wrap(Files.readAllBytes(file))).toString();
                 } catch (CharacterCodingException e) {
                     skipped.add(relative + " (not UTF-8)");
+                    continue;
+                } catch (IOException e) {
+                    // One unreadable file (permissions, a file removed meanwhile) does not stop the others.
+                    skipped.add(relative + " (cannot read: " + e + ")");
                     continue;
                 }
                 writer.deleteDocuments(new Term(LuceneRetriever.PATH, relative));

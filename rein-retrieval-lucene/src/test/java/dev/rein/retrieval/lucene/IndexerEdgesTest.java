@@ -1,8 +1,10 @@
 package dev.rein.retrieval.lucene;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.rein.retrieval.RetrievedDocument;
+import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,5 +59,29 @@ class IndexerEdgesTest {
         assertThat(report.files()).isZero();
         assertThat(report.removed()).containsExactly("gone.txt");
         assertThat(LuceneRetriever.open(index).search("customer", 5)).isEmpty();
+    }
+
+    @Test
+    void aHugeFileIsSkippedAndNamedAndTheRestIsIndexed() throws Exception {
+        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
+        try (RandomAccessFile huge = new RandomAccessFile(docs.resolve("dump.txt").toFile(), "rw")) {
+            huge.setLength(3L << 30); // sparse: 3 GiB that take no disk space
+        }
+        LuceneIndexer.Report report = LuceneIndexer.indexDirectory(docs, index);
+        assertThat(report.files()).isEqualTo(1);
+        assertThat(report.skipped()).singleElement().asString().startsWith("dump.txt (too large: ");
+        assertThat(LuceneRetriever.open(index).search("returns", 5)).extracting(RetrievedDocument::source).containsExactly("faq.md#1");
+    }
+
+    @Test
+    void aFileThatCannotBeReadIsSkippedAndNamedAndTheRestIsIndexed() throws Exception {
+        Path unreadable = Path.of("/proc/self/mem"); // a regular file whose first bytes cannot be read (EIO)
+        assumeTrue(Files.isRegularFile(unreadable), "needs Linux's /proc/self/mem");
+        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
+        Files.createSymbolicLink(docs.resolve("broken.txt"), unreadable);
+        LuceneIndexer.Report report = LuceneIndexer.indexDirectory(docs, index);
+        assertThat(report.files()).isEqualTo(1);
+        assertThat(report.skipped()).singleElement().asString().startsWith("broken.txt (cannot read: ");
+        assertThat(LuceneRetriever.open(index).search("returns", 5)).extracting(RetrievedDocument::source).containsExactly("faq.md#1");
     }
 }
