@@ -104,6 +104,11 @@ public final class LuceneIndexer {
                     skipped.add(relative + " (cannot read: " + e + ")");
                     continue;
                 }
+                if (text.indexOf('\0') >= 0) {
+                    // NUL is valid UTF-8 but never in text: a binary file, or UTF-16 text (which would index as noise).
+                    skipped.add(relative + " (not UTF-8 text: it has NUL bytes)");
+                    continue;
+                }
                 writer.deleteDocuments(new Term(LuceneRetriever.PATH, relative));
                 List<String> parts = passages(text);
                 for (int i = 0; i < parts.size(); i++) {

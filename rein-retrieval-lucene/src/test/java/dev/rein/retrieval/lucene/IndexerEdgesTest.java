@@ -84,4 +84,17 @@ class IndexerEdgesTest {
         assertThat(report.skipped()).singleElement().asString().startsWith("broken.txt (cannot read: ");
         assertThat(LuceneRetriever.open(index).search("returns", 5)).extracting(RetrievedDocument::source).containsExactly("faq.md#1");
     }
+
+    @Test
+    void aBinaryOrUtf16FileIsSkippedAsNotUtf8Text() throws Exception {
+        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
+        // both decode as UTF-8 without an error, but NUL bytes mean they are not UTF-8 text
+        Files.writeString(docs.resolve("notes.txt"), "returns policy", StandardCharsets.UTF_16LE);
+        Files.write(docs.resolve("image.md"), new byte[] {0, 0, 0, 1, 'r', 'e', 't', 'u', 'r', 'n', 's', 0});
+        LuceneIndexer.Report report = LuceneIndexer.indexDirectory(docs, index);
+        assertThat(report.files()).isEqualTo(1);
+        assertThat(report.skipped()).containsExactly("image.md (not UTF-8 text: it has NUL bytes)",
+                "notes.txt (not UTF-8 text: it has NUL bytes)");
+        assertThat(LuceneRetriever.open(index).search("returns", 5)).extracting(RetrievedDocument::source).containsExactly("faq.md#1");
+    }
 }
