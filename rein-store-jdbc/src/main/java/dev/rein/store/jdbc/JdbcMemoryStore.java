@@ -17,6 +17,7 @@ import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -34,6 +35,8 @@ import java.util.Set;
 public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
     private static final String COLUMNS = "id, tenant, principal, text, source_run, source_observation, source, created_by,"
             + " created_at, expires_at";
+
+    private static final int MAX_TERM_CHARS = 200;
 
     private final String url;
     private final String user;
@@ -82,11 +85,11 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
                     }
                 }
                 row.executeUpdate();
-                for (String t : MemoryTerms.of(e.text())) {
+                for (String t : terms(e.text())) {
                     term.setString(1, e.id());
                     term.setString(2, e.scope().tenant());
                     term.setString(3, e.scope().user());
-                    term.setString(4, t.length() > 200 ? t.substring(0, 200) : t);
+                    term.setString(4, t);
                     term.addBatch();
                 }
                 term.executeBatch();
@@ -104,7 +107,7 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
 
     @Override
     public synchronized List<MemoryEntry> recall(MemoryScope scope, String query, int limit, Instant now) {
-        Set<String> terms = MemoryTerms.of(query == null ? "" : query);
+        Set<String> terms = terms(query == null ? "" : query);
         String live = " m.tenant = ? AND m.principal = ? AND (m.expires_at IS NULL OR m.expires_at > ?)";
         String sql = terms.isEmpty()
                 ? "SELECT " + prefixed() + " FROM rein_memory m WHERE" + live + " ORDER BY m.created_at DESC LIMIT ?"
@@ -200,6 +203,19 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
         } catch (SQLException ex) {
             throw failure(what, ex);
         }
+    }
+
+    /**
+     * The text's {@link MemoryTerms} as the terms table holds them: cut to {@value #MAX_TERM_CHARS}
+     * characters (the column's size), for entries and queries alike so that a long word still
+     * matches; two long words that share their first characters are one term.
+     */
+    private static Set<String> terms(String text) {
+        Set<String> out = new LinkedHashSet<>();
+        for (String t : MemoryTerms.of(text)) {
+            out.add(t.codePointCount(0, t.length()) > MAX_TERM_CHARS ? t.substring(0, t.offsetByCodePoints(0, MAX_TERM_CHARS)) : t);
+        }
+        return out;
     }
 
     private static String prefixed() {

@@ -71,4 +71,12 @@ abstract class MemoryStoreContract {
         assertThat(store().list(ACME)).extracting(MemoryEntry::id).containsExactly(id);
         assertThat(store().list(ACME).get(0).expiresAt()).isEqualTo(NOW.minusSeconds(1));
     }
+
+    @Test
+    void wordsLongerThanTwoHundredCharactersAreRememberedAndRecalled() {
+        String stem = "x".repeat(250);
+        String id = MemoryStore.newId();
+        store().remember(entry(id, ACME, "token " + stem + "a and " + stem + "b", null));
+        assertThat(store().recall(ACME, stem + "b", 5, NOW)).extracting(MemoryEntry::id).containsExactly(id);
+    }
 }
