@@ -21,7 +21,7 @@ public final class InMemoryMemoryStore implements MemoryStore {
 
     @Override
     public synchronized List<MemoryEntry> recall(MemoryScope scope, String query, int limit, Instant now) {
-        Set<String> wanted = MemoryTerms.of(query == null ? "" : query);
+        Set<String> wanted = MemoryTerms.ofQuery(query);
         record Hit(MemoryEntry entry, long score) {}
         List<Hit> hits = new ArrayList<>();
         for (MemoryEntry e : entries.values()) {

@@ -11,7 +11,20 @@ import java.util.Set;
  * (Japanese, Chinese) is split into overlapping two-character terms.
  */
 public final class MemoryTerms {
+    /** The most terms of a query that a recall looks for: the first ones, in the query's order. */
+    public static final int MAX_QUERY_TERMS = 1_000;
+
     private MemoryTerms() {}
+
+    /**
+     * The terms a recall looks for: those of {@code query}, at most {@value #MAX_QUERY_TERMS} (a
+     * whole document given as a query would otherwise exceed what a database takes in one statement).
+     */
+    public static Set<String> ofQuery(String query) {
+        Set<String> all = of(query == null ? "" : query);
+        return all.size() <= MAX_QUERY_TERMS ? all : all.stream().limit(MAX_QUERY_TERMS)
+                .collect(java.util.stream.Collectors.toCollection(LinkedHashSet::new));
+    }
 
     public static Set<String> of(String text) {
         String normal = Normalizer.normalize(text, Normalizer.Form.NFKC).toLowerCase(Locale.ROOT);

@@ -107,7 +107,7 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
 
     @Override
     public synchronized List<MemoryEntry> recall(MemoryScope scope, String query, int limit, Instant now) {
-        Set<String> terms = terms(query == null ? "" : query);
+        Set<String> terms = cut(MemoryTerms.ofQuery(query));
         String live = " m.tenant = ? AND m.principal = ? AND (m.expires_at IS NULL OR m.expires_at > ?)";
         String sql = terms.isEmpty()
                 ? "SELECT " + prefixed() + " FROM rein_memory m WHERE" + live + " ORDER BY m.created_at DESC LIMIT ?"
@@ -211,8 +211,12 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
      * matches; two long words that share their first characters are one term.
      */
     private static Set<String> terms(String text) {
+        return cut(MemoryTerms.of(text));
+    }
+
+    private static Set<String> cut(Set<String> terms) {
         Set<String> out = new LinkedHashSet<>();
-        for (String t : MemoryTerms.of(text)) {
+        for (String t : terms) {
             out.add(t.codePointCount(0, t.length()) > MAX_TERM_CHARS ? t.substring(0, t.offsetByCodePoints(0, MAX_TERM_CHARS)) : t);
         }
         return out;

@@ -79,4 +79,15 @@ abstract class MemoryStoreContract {
         store().remember(entry(id, ACME, "token " + stem + "a and " + stem + "b", null));
         assertThat(store().recall(ACME, stem + "b", 5, NOW)).extracting(MemoryEntry::id).containsExactly(id);
     }
+
+    @Test
+    void aVeryLongQueryStillRecalls() {
+        String id = MemoryStore.newId();
+        store().remember(entry(id, ACME, "the customer prefers email", null));
+        StringBuilder query = new StringBuilder("email");
+        for (int i = 0; i < 70_000; i++) {
+            query.append(" w").append(i);
+        }
+        assertThat(store().recall(ACME, query.toString(), 5, NOW)).extracting(MemoryEntry::id).containsExactly(id);
+    }
 }
