@@ -75,9 +75,27 @@ final class CliHome {
             Files.createDirectories(directory);
             return JdbcRunStore.sqlite(directory);
         } catch (IOException | RuntimeException e) {
-            throw new UsageException("cannot open the run store in " + directory.toAbsolutePath() + " (" + Errors.oneLine(e.getMessage())
-                    + "); set " + JdbcRunStore.HOME_VARIABLE + " to a writable directory");
+            throw unusableStore(e);
         }
+    }
+
+    /**
+     * The usage error for a store that cannot be opened, with what to do: a file that is not a
+     * database is moved aside, a lock is waited out; otherwise the directory is the problem.
+     */
+    UsageException unusableStore(Exception e) {
+        String message = String.valueOf(e.getMessage());
+        String cause = "(" + Errors.oneLine(message) + ")";
+        if (message.contains("SQLITE_NOTADB") || message.contains("SQLITE_CORRUPT")) {
+            return new UsageException(storeFile().toAbsolutePath() + " is not a SQLite database, or a damaged one " + cause
+                    + "; move it aside to start an empty store there, or set " + JdbcRunStore.HOME_VARIABLE + " to the directory of your runs");
+        }
+        if (message.contains("SQLITE_BUSY") || message.contains("SQLITE_LOCKED")) {
+            return new UsageException("the run store " + storeFile().toAbsolutePath() + " is locked by another process " + cause
+                    + "; try again when that process is done");
+        }
+        return new UsageException("cannot open the run store in " + directory.toAbsolutePath() + " " + cause + "; set "
+                + JdbcRunStore.HOME_VARIABLE + " to a writable directory");
     }
 
     /** Every tool the CLI can give an agent: the built-ins and the demo messaging tools. */

@@ -53,6 +53,15 @@ final class MemoryCommand implements Callable<Integer> {
         return new CliMemory(home.directory());
     }
 
+    /** Reads or changes the memory, a store that cannot be opened being a usage error that says what to do. */
+    private static <T> T using(CliEnvironment env, java.util.function.Supplier<T> action) {
+        try {
+            return action.get();
+        } catch (dev.rein.state.StoreException e) {
+            throw CliHome.of(env.env()).unusableStore(e);
+        }
+    }
+
     @Command(name = "list", mixinStandardHelpOptions = true, header = "List the entries of one tenant and user, newest first.")
     static final class ListEntries implements Callable<Integer> {
         private final CliEnvironment env;
@@ -73,7 +82,7 @@ final class MemoryCommand implements Callable<Integer> {
             CliHome home = CliHome.of(env.env());
             List<MemoryEntry> entries;
             if (home.hasStore()) {
-                entries = new CliMemory(home.directory()).list(memoryScope);
+                entries = using(env, () -> new CliMemory(home.directory()).list(memoryScope));
             } else {
                 // Listing is reading, as for 'rein runs': an empty list, and no store created just to find it empty.
                 entries = List.of();
@@ -126,7 +135,8 @@ final class MemoryCommand implements Callable<Integer> {
 
         @Override
         public Integer call() {
-            if (!open(env).forget(scope.scope(), id)) {
+            MemoryScope memoryScope = scope.scope();
+            if (!using(env, () -> open(env).forget(memoryScope, id))) {
                 throw new UsageException("there is no memory entry " + id + " for " + scope.user + " in tenant " + scope.tenant
                         + "; list them with 'rein memory list'");
             }

@@ -65,4 +65,18 @@ class MemoryCommandTest {
         assertThat(again.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(again.stderr()).contains("no memory entry " + entry);
     }
+
+    /** A rein.db that is not a database (damaged, or another file) is named with what to do, not 'a writable directory'. */
+    @Test
+    void aStoreFileThatIsNotADatabaseIsNamedWithWhatToDo() throws Exception {
+        Files.createDirectories(cli.home());
+        Files.writeString(cli.home().resolve("rein.db"), "not a database, just text long enough to be read as a header ".repeat(20));
+        for (String[] args : new String[][] {{"memory", "list"}, {"memory", "forget", "mem_1"}, {"runs"}}) {
+            InProcessCli.Outcome o = cli.run(args);
+            assertThat(o.exitCode()).as(String.join(" ", args)).isEqualTo(ExitCodes.USAGE);
+            assertThat(o.stderrLines()).as(String.join(" ", args)).singleElement().asString()
+                    .contains(cli.home().resolve("rein.db") + " is not a SQLite database")
+                    .contains("move it aside").doesNotContain("writable directory");
+        }
+    }
 }
