@@ -7,14 +7,21 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.analysis.ja.JapaneseAnalyzer;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.store.Directory;
@@ -38,6 +45,9 @@ public final class LuceneRetriever implements Retriever {
     /** The real path of the folder a passage was indexed from. */
     static final String ROOT = "root";
     static final String TEXT = "text";
+
+    /** The most words of a query that are searched for (Lucene's limit is 1,024 clauses). */
+    public static final int MAX_QUERY_TERMS = 1_000;
 
     private final Path index;
 
@@ -69,7 +79,9 @@ public final class LuceneRetriever implements Retriever {
     @Override
     public List<RetrievedDocument> search(String query, int limit) {
         try (Analyzer analyzer = analyzer(); Directory dir = FSDirectory.open(index); DirectoryReader reader = DirectoryReader.open(dir)) {
-            Query q = new QueryBuilder(analyzer).createBooleanQuery(TEXT, query);
+            List<String> terms = terms(analyzer, query);
+            // Lucene takes at most 1,024 clauses in a query (one per word): a longer query (a pasted page) is cut to its first distinct words.
+            Query q = terms.size() <= MAX_QUERY_TERMS ? new QueryBuilder(analyzer).createBooleanQuery(TEXT, query) : firstTerms(terms);
             if (q == null) {
                 return List.of(); // only stop words or punctuation: nothing to look for
             }
@@ -84,6 +96,26 @@ public final class LuceneRetriever implements Retriever {
         } catch (IOException e) {
             throw new RetrievalException("cannot search the document index in " + index + ": " + e.getMessage(), e);
         }
+    }
+
+    /** The words of {@code text} as the index holds them, in order. */
+    private static List<String> terms(Analyzer analyzer, String text) throws IOException {
+        List<String> terms = new ArrayList<>();
+        try (TokenStream tokens = analyzer.tokenStream(TEXT, text)) {
+            CharTermAttribute term = tokens.addAttribute(CharTermAttribute.class);
+            tokens.reset();
+            while (tokens.incrementToken()) {
+                terms.add(term.toString());
+            }
+            tokens.end();
+        }
+        return terms;
+    }
+
+    private static Query firstTerms(List<String> terms) {
+        BooleanQuery.Builder q = new BooleanQuery.Builder();
+        new LinkedHashSet<>(terms).stream().limit(MAX_QUERY_TERMS).forEach(t -> q.add(new TermQuery(new Term(TEXT, t)), BooleanClause.Occur.SHOULD));
+        return q.build();
     }
 
     /** A writer on the index, created if missing. */

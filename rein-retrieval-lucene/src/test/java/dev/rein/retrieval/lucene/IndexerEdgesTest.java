@@ -97,4 +97,18 @@ class IndexerEdgesTest {
                 "notes.txt (not UTF-8 text: it has NUL bytes)");
         assertThat(LuceneRetriever.open(index).search("returns", 5)).extracting(RetrievedDocument::source).containsExactly("faq.md#1");
     }
+
+    @Test
+    void aQueryOfMoreWordsThanLuceneTakesInOneQueryStillFindsPassages() throws Exception {
+        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
+        LuceneIndexer.indexDirectory(docs, index);
+        StringBuilder query = new StringBuilder("returns");
+        for (int i = 0; i < 3_000; i++) {
+            query.append(" word").append(i);
+        }
+        assertThat(LuceneRetriever.open(index).search(query.toString(), 5)).extracting(RetrievedDocument::source)
+                .containsExactly("faq.md#1");
+        assertThat(LuceneRetriever.open(index).search("days ".repeat(2_000), 5)).extracting(RetrievedDocument::source)
+                .containsExactly("faq.md#1");
+    }
 }
