@@ -230,8 +230,11 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
         try (Statement st = connection().createStatement()) {
             st.execute("CREATE TABLE IF NOT EXISTS rein_memory (id VARCHAR(64) PRIMARY KEY, tenant VARCHAR(200) NOT NULL,"
                     + " principal VARCHAR(200) NOT NULL, text TEXT NOT NULL, source_run VARCHAR(200), source_observation VARCHAR(200),"
-                    + " source VARCHAR(1000) NOT NULL, created_by VARCHAR(200) NOT NULL, created_at BIGINT NOT NULL, expires_at BIGINT)");
+                    + " source TEXT NOT NULL, created_by VARCHAR(200) NOT NULL, created_at BIGINT NOT NULL, expires_at BIGINT)");
             st.execute("CREATE INDEX IF NOT EXISTS rein_memory_scope ON rein_memory (tenant, principal, created_at)");
+            if (dialect == Dialect.POSTGRES) {
+                widenSource(st);
+            }
             st.execute("CREATE TABLE IF NOT EXISTS rein_memory_terms (entry_id VARCHAR(64) NOT NULL, tenant VARCHAR(200) NOT NULL,"
                     + " principal VARCHAR(200) NOT NULL, term VARCHAR(200) NOT NULL, PRIMARY KEY (entry_id, term))");
             st.execute("CREATE INDEX IF NOT EXISTS rein_memory_terms_scope ON rein_memory_terms (tenant, principal, term)");
@@ -239,6 +242,21 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
             close();
             throw failure("prepare the memory store", e);
         }
+    }
+
+    /**
+     * A source is whatever its tool said (a long URL, a document search's passages): stores created
+     * when it was VARCHAR(1000) get TEXT, which PostgreSQL changes without rewriting the table.
+     * SQLite never enforced the length.
+     */
+    private static void widenSource(Statement st) throws SQLException {
+        try (ResultSet rs = st.executeQuery("SELECT data_type FROM information_schema.columns WHERE table_schema = current_schema()"
+                + " AND table_name = 'rein_memory' AND column_name = 'source'")) {
+            if (!rs.next() || "text".equals(rs.getString(1))) {
+                return;
+            }
+        }
+        st.execute("ALTER TABLE rein_memory ALTER COLUMN source TYPE TEXT");
     }
 
     private Connection connection() throws SQLException {

@@ -90,4 +90,15 @@ abstract class MemoryStoreContract {
         }
         assertThat(store().recall(ACME, query.toString(), 5, NOW)).extracting(MemoryEntry::id).containsExactly(id);
     }
+
+    @Test
+    void aLongSourceIsKeptWhole() {
+        // a fact's source is what its tool said: a long URL, or the passages of a document search
+        String source = "https://docs.example.com/search?q=" + "返品".repeat(600);
+        String id = MemoryStore.newId();
+        store().remember(new MemoryEntry(id, ACME, "returns within 30 days", new MemorySource("run_1", "toolu_1_1", source),
+                ACME.user(), NOW, null));
+        assertThat(store().recall(ACME, "returns", 5, NOW)).singleElement()
+                .satisfies(e -> assertThat(e.source().source()).isEqualTo(source));
+    }
 }

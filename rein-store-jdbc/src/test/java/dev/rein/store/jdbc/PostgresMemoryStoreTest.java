@@ -1,8 +1,11 @@
 package dev.rein.store.jdbc;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.abort;
 
+import dev.rein.memory.MemoryEntry;
+import dev.rein.memory.MemorySource;
 import dev.rein.memory.MemoryStore;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -12,6 +15,7 @@ import java.util.Properties;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /**
  * The memory store contract against a real PostgreSQL server (the same JDBC code as SQLite), when one is available: the URL in
@@ -71,6 +75,28 @@ class PostgresMemoryStoreTest extends MemoryStoreContract {
         }
         props.setProperty("connectTimeout", "3");
         return DriverManager.getConnection(jdbcUrl, props);
+    }
+
+    /** A store created when the source column was VARCHAR(1000) takes a long source once opened by this version. */
+    @Test
+    void aStoreCreatedWithTheOldSourceColumnTakesALongSource() throws SQLException {
+        String old = schema + "_old";
+        try (Connection c = open(url); Statement st = c.createStatement()) {
+            st.execute("CREATE SCHEMA " + old);
+            st.execute("CREATE TABLE " + old + ".rein_memory (id VARCHAR(64) PRIMARY KEY, tenant VARCHAR(200) NOT NULL,"
+                    + " principal VARCHAR(200) NOT NULL, text TEXT NOT NULL, source_run VARCHAR(200), source_observation VARCHAR(200),"
+                    + " source VARCHAR(1000) NOT NULL, created_by VARCHAR(200) NOT NULL, created_at BIGINT NOT NULL, expires_at BIGINT)");
+        }
+        try (JdbcMemoryStore opened = JdbcMemoryStore.connect(url + (url.contains("?") ? "&" : "?") + "currentSchema=" + old, user, password)) {
+            String source = "https://docs.example.com/" + "a".repeat(3_000);
+            opened.remember(new MemoryEntry("mem_old", ACME, "returns within 30 days", new MemorySource("run_1", "toolu_1", source),
+                    "alice", NOW, null));
+            assertThat(opened.list(ACME)).singleElement().satisfies(e -> assertThat(e.source().source()).isEqualTo(source));
+        } finally {
+            try (Connection c = open(url); Statement st = c.createStatement()) {
+                st.execute("DROP SCHEMA " + old + " CASCADE");
+            }
+        }
     }
 
     @Override
