@@ -7,8 +7,10 @@ enum Dialect {
     SQLITE("INTEGER PRIMARY KEY AUTOINCREMENT", List.of(
             // WAL lets readers (rein show) work while a run writes; FULL makes each commit durable
             // before the executor goes on to a side effect; the busy timeout lets two processes
-            // (a run and an approval) wait for each other instead of failing.
+            // (a run and an approval) wait for each other instead of failing; secure_delete zeroes what
+            // a delete frees, so a forgotten memory entry does not stay readable in the file.
             "PRAGMA journal_mode=WAL",
+            "PRAGMA secure_delete=ON",
             "PRAGMA synchronous=FULL",
             "PRAGMA busy_timeout=10000")),
     POSTGRES("BIGSERIAL PRIMARY KEY", List.of());

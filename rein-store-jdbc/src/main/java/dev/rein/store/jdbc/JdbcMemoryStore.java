@@ -148,6 +148,9 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
                 terms.executeUpdate();
                 int deleted = row.executeUpdate();
                 c.commit();
+                if (deleted == 1) {
+                    truncateLog(c);
+                }
                 return deleted == 1;
             } catch (SQLException ex) {
                 c.rollback();
@@ -157,6 +160,25 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
             }
         } catch (SQLException ex) {
             throw failure("forget " + id, ex);
+        }
+    }
+
+    /**
+     * SQLite's write-ahead log still holds the pages as they were before a delete: they are copied
+     * into the file (where secure_delete zeroed the entry) and the log is emptied. The delete is
+     * committed already; a reader that keeps the log busy only delays this until the next forget.
+     */
+    private void truncateLog(Connection c) {
+        if (dialect != Dialect.SQLITE) {
+            return;
+        }
+        try {
+            c.setAutoCommit(true);
+            try (Statement st = c.createStatement()) {
+                st.execute("PRAGMA wal_checkpoint(TRUNCATE)");
+            }
+        } catch (SQLException ignored) {
+            // best effort, see above
         }
     }
 
