@@ -67,4 +67,18 @@ class IndexCommandTest {
         assertThat(none.stdout()).contains("removed 1 file no longer in " + docs + " from the index: faq.md")
                 .contains("no .txt or .md file left to index in ").doesNotContain("unchanged");
     }
+
+    /** "the index ... is unchanged": an empty folder creates no index, so --docs still says to build one. */
+    @Test
+    void anEmptyFolderCreatesNoIndex() throws Exception {
+        Path empty = Files.createDirectory(docs.resolve("empty"));
+        InProcessCli.Outcome nothing = cli.run("index", empty.toString());
+        assertThat(nothing.exitCode()).isZero();
+        assertThat(nothing.stdout()).startsWith("no .txt or .md file to index in ").contains("is unchanged");
+        assertThat(cli.home().resolve("index")).doesNotExist();
+        cli.models((name, env) -> ScriptedModel.of(text("never")));
+        InProcessCli.Outcome refused = cli.run("run", "--docs", "返品期限は?");
+        assertThat(refused.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(refused.stderr()).contains("rein index DIR");
+    }
 }

@@ -71,6 +71,9 @@ public final class LuceneIndexer {
         } catch (IOException e) {
             throw new RetrievalException("cannot read the folder " + folder + ": " + e.getMessage(), e);
         }
+        if (files.isEmpty() && !LuceneRetriever.exists(index)) {
+            return new Report(0, 0, List.of()); // nothing to index and nothing indexed before: no empty index is made
+        }
         int passages = 0;
         List<String> skipped = new ArrayList<>();
         List<String> removed;

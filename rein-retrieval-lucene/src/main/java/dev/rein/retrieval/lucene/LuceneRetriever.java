@@ -118,6 +118,18 @@ public final class LuceneRetriever implements Retriever {
         return q.build();
     }
 
+    /** Whether there is an index in {@code index}. */
+    static boolean exists(Path index) {
+        if (!Files.isDirectory(index)) {
+            return false;
+        }
+        try (Directory dir = FSDirectory.open(index)) {
+            return DirectoryReader.indexExists(dir);
+        } catch (IOException e) {
+            return true; // something is there: let the writer report what is wrong with it
+        }
+    }
+
     /** A writer on the index, created if missing. */
     static IndexWriter writer(Path index) throws IOException {
         Files.createDirectories(index);
