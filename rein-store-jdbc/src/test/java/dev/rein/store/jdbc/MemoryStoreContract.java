@@ -101,4 +101,25 @@ abstract class MemoryStoreContract {
         assertThat(store().recall(ACME, "returns", 5, NOW)).singleElement()
                 .satisfies(e -> assertThat(e.source().source()).isEqualTo(source));
     }
+
+    @Test
+    void aUserNeverSeesAnotherUsersEntriesInTheSameTenant() {
+        MemoryScope bob = new MemoryScope(ACME.tenant(), "bob");
+        String id = MemoryStore.newId();
+        store().remember(entry(id, ACME, "alice's card ends in 4242", null));
+        assertThat(store().recall(bob, "card 4242", 5, NOW)).isEmpty();
+        assertThat(store().recall(bob, "", 5, NOW)).isEmpty();
+        assertThat(store().list(bob)).isEmpty();
+        assertThat(store().forget(bob, id)).isFalse();
+        assertThat(indexedTerms(id)).isNotZero();
+        assertThat(store().recall(ACME, "card", 5, NOW)).extracting(MemoryEntry::id).containsExactly(id);
+    }
+
+    @Test
+    void anEntryIsRecalledUntilTheInstantItExpires() {
+        String id = MemoryStore.newId();
+        store().remember(entry(id, ACME, "temporary door code 7788", NOW.plusSeconds(1)));
+        assertThat(store().recall(ACME, "door code", 5, NOW)).extracting(MemoryEntry::id).containsExactly(id);
+        assertThat(store().recall(ACME, "door code", 5, NOW.plusSeconds(1))).isEmpty();
+    }
 }
