@@ -126,7 +126,7 @@ public final class LuceneIndexer {
             }
             writer.commit();
         } catch (IOException e) {
-            throw new RetrievalException("cannot write the document index in " + index + ": " + e.getMessage(), e);
+            throw LuceneRetriever.failure("cannot write", index, e);
         }
         return new Report(files.size() - skipped.size(), passages, List.copyOf(skipped), removed);
     }

@@ -14,7 +14,10 @@ import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.analysis.ja.JapaneseAnalyzer;
 import org.apache.lucene.document.Document;
+import org.apache.lucene.index.CorruptIndexException;
 import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexFormatTooNewException;
+import org.apache.lucene.index.IndexFormatTooOldException;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.Term;
@@ -94,7 +97,7 @@ public final class LuceneRetriever implements Retriever {
             }
             return results;
         } catch (IOException e) {
-            throw new RetrievalException("cannot search the document index in " + index + ": " + e.getMessage(), e);
+            throw failure("cannot search", index, e);
         }
     }
 
@@ -116,6 +119,18 @@ public final class LuceneRetriever implements Retriever {
         BooleanQuery.Builder q = new BooleanQuery.Builder();
         new LinkedHashSet<>(terms).stream().limit(MAX_QUERY_TERMS).forEach(t -> q.add(new TermQuery(new Term(TEXT, t)), BooleanClause.Occur.SHOULD));
         return q.build();
+    }
+
+    /**
+     * The failure of {@code what} on the index; an index that Lucene cannot read is named as such,
+     * with what to do: it is built from the files, so it can be deleted and built again.
+     */
+    static RetrievalException failure(String what, Path index, IOException e) {
+        if (e instanceof CorruptIndexException || e instanceof IndexFormatTooOldException || e instanceof IndexFormatTooNewException) {
+            return new RetrievalException("the document index in " + index + " is damaged or was written by another Lucene version ("
+                    + e.getMessage() + "); delete " + index + " and index the folder again (rein index DIR)", e);
+        }
+        return new RetrievalException(what + " the document index in " + index + ": " + e.getMessage(), e);
     }
 
     /** Whether there is an index in {@code index}. */

@@ -1,8 +1,10 @@
 package dev.rein.retrieval.lucene;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.rein.retrieval.RetrievalException;
 import dev.rein.retrieval.RetrievedDocument;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
@@ -110,5 +112,20 @@ class IndexerEdgesTest {
                 .containsExactly("faq.md#1");
         assertThat(LuceneRetriever.open(index).search("days ".repeat(2_000), 5)).extracting(RetrievedDocument::source)
                 .containsExactly("faq.md#1");
+    }
+
+    @Test
+    void aDamagedIndexIsNamedWithWhatToDo() throws Exception {
+        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
+        LuceneIndexer.indexDirectory(docs, index);
+        try (var files = Files.list(index)) {
+            for (Path f : files.filter(p -> p.getFileName().toString().startsWith("segments_")).toList()) {
+                Files.write(f, new byte[] {1, 2, 3, 4, 5, 6, 7, 8});
+            }
+        }
+        assertThatThrownBy(() -> LuceneIndexer.indexDirectory(docs, index)).isInstanceOf(RetrievalException.class)
+                .hasMessageContaining("damaged").hasMessageContaining("delete " + index).hasMessageContaining("index the folder again");
+        assertThatThrownBy(() -> LuceneRetriever.open(index).search("returns", 5)).isInstanceOf(RetrievalException.class)
+                .hasMessageContaining("damaged").hasMessageContaining("delete " + index);
     }
 }
