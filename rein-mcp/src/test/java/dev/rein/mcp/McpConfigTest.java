@@ -91,6 +91,17 @@ class McpConfigTest {
     }
 
     @Test
+    void aServerOrKeyWrittenTwiceIsRefusedNotTheLastOneSilentlyKept() {
+        // JSON parsers keep the last of two equal keys: a second "fs" entry dropped the first (and its
+        // "deny" list) without a word, as a second "deny" replaced the first.
+        rejects("\"fs\": {\"command\": \"x\", \"deny\": [\"write_file\"]}, \"fs\": {\"command\": \"y\"}",
+                "servers.json has the key \"fs\" twice in one object (line 1");
+        rejects("\"fs\": {\"command\": \"x\", \"deny\": [\"write_file\"], \"deny\": []}",
+                "servers.json has the key \"deny\" twice in one object (line 1");
+        rejects("\"fs\": {\"command\": \"x\", \"deny\": [\"write_file\"], \"deny\": []}", "write each server and each key once");
+    }
+
+    @Test
     void disabledMustBeTrueOrFalse() {
         rejects("\"a\": {\"command\": \"x\", \"disabled\": \"yes\"}", "MCP server 'a' \"disabled\" must be true or false, was \"yes\"");
         rejects("\"a\": {\"command\": \"x\", \"disabled\": 1}", "\"disabled\" must be true or false, was 1");

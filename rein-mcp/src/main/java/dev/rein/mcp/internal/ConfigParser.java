@@ -1,6 +1,7 @@
 package dev.rein.mcp.internal;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.json.Json;
 import dev.rein.mcp.McpConfig;
@@ -32,6 +33,8 @@ public final class ConfigParser {
     private static final Pattern VARIABLE = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?}");
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
     private static final Pattern PREFIX = Pattern.compile("[A-Za-z0-9_-]{1,32}");
+    /** How Jackson words a key written twice in one object. */
+    private static final Pattern DUPLICATE = Pattern.compile("Duplicate field '(.*)'", Pattern.DOTALL);
     private static final BigDecimal MAX_TIMEOUT_SECONDS = BigDecimal.valueOf(3600);
 
     private final String origin;
@@ -51,10 +54,17 @@ public final class ConfigParser {
     private McpConfig parse(String json) {
         JsonNode root;
         try {
-            root = Json.mapper().readTree(json);
+            // Strict: a parser keeps the last of two equal keys, so a second entry of a server (or a
+            // second "deny") would silently replace the first.
+            root = Json.mapper().reader().with(StreamReadFeature.STRICT_DUPLICATE_DETECTION).readTree(json);
         } catch (JsonProcessingException e) {
-            throw new McpConfigException(origin + " is not valid JSON (line " + e.getLocation().getLineNr() + ", column "
-                    + e.getLocation().getColumnNr() + "): " + e.getOriginalMessage());
+            String where = "(line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
+            Matcher duplicate = DUPLICATE.matcher(String.valueOf(e.getOriginalMessage()));
+            if (duplicate.matches()) {
+                throw new McpConfigException(origin + " has the key \"" + duplicate.group(1) + "\" twice in one object " + where
+                        + "; only one would count, so write each server and each key once");
+            }
+            throw new McpConfigException(origin + " is not valid JSON " + where + ": " + e.getOriginalMessage());
         }
         JsonNode servers = root == null ? null : root.get("mcpServers");
         if (servers == null || !servers.isObject()) {
