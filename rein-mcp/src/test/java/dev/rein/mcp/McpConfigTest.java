@@ -150,6 +150,19 @@ class McpConfigTest {
     }
 
     @Test
+    void aVariableSetToNothingIsSaidToBeEmptyNotUnset() {
+        // Refused like an unset one (a token that is "" is no token), but the user did set it.
+        assertThatThrownBy(() -> McpConfig.parse("{\"mcpServers\": {\"a\": {\"url\": \"https://h/mcp\","
+                + " \"headers\": {\"Authorization\": \"Bearer ${TOKEN}\"}}}}", "f", Map.of("TOKEN", "")))
+                .isInstanceOf(McpConfigException.class)
+                .hasMessage("f: MCP server 'a' \"headers.Authorization\" uses ${TOKEN}, which is set but empty; set the environment"
+                        + " variable TOKEN to a value or give a default as ${TOKEN:-value}");
+        McpConfig config = McpConfig.parse("{\"mcpServers\": {\"a\": {\"command\": \"x\", \"args\": [\"${PORT:-8080}\"]}}}", "f",
+                Map.of("PORT", ""));
+        assertThat(((McpServerConfig.Stdio) config.servers().getFirst().transport()).args()).containsExactly("8080");
+    }
+
+    @Test
     void aVariableMayComeFromTheAgentsSecrets() {
         McpConfig config = McpConfig.parse("{\"mcpServers\": {\"a\": {\"url\": \"https://h/mcp\", \"headers\": {\"X-Key\": \"${API_TOKEN}\"}}}}",
                 "f", Map.of(), dev.rein.tool.Secrets.of(Map.of("API_TOKEN", "from-secrets-123")));

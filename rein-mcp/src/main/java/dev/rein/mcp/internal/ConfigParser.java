@@ -204,13 +204,13 @@ public final class ConfigParser {
         Matcher m = VARIABLE.matcher(value);
         StringBuilder sb = new StringBuilder();
         while (m.find()) {
-            String replacement = variables.apply(m.group(1));
-            if (replacement == null || replacement.isEmpty()) {
-                replacement = m.group(2);
-            }
+            String set = variables.apply(m.group(1));
+            String replacement = set == null || set.isEmpty() ? m.group(2) : set;
             if (replacement == null) {
-                throw error(server, "\"" + key + "\" uses ${" + m.group(1) + "}, which is not set; set the environment variable "
-                        + m.group(1) + " or give a default as ${" + m.group(1) + ":-value}");
+                // An empty value counts as unset (as ${NAME:-default} in a shell), but the user did set it.
+                throw error(server, "\"" + key + "\" uses ${" + m.group(1) + "}, which is " + (set == null ? "not set" : "set but empty")
+                        + "; set the environment variable " + m.group(1) + (set == null ? "" : " to a value") + " or give a default as ${"
+                        + m.group(1) + ":-value}");
             }
             if (secrets != null && m.group(2) == null && replacement.length() >= 4) {
                 secrets.put(m.group(1), replacement);
