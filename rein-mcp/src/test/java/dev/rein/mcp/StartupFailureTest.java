@@ -17,6 +17,16 @@ class StartupFailureTest {
     }
 
     @Test
+    void aWorkingDirectoryThatDoesNotExistIsNamedAsSuchNotAsAMissingCommand() {
+        // The JDK says "Cannot run program "sh" (in directory ...): No such file or directory", which reads as sh missing.
+        assertThatThrownBy(() -> McpToolset.start(McpTesting.config("lost", "\"command\": \"sh\", \"args\": [\"-c\", \"exit 0\"],"
+                + " \"cwd\": \"/no/such/dir\"")))
+                .isInstanceOf(McpConfigException.class)
+                .hasMessage("MCP server 'lost' could not be started: its working directory (\"cwd\") /no/such/dir does not exist or is"
+                        + " not a directory; create it or correct \"cwd\".");
+    }
+
+    @Test
     void aServerThatExitsAtOnceShowsItsStderrWithSecretsMasked() {
         String json = "{\"mcpServers\": {\"broken\": {\"command\": \"sh\", \"args\": [\"-c\", \"echo \\\"boom: key $API_KEY rejected\\\" >&2; exit 3\"],"
                 + " \"env\": {\"API_KEY\": \"${BROKEN_KEY}\"}}}}";

@@ -4,6 +4,7 @@ import dev.rein.mcp.McpServerConfig;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -49,10 +50,21 @@ public final class OsProcess implements ServerProcess {
         Map<String, String> env = builder.environment();
         env.keySet().removeIf(name -> !INHERITED.contains(name) && !name.startsWith("LC_"));
         env.putAll(stdio.env());
+        String missing = missingDirectory(stdio);
+        if (missing != null) {
+            // Else the JDK's "Cannot run program "node" (in directory ...): No such file or directory" reads as node missing.
+            throw new IOException(missing);
+        }
         if (stdio.directory() != null) {
             builder.directory(stdio.directory().toFile());
         }
         return new OsProcess(builder.start());
+    }
+
+    /** Why a server cannot start in its configured working directory, or null when that directory exists. */
+    static String missingDirectory(McpServerConfig.Stdio stdio) {
+        return stdio.directory() == null || Files.isDirectory(stdio.directory()) ? null
+                : "its working directory (\"cwd\") " + stdio.directory() + " does not exist or is not a directory; create it or correct \"cwd\"";
     }
 
     @Override

@@ -447,6 +447,9 @@ public final class ServerConnection implements AutoCloseable {
     }
 
     private String hint() {
+        if (config.transport() instanceof McpServerConfig.Stdio stdio && OsProcess.missingDirectory(stdio) != null) {
+            return ""; // the message already says to create the directory or correct "cwd"
+        }
         return config.transport() instanceof McpServerConfig.Stdio stdio
                 ? " Check that '" + stdio.command() + "' runs from a shell with the same arguments."
                 : " Check that the URL is reachable and the headers are right.";
