@@ -43,10 +43,25 @@ final class CliMcp implements AutoCloseable {
      * @param taken the names of the other tools the agent has: an MCP tool may not shadow one
      */
     static CliMcp start(Path file, McpConfig config, Collection<String> taken) {
+        return start(file, config, taken, false);
+    }
+
+    /**
+     * Starts the servers of {@code config} (nothing when null).
+     *
+     * @param taken      the names of the other tools the agent has: an MCP tool may not shadow one
+     * @param finishTool whether the agent offers the finish tool (--finish), whose name an MCP tool may not take either
+     */
+    static CliMcp start(Path file, McpConfig config, Collection<String> taken, boolean finishTool) {
         if (config == null) {
             return NONE;
         }
         McpToolset toolset = McpToolset.start(config);
+        if (finishTool && toolset.tools().stream().anyMatch(t -> t.name().equals("finish"))) {
+            toolset.close();
+            throw new McpConfigException("MCP tool name 'finish' is also the finish tool --finish offers; give the server a \"prefix\""
+                    + " in " + file + " or add the tool to its \"deny\" list");
+        }
         Set<String> clashes = toolset.tools().stream().map(Tool::name).filter(taken::contains).collect(Collectors.toCollection(java.util.TreeSet::new));
         if (!clashes.isEmpty()) {
             toolset.close();

@@ -162,7 +162,7 @@ final class RunCommand implements Callable<Integer> {
         Map<String, String> modelEnv = provider.environment(env.env());
         Model client = env.models().create(modelName, modelEnv);
         String runId = RunIds.next();
-        try (CliMcp mcpTools = CliMcp.start(mcp.file, servers, settings.tools());
+        try (CliMcp mcpTools = CliMcp.start(mcp.file, servers, settings.tools(), settings.finishTool());
              JdbcRunStore store = home.store();
              StatusLine line = new StatusLine(env.err(), env.terminal().animated() && !json && !jsonStream);
              CliTelemetry telemetry = CliTelemetry.from(env, home, modelEnv)) {

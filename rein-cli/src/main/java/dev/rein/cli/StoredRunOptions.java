@@ -62,7 +62,7 @@ final class StoredRunOptions {
             McpConfig servers = serversFile == null ? null : CliMcp.load(serversFile, env);
             Map<String, String> modelEnv = provider.environment(env.env());
             Model client = env.models().create(settings.model(), modelEnv);
-            try (CliMcp mcpTools = CliMcp.start(serversFile, servers, settings.tools());
+            try (CliMcp mcpTools = CliMcp.start(serversFile, servers, settings.tools(), settings.finishTool());
                  StatusLine line = new StatusLine(env.err(), env.terminal().animated() && !json);
                  CliTelemetry telemetry = CliTelemetry.from(env, home, modelEnv)) {
                 if (maxTokens != null) {

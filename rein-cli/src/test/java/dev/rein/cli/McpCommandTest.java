@@ -90,6 +90,40 @@ class McpCommandTest {
                 .contains("MCP server 'ghost' could not be started", "exit code 7", "no license");
     }
 
+    /** A stdio MCP server in a few lines of Node offering one read tool named {@code finish}, like the tool --finish adds. */
+    private static final String FINISH_SERVER = """
+            const rl = require('readline').createInterface({input: process.stdin});
+            const out = o => process.stdout.write(JSON.stringify(o) + '\\n');
+            rl.on('line', l => { const m = JSON.parse(l);
+              if (m.method === 'initialize') out({jsonrpc: '2.0', id: m.id, result: {protocolVersion: m.params.protocolVersion,
+                capabilities: {tools: {}}, serverInfo: {name: 'finisher', version: '1'}}});
+              else if (m.method === 'tools/list') out({jsonrpc: '2.0', id: m.id, result: {tools: [{name: 'finish',
+                description: 'Finishes a job.', inputSchema: {type: 'object'}, annotations: {readOnlyHint: true}}]}});
+            });
+            """;
+
+    @Test
+    void anMcpToolNamedFinishNextToTheFinishToolIsOneLineSuggestingAPrefix() throws IOException {
+        NpmServers.script("server-everything"); // node is there
+        Path file = dir.resolve("finisher.json");
+        Files.writeString(file, Json.write(Json.mapper().valueToTree(java.util.Map.of("mcpServers", java.util.Map.of("jobs",
+                java.util.Map.of("command", "node", "args", java.util.List.of("-e", FINISH_SERVER)))))));
+        dev.rein.testkit.ScriptedModel model = dev.rein.testkit.ScriptedModel.of(dev.rein.testkit.ScriptedModel.text("done"));
+        InProcessCli cli = new InProcessCli().models((name, env) -> model);
+
+        InProcessCli.Outcome clash = cli.run("run", "--finish", "--tools", "", "--mcp", file.toString(), "do it");
+
+        // Before: "rein run: a tool named 'finish' is already registered; tool names must be unique", naming neither side.
+        assertThat(clash.exitCode()).as(clash.stderr()).isEqualTo(ExitCodes.USAGE);
+        assertThat(clash.stderrLines()).singleElement().asString()
+                .startsWith("rein run: MCP tool name 'finish' is also the finish tool --finish offers")
+                .contains("give the server a \"prefix\" in " + file, "\"deny\" list");
+        assertThat(model.requests()).isEmpty();
+
+        InProcessCli.Outcome without = cli.run("run", "--tools", "", "--mcp", file.toString(), "do it");
+        assertThat(without.exitCode()).as(without.stderr()).isEqualTo(ExitCodes.SUCCEEDED);
+    }
+
     @Test
     void evalOffersTheServersToolsAsTheToolsetMcp() throws IOException {
         Path suite = dir.resolve("suite.yaml");
