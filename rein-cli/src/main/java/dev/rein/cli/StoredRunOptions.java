@@ -59,6 +59,11 @@ final class StoredRunOptions {
             check.accept(store);
             // The run's own servers file unless --mcp names another.
             Path serversFile = mcp.file != null ? mcp.file : CliMcp.remembered(home, runId);
+            if (mcp.file == null && serversFile != null && !java.nio.file.Files.exists(serversFile)) {
+                // The user named no file: say which one the run remembers and how to give another.
+                throw new UsageException("run " + runId + " was started with --mcp " + serversFile + ", which no longer exists; put it"
+                        + " back, or give the servers file to use with '" + command + " --mcp FILE'");
+            }
             McpConfig servers = serversFile == null ? null : CliMcp.load(serversFile, env);
             Map<String, String> modelEnv = provider.environment(env.env());
             Model client = env.models().create(settings.model(), modelEnv);

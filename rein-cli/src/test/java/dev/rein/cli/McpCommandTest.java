@@ -125,6 +125,33 @@ class McpCommandTest {
     }
 
     @Test
+    void resumingARunWhoseServersFileIsGoneSaysSoAndHowToGiveAnother() throws Exception {
+        Path file = dir.resolve("everything.json");
+        Files.writeString(file, "{\"mcpServers\": {\"everything\": {" + NpmServers.stdio("server-everything", "stdio") + "}}}");
+        dev.rein.testkit.ScriptedModel model = dev.rein.testkit.ScriptedModel.of(
+                dev.rein.testkit.ScriptedModel.toolCalls(dev.rein.testkit.ScriptedModel.call("toggle-simulated-logging", "{}")),
+                dev.rein.testkit.ScriptedModel.text("Logging toggled."));
+        InProcessCli cli = new InProcessCli().models((name, env) -> model);
+        assertThat(cli.run("run", "--tools", "", "--mcp", file.toString(), "Toggle logging").exitCode()).isEqualTo(ExitCodes.WAITING_APPROVAL);
+        String id;
+        try (var files = Files.list(cli.home().resolve("runs"))) {
+            id = files.map(f -> f.getFileName().toString()).filter(f -> f.endsWith(".json")).findFirst().orElseThrow().replace(".json", "");
+        }
+        assertThat(cli.run("approve", id).exitCode()).isZero();
+        Path moved = Files.move(file, dir.resolve("moved.json"));
+
+        InProcessCli.Outcome gone = cli.run("resume", id);
+
+        // Before: "MCP servers file ... does not exist; give a JSON file with ...", to a user who gave no file.
+        assertThat(gone.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(gone.stderrLines()).singleElement().asString()
+                .isEqualTo("rein resume: run " + id + " was started with --mcp " + file.toAbsolutePath().normalize() + ", which no longer"
+                        + " exists; put it back, or give the servers file to use with 'rein resume --mcp FILE'");
+        InProcessCli.Outcome resumed = cli.run("resume", "--mcp", moved.toString(), id);
+        assertThat(resumed.exitCode()).as(resumed.stderr()).isEqualTo(ExitCodes.SUCCEEDED);
+    }
+
+    @Test
     void evalOffersTheServersToolsAsTheToolsetMcp() throws IOException {
         Path suite = dir.resolve("suite.yaml");
         Files.writeString(suite, """
