@@ -46,6 +46,33 @@ class StdioProtocolTest {
     }
 
     @Test
+    void aServerWithAShortCallTimeoutStillHasThirtySecondsToStartAndListItsTools() {
+        // Docs: "no answer to initialize within 30 s or its timeout". The SDK's own request timeout (the
+        // call's timeout + 5 s) ended the start after 5.5 s here, with Reactor's "Did not observe any item ...".
+        BiConsumer<ScriptedStdioServer, JsonNode> slow = (server, message) -> {
+            String method = message.path("method").asText();
+            if (method.equals("initialize") || method.equals("tools/list")) {
+                Thread.ofVirtual().start(() -> {
+                    try {
+                        Thread.sleep(6_500);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    if (method.equals("initialize")) {
+                        server.initialized(message, "2025-06-18");
+                    } else {
+                        server.result(message.get("id"), Map.of("tools", List.of(ScriptedStdioServer.tool("t"))));
+                    }
+                });
+            }
+        };
+        try (McpToolset mcp = start(", \"timeout_seconds\": 0.5", slow)) {
+            assertThat(mcp.tools()).extracting(Tool::name).containsExactly("t");
+            assertThat(mcp.tools().getFirst().timeout()).isEqualTo(java.time.Duration.ofMillis(500));
+        }
+    }
+
+    @Test
     void requestsFromTheServerAreAnsweredPingWithAnEmptyResultTheRestWithMethodNotFound() throws Exception {
         List<String> asked = List.of("ping", "roots/list", "sampling/createMessage", "elicitation/create", "no/such-method");
         Map<String, JsonNode> answers = new ConcurrentHashMap<>();
@@ -110,7 +137,8 @@ class StdioProtocolTest {
             assertThat(((ToolOutput) change.handler().handle(Json.parse("{}"), ToolContext.standalone("c1"))).content()).isEqualTo("changed");
             ScriptedStdioServer server = started.getFirst();
             JsonNode cancelled = null;
-            for (int i = 0; i < 300 && cancelled == null; i++) {
+            // A listing gets at least 30 s, whatever the call timeout (as at start), so the cancellation comes after those.
+            for (int i = 0; i < 800 && cancelled == null; i++) {
                 cancelled = server.received.stream().filter(m -> "notifications/cancelled".equals(m.path("method").asText()))
                         .findFirst().orElse(null);
                 Thread.sleep(50);

@@ -29,7 +29,8 @@ import java.util.function.Consumer;
  * that keep failing wait longer each time (1 s doubling to 30 s) so a dead server is not hammered.
  */
 public final class ServerConnection implements AutoCloseable {
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
+    /** The least time a server gets to answer {@code initialize} and each {@code tools/list}, whatever its call timeout. */
+    static final Duration START_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
     /** A backstop only: a listing ends at its last page, and one that comes back to a cursor is refused at once. */
     private static final int MAX_PAGES = 10_000;
@@ -185,12 +186,16 @@ public final class ServerConnection implements AutoCloseable {
     /**
      * Calls {@code tool}; every failure is an error result the model can act on.
      *
-     * @param deadline the call gives up at this instant
+     * @param callersDeadline the call gives up at this instant (or after the server's timeout and 5 s, if sooner)
      * @param output   the tool's declared output schema, which successful results must carry
      *                 structured content matching; null when it declares none
      */
-    public ToolOutput call(String tool, Map<String, Object> arguments, Map<String, Object> meta, Instant deadline,
+    public ToolOutput call(String tool, Map<String, Object> arguments, Map<String, Object> meta, Instant callersDeadline,
                            boolean mayHaveEffect, DeclaredOutput output) throws InterruptedException {
+        // The server's timeout bounds a call also for a caller allowing more (a handler called outside the
+        // executor), with the slack the executor's own timeout is given to come first.
+        Instant bound = Instant.now().plus(config.timeout()).plusSeconds(5);
+        Instant deadline = callersDeadline.isBefore(bound) ? callersDeadline : bound;
         Session current;
         try {
             current = live();

@@ -43,6 +43,11 @@ final class Session {
     static Session open(McpServerConfig config, ServerProcess.Launcher launcher, McpJsonMapper mapper, StderrTail stderr,
                         Runnable onToolsChanged) throws IOException {
         Duration requestTimeout = config.timeout().plusSeconds(5);
+        // The SDK's own limit of a request, initialize included, must not come before Rein's (at least 30 s to
+        // start and list, the call's timeout for a call; Rein waits for each itself): a server slower to start
+        // than one call's timeout would fail after that timeout + 5 s.
+        Duration sdkTimeout = (config.timeout().compareTo(ServerConnection.START_TIMEOUT) >= 0 ? config.timeout()
+                : ServerConnection.START_TIMEOUT).plusSeconds(5);
         return switch (config.transport()) {
             case McpServerConfig.Stdio stdioConfig -> {
                 ServerProcess process = launcher.start(stdioConfig);
@@ -50,7 +55,7 @@ final class Session {
                 StdioTransport transport = new StdioTransport(process, mapper, stderr, reason -> broken.complete(
                         reason + exitCode(process)));
                 Session session = new Session(new CancellingTransport(transport, onToolsChanged, new NegotiatedVersion()),
-                        requestTimeout, process, transport);
+                        sdkTimeout, process, transport);
                 broken.thenAccept(session.broken::complete);
                 yield session;
             }
@@ -66,7 +71,7 @@ final class Session {
                         .addAsyncHttpRequestCustomizer(version::customize)
                         .build();
                 CancellingTransport cancelling = new CancellingTransport(transport, onToolsChanged, version);
-                Session session = new Session(cancelling, requestTimeout, null, null);
+                Session session = new Session(cancelling, sdkTimeout, null, null);
                 session.resuming = clients.client();
                 session.resuming.deliverTo(message -> {
                     try {
