@@ -189,6 +189,21 @@ class ToolMappingTest {
     }
 
     @Test
+    void aContentBlockOfATypeReinDoesNotKnowIsDescribedAndTheRestOfTheResultShown() throws Exception {
+        // The SDK refused the whole result ("IllegalArgumentException: Could not resolve type id 'video' as a subtype of
+        // `io.modelcontextprotocol.spec.McpSchema$Content`"), and Rein then restarted the server, which had answered.
+        List<Object> content = List.of(Map.of("type", "video", "uri", "file:///clip.mp4"), Map.of("data", "no type at all"));
+        try (McpToolset mcp = start("", offering(List.of(ScriptedStdioServer.tool("look")), content))) {
+            ToolOutput output = invoke(mcp, "look");
+            assertThat(output.isError()).as(output.content()).isFalse();
+            assertThat(output.content().lines()).containsExactly("called look", "[video content, not shown]",
+                    "[content without a type, not shown]");
+            assertThat(invoke(mcp, "look").content()).startsWith("called look");
+            assertThat(started).as("the server that answered is kept").hasSize(1);
+        }
+    }
+
+    @Test
     void aToolThatMustBeCalledAsATaskIsNotOfferedWhenTheServerDeclaresTaskAugmentedToolCalls() throws Exception {
         List<Map<String, Object>> tools = List.of(ScriptedStdioServer.tool("quick"),
                 Map.of("name", "long", "description", "Runs long.", "inputSchema", Map.of("type", "object"),

@@ -32,6 +32,8 @@ import reactor.core.publisher.Mono;
  */
 final class CancellingTransport implements McpClientTransport {
     static final String METHOD_CANCELLED = "notifications/cancelled";
+    /** The content block types of a tool result the SDK reads. */
+    private static final java.util.Set<String> CONTENT_TYPES = java.util.Set.of("text", "image", "audio", "resource_link", "resource");
 
     private final McpClientTransport delegate;
     private final Runnable onToolsChanged;
@@ -184,7 +186,28 @@ final class CancellingTransport implements McpClientTransport {
 
     @Override
     public <T> T unmarshalFrom(Object data, TypeRef<T> typeRef) {
-        return delegate.unmarshalFrom(data, typeRef);
+        return delegate.unmarshalFrom(typeRef.getType() == McpSchema.CallToolResult.class ? withKnownContent(data) : data, typeRef);
+    }
+
+    /**
+     * A tool result whose content blocks of a type the SDK does not know are replaced by a text
+     * saying so. One such block made the SDK refuse the whole result, which the server had
+     * answered; the blocks it knows are still shown.
+     */
+    static Object withKnownContent(Object data) {
+        if (!(data instanceof Map<?, ?> result) || !(result.get("content") instanceof List<?> content)
+                || content.stream().allMatch(CancellingTransport::knownContent)) {
+            return data;
+        }
+        Map<Object, Object> copy = new java.util.LinkedHashMap<>(result);
+        copy.put("content", content.stream().map(block -> knownContent(block) ? block : Map.of("type", "text", "text",
+                block instanceof Map<?, ?> map && map.get("type") instanceof String type ? "[" + StdioTransport.abbreviate(type)
+                        + " content, not shown]" : "[content without a type, not shown]")).toList());
+        return copy;
+    }
+
+    private static boolean knownContent(Object block) {
+        return block instanceof Map<?, ?> map && map.get("type") instanceof String type && CONTENT_TYPES.contains(type);
     }
 
     @Override
