@@ -144,6 +144,9 @@ class McpCommandTest {
 
         // Before: "MCP servers file ... does not exist; give a JSON file with ...", to a user who gave no file.
         assertThat(gone.exitCode()).isEqualTo(ExitCodes.USAGE);
+        // A refused resume changes nothing, not even the limit it was given (kept for later continuations when it runs).
+        assertThat(cli.run("resume", "--max-tokens", "777", id).exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(CliHome.of(java.util.Map.of("REIN_HOME", cli.home().toString())).settings(id).maxTokens()).as("as started: none").isNull();
         assertThat(gone.stderrLines()).singleElement().asString()
                 .isEqualTo("rein resume: run " + id + " was started with --mcp " + file.toAbsolutePath().normalize() + ", which no longer"
                         + " exists; put it back, or give the servers file to use with 'rein resume --mcp FILE'");
