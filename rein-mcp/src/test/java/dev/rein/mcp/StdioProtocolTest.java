@@ -46,6 +46,23 @@ class StdioProtocolTest {
     }
 
     @Test
+    void aServerRefusingTheVersionAskedForWithAJsonRpcErrorIsSaidToHaveRefusedIt() {
+        // The protocol's own example (basic/lifecycle, Error Handling). Rein took it for the SDK's refusal of a version
+        // the server chose: "it chose protocol version '{supported=[2024-11-05], requested=2025-11-25}'".
+        assertThatThrownBy(() -> start((server, message) -> {
+            if ("initialize".equals(message.path("method").asText())) {
+                server.send(Map.of("jsonrpc", "2.0", "id", message.get("id"), "error", Map.of("code", -32602,
+                        "message", "Unsupported protocol version",
+                        "data", Map.of("supported", List.of("2024-11-05"), "requested", message.at("/params/protocolVersion").asText()))));
+            }
+        })).isInstanceOf(McpConfigException.class)
+                .hasMessageStartingWith("MCP server 'scripted' could not be started: it refused the initialize request with JSON-RPC error"
+                        + " -32602: Unsupported protocol version (it supports 2024-11-05; Rein asked for 2025-11-25)")
+                .hasMessageNotContaining("it chose");
+        assertThat(started.getFirst().onExit()).isDone();
+    }
+
+    @Test
     void aServerWithAShortCallTimeoutStillHasThirtySecondsToStartAndListItsTools() {
         // Docs: "no answer to initialize within 30 s or its timeout". The SDK's own request timeout (the
         // call's timeout + 5 s) ended the start after 5.5 s here, with Reactor's "Did not observe any item ...".

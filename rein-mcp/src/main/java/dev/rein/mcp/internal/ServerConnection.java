@@ -108,6 +108,10 @@ public final class ServerConnection implements AutoCloseable {
                 throw new IOException("it chose protocol version '" + unsupported + "', which Rein does not support (Rein speaks "
                         + String.join(", ", opened.transport.protocolVersions()) + ")", e);
             }
+            if (McpError.findRootCause(e) instanceof McpError refused && refused.getJsonRpcError() != null) {
+                opened.close();
+                throw new IOException("it refused the initialize request with " + jsonRpc(refused) + versions(refused.getJsonRpcError().data()), e);
+            }
             // A server that died while starting is best described by how it ended, not by the write that failed.
             String ended = opened.endedWithin(Duration.ofSeconds(1));
             opened.close();
@@ -391,13 +395,24 @@ public final class ServerConnection implements AutoCloseable {
      * (an {@link McpError} the SDK raises itself, its data naming the version); else null.
      */
     private static String unsupportedVersion(Throwable e) {
+        // The SDK's own refusal has this data; a server refusing Rein's version sends the same message with its own.
         if (!(McpError.findRootCause(e) instanceof McpError error) || error.getJsonRpcError() == null
-                || !"Unsupported protocol version".equals(error.getJsonRpcError().message())) {
+                || !(error.getJsonRpcError().data() instanceof String data) || !data.startsWith(SDK_REFUSAL)) {
             return null;
         }
-        String data = String.valueOf(error.getJsonRpcError().data());
-        int colon = data.lastIndexOf(": ");
-        return colon < 0 ? data : data.substring(colon + 2);
+        return data.substring(SDK_REFUSAL.length());
+    }
+
+    /** How the SDK words the data of its refusal of the version a server chose. */
+    private static final String SDK_REFUSAL = "Unsupported protocol version from the server: ";
+
+    /** " (it supports V; Rein asked for R)" from the data of a server's version refusal (the protocol's example shape); else "". */
+    private static String versions(Object data) {
+        if (!(data instanceof Map<?, ?> map) || !(map.get("supported") instanceof List<?> supported)) {
+            return "";
+        }
+        return " (it supports " + StdioTransport.abbreviate(supported.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", ")))
+                + (map.get("requested") instanceof String requested ? "; Rein asked for " + StdioTransport.abbreviate(requested) : "") + ")";
     }
 
     private static String jsonRpc(McpError e) {
