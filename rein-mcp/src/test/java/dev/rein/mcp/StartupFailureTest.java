@@ -27,6 +27,17 @@ class StartupFailureTest {
     }
 
     @Test
+    void aServerWritingALogLineToStdoutIsToldToWriteItsLogsToStderr() {
+        // Before: "it stopped before answering: it sent a line that is not a JSON-RPC message: ...", of a server still running.
+        assertThatThrownBy(() -> McpToolset.start(McpTesting.config("chatty", "\"command\": \"sh\", \"args\": [\"-c\","
+                + " \"echo Server started on stdio; cat >/dev/null\"]")))
+                .isInstanceOf(McpConfigException.class)
+                .hasMessageStartingWith("MCP server 'chatty' could not be started: it wrote a line to its stdout that is not a JSON-RPC"
+                        + " message: 'Server started on stdio' (a stdio server may write only MCP messages there, its logs to stderr)")
+                .hasMessageNotContaining("stopped");
+    }
+
+    @Test
     void aServerThatExitsAtOnceShowsItsStderrWithSecretsMasked() {
         String json = "{\"mcpServers\": {\"broken\": {\"command\": \"sh\", \"args\": [\"-c\", \"echo \\\"boom: key $API_KEY rejected\\\" >&2; exit 3\"],"
                 + " \"env\": {\"API_KEY\": \"${BROKEN_KEY}\"}}}}";

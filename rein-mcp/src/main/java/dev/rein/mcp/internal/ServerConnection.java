@@ -116,7 +116,8 @@ public final class ServerConnection implements AutoCloseable {
             String ended = opened.endedWithin(Duration.ofSeconds(1));
             opened.close();
             if (ended != null) {
-                throw new IOException("it stopped before answering: " + ended, e);
+                // A line that is not a message ended the connection, not the server: that says all.
+                throw new IOException(ended.startsWith(StdioTransport.NOT_JSON_RPC) ? ended : "it stopped before answering: " + ended, e);
             }
             throw e;
         }

@@ -29,6 +29,8 @@ final class StdioTransport implements McpClientTransport {
     private static final int MAX_MESSAGE_CHARS = 16 * 1024 * 1024;
     /** How long a broken connection waits for the rest of the server's stderr before it is reported. */
     private static final Duration STDERR_DRAIN = Duration.ofSeconds(1);
+    /** How a line that is not a message is reported, before the line. */
+    static final String NOT_JSON_RPC = "it wrote a line to its stdout that is not a JSON-RPC message: '";
 
     private final ServerProcess process;
     private final McpJsonMapper mapper;
@@ -65,7 +67,7 @@ final class StdioTransport implements McpClientTransport {
                 try {
                     messages = messages(line);
                 } catch (IOException | RuntimeException e) {
-                    why = "it sent a line that is not a JSON-RPC message: '" + abbreviate(line) + "'";
+                    why = NOT_JSON_RPC + abbreviate(line) + "' (a stdio server may write only MCP messages there, its logs to stderr)";
                     break;
                 }
                 for (McpSchema.JSONRPCMessage message : messages) {

@@ -86,6 +86,7 @@ class StdioTransportTest {
     void anEmptyBatchIsNotAJsonRpcMessage() throws Exception {
         Read read = read("[]\n", 0);
         assertThat(read.messages()).isEmpty();
-        assertThat(read.brokenBecause()).isEqualTo("it sent a line that is not a JSON-RPC message: '[]'");
+        assertThat(read.brokenBecause()).isEqualTo("it wrote a line to its stdout that is not a JSON-RPC message: '[]' (a stdio server may"
+                + " write only MCP messages there, its logs to stderr)");
     }
 }
