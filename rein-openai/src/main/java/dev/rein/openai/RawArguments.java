@@ -3,6 +3,7 @@ package dev.rein.openai;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rein.ReinException;
 import dev.rein.json.Json;
 import dev.rein.model.ContentBlock;
 import dev.rein.model.OpaqueBlock;
@@ -22,14 +23,18 @@ final class RawArguments {
 
     private RawArguments() {}
 
-    /** The parsed arguments: the JSON value, an empty object for blank text, else the text itself. */
+    /**
+     * The parsed arguments: the JSON value, an empty object for blank text, else the text itself.
+     * Text after the value (two objects joined, a stray brace) makes it text that is not JSON:
+     * reading only the first value would run the tool with part of what the model sent.
+     */
     static JsonNode parse(String text) {
         if (text.isBlank()) {
             return Json.object();
         }
         try {
-            return Json.mapper().readTree(text);
-        } catch (JsonProcessingException e) {
+            return Json.parseWhole(text);
+        } catch (ReinException e) {
             // The tool's input validation tells the model what was wrong, which it can fix.
             return Json.mapper().getNodeFactory().textNode(text);
         }

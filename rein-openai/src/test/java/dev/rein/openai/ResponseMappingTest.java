@@ -105,6 +105,21 @@ class ResponseMappingTest extends FakeChat {
     }
 
     @Test
+    void argumentsWithTextAfterTheJsonValueReachTheToolAsTextNotAsTheirFirstValue() throws Exception {
+        // Two objects in one call (a model's glitch, or two calls a server joined): the first alone
+        // would run the tool with half of what the model asked for, and nobody would know.
+        for (String arguments : new String[] {"{\"q\":\"a\"}{\"q\":\"b\"}", "{\"q\":\"a\"}}", "{\"q\":\"a\"} then more"}) {
+            server.enqueue(ChatReply.toolCall("call_x", "search", arguments));
+            ToolUseBlock use = call(request("x").tools(List.of(tool("search")))).toolUses().get(0);
+            assertThat(use.input().isTextual()).as(arguments).isTrue();
+            assertThat(use.input().asText()).isEqualTo(arguments);
+        }
+        server.enqueue(ChatReply.toolCall("call_y", "search", " {\"q\":\"a\"}\n"));
+        assertThat(call(request("x").tools(List.of(tool("search")))).toolUses().get(0).input().path("q").asText())
+                .as("white space around the value is fine").isEqualTo("a");
+    }
+
+    @Test
     void aServerThatIgnoresStreamIsReadFromItsJsonBody() throws Exception {
         // A server that ignores "stream" answers with a chat.completion, read as one chunk whose delta is the message.
         ChunkAssembler assembler = new ChunkAssembler(stream, null);
