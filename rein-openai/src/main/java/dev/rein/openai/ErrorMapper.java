@@ -115,7 +115,7 @@ final class ErrorMapper {
         boolean retryable = quotaExhausted(body) ? false : override != null ? override : kind.retryableByDefault();
         String message = apiMessage(body);
         String plain = body != null && body.path(OkHttpTransport.PLAIN_TEXT).isTextual()
-                ? body.path(OkHttpTransport.PLAIN_TEXT).asText() : null;
+                ? body.path(OkHttpTransport.PLAIN_TEXT).asText() : noRoute(status, body);
         if (plain != null) {
             // Not the API's error shape: a proxy's page, or a path the server does not serve (Ollama
             // without /v1 answers "404 page not found"). The text, as the official Python SDK shows it.
@@ -137,6 +137,16 @@ final class ErrorMapper {
         String message = (timeout ? server + " did not answer in time: " : "the connection to " + server + " failed: ")
                 + detail;
         return new ModelException(kind, 0, message, true, null, requestId, e);
+    }
+
+    /**
+     * FastAPI's own answer to a path it does not serve, {@code {"detail":"Not Found"}} (vLLM and
+     * other servers built on it, addressed without /v1), as text like a plain 404 page; else null.
+     */
+    private static String noRoute(int status, JsonNode body) {
+        boolean fastApi = status == 404 && body != null && body.isObject() && body.size() == 1
+                && "Not Found".equals(body.path("detail").asText(null));
+        return fastApi ? "Not Found" : null;
     }
 
     static Kind kindOfStatus(int status) {

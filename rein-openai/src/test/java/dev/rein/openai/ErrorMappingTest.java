@@ -126,6 +126,26 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void aServerBuiltOnFastApiAddressedWithoutV1SaysWhereRequestsWent() {
+        // vLLM (and other FastAPI servers) answer a path they do not serve with FastAPI's own 404,
+        // {"detail":"Not Found"}: "Not Found" alone does not say that the base URL lacks /v1.
+        server.enqueue(new ChatReply.HttpError(404, "x", null, "x", Map.of(), "{\"detail\":\"Not Found\"}"));
+        ModelException noRoute = failure();
+        assertThat(noRoute.kind()).isEqualTo(Kind.NOT_FOUND);
+        assertThat(noRoute.retryable()).isFalse();
+        assertThat(noRoute.getMessage()).isEqualTo("HTTP 404 from the server at " + server.baseUrl()
+                + ": Not Found (requests go to " + server.baseUrl() + "/chat/completions; most servers want"
+                + " a base URL ending in /v1)");
+
+        // A 404 of the API itself (a model the server does not have) keeps its own message.
+        server.enqueue(new ChatReply.HttpError(404, "x", null, "x", Map.of(), "{\"object\":\"error\",\"message\":"
+                + "\"The model `qwen3` does not exist.\",\"type\":\"NotFoundError\",\"param\":null,\"code\":404}"));
+        assertThat(failure().getMessage()).isEqualTo("The model `qwen3` does not exist.");
+        server.enqueue(ChatReply.error(404, "invalid_request_error", "The model `gpt-9` does not exist or you do not have access to it."));
+        assertThat(failure().getMessage()).isEqualTo("The model `gpt-9` does not exist or you do not have access to it.");
+    }
+
+    @Test
     void brokenStreamsAreRetryable() {
         server.enqueue(ChatReply.disconnect());
         assertThat(failure().kind()).isEqualTo(Kind.CONNECTION);
