@@ -78,12 +78,19 @@ final class ErrorMapper {
     /**
      * An {@code error} object sent after HTTP 200, as a chunk or as the whole JSON body. A numeric {@code code} that is an HTTP status
      * (vLLM: {@code "code": 400}) is classified like that status; otherwise it is retryable unless
-     * its type says the request itself was wrong. The HTTP status is 0 because the exchange itself
-     * succeeded.
+     * its type says the request itself was wrong, or it is LM Studio's answer to a path it does not
+     * serve. The HTTP status is 0 because the exchange itself succeeded.
      */
     ModelException streamError(JsonNode error, String requestId) {
         String type = error.path("type").asText(null);
         String message = message(error);
+        if (message != null && message.startsWith("Unexpected endpoint or method")) {
+            // LM Studio's answer, with HTTP 200, to a path it does not serve (lmstudio-bug-tracker#618):
+            // the base URL lacks /v1, which no retry changes.
+            return new ModelException(Kind.NOT_FOUND, 0, "error in the response from " + server + ": " + message
+                    + " (requests go to " + baseUrl + "/chat/completions; most servers want a base URL ending in /v1)",
+                    false, null, requestId, null);
+        }
         JsonNode code = error.path("code");
         int status = code.isIntegralNumber() ? code.asInt() : 0;
         Kind kind;

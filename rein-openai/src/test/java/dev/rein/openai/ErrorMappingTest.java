@@ -238,6 +238,18 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void lmStudioAddressedWithoutV1IsFinalAndSaysWhereRequestsWent() {
+        // LM Studio answers a path it does not serve with HTTP 200 and a bare error string
+        // (lmstudio-bug-tracker#618): no retry reaches another path, and the fix is the base URL.
+        ModelException e = plainFailure("{\"error\":\"Unexpected endpoint or method. (POST /chat/completions)\"}");
+        assertThat(e.kind()).isEqualTo(Kind.NOT_FOUND);
+        assertThat(e.retryable()).isFalse();
+        assertThat(e.getMessage()).contains("Unexpected endpoint or method. (POST /chat/completions)")
+                .contains("/chat/completions; most servers want a base URL ending in /v1)");
+        assertThat(e.requestId()).isEqualTo("req_plain");
+    }
+
+    @Test
     void aMalformedBodyIsFinal() {
         server.enqueue(new ChatReply.Malformed(null));
         ModelException e = failure();
