@@ -152,7 +152,9 @@ public final class OpenAiModelBuilder {
         String key = firstSet(apiKey, environment.apply("OPENAI_API_KEY"), null);
         boolean publicApi = isPublicApi(url);
         if (key == null && publicApi) {
-            throw new ReinException("OPENAI_API_KEY is not set: the OpenAI API at " + url
+            boolean empty = apiKey != null || environment.apply("OPENAI_API_KEY") != null;
+            throw new ReinException("OPENAI_API_KEY is not set" + (empty ? " to a key (it is empty)" : "")
+                    + ": the OpenAI API at " + url
                     + " needs a key (set OPENAI_API_KEY, or OPENAI_BASE_URL for a server that needs none)");
         }
         okhttp3.OkHttpClient http = OkHttpTransport.create();

@@ -47,7 +47,9 @@ public final class OpenAiProvider implements ModelProvider {
         }
         String key = config.value("api_key", API_KEY).orElse(null);
         if (key == null && OpenAiModelBuilder.isPublicApi(baseUrl)) {
-            throw new ReinException(API_KEY + " is not set: set it with 'export " + API_KEY + "=<your key>' (create one at"
+            // Set to nothing (an empty variable a script exported): say it is empty, still starting "is not set"
+            String state = config.env().containsKey(API_KEY) ? " is not set to a key (it is empty)" : " is not set";
+            throw new ReinException(API_KEY + state + ": set it with 'export " + API_KEY + "=<your key>' (create one at"
                     + " https://platform.openai.com/api-keys), or point " + BASE_URL + " or --base-url at a server that"
                     + " needs none, e.g. http://localhost:11434/v1 for Ollama");
         }

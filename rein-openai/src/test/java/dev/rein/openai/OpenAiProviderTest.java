@@ -35,6 +35,19 @@ class OpenAiProviderTest {
     }
 
     @Test
+    void aKeySetButBlankIsCalledEmptyNotUnset() {
+        // 'export OPENAI_API_KEY=' (a variable a script left empty) is set: "is not set" alone sends the
+        // user looking in the wrong place. Worded as for ANTHROPIC_API_KEY, still starting "... is not set".
+        assertThatThrownBy(() -> new OpenAiProvider().create(ProviderConfig.of(Map.of("OPENAI_API_KEY", "  "))))
+                .isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("OPENAI_API_KEY is not set to a key (it is empty): set it with 'export OPENAI_API_KEY=<your key>'")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+        assertThatThrownBy(() -> OpenAiModel.builder().environment(Map.of("OPENAI_API_KEY", "")::get).build())
+                .isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("OPENAI_API_KEY is not set to a key (it is empty)");
+    }
+
+    @Test
     void aLocalServerNeedsNoKeyAndSettingsWin() throws Exception {
         ModelProvider provider = new OpenAiProvider();
         Model local = provider.create(ProviderConfig.of(Map.of("OPENAI_BASE_URL", "http://localhost:11434/v1")));
