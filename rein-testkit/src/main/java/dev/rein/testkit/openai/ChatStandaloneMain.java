@@ -61,16 +61,27 @@ final class ChatStandaloneMain {
         ChatScript script = ChatScript.load(scriptFile);
         FakeChatCompletionsServer server = FakeChatCompletionsServer.start(port);
         server.validateRequests(validate).requireApiKey(apiKey).enqueue(script);
-        if (record != null) {
-            Path file = record;
-            Files.writeString(file, "", StandardCharsets.UTF_8);
-            server.addListener(request -> append(file, request));
-        }
-        if (urlFile != null) {
-            // Written then moved, so a shell polling for the file never reads half a URL.
-            Path temp = urlFile.resolveSibling(urlFile.getFileName() + ".tmp");
-            Files.writeString(temp, server.baseUrl() + "\n", StandardCharsets.UTF_8);
-            Files.move(temp, urlFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        String option = "--record";
+        Path writing = record;
+        try {
+            if (record != null) {
+                Path file = record;
+                Files.writeString(file, "", StandardCharsets.UTF_8);
+                server.addListener(request -> append(file, request));
+            }
+            option = "--url-file";
+            writing = urlFile;
+            if (urlFile != null) {
+                // Written then moved, so a shell polling for the file never reads half a URL.
+                Path temp = urlFile.resolveSibling(urlFile.getFileName() + ".tmp");
+                Files.writeString(temp, server.baseUrl() + "\n", StandardCharsets.UTF_8);
+                Files.move(temp, urlFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            }
+        } catch (IOException e) {
+            // A command-line error for main(); the server is closed, or its threads keep the process alive.
+            server.close();
+            throw new UncheckedIOException("cannot write the " + option + " file " + writing + " ("
+                    + e.getClass().getSimpleName() + ")", e);
         }
         out.println(server.baseUrl());
         out.flush();

@@ -6,6 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -71,6 +74,29 @@ class ChatStandaloneMainTest {
         assertThatThrownBy(() -> ChatStandaloneMain.start(new String[] {}, sink)).hasMessageContaining("SCRIPT.json");
         assertThatThrownBy(() -> ChatStandaloneMain.start(new String[] {"--port"}, sink)).hasMessageContaining("needs a value");
         assertThatThrownBy(() -> ChatStandaloneMain.start(new String[] {"--verbose", "s"}, sink)).hasMessageContaining("--verbose");
+    }
+
+    @Test
+    void aRecordOrUrlFileThatCannotBeWrittenIsACommandLineErrorAndNoServerIsLeftRunning(@TempDir Path dir) throws Exception {
+        // main() reports an UncheckedIOException as one line and exit 2; an IOException escaped it as a stack
+        // trace while the started server kept the process alive, so a script waiting for the URL waited forever.
+        Path script = dir.resolve("s.json");
+        Files.writeString(script, "[]");
+        Path missing = dir.resolve("no-such-dir").resolve("file");
+        PrintStream sink = new PrintStream(new ByteArrayOutputStream());
+        for (String option : new String[] {"--record", "--url-file"}) {
+            int port;
+            try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+                port = probe.getLocalPort();
+            }
+            assertThatThrownBy(() -> ChatStandaloneMain.start(
+                    new String[] {"--port", String.valueOf(port), option, missing.toString(), script.toString()}, sink))
+                    .isInstanceOf(UncheckedIOException.class)
+                    .hasMessageContaining(option).hasMessageContaining(missing.toString());
+            try (ServerSocket again = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+                assertThat(again.getLocalPort()).as("the server was closed, its port is free").isEqualTo(port);
+            }
+        }
     }
 
     @Test
