@@ -183,7 +183,17 @@ final class ChunkAssembler {
                 content.add(kept);
             }
         }
-        return new ModelResponse(id, model != null ? model : fallbackModel, content, stopReason(), null, usage());
+        return new ModelResponse(id, model != null ? model : fallbackModel, content, stopReason(), null, usage(),
+                stopDetail());
+    }
+
+    /**
+     * Why a {@code content_filter} stop is a refusal: the provider's filter cut the output, so the
+     * text so far is no reason the model gave (a refusal's own text is). Null otherwise.
+     */
+    private String stopDetail() {
+        return refusal == null && "content_filter".equals(finishReason)
+                ? "the provider's content filter stopped the response (finish_reason content_filter)" : null;
     }
 
     /**

@@ -3,11 +3,16 @@ package dev.rein.openai;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
+import dev.rein.agent.Agent;
+import dev.rein.agent.RunResult;
+import dev.rein.budget.ModelPrice;
+import dev.rein.budget.PriceTable;
 import dev.rein.model.ModelResponse;
 import dev.rein.model.StopReason;
 import dev.rein.model.TextBlock;
 import dev.rein.model.ToolUseBlock;
 import dev.rein.model.Usage;
+import dev.rein.run.RunStatus;
 import dev.rein.testkit.openai.ChatReply;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -87,6 +92,23 @@ class ResponseMappingTest extends FakeChat {
         server.enqueue(ChatReply.completion().refusal("I can't help with that.").build());
         ModelResponse response = call(request("x"));
         assertThat(response.text()).isEqualTo("I can't help with that.");
+    }
+
+    @Test
+    void aContentFilterStopSaysSoRatherThanPassingTheCutTextOffAsTheModelsReason() throws Exception {
+        // finish_reason content_filter: the provider's filter cut the output, the model did not refuse;
+        // the run's message showed the cut text as if it were the model's reason for refusing.
+        server.enqueue(ChatReply.completion().text("Step 1: mix the").finishReason("content_filter").build());
+        RunResult result = Agent.builder().model(model).modelName("m")
+                .prices(PriceTable.empty().with("m", ModelPrice.of("0", "0", "0"))).build().run("go");
+        assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(result.reason()).isEqualTo("refusal");
+        assertThat(result.message()).contains("content filter").contains("finish_reason content_filter")
+                .doesNotContain("Step 1: mix the");
+
+        // The model's own refusal keeps its text as the reason.
+        server.enqueue(ChatReply.completion().refusal("I can't help with that.").build());
+        assertThat(call(request("x")).stopDetail()).isNull();
     }
 
     @Test
