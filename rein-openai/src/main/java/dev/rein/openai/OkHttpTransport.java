@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import dev.rein.json.Json;
 import java.io.IOException;
+import java.util.Locale;
 import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
 import okhttp3.Response;
@@ -42,15 +43,21 @@ final class OkHttpTransport {
      * page not found} for a path it does not serve) with that text in a JSON object {@code
      * {"rein_plain_text": TEXT}}. The SDK reads an error body only as JSON and drops anything else,
      * so the message would be just the status; the official Python SDK makes the text itself the
-     * message. A JSON body, or a blank one, is left as it is.
+     * message. A JSON body, or a blank one, is left as it is; one longer than what is read here
+     * counts as JSON when its content type says so.
      */
     static Response plainErrorAsJson(Response response) throws IOException {
         ResponseBody body = response.body();
         if (response.code() < 400 || body == null) {
             return response;
         }
-        String text = response.peekBody(ERROR_BODY_LIMIT).string();
-        if (text.isBlank() || isJson(text)) {
+        ResponseBody peeked = response.peekBody(ERROR_BODY_LIMIT);
+        // A JSON body longer than what is looked at (FastAPI's validation errors echo the whole input)
+        // cannot be parsed from its start: its declared type decides.
+        boolean cutJson = peeked.contentLength() >= ERROR_BODY_LIMIT && body.contentType() != null
+                && body.contentType().subtype().toLowerCase(Locale.ROOT).endsWith("json");
+        String text = peeked.string();
+        if (text.isBlank() || cutJson || isJson(text)) {
             return response;
         }
         body.close();

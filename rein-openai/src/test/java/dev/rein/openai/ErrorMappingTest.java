@@ -100,6 +100,16 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void aJsonErrorBodyLongerThanWhatIsPeekedStillGivesItsMessage() {
+        // FastAPI's validation errors echo the offending input: with a long history the body passes
+        // the 64 KB looked at to tell JSON from a proxy's page, and it was shown as cut text.
+        String input = "長い履歴".repeat(20_000);
+        server.enqueue(new ChatReply.HttpError(422, "x", null, "x", Map.of(), "{\"detail\":[{\"type\":\"missing\","
+                + "\"loc\":[\"body\",\"messages\",0,\"content\"],\"msg\":\"Field required\",\"input\":\"" + input + "\"}]}"));
+        assertThat(failure().getMessage()).isEqualTo("body.messages.0.content: Field required");
+    }
+
+    @Test
     void anErrorBodyThatIsNotJsonGivesItsTextAsTheMessage() {
         // The official Python SDK (_make_status_error_from_response) makes a non-JSON error body's
         // text the message; the Java SDK drops it, which left only "HTTP 401 from the server at ...".
