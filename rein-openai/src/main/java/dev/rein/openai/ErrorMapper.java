@@ -147,13 +147,19 @@ final class ErrorMapper {
     }
 
     /**
-     * FastAPI's own answer to a path it does not serve, {@code {"detail":"Not Found"}} (vLLM and
-     * other servers built on it, addressed without /v1), as text like a plain 404 page; else null.
+     * A server's answer to a path it does not serve, as text like a plain 404 page, else null:
+     * FastAPI's own {@code {"detail":"Not Found"}} (vLLM and other servers built on it) and the
+     * public API's {@code Invalid URL (POST /chat/completions)}, both addressed without /v1.
      */
     private static String noRoute(int status, JsonNode body) {
-        boolean fastApi = status == 404 && body != null && body.isObject() && body.size() == 1
-                && "Not Found".equals(body.path("detail").asText(null));
-        return fastApi ? "Not Found" : null;
+        if (status != 404 || body == null || !body.isObject()) {
+            return null;
+        }
+        if (body.size() == 1 && "Not Found".equals(body.path("detail").asText(null))) {
+            return "Not Found";
+        }
+        String message = body.path("message").asText("");
+        return message.startsWith("Invalid URL (") ? message : null;
     }
 
     static Kind kindOfStatus(int status) {

@@ -248,6 +248,17 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void thePublicApiAddressedWithoutV1SaysWhereRequestsWent() {
+        // OPENAI_BASE_URL=https://api.openai.com: the API's 404 names the path, not what to change.
+        server.enqueue(ChatReply.error(404, "invalid_request_error", "Invalid URL (POST /chat/completions)"));
+        ModelException invalidUrl = failure();
+        assertThat(invalidUrl.retryable()).isFalse();
+        assertThat(invalidUrl.getMessage()).isEqualTo("HTTP 404 from the server at " + server.baseUrl()
+                + ": Invalid URL (POST /chat/completions) (requests go to " + server.baseUrl() + "/chat/completions;"
+                + " most servers want a base URL ending in /v1)");
+    }
+
+    @Test
     void lmStudioAddressedWithoutV1IsFinalAndSaysWhereRequestsWent() {
         // LM Studio answers a path it does not serve with HTTP 200 and a bare error string
         // (lmstudio-bug-tracker#618): no retry reaches another path, and the fix is the base URL.
