@@ -317,6 +317,54 @@ class ErrorMappingTest extends FakeChat {
         assertThat(server.lastRequest().header("authorization")).isEqualTo("Bearer sk-local");
     }
 
+    @Test
+    void withoutAKeyNoAuthorizationIsSentAndTheOrganizationAndProjectTravelAsHeaders() throws Exception {
+        // docs/openai.md, Configuration: no Authorization header at all without a key; OPENAI_ORG_ID and
+        // OPENAI_PROJECT_ID as the OpenAI-Organization and OpenAI-Project headers.
+        server.enqueue(ChatReply.text("ok"));
+        call(request("x"));
+        assertThat(server.lastRequest().header("authorization")).isNull();
+        Map<String, String> env = Map.of("OPENAI_ORG_ID", "org-123", "OPENAI_PROJECT_ID", "proj_9");
+        try (OpenAiModel scoped = OpenAiModel.builder().baseUrl(server.baseUrl()).environment(env::get).build()) {
+            server.enqueue(ChatReply.text("ok"));
+            scoped.call(request("x").build(), dev.rein.model.ModelCallContext.until(java.time.Instant.now().plusSeconds(9)));
+        }
+        assertThat(server.lastRequest().header("openai-organization")).isEqualTo("org-123");
+        assertThat(server.lastRequest().header("openai-project")).isEqualTo("proj_9");
+    }
+
+    @Test
+    void retryAfterAsAnHttpDateOrFractionalMillisecondsSetsTheWait() {
+        // docs/openai.md, Errors and retries: retry-after-ms (wins) and retry-after (seconds or HTTP date).
+        java.time.Instant now = java.time.Instant.parse("2026-12-03T10:00:00Z");
+        try (OpenAiModel clocked = OpenAiModel.builder().baseUrl(server.baseUrl()).environment(name -> null)
+                .clock(java.time.Clock.fixed(now, java.time.ZoneOffset.UTC)).build()) {
+            server.enqueue(new ChatReply.HttpError(503, "server_error", null, "busy",
+                    Map.of("retry-after", "Thu, 03 Dec 2026 10:00:07 GMT"), null));
+            assertThat(failureOf(clocked).retryAfter()).isEqualTo(Duration.ofSeconds(7));
+            server.enqueue(new ChatReply.HttpError(503, "server_error", null, "busy",
+                    Map.of("retry-after", "Thu, 03 Dec 2026 09:59:00 GMT"), null));
+            assertThat(failureOf(clocked).retryAfter()).as("a date in the past: now").isEqualTo(Duration.ZERO);
+            server.enqueue(new ChatReply.HttpError(429, "rate_limit_error", null, "slow down",
+                    Map.of("retry-after-ms", "1500.5", "retry-after", "9"), null));
+            assertThat(failureOf(clocked).retryAfter()).isEqualTo(Duration.ofNanos(1_500_500_000));
+            server.enqueue(new ChatReply.HttpError(429, "rate_limit_error", null, "slow down",
+                    Map.of("retry-after", "soon"), null));
+            assertThat(failureOf(clocked).retryAfter()).as("unreadable: no hint").isNull();
+        }
+    }
+
+    private static ModelException failureOf(OpenAiModel model) {
+        try {
+            model.call(request("x").build(), dev.rein.model.ModelCallContext.until(java.time.Instant.now().plusSeconds(9)));
+        } catch (ModelException e) {
+            return e;
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+        throw new AssertionError("the call did not fail");
+    }
+
     private ModelException plainFailure(String jsonBody) {
         try {
             callPlainServer("application/json", jsonBody);
