@@ -40,6 +40,14 @@ final class ArgumentValidation implements ToolInterceptor {
         if (problems.isEmpty()) {
             return chain.proceed(invocation);
         }
+        if (arguments.isTextual()) {
+            // Argument text that was not JSON reaches here as a string (a provider keeps it for the model
+            // to fix): "string found, object expected" would not tell the model its text did not parse.
+            String text = arguments.asText();
+            int cut = text.length() <= 200 ? text.length() : Character.isHighSurrogate(text.charAt(199)) ? 199 : 200;
+            problems = List.of("the arguments are not a JSON object but the text " + text.substring(0, cut)
+                    + (cut < text.length() ? "..." : ""));
+        }
         String message = "Invalid arguments for tool '" + invocation.tool().name() + "': "
                 + String.join("; ", problems)
                 + ". The tool was not called. Call it again with arguments matching this JSON schema: "

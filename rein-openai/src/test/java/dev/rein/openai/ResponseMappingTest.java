@@ -127,6 +127,22 @@ class ResponseMappingTest extends FakeChat {
     }
 
     @Test
+    void argumentsThatAreNotJsonAreRefusedToTheModelSayingSo() {
+        // docs/openai.md: the tool's input validation tells the model what was wrong. "$: string found,
+        // object expected" did not: the model meant an object and never learnt its text was not JSON.
+        server.enqueue(ChatReply.toolCall("call_x", "search", "{\"q\": \"東京"), ChatReply.text("done"));
+        dev.rein.tool.Tool search = dev.rein.tool.Tool.builder("search").description("s")
+                .inputSchema("{\"type\":\"object\",\"properties\":{\"q\":{\"type\":\"string\"}}}")
+                .handler((args, ctx) -> "ok").build();
+        RunResult result = Agent.builder().model(model).modelName("m")
+                .prices(PriceTable.empty().with("m", ModelPrice.of("0", "0", "0"))).tools(search).build().run("go");
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        String toolMessage = lastBody().path("messages").get(2).path("content").asText();
+        assertThat(toolMessage).startsWith("Error: Invalid arguments for tool 'search': the arguments are not a JSON"
+                + " object but the text {\"q\": \"東京").contains("The tool was not called");
+    }
+
+    @Test
     void argumentsWithTextAfterTheJsonValueReachTheToolAsTextNotAsTheirFirstValue() throws Exception {
         // Two objects in one call (a model's glitch, or two calls a server joined): the first alone
         // would run the tool with half of what the model asked for, and nobody would know.
