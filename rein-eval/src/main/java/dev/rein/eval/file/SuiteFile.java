@@ -1,6 +1,9 @@
 package dev.rein.eval.file;
 
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -109,10 +112,33 @@ public final class SuiteFile {
         } catch (JsonMappingException e) {
             String path = e.getPath().stream().map(ref -> ref.getFieldName() != null ? "." + ref.getFieldName()
                     : "[" + ref.getIndex() + "]").collect(Collectors.joining()).replaceFirst("^\\.", "");
-            throw new ReinException(source + (path.isEmpty() ? "" : ", at " + path) + location(e) + ": " + mappingProblem(e));
+            // Jackson places an unknown field of a record where the record's mapping ends: find its name instead
+            JsonLocation where = e instanceof UnrecognizedPropertyException ? fieldName(text, format, e.getPath()) : null;
+            throw new ReinException(source + (path.isEmpty() ? "" : ", at " + path)
+                    + location(where != null ? where : e.getLocation()) + ": " + mappingProblem(e));
         } catch (JsonProcessingException e) {
-            throw new ReinException(source + location(e) + ": not valid " + format + ": " + e.getOriginalMessage());
+            throw new ReinException(source + location(e.getLocation()) + ": not valid " + format + ": " + e.getOriginalMessage());
         }
+    }
+
+    /** Where the field name at {@code path} starts in {@code text}, or null when it cannot be found. */
+    private static JsonLocation fieldName(String text, Format format, List<JsonMappingException.Reference> path) {
+        StringBuilder pointer = new StringBuilder();
+        for (JsonMappingException.Reference ref : path) {
+            pointer.append('/').append(ref.getFieldName() != null
+                    ? ref.getFieldName().replace("~", "~0").replace("/", "~1") : String.valueOf(ref.getIndex()));
+        }
+        String wanted = pointer.toString();
+        try (JsonParser parser = (format == Format.YAML ? YAML : JSON).createParser(text)) {
+            for (JsonToken token = parser.nextToken(); token != null; token = parser.nextToken()) {
+                if (token == JsonToken.FIELD_NAME && parser.getParsingContext().pathAsPointer().toString().equals(wanted)) {
+                    return parser.currentTokenLocation();
+                }
+            }
+        } catch (IOException e) {
+            return null; // the text parsed once already; without the name's place the caller keeps Jackson's
+        }
+        return null;
     }
 
     /** What is wrong, in the suite file's terms: Jackson's own messages name Java classes, which mean nothing to its author. */
@@ -145,8 +171,8 @@ public final class SuiteFile {
         return "a mapping of fields (key: value)";
     }
 
-    private static String location(JsonProcessingException e) {
-        return e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
+    private static String location(JsonLocation location) {
+        return location == null ? "" : " (line " + location.getLineNr() + ", column " + location.getColumnNr() + ")";
     }
 
     private static Task<?> task(SuiteSpec suite, SuiteSpec.TaskSpec spec, EvalRegistry registry, String where) {

@@ -43,6 +43,25 @@ class SuiteFileTest {
     }
 
     @Test
+    void anUnknownFieldIsPlacedAtItsNameNotWhereItsMappingEnds() {
+        // block style, as people write suites: Jackson places the error where the record's mapping ends
+        assertThatThrownBy(() -> parse(HEADER + """
+                  - id: t
+                    goal: g
+                    script: [{text: hi}]
+                    expect:
+                      must_cal: [read_file]
+                      answer_contains: [alpha]
+
+                """)).hasMessageStartingWith("suite.yaml, at tasks[0].expect.must_cal (line 9, column 7): unknown field");
+        assertThatThrownBy(() -> parse("suite: s\nsuit: x\ntrials: 2\ntasks: [{id: t, goal: g, script: [{text: hi}]}]\n"))
+                .hasMessageStartingWith("suite.yaml, at suit (line 2, column 1): unknown field 'suit'");
+        assertThatThrownBy(() -> SuiteFile.parse("{\"suite\": \"s\",\n \"tasks\": [{\"id\": \"t\", \"goal\": \"g\",\n   \"scrpt\": []}]}\n",
+                SuiteFile.Format.JSON, "suite.json", REGISTRY))
+                .hasMessageStartingWith("suite.json, at tasks[0].scrpt (line 3, column 4): unknown field 'scrpt'");
+    }
+
+    @Test
     void unknownNamesListWhatIsKnown() {
         assertThatThrownBy(() -> parse("""
                 suite: s
