@@ -12,6 +12,7 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.PatternSyntaxException;
 
 /** Turns a suite file's {@code expect} block into an expected ending and graders. */
 final class FileExpectations {
@@ -80,7 +81,12 @@ final class FileExpectations {
             graders.add(Graders.answerContains(spec.answerContains().toArray(String[]::new)));
         }
         if (spec.answerMatches() != null) {
-            graders.add(Graders.answerMatches(spec.answerMatches()));
+            try {
+                graders.add(Graders.answerMatches(spec.answerMatches()));
+            } catch (PatternSyntaxException e) {
+                throw new ReinException(where + ".expect.answer_matches '" + spec.answerMatches() + "' is not a regular"
+                        + " expression: " + e.getDescription() + " near index " + e.getIndex());
+            }
         }
         for (String error : spec.observedErrors() == null ? List.<String>of() : spec.observedErrors()) {
             graders.add(Graders.observedError(errorClass(error, where)));

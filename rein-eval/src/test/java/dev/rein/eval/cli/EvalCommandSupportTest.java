@@ -102,6 +102,24 @@ class EvalCommandSupportTest {
     }
 
     @Test
+    void anAnswerPatternThatIsNotARegularExpressionIsAnErrorInTheSuiteFile(@TempDir Path dir) throws Exception {
+        Path suite = Files.writeString(dir.resolve("regex.yaml"), """
+                suite: regex
+                environment: file_tree
+                agent: {toolsets: [files_read]}
+                tasks:
+                  - id: t
+                    goal: g
+                    script: [{text: "2026-03-01"}]
+                    expect: {answer_matches: "([0-9]{4}"}
+                """);
+        assertThat(EvalCommandSupport.run(suite, 1, null, null, false, out, err)).isEqualTo(EvalCommandSupport.INVALID);
+        assertThat(err()).startsWith("rein eval: " + suite + ": tasks[0] (t).expect.answer_matches '([0-9]{4}' is not a"
+                + " regular expression: Unclosed group").doesNotContain("internal error", "Exception").hasLineCount(1);
+        assertThat(out()).isEmpty();
+    }
+
+    @Test
     void anUnwritableReportStillPrintsTheResults(@TempDir Path dir) throws Exception {
         Path blocker = Files.writeString(dir.resolve("file"), "not a directory");
         int code = EvalCommandSupport.run(EXAMPLE, 1, null, blocker.resolve("out.html"), false, out, err);
