@@ -55,7 +55,7 @@ final class ScriptTurns {
     }
 
     private static ScriptedModel.Turn reply(SuiteSpec.TurnSpec spec, String where) {
-        Usage usage = usage(spec.usage());
+        Usage usage = usage(spec.usage(), where);
         List<CallBlock> calls = calls(spec, where);
         StopReason stop = spec.stopReason() != null ? stopReason(spec.stopReason(), where)
                 : calls.isEmpty() ? StopReason.END_TURN : StopReason.TOOL_USE;
@@ -101,12 +101,16 @@ final class ScriptTurns {
         return calls;
     }
 
-    private static Usage usage(SuiteSpec.UsageSpec spec) {
+    private static Usage usage(SuiteSpec.UsageSpec spec, String where) {
         if (spec == null) {
             return ScriptedModel.DEFAULT_USAGE;
         }
-        return Usage.of(orZero(spec.inputTokens()), orZero(spec.outputTokens()), orZero(spec.cacheReadInputTokens()),
-                orZero(spec.cacheWriteInputTokens()));
+        try {
+            return Usage.of(orZero(spec.inputTokens()), orZero(spec.outputTokens()), orZero(spec.cacheReadInputTokens()),
+                    orZero(spec.cacheWriteInputTokens()));
+        } catch (IllegalArgumentException e) {
+            throw new ReinException(where + ".usage: " + e.getMessage());
+        }
     }
 
     private static long orZero(Long value) {

@@ -62,6 +62,16 @@ class SuiteFileTest {
     }
 
     @Test
+    void aNegativeTokenCountInAScriptedUsageIsAnErrorInTheFile() {
+        assertThatThrownBy(() -> parse(HEADER + """
+                  - id: t
+                    goal: g
+                    script: [{text: hi, usage: {input_tokens: -5, output_tokens: 3}}]
+                """)).isInstanceOf(ReinException.class)
+                .hasMessage("suite.yaml: tasks[0] (t).script[0].usage: token counts cannot be negative");
+    }
+
+    @Test
     void unknownNamesListWhatIsKnown() {
         assertThatThrownBy(() -> parse("""
                 suite: s
