@@ -74,7 +74,20 @@ final class InlineAgent {
         Principal principal = spec.scopes() == null && spec.user() == null ? Principal.ANONYMOUS
                 : new Principal(spec.user() == null ? "eval-user" : spec.user(), "default",
                 Set.copyOf(spec.scopes() == null ? List.of() : spec.scopes()));
-        List<String> facts = spec.requiredFacts() == null ? List.of() : List.copyOf(spec.requiredFacts());
+        List<String> facts = spec.requiredFacts() == null ? List.of() : new ArrayList<>(spec.requiredFacts()); // nulls checked below
+        // Said once here: the agent's builder would refuse these in every trial, each an infrastructure error.
+        if (spec.toolTimeoutMs() != null && spec.toolTimeoutMs() < 1) {
+            throw new ReinException(where + ".agent.tool_timeout_ms must be at least 1 (milliseconds), was " + spec.toolTimeoutMs());
+        }
+        if (spec.maxTokens() != null && spec.maxTokens() < 1) {
+            throw new ReinException(where + ".agent.max_tokens must be at least 1, was " + spec.maxTokens());
+        }
+        for (int i = 0; i < facts.size(); i++) {
+            if (facts.get(i) == null || facts.get(i).isBlank()) {
+                throw new ReinException(where + ".agent.required_facts[" + i + "] is empty: each entry is a text the final"
+                        + " answer must contain");
+            }
+        }
         ApprovalPolicy approvals = approvals(spec.approvals(), where);
         return (env, model) -> {
             Agent.Builder builder = Agent.builder().model(model.model()).modelName(model.name())

@@ -72,6 +72,32 @@ class SuiteFileTest {
     }
 
     @Test
+    void agentSettingsNoAgentCanHaveAreErrorsInTheFileNotInfrastructureErrorsInEveryTrial() {
+        assertThatThrownBy(() -> parse(HEADER + """
+                  - id: t
+                    goal: g
+                    agent: {tool_timeout_ms: 0}
+                    script: [{text: hi}]
+                """)).isInstanceOf(ReinException.class)
+                .hasMessage("suite.yaml: tasks[0] (t).agent.tool_timeout_ms must be at least 1 (milliseconds), was 0");
+        assertThatThrownBy(() -> parse(HEADER + """
+                  - id: t
+                    goal: g
+                    agent: {max_tokens: -1}
+                    script: [{text: hi}]
+                """)).isInstanceOf(ReinException.class)
+                .hasMessage("suite.yaml: tasks[0] (t).agent.max_tokens must be at least 1, was -1");
+        assertThatThrownBy(() -> parse(HEADER + """
+                  - id: t
+                    goal: g
+                    agent: {required_facts: [release date, " ", ~]}
+                    script: [{text: hi}]
+                """)).isInstanceOf(ReinException.class)
+                .hasMessage("suite.yaml: tasks[0] (t).agent.required_facts[1] is empty: each entry is a text the final"
+                        + " answer must contain");
+    }
+
+    @Test
     void unknownNamesListWhatIsKnown() {
         assertThatThrownBy(() -> parse("""
                 suite: s
