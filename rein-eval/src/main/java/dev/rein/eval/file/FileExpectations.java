@@ -68,11 +68,19 @@ final class FileExpectations {
         if (notEmpty(spec.mustNotAttempt())) {
             graders.add(Graders.mustNotAttempt(spec.mustNotAttempt().toArray(String[]::new)));
         }
+        // Limits no trial can meet would grade every trial as the agent's failure: they are the file's.
         if (spec.maxSteps() != null) {
+            if (spec.maxSteps() < 1) {
+                throw new ReinException(where + ".expect.max_steps must be at least 1, was " + spec.maxSteps());
+            }
             graders.add(Graders.maxSteps(spec.maxSteps()));
         }
         if (spec.maxCostUsd() != null) {
-            graders.add(Graders.maxCost(decimal(spec.maxCostUsd(), where + ".expect.max_cost_usd")));
+            BigDecimal max = decimal(spec.maxCostUsd(), where + ".expect.max_cost_usd");
+            if (max.signum() < 0) {
+                throw new ReinException(where + ".expect.max_cost_usd cannot be negative, was " + spec.maxCostUsd().strip());
+            }
+            graders.add(Graders.maxCost(max));
         }
         if (notEmpty(spec.approvals())) {
             graders.add(Graders.approvalRequested(spec.approvals().toArray(String[]::new)));
@@ -95,7 +103,11 @@ final class FileExpectations {
             graders.add(state(state, where));
         }
         if (spec.stateHash() != null) {
-            graders.add(Graders.stateHash(spec.stateHash()));
+            if (!spec.stateHash().strip().matches("[0-9a-fA-F]{64}")) {
+                throw new ReinException(where + ".expect.state_hash '" + spec.stateHash() + "' is not a SHA-256 hash: give"
+                        + " the 64 hexadecimal digits of the final state's hash");
+            }
+            graders.add(Graders.stateHash(spec.stateHash().strip()));
         }
         for (String check : spec.checks() == null ? List.<String>of() : spec.checks()) {
             graders.add(Graders.outcomeWithReason(check, type.check(check).orElseThrow(() -> new ReinException(where

@@ -98,6 +98,32 @@ class SuiteFileTest {
     }
 
     @Test
+    void expectationsNoTrialCanMeetAreErrorsInTheFile() {
+        assertThatThrownBy(() -> parse(HEADER + """
+                  - id: t
+                    goal: g
+                    script: [{text: hi}]
+                    expect: {max_steps: -1}
+                """)).isInstanceOf(ReinException.class)
+                .hasMessage("suite.yaml: tasks[0] (t).expect.max_steps must be at least 1, was -1");
+        assertThatThrownBy(() -> parse(HEADER + """
+                  - id: t
+                    goal: g
+                    script: [{text: hi}]
+                    expect: {max_cost_usd: "-0.01"}
+                """)).isInstanceOf(ReinException.class)
+                .hasMessage("suite.yaml: tasks[0] (t).expect.max_cost_usd cannot be negative, was -0.01");
+        assertThatThrownBy(() -> parse(HEADER + """
+                  - id: t
+                    goal: g
+                    script: [{text: hi}]
+                    expect: {state_hash: "abc123"}
+                """)).isInstanceOf(ReinException.class)
+                .hasMessage("suite.yaml: tasks[0] (t).expect.state_hash 'abc123' is not a SHA-256 hash: give the 64"
+                        + " hexadecimal digits of the final state's hash");
+    }
+
+    @Test
     void unknownNamesListWhatIsKnown() {
         assertThatThrownBy(() -> parse("""
                 suite: s
