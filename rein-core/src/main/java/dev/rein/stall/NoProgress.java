@@ -108,11 +108,10 @@ public final class NoProgress implements StallDetector {
                 }
             }
         }
-        if (fresh) {
-            streak = 0;
-        } else if (!onlyPolling) {
-            streak++;
+        if (onlyPolling) {
+            return; // waiting on a job is neither stalling nor progress on the task, whatever status it read
         }
+        streak = fresh ? 0 : streak + 1;
     }
 
     private Fact fact(String source, String content, Digest contentDigest) {

@@ -89,7 +89,10 @@ class NoProgressPropertiesTest {
         return calls.list().ofMinSize(1).ofMaxSize(3).list().ofMaxSize(12);
     }
 
-    /** The implementation NoProgress had before, verbatim but for the name. */
+    /**
+     * The implementation NoProgress had before, verbatim but for the name and the rule that a
+     * polling-only step leaves the streak alone even when its status text is new.
+     */
     static final class Reference {
         private final int steps;
         private final Set<String> seen = new HashSet<>();
@@ -112,11 +115,10 @@ class NoProgressPropertiesTest {
                 }
             }
             boolean onlyPolling = observed.stream().allMatch(o -> o.call().polling());
-            if (fresh) {
-                streak = 0;
-            } else if (!onlyPolling) {
-                streak++;
+            if (onlyPolling) {
+                return;
             }
+            streak = fresh ? 0 : streak + 1;
         }
 
         java.util.Optional<java.util.Map<String, Object>> checkStep() {

@@ -279,6 +279,20 @@ class StallDetectorsTest {
                 .containsExactly(NoProgress.NAME);
     }
 
+    @Test
+    void pollingStepsWithNewStatusTextNeitherCountNorReset() {
+        // docs/guards.md: a step made only of polling calls neither counts toward no-progress nor resets it,
+        // also when the status it reads changed (a job's progress is not progress on the task)
+        StallHarness h = new StallHarness();
+        h.step(ok("read", "{\"path\":\"a\"}", "same"));
+        for (int i = 1; i <= 4; i++) {
+            h.step(ok("read", "{\"path\":\"p" + i + "\"}", "same"));
+            assertThat(h.step(ok("status", "{\"job\":\"1\"}", "running, " + (10 * i) + "% done")).quiet()).isTrue();
+        }
+        assertThat(h.step(ok("read", "{\"path\":\"p9\"}", "same")).review().warnings()).extracting(Finding::detector)
+                .containsExactly(NoProgress.NAME);
+    }
+
     // ---- consecutive errors ----
 
     @Test
