@@ -173,7 +173,9 @@ public final class Task<E extends Environment> {
 
         public Task<E> build() {
             if (id == null || !id.matches("[A-Za-z0-9][A-Za-z0-9_.-]{0,79}")) {
-                throw new ReinException("task id '" + id + "' is invalid: use 1-80 letters, digits, '_', '-' or '.'");
+                // ASCII only: an id names trace files (TASK.TRIAL.jsonl) on any file system
+                throw new ReinException("task id '" + id + "' is invalid: use 1-80 ASCII letters, digits, '_', '-' or '.',"
+                        + " starting with a letter or digit");
             }
             if (environment == null) {
                 throw new ReinException("task '" + id + "' needs an environment factory");

@@ -124,6 +124,18 @@ class SuiteFileTest {
     }
 
     @Test
+    void aJapaneseTaskIdIsRefusedSayingOnlyAsciiLettersAreAllowed() {
+        // 天気 is letters to its author: the message must say which letters (ids name trace files)
+        assertThatThrownBy(() -> parse(HEADER + """
+                  - id: 天気
+                    goal: 東京の天気は？
+                    script: [{text: 晴れ}]
+                """)).isInstanceOf(ReinException.class)
+                .hasMessage("suite.yaml: tasks[0] (天気): task id '天気' is invalid: use 1-80 ASCII letters, digits, '_', '-'"
+                        + " or '.', starting with a letter or digit");
+    }
+
+    @Test
     void unknownNamesListWhatIsKnown() {
         assertThatThrownBy(() -> parse("""
                 suite: s
