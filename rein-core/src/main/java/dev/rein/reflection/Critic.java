@@ -157,7 +157,9 @@ public final class Critic {
 
     private static String abbreviate(String s) {
         String flat = s.replace('\n', ' ');
-        return flat.length() <= EVIDENCE_CHARS ? flat : flat.substring(0, EVIDENCE_CHARS) + "...";
+        // cut at a code point: half of a surrogate pair is not text for the critic's model or the trace
+        return flat.codePointCount(0, flat.length()) <= EVIDENCE_CHARS ? flat
+                : flat.substring(0, flat.offsetByCodePoints(0, EVIDENCE_CHARS)) + "...";
     }
 
     private static ToolDefinition verdictTool() {

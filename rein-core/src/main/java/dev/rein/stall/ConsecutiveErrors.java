@@ -57,7 +57,9 @@ public final class ConsecutiveErrors implements StallDetector {
         evidence.put("count", streak);
         evidence.put("last_tool", last.call().tool());
         String error = last.content();
-        evidence.put("last_error", error.length() <= ERROR_EXCERPT ? error : error.substring(0, ERROR_EXCERPT) + "...");
+        // cut at a code point: half of a surrogate pair is not text, and no JSON writer takes it
+        evidence.put("last_error", error.codePointCount(0, error.length()) <= ERROR_EXCERPT ? error
+                : error.substring(0, error.offsetByCodePoints(0, ERROR_EXCERPT)) + "...");
         return Optional.of(evidence);
     }
 }

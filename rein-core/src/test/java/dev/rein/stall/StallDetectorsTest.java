@@ -311,6 +311,19 @@ class StallDetectorsTest {
     }
 
     @Test
+    void theErrorExcerptInTheEvidenceNeverCutsACharacterInTwo() {
+        // an emoji is two UTF-16 units; cut between them, the lone half broke the JSONL trace line
+        String error = "x".repeat(199) + "😀 and more after the cut";
+        StallHarness h = new StallHarness(StallPolicy.builder().without(NoProgress.NAME).build());
+        StallHarness.Outcome last = null;
+        for (int i = 1; i <= 5; i++) {
+            last = h.step(new StallHarness.Call("read", "{\"path\":\"e" + i + "\"}", error, true));
+        }
+        assertThat(last.review().warnings()).singleElement().satisfies(f ->
+                assertThat(f.evidence()).containsEntry("last_error", "x".repeat(199) + "😀..."));
+    }
+
+    @Test
     void aSuccessResetsTheErrorCountAndBlockedCallsAreNotErrors() {
         StallHarness h = new StallHarness(StallPolicy.builder().without(NoProgress.NAME).build());
         for (int i = 1; i <= 4; i++) {
