@@ -2,8 +2,8 @@ package dev.rein.trace;
 
 import dev.rein.ReinException;
 import dev.rein.json.Json;
-import java.io.BufferedWriter;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
@@ -27,7 +27,7 @@ public final class JsonlTraceListener implements RunListener {
 
     private final Path file;
     private final ReentrantLock lock;
-    private final BufferedWriter writer;
+    private final OutputStream out;
 
     public JsonlTraceListener(Path file) {
         this.file = file;
@@ -39,11 +39,10 @@ public final class JsonlTraceListener implements RunListener {
             this.lock = FILES.computeIfAbsent(file.toAbsolutePath().normalize(), f -> new ReentrantLock());
             lock.lock();
             try {
-                this.writer = Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
-                        StandardOpenOption.APPEND, StandardOpenOption.WRITE);
+                this.out = Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND,
+                        StandardOpenOption.WRITE);
                 if (endsMidLine(file)) {
-                    writer.newLine();
-                    writer.flush();
+                    out.write(System.lineSeparator().getBytes(StandardCharsets.UTF_8));
                 }
             } finally {
                 lock.unlock();
@@ -71,12 +70,14 @@ public final class JsonlTraceListener implements RunListener {
 
     @Override
     public void onEvent(TraceEvent event) {
-        String line = Json.write(event) + System.lineSeparator();
+        // Encoded before writing, so the line goes out whole: a lone surrogate in some text (a tool
+        // that cut a string by UTF-16 index) becomes '?' instead of stopping an encoder mid-line.
+        byte[] line = (Json.write(event) + System.lineSeparator()).getBytes(StandardCharsets.UTF_8);
         try {
             lock.lock();
             try {
-                writer.write(line);
-                writer.flush();
+                out.write(line);
+                out.flush();
             } finally {
                 lock.unlock();
             }
@@ -90,7 +91,7 @@ public final class JsonlTraceListener implements RunListener {
         try {
             lock.lock();
             try {
-                writer.close();
+                out.close();
             } finally {
                 lock.unlock();
             }

@@ -45,6 +45,22 @@ class JsonlTraceListenerTest {
     }
 
     @Test
+    void anEventWithHalfAnEmojiIsStillOneWholeLine(@TempDir Path dir) throws Exception {
+        // a tool that cut its text by UTF-16 index returns half of a surrogate pair: no JSON writer
+        // takes it, and the line must not end mid-string with the next event glued to it
+        Path trace = dir.resolve("run.jsonl");
+        dev.rein.tool.Tool cut = dev.rein.tool.Tool.builder("cut").description("Cuts.")
+                .handler((args, ctx) -> "結果 " + "😀".substring(0, 1)).build();
+        Agent.builder().model(ScriptedModel.of(ScriptedModel.toolCalls(ScriptedModel.call("cut", "{}")), text("終わり")))
+                .tools(cut).listener(JsonlTraceListener.to(trace)).build().run("切る");
+
+        List<String> lines = Files.readAllLines(trace, StandardCharsets.UTF_8);
+        assertThat(lines).allSatisfy(line -> assertThat(parses(line)).as("a whole event: %s", line).isTrue());
+        assertThat(lines).anySatisfy(line -> assertThat(line).contains("\"type\":\"tool_result\"").contains("結果 ?"));
+        assertThat(lines.get(lines.size() - 1)).contains("\"type\":\"run_finished\"").contains("終わり");
+    }
+
+    @Test
     void eventsAppendedToATraceWhoseLastLineWasCutOffStartOnALineOfTheirOwn(@TempDir Path dir) throws Exception {
         Path trace = dir.resolve("run.jsonl");
         Agent.builder().model(ScriptedModel.of(text("一つ目"))).listener(JsonlTraceListener.to(trace)).build().run("最初");
