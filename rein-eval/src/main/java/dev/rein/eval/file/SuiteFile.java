@@ -1,9 +1,12 @@
 package dev.rein.eval.file;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -13,6 +16,7 @@ import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.rein.ReinException;
 import dev.rein.eval.Environment;
@@ -32,6 +36,8 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -44,11 +50,15 @@ public final class SuiteFile {
     private static final ObjectMapper YAML = YAMLMapper.builder()
             .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .build();
     private static final ObjectMapper JSON = JsonMapper.builder()
             .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .build();
+
+    private static final Pattern DUPLICATE = Pattern.compile("Duplicate field '([^']*)'");
 
     /** The syntax of a suite file. */
     public enum Format { YAML, JSON }
@@ -112,16 +122,47 @@ public final class SuiteFile {
         } catch (JsonMappingException e) {
             String path = e.getPath().stream().map(ref -> ref.getFieldName() != null ? "." + ref.getFieldName()
                     : "[" + ref.getIndex() + "]").collect(Collectors.joining()).replaceFirst("^\\.", "");
+            Matcher duplicate = DUPLICATE.matcher(String.valueOf(e.getOriginalMessage()));
+            if (duplicate.lookingAt()) {
+                throw duplicateField(duplicate.group(1), e.getPath(), e.getLocation(), text, format, source);
+            }
             // Jackson places an unknown field of a record where the record's mapping ends: find its name instead
             JsonLocation where = e instanceof UnrecognizedPropertyException ? fieldName(text, format, e.getPath()) : null;
             throw new ReinException(source + (path.isEmpty() ? "" : ", at " + path)
                     + location(where != null ? where : e.getLocation()) + ": " + mappingProblem(e));
         } catch (JsonProcessingException e) {
+            Matcher duplicate = DUPLICATE.matcher(String.valueOf(e.getOriginalMessage()));
+            if (duplicate.lookingAt() && e.getProcessor() instanceof JsonParser parser) {
+                List<JsonMappingException.Reference> container = new ArrayList<>();
+                for (JsonStreamContext c = parser.getParsingContext().getParent(); c != null && !c.inRoot(); c = c.getParent()) {
+                    container.add(0, c.inArray() ? new JsonMappingException.Reference(null, c.getCurrentIndex())
+                            : new JsonMappingException.Reference(null, c.getCurrentName()));
+                }
+                throw duplicateField(duplicate.group(1), container, e.getLocation(), text, format, source);
+            }
             throw new ReinException(source + location(e.getLocation()) + ": not valid " + format + ": " + e.getOriginalMessage());
         }
     }
 
-    /** Where the field name at {@code path} starts in {@code text}, or null when it cannot be found. */
+    /**
+     * A field given twice in one mapping: the keys of a mapping are unique (YAML 1.2), and taking the
+     * last one, as a parser does by default, would drop the first without a word.
+     */
+    private static ReinException duplicateField(String name, List<JsonMappingException.Reference> container,
+                                                JsonLocation fallback, String text, Format format, String source) {
+        List<JsonMappingException.Reference> field = new ArrayList<>(container);
+        field.add(new JsonMappingException.Reference(null, name));
+        String path = field.stream().map(ref -> ref.getFieldName() != null ? "." + ref.getFieldName()
+                : "[" + ref.getIndex() + "]").collect(Collectors.joining()).replaceFirst("^\\.", "");
+        JsonLocation second = fieldName(text, format, field);
+        return new ReinException(source + ", at " + path + location(second != null ? second : fallback) + ": the field '"
+                + name + "' is given twice; merge the two into one");
+    }
+
+    /**
+     * Where the field name at {@code path} starts in {@code text} (its last occurrence, for a field
+     * given twice), or null when it cannot be found.
+     */
     private static JsonLocation fieldName(String text, Format format, List<JsonMappingException.Reference> path) {
         StringBuilder pointer = new StringBuilder();
         for (JsonMappingException.Reference ref : path) {
@@ -129,16 +170,18 @@ public final class SuiteFile {
                     ? ref.getFieldName().replace("~", "~0").replace("/", "~1") : String.valueOf(ref.getIndex()));
         }
         String wanted = pointer.toString();
-        try (JsonParser parser = (format == Format.YAML ? YAML : JSON).createParser(text)) {
+        JsonLocation found = null;
+        // plain factories: the mappers' duplicate detection would stop at the second occurrence
+        try (JsonParser parser = (format == Format.YAML ? new YAMLFactory() : new JsonFactory()).createParser(text)) {
             for (JsonToken token = parser.nextToken(); token != null; token = parser.nextToken()) {
                 if (token == JsonToken.FIELD_NAME && parser.getParsingContext().pathAsPointer().toString().equals(wanted)) {
-                    return parser.currentTokenLocation();
+                    found = parser.currentTokenLocation();
                 }
             }
         } catch (IOException e) {
-            return null; // the text parsed once already; without the name's place the caller keeps Jackson's
+            return found; // the text parsed once already; without the name's place the caller keeps Jackson's
         }
-        return null;
+        return found;
     }
 
     /** What is wrong, in the suite file's terms: Jackson's own messages name Java classes, which mean nothing to its author. */

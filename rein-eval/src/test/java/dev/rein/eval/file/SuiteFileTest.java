@@ -136,6 +136,25 @@ class SuiteFileTest {
     }
 
     @Test
+    void aFieldGivenTwiceIsAnErrorNotTheLastOneWinning() {
+        // YAML 1.2: the keys of a mapping are unique; taking the last would drop must_call unseen
+        assertThatThrownBy(() -> parse(HEADER + """
+                  - id: t
+                    goal: g
+                    script: [{text: hi}]
+                    expect:
+                      must_call: [read_file]
+                    expect:
+                      answer_contains: [hi]
+                """)).isInstanceOf(ReinException.class)
+                .hasMessage("suite.yaml, at tasks[0].expect (line 10, column 5): the field 'expect' is given twice; merge"
+                        + " the two into one");
+        assertThatThrownBy(() -> SuiteFile.parse("{\"suite\": \"s\", \"suite\": \"t\", \"tasks\": []}",
+                SuiteFile.Format.JSON, "suite.json", REGISTRY))
+                .hasMessage("suite.json, at suite (line 1, column 16): the field 'suite' is given twice; merge the two into one");
+    }
+
+    @Test
     void unknownNamesListWhatIsKnown() {
         assertThatThrownBy(() -> parse("""
                 suite: s
