@@ -126,6 +126,8 @@ class EvalCommandSupportTest {
         assertThat(code).isEqualTo(EvalCommandSupport.INVALID);
         assertThat(out()).contains("success rate 100.0%");
         assertThat(err()).contains("rein eval: cannot write the report to " + blocker.resolve("out.html").toAbsolutePath());
+        // the line says why, not only which path (Java's exception message is the path alone)
+        assertThat(err()).contains(": " + blocker.toAbsolutePath() + " is a file, not a directory");
     }
 
     @Test
