@@ -11,6 +11,7 @@ import dev.rein.tool.Risk;
 import dev.rein.tool.Tool;
 import dev.rein.tool.ToolOutput;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -47,15 +48,35 @@ public final class FileTreeEnvironment implements Environment {
 
     /** Reads {@code {"files": {...}, "delays_ms": {...}}}. */
     public static FileTreeEnvironment fromOptions(JsonNode options) {
+        // unknown options are errors, as in the examples' environments: a misspelt one is not ignored
+        for (Iterator<String> names = options.fieldNames(); names.hasNext(); ) {
+            String name = names.next();
+            if (!name.equals("files") && !name.equals("delays_ms")) {
+                throw new ReinException("environment '" + NAME + "' has no option '" + name + "'; its options are delays_ms, files");
+            }
+        }
+        JsonNode fileNodes = options.path("files");
+        if (!fileNodes.isMissingNode() && !fileNodes.isObject()) {
+            throw new ReinException("environment '" + NAME + "': option files must map paths to their text");
+        }
         Map<String, String> files = new LinkedHashMap<>();
-        options.path("files").properties().forEach(e -> {
+        fileNodes.properties().forEach(e -> {
             if (!e.getValue().isTextual()) {
                 throw new ReinException("file_tree option files." + e.getKey() + " must be text");
             }
             files.put(e.getKey(), e.getValue().asText());
         });
+        JsonNode delayNodes = options.path("delays_ms");
+        if (!delayNodes.isMissingNode() && !delayNodes.isObject()) {
+            throw new ReinException("environment '" + NAME + "': option delays_ms must map tool names to milliseconds");
+        }
         Map<String, Long> delays = new LinkedHashMap<>();
-        options.path("delays_ms").properties().forEach(e -> delays.put(e.getKey(), e.getValue().asLong()));
+        delayNodes.properties().forEach(e -> {
+            if (!e.getValue().canConvertToLong() || e.getValue().asLong() < 0) {
+                throw new ReinException("environment '" + NAME + "': delays_ms." + e.getKey() + " must be milliseconds (0 or more)");
+            }
+            delays.put(e.getKey(), e.getValue().asLong());
+        });
         return new FileTreeEnvironment(files, delays);
     }
 

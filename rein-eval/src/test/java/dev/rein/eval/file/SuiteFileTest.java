@@ -155,6 +155,24 @@ class SuiteFileTest {
     }
 
     @Test
+    void fileTreeOptionsAreCheckedAsTheExamplesEnvironmentsAre() {
+        // a misspelt option gave a file tree without files, and every trial failed as the agent's fault
+        String yaml = """
+                suite: s
+                environment: {name: file_tree, options: {fils: {a.txt: alpha}}}
+                agent: {toolsets: [files_read]}
+                tasks: [{id: t, goal: g, script: [{text: hi}]}]
+                """;
+        Suite suite = parse(yaml);
+        assertThatThrownBy(() -> suite.tasks().get(0).newEnvironment()).isInstanceOf(ReinException.class)
+                .hasMessage("environment 'file_tree' has no option 'fils'; its options are delays_ms, files");
+        assertThatThrownBy(() -> FileTreeEnvironment.fromOptions(dev.rein.json.Json.parse("{\"files\": [\"a.txt\"]}")))
+                .hasMessage("environment 'file_tree': option files must map paths to their text");
+        assertThatThrownBy(() -> FileTreeEnvironment.fromOptions(dev.rein.json.Json.parse("{\"delays_ms\": {\"read_file\": -5}}")))
+                .hasMessage("environment 'file_tree': delays_ms.read_file must be milliseconds (0 or more)");
+    }
+
+    @Test
     void unknownNamesListWhatIsKnown() {
         assertThatThrownBy(() -> parse("""
                 suite: s
