@@ -110,8 +110,14 @@ public final class McpToolset implements ToolSource, AutoCloseable {
     /** Adapts a server's tool list; at start every problem is a configuration error. */
     private void adoptAll(ServerConnection connection, List<McpSchema.Tool> tools, boolean strict) {
         McpServerConfig server = connection.config();
+        if (strict) {
+            checkWellFormed(server, tools);
+        }
         checkNamesExist(server, tools, strict);
         for (McpSchema.Tool tool : tools) {
+            if (ToolAdapter.malformed(tool) != null) {
+                continue; // denied, or announced later: left out, as a tool Rein cannot use
+            }
             if (!server.offers(tool.name()) || connection.requiresTask(tool.name())) {
                 continue; // denied, or callable only as a task, which Rein does not do (a plain call is refused with -32601)
             }
@@ -149,6 +155,28 @@ public final class McpToolset implements ToolSource, AutoCloseable {
         return new McpConfigException("MCP server '" + first.server() + "' offers tools '" + first.mcpName() + "' and '" + second.mcpName()
                 + "', which both become '" + name + "' as Rein tool names (characters other than letters, digits, '_' and '-' are"
                 + " replaced by '_', and names are cut at 64 characters); add one of them to its \"deny\" list");
+    }
+
+    /**
+     * At start, a tool entry with a field of the wrong type is refused naming the tool and the
+     * field, unless the tool is denied; one without a name cannot be denied, so only the server
+     * can be fixed or left out.
+     */
+    private static void checkWellFormed(McpServerConfig server, List<McpSchema.Tool> tools) {
+        for (McpSchema.Tool tool : tools) {
+            String problem = ToolAdapter.malformed(tool);
+            if (problem == null) {
+                continue;
+            }
+            if (tool.name() == null || tool.name().isEmpty()) {
+                throw new McpConfigException("MCP server '" + server.name() + "' lists " + problem + "; Rein cannot offer, call or"
+                        + " deny a tool without a name: have the server fixed, or set \"disabled\": true to leave it out");
+            }
+            if (server.offers(tool.name())) {
+                throw new McpConfigException("MCP server '" + server.name() + "' lists tool '" + tool.name() + "' with " + problem
+                        + ", so Rein cannot use it; add it to \"deny\" to leave it out, or have the server fixed");
+            }
+        }
     }
 
     private static void checkNamesExist(McpServerConfig server, List<McpSchema.Tool> tools, boolean strict) {

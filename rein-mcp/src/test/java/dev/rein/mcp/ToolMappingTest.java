@@ -204,6 +204,54 @@ class ToolMappingTest {
     }
 
     @Test
+    void aToolListedWithAFieldOfTheWrongTypeIsRefusedAtStartNamingTheToolAndTheFieldAndCanBeDenied() throws Exception {
+        // Before, the SDK refused the whole list: 'IllegalArgumentException: Cannot deserialize value of type
+        // `java.lang.Boolean` from String "yes" ...', followed by "Check that 'scripted' runs from a shell".
+        Map<String, Object> good = ScriptedStdioServer.tool("good");
+        Map<String, Object> yes = Map.of("name", "bad", "description", "Says yes.", "inputSchema", Map.of("type", "object"),
+                "annotations", Map.of("readOnlyHint", "yes"));
+        Map<String, Object> textSchema = Map.of("name", "bad", "description", "Text schema.", "inputSchema", "object");
+        for (var bad : Map.of(yes, "with \"annotations.readOnlyHint\" \"yes\", where the protocol requires true or false",
+                textSchema, "with \"inputSchema\" \"object\", where the protocol requires an object").entrySet()) {
+            assertThatThrownBy(() -> start("", offering(List.of(good, bad.getKey()), List.of())).close())
+                    .isInstanceOf(McpConfigException.class)
+                    .hasMessageContaining("MCP server 'scripted' lists tool 'bad' " + bad.getValue())
+                    .hasMessageContaining("add it to \"deny\" to leave it out")
+                    .hasMessageNotContaining("deserialize").hasMessageNotContaining("java.").hasMessageNotContaining("from a shell");
+            try (McpToolset mcp = start(", \"deny\": [\"bad\"]", offering(List.of(good, bad.getKey()), List.of()))) {
+                assertThat(mcp.tools()).extracting(Tool::name).containsExactly("good");
+                assertThat(invoke(mcp, "good").content()).isEqualTo("called good");
+            }
+        }
+    }
+
+    @Test
+    void aToolListedWithoutANameOrWithANameThatIsNotAStringIsRefusedAtStartSayingWhichEntryItIs() {
+        // Before, a missing name became "offers tool '' that Rein cannot use ... add it to "deny"", a remedy that
+        // cannot be followed, and a number was taken as the name "42", which the server never offered.
+        Map<String, Object> good = ScriptedStdioServer.tool("good");
+        Map<String, Object> nameless = Map.of("description", "Deletes everything.", "inputSchema", Map.of("type", "object"));
+        Map<String, Object> numbered = Map.of("name", 42, "inputSchema", Map.of("type", "object"));
+        assertThatThrownBy(() -> start("", offering(List.of(good, nameless), List.of())).close()).isInstanceOf(McpConfigException.class)
+                .hasMessageContaining("MCP server 'scripted' lists a tool without a \"name\" (entry 2 of its tools/list answer,"
+                        + " described as 'Deletes everything.')")
+                .hasMessageContaining("have the server fixed, or set \"disabled\": true");
+        assertThatThrownBy(() -> start("", offering(List.of(good, numbered), List.of())).close()).isInstanceOf(McpConfigException.class)
+                .hasMessageContaining("MCP server 'scripted' lists a tool whose \"name\" is 42, not a string (entry 2 of its tools/list answer)");
+        assertThatThrownBy(() -> start("", (server, message) -> {
+            switch (message.path("method").asText()) {
+                case "initialize" -> server.initialized(message, "2025-06-18");
+                case "tools/list" -> server.result(message.get("id"), Map.of("tools", "good"));
+                default -> { }
+            }
+        }).close()).isInstanceOf(McpConfigException.class)
+                .hasMessageContaining("MCP server 'scripted' could not be started: its tools/list answer is not what the protocol"
+                        + " defines: its \"tools\" is \"good\", not an array.")
+                .hasMessageContaining("Have the server fixed")
+                .hasMessageNotContaining("from a shell").hasMessageNotContaining("java.");
+    }
+
+    @Test
     void aToolThatMustBeCalledAsATaskIsNotOfferedWhenTheServerDeclaresTaskAugmentedToolCalls() throws Exception {
         List<Map<String, Object>> tools = List.of(ScriptedStdioServer.tool("quick"),
                 Map.of("name", "long", "description", "Runs long.", "inputSchema", Map.of("type", "object"),

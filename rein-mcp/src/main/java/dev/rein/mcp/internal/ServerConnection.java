@@ -85,7 +85,7 @@ public final class ServerConnection implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             close();
             throw new McpConfigException("MCP server '" + config.name() + "' could not be started: " + describeConnect(e) + "."
-                    + stderr.describe() + hint());
+                    + stderr.describe() + (e instanceof BadAnswer ? BadAnswer.ADVICE : hint()));
         }
     }
 
@@ -146,6 +146,10 @@ public final class ServerConnection implements AutoCloseable {
                 }
                 throw e;
             }
+            String malformed = Malformed.of(result.meta());
+            if (malformed != null) {
+                throw new BadAnswer(malformed);
+            }
             tools.addAll(result.tools());
             cursor = result.nextCursor();
             if (cursor == null || cursor.isEmpty()) {
@@ -159,6 +163,15 @@ public final class ServerConnection implements AutoCloseable {
             }
         }
         throw new IOException("its tool list did not end after " + MAX_PAGES + " pages");
+    }
+
+    /** An answer that is not what the protocol defines: the server answered, so its command is not in doubt. */
+    private static final class BadAnswer extends IOException {
+        static final String ADVICE = " Have the server fixed, or set \"disabled\": true to leave it out.";
+
+        BadAnswer(String message) {
+            super(message);
+        }
     }
 
     /** On list_changed: list again off the SDK's thread, and hand the new list on. */

@@ -31,6 +31,15 @@ public final class ToolAdapter {
     /** One adapted tool: what it is and the Rein tool calling it. */
     public record Adapted(McpToolInfo info, Tool tool) {}
 
+    /**
+     * What is wrong with {@code tool} as the server listed it (a field of the wrong type, no
+     * name), completing "lists tool T with …" or, for a tool without a name, "lists …"; null
+     * when it is well-formed.
+     */
+    public static String malformed(McpSchema.Tool tool) {
+        return Malformed.of(tool.meta());
+    }
+
     /** The Rein name of a server's tool: the prefix, then the name with characters Rein does not allow replaced. */
     public static String reinName(McpServerConfig config, String mcpName) {
         String name = config.prefix() + mcpName.replaceAll("[^A-Za-z0-9_-]", "_");

@@ -1,0 +1,145 @@
+package dev.rein.mcp.internal;
+
+import dev.rein.json.Json;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Checks a server's {@code tools/list} answers against the types the protocol defines (revision
+ * 2025-06-18, schema.ts) before the SDK reads them. A wrongly typed field made the SDK refuse the
+ * whole answer with Jackson's words and Java type names, which named neither the tool nor the
+ * field, so one bad tool failed the server's start under advice about its command. Instead, a bad
+ * tool entry becomes a placeholder carrying what is wrong with it: Rein refuses it at start naming
+ * tool and field (unless it is denied), and leaves it out of a later listing. The note travels in
+ * {@code _meta} under {@link #META}; a server's own value there is dropped, so a server cannot
+ * pass a well-formed tool off as malformed.
+ */
+final class Malformed {
+    /** The {@code _meta} key carrying what is wrong with an answer or a tool entry. */
+    static final String META = "dev.rein/malformed";
+    private static final List<String> HINTS = List.of("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint");
+
+    private Malformed() {}
+
+    /** What is wrong with the answer or tool entry whose {@code _meta} is {@code meta}; null when nothing. */
+    static String of(Map<String, Object> meta) {
+        return meta != null && meta.get(META) instanceof String problem ? problem : null;
+    }
+
+    /**
+     * A {@code tools/list} answer with each malformed tool entry replaced by a placeholder (its
+     * name when it has one, an empty input schema, the problem in {@code _meta}); an answer
+     * whose own fields are wrong becomes an empty list with the problem in its {@code _meta}.
+     */
+    static Object listing(Object data) {
+        if (!(data instanceof Map<?, ?> result)) {
+            return placeholderListing("it is " + show(data) + ", not an object");
+        }
+        if (!(result.get("tools") instanceof List<?> tools)) {
+            return placeholderListing(result.get("tools") == null ? "it has no \"tools\" (an array is required)"
+                    : "its \"tools\" is " + show(result.get("tools")) + ", not an array");
+        }
+        Object cursor = result.get("nextCursor");
+        if (cursor != null && !(cursor instanceof String)) {
+            return placeholderListing("its \"nextCursor\" is " + show(cursor) + ", not a string");
+        }
+        List<Object> checked = new ArrayList<>(tools.size());
+        for (int i = 0; i < tools.size(); i++) {
+            Object entry = tools.get(i);
+            String problem = toolProblem(entry);
+            if (problem == null) {
+                checked.add(withoutNote(entry));
+                continue;
+            }
+            Map<String, Object> placeholder = new LinkedHashMap<>();
+            if (entry instanceof Map<?, ?> tool && tool.get("name") instanceof String name) {
+                placeholder.put("name", name);
+            } else {
+                problem += " (entry " + (i + 1) + " of its tools/list answer" + describedAs(entry) + ")";
+            }
+            placeholder.put("inputSchema", Map.of("type", "object"));
+            placeholder.put("_meta", Map.of(META, problem));
+            checked.add(placeholder);
+        }
+        Map<Object, Object> copy = new LinkedHashMap<>(result);
+        copy.put("tools", checked);
+        return withoutNote(copy);
+    }
+
+    /** What is wrong with one entry of a tool list, as "FIELD VALUE, where …"; null when nothing. */
+    private static String toolProblem(Object entry) {
+        if (!(entry instanceof Map<?, ?> tool)) {
+            return "an entry that is " + show(entry) + ", not a tool object";
+        }
+        Object name = tool.get("name");
+        if (!(name instanceof String)) {
+            return name == null ? "a tool without a \"name\"" : "a tool whose \"name\" is " + show(name) + ", not a string";
+        }
+        for (String key : List.of("title", "description")) {
+            if (tool.get(key) != null && !(tool.get(key) instanceof String)) {
+                return "\"" + key + "\" " + show(tool.get(key)) + ", where the protocol requires a string";
+            }
+        }
+        // A missing inputSchema is tolerated (Rein takes it as {"type": "object"}); a wrongly typed one is not.
+        for (String key : List.of("inputSchema", "outputSchema", "_meta")) {
+            if (tool.get(key) != null && !(tool.get(key) instanceof Map<?, ?>)) {
+                return "\"" + key + "\" " + show(tool.get(key)) + ", where the protocol requires an object";
+            }
+        }
+        Object annotations = tool.get("annotations");
+        if (annotations == null) {
+            return null;
+        }
+        if (!(annotations instanceof Map<?, ?> hints)) {
+            return "\"annotations\" " + show(annotations) + ", where the protocol requires an object";
+        }
+        if (hints.get("title") != null && !(hints.get("title") instanceof String)) {
+            return "\"annotations.title\" " + show(hints.get("title")) + ", where the protocol requires a string";
+        }
+        for (String hint : HINTS) {
+            if (hints.get(hint) != null && !(hints.get(hint) instanceof Boolean)) {
+                return "\"annotations." + hint + "\" " + show(hints.get(hint)) + ", where the protocol requires true or false";
+            }
+        }
+        return null;
+    }
+
+    private static String describedAs(Object entry) {
+        if (entry instanceof Map<?, ?> tool) {
+            Object said = tool.get("description") instanceof String d ? d : tool.get("title") instanceof String t ? t : null;
+            if (said != null) {
+                return ", described as '" + StdioTransport.abbreviate((String) said) + "'";
+            }
+        }
+        return "";
+    }
+
+    private static Object placeholderListing(String problem) {
+        return Map.of("tools", List.of(), "_meta", Map.of(META, "its tools/list answer is not what the protocol defines: " + problem));
+    }
+
+    /** {@code data} without a note of this class's name in its {@code _meta}: only Rein writes that. */
+    private static Object withoutNote(Object data) {
+        if (!(data instanceof Map<?, ?> map) || !(map.get("_meta") instanceof Map<?, ?> meta) || !meta.containsKey(META)) {
+            return data;
+        }
+        Map<Object, Object> copy = new LinkedHashMap<>(map);
+        Map<Object, Object> metaCopy = new LinkedHashMap<>(meta);
+        metaCopy.remove(META);
+        copy.put("_meta", metaCopy);
+        return copy;
+    }
+
+    /** A value as JSON, cut short, for a message. */
+    static String show(Object value) {
+        String json;
+        try {
+            json = Json.write(Json.mapper().valueToTree(value));
+        } catch (RuntimeException e) {
+            json = String.valueOf(value);
+        }
+        return StdioTransport.abbreviate(json.length() > 60 ? json.substring(0, 60) + "…" : json);
+    }
+}
