@@ -252,6 +252,46 @@ class ToolMappingTest {
     }
 
     @Test
+    void aCallResultWithAFieldOfTheWrongTypeIsTheCallsErrorNamingTheFieldAndTheServerIsKept() throws Exception {
+        // Before, 'isError: "no"' and a "content" that is not an array failed as "failed while running tool 'look':
+        // IllegalArgumentException: Cannot deserialize value of type `java.lang.Boolean` ... The server is restarted
+        // at the next call", and a "structuredContent" that is not an object was shown as if it were the answer.
+        java.util.concurrent.atomic.AtomicReference<Object> answer = new java.util.concurrent.atomic.AtomicReference<>();
+        Map<String, Object> write = Map.of("name", "write", "description", "Writes.", "inputSchema", Map.of("type", "object"),
+                "annotations", Map.of("readOnlyHint", false, "destructiveHint", false));
+        BiConsumer<ScriptedStdioServer, JsonNode> script = (server, message) -> {
+            switch (message.path("method").asText()) {
+                case "initialize" -> server.initialized(message, "2025-06-18");
+                case "tools/list" -> server.result(message.get("id"), Map.of("tools", List.of(ScriptedStdioServer.tool("look"), write)));
+                case "tools/call" -> server.result(message.get("id"), answer.get());
+                default -> { }
+            }
+        };
+        Map<Object, String> cases = new java.util.LinkedHashMap<>();
+        cases.put(Map.of("content", List.of(Map.of("type", "text", "text", "done")), "isError", "no"),
+                "with \"isError\" \"no\", where the protocol requires true or false");
+        cases.put(Map.of("content", "done"), "with \"content\" \"done\", where the protocol requires an array of content blocks");
+        cases.put(Map.of("content", List.of(), "structuredContent", List.of(1, 2)),
+                "with \"structuredContent\" [1,2], where the protocol requires an object");
+        try (McpToolset mcp = start("", script)) {
+            for (var c : cases.entrySet()) {
+                answer.set(c.getKey());
+                ToolOutput output = invoke(mcp, "look");
+                assertThat(output.isError()).isTrue();
+                assertThat(output.content()).startsWith("MCP server 'scripted' answered the call of tool 'look' " + c.getValue()
+                                + ", so the answer was not used.")
+                        .contains("Try again, or use another tool").doesNotContain("java.").doesNotContain("restarted")
+                        .doesNotContain("may or may not have taken effect");
+                answer.set(Map.of("content", List.of(Map.of("type", "text", "text", "fine"))));
+                assertThat(invoke(mcp, "look").content()).isEqualTo("fine");
+            }
+            answer.set(Map.of("content", List.of(), "isError", "no"));
+            assertThat(invoke(mcp, "write").content()).contains("It may or may not have taken effect; check before calling it again.");
+            assertThat(started).as("the server that answered is kept").hasSize(1);
+        }
+    }
+
+    @Test
     void aToolThatMustBeCalledAsATaskIsNotOfferedWhenTheServerDeclaresTaskAugmentedToolCalls() throws Exception {
         List<Map<String, Object>> tools = List.of(ScriptedStdioServer.tool("quick"),
                 Map.of("name", "long", "description", "Runs long.", "inputSchema", Map.of("type", "object"),

@@ -7,14 +7,16 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Checks a server's {@code tools/list} answers against the types the protocol defines (revision
- * 2025-06-18, schema.ts) before the SDK reads them. A wrongly typed field made the SDK refuse the
- * whole answer with Jackson's words and Java type names, which named neither the tool nor the
- * field, so one bad tool failed the server's start under advice about its command. Instead, a bad
- * tool entry becomes a placeholder carrying what is wrong with it: Rein refuses it at start naming
- * tool and field (unless it is denied), and leaves it out of a later listing. The note travels in
- * {@code _meta} under {@link #META}; a server's own value there is dropped, so a server cannot
- * pass a well-formed tool off as malformed.
+ * Checks a server's {@code tools/list} and {@code tools/call} answers against the types the
+ * protocol defines (revision 2025-06-18, schema.ts) before the SDK reads them. A wrongly typed
+ * field made the SDK refuse the whole answer with Jackson's words and Java type names, which named
+ * neither the tool nor the field, so one bad tool failed the server's start under advice about its
+ * command, and one bad result restarted a server that had answered. Instead, a bad tool entry
+ * becomes a placeholder carrying what is wrong with it: Rein refuses it at start naming tool and
+ * field (unless it is denied), and leaves it out of a later listing. A bad result becomes a
+ * placeholder error result that the call reports, naming the field, and the server is kept. The
+ * note travels in {@code _meta} under {@link #META}; a server's own value there is dropped, so a
+ * server cannot pass a well-formed answer off as malformed.
  */
 final class Malformed {
     /** The {@code _meta} key carrying what is wrong with an answer or a tool entry. */
@@ -66,6 +68,45 @@ final class Malformed {
         Map<Object, Object> copy = new LinkedHashMap<>(result);
         copy.put("tools", checked);
         return withoutNote(copy);
+    }
+
+    /**
+     * A {@code tools/call} answer, or when one of its fields has the wrong type a placeholder
+     * error result with the problem in its {@code _meta}.
+     */
+    static Object callResult(Object data) {
+        String problem = callProblem(data);
+        if (problem == null) {
+            return withoutNote(data);
+        }
+        Map<String, Object> placeholder = new LinkedHashMap<>();
+        placeholder.put("content", List.of());
+        placeholder.put("isError", true);
+        placeholder.put("_meta", Map.of(META, problem));
+        return placeholder;
+    }
+
+    private static String callProblem(Object data) {
+        if (!(data instanceof Map<?, ?> result)) {
+            return "an answer that is " + show(data) + ", not an object";
+        }
+        Object content = result.get("content");
+        if (content != null && !(content instanceof List<?>)) {
+            return "\"content\" " + show(content) + ", where the protocol requires an array of content blocks";
+        }
+        Object isError = result.get("isError");
+        if (isError != null && !(isError instanceof Boolean)) {
+            return "\"isError\" " + show(isError) + ", where the protocol requires true or false";
+        }
+        Object structured = result.get("structuredContent");
+        if (structured != null && !(structured instanceof Map<?, ?>)) {
+            return "\"structuredContent\" " + show(structured) + ", where the protocol requires an object";
+        }
+        Object meta = result.get("_meta");
+        if (meta != null && !(meta instanceof Map<?, ?>)) {
+            return "\"_meta\" " + show(meta) + ", where the protocol requires an object";
+        }
+        return null;
     }
 
     /** What is wrong with one entry of a tool list, as "FIELD VALUE, where …"; null when nothing. */

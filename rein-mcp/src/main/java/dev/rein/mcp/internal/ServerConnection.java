@@ -261,6 +261,13 @@ public final class ServerConnection implements AutoCloseable {
                 refreshLater();
             }
             succeeded();
+            String malformed = Malformed.of(result.meta());
+            if (malformed != null) {
+                // The server answered, so it is kept; whether the tool did anything is not known.
+                return ToolOutput.error("MCP server '" + config.name() + "' answered the call of tool '" + tool + "' with " + malformed
+                        + ", so the answer was not used." + (mayHaveEffect ? " It may or may not have taken effect; check before"
+                        + " calling it again." : "") + " Try again, or use another tool; the server should be fixed.");
+            }
             String unusable = output == null ? null : output.unusable(result);
             if (unusable != null) {
                 return ToolOutput.error("MCP server '" + config.name() + "' answered the call of tool '" + tool + "' " + unusable
