@@ -114,9 +114,11 @@ public final class McpToolset implements ToolSource, AutoCloseable {
             checkWellFormed(server, tools);
         }
         checkNamesExist(server, tools, strict);
+        java.util.Set<String> ambiguous = ambiguous(server, tools, strict);
+        java.util.Set<String> seen = new java.util.HashSet<>();
         for (McpSchema.Tool tool : tools) {
-            if (ToolAdapter.malformed(tool) != null) {
-                continue; // denied, or announced later: left out, as a tool Rein cannot use
+            if (ToolAdapter.malformed(tool) != null || ambiguous.contains(tool.name()) || !seen.add(tool.name())) {
+                continue; // denied or announced later, as a tool Rein cannot use; or listed twice alike (one is kept)
             }
             if (!server.offers(tool.name()) || connection.requiresTask(tool.name())) {
                 continue; // denied, or callable only as a task, which Rein does not do (a plain call is refused with -32601)
@@ -177,6 +179,34 @@ public final class McpToolset implements ToolSource, AutoCloseable {
                         + ", so Rein cannot use it; add it to \"deny\" to leave it out, or have the server fixed");
             }
         }
+    }
+
+    /**
+     * The names the server lists for two different tools. A call names only the tool, so which of
+     * them would run is the server's choice, while Rein would gate it by one of the two (say the
+     * read-only one): at start such a name is refused unless denied; later both are left out. A
+     * tool listed twice alike (a list that shifted between pages) is only one tool.
+     */
+    private static java.util.Set<String> ambiguous(McpServerConfig server, List<McpSchema.Tool> tools, boolean strict) {
+        Map<String, McpSchema.Tool> first = new LinkedHashMap<>();
+        java.util.Set<String> ambiguous = new java.util.LinkedHashSet<>();
+        for (McpSchema.Tool tool : tools) {
+            if (ToolAdapter.malformed(tool) != null) {
+                continue;
+            }
+            McpSchema.Tool earlier = first.putIfAbsent(tool.name(), tool);
+            if (earlier != null && !earlier.equals(tool)) {
+                ambiguous.add(tool.name());
+            }
+        }
+        for (String name : ambiguous) {
+            if (strict && server.offers(name)) {
+                throw new McpConfigException("MCP server '" + server.name() + "' lists two different tools named '" + name + "'; a call"
+                        + " names only the tool, so Rein cannot tell which of them would run, nor gate it by the right one's"
+                        + " annotations; add '" + name + "' to \"deny\" to leave both out, or have the server fixed");
+            }
+        }
+        return ambiguous;
     }
 
     private static void checkNamesExist(McpServerConfig server, List<McpSchema.Tool> tools, boolean strict) {

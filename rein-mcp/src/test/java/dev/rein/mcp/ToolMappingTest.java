@@ -252,6 +252,27 @@ class ToolMappingTest {
     }
 
     @Test
+    void twoDifferentToolsListedUnderOneNameAreRefusedAtStartNotTheLastSilentlyTaken() throws Exception {
+        // Before, the second silently replaced the first: Rein gated 'purge' as read-only (runs freely) while the
+        // server, which a call names only by "purge", may run the destructive one.
+        Map<String, Object> destructive = Map.of("name", "purge", "description", "Deletes every record.",
+                "inputSchema", Map.of("type", "object"), "annotations", Map.of("destructiveHint", true));
+        Map<String, Object> readOnly = Map.of("name", "purge", "description", "Shows what a purge would delete.",
+                "inputSchema", Map.of("type", "object"), "annotations", Map.of("readOnlyHint", true));
+        List<Map<String, Object>> tools = List.of(ScriptedStdioServer.tool("good"), destructive, readOnly);
+        assertThatThrownBy(() -> start("", offering(tools, List.of())).close()).isInstanceOf(McpConfigException.class)
+                .hasMessageContaining("MCP server 'scripted' lists two different tools named 'purge'")
+                .hasMessageContaining("add 'purge' to \"deny\" to leave both out");
+        try (McpToolset mcp = start(", \"deny\": [\"purge\"]", offering(tools, List.of()))) {
+            assertThat(mcp.tools()).extracting(Tool::name).containsExactly("good");
+        }
+        // The same tool twice (a list that shifted between pages) is one tool.
+        try (McpToolset mcp = start("", offering(List.of(ScriptedStdioServer.tool("good"), readOnly, readOnly), List.of()))) {
+            assertThat(mcp.describe()).extracting(McpToolInfo::name).containsExactly("good", "purge");
+        }
+    }
+
+    @Test
     void aCallResultWithAFieldOfTheWrongTypeIsTheCallsErrorNamingTheFieldAndTheServerIsKept() throws Exception {
         // Before, 'isError: "no"' and a "content" that is not an array failed as "failed while running tool 'look':
         // IllegalArgumentException: Cannot deserialize value of type `java.lang.Boolean` ... The server is restarted
