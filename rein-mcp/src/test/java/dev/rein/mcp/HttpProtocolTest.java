@@ -54,6 +54,19 @@ class HttpProtocolTest {
     }
 
     @Test
+    void aCallAnswerWithAFieldOfTheWrongTypeIsTheCallsErrorAndTheSessionIsKept() throws Exception {
+        try (ScriptedHttpServer server = new ScriptedHttpServer(); McpToolset mcp = start(server, "")) {
+            server.echoAnswer.set(Map.of("content", List.of(Map.of("type", "text", "text", "done")), "isError", "no"));
+            ToolOutput output = invoke(mcp, "echo");
+            assertThat(output.isError()).isTrue();
+            assertThat(output.content()).startsWith("MCP server 'scripted' answered the call of tool 'echo' with \"isError\" \"no\"");
+            server.echoAnswer.set(null);
+            assertThat(invoke(mcp, "echo").content()).isEqualTo("done");
+            assertThat(server.rpc("initialize")).as("the session that answered is kept").hasSize(1);
+        }
+    }
+
+    @Test
     void closingEndsTheSessionWithDelete() throws Exception {
         try (ScriptedHttpServer server = new ScriptedHttpServer()) {
             try (McpToolset mcp = start(server, "")) {

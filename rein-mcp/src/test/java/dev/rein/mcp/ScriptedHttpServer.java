@@ -52,6 +52,8 @@ final class ScriptedHttpServer implements AutoCloseable {
     final java.util.concurrent.atomic.AtomicBoolean primeStandaloneStream = new java.util.concurrent.atomic.AtomicBoolean();
     /** Event ids a GET resuming from is only primed again. */
     private final java.util.Set<String> pollAgain = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** When set, the answer to every tools/call of tool {@code echo} instead of the usual "done". */
+    final java.util.concurrent.atomic.AtomicReference<Object> echoAnswer = new java.util.concurrent.atomic.AtomicReference<>();
     private final HttpServer server;
 
     ScriptedHttpServer() throws IOException {
@@ -143,7 +145,8 @@ final class ScriptedHttpServer implements AutoCloseable {
                             events(exchange, "id: " + event + "\nretry: " + RETRY_MILLIS + "\ndata: \n\n");
                             return;
                         }
-                        send(exchange, 200, id, Map.of("content", List.of(Map.of("type", "text", "text", "done"))));
+                        Object answer = "echo".equals(message.at("/params/name").asText()) ? echoAnswer.get() : null;
+                        send(exchange, 200, id, answer != null ? answer : Map.of("content", List.of(Map.of("type", "text", "text", "done"))));
                     }
                     default -> send(exchange, 200, id, Map.of());
                 }

@@ -273,6 +273,35 @@ class ToolMappingTest {
     }
 
     @Test
+    void malformedOrAmbiguousToolsAnnouncedLaterAreLeftOutAndTheOthersTakenUp() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger listings = new java.util.concurrent.atomic.AtomicInteger();
+        List<Map<String, Object>> later = List.of(ScriptedStdioServer.tool("change"), ScriptedStdioServer.tool("more"),
+                Map.of("name", "bad", "inputSchema", Map.of("type", "object"), "annotations", Map.of("readOnlyHint", "yes")),
+                Map.of("name", "dup", "inputSchema", Map.of("type", "object"), "annotations", Map.of("readOnlyHint", true)),
+                Map.of("name", "dup", "inputSchema", Map.of("type", "object")),
+                Map.of("description", "No name.", "inputSchema", Map.of("type", "object")));
+        try (McpToolset mcp = start("", (server, message) -> {
+            switch (message.path("method").asText()) {
+                case "initialize" -> server.initialized(message, "2025-06-18");
+                case "tools/list" -> server.result(message.get("id"), Map.of("tools",
+                        listings.incrementAndGet() == 1 ? List.of(ScriptedStdioServer.tool("change")) : later));
+                case "tools/call" -> {
+                    server.send(Map.of("jsonrpc", "2.0", "method", "notifications/tools/list_changed"));
+                    server.result(message.get("id"), Map.of("content", List.of(Map.of("type", "text", "text", "changed"))));
+                }
+                default -> { }
+            }
+        })) {
+            long before = mcp.version();
+            assertThat(invoke(mcp, "change").content()).isEqualTo("changed");
+            for (int i = 0; i < 200 && mcp.version() == before; i++) {
+                Thread.sleep(25);
+            }
+            assertThat(mcp.tools()).extracting(Tool::name).containsExactly("change", "more");
+        }
+    }
+
+    @Test
     void aCallResultWithAFieldOfTheWrongTypeIsTheCallsErrorNamingTheFieldAndTheServerIsKept() throws Exception {
         // Before, 'isError: "no"' and a "content" that is not an array failed as "failed while running tool 'look':
         // IllegalArgumentException: Cannot deserialize value of type `java.lang.Boolean` ... The server is restarted
