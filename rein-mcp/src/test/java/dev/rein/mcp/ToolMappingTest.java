@@ -342,6 +342,44 @@ class ToolMappingTest {
     }
 
     @Test
+    void aContentBlockWithAFieldOfTheWrongTypeIsTheCallsErrorNamingTheBlockAndFieldAndTheServerIsKept() throws Exception {
+        // Before, each failed as "failed while running tool 'look': IllegalArgumentException: Cannot deserialize value of
+        // type `io.modelcontextprotocol.spec.McpSchema$Role` from String "robot" ... The server is restarted at the next call".
+        java.util.concurrent.atomic.AtomicReference<Object> block = new java.util.concurrent.atomic.AtomicReference<>();
+        BiConsumer<ScriptedStdioServer, JsonNode> script = (server, message) -> {
+            switch (message.path("method").asText()) {
+                case "initialize" -> server.initialized(message, "2025-06-18");
+                case "tools/list" -> server.result(message.get("id"), Map.of("tools", List.of(ScriptedStdioServer.tool("look"))));
+                case "tools/call" -> server.result(message.get("id"), Map.of("content", block.get() == null
+                        ? List.of(Map.of("type", "text", "text", "fine")) : List.of(Map.of("type", "text", "text", "first"), block.get())));
+                default -> { }
+            }
+        };
+        Map<Object, String> cases = new java.util.LinkedHashMap<>();
+        cases.put(Map.of("type", "text", "text", "hi", "annotations", Map.of("audience", List.of("robot"))),
+                "\"content[1].annotations.audience\" [\"robot\"], where the protocol allows only \"user\" and \"assistant\"");
+        cases.put(Map.of("type", "text", "text", "hi", "annotations", Map.of("priority", "high")),
+                "\"content[1].annotations.priority\" \"high\", where the protocol requires a number");
+        cases.put(Map.of("type", "text", "text", Map.of("a", 1)), "\"content[1].text\" {\"a\":1}, where the protocol requires a string");
+        cases.put(Map.of("type", "resource", "resource", "file:///a"),
+                "\"content[1].resource\" \"file:///a\", where the protocol requires an object");
+        cases.put(Map.of("type", "resource", "resource", Map.of("uri", "file:///a")),
+                "\"content[1].resource\" {\"uri\":\"file:///a\"}, where the protocol requires a \"text\" or a \"blob\"");
+        try (McpToolset mcp = start("", script)) {
+            for (var c : cases.entrySet()) {
+                block.set(c.getKey());
+                ToolOutput output = invoke(mcp, "look");
+                assertThat(output.isError()).isTrue();
+                assertThat(output.content()).startsWith("MCP server 'scripted' answered the call of tool 'look' with " + c.getValue()
+                        + ", so the answer was not used.").doesNotContain("java.").doesNotContain("restarted");
+                block.set(null);
+                assertThat(invoke(mcp, "look").content()).isEqualTo("fine");
+            }
+            assertThat(started).as("the server that answered is kept").hasSize(1);
+        }
+    }
+
+    @Test
     void aToolThatMustBeCalledAsATaskIsNotOfferedWhenTheServerDeclaresTaskAugmentedToolCalls() throws Exception {
         List<Map<String, Object>> tools = List.of(ScriptedStdioServer.tool("quick"),
                 Map.of("name", "long", "description", "Runs long.", "inputSchema", Map.of("type", "object"),

@@ -94,6 +94,14 @@ final class Malformed {
         if (content != null && !(content instanceof List<?>)) {
             return "\"content\" " + show(content) + ", where the protocol requires an array of content blocks";
         }
+        if (content instanceof List<?> blocks) {
+            for (int i = 0; i < blocks.size(); i++) {
+                String problem = blockProblem(blocks.get(i), "content[" + i + "]");
+                if (problem != null) {
+                    return problem;
+                }
+            }
+        }
         Object isError = result.get("isError");
         if (isError != null && !(isError instanceof Boolean)) {
             return "\"isError\" " + show(isError) + ", where the protocol requires true or false";
@@ -105,6 +113,71 @@ final class Malformed {
         Object meta = result.get("_meta");
         if (meta != null && !(meta instanceof Map<?, ?>)) {
             return "\"_meta\" " + show(meta) + ", where the protocol requires an object";
+        }
+        return null;
+    }
+
+    /**
+     * What is wrong with a content block of a type the protocol defines, as "FIELD VALUE, where …";
+     * null when nothing (a block of another type is described, not refused: see
+     * {@link CancellingTransport#withKnownContent}).
+     */
+    private static String blockProblem(Object block, String at) {
+        if (!(block instanceof Map<?, ?> map) || !(map.get("type") instanceof String type)) {
+            return null;
+        }
+        String problem = switch (type) {
+            case "text" -> fields(map, at, Map.of("text", "a string"));
+            case "image", "audio" -> fields(map, at, Map.of("data", "a string", "mimeType", "a string"));
+            case "resource_link" -> fields(map, at, Map.of("uri", "a string", "name", "a string", "title", "a string",
+                    "description", "a string", "mimeType", "a string", "size", "a number"));
+            case "resource" -> resourceProblem(map.get("resource"), at + ".resource");
+            default -> null;
+        };
+        if (problem == null) {
+            problem = fields(map, at, Map.of("annotations", "an object", "_meta", "an object"));
+        }
+        if (problem == null && map.get("annotations") instanceof Map<?, ?> annotations) {
+            problem = fields(annotations, at + ".annotations", Map.of("audience", "an array", "priority", "a number",
+                    "lastModified", "a string"));
+            if (problem == null && annotations.get("audience") instanceof List<?> audience) {
+                for (Object role : audience) {
+                    if (!"user".equals(role) && !"assistant".equals(role)) {
+                        return "\"" + at + ".annotations.audience\" " + show(audience) + ", where the protocol allows only \"user\""
+                                + " and \"assistant\"";
+                    }
+                }
+            }
+        }
+        return problem;
+    }
+
+    private static String resourceProblem(Object resource, String at) {
+        if (!(resource instanceof Map<?, ?> map)) {
+            return "\"" + at + "\" " + show(resource) + ", where the protocol requires an object";
+        }
+        String problem = fields(map, at, Map.of("uri", "a string", "mimeType", "a string", "text", "a string", "blob", "a string",
+                "_meta", "an object"));
+        if (problem == null && map.get("text") == null && map.get("blob") == null) {
+            return "\"" + at + "\" " + show(resource) + ", where the protocol requires a \"text\" or a \"blob\"";
+        }
+        return problem;
+    }
+
+    /** The first of {@code expected} (key → kind) present in {@code map} with another type, as "AT.KEY VALUE, where …"; else null. */
+    private static String fields(Map<?, ?> map, String at, Map<String, String> expected) {
+        for (var field : new java.util.TreeMap<>(expected).entrySet()) {
+            Object value = map.get(field.getKey());
+            boolean fits = value == null || switch (field.getValue()) {
+                case "a string" -> value instanceof String;
+                case "a number" -> value instanceof Number;
+                case "an object" -> value instanceof Map<?, ?>;
+                case "an array" -> value instanceof List<?>;
+                default -> value instanceof Boolean;
+            };
+            if (!fits) {
+                return "\"" + at + "." + field.getKey() + "\" " + show(value) + ", where the protocol requires " + field.getValue();
+            }
         }
         return null;
     }
