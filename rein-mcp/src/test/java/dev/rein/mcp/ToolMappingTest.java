@@ -226,6 +226,27 @@ class ToolMappingTest {
     }
 
     @Test
+    void aToolWithMalformedIconsIsRefusedNamingTheFieldAndAKeyTheProtocolDoesNotDefineIsIgnored() throws Exception {
+        // Before, both failed the server's start with the SDK's "Cannot deserialize value of type
+        // `java.util.ArrayList<io.modelcontextprotocol.spec.McpSchema$Icon>`" or "... `java.lang.Boolean` from String".
+        Map<String, Object> good = ScriptedStdioServer.tool("good");
+        Map<String, Object> icons = Map.of("name", "bad", "inputSchema", Map.of("type", "object"),
+                "icons", List.of(Map.of("src", "https://example.com/a.png", "sizes", "48x48")));
+        assertThatThrownBy(() -> start("", offering(List.of(good, icons), List.of())).close()).isInstanceOf(McpConfigException.class)
+                .hasMessageContaining("MCP server 'scripted' lists tool 'bad' with \"icons[0].sizes\" \"48x48\", where the protocol"
+                        + " requires an array")
+                .hasMessageContaining("\"deny\"");
+        // "returnDirect" is a key of the SDK's own, not of the protocol: a server may put anything there.
+        Map<String, Object> foreign = Map.of("name", "other", "inputSchema", Map.of("type", "object"),
+                "annotations", Map.of("readOnlyHint", true, "returnDirect", "sometimes"));
+        try (McpToolset mcp = start("", offering(List.of(good, foreign), List.of()))) {
+            assertThat(mcp.describe()).extracting(McpToolInfo::name, McpToolInfo::risk)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("good", dev.rein.tool.Risk.READ),
+                            org.assertj.core.groups.Tuple.tuple("other", dev.rein.tool.Risk.READ));
+        }
+    }
+
+    @Test
     void aToolListedWithoutANameOrWithANameThatIsNotAStringIsRefusedAtStartSayingWhichEntryItIs() {
         // Before, a missing name became "offers tool '' that Rein cannot use ... add it to "deny"", a remedy that
         // cannot be followed, and a number was taken as the name "42", which the server never offered.

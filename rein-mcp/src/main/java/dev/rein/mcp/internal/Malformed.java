@@ -52,7 +52,7 @@ final class Malformed {
             Object entry = tools.get(i);
             String problem = toolProblem(entry);
             if (problem == null) {
-                checked.add(withoutNote(entry));
+                checked.add(withoutSdkOnlyHint(withoutNote(entry)));
                 continue;
             }
             Map<String, Object> placeholder = new LinkedHashMap<>();
@@ -202,6 +202,23 @@ final class Malformed {
                 return "\"" + key + "\" " + show(tool.get(key)) + ", where the protocol requires an object";
             }
         }
+        if (tool.get("icons") != null) {
+            if (!(tool.get("icons") instanceof List<?> icons)) {
+                return "\"icons\" " + show(tool.get("icons")) + ", where the protocol requires an array";
+            }
+            for (int i = 0; i < icons.size(); i++) {
+                String problem = icons.get(i) instanceof Map<?, ?> icon
+                        ? fields(icon, "icons[" + i + "]", Map.of("src", "a string", "mimeType", "a string", "sizes", "an array", "theme", "a string"))
+                        : "\"icons[" + i + "]\" " + show(icons.get(i)) + ", where the protocol requires an object";
+                if (problem == null && icons.get(i) instanceof Map<?, ?> icon && icon.get("sizes") instanceof List<?> sizes
+                        && !sizes.stream().allMatch(String.class::isInstance)) {
+                    problem = "\"icons[" + i + "].sizes\" " + show(sizes) + ", where the protocol requires an array of strings";
+                }
+                if (problem != null) {
+                    return problem;
+                }
+            }
+        }
         Object annotations = tool.get("annotations");
         if (annotations == null) {
             return null;
@@ -228,6 +245,23 @@ final class Malformed {
             }
         }
         return "";
+    }
+
+    /**
+     * {@code entry} without an {@code annotations.returnDirect} that is not a boolean: the SDK reads
+     * that key of its own, which the protocol does not define (so a server may send anything
+     * there) and Rein does not use.
+     */
+    private static Object withoutSdkOnlyHint(Object entry) {
+        if (!(entry instanceof Map<?, ?> tool) || !(tool.get("annotations") instanceof Map<?, ?> hints)
+                || hints.get("returnDirect") == null || hints.get("returnDirect") instanceof Boolean) {
+            return entry;
+        }
+        Map<Object, Object> copy = new LinkedHashMap<>(tool);
+        Map<Object, Object> hintsCopy = new LinkedHashMap<>(hints);
+        hintsCopy.remove("returnDirect");
+        copy.put("annotations", hintsCopy);
+        return copy;
     }
 
     private static Object placeholderListing(String problem) {
