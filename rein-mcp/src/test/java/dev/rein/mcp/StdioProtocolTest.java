@@ -33,6 +33,31 @@ class StdioProtocolTest {
     }
 
     @Test
+    void anInitializeAnswerWithAFieldOfTheWrongTypeFailsTheStartNamingTheField() {
+        // Before: "could not be started: RuntimeException: Client failed to initialize by explicit API call Caused by:
+        // IllegalArgumentException: Cannot construct instance of `io.modelcontextprotocol.spec.McpSchema$ServerCapabilities
+        // $ToolCapabilities` ... Check that 'scripted' runs from a shell with the same arguments."
+        Map<Map<String, Object>, String> cases = new java.util.LinkedHashMap<>();
+        cases.put(Map.of("tools", "yes"), "\"capabilities.tools\" \"yes\", where the protocol requires an object");
+        cases.put(Map.of("tools", Map.of("listChanged", "yes")),
+                "\"capabilities.tools.listChanged\" \"yes\", where the protocol requires true or false");
+        for (var c : cases.entrySet()) {
+            started.clear();
+            assertThatThrownBy(() -> start((server, message) -> {
+                if ("initialize".equals(message.path("method").asText())) {
+                    server.result(message.get("id"), Map.of("protocolVersion", "2025-06-18", "capabilities", c.getKey(),
+                            "serverInfo", Map.of("name", "scripted", "version", "1")));
+                }
+            })).isInstanceOf(McpConfigException.class)
+                    .hasMessageContaining("MCP server 'scripted' could not be started: its initialize answer is not what the protocol"
+                            + " defines: " + c.getValue() + ".")
+                    .hasMessageContaining("Have the server fixed")
+                    .hasMessageNotContaining("java.").hasMessageNotContaining("from a shell");
+            assertThat(started.getFirst().onExit()).isDone();
+        }
+    }
+
+    @Test
     void aServerAnsweringWithAVersionRejectedIsLeftWithAClearError() {
         assertThatThrownBy(() -> start((server, message) -> {
             if ("initialize".equals(message.path("method").asText())) {

@@ -188,7 +188,8 @@ final class CancellingTransport implements McpClientTransport {
     public <T> T unmarshalFrom(Object data, TypeRef<T> typeRef) {
         // Checked before the SDK reads them: a wrongly typed field is named, not a Jackson failure of the whole answer.
         Object checked = typeRef.getType() == McpSchema.CallToolResult.class ? withKnownContent(Malformed.callResult(data))
-                : typeRef.getType() == McpSchema.ListToolsResult.class ? Malformed.listing(data) : data;
+                : typeRef.getType() == McpSchema.ListToolsResult.class ? Malformed.listing(data)
+                : typeRef.getType() == McpSchema.InitializeResult.class ? Malformed.initializeResult(data) : data;
         return delegate.unmarshalFrom(checked, typeRef);
     }
 

@@ -7,16 +7,17 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Checks a server's {@code tools/list} and {@code tools/call} answers against the types the
- * protocol defines (revision 2025-06-18, schema.ts) before the SDK reads them. A wrongly typed
- * field made the SDK refuse the whole answer with Jackson's words and Java type names, which named
- * neither the tool nor the field, so one bad tool failed the server's start under advice about its
- * command, and one bad result restarted a server that had answered. Instead, a bad tool entry
- * becomes a placeholder carrying what is wrong with it: Rein refuses it at start naming tool and
- * field (unless it is denied), and leaves it out of a later listing. A bad result becomes a
- * placeholder error result that the call reports, naming the field, and the server is kept. The
- * note travels in {@code _meta} under {@link #META}; a server's own value there is dropped, so a
- * server cannot pass a well-formed answer off as malformed.
+ * Checks a server's {@code initialize}, {@code tools/list} and {@code tools/call} answers against
+ * the types the protocol defines (revision 2025-06-18, schema.ts) before the SDK reads them. A
+ * wrongly typed field made the SDK refuse the whole answer with Jackson's words and Java type
+ * names, which named neither the tool nor the field, so one bad tool failed the server's start
+ * under advice about its command, and one bad result restarted a server that had answered.
+ * Instead, a bad tool entry becomes a placeholder carrying what is wrong with it: Rein refuses it
+ * at start naming tool and field (unless it is denied), and leaves it out of a later listing. A
+ * bad result becomes a placeholder error result that the call reports, naming the field, and the
+ * server is kept. A bad {@code initialize} answer is refused ({@link Answer}), naming the field.
+ * The note travels in {@code _meta} under {@link #META}; a server's own value there is dropped, so
+ * a server cannot pass a well-formed answer off as malformed.
  */
 final class Malformed {
     /** The {@code _meta} key carrying what is wrong with an answer or a tool entry. */
@@ -24,6 +25,43 @@ final class Malformed {
     private static final List<String> HINTS = List.of("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint");
 
     private Malformed() {}
+
+    /** An answer that is not what the protocol defines, which the SDK is not to read; the message says what is wrong. */
+    static final class Answer extends RuntimeException {
+        Answer(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    /**
+     * {@code data}, an {@code initialize} answer, unchanged.
+     *
+     * @throws Answer naming the field, when one has a type the protocol does not allow there
+     */
+    static Object initializeResult(Object data) {
+        if (!(data instanceof Map<?, ?> result)) {
+            throw new Answer("its initialize answer is " + show(data) + ", not an object");
+        }
+        String problem = fields(result, "", Map.of("protocolVersion", "a string", "capabilities", "an object",
+                "serverInfo", "an object", "instructions", "a string", "_meta", "an object"));
+        if (problem == null && result.get("capabilities") instanceof Map<?, ?> capabilities) {
+            problem = fields(capabilities, "capabilities", Map.of("tools", "an object", "prompts", "an object",
+                    "resources", "an object", "logging", "an object", "completions", "an object", "experimental", "an object"));
+            for (String capability : List.of("tools", "prompts", "resources")) {
+                if (problem == null && capabilities.get(capability) instanceof Map<?, ?> declared) {
+                    problem = fields(declared, "capabilities." + capability, Map.of("listChanged", "true or false",
+                            "subscribe", "true or false"));
+                }
+            }
+        }
+        if (problem == null && result.get("serverInfo") instanceof Map<?, ?> info) {
+            problem = fields(info, "serverInfo", Map.of("name", "a string", "version", "a string", "title", "a string"));
+        }
+        if (problem != null) {
+            throw new Answer("its initialize answer is not what the protocol defines: " + problem);
+        }
+        return data;
+    }
 
     /** What is wrong with the answer or tool entry whose {@code _meta} is {@code meta}; null when nothing. */
     static String of(Map<String, Object> meta) {
@@ -176,7 +214,8 @@ final class Malformed {
                 default -> value instanceof Boolean;
             };
             if (!fits) {
-                return "\"" + at + "." + field.getKey() + "\" " + show(value) + ", where the protocol requires " + field.getValue();
+                return "\"" + (at.isEmpty() ? "" : at + ".") + field.getKey() + "\" " + show(value) + ", where the protocol requires "
+                        + field.getValue();
             }
         }
         return null;

@@ -100,6 +100,13 @@ public final class ServerConnection implements AutoCloseable {
                 opened.close();
                 throw new IOException("it did not answer the initialize request within " + limit.toSeconds() + " s", e);
             }
+            for (Throwable cause = e; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+                if (cause instanceof Malformed.Answer malformed) {
+                    // The server answered, so its command is not in doubt: what it answered is.
+                    opened.close();
+                    throw new BadAnswer(malformed.getMessage());
+                }
+            }
             String unsupported = unsupportedVersion(e);
             if (unsupported != null) {
                 // The SDK refused the server's answer (no JSON-RPC error came from the server): the
