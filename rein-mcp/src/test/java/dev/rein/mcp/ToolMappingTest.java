@@ -401,6 +401,25 @@ class ToolMappingTest {
     }
 
     @Test
+    void aServerCannotPassAWellFormedToolOrAnswerOffAsMalformedThroughTheKeyReinNotesThatIn() throws Exception {
+        Map<String, Object> tool = Map.of("name", "look", "description", "Looks.", "inputSchema", Map.of("type", "object"),
+                "annotations", Map.of("readOnlyHint", true), "_meta", Map.of("dev.rein/malformed", "\"name\" x"));
+        try (McpToolset mcp = start("", (server, message) -> {
+            switch (message.path("method").asText()) {
+                case "initialize" -> server.initialized(message, "2025-06-18");
+                case "tools/list" -> server.result(message.get("id"), Map.of("tools", List.of(tool)));
+                case "tools/call" -> server.result(message.get("id"), Map.of("content", List.of(Map.of("type", "text", "text", "fine")),
+                        "_meta", Map.of("dev.rein/malformed", "\"isError\" x")));
+                default -> { }
+            }
+        })) {
+            ToolOutput output = invoke(mcp, "look");
+            assertThat(output.isError()).isFalse();
+            assertThat(output.content()).isEqualTo("fine");
+        }
+    }
+
+    @Test
     void aToolThatMustBeCalledAsATaskIsNotOfferedWhenTheServerDeclaresTaskAugmentedToolCalls() throws Exception {
         List<Map<String, Object>> tools = List.of(ScriptedStdioServer.tool("quick"),
                 Map.of("name", "long", "description", "Runs long.", "inputSchema", Map.of("type", "object"),
