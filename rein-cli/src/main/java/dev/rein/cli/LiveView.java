@@ -56,6 +56,7 @@ final class LiveView implements RunListener {
             case TraceEvent.ModelRetry e -> line.print(label(e.step()) + "! " + failedCall(e.errorKind(), e.httpStatus(),
                     e.requestId(), e.message()) + "; retry " + e.attempt() + " in " + Text.millis(e.delayMillis()));
             case TraceEvent.TokensCounted e -> { }
+            case TraceEvent.UsageEstimated e -> line.print(label(e.step()) + "! usage estimated: " + e.message());
             case TraceEvent.ModelFailed e -> {
                 line.idle();
                 line.print(label(e.step()) + "✗ " + failedCall(e.errorKind(), e.httpStatus(), e.requestId(), e.message()));
@@ -138,7 +139,7 @@ final class LiveView implements RunListener {
     }
 
     private static String tokens(Usage usage) {
-        StringBuilder sb = new StringBuilder("tokens in ").append(usage.inputTokens()).append(" / out ").append(usage.outputTokens());
+        StringBuilder sb = new StringBuilder(usage.estimated() ? "estimated tokens in " : "tokens in ").append(usage.inputTokens()).append(" / out ").append(usage.outputTokens());
         if (usage.cacheReadInputTokens() > 0 || usage.cacheWriteInputTokens() > 0) {
             sb.append(" / cache read ").append(usage.cacheReadInputTokens()).append(" / cache write ").append(usage.cacheWriteInputTokens());
         }

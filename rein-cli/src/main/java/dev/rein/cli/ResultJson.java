@@ -17,7 +17,9 @@ import java.util.List;
  * The {@code --json} result: exactly these fields, in this order (a contract scripts rely on):
  * {@code run_id, status, reason, answer, steps, usage{input_tokens, output_tokens,
  * cache_creation_input_tokens, cache_read_input_tokens}, cost_usd}. Usage and cost cover every
- * model call of the run, the final summary call included. A run that is {@code WAITING_APPROVAL}
+ * model call of the run, the final summary call included; {@code usage} also has {@code
+ * "estimated": true} (and only then) when a provider reported no usage for some call and the
+ * counts include Rein's estimate. A run that is {@code WAITING_APPROVAL}
  * also gets {@code pending_actions} (see {@link StoredRunJson#pendingActions}), last.
  */
 final class ResultJson {
@@ -36,6 +38,9 @@ final class ResultJson {
         tokens.put("output_tokens", usage.outputTokens());
         tokens.put("cache_creation_input_tokens", usage.cacheWriteInputTokens());
         tokens.put("cache_read_input_tokens", usage.cacheReadInputTokens());
+        if (usage.estimated()) { // the provider reported none for some call: these counts are partly Rein's estimate
+            tokens.put("estimated", true);
+        }
         json.put("cost_usd", result.costUsd() == null ? BigDecimal.ZERO : result.costUsd().stripTrailingZeros());
         if (result.status() == RunStatus.WAITING_APPROVAL) {
             json.set("pending_actions", StoredRunJson.pendingActions(pending));

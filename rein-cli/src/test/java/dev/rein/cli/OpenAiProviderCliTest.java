@@ -104,6 +104,28 @@ class OpenAiProviderCliTest {
     }
 
     @Test
+    void aServerThatSendsNoUsageIsChargedAnEstimateSoTheMoneyLimitStillBinds() {
+        // An older llama.cpp or vLLM ignores stream_options.include_usage: counted as zero, --max-cost-usd
+        // would never stop the run. USD 100,000 per million tokens makes each estimated call cost over USD 1.
+        server.reportUsage(false);
+        for (int i = 0; i < 10; i++) {
+            server.enqueue(ChatReply.completion().toolCall("call_" + i, "calculate", "{\"expression\":\"" + i + " + 1\"}").build());
+        }
+        server.enqueue(ChatReply.text("partial summary"));
+        InProcessCli.Outcome outcome = cli.run("run", "--provider", "openai", "--base-url", server.baseUrl(),
+                "--model", "qwen3:8b", "--price", "100000,100000", "--max-cost-usd", "2", "--json", "add some numbers");
+        assertThat(outcome.exitCode()).as(outcome.stderr()).isEqualTo(ExitCodes.STOPPED_BUDGET);
+        JsonNode json = Json.parse(outcome.stdout());
+        assertThat(json.get("reason").asText()).isEqualTo("max_cost");
+        assertThat(json.at("/usage/estimated").asBoolean()).isTrue();
+        assertThat(json.at("/usage/input_tokens").asLong()).isPositive();
+        assertThat(server.requestCount()).isLessThan(11);
+        assertThat(outcome.stderrLines()).filteredOn(line -> line.contains("usage estimated")).singleElement().asString()
+                .contains("reported no token usage for model 'qwen3:8b'");
+        assertThat(outcome.stderr()).contains("estimated tokens in ");
+    }
+
+    @Test
     void thePriceOverridesTheTableAndCountsAgainstTheBudget() {
         server.enqueue(ChatReply.completion().text("done").usage(1_000_000, 1_000_000, 0).build());
         InProcessCli.Outcome outcome = cli.run("run", "--provider", "openai", "--base-url", server.baseUrl(),

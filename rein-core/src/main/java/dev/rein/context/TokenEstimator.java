@@ -11,6 +11,7 @@ import dev.rein.model.ThinkingBlock;
 import dev.rein.model.ToolDefinition;
 import dev.rein.model.ToolResultBlock;
 import dev.rein.model.ToolUseBlock;
+import java.util.List;
 
 /**
  * A provider-free estimate of a request's input tokens, erring high: ASCII text at 4 characters
@@ -36,6 +37,18 @@ public final class TokenEstimator {
             for (ContentBlock block : message.content()) {
                 tokens += PER_BLOCK + block(block);
             }
+        }
+        return tokens;
+    }
+
+    /**
+     * An estimate of the tokens of {@code content}, such as a response's blocks: what a run charges
+     * as output when the provider reported no usage.
+     */
+    public static long estimate(List<ContentBlock> content) {
+        long tokens = 0;
+        for (ContentBlock block : content) {
+            tokens += PER_BLOCK + block(block);
         }
         return tokens;
     }

@@ -9,6 +9,9 @@ import java.util.Optional;
 /**
  * What the model answered: content blocks, why it stopped, and the tokens it used.
  *
+ * @param usage the tokens the provider reported; null (kept as {@link Usage#NOT_REPORTED}) when it
+ *     reported none, which a provider must not turn into {@link Usage#ZERO}: a run estimates the
+ *     usage of such a response so that its token and money limits still bind
  * @param stopDetail the provider's own human-readable explanation of why it stopped, when it gives
  *     one, else null: a provider may explain a refusal (a policy category and an explanation meant
  *     to be shown to the user) next to its stop reason
@@ -20,7 +23,7 @@ public record ModelResponse(String id, String model, List<ContentBlock> content,
         Objects.requireNonNull(model, "model");
         content = List.copyOf(content);
         Objects.requireNonNull(stopReason, "stopReason");
-        usage = usage == null ? Usage.ZERO : usage;
+        usage = usage == null ? Usage.NOT_REPORTED : usage;
     }
 
     /** A response without a stop detail. */

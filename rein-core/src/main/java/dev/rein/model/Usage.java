@@ -9,17 +9,32 @@ import java.util.TreeMap;
  * Token usage of one model call, in provider-neutral terms: uncached input, output, input read
  * from the provider's prompt cache and input written to it.
  *
+ * <p>A provider that reports no usage (a server that ignores a request for it) answers with a
+ * response whose usage is {@link #NOT_REPORTED}; a run then charges its budgets an estimate
+ * instead, marked {@code estimated}, so the limits still bind. {@link #ZERO} is a report of zero
+ * tokens, not the absence of one.
+ *
  * @param cacheWriteDetail provider detail of {@code cacheWriteInputTokens} for pricing: tokens by a
  *                         provider-specific write class priced apart (for example a longer cache
  *                         lifetime); the entries sum to at most {@code cacheWriteInputTokens}. Empty
  *                         when every cache write has the same price.
+ * @param estimated        true when the counts are an estimate, not the provider's report (of a sum:
+ *                         when any part is); written to JSON only when true
  */
 public record Usage(long inputTokens, long outputTokens, long cacheReadInputTokens,
                     // Traces and snapshots keep the name they always had.
                     @JsonProperty("cache_creation_input_tokens") long cacheWriteInputTokens,
-                    @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Long> cacheWriteDetail) {
+                    @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Long> cacheWriteDetail,
+                    @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean estimated) {
 
     public static final Usage ZERO = new Usage(0, 0, 0, 0, Map.of());
+
+    /**
+     * The usage of a response whose provider reported none: no counts yet, marked estimated, so it
+     * is never taken for a report of zero tokens. A run replaces it with an estimate from the
+     * request and the response's content before charging its budgets.
+     */
+    public static final Usage NOT_REPORTED = new Usage(0, 0, 0, 0, Map.of(), true);
 
     public Usage {
         if (inputTokens < 0 || outputTokens < 0 || cacheReadInputTokens < 0 || cacheWriteInputTokens < 0) {
@@ -39,6 +54,22 @@ public record Usage(long inputTokens, long outputTokens, long cacheReadInputToke
         }
     }
 
+    /** Usage as the provider reported it. */
+    public Usage(long inputTokens, long outputTokens, long cacheReadInputTokens, long cacheWriteInputTokens,
+                 Map<String, Long> cacheWriteDetail) {
+        this(inputTokens, outputTokens, cacheReadInputTokens, cacheWriteInputTokens, cacheWriteDetail, false);
+    }
+
+    /** An estimate of {@code input} uncached input tokens and {@code output} output tokens. */
+    public static Usage estimate(long input, long output) {
+        return new Usage(input, output, 0, 0, Map.of(), true);
+    }
+
+    /** Whether this is the usage of a response whose provider reported none (see {@link #NOT_REPORTED}). */
+    public boolean notReported() {
+        return equals(NOT_REPORTED);
+    }
+
     /** Usage without a cache write detail. */
     public static Usage of(long input, long output, long cacheRead, long cacheWrite) {
         return new Usage(input, output, cacheRead, cacheWrite, Map.of());
@@ -48,7 +79,7 @@ public record Usage(long inputTokens, long outputTokens, long cacheReadInputToke
     public Usage withCacheWriteDetail(String writeClass, long tokens) {
         Map<String, Long> detail = new TreeMap<>(cacheWriteDetail);
         detail.merge(writeClass, tokens, Long::sum);
-        return new Usage(inputTokens, outputTokens, cacheReadInputTokens, cacheWriteInputTokens, detail);
+        return new Usage(inputTokens, outputTokens, cacheReadInputTokens, cacheWriteInputTokens, detail, estimated);
     }
 
     /** Every input token of the call: uncached, read from cache and written to cache. */
@@ -66,6 +97,6 @@ public record Usage(long inputTokens, long outputTokens, long cacheReadInputToke
         }
         return new Usage(inputTokens + other.inputTokens, outputTokens + other.outputTokens,
                 cacheReadInputTokens + other.cacheReadInputTokens,
-                cacheWriteInputTokens + other.cacheWriteInputTokens, detail);
+                cacheWriteInputTokens + other.cacheWriteInputTokens, detail, estimated || other.estimated);
     }
 }

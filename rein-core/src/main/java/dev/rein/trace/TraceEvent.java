@@ -25,6 +25,7 @@ import java.util.Map;
         @JsonSubTypes.Type(value = TraceEvent.ModelRetry.class, name = "model_retry"),
         @JsonSubTypes.Type(value = TraceEvent.ModelFailed.class, name = "model_failed"),
         @JsonSubTypes.Type(value = TraceEvent.TokensCounted.class, name = "tokens_counted"),
+        @JsonSubTypes.Type(value = TraceEvent.UsageEstimated.class, name = "usage_estimated"),
         @JsonSubTypes.Type(value = TraceEvent.ToolCalled.class, name = "tool_call"),
         @JsonSubTypes.Type(value = TraceEvent.ToolCompleted.class, name = "tool_result"),
         @JsonSubTypes.Type(value = TraceEvent.Intervention.class, name = "intervention"),
@@ -59,6 +60,14 @@ public sealed interface TraceEvent {
                           BigDecimal costUsd, BigDecimal totalCostUsd, long durationMillis) implements TraceEvent {}
 
     /** The provider counted a request's input tokens ({@code -1}: it cannot), e.g. for a context policy's trigger. */
+    /**
+     * Said once per run, after the first response whose provider reported no token usage: that
+     * call, and any later one without a report, is charged an estimate ({@code usage}, this call's)
+     * against the token and money limits, and its usage is marked {@code estimated}.
+     */
+    record UsageEstimated(String runId, int step, Instant time, String model, Usage usage, String message)
+            implements TraceEvent {}
+
     record TokensCounted(String runId, int step, Instant time, String purpose, String model, long inputTokens,
                          long durationMillis) implements TraceEvent {}
 

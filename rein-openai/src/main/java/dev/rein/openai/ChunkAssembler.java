@@ -218,10 +218,14 @@ final class ChunkAssembler {
         };
     }
 
-    /** Uncached input is the prompt minus the cached part, which is reported as a cache read. */
+    /**
+     * Uncached input is the prompt minus the cached part, which is reported as a cache read. A
+     * stream without a usage chunk (a server that ignores {@code stream_options.include_usage})
+     * reported nothing, which is not zero tokens: the run charges an estimate instead.
+     */
     Usage usage() {
         if (usage == null) {
-            return Usage.ZERO;
+            return Usage.NOT_REPORTED;
         }
         long prompt = Math.max(0, usage.path("prompt_tokens").asLong(0));
         long completion = Math.max(0, usage.path("completion_tokens").asLong(0));

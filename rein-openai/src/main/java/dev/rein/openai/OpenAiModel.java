@@ -42,7 +42,8 @@ import java.util.concurrent.FutureTask;
  * fragments reach the call's {@link StreamObserver} as they arrive, tool-call argument fragments
  * are joined by their index, and a stream that ends before {@code data: [DONE]} or breaks mid-way
  * is a retryable failure. A server that ignores {@code stream} and answers with one JSON body is
- * read too. The SDK does not retry (the Rein runtime retries, traced and within the run's
+ * read too. A response without usage (a server that ignores {@code include_usage}) has {@link
+ * dev.rein.model.Usage#NOT_REPORTED}, never zero, so a run charges an estimate. The SDK does not retry (the Rein runtime retries, traced and within the run's
  * deadline); failures come back as {@link ModelException}s with the server's own message, whose
  * {@code retryable} flag and {@code retryAfter} follow its status and headers. Interrupting the
  * calling thread aborts the HTTP exchange and the call ends with {@link InterruptedException}.

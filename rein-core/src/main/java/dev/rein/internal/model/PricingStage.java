@@ -2,14 +2,18 @@ package dev.rein.internal.model;
 
 import dev.rein.budget.BudgetMeter;
 import dev.rein.budget.PriceTable;
+import dev.rein.context.TokenEstimator;
 import dev.rein.model.ModelCall;
 import dev.rein.model.ModelException;
 import dev.rein.model.ModelInterceptor;
 import dev.rein.model.ModelResponse;
+import dev.rein.model.Usage;
 
 /**
  * Charges each response's usage to the run's budget, priced by the model name of the request as
  * it reaches this stage (so a fallback model set by an application stage is priced as itself).
+ * A response whose provider reported no usage is charged an estimate, marked estimated, and
+ * goes on with it: counting it as zero would let token and money limits never bind.
  */
 public final class PricingStage implements ModelInterceptor {
     private final BudgetMeter meter;
@@ -25,6 +29,11 @@ public final class PricingStage implements ModelInterceptor {
     @Override
     public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
         ModelResponse response = chain.proceed(call);
+        if (response.usage().notReported()) {
+            response = new ModelResponse(response.id(), response.model(), response.content(), response.stopReason(),
+                    response.stopSequence(), Usage.estimate(TokenEstimator.estimate(call.request()),
+                    TokenEstimator.estimate(response.content())), response.stopDetail());
+        }
         String model = call.request().model();
         if (model.equals(agentModel)) {
             meter.record(response.usage());

@@ -6,6 +6,7 @@ import dev.rein.model.ModelDeadlineException;
 import dev.rein.model.ModelException;
 import dev.rein.model.ModelInterceptor;
 import dev.rein.model.ModelResponse;
+import dev.rein.model.Usage;
 import dev.rein.trace.TraceEvent;
 import dev.rein.trace.Tracer;
 import java.math.BigDecimal;
@@ -41,12 +42,17 @@ public final class TracingStage implements ModelInterceptor {
             tracer.emit(new TraceEvent.ModelRequested(tracer.runId(), step, tracer.now(), call.purpose(), call.request()));
         }
         BigDecimal before = meter.costUsd();
+        boolean estimatedBefore = meter.usage().estimated();
         Instant started = tracer.now();
         try {
             ModelResponse response = chain.proceed(call);
             Instant now = tracer.now();
             tracer.emit(new TraceEvent.ModelResponded(tracer.runId(), step, now, response, response.usage(),
                     meter.costUsd().subtract(before), meter.costUsd(), Duration.between(started, now).toMillis()));
+            if (response.usage().estimated() && !estimatedBefore) { // once: the run's usage is estimated from here on
+                tracer.emit(new TraceEvent.UsageEstimated(tracer.runId(), step, now, call.request().model(),
+                        response.usage(), estimatedMessage(call.request().model(), response.usage())));
+            }
             return response;
         } catch (ModelDeadlineException | RetryStage.RetryLater e) {
             throw e; // a deadline is reported by the run's end; a retry was traced and the call goes on
@@ -56,6 +62,13 @@ public final class TracingStage implements ModelInterceptor {
                     e.requestId()));
             throw e;
         }
+    }
+
+    private static String estimatedMessage(String model, Usage usage) {
+        return "the provider reported no token usage for model '" + model + "'; Rein charged an estimate instead"
+                + " (" + usage.totalInputTokens() + " input tokens from the request, " + usage.outputTokens()
+                + " output tokens from the response) against the token and cost limits, and does so for every call"
+                + " without a report: the run's usage and cost are estimates, marked \"estimated\"";
     }
 
     @Override

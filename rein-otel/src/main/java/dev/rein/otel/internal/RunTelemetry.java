@@ -140,6 +140,7 @@ final class RunTelemetry implements RunListener {
             case TraceEvent.Audit e -> audit(e);
             case TraceEvent.StateChanged e -> stateChanged(e);
             case TraceEvent.TokensCounted e -> { } // an estimate for a context policy, not a generation
+            case TraceEvent.UsageEstimated e -> { } // the estimated usage reached the spans with its model_response
             case TraceEvent.TurnStarted e -> turnStarted(e);
             case TraceEvent.RunFinished e -> finished(e);
         }

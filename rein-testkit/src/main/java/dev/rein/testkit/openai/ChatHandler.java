@@ -23,13 +23,13 @@ final class ChatHandler implements HttpHandler {
     static final String PATH = "/v1/chat/completions";
 
     /** What answering one request needs to know about it. */
-    private record Call(RecordedRequest request, String requestId, String completionId) {
+    private record Call(RecordedRequest request, String requestId, String completionId, boolean reportsUsage) {
         boolean stream() {
             return request.isStream();
         }
 
         boolean includeUsage() {
-            return request.body().path("stream_options").path("include_usage").asBoolean(false);
+            return reportsUsage && request.body().path("stream_options").path("include_usage").asBoolean(false);
         }
 
         String model() {
@@ -58,7 +58,7 @@ final class ChatHandler implements HttpHandler {
         }
         RecordedRequest request = record(exchange, raw);
         server.record(request);
-        Call call = new Call(request, server.nextRequestId(), server.nextCompletionId());
+        Call call = new Call(request, server.nextRequestId(), server.nextCompletionId(), server.reportsUsage());
         if (!request.method().equals("POST") || !request.path().equals(PATH)) {
             json(exchange, call, 404, ChatEncoder.errorBody("invalid_request_error", "unknown_url",
                     "Unknown request URL: " + request.method() + " " + request.path()
@@ -119,7 +119,11 @@ final class ChatHandler implements HttpHandler {
             throws IOException {
         ChatReply.Usage usage = usage(call, completion);
         if (!call.stream()) {
-            json(exchange, call, 200, ChatEncoder.completion(completion, call.completionId(), call.model(), usage), Map.of());
+            ObjectNode body = ChatEncoder.completion(completion, call.completionId(), call.model(), usage);
+            if (!call.reportsUsage()) {
+                body.remove("usage");
+            }
+            json(exchange, call, 200, body, Map.of());
             return;
         }
         OutputStream out = startStream(exchange, call);

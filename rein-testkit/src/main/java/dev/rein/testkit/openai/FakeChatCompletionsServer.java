@@ -97,6 +97,7 @@ public final class FakeChatCompletionsServer implements AutoCloseable {
     private final HttpServer http;
     private volatile boolean validation = true;
     private volatile String apiKey;
+    private volatile boolean usage = true;
 
     private FakeChatCompletionsServer(int port) throws IOException {
         http = HttpServer.create(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), port), 0);
@@ -200,6 +201,23 @@ public final class FakeChatCompletionsServer implements AutoCloseable {
      */
     public boolean validatesRequests() {
         return validation;
+    }
+
+    /**
+     * Reports usage (the default: the usage chunk a streamed request asks for with {@code
+     * stream_options.include_usage}, the {@code usage} of a JSON body) or, with {@code false},
+     * never, like a server that ignores {@code include_usage}.
+     *
+     * @param enabled whether to report usage
+     * @return this server
+     */
+    public FakeChatCompletionsServer reportUsage(boolean enabled) {
+        this.usage = enabled;
+        return this;
+    }
+
+    boolean reportsUsage() {
+        return usage;
     }
 
     /**

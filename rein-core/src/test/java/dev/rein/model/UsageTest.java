@@ -1,0 +1,42 @@
+package dev.rein.model;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rein.json.Json;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** "Reported nothing" is not "reported zero", and an estimate keeps its mark through sums, traces and snapshots. */
+class UsageTest {
+    @Test
+    void aResponseWithoutUsageIsNotReportedAndDiffersFromAReportOfZero() {
+        ModelResponse none = new ModelResponse("r", "m", List.of(new TextBlock("hi")), StopReason.END_TURN, null, null);
+        ModelResponse zero = new ModelResponse("r", "m", List.of(new TextBlock("hi")), StopReason.END_TURN, null, Usage.ZERO);
+        assertThat(none.usage()).isSameAs(Usage.NOT_REPORTED);
+        assertThat(none.usage().notReported()).isTrue();
+        assertThat(zero.usage().notReported()).isFalse();
+        assertThat(none).isNotEqualTo(zero);
+    }
+
+    @Test
+    void aSumWithAnEstimateIsAnEstimate() {
+        Usage sum = Usage.of(10, 2, 0, 0).plus(Usage.estimate(100, 20));
+        assertThat(sum.estimated()).isTrue();
+        assertThat(sum.inputTokens()).isEqualTo(110);
+        assertThat(Usage.of(10, 2, 0, 0).plus(Usage.of(1, 1, 0, 0)).estimated()).isFalse();
+        assertThat(Usage.estimate(5, 5).withCacheWriteDetail("1h", 0).estimated()).isTrue();
+    }
+
+    @Test
+    void theMarkIsWrittenOnlyWhenEstimatedAndReadBack() throws Exception {
+        assertThat(Json.write(Usage.of(1, 2, 3, 4))).doesNotContain("estimated");
+        String estimated = Json.write(Usage.estimate(100, 20));
+        assertThat(estimated).contains("\"estimated\":true");
+        assertThat(Json.mapper().readValue(estimated, Usage.class)).isEqualTo(Usage.estimate(100, 20));
+        assertThat(Json.storedMapper().readValue(Json.storedMapper().writeValueAsString(Usage.estimate(7, 8)), Usage.class))
+                .isEqualTo(Usage.estimate(7, 8));
+        // a trace or snapshot written before the mark existed reads as reported usage
+        assertThat(Json.mapper().readValue("{\"input_tokens\":1,\"output_tokens\":2,\"cache_read_input_tokens\":3,"
+                + "\"cache_creation_input_tokens\":4}", Usage.class)).isEqualTo(Usage.of(1, 2, 3, 4));
+    }
+}
