@@ -14,6 +14,8 @@ import java.util.Optional;
  * {@link #check()} has no side effects.
  */
 public final class BudgetMeter {
+    /** Said of a token or money limit reached when some calls were charged an estimate. */
+    private static final String ESTIMATED = "estimated: the provider reported no token usage for some calls";
     private final Budget budget;
     private final ModelPrice price;
     private final String model;
@@ -145,12 +147,17 @@ public final class BudgetMeter {
     }
 
     private String describe(Budget budget, BudgetKind kind) {
+        // A limit reached on an estimate says so: the counts are not the provider's
+        String estimated = usage.estimated() ? ESTIMATED : "";
         return switch (kind) {
             case STEPS -> "the step limit of " + budget.maxSteps() + " was reached";
-            case COST -> "the cost limit of USD " + budget.maxCostUsd() + " was reached (spent USD " + costUsd.toPlainString() + ")";
+            case COST -> "the cost limit of USD " + budget.maxCostUsd() + " was reached (spent USD " + costUsd.toPlainString()
+                    + (estimated.isEmpty() ? ")" : ", " + estimated + ")");
             case DEADLINE -> "the time limit of " + Durations.human(budget.maxDuration()) + " was reached";
-            case INPUT_TOKENS -> "the input token limit of " + budget.maxInputTokens() + " was reached";
-            case OUTPUT_TOKENS -> "the output token limit of " + budget.maxOutputTokens() + " was reached";
+            case INPUT_TOKENS -> "the input token limit of " + budget.maxInputTokens() + " was reached"
+                    + (estimated.isEmpty() ? "" : " (" + estimated + ")");
+            case OUTPUT_TOKENS -> "the output token limit of " + budget.maxOutputTokens() + " was reached"
+                    + (estimated.isEmpty() ? "" : " (" + estimated + ")");
         };
     }
 

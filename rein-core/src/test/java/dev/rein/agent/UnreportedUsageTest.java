@@ -12,6 +12,7 @@ import dev.rein.json.Json;
 import dev.rein.model.ModelRequest;
 import dev.rein.model.Usage;
 import dev.rein.run.RunStatus;
+import dev.rein.state.InMemoryRunStore;
 import dev.rein.testkit.RecordingListener;
 import dev.rein.testkit.ScriptedModel;
 import dev.rein.trace.TraceEvent;
@@ -58,6 +59,8 @@ class UnreportedUsageTest {
                 .build().run("go");
         assertThat(result.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
         assertThat(result.reason()).isEqualTo("max_input_tokens");
+        assertThat(result.message()).contains("the input token limit of 3000 was reached (estimated: the provider reported"
+                + " no token usage for some calls)");
         assertThat(model.requests()).hasSizeLessThanOrEqualTo(4); // about 1,000 a call: 3 steps, then the summary
         assertThat(result.usage().estimated()).isTrue();
         assertThat(result.usage().totalInputTokens()).isGreaterThanOrEqualTo(3_000);
@@ -81,6 +84,7 @@ class UnreportedUsageTest {
         RunResult result = agent(model, Budget.builder().maxSteps(20).maxCostUsd("2.50").build()).build().run("go");
         assertThat(result.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
         assertThat(result.reason()).isEqualTo("max_cost");
+        assertThat(result.message()).contains(", estimated: the provider reported no token usage for some calls)");
         assertThat(model.requests()).hasSize(4); // three steps, then the summary
         assertThat(result.costUsd()).isGreaterThanOrEqualTo(new BigDecimal("2.50"));
     }
@@ -143,6 +147,20 @@ class UnreportedUsageTest {
         assertThat(result.usage().estimated()).isTrue();
         List<TraceEvent.ModelResponded> responses = trace.events(TraceEvent.ModelResponded.class);
         assertThat(responses.get(1).usage()).isEqualTo(Usage.of(11, 5, 0, 0));
+        assertThat(trace.events(TraceEvent.UsageEstimated.class)).hasSize(1);
+    }
+
+    @Test
+    void aConversationSaysItOnceAndItsLaterTurnsStayMarked() {
+        ScriptedModel model = ScriptedModel.of(unreported(text("one")), ScriptedModel.withUsage(Usage.of(5, 1, 0, 0), text("two")),
+                unreported(text("three")));
+        Agent agent = agent(model, Budget.builder().maxCostUsd((BigDecimal) null).build()).store(new InMemoryRunStore()).build();
+        RunResult first = agent.run("go");
+        RunResult second = agent.reply(first.runId(), "again");
+        assertThat(second.status()).as(second.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(second.usage().estimated()).isTrue();
+        RunResult third = agent.reply(first.runId(), "once more");
+        assertThat(third.usage().estimated()).isTrue();
         assertThat(trace.events(TraceEvent.UsageEstimated.class)).hasSize(1);
     }
 }
