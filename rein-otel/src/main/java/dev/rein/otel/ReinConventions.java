@@ -1,5 +1,6 @@
 package dev.rein.otel;
 
+import static io.opentelemetry.api.common.AttributeKey.booleanKey;
 import static io.opentelemetry.api.common.AttributeKey.doubleKey;
 import static io.opentelemetry.api.common.AttributeKey.longKey;
 import static io.opentelemetry.api.common.AttributeKey.stringKey;
@@ -29,6 +30,8 @@ public final class ReinConventions {
     /** Why the loop called the model: "step", "final_summary" or a policy's name. */
     public static final AttributeKey<String> MODEL_PURPOSE = stringKey("rein.model.purpose");
     public static final AttributeKey<Double> MODEL_COST_USD = doubleKey("rein.model.cost_usd");
+    /** True when the provider reported no usage and the call's gen_ai.usage.* are Rein's estimate; absent otherwise. */
+    public static final AttributeKey<Boolean> USAGE_ESTIMATED = booleanKey("rein.usage.estimated");
     public static final AttributeKey<Long> ATTEMPT = longKey("rein.attempt");
     /** The turn of a conversation a reply started ({@code agent.reply}, {@code rein reply}). */
     public static final AttributeKey<Long> TURN = longKey("rein.turn");

@@ -120,6 +120,7 @@ class RunSpansTest {
             assertThat(chat.getAttributes().get(GenAiConventions.SERVER_PORT)).isEqualTo(443L);
             assertThat(chat.getAttributes().get(GenAiConventions.RESPONSE_FINISH_REASONS)).hasSize(1);
             assertThat(chat.getAttributes().get(GenAiConventions.INPUT_MESSAGES)).as("content is opt-in").isNull();
+            assertThat(chat.getAttributes().get(ReinConventions.USAGE_ESTIMATED)).as("reported usage").isNull();
         });
         assertThat(chats).extracting(chat -> chat.getAttributes().get(GenAiConventions.RESPONSE_FINISH_REASONS))
                 .as("not an OpenAI model: the Messages API's words, which are Rein's").containsExactlyInAnyOrder(List.of("tool_use"), List.of("end_turn"));
@@ -418,5 +419,16 @@ class RunSpansTest {
         assertThat(tool.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
         assertThat(tool.getAttributes().get(ReinConventions.TOOL_OUTCOME)).isEqualTo("cancelled");
         assertThat(tool.getAttributes().get(GenAiConventions.ERROR_TYPE)).isEqualTo("cancelled");
+    }
+
+    @Test
+    void aCallWhoseProviderReportedNoUsageCarriesTheEstimateMarkedEstimated() {
+        ScriptedModel model = ScriptedModel.of(ScriptedModel.withUsage(null, text("done")));
+        RunResult result = agent(model).build().run("go");
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        SpanData chat = named("chat ").getFirst();
+        assertThat(chat.getAttributes().get(ReinConventions.USAGE_ESTIMATED)).isTrue();
+        assertThat(chat.getAttributes().get(GenAiConventions.USAGE_INPUT_TOKENS)).isEqualTo(result.usage().totalInputTokens())
+                .isPositive();
     }
 }

@@ -127,6 +127,9 @@ final class ModelSpans {
         open.setAttribute(GenAiConventions.USAGE_OUTPUT_TOKENS, u.outputTokens());
         open.setAttribute(GenAiConventions.USAGE_CACHE_READ_INPUT_TOKENS, u.cacheReadInputTokens());
         open.setAttribute(GenAiConventions.USAGE_CACHE_CREATION_INPUT_TOKENS, u.cacheWriteInputTokens());
+        if (u.estimated()) {
+            open.setAttribute(ReinConventions.USAGE_ESTIMATED, true);
+        }
         if (e.costUsd() != null) {
             open.setAttribute(ReinConventions.MODEL_COST_USD, e.costUsd().doubleValue());
         }
