@@ -13,7 +13,7 @@ import java.nio.file.StandardOpenOption;
 
 /** The command line of {@link FakeChatCompletionsServer#main}. */
 final class ChatStandaloneMain {
-    static final String USAGE = "usage: FakeChatCompletionsServer [--port N] [--no-validate] [--api-key KEY]"
+    static final String USAGE = "usage: FakeChatCompletionsServer [--port N] [--no-validate] [--no-usage] [--api-key KEY]"
             + " [--record FILE] [--url-file FILE] SCRIPT.json";
 
     private ChatStandaloneMain() {}
@@ -36,6 +36,7 @@ final class ChatStandaloneMain {
     static FakeChatCompletionsServer start(String[] args, PrintStream out) throws IOException {
         int port = 0;
         boolean validate = true;
+        boolean usage = true;
         String apiKey = null;
         Path record = null;
         Path urlFile = null;
@@ -44,6 +45,7 @@ final class ChatStandaloneMain {
             switch (args[i]) {
                 case "--port" -> port = port(value(args, ++i, "--port"));
                 case "--no-validate" -> validate = false;
+                case "--no-usage" -> usage = false;
                 case "--api-key" -> apiKey = value(args, ++i, "--api-key");
                 case "--record" -> record = Path.of(value(args, ++i, "--record"));
                 case "--url-file" -> urlFile = Path.of(value(args, ++i, "--url-file"));
@@ -60,7 +62,7 @@ final class ChatStandaloneMain {
         }
         ChatScript script = ChatScript.load(scriptFile);
         FakeChatCompletionsServer server = FakeChatCompletionsServer.start(port);
-        server.validateRequests(validate).requireApiKey(apiKey).enqueue(script);
+        server.validateRequests(validate).reportUsage(usage).requireApiKey(apiKey).enqueue(script);
         String option = "--record";
         Path writing = record;
         try {

@@ -54,7 +54,7 @@ import java.util.function.Consumer;
  * <h2>Standalone use</h2>
  *
  * <p>{@code java -cp CLASSPATH dev.rein.testkit.openai.FakeChatCompletionsServer [--port N]
- * [--no-validate] [--api-key KEY] [--record FILE] [--url-file FILE] SCRIPT.json} prints its base
+ * [--no-validate] [--no-usage] [--api-key KEY] [--record FILE] [--url-file FILE] SCRIPT.json} prints its base
  * URL (ending in {@code /v1}, the value for {@code OPENAI_BASE_URL}) as the first line of standard
  * output, appends each request as one JSON line to the record file and runs until killed.
  *
@@ -317,7 +317,7 @@ public final class FakeChatCompletionsServer implements AutoCloseable {
     /**
      * Runs the server as a process; see "Standalone use" above.
      *
-     * @param args {@code [--port N] [--no-validate] [--api-key KEY] [--record FILE] [--url-file FILE] SCRIPT.json}
+     * @param args {@code [--port N] [--no-validate] [--no-usage] [--api-key KEY] [--record FILE] [--url-file FILE] SCRIPT.json}
      * @throws Exception if the server cannot start
      */
     public static void main(String[] args) throws Exception {

@@ -69,6 +69,11 @@ class ChatStandaloneMainTest {
                 new String[] {"--api-key", "sk-x", "--no-validate", script.toString()}, new PrintStream(new ByteArrayOutputStream()))) {
             assertThat(server.requiredApiKey()).isEqualTo("sk-x");
             assertThat(server.validatesRequests()).isFalse();
+            assertThat(server.reportsUsage()).isTrue();
+        }
+        try (FakeChatCompletionsServer server = ChatStandaloneMain.start(
+                new String[] {"--no-usage", script.toString()}, new PrintStream(new ByteArrayOutputStream()))) {
+            assertThat(server.reportsUsage()).isFalse();
         }
         PrintStream sink = new PrintStream(new ByteArrayOutputStream());
         assertThatThrownBy(() -> ChatStandaloneMain.start(new String[] {}, sink)).hasMessageContaining("SCRIPT.json");
