@@ -18,6 +18,9 @@ import java.util.Optional;
  * How a run ended or paused: status, machine-readable reason, human message, the answer (for
  * STOPPED_BUDGET, the summary of what is known), counters and the full history.
  *
+ * @param usage            the tokens of every model call of the run; {@link Usage#estimated()} when
+ *                         the provider reported none for some call and Rein's estimate was counted
+ * @param costUsd          the run's cost, priced from {@code usage} (so estimated when it is)
  * @param finish           the model's finish report, when it called {@code finish}; else null
  * @param state            what the run knows apart from the history (facts, open questions, attempts)
  * @param pendingApprovals for WAITING_APPROVAL, the actions waiting for a decision; else empty

@@ -3,7 +3,9 @@ package dev.rein.model;
 /**
  * A language model behind one method. Implementations translate the provider-neutral request to
  * their wire protocol and back; they do not retry (the runtime retries, traced and within the
- * deadline) and report failures as {@link ModelException}.
+ * deadline) and report failures as {@link ModelException}. A response's usage is what the provider
+ * reported; when it reported none, pass {@code null} (or {@link Usage#NOT_REPORTED}), never
+ * {@link Usage#ZERO}, so that the run charges an estimate and its token and money limits still bind.
  */
 public interface Model {
 
