@@ -97,11 +97,21 @@ public final class ReplaySession {
         if (limits.has("max_steps")) {
             b.maxSteps(limits.get("max_steps").asInt());
         }
+        // A limit recorded as null was none: the replay has none either (a NumberFormatException before)
         if (limits.has("max_cost_usd")) {
-            b.maxCostUsd(new BigDecimal(limits.get("max_cost_usd").asText()));
+            JsonNode cost = limits.get("max_cost_usd");
+            b.maxCostUsd(cost.isNull() ? null : new BigDecimal(cost.asText()));
         }
         if (limits.has("max_seconds")) {
-            b.maxDuration(Duration.ofMillis(Math.round(limits.get("max_seconds").asDouble() * 1000)));
+            JsonNode seconds = limits.get("max_seconds");
+            b.maxDuration(seconds.isNull() ? null : Duration.ofMillis(Math.round(seconds.asDouble() * 1000)));
+        }
+        // Token limits are recorded only when set; a run they stopped stops where it did
+        if (limits.hasNonNull("max_input_tokens")) {
+            b.maxInputTokens(limits.get("max_input_tokens").asLong());
+        }
+        if (limits.hasNonNull("max_output_tokens")) {
+            b.maxOutputTokens(limits.get("max_output_tokens").asLong());
         }
         return b.build();
     }

@@ -311,4 +311,23 @@ class ReplayTest {
         assertThat(report.firstDivergence()).hasValueSatisfying(d -> assertThat(d.description())
                 .startsWith("step 1: the step request differs at system[0].text: recorded \"You research.\""));
     }
+
+    @Test
+    void aRunRecordedWithoutMoneyOrTimeLimitsAndWithTokenLimitsReplaysUnderThoseLimits(@TempDir Path dir) throws Exception {
+        Path trace = dir.resolve("run.jsonl");
+        // DEFAULT_USAGE: 100 input tokens a call, so the third step's check stops the run
+        Budget limits = Budget.builder().maxSteps(30).maxCostUsd((java.math.BigDecimal) null).maxDuration(null)
+                .maxInputTokens(300L).build();
+        RunResult recorded = agent(twentyFiveSteps(), StallPolicy.defaults()).budget(limits)
+                .listener(JsonlTraceListener.to(trace)).build().run("research 24 topics");
+        assertThat(recorded.reason()).isEqualTo("max_input_tokens");
+
+        // the agent replaying it has the default budget: the recorded limits apply over it
+        ReplayReport report = Replay.from(trace).replay(Agent.builder().model(ScriptedModel.of()).systemPrompt("You research.")
+                .tools(search(), TestTools.echo()).build());
+        assertThat(report.firstDivergence()).isEmpty();
+        assertThat(report.reproduced()).isTrue();
+        assertThat(report.result().reason()).isEqualTo("max_input_tokens");
+        assertThat(report.modelCalls()).isEqualTo(recorded.steps() + 1);
+    }
 }

@@ -12,14 +12,19 @@ import dev.rein.json.Json;
 import dev.rein.model.ModelRequest;
 import dev.rein.model.Usage;
 import dev.rein.run.RunStatus;
+import dev.rein.replay.Replay;
+import dev.rein.replay.ReplayReport;
 import dev.rein.state.InMemoryRunStore;
 import dev.rein.testkit.RecordingListener;
 import dev.rein.testkit.ScriptedModel;
+import dev.rein.trace.JsonlTraceListener;
 import dev.rein.trace.TraceEvent;
 import java.math.BigDecimal;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * M5 when the provider reports no usage (a server that ignores the request for it, a third-party
@@ -162,5 +167,19 @@ class UnreportedUsageTest {
         RunResult third = agent.reply(first.runId(), "once more");
         assertThat(third.usage().estimated()).isTrue();
         assertThat(trace.events(TraceEvent.UsageEstimated.class)).hasSize(1);
+    }
+
+    @Test
+    void aReplayOfARunStoppedOnAnEstimateStopsTheSameWay(@TempDir Path dir) {
+        Path file = dir.resolve("run.jsonl");
+        Budget budget = Budget.builder().maxSteps(20).maxCostUsd((BigDecimal) null).maxInputTokens(3_000L).build();
+        RunResult recorded = agent(ScriptedModel.of(echoSteps(20, "")), budget).listener(JsonlTraceListener.to(file)).build().run("go");
+        assertThat(recorded.reason()).isEqualTo("max_input_tokens");
+
+        ReplayReport report = Replay.from(file).replay(agent(ScriptedModel.of(), budget).build());
+        assertThat(report.firstDivergence()).isEmpty();
+        assertThat(report.reproduced()).isTrue();
+        assertThat(report.result().reason()).isEqualTo("max_input_tokens");
+        assertThat(report.result().usage()).isEqualTo(recorded.usage());
     }
 }
