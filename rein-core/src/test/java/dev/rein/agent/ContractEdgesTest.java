@@ -273,8 +273,9 @@ class ContractEdgesTest {
         ScriptedModel model = ScriptedModel.of(toolCalls(call("hang", "{}")), text("never"));
         long t = System.nanoTime();
         RunResult result = agent(model).tools(hang).listener(JsonlTraceListener.to(file))
-                .budget(Budget.builder().maxDuration(Duration.ofMillis(1500)).build()).build().run("go");
-        assertThat(Duration.ofNanos(System.nanoTime() - t)).isLessThan(Duration.ofSeconds(5));
+                .budget(Budget.builder().maxDuration(Duration.ofSeconds(5)).build()).build().run("go");
+        // well below the tool's 60 s: the deadline, not the tool, ended the run
+        assertThat(Duration.ofNanos(System.nanoTime() - t)).isLessThan(Duration.ofSeconds(15));
         assertThat(result.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
         assertThat(result.reason()).isEqualTo("deadline");
         assertThat(model.requests()).hasSize(1);
