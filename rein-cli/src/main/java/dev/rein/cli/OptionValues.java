@@ -1,6 +1,7 @@
 package dev.rein.cli;
 
 import java.math.BigDecimal;
+import java.nio.file.Path;
 import java.time.Duration;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
@@ -49,6 +50,24 @@ final class OptionValues {
                         + "; the model's own limit may be lower)");
             }
             return Integer.parseInt(v);
+        }
+    }
+
+    /**
+     * A file or folder named on the command line. A name with bytes that are not UTF-8 (a Latin-1
+     * {@code café}) arrives with U+FFFD in their place, so it would name another file: a trace or
+     * report written there would be lost to the user, and a file to read would seem missing.
+     */
+    static final class FilePath implements ITypeConverter<Path> {
+        @Override
+        public Path convert(String value) {
+            int at = value.indexOf('\uFFFD');
+            if (at >= 0) {
+                throw new TypeConversionException("'" + value + "' is not valid UTF-8: it held bytes that are not UTF-8 text (replaced"
+                        + " by U+FFFD at character " + (at + 1) + "), so it would name another file; give the file a UTF-8 name"
+                        + " (rename it, e.g. with 'convmv -t utf-8')");
+            }
+            return Path.of(value);
         }
     }
 

@@ -5,6 +5,7 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.lang.reflect.Constructor;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -90,6 +91,8 @@ public final class Rein implements Callable<Integer> {
         commandLine.getSubcommands().values().forEach(sub -> sub.getCommandSpec().versionProvider(new Version()));
         commandLine.setOut(utf8Writer(env.out()));
         commandLine.setErr(utf8Writer(env.err()));
+        // Every file or folder argument of every command: a name that is not UTF-8 is refused by option name.
+        commandLine.registerConverter(Path.class, new OptionValues.FilePath());
         commandLine.setDefaultValueProvider(new CliDefaults());
         commandLine.setParameterExceptionHandler(Errors.parameterHandler(env));
         commandLine.setExecutionExceptionHandler(Errors.executionHandler(env));

@@ -270,6 +270,28 @@ class CliHardeningTest {
     }
 
     @Test
+    void aFileNameWithBytesThatAreNotUtf8IsRefusedByNameRatherThanWrittenUnderAnotherName(@TempDir Path dir) throws Exception {
+        // 'café.jsonl' with a Latin-1 é: the JVM hands it over as 'caf\uFFFD.jsonl', a file of another name.
+        String trace = dir.resolve("caf\uFFFD.jsonl").toString();
+        InProcessCli fresh = new InProcessCli().models((name, env) -> ScriptedModel.of(text("must not run")));
+        for (String[] args : List.of(new String[] {"run", "--trace", trace, "hello"}, new String[] {"demo", "--trace", trace},
+                new String[] {"resume", "--trace", trace, "run_x"}, new String[] {"eval", "--report", trace, "suite.yaml"},
+                new String[] {"run", "--output-schema", trace, "hello"})) {
+            InProcessCli.Outcome outcome = fresh.run(args);
+            String option = args[1];
+            assertThat(outcome.exitCode()).as(String.join(" ", args)).isEqualTo(ExitCodes.USAGE);
+            assertThat(outcome.stdout()).isEmpty();
+            assertThat(outcome.stderrLines()).as(String.join(" ", args)).singleElement().asString()
+                    .contains("Invalid value for option '" + option + "': ").contains("is not valid UTF-8")
+                    .contains("U+FFFD at character " + (trace.indexOf('\uFFFD') + 1));
+        }
+        assertThat(fresh.modelsCreated()).isZero();
+        try (var files = Files.list(dir)) {
+            assertThat(files).isEmpty();
+        }
+    }
+
+    @Test
     void aServersFileOrSuiteFileThatIsNotUtf8IsRefusedAsSuchInOneLine(@TempDir Path dir) throws Exception {
         byte[] latin1 = "{\"mcpServers\": {\"caf\u00e9\": {\"command\": \"node\"}}}".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
         Path servers = Files.write(dir.resolve("servers.json"), latin1);
