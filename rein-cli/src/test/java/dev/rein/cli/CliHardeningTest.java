@@ -57,6 +57,23 @@ class CliHardeningTest {
     }
 
     @Test
+    void everyInvisibleFormatCharacterFromAToolIsMadeVisibleNotOnlyTheBidiOverrides() throws Exception {
+        // The Arabic letter mark (a bidi control), a word joiner, a deprecated format character, a soft
+        // hyphen and Unicode tag characters spelling "hi" (invisible text that models read), next to Japanese.
+        String hidden = "東京\u061cA\u2060B\u206bC\u00adD\udb40\udc68\udb40\udc69E";
+        String args = Json.write(Json.object().put("name", hidden));
+        cli.models((name, env) -> ScriptedModel.of(toolCalls(call("lookup_contact", args)), text("answer " + hidden)));
+        InProcessCli.Outcome run = cli.run("run", "--tools", "lookup_contact", "find them");
+        assertThat(run.exitCode()).as(run.stderr()).isZero();
+        String shown = "東京\\u061cA\\u2060B\\u206bC\\xadD\\udb40\\udc68\\udb40\\udc69E";
+        assertThat(run.stderr()).contains("No contact named '" + shown + "'");
+        assertThat(run.stdout()).contains("answer " + shown);
+        for (String printed : List.of(run.stdout(), run.stderr(), cli.run("show", runId()).stdout())) {
+            assertThat(printed.codePoints().filter(c -> Character.getType(c) == Character.FORMAT)).as(printed).isEmpty();
+        }
+    }
+
+    @Test
     void theInlineApprovalPromptShowsHostileArgumentsVisibly() {
         String send = Json.write(Json.object().put("to", "sato@example.jp").put("subject", HOSTILE).put("body", "b"));
         cli.models((name, env) -> ScriptedModel.of(toolCalls(call("send_message", send)), text("stopped")))
