@@ -32,18 +32,32 @@ public final class Display {
                 .orElse(prefix);
     }
 
-    /** {@code text} with every control character (but line feeds and tabs, when {@code keepLines}) shown as an escape. */
+    /**
+     * {@code text} with every control character (but line feeds and tabs, when {@code keepLines}) shown
+     * as an escape: C0 and C1 controls, DEL, line and paragraph separators, and every invisible format
+     * character (Unicode's Cf: bidi overrides, isolates and marks, zero-width characters, the soft
+     * hyphen, the tag characters that spell text no one sees).
+     */
     public static String visible(String text, boolean keepLines) {
         StringBuilder sb = new StringBuilder(text.length());
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            boolean control = c < 0x20 || (c >= 0x7f && c <= 0x9f) || (c >= 0x200b && c <= 0x200f) || (c >= 0x2028 && c <= 0x202e)
-                    || (c >= 0x2066 && c <= 0x2069) || c == 0xfeff;
+        for (int i = 0; i < text.length(); ) {
+            int c = text.codePointAt(i);
+            int next = i + Character.charCount(c);
+            boolean control = c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == 0x2028 || c == 0x2029
+                    || Character.getType(c) == Character.FORMAT;
             if (control && !(keepLines && (c == '\n' || c == '\t'))) {
-                sb.append(c <= 0xff ? String.format("\\x%02x", (int) c) : String.format("\\u%04x", (int) c));
+                if (c <= 0xff) {
+                    sb.append(String.format("\\x%02x", c));
+                } else {
+                    // A tag character outside the BMP shows as its two UTF-16 units, as JSON would write it.
+                    for (int j = i; j < next; j++) {
+                        sb.append(String.format("\\u%04x", (int) text.charAt(j)));
+                    }
+                }
             } else {
-                sb.append(c);
+                sb.append(text, i, next);
             }
+            i = next;
         }
         return sb.toString();
     }

@@ -29,6 +29,15 @@ class ExamplesTest {
     }
 
     @Test
+    void theConsoleShowsEveryInvisibleFormatCharacterVisibly() {
+        // The Arabic letter mark, a word joiner, a deprecated format character, a soft hyphen and tag characters spelling "hi".
+        String hidden = "東京\u061cA\u2060B\u206bC\u00adD\udb40\udc68\udb40\udc69E";
+        String shown = "東京\\u061cA\\u2060B\\u206bC\\xadD\\udb40\\udc68\\udb40\\udc69E";
+        assertThat(Display.line(hidden, 200)).isEqualTo(shown);
+        assertThat(Display.indent(hidden + "\nnext", "| ")).isEqualTo("| " + shown + "\n| next");
+    }
+
+    @Test
     void anUnknownNameIsAUsageErrorThatListsTheExamples() {
         Captured c = new Captured();
         assertThat(Examples.run("nope", true, c.out, c.err)).isEqualTo(Examples.USAGE);
