@@ -131,7 +131,7 @@ public final class Agent {
 
     /** Lists, shows and decides this agent's stored runs (approve, reject, edit, cancel). */
     public Runs runs() {
-        return Runs.in(config.safety().store(), config.currentTools(), config.clock());
+        return Runs.in(config.safety().store(), config.currentTools(), config.clock(), config.secrets());
     }
 
     private static RunResult await(RunHandle handle) {

@@ -8,6 +8,8 @@ import dev.rein.approval.ApprovalDecision;
 import dev.rein.approval.ApprovalException;
 import dev.rein.approval.ApprovalRequest;
 import dev.rein.approval.ApprovalState;
+import dev.rein.security.TraceRedactor;
+import dev.rein.tool.Secrets;
 import dev.rein.tool.Tool;
 import dev.rein.tool.ToolRegistry;
 import java.time.Clock;
@@ -30,21 +32,33 @@ public final class Runs {
     private final RunStore store;
     private final ToolRegistry tools;
     private final Clock clock;
+    /** Masks the agent's secrets in what a person decides, as the run masks what the model proposes. */
+    private final TraceRedactor masker;
 
-    private Runs(RunStore store, ToolRegistry tools, Clock clock) {
+    private Runs(RunStore store, ToolRegistry tools, Clock clock, Secrets secrets) {
         this.store = store;
         this.tools = tools;
         this.clock = clock;
+        this.masker = new TraceRedactor(secrets::known);
     }
 
     /** Without tools, edited arguments are checked only when the run resumes. */
     public static Runs in(RunStore store) {
-        return new Runs(store, null, Clock.systemUTC());
+        return new Runs(store, null, Clock.systemUTC(), Secrets.NONE);
     }
 
     /** With the agent's tools, edited arguments are checked against the tool's schema right away. */
     public static Runs in(RunStore store, ToolRegistry tools, Clock clock) {
-        return new Runs(store, tools, clock);
+        return new Runs(store, tools, clock, Secrets.NONE);
+    }
+
+    /**
+     * With the agent's tools and secrets: a known secret in a rejection reason or in edited
+     * arguments is masked before the decision is stored, as in everything else the run keeps; edited
+     * arguments then run masked, as a model's arguments do.
+     */
+    public static Runs in(RunStore store, ToolRegistry tools, Clock clock, Secrets secrets) {
+        return new Runs(store, tools, clock, secrets == null ? Secrets.NONE : secrets);
     }
 
     /** All runs, most recently updated first. */
@@ -73,7 +87,8 @@ public final class Runs {
 
     /** Rejects the pending action; {@code reason} is given to the model as the call's result. */
     public RunSnapshot reject(String runId, String actionHash, String reason, String decidedBy) {
-        return decide(runId, actionHash, r -> new ApprovalDecision.Reject(r.actionHash(), reason, decidedBy, clock.instant()));
+        String masked = reason == null ? null : masker.redact(reason);
+        return decide(runId, actionHash, r -> new ApprovalDecision.Reject(r.actionHash(), masked, decidedBy, clock.instant()));
     }
 
     /**
@@ -84,10 +99,11 @@ public final class Runs {
      * @throws ReinException when the arguments do not fit the tool's schema
      */
     public RunSnapshot edit(String runId, String actionHash, JsonNode arguments, String decidedBy) {
+        // Hashed as stored: the run compares the call it resumes (masked arguments) with this hash.
+        JsonNode masked = masker.redactValue(arguments.deepCopy());
         return decide(runId, actionHash, r -> {
-            validate(r.tool(), arguments);
-            return new ApprovalDecision.Edit(r.actionHash(), arguments.deepCopy(), ActionHash.of(r.tool(), arguments),
-                    decidedBy, clock.instant());
+            validate(r.tool(), masked);
+            return new ApprovalDecision.Edit(r.actionHash(), masked, ActionHash.of(r.tool(), masked), decidedBy, clock.instant());
         });
     }
 
@@ -98,7 +114,7 @@ public final class Runs {
             throw new ReinException("run " + runId + " already ended " + snapshot.status() + "; there is nothing to cancel");
         }
         RunSnapshot next = snapshot.withStatus(RunStatus.CANCELLED, "cancelled",
-                reason == null || reason.isBlank() ? "cancelled by a person" : reason, clock.instant());
+                reason == null || reason.isBlank() ? "cancelled by a person" : masker.redact(reason), clock.instant());
         store.save(next);
         return next;
     }

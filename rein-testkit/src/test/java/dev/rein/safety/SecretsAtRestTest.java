@@ -74,6 +74,30 @@ class SecretsAtRestTest {
     }
 
     @Test
+    void aSecretInAPersonsRejectionReasonOrEditedArgumentsIsNotStoredInClear() {
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("send_message", "{\"to\":\"ops\",\"body\":\"hi\"}")), text("not sent"));
+        Agent agent = agent(model);
+        RunResult paused = agent.run("send it");
+        agent.runs().reject(paused.runId(), paused.pendingApprovals().get(0).actionHash(), "never send " + KEY, "ops lead");
+        assertThat(SnapshotCodec.write(store.load(paused.runId()).orElseThrow())).doesNotContain(KEY).contains("never send " + MASK);
+        RunResult rejected = agent.resume(paused.runId());
+        assertThat(rejected.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(Json.write(model.lastRequest().messages())).doesNotContain(KEY).contains("never send " + MASK);
+
+        ScriptedModel model2 = ScriptedModel.of(toolCalls(call("send_message", "{\"to\":\"ops\",\"body\":\"hi\"}")), text("sent"));
+        Agent agent2 = agent(model2);
+        RunResult paused2 = agent2.run("send it");
+        agent2.runs().edit(paused2.runId(), paused2.pendingApprovals().get(0).actionHash(),
+                Json.parse("{\"to\":\"ops\",\"body\":\"key=" + KEY + "\"}"), "ops lead");
+        assertThat(SnapshotCodec.write(store.load(paused2.runId()).orElseThrow())).doesNotContain(KEY);
+        // The edit is kept and run as a model's arguments are: masked, and still the action the person approved.
+        RunResult done = agent2.resume(paused2.runId());
+        assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(outbox.applied.values()).containsExactly("ops: key=" + MASK);
+        assertThat(stored(done)).doesNotContain(KEY);
+    }
+
+    @Test
     void aSecretStreamedAcrossSeveralDeltasReachesNoListener() {
         ScriptedModel inner = ScriptedModel.of(text("The key is " + KEY + ", keep it safe."));
         Model streaming = (request, context) -> {
