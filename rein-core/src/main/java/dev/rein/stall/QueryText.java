@@ -14,7 +14,8 @@ import java.util.TreeSet;
  * The query a call asks, reduced so that trivial rewordings compare equal: Unicode NFKC, lower
  * case, punctuation and symbols dropped, whitespace collapsed, words sorted. Entity-like tokens —
  * any word with a digit or a capital letter (names, ids, numbers, dates), and each run of kanji or
- * katakana in a word (Japanese and Chinese have no spaces or capitals to mark a name) — must be
+ * katakana in a word (Japanese and Chinese have no spaces or capitals to mark a name), or of the
+ * letters of another script without capitals (Hangul, Arabic, Thai) — must be
  * shared: "orders of customer Jon Smith" and "… Jan Smith" are different questions, as are
  * "population 2020" and "population 2021", or "顧客佐藤一郎の注文履歴" and "顧客佐藤二郎の注文履歴",
  * however similar the text. Non-string arguments (page numbers, limits, flags)
@@ -184,7 +185,8 @@ record QueryText(String skeleton, String normalised, Set<String> entities, Set<S
      * 注文履歴) carry the names and content words, while kana particles (の, を) do not; so "…佐藤二郎
      * の注文履歴" is a different question, as "Jan Smith" is after "Jon Smith", and a change of
      * particles or punctuation is still a rewording. The prolonged sound mark ー belongs to katakana
-     * words.
+     * words. Other scripts without capitals (Hangul, Arabic, Thai, …) cannot mark a name either, so
+     * their runs count the same way: "김민준" and "박민준" are different people.
      */
     private static void nameRuns(String token, Set<String> entities, Set<String> tokens) {
         int start = -1;
@@ -210,12 +212,22 @@ record QueryText(String skeleton, String normalised, Set<String> entities, Set<S
         tokens.add(run);
     }
 
+    /**
+     * A letter of a script without capitals (kanji, katakana, Hangul, Arabic, Thai, …) or a vowel
+     * sign of one, hiragana excepted: the kana particles carry no names.
+     */
     static boolean nameLike(int cp) {
         if (cp == 0x30FC) {
             return true;
         }
+        int type = Character.getType(cp);
+        if (type != Character.OTHER_LETTER && type != Character.NON_SPACING_MARK && type != Character.COMBINING_SPACING_MARK) {
+            return false;
+        }
         Character.UnicodeScript script = Character.UnicodeScript.of(cp);
-        return script == Character.UnicodeScript.HAN || script == Character.UnicodeScript.KATAKANA;
+        // Combining accents of Latin and other cased scripts are INHERITED or COMMON: they mark no name.
+        return script != Character.UnicodeScript.HIRAGANA && script != Character.UnicodeScript.INHERITED
+                && script != Character.UnicodeScript.COMMON;
     }
 
     /** Similarity in [0, 1]: 1 minus the edit distance over the longer length, in code points. */

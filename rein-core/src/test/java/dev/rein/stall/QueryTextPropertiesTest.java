@@ -90,7 +90,9 @@ class QueryTextPropertiesTest {
         private static final Pattern NOISE = Pattern.compile("[\\p{P}\\p{S}]+");
         private static final Pattern SPACE = Pattern.compile("\\s+");
         private static final Pattern ENTITY = Pattern.compile(".*[\\p{Nd}\\p{Lu}\\p{Lt}].*");
-        private static final Pattern NAME_RUN = Pattern.compile("[\\p{IsHan}\\p{IsKatakana}\\x{30FC}]+");
+        // Letters and vowel signs of scripts without capitals (kanji, katakana, Hangul, Arabic, Thai, ...), hiragana excepted.
+        private static final Pattern NAME_RUN = Pattern.compile(
+                "[\\x{30FC}[[\\p{Lo}\\p{Mn}\\p{Mc}]&&[^\\p{IsHiragana}\\p{IsInherited}\\p{IsCommon}]]]+");
 
         static QueryText of(JsonNode arguments) {
             List<String> strings = new ArrayList<>();
@@ -108,7 +110,7 @@ class QueryTextPropertiesTest {
                     entities.add(lower);
                 }
                 Matcher run = NAME_RUN.matcher(lower);
-                while (run.find()) { // kanji and katakana runs: Japanese names have no capitals to mark them
+                while (run.find()) { // runs of caseless scripts: Japanese or Korean names have no capitals to mark them
                     entities.add(run.group());
                     tokens.add(run.group());
                 }
