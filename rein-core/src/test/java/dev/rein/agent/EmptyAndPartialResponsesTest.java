@@ -44,6 +44,20 @@ class EmptyAndPartialResponsesTest {
     }
 
     @Test
+    void aReplyOfOnlyInvisibleCharactersIsAnEmptyAnswerToo() {
+        // isBlank() knows ASCII and ideographic spaces, not a no-break space, a zero-width space or a BOM.
+        for (String invisible : new String[] {"\u00a0", "\u200b", " \ufeff\u2060 ", "\u202f\n"}) {
+            ScriptedModel model = ScriptedModel.of(toolCalls(call("echo", "{\"text\":\"a\"}")), text(invisible), text(invisible));
+            RunResult result = agent(model).build().run("go");
+            assertThat(result.status()).as(Json.write(Json.object().put("answer", invisible))).isEqualTo(RunStatus.FAILED);
+            assertThat(result.reason()).isEqualTo(Reasons.EMPTY_ANSWER);
+            assertThat(model.requests()).hasSize(3);
+        }
+        RunResult visible = agent(ScriptedModel.of(text("\u00a0東京\u200b"))).build().run("go");
+        assertThat(visible.status()).isEqualTo(RunStatus.SUCCEEDED);
+    }
+
+    @Test
     void anEmptyEndTurnFollowedByAnAnswerSucceeds() {
         ScriptedModel model = ScriptedModel.of(toolCalls(call("echo", "{\"text\":\"a\"}")), reply(StopReason.END_TURN, Usage.ZERO),
                 text("the echo said a"));
