@@ -11,6 +11,7 @@ final class DeciderName {
 
     static String of(String as, CliEnvironment env) {
         if (as != null) {
+            CommandLineArgs.requireUtf8("--as", as); // else recorded under a name with U+FFFD, which nobody has
             String name = as.strip();
             if (name.isEmpty()) {
                 throw new UsageException("--as is empty: give the name the decision is recorded under, e.g. --as alice");

@@ -215,6 +215,23 @@ class CliHardeningTest {
         assertThat(osUser.run("approve", other, "--as", "a\u001bb").exitCode()).isEqualTo(ExitCodes.USAGE);
     }
 
+    @Test
+    void aDeciderNameWithBytesThatAreNotUtf8IsRefusedByName() throws Exception {
+        // 'José' in Latin-1 arrives as 'Jos\uFFFD': the decision would be recorded under a name nobody has.
+        cli.models((name, env) -> ScriptedModel.of(toolCalls(call("send_message", SEND)), text("sent")));
+        cli.run("run", "--tools", "send_message", "send it");
+        String id = runId();
+        InProcessCli.Outcome approve = cli.run("approve", id, "--as", "Jos\uFFFD");
+        assertThat(approve.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(approve.stderrLines()).singleElement().asString().startsWith("rein approve: --as is not valid UTF-8")
+                .contains("U+FFFD at character 4");
+        assertThat(Json.parse(cli.run("show", "--json", id).stdout()).get("pending_approvals").asInt()).isEqualTo(1);
+        InProcessCli.Outcome inline = new InProcessCli().models((name, env) -> ScriptedModel.of(text("must not run")))
+                .run("run", "--as", "Jos\uFFFD", "hello");
+        assertThat(inline.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(inline.stderrLines()).singleElement().asString().startsWith("rein run: --as is not valid UTF-8");
+    }
+
     private static List<String> decidedBy(Path trace) throws Exception {
         return Files.readAllLines(trace).stream().map(Json::parse).filter(e -> e.get("type").asText().equals("approval_decided"))
                 .map(e -> e.get("decided_by").asText()).toList();
