@@ -53,6 +53,12 @@ final class AgentValidation {
         List<Tool> withSources = new ArrayList<>(all);
         b.toolSources.forEach(source -> withSources.addAll(source.tools()));
         ToolRegistry.of(withSources).requireValidSchemas();
+        if (b.toolSources.isEmpty()) { // a source's list may change later, so only a fixed set of tools can be checked
+            requireKnownCaps(b.budget.toolCallLimits().keySet(), all, "budget");
+            if (b.conversationBudget != null) {
+                requireKnownCaps(b.conversationBudget.toolCallLimits().keySet(), all, "conversationBudget");
+            }
+        }
         requirePrices(b, prices, modelName, "model");
         GuardConfig guards = guards(b, prices);
         List<Verifier> allVerifiers = new ArrayList<>(b.verifiers);
@@ -63,6 +69,17 @@ final class AgentValidation {
         edits.addAll(b.contextPolicy.serverEdits());
         return new AgentConfig.Validated(copy(b), modelName, registry, prices, List.copyOf(edits), List.copyOf(allVerifiers),
                 guards, b.safety.build());
+    }
+
+    /** A cap on a tool the agent does not have would never bind: most likely a misspelled name. */
+    private static void requireKnownCaps(java.util.Set<String> capped, List<Tool> tools, String where) {
+        List<String> names = tools.stream().map(Tool::name).toList();
+        for (String tool : capped) {
+            if (!names.contains(tool)) {
+                throw new ReinException("the " + where + "'s toolCallLimit names '" + tool + "', which is not a tool of this agent,"
+                        + " so the cap would never apply; its tools are: " + (names.isEmpty() ? "(none)" : String.join(", ", names)));
+            }
+        }
     }
 
     /**

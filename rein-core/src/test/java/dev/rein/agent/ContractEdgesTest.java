@@ -115,6 +115,17 @@ class ContractEdgesTest {
     }
 
     @Test
+    void aCapOnAToolTheAgentDoesNotHaveIsRefusedWhenTheAgentIsBuilt() {
+        // a misspelled name would otherwise leave the real tool uncapped without a word
+        assertThatThrownBy(() -> agent(ScriptedModel.of()).budget(Budget.builder().toolCallLimit("ecko", 1).build()).build())
+                .isInstanceOf(dev.rein.ReinException.class)
+                .hasMessage("the budget's toolCallLimit names 'ecko', which is not a tool of this agent, so the cap would never"
+                        + " apply; its tools are: echo");
+        assertThatThrownBy(() -> agent(ScriptedModel.of()).conversationBudget(Budget.builder().toolCallLimit("検索", 1).build())
+                .build()).hasMessageContaining("the conversationBudget's toolCallLimit names '検索'");
+    }
+
+    @Test
     void aParallelStepWithAThrowATimeoutAndAHugeResultReportsEachAndGoesOn() {
         Tool boom = Tool.builder("boom").description("Throws.").handler((args, ctx) -> {
             throw new IllegalStateException("kaboom");
