@@ -199,7 +199,14 @@ final class Guards {
     List<String> verify(FinalAnswer proposed) throws InterruptedException {
         List<String> missing = new ArrayList<>();
         for (Verifier verifier : run.config.verifiers()) {
-            Verdict verdict = verifier.verify(proposed);
+            Verdict verdict;
+            try {
+                verdict = verifier.verify(proposed);
+            } catch (RuntimeException e) {
+                // the application's check failed, not the loop: say whose, and that nothing was accepted unchecked
+                throw new ReinException("the verifier " + verifier.getClass().getName() + " threw " + e
+                        + ", so the proposed answer could not be checked", e);
+            }
             if (verdict == null) {
                 // no verdict is no approval: the answer is never accepted unchecked
                 throw new ReinException("the verifier " + verifier.getClass().getName() + " returned null: return"

@@ -325,4 +325,15 @@ class AgentEndingsTest {
         assertThat(result.reason()).isEqualTo("internal_error");
         assertThat(result.message()).contains("returned null").contains("Verdict.pass()");
     }
+
+    @Test
+    void aVerifierThatThrowsEndsTheRunFailedNamingTheVerifierNotAcceptingTheAnswer() {
+        RunResult result = agent(ScriptedModel.of(text("42"))).verifier(answer -> {
+            throw new IllegalStateException("the checker's database is down");
+        }).build().run("go");
+        assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(result.reason()).isEqualTo("internal_error");
+        assertThat(result.message()).contains("the verifier ").contains("threw java.lang.IllegalStateException: the checker's"
+                + " database is down, so the proposed answer could not be checked");
+    }
 }
