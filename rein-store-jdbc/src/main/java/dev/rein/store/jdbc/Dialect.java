@@ -8,11 +8,12 @@ enum Dialect {
             // WAL lets readers (rein show) work while a run writes; FULL makes each commit durable
             // before the executor goes on to a side effect; the busy timeout lets two processes
             // (a run and an approval) wait for each other instead of failing; secure_delete zeroes what
-            // a delete frees, so a forgotten memory entry does not stay readable in the file.
+            // a delete frees, so a forgotten memory entry does not stay readable in the file. The busy
+            // timeout comes first: switching a new file to WAL takes a lock another process may hold.
+            "PRAGMA busy_timeout=10000",
             "PRAGMA journal_mode=WAL",
             "PRAGMA secure_delete=ON",
-            "PRAGMA synchronous=FULL",
-            "PRAGMA busy_timeout=10000")),
+            "PRAGMA synchronous=FULL")),
     POSTGRES("BIGSERIAL PRIMARY KEY", List.of());
 
     final String autoIncrementKey;
@@ -21,6 +22,37 @@ enum Dialect {
     Dialect(String autoIncrementKey, List<String> sessionSetup) {
         this.autoIncrementKey = autoIncrementKey;
         this.sessionSetup = sessionSetup;
+    }
+
+    /**
+     * Runs {@code prepare} (opening the connection and the schema), again while SQLite says the file
+     * is busy. Processes opening a new file at once race for it, and some of those races (the switch
+     * to WAL, the first write) fail at once instead of waiting for the busy timeout.
+     */
+    void prepare(Preparation prepare) throws java.sql.SQLException {
+        long giveUp = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        while (true) {
+            try {
+                prepare.run();
+                return;
+            } catch (java.sql.SQLException e) {
+                boolean busy = this == SQLITE && (e.getErrorCode() & 0xff) == 5; // SQLITE_BUSY and its extended codes
+                if (!busy || System.nanoTime() - giveUp > 0) {
+                    throw e;
+                }
+                try {
+                    Thread.sleep(java.util.concurrent.ThreadLocalRandom.current().nextInt(10, 60));
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /** One attempt at preparing a store. */
+    interface Preparation {
+        void run() throws java.sql.SQLException;
     }
 
     static Dialect of(String jdbcUrl) {

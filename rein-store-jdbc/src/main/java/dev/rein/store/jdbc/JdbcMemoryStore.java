@@ -249,6 +249,22 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
     }
 
     private void migrate() {
+        try {
+            dialect.prepare(() -> {
+                try {
+                    createSchema();
+                } catch (SQLException e) {
+                    close(); // the next attempt opens a connection of its own
+                    throw e;
+                }
+            });
+        } catch (SQLException e) {
+            close();
+            throw failure("prepare the memory store", e);
+        }
+    }
+
+    private void createSchema() throws SQLException {
         try (Statement st = connection().createStatement()) {
             st.execute("CREATE TABLE IF NOT EXISTS rein_memory (id VARCHAR(64) PRIMARY KEY, tenant VARCHAR(200) NOT NULL,"
                     + " principal VARCHAR(200) NOT NULL, text TEXT NOT NULL, source_run VARCHAR(200), source_observation VARCHAR(200),"
@@ -260,9 +276,6 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
             st.execute("CREATE TABLE IF NOT EXISTS rein_memory_terms (entry_id VARCHAR(64) NOT NULL, tenant VARCHAR(200) NOT NULL,"
                     + " principal VARCHAR(200) NOT NULL, term VARCHAR(200) NOT NULL, PRIMARY KEY (entry_id, term))");
             st.execute("CREATE INDEX IF NOT EXISTS rein_memory_terms_scope ON rein_memory_terms (tenant, principal, term)");
-        } catch (SQLException e) {
-            close();
-            throw failure("prepare the memory store", e);
         }
     }
 

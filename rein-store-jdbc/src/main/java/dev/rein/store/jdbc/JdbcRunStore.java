@@ -216,23 +216,41 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
     }
 
     private void migrate() {
+        try {
+            dialect.prepare(() -> {
+                try {
+                    createSchema();
+                } catch (SQLException e) {
+                    close(); // the next attempt opens a connection of its own
+                    throw e;
+                }
+            });
+        } catch (SQLException e) {
+            close();
+            throw failure("prepare the run store", e);
+        }
+    }
+
+    private void createSchema() throws SQLException {
         try (Statement st = connection().createStatement()) {
             for (String ddl : dialect.schema()) {
                 st.execute(ddl);
             }
+            int version;
             try (ResultSet rs = st.executeQuery("SELECT MAX(version) FROM rein_schema")) {
-                int version = rs.next() ? rs.getInt(1) : 0;
-                if (version > SCHEMA_VERSION) {
-                    throw new StoreException("the run store at " + url + " has schema version " + version
-                            + ", newer than this Rein understands (" + SCHEMA_VERSION + "); upgrade Rein");
-                }
-                if (version == 0) {
-                    st.executeUpdate("INSERT INTO rein_schema (version) VALUES (" + SCHEMA_VERSION + ")");
-                }
+                version = rs.next() ? rs.getInt(1) : 0;
             }
-        } catch (SQLException e) {
-            close();
-            throw failure("prepare the run store", e);
+            if (version > SCHEMA_VERSION) {
+                throw new StoreException("the run store at " + url + " has schema version " + version
+                        + ", newer than this Rein understands (" + SCHEMA_VERSION + "); upgrade Rein");
+            }
+            if (version == 0) {
+                // One statement, after the read has ended: a write inside a read transaction that another
+                // process's write made stale fails at once (SQLite does not wait for it), and two processes
+                // preparing a new file at the same time record the version once.
+                st.executeUpdate("INSERT INTO rein_schema (version) SELECT " + SCHEMA_VERSION
+                        + " WHERE NOT EXISTS (SELECT 1 FROM rein_schema)");
+            }
         }
     }
 

@@ -14,7 +14,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -22,11 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  * tool calls and a second process are): a new file is created once, and no remember or forget is lost.
  */
 class ConcurrentMemoryWritersTest {
-    @TempDir
-    Path dir;
-
-    @Test
-    void writersWithAStoreEachLoseNothingOnANewFile() throws Exception {
+    @RepeatedTest(10) // the race of opening a new file failed about one repetition in six
+    void writersWithAStoreEachLoseNothingOnANewFile(@TempDir Path dir) throws Exception {
         MemoryScope scope = new MemoryScope("acme", "alice");
         int writers = 6;
         int each = 20;
