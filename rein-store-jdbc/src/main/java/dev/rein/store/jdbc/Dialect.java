@@ -26,16 +26,18 @@ enum Dialect {
 
     /**
      * Runs {@code prepare} (opening the connection and the schema), again while SQLite says the file
-     * is busy. Processes opening a new file at once race for it, and some of those races (the switch
-     * to WAL, the first write) fail at once instead of waiting for the busy timeout.
+     * is busy, after {@code close} (each attempt opens a connection of its own). Processes opening a
+     * new file at once race for it, and some of those races (the switch to WAL, the first write)
+     * fail at once instead of waiting for the busy timeout.
      */
-    void prepare(Preparation prepare) throws java.sql.SQLException {
+    void prepare(Preparation prepare, Runnable close) throws java.sql.SQLException {
         long giveUp = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
         while (true) {
             try {
                 prepare.run();
                 return;
             } catch (java.sql.SQLException e) {
+                close.run();
                 boolean busy = this == SQLITE && (e.getErrorCode() & 0xff) == 5; // SQLITE_BUSY and its extended codes
                 if (!busy || System.nanoTime() - giveUp > 0) {
                     throw e;

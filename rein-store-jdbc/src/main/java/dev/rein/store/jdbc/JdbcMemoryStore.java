@@ -250,16 +250,8 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
 
     private void migrate() {
         try {
-            dialect.prepare(() -> {
-                try {
-                    createSchema();
-                } catch (SQLException e) {
-                    close(); // the next attempt opens a connection of its own
-                    throw e;
-                }
-            });
+            dialect.prepare(this::createSchema, this::close);
         } catch (SQLException e) {
-            close();
             throw failure("prepare the memory store", e);
         }
     }
