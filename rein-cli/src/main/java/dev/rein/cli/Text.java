@@ -1,5 +1,6 @@
 package dev.rein.cli;
 
+import dev.rein.examples.Display;
 import java.math.BigDecimal;
 import java.util.Locale;
 
@@ -38,44 +39,9 @@ final class Text {
         return escape(text, true);
     }
 
+    /** The examples' console and the CLI show untrusted text by one rule: {@link Display#visible}. */
     private static String escape(String text, boolean keepLines) {
-        if (text == null) {
-            return "";
-        }
-        StringBuilder sb = null;
-        for (int i = 0; i < text.length(); ) {
-            int c = text.codePointAt(i);
-            int next = i + Character.charCount(c);
-            boolean kept = keepLines && (c == '\n' || c == '\t');
-            if (!kept && isControl(c)) {
-                if (sb == null) {
-                    sb = new StringBuilder(text.length() + 16).append(text, 0, i);
-                }
-                if (c <= 0xff) {
-                    sb.append(String.format(Locale.ROOT, "\\x%02x", c));
-                } else {
-                    // A tag character outside the BMP shows as its two UTF-16 units, as JSON would write it.
-                    for (int j = i; j < next; j++) {
-                        sb.append(String.format(Locale.ROOT, "\\u%04x", (int) text.charAt(j)));
-                    }
-                }
-            } else if (sb != null) {
-                sb.append(text, i, next);
-            }
-            i = next;
-        }
-        return sb == null ? text : sb.toString();
-    }
-
-    /**
-     * C0 and C1 controls and DEL (ESC starts ANSI/OSC sequences, CR and BS overwrite what is shown),
-     * line and paragraph separators, and every invisible format character (Unicode's Cf): those that
-     * reorder text (bidirectional overrides, isolates and marks, the Arabic letter mark among them), the
-     * zero-width ones (spaces, joiners, the word joiner), the soft hyphen, and the tag characters that
-     * spell text no one sees but a model reads.
-     */
-    private static boolean isControl(int c) {
-        return c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == 0x2028 || c == 0x2029 || Character.getType(c) == Character.FORMAT;
+        return text == null ? "" : Display.visible(text, keepLines);
     }
 
     /** A USD amount for people: four decimals, since a single step often costs less than a cent. */
