@@ -1,6 +1,7 @@
 package dev.rein.reflection;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.internal.text.Excerpts;
 import dev.rein.run.FinalAnswer;
 import dev.rein.run.Verdict;
 import dev.rein.json.Json;
@@ -156,10 +157,7 @@ public final class Critic {
     }
 
     private static String abbreviate(String s) {
-        String flat = s.replace('\n', ' ');
-        // cut at a code point: half of a surrogate pair is not text for the critic's model or the trace
-        return flat.codePointCount(0, flat.length()) <= EVIDENCE_CHARS ? flat
-                : flat.substring(0, flat.offsetByCodePoints(0, EVIDENCE_CHARS)) + "...";
+        return Excerpts.first(s.replace('\n', ' '), EVIDENCE_CHARS);
     }
 
     private static ToolDefinition verdictTool() {

@@ -1,6 +1,7 @@
 package dev.rein.stall;
 
 import dev.rein.ReinException;
+import dev.rein.internal.text.Excerpts;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -56,10 +57,7 @@ public final class ConsecutiveErrors implements StallDetector {
         Map<String, Object> evidence = new LinkedHashMap<>();
         evidence.put("count", streak);
         evidence.put("last_tool", last.call().tool());
-        String error = last.content();
-        // cut at a code point: half of a surrogate pair is not text, and no JSON writer takes it
-        evidence.put("last_error", error.codePointCount(0, error.length()) <= ERROR_EXCERPT ? error
-                : error.substring(0, error.offsetByCodePoints(0, ERROR_EXCERPT)) + "...");
+        evidence.put("last_error", Excerpts.first(last.content(), ERROR_EXCERPT));
         return Optional.of(evidence);
     }
 }
