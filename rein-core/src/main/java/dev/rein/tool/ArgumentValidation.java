@@ -1,6 +1,7 @@
 package dev.rein.tool;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.internal.text.Excerpts;
 import dev.rein.json.Json;
 import java.util.Iterator;
 import java.util.List;
@@ -43,10 +44,7 @@ final class ArgumentValidation implements ToolInterceptor {
         if (arguments.isTextual()) {
             // Argument text that was not JSON reaches here as a string (a provider keeps it for the model
             // to fix): "string found, object expected" would not tell the model its text did not parse.
-            String text = arguments.asText();
-            int cut = text.length() <= 200 ? text.length() : Character.isHighSurrogate(text.charAt(199)) ? 199 : 200;
-            problems = List.of("the arguments are not a JSON object but the text " + text.substring(0, cut)
-                    + (cut < text.length() ? "..." : ""));
+            problems = List.of("the arguments are not a JSON object but the text " + Excerpts.first(arguments.asText(), 200));
         }
         String message = "Invalid arguments for tool '" + invocation.tool().name() + "': "
                 + String.join("; ", problems)

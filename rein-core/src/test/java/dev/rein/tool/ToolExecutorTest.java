@@ -33,6 +33,18 @@ class ToolExecutorTest {
     }
 
     @Test
+    void argumentTextThatIsNotJsonIsQuotedToTheModelByItsFirst200CharactersCountedAsCodePoints() throws Exception {
+        ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(tool("echo", (a, c) -> "unreachable"))).build();
+        // 150 astral characters (two UTF-16 units each) and then 100 more: 250 characters in all.
+        String text = "\uD83D\uDE00".repeat(150) + "東".repeat(100);
+        ToolResult result = run(executor, new ToolCall("call_1", "echo", Json.mapper().getNodeFactory().textNode(text), 0));
+
+        assertThat(result.isError()).isTrue();
+        assertThat(result.content()).contains("the arguments are not a JSON object but the text "
+                + "\uD83D\uDE00".repeat(150) + "東".repeat(50) + "...");
+    }
+
+    @Test
     void idempotentAndAbortsOnInterruptAreOffByDefaultAndSurviveCopies() {
         Tool plain = tool("plain", (args, ctx) -> ToolOutput.text("x"));
         assertThat(plain.idempotent()).isFalse();
