@@ -96,17 +96,22 @@ public interface Secrets {
             return text;
         }
         String masked = text;
-        var byLength = secrets.entrySet().stream()
+        var byLength = secrets.size() == 1 ? secrets.entrySet() : secrets.entrySet().stream()
                 .sorted(Comparator.comparingInt((Map.Entry<String, String> e) -> e.getValue().length()).reversed())
                 .toList();
         for (Map.Entry<String, String> secret : byLength) {
-            if (secret.getValue().length() < MIN_LENGTH) {
+            String value = secret.getValue();
+            if (value.length() < MIN_LENGTH) {
                 continue;
             }
-            for (String form : forms(secret.getValue())) {
+            // The escaped spellings are longer than the value (forms' order), so they go first.
+            for (String form : SecretSpellings.escaped(value)) {
                 if (masked.contains(form)) {
                     masked = masked.replace(form, "[REDACTED:" + secret.getKey() + "]");
                 }
+            }
+            if (masked.contains(value)) {
+                masked = masked.replace(value, "[REDACTED:" + secret.getKey() + "]");
             }
         }
         return masked;

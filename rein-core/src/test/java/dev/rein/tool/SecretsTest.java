@@ -10,6 +10,20 @@ import org.junit.jupiter.api.Test;
 
 class SecretsTest {
     @Test
+    void escapedSpellingsAreWorkedOutOnceAndNeverHoldTheValueSoTheirEntryCanBeCleared() {
+        String value = new String("wJalrXUtnFEMI/K7MDENG/bPxRfi<秘密>");
+        java.util.List<String> escaped = SecretSpellings.escaped(value);
+
+        assertThat(escaped).containsExactlyElementsOf(Secrets.forms(value).subList(0, Secrets.forms(value).size() - 1));
+        assertThat(Secrets.forms(value).get(Secrets.forms(value).size() - 1)).isEqualTo(value);
+        assertThat(SecretSpellings.escaped(new String(value))).isSameAs(escaped);
+        assertThat(escaped).allSatisfy(form -> assertThat(form).isNotSameAs(value).isNotEqualTo(value));
+        assertThat(SecretSpellings.escaped("plainvalue")).isEmpty();
+        assertThat(Secrets.mask("a " + value + " b " + escaped.get(0), Map.of("k", value)))
+                .isEqualTo("a [REDACTED:k] b [REDACTED:k]");
+    }
+
+    @Test
     void longerSecretsAreMaskedFirstSoAContainedSecretNeverLeaksHalfOfALongerOne() {
         String masked = Secrets.mask("a=abcd-efgh b=abcd", Map.of("short", "abcd", "long", "abcd-efgh"));
         assertThat(masked).isEqualTo("a=[REDACTED:long] b=[REDACTED:short]");
