@@ -11,6 +11,7 @@ import dev.rein.model.Message;
 import dev.rein.model.ModelRequest;
 import dev.rein.model.OpaqueBlock;
 import dev.rein.model.OutputSchema;
+import dev.rein.model.ParallelToolCalls;
 import dev.rein.model.RedactedThinkingBlock;
 import dev.rein.model.Role;
 import dev.rein.model.ServerContextEdit;
@@ -26,6 +27,7 @@ import dev.rein.tool.ToolExecutor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Writes a provider-neutral {@link ModelRequest} as a Messages API request body.
@@ -78,17 +80,40 @@ final class RequestMapper {
                 g.writeFieldName("context_management");
                 g.writeTree(ContextEdits.body(edits));
             }
-            if (structuredOutput(request)) {
-                // The schema the final answer must fit, as the API's structured output (Rein validates either way).
+            Optional<AnthropicThinking> thinking = request.option(AnthropicThinking.class);
+            if (thinking.isPresent()) {
+                thinking(g, thinking.get());
+            }
+            Optional<AnthropicEffort> effort = request.option(AnthropicEffort.class);
+            boolean structured = structuredOutput(request);
+            if (structured || effort.isPresent()) {
                 g.writeObjectFieldStart("output_config");
-                g.writeObjectFieldStart("format");
-                g.writeStringField("type", "json_schema");
-                g.writeFieldName("schema");
-                g.writeTree(request.option(OutputSchema.class).orElseThrow().schema());
-                g.writeEndObject();
+                if (effort.isPresent()) {
+                    g.writeStringField("effort", effort.get().level());
+                }
+                if (structured) {
+                    // The schema the final answer must fit, as the API's structured output (Rein validates either way).
+                    g.writeObjectFieldStart("format");
+                    g.writeStringField("type", "json_schema");
+                    g.writeFieldName("schema");
+                    g.writeTree(request.option(OutputSchema.class).orElseThrow().schema());
+                    g.writeEndObject();
+                }
                 g.writeEndObject();
             }
         });
+    }
+
+    private static void thinking(JsonGenerator g, AnthropicThinking thinking) throws IOException {
+        g.writeObjectFieldStart("thinking");
+        g.writeStringField("type", thinking.type().wire());
+        if (thinking.budgetTokens() != null) {
+            g.writeNumberField("budget_tokens", thinking.budgetTokens());
+        }
+        if (thinking.display() != null) {
+            g.writeStringField("display", thinking.display().wire());
+        }
+        g.writeEndObject();
     }
 
     /** Whether the request opts in with {@link AnthropicStructuredOutput} and has an output schema to send. */
@@ -140,7 +165,7 @@ final class RequestMapper {
             }
             g.writeEndArray();
         }
-        toolChoice(g, request.toolChoice(), !definitions.isEmpty());
+        toolChoice(g, request.toolChoice(), !definitions.isEmpty(), ParallelToolCalls.disabledFor(request));
         g.writeArrayFieldStart("messages");
         List<Message> history = request.messages();
         int continued = continuedTurn(history);
@@ -347,11 +372,13 @@ final class RequestMapper {
     }
 
     /**
-     * {@code auto} is the API default and is left out; {@code none} without tools says nothing and
-     * is left out too, so requests without tools stay valid.
+     * {@code auto} is the API default and is left out unless it carries {@code
+     * disable_parallel_tool_use}; {@code none} without tools says nothing and is left out too, so
+     * requests without tools stay valid. {@code none} has no parallel setting (no calls at all).
      */
-    private static void toolChoice(JsonGenerator g, ToolChoice choice, boolean hasTools) throws IOException {
-        if (choice instanceof ToolChoice.Auto || (choice instanceof ToolChoice.None && !hasTools)) {
+    private static void toolChoice(JsonGenerator g, ToolChoice choice, boolean hasTools, boolean oneCallOnly) throws IOException {
+        boolean oneCall = oneCallOnly && hasTools && !(choice instanceof ToolChoice.None);
+        if ((choice instanceof ToolChoice.Auto && !oneCall) || (choice instanceof ToolChoice.None && !hasTools)) {
             return;
         }
         g.writeObjectFieldStart("tool_choice");
@@ -363,6 +390,9 @@ final class RequestMapper {
                 g.writeStringField("name", t.name());
             }
             case ToolChoice.None n -> g.writeStringField("type", "none");
+        }
+        if (oneCall) {
+            g.writeBooleanField("disable_parallel_tool_use", true);
         }
         g.writeEndObject();
     }

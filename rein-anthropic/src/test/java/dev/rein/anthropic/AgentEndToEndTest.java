@@ -70,6 +70,34 @@ class AgentEndToEndTest extends FakeApi {
     }
 
     @Test
+    void anAgentsThinkingEffortAndOneCallOptionsGoOnEveryStepAndItsThinkingGoesBack() {
+        server.enqueue(
+                FakeReply.message().thinking("注文を調べる", "sig-1").toolUse("toolu_A104", "lookup_order", "{\"id\":\"A-104\"}").build(),
+                FakeReply.text("Order A-104 is delayed by weather."));
+
+        RunResult result = Agent.builder()
+                .model(model)
+                .tools(lookup())
+                .modelOption(AnthropicThinking.adaptive())
+                .modelOption(AnthropicEffort.LOW)
+                .modelOption(dev.rein.model.ParallelToolCalls.DISABLED)
+                .build()
+                .run("Why is order A-104 late?");
+
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(server.requests()).hasSize(2).allSatisfy(request -> {
+            assertThat(request.body().get("thinking").toString()).isEqualTo("{\"type\":\"adaptive\"}");
+            assertThat(request.body().get("output_config").toString()).isEqualTo("{\"effort\":\"low\"}");
+            assertThat(request.body().get("tool_choice").toString())
+                    .isEqualTo("{\"type\":\"auto\",\"disable_parallel_tool_use\":true}");
+        });
+        JsonNode echoed = server.requests().get(1).body().at("/messages/1/content/0");
+        assertThat(echoed.get("type").asText()).isEqualTo("thinking");
+        assertThat(echoed.get("thinking").asText()).isEqualTo("注文を調べる");
+        assertThat(echoed.get("signature").asText()).isEqualTo("sig-1");
+    }
+
+    @Test
     void theRuntimeRetriesATransientFailureAndTheSdkDoesNot() {
         server.enqueue(FakeReply.overloaded().withHeader("retry-after-ms", "20"), FakeReply.text("fine"));
         RecordingListener trace = new RecordingListener();

@@ -1,0 +1,90 @@
+package dev.rein.anthropic;
+
+import dev.rein.ReinException;
+import dev.rein.model.ModelOption;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * Extended thinking, sent as the Messages API's {@code thinking} parameter. Models do not think
+ * unless a request asks them to. Thinking blocks come back as {@code ThinkingBlock}s and are sent back
+ * unchanged with the rest of the turn (the API requires that during tool use), and thinking tokens
+ * are billed, and counted against the budgets, as output tokens.
+ *
+ * <pre>{@code
+ * Agent.builder().model(model).modelOption(AnthropicThinking.adaptive())       // newer models
+ * Agent.builder().model(model).modelOption(AnthropicThinking.budget(8_000))    // older models; below max tokens
+ * }</pre>
+ *
+ * <p>The API refuses thinking with a forced tool choice (an agent's requests never force one) and
+ * with sampling parameters (Rein sends none unless you set them). Which kind of thinking a model
+ * accepts is the API's to say: its refusal ends the call with the API's message.
+ *
+ * @param type the kind of thinking
+ * @param budgetTokens for {@link Type#ENABLED} the most tokens to think with (the API wants at
+ *     least 1,024 and fewer than the request's max tokens); {@code null} for the other kinds
+ * @param display whether thinking is returned summarized or omitted; {@code null} for the API's
+ *     default; not for {@link Type#DISABLED}
+ */
+public record AnthropicThinking(Type type, Integer budgetTokens, Display display) implements ModelOption {
+    /** The {@code thinking.type} values. */
+    public enum Type {
+        /** Thinking with a fixed token budget ({@code budget_tokens}). */
+        ENABLED,
+        /** The model decides when and how much to think ({@link AnthropicEffort} guides how hard). */
+        ADAPTIVE,
+        /** No thinking. */
+        DISABLED;
+
+        String wire() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /** The {@code thinking.display} values. */
+    public enum Display {
+        /** Thinking blocks carry a summary of the thinking. */
+        SUMMARIZED,
+        /** Thinking blocks carry no text, only the signature that lets them be sent back. */
+        OMITTED;
+
+        String wire() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    public AnthropicThinking {
+        Objects.requireNonNull(type, "type");
+        if (type == Type.ENABLED && (budgetTokens == null || budgetTokens <= 0)) {
+            throw new ReinException("thinking with a token budget needs budgetTokens > 0 (the API wants at least 1024), got "
+                    + budgetTokens + "; use AnthropicThinking.budget(n), or AnthropicThinking.adaptive() on models that think adaptively");
+        }
+        if (type != Type.ENABLED && budgetTokens != null) {
+            throw new ReinException("budgetTokens is only for thinking of type ENABLED, not " + type
+                    + "; use AnthropicThinking.budget(" + budgetTokens + ")");
+        }
+        if (type == Type.DISABLED && display != null) {
+            throw new ReinException("display is not for disabled thinking: there is nothing to show");
+        }
+    }
+
+    /** Thinking with at most {@code budgetTokens} tokens ({@code {"type":"enabled","budget_tokens":n}}). */
+    public static AnthropicThinking budget(int budgetTokens) {
+        return new AnthropicThinking(Type.ENABLED, budgetTokens, null);
+    }
+
+    /** Adaptive thinking ({@code {"type":"adaptive"}}). */
+    public static AnthropicThinking adaptive() {
+        return new AnthropicThinking(Type.ADAPTIVE, null, null);
+    }
+
+    /** No thinking ({@code {"type":"disabled"}}), for a request that should not think where an agent's would. */
+    public static AnthropicThinking disabled() {
+        return new AnthropicThinking(Type.DISABLED, null, null);
+    }
+
+    /** The same thinking, returned as {@code display} says. */
+    public AnthropicThinking withDisplay(Display display) {
+        return new AnthropicThinking(type, budgetTokens, Objects.requireNonNull(display, "display"));
+    }
+}

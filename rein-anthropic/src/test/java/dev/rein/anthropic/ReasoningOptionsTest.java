@@ -1,0 +1,116 @@
+package dev.rein.anthropic;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.anthropic.core.ObjectMappers;
+import com.anthropic.models.messages.MessageCreateParams;
+import com.anthropic.models.messages.OutputConfig;
+import com.anthropic.models.messages.ThinkingConfigAdaptive;
+import com.anthropic.models.messages.ThinkingConfigEnabled;
+import com.anthropic.models.messages.ToolChoiceAny;
+import com.anthropic.models.messages.ToolChoiceAuto;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.ReinException;
+import dev.rein.json.Json;
+import dev.rein.model.ModelRequest;
+import dev.rein.model.OutputSchema;
+import dev.rein.model.ParallelToolCalls;
+import dev.rein.model.ToolChoice;
+import dev.rein.testkit.FakeReply;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Thinking, effort and one-call-per-response: each sent in the API's shape, compared with what the
+ * official SDK writes for the same settings.
+ */
+class ReasoningOptionsTest extends FakeApi {
+
+    @Test
+    void nothingIsSentForThemUnlessARequestAsks() throws Exception {
+        server.enqueue(FakeReply.text("ok"));
+        call(request("hi").tools(List.of(tool("search"))));
+        JsonNode body = lastBody();
+        assertThat(body.has("thinking")).isFalse();
+        assertThat(body.has("output_config")).isFalse();
+        assertThat(body.has("tool_choice")).isFalse();
+    }
+
+    @Test
+    void thinkingWithABudgetIsSentAsTheSdkWritesIt() throws Exception {
+        server.enqueue(FakeReply.text("ok"));
+        call(request("考えて").maxTokens(16_000).option(AnthropicThinking.budget(10_000)));
+
+        assertThat(lastBody().get("thinking")).isEqualTo(Json.parse("{\"type\":\"enabled\",\"budget_tokens\":10000}"));
+        assertThat(lastBody().get("thinking")).isEqualTo(sdk(MessageCreateParams.builder()
+                .thinking(ThinkingConfigEnabled.builder().budgetTokens(10_000).build())).get("thinking"));
+    }
+
+    @Test
+    void adaptiveThinkingWithADisplayAndAnEffortAreSentAsTheSdkWritesThem() throws Exception {
+        server.enqueue(FakeReply.text("ok"));
+        call(request("hi").option(AnthropicThinking.adaptive().withDisplay(AnthropicThinking.Display.SUMMARIZED))
+                .option(AnthropicEffort.MEDIUM));
+
+        JsonNode expected = sdk(MessageCreateParams.builder()
+                .thinking(ThinkingConfigAdaptive.builder().display(ThinkingConfigAdaptive.Display.SUMMARIZED).build())
+                .outputConfig(OutputConfig.builder().effort(OutputConfig.Effort.MEDIUM).build()));
+        assertThat(lastBody().get("thinking")).isEqualTo(expected.get("thinking"))
+                .isEqualTo(Json.parse("{\"type\":\"adaptive\",\"display\":\"summarized\"}"));
+        assertThat(lastBody().get("output_config")).isEqualTo(expected.get("output_config"))
+                .isEqualTo(Json.parse("{\"effort\":\"medium\"}"));
+    }
+
+    @Test
+    void disabledThinkingIsSentSoARequestCanTurnItOff() throws Exception {
+        server.enqueue(FakeReply.text("ok"));
+        call(request("hi").option(AnthropicThinking.disabled()));
+        assertThat(lastBody().get("thinking")).isEqualTo(Json.parse("{\"type\":\"disabled\"}"));
+    }
+
+    @Test
+    void effortAndStructuredOutputShareOneOutputConfig() throws Exception {
+        server.enqueue(FakeReply.text("{}"));
+        OutputSchema schema = OutputSchema.fromJson("Verdict", "{\"type\":\"object\"}");
+        call(request("hi").option(schema).option(AnthropicStructuredOutput.ENABLED).option(AnthropicEffort.of("low")));
+
+        assertThat(lastBody().get("output_config")).isEqualTo(
+                Json.parse("{\"effort\":\"low\",\"format\":{\"type\":\"json_schema\",\"schema\":{\"type\":\"object\"}}}"));
+    }
+
+    @Test
+    void oneToolCallPerResponseIsSentOnTheToolChoiceAsTheSdkWritesIt() throws Exception {
+        server.enqueue(FakeReply.text("a"), FakeReply.text("b"), FakeReply.text("c"), FakeReply.text("d"));
+        ModelRequest.Builder withTools = request("x").tools(List.of(tool("search"))).option(ParallelToolCalls.DISABLED);
+
+        call(withTools);
+        assertThat(lastBody().get("tool_choice")).isEqualTo(sdk(MessageCreateParams.builder()
+                .toolChoice(ToolChoiceAuto.builder().disableParallelToolUse(true).build())).get("tool_choice"));
+        call(withTools.toolChoice(ToolChoice.any()));
+        assertThat(lastBody().get("tool_choice")).isEqualTo(sdk(MessageCreateParams.builder()
+                .toolChoice(ToolChoiceAny.builder().disableParallelToolUse(true).build())).get("tool_choice"));
+        call(withTools.toolChoice(ToolChoice.none()));
+        assertThat(lastBody().get("tool_choice")).as("none has no calls to limit").isEqualTo(Json.parse("{\"type\":\"none\"}"));
+        call(request("x").option(ParallelToolCalls.DISABLED));
+        assertThat(lastBody().has("tool_choice")).as("without tools there is nothing to say").isFalse();
+    }
+
+    @Test
+    void badSettingsAreRefusedWhenTheOptionIsMadeSayingWhatToUse() {
+        assertThatThrownBy(() -> AnthropicThinking.budget(0)).isInstanceOf(ReinException.class)
+                .hasMessageContaining("budgetTokens > 0").hasMessageContaining("AnthropicThinking.adaptive()");
+        assertThatThrownBy(() -> new AnthropicThinking(AnthropicThinking.Type.ADAPTIVE, 2048, null))
+                .isInstanceOf(ReinException.class).hasMessageContaining("AnthropicThinking.budget(2048)");
+        assertThatThrownBy(() -> AnthropicThinking.disabled().withDisplay(AnthropicThinking.Display.OMITTED))
+                .isInstanceOf(ReinException.class).hasMessageContaining("not for disabled thinking");
+        assertThatThrownBy(() -> AnthropicEffort.of(" ")).isInstanceOf(ReinException.class)
+                .hasMessageContaining("low, medium, high");
+    }
+
+    /** The body the official SDK writes for {@code params} (with the fields every request needs). */
+    private static JsonNode sdk(MessageCreateParams.Builder params) {
+        MessageCreateParams built = params.model("claude-test").maxTokens(256).addUserMessage("x").build();
+        return Json.parse(ObjectMappers.jsonMapper().valueToTree(built._body()).toString());
+    }
+}
