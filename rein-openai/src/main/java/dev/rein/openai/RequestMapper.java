@@ -13,6 +13,7 @@ import dev.rein.model.Message;
 import dev.rein.model.ModelRequest;
 import dev.rein.model.OpaqueBlock;
 import dev.rein.model.OutputSchema;
+import dev.rein.model.ParallelToolCalls;
 import dev.rein.model.RedactedThinkingBlock;
 import dev.rein.model.Role;
 import dev.rein.model.TextBlock;
@@ -149,7 +150,11 @@ final class RequestMapper {
         if (!request.tools().isEmpty()) {
             // The API refuses tool_choice without tools; the summary call sends both (choice none).
             body.set("tool_choice", toolChoice(request.toolChoice()));
+            if (ParallelToolCalls.disabledFor(request)) {
+                body.put("parallel_tool_calls", false); // the API refuses it without tools, like tool_choice
+            }
         }
+        request.option(OpenAiReasoningEffort.class).ifPresent(effort -> body.put("reasoning_effort", effort.effort()));
         body.put(maxTokensField.wire, request.maxTokens());
         if (request.temperature() != null) {
             body.put("temperature", request.temperature());

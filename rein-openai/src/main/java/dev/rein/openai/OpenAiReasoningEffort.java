@@ -1,0 +1,38 @@
+package dev.rein.openai;
+
+import dev.rein.ReinException;
+import dev.rein.model.ModelOption;
+
+/**
+ * How hard a reasoning model thinks before it answers, sent as Chat Completions'
+ * {@code reasoning_effort}. Lower effort answers faster and spends fewer reasoning tokens (which are
+ * billed, and counted against the budgets, as output tokens). The value is sent as given, so a level
+ * this class has no constant for can be used too ({@link #of(String)}); models that do not reason,
+ * and servers that do not know the field, may refuse it.
+ *
+ * <pre>{@code
+ * Agent.builder().model(model).modelOption(OpenAiReasoningEffort.LOW)
+ * }</pre>
+ *
+ * @param effort the wire value, such as {@code "low"}
+ */
+public record OpenAiReasoningEffort(String effort) implements ModelOption {
+    public static final OpenAiReasoningEffort NONE = new OpenAiReasoningEffort("none");
+    public static final OpenAiReasoningEffort MINIMAL = new OpenAiReasoningEffort("minimal");
+    public static final OpenAiReasoningEffort LOW = new OpenAiReasoningEffort("low");
+    public static final OpenAiReasoningEffort MEDIUM = new OpenAiReasoningEffort("medium");
+    public static final OpenAiReasoningEffort HIGH = new OpenAiReasoningEffort("high");
+    public static final OpenAiReasoningEffort XHIGH = new OpenAiReasoningEffort("xhigh");
+
+    public OpenAiReasoningEffort {
+        if (effort == null || effort.isBlank()) {
+            throw new ReinException("a reasoning effort is a word such as minimal, low, medium or high, not "
+                    + (effort == null ? "null" : "blank text"));
+        }
+    }
+
+    /** The reasoning {@code effort} as the API names it (for example {@code "low"}). */
+    public static OpenAiReasoningEffort of(String effort) {
+        return new OpenAiReasoningEffort(effort);
+    }
+}
