@@ -7,6 +7,7 @@ import dev.rein.agent.DrivenRun;
 import dev.rein.budget.ModelPrice;
 import dev.rein.context.OutputStore;
 import dev.rein.retry.RetryPolicy;
+import dev.rein.security.TraceRedactor;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowExecutionAlreadyStarted;
 import io.temporal.client.WorkflowOptions;
@@ -84,7 +85,10 @@ public final class TemporalAgentClient {
         AgentConfig c = agent.config();
         Map<String, ModelPrice> prices = c.prices().entries();
         RetryPolicy retry = c.retryPolicy();
-        return new RunInput(goal, c.modelName(), c.budget(), prices, c.maxTokens(), c.maxVerificationFailures(),
+        // the input stays in the workflow history (the run's record on Temporal), so a known secret is masked before it
+        // is sent, as the local run masks the goal before it keeps or shows it
+        String masked = new TraceRedactor(c.secrets()::known).redact(goal);
+        return new RunInput(masked, c.modelName(), c.budget(), prices, c.maxTokens(), c.maxVerificationFailures(),
                 DrivenRun.MAX_EMPTY_NUDGES, attempt, retry.maxRetries(), retry.initialDelay(), retry.maxDelay());
     }
 }

@@ -8,6 +8,7 @@ import dev.rein.approval.ApprovalException;
 import dev.rein.approval.ApprovalRequest;
 import dev.rein.context.OutputStore;
 import dev.rein.run.RunStatus;
+import dev.rein.security.TraceRedactor;
 import dev.rein.state.Runs;
 import dev.rein.temporal.internal.Results;
 import io.temporal.client.WorkflowClient;
@@ -61,20 +62,27 @@ public final class TemporalRun {
         send(ApprovalSignal.approve(actionHash, decidedBy));
     }
 
-    /** Rejects it; the model is told {@code reason}. */
+    /**
+     * Rejects it; the model is told {@code reason}. A known secret of the agent in the reason is
+     * masked before it is sent, since the signal stays in the workflow history (as {@code agent.runs()}
+     * masks it before it is stored).
+     */
     public void reject(String actionHash, String reason, String decidedBy) {
-        send(ApprovalSignal.reject(actionHash, reason, decidedBy));
+        send(ApprovalSignal.reject(actionHash, reason == null ? null : masker().redact(reason), decidedBy));
     }
 
     /**
      * Runs it with {@code arguments} instead. The arguments are checked against the tool's schema
      * first, as a local run's {@code Runs.edit} checks them; the approval covers only the edited action.
+     * A known secret of the agent in them is masked before they are checked and sent (they stay in the
+     * workflow history), and the action runs with them masked, as {@code agent.runs().edit} does.
      *
      * @throws ReinException when the arguments do not fit the tool's schema (the decision is not sent)
      */
     public void edit(String actionHash, JsonNode arguments, String decidedBy) {
-        ApprovalSignal signal = ApprovalSignal.edit(actionHash, arguments, decidedBy);
-        Runs.checkEditedArguments(agent.config().currentTools(), pending(signal).tool(), arguments);
+        JsonNode masked = masker().redactValue(java.util.Objects.requireNonNull(arguments, "arguments").deepCopy());
+        ApprovalSignal signal = ApprovalSignal.edit(actionHash, masked, decidedBy);
+        Runs.checkEditedArguments(agent.config().currentTools(), pending(signal).tool(), masked);
         workflow().decide(signal);
     }
 
@@ -127,6 +135,10 @@ public final class TemporalRun {
                 .orElseThrow(() -> new ApprovalException("run " + runId + " has no pending action with hash " + signal.actionHash()
                         + "; an approval is bound to the exact action shown. Pending: "
                         + pending.stream().map(r -> r.tool() + " " + r.actionHash()).toList(), pending));
+    }
+
+    private TraceRedactor masker() {
+        return new TraceRedactor(agent.config().secrets()::known);
     }
 
     private AgentWorkflow workflow() {
