@@ -1,5 +1,6 @@
 package dev.rein.agent;
 
+import dev.rein.approval.ApprovalDecision;
 import dev.rein.approval.ApprovalRequest;
 import dev.rein.approval.ApprovalState;
 import dev.rein.budget.BudgetKind;
@@ -230,10 +231,15 @@ public final class DrivenRun {
     public Outcome completeTools(RunSnapshot snapshot, List<ToolUseBlock> uses, List<CallOutcome> outcomes)
             throws InterruptedException {
         List<ApprovalRequest> requests = new ArrayList<>(snapshot.approvals().requests());
+        Map<String, ApprovalDecision> decisions = new java.util.HashMap<>(snapshot.approvals().decisions());
         Map<String, Integer> counts = new java.util.HashMap<>(snapshot.toolCallCounts());
         List<ToolOutcome> fresh = new ArrayList<>();
         for (CallOutcome o : outcomes) {
             if (o.request() != null) {
+                // a call asked for again (its edit runs as another action) replaces its request and decision, as the
+                // local ledger does; kept, the old decision would answer the new request and the step would run again
+                requests.removeIf(r -> r.callId().equals(o.callId()));
+                decisions.remove(o.callId());
                 requests.add(o.request());
                 fresh.add(new ToolOutcome.Deferred(o.callId(), o.request().tool(), o.request().actionHash()));
             } else {
@@ -244,7 +250,7 @@ public final class DrivenRun {
             }
         }
         ApprovalState approvals = snapshot.approvals();
-        ApprovalState requested = new ApprovalState(requests, approvals.decisions(), approvals.completed());
+        ApprovalState requested = new ApprovalState(requests, decisions, approvals.completed());
         Run run = Run.resume(withApprovals(snapshot, requested), config);
         try {
             run.executor = RunTools.executor(run, run.tools(), counts);

@@ -71,4 +71,49 @@ class TemporalSecretsTest {
             assertThat(eventsCarryingTheKey(server, "run-secret-edit")).isEmpty();
         }
     }
+
+    /**
+     * Edited arguments sent around the handle with a secret in them run masked, which is another
+     * action than the one decided: the run asks again for the action that would really run, as a
+     * local run does (an approval_mismatch), instead of taking the old decision for the new request
+     * and running the step again without end.
+     */
+    @Test
+    void anEditThatRunsAsAnotherActionIsAskedForAgain() throws TimeoutException {
+        Orders.Ledger ledger = new Orders.Ledger();
+        Agent agent = Orders.withApproval(Orders.agent(Orders.refundThenAnswer(), new RecordingListener(),
+                Orders.refund(ledger, key -> {})).secrets(Secrets.of(Map.of("api_key", KEY))));
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalRun run = server.start(agent).start("A-1 を返金して", "run-edit-raw");
+            TemporalApprovalTest.awaitStatus(run, RunStatus.WAITING_APPROVAL);
+            String first = run.pendingApprovals().get(0).actionHash();
+            server.client().newWorkflowStub(AgentWorkflow.class, "run-edit-raw")
+                    .decide(ApprovalSignal.edit(first, dev.rein.json.Json.object().put("id", "A-9 " + KEY), "bob"));
+
+            dev.rein.approval.ApprovalRequest again = awaitAnotherRequest(run, first);
+            assertThat(again.arguments().get("id").asText()).isEqualTo("A-9 [REDACTED:api_key]");
+            assertThat(ledger.charges).isEmpty();
+            run.cancel();
+
+            assertThat(run.result(Duration.ofSeconds(60)).status()).isEqualTo(RunStatus.CANCELLED);
+            assertThat(ledger.charges).isEmpty();
+        }
+    }
+
+    private static dev.rein.approval.ApprovalRequest awaitAnotherRequest(TemporalRun run, String hash) {
+        long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (System.nanoTime() < until) {
+            var pending = run.pendingApprovals();
+            if (run.status() == RunStatus.WAITING_APPROVAL && pending.size() == 1 && !pending.get(0).actionHash().equals(hash)) {
+                return pending.get(0);
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+        }
+        throw new AssertionError("the run did not ask again; it is " + run.status() + " with " + run.pendingApprovals());
+    }
 }
