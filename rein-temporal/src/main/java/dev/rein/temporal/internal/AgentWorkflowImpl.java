@@ -36,7 +36,9 @@ import io.temporal.workflow.Workflow;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -301,9 +303,20 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
         return new Turn(ref.snapshot(), activeMillis(), decisions.verificationFailures(), ref.requests(), ref.decisions(), edits);
     }
 
-    /** The run as an activity left it; the edits made before are part of it now. */
+    /**
+     * The run as an activity left it; the edits made before are part of it now. A decision signalled while
+     * the activity ran is not in its result: it is kept while its request is still pending for the same action.
+     */
     private void take(RunRef next) {
-        ref = next;
+        Map<String, ApprovalDecision> decisions = new HashMap<>(next.decisions());
+        for (ApprovalRequest request : next.requests()) {
+            ApprovalDecision signalled = ref == null ? null : ref.decisions().get(request.callId());
+            if (signalled != null && !decisions.containsKey(request.callId())
+                    && signalled.actionHash().equals(request.actionHash())) {
+                decisions.put(request.callId(), signalled);
+            }
+        }
+        ref = decisions.size() == next.decisions().size() ? next : next.withDecisions(decisions);
         edits.clear();
     }
 
