@@ -73,6 +73,13 @@ public final class AgentActivitiesImpl implements AgentActivities {
 
     @Override
     public CallDone callTool(Turn turn, ToolCall call, Map<String, Integer> callCounts) {
+        // a call may run longer than one attempt timeout (its tool's own timeout): heartbeats say this worker is alive
+        try (Heartbeats alive = Heartbeats.start(Activity.getExecutionContext())) {
+            return callToolNow(turn, call, callCounts);
+        }
+    }
+
+    private CallDone callToolNow(Turn turn, ToolCall call, Map<String, Integer> callCounts) {
         return guarded(() -> {
             DrivenRun.CallOutcome outcome = run.callTool(resolve(turn), call, callCounts);
             // the result goes out of band: a long output (the truncation stage off, or its preview) never becomes a payload

@@ -153,7 +153,7 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
         take(plan.run());
         DrivenRun.Next next = plan.next();
         if (next == null) {
-            List<CallDone> outcomes = ToolSteps.run(effects(), turn(), plan, ref.toolCallCounts());
+            List<CallDone> outcomes = ToolSteps.run(toolActivities(), turn(), plan, ref.toolCallCounts());
             Acted acted = effects().completeTools(turn(), batch, outcomes);
             take(acted.run());
             next = acted.next();
@@ -354,8 +354,24 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
     private AgentActivities effects() {
         return Workflow.newActivityStub(AgentActivities.class, ActivityOptions.newBuilder()
                 .setStartToCloseTimeout(input.attempt())
-                .setRetryOptions(RetryOptions.newBuilder().setInitialInterval(Duration.ofSeconds(1))
-                        .setDoNotRetry(Reasons.INTERNAL_ERROR).build()).build());
+                .setRetryOptions(effectRetries()).build());
+    }
+
+    /**
+     * Tool calls: a call may take as long as its tool allows (the executor cuts it at the tool's timeout and at the
+     * run's deadline), so the attempt is bounded by the time left; the worker heartbeats while it runs, so a dead
+     * worker's call is still retried elsewhere after the attempt timeout, and a live one's is not started twice.
+     */
+    private AgentActivities toolActivities() {
+        Duration left = Duration.ofMillis(Math.max(1, input.budget().maxDuration().toMillis() - activeMillis()));
+        return Workflow.newActivityStub(AgentActivities.class, ActivityOptions.newBuilder()
+                .setStartToCloseTimeout(left.compareTo(input.attempt()) > 0 ? left : input.attempt())
+                .setHeartbeatTimeout(input.attempt())
+                .setRetryOptions(effectRetries()).build());
+    }
+
+    private static RetryOptions effectRetries() {
+        return RetryOptions.newBuilder().setInitialInterval(Duration.ofSeconds(1)).setDoNotRetry(Reasons.INTERNAL_ERROR).build();
     }
 
     private static Duration positive(Duration d) {
