@@ -100,6 +100,36 @@ class TemporalSecretsTest {
         }
     }
 
+    /**
+     * A secret that reaches the run from the model (its text, a call's arguments) or from a tool's
+     * output is masked in the activities, before their results become payloads: no event of the
+     * history carries it, the pending approval included.
+     */
+    @Test
+    void aSecretFromTheModelOrAToolIsNotInTheWorkflowHistory() {
+        Orders.Ledger ledger = new Orders.Ledger();
+        dev.rein.tool.Tool leaky = dev.rein.tool.Tool.builder("lookup_order").description("Looks up an order by id")
+                .inputSchema("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},\"required\":[\"id\"]}")
+                .risk(dev.rein.tool.Risk.READ).handler((args, ctx) -> "order A-1, token " + KEY).build();
+        dev.rein.testkit.ScriptedModel model = dev.rein.testkit.ScriptedModel.of(
+                dev.rein.testkit.ScriptedModel.toolCalls(dev.rein.testkit.ScriptedModel.call("lookup_order", "{\"id\":\"A-1\"}")),
+                dev.rein.testkit.ScriptedModel.toolCalls(dev.rein.testkit.ScriptedModel.call("refund", "{\"id\":\"A-1 " + KEY + "\"}")),
+                dev.rein.testkit.ScriptedModel.text("返金しました (" + KEY + ")"));
+        Agent agent = Orders.withApproval(Orders.agent(model, new RecordingListener(), leaky, Orders.refund(ledger, key -> {}))
+                .secrets(Secrets.of(Map.of("api_key", KEY))));
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalRun run = server.start(agent).start("A-1 を返金して", "run-secret-model");
+            TemporalApprovalTest.awaitStatus(run, RunStatus.WAITING_APPROVAL);
+            assertThat(run.pendingApprovals().get(0).arguments().toString()).doesNotContain(KEY);
+            run.approve(run.pendingApprovals().get(0).actionHash(), "alice");
+            RunResult result = run.result();
+
+            assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+            assertThat(result.answer()).isEqualTo("返金しました ([REDACTED:api_key])");
+            assertThat(eventsCarryingTheKey(server, "run-secret-model")).isEmpty();
+        }
+    }
+
     private static dev.rein.approval.ApprovalRequest awaitAnotherRequest(TemporalRun run, String hash) {
         long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (System.nanoTime() < until) {
