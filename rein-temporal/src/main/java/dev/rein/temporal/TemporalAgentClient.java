@@ -78,7 +78,7 @@ public final class TemporalAgentClient {
 
     /** A handle on a run started earlier (by any process). */
     public TemporalRun attach(String runId) {
-        return new TemporalRun(client, runId, runStore, agent);
+        return new TemporalRun(client, runId, runStore, agent, taskQueue);
     }
 
     private RunInput input(String goal) {

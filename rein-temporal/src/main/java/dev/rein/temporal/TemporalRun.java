@@ -12,7 +12,11 @@ import dev.rein.security.TraceRedactor;
 import dev.rein.state.Runs;
 import dev.rein.temporal.internal.Results;
 import io.temporal.client.WorkflowClient;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import io.temporal.client.WorkflowFailedException;
+import io.temporal.client.WorkflowNotFoundException;
+import io.temporal.client.WorkflowServiceException;
 import io.temporal.client.WorkflowStub;
 import io.temporal.failure.CanceledFailure;
 import java.time.Duration;
@@ -26,31 +30,58 @@ public final class TemporalRun {
     private final String runId;
     private final OutputStore runStore;
     private final Agent agent;
+    private final String taskQueue;
 
-    TemporalRun(WorkflowClient client, String runId, OutputStore runStore, Agent agent) {
+    TemporalRun(WorkflowClient client, String runId, OutputStore runStore, Agent agent, String taskQueue) {
         this.client = client;
         this.runId = runId;
         this.runStore = runStore;
         this.agent = agent;
+        this.taskQueue = taskQueue;
     }
 
     public String runId() {
         return runId;
     }
 
-    /** The status now (a query: answered by a worker). */
+    /**
+     * The status now (a query: answered by a worker).
+     *
+     * @throws ReinException when Temporal has no run with this id, or no worker answered (none polls the run's task queue)
+     */
     public RunStatus status() {
-        return workflow().status();
+        return query(() -> workflow().status());
     }
 
-    /** The actions waiting for a decision. */
+    /** The actions waiting for a decision (a query, refused as {@link #status()} is). */
     public List<ApprovalRequest> pendingApprovals() {
-        return workflow().pendingApprovals();
+        return query(() -> workflow().pendingApprovals());
     }
 
-    /** Decisions the run refused because no pending action had their hash. */
+    /** Decisions the run refused because no pending action had their hash (a query, refused as {@link #status()} is). */
     public List<String> refusedDecisions() {
-        return workflow().refusedDecisions();
+        return query(() -> workflow().refusedDecisions());
+    }
+
+    /**
+     * A query says what went wrong in Rein's terms: Temporal's own exceptions name neither the missing worker nor
+     * what to do (a query with no worker to answer it fails after about a minute with a bare DEADLINE_EXCEEDED).
+     */
+    private <T> T query(java.util.function.Supplier<T> query) {
+        try {
+            return query.get();
+        } catch (WorkflowNotFoundException e) {
+            throw new ReinException("Temporal has no run with id '" + runId + "' in this client's namespace: check the id"
+                    + " (the workflow id start returned), and that the client and the workers use the same namespace", e);
+        } catch (WorkflowServiceException e) {
+            if (e.getCause() instanceof StatusRuntimeException grpc && grpc.getStatus().getCode() == Status.Code.DEADLINE_EXCEEDED) {
+                throw new ReinException("no worker answered a query about run '" + runId + "': no worker seems to poll its task"
+                        + " queue ('" + taskQueue + "' for runs this client starts). Start one with TemporalAgents.worker on that"
+                        + " queue (a query needs a running worker, also after the run ended), and check that the client and"
+                        + " the workers name the same queue", e);
+            }
+            throw e;
+        }
     }
 
     /**
@@ -116,7 +147,7 @@ public final class TemporalRun {
 
     /** Temporal closes a cancelled workflow without its return value; the workflow keeps it for this query. */
     private RunResult cancelled(WorkflowFailedException e) {
-        RunResult ended = e.getCause() instanceof CanceledFailure ? Results.full(workflow().result(), runStore) : null;
+        RunResult ended = e.getCause() instanceof CanceledFailure ? Results.full(query(() -> workflow().result()), runStore) : null;
         if (ended == null) {
             throw e;
         }
