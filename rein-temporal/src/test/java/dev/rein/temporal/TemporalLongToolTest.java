@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
+/** Calls that take longer than one activity attempt, but within what the agent allows, run once. */
 class TemporalLongToolTest {
     /**
      * A tool allowed to take longer than one activity attempt (its own timeout says so) runs once:
@@ -38,6 +39,45 @@ class TemporalLongToolTest {
 
             assertThat(result.answer()).isEqualTo("done");
             assertThat(calls.get()).as("handler invocations").isEqualTo(1);
+        }
+    }
+
+    /**
+     * A model call that takes longer than the attempt timeout (a slow model, a long answer) is made
+     * once, as locally: the worker heartbeats while it waits, so Temporal neither starts the same
+     * call again elsewhere nor ends the run as if its deadline had passed.
+     */
+    @Test
+    void aModelCallThatTakesLongerThanTheAttemptTimeoutIsMadeOnce() {
+        ScriptedModel scripted = ScriptedModel.of(ScriptedModel.text("ゆっくり答えました"));
+        AtomicInteger calls = new AtomicInteger();
+        dev.rein.model.Model slow = new dev.rein.model.Model() {
+            @Override
+            public dev.rein.model.ModelResponse call(dev.rein.model.ModelRequest request, dev.rein.model.ModelCallContext context)
+                    throws dev.rein.model.ModelException, InterruptedException {
+                calls.incrementAndGet();
+                Thread.sleep(Duration.ofSeconds(6));
+                return scripted.call(request, context);
+            }
+        };
+        Agent agent = Agent.builder().model(slow).modelName("scripted-model").prices(ScriptedModel.PRICES).listener(new RecordingListener())
+                .budget(dev.rein.budget.Budget.builder().maxSteps(8).maxDuration(Duration.ofMinutes(10)).build()).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalRun run = server.start(agent).withAttemptTimeout(Duration.ofSeconds(2)).start("急がない", "run-slow-model");
+            // polled: waiting on the result would let the test server skip time
+            long until = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+            while (run.status() == RunStatus.RUNNING && System.nanoTime() < until) {
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+            }
+            RunResult result = run.result();
+
+            assertThat(result.status()).as(result.reason() + ": " + result.message()).isEqualTo(RunStatus.SUCCEEDED);
+            assertThat(result.answer()).isEqualTo("ゆっくり答えました");
+            assertThat(calls.get()).as("model calls").isEqualTo(1);
         }
     }
 }

@@ -48,6 +48,13 @@ public final class AgentActivitiesImpl implements AgentActivities {
 
     @Override
     public ModelStep callModel(Turn turn) {
+        // a slow model may take longer than one attempt timeout: heartbeats say this worker is still waiting for it
+        try (Heartbeats alive = Heartbeats.start(Activity.getExecutionContext())) {
+            return callModelNow(turn);
+        }
+    }
+
+    private ModelStep callModelNow(Turn turn) {
         return guarded(() -> {
             // the agent's retry policy decides per attempt (traced as locally); Temporal waits the delay it chose
             int attempt = Activity.getExecutionContext().getInfo().getAttempt();

@@ -27,6 +27,7 @@ import dev.rein.temporal.internal.Payloads.Planned;
 import dev.rein.temporal.internal.Payloads.RunRef;
 import dev.rein.temporal.internal.Payloads.Turn;
 import io.temporal.activity.ActivityOptions;
+import io.temporal.api.enums.v1.TimeoutType;
 import io.temporal.common.RetryOptions;
 import io.temporal.failure.ActivityFailure;
 import io.temporal.failure.ApplicationFailure;
@@ -245,6 +246,11 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
             RunStatus ended = reason.equals(BudgetKind.DEADLINE.reason()) ? RunStatus.STOPPED_BUDGET : RunStatus.FAILED;
             return new NextStep.Stop(ended, dev.rein.run.Reason.of(reason), messageOf(failure), null, null);
         }
+        if (failure.getCause() instanceof TimeoutFailure timeout && timeout.getTimeoutType() == TimeoutType.TIMEOUT_TYPE_HEARTBEAT) {
+            return new NextStep.Stop(RunStatus.FAILED, dev.rein.run.Reason.of(Reasons.INTERNAL_ERROR),
+                    "the worker making the model call stopped responding (no heartbeat within the attempt timeout) on every"
+                            + " attempt; check that the workers stay up", null, null);
+        }
         if (failure.getCause() instanceof TimeoutFailure) {
             return new NextStep.Stop(RunStatus.STOPPED_BUDGET, dev.rein.run.Reason.of(BudgetKind.DEADLINE.reason()),
                     "the model call did not finish within the run's deadline", null, null);
@@ -345,9 +351,11 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
         RetryOptions retry = RetryOptions.newBuilder().setInitialInterval(positive(input.initialBackoff()))
                 .setMaximumInterval(longest).setBackoffCoefficient(2.0)
                 .setMaximumAttempts(input.retries() + 1).build();
+        // an attempt may wait for the model until the deadline; the worker heartbeats meanwhile, so only a dead
+        // worker's attempt ends after the attempt timeout (and is retried), not a live one waiting for a slow model
         return Workflow.newActivityStub(AgentActivities.class, ActivityOptions.newBuilder()
-                .setStartToCloseTimeout(input.attempt()).setScheduleToCloseTimeout(Duration.ofMillis(left))
-                .setRetryOptions(retry).build());
+                .setStartToCloseTimeout(Duration.ofMillis(left)).setScheduleToCloseTimeout(Duration.ofMillis(left))
+                .setHeartbeatTimeout(input.attempt()).setRetryOptions(retry).build());
     }
 
     /** Every other effect: retried after a worker crash (the attempt timed out), never for a failure it reports. */
