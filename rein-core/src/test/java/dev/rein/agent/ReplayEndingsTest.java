@@ -1,0 +1,119 @@
+package dev.rein.agent;
+
+import static dev.rein.testkit.ScriptedModel.call;
+import static dev.rein.testkit.ScriptedModel.text;
+import static dev.rein.testkit.ScriptedModel.toolCalls;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rein.budget.Budget;
+import dev.rein.model.Model;
+import dev.rein.model.ModelException;
+import dev.rein.replay.Replay;
+import dev.rein.replay.ReplayReport;
+import dev.rein.retry.RetryPolicy;
+import dev.rein.run.RunStatus;
+import dev.rein.run.Verdict;
+import dev.rein.testkit.ScriptedModel;
+import dev.rein.tool.Tool;
+import dev.rein.trace.JsonlTraceListener;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Replays of runs that ended every way a run ends, recorded into a trace and replayed by Replay. */
+class ReplayEndingsTest {
+    private final AtomicInteger ran = new AtomicInteger();
+
+    private Tool search() {
+        return Tool.builder("search").description("Searches.")
+                .inputSchema("{\"type\":\"object\",\"properties\":{\"q\":{\"type\":\"string\"}},\"required\":[\"q\"]}")
+                .handler((args, ctx) -> "result " + ran.incrementAndGet() + " for " + args.get("q").asText() + " 検索 🦊")
+                .build();
+    }
+
+    private Agent.Builder agent(Model model) {
+        return Agent.builder().model(model).systemPrompt("You research.").tools(search())
+                .retryPolicy(new RetryPolicy(2, Duration.ofMillis(1), Duration.ofMillis(2), 0));
+    }
+
+    private static ModelException overloaded() {
+        return new ModelException(ModelException.Kind.OVERLOADED, 529, "Overloaded 過負荷", true, null, "req_1", null);
+    }
+
+    @Test
+    void aRunWhoseCallSucceededAfterRetriesReplaysExactly(@TempDir Path dir) {
+        Path trace = dir.resolve("run.jsonl");
+        agent(ScriptedModel.of(ScriptedModel.fail(overloaded()), toolCalls(call("search", "{\"q\":\"東京\"}")),
+                ScriptedModel.fail(overloaded()), text("東京: 晴れ 🌞")))
+                .listener(JsonlTraceListener.to(trace)).build().run("調べて");
+
+        ReplayReport report = Replay.from(trace).replay(agent(ScriptedModel.of()).build());
+
+        assertThat(report.firstDivergence()).isEmpty();
+        assertThat(report.reproduced()).isTrue();
+        assertThat(report.result().answer()).isEqualTo("東京: 晴れ 🌞");
+    }
+
+    @Test
+    void aRunWithAToolTimeoutReplaysExactly(@TempDir Path dir) {
+        Path trace = dir.resolve("run.jsonl");
+        Tool slow = Tool.builder("slow").description("Hangs.").timeout(Duration.ofMillis(100)).handler((args, ctx) -> {
+            Thread.sleep(10_000);
+            return "never";
+        }).build();
+        RunResult recorded = agent(ScriptedModel.of(toolCalls(call("slow", "{}")), text("it timed out")))
+                .tools(slow).listener(JsonlTraceListener.to(trace)).build().run("try");
+        assertThat(recorded.status()).isEqualTo(RunStatus.SUCCEEDED);
+
+        ReplayReport report = Replay.from(trace).replay(agent(ScriptedModel.of()).tools(slow).build());
+
+        assertThat(report.firstDivergence()).isEmpty();
+        assertThat(report.reproduced()).isTrue();
+    }
+
+    @Test
+    void aRunStoppedByItsStepBudgetWithASummaryReplaysExactly(@TempDir Path dir) {
+        Path trace = dir.resolve("run.jsonl");
+        RunResult recorded = agent(ScriptedModel.of(toolCalls(call("search", "{\"q\":\"a\"}")),
+                toolCalls(call("search", "{\"q\":\"b\"}")), text("要約: a と b")))
+                .budget(Budget.builder().maxSteps(2).build()).listener(JsonlTraceListener.to(trace)).build().run("調べて");
+        assertThat(recorded.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
+
+        ReplayReport report = Replay.from(trace).replay(agent(ScriptedModel.of()).build());
+
+        assertThat(report.firstDivergence()).isEmpty();
+        assertThat(report.reproduced()).isTrue();
+    }
+
+    @Test
+    void aRunWhoseAnswerAVerifierRefusedOnceReplaysExactly(@TempDir Path dir) {
+        Path trace = dir.resolve("run.jsonl");
+        AtomicInteger checks = new AtomicInteger();
+        dev.rein.run.Verifier once = answer -> checks.incrementAndGet() == 1 ? Verdict.fail("name a source") : Verdict.pass();
+        agent(ScriptedModel.of(text("晴れ"), text("晴れ (source: 気象庁)"))).verifier(once)
+                .listener(JsonlTraceListener.to(trace)).build().run("天気は?");
+
+        AtomicInteger again = new AtomicInteger();
+        dev.rein.run.Verifier onceAgain = answer -> again.incrementAndGet() == 1 ? Verdict.fail("name a source") : Verdict.pass();
+        ReplayReport report = Replay.from(trace).replay(agent(ScriptedModel.of()).verifier(onceAgain).build());
+
+        assertThat(report.firstDivergence()).isEmpty();
+        assertThat(report.reproduced()).isTrue();
+    }
+
+    @Test
+    void aRunHandedToAPersonThroughTheFinishToolReplaysExactly(@TempDir Path dir) {
+        Path trace = dir.resolve("run.jsonl");
+        RunResult recorded = agent(ScriptedModel.of(toolCalls(call("finish",
+                "{\"status\":\"needs_user_input\",\"summary\":\"注文番号が要ります\",\"result\":\"注文番号は?\"}"))))
+                .finishTool(true).listener(JsonlTraceListener.to(trace)).build().run("返金して");
+        assertThat(recorded.reason()).isEqualTo("needs_user_input");
+
+        ReplayReport report = Replay.from(trace).replay(agent(ScriptedModel.of()).finishTool(true).build());
+
+        assertThat(report.firstDivergence()).isEmpty();
+        assertThat(report.reproduced()).isTrue();
+    }
+}
