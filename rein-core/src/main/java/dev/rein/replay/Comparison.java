@@ -39,7 +39,7 @@ final class Comparison {
     Comparison(Recording recording) {
         this.recording = recording;
         for (Recording.Call call : recording.calls()) {
-            for (ToolUseBlock use : call.response().toolUses()) {
+            for (ToolUseBlock use : call.response() == null ? List.<ToolUseBlock>of() : call.response().toolUses()) {
                 toolOfCall.put(use.id(), use.name());
             }
         }

@@ -29,8 +29,11 @@ import java.util.Set;
 record Recording(String runId, String goal, String model, List<String> tools, JsonNode limits, List<Call> calls,
                  Map<String, JsonNode> toolResults, Set<String> approvalRequested, List<Guard> guardEvents, JsonNode finished) {
 
-    /** One model call: the step, the purpose, the request as recorded and the response. */
-    record Call(int step, String purpose, JsonNode request, ModelResponse response) {}
+    /**
+     * One model call: the step, the purpose, the request as recorded and the response, or (response
+     * null) the {@code model_failed} event of a call that failed for good.
+     */
+    record Call(int step, String purpose, JsonNode request, ModelResponse response, JsonNode failure) {}
 
     /**
      * A guard event (an intervention or a stall finding) and how many model calls the run had
@@ -94,8 +97,17 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
                                 + e.path("step").asInt() + ")");
                     }
                     calls.add(new Call(pendingRequest.path("step").asInt(), pendingRequest.path("purpose").asText(),
-                            pendingRequest.get("request"), response(e, trace)));
+                            pendingRequest.get("request"), response(e, trace), null));
                     pendingRequest = null;
+                }
+                // A call that failed for good (after its retries) is a call too: a compaction or summary
+                // call the run went on without, or the one that ended the run with provider_error.
+                case "model_failed" -> {
+                    if (pendingRequest != null) {
+                        calls.add(new Call(pendingRequest.path("step").asInt(), pendingRequest.path("purpose").asText(),
+                                pendingRequest.get("request"), null, e));
+                        pendingRequest = null;
+                    }
                 }
                 case "tool_result" -> results.put(e.path("call_id").asText(), e);
                 case "approval_requested" -> approvalRequested.add(e.path("call_id").asText());

@@ -58,12 +58,38 @@ final class ReplayModel implements Model {
                 stopIfAsked();
             }
         }
+        if (recorded.failure() != null) {
+            throw failure(recorded.failure(), index == recording.calls().size() - 1);
+        }
         for (ContentBlock block : recorded.response().content()) {
             if (block instanceof TextBlock text) {
                 context.stream().onTextDelta(text.text());
             }
         }
         return recorded.response();
+    }
+
+    /**
+     * The recorded failure of a call, not retryable: its retries are in the recording already. The
+     * run's own message adds why it was not retried ("; gave up after 3 attempts"), so for the call
+     * that ended the run the message is taken from there, and the replay ends with the same answer.
+     */
+    private ModelException failure(JsonNode failed, boolean last) {
+        ModelException.Kind kind;
+        try {
+            kind = ModelException.Kind.valueOf(failed.path("error_kind").asText());
+        } catch (IllegalArgumentException e) { // a kind this version does not know
+            kind = ModelException.Kind.OTHER;
+        }
+        String message = failed.path("message").asText();
+        JsonNode finished = recording.finished();
+        if (last && finished != null && "provider_error".equals(finished.path("reason").asText())) {
+            String ended = finished.path("message").asText();
+            int at = ended.indexOf(": " + message);
+            message = at < 0 ? message : ended.substring(at + 2);
+        }
+        return new ModelException(kind, failed.path("http_status").asInt(), message, false, null,
+                failed.hasNonNull("request_id") ? failed.get("request_id").asText() : null, null);
     }
 
     private boolean recordingCancelled() {

@@ -43,6 +43,24 @@ class ReplayEndingsTest {
     }
 
     @Test
+    void aRunThatFailedWithAProviderErrorAfterRetriesReplaysToTheSameFailure(@TempDir Path dir) {
+        Path trace = dir.resolve("run.jsonl");
+        RunResult recorded = agent(ScriptedModel.of(toolCalls(call("search", "{\"q\":\"東京\"}")),
+                ScriptedModel.fail(overloaded()), ScriptedModel.fail(overloaded()), ScriptedModel.fail(overloaded())))
+                .listener(JsonlTraceListener.to(trace)).build().run("調べて");
+        assertThat(recorded.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(recorded.reason()).isEqualTo("provider_error");
+
+        ReplayReport report = Replay.from(trace).replay(agent(ScriptedModel.of()).build());
+
+        assertThat(report.firstDivergence()).isEmpty();
+        assertThat(report.result().status()).isEqualTo(RunStatus.FAILED);
+        assertThat(report.result().reason()).isEqualTo("provider_error");
+        assertThat(report.reproduced()).isTrue();
+        assertThat(ran.get()).isEqualTo(1);
+    }
+
+    @Test
     void aRunWhoseCallSucceededAfterRetriesReplaysExactly(@TempDir Path dir) {
         Path trace = dir.resolve("run.jsonl");
         agent(ScriptedModel.of(ScriptedModel.fail(overloaded()), toolCalls(call("search", "{\"q\":\"東京\"}")),
@@ -79,6 +97,20 @@ class ReplayEndingsTest {
         RunResult recorded = agent(ScriptedModel.of(toolCalls(call("search", "{\"q\":\"a\"}")),
                 toolCalls(call("search", "{\"q\":\"b\"}")), text("要約: a と b")))
                 .budget(Budget.builder().maxSteps(2).build()).listener(JsonlTraceListener.to(trace)).build().run("調べて");
+        assertThat(recorded.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
+
+        ReplayReport report = Replay.from(trace).replay(agent(ScriptedModel.of()).build());
+
+        assertThat(report.firstDivergence()).isEmpty();
+        assertThat(report.reproduced()).isTrue();
+    }
+
+    @Test
+    void aRunWhoseSummaryCallFailedReplaysToTheSameStop(@TempDir Path dir) {
+        Path trace = dir.resolve("run.jsonl");
+        RunResult recorded = agent(ScriptedModel.of(toolCalls(call("search", "{\"q\":\"a\"}")),
+                ScriptedModel.fail(new ModelException(ModelException.Kind.INVALID_REQUEST, 400, "bad"))))
+                .budget(Budget.builder().maxSteps(1).build()).listener(JsonlTraceListener.to(trace)).build().run("調べて");
         assertThat(recorded.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
 
         ReplayReport report = Replay.from(trace).replay(agent(ScriptedModel.of()).build());
