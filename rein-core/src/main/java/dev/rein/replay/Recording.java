@@ -27,7 +27,8 @@ import java.util.Set;
  * JSON and the response), every tool result by call id, its guard events by step, and its ending.
  */
 record Recording(String runId, String goal, String model, List<String> tools, JsonNode limits, List<Call> calls,
-                 Map<String, JsonNode> toolResults, Set<String> approvalRequested, List<Guard> guardEvents, JsonNode finished) {
+                 List<Long> tokenCounts, Map<String, JsonNode> toolResults, Set<String> approvalRequested,
+                 List<Guard> guardEvents, JsonNode finished) {
 
     /**
      * One model call: the step, the purpose, the request as recorded and the response, or (response
@@ -84,6 +85,7 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
         JsonNode finished = null;
         JsonNode pendingRequest = null;
         List<Call> calls = new ArrayList<>();
+        List<Long> counts = new ArrayList<>();
         Map<String, JsonNode> results = new LinkedHashMap<>();
         Set<String> approvalRequested = new LinkedHashSet<>();
         List<Guard> guards = new ArrayList<>();
@@ -109,6 +111,7 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
                         pendingRequest = null;
                     }
                 }
+                case "tokens_counted" -> counts.add(e.path("input_tokens").asLong(-1));
                 case "tool_result" -> results.put(e.path("call_id").asText(), e);
                 case "approval_requested" -> approvalRequested.add(e.path("call_id").asText());
                 case "intervention", "stall_detected" -> guards.add(new Guard(calls.size(), e));
@@ -122,7 +125,7 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
         List<String> tools = new ArrayList<>();
         started.path("tools").forEach(t -> tools.add(t.asText()));
         return new Recording(id, started.path("goal").asText(), started.path("model").asText(), tools, started.path("limits"),
-                calls, results, Set.copyOf(approvalRequested), guards, finished);
+                calls, counts, results, Set.copyOf(approvalRequested), guards, finished);
     }
 
     private static ModelResponse response(JsonNode event, Path trace) {

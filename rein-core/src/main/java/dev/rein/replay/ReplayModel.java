@@ -18,6 +18,7 @@ final class ReplayModel implements Model {
     private final Comparison comparison;
     private final boolean stopAtDivergence;
     private final AtomicInteger next = new AtomicInteger();
+    private final AtomicInteger nextCount = new AtomicInteger();
     private volatile Runnable stop = () -> { };
 
     ReplayModel(Recording recording, Comparison comparison, boolean stopAtDivergence) {
@@ -67,6 +68,17 @@ final class ReplayModel implements Model {
             }
         }
         return recorded.response();
+    }
+
+    /**
+     * The provider's token counts as recorded, in order: a context policy that counts with the
+     * provider then edits the history where the recorded run did (an estimate could fall below its
+     * trigger). -1 (unknown: the loop estimates) once the recording has none left.
+     */
+    @Override
+    public long countTokens(ModelRequest request) {
+        int index = nextCount.getAndIncrement();
+        return index < recording.tokenCounts().size() ? recording.tokenCounts().get(index) : -1;
     }
 
     /**

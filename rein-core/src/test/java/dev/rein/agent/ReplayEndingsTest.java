@@ -6,8 +6,14 @@ import static dev.rein.testkit.ScriptedModel.toolCalls;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rein.budget.Budget;
+import dev.rein.context.Compaction;
+import dev.rein.context.ContextPolicy;
+import dev.rein.context.TokenCounting;
 import dev.rein.model.Model;
+import dev.rein.model.ModelCallContext;
 import dev.rein.model.ModelException;
+import dev.rein.model.ModelRequest;
+import dev.rein.model.ModelResponse;
 import dev.rein.replay.Replay;
 import dev.rein.replay.ReplayReport;
 import dev.rein.retry.RetryPolicy;
@@ -16,6 +22,7 @@ import dev.rein.run.Verdict;
 import dev.rein.testkit.ScriptedModel;
 import dev.rein.tool.Tool;
 import dev.rein.trace.JsonlTraceListener;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -43,7 +50,7 @@ class ReplayEndingsTest {
     }
 
     @Test
-    void aRunThatFailedWithAProviderErrorAfterRetriesReplaysToTheSameFailure(@TempDir Path dir) {
+    void aRunThatFailedWithAProviderErrorAfterRetriesReplaysToTheSameFailure(@TempDir Path dir) throws Exception {
         Path trace = dir.resolve("run.jsonl");
         RunResult recorded = agent(ScriptedModel.of(toolCalls(call("search", "{\"q\":\"東京\"}")),
                 ScriptedModel.fail(overloaded()), ScriptedModel.fail(overloaded()), ScriptedModel.fail(overloaded())))
@@ -61,7 +68,7 @@ class ReplayEndingsTest {
     }
 
     @Test
-    void aRunWhoseCallSucceededAfterRetriesReplaysExactly(@TempDir Path dir) {
+    void aRunWhoseCallSucceededAfterRetriesReplaysExactly(@TempDir Path dir) throws Exception {
         Path trace = dir.resolve("run.jsonl");
         agent(ScriptedModel.of(ScriptedModel.fail(overloaded()), toolCalls(call("search", "{\"q\":\"東京\"}")),
                 ScriptedModel.fail(overloaded()), text("東京: 晴れ 🌞")))
@@ -75,7 +82,7 @@ class ReplayEndingsTest {
     }
 
     @Test
-    void aRunWithAToolTimeoutReplaysExactly(@TempDir Path dir) {
+    void aRunWithAToolTimeoutReplaysExactly(@TempDir Path dir) throws Exception {
         Path trace = dir.resolve("run.jsonl");
         Tool slow = Tool.builder("slow").description("Hangs.").timeout(Duration.ofMillis(100)).handler((args, ctx) -> {
             Thread.sleep(10_000);
@@ -92,7 +99,7 @@ class ReplayEndingsTest {
     }
 
     @Test
-    void aRunStoppedByItsStepBudgetWithASummaryReplaysExactly(@TempDir Path dir) {
+    void aRunStoppedByItsStepBudgetWithASummaryReplaysExactly(@TempDir Path dir) throws Exception {
         Path trace = dir.resolve("run.jsonl");
         RunResult recorded = agent(ScriptedModel.of(toolCalls(call("search", "{\"q\":\"a\"}")),
                 toolCalls(call("search", "{\"q\":\"b\"}")), text("要約: a と b")))
@@ -106,7 +113,7 @@ class ReplayEndingsTest {
     }
 
     @Test
-    void aRunWhoseSummaryCallFailedReplaysToTheSameStop(@TempDir Path dir) {
+    void aRunWhoseSummaryCallFailedReplaysToTheSameStop(@TempDir Path dir) throws Exception {
         Path trace = dir.resolve("run.jsonl");
         RunResult recorded = agent(ScriptedModel.of(toolCalls(call("search", "{\"q\":\"a\"}")),
                 ScriptedModel.fail(new ModelException(ModelException.Kind.INVALID_REQUEST, 400, "bad"))))
@@ -120,7 +127,7 @@ class ReplayEndingsTest {
     }
 
     @Test
-    void aRunWhoseAnswerAVerifierRefusedOnceReplaysExactly(@TempDir Path dir) {
+    void aRunWhoseAnswerAVerifierRefusedOnceReplaysExactly(@TempDir Path dir) throws Exception {
         Path trace = dir.resolve("run.jsonl");
         AtomicInteger checks = new AtomicInteger();
         dev.rein.run.Verifier once = answer -> checks.incrementAndGet() == 1 ? Verdict.fail("name a source") : Verdict.pass();
@@ -136,7 +143,7 @@ class ReplayEndingsTest {
     }
 
     @Test
-    void aRunHandedToAPersonThroughTheFinishToolReplaysExactly(@TempDir Path dir) {
+    void aRunHandedToAPersonThroughTheFinishToolReplaysExactly(@TempDir Path dir) throws Exception {
         Path trace = dir.resolve("run.jsonl");
         RunResult recorded = agent(ScriptedModel.of(toolCalls(call("finish",
                 "{\"status\":\"needs_user_input\",\"summary\":\"注文番号が要ります\",\"result\":\"注文番号は?\"}"))))
@@ -144,6 +151,66 @@ class ReplayEndingsTest {
         assertThat(recorded.reason()).isEqualTo("needs_user_input");
 
         ReplayReport report = Replay.from(trace).replay(agent(ScriptedModel.of()).finishTool(true).build());
+
+        assertThat(report.firstDivergence()).isEmpty();
+        assertThat(report.reproduced()).isTrue();
+    }
+
+    /** A model that counts tokens as a provider would: a fixed large count, so compaction triggers. */
+    private static Model counting(ScriptedModel inner, long count) {
+        return new Model() {
+            @Override
+            public ModelResponse call(ModelRequest request, ModelCallContext context) throws ModelException, InterruptedException {
+                return inner.call(request, context);
+            }
+
+            @Override
+            public long countTokens(ModelRequest request) {
+                return request.messages().size() > 3 ? count : 10;
+            }
+        };
+    }
+
+    /** Queries long enough that, after two steps, the estimate is past half the 1,000-token trigger but below it. */
+    private static final String LONG_A = "{\"q\":\"" + "a".repeat(600) + "\"}";
+    private static final String LONG_B = "{\"q\":\"" + "b".repeat(600) + "\"}";
+
+    @Test
+    void aRunCompactedOnTheProvidersTokenCountReplaysExactly(@TempDir Path dir) throws Exception {
+        Path trace = dir.resolve("run.jsonl");
+        ContextPolicy compacting = ContextPolicy.builder().compaction(Compaction.client(1_000).keepingLast(2))
+                .tokenCounting(TokenCounting.PROVIDER).build();
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("search", LONG_A)), toolCalls(call("search", LONG_B)),
+                text("要約: a と b を調べた"), text("done"));
+        RunResult recorded = agent(counting(model, 5_000)).modelName(ScriptedModel.DEFAULT_NAME).prices(ScriptedModel.PRICES)
+                .contextPolicy(compacting)
+                .listener(JsonlTraceListener.to(trace)).build().run("調べて");
+        assertThat(recorded.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(Files.readString(trace)).as("compacted on the provider's count, not on the estimate")
+                .contains("\"type\":\"context_edited\"");
+
+        ReplayReport report = Replay.from(trace).replay(agent(ScriptedModel.of()).modelName(ScriptedModel.DEFAULT_NAME)
+                .prices(ScriptedModel.PRICES).contextPolicy(compacting).build());
+
+        assertThat(report.firstDivergence()).isEmpty();
+        assertThat(report.reproduced()).isTrue();
+    }
+
+    @Test
+    void aRunWhoseCompactionCallFailedReplaysExactly(@TempDir Path dir) throws Exception {
+        Path trace = dir.resolve("run.jsonl");
+        ContextPolicy compacting = ContextPolicy.builder().compaction(Compaction.client(1_000).keepingLast(2))
+                .tokenCounting(TokenCounting.PROVIDER).build();
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("search", LONG_A)), toolCalls(call("search", LONG_B)),
+                ScriptedModel.fail(new ModelException(ModelException.Kind.INVALID_REQUEST, 400, "too long")), text("done"));
+        RunResult recorded = agent(counting(model, 5_000)).modelName(ScriptedModel.DEFAULT_NAME).prices(ScriptedModel.PRICES)
+                .contextPolicy(compacting)
+                .listener(JsonlTraceListener.to(trace)).build().run("調べて");
+        assertThat(recorded.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(Files.readString(trace)).contains("compaction did not happen");
+
+        ReplayReport report = Replay.from(trace).replay(agent(ScriptedModel.of()).modelName(ScriptedModel.DEFAULT_NAME)
+                .prices(ScriptedModel.PRICES).contextPolicy(compacting).build());
 
         assertThat(report.firstDivergence()).isEmpty();
         assertThat(report.reproduced()).isTrue();
