@@ -100,6 +100,23 @@ final class Comparison {
                 "the " + call.purpose() + " request of step " + call.step() + " differs " + diff, diff);
     }
 
+    /**
+     * Whether the replay's call at recorded call {@code index} has another purpose than the recorded
+     * one (a step call where the recording compacted, say); if so that is the divergence, said as
+     * such rather than as a difference deep in the request.
+     */
+    boolean otherPurpose(int index) {
+        TraceEvent.ModelRequested now = lastRequest;
+        Recording.Call call = recording.calls().get(index);
+        if (now == null || call.purpose().isEmpty() || now.purpose().equals(call.purpose())) {
+            return false;
+        }
+        String what = "a " + now.purpose() + " model call where the recording made its " + call.purpose() + " call of step "
+                + call.step();
+        diverge(index, now.step(), now.purpose(), "the run now makes " + what, "the run makes " + what, "");
+        return true;
+    }
+
     /** The replay makes one model call more than the recording has. */
     void beyondRecording() {
         TraceEvent.ModelRequested now = lastRequest;

@@ -51,6 +51,9 @@ final class ReplayModel implements Model {
                     + (index + 1) + " (it recorded " + recording.calls().size() + ")", false, null, null, null);
         }
         Recording.Call recorded = recording.calls().get(index);
+        if (comparison.divergence() == null && comparison.otherPurpose(index)) {
+            stopIfAsked();
+        }
         if (comparison.divergence() == null) {
             JsonNode now = comparison.masked(Json.mapper().valueToTree(request), recorded.request());
             Optional<String> diff = JsonDiff.first(recorded.request(), now);

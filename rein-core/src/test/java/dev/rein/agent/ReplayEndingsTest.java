@@ -215,4 +215,26 @@ class ReplayEndingsTest {
         assertThat(report.firstDivergence()).isEmpty();
         assertThat(report.reproduced()).isTrue();
     }
+
+    @Test
+    void aCallOfAnotherPurposeThanTheRecordedOneIsTheDivergenceSaidAsSuch(@TempDir Path dir) throws Exception {
+        Path trace = dir.resolve("run.jsonl");
+        ContextPolicy compacting = ContextPolicy.builder().compaction(Compaction.client(1_000).keepingLast(2))
+                .tokenCounting(TokenCounting.PROVIDER).build();
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("search", LONG_A)), toolCalls(call("search", LONG_B)),
+                text("要約: a と b を調べた"), text("done"));
+        agent(counting(model, 5_000)).modelName(ScriptedModel.DEFAULT_NAME).prices(ScriptedModel.PRICES)
+                .contextPolicy(compacting).listener(JsonlTraceListener.to(trace)).build().run("調べて");
+
+        // the version under test compacts no more: its step call stands where the recording compacted
+        ReplayReport report = Replay.from(trace).replay(agent(ScriptedModel.of()).modelName(ScriptedModel.DEFAULT_NAME)
+                .prices(ScriptedModel.PRICES).build());
+
+        assertThat(report.firstDivergence()).hasValueSatisfying(d -> {
+            assertThat(d.step()).isEqualTo(3);
+            assertThat(d.purpose()).isEqualTo("step");
+            assertThat(d.description()).isEqualTo("step 3: the run now makes a step model call where the recording made its"
+                    + " compaction call of step 3");
+        });
+    }
 }
