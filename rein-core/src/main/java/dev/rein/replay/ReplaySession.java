@@ -5,6 +5,10 @@ import dev.rein.agent.Agent;
 import dev.rein.agent.RunResult;
 import dev.rein.budget.Budget;
 import dev.rein.model.Model;
+import dev.rein.model.ModelCall;
+import dev.rein.model.ModelException;
+import dev.rein.model.ModelInterceptor;
+import dev.rein.model.ModelResponse;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.Objects;
@@ -58,11 +62,36 @@ public final class ReplaySession {
                 .model(model)
                 .modelName(recording.model())
                 .prices(agent.config().prices())
+                .modelInterceptor(toRecording())
                 .toolInterceptor(new RecordedTools(recording, liveReadTools))
                 .listener(comparison::listener)
                 .budget(budget(agent.config().budget(), recording.limits()))
                 .runIds(recording::runId)
                 .build();
+    }
+
+    /**
+     * Sends every model call of the run to the recording, also those made to another model than the
+     * agent's (a critic with a model of its own, an application stage's fallback model): they are in
+     * the recording too, and a replay calls no provider.
+     */
+    private ModelInterceptor toRecording() {
+        return new ModelInterceptor() {
+            @Override
+            public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
+                return chain.proceed(call.model() == model ? call : call.withModel(model));
+            }
+
+            @Override
+            public long interceptCount(ModelCall call, Chain chain) throws ModelException, InterruptedException {
+                return chain.proceedCount(call.model() == model ? call : call.withModel(model));
+            }
+
+            @Override
+            public String toString() {
+                return "replay";
+            }
+        };
     }
 
     /** The first divergence so far. */

@@ -237,4 +237,28 @@ class ReplayEndingsTest {
                     + " compaction call of step 3");
         });
     }
+
+    @Test
+    void aCriticWithAModelOfItsOwnIsAnsweredFromTheRecordingAndNeverCalledInAReplay(@TempDir Path dir) throws Exception {
+        Path trace = dir.resolve("run.jsonl");
+        ScriptedModel.Turn rejects = ScriptedModel.reply(dev.rein.model.StopReason.TOOL_USE, ScriptedModel.DEFAULT_USAGE,
+                new dev.rein.model.ToolUseBlock("v1", "verdict",
+                        dev.rein.json.Json.parse("{\"approved\":false,\"problems\":[\"出典がない\"]}")));
+        ScriptedModel.Turn approves = ScriptedModel.reply(dev.rein.model.StopReason.TOOL_USE, ScriptedModel.DEFAULT_USAGE,
+                new dev.rein.model.ToolUseBlock("v2", "verdict", dev.rein.json.Json.parse("{\"approved\":true}")));
+        ScriptedModel critic = ScriptedModel.of(rejects, approves);
+        RunResult recorded = agent(ScriptedModel.of(text("晴れ"), text("晴れ (出典: 気象庁)")))
+                .reflection(dev.rein.reflection.Reflection.critic(critic, ScriptedModel.DEFAULT_NAME).maxRounds(2))
+                .listener(JsonlTraceListener.to(trace)).build().run("天気は?");
+        assertThat(recorded.answer()).isEqualTo("晴れ (出典: 気象庁)");
+        assertThat(critic.remaining()).isZero();
+
+        ScriptedModel criticNow = ScriptedModel.of();
+        ReplayReport report = Replay.from(trace).replay(agent(ScriptedModel.of())
+                .reflection(dev.rein.reflection.Reflection.critic(criticNow, ScriptedModel.DEFAULT_NAME).maxRounds(2)).build());
+
+        assertThat(criticNow.requests()).as("a replay calls no model").isEmpty();
+        assertThat(report.firstDivergence()).isEmpty();
+        assertThat(report.reproduced()).isTrue();
+    }
 }
