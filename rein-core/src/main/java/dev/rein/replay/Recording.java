@@ -122,10 +122,34 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
         if (started == null) {
             throw new ReinException("the trace " + trace + " has no run_started event for run " + id + "; it cannot be replayed");
         }
+        checkLimits(started.path("limits"), trace);
         List<String> tools = new ArrayList<>();
         started.path("tools").forEach(t -> tools.add(t.asText()));
         return new Recording(id, started.path("goal").asText(), started.path("model").asText(), tools, started.path("limits"),
                 calls, counts, results, Set.copyOf(approvalRequested), guards, finished);
+    }
+
+    /**
+     * The recorded limits apply to the replay, so each must be one a run can have: a positive number
+     * (a whole one for steps and tokens), or null for none where a run may have none. An edited
+     * trace is told so here rather than by a NumberFormatException or the budget's own check.
+     */
+    private static void checkLimits(JsonNode limits, Path trace) {
+        for (String name : List.of("max_steps", "max_cost_usd", "max_seconds", "max_input_tokens", "max_output_tokens")) {
+            JsonNode value = limits.get(name);
+            boolean whole = !name.equals("max_cost_usd") && !name.equals("max_seconds");
+            boolean nullable = !name.equals("max_steps");
+            if (value == null || value.isNull() && nullable) {
+                continue;
+            }
+            boolean fits = value.isNumber() && value.decimalValue().signum() > 0
+                    && (!whole || value.canConvertToLong() && value.decimalValue().stripTrailingZeros().scale() <= 0);
+            if (!fits) {
+                throw new ReinException("the trace " + trace + " records the limit " + name + " as " + value + " in run_started,"
+                        + " which no run can have (" + (whole ? "a whole number of at least 1" : "a positive number")
+                        + (nullable ? ", or null for none" : "") + "); correct it in the trace to replay the run");
+            }
+        }
     }
 
     private static ModelResponse response(JsonNode event, Path trace) {

@@ -261,4 +261,23 @@ class ReplayEndingsTest {
         assertThat(report.firstDivergence()).isEmpty();
         assertThat(report.reproduced()).isTrue();
     }
+
+    @Test
+    void aTraceEditedToRecordALimitNoRunCanHaveIsRefusedNamingTheLimit(@TempDir Path dir) throws Exception {
+        Path trace = dir.resolve("run.jsonl");
+        agent(ScriptedModel.of(text("答え"))).listener(JsonlTraceListener.to(trace)).build().run("調べて");
+        String recorded = Files.readString(trace);
+        String limits = recorded.substring(recorded.indexOf("\"limits\":{"), recorded.indexOf('}', recorded.indexOf("\"limits\":{")) + 1);
+
+        Path edited = dir.resolve("edited.jsonl");
+        for (String[] c : new String[][] {{"{\"max_cost_usd\":\"lots\"}", "max_cost_usd as \"lots\""},
+                {"{\"max_steps\":\"ten\"}", "max_steps as \"ten\""}, {"{\"max_steps\":0}", "max_steps as 0"},
+                {"{\"max_seconds\":-5}", "max_seconds as -5"}, {"{\"max_input_tokens\":1.5}", "max_input_tokens as 1.5"}}) {
+            Files.writeString(edited, recorded.replace(limits, "\"limits\":" + c[0]));
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> Replay.from(edited).replay(agent(ScriptedModel.of()).build()))
+                    .isInstanceOf(dev.rein.ReinException.class)
+                    .hasMessageContaining("the trace " + edited + " records the limit " + c[1] + " in run_started")
+                    .hasMessageContaining("correct it in the trace");
+        }
+    }
 }
