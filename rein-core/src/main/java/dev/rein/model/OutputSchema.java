@@ -2,6 +2,7 @@ package dev.rein.model;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -136,14 +137,22 @@ public final class OutputSchema implements ModelOption {
         if (fenced.matches()) {
             text = fenced.group(1).strip();
         }
-        try {
-            JsonNode node = Json.mapper().readTree(text);
+        try (JsonParser parser = Json.mapper().createParser(text)) {
+            JsonNode node = Json.mapper().readTree(parser);
             if (node == null || node.isMissingNode()) {
                 throw new ReinException("the answer is empty, not JSON");
+            }
+            // readTree stops after the first value: text after it ("That's all!", a second value) would pass unseen
+            JsonLocation end = parser.currentLocation();
+            if (!text.substring((int) Math.min(text.length(), end.getCharOffset())).isBlank()) {
+                throw new ReinException("the answer is not one JSON value: text follows it at line " + end.getLineNr()
+                        + ", column " + end.getColumnNr() + "; give the JSON value alone, with no text before or after it");
             }
             return node;
         } catch (JsonProcessingException e) {
             throw new ReinException("the answer is not JSON: " + problem(e));
+        } catch (java.io.IOException e) { // not from reading a String; only close() declares it
+            throw new java.io.UncheckedIOException(e);
         }
     }
 

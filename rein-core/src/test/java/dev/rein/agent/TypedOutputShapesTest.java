@@ -62,6 +62,17 @@ class TypedOutputShapesTest {
     }
 
     @Test
+    void jsonFollowedByMoreTextOrASecondValueIsRepairedThenFailed() {
+        ScriptedModel model = ScriptedModel.of(text(VALID + "\n\n以上です 🦊"), text(VALID + " " + VALID));
+        RunResult r = Agent.builder().model(model).build().run("判定して", Verdict.class);
+        assertThat(r.status()).as("a value followed by text is not one JSON value").isEqualTo(RunStatus.FAILED);
+        assertThat(r.reason()).isEqualTo("invalid_output");
+        assertThat(model.requests().get(1).toString()).contains("the answer is not one JSON value: text follows it at line 1")
+                .contains("give the JSON value alone");
+        assertThat(r.message()).contains("not one JSON value");
+    }
+
+    @Test
     void aFencedBlockIsAccepted() {
         ScriptedModel model = ScriptedModel.of(text("```json\n" + VALID + "\n```"));
         RunResult r = Agent.builder().model(model).build().run("判定して", Verdict.class);
