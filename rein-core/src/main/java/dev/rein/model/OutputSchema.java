@@ -4,6 +4,8 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.victools.jsonschema.generator.OptionPreset;
@@ -53,6 +55,12 @@ public final class OutputSchema implements ModelOption {
 
     private final String name;
     private final ObjectNode schema;
+    /**
+     * The Java type the schema was generated from, null for a schema given as JSON: an answer must
+     * also be readable as that type, since a schema cannot say everything Jackson requires (that a
+     * "date" string is a date, that an interface cannot be created).
+     */
+    private final JavaType type;
 
     /** A record's components are required unless they are {@code Optional}: a typed answer has them all. */
     private static SchemaGenerator generator() {
@@ -65,7 +73,12 @@ public final class OutputSchema implements ModelOption {
     private final JsonSchema compiled;
 
     private OutputSchema(String name, ObjectNode schema) {
+        this(name, schema, null);
+    }
+
+    private OutputSchema(String name, ObjectNode schema, JavaType type) {
         this.name = name;
+        this.type = type;
         this.schema = schema.deepCopy();
         String unsupported = dev.rein.internal.schema.LocalSchemaFactory.unsupportedDialect(schema);
         if (unsupported != null) {
@@ -93,7 +106,7 @@ public final class OutputSchema implements ModelOption {
 
     /** The schema generated from a (possibly generic) type. */
     public static OutputSchema of(String name, Type type) {
-        return new OutputSchema(name, GENERATOR.generateSchema(type));
+        return new OutputSchema(name, GENERATOR.generateSchema(type), Json.mapper().getTypeFactory().constructType(type));
     }
 
     /**
@@ -200,10 +213,33 @@ public final class OutputSchema implements ModelOption {
 
     /** What is wrong with {@code value} (already parsed JSON) under this schema, each readable; empty when it validates. */
     public List<String> problems(JsonNode value) {
-        return compiled.validate(value).stream()
+        List<String> problems = compiled.validate(value).stream()
                 .sorted(Comparator.comparing(ValidationMessage::getMessage))
                 .map(ValidationMessage::getMessage)
                 .toList();
+        if (!problems.isEmpty() || type == null) {
+            return problems;
+        }
+        try {
+            JavaNames.read(value, type);
+            return problems;
+        } catch (IllegalArgumentException e) {
+            return List.of(unreadable(e));
+        }
+    }
+
+    /** Why a value that validates cannot be read as the type: Jackson's first line and where, e.g. "at $.due". */
+    private String unreadable(IllegalArgumentException e) {
+        String reason = e.getCause() instanceof JsonMappingException m ? m.getOriginalMessage() : e.getMessage();
+        StringBuilder at = new StringBuilder("$");
+        if (e.getCause() instanceof JsonMappingException m) {
+            for (JsonMappingException.Reference r : m.getPath()) {
+                at.append(r.getFieldName() != null ? "." + r.getFieldName() : "[" + r.getIndex() + "]");
+            }
+        }
+        int nl = reason == null ? -1 : reason.indexOf('\n');
+        return "at " + at + ": the value does not fit " + type.getRawClass().getSimpleName() + ": "
+                + (nl < 0 ? reason : reason.substring(0, nl));
     }
 
     /** The instruction Rein adds to the system prompt so that any model knows the required shape. */

@@ -72,6 +72,22 @@ class TypedOutputShapesTest {
         assertThat(r.message()).contains("not one JSON value");
     }
 
+    public record Delivery(String order, java.time.LocalDate due, java.time.Instant shippedAt) {}
+
+    @Test
+    void aValueTheSchemaAllowsButTheTypeCannotHoldIsRepairedNotAcceptedAndLeftUnreadable() {
+        // "format": "date" is only an annotation in JSON Schema 2020-12: "3 Dec" validates, but is no LocalDate
+        String notADate = "{\"order\":\"A-104\",\"due\":\"12月3日\",\"shippedAt\":\"2026-12-01T09:00:00Z\"}";
+        String valid = "{\"order\":\"A-104\",\"due\":\"2026-12-03\",\"shippedAt\":\"2026-12-01T09:00:00Z\"}";
+        ScriptedModel model = ScriptedModel.of(text(notADate), text(valid));
+        RunResult r = Agent.builder().model(model).build().run("いつ届く?", Delivery.class);
+        assertThat(r.status()).as(r.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(model.requests()).hasSize(2);
+        assertThat(model.requests().get(1).toString()).contains("at $.due: the value does not fit Delivery: Cannot deserialize value of type"
+                        + " `java.time.LocalDate` from String \"12月3日\"");
+        assertThat(r.output(Delivery.class).due()).isEqualTo(java.time.LocalDate.of(2026, 12, 3));
+    }
+
     @Test
     void aFencedBlockIsAccepted() {
         ScriptedModel model = ScriptedModel.of(text("```json\n" + VALID + "\n```"));
