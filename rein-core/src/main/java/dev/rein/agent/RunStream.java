@@ -154,7 +154,13 @@ public final class RunStream implements Flow.Publisher<RunEvent>, Iterable<RunEv
         }
         claim();
         Delivery delivery = new Delivery(subscriber);
-        subscriber.onSubscribe(delivery);
+        try {
+            subscriber.onSubscribe(delivery);
+        } catch (RuntimeException | Error e) {
+            // Rule 2.13: the subscription is cancelled, so is the run nobody will consume; the caller sees why
+            delivery.cancel();
+            throw e;
+        }
         Thread.ofVirtual().name("rein-stream-" + runId()).start(delivery::deliver);
     }
 
@@ -215,6 +221,9 @@ public final class RunStream implements Flow.Publisher<RunEvent>, Iterable<RunEv
             } catch (RuntimeException e) {
                 handle.cancel();
                 subscriber.onError(e);
+            } catch (Error e) { // an assertion in onNext, say: the consumer is gone, so the run must not go on
+                handle.cancel();
+                throw e;
             }
         }
 

@@ -1,16 +1,22 @@
 package dev.rein.agent;
 
 import static dev.rein.testkit.ScriptedModel.call;
+import static dev.rein.testkit.ScriptedModel.hang;
 import static dev.rein.testkit.ScriptedModel.text;
 import static dev.rein.testkit.ScriptedModel.toolCalls;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rein.json.Json;
+import dev.rein.run.RunStatus;
 import dev.rein.testkit.ScriptedModel;
 import dev.rein.trace.JsonlTraceListener;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Flow;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,5 +38,53 @@ class RunStreamEdgesTest {
         assertThat(events.get(events.size() - 1)).isInstanceOf(RunEvent.Finished.class);
         assertThat(events).filteredOn(e -> e instanceof RunEvent.TextDelta).extracting(e -> ((RunEvent.TextDelta) e).text())
                 .contains("東京を調べます 🗼", "答え: 𠮷野家 🦊");
+    }
+
+    @Test
+    void aSubscriberWhoseOnNextThrowsAnErrorCancelsTheRun() throws Exception {
+        RunStream stream = Agent.builder().model(ScriptedModel.of(hang())).build().stream("wait");
+        CountDownLatch subscribed = new CountDownLatch(1);
+        stream.subscribe(new Flow.Subscriber<>() {
+            @Override
+            public void onSubscribe(Flow.Subscription s) {
+                subscribed.countDown();
+                s.request(Long.MAX_VALUE);
+            }
+
+            @Override
+            public void onNext(RunEvent item) {
+                throw new AssertionError("a test's assertion failed in onNext");
+            }
+
+            @Override
+            public void onError(Throwable t) {}
+
+            @Override
+            public void onComplete() {}
+        });
+        RunResult result = stream.result().get(10, TimeUnit.SECONDS);
+        assertThat(result.status()).as("the consumer stopped, so the run is cancelled").isEqualTo(RunStatus.CANCELLED);
+    }
+
+    @Test
+    void aSubscriberWhoseOnSubscribeThrowsCancelsTheRun() throws Exception {
+        RunStream stream = Agent.builder().model(ScriptedModel.of(hang())).build().stream("wait");
+        assertThatThrownBy(() -> stream.subscribe(new Flow.Subscriber<>() {
+            @Override
+            public void onSubscribe(Flow.Subscription s) {
+                throw new IllegalStateException("cannot start");
+            }
+
+            @Override
+            public void onNext(RunEvent item) {}
+
+            @Override
+            public void onError(Throwable t) {}
+
+            @Override
+            public void onComplete() {}
+        })).hasMessage("cannot start");
+        RunResult result = stream.result().get(10, TimeUnit.SECONDS);
+        assertThat(result.status()).isEqualTo(RunStatus.CANCELLED);
     }
 }
