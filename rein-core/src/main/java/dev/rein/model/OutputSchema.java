@@ -18,6 +18,7 @@ import com.networknt.schema.ValidationMessage;
 import dev.rein.ReinException;
 import dev.rein.internal.json.JavaNames;
 import dev.rein.json.Json;
+import java.lang.reflect.Modifier;
 import java.lang.reflect.Type;
 import java.util.Comparator;
 import java.util.List;
@@ -101,7 +102,27 @@ public final class OutputSchema implements ModelOption {
     /** The schema generated from {@code type} (a record or bean), named after the type. */
     public static OutputSchema of(Class<?> type) {
         Objects.requireNonNull(type, "type");
+        if (!creatable(type)) {
+            throw new ReinException("the output type " + type.getSimpleName() + " is " + (type.isInterface() ? "an interface" : "an"
+                    + " abstract class") + ", and an answer is read into a value of it: no answer could be read. Use a record or"
+                    + " a concrete class (or annotate it with @JsonTypeInfo and its subtypes)");
+        }
         return of(type.getSimpleName(), (Type) type);
+    }
+
+    /**
+     * Whether Jackson can make a value of {@code type} from JSON alone: not an interface or abstract
+     * class, unless one Jackson maps to a concrete type (List, Map, Number, ...) or that names its
+     * subtypes. Checked when the agent is built, rather than after every answer has been refused.
+     */
+    private static boolean creatable(Class<?> type) {
+        if (type.isPrimitive() || type.isArray() || !(type.isInterface() || Modifier.isAbstract(type.getModifiers()))) {
+            return true;
+        }
+        return java.util.Collection.class.isAssignableFrom(type) || java.util.Map.class.isAssignableFrom(type)
+                || type == Iterable.class || type == CharSequence.class || type == Number.class
+                || type.isAnnotationPresent(com.fasterxml.jackson.annotation.JsonTypeInfo.class)
+                || type.isAnnotationPresent(com.fasterxml.jackson.databind.annotation.JsonDeserialize.class);
     }
 
     /** The schema generated from a (possibly generic) type. */

@@ -88,6 +88,20 @@ class TypedOutputShapesTest {
         assertThat(r.output(Delivery.class).due()).isEqualTo(java.time.LocalDate.of(2026, 12, 3));
     }
 
+    public interface Shape {}
+
+    @Test
+    void anInterfaceAsTheOutputTypeIsRefusedWhenTheAgentIsBuiltNotAfterEveryAnswer() {
+        ScriptedModel model = ScriptedModel.of(text("{}"));
+        assertThatThrownBy(() -> Agent.builder().model(model).outputType(Shape.class))
+                .isInstanceOf(ReinException.class)
+                .hasMessageContaining("the output type Shape is an interface").hasMessageContaining("Use a record or a concrete class");
+        assertThat(model.requests()).isEmpty();
+        // a List or a Map is an interface Jackson reads as a concrete type
+        assertThat(Agent.builder().model(ScriptedModel.of(text("[1, 2]"))).build().run("数えて", List.class).output(List.class))
+                .containsExactly(1, 2);
+    }
+
     @Test
     void aFencedBlockIsAccepted() {
         ScriptedModel model = ScriptedModel.of(text("```json\n" + VALID + "\n```"));
