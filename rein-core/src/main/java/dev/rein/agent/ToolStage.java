@@ -95,7 +95,7 @@ final class ToolStage {
     Batch collect(List<ToolCall> calls, List<ToolCall> toRun, List<ToolOutcome> fresh) {
         int step = run.step();
         Map<String, ToolResult> completed = run.approvals.completed();
-        if (completed.isEmpty() && doneInCallOrder(calls, fresh) && distinctIds(calls)) {
+        if (completed.isEmpty() && doneInCallOrder(calls, fresh)) {
             // The usual step: every call ran now and none waits; the results are the outcomes' in call order.
             ToolResult[] results = new ToolResult[fresh.size()];
             for (int i = 0; i < results.length; i++) {
@@ -125,7 +125,15 @@ final class ToolStage {
             return new Batch.Paused(deferred);
         }
         run.approvals.clear();
-        return new Batch.Results(calls.stream().map(c -> done.get(c.id())).toList());
+        // By position, not by id: a model may give two calls of one response the same id, and each
+        // still gets its own result (prepare kept the calls without a result, in call order)
+        List<ToolResult> results = new ArrayList<>(calls.size());
+        int next = 0;
+        for (ToolCall call : calls) {
+            results.add(completed.containsKey(call.id()) ? completed.get(call.id())
+                    : ((ToolOutcome.Done) fresh.get(next++)).result());
+        }
+        return new Batch.Results(results);
     }
 
     /** Whether every call has its result, at the call's own position. */
@@ -136,21 +144,6 @@ final class ToolStage {
         for (int i = 0; i < outcomes.size(); i++) {
             if (!(outcomes.get(i) instanceof ToolOutcome.Done) || !outcomes.get(i).callId().equals(calls.get(i).id())) {
                 return false;
-            }
-        }
-        return true;
-    }
-
-    /** Calls with one id share a result (the last one's) in the general path; the short path needs them distinct. */
-    private static boolean distinctIds(List<ToolCall> calls) {
-        if (calls.size() > 16) {
-            return false; // not worth comparing every pair
-        }
-        for (int i = 1; i < calls.size(); i++) {
-            for (int j = 0; j < i; j++) {
-                if (calls.get(i).id().equals(calls.get(j).id())) {
-                    return false;
-                }
             }
         }
         return true;

@@ -341,6 +341,26 @@ class ContractEdgesTest {
     }
 
     @Test
+    void twoCallsTheModelGaveOneIdEachGetTheirOwnResultInCallOrder() {
+        // some OpenAI- and Anthropic-compatible servers repeat an id across the calls of one response
+        ScriptedModel model = ScriptedModel.of(ScriptedModel.reply(StopReason.TOOL_USE, Usage.ZERO,
+                new ToolUseBlock("call_0", "echo", Json.parse("{\"text\":\"大阪\"}")),
+                new ToolUseBlock("call_0", "echo", Json.parse("{\"text\":\"東京\"}"))), text("done"));
+        RunResult result = agent(model).build().run("go");
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        var blocks = model.requests().get(1).messages().get(2).content();
+        assertThat(blocks).hasSize(2);
+        var first = (dev.rein.model.ToolResultBlock) blocks.get(0);
+        var second = (dev.rein.model.ToolResultBlock) blocks.get(1);
+        assertThat(first.toolUseId()).isEqualTo("call_0");
+        assertThat(first.content()).contains("echo: 大阪").doesNotContain("東京");
+        assertThat(second.toolUseId()).isEqualTo("call_0");
+        assertThat(second.content()).contains("echo: 東京");
+        assertThat(trace.events(TraceEvent.ToolCompleted.class)).extracting(TraceEvent.ToolCompleted::content)
+                .containsExactlyInAnyOrder("echo: 大阪", "echo: 東京");
+    }
+
+    @Test
     void aHungSummaryCallStillEndsAtTheDeadline() {
         ScriptedModel model = ScriptedModel.of(echoStep("a"), ScriptedModel.hang());
         long start = System.nanoTime();
