@@ -141,17 +141,22 @@ public final class BudgetMeter {
                 - usageBefore.totalInputTokens(), usage.outputTokens() - usageBefore.outputTokens(), costUsd.subtract(costBefore))
                 .filter(kind::equals).isPresent();
         if (conversation != null && !turnLimit) {
-            return "the conversation's " + describe(conversation, kind).substring("the ".length()) + " across all turns";
+            return "the conversation's " + describe(conversation, kind, costUsd.toPlainString()).substring("the ".length())
+                    + " across all turns";
         }
-        return describe(budget, kind);
+        // A later turn's limit counts from the turn's start, and so does what it says was spent
+        boolean laterTurn = stepsBefore > 0 || costBefore.signum() > 0;
+        return describe(budget, kind, laterTurn ? costUsd.subtract(costBefore).toPlainString() + " in this turn"
+                : costUsd.toPlainString());
     }
 
-    private String describe(Budget budget, BudgetKind kind) {
+    /** {@code spent}: the money the limit counted, as the message says it. */
+    private String describe(Budget budget, BudgetKind kind, String spent) {
         // A limit reached on an estimate says so: the counts are not the provider's
         String estimated = usage.estimated() ? ESTIMATED : "";
         return switch (kind) {
             case STEPS -> "the step limit of " + budget.maxSteps() + " was reached";
-            case COST -> "the cost limit of USD " + budget.maxCostUsd() + " was reached (spent USD " + costUsd.toPlainString()
+            case COST -> "the cost limit of USD " + budget.maxCostUsd() + " was reached (spent USD " + spent
                     + (estimated.isEmpty() ? ")" : ", " + estimated + ")");
             case DEADLINE -> "the time limit of " + Durations.human(budget.maxDuration()) + " was reached";
             case INPUT_TOKENS -> "the input token limit of " + budget.maxInputTokens() + " was reached"

@@ -22,6 +22,10 @@ class ReplyBudgetKindsTest {
         return ScriptedModel.withUsage(Usage.of(in, 10, 0, 0), text(text));
     }
 
+    private static ScriptedModel.Turn echo(long in) {
+        return ScriptedModel.withUsage(Usage.of(in, 10, 0, 0), ScriptedModel.toolCalls(ScriptedModel.call("echo", "{\"text\":\"x\"}")));
+    }
+
     @Test
     void inputTokensArePerTurnAndAcrossTurnsInTheConversationBudget() {
         ScriptedModel model = ScriptedModel.of(answer("one", 80), answer("two", 80), answer("three", 80), answer("four", 80));
@@ -52,5 +56,20 @@ class ReplyBudgetKindsTest {
         RunResult third = agent.reply(first.runId(), "once more");
         assertThat(third.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
         assertThat(third.message()).contains("conversation");
+    }
+
+    @Test
+    void aTurnsCostLimitSaysWhatThisTurnSpentNotTheWholeConversation() {
+        // $1 per million input tokens: 300,000 tokens cost $0.30 a call
+        ScriptedModel model = ScriptedModel.of(answer("one", 300_000), echo(300_000), echo(300_000),
+                answer("summary", 0));
+        Agent agent = Agent.builder().model(model).modelName("m").price("m", ModelPrice.of("1", "0", "0")).store(store)
+                .tools(TestTools.echo()).budget(Budget.builder().maxCostUsd("0.50").build()).build();
+        RunResult first = agent.run("go");
+        RunResult second = agent.reply(first.runId(), "again");
+        assertThat(second.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
+        assertThat(second.reason()).isEqualTo("max_cost");
+        // $0.60 in this turn; $0.90 with the first turn's, which the turn's limit does not count
+        assertThat(second.message()).isEqualTo("the cost limit of USD 0.50 was reached (spent USD 0.6 in this turn)");
     }
 }
