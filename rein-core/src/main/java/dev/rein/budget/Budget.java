@@ -45,8 +45,11 @@ public record Budget(int maxSteps, BigDecimal maxCostUsd, Duration maxDuration, 
             throw new ReinException("maxDuration must be at most Long.MAX_VALUE milliseconds (about 292 million years),"
                     + " was " + maxDuration + "; for no time limit, set it to null");
         }
-        if (maxInputTokens != null && maxInputTokens < 1 || maxOutputTokens != null && maxOutputTokens < 1) {
-            throw new ReinException("token limits must be positive");
+        if (maxInputTokens != null && maxInputTokens < 1) {
+            throw new ReinException("maxInputTokens must be at least 1, was " + maxInputTokens + "; for no input token limit, set it to null");
+        }
+        if (maxOutputTokens != null && maxOutputTokens < 1) {
+            throw new ReinException("maxOutputTokens must be at least 1, was " + maxOutputTokens + "; for no output token limit, set it to null");
         }
         if (toolCallLimits != null) {
             toolCallLimits.forEach((tool, cap) -> {

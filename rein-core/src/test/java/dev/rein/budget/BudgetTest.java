@@ -51,6 +51,15 @@ class BudgetTest {
     }
 
     @Test
+    void aTokenLimitBelowOneNamesTheLimitAndItsValue() {
+        assertThatThrownBy(() -> Budget.builder().maxInputTokens(0L).build()).isInstanceOf(ReinException.class)
+                .hasMessage("maxInputTokens must be at least 1, was 0; for no input token limit, set it to null");
+        assertThatThrownBy(() -> Budget.builder().maxOutputTokens(-5L).build()).isInstanceOf(ReinException.class)
+                .hasMessage("maxOutputTokens must be at least 1, was -5; for no output token limit, set it to null");
+        assertThat(Budget.builder().maxInputTokens(1L).maxOutputTokens(1L).build().maxOutputTokens()).isEqualTo(1L);
+    }
+
+    @Test
     void aMoneyBudgetForAnUnpricedModelIsAConfigurationError() {
         Clock clock = Clock.fixed(Instant.EPOCH, ZoneOffset.UTC);
         assertThatThrownBy(() -> new BudgetMeter(Budget.defaults(), PRICES, "mystery-model", clock, Instant.EPOCH))
