@@ -40,6 +40,11 @@ final class AgentValidation {
         if (b.toolTimeout.isZero() || b.toolTimeout.isNegative()) {
             throw new ReinException("toolTimeout must be positive, was " + b.toolTimeout);
         }
+        // the upper bound is the provider's (1 on Anthropic, 2 on OpenAI); below 0 or not a number, no provider takes it
+        if (b.temperature != null && !(b.temperature >= 0 && b.temperature < Double.POSITIVE_INFINITY)) {
+            throw new ReinException("temperature must be a number of at least 0, was " + b.temperature
+                    + "; leave it unset (null) for the provider's default");
+        }
         if (b.maxVerificationFailures < 0) {
             throw new ReinException("maxVerificationFailures cannot be negative");
         }

@@ -187,7 +187,10 @@ abstract sealed class BuilderSettings permits Agent.Builder {
         return self();
     }
 
-    /** Sampling temperature; not sent unless set. */
+    /**
+     * Sampling temperature; not sent unless set. It must be a number of at least 0 (the upper bound
+     * is the provider's), else {@link Agent.Builder#build()} fails.
+     */
     public Agent.Builder temperature(Double temperature) {
         this.temperature = temperature;
         return self();

@@ -305,6 +305,20 @@ class AgentEndingsTest {
     }
 
     @Test
+    void aTemperatureThatIsNotANumberOrIsNegativeIsAConfigurationError() {
+        // accepted before: sent with every request, so each run failed only at the provider (HTTP 400), after a call
+        for (double temperature : new double[] {Double.NaN, Double.POSITIVE_INFINITY, -0.5}) {
+            assertThatThrownBy(() -> agent(ScriptedModel.of(text("x"))).temperature(temperature).build())
+                    .isInstanceOf(ReinException.class)
+                    .hasMessage("temperature must be a number of at least 0, was " + temperature + "; leave it unset (null)"
+                            + " for the provider's default");
+        }
+        ScriptedModel model = ScriptedModel.of(text("ok"));
+        assertThat(agent(model).temperature(0.0).build().run("go").status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(model.lastRequest().temperature()).isEqualTo(0.0);
+    }
+
+    @Test
     void theJsonlTraceRecordsEveryStepInUtf8(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("trace.jsonl");
         ScriptedModel model = ScriptedModel.of(toolCalls(call("echo", "{\"text\":\"配送状況\"}")), text("完了しました"));
