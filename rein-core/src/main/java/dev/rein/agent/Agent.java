@@ -16,7 +16,6 @@ import dev.rein.tool.ToolSource;
 import dev.rein.trace.RunListenerFactory;
 import java.util.Collection;
 import java.util.List;
-import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -154,7 +153,9 @@ public final class Agent {
         if (goal == null || goal.isBlank()) {
             throw new ReinException("the goal is empty: say what the agent should do");
         }
-        Objects.requireNonNull(principal, "principal");
+        if (principal == null) {
+            throw new ReinException("start(goal, principal) was given no principal: pass the Principal the run acts for");
+        }
         return launch(Run.start(config.runIdSupplier().get(), goal, config, principal));
     }
 
@@ -172,6 +173,8 @@ public final class Agent {
      * inherited from {@code BuilderSettings}.
      */
     public static final class Builder extends BuilderSettings {
+        private static final String TOOLS_HINT = "pass tools made with Tool.builder(...).build() or AnnotatedTools.from(...)";
+
         private Builder() {}
 
         /** An independent copy of this builder (what {@link AgentConfig#toBuilder()} returns). */
@@ -181,7 +184,7 @@ public final class Agent {
 
         /** The model to call (required). */
         public Builder model(Model model) {
-            this.model = Objects.requireNonNull(model, "model");
+            this.model = given(model, "model", "pass the Model that answers the run's requests");
             return this;
         }
 
@@ -200,11 +203,12 @@ public final class Agent {
         }
 
         public Builder tools(Tool... tools) {
-            return tools(java.util.Arrays.asList(tools));
+            return tools(java.util.Arrays.asList(given(tools, "tools", TOOLS_HINT)));
         }
 
         /** @throws ReinException when a tool is null (an unset field, a failed lookup) */
         public Builder tools(Collection<Tool> tools) {
+            given(tools, "tools", TOOLS_HINT);
             int position = 0;
             for (Tool tool : tools) {
                 if (tool == null) {
@@ -218,7 +222,7 @@ public final class Agent {
         }
 
         public Builder tools(ToolRegistry registry) {
-            return tools(registry.tools());
+            return tools(given(registry, "tools", TOOLS_HINT).tools());
         }
 
         /**
@@ -229,12 +233,13 @@ public final class Agent {
          * later leaves that tool out and is recorded as an audit event {@code tools_changed}.
          */
         public Builder toolSource(ToolSource source) {
-            this.toolSources.add(Objects.requireNonNull(source, "source"));
+            this.toolSources.add(given(source, "toolSource", "pass the ToolSource whose tools to add"));
             return this;
         }
 
         public Builder budget(Budget budget) {
-            this.budget = Objects.requireNonNull(budget, "budget");
+            this.budget = given(budget, "budget", "pass a Budget (Budget.defaults() for 15 steps, USD 1.00 and 300 s; a null limit"
+                    + " inside a Budget means none of that kind)");
             return this;
         }
 
@@ -243,13 +248,14 @@ public final class Agent {
          * {@link dev.rein.provider.ModelProvider}, plus the model's own ({@link ModelDefaults}).
          */
         public Builder prices(PriceTable prices) {
-            this.prices = Objects.requireNonNull(prices, "prices");
+            this.prices = given(prices, "prices", "pass a PriceTable (PriceTable.empty().with(model, price) for your own)");
             return this;
         }
 
         /** Adds (or replaces) the price of one model on top of the table in use. */
         public Builder price(String model, ModelPrice price) {
-            this.extraPrices = extraPrices.with(Objects.requireNonNull(model, "model"), Objects.requireNonNull(price, "price"));
+            this.extraPrices = extraPrices.with(given(model, "price", "pass the model name the price is for"),
+                    given(price, "price", "pass a ModelPrice, e.g. ModelPrice.of(\"2.00\", \"0.20\", \"8.00\")"));
             return this;
         }
 
@@ -264,7 +270,7 @@ public final class Agent {
          * caching settings), replacing one of the same type. Providers ignore options they do not know.
          */
         public Builder modelOption(ModelOption option) {
-            this.modelOptions = modelOptions.with(Objects.requireNonNull(option, "option"));
+            this.modelOptions = modelOptions.with(given(option, "modelOption", "pass the ModelOption to send"));
             return this;
         }
 
@@ -286,7 +292,7 @@ public final class Agent {
 
         /** Context management applied by the provider's server. */
         public Builder serverContextEdits(List<ServerContextEdit> edits) {
-            this.serverContextEdits = List.copyOf(edits);
+            this.serverContextEdits = List.copyOf(given(edits, "serverContextEdits", "pass a list (List.of() for none)"));
             return this;
         }
 

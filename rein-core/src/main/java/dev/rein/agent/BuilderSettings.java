@@ -1,5 +1,6 @@
 package dev.rein.agent;
 
+import dev.rein.ReinException;
 import dev.rein.approval.ApprovalPolicy;
 import dev.rein.budget.Budget;
 import dev.rein.budget.PriceTable;
@@ -25,7 +26,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.UUID;
 
 /**
@@ -74,9 +74,23 @@ abstract sealed class BuilderSettings permits Agent.Builder {
         return (Agent.Builder) this;
     }
 
+    /**
+     * A setter's argument; null is refused naming the setter, since a null here is a mistake (an
+     * unset field, a failed lookup), never a way to ask for the default.
+     *
+     * @param instead what to pass, said after the setter's name
+     * @throws ReinException when {@code value} is null
+     */
+    static <T> T given(T value, String setter, String instead) {
+        if (value == null) {
+            throw new ReinException(setter + "(...) was given null: " + instead);
+        }
+        return value;
+    }
+
     /** Adds a verifier that must pass before a final answer is accepted. */
     public Agent.Builder verifier(Verifier verifier) {
-        this.verifiers.add(Objects.requireNonNull(verifier, "verifier"));
+        this.verifiers.add(given(verifier, "verifier", "pass the Verifier to consult before an answer is accepted"));
         return self();
     }
 
@@ -92,7 +106,7 @@ abstract sealed class BuilderSettings permits Agent.Builder {
      * for none).
      */
     public Agent.Builder stallPolicy(StallPolicy policy) {
-        this.stallPolicy = Objects.requireNonNull(policy, "policy");
+        this.stallPolicy = given(policy, "stallPolicy", "pass a StallPolicy (StallPolicy.disabled() for no stall detection)");
         return self();
     }
 
@@ -102,7 +116,7 @@ abstract sealed class BuilderSettings permits Agent.Builder {
      * characters only).
      */
     public Agent.Builder contextPolicy(ContextPolicy policy) {
-        this.contextPolicy = Objects.requireNonNull(policy, "policy");
+        this.contextPolicy = given(policy, "contextPolicy", "pass a ContextPolicy (ContextPolicy.defaults() for the default)");
         return self();
     }
 
@@ -111,6 +125,10 @@ abstract sealed class BuilderSettings permits Agent.Builder {
      * checkpoint every 5 steps and a critic; at most one critic.
      */
     public Agent.Builder reflection(Reflection... strategies) {
+        given(strategies, "reflection", "pass the strategies, or none for no reflection");
+        for (Reflection strategy : strategies) {
+            given(strategy, "reflection", "pass only strategies made by Reflection's factory methods");
+        }
         this.reflection = List.of(strategies);
         return self();
     }
@@ -121,7 +139,7 @@ abstract sealed class BuilderSettings permits Agent.Builder {
      * {@link #maxVerificationFailures}.
      */
     public Agent.Builder requiredFact(RequiredFact fact) {
-        this.requiredFacts.add(Objects.requireNonNull(fact, "fact"));
+        this.requiredFacts.add(given(fact, "requiredFact", "pass the RequiredFact an answer must establish"));
         return self();
     }
 
@@ -138,13 +156,13 @@ abstract sealed class BuilderSettings permits Agent.Builder {
 
     /** The timeout of a tool call unless the tool sets its own (default 30 s); must be positive. */
     public Agent.Builder toolTimeout(Duration timeout) {
-        this.toolTimeout = Objects.requireNonNull(timeout, "timeout");
+        this.toolTimeout = given(timeout, "toolTimeout", "pass a positive Duration (the default is 30 s)");
         return self();
     }
 
     /** Adds a stage to the tool executor's pipeline. */
     public Agent.Builder toolInterceptor(ToolInterceptor interceptor) {
-        this.interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+        this.interceptors.add(given(interceptor, "toolInterceptor", "pass the ToolInterceptor to add"));
         return self();
     }
 
@@ -154,36 +172,36 @@ abstract sealed class BuilderSettings permits Agent.Builder {
      * a response cache, a guard on requests. Stages run in the order added.
      */
     public Agent.Builder modelInterceptor(ModelInterceptor interceptor) {
-        this.modelInterceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+        this.modelInterceptors.add(given(interceptor, "modelInterceptor", "pass the ModelInterceptor to add"));
         return self();
     }
 
     /** Adds a listener factory; it creates one listener per run. */
     public Agent.Builder listener(RunListenerFactory factory) {
-        this.listeners.add(Objects.requireNonNull(factory, "factory"));
+        this.listeners.add(given(factory, "listener", "pass the RunListenerFactory to add"));
         return self();
     }
 
     /** Retries of failed model calls (default: 4 retries, exponential backoff, within the deadline). */
     public Agent.Builder retryPolicy(RetryPolicy retryPolicy) {
-        this.retryPolicy = Objects.requireNonNull(retryPolicy, "retryPolicy");
+        this.retryPolicy = given(retryPolicy, "retryPolicy", "pass a RetryPolicy (RetryPolicy.NONE for no retries)");
         return self();
     }
 
     public Agent.Builder clock(Clock clock) {
-        this.clock = Objects.requireNonNull(clock, "clock");
+        this.clock = given(clock, "clock", "pass a Clock (Clock.systemUTC() is the default)");
         return self();
     }
 
     /** On whose behalf runs act (default anonymous, no scopes). */
     public Agent.Builder principal(Principal principal) {
-        this.principal = Objects.requireNonNull(principal, "principal");
+        this.principal = given(principal, "principal", "pass a Principal (Principal.ANONYMOUS is the default)");
         return self();
     }
 
     /** Secrets handed to tool handlers; never shown to the model. */
     public Agent.Builder secrets(Secrets secrets) {
-        this.secrets = Objects.requireNonNull(secrets, "secrets");
+        this.secrets = given(secrets, "secrets", "pass Secrets (Secrets.NONE for none)");
         return self();
     }
 
@@ -198,19 +216,19 @@ abstract sealed class BuilderSettings permits Agent.Builder {
 
     /** Approvals, run store, scopes, tool retries, provenance and output wrapping (see {@link SafetyConfig}). */
     public Agent.Builder safety(SafetyConfig safety) {
-        this.safety = safety.toBuilder();
+        this.safety = given(safety, "safety", "pass a SafetyConfig (SafetyConfig.builder().build() for the defaults)").toBuilder();
         return self();
     }
 
     /** Which calls wait for a person (default: WRITE and IRREVERSIBLE tools). */
     public Agent.Builder approvalPolicy(ApprovalPolicy policy) {
-        this.safety.approvalPolicy(policy);
+        this.safety.approvalPolicy(given(policy, "approvalPolicy", "pass an ApprovalPolicy (ApprovalPolicy.NEVER for no approvals)"));
         return self();
     }
 
     /** Where runs are saved after every step (default: in memory, this process only). */
     public Agent.Builder store(RunStore store) {
-        this.safety.store(store);
+        this.safety.store(given(store, "store", "pass a RunStore (new InMemoryRunStore() is the default)"));
         return self();
     }
 
@@ -236,7 +254,7 @@ abstract sealed class BuilderSettings permits Agent.Builder {
      * with how much history (default {@link dev.rein.context.StateInPrompt#OFF}).
      */
     public Agent.Builder stateInPrompt(dev.rein.context.StateInPrompt mode) {
-        this.stateInPrompt = Objects.requireNonNull(mode, "mode");
+        this.stateInPrompt = given(mode, "stateInPrompt", "pass a StateInPrompt (StateInPrompt.OFF is the default)");
         return self();
     }
 
@@ -251,7 +269,7 @@ abstract sealed class BuilderSettings permits Agent.Builder {
 
     /** How run ids are made (default: random). */
     public Agent.Builder runIds(java.util.function.Supplier<String> supplier) {
-        this.runIds = Objects.requireNonNull(supplier, "supplier");
+        this.runIds = given(supplier, "runIds", "pass a supplier of run ids");
         return self();
     }
 }

@@ -207,6 +207,29 @@ class ContractEdgesTest {
     }
 
     @Test
+    void aNullGivenToAnAgentBuilderSetterIsAConfigurationErrorNamingTheSetter() {
+        // they threw NullPointerException ('model', 'budget', or 'Cannot invoke "java.util.Collection.iterator()"')
+        java.util.Map<String, java.util.function.Consumer<Agent.Builder>> setters = new java.util.LinkedHashMap<>();
+        setters.put("model", b -> b.model(null));
+        setters.put("budget", b -> b.budget(null));
+        setters.put("tools", b -> b.tools((java.util.Collection<Tool>) null));
+        setters.put("toolTimeout", b -> b.toolTimeout(null));
+        setters.put("listener", b -> b.listener(null));
+        setters.put("verifier", b -> b.verifier(null));
+        setters.put("stallPolicy", b -> b.stallPolicy(null));
+        setters.put("approvalPolicy", b -> b.approvalPolicy(null));
+        setters.put("store", b -> b.store(null));
+        setters.put("prices", b -> b.prices(null));
+        setters.put("retryPolicy", b -> b.retryPolicy(null));
+        setters.forEach((setter, call) -> assertThatThrownBy(() -> call.accept(Agent.builder()))
+                .as(setter).isInstanceOf(ReinException.class).hasMessageStartingWith(setter + "(...) was given null: pass "));
+        assertThatThrownBy(() -> Agent.builder().budget(null)).hasMessage("budget(...) was given null: pass a Budget"
+                + " (Budget.defaults() for 15 steps, USD 1.00 and 300 s; a null limit inside a Budget means none of that kind)");
+        Agent agent = agent(ScriptedModel.of()).build();
+        assertThatThrownBy(() -> agent.start("go", null)).isInstanceOf(ReinException.class).hasMessageContaining("principal");
+    }
+
+    @Test
     void maxTokensIsNeverTheAnswerAndTheMessageSaysSo() {
         ScriptedModel model = ScriptedModel.of(ScriptedModel.reply(StopReason.MAX_TOKENS, Usage.ZERO, new TextBlock("The answer is 4")));
         RunResult result = agent(model).build().run("go");
