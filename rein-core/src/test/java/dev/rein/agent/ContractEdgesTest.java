@@ -384,6 +384,21 @@ class ContractEdgesTest {
     }
 
     @Test
+    void aWriteProposedBeforeReadsRunsAfterThemYetItsResultKeepsItsPlace() {
+        Tool write = Tool.builder("write_it").description("Writes.").risk(dev.rein.tool.Risk.WRITE)
+                .handler((a, c) -> "written").build();
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("write_it", "{}"), call("echo", "{\"text\":\"a\"}"),
+                call("echo", "{\"text\":\"b\"}")), text("done"));
+        RunResult result = agent(model).tools(write).approvalPolicy(dev.rein.approval.ApprovalPolicy.NEVER).build().run("go");
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        // the trace's tool_call events: the reads in call order, then the call with side effects (docs/cli.md)
+        assertThat(trace.events(TraceEvent.ToolCalled.class)).extracting(TraceEvent.ToolCalled::callId)
+                .containsExactly("toolu_1_2", "toolu_1_3", "toolu_1_1");
+        assertThat(model.requests().get(1).messages().get(2).content()).extracting(b -> ((dev.rein.model.ToolResultBlock) b).toolUseId())
+                .containsExactly("toolu_1_1", "toolu_1_2", "toolu_1_3");
+    }
+
+    @Test
     void aHungSummaryCallStillEndsAtTheDeadline() {
         ScriptedModel model = ScriptedModel.of(echoStep("a"), ScriptedModel.hang());
         long start = System.nanoTime();
