@@ -4,8 +4,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Per-tool call caps for one run: from the tool's own {@code maxCalls} or the budget's per-tool
- * limits. A call over its cap is not executed.
+ * Per-tool call caps for one run: from the tool's own {@code maxCalls} and the budget's per-tool
+ * limits, the lower where both cap a tool. A call over its cap is not executed.
  */
 final class CallLimits implements ToolInterceptor {
     private final Map<String, Integer> limits;
@@ -19,7 +19,8 @@ final class CallLimits implements ToolInterceptor {
     @Override
     public ToolOutcome intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
         String name = invocation.tool().name();
-        Integer limit = limits.getOrDefault(name, invocation.tool().maxCalls());
+        // The tool's own maxCalls is the most its author allows in a run: a budget may lower it, never raise it
+        Integer limit = lower(limits.get(name), invocation.tool().maxCalls());
         if (limit != null) {
             int count = counts.merge(name, 1, Integer::sum);
             if (count > limit) {
@@ -29,6 +30,10 @@ final class CallLimits implements ToolInterceptor {
             }
         }
         return chain.proceed(invocation);
+    }
+
+    private static Integer lower(Integer a, Integer b) {
+        return a == null ? b : b == null ? a : Integer.valueOf(Math.min(a, b));
     }
 
     /** Calls counted so far, by tool name (for persistence and reports). */

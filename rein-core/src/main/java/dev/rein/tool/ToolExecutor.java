@@ -305,7 +305,7 @@ public final class ToolExecutor {
             return this;
         }
 
-        /** Per-tool call caps for the run, by tool name (a tool's own {@code maxCalls} applies otherwise). */
+        /** Per-tool call caps for the run, by tool name (with a tool's own {@code maxCalls}, the lower applies). */
         public Builder callLimits(Map<String, Integer> limits) {
             this.callLimits = Map.copyOf(limits);
             return this;

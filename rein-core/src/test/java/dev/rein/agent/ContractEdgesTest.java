@@ -115,6 +115,26 @@ class ContractEdgesTest {
     }
 
     @Test
+    void aBudgetCapAboveTheToolsOwnMaxCallsDoesNotRaiseIt() {
+        // Tool.maxCalls is the most calls allowed in one run; where both cap a tool, the lower cap applies
+        Tool once = Tool.builder("once").description("An expensive lookup.").maxCalls(1).handler((a, c) -> "looked up").build();
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("once", "{}"), call("once", "{}")), text("done"));
+        RunResult result = Agent.builder().model(model).tools(once).budget(Budget.builder().toolCallLimit("once", 5).build())
+                .build().run("go");
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        var blocks = model.requests().get(1).messages().get(2).content();
+        assertThat(((dev.rein.model.ToolResultBlock) blocks.get(0)).isError()).isFalse();
+        assertThat(((dev.rein.model.ToolResultBlock) blocks.get(1)).content()).contains("limit of 1 calls");
+        // and a budget cap below the tool's own applies
+        ScriptedModel lower = ScriptedModel.of(toolCalls(call("echo", "{\"text\":\"a\"}"), call("echo", "{\"text\":\"b\"}")),
+                text("done"));
+        Tool echo = TestTools.echo().toBuilder().maxCalls(5).build();
+        Agent.builder().model(lower).tools(echo).budget(Budget.builder().toolCallLimit("echo", 1).build()).build().run("go");
+        assertThat(((dev.rein.model.ToolResultBlock) lower.requests().get(1).messages().get(2).content().get(1)).content())
+                .contains("limit of 1 calls");
+    }
+
+    @Test
     void aCapOnAToolTheAgentDoesNotHaveIsRefusedWhenTheAgentIsBuilt() {
         // a misspelled name would otherwise leave the real tool uncapped without a word
         assertThatThrownBy(() -> agent(ScriptedModel.of()).budget(Budget.builder().toolCallLimit("ecko", 1).build()).build())
