@@ -8,7 +8,11 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.ConcurrentHashMap;
@@ -48,8 +52,25 @@ public final class JsonlTraceListener implements RunListener {
                 lock.unlock();
             }
         } catch (IOException e) {
-            throw new ReinException("cannot open trace file " + file + ": " + e.getMessage(), e);
+            throw new ReinException("cannot open trace file " + file + ": " + why(file, e), e);
         }
+    }
+
+    /** What went wrong, in words: a file system exception's message is often the path alone. */
+    private static String why(Path file, IOException e) {
+        if (Files.isDirectory(file)) {
+            return "it is a directory; name a file in it, e.g. " + file.resolve("trace.jsonl");
+        } else if (e instanceof FileAlreadyExistsException exists && exists.getFile() != null
+                && Files.exists(Path.of(exists.getFile())) && !Files.isDirectory(Path.of(exists.getFile()))) {
+            return exists.getFile() + " is a file, not a directory";
+        } else if (e instanceof AccessDeniedException denied) {
+            return "permission denied for " + denied.getFile();
+        } else if (e instanceof NoSuchFileException missing) {
+            return "no such file or directory: " + missing.getFile();
+        } else if (e instanceof FileSystemException fs && fs.getReason() != null) {
+            return fs.getReason() + ": " + fs.getFile();
+        }
+        return e.getMessage();
     }
 
     /** A factory writing every run's trace to the same file. */

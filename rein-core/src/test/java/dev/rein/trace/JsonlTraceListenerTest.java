@@ -45,6 +45,19 @@ class JsonlTraceListenerTest {
     }
 
     @Test
+    void aTraceFileThatCannotBeOpenedStopsTheRunSayingWhy(@TempDir Path dir) throws Exception {
+        // README: agent.run throws a ReinException saying why; the message ended with the path alone
+        Path plain = Files.writeString(dir.resolve("notes"), "x");
+        Agent underAFile = Agent.builder().model(ScriptedModel.of(text("x"))).listener(JsonlTraceListener.to(plain.resolve("t.jsonl")))
+                .build();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> underAFile.run("go")).isInstanceOf(dev.rein.ReinException.class)
+                .hasMessage("cannot open trace file " + plain.resolve("t.jsonl") + ": " + plain + " is a file, not a directory");
+        Agent onADirectory = Agent.builder().model(ScriptedModel.of(text("x"))).listener(JsonlTraceListener.to(dir)).build();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> onADirectory.run("go")).isInstanceOf(dev.rein.ReinException.class)
+                .hasMessage("cannot open trace file " + dir + ": it is a directory; name a file in it, e.g. " + dir.resolve("trace.jsonl"));
+    }
+
+    @Test
     void anEventWithHalfAnEmojiIsStillOneWholeLine(@TempDir Path dir) throws Exception {
         // a tool that cut its text by UTF-16 index returns half of a surrogate pair: no JSON writer
         // takes it, and the line must not end mid-string with the next event glued to it
