@@ -1,5 +1,6 @@
 package dev.rein.agent;
 
+import dev.rein.internal.text.Visible;
 import dev.rein.model.ContentBlock;
 import dev.rein.model.Message;
 import dev.rein.model.Role;
@@ -30,7 +31,7 @@ final class KnownSoFar {
         for (Message message : history) {
             for (ContentBlock block : message.content()) {
                 switch (block) {
-                    case TextBlock t when message.role() == Role.ASSISTANT && !t.text().isBlank() -> lastText = t.text().strip();
+                    case TextBlock t when message.role() == Role.ASSISTANT && Visible.any(t.text()) -> lastText = t.text().strip();
                     case ToolUseBlock use when answered.contains(use.id()) -> calls.add(use.name());
                     case ToolResultBlock result when result.isError() -> errors++;
                     default -> { }

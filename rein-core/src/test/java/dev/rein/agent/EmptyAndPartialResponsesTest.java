@@ -110,6 +110,18 @@ class EmptyAndPartialResponsesTest {
     }
 
     @Test
+    void aSummaryOfOnlyInvisibleCharactersIsNotTheAnswerEither() {
+        // as for an answer: a no-break space or a zero-width space is no summary, so the run says what it knows
+        for (String invisible : new String[] {"\u00a0", "\u200b", " \ufeff\u2060 "}) {
+            ScriptedModel model = ScriptedModel.of(toolCalls(call("echo", "{\"text\":\"a\"}")), text(invisible));
+            RunResult result = agent(model).budget(Budget.builder().maxSteps(1).build()).build().run("go");
+            assertThat(result.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
+            assertThat(result.answer()).as(Json.write(Json.object().put("summary", invisible)))
+                    .isEqualTo("Stopped before the task was finished: the step limit of 1 was reached. Tool calls made: 1 (echo).");
+        }
+    }
+
+    @Test
     void traceEventsWriteToolChoiceRolesAndStopReasonsAsTheApiDoes() {
         ScriptedModel model = ScriptedModel.of(toolCalls(call("echo", "{\"text\":\"a\"}")), text("summary"));
         agent(model).budget(Budget.builder().maxSteps(1).build()).build().run("go");

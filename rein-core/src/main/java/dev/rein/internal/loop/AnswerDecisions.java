@@ -1,5 +1,6 @@
 package dev.rein.internal.loop;
 
+import dev.rein.internal.text.Visible;
 import dev.rein.model.ContentBlock;
 import dev.rein.model.ModelResponse;
 import dev.rein.model.TextBlock;
@@ -45,7 +46,7 @@ final class AnswerDecisions {
 
     /** An empty turn is no answer: the model is asked again, and past the nudges the run ends. */
     private static Step.Decision answered(Step.State state, String text) {
-        if (visible(text)) {
+        if (Visible.any(text)) {
             NextStep.Answer answer = new NextStep.Answer(text, null, null);
             return new Step.Decision(state, answer, List.of(new Step.Command.Verify(answer)));
         }
@@ -58,15 +59,6 @@ final class AnswerDecisions {
         String nudge = "[rein] Your last reply was empty. Continue the task: call a tool, or reply with your final answer.";
         return new Step.Decision(next, new NextStep.RunAgain("empty_answer"), List.of(
                 new Step.Command.Intervene("empty_answer", nudge, Map.of("empty_replies", empty)), new Step.Command.AppendUserText(nudge)));
-    }
-
-    /**
-     * Whether {@code text} shows anything: isBlank() takes a no-break space, a zero-width space or a
-     * byte-order mark for text, and an answer of only those is as empty as no answer.
-     */
-    private static boolean visible(String text) {
-        return text.codePoints().anyMatch(c -> !Character.isWhitespace(c) && !Character.isSpaceChar(c)
-                && Character.getType(c) != Character.FORMAT && !Character.isISOControl(c));
     }
 
     /**

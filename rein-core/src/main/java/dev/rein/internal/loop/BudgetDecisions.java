@@ -1,6 +1,7 @@
 package dev.rein.internal.loop;
 
 import dev.rein.budget.BudgetKind;
+import dev.rein.internal.text.Visible;
 import dev.rein.model.ModelResponse;
 import dev.rein.run.NextStep;
 import dev.rein.run.Reason;
@@ -41,10 +42,12 @@ final class BudgetDecisions {
                     + event.failure(), event.knownSoFar(), null), List.of());
         }
         String text = summary.text().strip();
+        // a summary of only spaces and invisible characters (U+00A0, U+200B) is no summary, as it is no answer
+        boolean shown = Visible.any(text);
         String answer = switch (summary.stopReason()) {
-            case MAX_TOKENS, REFUSAL, MODEL_CONTEXT_WINDOW_EXCEEDED -> event.knownSoFar() + (text.isEmpty() ? ""
+            case MAX_TOKENS, REFUSAL, MODEL_CONTEXT_WINDOW_EXCEEDED -> event.knownSoFar() + (!shown ? ""
                     : " The model's summary was not complete (" + summary.stopReason().traceName() + "): " + text);
-            default -> text.isEmpty() ? event.knownSoFar() : summary.text();
+            default -> !shown ? event.knownSoFar() : summary.text();
         };
         return new Step.Decision(state, new NextStep.Stop(RunStatus.STOPPED_BUDGET, reason, why, answer, null), List.of());
     }
