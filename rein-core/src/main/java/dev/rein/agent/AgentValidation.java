@@ -46,7 +46,7 @@ final class AgentValidation {
                     + "; leave it unset (null) for the provider's default");
         }
         if (b.maxVerificationFailures < 0) {
-            throw new ReinException("maxVerificationFailures cannot be negative");
+            throw new ReinException("maxVerificationFailures cannot be negative, was " + b.maxVerificationFailures);
         }
         List<Tool> all = new ArrayList<>(b.tools);
         if (b.finishTool) {

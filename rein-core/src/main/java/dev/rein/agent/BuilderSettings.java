@@ -94,7 +94,11 @@ abstract sealed class BuilderSettings permits Agent.Builder {
         return self();
     }
 
-    /** How many refused answers are tolerated before the run fails (default 2). */
+    /**
+     * After how many refusals of a proposed answer (by the verifiers, required facts, the critic or
+     * the output schema) the run ends {@code FAILED} (default 2: the first refusal goes back to the
+     * model, the second ends the run; 0 and 1 end it at the first).
+     */
     public Agent.Builder maxVerificationFailures(int max) {
         this.maxVerificationFailures = max;
         return self();

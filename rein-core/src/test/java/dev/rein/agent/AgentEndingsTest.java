@@ -305,6 +305,18 @@ class AgentEndingsTest {
     }
 
     @Test
+    void maxVerificationFailuresIsTheRefusalThatEndsTheRun() {
+        // the Javadoc said "refused answers tolerated before the run fails": with 1, the first refusal ends it
+        ScriptedModel model = ScriptedModel.of(text("a guess"), text("another guess"));
+        RunResult result = agent(model).verifier(answer -> Verdict.fail("the date")).maxVerificationFailures(1).build().run("go");
+        assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(result.reason()).isEqualTo("verification_failed");
+        assertThat(model.requests()).hasSize(1);
+        assertThatThrownBy(() -> agent(ScriptedModel.of()).maxVerificationFailures(-1).build()).isInstanceOf(ReinException.class)
+                .hasMessage("maxVerificationFailures cannot be negative, was -1");
+    }
+
+    @Test
     void aTemperatureThatIsNotANumberOrIsNegativeIsAConfigurationError() {
         // accepted before: sent with every request, so each run failed only at the provider (HTTP 400), after a call
         for (double temperature : new double[] {Double.NaN, Double.POSITIVE_INFINITY, -0.5}) {
