@@ -189,9 +189,24 @@ public final class Tool {
             return this;
         }
 
-        /** The JSON schema of the input object, as JSON text. */
+        /**
+         * The JSON schema of the input object, as JSON text: exactly one JSON object.
+         *
+         * @throws ReinException when the text is null, not JSON, not an object, or has text after the object
+         */
         public Builder inputSchema(String schemaJson) {
-            if (!(Json.parse(schemaJson) instanceof ObjectNode node)) {
+            if (schemaJson == null) {
+                throw new ReinException("tool '" + name + "': inputSchema(...) was given null; pass the JSON schema of the input"
+                        + " object, or leave it unset for a tool without arguments");
+            }
+            JsonNode parsed;
+            try {
+                // whole: a brace closed too early would otherwise drop the rest ("required", say) unseen
+                parsed = Json.parseWhole(schemaJson);
+            } catch (ReinException e) {
+                throw new ReinException("tool '" + name + "': the input schema is " + e.getMessage());
+            }
+            if (!(parsed instanceof ObjectNode node)) {
                 throw new ReinException("tool '" + name + "': the input schema must be a JSON object");
             }
             this.inputSchema = node;

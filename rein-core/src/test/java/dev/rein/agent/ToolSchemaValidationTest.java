@@ -34,6 +34,22 @@ class ToolSchemaValidationTest {
     }
 
     @Test
+    void schemaTextThatIsNotOneJsonObjectIsRefusedNamingTheTool() {
+        // a brace closed too early: the text after it ("required") was silently dropped, so the model could omit order_id
+        assertThatThrownBy(() -> tool("lookup_order", "{\"type\":\"object\",\"properties\":{\"order_id\":{\"type\":\"string\"}}},"
+                + " \"required\":[\"order_id\"]}"))
+                .isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("tool 'lookup_order': the input schema is not valid JSON: ")
+                .hasMessageContaining("more text follows after the JSON value");
+        assertThatThrownBy(() -> tool("lookup_order", "{\"type\":"))
+                .isInstanceOf(ReinException.class).hasMessageStartingWith("tool 'lookup_order': the input schema is not valid JSON: ");
+        assertThatThrownBy(() -> tool("lookup_order", null))
+                .isInstanceOf(ReinException.class)
+                .hasMessage("tool 'lookup_order': inputSchema(...) was given null; pass the JSON schema of the input object,"
+                        + " or leave it unset for a tool without arguments");
+    }
+
+    @Test
     void validSchemasStillBuild() {
         Tool good = tool("lookup_order", "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"minLength\":1}},"
                 + "\"required\":[\"id\"],\"additionalProperties\":false}");
