@@ -137,10 +137,18 @@ public final class OutputSchema implements ModelOption {
      */
     public static OutputSchema fromJson(String name, String schemaJson) {
         JsonNode node;
-        try {
-            node = Json.mapper().readTree(schemaJson);
+        try (JsonParser parser = Json.mapper().createParser(schemaJson)) {
+            node = Json.mapper().readTree(parser);
+            // readTree stops after the first value: after a brace closed too early, the rest would be dropped unseen
+            JsonLocation end = parser.currentLocation();
+            if (node != null && !schemaJson.substring((int) Math.min(schemaJson.length(), end.getCharOffset())).isBlank()) {
+                throw new ReinException("the output schema '" + name + "' is not one JSON object: text follows it at line "
+                        + end.getLineNr() + ", column " + end.getColumnNr() + "; check its braces");
+            }
         } catch (JsonProcessingException e) {
             throw new ReinException("the output schema '" + name + "' is not JSON: " + problem(e));
+        } catch (java.io.IOException e) { // not from reading a String; only close() declares it
+            throw new java.io.UncheckedIOException(e);
         }
         if (!(node instanceof ObjectNode object)) {
             throw new ReinException("the output schema '" + name + "' must be a JSON object (a JSON Schema)");

@@ -77,6 +77,15 @@ class TypedOutputTest {
                 .isInstanceOf(ReinException.class).hasMessageStartingWith("the output schema 'verdict.json' is not JSON: ")
                 .hasMessageContaining("line 1, column").hasMessageNotContaining("REDACTED").hasMessageNotContaining("StreamReadFeature");
     }
+
+    @Test
+    void aSchemaWithTextAfterItsObjectIsRefusedNotCutShort() {
+        // A brace closed too early: Jackson's readTree stops there and "required" would be dropped unseen.
+        assertThatThrownBy(() -> OutputSchema.fromJson("verdict.json", "{\"type\":\"object\"}, \"required\":[\"a\"]}"))
+                .isInstanceOf(ReinException.class).hasMessageStartingWith("the output schema 'verdict.json' is not one JSON object: ")
+                .hasMessageContaining("text follows it at line 1, column 18");
+        assertThat(OutputSchema.fromJson("verdict.json", "{\"type\":\"object\"}\n").schema().toString()).isEqualTo("{\"type\":\"object\"}");
+    }
     /** Another record: what a caller may mistakenly read a Shipment answer as. */
     public record Invoice(String invoiceId, int total) {}
 
