@@ -76,9 +76,16 @@ final class ApproveCommand implements Callable<Integer> {
                 runs.reject(runId, request.actionHash(), decision.reject, user);
                 env.err().println("rejected " + Text.visible(request.tool()) + " (action " + request.actionHash() + ") as " + user);
             } else if (decision.edit != null) {
-                runs.edit(runId, request.actionHash(), editedArguments(decision.edit), user);
+                // An MCP server's tool is not among the CLI's own: its schema is known only once the servers run,
+                // so the executor checks the edit when the run resumes (the model is told if it does not fit).
+                boolean known = tools.find(request.tool()).isPresent();
+                (known ? runs : Runs.in(store)).edit(runId, request.actionHash(), editedArguments(decision.edit), user);
                 env.err().println("approved " + Text.visible(request.tool()) + " with edited arguments " + Text.visible(decision.edit)
                         + " as " + user);
+                if (!known) {
+                    env.err().println("the edited arguments are checked against the schema of " + Text.visible(request.tool())
+                            + " when the run resumes, with its MCP servers started");
+                }
             } else {
                 runs.approve(runId, request.actionHash(), user);
                 env.err().println("approved " + Text.visible(request.tool()) + " (action " + request.actionHash() + ") as " + user);

@@ -124,6 +124,48 @@ class McpCommandTest {
         assertThat(without.exitCode()).as(without.stderr()).isEqualTo(ExitCodes.SUCCEEDED);
     }
 
+    /** A stdio MCP server in a few lines of Node offering one tool without annotations (so irreversible) that echoes its text. */
+    private static final String NOTE_SERVER = """
+            const rl = require('readline').createInterface({input: process.stdin});
+            const out = o => process.stdout.write(JSON.stringify(o) + '\\n');
+            rl.on('line', l => { const m = JSON.parse(l);
+              if (m.method === 'initialize') out({jsonrpc: '2.0', id: m.id, result: {protocolVersion: m.params.protocolVersion,
+                capabilities: {tools: {}}, serverInfo: {name: 'notes', version: '1'}}});
+              else if (m.method === 'tools/list') out({jsonrpc: '2.0', id: m.id, result: {tools: [{name: 'note',
+                description: 'Writes a note.', inputSchema: {type: 'object', properties: {text: {type: 'string'}},
+                required: ['text'], additionalProperties: false}}]}});
+              else if (m.method === 'tools/call') out({jsonrpc: '2.0', id: m.id, result: {content: [{type: 'text',
+                text: 'noted: ' + m.params.arguments.text}]}});
+            });
+            """;
+
+    @Test
+    void anEditOfAnMcpToolsCallIsRecordedAndRunsWithTheEditedArguments() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(java.util.Arrays.stream(System.getenv().getOrDefault("PATH", "")
+                .split(java.io.File.pathSeparator)).anyMatch(d -> Files.isExecutable(Path.of(d, "node"))), "no 'node' on the PATH");
+        Path file = dir.resolve("notes.json");
+        Files.writeString(file, Json.write(Json.mapper().valueToTree(java.util.Map.of("mcpServers", java.util.Map.of("notes",
+                java.util.Map.of("command", "node", "args", java.util.List.of("-e", NOTE_SERVER)))))));
+        dev.rein.testkit.ScriptedModel model = dev.rein.testkit.ScriptedModel.of(
+                dev.rein.testkit.ScriptedModel.toolCalls(dev.rein.testkit.ScriptedModel.call("note", "{\"text\":\"draft\"}")),
+                dev.rein.testkit.ScriptedModel.text("Noted."));
+        InProcessCli cli = new InProcessCli().models((name, env) -> model);
+        assertThat(cli.run("run", "--tools", "", "--mcp", file.toString(), "Write a note").exitCode()).isEqualTo(ExitCodes.WAITING_APPROVAL);
+        String id;
+        try (var files = Files.list(cli.home().resolve("runs"))) {
+            id = files.map(f -> f.getFileName().toString()).filter(f -> f.endsWith(".json")).findFirst().orElseThrow().replace(".json", "");
+        }
+
+        InProcessCli.Outcome edit = cli.run("approve", id, "--edit", "{\"text\":\"会議は3時\"}");
+
+        // Before: "rein approve: tool 'note' is not among this agent's tools; cannot check the edited arguments", exit 2.
+        assertThat(edit.exitCode()).as(edit.stderr()).isZero();
+        assertThat(edit.stderr()).contains("checked against the schema of note when the run resumes");
+        InProcessCli.Outcome resumed = cli.run("resume", id);
+        assertThat(resumed.exitCode()).as(resumed.stderr()).isEqualTo(ExitCodes.SUCCEEDED);
+        assertThat(model.lastRequest().messages().get(2).content().toString()).contains("noted: 会議は3時").doesNotContain("draft");
+    }
+
     @Test
     void resumingARunWhoseServersFileIsGoneSaysSoAndHowToGiveAnother() throws Exception {
         Path file = dir.resolve("everything.json");
