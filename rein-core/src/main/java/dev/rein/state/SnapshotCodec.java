@@ -36,7 +36,12 @@ public final class SnapshotCodec {
      * @throws StoreException when the text is not a snapshot, or one written by a newer Rein
      */
     public static RunSnapshot readSnapshot(String json) {
-        JsonNode tree = read(json, JsonNode.class, "run snapshot");
+        JsonNode tree;
+        try {
+            tree = Json.storedMapper().readTree(json);
+        } catch (JsonProcessingException e) {
+            throw damaged(e);
+        }
         int format = tree.path("format").asInt(0);
         if (format > RunSnapshot.FORMAT) {
             throw new StoreException("run " + tree.path("run_id").asText("?") + " was saved in snapshot format " + format
@@ -54,8 +59,19 @@ public final class SnapshotCodec {
             return Json.storedMapper().readerFor(RunSnapshot.class).without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                     .readValue(tree);
         } catch (IOException e) {
-            throw new StoreException("cannot read a stored run snapshot: " + e.getMessage(), e);
+            throw damaged(e);
         }
+    }
+
+    /**
+     * A snapshot that is not one (cut short, or edited outside Rein): said without Jackson's source
+     * placeholder and package names, with what can be done about it.
+     */
+    private static StoreException damaged(IOException e) {
+        String reason = e instanceof JsonProcessingException json ? json.getOriginalMessage() : e.getMessage();
+        reason = String.valueOf(reason).replaceAll("`(?:[a-z0-9_]+\\.)+([A-Za-z0-9_$]+)`", "$1");
+        return new StoreException("the stored run snapshot is damaged and cannot be read (" + reason + "); it was cut short or"
+                + " changed outside Rein: restore the run store from a backup, or start the task again", e);
     }
 
     public static String write(IdempotencyRecord record) {

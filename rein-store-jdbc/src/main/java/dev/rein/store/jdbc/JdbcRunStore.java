@@ -125,6 +125,9 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
             }
         } catch (SQLException e) {
             throw failure("load run " + runId, e);
+        } catch (StoreException e) {
+            // The codec does not know which run it read: name it, and where it is kept.
+            throw new StoreException("cannot load run " + runId + " from " + url + ": " + e.getMessage(), e);
         }
     }
 

@@ -36,10 +36,10 @@ import org.junit.jupiter.api.Test;
 abstract class RunStoreContract {
     protected abstract RunStore store();
 
-    private final String runId = "run_" + UUID.randomUUID().toString().substring(0, 8);
+    protected final String runId = "run_" + UUID.randomUUID().toString().substring(0, 8);
     private final Instant t0 = Instant.now().truncatedTo(ChronoUnit.MILLIS);
 
-    private RunSnapshot snapshot(long version, RunStatus status) {
+    protected RunSnapshot snapshot(long version, RunStatus status) {
         var args = Json.parse("{\"to\":\"佐藤さん\",\"body\":\"配送が遅れています 🚚\"}");
         var request = new ApprovalRequest(runId, 1, "toolu_1", 0, "send_message", Risk.WRITE, args,
                 ActionHash.of("send_message", args), "u", t0);

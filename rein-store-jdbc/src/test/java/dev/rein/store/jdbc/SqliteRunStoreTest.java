@@ -1,8 +1,12 @@
 package dev.rein.store.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.rein.run.RunStatus;
 import dev.rein.state.RunStore;
+import dev.rein.state.StoreException;
+import java.sql.DriverManager;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -35,5 +39,25 @@ class SqliteRunStoreTest extends RunStoreContract {
         try (JdbcRunStore again = JdbcRunStore.sqlite(dir.resolve("state"))) {
             assertThat(again.list()).isEmpty();
         }
+    }
+
+    @Test
+    void aRunWhoseStoredSnapshotWasDamagedIsNamedWithWhatToDo() throws Exception {
+        store().save(snapshot(1, RunStatus.WAITING_APPROVAL));
+        String url = "jdbc:sqlite:" + dir.resolve("state").resolve(JdbcRunStore.SQLITE_FILE);
+        for (String damage : new String[] {"substr(snapshot, 1, 200)", "'{}'"}) {
+            try (var connection = DriverManager.getConnection(url)) {
+                connection.createStatement().executeUpdate("UPDATE rein_runs SET snapshot = " + damage);
+            }
+
+            // Before: "cannot read a stored run snapshot: Cannot construct instance of `dev.rein.state.RunSnapshot`,
+            // problem: runId; at [Source: UNKNOWN; byte offset: #UNKNOWN]", naming neither the run nor a remedy.
+            assertThatThrownBy(() -> store().load(runId)).isInstanceOf(StoreException.class)
+                    .hasMessageStartingWith("cannot load run " + runId + " from " + url + ": the stored run snapshot is damaged")
+                    .hasMessageContaining("restore the run store from a backup")
+                    .hasMessageNotContaining("[Source").hasMessageNotContaining("dev.rein.state");
+        }
+        assertThat(store().list()).as("the listing still shows it").singleElement()
+                .satisfies(run -> assertThat(run.runId()).isEqualTo(runId));
     }
 }
