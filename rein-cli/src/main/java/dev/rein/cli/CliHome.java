@@ -133,6 +133,13 @@ final class CliHome {
         }
         try {
             return Json.mapper().readValue(Files.readString(file, StandardCharsets.UTF_8), RunSettings.class);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            // Jackson's own message ends in "[Source: REDACTED ...]", which reads as a masked secret: say where instead.
+            com.fasterxml.jackson.core.JsonLocation at = e.getLocation();
+            String where = at == null || at.getLineNr() < 1 ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
+            throw new UsageException("cannot read " + file + ", the settings run " + runId + " was started with: "
+                    + Errors.oneLine(e.getOriginalMessage()) + where + "; put back the file 'rein run' wrote, or start the task"
+                    + " again with 'rein run'");
         } catch (IOException e) {
             throw new UsageException("cannot read " + file + ": " + Errors.oneLine(e.getMessage()));
         }

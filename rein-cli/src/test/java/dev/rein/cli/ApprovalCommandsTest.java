@@ -253,4 +253,27 @@ class ApprovalCommandsTest {
             assertThat(outcome.stderr()).as(String.join(" ", args)).doesNotContain("Exception").doesNotContain("\tat ");
         }
     }
+
+    @Test
+    void aDamagedSettingsFileIsNamedByLineAndColumnWithWhatToDo() throws Exception {
+        ScriptedModel model = sendThenConfirm();
+        cli.models((name, env) -> model);
+        cli.run("run", "--tools", "send_message", "連絡して");
+        String id = runId();
+        Path settings = cli.home().resolve("runs").resolve(id + ".json");
+        Files.writeString(settings, "{\"model\":");
+
+        for (String command : new String[] {"approve", "resume"}) {
+            InProcessCli.Outcome outcome = cli.run(command, id);
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isEqualTo(ExitCodes.USAGE);
+            // Before: "cannot read F: Unexpected end-of-input ...; at [Source: REDACTED (`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION`
+            // disabled); line: 1, column: 10]", which reads as a masked secret and says nothing to do.
+            assertThat(outcome.stderrLines()).singleElement().asString()
+                    .startsWith("rein " + command + ": cannot read " + settings + ", the settings run " + id + " was started with:")
+                    .contains("at line 1, column 10")
+                    .endsWith("put back the file 'rein run' wrote, or start the task again with 'rein run'")
+                    .doesNotContain("REDACTED").doesNotContain("StreamReadFeature");
+        }
+        assertThat(cli.home().resolve("outbox.jsonl")).doesNotExist();
+    }
 }
