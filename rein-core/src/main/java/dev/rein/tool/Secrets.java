@@ -86,35 +86,72 @@ public interface Secrets {
     }
 
     /**
-     * {@code text} with every value of {@code secrets} replaced by {@code [REDACTED:name]}. Longer
-     * values are replaced first, so a secret that contains another is masked whole. A value is also
-     * found as JSON writes it inside a string ({@link #forms}), since tool results, notes and streamed
-     * tool input are often JSON text.
+     * {@code text} with every value of {@code secrets} replaced by {@code [REDACTED:name]}. A secret
+     * that contains another is masked whole, and two values that overlap in the text (the end of one
+     * is the start of the other) are masked together, one marker each. A value is also found as JSON
+     * writes it inside a string ({@link #forms}), since tool results, notes and streamed tool input
+     * are often JSON text.
      */
     static String mask(String text, Map<String, String> secrets) {
         if (text == null || text.isEmpty() || secrets.isEmpty()) {
             return text;
         }
-        String masked = text;
-        var byLength = secrets.size() == 1 ? secrets.entrySet() : secrets.entrySet().stream()
-                .sorted(Comparator.comparingInt((Map.Entry<String, String> e) -> e.getValue().length()).reversed())
-                .toList();
-        for (Map.Entry<String, String> secret : byLength) {
-            String value = secret.getValue();
-            if (value.length() < MIN_LENGTH) {
+        // Every spelling is looked for in the original text: replacing one value after another left the
+        // part of a second value that overlapped the first in clear.
+        // Each find is {start, end, index of the name}; an interface cannot hold a private record for it.
+        List<int[]> found = null;
+        List<String> names = null;
+        for (Map.Entry<String, String> secret : secrets.entrySet()) {
+            if (secret.getValue().length() < MIN_LENGTH) {
                 continue;
             }
-            // The escaped spellings are longer than the value (forms' order), so they go first.
-            for (String form : SecretSpellings.escaped(value)) {
-                if (masked.contains(form)) {
-                    masked = masked.replace(form, "[REDACTED:" + secret.getKey() + "]");
+            for (String form : spellings(secret.getValue())) {
+                for (int at = text.indexOf(form); at >= 0; at = text.indexOf(form, at + 1)) {
+                    if (found == null) {
+                        found = new ArrayList<>();
+                        names = new ArrayList<>();
+                    }
+                    if (names.isEmpty() || !names.getLast().equals(secret.getKey())) {
+                        names.add(secret.getKey());
+                    }
+                    found.add(new int[] {at, at + form.length(), names.size() - 1});
                 }
             }
-            if (masked.contains(value)) {
-                masked = masked.replace(value, "[REDACTED:" + secret.getKey() + "]");
-            }
         }
-        return masked;
+        if (found == null) {
+            return text;
+        }
+        found.sort(Comparator.<int[]>comparingInt(f -> f[0]).thenComparing(Comparator.<int[]>comparingInt(f -> f[1]).reversed()));
+        StringBuilder out = new StringBuilder(text.length());
+        int masked = 0; // the end of the stretch masked so far
+        int last = -1; // the name whose marker ends the output, within the current stretch
+        for (int[] f : found) {
+            if (f[1] <= masked) {
+                continue; // inside what is masked already (a contained secret, a shorter spelling)
+            }
+            if (f[0] >= masked) {
+                out.append(text, masked, f[0]);
+                last = -1;
+            }
+            if (f[2] != last) {
+                out.append("[REDACTED:").append(names.get(f[2])).append(']');
+                last = f[2];
+            }
+            masked = f[1];
+        }
+        return out.append(text, masked, text.length()).toString();
+    }
+
+    /** {@link #forms}, each value's escaped spellings worked out once ({@link SecretSpellings}). */
+    private static List<String> spellings(String value) {
+        List<String> escaped = SecretSpellings.escaped(value);
+        if (escaped.isEmpty()) {
+            return List.of(value);
+        }
+        List<String> all = new ArrayList<>(escaped.size() + 1);
+        all.addAll(escaped);
+        all.add(value);
+        return all;
     }
 
     /**

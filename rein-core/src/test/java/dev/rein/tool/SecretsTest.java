@@ -30,6 +30,17 @@ class SecretsTest {
     }
 
     @Test
+    void twoSecretsThatOverlapInTheTextAreBothMaskedWhole() {
+        // The end of one key is the start of the other: masking one first left the rest of the other in clear
+        // ("[REDACTED:a]-WXYZ-tok", 9 of its 13 characters).
+        Map<String, String> secrets = Map.of("a", "tok-ABCD-1234", "b", "1234-WXYZ-tok");
+        assertThat(Secrets.mask("x tok-ABCD-1234-WXYZ-tok y", secrets)).isEqualTo("x [REDACTED:a][REDACTED:b] y");
+        assertThat(Secrets.mask("1234-WXYZ-tok-ABCD-1234", secrets)).isEqualTo("[REDACTED:b][REDACTED:a]");
+        assertThat(Secrets.mask("\"秘密キー-秘密\" 秘密キー-秘密キー-秘密", Map.of("k", "秘密キー-秘密")))
+                .isEqualTo("\"[REDACTED:k]\" [REDACTED:k]");
+    }
+
+    @Test
     void tooShortSecretsAreRefusedAtRegistration() {
         assertThatThrownBy(() -> Secrets.of(Map.of("pin", "123"))).isInstanceOf(ReinException.class)
                 .hasMessageContaining("shorter than 4");
