@@ -29,6 +29,9 @@ import java.util.Optional;
  * }</pre>
  */
 public final class Runs {
+    /** How often a decision is made again on a run that another decision changed while it was being made. */
+    private static final int DECIDE_ATTEMPTS = 5;
+
     private final RunStore store;
     private final ToolRegistry tools;
     private final Clock clock;
@@ -120,14 +123,25 @@ public final class Runs {
     }
 
     private RunSnapshot decide(String runId, String actionHash, java.util.function.Function<ApprovalRequest, ApprovalDecision> decision) {
-        RunSnapshot snapshot = load(runId);
-        if (snapshot.status() != RunStatus.WAITING_APPROVAL) {
-            throw new ApprovalException("run " + runId + " is " + snapshot.status() + ", not waiting for approval", List.of());
+        for (int attempt = 1; ; attempt++) {
+            RunSnapshot snapshot = load(runId);
+            if (snapshot.status() != RunStatus.WAITING_APPROVAL) {
+                throw new ApprovalException("run " + runId + " is " + snapshot.status() + ", not waiting for approval", List.of());
+            }
+            ApprovalState decided = snapshot.approvals().decide(runId, actionHash, decision);
+            RunSnapshot next = snapshot.withApprovals(decided, clock.instant());
+            try {
+                store.save(next);
+                return next;
+            } catch (StoreConflictException e) {
+                // Saved since it was loaded: most likely another person's decision on another call of the step.
+                // Decided again on the run as it now is, this one is kept too; a run resumed or cancelled
+                // meanwhile, or this action decided by the other, is refused above.
+                if (attempt == DECIDE_ATTEMPTS) {
+                    throw e;
+                }
+            }
         }
-        ApprovalState decided = snapshot.approvals().decide(runId, actionHash, decision);
-        RunSnapshot next = snapshot.withApprovals(decided, clock.instant());
-        store.save(next);
-        return next;
     }
 
     private void validate(String toolName, JsonNode arguments) {

@@ -267,4 +267,55 @@ class ApprovalFlowTest {
         assertThat(result.content()).contains("A person edited the arguments").contains("schema");
         assertThat(trace.events(TraceEvent.Audit.class)).anySatisfy(a -> assertThat(a.kind()).isEqualTo("refused"));
     }
+
+    @Test
+    void twoPeopleDecidingDifferentCallsOfOneStepAtTheSameMomentAreBothRecorded() {
+        String toBob = "{\"to\":\"bob@example.com\",\"body\":\"b\"}";
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("send_message", SEND), call("send_message", toBob)), text("done"));
+        Agent agent = agent(model);
+        RunResult paused = agent.run("tell alice and bob");
+        List<ApprovalRequest> pending = paused.pendingApprovals();
+        // Dave's rejection of the second call is saved between Carol's load of the run and her save.
+        java.util.concurrent.atomic.AtomicBoolean raced = new java.util.concurrent.atomic.AtomicBoolean();
+        dev.rein.state.RunStore racing = new dev.rein.state.RunStore() {
+            @Override
+            public void save(dev.rein.state.RunSnapshot snapshot) {
+                store.save(snapshot);
+            }
+
+            @Override
+            public java.util.Optional<dev.rein.state.RunSnapshot> load(String runId) {
+                var loaded = store.load(runId);
+                if (raced.compareAndSet(false, true)) {
+                    dev.rein.state.Runs.in(store).reject(runId, pending.get(1).actionHash(), "not bob", "dave");
+                }
+                return loaded;
+            }
+
+            @Override
+            public List<dev.rein.state.RunSummary> list() {
+                return store.list();
+            }
+
+            @Override
+            public java.util.Optional<dev.rein.state.IdempotencyRecord> idempotency(String key) {
+                return store.idempotency(key);
+            }
+
+            @Override
+            public void putIdempotency(dev.rein.state.IdempotencyRecord record) {
+                store.putIdempotency(record);
+            }
+        };
+
+        // Before: StoreConflictException ('... was changed by another process since it was loaded'), Carol's approval lost.
+        dev.rein.state.Runs.in(racing).approve(paused.runId(), pending.get(0).actionHash(), "carol");
+
+        assertThat(agent.runs().pending(paused.runId())).isEmpty();
+        assertThat(store.load(paused.runId()).orElseThrow().approvals().decisions().values())
+                .extracting(d -> d.name() + " by " + d.decidedBy()).containsExactlyInAnyOrder("approve by carol", "reject by dave");
+        RunResult done = agent.resume(paused.runId());
+        assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(outbox.applied.values()).containsExactly("alice@example.com: Your order is late.");
+    }
 }
