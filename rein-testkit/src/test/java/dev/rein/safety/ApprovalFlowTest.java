@@ -318,4 +318,29 @@ class ApprovalFlowTest {
         assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
         assertThat(outbox.applied.values()).containsExactly("alice@example.com: Your order is late.");
     }
+
+    @Test
+    void aPersonsRejectionStandsWhenAnAgentWhosePolicyWouldNotAskResumesTheRun() {
+        String toBob = "{\"to\":\"bob@example.com\",\"body\":\"b\"}";
+        Agent asking = agent(ScriptedModel.of(toolCalls(call("send_message", SEND), call("send_message", toBob))));
+        RunResult paused = asking.run("tell alice and bob");
+        List<ApprovalRequest> pending = paused.pendingApprovals();
+        asking.runs().reject(paused.runId(), pending.get(0).actionHash(), "wrong recipient", "carol");
+        var edited = Json.parse("{\"to\":\"bob@example.com\",\"body\":\"edited\"}");
+        asking.runs().edit(paused.runId(), pending.get(1).actionHash(), edited, "carol");
+
+        // Another process resumes it with a policy that asks for nothing (or for irreversible calls only).
+        ScriptedModel model = ScriptedModel.of(text("Bob was told; Alice was not."));
+        Agent lenient = Agent.builder().model(model).tools(outbox.sendTool()).store(store).listener(trace)
+                .approvalPolicy(dev.rein.approval.ApprovalPolicy.NEVER).build();
+        RunResult done = lenient.resume(paused.runId());
+
+        // Before: the rejected call ran ("alice@example.com: Your order is late." was sent): the gate asked the
+        // policy first and passed every call it did not flag, decided or not.
+        assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(outbox.applied.values()).containsExactly("bob@example.com: edited");
+        ToolResultBlock rejected = (ToolResultBlock) model.lastRequest().messages().get(2).content().get(0);
+        assertThat(rejected.isError()).isTrue();
+        assertThat(rejected.content()).contains("A person rejected this call").contains("wrong recipient");
+    }
 }

@@ -19,7 +19,8 @@ import java.util.Optional;
 /**
  * The executor stage that stops risky calls until a person decides. A call the policy flags runs
  * only when the decision recorded for it names the hash of exactly these arguments; otherwise it
- * becomes a request and the run pauses. Nothing in the arguments (an {@code "approved": true}) or
+ * becomes a request and the run pauses. A call with a recorded decision is held to it even when
+ * the policy (of the agent that resumed the run) would not flag it. Nothing in the arguments (an {@code "approved": true}) or
  * in earlier observations counts as a decision.
  */
 public final class ApprovalGate implements ToolInterceptor {
@@ -39,11 +40,13 @@ public final class ApprovalGate implements ToolInterceptor {
     public ToolOutcome intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
         ToolCall call = invocation.call();
         ToolContext context = invocation.context();
-        if (!policy.requiresApproval(invocation.tool(), call.arguments(), context.principal())) {
+        // A recorded decision binds whatever the policy says now: the run may be resumed by an agent
+        // whose policy would not have asked, and a person's rejection must still stand there.
+        Optional<ApprovalDecision> decision = ledger.decisionFor(call.id());
+        if (decision.isEmpty() && !policy.requiresApproval(invocation.tool(), call.arguments(), context.principal())) {
             return chain.proceed(invocation);
         }
         String hash = ActionHash.of(call.name(), call.arguments());
-        Optional<ApprovalDecision> decision = ledger.decisionFor(call.id());
         if (decision.isEmpty()) {
             return ask(invocation, hash);
         }
