@@ -179,6 +179,30 @@ class LoopSafetyTest {
     }
 
     @Test
+    void scopesAreComparedExactlyWithoutWildcardsOrCaseFolding() {
+        Tool refund = Tool.builder("refund").description("Refunds.").risk(Risk.READ)
+                .requiredScopes("orders:read", "orders:refund").handler((args, ctx) -> "refunded").build();
+        for (Set<String> granted : List.of(Set.of("orders:*", "orders:read"), Set.of("*"), Set.of("ORDERS:READ", "Orders:Refund"),
+                Set.of("orders:read"), Set.of("orders:read ", "orders:refund "))) {
+            InMemoryRunStore runs = new InMemoryRunStore();
+            RecordingListener audit = new RecordingListener();
+            Agent agent = Agent.builder().model(ScriptedModel.of(toolCalls(call("refund", "{}")), text("done"))).tools(refund)
+                    .store(runs).listener(audit).build();
+
+            RunResult result = agent.run("refund", new Principal("clerk", "acme", granted));
+
+            assertThat(result.state().attemptedActions()).as("%s", granted).singleElement()
+                    .satisfies(a -> assertThat(a.outcome()).isEqualTo("PERMISSION_DENIED"));
+            assertThat(audit.events(TraceEvent.Audit.class)).as("%s", granted).singleElement()
+                    .satisfies(a -> assertThat(a.detail()).contains("orders:refund").contains("clerk"));
+        }
+        Agent extra = Agent.builder().model(ScriptedModel.of(toolCalls(call("refund", "{}")), text("done"))).tools(refund)
+                .store(new InMemoryRunStore()).build();
+        RunResult allowed = extra.run("refund", new Principal("admin", "acme", Set.of("orders:read", "orders:refund", "ops:admin")));
+        assertThat(allowed.state().facts()).singleElement().satisfies(f -> assertThat(f.text()).isEqualTo("refunded"));
+    }
+
+    @Test
     void aSecretFetchedLazilyIsMaskedFromTheMomentItIsHandedOut() {
         String secret = "hunter2-lazy-credential";
         Tool leaky = Tool.builder("whoami").description("Shows the login.")
