@@ -162,13 +162,23 @@ final class ToolStage {
                 ? UntrustedData.wrap(r.content(), r.source(), r.toolName()) : r.content();
         JsonNode edited = edits.remove(r.callId());
         if (edited != null) {
-            content = "[rein] A person edited the arguments of this call before it ran; it ran with "
-                    + Json.write(edited) + ".\n" + content;
+            // The note must not claim the edited call ran when Rein refused it (say, edited arguments that do not fit).
+            String arguments = Json.write(edited);
+            content = (ranNot(r) ? "[rein] A person edited the arguments of this call to " + arguments + "; with them it was not run.\n"
+                    : "[rein] A person edited the arguments of this call before it ran; it ran with " + arguments + ".\n") + content;
         }
         // The executor's masking stage sees only what a handler returned; a person's edited arguments
         // in the note above, or the refusal of an interceptor above that stage, may hold a secret too.
         // This is the last text before the model reads it, so every known value is masked here.
         return new ToolResultBlock(r.callId(), run.redactor.redact(content), r.isError());
+    }
+
+    /** Whether Rein stopped the call before its handler ran (a refusal or a guard's intervention). */
+    private static boolean ranNot(ToolResult r) {
+        return switch (r.errorClass()) {
+            case UNKNOWN_TOOL, INVALID_ARGUMENTS, PERMISSION_DENIED, LIMIT_REACHED, REJECTED, INTERVENTION -> true;
+            default -> false;
+        };
     }
 
     private void traceResult(int step, ToolResult r) {

@@ -265,6 +265,9 @@ class ApprovalFlowTest {
         ToolResultBlock result = (ToolResultBlock) model.lastRequest().messages().get(2).content().get(0);
         assertThat(result.isError()).isTrue();
         assertThat(result.content()).contains("A person edited the arguments").contains("schema");
+        // Before: "... before it ran; it ran with {"to":42}.", of a call that never ran.
+        assertThat(result.content()).startsWith("[rein] A person edited the arguments of this call to {\"to\":42}; with them it was not run.")
+                .doesNotContain("it ran");
         assertThat(trace.events(TraceEvent.Audit.class)).anySatisfy(a -> assertThat(a.kind()).isEqualTo("refused"));
     }
 
