@@ -79,7 +79,13 @@ final class ApproveCommand implements Callable<Integer> {
                 // An MCP server's tool is not among the CLI's own: its schema is known only once the servers run,
                 // so the executor checks the edit when the run resumes (the model is told if it does not fit).
                 boolean known = tools.find(request.tool()).isPresent();
-                (known ? runs : Runs.in(store)).edit(runId, request.actionHash(), editedArguments(decision.edit), user);
+                com.fasterxml.jackson.databind.JsonNode edited = editedArguments(decision.edit);
+                if (!known && !edited.isObject()) {
+                    // Without the schema, at least what every tool takes: arguments are a JSON object.
+                    throw new UsageException("--edit: the arguments of " + Text.visible(request.tool()) + " must be a JSON object,"
+                            + " e.g. --edit '{\"to\":\"bob\"}' (see 'rein show " + runId + "' for the arguments as proposed)");
+                }
+                (known ? runs : Runs.in(store)).edit(runId, request.actionHash(), edited, user);
                 env.err().println("approved " + Text.visible(request.tool()) + " with edited arguments " + Text.visible(decision.edit)
                         + " as " + user);
                 if (!known) {

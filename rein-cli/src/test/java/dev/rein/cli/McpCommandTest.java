@@ -156,6 +156,9 @@ class McpCommandTest {
             id = files.map(f -> f.getFileName().toString()).filter(f -> f.endsWith(".json")).findFirst().orElseThrow().replace(".json", "");
         }
 
+        InProcessCli.Outcome notAnObject = cli.run("approve", id, "--edit", "[\"会議は3時\"]");
+        assertThat(notAnObject.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(notAnObject.stderrLines()).singleElement().asString().contains("the arguments of note must be a JSON object");
         InProcessCli.Outcome edit = cli.run("approve", id, "--edit", "{\"text\":\"会議は3時\"}");
 
         // Before: "rein approve: tool 'note' is not among this agent's tools; cannot check the edited arguments", exit 2.
