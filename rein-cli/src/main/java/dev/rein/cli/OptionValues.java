@@ -56,11 +56,17 @@ final class OptionValues {
     /**
      * A file or folder named on the command line. A name with bytes that are not UTF-8 (a Latin-1
      * {@code café}) arrives with U+FFFD in their place, so it would name another file: a trace or
-     * report written there would be lost to the user, and a file to read would seem missing.
+     * report written there would be lost to the user, and a file to read would seem missing. An empty
+     * name (an unset shell variable) would be the working directory, which would be indexed, replayed
+     * or written into.
      */
     static final class FilePath implements ITypeConverter<Path> {
         @Override
         public Path convert(String value) {
+            if (value.isEmpty()) {
+                throw new TypeConversionException("the name is empty, which would mean the working directory; give a file or"
+                        + " folder name");
+            }
             int at = value.indexOf('\uFFFD');
             if (at >= 0) {
                 throw new TypeConversionException("'" + value + "' is not valid UTF-8: it held bytes that are not UTF-8 text (replaced"

@@ -326,6 +326,35 @@ class CliHardeningTest {
     }
 
     @Test
+    void anEmptyFileOrFolderNameIsRefusedByNameRatherThanTakenAsTheWorkingDirectory() {
+        // An unset shell variable ('rein index "$DOCS"') gives "", which Path.of reads as the working directory:
+        // 'rein index ""' indexed it, 'eval --traces ""' wrote every trial's trace into it.
+        InProcessCli fresh = new InProcessCli().models((name, env) -> ScriptedModel.of(text("must not run")));
+        List<String[]> cases = List.of(
+                new String[] {"option '--trace'", "run", "--trace", "", "hello"},
+                new String[] {"option '--output-schema'", "run", "--output-schema", "", "hello"},
+                new String[] {"option '--mcp'", "run", "--mcp", "", "hello"},
+                new String[] {"option '--trace'", "demo", "--trace", ""},
+                new String[] {"option '--trace'", "resume", "--trace", "", "run_x"},
+                new String[] {"option '--traces'", "eval", "--traces", "", "no-such-suite.yaml"},
+                new String[] {"option '--report'", "eval", "--report", "", "no-such-suite.yaml"},
+                new String[] {"positional parameter at index 0 (SUITE)", "eval", ""},
+                new String[] {"positional parameter at index 0 (DIR)", "index", ""},
+                new String[] {"positional parameter at index 0 (TRACE)", "replay", ""},
+                new String[] {"positional parameter at index 0 (FILE)", "mcp", "list", ""});
+        for (String[] c : cases) {
+            String[] args = java.util.Arrays.copyOfRange(c, 1, c.length);
+            InProcessCli.Outcome outcome = fresh.run(args);
+            assertThat(outcome.exitCode()).as(String.join(" ", args)).isEqualTo(ExitCodes.USAGE);
+            assertThat(outcome.stdout()).as(String.join(" ", args)).isEmpty();
+            assertThat(outcome.stderrLines()).as(String.join(" ", args)).singleElement().asString()
+                    .contains("Invalid value for " + c[0] + ": the name is empty, which would mean the working directory;"
+                            + " give a file or folder name");
+        }
+        assertThat(fresh.modelsCreated()).isZero();
+    }
+
+    @Test
     void aServersFileOrSuiteFileThatIsNotUtf8IsRefusedAsSuchInOneLine(@TempDir Path dir) throws Exception {
         byte[] latin1 = "{\"mcpServers\": {\"caf\u00e9\": {\"command\": \"node\"}}}".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
         Path servers = Files.write(dir.resolve("servers.json"), latin1);
