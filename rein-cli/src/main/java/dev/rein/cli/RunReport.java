@@ -21,19 +21,36 @@ final class RunReport {
     private final boolean quiet;
     private final Path trace;
     private final Function<String, List<ApprovalRequest>> pending;
+    private final String keyVariable;
 
     /**
-     * @param json    print the JSON object instead of the answer
-     * @param quiet   omit the summary line of a run that succeeded
-     * @param trace   the trace file, or null
-     * @param pending the actions a paused run waits for, by run id (for {@code pending_actions})
+     * @param json        print the JSON object instead of the answer
+     * @param quiet       omit the summary line of a run that succeeded
+     * @param trace       the trace file, or null
+     * @param pending     the actions a paused run waits for, by run id (for {@code pending_actions})
+     * @param keyVariable the environment variable the provider's key came from, named when the provider
+     *                    refuses it (HTTP 401), or null
      */
-    RunReport(CliEnvironment env, boolean json, boolean quiet, Path trace, Function<String, List<ApprovalRequest>> pending) {
+    RunReport(CliEnvironment env, boolean json, boolean quiet, Path trace, Function<String, List<ApprovalRequest>> pending,
+              String keyVariable) {
         this.env = env;
         this.json = json;
         this.quiet = quiet;
         this.trace = trace;
         this.pending = pending;
+        this.keyVariable = keyVariable;
+    }
+
+    /**
+     * The variable {@code provider}'s key is read from ({@code NAME_API_KEY}), or its {@code
+     * NAME_AUTH_TOKEN} when only that is set.
+     */
+    static String keyVariable(ProviderSelection provider, java.util.Map<String, String> env) {
+        String prefix = provider.provider().toUpperCase(java.util.Locale.ROOT);
+        String key = prefix + "_API_KEY";
+        String token = prefix + "_AUTH_TOKEN";
+        boolean keySet = !env.getOrDefault(key, "").isBlank();
+        return !keySet && !env.getOrDefault(token, "").isBlank() ? token : key;
     }
 
     /** Prints the result and returns the exit code for it. */
@@ -88,6 +105,11 @@ final class RunReport {
         }
         if (Reasons.MAX_TOKENS.equals(result.reason())) {
             sb.append(" (on the command line: raise --max-tokens)");
+        }
+        // The API's own words ('invalid x-api-key') do not say where the CLI took the key from.
+        if (keyVariable != null && Reasons.PROVIDER_ERROR.equals(result.reason()) && result.message() != null
+                && result.message().contains("failed (HTTP 401")) {
+            sb.append(" (the provider refused the key: check ").append(keyVariable).append(')');
         }
         sb.append(" · ").append(result.steps()).append(result.steps() == 1 ? " step" : " steps")
                 .append(" · ").append(Text.usd(result.costUsd()))

@@ -75,7 +75,8 @@ final class StoredRunOptions {
                     home.saveSettings(runId, settings);
                 }
                 Agent agent = CliAgent.build(settings, runId, client, home, store, line, quiet, trace, telemetry, mcpTools);
-                RunReport report = new RunReport(env, json, quiet, trace, agent.runs()::pending);
+                RunReport report = new RunReport(env, json, quiet, trace, agent.runs()::pending,
+                        RunReport.keyVariable(provider, env.env()));
                 return Foreground.run(() -> start.apply(agent), env, report::print);
             } finally {
                 RunCommand.closeQuietly(client, env, command);

@@ -150,6 +150,32 @@ class OpenAiProviderCliTest {
     }
 
     @Test
+    void aKeyTheProviderRefusesWith401NamesTheVariableTheKeyCameFrom() {
+        // The API's own message ('invalid x-api-key') does not say where the CLI took the key from.
+        try (FakeMessagesServer anthropic = FakeMessagesServer.start()) {
+            anthropic.enqueue(FakeReply.error(401, "authentication_error", "invalid x-api-key"));
+            InProcessCli.Outcome outcome = cli.env("ANTHROPIC_API_KEY", "sk-ant-wrong")
+                    .run("run", "--base-url", anthropic.baseUrl(), "--json", "go");
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isEqualTo(ExitCodes.FAILED);
+            assertThat(Json.parse(outcome.stdout()).get("reason").asText()).isEqualTo("provider_error");
+            assertThat(outcome.stderrLines()).last().asString().startsWith("rein: FAILED (provider_error): ")
+                    .contains("invalid x-api-key")
+                    .contains("(the provider refused the key: check ANTHROPIC_API_KEY)");
+        }
+        server.enqueue(ChatReply.error(401, "invalid_request_error", "Incorrect API key provided: sk-wrong."));
+        InProcessCli.Outcome openai = new InProcessCli().models(ProviderModels::create).env("OPENAI_API_KEY", "sk-wrong")
+                .run("run", "--provider", "openai", "--base-url", server.baseUrl(), "-q", "go");
+        assertThat(openai.exitCode()).as(openai.stderr()).isEqualTo(ExitCodes.FAILED);
+        assertThat(openai.stderrLines()).last().asString().contains("Incorrect API key provided")
+                .contains("(the provider refused the key: check OPENAI_API_KEY)");
+        // Another failure gets no such hint.
+        server.enqueue(ChatReply.error(400, "invalid_request_error", "bad request"));
+        InProcessCli.Outcome other = new InProcessCli().models(ProviderModels::create).env("OPENAI_API_KEY", "sk-wrong")
+                .run("run", "--provider", "openai", "--base-url", server.baseUrl(), "-q", "go");
+        assertThat(other.stderrLines()).last().asString().contains("bad request").doesNotContain("refused the key");
+    }
+
+    @Test
     void theStepBudgetEndsWithTheSummaryCallSendingToolsWithChoiceNone() {
         server.enqueue(ChatReply.toolCall("call_1", "calculate", "{\"expression\":\"2 + 3\"}"), ChatReply.text("So far: 5."));
         InProcessCli.Outcome outcome = cli.run("run", "--provider", "openai", "--base-url", server.baseUrl(),
