@@ -45,7 +45,8 @@ final class EvalCommand implements Callable<Integer> {
             + " expected.json in the folder says) without diverging (see docs/replay.md).")
     Path suite;
 
-    @Option(names = "--trials", paramLabel = "N", description = "Trials per task (default: the suite's own value).")
+    @Option(names = "--trials", paramLabel = "N", converter = OptionValues.TrialCount.class,
+            description = "Trials per task (default: the suite's own value).")
     Integer trials;
 
     @Option(names = "--model", paramLabel = "NAME", description = "Run against this real model instead of the scripted ones.")

@@ -42,7 +42,8 @@ final class ExampleCommand implements Callable<Integer> {
     @Option(names = "--eval", description = "Run the example's evaluation suite instead of its demo.")
     boolean eval;
 
-    @Option(names = "--trials", paramLabel = "N", description = "With --eval: trials per task (default: the suite's own).")
+    @Option(names = "--trials", paramLabel = "N", converter = OptionValues.TrialCount.class,
+            description = "With --eval: trials per task (default: the suite's own).")
     Integer trials;
 
     @Mixin

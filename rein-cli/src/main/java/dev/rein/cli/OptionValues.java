@@ -31,6 +31,19 @@ final class OptionValues {
         }
     }
 
+    /** A trial count of {@code rein eval} and {@code rein example --eval}; checked for at least 1 by the commands. */
+    static final class TrialCount implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            try {
+                return Integer.parseInt(value.strip());
+            } catch (NumberFormatException e) {
+                String why = value.strip().matches("-?\\d+") ? "is too large (at most " + Integer.MAX_VALUE + ")" : "is not a whole number";
+                throw new TypeConversionException("'" + value + "' " + why + "; give how many trials each task runs, e.g. 3");
+            }
+        }
+    }
+
     /** A max_tokens value: a whole number from 1 to {@value #MAX_TOKENS_LIMIT}. */
     static final class TokenCount implements ITypeConverter<Integer> {
         static final int MAX_TOKENS_LIMIT = 1_000_000;

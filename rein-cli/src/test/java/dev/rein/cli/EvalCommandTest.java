@@ -35,6 +35,23 @@ class EvalCommandTest {
     }
 
     @Test
+    void aTrialCountThatIsNotAWholeNumberSaysWhatToGive() {
+        // picocli's own words were "'abc' is not an int", which says neither what --trials wants nor an example.
+        for (String value : new String[] {"abc", "", "2.5", "99999999999"}) {
+            for (String[] args : new String[][] {{"eval", EXAMPLE_SUITE.toString(), "--trials", value},
+                    {"example", "date", "--eval", "--trials", value}}) {
+                InProcessCli.Outcome outcome = cli.run(args);
+                assertThat(outcome.exitCode()).as(String.join(" ", args)).isEqualTo(2);
+                assertThat(outcome.stdout()).as(String.join(" ", args)).isEmpty();
+                assertThat(outcome.stderrLines()).as(String.join(" ", args)).singleElement().asString()
+                        .contains("Invalid value for option '--trials': '" + value + "' ")
+                        .contains("; give how many trials each task runs, e.g. 3")
+                        .doesNotContain("not an int");
+            }
+        }
+    }
+
+    @Test
     void badOptionsAreRefusedBeforeAnyTrialRuns(@TempDir Path dir) throws Exception {
         for (String[] args : new String[][] {{"--trials", "0"}, {"--report", dir.toString()}, {"--report", ""}}) {
             String[] full = new String[args.length + 2];
