@@ -33,6 +33,11 @@ public final class ProviderOptions {
      * @throws UsageException for an unknown provider or a base URL that is not http(s)
      */
     ProviderSelection select(Map<String, String> env, ProviderSelection stored) {
+        // An empty option ('--provider "$P"' with P unset) names no provider; the default would override REIN_PROVIDER.
+        if (provider != null && provider.isBlank()) {
+            throw new UsageException("--provider is empty: give a provider name, one of: "
+                    + String.join(", ", ModelProvider.available().stream().map(ModelProvider::name).toList()));
+        }
         String name = provider != null ? provider.strip() : stored != null && stored.provider() != null ? stored.provider()
                 : env.getOrDefault(ProviderModels.PROVIDER_ENV, "").strip();
         if (name.isEmpty()) {

@@ -176,6 +176,24 @@ class OpenAiProviderCliTest {
     }
 
     @Test
+    void anEmptyProviderOptionIsAUsageErrorNotTheDefaultProvider() {
+        // '--provider "$P"' with P unset: was taken as anthropic, over REIN_PROVIDER, and the run went there.
+        InProcessCli withEnv = new InProcessCli().models(ProviderModels::create).env("ANTHROPIC_API_KEY", "sk-ant-test")
+                .env("REIN_PROVIDER", "openai");
+        for (String[] args : new String[][] {{"run", "--provider", "", "--base-url", server.baseUrl(), "--price", "0,0", "hi"},
+                {"run", "--provider", " ", "--price", "0,0", "hi"},
+                {"eval", "--provider", "", "--model", "m", "--price", "0,0", "../docs/eval-suite-example.yaml"}}) {
+            InProcessCli.Outcome outcome = withEnv.run(args);
+            assertThat(outcome.exitCode()).as(String.join(" ", args)).isEqualTo(ExitCodes.USAGE);
+            assertThat(outcome.stdout()).isEmpty();
+            assertThat(outcome.stderrLines()).as(String.join(" ", args)).singleElement().asString()
+                    .endsWith("--provider is empty: give a provider name, one of: anthropic, openai");
+        }
+        assertThat(withEnv.modelsCreated()).isZero();
+        assertThat(server.requestCount()).isZero();
+    }
+
+    @Test
     void theStepBudgetEndsWithTheSummaryCallSendingToolsWithChoiceNone() {
         server.enqueue(ChatReply.toolCall("call_1", "calculate", "{\"expression\":\"2 + 3\"}"), ChatReply.text("So far: 5."));
         InProcessCli.Outcome outcome = cli.run("run", "--provider", "openai", "--base-url", server.baseUrl(),
