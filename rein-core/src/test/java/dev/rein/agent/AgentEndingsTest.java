@@ -219,6 +219,27 @@ class AgentEndingsTest {
     }
 
     @Test
+    void aCompletedFinishWithAnEmptyResultIsRefusedLikeAnAnswerMissingSomething() {
+        // it ended SUCCEEDED with an empty answer, where an empty text answer is asked again and then fails
+        ScriptedModel model = ScriptedModel.of(
+                toolCalls(call("finish", "{\"status\":\"completed\",\"summary\":\"調べました\",\"result\":\" \\u200b\"}")),
+                toolCalls(call("finish", "{\"status\":\"completed\",\"summary\":\"調べました\",\"result\":\"A-104は明日届きます\"}")));
+        RunResult result = agent(model).finishTool(true).build().run("go");
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(result.answer()).isEqualTo("A-104は明日届きます");
+        ToolResultBlock refusal = (ToolResultBlock) model.requests().get(1).messages().get(2).content().get(0);
+        assertThat(refusal.isError()).isTrue();
+        assertThat(refusal.content()).contains("the finish call's result is empty: put the final answer for the user in result");
+
+        ScriptedModel twice = ScriptedModel.of(
+                toolCalls(call("finish", "{\"status\":\"completed\",\"summary\":\"s\",\"result\":\"\"}")),
+                toolCalls(call("finish", "{\"status\":\"completed\",\"summary\":\"s\",\"result\":\"\"}")));
+        RunResult failed = agent(twice).finishTool(true).build().run("go");
+        assertThat(failed.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(failed.reason()).isEqualTo("verification_failed");
+    }
+
+    @Test
     void finishAlongsideOtherCallsIsRefusedAndTheOthersRun() {
         ScriptedModel model = ScriptedModel.of(
                 toolCalls(call("echo", "{\"text\":\"a\"}"), call("finish", "{\"status\":\"completed\",\"summary\":\"s\",\"result\":\"r\"}")),

@@ -9,6 +9,7 @@ import dev.rein.run.FinishReport;
 import dev.rein.run.NextStep;
 import dev.rein.run.Reason;
 import dev.rein.run.RunStatus;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -71,14 +72,19 @@ final class AnswerDecisions {
         if (!event.invalidOutput().isEmpty()) {
             return invalidOutput(state, answer, event.invalidOutput());
         }
-        if (event.missing().isEmpty()) {
+        List<String> missing = event.missing();
+        if (answer.finishCallId() != null && !Visible.any(answer.text())) {
+            // a completed finish whose result shows nothing is no answer, as an empty turn is none
+            missing = new ArrayList<>(missing);
+            missing.add(0, "the finish call's result is empty: put the final answer for the user in result");
+        }
+        if (missing.isEmpty()) {
             Reason reason = report == null ? Reason.COMPLETED : Reason.FINISHED;
             return new Step.Decision(state, new NextStep.Stop(RunStatus.SUCCEEDED, reason, "the run completed", answer.text(), report),
                     List.of());
         }
         int failures = state.verificationFailures() + 1;
         Step.State next = new Step.State(state.rules(), state.emptyAnswers(), failures);
-        List<String> missing = event.missing();
         String feedback = "Your answer was not accepted yet. Missing or wrong:\n- " + String.join("\n- ", missing)
                 + "\nContinue working on the task, then answer again.";
         Step.Command intervene = new Step.Command.Intervene("verifier", feedback, Map.of("missing", missing, "refusals", failures));
