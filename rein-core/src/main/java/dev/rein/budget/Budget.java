@@ -39,6 +39,10 @@ public record Budget(int maxSteps, BigDecimal maxCostUsd, Duration maxDuration, 
         if (maxDuration != null && (maxDuration.isZero() || maxDuration.isNegative())) {
             throw new ReinException("maxDuration must be positive, was " + maxDuration);
         }
+        // the deadline, the trace's max_seconds and the messages count milliseconds: less would read "0 s"
+        if (maxDuration != null && maxDuration.compareTo(Duration.ofMillis(1)) < 0) {
+            throw new ReinException("maxDuration must be at least 1 ms, was " + maxDuration);
+        }
         // Duration.ofSeconds(Long.MAX_VALUE) as "forever" would overflow the deadline when a run starts
         // (an ArithmeticException out of agent.run); refused here, where the other limits are checked
         if (maxDuration != null && maxDuration.compareTo(LONGEST_DURATION) > 0) {

@@ -60,6 +60,14 @@ class BudgetTest {
     }
 
     @Test
+    void aTimeLimitUnderAMillisecondIsRefusedRatherThanReportedAsZeroSeconds() {
+        // it ran, stopped at once and said "the time limit of 0 s was reached" (and max_seconds 0 in the trace)
+        assertThatThrownBy(() -> Budget.builder().maxDuration(Duration.ofNanos(1)).build()).isInstanceOf(ReinException.class)
+                .hasMessage("maxDuration must be at least 1 ms, was PT0.000000001S");
+        assertThat(Budget.builder().maxDuration(Duration.ofMillis(1)).build().maxDuration()).isEqualTo(Duration.ofMillis(1));
+    }
+
+    @Test
     void aMoneyBudgetForAnUnpricedModelIsAConfigurationError() {
         Clock clock = Clock.fixed(Instant.EPOCH, ZoneOffset.UTC);
         assertThatThrownBy(() -> new BudgetMeter(Budget.defaults(), PRICES, "mystery-model", clock, Instant.EPOCH))
