@@ -1,5 +1,6 @@
 package dev.rein.replay;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.io.JsonEOFException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.ReinException;
@@ -156,8 +157,11 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
         try {
             return Json.storedMapper().treeToValue(event.get("response"), ModelResponse.class);
         } catch (IOException | IllegalArgumentException e) {
+            String reason = e instanceof JsonProcessingException p ? p.getOriginalMessage() : e.getMessage();
             throw new ReinException("the trace " + trace + " has a model_response at step " + event.path("step").asInt()
-                    + " that cannot be read back: " + e.getMessage());
+                    + " that cannot be read back: " + reason + ". A trace written by another Rein version can hold a field,"
+                    + " block or stop reason this version does not know: replay it with the version that wrote it, or"
+                    + " record the run again");
         }
     }
 

@@ -280,4 +280,18 @@ class ReplayEndingsTest {
                     .hasMessageContaining("correct it in the trace");
         }
     }
+
+    @Test
+    void aResponseFromAnotherVersionSaysSoAndWhatToDo(@TempDir Path dir) throws Exception {
+        Path trace = dir.resolve("run.jsonl");
+        agent(ScriptedModel.of(text("答え 🦊"))).listener(JsonlTraceListener.to(trace)).build().run("調べて");
+        Path newer = dir.resolve("newer.jsonl");
+        Files.writeString(newer, Files.readString(trace).replace("\"stop_reason\":\"end_turn\"", "\"stop_reason\":\"compacted\""));
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Replay.from(newer).replay(agent(ScriptedModel.of()).build()))
+                .isInstanceOf(dev.rein.ReinException.class)
+                .hasMessageContaining("has a model_response at step 1 that cannot be read back: ")
+                .hasMessageContaining("\"compacted\"")
+                .hasMessageContaining("another Rein version").hasMessageContaining("replay it with the version that wrote it");
+    }
 }
