@@ -29,7 +29,7 @@ import java.util.Optional;
  * }</pre>
  */
 public final class Runs {
-    /** How often a decision is made again on a run that another decision changed while it was being made. */
+    /** How often a decision (or a cancellation) is made again on a run that another one changed while it was being made. */
     private static final int DECIDE_ATTEMPTS = 5;
 
     private final RunStore store;
@@ -112,14 +112,24 @@ public final class Runs {
 
     /** Ends a run that is paused (or whose process died) as CANCELLED; its pending actions never run. */
     public RunSnapshot cancel(String runId, String reason) {
-        RunSnapshot snapshot = load(runId);
-        if (snapshot.status().terminal()) {
-            throw new ReinException("run " + runId + " already ended " + snapshot.status() + "; there is nothing to cancel");
+        for (int attempt = 1; ; attempt++) {
+            RunSnapshot snapshot = load(runId);
+            if (snapshot.status().terminal()) {
+                throw new ReinException("run " + runId + " already ended " + snapshot.status() + "; there is nothing to cancel");
+            }
+            RunSnapshot next = snapshot.withStatus(RunStatus.CANCELLED, "cancelled",
+                    reason == null || reason.isBlank() ? "cancelled by a person" : masker.redact(reason), clock.instant());
+            try {
+                store.save(next);
+                return next;
+            } catch (StoreConflictException e) {
+                // Changed since it was loaded (say, another person's decision was saved): a cancellation
+                // lost to it would leave that decision to be carried out, so it is made again on the run as it now is.
+                if (attempt == DECIDE_ATTEMPTS) {
+                    throw e;
+                }
+            }
         }
-        RunSnapshot next = snapshot.withStatus(RunStatus.CANCELLED, "cancelled",
-                reason == null || reason.isBlank() ? "cancelled by a person" : masker.redact(reason), clock.instant());
-        store.save(next);
-        return next;
     }
 
     private RunSnapshot decide(String runId, String actionHash, java.util.function.Function<ApprovalRequest, ApprovalDecision> decision) {

@@ -323,6 +323,52 @@ class ApprovalFlowTest {
     }
 
     @Test
+    void aCancellationMadeWhileAnotherPersonDecidesStillEndsTheRun() {
+        String toBob = "{\"to\":\"bob@example.com\",\"body\":\"b\"}";
+        Agent agent = agent(ScriptedModel.of(toolCalls(call("send_message", SEND), call("send_message", toBob)), text("done")));
+        RunResult paused = agent.run("tell alice and bob");
+        List<ApprovalRequest> pending = paused.pendingApprovals();
+        java.util.concurrent.atomic.AtomicBoolean raced = new java.util.concurrent.atomic.AtomicBoolean();
+        dev.rein.state.RunStore racing = new dev.rein.state.RunStore() {
+            @Override
+            public void save(dev.rein.state.RunSnapshot snapshot) {
+                store.save(snapshot);
+            }
+
+            @Override
+            public java.util.Optional<dev.rein.state.RunSnapshot> load(String runId) {
+                var loaded = store.load(runId);
+                if (raced.compareAndSet(false, true)) {
+                    dev.rein.state.Runs.in(store).approve(runId, pending.get(0).actionHash(), "dave");
+                }
+                return loaded;
+            }
+
+            @Override
+            public List<dev.rein.state.RunSummary> list() {
+                return store.list();
+            }
+
+            @Override
+            public java.util.Optional<dev.rein.state.IdempotencyRecord> idempotency(String key) {
+                return store.idempotency(key);
+            }
+
+            @Override
+            public void putIdempotency(dev.rein.state.IdempotencyRecord record) {
+                store.putIdempotency(record);
+            }
+        };
+
+        // Before: StoreConflictException, and the run stayed waiting with Dave's approval, to be resumed and sent.
+        dev.rein.state.Runs.in(racing).cancel(paused.runId(), "stop everything");
+
+        assertThat(store.load(paused.runId()).orElseThrow().status()).isEqualTo(RunStatus.CANCELLED);
+        assertThatThrownBy(() -> agent.resume(paused.runId())).isInstanceOf(ReinException.class).hasMessageContaining("already ended");
+        assertThat(outbox.deliveries).isEmpty();
+    }
+
+    @Test
     void aPersonsRejectionStandsWhenAnAgentWhosePolicyWouldNotAskResumesTheRun() {
         String toBob = "{\"to\":\"bob@example.com\",\"body\":\"b\"}";
         Agent asking = agent(ScriptedModel.of(toolCalls(call("send_message", SEND), call("send_message", toBob))));
