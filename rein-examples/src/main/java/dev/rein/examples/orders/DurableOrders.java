@@ -49,7 +49,9 @@ public final class DurableOrders {
         Agent crashing = OrderInvestigation.agent(world, trial, OrderInvestigation.SUPERVISOR, OrderInvestigation.budget())
                 .config().toBuilder().toolInterceptor((invocation, chain) -> {
                     ToolOutcome result = chain.proceed(invocation);
-                    if (invocation.call().name().equals(OrdersWorld.RESHIP) && crash.getAndSet(false)) {
+                    // after the effect only: the first delivery is held for approval (deferred) and re-ships nothing
+                    if (invocation.call().name().equals(OrdersWorld.RESHIP) && result instanceof ToolOutcome.Done
+                            && crash.getAndSet(false)) {
                         reshipped.countDown();
                         never.await(); // the worker dies here: the effect happened, its completion is never reported
                     }
