@@ -80,4 +80,44 @@ class TemporalLongToolTest {
             assertThat(calls.get()).as("model calls").isEqualTo(1);
         }
     }
+
+    /**
+     * The final summary call of a spent budget (made in ReinStopForBudget, not ReinCallModel) may be
+     * slow too: it is made once, not cut at each attempt timeout and started again without end.
+     */
+    @Test
+    void aSlowSummaryCallAfterTheBudgetIsSpentIsMadeOnce() {
+        ScriptedModel scripted = ScriptedModel.of(ScriptedModel.toolCalls(ScriptedModel.call("lookup_order", "{\"id\":\"A-1\"}")),
+                ScriptedModel.text("summary: A-1 は配達済み"));
+        AtomicInteger calls = new AtomicInteger();
+        dev.rein.model.Model slowSummary = new dev.rein.model.Model() {
+            @Override
+            public dev.rein.model.ModelResponse call(dev.rein.model.ModelRequest request, dev.rein.model.ModelCallContext context)
+                    throws dev.rein.model.ModelException, InterruptedException {
+                if (calls.incrementAndGet() > 1) {
+                    Thread.sleep(Duration.ofSeconds(6));
+                }
+                return scripted.call(request, context);
+            }
+        };
+        Agent agent = Agent.builder().model(slowSummary).modelName("scripted-model").prices(ScriptedModel.PRICES)
+                .tools(Orders.lookup()).listener(new RecordingListener())
+                .budget(dev.rein.budget.Budget.builder().maxSteps(1).maxDuration(Duration.ofMinutes(10)).build()).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalRun run = server.start(agent).withAttemptTimeout(Duration.ofSeconds(2)).start("A-1?", "run-slow-summary");
+            long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (run.status() == RunStatus.RUNNING && System.nanoTime() < until) {
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+            }
+            assertThat(run.status()).as("model calls so far: " + calls.get()).isEqualTo(RunStatus.STOPPED_BUDGET);
+            RunResult result = run.result();
+
+            assertThat(result.answer()).isEqualTo("summary: A-1 は配達済み");
+            assertThat(calls.get()).as("model calls: the step, then the summary").isEqualTo(2);
+        }
+    }
 }

@@ -48,13 +48,6 @@ public final class AgentActivitiesImpl implements AgentActivities {
 
     @Override
     public ModelStep callModel(Turn turn) {
-        // a slow model may take longer than one attempt timeout: heartbeats say this worker is still waiting for it
-        try (Heartbeats alive = Heartbeats.start(Activity.getExecutionContext())) {
-            return callModelNow(turn);
-        }
-    }
-
-    private ModelStep callModelNow(Turn turn) {
         return guarded(() -> {
             // the agent's retry policy decides per attempt (traced as locally); Temporal waits the delay it chose
             int attempt = Activity.getExecutionContext().getInfo().getAttempt();
@@ -80,13 +73,6 @@ public final class AgentActivitiesImpl implements AgentActivities {
 
     @Override
     public CallDone callTool(Turn turn, ToolCall call, Map<String, Integer> callCounts) {
-        // a call may run longer than one attempt timeout (its tool's own timeout): heartbeats say this worker is alive
-        try (Heartbeats alive = Heartbeats.start(Activity.getExecutionContext())) {
-            return callToolNow(turn, call, callCounts);
-        }
-    }
-
-    private CallDone callToolNow(Turn turn, ToolCall call, Map<String, Integer> callCounts) {
         return guarded(() -> {
             DrivenRun.CallOutcome outcome = run.callTool(resolve(turn), call, callCounts);
             // the result goes out of band: a long output (the truncation stage off, or its preview) never becomes a payload
@@ -170,9 +156,13 @@ public final class AgentActivitiesImpl implements AgentActivities {
         T run() throws InterruptedException;
     }
 
-    /** An interrupted attempt (the worker is stopping) is retried elsewhere; a bug is not retried. */
+    /**
+     * An interrupted attempt (the worker is stopping) is retried elsewhere; a bug is not retried. The attempt
+     * heartbeats while it runs: a model or tool call (the step's, a summary's, a critic's) may take longer than one
+     * attempt timeout, and only a dead worker's attempt is to be started again.
+     */
     private static <T> T guarded(Body<T> body) {
-        try {
+        try (Heartbeats alive = Heartbeats.start(Activity.getExecutionContext())) {
             return body.run();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

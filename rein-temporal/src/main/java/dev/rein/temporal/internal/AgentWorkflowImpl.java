@@ -154,7 +154,7 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
         take(plan.run());
         DrivenRun.Next next = plan.next();
         if (next == null) {
-            List<CallDone> outcomes = ToolSteps.run(toolActivities(), turn(), plan, ref.toolCallCounts());
+            List<CallDone> outcomes = ToolSteps.run(effects(), turn(), plan, ref.toolCallCounts());
             Acted acted = effects().completeTools(turn(), batch, outcomes);
             take(acted.run());
             next = acted.next();
@@ -358,28 +358,19 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
                 .setHeartbeatTimeout(input.attempt()).setRetryOptions(retry).build());
     }
 
-    /** Every other effect: retried after a worker crash (the attempt timed out), never for a failure it reports. */
-    private AgentActivities effects() {
-        return Workflow.newActivityStub(AgentActivities.class, ActivityOptions.newBuilder()
-                .setStartToCloseTimeout(input.attempt())
-                .setRetryOptions(effectRetries()).build());
-    }
-
     /**
-     * Tool calls: a call may take as long as its tool allows (the executor cuts it at the tool's timeout and at the
-     * run's deadline), so the attempt is bounded by the time left; the worker heartbeats while it runs, so a dead
-     * worker's call is still retried elsewhere after the attempt timeout, and a live one's is not started twice.
+     * Every other effect (tool calls, the summary and critic calls among them): retried after a worker crash, never
+     * for a failure it reports. A call may take as long as the agent allows it (a tool's timeout, the run's deadline),
+     * so an attempt is bounded by the time left; the worker heartbeats while it runs, so a dead worker's attempt is
+     * retried elsewhere after the attempt timeout, and a live one's is not started twice.
      */
-    private AgentActivities toolActivities() {
+    private AgentActivities effects() {
         Duration left = Duration.ofMillis(Math.max(1, input.budget().maxDuration().toMillis() - activeMillis()));
         return Workflow.newActivityStub(AgentActivities.class, ActivityOptions.newBuilder()
                 .setStartToCloseTimeout(left.compareTo(input.attempt()) > 0 ? left : input.attempt())
                 .setHeartbeatTimeout(input.attempt())
-                .setRetryOptions(effectRetries()).build());
-    }
-
-    private static RetryOptions effectRetries() {
-        return RetryOptions.newBuilder().setInitialInterval(Duration.ofSeconds(1)).setDoNotRetry(Reasons.INTERNAL_ERROR).build();
+                .setRetryOptions(RetryOptions.newBuilder().setInitialInterval(Duration.ofSeconds(1))
+                        .setDoNotRetry(Reasons.INTERNAL_ERROR).build()).build());
     }
 
     private static Duration positive(Duration d) {
