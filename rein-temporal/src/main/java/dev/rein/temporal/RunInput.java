@@ -10,8 +10,8 @@ import java.util.Map;
  * starts (so a worker with a changed agent does not change the decisions of runs in flight).
  *
  * @param prices      the agent's price table, for the money budget checked in the workflow
- * @param attempt     the longest one model or tool activity attempt may take before it is retried
- *                    elsewhere (a crashed worker's attempt is detected after this)
+ * @param attempt     the heartbeat timeout of every activity: a worker silent this long is taken for
+ *                    dead and the activity retried elsewhere (an attempt itself may run until the deadline)
  * @param retries     the agent's model retry policy, as activity retry options
  */
 public record RunInput(String goal, String modelName, Budget budget, Map<String, ModelPrice> prices, int maxTokens,

@@ -18,7 +18,10 @@ import java.util.UUID;
 
 /** Starts runs of one agent as workflows and attaches to running ones. Immutable. */
 public final class TemporalAgentClient {
-    /** How long one activity attempt may take before Temporal retries it on another worker. */
+    /**
+     * How long a worker running an activity may go without a heartbeat before Temporal takes it for dead and retries
+     * the activity on another worker (a live worker heartbeats, so a long call runs until the run's deadline).
+     */
     public static final Duration DEFAULT_ATTEMPT_TIMEOUT = Duration.ofMinutes(5);
 
     private final WorkflowClient client;
@@ -39,7 +42,7 @@ public final class TemporalAgentClient {
         this.runStore = Objects.requireNonNull(runStore, "runStore");
     }
 
-    /** A client whose runs give each activity attempt {@code timeout} before it is retried elsewhere. */
+    /** A client whose runs take a worker silent for {@code timeout} (no heartbeat) for dead and retry its activity elsewhere. */
     public TemporalAgentClient withAttemptTimeout(Duration timeout) {
         if (timeout == null || timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("the attempt timeout must be positive, got " + timeout);
