@@ -22,7 +22,8 @@ import picocli.CommandLine.Parameters;
         footerHeading = "%nExit codes:%n",
         footer = {"  0  the example ended as intended (with --eval: every trial passed)",
                 "  1  it did not (with --eval: some trials failed or were unsafe)",
-                "  2  unknown example or bad option   3  setup or infrastructure failure   130  interrupted"})
+                "  2  unknown example or bad option   3  setup or infrastructure failure",
+                "  130  interrupted"})
 final class ExampleCommand implements Callable<Integer> {
     private final CliEnvironment env;
 

@@ -41,16 +41,21 @@ import picocli.CommandLine.Spec;
                 "  3 STOPPED_BUDGET   4 WAITING_APPROVAL   5 CANCELLED (Ctrl-C)",
                 "",
                 "Environment:",
-                "  REIN_PROVIDER       the default of --provider (else anthropic)",
-                "  ANTHROPIC_API_KEY   the Anthropic API key (required for anthropic, unless a token is set)",
-                "  ANTHROPIC_AUTH_TOKEN  a bearer token for a gateway (sent as Authorization: Bearer)",
-                "  ANTHROPIC_BASE_URL  the Anthropic endpoint (default https://api.anthropic.com)",
-                "  OPENAI_API_KEY      the OpenAI key (required for the public OpenAI API only)",
-                "  OPENAI_BASE_URL     the OpenAI-compatible endpoint (default https://api.openai.com/v1)",
+                // each line fits 80 columns, the width of help in a pipe: picocli breaks longer ones at column 0
+                "  REIN_PROVIDER         the default of --provider (else anthropic)",
+                "  ANTHROPIC_API_KEY     the Anthropic API key (required for anthropic, unless a",
+                "                        token is set)",
+                "  ANTHROPIC_AUTH_TOKEN  a bearer token for a gateway (Authorization: Bearer)",
+                "  ANTHROPIC_BASE_URL    the Anthropic endpoint",
+                "                        (default https://api.anthropic.com)",
+                "  OPENAI_API_KEY        the OpenAI key (required for the public API only)",
+                "  OPENAI_BASE_URL       the OpenAI-compatible endpoint",
+                "                        (default https://api.openai.com/v1)",
                 "",
                 "Examples:",
                 "  rein run --json --trace run.jsonl \"今日から100日後は何月何日?\"",
-                "  OPENAI_BASE_URL=http://localhost:11434/v1 rein run --provider openai --model qwen3:8b --price 0,0 \"17 * 23?\""})
+                "  OPENAI_BASE_URL=http://localhost:11434/v1 \\",
+                "    rein run --provider openai --model qwen3:8b --price 0,0 \"17 * 23?\""})
 final class RunCommand implements Callable<Integer> {
     private final CliEnvironment env;
 

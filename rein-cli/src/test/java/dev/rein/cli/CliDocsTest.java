@@ -31,4 +31,28 @@ class CliDocsTest {
                     .anyMatch(row -> row.contains("`rein " + name + " ") || row.contains("`rein " + name + "`"));
         }
     }
+
+    @Test
+    void theHelpsExitCodesEnvironmentAndExamplesFitEightyColumnsUnbroken() {
+        // Help in a pipe or a file is 80 columns wide; a longer footer line was broken at column 0 mid-URL or
+        // mid-command ('... --model' / 'qwen3:8b --price 0,0 ...'), so the example could not be copied as shown.
+        String[][] commands = {{}, {"run"}, {"demo"}, {"runs"}, {"show"}, {"approve"}, {"resume"}, {"reply"}, {"memory"},
+                {"memory", "list"}, {"memory", "forget"}, {"index"}, {"eval"}, {"examples"}, {"example"}, {"replay"}, {"mcp"},
+                {"mcp", "list"}};
+        for (String[] command : commands) {
+            String[] args = java.util.Arrays.copyOf(command, command.length + 1);
+            args[command.length] = "--help";
+            InProcessCli.Outcome help = new InProcessCli().run(args);
+            assertThat(help.exitCode()).isZero();
+            boolean footer = false;
+            for (String line : help.stdout().lines().toList()) {
+                if (line.matches("(Exit codes|Environment|Examples):")) {
+                    footer = true;
+                } else if (footer && !line.isEmpty() && !line.startsWith(" ") && !line.startsWith("Try ")) {
+                    throw new AssertionError("'rein " + String.join(" ", command) + " --help' breaks a line at 80 columns: '"
+                            + line + "'\n" + help.stdout());
+                }
+            }
+        }
+    }
 }
