@@ -25,10 +25,60 @@ final class Errors {
                 message = unknownCommand;
             } else if (e instanceof CommandLine.UnmatchedArgumentException unmatched && !unmatched.getSuggestions().isEmpty()) {
                 message += "; did you mean " + String.join(" or ", unmatched.getSuggestions()) + "?";
+            } else if (e instanceof CommandLine.MissingParameterException || e instanceof CommandLine.UnmatchedArgumentException) {
+                String dashed = textTakenForAnOption(e.getCommandLine().getCommandSpec(), args);
+                // an unknown '-z' next to a goal is a mistyped option; '-5 + 3 は?' is text
+                boolean text = dashed != null && (e instanceof CommandLine.MissingParameterException
+                        || !dashed.chars().allMatch(c -> c > ' ' && c < 0x7f));
+                if (text) {
+                    // picocli said "Missing required parameter: 'GOAL'" for 'rein run "-5 + 3 は?"', though a goal was given
+                    message = "'" + dashed + "' starts with '-', so it was taken for an option; to pass it as text, put -- before it: "
+                            + command + withDoubleDash(e.getCommandLine().getCommandSpec(), args, dashed);
+                }
             }
             env.err().println(command + ": " + message + " (see '" + command + " --help')");
             return ExitCodes.USAGE;
         };
+    }
+
+    /**
+     * The first argument of {@code spec}'s command line that starts with '-' but names none of its
+     * options and is no option's value (text such as a goal "-5 + 3?"), or null. Arguments after
+     * {@code --} are text already.
+     */
+    static String textTakenForAnOption(CommandLine.Model.CommandSpec spec, String[] args) {
+        int start = java.util.Arrays.asList(args).indexOf(spec.name());
+        for (int i = start + 1; i < args.length; i++) {
+            String arg = args[i];
+            if (arg.equals("--")) {
+                return null;
+            }
+            if (!arg.startsWith("-") || arg.length() < 2 || arg.matches("-\\d+(\\.\\d+)?")) {
+                continue;
+            }
+            CommandLine.Model.OptionSpec option = spec.findOption(arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg);
+            if (option == null) {
+                return arg;
+            }
+            if (!arg.contains("=") && option.arity().max() > 0) {
+                i++; // its value, whatever it looks like
+            }
+        }
+        return null;
+    }
+
+    /** The command's arguments as typed, with {@code --} before {@code dashed}; quoted where a shell needs it. */
+    private static String withDoubleDash(CommandLine.Model.CommandSpec spec, String[] args, String dashed) {
+        StringBuilder sb = new StringBuilder();
+        boolean inserted = false;
+        for (int i = java.util.Arrays.asList(args).indexOf(spec.name()) + 1; i < args.length; i++) {
+            if (!inserted && args[i].equals(dashed)) {
+                sb.append(" --");
+                inserted = true;
+            }
+            sb.append(' ').append(args[i].matches("[A-Za-z0-9_./:=,@%+-]+") ? args[i] : "\"" + args[i] + "\"");
+        }
+        return sb.toString();
     }
 
     /**

@@ -355,6 +355,23 @@ class CliHardeningTest {
     }
 
     @Test
+    void aGoalThatStartsWithADashIsPointedToDoubleDashNotCalledMissing() {
+        // 'rein run "-5 + 3 は?"' said "Missing required parameter: 'GOAL'" though a goal was given.
+        InProcessCli fresh = new InProcessCli().models((name, env) -> ScriptedModel.of(text("must not run")));
+        for (String[] args : new String[][] {{"run", "-5 + 3 は?"}, {"run", "-q", "- list the files"}, {"run", "--json", "-x"},
+                {"reply", "run_x", "-1 でお願いします"}}) {
+            InProcessCli.Outcome outcome = fresh.run(args);
+            String goal = args[args.length - 1];
+            assertThat(outcome.exitCode()).as(String.join(" ", args)).isEqualTo(ExitCodes.USAGE);
+            assertThat(outcome.stdout()).isEmpty();
+            assertThat(outcome.stderrLines()).as(String.join(" ", args)).singleElement().asString()
+                    .contains("'" + goal + "' starts with '-', so it was taken for an option; to pass it as text, put -- before it: rein "
+                            + args[0] + " ").containsPattern(" -- \"?" + java.util.regex.Pattern.quote(goal));
+        }
+        assertThat(fresh.modelsCreated()).isZero();
+    }
+
+    @Test
     void aServersFileOrSuiteFileThatIsNotUtf8IsRefusedAsSuchInOneLine(@TempDir Path dir) throws Exception {
         byte[] latin1 = "{\"mcpServers\": {\"caf\u00e9\": {\"command\": \"node\"}}}".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
         Path servers = Files.write(dir.resolve("servers.json"), latin1);
