@@ -28,7 +28,7 @@ final class DeltaMasker {
         pending.append(fragment);
         String raw = pending.toString();
         // The longest spelling Secrets.mask looks for (a value JSON-escaped in streamed tool input is longer).
-        int hold = known.values().stream().mapToInt(v -> Secrets.forms(v).get(0).length()).max().orElse(1) - 1;
+        int hold = known.values().stream().mapToInt(v -> Secrets.spellings(v).get(0).length()).max().orElse(1) - 1;
         int cut = before(raw, Math.max(0, raw.length() - hold), known);
         if (cut > 0 && cut < raw.length() && Character.isHighSurrogate(raw.charAt(cut - 1))) {
             cut--;
@@ -50,7 +50,7 @@ final class DeltaMasker {
                 if (value.length() < Secrets.MIN_LENGTH) {
                     continue;
                 }
-                for (String form : Secrets.forms(value)) {
+                for (String form : Secrets.spellings(value)) {
                     int at = raw.indexOf(form, Math.max(0, cut - form.length() + 1));
                     if (at >= 0 && at < cut) {
                         cut = at;

@@ -142,8 +142,11 @@ public interface Secrets {
         return out.append(text, masked, text.length()).toString();
     }
 
-    /** {@link #forms}, each value's escaped spellings worked out once ({@link SecretSpellings}). */
-    private static List<String> spellings(String value) {
+    /**
+     * {@link #forms}{@code (value)}, with the escaped spellings worked out once per value: masking
+     * asks for them for every string it masks and every streamed fragment.
+     */
+    static List<String> spellings(String value) {
         List<String> escaped = SecretSpellings.escaped(value);
         if (escaped.isEmpty()) {
             return List.of(value);

@@ -19,6 +19,9 @@ class SecretsTest {
         assertThat(SecretSpellings.escaped(new String(value))).isSameAs(escaped);
         assertThat(escaped).allSatisfy(form -> assertThat(form).isNotSameAs(value).isNotEqualTo(value));
         assertThat(SecretSpellings.escaped("plainvalue")).isEmpty();
+        for (String v : java.util.List.of(value, "plainvalue", "a/b\\c\"d", "秘密の鍵-東京", "tab\there")) {
+            assertThat(Secrets.spellings(v)).as(v).containsExactlyElementsOf(Secrets.forms(v));
+        }
         assertThat(Secrets.mask("a " + value + " b " + escaped.get(0), Map.of("k", value)))
                 .isEqualTo("a [REDACTED:k] b [REDACTED:k]");
     }
