@@ -71,8 +71,19 @@ final class ErrorMapper {
         boolean retryable = override != null ? override
                 : kind.retryableByDefault() && !SPEND_LIMIT_REACHED.equals(error.path("details").path("error_code").textValue());
         // Without a body, name who answered: a gateway or proxy at the base URL, not the API behind it.
-        String message = apiMessage(error, body, "HTTP " + status + " from " + server);
+        String message = apiMessage(error, body, "HTTP " + status + " from " + server) + doubledVersion(status);
         return new ModelException(kind, status, message, retryable, RetryAfter.from(headers, clock), requestId, null);
+    }
+
+    /**
+     * For a 404 from a base URL ending in {@code /v1} (as OpenAI-style servers want theirs), where the
+     * request went: Rein adds {@code /v1/messages} itself, so the path had {@code /v1} twice.
+     */
+    private String doubledVersion(int status) {
+        if (status != 404 || baseUrl == null || baseUrl.getPath() == null || !baseUrl.getPath().toLowerCase(java.util.Locale.ROOT).endsWith("/v1")) {
+            return "";
+        }
+        return " (requests go to " + baseUrl + "/v1/messages: leave /v1 out of the base URL, Rein adds it)";
     }
 
     /**

@@ -97,6 +97,35 @@ class ErrorMappingTest extends FakeApi {
     }
 
     @Test
+    void aNotFoundFromABaseUrlEndingInV1SaysWhereRequestsWentAndToLeaveV1Out() throws Exception {
+        // ANTHROPIC_BASE_URL=http://host/v1 (as OpenAI-style servers want it): requests go to /v1/v1/messages
+        com.sun.net.httpserver.HttpServer proxy = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+        proxy.createContext("/", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            byte[] page = "404 page not found".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(404, page.length);
+            exchange.getResponseBody().write(page);
+            exchange.close();
+        });
+        proxy.start();
+        String base = "http://127.0.0.1:" + proxy.getAddress().getPort();
+        try (AnthropicModel withV1 = AnthropicModel.builder().apiKey("test-key").baseUrl(base + "/v1/").build();
+                AnthropicModel without = AnthropicModel.builder().apiKey("test-key").baseUrl(base).build()) {
+            ModelException e = catchThrowableOfType(ModelException.class,
+                    () -> withV1.call(request("hi").build(), ModelCallContext.until(Instant.now().plusSeconds(30))));
+            assertThat(e.kind()).isEqualTo(Kind.NOT_FOUND);
+            assertThat(e.getMessage()).contains("404 page not found").endsWith(" (requests go to " + base
+                    + "/v1/v1/messages: leave /v1 out of the base URL, Rein adds it)");
+            ModelException plain = catchThrowableOfType(ModelException.class,
+                    () -> without.call(request("hi").build(), ModelCallContext.until(Instant.now().plusSeconds(30))));
+            assertThat(plain.getMessage()).doesNotContain("leave /v1 out");
+        } finally {
+            proxy.stop(0);
+        }
+    }
+
+    @Test
     void anUnknownHostIsNamedAsSuchNotAsARefusedConnection() {
         // .invalid never resolves (RFC 2606): the JDK reports an UnresolvedAddressException under a ConnectException
         AnthropicModel gateway = AnthropicModel.builder().apiKey("test-key").baseUrl("http://rein-no-such-host.invalid:8080").build();
