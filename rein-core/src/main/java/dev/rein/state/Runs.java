@@ -133,10 +133,19 @@ public final class Runs {
     }
 
     private RunSnapshot decide(String runId, String actionHash, java.util.function.Function<ApprovalRequest, ApprovalDecision> decision) {
+        List<ApprovalRequest> pause = null; // the requests of the pause this decision was made for
         for (int attempt = 1; ; attempt++) {
             RunSnapshot snapshot = load(runId);
             if (snapshot.status() != RunStatus.WAITING_APPROVAL) {
                 throw new ApprovalException("run " + runId + " is " + snapshot.status() + ", not waiting for approval", List.of());
+            }
+            if (pause == null) {
+                pause = snapshot.approvals().requests();
+            } else if (!pause.equals(snapshot.approvals().requests())) {
+                // Resumed and paused again meanwhile: the same action pending now is another call, which this person has not seen.
+                throw new ApprovalException("run " + runId + " was resumed and paused again while this decision was being saved;"
+                        + " it was not applied to the new pause. Pending: " + snapshot.pendingApprovals().stream()
+                        .map(r -> r.tool() + " " + r.actionHash()).toList(), snapshot.pendingApprovals());
             }
             ApprovalState decided = snapshot.approvals().decide(runId, actionHash, decision);
             RunSnapshot next = snapshot.withApprovals(decided, clock.instant());

@@ -323,6 +323,58 @@ class ApprovalFlowTest {
     }
 
     @Test
+    void aDecisionMadeAgainAfterAConflictIsNotAppliedToTheNextPauseOfTheRun() {
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("send_message", SEND)), toolCalls(call("send_message", SEND)),
+                text("done"));
+        Agent agent = agent(model);
+        RunResult paused = agent.run("tell alice");
+        String hash = paused.pendingApprovals().get(0).actionHash();
+        // Between Carol's load and her save, Dave rejects the call and the run is resumed: the model
+        // proposes the same action again and the run pauses at the next step with it pending.
+        java.util.concurrent.atomic.AtomicBoolean raced = new java.util.concurrent.atomic.AtomicBoolean();
+        dev.rein.state.RunStore racing = new dev.rein.state.RunStore() {
+            @Override
+            public void save(dev.rein.state.RunSnapshot snapshot) {
+                store.save(snapshot);
+            }
+
+            @Override
+            public java.util.Optional<dev.rein.state.RunSnapshot> load(String runId) {
+                var loaded = store.load(runId);
+                if (raced.compareAndSet(false, true)) {
+                    dev.rein.state.Runs.in(store).reject(runId, hash, "not now", "dave");
+                    assertThat(agent.resume(runId).status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+                }
+                return loaded;
+            }
+
+            @Override
+            public List<dev.rein.state.RunSummary> list() {
+                return store.list();
+            }
+
+            @Override
+            public java.util.Optional<dev.rein.state.IdempotencyRecord> idempotency(String key) {
+                return store.idempotency(key);
+            }
+
+            @Override
+            public void putIdempotency(dev.rein.state.IdempotencyRecord record) {
+                store.putIdempotency(record);
+            }
+        };
+
+        // Before: Carol's approval of the first pause was made again on the second and approved a call she never saw.
+        assertThatThrownBy(() -> dev.rein.state.Runs.in(racing).approve(paused.runId(), hash, "carol"))
+                .isInstanceOf(ApprovalException.class).hasMessageContaining("paused again");
+
+        assertThat(agent.runs().pending(paused.runId())).singleElement()
+                .satisfies(r -> assertThat(r.actionHash()).isEqualTo(hash));
+        assertThat(store.load(paused.runId()).orElseThrow().approvals().decisions()).isEmpty();
+        assertThat(outbox.deliveries).isEmpty();
+    }
+
+    @Test
     void aCancellationMadeWhileAnotherPersonDecidesStillEndsTheRun() {
         String toBob = "{\"to\":\"bob@example.com\",\"body\":\"b\"}";
         Agent agent = agent(ScriptedModel.of(toolCalls(call("send_message", SEND), call("send_message", toBob)), text("done")));
