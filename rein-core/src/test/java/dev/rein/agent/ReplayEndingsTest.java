@@ -217,6 +217,44 @@ class ReplayEndingsTest {
     }
 
     @Test
+    void aRunWhoseTokenCountFailedOnceReplaysExactly(@TempDir Path dir) throws Exception {
+        Path trace = dir.resolve("run.jsonl");
+        ContextPolicy compacting = ContextPolicy.builder().compaction(Compaction.client(1_000).keepingLast(2))
+                .tokenCounting(TokenCounting.PROVIDER).build();
+        ScriptedModel scripted = ScriptedModel.of(toolCalls(call("search", LONG_A)), toolCalls(call("search", LONG_B)),
+                toolCalls(call("search", "{\"q\":\"c\"}")), text("要約: a と b と c を調べた"), text("done"));
+        // the provider's count fails once (the run goes on with its estimate, below the trigger); later counts succeed
+        AtomicInteger counts = new AtomicInteger();
+        Model model = new Model() {
+            @Override
+            public ModelResponse call(ModelRequest request, ModelCallContext context) throws ModelException, InterruptedException {
+                return scripted.call(request, context);
+            }
+
+            @Override
+            public long countTokens(ModelRequest request) throws ModelException {
+                if (counts.incrementAndGet() == 1) {
+                    throw new ModelException(ModelException.Kind.INVALID_REQUEST, 400, "count failed");
+                }
+                return request.messages().size() > 3 ? 5_000 : 10;
+            }
+        };
+        RunResult recorded = agent(model).modelName(ScriptedModel.DEFAULT_NAME).prices(ScriptedModel.PRICES)
+                .contextPolicy(compacting).listener(JsonlTraceListener.to(trace)).build().run("調べて");
+        assertThat(recorded.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(counts.get()).as("the failed count and the later ones").isGreaterThan(1);
+        assertThat(Files.readString(trace)).contains("\"type\":\"context_edited\"");
+
+        // Before: the failed count left no event, so the replay answered it with the next recorded count (5,000)
+        // and compacted a step early, where the recording made its step call
+        ReplayReport report = Replay.from(trace).replay(agent(ScriptedModel.of()).modelName(ScriptedModel.DEFAULT_NAME)
+                .prices(ScriptedModel.PRICES).contextPolicy(compacting).build());
+
+        assertThat(report.firstDivergence()).isEmpty();
+        assertThat(report.reproduced()).isTrue();
+    }
+
+    @Test
     void aCallOfAnotherPurposeThanTheRecordedOneIsTheDivergenceSaidAsSuch(@TempDir Path dir) throws Exception {
         Path trace = dir.resolve("run.jsonl");
         ContextPolicy compacting = ContextPolicy.builder().compaction(Compaction.client(1_000).keepingLast(2))

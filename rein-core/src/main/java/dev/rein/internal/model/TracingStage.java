@@ -74,7 +74,17 @@ public final class TracingStage implements ModelInterceptor {
     @Override
     public long interceptCount(ModelCall call, Chain chain) throws ModelException, InterruptedException {
         Instant started = tracer.now();
-        long tokens = chain.proceedCount(call);
+        long tokens;
+        try {
+            tokens = chain.proceedCount(call);
+        } catch (ModelException e) {
+            // A failed count is traced as unknown (-1), as the run goes on with its estimate: a replay answers the
+            // counts in order, and without it would answer this one with the next count the run made
+            Instant now = tracer.now();
+            tracer.emit(new TraceEvent.TokensCounted(tracer.runId(), tracer.step(), now, call.purpose(), call.request().model(),
+                    -1, Duration.between(started, now).toMillis()));
+            throw e;
+        }
         Instant now = tracer.now();
         tracer.emit(new TraceEvent.TokensCounted(tracer.runId(), tracer.step(), now, call.purpose(), call.request().model(),
                 tokens, Duration.between(started, now).toMillis()));
