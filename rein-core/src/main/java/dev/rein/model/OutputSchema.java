@@ -116,7 +116,8 @@ public final class OutputSchema implements ModelOption {
      * subtypes. Checked when the agent is built, rather than after every answer has been refused.
      */
     private static boolean creatable(Class<?> type) {
-        if (type.isPrimitive() || type.isArray() || !(type.isInterface() || Modifier.isAbstract(type.getModifiers()))) {
+        // an enum whose constants have bodies is abstract for reflection, and Jackson reads it by its names
+        if (type.isPrimitive() || type.isArray() || type.isEnum() || !(type.isInterface() || Modifier.isAbstract(type.getModifiers()))) {
             return true;
         }
         return java.util.Collection.class.isAssignableFrom(type) || java.util.Map.class.isAssignableFrom(type)

@@ -102,6 +102,23 @@ class TypedOutputShapesTest {
                 .containsExactly(1, 2);
     }
 
+    /** An enum whose constants have bodies: its class is abstract for reflection, yet Jackson reads its names. */
+    public enum Priority {
+        LOW { @Override String label() { return "低"; } },
+        HIGH { @Override String label() { return "高"; } };
+
+        abstract String label();
+    }
+
+    @Test
+    void anEnumWhoseConstantsHaveBodiesIsAnOutputTypeLikeAnyEnum() {
+        // Before: refused when the agent was built ('the output type Priority is an abstract class')
+        RunResult r = Agent.builder().model(ScriptedModel.of(text("\"HIGH\""))).build().run("優先度は?", Priority.class);
+        assertThat(r.status()).as(r.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(r.output(Priority.class)).isEqualTo(Priority.HIGH);
+        assertThat(r.output(Priority.class).label()).isEqualTo("高");
+    }
+
     @Test
     void aFencedBlockIsAccepted() {
         ScriptedModel model = ScriptedModel.of(text("```json\n" + VALID + "\n```"));
