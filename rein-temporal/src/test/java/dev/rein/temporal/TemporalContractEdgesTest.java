@@ -35,6 +35,18 @@ class TemporalContractEdgesTest {
         }
     }
 
+    /** The README allows a budget without a time limit (maxDuration null); the workflow then has no deadline. */
+    @Test
+    void aRunWithoutATimeLimitRunsToItsAnswer() throws TimeoutException {
+        Agent agent = Orders.agent(Orders.lookupThenAnswer(), new RecordingListener(), Orders.lookup())
+                .budget(dev.rein.budget.Budget.builder().maxDuration(null).build()).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            RunResult result = server.start(agent).start("A-1?", "run-no-time-limit").result(Duration.ofSeconds(60));
+
+            assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        }
+    }
+
     /** A rejection by signal: the refund never runs, the model is told the reason, and the run goes on to its answer. */
     @Test
     void aRejectionSignalResumesTheRunWithoutTheActionAndTellsTheModelWhy() {

@@ -48,6 +48,9 @@ import java.util.Optional;
  * person excluded. Deterministic: no wall clock, no threads, no I/O (checked by a test).
  */
 public final class AgentWorkflowImpl implements AgentWorkflow {
+    /** What an activity may take in a run without a time limit: long enough never to cut a live call. */
+    static final Duration NO_DEADLINE = Duration.ofDays(365);
+
     private RunInput input;
     private String runId;
     /** The run as the last activity left it (its snapshot by reference), and the step function's edits since. */
@@ -343,7 +346,7 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
 
     /** Model calls: the provider's retryable failures are retried with backoff, never past the run's deadline. */
     private AgentActivities modelActivities() {
-        long left = Math.max(1, input.budget().maxDuration().toMillis() - activeMillis());
+        long left = timeLeft().toMillis();
         // every retryable failure carries the wait Rein's policy chose (a server's hint of up to
         // RetryPolicy.LONGEST_HINT in full); servers before temporalio/temporal#6063 cap that at the maximum interval
         Duration longest = positive(input.maxBackoff()).compareTo(RetryPolicy.LONGEST_HINT) > 0
@@ -365,12 +368,22 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
      * retried elsewhere after the attempt timeout, and a live one's is not started twice.
      */
     private AgentActivities effects() {
-        Duration left = Duration.ofMillis(Math.max(1, input.budget().maxDuration().toMillis() - activeMillis()));
+        Duration left = timeLeft();
         return Workflow.newActivityStub(AgentActivities.class, ActivityOptions.newBuilder()
                 .setStartToCloseTimeout(left.compareTo(input.attempt()) > 0 ? left : input.attempt())
                 .setHeartbeatTimeout(input.attempt())
                 .setRetryOptions(RetryOptions.newBuilder().setInitialInterval(Duration.ofSeconds(1))
                         .setDoNotRetry(Reasons.INTERNAL_ERROR).build()).build());
+    }
+
+    /**
+     * The time to the run's deadline (at least 1 ms), the most an activity may take; for a budget
+     * without a time limit (maxDuration null) {@link #NO_DEADLINE}: a live worker heartbeats, so only
+     * a dead one's activity ends early (after the attempt timeout), and a slow call is never cut.
+     */
+    private Duration timeLeft() {
+        Duration max = input.budget().maxDuration();
+        return max == null ? NO_DEADLINE : Duration.ofMillis(Math.max(1, max.toMillis() - activeMillis()));
     }
 
     private static Duration positive(Duration d) {
