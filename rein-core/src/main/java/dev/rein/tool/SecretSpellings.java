@@ -6,26 +6,27 @@ import java.util.Map;
 import java.util.WeakHashMap;
 
 /**
- * The escaped spellings of secret values ({@link Secrets#forms} without the value itself), worked
- * out once per value: masking asks for them for every string of every trace event, and working
- * them out takes microseconds for a value with a {@code /} (most base64 keys).
+ * The spellings of secret values ({@link Secrets#forms}), worked out once per value: masking asks
+ * for them for every string of every trace event and every streamed fragment, and working them out
+ * takes microseconds for a value with a {@code /} (most base64 keys).
  */
 final class SecretSpellings {
     /**
      * Weak keys: a value's spellings are kept while something (the run's secrets) holds the value,
-     * and no longer. The lists never hold the key itself, or the entry could never be cleared.
+     * and no longer. The lists never hold the key itself (the value's own spelling is a copy), or
+     * the entry could never be cleared.
      */
-    private static final Map<String, List<String>> ESCAPED = Collections.synchronizedMap(new WeakHashMap<>());
+    private static final Map<String, List<String>> FORMS = Collections.synchronizedMap(new WeakHashMap<>());
 
     private SecretSpellings() {}
 
-    /** {@link Secrets#forms}{@code (value)} but {@code value}, longest first; empty for a value JSON writes as it is. */
-    static List<String> escaped(String value) {
-        List<String> escaped = ESCAPED.get(value);
-        if (escaped == null) {
-            escaped = Secrets.forms(value).stream().filter(form -> !form.equals(value)).toList();
-            ESCAPED.put(value, escaped);
+    /** {@link Secrets#forms}{@code (value)}, longest first, the value's own spelling last. */
+    static List<String> of(String value) {
+        List<String> forms = FORMS.get(value);
+        if (forms == null) {
+            forms = Secrets.forms(value).stream().map(form -> form.equals(value) ? new String(value) : form).toList();
+            FORMS.put(value, forms);
         }
-        return escaped;
+        return forms;
     }
 }

@@ -147,14 +147,7 @@ public interface Secrets {
      * asks for them for every string it masks and every streamed fragment.
      */
     static List<String> spellings(String value) {
-        List<String> escaped = SecretSpellings.escaped(value);
-        if (escaped.isEmpty()) {
-            return List.of(value);
-        }
-        List<String> all = new ArrayList<>(escaped.size() + 1);
-        all.addAll(escaped);
-        all.add(value);
-        return all;
+        return SecretSpellings.of(value);
     }
 
     /**
