@@ -1,6 +1,7 @@
 package dev.rein.trace;
 
 import dev.rein.ReinException;
+import dev.rein.internal.text.FileProblems;
 import dev.rein.json.Json;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -8,11 +9,7 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.ConcurrentHashMap;
@@ -56,21 +53,10 @@ public final class JsonlTraceListener implements RunListener {
         }
     }
 
-    /** What went wrong, in words: a file system exception's message is often the path alone. */
+    /** What went wrong, in words; a directory given as the file gets the name of a file in it. */
     private static String why(Path file, IOException e) {
-        if (Files.isDirectory(file)) {
-            return "it is a directory; name a file in it, e.g. " + file.resolve("trace.jsonl");
-        } else if (e instanceof FileAlreadyExistsException exists && exists.getFile() != null
-                && Files.exists(Path.of(exists.getFile())) && !Files.isDirectory(Path.of(exists.getFile()))) {
-            return exists.getFile() + " is a file, not a directory";
-        } else if (e instanceof AccessDeniedException denied) {
-            return "permission denied for " + denied.getFile();
-        } else if (e instanceof NoSuchFileException missing) {
-            return "no such file or directory: " + missing.getFile();
-        } else if (e instanceof FileSystemException fs && fs.getReason() != null) {
-            return fs.getReason() + ": " + fs.getFile();
-        }
-        return e.getMessage();
+        return Files.isDirectory(file) ? "it is a directory; name a file in it, e.g. " + file.resolve("trace.jsonl")
+                : FileProblems.why(e);
     }
 
     /** A factory writing every run's trace to the same file. */

@@ -1,17 +1,14 @@
 package dev.rein.eval.report;
 
 import dev.rein.ReinException;
+import dev.rein.internal.text.FileProblems;
 import dev.rein.json.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -70,23 +67,8 @@ public final class ReportWriter {
                 Files.deleteIfExists(temp);
             }
         } catch (IOException e) {
-            throw new ReinException("cannot write the report to " + target + ": " + why(e), e);
+            throw new ReinException("cannot write the report to " + target + ": " + FileProblems.why(e), e);
         }
-    }
-
-    /** What went wrong, in words: a file system exception's message is often the path alone. */
-    private static String why(IOException e) {
-        if (e instanceof FileAlreadyExistsException exists && exists.getFile() != null && Files.exists(Path.of(exists.getFile()))
-                && !Files.isDirectory(Path.of(exists.getFile()))) {
-            return exists.getFile() + " is a file, not a directory";
-        } else if (e instanceof AccessDeniedException denied) {
-            return "permission denied for " + denied.getFile();
-        } else if (e instanceof NoSuchFileException missing) {
-            return "no such file or directory: " + missing.getFile();
-        } else if (e instanceof FileSystemException fs && fs.getReason() != null) {
-            return fs.getReason() + ": " + fs.getFile();
-        }
-        return e.getMessage();
     }
 
     private static String template() {

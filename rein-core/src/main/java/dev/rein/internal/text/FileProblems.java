@@ -1,0 +1,29 @@
+package dev.rein.internal.text;
+
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+
+/** Why a file could not be written, in words: a file system exception's message is often the path alone. */
+public final class FileProblems {
+    private FileProblems() {}
+
+    /** What {@code e} says went wrong, for a message that already names the file. */
+    public static String why(IOException e) {
+        if (e instanceof FileAlreadyExistsException exists && exists.getFile() != null && Files.exists(Path.of(exists.getFile()))
+                && !Files.isDirectory(Path.of(exists.getFile()))) {
+            return exists.getFile() + " is a file, not a directory"; // a folder on the way is a file
+        } else if (e instanceof AccessDeniedException denied) {
+            return "permission denied for " + denied.getFile();
+        } else if (e instanceof NoSuchFileException missing) {
+            return "no such file or directory: " + missing.getFile();
+        } else if (e instanceof FileSystemException fs && fs.getReason() != null) {
+            return fs.getReason() + ": " + fs.getFile();
+        }
+        return e.getMessage();
+    }
+}
