@@ -112,50 +112,47 @@ public final class Runs {
 
     /** Ends a run that is paused (or whose process died) as CANCELLED; its pending actions never run. */
     public RunSnapshot cancel(String runId, String reason) {
-        for (int attempt = 1; ; attempt++) {
-            RunSnapshot snapshot = load(runId);
+        // A cancellation lost to a decision saved meanwhile would leave that decision to be carried out.
+        return saveRetrying(runId, snapshot -> {
             if (snapshot.status().terminal()) {
                 throw new ReinException("run " + runId + " already ended " + snapshot.status() + "; there is nothing to cancel");
             }
-            RunSnapshot next = snapshot.withStatus(RunStatus.CANCELLED, "cancelled",
+            return snapshot.withStatus(RunStatus.CANCELLED, "cancelled",
                     reason == null || reason.isBlank() ? "cancelled by a person" : masker.redact(reason), clock.instant());
-            try {
-                store.save(next);
-                return next;
-            } catch (StoreConflictException e) {
-                // Changed since it was loaded (say, another person's decision was saved): a cancellation
-                // lost to it would leave that decision to be carried out, so it is made again on the run as it now is.
-                if (attempt == DECIDE_ATTEMPTS) {
-                    throw e;
-                }
-            }
-        }
+        });
     }
 
     private RunSnapshot decide(String runId, String actionHash, java.util.function.Function<ApprovalRequest, ApprovalDecision> decision) {
-        List<ApprovalRequest> pause = null; // the requests of the pause this decision was made for
-        for (int attempt = 1; ; attempt++) {
-            RunSnapshot snapshot = load(runId);
+        // The requests of the pause this decision was made for (set on the first attempt).
+        java.util.concurrent.atomic.AtomicReference<List<ApprovalRequest>> pause = new java.util.concurrent.atomic.AtomicReference<>();
+        return saveRetrying(runId, snapshot -> {
             if (snapshot.status() != RunStatus.WAITING_APPROVAL) {
                 throw new ApprovalException("run " + runId + " is " + snapshot.status() + ", not waiting for approval", List.of());
             }
-            if (pause == null) {
-                pause = snapshot.approvals().requests();
-            } else if (!pause.equals(snapshot.approvals().requests())) {
+            if (pause.get() == null) {
+                pause.set(snapshot.approvals().requests());
+            } else if (!pause.get().equals(snapshot.approvals().requests())) {
                 // Resumed and paused again meanwhile: the same action pending now is another call, which this person has not seen.
                 throw new ApprovalException("run " + runId + " was resumed and paused again while this decision was being saved;"
                         + " it was not applied to the new pause. Pending: " + snapshot.pendingApprovals().stream()
                         .map(r -> r.tool() + " " + r.actionHash()).toList(), snapshot.pendingApprovals());
             }
-            ApprovalState decided = snapshot.approvals().decide(runId, actionHash, decision);
-            RunSnapshot next = snapshot.withApprovals(decided, clock.instant());
+            return snapshot.withApprovals(snapshot.approvals().decide(runId, actionHash, decision), clock.instant());
+        });
+    }
+
+    /**
+     * Saves {@code change} of the run as stored. When the save finds the run changed since it was
+     * loaded (most likely another person's decision on another call of the step), the change is made
+     * again on the run as it now is, so both are kept; {@code change} refuses what no longer applies.
+     */
+    private RunSnapshot saveRetrying(String runId, java.util.function.UnaryOperator<RunSnapshot> change) {
+        for (int attempt = 1; ; attempt++) {
+            RunSnapshot next = change.apply(load(runId));
             try {
                 store.save(next);
                 return next;
             } catch (StoreConflictException e) {
-                // Saved since it was loaded: most likely another person's decision on another call of the step.
-                // Decided again on the run as it now is, this one is kept too; a run resumed or cancelled
-                // meanwhile, or this action decided by the other, is refused above.
                 if (attempt == DECIDE_ATTEMPTS) {
                     throw e;
                 }
