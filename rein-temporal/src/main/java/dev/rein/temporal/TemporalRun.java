@@ -16,9 +16,13 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.temporal.client.WorkflowFailedException;
 import io.temporal.client.WorkflowNotFoundException;
+import io.temporal.client.WorkflowQueryException;
 import io.temporal.client.WorkflowServiceException;
 import io.temporal.client.WorkflowStub;
 import io.temporal.failure.CanceledFailure;
+import io.temporal.failure.TemporalFailure;
+import io.temporal.failure.TerminatedFailure;
+import io.temporal.failure.TimeoutFailure;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -45,22 +49,46 @@ public final class TemporalRun {
     }
 
     /**
-     * The status now (a query: answered by a worker).
+     * The status now (a query: answered by a worker). A workflow that Temporal ended without Rein — terminated
+     * from the Temporal CLI or UI, timed out by a timeout set outside Rein — is FAILED: the run is over and did not
+     * succeed, and {@link #result()} says how it ended.
      *
      * @throws ReinException when Temporal has no run with this id, or no worker answered (none polls the run's task queue)
      */
     public RunStatus status() {
-        return query(() -> workflow().status());
+        return query(() -> workflow().status(), RunStatus.FAILED);
     }
 
-    /** The actions waiting for a decision (a query, refused as {@link #status()} is). */
+    /** The actions waiting for a decision (a query, refused as {@link #status()} is); none once the run has ended. */
     public List<ApprovalRequest> pendingApprovals() {
-        return query(() -> workflow().pendingApprovals());
+        return query(() -> workflow().pendingApprovals(), List.of());
     }
 
     /** Decisions the run refused because no pending action had their hash (a query, refused as {@link #status()} is). */
     public List<String> refusedDecisions() {
-        return query(() -> workflow().refusedDecisions());
+        return query(() -> workflow().refusedDecisions(), List.of());
+    }
+
+    /**
+     * A query on a workflow ended from outside Rein fails: the worker replays its history, and the SDK's replay
+     * refuses the termination event. Such a run answers {@code endedOutsideRein}.
+     */
+    private <T> T query(java.util.function.Supplier<T> query, T endedOutsideRein) {
+        try {
+            return query(query);
+        } catch (WorkflowQueryException e) {
+            if (endedOutsideRein()) {
+                return endedOutsideRein;
+            }
+            throw e;
+        }
+    }
+
+    private boolean endedOutsideRein() {
+        return switch (stub().describe().getStatus()) {
+            case WORKFLOW_EXECUTION_STATUS_TERMINATED, WORKFLOW_EXECUTION_STATUS_TIMED_OUT, WORKFLOW_EXECUTION_STATUS_FAILED -> true;
+            default -> false;
+        };
     }
 
     /**
@@ -131,7 +159,7 @@ public final class TemporalRun {
         try {
             return Results.full(client.newUntypedWorkflowStub(runId).getResult(RunResult.class), runStore);
         } catch (WorkflowFailedException e) {
-            return cancelled(e);
+            return endedWithoutValue(e);
         }
     }
 
@@ -141,17 +169,33 @@ public final class TemporalRun {
             return Results.full(client.newUntypedWorkflowStub(runId).getResult(timeout.toMillis(), TimeUnit.MILLISECONDS,
                     RunResult.class), runStore);
         } catch (WorkflowFailedException e) {
-            return cancelled(e);
+            return endedWithoutValue(e);
         }
     }
 
-    /** Temporal closes a cancelled workflow without its return value; the workflow keeps it for this query. */
-    private RunResult cancelled(WorkflowFailedException e) {
+    /**
+     * Temporal closes a cancelled workflow without its return value; the workflow keeps it for this query. A
+     * workflow ended from outside Rein has no Rein result at all: that is said in Rein's terms, with Temporal's reason.
+     */
+    private RunResult endedWithoutValue(WorkflowFailedException e) {
         RunResult ended = e.getCause() instanceof CanceledFailure ? Results.full(query(() -> workflow().result()), runStore) : null;
-        if (ended == null) {
-            throw e;
+        if (ended != null) {
+            return ended;
         }
-        return ended;
+        String how = switch (e.getCause()) {
+            case TerminatedFailure t -> "was terminated on Temporal (reason: " + reasonOf(t) + "), from outside Rein";
+            case TimeoutFailure t -> "timed out on Temporal (" + t.getTimeoutType() + "), by a workflow timeout set outside Rein";
+            case TemporalFailure f -> "failed on Temporal (" + reasonOf(f) + ")";
+            case null, default -> "ended on Temporal without a result (" + e.getMessage() + ")";
+        };
+        throw new ReinException("run '" + runId + "' " + how + ", so it has no result: nothing after that point ran, and"
+                + " the trace events up to it reached the agent's listeners. Rein's own limits (budget, deadline) end a run"
+                + " with a RunResult; to stop a run and keep its result, cancel it (TemporalRun.cancel)", e);
+    }
+
+    private static String reasonOf(TemporalFailure f) {
+        String reason = f.getOriginalMessage();
+        return reason == null || reason.isBlank() ? "none given" : "'" + reason + "'";
     }
 
     /** The decision is checked against the pending actions first, so a stale one fails here with the reason. */

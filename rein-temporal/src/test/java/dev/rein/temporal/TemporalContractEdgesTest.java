@@ -35,6 +35,32 @@ class TemporalContractEdgesTest {
         }
     }
 
+    /**
+     * A workflow terminated from outside Rein (the Temporal CLI or UI) ends without a Rein result: result() says so
+     * in Rein's terms, with the termination's reason, and status() no longer answers from the replayed state (which
+     * would still say WAITING_APPROVAL) but FAILED, since the run is over and did not succeed.
+     */
+    @Test
+    void aWorkflowTerminatedOutsideReinSaysSoInsteadOfTemporalsException() {
+        Orders.Ledger ledger = new Orders.Ledger();
+        Agent agent = Orders.withApproval(Orders.agent(Orders.refundThenAnswer(), new RecordingListener(),
+                Orders.refund(ledger, key -> {})));
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalRun run = server.start(agent).start("A-1 を返金して", "run-terminated");
+            TemporalApprovalTest.awaitStatus(run, RunStatus.WAITING_APPROVAL);
+            run.stub().terminate("運用者が停止");
+
+            assertThatThrownBy(run::result).isInstanceOf(dev.rein.ReinException.class)
+                    .hasMessageContaining("run-terminated").hasMessageContaining("terminated")
+                    .hasMessageContaining("運用者が停止").hasMessageContaining("no result");
+            assertThatThrownBy(() -> run.result(Duration.ofSeconds(10))).isInstanceOf(dev.rein.ReinException.class)
+                    .hasMessageContaining("terminated");
+            assertThat(run.status()).isEqualTo(RunStatus.FAILED);
+            assertThat(run.pendingApprovals()).isEmpty();
+            assertThat(ledger.charges).isEmpty();
+        }
+    }
+
     /** The README allows a budget without a time limit (maxDuration null); the workflow then has no deadline. */
     @Test
     void aRunWithoutATimeLimitRunsToItsAnswer() throws TimeoutException {
