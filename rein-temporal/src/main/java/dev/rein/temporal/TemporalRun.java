@@ -206,6 +206,14 @@ public final class TemporalRun {
 
     private ApprovalRequest pending(ApprovalSignal signal) {
         List<ApprovalRequest> pending = pendingApprovals();
+        if (pending.isEmpty()) {
+            RunStatus status = status();
+            if (status != RunStatus.WAITING_APPROVAL) {
+                // a second approval of the same action, or one for a run that has moved on: say where the run is
+                throw new ApprovalException("run " + runId + " is " + status + ", not waiting for approval; nothing was sent",
+                        List.of());
+            }
+        }
         return pending.stream().filter(r -> r.actionHash().equals(signal.actionHash())).findFirst()
                 .orElseThrow(() -> new ApprovalException("run " + runId + " has no pending action with hash " + signal.actionHash()
                         + "; an approval is bound to the exact action shown. Pending: "

@@ -51,6 +51,9 @@ class TemporalApprovalTest {
             assertThat(result.duration()).isLessThan(Duration.ofMinutes(10));
             assertThat(trace.events(TraceEvent.ApprovalDecided.class)).singleElement()
                     .satisfies(d -> assertThat(d.decidedBy()).isEqualTo("alice"));
+            // approving again (a second click, a retried script) says why, as a local run's Runs.approve does
+            assertThatThrownBy(() -> run.approve(pending.get(0).actionHash(), "alice")).isInstanceOf(ApprovalException.class)
+                    .hasMessageContaining("run-approval is SUCCEEDED, not waiting for approval");
         }
     }
 
