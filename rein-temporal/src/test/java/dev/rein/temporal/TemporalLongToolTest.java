@@ -43,6 +43,40 @@ class TemporalLongToolTest {
     }
 
     /**
+     * Cancelling a run while a tool runs interrupts the tool, as a local cancel does: the worker learns of the
+     * cancel from its next heartbeat and interrupts the call, instead of letting it run to its own timeout after
+     * the run has ended CANCELLED.
+     */
+    @Test
+    void cancellingARunDuringAToolCallInterruptsTheTool() throws Exception {
+        java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch interrupted = new java.util.concurrent.CountDownLatch(1);
+        Tool export = Tool.builder("export").description("Exports the orders")
+                .inputSchema("{\"type\":\"object\",\"properties\":{}}").risk(Risk.WRITE).timeout(Duration.ofMinutes(5))
+                .handler((args, ctx) -> {
+                    started.countDown();
+                    try {
+                        Thread.sleep(Duration.ofMinutes(2));
+                    } catch (InterruptedException e) {
+                        interrupted.countDown();
+                        throw e;
+                    }
+                    return "exported";
+                }).build();
+        ScriptedModel model = ScriptedModel.of(ScriptedModel.toolCalls(ScriptedModel.call("export", "{}")),
+                ScriptedModel.text("done"));
+        Agent agent = Orders.agent(model, new RecordingListener(), export).approvalPolicy(dev.rein.approval.ApprovalPolicy.NEVER).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalRun run = server.start(agent).withAttemptTimeout(Duration.ofSeconds(3)).start("export", "run-cancel-tool");
+            assertThat(started.await(60, java.util.concurrent.TimeUnit.SECONDS)).as("the tool started").isTrue();
+            run.cancel();
+
+            assertThat(interrupted.await(30, java.util.concurrent.TimeUnit.SECONDS)).as("the tool was interrupted").isTrue();
+            assertThat(run.result().status()).isEqualTo(RunStatus.CANCELLED);
+        }
+    }
+
+    /**
      * A model call that takes longer than the attempt timeout (a slow model, a long answer) is made
      * once, as locally: the worker heartbeats while it waits, so Temporal neither starts the same
      * call again elsewhere nor ends the run as if its deadline had passed.

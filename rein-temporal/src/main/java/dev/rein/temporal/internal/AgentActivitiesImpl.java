@@ -159,18 +159,29 @@ public final class AgentActivitiesImpl implements AgentActivities {
     /**
      * An interrupted attempt (the worker is stopping) is retried elsewhere; a bug is not retried. The attempt
      * heartbeats while it runs: a model or tool call (the step's, a summary's, a critic's) may take longer than one
-     * attempt timeout, and only a dead worker's attempt is to be started again.
+     * attempt timeout, and only a dead worker's attempt is to be started again. A call interrupted because the run
+     * was cancelled ends the attempt without setting the interrupt again: the worker's thread goes back to its pool.
      */
     private static <T> T guarded(Body<T> body) {
-        try (Heartbeats alive = Heartbeats.start(Activity.getExecutionContext())) {
+        Heartbeats alive = Heartbeats.start(Activity.getExecutionContext());
+        try {
             return body.run();
         } catch (InterruptedException e) {
+            if (alive.interruptedTheCall()) {
+                throw ApplicationFailure.newNonRetryableFailure("the call was interrupted: the run was cancelled, or this"
+                        + " attempt is over for Temporal", "cancelled");
+            }
             Thread.currentThread().interrupt();
             throw ApplicationFailure.newFailure("the activity was interrupted (the worker is stopping)", "interrupted");
         } catch (ApplicationFailure e) {
             throw e;
         } catch (RuntimeException e) {
             throw ApplicationFailure.newNonRetryableFailure("internal error: " + e, Reasons.INTERNAL_ERROR);
+        } finally {
+            alive.close();
+            if (alive.interruptedTheCall()) {
+                Thread.interrupted(); // delivered as the call returned: not meant for the pool's next activity
+            }
         }
     }
 }

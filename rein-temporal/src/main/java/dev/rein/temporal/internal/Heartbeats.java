@@ -1,45 +1,72 @@
 package dev.rein.temporal.internal;
 
 import io.temporal.activity.ActivityExecutionContext;
+import io.temporal.client.ActivityCanceledException;
 import io.temporal.client.ActivityCompletionException;
+import io.temporal.client.ActivityNotExistsException;
 import java.time.Duration;
 
 /**
  * Heartbeats of one activity attempt while it runs, so that Temporal tells a live worker's long
  * call (a tool allowed to take longer than the attempt timeout) from a dead worker's, and retries
  * only the second elsewhere. Stops when closed, or when Temporal answers that the attempt is over
- * (cancelled, timed out, the worker stopping).
+ * (cancelled, timed out, the worker stopping). When the run was cancelled or the attempt is no longer
+ * Temporal's (its workflow closed, or it timed out and was started again elsewhere), the call is
+ * interrupted, as a local cancel interrupts it: its result would be thrown away.
  */
 final class Heartbeats implements AutoCloseable {
     private final Thread beating;
+    private final Thread working;
+    private boolean closed;
+    private boolean interruptedTheCall;
 
-    private Heartbeats(Thread beating) {
-        this.beating = beating;
+    private Heartbeats(ActivityExecutionContext context, long every) {
+        this.working = Thread.currentThread();
+        this.beating = context == null ? null : Thread.ofVirtual().name("rein-heartbeat").start(() -> beat(context, every));
     }
 
-    /** Heartbeats three times per heartbeat timeout of {@code context}'s attempt; none without one. */
+    /** Heartbeats three times per heartbeat timeout of {@code context}'s attempt, from the attempt's thread; none without one. */
     static Heartbeats start(ActivityExecutionContext context) {
         Duration timeout = context.getInfo().getHeartbeatTimeout();
         if (timeout == null || timeout.isZero() || timeout.isNegative()) {
-            return new Heartbeats(null);
+            return new Heartbeats(null, 0);
         }
-        long every = Math.max(100, timeout.toMillis() / 3);
-        return new Heartbeats(Thread.ofVirtual().name("rein-heartbeat").start(() -> {
-            try {
-                while (!Thread.currentThread().isInterrupted()) {
-                    context.heartbeat(null);
-                    Thread.sleep(every);
-                }
-            } catch (InterruptedException e) {
-                // the call ended
-            } catch (ActivityCompletionException e) {
-                // the attempt is over for Temporal: nothing more to report
-            }
-        }));
+        return new Heartbeats(context, Math.max(100, timeout.toMillis() / 3));
     }
 
+    private void beat(ActivityExecutionContext context, long every) {
+        try {
+            while (!Thread.currentThread().isInterrupted()) {
+                context.heartbeat(null);
+                Thread.sleep(every);
+            }
+        } catch (InterruptedException e) {
+            // the call ended
+        } catch (ActivityCanceledException | ActivityNotExistsException e) {
+            interruptTheCall();
+        } catch (ActivityCompletionException e) {
+            // the worker is stopping: it interrupts its own calls if it must
+        }
+    }
+
+    private synchronized void interruptTheCall() {
+        if (!closed) {
+            interruptedTheCall = true;
+            working.interrupt();
+        }
+    }
+
+    /** True when the call was interrupted because the run was cancelled or the attempt was over for Temporal. */
+    synchronized boolean interruptedTheCall() {
+        return interruptedTheCall;
+    }
+
+    /** Stops heartbeating; after this the call is never interrupted by it. Called on the attempt's thread. */
     @Override
     public void close() {
+        synchronized (this) {
+            closed = true;
+        }
         if (beating != null) {
             beating.interrupt();
         }
