@@ -42,7 +42,12 @@ public record CliEnvironment(PrintStream out, PrintStream err, Map<String, Strin
      * and answers pass intact; the real environment and terminal; the model provider named by {@code REIN_PROVIDER}.
      */
     public static CliEnvironment system() {
-        PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
+        return system(new FileOutputStream(FileDescriptor.out));
+    }
+
+    /** The real process, with standard output written through {@code stdout}. */
+    static CliEnvironment system(java.io.OutputStream stdout) {
+        PrintStream out = new PrintStream(stdout, true, StandardCharsets.UTF_8);
         PrintStream err = new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
         // Logging (slf4j-simple writes to System.err) must use the same encoding.
         System.setOut(out);

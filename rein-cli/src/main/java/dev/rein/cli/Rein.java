@@ -82,8 +82,11 @@ public final class Rein implements Callable<Integer> {
 
     public static void main(String[] args) {
         LUCENE_VECTORS.setLevel(java.util.logging.Level.SEVERE);
-        CliEnvironment env = CliEnvironment.system();
-        System.exit(execute(CommandLineArgs.recover(args), env));
+        StandardOutput stdout = new StandardOutput();
+        CliEnvironment env = CliEnvironment.system(stdout);
+        int code = execute(CommandLineArgs.recover(args), env);
+        env.out().flush();
+        System.exit(stdout.exitCode(code, env.err()));
     }
 
     /** Runs the command line in {@code env} and returns the exit code. */

@@ -30,6 +30,23 @@ class CliProcessTest {
     @TempDir
     Path dir;
 
+    /**
+     * Output that cannot be written (a full disk) is not success: Java's print streams swallow the error, so the
+     * process said exit 0 with nothing written. A reader that stopped reading ({@code | head}) is not an error.
+     */
+    @Test
+    void outputThatCannotBeWrittenFailsTheCommandButAClosedPipeDoesNot() throws Exception {
+        LauncherProcess.Outcome full = new LauncherProcess(dir).shell("./rein --version > /dev/full");
+
+        assertThat(full.exitCode()).as(full.stderr()).isEqualTo(1);
+        assertThat(full.stderrLines()).singleElement().asString()
+                .startsWith("rein: could not write to standard output").contains("No space left on device");
+
+        LauncherProcess.Outcome closed = new LauncherProcess(dir).shell("{ ./rein --version; echo \"exit=$?\" >&2; } | true");
+
+        assertThat(closed.stderr()).isEqualTo("exit=0\n");
+    }
+
     @Test
     void runJsonAgainstTheApiPrintsOneObjectAndKeepsJapaneseIntact() throws Exception {
         try (FakeMessagesServer server = FakeMessagesServer.start()) {
