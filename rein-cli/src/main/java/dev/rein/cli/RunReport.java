@@ -76,11 +76,12 @@ final class RunReport {
             sb.append(": ").append(Text.visible(Errors.oneLine(result.message())));
         }
         sb.append(System.lineSeparator());
-        if (result.answer() != null && !result.answer().isBlank()) {
+        String answer = withoutRestatedFailure(result);
+        if (!answer.isEmpty()) {
             String label = Reasons.NEEDS_USER_INPUT.equals(result.reason()) ? "Question:" : "Answer so far:";
-            sb.append(label).append(System.lineSeparator()).append(Text.visibleLines(result.answer().strip()))
+            sb.append(label).append(System.lineSeparator()).append(Text.visibleLines(answer))
                     .append(System.lineSeparator());
-        } else {
+        } else if (result.answer() == null || result.answer().isBlank()) {
             String partial = lastModelText(result.history());
             if (!partial.isBlank()) {
                 sb.append("Partial text (not taken as an answer):").append(System.lineSeparator())
@@ -88,6 +89,20 @@ final class RunReport {
             }
         }
         return sb.toString();
+    }
+
+    /**
+     * The answer of a run the core ended without a model call begins by restating the failure ("Stopped before the
+     * task was finished: " and the message), which the line above has just printed: only what follows is news.
+     */
+    private static String withoutRestatedFailure(RunResult result) {
+        String answer = result.answer() == null ? "" : result.answer().strip();
+        String restated = "Stopped before the task was finished: " + result.message();
+        if (result.message() != null && answer.startsWith(restated)) {
+            answer = answer.substring(restated.length());
+            answer = (answer.startsWith(".") ? answer.substring(1) : answer).strip();
+        }
+        return answer;
     }
 
     /** The text of the model's last turn, when the history ends with one (a cut-off or refused response). */

@@ -134,6 +134,31 @@ class CliHardeningTest {
                 .contains("Partial text (not taken as an answer):" + System.lineSeparator() + "I can't help with that.");
     }
 
+    /** A failed run whose answer only restates the failure prints the failure once on stdout, not again as an answer. */
+    @Test
+    void aFailedRunWhoseAnswerOnlyRestatesTheFailureDoesNotPrintItTwice() {
+        InProcessCli.Outcome failed = new InProcessCli().models((name, env) -> (request, context) -> {
+            throw new dev.rein.model.ModelException(dev.rein.model.ModelException.Kind.INVALID_REQUEST, 400, "the request was refused: 壊れた要求");
+        }).run("run", "do it");
+
+        assertThat(failed.exitCode()).isEqualTo(ExitCodes.FAILED);
+        assertThat(failed.stdout()).isEqualTo("FAILED (provider_error): the model provider failed (HTTP 400): the request was"
+                + " refused: 壊れた要求" + System.lineSeparator());
+
+        // what the run did learn is still printed, without the restated failure
+        ScriptedModel then = ScriptedModel.of(toolCalls(call("calculate", "{\"expression\":\"1+1\"}")));
+        InProcessCli.Outcome partly = new InProcessCli().models((name, env) -> (request, context) -> {
+            if (request.messages().size() > 1) {
+                throw new dev.rein.model.ModelException(dev.rein.model.ModelException.Kind.INVALID_REQUEST, 400, "壊れた要求");
+            }
+            return then.call(request, context);
+        }).run("run", "do it");
+
+        assertThat(partly.stdout()).isEqualTo("FAILED (provider_error): the model provider failed (HTTP 400): 壊れた要求"
+                + System.lineSeparator() + "Answer so far:" + System.lineSeparator() + "Tool calls made: 1 (calculate)."
+                + System.lineSeparator());
+    }
+
     @Test
     void showAndRunsPrintJsonAndAPausedRunJsonListsItsPendingActions() throws Exception {
         ScriptedModel model = ScriptedModel.of(toolCalls(call("send_message", SEND)), text("送信しました。"));
