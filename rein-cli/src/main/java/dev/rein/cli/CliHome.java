@@ -84,7 +84,8 @@ final class CliHome {
      * database is moved aside, a lock is waited out; otherwise the directory is the problem.
      */
     UsageException unusableStore(Exception e) {
-        String message = String.valueOf(e.getMessage());
+        // a file system exception's message is often the bare path, which the message names already
+        String message = e instanceof IOException io ? dev.rein.internal.text.FileProblems.why(io) : String.valueOf(e.getMessage());
         String cause = "(" + Errors.oneLine(message) + ")";
         if (message.contains("SQLITE_NOTADB") || message.contains("SQLITE_CORRUPT")) {
             return new UsageException(storeFile().toAbsolutePath() + " is not a SQLite database, or a damaged one " + cause

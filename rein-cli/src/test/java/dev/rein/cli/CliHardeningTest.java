@@ -134,6 +134,19 @@ class CliHardeningTest {
                 .contains("Partial text (not taken as an answer):" + System.lineSeparator() + "I can't help with that.");
     }
 
+    /** REIN_HOME naming a file, not a directory, says that in words instead of repeating the path in brackets. */
+    @Test
+    void reinHomeNamingAFileSaysItIsAFile(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path file = Files.writeString(dir.resolve("home.txt"), "not a directory");
+        InProcessCli.Outcome outcome = new InProcessCli().env("REIN_HOME", file.toString())
+                .models((name, env) -> ScriptedModel.of(text("done"))).run("run", "do it");
+
+        assertThat(outcome.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(outcome.stderrLines()).singleElement().asString()
+                .isEqualTo("rein run: cannot open the run store in " + file + " (" + file + " is a file, not a directory); set"
+                        + " REIN_HOME to a writable directory");
+    }
+
     /** A failed run whose answer only restates the failure prints the failure once on stdout, not again as an answer. */
     @Test
     void aFailedRunWhoseAnswerOnlyRestatesTheFailureDoesNotPrintItTwice() {
