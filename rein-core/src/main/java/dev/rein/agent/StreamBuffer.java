@@ -9,9 +9,9 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The bounded queue between a run and its stream consumer. The run's side never waits: a text
- * delta joins a waiting one, and when the buffer is full an event is counted instead of queued and
- * an {@link RunEvent.EventsDropped} marks the gap before the next event that fits. The result is
- * always queued.
+ * delta joins a waiting one (or is queued, full or not: text is never left out), and when the buffer
+ * is full any other event is counted instead of queued and an {@link RunEvent.EventsDropped} marks
+ * the gap before the next event queued. The result is always queued.
  */
 final class StreamBuffer {
     private final int capacity;
@@ -32,9 +32,8 @@ final class StreamBuffer {
             if (finished) {
                 return;
             }
-            if (event instanceof RunEvent.TextDelta delta && queue.peekLast() instanceof RunEvent.TextDelta waiting) {
-                queue.pollLast();
-                queue.addLast(new RunEvent.TextDelta(waiting.text() + delta.text()));
+            if (event instanceof RunEvent.TextDelta delta) {
+                offerText(delta);
             } else if (event instanceof RunEvent.Finished) {
                 markGap();
                 queue.addLast(event);
@@ -52,10 +51,36 @@ final class StreamBuffer {
         }
     }
 
+    /**
+     * Text is never left out, and never put in front of a gap it followed: it joins the waiting delta, and when
+     * events were left out since, the gap's marker goes in front of the joined delta (merged into a marker already
+     * there). So a full buffer grows by at most one marker and one delta.
+     */
+    private void offerText(RunEvent.TextDelta delta) {
+        RunEvent.TextDelta joined = delta;
+        if (queue.peekLast() instanceof RunEvent.TextDelta waiting) {
+            queue.pollLast();
+            joined = new RunEvent.TextDelta(waiting.text() + delta.text());
+        }
+        if (!dropped.isEmpty() && queue.peekLast() instanceof RunEvent.EventsDropped gap) {
+            queue.pollLast();
+            Map<String, Long> byType = new LinkedHashMap<>(gap.byType());
+            dropped.forEach((type, count) -> byType.merge(type, count, Long::sum));
+            queue.addLast(new RunEvent.EventsDropped(gap.count() + pending(), byType));
+            dropped.clear();
+        } else {
+            markGap();
+        }
+        queue.addLast(joined);
+    }
+
+    private long pending() {
+        return dropped.values().stream().mapToLong(Long::longValue).sum();
+    }
+
     private void markGap() {
         if (!dropped.isEmpty()) {
-            long count = dropped.values().stream().mapToLong(Long::longValue).sum();
-            queue.addLast(new RunEvent.EventsDropped(count, dropped));
+            queue.addLast(new RunEvent.EventsDropped(pending(), dropped));
             dropped.clear();
         }
     }
