@@ -166,4 +166,27 @@ class MetricsAndContentTest {
             assertThat(span.getAttributes().toString()).doesNotContain(SECRET);
         }
     }
+
+    /**
+     * gen-ai-metrics, gen_ai.client.token.usage: an instrumentation that cannot obtain the token
+     * counts "MUST NOT report usage metric" unless the user enabled offline counting. A call whose
+     * provider reported no usage has only Rein's estimate (on its span, marked estimated), so the
+     * metric leaves it out; the duration is still recorded.
+     */
+    @Test
+    void aCallWhoseProviderReportedNoUsageIsNotCountedInTheTokenUsageMetric() {
+        ScriptedModel model = ScriptedModel.of(
+                ScriptedModel.withUsage(Usage.of(120, 30, 0, 0), toolCalls(call("order_status", "{\"id\":\"A-1\"}"))),
+                ScriptedModel.withUsage(null, text("A-1 は発送済みです。")));
+        RunResult result = agent(model, false).run(GOAL);
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+
+        assertThat(metric(GenAiConventions.METRIC_TOKEN_USAGE).getHistogramData().getPoints()).hasSize(2).allSatisfy(p ->
+                assertThat(p.getCount()).as("only the reported call: " + p.getAttributes()).isEqualTo(1));
+        HistogramPointData output = metric(GenAiConventions.METRIC_TOKEN_USAGE).getHistogramData().getPoints().stream()
+                .filter(p -> "output".equals(p.getAttributes().get(GenAiConventions.TOKEN_TYPE))).findFirst().orElseThrow();
+        assertThat(output.getSum()).isEqualTo(30.0);
+        assertThat(metric(GenAiConventions.METRIC_OPERATION_DURATION).getHistogramData().getPoints()).singleElement()
+                .satisfies(p -> assertThat(p.getCount()).isEqualTo(2));
+    }
 }

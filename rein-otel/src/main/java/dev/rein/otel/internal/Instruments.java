@@ -54,10 +54,18 @@ final class Instruments {
                 .setDescription("Approvals asked for and decided, by decision (requested, approve, reject, edit).").build();
     }
 
-    void modelCall(String provider, String requestModel, String responseModel, long inputTokens, long outputTokens, double seconds) {
-        AttributesBuilder base = chatAttributes(provider, requestModel, responseModel);
-        tokenUsage.record(inputTokens, base.put(TOKEN_TYPE, GenAiConventions.TOKEN_TYPE_INPUT).build());
-        tokenUsage.record(outputTokens, base.put(TOKEN_TYPE, GenAiConventions.TOKEN_TYPE_OUTPUT).build());
+    /**
+     * A model call that answered. {@code usageReported} false: the provider reported no token
+     * counts, and the conventions say an instrumentation that cannot obtain them "MUST NOT report
+     * usage metric" (Rein's estimate is on the span, marked estimated), so only the duration is recorded.
+     */
+    void modelCall(String provider, String requestModel, String responseModel, long inputTokens, long outputTokens,
+                   boolean usageReported, double seconds) {
+        if (usageReported) {
+            AttributesBuilder base = chatAttributes(provider, requestModel, responseModel);
+            tokenUsage.record(inputTokens, base.put(TOKEN_TYPE, GenAiConventions.TOKEN_TYPE_INPUT).build());
+            tokenUsage.record(outputTokens, base.put(TOKEN_TYPE, GenAiConventions.TOKEN_TYPE_OUTPUT).build());
+        }
         duration.record(seconds, chatAttributes(provider, requestModel, responseModel).build());
     }
 

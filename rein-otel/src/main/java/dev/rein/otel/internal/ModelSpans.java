@@ -138,7 +138,8 @@ final class ModelSpans {
         }
         open.end(e.time());
         run.telemetry().withdrawChat();
-        run.telemetry().instruments.modelCall(run.providerName(), openModel, r.model(), u.totalInputTokens(), u.outputTokens(), e.durationMillis() / 1000.0);
+        run.telemetry().instruments.modelCall(run.providerName(), openModel, r.model(), u.totalInputTokens(), u.outputTokens(),
+                !u.estimated(), e.durationMillis() / 1000.0);
         open = null;
     }
 
