@@ -313,6 +313,28 @@ class RunSpansTest {
         assertThat(chat.getParentSpanId()).isEqualTo(run.getSpanId());
     }
 
+    /**
+     * A failure Rein has no kind for (ModelException.Kind.OTHER: an HTTP status the provider's
+     * mapping does not know, a billing error, a client that threw something else) has the
+     * error.type the conventions define as the fallback, _OTHER ("If one of them applies, then the
+     * respective value MUST be used"), on the chat span and on the duration metric, as a tool error
+     * without a class already has.
+     */
+    @Test
+    void aModelFailureOfNoKnownKindHasTheFallbackErrorType() {
+        ScriptedModel model = ScriptedModel.of(ScriptedModel.fail(
+                new ModelException(ModelException.Kind.OTHER, 418, "I'm a teapot")));
+        assertThat(agent(model).build().run("say hello").status()).isEqualTo(RunStatus.FAILED);
+
+        SpanData chat = one("chat test-model");
+        assertThat(chat.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
+        assertThat(chat.getAttributes().get(GenAiConventions.ERROR_TYPE)).isEqualTo("_OTHER");
+        assertThat(chat.getAttributes().get(GenAiConventions.HTTP_RESPONSE_STATUS_CODE)).isEqualTo(418L);
+        assertThat(OTEL.getMetrics().stream().filter(m -> m.getName().equals(GenAiConventions.METRIC_OPERATION_DURATION))
+                .flatMap(m -> m.getHistogramData().getPoints().stream()).toList()).singleElement()
+                .satisfies(p -> assertThat(p.getAttributes().get(GenAiConventions.ERROR_TYPE)).isEqualTo("_OTHER"));
+    }
+
     @Test
     void withoutOptInAFailedSpansStatusDescriptionDoesNotRepeatItsErrorType() {
         // Recording errors: "It's NOT RECOMMENDED to duplicate status code or error.type in span status description."

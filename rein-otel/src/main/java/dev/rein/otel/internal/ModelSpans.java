@@ -167,8 +167,12 @@ final class ModelSpans {
         open = null;
     }
 
-    /** A low-cardinality error type: the failure's kind (rate_limited, overloaded, timeout...); the HTTP status is its own attribute. */
+    /**
+     * A low-cardinality error type: the failure's kind (rate_limited, overloaded, timeout...); the
+     * HTTP status is its own attribute. A failure of no known kind (OTHER) takes the conventions'
+     * fallback value _OTHER, which they say must be used where it applies.
+     */
     static String errorType(String kind, int httpStatus) {
-        return kind == null || kind.isBlank() ? "_OTHER" : kind.toLowerCase(Locale.ROOT);
+        return kind == null || kind.isBlank() || kind.equalsIgnoreCase("other") ? "_OTHER" : kind.toLowerCase(Locale.ROOT);
     }
 }
