@@ -108,6 +108,7 @@ final class CliTelemetry implements AutoCloseable {
         try {
             sdk = AutoConfiguredOpenTelemetrySdk.builder()
                     .addPropertiesSupplier(() -> properties(env))
+                    .addPropertiesCustomizer(config -> emptyMeansUnset(env))
                     .addPropertiesCustomizer(CliTelemetry::serviceName)
                     .addPropertiesCustomizer(config -> samplerArgument(config, cli.err()))
                     .disableShutdownHook() // closed by the command, flushed at the end of each run
@@ -210,15 +211,43 @@ final class CliTelemetry implements AutoCloseable {
 
     /** The OTEL_* variables as the SDK's properties, over Rein's defaults; the process environment still wins. */
     private static Map<String, String> properties(Map<String, String> env) {
-        Map<String, String> props = new HashMap<>();
-        props.put("otel.exporter.otlp.protocol", "http/protobuf");
-        props.put("otel.logs.exporter", "none");
+        Map<String, String> props = defaults();
         env.forEach((name, value) -> {
             if (name.startsWith("OTEL_") && !value.isBlank()) { // an empty variable counts as unset
-                props.put(name.toLowerCase(Locale.ROOT).replace('_', '.'), value);
+                props.put(property(name), value);
             }
         });
         return props;
+    }
+
+    /** Rein's own defaults for the SDK's properties: OTLP over HTTP with protobuf, no logs. */
+    private static Map<String, String> defaults() {
+        Map<String, String> props = new HashMap<>();
+        props.put("otel.exporter.otlp.protocol", "http/protobuf");
+        props.put("otel.logs.exporter", "none");
+        return props;
+    }
+
+    private static String property(String variable) {
+        return variable.toLowerCase(Locale.ROOT).replace('_', '.');
+    }
+
+    /**
+     * An empty OTEL_* variable as if it were unset (SDK environment variables spec: "The SDK MUST
+     * interpret an empty value of an environment variable the same way as when the variable is
+     * unset"): the SDK reads the process environment itself and takes an empty value as given, so
+     * OTEL_EXPORTER_OTLP_PROTOCOL= refused the run ("Unsupported OTLP traces protocol:"). Each such
+     * property goes back to Rein's default, or to unset (a null value).
+     */
+    private static Map<String, String> emptyMeansUnset(Map<String, String> env) {
+        Map<String, String> defaults = defaults();
+        Map<String, String> unset = new HashMap<>();
+        env.forEach((name, value) -> {
+            if (name.startsWith("OTEL_") && value.isBlank()) {
+                unset.put(property(name), defaults.get(property(name)));
+            }
+        });
+        return unset;
     }
 
     /**

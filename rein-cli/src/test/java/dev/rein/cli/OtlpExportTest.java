@@ -114,6 +114,34 @@ class OtlpExportTest {
         }
     }
 
+    /**
+     * SDK environment variables spec: "The SDK MUST interpret an empty value of an environment
+     * variable the same way as when the variable is unset" (docs/observability.md: "an empty value
+     * counts as unset, as for every OTEL_* variable"). The SDK's autoconfiguration reads the process
+     * environment itself and took an empty value as given, so each of these refused the run with exit
+     * code 2 ("Unsupported OTLP traces protocol:", "OTLP endpoint must be a valid URL:", ...).
+     */
+    @Test
+    void emptyOtelVariablesCountAsUnsetAndTheRunIsExported() throws Exception {
+        try (FakeMessagesServer api = FakeMessagesServer.start(); OtlpReceiver otlp = OtlpReceiver.start()) {
+            api.enqueue(FakeReply.message().text("こんにちは").usage(FakeUsage.cached(40, 25, 0, 0)).build());
+            LauncherProcess.Outcome outcome = new LauncherProcess(dir)
+                    .env("ANTHROPIC_API_KEY", "sk-ant-test-dummy")
+                    .env("ANTHROPIC_BASE_URL", api.baseUrl())
+                    .env("OTEL_EXPORTER_OTLP_ENDPOINT", otlp.endpoint())
+                    .env("OTEL_EXPORTER_OTLP_PROTOCOL", "")
+                    .env("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "")
+                    .env("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "")
+                    .env("OTEL_EXPORTER_OTLP_COMPRESSION", "")
+                    .env("OTEL_TRACES_SAMPLER", "")
+                    .run("run", "--json", "hello");
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+            assertThat(outcome.stderr()).doesNotContain("OpenTelemetry");
+            otlp.awaitUntil(() -> otlp.spans().stream().anyMatch(s -> s.getName().startsWith("invoke_agent")), Duration.ofSeconds(10));
+            assertThat(otlp.contentTypes()).allMatch(type -> type.startsWith("application/x-protobuf"));
+        }
+    }
+
     @Test
     void ctrlCStillDeliversTheCancelledRunSpan() throws Exception {
         String signal = LauncherProcess.sigintIgnored() ? "TERM" : "INT";
