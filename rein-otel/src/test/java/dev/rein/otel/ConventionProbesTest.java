@@ -54,6 +54,36 @@ class ConventionProbesTest {
         assertThat(chat().getAttributes().get(AttributeKey.doubleKey("gen_ai.request.top_k"))).isEqualTo(40.0);
     }
 
+    @Test
+    void samplingParametersAndResponseAttributesHaveTheRegistrysTypes() {
+        RunListener listener = ReinTelemetry.builder(OTEL.getOpenTelemetry()).providerName("anthropic").server("api.example.com", 443)
+                .build().listener().create("run-2");
+        Instant t = Instant.parse("2026-01-01T00:00:00Z");
+        ModelRequest request = ModelRequest.builder("m").messages(List.of(Message.user("こんにちは"))).temperature(0.0).topP(0.9)
+                .stopSequences(List.of("END", "終わり")).build();
+        listener.onEvent(new TraceEvent.RunStarted("run-2", 0, t, "こんにちは", "m", List.of(), Map.of()));
+        listener.onEvent(new TraceEvent.ModelRequested("run-2", 1, t, "step", request));
+        listener.onEvent(new TraceEvent.ModelResponded("run-2", 1, t.plusMillis(5),
+                new ModelResponse("msg_1", "m-2026", List.of(new TextBlock("ok")), StopReason.STOP_SEQUENCE, "終わり", Usage.of(7, 3, 0, 0)),
+                Usage.of(7, 3, 0, 0), null, null, 5));
+        listener.onEvent(new TraceEvent.RunFinished("run-2", 1, t.plusMillis(6), RunStatus.SUCCEEDED, "completed", null, "ok",
+                Usage.of(7, 3, 0, 0), null));
+        listener.close();
+
+        var attributes = chat().getAttributes();
+        // A temperature of 0 is set, so it is recorded (doubles, as the registry types them).
+        assertThat(attributes.get(AttributeKey.doubleKey("gen_ai.request.temperature"))).isEqualTo(0.0);
+        assertThat(attributes.get(AttributeKey.doubleKey("gen_ai.request.top_p"))).isEqualTo(0.9);
+        assertThat(attributes.get(AttributeKey.stringArrayKey("gen_ai.request.stop_sequences"))).containsExactly("END", "終わり");
+        assertThat(attributes.get(AttributeKey.longKey("gen_ai.request.max_tokens"))).isPositive();
+        assertThat(attributes.get(AttributeKey.stringArrayKey("gen_ai.response.finish_reasons"))).containsExactly("stop_sequence");
+        assertThat(attributes.get(AttributeKey.stringKey("gen_ai.response.id"))).isEqualTo("msg_1");
+        assertThat(attributes.get(AttributeKey.stringKey("gen_ai.response.model"))).isEqualTo("m-2026");
+        assertThat(attributes.get(AttributeKey.longKey("gen_ai.usage.input_tokens"))).isEqualTo(7L);
+        assertThat(attributes.get(AttributeKey.longKey("gen_ai.usage.output_tokens"))).isEqualTo(3L);
+        assertThat(attributes.get(AttributeKey.longKey("server.port"))).isEqualTo(443L);
+    }
+
     record Answer(String value) {}
 
     @Test
