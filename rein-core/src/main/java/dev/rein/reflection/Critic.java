@@ -96,7 +96,9 @@ public final class Critic {
             return Verdict.pass();
         }
         List<String> problems = new ArrayList<>();
-        verdict.get().path("problems").forEach(p -> {
+        JsonNode listed = verdict.get().path("problems");
+        // a model may write its one problem as a text rather than a list of one: keep it, it is the feedback
+        (listed.isTextual() ? List.of(listed) : listed).forEach(p -> {
             if (p.isTextual() && !p.asText().isBlank()) {
                 problems.add("Reviewer: " + p.asText().strip());
             }
