@@ -87,11 +87,12 @@ public final class Critic {
         }
         Optional<JsonNode> verdict = response.toolUses().stream()
                 .filter(u -> u.name().equals(VERDICT_TOOL)).map(ToolUseBlock::input).findFirst();
-        if (verdict.isEmpty() || !verdict.get().path("approved").isBoolean()) {
+        Optional<Boolean> approved = verdict.flatMap(v -> approved(v.path("approved")));
+        if (approved.isEmpty()) {
             trace("the critic's reply had no readable verdict; the answer is accepted without review", true, List.of());
             return Verdict.pass();
         }
-        if (verdict.get().get("approved").asBoolean()) {
+        if (approved.get()) {
             trace("the critic approved the answer", true, List.of());
             return Verdict.pass();
         }
@@ -109,6 +110,19 @@ public final class Critic {
         }
         trace("the critic rejected the answer", false, problems);
         return Verdict.fail(problems);
+    }
+
+    /**
+     * The verdict's {@code approved}: a boolean, or the text "true" or "false", which a model may
+     * write instead; a rejection written as text is still a rejection, not an unreadable reply.
+     */
+    private static Optional<Boolean> approved(JsonNode value) {
+        if (value.isBoolean()) {
+            return Optional.of(value.booleanValue());
+        }
+        String text = value.isTextual() ? value.asText().strip() : "";
+        return text.equalsIgnoreCase("true") ? Optional.of(true)
+                : text.equalsIgnoreCase("false") ? Optional.of(false) : Optional.empty();
     }
 
     /** Reviews done so far in this run. */

@@ -54,4 +54,16 @@ class CriticVerdictShapesTest {
         assertThat(trace.events(TraceEvent.Intervention.class)).singleElement()
                 .satisfies(e -> assertThat(e.message()).contains("no readable verdict"));
     }
+
+    @Test
+    void approvedWrittenAsTextIsStillTheCriticsVerdict() {
+        ScriptedModel worker = ScriptedModel.of(text("42"), text("42 km"));
+        ScriptedModel critic = ScriptedModel.of(verdict("{\"approved\":\"false\",\"problems\":[\"give the unit\"]}"));
+
+        RunResult result = run(worker, critic);
+
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(result.answer()).isEqualTo("42 km");
+        assertThat(worker.requests().get(1).messages().get(2).text()).contains("Reviewer: give the unit");
+    }
 }
