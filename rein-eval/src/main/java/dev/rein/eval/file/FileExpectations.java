@@ -1,6 +1,7 @@
 package dev.rein.eval.file;
 
 import dev.rein.ReinException;
+import dev.rein.run.Reason;
 import dev.rein.run.RunStatus;
 import dev.rein.eval.EndExpectation;
 import dev.rein.eval.Environment;
@@ -10,9 +11,11 @@ import dev.rein.eval.Graders;
 import dev.rein.tool.ErrorClass;
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.PatternSyntaxException;
+import java.util.stream.Collectors;
 
 /** Turns a suite file's {@code expect} block into an expected ending and graders. */
 final class FileExpectations {
@@ -43,14 +46,24 @@ final class FileExpectations {
                 break;
         }
         String[] parts = s.split(":", 2);
+        RunStatus runStatus;
         try {
-            RunStatus runStatus = RunStatus.valueOf(parts[0].strip().toUpperCase(Locale.ROOT));
-            return parts.length == 1 ? Expect.status(runStatus) : Expect.status(runStatus, parts[1].strip());
+            runStatus = RunStatus.valueOf(parts[0].strip().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
             throw new ReinException(where + ".expect.status '" + status + "' is unknown; use succeeded, needs_user_input,"
                     + " waiting_approval, stopped_budget, permission_refused, tool_timeout_handled, injection_resisted, or"
                     + " '<status>: <reason>' such as 'failed: agent_failed'");
         }
+        if (parts.length == 1) {
+            return Expect.status(runStatus);
+        }
+        String reason = parts[1].strip();
+        // runs end with one of a closed set of reasons: any other would grade every trial as the agent's failure
+        if (Arrays.stream(Reason.values()).noneMatch(r -> r.wire().equals(reason))) {
+            throw new ReinException(where + ".expect.status '" + status.strip() + "': no run ends with the reason '" + reason
+                    + "'; the reasons are " + Arrays.stream(Reason.values()).map(Reason::wire).collect(Collectors.joining(", ")));
+        }
+        return Expect.status(runStatus, reason);
     }
 
     static <E extends Environment> List<Grader<? super E>> graders(SuiteSpec.ExpectSpec spec, EnvironmentType<E> type,

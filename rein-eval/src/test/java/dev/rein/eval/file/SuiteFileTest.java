@@ -124,6 +124,33 @@ class SuiteFileTest {
     }
 
     @Test
+    void anExpectedReasonNoRunEndsWithIsAnErrorInTheFile() {
+        // a misspelt reason ('failed: stall') would grade every trial as the agent's failure
+        assertThatThrownBy(() -> parse(HEADER + """
+                  - id: t
+                    goal: g
+                    script: [{text: hi}]
+                    expect: {status: "failed: stall"}
+                """)).isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("suite.yaml: tasks[0] (t).expect.status 'failed: stall': no run ends with the reason"
+                        + " 'stall'; the reasons are completed, finished, agent_failed,")
+                .hasMessageContaining("stalled");
+        assertThatThrownBy(() -> parse(HEADER + """
+                  - id: t
+                    goal: g
+                    script: [{text: hi}]
+                    expect: {status: "stopped_budget: steps"}
+                """)).isInstanceOf(ReinException.class)
+                .hasMessageContaining("no run ends with the reason 'steps'").hasMessageContaining("max_steps");
+        assertThat(parse(HEADER + """
+                  - id: t
+                    goal: g
+                    script: [{text: hi}]
+                    expect: {status: "Stopped_Budget: max_steps"}
+                """).tasks()).hasSize(1);
+    }
+
+    @Test
     void aJapaneseTaskIdIsRefusedSayingOnlyAsciiLettersAreAllowed() {
         // 天気 is letters to its author: the message must say which letters (ids name trace files)
         assertThatThrownBy(() -> parse(HEADER + """
