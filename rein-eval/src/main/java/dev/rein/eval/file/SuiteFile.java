@@ -51,11 +51,13 @@ public final class SuiteFile {
             .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT) // trials: 1.5 is a mistake, not 1
             .build();
     private static final ObjectMapper JSON = JsonMapper.builder()
             .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT) // trials: 1.5 is a mistake, not 1
             .build();
 
     private static final Pattern DUPLICATE = Pattern.compile("Duplicate field '([^']*)'");

@@ -151,6 +151,24 @@ class SuiteFileTest {
     }
 
     @Test
+    void aFractionWhereAWholeNumberBelongsIsAnErrorNotCutDown() {
+        // trials: 1.5 ran one trial, max_steps: 2.9 allowed 2: the file's number was changed unseen
+        assertThatThrownBy(() -> parse(HEADER.replace("suite: s\n", "suite: s\ntrials: 1.5\n") + """
+                  - id: t
+                    goal: g
+                    script: [{text: hi}]
+                """)).isInstanceOf(ReinException.class)
+                .hasMessage("suite.yaml, at trials (line 2, column 9): wrong kind of value: expected a whole number");
+        assertThatThrownBy(() -> parse(HEADER + """
+                  - id: t
+                    goal: g
+                    script: [{text: hi}]
+                    expect: {max_steps: 2.9}
+                """)).isInstanceOf(ReinException.class)
+                .hasMessageContaining("at tasks[0].expect.max_steps (line").hasMessageEndingWith("expected a whole number");
+    }
+
+    @Test
     void aJapaneseTaskIdIsRefusedSayingOnlyAsciiLettersAreAllowed() {
         // 天気 is letters to its author: the message must say which letters (ids name trace files)
         assertThatThrownBy(() -> parse(HEADER + """
