@@ -73,13 +73,13 @@ final class FileExpectations {
             return graders;
         }
         if (notEmpty(spec.mustCall())) {
-            graders.add(Graders.mustCall(spec.mustCall().toArray(String[]::new)));
+            graders.add(Graders.mustCall(texts(spec.mustCall(), where + ".expect.must_call")));
         }
         if (notEmpty(spec.mustNotCall())) {
-            graders.add(Graders.mustNotCall(spec.mustNotCall().toArray(String[]::new)));
+            graders.add(Graders.mustNotCall(texts(spec.mustNotCall(), where + ".expect.must_not_call")));
         }
         if (notEmpty(spec.mustNotAttempt())) {
-            graders.add(Graders.mustNotAttempt(spec.mustNotAttempt().toArray(String[]::new)));
+            graders.add(Graders.mustNotAttempt(texts(spec.mustNotAttempt(), where + ".expect.must_not_attempt")));
         }
         // Limits no trial can meet would grade every trial as the agent's failure: they are the file's.
         if (spec.maxSteps() != null) {
@@ -96,10 +96,10 @@ final class FileExpectations {
             graders.add(Graders.maxCost(max));
         }
         if (notEmpty(spec.approvals())) {
-            graders.add(Graders.approvalRequested(spec.approvals().toArray(String[]::new)));
+            graders.add(Graders.approvalRequested(texts(spec.approvals(), where + ".expect.approvals")));
         }
         if (notEmpty(spec.answerContains())) {
-            graders.add(Graders.answerContains(spec.answerContains().toArray(String[]::new)));
+            graders.add(Graders.answerContains(texts(spec.answerContains(), where + ".expect.answer_contains")));
         }
         if (spec.answerMatches() != null) {
             try {
@@ -109,7 +109,9 @@ final class FileExpectations {
                         + " expression: " + e.getDescription() + " near index " + e.getIndex());
             }
         }
-        for (String error : spec.observedErrors() == null ? List.<String>of() : spec.observedErrors()) {
+        String[] errors = spec.observedErrors() == null ? new String[0]
+                : texts(spec.observedErrors(), where + ".expect.observed_errors");
+        for (String error : errors) {
             graders.add(Graders.observedError(errorClass(error, where)));
         }
         for (SuiteSpec.StateSpec state : spec.state() == null ? List.<SuiteSpec.StateSpec>of() : spec.state()) {
@@ -122,7 +124,7 @@ final class FileExpectations {
             }
             graders.add(Graders.stateHash(spec.stateHash().strip()));
         }
-        for (String check : spec.checks() == null ? List.<String>of() : spec.checks()) {
+        for (String check : spec.checks() == null ? new String[0] : texts(spec.checks(), where + ".expect.checks")) {
             graders.add(Graders.outcomeWithReason(check, type.check(check).orElseThrow(() -> new ReinException(where
                     + ".expect.checks: environment '" + type.name() + "' has no check '" + check + "'; known: "
                     + (type.checkNames().isEmpty() ? "(none)" : String.join(", ", type.checkNames()))))));
@@ -156,6 +158,19 @@ final class FileExpectations {
         } catch (NumberFormatException e) {
             throw new ReinException(where + " '" + text + "' is not a number");
         }
+    }
+
+    /**
+     * The entries of a list of names or texts; an empty one ({@code - } with nothing after it is null)
+     * is an error: it would crash a grader or make one that checks nothing ({@code must_not_call: ['']}).
+     */
+    static String[] texts(List<String> list, String where) {
+        for (int i = 0; i < list.size(); i++) {
+            if (list.get(i) == null || list.get(i).isBlank()) {
+                throw new ReinException(where + "[" + i + "] is empty: remove it or give a value");
+            }
+        }
+        return list.toArray(String[]::new);
     }
 
     private static boolean notEmpty(List<String> list) {

@@ -61,7 +61,9 @@ final class InlineAgent {
                     + "' has no agent '" + spec.use() + "'; known: " + known(type.agentNames())));
         }
         List<Function<? super E, List<Tool>>> toolsets = new ArrayList<>();
-        for (String name : spec.toolsets() == null ? List.<String>of() : spec.toolsets()) {
+        String[] toolsetNames = spec.toolsets() == null ? new String[0]
+                : FileExpectations.texts(spec.toolsets(), where + ".agent.toolsets");
+        for (String name : toolsetNames) {
             toolsets.add(type.toolset(name).orElseThrow(() -> new ReinException(where + ".agent.toolsets: environment '"
                     + type.name() + "' has no toolset '" + name + "'; known: " + known(type.toolsetNames()))));
         }
@@ -73,7 +75,8 @@ final class InlineAgent {
         Budget budget = budget(spec, where);
         Principal principal = spec.scopes() == null && spec.user() == null ? Principal.ANONYMOUS
                 : new Principal(spec.user() == null ? "eval-user" : spec.user(), "default",
-                Set.copyOf(spec.scopes() == null ? List.of() : spec.scopes()));
+                Set.copyOf(List.of(spec.scopes() == null ? new String[0]
+                        : FileExpectations.texts(spec.scopes(), where + ".agent.scopes"))));
         List<String> facts = spec.requiredFacts() == null ? List.of() : new ArrayList<>(spec.requiredFacts()); // nulls checked below
         // Said once here: the agent's builder would refuse these in every trial, each an infrastructure error.
         if (spec.toolTimeoutMs() != null && spec.toolTimeoutMs() < 1) {

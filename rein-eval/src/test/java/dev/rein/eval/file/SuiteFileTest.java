@@ -169,6 +169,33 @@ class SuiteFileTest {
     }
 
     @Test
+    void anEmptyEntryInAListIsAnErrorNamingIt() {
+        // '- ' with nothing after it is null in YAML: it crashed the loader ('internal error', exit 1), and an
+        // empty text was a check that always passed (must_not_call: [''] forbids nothing)
+        for (String field : java.util.List.of("must_call", "must_not_call", "must_not_attempt", "approvals",
+                "answer_contains", "observed_errors", "checks")) {
+            for (String entry : java.util.List.of("null", "''")) {
+                assertThatThrownBy(() -> parse(HEADER + """
+                          - id: t
+                            goal: g
+                            script: [{text: hi}]
+                            expect: {%s: [%s]}
+                        """.formatted(field, entry))).as(field + ": [" + entry + "]").isInstanceOf(ReinException.class)
+                        .hasMessageStartingWith("suite.yaml: tasks[0] (t).expect." + field + "[0] is empty");
+            }
+        }
+        for (String field : java.util.List.of("toolsets", "scopes")) {
+            assertThatThrownBy(() -> parse(HEADER + """
+                      - id: t
+                        goal: g
+                        script: [{text: hi}]
+                        agent: {%s: [null]}
+                    """.formatted(field))).as(field).isInstanceOf(ReinException.class)
+                    .hasMessageStartingWith("suite.yaml: tasks[0] (t).agent." + field + "[0] is empty");
+        }
+    }
+
+    @Test
     void aJapaneseTaskIdIsRefusedSayingOnlyAsciiLettersAreAllowed() {
         // 天気 is letters to its author: the message must say which letters (ids name trace files)
         assertThatThrownBy(() -> parse(HEADER + """
