@@ -37,7 +37,8 @@ final class TrialRun<E extends Environment> {
     private final int index;
     private final TrialModels models;
     private final Path traces;
-    private final long startNanos = System.nanoTime();
+    /** Set when the trial starts, not when it is queued: waiting for a free slot is not the trial's time. */
+    private long startNanos;
 
     /** @param traces the folder each trial writes its JSONL trace to, or null */
     TrialRun(Task<E> task, int index, TrialModels models, Path traces) {
@@ -54,6 +55,7 @@ final class TrialRun<E extends Environment> {
 
     /** Runs the trial; a bug in the harness itself also ends as an infrastructure error of this trial. */
     TrialOutcome executeSafely() throws InterruptedException {
+        startNanos = System.nanoTime();
         try {
             return execute();
         } catch (RuntimeException e) {

@@ -173,6 +173,23 @@ class EvalRunnerTest {
         assertThat(EvalReport.of(result).tasks().get(1).metrics().passAtK()).isEmpty();
     }
 
+    @Test
+    void aTrialsDurationIsItsOwnRunNotTheTimeItWaitedForItsTurn() throws Exception {
+        // one trial at a time, each about 1 s: the third waits some 2 s before it starts, which is not its duration
+        AgentFactory<FileTreeEnvironment> agent = (env, model) -> Agent.builder().model(model.model()).modelName(model.name())
+                .tools(env.readTools()).build();
+        Suite suite = Suite.builder("durations").trials(3)
+                .task(Task.builder("wait", () -> new FileTreeEnvironment(Map.of("a.txt", "alpha"))).goal("Say alpha").agent(agent)
+                        .script(ScriptedModel.delayed(Duration.ofMillis(1000), text("alpha"))).build())
+                .build();
+
+        EvalResult result = EvalRunner.builder().parallelism(1).build().run(suite);
+
+        assertThat(result.trials()).hasSize(3).allSatisfy(t -> assertThat(t.durationMs()).isGreaterThanOrEqualTo(1000L));
+        // the first trial also pays for a cold start; the last one ran warm after waiting for both others
+        assertThat(result.trials().get(2).durationMs()).as("the last trial's duration").isLessThan(1900L);
+    }
+
     /** Denies a call unless the principal holds every scope the tool requires (a stand-in for the executor's scope check). */
     private static final ToolInterceptor SCOPES = (invocation, chain) -> {
         Principal who = invocation.context().principal();
