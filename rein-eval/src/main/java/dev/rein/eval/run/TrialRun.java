@@ -109,8 +109,11 @@ final class TrialRun<E extends Environment> {
         try {
             result = await(observed.start(task.goal()));
         } catch (TimeoutException e) {
-            return infra("the trial did not end within the harness timeout of " + task.timeout().toSeconds()
-                    + " s and was cancelled; give the agent a deadline (Budget.maxDuration) below it");
+            // a suite file gives the timeout in milliseconds: 300 ms is not "0 s"
+            Duration limit = task.timeout();
+            String shown = limit.toMillis() % 1000 == 0 ? limit.toSeconds() + " s" : limit.toMillis() + " ms";
+            return infra("the trial did not end within the harness timeout of " + shown
+                    + " and was cancelled; give the agent a deadline (Budget.maxDuration) below it");
         } catch (RuntimeException e) {
             return infra("the run could not be started: " + describe(e));
         }
