@@ -24,12 +24,23 @@ final class CancelOnInterrupt {
     private final CliEnvironment env;
     private final CountDownLatch reported = new CountDownLatch(1);
     private final Thread hook;
-    private volatile int exitCode = ExitCodes.CANCELLED;
+    private final String notice;
+    /** The exit code when the command has not reported within the grace. */
+    private final int fallbackCode;
+    private volatile int exitCode;
 
     private CancelOnInterrupt(Runnable cancel, IntSupplier cancelAndReport, CliEnvironment env) {
+        this(cancel, cancelAndReport, env, "rein: interrupted; cancelling the run", ExitCodes.CANCELLED);
+    }
+
+    private CancelOnInterrupt(Runnable cancel, IntSupplier cancelAndReport, CliEnvironment env, String notice,
+                              int fallbackCode) {
         this.cancel = cancel;
         this.cancelAndReport = cancelAndReport;
         this.env = env;
+        this.notice = notice;
+        this.fallbackCode = fallbackCode;
+        this.exitCode = fallbackCode;
         this.hook = new Thread(this::onShutdown, "rein-cancel-on-interrupt");
     }
 
@@ -45,6 +56,16 @@ final class CancelOnInterrupt {
      */
     static CancelOnInterrupt whilePaused(IntSupplier cancelAndReport, CliEnvironment env) {
         return install(new CancelOnInterrupt(null, cancelAndReport, env));
+    }
+
+    /**
+     * Guards an evaluation running on {@code main} until {@link #reported(int)}: Ctrl-C interrupts
+     * that thread, whose runner cancels the trials in flight, so each trial's trace ends with its
+     * {@code run_finished} before the process exits (130 if the command does not report in time).
+     */
+    static CancelOnInterrupt interrupting(Thread main, CliEnvironment env) {
+        return install(new CancelOnInterrupt(main::interrupt, null, env, "rein eval: interrupted; cancelling the trials",
+                130));
     }
 
     private static CancelOnInterrupt install(CancelOnInterrupt guard) {
@@ -72,7 +93,7 @@ final class CancelOnInterrupt {
             return;
         }
         env.err().println();
-        env.err().println("rein: interrupted; cancelling the run");
+        env.err().println(notice);
         if (cancelAndReport != null) {
             int code = ExitCodes.CANCELLED;
             try {
@@ -97,6 +118,6 @@ final class CancelOnInterrupt {
         }
         env.out().flush();
         env.err().flush();
-        Runtime.getRuntime().halt(finished ? exitCode : ExitCodes.CANCELLED);
+        Runtime.getRuntime().halt(finished ? exitCode : fallbackCode);
     }
 }

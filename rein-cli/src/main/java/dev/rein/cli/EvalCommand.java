@@ -100,7 +100,7 @@ final class EvalCommand implements Callable<Integer> {
         EvalCommandSupport.Options options = new EvalCommandSupport.Options(suite, trials == null ? 0 : trials, model, models,
                 report, json, EvalRunner.DEFAULT_PARALLELISM, traces, recorded -> ReplayCommand.agent(recorded, env));
         if (mcp == null) {
-            return EvalCommandSupport.run(options, EvalRegistry.load(), env.out(), env.err());
+            return guarded(() -> EvalCommandSupport.run(options, EvalRegistry.load(), env.out(), env.err()));
         }
         if (Files.isDirectory(suite)) {
             throw new UsageException("--mcp does not apply to a folder of traces: a replay answers every tool call from its"
@@ -111,7 +111,24 @@ final class EvalCommand implements Callable<Integer> {
             // a server's tool named like one of the suite agent's own is one usage error at load, with the advice
             // rein example --mcp gives, rather than an agent that fails to build in every trial
             EvalRegistry registry = EvalRegistry.loading().sharedToolset("mcp", tools.tools(), DemoModel.MCP_CLASH_ADVICE).build();
-            return EvalCommandSupport.run(options, registry, env.out(), env.err());
+            return guarded(() -> EvalCommandSupport.run(options, registry, env.out(), env.err()));
+        }
+    }
+
+    /**
+     * Runs the evaluation so that Ctrl-C cancels the trials in flight through the runner (each
+     * trial's trace then ends with its run_finished) rather than ending the JVM in the middle of them.
+     */
+    private int guarded(java.util.function.IntSupplier evaluation) {
+        CancelOnInterrupt guard = CancelOnInterrupt.interrupting(Thread.currentThread(), env);
+        int code = EvalCommandSupport.INTERRUPTED;
+        try {
+            code = evaluation.getAsInt();
+            return code;
+        } finally {
+            env.out().flush();
+            env.err().flush();
+            guard.reported(code);
         }
     }
 

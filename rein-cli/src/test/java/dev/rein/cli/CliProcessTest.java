@@ -126,6 +126,43 @@ class CliProcessTest {
     }
 
     @Test
+    void ctrlCDuringAnEvaluationCancelsTheTrialsClosesTheirTracesAndExits130() throws Exception {
+        // a trace cut off at its model_request replayed later (rein eval DIR) as a run that diverged at step 1
+        String signal = LauncherProcess.sigintIgnored() ? "TERM" : "INT";
+        Path suite = dir.resolve("slow.yaml");
+        Files.writeString(suite, """
+                suite: slow
+                trials: 2
+                environment: {name: file_tree, options: {files: {a.txt: alpha}}}
+                agent: {toolsets: [files_read]}
+                tasks:
+                  - id: wait
+                    goal: Say alpha
+                    script: [{text: alpha, delay_ms: 120000}]
+                """);
+        Path traces = dir.resolve("traces");
+        LauncherProcess.Started started = new LauncherProcess(dir)
+                .start("eval", suite.toString(), "--traces", traces.toString());
+        Path first = traces.resolve("wait.0.jsonl");
+        long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (!(Files.exists(first) && Files.readString(first).contains("\"model_request\"")) && System.nanoTime() < until) {
+            Thread.sleep(100);
+        }
+
+        started.signal(signal);
+        LauncherProcess.Outcome outcome = started.await(Duration.ofSeconds(30));
+
+        assertThat(outcome.exitCode()).as(outcome.stderr()).isEqualTo(130);
+        assertThat(outcome.stderr()).contains("interrupted").doesNotContain("Exception");
+        for (String trial : List.of("wait.0.jsonl", "wait.1.jsonl")) {
+            List<String> lines = Files.readAllLines(traces.resolve(trial));
+            JsonNode last = Json.parse(lines.get(lines.size() - 1));
+            assertThat(last.get("type").asText()).as(trial).isEqualTo("run_finished");
+            assertThat(last.get("status").asText()).as(trial).isEqualTo("CANCELLED");
+        }
+    }
+
+    @Test
     void ctrlCAtTheInlineApprovalPromptCancelsTheRunAndExitsFive() throws Exception {
         boolean terminal = LauncherProcess.terminalAvailable();
         if (!terminal && "true".equalsIgnoreCase(System.getenv("CI"))) {

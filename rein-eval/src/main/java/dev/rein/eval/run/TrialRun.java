@@ -125,6 +125,12 @@ final class TrialRun<E extends Environment> {
             return handle.await(task.timeout());
         } catch (InterruptedException e) {
             handle.cancel();
+            // the evaluation stops: let the cancelled run record its ending (run_finished) in its trace first
+            try {
+                handle.await(CANCEL_GRACE);
+            } catch (InterruptedException | TimeoutException ignored) {
+                // Interrupted again, or the run ignores cancellation: stop waiting.
+            }
             throw e;
         } catch (TimeoutException e) {
             handle.cancel();
