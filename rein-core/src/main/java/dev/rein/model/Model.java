@@ -20,7 +20,8 @@ public interface Model {
 
     /**
      * Counts the input tokens {@code request} would use, if the provider can. The default returns
-     * -1, meaning "unknown": callers fall back to an estimate.
+     * -1, meaning "unknown": callers fall back to an estimate, as they do when the count fails (a
+     * {@link ModelException} or any unchecked exception, e.g. {@code UnsupportedOperationException}).
      */
     default long countTokens(ModelRequest request) throws ModelException, InterruptedException {
         return -1;

@@ -34,7 +34,13 @@ public final class ModelChain {
 
         @Override
         public long interceptCount(ModelCall call, Chain chain) throws ModelException, InterruptedException {
-            return call.model().countTokens(call.request());
+            try {
+                return call.model().countTokens(call.request());
+            } catch (RuntimeException e) {
+                // As for a call: the provider's client failed, so the count is unknown and the run estimates
+                throw new ModelException(ModelException.Kind.OTHER, 0, "the model client failed to count tokens with "
+                        + e.getClass().getSimpleName() + ": " + e.getMessage(), false, null, null, e);
+            }
         }
 
         @Override

@@ -1,0 +1,72 @@
+package dev.rein.agent;
+
+import static dev.rein.testkit.ScriptedModel.call;
+import static dev.rein.testkit.ScriptedModel.text;
+import static dev.rein.testkit.ScriptedModel.toolCalls;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rein.budget.Budget;
+import dev.rein.budget.ModelPrice;
+import dev.rein.budget.PriceTable;
+import dev.rein.context.Compaction;
+import dev.rein.context.ContextPolicy;
+import dev.rein.context.TokenCounting;
+import dev.rein.model.Model;
+import dev.rein.model.ModelCall;
+import dev.rein.model.ModelCallContext;
+import dev.rein.model.ModelException;
+import dev.rein.model.ModelInterceptor;
+import dev.rein.model.ModelRequest;
+import dev.rein.model.ModelResponse;
+import dev.rein.model.StopReason;
+import dev.rein.model.TextBlock;
+import dev.rein.model.ThinkingBlock;
+import dev.rein.model.Usage;
+import dev.rein.run.RunStatus;
+import dev.rein.testkit.RecordingListener;
+import dev.rein.testkit.ScriptedModel;
+import dev.rein.tool.Tool;
+import dev.rein.trace.TraceEvent;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** A third-party Model and ModelInterceptor that return odd but legal things, as the SPI's Javadoc allows. */
+class ModelSpiEdgesTest {
+    private static final String LONG_A = "{\"q\":\"" + "a".repeat(600) + "\"}";
+    private static final String LONG_B = "{\"q\":\"" + "b".repeat(600) + "\"}";
+
+    private static Tool search() {
+        return Tool.builder("search").description("Searches.")
+                .inputSchema("{\"type\":\"object\",\"properties\":{\"q\":{\"type\":\"string\"}},\"required\":[\"q\"]}")
+                .handler((args, ctx) -> "result for " + args.get("q").asText())
+                .build();
+    }
+
+    @Test
+    void aTokenCountThatFailsWithAnUncheckedExceptionIsUnknownAndTheRunGoesOnWithItsEstimate() {
+        ScriptedModel scripted = ScriptedModel.of(toolCalls(call("search", LONG_A)), toolCalls(call("search", LONG_B)), text("done"));
+        Model model = new Model() {
+            @Override
+            public ModelResponse call(ModelRequest request, ModelCallContext context) throws ModelException, InterruptedException {
+                return scripted.call(request, context);
+            }
+
+            @Override
+            public long countTokens(ModelRequest request) {
+                throw new UnsupportedOperationException("this server has no token counting endpoint");
+            }
+        };
+        RecordingListener listener = new RecordingListener();
+        RunResult result = Agent.builder().model(model).modelName(ScriptedModel.DEFAULT_NAME).prices(ScriptedModel.PRICES)
+                .tools(search()).listener(listener)
+                .contextPolicy(ContextPolicy.builder().compaction(Compaction.client(1_000).keepingLast(2))
+                        .tokenCounting(TokenCounting.PROVIDER).build())
+                .build().run("調べて");
+
+        assertThat(result.status()).as(result.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(result.answer()).isEqualTo("done");
+        assertThat(listener.events(TraceEvent.TokensCounted.class)).isNotEmpty()
+                .allSatisfy(e -> assertThat(e.inputTokens()).as("traced as unknown").isEqualTo(-1));
+    }
+}
