@@ -7,6 +7,7 @@ import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -76,6 +77,25 @@ public final class BudgetMeter {
             throw new ReinException("no price is known for model '" + model + "', so "
                     + what.formatted(limits.maxCostUsd().toPlainString()) + " cannot be enforced. Add it with PriceTable.with(\""
                     + model + "\", ModelPrice.of(input, cacheRead, output)) or " + orElse + ".");
+        }
+    }
+
+    /**
+     * Refuses a call to {@code callModel}, a model other than the run's (chosen by a model-call
+     * stage, such as a fallback), when it has no price and a money limit is set: its calls would
+     * count as free and the limit would never trigger.
+     *
+     * @throws ReinException naming the model and the limit
+     */
+    public void requirePriced(String callModel) {
+        for (Budget limits : conversation == null ? List.of(budget) : List.of(budget, conversation)) {
+            if (limits.maxCostUsd() != null) {
+                String what = limits == budget ? "the USD %s budget" : "the conversation budget's USD %s limit";
+                throw new ReinException("no price is known for model '" + callModel + "', which a model-call stage chose"
+                        + " for this call, so " + what.formatted(limits.maxCostUsd().toPlainString()) + " cannot be enforced;"
+                        + " the call was not made. Add it with price(\"" + callModel + "\", ModelPrice.of(input, cacheRead, output))"
+                        + " on the agent builder, or remove the money limit.");
+            }
         }
     }
 

@@ -69,4 +69,33 @@ class ModelSpiEdgesTest {
         assertThat(listener.events(TraceEvent.TokensCounted.class)).isNotEmpty()
                 .allSatisfy(e -> assertThat(e.inputTokens()).as("traced as unknown").isEqualTo(-1));
     }
+
+    @Test
+    void aFallbackModelWithoutAPriceUnderAMoneyBudgetIsRefusedBeforeItIsCalledNotCountedAsFree() {
+        List<String> called = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Model model = (request, context) -> {
+            called.add(request.model());
+            return new ModelResponse("r", request.model(), List.of(new TextBlock("from " + request.model())), StopReason.END_TURN,
+                    null, Usage.of(1_000_000, 0, 0, 0));
+        };
+        ModelInterceptor fallback = new ModelInterceptor() {
+            @Override
+            public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
+                return chain.proceed(call.withRequest(call.request().withModel("backup")));
+            }
+
+            @Override
+            public String toString() {
+                return "fallback";
+            }
+        };
+        RunResult result = Agent.builder().model(model).modelName("main")
+                .prices(PriceTable.empty().with("main", ModelPrice.of("1", "0", "0")))
+                .budget(Budget.builder().maxCostUsd("0.50").build())
+                .modelInterceptor(fallback).build().run("go");
+
+        assertThat(result.status()).as("a run is never priced as free").isEqualTo(RunStatus.FAILED);
+        assertThat(result.message()).contains("no price is known for model 'backup'").contains("USD 0.50").contains("price(\"backup\"");
+        assertThat(called).as("the unpriced model was not called").isEmpty();
+    }
 }

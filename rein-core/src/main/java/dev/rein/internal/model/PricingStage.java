@@ -1,6 +1,7 @@
 package dev.rein.internal.model;
 
 import dev.rein.budget.BudgetMeter;
+import dev.rein.budget.ModelPrice;
 import dev.rein.budget.PriceTable;
 import dev.rein.context.TokenEstimator;
 import dev.rein.model.ModelCall;
@@ -11,7 +12,8 @@ import dev.rein.model.Usage;
 
 /**
  * Charges each response's usage to the run's budget, priced by the model name of the request as
- * it reaches this stage (so a fallback model set by an application stage is priced as itself).
+ * it reaches this stage (so a fallback model set by an application stage is priced as itself; one
+ * without a price is refused before it is called while a money limit is set, so no call is free).
  * A response whose provider reported no usage is charged an estimate, marked estimated, and
  * goes on with it: counting it as zero would let token and money limits never bind.
  */
@@ -28,17 +30,21 @@ public final class PricingStage implements ModelInterceptor {
 
     @Override
     public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
+        String model = call.request().model();
+        ModelPrice callPrice = model.equals(agentModel) ? null : prices.find(model).orElse(null);
+        if (!model.equals(agentModel) && callPrice == null) {
+            meter.requirePriced(model); // before the call: an unpriced model would make a money limit never trigger
+        }
         ModelResponse response = chain.proceed(call);
         if (response.usage().notReported()) {
             response = new ModelResponse(response.id(), response.model(), response.content(), response.stopReason(),
                     response.stopSequence(), Usage.estimate(TokenEstimator.estimate(call.request()),
                     TokenEstimator.estimate(response.content())), response.stopDetail());
         }
-        String model = call.request().model();
         if (model.equals(agentModel)) {
             meter.record(response.usage());
         } else {
-            meter.record(response.usage(), prices.find(model).orElse(null));
+            meter.record(response.usage(), callPrice);
         }
         return response;
     }
