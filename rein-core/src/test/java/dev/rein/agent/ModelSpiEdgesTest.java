@@ -98,4 +98,35 @@ class ModelSpiEdgesTest {
         assertThat(result.message()).contains("no price is known for model 'backup'").contains("USD 0.50").contains("price(\"backup\"");
         assertThat(called).as("the unpriced model was not called").isEmpty();
     }
+
+    @Test
+    void aTurnOfOnlyThinkingIsNudgedOnceAndItsThinkingIsSentBackUnchanged() {
+        ThinkingBlock thought = new ThinkingBlock("考え中…", "sig_1");
+        ScriptedModel model = ScriptedModel.of(ScriptedModel.reply(StopReason.END_TURN, null, thought), text("答え"));
+        RunResult result = Agent.builder().model(model).build().run("質問");
+
+        assertThat(result.status()).as(result.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(result.answer()).isEqualTo("答え");
+        assertThat(model.requests().get(1).messages()).anySatisfy(m -> assertThat(m.content()).containsExactly(thought));
+    }
+
+    @Test
+    void eachNeutralStopReasonWithTextEndsAsDocumented() {
+        for (StopReason reason : List.of(StopReason.END_TURN, StopReason.STOP_SEQUENCE, StopReason.UNKNOWN)) {
+            RunResult result = Agent.builder().model(ScriptedModel.of(ScriptedModel.reply(reason, null, new TextBlock("答え"))))
+                    .build().run("質問");
+            assertThat(result.status()).as(reason + ": " + result.message()).isEqualTo(RunStatus.SUCCEEDED);
+            assertThat(result.answer()).isEqualTo("答え");
+        }
+        RunResult paused = Agent.builder().model(ScriptedModel.of(ScriptedModel.reply(StopReason.PAUSE_TURN, null,
+                new TextBlock("前半")), text("後半"))).build().run("質問");
+        assertThat(paused.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(paused.answer()).isEqualTo("前半後半");
+        for (StopReason reason : List.of(StopReason.MAX_TOKENS, StopReason.REFUSAL, StopReason.MODEL_CONTEXT_WINDOW_EXCEEDED)) {
+            RunResult result = Agent.builder().model(ScriptedModel.of(ScriptedModel.reply(reason, null, new TextBlock("途中"))))
+                    .build().run("質問");
+            assertThat(result.status()).as(reason.traceName()).isEqualTo(RunStatus.FAILED);
+            assertThat(result.answer()).as(reason + " is never the answer").isNotEqualTo("途中");
+        }
+    }
 }
