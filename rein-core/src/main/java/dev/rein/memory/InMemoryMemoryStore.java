@@ -21,6 +21,9 @@ public final class InMemoryMemoryStore implements MemoryStore {
 
     @Override
     public synchronized List<MemoryEntry> recall(MemoryScope scope, String query, int limit, Instant now) {
+        if (limit < 0) {
+            throw new IllegalArgumentException("a recall's limit is the most entries to return, 0 or more; was " + limit);
+        }
         Set<String> wanted = MemoryTerms.ofQuery(query);
         record Hit(MemoryEntry entry, long score) {}
         List<Hit> hits = new ArrayList<>();

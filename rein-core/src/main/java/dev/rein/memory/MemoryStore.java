@@ -17,6 +17,8 @@ public interface MemoryStore {
     /**
      * The live entries of {@code scope} that share words with {@code query}, best match first, at
      * most {@code limit}; a blank query recalls the newest entries.
+     *
+     * @throws IllegalArgumentException when {@code limit} is negative
      */
     List<MemoryEntry> recall(MemoryScope scope, String query, int limit, Instant now);
 

@@ -107,6 +107,9 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
 
     @Override
     public synchronized List<MemoryEntry> recall(MemoryScope scope, String query, int limit, Instant now) {
+        if (limit < 0) { // SQLite reads LIMIT -1 as no limit at all, PostgreSQL refuses it: one answer for every store
+            throw new IllegalArgumentException("a recall's limit is the most entries to return, 0 or more; was " + limit);
+        }
         Set<String> terms = cut(MemoryTerms.ofQuery(query));
         String live = " m.tenant = ? AND m.principal = ? AND (m.expires_at IS NULL OR m.expires_at > ?)";
         String sql = terms.isEmpty()

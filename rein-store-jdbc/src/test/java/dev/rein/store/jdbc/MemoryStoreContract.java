@@ -122,4 +122,14 @@ abstract class MemoryStoreContract {
         assertThat(store().recall(ACME, "door code", 5, NOW)).extracting(MemoryEntry::id).containsExactly(id);
         assertThat(store().recall(ACME, "door code", 5, NOW.plusSeconds(1))).isEmpty();
     }
+
+    @Test
+    void aNegativeRecallLimitIsRefusedSayingSoOnEveryStore() {
+        store().remember(entry(MemoryStore.newId(), ACME, "one two", null));
+        store().remember(entry(MemoryStore.newId(), ACME, "one three", null));
+        assertThat(store().recall(ACME, "one", 0, NOW)).isEmpty();
+        assertThat(store().recall(ACME, "one", 1, NOW)).hasSize(1);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> store().recall(ACME, "one", -1, NOW))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("limit").hasMessageContaining("-1");
+    }
 }
