@@ -97,7 +97,7 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
             if (s.version() == 1) {
                 updated = update("INSERT INTO rein_runs (run_id, version, status, reason, goal, model, steps, cost_usd,"
                         + " pending_approvals, created_at, updated_at, snapshot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-                        + " ON CONFLICT (run_id) DO NOTHING", s.runId(), s.version(), s.status().name(), s.reason(), s.goal(),
+                        + " ON CONFLICT (run_id) DO NOTHING", s.runId(), s.version(), s.status().name(), s.reason(), listed(s.goal()),
                         s.model(), s.steps(), s.costUsd().toPlainString(), s.pendingApprovals().size(), millis(s.createdAt()),
                         millis(s.updatedAt()), json);
             } else {
@@ -114,6 +114,15 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
         } catch (SQLException e) {
             throw failure("save run " + s.runId(), e);
         }
+    }
+
+    /**
+     * The goal as the listing column holds it: PostgreSQL's text cannot hold U+0000, which a Java
+     * string and JSON can (the snapshot, where JSON writes it as an escape, keeps the goal exactly),
+     * so it is listed as U+FFFD on every database rather than fail the run's every save there.
+     */
+    private static String listed(String goal) {
+        return goal == null ? null : goal.replace('\u0000', '\uFFFD');
     }
 
     @Override

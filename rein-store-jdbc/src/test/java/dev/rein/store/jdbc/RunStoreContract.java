@@ -76,6 +76,22 @@ abstract class RunStoreContract {
     }
 
     @Test
+    void aRunWhoseGoalHoldsANulCharacterIsSavedLoadedAndListed() {
+        // U+0000 is legal in a Java string and in JSON (\u0000), e.g. text pasted from a binary file
+        RunSnapshot first = snapshot(1, RunStatus.SUCCEEDED);
+        String goal = "before\u0000after 東京";
+        RunSnapshot saved = new RunSnapshot(first.format(), first.runId(), first.version(), goal, first.model(),
+                first.status(), first.reason(), first.message(), first.answer(), first.createdAt(), first.updatedAt(),
+                first.activeMillis(), first.principal(), List.of(Message.user(goal)), first.steps(), first.usage(), first.costUsd(),
+                first.verificationFailures(), first.toolCallCounts(), AgentState.of(goal), first.approvals(), first.finish(),
+                first.conversation());
+        store().save(saved);
+        assertThat(store().load(runId)).contains(saved);
+        var summary = store().list().stream().filter(r -> r.runId().equals(runId)).findFirst().orElseThrow();
+        assertThat(summary.goal()).startsWith("before").endsWith("after 東京");
+    }
+
+    @Test
     void savesAreCompareAndSetOnTheVersion() {
         store().save(snapshot(1, RunStatus.RUNNING));
         assertThatThrownBy(() -> store().save(snapshot(1, RunStatus.RUNNING))).isInstanceOf(StoreConflictException.class);
