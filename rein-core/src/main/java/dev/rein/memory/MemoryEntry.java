@@ -9,7 +9,7 @@ import java.util.Objects;
  *
  * @param id        the store's id, {@code mem_...}
  * @param scope     whose memory it is (tenant and user)
- * @param text      what is remembered
+ * @param text      what is remembered: not blank, at most {@value #MAX_TEXT_CHARS} characters, no U+0000
  * @param source    where it came from (run, observation, the observation's source)
  * @param createdBy who wrote it: the user on whose behalf a run remembered it, or the application
  * @param createdAt when it was written
@@ -29,6 +29,11 @@ public record MemoryEntry(String id, MemoryScope scope, String text, MemorySourc
         Objects.requireNonNull(createdAt, "createdAt");
         if (text.isBlank()) {
             throw new IllegalArgumentException("a memory entry needs text");
+        }
+        if (text.indexOf('\u0000') >= 0) {
+            // PostgreSQL's text cannot hold it: refused here, so that every store takes the same entries
+            throw new IllegalArgumentException("a memory entry's text cannot hold the NUL character (U+0000), at character "
+                    + text.indexOf('\u0000') + "; remember the statement without it");
         }
         if (text.length() > MAX_TEXT_CHARS) {
             throw new IllegalArgumentException("a memory entry holds at most " + MAX_TEXT_CHARS + " characters, this one has "

@@ -132,4 +132,13 @@ abstract class MemoryStoreContract {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> store().recall(ACME, "one", -1, NOW))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("limit").hasMessageContaining("-1");
     }
+
+    @Test
+    void textWithANulCharacterIsRefusedAlikeByEveryStoreSayingWhy() {
+        // PostgreSQL's text cannot hold U+0000; a store that took it on SQLite and failed on PostgreSQL would differ
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> store().remember(entry(MemoryStore.newId(), ACME,
+                        "before\u0000after", null)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("U+0000");
+        assertThat(store().list(ACME)).isEmpty();
+    }
 }
