@@ -19,12 +19,17 @@ import org.apache.lucene.document.StringField;
 import org.apache.lucene.document.TextField;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.MultiTerms;
 import org.apache.lucene.index.Term;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.util.BytesRef;
 
 /**
  * Indexes a folder of text and Markdown files ({@code .txt}, {@code .md}, {@code .markdown}) into a
@@ -83,6 +88,7 @@ public final class LuceneIndexer {
             Set<String> present = new HashSet<>();
             files.forEach(f -> present.add(relative(folder, f)));
             removed = indexedFrom(writer, root).stream().filter(p -> !present.contains(p)).sorted().toList();
+            Set<String> otherRoots = otherRoots(writer, root);
             for (String gone : removed) {
                 writer.deleteDocuments(new BooleanQuery.Builder().add(new TermQuery(new Term(LuceneRetriever.ROOT, root)), Occur.FILTER)
                         .add(new TermQuery(new Term(LuceneRetriever.PATH, gone)), Occur.FILTER).build());
@@ -112,7 +118,7 @@ public final class LuceneIndexer {
                     skipped.add(relative + " (not UTF-8 text: it has NUL bytes)");
                     continue;
                 }
-                writer.deleteDocuments(new Term(LuceneRetriever.PATH, relative));
+                writer.deleteDocuments(ownPassages(relative, otherRoots));
                 List<String> parts = passages(text);
                 for (int i = 0; i < parts.size(); i++) {
                     Document doc = new Document();
@@ -146,6 +152,32 @@ public final class LuceneIndexer {
             }
         }
         return paths;
+    }
+
+    /** The folders other than {@code root} that the index holds passages of. */
+    private static Set<String> otherRoots(IndexWriter writer, String root) throws IOException {
+        Set<String> roots = new HashSet<>();
+        try (DirectoryReader reader = DirectoryReader.open(writer)) {
+            Terms terms = MultiTerms.getTerms(reader, LuceneRetriever.ROOT);
+            if (terms != null) {
+                TermsEnum each = terms.iterator();
+                for (BytesRef term = each.next(); term != null; term = each.next()) {
+                    roots.add(term.utf8ToString());
+                }
+            }
+        }
+        roots.remove(root);
+        return roots;
+    }
+
+    /**
+     * The passages a file at {@code relative} replaces: this folder's, and those of an index written
+     * before folders were kept; never another folder's file of the same name (each folder's README.md).
+     */
+    private static Query ownPassages(String relative, Set<String> otherRoots) {
+        BooleanQuery.Builder q = new BooleanQuery.Builder().add(new TermQuery(new Term(LuceneRetriever.PATH, relative)), Occur.FILTER);
+        otherRoots.forEach(other -> q.add(new TermQuery(new Term(LuceneRetriever.ROOT, other)), Occur.MUST_NOT));
+        return q.build();
     }
 
     private static boolean indexable(Path file) {

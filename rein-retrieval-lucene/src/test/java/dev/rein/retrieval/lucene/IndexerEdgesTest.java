@@ -53,6 +53,18 @@ class IndexerEdgesTest {
     }
 
     @Test
+    void twoFoldersWithAFileOfTheSameNameKeepEachOthersPassages() throws Exception {
+        Files.writeString(docs.resolve("README.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
+        Files.writeString(other.resolve("README.md"), "配送は二日かかります。", StandardCharsets.UTF_8);
+        LuceneIndexer.indexDirectory(docs, index);
+        LuceneIndexer.indexDirectory(other, index);
+        assertThat(LuceneRetriever.open(index).search("returns", 5)).as("the first folder's README is still indexed")
+                .extracting(RetrievedDocument::text).containsExactly("Returns within 30 days.");
+        assertThat(LuceneRetriever.open(index).search("配送", 5)).extracting(RetrievedDocument::text)
+                .containsExactly("配送は二日かかります。");
+    }
+
+    @Test
     void aFolderWhoseFilesWereAllDeletedLeavesNothingOfThemInTheIndex() throws Exception {
         Files.writeString(docs.resolve("gone.txt"), "Personal data of a customer.", StandardCharsets.UTF_8);
         LuceneIndexer.indexDirectory(docs, index);
