@@ -199,8 +199,10 @@ public final class LuceneIndexer {
                 current.setLength(0);
             }
             while (p.length() > MAX_PASSAGE_CHARS) {
-                out.add(p.substring(0, MAX_PASSAGE_CHARS));
-                p = p.substring(MAX_PASSAGE_CHARS);
+                // never between the two halves of a character outside the BMP (an emoji, 𠮷): each would be stored as U+FFFD
+                int cut = Character.isHighSurrogate(p.charAt(MAX_PASSAGE_CHARS - 1)) ? MAX_PASSAGE_CHARS - 1 : MAX_PASSAGE_CHARS;
+                out.add(p.substring(0, cut));
+                p = p.substring(cut);
             }
             if (!current.isEmpty()) {
                 current.append("\n\n");

@@ -65,6 +65,19 @@ class IndexerEdgesTest {
     }
 
     @Test
+    void aLongParagraphIsCutBetweenCharactersNeverInsideOne() throws Exception {
+        // a paragraph longer than a passage, with a character outside the BMP (two UTF-16 units) at the cut
+        String paragraph = "あ".repeat(LuceneIndexer.MAX_PASSAGE_CHARS - 1) + "😀𠮷野家の牛丼" + "い".repeat(100);
+        Files.writeString(docs.resolve("long.md"), paragraph, StandardCharsets.UTF_8);
+        LuceneIndexer.indexDirectory(docs, index);
+        assertThat(String.join("", LuceneIndexer.passages(paragraph))).isEqualTo(paragraph);
+        assertThat(LuceneIndexer.passages(paragraph)).allSatisfy(p -> assertThat(Character.isHighSurrogate(p.charAt(p.length() - 1))
+                || Character.isLowSurrogate(p.charAt(0))).as("a passage begins or ends inside a character").isFalse());
+        assertThat(LuceneRetriever.open(index).search("牛丼", 5)).singleElement()
+                .satisfies(hit -> assertThat(hit.text()).as("Japanese text and emoji pass intact").startsWith("😀𠮷野家の牛丼"));
+    }
+
+    @Test
     void aFolderWhoseFilesWereAllDeletedLeavesNothingOfThemInTheIndex() throws Exception {
         Files.writeString(docs.resolve("gone.txt"), "Personal data of a customer.", StandardCharsets.UTF_8);
         LuceneIndexer.indexDirectory(docs, index);
