@@ -32,6 +32,9 @@ public final class EmbeddingRetriever implements Retriever {
 
     @Override
     public List<RetrievedDocument> search(String query, int limit) {
+        if (limit < 0) {
+            throw new IllegalArgumentException("a search's limit is the most passages to return, 0 or more; was " + limit);
+        }
         float[] q = embeddings.embed(List.of(query)).get(0);
         List<RetrievedDocument> all = new ArrayList<>();
         for (int i = 0; i < vectors.size(); i++) {

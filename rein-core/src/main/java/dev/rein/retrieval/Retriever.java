@@ -14,6 +14,7 @@ public interface Retriever {
      * The best passages for {@code query}, best first, at most {@code limit}.
      *
      * @throws RetrievalException when the backend cannot search (a missing or broken index)
+     * @throws IllegalArgumentException when {@code limit} is negative
      */
     List<RetrievedDocument> search(String query, int limit);
 }

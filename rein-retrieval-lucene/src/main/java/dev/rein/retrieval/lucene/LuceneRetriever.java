@@ -81,6 +81,12 @@ public final class LuceneRetriever implements Retriever {
 
     @Override
     public List<RetrievedDocument> search(String query, int limit) {
+        if (limit < 0) {
+            throw new IllegalArgumentException("a search's limit is the most passages to return, 0 or more; was " + limit);
+        }
+        if (limit == 0) {
+            return List.of(); // Lucene wants at least one hit; none were asked for
+        }
         try (Analyzer analyzer = analyzer(); Directory dir = FSDirectory.open(index); DirectoryReader reader = DirectoryReader.open(dir)) {
             List<String> terms = terms(analyzer, query);
             // Lucene takes at most 1,024 clauses in a query (one per word): a longer query (a pasted page) is cut to its first distinct words.
@@ -91,7 +97,7 @@ public final class LuceneRetriever implements Retriever {
             IndexSearcher searcher = new IndexSearcher(reader);
             List<RetrievedDocument> results = new ArrayList<>();
             var stored = searcher.storedFields();
-            for (ScoreDoc hit : searcher.search(q, Math.max(1, limit)).scoreDocs) {
+            for (ScoreDoc hit : searcher.search(q, limit).scoreDocs) {
                 Document doc = stored.document(hit.doc);
                 results.add(new RetrievedDocument(doc.get(SOURCE), doc.get(TEXT), hit.score));
             }

@@ -100,4 +100,14 @@ class LuceneRetrieverTest {
         assertThat(result.state().facts()).anySatisfy(f -> assertThat(f.source()).contains("shipping.txt#1"));
         assertThat(memory.list(MemoryScope.of(alice))).isEmpty();
     }
+
+    @Test
+    void aSearchReturnsAtMostItsLimitAndANegativeLimitIsRefusedSayingSo() {
+        LuceneIndexer.indexDirectory(docs, index);
+        LuceneRetriever retriever = LuceneRetriever.open(index);
+        assertThat(retriever.search("returns delivery 配送", 1)).hasSize(1);
+        assertThat(retriever.search("returns delivery 配送", 0)).as("at most limit").isEmpty();
+        assertThatThrownBy(() -> retriever.search("returns", -1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("limit").hasMessageContaining("-1");
+    }
 }
