@@ -232,21 +232,27 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
             dialect.prepare(this::createSchema, this::close);
         } catch (SQLException e) {
             throw failure("prepare the run store", e);
+        } catch (StoreException e) {
+            close(); // a refused store is not kept open
+            throw e;
         }
     }
 
     private void createSchema() throws SQLException {
         try (Statement st = connection().createStatement()) {
-            for (String ddl : dialect.schema()) {
-                st.execute(ddl);
-            }
+            List<String> schema = dialect.schema();
+            st.execute(schema.get(0)); // rein_schema: the version is read before anything else is created
             int version;
             try (ResultSet rs = st.executeQuery("SELECT MAX(version) FROM rein_schema")) {
                 version = rs.next() ? rs.getInt(1) : 0;
             }
             if (version > SCHEMA_VERSION) {
+                // refused before this version's tables are made in a store whose schema a later Rein chose
                 throw new StoreException("the run store at " + url + " has schema version " + version
                         + ", newer than this Rein understands (" + SCHEMA_VERSION + "); upgrade Rein");
+            }
+            for (String ddl : schema.subList(1, schema.size())) {
+                st.execute(ddl);
             }
             if (version == 0) {
                 // One statement, after the read has ended: a write inside a read transaction that another

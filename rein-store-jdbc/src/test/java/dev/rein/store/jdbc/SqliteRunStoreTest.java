@@ -42,6 +42,27 @@ class SqliteRunStoreTest extends RunStoreContract {
     }
 
     @Test
+    void aStoreOfANewerSchemaIsRefusedAndLeftAsItWas() throws Exception {
+        java.nio.file.Files.createDirectories(dir.resolve("newer"));
+        String url = "jdbc:sqlite:" + dir.resolve("newer").resolve(JdbcRunStore.SQLITE_FILE);
+        try (var connection = DriverManager.getConnection(url)) {
+            connection.createStatement().executeUpdate("CREATE TABLE rein_schema (version INTEGER NOT NULL)");
+            connection.createStatement().executeUpdate("INSERT INTO rein_schema (version) VALUES (2)");
+            connection.createStatement().executeUpdate("CREATE TABLE rein_runs_v2 (id TEXT)");
+        }
+        assertThatThrownBy(() -> JdbcRunStore.sqlite(dir.resolve("newer"))).isInstanceOf(StoreException.class)
+                .hasMessageContaining("schema version 2").hasMessageContaining("upgrade Rein");
+        java.util.List<String> tables = new java.util.ArrayList<>();
+        try (var connection = DriverManager.getConnection(url);
+             var rs = connection.createStatement().executeQuery("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")) {
+            while (rs.next()) {
+                tables.add(rs.getString(1));
+            }
+        }
+        assertThat(tables).as("a store this Rein refuses gets none of its tables").containsExactly("rein_runs_v2", "rein_schema");
+    }
+
+    @Test
     void aRunWhoseStoredSnapshotWasDamagedIsNamedWithWhatToDo() throws Exception {
         store().save(snapshot(1, RunStatus.WAITING_APPROVAL));
         String url = "jdbc:sqlite:" + dir.resolve("state").resolve(JdbcRunStore.SQLITE_FILE);
