@@ -1,5 +1,8 @@
 package dev.rein.openai;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.json.Json;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -10,7 +13,9 @@ import java.nio.charset.StandardCharsets;
  * Reads the {@code data:} payloads of a server-sent event stream, one event at a time, following
  * the WHATWG framing (several {@code data:} lines join with a newline, a blank line ends an event,
  * lines starting with {@code :} are comments, an event the body ends in before its blank line is
- * discarded).
+ * discarded). One field outside the standard is read too: older llama.cpp servers send a failure
+ * as {@code error: {...}} rather than as data; such an event reads as {@code {"error": {...}}},
+ * the shape other servers put in a data line.
  *
  * <p>Rein reads the stream itself rather than through the SDK's chunk iterator because that
  * iterator ends quietly when the body ends, with or without the closing {@code data: [DONE]}; a
@@ -29,11 +34,15 @@ final class EventStream {
     /** The next event's data, or null at the end of the body. */
     String next() throws IOException {
         StringBuilder data = null;
+        String error = null;
         String line;
         while ((line = reader.readLine()) != null) {
             if (line.isEmpty()) {
                 if (data != null) {
                     return data.toString();
+                }
+                if (error != null) {
+                    return errorData(error);
                 }
                 continue;
             }
@@ -48,10 +57,26 @@ final class EventStream {
             }
             if (field.equals("data")) {
                 data = data == null ? new StringBuilder(value) : data.append('\n').append(value);
+            } else if (field.equals("error")) {
+                // llama.cpp's server_sent_event(sink, "error", ...), followed by data: [DONE]: ignored as
+                // the standard says, the failure would read as an empty answer and its message be lost.
+                error = value;
             }
         }
         // The standard discards an event the body ended in the middle of: the connection broke
         // inside it (a chunk cut short), so the stream reads as cut, which a retry may fix.
         return null;
+    }
+
+    /** An {@code error:} field's value as the data of an error chunk. */
+    private static String errorData(String value) {
+        JsonNode error;
+        try {
+            error = Json.mapper().readTree(value);
+        } catch (JsonProcessingException e) {
+            error = null;
+        }
+        return Json.object().set("error", error != null && error.isObject() ? error : Json.mapper().getNodeFactory().textNode(value))
+                .toString();
     }
 }

@@ -230,6 +230,29 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void aLlamaCppErrorFieldFailsTheCallWithItsMessage() {
+        // llama.cpp builds before the error became a data chunk write a failure after HTTP 200 as an
+        // `error:` field, then data: [DONE]; read as the standard reads it, the call "succeeded" empty.
+        server.enqueue(new ChatReply.Malformed("data: " + "{\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"created\":1,"
+                + "\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":null}}]}\n\n"
+                + "error: {\"code\":400,\"message\":\"the request exceeds the available context size, try increasing it\","
+                + "\"type\":\"exceed_context_size_error\"}\n\n"
+                + "data: [DONE]\n\n"));
+        ModelException tooLong = failure();
+        assertThat(tooLong.kind()).isEqualTo(Kind.INVALID_REQUEST);
+        assertThat(tooLong.retryable()).isFalse();
+        assertThat(tooLong.getMessage()).contains("exceed_context_size_error")
+                .contains("the request exceeds the available context size, try increasing it");
+
+        server.enqueue(new ChatReply.Malformed("error: {\"code\":500,\"message\":\"llama_decode failed\",\"type\":\"server_error\"}\n\n"
+                + "data: [DONE]\n\n"));
+        ModelException failed = failure();
+        assertThat(failed.kind()).isEqualTo(Kind.SERVER_ERROR);
+        assertThat(failed.retryable()).isTrue();
+        assertThat(failed.getMessage()).contains("llama_decode failed");
+    }
+
+    @Test
     void aJsonBodyWithHttp200IsCheckedForAnErrorAndForChoices() {
         ModelException overloaded = plainFailure("{\"error\":{\"message\":\"model overloaded\",\"type\":\"server_error\"}}");
         assertThat(overloaded.kind()).isEqualTo(Kind.SERVER_ERROR);
