@@ -185,7 +185,8 @@ final class ErrorMapper {
     /**
      * The server's own message. The SDK hands over the {@code error} object of the body when
      * there is one (OpenAI: {@code {"error":{"message":..}}}), else the whole body (vLLM:
-     * {@code {"message":..}}), and a string for Ollama's {@code {"error":"..."}}.
+     * {@code {"message":..}}), a string for Ollama's {@code {"error":"..."}}, and a list for
+     * Google's OpenAI-compatible endpoint ({@code [{"error":{"code":400,"message":..}}]}).
      */
     private static String apiMessage(JsonNode node) {
         if (node == null) {
@@ -193,6 +194,15 @@ final class ErrorMapper {
         }
         if (node.isTextual()) {
             return node.asText().isBlank() ? null : node.asText().strip();
+        }
+        if (node.isArray()) {
+            for (JsonNode item : node) {
+                String message = item.isObject() ? message(item) : null;
+                if (message != null) {
+                    return message;
+                }
+            }
+            return null;
         }
         return message(node);
     }

@@ -100,6 +100,25 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void anErrorBodyThatIsAListOfErrorsGivesTheirMessage() {
+        // Google's OpenAI-compatible endpoint (generativelanguage.googleapis.com/v1beta/openai) wraps
+        // its error in a list: [{"error":{"code":400,"message":...,"status":"INVALID_ARGUMENT"}}].
+        server.enqueue(new ChatReply.HttpError(400, "x", null, "x", Map.of(), "[{\"error\":{\"code\":400,\"message\":"
+                + "\"Invalid JSON payload received. Unknown name \\\"reasoning_effort\\\": Cannot find field.\","
+                + "\"status\":\"INVALID_ARGUMENT\"}}]"));
+        ModelException invalid = failure();
+        assertThat(invalid.getMessage())
+                .isEqualTo("Invalid JSON payload received. Unknown name \"reasoning_effort\": Cannot find field.");
+        assertThat(invalid.retryable()).isFalse();
+
+        server.enqueue(new ChatReply.HttpError(429, "x", null, "x", Map.of(), "[{\"error\":{\"code\":429,\"message\":"
+                + "\"リソースが枯渇しました\",\"status\":\"RESOURCE_EXHAUSTED\"}}]"));
+        ModelException limited = failure();
+        assertThat(limited.getMessage()).isEqualTo("リソースが枯渇しました");
+        assertThat(limited.retryable()).isTrue();
+    }
+
+    @Test
     void aJsonErrorBodyLongerThanWhatIsPeekedStillGivesItsMessage() {
         // FastAPI's validation errors echo the offending input: with a long history the body passes
         // the 64 KB looked at to tell JSON from a proxy's page, and it was shown as cut text.
