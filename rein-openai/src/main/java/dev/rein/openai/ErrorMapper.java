@@ -149,7 +149,8 @@ final class ErrorMapper {
     /**
      * A server's answer to a path it does not serve, as text like a plain 404 page, else null:
      * FastAPI's own {@code {"detail":"Not Found"}} (vLLM and other servers built on it) and the
-     * public API's {@code Invalid URL (POST /chat/completions)}, both addressed without /v1.
+     * public API's {@code Invalid URL (POST /chat/completions)}, both addressed without /v1, and
+     * llama-server's {@code File Not Found} for any path it does not serve.
      */
     private static String noRoute(int status, JsonNode body) {
         if (status != 404 || body == null || !body.isObject()) {
@@ -159,7 +160,7 @@ final class ErrorMapper {
             return "Not Found";
         }
         String message = body.path("message").asText("");
-        return message.startsWith("Invalid URL (") ? message : null;
+        return message.startsWith("Invalid URL (") || message.equals("File Not Found") ? message : null;
     }
 
     static Kind kindOfStatus(int status) {

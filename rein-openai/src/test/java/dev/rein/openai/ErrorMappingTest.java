@@ -301,6 +301,23 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void llamaCppAskedForAPathItDoesNotServeSaysWhereRequestsWent() {
+        // llama-server's answer to any path it does not serve (a base URL with a wrong path, say
+        // http://localhost:8080/api/v1): the API's shape, with nothing about the path.
+        server.enqueue(new ChatReply.HttpError(404, "x", null, "x", Map.of(),
+                "{\"error\":{\"code\":404,\"message\":\"File Not Found\",\"type\":\"not_found_error\"}}"));
+        ModelException notFound = failure();
+        assertThat(notFound.retryable()).isFalse();
+        assertThat(notFound.getMessage()).isEqualTo("HTTP 404 from the server at " + server.baseUrl()
+                + ": File Not Found (requests go to " + server.baseUrl() + "/chat/completions;"
+                + " most servers want a base URL ending in /v1)");
+        // A model the server does not have is a 404 too, whose message says so itself.
+        server.enqueue(new ChatReply.HttpError(404, "x", null, "x", Map.of(),
+                "{\"error\":{\"code\":404,\"message\":\"model 'qwen3:8b' not found\",\"type\":\"not_found_error\"}}"));
+        assertThat(failure().getMessage()).isEqualTo("model 'qwen3:8b' not found");
+    }
+
+    @Test
     void lmStudioAddressedWithoutV1IsFinalAndSaysWhereRequestsWent() {
         // LM Studio answers a path it does not serve with HTTP 200 and a bare error string
         // (lmstudio-bug-tracker#618): no retry reaches another path, and the fix is the base URL.
