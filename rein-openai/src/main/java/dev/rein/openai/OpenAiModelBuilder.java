@@ -150,6 +150,11 @@ public final class OpenAiModelBuilder {
                     + ProviderConfig.hostAdvice(url));
         }
         String key = firstSet(apiKey, environment.apply("OPENAI_API_KEY"), null);
+        String unsendable = unsendable(key);
+        if (unsendable != null) {
+            throw new ReinException(unsendableKey(apiKey != null && !apiKey.isBlank() ? "the API key" : "OPENAI_API_KEY",
+                    unsendable));
+        }
         boolean publicApi = isPublicApi(url);
         if (key == null && publicApi) {
             boolean empty = apiKey != null || environment.apply("OPENAI_API_KEY") != null;
@@ -187,6 +192,31 @@ public final class OpenAiModelBuilder {
         String server = publicApi ? "the OpenAI API" : "the server at " + url;
         return new OpenAiModel(sdk.build(), http, new ErrorMapper(clock, server, url), field, maxTokensField == MaxTokensField.AUTO,
                 url);
+    }
+
+    /**
+     * The first character of {@code value} an HTTP header cannot carry (OkHttp refuses all but tab
+     * and visible ASCII), as "U+201C at position 1", or null: a key pasted with typographic quotes
+     * or a full-width space would otherwise fail every call with OkHttp's own complaint.
+     */
+    static String unsendable(String value) {
+        if (value == null) {
+            return null;
+        }
+        for (int i = 0, position = 1; i < value.length(); position++) {
+            int c = value.codePointAt(i);
+            if (c != '\t' && (c < 0x20 || c > 0x7e)) {
+                return String.format("U+%04X at position %d", c, position);
+            }
+            i += Character.charCount(c);
+        }
+        return null;
+    }
+
+    /** The one line for a key {@link #unsendable} refuses; the key itself is not repeated. */
+    static String unsendableKey(String source, String unsendable) {
+        return source + " holds a character that cannot be sent in an HTTP header (" + unsendable
+                + "): copy the key again as plain text, without quotes or spaces";
     }
 
     private static String firstSet(String explicit, String fromEnv, String fallback) {

@@ -46,6 +46,10 @@ public final class OpenAiProvider implements ModelProvider {
                     + "'" + ProviderConfig.hostAdvice(baseUrl) + "; unset it to use the public API");
         }
         String key = config.value("api_key", API_KEY).orElse(null);
+        String unsendable = OpenAiModelBuilder.unsendable(key);
+        if (unsendable != null) {
+            throw new ReinException(OpenAiModelBuilder.unsendableKey(API_KEY, unsendable));
+        }
         if (key == null && OpenAiModelBuilder.isPublicApi(baseUrl)) {
             // Set to nothing (an empty variable a script exported): say it is empty, still starting "is not set"
             String state = config.env().containsKey(API_KEY) ? " is not set to a key (it is empty)" : " is not set";

@@ -48,6 +48,24 @@ class OpenAiProviderTest {
     }
 
     @Test
+    void aKeyWithACharacterNoHeaderCanCarryIsOneLineNamingTheVariableBeforeAnyRequest() {
+        // A key pasted with typographic quotes or a full-width space: OkHttp refused the header at the
+        // first call, "the call ... failed with IllegalArgumentException: Unexpected char 0x201c at 7 in
+        // Authorization value", a final provider error that named neither the variable nor what to do.
+        for (String key : new String[] {"\u201csk-proj-abc\u201d", "sk-proj-abc\u3000def", "sk-proj-abc\ndef"}) {
+            assertThatThrownBy(() -> new OpenAiProvider().create(ProviderConfig.of(Map.of("OPENAI_API_KEY", key,
+                    "OPENAI_BASE_URL", "http://localhost:8000/v1"))))
+                    .as(key)
+                    .isInstanceOf(ReinException.class)
+                    .hasMessageStartingWith("OPENAI_API_KEY holds a character that cannot be sent in an HTTP header")
+                    .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n").doesNotContain("abc"));
+        }
+        assertThatThrownBy(() -> OpenAiModel.builder().environment(name -> null).apiKey("sk-\u00e9").build())
+                .isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("the API key holds a character that cannot be sent in an HTTP header (U+00E9 at position 4)");
+    }
+
+    @Test
     void aLocalServerNeedsNoKeyAndSettingsWin() throws Exception {
         ModelProvider provider = new OpenAiProvider();
         Model local = provider.create(ProviderConfig.of(Map.of("OPENAI_BASE_URL", "http://localhost:11434/v1")));
