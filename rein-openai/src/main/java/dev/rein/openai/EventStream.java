@@ -13,9 +13,9 @@ import java.nio.charset.StandardCharsets;
  * Reads the {@code data:} payloads of a server-sent event stream, one event at a time, following
  * the WHATWG framing (several {@code data:} lines join with a newline, a blank line ends an event,
  * lines starting with {@code :} are comments, an event the body ends in before its blank line is
- * discarded). One field outside the standard is read too: older llama.cpp servers send a failure
- * as {@code error: {...}} rather than as data; such an event reads as {@code {"error": {...}}},
- * the shape other servers put in a data line.
+ * discarded, a leading byte order mark is ignored). One field outside the standard is read too:
+ * older llama.cpp servers send a failure as {@code error: {...}} rather than as data; such an
+ * event reads as {@code {"error": {...}}}, the shape other servers put in a data line.
  *
  * <p>Rein reads the stream itself rather than through the SDK's chunk iterator because that
  * iterator ends quietly when the body ends, with or without the closing {@code data: [DONE]}; a
@@ -26,6 +26,7 @@ final class EventStream {
     static final String DONE = "[DONE]";
 
     private final BufferedReader reader;
+    private boolean started;
 
     EventStream(InputStream body) {
         this.reader = new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8));
@@ -37,6 +38,11 @@ final class EventStream {
         String error = null;
         String line;
         while ((line = reader.readLine()) != null) {
+            if (!started) {
+                started = true;
+                // The standard ignores one leading byte order mark; kept, it would hide the first field.
+                line = line.startsWith("\uFEFF") ? line.substring(1) : line;
+            }
             if (line.isEmpty()) {
                 if (data != null) {
                     return data.toString();

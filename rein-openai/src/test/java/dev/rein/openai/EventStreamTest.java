@@ -37,6 +37,16 @@ class EventStreamTest {
     }
 
     @Test
+    void aLeadingByteOrderMarkIsIgnored() throws Exception {
+        // WHATWG: "One leading U+FEFF BYTE ORDER MARK character must be ignored if any are present";
+        // read as part of the field name, it made the first event's data line an unknown field.
+        EventStream events = new EventStream(new ByteArrayInputStream(
+                "\uFEFFdata: {\"content\":\"最初\"}\n\ndata: [DONE]\n\n".getBytes(StandardCharsets.UTF_8)));
+        assertThat(events.next()).isEqualTo("{\"content\":\"最初\"}");
+        assertThat(events.next()).isEqualTo("[DONE]");
+    }
+
+    @Test
     void anEventTheBodyEndsInBeforeItsBlankLineIsDiscarded() throws Exception {
         // WHATWG: "If the file ends in the middle of an event, before the final empty line, the
         // incomplete event is not dispatched."
