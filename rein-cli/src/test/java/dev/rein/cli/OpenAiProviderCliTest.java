@@ -46,6 +46,17 @@ class OpenAiProviderCliTest {
     }
 
     @Test
+    void aKeyNoHeaderCanCarryIsExit2WithOneLineNamingTheVariableAndNoRequest() {
+        // Pasted with typographic quotes: every call would fail on OkHttp's header check.
+        InProcessCli.Outcome outcome = cli.env("OPENAI_API_KEY", "\u201csk-test\u201d").run("run", "--provider", "openai",
+                "--base-url", server.baseUrl(), "--model", "qwen3:8b", "--price", "0,0", "hello");
+        assertThat(outcome.exitCode()).as(outcome.stderr()).isEqualTo(ExitCodes.USAGE);
+        assertThat(outcome.stderrLines()).singleElement().asString().contains("OPENAI_API_KEY").contains("U+201C at position 1")
+                .doesNotContain("sk-test");
+        assertThat(server.requestCount()).isZero();
+    }
+
+    @Test
     void anUnpricedModelIsExit2NamingPriceAndNothingIsSent() {
         InProcessCli.Outcome outcome = cli.run("run", "--provider", "openai", "--base-url", server.baseUrl(),
                 "--model", "qwen3:8b", "hello");
