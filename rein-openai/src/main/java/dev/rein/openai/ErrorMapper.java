@@ -75,6 +75,12 @@ final class ErrorMapper {
                 + " ended before data: [DONE] (" + detail + ")", true, null, requestId, null);
     }
 
+    /** A stream that ended with {@code data: [DONE]} before any chunk: the server failed without saying why. */
+    ModelException noChunk(String requestId) {
+        return new ModelException(Kind.SERVER_ERROR, 0, "the response stream from " + server
+                + " ended with data: [DONE] before any chunk: the server sent no completion", true, null, requestId, null);
+    }
+
     /**
      * An {@code error} object sent after HTTP 200, as a chunk or as the whole JSON body. A numeric {@code code} that is an HTTP status
      * (vLLM: {@code "code": 400}) is classified like that status; otherwise it is retryable unless

@@ -212,6 +212,11 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
         while ((data = events.next()) != null) {
             interruptedCheck();
             if (data.strip().equals(EventStream.DONE)) {
+                if (assembler.chunks() == 0) {
+                    // No chunk at all is no turn the model ended (a proxy that lost its upstream, say):
+                    // read as an empty answer, the run would blame the model for saying nothing.
+                    throw errors.noChunk(requestId);
+                }
                 return;
             }
             JsonNode chunk = readJson(data, requestId);

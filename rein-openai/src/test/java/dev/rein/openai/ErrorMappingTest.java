@@ -272,6 +272,20 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void aStreamThatEndsWithDoneBeforeAnyChunkIsAFailureNotAnEmptyAnswer() {
+        // A proxy that lost its upstream (or a server that failed before generating) and closed the
+        // stream properly: no chat.completion.chunk at all, which is no turn the model ended. Taken as
+        // an empty answer, the run nudged the model and ended FAILED/empty_answer, blaming the model.
+        server.enqueue(new ChatReply.Malformed(": keep-alive\n\ndata: [DONE]\n\n"));
+        ModelException empty = failure();
+        assertThat(empty.kind()).isEqualTo(Kind.SERVER_ERROR);
+        assertThat(empty.retryable()).isTrue();
+        assertThat(empty.getMessage()).isEqualTo("the response stream from the server at " + server.baseUrl()
+                + " ended with data: [DONE] before any chunk: the server sent no completion");
+        assertThat(empty.requestId()).isEqualTo("req_fake_001");
+    }
+
+    @Test
     void aJsonBodyWithHttp200IsCheckedForAnErrorAndForChoices() {
         ModelException overloaded = plainFailure("{\"error\":{\"message\":\"model overloaded\",\"type\":\"server_error\"}}");
         assertThat(overloaded.kind()).isEqualTo(Kind.SERVER_ERROR);
