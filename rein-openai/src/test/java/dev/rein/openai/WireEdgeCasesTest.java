@@ -1,0 +1,135 @@
+package dev.rein.openai;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.rein.agent.Agent;
+import dev.rein.agent.RunResult;
+import dev.rein.model.ModelCallContext;
+import dev.rein.model.ModelException;
+import dev.rein.model.ModelResponse;
+import dev.rein.model.StopReason;
+import dev.rein.model.ToolUseBlock;
+import dev.rein.model.Usage;
+import dev.rein.run.RunStatus;
+import dev.rein.testkit.openai.ChatReply;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Documented promises at the edges of the wire format, each checked once (they held when written):
+ * fragments joined by index when calls interleave, only the first choice read, an unknown
+ * finish_reason taken as an end of turn, a whole completion with null content, a base URL with a
+ * trailing slash, and Japanese intact in every kind of error message.
+ */
+class WireEdgeCasesTest extends FakeChat {
+    private static String chunk(String choices) {
+        return "{\"id\":\"chatcmpl-e1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":" + choices + "}";
+    }
+
+    @Test
+    void interleavedCallsAreJoinedByIndexEvenWhenASurrogatePairIsSplitBetweenFragments() throws Exception {
+        // Id and name only in each call's first delta; fragments of two calls alternate; one call's
+        // emoji arrives as two escaped surrogate halves in two chunks; a comment and a usage chunk
+        // without choices (OpenRouter's ": OPENROUTER PROCESSING", include_usage) come in between.
+        server.enqueue(new ChatReply.Malformed(": OPENROUTER PROCESSING\n\n\n" + events(
+                chunk("[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[{\"index\":0,\"id\":\"call_a\","
+                        + "\"type\":\"function\",\"function\":{\"name\":\"search\",\"arguments\":\"\"}}]},\"finish_reason\":null}]"),
+                chunk("[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":1,\"id\":\"call_b\",\"type\":\"function\",\"function\":"
+                        + "{\"name\":\"search\",\"arguments\":\"{\\\"q\\\":\\\"\"}}]},\"finish_reason\":null}]"),
+                chunk("[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"{\\\"q\\\":\\\"東\"}}]},"
+                        + "\"finish_reason\":null}]"),
+                chunk("[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":1,\"function\":{\"arguments\":\"\\ud83d\"}}]},\"finish_reason\":null}]"),
+                chunk("[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":1,\"function\":{\"arguments\":\"\\ude00\\\"}\"}}]},"
+                        + "\"finish_reason\":null}]"),
+                chunk("[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"京\\\"}\"}}]},\"finish_reason\":null}]"),
+                chunk("[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]"),
+                "{\"id\":\"chatcmpl-e1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[],\"usage\":"
+                        + "{\"prompt_tokens\":10,\"completion_tokens\":5,\"total_tokens\":15,\"prompt_tokens_details\":{\"cached_tokens\":4},"
+                        + "\"completion_tokens_details\":{\"reasoning_tokens\":2}}}",
+                "[DONE]")));
+
+        ModelResponse response = call(request("x").tools(List.of(tool("search"))));
+
+        assertThat(response.stopReason()).isEqualTo(StopReason.TOOL_USE);
+        assertThat(response.toolUses()).extracting(ToolUseBlock::id).containsExactly("call_a", "call_b");
+        assertThat(response.toolUses().get(0).input().get("q").asText()).isEqualTo("東京");
+        assertThat(response.toolUses().get(1).input().get("q").asText()).isEqualTo("😀");
+        assertThat(response.usage()).isEqualTo(Usage.of(6, 5, 4, 0));
+        assertThat(stream.events).containsSubsequence("start:call_a:search", "start:call_b:search");
+    }
+
+    @Test
+    void onlyTheFirstChoiceIsRead() throws Exception {
+        server.enqueue(new ChatReply.Malformed(events(
+                chunk("[{\"index\":0,\"delta\":{\"content\":\"一つ目\"},\"finish_reason\":null},"
+                        + "{\"index\":1,\"delta\":{\"content\":\"二つ目\"},\"finish_reason\":null}]"),
+                chunk("[{\"index\":1,\"delta\":{\"content\":\"!\"},\"finish_reason\":\"length\"}]"),
+                chunk("[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]"),
+                "[DONE]")));
+
+        ModelResponse response = call(request("x"));
+
+        assertThat(response.text()).isEqualTo("一つ目");
+        assertThat(response.stopReason()).isEqualTo(StopReason.END_TURN);
+    }
+
+    @Test
+    void aFinishReasonOutsideTheApisIsTakenAsAnEndOfTurn() {
+        // Some compatible servers report "eos"; StopReason.UNKNOWN is handled like an end of turn.
+        server.enqueue(new ChatReply.Malformed(events(
+                chunk("[{\"index\":0,\"delta\":{\"content\":\"答えは391です。\"},\"finish_reason\":\"eos\"}]"), "[DONE]")));
+
+        RunResult result = Agent.builder().model(model).modelName("gpt-4.1-mini").build().run("17 * 23?");
+
+        assertThat(result.status()).as(result.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(result.answer()).isEqualTo("答えは391です。");
+    }
+
+    @Test
+    void aWholeCompletionWithNullContentAndToolCallsIsToolUse() throws Exception {
+        ModelResponse response = callPlainServer("application/json", "{\"id\":\"chatcmpl-j1\",\"object\":\"chat.completion\","
+                + "\"model\":\"m\",\"system_fingerprint\":\"fp_1\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\","
+                + "\"content\":null,\"refusal\":null,\"tool_calls\":[{\"id\":\"call_1\",\"type\":\"function\",\"function\":"
+                + "{\"name\":\"search\",\"arguments\":\"{\\\"q\\\":\\\"日本\\\"}\"}}]},\"finish_reason\":\"tool_calls\"}]}");
+
+        assertThat(response.stopReason()).isEqualTo(StopReason.TOOL_USE);
+        assertThat(response.text()).isEmpty();
+        assertThat(response.toolUses()).singleElement().satisfies(use -> {
+            assertThat(use.id()).isEqualTo("call_1");
+            assertThat(use.input().get("q").asText()).isEqualTo("日本");
+        });
+        assertThat(response.usage().notReported()).isTrue();
+    }
+
+    @Test
+    void aBaseUrlWithATrailingSlashStillPostsToChatCompletions() throws Exception {
+        try (OpenAiModel slash = OpenAiModel.builder().baseUrl(server.baseUrl() + "/").environment(name -> null).build()) {
+            server.enqueue(ChatReply.text("ok"));
+            ModelResponse response = slash.call(request("x").build(), new ModelCallContext(Instant.now().plusSeconds(30), stream));
+            assertThat(response.text()).isEqualTo("ok");
+            assertThat(server.lastRequest().path()).isEqualTo("/v1/chat/completions");
+        }
+    }
+
+    @Test
+    void japaneseErrorMessagesArriveIntact() {
+        server.enqueue(new ChatReply.HttpError(400, "invalid_request_error", null, "入力が長すぎます", Map.of(), null));
+        assertThat(failure().getMessage()).isEqualTo("入力が長すぎます");
+        server.enqueue(new ChatReply.HttpError(502, "x", null, "x", Map.of("content-type", "text/html; charset=utf-8"),
+                "<html><body><h1>不正なゲートウェイ</h1></body></html>"));
+        assertThat(failure().getMessage()).isEqualTo("HTTP 502 from the server at " + server.baseUrl() + ": 不正なゲートウェイ");
+        server.enqueue(new ChatReply.HttpError(404, "x", null, "x", Map.of(), "{\"error\":\"モデルが見つかりません\"}"));
+        assertThat(failure().getMessage()).isEqualTo("モデルが見つかりません");
+        server.enqueue(new ChatReply.StreamError(ChatReply.text("部分的な答え"), 1, "server_error", "サーバーエラー"));
+        assertThat(failure().getMessage()).endsWith("(server_error): サーバーエラー");
+    }
+
+    private ModelException failure() {
+        ModelException e = catchThrowableOfType(ModelException.class, () -> call(request("x")));
+        assertThat(e).as("the call failed").isNotNull();
+        return e;
+    }
+}
