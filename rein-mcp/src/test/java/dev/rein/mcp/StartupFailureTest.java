@@ -51,6 +51,32 @@ class StartupFailureTest {
     }
 
     @Test
+    void aSecretAtTheEndOfALongStderrLineIsMaskedWholeNotCutFirstAndLeftPartlyShown() {
+        // The tail keeps 300 characters of a line; cut before masking, the key's first characters stayed in the message.
+        String json = "{\"mcpServers\": {\"broken\": {\"command\": \"sh\", \"args\": [\"-c\", \"printf '%0285d key %s rejected\\\\n' 0"
+                + " \\\"$API_KEY\\\" >&2; exit 3\"], \"env\": {\"API_KEY\": \"${BROKEN_KEY}\"}}}}";
+        McpConfig config = McpConfig.parse(json, "test", Map.of("BROKEN_KEY", "sk-very-secret-0123456789"));
+        assertThatThrownBy(() -> McpToolset.start(config))
+                .isInstanceOf(McpConfigException.class)
+                .hasMessageContaining("exit code 3")
+                .hasMessageContaining("key [REDACTED:")
+                .hasMessageNotContaining("sk-very");
+    }
+
+    @Test
+    void aSecretNearTheEndOfALongLineOnStdoutIsMaskedWholeInTheQuoteOfIt() {
+        // The line is quoted in a message cut to 200 characters; cut before masking, the key's first characters showed.
+        String json = "{\"mcpServers\": {\"chatty\": {\"command\": \"sh\", \"args\": [\"-c\", \"printf '%0122d key %s\\\\n' 0"
+                + " \\\"$API_KEY\\\"; cat >/dev/null\"], \"env\": {\"API_KEY\": \"${CHATTY_KEY}\"}}}}";
+        McpConfig config = McpConfig.parse(json, "test", Map.of("CHATTY_KEY", "sk-very-secret-0123456789"));
+        assertThatThrownBy(() -> McpToolset.start(config))
+                .isInstanceOf(McpConfigException.class)
+                .hasMessageContaining("that is not a JSON-RPC message")
+                .hasMessageContaining("key [REDACTED:")
+                .hasMessageNotContaining("sk-very");
+    }
+
+    @Test
     void theAgentsEnvironmentDoesNotReachAServer() {
         // A variable of this JVM that is not on the short list a server inherits (PATH, HOME, LANG, ...).
         String own = System.getenv().keySet().stream().filter(k -> k.matches("[A-Z][A-Z0-9_]*") && k.contains("_")

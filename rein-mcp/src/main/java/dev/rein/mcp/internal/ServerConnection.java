@@ -491,7 +491,8 @@ public final class ServerConnection implements AutoCloseable {
             return refusal;
         }
         String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-        return dev.rein.tool.Secrets.mask(StdioTransport.abbreviate(message), config.secrets());
+        // Masked before it is cut short, so no part of a secret is left.
+        return StdioTransport.abbreviate(dev.rein.tool.Secrets.mask(message, config.secrets()));
     }
 
     private String hint() {

@@ -77,7 +77,8 @@ final class Session {
                     try {
                         cancelling.received(McpSchema.deserializeJsonRpcMessage(mapper, message));
                     } catch (IOException | RuntimeException e) {
-                        session.breakWith("it sent an event that is not a JSON-RPC message: '" + StdioTransport.abbreviate(message) + "'");
+                        session.breakWith("it sent an event that is not a JSON-RPC message: '"
+                                + StdioTransport.abbreviate(dev.rein.tool.Secrets.mask(message, config.secrets())) + "'");
                     }
                 });
                 yield session;

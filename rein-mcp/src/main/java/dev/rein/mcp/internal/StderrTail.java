@@ -24,7 +24,14 @@ public final class StderrTail {
         if (lines.size() == LINES) {
             lines.removeFirst();
         }
-        lines.addLast(line.length() > LINE_CHARS ? line.substring(0, LINE_CHARS) + "…" : line);
+        // Masked before it is cut: a secret cut in two is no longer found, and its first part would show.
+        String masked = mask(line);
+        lines.addLast(masked.length() > LINE_CHARS ? masked.substring(0, LINE_CHARS) + "…" : masked);
+    }
+
+    /** {@code text} with the server's secrets masked; mask text before cutting it short. */
+    String mask(String text) {
+        return Secrets.mask(text, secrets);
     }
 
     /** " Its stderr ended with: a | b | c" or "" when it wrote nothing. */
@@ -32,6 +39,6 @@ public final class StderrTail {
         if (lines.isEmpty()) {
             return "";
         }
-        return " Its stderr ended with: " + Secrets.mask(String.join(" | ", lines), secrets);
+        return " Its stderr ended with: " + String.join(" | ", lines);
     }
 }

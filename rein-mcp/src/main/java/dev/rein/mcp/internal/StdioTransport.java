@@ -67,7 +67,7 @@ final class StdioTransport implements McpClientTransport {
                 try {
                     messages = messages(line);
                 } catch (IOException | RuntimeException e) {
-                    why = NOT_JSON_RPC + abbreviate(line) + "' (a stdio server may write only MCP messages there, its logs to stderr)";
+                    why = NOT_JSON_RPC + abbreviate(stderr.mask(line)) + "' (a stdio server may write only MCP messages there, its logs to stderr)";
                     break;
                 }
                 for (McpSchema.JSONRPCMessage message : messages) {
