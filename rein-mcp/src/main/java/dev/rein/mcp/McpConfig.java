@@ -54,7 +54,9 @@ public record McpConfig(List<McpServerConfig> servers, List<String> warnings) {
     /** Reads and parses {@code file}; see {@link #parse(String, String, Map, Secrets)}. */
     public static McpConfig load(Path file, Map<String, String> variables, Secrets secrets) {
         try {
-            return parse(Files.readString(file, StandardCharsets.UTF_8), file.toString(), variables, secrets);
+            String text = Files.readString(file, StandardCharsets.UTF_8);
+            // A byte order mark ("UTF-8 with BOM", as Windows editors save) is not JSON; RFC 8259 lets a parser ignore it.
+            return parse(text.startsWith("\uFEFF") ? text.substring(1) : text, file.toString(), variables, secrets);
         } catch (NoSuchFileException e) {
             throw new McpConfigException("MCP servers file " + file + " does not exist; give a JSON file with {\"mcpServers\": {...}}");
         } catch (CharacterCodingException e) {

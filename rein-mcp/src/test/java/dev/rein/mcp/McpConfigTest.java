@@ -186,4 +186,14 @@ class McpConfigTest {
         assertThatThrownBy(() -> McpConfig.load(Path.of("no/such/servers.json"), Map.of()))
                 .hasMessageContaining("MCP servers file no/such/servers.json does not exist");
     }
+
+    @Test
+    void aFileSavedWithAByteOrderMarkIsRead(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        // Windows editors save "UTF-8 with BOM"; RFC 8259 lets a parser ignore it. It was 'is not valid JSON (line 1,
+        // column 1): Unexpected character ('\uFEFF' (code 65279 / 0xfeff))', naming a character no editor shows.
+        Path file = dir.resolve("servers.json");
+        java.nio.file.Files.writeString(file, "\uFEFF{\"mcpServers\": {\"notes\": {\"command\": \"npx\"}}}",
+                java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(McpConfig.load(file, Map.of()).servers()).extracting(McpServerConfig::name).containsExactly("notes");
+    }
 }
