@@ -150,8 +150,8 @@ public final class McpToolset implements ToolSource, AutoCloseable {
     private static McpConfigException clash(String name, Owner first, Owner second) {
         if (!first.server().equals(second.server())) {
             return new McpConfigException("MCP servers '" + first.server() + "' and '" + second.server() + "' both offer a tool named '"
-                    + name + "'; give one of them a \"prefix\" (e.g. \"prefix\": \"" + second.server().replaceAll("[^A-Za-z0-9]", "_")
-                    + "_\") or add the tool to its \"deny\" list");
+                    + name + "'; give one of them a \"prefix\" (e.g. \"prefix\": \"" + dev.rein.mcp.internal.ConfigParser.suggestedPrefix(second.server())
+                    + "\") or add the tool to its \"deny\" list");
         }
         // Two names the server tells apart, made equal by Rein's name rules: calling one must never reach the other.
         return new McpConfigException("MCP server '" + first.server() + "' offers tools '" + first.mcpName() + "' and '" + second.mcpName()

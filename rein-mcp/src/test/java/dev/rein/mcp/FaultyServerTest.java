@@ -300,6 +300,24 @@ class FaultyServerTest {
                 .hasMessageContaining("its tool list came back to the cursor 'p2' of an earlier page");
     }
 
+    @Test
+    void aServerNamedInJapaneseIsStartedAndNamedSoInItsToolsAndResults() throws Exception {
+        // Other MCP clients take any key of "mcpServers"; Rein refused '天気' saying to use letters, which it is.
+        try (McpToolset mcp = McpToolset.start(McpTesting.config("天気", "\"command\": \"in-jvm\""), servers.launcher())) {
+            Tool echo = tool(mcp, "echo");
+            assertThat(echo.definition().description()).startsWith("[MCP server '天気'] ");
+            ToolOutput output = (ToolOutput) echo.handler().handle(Json.parse("{\"text\": \"晴れ\"}"), ToolContext.standalone("c-jp"));
+            assertThat(output.content()).isEqualTo("echo: 晴れ");
+            assertThat(output.source()).isEqualTo("mcp:天気/echo");
+        }
+        // A prefix must be ASCII (it becomes part of tool names), so the one suggested for a second such server is too.
+        String entry = "{\"command\": \"in-jvm\"}";
+        McpConfig two = McpConfig.parse("{\"mcpServers\": {\"天気\": " + entry + ", \"地図\": " + entry + "}}", "test", Map.of());
+        assertThatThrownBy(() -> McpToolset.start(two, servers.launcher())).isInstanceOf(McpConfigException.class)
+                .hasMessageContaining("MCP servers '天気' and '地図' both offer a tool named 'echo'")
+                .hasMessageContaining("\"prefix\": \"mcp_\"");
+    }
+
     private McpToolset start(String extraKeys) {
         return McpToolset.start(McpTesting.config("faulty", "\"command\": \"in-jvm\"" + extraKeys), servers.launcher());
     }

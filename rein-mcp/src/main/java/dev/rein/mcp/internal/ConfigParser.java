@@ -31,7 +31,8 @@ public final class ConfigParser {
     /** Keys other clients write that Rein reads past, each with a warning saying what Rein does instead. */
     private static final Set<String> FOREIGN = Set.of("autoApprove", "alwaysAllow", "description", "timeout", "envFile");
     private static final Pattern VARIABLE = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?}");
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
+    /** Letters and digits of any script (a server may be called '天気', as other clients allow), not spaces or invisible characters. */
+    private static final Pattern NAME = Pattern.compile("[\\p{L}\\p{M}\\p{N}_.-]{1,64}");
     private static final Pattern PREFIX = Pattern.compile("[A-Za-z0-9_-]{1,32}");
     /** How Jackson words a key written twice in one object. */
     private static final Pattern DUPLICATE = Pattern.compile("Duplicate field '(.*)'", Pattern.DOTALL);
@@ -74,7 +75,7 @@ public final class ConfigParser {
         for (Map.Entry<String, JsonNode> entry : servers.properties()) {
             String name = entry.getKey();
             if (!NAME.matcher(name).matches()) {
-                throw new McpConfigException(origin + ": server name '" + name + "' is invalid; use 1-64 letters, digits, '_', '-' or '.'");
+                throw new McpConfigException(origin + ": server name '" + name + "' is invalid; use 1-64 letters (of any script), digits, '_', '-' or '.'");
             }
             if (!entry.getValue().isObject()) {
                 throw error(name, "must be an object with \"command\" or \"url\"");
@@ -276,9 +277,18 @@ public final class ConfigParser {
     private String prefix(String server, JsonNode node) {
         String prefix = text(server, node, "prefix");
         if (prefix != null && !PREFIX.matcher(prefix).matches()) {
-            throw error(server, "\"prefix\" is '" + prefix + "'; use 1-32 letters, digits, '_' or '-', e.g. \"" + server.replaceAll("[^A-Za-z0-9]", "_") + "_\"");
+            throw error(server, "\"prefix\" is '" + prefix + "'; use 1-32 ASCII letters, digits, '_' or '-', e.g. \"" + suggestedPrefix(server) + "\"");
         }
         return prefix;
+    }
+
+    /**
+     * A prefix to suggest for {@code server}: its name in the characters a tool name may hold, or
+     * "mcp_" for a name without a letter or digit among them (such as '天気').
+     */
+    public static String suggestedPrefix(String server) {
+        String ascii = server.replaceAll("[^A-Za-z0-9]", "_");
+        return (ascii.matches(".*[A-Za-z0-9].*") ? ascii.length() > 31 ? ascii.substring(0, 31) : ascii : "mcp") + "_";
     }
 
     private boolean bool(String server, JsonNode node, String key) {
