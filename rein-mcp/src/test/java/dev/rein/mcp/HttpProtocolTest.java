@@ -54,6 +54,26 @@ class HttpProtocolTest {
     }
 
     @Test
+    void theConfiguredHeadersGoWithEveryRequestAlsoTheStreamsTheCancellationAndTheDelete() throws Exception {
+        try (ScriptedHttpServer server = new ScriptedHttpServer()) {
+            server.primeStandaloneStream.set(true);
+            McpConfig config = McpConfig.parse("{\"mcpServers\": {\"scripted\": {\"url\": \"" + server.url() + "\","
+                    + " \"headers\": {\"Authorization\": \"Bearer ${SCRIPTED_TOKEN}\"}}}}", "test", Map.of("SCRIPTED_TOKEN", "tok-12345"));
+            try (McpToolset mcp = McpToolset.start(config)) {
+                assertThat(invoke(mcp, "echo").content()).isEqualTo("done");
+                assertThat(invoke(mcp, "polled", "k-polled", Duration.ofSeconds(10)).content()).isEqualTo("polled");
+                assertThat(invoke(mcp, "slow").isError()).isTrue();
+                awaitRpc(server, "notifications/cancelled");
+            }
+            // "headers" are sent with every request (docs/mcp.md): a server checking its token on each would refuse any without.
+            assertThat(server.received.stream().map(r -> r.httpMethod() + " " + r.rpcMethod() + (r.lastEventId() == null ? "" : " resumed")))
+                    .as(server.received.toString()).contains("POST initialize", "POST tools/call", "GET null", "GET null resumed",
+                            "POST notifications/cancelled", "DELETE null");
+            assertThat(server.received).allSatisfy(r -> assertThat(r.authorization()).as(r.toString()).isEqualTo("Bearer tok-12345"));
+        }
+    }
+
+    @Test
     void aCallAnswerWithAFieldOfTheWrongTypeIsTheCallsErrorAndTheSessionIsKept() throws Exception {
         try (ScriptedHttpServer server = new ScriptedHttpServer(); McpToolset mcp = start(server, "")) {
             server.echoAnswer.set(Map.of("content", List.of(Map.of("type", "text", "text", "done")), "isError", "no"));

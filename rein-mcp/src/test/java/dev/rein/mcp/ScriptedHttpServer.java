@@ -24,11 +24,11 @@ final class ScriptedHttpServer implements AutoCloseable {
     static final String VERSION = "2025-06-18";
 
     /**
-     * One request as received: HTTP method, JSON-RPC method (or null), the MCP headers, and a
-     * tools/call's idempotency key from {@code _meta} (else null).
+     * One request as received: HTTP method, JSON-RPC method (or null), the MCP headers, a
+     * tools/call's idempotency key from {@code _meta} (else null), and its Authorization header.
      */
     record Received(String httpMethod, String rpcMethod, String sessionId, String protocolVersion, String accept,
-                    String idempotencyKey, String lastEventId, java.time.Instant at) {}
+                    String idempotencyKey, String lastEventId, java.time.Instant at, String authorization) {}
 
     final List<Received> received = new CopyOnWriteArrayList<>();
     private final AtomicInteger sessions = new AtomicInteger();
@@ -85,7 +85,7 @@ final class ScriptedHttpServer implements AutoCloseable {
         JsonNode key = message == null ? null : message.at("/params/_meta/dev.rein~1idempotency-key");
         received.add(new Received(exchange.getRequestMethod(), method, session, headers.getFirst("MCP-Protocol-Version"),
                 headers.getFirst("Accept"), key == null || key.isMissingNode() ? null : key.asText(), headers.getFirst("Last-Event-ID"),
-                java.time.Instant.now()));
+                java.time.Instant.now(), headers.getFirst("Authorization")));
         switch (exchange.getRequestMethod()) {
             case "GET" -> {
                 String last = headers.getFirst("Last-Event-ID");
