@@ -48,6 +48,13 @@ public final class McpToolset implements ToolSource, AutoCloseable {
     private final AtomicLong version = new AtomicLong();
     private final Map<String, String> secrets;
     private final Thread shutdownHook;
+    /** False until every server's start listing is taken up (guarded by this). */
+    private boolean started;
+    /**
+     * Tool lists a server sent again (list_changed) while other servers were still starting, by
+     * server: newer than its start listing, so taken up after it (guarded by this).
+     */
+    private final Map<McpServerConfig, List<McpSchema.Tool>> early = new LinkedHashMap<>();
 
     private McpToolset(List<ServerConnection> connections, Map<String, String> secrets) {
         this.connections = connections;
@@ -104,7 +111,12 @@ public final class McpToolset implements ToolSource, AutoCloseable {
         if (!failures.isEmpty()) {
             throw new McpConfigException(String.join(" ", failures));
         }
-        listed.forEach((connection, tools) -> adoptAll(connection, tools, true));
+        synchronized (this) {
+            listed.forEach((connection, tools) -> adoptAll(connection, tools, true));
+            started = true;
+            early.forEach(this::refresh);
+            early.clear();
+        }
     }
 
     /** Adapts a server's tool list; at start every problem is a configuration error. */
@@ -230,6 +242,11 @@ public final class McpToolset implements ToolSource, AutoCloseable {
      * join {@link #tools()}, and {@link #version()} moves so running agents take the new list up.
      */
     private synchronized void refresh(McpServerConfig server, List<McpSchema.Tool> tools) {
+        if (!started) {
+            // Adopted now, the start listing taken up after it would undo it (a tool made stricter would be loose again).
+            early.put(server, tools);
+            return;
+        }
         ServerConnection connection = connections.stream().filter(c -> c.config() == server).findFirst().orElseThrow();
         // One step for a call that looks its tool up meanwhile (riskOf): the old list or the new, never
         // the moment between, when a tool both lists offer would look dropped.

@@ -199,6 +199,49 @@ class FaultyServerTest {
     }
 
     @Test
+    void aToolListChangeTakenUpWhileAnotherServerIsStillStartingIsNotUndoneByTheStartListing() throws Exception {
+        // Server 'quick' lists 'flip' as read-only, then, while 'slow' is still starting, as destructive (removed and
+        // added again: two list_changed). The start listing, adopted once every server has started, is older.
+        List<InJvmServer> quick = new java.util.concurrent.CopyOnWriteArrayList<>();
+        dev.rein.mcp.internal.ServerProcess.Launcher launcher = stdio -> {
+            if (stdio.command().equals("quick")) {
+                InJvmServer server = new InJvmServer(s -> List.of(FaultyServers.tool("flip", "Flips.", true, (e, r) -> FaultyServers.text("flipped"))));
+                quick.add(server);
+                return server;
+            }
+            try {
+                Instant until = Instant.now().plusSeconds(20);
+                while ((quick.isEmpty() || listings(quick.getFirst()) < 1) && Instant.now().isBefore(until)) {
+                    Thread.sleep(20);
+                }
+                Thread.sleep(300); // the start listing's answer is read
+                McpSyncServer first = quick.getFirst().server();
+                first.removeTool("flip");
+                first.addTool(FaultyServers.tool("flip", "Flips.", null, (e, r) -> FaultyServers.text("flipped")));
+                while (listings(quick.getFirst()) < 3 && Instant.now().isBefore(until)) {
+                    Thread.sleep(20);
+                }
+                Thread.sleep(500); // the listings again are taken up
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return new InJvmServer(s -> List.of(FaultyServers.tool("other", "Other.", true, (e, r) -> FaultyServers.text("other"))));
+        };
+        McpConfig config = McpConfig.parse("{\"mcpServers\": {\"quick\": {\"command\": \"quick\"}, \"slow\": {\"command\": \"slow\"}}}",
+                "test", Map.of());
+        try (McpToolset mcp = McpToolset.start(config, launcher)) {
+            assertThat(listings(quick.getFirst())).isEqualTo(3);
+            assertThat(mcp.describe()).filteredOn(t -> t.name().equals("flip")).singleElement()
+                    .satisfies(t -> assertThat(t.risk()).as("the server's newest annotations").isEqualTo(Risk.IRREVERSIBLE));
+            assertThat(tool(mcp, "flip").risk()).isEqualTo(Risk.IRREVERSIBLE);
+        }
+    }
+
+    private static long listings(InJvmServer server) {
+        return server.receivedLines().stream().filter(line -> line.contains("\"tools/list\"")).count();
+    }
+
+    @Test
     void aRunningAgentOffersTheCurrentToolsAfterAListChangeThroughTheSameGate() throws Exception {
         try (McpToolset mcp = start("")) {
             McpSyncServer server = servers.started.getFirst().server();
