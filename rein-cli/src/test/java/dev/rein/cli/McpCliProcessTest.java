@@ -72,6 +72,36 @@ class McpCliProcessTest {
         assertNoServerLeft(files.toString());
     }
 
+    @Test
+    void whatAServerSendsNeverReachesTheTerminalRawThroughTheSdksLogs() throws Exception {
+        NpmServers.script("server-everything"); // node is needed, as for the npm servers
+        // A notification the SDK has no handler for and an answer to no request: the SDK logged both as warnings,
+        // which the CLI printed to stderr with the server's escape sequences raw (recolouring, retitling the window).
+        Path server = dir.resolve("noisy.js");
+        Files.writeString(server, """
+                const rl = require('readline').createInterface({input: process.stdin});
+                const send = m => process.stdout.write(JSON.stringify(m) + "\\n");
+                rl.on('line', line => {
+                  const m = JSON.parse(line);
+                  if (m.method === 'initialize') send({jsonrpc: "2.0", id: m.id, result: {protocolVersion: m.params.protocolVersion,
+                      capabilities: {tools: {}}, serverInfo: {name: "noisy", version: "1"}}});
+                  else if (m.method === 'tools/list') {
+                    send({jsonrpc: "2.0", method: "notifications/whatever", params: {text: "\\u001b[31mRED\\u001b]0;pwned\\u0007"}});
+                    send({jsonrpc: "2.0", id: 999, result: {note: "\\u001b[2J"}});
+                    send({jsonrpc: "2.0", id: m.id, result: {tools: [{name: "t", inputSchema: {type: "object"},
+                        annotations: {readOnlyHint: true}}]}});
+                  }
+                });
+                """, StandardCharsets.UTF_8);
+        Path servers = dir.resolve("servers.json");
+        Files.writeString(servers, "{\"mcpServers\": {\"noisy\": {\"command\": \"node\", \"args\": [\"" + NpmServers.json(server.toString())
+                + "\"]}}}");
+        LauncherProcess.Outcome outcome = new LauncherProcess(dir).run("mcp", "list", servers.toString());
+        assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+        assertThat(outcome.stdout()).contains("noisy (stdio: node): 1 tool");
+        assertThat(outcome.stderr()).doesNotContain("\u001b", "\u0007", "McpClientSession");
+    }
+
     private LauncherProcess launcher(FakeMessagesServer api) {
         return new LauncherProcess(dir).env("ANTHROPIC_API_KEY", "sk-ant-test-dummy").env("ANTHROPIC_BASE_URL", api.baseUrl());
     }
