@@ -74,6 +74,20 @@ class HttpProtocolTest {
     }
 
     @Test
+    void theTokenOfAHeaderWrittenIntoTheFileIsMaskedAlsoWhenAServerQuotesItWithoutItsScheme() throws Exception {
+        // Every header value is a secret (docs/mcp.md); a server quoting the token alone, without "Bearer ", showed it.
+        try (ScriptedHttpServer server = new ScriptedHttpServer(); McpToolset mcp = start(server,
+                ", \"headers\": {\"Authorization\": \"Bearer tok-literal-123\", \"X-Api-Key\": \"key-literal-456\"}")) {
+            server.echoAnswer.set(Map.of("content", List.of(Map.of("type", "text",
+                    "text", "token tok-literal-123 has expired; key key-literal-456 is fine"))));
+            ToolOutput output = invoke(mcp, "echo", "k-token", Duration.ofSeconds(10));
+            assertThat(output.content()).doesNotContain("tok-literal-123", "key-literal-456")
+                    .contains("token [REDACTED:", "key [REDACTED:");
+            assertThat(mcp.secrets()).containsValues("Bearer tok-literal-123", "tok-literal-123", "key-literal-456");
+        }
+    }
+
+    @Test
     void aCallAnswerWithAFieldOfTheWrongTypeIsTheCallsErrorAndTheSessionIsKept() throws Exception {
         try (ScriptedHttpServer server = new ScriptedHttpServer(); McpToolset mcp = start(server, "")) {
             server.echoAnswer.set(Map.of("content", List.of(Map.of("type", "text", "text", "done")), "isError", "no"));

@@ -33,6 +33,8 @@ public final class ConfigParser {
     private static final Pattern VARIABLE = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?}");
     /** Letters and digits of any script (a server may be called '天気', as other clients allow), not spaces or invisible characters. */
     private static final Pattern NAME = Pattern.compile("[\\p{L}\\p{M}\\p{N}_.-]{1,64}");
+    /** A header value of an authentication scheme and its credential. */
+    private static final Pattern CREDENTIAL = Pattern.compile("[A-Za-z][A-Za-z0-9_-]*\\s+(\\S+)\\s*");
     private static final Pattern PREFIX = Pattern.compile("[A-Za-z0-9_-]{1,32}");
     /** How Jackson words a key written twice in one object. */
     private static final Pattern DUPLICATE = Pattern.compile("Duplicate field '(.*)'", Pattern.DOTALL);
@@ -195,6 +197,11 @@ public final class ConfigParser {
             result.put(e.getKey(), expanded);
             if (allSecret && expanded.length() >= 4) {
                 secrets.put("mcp." + server + "." + key + "." + e.getKey(), expanded);
+                // "Bearer TOKEN", "Basic ...": a server quoting the credential quotes it without its scheme.
+                Matcher credential = CREDENTIAL.matcher(expanded);
+                if (credential.matches() && credential.group(1).length() >= 4) {
+                    secrets.put("mcp." + server + "." + key + "." + e.getKey() + ".credential", credential.group(1));
+                }
             }
         }
         return result;
