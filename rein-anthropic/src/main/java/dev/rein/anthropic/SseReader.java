@@ -12,7 +12,9 @@ import java.util.Arrays;
  * Reads a {@code text/event-stream} body and parses each event's data straight into a JSON tree,
  * once (no typed model in between). Lines end with LF, CR LF or CR; {@code data:} lines of one
  * event are joined with LF; comments and fields other than {@code event} and {@code data} are
- * ignored, as the SSE format says. An {@code error} event becomes the failure it reports.
+ * ignored, as the SSE format says. An {@code error} event becomes the failure it reports. An event
+ * named with a type Rein does not read ({@code ping}, types added later, a gateway's own markers)
+ * is skipped, as the official SDKs skip it: its data need not be JSON.
  */
 final class SseReader implements AutoCloseable {
     /** Receives the events of one stream. */
@@ -24,6 +26,10 @@ final class SseReader implements AutoCloseable {
     private static final byte[] DATA = "data".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     private static final byte[] EVENT = "event".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     private static final byte[] ERROR = "error".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    /** The event names whose data makes up the message; an event without a name is read by its data's type. */
+    private static final byte[][] READ = java.util.stream.Stream.of("message_start", "message_delta", "message_stop",
+                    "content_block_start", "content_block_delta", "content_block_stop")
+            .map(name -> name.getBytes(java.nio.charset.StandardCharsets.US_ASCII)).toArray(byte[][]::new);
 
     private final Exchange exchange;
     private final ErrorMapper errors;
@@ -38,6 +44,8 @@ final class SseReader implements AutoCloseable {
     private int dataLength;
     private boolean hasData;
     private boolean errorEvent;
+    /** Whether the current event is named with a type Rein does not read, so data that is not JSON is skipped. */
+    private boolean skippedEvent;
 
     SseReader(Exchange exchange, ErrorMapper errors) {
         this.exchange = exchange;
@@ -104,12 +112,15 @@ final class SseReader implements AutoCloseable {
             hasData = true;
         } else if (is(line, nameEnd, EVENT)) {
             errorEvent = Arrays.equals(line, valueStart, length, ERROR, 0, ERROR.length);
+            skippedEvent = !errorEvent && valueStart < length && !named(line, valueStart, length, READ);
         }
     }
 
     private void dispatch(Events events) throws ModelException {
         boolean error = errorEvent;
+        boolean skipped = skippedEvent;
         errorEvent = false;
+        skippedEvent = false;
         if (!hasData) {
             return;
         }
@@ -118,6 +129,9 @@ final class SseReader implements AutoCloseable {
         try {
             event = TREE.readTree(data, 0, dataLength);
         } catch (JsonProcessingException e) {
+            if (skipped) {
+                return; // an event of a type Rein does not read need not carry JSON
+            }
             throw ErrorMapper.malformed(errors.server() + " sent an event Rein could not read: " + e.getOriginalMessage(), e);
         } catch (IOException e) {
             throw ErrorMapper.malformed(errors.server() + " sent an event Rein could not read: " + e.getMessage(), e);
@@ -149,6 +163,15 @@ final class SseReader implements AutoCloseable {
 
     private static boolean is(byte[] line, int nameEnd, byte[] name) {
         return Arrays.equals(line, 0, nameEnd, name, 0, name.length);
+    }
+
+    private static boolean named(byte[] line, int from, int to, byte[][] names) {
+        for (byte[] name : names) {
+            if (Arrays.equals(line, from, to, name, 0, name.length)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static int indexOf(byte[] line, int length, byte b) {

@@ -128,4 +128,20 @@ class SplitStreamTest {
         ModelResponse r = call();
         assertThat(r.text()).isEqualTo("やあ");
     }
+    @Test
+    void anEventOfATypeReinDoesNotReadIsSkippedWhateverItsData() throws Exception {
+        // The API may add event types; the official SDKs skip events they do not know by name, before
+        // reading their data, so an unknown event (here a gateway's end marker) must not fail a whole answer.
+        String sse = new FakeApi.Sse()
+                .messageStart("{\"input_tokens\":10,\"output_tokens\":1}")
+                .event("ping", "")
+                .block(0, "{\"type\":\"text\",\"text\":\"\"}", "{\"type\":\"text_delta\",\"text\":\"日本語のまま\"}")
+                .event("upstream_notice", "rate limits apply")
+                .end("end_turn", "{\"output_tokens\":3}").build()
+                + "event: done\ndata: [DONE]\n\n";
+        answer(200, SSE, sse, 5);
+        ModelResponse r = call();
+        assertThat(r.text()).isEqualTo("日本語のまま");
+        assertThat(r.stopReason()).isEqualTo(StopReason.END_TURN);
+    }
 }
