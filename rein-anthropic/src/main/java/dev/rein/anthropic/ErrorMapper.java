@@ -95,6 +95,18 @@ final class ErrorMapper {
     }
 
     /**
+     * An {@code error} event whose data is not JSON (a proxy's own text): an error of no known type,
+     * so a server failure, with the text as its message.
+     */
+    ModelException streamError(String text, HttpHeaders headers, String requestId) {
+        String shown = text.isBlank() ? "no message" : summary(text.strip());
+        Boolean override = RetryAfter.shouldRetry(headers);
+        boolean retryable = override != null ? override : Kind.SERVER_ERROR.retryableByDefault();
+        return new ModelException(Kind.SERVER_ERROR, 0, "error event in the response stream (no type): " + shown, retryable,
+                RetryAfter.from(headers, clock), requestId, null);
+    }
+
+    /**
      * An error object as the whole JSON body of an HTTP 200 answer (a gateway that ignored
      * {@code "stream": true}); reported like an error event in a stream.
      */

@@ -129,6 +129,11 @@ final class SseReader implements AutoCloseable {
         try {
             event = TREE.readTree(data, 0, dataLength);
         } catch (JsonProcessingException e) {
+            if (error) {
+                // Still the failure it reports, of no known type: retried like any server error.
+                throw errors.streamError(new String(data, 0, dataLength, java.nio.charset.StandardCharsets.UTF_8),
+                        exchange.headers(), exchange.requestId());
+            }
             if (skipped) {
                 return; // an event of a type Rein does not read need not carry JSON
             }

@@ -144,4 +144,21 @@ class SplitStreamTest {
         assertThat(r.text()).isEqualTo("日本語のまま");
         assertThat(r.stopReason()).isEqualTo(StopReason.END_TURN);
     }
+
+    @Test
+    void anErrorEventWhoseDataIsNotJsonIsARetryableServerErrorThatQuotesIt() throws Exception {
+        // "an error event after HTTP 200 is handled like an error response" (issue 3), and one of no
+        // known type counts as a server error: not as an unreadable answer that is never retried.
+        String sse = new FakeApi.Sse()
+                .messageStart("{\"input_tokens\":10,\"output_tokens\":1}")
+                .block(0, "{\"type\":\"text\",\"text\":\"\"}", "{\"type\":\"text_delta\",\"text\":\"部分\"}")
+                .build() + "event: error\ndata: upstream connect error or disconnect/reset before headers\n\n";
+        answer(200, SSE, sse, 11);
+        ModelException e = catchThrowableOfType(ModelException.class, this::call);
+        assertThat(e.kind()).isEqualTo(ModelException.Kind.SERVER_ERROR);
+        assertThat(e.retryable()).isTrue();
+        assertThat(e.requestId()).isEqualTo("req_probe");
+        assertThat(e.getMessage()).isEqualTo("error event in the response stream (no type): "
+                + "upstream connect error or disconnect/reset before headers");
+    }
 }
