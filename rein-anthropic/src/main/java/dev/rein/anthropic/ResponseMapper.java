@@ -19,7 +19,8 @@ import java.util.List;
  * Text, tool use, thinking and redacted thinking become Rein's own blocks; every other block type
  * (server tool use, web search results, compaction, types added later) becomes an
  * {@link OpaqueBlock} holding the JSON exactly as received. Text citations are not kept. A
- * refusal's {@code stop_details} become the response's stop detail.
+ * refusal's {@code stop_details} become the response's stop detail. A message without a {@code
+ * usage} object has its usage not reported ({@link Usage#NOT_REPORTED}), not zero.
  */
 final class ResponseMapper {
     private ResponseMapper() {}
@@ -39,7 +40,9 @@ final class ResponseMapper {
                 content,
                 StopReasons.fromWire(message.path("stop_reason").textValue()),
                 stopSequence,
-                usage(message.path("usage")),
+                // No usage object at all (a gateway that leaves it out) is no report, never zero tokens:
+                // null becomes Usage.NOT_REPORTED, and the run charges an estimate.
+                message.get("usage") instanceof ObjectNode usage ? usage(usage) : null,
                 stopDetail(message.path("stop_details")));
     }
 

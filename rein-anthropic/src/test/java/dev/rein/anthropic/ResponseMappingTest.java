@@ -107,6 +107,23 @@ class ResponseMappingTest extends FakeApi {
     }
 
     @Test
+    void aStreamWithoutAnyUsageIsMarkedNotReportedNotZero() throws Exception {
+        // A gateway at the base URL may leave usage out; the model SPI says such a response carries
+        // no usage (Usage.NOT_REPORTED), never a report of zero tokens, so the run charges an estimate.
+        String stream = new Sse()
+                .event("message_start", "{\"type\":\"message_start\",\"message\":{\"id\":\"msg_raw\",\"type\":\"message\","
+                        + "\"role\":\"assistant\",\"model\":\"claude-test\",\"content\":[],\"stop_reason\":null}}")
+                .block(0, "{\"type\":\"text\",\"text\":\"\"}", "{\"type\":\"text_delta\",\"text\":\"はい\"}")
+                .event("message_delta", "{\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"}}")
+                .event("message_stop", "{\"type\":\"message_stop\"}")
+                .build();
+        server.enqueue(FakeReply.malformed(stream));
+        ModelResponse response = call(request("hi"));
+        assertThat(response.text()).isEqualTo("はい");
+        assertThat(response.usage().notReported()).isTrue();
+    }
+
+    @Test
     void unknownBlocksBecomeOpaqueAndAreSentBackVerbatim() throws Exception {
         String serverToolUse = "{\"type\":\"server_tool_use\",\"id\":\"srvtoolu_1\",\"name\":\"web_search\",\"input\":{}}";
         String searchResult = "{\"type\":\"web_search_tool_result\",\"tool_use_id\":\"srvtoolu_1\",\"content\":"

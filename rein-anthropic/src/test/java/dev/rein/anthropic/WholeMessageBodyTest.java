@@ -97,6 +97,18 @@ class WholeMessageBodyTest {
     }
 
     @Test
+    void aWholeMessageWithoutUsageIsMarkedNotReportedNotZero() throws Exception {
+        answer(200, "application/json", """
+                {"id":"msg_01","type":"message","role":"assistant","model":"claude-sonnet-5",
+                 "content":[{"type":"text","text":"答え"}],"stop_reason":"end_turn","stop_sequence":null}""");
+
+        ModelResponse response = call();
+
+        assertThat(response.text()).isEqualTo("答え");
+        assertThat(response.usage().notReported()).isTrue();
+    }
+
+    @Test
     void anEventStreamLabelledAsJsonIsStillReadAsAStream() throws Exception {
         answer(200, "application/json", """
                 event: message_start
