@@ -67,6 +67,11 @@ final class StreamAssembler {
                     "the response stream ended before message_stop; the connection was probably dropped",
                     true, null, null, null);
         }
+        // A block the stream never stopped (message_stop still says the message is whole) keeps
+        // its input: read it now rather than leave the call with an empty one.
+        for (Integer open : new java.util.ArrayList<>(inputs.keySet())) {
+            stop(open);
+        }
         if (unreadableInput != null && !cutOff(message.path("stop_reason").textValue())) {
             throw unreadableInput;
         }

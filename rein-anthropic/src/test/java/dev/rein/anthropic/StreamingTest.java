@@ -111,4 +111,19 @@ class StreamingTest extends FakeApi {
         assertThat(e.kind()).isEqualTo(ModelException.Kind.MALFORMED_RESPONSE);
         assertThat(e.getMessage()).contains("not valid JSON");
     }
+
+    @Test
+    void aToolInputWhoseBlockWasNeverStoppedIsStillAssembledNotDropped() throws Exception {
+        // message_stop came, so the message is complete; a server (or proxy) that left out one
+        // content_block_stop must not turn the call's arguments into {} and run the tool with them.
+        String stream = cutToolInput("tool_use")
+                .replace("{\\\"q\\\": \\\"wea\"", "{\\\"q\\\": \\\"天気\\\"}\"")
+                .replace("event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n", "");
+        assertThat(stream).doesNotContain("content_block_stop").contains("天気");
+        server.enqueue(FakeReply.malformed(stream));
+        ModelResponse response = call(request("weather?").tools(java.util.List.of(tool("search"))));
+        assertThat(response.stopReason()).isEqualTo(StopReason.TOOL_USE);
+        assertThat(response.toolUses()).singleElement()
+                .satisfies(use -> assertThat(use.input()).isEqualTo(Json.parse("{\"q\":\"天気\"}")));
+    }
 }
