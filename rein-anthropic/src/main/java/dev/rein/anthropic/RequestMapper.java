@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.rein.ReinException;
 import dev.rein.json.Json;
 import dev.rein.model.ContentBlock;
 import dev.rein.model.Message;
@@ -279,9 +278,6 @@ final class RequestMapper {
         switch (block) {
             case TextBlock t -> text(g, t, cache);
             case ToolUseBlock u -> {
-                if (!u.input().isObject()) {
-                    throw new ReinException("the input of tool_use " + u.id() + " is not a JSON object: " + u.input());
-                }
                 g.writeStartObject();
                 g.writeStringField("type", "tool_use");
                 g.writeStringField("id", u.id());
@@ -332,11 +328,12 @@ final class RequestMapper {
 
     /**
      * An input nested deeper than Rein accepts cannot be written within the JSON writer's depth
-     * limit. Rein refuses such a call before running it (its tool result says why), so the call is
-     * sent back with an empty input instead of failing every later request.
+     * limit, and one that is not an object (a server that streamed another JSON value) is refused
+     * by the API's tool_use block. Rein refuses such a call before running it (its tool result says
+     * why), so the call is sent back with an empty input instead of failing every later request.
      */
     private static JsonNode wireInput(ToolUseBlock use) {
-        return Json.depth(use.input()) > ToolExecutor.MAX_ARGUMENT_DEPTH ? Json.object() : use.input();
+        return !use.input().isObject() || Json.depth(use.input()) > ToolExecutor.MAX_ARGUMENT_DEPTH ? Json.object() : use.input();
     }
 
     private static void text(JsonGenerator g, TextBlock text, String cache) throws IOException {
