@@ -328,7 +328,8 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
          * failure carrying the API's message.
          *
          * @throws ReinException if a timeout is not positive, the API key or auth token is blank or
-         *                       the base URL is not an http(s) URL
+         *                       has a character other than visible ASCII (no HTTP header can carry
+         *                       it), or the base URL is not an http(s) URL
          */
         public AnthropicModel build() {
             requirePositive("connectTimeout", connectTimeout);
@@ -347,6 +348,8 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
             String key = apiKey != null ? apiKey : setting("anthropic.apiKey", "ANTHROPIC_API_KEY");
             // Both, like the SDKs' fromEnv(): each credential is read on its own and sent when set.
             String token = authToken != null ? authToken : setting("anthropic.authToken", "ANTHROPIC_AUTH_TOKEN");
+            requireSendable(apiKey != null ? "the API key" : "ANTHROPIC_API_KEY", key, "key");
+            requireSendable(authToken != null ? "the auth token" : "ANTHROPIC_AUTH_TOKEN", token, "token");
             String base = baseUrl != null ? baseUrl : setting("anthropic.baseUrl", "ANTHROPIC_BASE_URL");
             if (base == null) {
                 base = DEFAULT_BASE_URL;
@@ -365,6 +368,39 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
                 value = System.getenv(variable);
             }
             return value == null || value.isBlank() ? null : value.strip();
+        }
+
+        /**
+         * Refuses a credential the HTTP client could not send as a header (the JDK client fails the
+         * call with the value in its message): a key copied from a web page or a document may carry
+         * an invisible or typographic character. The message says which character and where, never
+         * the value itself.
+         */
+        static void requireSendable(String name, String value, String what) {
+            String problem = unsendable(value);
+            if (problem != null) {
+                throw new ReinException(name + " has a character no HTTP header can carry (" + problem + "), so no request"
+                        + " could be sent with it: copy the " + what + " again (a copy from a web page or a document can add"
+                        + " invisible or typographic characters)");
+            }
+        }
+
+        /** The first character of {@code value} that is not visible ASCII, as "U+XXXX, character N of M"; else null. */
+        static String unsendable(String value) {
+            if (value == null) {
+                return null;
+            }
+            int length = value.codePointCount(0, value.length());
+            int position = 0;
+            for (int i = 0; i < value.length(); ) {
+                int c = value.codePointAt(i);
+                position++;
+                if (c < 0x21 || c > 0x7e) {
+                    return String.format(Locale.ROOT, "U+%04X, character %d of %d", c, position, length);
+                }
+                i += Character.charCount(c);
+            }
+            return null;
         }
 
         private static void requirePositive(String name, Duration value) {

@@ -70,6 +70,9 @@ public final class AnthropicProvider implements ModelProvider {
             // Set to nothing (an empty variable exported by a script): say it is empty, or the user looks in the wrong place
             throw new ReinException(config.env().containsKey(API_KEY) ? BLANK_KEY : MISSING_KEY);
         }
+        // Named by its variable: the builder only knows the value was given to it.
+        AnthropicModel.Builder.requireSendable(API_KEY, key, "key");
+        AnthropicModel.Builder.requireSendable(AUTH_TOKEN, token, "token");
         String baseUrl = config.value("base_url", BASE_URL).orElse("");
         if (!baseUrl.isEmpty() && !ProviderConfig.isHttpUrl(baseUrl)) {
             throw new ReinException(BASE_URL + " must be an http:// or https:// URL with a host, was '" + baseUrl

@@ -35,4 +35,23 @@ class AnthropicModelBuilderTest {
                 .isInstanceOf(ReinException.class)
                 .hasMessageContaining("cannot address a host name with '_'");
     }
+
+    @Test
+    void aKeyOrTokenWithACharacterNoHeaderCanCarryIsRefusedWhenBuiltWithoutShowingIt() {
+        // A key pasted from a web page or a document may carry an invisible or typographic character;
+        // the HTTP client refused it at the first call, and the run's message quoted the whole key
+        // ('the model client failed with IllegalArgumentException: invalid header value: "sk-ant-…"').
+        for (String key : new String[] {"sk-ant-abc\u200b", "sk-ant-キー", "sk-ant\nabc"}) {
+            assertThatThrownBy(() -> AnthropicModel.builder().apiKey(key).build())
+                    .as(key)
+                    .isInstanceOf(ReinException.class)
+                    .hasMessageStartingWith("the API key has a character no HTTP header can carry")
+                    .hasMessageContaining("copy the key again")
+                    .hasMessageNotContaining("sk-ant");
+        }
+        assertThatThrownBy(() -> AnthropicModel.builder().authToken("token\u00a0x").build())
+                .isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("the auth token has a character no HTTP header can carry (U+00A0, character 6 of 7)")
+                .hasMessageNotContaining("token\u00a0x");
+    }
 }

@@ -66,6 +66,20 @@ class AnthropicProviderTest {
     }
 
     @Test
+    void aKeyWithACharacterNoHeaderCanCarryNamesTheVariableNotTheKey() {
+        // The CLI turns this into one usage line (exit 2) before any request, instead of a FAILED run
+        // whose message printed the key.
+        assertThatThrownBy(() -> new AnthropicProvider().create(ProviderConfig.of(Map.of("ANTHROPIC_API_KEY", "sk-ant-api03-abc\u2026"))))
+                .isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("ANTHROPIC_API_KEY has a character no HTTP header can carry (U+2026, character 17 of 17)")
+                .hasMessageNotContaining("sk-ant");
+        assertThatThrownBy(() -> new AnthropicProvider().create(ProviderConfig.of(Map.of("ANTHROPIC_AUTH_TOKEN", "トークン"))))
+                .isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("ANTHROPIC_AUTH_TOKEN has a character no HTTP header can carry (U+30C8, character 1 of 4)")
+                .hasMessageNotContaining("トークン");
+    }
+
+    @Test
     void anAuthTokenAloneIsEnoughForAGatewayThatTakesABearerToken() throws Exception {
         try (FakeMessagesServer server = FakeMessagesServer.start()) {
             Model model = new AnthropicProvider().create(ProviderConfig.of(Map.of(

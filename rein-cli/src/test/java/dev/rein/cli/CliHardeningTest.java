@@ -466,4 +466,17 @@ class CliHardeningTest {
                     .contains("IP address");
         }
     }
+
+    @Test
+    void anApiKeyWithACharacterNoHeaderCanCarryIsAUsageErrorThatDoesNotShowTheKey() {
+        // A key pasted with a zero-width space: the run failed (exit 1) with the HTTP client's
+        // 'invalid header value: "sk-ant-..."', printing the key in the summary, --json and the trace.
+        InProcessCli cli = new InProcessCli().models(ProviderModels::create).env("ANTHROPIC_API_KEY", "sk-ant-secret\u200b");
+        InProcessCli.Outcome run = cli.run("run", "--json", "--base-url", "http://127.0.0.1:9", "今日は何日?");
+        assertThat(run.exitCode()).as(run.stderr()).isEqualTo(ExitCodes.USAGE);
+        assertThat(run.stdout()).isEmpty();
+        assertThat(run.stderrLines()).singleElement().asString()
+                .startsWith("rein run: ANTHROPIC_API_KEY has a character no HTTP header can carry (U+200B, character 14 of 14)")
+                .doesNotContain("sk-ant-secret");
+    }
 }
