@@ -71,7 +71,8 @@ final class ErrorMapper {
         boolean retryable = override != null ? override
                 : kind.retryableByDefault() && !SPEND_LIMIT_REACHED.equals(error.path("details").path("error_code").textValue());
         // Without a body, name who answered: a gateway or proxy at the base URL, not the API behind it.
-        String message = apiMessage(error, body, "HTTP " + status + " from " + server) + doubledVersion(status);
+        String message = apiMessage(error, body, "HTTP " + status + " from " + server) + doubledVersion(status)
+                + redirect(status, headers);
         return new ModelException(kind, status, message, retryable, RetryAfter.from(headers, clock), requestId, null);
     }
 
@@ -84,6 +85,22 @@ final class ErrorMapper {
             return "";
         }
         return " (requests go to " + baseUrl + "/v1/messages: leave /v1 out of the base URL, Rein adds it)";
+    }
+
+    /**
+     * For a redirect (3xx with a {@code location}), where the server sends requests and the base URL
+     * that goes there: Rein does not follow redirects (a 301 or 302 turns a POST into a GET without
+     * its body), so the base URL must name the server itself, e.g. https:// where http:// was set.
+     */
+    private static String redirect(int status, HttpHeaders headers) {
+        String location = status / 100 == 3 && headers != null ? headers.firstValue("location").orElse("").strip() : "";
+        if (location.isEmpty()) {
+            return "";
+        }
+        int path = location.indexOf("/v1/messages");
+        String base = path > 0 ? location.substring(0, path) : null;
+        return " (the server redirects requests to " + location + ", and Rein does not follow redirects: "
+                + (base != null ? "set the base URL to " + base : "set the base URL to the server's own address") + ")";
     }
 
     /**

@@ -138,6 +138,36 @@ class ErrorMappingTest extends FakeApi {
     }
 
     @Test
+    void aRedirectSaysWhereTheServerSendsRequestsAndWhichBaseUrlToSet() throws Exception {
+        // ANTHROPIC_BASE_URL=http://... for a server that only speaks https (or moved): it answers 301
+        // with a Location, which Rein does not follow (a POST body is not re-sent on a redirect).
+        com.sun.net.httpserver.HttpServer proxy = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+        proxy.createContext("/", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            exchange.getResponseHeaders().set("location", "https://gateway.example.com/anthropic/v1/messages");
+            byte[] page = "<html><head><title>301 Moved Permanently</title></head><body>moved</body></html>"
+                    .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(301, page.length);
+            exchange.getResponseBody().write(page);
+            exchange.close();
+        });
+        proxy.start();
+        String base = "http://127.0.0.1:" + proxy.getAddress().getPort();
+        try (AnthropicModel moved = AnthropicModel.builder().apiKey("test-key").baseUrl(base).build()) {
+            ModelException e = catchThrowableOfType(ModelException.class,
+                    () -> moved.call(request("hi").build(), ModelCallContext.until(Instant.now().plusSeconds(30))));
+            assertThat(e.httpStatus()).isEqualTo(301);
+            assertThat(e.retryable()).isFalse();
+            assertThat(e.getMessage()).startsWith("301 Moved Permanently (an HTML page of ")
+                    .endsWith(" (the server redirects requests to https://gateway.example.com/anthropic/v1/messages, and Rein"
+                            + " does not follow redirects: set the base URL to https://gateway.example.com/anthropic)");
+        } finally {
+            proxy.stop(0);
+        }
+    }
+
+    @Test
     void anHtmlErrorPageFromAProxyIsSummedUpByItsTitleNotPrintedWhole() {
         // The errors page: a 413 comes from Cloudflare before the request reaches the API, so its body need not be the API's JSON
         String page = "<html>\n<head><title>413 Request Entity Too Large</title></head>\n<body>\n"
