@@ -32,7 +32,10 @@ final class BudgetDecisions {
                 List.of(intervene, new Step.Command.AppendUserText(SUMMARY_PROMPT.formatted(why)), new Step.Command.Summarize(kind, why)));
     }
 
-    /** The summary is the answer, unless it was cut off or refused: then what the run knows, with the partial text labelled. */
+    /**
+     * The summary is the answer, unless it was cut off, refused or paused by the server (a server tool still at
+     * work: the summary call is not continued): then what the run knows, with the partial text labelled.
+     */
     static Step.Decision summarized(Step.State state, Step.Event.Summarized event) {
         Reason reason = Reason.of(event.kind().reason());
         String why = event.why();
@@ -45,7 +48,7 @@ final class BudgetDecisions {
         // a summary of only spaces and invisible characters (U+00A0, U+200B) is no summary, as it is no answer
         boolean shown = Visible.any(text);
         String answer = switch (summary.stopReason()) {
-            case MAX_TOKENS, REFUSAL, MODEL_CONTEXT_WINDOW_EXCEEDED -> event.knownSoFar() + (!shown ? ""
+            case MAX_TOKENS, REFUSAL, MODEL_CONTEXT_WINDOW_EXCEEDED, PAUSE_TURN -> event.knownSoFar() + (!shown ? ""
                     : " The model's summary was not complete (" + summary.stopReason().traceName() + "): " + text);
             default -> !shown ? event.knownSoFar() : summary.text();
         };

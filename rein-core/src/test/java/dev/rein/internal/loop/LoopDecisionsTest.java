@@ -68,6 +68,11 @@ class LoopDecisionsTest {
         Step.Decision d = Step.decide(START, new Step.Event.Summarized(BudgetKind.COST, WHY, cut, null, "known"));
         assertThat(((NextStep.Stop) d.next()).answer()).isEqualTo("known The model's summary was not complete (max_tokens): half");
 
+        // a turn the server paused (a server tool still working) is no finished summary either
+        ModelResponse paused = new ModelResponse("r", "m", List.of(new TextBlock("searching")), StopReason.PAUSE_TURN, null, Usage.ZERO);
+        Step.Decision p = Step.decide(START, new Step.Event.Summarized(BudgetKind.COST, WHY, paused, null, "known"));
+        assertThat(((NextStep.Stop) p.next()).answer()).isEqualTo("known The model's summary was not complete (pause_turn): searching");
+
         Step.Decision failed = Step.decide(START, new Step.Event.Summarized(BudgetKind.COST, WHY, null, "provider down", "known"));
         assertThat(failed.next()).isEqualTo(new NextStep.Stop(RunStatus.STOPPED_BUDGET, Reason.of("max_cost"),
                 WHY + "; the summary call failed too: provider down", "known", null));
