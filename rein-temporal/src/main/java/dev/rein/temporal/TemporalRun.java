@@ -56,12 +56,15 @@ public final class TemporalRun {
      * @throws ReinException when Temporal has no run with this id, or no worker answered (none polls the run's task queue)
      */
     public RunStatus status() {
-        return query(() -> workflow().status(), RunStatus.FAILED);
+        RunStatus status = query(() -> workflow().status(), RunStatus.FAILED);
+        // the replayed state of a workflow Temporal cut off is where it stopped: RUNNING, say
+        return !status.terminal() && endedOutsideRein() ? RunStatus.FAILED : status;
     }
 
     /** The actions waiting for a decision (a query, refused as {@link #status()} is); none once the run has ended. */
     public List<ApprovalRequest> pendingApprovals() {
-        return query(() -> workflow().pendingApprovals(), List.of());
+        List<ApprovalRequest> pending = query(() -> workflow().pendingApprovals(), List.of());
+        return !pending.isEmpty() && endedOutsideRein() ? List.of() : pending;
     }
 
     /** Decisions the run refused because no pending action had their hash (a query, refused as {@link #status()} is). */
@@ -70,8 +73,8 @@ public final class TemporalRun {
     }
 
     /**
-     * A query on a workflow ended from outside Rein fails: the worker replays its history, and the SDK's replay
-     * refuses the termination event. Such a run answers {@code endedOutsideRein}.
+     * A query on a workflow ended from outside Rein may fail: the worker replays its history, and the SDK's replay
+     * can refuse the termination event. Such a run answers {@code endedOutsideRein}.
      */
     private <T> T query(java.util.function.Supplier<T> query, T endedOutsideRein) {
         try {
@@ -188,8 +191,8 @@ public final class TemporalRun {
             case TemporalFailure f -> "failed on Temporal (" + reasonOf(f) + ")";
             case null, default -> "ended on Temporal without a result (" + e.getMessage() + ")";
         };
-        throw new ReinException("run '" + runId + "' " + how + ", so it has no result: nothing after that point ran, and"
-                + " the trace events up to it reached the agent's listeners. Rein's own limits (budget, deadline) end a run"
+        throw new ReinException("run '" + runId + "' " + how + ", so it has no result: no step ran after that (a call in"
+                + " flight was interrupted at its next heartbeat), and the trace events up to it reached the agent's listeners. Rein's own limits (budget, deadline) end a run"
                 + " with a RunResult; to stop a run and keep its result, cancel it (TemporalRun.cancel)", e);
     }
 

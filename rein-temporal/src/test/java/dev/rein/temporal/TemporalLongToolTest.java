@@ -49,6 +49,20 @@ class TemporalLongToolTest {
      */
     @Test
     void cancellingARunDuringAToolCallInterruptsTheTool() throws Exception {
+        interruptedAfter(TemporalRun::cancel, "run-cancel-tool",
+                run -> assertThat(run.result().status()).isEqualTo(RunStatus.CANCELLED));
+    }
+
+    /** A workflow terminated from outside Rein (the Temporal CLI) while a tool runs: the tool is interrupted too. */
+    @Test
+    void terminatingAWorkflowDuringAToolCallInterruptsTheTool() throws Exception {
+        interruptedAfter(run -> run.stub().terminate("運用者が停止"), "run-terminate-tool",
+                run -> assertThat(run.status()).isEqualTo(RunStatus.FAILED));
+    }
+
+    /** Runs a tool that sleeps for minutes, does {@code action} once it started, checks the tool is interrupted, then {@code after}. */
+    private static void interruptedAfter(java.util.function.Consumer<TemporalRun> action, String runId,
+                                         java.util.function.Consumer<TemporalRun> after) throws Exception {
         java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
         java.util.concurrent.CountDownLatch interrupted = new java.util.concurrent.CountDownLatch(1);
         Tool export = Tool.builder("export").description("Exports the orders")
@@ -67,12 +81,12 @@ class TemporalLongToolTest {
                 ScriptedModel.text("done"));
         Agent agent = Orders.agent(model, new RecordingListener(), export).approvalPolicy(dev.rein.approval.ApprovalPolicy.NEVER).build();
         try (TemporalTestServer server = new TemporalTestServer()) {
-            TemporalRun run = server.start(agent).withAttemptTimeout(Duration.ofSeconds(3)).start("export", "run-cancel-tool");
+            TemporalRun run = server.start(agent).withAttemptTimeout(Duration.ofSeconds(3)).start("export", runId);
             assertThat(started.await(60, java.util.concurrent.TimeUnit.SECONDS)).as("the tool started").isTrue();
-            run.cancel();
+            action.accept(run);
 
             assertThat(interrupted.await(30, java.util.concurrent.TimeUnit.SECONDS)).as("the tool was interrupted").isTrue();
-            assertThat(run.result().status()).isEqualTo(RunStatus.CANCELLED);
+            after.accept(run);
         }
     }
 
