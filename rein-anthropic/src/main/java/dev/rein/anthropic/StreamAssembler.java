@@ -69,8 +69,10 @@ final class StreamAssembler {
         }
         // A block the stream never stopped (message_stop still says the message is whole) keeps
         // its input: read it now rather than leave the call with an empty one.
-        for (Integer open : new java.util.ArrayList<>(inputs.keySet())) {
-            stop(open);
+        if (!inputs.isEmpty()) { // nearly always empty: no copy of the keys for every response
+            for (Integer open : new java.util.ArrayList<>(inputs.keySet())) {
+                stop(open);
+            }
         }
         if (unreadableInput != null && !cutOff(message.path("stop_reason").textValue())) {
             throw unreadableInput;
