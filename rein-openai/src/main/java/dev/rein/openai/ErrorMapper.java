@@ -82,10 +82,11 @@ final class ErrorMapper {
     }
 
     /**
-     * An {@code error} object sent after HTTP 200, as a chunk or as the whole JSON body. A numeric {@code code} that is an HTTP status
-     * (vLLM: {@code "code": 400}) is classified like that status; otherwise it is retryable unless
-     * its type says the request itself was wrong, or it is LM Studio's answer to a path it does not
-     * serve. The HTTP status is 0 because the exchange itself succeeded.
+     * An {@code error} object sent after HTTP 200, as a chunk or as the whole JSON body. A {@code
+     * code} that is an HTTP status (vLLM: {@code "code": 400}, LiteLLM: {@code "code": "400"}) is
+     * classified like that status; otherwise it is retryable unless its type says the request
+     * itself was wrong, or it is LM Studio's answer to a path it does not serve. The HTTP status is
+     * 0 because the exchange itself succeeded.
      */
     ModelException streamError(JsonNode error, String requestId) {
         String type = error.path("type").asText(null);
@@ -98,7 +99,9 @@ final class ErrorMapper {
                     false, null, requestId, null);
         }
         JsonNode code = error.path("code");
-        int status = code.isIntegralNumber() ? code.asInt() : 0;
+        // LiteLLM's proxy writes the status as text ("code": "400").
+        int status = code.isIntegralNumber() ? code.asInt()
+                : code.isTextual() && code.asText().matches("[45][0-9][0-9]") ? Integer.parseInt(code.asText()) : 0;
         Kind kind;
         boolean retryable;
         if (status >= 400 && status <= 599) {

@@ -286,6 +286,30 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void anErrorChunkWhoseCodeIsAStatusWrittenAsTextIsClassifiedLikeThatStatus() {
+        // LiteLLM's proxy writes its ProxyException's code as a string ("code": "400") in the error
+        // chunk it streams after HTTP 200; read as no status, a refused request was retried.
+        server.enqueue(new ChatReply.Malformed(events("{\"error\":{\"message\":\"litellm.ContextWindowExceededError: "
+                + "プロンプトが長すぎます\",\"type\":\"None\",\"param\":\"None\",\"code\":\"400\"}}")));
+        ModelException badRequest = failure();
+        assertThat(badRequest.kind()).isEqualTo(Kind.INVALID_REQUEST);
+        assertThat(badRequest.retryable()).isFalse();
+        assertThat(badRequest.getMessage()).contains("プロンプトが長すぎます");
+
+        server.enqueue(new ChatReply.Malformed(events(
+                "{\"error\":{\"message\":\"Authentication Error\",\"type\":\"auth_error\",\"param\":\"None\",\"code\":\"401\"}}")));
+        ModelException unauthorized = failure();
+        assertThat(unauthorized.kind()).isEqualTo(Kind.AUTHENTICATION);
+        assertThat(unauthorized.retryable()).isFalse();
+
+        server.enqueue(new ChatReply.Malformed(events(
+                "{\"error\":{\"message\":\"slow down\",\"type\":\"None\",\"param\":\"None\",\"code\":\"429\"}}")));
+        ModelException limited = failure();
+        assertThat(limited.kind()).isEqualTo(Kind.RATE_LIMITED);
+        assertThat(limited.retryable()).isTrue();
+    }
+
+    @Test
     void aJsonBodyWithHttp200IsCheckedForAnErrorAndForChoices() {
         ModelException overloaded = plainFailure("{\"error\":{\"message\":\"model overloaded\",\"type\":\"server_error\"}}");
         assertThat(overloaded.kind()).isEqualTo(Kind.SERVER_ERROR);
