@@ -144,9 +144,10 @@ final class ErrorMapper {
     }
 
     private ModelException ioError(Exception e, String requestId) {
-        Throwable root = rootCause(e);
-        boolean timeout = hasCause(e, SocketTimeoutException.class)
-                || (root instanceof InterruptedIOException && "timeout".equalsIgnoreCase(root.getMessage()));
+        // OkHttp's timeouts close the socket and carry that as their cause: the root would read "Socket closed".
+        Throwable timedOut = timeoutCause(e);
+        boolean timeout = timedOut != null;
+        Throwable root = timeout ? timedOut : rootCause(e);
         Kind kind = timeout ? Kind.TIMEOUT : Kind.CONNECTION;
         String detail = root.getMessage() == null ? root.getClass().getSimpleName()
                 : root.getClass().getSimpleName() + ": " + root.getMessage();
@@ -296,20 +297,25 @@ final class ErrorMapper {
         }
     }
 
+    /**
+     * The timeout in a failure's causes: a socket read or connect that timed out, or OkHttp's
+     * {@code InterruptedIOException("timeout")} for a call past its whole-call limit; else null.
+     */
+    private static Throwable timeoutCause(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof SocketTimeoutException
+                    || (c instanceof InterruptedIOException && "timeout".equalsIgnoreCase(c.getMessage()))) {
+                return c;
+            }
+        }
+        return null;
+    }
+
     private static Throwable rootCause(Throwable t) {
         Throwable current = t;
         while (current.getCause() != null && current.getCause() != current) {
             current = current.getCause();
         }
         return current;
-    }
-
-    private static boolean hasCause(Throwable t, Class<? extends Throwable> type) {
-        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
-            if (type.isInstance(c)) {
-                return true;
-            }
-        }
-        return false;
     }
 }

@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rein.ReinException;
+import dev.rein.model.ModelCallContext;
 import dev.rein.model.ModelException;
 import dev.rein.model.ModelException.Kind;
 import dev.rein.testkit.openai.ChatReply;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -192,6 +194,27 @@ class ErrorMappingTest extends FakeChat {
         ModelException inStream = failure();
         assertThat(inStream.retryable()).isTrue();
         assertThat(inStream.getMessage()).contains("The server had an error");
+    }
+
+    @Test
+    void aCallPastItsRequestTimeoutIsATimeoutNotABrokenConnection() throws Exception {
+        // OkHttp ends a call past its limit with InterruptedIOException("timeout") caused by the socket it
+        // closed: read from the root cause, it was "the connection ... failed: SocketException: Socket closed".
+        try (OpenAiModel limited = OpenAiModel.builder().baseUrl(server.baseUrl()).requestTimeout(Duration.ofMillis(500))
+                .environment(name -> null).build()) {
+            server.enqueue(new ChatReply.Hang());
+            ModelException late = null;
+            try {
+                limited.call(request("x").build(), new ModelCallContext(Instant.now().plusSeconds(30), stream));
+            } catch (ModelException e) {
+                late = e;
+            }
+            assertThat(late).as("the call failed").isNotNull();
+            assertThat(late.kind()).isEqualTo(Kind.TIMEOUT);
+            assertThat(late.retryable()).isTrue();
+            assertThat(late.getMessage()).startsWith("the server at " + server.baseUrl() + " did not answer in time")
+                    .doesNotContain("Socket closed");
+        }
     }
 
     @Test
