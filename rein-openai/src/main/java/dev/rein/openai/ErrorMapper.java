@@ -108,7 +108,8 @@ final class ErrorMapper {
             kind = kindOfStatus(status);
             retryable = kind.retryableByDefault();
         } else {
-            boolean invalid = type != null && (type.startsWith("invalid_request") || type.equals("BadRequestError"));
+            boolean invalid = type != null && (type.startsWith("invalid_request") || type.equals("BadRequestError")
+                    || type.equals("validation"));
             kind = invalid ? Kind.INVALID_REQUEST : Kind.SERVER_ERROR;
             retryable = kind.retryableByDefault() && !quotaExhausted(error);
         }

@@ -236,7 +236,12 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
     private void failOnError(JsonNode body, String requestId) throws ModelException {
         JsonNode error = body.get("error");
         if (error != null && !error.isNull()) {
-            throw errors.streamError(error.isObject() ? error : Json.object().put("message", error.asText()), requestId);
+            ObjectNode text = Json.object().put("message", error.asText());
+            if (body.path("error_type").isTextual()) {
+                // A text error may name its kind beside it (Hugging Face TGI: "error_type": "validation").
+                text.put("type", body.path("error_type").asText());
+            }
+            throw errors.streamError(error.isObject() ? error : text, requestId);
         }
     }
 

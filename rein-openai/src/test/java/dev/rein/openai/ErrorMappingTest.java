@@ -333,6 +333,28 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void aTextGenerationInferenceValidationErrorChunkIsFinal() {
+        // Hugging Face TGI streams a failure as {"error": TEXT, "error_type": KIND}; its "validation"
+        // errors refuse the request itself, which no retry changes.
+        server.enqueue(new ChatReply.Malformed(events("{\"error\":\"Input validation error: `inputs` tokens + `max_new_tokens`"
+                + " must be <= 4096. Given: 4000 `inputs` tokens and 256 `max_new_tokens`\",\"error_type\":\"validation\"}")));
+        ModelException invalid = failure();
+        assertThat(invalid.kind()).isEqualTo(Kind.INVALID_REQUEST);
+        assertThat(invalid.retryable()).isFalse();
+        assertThat(invalid.getMessage()).contains("(validation): Input validation error: `inputs` tokens");
+
+        server.enqueue(new ChatReply.Malformed(events("{\"error\":\"Request failed during generation: Server error: CUDA out of"
+                + " memory\",\"error_type\":\"generation\"}")));
+        ModelException generation = failure();
+        assertThat(generation.kind()).isEqualTo(Kind.SERVER_ERROR);
+        assertThat(generation.retryable()).isTrue();
+
+        server.enqueue(new ChatReply.Malformed(events("{\"error\":\"Model is overloaded\"}")));
+        assertThat(failure().getMessage()).isEqualTo("error in the response from the server at " + server.baseUrl()
+                + ": Model is overloaded");
+    }
+
+    @Test
     void aJsonBodyWithHttp200IsCheckedForAnErrorAndForChoices() {
         ModelException overloaded = plainFailure("{\"error\":{\"message\":\"model overloaded\",\"type\":\"server_error\"}}");
         assertThat(overloaded.kind()).isEqualTo(Kind.SERVER_ERROR);
