@@ -139,6 +139,23 @@ class RealServersTest {
     }
 
     @Test
+    void aServerStartedOnAJapaneseDirectoryNamedInJapaneseListsAndReadsJapaneseFilesIntact() throws IOException {
+        // The argument reaches the process intact (the JVM encodes it as UTF-8), and names and text come back so.
+        Path notes = Files.createDirectories(dir.resolve("ノート"));
+        Files.writeString(notes.resolve("議事録.txt"), "会議は3時から", StandardCharsets.UTF_8);
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("list_directory", "{\"path\": \"" + NpmServers.json(notes.toString()) + "\"}"),
+                call("read_text_file", "{\"path\": \"" + NpmServers.json(notes.resolve("議事録.txt").toString()) + "\"}")), text("読んだ"));
+        try (McpToolset mcp = McpToolset.start(config("ファイル", NpmServers.stdio("server-filesystem", notes.toString())))) {
+            RunResult result = agent(model, mcp).run("ノートを読んで");
+            assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+            List<ToolResultBlock> results = toolResults(model.lastRequest());
+            assertThat(results).allSatisfy(r -> assertThat(r.isError()).as(r.content()).isFalse());
+            assertThat(results.get(0).content()).contains("議事録.txt", "mcp:ファイル/list_directory");
+            assertThat(results.get(1).content()).contains("会議は3時から");
+        }
+    }
+
+    @Test
     void longOutputIsTruncatedByTheExecutorGate() throws IOException {
         Path big = dir.resolve("big.txt");
         Files.writeString(big, "line of text\n".repeat(2000));
