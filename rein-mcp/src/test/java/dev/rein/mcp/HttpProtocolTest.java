@@ -88,6 +88,23 @@ class HttpProtocolTest {
     }
 
     @Test
+    void aCallRefusedWithAnHttpStatusLaterIsAnErrorResultNamingTheStatus() throws Exception {
+        try (ScriptedHttpServer server = new ScriptedHttpServer(); McpToolset mcp = start(server, "")) {
+            server.refuseCallsWith.set(401);
+            ToolOutput unauthorized = invoke(mcp, "echo", "k-401", Duration.ofSeconds(10));
+            assertThat(unauthorized.isError()).isTrue();
+            assertThat(unauthorized.content()).contains("MCP server 'scripted'", "tool 'echo'", "HTTP 401 Unauthorized", "\"headers\"")
+                    .doesNotContain("Exception");
+            server.refuseCallsWith.set(503);
+            ToolOutput unavailable = invoke(mcp, "echo", "k-503", Duration.ofSeconds(10));
+            assertThat(unavailable.isError()).isTrue();
+            assertThat(unavailable.content()).contains("tool 'echo'", "HTTP 503").doesNotContain("Exception");
+            server.refuseCallsWith.set(0);
+            assertThat(invoke(mcp, "echo", "k-ok", Duration.ofSeconds(10)).content()).isEqualTo("done");
+        }
+    }
+
+    @Test
     void aCallAnswerWithAFieldOfTheWrongTypeIsTheCallsErrorAndTheSessionIsKept() throws Exception {
         try (ScriptedHttpServer server = new ScriptedHttpServer(); McpToolset mcp = start(server, "")) {
             server.echoAnswer.set(Map.of("content", List.of(Map.of("type", "text", "text", "done")), "isError", "no"));

@@ -54,6 +54,8 @@ final class ScriptedHttpServer implements AutoCloseable {
     private final java.util.Set<String> pollAgain = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** When set, the answer to every tools/call of tool {@code echo} instead of the usual "done". */
     final java.util.concurrent.atomic.AtomicReference<Object> echoAnswer = new java.util.concurrent.atomic.AtomicReference<>();
+    /** When not 0, the HTTP status every tools/call is refused with (as a server whose token expired). */
+    final AtomicInteger refuseCallsWith = new AtomicInteger();
     private final HttpServer server;
 
     ScriptedHttpServer() throws IOException {
@@ -127,6 +129,10 @@ final class ScriptedHttpServer implements AutoCloseable {
                     case "tools/list" -> send(exchange, 200, id, Map.of("tools", List.of(
                             tool("echo"), tool("slow"), tool("polled"))));
                     case "tools/call" -> {
+                        if (refuseCallsWith.get() != 0) {
+                            send(exchange, refuseCallsWith.get(), null, null);
+                            return;
+                        }
                         if (forgetSessionOnCalls.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
                             liveSession = null;
                             send(exchange, 404, null, null);
