@@ -39,6 +39,8 @@ final class StdioTransport implements McpClientTransport {
     private final Object writeLock = new Object();
     private volatile boolean closing;
     private volatile Thread stderrReader;
+    /** Whether the last line read ended with the output rather than a newline (read on the stdout thread only). */
+    private boolean unterminated;
 
     StdioTransport(ServerProcess process, McpJsonMapper mapper, StderrTail stderr, Consumer<String> onBroken) {
         this.process = process;
@@ -67,7 +69,9 @@ final class StdioTransport implements McpClientTransport {
                 try {
                     messages = messages(line);
                 } catch (IOException | RuntimeException e) {
-                    why = NOT_JSON_RPC + abbreviate(stderr.mask(line)) + "' (a stdio server may write only MCP messages there, its logs to stderr)";
+                    // Cut off by the end of the output, it is part of a message (a server killed while writing), not a log line.
+                    why = unterminated ? "it closed its output in the middle of a message: '" + abbreviate(stderr.mask(line)) + "'"
+                            : NOT_JSON_RPC + abbreviate(stderr.mask(line)) + "' (a stdio server may write only MCP messages there, its logs to stderr)";
                     break;
                 }
                 for (McpSchema.JSONRPCMessage message : messages) {
@@ -103,7 +107,7 @@ final class StdioTransport implements McpClientTransport {
         return messages;
     }
 
-    private static String readLine(BufferedReader reader) throws IOException {
+    private String readLine(BufferedReader reader) throws IOException {
         StringBuilder sb = new StringBuilder();
         int c;
         while ((c = reader.read()) != -1) {
@@ -117,6 +121,7 @@ final class StdioTransport implements McpClientTransport {
                 throw new IOException("message longer than " + MAX_MESSAGE_CHARS + " characters");
             }
         }
+        unterminated = !sb.isEmpty();
         return sb.isEmpty() ? null : sb.toString();
     }
 

@@ -89,4 +89,17 @@ class StdioTransportTest {
         assertThat(read.brokenBecause()).isEqualTo("it wrote a line to its stdout that is not a JSON-RPC message: '[]' (a stdio server may"
                 + " write only MCP messages there, its logs to stderr)");
     }
+
+    @Test
+    void anOutputThatEndsInTheMiddleOfAMessageIsSaidToHaveEndedSoNotToHoldALogLine() throws Exception {
+        // A server killed while writing its answer (out of memory, say): it was told to write its logs to stderr.
+        Read read = read("{\"jsonrpc\":\"2.0\",\"id\":\"c-3\",\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"aaa", 0);
+        assertThat(read.messages()).isEmpty();
+        assertThat(read.brokenBecause()).isEqualTo("it closed its output in the middle of a message: '{\"jsonrpc\":\"2.0\",\"id\":\"c-3\","
+                + "\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"aaa'");
+        // A last message complete but for its newline is still read.
+        Read complete = read("{\"jsonrpc\":\"2.0\",\"id\":\"c-4\",\"result\":{}}", 1);
+        assertThat(complete.messages()).hasSize(1);
+        assertThat(complete.brokenBecause()).isEqualTo("it closed its output");
+    }
 }
