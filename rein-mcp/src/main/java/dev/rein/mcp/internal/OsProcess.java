@@ -91,11 +91,15 @@ public final class OsProcess implements ServerProcess {
     @Override
     public void destroy() {
         List<ProcessHandle> descendants = process.descendants().toList();
-        try {
-            process.getOutputStream().close();
-        } catch (IOException e) {
-            // already closed by a crash: nothing to flush
-        }
+        // On a thread of its own: closing waits for a write in progress, which a server that stopped
+        // reading its input holds until it exits, so it must not hold up the signals below.
+        Thread.ofVirtual().name("rein-mcp-close-stdin").start(() -> {
+            try {
+                process.getOutputStream().close();
+            } catch (IOException e) {
+                // already closed by a crash: nothing to flush
+            }
+        });
         try {
             if (process.waitFor(STDIN_GRACE_MILLIS, TimeUnit.MILLISECONDS)) {
                 descendants.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);

@@ -37,6 +37,9 @@ final class StdioTransport implements McpClientTransport {
     private final StderrTail stderr;
     private final Consumer<String> onBroken;
     private final Object writeLock = new Object();
+    /** Writes the messages to the server's input one at a time, in order (see {@link #sendMessage}). */
+    private final java.util.concurrent.ExecutorService writer =
+            java.util.concurrent.Executors.newSingleThreadExecutor(Thread.ofVirtual().name("rein-mcp-stdin").factory());
     private volatile boolean closing;
     private volatile Thread stderrReader;
     /** Whether the last line read ended with the output rather than a newline (read on the stdout thread only). */
@@ -153,9 +156,15 @@ final class StdioTransport implements McpClientTransport {
         }
     }
 
+    /**
+     * Writes {@code message} on the transport's own writer thread, in the order sent. A server that
+     * stops reading its input (its one thread busy in a tool) lets a long message fill the pipe, and
+     * the write then waits until the server reads again: on the caller's thread that held a call
+     * past its timeout, and every later call and the close behind it.
+     */
     @Override
     public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
-        return Mono.fromRunnable(() -> {
+        return Mono.fromFuture(() -> java.util.concurrent.CompletableFuture.runAsync(() -> {
             try {
                 // A JSON-RPC message on stdio is one line: the serialised form has no raw newline.
                 byte[] bytes = (mapper.writeValueAsString(message) + "\n").getBytes(StandardCharsets.UTF_8);
@@ -167,7 +176,7 @@ final class StdioTransport implements McpClientTransport {
             } catch (IOException e) {
                 throw new IllegalStateException("the server's input is closed (" + e.getMessage() + ")", e);
             }
-        });
+        }, writer));
     }
 
     @Override
@@ -178,6 +187,7 @@ final class StdioTransport implements McpClientTransport {
     /** Ends the server process; idempotent. */
     void closeNow() {
         closing = true;
+        writer.shutdown(); // a write waiting on a server that stopped reading ends when the process does
         process.destroy();
     }
 
