@@ -237,6 +237,34 @@ class FaultyServerTest {
         }
     }
 
+    @Test
+    void logAndProgressNotificationsDuringACallChangeNothingAboutItsAnswerOrTheServer() throws Exception {
+        // A server may log (notifications/message) and report progress while it works; Rein asked for neither.
+        List<InJvmServer> started = new java.util.concurrent.CopyOnWriteArrayList<>();
+        dev.rein.mcp.internal.ServerProcess.Launcher launcher = stdio -> {
+            InJvmServer server = new InJvmServer(s -> List.of(FaultyServers.tool("chatty", "Logs while it works.", true, (exchange, request) -> {
+                exchange.loggingNotification(new io.modelcontextprotocol.spec.McpSchema.LoggingMessageNotification(
+                        io.modelcontextprotocol.spec.McpSchema.LoggingLevel.ERROR, "chatty", "working on \u001b[31mit\u001b[0m"));
+                exchange.progressNotification(new io.modelcontextprotocol.spec.McpSchema.ProgressNotification("unasked", 0.5, 1.0, "half"));
+                return FaultyServers.text("done: " + request.arguments().get("text"));
+            })));
+            started.add(server);
+            return server;
+        };
+        try (McpToolset mcp = McpToolset.start(McpTesting.config("chatty", "\"command\": \"in-jvm\""), launcher)) {
+            for (String text : List.of("one", "two")) {
+                ToolOutput output = (ToolOutput) tool(mcp, "chatty").handler().handle(Json.parse("{\"text\": \"" + text + "\"}"),
+                        ToolContext.standalone("c-" + text));
+                assertThat(output.isError()).as(output.content()).isFalse();
+                assertThat(output.content()).isEqualTo("done: " + text);
+            }
+            assertThat(started).as("the server that logged is kept").hasSize(1);
+            assertThat(started.getFirst().sentLines()).anyMatch(line -> line.contains("notifications/message"))
+                    .anyMatch(line -> line.contains("notifications/progress"));
+            assertThat(started.getFirst().receivedLines()).noneMatch(line -> line.contains("logging/setLevel"));
+        }
+    }
+
     private static long listings(InJvmServer server) {
         return server.receivedLines().stream().filter(line -> line.contains("\"tools/list\"")).count();
     }

@@ -31,6 +31,8 @@ final class InJvmServer extends PipedProcess {
     /** Everything the client wrote to the server (the tests' messages are ASCII, so each read decodes on its own). */
     private final StringBuffer received = new StringBuffer();
     private final AtomicBoolean stripStructuredContent = new AtomicBoolean();
+    /** Every line the server wrote to its stdout. */
+    private final StringBuffer sent = new StringBuffer();
 
     /** Starts a server whose tools are made by {@code tools} (they may use this server to misbehave). */
     InJvmServer(Function<InJvmServer, List<McpServerFeatures.SyncToolSpecification>> tools) {
@@ -99,6 +101,7 @@ final class InJvmServer extends PipedProcess {
                 result.remove("structuredContent");
                 text = Json.write(message);
             }
+            sent.append(text).append('\n');
             synchronized (serverOut) {
                 serverOut.write((text + "\n").getBytes(StandardCharsets.UTF_8));
                 serverOut.flush();
@@ -137,6 +140,10 @@ final class InJvmServer extends PipedProcess {
     }
 
     /** The JSON-RPC messages the client sent so far, one per line. */
+    List<String> sentLines() {
+        return sent.toString().lines().toList();
+    }
+
     List<String> receivedLines() {
         return received.toString().lines().toList();
     }
