@@ -17,6 +17,7 @@ import dev.rein.model.TraceContextHeaders;
 import dev.rein.budget.PriceTable;
 import dev.rein.provider.ModelDefaults;
 import java.io.IOException;
+import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -329,7 +330,8 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
          *
          * @throws ReinException if a timeout is not positive, the API key or auth token is blank or
          *                       has a character other than visible ASCII (no HTTP header can carry
-         *                       it), or the base URL is not an http(s) URL
+         *                       it), or the base URL is not an http(s) URL or carries a user name,
+         *                       password, query or fragment
          */
         public AnthropicModel build() {
             requirePositive("connectTimeout", connectTimeout);
@@ -357,8 +359,27 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
                 throw new ReinException("ANTHROPIC_BASE_URL must be an http:// or https:// URL with a host, e.g. "
                         + DEFAULT_BASE_URL + ", was '" + base + "'" + ProviderConfig.hostAdvice(base));
             }
+            requireServerAddress(baseUrl != null ? "the base URL" : "ANTHROPIC_BASE_URL", base);
             return new AnthropicModel(new Transport(base, key, token, connectTimeout, readTimeout, requestTimeout), clock, caching,
                     base);
+        }
+
+        /**
+         * Refuses parts of an http(s) base URL Rein cannot use: a user name or password (the JDK client
+         * sends none from a URL, and messages naming the server would show it) and a query or fragment
+         * (Rein appends {@code /v1/messages}, which would end up inside them). The password is never shown.
+         */
+        static void requireServerAddress(String name, String url) {
+            URI uri = URI.create(url);
+            if (uri.getRawUserInfo() != null) {
+                throw new ReinException(name + " must not carry a user name or password, was '"
+                        + url.replace(uri.getRawUserInfo() + "@", "***@") + "': Rein sends none from a URL; give the key"
+                        + " with ANTHROPIC_API_KEY, or a bearer token with ANTHROPIC_AUTH_TOKEN");
+            }
+            if (uri.getRawQuery() != null || uri.getRawFragment() != null) {
+                throw new ReinException(name + " must not have a query or fragment, was '" + url + "': Rein appends"
+                        + " /v1/messages to the base URL, so leave out everything from '?' or '#' on");
+            }
         }
 
         /** A system property, else an environment variable; blank counts as unset. */

@@ -78,6 +78,9 @@ public final class AnthropicProvider implements ModelProvider {
             throw new ReinException(BASE_URL + " must be an http:// or https:// URL with a host, was '" + baseUrl
                     + "'" + ProviderConfig.hostAdvice(baseUrl) + "; unset it to use the public API");
         }
+        if (!baseUrl.isEmpty()) {
+            AnthropicModel.Builder.requireServerAddress(BASE_URL, baseUrl);
+        }
         // Always explicit: the SDK would otherwise read an empty ANTHROPIC_BASE_URL itself and fail at the first call.
         return AnthropicModel.builder().apiKey(key).authToken(token).baseUrl(baseUrl.isEmpty() ? AnthropicModel.DEFAULT_BASE_URL : baseUrl).build();
     }

@@ -54,4 +54,22 @@ class AnthropicModelBuilderTest {
                 .hasMessageStartingWith("the auth token has a character no HTTP header can carry (U+00A0, character 6 of 7)")
                 .hasMessageNotContaining("token\u00a0x");
     }
+
+    @Test
+    void aBaseUrlWithCredentialsAQueryOrAFragmentIsRefusedWhenBuilt() {
+        // Rein appends /v1/messages to the base URL: a query or fragment would swallow it, and the
+        // JDK client sends no user name or password from a URL, while messages would show them.
+        assertThatThrownBy(() -> AnthropicModel.builder().apiKey("k").baseUrl("https://user:s3cret@gw.example.com").build())
+                .isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("the base URL must not carry a user name or password, was 'https://***@gw.example.com'")
+                .hasMessageContaining("ANTHROPIC_AUTH_TOKEN")
+                .hasMessageNotContaining("s3cret");
+        for (String url : new String[] {"https://gw.example.com/?team=a", "https://gw.example.com#x"}) {
+            assertThatThrownBy(() -> AnthropicModel.builder().apiKey("k").baseUrl(url).build())
+                    .as(url)
+                    .isInstanceOf(ReinException.class)
+                    .hasMessageStartingWith("the base URL must not have a query or fragment, was '" + url + "'")
+                    .hasMessageContaining("/v1/messages");
+        }
+    }
 }

@@ -80,6 +80,15 @@ class AnthropicProviderTest {
     }
 
     @Test
+    void aBaseUrlWithAPasswordIsRefusedByItsVariableWithoutShowingThePassword() {
+        assertThatThrownBy(() -> new AnthropicProvider().create(ProviderConfig.of(Map.of(
+                "ANTHROPIC_API_KEY", "k", "ANTHROPIC_BASE_URL", "http://proxy:p%40ss@127.0.0.1:4000"))))
+                .isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("ANTHROPIC_BASE_URL must not carry a user name or password, was 'http://***@127.0.0.1:4000'")
+                .hasMessageNotContaining("p%40ss");
+    }
+
+    @Test
     void anAuthTokenAloneIsEnoughForAGatewayThatTakesABearerToken() throws Exception {
         try (FakeMessagesServer server = FakeMessagesServer.start()) {
             Model model = new AnthropicProvider().create(ProviderConfig.of(Map.of(

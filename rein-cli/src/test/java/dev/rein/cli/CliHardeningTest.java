@@ -479,4 +479,14 @@ class CliHardeningTest {
                 .startsWith("rein run: ANTHROPIC_API_KEY has a character no HTTP header can carry (U+200B, character 14 of 14)")
                 .doesNotContain("sk-ant-secret");
     }
+
+    @Test
+    void aBaseUrlWithAPasswordIsAUsageErrorThatDoesNotShowThePassword() {
+        InProcessCli cli = new InProcessCli().models(ProviderModels::create).env("ANTHROPIC_API_KEY", "sk-test");
+        InProcessCli.Outcome run = cli.run("run", "--base-url", "http://proxy:s3cret@127.0.0.1:9", "hi");
+        assertThat(run.exitCode()).as(run.stderr()).isEqualTo(ExitCodes.USAGE);
+        assertThat(run.stderrLines()).singleElement().asString()
+                .startsWith("rein run: ANTHROPIC_BASE_URL must not carry a user name or password, was 'http://***@127.0.0.1:9'")
+                .doesNotContain("s3cret");
+    }
 }
