@@ -67,13 +67,16 @@ final class ErrorMapper {
     ModelException httpError(int status, HttpHeaders headers, String requestId, byte[] body) {
         Kind kind = kindOfStatus(status);
         Boolean override = RetryAfter.shouldRetry(headers);
-        JsonNode error = errorObject(body);
+        JsonNode root = errorBody(body);
+        JsonNode error = root.path("error");
+        // The header names the request; every API error body names it too, for when a proxy dropped the header.
+        String id = requestId != null ? requestId : root.path("request_id").isTextual() ? root.get("request_id").asText() : null;
         boolean retryable = override != null ? override
                 : kind.retryableByDefault() && !SPEND_LIMIT_REACHED.equals(error.path("details").path("error_code").textValue());
         // Without a body, name who answered: a gateway or proxy at the base URL, not the API behind it.
         String message = apiMessage(error, body, "HTTP " + status + " from " + server) + doubledVersion(status)
                 + redirect(status, headers);
-        return new ModelException(kind, status, message, retryable, RetryAfter.from(headers, clock), requestId, null);
+        return new ModelException(kind, status, message, retryable, RetryAfter.from(headers, clock), id, null);
     }
 
     /**
@@ -212,17 +215,18 @@ final class ErrorMapper {
     }
 
     /**
-     * The body's {@code error} object, read once; a missing node when the body is empty, not JSON
-     * or has none. Its {@code details.error_code} is {@value #SPEND_LIMIT_REACHED} on a 429 when the
-     * organization's monthly spend cap is reached (the rate limits page): requests fail until the
-     * next month, so retrying only spends the run's time.
+     * The body as JSON, read once, for its {@code error} object and {@code request_id}; a missing
+     * node when the body is empty or not JSON. The error's {@code details.error_code} is
+     * {@value #SPEND_LIMIT_REACHED} on a 429 when the organization's monthly spend cap is reached
+     * (the rate limits page): requests fail until the next month, so retrying only spends the run's time.
      */
-    private static JsonNode errorObject(byte[] body) {
+    private static JsonNode errorBody(byte[] body) {
         if (body == null || body.length == 0) {
             return MissingNode.getInstance();
         }
         try {
-            return Json.mapper().readTree(body).path("error");
+            JsonNode root = Json.mapper().readTree(body);
+            return root == null ? MissingNode.getInstance() : root;
         } catch (IOException notJson) {
             return MissingNode.getInstance();
         }

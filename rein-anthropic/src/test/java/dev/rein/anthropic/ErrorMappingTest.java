@@ -168,6 +168,19 @@ class ErrorMappingTest extends FakeApi {
     }
 
     @Test
+    void theRequestIdInTheErrorBodyIsKeptWhenNoHeaderCarriesIt() {
+        // The errors page: every error body carries request_id; a proxy may drop the request-id header.
+        byte[] body = "{\"type\":\"error\",\"error\":{\"type\":\"api_error\",\"message\":\"内部エラー\"},\"request_id\":\"req_011CBody\"}"
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        java.net.http.HttpHeaders none = java.net.http.HttpHeaders.of(java.util.Map.of(), (name, value) -> true);
+        ModelException e = new ErrorMapper(java.time.Clock.systemUTC()).httpError(500, none, null, body);
+        assertThat(e.requestId()).isEqualTo("req_011CBody");
+        assertThat(e.getMessage()).isEqualTo("内部エラー");
+        assertThat(new ErrorMapper(java.time.Clock.systemUTC()).httpError(500, none, "req_header", body).requestId())
+                .as("the header wins").isEqualTo("req_header");
+    }
+
+    @Test
     void anHtmlErrorPageFromAProxyIsSummedUpByItsTitleNotPrintedWhole() {
         // The errors page: a 413 comes from Cloudflare before the request reaches the API, so its body need not be the API's JSON
         String page = "<html>\n<head><title>413 Request Entity Too Large</title></head>\n<body>\n"
