@@ -80,14 +80,18 @@ final class ErrorMapper {
     }
 
     /**
-     * For a 404 from a base URL ending in {@code /v1} (as OpenAI-style servers want theirs), where the
-     * request went: Rein adds {@code /v1/messages} itself, so the path had {@code /v1} twice.
+     * For a 404 from a base URL ending in {@code /v1} (as OpenAI-style servers want theirs) or in
+     * {@code /v1/messages} (the endpoint pasted from a curl example), where the request went: Rein
+     * adds {@code /v1/messages} itself, so the path had it twice.
      */
     private String doubledVersion(int status) {
-        if (status != 404 || baseUrl == null || baseUrl.getPath() == null || !baseUrl.getPath().toLowerCase(java.util.Locale.ROOT).endsWith("/v1")) {
+        String path = status != 404 || baseUrl == null || baseUrl.getPath() == null ? ""
+                : baseUrl.getPath().toLowerCase(java.util.Locale.ROOT);
+        String extra = path.endsWith("/v1") ? "/v1" : path.endsWith("/v1/messages") ? "/v1/messages" : null;
+        if (extra == null) {
             return "";
         }
-        return " (requests go to " + baseUrl + "/v1/messages: leave /v1 out of the base URL, Rein adds it)";
+        return " (requests go to " + baseUrl + "/v1/messages: leave " + extra + " out of the base URL, Rein adds it)";
     }
 
     /**

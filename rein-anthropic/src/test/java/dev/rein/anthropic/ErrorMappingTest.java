@@ -126,6 +126,19 @@ class ErrorMappingTest extends FakeApi {
     }
 
     @Test
+    void aNotFoundFromABaseUrlThatIsTheWholeEndpointSaysToLeaveV1MessagesOut() {
+        // The endpoint pasted from a curl example (ANTHROPIC_BASE_URL=https://api.anthropic.com/v1/messages):
+        // the API answers 404 not_found_error "Not Found", which alone does not say what is wrong.
+        byte[] body = "{\"type\":\"error\",\"error\":{\"type\":\"not_found_error\",\"message\":\"Not Found\"}}"
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        java.net.http.HttpHeaders none = java.net.http.HttpHeaders.of(java.util.Map.of(), (name, value) -> true);
+        ModelException e = new ErrorMapper(java.time.Clock.systemUTC(), "https://api.anthropic.com/v1/messages/")
+                .httpError(404, none, "req_1", body);
+        assertThat(e.getMessage()).isEqualTo("Not Found (requests go to https://api.anthropic.com/v1/messages/v1/messages:"
+                + " leave /v1/messages out of the base URL, Rein adds it)");
+    }
+
+    @Test
     void anUnknownHostIsNamedAsSuchNotAsARefusedConnection() {
         // .invalid never resolves (RFC 2606): the JDK reports an UnresolvedAddressException under a ConnectException
         AnthropicModel gateway = AnthropicModel.builder().apiKey("test-key").baseUrl("http://rein-no-such-host.invalid:8080").build();
