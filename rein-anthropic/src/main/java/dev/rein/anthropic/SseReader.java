@@ -10,11 +10,12 @@ import java.util.Arrays;
 
 /**
  * Reads a {@code text/event-stream} body and parses each event's data straight into a JSON tree,
- * once (no typed model in between). Lines end with LF, CR LF or CR; {@code data:} lines of one
- * event are joined with LF; comments and fields other than {@code event} and {@code data} are
- * ignored, as the SSE format says. An {@code error} event becomes the failure it reports. An event
- * named with a type Rein does not read ({@code ping}, types added later, a gateway's own markers)
- * is skipped, as the official SDKs skip it: its data need not be JSON.
+ * once (no typed model in between). A leading byte order mark is dropped; lines end with LF, CR LF
+ * or CR; {@code data:} lines of one event are joined with LF; comments and fields other than
+ * {@code event} and {@code data} are ignored, as the SSE format says. An {@code error} event
+ * becomes the failure it reports. An event named with a type Rein does not read ({@code ping},
+ * types added later, a gateway's own markers) is skipped, as the official SDKs skip it: its data
+ * need not be JSON.
  */
 final class SseReader implements AutoCloseable {
     /** Receives the events of one stream. */
@@ -26,6 +27,8 @@ final class SseReader implements AutoCloseable {
     private static final byte[] DATA = "data".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     private static final byte[] EVENT = "event".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     private static final byte[] ERROR = "error".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    /** The UTF-8 byte order mark. */
+    private static final byte[] BOM = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
     /** The event names whose data makes up the message; an event without a name is read by its data's type. */
     private static final byte[][] READ = java.util.stream.Stream.of("message_start", "message_delta", "message_stop",
                     "content_block_start", "content_block_delta", "content_block_stop")
@@ -56,6 +59,7 @@ final class SseReader implements AutoCloseable {
     void readAll(Events events) throws IOException, ModelException {
         byte[] line = lineBuffer.bytes();
         int lineLength = 0;
+        int bom = 0; // bytes of a leading byte order mark seen so far (the SSE standard drops one); -1 once past it
         while (true) {
             if (start == end && !fill()) {
                 // An event the stream ended in the middle of (no blank line after it) is not
@@ -64,6 +68,13 @@ final class SseReader implements AutoCloseable {
                 return;
             }
             byte b = buffer[start++];
+            if (bom >= 0) {
+                if (b == BOM[bom]) {
+                    bom = bom + 1 == BOM.length ? -1 : bom + 1;
+                    continue;
+                }
+                bom = -1;
+            }
             if (b == '\n' && lastWasCr) {
                 lastWasCr = false;
                 continue;

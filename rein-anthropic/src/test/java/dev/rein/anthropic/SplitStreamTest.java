@@ -161,4 +161,19 @@ class SplitStreamTest {
         assertThat(e.getMessage()).isEqualTo("error event in the response stream (no type): "
                 + "upstream connect error or disconnect/reset before headers");
     }
+
+    @Test
+    void aByteOrderMarkBeforeAStreamOfDataLinesOnlyIsSkippedAsTheSseStandardSays() throws Exception {
+        // The SSE standard strips one leading BOM; a stream without event: lines (each event named by
+        // its data's type) must not lose its first event, message_start, to it.
+        String sse = "\uFEFF" + new FakeApi.Sse()
+                .messageStart("{\"input_tokens\":10,\"output_tokens\":1}")
+                .block(0, "{\"type\":\"text\",\"text\":\"\"}", "{\"type\":\"text_delta\",\"text\":\"データのみ\"}")
+                .end("end_turn", "{\"output_tokens\":3}").build().replaceAll("(?m)^event: .*\n", "");
+        assertThat(sse).doesNotContain("event:");
+        answer(200, SSE, sse, 2);
+        ModelResponse r = call();
+        assertThat(r.text()).isEqualTo("データのみ");
+        assertThat(r.usage().inputTokens()).isEqualTo(10);
+    }
 }
