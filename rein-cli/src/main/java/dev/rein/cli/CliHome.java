@@ -81,7 +81,8 @@ final class CliHome {
 
     /**
      * The usage error for a store that cannot be opened, with what to do: a file that is not a
-     * database is moved aside, a lock is waited out; otherwise the directory is the problem.
+     * database is moved aside, a newer Rein's store is left to it, a lock is waited out; otherwise
+     * the directory is the problem.
      */
     UsageException unusableStore(Exception e) {
         // a file system exception's message is often the bare path, which the message names already
@@ -90,6 +91,11 @@ final class CliHome {
         if (message.contains("SQLITE_NOTADB") || message.contains("SQLITE_CORRUPT")) {
             return new UsageException(storeFile().toAbsolutePath() + " is not a SQLite database, or a damaged one " + cause
                     + "; move it aside to start an empty store there, or set " + JdbcRunStore.HOME_VARIABLE + " to the directory of your runs");
+        }
+        if (message.contains("newer than this Rein understands")) {
+            // the directory is fine: the store belongs to a later Rein, so a writable directory is no remedy
+            return new UsageException("the run store " + storeFile().toAbsolutePath() + " was written by a newer Rein " + cause
+                    + "; use that Rein for it, or set " + JdbcRunStore.HOME_VARIABLE + " to another directory");
         }
         if (message.contains("SQLITE_BUSY") || message.contains("SQLITE_LOCKED")) {
             return new UsageException("the run store " + storeFile().toAbsolutePath() + " is locked by another process " + cause

@@ -79,4 +79,20 @@ class MemoryCommandTest {
                     .contains("move it aside").doesNotContain("writable directory");
         }
     }
+
+    /** A rein.db written by a later Rein says to upgrade, not to find 'a writable directory'. */
+    @Test
+    void aStoreOfANewerReinSaysToUpgradeNotToFindAWritableDirectory() throws Exception {
+        Files.createDirectories(cli.home());
+        try (var connection = java.sql.DriverManager.getConnection("jdbc:sqlite:" + cli.home().resolve("rein.db"))) {
+            connection.createStatement().executeUpdate("CREATE TABLE rein_schema (version INTEGER NOT NULL)");
+            connection.createStatement().executeUpdate("INSERT INTO rein_schema (version) VALUES (99)");
+        }
+        for (String[] args : new String[][] {{"memory", "list"}, {"runs"}, {"show", "run_1"}}) {
+            InProcessCli.Outcome o = cli.run(args);
+            assertThat(o.exitCode()).as(String.join(" ", args)).isEqualTo(ExitCodes.USAGE);
+            assertThat(o.stderrLines()).as(String.join(" ", args)).singleElement().asString()
+                    .contains("schema version 99").contains("upgrade Rein").doesNotContain("writable directory");
+        }
+    }
 }
