@@ -174,7 +174,10 @@ final class Run {
         return new Run(snapshot.runId(), snapshot.goal(), config, snapshot.principal(), snapshot, reply);
     }
 
-    /** The memory recalled for this turn by the agent's injection policy, once per turn (null until asked). */
+    /**
+     * The memory recalled for this turn by the agent's injection policy, once per turn (null until asked);
+     * entries forgotten or expired since leave it.
+     */
     private List<dev.rein.memory.MemoryEntry> recalled;
 
     List<dev.rein.memory.MemoryEntry> recalledMemory() {
@@ -190,6 +193,17 @@ final class Run {
             String turnReply = conversation.currentReply();
             String query = redactor.redact(turnReply == null ? goal : goal + "\n" + turnReply);
             recalled = injection.store().recall(dev.rein.memory.MemoryScope.of(principal), query, injection.limit(), now());
+        } else if (!recalled.isEmpty()) {
+            // An entry forgotten (or expired) since the recall leaves the block: a forget during the turn
+            // must not keep sending the data to the model in the turn's later requests
+            java.util.Set<String> live = new java.util.HashSet<>();
+            Instant at = now();
+            for (dev.rein.memory.MemoryEntry e : injection.store().list(dev.rein.memory.MemoryScope.of(principal))) {
+                if (e.liveAt(at)) {
+                    live.add(e.id());
+                }
+            }
+            recalled = recalled.stream().filter(e -> live.contains(e.id())).toList();
         }
         return recalled;
     }

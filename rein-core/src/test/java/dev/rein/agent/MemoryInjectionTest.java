@@ -97,4 +97,21 @@ class MemoryInjectionTest {
         assertThat(resumedRequest).contains("<rein_memory").contains("the projector in room B is broken")
                 .doesNotContain("door-code-4711");
     }
+
+    @Test
+    void anEntryForgottenDuringTheTurnLeavesTheMemoryBlockOfItsLaterRequests() {
+        InMemoryMemoryStore memory = new InMemoryMemoryStore();
+        memory.remember(new MemoryEntry("mem_1", MemoryScope.of(ALICE), "alice phone 090-1234-5678",
+                MemorySource.application("crm"), "alice", Instant.now(), null));
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("forget", "{\"id\":\"mem_1\"}")), text("forgotten"));
+        RunResult result = Agent.builder().model(model).memoryInjection(new MemoryInjection(memory, 5))
+                .tools(dev.rein.memory.MemoryTools.of(memory, new InMemoryRunStore()).forget())
+                .approvalPolicy(dev.rein.approval.ApprovalPolicy.NEVER).build()
+                .run("forget alice phone", ALICE);
+        assertThat(result.status()).as(result.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(memory.list(MemoryScope.of(ALICE))).isEmpty();
+        assertThat(model.requests().get(0).messages().toString()).contains("090-1234-5678");
+        // before: recalled once per turn, the forgotten number went on being sent in every later request of the turn
+        assertThat(model.requests().get(1).messages().toString()).doesNotContain("090-1234-5678");
+    }
 }
