@@ -70,6 +70,9 @@ public final class LuceneIndexer {
         if (!Files.isDirectory(folder)) {
             throw new RetrievalException("'" + folder + "' is not a directory; give the folder of .txt and .md files to index");
         }
+        if (Files.exists(index) && !Files.isDirectory(index)) {
+            throw LuceneRetriever.notAFolder(index);
+        }
         List<Path> files;
         try (Stream<Path> walk = Files.walk(folder)) {
             files = walk.filter(Files::isRegularFile).filter(LuceneIndexer::indexable).sorted().toList();

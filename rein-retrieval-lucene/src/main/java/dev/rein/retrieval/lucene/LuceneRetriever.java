@@ -64,6 +64,9 @@ public final class LuceneRetriever implements Retriever {
      * @throws RetrievalException when there is no index there
      */
     public static LuceneRetriever open(Path index) {
+        if (Files.exists(index) && !Files.isDirectory(index)) {
+            throw notAFolder(index);
+        }
         try (Directory dir = FSDirectory.open(index)) {
             if (!Files.isDirectory(index) || !DirectoryReader.indexExists(dir)) {
                 throw new RetrievalException("there is no document index in " + index.toAbsolutePath()
@@ -73,6 +76,12 @@ public final class LuceneRetriever implements Retriever {
             throw new RetrievalException("cannot open the document index in " + index + ": " + e.getMessage(), e);
         }
         return new LuceneRetriever(index);
+    }
+
+    /** An index path that is a file: Lucene's own error names only the path. */
+    static RetrievalException notAFolder(Path index) {
+        return new RetrievalException(index.toAbsolutePath() + " is a file, not a folder, so it cannot hold the document index;"
+                + " move it aside and index again (rein index DIR), or give another folder for the index");
     }
 
     static Analyzer analyzer() {

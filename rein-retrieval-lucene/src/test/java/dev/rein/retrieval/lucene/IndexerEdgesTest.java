@@ -78,6 +78,17 @@ class IndexerEdgesTest {
     }
 
     @Test
+    void anIndexPathThatIsAFileIsNamedWithWhatToDo() throws Exception {
+        Files.writeString(docs.resolve("policy.md"), "返品は30日以内です。", StandardCharsets.UTF_8);
+        Path file = index.resolve("index");
+        Files.writeString(file, "not a folder");
+        // Before: "cannot write the document index in .../index: .../index" (the exception's message was the path)
+        assertThatThrownBy(() -> LuceneIndexer.indexDirectory(docs, file)).isInstanceOf(RetrievalException.class)
+                .hasMessageContaining(file + " is a file, not a folder").hasMessageContaining("move it aside");
+        assertThat(Files.readString(file)).isEqualTo("not a folder");
+    }
+
+    @Test
     void aFolderWhoseFilesWereAllDeletedLeavesNothingOfThemInTheIndex() throws Exception {
         Files.writeString(docs.resolve("gone.txt"), "Personal data of a customer.", StandardCharsets.UTF_8);
         LuceneIndexer.indexDirectory(docs, index);
