@@ -143,6 +143,41 @@ class StallGuardLoopTest {
     }
 
     @Test
+    void guardsFiringInOneStepEachReachTheModelInOrderAndTheTrace() {
+        // step 5: a third identical call (blocked before it ran), a fifth error in a row and a fifth step
+        // with nothing new (both warned after the step), with an evaluation prompt: the results in call
+        // order, then the warnings in the policy's detector order, then the prompt
+        String same = "{\"attempt\":\"same\"}";
+        ScriptedModel model = ScriptedModel.of(
+                toolCalls(call("fetch", same)), toolCalls(call("fetch", same)),
+                toolCalls(call("fetch", "{\"attempt\":3}")), toolCalls(call("fetch", "{\"attempt\":4}")),
+                toolCalls(call("fetch", "{\"attempt\":5}"), call("fetch", same)),
+                text("The upstream keeps failing with HTTP 503."));
+        RunResult result = agent(model).reflection(dev.rein.reflection.Reflection.evaluateEachStep()).build().run("fetch it");
+
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        List<Message> sent = model.requests().get(5).messages();
+        List<ToolUseBlock> uses = sent.get(sent.size() - 2).toolUses();
+        List<ContentBlock> after = sent.get(sent.size() - 1).content();
+        assertThat(after).hasSize(5);
+        assertThat(resultOf(sent.get(sent.size() - 1), 0).toolUseId()).isEqualTo(uses.get(0).id());
+        assertThat(resultOf(sent.get(sent.size() - 1), 0).content()).contains("HTTP 503");
+        assertThat(resultOf(sent.get(sent.size() - 1), 1).toolUseId()).isEqualTo(uses.get(1).id());
+        assertThat(resultOf(sent.get(sent.size() - 1), 1).isError()).isTrue();
+        assertThat(resultOf(sent.get(sent.size() - 1), 1).content()).startsWith("[rein] You have called 'fetch' with these exact arguments 3 times");
+        assertThat(((TextBlock) after.get(2)).text()).startsWith("[rein] The last 5 steps produced nothing new");
+        assertThat(((TextBlock) after.get(3)).text()).startsWith("[rein] The last 5 tool calls failed");
+        assertThat(((TextBlock) after.get(4)).text()).startsWith("[rein] Before your next action, evaluate");
+        List<TraceEvent.StallDetected> stalls = trace.events(TraceEvent.StallDetected.class);
+        assertThat(stalls).extracting(TraceEvent.StallDetected::detector, TraceEvent.StallDetected::action, TraceEvent.StallDetected::callId)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(ExactRepeat.NAME, "blocked", uses.get(1).id()),
+                        org.assertj.core.groups.Tuple.tuple(dev.rein.stall.NoProgress.NAME, "warned", null),
+                        org.assertj.core.groups.Tuple.tuple(ConsecutiveErrors.NAME, "warned", null));
+        assertThat(trace.events(TraceEvent.Intervention.class)).filteredOn(e -> e.kind().equals("reflection")).hasSize(5);
+        assertThat(HistoryValidator.problems(result.history())).isEmpty();
+    }
+
+    @Test
     void consecutiveErrorsWarnAfterTheResultsThenStopTheRun() {
         List<ScriptedModel.Turn> turns = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
