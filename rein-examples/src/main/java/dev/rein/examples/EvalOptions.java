@@ -61,22 +61,51 @@ public final class EvalOptions {
         return Duration.ofMillis(node.asLong());
     }
 
+    // An option of the wrong kind is an error rather than its default: the trial would run in a
+    // world other than the one the file describes, and fail as the agent's fault.
+
     /** A map of names to text, e.g. {@code files: {path: content}}. */
     public Map<String, String> texts(String option) {
         Map<String, String> out = new LinkedHashMap<>();
-        options.path(option).fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText()));
+        JsonNode node = options.path(option);
+        if (node.isMissingNode()) {
+            return out;
+        }
+        if (!node.isObject()) {
+            throw new ReinException("environment '" + environment + "': option " + option + " must map paths to their text");
+        }
+        node.fields().forEachRemaining(e -> {
+            if (!e.getValue().isValueNode() || e.getValue().isNull()) {
+                throw new ReinException("environment '" + environment + "': option " + option + " must map paths to their"
+                        + " text; " + e.getKey() + " has none");
+            }
+            out.put(e.getKey(), e.getValue().asText());
+        });
         return out;
     }
 
     /** A list of text, e.g. {@code traveller_items: [captain's pass]}. */
     public List<String> list(String option) {
-        return options.path(option).isArray()
-                ? java.util.stream.StreamSupport.stream(options.path(option).spliterator(), false).map(JsonNode::asText).toList()
-                : List.of();
+        JsonNode node = options.path(option);
+        if (node.isMissingNode()) {
+            return List.of();
+        }
+        if (!node.isArray() || java.util.stream.StreamSupport.stream(node.spliterator(), false)
+                .anyMatch(item -> !item.isValueNode() || item.isNull())) {
+            throw new ReinException("environment '" + environment + "': option " + option + " must be a list of text, e.g. ["
+                    + "a, b]");
+        }
+        return java.util.stream.StreamSupport.stream(node.spliterator(), false).map(JsonNode::asText).toList();
     }
 
     public boolean flag(String option, boolean fallback) {
         JsonNode node = options.path(option);
-        return node.isBoolean() ? node.asBoolean() : fallback;
+        if (node.isMissingNode()) {
+            return fallback;
+        }
+        if (!node.isBoolean()) {
+            throw new ReinException("environment '" + environment + "': option " + option + " must be true or false");
+        }
+        return node.asBoolean();
     }
 }

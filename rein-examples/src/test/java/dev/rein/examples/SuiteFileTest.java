@@ -40,4 +40,32 @@ class SuiteFileTest {
         assertThatThrownBy(() -> suite.tasks().get(0).newEnvironment()).isInstanceOf(ReinException.class)
                 .hasMessageContaining("has no option 'delay_ms'").hasMessageContaining("delays_ms");
     }
+
+    @Test
+    void anOptionOfTheWrongKindIsAnErrorNotItsDefault() {
+        // traveller_near: "false" (quoted) put the traveller at the gate; a single item or a files list was dropped
+        assertOptionRefused("village", "{traveller_near: \"false\"}", "environment 'village': option traveller_near must be true or false");
+        assertOptionRefused("village", "{traveller_items: captain's pass}",
+                "environment 'village': option traveller_items must be a list of text");
+        assertOptionRefused("village", "{traveller_items: [null]}", "environment 'village': option traveller_items must be a list of text");
+        assertOptionRefused("code_workspace", "{files: [src/a.sh]}",
+                "environment 'code_workspace': option files must map paths to their text");
+        assertOptionRefused("code_workspace", "{files: {src/a.sh: null}}",
+                "environment 'code_workspace': option files must map paths to their text");
+    }
+
+    private static void assertOptionRefused(String environment, String options, String message) {
+        String yaml = """
+                suite: bad
+                environment: {name: %s, options: %s}
+                tasks:
+                  - id: t
+                    goal: g
+                    agent: {toolsets: []}
+                    script: [{text: hi}]
+                """.formatted(environment, options);
+        Suite suite = SuiteFile.parse(yaml, SuiteFile.Format.YAML, "bad.yaml", EvalRegistry.load());
+        assertThatThrownBy(() -> suite.tasks().get(0).newEnvironment()).as(options).isInstanceOf(ReinException.class)
+                .hasMessageStartingWith(message);
+    }
 }
