@@ -102,6 +102,10 @@ final class FileExpectations {
             graders.add(Graders.answerContains(texts(spec.answerContains(), where + ".expect.answer_contains")));
         }
         if (spec.answerMatches() != null) {
+            if (spec.answerMatches().isEmpty()) {
+                throw new ReinException(where + ".expect.answer_matches is empty: it would match every answer; give the"
+                        + " expression the answer must match, or leave answer_matches out");
+            }
             try {
                 graders.add(Graders.answerMatches(spec.answerMatches()));
             } catch (PatternSyntaxException e) {

@@ -48,6 +48,10 @@ final class ScriptTurns {
                     + " finish, the others exclude each other");
         }
         ScriptedModel.Turn turn = spec.error() != null ? ScriptedModel.fail(error(spec.error(), where)) : reply(spec, where);
+        if (spec.delayMs() != null && spec.delayMs() < 0) {
+            throw new ReinException(where + ".delay_ms is " + spec.delayMs() + ": give the delay before the reply in"
+                    + " milliseconds, 0 or more");
+        }
         if (spec.delayMs() != null && spec.delayMs() > 0) {
             turn = ScriptedModel.delayed(Duration.ofMillis(spec.delayMs()), turn);
         }

@@ -196,6 +196,24 @@ class SuiteFileTest {
     }
 
     @Test
+    void anEmptyAnswerPatternAndANegativeDelayAreErrorsNotSilentlyAccepted() {
+        // an empty expression matches every answer: a check that always passes
+        assertThatThrownBy(() -> parse(HEADER + """
+                  - id: t
+                    goal: g
+                    script: [{text: hi}]
+                    expect: {answer_matches: ''}
+                """)).isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("suite.yaml: tasks[0] (t).expect.answer_matches is empty");
+        assertThatThrownBy(() -> parse(HEADER + """
+                  - id: t
+                    goal: g
+                    script: [{text: hi, delay_ms: -1}]
+                """)).isInstanceOf(ReinException.class)
+                .hasMessageContaining("delay_ms is -1");
+    }
+
+    @Test
     void aJapaneseTaskIdIsRefusedSayingOnlyAsciiLettersAreAllowed() {
         // 天気 is letters to its author: the message must say which letters (ids name trace files)
         assertThatThrownBy(() -> parse(HEADER + """
