@@ -22,8 +22,22 @@ public final class FileProblems {
         } else if (e instanceof NoSuchFileException missing) {
             return "no such file or directory: " + missing.getFile();
         } else if (e instanceof FileSystemException fs && fs.getReason() != null) {
-            return fs.getReason() + ": " + fs.getFile();
+            String inTheWay = "Not a directory".equals(fs.getReason()) ? fileOnTheWay(fs.getFile()) : null;
+            return inTheWay != null ? inTheWay + " is a file, not a directory" : fs.getReason() + ": " + fs.getFile();
         }
         return e.getMessage();
+    }
+
+    /** The nearest existing folder of {@code path} that is a file after all, or null. */
+    private static String fileOnTheWay(String path) {
+        if (path == null) {
+            return null;
+        }
+        for (Path p = Path.of(path); p != null; p = p.getParent()) {
+            if (Files.exists(p)) {
+                return Files.isDirectory(p) ? null : p.toString();
+            }
+        }
+        return null;
     }
 }

@@ -72,7 +72,9 @@ public final class EvalRunner {
         if (traces != null) {
             try {
                 Files.createDirectories(traces);
-            } catch (IOException | RuntimeException e) {
+            } catch (IOException e) {
+                throw new ReinException("cannot create the trace folder " + traces + ": " + dev.rein.internal.text.FileProblems.why(e));
+            } catch (RuntimeException e) {
                 throw new ReinException("cannot create the trace folder " + traces + ": " + e.getMessage());
             }
         }

@@ -284,4 +284,16 @@ class EvalRunnerTest {
         EvalRunner.builder().trials(40).parallelism(8).progress(recording).build().run(suite);
         assertThat(seen).isEqualTo(java.util.stream.IntStream.rangeClosed(1, 40).boxed().toList());
     }
+
+    /** A trace folder that cannot be made says why in words, not with the bare path of what is in the way. */
+    @Test
+    void aTraceFolderUnderAFileSaysTheFileIsInTheWay(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path file = java.nio.file.Files.writeString(dir.resolve("runs"), "not a folder");
+        Suite suite = Suite.builder("one").task(Task.builder("t", () -> new CounterEnv(new AtomicInteger(), new AtomicInteger(), new CountDownLatch(1))).goal("Bump the counter once.")
+                .agent(counterAgent()).script(text("done")).build()).build();
+
+        assertThatThrownBy(() -> EvalRunner.builder().traces(file.resolve("traces")).build().run(suite))
+                .isInstanceOf(ReinException.class)
+                .hasMessage("cannot create the trace folder " + file.resolve("traces") + ": " + file + " is a file, not a directory");
+    }
 }
