@@ -84,6 +84,49 @@ class ConventionProbesTest {
         assertThat(attributes.get(AttributeKey.longKey("server.port"))).isEqualTo(443L);
     }
 
+    /** The run and tool span events docs/observability.md lists that no other test holds. */
+    @Test
+    void theDocumentedRunAndToolEventsLandOnTheirSpans() {
+        RunListener listener = ReinTelemetry.builder(OTEL.getOpenTelemetry()).providerName("anthropic").build()
+                .listener().create("run-3");
+        Instant t = Instant.parse("2026-01-01T00:00:00Z");
+        listener.onEvent(new TraceEvent.RunStarted("run-3", 0, t, "goal", "m", List.of("lookup"), Map.of()));
+        listener.onEvent(new TraceEvent.ToolCalled("run-3", 1, t.plusMillis(1), "call_1", "lookup",
+                Json.parse("{\"id\":\"A-1\"}")));
+        listener.onEvent(new TraceEvent.ToolRetry("run-3", 1, t.plusMillis(2), "call_1", "lookup", 1, "TRANSIENT",
+                "connection reset", 50));
+        listener.onEvent(new TraceEvent.Audit("run-3", 1, t.plusMillis(3), "secret_used", "lookup", "call_1", null, null, null));
+        listener.onEvent(new TraceEvent.ToolCompleted("run-3", 1, t.plusMillis(4), "call_1", "lookup", "shipped", false, "NONE",
+                null, 3, false, "READ"));
+        listener.onEvent(new TraceEvent.Audit("run-3", 1, t.plusMillis(5), "policy_loaded", null, null, null, null, null));
+        listener.onEvent(new TraceEvent.Intervention("run-3", 2, t.plusMillis(6), "verifier", "the answer cites no source", Map.of()));
+        listener.onEvent(new TraceEvent.ContextEdited("run-3", 2, t.plusMillis(7), "compaction", 9000, 3000, Map.of()));
+        listener.onEvent(new TraceEvent.RunFinished("run-3", 2, t.plusMillis(8), RunStatus.SUCCEEDED, "completed", null, "ok",
+                Usage.of(1, 1, 0, 0), null));
+        listener.close();
+
+        SpanData tool = OTEL.getSpans().stream().filter(s -> s.getName().equals("execute_tool lookup")).findFirst().orElseThrow();
+        assertThat(tool.getEvents()).extracting(e -> e.getName()).containsExactly("rein.tool.retry", "rein.audit");
+        var retry = tool.getEvents().get(0).getAttributes();
+        assertThat(retry.get(ReinConventions.ATTEMPT)).isEqualTo(1L);
+        assertThat(retry.get(ReinConventions.ERROR_CLASS)).isEqualTo("TRANSIENT");
+        assertThat(retry.get(ReinConventions.DELAY_MS)).isEqualTo(50L);
+        assertThat(tool.getEvents().get(1).getAttributes().get(ReinConventions.AUDIT_KIND)).isEqualTo("secret_used");
+
+        SpanData run = OTEL.getSpans().stream().filter(s -> s.getName().equals("invoke_agent rein")).findFirst().orElseThrow();
+        assertThat(run.getEvents()).extracting(e -> e.getName())
+                .containsExactly("rein.audit", "rein.intervention", "rein.context.edited");
+        assertThat(run.getEvents().get(0).getAttributes().get(ReinConventions.AUDIT_KIND)).isEqualTo("policy_loaded");
+        var intervention = run.getEvents().get(1).getAttributes();
+        assertThat(intervention.get(ReinConventions.INTERVENTION_KIND)).isEqualTo("verifier");
+        assertThat(intervention.asMap().values()).as("the verifier's words may quote the answer: not without the opt-in")
+                .doesNotContain("the answer cites no source");
+        var edited = run.getEvents().get(2).getAttributes();
+        assertThat(edited.get(ReinConventions.CONTEXT_EDIT)).isEqualTo("compaction");
+        assertThat(edited.get(ReinConventions.TOKENS_BEFORE)).isEqualTo(9000L);
+        assertThat(edited.get(ReinConventions.TOKENS_AFTER)).isEqualTo(3000L);
+    }
+
     record Answer(String value) {}
 
     @Test
