@@ -30,6 +30,9 @@ final class ExportLog extends Handler {
             "Attempt \\d+ failed with retryable exception");
 
     private static final java.util.regex.Pattern EXPORT_COUNT = java.util.regex.Pattern.compile("(Failed to export )\\d+ ");
+    /** The SDK's words for a collector that answered with a status it does not retry. */
+    private static final java.util.regex.Pattern REFUSED_STATUS = java.util.regex.Pattern.compile(
+            "Server responded with HTTP status code (\\d{3})");
 
     /** The loggers of the SDK's console exporter ({@code opentelemetry-exporter-logging}). */
     private static final String CONSOLE_EXPORTER = "io.opentelemetry.exporter.logging";
@@ -131,11 +134,30 @@ final class ExportLog extends Handler {
             return;
         }
         String cause = record.getThrown() == null ? "" : " (" + Errors.oneLine(String.valueOf(record.getThrown())) + ")";
-        String line = "rein: OpenTelemetry: " + Errors.oneLine(record.getMessage()) + cause;
+        String line = "rein: OpenTelemetry: " + Errors.oneLine(record.getMessage()) + cause + whatToCheck(record.getMessage());
         // "Failed to export 9 metrics" and, at exit, "... 10 metrics" are one problem: the count does not make it another
         if (said.add(EXPORT_COUNT.matcher(line).replaceFirst("$1N "))) {
             err.println(line);
         }
+    }
+
+    /**
+     * What to check for a status that means the configuration is wrong, not the collector busy: the
+     * SDK's "Server responded with HTTP status code 404" says nothing about what to change.
+     */
+    private static String whatToCheck(String message) {
+        java.util.regex.Matcher status = REFUSED_STATUS.matcher(message == null ? "" : message);
+        if (!status.find()) {
+            return "";
+        }
+        return switch (status.group(1)) {
+            case "404" -> "; no OTLP receiver at that path: OTEL_EXPORTER_OTLP_ENDPOINT is the collector's base URL"
+                    + " (rein adds /v1/traces and /v1/metrics), while OTEL_EXPORTER_OTLP_TRACES_ENDPOINT and"
+                    + " OTEL_EXPORTER_OTLP_METRICS_ENDPOINT are used as they are";
+            case "401", "403" -> "; the collector refused the credentials: check OTEL_EXPORTER_OTLP_HEADERS"
+                    + " (e.g. an API key header as its documentation gives it)";
+            default -> "";
+        };
     }
 
     @Override

@@ -83,4 +83,26 @@ class TelemetryResumeTest {
             assertThat(outcome.stderr()).doesNotContain("\tat ").doesNotContain("Exception in");
         }
     }
+
+    /**
+     * A collector that answers 404 (no OTLP receiver at that path, typically an
+     * OTEL_EXPORTER_OTLP_ENDPOINT that already ends in /v1/traces, so the SDK posts to
+     * /v1/traces/v1/traces) or 401/403 (missing or wrong credentials) is one line that says what to
+     * check, not only the SDK's "Server responded with HTTP status code 404".
+     */
+    @Test
+    void aCollectorThatAnswers404Or401IsOneLineSayingWhatToCheck() throws Exception {
+        for (int status : new int[] {404, 401}) {
+            try (OtlpReceiver otlp = OtlpReceiver.start().answering(status)) {
+                InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT", otlp.endpoint());
+                cli.models((name, env) -> ScriptedModel.of(text("こんにちは")));
+                InProcessCli.Outcome outcome = cli.run("run", "--json", "挨拶して");
+                assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+                String check = status == 404 ? "OTEL_EXPORTER_OTLP_ENDPOINT" : "OTEL_EXPORTER_OTLP_HEADERS";
+                assertThat(outcome.stderrLines()).as(outcome.stderr()).filteredOn(line -> line.startsWith("rein: OpenTelemetry: Failed to export"))
+                        .isNotEmpty().allSatisfy(line -> assertThat(line).contains("HTTP status code " + status).contains(check));
+                assertThat(outcome.stderr()).doesNotContain("\tat ");
+            }
+        }
+    }
 }
