@@ -237,14 +237,16 @@ final class CliTelemetry implements AutoCloseable {
      * interpret an empty value of an environment variable the same way as when the variable is
      * unset"): the SDK reads the process environment itself and takes an empty value as given, so
      * OTEL_EXPORTER_OTLP_PROTOCOL= refused the run ("Unsupported OTLP traces protocol:"). Each such
-     * property goes back to Rein's default, or to unset (a null value).
+     * property goes back to a Java system property of that name (which wins over the environment),
+     * else to Rein's default, else to unset (a null value).
      */
     private static Map<String, String> emptyMeansUnset(Map<String, String> env) {
         Map<String, String> defaults = defaults();
         Map<String, String> unset = new HashMap<>();
         env.forEach((name, value) -> {
             if (name.startsWith("OTEL_") && value.isBlank()) {
-                unset.put(property(name), defaults.get(property(name)));
+                String property = property(name);
+                unset.put(property, System.getProperty(property, defaults.get(property)));
             }
         });
         return unset;
