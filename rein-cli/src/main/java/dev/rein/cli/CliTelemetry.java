@@ -109,6 +109,7 @@ final class CliTelemetry implements AutoCloseable {
             sdk = AutoConfiguredOpenTelemetrySdk.builder()
                     .addPropertiesSupplier(() -> properties(env))
                     .addPropertiesCustomizer(config -> emptyMeansUnset(env))
+                    .addPropertiesCustomizer(CliTelemetry::plusSignsInHeaders)
                     .addPropertiesCustomizer(CliTelemetry::serviceName)
                     .addPropertiesCustomizer(config -> samplerArgument(config, cli.err()))
                     .disableShutdownHook() // closed by the command, flushed at the end of each run
@@ -267,6 +268,28 @@ final class CliTelemetry implements AutoCloseable {
         String attribute = Optional.ofNullable(ResourceConfiguration.createEnvironmentResource(withoutServiceName(config))
                 .getAttribute(AttributeKey.stringKey("service.name"))).orElse("").strip();
         return Map.of("otel.service.name", attribute.isEmpty() ? "rein" : attribute);
+    }
+
+    /**
+     * The OTLP headers' values are W3C Baggage values, percent-encoded as RFC 3986 has it, where a
+     * plus sign is a plus sign (specification: Specifying headers via environment variables). The
+     * SDK decodes them as HTML form data, which makes it a space, so an API key with a plus in it
+     * reached the collector changed: each plus in a value is handed on encoded (%2B) to stay one.
+     */
+    private static Map<String, String> plusSignsInHeaders(ConfigProperties config) {
+        Map<String, String> escaped = new HashMap<>();
+        for (String property : List.of("otel.exporter.otlp.headers", "otel.exporter.otlp.traces.headers",
+                "otel.exporter.otlp.metrics.headers", "otel.exporter.otlp.logs.headers")) {
+            String headers = config.getString(property);
+            if (headers != null && headers.contains("+")) {
+                escaped.put(property, Arrays.stream(headers.split(",", -1)).map(entry -> {
+                    int equals = entry.indexOf('=');
+                    // only the value is decoded; a key, or an entry the SDK will refuse, is left as it is
+                    return equals < 0 ? entry : entry.substring(0, equals + 1) + entry.substring(equals + 1).replace("+", "%2B");
+                }).collect(java.util.stream.Collectors.joining(",")));
+            }
+        }
+        return escaped;
     }
 
     /** {@code config} as if otel.service.name were unset, so the resource read from it keeps OTEL_RESOURCE_ATTRIBUTES' service.name. */

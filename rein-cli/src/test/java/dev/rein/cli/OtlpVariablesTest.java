@@ -90,4 +90,22 @@ class OtlpVariablesTest {
             assertThat(traces.headers().get("Content-encoding")).containsExactly("gzip");
         }
     }
+
+    /**
+     * The headers' values are W3C Baggage values, percent-encoded as RFC 3986 has it, where a plus
+     * sign is a plus sign (the specification's Specifying headers via environment variables). The
+     * SDK decodes them as HTML form data, so an API key "abc+def/ghi==" reached the collector as
+     * "abc def/ghi==" and the export was refused as unauthorized; %2B and %20 still decode.
+     */
+    @Test
+    void aPlusSignInAHeaderValueIsAPlusSign() throws Exception {
+        try (Receiver otlp = new Receiver()) {
+            run(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", otlp.base(),
+                    "OTEL_EXPORTER_OTLP_HEADERS", "x-api-key=abc+def/ghi==,x-b=a%2Bb%20c,x-c+d=e"));
+            Request traces = otlp.requests.stream().filter(r -> r.path().equals("/v1/traces")).findFirst().orElseThrow();
+            assertThat(traces.headers().get("X-api-key")).containsExactly("abc+def/ghi==");
+            assertThat(traces.headers().get("X-b")).containsExactly("a+b c");
+            assertThat(traces.headers().get("X-c+d")).containsExactly("e");
+        }
+    }
 }
