@@ -109,6 +109,7 @@ final class CliTelemetry implements AutoCloseable {
             sdk = AutoConfiguredOpenTelemetrySdk.builder()
                     .addPropertiesSupplier(() -> properties(env))
                     .addPropertiesCustomizer(config -> emptyMeansUnset(env))
+                    .addPropertiesCustomizer(CliTelemetry::enumsInLowerCase)
                     .addPropertiesCustomizer(CliTelemetry::plusSignsInHeaders)
                     .addPropertiesCustomizer(CliTelemetry::serviceName)
                     .addPropertiesCustomizer(config -> samplerArgument(config, cli.err()))
@@ -268,6 +269,29 @@ final class CliTelemetry implements AutoCloseable {
         String attribute = Optional.ofNullable(ResourceConfiguration.createEnvironmentResource(withoutServiceName(config))
                 .getAttribute(AttributeKey.stringKey("service.name"))).orElse("").strip();
         return Map.of("otel.service.name", attribute.isEmpty() ? "rein" : attribute);
+    }
+
+    /** The SDK's properties whose values are names from a fixed set (all lower case). */
+    private static final List<String> ENUM_PROPERTIES = List.of("otel.traces.sampler", "otel.traces.exporter",
+            "otel.metrics.exporter", "otel.logs.exporter", "otel.propagators",
+            "otel.exporter.otlp.protocol", "otel.exporter.otlp.traces.protocol", "otel.exporter.otlp.metrics.protocol",
+            "otel.exporter.otlp.logs.protocol", "otel.exporter.otlp.compression", "otel.exporter.otlp.traces.compression",
+            "otel.exporter.otlp.metrics.compression", "otel.exporter.otlp.logs.compression");
+
+    /**
+     * Enum values in lower case, the case the SDK compares them in: the SDK environment variables
+     * spec says "Enum values SHOULD be interpreted in a case-insensitive manner", and the SDK
+     * refused OTEL_TRACES_SAMPLER=ALWAYS_ON ("Unrecognized value").
+     */
+    private static Map<String, String> enumsInLowerCase(ConfigProperties config) {
+        Map<String, String> lower = new HashMap<>();
+        for (String property : ENUM_PROPERTIES) {
+            String value = config.getString(property);
+            if (value != null && !value.equals(value.toLowerCase(Locale.ROOT))) {
+                lower.put(property, value.toLowerCase(Locale.ROOT));
+            }
+        }
+        return lower;
     }
 
     /**

@@ -60,6 +60,27 @@ class CliTelemetryTest {
                         + " encoding, which collectors take on the same port; set OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf");
     }
 
+    /**
+     * SDK environment variables spec, Enum: "Enum values SHOULD be interpreted in a case-insensitive
+     * manner". The SDK compares them exactly, so OTEL_TRACES_SAMPLER=ALWAYS_ON or
+     * OTEL_EXPORTER_OTLP_PROTOCOL=HTTP/PROTOBUF refused the run ("Unrecognized value for
+     * OTEL_TRACES_SAMPLER: ALWAYS_ON"), though rein itself already read OTEL_TRACES_EXPORTER=OTLP as otlp.
+     */
+    @Test
+    void enumValuesAreReadWhateverTheirCase() {
+        CliHome home = CliHome.of(Map.of("REIN_HOME", dir.toString()));
+        for (Map<String, String> env : List.of(
+                Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://c:4318", "OTEL_TRACES_SAMPLER", "ParentBased_TraceIdRatio",
+                        "OTEL_TRACES_SAMPLER_ARG", "0.5"),
+                Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://c:4318", "OTEL_EXPORTER_OTLP_PROTOCOL", "HTTP/PROTOBUF",
+                        "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "Http/Protobuf"),
+                Map.of("OTEL_TRACES_EXPORTER", "OTLP", "OTEL_METRICS_EXPORTER", "None"),
+                Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://c:4318", "OTEL_PROPAGATORS", "TraceContext,Baggage"),
+                Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://c:4318", "OTEL_EXPORTER_OTLP_COMPRESSION", "GZIP"))) {
+            assertThatCode(() -> CliTelemetry.from(cli(env), home).close()).as(env.toString()).doesNotThrowAnyException();
+        }
+    }
+
     @Test
     void aBadValueIsNamedByTheVariableTheUserSetAndHeadersAreNotEchoed() {
         // The user sets OTEL_EXPORTER_OTLP_HEADERS (exporter spec: key1=value1,key2=value2), not the SDK's property name.
