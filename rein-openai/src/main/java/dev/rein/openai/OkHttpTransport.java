@@ -27,7 +27,11 @@ final class OkHttpTransport {
     private OkHttpTransport() {}
 
     static OkHttpClient create() {
+        // Redirects are not followed: OkHttp sends a POST redirected with 301 or 302 again as a GET
+        // without its body, which the server refuses with a 404 that never names the redirect;
+        // ErrorMapper says where the server sends requests instead.
         return new OkHttpClient.Builder().socketFactory(NoDelaySockets.INSTANCE)
+                .followRedirects(false).followSslRedirects(false)
                 .addInterceptor(chain -> plainErrorAsJson(chain.proceed(chain.request())))
                 .build();
     }

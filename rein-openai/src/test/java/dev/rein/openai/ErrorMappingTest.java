@@ -496,6 +496,52 @@ class ErrorMappingTest extends FakeChat {
         }
     }
 
+    /**
+     * A server that redirects (an https-only gateway reached at http://) is not followed: OkHttp would
+     * send the POST again as a GET without its body (a 301 or 302), which the server answers with a
+     * 404 that never mentions the redirect. The failure says where the server sends requests and which
+     * base URL to set.
+     */
+    @Test
+    void aRedirectIsNotFollowedAndSaysWhichBaseUrlToSet() throws Exception {
+        com.sun.net.httpserver.HttpServer http = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        java.util.List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        http.createContext("/", exchange -> {
+            seen.add(exchange.getRequestMethod() + " " + exchange.getRequestURI());
+            exchange.getRequestBody().readAllBytes();
+            if (exchange.getRequestURI().getPath().startsWith("/v1/")) {
+                exchange.getResponseHeaders().set("location", "https://gateway.example.com/openai"
+                        + exchange.getRequestURI().getPath().substring(3));
+                exchange.getResponseHeaders().set("content-type", "text/html");
+                byte[] page = "<html><body>301 Moved Permanently</body></html>".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                exchange.sendResponseHeaders(301, page.length);
+                exchange.getResponseBody().write(page);
+            } else {
+                exchange.sendResponseHeaders(404, -1);
+            }
+            exchange.close();
+        });
+        http.createContext("/openai", exchange -> {
+            seen.add(exchange.getRequestMethod() + " " + exchange.getRequestURI());
+            exchange.sendResponseHeaders(404, -1);
+            exchange.close();
+        });
+        http.start();
+        try (OpenAiModel redirected = OpenAiModel.builder().baseUrl("http://127.0.0.1:" + http.getAddress().getPort() + "/v1")
+                .environment(name -> null).build()) {
+            ModelException e = failureOf(redirected);
+
+            assertThat(e.retryable()).isFalse();
+            assertThat(e.getMessage()).contains("HTTP 301")
+                    .endsWith("(the server redirects requests to https://gateway.example.com/openai/chat/completions, and Rein"
+                            + " does not follow redirects: set the base URL to https://gateway.example.com/openai)");
+            assertThat(seen).containsExactly("POST /v1/chat/completions");
+        } finally {
+            http.stop(0);
+        }
+    }
+
     private static ModelException failureOf(OpenAiModel model) {
         try {
             model.call(request("x").build(), dev.rein.model.ModelCallContext.until(java.time.Instant.now().plusSeconds(9)));
