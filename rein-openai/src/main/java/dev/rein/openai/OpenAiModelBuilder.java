@@ -177,10 +177,12 @@ public final class OpenAiModelBuilder {
             sdk.apiKey("unused").removeHeaders("Authorization");
         }
         String org = firstSet(organization, environment.apply("OPENAI_ORG_ID"), null);
+        requireSendable(org, organization != null ? "the organization" : "OPENAI_ORG_ID", http);
         if (org != null) {
             sdk.organization(org);
         }
         String proj = firstSet(project, environment.apply("OPENAI_PROJECT_ID"), null);
+        requireSendable(proj, project != null ? "the project" : "OPENAI_PROJECT_ID", http);
         if (proj != null) {
             sdk.project(proj);
         }
@@ -211,6 +213,24 @@ public final class OpenAiModelBuilder {
             i += Character.charCount(c);
         }
         return null;
+    }
+
+    /**
+     * Refuses an organization or project id that no header can carry (sent as {@code OpenAI-Organization} and {@code
+     * OpenAI-Project}, it would fail every call with OkHttp's own complaint), releasing the client made for it.
+     */
+    private static void requireSendable(String value, String source, okhttp3.OkHttpClient http) {
+        String unsendable = unsendable(value);
+        if (unsendable != null) {
+            OkHttpTransport.release(http);
+            throw new ReinException(unsendableValue(source, unsendable));
+        }
+    }
+
+    /** The one line for an organization or project id {@link #unsendable} refuses. */
+    static String unsendableValue(String source, String unsendable) {
+        return source + " holds a character that cannot be sent in an HTTP header (" + unsendable
+                + "): copy it again as plain text, without quotes or spaces";
     }
 
     /** The one line for a key {@link #unsendable} refuses; the key itself is not repeated. */

@@ -57,11 +57,20 @@ public final class OpenAiProvider implements ModelProvider {
                     + " https://platform.openai.com/api-keys), or point " + BASE_URL + " or --base-url at a server that"
                     + " needs none, e.g. http://localhost:11434/v1 for Ollama");
         }
+        String organization = config.value("organization", "OPENAI_ORG_ID").orElse(null);
+        String project = config.value("project", "OPENAI_PROJECT_ID").orElse(null);
+        // named here by their variables: the builder only knows the values were given to it
+        for (String[] header : new String[][] {{"OPENAI_ORG_ID", organization}, {"OPENAI_PROJECT_ID", project}}) {
+            String bad = OpenAiModelBuilder.unsendable(header[1]);
+            if (bad != null) {
+                throw new ReinException(OpenAiModelBuilder.unsendableValue(header[0], bad));
+            }
+        }
         return OpenAiModel.builder()
                 .apiKey(key)
                 .baseUrl(baseUrl)
-                .organization(config.value("organization", "OPENAI_ORG_ID").orElse(null))
-                .project(config.value("project", "OPENAI_PROJECT_ID").orElse(null))
+                .organization(organization)
+                .project(project)
                 .environment(name -> null)
                 .build();
     }

@@ -65,6 +65,24 @@ class OpenAiProviderTest {
                 .hasMessageStartingWith("the API key holds a character that cannot be sent in an HTTP header (U+00E9 at position 4)");
     }
 
+    /** The organization and project ids go in headers too (OpenAI-Organization, OpenAI-Project): refused alike. */
+    @Test
+    void anOrganizationOrProjectIdNoHeaderCanCarryIsRefusedNamingItsVariable() {
+        assertThatThrownBy(() -> new OpenAiProvider().create(ProviderConfig.of(Map.of("OPENAI_ORG_ID", "org-\u201cabc\u201d",
+                "OPENAI_BASE_URL", "http://localhost:8000/v1"))))
+                .isInstanceOf(ReinException.class)
+                .hasMessage("OPENAI_ORG_ID holds a character that cannot be sent in an HTTP header (U+201C at position 5): copy it"
+                        + " again as plain text, without quotes or spaces");
+        assertThatThrownBy(() -> new OpenAiProvider().create(ProviderConfig.of(Map.of("OPENAI_PROJECT_ID", "proj\u3000x",
+                "OPENAI_BASE_URL", "http://localhost:8000/v1"))))
+                .isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("OPENAI_PROJECT_ID holds a character that cannot be sent in an HTTP header (U+3000 at position 5)");
+        assertThatThrownBy(() -> OpenAiModel.builder().environment(name -> null).baseUrl("http://localhost:8000/v1")
+                .organization("org-\u00e9").build())
+                .isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("the organization holds a character that cannot be sent in an HTTP header (U+00E9 at position 5)");
+    }
+
     @Test
     void aLocalServerNeedsNoKeyAndSettingsWin() throws Exception {
         ModelProvider provider = new OpenAiProvider();
