@@ -102,6 +102,7 @@ class RunSpansTest {
         assertThat(run.getAttributes().get(ReinConventions.BUDGET_MAX_COST_USD)).isEqualTo(1.0);
         assertThat(run.getAttributes().get(GenAiConventions.USAGE_INPUT_TOKENS)).isEqualTo(200L);
         assertThat(run.getAttributes().get(GenAiConventions.USAGE_OUTPUT_TOKENS)).isEqualTo(40L);
+        assertThat(run.getAttributes().get(ReinConventions.USAGE_ESTIMATED)).as("reported usage").isNull();
         assertThat(run.getAttributes().get(GenAiConventions.ERROR_TYPE)).isNull();
 
         List<SpanData> chats = named("chat ");
@@ -452,5 +453,8 @@ class RunSpansTest {
         assertThat(chat.getAttributes().get(ReinConventions.USAGE_ESTIMATED)).isTrue();
         assertThat(chat.getAttributes().get(GenAiConventions.USAGE_INPUT_TOKENS)).isEqualTo(result.usage().totalInputTokens())
                 .isPositive();
+        // the run span's sum holds that estimate, so it is marked too
+        SpanData run = named("invoke_agent").getFirst();
+        assertThat(run.getAttributes().get(ReinConventions.USAGE_ESTIMATED)).isTrue();
     }
 }

@@ -19,5 +19,9 @@ final class UsageSum {
         span.setAttribute(GenAiConventions.USAGE_OUTPUT_TOKENS, total.outputTokens());
         span.setAttribute(GenAiConventions.USAGE_CACHE_READ_INPUT_TOKENS, total.cacheReadInputTokens());
         span.setAttribute(GenAiConventions.USAGE_CACHE_CREATION_INPUT_TOKENS, total.cacheWriteInputTokens());
+        if (total.estimated()) {
+            // some call's counts are Rein's estimate, so the sum is too: as marked on that call's span
+            span.setAttribute(dev.rein.otel.ReinConventions.USAGE_ESTIMATED, true);
+        }
     }
 }
