@@ -71,7 +71,7 @@ final class ToolResultClearing {
                     }
                     String tool = toolNames.getOrDefault(result.toolUseId(), "unknown");
                     blocks.add(new ToolResultBlock(result.toolUseId(), placeholder(tool, result.content(), sha256), result.isError()));
-                    characters += result.content().length();
+                    characters += result.content().codePointCount(0, result.content().length()); // as the placeholder counts them
                     cleared++;
                     changed = true;
                 } else {

@@ -100,6 +100,24 @@ class ContextManagerTest {
         assertThat(manager.prepare(request(edited), summariser)).as("nothing left to clear").isEmpty();
     }
 
+    /** The trace counts cleared characters as the placeholders do: by code point, so an emoji is one, not two. */
+    @Test
+    void theClearedCharactersOfTheTraceAreCountedAsThePlaceholdersCountThem() throws Exception {
+        List<Message> original = new ArrayList<>(List.of(Message.user("find the answer")));
+        for (int i = 1; i <= 3; i++) {
+            original.add(Message.assistant(List.of(new ToolUseBlock("t" + i, "search", Json.parse("{\"q\":\"" + i + "\"}")))));
+            original.add(Message.user(List.of(new ToolResultBlock("t" + i, "😀天気".repeat(1_000), false))));
+        }
+        ContextManager manager = manager(ContextPolicy.builder().clearToolResults(ClearToolResults.client(100, 1))
+                .tokenCounting(TokenCounting.ESTIMATE).build());
+
+        List<Message> edited = manager.prepare(request(original), summariser).orElseThrow();
+
+        assertThat(results(edited).get(0).content()).contains("(3,000 characters,");
+        assertThat(tracer.events(TraceEvent.ContextEdited.class)).singleElement()
+                .satisfies(e -> assertThat(e.details()).containsEntry("cleared", 2).containsEntry("characters", 6_000L));
+    }
+
     @Test
     void belowTheTriggerOrForExcludedToolsNothingIsCleared() throws Exception {
         List<Message> original = history(6, 2_000);
