@@ -75,7 +75,8 @@ final class ErrorMapper {
                 : kind.retryableByDefault() && !SPEND_LIMIT_REACHED.equals(error.path("details").path("error_code").textValue());
         // Without a body, name who answered: a gateway or proxy at the base URL, not the API behind it.
         String message = apiMessage(error, body, "HTTP " + status + " from " + server) + doubledVersion(status)
-                + redirect(status, headers);
+                + dev.rein.provider.ProviderConfig.redirectAdvice(status,
+                        headers == null ? null : headers.firstValue("location").orElse(null), "/v1/messages");
         return new ModelException(kind, status, message, retryable, RetryAfter.from(headers, clock), id, null);
     }
 
@@ -92,22 +93,6 @@ final class ErrorMapper {
             return "";
         }
         return " (requests go to " + baseUrl + "/v1/messages: leave " + extra + " out of the base URL, Rein adds it)";
-    }
-
-    /**
-     * For a redirect (3xx with a {@code location}), where the server sends requests and the base URL
-     * that goes there: Rein does not follow redirects (a 301 or 302 turns a POST into a GET without
-     * its body), so the base URL must name the server itself, e.g. https:// where http:// was set.
-     */
-    private static String redirect(int status, HttpHeaders headers) {
-        String location = status / 100 == 3 && headers != null ? headers.firstValue("location").orElse("").strip() : "";
-        if (location.isEmpty()) {
-            return "";
-        }
-        int path = location.indexOf("/v1/messages");
-        String base = path > 0 ? location.substring(0, path) : null;
-        return " (the server redirects requests to " + location + ", and Rein does not follow redirects: "
-                + (base != null ? "set the base URL to " + base : "set the base URL to the server's own address") + ")";
     }
 
     /**

@@ -52,6 +52,23 @@ public record ProviderConfig(Map<String, String> env, Map<String, String> settin
     }
 
     /**
+     * What to add to the message of an HTTP error when it is a redirect (a 3xx with a {@code location}): where the
+     * server sends requests and the base URL that goes there. The providers follow no redirect (a 301 or 302 turns
+     * a POST into a GET without its body), so the base URL must name the server itself, e.g. https:// where
+     * http:// was set. {@code endpoint} is the path a provider adds to its base URL ({@code /v1/messages},
+     * {@code /chat/completions}); an empty string when there is nothing to add.
+     */
+    public static String redirectAdvice(int status, String location, String endpoint) {
+        String to = status / 100 == 3 && location != null ? location.strip() : "";
+        if (to.isEmpty()) {
+            return "";
+        }
+        int path = to.indexOf(endpoint);
+        return " (the server redirects requests to " + to + ", and Rein does not follow redirects: set the base URL to "
+                + (path > 0 ? to.substring(0, path) : "the server's own address") + ")";
+    }
+
+    /**
      * What to add to a message refusing {@code url} as a base URL: advice for a host name with
      * {@code '_'} (a Docker Compose service such as {@code ollama_server}), which resolves but which
      * Java's HTTP clients cannot address; otherwise an empty string.

@@ -140,24 +140,10 @@ final class ErrorMapper {
                     + (status == 404 ? " (requests go to " + baseUrl + "/chat/completions; most servers want a base URL"
                     + " ending in /v1)" : "");
         }
+        String location = e.headers().values("location").stream().findFirst().orElse(null);
         return new ModelException(kind, status, (message != null ? message : "HTTP " + status + " from " + server)
-                + redirect(status, e.headers().values("location")), retryable, RetryAfter.from(e.headers()::values, clock),
-                requestId(e), e);
-    }
-
-    /**
-     * For a redirect (3xx with a {@code location}), where the server sends requests and the base URL that goes there:
-     * Rein does not follow redirects (a 301 or 302 turns the POST into a GET without its body), so the base URL must
-     * name the server itself, e.g. https:// where http:// was set.
-     */
-    private static String redirect(int status, java.util.List<String> locations) {
-        String location = status / 100 == 3 && !locations.isEmpty() ? locations.get(0).strip() : "";
-        if (location.isEmpty()) {
-            return "";
-        }
-        int path = location.indexOf("/chat/completions");
-        return " (the server redirects requests to " + location + ", and Rein does not follow redirects: set the base URL to "
-                + (path > 0 ? location.substring(0, path) : "the server's own address") + ")";
+                + dev.rein.provider.ProviderConfig.redirectAdvice(status, location, "/chat/completions"), retryable,
+                RetryAfter.from(e.headers()::values, clock), requestId(e), e);
     }
 
     private ModelException ioError(Exception e, String requestId) {
