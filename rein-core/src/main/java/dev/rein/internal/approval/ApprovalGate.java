@@ -67,6 +67,12 @@ public final class ApprovalGate implements ToolInterceptor {
     private ToolOutcome ask(ToolInvocation invocation, String hash) {
         ToolCall call = invocation.call();
         ToolContext context = invocation.context();
+        if (!clock.instant().isBefore(context.deadline())) {
+            // The reads of the step used up the run's time: a resume could not run the call (the timeout
+            // stage refuses it), so no person is asked and the run stops on its deadline instead of pausing
+            return ToolOutcome.of(ToolResult.reinError(call, ErrorClass.TIMEOUT, "The run's deadline has passed; tool '"
+                    + call.name() + "' was not called and no person was asked to approve it."));
+        }
         ledger.request(new ApprovalRequest(context.runId(), context.step(), call.id(), call.index(), call.name(),
                 invocation.tool().risk(), call.arguments(), hash, context.principal().user(), clock.instant()));
         events.audit(invocation, "approval_requested", "tool '" + call.name() + "' (" + invocation.tool().risk()
