@@ -334,6 +334,10 @@ final class AgentLoop {
 
     private RunResult failedCall(ModelCaller.CallFailed failed) {
         if (failed.reason.equals(BudgetKind.DEADLINE.reason())) {
+            // a budget stop, traced as one (the live view's "! budget", OpenTelemetry's rein.budget.stop) like a
+            // deadline found between steps
+            run.emit(new TraceEvent.Intervention(run.runId, run.step(), run.now(), "budget", failed.getMessage(),
+                    Map.of("budget", failed.reason)));
             return end(RunStatus.STOPPED_BUDGET, failed.reason, failed.getMessage(), knownSoFar(failed.getMessage()));
         }
         return end(RunStatus.FAILED, failed.reason, failed.getMessage(), knownSoFar(failed.getMessage()));

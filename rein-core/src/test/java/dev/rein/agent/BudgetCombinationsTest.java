@@ -58,4 +58,23 @@ class BudgetCombinationsTest {
         assertThat(trace.events(TraceEvent.ToolCompleted.class)).filteredOn(e -> e.tool().equals("send")).singleElement()
                 .satisfies(e -> assertThat(e.errorClass()).isEqualTo(ErrorClass.TIMEOUT.name()));
     }
+
+    @Test
+    void aDeadlineReachedDuringAModelCallIsTracedAsABudgetStopLikeOneReachedBetweenSteps() {
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("echo", "{\"text\":\"東京\"}")), ScriptedModel.hang());
+        RunResult result = Agent.builder().model(model).tools(TestTools.echo()).listener(trace)
+                .budget(Budget.builder().maxDuration(Duration.ofSeconds(1)).build()).build().run("go");
+
+        assertThat(result.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
+        assertThat(result.reason()).isEqualTo("deadline");
+        // the budget stop is an intervention of kind budget naming the deadline (the live view's "! budget",
+        // OpenTelemetry's rein.budget.stop), as when the deadline is found between steps or after a tool
+        assertThat(trace.events(TraceEvent.Intervention.class)).singleElement().satisfies(i -> {
+            assertThat(i.kind()).isEqualTo("budget");
+            assertThat(i.evidence()).containsEntry("budget", "deadline");
+            assertThat(i.message()).isEqualTo(result.message());
+        });
+        var types = trace.events().stream().map(e -> e.getClass().getSimpleName()).toList();
+        assertThat(types.subList(types.size() - 3, types.size())).containsExactly("Intervention", "StateChanged", "RunFinished");
+    }
 }
