@@ -24,27 +24,56 @@ public record ModelPrice(BigDecimal inputPerMTok, BigDecimal cacheReadPerMTok, B
         Objects.requireNonNull(cacheWritePerMTok, "cacheWritePerMTok");
         Objects.requireNonNull(outputPerMTok, "outputPerMTok");
         cacheWriteClassPerMTok = cacheWriteClassPerMTok == null ? Map.of() : Map.copyOf(cacheWriteClassPerMTok);
-        if (inputPerMTok.signum() < 0 || cacheReadPerMTok.signum() < 0 || cacheWritePerMTok.signum() < 0
-                || outputPerMTok.signum() < 0 || cacheWriteClassPerMTok.values().stream().anyMatch(p -> p.signum() < 0)) {
-            throw new ReinException("model prices cannot be negative");
+        Map<String, BigDecimal> named = new java.util.LinkedHashMap<>();
+        named.put("input", inputPerMTok);
+        named.put("cache read", cacheReadPerMTok);
+        named.put("cache write", cacheWritePerMTok);
+        named.put("output", outputPerMTok);
+        cacheWriteClassPerMTok.forEach((writeClass, price) -> named.put("cache write of class '" + writeClass + "'", price));
+        named.forEach((name, price) -> {
+            if (price.signum() < 0) {
+                throw new ReinException("model prices cannot be negative, was " + name + " " + price.toPlainString());
+            }
+        });
+    }
+
+    /** A price given as text: a configuration error naming it when it is missing or not a decimal number. */
+    private static BigDecimal price(String name, String text) {
+        if (text == null) {
+            throw new ReinException("the " + name + " price is missing (null): give USD per million tokens as a decimal,"
+                    + " e.g. \"3.00\" (\"0\" for free)");
+        }
+        try {
+            return new BigDecimal(text.strip());
+        } catch (NumberFormatException e) {
+            throw new ReinException("the " + name + " price '" + text + "' is not a number: write USD per million tokens as"
+                    + " a decimal with a point, e.g. \"3.00\"");
         }
     }
 
-    /** Prices in USD per million tokens: input, cache read, output; cache writes cost like input. */
+    /**
+     * Prices in USD per million tokens: input, cache read, output; cache writes cost like input.
+     *
+     * @throws ReinException naming the price when one is null, negative or not a decimal number
+     */
     public static ModelPrice of(String input, String cacheRead, String output) {
         return of(input, cacheRead, input, output);
     }
 
-    /** Prices in USD per million tokens: input, cache read, cache write, output. */
+    /**
+     * Prices in USD per million tokens: input, cache read, cache write, output.
+     *
+     * @throws ReinException naming the price when one is null, negative or not a decimal number
+     */
     public static ModelPrice of(String input, String cacheRead, String cacheWrite, String output) {
-        return new ModelPrice(new BigDecimal(input), new BigDecimal(cacheRead), new BigDecimal(cacheWrite),
-                new BigDecimal(output), Map.of());
+        return new ModelPrice(price("input", input), price("cache read", cacheRead), price("cache write", cacheWrite),
+                price("output", output), Map.of());
     }
 
     /** A copy that prices cache writes of the provider-specific class {@code writeClass} at {@code perMTok}. */
     public ModelPrice withCacheWriteClass(String writeClass, String perMTok) {
         Map<String, BigDecimal> classes = new TreeMap<>(cacheWriteClassPerMTok);
-        classes.put(writeClass, new BigDecimal(perMTok));
+        classes.put(writeClass, price("cache write of class '" + writeClass + "'", perMTok));
         return new ModelPrice(inputPerMTok, cacheReadPerMTok, cacheWritePerMTok, outputPerMTok, classes);
     }
 

@@ -115,4 +115,22 @@ class BudgetTest {
         assertThatThrownBy(() -> new Budget(5, null, null, null, null, limits))
                 .isInstanceOf(ReinException.class).hasMessageContaining("'search'");
     }
+
+    @Test
+    void aPriceThatIsNotANumberIsAConfigurationErrorNamingThePriceAndItsText() {
+        // a comma as the decimal mark, a currency sign, a missing price: configuration errors (ReinException)
+        // naming which price and what was given, not NumberFormatException's "Character , is neither a decimal digit"
+        assertThatThrownBy(() -> ModelPrice.of("1,50", "0.10", "5.00")).isInstanceOf(ReinException.class)
+                .hasMessage("the input price '1,50' is not a number: write USD per million tokens as a decimal with a point,"
+                        + " e.g. \"3.00\"");
+        assertThatThrownBy(() -> ModelPrice.of("1.00", "0.10", "2.50", "$5")).isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("the output price '$5' is not a number");
+        assertThatThrownBy(() -> ModelPrice.of("1.00", null, "5.00")).isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("the cache read price is missing (null)");
+        assertThatThrownBy(() -> ModelPrice.of("3.00", "0.30", "15.00").withCacheWriteClass("1h", "six"))
+                .isInstanceOf(ReinException.class).hasMessageStartingWith("the cache write of class '1h' price 'six' is not a number");
+        assertThatThrownBy(() -> ModelPrice.of("1.00", "-0.10", "5.00")).isInstanceOf(ReinException.class)
+                .hasMessage("model prices cannot be negative, was cache read -0.10");
+        assertThat(ModelPrice.of(" 1.00 ", "0.10", "5.00").inputPerMTok()).isEqualByComparingTo("1.00");
+    }
 }
