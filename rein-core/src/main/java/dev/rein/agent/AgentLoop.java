@@ -24,10 +24,12 @@ import dev.rein.state.StoreException;
 import dev.rein.tool.ToolCall;
 import dev.rein.trace.TraceEvent;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The controlled loop: perceive, decide, act, observe, until an end condition holds. Each stage
@@ -250,7 +252,7 @@ final class AgentLoop {
 
     /** The guarded tool step (stall guard, tool chain, reflection); the step function decides on what it came to. */
     private NextStep executeTools(List<ToolUseBlock> uses) throws InterruptedException, ModelCaller.CallFailed {
-        return observed(guards.act(calls(uses), tools));
+        return observed(withModelIds(guards.act(calls(uses), tools), uses));
     }
 
     /** What a guarded tool step came to, as an event for the step function (observe, checkpoint, next step or pause). */
@@ -268,14 +270,45 @@ final class AgentLoop {
         return uses.size() == 1 && uses.get(0).name().equals(FinishTool.NAME) && run.config.finishTool();
     }
 
-    /** The calls of one response as executor calls, in call order. */
+    /**
+     * The calls of one response as executor calls, in call order. A call whose id an earlier call
+     * of the response already has (some compatible servers repeat ids) gets its own, {@code id#index}:
+     * the approvals and results kept across a pause are keyed by call id, and with a shared one an
+     * approved write was answered with a read's result and never ran. The same history gives the
+     * same ids on resume; the model still gets its own ids back ({@link #withModelIds}).
+     */
     static List<ToolCall> calls(List<ToolUseBlock> uses) {
-        List<ToolCall> calls = new ArrayList<>();
+        List<ToolCall> calls = new ArrayList<>(uses.size());
+        Set<String> seen = uses.size() > 1 ? new HashSet<>() : null;
         for (int i = 0; i < uses.size(); i++) {
             ToolUseBlock use = uses.get(i);
-            calls.add(new ToolCall(use.id(), use.name(), use.input(), i));
+            String id = use.id();
+            if (seen != null && !seen.add(id)) {
+                id = id + "#" + i;
+                while (!seen.add(id)) {
+                    id = id + "#";
+                }
+            }
+            calls.add(new ToolCall(id, use.name(), use.input(), i));
         }
         return calls;
+    }
+
+    /** The step's answer with each result under the id the model gave its call (see {@link #calls}), in call order. */
+    static Guards.ToolStep withModelIds(Guards.ToolStep step, List<ToolUseBlock> uses) {
+        if (!(step instanceof Guards.ToolStep.Answered answered)) {
+            return step;
+        }
+        List<ContentBlock> blocks = new ArrayList<>(answered.observation());
+        boolean changed = false;
+        // the first blocks are the calls' results, one per call in call order; notices and prompts follow
+        for (int i = 0; i < uses.size() && i < blocks.size(); i++) {
+            if (blocks.get(i) instanceof ToolResultBlock r && !r.toolUseId().equals(uses.get(i).id())) {
+                blocks.set(i, new ToolResultBlock(uses.get(i).id(), r.content(), r.isError()));
+                changed = true;
+            }
+        }
+        return changed ? new Guards.ToolStep.Answered(blocks, answered.stalled()) : step;
     }
 
     private void observe(List<? extends ContentBlock> blocks) {

@@ -187,7 +187,7 @@ public final class DrivenRun {
             run.checkpoint();
             Guards.Plan plan = new Guards(run, new ModelCaller(run)).plan(AgentLoop.calls(uses), true);
             if (plan.stopped().isPresent()) {
-                Next next = Next.of(loop.observed(plan.stopped().get()));
+                Next next = Next.of(loop.observed(AgentLoop.withModelIds(plan.stopped().get(), uses)));
                 return new ToolPlan(Checkpoints.snapshot(run, null), next, List.of(), List.of());
             }
             ToolStage stage = new ToolStage(run);
@@ -260,7 +260,7 @@ public final class DrivenRun {
             ToolStage stage = new ToolStage(run);
             List<ToolCall> toRun = stage.prepare(plan.allowed());
             ToolStage.Batch batch = stage.collect(plan.allowed(), toRun, fresh);
-            Next next = Next.of(loop.observed(guards.complete(plan, batch, stage)));
+            Next next = Next.of(loop.observed(AgentLoop.withModelIds(guards.complete(plan, batch, stage), uses)));
             return new Outcome(Checkpoints.snapshot(run, null), next);
         } catch (ModelCaller.CallFailed impossible) {
             throw noStepCall(impossible);
