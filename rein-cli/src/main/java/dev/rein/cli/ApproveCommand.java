@@ -66,9 +66,12 @@ final class ApproveCommand implements Callable<Integer> {
         if (!home.hasStore()) {
             throw new UsageException(home.noStoreMessage());
         }
-        RunSettings settings = home.settings(runId);
+        // A run an application paused in this store (JdbcRunStore.sqlite($REIN_HOME)) has no settings and
+        // its tools are the application's: deciding needs neither, and its edit is checked when it resumes.
+        boolean ours = home.startedByRun(runId);
+        RunSettings settings = ours ? home.settings(runId) : null;
         try (JdbcRunStore store = home.existingStore()) {
-            ToolRegistry tools = ToolRegistry.of(home.tools().select(String.join(",", settings.tools())));
+            ToolRegistry tools = ToolRegistry.of(ours ? home.tools().select(String.join(",", settings.tools())) : List.of());
             Runs runs = Runs.in(store, tools, Clock.systemUTC());
             ApprovalRequest request = pick(runs.find(runId).orElseThrow(() -> new UsageException("there is no run " + runId
                     + " in the run store; list the stored runs with 'rein runs'")));
@@ -90,7 +93,8 @@ final class ApproveCommand implements Callable<Integer> {
                         + " as " + user);
                 if (!known) {
                     env.err().println("the edited arguments are checked against the schema of " + Text.visible(request.tool())
-                            + " when the run resumes, with its MCP servers started");
+                            + (ours ? " when the run resumes, with its MCP servers started"
+                                    : " when the application that stored the run resumes it with its tools"));
                 }
             } else {
                 runs.approve(runId, request.actionHash(), user);

@@ -152,6 +152,11 @@ final class CliHome {
         }
     }
 
+    /** Whether {@code runId} was started by 'rein run' here (its settings were kept), not stored by an application. */
+    boolean startedByRun(String runId) {
+        return Files.exists(settingsFile(runId));
+    }
+
     private Path settingsFile(String runId) {
         if (!runId.matches("[A-Za-z0-9_-]{1,100}")) {
             throw new UsageException("'" + runId + "' is not a run id; list the runs with 'rein runs'");

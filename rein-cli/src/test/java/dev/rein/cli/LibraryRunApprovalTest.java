@@ -1,0 +1,71 @@
+package dev.rein.cli;
+
+import static dev.rein.testkit.ScriptedModel.call;
+import static dev.rein.testkit.ScriptedModel.text;
+import static dev.rein.testkit.ScriptedModel.toolCalls;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rein.agent.Agent;
+import dev.rein.agent.RunResult;
+import dev.rein.run.RunStatus;
+import dev.rein.store.jdbc.JdbcRunStore;
+import dev.rein.testkit.MessagingTools;
+import dev.rein.testkit.ScriptedModel;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/** A run the library paused in a SQLite store ($REIN_HOME/rein.db), decided from the command line. */
+class LibraryRunApprovalTest {
+    private static final String SEND = "{\"to\":\"sato@example.jp\",\"subject\":\"会議\",\"body\":\"明日10時に変更です。\"}";
+    private final InProcessCli cli = new InProcessCli();
+
+    private RunResult pauseInTheStore(ScriptedModel model, Path outbox) {
+        try (JdbcRunStore store = JdbcRunStore.sqlite(cli.home())) {
+            return Agent.builder().model(model).tools(MessagingTools.outbox(outbox)).store(store).build().run("佐藤さんに連絡して");
+        }
+    }
+
+    private RunResult resumeFromTheStore(ScriptedModel model, Path outbox, String runId) {
+        try (JdbcRunStore store = JdbcRunStore.sqlite(cli.home())) {
+            return Agent.builder().model(model).tools(MessagingTools.outbox(outbox)).store(store).build().resume(runId);
+        }
+    }
+
+    @Test
+    void aRunTheLibraryPausedIsListedShownAndDecidedByTheCliThenResumedByTheLibrary() {
+        Path outbox = cli.home().resolve("app-outbox.jsonl");
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("send_message", SEND)), text("送信しました。"));
+        RunResult paused = pauseInTheStore(model, outbox);
+        assertThat(paused.status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+        String id = paused.runId();
+
+        InProcessCli.Outcome runs = cli.run("runs");
+        assertThat(runs.exitCode()).as(runs.stderr()).isZero();
+        assertThat(runs.stdout()).contains(id).contains("WAITING_APPROVAL");
+        InProcessCli.Outcome show = cli.run("show", id);
+        assertThat(show.exitCode()).as(show.stderr()).isZero();
+        assertThat(show.stdout()).contains("send_message").contains("明日10時に変更です。");
+
+        InProcessCli.Outcome approve = cli.run("approve", id, "--as", "佐藤");
+        assertThat(approve.exitCode()).as(approve.stderr()).isZero();
+        assertThat(cli.run("show", id).stdout()).contains("approved by 佐藤");
+
+        RunResult done = resumeFromTheStore(model, outbox, id);
+        assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(MessagingTools.read(outbox)).hasSize(1);
+    }
+
+    @Test
+    void aRunTheLibraryPausedIsRejectedOrEditedByTheCli() {
+        Path outbox = cli.home().resolve("app-outbox.jsonl");
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("send_message", SEND)), text("了解"));
+        String id = pauseInTheStore(model, outbox).runId();
+        String edited = "{\"to\":\"sato@example.jp\",\"subject\":\"会議\",\"body\":\"明日11時です。\"}";
+        InProcessCli.Outcome edit = cli.run("approve", id, "--edit", edited);
+        assertThat(edit.exitCode()).as(edit.stderr()).isZero();
+        assertThat(edit.stderr()).contains("checked against the schema of send_message when the application that stored the run resumes it");
+        RunResult done = resumeFromTheStore(model, outbox, id);
+        assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(MessagingTools.read(outbox)).singleElement().satisfies(m -> assertThat(m.toString()).contains("明日11時です。"));
+    }
+}
