@@ -48,6 +48,9 @@ final class StoredRunOptions {
         if (!home.hasStore()) {
             throw new UsageException(home.noStoreMessage());
         }
+        if (!home.startedByRun(runId)) {
+            requireStartedByRun(home, runId, command);
+        }
         RunSettings stored = home.settings(runId);
         ProviderSelection provider = providerOptions.select(env.env(), stored.provider());
         RunSettings settings = (maxTokens == null ? stored : stored.withMaxTokens(maxTokens)).with(provider);
@@ -82,5 +85,18 @@ final class StoredRunOptions {
                 RunCommand.closeQuietly(client, env, command);
             }
         }
+    }
+
+    /** Why a run without the settings 'rein run' keeps cannot be continued here, in the user's terms. */
+    private static void requireStartedByRun(CliHome home, String runId, String command) {
+        try (JdbcRunStore store = home.existingStore()) {
+            if (store.load(runId).isEmpty()) {
+                throw new UsageException("there is no run " + runId + " in the run store; list the stored runs with 'rein runs'");
+            }
+        }
+        // rein runs lists it, so pointing there would go round in a circle
+        throw new UsageException("run " + runId + " was stored by an application, not started by 'rein run', so " + command
+                + " does not know its model, tools and prompt; continue it from the application (agent.resume, agent.reply)."
+                + " 'rein show " + runId + "' and 'rein approve " + runId + "' work on it");
     }
 }

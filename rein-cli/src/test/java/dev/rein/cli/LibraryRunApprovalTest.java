@@ -50,6 +50,15 @@ class LibraryRunApprovalTest {
         assertThat(approve.exitCode()).as(approve.stderr()).isZero();
         assertThat(cli.run("show", id).stdout()).contains("approved by 佐藤");
 
+        InProcessCli.Outcome resume = cli.run("resume", id);
+        assertThat(resume.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(resume.stderrLines()).singleElement().asString().isEqualTo("rein resume: run " + id + " was stored by an"
+                + " application, not started by 'rein run', so rein resume does not know its model, tools and prompt; continue it"
+                + " from the application (agent.resume, agent.reply). 'rein show " + id + "' and 'rein approve " + id + "' work on it");
+        InProcessCli.Outcome none = cli.run("resume", "run_nosuchrun");
+        assertThat(none.stderrLines()).singleElement().asString()
+                .isEqualTo("rein resume: there is no run run_nosuchrun in the run store; list the stored runs with 'rein runs'");
+
         RunResult done = resumeFromTheStore(model, outbox, id);
         assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
         assertThat(MessagingTools.read(outbox)).hasSize(1);
