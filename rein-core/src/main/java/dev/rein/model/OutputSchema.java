@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.github.victools.jsonschema.generator.CustomDefinition;
 import com.github.victools.jsonschema.generator.OptionPreset;
 import com.github.victools.jsonschema.generator.SchemaGenerator;
 import com.github.victools.jsonschema.generator.SchemaGeneratorConfigBuilder;
@@ -69,7 +70,31 @@ public final class OutputSchema implements ModelOption {
                 OptionPreset.PLAIN_JSON);
         config.forFields().withRequiredCheck(field -> field.getRawMember().getDeclaringClass().isRecord()
                 && !java.util.Optional.class.equals(field.getRawMember().getType()));
+        config.forTypesInGeneral().withCustomDefinitionProvider((javaType, context) -> {
+            ObjectNode text = TEXT_VALUES.get(javaType.getErasedType());
+            return text == null ? null : new CustomDefinition(text.deepCopy(), CustomDefinition.DefinitionType.INLINE,
+                    CustomDefinition.AttributeInclusion.YES);
+        });
         return new SchemaGenerator(config.build());
+    }
+
+    /**
+     * Value types Jackson writes and reads as one string or number that the generator would describe by
+     * their getters, as objects ({@code {"year":..,"month":..}} for a YearMonth, an array of strings for
+     * {@code byte[]}) that no answer could both validate against and be read from.
+     */
+    private static final java.util.Map<Class<?>, ObjectNode> TEXT_VALUES = java.util.Map.of(
+            java.time.YearMonth.class, text("pattern", "^[0-9]{4}-(0[1-9]|1[0-2])$"),
+            java.time.MonthDay.class, text("pattern", "^--(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$"),
+            java.time.Year.class, Json.object().put("type", "integer"),
+            java.time.ZoneOffset.class, text("pattern", "^(Z|[+-][0-9]{2}:[0-9]{2})$"),
+            java.net.URL.class, text("format", "uri"),
+            byte[].class, text("contentEncoding", "base64"),
+            java.util.Locale.class, text("description", "an IETF BCP 47 language tag, e.g. ja-JP"),
+            java.util.Currency.class, text("pattern", "^[A-Z]{3}$"));
+
+    private static ObjectNode text(String keyword, String value) {
+        return Json.object().put("type", "string").put(keyword, value);
     }
     private final JsonSchema compiled;
 

@@ -88,6 +88,67 @@ class TypedOutputShapesTest {
         assertThat(r.output(Delivery.class).due()).isEqualTo(java.time.LocalDate.of(2026, 12, 3));
     }
 
+    public record Statement(java.time.YearMonth period, java.time.MonthDay billingDay, java.time.Year fiscalYear,
+                            java.net.URL link, java.net.URI source, byte[] receipt, java.util.Locale language,
+                            java.util.Currency currency, java.time.ZoneOffset offset, List<java.time.YearMonth> months) {}
+
+    @Test
+    void valueTypesJacksonWritesAsTextAreTextInTheSchemaAndReadBack() {
+        // Before: YearMonth, MonthDay, Year, URL, Locale, Currency and ZoneOffset were described by their getters
+        // as objects ({"year":..,"month":..}) and byte[] as an array of strings, none of which Jackson reads: every
+        // answer was refused, whatever the model wrote
+        com.fasterxml.jackson.databind.JsonNode properties = dev.rein.model.OutputSchema.of(Statement.class).schema().get("properties");
+        assertThat(properties.get("period").get("type").asText()).isEqualTo("string");
+        assertThat(properties.get("period").has("pattern")).isTrue();
+        assertThat(properties.get("billingDay").get("type").asText()).isEqualTo("string");
+        assertThat(properties.get("fiscalYear").get("type").asText()).isEqualTo("integer");
+        assertThat(properties.get("link").get("type").asText()).isEqualTo("string");
+        assertThat(properties.get("link").get("format").asText()).isEqualTo("uri");
+        assertThat(properties.get("receipt").get("type").asText()).isEqualTo("string");
+        assertThat(properties.get("receipt").get("contentEncoding").asText()).isEqualTo("base64");
+        assertThat(properties.get("language").get("type").asText()).isEqualTo("string");
+        assertThat(properties.get("currency").get("type").asText()).isEqualTo("string");
+        assertThat(properties.get("offset").get("type").asText()).isEqualTo("string");
+        assertThat(properties.get("months").get("items").get("type").asText()).isEqualTo("string");
+
+        String wrong = "{\"period\":\"2026年12月\",\"billingDay\":\"--12-03\",\"fiscalYear\":2026,"
+                + "\"link\":\"明細.html\",\"source\":\"urn:isbn:4000000000\",\"receipt\":\"領収書\",\"language\":\"ja-JP\","
+                + "\"currency\":\"JPY\",\"offset\":\"+09:00\",\"months\":[\"2026-11\"]}";
+        String valid = "{\"period\":\"2026-12\",\"billingDay\":\"--12-03\",\"fiscalYear\":2026,"
+                + "\"link\":\"https://例え.jp/明細?月=12\",\"source\":\"urn:isbn:4000000000\",\"receipt\":\"44GC44GE8J+mig==\","
+                + "\"language\":\"ja-JP\",\"currency\":\"JPY\",\"offset\":\"+09:00\",\"months\":[\"2026-11\",\"2026-12\"]}";
+        ScriptedModel model = ScriptedModel.of(text(wrong), text(valid));
+        RunResult r = Agent.builder().model(model).build().run("12月の明細は?", Statement.class);
+        assertThat(r.status()).as(r.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(model.requests()).hasSize(2);
+        assertThat(model.requests().get(1).toString()).contains("$.period").contains("2026年12月");
+        Statement s = r.output(Statement.class);
+        assertThat(s.period()).isEqualTo(java.time.YearMonth.of(2026, 12));
+        assertThat(s.billingDay()).isEqualTo(java.time.MonthDay.of(12, 3));
+        assertThat(s.fiscalYear()).isEqualTo(java.time.Year.of(2026));
+        assertThat(s.link().toString()).isEqualTo("https://例え.jp/明細?月=12");
+        assertThat(s.source()).isEqualTo(java.net.URI.create("urn:isbn:4000000000"));
+        assertThat(new String(s.receipt(), java.nio.charset.StandardCharsets.UTF_8)).isEqualTo("あい🦊");
+        assertThat(s.language()).isEqualTo(java.util.Locale.JAPAN);
+        assertThat(s.currency()).isEqualTo(java.util.Currency.getInstance("JPY"));
+        assertThat(s.offset()).isEqualTo(java.time.ZoneOffset.ofHours(9));
+        assertThat(s.months()).containsExactly(java.time.YearMonth.of(2026, 11), java.time.YearMonth.of(2026, 12));
+    }
+
+    @Test
+    void aReceiptThatIsNotBase64OrALinkWithoutASchemeIsRefusedNamingWhere() {
+        String valid = "{\"period\":\"2026-12\",\"billingDay\":\"--12-03\",\"fiscalYear\":2026,"
+                + "\"link\":\"https://example.com/a\",\"source\":\"urn:x\",\"receipt\":\"44GC\",\"language\":\"ja\","
+                + "\"currency\":\"JPY\",\"offset\":\"Z\",\"months\":[]}";
+        dev.rein.model.OutputSchema schema = dev.rein.model.OutputSchema.of(Statement.class);
+        assertThat(schema.problems(valid)).isEmpty();
+        assertThat(schema.problems(valid.replace("44GC", "領収書!")))
+                .singleElement().asString().startsWith("at $.receipt: the value does not fit Statement: ").contains("base64");
+        assertThat(schema.problems(valid.replace("https://example.com/a", "明細.html")))
+                .singleElement().asString().startsWith("at $.link: the value does not fit Statement: ");
+        assertThat(schema.problems(valid.replace("\"2026-12\"", "\"2026-13\""))).singleElement().asString().contains("$.period");
+    }
+
     public interface Shape {}
 
     @Test
