@@ -10,6 +10,10 @@ import dev.rein.tool.ToolInvocation;
 import dev.rein.tool.ToolOutcome;
 import dev.rein.tool.ToolResult;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Answers each tool call with its recorded result (by call id), so no side effect runs again. A
@@ -19,6 +23,8 @@ import java.time.Duration;
 final class RecordedTools implements ToolInterceptor {
     private final Recording recording;
     private final boolean liveReadTools;
+    /** How many recorded results of each step and call id were given out: calls sharing an id take theirs in turn. */
+    private final Map<String, AtomicInteger> taken = new ConcurrentHashMap<>();
 
     RecordedTools(Recording recording, boolean liveReadTools) {
         this.recording = recording;
@@ -31,7 +37,7 @@ final class RecordedTools implements ToolInterceptor {
         if (liveReadTools && invocation.tool().risk() == Risk.READ) {
             return chain.proceed(invocation);
         }
-        JsonNode r = recording.toolResults().get(call.id());
+        JsonNode r = recorded(call.id(), invocation.context().step());
         if (r == null && recording.approvalRequested().contains(call.id())) {
             return chain.proceed(invocation);
         }
@@ -60,6 +66,23 @@ final class RecordedTools implements ToolInterceptor {
             throw new IllegalStateException("[rein replay] the recording paused this call for approval, but this agent's"
                     + " approval policy let it run; a replay never runs it");
         };
+    }
+
+    /**
+     * The recorded result for a call of {@code id} at {@code step}: an id used once is matched by id
+     * alone (a replay that moved the call to another step still gets it); calls sharing an id take the
+     * results of their step in trace order, which is call order for calls run one at a time. Null when
+     * the recording has none.
+     */
+    private JsonNode recorded(String id, int step) {
+        List<JsonNode> all = recording.toolResults().getOrDefault(id, List.of());
+        if (all.size() <= 1) {
+            return all.isEmpty() ? null : all.get(0);
+        }
+        List<JsonNode> atStep = all.stream().filter(r -> r.path("step").asInt() == step).toList();
+        List<JsonNode> candidates = atStep.isEmpty() ? all : atStep;
+        int turn = taken.computeIfAbsent(step + "|" + id, k -> new AtomicInteger()).getAndIncrement();
+        return candidates.get(Math.min(turn, candidates.size() - 1));
     }
 
     private static ErrorClass errorClass(String name) {

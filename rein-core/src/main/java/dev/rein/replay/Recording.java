@@ -25,10 +25,10 @@ import java.util.Set;
 
 /**
  * One run as a JSONL trace recorded it: its goal and limits, every model call (the request as
- * JSON and the response), every tool result by call id, its guard events by step, and its ending.
+ * JSON and the response), every tool result by call id (in trace order), its guard events by step, and its ending.
  */
 record Recording(String runId, String goal, String model, List<String> tools, JsonNode limits, List<Call> calls,
-                 List<Long> tokenCounts, Map<String, JsonNode> toolResults, Set<String> approvalRequested,
+                 List<Long> tokenCounts, Map<String, List<JsonNode>> toolResults, Set<String> approvalRequested,
                  List<Guard> guardEvents, JsonNode finished) {
 
     /**
@@ -87,7 +87,7 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
         JsonNode pendingRequest = null;
         List<Call> calls = new ArrayList<>();
         List<Long> counts = new ArrayList<>();
-        Map<String, JsonNode> results = new LinkedHashMap<>();
+        Map<String, List<JsonNode>> results = new LinkedHashMap<>();
         Set<String> approvalRequested = new LinkedHashSet<>();
         List<Guard> guards = new ArrayList<>();
         for (JsonNode e : events) {
@@ -113,7 +113,9 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
                     }
                 }
                 case "tokens_counted" -> counts.add(e.path("input_tokens").asLong(-1));
-                case "tool_result" -> results.put(e.path("call_id").asText(), e);
+                // Every result of an id, in trace order: some servers give the calls of each response the
+                // same ids (call_0, ...), and a model may give two calls of one response the same id.
+                case "tool_result" -> results.computeIfAbsent(e.path("call_id").asText(), k -> new ArrayList<>()).add(e);
                 case "approval_requested" -> approvalRequested.add(e.path("call_id").asText());
                 case "intervention", "stall_detected" -> guards.add(new Guard(calls.size(), e));
                 case "run_finished" -> finished = e;

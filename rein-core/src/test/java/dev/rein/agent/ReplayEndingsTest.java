@@ -332,4 +332,38 @@ class ReplayEndingsTest {
                 .hasMessageContaining("\"compacted\"")
                 .hasMessageContaining("another Rein version").hasMessageContaining("replay it with the version that wrote it");
     }
+
+    /** A response of one search call with the id {@code id}, as a server that numbers calls per response sends it. */
+    private static ScriptedModel.Turn searchWithId(String id, String... queries) {
+        dev.rein.model.ContentBlock[] blocks = new dev.rein.model.ContentBlock[queries.length];
+        for (int i = 0; i < queries.length; i++) {
+            blocks[i] = new dev.rein.model.ToolUseBlock(id, "search", dev.rein.json.Json.object().put("q", queries[i]));
+        }
+        return ScriptedModel.reply(dev.rein.model.StopReason.TOOL_USE, ScriptedModel.DEFAULT_USAGE, blocks);
+    }
+
+    @Test
+    void callsThatShareAnIdAcrossStepsOrInOneResponseAreEachAnsweredWithTheirOwnRecordedResult(@TempDir Path dir) throws Exception {
+        // Before: results were looked up by call id alone, so every call_0 was answered with the last call_0's
+        // result ("result 4 for 福岡"), and the replay diverged at step 2 over a result the recording never sent there
+        Path trace = dir.resolve("run.jsonl");
+        Tool write = Tool.builder("search").description("Searches.").risk(dev.rein.tool.Risk.WRITE)
+                .inputSchema("{\"type\":\"object\",\"properties\":{\"q\":{\"type\":\"string\"}},\"required\":[\"q\"]}")
+                .handler((args, ctx) -> "result " + ran.incrementAndGet() + " for " + args.get("q").asText() + " 𠮷")
+                .build();
+        Agent.Builder agent = Agent.builder().systemPrompt("You research.").tools(write)
+                .approvalPolicy(dev.rein.approval.ApprovalPolicy.NEVER);
+        RunResult recorded = agent.model(ScriptedModel.of(searchWithId("call_0", "東京"), searchWithId("call_0", "大阪"),
+                searchWithId("call_0", "名古屋", "福岡"), text("晴れ 🌞"))).listener(JsonlTraceListener.to(trace)).build().run("調べて");
+        assertThat(recorded.status()).as(recorded.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(ran.get()).isEqualTo(4);
+
+        ReplayReport report = Replay.from(trace).replay(Agent.builder().systemPrompt("You research.").tools(write)
+                .approvalPolicy(dev.rein.approval.ApprovalPolicy.NEVER)
+                .model(ScriptedModel.of()).build());
+
+        assertThat(report.firstDivergence()).as(report.firstDivergence().map(Object::toString).orElse("")).isEmpty();
+        assertThat(report.reproduced()).isTrue();
+        assertThat(ran.get()).as("no tool ran again").isEqualTo(4);
+    }
 }
