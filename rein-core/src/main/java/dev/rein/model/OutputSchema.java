@@ -70,6 +70,12 @@ public final class OutputSchema implements ModelOption {
                 OptionPreset.PLAIN_JSON);
         config.forFields().withRequiredCheck(field -> field.getRawMember().getDeclaringClass().isRecord()
                 && !java.util.Optional.class.equals(field.getRawMember().getType()));
+        // A component Jackson reads under another name (@JsonProperty("order_id")) must be asked for under
+        // that name, or the answer that validates is read as a record of nulls.
+        config.forFields().withPropertyNameOverrideResolver(field -> {
+            JsonProperty renamed = field.getAnnotationConsideringFieldAndGetter(JsonProperty.class);
+            return renamed == null || renamed.value().isEmpty() ? null : renamed.value();
+        });
         config.forTypesInGeneral().withCustomDefinitionProvider((javaType, context) -> {
             ObjectNode text = TEXT_VALUES.get(javaType.getErasedType());
             return text == null ? null : new CustomDefinition(text.deepCopy(), CustomDefinition.DefinitionType.INLINE,

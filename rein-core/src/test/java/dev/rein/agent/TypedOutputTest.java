@@ -101,4 +101,26 @@ class TypedOutputTest {
         assertThatThrownBy(() -> untyped.output(Shipment.class)).isInstanceOf(ReinException.class)
                 .hasMessageContaining("itemCount");
     }
+
+    /** A record whose components Jackson reads under other names (a wire format's snake_case, a Japanese key). */
+    public record Refund(@com.fasterxml.jackson.annotation.JsonProperty("order_id") String orderId,
+                         @com.fasterxml.jackson.annotation.JsonProperty("返金額") int amount, String reason) {}
+
+    @Test
+    void componentsRenamedWithJsonPropertyAreRequiredAndReadUnderTheirJsonNames() {
+        // Before: the schema required the Java names (orderId, amount), which Jackson does not read for a renamed
+        // component, so the answer that validated was read as Refund[orderId=null, amount=0] and the run SUCCEEDED
+        assertThat(OutputSchema.of(Refund.class).schema().get("required").toString())
+                .contains("\"order_id\"", "\"返金額\"", "\"reason\"").doesNotContain("orderId", "amount");
+        ScriptedModel model = ScriptedModel.of(text("{\"orderId\":\"A-104\",\"amount\":1200,\"reason\":\"破損\"}"),
+                text("{\"order_id\":\"A-104\",\"返金額\":1200,\"reason\":\"破損\"}"));
+        RunResult result = Agent.builder().model(model).build().run("返金して", Refund.class);
+
+        assertThat(result.status()).as(result.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(model.requests()).as("the answer under the Java names is refused").hasSize(2);
+        assertThat(model.requests().get(1).toString()).contains("required property 'order_id' not found");
+        assertThat(result.output(Refund.class)).isEqualTo(new Refund("A-104", 1200, "破損"));
+        assertThatThrownBy(() -> OutputSchema.readAnswer("{\"orderId\":\"A-104\",\"amount\":1200,\"reason\":\"破損\"}", Refund.class))
+                .isInstanceOf(ReinException.class).hasMessageContaining("required property 'order_id' not found");
+    }
 }
