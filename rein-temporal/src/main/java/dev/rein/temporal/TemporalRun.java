@@ -166,14 +166,58 @@ public final class TemporalRun {
         }
     }
 
-    /** Waits at most {@code timeout} for the result. */
+    /**
+     * Waits at most {@code timeout} for the result.
+     *
+     * @throws TimeoutException when the run has not ended by then; when one of its activities is failing again and
+     *                          again (a worker without the agent's activities, say) or no worker has started it, the
+     *                          message says which activity, why, and on which queue
+     */
     public RunResult result(Duration timeout) throws TimeoutException {
         try {
             return Results.full(client.newUntypedWorkflowStub(runId).getResult(timeout.toMillis(), TimeUnit.MILLISECONDS,
                     RunResult.class), runStore);
         } catch (WorkflowFailedException e) {
             return endedWithoutValue(e);
+        } catch (TimeoutException e) {
+            TimeoutException said = new TimeoutException("run '" + runId + "' has not ended within " + timeout + waitingOn());
+            said.initCause(e);
+            throw said;
         }
+    }
+
+    /**
+     * What a run that has not ended waits on, when Temporal shows one of its activities retried or not started: Temporal
+     * retries an activity no worker of the queue has registered (a worker with the workflow but not the agent's
+     * activities) without end, and an activity no worker polls for waits without end, so the run stays RUNNING with
+     * nothing said. Empty when nothing looks wrong, or when Temporal cannot be asked.
+     */
+    private String waitingOn() {
+        List<io.temporal.api.workflow.v1.PendingActivityInfo> pending;
+        try {
+            pending = stub().describe().getRawDescription().getPendingActivitiesList();
+        } catch (RuntimeException e) {
+            return "";
+        }
+        String queue = "task queue '" + taskQueue + "' (for runs this client starts)";
+        String register = "every worker of " + queue + " must register the agent with TemporalAgents.worker(worker, agent,"
+                + " runStore) (or TemporalAgents.activities for a worker that runs activities only)";
+        for (var activity : pending) {
+            String type = activity.getActivityType().getName();
+            if (activity.hasLastFailure()) {
+                String failure = activity.getLastFailure().getMessage();
+                return ": its activity " + type + " has failed " + Math.max(1, activity.getAttempt() - 1)
+                        + " time(s) and Temporal retries it: " + failure
+                        + (failure.contains("is not registered with a worker") ? ". A worker without the agent's activities"
+                                + " polls the run's queue: " + register : "");
+            }
+            if (activity.getState() == io.temporal.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_SCHEDULED
+                    && activity.getAttempt() <= 1) {
+                return ": its activity " + type + " is scheduled and no worker has started it yet. If no worker with the"
+                        + " agent's activities polls " + queue + ", start one: " + register;
+            }
+        }
+        return "";
     }
 
     /**

@@ -5,6 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.rein.ReinException;
 import dev.rein.agent.Agent;
 import dev.rein.testkit.RecordingListener;
+import io.temporal.activity.ActivityInterface;
+import io.temporal.worker.Worker;
+import java.time.Duration;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
 
 /** A run no worker serves, and a run id Temporal does not know, are refused saying what is wrong and what to do. */
@@ -35,6 +39,54 @@ class TemporalMisconfigurationTest {
 
             assertThatThrownBy(run::pendingApprovals).isInstanceOf(ReinException.class)
                     .hasMessageContaining("Temporal has no run with id 'run-never-started'");
+        }
+    }
+
+    /** Some other application's activities, polled on the run's queue by a worker that lacks Rein's. */
+    @ActivityInterface
+    public interface Shipping {
+        String ship(String order);
+    }
+
+    /**
+     * A worker that registered the run's workflow but not the agent's activities (TemporalAgents.workflows alone, on a
+     * queue where it polls other activities): Temporal retries ReinBegin without end, each attempt failing with "not
+     * registered", and the run stays RUNNING. Waiting for the result says why, where it was a bare TimeoutException
+     * naming only the workflow id.
+     */
+    @Test
+    void aRunWhoseWorkerLacksTheAgentsActivitiesSaysSoWhenTheResultTimesOut() {
+        Agent agent = Orders.agent(Orders.lookupThenAnswer(), new RecordingListener(), Orders.lookup()).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            Worker worker = server.env.newWorker(TemporalTestServer.QUEUE);
+            TemporalAgents.workflows(worker);
+            worker.registerActivitiesImplementations((Shipping) order -> "shipped " + order);
+            server.env.start();
+            TemporalRun run = TemporalAgents.client(server.client(), TemporalTestServer.QUEUE, agent).start("A-1?", "run-no-activities");
+
+            assertThatThrownBy(() -> run.result(Duration.ofSeconds(3))).isInstanceOf(TimeoutException.class)
+                    .hasMessageContaining("run 'run-no-activities' has not ended")
+                    .hasMessageContaining("ReinBegin").hasMessageContaining("is not registered with a worker")
+                    .hasMessageContaining("'" + TemporalTestServer.QUEUE + "'").hasMessageContaining("TemporalAgents.worker");
+        }
+    }
+
+    /**
+     * A queue with a workflow worker and no activity worker at all: the run's first activity is never started. The
+     * result's timeout says which activity waits and on which queue, and what to start.
+     */
+    @Test
+    void aRunWhoseActivitiesNoWorkerPollsSaysSoWhenTheResultTimesOut() {
+        Agent agent = Orders.agent(Orders.lookupThenAnswer(), new RecordingListener(), Orders.lookup()).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalAgents.workflows(server.env.newWorker(TemporalTestServer.QUEUE));
+            server.env.start();
+            TemporalRun run = TemporalAgents.client(server.client(), TemporalTestServer.QUEUE, agent).start("A-1?", "run-no-activity-worker");
+
+            assertThatThrownBy(() -> run.result(Duration.ofSeconds(3))).isInstanceOf(TimeoutException.class)
+                    .hasMessageContaining("run 'run-no-activity-worker' has not ended")
+                    .hasMessageContaining("ReinBegin").hasMessageContaining("no worker has started it")
+                    .hasMessageContaining("'" + TemporalTestServer.QUEUE + "'").hasMessageContaining("TemporalAgents.worker");
         }
     }
 }
