@@ -102,8 +102,7 @@ public final class TemporalRun {
         try {
             return query.get();
         } catch (WorkflowNotFoundException e) {
-            throw new ReinException("Temporal has no run with id '" + runId + "' in this client's namespace: check the id"
-                    + " (the workflow id start returned), and that the client and the workers use the same namespace", e);
+            throw noSuchRun(e);
         } catch (WorkflowServiceException e) {
             if (e.getCause() instanceof StatusRuntimeException grpc && grpc.getStatus().getCode() == Status.Code.DEADLINE_EXCEEDED) {
                 throw new ReinException("no worker answered a query about run '" + runId + "': no worker seems to poll its task"
@@ -113,6 +112,11 @@ public final class TemporalRun {
             }
             throw e;
         }
+    }
+
+    private ReinException noSuchRun(WorkflowNotFoundException e) {
+        return new ReinException("Temporal has no run with id '" + runId + "' in this client's namespace: check the id"
+                + " (the workflow id start returned), and that the client and the workers use the same namespace", e);
     }
 
     /**
@@ -148,21 +152,34 @@ public final class TemporalRun {
         workflow().decide(signal);
     }
 
-    /** Cancels the run: it ends CANCELLED, and pending actions never run. */
+    /**
+     * Cancels the run: it ends CANCELLED, and pending actions never run. Safe to call more than once and after the
+     * run ended, as a local {@code RunHandle.cancel()} is.
+     *
+     * @throws ReinException when Temporal has no run with this id
+     */
     public void cancel() {
-        client.newUntypedWorkflowStub(runId).cancel();
+        try {
+            client.newUntypedWorkflowStub(runId).cancel();
+        } catch (WorkflowNotFoundException e) {
+            throw noSuchRun(e);
+        }
     }
 
     /**
      * Waits for the run's result (a cancelled run's too: CANCELLED). The workflow returns it with
      * its history kept in the run store; it is read back from the client's run store (the workers'
      * one), and when that store does not have it the history is a one-message placeholder naming it.
+     *
+     * @throws ReinException when Temporal has no run with this id, or the workflow was ended from outside Rein
      */
     public RunResult result() {
         try {
             return Results.full(client.newUntypedWorkflowStub(runId).getResult(RunResult.class), runStore);
         } catch (WorkflowFailedException e) {
             return endedWithoutValue(e);
+        } catch (WorkflowNotFoundException e) {
+            throw noSuchRun(e);
         }
     }
 
@@ -179,6 +196,8 @@ public final class TemporalRun {
                     RunResult.class), runStore);
         } catch (WorkflowFailedException e) {
             return endedWithoutValue(e);
+        } catch (WorkflowNotFoundException e) {
+            throw noSuchRun(e);
         } catch (TimeoutException e) {
             TimeoutException said = new TimeoutException("run '" + runId + "' has not ended within " + timeout + waitingOn());
             said.initCause(e);

@@ -42,6 +42,25 @@ class TemporalMisconfigurationTest {
         }
     }
 
+    /**
+     * The handle's other calls on a run id Temporal does not know say so as its queries do, where result(),
+     * result(timeout) and cancel() threw Temporal's bare WorkflowNotFoundException ("workflowId='…', runId=''").
+     */
+    @Test
+    void resultAndCancelOfARunIdTemporalDoesNotKnowSayThereIsNoSuchRun() {
+        Agent agent = Orders.agent(Orders.lookupThenAnswer(), new RecordingListener(), Orders.lookup()).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalRun run = server.start(agent).attach("run-never-started");
+
+            assertThatThrownBy(run::result).isInstanceOf(ReinException.class)
+                    .hasMessageContaining("Temporal has no run with id 'run-never-started'");
+            assertThatThrownBy(() -> run.result(Duration.ofSeconds(5))).isInstanceOf(ReinException.class)
+                    .hasMessageContaining("Temporal has no run with id 'run-never-started'");
+            assertThatThrownBy(run::cancel).isInstanceOf(ReinException.class)
+                    .hasMessageContaining("Temporal has no run with id 'run-never-started'");
+        }
+    }
+
     /** Some other application's activities, polled on the run's queue by a worker that lacks Rein's. */
     @ActivityInterface
     public interface Shipping {
