@@ -8,6 +8,8 @@ import dev.rein.budget.ModelPrice;
 import dev.rein.context.OutputStore;
 import dev.rein.retry.RetryPolicy;
 import dev.rein.security.TraceRedactor;
+import io.temporal.api.enums.v1.WorkflowExecutionStatus;
+import io.temporal.api.enums.v1.WorkflowIdReusePolicy;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowExecutionAlreadyStarted;
 import io.temporal.client.WorkflowOptions;
@@ -58,8 +60,9 @@ public final class TemporalAgentClient {
     /**
      * Starts a run whose workflow id (and run id) is {@code runId}.
      *
-     * @throws ReinException when the goal or the run id is empty, or a run with that id is running (no
-     *                       workflow is started)
+     * @throws ReinException when the goal or the run id is empty, or a run with that id is running or has
+     *                       ended (a run id is used once: the idempotency keys of its tool calls are made from it);
+     *                       no workflow is started
      */
     public TemporalRun start(String goal, String runId) {
         if (goal == null || goal.isBlank()) {
@@ -68,15 +71,34 @@ public final class TemporalAgentClient {
         if (runId == null || runId.isBlank()) {
             throw new ReinException("the run id is empty: give the workflow id the run should have, or use start(goal) for a new one");
         }
-        AgentWorkflow workflow = client.newWorkflowStub(AgentWorkflow.class,
-                WorkflowOptions.newBuilder().setTaskQueue(taskQueue).setWorkflowId(runId).build());
+        // a call's idempotency key is runId:step:index, so a second run under the id of one that ended would present
+        // that run's keys: an idempotent tool would answer its calls with the old run's effects and apply nothing
+        AgentWorkflow workflow = client.newWorkflowStub(AgentWorkflow.class, WorkflowOptions.newBuilder()
+                .setTaskQueue(taskQueue).setWorkflowId(runId)
+                .setWorkflowIdReusePolicy(WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE).build());
         try {
             WorkflowClient.start(workflow::run, input(goal));
         } catch (WorkflowExecutionAlreadyStarted e) {
-            throw new ReinException("a run with id '" + runId + "' is already running on Temporal: attach(\"" + runId
-                    + "\") to follow it, or start this goal with another run id", e);
+            if (running(runId)) {
+                throw new ReinException("a run with id '" + runId + "' is already running on Temporal: attach(\"" + runId
+                        + "\") to follow it, or start this goal with another run id", e);
+            }
+            throw new ReinException("a run with id '" + runId + "' already ran on Temporal and has ended: a run id is used"
+                    + " once, since its tool calls' idempotency keys are made from it (runId:step:index) and a new run"
+                    + " under it would repeat the old run's keys, so idempotent tools would not apply its effects. Start"
+                    + " this goal with another run id (or start(goal) for a new one), or attach(\"" + runId
+                    + "\") to read the old run's result", e);
         }
         return attach(runId);
+    }
+
+    private boolean running(String runId) {
+        try {
+            return client.newUntypedWorkflowStub(runId).describe().getStatus()
+                    == WorkflowExecutionStatus.WORKFLOW_EXECUTION_STATUS_RUNNING;
+        } catch (RuntimeException e) {
+            return true; // Temporal said the id is taken; without more, the likelier case
+        }
     }
 
     /** A handle on a run started earlier (by any process). */

@@ -234,4 +234,34 @@ class TemporalContractEdgesTest {
                     .hasMessageContaining("TemporalAgents.clientOptions()");
         }
     }
+
+    /**
+     * The idempotency key of a call is the run id, the step and the call's index, so a second run started with the
+     * id of one that ended would present the first run's keys: an idempotent tool (the Stripe-like ledger) answered
+     * its refund with the first run's receipt and applied nothing. Such an id is refused, saying why, before any
+     * workflow starts (Temporal's default let a closed workflow's id be used again).
+     */
+    @Test
+    void theIdOfARunThatEndedIsRefusedSinceItsIdempotencyKeysWouldRepeat() {
+        Orders.Ledger ledger = new Orders.Ledger();
+        dev.rein.testkit.ScriptedModel model = dev.rein.testkit.ScriptedModel.of(
+                dev.rein.testkit.ScriptedModel.toolCalls(dev.rein.testkit.ScriptedModel.call("refund", "{\"id\":\"A-1\"}")),
+                dev.rein.testkit.ScriptedModel.text("A-1 refunded."),
+                dev.rein.testkit.ScriptedModel.toolCalls(dev.rein.testkit.ScriptedModel.call("refund", "{\"id\":\"B-7\"}")),
+                dev.rein.testkit.ScriptedModel.text("B-7 refunded."));
+        Agent agent = Orders.agent(model, new RecordingListener(), Orders.refund(ledger, key -> {}))
+                .approvalPolicy(dev.rein.approval.ApprovalPolicy.NEVER).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalAgentClient client = server.start(agent);
+            assertThat(client.start("A-1 を返金して", "run-reused").result().status()).isEqualTo(RunStatus.SUCCEEDED);
+
+            assertThatThrownBy(() -> client.start("B-7 を返金して", "run-reused")).isInstanceOf(dev.rein.ReinException.class)
+                    .hasMessageContaining("run-reused").hasMessageContaining("ended")
+                    .hasMessageContaining("idempotency").hasMessageContaining("another run id");
+            RunResult second = client.start("B-7 を返金して", "run-reused-2").result();
+
+            assertThat(second.answer()).isEqualTo("B-7 refunded.");
+            assertThat(ledger.charges.values()).containsExactlyInAnyOrder("re_1 for A-1", "re_2 for B-7");
+        }
+    }
 }
