@@ -74,6 +74,14 @@ rein_find_jdk() {
     done
   fi
   unset -f _rein_usable
+  if [[ -n $best && -n ${JAVA_HOME:-} && $best != "$JAVA_HOME" ]]; then
+    # A JAVA_HOME the user set on purpose is not ignored unseen: the build and run use another JDK.
+    local problem="it is Java ${checked[0]##* (Java }"
+    problem=${problem%)}
+    [[ -x "$JAVA_HOME/bin/java" ]] || problem="it has no bin/java"
+    [[ $problem != "it is Java ?" ]] || problem="its Java version cannot be read"
+    echo "rein: JAVA_HOME=$JAVA_HOME is not a JDK $REIN_MIN_JAVA+ ($problem); using $best instead (set JAVA_HOME to a JDK $REIN_MIN_JAVA+, or unset it, to stop this message)" >&2
+  fi
   if [[ -z $best ]]; then
     {
       echo "rein: no JDK $REIN_MIN_JAVA or newer found$( ((need_javac)) && echo " (with javac, to build Rein)")."

@@ -320,6 +320,22 @@ class CliProcessTest {
         }
     }
 
+    /** A JAVA_HOME set on purpose but unusable is not passed over in silence: one line, then the JDK found runs. */
+    @Test
+    void anUnusableJavaHomeIsSaidInOneLineAndTheJdkFoundIsUsed() throws Exception {
+        Path oldJdk = fakeJdk(dir.resolve("old-jdk"), "17.0.2");
+        for (String javaHome : List.of(oldJdk.toString(), dir.resolve("no-such-jdk").toString())) {
+            LauncherProcess.Outcome found = new LauncherProcess(dir).env("JAVA_HOME", javaHome).run("--version");
+
+            assertThat(found.exitCode()).as(found.stderr()).isZero();
+            assertThat(found.stdout()).startsWith("rein ");
+            assertThat(found.stderrLines()).singleElement().asString()
+                    .startsWith("rein: JAVA_HOME=" + javaHome + " is not a JDK 21+ (")
+                    .contains("using ").contains("set JAVA_HOME to a JDK 21+, or unset it");
+        }
+        assertThat(new LauncherProcess(dir).run("--version").stderr()).isEmpty();
+    }
+
     /** A directory that looks like a JDK of {@code version} to the launcher (release file, bin/java). */
     private static Path fakeJdk(Path home, String version) throws IOException {
         Files.createDirectories(home.resolve("bin"));
