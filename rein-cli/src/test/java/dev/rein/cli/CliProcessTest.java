@@ -336,6 +336,28 @@ class CliProcessTest {
         assertThat(new LauncherProcess(dir).run("--version").stderr()).isEmpty();
     }
 
+    /**
+     * A checkout that cannot be written (installed read-only) and needs a build: one line saying so, exit 2, where
+     * mkdir or the lock file failed with a raw bash error and exit 1. {@code rein-cli/target} is a file here, since
+     * the tests may run as root, whom permissions do not stop.
+     */
+    @Test
+    void aCheckoutThatCannotBeBuiltInIsOneLineNotABashError() throws Exception {
+        Path checkout = Files.createDirectories(dir.resolve("checkout"));
+        Files.copy(LauncherProcess.LAUNCHER, checkout.resolve("rein"));
+        Files.createDirectories(checkout.resolve("bin"));
+        Files.copy(LauncherProcess.ROOT.resolve("bin/find-jdk.sh"), checkout.resolve("bin/find-jdk.sh"));
+        Files.createDirectories(checkout.resolve("rein-cli"));
+        Files.writeString(checkout.resolve("rein-cli/target"), "");
+
+        LauncherProcess.Outcome outcome = new LauncherProcess(dir).env("REIN_CLASSPATH", null).shell("exec " + checkout.resolve("rein") + " --version");
+
+        assertThat(outcome.exitCode()).as(outcome.stderr()).isEqualTo(ExitCodes.USAGE);
+        assertThat(outcome.stdout()).isEmpty();
+        assertThat(outcome.stderrLines()).singleElement().asString()
+                .startsWith("rein: Rein needs a build (first use) but " + checkout.resolve("rein-cli/target") + " cannot be written");
+    }
+
     /** A directory that looks like a JDK of {@code version} to the launcher (release file, bin/java). */
     private static Path fakeJdk(Path home, String version) throws IOException {
         Files.createDirectories(home.resolve("bin"));
