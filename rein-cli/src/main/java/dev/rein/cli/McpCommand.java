@@ -11,7 +11,9 @@ import dev.rein.mcp.McpToolset;
 import dev.rein.tool.Principal;
 import dev.rein.tool.Tool;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -60,34 +62,33 @@ final class McpCommand implements Callable<Integer> {
         public Integer call() {
             McpConfig config = CliMcp.load(file, env);
             try (McpToolset toolset = McpToolset.start(config)) {
-                List<Tool> tools = toolset.tools();
-                List<McpToolInfo> infos = toolset.describe();
+                List<Listed> listed = listed(toolset.tools(), toolset.describe());
                 if (json) {
-                    env.out().println(Json.write(json(config, tools, infos)));
+                    env.out().println(Json.write(json(config, listed)));
                 } else {
-                    printText(config, tools, infos);
+                    printText(config, listed);
                 }
             }
             return ExitCodes.SUCCEEDED;
         }
 
-        private void printText(McpConfig config, List<Tool> tools, List<McpToolInfo> infos) {
+        private void printText(McpConfig config, List<Listed> listed) {
             for (McpServerConfig server : config.servers()) {
-                List<Integer> mine = indexes(infos, server);
+                List<Listed> mine = of(listed, server);
                 env.out().println(server.name() + " (" + transport(server) + "): " + mine.size() + (mine.size() == 1 ? " tool" : " tools")
                         + (server.scope() == null ? "" : ", scope " + server.scope()));
-                int width = mine.stream().mapToInt(i -> infos.get(i).name().length()).max().orElse(4);
-                for (int i : mine) {
-                    McpToolInfo info = infos.get(i);
+                int width = mine.stream().mapToInt(l -> l.info().name().length()).max().orElse(4);
+                for (Listed tool : mine) {
+                    McpToolInfo info = tool.info();
                     String notes = (info.overridden() ? "override; annotations give " + lower(info.derivedRisk()) : "")
                             + (Boolean.TRUE.equals(info.idempotentHint()) ? (info.overridden() ? ", " : "") + "idempotent" : "");
                     env.out().println(String.format(Locale.ROOT, "  %-" + width + "s  %-12s  %-14s  %s", info.name(), lower(info.risk()),
-                            needsApproval(tools.get(i)) ? "needs approval" : "runs freely", notes).stripTrailing());
+                            tool.needsApproval() ? "needs approval" : "runs freely", notes).stripTrailing());
                 }
             }
         }
 
-        private static ObjectNode json(McpConfig config, List<Tool> tools, List<McpToolInfo> infos) {
+        private static ObjectNode json(McpConfig config, List<Listed> listed) {
             ObjectNode root = Json.object();
             ArrayNode servers = root.putArray("servers");
             for (McpServerConfig server : config.servers()) {
@@ -97,19 +98,34 @@ final class McpCommand implements Callable<Integer> {
                         .put("timeout_seconds", server.timeout().toMillis() / 1000.0)
                         .put("trust", server.trust());
                 ArrayNode list = s.putArray("tools");
-                for (int i : indexes(infos, server)) {
-                    McpToolInfo info = infos.get(i);
+                for (Listed tool : of(listed, server)) {
+                    McpToolInfo info = tool.info();
                     list.addObject().put("name", info.name()).put("mcp_name", info.mcpName()).put("risk", lower(info.risk()))
                             .put("derived_risk", lower(info.derivedRisk())).put("overridden", info.overridden())
-                            .put("needs_approval", needsApproval(tools.get(i))).put("idempotent_hint", info.idempotentHint())
+                            .put("needs_approval", tool.needsApproval()).put("idempotent_hint", info.idempotentHint())
                             .put("description", info.description());
                 }
             }
             return root;
         }
 
-        private static List<Integer> indexes(List<McpToolInfo> infos, McpServerConfig server) {
-            return java.util.stream.IntStream.range(0, infos.size()).filter(i -> infos.get(i).server().equals(server.name())).boxed().toList();
+        /** A tool as listed: what Rein made of it and whether the default approval policy makes it wait. */
+        record Listed(McpToolInfo info, boolean needsApproval) {}
+
+        /**
+         * Pairs each tool description with its tool by name, not by position: the two lists are read one after the
+         * other, and a server that sends a new list in between (list_changed) would otherwise pair one tool's
+         * approval with another's name. A tool in only one of the lists was just added or withdrawn and is left out.
+         */
+        static List<Listed> listed(List<Tool> tools, List<McpToolInfo> infos) {
+            Map<String, Tool> byName = new HashMap<>();
+            tools.forEach(tool -> byName.put(tool.name(), tool));
+            return infos.stream().filter(info -> byName.containsKey(info.name()))
+                    .map(info -> new Listed(info, needsApproval(byName.get(info.name())))).toList();
+        }
+
+        private static List<Listed> of(List<Listed> listed, McpServerConfig server) {
+            return listed.stream().filter(l -> l.info().server().equals(server.name())).toList();
         }
 
         /** As the CLI's agents decide it: the default approval policy. */

@@ -7,6 +7,7 @@ import dev.rein.json.Json;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -60,6 +61,33 @@ class McpCommandTest {
         assertThat(write.get("needs_approval").asBoolean()).isTrue();
         assertThat(write.get("idempotent_hint").asBoolean()).isTrue();
         assertThat(json.at("/servers/0/tools/0/needs_approval").asBoolean()).isFalse();
+    }
+
+    /**
+     * The tools and their descriptions are read one after the other; when a server's new list (list_changed) comes in
+     * between, they differ, and pairing them by position gave a read tool the approval of an irreversible one (or an
+     * IndexOutOfBoundsException as an internal error). Paired by name, a tool in only one list is left out.
+     */
+    @Test
+    void listPairsEachToolWithItsDescriptionByNameNotByPosition() {
+        dev.rein.tool.Tool write = tool("write_file", dev.rein.tool.Risk.IRREVERSIBLE);
+        dev.rein.tool.Tool read = tool("read_file", dev.rein.tool.Risk.READ);
+        List<dev.rein.mcp.McpToolInfo> infos = List.of(info("read_file", dev.rein.tool.Risk.READ),
+                info("added_later", dev.rein.tool.Risk.READ), info("write_file", dev.rein.tool.Risk.IRREVERSIBLE));
+
+        List<McpCommand.ListCommand.Listed> listed = McpCommand.ListCommand.listed(List.of(write, read), infos);
+
+        assertThat(listed).extracting(l -> l.info().name() + " " + l.needsApproval())
+                .containsExactly("read_file false", "write_file true");
+    }
+
+    private static dev.rein.tool.Tool tool(String name, dev.rein.tool.Risk risk) {
+        return dev.rein.tool.Tool.builder(name).description("A tool.").inputSchema("{\"type\":\"object\"}")
+                .handler((arguments, context) -> "ok").risk(risk).build();
+    }
+
+    private static dev.rein.mcp.McpToolInfo info(String name, dev.rein.tool.Risk risk) {
+        return new dev.rein.mcp.McpToolInfo("fs", name, name, "A tool.", risk, risk, false, null);
     }
 
     @Test
