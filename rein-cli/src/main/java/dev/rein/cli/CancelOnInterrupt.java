@@ -63,8 +63,8 @@ final class CancelOnInterrupt {
      * that thread, whose runner cancels the trials in flight, so each trial's trace ends with its
      * {@code run_finished} before the process exits (130 if the command does not report in time).
      */
-    static CancelOnInterrupt interrupting(Thread main, CliEnvironment env) {
-        return install(new CancelOnInterrupt(main::interrupt, null, env, "rein eval: interrupted; cancelling the trials",
+    static CancelOnInterrupt interrupting(Thread main, String command, CliEnvironment env) {
+        return install(new CancelOnInterrupt(main::interrupt, null, env, command + ": interrupted; cancelling the trials",
                 130));
     }
 

@@ -120,7 +120,7 @@ final class EvalCommand implements Callable<Integer> {
      * trial's trace then ends with its run_finished) rather than ending the JVM in the middle of them.
      */
     private int guarded(java.util.function.IntSupplier evaluation) {
-        CancelOnInterrupt guard = CancelOnInterrupt.interrupting(Thread.currentThread(), env);
+        CancelOnInterrupt guard = CancelOnInterrupt.interrupting(Thread.currentThread(), "rein eval", env);
         int code = EvalCommandSupport.INTERRUPTED;
         try {
             code = evaluation.getAsInt();

@@ -73,7 +73,18 @@ final class ExampleCommand implements Callable<Integer> {
         Map<String, String> environment = provider.environment(env.env());
         ModelPrice price = provider.modelPrice();
         if (eval) {
-            return Examples.evaluate(name, offline, trials == null ? 0 : trials, model, environment, price, env.out(), env.err());
+            // as rein eval: Ctrl-C interrupts this thread, whose runner cancels the trials in flight, and the
+            // command reports 130 itself rather than the JVM ending mid-trial without a word
+            CancelOnInterrupt guard = CancelOnInterrupt.interrupting(Thread.currentThread(), "rein example", env);
+            int code = 130;
+            try {
+                code = Examples.evaluate(name, offline, trials == null ? 0 : trials, model, environment, price, env.out(), env.err());
+                return code;
+            } finally {
+                env.out().flush();
+                env.err().flush();
+                guard.reported(code);
+            }
         }
         McpConfig servers = mcp.config(env);
         try (CliMcp tools = CliMcp.start(mcp.file, servers, List.of())) {

@@ -162,6 +162,29 @@ class CliProcessTest {
         }
     }
 
+    /** As for rein eval: the example's trials are cancelled through the runner, and the command says so, exit 130. */
+    @Test
+    void ctrlCDuringAnExamplesEvaluationCancelsItsTrialsAndExits130SayingSo() throws Exception {
+        String signal = LauncherProcess.sigintIgnored() ? "TERM" : "INT";
+        try (FakeMessagesServer server = FakeMessagesServer.start()) {
+            for (int i = 0; i < 64; i++) {
+                server.enqueue(FakeReply.hang());
+            }
+            LauncherProcess.Started started = new LauncherProcess(dir)
+                    .env("ANTHROPIC_API_KEY", "sk-ant-test-dummy")
+                    .env("ANTHROPIC_BASE_URL", server.baseUrl())
+                    .start("example", "orders", "--eval", "--trials", "1");
+            server.takeRequest(Duration.ofSeconds(30));
+
+            started.signal(signal);
+            LauncherProcess.Outcome outcome = started.await(Duration.ofSeconds(30));
+
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isEqualTo(130);
+            assertThat(outcome.stderr()).contains("rein example: interrupted; cancelling the trials")
+                    .doesNotContain("Exception");
+        }
+    }
+
     @Test
     void ctrlCAtTheInlineApprovalPromptCancelsTheRunAndExitsFive() throws Exception {
         boolean terminal = LauncherProcess.terminalAvailable();
