@@ -160,9 +160,11 @@ public final class ReinTelemetry {
             return this;
         }
 
-        /** {@code server.address} and {@code server.port} of the model API. */
+        /** {@code server.address} and {@code server.port} of the model API (an IPv6 address with or without its URL brackets). */
         public Builder server(String address, int port) {
-            this.serverAddress = address;
+            // The conventions give an IPv6 address without the brackets a URL puts around it (URI.getHost keeps them).
+            this.serverAddress = address != null && address.length() > 2 && address.startsWith("[") && address.endsWith("]")
+                    ? address.substring(1, address.length() - 1) : address;
             this.serverPort = port;
             return this;
         }

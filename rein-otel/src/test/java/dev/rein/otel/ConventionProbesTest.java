@@ -55,6 +55,28 @@ class ConventionProbesTest {
     }
 
     @Test
+    void anIpv6ServerAddressHasNoBrackets() {
+        // Semantic conventions (server.address): an IPv6 address is given without brackets ("::1", not "[::1]").
+        RunListener listener = ReinTelemetry.builder(OTEL.getOpenTelemetry()).providerName("openai")
+                .server(java.net.URI.create("http://[::1]:8080/v1")).build().listener().create("run-6");
+        Instant t = Instant.parse("2026-01-01T00:00:00Z");
+        ModelRequest request = ModelRequest.builder("m").messages(List.of(Message.user("hi"))).build();
+        listener.onEvent(new TraceEvent.RunStarted("run-6", 0, t, "hi", "m", List.of(), Map.of()));
+        listener.onEvent(new TraceEvent.ModelRequested("run-6", 1, t, "step", request));
+        listener.onEvent(new TraceEvent.ModelResponded("run-6", 1, t.plusMillis(5),
+                new ModelResponse("r", "m", List.of(new TextBlock("ok")), StopReason.END_TURN, null, Usage.of(1, 1, 0, 0)),
+                Usage.of(1, 1, 0, 0), null, null, 5));
+        listener.onEvent(new TraceEvent.RunFinished("run-6", 1, t.plusMillis(6), RunStatus.SUCCEEDED, "completed", null, "ok",
+                Usage.of(1, 1, 0, 0), null));
+        listener.close();
+
+        assertThat(chat().getAttributes().get(AttributeKey.stringKey("server.address"))).isEqualTo("::1");
+        assertThat(chat().getAttributes().get(AttributeKey.longKey("server.port"))).isEqualTo(8080L);
+        SpanData run = OTEL.getSpans().stream().filter(s -> s.getName().startsWith("invoke_agent")).findFirst().orElseThrow();
+        assertThat(run.getAttributes().get(AttributeKey.stringKey("server.address"))).isEqualTo("::1");
+    }
+
+    @Test
     void samplingParametersAndResponseAttributesHaveTheRegistrysTypes() {
         RunListener listener = ReinTelemetry.builder(OTEL.getOpenTelemetry()).providerName("anthropic").server("api.example.com", 443)
                 .build().listener().create("run-2");
