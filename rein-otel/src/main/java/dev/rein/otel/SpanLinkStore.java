@@ -45,7 +45,7 @@ public interface SpanLinkStore {
         };
     }
 
-    /** One small file per run in {@code dir} ("traceId spanId"), created when first needed. */
+    /** One small file per run in {@code dir} ("traceId spanId traceFlags"), created when first needed. */
     static SpanLinkStore directory(Path dir) {
         Pattern safe = Pattern.compile("[A-Za-z0-9._-]{1,200}");
         return new SpanLinkStore() {
@@ -57,7 +57,9 @@ public interface SpanLinkStore {
                 try {
                     Files.createDirectories(dir);
                     Path tmp = Files.createTempFile(dir, ".link", ".tmp");
-                    Files.writeString(tmp, span.getTraceId() + " " + span.getSpanId(), StandardCharsets.UTF_8);
+                    // the flags too: a link to a segment that was not sampled must not say it was
+                    Files.writeString(tmp, span.getTraceId() + " " + span.getSpanId() + " " + span.getTraceFlags().asHex(),
+                            StandardCharsets.UTF_8);
                     Files.move(tmp, dir.resolve(runId), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
                 } catch (IOException e) {
                     throw new UncheckedIOException("could not remember the span of run " + runId + " in " + dir, e);
@@ -72,8 +74,11 @@ public interface SpanLinkStore {
                 }
                 try {
                     String[] ids = Files.readString(file, StandardCharsets.UTF_8).strip().split(" ");
-                    SpanContext span = ids.length != 2 ? SpanContext.getInvalid()
-                            : SpanContext.createFromRemoteParent(ids[0], ids[1], TraceFlags.getSampled(), TraceState.getDefault());
+                    // a file of two fields was written before the flags were kept: its segment is taken as sampled, as it was then
+                    TraceFlags flags = ids.length == 3 && ids[2].matches("[0-9a-f]{2}")
+                            ? TraceFlags.fromHex(ids[2], 0) : TraceFlags.getSampled();
+                    SpanContext span = ids.length != 2 && ids.length != 3 ? SpanContext.getInvalid()
+                            : SpanContext.createFromRemoteParent(ids[0], ids[1], flags, TraceState.getDefault());
                     return span.isValid() ? Optional.of(span) : Optional.empty();
                 } catch (IOException e) {
                     return Optional.empty();

@@ -28,6 +28,24 @@ class SpanLinkStoreTest {
     }
 
     @Test
+    void anUnsampledSegmentIsRecalledUnsampled() {
+        // A link carries the linked span's trace flags: one to a segment that was not sampled must not claim it was.
+        SpanContext unsampled = SpanContext.create("0af7651916cd43dd8448eb211c80319c", "b7ad6b7169203331",
+                TraceFlags.getDefault(), TraceState.getDefault());
+        SpanLinkStore.directory(dir).remember("run-unsampled", unsampled);
+        SpanLinkStore.directory(dir).remember("run-sampled", SPAN);
+
+        assertThat(SpanLinkStore.directory(dir).recall("run-unsampled").orElseThrow().isSampled()).isFalse();
+        assertThat(SpanLinkStore.directory(dir).recall("run-sampled").orElseThrow().isSampled()).isTrue();
+    }
+
+    @Test
+    void aLinkFileWrittenBeforeTheFlagsWereKeptIsRecalledSampled() throws Exception {
+        Files.writeString(dir.resolve("old-run"), SPAN.getTraceId() + " " + SPAN.getSpanId());
+        assertThat(SpanLinkStore.directory(dir).recall("old-run").orElseThrow().isSampled()).isTrue();
+    }
+
+    @Test
     void runIdsThatAreNotFileNamesAndDamagedFilesAreIgnored() throws Exception {
         SpanLinkStore store = SpanLinkStore.directory(dir);
         store.remember("../escape", SPAN);
