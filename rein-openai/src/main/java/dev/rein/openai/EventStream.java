@@ -15,7 +15,8 @@ import java.nio.charset.StandardCharsets;
  * lines starting with {@code :} are comments, an event the body ends in before its blank line is
  * discarded, a leading byte order mark is ignored). One field outside the standard is read too:
  * older llama.cpp servers send a failure as {@code error: {...}} rather than as data; such an
- * event reads as {@code {"error": {...}}}, the shape other servers put in a data line.
+ * event reads as {@code {"error": {...}}}, the shape other servers put in a data line. So does the
+ * data of an {@code event: error} that holds the error object without that wrapper.
  *
  * <p>Rein reads the stream itself rather than through the SDK's chunk iterator because that
  * iterator ends quietly when the body ends, with or without the closing {@code data: [DONE]}; a
@@ -36,6 +37,7 @@ final class EventStream {
     String next() throws IOException {
         StringBuilder data = null;
         String error = null;
+        String event = null;
         String line;
         while ((line = reader.readLine()) != null) {
             if (!started) {
@@ -45,7 +47,7 @@ final class EventStream {
             }
             if (line.isEmpty()) {
                 if (data != null) {
-                    return data.toString();
+                    return "error".equals(event) ? errorEventData(data.toString()) : data.toString();
                 }
                 if (error != null) {
                     return errorData(error);
@@ -61,7 +63,9 @@ final class EventStream {
             if (value.startsWith(" ")) {
                 value = value.substring(1);
             }
-            if (field.equals("data")) {
+            if (field.equals("event")) {
+                event = value;
+            } else if (field.equals("data")) {
                 data = data == null ? new StringBuilder(value) : data.append('\n').append(value);
             } else if (field.equals("error")) {
                 // llama.cpp's server_sent_event(sink, "error", ...), followed by data: [DONE]: ignored as
@@ -72,6 +76,21 @@ final class EventStream {
         // The standard discards an event the body ended in the middle of: the connection broke
         // inside it (a chunk cut short), so the stream reads as cut, which a retry may fix.
         return null;
+    }
+
+    /**
+     * The data of an {@code event: error}, which OpenAI-compatible servers send in two shapes: the
+     * error object wrapped in {@code {"error": ...}}, as other error chunks are, or bare; read as a
+     * chunk, the bare one had no choices and the failure passed as an empty answer.
+     */
+    private static String errorEventData(String data) {
+        JsonNode node;
+        try {
+            node = Json.mapper().readTree(data);
+        } catch (JsonProcessingException e) {
+            node = null;
+        }
+        return node != null && node.isObject() && node.has("error") ? data : errorData(data);
     }
 
     /** An {@code error:} field's value as the data of an error chunk. */

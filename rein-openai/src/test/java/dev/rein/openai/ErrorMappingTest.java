@@ -295,6 +295,36 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void anErrorEventWhoseDataIsTheBareErrorObjectFailsTheCallWithItsMessage() {
+        // OpenAI-compatible servers name a failure after HTTP 200 with `event: error`, some with the
+        // error object itself as data, not wrapped in {"error": ...}: as a chunk it had no choices
+        // and was skipped, and the call "succeeded" empty.
+        server.enqueue(new ChatReply.Malformed("data: " + "{\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"created\":1,"
+                + "\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"}}]}\n\n"
+                + "event: error\n"
+                + "data: {\"message\":\"コンテキストが長すぎます: the prompt is too long\",\"type\":\"invalid_request_error\",\"code\":null}\n\n"
+                + "data: [DONE]\n\n"));
+        ModelException tooLong = failure();
+        assertThat(tooLong.kind()).isEqualTo(Kind.INVALID_REQUEST);
+        assertThat(tooLong.retryable()).isFalse();
+        assertThat(tooLong.getMessage()).contains("コンテキストが長すぎます: the prompt is too long");
+
+        // The wrapped shape under the same event name is read as before.
+        server.enqueue(new ChatReply.Malformed("event: error\n"
+                + "data: {\"error\":{\"message\":\"upstream failed\",\"type\":\"server_error\"}}\n\n"
+                + "data: [DONE]\n\n"));
+        ModelException wrapped = failure();
+        assertThat(wrapped.kind()).isEqualTo(Kind.SERVER_ERROR);
+        assertThat(wrapped.getMessage()).contains("upstream failed");
+
+        // Data that is not JSON is the message itself.
+        server.enqueue(new ChatReply.Malformed("event: error\ndata: model overloaded, try again\n\n"));
+        ModelException text = failure();
+        assertThat(text.kind()).isEqualTo(Kind.SERVER_ERROR);
+        assertThat(text.getMessage()).contains("model overloaded, try again");
+    }
+
+    @Test
     void aStreamThatEndsWithDoneBeforeAnyChunkIsAFailureNotAnEmptyAnswer() {
         // A proxy that lost its upstream (or a server that failed before generating) and closed the
         // stream properly: no chat.completion.chunk at all, which is no turn the model ended. Taken as
