@@ -125,8 +125,7 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
         Objects.requireNonNull(context, "context");
         ModelRequest effective = withDefaults(request);
         WireBuffer body = build(() -> requests.create(effective));
-        List<ServerContextEdit> edits = RequestMapper.edits(effective);
-        List<String> betas = edits.isEmpty() ? List.of() : List.copyOf(ContextEdits.betas(edits));
+        List<String> betas = betas(effective);
         StreamAssembler assembler = new StreamAssembler(context.stream());
         try (Exchange exchange = transport.stream(body, betas, effective.option(TraceContextHeaders.class)
                 .map(TraceContextHeaders::headers).orElse(Map.of())); SseReader reader = new SseReader(exchange, errors)) {
@@ -155,12 +154,22 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
         }
     }
 
-    /** Counts input tokens with {@code POST /v1/messages/count_tokens} (before any server-side edits). */
+    /** The {@code anthropic-beta} values {@code request} needs (its server-side edits'), or none. */
+    private static List<String> betas(ModelRequest request) {
+        List<ServerContextEdit> edits = RequestMapper.edits(request);
+        return edits.isEmpty() ? List.of() : List.copyOf(ContextEdits.betas(edits));
+    }
+
+    /**
+     * Counts input tokens with {@code POST /v1/messages/count_tokens} (before any server-side edits),
+     * with the betas the messages call would carry.
+     */
     @Override
     public long countTokens(ModelRequest request) throws ModelException, InterruptedException {
         Objects.requireNonNull(request, "request");
         WireBuffer body = build(() -> requests.countTokens(request));
-        try (Exchange exchange = transport.json(body)) {
+        // The same betas as the call: the prompt may hold what only they define (a compaction block sent back).
+        try (Exchange exchange = transport.json(body, betas(withDefaults(request)))) {
             requireSuccess(exchange);
             byte[] answer = exchange.readAll();
             JsonNode tokens;

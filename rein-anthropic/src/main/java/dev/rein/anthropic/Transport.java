@@ -112,9 +112,9 @@ final class Transport implements AutoCloseable {
         return send(request(messages, body, betas, extraHeaders, "text/event-stream"), body);
     }
 
-    /** A plain JSON exchange (count_tokens), guarded by the same timeouts. */
-    Exchange json(WireBuffer body) throws IOException, InterruptedException {
-        return send(request(countTokens, body, List.of(), Map.of(), "application/json"), body);
+    /** A plain JSON exchange (count_tokens) with the {@code anthropic-beta} values {@code betas}, guarded by the same timeouts. */
+    Exchange json(WireBuffer body, List<String> betas) throws IOException, InterruptedException {
+        return send(request(countTokens, body, betas, Map.of(), "application/json"), body);
     }
 
     private Exchange send(HttpRequest request, WireBuffer body) throws IOException, InterruptedException {

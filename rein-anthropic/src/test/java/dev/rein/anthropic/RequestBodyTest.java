@@ -112,6 +112,27 @@ class RequestBodyTest extends FakeApi {
         assertThat(body.toString()).doesNotContain("cache_control");
     }
 
+    @Test
+    void countTokensCarriesTheBetasTheMessagesCallDoes() throws Exception {
+        // A prompt with server-side edits can hold what only those betas define (a compaction block
+        // sent back): the count must be asked with the same anthropic-beta header as the call.
+        var withEdits = request("数えて").option(edits(ServerContextEdit.ClearToolUses.defaults(),
+                new ServerContextEdit.Compact(150_000, null))).build();
+        server.enqueue(FakeReply.text("ok"));
+        call(request("数えて").option(edits(ServerContextEdit.ClearToolUses.defaults(), new ServerContextEdit.Compact(150_000, null))));
+        String callBetas = last().header("anthropic-beta");
+        assertThat(callBetas).isNotNull();
+
+        server.enqueueCountTokens(FakeReply.tokenCount(12));
+        assertThat(model.countTokens(withEdits)).isEqualTo(12);
+        assertThat(last().path()).isEqualTo("/v1/messages/count_tokens");
+        assertThat(last().header("anthropic-beta")).isEqualTo(callBetas);
+
+        server.enqueueCountTokens(FakeReply.tokenCount(3));
+        model.countTokens(request("hi").build());
+        assertThat(last().header("anthropic-beta")).as("no betas without edits").isNull();
+    }
+
     private static ServerContextEdits edits(ServerContextEdit... edits) {
         return new ServerContextEdits(List.of(edits));
     }
