@@ -76,7 +76,7 @@ final class ErrorMapper {
         // Without a body, name who answered: a gateway or proxy at the base URL, not the API behind it.
         String message = apiMessage(error, body, "HTTP " + status + " from " + server) + doubledVersion(status)
                 + dev.rein.provider.ProviderConfig.redirectAdvice(status,
-                        headers == null ? null : headers.firstValue("location").orElse(null), "/v1/messages");
+                        headers == null ? null : headers.firstValue("location").orElse(null), "/v1/messages", baseUrl);
         return new ModelException(kind, status, message, retryable, RetryAfter.from(headers, clock), id, null);
     }
 

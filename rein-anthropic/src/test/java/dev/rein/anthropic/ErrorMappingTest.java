@@ -181,6 +181,30 @@ class ErrorMappingTest extends FakeApi {
     }
 
     @Test
+    void aRedirectWhoseLocationLacksTheEndpointStillNamesTheBaseUrlToSet() {
+        // http:// for a server that sends every request to its https:// front page (or a relative
+        // location): no /v1/messages to cut at, but the scheme, host and port to use are known.
+        byte[] page = "moved".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        ModelException toRoot = new ErrorMapper(java.time.Clock.systemUTC(), "http://gateway.example.com/anthropic")
+                .httpError(301, location("https://gateway.example.com/"), null, page);
+        assertThat(toRoot.getMessage()).endsWith(" (the server redirects requests to https://gateway.example.com/, and Rein"
+                + " does not follow redirects: set the base URL to https://gateway.example.com/anthropic)");
+
+        ModelException otherPort = new ErrorMapper(java.time.Clock.systemUTC(), "http://127.0.0.1:8080")
+                .httpError(308, location("https://127.0.0.1:8443"), null, page);
+        assertThat(otherPort.getMessage()).endsWith("set the base URL to https://127.0.0.1:8443)");
+
+        ModelException relative = new ErrorMapper(java.time.Clock.systemUTC(), "http://gateway.example.com")
+                .httpError(302, location("/anthropic/v1/messages"), null, page);
+        assertThat(relative.getMessage()).endsWith(" (the server redirects requests to /anthropic/v1/messages, and Rein"
+                + " does not follow redirects: set the base URL to http://gateway.example.com/anthropic)");
+    }
+
+    private static java.net.http.HttpHeaders location(String where) {
+        return java.net.http.HttpHeaders.of(java.util.Map.of("location", java.util.List.of(where)), (name, value) -> true);
+    }
+
+    @Test
     void theRequestIdInTheErrorBodyIsKeptWhenNoHeaderCarriesIt() {
         // The errors page: every error body carries request_id; a proxy may drop the request-id header.
         byte[] body = "{\"type\":\"error\",\"error\":{\"type\":\"api_error\",\"message\":\"内部エラー\"},\"request_id\":\"req_011CBody\"}"

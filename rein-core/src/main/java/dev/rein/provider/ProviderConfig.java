@@ -59,13 +59,42 @@ public record ProviderConfig(Map<String, String> env, Map<String, String> settin
      * {@code /chat/completions}); an empty string when there is nothing to add.
      */
     public static String redirectAdvice(int status, String location, String endpoint) {
+        return redirectAdvice(status, location, endpoint, null);
+    }
+
+    /**
+     * {@link #redirectAdvice(int, String, String)} knowing the base URL the request was sent to, so a
+     * location without {@code endpoint} (a server that sends every request to its https:// front page)
+     * or a relative one still names a base URL: the location's scheme, host and port with the base URL's
+     * path. {@code baseUrl} may be null.
+     */
+    public static String redirectAdvice(int status, String location, String endpoint, URI baseUrl) {
         String to = status / 100 == 3 && location != null ? location.strip() : "";
         if (to.isEmpty()) {
             return "";
         }
-        int path = to.indexOf(endpoint);
+        URI target = null;
+        try {
+            target = baseUrl == null ? null : baseUrl.resolve(to);
+        } catch (IllegalArgumentException e) {
+            // not a URI: only the generic advice
+        }
+        String absolute = target != null && target.getRawAuthority() != null ? target.toString() : to;
+        int path = absolute.indexOf(endpoint);
+        String base;
+        if (path > 0) {
+            base = absolute.substring(0, path);
+        } else if (target != null && target.getRawAuthority() != null && target.getScheme() != null
+                && !(target.getScheme() + "://" + target.getRawAuthority()).equalsIgnoreCase(baseUrl.getScheme() + "://"
+                        + baseUrl.getRawAuthority())) {
+            // another scheme, host or port: where the base URL's path most likely lives now
+            String basePath = baseUrl.getRawPath() == null ? "" : baseUrl.getRawPath().replaceAll("/+$", "");
+            base = target.getScheme() + "://" + target.getRawAuthority() + basePath;
+        } else {
+            base = "the server's own address";
+        }
         return " (the server redirects requests to " + to + ", and Rein does not follow redirects: set the base URL to "
-                + (path > 0 ? to.substring(0, path) : "the server's own address") + ")";
+                + base + ")";
     }
 
     /**
