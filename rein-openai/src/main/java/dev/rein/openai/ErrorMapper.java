@@ -142,8 +142,17 @@ final class ErrorMapper {
         }
         String location = e.headers().values("location").stream().findFirst().orElse(null);
         return new ModelException(kind, status, (message != null ? message : "HTTP " + status + " from " + server)
-                + dev.rein.provider.ProviderConfig.redirectAdvice(status, location, "/chat/completions"), retryable,
+                + dev.rein.provider.ProviderConfig.redirectAdvice(status, location, "/chat/completions", baseUri()), retryable,
                 RetryAfter.from(e.headers()::values, clock), requestId(e), e);
+    }
+
+    /** The base URL as a URI, or null when it is not one (it was checked when the model was built). */
+    private java.net.URI baseUri() {
+        try {
+            return java.net.URI.create(baseUrl);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
     }
 
     private ModelException ioError(Exception e, String requestId) {

@@ -572,6 +572,28 @@ class ErrorMappingTest extends FakeChat {
         }
     }
 
+    @Test
+    void aRedirectWhoseLocationLacksTheEndpointStillNamesTheBaseUrlToSet() throws Exception {
+        // An http:// base URL for a server that sends every request to its https:// front page: no
+        // /chat/completions to cut at, but the scheme, host and port to use are known.
+        com.sun.net.httpserver.HttpServer http = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        http.createContext("/", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            exchange.getResponseHeaders().set("location", "https://llm.example.com/");
+            exchange.sendResponseHeaders(301, -1);
+            exchange.close();
+        });
+        http.start();
+        try (OpenAiModel redirected = OpenAiModel.builder().baseUrl("http://127.0.0.1:" + http.getAddress().getPort() + "/v1")
+                .environment(name -> null).build()) {
+            assertThat(failureOf(redirected).getMessage()).endsWith("(the server redirects requests to https://llm.example.com/,"
+                    + " and Rein does not follow redirects: set the base URL to https://llm.example.com/v1)");
+        } finally {
+            http.stop(0);
+        }
+    }
+
     private static ModelException failureOf(OpenAiModel model) {
         try {
             model.call(request("x").build(), dev.rein.model.ModelCallContext.until(java.time.Instant.now().plusSeconds(9)));
