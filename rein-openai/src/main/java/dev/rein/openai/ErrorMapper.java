@@ -250,6 +250,20 @@ final class ErrorMapper {
     }
 
     /**
+     * Whether a 400 refuses the {@code stream_options} field (older Azure OpenAI API versions:
+     * "Unrecognized request argument supplied: stream_options"; "Unknown parameter: 'stream_options'"
+     * with {@code param} naming it). Rein always streams, so no other 400 is about that field.
+     */
+    static boolean refusesStreamOptions(ModelException e) {
+        if (e.httpStatus() != 400 || !(e.getCause() instanceof OpenAIServiceException service)) {
+            return false;
+        }
+        JsonNode error = errorObject(node(service.body()));
+        return error != null && ("stream_options".equals(error.path("param").asText(null))
+                || error.path("message").asText("").contains("stream_options"));
+    }
+
+    /**
      * OpenAI's 429 {@code insufficient_quota}: the account is out of credits or at its spending
      * limit, which no wait fixes (unlike a rate limit, also a 429).
      */

@@ -133,17 +133,30 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
     public ModelResponse call(ModelRequest request, ModelCallContext context) throws ModelException, InterruptedException {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(context, "context");
-        ChatCompletionCreateParams params = params(request);
-        try {
-            return interruptibly(() -> stream(params, request.model(), context.stream()));
-        } catch (ModelException e) {
-            // max_tokens is deprecated and reasoning models refuse it; a 400 streamed nothing, so send
-            // the request once more with max_completion_tokens, which this model keeps using.
-            if (ErrorMapper.refusesMaxTokens(e) && params.maxTokens().isPresent() && requests.switchToMaxCompletionTokens()) {
-                ChatCompletionCreateParams again = params(request);
-                return interruptibly(() -> stream(again, request.model(), context.stream()));
+        // Each refusal of a field is answered once (a server may refuse both, one after the other).
+        boolean maxTokensSwitched = false;
+        boolean streamOptionsDropped = false;
+        while (true) {
+            ChatCompletionCreateParams params = params(request);
+            try {
+                return interruptibly(() -> stream(params, request.model(), context.stream()));
+            } catch (ModelException e) {
+                // max_tokens is deprecated and reasoning models refuse it; a 400 streamed nothing, so send
+                // the request once more with max_completion_tokens, which this model keeps using.
+                if (!maxTokensSwitched && ErrorMapper.refusesMaxTokens(e) && params.maxTokens().isPresent()
+                        && requests.switchToMaxCompletionTokens()) {
+                    maxTokensSwitched = true;
+                    continue;
+                }
+                // Older Azure OpenAI API versions refuse stream_options: without it, the usage they do not
+                // report is estimated by the run (marked so), as for a server that ignores the field.
+                if (!streamOptionsDropped && ErrorMapper.refusesStreamOptions(e) && params.streamOptions().isPresent()) {
+                    requests.dropStreamOptions();
+                    streamOptionsDropped = true;
+                    continue;
+                }
+                throw e;
             }
-            throw e;
         }
     }
 

@@ -67,6 +67,8 @@ final class RequestMapper {
     /** Changes at most once, from max_tokens to max_completion_tokens, when the server refuses the older field. */
     private volatile MaxTokensField maxTokensField;
     private final boolean adaptive;
+    /** Turned off once, when a server refuses {@code stream_options} (older Azure OpenAI API versions). */
+    private volatile boolean streamOptions = true;
     private final WireCache<Message, Wire> messages = new WireCache<>();
     private final WireCache<ToolDefinition, JsonValue> tools = new WireCache<>();
     private final AtomicLong converted = new AtomicLong();
@@ -95,9 +97,21 @@ final class RequestMapper {
         return true;
     }
 
+    /**
+     * Sends no {@code stream_options} from now on: a server refused a request for naming it (older
+     * Azure OpenAI API versions: "Unrecognized request argument supplied: stream_options"). Such a
+     * server reports no usage in a stream, so the run estimates it, as for one that ignores the field.
+     */
+    void dropStreamOptions() {
+        streamOptions = false;
+    }
+
     /** The SDK body: the settings through the SDK's typed model, the history and tools as reused wire forms. */
     ChatCompletionCreateParams.Body body(ModelRequest request) {
         ObjectNode settings = settings(request, maxTokensField);
+        if (!streamOptions) {
+            settings.remove("stream_options");
+        }
         ChatCompletionCreateParams.Body.Builder body =
                 ObjectMappers.jsonMapper().convertValue(settings, ChatCompletionCreateParams.Body.class).toBuilder();
         body.messages(JsonArray.of(messages(request)));

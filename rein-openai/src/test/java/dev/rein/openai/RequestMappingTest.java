@@ -61,6 +61,38 @@ class RequestMappingTest extends FakeChat {
     }
 
     @Test
+    void aServerThatRefusesStreamOptionsGetsTheRequestWithoutThemFromThenOn() throws Exception {
+        // Older Azure OpenAI API versions (and proxies in front of them) refuse the field with 400:
+        // the request is sent once more without it, and the usage the server then leaves out is estimated.
+        server.enqueue(new ChatReply.HttpError(400, "invalid_request_error", null, "x", Map.of(),
+                "{\"error\":{\"code\":null,\"message\":\"Unrecognized request argument supplied: stream_options. Please contact"
+                        + " us through an Azure support request.\",\"param\":\"\",\"type\":\"invalid_request_error\"}}"));
+        server.enqueue(ChatReply.text("了解"));
+
+        dev.rein.model.ModelResponse response = call(request("x"));
+
+        assertThat(response.text()).isEqualTo("了解");
+        assertThat(server.requests()).hasSize(2);
+        assertThat(lastBody().has("stream_options")).isFalse();
+        assertThat(lastBody().get("stream").asBoolean()).isTrue();
+        assertThat(response.usage().notReported()).as("no usage asked for: the run estimates it").isTrue();
+        server.enqueue(ChatReply.text("again"));
+        call(request("y"));
+        assertThat(server.requests()).as("no second refusal").hasSize(3);
+        assertThat(lastBody().has("stream_options")).isFalse();
+    }
+
+    @Test
+    void theUnknownParameterShapeOfTheRefusalIsReadToo() throws Exception {
+        server.enqueue(new ChatReply.HttpError(400, "invalid_request_error", "unknown_parameter", "x", Map.of(),
+                "{\"error\":{\"message\":\"Unknown parameter: 'stream_options'.\",\"type\":\"invalid_request_error\","
+                        + "\"param\":\"stream_options\",\"code\":\"unknown_parameter\"}}"));
+        server.enqueue(ChatReply.text("ok"));
+        assertThat(call(request("x")).text()).isEqualTo("ok");
+        assertThat(lastBody().has("stream_options")).isFalse();
+    }
+
+    @Test
     void aLimitTooLargeIsNotARefusalOfTheField() throws Exception {
         server.enqueue(new ChatReply.HttpError(400, "invalid_request_error", null, "x", Map.of(),
                 "{\"error\":{\"message\":\"max_tokens is too large: 100000. This model supports at most 16384"
