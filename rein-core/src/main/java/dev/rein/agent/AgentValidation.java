@@ -11,6 +11,7 @@ import dev.rein.run.Verifier;
 import dev.rein.tool.Tool;
 import dev.rein.tool.ToolRegistry;
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -39,6 +40,10 @@ final class AgentValidation {
         // as Tool.Builder.timeout refuses it: a zero limit would answer every call "the run's deadline has passed"
         if (b.toolTimeout.isZero() || b.toolTimeout.isNegative()) {
             throw new ReinException("toolTimeout must be positive, was " + b.toolTimeout);
+        }
+        // the timeout stage and its message count milliseconds: less would time out every call "at 0 s"
+        if (b.toolTimeout.compareTo(Duration.ofMillis(1)) < 0) {
+            throw new ReinException("toolTimeout must be at least 1 ms, was " + b.toolTimeout);
         }
         // the upper bound is the provider's (1 on Anthropic, 2 on OpenAI); below 0 or not a number, no provider takes it
         if (b.temperature != null && !(b.temperature >= 0 && b.temperature < Double.POSITIVE_INFINITY)) {

@@ -283,6 +283,10 @@ public final class Tool {
             if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
                 throw new ReinException("tool '" + name + "': timeout must be positive, was " + timeout);
             }
+            // the timeout stage and its message count milliseconds: less would time out every call "at 0 s"
+            if (timeout != null && timeout.compareTo(Duration.ofMillis(1)) < 0) {
+                throw new ReinException("tool '" + name + "': timeout must be at least 1 ms, was " + timeout);
+            }
             if (maxCalls != null && maxCalls < 1) {
                 throw new ReinException("tool '" + name + "': maxCalls must be at least 1, was " + maxCalls);
             }

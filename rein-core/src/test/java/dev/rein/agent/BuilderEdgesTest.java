@@ -1,0 +1,32 @@
+package dev.rein.agent;
+
+import static dev.rein.testkit.ScriptedModel.text;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.rein.ReinException;
+import dev.rein.testkit.ScriptedModel;
+import dev.rein.tool.Tool;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** Issue 2's builder API: a bad setting is a {@link ReinException} that names it, when the agent or tool is built. */
+class BuilderEdgesTest {
+
+    @Test
+    void aToolTimeoutUnderAMillisecondIsRefusedRatherThanTimingOutEveryCallAtZeroSeconds() {
+        // the timeout stage and its message count milliseconds: 500 ns was accepted, and every call then
+        // ended "exceeded its timeout of 0 s", as 14eb724 found for the run's maxDuration
+        assertThatThrownBy(() -> Agent.builder().model(ScriptedModel.of(text("a"))).tools(TestTools.echo())
+                .toolTimeout(Duration.ofNanos(500)).build())
+                .isInstanceOf(ReinException.class).hasMessage("toolTimeout must be at least 1 ms, was PT0.0000005S");
+        assertThatThrownBy(() -> Tool.builder("slow").description("Slow.").handler((a, c) -> "x")
+                .timeout(Duration.ofNanos(999_999)).build())
+                .isInstanceOf(ReinException.class).hasMessage("tool 'slow': timeout must be at least 1 ms, was PT0.000999999S");
+        // zero and negative keep their messages
+        assertThatThrownBy(() -> Agent.builder().model(ScriptedModel.of(text("a"))).toolTimeout(Duration.ZERO).build())
+                .hasMessage("toolTimeout must be positive, was PT0S");
+        assertThatThrownBy(() -> Tool.builder("slow").description("Slow.").handler((a, c) -> "x")
+                .timeout(Duration.ofSeconds(-1)).build()).hasMessage("tool 'slow': timeout must be positive, was PT-1S");
+        Tool.builder("slow").description("Slow.").handler((a, c) -> "x").timeout(Duration.ofMillis(1)).build();
+    }
+}
