@@ -24,6 +24,7 @@ final class Replies {
      * second reply to the same ended turn from another process fails with a store conflict.
      */
     static Run claim(AgentConfig config, String runId, String text) {
+        Resumption.requireRunId(runId, "reply");
         if (text == null || text.isBlank()) {
             throw new ReinException("the reply is empty: say what the person answers or asks next");
         }

@@ -24,6 +24,7 @@ final class Resumption {
      * other process that still holds it fail at its next checkpoint.
      */
     static Run claim(AgentConfig config, String runId) {
+        requireRunId(runId, "resume");
         RunSnapshot snapshot = config.safety().store().load(runId).orElseThrow(() -> new ReinException(
                 "there is no run '" + runId + "' in this agent's store; list the stored runs with agent.runs().list()"));
         if (snapshot.status().terminal()) {
@@ -38,6 +39,14 @@ final class Resumption {
         Run run = Run.resume(snapshot, config);
         run.checkpoint();
         return run;
+    }
+
+    /** A run id given to resume or reply: null is a programmer error, said as one (the store would throw NullPointerException). */
+    static void requireRunId(String runId, String method) {
+        if (runId == null) {
+            throw new ReinException(method + "(...) was given no run id: pass the id of a stored run (RunResult.runId(), or one"
+                    + " of agent.runs().list())");
+        }
     }
 
     /** Traces the resume, and the decisions people made while the run was paused. */

@@ -29,4 +29,17 @@ class BuilderEdgesTest {
                 .timeout(Duration.ofSeconds(-1)).build()).hasMessage("tool 'slow': timeout must be positive, was PT-1S");
         Tool.builder("slow").description("Slow.").handler((a, c) -> "x").timeout(Duration.ofMillis(1)).build();
     }
+
+    @Test
+    void aResumeOrReplyWithoutARunIdIsAConfigurationErrorSayingWhatToPass() {
+        Agent agent = Agent.builder().model(ScriptedModel.of(text("a"))).build();
+        // a programmer error, under the one root issue 2 gives them; it was the store's NullPointerException
+        // ('Cannot invoke "Object.hashCode()" because "key" is null')
+        String expected = "was given no run id: pass the id of a stored run (RunResult.runId(), or one of agent.runs().list())";
+        assertThatThrownBy(() -> agent.resume(null)).isInstanceOf(ReinException.class).hasMessage("resume(...) " + expected);
+        assertThatThrownBy(() -> agent.startResume(null)).isInstanceOf(ReinException.class).hasMessage("resume(...) " + expected);
+        assertThatThrownBy(() -> agent.reply(null, "会議室Bでお願いします")).isInstanceOf(ReinException.class)
+                .hasMessage("reply(...) " + expected);
+        assertThatThrownBy(() -> agent.startReply(null, "はい")).isInstanceOf(ReinException.class).hasMessage("reply(...) " + expected);
+    }
 }
