@@ -233,8 +233,21 @@ public final class Tool {
             return this;
         }
 
+        /**
+         * Scopes the run's principal must hold to call this tool; a scope named twice is required once.
+         *
+         * @throws ReinException when a scope is null
+         */
         public Builder requiredScopes(String... scopes) {
-            this.requiredScopes.addAll(Set.of(scopes));
+            if (scopes == null) {
+                throw new ReinException("tool '" + name + "': requiredScopes(...) was given null; pass the scope names");
+            }
+            for (String scope : scopes) {
+                if (scope == null) {
+                    throw new ReinException("tool '" + name + "': requiredScopes(...) was given a null scope; pass the scope names");
+                }
+                requiredScopes.add(scope); // a set: naming a scope twice is harmless (Set.of refused it)
+            }
             return this;
         }
 

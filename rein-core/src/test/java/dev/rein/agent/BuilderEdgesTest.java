@@ -42,4 +42,12 @@ class BuilderEdgesTest {
                 .hasMessage("reply(...) " + expected);
         assertThatThrownBy(() -> agent.startReply(null, "はい")).isInstanceOf(ReinException.class).hasMessage("reply(...) " + expected);
     }
+
+    @Test
+    void aScopeNamedTwiceIsOneRequiredScope() {
+        // requiredScopes("orders:read", "orders:read") threw Set.of's IllegalArgumentException ("duplicate element")
+        Tool tool = Tool.builder("lookup").description("Looks up.").handler((a, c) -> "x")
+                .requiredScopes("orders:read", "orders:read").requiredScopes("orders:read", "注文:読む").build();
+        org.assertj.core.api.Assertions.assertThat(tool.requiredScopes()).containsExactlyInAnyOrder("orders:read", "注文:読む");
+    }
 }
