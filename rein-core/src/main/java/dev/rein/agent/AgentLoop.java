@@ -142,8 +142,9 @@ final class AgentLoop {
     private ModelRequest request(ToolChoice choice) {
         AgentConfig c = run.config;
         // The builder keeps the history (a GrowingList) and the tool list as they are: no copies.
+        // Masked as the goal is: a secret the application wrote into its prompt must not reach the model either.
         return ModelRequest.builder(c.modelName())
-                .system(c.requestSystemPrompt())
+                .system(run.redactor.redact(c.requestSystemPrompt()))
                 .tools(run.tools().definitions())
                 .toolChoice(choice)
                 .messages(StateBlock.withMemory(StateBlock.messages(run.history(), run.state(), run.conversation, c.stateInPrompt(),

@@ -52,6 +52,24 @@ class SecretsInToolResultsTest {
     }
 
     @Test
+    void aSecretInTheSystemPromptIsMaskedBeforeTheModelSeesItAsInTheGoal() {
+        Tool lookup = Tool.builder("lookup").description("looks up").handler((args, ctx) -> "found").build();
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("lookup", "{}")), text("ok"));
+        Agent agent = Agent.builder().model(model).tools(lookup).secrets(SECRETS)
+                .systemPrompt("社内キー: " + SECRET + "\nUse it only through tools.").build();
+
+        RunResult done = agent.run("調べて " + SECRET);
+
+        assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
+        // before: every request carried the system prompt as written, the key in clear (the goal was masked)
+        assertThat(model.requests()).hasSize(2).allSatisfy(request -> {
+            assertThat(request.system().toString()).contains("社内キー: [REDACTED:key]").contains("Use it only through tools.")
+                    .doesNotContain(SECRET);
+            assertThat(request.toString()).doesNotContain(SECRET);
+        });
+    }
+
+    @Test
     void aSecretInTheRefusalOfAnInterceptorIsMaskedBeforeTheModelSeesIt() {
         Tool lookup = Tool.builder("lookup").description("looks up").handler((args, ctx) -> "found").build();
         ToolInterceptor auth = (invocation, chain) -> {
