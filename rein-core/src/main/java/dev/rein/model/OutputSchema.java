@@ -33,6 +33,27 @@ import java.util.regex.Pattern;
  * onto its structured-output feature; Rein validates the final answer against it either way.
  */
 public final class OutputSchema implements ModelOption {
+    /**
+     * Value types Jackson writes and reads as one string or number (an OptionalInt as its number) that
+     * the generator would describe by their getters, as objects ({@code {"year":..,"month":..}} for a
+     * YearMonth, an array of strings for {@code byte[]}) that no answer could both validate against and
+     * be read from.
+     */
+    private static final java.util.Map<Class<?>, ObjectNode> VALUE_TYPES = java.util.Map.ofEntries(
+            java.util.Map.entry(java.time.YearMonth.class, text("pattern", "^[0-9]{4}-(0[1-9]|1[0-2])$")),
+            java.util.Map.entry(java.time.MonthDay.class, text("pattern", "^--(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$")),
+            java.util.Map.entry(java.time.Year.class, Json.object().put("type", "integer")),
+            java.util.Map.entry(java.time.ZoneOffset.class, text("pattern", "^(Z|[+-][0-9]{2}:[0-9]{2})$")),
+            java.util.Map.entry(java.net.URL.class, text("format", "uri")),
+            java.util.Map.entry(byte[].class, text("contentEncoding", "base64")),
+            java.util.Map.entry(java.util.Locale.class, text("description", "an IETF BCP 47 language tag, e.g. ja-JP")),
+            java.util.Map.entry(java.util.Currency.class, text("pattern", "^[A-Z]{3}$")),
+            java.util.Map.entry(java.util.OptionalInt.class, orNull("integer")),
+            java.util.Map.entry(java.util.OptionalLong.class, orNull("integer")),
+            java.util.Map.entry(java.util.OptionalDouble.class, orNull("number")));
+    /** Components that may be left out of an answer: they read as empty. */
+    private static final java.util.Set<Class<?>> OPTIONALS = java.util.Set.of(java.util.Optional.class,
+            java.util.OptionalInt.class, java.util.OptionalLong.class, java.util.OptionalDouble.class);
     private static final SchemaGenerator GENERATOR = generator();
     private static final JsonSchemaFactory FACTORY = dev.rein.internal.schema.LocalSchemaFactory.get(); // never fetches a $ref
     /**
@@ -64,12 +85,12 @@ public final class OutputSchema implements ModelOption {
      */
     private final JavaType type;
 
-    /** A record's components are required unless they are {@code Optional}: a typed answer has them all. */
+    /** A record's components are required unless they are {@code Optional} (or OptionalInt, ...): a typed answer has them all. */
     private static SchemaGenerator generator() {
         SchemaGeneratorConfigBuilder config = new SchemaGeneratorConfigBuilder(Json.mapper(), SchemaVersion.DRAFT_2020_12,
                 OptionPreset.PLAIN_JSON);
         config.forFields().withRequiredCheck(field -> field.getRawMember().getDeclaringClass().isRecord()
-                && !java.util.Optional.class.equals(field.getRawMember().getType()));
+                && !OPTIONALS.contains(field.getRawMember().getType()));
         // A component Jackson reads under another name (@JsonProperty("order_id")) must be asked for under
         // that name, or the answer that validates is read as a record of nulls.
         config.forFields().withPropertyNameOverrideResolver(field -> {
@@ -77,30 +98,22 @@ public final class OutputSchema implements ModelOption {
             return renamed == null || renamed.value().isEmpty() ? null : renamed.value();
         });
         config.forTypesInGeneral().withCustomDefinitionProvider((javaType, context) -> {
-            ObjectNode text = TEXT_VALUES.get(javaType.getErasedType());
+            ObjectNode text = VALUE_TYPES.get(javaType.getErasedType());
             return text == null ? null : new CustomDefinition(text.deepCopy(), CustomDefinition.DefinitionType.INLINE,
                     CustomDefinition.AttributeInclusion.YES);
         });
         return new SchemaGenerator(config.build());
     }
 
-    /**
-     * Value types Jackson writes and reads as one string or number that the generator would describe by
-     * their getters, as objects ({@code {"year":..,"month":..}} for a YearMonth, an array of strings for
-     * {@code byte[]}) that no answer could both validate against and be read from.
-     */
-    private static final java.util.Map<Class<?>, ObjectNode> TEXT_VALUES = java.util.Map.of(
-            java.time.YearMonth.class, text("pattern", "^[0-9]{4}-(0[1-9]|1[0-2])$"),
-            java.time.MonthDay.class, text("pattern", "^--(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$"),
-            java.time.Year.class, Json.object().put("type", "integer"),
-            java.time.ZoneOffset.class, text("pattern", "^(Z|[+-][0-9]{2}:[0-9]{2})$"),
-            java.net.URL.class, text("format", "uri"),
-            byte[].class, text("contentEncoding", "base64"),
-            java.util.Locale.class, text("description", "an IETF BCP 47 language tag, e.g. ja-JP"),
-            java.util.Currency.class, text("pattern", "^[A-Z]{3}$"));
-
     private static ObjectNode text(String keyword, String value) {
         return Json.object().put("type", "string").put(keyword, value);
+    }
+
+    /** A number or null, as the generator describes an Optional's value. */
+    private static ObjectNode orNull(String type) {
+        ObjectNode schema = Json.object();
+        schema.putArray("type").add(type).add("null");
+        return schema;
     }
     private final JsonSchema compiled;
 

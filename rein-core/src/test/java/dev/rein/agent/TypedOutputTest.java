@@ -123,4 +123,24 @@ class TypedOutputTest {
         assertThatThrownBy(() -> OutputSchema.readAnswer("{\"orderId\":\"A-104\",\"amount\":1200,\"reason\":\"破損\"}", Refund.class))
                 .isInstanceOf(ReinException.class).hasMessageContaining("required property 'order_id' not found");
     }
+
+    public record Stock(String sku, java.util.OptionalInt quantity, java.util.OptionalDouble weightKg,
+                        java.util.OptionalLong barcode) {}
+
+    @Test
+    void optionalIntLongAndDoubleComponentsAreNumbersThatMayBeLeftOut() {
+        // Before: each was described by its getters as a required object {"isPresent":..,"value":..}, which
+        // Jackson does not read: no answer both validated and could be read, and the run ended FAILED/invalid_output
+        RunResult result = Agent.builder().model(ScriptedModel.of(text("{\"sku\":\"在庫-1\",\"quantity\":3,\"weightKg\":1.5,\"barcode\":null}")))
+                .build().run("在庫は?", Stock.class);
+
+        assertThat(result.status()).as(result.message()).isEqualTo(RunStatus.SUCCEEDED);
+        Stock stock = result.output(Stock.class);
+        assertThat(stock.quantity()).hasValue(3);
+        assertThat(stock.weightKg()).hasValue(1.5);
+        assertThat(stock.barcode()).isEmpty();
+        assertThat(OutputSchema.of(Stock.class).schema().get("required").toString()).isEqualTo("[\"sku\"]");
+        assertThat(OutputSchema.of(Stock.class).problems("{\"sku\":\"在庫-1\",\"quantity\":\"たくさん\"}"))
+                .containsExactly("$.quantity: string found, [integer, null] expected");
+    }
 }
