@@ -86,9 +86,14 @@ public final class TemporalAgents {
      * their history from {@code runStore}, the workers' run store.
      *
      * @throws ReinException when {@code client} has Temporal's default data converter instead of
-     *                       {@link #dataConverter()}
+     *                       {@link #dataConverter()}, or {@code taskQueue} is empty
      */
     public static TemporalAgentClient client(WorkflowClient client, String taskQueue, Agent agent, OutputStore runStore) {
+        if (taskQueue != null && taskQueue.isBlank()) {
+            // Temporal refuses it only at the first start, with an error that names neither the queue nor what to set
+            throw new ReinException("the task queue is empty: give the workers' queue (the name passed to"
+                    + " WorkerFactory.newWorker for the workers that run this agent)");
+        }
         // Temporal's own converter writes the run's input in a form Rein's workers cannot read: the run would start
         // and then hang on its first workflow task, with nothing said to the caller
         if (Objects.requireNonNull(client, "client").getOptions().getDataConverter() == DefaultDataConverter.STANDARD_INSTANCE) {

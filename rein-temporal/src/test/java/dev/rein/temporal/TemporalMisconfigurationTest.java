@@ -108,4 +108,20 @@ class TemporalMisconfigurationTest {
                     .hasMessageContaining("'" + TemporalTestServer.QUEUE + "'").hasMessageContaining("TemporalAgents.worker");
         }
     }
+
+    /**
+     * An empty task queue (an unset configuration value) is refused when the client is made, naming the queue, where
+     * each start failed with Temporal's bare WorkflowServiceException ("workflowId='…', runId=''"), which named
+     * neither the queue nor what to set.
+     */
+    @Test
+    void anEmptyTaskQueueIsRefusedWhenTheClientIsMade() {
+        Agent agent = Orders.agent(Orders.lookupThenAnswer(), new RecordingListener(), Orders.lookup()).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            server.start(agent);
+
+            assertThatThrownBy(() -> TemporalAgents.client(server.client(), " ", agent)).isInstanceOf(ReinException.class)
+                    .hasMessageContaining("task queue is empty").hasMessageContaining("the workers' queue");
+        }
+    }
 }
