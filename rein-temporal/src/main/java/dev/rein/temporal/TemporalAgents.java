@@ -13,6 +13,7 @@ import io.temporal.client.WorkflowClientOptions;
 import io.temporal.common.converter.DataConverter;
 import io.temporal.common.converter.DefaultDataConverter;
 import io.temporal.common.converter.JacksonJsonPayloadConverter;
+import io.temporal.worker.TypeAlreadyRegisteredException;
 import io.temporal.worker.Worker;
 import java.util.Objects;
 
@@ -58,14 +59,40 @@ public final class TemporalAgents {
         worker(worker, agent, IN_PROCESS);
     }
 
-    /** Registers only the run workflow (workers that decide, and never call a model or a tool). */
+    /**
+     * Registers only the run workflow (workers that decide, and never call a model or a tool).
+     *
+     * @throws ReinException when the worker already has it: a worker runs one agent
+     */
     public static void workflows(Worker worker) {
-        worker.registerWorkflowImplementationTypes(AgentWorkflowImpl.class);
+        try {
+            worker.registerWorkflowImplementationTypes(AgentWorkflowImpl.class);
+        } catch (IllegalStateException e) {
+            if (e.getMessage() == null || !e.getMessage().contains("already registered")) {
+                throw e;
+            }
+            throw oneAgentPerWorker(worker, e);
+        }
     }
 
-    /** Registers only the agent's activities (workers that call models and tools), with a shared run store. */
+    /**
+     * Registers only the agent's activities (workers that call models and tools), with a shared run store.
+     *
+     * @throws ReinException when the worker already runs an agent's activities: a worker runs one agent
+     */
     public static void activities(Worker worker, Agent agent, OutputStore runStore) {
-        worker.registerActivitiesImplementations(new AgentActivitiesImpl(agent, Objects.requireNonNull(runStore, "runStore")));
+        try {
+            worker.registerActivitiesImplementations(new AgentActivitiesImpl(agent, Objects.requireNonNull(runStore, "runStore")));
+        } catch (TypeAlreadyRegisteredException e) {
+            throw oneAgentPerWorker(worker, e);
+        }
+    }
+
+    /** The workflow and activity names are fixed, so one worker (and its task queue) can hold only one agent. */
+    private static ReinException oneAgentPerWorker(Worker worker, RuntimeException e) {
+        return new ReinException("this worker (task queue '" + worker.getTaskQueue() + "') already runs an agent, and a"
+                + " worker runs one: give each agent a task queue of its own (factory.newWorker(\"another-queue\")) and"
+                + " start its runs with TemporalAgents.client on that queue", e);
     }
 
     /** As {@link #activities(Worker, Agent, OutputStore)} with {@link #inProcessStore()}. */

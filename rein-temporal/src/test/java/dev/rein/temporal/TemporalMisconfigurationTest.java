@@ -124,4 +124,25 @@ class TemporalMisconfigurationTest {
                     .hasMessageContaining("task queue is empty").hasMessageContaining("the workers' queue");
         }
     }
+
+    /**
+     * A worker runs one agent: a second agent registered on the same worker is refused saying to give it a worker and
+     * task queue of its own, where Temporal's own message only said that ReinAgentRun (or ReinEnd) was already
+     * registered.
+     */
+    @Test
+    void aSecondAgentOnTheSameWorkerIsRefusedSayingToGiveItAQueueOfItsOwn() {
+        Agent orders = Orders.agent(Orders.lookupThenAnswer(), new RecordingListener(), Orders.lookup()).build();
+        Agent support = Orders.agent(Orders.lookupThenAnswer(), new RecordingListener(), Orders.lookup()).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            Worker worker = server.env.newWorker(TemporalTestServer.QUEUE);
+            TemporalAgents.worker(worker, orders);
+
+            assertThatThrownBy(() -> TemporalAgents.worker(worker, support)).isInstanceOf(ReinException.class)
+                    .hasMessageContaining("already runs an agent").hasMessageContaining("task queue of its own")
+                    .hasMessageContaining("'" + TemporalTestServer.QUEUE + "'");
+            assertThatThrownBy(() -> TemporalAgents.activities(worker, support)).isInstanceOf(ReinException.class)
+                    .hasMessageContaining("already runs an agent");
+        }
+    }
 }
