@@ -130,6 +130,28 @@ class TemporalSecretsTest {
         }
     }
 
+    /**
+     * An application's code that fails with a secret in its message (here a verifier) ends the run FAILED with the
+     * message masked, as locally; the activity's failure, which Temporal keeps in the history, and the input of the
+     * activity that ends the run carried the secret in clear.
+     */
+    @Test
+    void aSecretInTheMessageOfAFailingActivityIsNotInTheWorkflowHistory() {
+        dev.rein.run.Verifier broken = answer -> {
+            throw new IllegalStateException("検証が壊れた: token " + KEY);
+        };
+        Agent agent = Orders.agent(Orders.lookupThenAnswer(), new RecordingListener(), Orders.lookup()).verifier(broken)
+                .secrets(Secrets.of(Map.of("api_key", KEY))).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            RunResult result = server.start(agent).start("A-1?", "run-secret-failure").result();
+
+            assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+            assertThat(result.reason()).isEqualTo("internal_error");
+            assertThat(result.message()).contains("検証が壊れた: token [REDACTED:api_key]").doesNotContain(KEY);
+            assertThat(eventsCarryingTheKey(server, "run-secret-failure")).isEmpty();
+        }
+    }
+
     private static dev.rein.approval.ApprovalRequest awaitAnotherRequest(TemporalRun run, String hash) {
         long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (System.nanoTime() < until) {

@@ -9,6 +9,7 @@ import dev.rein.run.FinishReport;
 import dev.rein.run.NextStep;
 import dev.rein.run.Reasons;
 import dev.rein.run.RunStatus;
+import dev.rein.security.TraceRedactor;
 import dev.rein.state.RunSnapshot;
 import dev.rein.temporal.internal.Payloads.Acted;
 import dev.rein.temporal.internal.Payloads.CallDone;
@@ -34,11 +35,14 @@ import java.util.Map;
 public final class AgentActivitiesImpl implements AgentActivities {
     private final DrivenRun run;
     private final Blobs blobs;
+    /** Failure messages become part of the workflow history (the run's record on Temporal): masked as the trace is. */
+    private final TraceRedactor masker;
 
     /** @param store where snapshots and tool results are kept by hash: one store shared by every worker of the queue */
     public AgentActivitiesImpl(Agent agent, OutputStore store) {
         this.run = new DrivenRun(agent, new HistoryStore(agent.config().safety().store()));
         this.blobs = new Blobs(store);
+        this.masker = new TraceRedactor(agent.config().secrets()::known);
     }
 
     @Override
@@ -55,10 +59,10 @@ public final class AgentActivitiesImpl implements AgentActivities {
                 DrivenRun.ModelStep step = run.callModel(resolve(turn), attempt);
                 return new ModelStep(ref(step.snapshot()), step.response(), step.answerText());
             } catch (DrivenRun.Failed failed) {
+                String message = masker.redact(failed.getMessage());
                 throw failed.retryable()
-                        ? ApplicationFailure.newFailureWithCauseAndDelay(failed.getMessage(), failed.reason(), null,
-                                failed.retryDelay())
-                        : ApplicationFailure.newNonRetryableFailure(failed.getMessage(), failed.reason());
+                        ? ApplicationFailure.newFailureWithCauseAndDelay(message, failed.reason(), null, failed.retryDelay())
+                        : ApplicationFailure.newNonRetryableFailure(message, failed.reason());
             }
         });
     }
@@ -162,7 +166,7 @@ public final class AgentActivitiesImpl implements AgentActivities {
      * attempt timeout, and only a dead worker's attempt is to be started again. A call interrupted because the run
      * was cancelled ends the attempt without setting the interrupt again: the worker's thread goes back to its pool.
      */
-    private static <T> T guarded(Body<T> body) {
+    private <T> T guarded(Body<T> body) {
         Heartbeats alive = Heartbeats.start(Activity.getExecutionContext());
         try {
             return body.run();
@@ -176,7 +180,9 @@ public final class AgentActivitiesImpl implements AgentActivities {
         } catch (ApplicationFailure e) {
             throw e;
         } catch (RuntimeException e) {
-            throw ApplicationFailure.newNonRetryableFailure("internal error: " + e, Reasons.INTERNAL_ERROR);
+            // the exception's own message may carry a secret (the application's code wrote it), and no cause is
+            // attached: Temporal would keep its message and stack trace in the history unmasked
+            throw ApplicationFailure.newNonRetryableFailure(masker.redact("internal error: " + e), Reasons.INTERNAL_ERROR);
         } finally {
             alive.close();
             if (alive.interruptedTheCall()) {
