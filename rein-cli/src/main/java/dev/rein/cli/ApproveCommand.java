@@ -63,6 +63,12 @@ final class ApproveCommand implements Callable<Integer> {
             throw new UsageException("--edit is empty: give the new arguments as a JSON object, e.g. --edit '{\"to\":\"bob\"}'"
                     + " (see 'rein show " + runId + "' for the arguments as proposed)");
         }
+        // an unset shell variable (--action "$HASH"): the empty prefix would match every hash and decide an action
+        // the person did not name
+        if (action != null && action.isBlank()) {
+            throw new UsageException("--action is empty: give the hash of the action to decide, or its first characters (see"
+                    + " 'rein show " + runId + "'), or leave --action out when the run waits for one action");
+        }
         if (!home.hasStore()) {
             throw new UsageException(home.noStoreMessage());
         }

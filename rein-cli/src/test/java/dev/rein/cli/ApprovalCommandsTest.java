@@ -244,6 +244,27 @@ class ApprovalCommandsTest {
         }
     }
 
+    /**
+     * {@code --action "$HASH"} with HASH unset: the empty prefix matched every hash, so the one waiting action was
+     * approved (or rejected) without the person having named it. It is refused, as an empty --edit is.
+     */
+    @Test
+    void anEmptyActionIsRefusedRatherThanTakenAsEveryAction() throws Exception {
+        ScriptedModel model = sendThenConfirm();
+        cli.models((name, env) -> model);
+        cli.run("run", "--tools", "send_message", "連絡して");
+        String id = runId();
+        for (String blank : new String[] {"", " "}) {
+            InProcessCli.Outcome empty = cli.run("approve", id, "--action", blank, "--reject", "違います");
+            assertThat(empty.exitCode()).as(empty.stderr()).isEqualTo(ExitCodes.USAGE);
+            assertThat(empty.stderrLines()).singleElement().asString().isEqualTo("rein approve: --action is empty: give the"
+                    + " hash of the action to decide, or its first characters (see 'rein show " + id + "'), or leave --action out"
+                    + " when the run waits for one action");
+        }
+        assertThat(cli.run("show", "--json", id).stdout()).as("nothing was decided").contains("\"pending_approvals\":1")
+                .doesNotContain("違います");
+    }
+
     @Test
     void badRunIdsAndOptionsAreOneLineUsageErrors() {
         for (String[] args : new String[][] {{"show", "run_nope"}, {"approve", "run_nope"}, {"resume", "run_nope"},
