@@ -31,8 +31,15 @@ final class ShowCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        try (JdbcRunStore store = CliHome.of(env.env()).existingStore()) {
-            RunView view = Runs.in(store).show(runId);
+        CliHome home = CliHome.of(env.env());
+        try (JdbcRunStore store = home.existingStore()) {
+            Runs runs = Runs.in(store);
+            if (runs.find(runId).isEmpty()) {
+                // as approve, resume and reply say it: where it looked, and how to see what is there
+                throw new UsageException("there is no run '" + runId + "' in " + home.directory().toAbsolutePath()
+                        + "; list the runs with 'rein runs'");
+            }
+            RunView view = runs.show(runId);
             // Goal, answer, arguments and trace lines come from people, models and tools: no raw control characters.
             env.out().print(json ? ResultJson.line(StoredRunJson.show(view)) + System.lineSeparator()
                     : Text.visibleLines(view.describe()));

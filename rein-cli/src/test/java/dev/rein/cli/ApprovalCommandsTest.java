@@ -265,6 +265,21 @@ class ApprovalCommandsTest {
                 .doesNotContain("違います");
     }
 
+    /** As approve, resume and reply say: where it looked and how to list the runs, not only that there is none. */
+    @Test
+    void showOfAnUnknownRunSaysWhereItLookedAndHowToListTheRuns() throws Exception {
+        ScriptedModel model = sendThenConfirm();
+        cli.models((name, env) -> model);
+        cli.run("run", "--tools", "send_message", "連絡して");
+        for (String[] args : new String[][] {{"show", "run_nope"}, {"show", "--json", "run_nope"}}) {
+            InProcessCli.Outcome outcome = cli.run(args);
+            assertThat(outcome.exitCode()).isEqualTo(ExitCodes.USAGE);
+            assertThat(outcome.stdout()).isEmpty();
+            assertThat(outcome.stderrLines()).singleElement().asString().isEqualTo("rein show: there is no run 'run_nope' in "
+                    + cli.home().toAbsolutePath() + "; list the runs with 'rein runs'");
+        }
+    }
+
     @Test
     void badRunIdsAndOptionsAreOneLineUsageErrors() {
         for (String[] args : new String[][] {{"show", "run_nope"}, {"approve", "run_nope"}, {"resume", "run_nope"},
