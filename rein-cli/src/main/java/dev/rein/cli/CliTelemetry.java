@@ -46,8 +46,11 @@ final class CliTelemetry implements AutoCloseable {
     /** The servers the bundled providers call when no base URL is set. */
     private static final Map<String, String> DEFAULT_SERVERS = Map.of(
             "anthropic", AnthropicModel.DEFAULT_BASE_URL, "openai", OpenAiModel.DEFAULT_BASE_URL);
-    /** Below the grace a cancelled run has to wind down on Ctrl-C ({@link CancelOnInterrupt#GRACE}). */
-    private static final long FLUSH_SECONDS = 5;
+    /**
+     * How long a flush waits when no longer export timeout is configured: below the grace a cancelled
+     * run has to wind down on Ctrl-C ({@link CancelOnInterrupt#GRACE}).
+     */
+    private static final Duration FLUSH = Duration.ofSeconds(5);
 
     private final OpenTelemetrySdk sdk;
     private final ReinTelemetry telemetry;
@@ -59,8 +62,12 @@ final class CliTelemetry implements AutoCloseable {
     private volatile boolean stalled;
     /** The SDK's own problems; null without telemetry. */
     private final ExportLog exportLog;
+    /** How long a flush waits for the collector ({@link #flushBound}). */
+    private final Duration flushBound;
 
-    private CliTelemetry(OpenTelemetrySdk sdk, ReinTelemetry telemetry, Context parent, PrintStream err, ExportLog exportLog) {
+    private CliTelemetry(OpenTelemetrySdk sdk, ReinTelemetry telemetry, Context parent, PrintStream err, ExportLog exportLog,
+                         Duration flushBound) {
+        this.flushBound = flushBound;
         this.sdk = sdk;
         this.telemetry = telemetry;
         this.parent = parent;
@@ -82,7 +89,7 @@ final class CliTelemetry implements AutoCloseable {
     static CliTelemetry from(CliEnvironment cli, CliHome home, Map<String, String> modelEnv) {
         Map<String, String> env = cli.env();
         if (!configured(env)) {
-            return new CliTelemetry(null, null, Context.root(), cli.err(), null);
+            return new CliTelemetry(null, null, Context.root(), cli.err(), null, FLUSH);
         }
         for (String signal : List.of("TRACES", "METRICS")) {
             String name = protocolVariable(env, signal);
@@ -104,6 +111,7 @@ final class CliTelemetry implements AutoCloseable {
             }
         }
         ExportLog exportLog = ExportLog.install(cli.err());
+        java.util.concurrent.atomic.AtomicReference<Duration> flushBound = new java.util.concurrent.atomic.AtomicReference<>(FLUSH);
         OpenTelemetrySdk sdk;
         try {
             sdk = AutoConfiguredOpenTelemetrySdk.builder()
@@ -113,6 +121,10 @@ final class CliTelemetry implements AutoCloseable {
                     .addPropertiesCustomizer(CliTelemetry::plusSignsInHeaders)
                     .addPropertiesCustomizer(CliTelemetry::serviceName)
                     .addPropertiesCustomizer(config -> samplerArgument(config, cli.err()))
+                    .addPropertiesCustomizer(config -> { // last: the export timeouts as the SDK will read them
+                        flushBound.set(flushBound(config));
+                        return Map.of();
+                    })
                     .disableShutdownHook() // closed by the command, flushed at the end of each run
                     .build().getOpenTelemetrySdk();
         } catch (ConfigurationException e) {
@@ -131,7 +143,7 @@ final class CliTelemetry implements AutoCloseable {
         // a command-line tool extracts the context its caller (a CI job, a script) put in TRACEPARENT etc.
         // at startup, with the configured propagators, so the run joins the caller's trace.
         Context parent = sdk.getPropagators().getTextMapPropagator().extract(Context.root(), env, ENVIRONMENT);
-        return new CliTelemetry(sdk, telemetry, parent, cli.err(), exportLog);
+        return new CliTelemetry(sdk, telemetry, parent, cli.err(), exportLog, flushBound.get());
     }
 
     /**
@@ -436,6 +448,31 @@ final class CliTelemetry implements AutoCloseable {
         };
     }
 
+    /**
+     * How long a flush waits: 5 s, or the longest export timeout configured for traces or metrics
+     * (OTEL_EXPORTER_OTLP_TIMEOUT, or the signal's own OTEL_EXPORTER_OTLP_TRACES_TIMEOUT /
+     * _METRICS_TIMEOUT, which wins for it) when that is longer. An export may take as long as its
+     * timeout allows, so giving up earlier lost the data of a slow collector the user had given the time.
+     * A value the SDK cannot read is left to the SDK to report.
+     */
+    static Duration flushBound(ConfigProperties config) {
+        Duration bound = FLUSH;
+        for (String signal : List.of("traces", "metrics")) {
+            try {
+                Duration timeout = config.getDuration("otel.exporter.otlp." + signal + ".timeout");
+                if (timeout == null) {
+                    timeout = config.getDuration("otel.exporter.otlp.timeout");
+                }
+                if (timeout != null && timeout.compareTo(bound) > 0) {
+                    bound = timeout;
+                }
+            } catch (ConfigurationException e) {
+                // the SDK refuses the value itself, naming it
+            }
+        }
+        return bound;
+    }
+
     /** Spans and metrics together, bounded: an unreachable collector delays the result by at most this long. */
     private void flush() {
         bounded(() -> CompletableResultCode.ofAll(List.of(sdk.getSdkTracerProvider().forceFlush(),
@@ -443,19 +480,20 @@ final class CliTelemetry implements AutoCloseable {
     }
 
     /**
-     * Waits for {@code operation} at most {@link #FLUSH_SECONDS}. It runs on a thread of its own
+     * Waits for {@code operation} at most {@link #flushBound}. It runs on a thread of its own
      * because the exporter may retry on the calling thread before it returns its result.
      */
     private void bounded(Supplier<CompletableResultCode> operation) {
         // Whether the result came: the worker gives up after the same bound, so its ending says nothing by itself.
         AtomicBoolean done = new AtomicBoolean();
         Thread worker = Thread.ofVirtual().name("rein-otel-flush")
-                .start(() -> done.set(operation.get().join(FLUSH_SECONDS, TimeUnit.SECONDS).isDone()));
+                .start(() -> done.set(operation.get().join(flushBound.toMillis(), TimeUnit.MILLISECONDS).isDone()));
         if (stalled) {
             return; // the collector did not answer before: the flush goes on, but nobody waits for it again
         }
         try {
-            boolean finished = worker.join(Duration.ofSeconds(FLUSH_SECONDS)) && done.get();
+            boolean finished = worker.join(flushBound) && done.get();
+            String within = " within " + seconds(flushBound) + " s";
             if (!finished && !stalled) {
                 stalled = true;
                 // The exporter's own timeout, later, is the same problem: one line for it.
@@ -464,20 +502,25 @@ final class CliTelemetry implements AutoCloseable {
                 int status = exportLog.retryableStatus();
                 Throwable failure = exportLog.retryableFailure();
                 err.println(status > 0
-                        ? "rein: OpenTelemetry: the collector answered HTTP " + status + " (retryable) and did not take the data within "
-                                + FLUSH_SECONDS + " s; spans and metrics not sent by now are lost (the collector or a proxy in front"
+                        ? "rein: OpenTelemetry: the collector answered HTTP " + status + " (retryable) and did not take the data"
+                                + within + "; spans and metrics not sent by now are lost (the collector or a proxy in front"
                                 + " of it is overloaded or unavailable)"
                         // nothing accepted the connection (the collector is down, a wrong port): the sender retries that too
                         : failure != null
                         ? "rein: OpenTelemetry: the collector could not be reached (" + Errors.oneLine(String.valueOf(failure))
-                                + ") and the exporter's retries did not get the data through within " + FLUSH_SECONDS + " s;"
+                                + ") and the exporter's retries did not get the data through" + within + ";"
                                 + " spans and metrics not sent by now are lost (check OTEL_EXPORTER_OTLP_ENDPOINT and that the collector is up)"
-                        : "rein: OpenTelemetry: the collector did not answer within " + FLUSH_SECONDS + " s; spans and metrics"
+                        : "rein: OpenTelemetry: the collector did not answer" + within + "; spans and metrics"
                                 + " not sent by now are lost (check OTEL_EXPORTER_OTLP_ENDPOINT and that the collector is up)");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** {@code duration} in seconds as a person writes them: 5, 7.5. */
+    private static String seconds(Duration duration) {
+        return java.math.BigDecimal.valueOf(duration.toMillis(), 3).stripTrailingZeros().toPlainString();
     }
 
     @Override

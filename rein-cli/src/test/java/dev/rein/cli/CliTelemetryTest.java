@@ -254,9 +254,9 @@ class CliTelemetryTest {
             assertThat(warm.run("run", "--json", "say hi").exitCode()).isZero();
             // twice: the flush used to race its own 5 s bound and lose about two times in three
             for (int i = 0; i < 2; i++) {
-                // the exporter's own timeout just above the flush's bound, so its requests end soon after
-                InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:" + silent.getLocalPort())
-                        .env("OTEL_EXPORTER_OTLP_TIMEOUT", "5500");
+                // the exporter's own timeout unset (10 s): the flush's 5 s bound comes first (a longer configured
+                // timeout would be the bound itself)
+                InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:" + silent.getLocalPort());
                 cli.models((name, env) -> ScriptedModel.of(ScriptedModel.text("hi")));
                 long started = System.nanoTime();
                 InProcessCli.Outcome outcome = cli.run("run", "--json", "say hi");
@@ -271,10 +271,46 @@ class CliTelemetryTest {
                 // two 5 s waits take at least 10 s; one leaves room for a loaded machine
                 assertThat(took).as("one 5 s wait, not one at the run's end and another at exit").isLessThan(Duration.ofSeconds(10));
             }
-            // The exports the command no longer waited for end by their timeout while this collector still
+            // The exports the command no longer waited for end by their timeout (10 s) while this collector still
             // listens, so their lines go to this test, not to a later one through the SDK's shared logger.
             Thread.sleep(6500);
         }
+    }
+
+    @Test
+    void theFlushWaitsForALongerConfiguredExportTimeout() throws Exception {
+        // OTEL_EXPORTER_OTLP_TIMEOUT is how long an export may take (SDK configuration); a collector
+        // that answers within it must not be given up on after Rein's own 5 s.
+        try (OtlpReceiver otlp = OtlpReceiver.start().delayingTraces(Duration.ofMillis(6500))) {
+            InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT", otlp.endpoint())
+                    .env("OTEL_EXPORTER_OTLP_TIMEOUT", "10000");
+            cli.models((name, env) -> ScriptedModel.of(ScriptedModel.text("こんにちは")));
+            long started = System.nanoTime();
+            InProcessCli.Outcome outcome = cli.run("run", "--json", "挨拶して");
+            Duration took = Duration.ofNanos(System.nanoTime() - started);
+
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+            assertThat(outcome.stderrLines()).as(outcome.stderr()).noneMatch(line -> line.startsWith("rein: OpenTelemetry: "));
+            assertThat(took).as("the flush waited for the collector's answer").isGreaterThanOrEqualTo(Duration.ofMillis(6500));
+            assertThat(otlp.spans()).anyMatch(span -> span.getName().startsWith("invoke_agent"));
+        }
+    }
+
+    @Test
+    void theFlushBoundIsTheLongestConfiguredExportTimeoutAndNeverBelowFiveSeconds() {
+        assertThat(CliTelemetry.flushBound(config(Map.of()))).isEqualTo(Duration.ofSeconds(5));
+        assertThat(CliTelemetry.flushBound(config(Map.of("otel.exporter.otlp.timeout", "2000")))).isEqualTo(Duration.ofSeconds(5));
+        assertThat(CliTelemetry.flushBound(config(Map.of("otel.exporter.otlp.timeout", "30000")))).isEqualTo(Duration.ofSeconds(30));
+        // a signal's own timeout wins over the general one for that signal
+        assertThat(CliTelemetry.flushBound(config(Map.of("otel.exporter.otlp.timeout", "30000",
+                "otel.exporter.otlp.traces.timeout", "8000", "otel.exporter.otlp.metrics.timeout", "12s")))).isEqualTo(Duration.ofSeconds(12));
+        assertThat(CliTelemetry.flushBound(config(Map.of("otel.exporter.otlp.traces.timeout", "20000")))).isEqualTo(Duration.ofSeconds(20));
+        // a value the SDK cannot read is its to report: the bound stays
+        assertThat(CliTelemetry.flushBound(config(Map.of("otel.exporter.otlp.timeout", "soon")))).isEqualTo(Duration.ofSeconds(5));
+    }
+
+    private static io.opentelemetry.sdk.autoconfigure.spi.ConfigProperties config(Map<String, String> properties) {
+        return io.opentelemetry.sdk.autoconfigure.spi.internal.DefaultConfigProperties.createFromMap(properties);
     }
 
     @Test
@@ -286,9 +322,8 @@ class CliTelemetryTest {
         try (java.net.ServerSocket free = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             port = free.getLocalPort();
         }
-        // the exporter's own timeout just above the flush's bound, so its retries end soon after
-        InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:" + port)
-                .env("OTEL_EXPORTER_OTLP_TIMEOUT", "5500");
+        // the exporter's own timeout unset (10 s), so the flush's 5 s bound comes before its retries end
+        InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:" + port);
         cli.models((name, env) -> ScriptedModel.of(ScriptedModel.text("hi")));
         InProcessCli.Outcome outcome = cli.run("run", "--json", "say hi");
 
@@ -297,7 +332,8 @@ class CliTelemetryTest {
                 .satisfies(line -> assertThat(line).startsWith("rein: OpenTelemetry: the collector could not be reached (java.net.ConnectException")
                         .doesNotContain("did not answer").contains("OTEL_EXPORTER_OTLP_ENDPOINT"));
         assertThat(outcome.stderr()).doesNotContain("\tat ");
-        // the retries the command no longer waited for end here, not in a later test through the SDK's shared logger
+        // the retries the command no longer waited for (five attempts at most, about 8 s) end here, not in a
+        // later test through the SDK's shared logger
         Thread.sleep(6500);
     }
 

@@ -33,6 +33,7 @@ final class OtlpReceiver implements AutoCloseable {
     private final List<ExportMetricsServiceRequest> metrics = new CopyOnWriteArrayList<>();
     private final List<String> contentTypes = new CopyOnWriteArrayList<>();
     private volatile int status = 200;
+    private volatile Duration tracesDelay = Duration.ZERO;
 
     private OtlpReceiver(HttpServer server) {
         this.server = server;
@@ -54,12 +55,23 @@ final class OtlpReceiver implements AutoCloseable {
         return this;
     }
 
+    /** Answers each trace export only after {@code delay} (a slow collector, or one far away). */
+    OtlpReceiver delayingTraces(Duration delay) {
+        this.tracesDelay = delay;
+        return this;
+    }
+
     String endpoint() {
         return "http://127.0.0.1:" + server.getAddress().getPort();
     }
 
     private void traces(HttpExchange exchange) throws IOException {
         traces.add(ExportTraceServiceRequest.parseFrom(body(exchange)));
+        try {
+            Thread.sleep(tracesDelay);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         answer(exchange, ExportTraceServiceResponse.getDefaultInstance().toByteArray());
     }
 
