@@ -88,10 +88,14 @@ final class CliTelemetry implements AutoCloseable {
      */
     static CliTelemetry from(CliEnvironment cli, CliHome home, Map<String, String> modelEnv) {
         Map<String, String> env = cli.env();
-        if (!configured(env)) {
+        // OTEL_SDK_DISABLED=true "has no effect on propagators" (SDK environment variables spec): the Java
+        // autoconfiguration still sets them up, with providers that export nothing, so telemetry asked for
+        // and then disabled still carries the trace context (the caller's TRACEPARENT) to the model API.
+        boolean disabled = disabled(env);
+        if (!configured(env) && !(disabled && exporterAskedFor(env))) {
             return new CliTelemetry(null, null, Context.root(), cli.err(), null, FLUSH);
         }
-        for (String signal : List.of("TRACES", "METRICS")) {
+        for (String signal : disabled ? List.<String>of() : List.of("TRACES", "METRICS")) {
             String name = protocolVariable(env, signal);
             String raw = name == null ? "" : env.getOrDefault(name, "");
             String protocol = raw.strip();
@@ -134,7 +138,8 @@ final class CliTelemetry implements AutoCloseable {
         String provider = ProviderModels.provider(modelEnv).name();
         ReinTelemetry.Builder builder = ReinTelemetry.builder(sdk).providerName(provider)
                 .captureContent(Boolean.parseBoolean(env.getOrDefault(CAPTURE_CONTENT, "false").strip()))
-                .spanLinks(SpanLinkStore.directory(home.directory().resolve("otel-links")))
+                // disabled, no span is exported: no link to keep for a resumed run
+                .spanLinks(disabled ? SpanLinkStore.inMemory() : SpanLinkStore.directory(home.directory().resolve("otel-links")))
                 // OTEL_PROPAGATORS as configured: "none" (SDK environment variables spec: no propagator) sends no traceparent.
                 .propagator(sdk.getPropagators().getTextMapPropagator());
         modelServer(modelEnv, provider).ifPresent(builder::server);
@@ -181,10 +186,16 @@ final class CliTelemetry implements AutoCloseable {
         return env.getOrDefault(own, "").isBlank() ? "OTEL_EXPORTER_OTLP_PROTOCOL" : own;
     }
 
+    /** Whether telemetry is exported: an exporter is asked for and the SDK is not disabled. */
     static boolean configured(Map<String, String> env) {
-        if ("true".equalsIgnoreCase(env.getOrDefault("OTEL_SDK_DISABLED", "").strip())) {
-            return false;
-        }
+        return !disabled(env) && exporterAskedFor(env);
+    }
+
+    private static boolean disabled(Map<String, String> env) {
+        return "true".equalsIgnoreCase(env.getOrDefault("OTEL_SDK_DISABLED", "").strip());
+    }
+
+    private static boolean exporterAskedFor(Map<String, String> env) {
         return TURNED_ON_BY.stream().map(name -> env.getOrDefault(name, "").strip())
                 .anyMatch(value -> !value.isEmpty() && !value.equalsIgnoreCase("none"));
     }

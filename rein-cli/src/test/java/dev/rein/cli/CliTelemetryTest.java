@@ -425,6 +425,47 @@ class CliTelemetryTest {
     }
 
     @Test
+    void otelSdkDisabledExportsNothingButStillPropagatesTheTraceContext() throws Exception {
+        // SDK environment variables spec: OTEL_SDK_DISABLED "has no effect on propagators configured
+        // through the OTEL_PROPAGATORS variable"; the Java autoconfiguration sets the propagators up
+        // before it looks at the flag. So the model requests still carry the caller's trace.
+        String traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+        List<Map<String, String>> sent = new java.util.concurrent.CopyOnWriteArrayList<>();
+        ScriptedModel script = ScriptedModel.of(ScriptedModel.text("hi"));
+        dev.rein.model.Model recording = (request, context) -> {
+            sent.add(request.option(dev.rein.model.TraceContextHeaders.class)
+                    .map(dev.rein.model.TraceContextHeaders::headers).orElse(Map.of()));
+            return script.call(request, context);
+        };
+        try (OtlpReceiver otlp = OtlpReceiver.start()) {
+            try (CliTelemetry telemetry = CliTelemetry.from(cli(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", otlp.endpoint(),
+                    "OTEL_SDK_DISABLED", "true", "TRACEPARENT", "00-" + traceId + "-00f067aa0ba902b7-01")),
+                    CliHome.of(Map.of("REIN_HOME", dir.toString())))) {
+                telemetry.install(dev.rein.agent.Agent.builder().model(recording)
+                        .modelName(ScriptedModel.DEFAULT_NAME).prices(ScriptedModel.PRICES)).build().run("say hi");
+            }
+            assertThat(sent).singleElement().satisfies(headers -> assertThat(headers.get("traceparent"))
+                    .as("the caller's trace goes on").startsWith("00-" + traceId + "-"));
+            assertThat(otlp.spans()).as("nothing is exported").isEmpty();
+            assertThat(otlp.metrics()).as("nothing is exported").isEmpty();
+        }
+        assertThat(dir.resolve("otel-links")).as("no links to spans that were never exported").doesNotExist();
+
+        // OTEL_PROPAGATORS=none still means none
+        sent.clear();
+        try (CliTelemetry telemetry = CliTelemetry.from(cli(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:9",
+                "OTEL_SDK_DISABLED", "true", "OTEL_PROPAGATORS", "none")), CliHome.of(Map.of("REIN_HOME", dir.toString())))) {
+            ScriptedModel again = ScriptedModel.of(ScriptedModel.text("hi"));
+            telemetry.install(dev.rein.agent.Agent.builder().model((request, context) -> {
+                sent.add(request.option(dev.rein.model.TraceContextHeaders.class)
+                        .map(dev.rein.model.TraceContextHeaders::headers).orElse(Map.of()));
+                return again.call(request, context);
+            }).modelName(ScriptedModel.DEFAULT_NAME).prices(ScriptedModel.PRICES)).build().run("say hi");
+        }
+        assertThat(sent).singleElement().satisfies(headers -> assertThat(headers).doesNotContainKey("traceparent"));
+    }
+
+    @Test
     void otelPropagatorsNoneSendsNoTraceHeadersToTheModelApi() throws Exception {
         // SDK environment variables spec: OTEL_PROPAGATORS=none means "no automatically configured
         // propagator", so the model requests carry no traceparent; the default (tracecontext,baggage) does.
