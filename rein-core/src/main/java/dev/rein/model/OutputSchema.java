@@ -98,8 +98,9 @@ public final class OutputSchema implements ModelOption {
             return renamed == null || renamed.value().isEmpty() ? null : renamed.value();
         });
         config.forTypesInGeneral().withCustomDefinitionProvider((javaType, context) -> {
-            ObjectNode text = VALUE_TYPES.get(javaType.getErasedType());
-            return text == null ? null : new CustomDefinition(text.deepCopy(), CustomDefinition.DefinitionType.INLINE,
+            ObjectNode value = javaType.getErasedType().isEnum() ? enumValues(javaType.getErasedType())
+                    : VALUE_TYPES.get(javaType.getErasedType());
+            return value == null ? null : new CustomDefinition(value.deepCopy(), CustomDefinition.DefinitionType.INLINE,
                     CustomDefinition.AttributeInclusion.YES);
         });
         return new SchemaGenerator(config.build());
@@ -107,6 +108,35 @@ public final class OutputSchema implements ModelOption {
 
     private static ObjectNode text(String keyword, String value) {
         return Json.object().put("type", "string").put(keyword, value);
+    }
+
+    /**
+     * The values of an enum whose JSON is not its constants' names ({@code @JsonValue}, {@code @JsonProperty}
+     * on a constant), as Jackson writes and reads them; null for an enum read by its names, which the
+     * generator lists itself.
+     */
+    private static ObjectNode enumValues(Class<?> type) {
+        ObjectNode schema = Json.object();
+        com.fasterxml.jackson.databind.node.ArrayNode values = schema.putArray("enum");
+        boolean renamed = false;
+        boolean text = true;
+        try {
+            for (Object constant : type.getEnumConstants()) {
+                JsonNode json = JavaNames.tree(constant);
+                values.add(json);
+                renamed |= !json.isTextual() || !json.asText().equals(((Enum<?>) constant).name());
+                text &= json.isTextual();
+            }
+        } catch (IllegalArgumentException e) { // a @JsonValue that fails: leave the enum to the generator
+            return null;
+        }
+        if (!renamed) {
+            return null;
+        }
+        if (text) {
+            schema.put("type", "string");
+        }
+        return schema;
     }
 
     /** A number or null, as the generator describes an Optional's value. */

@@ -149,6 +149,49 @@ class TypedOutputShapesTest {
         assertThat(schema.problems(valid.replace("\"2026-12\"", "\"2026-13\""))).singleElement().asString().contains("$.period");
     }
 
+    /** Enums whose JSON is not their constants' names: written and read by @JsonValue, or by @JsonProperty on each constant. */
+    public enum Size {
+        SMALL("s"), LARGE("l");
+
+        private final String code;
+
+        Size(String code) {
+            this.code = code;
+        }
+
+        @com.fasterxml.jackson.annotation.JsonValue
+        public String code() {
+            return code;
+        }
+    }
+
+    public enum Mood {
+        @com.fasterxml.jackson.annotation.JsonProperty("嬉しい") HAPPY,
+        @com.fasterxml.jackson.annotation.JsonProperty("悲しい") SAD
+    }
+
+    public record Order(Size size, List<Mood> moods) {}
+    public record Pick(Optional<Size> size) {}
+
+    @Test
+    void anEnumWithJsonValueOrRenamedConstantsListsTheValuesJacksonReads() {
+        // Before: the schema listed the constants' names (SMALL, HAPPY), which Jackson does not read for such an
+        // enum, while the values it reads (s, 嬉しい) were outside the schema's enum: every answer was refused
+        com.fasterxml.jackson.databind.JsonNode properties = dev.rein.model.OutputSchema.of(Order.class).schema().get("properties");
+        assertThat(properties.get("size").get("enum").toString()).isEqualTo("[\"s\",\"l\"]");
+        assertThat(properties.get("moods").get("items").get("enum").toString()).isEqualTo("[\"嬉しい\",\"悲しい\"]");
+        ScriptedModel model = ScriptedModel.of(text("{\"size\":\"SMALL\",\"moods\":[\"HAPPY\"]}"),
+                text("{\"size\":\"l\",\"moods\":[\"悲しい\",\"嬉しい\"]}"));
+        RunResult r = Agent.builder().model(model).build().run("注文は?", Order.class);
+        assertThat(r.status()).as(r.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(model.requests()).hasSize(2);
+        assertThat(r.output(Order.class)).isEqualTo(new Order(Size.LARGE, List.of(Mood.SAD, Mood.HAPPY)));
+        assertThat(Agent.builder().model(ScriptedModel.of(text("\"s\""))).build().run("大きさは?", Size.class).output(Size.class))
+                .isEqualTo(Size.SMALL);
+        assertThat(dev.rein.model.OutputSchema.readAnswer("{\"size\":null}", Pick.class).size()).isEmpty();
+        assertThat(dev.rein.model.OutputSchema.readAnswer("{\"size\":\"s\"}", Pick.class).size()).contains(Size.SMALL);
+    }
+
     public interface Shape {}
 
     @Test

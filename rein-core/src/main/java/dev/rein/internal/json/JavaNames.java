@@ -29,6 +29,11 @@ public final class JavaNames {
         return MAPPER.convertValue(value, type);
     }
 
+    /** {@code value} as JSON, as {@link #read} reads it back (an enum constant by its {@code @JsonValue}, say). */
+    public static JsonNode tree(Object value) {
+        return MAPPER.valueToTree(value);
+    }
+
     /** @throws IllegalArgumentException when {@code value} does not fit {@code type} */
     public static Object read(JsonNode value, JavaType type) {
         return MAPPER.convertValue(value, type);
