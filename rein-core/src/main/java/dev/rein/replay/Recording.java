@@ -93,7 +93,7 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
         for (JsonNode e : events) {
             switch (e.path("type").asText()) {
                 case "run_started" -> started = started == null ? e : started;
-                case "model_request" -> pendingRequest = e;
+                case "model_request" -> pendingRequest = required(e, "request", trace);
                 case "model_response" -> {
                     if (pendingRequest == null) {
                         throw new ReinException("the trace " + trace + " has a model_response without its model_request (step "
@@ -125,6 +125,11 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
         if (started == null) {
             throw new ReinException("the trace " + trace + " has no run_started event for run " + id + "; it cannot be replayed");
         }
+        if (started.path("goal").asText().isBlank()) {
+            // the run would be refused for an empty goal, which reads as if the user had given one
+            throw new ReinException("the trace " + trace + " records no goal in the run_started of run " + id
+                    + " (\"goal\" is missing or empty); it cannot be replayed");
+        }
         checkLimits(started.path("limits"), trace);
         List<String> tools = new ArrayList<>();
         started.path("tools").forEach(t -> tools.add(t.asText()));
@@ -155,7 +160,20 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
         }
     }
 
+    /**
+     * {@code event}, which must hold the object {@code field} a replay reads (an edited trace may not):
+     * without it the replay would fail inside the run, far from the cause.
+     */
+    private static JsonNode required(JsonNode event, String field, Path trace) {
+        if (!event.path(field).isObject()) {
+            throw new ReinException("the trace " + trace + " has a " + event.path("type").asText() + " at step "
+                    + event.path("step").asText() + " without its \"" + field + "\"; it cannot be replayed");
+        }
+        return event;
+    }
+
     private static ModelResponse response(JsonNode event, Path trace) {
+        required(event, "response", trace);
         try {
             return Json.storedMapper().treeToValue(event.get("response"), ModelResponse.class);
         } catch (IOException | IllegalArgumentException e) {

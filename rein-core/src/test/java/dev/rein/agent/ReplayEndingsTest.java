@@ -320,6 +320,31 @@ class ReplayEndingsTest {
     }
 
     @Test
+    void aTraceEditedToLeaveOutAResponseARequestOrTheGoalIsRefusedNamingWhatIsMissing(@TempDir Path dir) throws Exception {
+        // Before: a model_response without its "response" failed the replayed run inside the model with
+        // 'the model client failed with NullPointerException: Cannot invoke "...ModelResponse.content()"', a
+        // model_request without its "request" diverged at 'recorded (nothing)', and a run_started without its
+        // "goal" was refused with 'the goal is empty: say what the agent should do', a goal the user never gave
+        Path trace = dir.resolve("run.jsonl");
+        agent(ScriptedModel.of(toolCalls(call("search", "{\"q\":\"東京\"}")), text("答え 🦊"))).listener(JsonlTraceListener.to(trace))
+                .build().run("調べて");
+        String recorded = Files.readString(trace);
+        Path edited = dir.resolve("edited.jsonl");
+        for (String[] c : new String[][] {
+                {"\"response\":{\"id\"", "\"reply\":{\"id\"", "has a model_response at step 1 without its \"response\""},
+                {"\"purpose\":\"step\",\"request\":", "\"purpose\":\"step\",\"req\":", "has a model_request at step 1 without its \"request\""},
+                {"\"goal\":\"調べて\"", "\"goal\":\"\"", "records no goal in the run_started of run "}}) {
+            assertThat(recorded).contains(c[0]);
+            Files.writeString(edited, recorded.replaceFirst(java.util.regex.Pattern.quote(c[0]), java.util.regex.Matcher.quoteReplacement(c[1])));
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> Replay.from(edited).replay(agent(ScriptedModel.of()).build()))
+                    .isInstanceOf(dev.rein.ReinException.class)
+                    .hasMessageContaining("the trace " + edited + " " + c[2])
+                    .hasMessageContaining("it cannot be replayed");
+        }
+        assertThat(ran.get()).isEqualTo(1);
+    }
+
+    @Test
     void aResponseFromAnotherVersionSaysSoAndWhatToDo(@TempDir Path dir) throws Exception {
         Path trace = dir.resolve("run.jsonl");
         agent(ScriptedModel.of(text("答え 🦊"))).listener(JsonlTraceListener.to(trace)).build().run("調べて");
