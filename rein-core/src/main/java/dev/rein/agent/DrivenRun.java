@@ -12,6 +12,7 @@ import dev.rein.model.ToolUseBlock;
 import dev.rein.run.FinishReport;
 import dev.rein.run.NextStep;
 import dev.rein.run.Reason;
+import dev.rein.run.Reasons;
 import dev.rein.run.RunStatus;
 import dev.rein.state.RunSnapshot;
 import dev.rein.state.RunStore;
@@ -318,14 +319,20 @@ public final class DrivenRun {
 
     /**
      * Ends the run: its result, masked, and the final trace events. A null {@code answer} is
-     * replaced by what the run knows so far (as the local driver does).
+     * replaced by what the run knows so far (as the local driver does: for an internal or a store
+     * error it says that one occurred, not the exception's text).
      */
     public RunResult end(RunSnapshot snapshot, RunStatus status, String reason, String message, String answer,
                          FinishReport report) {
         Run run = Run.resume(snapshot, config);
         try {
             AgentLoop loop = new AgentLoop(run);
-            return loop.end(status, reason, message, answer == null ? loop.knownSoFar(message) : answer, report);
+            String why = switch (reason) {
+                case Reasons.INTERNAL_ERROR -> "an internal error occurred";
+                case Reasons.STORE_ERROR, Reasons.STORE_CONFLICT -> "the run's state could not be saved";
+                case null, default -> message;
+            };
+            return loop.end(status, reason, message, answer == null ? loop.knownSoFar(why) : answer, report);
         } finally {
             run.recorder.close();
         }

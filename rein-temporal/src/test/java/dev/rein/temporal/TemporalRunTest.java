@@ -158,6 +158,9 @@ class TemporalRunTest {
             assertThat(result.status()).isEqualTo(RunStatus.FAILED).isEqualTo(expected.status());
             assertThat(result.reason()).isEqualTo(expected.reason()).isEqualTo("internal_error");
             assertThat(result.message()).isEqualTo(expected.message()).contains("検証が壊れた");
+            // what the run knew says an internal error occurred, as locally, not the exception's text
+            assertThat(result.answer()).isEqualTo(expected.answer()).contains("an internal error occurred")
+                    .doesNotContain("検証が壊れた");
             assertThat(result.steps()).isEqualTo(expected.steps());
             assertThat(run.status()).isEqualTo(RunStatus.FAILED);
             assertThat(remote.events(TraceEvent.RunFinished.class)).singleElement()
