@@ -38,6 +38,10 @@ public interface AgentWorkflow {
     @QueryMethod(name = "result")
     RunResult result();
 
+    /** The hashes of the actions of the current pause that a person has already decided (empty when not paused). */
+    @QueryMethod(name = "decidedActions")
+    List<String> decidedActions();
+
     /** Decisions the workflow refused (no pending action had their hash), with why. */
     @QueryMethod(name = "refusedDecisions")
     List<String> refusedDecisions();

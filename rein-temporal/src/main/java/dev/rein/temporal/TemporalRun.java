@@ -281,9 +281,21 @@ public final class TemporalRun {
             }
         }
         return pending.stream().filter(r -> r.actionHash().equals(signal.actionHash())).findFirst()
-                .orElseThrow(() -> new ApprovalException("run " + runId + " has no pending action with hash " + signal.actionHash()
-                        + "; an approval is bound to the exact action shown. Pending: "
-                        + pending.stream().map(r -> r.tool() + " " + r.actionHash()).toList(), pending));
+                .orElseThrow(() -> new ApprovalException((decidedAlready(signal.actionHash())
+                        ? "the action with hash " + signal.actionHash() + " was already decided; run " + runId
+                                + " waits for the others"
+                        : "run " + runId + " has no pending action with hash " + signal.actionHash()
+                                + "; an approval is bound to the exact action shown")
+                        + ". Pending: " + pending.stream().map(r -> r.tool() + " " + r.actionHash()).toList(), pending));
+    }
+
+    /** True when the action was decided in the run's current pause (a second click), as Runs.approve tells it apart. */
+    private boolean decidedAlready(String actionHash) {
+        try {
+            return workflow().decidedActions().contains(actionHash);
+        } catch (RuntimeException e) {
+            return false; // a worker of an earlier release does not know the query: the general message stands
+        }
     }
 
     private TraceRedactor masker() {

@@ -108,6 +108,52 @@ class TemporalApprovalTest {
         }
     }
 
+    /**
+     * Approving an action a second time while the run still waits for another one (a double click) says it was already
+     * decided, as a local run's Runs.approve says, and sends nothing; the handle said the run had no pending action
+     * with that hash and that an approval is bound to the exact action shown, as if the action had changed.
+     */
+    @Test
+    void approvingAnActionAgainWhileAnotherStillWaitsSaysItWasAlreadyDecided() {
+        Orders.Ledger ledger = new Orders.Ledger();
+        dev.rein.testkit.ScriptedModel model = dev.rein.testkit.ScriptedModel.of(
+                dev.rein.testkit.ScriptedModel.toolCalls(dev.rein.testkit.ScriptedModel.call("refund", "{\"id\":\"A-1\"}"),
+                        dev.rein.testkit.ScriptedModel.call("refund", "{\"id\":\"A-2\"}")),
+                dev.rein.testkit.ScriptedModel.text("A-1 と A-2 を返金しました。"));
+        Agent agent = Orders.withApproval(Orders.agent(model, new RecordingListener(), Orders.refund(ledger, key -> {})));
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalRun run = server.start(agent).start("A-1 と A-2 を返金して", "run-approve-twice");
+            awaitStatus(run, RunStatus.WAITING_APPROVAL);
+            List<ApprovalRequest> pending = run.pendingApprovals();
+            assertThat(pending).hasSize(2);
+            run.approve(pending.get(0).actionHash(), "alice");
+            awaitPending(run, 1);
+
+            assertThatThrownBy(() -> run.approve(pending.get(0).actionHash(), "alice")).isInstanceOf(ApprovalException.class)
+                    .hasMessageContaining("already decided").hasMessageContaining(pending.get(1).actionHash());
+            assertThat(run.refusedDecisions()).isEmpty();
+            assertThat(run.status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+            run.approve(pending.get(1).actionHash(), "bob");
+            assertThat(run.result().status()).isEqualTo(RunStatus.SUCCEEDED);
+            assertThat(ledger.charges).hasSize(2);
+        }
+    }
+
+    private static void awaitPending(TemporalRun run, int count) {
+        long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (run.pendingApprovals().size() != count) {
+            if (System.nanoTime() > until) {
+                throw new AssertionError("run " + run.runId() + " does not have " + count + " pending actions");
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+        }
+    }
+
     static void awaitStatus(TemporalRun run, RunStatus status) {
         long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (run.status() != status) {

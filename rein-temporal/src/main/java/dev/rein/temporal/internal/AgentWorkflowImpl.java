@@ -230,6 +230,12 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
     }
 
     @Override
+    public List<String> decidedActions() {
+        return ref == null ? List.of() : ref.approvals().requests().stream()
+                .filter(r -> ref.approvals().decisions().containsKey(r.callId())).map(ApprovalRequest::actionHash).toList();
+    }
+
+    @Override
     public RunResult result() {
         return result;
     }
