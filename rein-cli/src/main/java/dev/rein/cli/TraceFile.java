@@ -28,7 +28,11 @@ final class TraceFile {
             throw new UsageException(prefix + "it is a directory; give a file path such as " + example);
         }
         if (Files.exists(path)) {
-            if (!Files.isRegularFile(path) || !Files.isWritable(path)) {
+            if (!Files.isRegularFile(path)) {
+                throw new UsageException(prefix + "it is not a regular file but a device, pipe or terminal; give a file path such as "
+                        + example);
+            }
+            if (!Files.isWritable(path)) {
                 throw new UsageException(prefix + "the file is not writable");
             }
             return;

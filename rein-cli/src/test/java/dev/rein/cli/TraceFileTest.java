@@ -27,4 +27,15 @@ class TraceFileTest {
         assertThatThrownBy(() -> TraceFile.checkWritable(file.resolve("x/run.jsonl")))
                 .isInstanceOf(UsageException.class).hasMessageContaining(file + " is not a directory");
     }
+
+    /**
+     * A terminal, pipe or device ({@code --trace /dev/stderr} at a terminal, {@code --trace >(jq ...)}) is refused as what
+     * it is: the line said 'the file is not writable', which it is, and so pointed nowhere.
+     */
+    @Test
+    void aDeviceOrPipeIsRefusedAsNotARegularFileNotAsUnwritable() {
+        assertThatThrownBy(() -> TraceFile.checkWritable(Path.of("/dev/null"))).isInstanceOf(UsageException.class)
+                .hasMessage("cannot write the trace file /dev/null: it is not a regular file but a device, pipe or terminal;"
+                        + " give a file path such as run.jsonl");
+    }
 }
