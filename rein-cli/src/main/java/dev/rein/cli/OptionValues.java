@@ -105,7 +105,9 @@ final class OptionValues {
             BigDecimal seconds = positiveDecimal(value, "a number of seconds such as 120");
             BigDecimal nanos = seconds.movePointRight(9);
             if (nanos.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
-                throw new TypeConversionException("'" + value + "' seconds is too long");
+                // the run keeps its limit as a Duration in nanoseconds: a long holds about 292 years
+                throw new TypeConversionException("'" + value + "' seconds is too long (at most " + Long.MAX_VALUE / 1_000_000_000L
+                        + ", about 292 years); give a number of seconds such as 120");
             }
             Duration duration = Duration.ofNanos(nanos.longValue());
             if (duration.toMillis() == 0) { // the run keeps its limit in whole milliseconds (for rein resume)

@@ -227,5 +227,9 @@ class RunCommandTest {
         assertThat(fresh.run("run", "--max-seconds", "0.0004", "x").stderr())
                 .isEqualTo("rein run: Invalid value for option '--max-seconds': '0.0004' rounds to zero (the limit is kept in"
                         + " whole milliseconds); give at least 0.001 seconds (see 'rein run --help')" + System.lineSeparator());
+        // it said only "'1e12' seconds is too long": neither how long may be, nor what to give
+        assertThat(fresh.run("run", "--max-seconds", "1e12", "x").stderr())
+                .isEqualTo("rein run: Invalid value for option '--max-seconds': '1e12' seconds is too long (at most 9223372036,"
+                        + " about 292 years); give a number of seconds such as 120 (see 'rein run --help')" + System.lineSeparator());
     }
 }
