@@ -392,6 +392,7 @@ public final class DrivenRun {
                                     ApprovalState approvals, RunStatus status) {
         return new RunSnapshot(s.format(), s.runId(), s.version(), s.goal(), s.model(), status, s.reason(), s.message(),
                 s.answer(), s.createdAt(), s.updatedAt(), activeMillis, s.principal(), history, s.steps(), s.usage(),
-                s.costUsd(), verificationFailures, s.toolCallCounts(), s.state(), approvals, s.finish());
+                s.costUsd(), verificationFailures, s.toolCallCounts(), s.state(), approvals, s.finish(), s.conversation(),
+                s.secretsHandedOut());
     }
 }

@@ -29,13 +29,15 @@ import java.util.Objects;
  * @param conversation the run's current turn and what the earlier turns used (see {@code Agent.reply})
  * @param state        what the run knows; its goal and budget used are always this snapshot's
  *                     {@code goal}, {@code steps}, {@code usage}, {@code costUsd} and {@code activeMillis}
+ * @param secretsHandedOut the names (never the values) of the secrets a lookup handed out during the
+ *                     run, asked for again when it resumes, so their values are still masked there
  */
 public record RunSnapshot(int format, String runId, long version, String goal, String model, RunStatus status,
                           String reason, String message, String answer, Instant createdAt, Instant updatedAt,
                           long activeMillis, Principal principal, List<Message> history, int steps, Usage usage,
                           BigDecimal costUsd, int verificationFailures, Map<String, Integer> toolCallCounts,
                           AgentState state, ApprovalState approvals, FinishReport finish,
-                          Conversation conversation) {
+                          Conversation conversation, List<String> secretsHandedOut) {
     /**
      * The current snapshot format. 2: the stored form holds the goal and the budget used once (see
      * {@link SnapshotCodec}); format 1 snapshots are still read.
@@ -54,11 +56,23 @@ public record RunSnapshot(int format, String runId, long version, String goal, S
         message = message == null ? "" : message;
         answer = answer == null ? "" : answer;
         conversation = conversation == null ? Conversation.FIRST : conversation;
+        secretsHandedOut = secretsHandedOut == null ? List.of() : List.copyOf(secretsHandedOut);
         // The goal and the budget used are the snapshot's own; the state carries the same values, never others.
         if (state != null) {
             state = new AgentState(goal == null ? state.goal() : goal, state.facts(), state.hypotheses(), state.openQuestions(),
                     state.attemptedActions(), new BudgetUsage(steps, usage, costUsd, activeMillis));
         }
+    }
+
+    /** A snapshot of a run that knows of no secret handed out by a lookup (the form before they were kept). */
+    public RunSnapshot(int format, String runId, long version, String goal, String model, RunStatus status,
+                       String reason, String message, String answer, Instant createdAt, Instant updatedAt,
+                       long activeMillis, Principal principal, List<Message> history, int steps, Usage usage,
+                       BigDecimal costUsd, int verificationFailures, Map<String, Integer> toolCallCounts,
+                       AgentState state, ApprovalState approvals, FinishReport finish, Conversation conversation) {
+        this(format, runId, version, goal, model, status, reason, message, answer, createdAt, updatedAt, activeMillis,
+                principal, history, steps, usage, costUsd, verificationFailures, toolCallCounts, state, approvals, finish,
+                conversation, List.of());
     }
 
     /** A snapshot of a run in its first turn (the form before conversations existed). */
@@ -84,14 +98,14 @@ public record RunSnapshot(int format, String runId, long version, String goal, S
     public RunSnapshot withApprovals(ApprovalState newApprovals, Instant now) {
         return new RunSnapshot(format, runId, version + 1, goal, model, status, reason, message, answer, createdAt, now,
                 activeMillis, principal, history, steps, usage, costUsd, verificationFailures, toolCallCounts, state,
-                newApprovals, finish, conversation);
+                newApprovals, finish, conversation, secretsHandedOut);
     }
 
     /** The next version of this snapshot with another status (a paused run was cancelled). */
     public RunSnapshot withStatus(RunStatus newStatus, String newReason, String newMessage, Instant now) {
         return new RunSnapshot(format, runId, version + 1, goal, model, newStatus, newReason, newMessage, answer, createdAt,
                 now, activeMillis, principal, history, steps, usage, costUsd, verificationFailures, toolCallCounts, state,
-                approvals, finish, conversation);
+                approvals, finish, conversation, secretsHandedOut);
     }
 
     /** The summary row for listings. */
