@@ -181,7 +181,41 @@ public final class OutputSchema implements ModelOption {
                     + " abstract class") + ", and an answer is read into a value of it: no answer could be read. Use a record or"
                     + " a concrete class (or annotate it with @JsonTypeInfo and its subtypes)");
         }
+        String cycle = requiredCycle(type, new java.util.ArrayList<>(), new java.util.HashSet<>());
+        if (cycle != null) {
+            throw new ReinException("the output type " + type.getSimpleName() + " cannot be answered: " + cycle + " leads back"
+                    + " to a record it came from through required components, so an answer would have to nest without end."
+                    + " Make one of them Optional or a List (an empty one ends the nesting)");
+        }
         return of(type.getSimpleName(), (Type) type);
+    }
+
+    /**
+     * A path of required record components that leads back to a record on it ("Employee.team → Team.lead →
+     * Employee"), or null: a required component may not be null, so no finite answer fits such a type.
+     * {@code path} holds the components followed so far, {@code ends} the records known to lead to no cycle.
+     */
+    private static String requiredCycle(Class<?> type, List<java.lang.reflect.RecordComponent> path, java.util.Set<Class<?>> ends) {
+        if (!type.isRecord() || ends.contains(type)) {
+            return null;
+        }
+        for (java.lang.reflect.RecordComponent component : type.getRecordComponents()) {
+            Class<?> next = component.getType();
+            if (!next.isRecord()) {
+                continue;
+            }
+            path.add(component);
+            String cycle = path.stream().anyMatch(c -> c.getDeclaringRecord() == next)
+                    ? String.join(" → ", path.stream().map(c -> c.getDeclaringRecord().getSimpleName() + "." + c.getName()).toList())
+                            + " → " + next.getSimpleName()
+                    : requiredCycle(next, path, ends);
+            path.remove(path.size() - 1);
+            if (cycle != null) {
+                return cycle;
+            }
+        }
+        ends.add(type);
+        return null;
     }
 
     /**

@@ -192,6 +192,32 @@ class TypedOutputShapesTest {
         assertThat(dev.rein.model.OutputSchema.readAnswer("{\"size\":\"s\"}", Pick.class).size()).contains(Size.SMALL);
     }
 
+    /** A category whose parent is required: an answer would have to nest parents without end. */
+    public record Category(String name, Category parent) {}
+    public record Employee(String name, Team team) {}
+    public record Team(String name, Employee lead) {}
+    /** Recursion through Optional or a List ends: an empty Optional or list is an answer. */
+    public record Folder(String name, Optional<Folder> parent, List<Folder> children) {}
+
+    @Test
+    void aTypeThatRequiresItselfIsRefusedWhenTheAgentIsBuiltNotAfterEveryAnswer() {
+        // Before: the agent was built and every answer was refused ('$.parent.parent: null found, object expected')
+        // until the run ended FAILED/invalid_output, since no finite JSON has a parent at every level
+        ScriptedModel model = ScriptedModel.of(text("{\"name\":\"本\",\"parent\":null}"));
+        assertThatThrownBy(() -> Agent.builder().model(model).outputType(Category.class))
+                .isInstanceOf(ReinException.class)
+                .hasMessageContaining("the output type Category cannot be answered")
+                .hasMessageContaining("Category.parent")
+                .hasMessageContaining("Optional");
+        assertThat(model.requests()).isEmpty();
+        assertThatThrownBy(() -> dev.rein.model.OutputSchema.of(Employee.class)).isInstanceOf(ReinException.class)
+                .hasMessageContaining("Employee.team → Team.lead → Employee");
+        RunResult r = Agent.builder().model(ScriptedModel.of(text("{\"name\":\"文書\",\"children\":[{\"name\":\"下書き\",\"children\":[]}]}")))
+                .build().run("フォルダは?", Folder.class);
+        assertThat(r.status()).as(r.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(r.output(Folder.class).children().get(0).name()).isEqualTo("下書き");
+    }
+
     public interface Shape {}
 
     @Test
