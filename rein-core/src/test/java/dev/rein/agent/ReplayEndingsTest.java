@@ -391,4 +391,31 @@ class ReplayEndingsTest {
         assertThat(report.reproduced()).isTrue();
         assertThat(ran.get()).as("no tool ran again").isEqualTo(4);
     }
+
+    public record Forecast(String city, java.time.YearMonth month, java.util.OptionalInt rainyDays) {}
+
+    @Test
+    void aTypedRunWhoseAnswerWasRefusedOnceAndOneThatNeverBecameValidReplayExactly(@TempDir Path dir) throws Exception {
+        // probe: the invalid_output refusal, the repaired answer and the run that failed invalid_output all replay
+        Path repaired = dir.resolve("repaired.jsonl");
+        RunResult recorded = agent(ScriptedModel.of(toolCalls(call("search", "{\"q\":\"札幌\"}")),
+                text("{\"city\":\"札幌\",\"month\":\"12月\"}"), text("{\"city\":\"札幌 ❄\",\"month\":\"2026-12\",\"rainyDays\":3}")))
+                .outputType(Forecast.class).listener(JsonlTraceListener.to(repaired)).build().run("天気は?");
+        assertThat(recorded.status()).as(recorded.message()).isEqualTo(RunStatus.SUCCEEDED);
+
+        ReplayReport report = Replay.from(repaired).replay(agent(ScriptedModel.of()).outputType(Forecast.class).build());
+        assertThat(report.firstDivergence()).isEmpty();
+        assertThat(report.reproduced()).isTrue();
+        assertThat(report.result().output(Forecast.class).rainyDays()).hasValue(3);
+
+        Path failed = dir.resolve("failed.jsonl");
+        RunResult never = agent(ScriptedModel.of(text("晴れ"), text("{\"city\":1}"), text("```json\n{\"city\":\"札幌\"}\n```")))
+                .outputType(Forecast.class).listener(JsonlTraceListener.to(failed)).build().run("天気は?");
+        assertThat(never.reason()).isEqualTo("invalid_output");
+        ReplayReport again = Replay.from(failed).replay(agent(ScriptedModel.of()).outputType(Forecast.class).build());
+        assertThat(again.firstDivergence()).isEmpty();
+        assertThat(again.result().reason()).isEqualTo("invalid_output");
+        assertThat(again.result().message()).isEqualTo(never.message());
+        assertThat(again.reproduced()).isTrue();
+    }
 }
