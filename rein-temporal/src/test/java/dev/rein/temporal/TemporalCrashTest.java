@@ -80,6 +80,58 @@ class TemporalCrashTest {
         }
     }
 
+    /**
+     * A worker that dies during a model call is replaced, also for an agent that retries no provider error
+     * (RetryPolicy.NONE): the model's retry policy is about the provider's errors, not about workers. The activity
+     * was allowed one attempt (maxRetries + 1), so the crash ended the run FAILED/internal_error ('the worker making
+     * the model call stopped responding').
+     */
+    @Test
+    void aWorkerStoppedDuringAModelCallIsReplacedAlsoWithoutModelRetries() throws Exception {
+        CountDownLatch inCall = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        dev.rein.model.Model hanging = new dev.rein.model.Model() {
+            @Override
+            public dev.rein.model.ModelResponse call(dev.rein.model.ModelRequest request, dev.rein.model.ModelCallContext context) {
+                inCall.countDown();
+                awaitUninterruptibly(release);
+                throw new IllegalStateException("the crashed worker's call never answers");
+            }
+        };
+        Agent crashing = Agent.builder().model(hanging).modelName("scripted-model").prices(dev.rein.testkit.ScriptedModel.PRICES)
+                .listener(new RecordingListener())
+                .retryPolicy(dev.rein.retry.RetryPolicy.NONE)
+                .budget(dev.rein.budget.Budget.builder().maxSteps(8).maxDuration(Duration.ofMinutes(10)).build()).build();
+        Agent healthy = Orders.agent(dev.rein.testkit.ScriptedModel.of(dev.rein.testkit.ScriptedModel.text("注文は配達済みです。")),
+                new RecordingListener()).retryPolicy(dev.rein.retry.RetryPolicy.NONE).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalAgents.workflows(server.env.newWorker(TemporalTestServer.QUEUE));
+            server.env.start();
+            WorkerFactory one = WorkerFactory.newInstance(server.client());
+            TemporalAgents.activities(one.newWorker(TemporalTestServer.QUEUE), crashing);
+            one.start();
+            TemporalRun run = TemporalAgents.client(server.client(), TemporalTestServer.QUEUE, crashing)
+                    .withAttemptTimeout(Duration.ofSeconds(3)).start("A-1 はどこ?", "run-crash-model");
+            assertThat(inCall.await(60, TimeUnit.SECONDS)).isTrue();
+            one.shutdownNow();
+
+            WorkerFactory two = WorkerFactory.newInstance(server.client());
+            TemporalAgents.activities(two.newWorker(TemporalTestServer.QUEUE), healthy);
+            two.start();
+            try {
+                RunResult result = run.result(Duration.ofSeconds(60));
+
+                assertThat(result.status()).as(result.reason() + ": " + result.message()).isEqualTo(RunStatus.SUCCEEDED);
+                assertThat(result.answer()).isEqualTo("注文は配達済みです。");
+            } finally {
+                release.countDown();
+                two.shutdownNow();
+            }
+        } finally {
+            release.countDown();
+        }
+    }
+
     private static void awaitUninterruptibly(CountDownLatch latch) {
         boolean interrupted = false;
         while (true) {

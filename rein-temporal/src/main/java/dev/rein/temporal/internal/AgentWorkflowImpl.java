@@ -50,6 +50,11 @@ import java.util.Optional;
 public final class AgentWorkflowImpl implements AgentWorkflow {
     /** What an activity may take in a run without a time limit: long enough never to cut a live call. */
     static final Duration NO_DEADLINE = Duration.ofDays(365);
+    /**
+     * Attempts of a model call beyond the agent's retry policy, for workers lost during the call (a crash, a worker
+     * stopping): the policy counts the provider's errors, and decides those itself in each attempt.
+     */
+    static final int WORKER_LOSSES = 3;
 
     private RunInput input;
     private String runId;
@@ -350,7 +355,11 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
         return meter;
     }
 
-    /** Model calls: the provider's retryable failures are retried with backoff, never past the run's deadline. */
+    /**
+     * Model calls: the provider's retryable failures are retried with backoff, never past the run's deadline. Each
+     * attempt applies the agent's retry policy (a provider error past it is not retryable), so the attempts Temporal
+     * allows beyond it serve only a worker lost during the call.
+     */
     private AgentActivities modelActivities() {
         long left = timeLeft().toMillis();
         // every retryable failure carries the wait Rein's policy chose (a server's hint of up to
@@ -359,7 +368,7 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
                 ? positive(input.maxBackoff()) : RetryPolicy.LONGEST_HINT;
         RetryOptions retry = RetryOptions.newBuilder().setInitialInterval(positive(input.initialBackoff()))
                 .setMaximumInterval(longest).setBackoffCoefficient(2.0)
-                .setMaximumAttempts(input.retries() + 1).build();
+                .setMaximumAttempts(input.retries() + 1 + WORKER_LOSSES).build();
         // an attempt may wait for the model until the deadline; the worker heartbeats meanwhile, so only a dead
         // worker's attempt ends after the attempt timeout (and is retried), not a live one waiting for a slow model
         return Workflow.newActivityStub(AgentActivities.class, ActivityOptions.newBuilder()
