@@ -75,6 +75,30 @@ class TemporalApprovalTest {
         }
     }
 
+    /**
+     * A run cancelled while it waited has no pending actions any more (the query listed the action it never ran), and
+     * a late approval says the run is CANCELLED instead of Temporal's bare WorkflowNotFoundException (a signal sent to
+     * the closed workflow).
+     */
+    @Test
+    void aCancelledRunHasNoPendingActionsAndALateApprovalSaysItIsCancelled() {
+        Orders.Ledger ledger = new Orders.Ledger();
+        Agent agent = Orders.withApproval(Orders.agent(Orders.refundThenAnswer(), new RecordingListener(),
+                Orders.refund(ledger, key -> {})));
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalRun run = server.start(agent).start("A-1 を返金して", "run-cancel-late-approval");
+            awaitStatus(run, RunStatus.WAITING_APPROVAL);
+            String hash = run.pendingApprovals().get(0).actionHash();
+            run.cancel();
+            assertThat(run.result().status()).isEqualTo(RunStatus.CANCELLED);
+
+            assertThat(run.pendingApprovals()).isEmpty();
+            assertThatThrownBy(() -> run.approve(hash, "alice")).isInstanceOf(ApprovalException.class)
+                    .hasMessageContaining("run-cancel-late-approval is CANCELLED, not waiting for approval");
+            assertThat(ledger.charges).isEmpty();
+        }
+    }
+
     @Test
     void anEditDecisionBoundToTheActionHashResumesTheRunWithTheEditedCall() {
         Orders.Ledger ledger = new Orders.Ledger();

@@ -231,12 +231,13 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
 
     @Override
     public List<ApprovalRequest> pendingApprovals() {
-        return ref == null ? List.of() : ref.approvals().undecided();
+        // a run that ended (cancelled while it waited, say) keeps its last requests in ref, but none waits any more
+        return ref == null || status.terminal() ? List.of() : ref.approvals().undecided();
     }
 
     @Override
     public List<String> decidedActions() {
-        return ref == null ? List.of() : ref.approvals().requests().stream()
+        return ref == null || status.terminal() ? List.of() : ref.approvals().requests().stream()
                 .filter(r -> ref.approvals().decisions().containsKey(r.callId())).map(ApprovalRequest::actionHash).toList();
     }
 
