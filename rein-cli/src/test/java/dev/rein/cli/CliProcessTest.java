@@ -381,6 +381,55 @@ class CliProcessTest {
                 .startsWith("rein: Rein needs a build (first use) but " + checkout.resolve("rein-cli/target") + " cannot be written");
     }
 
+    /**
+     * The build lock is released once the build is done: the CLI the launcher then starts inherited it, so a second
+     * launcher that needed a build waited for the whole first command (a run waiting at its approval prompt: forever),
+     * not for the build. The build here is a stand-in mvn that leaves what the real one does for the launcher.
+     */
+    @Test
+    void theCliStartedAfterABuildDoesNotHoldTheBuildLock() throws Exception {
+        Path checkout = Files.createDirectories(dir.resolve("checkout"));
+        Files.copy(LauncherProcess.LAUNCHER, checkout.resolve("rein"));
+        Files.createDirectories(checkout.resolve("bin"));
+        Files.copy(LauncherProcess.ROOT.resolve("bin/find-jdk.sh"), checkout.resolve("bin/find-jdk.sh"));
+        String classpath = LauncherProcess.classpath();
+        String jar = java.util.Arrays.stream(classpath.split(":")).filter(e -> e.endsWith(".jar")).findFirst().orElseThrow();
+        Path tools = Files.createDirectories(dir.resolve("tools"));
+        Path mvn = Files.writeString(tools.resolve("mvn"), "#!/bin/sh\nmkdir -p rein-cli/target && cp '" + jar
+                + "' rein-cli/target/rein-cli.jar && printf '%s' '" + classpath + "' > rein-cli/target/classpath.txt\n");
+        mvn.toFile().setExecutable(true);
+        try (FakeMessagesServer server = FakeMessagesServer.start()) {
+            server.enqueue(FakeReply.hang());
+            ProcessBuilder builder = new ProcessBuilder(checkout.resolve("rein").toString(), "run", "-q", "wait for me")
+                    .directory(checkout.toFile()).redirectErrorStream(true).redirectOutput(dir.resolve("checkout.txt").toFile());
+            builder.environment().remove("REIN_CLASSPATH");
+            builder.environment().put("PATH", tools + ":" + System.getenv("PATH"));
+            builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+            builder.environment().put("REIN_HOME", dir.resolve("rein-home").toString());
+            builder.environment().put("ANTHROPIC_API_KEY", "sk-ant-test-dummy");
+            builder.environment().put("ANTHROPIC_BASE_URL", server.baseUrl());
+            Process launcher = builder.start();
+            try {
+                server.takeRequest(Duration.ofSeconds(60));
+                List<String> open = new ArrayList<>();
+                try (var fds = Files.list(Path.of("/proc", Long.toString(launcher.pid()), "fd"))) {
+                    for (Path fd : fds.toList()) {
+                        try {
+                            open.add(Files.readSymbolicLink(fd).toString());
+                        } catch (IOException gone) {
+                            // closed meanwhile
+                        }
+                    }
+                }
+                assertThat(open).as(Files.readString(dir.resolve("checkout.txt"))).isNotEmpty()
+                        .noneMatch(target -> target.endsWith(".rein-launcher.lock"));
+            } finally {
+                launcher.destroyForcibly();
+                launcher.waitFor();
+            }
+        }
+    }
+
     /** A directory that looks like a JDK of {@code version} to the launcher (release file, bin/java). */
     private static Path fakeJdk(Path home, String version) throws IOException {
         Files.createDirectories(home.resolve("bin"));
