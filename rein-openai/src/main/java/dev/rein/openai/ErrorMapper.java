@@ -250,17 +250,18 @@ final class ErrorMapper {
     }
 
     /**
-     * Whether a 400 refuses the {@code stream_options} field (older Azure OpenAI API versions:
-     * "Unrecognized request argument supplied: stream_options"; "Unknown parameter: 'stream_options'"
-     * with {@code param} naming it). Rein always streams, so no other 400 is about that field.
+     * Whether a 400 (or a validation 422) refuses the {@code stream_options} field: older Azure OpenAI
+     * API versions say "Unrecognized request argument supplied: stream_options", others "Unknown
+     * parameter: 'stream_options'" with {@code param} naming it, servers built on pydantic list it in
+     * {@code detail[].loc}, a proxy may say it in plain text. Rein always streams, so a refusal that
+     * names the field is about the field itself.
      */
     static boolean refusesStreamOptions(ModelException e) {
-        if (e.httpStatus() != 400 || !(e.getCause() instanceof OpenAIServiceException service)) {
+        if ((e.httpStatus() != 400 && e.httpStatus() != 422) || !(e.getCause() instanceof OpenAIServiceException service)) {
             return false;
         }
-        JsonNode error = errorObject(node(service.body()));
-        return error != null && ("stream_options".equals(error.path("param").asText(null))
-                || error.path("message").asText("").contains("stream_options"));
+        JsonNode body = node(service.body());
+        return body != null && body.toString().contains("stream_options");
     }
 
     /**

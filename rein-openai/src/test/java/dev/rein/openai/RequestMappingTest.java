@@ -93,6 +93,27 @@ class RequestMappingTest extends FakeChat {
     }
 
     @Test
+    void aRefusalOfStreamOptionsAsAValidationListOrPlainTextIsReadToo() throws Exception {
+        // Servers built on FastAPI/pydantic that forbid unknown fields list the field in "detail" (422);
+        // a proxy may answer with plain text naming it.
+        server.enqueue(new ChatReply.HttpError(422, "x", null, "x", Map.of(),
+                "{\"detail\":[{\"type\":\"extra_forbidden\",\"loc\":[\"body\",\"stream_options\"],"
+                        + "\"msg\":\"Extra inputs are not permitted\",\"input\":{\"include_usage\":true}}]}"));
+        server.enqueue(ChatReply.text("ok"));
+        assertThat(call(request("x")).text()).isEqualTo("ok");
+        assertThat(lastBody().has("stream_options")).isFalse();
+    }
+
+    @Test
+    void aPlainTextRefusalOfStreamOptionsIsReadToo() throws Exception {
+        server.enqueue(new ChatReply.HttpError(400, "x", null, "x", Map.of("content-type", "text/plain"),
+                "unknown field: stream_options"));
+        server.enqueue(ChatReply.text("ok"));
+        assertThat(call(request("x")).text()).isEqualTo("ok");
+        assertThat(lastBody().has("stream_options")).isFalse();
+    }
+
+    @Test
     void aLimitTooLargeIsNotARefusalOfTheField() throws Exception {
         server.enqueue(new ChatReply.HttpError(400, "invalid_request_error", null, "x", Map.of(),
                 "{\"error\":{\"message\":\"max_tokens is too large: 100000. This model supports at most 16384"
