@@ -15,7 +15,7 @@ import java.util.function.IntSupplier;
  * block forever.
  */
 final class CancelOnInterrupt {
-    /** How long a cancelled run may take to wind down before the process ends anyway. */
+    /** How long a cancelled run may take to wind down before the process ends anyway (unless given longer). */
     static final Duration GRACE = Duration.ofSeconds(10);
 
     private final Runnable cancel;
@@ -27,14 +27,17 @@ final class CancelOnInterrupt {
     private final String notice;
     /** The exit code when the command has not reported within the grace. */
     private final int fallbackCode;
+    /** How long the command has to report after the cancel. */
+    private final Duration grace;
     private volatile int exitCode;
 
     private CancelOnInterrupt(Runnable cancel, IntSupplier cancelAndReport, CliEnvironment env) {
-        this(cancel, cancelAndReport, env, "rein: interrupted; cancelling the run", ExitCodes.CANCELLED);
+        this(cancel, cancelAndReport, env, "rein: interrupted; cancelling the run", ExitCodes.CANCELLED, GRACE);
     }
 
     private CancelOnInterrupt(Runnable cancel, IntSupplier cancelAndReport, CliEnvironment env, String notice,
-                              int fallbackCode) {
+                              int fallbackCode, Duration grace) {
+        this.grace = grace;
         this.cancel = cancel;
         this.cancelAndReport = cancelAndReport;
         this.env = env;
@@ -46,7 +49,17 @@ final class CancelOnInterrupt {
 
     /** Guards {@code handle} until {@link #reported(int)}; does nothing unless {@code env} is the real process. */
     static CancelOnInterrupt install(RunHandle handle, CliEnvironment env) {
-        return install(new CancelOnInterrupt(handle::cancel, null, env));
+        return install(handle, env, GRACE);
+    }
+
+    /**
+     * Like {@link #install(RunHandle, CliEnvironment)} with {@code grace} for the run to wind down
+     * and be reported: longer when the telemetry flush at the run's end may wait longer than
+     * {@link #GRACE} allows ({@link CliTelemetry#cancelGrace}).
+     */
+    static CancelOnInterrupt install(RunHandle handle, CliEnvironment env, Duration grace) {
+        return install(new CancelOnInterrupt(handle::cancel, null, env, "rein: interrupted; cancelling the run",
+                ExitCodes.CANCELLED, grace.compareTo(GRACE) > 0 ? grace : GRACE));
     }
 
     /**
@@ -65,7 +78,7 @@ final class CancelOnInterrupt {
      */
     static CancelOnInterrupt interrupting(Thread main, String command, CliEnvironment env) {
         return install(new CancelOnInterrupt(main::interrupt, null, env, command + ": interrupted; cancelling the trials",
-                130));
+                130, GRACE));
     }
 
     private static CancelOnInterrupt install(CancelOnInterrupt guard) {
@@ -109,12 +122,12 @@ final class CancelOnInterrupt {
         cancel.run();
         boolean finished;
         try {
-            finished = reported.await(GRACE.toMillis(), TimeUnit.MILLISECONDS);
+            finished = reported.await(grace.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             finished = false;
         }
         if (!finished) {
-            env.err().println("rein: the run did not stop within " + GRACE.toSeconds() + " s; exiting anyway");
+            env.err().println("rein: the run did not stop within " + grace.toSeconds() + " s; exiting anyway");
         }
         env.out().flush();
         env.err().flush();

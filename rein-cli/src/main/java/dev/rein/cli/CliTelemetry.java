@@ -48,7 +48,7 @@ final class CliTelemetry implements AutoCloseable {
             "anthropic", AnthropicModel.DEFAULT_BASE_URL, "openai", OpenAiModel.DEFAULT_BASE_URL);
     /**
      * How long a flush waits when no longer export timeout is configured: below the grace a cancelled
-     * run has to wind down on Ctrl-C ({@link CancelOnInterrupt#GRACE}).
+     * run has to wind down on Ctrl-C ({@link CancelOnInterrupt#GRACE}), which a longer one extends.
      */
     private static final Duration FLUSH = Duration.ofSeconds(5);
 
@@ -527,6 +527,15 @@ final class CliTelemetry implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * How long a run cancelled by Ctrl-C has to wind down and be reported: {@link CancelOnInterrupt#GRACE},
+     * longer by as much as the flush at the run's end may wait beyond its default 5 s (a longer
+     * configured export timeout), so the flush is not cut short and the result still printed.
+     */
+    Duration cancelGrace() {
+        return CancelOnInterrupt.GRACE.plus(flushBound.minus(FLUSH));
     }
 
     /** {@code duration} in seconds as a person writes them: 5, 7.5. */

@@ -20,8 +20,16 @@ final class Foreground {
 
     /** Like {@link #run(Agent, String, CliEnvironment, ToIntFunction)} for any way of starting (or resuming) a run. */
     static int run(Supplier<RunHandle> start, CliEnvironment env, ToIntFunction<RunResult> report) {
+        return run(start, env, CancelOnInterrupt.GRACE, report);
+    }
+
+    /**
+     * Like {@link #run(Supplier, CliEnvironment, ToIntFunction)}, giving a run cancelled by Ctrl-C
+     * {@code grace} to wind down and be reported (its telemetry flush may need longer than the default).
+     */
+    static int run(Supplier<RunHandle> start, CliEnvironment env, java.time.Duration grace, ToIntFunction<RunResult> report) {
         RunHandle handle = start.get();
-        CancelOnInterrupt guard = CancelOnInterrupt.install(handle, env);
+        CancelOnInterrupt guard = CancelOnInterrupt.install(handle, env, grace);
         RunResult result = awaitEnd(handle);
         int code = report.applyAsInt(result);
         env.out().flush();

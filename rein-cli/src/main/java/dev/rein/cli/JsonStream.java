@@ -18,9 +18,10 @@ import java.util.List;
 final class JsonStream {
     private JsonStream() {}
 
-    static int run(Agent agent, String goal, CliEnvironment env, RunReport report) {
+    /** {@code grace}: how long a run cancelled by Ctrl-C has to wind down and be reported. */
+    static int run(Agent agent, String goal, CliEnvironment env, java.time.Duration grace, RunReport report) {
         RunStream stream = agent.stream(goal);
-        CancelOnInterrupt guard = CancelOnInterrupt.install(stream.handle(), env);
+        CancelOnInterrupt guard = CancelOnInterrupt.install(stream.handle(), env, grace);
         RunResult result = null;
         for (RunEvent event : stream) {
             if (event instanceof RunEvent.Finished finished) {

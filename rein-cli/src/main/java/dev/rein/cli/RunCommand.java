@@ -178,10 +178,10 @@ final class RunCommand implements Callable<Integer> {
             }
             Agent agent = CliAgent.build(settings, runId, client, home, store, line, quiet || jsonStream, trace, telemetry, mcpTools);
             if (jsonStream) {
-                return JsonStream.run(agent, task, env, new RunReport(env, false, true, trace, agent.runs()::pending,
+                return JsonStream.run(agent, task, env, telemetry.cancelGrace(), new RunReport(env, false, true, trace, agent.runs()::pending,
                         RunReport.keyVariable(provider, env.env())));
             }
-            return runInForeground(agent, runId, task, user, RunReport.keyVariable(provider, env.env()));
+            return runInForeground(agent, runId, task, user, RunReport.keyVariable(provider, env.env()), telemetry.cancelGrace());
         } finally {
             closeQuietly(client, env, "rein run");
         }
@@ -191,13 +191,14 @@ final class RunCommand implements Callable<Integer> {
      * Runs the goal; when attached to a terminal, a pause for approval is decided inline and the
      * run resumed, as often as it pauses. Otherwise a pause ends the command with exit code 4.
      */
-    private int runInForeground(Agent agent, String runId, String task, String user, String keyVariable) {
+    private int runInForeground(Agent agent, String runId, String task, String user, String keyVariable,
+                                java.time.Duration grace) {
         boolean ask = env.terminal().interactive() && !json;
         RunReport report = new RunReport(env, json, quiet, trace, agent.runs()::pending, keyVariable);
         Supplier<RunHandle> next = () -> agent.start(task);
         while (true) {
             AtomicReference<RunResult> paused = new AtomicReference<>();
-            int code = Foreground.run(next, env, result -> {
+            int code = Foreground.run(next, env, grace, result -> {
                 if (ask && result.status() == RunStatus.WAITING_APPROVAL) {
                     paused.set(result);
                     return ExitCodes.WAITING_APPROVAL;

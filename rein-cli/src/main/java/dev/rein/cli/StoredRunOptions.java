@@ -80,7 +80,7 @@ final class StoredRunOptions {
                 Agent agent = CliAgent.build(settings, runId, client, home, store, line, quiet, trace, telemetry, mcpTools);
                 RunReport report = new RunReport(env, json, quiet, trace, agent.runs()::pending,
                         RunReport.keyVariable(provider, env.env()));
-                return Foreground.run(() -> start.apply(agent), env, report::print);
+                return Foreground.run(() -> start.apply(agent), env, telemetry.cancelGrace(), report::print);
             } finally {
                 RunCommand.closeQuietly(client, env, command);
             }

@@ -126,6 +126,31 @@ class CliProcessTest {
     }
 
     @Test
+    void ctrlCGivesTheFlushTheLongerExportTimeoutItWasGivenAndStillPrintsTheResult() throws Exception {
+        // With OTEL_EXPORTER_OTLP_TIMEOUT=20000 the flush at the run's end waits up to 20 s for the collector;
+        // Ctrl-C must not end the process after its usual 10 s grace in the middle of it, result unprinted.
+        String signal = LauncherProcess.sigintIgnored() ? "TERM" : "INT";
+        try (FakeMessagesServer server = FakeMessagesServer.start();
+             OtlpReceiver otlp = OtlpReceiver.start().delayingTraces(Duration.ofSeconds(12))) {
+            server.enqueue(FakeReply.hang());
+            LauncherProcess.Started started = new LauncherProcess(dir)
+                    .env("ANTHROPIC_API_KEY", "sk-ant-test-dummy")
+                    .env("ANTHROPIC_BASE_URL", server.baseUrl())
+                    .env("OTEL_EXPORTER_OTLP_ENDPOINT", otlp.endpoint())
+                    .env("OTEL_EXPORTER_OTLP_TIMEOUT", "20000")
+                    .start("run", "--json", "wait for me");
+            server.takeRequest(Duration.ofSeconds(30));
+
+            started.signal(signal);
+            LauncherProcess.Outcome outcome = started.await(Duration.ofSeconds(60));
+
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isEqualTo(ExitCodes.CANCELLED);
+            assertThat(outcome.stderr()).doesNotContain("did not stop within").doesNotContain("rein: OpenTelemetry:");
+            assertThat(Json.parse(outcome.stdout()).get("status").asText()).isEqualTo("CANCELLED");
+        }
+    }
+
+    @Test
     void ctrlCDuringAnEvaluationCancelsTheTrialsClosesTheirTracesAndExits130() throws Exception {
         // a trace cut off at its model_request replayed later (rein eval DIR) as a run that diverged at step 1
         String signal = LauncherProcess.sigintIgnored() ? "TERM" : "INT";
