@@ -88,6 +88,12 @@ public final class Replay {
      */
     public ReplayReport replay(Agent agent) {
         Recording recording = Recording.read(trace, runId);
+        if (agent.config().listeners().stream().anyMatch(f -> dev.rein.trace.JsonlTraceListener.writesTo(f, trace))) {
+            // The replay keeps the recorded run id: appended to its own recording, it would make the trace hold the run twice.
+            throw new dev.rein.ReinException("the agent writes its trace to " + trace + ", the trace being replayed: the"
+                    + " replay would be added to the recording under the same run id, and the trace would no longer replay;"
+                    + " write the replay's trace to another file");
+        }
         ReplaySession session = new ReplaySession(recording, liveReadTools, stopAtDivergence);
         RunHandle handle = session.agent(agent).start(recording.goal());
         session.onDivergence(handle::cancel);

@@ -61,7 +61,32 @@ public final class JsonlTraceListener implements RunListener {
 
     /** A factory writing every run's trace to the same file. */
     public static RunListenerFactory to(Path file) {
-        return runId -> new JsonlTraceListener(file);
+        return new ToFile(file);
+    }
+
+    /**
+     * Whether {@code factory} is one {@link #to} made for {@code file} (the same file under another
+     * spelling too), e.g. so that a replay is not appended to the trace it replays.
+     */
+    public static boolean writesTo(RunListenerFactory factory, Path file) {
+        if (!(factory instanceof ToFile to)) {
+            return false;
+        }
+        try {
+            if (Files.exists(to.file()) && Files.exists(file)) {
+                return Files.isSameFile(to.file(), file);
+            }
+        } catch (IOException e) { // cannot tell by the file system: compare the paths
+        }
+        return to.file().toAbsolutePath().normalize().equals(file.toAbsolutePath().normalize());
+    }
+
+    /** What {@link #to} returns: its file can be told, which a lambda's cannot. */
+    private record ToFile(Path file) implements RunListenerFactory {
+        @Override
+        public RunListener create(String runId) {
+            return new JsonlTraceListener(file);
+        }
     }
 
     private static boolean endsMidLine(Path file) throws IOException {

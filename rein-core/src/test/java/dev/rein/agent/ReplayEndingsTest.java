@@ -418,4 +418,29 @@ class ReplayEndingsTest {
         assertThat(again.result().message()).isEqualTo(never.message());
         assertThat(again.reproduced()).isTrue();
     }
+
+    @Test
+    void aReplayWhoseAgentWritesItsTraceToTheTraceBeingReplayedIsRefusedAndTheRecordingKept(@TempDir Path dir) throws Exception {
+        // Before: the replayed run was appended to its own recording under the same run id, so the trace then held
+        // the run twice and its next replay diverged ('the run now ends SUCCEEDED/completed before the recorded step
+        // call of step 1 (it used 2 of 4 recorded model calls)')
+        Path trace = dir.resolve("run.jsonl");
+        agent(ScriptedModel.of(toolCalls(call("search", "{\"q\":\"東京\"}")), text("晴れ 🌞"))).listener(JsonlTraceListener.to(trace))
+                .build().run("調べて");
+        String recorded = Files.readString(trace);
+
+        Path same = dir.resolve(".").resolve("run.jsonl");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Replay.from(trace)
+                        .replay(agent(ScriptedModel.of()).listener(JsonlTraceListener.to(same)).build()))
+                .isInstanceOf(dev.rein.ReinException.class)
+                .hasMessageContaining("the agent writes its trace to " + trace + ", the trace being replayed")
+                .hasMessageContaining("write the replay's trace to another file");
+        assertThat(Files.readString(trace)).isEqualTo(recorded);
+        assertThat(ran.get()).isEqualTo(1);
+
+        Path elsewhere = dir.resolve("replay.jsonl");
+        ReplayReport report = Replay.from(trace).replay(agent(ScriptedModel.of()).listener(JsonlTraceListener.to(elsewhere)).build());
+        assertThat(report.reproduced()).isTrue();
+        assertThat(Replay.from(elsewhere).replay(agent(ScriptedModel.of()).build()).reproduced()).as("a replay's trace replays").isTrue();
+    }
 }
