@@ -1,9 +1,13 @@
 package dev.rein.temporal;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rein.ReinException;
 import dev.rein.agent.Agent;
+import dev.rein.agent.RunResult;
+import dev.rein.model.ToolResultBlock;
+import dev.rein.run.RunStatus;
 import dev.rein.testkit.RecordingListener;
 import io.temporal.activity.ActivityInterface;
 import io.temporal.worker.Worker;
@@ -143,6 +147,39 @@ class TemporalMisconfigurationTest {
                     .hasMessageContaining("'" + TemporalTestServer.QUEUE + "'");
             assertThatThrownBy(() -> TemporalAgents.activities(worker, support)).isInstanceOf(ReinException.class)
                     .hasMessageContaining("already runs an agent");
+        }
+    }
+
+    /**
+     * A worker whose agent lacks a tool the model asks for (a worker deployed with an older tool list) answers the
+     * call as a local run does: an error result the model sees, naming the tool, and the run goes on to its answer;
+     * no activity fails and the run does not hang (probe).
+     */
+    @Test
+    void aToolTheWorkersAgentLacksIsAnErrorResultTheModelSeesAsLocally() throws TimeoutException {
+        Orders.Ledger ledger = new Orders.Ledger();
+        dev.rein.testkit.ScriptedModel model = dev.rein.testkit.ScriptedModel.of(
+                dev.rein.testkit.ScriptedModel.toolCalls(dev.rein.testkit.ScriptedModel.call("refund", "{\"id\":\"A-1\"}")),
+                dev.rein.testkit.ScriptedModel.text("返金できませんでした。"));
+        Agent worker = Orders.agent(model, new RecordingListener(), Orders.lookup()).build();
+        Agent client = Orders.agent(Orders.lookupThenAnswer(), new RecordingListener(), Orders.lookup(),
+                Orders.refund(ledger, key -> {})).build();
+        RunResult local = Orders.agent(dev.rein.testkit.ScriptedModel.of(
+                dev.rein.testkit.ScriptedModel.toolCalls(dev.rein.testkit.ScriptedModel.call("refund", "{\"id\":\"A-1\"}")),
+                dev.rein.testkit.ScriptedModel.text("返金できませんでした。")), new RecordingListener(), Orders.lookup()).build()
+                .run("A-1 を返金して");
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            server.start(worker);
+            RunResult result = TemporalAgents.client(server.client(), TemporalTestServer.QUEUE, client)
+                    .start("A-1 を返金して", "run-missing-tool").result(Duration.ofSeconds(60));
+
+            assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED).isEqualTo(local.status());
+            assertThat(result.answer()).isEqualTo("返金できませんでした。");
+            ToolResultBlock refused = (ToolResultBlock) result.history().get(2).content().get(0);
+            ToolResultBlock refusedLocally = (ToolResultBlock) local.history().get(2).content().get(0);
+            assertThat(refused.isError()).isTrue();
+            assertThat(refused.content()).isEqualTo(refusedLocally.content()).contains("refund");
+            assertThat(ledger.charges).isEmpty();
         }
     }
 }
