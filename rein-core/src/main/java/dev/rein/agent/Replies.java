@@ -36,11 +36,16 @@ final class Replies {
         return run;
     }
 
-    /** Only a run that answered, or that asked the person for input, waits for a reply. */
-    static void requireReplyable(RunSnapshot snapshot) {
+    /** Whether the run answered (SUCCEEDED) or asked the person for input (needs_user_input), so it can take a reply. */
+    static boolean replyable(RunSnapshot snapshot) {
         boolean answered = snapshot.status() == RunStatus.SUCCEEDED;
         boolean asked = snapshot.status() == RunStatus.FAILED && Reasons.NEEDS_USER_INPUT.equals(snapshot.reason());
-        if (answered || asked) {
+        return answered || asked;
+    }
+
+    /** Only a run that answered, or that asked the person for input, waits for a reply. */
+    static void requireReplyable(RunSnapshot snapshot) {
+        if (replyable(snapshot)) {
             return;
         }
         String what = snapshot.status().terminal() ? "ended " + snapshot.status() + " (" + snapshot.reason() + ")"

@@ -28,8 +28,10 @@ final class Resumption {
         RunSnapshot snapshot = config.safety().store().load(runId).orElseThrow(() -> new ReinException(
                 "there is no run '" + runId + "' in this agent's store; list the stored runs with agent.runs().list()"));
         if (snapshot.status().terminal()) {
+            String reply = Replies.replyable(snapshot)
+                    ? ". To continue it with a person's answer or a follow-up, use agent.reply(runId, text)" : "";
             throw new ReinException("run " + runId + " already ended " + snapshot.status() + " (" + snapshot.reason()
-                    + "); only a paused or interrupted run can be resumed");
+                    + "); only a paused or interrupted run can be resumed" + reply);
         }
         if (!snapshot.pendingApprovals().isEmpty()) {
             throw new ApprovalException("run " + runId + " still waits for a decision on "

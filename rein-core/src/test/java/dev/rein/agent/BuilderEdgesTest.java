@@ -50,4 +50,17 @@ class BuilderEdgesTest {
                 .requiredScopes("orders:read", "orders:read").requiredScopes("orders:read", "注文:読む").build();
         org.assertj.core.api.Assertions.assertThat(tool.requiredScopes()).containsExactlyInAnyOrder("orders:read", "注文:読む");
     }
+
+    @Test
+    void resumingARunThatEndedAndCanTakeAReplySaysToReplyInstead() {
+        ScriptedModel model = ScriptedModel.of(text("東京は晴れです"), text("大阪も晴れです"));
+        Agent agent = Agent.builder().model(model).store(new dev.rein.state.InMemoryRunStore()).build();
+        RunResult answered = agent.run("東京の天気は？");
+        // resume is for a paused or interrupted run; an answered one goes on with a reply, which the message
+        // named nowhere ('only a paused or interrupted run can be resumed')
+        assertThatThrownBy(() -> agent.resume(answered.runId())).isInstanceOf(ReinException.class)
+                .hasMessage("run " + answered.runId() + " already ended SUCCEEDED (completed); only a paused or interrupted run"
+                        + " can be resumed. To continue it with a person's answer or a follow-up, use agent.reply(runId, text)");
+        org.assertj.core.api.Assertions.assertThat(agent.reply(answered.runId(), "大阪は？").answer()).isEqualTo("大阪も晴れです");
+    }
 }
