@@ -73,6 +73,8 @@ public final class OutputSchema implements ModelOption {
     };
     /** Where Jackson names a position inside its message, e.g. the start of an object that is not closed. */
     private static final Pattern SOURCE = Pattern.compile("\\[Source: [^;\\]]*; line: (\\d+), column: (\\d+)]");
+    /** Jackson's message for a key given twice in one object, with strict duplicate detection. */
+    private static final Pattern DUPLICATE = Pattern.compile("Duplicate field '(.*)'", Pattern.DOTALL);
     /** An answer that is one fenced code block: models often wrap JSON that way. */
     private static final Pattern FENCED = Pattern.compile("\\A```[a-zA-Z]*\\s*\\n(.*)\\n```\\s*\\z", Pattern.DOTALL);
 
@@ -289,6 +291,8 @@ public final class OutputSchema implements ModelOption {
             text = fenced.group(1).strip();
         }
         try (JsonParser parser = Json.mapper().createParser(text)) {
+            // A key given twice would be read as its last value, chosen unseen: the model is asked again instead.
+            parser.enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
             JsonNode node = Json.mapper().readTree(parser);
             if (node == null || node.isMissingNode()) {
                 throw new ReinException("the answer is empty, not JSON");
@@ -301,6 +305,13 @@ public final class OutputSchema implements ModelOption {
             }
             return node;
         } catch (JsonProcessingException e) {
+            Matcher twice = DUPLICATE.matcher(e.getOriginalMessage());
+            if (twice.matches()) {
+                JsonLocation at = e.getLocation();
+                throw new ReinException("the answer has the key \"" + twice.group(1) + "\" twice in one object"
+                        + (at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")")
+                        + "; give each key once, with the value you mean");
+            }
             throw new ReinException("the answer is not JSON: " + problem(e));
         } catch (java.io.IOException e) { // not from reading a String; only close() declares it
             throw new java.io.UncheckedIOException(e);

@@ -218,6 +218,22 @@ class TypedOutputShapesTest {
         assertThat(r.output(Folder.class).children().get(0).name()).isEqualTo("下書き");
     }
 
+    @Test
+    void anAnswerWithAKeyTwiceInOneObjectIsRefusedNamingTheKeyNotReadAsItsLastValue() {
+        // Before: Jackson kept the last of the two values, so a model that changed its mind mid-answer
+        // ("decision":"REFUND", ..., "decision":"REJECT") had the run SUCCEED with one of them, chosen unseen
+        String twice = VALID.replace("\"confidence\":0.9}", "\"confidence\":0.9,\"decision\":\"REJECT\"}");
+        ScriptedModel model = ScriptedModel.of(text(twice), text(VALID));
+        RunResult r = Agent.builder().model(model).build().run("判定して", Verdict.class);
+        assertThat(r.status()).as(r.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(model.requests()).hasSize(2);
+        assertThat(model.requests().get(1).toString()).contains("the answer has the key \"decision\" twice in one object")
+                .contains("give each key once");
+        assertThat(r.output(Verdict.class).decision()).isEqualTo(Decision.REFUND);
+        assertThatThrownBy(() -> dev.rein.model.OutputSchema.readAnswer("{\"名前\":\"a\",\"名前\":\"b\"}", Map.class))
+                .isInstanceOf(ReinException.class).hasMessageContaining("the key \"名前\" twice");
+    }
+
     public interface Shape {}
 
     @Test
