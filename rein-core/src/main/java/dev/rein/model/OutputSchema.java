@@ -249,6 +249,8 @@ public final class OutputSchema implements ModelOption {
     public static OutputSchema fromJson(String name, String schemaJson) {
         JsonNode node;
         try (JsonParser parser = Json.mapper().createParser(schemaJson)) {
+            // a keyword given twice would be read as its last value, the other dropped unseen
+            parser.enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
             node = Json.mapper().readTree(parser);
             // readTree stops after the first value: after a brace closed too early, the rest would be dropped unseen
             JsonLocation end = parser.currentLocation();
@@ -257,6 +259,11 @@ public final class OutputSchema implements ModelOption {
                         + end.getLineNr() + ", column " + end.getColumnNr() + "; check its braces");
             }
         } catch (JsonProcessingException e) {
+            Matcher twice = DUPLICATE.matcher(e.getOriginalMessage());
+            if (twice.matches()) {
+                throw new ReinException("the output schema '" + name + "' has the key \"" + twice.group(1) + "\" twice in one object"
+                        + at(e) + "; keep one of them");
+            }
             throw new ReinException("the output schema '" + name + "' is not JSON: " + problem(e));
         } catch (java.io.IOException e) { // not from reading a String; only close() declares it
             throw new java.io.UncheckedIOException(e);
@@ -307,15 +314,19 @@ public final class OutputSchema implements ModelOption {
         } catch (JsonProcessingException e) {
             Matcher twice = DUPLICATE.matcher(e.getOriginalMessage());
             if (twice.matches()) {
-                JsonLocation at = e.getLocation();
-                throw new ReinException("the answer has the key \"" + twice.group(1) + "\" twice in one object"
-                        + (at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")")
+                throw new ReinException("the answer has the key \"" + twice.group(1) + "\" twice in one object" + at(e)
                         + "; give each key once, with the value you mean");
             }
             throw new ReinException("the answer is not JSON: " + problem(e));
         } catch (java.io.IOException e) { // not from reading a String; only close() declares it
             throw new java.io.UncheckedIOException(e);
         }
+    }
+
+    /** Where Jackson stopped, as " (line L, column C)"; empty when it does not say. */
+    private static String at(JsonProcessingException e) {
+        JsonLocation at = e.getLocation();
+        return at == null || at.getLineNr() < 1 ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")";
     }
 
     /** Jackson's reason with its positions as lines and columns, without its "[Source: REDACTED …]" placeholder. */

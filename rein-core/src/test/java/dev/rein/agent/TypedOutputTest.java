@@ -86,6 +86,15 @@ class TypedOutputTest {
                 .hasMessageContaining("text follows it at line 1, column 18");
         assertThat(OutputSchema.fromJson("verdict.json", "{\"type\":\"object\"}\n").schema().toString()).isEqualTo("{\"type\":\"object\"}");
     }
+    @Test
+    void aSchemaWithAKeyTwiceInOneObjectIsRefusedNamingTheKey() {
+        // Before: Jackson kept the last "required", so the schema silently required "b" and not "a"
+        assertThatThrownBy(() -> OutputSchema.fromJson("verdict.json",
+                "{\"type\":\"object\",\"required\":[\"a\"],\n\"properties\":{\"a\":{},\"b\":{}},\"required\":[\"b\"]}"))
+                .isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("the output schema 'verdict.json' has the key \"required\" twice in one object (line 2, column ")
+                .hasMessageContaining("keep one");
+    }
     /** Another record: what a caller may mistakenly read a Shipment answer as. */
     public record Invoice(String invoiceId, int total) {}
 
