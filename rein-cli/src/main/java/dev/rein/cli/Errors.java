@@ -34,6 +34,9 @@ final class Errors {
                     // picocli said "Missing required parameter: 'GOAL'" for 'rein run "-5 + 3 は?"', though a goal was given
                     message = "'" + dashed + "' starts with '-', so it was taken for an option; to pass it as text, put -- before it: "
                             + command + withDoubleDash(e.getCommandLine().getCommandSpec(), args, dashed);
+                } else if (e instanceof CommandLine.UnmatchedArgumentException && dashed == null) {
+                    String quoted = textInQuotes(e.getCommandLine().getCommandSpec(), args);
+                    message = quoted == null ? message : quoted;
                 }
             }
             env.err().println(command + ": " + message + " (see '" + command + " --help')");
@@ -65,6 +68,46 @@ final class Errors {
             }
         }
         return null;
+    }
+
+    /**
+     * For a command whose last parameter is one TEXT ({@code rein reply RUN TEXT}) given several words unquoted
+     * ({@code rein reply RUN 会議室 B}): says to quote them, with the command to type; rein run joins a GOAL's words, so
+     * the habit carries over. Null when the command has no TEXT or the extra words are something else.
+     */
+    private static String textInQuotes(CommandLine.Model.CommandSpec spec, String[] args) {
+        java.util.List<CommandLine.Model.PositionalParamSpec> positionals = spec.positionalParameters();
+        if (positionals.isEmpty() || !positionals.getLast().paramLabel().equals("TEXT")) {
+            return null;
+        }
+        java.util.List<String> options = new java.util.ArrayList<>();
+        java.util.List<String> words = new java.util.ArrayList<>();
+        for (int i = java.util.Arrays.asList(args).indexOf(spec.name()) + 1; i < args.length; i++) {
+            CommandLine.Model.OptionSpec option = args[i].startsWith("-")
+                    ? spec.findOption(args[i].contains("=") ? args[i].substring(0, args[i].indexOf('=')) : args[i]) : null;
+            if (option == null) {
+                words.add(args[i]);
+                continue;
+            }
+            options.add(shellWord(args[i]));
+            if (!args[i].contains("=") && option.arity().max() > 0 && i + 1 < args.length) {
+                options.add(shellWord(args[++i]));
+            }
+        }
+        int before = positionals.size() - 1; // RUN
+        if (words.size() <= positionals.size()) {
+            return null;
+        }
+        StringBuilder command = new StringBuilder(spec.qualifiedName());
+        options.forEach(option -> command.append(' ').append(option));
+        words.subList(0, before).forEach(word -> command.append(' ').append(shellWord(word)));
+        String text = String.join(" ", words.subList(before, words.size()));
+        return "the " + spec.name() + " TEXT is one argument, but " + (words.size() - before) + " words were given; put it in quotes: "
+                + command + " \"" + text + "\"";
+    }
+
+    private static String shellWord(String word) {
+        return word.matches("[A-Za-z0-9_./:=,@%+-]+") ? word : "\"" + word + "\"";
     }
 
     /** The command's arguments as typed, with {@code --} before {@code dashed}; quoted where a shell needs it. */

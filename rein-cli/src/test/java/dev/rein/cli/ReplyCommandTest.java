@@ -51,6 +51,24 @@ class ReplyCommandTest {
         assertThat(missing.stderr()).contains("run_nope").contains("rein runs");
     }
 
+    /**
+     * {@code rein reply RUN 会議室 B}: TEXT is one argument (rein run joins a GOAL's words, reply does not), and picocli
+     * said only "Unmatched argument at index 3: 'B'"; the line says to quote the reply, with the command to type.
+     */
+    @Test
+    void aReplyOfSeveralUnquotedWordsIsPointedToQuotes() throws Exception {
+        ScriptedModel model = ScriptedModel.of(text("first answer"), text("second answer"));
+        cli.models((name, env) -> model);
+        assertThat(cli.run("run", "--tools", "", "質問").exitCode()).isEqualTo(ExitCodes.SUCCEEDED);
+        String id = runId();
+        InProcessCli.Outcome reply = cli.run("reply", "--json", id, "会議室", "B", "です");
+        assertThat(reply.exitCode()).as(reply.stderr()).isEqualTo(ExitCodes.USAGE);
+        assertThat(reply.stdout()).isEmpty();
+        assertThat(reply.stderrLines()).singleElement().asString().isEqualTo("rein reply: the reply TEXT is one argument, but 3"
+                + " words were given; put it in quotes: rein reply --json " + id + " \"会議室 B です\" (see 'rein reply --help')");
+        assertThat(model.requests()).as("nothing was sent for the refused reply").hasSize(1);
+    }
+
     @Test
     void aReplyWithBytesThatAreNotUtf8IsRefusedNamingTheArgument() throws Exception {
         ScriptedModel model = ScriptedModel.of(text("first answer"), text("second answer"));
