@@ -392,6 +392,35 @@ class ReplayEndingsTest {
         assertThat(ran.get()).as("no tool ran again").isEqualTo(4);
     }
 
+    @Test
+    void twoReadCallsOfOneResponseWithOneIdAreEachAnsweredWithTheirOwnResultWhicheverFinishedFirst(@TempDir Path dir)
+            throws Exception {
+        // The reads of a response run together, so the second (大阪) is recorded before the first; the later call is
+        // call_0#1 to Rein, in the trace too, so the replay still answers each with its own result
+        Path trace = dir.resolve("run.jsonl");
+        Tool read = Tool.builder("search").description("Searches.").risk(dev.rein.tool.Risk.READ)
+                .inputSchema("{\"type\":\"object\",\"properties\":{\"q\":{\"type\":\"string\"}},\"required\":[\"q\"]}")
+                .handler((args, ctx) -> {
+                    if (args.get("q").asText().equals("東京")) {
+                        Thread.sleep(300);
+                    }
+                    return "result for " + args.get("q").asText();
+                })
+                .build();
+        RunResult recorded = Agent.builder().tools(read).model(ScriptedModel.of(searchWithId("call_0", "東京", "大阪"), text("晴れ")))
+                .listener(JsonlTraceListener.to(trace)).build().run("調べて");
+        assertThat(recorded.status()).as(recorded.message()).isEqualTo(RunStatus.SUCCEEDED);
+        java.util.List<String> resultIds = Files.readAllLines(trace).stream().map(dev.rein.json.Json::parse)
+                .filter(e -> e.path("type").asText().equals("tool_result")).map(e -> e.path("call_id").asText()).toList();
+        assertThat(resultIds).containsExactly("call_0#1", "call_0");
+
+        ScriptedModel replayed = ScriptedModel.of();
+        ReplayReport report = Replay.from(trace).replay(Agent.builder().tools(read).model(replayed).build());
+
+        assertThat(report.firstDivergence()).as(report.firstDivergence().map(Object::toString).orElse("")).isEmpty();
+        assertThat(report.reproduced()).isTrue();
+    }
+
     public record Forecast(String city, java.time.YearMonth month, java.util.OptionalInt rainyDays) {}
 
     @Test
