@@ -39,8 +39,8 @@ final class KnownSoFar {
             }
         }
         StringBuilder sb = new StringBuilder("Stopped before the task was finished: ").append(why);
-        // the reason may quote a provider's message that ends in a full stop already
-        if (!why.endsWith(".")) {
+        // the reason may quote a provider's message that ends in a full stop already (a Japanese one: 。 or ．)
+        if (!why.endsWith(".") && !why.endsWith("。") && !why.endsWith("．")) {
             sb.append('.');
         }
         if (!calls.isEmpty()) {
