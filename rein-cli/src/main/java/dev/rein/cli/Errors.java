@@ -39,7 +39,8 @@ final class Errors {
                     message = quoted == null ? message : quoted;
                 }
             }
-            env.err().println(command + ": " + message + " (see '" + command + " --help')");
+            // the message quotes the arguments: a control character in one must not reach the terminal raw
+            env.err().println(command + ": " + Text.visible(message) + " (see '" + command + " --help')");
             return ExitCodes.USAGE;
         };
     }

@@ -409,6 +409,23 @@ class CliHardeningTest {
         assertThat(fresh.modelsCreated()).isZero();
     }
 
+    /**
+     * docs/cli.md: error messages show every control character as an escape. The lines about bad arguments quoted them
+     * raw (the '-' hint, the quoted reply, picocli's 'Unmatched argument'), so an argument holding ESC [2J (pasted, or
+     * from a variable) cleared or recoloured the terminal.
+     */
+    @Test
+    void aBadArgumentsControlCharactersAreEscapedInTheUsageLine() {
+        InProcessCli fresh = new InProcessCli().models((name, env) -> ScriptedModel.of(text("must not run")));
+        for (String[] args : new String[][] {{"run", "-5 \u001b[2J"}, {"reply", "run_x", "a", "\u001b[31mred"},
+                {"show", "run_x", "\u001b]0;title\u0007"}}) {
+            InProcessCli.Outcome outcome = fresh.run(args);
+            assertThat(outcome.exitCode()).as(String.join(" ", args)).isEqualTo(ExitCodes.USAGE);
+            assertThat(outcome.stderrLines()).as(String.join(" ", args)).singleElement().asString()
+                    .doesNotContain("\u001b").doesNotContain("\u0007").contains("\\x1b");
+        }
+    }
+
     @Test
     void aServersFileOrSuiteFileThatIsNotUtf8IsRefusedAsSuchInOneLine(@TempDir Path dir) throws Exception {
         byte[] latin1 = "{\"mcpServers\": {\"caf\u00e9\": {\"command\": \"node\"}}}".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
