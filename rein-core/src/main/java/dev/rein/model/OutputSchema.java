@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.github.victools.jsonschema.generator.CustomDefinition;
 import com.github.victools.jsonschema.generator.OptionPreset;
 import com.github.victools.jsonschema.generator.SchemaGenerator;
 import com.github.victools.jsonschema.generator.SchemaGeneratorConfigBuilder;
@@ -18,6 +17,7 @@ import com.networknt.schema.JsonSchemaFactory;
 import com.networknt.schema.ValidationMessage;
 import dev.rein.ReinException;
 import dev.rein.internal.json.JavaNames;
+import dev.rein.internal.schema.JacksonShapes;
 import dev.rein.json.Json;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.Type;
@@ -33,27 +33,6 @@ import java.util.regex.Pattern;
  * onto its structured-output feature; Rein validates the final answer against it either way.
  */
 public final class OutputSchema implements ModelOption {
-    /**
-     * Value types Jackson writes and reads as one string or number (an OptionalInt as its number) that
-     * the generator would describe by their getters, as objects ({@code {"year":..,"month":..}} for a
-     * YearMonth, an array of strings for {@code byte[]}) that no answer could both validate against and
-     * be read from.
-     */
-    private static final java.util.Map<Class<?>, ObjectNode> VALUE_TYPES = java.util.Map.ofEntries(
-            java.util.Map.entry(java.time.YearMonth.class, text("pattern", "^[0-9]{4}-(0[1-9]|1[0-2])$")),
-            java.util.Map.entry(java.time.MonthDay.class, text("pattern", "^--(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$")),
-            java.util.Map.entry(java.time.Year.class, Json.object().put("type", "integer")),
-            java.util.Map.entry(java.time.ZoneOffset.class, text("pattern", "^(Z|[+-][0-9]{2}:[0-9]{2})$")),
-            java.util.Map.entry(java.net.URL.class, text("format", "uri")),
-            java.util.Map.entry(byte[].class, text("contentEncoding", "base64")),
-            java.util.Map.entry(java.util.Locale.class, text("description", "an IETF BCP 47 language tag, e.g. ja-JP")),
-            java.util.Map.entry(java.util.Currency.class, text("pattern", "^[A-Z]{3}$")),
-            java.util.Map.entry(java.util.OptionalInt.class, orNull("integer")),
-            java.util.Map.entry(java.util.OptionalLong.class, orNull("integer")),
-            java.util.Map.entry(java.util.OptionalDouble.class, orNull("number")));
-    /** Components that may be left out of an answer: they read as empty. */
-    private static final java.util.Set<Class<?>> OPTIONALS = java.util.Set.of(java.util.Optional.class,
-            java.util.OptionalInt.class, java.util.OptionalLong.class, java.util.OptionalDouble.class);
     private static final SchemaGenerator GENERATOR = generator();
     private static final JsonSchemaFactory FACTORY = dev.rein.internal.schema.LocalSchemaFactory.get(); // never fetches a $ref
     /**
@@ -92,61 +71,11 @@ public final class OutputSchema implements ModelOption {
         SchemaGeneratorConfigBuilder config = new SchemaGeneratorConfigBuilder(Json.mapper(), SchemaVersion.DRAFT_2020_12,
                 OptionPreset.PLAIN_JSON);
         config.forFields().withRequiredCheck(field -> field.getRawMember().getDeclaringClass().isRecord()
-                && !OPTIONALS.contains(field.getRawMember().getType()));
-        // A component Jackson reads under another name (@JsonProperty("order_id")) must be asked for under
-        // that name, or the answer that validates is read as a record of nulls.
-        config.forFields().withPropertyNameOverrideResolver(field -> {
-            JsonProperty renamed = field.getAnnotationConsideringFieldAndGetter(JsonProperty.class);
-            return renamed == null || renamed.value().isEmpty() ? null : renamed.value();
-        });
-        config.forTypesInGeneral().withCustomDefinitionProvider((javaType, context) -> {
-            ObjectNode value = javaType.getErasedType().isEnum() ? enumValues(javaType.getErasedType())
-                    : VALUE_TYPES.get(javaType.getErasedType());
-            return value == null ? null : new CustomDefinition(value.deepCopy(), CustomDefinition.DefinitionType.INLINE,
-                    CustomDefinition.AttributeInclusion.YES);
-        });
+                && !JacksonShapes.OPTIONALS.contains(field.getRawMember().getType()));
+        JacksonShapes.apply(config);
         return new SchemaGenerator(config.build());
     }
 
-    private static ObjectNode text(String keyword, String value) {
-        return Json.object().put("type", "string").put(keyword, value);
-    }
-
-    /**
-     * The values of an enum whose JSON is not its constants' names ({@code @JsonValue}, {@code @JsonProperty}
-     * on a constant), as Jackson writes and reads them; null for an enum read by its names, which the
-     * generator lists itself.
-     */
-    private static ObjectNode enumValues(Class<?> type) {
-        ObjectNode schema = Json.object();
-        com.fasterxml.jackson.databind.node.ArrayNode values = schema.putArray("enum");
-        boolean renamed = false;
-        boolean text = true;
-        try {
-            for (Object constant : type.getEnumConstants()) {
-                JsonNode json = JavaNames.tree(constant);
-                values.add(json);
-                renamed |= !json.isTextual() || !json.asText().equals(((Enum<?>) constant).name());
-                text &= json.isTextual();
-            }
-        } catch (IllegalArgumentException e) { // a @JsonValue that fails: leave the enum to the generator
-            return null;
-        }
-        if (!renamed) {
-            return null;
-        }
-        if (text) {
-            schema.put("type", "string");
-        }
-        return schema;
-    }
-
-    /** A number or null, as the generator describes an Optional's value. */
-    private static ObjectNode orNull(String type) {
-        ObjectNode schema = Json.object();
-        schema.putArray("type").add(type).add("null");
-        return schema;
-    }
     private final JsonSchema compiled;
 
     private OutputSchema(String name, ObjectNode schema) {

@@ -9,6 +9,7 @@ import com.github.victools.jsonschema.generator.SchemaGeneratorConfigBuilder;
 import com.github.victools.jsonschema.generator.SchemaVersion;
 import dev.rein.ReinException;
 import dev.rein.internal.json.JavaNames;
+import dev.rein.internal.schema.JacksonShapes;
 import dev.rein.json.Json;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -29,8 +30,9 @@ import java.util.Optional;
  * ({@code javac -parameters}).
  */
 public final class AnnotatedTools {
-    private static final SchemaGenerator GENERATOR = new SchemaGenerator(
-            new SchemaGeneratorConfigBuilder(Json.mapper(), SchemaVersion.DRAFT_2020_12, OptionPreset.PLAIN_JSON).build());
+    /** Arguments are read with Jackson, so their schema describes values as Jackson reads them (as typed output's does). */
+    private static final SchemaGenerator GENERATOR = new SchemaGenerator(JacksonShapes.apply(
+            new SchemaGeneratorConfigBuilder(Json.mapper(), SchemaVersion.DRAFT_2020_12, OptionPreset.PLAIN_JSON)).build());
 
     private AnnotatedTools() {}
 
@@ -83,7 +85,7 @@ public final class AnnotatedTools {
                 throw new ReinException("tool '" + toolName + "': the name of parameter " + p.getName()
                         + " is not known; compile with -parameters or set @ToolParam(name = \"...\")");
             }
-            boolean required = (tp == null || tp.required()) && !Optional.class.equals(p.getType());
+            boolean required = (tp == null || tp.required()) && !JacksonShapes.OPTIONALS.contains(p.getType());
             Type schemaType = p.getParameterizedType() instanceof ParameterizedType pt && Optional.class.equals(p.getType())
                     ? pt.getActualTypeArguments()[0] : p.getParameterizedType();
             params.add(new Param(paramName, tp == null ? "" : tp.value(), required, type, schemaType, false));
@@ -152,7 +154,9 @@ public final class AnnotatedTools {
     private static Object defaultValue(JavaType type) {
         Class<?> raw = type.getRawClass();
         if (!raw.isPrimitive()) {
-            return null;
+            // OptionalInt, OptionalLong, OptionalDouble: a parameter left out is empty, as an Optional is
+            return Map.<Class<?>, Object>of(java.util.OptionalInt.class, java.util.OptionalInt.empty(), java.util.OptionalLong.class,
+                    java.util.OptionalLong.empty(), java.util.OptionalDouble.class, java.util.OptionalDouble.empty()).get(raw);
         }
         Map<Class<?>, Object> defaults = Map.of(boolean.class, false, int.class, 0, long.class, 0L,
                 double.class, 0d, float.class, 0f, short.class, (short) 0, byte.class, (byte) 0, char.class, '\0');

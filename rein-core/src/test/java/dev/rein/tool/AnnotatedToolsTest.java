@@ -93,6 +93,58 @@ class AnnotatedToolsTest {
         assertThat(withoutNote.content()).as(withoutNote.content()).isEqualTo("T-1 x1");
     }
 
+    public enum Size {
+        SMALL("s"), LARGE("l");
+
+        private final String code;
+
+        Size(String code) {
+            this.code = code;
+        }
+
+        @com.fasterxml.jackson.annotation.JsonValue
+        public String code() {
+            return code;
+        }
+    }
+
+    public record Refund(@com.fasterxml.jackson.annotation.JsonProperty("order_id") String orderId, int amount) {}
+
+    public static final class Reports {
+        @ToolMethod(description = "Books a monthly report.")
+        public String book(@ToolParam("the month") java.time.YearMonth month, @ToolParam("the size") Size size,
+                           @ToolParam("the refund") Refund refund, @ToolParam("the logo") byte[] logo,
+                           @ToolParam(value = "how many copies", required = false) java.util.OptionalInt copies) {
+            return month + " " + size + " " + refund.orderId() + " " + refund.amount() + " " + new String(logo,
+                    java.nio.charset.StandardCharsets.UTF_8) + " " + (copies.isPresent() ? copies.getAsInt() : "-");
+        }
+    }
+
+    @Test
+    void valueTypesRenamedComponentsAndJsonValueEnumsGetTheSchemaJacksonReadsThemBy() throws Exception {
+        // the same rules as typed output: before, the month was an object of getters, the enum listed SMALL and LARGE,
+        // the refund asked for orderId (read as null), the logo was an array and copies an object, so no valid
+        // arguments could be read
+        Tool tool = AnnotatedTools.from(new Reports()).getFirst();
+        JsonNode schema = tool.definition().inputSchema();
+        assertThat(schema.at("/properties/month/type").asText()).isEqualTo("string");
+        assertThat(schema.at("/properties/size/enum")).extracting(JsonNode::asText).containsExactly("s", "l");
+        assertThat(schema.at("/properties/refund/properties/order_id/type").asText()).isEqualTo("string");
+        assertThat(schema.at("/properties/logo/type").asText()).isEqualTo("string");
+        assertThat(schema.get("required")).extracting(JsonNode::asText).containsExactly("month", "size", "refund", "logo");
+
+        ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(List.of(tool))).build();
+        String logo = java.util.Base64.getEncoder().encodeToString("ロゴ".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        ToolResult booked = executor.execute(new ToolCall("c1", "book", Json.parse("{\"month\":\"2026-12\",\"size\":\"l\","
+                + "\"refund\":{\"order_id\":\"注文-7\",\"amount\":300},\"logo\":\"" + logo + "\",\"copies\":2}"), 0),
+                ToolContext.standalone("c1"));
+        assertThat(booked.isError()).as(booked.content()).isFalse();
+        assertThat(booked.content()).isEqualTo("2026-12 LARGE 注文-7 300 ロゴ 2");
+        ToolResult noCopies = executor.execute(new ToolCall("c2", "book", Json.parse("{\"month\":\"2026-01\",\"size\":\"s\","
+                + "\"refund\":{\"order_id\":\"A\",\"amount\":1},\"logo\":\"\"}"), 0), ToolContext.standalone("c2"));
+        assertThat(noCopies.content()).as(noCopies.content()).isEqualTo("2026-01 SMALL A 1  -");
+    }
+
     public static final class Lookups {
         @ToolMethod(description = "Finds a shipment by its tracking number.")
         public Optional<Shipment> findShipment(@ToolParam("tracking number") String trackingNumber) {
