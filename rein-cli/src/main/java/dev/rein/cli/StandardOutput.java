@@ -57,8 +57,11 @@ final class StandardOutput extends OutputStream {
         if (failed == null || "Broken pipe".equals(failed.getMessage())) {
             return commandCode;
         }
+        // a full disk wants room; anything else (a closed stdout, >&-) wants another place to write to
+        boolean full = String.valueOf(failed.getMessage()).contains("No space left");
         err.println("rein: could not write to standard output (" + failed.getMessage() + "), so the output is incomplete;"
-                + " write it where there is room, e.g. another file or disk");
+                + (full ? " write it where there is room, e.g. another file or disk"
+                        : " give the command a standard output it can write, e.g. a file (> out.txt) or a pipe"));
         err.flush();
         return commandCode == ExitCodes.SUCCEEDED ? ExitCodes.FAILED : commandCode;
     }

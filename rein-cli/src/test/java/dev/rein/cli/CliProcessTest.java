@@ -42,6 +42,12 @@ class CliProcessTest {
         assertThat(full.stderrLines()).singleElement().asString()
                 .startsWith("rein: could not write to standard output").contains("No space left on device");
 
+        // a closed stdout (>&-) is no full disk: the line says what failed without sending the user to find room
+        LauncherProcess.Outcome shut = new LauncherProcess(dir).shell("./rein --version >&-");
+        assertThat(shut.exitCode()).as(shut.stderr()).isEqualTo(1);
+        assertThat(shut.stderrLines()).singleElement().asString().startsWith("rein: could not write to standard output (")
+                .doesNotContain("where there is room").contains("give the command a standard output it can write");
+
         LauncherProcess.Outcome closed = new LauncherProcess(dir).shell("{ ./rein --version; echo \"exit=$?\" >&2; } | true");
 
         assertThat(closed.stderr()).isEqualTo("exit=0\n");
