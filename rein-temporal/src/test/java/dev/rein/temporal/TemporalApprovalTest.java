@@ -163,6 +163,40 @@ class TemporalApprovalTest {
         }
     }
 
+    /**
+     * Two refunds of one response under one id (some compatible servers repeat ids): on Temporal too each is its own
+     * pending action (the later one call_0#1), each decision reaches its own call, both run, and the model gets both
+     * results under the id it gave, as the local loop does (RepeatedCallIdApprovalTest).
+     */
+    @Test
+    void callsOfOneResponseThatShareAnIdAreEachPutToAPersonAndRunOnce() {
+        Orders.Ledger ledger = new Orders.Ledger();
+        dev.rein.testkit.ScriptedModel model = dev.rein.testkit.ScriptedModel.of(dev.rein.testkit.ScriptedModel.reply(
+                        dev.rein.model.StopReason.TOOL_USE, dev.rein.model.Usage.ZERO,
+                        new dev.rein.model.ToolUseBlock("call_0", "refund", Json.parse("{\"id\":\"A-1\"}")),
+                        new dev.rein.model.ToolUseBlock("call_0", "refund", Json.parse("{\"id\":\"A-2\"}"))),
+                dev.rein.testkit.ScriptedModel.text("A-1 と A-2 を返金しました。"));
+        Agent agent = Orders.withApproval(Orders.agent(model, new RecordingListener(), Orders.refund(ledger, key -> {})));
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalRun run = server.start(agent).start("A-1 と A-2 を返金して", "run-shared-ids");
+            awaitStatus(run, RunStatus.WAITING_APPROVAL);
+            List<ApprovalRequest> pending = run.pendingApprovals();
+            assertThat(pending).extracting(ApprovalRequest::callId).containsExactly("call_0", "call_0#1");
+            assertThat(pending).extracting(r -> r.arguments().get("id").asText()).containsExactly("A-1", "A-2");
+
+            run.approve(pending.get(1).actionHash(), "alice");
+            awaitPending(run, 1);
+            run.approve(pending.get(0).actionHash(), "bob");
+            RunResult result = run.result();
+
+            assertThat(result.status()).as(result.message()).isEqualTo(RunStatus.SUCCEEDED);
+            assertThat(ledger.charges.values()).containsExactlyInAnyOrder("re_1 for A-1", "re_2 for A-2");
+            var blocks = model.requests().get(1).messages().get(2).content();
+            assertThat(blocks).extracting(b -> ((ToolResultBlock) b).toolUseId()).containsExactly("call_0", "call_0");
+            assertThat(blocks).extracting(b -> ((ToolResultBlock) b).content()).allSatisfy(c -> assertThat(c).contains("re_"));
+        }
+    }
+
     private static void awaitPending(TemporalRun run, int count) {
         long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (run.pendingApprovals().size() != count) {
