@@ -300,16 +300,18 @@ final class AgentLoop {
         if (!(step instanceof Guards.ToolStep.Answered answered)) {
             return step;
         }
-        List<ContentBlock> blocks = new ArrayList<>(answered.observation());
-        boolean changed = false;
+        List<ContentBlock> blocks = null; // copied only when some id differs: on every step, nearly never
+        List<ContentBlock> observation = answered.observation();
         // the first blocks are the calls' results, one per call in call order; notices and prompts follow
-        for (int i = 0; i < uses.size() && i < blocks.size(); i++) {
-            if (blocks.get(i) instanceof ToolResultBlock r && !r.toolUseId().equals(uses.get(i).id())) {
+        for (int i = 0; i < uses.size() && i < observation.size(); i++) {
+            if (observation.get(i) instanceof ToolResultBlock r && !r.toolUseId().equals(uses.get(i).id())) {
+                if (blocks == null) {
+                    blocks = new ArrayList<>(observation);
+                }
                 blocks.set(i, new ToolResultBlock(uses.get(i).id(), r.content(), r.isError()));
-                changed = true;
             }
         }
-        return changed ? new Guards.ToolStep.Answered(blocks, answered.stalled()) : step;
+        return blocks == null ? step : new Guards.ToolStep.Answered(blocks, answered.stalled());
     }
 
     private void observe(List<? extends ContentBlock> blocks) {
