@@ -90,11 +90,28 @@ final class OptionValues {
         }
     }
 
-    /** An amount in US dollars, greater than zero. */
+    /** An amount in US dollars from {@link #LEAST} to {@link #MOST}. */
     static final class UsdAmount implements ITypeConverter<BigDecimal> {
+        /** One millionth of a dollar: the precision 'rein runs' shows a cost in. */
+        static final BigDecimal LEAST = new BigDecimal("0.000001");
+        /** Far above any one run's cost: a limit beyond it is a slip, and 1e400 was printed with its 401 digits. */
+        static final BigDecimal MOST = new BigDecimal("1000000");
+        private static final String EXPECTED = "an amount in US dollars from " + LEAST.toPlainString() + " to " + MOST.toPlainString()
+                + ", such as 0.50";
+
         @Override
         public BigDecimal convert(String value) {
-            return positiveDecimal(value, "an amount in US dollars such as 0.50");
+            if (value.strip().matches("(?i)[+-]?(inf|infinity|nan)")) {
+                throw new TypeConversionException("'" + value + "' is not a finite number; give " + EXPECTED);
+            }
+            BigDecimal amount = positiveDecimal(value, "an amount in US dollars such as 0.50");
+            if (amount.compareTo(MOST) > 0) {
+                throw new TypeConversionException("'" + value + "' is too large (at most " + MOST.toPlainString() + "); give " + EXPECTED);
+            }
+            if (amount.compareTo(LEAST) < 0) {
+                throw new TypeConversionException("'" + value + "' is too small (at least " + LEAST.toPlainString() + "); give " + EXPECTED);
+            }
+            return amount;
         }
     }
 

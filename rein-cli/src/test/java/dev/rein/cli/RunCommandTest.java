@@ -232,4 +232,35 @@ class RunCommandTest {
                 .isEqualTo("rein run: Invalid value for option '--max-seconds': '1e12' seconds is too long (at most 9223372036,"
                         + " about 292 years); give a number of seconds such as 120 (see 'rein run --help')" + System.lineSeparator());
     }
+
+    /**
+     * '--max-cost-usd 1e400' was taken, and the live view then printed a limit of 401 digits (so was 1e-400, one of 401
+     * decimals); as '--max-seconds 1e12' is, a money limit outside its range is refused saying the range.
+     */
+    @Test
+    void aMoneyLimitOutsideItsRangeIsRefusedSayingTheRange() {
+        InProcessCli fresh = new InProcessCli().env("ANTHROPIC_API_KEY", "sk-test")
+                .models((name, env) -> ScriptedModel.of(text("must not run")));
+        for (String limit : new String[] {"1e400", "1000000.01", "1e-400", "0.0000009"}) {
+            InProcessCli.Outcome outcome = fresh.run("run", "--max-cost-usd", limit, "x");
+            assertThat(outcome.exitCode()).as(limit).isEqualTo(ExitCodes.USAGE);
+            assertThat(outcome.stdout()).as(limit).isEmpty();
+            String why = limit.contains("-") || limit.startsWith("0.") ? "is too small (at least 0.000001)" : "is too large (at most 1000000)";
+            assertThat(outcome.stderrLines()).as(limit).singleElement().asString()
+                    .isEqualTo("rein run: Invalid value for option '--max-cost-usd': '" + limit + "' " + why + "; give an amount in"
+                            + " US dollars from 0.000001 to 1000000, such as 0.50 (see 'rein run --help')");
+        }
+        for (String limit : new String[] {"Infinity", "-Infinity", "NaN", "inf"}) {
+            InProcessCli.Outcome outcome = fresh.run("run", "--max-cost-usd", limit, "x");
+            assertThat(outcome.exitCode()).as(limit).isEqualTo(ExitCodes.USAGE);
+            assertThat(outcome.stderrLines()).as(limit).singleElement().asString()
+                    .isEqualTo("rein run: Invalid value for option '--max-cost-usd': '" + limit + "' is not a finite number; give an"
+                            + " amount in US dollars from 0.000001 to 1000000, such as 0.50 (see 'rein run --help')");
+        }
+        assertThat(fresh.modelsCreated()).isZero();
+
+        InProcessCli.Outcome most = with(ScriptedModel.of(text("ok"))).run("run", "--max-cost-usd", "1e6", "x");
+        assertThat(most.exitCode()).as(most.stderr()).isZero();
+        assertThat(most.stderr()).contains("limits: 15 steps, USD 1000000, 300 s");
+    }
 }
