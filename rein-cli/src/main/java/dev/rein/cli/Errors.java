@@ -36,6 +36,9 @@ final class Errors {
                             + command + withDoubleDash(e.getCommandLine().getCommandSpec(), args, dashed);
                 } else if (e instanceof CommandLine.UnmatchedArgumentException && dashed == null) {
                     String quoted = textInQuotes(e.getCommandLine().getCommandSpec(), args);
+                    if (quoted == null) {
+                        quoted = optionTextInQuotes(e.getCommandLine().getCommandSpec(), args);
+                    }
                     message = quoted == null ? message : quoted;
                 }
             }
@@ -105,6 +108,55 @@ final class Errors {
         String text = String.join(" ", words.subList(before, words.size()));
         return "the " + spec.name() + " TEXT is one argument, but " + (words.size() - before) + " words were given; put it in quotes: "
                 + command + " \"" + text + "\"";
+    }
+
+    /**
+     * For an option whose value is free text ({@code rein approve RUN --reject REASON}) given several words unquoted
+     * ({@code --reject wrong recipient}): says to quote them, with the command to type. The words beyond those the
+     * command's parameters take are the option's when they follow its value; null when they do not.
+     */
+    private static String optionTextInQuotes(CommandLine.Model.CommandSpec spec, String[] args) {
+        int start = java.util.Arrays.asList(args).indexOf(spec.name()) + 1;
+        int words = 0;
+        int textOption = -1; // the argument that names the text option
+        int following = 0; // the words right after its value
+        for (int i = start; i < args.length; i++) {
+            String name = args[i].contains("=") ? args[i].substring(0, args[i].indexOf('=')) : args[i];
+            CommandLine.Model.OptionSpec option = args[i].startsWith("-") ? spec.findOption(name) : null;
+            if (option == null) {
+                words++;
+                following += textOption >= 0 && following == i - textOption - (args[textOption].contains("=") ? 1 : 2) ? 1 : 0;
+                continue;
+            }
+            boolean text = option.paramLabel().equals("REASON") || option.paramLabel().equals("TEXT");
+            if (text && textOption < 0) {
+                textOption = i;
+                following = 0;
+            }
+            if (!args[i].contains("=") && option.arity().max() > 0) {
+                i++;
+            }
+        }
+        int extra = words - spec.positionalParameters().size();
+        if (textOption < 0 || extra < 1 || following < extra) {
+            return null;
+        }
+        String option = args[textOption].contains("=") ? args[textOption].substring(0, args[textOption].indexOf('=')) : args[textOption];
+        int value = args[textOption].contains("=") ? textOption : textOption + 1;
+        java.util.List<String> text = new java.util.ArrayList<>();
+        text.add(value == textOption ? args[textOption].substring(option.length() + 1) : args[value]);
+        text.addAll(java.util.Arrays.asList(args).subList(value + 1, value + 1 + extra));
+        StringBuilder command = new StringBuilder(spec.qualifiedName());
+        for (int i = start; i < args.length; i++) {
+            if (i == textOption) {
+                command.append(' ').append(option).append(" \"").append(String.join(" ", text)).append('"');
+                i = value + extra;
+            } else {
+                command.append(' ').append(shellWord(args[i]));
+            }
+        }
+        return "the " + option + " " + spec.findOption(option).paramLabel() + " is one argument, but " + text.size()
+                + " words were given; put it in quotes: " + command;
     }
 
     private static String shellWord(String word) {

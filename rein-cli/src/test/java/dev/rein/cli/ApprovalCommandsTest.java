@@ -94,6 +94,32 @@ class ApprovalCommandsTest {
         assertThat(cli.home().resolve("outbox.jsonl")).doesNotExist();
     }
 
+    /**
+     * 'rein approve RUN --reject wrong recipient': --reject takes one word, so picocli said only "Unmatched argument at
+     * index 4: 'recipient'"; like 'rein reply RUN 会議室 B', it says that REASON is one argument and shows the quotes.
+     */
+    @Test
+    void aReasonOfSeveralUnquotedWordsIsPointedToQuotes() throws Exception {
+        ScriptedModel model = sendThenConfirm();
+        cli.models((name, env) -> model);
+        cli.run("run", "--tools", "send_message", "連絡して");
+        String id = runId();
+        InProcessCli.Outcome english = cli.run("approve", id, "--reject", "wrong", "recipient");
+        assertThat(english.exitCode()).as(english.stderr()).isEqualTo(ExitCodes.USAGE);
+        assertThat(english.stdout()).isEmpty();
+        assertThat(english.stderrLines()).singleElement().asString().isEqualTo("rein approve: the --reject REASON is one argument,"
+                + " but 2 words were given; put it in quotes: rein approve " + id + " --reject \"wrong recipient\""
+                + " (see 'rein approve --help')");
+        // the reason before the run id, with '=', and in Japanese: the words that follow the reason are its own
+        InProcessCli.Outcome before = cli.run("approve", "--as", "sato", "--reject=宛先が", "違います", "です", id);
+        assertThat(before.exitCode()).as(before.stderr()).isEqualTo(ExitCodes.USAGE);
+        assertThat(before.stderrLines()).singleElement().asString().isEqualTo("rein approve: the --reject REASON is one argument,"
+                + " but 3 words were given; put it in quotes: rein approve --as sato --reject \"宛先が 違います です\" " + id
+                + " (see 'rein approve --help')");
+        assertThat(cli.run("show", "--json", id).stdout()).as("nothing was decided").contains("\"pending_approvals\":1");
+        assertThat(cli.run("approve", id, "--reject", "wrong recipient").exitCode()).isZero();
+    }
+
     @Test
     void aReasonOrEditWithBytesThatAreNotUtf8IsRefusedNamingTheOption() throws Exception {
         ScriptedModel model = sendThenConfirm();
