@@ -73,6 +73,11 @@ final class McpCommand implements Callable<Integer> {
         }
 
         private void printText(McpConfig config, List<Listed> listed) {
+            if (config.servers().isEmpty()) {
+                // without a line the command would look as if it had not run
+                env.out().println("no servers in " + file + ": its \"mcpServers\" object is empty or every server in it has"
+                        + " \"disabled\": true");
+            }
             for (McpServerConfig server : config.servers()) {
                 List<Listed> mine = of(listed, server);
                 env.out().println(server.name() + " (" + transport(server) + "): " + mine.size() + (mine.size() == 1 ? " tool" : " tools")

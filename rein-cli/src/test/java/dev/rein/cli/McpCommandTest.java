@@ -90,6 +90,24 @@ class McpCommandTest {
         return new dev.rein.mcp.McpToolInfo("fs", name, name, "A tool.", risk, risk, false, null);
     }
 
+    /** A file with no server to start printed nothing at all and exited 0, as if the command had not run. */
+    @Test
+    void aFileWithoutServersSaysSo() throws IOException {
+        Path empty = dir.resolve("empty.json");
+        Files.writeString(empty, "{\"mcpServers\": {}}");
+        Path disabled = dir.resolve("disabled.json");
+        Files.writeString(disabled, "{\"mcpServers\": {\"off\": {\"command\": \"node\", \"disabled\": true}}}");
+        for (Path file : List.of(empty, disabled)) {
+            InProcessCli.Outcome list = new InProcessCli().run("mcp", "list", file.toString());
+            assertThat(list.exitCode()).as(list.stderr()).isZero();
+            assertThat(list.stderr()).isEmpty();
+            assertThat(list.stdout()).isEqualTo("no servers in " + file + ": its \"mcpServers\" object is empty or every server"
+                    + " in it has \"disabled\": true" + System.lineSeparator());
+            InProcessCli.Outcome json = new InProcessCli().run("mcp", "list", "--json", file.toString());
+            assertThat(json.stdout().strip()).isEqualTo("{\"servers\":[]}");
+        }
+    }
+
     @Test
     void aBadServersFileIsExitTwoWithOneLine() throws IOException {
         Path bad = dir.resolve("bad.json");
