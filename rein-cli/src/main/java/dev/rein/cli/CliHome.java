@@ -47,9 +47,32 @@ final class CliHome {
         return directory.resolve(JdbcRunStore.SQLITE_FILE);
     }
 
-    /** True when a run has been stored here (the store exists); looking never creates it. */
+    /**
+     * True when a run has been stored here (the store exists); looking never creates it. A home that is a file (or lies
+     * under one) and a {@code rein.db} that is a directory are usage errors naming what is in the way: either would
+     * otherwise read as a store not yet created, and send the user to start a run.
+     */
     boolean hasStore() {
+        Path absolute = directory.toAbsolutePath();
+        for (Path p = absolute; p != null; p = p.getParent()) {
+            if (Files.exists(p)) {
+                if (!Files.isDirectory(p)) {
+                    throw new UsageException("cannot open the run store in " + absolute + " (" + p + " is a file, not a directory);"
+                            + " set " + JdbcRunStore.HOME_VARIABLE + " to the directory of your runs");
+                }
+                break;
+            }
+        }
+        requireStoreIsNoDirectory();
         return Files.isRegularFile(storeFile());
+    }
+
+    /** Refuses a {@code rein.db} that is a directory, which SQLite cannot open for a reason it does not name. */
+    private void requireStoreIsNoDirectory() {
+        if (Files.isDirectory(storeFile())) {
+            throw new UsageException("the run store " + storeFile().toAbsolutePath() + " is a directory, not a SQLite database;"
+                    + " move it aside to start an empty store there, or set " + JdbcRunStore.HOME_VARIABLE + " to the directory of your runs");
+        }
     }
 
     /**
@@ -71,6 +94,7 @@ final class CliHome {
 
     /** Opens the run store, creating it when missing; an unusable directory is a usage error naming it. */
     JdbcRunStore store() {
+        requireStoreIsNoDirectory();
         try {
             Files.createDirectories(directory);
             return JdbcRunStore.sqlite(directory);

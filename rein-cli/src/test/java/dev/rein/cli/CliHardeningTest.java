@@ -306,6 +306,43 @@ class CliHardeningTest {
         assertThat(home).doesNotExist();
     }
 
+    /**
+     * A REIN_HOME that is a file (or lies under one), or a rein.db that is a directory, was reported as "no rein.db: no run
+     * was started here", which sent the user to start a run; the reading commands name what is in the way instead.
+     */
+    @Test
+    void aHomeThatIsAFileOrAStoreThatIsADirectoryIsNamedNotCalledMissing(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("home-file"), "not a directory");
+        Path storeDir = Files.createDirectories(dir.resolve("home").resolve("rein.db"));
+        String[][] commands = {{"runs"}, {"runs", "--json"}, {"show", "run_x"}, {"approve", "run_x"}, {"resume", "run_x"},
+                {"reply", "run_x", "はい"}, {"memory", "list"}, {"memory", "forget", "mem_1"}};
+        for (Path home : List.of(file, file.resolve("sub"), storeDir.getParent())) {
+            InProcessCli fresh = new InProcessCli().env("REIN_HOME", home.toString());
+            String expected = home.equals(storeDir.getParent())
+                    ? "the run store " + storeDir.toAbsolutePath() + " is a directory, not a SQLite database; move it aside to"
+                            + " start an empty store there, or set REIN_HOME to the directory of your runs"
+                    : "cannot open the run store in " + home.toAbsolutePath() + " (" + file.toAbsolutePath() + " is a file, not a"
+                            + " directory); set REIN_HOME to the directory of your runs";
+            for (String[] args : commands) {
+                InProcessCli.Outcome outcome = fresh.run(args);
+                String call = home + ": " + String.join(" ", args);
+                assertThat(outcome.exitCode()).as(call).isEqualTo(ExitCodes.USAGE);
+                assertThat(outcome.stdout()).as(call).isEmpty();
+                assertThat(outcome.stderrLines()).as(call).singleElement().asString()
+                        .isEqualTo("rein " + String.join(" ", args).replaceFirst(" (run_x|mem_1|--json).*", "") + ": " + expected);
+            }
+            // 'rein run', which creates the store, says the same of rein.db (of a home that is a file, see reinHomeNamingAFileSaysItIsAFile)
+            InProcessCli.Outcome run = fresh.models((name, env) -> ScriptedModel.of(text("must not run"))).run("run", "hi");
+            assertThat(run.exitCode()).as(home + ": run").isEqualTo(ExitCodes.USAGE);
+            assertThat(run.stderrLines()).as(home + ": run").singleElement().asString()
+                    .isEqualTo("rein run: " + (home.equals(storeDir.getParent()) ? expected
+                            : "cannot open the run store in " + home.toAbsolutePath() + " (" + file.toAbsolutePath() + " is a file, not a"
+                                    + " directory); set REIN_HOME to a writable directory"));
+        }
+        assertThat(file).hasContent("not a directory");
+        assertThat(storeDir).isEmptyDirectory();
+    }
+
     @Test
     void resumeRefusalsNameTheCommandsNotTheJavaApi() throws Exception {
         ScriptedModel model = ScriptedModel.of(toolCalls(call("send_message", SEND)), text("sent"));
