@@ -51,6 +51,13 @@ public final class ProviderOptions {
         String resolved = name.toLowerCase(java.util.Locale.ROOT);
         // A stored base URL belongs to the stored provider; switching providers leaves it behind.
         boolean sameProvider = stored != null && resolved.equals(stored.provider());
+        // an unset shell variable (--base-url "$URL"): say what to give, since leaving the option out is often the fix
+        if (baseUrl != null && baseUrl.isBlank()) {
+            throw new UsageException("--base-url is empty: give the provider's API base URL, an http:// or https:// URL with a host"
+                    + " (e.g. http://localhost:11434/v1), or leave --base-url out to use "
+                    + (sameProvider && stored.baseUrl() != null ? "the run's own"
+                            : resolved.toUpperCase(java.util.Locale.ROOT) + "_BASE_URL or the provider's public API"));
+        }
         String url = baseUrl != null ? baseUrl.strip() : sameProvider ? stored.baseUrl() : null;
         if (url != null && !ProviderConfig.isHttpUrl(url)) {
             throw new UsageException("--base-url must be an http:// or https:// URL with a host, was '" + url + "'"

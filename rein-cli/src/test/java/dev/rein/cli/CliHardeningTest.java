@@ -505,6 +505,30 @@ class CliHardeningTest {
         }
     }
 
+    /** '--base-url ""' (an unset shell variable) named the problem ("was ''") but not what to give instead. */
+    @Test
+    void anEmptyBaseUrlSaysWhatToGiveOrToLeaveTheOptionOut() {
+        for (String url : new String[] {"", " "}) {
+            for (String provider : new String[] {"anthropic", "openai"}) {
+                InProcessCli option = new InProcessCli().models(ProviderModels::create).env("ANTHROPIC_API_KEY", "sk-test");
+                InProcessCli.Outcome run = option.run("run", "--provider", provider, "--base-url", url, "--price", "0,0", "hi");
+                assertThat(run.exitCode()).as(provider + " '" + url + "'").isEqualTo(ExitCodes.USAGE);
+                assertThat(run.stdout()).isEmpty();
+                assertThat(run.stderrLines()).as(provider + " '" + url + "'").singleElement().asString()
+                        .isEqualTo("rein run: --base-url is empty: give the provider's API base URL, an http:// or https:// URL"
+                                + " with a host (e.g. http://localhost:11434/v1), or leave --base-url out to use "
+                                + provider.toUpperCase(java.util.Locale.ROOT) + "_BASE_URL or the provider's public API");
+                assertThat(option.modelsCreated()).isZero();
+            }
+        }
+        // rein resume of a run started with a base URL: leaving the option out keeps the run's own
+        ProviderOptions resume = new ProviderOptions();
+        resume.baseUrl = "";
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> resume.select(java.util.Map.of(),
+                        new ProviderSelection("openai", "http://127.0.0.1:11434/v1", null)))
+                .isInstanceOf(UsageException.class).hasMessageEndingWith("or leave --base-url out to use the run's own");
+    }
+
     @Test
     void aHostNameWithAnUnderscoreIsAUsageErrorThatSaysWhatToUseInstead() {
         // A Docker Compose service such as ollama_server resolves, but Java's HTTP clients cannot
