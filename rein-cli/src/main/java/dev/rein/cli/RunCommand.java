@@ -131,6 +131,23 @@ final class RunCommand implements Callable<Integer> {
         this.env = env;
     }
 
+    /**
+     * Refuses an empty entry in a --tools list that names tools ('calculate,,get_current_time', a trailing comma): a
+     * name left out there, say by an unset shell variable, would otherwise go unnoticed. An empty list gives no tools.
+     */
+    private static void requireNoEmptyToolEntry(String list) {
+        if (list == null || list.isBlank()) {
+            return;
+        }
+        String[] entries = list.split(",", -1);
+        for (int i = 0; i < entries.length; i++) {
+            if (entries[i].isBlank()) {
+                throw new UsageException("--tools '" + list + "' has an empty entry at position " + (i + 1) + "; give tool names"
+                        + " separated by single commas, e.g. --tools calculate,get_current_time, or --tools \"\" for no tools");
+            }
+        }
+    }
+
     @Override
     public Integer call() {
         String task = String.join(" ", goal).strip();
@@ -141,6 +158,7 @@ final class RunCommand implements Callable<Integer> {
             throw new UsageException("the GOAL is empty: say what the agent should do, e.g. rein run \"What is 17 * 23?\"");
         }
         CliHome home = CliHome.of(env.env());
+        requireNoEmptyToolEntry(tools);
         List<Tool> selected = home.tools().select(tools + (memory ? ",remember,recall,forget" : "") + (docs ? ",search_documents" : ""));
         // --tools search_documents offers the same tool as --docs, which needs the index as much
         if (selected.stream().anyMatch(t -> t.name().equals("search_documents")) && !java.nio.file.Files.isDirectory(home.index())) {

@@ -529,6 +529,27 @@ class CliHardeningTest {
                 .isInstanceOf(UsageException.class).hasMessageEndingWith("or leave --base-url out to use the run's own");
     }
 
+    /** '--tools "calculate,,get_current_time"' (a name left out between two commas) ran with the other tools, without a word. */
+    @Test
+    void anEmptyEntryInToolsIsRefusedNamingItsPosition() {
+        InProcessCli fresh = new InProcessCli().env("ANTHROPIC_API_KEY", "sk-test")
+                .models((name, env) -> ScriptedModel.of(text("must not run")));
+        String[][] lists = {{"calculate,,get_current_time", "2"}, {"calculate,", "2"}, {",calculate", "1"}, {"calculate, ,x", "2"}};
+        for (String[] list : lists) {
+            InProcessCli.Outcome run = fresh.run("run", "--tools", list[0], "hi");
+            assertThat(run.exitCode()).as(list[0]).isEqualTo(ExitCodes.USAGE);
+            assertThat(run.stdout()).as(list[0]).isEmpty();
+            assertThat(run.stderrLines()).as(list[0]).singleElement().asString()
+                    .isEqualTo("rein run: --tools '" + list[0] + "' has an empty entry at position " + list[1] + "; give tool names"
+                            + " separated by single commas, e.g. --tools calculate,get_current_time, or --tools \"\" for no tools");
+        }
+        assertThat(fresh.modelsCreated()).isZero();
+        // no tools at all stays what docs/cli.md says it is, also next to --memory (which adds its own to the list)
+        InProcessCli none = new InProcessCli().models((name, env) -> ScriptedModel.of(text("ok")));
+        assertThat(none.run("run", "--tools", "", "hi").exitCode()).isZero();
+        assertThat(none.run("run", "--tools", "", "--memory", "hi").exitCode()).isZero();
+    }
+
     @Test
     void aHostNameWithAnUnderscoreIsAUsageErrorThatSaysWhatToUseInstead() {
         // A Docker Compose service such as ollama_server resolves, but Java's HTTP clients cannot
