@@ -381,7 +381,7 @@ final class AgentLoop {
 
     /** What the run knows without asking the model again: its last words and the tools it used. */
     String knownSoFar(String why) {
-        return KnownSoFar.describe(why, run.history());
+        return KnownSoFar.describe(why, run.history(), run.state().attemptedActions());
     }
 
     /**

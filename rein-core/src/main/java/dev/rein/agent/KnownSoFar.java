@@ -6,36 +6,48 @@ import dev.rein.model.Message;
 import dev.rein.model.Role;
 import dev.rein.model.TextBlock;
 import dev.rein.model.ToolResultBlock;
-import dev.rein.model.ToolUseBlock;
+import dev.rein.state.AttemptedAction;
+import dev.rein.tool.ErrorClass;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 
 /** Builds an answer from the history alone, for stops where no further model call is possible. */
 final class KnownSoFar {
     private KnownSoFar() {}
 
+    /** As {@link #describe(String, List, List)} for a run that has not called a tool. */
     static String describe(String why, List<Message> history) {
+        return describe(why, history, List.of());
+    }
+
+    /**
+     * @param attempts the calls the executor answered ({@code AgentState.attemptedActions()}), in the
+     *                 order they were answered: a call that was only proposed (say, by a summary call
+     *                 that ignored tool_choice none) or that the stall guard blocked has none
+     */
+    static String describe(String why, List<Message> history, List<AttemptedAction> attempts) {
         String lastText = "";
-        List<String> calls = new ArrayList<>();
-        int errors = 0;
-        // A tool_use without a result never ran (e.g. proposed by a summary call that ignored
-        // tool_choice none): it is not a call made.
-        Set<String> answered = new HashSet<>();
-        history.forEach(message -> message.content().forEach(block -> {
-            if (block instanceof ToolResultBlock result) {
-                answered.add(result.toolUseId());
-            }
-        }));
+        Map<String, String> results = new HashMap<>();
         for (Message message : history) {
             for (ContentBlock block : message.content()) {
                 switch (block) {
                     case TextBlock t when message.role() == Role.ASSISTANT && Visible.any(t.text()) -> lastText = t.text().strip();
-                    case ToolUseBlock use when answered.contains(use.id()) -> calls.add(use.name());
-                    case ToolResultBlock result when result.isError() -> errors++;
+                    case ToolResultBlock result -> results.put(result.toolUseId(), result.content());
                     default -> { }
                 }
+            }
+        }
+        List<String> made = new ArrayList<>();
+        List<String> refused = new ArrayList<>();
+        int errors = 0;
+        for (AttemptedAction a : attempts) {
+            if (ran(a, results.get(a.callId()))) {
+                made.add(a.tool());
+                errors += a.isError() ? 1 : 0;
+            } else {
+                refused.add(a.tool());
             }
         }
         StringBuilder sb = new StringBuilder("Stopped before the task was finished: ").append(why);
@@ -43,13 +55,36 @@ final class KnownSoFar {
         if (!why.endsWith(".") && !why.endsWith("。") && !why.endsWith("．")) {
             sb.append('.');
         }
-        if (!calls.isEmpty()) {
-            sb.append(" Tool calls made: ").append(calls.size()).append(" (").append(String.join(", ", calls)).append(')');
+        if (!made.isEmpty()) {
+            sb.append(" Tool calls made: ").append(made.size()).append(" (").append(String.join(", ", made)).append(')');
             sb.append(errors > 0 ? ", " + errors + " of them failed." : ".");
+        }
+        if (!refused.isEmpty()) {
+            sb.append(" Tool calls refused before they ran: ").append(refused.size()).append(" (")
+                    .append(String.join(", ", refused)).append(").");
         }
         if (!lastText.isEmpty()) {
             sb.append(" The model's last message: ").append(lastText);
         }
         return sb.toString();
+    }
+
+    /**
+     * Whether the call's handler ran, by its result's error class (as the trace's tool_result names it):
+     * Rein refused it (unknown tool, invalid arguments, scopes, a cap, a person's rejection, a guard)
+     * or it was not called because the run's deadline had passed (Rein's own message says so).
+     */
+    private static boolean ran(AttemptedAction a, String content) {
+        ErrorClass errorClass;
+        try {
+            errorClass = ErrorClass.valueOf(a.outcome());
+        } catch (IllegalArgumentException | NullPointerException e) {
+            return true; // an outcome this version does not know: say it was made, as before
+        }
+        return switch (errorClass) {
+            case UNKNOWN_TOOL, INVALID_ARGUMENTS, PERMISSION_DENIED, LIMIT_REACHED, REJECTED, INTERVENTION, AWAITING_APPROVAL -> false;
+            case TIMEOUT -> content == null || !content.startsWith("The run's deadline has passed; tool '");
+            case NONE, EXECUTION_FAILED, TRANSIENT, CANCELLED, MISSING_SOURCE -> true;
+        };
     }
 }

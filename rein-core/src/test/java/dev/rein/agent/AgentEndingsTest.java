@@ -140,6 +140,19 @@ class AgentEndingsTest {
     }
 
     @Test
+    void callsRefusedBeforeTheyRanAreNotCountedAsMade() {
+        // an unknown tool and invalid arguments are answered with an error, but no handler ran
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("echo", "{\"text\":\"東京\"}"), call("nope", "{}"),
+                call("echo", "{\"wrong\":1}")), toolCalls(call("echo", "{\"text\":\"b\"}")));
+        RunResult result = agent(model).budget(Budget.builder().maxSteps(1).build()).build().run("go");
+        assertThat(result.reason()).isEqualTo("max_steps");
+        assertThat(trace.events(TraceEvent.ToolCompleted.class)).extracting(TraceEvent.ToolCompleted::errorClass)
+                .containsExactlyInAnyOrder("NONE", "UNKNOWN_TOOL", "INVALID_ARGUMENTS");
+        assertThat(result.answer()).contains("Tool calls made: 1 (echo).")
+                .contains("Tool calls refused before they ran: 2 (nope, echo).").doesNotContain("3 (");
+    }
+
+    @Test
     void aTimeLimitBelowOneSecondIsNamedAsItWasSet() {
         // Budget.maxDuration and --max-seconds take fractions of a second; "0 s" would be wrong.
         RunResult result = agent(ScriptedModel.of(ScriptedModel.hang()))

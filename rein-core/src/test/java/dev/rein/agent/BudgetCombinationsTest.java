@@ -67,6 +67,9 @@ class BudgetCombinationsTest {
         assertThat(write.content()).contains("deadline has passed").contains("'send' was not called");
         assertThat(trace.events(TraceEvent.ToolCompleted.class)).filteredOn(e -> e.tool().equals("send")).singleElement()
                 .satisfies(e -> assertThat(e.errorClass()).isEqualTo(ErrorClass.TIMEOUT.name()));
+        // the read ran (and was stopped); the write, never called, is not a call made
+        assertThat(result.answer()).contains("Tool calls made: 1 (hang), 1 of them failed.")
+                .contains("Tool calls refused before they ran: 1 (send).");
     }
 
     @Test
