@@ -73,9 +73,13 @@ public final class Runs {
         return store.load(runId);
     }
 
-    /** A run's state, pending approvals, handoff and trace summary. */
+    /**
+     * A run's state, pending approvals, handoff and trace summary, with the known secrets masked: a
+     * decision stored where they were not known (another process, {@link #in(RunStore)}) holds them
+     * in clear until the run resumes and masks it.
+     */
     public RunView show(String runId) {
-        return RunView.of(load(runId), store.events(runId));
+        return masker.redactValue(RunView.of(load(runId), store.events(runId)));
     }
 
     /** The actions of a run waiting for a decision, in call order. */

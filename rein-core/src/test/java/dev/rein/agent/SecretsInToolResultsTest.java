@@ -107,4 +107,29 @@ class SecretsInToolResultsTest {
         assertThat(lastToolResult(model)).contains("[REDACTED:key]").doesNotContain(escaped);
         assertThat(model.requests().toString()).doesNotContain(escaped).doesNotContain(secret);
     }
+    @Test
+    void aDecisionStoredInClearIsMaskedWhenTheAgentsRunsShowIt() {
+        // decided where the agent's secrets were not known (Runs.in(store): another process, a tool
+        // without them): agent.runs() knows them, as the trace and the note the model reads do
+        Tool send = Tool.builder("send").description("sends").risk(Risk.WRITE)
+                .inputSchema("{\"type\":\"object\",\"properties\":{\"to\":{\"type\":\"string\"}}}")
+                .handler((args, ctx) -> "sent").build();
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("send", "{\"to\":\"x\"}"), call("send", "{\"to\":\"y\"}")),
+                text("ok"));
+        dev.rein.state.InMemoryRunStore store = new dev.rein.state.InMemoryRunStore();
+        Agent agent = Agent.builder().model(model).tools(send).secrets(SECRETS).store(store).build();
+        RunResult paused = agent.run("go");
+        dev.rein.state.Runs elsewhere = dev.rein.state.Runs.in(store);
+        elsewhere.edit(paused.runId(), paused.pendingApprovals().get(0).actionHash(),
+                Json.parse("{\"to\":\"" + SECRET + "\"}"), "alice");
+        elsewhere.reject(paused.runId(), paused.pendingApprovals().get(1).actionHash(), "鍵 " + SECRET + " は渡さない", "bob");
+
+        dev.rein.state.RunView view = agent.runs().show(paused.runId());
+
+        assertThat(view.decided()).hasSize(2);
+        assertThat(view.decided().get(0).describe()).contains("approved with edited arguments {\"to\":\"[REDACTED:key]\"}")
+                .doesNotContain(SECRET);
+        assertThat(view.decided().get(1).describe()).contains("rejected (鍵 [REDACTED:key] は渡さない)").doesNotContain(SECRET);
+        assertThat(view.describe()).doesNotContain(SECRET);
+    }
 }
