@@ -228,8 +228,14 @@ public final class RunStream implements Flow.Publisher<RunEvent>, Iterable<RunEv
         }
 
         private RunEvent awaitDemandThenTake() throws InterruptedException {
+            // Parked until request or cancel unparks it (each sets its flag first, and the thread was
+            // known before the flags are read here, so no wake-up is lost); the end needs no wake-up:
+            // its result is an event that waits for demand like any other
             while (demand.get() == 0 && !cancelled) {
-                java.util.concurrent.locks.LockSupport.parkNanos(100_000_000L);
+                java.util.concurrent.locks.LockSupport.park(this);
+                if (Thread.interrupted()) {
+                    throw new InterruptedException("the delivery of the run's events was interrupted");
+                }
             }
             return cancelled ? null : buffer.take();
         }

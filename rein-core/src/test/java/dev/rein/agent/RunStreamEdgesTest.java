@@ -87,4 +87,39 @@ class RunStreamEdgesTest {
         RunResult result = stream.result().get(10, TimeUnit.SECONDS);
         assertThat(result.status()).isEqualTo(RunStatus.CANCELLED);
     }
+    @Test
+    void aSubscriberThatRequestsNoMoreLeavesTheDeliveryThreadWaitingNotPolling() throws Exception {
+        RunStream stream = Agent.builder().model(ScriptedModel.of(text("答え"))).build().stream("go");
+        java.util.concurrent.atomic.AtomicReference<Thread> delivery = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicReference<Flow.Subscription> subscription = new java.util.concurrent.atomic.AtomicReference<>();
+        stream.subscribe(new Flow.Subscriber<>() {
+            @Override
+            public void onSubscribe(Flow.Subscription s) {
+                subscription.set(s);
+                s.request(1); // one event, to learn the delivery thread; then no more
+            }
+
+            @Override
+            public void onNext(RunEvent item) {
+                delivery.set(Thread.currentThread());
+            }
+
+            @Override
+            public void onError(Throwable t) {}
+
+            @Override
+            public void onComplete() {}
+        });
+        stream.result().get(10, TimeUnit.SECONDS);
+        Thread.State state = null;
+        for (int attempt = 0; attempt < 100 && state != Thread.State.WAITING; attempt++) {
+            Thread.sleep(20);
+            state = delivery.get() == null ? null : delivery.get().getState();
+        }
+        // it waits for a request, a cancel or the end; before, it woke every 100 ms to look (TIMED_WAITING)
+        assertThat(state).isEqualTo(Thread.State.WAITING);
+        subscription.get().cancel();
+        delivery.get().join(5000);
+        assertThat(delivery.get().isAlive()).as("a cancel still ends the delivery").isFalse();
+    }
 }
