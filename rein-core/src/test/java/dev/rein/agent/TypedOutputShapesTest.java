@@ -234,6 +234,27 @@ class TypedOutputShapesTest {
                 .isInstanceOf(ReinException.class).hasMessageContaining("the key \"名前\" twice");
     }
 
+    public record Reading(byte level, Byte offset, List<Byte> samples) {}
+
+    @Test
+    void byteComponentsAreIntegersInTheByteRangeAsJacksonWritesThem() {
+        // Before: described as strings, so the numbers Jackson writes ({"level":5}) were refused
+        com.fasterxml.jackson.databind.JsonNode properties = dev.rein.model.OutputSchema.of(Reading.class).schema().get("properties");
+        for (com.fasterxml.jackson.databind.JsonNode b : List.of(properties.get("level"), properties.get("offset"),
+                properties.get("samples").get("items"))) {
+            assertThat(b.get("type").asText()).isEqualTo("integer");
+            assertThat(b.get("minimum").asInt()).isEqualTo(-128);
+            assertThat(b.get("maximum").asInt()).isEqualTo(127);
+        }
+        dev.rein.model.OutputSchema schema = dev.rein.model.OutputSchema.of(Reading.class);
+        assertThat(schema.problems(dev.rein.json.Json.write(new Reading((byte) 5, (byte) -3, List.of((byte) 127, (byte) -128))))).isEmpty();
+        assertThat(schema.problems("{\"level\":300,\"offset\":1,\"samples\":[]}")).isNotEmpty();
+        RunResult r = Agent.builder().model(ScriptedModel.of(text("{\"level\":5,\"offset\":-3,\"samples\":[1,2]}")))
+                .build().run("測って", Reading.class);
+        assertThat(r.status()).as(r.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(r.output(Reading.class)).isEqualTo(new Reading((byte) 5, (byte) -3, List.of((byte) 1, (byte) 2)));
+    }
+
     public interface Shape {}
 
     @Test

@@ -30,6 +30,9 @@ public final class JacksonShapes {
             Map.entry(java.time.ZoneOffset.class, text("pattern", "^(Z|[+-][0-9]{2}:[0-9]{2})$")),
             Map.entry(java.net.URL.class, text("format", "uri")),
             Map.entry(byte[].class, text("contentEncoding", "base64")),
+            // the generator describes a byte as a string; Jackson writes and reads it as a number
+            Map.entry(byte.class, byteRange()),
+            Map.entry(Byte.class, byteRange()),
             Map.entry(java.util.Locale.class, text("description", "an IETF BCP 47 language tag, e.g. ja-JP")),
             Map.entry(java.util.Currency.class, text("pattern", "^[A-Z]{3}$")),
             Map.entry(java.util.OptionalInt.class, orNull("integer")),
@@ -58,6 +61,10 @@ public final class JacksonShapes {
                     CustomDefinition.AttributeInclusion.YES);
         });
         return config;
+    }
+
+    private static ObjectNode byteRange() {
+        return Json.object().put("type", "integer").put("minimum", Byte.MIN_VALUE).put("maximum", Byte.MAX_VALUE);
     }
 
     private static ObjectNode text(String keyword, String value) {
