@@ -107,6 +107,11 @@ public final class OutputSchema implements ModelOption {
     /** The schema generated from {@code type} (a record or bean), named after the type. */
     public static OutputSchema of(Class<?> type) {
         Objects.requireNonNull(type, "type");
+        return of(type.getSimpleName(), (Type) type);
+    }
+
+    /** Refuses a type no answer could be read into (an interface, a record that requires itself), before any run. */
+    private static void check(Class<?> type) {
         if (!creatable(type)) {
             throw new ReinException("the output type " + type.getSimpleName() + " is " + (type.isInterface() ? "an interface" : "an"
                     + " abstract class") + ", and an answer is read into a value of it: no answer could be read. Use a record or"
@@ -118,7 +123,6 @@ public final class OutputSchema implements ModelOption {
                     + " to a record it came from through required components, so an answer would have to nest without end."
                     + " Make one of them Optional or a List (an empty one ends the nesting)");
         }
-        return of(type.getSimpleName(), (Type) type);
     }
 
     /**
@@ -165,9 +169,17 @@ public final class OutputSchema implements ModelOption {
                 || type.isAnnotationPresent(com.fasterxml.jackson.databind.annotation.JsonDeserialize.class);
     }
 
-    /** The schema generated from a (possibly generic) type. */
+    /**
+     * The schema generated from a (possibly generic) type; its raw type is checked as {@link #of(Class)}
+     * checks a class ({@code Page<String>} as {@code Page}).
+     *
+     * @throws ReinException when no answer could be read into the type (an interface, a record that requires itself)
+     */
     public static OutputSchema of(String name, Type type) {
-        return new OutputSchema(name, GENERATOR.generateSchema(type), Json.mapper().getTypeFactory().constructType(type));
+        Objects.requireNonNull(type, "type");
+        JavaType javaType = Json.mapper().getTypeFactory().constructType(type);
+        check(javaType.getRawClass());
+        return new OutputSchema(name, GENERATOR.generateSchema(type), javaType);
     }
 
     /**

@@ -269,6 +269,24 @@ class TypedOutputShapesTest {
                 .containsExactly(1, 2);
     }
 
+    public record Page<T>(List<T> items, Page<T> next) {}
+
+    public interface Box<T> {}
+
+    @Test
+    void aGenericOutputTypeGetsTheChecksOfItsRawType() {
+        // Before: OutputSchema.of(name, Type) built the schema, and every answer was then refused or unreadable
+        java.lang.reflect.Type page = new com.fasterxml.jackson.core.type.TypeReference<Page<String>>() {}.getType();
+        assertThatThrownBy(() -> dev.rein.model.OutputSchema.of("page", page)).isInstanceOf(ReinException.class)
+                .hasMessageContaining("the output type Page cannot be answered").hasMessageContaining("Page.next → Page");
+        java.lang.reflect.Type box = new com.fasterxml.jackson.core.type.TypeReference<Box<String>>() {}.getType();
+        assertThatThrownBy(() -> dev.rein.model.OutputSchema.of("box", box)).isInstanceOf(ReinException.class)
+                .hasMessageContaining("the output type Box is an interface");
+        // a generic type Jackson can create is still accepted
+        java.lang.reflect.Type list = new com.fasterxml.jackson.core.type.TypeReference<List<Verdict>>() {}.getType();
+        assertThat(dev.rein.model.OutputSchema.of("verdicts", list).schema().get("type").asText()).isEqualTo("array");
+    }
+
     /** An enum whose constants have bodies: its class is abstract for reflection, yet Jackson reads its names. */
     public enum Priority {
         LOW { @Override String label() { return "低"; } },
