@@ -409,8 +409,10 @@ final class AgentLoop {
 
     RunResult end(RunStatus status, String reason, String message, String answer, FinishReport report) {
         RunStatus from = run.moveTo(status);
+        // pending approvals only while the run waits (RunResult's promise): a run an engine ended while it
+        // waited (cancelled) keeps its undecided requests in the snapshot for the record, but none of them will run
         RunResult result = run.redactor.redactValue(run.result(status, reason, message, answer, report,
-                run.approvals.snapshot().undecided()));
+                status == RunStatus.WAITING_APPROVAL ? run.approvals.snapshot().undecided() : List.of()));
         result = Resumption.saveFinal(run, result);
         run.emit(new TraceEvent.StateChanged(run.runId, run.step(), run.now(), from, status, reason));
         run.emit(new TraceEvent.RunFinished(run.runId, run.step(), run.now(), status, result.reason(), result.message(), answer,

@@ -91,6 +91,8 @@ class TemporalApprovalTest {
             String hash = run.pendingApprovals().get(0).actionHash();
             run.cancel();
             assertThat(run.result().status()).isEqualTo(RunStatus.CANCELLED);
+            // as a local run's result (pending approvals only while it waits) and its snapshot (none once ended)
+            assertThat(run.result().pendingApprovals()).isEmpty();
 
             assertThat(run.pendingApprovals()).isEmpty();
             assertThatThrownBy(() -> run.approve(hash, "alice")).isInstanceOf(ApprovalException.class)
