@@ -86,9 +86,10 @@ final class AgentLoop {
         } catch (StoreException e) {
             String reason = e instanceof StoreConflictException ? Reasons.STORE_CONFLICT : Reasons.STORE_ERROR;
             return end(RunStatus.FAILED, reason, "the run's state could not be saved, so it stopped: " + e.getMessage(),
-                    knownSoFar("the run's state could not be saved"));
+                    knownSoFar(whyStopped(reason, null)));
         } catch (RuntimeException | Error e) { // an Error too: try to end, save and trace normally (runToEnd is the last resort)
-            return end(RunStatus.FAILED, Reasons.INTERNAL_ERROR, "internal error: " + e, knownSoFar("an internal error occurred"));
+            return end(RunStatus.FAILED, Reasons.INTERNAL_ERROR, "internal error: " + e,
+                    knownSoFar(whyStopped(Reasons.INTERNAL_ERROR, null)));
         } finally {
             Thread.interrupted();
             run.recorder.close();
@@ -377,6 +378,18 @@ final class AgentLoop {
             return end(RunStatus.STOPPED_BUDGET, failed.reason, failed.getMessage(), knownSoFar(failed.getMessage()));
         }
         return end(RunStatus.FAILED, failed.reason, failed.getMessage(), knownSoFar(failed.getMessage()));
+    }
+
+    /**
+     * The reason a stop's answer gives: for an internal or a store error that one occurred, not the
+     * exception's text (which the run's message keeps); otherwise {@code message}.
+     */
+    static String whyStopped(String reason, String message) {
+        return switch (reason) {
+            case Reasons.INTERNAL_ERROR -> "an internal error occurred";
+            case Reasons.STORE_ERROR, Reasons.STORE_CONFLICT -> "the run's state could not be saved";
+            case null, default -> message;
+        };
     }
 
     /** What the run knows without asking the model again: its last words and the tools it used. */

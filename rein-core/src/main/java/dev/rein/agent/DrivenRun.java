@@ -12,7 +12,6 @@ import dev.rein.model.ToolUseBlock;
 import dev.rein.run.FinishReport;
 import dev.rein.run.NextStep;
 import dev.rein.run.Reason;
-import dev.rein.run.Reasons;
 import dev.rein.run.RunStatus;
 import dev.rein.state.RunSnapshot;
 import dev.rein.state.RunStore;
@@ -327,12 +326,8 @@ public final class DrivenRun {
         Run run = Run.resume(snapshot, config);
         try {
             AgentLoop loop = new AgentLoop(run);
-            String why = switch (reason) {
-                case Reasons.INTERNAL_ERROR -> "an internal error occurred";
-                case Reasons.STORE_ERROR, Reasons.STORE_CONFLICT -> "the run's state could not be saved";
-                case null, default -> message;
-            };
-            return loop.end(status, reason, message, answer == null ? loop.knownSoFar(why) : answer, report);
+            return loop.end(status, reason, message,
+                    answer == null ? loop.knownSoFar(AgentLoop.whyStopped(reason, message)) : answer, report);
         } finally {
             run.recorder.close();
         }
