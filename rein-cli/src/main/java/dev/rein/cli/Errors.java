@@ -63,7 +63,7 @@ final class Errors {
             if (!arg.startsWith("-") || arg.length() < 2 || arg.matches("-\\d+(\\.\\d+)?")) {
                 continue;
             }
-            CommandLine.Model.OptionSpec option = spec.findOption(arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg);
+            CommandLine.Model.OptionSpec option = spec.findOption(optionName(arg));
             if (option == null) {
                 return arg;
             }
@@ -88,7 +88,7 @@ final class Errors {
         java.util.List<String> words = new java.util.ArrayList<>();
         for (int i = java.util.Arrays.asList(args).indexOf(spec.name()) + 1; i < args.length; i++) {
             CommandLine.Model.OptionSpec option = args[i].startsWith("-")
-                    ? spec.findOption(args[i].contains("=") ? args[i].substring(0, args[i].indexOf('=')) : args[i]) : null;
+                    ? spec.findOption(optionName(args[i])) : null;
             if (option == null) {
                 words.add(args[i]);
                 continue;
@@ -121,8 +121,7 @@ final class Errors {
         int textOption = -1; // the argument that names the text option
         int following = 0; // the words right after its value
         for (int i = start; i < args.length; i++) {
-            String name = args[i].contains("=") ? args[i].substring(0, args[i].indexOf('=')) : args[i];
-            CommandLine.Model.OptionSpec option = args[i].startsWith("-") ? spec.findOption(name) : null;
+            CommandLine.Model.OptionSpec option = args[i].startsWith("-") ? spec.findOption(optionName(args[i])) : null;
             if (option == null) {
                 words++;
                 following += textOption >= 0 && following == i - textOption - (args[textOption].contains("=") ? 1 : 2) ? 1 : 0;
@@ -141,7 +140,7 @@ final class Errors {
         if (textOption < 0 || extra < 1 || following < extra) {
             return null;
         }
-        String option = args[textOption].contains("=") ? args[textOption].substring(0, args[textOption].indexOf('=')) : args[textOption];
+        String option = optionName(args[textOption]);
         int value = args[textOption].contains("=") ? textOption : textOption + 1;
         java.util.List<String> text = new java.util.ArrayList<>();
         text.add(value == textOption ? args[textOption].substring(option.length() + 1) : args[value]);
@@ -159,6 +158,12 @@ final class Errors {
                 + " words were given; put it in quotes: " + command;
     }
 
+    /** The option an argument names: {@code --reject} of {@code --reject=wrong}. */
+    private static String optionName(String arg) {
+        int equals = arg.indexOf('=');
+        return equals < 0 ? arg : arg.substring(0, equals);
+    }
+
     private static String shellWord(String word) {
         return word.matches("[A-Za-z0-9_./:=,@%+-]+") ? word : "\"" + word + "\"";
     }
@@ -172,7 +177,7 @@ final class Errors {
                 sb.append(" --");
                 inserted = true;
             }
-            sb.append(' ').append(args[i].matches("[A-Za-z0-9_./:=,@%+-]+") ? args[i] : "\"" + args[i] + "\"");
+            sb.append(' ').append(shellWord(args[i]));
         }
         return sb.toString();
     }
