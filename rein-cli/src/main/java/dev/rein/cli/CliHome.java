@@ -54,14 +54,10 @@ final class CliHome {
      */
     boolean hasStore() {
         Path absolute = directory.toAbsolutePath();
-        for (Path p = absolute; p != null; p = p.getParent()) {
-            if (Files.exists(p)) {
-                if (!Files.isDirectory(p)) {
-                    throw new UsageException("cannot open the run store in " + absolute + " (" + p + " is a file, not a directory);"
-                            + " set " + JdbcRunStore.HOME_VARIABLE + " to the directory of your runs");
-                }
-                break;
-            }
+        String inTheWay = dev.rein.internal.text.FileProblems.fileOnTheWay(absolute.toString());
+        if (inTheWay != null) {
+            throw new UsageException("cannot open the run store in " + absolute + " (" + inTheWay + " is a file, not a directory);"
+                    + " set " + JdbcRunStore.HOME_VARIABLE + " to the directory of your runs");
         }
         requireStoreIsNoDirectory();
         return Files.isRegularFile(storeFile());

@@ -28,8 +28,8 @@ public final class FileProblems {
         return e.getMessage();
     }
 
-    /** The nearest existing folder of {@code path} that is a file after all, or null. */
-    private static String fileOnTheWay(String path) {
+    /** The nearest existing folder of {@code path} (or the path itself) when it is a file after all, or null. */
+    public static String fileOnTheWay(String path) {
         if (path == null) {
             return null;
         }
