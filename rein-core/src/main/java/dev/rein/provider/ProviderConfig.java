@@ -56,17 +56,10 @@ public record ProviderConfig(Map<String, String> env, Map<String, String> settin
      * server sends requests and the base URL that goes there. The providers follow no redirect (a 301 or 302 turns
      * a POST into a GET without its body), so the base URL must name the server itself, e.g. https:// where
      * http:// was set. {@code endpoint} is the path a provider adds to its base URL ({@code /v1/messages},
-     * {@code /chat/completions}); an empty string when there is nothing to add.
-     */
-    public static String redirectAdvice(int status, String location, String endpoint) {
-        return redirectAdvice(status, location, endpoint, null);
-    }
-
-    /**
-     * {@link #redirectAdvice(int, String, String)} knowing the base URL the request was sent to, so a
-     * location without {@code endpoint} (a server that sends every request to its https:// front page)
-     * or a relative one still names a base URL: the location's scheme, host and port with the base URL's
-     * path. {@code baseUrl} may be null.
+     * {@code /chat/completions}); an empty string when there is nothing to add. {@code baseUrl}, the base URL
+     * the request was sent to (may be null), lets a location without {@code endpoint} (a server that sends every
+     * request to its https:// front page) or a relative one still name a base URL: the location's scheme, host and
+     * port with the base URL's path.
      */
     public static String redirectAdvice(int status, String location, String endpoint, URI baseUrl) {
         String to = status / 100 == 3 && location != null ? location.strip() : "";
