@@ -284,16 +284,21 @@ final class AgentLoop {
         Set<String> seen = uses.size() > 1 ? new HashSet<>() : null;
         for (int i = 0; i < uses.size(); i++) {
             ToolUseBlock use = uses.get(i);
-            String id = use.id();
-            if (seen != null && !seen.add(id)) {
-                id = id + "#" + i;
-                while (!seen.add(id)) {
-                    id = id + "#";
-                }
-            }
-            calls.add(new ToolCall(id, use.name(), use.input(), i));
+            calls.add(new ToolCall(seen == null ? use.id() : distinctId(use.id(), i, seen), use.name(), use.input(), i));
         }
         return calls;
+    }
+
+    /** The id Rein knows the {@code index}-th call of a response by, given the ids of the calls before it ({@code seen}, updated). */
+    static String distinctId(String id, int index, Set<String> seen) {
+        if (seen.add(id)) {
+            return id;
+        }
+        String distinct = id + "#" + index;
+        while (!seen.add(distinct)) {
+            distinct = distinct + "#";
+        }
+        return distinct;
     }
 
     /** The step's answer with each result under the id the model gave its call (see {@link #calls}), in call order. */

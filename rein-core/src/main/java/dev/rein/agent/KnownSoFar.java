@@ -10,8 +10,10 @@ import dev.rein.state.AttemptedAction;
 import dev.rein.tool.ErrorClass;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** Builds an answer from the history alone, for stops where no further model call is possible. */
 final class KnownSoFar {
@@ -31,10 +33,14 @@ final class KnownSoFar {
         String lastText = "";
         Map<String, String> results = new HashMap<>();
         for (Message message : history) {
+            // a step's results come first in its message, in call order, under the model's ids: keyed as the
+            // loop knows the calls, so that of two calls sharing an id each finds its own result
+            Set<String> seen = new HashSet<>();
+            int index = 0;
             for (ContentBlock block : message.content()) {
                 switch (block) {
                     case TextBlock t when message.role() == Role.ASSISTANT && Visible.any(t.text()) -> lastText = t.text().strip();
-                    case ToolResultBlock result -> results.put(result.toolUseId(), result.content());
+                    case ToolResultBlock result -> results.put(AgentLoop.distinctId(result.toolUseId(), index++, seen), result.content());
                     default -> { }
                 }
             }

@@ -2,6 +2,9 @@ package dev.rein.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.rein.model.Message;
+import dev.rein.model.ToolResultBlock;
+import dev.rein.state.AttemptedAction;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -21,5 +24,20 @@ class KnownSoFarTest {
                 .isEqualTo("Stopped before the task was finished: the model provider failed (HTTP 400): リクエストが大きすぎます。");
         assertThat(KnownSoFar.describe("the model provider failed: 入力が不正です．", List.of()))
                 .isEqualTo("Stopped before the task was finished: the model provider failed: 入力が不正です．");
+    }
+
+    @Test
+    void aCallWhoseIdTheModelRepeatedAndThatTheDeadlineStoppedIsCountedAsRefused() {
+        // the loop tells calls of one response that share an id apart ("call_0#1"); the history keeps the model's ids
+        List<Message> history = List.of(Message.user("go"), Message.user(List.of(
+                new ToolResultBlock("call_0", "42", false),
+                new ToolResultBlock("call_0", "The run's deadline has passed; tool 'send' was not called.", true))));
+        List<AttemptedAction> attempts = List.of(
+                new AttemptedAction(1, "call_0", "lookup", "h1", "NONE", false),
+                new AttemptedAction(1, "call_0#1", "send", "h2", "TIMEOUT", true));
+
+        assertThat(KnownSoFar.describe("the run's deadline passed", history, attempts))
+                .contains("Tool calls made: 1 (lookup).")
+                .contains("Tool calls refused before they ran: 1 (send).");
     }
 }
