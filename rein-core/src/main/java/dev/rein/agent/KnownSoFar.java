@@ -1,5 +1,6 @@
 package dev.rein.agent;
 
+import dev.rein.internal.text.DeadlineRefusal;
 import dev.rein.internal.text.Visible;
 import dev.rein.model.ContentBlock;
 import dev.rein.model.Message;
@@ -89,7 +90,7 @@ final class KnownSoFar {
         }
         return switch (errorClass) {
             case UNKNOWN_TOOL, INVALID_ARGUMENTS, PERMISSION_DENIED, LIMIT_REACHED, REJECTED, INTERVENTION, AWAITING_APPROVAL -> false;
-            case TIMEOUT -> content == null || !content.startsWith("The run's deadline has passed; tool '");
+            case TIMEOUT -> !DeadlineRefusal.isNotCalled(content);
             case NONE, EXECUTION_FAILED, TRANSIENT, CANCELLED, MISSING_SOURCE -> true;
         };
     }

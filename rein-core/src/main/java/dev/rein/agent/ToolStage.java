@@ -2,6 +2,7 @@ package dev.rein.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.approval.ApprovalRequest;
+import dev.rein.internal.text.DeadlineRefusal;
 import dev.rein.json.Json;
 import dev.rein.model.ToolResultBlock;
 import dev.rein.security.UntrustedData;
@@ -173,10 +174,11 @@ final class ToolStage {
         return new ToolResultBlock(r.callId(), run.redactor.redact(content), r.isError());
     }
 
-    /** Whether Rein stopped the call before its handler ran (a refusal or a guard's intervention). */
+    /** Whether Rein stopped the call before its handler ran (a refusal, a guard's intervention, a passed deadline). */
     private static boolean ranNot(ToolResult r) {
         return switch (r.errorClass()) {
             case UNKNOWN_TOOL, INVALID_ARGUMENTS, PERMISSION_DENIED, LIMIT_REACHED, REJECTED, INTERVENTION -> true;
+            case TIMEOUT -> DeadlineRefusal.isNotCalled(r.content());
             default -> false;
         };
     }

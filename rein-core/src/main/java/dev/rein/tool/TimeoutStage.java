@@ -1,6 +1,7 @@
 package dev.rein.tool;
 
 import dev.rein.internal.concurrent.Timed;
+import dev.rein.internal.text.DeadlineRefusal;
 import dev.rein.internal.text.Durations;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,8 +31,7 @@ final class TimeoutStage implements ToolInterceptor {
         Instant callDeadline = deadlineBinds ? runDeadline : now.plus(timeout);
         Duration wait = Duration.between(now, callDeadline);
         if (wait.isNegative() || wait.isZero()) {
-            return ToolOutcome.of(ToolResult.reinError(call, ErrorClass.TIMEOUT, "The run's deadline has passed; tool '"
-                    + call.name() + "' was not called."));
+            return ToolOutcome.of(ToolResult.reinError(call, ErrorClass.TIMEOUT, DeadlineRefusal.notCalled(call.name())));
         }
         ToolInvocation bounded = invocation.withContext(invocation.context().withDeadline(callDeadline));
         Callable<ToolOutcome> rest = () -> chain.proceed(bounded);

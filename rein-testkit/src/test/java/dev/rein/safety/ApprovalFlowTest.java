@@ -21,7 +21,11 @@ import dev.rein.ReinException;
 import dev.rein.state.InMemoryRunStore;
 import dev.rein.testkit.RecordingListener;
 import dev.rein.testkit.ScriptedModel;
+import dev.rein.budget.Budget;
 import dev.rein.tool.Risk;
+import dev.rein.tool.Tool;
+import dev.rein.tool.ToolOutput;
+import java.time.Duration;
 import dev.rein.trace.TraceEvent;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -67,7 +71,9 @@ class ApprovalFlowTest {
         agent.runs().approve(paused.runId(), hash, "carol");
         assertThat(agent.runs().show(paused.runId()).decided()).as("recorded, not yet carried out").singleElement()
                 .satisfies(d -> assertThat(d.describe()).isEqualTo("send_message [WRITE] action " + hash + ": approved by carol"));
+        long t1 = System.nanoTime();
         RunResult done = agent.resume(paused.runId());
+        System.err.println("DBG resumed " + (System.nanoTime() - t1) / 1_000_000 + " " + done.history().getLast());
 
         assertThat(agent.runs().show(paused.runId()).decided()).isEmpty();
         assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
@@ -96,7 +102,9 @@ class ApprovalFlowTest {
         RunResult paused = agent.run("tell alice");
 
         agent.runs().reject(paused.runId(), paused.pendingApprovals().get(0).actionHash(), "不要です — wrong recipient", "carol");
+        long t1 = System.nanoTime();
         RunResult done = agent.resume(paused.runId());
+        System.err.println("DBG resumed " + (System.nanoTime() - t1) / 1_000_000 + " " + done.history().getLast());
 
         assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
         assertThat(outbox.deliveries).isEmpty();
@@ -118,7 +126,9 @@ class ApprovalFlowTest {
         var snapshot = agent.runs().edit(paused.runId(), hash, edited, "carol");
         assertThat(snapshot.approvals().decisions().values()).singleElement()
                 .satisfies(d -> assertThat(d.approvedHash()).isEqualTo(ActionHash.of("send_message", edited)).isNotEqualTo(hash));
+        long t1 = System.nanoTime();
         RunResult done = agent.resume(paused.runId());
+        System.err.println("DBG resumed " + (System.nanoTime() - t1) / 1_000_000 + " " + done.history().getLast());
 
         assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
         assertThat(outbox.applied.values()).containsExactly("alice@example.com: Your order A-104 is delayed; sorry.");
@@ -174,7 +184,9 @@ class ApprovalFlowTest {
         assertThat(paused.state().facts()).hasSize(2);
 
         agent.runs().approve(paused.runId(), paused.pendingApprovals().get(0).actionHash(), "carol");
+        long t1 = System.nanoTime();
         RunResult done = agent.resume(paused.runId());
+        System.err.println("DBG resumed " + (System.nanoTime() - t1) / 1_000_000 + " " + done.history().getLast());
 
         assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
         List<Message> sent = model.lastRequest().messages();
@@ -234,7 +246,9 @@ class ApprovalFlowTest {
         assertThatThrownBy(() -> agent.runs().approve(paused.runId(), pending.get(2).actionHash(), "dave"))
                 .isInstanceOf(ApprovalException.class).hasMessageContaining("already decided");
 
+        long t1 = System.nanoTime();
         RunResult done = agent.resume(paused.runId());
+        System.err.println("DBG resumed " + (System.nanoTime() - t1) / 1_000_000 + " " + done.history().getLast());
         assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
         assertThat(outbox.applied).containsOnlyKeys(paused.runId() + ":1:0", paused.runId() + ":1:3");
         assertThat(outbox.applied.values()).containsExactlyInAnyOrder("alice@example.com: Your order is late.", "carol@example.com: edited");
@@ -258,7 +272,9 @@ class ApprovalFlowTest {
 
         dev.rein.state.Runs.in(store).edit(paused.runId(), paused.pendingApprovals().get(0).actionHash(),
                 Json.parse("{\"to\":42}"), "carol");
+        long t1 = System.nanoTime();
         RunResult done = agent.resume(paused.runId());
+        System.err.println("DBG resumed " + (System.nanoTime() - t1) / 1_000_000 + " " + done.history().getLast());
 
         assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
         assertThat(outbox.deliveries).isEmpty();
@@ -317,7 +333,9 @@ class ApprovalFlowTest {
         assertThat(agent.runs().pending(paused.runId())).isEmpty();
         assertThat(store.load(paused.runId()).orElseThrow().approvals().decisions().values())
                 .extracting(d -> d.name() + " by " + d.decidedBy()).containsExactlyInAnyOrder("approve by carol", "reject by dave");
+        long t1 = System.nanoTime();
         RunResult done = agent.resume(paused.runId());
+        System.err.println("DBG resumed " + (System.nanoTime() - t1) / 1_000_000 + " " + done.history().getLast());
         assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
         assertThat(outbox.applied.values()).containsExactly("alice@example.com: Your order is late.");
     }
@@ -443,5 +461,41 @@ class ApprovalFlowTest {
         ToolResultBlock rejected = (ToolResultBlock) model.lastRequest().messages().get(2).content().get(0);
         assertThat(rejected.isError()).isTrue();
         assertThat(rejected.content()).contains("A person rejected this call").contains("wrong recipient");
+    }
+
+    @Test
+    void anEditedCallThatTheDeadlineStoppedIsNotSaidToHaveRunWithTheEdit() {
+        // Two writes approved together run one at a time: the first uses up the run's remaining time
+        // (on the agent's clock), so the second, whose arguments a person edited, is not called at all.
+        MutableClock clock = new MutableClock();
+        String editedArgs = "{\"id\":\"edited\"}";
+        Tool write = Tool.builder("write").description("Writes.")
+                .inputSchema("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},\"required\":[\"id\"]}")
+                .risk(Risk.WRITE)
+                .handler((args, ctx) -> {
+                    if (args.get("id").asText().equals("slow")) {
+                        clock.advance(Duration.ofHours(1));
+                    }
+                    return ToolOutput.text("written " + args.get("id").asText());
+                }).build();
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("write", "{\"id\":\"slow\"}"), call("write", "{\"id\":\"b\"}")),
+                text("done"));
+        Agent agent = Agent.builder().model(model).tools(write).store(store).clock(clock)
+                .budget(Budget.builder().maxDuration(Duration.ofMinutes(10)).build()).build();
+        RunResult paused = agent.run("write twice");
+        assertThat(paused.status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+        agent.runs().approve(paused.runId(), paused.pendingApprovals().get(0).actionHash(), "carol");
+        agent.runs().edit(paused.runId(), paused.pendingApprovals().get(1).actionHash(), Json.parse(editedArgs), "carol");
+
+        RunResult done = agent.resume(paused.runId());
+
+        // the deadline ends the run before another model call: the results are in the run's history
+        assertThat(done.reason()).isEqualTo("deadline");
+        List<ToolResultBlock> results = done.history().getLast().content().stream()
+                .filter(ToolResultBlock.class::isInstance).map(ToolResultBlock.class::cast).toList();
+        assertThat(results.get(0).content()).contains("written slow");
+        assertThat(results.get(1).content())
+                .startsWith("[rein] A person edited the arguments of this call to " + editedArgs + "; with them it was not run.")
+                .contains("deadline has passed");
     }
 }

@@ -5,6 +5,7 @@ import dev.rein.approval.ApprovalDecision;
 import dev.rein.approval.ApprovalPolicy;
 import dev.rein.approval.ApprovalRequest;
 
+import dev.rein.internal.text.DeadlineRefusal;
 import dev.rein.tool.ErrorClass;
 import dev.rein.tool.ToolCall;
 import dev.rein.tool.ToolContext;
@@ -70,8 +71,7 @@ public final class ApprovalGate implements ToolInterceptor {
         if (!clock.instant().isBefore(context.deadline())) {
             // The reads of the step used up the run's time: a resume could not run the call (the timeout
             // stage refuses it), so no person is asked and the run stops on its deadline instead of pausing
-            return ToolOutcome.of(ToolResult.reinError(call, ErrorClass.TIMEOUT, "The run's deadline has passed; tool '"
-                    + call.name() + "' was not called and no person was asked to approve it."));
+            return ToolOutcome.of(ToolResult.reinError(call, ErrorClass.TIMEOUT, DeadlineRefusal.notCalledNorAsked(call.name())));
         }
         ledger.request(new ApprovalRequest(context.runId(), context.step(), call.id(), call.index(), call.name(),
                 invocation.tool().risk(), call.arguments(), hash, context.principal().user(), clock.instant()));
