@@ -111,33 +111,37 @@ final class Errors {
     }
 
     /**
-     * For an option whose value is free text ({@code rein approve RUN --reject REASON}) given several words unquoted
-     * ({@code --reject wrong recipient}): says to quote them, with the command to type. The words beyond those the
+     * For an option whose value is free text ({@code rein approve RUN --reject REASON}) or a person's name
+     * ({@code --as NAME}) given several words unquoted ({@code --reject wrong recipient}): says to quote them, with the command to type. The words beyond those the
      * command's parameters take are the option's when they follow its value; null when they do not.
      */
     private static String optionTextInQuotes(CommandLine.Model.CommandSpec spec, String[] args) {
         int start = java.util.Arrays.asList(args).indexOf(spec.name()) + 1;
         int words = 0;
-        int textOption = -1; // the argument that names the text option
-        int following = 0; // the words right after its value
+        // each text option's argument, and the number of words right after its value
+        java.util.Map<Integer, Integer> following = new java.util.LinkedHashMap<>();
         for (int i = start; i < args.length; i++) {
             CommandLine.Model.OptionSpec option = args[i].startsWith("-") ? spec.findOption(optionName(args[i])) : null;
             if (option == null) {
                 words++;
-                following += textOption >= 0 && following == i - textOption - (args[textOption].contains("=") ? 1 : 2) ? 1 : 0;
+                int word = i;
+                following.replaceAll((at, n) -> n == word - at - (args[at].contains("=") ? 1 : 2) ? n + 1 : n);
                 continue;
             }
-            boolean text = option.paramLabel().equals("REASON") || option.paramLabel().equals("TEXT");
-            if (text && textOption < 0) {
-                textOption = i;
-                following = 0;
+            // free text, or a person's name ('--as John Smith')
+            boolean text = option.paramLabel().equals("REASON") || option.paramLabel().equals("TEXT")
+                    || option.longestName().equals("--as");
+            if (text) {
+                following.putIfAbsent(i, 0);
             }
             if (!args[i].contains("=") && option.arity().max() > 0) {
                 i++;
             }
         }
         int extra = words - spec.positionalParameters().size();
-        if (textOption < 0 || extra < 1 || following < extra) {
+        int textOption = following.entrySet().stream().filter(entry -> entry.getValue() >= extra)
+                .mapToInt(java.util.Map.Entry::getKey).findFirst().orElse(-1);
+        if (textOption < 0 || extra < 1) {
             return null;
         }
         String option = optionName(args[textOption]);

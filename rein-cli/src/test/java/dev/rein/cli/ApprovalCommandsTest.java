@@ -116,6 +116,12 @@ class ApprovalCommandsTest {
         assertThat(before.stderrLines()).singleElement().asString().isEqualTo("rein approve: the --reject REASON is one argument,"
                 + " but 3 words were given; put it in quotes: rein approve --as sato --reject \"宛先が 違います です\" " + id
                 + " (see 'rein approve --help')");
+        // a person's name of two words: picocli said only "Unmatched argument at index 4: 'Smith'"
+        InProcessCli.Outcome name = cli.run("approve", id, "--as", "John", "Smith");
+        assertThat(name.exitCode()).as(name.stderr()).isEqualTo(ExitCodes.USAGE);
+        assertThat(name.stderrLines()).singleElement().asString().isEqualTo("rein approve: the --as NAME is one argument,"
+                + " but 2 words were given; put it in quotes: rein approve " + id + " --as \"John Smith\""
+                + " (see 'rein approve --help')");
         assertThat(cli.run("show", "--json", id).stdout()).as("nothing was decided").contains("\"pending_approvals\":1");
         assertThat(cli.run("approve", id, "--reject", "wrong recipient").exitCode()).isZero();
     }
