@@ -86,8 +86,17 @@ final class StreamAssembler {
     private void start(int index, ObjectNode block) throws ModelException {
         requireStarted();
         blocks.put(index, block);
-        if ("tool_use".equals(block.path("type").asText())) {
-            observer.onToolUseStart(block.path("id").asText(), block.path("name").asText());
+        // What the start already carries (the API sends it empty; a server may open a block with its
+        // first text, or a call with its whole input) is part of the answer, so listeners get it too.
+        String type = block.path("type").asText();
+        if ("text".equals(type) && !block.path("text").asText().isEmpty()) {
+            observer.onTextDelta(block.path("text").asText());
+        } else if ("tool_use".equals(type)) {
+            String id = block.path("id").asText();
+            observer.onToolUseStart(id, block.path("name").asText());
+            if (block.path("input").isObject() && !block.path("input").isEmpty()) {
+                observer.onToolInputDelta(id, block.get("input").toString());
+            }
         }
     }
 

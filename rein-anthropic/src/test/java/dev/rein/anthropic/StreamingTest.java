@@ -42,6 +42,24 @@ class StreamingTest extends FakeApi {
     }
 
     @Test
+    void whatContentBlockStartAlreadyCarriesReachesTheListenersToo() throws Exception {
+        // A server may open a block with its first text, or a tool call with its whole input (as in a
+        // whole message), instead of an empty one filled by deltas: listeners see what the answer holds.
+        server.enqueue(FakeReply.malformed(new Sse()
+                .messageStart("{\"input_tokens\":10,\"output_tokens\":1}")
+                .block(0, "{\"type\":\"text\",\"text\":\"東京は\"}", "{\"type\":\"text_delta\",\"text\":\"晴れです。\"}")
+                .block(1, "{\"type\":\"tool_use\",\"id\":\"toolu_9\",\"name\":\"search\",\"input\":{\"q\":\"天気\"}}")
+                .end("tool_use", "{\"output_tokens\":12}").build()));
+
+        ModelResponse response = call(request("hi"));
+
+        assertThat(response.text()).isEqualTo("東京は晴れです。");
+        assertThat(stream.text()).isEqualTo(response.text());
+        assertThat(response.toolUses().get(0).input()).isEqualTo(Json.parse("{\"q\":\"天気\"}"));
+        assertThat(Json.parse(stream.input("toolu_9"))).isEqualTo(Json.parse("{\"q\":\"天気\"}"));
+    }
+
+    @Test
     void toolUseStartsAndInputFragmentsAreForwardedAndTheInputIsAssembled() throws Exception {
         String input = "{\"q\":\"" + "検索語".repeat(40) + "\",\"limit\":10,\"filters\":{\"lang\":\"ja\",\"tags\":[\"a\",\"b\"]}}";
         server.enqueue(FakeReply.message().text("Let me look.").toolUse("toolu_7", "search", input).build());
