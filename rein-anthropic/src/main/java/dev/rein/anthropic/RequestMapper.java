@@ -79,28 +79,33 @@ final class RequestMapper {
                 g.writeFieldName("context_management");
                 g.writeTree(ContextEdits.body(edits));
             }
-            Optional<AnthropicThinking> thinking = request.option(AnthropicThinking.class);
-            if (thinking.isPresent()) {
-                thinking(g, thinking.get());
+            thinkingAndOutput(g, request);
+        });
+    }
+
+    /** {@code thinking} and {@code output_config}, when the request asks for them; count_tokens takes both too. */
+    private static void thinkingAndOutput(JsonGenerator g, ModelRequest request) throws IOException {
+        Optional<AnthropicThinking> thinking = request.option(AnthropicThinking.class);
+        if (thinking.isPresent()) {
+            thinking(g, thinking.get());
+        }
+        Optional<AnthropicEffort> effort = request.option(AnthropicEffort.class);
+        boolean structured = structuredOutput(request);
+        if (structured || effort.isPresent()) {
+            g.writeObjectFieldStart("output_config");
+            if (effort.isPresent()) {
+                g.writeStringField("effort", effort.get().level());
             }
-            Optional<AnthropicEffort> effort = request.option(AnthropicEffort.class);
-            boolean structured = structuredOutput(request);
-            if (structured || effort.isPresent()) {
-                g.writeObjectFieldStart("output_config");
-                if (effort.isPresent()) {
-                    g.writeStringField("effort", effort.get().level());
-                }
-                if (structured) {
-                    // The schema the final answer must fit, as the API's structured output (Rein validates either way).
-                    g.writeObjectFieldStart("format");
-                    g.writeStringField("type", "json_schema");
-                    g.writeFieldName("schema");
-                    g.writeTree(request.option(OutputSchema.class).orElseThrow().schema());
-                    g.writeEndObject();
-                }
+            if (structured) {
+                // The schema the final answer must fit, as the API's structured output (Rein validates either way).
+                g.writeObjectFieldStart("format");
+                g.writeStringField("type", "json_schema");
+                g.writeFieldName("schema");
+                g.writeTree(request.option(OutputSchema.class).orElseThrow().schema());
                 g.writeEndObject();
             }
-        });
+            g.writeEndObject();
+        }
     }
 
     private static void thinking(JsonGenerator g, AnthropicThinking thinking) throws IOException {
@@ -121,11 +126,16 @@ final class RequestMapper {
                 && request.option(OutputSchema.class).isPresent();
     }
 
-    /** The body of {@code POST /v1/messages/count_tokens}: the same prompt, without breakpoints or output settings. */
+    /**
+     * The body of {@code POST /v1/messages/count_tokens}: the same prompt, thinking and output
+     * settings, without breakpoints or generation limits. Thinking and an output format change the
+     * count (with thinking on, earlier turns' thinking is not counted; a format adds its schema).
+     */
     WireBuffer countTokens(ModelRequest request) {
         return write(g -> {
             g.writeStringField("model", request.model());
             prompt(g, request, CacheBreakpoints.Plan.NONE);
+            thinkingAndOutput(g, request);
         });
     }
 

@@ -133,6 +133,26 @@ class RequestBodyTest extends FakeApi {
         assertThat(last().header("anthropic-beta")).as("no betas without edits").isNull();
     }
 
+    @Test
+    void countTokensCarriesTheThinkingAndOutputConfigTheMessagesCallDoes() throws Exception {
+        // The token counting endpoint takes the request's thinking and output_config, and they change
+        // the count (earlier turns' thinking is not counted with thinking on; a format adds its schema).
+        var options = request("数えて").option(AnthropicThinking.budget(2048)).option(AnthropicEffort.MEDIUM)
+                .option(dev.rein.model.OutputSchema.fromJson("Verdict", "{\"type\":\"object\"}"))
+                .option(AnthropicStructuredOutput.ENABLED);
+        server.enqueue(FakeReply.text("ok"));
+        call(options);
+        JsonNode callBody = lastBody();
+
+        server.enqueueCountTokens(FakeReply.tokenCount(42));
+        assertThat(model.countTokens(options.build())).isEqualTo(42);
+        JsonNode body = lastBody();
+        assertThat(body.get("thinking")).isEqualTo(callBody.get("thinking")).isNotNull();
+        assertThat(body.get("output_config")).isEqualTo(callBody.get("output_config")).isNotNull();
+        assertThat(body.has("max_tokens")).isFalse();
+        assertThat(body.has("stream")).isFalse();
+    }
+
     private static ServerContextEdits edits(ServerContextEdit... edits) {
         return new ServerContextEdits(List.of(edits));
     }
