@@ -132,7 +132,9 @@ final class ErrorMapper {
         JsonNode text = event.path("error").get("message");
         String apiMessage = text != null && text.isTextual() && !text.asText().isBlank() ? text.asText() : "no message";
         String message = where + " (" + (type == null ? "no type" : type) + "): " + apiMessage;
-        return new ModelException(kind, 0, message, retryable, RetryAfter.from(headers, clock), requestId, null);
+        // The header names the request; the error object names it too, for when a proxy dropped the header.
+        String id = requestId != null ? requestId : event.path("request_id").isTextual() ? event.get("request_id").asText() : null;
+        return new ModelException(kind, 0, message, retryable, RetryAfter.from(headers, clock), id, null);
     }
 
     /** {@code e} with {@code requestId} when it names none (a failure after the response headers). */

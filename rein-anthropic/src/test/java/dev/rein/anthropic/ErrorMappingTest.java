@@ -3,6 +3,8 @@ package dev.rein.anthropic;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.json.Json;
 import dev.rein.model.ModelCallContext;
 import dev.rein.model.ModelException;
 import dev.rein.model.ModelException.Kind;
@@ -215,6 +217,18 @@ class ErrorMappingTest extends FakeApi {
         assertThat(e.getMessage()).isEqualTo("内部エラー");
         assertThat(new ErrorMapper(java.time.Clock.systemUTC()).httpError(500, none, "req_header", body).requestId())
                 .as("the header wins").isEqualTo("req_header");
+    }
+
+    @Test
+    void theRequestIdInAnErrorEventOrA200ErrorBodyIsKeptWhenNoHeaderCarriesIt() {
+        // The errors page: an error object carries request_id; a proxy may drop the request-id header of the 200.
+        JsonNode error = Json.parse("{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"過負荷\"},"
+                + "\"request_id\":\"req_011CEvent\"}");
+        java.net.http.HttpHeaders none = java.net.http.HttpHeaders.of(java.util.Map.of(), (name, value) -> true);
+        ErrorMapper errors = new ErrorMapper(java.time.Clock.systemUTC());
+        assertThat(errors.streamError(error, none, null).requestId()).isEqualTo("req_011CEvent");
+        assertThat(errors.bodyError(error, none, null).requestId()).isEqualTo("req_011CEvent");
+        assertThat(errors.streamError(error, none, "req_header").requestId()).as("the header wins").isEqualTo("req_header");
     }
 
     @Test
