@@ -55,6 +55,21 @@ class RefusalDetailsTest extends FakeApi {
     }
 
     @Test
+    void aRefusalPastedIntoAFakeServerScriptKeepsItsStopDetailsStreamedAndWhole() throws Exception {
+        // The test kit's script takes a real response pasted in: its stop_details must reach the client.
+        String pasted = "[{\"id\":\"msg_01\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-test\","
+                + "\"content\":[{\"type\":\"text\",\"text\":\"お手伝い\"}],\"stop_reason\":\"refusal\",\"stop_sequence\":null,"
+                + "\"stop_details\":{\"type\":\"refusal\",\"category\":\"cyber\",\"explanation\":\"" + EXPLANATION + "\"},"
+                + "\"usage\":{\"input_tokens\":12,\"output_tokens\":3}}]";
+        server.enqueue(dev.rein.testkit.FakeScript.parse(pasted));
+
+        RunResult result = Agent.builder().model(model).build().run("hello");
+
+        assertThat(result.reason()).isEqualTo(Reasons.REFUSAL);
+        assertThat(result.message()).isEqualTo("the model refused to continue: " + EXPLANATION + " (category cyber)");
+    }
+
+    @Test
     void withoutANamedCategoryOrExplanationTheRefusedTextIsShownAsBefore() {
         server.enqueue(FakeReply.malformed(refusal("{\"type\":\"refusal\",\"category\":null,\"explanation\":null}")));
 

@@ -83,6 +83,8 @@ import java.util.function.Consumer;
  *    {"type": "redacted_thinking", "data": "opaque"}],
  *  "stop_reason": "tool_use",                // optional: tool_use if a tool_use block, else end_turn
  *  "stop_sequence": null,                    // optional; a string also sets stop_reason stop_sequence
+ *  "stop_details": null,                     // optional, e.g. {"type": "refusal", "category": "cyber",
+ *                                            //   "explanation": "..."} with "stop_reason": "refusal"
  *  "usage": {"input_tokens": 10, "output_tokens": 5,          // optional: else estimated
  *            "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0,
  *            "cache_creation": {"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": 0}}}

@@ -1,5 +1,6 @@
 package dev.rein.testkit;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -45,13 +46,39 @@ public sealed interface FakeReply {
      * @param stopSequence the {@code stop_sequence}, or {@code null}
      * @param usage the usage to report, or {@code null} to let the server estimate it from the
      *     request and the content (characters / 4)
+     * @param stopDetailsJson the {@code stop_details} object as JSON text (a refusal's {@code
+     *     category} and {@code explanation}), sent on the message and, streamed, on {@code
+     *     message_delta}; {@code null} for none
      */
-    record Message(List<FakeBlock> content, String stopReason, String stopSequence, FakeUsage usage)
+    record Message(List<FakeBlock> content, String stopReason, String stopSequence, FakeUsage usage, String stopDetailsJson)
             implements FakeReply {
-        /** Copies the content so that a reply cannot change after it was enqueued. */
+        /** Copies the content so that a reply cannot change after it was enqueued; checks the details are a JSON object. */
         public Message {
             content = List.copyOf(Objects.requireNonNull(content, "content"));
             Objects.requireNonNull(stopReason, "stopReason");
+            if (stopDetailsJson != null) {
+                JsonNode details;
+                try {
+                    details = Json.MAPPER.readTree(stopDetailsJson);
+                } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                    throw new IllegalArgumentException("stop_details is not valid JSON: " + stopDetailsJson, e);
+                }
+                if (details == null || !details.isObject()) {
+                    throw new IllegalArgumentException("stop_details must be a JSON object: " + stopDetailsJson);
+                }
+            }
+        }
+
+        /**
+         * A message without {@code stop_details}.
+         *
+         * @param content the content blocks
+         * @param stopReason the {@code stop_reason}
+         * @param stopSequence the {@code stop_sequence}, or {@code null}
+         * @param usage the usage, or {@code null} for the server's estimate
+         */
+        public Message(List<FakeBlock> content, String stopReason, String stopSequence, FakeUsage usage) {
+            this(content, stopReason, stopSequence, usage, null);
         }
     }
 
@@ -395,6 +422,7 @@ public sealed interface FakeReply {
         private String stopReason;
         private String stopSequence;
         private FakeUsage usage;
+        private String stopDetailsJson;
 
         private MessageBuilder() {}
 
@@ -477,6 +505,35 @@ public sealed interface FakeReply {
         }
 
         /**
+         * A refusal: sets {@code stop_reason} to {@code refusal} and {@code stop_details} to {@code
+         * {"type":"refusal","category":..,"explanation":..}}, as a classifier refusal carries them.
+         *
+         * @param category the policy category, e.g. {@code "cyber"}, or {@code null}
+         * @param explanation the explanation meant for the user, or {@code null}
+         * @return this builder
+         */
+        public MessageBuilder refusal(String category, String explanation) {
+            com.fasterxml.jackson.databind.node.ObjectNode details = Json.MAPPER.createObjectNode();
+            details.put("type", "refusal");
+            details.put("category", category);
+            details.put("explanation", explanation);
+            this.stopReason = REFUSAL;
+            this.stopDetailsJson = details.toString();
+            return this;
+        }
+
+        /**
+         * Sets {@code stop_details} verbatim.
+         *
+         * @param stopDetailsJson a JSON object, or {@code null} for none
+         * @return this builder
+         */
+        public MessageBuilder stopDetails(String stopDetailsJson) {
+            this.stopDetailsJson = stopDetailsJson;
+            return this;
+        }
+
+        /**
          * Sets the usage reported instead of the server's estimate.
          *
          * @param usage the usage
@@ -508,7 +565,7 @@ public sealed interface FakeReply {
             if (reason == null) {
                 reason = content.stream().anyMatch(b -> b instanceof FakeBlock.ToolUse) ? TOOL_USE : END_TURN;
             }
-            return new Message(content, reason, stopSequence, usage);
+            return new Message(content, reason, stopSequence, usage, stopDetailsJson);
         }
     }
 }

@@ -38,7 +38,7 @@ final class ReplyEncoder {
         message.putNull("container");
         message.put("stop_reason", reply.stopReason());
         putNullable(message, "stop_sequence", reply.stopSequence());
-        message.putNull("stop_details");
+        message.set("stop_details", stopDetails(reply));
         message.set("usage", usage(usage, usage.outputTokens()));
         return message;
     }
@@ -92,7 +92,8 @@ final class ReplyEncoder {
         ObjectNode delta = messageDelta.putObject("delta");
         delta.put("stop_reason", reply.stopReason());
         putNullable(delta, "stop_sequence", reply.stopSequence());
-        delta.putNull("stop_details");
+        // As the stop reason, the details come with message_delta (null in message_start).
+        delta.set("stop_details", stopDetails(reply));
         // message_delta carries the final, cumulative counts; the SDKs overwrite the start's with them.
         ObjectNode deltaUsage = messageDelta.putObject("usage");
         deltaUsage.put("input_tokens", usage.inputTokens());
@@ -305,6 +306,11 @@ final class ReplyEncoder {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** The reply's {@code stop_details} object, or JSON null. */
+    private static JsonNode stopDetails(FakeReply.Message reply) {
+        return reply.stopDetailsJson() == null ? Json.MAPPER.nullNode() : parse(reply.stopDetailsJson());
     }
 
     private static void putNullable(ObjectNode json, String field, String value) {

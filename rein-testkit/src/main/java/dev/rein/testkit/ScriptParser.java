@@ -104,6 +104,12 @@ final class ScriptParser {
         if (stopReason.isTextual()) {
             builder.stopReason(stopReason.asText());
         }
+        JsonNode stopDetails = json.path("stop_details");
+        if (stopDetails.isObject()) {
+            builder.stopDetails(stopDetails.toString());
+        } else if (!stopDetails.isMissingNode() && !stopDetails.isNull()) {
+            throw new IllegalArgumentException(path + ".stop_details: must be an object or null");
+        }
         if (json.path("usage").isObject()) {
             builder.usage(usage(json.get("usage"), path + ".usage"));
         }

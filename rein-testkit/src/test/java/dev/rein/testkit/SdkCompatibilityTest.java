@@ -112,6 +112,27 @@ class SdkCompatibilityTest {
     }
 
     @Test
+    void aRefusalsStopDetailsAreReadByTheSdkWholeAndStreamed() {
+        FakeReply.Message reply = FakeReply.message().text("お手伝い")
+                .refusal("cyber", "This request was declined because it could enable cyber harm.").build();
+        server.enqueue(reply, reply);
+
+        Message whole = client.messages().create(params("x"));
+        MessageAccumulator accumulator = MessageAccumulator.create();
+        try (StreamResponse<RawMessageStreamEvent> stream = client.messages().createStreaming(params("x"))) {
+            stream.stream().forEach(event -> accumulator.accumulate(event.validate()));
+        }
+        Message streamed = accumulator.message().validate();
+
+        for (Message message : List.of(whole, streamed)) {
+            assertThat(message.stopReason()).contains(StopReason.REFUSAL);
+            assertThat(message.stopDetails().orElseThrow().category().orElseThrow().asString()).isEqualTo("cyber");
+            assertThat(message.stopDetails().orElseThrow().explanation())
+                    .contains("This request was declined because it could enable cyber harm.");
+        }
+    }
+
+    @Test
     void accumulatesAStreamIntoTheSameMessage() {
         FakeReply.Message reply = FakeReply.message()
                 .thinking("The user wants a file read, so I call the tool.", "sig_stream")
