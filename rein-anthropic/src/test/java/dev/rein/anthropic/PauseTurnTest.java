@@ -49,4 +49,28 @@ class PauseTurnTest extends FakeApi {
         assertThat(messages.get(messages.size() - 1).at("/content/0/text").asText()).isEqualTo("Checking");
         assertThat(server.pendingReplies()).isZero();
     }
+
+    @Test
+    void aPausedWebSearchPastedIntoAFakeServerScriptIsSentBackBlockForBlock() throws Exception {
+        // The API's web search example: a server tool call and its result in the paused turn. The test
+        // kit's script takes the response pasted in; the turn goes back with both blocks unchanged.
+        String use = "{\"type\":\"server_tool_use\",\"id\":\"srvtoolu_01\",\"name\":\"web_search\","
+                + "\"input\":{\"query\":\"東京の天気\"}}";
+        String found = "{\"type\":\"web_search_tool_result\",\"tool_use_id\":\"srvtoolu_01\",\"content\":["
+                + "{\"type\":\"web_search_result\",\"url\":\"https://example.jp/tenki\",\"title\":\"天気\","
+                + "\"encrypted_content\":\"EqgfCio=\",\"page_age\":null}]}";
+        server.enqueue(dev.rein.testkit.FakeScript.parse("[{\"type\":\"message\",\"content\":[" + use + "," + found
+                + ",{\"type\":\"text\",\"text\":\"調べました。\"}],\"stop_reason\":\"pause_turn\","
+                + "\"usage\":{\"input_tokens\":20,\"output_tokens\":9,\"server_tool_use\":{\"web_search_requests\":1}}},"
+                + "{\"type\":\"message\",\"content\":[{\"type\":\"text\",\"text\":\"晴れです。\"}]}]"));
+
+        RunResult result = Agent.builder().model(model).build().run("東京の天気は？");
+
+        assertThat(result.status()).as(result.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(result.answer()).isEqualTo("調べました。晴れです。");
+        JsonNode messages = server.requests().get(1).body().get("messages");
+        JsonNode paused = messages.get(messages.size() - 1).get("content");
+        assertThat(paused.get(0)).isEqualTo(dev.rein.json.Json.parse(use));
+        assertThat(paused.get(1)).isEqualTo(dev.rein.json.Json.parse(found));
+    }
 }

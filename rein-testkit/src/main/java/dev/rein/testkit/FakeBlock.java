@@ -77,6 +77,37 @@ public sealed interface FakeBlock {
     }
 
     /**
+     * A block the API's server side produces, sent exactly as given: a server tool call ({@code
+     * server_tool_use}, {@code mcp_tool_use}), its result ({@code web_search_tool_result}, {@code
+     * web_fetch_tool_result}, {@code code_execution_tool_result}, ...), a {@code compaction} or a
+     * {@code container_upload}. Streamed whole in its {@code content_block_start}, without deltas.
+     *
+     * @param json the block as a JSON object with one of those types
+     */
+    record ServerSide(String json) implements FakeBlock {
+        /** Validates eagerly, as {@link ToolUse} does: a JSON object of a server-side block type. */
+        public ServerSide {
+            Objects.requireNonNull(json, "json");
+            JsonNode parsed;
+            try {
+                parsed = Json.MAPPER.readTree(json);
+            } catch (JsonProcessingException e) {
+                throw new IllegalArgumentException("a server-side block is not valid JSON: " + json, e);
+            }
+            if (parsed == null || !parsed.isObject() || !isServerSideType(parsed.path("type").asText(""))) {
+                throw new IllegalArgumentException("a server-side block must be a JSON object whose type ends in _tool_use"
+                        + " or _tool_result, or is compaction or container_upload: " + json);
+            }
+        }
+
+        /** Whether {@code type} names a block the API's server side produces. */
+        static boolean isServerSideType(String type) {
+            return type.endsWith("_tool_use") && !type.equals("tool_use") || type.endsWith("_tool_result")
+                    || type.equals("compaction") || type.equals("container_upload");
+        }
+    }
+
+    /**
      * A text block.
      *
      * @param text the text
@@ -117,5 +148,15 @@ public sealed interface FakeBlock {
      */
     static FakeBlock redactedThinking(String data) {
         return new RedactedThinking(data);
+    }
+
+    /**
+     * A block of the API's server side, sent as given.
+     *
+     * @param json the block, e.g. {@code {"type":"web_search_tool_result","tool_use_id":..,"content":[..]}}
+     * @return the block
+     */
+    static FakeBlock serverSide(String json) {
+        return new ServerSide(json);
     }
 }

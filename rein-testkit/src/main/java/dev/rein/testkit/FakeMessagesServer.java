@@ -80,7 +80,9 @@ import java.util.function.Consumer;
  *    {"type": "text", "text": "Hello"},
  *    {"type": "tool_use", "id": "toolu_01", "name": "read_file", "input": {"path": "a.txt"}},
  *    {"type": "thinking", "thinking": "Let me see.", "signature": "sig_1"},
- *    {"type": "redacted_thinking", "data": "opaque"}],
+ *    {"type": "redacted_thinking", "data": "opaque"},
+ *    {"type": "web_search_tool_result", ...}],  // server-side blocks (*_tool_use, *_tool_result,
+ *                                            //   compaction, container_upload) go as given
  *  "stop_reason": "tool_use",                // optional: tool_use if a tool_use block, else end_turn
  *  "stop_sequence": null,                    // optional; a string also sets stop_reason stop_sequence
  *  "stop_details": null,                     // optional, e.g. {"type": "refusal", "category": "cyber",

@@ -147,6 +147,7 @@ final class ReplyEncoder {
                 case FakeBlock.ToolUse toolUse -> toolUse.name().length() + toolUse.inputJson().length();
                 case FakeBlock.Thinking thinking -> thinking.thinking().length();
                 case FakeBlock.RedactedThinking redacted -> redacted.data().length() / 4;
+                case FakeBlock.ServerSide server -> server.json().length() / 4;
             };
         }
         return Math.max(1, chars / 4);
@@ -205,6 +206,9 @@ final class ReplyEncoder {
                 json.put("type", "redacted_thinking");
                 json.put("data", redacted.data());
             }
+            case FakeBlock.ServerSide server -> {
+                return (ObjectNode) parse(server.json());
+            }
         }
         return json;
     }
@@ -230,6 +234,10 @@ final class ReplyEncoder {
             // Redacted thinking has nothing to stream: the API sends it whole in the start event.
             case FakeBlock.RedactedThinking redacted -> {
                 return block(redacted);
+            }
+            // Sent whole too: a client keeps the start's fields when no delta follows.
+            case FakeBlock.ServerSide server -> {
+                return block(server);
             }
         }
         return json;
@@ -259,6 +267,9 @@ final class ReplyEncoder {
                 deltas.add(delta("signature_delta", "signature", thinking.signature()));
             }
             case FakeBlock.RedactedThinking redacted -> {
+                // no deltas
+            }
+            case FakeBlock.ServerSide server -> {
                 // no deltas
             }
         }

@@ -129,7 +129,15 @@ final class ScriptParser {
             }
             case "thinking" -> FakeBlock.thinking(text(json, "thinking", path), text(json, "signature", path));
             case "redacted_thinking" -> FakeBlock.redactedThinking(text(json, "data", path));
-            default -> throw new IllegalArgumentException(path + ": unknown block type '" + type + "'");
+            default -> {
+                // A block of the API's server side (a pasted web search, code execution, compaction) goes as given.
+                if (FakeBlock.ServerSide.isServerSideType(type) && json.isObject()) {
+                    yield FakeBlock.serverSide(json.toString());
+                }
+                throw new IllegalArgumentException(path + ": unknown block type '" + type + "' (known: text, tool_use,"
+                        + " thinking, redacted_thinking, and server-side blocks: *_tool_use, *_tool_result, compaction,"
+                        + " container_upload)");
+            }
         };
     }
 

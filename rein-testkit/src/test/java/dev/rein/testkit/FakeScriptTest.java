@@ -121,4 +121,14 @@ class FakeScriptTest {
                     .path("input_tokens").asInt()).isEqualTo(7);
         }
     }
+
+    @Test
+    void serverSideBlocksOfAPastedResponseGoAsGivenAndATypoIsStillRefused() {
+        String result = "{\"type\":\"web_search_tool_result\",\"tool_use_id\":\"srvtoolu_01\",\"content\":[]}";
+        FakeScript script = FakeScript.parse("[{\"type\":\"message\",\"content\":[" + result + "]}]");
+        assertThat(((FakeReply.Message) script.messages().get(0)).content())
+                .containsExactly(FakeBlock.serverSide(result));
+        assertThatThrownBy(() -> FakeScript.parse("[{\"type\":\"message\",\"content\":[{\"type\":\"txt\",\"text\":\"x\"}]}]"))
+                .hasMessageStartingWith("messages[0].content[0]: unknown block type 'txt'");
+    }
 }
