@@ -2,6 +2,7 @@ package dev.rein.anthropic;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rein.context.TokenEstimator;
 import dev.rein.model.ContentBlock;
 import dev.rein.model.ModelException;
 import dev.rein.model.ModelResponse;
@@ -13,6 +14,7 @@ import dev.rein.model.ToolUseBlock;
 import dev.rein.model.Usage;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Translates a Messages API message (as JSON) into a provider-neutral {@link ModelResponse}.
@@ -42,7 +44,7 @@ final class ResponseMapper {
                 stopSequence,
                 // No usage object at all (a gateway that leaves it out) is no report, never zero tokens:
                 // null becomes Usage.NOT_REPORTED, and the run charges an estimate.
-                message.get("usage") instanceof ObjectNode usage ? usage(usage) : null,
+                message.get("usage") instanceof ObjectNode usage ? usage(usage, content) : null,
                 stopDetail(message.path("stop_details")));
     }
 
@@ -82,10 +84,14 @@ final class ResponseMapper {
      * when the API reports them; the part of {@code cache_creation_input_tokens} no split covers
      * (all of it without a split) counts as 5-minute writes (the default lifetime). 1-hour writes
      * appear in the cache write detail as {@value #WRITE_1H}, so the price of the call can tell them apart.
+     * Without an {@code output_tokens} number (a stream whose {@code message_delta} carried no usage:
+     * {@code message_start}'s count is a placeholder) the output is Rein's estimate from {@code
+     * content}, and the usage is marked estimated, so the output and money limits still bind.
      */
-    static Usage usage(JsonNode usage) {
+    static Usage usage(JsonNode usage, List<ContentBlock> content) {
         long input = count(usage, "input_tokens");
-        long output = count(usage, "output_tokens");
+        boolean outputReported = usage.path("output_tokens").canConvertToLong();
+        long output = outputReported ? count(usage, "output_tokens") : TokenEstimator.estimate(content);
         long cacheRead = count(usage, "cache_read_input_tokens");
         long cacheWrite = count(usage, "cache_creation_input_tokens");
         JsonNode split = usage.path("cache_creation");
@@ -94,8 +100,8 @@ final class ResponseMapper {
         // The rest of the total counts as 5-minute writes: all of it without a split, and in a stream
         // what message_delta's cumulative total (which has no split) adds to message_start's split.
         write5m = Math.max(write5m, cacheWrite - write1h);
-        Usage neutral = Usage.of(input, output, cacheRead, write5m + write1h);
-        return write1h == 0 ? neutral : neutral.withCacheWriteDetail(WRITE_1H, write1h);
+        return new Usage(input, output, cacheRead, write5m + write1h, write1h == 0 ? Map.of() : Map.of(WRITE_1H, write1h),
+                !outputReported);
     }
 
     private static long count(JsonNode node, String field) {

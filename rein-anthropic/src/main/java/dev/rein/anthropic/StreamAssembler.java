@@ -35,6 +35,8 @@ final class StreamAssembler {
     private final Map<Integer, StringBuilder> texts = new HashMap<>();
     private final Map<Integer, String> textFields = new HashMap<>();
     private boolean stopped;
+    /** Whether a message_delta carried usage: its cumulative counts are the final ones. */
+    private boolean finalUsage;
     /** The first tool input that was not valid JSON, held until the stop reason says whether it was cut off. */
     private ModelException unreadableInput;
 
@@ -76,6 +78,11 @@ final class StreamAssembler {
         }
         if (unreadableInput != null && !cutOff(message.path("stop_reason").textValue())) {
             throw unreadableInput;
+        }
+        if (!finalUsage && message.get("usage") instanceof ObjectNode usage) {
+            // message_start's output_tokens is a placeholder (1): without message_delta's count the
+            // output was not reported, and the mapper estimates it instead.
+            usage.remove("output_tokens");
         }
         blocks.forEach(this::flushText);
         ArrayNode content = message.putArray("content");
@@ -183,6 +190,7 @@ final class StreamAssembler {
         merge(message, event.get("delta"));
         JsonNode usage = event.get("usage");
         if (usage instanceof ObjectNode) {
+            finalUsage = true;
             JsonNode current = message.get("usage");
             merge(current instanceof ObjectNode o ? o : message.putObject("usage"), usage);
         }

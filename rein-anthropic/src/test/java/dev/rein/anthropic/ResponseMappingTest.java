@@ -124,6 +124,27 @@ class ResponseMappingTest extends FakeApi {
     }
 
     @Test
+    void aStreamWhoseMessageDeltaHasNoUsageHasItsOutputEstimatedNotTakenAsOneToken() throws Exception {
+        // message_start's output_tokens is a placeholder (1); the output count comes with message_delta,
+        // cumulative. Without it the output is not reported: the input stays as reported, the output is
+        // Rein's estimate from the content, marked estimated, so the output and money limits still bind.
+        String text = "晴れのち曇り。".repeat(100);
+        String stream = new Sse()
+                .messageStart("{\"input_tokens\":40,\"cache_read_input_tokens\":7,\"output_tokens\":1}")
+                .block(0, "{\"type\":\"text\",\"text\":\"\"}", "{\"type\":\"text_delta\",\"text\":\"" + text + "\"}")
+                .event("message_delta", "{\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"}}")
+                .event("message_stop", "{\"type\":\"message_stop\"}")
+                .build();
+        server.enqueue(FakeReply.malformed(stream));
+        ModelResponse response = call(request("hi"));
+        assertThat(response.text()).isEqualTo(text);
+        assertThat(response.usage().inputTokens()).isEqualTo(40);
+        assertThat(response.usage().cacheReadInputTokens()).isEqualTo(7);
+        assertThat(response.usage().outputTokens()).isEqualTo(dev.rein.context.TokenEstimator.estimate(response.content()));
+        assertThat(response.usage().estimated()).isTrue();
+    }
+
+    @Test
     void unknownBlocksBecomeOpaqueAndAreSentBackVerbatim() throws Exception {
         String serverToolUse = "{\"type\":\"server_tool_use\",\"id\":\"srvtoolu_1\",\"name\":\"web_search\",\"input\":{}}";
         String searchResult = "{\"type\":\"web_search_tool_result\",\"tool_use_id\":\"srvtoolu_1\",\"content\":"
