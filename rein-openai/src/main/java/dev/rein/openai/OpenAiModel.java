@@ -18,7 +18,9 @@ import dev.rein.model.ModelResponse;
 import dev.rein.model.StreamObserver;
 import dev.rein.model.TraceContextHeaders;
 import dev.rein.provider.ModelDefaults;
+import java.io.BufferedInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.concurrent.Callable;
@@ -56,6 +58,9 @@ import java.util.concurrent.FutureTask;
 public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
     /** The public API, used when neither the builder nor {@code OPENAI_BASE_URL} names another server. */
     public static final String DEFAULT_BASE_URL = OpenAiModelBuilder.DEFAULT_BASE_URL;
+
+    /** How far into a body its first byte is looked for (past blank lines, which an event stream may begin with). */
+    private static final int PEEK_LIMIT = 8192;
 
     private final OpenAIClient client;
     private final okhttp3.OkHttpClient http;
@@ -197,8 +202,9 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
             requestId = raw.headers().values("x-request-id").stream().findFirst().orElse(null);
             ChunkAssembler assembler = new ChunkAssembler(observer, requestId);
             String contentType = String.join(", ", raw.headers().values("content-type"));
-            if (contentType.startsWith("application/json")) {
-                String text = new String(raw.body().readAllBytes(), StandardCharsets.UTF_8);
+            InputStream body = new BufferedInputStream(raw.body());
+            if (isJsonDocument(body)) {
+                String text = new String(body.readAllBytes(), StandardCharsets.UTF_8);
                 JsonNode completion = readJson(text, requestId);
                 failOnError(completion, requestId);
                 if (!completion.path("choices").isArray()) {
@@ -207,7 +213,7 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
                 }
                 assembler.accept(asChunk(completion));
             } else {
-                readEvents(new EventStream(raw.body()), assembler, contentType, requestId);
+                readEvents(new EventStream(body), assembler, contentType, requestId);
             }
             return assembler.response(model);
         } catch (IOException e) {
@@ -243,6 +249,27 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
         }
         throw errors.cutOff(assembler.chunks() == 0 ? "no chunk arrived" : "after " + assembler.chunks() + " chunks",
                 requestId);
+    }
+
+    /**
+     * Whether the body is one JSON document (a server that ignored {@code stream}) rather than an
+     * event stream, told by its first byte that is not white space or a byte order mark: an event
+     * stream's lines begin with a field name or a colon, never with a bracket. Not by the content
+     * type: the official SDKs read a streamed request's body as events whatever it is labelled, so
+     * a server or proxy that labels its chunks {@code application/json} works with them.
+     */
+    private static boolean isJsonDocument(InputStream body) throws IOException {
+        body.mark(PEEK_LIMIT);
+        try {
+            for (int i = 0, b; i < PEEK_LIMIT - 1 && (b = body.read()) != -1; i++) {
+                if (b != ' ' && b != '\t' && b != '\r' && b != '\n' && b != 0xEF && b != 0xBB && b != 0xBF) {
+                    return b == '{' || b == '[';
+                }
+            }
+            return false;
+        } finally {
+            body.reset();
+        }
     }
 
     /** An {@code error} object where a chunk or a completion was expected: the server failed after HTTP 200. */

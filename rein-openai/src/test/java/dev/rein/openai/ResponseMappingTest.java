@@ -171,6 +171,26 @@ class ResponseMappingTest extends FakeChat {
     }
 
     @Test
+    void aStreamOrACompletionIsToldApartByItsBodyNotByItsContentType() throws Exception {
+        // The official SDKs read a streamed request's body as an event stream whatever its content type;
+        // a server or proxy that labels its chunks application/json (or sends none) is still a stream.
+        String chunk = "{\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[{\"index\":0,";
+        ModelResponse streamed = callPlainServer("application/json", events(
+                chunk + "\"delta\":{\"role\":\"assistant\",\"content\":\"東京は\"},\"finish_reason\":null}]}",
+                chunk + "\"delta\":{\"content\":\"晴れ\"},\"finish_reason\":\"stop\"}]}",
+                "[DONE]"));
+        assertThat(streamed.text()).isEqualTo("東京は晴れ");
+        assertThat(streamed.stopReason()).isEqualTo(StopReason.END_TURN);
+
+        // And a server that ignores "stream" but labels its one chat.completion as an event stream is read too.
+        ModelResponse whole = callPlainServer("text/event-stream", "\n{\"id\":\"c2\",\"object\":\"chat.completion\",\"choices\":"
+                + "[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"大阪は雨\"},\"finish_reason\":\"stop\"}],"
+                + "\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":2}}");
+        assertThat(whole.text()).isEqualTo("大阪は雨");
+        assertThat(whole.usage()).isEqualTo(Usage.of(5, 2, 0, 0));
+    }
+
+    @Test
     void aServerThatSendsEveryCallWithIndexZeroStillGivesEachCallItsOwnArguments() throws Exception {
         // Ollama's /v1 streams each call of a turn whole, every one with "index": 0 (ollama#15457);
         // the ids tell the calls apart. A fragment without an id belongs to the call before it.
