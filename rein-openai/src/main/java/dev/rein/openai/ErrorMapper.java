@@ -254,14 +254,41 @@ final class ErrorMapper {
      * API versions say "Unrecognized request argument supplied: stream_options", others "Unknown
      * parameter: 'stream_options'" with {@code param} naming it, servers built on pydantic list it in
      * {@code detail[].loc}, a proxy may say it in plain text. Rein always streams, so a refusal that
-     * names the field is about the field itself.
+     * names the field is about the field itself; a copy of the request in the error (pydantic's
+     * {@code input}, vLLM's {@code input_value=...}) names it too and does not count.
      */
     static boolean refusesStreamOptions(ModelException e) {
         if ((e.httpStatus() != 400 && e.httpStatus() != 422) || !(e.getCause() instanceof OpenAIServiceException service)) {
             return false;
         }
         JsonNode body = node(service.body());
-        return body != null && body.toString().contains("stream_options");
+        return body != null && namesStreamOptions(body);
+    }
+
+    /** Whether an error body names {@code stream_options} anywhere but in an echo of the request. */
+    private static boolean namesStreamOptions(JsonNode node) {
+        if (node.isTextual()) {
+            String text = node.asText();
+            for (String echo : new String[] {"input_value=", "'input':"}) {
+                int at = text.indexOf(echo);
+                text = at < 0 ? text : text.substring(0, at);
+            }
+            return text.contains("stream_options");
+        }
+        for (var field : node.properties()) {
+            // pydantic's copy of what it refused: at the body's root, the whole request
+            if (!field.getKey().equals("input") && namesStreamOptions(field.getValue())) {
+                return true;
+            }
+        }
+        if (node.isArray()) {
+            for (JsonNode item : node) {
+                if (namesStreamOptions(item)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /**

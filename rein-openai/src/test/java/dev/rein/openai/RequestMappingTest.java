@@ -105,6 +105,31 @@ class RequestMappingTest extends FakeChat {
     }
 
     @Test
+    void aValidationErrorThatOnlyEchoesTheRequestIsNoRefusalOfStreamOptions() throws Exception {
+        // pydantic echoes the whole request as the input of an error at its root (FastAPI's 422), and vLLM
+        // puts that echo in its message: the request names stream_options, the refusal is about something else.
+        String echo = "{\"model\":\"gpt-test\",\"messages\":[{\"content\":\"x\",\"role\":\"user\"}],\"stream\":true,"
+                + "\"stream_options\":{\"include_usage\":true}}";
+        server.enqueue(new ChatReply.HttpError(422, "x", null, "x", Map.of(),
+                "{\"detail\":[{\"type\":\"value_error\",\"loc\":[\"body\"],\"msg\":\"Value error, tool_choice 'required'"
+                        + " is not supported\",\"input\":" + echo + "}]}"));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> call(request("x")))
+                .isInstanceOf(dev.rein.model.ModelException.class).hasMessageContaining("tool_choice 'required' is not supported");
+        assertThat(server.requests()).as("not sent again without stream_options").hasSize(1);
+
+        server.enqueue(new ChatReply.HttpError(400, "BadRequestError", null, "1 validation error for ChatCompletionRequest\n"
+                + "  Value error, When using `tool_choice`, `tools` must be set. [type=value_error, input_value={'model': 'gpt-test',"
+                + " 'stream': True, 'stream_options': {'include_usage': True}}, input_type=dict]", Map.of(), null));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> call(request("x")))
+                .isInstanceOf(dev.rein.model.ModelException.class).hasMessageContaining("`tools` must be set");
+        assertThat(server.requests()).as("not sent again without stream_options").hasSize(2);
+
+        server.enqueue(ChatReply.text("ok"));
+        call(request("x"));
+        assertThat(lastBody().has("stream_options")).as("usage still asked for").isTrue();
+    }
+
+    @Test
     void aPlainTextRefusalOfStreamOptionsIsReadToo() throws Exception {
         server.enqueue(new ChatReply.HttpError(400, "x", null, "x", Map.of("content-type", "text/plain"),
                 "unknown field: stream_options"));
