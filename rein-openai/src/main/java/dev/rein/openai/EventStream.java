@@ -26,7 +26,11 @@ final class EventStream {
     /** The payload that ends a Chat Completions stream. */
     static final String DONE = "[DONE]";
 
+    /** How much of the lines that are no event field is kept, to show what a body that is no event stream said. */
+    private static final int OTHER_LIMIT = 4096;
+
     private final BufferedReader reader;
+    private final StringBuilder other = new StringBuilder();
     private boolean started;
 
     EventStream(InputStream body) {
@@ -71,11 +75,21 @@ final class EventStream {
                 // llama.cpp's server_sent_event(sink, "error", ...), followed by data: [DONE]: ignored as
                 // the standard says, the failure would read as an empty answer and its message be lost.
                 error = value;
+            } else if (!field.equals("id") && !field.equals("retry") && other.length() < OTHER_LIMIT) {
+                other.append(line, 0, Math.min(line.length(), OTHER_LIMIT - other.length())).append('\n');
             }
         }
         // The standard discards an event the body ended in the middle of: the connection broke
         // inside it (a chunk cut short), so the stream reads as cut, which a retry may fix.
         return null;
+    }
+
+    /**
+     * The start of the lines read so far that are no field of an event stream (ignored, as the
+     * standard says): what a body that is something else, a proxy's page, said.
+     */
+    String other() {
+        return other.toString();
     }
 
     /**

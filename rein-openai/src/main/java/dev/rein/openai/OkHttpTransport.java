@@ -81,7 +81,7 @@ final class OkHttpTransport {
     }
 
     /** The text without markup, its whitespace collapsed, cut to a line's length. */
-    private static String readable(String text) {
+    static String readable(String text) {
         String plain = text.replaceAll("(?is)<(script|style)\\b.*?</\\1>", " ").replaceAll("<[^>]*>", " ")
                 .replaceAll("\\s+", " ").strip();
         if (plain.isEmpty()) {

@@ -243,9 +243,10 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
             assembler.accept(chunk);
         }
         if (assembler.chunks() == 0 && !contentType.startsWith("text/event-stream")) {
-            // Not a cut stream but something else answering, e.g. a proxy's page.
+            // Not a cut stream but something else answering, e.g. a proxy's page: what it says.
+            String other = OkHttpTransport.readable(events.other());
             throw ErrorMapper.malformed("the server at " + baseUrl + " answered HTTP 200 (" + contentType
-                    + ") without a chat.completion.chunk", requestId, null);
+                    + ") without a chat.completion.chunk" + (other.isEmpty() ? "" : ": " + other), requestId, null);
         }
         throw errors.cutOff(assembler.chunks() == 0 ? "no chunk arrived" : "after " + assembler.chunks() + " chunks",
                 requestId);

@@ -2,6 +2,7 @@ package dev.rein.openai;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.rein.ReinException;
 import dev.rein.model.ModelCallContext;
@@ -400,6 +401,19 @@ class ErrorMappingTest extends FakeChat {
         assertThat(noChoices.kind()).isEqualTo(Kind.MALFORMED_RESPONSE);
         assertThat(noChoices.retryable()).isFalse();
         assertThat(noChoices.requestId()).isEqualTo("req_plain");
+    }
+
+    @Test
+    void aPageAnsweredWithHttp200SaysWhatThePageSays() {
+        // A proxy's sign-in or block page, sent with 200: final, and the message tells what the page says.
+        ModelException page = assertThrows(ModelException.class, () -> callPlainServer("text/html; charset=utf-8",
+                "<!DOCTYPE html>\n<html><head><title>プロキシ</title><style>p{color:red}</style></head>\n<body><h1>Access denied</h1>\n"
+                        + "<p>Sign in at http://portal.example/ to continue.</p></body></html>\n"));
+        assertThat(page.kind()).isEqualTo(Kind.MALFORMED_RESPONSE);
+        assertThat(page.retryable()).isFalse();
+        assertThat(page.getMessage()).contains("answered HTTP 200 (text/html; charset=utf-8) without a chat.completion.chunk")
+                .endsWith(": プロキシ Access denied Sign in at http://portal.example/ to continue.");
+        assertThat(page.requestId()).isEqualTo("req_plain");
     }
 
     @Test
