@@ -108,10 +108,13 @@ final class ChunkAssembler {
                 String id = idNode.isTextual() && !idNode.asText().isEmpty() ? idNode.asText() : null;
                 int index = moved.getOrDefault(sent, sent);
                 Call held = calls.get(index);
-                if (id != null && held != null && held.id != null && !held.id.equals(id)) {
-                    // Another call's id at an index already taken: a new call, not more of that one. Ollama
-                    // sends every call of a turn with index 0 (ollama#15457); joining them would merge their
-                    // arguments into one call with text that is not JSON. Its later fragments follow it.
+                JsonNode name = call.path("function").path("name");
+                if (id != null && held != null && held.id != null && !held.id.equals(id) && name.isTextual()
+                        && !name.asText().isEmpty()) {
+                    // Another call's id and a name at an index already taken: a new call, not more of that one.
+                    // Ollama sends every call of a turn with index 0 (ollama#15457); joining them would merge
+                    // their arguments into one call with text that is not JSON. Its later fragments follow it.
+                    // Without a name it is a fragment whose id changed (poolsideai/pool#9): a call starts with its name.
                     int fresh = calls.lastKey() + 1;
                     moved.put(sent, fresh);
                     index = fresh;

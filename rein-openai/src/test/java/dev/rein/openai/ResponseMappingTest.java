@@ -218,6 +218,31 @@ class ResponseMappingTest extends FakeChat {
     }
 
     @Test
+    void fragmentsThatBringAnotherIdButNoNameStillBelongToTheirCall() throws Exception {
+        // Some servers (poolsideai/pool#9) give a call's later fragments another id than its first delta;
+        // a new call starts with its name, as every server sends it, so these are more of the same call.
+        String head = "{\"id\":\"chatcmpl-p1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\","
+                + "\"choices\":[{\"index\":0,\"delta\":";
+        server.enqueue(new ChatReply.Malformed(events(
+                head + "{\"role\":\"assistant\",\"tool_calls\":[{\"index\":0,\"id\":\"call_first\",\"type\":\"function\","
+                        + "\"function\":{\"name\":\"search\",\"arguments\":\"\"}}]},\"finish_reason\":null}]}",
+                head + "{\"tool_calls\":[{\"index\":0,\"id\":\"call_other1\",\"type\":\"function\",\"function\":"
+                        + "{\"arguments\":\"{\\\"q\\\":\"}}]},\"finish_reason\":null}]}",
+                head + "{\"tool_calls\":[{\"index\":0,\"id\":\"call_other2\",\"type\":\"function\",\"function\":"
+                        + "{\"arguments\":\"\\\"東京\\\"}\"}}]},\"finish_reason\":null}]}",
+                head + "{},\"finish_reason\":\"tool_calls\"}]}",
+                "[DONE]")));
+
+        ModelResponse response = call(request("x").tools(List.of(tool("search"))));
+
+        assertThat(response.stopReason()).isEqualTo(StopReason.TOOL_USE);
+        assertThat(response.toolUses()).extracting(ToolUseBlock::id, ToolUseBlock::name, u -> u.input().path("q").asText())
+                .containsExactly(tuple("call_first", "search", "東京"));
+        assertThat(stream.events).containsExactly("start:call_first:search", "input:call_first:{\"q\":",
+                "input:call_first:\"東京\"}");
+    }
+
+    @Test
     void aLegacyFunctionCallIsToolCallZeroWithAGeneratedId() throws Exception {
         server.enqueue(new ChatReply.Malformed(events(
                 "{\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":null,"
