@@ -37,6 +37,8 @@ final class ChunkAssembler {
     private final TreeMap<Integer, Call> calls = new TreeMap<>();
     /** Where a server's tool-call index now points, when it reused an index for another call (Ollama). */
     private final Map<Integer, Integer> moved = new HashMap<>();
+    /** The index of the call started last, which fragments that start none belong to; null before any. */
+    private Integer latest;
     private final StringBuilder text = new StringBuilder();
     private StringBuilder refusal;
     private String id;
@@ -109,8 +111,13 @@ final class ChunkAssembler {
                 int index = moved.getOrDefault(sent, sent);
                 Call held = calls.get(index);
                 JsonNode name = call.path("function").path("name");
-                if (id != null && held != null && held.id != null && !held.id.equals(id) && name.isTextual()
-                        && !name.asText().isEmpty()) {
+                boolean named = name.isTextual() && !name.asText().isEmpty();
+                if (held == null && id == null && !named && latest != null) {
+                    // Neither id nor name: no call starts here, it is more of the call before. Some servers leave
+                    // the index out of later fragments or move it on with each one (Nebius, Cerebras).
+                    moved.put(sent, latest);
+                    index = latest;
+                } else if (id != null && held != null && held.id != null && !held.id.equals(id) && named) {
                     // Another call's id and a name at an index already taken: a new call, not more of that one.
                     // Ollama sends every call of a turn with index 0 (ollama#15457); joining them would merge
                     // their arguments into one call with text that is not JSON. Its later fragments follow it.
@@ -131,6 +138,9 @@ final class ChunkAssembler {
     }
 
     private void toolCallDelta(int index, String id, JsonNode function) {
+        if (!calls.containsKey(index)) {
+            latest = index;
+        }
         Call call = calls.computeIfAbsent(index, i -> new Call());
         if (call.id == null && id != null) {
             call.id = id;

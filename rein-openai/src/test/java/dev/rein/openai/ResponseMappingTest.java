@@ -243,6 +243,29 @@ class ResponseMappingTest extends FakeChat {
     }
 
     @Test
+    void fragmentsWithNeitherIdNorNameAtAnIndexNoCallStartedAtBelongToTheCallBefore() throws Exception {
+        // A server that leaves the index out of later fragments, or moves it on with each one (dirac#215:
+        // Nebius, Cerebras): a fragment without id or name starts no call (a call starts with both).
+        String head = "{\"id\":\"chatcmpl-n1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\","
+                + "\"choices\":[{\"index\":0,\"delta\":";
+        server.enqueue(new ChatReply.Malformed(events(
+                head + "{\"role\":\"assistant\",\"tool_calls\":[{\"index\":0,\"id\":\"call_c\",\"type\":\"function\","
+                        + "\"function\":{\"name\":\"search\",\"arguments\":\"\"}}]},\"finish_reason\":null}]}",
+                head + "{\"tool_calls\":[{\"index\":1,\"function\":{\"arguments\":\"{\\\"q\\\":\"}}]},\"finish_reason\":null}]}",
+                head + "{\"tool_calls\":[{\"function\":{\"arguments\":\"\\\"大阪\\\"}\"}}]},\"finish_reason\":null}]}",
+                head + "{\"tool_calls\":[{\"index\":1,\"id\":\"call_d\",\"type\":\"function\","
+                        + "\"function\":{\"name\":\"fetch\",\"arguments\":\"{}\"}}]},\"finish_reason\":null}]}",
+                head + "{},\"finish_reason\":\"tool_calls\"}]}",
+                "[DONE]")));
+
+        ModelResponse response = call(request("x").tools(List.of(tool("search"), tool("fetch"))));
+
+        assertThat(response.stopReason()).isEqualTo(StopReason.TOOL_USE);
+        assertThat(response.toolUses()).extracting(ToolUseBlock::id, ToolUseBlock::name, u -> u.input().toString())
+                .containsExactly(tuple("call_c", "search", "{\"q\":\"大阪\"}"), tuple("call_d", "fetch", "{}"));
+    }
+
+    @Test
     void aLegacyFunctionCallIsToolCallZeroWithAGeneratedId() throws Exception {
         server.enqueue(new ChatReply.Malformed(events(
                 "{\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":null,"
