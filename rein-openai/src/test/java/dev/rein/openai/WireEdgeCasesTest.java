@@ -13,16 +13,19 @@ import dev.rein.model.ToolUseBlock;
 import dev.rein.model.Usage;
 import dev.rein.run.RunStatus;
 import dev.rein.testkit.openai.ChatReply;
+import dev.rein.tool.Tool;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
  * Documented promises at the edges of the wire format, each checked once (they held when written):
  * fragments joined by index when calls interleave, only the first choice read, an unknown
  * finish_reason taken as an end of turn, a whole completion with null content, a base URL with a
- * trailing slash, and Japanese intact in every kind of error message.
+ * trailing slash, Japanese intact in every kind of error message, a tool call cut by length never
+ * run, and the non-streamed refusal and content_filter shapes.
  */
 class WireEdgeCasesTest extends FakeChat {
     private static String chunk(String choices) {
@@ -125,6 +128,47 @@ class WireEdgeCasesTest extends FakeChat {
         assertThat(failure().getMessage()).isEqualTo("モデルが見つかりません");
         server.enqueue(new ChatReply.StreamError(ChatReply.text("部分的な答え"), 1, "server_error", "サーバーエラー"));
         assertThat(failure().getMessage()).endsWith("(server_error): サーバーエラー");
+    }
+
+    @Test
+    void aToolCallCutByLengthIsNeverRunAndTheRunEndsMaxTokens() {
+        // finish_reason "length" in the middle of a call's arguments: the cut call must not run.
+        AtomicInteger runs = new AtomicInteger();
+        Tool search = Tool.builder("search").description("Searches.")
+                .inputSchema("{\"type\":\"object\",\"properties\":{\"q\":{\"type\":\"string\"}}}")
+                .handler((args, ctx) -> {
+                    runs.incrementAndGet();
+                    return "ok";
+                }).build();
+        server.enqueue(new ChatReply.Malformed(events(
+                chunk("[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[{\"index\":0,"
+                        + "\"id\":\"call_l\",\"type\":\"function\",\"function\":{\"name\":\"search\",\"arguments\":\"\"}}]},"
+                        + "\"finish_reason\":null}]"),
+                chunk("[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"{\\\"q\\\":\\\"東\"}}]},"
+                        + "\"finish_reason\":\"length\"}]"),
+                "[DONE]")));
+
+        RunResult result = Agent.builder().model(model).modelName("gpt-4.1-mini").tools(search).build().run("東京を調べて");
+
+        assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(result.reason()).isEqualTo("max_tokens");
+        assertThat(runs).hasValue(0);
+    }
+
+    @Test
+    void aWholeCompletionsRefusalOrContentFilterIsARefusal() throws Exception {
+        // The non-streamed shapes: message.refusal with null content, and finish_reason content_filter.
+        ModelResponse refused = callPlainServer("application/json", "{\"id\":\"c\",\"object\":\"chat.completion\",\"model\":\"m\","
+                + "\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":null,"
+                + "\"refusal\":\"その依頼にはお応えできません。\"},\"finish_reason\":\"stop\"}]}");
+        assertThat(refused.stopReason()).isEqualTo(StopReason.REFUSAL);
+        assertThat(refused.text()).isEqualTo("その依頼にはお応えできません。");
+
+        ModelResponse filtered = callPlainServer("application/json", "{\"id\":\"c\",\"object\":\"chat.completion\",\"model\":\"m\","
+                + "\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"Step 1\"},"
+                + "\"finish_reason\":\"content_filter\"}]}");
+        assertThat(filtered.stopReason()).isEqualTo(StopReason.REFUSAL);
+        assertThat(filtered.stopDetail()).contains("content filter");
     }
 
     private ModelException failure() {
