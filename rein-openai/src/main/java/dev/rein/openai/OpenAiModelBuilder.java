@@ -121,12 +121,17 @@ public final class OpenAiModelBuilder {
      * compatible server.
      *
      * @param baseUrl the base URL
-     * @return {@code true} for {@code api.openai.com}
+     * @return {@code true} for {@code api.openai.com} and OpenAI's regional (data residency)
+     *     endpoints such as {@code eu.api.openai.com}
      */
     public static boolean isPublicApi(String baseUrl) {
         try {
             String host = URI.create(baseUrl).getHost();
-            return host != null && host.toLowerCase(Locale.ROOT).equals("api.openai.com");
+            if (host == null) {
+                return false;
+            }
+            String lower = host.toLowerCase(Locale.ROOT);
+            return lower.equals("api.openai.com") || lower.endsWith(".api.openai.com");
         } catch (IllegalArgumentException e) {
             return false;
         }

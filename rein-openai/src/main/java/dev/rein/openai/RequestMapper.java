@@ -121,6 +121,11 @@ final class RequestMapper {
         return body.build();
     }
 
+    /** The field the output limit goes in now (tests). */
+    MaxTokensField maxTokensField() {
+        return maxTokensField;
+    }
+
     /** How many history messages were converted to wire form so far (each once; tests). */
     long converted() {
         return converted.get();

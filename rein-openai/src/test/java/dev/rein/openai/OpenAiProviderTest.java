@@ -35,6 +35,27 @@ class OpenAiProviderTest {
     }
 
     @Test
+    void oneOfOpenAisRegionalEndpointsIsThePublicApiToo() throws Exception {
+        // OpenAI's data-residency domains (eu.api.openai.com, us., jp., ...) are the public API: a key is needed
+        // before any request, and requests carry max_completion_tokens, which its reasoning models require.
+        for (String url : new String[] {"https://eu.api.openai.com/v1", "https://JP.api.openai.com/v1/"}) {
+            assertThat(OpenAiModelBuilder.isPublicApi(url)).as(url).isTrue();
+            assertThatThrownBy(() -> new OpenAiProvider().create(ProviderConfig.of(Map.of("OPENAI_BASE_URL", url))))
+                    .isInstanceOf(ReinException.class).hasMessageStartingWith("OPENAI_API_KEY is not set");
+        }
+        for (String url : new String[] {"https://api.openai.com.example.net/v1", "https://myapi.openai.com.evil/v1",
+                "http://localhost:11434/v1"}) {
+            assertThat(OpenAiModelBuilder.isPublicApi(url)).as(url).isFalse();
+        }
+        try (OpenAiModel eu = OpenAiModel.builder().baseUrl("https://eu.api.openai.com/v1").apiKey("sk-test")
+                .environment(name -> null).build()) {
+            assertThat(RequestMapper.settings(dev.rein.model.ModelRequest.builder("o3").maxTokens(64)
+                    .addMessage(dev.rein.model.Message.user("x")).build(), eu.requests().maxTokensField()).has("max_completion_tokens"))
+                    .isTrue();
+        }
+    }
+
+    @Test
     void aKeySetButBlankIsCalledEmptyNotUnset() {
         // 'export OPENAI_API_KEY=' (a variable a script left empty) is set: "is not set" alone sends the
         // user looking in the wrong place. Worded as for ANTHROPIC_API_KEY, still starting "... is not set".
