@@ -167,8 +167,8 @@ public final class McpToolset implements ToolSource, AutoCloseable {
         }
         // Two names the server tells apart, made equal by Rein's name rules: calling one must never reach the other.
         return new McpConfigException("MCP server '" + first.server() + "' offers tools '" + first.mcpName() + "' and '" + second.mcpName()
-                + "', which both become '" + name + "' as Rein tool names (characters other than letters, digits, '_' and '-' are"
-                + " replaced by '_', and names are cut at 64 characters); add one of them to its \"deny\" list");
+                + "', which both become '" + name + "' as Rein tool names (ASCII characters other than letters, digits, '_' and '-'"
+                + " are replaced by '_'); add one of them to its \"deny\" list");
     }
 
     /**

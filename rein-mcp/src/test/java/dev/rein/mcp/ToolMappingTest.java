@@ -67,6 +67,34 @@ class ToolMappingTest {
     }
 
     @Test
+    void toolsNamedInJapaneseOrLongerThan64CharactersGetDistinctStableNamesAndEachCallReachesItsOwnTool() throws Exception {
+        // Model APIs take only [a-zA-Z0-9_-]{1,64}. Before, '検索' and '翻訳' both became '__' and two long names sharing
+        // their first 64 characters became one, so such a server could not start unless all but one were denied.
+        String base = "list_organization_projects_environments_deployments_for_the_account";
+        List<Map<String, Object>> tools = new ArrayList<>();
+        for (String name : List.of("検索", "翻訳", base + "_by_id", base + "_by_name", "get.item")) {
+            tools.add(Map.of("name", name, "description", "Tool " + name + ".", "inputSchema", Map.of("type", "object"),
+                    "annotations", Map.of("readOnlyHint", true)));
+        }
+        List<String> names;
+        try (McpToolset mcp = start("", offering(tools, List.of()))) {
+            names = mcp.describe().stream().map(McpToolInfo::name).toList();
+            assertThat(names).hasSize(5).doesNotHaveDuplicates().allMatch(n -> n.matches("[a-zA-Z0-9_-]{1,64}"), "an API tool name");
+            assertThat(names.get(4)).isEqualTo("get_item"); // an ASCII name that fits is only made valid, as before
+            assertThat(names.get(2)).startsWith("list_organization_projects_");
+            for (McpToolInfo info : mcp.describe()) {
+                assertThat(invoke(mcp, info.name()).content()).isEqualTo("called " + info.mcpName());
+            }
+            Tool search = mcp.tools().getFirst();
+            assertThat(search.definition().description()).contains("'検索'").contains("Tool 検索.");
+        }
+        // The same names in the next process (a run resumed after approval names its tool so).
+        try (McpToolset mcp = start("", offering(tools, List.of()))) {
+            assertThat(mcp.describe().stream().map(McpToolInfo::name).toList()).isEqualTo(names);
+        }
+    }
+
+    @Test
     void aToolWhoseInputSchemaIsNotJsonSchemaIsAConfigurationErrorAtStartThatSuggestsDeny() throws Exception {
         // Before, the toolset started and the agent's build failed with "Fix the schema given to
         // Tool.builder(...)": advice for a tool's author, which the person running a server cannot follow.

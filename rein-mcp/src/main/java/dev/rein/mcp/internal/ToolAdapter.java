@@ -16,6 +16,10 @@ import dev.rein.tool.Tool;
 import dev.rein.tool.ToolOutput;
 import dev.rein.tool.ToolRegistry;
 import io.modelcontextprotocol.spec.McpSchema;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
@@ -40,10 +44,39 @@ public final class ToolAdapter {
         return Malformed.of(tool.meta());
     }
 
-    /** The Rein name of a server's tool: the prefix, then the name with characters Rein does not allow replaced. */
+    /**
+     * The Rein name of a server's tool: the prefix, then the name with characters Rein does not allow
+     * replaced. A name that would lose more than punctuation so (letters of another script, or
+     * characters past the 64 model APIs take) ends in a hash of the server's name for it instead, so
+     * '検索' and '翻訳', or two long names alike in their first 64 characters, stay apart, and the name
+     * is the same in every process (a resumed run calls its tool by it).
+     */
     public static String reinName(McpServerConfig config, String mcpName) {
-        String name = config.prefix() + mcpName.replaceAll("[^A-Za-z0-9_-]", "_");
-        return name.length() > 64 ? name.substring(0, 64) : name;
+        String name = plainName(config, mcpName);
+        if (name.length() <= 64 && !lossy(mcpName)) {
+            return name;
+        }
+        String kept = mcpName.replaceAll("[^A-Za-z0-9_-]+", "_").replaceAll("^_+|_+$", "");
+        String hash = "_" + HexFormat.of().formatHex(sha256(mcpName), 0, 4);
+        name = config.prefix() + (kept.isEmpty() ? "tool" : kept);
+        return (name.length() > 64 - hash.length() ? name.substring(0, 64 - hash.length()) : name) + hash;
+    }
+
+    private static String plainName(McpServerConfig config, String mcpName) {
+        return config.prefix() + mcpName.replaceAll("[^A-Za-z0-9_-]", "_");
+    }
+
+    /** True when {@code mcpName} holds a character other than ASCII, which '_' alone would not tell apart. */
+    private static boolean lossy(String mcpName) {
+        return mcpName.chars().anyMatch(c -> c > 0x7E);
+    }
+
+    private static byte[] sha256(String text) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
     }
 
     /**
@@ -88,7 +121,9 @@ public final class ToolAdapter {
                 config.overrideFor(tool.name()).isPresent(), hints == null ? null : hints.idempotentHint());
         ServerConnection.DeclaredOutput outputSchema = outputSchema(tool);
         Tool.Builder builder = Tool.builder(name)
-                .description("[MCP server '" + config.name() + "'] " + description)
+                // A name Rein had to change beyond punctuation tells the model little: the server's own name says what it is.
+                .description("[MCP server '" + config.name() + "'" + (name.equals(plainName(config, tool.name())) ? ""
+                        : ", tool '" + tool.name() + "'") + "] " + description)
                 .inputSchema(schema(tool))
                 .risk(risk)
                 .timeout(config.timeout())
