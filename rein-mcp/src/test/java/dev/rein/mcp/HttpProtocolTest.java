@@ -281,6 +281,52 @@ class HttpProtocolTest {
         }
     }
 
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(ints = {307, 308})
+    void anEndpointRedirectedOnTheSameServerIsFollowedKeepingTheMethodTheBodyAndTheHeaders(int status) throws Exception {
+        try (ScriptedHttpServer server = new ScriptedHttpServer()) {
+            String moved = server.url().replace("/mcp", "/moved/" + status);
+            try (McpToolset mcp = McpToolset.start(McpConfig.parse("{\"mcpServers\": {\"scripted\": {\"url\": \"" + moved
+                    + "\", \"headers\": {\"Authorization\": \"Bearer tok-1\"}}}}", "test", Map.of()))) {
+                assertThat(invoke(mcp, "echo", "k-moved", Duration.ofSeconds(10)).content()).isEqualTo("done");
+            }
+            assertThat(server.rpc("tools/call")).singleElement()
+                    .satisfies(call -> assertThat(call.authorization()).isEqualTo("Bearer tok-1"));
+        }
+    }
+
+    @Test
+    void aRedirectToAnotherServerIsNotFollowedAndTheErrorSaysWhereItPointsWithoutItsQuery() throws Exception {
+        // The configured headers (a token) must not go to a host the file does not name.
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        List<String> authorizations = new java.util.concurrent.CopyOnWriteArrayList<>();
+        server.createContext("/", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            authorizations.add(String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
+            exchange.getResponseHeaders().set("Location", exchange.getRequestURI().getPath().equals("/mcp")
+                    ? "http://localhost:" + exchange.getLocalAddress().getPort() + "/elsewhere?key=secret-in-query" : "/mcp");
+            exchange.sendResponseHeaders(exchange.getRequestURI().getPath().equals("/mcp") ? 307 : 302, -1);
+            exchange.close();
+        });
+        server.start();
+        try {
+            String base = "http://127.0.0.1:" + server.getAddress().getPort();
+            String file = "{\"mcpServers\": {\"remote\": {\"url\": \"%s\", \"headers\": {\"Authorization\": \"Bearer tok-2\"}}}}";
+            assertThatThrownBy(() -> McpToolset.start(McpConfig.parse(file.formatted(base + "/mcp"), "test", Map.of())))
+                    .isInstanceOf(McpConfigException.class)
+                    .hasMessageStartingWith("MCP server 'remote' could not be started: it answered HTTP 307, a redirect to http://localhost:"
+                            + server.getAddress().getPort() + "/elsewhere on another server, where Rein does not send the server's \"headers\"")
+                    .hasMessageNotContaining("secret-in-query").hasMessageNotContaining("Exception");
+            assertThat(authorizations).containsOnly("Bearer tok-2").hasSize(1);
+            assertThatThrownBy(() -> McpToolset.start(McpConfig.parse(file.formatted(base + "/old"), "test", Map.of())))
+                    .isInstanceOf(McpConfigException.class)
+                    .hasMessageContaining("it answered HTTP 302, a redirect to " + base + "/mcp, which Rein does not follow (a 302 turns the"
+                            + " POST into a GET); set \"url\" to that address");
+        } finally {
+            server.stop(0);
+        }
+    }
+
     private static void awaitRpc(ScriptedHttpServer server, String method) throws InterruptedException {
         Instant until = Instant.now().plus(Duration.ofSeconds(5));
         while (server.rpc(method).isEmpty() && Instant.now().isBefore(until)) {

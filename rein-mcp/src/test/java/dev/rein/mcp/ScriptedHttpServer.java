@@ -67,6 +67,13 @@ final class ScriptedHttpServer implements AutoCloseable {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
         server.createContext("/mcp", this::handle);
+        // Moved: every request is redirected to /mcp with the status the path names (/moved/307, /moved/308).
+        server.createContext("/moved/", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            exchange.getResponseHeaders().set("Location", "/mcp");
+            exchange.sendResponseHeaders(Integer.parseInt(exchange.getRequestURI().getPath().substring("/moved/".length())), -1);
+            exchange.close();
+        });
         server.start();
     }
 

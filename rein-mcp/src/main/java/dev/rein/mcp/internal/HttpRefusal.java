@@ -25,6 +25,9 @@ final class HttpRefusal {
     static String describe(Throwable failure, boolean connecting) {
         Integer status = null;
         for (Throwable e = failure; e != null && status == null; e = e.getCause() == e ? null : e.getCause()) {
+            if (e instanceof ResumingHttpClient.NotFollowed redirect) {
+                return redirect.getMessage();
+            }
             if (e instanceof McpHttpClientTransportAuthorizationException auth && auth.getResponseInfo() != null) {
                 status = auth.getResponseInfo().statusCode();
             } else if (e.getMessage() != null) {

@@ -79,18 +79,88 @@ final class ResumingHttpClient extends HttpClient {
 
     @Override
     public <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest request, HttpResponse.BodyHandler<T> handler) {
-        return delegate.sendAsync(request, watched(request, handler));
+        return following(request, watched(request, handler), 0);
     }
 
     @Override
     public <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest request, HttpResponse.BodyHandler<T> handler,
                                                             HttpResponse.PushPromiseHandler<T> pushPromiseHandler) {
-        return delegate.sendAsync(request, watched(request, handler), pushPromiseHandler);
+        return following(request, watched(request, handler), 0);
     }
 
     @Override
     public <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> handler) throws IOException, InterruptedException {
-        return delegate.send(request, watched(request, handler));
+        try {
+            return following(request, watched(request, handler), 0).get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+        }
+    }
+
+    /** Redirects followed for one request at most, as browsers bound them too. */
+    private static final int MAX_REDIRECTS = 5;
+
+    /**
+     * Sends {@code request}, following a 307 or 308 redirect to the same server (scheme, host and
+     * port): the request is sent again unchanged, method, body and headers (session id, the
+     * configured headers) included, as those statuses ask, so an endpoint moved from {@code /mcp} to
+     * {@code /mcp/} (as ASGI mounts answer) works. Any other redirect fails with {@link NotFollowed}
+     * naming where it pointed: to another server the configured headers, often a token, must not
+     * go, and a 301/302/303 turns a POST into a GET, which no MCP endpoint answers.
+     */
+    private <T> CompletableFuture<HttpResponse<T>> following(HttpRequest request, HttpResponse.BodyHandler<T> handler, int hops) {
+        java.util.concurrent.atomic.AtomicReference<java.net.URI> target = new java.util.concurrent.atomic.AtomicReference<>();
+        HttpResponse.BodyHandler<T> unlessRedirected = info -> {
+            if (info.statusCode() / 100 != 3 || info.statusCode() == 304) {
+                return handler.apply(info);
+            }
+            target.set(info.headers().firstValue("Location").map(l -> resolve(request.uri(), l)).orElse(null));
+            @SuppressWarnings("unchecked") // no body is read from a redirect: the request is sent again, or fails
+            HttpResponse.BodySubscriber<T> none = (HttpResponse.BodySubscriber<T>) HttpResponse.BodySubscribers.discarding();
+            return none;
+        };
+        return delegate.sendAsync(request, unlessRedirected).thenCompose(response -> {
+            if (response.statusCode() / 100 != 3 || response.statusCode() == 304) {
+                return CompletableFuture.completedFuture(response);
+            }
+            java.net.URI to = target.get();
+            boolean sameServer = to != null && request.uri().getScheme().equalsIgnoreCase(to.getScheme())
+                    && request.uri().getHost().equalsIgnoreCase(String.valueOf(to.getHost())) && port(request.uri()) == port(to);
+            if ((response.statusCode() == 307 || response.statusCode() == 308) && sameServer && hops < MAX_REDIRECTS) {
+                return following(HttpRequest.newBuilder(request, (name, value) -> true).uri(to).build(), handler, hops + 1);
+            }
+            return CompletableFuture.failedFuture(new NotFollowed(response.statusCode(), to, sameServer));
+        });
+    }
+
+    private static java.net.URI resolve(java.net.URI base, String location) {
+        try {
+            return base.resolve(location.trim());
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    private static int port(java.net.URI uri) {
+        return uri.getPort() >= 0 ? uri.getPort() : "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
+    }
+
+    /** A redirect Rein does not follow, and why, in a person's words. */
+    static final class NotFollowed extends IOException {
+        NotFollowed(int status, java.net.URI to, boolean sameServer) {
+            super("it answered HTTP " + status + ", a redirect " + (to == null ? "without a valid Location"
+                    : !sameServer ? "to " + shown(to) + " on another server, where Rein does not send the server's \"headers\";"
+                            + " if that address is right, set \"url\" to it"
+                    : status != 307 && status != 308 ? "to " + shown(to) + ", which Rein does not follow (a " + status
+                            + " turns the POST into a GET); set \"url\" to that address"
+                    : "to " + shown(to) + " after " + MAX_REDIRECTS + " redirects already; set \"url\" to the endpoint's address"));
+        }
+
+        /** Scheme, host, port and path only: a query or user info may carry a token. */
+        private static String shown(java.net.URI uri) {
+            return uri.getScheme() + "://" + uri.getHost() + (uri.getPort() >= 0 ? ":" + uri.getPort() : "")
+                    + (uri.getRawPath() == null ? "" : uri.getRawPath());
+        }
     }
 
     private <T> HttpResponse.BodyHandler<T> watched(HttpRequest request, HttpResponse.BodyHandler<T> handler) {
@@ -184,7 +254,7 @@ final class ResumingHttpClient extends HttpClient {
                         .header("Accept", "text/event-stream")
                         .header("Last-Event-ID", last)
                         .build();
-                HttpResponse<InputStream> response = delegate.send(get, HttpResponse.BodyHandlers.ofInputStream());
+                HttpResponse<InputStream> response = following(get, HttpResponse.BodyHandlers.ofInputStream(), 0).get();
                 try (InputStream in = response.body()) {
                     resuming.add(in);
                     if (response.statusCode() / 100 != 2
@@ -207,7 +277,7 @@ final class ResumingHttpClient extends HttpClient {
                 }
             } catch (InterruptedException e) {
                 return;
-            } catch (IOException | RuntimeException e) {
+            } catch (IOException | java.util.concurrent.ExecutionException | RuntimeException e) {
                 failures++; // a dropped connection: poll again, a few times
             }
         }
