@@ -164,6 +164,29 @@ class McpConfigTest {
     }
 
     @Test
+    void aHeaderOrEnvironmentVariableNoRequestOrProcessCanCarryIsRefusedWhenReadNamingItNotItsValue() {
+        // Before, the server's start failed with the SDK's 'RuntimeException: Client failed to initialize by explicit API
+        // call Caused by: IllegalArgumentException: invalid header name: "Bad Name"', or, for "A=B" in env, the hint to
+        // check that the command runs from a shell.
+        rejects("\"a\": {\"url\": \"https://h/mcp\", \"headers\": {\"Bad Name\": \"v\"}}",
+                "MCP server 'a' \"headers\" has the name \"Bad Name\", which is not a valid HTTP header name");
+        rejects("\"a\": {\"url\": \"https://h/mcp\", \"headers\": {\"Host\": \"h\"}}",
+                "MCP server 'a' \"headers.Host\" is set by the HTTP client itself; remove it");
+        assertThatThrownBy(() -> McpConfig.parse("{\"mcpServers\": {\"a\": {\"url\": \"https://h/mcp\","
+                + " \"headers\": {\"Authorization\": \"Bearer ${TOKEN}\"}}}}", "f", Map.of("TOKEN", "tok-secret-1\n")))
+                .isInstanceOf(McpConfigException.class)
+                .hasMessage("f: MCP server 'a' \"headers.Authorization\" holds a line break or another control character (character 20"
+                        + " of its value, after ${...} are replaced), which an HTTP header cannot carry; check the value (a token read from"
+                        + " a file often ends in a line break)")
+                .hasMessageNotContaining("tok-secret");
+        rejects("\"a\": {\"url\": \"https://h/mcp\", \"headers\": {\"X-Key\": \"秘密\"}}",
+                "\"headers.X-Key\" holds a character beyond Latin-1 (character 1 of its value");
+        rejects("\"a\": {\"command\": \"x\", \"env\": {\"A=B\": \"v\"}}",
+                "MCP server 'a' \"env\" has the name \"A=B\", which no environment variable can have (it is empty or holds '=')");
+        rejects("\"a\": {\"command\": \"x\", \"env\": {\"\": \"v\"}}", "\"env\" has the name \"\", which no environment variable");
+    }
+
+    @Test
     void aVariableMayComeFromTheAgentsSecrets() {
         McpConfig config = McpConfig.parse("{\"mcpServers\": {\"a\": {\"url\": \"https://h/mcp\", \"headers\": {\"X-Key\": \"${API_TOKEN}\"}}}}",
                 "f", Map.of(), dev.rein.tool.Secrets.of(Map.of("API_TOKEN", "from-secrets-123")));

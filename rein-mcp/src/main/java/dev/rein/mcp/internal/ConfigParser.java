@@ -194,6 +194,12 @@ public final class ConfigParser {
                 throw error(server, "\"" + key + "." + e.getKey() + "\" must be a string");
             }
             String expanded = expand(server, key + "." + e.getKey(), e.getValue().asText(), secrets);
+            if (allSecret) {
+                checkHeader(server, e.getKey(), expanded);
+            } else if (e.getKey().isEmpty() || e.getKey().contains("=") || e.getKey().indexOf('\0') >= 0) {
+                throw error(server, "\"" + key + "\" has the name \"" + e.getKey() + "\", which no environment variable can have (it is"
+                        + " empty or holds '='); correct the name");
+            }
             result.put(e.getKey(), expanded);
             if (allSecret && expanded.length() >= 4) {
                 secrets.put("mcp." + server + "." + key + "." + e.getKey(), expanded);
@@ -205,6 +211,39 @@ public final class ConfigParser {
             }
         }
         return result;
+    }
+
+    /** Header names the JDK's HTTP client sets itself and refuses from a caller. */
+    private static final Set<String> CLIENT_HEADERS = Set.of("connection", "content-length", "expect", "host", "upgrade");
+    /** An HTTP header name: a token (RFC 9110, 5.6.2). */
+    private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
+
+    /**
+     * Refuses a header no request can carry as written, which would otherwise fail every request
+     * in the HTTP client with an error naming its own classes. The value is never quoted: every
+     * header value counts as a secret.
+     */
+    private void checkHeader(String server, String name, String value) {
+        if (!HEADER_NAME.matcher(name).matches()) {
+            throw error(server, "\"headers\" has the name \"" + name + "\", which is not a valid HTTP header name (letters, digits"
+                    + " and !#$%&'*+.^_`|~- only, no spaces or ':'); correct the name");
+        }
+        if (CLIENT_HEADERS.contains(name.toLowerCase(Locale.ROOT))) {
+            throw error(server, "\"headers." + name + "\" is set by the HTTP client itself; remove it");
+        }
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if ((c < 0x20 && c != '\t') || c == 0x7F) {
+                throw error(server, "\"headers." + name + "\" holds a line break or another control character (character " + (i + 1)
+                        + " of its value, after ${...} are replaced), which an HTTP header cannot carry; check the value (a token"
+                        + " read from a file often ends in a line break)");
+            }
+            if (c > 0xFF) {
+                throw error(server, "\"headers." + name + "\" holds a character beyond Latin-1 (character " + (i + 1) + " of its"
+                        + " value, after ${...} are replaced: a letter of another script, or a typographic quote pasted with it),"
+                        + " which an HTTP header cannot carry; check the value");
+            }
+        }
     }
 
     /** Replaces {@code ${NAME}}; the values it puts in become secrets when {@code secrets} is given. */
