@@ -187,6 +187,16 @@ class McpConfigTest {
     }
 
     @Test
+    void aHeaderTheProtocolGivesItsOwnValueIsRefusedWhenReadNotSentInPlaceOfIt() {
+        // Configured headers replace the client's: "Accept": "application/json" (as in curl examples) dropped the
+        // text/event-stream every POST must accept (servers answer 406), a fixed Mcp-Session-Id replaced the session's.
+        for (String name : List.of("Accept", "content-type", "Mcp-Session-Id", "MCP-Protocol-Version", "Last-Event-ID")) {
+            rejects("\"a\": {\"url\": \"https://h/mcp\", \"headers\": {\"" + name + "\": \"application/json\"}}",
+                    "MCP server 'a' \"headers." + name + "\" is set by Rein itself, as the MCP transport requires; remove it");
+        }
+    }
+
+    @Test
     void aVariableMayComeFromTheAgentsSecrets() {
         McpConfig config = McpConfig.parse("{\"mcpServers\": {\"a\": {\"url\": \"https://h/mcp\", \"headers\": {\"X-Key\": \"${API_TOKEN}\"}}}}",
                 "f", Map.of(), dev.rein.tool.Secrets.of(Map.of("API_TOKEN", "from-secrets-123")));

@@ -215,6 +215,9 @@ public final class ConfigParser {
 
     /** Header names the JDK's HTTP client sets itself and refuses from a caller. */
     private static final Set<String> CLIENT_HEADERS = Set.of("connection", "content-length", "expect", "host", "upgrade");
+    /** Header names the streamable HTTP transport gives values of its own. */
+    private static final Set<String> PROTOCOL_HEADERS = Set.of("accept", "content-type", "mcp-session-id", "mcp-protocol-version",
+            "last-event-id");
     /** An HTTP header name: a token (RFC 9110, 5.6.2). */
     private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
 
@@ -230,6 +233,11 @@ public final class ConfigParser {
         }
         if (CLIENT_HEADERS.contains(name.toLowerCase(Locale.ROOT))) {
             throw error(server, "\"headers." + name + "\" is set by the HTTP client itself; remove it");
+        }
+        // Configured headers replace the client's own, which the transport needs as they are (an Accept
+        // without text/event-stream is answered 406, a fixed session id replaces the session's).
+        if (PROTOCOL_HEADERS.contains(name.toLowerCase(Locale.ROOT))) {
+            throw error(server, "\"headers." + name + "\" is set by Rein itself, as the MCP transport requires; remove it");
         }
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
