@@ -327,6 +327,57 @@ class HttpProtocolTest {
         }
     }
 
+    @Test
+    void aJsonRpcBatchInAnEventOfAResponseStreamIsReadAsItsMessages() throws Exception {
+        // Protocol revision 2025-03-26 (which a server may still negotiate): implementations MUST support receiving JSON-RPC
+        // batches. Before, the SDK's transport failed on the array ('McpTransportException: Error parsing JSON-RPC
+        // message: [...]') and Rein restarted a server that had answered.
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/mcp", exchange -> {
+            String body = new String(exchange.getRequestBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            var message = body.isBlank() ? null : Json.parse(body);
+            String method = message == null ? "" : message.path("method").asText();
+            String id = message == null ? "" : String.valueOf(message.get("id"));
+            String answer = switch (method) {
+                case "initialize" -> "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{\"protocolVersion\":\"2025-03-26\","
+                        + "\"capabilities\":{\"tools\":{}},\"serverInfo\":{\"name\":\"old\",\"version\":\"1\"}}}";
+                case "tools/list" -> "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{\"tools\":[{\"name\":\"look\","
+                        + "\"inputSchema\":{\"type\":\"object\"},\"annotations\":{\"readOnlyHint\":true}}]}}";
+                case "tools/call" -> "[{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"level\":\"info\","
+                        + "\"data\":\"looking\"}},{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{\"content\":[{\"type\":\"text\","
+                        + "\"text\":\"見つけた\"}]}}]";
+                default -> null;
+            };
+            if (answer == null || !"POST".equals(exchange.getRequestMethod())) {
+                exchange.sendResponseHeaders("POST".equals(exchange.getRequestMethod()) ? 202 : 405, -1);
+                exchange.close();
+                return;
+            }
+            boolean stream = "tools/call".equals(method);
+            byte[] bytes = (stream ? "event: message\r\ndata: " + answer + "\r\n\r\n" : answer)
+                    .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", stream ? "text/event-stream" : "application/json");
+            exchange.sendResponseHeaders(200, bytes.length);
+            try (var out = exchange.getResponseBody()) {
+                // In two pieces, the cut inside the batch, as a network may deliver it.
+                out.write(bytes, 0, bytes.length / 2);
+                out.flush();
+                out.write(bytes, bytes.length / 2, bytes.length - bytes.length / 2);
+            }
+        });
+        server.start();
+        String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/mcp";
+        try (McpToolset mcp = McpToolset.start(McpConfig.parse("{\"mcpServers\": {\"old\": {\"url\": \"" + url + "\"}}}", "test",
+                Map.of()))) {
+            ToolOutput first = invoke(mcp, "look", "k-batch-1", Duration.ofSeconds(10));
+            assertThat(first.isError()).as(first.content()).isFalse();
+            assertThat(first.content()).isEqualTo("見つけた");
+            assertThat(invoke(mcp, "look", "k-batch-2", Duration.ofSeconds(10)).content()).isEqualTo("見つけた");
+        } finally {
+            server.stop(0);
+        }
+    }
+
     private static void awaitRpc(ScriptedHttpServer server, String method) throws InterruptedException {
         Instant until = Instant.now().plus(Duration.ofSeconds(5));
         while (server.rpc(method).isEmpty() && Instant.now().isBefore(until)) {

@@ -184,6 +184,7 @@ final class ResumingHttpClient extends HttpClient {
         private final HttpRequest request;
         private volatile boolean answered;
         private final SseEvents events = new SseEvents(data -> answered |= isResponse(data));
+        private final BatchSplitter batches = new BatchSplitter();
 
         Watched(HttpResponse.BodySubscriber<T> downstream, HttpRequest request) {
             this.downstream = downstream;
@@ -198,7 +199,7 @@ final class ResumingHttpClient extends HttpClient {
         @Override
         public void onNext(List<ByteBuffer> item) {
             item.forEach(events::feed);
-            downstream.onNext(item);
+            downstream.onNext(batches.split(item));
         }
 
         @Override
@@ -263,7 +264,12 @@ final class ResumingHttpClient extends HttpClient {
                     }
                     SseEvents events = new SseEvents(data -> {
                         answered[0] |= awaitsAnswer && isResponse(data);
-                        messages.accept(data);
+                        List<JsonNode> batch = BatchSplitter.messages(data);
+                        if (batch == null) {
+                            messages.accept(data);
+                        } else {
+                            batch.forEach(message -> messages.accept(Json.write(message))); // a batch (revision 2025-03-26)
+                        }
                     }, last, retry);
                     byte[] buffer = new byte[8192];
                     for (int n; (n = in.read(buffer)) >= 0; ) {
@@ -285,6 +291,10 @@ final class ResumingHttpClient extends HttpClient {
 
     /** Whether {@code data} is a JSON-RPC response (the answer a request's stream ends with). */
     private static boolean isResponse(String data) {
+        List<JsonNode> batch = BatchSplitter.messages(data);
+        if (batch != null) {
+            return batch.stream().anyMatch(message -> isResponse(Json.write(message)));
+        }
         try {
             JsonNode message = Json.mapper().readTree(data);
             return message != null && message.has("id") && !message.has("method") && (message.has("result") || message.has("error"));
