@@ -95,6 +95,34 @@ class ToolMappingTest {
     }
 
     @Test
+    void inputSchemasWithLocalReferencesOrWithoutATypeAreUsedAsTheServerWroteThem() throws Exception {
+        // As Python (pydantic: $defs) and TypeScript (zod-to-json-schema: draft-07 definitions) servers write them.
+        Map<String, Object> item = Map.of("type", "object", "properties", Map.of("n", Map.of("type", "integer")), "required", List.of("n"));
+        List<Map<String, Object>> tools = List.of(
+                Map.of("name", "defs", "inputSchema", Map.of("type", "object", "properties", Map.of("item", Map.of("$ref", "#/$defs/Item")),
+                        "required", List.of("item"), "$defs", Map.of("Item", item)), "annotations", Map.of("readOnlyHint", true)),
+                Map.of("name", "draft7", "inputSchema", Map.of("$schema", "http://json-schema.org/draft-07/schema#", "type", "object",
+                        "properties", Map.of("item", Map.of("$ref", "#/definitions/Item")), "definitions", Map.of("Item", item)),
+                        "annotations", Map.of("readOnlyHint", true)),
+                Map.of("name", "untyped", "inputSchema", Map.of("properties", Map.of("q", Map.of("type", "string"))),
+                        "annotations", Map.of("readOnlyHint", true)),
+                Map.of("name", "empty", "inputSchema", Map.of(), "annotations", Map.of("readOnlyHint", true)));
+        try (McpToolset mcp = start("", offering(tools, List.of()))) {
+            Map<String, Tool> byName = new java.util.HashMap<>();
+            mcp.tools().forEach(t -> byName.put(t.name(), t));
+            assertThat(byName.get("defs").validationProblems(Json.parse("{\"item\": {\"n\": 1}}"))).isEmpty();
+            assertThat(byName.get("defs").validationProblems(Json.parse("{\"item\": {\"n\": \"x\"}}"))).isNotEmpty();
+            assertThat(byName.get("draft7").validationProblems(Json.parse("{\"item\": {\"n\": 2}}"))).isEmpty();
+            assertThat(byName.get("draft7").validationProblems(Json.parse("{\"item\": {}}"))).isNotEmpty();
+            assertThat(byName.get("untyped").definition().inputSchema().path("type").asText()).isEqualTo("object");
+            assertThat(byName.get("untyped").validationProblems(Json.parse("{\"q\": 3}"))).isNotEmpty();
+            assertThat(byName.get("empty").definition().inputSchema().path("type").asText()).isEqualTo("object");
+            assertThat(byName.get("empty").validationProblems(Json.parse("{\"any\": 1}"))).isEmpty();
+            assertThat(invoke(mcp, "defs").content()).isEqualTo("called defs");
+        }
+    }
+
+    @Test
     void aToolWhoseInputSchemaIsNotJsonSchemaIsAConfigurationErrorAtStartThatSuggestsDeny() throws Exception {
         // Before, the toolset started and the agent's build failed with "Fix the schema given to
         // Tool.builder(...)": advice for a tool's author, which the person running a server cannot follow.
