@@ -378,6 +378,57 @@ class HttpProtocolTest {
         }
     }
 
+    @Test
+    void aResponseStreamThatEndsWithoutTheAnswerOrAnEventIdEndsTheCallAtOnceNotAtItsTimeout() throws Exception {
+        // A server that crashed (or a proxy that cut the connection) mid-call: nothing can resume the stream. Before,
+        // the call waited for its timeout and said 'did not answer tool 'write' in time', as for a server still working.
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/mcp", exchange -> {
+            String body = new String(exchange.getRequestBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            var message = body.isBlank() ? null : Json.parse(body);
+            String method = message == null ? "" : message.path("method").asText();
+            String id = message == null ? "" : String.valueOf(message.get("id"));
+            String answer = switch (method) {
+                case "initialize" -> "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{\"protocolVersion\":\"2025-06-18\","
+                        + "\"capabilities\":{\"tools\":{}},\"serverInfo\":{\"name\":\"cut\",\"version\":\"1\"}}}";
+                case "tools/list" -> "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{\"tools\":[{\"name\":\"write\","
+                        + "\"inputSchema\":{\"type\":\"object\"},\"annotations\":{\"destructiveHint\":false}}]}}";
+                default -> null;
+            };
+            if ("tools/call".equals(method)) {
+                exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
+                exchange.sendResponseHeaders(200, 0);
+                exchange.getResponseBody().write(": working\n\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                exchange.close(); // the stream ends: no answer, no event id
+                return;
+            }
+            if (answer == null || !"POST".equals(exchange.getRequestMethod())) {
+                exchange.sendResponseHeaders("POST".equals(exchange.getRequestMethod()) ? 202 : 405, -1);
+                exchange.close();
+                return;
+            }
+            byte[] bytes = answer.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, bytes.length);
+            try (var out = exchange.getResponseBody()) {
+                out.write(bytes);
+            }
+        });
+        server.start();
+        String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/mcp";
+        try (McpToolset mcp = McpToolset.start(McpConfig.parse("{\"mcpServers\": {\"cut\": {\"url\": \"" + url + "\","
+                + " \"timeout_seconds\": 20}}}", "test", Map.of()))) {
+            Instant before = Instant.now();
+            ToolOutput output = invoke(mcp, "write", "k-cut", Duration.ofSeconds(20));
+            assertThat(Duration.between(before, Instant.now())).isLessThan(Duration.ofSeconds(10));
+            assertThat(output.isError()).isTrue();
+            assertThat(output.content()).startsWith("MCP server 'cut' ended its response to the call of tool 'write' without the answer")
+                    .contains("It may or may not have taken effect").doesNotContain("in time").doesNotContain("refused");
+        } finally {
+            server.stop(0);
+        }
+    }
+
     private static void awaitRpc(ScriptedHttpServer server, String method) throws InterruptedException {
         Instant until = Instant.now().plus(Duration.ofSeconds(5));
         while (server.rpc(method).isEmpty() && Instant.now().isBefore(until)) {

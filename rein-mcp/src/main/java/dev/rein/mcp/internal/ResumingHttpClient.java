@@ -1,6 +1,7 @@
 package dev.rein.mcp.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rein.json.Json;
 import java.io.IOException;
 import java.io.InputStream;
@@ -222,6 +223,16 @@ final class ResumingHttpClient extends HttpClient {
             if (!answered && last != null && !last.isEmpty() && !closed) {
                 boolean request = "POST".equals(this.request.method());
                 Thread.ofVirtual().name("rein-mcp-resume").start(() -> resume(this.request, last, events.retryMillis(), request));
+            } else if (!answered && !closed && "POST".equals(request.method())) {
+                // Nothing can resume it (a crash, a cut connection): the request's answer will never come,
+                // so it ends now rather than at its timeout, as a crash of a stdio server does.
+                JsonNode id = requestId(request);
+                if (id != null) {
+                    ObjectNode error = Json.object().put("jsonrpc", "2.0").set("id", id);
+                    error.putObject("error").put("code", -32603).put("message", "the response stream ended without the answer")
+                            .putObject("data").put(UNANSWERED, true);
+                    messages.accept(Json.write(error));
+                }
             }
         }
 
@@ -286,6 +297,52 @@ final class ResumingHttpClient extends HttpClient {
             } catch (IOException | java.util.concurrent.ExecutionException | RuntimeException e) {
                 failures++; // a dropped connection: poll again, a few times
             }
+        }
+    }
+
+    /**
+     * The key in the {@code data} of the error Rein gives a request whose response stream ended
+     * without the answer and without an event id to resume it from.
+     */
+    static final String UNANSWERED = "dev.rein/unanswered";
+
+    /** The id of the JSON-RPC request {@code request} carries; null for a notification or a response. */
+    private static JsonNode requestId(HttpRequest request) {
+        if (request.bodyPublisher().isEmpty()) {
+            return null;
+        }
+        java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
+        CompletableFuture<Void> read = new CompletableFuture<>();
+        // The SDK's body is a string publisher, which can be read again and delivers when asked.
+        request.bodyPublisher().get().subscribe(new Flow.Subscriber<>() {
+            @Override
+            public void onSubscribe(Flow.Subscription subscription) {
+                subscription.request(Long.MAX_VALUE);
+            }
+
+            @Override
+            public void onNext(ByteBuffer item) {
+                byte[] bytes = new byte[item.remaining()];
+                item.get(bytes);
+                body.writeBytes(bytes);
+            }
+
+            @Override
+            public void onError(Throwable throwable) {
+                read.completeExceptionally(throwable);
+            }
+
+            @Override
+            public void onComplete() {
+                read.complete(null);
+            }
+        });
+        try {
+            read.get(1, java.util.concurrent.TimeUnit.SECONDS);
+            JsonNode message = Json.mapper().readTree(body.toByteArray());
+            return message != null && message.has("method") && message.hasNonNull("id") ? message.get("id") : null;
+        } catch (Exception e) {
+            return null;
         }
     }
 

@@ -282,6 +282,13 @@ public final class ServerConnection implements AutoCloseable {
             }
             return ResultText.of(result);
         } catch (McpError e) {
+            if (e.getJsonRpcError() != null && e.getJsonRpcError().data() instanceof Map<?, ?> data
+                    && Boolean.TRUE.equals(data.get(ResumingHttpClient.UNANSWERED))) {
+                return ToolOutput.error("MCP server '" + config.name() + "' ended its response to the call of tool '" + tool
+                        + "' without the answer, and without an event id to resume it from (it may have crashed, or a proxy cut the"
+                        + " connection)." + (mayHaveEffect ? " It may or may not have taken effect; check before calling it again." : "")
+                        + " Try again, or use another tool.");
+            }
             return ToolOutput.error("MCP server '" + config.name() + "' refused the call of tool '" + tool + "': " + jsonRpc(e));
         } catch (IOException | RuntimeException e) {
             future.cancel(true);
