@@ -130,9 +130,15 @@ class ChatContextTest {
     /** A model of some provider: it reports the provider's name as rein-anthropic's and rein-openai's models do. */
     private static final class AcmeModel implements Model, ModelDefaults {
         final ScriptedModel script;
+        final String provider;
 
         AcmeModel(ScriptedModel script) {
+            this(script, "acme");
+        }
+
+        AcmeModel(ScriptedModel script, String provider) {
             this.script = script;
+            this.provider = provider;
         }
 
         @Override
@@ -152,7 +158,7 @@ class ChatContextTest {
 
         @Override
         public String providerName() {
-            return "acme";
+            return provider;
         }
     }
 
@@ -174,5 +180,41 @@ class ChatContextTest {
         assertThat(OTEL.getMetrics()).filteredOn(m -> m.getName().startsWith("gen_ai.client.")).hasSize(3)
                 .allSatisfy(metric -> assertThat(metric.getHistogramData().getPoints()).allSatisfy(point ->
                         assertThat(point.getAttributes().get(GenAiConventions.PROVIDER_NAME)).isEqualTo("acme")));
+    }
+
+    /**
+     * A critic on another provider's model (Reflection.critic(model, name)): its chat span, its
+     * finish reasons and its client metrics name that model's provider, not the agent's, as the
+     * conventions ask of gen_ai.provider.name (the provider the call goes to); the run span keeps
+     * the agent's.
+     */
+    @Test
+    void aCriticOnAnotherProvidersModelIsReportedAsThatProvider() {
+        ScriptedModel agentScript = ScriptedModel.of(ScriptedModel.text("Done."));
+        ScriptedModel criticScript = ScriptedModel.of(ScriptedModel.toolCalls(ScriptedModel.call("verdict", "{\"approved\":true}")));
+        Agent agent = ReinTelemetry.create(OTEL.getOpenTelemetry())
+                .install(Agent.builder().model(PricedModel.of(new AcmeModel(agentScript), "test-model", ModelPrice.of("3", "0.3", "15")))
+                        .reflection(dev.rein.reflection.Reflection.critic(
+                                PricedModel.of(new AcmeModel(criticScript, "openai"), "critic-model", ModelPrice.of("1", "0.1", "5")),
+                                "critic-model"))
+                        .prices(PriceTable.empty().with("test-model", ModelPrice.of("3", "0.3", "15"))
+                                .with("critic-model", ModelPrice.of("1", "0.1", "5"))))
+                .build();
+        assertThat(agent.run("answer").status()).isEqualTo(RunStatus.SUCCEEDED);
+
+        SpanData run = OTEL.getSpans().stream().filter(s -> s.getName().startsWith("invoke_agent ")).findFirst().orElseThrow();
+        SpanData step = OTEL.getSpans().stream().filter(s -> s.getName().equals("chat test-model")).findFirst().orElseThrow();
+        SpanData critic = OTEL.getSpans().stream().filter(s -> s.getName().equals("chat critic-model")).findFirst().orElseThrow();
+        assertThat(run.getAttributes().get(GenAiConventions.PROVIDER_NAME)).isEqualTo("acme");
+        assertThat(step.getAttributes().get(GenAiConventions.PROVIDER_NAME)).isEqualTo("acme");
+        assertThat(critic.getAttributes().get(ReinConventions.MODEL_PURPOSE)).isEqualTo("critic");
+        assertThat(critic.getAttributes().get(GenAiConventions.PROVIDER_NAME)).isEqualTo("openai");
+        // An openai model's finish reasons are Chat Completions' words.
+        assertThat(critic.getAttributes().get(GenAiConventions.RESPONSE_FINISH_REASONS)).containsExactly("tool_calls");
+        assertThat(OTEL.getMetrics()).filteredOn(m -> m.getName().equals(GenAiConventions.METRIC_OPERATION_DURATION)).singleElement()
+                .satisfies(metric -> assertThat(metric.getHistogramData().getPoints())
+                        .extracting(point -> point.getAttributes().get(GenAiConventions.REQUEST_MODEL) + "/"
+                                + point.getAttributes().get(GenAiConventions.PROVIDER_NAME))
+                        .containsExactlyInAnyOrder("test-model/acme", "critic-model/openai"));
     }
 }

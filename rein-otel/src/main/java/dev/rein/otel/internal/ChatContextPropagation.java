@@ -42,11 +42,11 @@ final class ChatContextPropagation implements ModelInterceptor {
             return chain.proceed(call);
         }
         Context chat = handoff.chat();
-        handoff.run().learnProvider(call.model(), Span.fromContext(chat));
+        String provider = handoff.run().learnProvider(call.model(), Span.fromContext(chat));
         Map<String, String> headers = new LinkedHashMap<>();
         propagator.inject(chat, headers, (carrier, name, value) -> carrier.put(name, value));
         ModelRequest request = headers.isEmpty() ? call.request() : call.request().withOption(new TraceContextHeaders(headers));
-        ModelCall traced = call.withRequest(request).withModel(new InContext(call.model(), chat, handoff.run(), new AtomicBoolean()));
+        ModelCall traced = call.withRequest(request).withModel(new InContext(call.model(), chat, handoff.run(), provider, new AtomicBoolean()));
         try (Scope ignored = chat.makeCurrent()) {
             return chain.proceed(traced);
         }
@@ -64,11 +64,12 @@ final class ChatContextPropagation implements ModelInterceptor {
      * {@code gen_ai.response.time_to_first_chunk} and records the time-to-first-chunk metric, once
      * per call however many attempts it takes.
      */
-    private record InContext(Model model, Context context, RunTelemetry run, AtomicBoolean streamed) implements Model {
+    private record InContext(Model model, Context context, RunTelemetry run, String provider, AtomicBoolean streamed) implements Model {
         @Override
         public ModelResponse call(ModelRequest request, ModelCallContext callContext) throws ModelException, InterruptedException {
             ModelCallContext observed = new ModelCallContext(callContext.deadline(),
-                    new FirstChunk(callContext.stream(), Span.fromContext(context), run, request.model(), streamed, System.nanoTime()));
+                    new FirstChunk(callContext.stream(), Span.fromContext(context), run, provider, request.model(), streamed,
+                            System.nanoTime()));
             try (Scope ignored = context.makeCurrent()) {
                 return model.call(request, observed);
             }
@@ -89,14 +90,14 @@ final class ChatContextPropagation implements ModelInterceptor {
     }
 
     /** Passes the stream on, marking the chat span at the first chunk of the attempt that sent one. */
-    private record FirstChunk(StreamObserver next, Span span, RunTelemetry run, String requestModel, AtomicBoolean seen,
+    private record FirstChunk(StreamObserver next, Span span, RunTelemetry run, String provider, String requestModel, AtomicBoolean seen,
                               long sentNanos) implements StreamObserver {
         private void chunk() {
             if (seen.compareAndSet(false, true)) {
                 double seconds = (System.nanoTime() - sentNanos) / 1e9;
                 span.setAttribute(GenAiConventions.REQUEST_STREAM, true);
                 span.setAttribute(GenAiConventions.RESPONSE_TIME_TO_FIRST_CHUNK, seconds);
-                run.telemetry().instruments.firstChunk(run.providerName(), requestModel, seconds);
+                run.telemetry().instruments.firstChunk(provider, requestModel, seconds);
             }
         }
 

@@ -32,6 +32,8 @@ final class ModelSpans {
     private final RunTelemetry run;
     private Span open;
     private String openModel;
+    /** The provider of the open call: the run's, or its own model's once that is known (a critic's may differ). */
+    private String openProvider;
     private Instant openedAt;
 
     ModelSpans(RunTelemetry run) {
@@ -66,6 +68,7 @@ final class ModelSpans {
         }
         open = b.startSpan();
         openModel = r.model();
+        openProvider = provider;
         openedAt = e.time();
         run.telemetry().offerChat(run.context().with(open), run);
         if (run.capture()) {
@@ -77,6 +80,19 @@ final class ModelSpans {
                 open.setAttribute(GenAiConventions.TOOL_DEFINITIONS, Content.toolDefinitions(r.tools()));
             }
         }
+    }
+
+    /** The open call goes to a model of {@code provider}: its span, finish reasons and metrics say so. */
+    synchronized void calledProvider(Span chat, String provider) {
+        chat.setAttribute(PROVIDER_NAME, provider);
+        if (open == chat) {
+            openProvider = provider;
+        }
+    }
+
+    /** The provider the open call's span names, when {@code chat} is that span; else the run's. */
+    synchronized String provider(Span chat) {
+        return open == chat ? openProvider : run.providerName();
     }
 
     /** Only the parameters the request sets: unset ones are the provider's defaults, not ours to report. */
@@ -122,7 +138,7 @@ final class ModelSpans {
         if (r.model() != null) {
             open.setAttribute(GenAiConventions.RESPONSE_MODEL, r.model());
         }
-        open.setAttribute(GenAiConventions.RESPONSE_FINISH_REASONS, List.of(FinishReasons.asReported(stop, run.providerName())));
+        open.setAttribute(GenAiConventions.RESPONSE_FINISH_REASONS, List.of(FinishReasons.asReported(stop, openProvider)));
         open.setAttribute(GenAiConventions.USAGE_INPUT_TOKENS, u.totalInputTokens());
         open.setAttribute(GenAiConventions.USAGE_OUTPUT_TOKENS, u.outputTokens());
         open.setAttribute(GenAiConventions.USAGE_CACHE_READ_INPUT_TOKENS, u.cacheReadInputTokens());
@@ -138,7 +154,7 @@ final class ModelSpans {
         }
         open.end(e.time());
         run.telemetry().withdrawChat();
-        run.telemetry().instruments.modelCall(run.providerName(), openModel, r.model(), u.totalInputTokens(), u.outputTokens(),
+        run.telemetry().instruments.modelCall(openProvider, openModel, r.model(), u.totalInputTokens(), u.outputTokens(),
                 !u.estimated(), e.durationMillis() / 1000.0);
         open = null;
     }
@@ -163,7 +179,7 @@ final class ModelSpans {
         ErrorStatus.set(open, description);
         open.end(time);
         run.telemetry().withdrawChat();
-        run.telemetry().instruments.failedModelCall(run.providerName(), openModel, errorType, Duration.between(openedAt, time).toMillis() / 1000.0);
+        run.telemetry().instruments.failedModelCall(openProvider, openModel, errorType, Duration.between(openedAt, time).toMillis() / 1000.0);
         open = null;
     }
 

@@ -73,23 +73,28 @@ final class RunTelemetry implements RunListener {
 
     /**
      * Learns the provider's name from the model a call goes to, when the settings name none: it is
-     * required on the run span, the chat spans and the client metrics. The chat span of that call
-     * was opened before the model was known, so it gets the name here too.
+     * required on the run span, the chat spans and the client metrics. The chat span of the call
+     * was opened before the model was known, so it gets the name here. Each call names the
+     * provider of its own model (a critic may use another provider's); the run span takes the
+     * first call's, the agent's model. Returns the call's provider, null when unknown.
      */
-    void learnProvider(Model model, Span chat) {
-        if (providerName != null) {
-            return;
+    String learnProvider(Model model, Span chat) {
+        if (telemetry.settings.providerName() != null) {
+            return providerName; // configured (say for a gateway): every span says it
         }
         String name = model instanceof ModelDefaults defaults ? defaults.providerName() : null;
         if (name == null) {
-            return;
+            return this.model.provider(chat);
         }
-        providerName = name;
-        chat.setAttribute(GenAiConventions.PROVIDER_NAME, name);
-        Span run = span;
-        if (run != null) {
-            run.setAttribute(GenAiConventions.PROVIDER_NAME, name);
+        this.model.calledProvider(chat, name);
+        if (providerName == null) {
+            providerName = name;
+            Span run = span;
+            if (run != null) {
+                run.setAttribute(GenAiConventions.PROVIDER_NAME, name);
+            }
         }
+        return name;
     }
 
     /** The run's answer must match an output schema: the agent invocation asks for JSON, as its model calls do. */
