@@ -137,7 +137,7 @@ final class CliTelemetry implements AutoCloseable {
         }
         String provider = ProviderModels.provider(modelEnv).name();
         ReinTelemetry.Builder builder = ReinTelemetry.builder(sdk).providerName(provider)
-                .captureContent(Boolean.parseBoolean(env.getOrDefault(CAPTURE_CONTENT, "false").strip()))
+                .captureContent(captureContent(env, cli.err()))
                 // disabled, no span is exported: no link to keep for a resumed run
                 .spanLinks(disabled ? SpanLinkStore.inMemory() : SpanLinkStore.directory(home.directory().resolve("otel-links")))
                 // OTEL_PROPAGATORS as configured: "none" (SDK environment variables spec: no propagator) sends no traceparent.
@@ -171,6 +171,29 @@ final class CliTelemetry implements AutoCloseable {
             return env.get(Character.isDigit(name.charAt(0)) ? "_" + name : name);
         }
     };
+
+    /**
+     * Whether message content is recorded: OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT set to
+     * true, or to SPAN_ONLY or SPAN_AND_EVENT, the values OpenTelemetry's GenAI instrumentations also
+     * give it (Rein records content on the spans), in any case. EVENT_ONLY asks for content events,
+     * which Rein does not emit, and any other value is not a known one: each is said in one line
+     * rather than silently taken as false.
+     */
+    static boolean captureContent(Map<String, String> env, PrintStream err) {
+        String raw = env.getOrDefault(CAPTURE_CONTENT, "").strip();
+        String value = raw.toLowerCase(Locale.ROOT);
+        if (List.of("true", "span_only", "span_and_event").contains(value)) {
+            return true;
+        }
+        if (value.equals("event_only")) {
+            err.println("rein: OpenTelemetry: " + CAPTURE_CONTENT + "=" + Text.visible(raw) + " asks for content events, which rein"
+                    + " does not emit (it records content on the spans); no content is recorded: set SPAN_ONLY (or true) to record it");
+        } else if (!value.isEmpty() && !value.equals("false") && !value.equals("no_content")) {
+            err.println("rein: OpenTelemetry: " + CAPTURE_CONTENT + "=" + Text.visible(raw) + " is not a known value; no content is"
+                    + " recorded: set true or SPAN_ONLY to record it, false or NO_CONTENT to say not to");
+        }
+        return false;
+    }
 
     /**
      * The variable that sets the OTLP protocol of {@code signal} (TRACES, METRICS), or null when the

@@ -544,4 +544,32 @@ class CliTelemetryTest {
                     .satisfies(line -> assertThat(line).contains("OTEL_TRACES_SAMPLER_ARG=" + arg).contains("ignored"));
         }
     }
+
+    /**
+     * OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT takes the values OpenTelemetry's GenAI
+     * instrumentations give it as well as true/false: SPAN_ONLY and SPAN_AND_EVENT record content
+     * (Rein records it on the spans), NO_CONTENT does not, whatever their case. EVENT_ONLY asks for
+     * a form Rein does not emit, and a value of neither kind is not silently taken as false: each is
+     * said in one line, and no content is recorded.
+     */
+    @Test
+    void theContentOptInTakesTheGenAiInstrumentationsValuesAndSaysWhatItCannotHonour() {
+        for (String value : List.of("true", "TRUE", "SPAN_ONLY", "span_and_event", "false", "NO_CONTENT", "EVENT_ONLY", "yes")) {
+            InProcessCli cli = new InProcessCli().env("OTEL_TRACES_EXPORTER", "console").env("OTEL_METRICS_EXPORTER", "none")
+                    .env("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT", value);
+            cli.models((name, env) -> ScriptedModel.of(ScriptedModel.text("hi")));
+            InProcessCli.Outcome outcome = cli.run("run", "--json", "say hi");
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+            assertThat(outcome.stderr()).as(value).contains("'invoke_agent rein'");
+            boolean captured = List.of("true", "TRUE", "SPAN_ONLY", "span_and_event").contains(value);
+            assertThat(outcome.stderr().contains("gen_ai.input.messages")).as(value).isEqualTo(captured);
+            List<String> said = outcome.stderrLines().stream().filter(line -> line.startsWith("rein: OpenTelemetry: ")).toList();
+            if (value.equals("EVENT_ONLY") || value.equals("yes")) {
+                assertThat(said).as(value).singleElement().satisfies(line -> assertThat(line)
+                        .contains("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=" + value).contains("SPAN_ONLY"));
+            } else {
+                assertThat(said).as(value).isEmpty();
+            }
+        }
+    }
 }
