@@ -423,6 +423,41 @@ class RunSpansTest {
         assertThat(tool.getAttributes().get(GenAiConventions.ERROR_TYPE)).isEqualTo("execution_failed");
     }
 
+    /**
+     * docs/observability.md, execute_tool: error.type is "the error class in lower case, on error
+     * results": a handler that throws and one cut at its time limit, in one parallel step, are two
+     * sibling spans with status ERROR and execution_failed and timeout; the run goes on.
+     */
+    @Test
+    void aThrowingHandlerAndOneCutAtItsTimeLimitHaveTheirOwnErrorTypes() {
+        Tool throwing = Tool.builder("boom").description("Fails.").inputSchema(LOOKUP_SCHEMA).risk(Risk.READ)
+                .handler((args, ctx) -> {
+                    throw new IllegalStateException("kaput");
+                }).build();
+        Tool slow = Tool.builder("slow").description("Takes its time.").inputSchema(LOOKUP_SCHEMA).risk(Risk.READ)
+                .timeout(Duration.ofMillis(100)).handler((args, ctx) -> {
+                    Thread.sleep(5_000);
+                    return "late";
+                }).build();
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("boom", "{\"id\":\"A-1\"}"), call("slow", "{\"id\":\"B-2\"}")),
+                text("Neither worked."));
+        assertThat(agent(model).tools(throwing, slow).build().run("try both").status()).isEqualTo(RunStatus.SUCCEEDED);
+
+        SpanData run = one("invoke_agent rein");
+        assertThat(run.getStatus().getStatusCode()).isEqualTo(StatusCode.UNSET);
+        SpanData boom = one("execute_tool boom");
+        SpanData late = one("execute_tool slow");
+        assertThat(List.of(boom, late)).allSatisfy(tool -> {
+            assertThat(tool.getParentSpanId()).isEqualTo(run.getSpanId());
+            assertThat(tool.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
+            assertThat(tool.getStatus().getDescription()).as("no content without the opt-in").isEmpty();
+            assertThat(tool.getAttributes().get(ReinConventions.TOOL_OUTCOME)).isEqualTo("error");
+        });
+        assertThat(boom.getAttributes().get(GenAiConventions.ERROR_TYPE)).isEqualTo("execution_failed");
+        assertThat(late.getAttributes().get(GenAiConventions.ERROR_TYPE)).isEqualTo("timeout");
+        assertThat(late.getAttributes().get(ReinConventions.ERROR_CLASS)).isEqualTo("TIMEOUT");
+    }
+
     @Test
     void aToolCallCancelledInFlightIsAnErrorWithAnErrorType() throws Exception {
         CountDownLatch entered = new CountDownLatch(1);
