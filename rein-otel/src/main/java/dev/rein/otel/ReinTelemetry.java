@@ -153,7 +153,9 @@ public final class ReinTelemetry {
          * {@code gen_ai.provider.name}, e.g. "anthropic" or "openai" (the conventions' well-known
          * values). Unset, each run takes it from its model at the first call
          * ({@link dev.rein.provider.ModelDefaults#providerName()}: rein-anthropic's and rein-openai's
-         * models give theirs); spans begun before that call (the run's) get it then.
+         * models give theirs); spans begun before that call (the run's) get it then. Each chat span
+         * names the provider of the model it called (a critic's may be another one's). Set, every
+         * span names this one.
          */
         public Builder providerName(String name) {
             this.providerName = name;
