@@ -10,6 +10,7 @@ import dev.rein.eval.Environment;
 import dev.rein.guard.RequiredFact;
 import dev.rein.tool.Principal;
 import dev.rein.tool.Tool;
+import java.math.BigDecimal;
 import java.text.Normalizer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -169,23 +170,50 @@ final class InlineAgent {
         };
     }
 
+    /**
+     * The agent's limits, each checked under its field's name in the file: the budget builder's own
+     * messages name its Java setters ({@code maxCostUsd}, {@code maxDuration PT0S}).
+     */
     private static Budget budget(SuiteSpec.AgentSpec spec, String where) {
+        Budget.Builder b = Budget.builder();
+        if (spec.maxSteps() != null) {
+            if (spec.maxSteps() < 1) {
+                throw new ReinException(where + ".agent.max_steps must be at least 1, was " + spec.maxSteps());
+            }
+            b.maxSteps(spec.maxSteps());
+        }
+        if (spec.maxCostUsd() != null) {
+            BigDecimal usd;
+            try {
+                usd = new BigDecimal(spec.maxCostUsd().strip());
+            } catch (NumberFormatException e) {
+                throw new ReinException(where + ".agent.max_cost_usd '" + spec.maxCostUsd() + "' is not a number: write the"
+                        + " USD amount as a decimal with a point, e.g. \"0.50\"");
+            }
+            if (usd.signum() <= 0) {
+                throw new ReinException(where + ".agent.max_cost_usd must be more than 0 (USD), was " + spec.maxCostUsd().strip());
+            }
+            b.maxCostUsd(usd);
+        }
+        if (spec.maxSeconds() != null) {
+            if (spec.maxSeconds() < 1) {
+                throw new ReinException(where + ".agent.max_seconds must be at least 1 (seconds), was " + spec.maxSeconds());
+            }
+            if (spec.maxSeconds() > MAX_SECONDS) {
+                throw new ReinException(where + ".agent.max_seconds must be at most " + MAX_SECONDS + " (seconds), was "
+                        + spec.maxSeconds());
+            }
+            b.maxDuration(Duration.ofSeconds(spec.maxSeconds()));
+        }
         try {
-            Budget.Builder b = Budget.builder();
-            if (spec.maxSteps() != null) {
-                b.maxSteps(spec.maxSteps());
-            }
-            if (spec.maxCostUsd() != null) {
-                b.maxCostUsd(spec.maxCostUsd());
-            }
-            if (spec.maxSeconds() != null) {
-                b.maxDuration(Duration.ofSeconds(spec.maxSeconds()));
-            }
             return b.build();
-        } catch (ReinException | NumberFormatException e) {
+        } catch (ReinException e) {
             throw new ReinException(where + ".agent: invalid budget: " + e.getMessage());
         }
     }
+
+    /** The longest deadline the budget can hold: Long.MAX_VALUE milliseconds. */
+    private static final long MAX_SECONDS = Long.MAX_VALUE / 1000;
 
     private static String normalise(String text) {
         return text == null ? "" : Normalizer.normalize(text, Normalizer.Form.NFKC).toLowerCase(Locale.ROOT);

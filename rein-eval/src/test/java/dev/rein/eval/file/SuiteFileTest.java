@@ -98,6 +98,48 @@ class SuiteFileTest {
     }
 
     @Test
+    void anAgentsLimitsThatNoRunCanHaveAreNamedByTheirFieldsInTheFile() {
+        // the budget builder's own words name its Java setters (maxSteps, maxCostUsd, maxDuration PT0S)
+        assertThatThrownBy(() -> parse(HEADER + """
+                  - id: t
+                    goal: g
+                    agent: {max_steps: 0}
+                    script: [{text: hi}]
+                """)).isInstanceOf(ReinException.class)
+                .hasMessage("suite.yaml: tasks[0] (t).agent.max_steps must be at least 1, was 0");
+        assertThatThrownBy(() -> parse(HEADER + """
+                  - id: t
+                    goal: g
+                    agent: {max_cost_usd: "0"}
+                    script: [{text: hi}]
+                """)).isInstanceOf(ReinException.class)
+                .hasMessage("suite.yaml: tasks[0] (t).agent.max_cost_usd must be more than 0 (USD), was 0");
+        assertThatThrownBy(() -> parse(HEADER + """
+                  - id: t
+                    goal: g
+                    agent: {max_cost_usd: "five cents"}
+                    script: [{text: hi}]
+                """)).isInstanceOf(ReinException.class)
+                .hasMessage("suite.yaml: tasks[0] (t).agent.max_cost_usd 'five cents' is not a number: write the USD amount"
+                        + " as a decimal with a point, e.g. \"0.50\"");
+        assertThatThrownBy(() -> parse(HEADER + """
+                  - id: t
+                    goal: g
+                    agent: {max_seconds: 0}
+                    script: [{text: hi}]
+                """)).isInstanceOf(ReinException.class)
+                .hasMessage("suite.yaml: tasks[0] (t).agent.max_seconds must be at least 1 (seconds), was 0");
+        assertThatThrownBy(() -> parse(HEADER + """
+                  - id: t
+                    goal: g
+                    agent: {max_seconds: 9223372036854775807}
+                    script: [{text: hi}]
+                """)).isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("suite.yaml: tasks[0] (t).agent.max_seconds must be at most ")
+                .hasMessageNotContaining("maxDuration");
+    }
+
+    @Test
     void expectationsNoTrialCanMeetAreErrorsInTheFile() {
         assertThatThrownBy(() -> parse(HEADER + """
                   - id: t
@@ -312,7 +354,7 @@ class SuiteFileTest {
                     goal: g
                     agent: {max_steps: 0}
                     script: [{text: hi}]
-                """)).hasMessageContaining("invalid budget: maxSteps must be at least 1");
+                """)).hasMessageContaining("agent.max_steps must be at least 1");
         assertThatThrownBy(() -> parse(HEADER + """
                   - id: t
                     goal: g
