@@ -33,9 +33,11 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -105,15 +107,25 @@ public final class SuiteFile {
         }
         Suite.Builder suite = Suite.builder(spec.suite()).description(spec.description());
         if (spec.trials() != null) {
+            // checked here as well as by the builder, whose words name neither the file nor the field
+            if (spec.trials() < 1) {
+                throw new ReinException(source + ": trials must be at least 1, was " + spec.trials());
+            }
             suite.trials(spec.trials());
         }
+        Map<String, Integer> ids = new HashMap<>();
         for (int i = 0; i < spec.tasks().size(); i++) {
             SuiteSpec.TaskSpec task = spec.tasks().get(i);
             String where = source + ": tasks[" + i + "]" + (task != null && task.id() != null ? " (" + task.id() + ")" : "");
             if (task == null) {
                 throw new ReinException(where + " is empty");
             }
-            suite.task(task(spec, task, registry, where));
+            Integer earlier = task.id() == null ? null : ids.putIfAbsent(task.id(), i);
+            if (earlier != null) {
+                throw new ReinException(where + ": another task has the id '" + task.id() + "' (tasks[" + earlier
+                        + "]); task ids must be unique");
+            }
+            suite.task(task(spec, task, registry, where, source));
         }
         return suite.build();
     }
@@ -220,12 +232,19 @@ public final class SuiteFile {
         return location == null ? "" : " (line " + location.getLineNr() + ", column " + location.getColumnNr() + ")";
     }
 
-    private static Task<?> task(SuiteSpec suite, SuiteSpec.TaskSpec spec, EvalRegistry registry, String where) {
+    private static Task<?> task(SuiteSpec suite, SuiteSpec.TaskSpec spec, EvalRegistry registry, String where, String source) {
         JsonNode envRef = spec.environment() != null ? spec.environment() : suite.environment();
         if (envRef == null) {
             throw new ReinException(where + " has no environment: set environment on the task or the suite");
         }
-        EnvironmentType<?> type = registry.environment(envName(envRef, where));
+        String name = envName(envRef, where);
+        EnvironmentType<?> type;
+        try {
+            type = registry.environment(name);
+        } catch (ReinException e) {
+            // the registry's words name the environment, not where the file asks for it
+            throw new ReinException((spec.environment() != null ? where + "." : source + ": ") + "environment: " + e.getMessage());
+        }
         return typedTask(type, envOptions(envRef, where), suite, spec, where);
     }
 

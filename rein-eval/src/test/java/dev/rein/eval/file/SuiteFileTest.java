@@ -140,6 +140,32 @@ class SuiteFileTest {
     }
 
     @Test
+    void suiteLevelErrorsNameTheFileAndThePlace() {
+        // these three came from the suite and registry builders without the file or the field
+        assertThatThrownBy(() -> parse(HEADER.replace("suite: s\n", "suite: s\ntrials: 0\n") + """
+                  - id: t
+                    goal: g
+                    script: [{text: hi}]
+                """)).isInstanceOf(ReinException.class).hasMessage("suite.yaml: trials must be at least 1, was 0");
+        assertThatThrownBy(() -> parse(HEADER + """
+                  - id: t
+                    goal: g
+                    script: [{text: hi}]
+                  - id: t
+                    goal: g2
+                    script: [{text: hi}]
+                """)).isInstanceOf(ReinException.class)
+                .hasMessage("suite.yaml: tasks[1] (t): another task has the id 't' (tasks[0]); task ids must be unique");
+        assertThatThrownBy(() -> parse(HEADER + """
+                  - id: t
+                    goal: g
+                    environment: file_tre
+                    script: [{text: hi}]
+                """)).isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("suite.yaml: tasks[0] (t).environment: unknown environment 'file_tre'; known: file_tree");
+    }
+
+    @Test
     void expectationsNoTrialCanMeetAreErrorsInTheFile() {
         assertThatThrownBy(() -> parse(HEADER + """
                   - id: t
