@@ -181,6 +181,8 @@ final class Guards {
         if (review.stop().isPresent()) {
             Finding stop = review.stop().get();
             traceStall(stop, "stopped", null);
+            // every detection is a trace event: a second detector stopping in the same step is recorded too
+            review.alsoStopping().forEach(other -> traceStall(other, "stopped", null));
             blocks.add(new TextBlock(StallMonitor.stopNotice(stop)));
             return new ToolStep.Answered(blocks, Optional.of(stall.stopMessage(stop)));
         }

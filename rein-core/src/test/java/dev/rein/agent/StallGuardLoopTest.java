@@ -178,6 +178,35 @@ class StallGuardLoopTest {
     }
 
     @Test
+    void twoGuardsThatStopTheRunInOneStepAreBothInTheTraceAndTheFirstInPolicyOrderNamesTheStop() {
+        // every call fails with the same text: from step 5 no_progress and consecutive_errors fire
+        // together, warned at steps 5 and 6; at step 7 each has its third finding and would stop the run
+        List<ScriptedModel.Turn> turns = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            turns.add(toolCalls(call("fetch", "{\"attempt\":" + i + "}")));
+        }
+        ScriptedModel model = ScriptedModel.of(turns);
+        RunResult result = agent(model).build().run("fetch it");
+
+        assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(result.reason()).isEqualTo(Reasons.STALLED);
+        assertThat(result.steps()).isEqualTo(7);
+        assertThat(result.message()).contains(dev.rein.stall.NoProgress.NAME);
+        assertThat(trace.events(TraceEvent.StallDetected.class))
+                .extracting(TraceEvent.StallDetected::detector, TraceEvent.StallDetected::action, TraceEvent.StallDetected::occurrence)
+                .as("every detection is a trace event, also the one that did not get to name the stop")
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(dev.rein.stall.NoProgress.NAME, "warned", 1),
+                        org.assertj.core.groups.Tuple.tuple(ConsecutiveErrors.NAME, "warned", 1),
+                        org.assertj.core.groups.Tuple.tuple(dev.rein.stall.NoProgress.NAME, "warned", 2),
+                        org.assertj.core.groups.Tuple.tuple(ConsecutiveErrors.NAME, "warned", 2),
+                        org.assertj.core.groups.Tuple.tuple(dev.rein.stall.NoProgress.NAME, "stopped", 3),
+                        org.assertj.core.groups.Tuple.tuple(ConsecutiveErrors.NAME, "stopped", 3));
+        List<TraceEvent.StateChanged> states = trace.events(TraceEvent.StateChanged.class);
+        assertThat(states.get(states.size() - 1).reason()).isEqualTo(Reasons.STALLED);
+        assertThat(HistoryValidator.problems(result.history())).isEmpty();
+    }
+
+    @Test
     void consecutiveErrorsWarnAfterTheResultsThenStopTheRun() {
         List<ScriptedModel.Turn> turns = new ArrayList<>();
         for (int i = 0; i < 8; i++) {

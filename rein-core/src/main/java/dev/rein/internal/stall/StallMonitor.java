@@ -46,11 +46,17 @@ public final class StallMonitor {
 
     /**
      * The verdict on one step's results: notices to add for the model, and the finding that stops
-     * the run, if any.
+     * the run, if any ({@code alsoStopping}: later detectors' findings in the same step that would
+     * have stopped it too; the first one in policy order names the stop, the others are traced).
      */
-    public record StepReview(List<Finding> warnings, Optional<Finding> stop) {
+    public record StepReview(List<Finding> warnings, Optional<Finding> stop, List<Finding> alsoStopping) {
         public StepReview {
             warnings = List.copyOf(warnings);
+            alsoStopping = List.copyOf(alsoStopping);
+        }
+
+        public StepReview(List<Finding> warnings, Optional<Finding> stop) {
+            this(warnings, stop, List.of());
         }
     }
 
@@ -91,6 +97,7 @@ public final class StallMonitor {
         }
         List<Finding> warnings = new ArrayList<>();
         Finding stop = null;
+        List<Finding> alsoStopping = new ArrayList<>();
         for (StallDetector detector : detectors) {
             Optional<Map<String, Object>> evidence = detector.checkStep();
             if (evidence.isPresent()) {
@@ -99,10 +106,12 @@ public final class StallMonitor {
                     warnings.add(finding);
                 } else if (stop == null) {
                     stop = finding;
+                } else {
+                    alsoStopping.add(finding); // counted by fire(), so it must reach the trace too
                 }
             }
         }
-        return new StepReview(warnings, Optional.ofNullable(stop));
+        return new StepReview(warnings, Optional.ofNullable(stop), alsoStopping);
     }
 
     /** How many times each detector has fired so far. */
