@@ -4,7 +4,12 @@ import java.io.PrintStream;
 
 /** The two built-in progress views: a bar redrawn in place, or plain lines. */
 final class ProgressBar implements Progress {
-    private static final int WIDTH = 30;
+    private static final int WIDTH = 16;
+    /**
+     * The redrawn line stays within an 80-column terminal: a longer one wraps, and a carriage
+     * return then redraws only its last row, leaving a row behind at every trial.
+     */
+    private static final int MAX_COLUMNS = 79;
 
     private final PrintStream err;
     private final boolean redraw;
@@ -62,8 +67,27 @@ final class ProgressBar implements Progress {
     private void draw(int done, int total) {
         int filled = total == 0 ? WIDTH : done * WIDTH / total;
         String bar = "#".repeat(filled) + "-".repeat(WIDTH - filled);
-        err.print("\r" + suite + " [" + bar + "] " + done + "/" + total + "  " + counts() + "   ");
+        String rest = " [" + bar + "] " + done + "/" + total + " passed " + passed + " failed " + failed + " unsafe " + unsafe
+                + " infra " + infra + "  ";
+        err.print("\r" + fit(suite, MAX_COLUMNS - rest.length()) + rest);
         err.flush();
+    }
+
+    /** The start of {@code name} in at most {@code columns} terminal columns (a wide character takes two). */
+    private static String fit(String name, int columns) {
+        StringBuilder out = new StringBuilder();
+        int used = 0;
+        for (int i = 0; i < name.length(); ) {
+            int cp = name.codePointAt(i);
+            int width = cp < 0x1100 ? 1 : 2; // errs wide: a narrow character counted as two only shortens the name
+            if (used + width > columns) {
+                break;
+            }
+            out.appendCodePoint(cp);
+            used += width;
+            i += Character.charCount(cp);
+        }
+        return out.toString();
     }
 
     private String counts() {

@@ -269,6 +269,26 @@ class EvalRunnerTest {
     }
 
     @Test
+    void theRedrawnBarFitsAnEightyColumnTerminal() throws Exception {
+        // a line longer than the terminal wraps, and a carriage return then redraws only its last row:
+        // every redraw left a row behind ('files-demo [###...] 12/12  passed 7, failed 2, unsafe 1, infra errors 0' is 98)
+        for (String name : List.of("files-demo", "a-suite-with-a-rather-long-name-for-its-progress-bar", "メモの検索とリリース日の確認")) {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+            Suite suite = Suite.builder(name).task(Task.builder("t", () -> new FileTreeEnvironment(Map.of())).goal("hi")
+                    .agent((env, model) -> Agent.builder().model(model.model()).build()).script(text("hello")).build()).build();
+            EvalRunner.builder().trials(120).parallelism(4).progress(Progress.bar(err)).build().run(suite);
+            String out = bytes.toString(StandardCharsets.UTF_8);
+            assertThat(out).contains("120/120").contains("passed 120");
+            for (String drawn : out.split("[\\r\\n]")) {
+                int columns = drawn.codePoints().map(c -> c < 0x1100 ? 1 : 2).sum(); // wide (CJK) characters take two
+                assertThat(columns).as("'%s'", drawn).isLessThan(80);
+            }
+            assertThat(out).as("the suite's name or its start is shown").contains(name.substring(0, 3));
+        }
+    }
+
+    @Test
     void trialsFinishingTogetherReachTheProgressViewWithTheirCountInOrder() throws Exception {
         // Seen in CI: "3/3 passed 2" then "2/3 passed 3", when the count was taken outside the report.
         List<Integer> seen = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
