@@ -93,6 +93,39 @@ class RequiredFactsLoopTest {
                 .doesNotContain("出荷の記述");
     }
 
+    record Shipping(String orderId, String shippedOn) {}
+
+    @Test
+    void withTypedOutputTheFactsSeeOnlyAnswersThatValidateAndEachKindOfRefusalEndsWithItsOwnReason() {
+        // an invalid answer is refused as invalid_output without consulting the facts; a valid one
+        // without the facts is refused by them; both count toward the same two refusals
+        ScriptedModel model = ScriptedModel.of(
+                text("It shipped on 2026-03-02."),
+                toolCalls(call("get_order", "{}")),
+                text("```json\n{\"orderId\":\"A-100\",\"shippedOn\":\"2026年3月2日\"}\n```"));
+        RunResult result = Agent.builder().model(model).tools(getOrder()).listener(trace).outputType(Shipping.class)
+                .requiredFact(RequiredFact.answerMatches("shipping date", Pattern.compile("\\d{4}-\\d{2}-\\d{2}"))
+                        .withHint("give it as YYYY-MM-DD"))
+                .build().run("When did order A-100 ship?");
+
+        assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(result.reason()).isEqualTo(Reasons.VERIFICATION_FAILED);
+        assertThat(result.message()).contains("shipping date");
+        assertThat(trace.events(TraceEvent.Intervention.class)).extracting(TraceEvent.Intervention::kind)
+                .containsExactly("invalid_output", "verifier");
+
+        ScriptedModel fixed = ScriptedModel.of(
+                toolCalls(call("get_order", "{}")),
+                text("```json\n{\"orderId\":\"A-100\",\"shippedOn\":\"2026年3月2日\"}\n```"),
+                text("{\"orderId\":\"A-100\",\"shippedOn\":\"2026-03-02\"}"));
+        RunResult ok = Agent.builder().model(fixed).tools(getOrder()).outputType(Shipping.class)
+                .requiredFact(RequiredFact.answerMatches("shipping date", Pattern.compile("\\d{4}-\\d{2}-\\d{2}")))
+                .requiredFact(RequiredFact.toolSucceeded("order looked up", "get_order"))
+                .build().run("When did order A-100 ship?");
+        assertThat(ok.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(ok.output(Shipping.class)).isEqualTo(new Shipping("A-100", "2026-03-02"));
+    }
+
     @Test
     void aFailingCheckCountsAsMissingInsteadOfCrashingTheRun() {
         ScriptedModel model = ScriptedModel.of(text("x"), text("y"));
