@@ -2,6 +2,7 @@ package dev.rein.agent;
 
 import dev.rein.run.RunStatus;
 import static dev.rein.testkit.ScriptedModel.call;
+import static dev.rein.testkit.ScriptedModel.reply;
 import static dev.rein.testkit.ScriptedModel.text;
 import static dev.rein.testkit.ScriptedModel.toolCalls;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -218,6 +219,33 @@ class ContextLoopTest {
         assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
         assertThat(trace.events(TraceEvent.ModelFailed.class)).isNotEmpty();
         assertThat(trace.events(TraceEvent.Intervention.class)).filteredOn(e -> e.kind().equals("context")).isNotEmpty();
+    }
+
+    @Test
+    void aSummaryCutOffAtMaxTokensOrRefusedDoesNotReplaceTheHistory() {
+        // the history is replaced by the summary: a summary cut off at max_tokens has lost its end
+        // (what remains to do), and a refusal's text is no summary at all; each is a failed summary
+        for (dev.rein.model.StopReason stop : List.of(dev.rein.model.StopReason.MAX_TOKENS, dev.rein.model.StopReason.REFUSAL)) {
+            RecordingListener events = new RecordingListener();
+            AtomicInteger calls = new AtomicInteger();
+            ScriptedModel.Turn turn = (request, number) -> {
+                if (lastText(request).startsWith("[rein] Your context is nearly full")) {
+                    return reply(stop, ScriptedModel.DEFAULT_USAGE, new TextBlock("Summary: pages 1-3 were read; still to do: pa"))
+                            .answer(request, number);
+                }
+                int n = calls.incrementAndGet();
+                return n <= 4 ? toolCalls(call("fetch_page", "{\"page\":" + n + "}")).answer(request, number) : text("done").answer(request, number);
+            };
+            RunResult result = agent(ScriptedModel.of(Collections.nCopies(20, turn))).listener(events)
+                    .contextPolicy(ContextPolicy.builder().compaction(Compaction.client(2_000).keepingLast(2)).build())
+                    .build().run("read");
+            assertThat(result.status()).as(stop.name()).isEqualTo(RunStatus.SUCCEEDED);
+            assertThat(events.events(TraceEvent.ContextEdited.class)).as(stop.name()).isEmpty();
+            assertThat(result.history().get(0).content()).as(stop.name())
+                    .noneMatch(b -> b instanceof TextBlock t && t.text().startsWith("[rein: summary"));
+            assertThat(events.events(TraceEvent.Intervention.class)).as(stop.name()).filteredOn(e -> e.kind().equals("context"))
+                    .isNotEmpty();
+        }
     }
 
     @Test

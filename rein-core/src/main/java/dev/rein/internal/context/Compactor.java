@@ -10,6 +10,7 @@ import dev.rein.model.ModelGateway;
 import dev.rein.model.ModelRequest;
 import dev.rein.model.ModelResponse;
 import dev.rein.model.Role;
+import dev.rein.model.StopReason;
 import dev.rein.model.TextBlock;
 import dev.rein.model.ToolChoice;
 import java.util.ArrayList;
@@ -65,7 +66,14 @@ final class Compactor {
         ModelRequest request = base.toBuilder().messages(prefix).toolChoice(ToolChoice.none()).build();
         String summary;
         try {
-            summary = gateway.call(model, request, "compaction").text().strip();
+            ModelResponse response = gateway.call(model, request, "compaction");
+            // the summary replaces the history: one cut off at max_tokens has lost its end (what remains
+            // to do), and a refusal's text is no summary; either would lose the run's context
+            if (response.stopReason() == StopReason.MAX_TOKENS || response.stopReason() == StopReason.REFUSAL
+                    || response.stopReason() == StopReason.MODEL_CONTEXT_WINDOW_EXCEEDED) {
+                return Optional.empty();
+            }
+            summary = response.text().strip();
         } catch (ModelException e) {
             return Optional.empty(); // the failure is in the trace; the caller reports the skipped compaction
         }

@@ -123,8 +123,8 @@ public final class ContextManager {
                                             int firstTrigger) throws InterruptedException {
         Optional<Compactor.Result> result = Compactor.compact(request.messages(), compaction, request, model, gateway);
         if (result.isEmpty()) {
-            intervention("compaction did not happen (too little history to summarise, or the summary call failed or"
-                    + " returned nothing); the full history is sent", Map.of("tokens", tokens));
+            intervention("compaction did not happen (too little history to summarise, or the summary call failed, was"
+                    + " cut off at max_tokens, was refused or returned nothing); the full history is sent", Map.of("tokens", tokens));
             return Optional.empty();
         }
         if (!valid("compact", result.get().history())) {
