@@ -54,6 +54,26 @@ class SuiteFileTest {
                 "environment 'code_workspace': option files must map paths to their text");
     }
 
+    @Test
+    void aWorkspaceFileOutsideTheProjectIsRefusedAndNothingIsWrittenThere() throws Exception {
+        // the workspace joined each path of the files option to its temporary directory as given:
+        // '../x' was written next to it, in the temporary directory, and '.git/...' into git's own files
+        String name = "rein-escaped-" + System.nanoTime() + ".txt";
+        java.nio.file.Path escaped = java.nio.file.Path.of(System.getProperty("java.io.tmpdir"), name);
+        try {
+            assertOptionRefused("code_workspace", "{files: {\"../" + name + "\": x}}",
+                    "environment 'code_workspace': option files: '../" + name + "' is outside the project's files");
+            assertThat(escaped).doesNotExist();
+            assertOptionRefused("code_workspace", "{files: {\"" + escaped + "\": x}}",
+                    "environment 'code_workspace': option files: '" + escaped + "' is not a relative path inside the project");
+            assertThat(escaped).doesNotExist();
+            assertOptionRefused("code_workspace", "{files: {.git/hooks/pre-commit: \"#!/bin/sh\"}}",
+                    "environment 'code_workspace': option files: '.git/hooks/pre-commit' is outside the project's files");
+        } finally {
+            java.nio.file.Files.deleteIfExists(escaped);
+        }
+    }
+
     private static void assertOptionRefused(String environment, String options, String message) {
         String yaml = """
                 suite: bad

@@ -4,6 +4,7 @@ import static dev.rein.testkit.ScriptedModel.call;
 import static dev.rein.testkit.ScriptedModel.text;
 import static dev.rein.testkit.ScriptedModel.toolCalls;
 
+import dev.rein.ReinException;
 import dev.rein.agent.Agent;
 import dev.rein.agent.RunResult;
 import dev.rein.approval.ApprovalPolicy;
@@ -200,8 +201,14 @@ public final class CodeChange implements Example {
      * {@code tests_unchanged}.
      */
     public static EnvironmentType<GitWorkspace> evalEnvironment() {
-        return EnvironmentType.<GitWorkspace>builder("code_workspace", options -> new GitWorkspace(EvalOptions.of("code_workspace",
-                        options, "files").texts("files")))
+        return EnvironmentType.<GitWorkspace>builder("code_workspace", options -> {
+                    Map<String, String> files = EvalOptions.of("code_workspace", options, "files").texts("files");
+                    try {
+                        return new GitWorkspace(files);
+                    } catch (IllegalArgumentException e) {
+                        throw new ReinException("environment 'code_workspace': option files: " + e.getMessage());
+                    }
+                })
                 .description("A temporary git repository with a failing slug test")
                 .agent("coder", CodeChange::agent)
                 .check("tests_pass", GitWorkspace::testsPass)

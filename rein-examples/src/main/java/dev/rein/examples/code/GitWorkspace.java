@@ -42,9 +42,17 @@ public final class GitWorkspace implements Environment {
         this(Map.of());
     }
 
-    /** A workspace with additional (or replaced) files, e.g. a test that hangs. */
+    /**
+     * A workspace with additional (or replaced) files, e.g. a test that hangs.
+     *
+     * @throws IllegalArgumentException when a path would leave the project ({@code ../x}, an
+     *                                  absolute path, {@code .git/...}): it is written nowhere
+     */
     public GitWorkspace(Map<String, String> extraFiles) {
-        this.extraFiles = Map.copyOf(extraFiles);
+        Map<String, String> normal = new TreeMap<>();
+        // the sandbox's one path rule, before anything is written: the files are joined to the workspace's directory
+        extraFiles.forEach((path, text) -> normal.put(WorkspacePaths.projectFile(path), text));
+        this.extraFiles = Map.copyOf(normal);
         try {
             this.dir = Files.createTempDirectory("rein-code-");
         } catch (IOException e) {

@@ -37,6 +37,18 @@ final class WorkspacePaths {
         return text;
     }
 
+    /**
+     * {@code relative} normalised as a file the project may hold (not under {@code .git}): the rule
+     * for files put into a new workspace, which does not exist yet to resolve links in.
+     */
+    static String projectFile(String relative) {
+        String normal = normalize(relative);
+        if (inGit(normal)) {
+            throw new IllegalArgumentException("'" + relative + "' is outside the project's files");
+        }
+        return normal;
+    }
+
     /** The real file {@code relative} names inside the workspace at {@code root}; refuses anything that would leave it. */
     static Path resolve(Path root, String relative) throws IOException {
         Path realRoot = root.toRealPath();
