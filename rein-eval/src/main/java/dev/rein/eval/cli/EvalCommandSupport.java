@@ -89,6 +89,11 @@ public final class EvalCommandSupport {
                 throw new ReinException("--trials must be 1 or more, was " + options.trials());
             }
             boolean traceFolder = Files.isDirectory(options.suiteFile());
+            if (!traceFolder && options.htmlReport() != null && sameFile(options.htmlReport(), options.suiteFile())) {
+                // the report would replace the suite it grades, after every trial ran
+                throw new ReinException("--report " + options.htmlReport() + " is the suite file; write the report to another"
+                        + " file, such as report.html");
+            }
             Suite suite = traceFolder ? traceSuite(options) : SuiteFile.load(existing(options.suiteFile()), registry);
             EvalRunner.Builder runner = EvalRunner.builder().models(traceFolder ? TrialModels.recorded() : models(options))
                     .parallelism(options.parallelism()).progress(Progress.auto(err));
@@ -135,7 +140,14 @@ public final class EvalCommandSupport {
     }
 
     private static boolean sameFile(Path a, Path b) {
-        return a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize());
+        if (a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize())) {
+            return true;
+        }
+        try {
+            return Files.exists(a) && Files.exists(b) && Files.isSameFile(a, b); // a link or another spelling of one file
+        } catch (java.io.IOException e) {
+            return false;
+        }
     }
 
     /** A missing path that does not look like a suite file may have been meant as a trace folder: say both. */

@@ -120,6 +120,19 @@ class EvalCommandSupportTest {
     }
 
     @Test
+    void aReportPathThatIsTheSuiteFileIsRefusedBeforeAnyTrialAndTheSuiteIsKept(@TempDir Path dir) throws Exception {
+        // the HTML report replaced the suite file it was graded from: the suite was gone, exit 0
+        Path suite = java.nio.file.Files.copy(EXAMPLE, dir.resolve("suite.yaml"));
+        String before = java.nio.file.Files.readString(suite);
+        int code = EvalCommandSupport.run(suite, 1, null, dir.resolve(".").resolve("suite.yaml"), false, out, err);
+        assertThat(code).isEqualTo(EvalCommandSupport.INVALID);
+        assertThat(err()).isEqualTo("rein eval: --report " + dir.resolve(".").resolve("suite.yaml")
+                + " is the suite file; write the report to another file, such as report.html\n");
+        assertThat(out()).isEmpty();
+        assertThat(java.nio.file.Files.readString(suite)).isEqualTo(before);
+    }
+
+    @Test
     void anUnwritableReportStillPrintsTheResults(@TempDir Path dir) throws Exception {
         Path blocker = Files.writeString(dir.resolve("file"), "not a directory");
         int code = EvalCommandSupport.run(EXAMPLE, 1, null, blocker.resolve("out.html"), false, out, err);
