@@ -8,7 +8,10 @@ import java.util.Set;
 /**
  * The search terms of a text, shared by the memory stores so that every store recalls alike:
  * NFKC-normalised, lower-cased words of letters and digits; text in scripts written without spaces
- * (Japanese, Chinese) is split into overlapping two-character terms.
+ * (Japanese, Chinese) is split into overlapping two-character terms. An entry's text also has each
+ * such character as a term of its own, so a one-character word (青, 猫) given alone as a query
+ * finds the entries that hold it; a query's longer runs are looked for by their two-character
+ * terms only, so a shared particle (の, は) does not match every entry.
  */
 public final class MemoryTerms {
     /** The most terms of a query that a recall looks for: the first ones, in the query's order. */
@@ -21,12 +24,17 @@ public final class MemoryTerms {
      * whole document given as a query would otherwise exceed what a database takes in one statement).
      */
     public static Set<String> ofQuery(String query) {
-        Set<String> all = of(query == null ? "" : query);
+        Set<String> all = terms(query == null ? "" : query, false);
         return all.size() <= MAX_QUERY_TERMS ? all : all.stream().limit(MAX_QUERY_TERMS)
                 .collect(java.util.stream.Collectors.toCollection(LinkedHashSet::new));
     }
 
+    /** The terms an entry's {@code text} is found by: its words, two-character terms and single characters. */
     public static Set<String> of(String text) {
+        return terms(text, true);
+    }
+
+    private static Set<String> terms(String text, boolean singles) {
         String normal = Normalizer.normalize(text, Normalizer.Form.NFKC).toLowerCase(Locale.ROOT);
         Set<String> terms = new LinkedHashSet<>();
         StringBuilder word = new StringBuilder();
@@ -36,15 +44,15 @@ public final class MemoryTerms {
                 flushWord(word, terms);
                 cjk.appendCodePoint(cp);
             } else if (Character.isLetterOrDigit(cp)) {
-                flushCjk(cjk, terms);
+                flushCjk(cjk, terms, singles);
                 word.appendCodePoint(cp);
             } else {
                 flushWord(word, terms);
-                flushCjk(cjk, terms);
+                flushCjk(cjk, terms, singles);
             }
         });
         flushWord(word, terms);
-        flushCjk(cjk, terms);
+        flushCjk(cjk, terms, singles);
         return terms;
     }
 
@@ -61,13 +69,18 @@ public final class MemoryTerms {
         }
     }
 
-    private static void flushCjk(StringBuilder cjk, Set<String> terms) {
+    private static void flushCjk(StringBuilder cjk, Set<String> terms, boolean singles) {
         int[] cps = cjk.codePoints().toArray();
         if (cps.length == 1) {
             terms.add(cjk.toString());
         }
         for (int i = 0; i + 1 < cps.length; i++) {
             terms.add(new String(cps, i, 2));
+        }
+        if (singles && cps.length > 1) {
+            for (int cp : cps) {
+                terms.add(Character.toString(cp));
+            }
         }
         cjk.setLength(0);
     }

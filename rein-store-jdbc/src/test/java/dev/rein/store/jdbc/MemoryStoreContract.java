@@ -141,4 +141,20 @@ abstract class MemoryStoreContract {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("U+0000");
         assertThat(store().list(ACME)).isEmpty();
     }
+
+    @Test
+    void aOneCharacterJapaneseWordRecallsTheEntriesThatHoldIt() {
+        // 青 and 猫 are whole words; an entry holds them inside longer runs of kanji and kana
+        String blue = MemoryStore.newId();
+        String cat = MemoryStore.newId();
+        store().remember(entry(blue, ACME, "好きな色は青です", null));
+        store().remember(entry(cat, ACME, "猫を二匹飼っている", null));
+        assertThat(store().recall(ACME, "青", 5, NOW)).extracting(MemoryEntry::id).containsExactly(blue);
+        assertThat(store().recall(ACME, "猫", 5, NOW)).extracting(MemoryEntry::id).containsExactly(cat);
+        assertThat(store().recall(ACME, "猫 or 青?", 5, NOW)).extracting(MemoryEntry::id).containsExactlyInAnyOrder(blue, cat);
+        // a two-character word and a sentence still match by two-character terms, not by single shared kana
+        assertThat(store().recall(ACME, "色", 5, NOW)).extracting(MemoryEntry::id).containsExactly(blue);
+        assertThat(store().recall(ACME, "二匹", 5, NOW)).extracting(MemoryEntry::id).containsExactly(cat);
+        assertThat(store().recall(ACME, "犬はいますか", 5, NOW)).isEmpty();
+    }
 }
