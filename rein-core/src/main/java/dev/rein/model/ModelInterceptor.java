@@ -17,7 +17,8 @@ package dev.rein.model;
  * retrying stage ({@link #retries()}: the built-in retry, a fallback model); it may change the model, the model name or the options of the
  * request, never the conversation (system prompt, tools, messages), so the response always
  * belongs to the request the run made; it never returns null. A breach ends the run with
- * {@code internal_error} and a message naming the stage.
+ * {@code internal_error} and a message naming the stage, as does an unchecked exception a stage
+ * throws (a failed call is reported as a {@link ModelException}).
  */
 public interface ModelInterceptor {
 

@@ -129,4 +129,25 @@ class ModelSpiEdgesTest {
             assertThat(result.answer()).as(reason + " is never the answer").isNotEqualTo("途中");
         }
     }
+
+    @Test
+    void anInterceptorThatThrowsAnUncheckedExceptionEndsTheRunNamingTheStage() {
+        ModelInterceptor cache = new ModelInterceptor() {
+            @Override
+            public ModelResponse intercept(ModelCall call, Chain chain) {
+                throw new IllegalStateException("キャッシュが落ちています");
+            }
+
+            @Override
+            public String toString() {
+                return "response-cache";
+            }
+        };
+        RunResult result = Agent.builder().model(ScriptedModel.of(text("答え"))).modelInterceptor(cache).build().run("質問");
+
+        assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(result.reason()).isEqualTo("internal_error");
+        assertThat(result.message()).contains("model-call stage response-cache threw")
+                .contains("IllegalStateException: キャッシュが落ちています");
+    }
 }

@@ -84,7 +84,14 @@ public final class ModelChain {
         @Override
         public ModelResponse proceed(ModelCall call) throws ModelException, InterruptedException {
             ModelInterceptor stage = enter(call);
-            ModelResponse response = stage.intercept(call, new Link(index + 1, call));
+            ModelResponse response;
+            try {
+                response = stage.intercept(call, new Link(index + 1, call));
+            } catch (ReinException e) {
+                throw e; // a breach, or a stage further in that threw: already named
+            } catch (RuntimeException e) {
+                throw threw(stage, e);
+            }
             if (response == null) {
                 throw breach(stage, "returned null instead of a response");
             }
@@ -94,7 +101,13 @@ public final class ModelChain {
         @Override
         public long proceedCount(ModelCall call) throws ModelException, InterruptedException {
             ModelInterceptor stage = enter(call);
-            return stage.interceptCount(call, new Link(index + 1, call));
+            try {
+                return stage.interceptCount(call, new Link(index + 1, call));
+            } catch (ReinException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                throw threw(stage, e);
+            }
         }
 
         private ModelInterceptor enter(ModelCall call) {
@@ -126,6 +139,15 @@ public final class ModelChain {
     private static ReinException breach(ModelInterceptor stage, String what) {
         return new ReinException("model-call stage " + name(stage) + " " + what
                 + "; a stage must proceed at most once (unless it retries()), keep the conversation and return a response");
+    }
+
+    /**
+     * An application stage's unchecked exception, named: it is a bug in that stage, not a provider
+     * failure, and "internal error: IllegalStateException" alone would not say whose.
+     */
+    private static ReinException threw(ModelInterceptor stage, RuntimeException e) {
+        return new ReinException("model-call stage " + name(stage) + " threw " + e
+                + "; a stage reports a failed call as a ModelException, so the run ended here", e);
     }
 
     private static String name(ModelInterceptor stage) {
