@@ -102,10 +102,20 @@ public final class MemoryTools {
             source = new MemorySource(ctx.runId(), observation, fact.get().source());
         }
         Instant expires = args.hasNonNull("expires_in_days") ? now.plus(Duration.ofDays(args.get("expires_in_days").asLong())) : null;
-        MemoryEntry entry = new MemoryEntry(MemoryStore.newId(), MemoryScope.of(ctx.principal()), args.get("text").asText(),
-                source, ctx.principal().user(), now, expires);
-        memory.remember(entry);
-        return ToolOutput.text("remembered as " + entry.id() + " (source: " + source.describe() + ")").withSource("memory");
+        MemoryScope scope = MemoryScope.of(ctx.principal());
+        String text = args.get("text").asText();
+        String id = entryId(ctx.idempotencyKey(), scope, text);
+        // a call delivered again after a crash (same idempotency key) finds its entry and does not store a second one
+        if (memory.list(scope).stream().noneMatch(e -> e.id().equals(id))) {
+            memory.remember(new MemoryEntry(id, scope, text, source, ctx.principal().user(), now, expires));
+        }
+        return ToolOutput.text("remembered as " + id + " (source: " + source.describe() + ")").withSource("memory");
+    }
+
+    /** The entry id of one remember call: the same on every delivery of the call, in the shape of {@link MemoryStore#newId()}. */
+    private static String entryId(String idempotencyKey, MemoryScope scope, String text) {
+        return "mem_" + dev.rein.json.Hashing.sha256(idempotencyKey + "\n" + scope.tenant() + "\n" + scope.user() + "\n" + text)
+                .substring(0, 20);
     }
 
     private ToolOutput recallCall(JsonNode args, ToolContext ctx) {

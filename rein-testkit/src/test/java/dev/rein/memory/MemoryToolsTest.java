@@ -141,4 +141,59 @@ class MemoryToolsTest {
         assertThat(memory.recall(MemoryScope.of(ALICE), "door code", 5, now)).isEmpty();
         assertThat(memory.list(MemoryScope.of(ALICE))).extracting(MemoryEntry::id).isEqualTo(List.of("mem_old"));
     }
+
+    /**
+     * The process dies after remember stored its entry but before the call's completion was recorded: the resumed run
+     * delivers the call again with the same idempotency key (docs/safety.md), and the entry is not written twice.
+     */
+    @Test
+    void aRememberDeliveredAgainAfterACrashStoresItsEntryOnce() {
+        java.util.concurrent.atomic.AtomicBoolean dead = new java.util.concurrent.atomic.AtomicBoolean();
+        dev.rein.state.RunStore dying = new dev.rein.state.RunStore() {
+            @Override
+            public void save(dev.rein.state.RunSnapshot snapshot) {
+                if (dead.get()) {
+                    throw new dev.rein.state.StoreException("the process is gone");
+                }
+                runs.save(snapshot);
+            }
+
+            @Override
+            public java.util.Optional<dev.rein.state.RunSnapshot> load(String runId) {
+                return runs.load(runId);
+            }
+
+            @Override
+            public List<dev.rein.state.RunSummary> list() {
+                return runs.list();
+            }
+
+            @Override
+            public java.util.Optional<dev.rein.state.IdempotencyRecord> idempotency(String key) {
+                return runs.idempotency(key);
+            }
+
+            @Override
+            public void putIdempotency(dev.rein.state.IdempotencyRecord record) {
+                if (dead.get() || record.status() == dev.rein.state.IdempotencyRecord.Status.COMPLETED) {
+                    dead.set(true); // dies between the effect and the record of its completion
+                    throw new dev.rein.state.StoreException("the process is gone");
+                }
+                runs.putIdempotency(record);
+            }
+        };
+        ScriptedModel first = ScriptedModel.of(toolCalls(call("remember", "{\"text\":\"メールが好き\"}")), text("noted"));
+        RunResult crashed = Agent.builder().model(first).store(dying).tools(MemoryTools.of(memory, runs).all())
+                .approvalPolicy(ApprovalPolicy.NEVER).build().run("remember I prefer email", ALICE);
+        assertThat(crashed.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(runs.load(crashed.runId()).orElseThrow().status()).as("stored as in flight").isEqualTo(RunStatus.RUNNING);
+        assertThat(memory.list(MemoryScope.of(ALICE))).hasSize(1);
+
+        ScriptedModel second = ScriptedModel.of(text("noted"));
+        RunResult resumed = agent(second).approvalPolicy(ApprovalPolicy.NEVER).build().resume(crashed.runId());
+
+        assertThat(resumed.status()).as(resumed.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(memory.list(MemoryScope.of(ALICE))).as("delivered twice, stored once").hasSize(1);
+        assertThat(resultText(second, 0)).contains("remembered as " + memory.list(MemoryScope.of(ALICE)).get(0).id());
+    }
 }
