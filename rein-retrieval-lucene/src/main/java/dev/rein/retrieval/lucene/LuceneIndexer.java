@@ -38,7 +38,8 @@ import org.apache.lucene.util.BytesRef;
  * file's path relative to the folder and its passage number, e.g. {@code guide/returns.md#2}.
  * Re-indexing a folder replaces its files' passages and removes those of files no longer in it
  * (other folders' passages in the same index stay). Files must be UTF-8 and at most
- * {@value #MAX_FILE_BYTES} bytes; others, and files that cannot be read, are skipped and named.
+ * {@value #MAX_FILE_BYTES} bytes; others, and files that cannot be read, are skipped and named, and
+ * lose the passages an earlier indexing took from them.
  */
 public final class LuceneIndexer {
     /** The longest passage, in characters. */
@@ -98,6 +99,8 @@ public final class LuceneIndexer {
             }
             for (Path file : files) {
                 String relative = relative(folder, file);
+                // Before the checks: a file skipped now (binary, too large, unreadable) must not be cited for its earlier text.
+                writer.deleteDocuments(ownPassages(relative, otherRoots));
                 String text;
                 try {
                     // Checked before reading: a file over 2 GiB cannot even be read into an array (an Error, not an exception).
@@ -121,7 +124,6 @@ public final class LuceneIndexer {
                     skipped.add(relative + " (not UTF-8 text: it has NUL bytes)");
                     continue;
                 }
-                writer.deleteDocuments(ownPassages(relative, otherRoots));
                 List<String> parts = passages(text);
                 for (int i = 0; i < parts.size(); i++) {
                     Document doc = new Document();

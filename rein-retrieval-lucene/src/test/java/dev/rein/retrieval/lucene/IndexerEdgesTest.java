@@ -164,4 +164,28 @@ class IndexerEdgesTest {
         assertThatThrownBy(() -> LuceneRetriever.open(index).search("returns", 5)).isInstanceOf(RetrievalException.class)
                 .hasMessageContaining("damaged").hasMessageContaining("delete " + index);
     }
+
+    /**
+     * A file indexed as text and replaced since by one that is skipped (now binary, UTF-16 or too large) no longer
+     * answers with what it held before: the index would cite the file for text it does not have.
+     */
+    @Test
+    void aFileSkippedOnReindexingLosesThePassagesOfItsEarlierText() throws Exception {
+        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
+        Files.writeString(docs.resolve("notes.txt"), "返品の送料は無料です。", StandardCharsets.UTF_8);
+        Files.writeString(docs.resolve("prices.md"), "Shipping costs 500 yen.", StandardCharsets.UTF_8);
+        LuceneIndexer.indexDirectory(docs, index);
+        assertThat(LuceneRetriever.open(index).search("送料", 5)).extracting(RetrievedDocument::source).containsExactly("notes.txt#1");
+
+        Files.writeString(docs.resolve("notes.txt"), "返品の送料は有料になりました。", StandardCharsets.UTF_16LE);
+        try (RandomAccessFile huge = new RandomAccessFile(docs.resolve("prices.md").toFile(), "rw")) {
+            huge.setLength(3L << 30);
+        }
+        LuceneIndexer.Report report = LuceneIndexer.indexDirectory(docs, index);
+
+        assertThat(report.skipped()).hasSize(2);
+        assertThat(LuceneRetriever.open(index).search("送料", 5)).as("notes.txt no longer says this").isEmpty();
+        assertThat(LuceneRetriever.open(index).search("shipping", 5)).as("prices.md no longer says this").isEmpty();
+        assertThat(LuceneRetriever.open(index).search("returns", 5)).extracting(RetrievedDocument::source).containsExactly("faq.md#1");
+    }
 }
