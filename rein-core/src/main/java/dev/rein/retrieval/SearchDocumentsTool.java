@@ -34,7 +34,9 @@ public final class SearchDocumentsTool {
                 .handler((args, ctx) -> {
                     String query = args.get("query").asText();
                     int limit = args.hasNonNull("limit") ? args.get("limit").asInt() : 5;
-                    return observation(query, retriever.search(query, limit), ctx.clock().instant());
+                    List<RetrievedDocument> found = retriever.search(query, limit);
+                    // a backend that returns more than it was asked for (all it has) would flood the model's context
+                    return observation(query, found.size() > limit ? found.subList(0, limit) : found, ctx.clock().instant());
                 })
                 .build();
     }

@@ -34,4 +34,19 @@ class EmbeddingRetrieverTest {
         assertThat(text).contains("query: refund").contains("searched at: 2026-12-01T00:00:00Z")
                 .contains("[1] source: b.md#1 · score 0.970");
     }
+
+    /** A backend that ignores its limit (returns everything it has) still gives the model at most the passages asked for. */
+    @Test
+    void searchDocumentsReturnsAtMostTheLimitWhateverTheBackendReturns() throws Exception {
+        List<RetrievedDocument> all = java.util.stream.IntStream.rangeClosed(1, 15)
+                .mapToObj(i -> new RetrievedDocument("doc" + i + ".md#1", "返品 " + i, 1.0 / i)).toList();
+        dev.rein.tool.Tool tool = SearchDocumentsTool.of((query, limit) -> all);
+
+        String three = ((dev.rein.tool.ToolOutput) tool.handler().handle(dev.rein.json.Json.parse("{\"query\":\"返品\",\"limit\":3}"),
+                dev.rein.tool.ToolContext.standalone("c1"))).content();
+        assertThat(three).contains("results: 3").contains("[3] source: doc3.md#1").doesNotContain("doc4.md");
+        String byDefault = ((dev.rein.tool.ToolOutput) tool.handler().handle(dev.rein.json.Json.parse("{\"query\":\"返品\"}"),
+                dev.rein.tool.ToolContext.standalone("c2"))).content();
+        assertThat(byDefault).contains("results: 5").doesNotContain("doc6.md");
+    }
 }
