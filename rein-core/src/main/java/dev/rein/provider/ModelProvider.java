@@ -33,14 +33,41 @@ public interface ModelProvider {
      */
     Model create(ProviderConfig config);
 
-    /** Every provider on the class path (or module path), in {@link ServiceLoader} order. */
+    /**
+     * Every provider on the class path (or module path), in {@link ServiceLoader} order. A plug-in
+     * that cannot be loaded (its class or a dependency missing, its constructor failing) is left
+     * out, so it does not take the others down with it; {@link #require} names it.
+     */
     static List<ModelProvider> available() {
         List<ModelProvider> found = new ArrayList<>();
-        ServiceLoader.load(ModelProvider.class, ModelProvider.class.getClassLoader()).forEach(found::add);
-        if (found.isEmpty() && Thread.currentThread().getContextClassLoader() != null) {
-            ServiceLoader.load(ModelProvider.class).forEach(found::add);
-        }
+        load(found);
         return List.copyOf(found);
+    }
+
+    /** Adds the providers that load to {@code found}; returns why the others could not be loaded. */
+    private static List<String> load(List<ModelProvider> found) {
+        List<String> broken = new ArrayList<>();
+        loadWith(ServiceLoader.load(ModelProvider.class, ModelProvider.class.getClassLoader()), found, broken);
+        if (found.isEmpty() && Thread.currentThread().getContextClassLoader() != null) {
+            loadWith(ServiceLoader.load(ModelProvider.class), found, broken);
+        }
+        return broken;
+    }
+
+    private static void loadWith(ServiceLoader<ModelProvider> loader, List<ModelProvider> found, List<String> broken) {
+        var providers = loader.iterator();
+        // ServiceLoader goes on to the next entry after a failed one; the bound only guards against one that never does
+        for (int failures = 0; failures < 100; ) {
+            try {
+                if (!providers.hasNext()) {
+                    return;
+                }
+                found.add(providers.next());
+            } catch (java.util.ServiceConfigurationError e) {
+                failures++;
+                broken.add(e.getMessage() + (e.getCause() == null ? "" : " (" + e.getCause() + ")"));
+            }
+        }
     }
 
     /** The provider called {@code name}, if one is installed. */
@@ -54,8 +81,13 @@ public interface ModelProvider {
      * @throws ReinException when none is installed, naming the ones that are
      */
     static ModelProvider require(String name) {
-        return named(name).orElseThrow(() -> new ReinException("no model provider named '" + name
-                + "' is installed; available: " + String.join(", ", available().stream().map(ModelProvider::name).toList())
-                + ". Add the provider's module (e.g. rein-" + name + ") to the class path."));
+        return named(name).orElseThrow(() -> {
+            List<ModelProvider> found = new ArrayList<>();
+            List<String> broken = load(found);
+            return new ReinException("no model provider named '" + name + "' is installed; available: "
+                    + String.join(", ", found.stream().map(ModelProvider::name).toList())
+                    + ". Add the provider's module (e.g. rein-" + name + ") to the class path."
+                    + (broken.isEmpty() ? "" : " These plug-ins could not be loaded: " + String.join("; ", broken)));
+        });
     }
 }
