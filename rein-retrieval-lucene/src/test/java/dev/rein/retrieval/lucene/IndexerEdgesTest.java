@@ -188,4 +188,19 @@ class IndexerEdgesTest {
         assertThat(LuceneRetriever.open(index).search("shipping", 5)).as("prices.md no longer says this").isEmpty();
         assertThat(LuceneRetriever.open(index).search("returns", 5)).extracting(RetrievedDocument::source).containsExactly("faq.md#1");
     }
+
+    /** Japanese words of one and two characters are found as words, whatever is written around them. */
+    @Test
+    void oneAndTwoCharacterJapaneseWordsAreFound() throws Exception {
+        Files.writeString(docs.resolve("colors.md"), "好きな色は青です。", StandardCharsets.UTF_8);
+        Files.writeString(docs.resolve("pets.md"), "猫を二匹飼っている。", StandardCharsets.UTF_8);
+        Files.writeString(docs.resolve("trip.md"), "来週、大阪へ出張します。", StandardCharsets.UTF_8);
+        LuceneIndexer.indexDirectory(docs, index);
+        LuceneRetriever retriever = LuceneRetriever.open(index);
+        assertThat(retriever.search("青", 5)).extracting(RetrievedDocument::source).containsExactly("colors.md#1");
+        assertThat(retriever.search("猫", 5)).extracting(RetrievedDocument::source).containsExactly("pets.md#1");
+        assertThat(retriever.search("大阪", 5)).extracting(RetrievedDocument::source).containsExactly("trip.md#1");
+        assertThat(retriever.search("出張", 5)).extracting(RetrievedDocument::source).containsExactly("trip.md#1");
+        assertThat(retriever.search("犬", 5)).isEmpty();
+    }
 }
