@@ -22,8 +22,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class BuiltinToolsTest {
-    // The calculator with a 30 s cap instead of 100 ms: on a loaded machine the first, cold evaluation
-    // can take longer than 100 ms of wall time (CalculatorLimitsTest tests the cap itself).
+    // The calculator with a 30 s cap instead of 1 s: a test's timing must not depend on the machine's
+    // load (CalculatorLimitsTest tests the cap itself).
     private final ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(
             BuiltinTools.currentTime(Clock.fixed(Instant.parse("2026-12-01T01:05:11Z"), ZoneOffset.UTC)),
             BuiltinTools.calculate(new Calculator(Calculator.Limits.DEFAULT.withTimeLimit(java.time.Duration.ofSeconds(30))))))
