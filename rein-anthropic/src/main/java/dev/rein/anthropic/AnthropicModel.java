@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rein.ReinException;
 import dev.rein.provider.ProviderConfig;
 import dev.rein.json.Json;
+import dev.rein.model.ContentBlock;
 import dev.rein.model.Model;
 import dev.rein.model.ModelCallContext;
 import dev.rein.model.ModelException;
@@ -13,6 +14,8 @@ import dev.rein.model.ModelRequest;
 import dev.rein.model.ModelResponse;
 import dev.rein.model.ServerContextEdit;
 import dev.rein.model.StreamObserver;
+import dev.rein.model.TextBlock;
+import dev.rein.model.ToolUseBlock;
 import dev.rein.model.TraceContextHeaders;
 import dev.rein.budget.PriceTable;
 import dev.rein.provider.ModelDefaults;
@@ -133,7 +136,9 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
             // From here on the response headers have arrived: every failure names their request id.
             try {
                 if (wholeMessage(exchange)) {
-                    return ResponseMapper.response(jsonMessage(exchange));
+                    ModelResponse response = ResponseMapper.response(jsonMessage(exchange));
+                    toListeners(response, context.stream());
+                    return response;
                 }
                 reader.readAll(assembler::accept);
                 if (!assembler.started()) {
@@ -151,6 +156,23 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
             }
         } catch (IOException e) {
             throw failure(e);
+        }
+    }
+
+    /**
+     * A whole message's text and tool calls, in block order, as a stream would have delivered them:
+     * the run's listeners (the CLI's live view, agent.stream's text) see what the answer holds.
+     */
+    private static void toListeners(ModelResponse response, StreamObserver observer) {
+        for (ContentBlock block : response.content()) {
+            if (block instanceof TextBlock text && !text.text().isEmpty()) {
+                observer.onTextDelta(text.text());
+            } else if (block instanceof ToolUseBlock use) {
+                observer.onToolUseStart(use.id(), use.name());
+                if (!use.input().isEmpty()) {
+                    observer.onToolInputDelta(use.id(), use.input().toString());
+                }
+            }
         }
     }
 

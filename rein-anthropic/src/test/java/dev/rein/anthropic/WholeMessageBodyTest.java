@@ -63,6 +63,25 @@ class WholeMessageBodyTest {
     }
 
     @Test
+    void aWholeJsonMessagesTextAndToolCallsReachTheListenersAsTheStreamedOnesDo() throws Exception {
+        // The CLI's live view and agent.stream's text_delta events are fed by the listeners: a server
+        // that does not stream still answers text they must show, in the order of the blocks.
+        answer(200, "application/json", """
+                {"id":"msg_01","type":"message","role":"assistant","model":"claude-sonnet-5",
+                 "content":[{"type":"text","text":"東京は晴れ。"},
+                            {"type":"tool_use","id":"toolu_01","name":"calculate","input":{"expression":"17 * 23"}}],
+                 "stop_reason":"tool_use","stop_sequence":null,"usage":{"input_tokens":12,"output_tokens":7}}""");
+        FakeApi.Recorded listener = new FakeApi.Recorded();
+        ModelRequest request = ModelRequest.builder("claude-test").maxTokens(256).addMessage(Message.user("hi")).build();
+
+        ModelResponse response = model.call(request, new ModelCallContext(Instant.now().plusSeconds(30), listener));
+
+        assertThat(listener.text()).isEqualTo(response.text()).isEqualTo("東京は晴れ。");
+        assertThat(listener.events).containsExactly("text:東京は晴れ。", "tool:toolu_01:calculate",
+                "input:toolu_01:{\"expression\":\"17 * 23\"}");
+    }
+
+    @Test
     void aWholeJsonMessageIsReadAsTheResponse() throws Exception {
         answer(200, "application/json", """
                 {"id":"msg_01","type":"message","role":"assistant","model":"claude-sonnet-5",
