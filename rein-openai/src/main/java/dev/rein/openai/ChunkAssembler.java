@@ -138,6 +138,8 @@ final class ChunkAssembler {
     }
 
     private void toolCallDelta(int index, String id, JsonNode function) {
+        // A call's name is complete once anything else arrives: announce the calls waiting for that.
+        announceReady(index);
         if (!calls.containsKey(index)) {
             latest = index;
         }
@@ -145,25 +147,46 @@ final class ChunkAssembler {
         if (call.id == null && id != null) {
             call.id = id;
         }
-        if (call.name == null && function.path("name").isTextual() && !function.path("name").asText().isEmpty()) {
-            call.name = function.path("name").asText();
+        JsonNode name = function.path("name");
+        if (name.isTextual() && !name.asText().isEmpty()) {
+            if (call.name == null) {
+                call.name = name.asText();
+            } else if (!call.announced && call.arguments.isEmpty() && !call.name.equals(name.asText())) {
+                // The name in pieces ("get_", "weather"), joined as the official Python SDK joins name deltas;
+                // one restated whole with every fragment (MiniMax on NVIDIA NIM) is the same name again.
+                call.name += name.asText();
+            }
         }
+        JsonNode arguments = function.get("arguments");
+        String text = arguments == null ? null : arguments.isTextual() ? arguments.asText()
+                // Some servers send the arguments as an object rather than as JSON text.
+                : arguments.isObject() ? RawArguments.text(arguments) : null;
+        if (text != null && !text.isEmpty()) {
+            // Argument text follows the name: the name is complete.
+            announce(call);
+            call.arguments.append(text);
+            if (call.announced) {
+                observer.onToolInputDelta(call.id, text);
+            }
+        }
+    }
+
+    /** Announces every call but the one at {@code except} that has its id and name and was not announced yet. */
+    private void announceReady(int except) {
+        for (Map.Entry<Integer, Call> entry : calls.entrySet()) {
+            if (entry.getKey() != except) {
+                announce(entry.getValue());
+            }
+        }
+    }
+
+    private void announce(Call call) {
         if (!call.announced && call.id != null && call.name != null) {
             call.announced = true;
             observer.onToolUseStart(call.id, call.name);
             if (!call.arguments.isEmpty()) {
                 observer.onToolInputDelta(call.id, call.arguments.toString());
             }
-        }
-        JsonNode arguments = function.get("arguments");
-        if (arguments != null && arguments.isTextual() && !arguments.asText().isEmpty()) {
-            call.arguments.append(arguments.asText());
-            if (call.announced) {
-                observer.onToolInputDelta(call.id, arguments.asText());
-            }
-        } else if (arguments != null && arguments.isObject()) {
-            // Some servers send the arguments as an object rather than as JSON text.
-            call.arguments.append(RawArguments.text(arguments));
         }
     }
 
@@ -174,6 +197,7 @@ final class ChunkAssembler {
 
     /** The assembled response; {@code fallbackModel} names it when no chunk did. */
     ModelResponse response(String fallbackModel) throws ModelException {
+        announceReady(-1);
         List<ContentBlock> content = new ArrayList<>();
         if (!text.isEmpty()) {
             content.add(new TextBlock(text.toString()));

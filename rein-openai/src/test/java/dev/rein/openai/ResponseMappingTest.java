@@ -266,6 +266,35 @@ class ResponseMappingTest extends FakeChat {
     }
 
     @Test
+    void aNameStreamedInPiecesIsJoinedAndOneRestatedWithEveryFragmentIsKeptOnce() throws Exception {
+        // Name deltas join as argument deltas do (the official Python SDK's accumulator concatenates them);
+        // a server that repeats the whole name with every fragment (MiniMax on NVIDIA NIM) means it once.
+        String head = "{\"id\":\"chatcmpl-f1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\","
+                + "\"choices\":[{\"index\":0,\"delta\":";
+        server.enqueue(new ChatReply.Malformed(events(
+                head + "{\"role\":\"assistant\",\"tool_calls\":[{\"index\":0,\"id\":\"call_g\",\"type\":\"function\","
+                        + "\"function\":{\"name\":\"get_\",\"arguments\":\"\"}}]},\"finish_reason\":null}]}",
+                head + "{\"tool_calls\":[{\"index\":0,\"function\":{\"name\":\"weather\"}}]},\"finish_reason\":null}]}",
+                head + "{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"{\\\"city\\\":\\\"京都\\\"}\"}}]},"
+                        + "\"finish_reason\":null}]}",
+                head + "{\"tool_calls\":[{\"index\":1,\"id\":\"call_s\",\"type\":\"function\","
+                        + "\"function\":{\"name\":\"search\",\"arguments\":\"\"}}]},\"finish_reason\":null}]}",
+                head + "{\"tool_calls\":[{\"index\":1,\"function\":{\"name\":\"search\",\"arguments\":\"{\\\"q\\\":\"}}]},"
+                        + "\"finish_reason\":null}]}",
+                head + "{\"tool_calls\":[{\"index\":1,\"function\":{\"name\":\"search\",\"arguments\":\"\\\"x\\\"}\"}}]},"
+                        + "\"finish_reason\":null}]}",
+                head + "{},\"finish_reason\":\"tool_calls\"}]}",
+                "[DONE]")));
+
+        ModelResponse response = call(request("x").tools(List.of(tool("get_weather"), tool("search"))));
+
+        assertThat(response.toolUses()).extracting(ToolUseBlock::id, ToolUseBlock::name, u -> u.input().toString())
+                .containsExactly(tuple("call_g", "get_weather", "{\"city\":\"京都\"}"), tuple("call_s", "search", "{\"q\":\"x\"}"));
+        assertThat(stream.events).containsExactly("start:call_g:get_weather", "input:call_g:{\"city\":\"京都\"}",
+                "start:call_s:search", "input:call_s:{\"q\":", "input:call_s:\"x\"}");
+    }
+
+    @Test
     void aLegacyFunctionCallIsToolCallZeroWithAGeneratedId() throws Exception {
         server.enqueue(new ChatReply.Malformed(events(
                 "{\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":null,"
