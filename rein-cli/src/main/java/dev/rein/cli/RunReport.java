@@ -124,7 +124,10 @@ final class RunReport {
         // The API's own words ('invalid x-api-key') do not say where the CLI took the key from.
         if (keyVariable != null && Reasons.PROVIDER_ERROR.equals(result.reason()) && result.message() != null
                 && result.message().contains("failed (HTTP 401")) {
-            sb.append(" (the provider refused the key: check ").append(keyVariable).append(')');
+            // A local server may need no key, so none is required to start: then none was sent, none refused.
+            sb.append(env.env().getOrDefault(keyVariable, "").isBlank()
+                    ? " (the server asks for a key and none was sent: set " : " (the provider refused the key: check ")
+                    .append(keyVariable).append(')');
         }
         sb.append(" · ").append(result.steps()).append(result.steps() == 1 ? " step" : " steps")
                 .append(" · ").append(Text.usd(result.costUsd()))

@@ -187,6 +187,18 @@ class OpenAiProviderCliTest {
     }
 
     @Test
+    void aServerThatAsksForAKeyNoneWasSentForSaysToSetTheVariable() {
+        // vLLM started with --api-key, OPENAI_API_KEY not exported: no key was sent, so none was refused.
+        server.requireApiKey("sk-local");
+        InProcessCli.Outcome outcome = new InProcessCli().models(ProviderModels::create)
+                .run("run", "--provider", "openai", "--base-url", server.baseUrl(), "--price", "0,0", "-q", "go");
+        assertThat(outcome.exitCode()).as(outcome.stderr()).isEqualTo(ExitCodes.FAILED);
+        assertThat(outcome.stderrLines()).last().asString().contains("You didn't provide an API key")
+                .contains("(the server asks for a key and none was sent: set OPENAI_API_KEY)")
+                .doesNotContain("refused the key");
+    }
+
+    @Test
     void anEmptyProviderOptionIsAUsageErrorNotTheDefaultProvider() {
         // '--provider "$P"' with P unset: was taken as anthropic, over REIN_PROVIDER, and the run went there.
         InProcessCli withEnv = new InProcessCli().models(ProviderModels::create).env("ANTHROPIC_API_KEY", "sk-ant-test")
