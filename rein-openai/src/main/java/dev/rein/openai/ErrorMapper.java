@@ -95,8 +95,7 @@ final class ErrorMapper {
             // LM Studio's answer, with HTTP 200, to a path it does not serve (lmstudio-bug-tracker#618):
             // the base URL lacks /v1, which no retry changes.
             return new ModelException(Kind.NOT_FOUND, 0, "error in the response from " + server + ": " + message
-                    + " (requests go to " + baseUrl + "/chat/completions; most servers want a base URL ending in /v1)",
-                    false, null, requestId, null);
+                    + pathAdvice(), false, null, requestId, null);
         }
         JsonNode code = error.path("code");
         // LiteLLM's proxy writes the status as text ("code": "400").
@@ -136,9 +135,7 @@ final class ErrorMapper {
         if (plain != null) {
             // Not the API's error shape: a proxy's page, or a path the server does not serve (Ollama
             // without /v1 answers "404 page not found"). The text, as the official Python SDK shows it.
-            message = "HTTP " + status + " from " + server + ": " + plain
-                    + (status == 404 ? " (requests go to " + baseUrl + "/chat/completions; most servers want a base URL"
-                    + " ending in /v1)" : "");
+            message = "HTTP " + status + " from " + server + ": " + plain + (status == 404 ? pathAdvice() : "");
         }
         String location = e.headers().values("location").stream().findFirst().orElse(null);
         return new ModelException(kind, status, (message != null ? message : "HTTP " + status + " from " + server)
@@ -147,6 +144,18 @@ final class ErrorMapper {
     }
 
     /** The base URL as a URI, or null when it is not one (it was checked when the model was built). */
+    /**
+     * Where requests went when the server serves no such path, and what to change: a base URL copied with the
+     * endpoint on it (a curl example's URL) doubles it, any other most likely lacks /v1.
+     */
+    private String pathAdvice() {
+        String path = baseUrl.replaceAll("/+$", "");
+        if (path.endsWith("/chat/completions")) {
+            return " (requests go to " + path + "/chat/completions: leave /chat/completions out of the base URL, Rein adds it)";
+        }
+        return " (requests go to " + baseUrl + "/chat/completions; most servers want a base URL ending in /v1)";
+    }
+
     private java.net.URI baseUri() {
         try {
             return java.net.URI.create(baseUrl);
@@ -171,7 +180,8 @@ final class ErrorMapper {
     /**
      * A server's answer to a path it does not serve, as text like a plain 404 page, else null:
      * FastAPI's own {@code {"detail":"Not Found"}} (vLLM and other servers built on it) and the
-     * public API's {@code Invalid URL (POST /chat/completions)}, both addressed without /v1, and
+     * public API's {@code Unknown request URL: POST /chat/completions. ...} (code {@code unknown_url};
+     * {@code Invalid URL (POST /chat/completions)} before), both addressed without /v1, and
      * llama-server's {@code File Not Found} for any path it does not serve.
      */
     private static String noRoute(int status, JsonNode body) {
@@ -182,7 +192,8 @@ final class ErrorMapper {
             return "Not Found";
         }
         String message = body.path("message").asText("");
-        return message.startsWith("Invalid URL (") || message.equals("File Not Found") ? message : null;
+        return message.startsWith("Invalid URL (") || message.startsWith("Unknown request URL: ")
+                || message.equals("File Not Found") ? message : null;
     }
 
     static Kind kindOfStatus(int status) {

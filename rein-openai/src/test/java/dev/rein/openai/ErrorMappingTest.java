@@ -425,6 +425,31 @@ class ErrorMappingTest extends FakeChat {
         assertThat(invalidUrl.getMessage()).isEqualTo("HTTP 404 from the server at " + server.baseUrl()
                 + ": Invalid URL (POST /chat/completions) (requests go to " + server.baseUrl() + "/chat/completions;"
                 + " most servers want a base URL ending in /v1)");
+        // the API's wording since (code unknown_url)
+        server.enqueue(new ChatReply.HttpError(404, "x", null, "x", Map.of(), "{\"error\":{\"type\":\"invalid_request_error\","
+                + "\"code\":\"unknown_url\",\"message\":\"Unknown request URL: POST /chat/completions. Please check the URL for"
+                + " typos, or see the docs at https://platform.openai.com/docs/api-reference/.\",\"param\":null}}"));
+        assertThat(failure().getMessage()).startsWith("HTTP 404 from the server at " + server.baseUrl() + ": Unknown request URL")
+                .endsWith("(requests go to " + server.baseUrl() + "/chat/completions; most servers want a base URL ending in /v1)");
+    }
+
+    @Test
+    void aBaseUrlWithTheEndpointOnItSaysToLeaveTheEndpointOut() throws Exception {
+        // OPENAI_BASE_URL copied from a curl example: requests go to .../chat/completions/chat/completions.
+        String copied = server.baseUrl() + "/chat/completions";
+        try (OpenAiModel model = OpenAiModel.builder().baseUrl(copied).environment(name -> null).build()) {
+            server.enqueue(ChatReply.error(404, "invalid_request_error", "Invalid URL (POST /v1/chat/completions/chat/completions)"));
+            ModelException e = null;
+            try {
+                model.call(request("x").build(), new ModelCallContext(Instant.now().plusSeconds(30), stream));
+            } catch (ModelException thrown) {
+                e = thrown;
+            }
+            assertThat(e).as("the call failed").isNotNull();
+            assertThat(e.retryable()).isFalse();
+            assertThat(e.getMessage()).endsWith(" (requests go to " + copied + "/chat/completions: leave /chat/completions"
+                    + " out of the base URL, Rein adds it)");
+        }
     }
 
     @Test
