@@ -56,6 +56,7 @@ final class EventStream {
                 if (error != null) {
                     return errorData(error);
                 }
+                event = null; // the standard resets the type with the empty data: it was no event's
                 continue;
             }
             if (line.startsWith(":")) {

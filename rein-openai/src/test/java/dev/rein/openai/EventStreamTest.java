@@ -57,4 +57,14 @@ class EventStreamTest {
         EventStream noBlankAfterDone = new EventStream(new ByteArrayInputStream("data: [DONE]\n".getBytes(StandardCharsets.UTF_8)));
         assertThat(noBlankAfterDone.next()).isNull();
     }
+
+    @Test
+    void anEventWithoutDataLeavesNoTypeToTheNextOne() throws Exception {
+        // WHATWG: a blank line with an empty data buffer resets the event type too, so the chunk after
+        // a bare "event: error" block is an ordinary chunk, not an error event.
+        EventStream events = new EventStream(new ByteArrayInputStream(
+                "event: error\n\ndata: {\"choices\":[]}\n\n".getBytes(StandardCharsets.UTF_8)));
+        assertThat(events.next()).isEqualTo("{\"choices\":[]}");
+        assertThat(events.next()).isNull();
+    }
 }
