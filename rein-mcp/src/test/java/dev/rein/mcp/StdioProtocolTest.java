@@ -58,6 +58,20 @@ class StdioProtocolTest {
     }
 
     @Test
+    void anInitializeAnswerWithoutAProtocolVersionFailsTheStartSayingSo() {
+        // Before: "it chose protocol version '', which Rein does not support ... Check that 'scripted' runs from a shell".
+        assertThatThrownBy(() -> start((server, message) -> {
+            if ("initialize".equals(message.path("method").asText())) {
+                server.result(message.get("id"), Map.of("capabilities", Map.of("tools", Map.of()),
+                        "serverInfo", Map.of("name", "scripted", "version", "1")));
+            }
+        })).isInstanceOf(McpConfigException.class)
+                .hasMessage("MCP server 'scripted' could not be started: its initialize answer is not what the protocol defines: no"
+                        + " \"protocolVersion\", which the protocol requires. Have the server fixed, or set \"disabled\": true to leave it out.");
+        assertThat(started.getFirst().onExit()).isDone();
+    }
+
+    @Test
     void aServerAnsweringWithAVersionRejectedIsLeftWithAClearError() {
         assertThatThrownBy(() -> start((server, message) -> {
             if ("initialize".equals(message.path("method").asText())) {

@@ -57,6 +57,10 @@ final class Malformed {
         if (problem == null && result.get("serverInfo") instanceof Map<?, ?> info) {
             problem = fields(info, "serverInfo", Map.of("name", "a string", "version", "a string", "title", "a string"));
         }
+        if (problem == null && result.get("protocolVersion") == null) {
+            // Without it there is no version to speak; the SDK's refusal read as the server choosing version ''.
+            problem = "no \"protocolVersion\", which the protocol requires";
+        }
         if (problem != null) {
             throw new Answer("its initialize answer is not what the protocol defines: " + problem);
         }
