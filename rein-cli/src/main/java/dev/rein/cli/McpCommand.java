@@ -87,6 +87,10 @@ final class McpCommand implements Callable<Integer> {
                     McpToolInfo info = tool.info();
                     String notes = (info.overridden() ? "override; annotations give " + lower(info.derivedRisk()) : "")
                             + (Boolean.TRUE.equals(info.idempotentHint()) ? (info.overridden() ? ", " : "") + "idempotent" : "");
+                    if (!info.name().equals(server.prefix() + info.mcpName())) {
+                        // "allow", "deny" and "risk" take the server's name, which a changed name no longer shows.
+                        notes += (notes.isEmpty() ? "" : "; ") + "server's name: " + Text.visible(info.mcpName());
+                    }
                     env.out().println(String.format(Locale.ROOT, "  %-" + width + "s  %-12s  %-14s  %s", info.name(), lower(info.risk()),
                             tool.needsApproval() ? "needs approval" : "runs freely", notes).stripTrailing());
                 }

@@ -148,6 +148,35 @@ class McpCommandTest {
             });
             """;
 
+    /** Tools whose names Rein must change: another script, a dot, and an escape sequence a terminal would obey. */
+    private static final String RENAMED_SERVER = """
+            const rl = require('readline').createInterface({input: process.stdin});
+            const out = o => process.stdout.write(JSON.stringify(o) + '\\n');
+            const tool = name => ({name, inputSchema: {type: 'object'}, annotations: {readOnlyHint: true}});
+            rl.on('line', l => { const m = JSON.parse(l);
+              if (m.method === 'initialize') out({jsonrpc: '2.0', id: m.id, result: {protocolVersion: m.params.protocolVersion,
+                capabilities: {tools: {}}, serverInfo: {name: 'jp', version: '1'}}});
+              else if (m.method === 'tools/list') out({jsonrpc: '2.0', id: m.id, result: {tools: [tool('検索'), tool('get.item'),
+                tool('plain'), tool('red\\u001b[31m')]}});
+            });
+            """;
+
+    @Test
+    void listNamesTheServersOwnNameOfEveryToolWhoseNameReinChanged() throws IOException {
+        // "deny", "allow" and "risk" take the server's names; the text listing showed only 'tool_…' and 'get_item'.
+        NpmServers.script("server-everything"); // node is there
+        Path file = dir.resolve("renamed.json");
+        Files.writeString(file, Json.write(Json.mapper().valueToTree(java.util.Map.of("mcpServers", java.util.Map.of("jp",
+                java.util.Map.of("command", "node", "args", java.util.List.of("-e", RENAMED_SERVER)))))));
+
+        InProcessCli.Outcome outcome = new InProcessCli().run("mcp", "list", file.toString());
+
+        assertThat(outcome.exitCode()).as(outcome.stderr()).isEqualTo(ExitCodes.SUCCEEDED);
+        assertThat(outcome.stdout()).contains("server's name: 検索", "server's name: get.item", "server's name: red\\x1b[31m")
+                .doesNotContain("\u001b");
+        assertThat(outcome.stdout().lines().filter(line -> line.contains("plain")).findFirst().orElseThrow()).doesNotContain("server's name");
+    }
+
     @Test
     void anMcpToolNamedFinishNextToTheFinishToolIsOneLineSuggestingAPrefix() throws IOException {
         NpmServers.script("server-everything"); // node is there
