@@ -383,11 +383,15 @@ class HttpProtocolTest {
         // A server that crashed (or a proxy that cut the connection) mid-call: nothing can resume the stream. Before,
         // the call waited for its timeout and said 'did not answer tool 'write' in time', as for a server still working.
         HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        java.util.concurrent.atomic.AtomicBoolean cutListing = new java.util.concurrent.atomic.AtomicBoolean();
         server.createContext("/mcp", exchange -> {
             String body = new String(exchange.getRequestBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
             var message = body.isBlank() ? null : Json.parse(body);
             String method = message == null ? "" : message.path("method").asText();
             String id = message == null ? "" : String.valueOf(message.get("id"));
+            if (cutListing.get() && "tools/list".equals(method)) {
+                method = "tools/call";
+            }
             String answer = switch (method) {
                 case "initialize" -> "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{\"protocolVersion\":\"2025-06-18\","
                         + "\"capabilities\":{\"tools\":{}},\"serverInfo\":{\"name\":\"cut\",\"version\":\"1\"}}}";
@@ -424,6 +428,13 @@ class HttpProtocolTest {
             assertThat(output.isError()).isTrue();
             assertThat(output.content()).startsWith("MCP server 'cut' ended its response to the call of tool 'write' without the answer")
                     .contains("It may or may not have taken effect").doesNotContain("in time").doesNotContain("refused");
+        }
+        try {
+            cutListing.set(true); // at start, too: said so, not as a JSON-RPC error from the server
+            assertThatThrownBy(() -> McpToolset.start(McpConfig.parse("{\"mcpServers\": {\"cut\": {\"url\": \"" + url + "\"}}}",
+                    "test", Map.of()))).isInstanceOf(McpConfigException.class)
+                    .hasMessageStartingWith("MCP server 'cut' could not be started: it ended its response without the answer")
+                    .hasMessageNotContaining("JSON-RPC");
         } finally {
             server.stop(0);
         }

@@ -115,6 +115,10 @@ public final class ServerConnection implements AutoCloseable {
                 throw new IOException("it chose protocol version '" + unsupported + "', which Rein does not support (Rein speaks "
                         + String.join(", ", opened.transport.protocolVersions()) + ")", e);
             }
+            if (McpError.findRootCause(e) instanceof McpError refused && unanswered(refused)) {
+                opened.close();
+                throw new IOException(UNANSWERED_TEXT + " to the initialize request", e);
+            }
             if (McpError.findRootCause(e) instanceof McpError refused && refused.getJsonRpcError() != null) {
                 opened.close();
                 throw new IOException("it refused the initialize request with " + jsonRpc(refused) + versions(refused.getJsonRpcError().data()), e);
@@ -282,8 +286,7 @@ public final class ServerConnection implements AutoCloseable {
             }
             return ResultText.of(result);
         } catch (McpError e) {
-            if (e.getJsonRpcError() != null && e.getJsonRpcError().data() instanceof Map<?, ?> data
-                    && Boolean.TRUE.equals(data.get(ResumingHttpClient.UNANSWERED))) {
+            if (unanswered(e)) {
                 return ToolOutput.error("MCP server '" + config.name() + "' ended its response to the call of tool '" + tool
                         + "' without the answer, and without an event id to resume it from (it may have crashed, or a proxy cut the"
                         + " connection)." + (mayHaveEffect ? " It may or may not have taken effect; check before calling it again." : "")
@@ -450,6 +453,15 @@ public final class ServerConnection implements AutoCloseable {
                 + (map.get("requested") instanceof String requested ? "; Rein asked for " + StdioTransport.abbreviate(requested) : "") + ")";
     }
 
+    private static final String UNANSWERED_TEXT = "it ended its response without the answer, and without an event id to resume it"
+            + " from (it may have crashed, or a proxy cut the connection)";
+
+    /** True for the error Rein gives a request whose response stream ended unanswered (not one from the server). */
+    private static boolean unanswered(McpError e) {
+        return e.getJsonRpcError() != null && e.getJsonRpcError().data() instanceof Map<?, ?> data
+                && Boolean.TRUE.equals(data.get(ResumingHttpClient.UNANSWERED));
+    }
+
     private static String jsonRpc(McpError e) {
         McpSchema.JSONRPCResponse.JSONRPCError error = e.getJsonRpcError();
         if (error == null) {
@@ -491,7 +503,7 @@ public final class ServerConnection implements AutoCloseable {
 
     private String describe(Throwable e) {
         if (e instanceof McpError error) {
-            return jsonRpc(error);
+            return unanswered(error) ? UNANSWERED_TEXT : jsonRpc(error);
         }
         String refusal = HttpRefusal.describe(e, false);
         if (refusal != null) {
