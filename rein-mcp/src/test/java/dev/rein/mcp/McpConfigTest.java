@@ -120,6 +120,19 @@ class McpConfigTest {
     }
 
     @Test
+    void aVariableNamedAsACredentialSubstitutedIntoAnArgumentIsASecretAndOtherArgumentsAreNot() {
+        // Many servers' READMEs pass the key as an argument ("--api-key", "${API_KEY}"): masked as one in env
+        // is. A path such as ${HOME} is not, or every file path in the server's results would be masked.
+        McpConfig config = McpConfig.parse("{\"mcpServers\": {\"svc\": {\"command\": \"svc\", \"args\": [\"--api-key\","
+                + " \"${SVC_API_KEY}\", \"--auth=${GH_TOKEN}\", \"--root\", \"${HOME}/work\"]}}}", "servers.json",
+                Map.of("SVC_API_KEY", "sk-123456", "GH_TOKEN", "ghp_abcdef", "HOME", "/home/me"));
+        McpServerConfig svc = config.servers().getFirst();
+        assertThat(svc.secrets()).containsOnly(Map.entry("SVC_API_KEY", "sk-123456"), Map.entry("GH_TOKEN", "ghp_abcdef"));
+        assertThat(((McpServerConfig.Stdio) svc.transport()).args()).containsExactly("--api-key", "sk-123456", "--auth=ghp_abcdef",
+                "--root", "/home/me/work");
+    }
+
+    @Test
     void aVariableSubstitutedIntoAUrlIsASecret() {
         // Some servers take their key in the URL (https://host/mcp?api_key=...): a token read from the
         // environment is masked wherever it could show, as one in a header is.

@@ -31,6 +31,8 @@ public final class ConfigParser {
     /** Keys other clients write that Rein reads past, each with a warning saying what Rein does instead. */
     private static final Set<String> FOREIGN = Set.of("autoApprove", "alwaysAllow", "description", "timeout", "envFile");
     private static final Pattern VARIABLE = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?}");
+    /** The name of a variable that holds a credential (API_KEY, GITHUB_TOKEN, DB_PASSWORD, CLIENT_SECRET, AUTH, ...). */
+    private static final Pattern CREDENTIAL_NAME = Pattern.compile("(?i)key|token|secret|passw|pwd|credential|auth|cookie");
     /** Letters and digits of any script (a server may be called '天気', as other clients allow), not spaces or invisible characters. */
     private static final Pattern NAME = Pattern.compile("[\\p{L}\\p{M}\\p{N}_.-]{1,64}");
     /** A header value of an authentication scheme and its credential. */
@@ -152,9 +154,17 @@ public final class ConfigParser {
                 throw error(name, "has an empty \"command\"");
             }
             List<String> args = new ArrayList<>();
+            Map<String, String> substituted = new LinkedHashMap<>();
             for (String arg : strings(name, node, "args")) {
-                args.add(expand(name, "args", arg, null));
+                args.add(expand(name, "args", arg, substituted));
             }
+            // An argument may carry a key ("--api-key", "${API_KEY}") or a path ("${HOME}/work"), which must not be
+            // masked in every result: the variable's name tells them apart.
+            substituted.forEach((variable, value) -> {
+                if (CREDENTIAL_NAME.matcher(variable).find()) {
+                    secrets.put(variable, value);
+                }
+            });
             Map<String, String> env = map(name, node, "env", secrets, false);
             String cwd = text(name, node, "cwd");
             return new McpServerConfig.Stdio(command, args, env, cwd == null ? null : Path.of(expand(name, "cwd", cwd, null)));
