@@ -24,7 +24,9 @@ public final class EmbeddingRetriever implements Retriever {
             sources.add(source);
             texts.add(text);
         });
-        vectors.addAll(embeddings.embed(texts));
+        if (!texts.isEmpty()) { // embedding APIs refuse an empty input list
+            vectors.addAll(embeddings.embed(texts));
+        }
         if (vectors.size() != texts.size()) {
             throw new RetrievalException("the embeddings returned " + vectors.size() + " vectors for " + texts.size() + " texts");
         }
@@ -34,6 +36,9 @@ public final class EmbeddingRetriever implements Retriever {
     public List<RetrievedDocument> search(String query, int limit) {
         if (limit < 0) {
             throw new IllegalArgumentException("a search's limit is the most passages to return, 0 or more; was " + limit);
+        }
+        if (limit == 0 || vectors.isEmpty()) {
+            return List.of(); // nothing to rank: no call to the embeddings
         }
         float[] q = embeddings.embed(List.of(query)).get(0);
         List<RetrievedDocument> all = new ArrayList<>();

@@ -49,4 +49,20 @@ class EmbeddingRetrieverTest {
                 dev.rein.tool.ToolContext.standalone("c2"))).content();
         assertThat(byDefault).contains("results: 5").doesNotContain("doc6.md");
     }
+
+    /** Embedding APIs refuse an empty input list; an empty corpus asks them nothing and finds nothing. */
+    @Test
+    void anEmptyCorpusAsksTheEmbeddingsNothingAndFindsNothing() {
+        List<Integer> asked = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Embeddings strict = texts -> {
+            if (texts.isEmpty()) {
+                throw new IllegalArgumentException("input must not be empty");
+            }
+            asked.add(texts.size());
+            return LETTERS.embed(texts);
+        };
+        Retriever retriever = new EmbeddingRetriever(strict, Map.of());
+        assertThat(retriever.search("refunds", 5)).isEmpty();
+        assertThat(asked).isEmpty();
+    }
 }
