@@ -40,7 +40,11 @@ public final class EmbeddingRetriever implements Retriever {
         if (limit == 0 || vectors.isEmpty()) {
             return List.of(); // nothing to rank: no call to the embeddings
         }
-        float[] q = embeddings.embed(List.of(query)).get(0);
+        List<float[]> embedded = embeddings.embed(List.of(query));
+        if (embedded.size() != 1) {
+            throw new RetrievalException("the embeddings returned " + embedded.size() + " vectors for 1 text (the query)");
+        }
+        float[] q = embedded.get(0);
         List<RetrievedDocument> all = new ArrayList<>();
         for (int i = 0; i < vectors.size(); i++) {
             all.add(new RetrievedDocument(sources.get(i), texts.get(i), cosine(q, vectors.get(i))));

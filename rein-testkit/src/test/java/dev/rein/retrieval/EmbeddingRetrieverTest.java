@@ -65,4 +65,13 @@ class EmbeddingRetrieverTest {
         assertThat(retriever.search("refunds", 5)).isEmpty();
         assertThat(asked).isEmpty();
     }
+
+    /** An Embeddings that answers a query with no vector is named as the cause, not an IndexOutOfBoundsException. */
+    @Test
+    void anEmbeddingsThatGivesNoVectorForTheQueryIsNamed() {
+        Embeddings none = texts -> texts.size() == 1 && texts.get(0).equals("refunds") ? List.of() : LETTERS.embed(texts);
+        Retriever retriever = new EmbeddingRetriever(none, Map.of("b.md#1", "refund refund"));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> retriever.search("refunds", 5))
+                .isInstanceOf(RetrievalException.class).hasMessageContaining("0 vectors for 1 text");
+    }
 }
