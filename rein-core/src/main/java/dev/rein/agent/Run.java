@@ -203,6 +203,9 @@ final class Run {
             String turnReply = conversation.currentReply();
             String query = redactor.redact(turnReply == null ? goal : goal + "\n" + turnReply);
             recalled = injection.store().recall(dev.rein.memory.MemoryScope.of(principal), query, injection.limit(), now());
+            if (recalled.size() > injection.limit()) { // a store that returns more than asked must not fill every request
+                recalled = List.copyOf(recalled.subList(0, injection.limit()));
+            }
         } else if (!recalled.isEmpty()) {
             // An entry forgotten (or expired) since the recall leaves the block: a forget during the turn
             // must not keep sending the data to the model in the turn's later requests

@@ -122,6 +122,7 @@ public final class MemoryTools {
         int limit = args.hasNonNull("limit") ? args.get("limit").asInt() : 5;
         String query = args.get("query").asText();
         List<MemoryEntry> found = memory.recall(MemoryScope.of(ctx.principal()), query, limit, ctx.clock().instant());
+        found = found.size() > limit ? found.subList(0, limit) : found; // at most what the model asked for, whatever the store
         if (found.isEmpty()) {
             return ToolOutput.text("no memory entry matches '" + query + "'").withSource("memory");
         }

@@ -114,4 +114,43 @@ class MemoryInjectionTest {
         // before: recalled once per turn, the forgotten number went on being sent in every later request of the turn
         assertThat(model.requests().get(1).messages().toString()).doesNotContain("090-1234-5678");
     }
+
+    /** A store of the application's that returns every match, whatever the limit, still puts at most the limit in the block. */
+    @Test
+    void aStoreThatReturnsMoreThanTheLimitStillInjectsAtMostTheLimit() {
+        InMemoryMemoryStore entries = new InMemoryMemoryStore();
+        for (int i = 1; i <= 6; i++) {
+            entries.remember(new MemoryEntry("mem_" + i, MemoryScope.of(ALICE), "連絡はメールで " + i, MemorySource.application("crm"),
+                    "alice", Instant.parse("2026-12-01T00:00:00Z").plusSeconds(i), null));
+        }
+        MemoryStore everything = new MemoryStore() {
+            @Override
+            public void remember(MemoryEntry entry) {
+                entries.remember(entry);
+            }
+
+            @Override
+            public List<MemoryEntry> recall(MemoryScope scope, String query, int limit, Instant now) {
+                return entries.recall(scope, query, 100, now);
+            }
+
+            @Override
+            public List<MemoryEntry> list(MemoryScope scope) {
+                return entries.list(scope);
+            }
+
+            @Override
+            public boolean forget(MemoryScope scope, String id) {
+                return entries.forget(scope, id);
+            }
+        };
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("recall", "{\"query\":\"メール\",\"limit\":3}")), text("done"));
+        Agent.builder().model(model).tools(dev.rein.memory.MemoryTools.of(everything, new InMemoryRunStore()).recall())
+                .memoryInjection(new MemoryInjection(everything, 2)).build().run("メールで連絡してよいか", ALICE);
+
+        String block = model.requests().get(0).messages().get(0).content().toString();
+        assertThat(block.split("remembered by alice", -1)).as("two entries in the block").hasSize(3);
+        String recalled = model.requests().get(1).messages().get(model.requests().get(1).messages().size() - 1).content().toString();
+        assertThat(recalled).contains("3 memory entries").doesNotContain("メールで 3");
+    }
 }
