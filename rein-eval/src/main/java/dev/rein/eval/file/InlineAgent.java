@@ -64,7 +64,11 @@ final class InlineAgent {
         List<Function<? super E, List<Tool>>> toolsets = new ArrayList<>();
         String[] toolsetNames = spec.toolsets() == null ? new String[0]
                 : FileExpectations.texts(spec.toolsets(), where + ".agent.toolsets");
-        for (String name : toolsetNames) {
+        for (int i = 0; i < toolsetNames.length; i++) {
+            String name = toolsetNames[i];
+            if (List.of(toolsetNames).subList(0, i).contains(name)) {
+                throw new ReinException(where + ".agent.toolsets lists '" + name + "' twice");
+            }
             toolsets.add(type.toolset(name).orElseThrow(() -> new ReinException(where + ".agent.toolsets: environment '"
                     + type.name() + "' has no toolset '" + name + "'; known: " + known(type.toolsetNames()))));
         }
@@ -113,28 +117,42 @@ final class InlineAgent {
 
     /**
      * Fails when a tool of a shared toolset the agent lists (an MCP server's, with {@code rein eval
-     * --mcp}) is named like another of its tools: every trial's agent would fail to build, so this
-     * is said once, at load, naming the tools and ending in the shared toolset's advice. The other
+     * --mcp}) is named like another of its tools, or two of the environment's toolsets offer the same
+     * tool: every trial's agent would fail to build, so this is said once, at load, naming the tools
+     * and ending in the shared toolset's advice (or "list each tool once"). The environment's
      * toolsets are built from an environment, so one is made from {@code probe} and closed.
      */
     static <E extends Environment> void checkSharedClashes(EnvironmentType<E> type, SuiteSpec.AgentSpec spec,
                                                           Supplier<? extends E> probe, String where) {
+        // two toolsets of the environment's own may offer the same tool too ([files, files_read])
+        long own = spec == null || spec.toolsets() == null ? 0
+                : spec.toolsets().stream().filter(name -> type.shared(name).isEmpty()).count();
         if (spec == null || spec.use() != null || spec.toolsets() == null
-                || spec.toolsets().stream().noneMatch(name -> type.shared(name).isPresent())) {
+                || (own < 2 && spec.toolsets().stream().noneMatch(name -> type.shared(name).isPresent()))) {
             return;
         }
         Map<String, String> owners = new LinkedHashMap<>(); // tool name -> what offers it first
         if (Boolean.TRUE.equals(spec.finishTool())) {
             owners.put(FinishTool.NAME, "finish tool");
         }
-        boolean ownToolsets = spec.toolsets().stream().anyMatch(name -> type.shared(name).isEmpty());
-        try (E env = ownToolsets ? probe.get() : null) {
+        try (E env = own > 0 ? probe.get() : null) {
             for (String toolset : spec.toolsets()) {
-                type.toolset(toolset).ifPresent(tools -> {
-                    if (type.shared(toolset).isEmpty()) {
-                        tools.apply(env).forEach(tool -> owners.putIfAbsent(tool.name(), "toolset '" + toolset + "'"));
+                if (type.shared(toolset).isPresent() || type.toolset(toolset).isEmpty()) {
+                    continue;
+                }
+                TreeSet<String> clashes = new TreeSet<>();
+                TreeSet<String> others = new TreeSet<>();
+                for (Tool tool : type.toolset(toolset).get().apply(env)) {
+                    String owner = owners.putIfAbsent(tool.name(), "toolset '" + toolset + "'");
+                    if (owner != null) {
+                        clashes.add(tool.name());
+                        others.add(owner);
                     }
-                });
+                }
+                if (!clashes.isEmpty()) {
+                    throw new ReinException(where + ".agent.toolsets: tool name(s) " + clashes + " of the toolset '" + toolset
+                            + "' are also tools of the agent's " + String.join(", ", others) + "; list each tool once");
+                }
             }
         }
         for (String toolset : spec.toolsets()) {

@@ -472,6 +472,33 @@ class SuiteFileTest {
     }
 
     @Test
+    void toolsetsThatOfferTheSameToolAreOneErrorAtLoadNotAnInfrastructureErrorInEveryTrial() {
+        // [files_read, files_read] or [files, files_read]: the agent could not be built in any trial
+        // ('DuplicateToolException: a tool named 'list_files' is already registered', exit 3)
+        assertThatThrownBy(() -> parse(HEADER + """
+                  - id: t
+                    goal: g
+                    agent: {toolsets: [files_read, files_read]}
+                    script: [{text: hi}]
+                """)).isInstanceOf(ReinException.class)
+                .hasMessage("suite.yaml: tasks[0] (t).agent.toolsets lists 'files_read' twice");
+        assertThatThrownBy(() -> parse(HEADER + """
+                  - id: t
+                    goal: g
+                    agent: {toolsets: [files, files_read]}
+                    script: [{text: hi}]
+                """)).isInstanceOf(ReinException.class)
+                .hasMessage("suite.yaml: tasks[0] (t).agent.toolsets: tool name(s) [list_files, read_file, search_files] of the"
+                        + " toolset 'files_read' are also tools of the agent's toolset 'files'; list each tool once");
+        assertThat(parse(HEADER + """
+                  - id: t
+                    goal: g
+                    agent: {toolsets: [files_read, files_write]}
+                    script: [{text: hi}]
+                """).tasks()).hasSize(1);
+    }
+
+    @Test
     void aSharedToolNamedLikeOneOfTheAgentsOwnIsOneErrorAtLoadWithTheToolsetsAdvice() {
         EvalRegistry shared = EvalRegistry.loading()
                 .sharedToolset("mcp", java.util.List.of(stub("search_files"), stub("read_file"), stub("echo"), stub("finish")),
