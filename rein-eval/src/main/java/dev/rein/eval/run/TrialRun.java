@@ -113,7 +113,8 @@ final class TrialRun<E extends Environment> {
             Duration limit = task.timeout();
             String shown = limit.toMillis() % 1000 == 0 ? limit.toSeconds() + " s" : limit.toMillis() + " ms";
             return infra("the trial did not end within the harness timeout of " + shown
-                    + " and was cancelled; give the agent a deadline (Budget.maxDuration) below it");
+                    + " and was cancelled; give the agent a deadline below it"
+                    + " (Budget.maxDuration; max_seconds in a suite file) or raise the task's timeout (timeout_ms)");
         } catch (RuntimeException e) {
             return infra("the run could not be started: " + describe(e));
         }

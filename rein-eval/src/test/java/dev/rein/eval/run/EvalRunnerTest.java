@@ -162,7 +162,7 @@ class EvalRunnerTest {
         assertThat(result.trialsOf("script-too-short").get(0).infraError()).startsWith("provider_error: ")
                 .contains("no reply left");
         assertThat(result.trialsOf("grader-breaks").get(0).infraError()).isEqualTo("grader #2 failed: IllegalArgumentException: bad pointer");
-        assertThat(result.trialsOf("harness-timeout").get(0).infraError()).contains("harness timeout of 300 ms");
+        assertThat(result.trialsOf("harness-timeout").get(0).infraError()).contains("harness timeout of 300 ms").contains("max_seconds in a suite file");
 
         EvalReport.Summary s = EvalReport.of(result).summary();
         assertThat(s.trials()).isEqualTo(12);
