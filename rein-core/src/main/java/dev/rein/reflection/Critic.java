@@ -8,6 +8,7 @@ import dev.rein.json.Json;
 import dev.rein.model.ContentBlock;
 import dev.rein.model.Message;
 import dev.rein.model.Model;
+import dev.rein.model.ModelDeadlineException;
 import dev.rein.model.ModelException;
 import dev.rein.model.ModelGateway;
 import dev.rein.model.ModelRequest;
@@ -81,6 +82,10 @@ public final class Critic {
         ModelResponse response;
         try {
             response = gateway.call(model, request, "critic");
+        } catch (ModelDeadlineException e) {
+            // the run's time ran out during the review: the critic was reachable, there was no time left to hear it
+            trace("the run's deadline passed during the critic's review; the answer is accepted without review", true, List.of());
+            return Verdict.pass();
         } catch (ModelException e) {
             trace("the critic could not be reached; the answer is accepted without review", true, List.of());
             return Verdict.pass();

@@ -56,6 +56,23 @@ class CriticVerdictShapesTest {
     }
 
     @Test
+    void aCriticCallCutOffByTheRunsDeadlineSaysSoRatherThanThatTheCriticCouldNotBeReached() {
+        ScriptedModel worker = ScriptedModel.of(text("42 km"));
+        ScriptedModel critic = ScriptedModel.of(ScriptedModel.hang());
+
+        RunResult result = Agent.builder().model(worker).listener(trace)
+                .budget(dev.rein.budget.Budget.builder().maxDuration(java.time.Duration.ofMillis(800)).build())
+                .price("claude-haiku-4-5", ModelPrice.of("1.00", "0.10", "1.25", "5.00"))
+                .reflection(Reflection.critic(critic, "claude-haiku-4-5")).build().run("How far is it?");
+
+        // the verified answer stands, unreviewed, as when the critic is unreachable; the reason is the deadline
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(result.answer()).isEqualTo("42 km");
+        assertThat(trace.events(TraceEvent.Intervention.class)).filteredOn(e -> e.kind().equals("critic")).singleElement()
+                .satisfies(e -> assertThat(e.message()).contains("deadline").doesNotContain("could not be reached"));
+    }
+
+    @Test
     void approvedWrittenAsTextIsStillTheCriticsVerdict() {
         ScriptedModel worker = ScriptedModel.of(text("42"), text("42 km"));
         ScriptedModel critic = ScriptedModel.of(verdict("{\"approved\":\"false\",\"problems\":[\"give the unit\"]}"));
