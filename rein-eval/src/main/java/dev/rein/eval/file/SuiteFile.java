@@ -95,7 +95,8 @@ public final class SuiteFile {
 
     /** Parses suite text; {@code source} names it in error messages. */
     public static Suite parse(String text, Format format, String source, EvalRegistry registry) {
-        SuiteSpec spec = bind(text, format, source);
+        // a byte order mark (Windows editors save UTF-8 with one) is no part of the text; YAML skips it, JSON's parser would not
+        SuiteSpec spec = bind(text.startsWith("\uFEFF") ? text.substring(1) : text, format, source);
         if (spec == null) {
             throw new ReinException("suite file " + source + " is empty");
         }

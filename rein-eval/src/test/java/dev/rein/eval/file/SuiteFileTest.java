@@ -166,6 +166,21 @@ class SuiteFileTest {
     }
 
     @Test
+    void aJsonSuiteFileSavedWithAByteOrderMarkLoadsAsTheYamlOneDoes(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        // Windows editors save UTF-8 with a BOM; the JSON parser stopped at the invisible U+FEFF
+        // ("not valid JSON: Unexpected character ('\uFEFF' (code 65279 / 0xfeff))") while YAML skipped it
+        String json = "{\"suite\": \"s\", \"environment\": \"file_tree\", \"agent\": {\"toolsets\": [\"files_read\"]},"
+                + " \"tasks\": [{\"id\": \"t\", \"goal\": \"目標\", \"script\": [{\"text\": \"こんにちは\"}]}]}";
+        java.nio.file.Path file = dir.resolve("suite.json");
+        java.nio.file.Files.write(file, ("\uFEFF" + json).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        Suite suite = SuiteFile.load(file, REGISTRY);
+        assertThat(suite.name()).isEqualTo("s");
+        assertThat(suite.tasks().get(0).goal()).isEqualTo("目標");
+        assertThat(SuiteFile.parse("\uFEFF" + json, SuiteFile.Format.JSON, "suite.json", REGISTRY).tasks()).hasSize(1);
+    }
+
+    @Test
     void expectationsNoTrialCanMeetAreErrorsInTheFile() {
         assertThatThrownBy(() -> parse(HEADER + """
                   - id: t
