@@ -2,6 +2,7 @@ package dev.rein.anthropic;
 
 import dev.rein.ReinException;
 import dev.rein.model.ModelOption;
+import dev.rein.model.ModelRequest;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -21,8 +22,9 @@ import java.util.Objects;
  * accepts is the API's to say: its refusal ends the call with the API's message.
  *
  * @param type the kind of thinking
- * @param budgetTokens for {@link Type#ENABLED} the most tokens to think with (the API wants at
- *     least 1,024 and fewer than the request's max tokens); {@code null} for the other kinds
+ * @param budgetTokens for {@link Type#ENABLED} the most tokens to think with: at least 1,024 (checked
+ *     here) and fewer than the request's max tokens (checked when an agent is built, and before a
+ *     request is sent); {@code null} for the other kinds
  * @param display whether thinking is returned summarized or omitted; {@code null} for the API's
  *     default; not for {@link Type#DISABLED}
  */
@@ -55,9 +57,10 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
 
     public AnthropicThinking {
         Objects.requireNonNull(type, "type");
-        if (type == Type.ENABLED && (budgetTokens == null || budgetTokens <= 0)) {
-            throw new ReinException("thinking with a token budget needs budgetTokens > 0 (the API wants at least 1024), got "
-                    + budgetTokens + "; use AnthropicThinking.budget(n), or AnthropicThinking.adaptive() on models that think adaptively");
+        if (type == Type.ENABLED && (budgetTokens == null || budgetTokens < MIN_BUDGET_TOKENS)) {
+            throw new ReinException("thinking with a token budget needs budgetTokens of at least " + MIN_BUDGET_TOKENS
+                    + " (the API refuses less), got " + budgetTokens + "; use AnthropicThinking.budget(n) with n >= "
+                    + MIN_BUDGET_TOKENS + ", or AnthropicThinking.adaptive() on models that think adaptively");
         }
         if (type != Type.ENABLED && budgetTokens != null) {
             throw new ReinException("budgetTokens is only for thinking of type ENABLED, not " + type
@@ -65,6 +68,25 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
         }
         if (type == Type.DISABLED && display != null) {
             throw new ReinException("display is not for disabled thinking: there is nothing to show");
+        }
+    }
+
+    /** The smallest {@code budget_tokens} the API takes. */
+    public static final int MIN_BUDGET_TOKENS = 1024;
+
+    /**
+     * A token budget must be less than the request's max tokens: thinking tokens count toward
+     * them, and the API refuses a budget that leaves no room (HTTP 400).
+     *
+     * @throws ReinException when the budget is not below {@code request.maxTokens()}
+     */
+    @Override
+    public void check(ModelRequest request) {
+        if (budgetTokens != null && budgetTokens >= request.maxTokens()) {
+            throw new ReinException("thinking's budget of " + budgetTokens + " tokens must be less than the max tokens of "
+                    + request.maxTokens() + " (thinking counts toward max tokens, and the API refuses a budget that leaves"
+                    + " no room for the answer): raise maxTokens above " + budgetTokens
+                    + " (Agent.Builder.maxTokens; an agent's default is 8192) or lower the budget");
         }
     }
 

@@ -52,6 +52,8 @@ final class RequestMapper {
 
     /** The body of a streamed {@code POST /v1/messages}; release the buffer when the exchange is over. */
     WireBuffer create(ModelRequest request) {
+        // A request built by hand (an agent's were checked when it was built): refused here, not by the API's 400.
+        request.option(AnthropicThinking.class).ifPresent(thinking -> thinking.check(request));
         CacheBreakpoints.Plan plan = CacheBreakpoints.plan(request);
         return write(g -> {
             g.writeStringField("model", request.model());

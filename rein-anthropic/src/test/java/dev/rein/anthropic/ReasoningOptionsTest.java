@@ -99,7 +99,7 @@ class ReasoningOptionsTest extends FakeApi {
     @Test
     void badSettingsAreRefusedWhenTheOptionIsMadeSayingWhatToUse() {
         assertThatThrownBy(() -> AnthropicThinking.budget(0)).isInstanceOf(ReinException.class)
-                .hasMessageContaining("budgetTokens > 0").hasMessageContaining("AnthropicThinking.adaptive()");
+                .hasMessageContaining("budgetTokens of at least 1024").hasMessageContaining("AnthropicThinking.adaptive()");
         assertThatThrownBy(() -> new AnthropicThinking(AnthropicThinking.Type.ADAPTIVE, 2048, null))
                 .isInstanceOf(ReinException.class).hasMessageContaining("AnthropicThinking.budget(2048)");
         assertThatThrownBy(() -> AnthropicThinking.disabled().withDisplay(AnthropicThinking.Display.OMITTED))

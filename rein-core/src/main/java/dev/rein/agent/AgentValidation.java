@@ -4,7 +4,11 @@ import dev.rein.ReinException;
 import dev.rein.budget.PriceTable;
 import dev.rein.guard.RequiredFacts;
 import dev.rein.internal.provider.InstalledProviders;
+import dev.rein.model.ModelOption;
+import dev.rein.model.ModelOptions;
+import dev.rein.model.ModelRequest;
 import dev.rein.model.ServerContextEdit;
+import dev.rein.model.ServerContextEdits;
 import dev.rein.provider.ModelDefaults;
 import dev.rein.reflection.Reflection;
 import dev.rein.run.Verifier;
@@ -77,8 +81,22 @@ final class AgentValidation {
         }
         List<ServerContextEdit> edits = new ArrayList<>(b.serverContextEdits);
         edits.addAll(b.contextPolicy.serverEdits());
+        checkOptions(b, modelName, edits);
         return new AgentConfig.Validated(copy(b), modelName, registry, prices, List.copyOf(edits), List.copyOf(allVerifiers),
                 guards, b.safety.build());
+    }
+
+    /**
+     * Each model option checked against the settings every request of the agent carries (see
+     * {@link ModelOption#check}), so a combination the provider refuses fails here, not at the first call.
+     */
+    private static void checkOptions(Agent.Builder b, String modelName, List<ServerContextEdit> edits) {
+        ModelOptions options = edits.isEmpty() ? b.modelOptions : b.modelOptions.with(new ServerContextEdits(edits));
+        ModelRequest settings = ModelRequest.builder(modelName).maxTokens(b.maxTokens).options(options)
+                .temperature(b.temperature).build();
+        for (ModelOption option : options.all()) {
+            option.check(settings);
+        }
     }
 
     /** A cap on a tool the agent does not have would never bind: most likely a misspelled name. */

@@ -63,4 +63,23 @@ class BuilderEdgesTest {
                         + " can be resumed. To continue it with a person's answer or a follow-up, use agent.reply(runId, text)");
         org.assertj.core.api.Assertions.assertThat(agent.reply(answered.runId(), "大阪は？").answer()).isEqualTo("大阪も晴れです");
     }
+
+    /** An option that needs fewer tokens than the request's max tokens, as a provider's thinking budget does. */
+    private record NeedsRoom(int tokens) implements dev.rein.model.ModelOption {
+        @Override
+        public void check(dev.rein.model.ModelRequest request) {
+            if (tokens >= request.maxTokens()) {
+                throw new ReinException("needs " + tokens + " below maxTokens " + request.maxTokens());
+            }
+        }
+    }
+
+    @Test
+    void aModelOptionThatCannotWorkWithTheAgentsSettingsFailsTheBuildNotTheFirstCall() {
+        ScriptedModel model = ScriptedModel.of(text("a"));
+        assertThatThrownBy(() -> Agent.builder().model(model).modelOption(new NeedsRoom(10_000)).build())
+                .isInstanceOf(ReinException.class).hasMessage("needs 10000 below maxTokens 8192");
+        Agent.builder().model(model).maxTokens(16_000).modelOption(new NeedsRoom(10_000)).build();
+        org.assertj.core.api.Assertions.assertThat(model.requests()).isEmpty();
+    }
 }
