@@ -176,10 +176,16 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
         }
     }
 
-    /** The {@code anthropic-beta} values {@code request} needs (its server-side edits'), or none. */
+    /** The {@code anthropic-beta} values of {@code request}: its server-side edits', then its {@link AnthropicBetas}, each once. */
     private static List<String> betas(ModelRequest request) {
         List<ServerContextEdit> edits = RequestMapper.edits(request);
-        return edits.isEmpty() ? List.of() : List.copyOf(ContextEdits.betas(edits));
+        java.util.Optional<AnthropicBetas> chosen = request.option(AnthropicBetas.class);
+        if (chosen.isEmpty()) {
+            return edits.isEmpty() ? List.of() : List.copyOf(ContextEdits.betas(edits));
+        }
+        java.util.Set<String> all = new java.util.LinkedHashSet<>(edits.isEmpty() ? java.util.Set.of() : ContextEdits.betas(edits));
+        all.addAll(chosen.get().names());
+        return List.copyOf(all);
     }
 
     /**

@@ -76,17 +76,20 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
 
     /**
      * A token budget must be less than the request's max tokens: thinking tokens count toward
-     * them, and the API refuses a budget that leaves no room (HTTP 400).
+     * them, and the API refuses a budget that leaves no room (HTTP 400). With the interleaved
+     * thinking beta ({@link AnthropicBetas}) the budget is the whole turn's and may exceed them.
      *
      * @throws ReinException when the budget is not below {@code request.maxTokens()}
      */
     @Override
     public void check(ModelRequest request) {
-        if (budgetTokens != null && budgetTokens >= request.maxTokens()) {
+        // With interleaved thinking the budget is the whole turn's and may exceed max tokens (the extended thinking docs).
+        if (budgetTokens != null && budgetTokens >= request.maxTokens() && !AnthropicBetas.interleavedThinking(request)) {
             throw new ReinException("thinking's budget of " + budgetTokens + " tokens must be less than the max tokens of "
                     + request.maxTokens() + " (thinking counts toward max tokens, and the API refuses a budget that leaves"
                     + " no room for the answer): raise maxTokens above " + budgetTokens
-                    + " (Agent.Builder.maxTokens; an agent's default is 8192) or lower the budget");
+                    + " (Agent.Builder.maxTokens; an agent's default is 8192) or lower the budget (with the beta"
+                    + " AnthropicBetas.of(\"interleaved-thinking-2025-05-14\") on a model that takes it, a budget may exceed max tokens)");
         }
     }
 
