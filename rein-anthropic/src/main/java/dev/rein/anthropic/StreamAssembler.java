@@ -25,7 +25,8 @@ import java.util.TreeMap;
  * stops, {@code citations_delta} appends a citation, and any other delta (for example
  * {@code compaction_delta}) sets its fields on the block, as the SDK's beta accumulator does for
  * compaction. A tool input that is not valid JSON is accepted, as an empty object, only when the
- * message stopped at {@code max_tokens} (or the context window), which can cut a tool call short.
+ * message stopped at {@code max_tokens}, at the context window or with a refusal, which can cut a
+ * tool call short.
  */
 final class StreamAssembler {
     private final StreamObserver observer;
@@ -173,9 +174,13 @@ final class StreamAssembler {
         }
     }
 
-    /** Stop reasons that end generation mid-output, so the last block may be incomplete. */
+    /**
+     * Stop reasons that end generation mid-output, so the last block may be incomplete: the limits,
+     * and a streaming classifier's refusal, which stops the stream wherever it intervenes.
+     */
     private static boolean cutOff(String stopReason) {
-        return "max_tokens".equals(stopReason) || "model_context_window_exceeded".equals(stopReason);
+        return "max_tokens".equals(stopReason) || "model_context_window_exceeded".equals(stopReason)
+                || "refusal".equals(stopReason);
     }
 
     private void flushText(int index, ObjectNode block) {

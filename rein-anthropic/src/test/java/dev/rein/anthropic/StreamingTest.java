@@ -122,6 +122,20 @@ class StreamingTest extends FakeApi {
     }
 
     @Test
+    void aToolInputCutOffByAStreamingRefusalIsARefusalNotAMalformedResponse() throws Exception {
+        // Handle streaming refusals: the classifier stops the stream where it intervenes, which can be
+        // inside a tool call's input; the response is a refusal (with its stop_details), not unreadable.
+        String refused = cutToolInput("refusal").replace("\"stop_sequence\":null}",
+                "\"stop_sequence\":null,\"stop_details\":{\"type\":\"refusal\",\"category\":\"cyber\",\"explanation\":\"拒否されました\"}}");
+        assertThat(refused).contains("拒否されました");
+        server.enqueue(FakeReply.malformed(refused));
+        ModelResponse response = call(request("weather?").tools(java.util.List.of(tool("search"))));
+        assertThat(response.stopReason()).isEqualTo(StopReason.REFUSAL);
+        assertThat(response.stopDetail()).isEqualTo("拒否されました (category cyber)");
+        assertThat(response.toolUses()).singleElement().satisfies(use -> assertThat(use.input()).isEqualTo(Json.object()));
+    }
+
+    @Test
     void aToolInputThatIsNotJsonInACompleteTurnIsStillMalformed() {
         server.enqueue(FakeReply.malformed(cutToolInput("tool_use")));
         ModelException e = Assertions.catchThrowableOfType(ModelException.class,
