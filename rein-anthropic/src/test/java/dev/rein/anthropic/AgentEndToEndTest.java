@@ -115,6 +115,28 @@ class AgentEndToEndTest extends FakeApi {
     }
 
     @Test
+    void anOverloadMidStreamIsRetriedAndTheAnswerIsTheRetrysAloneIntact() {
+        // The streaming docs: an error event (overloaded_error) can arrive after the stream began with
+        // HTTP 200; the text streamed before it belongs to no answer.
+        server.enqueue(FakeReply.overloadedMidStream(), FakeReply.text("東京は晴れ、最高気温は２５℃です。🌤"));
+        RecordingListener trace = new RecordingListener();
+
+        RunResult result = Agent.builder().model(model).listener(trace).build().run("東京の天気は？");
+
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(result.answer()).isEqualTo("東京は晴れ、最高気温は２５℃です。🌤");
+        assertThat(server.requestCount()).isEqualTo(2);
+        List<TraceEvent.ModelRetry> retries = trace.events(TraceEvent.ModelRetry.class);
+        assertThat(retries).singleElement().satisfies(retry -> {
+            assertThat(retry.errorKind()).isEqualTo("OVERLOADED");
+            assertThat(retry.httpStatus()).as("the HTTP exchange itself succeeded").isZero();
+        });
+        assertThat(server.requests().get(1).body().at("/messages/0/content/0/text").asText())
+                .as("the retry asks the same question, nothing of the cut answer in it").isEqualTo("東京の天気は？");
+        assertThat(server.requests().get(1).body().get("messages")).hasSize(1);
+    }
+
+    @Test
     void aNonRetryableFailureEndsTheRunWithTheApiMessage() {
         server.enqueue(FakeReply.error(dev.rein.testkit.ApiErrorType.INVALID_REQUEST, "messages: text content blocks must be non-empty"));
 
