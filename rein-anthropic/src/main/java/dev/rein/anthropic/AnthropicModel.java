@@ -128,11 +128,12 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
         Objects.requireNonNull(context, "context");
         ModelRequest effective = withDefaults(request);
         WireBuffer body = build(() -> requests.create(effective));
+        int size = body.length(); // for a 413's message; the buffer goes back to its pool with the exchange
         List<String> betas = betas(effective);
         StreamAssembler assembler = new StreamAssembler(context.stream());
         try (Exchange exchange = transport.stream(body, betas, effective.option(TraceContextHeaders.class)
                 .map(TraceContextHeaders::headers).orElse(Map.of())); SseReader reader = new SseReader(exchange, errors)) {
-            requireSuccess(exchange);
+            requireSuccess(exchange, size);
             // From here on the response headers have arrived: every failure names their request id.
             try {
                 if (wholeMessage(exchange)) {
@@ -196,9 +197,10 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
     public long countTokens(ModelRequest request) throws ModelException, InterruptedException {
         Objects.requireNonNull(request, "request");
         WireBuffer body = build(() -> requests.countTokens(request));
+        int size = body.length();
         // The same betas as the call: the prompt may hold what only they define (a compaction block sent back).
         try (Exchange exchange = transport.json(body, betas(withDefaults(request)))) {
-            requireSuccess(exchange);
+            requireSuccess(exchange, size);
             byte[] answer = exchange.readAll();
             JsonNode tokens;
             try {
@@ -262,9 +264,9 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
                 + " with JSON that is neither a message nor an error (type '" + type + "')", null);
     }
 
-    private void requireSuccess(Exchange exchange) throws IOException, ModelException {
+    private void requireSuccess(Exchange exchange, int requestBytes) throws IOException, ModelException {
         if (exchange.status() / 100 != 2) {
-            throw errors.httpError(exchange.status(), exchange.headers(), exchange.requestId(), exchange.readAll());
+            throw errors.httpError(exchange.status(), exchange.headers(), exchange.requestId(), exchange.readAll(), requestBytes);
         }
     }
 

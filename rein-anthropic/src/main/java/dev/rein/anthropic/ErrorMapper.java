@@ -65,6 +65,13 @@ final class ErrorMapper {
 
     /** A response with a status other than 2xx; {@code body} is what it sent. */
     ModelException httpError(int status, HttpHeaders headers, String requestId, byte[] body) {
+        return httpError(status, headers, requestId, body, -1);
+    }
+
+    /**
+     * The same, for a request of {@code requestBytes} bytes (-1 when unknown), which a 413 names.
+     */
+    ModelException httpError(int status, HttpHeaders headers, String requestId, byte[] body, long requestBytes) {
         Kind kind = kindOfStatus(status);
         Boolean override = RetryAfter.shouldRetry(headers);
         JsonNode root = errorBody(body);
@@ -75,9 +82,27 @@ final class ErrorMapper {
                 : kind.retryableByDefault() && !SPEND_LIMIT_REACHED.equals(error.path("details").path("error_code").textValue());
         // Without a body, name who answered: a gateway or proxy at the base URL, not the API behind it.
         String message = apiMessage(error, body, "HTTP " + status + " from " + server) + doubledVersion(status)
+                + tooLarge(status, requestBytes)
                 + dev.rein.provider.ProviderConfig.redirectAdvice(status,
                         headers == null ? null : headers.firstValue("location").orElse(null), "/v1/messages", baseUrl);
         return new ModelException(kind, status, message, retryable, RetryAfter.from(headers, clock), id, null);
+    }
+
+    /** The most a Messages API request may weigh (the errors page's request size limits). */
+    static final long MAX_REQUEST_MB = 32;
+
+    /**
+     * For a 413, what to do: the request grows with the conversation (tool results, documents,
+     * images), and sending it again cannot help, so it says how large it was and how to shrink it.
+     */
+    private static String tooLarge(int status, long requestBytes) {
+        if (status != 413) {
+            return "";
+        }
+        return " (" + (requestBytes >= 0 ? "the request was " + requestBytes + " bytes; " : "")
+                + "the Anthropic API takes at most " + MAX_REQUEST_MB + " MB per request, and a gateway or proxy may take less:"
+                + " make the conversation smaller with a ContextPolicy (a lower toolOutputLimit, tool result clearing or"
+                + " compaction), or leave large documents and images out of it)";
     }
 
     /**

@@ -46,7 +46,8 @@ class ErrorMappingTest extends FakeApi {
         assertThat(e.kind()).isEqualTo(kind);
         assertThat(e.httpStatus()).isEqualTo(status);
         assertThat(e.retryable()).isEqualTo(retryable);
-        assertThat(e.getMessage()).isEqualTo("the API's own words");
+        // a 413 adds what to do (aRequestTooLargeSaysHowLargeItWasAndHowToMakeTheConversationSmaller)
+        assertThat(e.getMessage()).isEqualTo(status == 413 ? e.getMessage() : "the API's own words").startsWith("the API's own words");
         assertThat(e.requestId()).startsWith("req_fake_");
         assertThat(e.retryAfter()).isNull();
     }
@@ -243,7 +244,23 @@ class ErrorMappingTest extends FakeApi {
         assertThat(e.kind()).isEqualTo(Kind.REQUEST_TOO_LARGE);
         assertThat(e.retryable()).isFalse();
         assertThat(e.getMessage()).isEqualTo("413 Request Entity Too Large (an HTML page of " + page.strip().length()
-                + " characters instead of the API's JSON error)");
+                + " characters instead of the API's JSON error) (the Anthropic API takes at most 32 MB per request, and a"
+                + " gateway or proxy may take less: make the conversation smaller with a ContextPolicy (a lower"
+                + " toolOutputLimit, tool result clearing or compaction), or leave large documents and images out of it)");
+    }
+
+    @Test
+    void aRequestTooLargeSaysHowLargeItWasAndHowToMakeTheConversationSmaller() {
+        // The errors page: request_too_large (413) when a request exceeds 32 MB for the Messages API.
+        // The API's words say what happened; the run's message must also say what to do about it.
+        ModelException e = failure(FakeReply.error(ApiErrorType.REQUEST_TOO_LARGE));
+        assertThat(e.kind()).isEqualTo(Kind.REQUEST_TOO_LARGE);
+        assertThat(e.retryable()).isFalse();
+        long sent = server.lastRequest().rawBody().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        assertThat(e.getMessage()).startsWith("Request exceeds the maximum allowed number of bytes.")
+                .contains("the request was " + sent + " bytes")
+                .contains("32 MB")
+                .contains("ContextPolicy");
     }
 
     @Test
