@@ -13,7 +13,8 @@ import java.nio.charset.StandardCharsets;
  * Reads the {@code data:} payloads of a server-sent event stream, one event at a time, following
  * the WHATWG framing (several {@code data:} lines join with a newline, a blank line ends an event,
  * lines starting with {@code :} are comments, an event the body ends in before its blank line is
- * discarded, a leading byte order mark is ignored). One field outside the standard is read too:
+ * discarded, a leading byte order mark is ignored), except a whole {@code data: [DONE]} the body
+ * ends with, which still ends the stream. One field outside the standard is read too:
  * older llama.cpp servers send a failure as {@code error: {...}} rather than as data; such an
  * event reads as {@code {"error": {...}}}, the shape other servers put in a data line. So does the
  * data of an {@code event: error} that holds the error object without that wrapper.
@@ -81,8 +82,11 @@ final class EventStream {
             }
         }
         // The standard discards an event the body ended in the middle of: the connection broke
-        // inside it (a chunk cut short), so the stream reads as cut, which a retry may fix.
-        return null;
+        // inside it (a chunk cut short), so the stream reads as cut, which a retry may fix. A whole
+        // [DONE] line is the exception: the end marker arrived, so nothing can be missing, and the
+        // official SDKs end such a stream quietly (a server that closes right after it, without the
+        // blank line); read as cut, the complete answer would be generated and billed again.
+        return data != null && error == null && data.toString().strip().equals(DONE) ? DONE : null;
     }
 
     /**

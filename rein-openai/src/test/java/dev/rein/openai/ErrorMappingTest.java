@@ -8,6 +8,8 @@ import dev.rein.ReinException;
 import dev.rein.model.ModelCallContext;
 import dev.rein.model.ModelException;
 import dev.rein.model.ModelException.Kind;
+import dev.rein.model.ModelResponse;
+import dev.rein.model.StopReason;
 import dev.rein.testkit.openai.ChatReply;
 import java.time.Duration;
 import java.time.Instant;
@@ -231,11 +233,31 @@ class ErrorMappingTest extends FakeChat {
         assertThat(cut.getMessage()).contains("ended before data: [DONE]");
         assertThat(cut.requestId()).isEqualTo("req_fake_001");
 
-        // Even [DONE] counts only once its event is complete.
+        // A [DONE] cut inside its line is no [DONE].
         server.enqueue(new ChatReply.Malformed(events(
                 "{\"id\":\"c2\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hi\"},\"finish_reason\":\"stop\"}]}")
-                + "data: [DONE]"));
+                + "data: [DON"));
         assertThat(failure().retryable()).isTrue();
+    }
+
+    @Test
+    void aDoneWhoseBlankLineNeverCameEndsTheStreamAsTheOfficialSdkEndsIt() throws Exception {
+        // A server that closes the connection right after "data: [DONE]" (no blank line, or one
+        // newline only): the whole completion and its end marker arrived. The official SDKs end such
+        // a stream quietly; read as cut, the complete answer was thrown away and generated (and
+        // billed) again, and a server that always ends so failed every call after the retries.
+        String chunks = events(
+                "{\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"東京は\"}}]}",
+                "{\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"晴れ\"},\"finish_reason\":\"stop\"}]}",
+                "{\"id\":\"c1\",\"choices\":[],\"usage\":{\"prompt_tokens\":9,\"completion_tokens\":3}}");
+        for (String end : new String[] {"data: [DONE]", "data: [DONE]\n", "data:[DONE]\r\n"}) {
+            server.enqueue(new ChatReply.Malformed(chunks + end));
+            ModelResponse response = call(request("x"));
+            assertThat(response.text()).as(end).isEqualTo("東京は晴れ");
+            assertThat(response.stopReason()).isEqualTo(StopReason.END_TURN);
+            assertThat(response.usage().outputTokens()).isEqualTo(3);
+        }
+        assertThat(server.requests()).as("no retry").hasSize(3);
     }
 
     @Test

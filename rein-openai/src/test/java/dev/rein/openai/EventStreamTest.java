@@ -54,8 +54,18 @@ class EventStreamTest {
                 "data: {\"a\":1}\n\ndata: {\"b\":\"cu".getBytes(StandardCharsets.UTF_8)));
         assertThat(events.next()).isEqualTo("{\"a\":1}");
         assertThat(events.next()).isNull();
-        EventStream noBlankAfterDone = new EventStream(new ByteArrayInputStream("data: [DONE]\n".getBytes(StandardCharsets.UTF_8)));
-        assertThat(noBlankAfterDone.next()).isNull();
+        EventStream cutDone = new EventStream(new ByteArrayInputStream("data: [DON".getBytes(StandardCharsets.UTF_8)));
+        assertThat(cutDone.next()).isNull();
+    }
+
+    @Test
+    void aDoneTheBodyEndsInBeforeItsBlankLineStillEndsTheStream() throws Exception {
+        // The end marker arrived whole; nothing the blank line would have closed can be missing.
+        EventStream events = new EventStream(new ByteArrayInputStream(
+                "data: {\"a\":1}\n\ndata: [DONE]\n".getBytes(StandardCharsets.UTF_8)));
+        assertThat(events.next()).isEqualTo("{\"a\":1}");
+        assertThat(events.next()).isEqualTo("[DONE]");
+        assertThat(events.next()).isNull();
     }
 
     @Test
