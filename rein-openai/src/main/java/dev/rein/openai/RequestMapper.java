@@ -134,7 +134,8 @@ final class RequestMapper {
     private List<JsonValue> messages(ModelRequest request) {
         List<JsonValue> wire = new ArrayList<>(request.messages().size() + 1);
         if (!request.system().isEmpty()) {
-            wire.add(wire(Json.object().put("content", request.systemText()).put("role", "system")));
+            String role = request.option(OpenAiSystemRole.class).orElse(OpenAiSystemRole.SYSTEM).role();
+            wire.add(wire(Json.object().put("content", request.systemText()).put("role", role)));
         }
         Message assistant = null;
         for (Message message : request.messages()) {

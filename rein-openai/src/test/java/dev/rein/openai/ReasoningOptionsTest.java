@@ -57,4 +57,21 @@ class ReasoningOptionsTest extends FakeChat {
         assertThatThrownBy(() -> OpenAiReasoningEffort.of("")).isInstanceOf(ReinException.class)
                 .hasMessageContaining("minimal, low, medium or high");
     }
+
+    @Test
+    void theSystemPromptGoesAsADeveloperMessageWhenAsked() throws Exception {
+        // OpenAI's reasoning models (o1 and newer) take their instructions as a developer message,
+        // which replaces the system message for them; the SDK has a message type of its own for it.
+        server.enqueue(ChatReply.text("a"), ChatReply.text("b"));
+        call(request("こんにちは").system("日本語で答えて").option(OpenAiSystemRole.DEVELOPER));
+        JsonNode sdk = Json.parse(ObjectMappers.jsonMapper().valueToTree(ChatCompletionCreateParams.builder()
+                .model("gpt-test").addDeveloperMessage("日本語で答えて").build()._body()).toString());
+        assertThat(lastBody().path("messages").get(0)).isEqualTo(sdk.path("messages").get(0))
+                .isEqualTo(Json.parse("{\"content\":\"日本語で答えて\",\"role\":\"developer\"}"));
+
+        call(request("x").system("be brief"));
+        assertThat(lastBody().path("messages").get(0).path("role").asText()).as("the default").isEqualTo("system");
+        assertThatThrownBy(() -> OpenAiSystemRole.of("assistant")).isInstanceOf(ReinException.class)
+                .hasMessageContaining("system or developer");
+    }
 }
