@@ -182,6 +182,7 @@ final class RequestMapper {
         if (request.topP() != null) {
             body.put("top_p", request.topP());
         }
+        request.option(OpenAiSeed.class).ifPresent(seed -> body.put("seed", seed.seed()));
         if (!request.stopSequences().isEmpty()) {
             ArrayNode stop = body.putArray("stop");
             request.stopSequences().forEach(stop::add);

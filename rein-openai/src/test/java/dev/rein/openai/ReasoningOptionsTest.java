@@ -74,4 +74,17 @@ class ReasoningOptionsTest extends FakeChat {
         assertThatThrownBy(() -> OpenAiSystemRole.of("assistant")).isInstanceOf(ReinException.class)
                 .hasMessageContaining("system or developer");
     }
+
+    @Test
+    void aSeedIsSentAsTheSdkWritesItAndOnlyWhenSet() throws Exception {
+        // Compatible servers (vLLM, Ollama, llama.cpp) sample reproducibly with a seed; OpenAI on a best-effort basis.
+        server.enqueue(ChatReply.text("a"), ChatReply.text("b"));
+        call(request("x").option(OpenAiSeed.of(42)));
+        @SuppressWarnings("deprecation")
+        JsonNode sdk = Json.parse(ObjectMappers.jsonMapper().valueToTree(ChatCompletionCreateParams.builder()
+                .model("gpt-test").addUserMessage("x").seed(42L).build()._body()).toString());
+        assertThat(lastBody().get("seed")).isEqualTo(sdk.get("seed")).isEqualTo(Json.parse("42"));
+        call(request("x"));
+        assertThat(lastBody().has("seed")).isFalse();
+    }
 }

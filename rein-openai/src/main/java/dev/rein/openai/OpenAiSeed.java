@@ -1,0 +1,22 @@
+package dev.rein.openai;
+
+import dev.rein.model.ModelOption;
+
+/**
+ * Asks for reproducible sampling, sent as Chat Completions' {@code seed}: repeated requests with
+ * the same seed and parameters should give the same answer. Compatible servers (vLLM, Ollama,
+ * llama.cpp) honour it, which makes an eval on a local model repeatable; OpenAI itself makes only
+ * a best effort (the field is deprecated there) and does not guarantee determinism.
+ *
+ * <pre>{@code
+ * Agent.builder().model(model).modelOption(OpenAiSeed.of(42))
+ * }</pre>
+ *
+ * @param seed the wire value
+ */
+public record OpenAiSeed(long seed) implements ModelOption {
+    /** The seed {@code seed}. */
+    public static OpenAiSeed of(long seed) {
+        return new OpenAiSeed(seed);
+    }
+}
