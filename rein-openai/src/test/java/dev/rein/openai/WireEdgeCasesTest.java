@@ -3,6 +3,7 @@ package dev.rein.openai;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.agent.Agent;
 import dev.rein.agent.RunResult;
 import dev.rein.model.ModelCallContext;
@@ -18,6 +19,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,7 +27,7 @@ import org.junit.jupiter.api.Test;
  * fragments joined by index when calls interleave, only the first choice read, an unknown
  * finish_reason taken as an end of turn, a whole completion with null content, a base URL with a
  * trailing slash, Japanese intact in every kind of error message, a tool call cut by length never
- * run, and the non-streamed refusal and content_filter shapes.
+ * run, the non-streamed refusal and content_filter shapes, and a call with an empty arguments string.
  */
 class WireEdgeCasesTest extends FakeChat {
     private static String chunk(String choices) {
@@ -169,6 +171,32 @@ class WireEdgeCasesTest extends FakeChat {
                 + "\"finish_reason\":\"content_filter\"}]}");
         assertThat(filtered.stopReason()).isEqualTo(StopReason.REFUSAL);
         assertThat(filtered.stopDetail()).contains("content filter");
+    }
+
+    @Test
+    void aCallWithAnEmptyArgumentsStringRunsItsToolWithAnEmptyObjectAndIsEchoedAsSent() {
+        // A tool without parameters, whose call some servers send with "arguments": "" rather than "{}".
+        AtomicReference<String> input = new AtomicReference<>();
+        Tool now = Tool.builder("now").description("The time.").inputSchema("{\"type\":\"object\",\"properties\":{}}")
+                .handler((args, ctx) -> {
+                    input.set(args.toString());
+                    return "12:00";
+                }).build();
+        server.enqueue(new ChatReply.Malformed(events(
+                chunk("[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[{\"index\":0,"
+                        + "\"id\":\"call_e\",\"type\":\"function\",\"function\":{\"name\":\"now\",\"arguments\":\"\"}}]},"
+                        + "\"finish_reason\":null}]"),
+                chunk("[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]"),
+                "[DONE]")), ChatReply.text("正午です"));
+
+        RunResult result = Agent.builder().model(model).modelName("gpt-4.1-mini").tools(now).build().run("今何時?");
+
+        assertThat(result.status()).as(result.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(result.answer()).isEqualTo("正午です");
+        assertThat(input.get()).isEqualTo("{}");
+        JsonNode echoed = server.requests().get(1).body().path("messages").get(1).path("tool_calls").get(0);
+        assertThat(echoed.path("function").path("arguments").asText()).isEmpty();
+        assertThat(echoed.path("id").asText()).isEqualTo("call_e");
     }
 
     private ModelException failure() {
