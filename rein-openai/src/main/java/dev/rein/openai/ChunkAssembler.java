@@ -256,16 +256,21 @@ final class ChunkAssembler {
     }
 
     /**
-     * Uncached input is the prompt minus the cached part, which is reported as a cache read. A
-     * stream without a usage chunk (a server that ignores {@code stream_options.include_usage})
-     * reported nothing, which is not zero tokens: the run charges an estimate instead.
+     * Uncached input is the prompt minus the cached part, which is reported as a cache read. Output
+     * is {@code completion_tokens}, or what {@code total_tokens} counts beyond the prompt when that
+     * is more: Google's OpenAI-compatible endpoint leaves a thinking model's thinking tokens out of
+     * {@code completion_tokens} (OpenAI counts reasoning in it) but not out of the total, and they
+     * are billed as output, so the budget would miss them. A stream without a usage chunk (a server
+     * that ignores {@code stream_options.include_usage}) reported nothing, which is not zero tokens:
+     * the run charges an estimate instead.
      */
     Usage usage() {
         if (usage == null) {
             return Usage.NOT_REPORTED;
         }
         long prompt = Math.max(0, usage.path("prompt_tokens").asLong(0));
-        long completion = Math.max(0, usage.path("completion_tokens").asLong(0));
+        long completion = Math.max(0, Math.max(usage.path("completion_tokens").asLong(0),
+                usage.path("total_tokens").asLong(0) - prompt));
         long cached = Math.max(0, Math.min(prompt, usage.path("prompt_tokens_details").path("cached_tokens").asLong(0)));
         return Usage.of(prompt - cached, completion, cached, 0);
     }

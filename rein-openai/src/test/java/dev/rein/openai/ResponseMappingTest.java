@@ -36,6 +36,29 @@ class ResponseMappingTest extends FakeChat {
     }
 
     @Test
+    void outputTokensLeftOutOfCompletionTokensButCountedInTheTotalAreOutputToo() throws Exception {
+        // Google's OpenAI-compatible endpoint (Gemini thinking models) puts usage in every chunk and leaves the
+        // thinking tokens out of completion_tokens, though total_tokens counts them and they are billed as
+        // output (prompt 9, completion 3, total 105: 93 thinking tokens). OpenAI counts reasoning tokens in
+        // completion_tokens, so for it the total is the sum and nothing changes.
+        String chunk = "{\"id\":\"g1\",\"object\":\"chat.completion.chunk\",\"model\":\"gemini-3-flash-preview\",";
+        server.enqueue(new ChatReply.Malformed(events(
+                chunk + "\"choices\":[{\"delta\":{\"content\":\"1\",\"role\":\"assistant\"},\"index\":0}],"
+                        + "\"usage\":{\"completion_tokens\":1,\"prompt_tokens\":9,\"total_tokens\":103}}",
+                chunk + "\"choices\":[{\"delta\":{\"content\":\", 2\"},\"finish_reason\":\"stop\",\"index\":0}],"
+                        + "\"usage\":{\"completion_tokens\":3,\"prompt_tokens\":9,\"total_tokens\":105}}",
+                "[DONE]")));
+        assertThat(call(request("x")).usage()).isEqualTo(Usage.of(9, 96, 0, 0));
+
+        // A total below the sum (or none) takes nothing away: completion_tokens stands.
+        server.enqueue(new ChatReply.Malformed(events(
+                chunk + "\"choices\":[{\"delta\":{\"content\":\"ok\"},\"finish_reason\":\"stop\",\"index\":0}],"
+                        + "\"usage\":{\"completion_tokens\":5,\"prompt_tokens\":20,\"total_tokens\":20}}",
+                "[DONE]")));
+        assertThat(call(request("x")).usage()).isEqualTo(Usage.of(20, 5, 0, 0));
+    }
+
+    @Test
     void parallelToolCallsAreAssembledByIndexInCallOrder() throws Exception {
         server.enqueue(ChatReply.completion().text("Looking.")
                 .toolCall("call_a", "search", "{\"q\":\"first long query text\"}")
