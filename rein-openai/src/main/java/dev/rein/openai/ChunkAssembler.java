@@ -30,6 +30,8 @@ final class ChunkAssembler {
         String name;
         final StringBuilder arguments = new StringBuilder();
         boolean announced;
+        /** The call's {@code extra_content} (Gemini's thought signature), echoed back with it; null when none came. */
+        JsonNode extraContent;
     }
 
     private final StreamObserver observer;
@@ -127,6 +129,10 @@ final class ChunkAssembler {
                     index = fresh;
                 }
                 toolCallDelta(index, id, call.path("function"));
+                JsonNode extra = call.get("extra_content");
+                if (extra != null && extra.isObject() && calls.get(index).extraContent == null) {
+                    calls.get(index).extraContent = extra;
+                }
                 position++;
             }
         }
@@ -218,6 +224,9 @@ final class ChunkAssembler {
             OpaqueBlock kept = RawArguments.keep(callId, arguments, input);
             if (kept != null) {
                 content.add(kept);
+            }
+            if (call.extraContent != null) {
+                content.add(ExtraContent.keep(callId, call.extraContent));
             }
         }
         return new ModelResponse(id, model != null ? model : fallbackModel, content, stopReason(), null, usage(),

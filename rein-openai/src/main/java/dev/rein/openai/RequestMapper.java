@@ -258,6 +258,7 @@ final class RequestMapper {
     private static JsonValue assistant(Message message) {
         StringBuilder text = new StringBuilder();
         Map<String, String> raw = RawArguments.of(message.content());
+        Map<String, JsonNode> extra = ExtraContent.of(message.content());
         ArrayNode calls = Json.mapper().createArrayNode();
         for (ContentBlock block : message.content()) {
             switch (block) {
@@ -267,6 +268,9 @@ final class RequestMapper {
                     call.putObject("function").put("arguments", raw.getOrDefault(use.id(), RawArguments.text(use.input())))
                             .put("name", use.name());
                     call.put("type", "function");
+                    if (extra.containsKey(use.id())) {
+                        call.set("extra_content", extra.get(use.id()).deepCopy()); // as the server sent it (Gemini's signature)
+                    }
                 }
                 case ToolResultBlock r -> { } // never in an assistant turn; the validator stops it earlier
                 case ThinkingBlock t -> { }

@@ -199,6 +199,33 @@ class WireEdgeCasesTest extends FakeChat {
         assertThat(echoed.path("id").asText()).isEqualTo("call_e");
     }
 
+    @Test
+    void aToolCallsExtraContentIsEchoedBackWithTheCall() {
+        // Gemini 3 on Google's OpenAI-compatible endpoint signs its function calls
+        // (extra_content.google.thought_signature) and answers 400 'Function call is missing a
+        // thought_signature in functionCall parts' to a history that echoes a call without it.
+        Tool search = Tool.builder("search").description("Searches.")
+                .inputSchema("{\"type\":\"object\",\"properties\":{\"q\":{\"type\":\"string\"}}}")
+                .handler((args, ctx) -> "晴れ").build();
+        String extra = "{\"google\":{\"thought_signature\":\"CiQBjz1rX+署名==\"}}";
+        server.enqueue(new ChatReply.Malformed(events(
+                "{\"choices\":[{\"delta\":{\"role\":\"assistant\",\"tool_calls\":[{\"extra_content\":" + extra + ","
+                        + "\"function\":{\"arguments\":\"{\\\"q\\\":\\\"東京\\\"}\",\"name\":\"search\"},\"id\":\"function-call-1\","
+                        + "\"type\":\"function\"}]},\"finish_reason\":\"tool_calls\",\"index\":0}],\"created\":1,\"id\":\"g1\","
+                        + "\"model\":\"gemini-3-pro-preview\",\"object\":\"chat.completion.chunk\"}",
+                "[DONE]")), ChatReply.text("東京は晴れです"));
+
+        RunResult result = Agent.builder().model(model).modelName("gemini-3-pro-preview")
+                .price("gemini-3-pro-preview", dev.rein.budget.ModelPrice.of("0", "0", "0")).tools(search).build()
+                .run("東京の天気は?");
+
+        assertThat(result.status()).as(result.message()).isEqualTo(RunStatus.SUCCEEDED);
+        JsonNode echoed = server.requests().get(1).body().path("messages").get(1).path("tool_calls").get(0);
+        assertThat(echoed.get("extra_content")).isEqualTo(dev.rein.json.Json.parse(extra));
+        assertThat(echoed.path("id").asText()).isEqualTo("function-call-1");
+        assertThat(echoed.path("function").path("arguments").asText()).isEqualTo("{\"q\":\"東京\"}");
+    }
+
     private ModelException failure() {
         ModelException e = catchThrowableOfType(ModelException.class, () -> call(request("x")));
         assertThat(e).as("the call failed").isNotNull();
