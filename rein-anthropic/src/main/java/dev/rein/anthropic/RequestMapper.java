@@ -258,7 +258,8 @@ final class RequestMapper {
     /**
      * The block types other Rein provider modules keep for themselves, by prefix: rein-openai's
      * {@code openai_tool_call_arguments} (the argument text of a call, kept verbatim) and {@code
-     * openai_tool_call_extra_content} (a call's {@code extra_content}, Gemini's signature). No Messages
+     * openai_tool_call_extra_content} (a call's {@code extra_content}, Gemini's signature) and {@code
+     * openai_reasoning_content} (DeepSeek's reasoning of a tool-call turn). No Messages
      * API block type starts with it.
      */
     private static final String OTHER_PROVIDER_PREFIX = "openai_";

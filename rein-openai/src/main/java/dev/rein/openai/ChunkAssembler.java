@@ -43,6 +43,8 @@ final class ChunkAssembler {
     private Integer latest;
     private final StringBuilder text = new StringBuilder();
     private StringBuilder refusal;
+    /** DeepSeek's reasoning_content, kept for a response with tool calls, which needs it echoed back. */
+    private final StringBuilder reasoning = new StringBuilder();
     private String id;
     private String model;
     private String finishReason;
@@ -91,6 +93,10 @@ final class ChunkAssembler {
         if (content != null && content.isTextual() && !content.asText().isEmpty()) {
             text.append(content.asText());
             observer.onTextDelta(content.asText());
+        }
+        JsonNode reasoned = delta.get("reasoning_content");
+        if (reasoned != null && reasoned.isTextual()) {
+            reasoning.append(reasoned.asText());
         }
         JsonNode refused = delta.get("refusal");
         if (refused != null && refused.isTextual() && !refused.asText().isEmpty()) {
@@ -210,6 +216,9 @@ final class ChunkAssembler {
         }
         if (refusal != null && !refusal.isEmpty()) {
             content.add(new TextBlock(refusal.toString()));
+        }
+        if (!reasoning.isEmpty() && !calls.isEmpty()) {
+            content.add(ReasoningContent.keep(reasoning.toString()));
         }
         for (Map.Entry<Integer, Call> entry : calls.entrySet()) {
             Call call = entry.getValue();

@@ -226,6 +226,33 @@ class WireEdgeCasesTest extends FakeChat {
         assertThat(echoed.path("function").path("arguments").asText()).isEqualTo("{\"q\":\"東京\"}");
     }
 
+    @Test
+    void theReasoningOfAToolCallTurnIsEchoedBackWithItsCalls() {
+        // DeepSeek's thinking mode (deepseek-reasoner) streams its reasoning as reasoning_content and
+        // answers 400 'Missing `reasoning_content` field in the assistant message at message index 1'
+        // to a history whose tool-call turn comes back without it (api-docs.deepseek.com, thinking
+        // mode, tool calls).
+        Tool search = Tool.builder("search").description("Searches.")
+                .inputSchema("{\"type\":\"object\",\"properties\":{\"q\":{\"type\":\"string\"}}}")
+                .handler((args, ctx) -> "晴れ").build();
+        server.enqueue(new ChatReply.Malformed(events(
+                chunk("[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":null,\"reasoning_content\":\"天気を\"},"
+                        + "\"finish_reason\":null}]"),
+                chunk("[{\"index\":0,\"delta\":{\"content\":null,\"reasoning_content\":\"調べる。\"},\"finish_reason\":null}]"),
+                chunk("[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"call_r\",\"type\":\"function\","
+                        + "\"function\":{\"name\":\"search\",\"arguments\":\"{\\\"q\\\":\\\"東京\\\"}\"}}]},\"finish_reason\":null}]"),
+                chunk("[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]"),
+                "[DONE]")), ChatReply.text("東京は晴れです"));
+
+        RunResult result = Agent.builder().model(model).modelName("gpt-4.1-mini").tools(search).build().run("東京の天気は?");
+
+        assertThat(result.status()).as(result.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(result.answer()).isEqualTo("東京は晴れです");
+        JsonNode assistant = server.requests().get(1).body().path("messages").get(1);
+        assertThat(assistant.path("role").asText()).isEqualTo("assistant");
+        assertThat(assistant.path("reasoning_content").asText()).isEqualTo("天気を調べる。");
+    }
+
     private ModelException failure() {
         ModelException e = catchThrowableOfType(ModelException.class, () -> call(request("x")));
         assertThat(e).as("the call failed").isNotNull();
