@@ -244,7 +244,8 @@ final class ErrorMapper {
     /**
      * Whether a 400 refuses the {@code max_tokens} field itself (OpenAI's reasoning models: code
      * {@code unsupported_parameter}, param {@code max_tokens}, or a message pointing to {@code
-     * max_completion_tokens}), rather than its value (a limit too large names the field too).
+     * max_completion_tokens}), rather than its value (a limit too large names the field too, vLLM's
+     * message both fields).
      */
     static boolean refusesMaxTokens(ModelException e) {
         if (e.httpStatus() != 400 || !(e.getCause() instanceof OpenAIServiceException service)) {
@@ -257,7 +258,9 @@ final class ErrorMapper {
         boolean unsupported = "unsupported_parameter".equals(error.path("code").asText(null))
                 && "max_tokens".equals(error.path("param").asText(null));
         String message = error.path("message").asText("");
-        return unsupported || (message.contains("max_tokens") && message.contains("max_completion_tokens"));
+        // vLLM's "'max_tokens' or 'max_completion_tokens' is too large" names both, of a value over the context
+        return unsupported || (message.contains("max_tokens") && message.contains("max_completion_tokens")
+                && !message.contains("too large"));
     }
 
     /**

@@ -146,6 +146,16 @@ class RequestMappingTest extends FakeChat {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> call(request("x")))
                 .isInstanceOf(dev.rein.model.ModelException.class).hasMessageContaining("too large");
         assertThat(server.requests()).as("not sent again").hasSize(1);
+
+        // vLLM's words for a limit too large name both fields, and are no refusal of either.
+        server.enqueue(new ChatReply.HttpError(400, "BadRequestError", null, "x", Map.of(),
+                "{\"object\":\"error\",\"message\":\"'max_tokens' or 'max_completion_tokens' is too large: 8192. This model's"
+                        + " maximum context length is 4096 tokens and your request has 50 input tokens (8192 > 4096 - 50).\","
+                        + "\"type\":\"BadRequestError\",\"param\":null,\"code\":400}"));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> call(request("x")))
+                .isInstanceOf(dev.rein.model.ModelException.class).hasMessageContaining("is too large: 8192");
+        assertThat(server.requests()).as("not sent again").hasSize(2);
+        assertThat(model.requests().maxTokensField()).isEqualTo(RequestMapper.MaxTokensField.MAX_TOKENS);
     }
 
     @Test
