@@ -137,11 +137,32 @@ final class ErrorMapper {
             // without /v1 answers "404 page not found"). The text, as the official Python SDK shows it.
             message = "HTTP " + status + " from " + server + ": " + plain + (status == 404 ? pathAdvice() : "");
         }
+        if (status == 400 && message != null) {
+            message += outputLimitAdvice(message);
+        }
         String location = e.headers().values("location").stream().findFirst().orElse(null);
         return new ModelException(kind, status, (message != null ? message : "HTTP " + status + " from " + server)
                 + dev.rein.provider.ProviderConfig.redirectAdvice(status, location, "/chat/completions", baseUri()), retryable,
                 RetryAfter.from(e.headers()::values, clock), requestId(e), e);
     }
+
+    /**
+     * What to change when a server refuses messages plus the output limit beyond the model's context
+     * (vLLM, and the public API in the same words: "(50 in the messages, 8192 in the completion)";
+     * newer vLLM: "'max_tokens' or 'max_completion_tokens' is too large"): the completion's share is
+     * the run's output limit, which Rein sends whatever the server's context, so say which setting it
+     * is. Empty for any other message.
+     */
+    private static String outputLimitAdvice(String message) {
+        java.util.regex.Matcher completion = COMPLETION_SHARE.matcher(message);
+        String limit = completion.find() ? completion.group(1) + " in the completion"
+                : message.contains("'max_tokens' or 'max_completion_tokens' is too large") ? "max_tokens" : null;
+        return limit == null ? "" : " (" + limit + " is the run's output limit: lower it with --max-tokens (maxTokens in the"
+                + " library, max_tokens in a suite file) so it fits beside the messages)";
+    }
+
+    private static final java.util.regex.Pattern COMPLETION_SHARE =
+            java.util.regex.Pattern.compile("maximum context length.*\\(\\d+ in the messages, (\\d+) in the completion\\)");
 
     /** The base URL as a URI, or null when it is not one (it was checked when the model was built). */
     /**

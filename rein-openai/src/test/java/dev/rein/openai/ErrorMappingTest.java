@@ -241,6 +241,30 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void aContextOverflowThatCountsTheOutputLimitSaysWhichSettingIsThatLimit() {
+        // vLLM (and the public API in the same words) refuses messages + max_tokens beyond the model's
+        // context; the completion's share is Rein's output limit, which the user may not know is sent.
+        String vllm = "This model's maximum context length is 4096 tokens. However, you requested 8242 tokens"
+                + " (50 in the messages, 8192 in the completion). Please reduce the length of the messages or completion.";
+        server.enqueue(new ChatReply.HttpError(400, "BadRequestError", null, "x", Map.of(),
+                "{\"object\":\"error\",\"message\":\"" + vllm + "\",\"type\":\"BadRequestError\",\"param\":null,\"code\":400}"));
+        ModelException overflow = failure();
+        assertThat(overflow.retryable()).isFalse();
+        assertThat(overflow.getMessage()).contains(vllm)
+                .contains("8192 in the completion is the run's output limit: lower it with --max-tokens (maxTokens in the library");
+
+        String newer = "'max_tokens' or 'max_completion_tokens' is too large: 8192. This model's maximum context length is"
+                + " 4096 tokens and your request has 50 input tokens (8192 > 4096 - 50).";
+        server.enqueue(new ChatReply.HttpError(400, "BadRequestError", null, "x", Map.of(),
+                "{\"object\":\"error\",\"message\":\"" + newer + "\",\"type\":\"BadRequestError\",\"param\":null,\"code\":400}"));
+        assertThat(failure().getMessage()).contains(newer).contains("lower it with --max-tokens (maxTokens in the library");
+
+        // Another 400 is left as it is.
+        server.enqueue(ChatReply.error(400, "invalid_request_error", "Invalid value for 'temperature'."));
+        assertThat(failure().getMessage()).doesNotContain("--max-tokens");
+    }
+
+    @Test
     void aDoneWhoseBlankLineNeverCameEndsTheStreamAsTheOfficialSdkEndsIt() throws Exception {
         // A server that closes the connection right after "data: [DONE]" (no blank line, or one
         // newline only): the whole completion and its end marker arrived. The official SDKs end such
