@@ -43,7 +43,7 @@ final class ChunkAssembler {
     private Integer latest;
     private final StringBuilder text = new StringBuilder();
     private StringBuilder refusal;
-    /** DeepSeek's reasoning_content, kept for a response with tool calls, which needs it echoed back. */
+    /** DeepSeek's reasoning_content, kept with the response: a turn that calls tools needs it echoed back. */
     private final StringBuilder reasoning = new StringBuilder();
     private String id;
     private String model;
@@ -217,7 +217,7 @@ final class ChunkAssembler {
         if (refusal != null && !refusal.isEmpty()) {
             content.add(new TextBlock(refusal.toString()));
         }
-        if (!reasoning.isEmpty() && !calls.isEmpty()) {
+        if (!reasoning.isEmpty()) {
             content.add(ReasoningContent.keep(reasoning.toString()));
         }
         for (Map.Entry<Integer, Call> entry : calls.entrySet()) {

@@ -7,19 +7,19 @@ import dev.rein.model.OpaqueBlock;
 import java.util.List;
 
 /**
- * Keeps the {@code reasoning_content} of a response that calls tools, a field outside Chat
- * Completions in which DeepSeek's thinking mode (and servers that follow it) streams its
- * reasoning: DeepSeek needs it back on that assistant message while the tool calls of the turn go
- * on, and refuses, with HTTP 400, a history without it ("Missing `reasoning_content` field in the
- * assistant message"). It travels with the calls as an {@link OpaqueBlock} of type {@value #TYPE}.
- * The reasoning of a response without tool calls is not kept: no server needs it back.
+ * Keeps the {@code reasoning_content} of a response, a field outside Chat Completions in which
+ * DeepSeek's thinking mode (and servers that follow it) streams its reasoning: between two user
+ * messages with a tool call between them, DeepSeek needs it back on every assistant message, and
+ * refuses, with HTTP 400, a history without it ("Missing `reasoning_content` field in the
+ * assistant message"); elsewhere it ignores it. It travels with the response as an {@link
+ * OpaqueBlock} of type {@value #TYPE} and is echoed on its assistant message.
  */
 final class ReasoningContent {
     static final String TYPE = "openai_reasoning_content";
 
     private ReasoningContent() {}
 
-    /** The block to keep with the calls of a response that reasoned in {@code text}. */
+    /** The block to keep with a response that reasoned in {@code text}. */
     static OpaqueBlock keep(String text) {
         ObjectNode json = Json.object().put("type", TYPE).put("reasoning_content", text);
         return new OpaqueBlock(TYPE, json);

@@ -286,10 +286,10 @@ final class RequestMapper {
         }
         if (!calls.isEmpty()) {
             json.set("tool_calls", calls);
-            String reasoning = ReasoningContent.of(message.content());
-            if (reasoning != null) {
-                json.put("reasoning_content", reasoning); // DeepSeek's thinking mode refuses a tool-call turn without it
-            }
+        }
+        String reasoning = ReasoningContent.of(message.content());
+        if (reasoning != null) {
+            json.put("reasoning_content", reasoning); // DeepSeek's thinking mode refuses a tool-using turn without it
         }
         return wire(json);
     }

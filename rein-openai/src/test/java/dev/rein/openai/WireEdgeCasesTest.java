@@ -242,7 +242,14 @@ class WireEdgeCasesTest extends FakeChat {
                 chunk("[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"call_r\",\"type\":\"function\","
                         + "\"function\":{\"name\":\"search\",\"arguments\":\"{\\\"q\\\":\\\"東京\\\"}\"}}]},\"finish_reason\":null}]"),
                 chunk("[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]"),
-                "[DONE]")), ChatReply.text("東京は晴れです"));
+                "[DONE]")),
+                // Then reasoning and a blank answer: the run nudges (a user message), and DeepSeek wants the reasoning
+                // of every assistant message between two user messages with a tool call between them.
+                new ChatReply.Malformed(events(
+                        chunk("[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\" \",\"reasoning_content\":\"答える。\"},"
+                                + "\"finish_reason\":\"stop\"}]"),
+                        "[DONE]")),
+                ChatReply.text("東京は晴れです"));
 
         RunResult result = Agent.builder().model(model).modelName("gpt-4.1-mini").tools(search).build().run("東京の天気は?");
 
@@ -251,6 +258,10 @@ class WireEdgeCasesTest extends FakeChat {
         JsonNode assistant = server.requests().get(1).body().path("messages").get(1);
         assertThat(assistant.path("role").asText()).isEqualTo("assistant");
         assertThat(assistant.path("reasoning_content").asText()).isEqualTo("天気を調べる。");
+        JsonNode third = server.requests().get(2).body().path("messages");
+        assertThat(third.get(1).path("reasoning_content").asText()).isEqualTo("天気を調べる。");
+        assertThat(third.get(3).path("role").asText()).isEqualTo("assistant");
+        assertThat(third.get(3).path("reasoning_content").asText()).isEqualTo("答える。");
     }
 
     private ModelException failure() {
