@@ -347,7 +347,7 @@ final class ErrorMapper {
         for (String field : new String[] {"message", "detail", "error"}) {
             JsonNode value = node.get(field);
             if (value != null && value.isTextual() && !value.asText().isBlank()) {
-                return value.asText();
+                return value.asText() + upstreamReason(node);
             }
             if (value != null && value.isObject()) {
                 String nested = message(value);
@@ -373,6 +373,20 @@ final class ErrorMapper {
             }
         }
         return null;
+    }
+
+    /**
+     * The reason a gateway's error carries from the provider behind it, as OpenRouter's does in
+     * {@code metadata.raw} under the message "Provider returned error"; empty when there is none.
+     */
+    private static String upstreamReason(JsonNode error) {
+        JsonNode metadata = error.path("metadata");
+        String raw = metadata.path("raw").isTextual() ? metadata.path("raw").asText().strip() : "";
+        if (raw.isEmpty()) {
+            return "";
+        }
+        String provider = metadata.path("provider_name").isTextual() ? metadata.path("provider_name").asText() + ": " : "";
+        return " (" + provider + (raw.length() <= 1000 ? raw : raw.substring(0, 1000) + "...") + ")";
     }
 
     private static JsonNode node(JsonValue body) {

@@ -241,6 +241,23 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void aGatewaysProviderErrorGivesTheUpstreamReasonItCarries() {
+        // OpenRouter's error for a failure of the provider behind it: the reason is in metadata.raw,
+        // the message only says 'Provider returned error'.
+        String raw = "Gemini models require OpenRouter reasoning details to be preserved in each request.";
+        server.enqueue(new ChatReply.HttpError(400, "x", null, "x", Map.of(), "{\"error\":{\"message\":\"Provider returned error\","
+                + "\"code\":400,\"metadata\":{\"raw\":\"" + raw + "\",\"provider_name\":\"Google AI Studio\"}},\"user_id\":\"u\"}"));
+        ModelException e = failure();
+        assertThat(e.retryable()).isFalse();
+        assertThat(e.getMessage()).contains("Provider returned error (Google AI Studio: " + raw + ")");
+
+        // The same after HTTP 200, as an error chunk.
+        server.enqueue(new ChatReply.Malformed(events("{\"error\":{\"message\":\"Provider returned error\",\"code\":502,"
+                + "\"metadata\":{\"raw\":\"上流のエラー\",\"provider_name\":\"Example\"}}}")));
+        assertThat(failure().getMessage()).contains("Provider returned error (Example: 上流のエラー)");
+    }
+
+    @Test
     void aContextOverflowThatCountsTheOutputLimitSaysWhichSettingIsThatLimit() {
         // vLLM (and the public API in the same words) refuses messages + max_tokens beyond the model's
         // context; the completion's share is Rein's output limit, which the user may not know is sent.
