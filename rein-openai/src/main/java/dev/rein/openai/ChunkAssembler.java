@@ -48,6 +48,8 @@ final class ChunkAssembler {
     private String id;
     private String model;
     private String finishReason;
+    /** OpenRouter's native_finish_reason: what the provider behind it said, named when the generation failed. */
+    private String nativeFinishReason;
     private JsonNode usage;
     private int chunks;
 
@@ -84,6 +86,9 @@ final class ChunkAssembler {
             JsonNode finish = choice.get("finish_reason");
             if (finish != null && finish.isTextual()) {
                 finishReason = finish.asText();
+            }
+            if (choice.path("native_finish_reason").isTextual()) {
+                nativeFinishReason = choice.path("native_finish_reason").asText();
             }
         }
     }
@@ -209,6 +214,12 @@ final class ChunkAssembler {
 
     /** The assembled response; {@code fallbackModel} names it when no chunk did. */
     ModelResponse response(String fallbackModel) throws ModelException {
+        if ("error".equals(finishReason)) {
+            // Mistral's and OpenRouter's generation that failed mid-way: what came is no answer, and a retry may succeed.
+            throw new ModelException(ModelException.Kind.SERVER_ERROR, 0, "the response ended with finish_reason error:"
+                    + " the server failed while generating it" + (nativeFinishReason == null ? "" : " (" + nativeFinishReason + ")"),
+                    true, null, requestId, null);
+        }
         announceReady(-1);
         List<ContentBlock> content = new ArrayList<>();
         if (!text.isEmpty()) {
@@ -268,6 +279,8 @@ final class ChunkAssembler {
             // TOOL_USE only with calls to run: a server that says so while sending none ended its turn.
             case "tool_calls", "function_call" -> calls.isEmpty() ? StopReason.END_TURN : StopReason.TOOL_USE;
             case "length" -> StopReason.MAX_TOKENS;
+            // Mistral: the model's context is full, which a larger output limit does not fix.
+            case "model_length" -> StopReason.MODEL_CONTEXT_WINDOW_EXCEEDED;
             case "content_filter" -> StopReason.REFUSAL;
             default -> StopReason.UNKNOWN;
         };

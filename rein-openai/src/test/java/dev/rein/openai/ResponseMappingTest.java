@@ -59,6 +59,28 @@ class ResponseMappingTest extends FakeChat {
     }
 
     @Test
+    void theFinishReasonsOfCompatibleApisForAFailedOrOverfullGenerationAreNoAnswer() throws Exception {
+        // Mistral's and OpenRouter's "error" (the generation failed mid-way) and Mistral's "model_length"
+        // (the model's context is full): read as an end of turn, the cut text was taken as the answer.
+        String chunk = "{\"id\":\"m1\",\"object\":\"chat.completion.chunk\",\"model\":\"mistral-large\",\"choices\":";
+        server.enqueue(new ChatReply.Malformed(events(
+                chunk + "[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"手順1: \"},\"finish_reason\":null}]}",
+                chunk + "[{\"index\":0,\"delta\":{\"content\":\"\"},\"finish_reason\":\"error\","
+                        + "\"native_finish_reason\":\"MALFORMED_FUNCTION_CALL\"}]}",
+                "[DONE]")));
+        dev.rein.model.ModelException failed = org.assertj.core.api.Assertions.catchThrowableOfType(
+                dev.rein.model.ModelException.class, () -> call(request("x")));
+        assertThat(failed).isNotNull();
+        assertThat(failed.retryable()).isTrue();
+        assertThat(failed.getMessage()).contains("finish_reason error").contains("MALFORMED_FUNCTION_CALL");
+
+        server.enqueue(new ChatReply.Malformed(events(
+                chunk + "[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"長い\"},\"finish_reason\":\"model_length\"}]}",
+                "[DONE]")));
+        assertThat(call(request("x")).stopReason()).isEqualTo(StopReason.MODEL_CONTEXT_WINDOW_EXCEEDED);
+    }
+
+    @Test
     void parallelToolCallsAreAssembledByIndexInCallOrder() throws Exception {
         server.enqueue(ChatReply.completion().text("Looking.")
                 .toolCall("call_a", "search", "{\"q\":\"first long query text\"}")
