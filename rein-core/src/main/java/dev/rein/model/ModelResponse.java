@@ -20,9 +20,19 @@ public record ModelResponse(String id, String model, List<ContentBlock> content,
                             String stopSequence, Usage usage,
                             @JsonInclude(JsonInclude.Include.NON_NULL) String stopDetail) {
     public ModelResponse {
-        Objects.requireNonNull(model, "model");
+        // Messages that name the field: a third-party Model builds this, and the run reports its
+        // failure with the message (a bare "coll is null" would not say what was left out)
+        Objects.requireNonNull(model, "a ModelResponse needs the model that answered; model is null");
+        Objects.requireNonNull(content, "a ModelResponse needs its content; content is null (List.of() for none)");
+        for (int i = 0; i < content.size(); i++) {
+            if (content.get(i) == null) {
+                throw new NullPointerException("a ModelResponse's content block " + (i + 1) + " of " + content.size()
+                        + " is null; leave it out");
+            }
+        }
         content = List.copyOf(content);
-        Objects.requireNonNull(stopReason, "stopReason");
+        Objects.requireNonNull(stopReason,
+                "a ModelResponse needs its stopReason; stopReason is null (StopReason.UNKNOWN when the provider gave none)");
         usage = usage == null ? Usage.NOT_REPORTED : usage;
     }
 

@@ -133,4 +133,33 @@ class ThirdPartyModelTest {
         RunResult result = agent(model).build().run("go");
         assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
     }
+
+    /**
+     * A response built with a field missing (no content list, a null block, no stop reason) is a
+     * provider failure naming the model and the field, traced as model_failed, not a bare
+     * NullPointerException naming neither.
+     */
+    @Test
+    void aResponseWithAMissingFieldIsAProviderFailureNamingTheModelAndTheField() {
+        record Case(String field, Model model) {}
+        List<Case> cases = List.of(
+                new Case("content", (request, context) -> new ModelResponse(null, "my-model", null, StopReason.END_TURN, null, null)),
+                new Case("content block 2", (request, context) -> new ModelResponse(null, "my-model",
+                        java.util.Arrays.asList(new TextBlock("a"), null), StopReason.END_TURN, null, null)),
+                new Case("stopReason", (request, context) -> new ModelResponse(null, "my-model",
+                        List.of(new TextBlock("a")), null, null, null)),
+                new Case("model", (request, context) -> new ModelResponse(null, null,
+                        List.of(new TextBlock("a")), StopReason.END_TURN, null, null)));
+        for (Case c : cases) {
+            List<TraceEvent> events = new CopyOnWriteArrayList<>();
+            RunResult result = agent(c.model()).listener(id -> (RunListener) new RunListener() { @Override public void onEvent(TraceEvent e) { events.add(e); } }).build().run("go");
+            assertThat(result.status()).as(c.field()).isEqualTo(RunStatus.FAILED);
+            assertThat(result.reason()).as(c.field()).isEqualTo("provider_error");
+            assertThat(result.message()).as(c.field()).contains("'my-model'").contains("a ModelResponse").contains(c.field());
+            assertThat(events).as(c.field()).anySatisfy(e -> {
+                assertThat(e).isInstanceOf(TraceEvent.ModelFailed.class);
+                assertThat(((TraceEvent.ModelFailed) e).message()).contains(c.field());
+            });
+        }
+    }
 }

@@ -23,11 +23,12 @@ public final class ModelChain {
                 response = call.model().call(call.request(), call.context());
             } catch (RuntimeException e) {
                 // The provider's client failed, not a stage: a provider error the run reports.
-                throw new ModelException(ModelException.Kind.OTHER, 0, "the model client failed with "
-                        + e.getClass().getSimpleName() + ": " + e.getMessage(), false, null, null, e);
+                throw new ModelException(ModelException.Kind.OTHER, 0, "the model client " + client(call)
+                        + " failed with " + e.getClass().getSimpleName() + ": " + e.getMessage(), false, null, null, e);
             }
             if (response == null) {
-                throw new ModelException(ModelException.Kind.MALFORMED_RESPONSE, 0, "the model returned no response");
+                throw new ModelException(ModelException.Kind.MALFORMED_RESPONSE, 0, "the model returned no response"
+                        + " (model client " + client(call) + ")");
             }
             return response;
         }
@@ -38,9 +39,17 @@ public final class ModelChain {
                 return call.model().countTokens(call.request());
             } catch (RuntimeException e) {
                 // As for a call: the provider's client failed, so the count is unknown and the run estimates
-                throw new ModelException(ModelException.Kind.OTHER, 0, "the model client failed to count tokens with "
+                throw new ModelException(ModelException.Kind.OTHER, 0, "the model client " + client(call)
+                        + " failed to count tokens with "
                         + e.getClass().getSimpleName() + ": " + e.getMessage(), false, null, null, e);
             }
+        }
+
+        /** The model asked for and the client's class, so a failure says whose it was (several providers may be in use). */
+        private static String client(ModelCall call) {
+            Class<?> type = call.model().getClass();
+            String name = type.isSynthetic() || type.isAnonymousClass() || type.isHidden() ? "" : " (" + type.getName() + ")";
+            return "for model '" + call.request().model() + "'" + name;
         }
 
         @Override
