@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.io.JsonEOFException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.ReinException;
+import dev.rein.internal.model.TracingStage;
 import dev.rein.json.Json;
 import dev.rein.model.ModelResponse;
 import java.io.IOException;
@@ -105,8 +106,12 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
                 }
                 // A call that failed for good (after its retries) is a call too: a compaction or summary
                 // call the run went on without, or the one that ended the run with provider_error.
+                // A call a stage failed (STAGE_FAILED: it threw, or a model had no price) reached no model: the
+                // replayed run's stages fail it again before a model is asked, so it is no recorded model call.
                 case "model_failed" -> {
-                    if (pendingRequest != null) {
+                    if (TracingStage.STAGE_FAILED.equals(e.path("error_kind").asText())) {
+                        pendingRequest = null;
+                    } else if (pendingRequest != null) {
                         calls.add(new Call(pendingRequest.path("step").asInt(), pendingRequest.path("purpose").asText(),
                                 pendingRequest.get("request"), null, e));
                         pendingRequest = null;

@@ -150,4 +150,52 @@ class ModelSpiEdgesTest {
         assertThat(result.message()).contains("model-call stage response-cache threw")
                 .contains("IllegalStateException: キャッシュが落ちています");
     }
+
+    /**
+     * A stage that throws on the second call (after one answered call) leaves a model_failed for the
+     * call it broke, as docs/architecture.md promises one model_response or model_failed per logical
+     * call, and the run still replays to the same ending: the failed call is not a recorded model call.
+     */
+    @Test
+    void anInterceptorThatThrowsLeavesAModelFailedEventAndTheRunReplaysToTheSameEnding(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        ModelInterceptor cache = new ModelInterceptor() {
+            @Override
+            public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
+                if (calls.incrementAndGet() == 2) {
+                    throw new IllegalStateException("キャッシュが落ちています");
+                }
+                return chain.proceed(call);
+            }
+
+            @Override
+            public String toString() {
+                return "response-cache";
+            }
+        };
+        Tool echo = Tool.builder("echo").description("Echoes.").handler((args, ctx) -> "エコー").build();
+        RecordingListener listener = new RecordingListener();
+        java.nio.file.Path trace = dir.resolve("run.jsonl");
+        RunResult result = Agent.builder().model(ScriptedModel.of(toolCalls(call("echo", "{}")), text("答え")))
+                .tools(echo).modelInterceptor(cache).listener(listener)
+                .listener(dev.rein.trace.JsonlTraceListener.to(trace)).build().run("質問");
+
+        assertThat(result.reason()).isEqualTo("internal_error");
+        List<TraceEvent> events = listener.events();
+        assertThat(events.stream().filter(e -> e instanceof TraceEvent.ModelRequested)).hasSize(2);
+        assertThat(events.stream().filter(e -> e instanceof TraceEvent.ModelResponded)).hasSize(1);
+        assertThat(events).filteredOn(e -> e instanceof TraceEvent.ModelFailed).singleElement().satisfies(e -> {
+            TraceEvent.ModelFailed failed = (TraceEvent.ModelFailed) e;
+            assertThat(failed.step()).isEqualTo(2);
+            assertThat(failed.message()).contains("model-call stage response-cache threw").contains("キャッシュが落ちています");
+        });
+
+        calls.set(0);
+        dev.rein.replay.ReplayReport report = dev.rein.replay.Replay.from(trace).replay(Agent.builder().model(ScriptedModel.of())
+                .tools(echo).modelInterceptor(cache).build());
+        assertThat(report.firstDivergence()).isEmpty();
+        assertThat(report.result().reason()).isEqualTo("internal_error");
+        assertThat(report.reproduced()).isTrue();
+    }
 }

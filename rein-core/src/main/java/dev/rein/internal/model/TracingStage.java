@@ -1,5 +1,6 @@
 package dev.rein.internal.model;
 
+import dev.rein.ReinException;
 import dev.rein.budget.BudgetMeter;
 import dev.rein.model.ModelCall;
 import dev.rein.model.ModelDeadlineException;
@@ -19,6 +20,13 @@ import java.time.Instant;
  * is reported by the run's end instead.
  */
 public final class TracingStage implements ModelInterceptor {
+    /**
+     * The {@code error_kind} of a call that a stage, not the provider, failed (it threw, broke the
+     * chain's contract or was refused a model without a price): the run ends internal_error, and a
+     * replay does not count the call as a recorded model call, since no model answered it.
+     */
+    public static final String STAGE_FAILED = "STAGE_FAILED";
+
     private final Tracer tracer;
     private final BudgetMeter meter;
     /** False for a later attempt of a call an engine retries: the first attempt traced the request. */
@@ -60,6 +68,11 @@ public final class TracingStage implements ModelInterceptor {
             String message = e instanceof RetryStage.GaveUp gaveUp ? gaveUp.providerMessage() : e.getMessage();
             tracer.emit(new TraceEvent.ModelFailed(tracer.runId(), step, tracer.now(), e.kind().name(), e.httpStatus(), message,
                     e.requestId()));
+            throw e;
+        } catch (ReinException e) {
+            // A stage further in threw or broke the chain's contract (named by ModelChain): the call failed
+            // too, and its model_request gets its model_failed, as every logical call's does
+            tracer.emit(new TraceEvent.ModelFailed(tracer.runId(), step, tracer.now(), STAGE_FAILED, 0, e.getMessage(), null));
             throw e;
         }
     }
