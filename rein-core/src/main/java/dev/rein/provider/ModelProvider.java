@@ -35,8 +35,9 @@ public interface ModelProvider {
 
     /**
      * Every provider on the class path (or module path), in {@link ServiceLoader} order. A plug-in
-     * that cannot be loaded (its class or a dependency missing, its constructor failing) is left
-     * out, so it does not take the others down with it; {@link #require} names it.
+     * that cannot be loaded (its class or a dependency missing, its constructor failing) or whose
+     * {@link #name()} or {@link #prices()} throws or returns nothing is left out, so it does not take
+     * the others down with it; {@link #require} names it.
      */
     static List<ModelProvider> available() {
         List<ModelProvider> found = new ArrayList<>();
@@ -62,11 +63,38 @@ public interface ModelProvider {
                 if (!providers.hasNext()) {
                     return;
                 }
-                found.add(providers.next());
+                ModelProvider provider = providers.next();
+                String unusable = unusable(provider);
+                if (unusable == null) {
+                    found.add(provider);
+                } else {
+                    broken.add(unusable);
+                }
             } catch (java.util.ServiceConfigurationError e) {
                 failures++;
                 broken.add(e.getMessage() + (e.getCause() == null ? "" : " (" + e.getCause() + ")"));
             }
+        }
+    }
+
+    /**
+     * Why a loaded plug-in cannot be used, or null: its name and prices are read by every lookup and
+     * every Agent build, so one that throws there (a price file it cannot read) would take the others
+     * down with it, as one that cannot be loaded would.
+     */
+    private static String unusable(ModelProvider provider) {
+        String type = provider.getClass().getName();
+        try {
+            String name = provider.name();
+            if (name == null || name.isBlank()) {
+                return "ModelProvider " + type + " has no name (name() returned " + (name == null ? "null" : "'" + name + "'") + ")";
+            }
+            if (provider.prices() == null) {
+                return "ModelProvider " + type + " ('" + name + "'): prices() returned null; return PriceTable.empty() for none";
+            }
+            return null;
+        } catch (RuntimeException e) {
+            return "ModelProvider " + type + " failed to give its name or prices: " + e;
         }
     }
 
