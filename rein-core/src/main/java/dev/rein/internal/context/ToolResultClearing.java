@@ -2,6 +2,7 @@ package dev.rein.internal.context;
 
 import dev.rein.context.Compaction;
 import dev.rein.context.OutputStore;
+import dev.rein.context.TokenEstimator;
 import dev.rein.model.ContentBlock;
 import dev.rein.model.Message;
 import dev.rein.model.ToolResultBlock;
@@ -21,8 +22,16 @@ import java.util.Set;
 final class ToolResultClearing {
     /** Starts every placeholder, so an already cleared result is recognised (also after a resume). */
     static final String MARKER = "[rein: cleared]";
-    /** Results this short are left alone: the placeholder would not be smaller. */
+    /**
+     * Results shorter than this that are also estimated at no more than {@link #MIN_CLEARABLE_TOKENS}
+     * are left alone: the placeholder would not be smaller.
+     */
     static final int MIN_CLEARABLE = 300;
+    /**
+     * The estimate of {@link #MIN_CLEARABLE} ASCII characters: what matters is the context a result
+     * takes, and 100 Japanese characters are estimated at 100 tokens, more than the placeholder costs.
+     */
+    static final int MIN_CLEARABLE_TOKENS = MIN_CLEARABLE / 4;
 
     /**
      * The edited history; {@code notStored} results were left in place because the store refused
@@ -84,7 +93,9 @@ final class ToolResultClearing {
     }
 
     private static boolean clearable(ToolResultBlock result, Map<String, String> toolNames, Set<String> excludeTools) {
-        return !result.content().startsWith(MARKER) && result.content().length() >= MIN_CLEARABLE
+        String content = result.content();
+        return !content.startsWith(MARKER)
+                && (content.length() >= MIN_CLEARABLE || TokenEstimator.text(content) > MIN_CLEARABLE_TOKENS)
                 && !excludeTools.contains(toolNames.get(result.toolUseId()));
     }
 

@@ -10,6 +10,7 @@ import dev.rein.context.ContextPolicy;
 import dev.rein.context.InMemoryOutputStore;
 import dev.rein.context.RecordingTracer;
 import dev.rein.context.TokenCounting;
+import dev.rein.context.TokenEstimator;
 import dev.rein.json.Hashing;
 import dev.rein.json.Json;
 import dev.rein.model.ContentBlock;
@@ -116,6 +117,31 @@ class ContextManagerTest {
         assertThat(results(edited).get(0).content()).contains("(3,000 characters,");
         assertThat(tracer.events(TraceEvent.ContextEdited.class)).singleElement()
                 .satisfies(e -> assertThat(e.details()).containsEntry("cleared", 2).containsEntry("characters", 6_000L));
+    }
+
+    /**
+     * The size under which a result is left alone is what the placeholder would cost: 250 Japanese
+     * characters are estimated at 250 tokens, more than three times the placeholder, and are
+     * cleared; 299 ASCII characters (75 tokens) are still left alone, as before.
+     */
+    @Test
+    void aShortJapaneseResultWorthManyTokensIsClearedAndAShortAsciiOneIsNot() throws Exception {
+        List<Message> original = new ArrayList<>(List.of(Message.user("調べて")));
+        String[] contents = {"東京の天気は晴れ、".repeat(30).substring(0, 250), "a".repeat(299), "最新の結果"};
+        for (int i = 0; i < contents.length; i++) {
+            original.add(Message.assistant(List.of(new ToolUseBlock("t" + i, "search", Json.parse("{\"q\":\"" + i + "\"}")))));
+            original.add(Message.user(List.of(new ToolResultBlock("t" + i, contents[i], false))));
+        }
+        ContextManager manager = manager(ContextPolicy.builder().clearToolResults(ClearToolResults.client(100, 1))
+                .tokenCounting(TokenCounting.ESTIMATE).build());
+
+        List<Message> edited = manager.prepare(request(original), summariser).orElseThrow();
+
+        assertThat(results(edited).get(0).content()).startsWith("[rein: cleared]").contains("(250 characters,");
+        assertThat(TokenEstimator.text(results(edited).get(0).content())).isLessThan(TokenEstimator.text(contents[0]));
+        assertThat(results(edited).get(1).content()).isEqualTo(contents[1]);
+        assertThat(results(edited).get(2).content()).isEqualTo(contents[2]);
+        assertThat(HistoryValidator.problems(edited)).isEmpty();
     }
 
     @Test
