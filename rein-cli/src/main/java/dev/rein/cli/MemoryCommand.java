@@ -88,8 +88,10 @@ final class MemoryCommand implements Callable<Integer> {
                 entries = List.of();
                 env.err().println(home.noStoreMessage());
             }
+            // expired entries are listed until forgotten (they may hold personal data), but marked: recall skips them
+            java.time.Instant now = java.time.Instant.now();
             if (json) {
-                env.out().println(Json.write(Map.of("entries", entries.stream().map(ListEntries::json).toList())));
+                env.out().println(Json.write(Map.of("entries", entries.stream().map(e -> json(e, now)).toList())));
                 return 0;
             }
             if (entries.isEmpty()) {
@@ -97,13 +99,20 @@ final class MemoryCommand implements Callable<Integer> {
             }
             for (MemoryEntry e : entries) {
                 env.out().println(e.id() + "  " + e.createdAt() + "  by " + Text.visible(e.createdBy()) + "  from "
-                        + Text.visible(e.source().describe()) + (e.expiresAt() == null ? "" : "  expires " + e.expiresAt()));
+                        + Text.visible(e.source().describe()) + (e.expiresAt() == null ? ""
+                        : expired(e, now) ? "  expired " + e.expiresAt() + " (no longer recalled; 'rein memory forget "
+                        + e.id() + "' deletes it)" : "  expires " + e.expiresAt()));
                 env.out().println("    " + Text.visible(e.text()));
             }
             return 0;
         }
 
-        private static Map<String, Object> json(MemoryEntry e) {
+        /** As a recall decides: an entry is recalled until the instant it expires, not at it. */
+        private static boolean expired(MemoryEntry e, java.time.Instant now) {
+            return e.expiresAt() != null && !now.isBefore(e.expiresAt());
+        }
+
+        private static Map<String, Object> json(MemoryEntry e, java.time.Instant now) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("id", e.id());
             m.put("tenant", e.scope().tenant());
@@ -115,6 +124,7 @@ final class MemoryCommand implements Callable<Integer> {
             m.put("created_by", e.createdBy());
             m.put("created_at", e.createdAt().toString());
             m.put("expires_at", e.expiresAt() == null ? null : e.expiresAt().toString());
+            m.put("expired", expired(e, now));
             return m;
         }
     }

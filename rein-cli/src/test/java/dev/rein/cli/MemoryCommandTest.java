@@ -95,4 +95,31 @@ class MemoryCommandTest {
                     .contains("schema version 99").contains("upgrade Rein").doesNotContain("writable directory");
         }
     }
+
+    /**
+     * docs/memory.md: expired entries are not recalled, and list still shows them until they are
+     * forgotten; the list says which have expired (no longer recalled), in text and in JSON.
+     */
+    @Test
+    void listMarksTheEntriesThatHaveExpiredAndAreNoLongerRecalled() {
+        java.time.Instant now = java.time.Instant.now();
+        dev.rein.memory.MemoryScope scope = CliMemory.DEFAULT_SCOPE;
+        dev.rein.memory.MemorySource source = new dev.rein.memory.MemorySource("run_1", null, null);
+        new CliMemory(cli.home()).remember(new dev.rein.memory.MemoryEntry("mem_old", scope, "古い住所", source, "anonymous",
+                now.minus(java.time.Duration.ofDays(10)), now.minus(java.time.Duration.ofDays(1))));
+        new CliMemory(cli.home()).remember(new dev.rein.memory.MemoryEntry("mem_new", scope, "新しい住所", source, "anonymous",
+                now.minus(java.time.Duration.ofDays(2)), now.plus(java.time.Duration.ofDays(300))));
+
+        InProcessCli.Outcome list = cli.run("memory", "list");
+        assertThat(list.exitCode()).as(list.stderr()).isZero();
+        String oldLine = list.stdout().lines().filter(l -> l.startsWith("mem_old")).findFirst().orElseThrow();
+        String newLine = list.stdout().lines().filter(l -> l.startsWith("mem_new")).findFirst().orElseThrow();
+        assertThat(oldLine).contains("expired ").contains("no longer recalled");
+        assertThat(newLine).contains("expires ").doesNotContain("expired");
+
+        JsonNode entries = Json.parse(cli.run("memory", "list", "--json").stdout()).get("entries");
+        for (JsonNode e : entries) {
+            assertThat(e.get("expired").asBoolean()).as(e.get("id").asText()).isEqualTo(e.get("id").asText().equals("mem_old"));
+        }
+    }
 }
