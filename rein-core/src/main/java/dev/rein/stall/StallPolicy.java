@@ -19,6 +19,17 @@ import java.util.Objects;
  * with reason {@code stalled}.
  */
 public final class StallPolicy {
+    /** A placeholder in an intervention text, as the stall monitor fills them. */
+    private static final java.util.regex.Pattern PLACEHOLDER = java.util.regex.Pattern.compile("\\{([a-z_]+)}");
+    /** The evidence each of Rein's detectors gives, which are the placeholders its text can use (docs/guards.md). */
+    private static final Map<Class<?>, List<String>> EVIDENCE = Map.of(
+            ExactRepeat.class, List.of("tool", "count", "first_step"),
+            Alternation.class, List.of("cycle", "period", "cycles"),
+            NearDuplicate.class, List.of("tool", "count", "earlier", "queries"),
+            EditRevert.class, List.of("tool", "resource", "reverts", "state_first_seen_step"),
+            NoProgress.class, List.of("steps"),
+            ConsecutiveErrors.class, List.of("count", "last_tool", "last_error"));
+
     public static final int DEFAULT_MAX_INTERVENTIONS = 2;
 
     private final Map<String, StallDetector.Factory> detectors;
@@ -163,7 +174,8 @@ public final class StallPolicy {
 
         /**
          * Replaces the text the model sees when {@code detector} fires; {@code {name}} placeholders
-         * are filled from the finding's evidence (see each detector's documentation).
+         * are filled from the finding's evidence (see each detector's documentation). For Rein's own
+         * detectors, {@link #build()} refuses a placeholder the detector does not fill, naming those it does.
          */
         public Builder message(String detector, String template) {
             if (template == null || template.isBlank()) {
@@ -179,13 +191,34 @@ public final class StallPolicy {
         }
 
         public StallPolicy build() {
-            for (String name : messages.keySet()) {
+            for (Map.Entry<String, String> text : messages.entrySet()) {
+                String name = text.getKey();
                 if (!detectors.containsKey(name)) {
                     throw new ReinException("an intervention text is set for '" + name + "', but no such detector is on;"
                             + " detectors: " + detectors.keySet());
                 }
+                checkPlaceholders(name, text.getValue(), detectors.get(name).create());
             }
             return new StallPolicy(this);
+        }
+
+        /**
+         * A placeholder the detector never fills would reach the model as written ("{file}"), so it is
+         * refused here. Only Rein's own detectors are checked: an application's may fill any name.
+         */
+        private static void checkPlaceholders(String name, String template, StallDetector detector) {
+            List<String> known = detector == null ? null : EVIDENCE.get(detector.getClass());
+            if (known == null) {
+                return;
+            }
+            java.util.regex.Matcher m = PLACEHOLDER.matcher(template);
+            while (m.find()) {
+                if (!known.contains(m.group(1))) {
+                    throw new ReinException("the intervention text for '" + name + "' has the placeholder " + m.group()
+                            + ", which that detector does not fill; its placeholders are "
+                            + String.join(", ", known.stream().map(k -> "{" + k + "}").toList()));
+                }
+            }
         }
     }
 }

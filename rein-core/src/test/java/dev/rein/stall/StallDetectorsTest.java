@@ -376,6 +376,36 @@ class StallDetectorsTest {
                 EditRevert.NAME, NoProgress.NAME, ConsecutiveErrors.NAME);
     }
 
+    /**
+     * A placeholder a detector never fills ({file} for exact_repeat, {last_eror} misspelt) would
+     * reach the model as written: it is refused when the policy is built, naming it and the
+     * detector's own; a detector of the application's own, whose evidence Rein cannot know, is not checked.
+     */
+    @Test
+    void anUnknownPlaceholderInAnInterventionTextIsRefusedNamingItAndTheValidOnes() {
+        assertThatThrownBy(() -> StallPolicy.builder().message(ExactRepeat.NAME, "[rein] '{tool}' の {file} は {count} 回目です").build())
+                .isInstanceOf(ReinException.class)
+                .hasMessageContaining("exact_repeat").hasMessageContaining("{file}")
+                .hasMessageContaining("{tool}").hasMessageContaining("{count}").hasMessageContaining("{first_step}");
+        assertThatThrownBy(() -> StallPolicy.builder().message(ConsecutiveErrors.NAME, "errors: {last_eror}").build())
+                .isInstanceOf(ReinException.class).hasMessageContaining("{last_eror}").hasMessageContaining("{last_error}");
+        for (StallDetector d : StallPolicy.defaults().newDetectors()) {
+            StallPolicy.builder().message(d.name(), d.defaultMessage()).build(); // each detector's own text passes
+        }
+        StallDetector own = new StallDetector() {
+            @Override
+            public String name() {
+                return "mine";
+            }
+
+            @Override
+            public String defaultMessage() {
+                return "mine";
+            }
+        };
+        StallPolicy.builder().detector(() -> own).message("mine", "{anything} goes").build();
+    }
+
     @Test
     void maxInterventionsZeroStopsAtTheFirstFinding() {
         StallHarness h = new StallHarness(StallPolicy.builder().maxInterventions(0).build());
