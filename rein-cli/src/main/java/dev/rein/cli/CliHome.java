@@ -130,7 +130,7 @@ final class CliHome {
         List<Tool> all = new ArrayList<>(BuiltinTools.named(List.of(BuiltinTools.CALCULATE, BuiltinTools.CURRENT_TIME), Clock.systemUTC()));
         all.addAll(MessagingTools.outbox(directory.resolve("outbox.jsonl")));
         CliMemory memory = new CliMemory(directory);
-        all.addAll(dev.rein.memory.MemoryTools.of(memory, memory::run).all());
+        all.addAll(dev.rein.memory.MemoryTools.of(memory, memory::run, memory::idempotency).all());
         // opened per search, so that a later 'rein index' is seen and no index stays open
         all.add(dev.rein.retrieval.SearchDocumentsTool.of((query, limit) ->
                 dev.rein.retrieval.lucene.LuceneRetriever.open(index()).search(query, limit)));

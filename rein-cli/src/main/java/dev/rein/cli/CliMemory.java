@@ -32,6 +32,13 @@ final class CliMemory implements MemoryStore {
         }
     }
 
+    /** The idempotency record of a call's key, where {@code forget} finds that it was delivered again after a crash. */
+    Optional<dev.rein.state.IdempotencyRecord> idempotency(String key) {
+        try (JdbcRunStore store = JdbcRunStore.sqlite(directory)) {
+            return store.idempotency(key);
+        }
+    }
+
     @Override
     public void remember(MemoryEntry entry) {
         try (JdbcMemoryStore store = JdbcMemoryStore.sqlite(directory)) {

@@ -2,6 +2,7 @@ package dev.rein.memory;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.state.Fact;
+import dev.rein.state.IdempotencyRecord;
 import dev.rein.state.RunSnapshot;
 import dev.rein.state.RunStore;
 import dev.rein.tool.Risk;
@@ -32,21 +33,42 @@ public final class MemoryTools {
 
     private final MemoryStore memory;
     private final Function<String, Optional<RunSnapshot>> runs;
+    private final Function<String, Optional<IdempotencyRecord>> idempotency;
 
-    private MemoryTools(MemoryStore memory, Function<String, Optional<RunSnapshot>> runs) {
+    private MemoryTools(MemoryStore memory, Function<String, Optional<RunSnapshot>> runs,
+                        Function<String, Optional<IdempotencyRecord>> idempotency) {
         this.memory = memory;
         this.runs = runs;
+        this.idempotency = idempotency;
     }
 
-    /** @param runs the agent's run store, where {@code remember} finds the observations it cites */
+    /**
+     * @param runs the agent's run store, where {@code remember} finds the observations it cites and
+     *     {@code forget} finds whether it is a call delivered again after its process died
+     */
     public static MemoryTools of(MemoryStore memory, RunStore runs) {
         java.util.Objects.requireNonNull(runs, "runs");
-        return of(memory, runs::load);
+        return of(memory, runs::load, runs::idempotency);
     }
 
-    /** @param runs loads a stored run by id, where {@code remember} finds the observations it cites */
+    /**
+     * @param runs loads a stored run by id, where {@code remember} finds the observations it cites;
+     *     without the idempotency records, a {@code forget} delivered again after a crash reports the
+     *     entry its first delivery deleted as missing (see {@link #of(MemoryStore, Function, Function)})
+     */
     public static MemoryTools of(MemoryStore memory, Function<String, Optional<RunSnapshot>> runs) {
-        return new MemoryTools(java.util.Objects.requireNonNull(memory, "memory"), java.util.Objects.requireNonNull(runs, "runs"));
+        return of(memory, runs, key -> Optional.empty());
+    }
+
+    /**
+     * @param runs        loads a stored run by id, where {@code remember} finds the observations it cites
+     * @param idempotency the run store's idempotency record of a key ({@link RunStore#idempotency}), where
+     *     {@code forget} finds that it is a call delivered again after its process died
+     */
+    public static MemoryTools of(MemoryStore memory, Function<String, Optional<RunSnapshot>> runs,
+                                 Function<String, Optional<IdempotencyRecord>> idempotency) {
+        return new MemoryTools(java.util.Objects.requireNonNull(memory, "memory"), java.util.Objects.requireNonNull(runs, "runs"),
+                java.util.Objects.requireNonNull(idempotency, "idempotency"));
     }
 
     /** remember, recall and forget. */
@@ -82,10 +104,22 @@ public final class MemoryTools {
                 .description("Deletes one entry from the user's long-term memory for good, by its id (mem_...).")
                 .inputSchema("{\"type\":\"object\",\"additionalProperties\":false,\"properties\":{"
                         + "\"id\":{\"type\":\"string\",\"minLength\":1}},\"required\":[\"id\"]}")
-                .handler((args, ctx) -> memory.forget(MemoryScope.of(ctx.principal()), args.get("id").asText())
-                        ? ToolOutput.text("forgot " + args.get("id").asText()).withSource("memory")
-                        : ToolOutput.error("there is no entry " + args.get("id").asText() + " in this user's memory"))
+                .handler(this::forgetCall)
                 .build();
+    }
+
+    private ToolOutput forgetCall(JsonNode args, ToolContext ctx) {
+        String id = args.get("id").asText();
+        if (memory.forget(MemoryScope.of(ctx.principal()), id)) {
+            return ToolOutput.text("forgot " + id).withSource("memory");
+        }
+        // A call delivered again after its process died (the same key, a later delivery) finds the entry its
+        // first delivery deleted gone: forgotten, as the first would have answered, not a mistake of the model's
+        if (idempotency.apply(ctx.idempotencyKey()).map(r -> r.deliveries() > 1).orElse(false)) {
+            return ToolOutput.text("forgot " + id + " (already gone when this call was delivered again after the run stopped)")
+                    .withSource("memory");
+        }
+        return ToolOutput.error("there is no entry " + id + " in this user's memory");
     }
 
     private ToolOutput rememberCall(JsonNode args, ToolContext ctx) {

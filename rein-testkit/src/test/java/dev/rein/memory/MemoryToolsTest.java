@@ -196,4 +196,68 @@ class MemoryToolsTest {
         assertThat(memory.list(MemoryScope.of(ALICE))).as("delivered twice, stored once").hasSize(1);
         assertThat(resultText(second, 0)).contains("remembered as " + memory.list(MemoryScope.of(ALICE)).get(0).id());
     }
+
+    /**
+     * As remember: a forget delivered again after its process died (the entry deleted, the call's
+     * completion not recorded) is answered as forgotten, not as a missing entry the model would take
+     * for its own mistake; a forget of an id that never existed is still an error.
+     */
+    @Test
+    void aForgetDeliveredAgainAfterACrashIsAnsweredAsForgotten() {
+        MemoryEntry entry = new MemoryEntry("mem_1", MemoryScope.of(ALICE), "住所は大阪", new MemorySource("run_0", null, null),
+                "alice", Instant.parse("2026-01-01T00:00:00Z"), null);
+        memory.remember(entry);
+        java.util.concurrent.atomic.AtomicBoolean dead = new java.util.concurrent.atomic.AtomicBoolean();
+        dev.rein.state.RunStore dying = new dev.rein.state.RunStore() {
+            @Override
+            public void save(dev.rein.state.RunSnapshot snapshot) {
+                if (dead.get()) {
+                    throw new dev.rein.state.StoreException("the process is gone");
+                }
+                runs.save(snapshot);
+            }
+
+            @Override
+            public java.util.Optional<dev.rein.state.RunSnapshot> load(String runId) {
+                return runs.load(runId);
+            }
+
+            @Override
+            public List<dev.rein.state.RunSummary> list() {
+                return runs.list();
+            }
+
+            @Override
+            public java.util.Optional<dev.rein.state.IdempotencyRecord> idempotency(String key) {
+                return runs.idempotency(key);
+            }
+
+            @Override
+            public void putIdempotency(dev.rein.state.IdempotencyRecord record) {
+                if (dead.get() || record.status() == dev.rein.state.IdempotencyRecord.Status.COMPLETED) {
+                    dead.set(true); // dies between the effect and the record of its completion
+                    throw new dev.rein.state.StoreException("the process is gone");
+                }
+                runs.putIdempotency(record);
+            }
+        };
+        ScriptedModel first = ScriptedModel.of(toolCalls(call("forget", "{\"id\":\"mem_1\"}")), text("forgotten"));
+        RunResult crashed = Agent.builder().model(first).store(dying).tools(MemoryTools.of(memory, runs).all())
+                .approvalPolicy(ApprovalPolicy.NEVER).build().run("forget my address", ALICE);
+        assertThat(crashed.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(memory.list(MemoryScope.of(ALICE))).as("deleted by the first delivery").isEmpty();
+
+        ScriptedModel second = ScriptedModel.of(text("forgotten"));
+        RunResult resumed = agent(second).approvalPolicy(ApprovalPolicy.NEVER).build().resume(crashed.runId());
+
+        assertThat(resumed.status()).as(resumed.message()).isEqualTo(RunStatus.SUCCEEDED);
+        var result = (ToolResultBlock) second.requests().get(0).messages().get(second.requests().get(0).messages().size() - 1)
+                .content().get(0);
+        assertThat(result.isError()).as(result.content()).isFalse();
+        assertThat(result.content()).contains("forgot mem_1");
+
+        ScriptedModel unknown = ScriptedModel.of(toolCalls(call("forget", "{\"id\":\"mem_404\"}")), text("no"));
+        agent(unknown).approvalPolicy(ApprovalPolicy.NEVER).build().run("forget mem_404", ALICE);
+        assertThat(resultText(unknown, 1)).contains("there is no entry mem_404");
+    }
 }
