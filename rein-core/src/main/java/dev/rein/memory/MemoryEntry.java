@@ -17,7 +17,7 @@ import java.util.Objects;
  */
 public record MemoryEntry(String id, MemoryScope scope, String text, MemorySource source, String createdBy,
                           Instant createdAt, Instant expiresAt) {
-    /** The most characters one entry may hold. */
+    /** The most characters (Unicode code points) one entry may hold. */
     public static final int MAX_TEXT_CHARS = 4_000;
 
     public MemoryEntry {
@@ -35,9 +35,11 @@ public record MemoryEntry(String id, MemoryScope scope, String text, MemorySourc
             throw new IllegalArgumentException("a memory entry's text cannot hold the NUL character (U+0000), at character "
                     + text.indexOf('\u0000') + "; remember the statement without it");
         }
-        if (text.length() > MAX_TEXT_CHARS) {
+        // counted as the remember tool's schema counts them (maxLength: code points), so an emoji is one
+        int characters = text.codePointCount(0, text.length());
+        if (characters > MAX_TEXT_CHARS) {
             throw new IllegalArgumentException("a memory entry holds at most " + MAX_TEXT_CHARS + " characters, this one has "
-                    + text.length() + "; remember a shorter statement");
+                    + characters + "; remember a shorter statement");
         }
     }
 

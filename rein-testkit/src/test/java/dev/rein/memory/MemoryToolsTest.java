@@ -260,4 +260,23 @@ class MemoryToolsTest {
         agent(unknown).approvalPolicy(ApprovalPolicy.NEVER).build().run("forget mem_404", ALICE);
         assertThat(resultText(unknown, 1)).contains("there is no entry mem_404");
     }
+
+    /**
+     * An entry's 4,000 characters are counted as the tool's schema counts them (maxLength: code
+     * points), so a text of 2,500 emoji that the schema lets through is remembered, where the entry
+     * counted 5,000 UTF-16 units and refused it ('this one has 5000') after the schema had accepted it.
+     */
+    @Test
+    void theTextLimitCountsCharactersAsTheSchemaDoes() {
+        String emoji = "😀".repeat(2_500);
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("remember", "{\"text\":\"" + emoji + "\"}")), text("ok"));
+        agent(model).approvalPolicy(ApprovalPolicy.NEVER).build().run("remember this", ALICE);
+        assertThat(resultText(model, 1)).contains("remembered as");
+        assertThat(memory.list(MemoryScope.of(ALICE))).singleElement().extracting(MemoryEntry::text).isEqualTo(emoji);
+
+        String tooLong = "😀".repeat(MemoryEntry.MAX_TEXT_CHARS + 1);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new MemoryEntry("mem_x", MemoryScope.of(ALICE), tooLong,
+                        new MemorySource("run_1", null, null), "alice", Instant.EPOCH, null))
+                .hasMessageContaining("this one has 4001");
+    }
 }
