@@ -150,7 +150,8 @@ public final class Agent {
 
     /** Starts a run on behalf of {@code principal}. */
     public RunHandle start(String goal, Principal principal) {
-        if (goal == null || goal.isBlank()) {
+        // only spaces and invisible characters (U+00A0, U+200B, a BOM) show nothing, as isBlank() misses
+        if (goal == null || !dev.rein.internal.text.Visible.any(goal)) {
             throw new ReinException("the goal is empty: say what the agent should do");
         }
         if (principal == null) {

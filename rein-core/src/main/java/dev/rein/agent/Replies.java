@@ -25,7 +25,7 @@ final class Replies {
      */
     static Run claim(AgentConfig config, String runId, String text) {
         Resumption.requireRunId(runId, "reply");
-        if (text == null || text.isBlank()) {
+        if (text == null || !dev.rein.internal.text.Visible.any(text)) { // invisible characters only show nothing
             throw new ReinException("the reply is empty: say what the person answers or asks next");
         }
         RunSnapshot snapshot = config.safety().store().load(runId).orElseThrow(() -> new ReinException(

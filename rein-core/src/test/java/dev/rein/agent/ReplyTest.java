@@ -117,6 +117,27 @@ class ReplyTest {
         assertThat(model.requests().get(3).messages().toString()).contains("B-7 ships on 2026-12-03");
     }
 
+    /**
+     * A goal or a reply of only invisible characters (a no-break space, a zero-width space, a BOM:
+     * text pasted from a web page or a Windows file) shows nothing, as an answer of them does
+     * (d1d500eb): it is refused as empty, where isBlank() took it for text and the model was asked
+     * to act on nothing.
+     */
+    @Test
+    void aGoalOrAReplyOfOnlyInvisibleCharactersIsEmpty() {
+        ScriptedModel model = ScriptedModel.of(text("done"));
+        Agent agent = Agent.builder().model(model).store(store).build();
+        for (String invisible : new String[] {"\u200B", "\u00A0\u200B", "\uFEFF", " \u2060 "}) {
+            assertThatThrownBy(() -> agent.run(invisible)).isInstanceOf(ReinException.class).hasMessageContaining("the goal is empty");
+        }
+        RunResult done = agent.run("go");
+        for (String invisible : new String[] {"\u200B", "\u00A0\u200B", "\uFEFF"}) {
+            assertThatThrownBy(() -> agent.reply(done.runId(), invisible)).isInstanceOf(ReinException.class)
+                    .hasMessageContaining("the reply is empty");
+        }
+        assertThat(model.requests()).hasSize(1);
+    }
+
     @Test
     void onlyARunThatAnsweredOrAskedCanBeRepliedTo() {
         Agent agent = Agent.builder().model(ScriptedModel.of(text("done"))).store(store).build();
