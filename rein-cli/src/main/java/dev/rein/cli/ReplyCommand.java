@@ -38,7 +38,7 @@ final class ReplyCommand implements Callable<Integer> {
 
     /** Refuses, in the command's own terms, a run that cannot take a reply, before any model is created. */
     private void requireReplyable(JdbcRunStore store) {
-        if (text == null || text.isBlank()) {
+        if (Text.showsNothing(text)) {
             throw new UsageException("the reply is empty: give the answer or the follow-up question as TEXT");
         }
         // the reply is the run's next goal: bytes the JVM replaced would reach the model silently changed

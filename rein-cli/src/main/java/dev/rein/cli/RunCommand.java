@@ -154,7 +154,7 @@ final class RunCommand implements Callable<Integer> {
         CommandLineArgs.requireUtf8("the GOAL", task);
         CommandLineArgs.requireUtf8("--system", system);
         String user = DeciderName.of(as, env);
-        if (task.isEmpty()) {
+        if (Text.showsNothing(task)) {
             throw new UsageException("the GOAL is empty: say what the agent should do, e.g. rein run \"What is 17 * 23?\"");
         }
         CliHome home = CliHome.of(env.env());

@@ -29,6 +29,15 @@ final class Text {
         return line.substring(0, end) + "… (+" + (length - max) + " chars)";
     }
 
+    /**
+     * Whether {@code text} shows nothing: only spaces and invisible characters (U+00A0, U+200B, a
+     * BOM), which isBlank() takes for text; rein-core refuses such a goal or reply by the same rule.
+     */
+    static boolean showsNothing(String text) {
+        return text == null || text.codePoints().allMatch(c -> Character.isWhitespace(c) || Character.isSpaceChar(c)
+                || Character.getType(c) == Character.FORMAT || Character.isISOControl(c));
+    }
+
     /** {@code text} with every control character (line breaks included) shown as an escape, e.g. {@code \x1b}. */
     static String visible(String text) {
         return escape(text, false);

@@ -46,6 +46,12 @@ class ReplyCommandTest {
         InProcessCli.Outcome paused = cli.run("reply", id, "hi");
         assertThat(paused.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(paused.stderr()).contains("has not ended").contains("rein resume " + id);
+        // a reply of only invisible characters (a zero-width space) is as empty as "" and creates no model
+        int models = cli.modelsCreated();
+        InProcessCli.Outcome invisible = cli.run("reply", id, "\u200B\u00A0");
+        assertThat(invisible.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(invisible.stderr()).contains("the reply is empty");
+        assertThat(cli.modelsCreated()).isEqualTo(models);
         InProcessCli.Outcome missing = cli.run("reply", "run_nope", "hi");
         assertThat(missing.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(missing.stderr()).contains("run_nope").contains("rein runs");

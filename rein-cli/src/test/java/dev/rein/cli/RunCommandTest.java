@@ -183,6 +183,8 @@ class RunCommandTest {
                 new String[] {"run"},
                 new String[] {"run", ""},
                 new String[] {"run", "  "},
+                new String[] {"run", "\u200B"},
+                new String[] {"run", "\uFEFF \u00A0"},
                 new String[] {"run", "--tools", "calculate,search", "x"},
                 new String[] {"run", "--max-cost-usd", "cheap", "x"},
                 new String[] {"run", "--max-cost-usd", "0", "x"},
