@@ -138,6 +138,11 @@ public final class MemoryTools {
         Instant expires = args.hasNonNull("expires_in_days") ? now.plus(Duration.ofDays(args.get("expires_in_days").asLong())) : null;
         MemoryScope scope = MemoryScope.of(ctx.principal());
         String text = args.get("text").asText();
+        if (!dev.rein.internal.text.Visible.any(text)) {
+            // checked here, not in MemoryEntry, so that an entry a store already holds still loads
+            return ToolOutput.error("a memory entry needs text: this one has only spaces or invisible characters"
+                    + " (such as U+200B); give the statement to remember");
+        }
         String id = entryId(ctx.idempotencyKey(), scope, text);
         // a call delivered again after a crash (same idempotency key) finds its entry and does not store a second one
         if (memory.list(scope).stream().noneMatch(e -> e.id().equals(id))) {

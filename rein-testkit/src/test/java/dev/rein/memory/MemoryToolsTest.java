@@ -279,4 +279,13 @@ class MemoryToolsTest {
                         new MemorySource("run_1", null, null), "alice", Instant.EPOCH, null))
                 .hasMessageContaining("this one has 4001");
     }
+
+    /** An entry of only invisible characters (a zero-width space) shows nothing and is refused, as a blank one is. */
+    @Test
+    void anEntryOfOnlyInvisibleCharactersIsRefusedAsEmpty() {
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("remember", "{\"text\":\"\\u200B\\u00A0\"}")), text("ok"));
+        agent(model).approvalPolicy(ApprovalPolicy.NEVER).build().run("remember this", ALICE);
+        assertThat(resultText(model, 1)).contains("a memory entry needs text");
+        assertThat(memory.list(MemoryScope.of(ALICE))).isEmpty();
+    }
 }
