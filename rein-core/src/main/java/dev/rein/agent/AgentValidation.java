@@ -72,6 +72,7 @@ final class AgentValidation {
             if (b.conversationBudget != null) {
                 requireKnownCaps(b.conversationBudget.toolCallLimits().keySet(), all, "conversationBudget");
             }
+            requireKnownExclusions(b.contextPolicy.clearing(), all);
         }
         requirePrices(b, prices, modelName, "model");
         GuardConfig guards = guards(b, prices);
@@ -106,6 +107,25 @@ final class AgentValidation {
             if (!names.contains(tool)) {
                 throw new ReinException("the " + where + "'s toolCallLimit names '" + tool + "', which is not a tool of this agent,"
                         + " so the cap would never apply; its tools are: " + (names.isEmpty() ? "(none)" : String.join(", ", names)));
+            }
+        }
+    }
+
+    /**
+     * A tool kept from client-side clearing that the agent does not have would protect nothing: most
+     * likely a misspelled name. Not checked for server-side clearing, where a name may be one of the
+     * provider's own server tools, which are no tools of the agent.
+     */
+    private static void requireKnownExclusions(dev.rein.context.ClearToolResults clearing, List<Tool> tools) {
+        if (clearing == null || clearing.side() != dev.rein.context.Side.CLIENT) {
+            return;
+        }
+        List<String> names = tools.stream().map(Tool::name).toList();
+        for (String tool : clearing.excludeTools()) {
+            if (!names.contains(tool)) {
+                throw new ReinException("the context policy's ClearToolResults.excluding names '" + tool + "', which is not a tool"
+                        + " of this agent, so its results would not be protected; its tools are: "
+                        + (names.isEmpty() ? "(none)" : String.join(", ", names)));
             }
         }
     }

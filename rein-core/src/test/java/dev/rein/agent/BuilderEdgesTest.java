@@ -82,4 +82,27 @@ class BuilderEdgesTest {
         Agent.builder().model(model).maxTokens(16_000).modelOption(new NeedsRoom(10_000)).build();
         org.assertj.core.api.Assertions.assertThat(model.requests()).isEmpty();
     }
+
+    /**
+     * A tool named in client-side ClearToolResults.excluding that the agent does not have (a misspelt name, or
+     * "memory" for the memory tools remember/recall) would never protect anything, so it is refused
+     * when the agent is built, naming it and the agent's tools, as a toolCallLimit's is (7fc8b9b3).
+     */
+    @Test
+    void aClearingExclusionNamingAToolTheAgentDoesNotHaveIsRefused() {
+        Tool notes = Tool.builder("notes").description("Notes.").handler((args, ctx) -> "n").build();
+        for (dev.rein.context.ClearToolResults clearing : new dev.rein.context.ClearToolResults[] {
+                dev.rein.context.ClearToolResults.client(1_000, 1).excluding("memory"),
+                dev.rein.context.ClearToolResults.client(1_000, 1).excluding("notes", "memory")}) {
+            assertThatThrownBy(() -> Agent.builder().model(ScriptedModel.of(text("x"))).tools(notes)
+                    .contextPolicy(dev.rein.context.ContextPolicy.builder().clearToolResults(clearing).build()).build())
+                    .isInstanceOf(ReinException.class).hasMessageContaining("excluding").hasMessageContaining("'memory'")
+                    .hasMessageContaining("its tools are: notes");
+        }
+        Agent.builder().model(ScriptedModel.of(text("x"))).tools(notes).contextPolicy(dev.rein.context.ContextPolicy.builder()
+                .clearToolResults(dev.rein.context.ClearToolResults.client(1_000, 1).excluding("notes")).build()).build();
+        // server-side clearing may name one of the provider's own server tools, which are no tools of the agent
+        Agent.builder().model(ScriptedModel.of(text("x"))).tools(notes).contextPolicy(dev.rein.context.ContextPolicy.builder()
+                .clearToolResults(dev.rein.context.ClearToolResults.server(50_000, 1).excluding("web_search")).build()).build();
+    }
 }
