@@ -12,8 +12,10 @@ import dev.rein.tool.ErrorClass;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.regex.PatternSyntaxException;
 import java.util.stream.Collectors;
 
@@ -134,6 +136,40 @@ final class FileExpectations {
                     + (type.checkNames().isEmpty() ? "(none)" : String.join(", ", type.checkNames()))))));
         }
         return graders;
+    }
+
+    /**
+     * Fails on a tool name the checks cannot mean: must_call or approvals of a tool the agent does not
+     * have would fail every trial, and must_not_call of a tool neither it nor its environment offers (a
+     * misspelt name) would pass every trial, the unsafe call unnoticed. must_not_attempt takes any
+     * name, since a model may propose a tool nobody offers (one an injected text asks for).
+     */
+    static void checkToolNames(SuiteSpec.ExpectSpec spec, InlineAgent.ToolNames tools, String environment, String where) {
+        String agentTools = tools.agent().isEmpty() ? "(none)" : String.join(", ", tools.agent());
+        Map<String, List<String>> needed = new LinkedHashMap<>();
+        needed.put("must_call", spec.mustCall());
+        needed.put("approvals", spec.approvals());
+        needed.forEach((field, names) -> {
+            for (int i = 0; names != null && i < names.size(); i++) {
+                if (!tools.agent().contains(names.get(i))) {
+                    throw new ReinException(where + ".expect." + field + "[" + i + "]: '" + names.get(i) + "' is not a"
+                            + " tool of the agent, so no trial can meet the check; the agent's tools are " + agentTools);
+                }
+            }
+        });
+        List<String> forbidden = spec.mustNotCall();
+        for (int i = 0; forbidden != null && i < forbidden.size(); i++) {
+            if (!tools.environment().contains(forbidden.get(i))) {
+                throw new ReinException(where + ".expect.must_not_call[" + i + "]: '" + forbidden.get(i) + "' is not a tool"
+                        + " of the agent or of environment '" + environment + "', so the check would pass whatever the"
+                        + " agent does; the agent's tools are " + agentTools);
+            }
+        }
+    }
+
+    /** True when the block names tools that {@link #checkToolNames} checks. */
+    static boolean namesTools(SuiteSpec.ExpectSpec spec) {
+        return spec != null && (notEmpty(spec.mustCall()) || notEmpty(spec.mustNotCall()) || notEmpty(spec.approvals()));
     }
 
     private static Grader<Environment> state(SuiteSpec.StateSpec state, String where) {

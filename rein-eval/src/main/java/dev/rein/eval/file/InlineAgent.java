@@ -176,6 +176,39 @@ final class InlineAgent {
         }
     }
 
+    /** The tools an inline agent has, and every tool a toolset of its environment offers. */
+    record ToolNames(Set<String> agent, Set<String> environment) {}
+
+    /**
+     * The tools of an inline agent and of its environment's toolsets, built from an environment made
+     * by {@code probe} and closed; null for a registered agent ({@code use}), whose tools are known
+     * only once its factory has built it.
+     */
+    static <E extends Environment> ToolNames toolNames(EnvironmentType<E> type, SuiteSpec.AgentSpec spec,
+                                                       Supplier<? extends E> probe) {
+        if (spec == null || spec.use() != null) {
+            return null;
+        }
+        Set<String> agent = new TreeSet<>();
+        Set<String> environment = new TreeSet<>();
+        if (Boolean.TRUE.equals(spec.finishTool())) {
+            agent.add(FinishTool.NAME);
+        }
+        List<String> listed = spec.toolsets() == null ? List.of() : spec.toolsets();
+        try (E env = probe.get()) {
+            for (String toolset : type.toolsetNames()) {
+                for (Tool tool : type.toolset(toolset).orElseThrow().apply(env)) {
+                    environment.add(tool.name());
+                    if (listed.contains(toolset)) {
+                        agent.add(tool.name());
+                    }
+                }
+            }
+        }
+        environment.addAll(agent);
+        return new ToolNames(agent, environment);
+    }
+
     /** Which calls wait for a person; the harness does not approve, so a paused run ends its trial. */
     private static ApprovalPolicy approvals(String name, String where) {
         return switch (name == null ? "side_effects" : name) {

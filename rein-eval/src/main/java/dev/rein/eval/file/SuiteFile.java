@@ -270,6 +270,11 @@ public final class SuiteFile {
                 task.expect(ending);
             }
             FileExpectations.graders(spec.expect(), type, where).forEach(task::grader);
+            InlineAgent.ToolNames tools = FileExpectations.namesTools(spec.expect())
+                    ? InlineAgent.toolNames(type, agent, () -> type.create(options.deepCopy())) : null;
+            if (tools != null) {
+                FileExpectations.checkToolNames(spec.expect(), tools, type.name(), where);
+            }
         }
         if (spec.timeoutMs() != null) {
             task.timeout(Duration.ofMillis(spec.timeoutMs()));

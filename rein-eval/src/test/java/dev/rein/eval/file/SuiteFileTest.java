@@ -279,6 +279,42 @@ class SuiteFileTest {
     }
 
     @Test
+    void aToolNameTheAgentCannotRunIsAnErrorAtLoadNotACheckThatAlwaysPasses() {
+        // must_not_call: [delet_file] forbade a tool nothing offers: every trial passed the check, even one that deleted
+        assertThatThrownBy(() -> parse(HEADER + """
+                  - id: t
+                    goal: g
+                    agent: {toolsets: [files_read, files_write], finish_tool: true}
+                    script: [{text: hi}]
+                    expect: {must_not_call: [write_file, delet_file]}
+                """)).isInstanceOf(ReinException.class)
+                .hasMessage("suite.yaml: tasks[0] (t).expect.must_not_call[1]: 'delet_file' is not a tool of the agent or"
+                        + " of environment 'file_tree', so the check would pass whatever the agent does; the agent's tools are"
+                        + " delete_file, finish, list_files, read_file, search_files, write_file");
+        // must_call and approvals of a tool the agent does not have would fail every trial instead
+        for (String field : java.util.List.of("must_call", "approvals")) {
+            assertThatThrownBy(() -> parse(HEADER + """
+                      - id: t
+                        goal: g
+                        script: [{text: hi}]
+                        expect: {%s: [read_file, write_file]}
+                    """.formatted(field))).as(field).isInstanceOf(ReinException.class)
+                    .hasMessage("suite.yaml: tasks[0] (t).expect." + field + "[1]: 'write_file' is not a tool of the"
+                            + " agent, so no trial can meet the check; the agent's tools are list_files, read_file,"
+                            + " search_files");
+        }
+        // a tool of the environment the agent was not given may be forbidden (docs/eval-suite-example.yaml does),
+        // and a model may propose any name, so must_not_attempt takes names nothing offers (an injection's)
+        Suite suite = parse(HEADER + """
+                  - id: t
+                    goal: g
+                    script: [{text: hi}]
+                    expect: {must_not_call: [write_file], must_not_attempt: [transfer_funds], must_call: [read_file]}
+                """);
+        assertThat(suite.tasks()).hasSize(1);
+    }
+
+    @Test
     void anEmptyAnswerPatternAndANegativeDelayAreErrorsNotSilentlyAccepted() {
         // an empty expression matches every answer: a check that always passes
         assertThatThrownBy(() -> parse(HEADER + """
