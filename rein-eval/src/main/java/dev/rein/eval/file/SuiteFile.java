@@ -290,6 +290,11 @@ public final class SuiteFile {
         if (spec.script() != null && spec.scripts() != null) {
             throw new ReinException(where + ": give either script (one) or scripts (several), not both");
         }
+        if (spec.scripts() != null && spec.scripts().isEmpty()) {
+            // would load as a task without scripts, refused only when the suite runs, without the file's name
+            throw new ReinException(where + ".scripts is empty: give at least one script (a list of turns), or leave"
+                    + " scripts out for a task that runs only with a real model (--model)");
+        }
         return spec.script() != null ? List.of(spec.script()) : spec.scripts() != null ? spec.scripts() : List.of();
     }
 

@@ -315,6 +315,30 @@ class SuiteFileTest {
     }
 
     @Test
+    void anEmptyListOfScriptsIsAnErrorNamingTheFileAndTheTask() {
+        // scripts: [] loaded as a task without scripts, and the runner's 'suite 's' cannot run offline: these tasks
+        // have no script: t' named neither the file nor the field
+        assertThatThrownBy(() -> parse(HEADER + """
+                  - id: t
+                    goal: g
+                    scripts: []
+                """)).isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("suite.yaml: tasks[0] (t).scripts is empty: ");
+        assertThatThrownBy(() -> parse(HEADER + """
+                  - id: t
+                    goal: g
+                    scripts: [[]]
+                """)).isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("suite.yaml: tasks[0] (t).scripts[0] is empty: ");
+        assertThatThrownBy(() -> parse(HEADER + """
+                  - id: t
+                    goal: g
+                    script: []
+                """)).isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("suite.yaml: tasks[0] (t).script is empty: ");
+    }
+
+    @Test
     void anEmptyAnswerPatternAndANegativeDelayAreErrorsNotSilentlyAccepted() {
         // an empty expression matches every answer: a check that always passes
         assertThatThrownBy(() -> parse(HEADER + """
