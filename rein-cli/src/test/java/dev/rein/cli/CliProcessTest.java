@@ -16,6 +16,7 @@ import java.time.LocalDate;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -372,6 +373,34 @@ class CliProcessTest {
         } finally {
             Files.delete(link); // JUnit would warn about a link leading out of the temporary directory
         }
+    }
+
+    /**
+     * A REIN_JAVA_OPTS the JVM refuses is named in one line with the JVM's reason, exit 2, where the JVM's own
+     * lines named no variable ('Unrecognized option: --no-such-option', exit 1), a word that is no option was taken
+     * for the main class, and a second collector ended the command with exit 1 and its reason on stdout.
+     */
+    @Test
+    void javaOptionsTheJvmRefusesAreNamedByTheirVariable() throws Exception {
+        Map<String, String> reasons = Map.of("--no-such-option", "Unrecognized option: --no-such-option",
+                "-XX:+UseG1GC", "Multiple garbage collectors selected",
+                "-Xmx", "Invalid maximum heap size: -Xmx",
+                "debug", "Could not find or load main class debug");
+        for (var bad : reasons.entrySet()) {
+            LauncherProcess.Outcome outcome = new LauncherProcess(dir).env("REIN_JAVA_OPTS", "-Dx=1 " + bad.getKey())
+                    .run("--version");
+            assertThat(outcome.exitCode()).as(bad.getKey() + ": " + outcome.stderr()).isEqualTo(ExitCodes.USAGE);
+            assertThat(outcome.stdout()).as(bad.getKey()).isEmpty();
+            assertThat(outcome.stderrLines()).as(bad.getKey()).singleElement().asString()
+                    .startsWith("rein: REIN_JAVA_OPTS='-Dx=1 " + bad.getKey() + "' is refused by the JVM (" + bad.getValue())
+                    .endsWith("; correct it or unset REIN_JAVA_OPTS");
+        }
+        // options of two words pass as before
+        LauncherProcess.Outcome good = new LauncherProcess(dir)
+                .env("REIN_JAVA_OPTS", "-Dx=1 --add-opens java.base/java.lang=ALL-UNNAMED").run("--version");
+        assertThat(good.exitCode()).as(good.stderr()).isZero();
+        assertThat(good.stdout()).startsWith("rein ");
+        assertThat(good.stderr()).isEmpty();
     }
 
     /** A JAVA_HOME set on purpose but unusable is not passed over in silence: one line, then the JDK found runs. */
