@@ -16,6 +16,8 @@ import picocli.CommandLine.TypeConversionException;
 record PriceSpec(BigDecimal input, BigDecimal output, BigDecimal cacheRead, BigDecimal cacheWrite) {
     static final String FORMAT = "INPUT,OUTPUT[,CACHE_READ[,CACHE_WRITE]]";
     private static final BigDecimal WRITE_FACTOR = new BigDecimal("1.25");
+    /** The highest price taken: USD 1,000,000 per million tokens, a dollar a token. */
+    static final BigDecimal MOST = new BigDecimal("1000000");
 
     PriceSpec {
         Objects.requireNonNull(input, "input");
@@ -48,6 +50,12 @@ record PriceSpec(BigDecimal input, BigDecimal output, BigDecimal cacheRead, BigD
             BigDecimal number = new BigDecimal(text.strip());
             if (number.signum() < 0) {
                 throw new TypeConversionException(part + " in '" + value + "' is negative; prices are USD per million tokens, 0 or more");
+            }
+            if (number.compareTo(MOST) > 0) {
+                // the dearest models cost a few hundred: more is a slip, and 1e400 was taken and its cost printed in full
+                throw new TypeConversionException(part + " in '" + value + "' is " + text.strip() + ", more than "
+                        + MOST.toPlainString() + " USD per million tokens (a dollar a token); give " + FORMAT
+                        + " in USD per million tokens, each from 0 to " + MOST.toPlainString() + ", e.g. 2.50,10");
             }
             return number;
         } catch (NumberFormatException e) {

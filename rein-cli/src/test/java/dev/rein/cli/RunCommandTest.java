@@ -265,4 +265,28 @@ class RunCommandTest {
         assertThat(most.exitCode()).as(most.stderr()).isZero();
         assertThat(most.stderr()).contains("limits: 15 steps, USD 1000000, 300 s");
     }
+    /**
+     * '--price 1e400,1' was taken (the dearest models cost a few hundred dollars per million tokens): the run was
+     * priced with it and its cost printed with hundreds of digits. A price above USD 1,000,000 per million tokens
+     * (a dollar a token) is a slip, refused naming the part and the range.
+     */
+    @Test
+    void aPriceAboveADollarATokenIsRefusedSayingTheRange() {
+        InProcessCli fresh = new InProcessCli().env("ANTHROPIC_API_KEY", "sk-test")
+                .models((name, env) -> ScriptedModel.of(text("ok")));
+        String[][] cases = {{"1e400,1", "INPUT", "1e400"}, {"1,1000000.5", "OUTPUT", "1000000.5"},
+                {"1,2,3,2e6", "CACHE_WRITE", "2e6"}};
+        for (String[] c : cases) {
+            InProcessCli.Outcome outcome = fresh.run("run", "--price", c[0], "x");
+            assertThat(outcome.exitCode()).as(c[0] + ": " + outcome.stderr()).isEqualTo(ExitCodes.USAGE);
+            assertThat(outcome.stdout()).as(c[0]).isEmpty();
+            assertThat(outcome.stderrLines()).as(c[0]).singleElement().asString()
+                    .isEqualTo("rein run: Invalid value for option '--price': " + c[1] + " in '" + c[0] + "' is " + c[2]
+                            + ", more than 1000000 USD per million tokens (a dollar a token); give " + PriceSpec.FORMAT
+                            + " in USD per million tokens, each from 0 to 1000000, e.g. 2.50,10 (see 'rein run --help')");
+        }
+        assertThat(fresh.modelsCreated()).isZero();
+        InProcessCli.Outcome most = fresh.run("run", "--price", "1000000,1e6", "--max-cost-usd", "1000000", "x");
+        assertThat(most.exitCode()).as(most.stderr()).isZero();
+    }
 }
