@@ -101,10 +101,7 @@ final class OptionValues {
 
         @Override
         public BigDecimal convert(String value) {
-            if (value.strip().matches("(?i)[+-]?(inf|infinity|nan)")) {
-                throw new TypeConversionException("'" + value + "' is not a finite number; give " + EXPECTED);
-            }
-            BigDecimal amount = positiveDecimal(value, "an amount in US dollars such as 0.50");
+            BigDecimal amount = positiveDecimal(value, EXPECTED);
             if (amount.compareTo(MOST) > 0) {
                 throw new TypeConversionException("'" + value + "' is too large (at most " + MOST.toPlainString() + "); give " + EXPECTED);
             }
@@ -119,7 +116,8 @@ final class OptionValues {
     static final class Seconds implements ITypeConverter<Duration> {
         @Override
         public Duration convert(String value) {
-            BigDecimal seconds = positiveDecimal(value, "a number of seconds such as 120");
+            BigDecimal seconds = positiveDecimal(value, "a number of seconds from 0.001 to " + Long.MAX_VALUE / 1_000_000_000L
+                    + " (about 292 years), such as 120");
             BigDecimal nanos = seconds.movePointRight(9);
             if (nanos.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
                 // the run keeps its limit as a Duration in nanoseconds: a long holds about 292 years
@@ -135,7 +133,11 @@ final class OptionValues {
         }
     }
 
+    /** A number more than 0; {@code expected} says what is taken, with the range, in every refusal. */
     private static BigDecimal positiveDecimal(String value, String expected) {
+        if (value.strip().matches("(?i)[+-]?(inf|infinity|nan)")) {
+            throw new TypeConversionException("'" + value + "' is not a finite number; give " + expected);
+        }
         BigDecimal number;
         try {
             number = new BigDecimal(value.strip());
@@ -143,7 +145,7 @@ final class OptionValues {
             throw new TypeConversionException("'" + value + "' is not a number; give " + expected);
         }
         if (number.signum() <= 0) {
-            throw new TypeConversionException("it must be greater than 0, got " + value.strip() + "; give " + expected);
+            throw new TypeConversionException("'" + value.strip() + "' is not more than 0; give " + expected);
         }
         return number;
     }

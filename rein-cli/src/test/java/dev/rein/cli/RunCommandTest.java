@@ -289,4 +289,29 @@ class RunCommandTest {
         InProcessCli.Outcome most = fresh.run("run", "--price", "1000000,1e6", "--max-cost-usd", "1000000", "x");
         assertThat(most.exitCode()).as(most.stderr()).isZero();
     }
+    /**
+     * '--max-seconds Infinity' said "'Infinity' is not a number" and '--max-seconds 0' "it must be greater than 0, got 0",
+     * neither saying which limits are taken; each now says what was wrong and the range, as --max-cost-usd does.
+     */
+    @Test
+    void aTimeOrMoneyLimitThatIsNotMoreThanZeroOrNotFiniteSaysWhatIsTaken() {
+        InProcessCli fresh = new InProcessCli().env("ANTHROPIC_API_KEY", "sk-test")
+                .models((name, env) -> ScriptedModel.of(text("must not run")));
+        String seconds = "; give a number of seconds from 0.001 to 9223372036 (about 292 years), such as 120 (see 'rein run --help')";
+        String[][] cases = {{"Infinity", "'Infinity' is not a finite number"}, {"-Infinity", "'-Infinity' is not a finite number"},
+                {"NaN", "'NaN' is not a finite number"}, {"inf", "'inf' is not a finite number"},
+                {"0", "'0' is not more than 0"}, {"-5", "'-5' is not more than 0"}, {"soon", "'soon' is not a number"}};
+        for (String[] c : cases) {
+            InProcessCli.Outcome outcome = fresh.run("run", "--max-seconds", c[0], "x");
+            assertThat(outcome.exitCode()).as(c[0]).isEqualTo(ExitCodes.USAGE);
+            assertThat(outcome.stderrLines()).as(c[0]).singleElement().asString()
+                    .isEqualTo("rein run: Invalid value for option '--max-seconds': " + c[1] + seconds);
+        }
+        for (String limit : new String[] {"0", "-1"}) {
+            assertThat(fresh.run("run", "--max-cost-usd", limit, "x").stderrLines()).as(limit).singleElement().asString()
+                    .isEqualTo("rein run: Invalid value for option '--max-cost-usd': '" + limit + "' is not more than 0; give an"
+                            + " amount in US dollars from 0.000001 to 1000000, such as 0.50 (see 'rein run --help')");
+        }
+        assertThat(fresh.modelsCreated()).isZero();
+    }
 }
