@@ -46,7 +46,7 @@ final class DemoCommand implements Callable<Integer> {
         out.println("The agent loop, the built-in tools and the trace file are the real ones; token counts and costs are simulated.");
         List<Demo> demos = DemoScripts.all();
         int exitCode = ExitCodes.SUCCEEDED;
-        try (StatusLine line = new StatusLine(env.err(), env.terminal().animated())) {
+        try (StatusLine line = new StatusLine(env.err(), env.terminal().animated(), Terminal.columns(env.env()))) {
             for (int i = 0; i < demos.size(); i++) {
                 Demo demo = demos.get(i);
                 out.println();

@@ -187,7 +187,8 @@ final class RunCommand implements Callable<Integer> {
         String runId = RunIds.next();
         try (CliMcp mcpTools = CliMcp.start(mcp.file, servers, settings.tools(), settings.finishTool());
              JdbcRunStore store = home.store();
-             StatusLine line = new StatusLine(env.err(), env.terminal().animated() && !json && !jsonStream);
+             StatusLine line = new StatusLine(env.err(), env.terminal().animated() && !json && !jsonStream,
+                     Terminal.columns(env.env()));
              CliTelemetry telemetry = CliTelemetry.from(env, home, modelEnv)) {
             home.saveSettings(runId, settings);
             mcpTools.remember(home, runId);

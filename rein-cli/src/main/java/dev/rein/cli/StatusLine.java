@@ -18,6 +18,8 @@ final class StatusLine implements AutoCloseable {
 
     private final PrintStream err;
     private final boolean animated;
+    /** The terminal's width: the drawn line stays within it, since a wrapped line cannot be cleared. */
+    private final int columns;
     private String label;
     private long since;
     private int frame;
@@ -25,8 +27,14 @@ final class StatusLine implements AutoCloseable {
     private Thread ticker;
 
     StatusLine(PrintStream err, boolean animated) {
+        this(err, animated, Terminal.DEFAULT_COLUMNS);
+    }
+
+    /** @param columns the terminal's width (see {@link Terminal#columns}) */
+    StatusLine(PrintStream err, boolean animated, int columns) {
         this.err = err;
         this.animated = animated;
+        this.columns = columns;
     }
 
     /** Prints a line of the live view. */
@@ -84,9 +92,40 @@ final class StatusLine implements AutoCloseable {
             return;
         }
         double seconds = (System.nanoTime() - since) / 1e9;
-        err.print(CLEAR + FRAMES[frame % FRAMES.length] + " " + label + String.format(Locale.ROOT, " %.1fs", seconds));
+        String time = String.format(Locale.ROOT, " %.1fs", seconds);
+        // the last column stays free: a character there makes some terminals wrap at once
+        int room = columns - 1 - 2 - time.length();
+        err.print(CLEAR + FRAMES[frame % FRAMES.length] + (room < 1 ? "" : " " + fit(label, room) + time));
         err.flush();
         drawn = true;
+    }
+
+    /** {@code text} in at most {@code room} columns, cut with '…' when longer; wide characters (and '…') count as two. */
+    private static String fit(String text, int room) {
+        if (width(text) <= room) {
+            return text;
+        }
+        StringBuilder out = new StringBuilder();
+        int used = 0;
+        for (int i = 0; i < text.length(); ) {
+            int cp = text.codePointAt(i);
+            if (used + width(cp) > room - 2) {
+                break;
+            }
+            out.appendCodePoint(cp);
+            used += width(cp);
+            i += Character.charCount(cp);
+        }
+        return out.append('…').toString();
+    }
+
+    private static int width(String text) {
+        return text.codePoints().map(StatusLine::width).sum();
+    }
+
+    /** Errs wide: a narrow character counted as two only shortens the label, a wide one counted as one would wrap it. */
+    private static int width(int cp) {
+        return cp < 0x1100 ? 1 : 2;
     }
 
     private void clear() {

@@ -71,7 +71,7 @@ final class StoredRunOptions {
             Map<String, String> modelEnv = provider.environment(env.env());
             Model client = env.models().create(settings.model(), modelEnv);
             try (CliMcp mcpTools = CliMcp.start(serversFile, servers, settings.tools(), settings.finishTool());
-                 StatusLine line = new StatusLine(env.err(), env.terminal().animated() && !json);
+                 StatusLine line = new StatusLine(env.err(), env.terminal().animated() && !json, Terminal.columns(env.env()));
                  CliTelemetry telemetry = CliTelemetry.from(env, home, modelEnv)) {
                 if (maxTokens != null) {
                     // later continuations keep the raised limit; saved only now that nothing can refuse the resume

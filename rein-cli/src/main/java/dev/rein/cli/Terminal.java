@@ -17,6 +17,22 @@ public record Terminal(boolean stdoutTty, boolean stderrTty, boolean dumb, boole
     /** Not attached to any terminal: plain output everywhere. */
     public static final Terminal NONE = new Terminal(false, false, false, false);
 
+    /** The width assumed when nothing tells it. */
+    static final int DEFAULT_COLUMNS = 80;
+
+    /**
+     * The terminal's width in columns: {@code COLUMNS} when set to a number (as shells and other tools
+     * take it), else what the launcher measured on stderr ({@code -Drein.stderr.columns}), else 80.
+     */
+    public static int columns(Map<String, String> env) {
+        for (String value : new String[] {env.get("COLUMNS"), System.getProperty("rein.stderr.columns")}) {
+            if (value != null && value.strip().matches("[0-9]{1,5}") && Integer.parseInt(value.strip()) > 0) {
+                return Integer.parseInt(value.strip());
+            }
+        }
+        return DEFAULT_COLUMNS;
+    }
+
     /** A terminal whose standard input is not a terminal (no questions can be asked). */
     public Terminal(boolean stdoutTty, boolean stderrTty, boolean dumb) {
         this(stdoutTty, stderrTty, dumb, false);

@@ -250,6 +250,27 @@ class CliProcessTest {
         }
     }
 
+    /**
+     * The launcher measures the terminal's width on stderr (stty size) for the spinner, which the JVM cannot ask for:
+     * on a 24-column terminal the demo's spinner ('⠋ step 1 the model is thinking 0.0s', 35 columns) wrapped, and
+     * each redraw left a row behind.
+     */
+    @Test
+    void theSpinnerFitsTheWidthOfTheTerminalTheLauncherMeasured() throws Exception {
+        boolean terminal = LauncherProcess.terminalAvailable();
+        if (!terminal && "true".equalsIgnoreCase(System.getenv("CI"))) {
+            org.junit.jupiter.api.Assertions.fail("util-linux script is needed for a terminal (.ci/run installs it)");
+        }
+        org.junit.jupiter.api.Assumptions.assumeTrue(terminal, "util-linux script is needed for a terminal");
+        LauncherProcess.Outcome outcome = new LauncherProcess(dir).env("COLUMNS", null).env("TERM", "xterm")
+                .shell("exec script -qec 'stty cols 24 rows 10; exec " + LauncherProcess.LAUNCHER + " demo' /dev/null");
+        assertThat(outcome.exitCode()).as(outcome.stdout() + outcome.stderr()).isZero();
+        List<String> spinner = java.util.Arrays.stream(outcome.stdout().split("\r\033\\[K"))
+                .filter(s -> !s.isEmpty() && "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏".indexOf(s.charAt(0)) >= 0).toList();
+        assertThat(spinner).as(outcome.stdout()).isNotEmpty()
+                .allSatisfy(s -> assertThat(s.codePointCount(0, s.length())).as(s).isLessThan(24));
+    }
+
     @Test
     void withoutAnApiKeyNothingIsSentAndTheExitCodeIsTwo() throws Exception {
         try (FakeMessagesServer server = FakeMessagesServer.start()) {
