@@ -18,14 +18,25 @@ public interface Progress {
 
     default void finished() {}
 
-    /** A redrawn bar on a terminal; plain lines otherwise (CI logs, redirected output). */
+    /**
+     * A redrawn bar on a terminal, as wide as {@code COLUMNS} says (else the width the {@code rein}
+     * launcher measured, else 80 columns); plain lines otherwise (CI logs, redirected output).
+     */
     static Progress auto(PrintStream err) {
-        return interactive() ? bar(err) : lines(err);
+        return interactive() ? bar(err, ProgressBar.columns(System.getenv())) : lines(err);
     }
 
-    /** A single line redrawn in place with a carriage return. */
+    /** A single line redrawn in place with a carriage return, within an 80-column terminal. */
     static Progress bar(PrintStream err) {
         return new ProgressBar(Objects.requireNonNull(err, "err"), true);
+    }
+
+    /**
+     * A single line redrawn in place within a terminal {@code columns} wide: the suite's name is cut
+     * first, then the bar and the words of the counts go.
+     */
+    static Progress bar(PrintStream err, int columns) {
+        return new ProgressBar(Objects.requireNonNull(err, "err"), true, columns);
     }
 
     /** Plain lines, about twenty per evaluation, each complete on its own. */

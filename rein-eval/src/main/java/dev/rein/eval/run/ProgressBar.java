@@ -1,18 +1,21 @@
 package dev.rein.eval.run;
 
 import java.io.PrintStream;
+import java.util.Map;
 
 /** The two built-in progress views: a bar redrawn in place, or plain lines. */
 final class ProgressBar implements Progress {
     private static final int WIDTH = 16;
-    /**
-     * The redrawn line stays within an 80-column terminal: a longer one wraps, and a carriage
-     * return then redraws only its last row, leaving a row behind at every trial.
-     */
-    private static final int MAX_COLUMNS = 79;
+    /** The terminal's width when nothing tells it. */
+    static final int DEFAULT_COLUMNS = 80;
 
     private final PrintStream err;
     private final boolean redraw;
+    /**
+     * The most columns the redrawn line takes, one less than the terminal's width: a longer line
+     * wraps, and a carriage return then redraws only its last row, leaving a row behind at every trial.
+     */
+    private final int maxColumns;
     private String suite = "";
     private int passed;
     private int failed;
@@ -21,8 +24,29 @@ final class ProgressBar implements Progress {
     private int lastLinePercent = -1;
 
     ProgressBar(PrintStream err, boolean redraw) {
+        this(err, redraw, DEFAULT_COLUMNS);
+    }
+
+    ProgressBar(PrintStream err, boolean redraw, int columns) {
+        if (columns < 1) {
+            throw new IllegalArgumentException("columns must be at least 1, was " + columns);
+        }
         this.err = err;
         this.redraw = redraw;
+        this.maxColumns = columns - 1;
+    }
+
+    /**
+     * The terminal's width: {@code COLUMNS} when set to a number, else what the {@code rein} launcher
+     * measured ({@code -Drein.stderr.columns}), else 80.
+     */
+    static int columns(Map<String, String> env) {
+        for (String value : new String[] {env.get("COLUMNS"), System.getProperty("rein.stderr.columns")}) {
+            if (value != null && value.strip().matches("[0-9]{1,5}") && Integer.parseInt(value.strip()) > 0) {
+                return Integer.parseInt(value.strip());
+            }
+        }
+        return DEFAULT_COLUMNS;
     }
 
     @Override
@@ -67,10 +91,23 @@ final class ProgressBar implements Progress {
     private void draw(int done, int total) {
         int filled = total == 0 ? WIDTH : done * WIDTH / total;
         String bar = "#".repeat(filled) + "-".repeat(WIDTH - filled);
-        String rest = " [" + bar + "] " + done + "/" + total + " passed " + passed + " failed " + failed + " unsafe " + unsafe
-                + " infra " + infra + "  ";
-        err.print("\r" + fit(suite, MAX_COLUMNS - rest.length()) + rest);
+        String count = done + "/" + total;
+        String counts = " passed " + passed + " failed " + failed + " unsafe " + unsafe + " infra " + infra + "  ";
+        // the widest form that fits with a few columns of the suite's name; on a narrow terminal the bar goes, then the words
+        String line = null;
+        for (String rest : new String[] {" [" + bar + "] " + count + counts, " " + count + counts,
+                " " + count + " ok " + passed + " x " + failed + " ! " + unsafe + " ? " + infra + " "}) {
+            if (rest.length() + Math.min(8, width(suite)) <= maxColumns) {
+                line = fit(suite, maxColumns - rest.length()) + rest;
+                break;
+            }
+        }
+        err.print("\r" + (line != null ? line : fit(count + " ", maxColumns)));
         err.flush();
+    }
+
+    private static int width(String text) {
+        return text.codePoints().map(cp -> cp < 0x1100 ? 1 : 2).sum();
     }
 
     /** The start of {@code name} in at most {@code columns} terminal columns (a wide character takes two). */

@@ -289,6 +289,29 @@ class EvalRunnerTest {
     }
 
     @Test
+    void theRedrawnBarFitsANarrowerTerminal() throws Exception {
+        // the bar was up to 79 columns whatever the terminal's width: on 40 columns (COLUMNS=40) every redraw wrapped
+        for (int width : new int[] {40, 24, 12}) {
+            for (String name : List.of("files-demo", "メモの検索とリリース日の確認")) {
+                ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+                PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+                Suite suite = Suite.builder(name).task(Task.builder("t", () -> new FileTreeEnvironment(Map.of())).goal("hi")
+                        .agent((env, model) -> Agent.builder().model(model.model()).build()).script(text("hello")).build()).build();
+                EvalRunner.builder().trials(120).parallelism(4).progress(Progress.bar(err, width)).build().run(suite);
+                String out = bytes.toString(StandardCharsets.UTF_8);
+                assertThat(out).as(width + " " + name).contains("120/120");
+                for (String drawn : out.split("[\\r\\n]")) {
+                    int columns = drawn.codePoints().map(c -> c < 0x1100 ? 1 : 2).sum();
+                    assertThat(columns).as("%d: '%s'", width, drawn).isLessThan(width);
+                }
+            }
+        }
+        assertThat(ProgressBar.columns(Map.of("COLUMNS", "40"))).isEqualTo(40);
+        assertThat(ProgressBar.columns(Map.of("COLUMNS", "x"))).isEqualTo(80);
+        assertThat(ProgressBar.columns(Map.of())).isEqualTo(80);
+    }
+
+    @Test
     void trialsFinishingTogetherReachTheProgressViewWithTheirCountInOrder() throws Exception {
         // Seen in CI: "3/3 passed 2" then "2/3 passed 3", when the count was taken outside the report.
         List<Integer> seen = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
