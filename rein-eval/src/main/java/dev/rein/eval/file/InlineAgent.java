@@ -135,7 +135,11 @@ final class InlineAgent {
         if (Boolean.TRUE.equals(spec.finishTool())) {
             owners.put(FinishTool.NAME, "finish tool");
         }
-        try (E env = own > 0 ? probe.get() : null) {
+        E made = own > 0 ? tryToMake(probe) : null;
+        if (own > 0 && made == null) {
+            return; // each trial reports the environment that cannot be set up
+        }
+        try (E env = made) {
             for (String toolset : spec.toolsets()) {
                 if (type.shared(toolset).isPresent() || type.toolset(toolset).isEmpty()) {
                     continue;
@@ -195,7 +199,11 @@ final class InlineAgent {
             agent.add(FinishTool.NAME);
         }
         List<String> listed = spec.toolsets() == null ? List.of() : spec.toolsets();
-        try (E env = probe.get()) {
+        E made = tryToMake(probe);
+        if (made == null) {
+            return null; // each trial reports the environment that cannot be set up
+        }
+        try (E env = made) {
             for (String toolset : type.toolsetNames()) {
                 for (Tool tool : type.toolset(toolset).orElseThrow().apply(env)) {
                     environment.add(tool.name());
@@ -207,6 +215,18 @@ final class InlineAgent {
         }
         environment.addAll(agent);
         return new ToolNames(agent, environment);
+    }
+
+    /**
+     * An environment to build toolsets from at load, or null when it cannot be set up (an option it
+     * refuses): that is each trial's infrastructure error, named there with the environment's reason.
+     */
+    private static <E extends Environment> E tryToMake(Supplier<? extends E> probe) {
+        try {
+            return probe.get();
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 
     /** Which calls wait for a person; the harness does not approve, so a paused run ends its trial. */

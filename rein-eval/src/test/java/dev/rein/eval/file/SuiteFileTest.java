@@ -315,6 +315,37 @@ class SuiteFileTest {
     }
 
     @Test
+    void anEnvironmentThatCannotBeSetUpIsStillEachTrialsInfrastructureErrorWhenItsChecksNameTools() throws Exception {
+        // the tool-name check builds the environment at load; its refusal of an option is the trials' to report
+        // (docs/eval.md), not an error escaping the loader without the file's name
+        Suite suite = parse("""
+                suite: s
+                environment: {name: file_tree, options: {files: {a.txt: 5}}}
+                agent: {toolsets: [files_read]}
+                tasks:
+                  - id: t
+                    goal: g
+                    script: [{text: hi}]
+                    expect: {must_call: [read_file]}
+                """);
+        TrialOutcome trial = EvalRunner.builder().trials(1).build().run(suite).trialsOf("t").get(0);
+        assertThat(trial.verdict()).isEqualTo(Verdict.INFRA_ERROR);
+        assertThat(trial.infraError()).contains("file_tree option files.a.txt must be text");
+        // so does the check of two toolsets offering one tool, which builds the environment too (fdcafed7)
+        Suite twoToolsets = parse("""
+                suite: s
+                environment: {name: file_tree, options: {files: {a.txt: 5}}}
+                agent: {toolsets: [files_read, files_write]}
+                tasks:
+                  - id: t
+                    goal: g
+                    script: [{text: hi}]
+                """);
+        assertThat(EvalRunner.builder().trials(1).build().run(twoToolsets).trialsOf("t").get(0).infraError())
+                .contains("file_tree option files.a.txt must be text");
+    }
+
+    @Test
     void anEmptyListOfScriptsIsAnErrorNamingTheFileAndTheTask() {
         // scripts: [] loaded as a task without scripts, and the runner's 'suite 's' cannot run offline: these tasks
         // have no script: t' named neither the file nor the field
