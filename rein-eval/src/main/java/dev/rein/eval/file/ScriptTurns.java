@@ -81,6 +81,13 @@ final class ScriptTurns {
     private static List<CallBlock> calls(SuiteSpec.TurnSpec spec, String where) {
         List<CallBlock> calls = new ArrayList<>();
         if (spec.finish() != null) {
+            String status = spec.finish().status();
+            // the shorthand is a call the finish tool takes: another status would be refused in every trial
+            if (status != null && !List.of("completed", "failed", "needs_user_input").contains(status)) {
+                throw new ReinException(where + ".finish.status '" + status + "' is not a status of the finish tool; use"
+                        + " completed, failed or needs_user_input (to script a call the tool refuses, give it as"
+                        + " tool_calls: [{name: finish, input: {...}}])");
+            }
             ObjectNode input = Json.object();
             input.put("status", spec.finish().status() == null ? "completed" : spec.finish().status());
             input.put("summary", spec.finish().summary() == null ? "" : spec.finish().summary());

@@ -346,6 +346,27 @@ class SuiteFileTest {
     }
 
     @Test
+    void aScriptedFinishWithAStatusTheFinishToolDoesNotTakeIsAnErrorInTheFile() {
+        // finish: {status: done} loaded; the finish tool refused the call as not fitting its schema, the script ran
+        // out and every trial was an infrastructure error ('the scripted model has no reply left for call 2')
+        assertThatThrownBy(() -> parse(HEADER + """
+                  - id: t
+                    goal: g
+                    agent: {finish_tool: true}
+                    script: [{finish: {status: done, summary: s, result: r}}]
+                """)).isInstanceOf(ReinException.class)
+                .hasMessage("suite.yaml: tasks[0] (t).script[0].finish.status 'done' is not a status of the finish tool;"
+                        + " use completed, failed or needs_user_input (to script a call the tool refuses, give it as"
+                        + " tool_calls: [{name: finish, input: {...}}])");
+        assertThat(parse(HEADER + """
+                  - id: t
+                    goal: g
+                    agent: {finish_tool: true}
+                    script: [{finish: {status: needs_user_input, summary: s, result: "Which one?"}}]
+                """).tasks()).hasSize(1);
+    }
+
+    @Test
     void anEmptyListOfScriptsIsAnErrorNamingTheFileAndTheTask() {
         // scripts: [] loaded as a task without scripts, and the runner's 'suite 's' cannot run offline: these tasks
         // have no script: t' named neither the file nor the field
