@@ -1,7 +1,5 @@
 package dev.rein.examples;
 
-import java.util.Locale;
-
 /**
  * Shortens text for the console, always saying how much was left out (display only; traces keep
  * everything). Text from models, tools and web pages is untrusted: every control character is shown
@@ -41,29 +39,6 @@ public final class Display {
      * hyphen, the tag characters that spell text no one sees).
      */
     public static String visible(String text, boolean keepLines) {
-        StringBuilder sb = null; // only when something is escaped: most text is returned as it is
-        for (int i = 0; i < text.length(); ) {
-            int c = text.codePointAt(i);
-            int next = i + Character.charCount(c);
-            boolean control = c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == 0x2028 || c == 0x2029
-                    || Character.getType(c) == Character.FORMAT;
-            if (control && !(keepLines && (c == '\n' || c == '\t'))) {
-                if (sb == null) {
-                    sb = new StringBuilder(text.length() + 16).append(text, 0, i);
-                }
-                if (c <= 0xff) {
-                    sb.append(String.format(Locale.ROOT, "\\x%02x", c));
-                } else {
-                    // A tag character outside the BMP shows as its two UTF-16 units, as JSON would write it.
-                    for (int j = i; j < next; j++) {
-                        sb.append(String.format(Locale.ROOT, "\\u%04x", (int) text.charAt(j)));
-                    }
-                }
-            } else if (sb != null) {
-                sb.append(text, i, next);
-            }
-            i = next;
-        }
-        return sb == null ? text : sb.toString();
+        return dev.rein.internal.text.Controls.visible(text, keepLines);
     }
 }

@@ -1,6 +1,7 @@
 package dev.rein.eval.cli;
 
 import dev.rein.ReinException;
+import dev.rein.internal.text.Controls;
 import dev.rein.eval.Suite;
 import dev.rein.eval.file.EvalRegistry;
 import dev.rein.eval.file.SuiteFile;
@@ -117,7 +118,8 @@ public final class EvalCommandSupport {
             return exitCode(report);
         } catch (ReinException e) {
             // One line: parser messages (YAML carets, class names) are folded onto it.
-            err.println("rein eval: " + String.valueOf(e.getMessage()).strip().replaceAll("\\s*\\R\\s*", "; "));
+            err.println("rein eval: " + Controls.visible(String.valueOf(e.getMessage()).strip().replaceAll("\\s*\\R\\s*", "; "),
+                    false));
             return INVALID;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -4,6 +4,7 @@ import dev.rein.eval.Finding;
 import dev.rein.eval.report.EvalReport;
 import dev.rein.eval.run.TrialOutcome;
 import java.math.BigDecimal;
+import dev.rein.internal.text.Controls;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
@@ -15,8 +16,8 @@ public final class TextSummary {
         EvalReport.Summary s = report.summary();
         String k = Integer.toString(report.trialsPerTask());
         StringBuilder out = new StringBuilder();
-        out.append(String.format(Locale.ROOT, "Suite %s: %d task(s) x %d trial(s), model %s, %.1f s%n", report.suite(), s.tasks(),
-                report.trialsPerTask(), report.model(), report.durationMs() / 1000.0));
+        out.append(String.format(Locale.ROOT, "Suite %s: %d task(s) x %d trial(s), model %s, %.1f s%n", visible(report.suite()),
+                s.tasks(), report.trialsPerTask(), visible(report.model()), report.durationMs() / 1000.0));
         String passAtK = k.equals("1") ? "" : ", pass@" + k + " " + pct(s.passAtK().get(k)); // with one trial it is pass@1
         out.append(String.format(Locale.ROOT, "  success rate %s (%d/%d graded), pass@1 %s%s, pass^%s %s%n",
                 pct(s.successRate()), s.passed(), s.graded(), pct(s.passAtK().get("1")), passAtK, k, pct(s.passHatK().get(k))));
@@ -56,7 +57,7 @@ public final class TextSummary {
             }
             out.append(": ");
             if (trial.infraError() != null) {
-                out.append(trial.infraError());
+                out.append(visible(trial.infraError()));
             } else {
                 out.append(trial.findings().stream().filter(f -> !f.passed()).map(TextSummary::describe)
                         .collect(Collectors.joining("; ")));
@@ -66,7 +67,16 @@ public final class TextSummary {
     }
 
     private static String describe(Finding finding) {
-        return finding.grader() + ": " + finding.message();
+        return visible(finding.grader() + ": " + finding.message());
+    }
+
+    /**
+     * Findings and errors quote what the agent, its tools and the provider wrote (an agent's failure
+     * summary, a provider's message), and a suite's name is the file's: shown with every control
+     * character as an escape, so none of them reaches the terminal, and each trial stays one line.
+     */
+    private static String visible(String text) {
+        return text == null ? "null" : Controls.visible(text, false);
     }
 
     private static String pct(Double rate) {

@@ -1,5 +1,6 @@
 package dev.rein.eval.run;
 
+import dev.rein.internal.text.Controls;
 import java.io.PrintStream;
 import java.util.Map;
 
@@ -51,9 +52,10 @@ final class ProgressBar implements Progress {
 
     @Override
     public synchronized void started(String suite, int totalTrials) {
-        this.suite = suite;
+        // a suite file names it: no control character of it reaches the terminal
+        this.suite = Controls.visible(suite, false);
         if (!redraw) {
-            err.println("eval " + suite + ": " + totalTrials + " trials");
+            err.println("eval " + this.suite + ": " + totalTrials + " trials");
         } else {
             draw(0, totalTrials);
         }

@@ -48,6 +48,32 @@ class EvalCommandSupportTest {
         assertThat(err()).contains("eval files-demo: 12 trials").contains("12/12 (100%)");
     }
 
+    /**
+     * What the agent, its tools or the provider wrote reaches the summary inside a finding or an infrastructure error
+     * (an agent's failure summary, a provider's message): an ESC [2J or OSC title sequence in it was printed raw on
+     * stdout and stderr, where docs/cli.md promises every control character the CLI prints as an escape.
+     */
+    @Test
+    void controlCharactersFromTheRunAreEscapedInTheSummaryAndTheProgressLines(@TempDir Path dir) throws Exception {
+        Path suite = Files.writeString(dir.resolve("s.yaml"), """
+                suite: "esc\\e[2J"
+                environment: {name: file_tree, options: {files: {a.txt: alpha}}}
+                agent: {toolsets: [files_read], finish_tool: true}
+                tasks:
+                  - id: gave-up
+                    goal: g
+                    script: [{finish: {status: failed, summary: "cannot\\e]0;owned\\a do it", result: "\\e[31mred"}}]
+                  - id: provider
+                    goal: g
+                    script: [{error: {kind: authentication, message: "bad key\\e[2J"}}]
+                """);
+        int code = EvalCommandSupport.run(suite, 1, null, null, false, out, err);
+        assertThat(code).isEqualTo(EvalCommandSupport.INFRA_ERRORS);
+        assertThat(out()).doesNotContain("\u001b").doesNotContain("\u0007")
+                .contains("\\x1b]0;owned\\x07").contains("bad key\\x1b[2J").contains("esc\\x1b[2J");
+        assertThat(err()).doesNotContain("\u001b").contains("esc\\x1b[2J");
+    }
+
     @Test
     void jsonOutputHasStableSnakeCaseFields() throws Exception {
         int code = EvalCommandSupport.run(EXAMPLE, 1, null, null, true, out, err);
