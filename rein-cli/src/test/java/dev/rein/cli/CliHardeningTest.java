@@ -343,6 +343,30 @@ class CliHardeningTest {
         assertThat(storeDir).isEmptyDirectory();
     }
 
+    /**
+     * A run that ended FAILED on a provider error (a 5xx that outlasted the retries) is not continued: docs/cli.md
+     * keeps resume for runs that have not ended and reply for answered or asking ones. Both say so and what to do
+     * instead, start a new run, and create no model. (Probe: passes on the code as it was.)
+     */
+    @Test
+    void aRunThatEndedOnAProviderErrorIsPointedToANewRunByResumeAndReply() throws Exception {
+        cli.models((name, env) -> ScriptedModel.of(ScriptedModel.fail(new dev.rein.model.ModelException(
+                dev.rein.model.ModelException.Kind.SERVER_ERROR, 500, "internal server error", false, null, "req_1", null))));
+        assertThat(cli.run("run", "何か").exitCode()).isEqualTo(ExitCodes.FAILED);
+        String id = runId();
+        long created = cli.modelsCreated();
+        InProcessCli.Outcome resumed = cli.run("resume", id);
+        assertThat(resumed.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(resumed.stdout()).isEmpty();
+        assertThat(resumed.stderrLines()).singleElement().asString()
+                .contains("already ended FAILED (provider_error)").contains("start a new run with 'rein run GOAL'");
+        InProcessCli.Outcome replied = cli.run("reply", id, "もう一度");
+        assertThat(replied.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(replied.stderrLines()).singleElement().asString()
+                .contains("ended FAILED (provider_error)").contains("start a new run with 'rein run GOAL'");
+        assertThat(cli.modelsCreated()).isEqualTo(created);
+    }
+
     @Test
     void resumeRefusalsNameTheCommandsNotTheJavaApi() throws Exception {
         ScriptedModel model = ScriptedModel.of(toolCalls(call("send_message", SEND)), text("sent"));
