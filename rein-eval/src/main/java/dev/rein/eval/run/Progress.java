@@ -45,13 +45,19 @@ public interface Progress {
     }
 
     /**
-     * Whether the process talks to a terminal. CI=true and TERM=dumb force plain lines. On JDK 22+
-     * {@code Console.isTerminal()} is asked, because there {@code System.console()} also exists
-     * when output is redirected.
+     * Whether the progress, written to stderr, reaches a terminal. CI=true and TERM=dumb force plain
+     * lines. The {@code rein} launcher tells ({@code -Drein.stderr.tty}, from the shell's test of
+     * stderr); otherwise the JDK console is asked ({@code Console.isTerminal()} on JDK 22+, where
+     * {@code System.console()} also exists when output is redirected), which knows only of stdin and
+     * stdout: {@code 2> log} at a terminal would get the redrawn bar, {@code > out} plain lines.
      */
     static boolean interactive() {
         if ("true".equalsIgnoreCase(System.getenv("CI")) || "dumb".equals(System.getenv("TERM"))) {
             return false;
+        }
+        String stderrTty = System.getProperty("rein.stderr.tty");
+        if (stderrTty != null) {
+            return Boolean.parseBoolean(stderrTty);
         }
         Console console = System.console();
         if (console == null) {

@@ -312,6 +312,36 @@ class EvalRunnerTest {
     }
 
     @Test
+    void theBarIsDrawnWhenTheLauncherSaysStderrIsATerminalAndLinesWhenNot() throws Exception {
+        // the JDK console knows only stdin and stdout: 'rein eval S 2> log' at a terminal wrote the redrawn bar
+        // (carriage returns) into the log, and 'rein eval S > out' printed plain lines on the terminal
+        boolean forced = "true".equalsIgnoreCase(System.getenv("CI")) || "dumb".equals(System.getenv("TERM"));
+        String before = System.getProperty("rein.stderr.tty");
+        try {
+            for (boolean tty : new boolean[] {true, false}) {
+                System.setProperty("rein.stderr.tty", Boolean.toString(tty));
+                ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+                PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+                Suite suite = Suite.builder("tty").task(Task.builder("t", () -> new FileTreeEnvironment(Map.of())).goal("hi")
+                        .agent((env, model) -> Agent.builder().model(model.model()).build()).script(text("hello")).build()).build();
+                EvalRunner.builder().trials(2).progress(Progress.auto(err)).build().run(suite);
+                String out = bytes.toString(StandardCharsets.UTF_8);
+                if (tty && !forced) {
+                    assertThat(out).as("stderr a terminal").startsWith("\rtty [").contains("2/2");
+                } else {
+                    assertThat(out).as("stderr not a terminal").doesNotContain("\r").startsWith("eval tty: 2 trials\n");
+                }
+            }
+        } finally {
+            if (before == null) {
+                System.clearProperty("rein.stderr.tty");
+            } else {
+                System.setProperty("rein.stderr.tty", before);
+            }
+        }
+    }
+
+    @Test
     void trialsFinishingTogetherReachTheProgressViewWithTheirCountInOrder() throws Exception {
         // Seen in CI: "3/3 passed 2" then "2/3 passed 3", when the count was taken outside the report.
         List<Integer> seen = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
