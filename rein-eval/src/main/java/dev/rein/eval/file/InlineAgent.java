@@ -2,12 +2,15 @@ package dev.rein.eval.file;
 
 import dev.rein.ReinException;
 import dev.rein.agent.Agent;
+import dev.rein.agent.AgentConfig;
 import dev.rein.agent.FinishTool;
 import dev.rein.approval.ApprovalPolicy;
 import dev.rein.budget.Budget;
 import dev.rein.eval.AgentFactory;
 import dev.rein.eval.Environment;
+import dev.rein.eval.TrialModel;
 import dev.rein.guard.RequiredFact;
+import dev.rein.testkit.ScriptedModel;
 import dev.rein.tool.Principal;
 import dev.rein.tool.Tool;
 import java.math.BigDecimal;
@@ -184,13 +187,12 @@ final class InlineAgent {
     record ToolNames(Set<String> agent, Set<String> environment) {}
 
     /**
-     * The tools of an inline agent and of its environment's toolsets, built from an environment made
-     * by {@code probe} and closed; null for a registered agent ({@code use}), whose tools are known
-     * only once its factory has built it.
+     * The tools of the agent (inline, or registered and built once) and of its environment's toolsets,
+     * built from an environment made by {@code probe} and closed; null when they cannot be known.
      */
     static <E extends Environment> ToolNames toolNames(EnvironmentType<E> type, SuiteSpec.AgentSpec spec,
                                                        Supplier<? extends E> probe) {
-        if (spec == null || spec.use() != null) {
+        if (spec == null) {
             return null;
         }
         Set<String> agent = new TreeSet<>();
@@ -204,6 +206,9 @@ final class InlineAgent {
             return null; // each trial reports the environment that cannot be set up
         }
         try (E env = made) {
+            if (spec.use() != null && !registeredTools(type, spec.use(), env, agent)) {
+                return null;
+            }
             for (String toolset : type.toolsetNames()) {
                 for (Tool tool : type.toolset(toolset).orElseThrow().apply(env)) {
                     environment.add(tool.name());
@@ -215,6 +220,31 @@ final class InlineAgent {
         }
         environment.addAll(agent);
         return new ToolNames(agent, environment);
+    }
+
+    /**
+     * Adds to {@code names} the tools of the registered agent {@code use}, built once from {@code env}
+     * and a scripted model as a trial would; false when they cannot be known: a factory that fails
+     * (each trial reports it) or tools that come from a source, such as an MCP server, at run time.
+     */
+    private static <E extends Environment> boolean registeredTools(EnvironmentType<E> type, String use, E env,
+                                                                 Set<String> names) {
+        AgentFactory<E> factory = type.agent(use).orElse(null);
+        AgentConfig config;
+        try {
+            config = factory == null ? null : factory.create(env, new TrialModel(ScriptedModel.of(ScriptedModel.text("")),
+                    ScriptedModel.DEFAULT_NAME)).config();
+        } catch (RuntimeException e) {
+            return false;
+        }
+        if (config == null || !config.toolSources().isEmpty()) {
+            return false;
+        }
+        names.addAll(config.tools().names());
+        if (config.finishTool()) {
+            names.add(FinishTool.NAME);
+        }
+        return true;
     }
 
     /**

@@ -315,6 +315,44 @@ class SuiteFileTest {
     }
 
     @Test
+    void aToolNameARegisteredAgentCannotRunIsAnErrorAtLoadToo() {
+        // the registered agent is built once at load from a fresh environment to learn its tools
+        EvalRegistry registry = EvalRegistry.builder().builtins().environment(EnvironmentType.builder("notes",
+                        options -> new FileTreeEnvironment(Map.of("n.txt", "メモ")))
+                .toolset("read", FileTreeEnvironment::readTools)
+                .toolset("write", FileTreeEnvironment::writeTools)
+                .agent("reader", (env, model) -> Agent.builder().model(model.model()).modelName(model.name())
+                        .tools(env.readTools()).finishTool(true).build())
+                .agent("broken", (env, model) -> {
+                    throw new IllegalStateException("no agent here");
+                })
+                .build()).build();
+        String suite = """
+                suite: registered
+                environment: notes
+                agent: {use: %s}
+                tasks:
+                  - id: t
+                    goal: g
+                    script: [{text: hi}]
+                    expect: {%s}
+                """;
+        assertThatThrownBy(() -> SuiteFile.parse(suite.formatted("reader", "must_not_call: [delet_file]"),
+                SuiteFile.Format.YAML, "r.yaml", registry)).isInstanceOf(ReinException.class)
+                .hasMessage("r.yaml: tasks[0] (t).expect.must_not_call[0]: 'delet_file' is not a tool of the agent or of"
+                        + " environment 'notes', so the check would pass whatever the agent does; the agent's tools are"
+                        + " finish, list_files, read_file, search_files");
+        assertThatThrownBy(() -> SuiteFile.parse(suite.formatted("reader", "must_call: [write_file]"),
+                SuiteFile.Format.YAML, "r.yaml", registry)).isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("r.yaml: tasks[0] (t).expect.must_call[0]: 'write_file' is not a tool of the agent");
+        // a tool of the environment the agent lacks may be forbidden; an agent that cannot be built is the trials' error
+        assertThat(SuiteFile.parse(suite.formatted("reader", "must_not_call: [delete_file], must_call: [finish]"),
+                SuiteFile.Format.YAML, "r.yaml", registry).tasks()).hasSize(1);
+        assertThat(SuiteFile.parse(suite.formatted("broken", "must_not_call: [delet_file]"),
+                SuiteFile.Format.YAML, "r.yaml", registry).tasks()).hasSize(1);
+    }
+
+    @Test
     void anEnvironmentThatCannotBeSetUpIsStillEachTrialsInfrastructureErrorWhenItsChecksNameTools() throws Exception {
         // the tool-name check builds the environment at load; its refusal of an option is the trials' to report
         // (docs/eval.md), not an error escaping the loader without the file's name
