@@ -56,11 +56,13 @@ public final class DrivenRun {
     public static final class Failed extends Exception {
         private final String reason;
         private final Duration retryDelay;
+        private final transient RunSnapshot snapshot;
 
-        Failed(String reason, String message, Duration retryDelay) {
+        Failed(String reason, String message, Duration retryDelay, RunSnapshot snapshot) {
             super(message, null, false, false);
             this.reason = reason;
             this.retryDelay = retryDelay;
+            this.snapshot = snapshot;
         }
 
         public String reason() {
@@ -75,6 +77,14 @@ public final class DrivenRun {
         /** How long to wait before the next attempt; null when the failure is final. */
         public Duration retryDelay() {
             return retryDelay;
+        }
+
+        /**
+         * The run after a final failure (the step counted, as the local driver counts it), to end the
+         * run from; null when the failure is retried (the next attempt starts from the same snapshot).
+         */
+        public RunSnapshot snapshot() {
+            return snapshot;
         }
     }
 
@@ -153,7 +163,8 @@ public final class DrivenRun {
             RunSnapshot next = Checkpoints.snapshot(run, null);
             return new ModelStep(next, response, AgentLoop.answerText(run.history()));
         } catch (ModelCaller.CallFailed failed) {
-            throw new Failed(failed.reason, failed.getMessage(), failed.retryDelay);
+            throw new Failed(failed.reason, failed.getMessage(), failed.retryDelay,
+                    failed.retryDelay == null ? Checkpoints.snapshot(run, null) : null);
         } finally {
             run.recorder.close();
         }

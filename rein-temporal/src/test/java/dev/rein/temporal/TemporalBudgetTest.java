@@ -68,6 +68,83 @@ class TemporalBudgetTest {
         }
     }
 
+    /**
+     * The deadline passing while the model is still answering stops the run as locally: STOPPED_BUDGET
+     * with the local message and answer, the step counted, and a budget intervention in the trace (the
+     * live view's "! budget", OpenTelemetry's rein.budget.stop), as a deadline found between steps is traced.
+     */
+    @Test
+    void theDeadlinePassingDuringAModelCallStopsTheRunWithTheLocalOutcomeAndTrace() {
+        RecordingListener local = new RecordingListener();
+        RunResult expected = slowSecondStep(local).run("A-1 はどこ?");
+        assertThat(expected.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
+
+        RecordingListener remote = new RecordingListener();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalRun run = server.start(slowSecondStep(remote)).start("A-1 はどこ?", "run-deadline-in-call");
+            // polled: waiting on the result would let the test server skip time past the call's deadline at once
+            long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (run.status() == RunStatus.RUNNING && System.nanoTime() < until) {
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+            }
+            RunResult result = run.result();
+
+            assertThat(result.status()).isEqualTo(expected.status());
+            assertThat(result.reason()).isEqualTo(expected.reason()).isEqualTo(BudgetKind.DEADLINE.reason());
+            assertThat(result.message()).isEqualTo(expected.message());
+            assertThat(result.answer()).isEqualTo(expected.answer());
+            assertThat(result.steps()).isEqualTo(expected.steps());
+            assertThat(remote.events(TraceEvent.Intervention.class)).extracting(TraceEvent.Intervention::kind, TraceEvent.Intervention::message)
+                    .isEqualTo(local.events(TraceEvent.Intervention.class).stream().map(i -> org.assertj.core.groups.Tuple.tuple(i.kind(), i.message())).toList())
+                    .isNotEmpty();
+            assertThat(types(remote.events())).isEqualTo(types(local.events()));
+        }
+    }
+
+    /**
+     * When Temporal's timeout of the model call comes first (here the test server skips time to it; on a cluster, a
+     * worker that never reports), the run still stops for its deadline in the local words, traced as a budget stop.
+     */
+    @Test
+    void aModelCallCutByTemporalsTimeoutStopsTheRunForItsDeadlineInTheLocalWords() {
+        RecordingListener local = new RecordingListener();
+        RunResult expected = slowSecondStep(local).run("A-1 はどこ?");
+
+        RecordingListener remote = new RecordingListener();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            RunResult result = server.start(slowSecondStep(remote)).start("A-1 はどこ?", "run-deadline-cut").result();
+
+            assertThat(result.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
+            assertThat(result.reason()).isEqualTo(BudgetKind.DEADLINE.reason());
+            assertThat(result.message()).isEqualTo(expected.message());
+            assertThat(remote.events(TraceEvent.Intervention.class)).extracting(TraceEvent.Intervention::kind, TraceEvent.Intervention::message)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("budget", expected.message()));
+        }
+    }
+
+    /** A lookup, then a model that holds its second answer far past the run's 3-second deadline. */
+    private static Agent slowSecondStep(RecordingListener trace) {
+        ScriptedModel scripted = ScriptedModel.of(ScriptedModel.toolCalls(ScriptedModel.call("lookup_order", "{\"id\":\"A-1\"}")),
+                ScriptedModel.text("never answered in time"));
+        java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+        dev.rein.model.Model slow = new dev.rein.model.Model() {
+            @Override
+            public dev.rein.model.ModelResponse call(dev.rein.model.ModelRequest request, dev.rein.model.ModelCallContext context)
+                    throws dev.rein.model.ModelException, InterruptedException {
+                if (calls.incrementAndGet() > 1) {
+                    Thread.sleep(Duration.ofSeconds(30));
+                }
+                return scripted.call(request, context);
+            }
+        };
+        return Agent.builder().model(slow).modelName("scripted-model").prices(ScriptedModel.PRICES).tools(Orders.lookup())
+                .listener(trace).budget(Budget.builder().maxSteps(8).maxDuration(Duration.ofSeconds(3)).build()).build();
+    }
+
     /** A refund that applies its effect, then holds the call until it is interrupted (the run's deadline). */
     private static Tool slowRefund(Orders.Ledger ledger) {
         return Tool.builder("refund").description("Refunds an order")

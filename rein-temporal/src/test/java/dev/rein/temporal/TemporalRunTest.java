@@ -102,6 +102,7 @@ class TemporalRunTest {
             assertThat(result.status()).isEqualTo(RunStatus.FAILED).isEqualTo(expected.status());
             assertThat(result.reason()).isEqualTo(expected.reason()).isEqualTo("provider_error");
             assertThat(result.message()).isEqualTo(expected.message()).endsWith("gave up after 3 attempts");
+            assertThat(result.steps()).as("the failed call's step counted, as locally").isEqualTo(expected.steps()).isEqualTo(1);
             assertThat(model.remaining()).as("maxRetries 2: three attempts, the fourth turn never asked").isEqualTo(1);
             assertThat(types(remote.events())).isEqualTo(types(local.events()));
             assertThat(remote.events(TraceEvent.ModelRetry.class)).extracting(TraceEvent.ModelRetry::attempt).containsExactly(1, 2);

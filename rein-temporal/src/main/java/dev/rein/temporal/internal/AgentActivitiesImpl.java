@@ -60,9 +60,12 @@ public final class AgentActivitiesImpl implements AgentActivities {
                 return new ModelStep(ref(step.snapshot()), step.response(), step.answerText());
             } catch (DrivenRun.Failed failed) {
                 String message = masker.redact(failed.getMessage());
-                throw failed.retryable()
-                        ? ApplicationFailure.newFailureWithCauseAndDelay(message, failed.reason(), null, failed.retryDelay())
-                        : ApplicationFailure.newNonRetryableFailure(message, failed.reason());
+                if (failed.retryable()) {
+                    throw ApplicationFailure.newFailureWithCauseAndDelay(message, failed.reason(), null, failed.retryDelay());
+                }
+                // the run after the call (the step counted) goes with a final failure: the run ends from it, as locally
+                throw failed.snapshot() == null ? ApplicationFailure.newNonRetryableFailure(message, failed.reason())
+                        : ApplicationFailure.newNonRetryableFailure(message, failed.reason(), ref(failed.snapshot()));
             }
         });
     }

@@ -55,6 +55,11 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
      * stopping): the policy counts the provider's errors, and decides those itself in each attempt.
      */
     static final int WORKER_LOSSES = 3;
+    /**
+     * How long past the run's deadline a model call's activity may take: its worker stops waiting for the model at
+     * the deadline and reports the run after the call (the step counted), which Temporal's own timeout would lose.
+     */
+    static final Duration DEADLINE_GRACE = Duration.ofSeconds(10);
 
     private RunInput input;
     private String runId;
@@ -256,10 +261,15 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
         if (failure.getCause() instanceof CanceledFailure canceled) {
             throw canceled;
         }
-        if (failure.getCause() instanceof ApplicationFailure) {
+        if (failure.getCause() instanceof ApplicationFailure app) {
+            if (app.getDetails().getSize() > 0) {
+                take(app.getDetails().get(RunRef.class)); // the run after the failed call: its step counted, as locally
+            }
             String reason = reasonOf(failure);
-            RunStatus ended = reason.equals(BudgetKind.DEADLINE.reason()) ? RunStatus.STOPPED_BUDGET : RunStatus.FAILED;
-            return new NextStep.Stop(ended, dev.rein.run.Reason.of(reason), messageOf(failure), null, null);
+            if (reason.equals(BudgetKind.DEADLINE.reason())) {
+                return deadlinePassed(messageOf(failure));
+            }
+            return new NextStep.Stop(RunStatus.FAILED, dev.rein.run.Reason.of(reason), messageOf(failure), null, null);
         }
         if (failure.getCause() instanceof TimeoutFailure timeout && timeout.getTimeoutType() == TimeoutType.TIMEOUT_TYPE_HEARTBEAT) {
             return new NextStep.Stop(RunStatus.FAILED, dev.rein.run.Reason.of(Reasons.INTERNAL_ERROR),
@@ -267,11 +277,24 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
                             + " attempt; check that the workers stay up", null, null);
         }
         if (failure.getCause() instanceof TimeoutFailure) {
-            return new NextStep.Stop(RunStatus.STOPPED_BUDGET, dev.rein.run.Reason.of(BudgetKind.DEADLINE.reason()),
-                    "the model call did not finish within the run's deadline", null, null);
+            // Temporal's timeout came first (the worker never reported): said in the local driver's words
+            return deadlinePassed(meter().describe(BudgetKind.DEADLINE) + " while waiting for the model");
         }
         return new NextStep.Stop(RunStatus.FAILED, dev.rein.run.Reason.of(Reasons.PROVIDER_ERROR),
                 "the model call failed: " + failure.getMessage(), null, null);
+    }
+
+    /**
+     * The deadline passed during the model call: a budget stop, traced as one (the live view's "! budget",
+     * OpenTelemetry's rein.budget.stop) as the local driver traces it and as a deadline found between steps is.
+     */
+    private NextStep deadlinePassed(String message) {
+        // runs recorded before the intervention went straight to their end
+        if (Workflow.getVersion("deadline-in-call-intervention", Workflow.DEFAULT_VERSION, 1) >= 1) {
+            effects().intervene(turn(), "budget", message, Map.of("budget", BudgetKind.DEADLINE.reason()));
+        }
+        return new NextStep.Stop(RunStatus.STOPPED_BUDGET, dev.rein.run.Reason.of(BudgetKind.DEADLINE.reason()), message,
+                null, null);
     }
 
     private RunResult end(RunStatus ended, String reason, String message, String answer, dev.rein.run.FinishReport report) {
@@ -362,7 +385,7 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
      * allows beyond it serve only a worker lost during the call.
      */
     private AgentActivities modelActivities() {
-        long left = timeLeft().toMillis();
+        long left = timeLeft().plus(DEADLINE_GRACE).toMillis();
         // every retryable failure carries the wait Rein's policy chose (a server's hint of up to
         // RetryPolicy.LONGEST_HINT in full); servers before temporalio/temporal#6063 cap that at the maximum interval
         Duration longest = positive(input.maxBackoff()).compareTo(RetryPolicy.LONGEST_HINT) > 0
@@ -370,8 +393,9 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
         RetryOptions retry = RetryOptions.newBuilder().setInitialInterval(positive(input.initialBackoff()))
                 .setMaximumInterval(longest).setBackoffCoefficient(2.0)
                 .setMaximumAttempts(input.retries() + 1 + WORKER_LOSSES).build();
-        // an attempt may wait for the model until the deadline; the worker heartbeats meanwhile, so only a dead
-        // worker's attempt ends after the attempt timeout (and is retried), not a live one waiting for a slow model
+        // an attempt may wait for the model until the deadline (and report that it passed within the grace); the
+        // worker heartbeats meanwhile, so only a dead worker's attempt ends after the attempt timeout (and is
+        // retried), not a live one waiting for a slow model
         return Workflow.newActivityStub(AgentActivities.class, ActivityOptions.newBuilder()
                 .setStartToCloseTimeout(Duration.ofMillis(left)).setScheduleToCloseTimeout(Duration.ofMillis(left))
                 .setHeartbeatTimeout(input.attempt()).setRetryOptions(retry).build());
