@@ -74,12 +74,14 @@ class TemporalMisconfigurationTest {
     /**
      * A worker that registered the run's workflow but not the agent's activities (TemporalAgents.workflows alone, on a
      * queue where it polls other activities): Temporal retries ReinBegin without end, each attempt failing with "not
-     * registered", and the run stays RUNNING. Waiting for the result says why, where it was a bare TimeoutException
-     * naming only the workflow id.
+     * registered", and the run stays RUNNING until its deadline. Waiting for the result meanwhile says why, where it was
+     * a bare TimeoutException naming only the workflow id.
      */
     @Test
     void aRunWhoseWorkerLacksTheAgentsActivitiesSaysSoWhenTheResultTimesOut() {
-        Agent agent = Orders.agent(Orders.lookupThenAnswer(), new RecordingListener(), Orders.lookup()).build();
+        // a deadline the test server's skipped time does not reach within the wait (it skips the retries' waits)
+        Agent agent = Orders.agent(Orders.lookupThenAnswer(), new RecordingListener(), Orders.lookup())
+                .budget(dev.rein.budget.Budget.builder().maxDuration(Duration.ofDays(30)).build()).build();
         try (TemporalTestServer server = new TemporalTestServer()) {
             Worker worker = server.env.newWorker(TemporalTestServer.QUEUE);
             TemporalAgents.workflows(worker);
@@ -91,6 +93,32 @@ class TemporalMisconfigurationTest {
                     .hasMessageContaining("run 'run-no-activities' has not ended")
                     .hasMessageContaining("ReinBegin").hasMessageContaining("is not registered with a worker")
                     .hasMessageContaining("'" + TemporalTestServer.QUEUE + "'").hasMessageContaining("TemporalAgents.worker");
+        }
+    }
+
+    /**
+     * A run whose activities no worker of its queue can run (here a worker that registered the workflow and other
+     * activities, not the agent's) ends when its deadline has passed, FAILED with a message naming the activity, the
+     * last failure, the queue and what to register, where Temporal retried the activity without end and the run stayed
+     * RUNNING long past its deadline with nothing said (result() never returned).
+     */
+    @Test
+    void aRunWhoseWorkerLacksTheAgentsActivitiesEndsFailedAfterItsDeadlineSayingWhatToRegister() throws TimeoutException {
+        Agent agent = Orders.agent(Orders.lookupThenAnswer(), new RecordingListener(), Orders.lookup())
+                .budget(dev.rein.budget.Budget.builder().maxDuration(Duration.ofMinutes(2)).build()).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            Worker worker = server.env.newWorker(TemporalTestServer.QUEUE);
+            TemporalAgents.workflows(worker);
+            worker.registerActivitiesImplementations((Shipping) order -> "shipped " + order);
+            server.env.start();
+            TemporalRun run = TemporalAgents.client(server.client(), TemporalTestServer.QUEUE, agent).start("A-1 はどこ?", "run-never-served");
+
+            RunResult result = run.result(Duration.ofSeconds(60)); // the test server skips the retries' waits
+
+            assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+            assertThat(result.message()).contains("ReinBegin").contains("is not registered with a worker")
+                    .contains("'" + TemporalTestServer.QUEUE + "'").contains("TemporalAgents.worker");
+            assertThat(run.status()).isEqualTo(RunStatus.FAILED);
         }
     }
 
@@ -110,6 +138,30 @@ class TemporalMisconfigurationTest {
                     .hasMessageContaining("run 'run-no-activity-worker' has not ended")
                     .hasMessageContaining("ReinBegin").hasMessageContaining("no worker has started it")
                     .hasMessageContaining("'" + TemporalTestServer.QUEUE + "'").hasMessageContaining("TemporalAgents.worker");
+        }
+    }
+
+    /**
+     * A run whose activities no worker polls for (a queue with a workflow worker only) ends when its deadline has
+     * passed, FAILED with a message naming the activity no worker started, the queue and what to start, where it
+     * stayed RUNNING without end.
+     */
+    @Test
+    void aRunWhoseActivitiesNoWorkerPollsEndsFailedAfterItsDeadlineSayingWhatToStart() throws TimeoutException {
+        Agent agent = Orders.agent(Orders.lookupThenAnswer(), new RecordingListener(), Orders.lookup())
+                .budget(dev.rein.budget.Budget.builder().maxDuration(Duration.ofSeconds(2)).build()).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalAgents.workflows(server.env.newWorker(TemporalTestServer.QUEUE));
+            server.env.start();
+            // the test server does not skip time while an activity waits for a worker: a short deadline and attempt
+            TemporalRun run = TemporalAgents.client(server.client(), TemporalTestServer.QUEUE, agent)
+                    .withAttemptTimeout(Duration.ofSeconds(1)).start("A-1 はどこ?", "run-never-polled");
+
+            RunResult result = run.result(Duration.ofSeconds(60));
+
+            assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+            assertThat(result.message()).contains("ReinBegin").contains("no worker")
+                    .contains("'" + TemporalTestServer.QUEUE + "'").contains("TemporalAgents.worker");
         }
     }
 

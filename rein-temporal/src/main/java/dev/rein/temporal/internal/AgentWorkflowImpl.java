@@ -27,6 +27,7 @@ import dev.rein.temporal.internal.Payloads.Planned;
 import dev.rein.temporal.internal.Payloads.RunRef;
 import dev.rein.temporal.internal.Payloads.Turn;
 import io.temporal.activity.ActivityOptions;
+import io.temporal.api.enums.v1.RetryState;
 import io.temporal.api.enums.v1.TimeoutType;
 import io.temporal.common.RetryOptions;
 import io.temporal.failure.ActivityFailure;
@@ -85,6 +86,13 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
             return drive(new NextStep.RunAgain("start"));
         } catch (ActivityFailure e) {
             if (!cancelled(e)) {
+                String unserved = unserved(e);
+                if (unserved != null) {
+                    // the run's end is an activity too, which no worker would run either: the workflow says it itself
+                    result = unrecorded(RunStatus.FAILED, Reasons.INTERNAL_ERROR, unserved, null);
+                    status = result.status();
+                    return result;
+                }
                 // an effect failed for good (a bug in a verifier, a run store the worker does not share): the run
                 // ends FAILED with a result, as the local driver ends it, instead of the workflow failing without one
                 return end(RunStatus.FAILED, reasonOf(e), messageOf(e), null, null);
@@ -261,6 +269,9 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
         if (failure.getCause() instanceof CanceledFailure canceled) {
             throw canceled;
         }
+        if (unserved(failure) != null) {
+            throw failure; // no worker could make the call: the run ends as for any activity no worker runs
+        }
         if (failure.getCause() instanceof ApplicationFailure app) {
             if (app.getDetails().getSize() > 0) {
                 take(app.getDetails().get(RunRef.class)); // the run after the failed call: its step counted, as locally
@@ -306,9 +317,11 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
             if (cancelled(e)) {
                 throw e;
             }
-            // the end itself could not be traced and stored (the run store is not the workers' one): the result still
-            // says why, without the history, rather than leaving the workflow failed with no result
-            result = unrecorded(RunStatus.FAILED, reasonOf(e), messageOf(e), answer);
+            // the end itself could not be traced and stored (the run store is not the workers' one, no worker runs
+            // it): the result still says why, without the history, rather than leaving the workflow failed with no result
+            String unserved = unserved(e);
+            result = unrecorded(RunStatus.FAILED, unserved == null ? reasonOf(e) : Reasons.INTERNAL_ERROR,
+                    unserved == null ? messageOf(e) : unserved, answer);
         }
         status = result.status();
         return result;
@@ -336,6 +349,32 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
             }
         }
         return Reasons.INTERNAL_ERROR;
+    }
+
+    /**
+     * What to say of an activity no worker of the run's queue ran before its time was up (the run's deadline, and a
+     * few attempt timeouts for lost workers): workers took it that lack the agent's activities (Temporal retried it,
+     * each attempt "not registered with a worker"), or no worker polls the queue for activities (never started).
+     * Null for any other failure.
+     */
+    private static String unserved(ActivityFailure failure) {
+        if (failure.getRetryState() != RetryState.RETRY_STATE_TIMEOUT) {
+            return null;
+        }
+        String queue = "task queue '" + Workflow.getInfo().getTaskQueue() + "'";
+        String register = "every worker of " + queue + " must register the agent with TemporalAgents.worker(worker, agent,"
+                + " runStore) (or TemporalAgents.activities for a worker that runs activities only)";
+        if (failure.getCause() instanceof ApplicationFailure app && app.getOriginalMessage() != null
+                && app.getOriginalMessage().contains("is not registered with a worker")) {
+            return "the activity " + failure.getActivityType() + " could not run before the run's deadline: the workers of "
+                    + queue + " that took it lack the agent's activities, and Temporal retried it until then (last failure: "
+                    + app.getOriginalMessage() + "); " + register;
+        }
+        if (failure.getCause() instanceof TimeoutFailure && failure.getStartedEventId() <= 0) {
+            return "the activity " + failure.getActivityType() + " was not started before the run's deadline: no worker with"
+                    + " the agent's activities polls " + queue + "; " + register + ", and one must run";
+        }
+        return null;
     }
 
     private static String messageOf(ActivityFailure failure) {
@@ -409,8 +448,12 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
      */
     private AgentActivities effects() {
         Duration left = timeLeft();
+        Duration call = left.compareTo(input.attempt()) > 0 ? left : input.attempt();
         return Workflow.newActivityStub(AgentActivities.class, ActivityOptions.newBuilder()
-                .setStartToCloseTimeout(left.compareTo(input.attempt()) > 0 ? left : input.attempt())
+                .setStartToCloseTimeout(call)
+                // retried for a few lost workers past that, not without end: an activity no worker of the queue can
+                // run (none registered it, none polls) ends the run once its deadline has passed
+                .setScheduleToCloseTimeout(call.plus(input.attempt().multipliedBy(WORKER_LOSSES)))
                 .setHeartbeatTimeout(input.attempt())
                 .setRetryOptions(RetryOptions.newBuilder().setInitialInterval(Duration.ofSeconds(1))
                         .setDoNotRetry(Reasons.INTERNAL_ERROR).build()).build());
