@@ -12,6 +12,7 @@ import dev.rein.json.Json;
 import dev.rein.model.ToolResultBlock;
 import dev.rein.run.RunStatus;
 import dev.rein.testkit.RecordingListener;
+import dev.rein.testkit.ScriptedModel;
 import dev.rein.trace.TraceEvent;
 import java.time.Duration;
 import java.util.List;
@@ -131,6 +132,38 @@ class TemporalApprovalTest {
             // the model is told that a person edited the call before it ran
             ToolResultBlock answer = (ToolResultBlock) result.history().get(2).content().get(0);
             assertThat(answer.content()).contains("A person edited the arguments").contains("A-9");
+        }
+    }
+
+    /**
+     * Japanese passes intact through every payload of a run: the run id (the workflow id, and so the idempotency key),
+     * the goal, the edited arguments and the decider's name in the signal, the tool's result and the answer.
+     */
+    @Test
+    void japaneseRunIdsGoalsAndDecisionsPassThroughTheWorkflowsPayloadsIntact() {
+        Orders.Ledger ledger = new Orders.Ledger();
+        RecordingListener trace = new RecordingListener();
+        ScriptedModel model = ScriptedModel.of(ScriptedModel.toolCalls(ScriptedModel.call("refund", "{\"id\":\"注文-壱\"}")),
+                ScriptedModel.text("注文-弐 を返金しました。"));
+        Agent agent = Orders.withApproval(Orders.agent(model, trace, Orders.refund(ledger, key -> {})));
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalRun run = server.start(agent).start("注文-壱 を返金して", "返金-実行-1");
+            awaitStatus(run, RunStatus.WAITING_APPROVAL);
+            ApprovalRequest pending = run.pendingApprovals().get(0);
+            assertThat(pending.arguments().get("id").asText()).isEqualTo("注文-壱");
+
+            run.edit(pending.actionHash(), Json.object().put("id", "注文-弐"), "山田 花子");
+            RunResult result = run.result();
+
+            assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+            assertThat(result.runId()).isEqualTo("返金-実行-1");
+            assertThat(result.answer()).isEqualTo("注文-弐 を返金しました。");
+            assertThat(ledger.keysSeen).singleElement().asString().startsWith("返金-実行-1:");
+            assertThat(ledger.charges.values()).singleElement().asString().endsWith("for 注文-弐");
+            assertThat(trace.events(TraceEvent.ApprovalDecided.class)).singleElement()
+                    .satisfies(d -> assertThat(d.decidedBy()).isEqualTo("山田 花子"));
+            assertThat(result.history().get(0).content().get(0)).isInstanceOfSatisfying(dev.rein.model.TextBlock.class,
+                    t -> assertThat(t.text()).contains("注文-壱 を返金して"));
         }
     }
 
