@@ -132,6 +132,62 @@ class TemporalCrashTest {
         }
     }
 
+    /**
+     * A worker lost during a model call does not use up the agent's retries of the provider's errors: after the lost
+     * worker, the next worker's call is rate limited once and retried (maxRetries 1), as locally, where the lost
+     * worker's attempt counted as the policy's first and the rate limit ended the run FAILED ('gave up after 2
+     * attempts', one of them never a provider's answer).
+     */
+    @Test
+    void aWorkerLostDuringAModelCallDoesNotUseUpTheRetriesOfTheProvidersErrors() throws Exception {
+        CountDownLatch inCall = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        dev.rein.model.Model hanging = new dev.rein.model.Model() {
+            @Override
+            public dev.rein.model.ModelResponse call(dev.rein.model.ModelRequest request, dev.rein.model.ModelCallContext context) {
+                inCall.countDown();
+                awaitUninterruptibly(release);
+                throw new IllegalStateException("the crashed worker's call never answers");
+            }
+        };
+        dev.rein.retry.RetryPolicy once = new dev.rein.retry.RetryPolicy(1, Duration.ofMillis(10), Duration.ofMillis(100), 0);
+        Agent crashing = Agent.builder().model(hanging).modelName("scripted-model").prices(dev.rein.testkit.ScriptedModel.PRICES)
+                .listener(new RecordingListener()).retryPolicy(once)
+                .budget(dev.rein.budget.Budget.builder().maxSteps(8).maxDuration(Duration.ofMinutes(10)).build()).build();
+        dev.rein.testkit.ScriptedModel rateLimited = dev.rein.testkit.ScriptedModel.of(
+                dev.rein.testkit.ScriptedModel.fail(new dev.rein.model.ModelException(dev.rein.model.ModelException.Kind.RATE_LIMITED,
+                        429, "slow down")),
+                dev.rein.testkit.ScriptedModel.text("注文は配達済みです。"));
+        Agent healthy = Orders.agent(rateLimited, new RecordingListener()).retryPolicy(once).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalAgents.workflows(server.env.newWorker(TemporalTestServer.QUEUE));
+            server.env.start();
+            WorkerFactory one = WorkerFactory.newInstance(server.client());
+            TemporalAgents.activities(one.newWorker(TemporalTestServer.QUEUE), crashing);
+            one.start();
+            TemporalRun run = TemporalAgents.client(server.client(), TemporalTestServer.QUEUE, crashing)
+                    .withAttemptTimeout(Duration.ofSeconds(3)).start("A-1 はどこ?", "run-crash-then-429");
+            assertThat(inCall.await(60, TimeUnit.SECONDS)).isTrue();
+            one.shutdownNow();
+
+            WorkerFactory two = WorkerFactory.newInstance(server.client());
+            TemporalAgents.activities(two.newWorker(TemporalTestServer.QUEUE), healthy);
+            two.start();
+            try {
+                RunResult result = run.result(Duration.ofSeconds(60));
+
+                assertThat(result.status()).as(result.reason() + ": " + result.message()).isEqualTo(RunStatus.SUCCEEDED);
+                assertThat(result.answer()).isEqualTo("注文は配達済みです。");
+                assertThat(rateLimited.remaining()).isZero();
+            } finally {
+                release.countDown();
+                two.shutdownNow();
+            }
+        } finally {
+            release.countDown();
+        }
+    }
+
     private static void awaitUninterruptibly(CountDownLatch latch) {
         boolean interrupted = false;
         while (true) {

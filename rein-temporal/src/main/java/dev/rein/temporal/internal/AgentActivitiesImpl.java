@@ -52,15 +52,18 @@ public final class AgentActivitiesImpl implements AgentActivities {
 
     @Override
     public ModelStep callModel(Turn turn) {
-        return guarded(() -> {
+        // the provider's failures so far, which the last attempt's heartbeats carry: Temporal's attempt number also counts
+        // attempts lost with their worker, which are not the provider's errors the agent's retry policy is about
+        int failedBefore = Activity.getExecutionContext().getHeartbeatDetails(Integer.class).orElse(0);
+        return guarded(failedBefore, alive -> {
             // the agent's retry policy decides per attempt (traced as locally); Temporal waits the delay it chose
-            int attempt = Activity.getExecutionContext().getInfo().getAttempt();
             try {
-                DrivenRun.ModelStep step = run.callModel(resolve(turn), attempt);
+                DrivenRun.ModelStep step = run.callModel(resolve(turn), failedBefore + 1);
                 return new ModelStep(ref(step.snapshot()), step.response(), step.answerText());
             } catch (DrivenRun.Failed failed) {
                 String message = masker.redact(failed.getMessage());
                 if (failed.retryable()) {
+                    alive.details(failedBefore + 1);
                     throw ApplicationFailure.newFailureWithCauseAndDelay(message, failed.reason(), null, failed.retryDelay());
                 }
                 // the run after the call (the step counted) goes with a final failure: the run ends from it, as locally
@@ -163,16 +166,25 @@ public final class AgentActivitiesImpl implements AgentActivities {
         T run() throws InterruptedException;
     }
 
+    /** A body that sets what its heartbeats carry. */
+    private interface Beating<T> {
+        T run(Heartbeats alive) throws InterruptedException;
+    }
+
+    private <T> T guarded(Body<T> body) {
+        return guarded(null, alive -> body.run());
+    }
+
     /**
      * An interrupted attempt (the worker is stopping) is retried elsewhere; a bug is not retried. The attempt
      * heartbeats while it runs: a model or tool call (the step's, a summary's, a critic's) may take longer than one
      * attempt timeout, and only a dead worker's attempt is to be started again. A call interrupted because the run
      * was cancelled ends the attempt without setting the interrupt again: the worker's thread goes back to its pool.
      */
-    private <T> T guarded(Body<T> body) {
-        Heartbeats alive = Heartbeats.start(Activity.getExecutionContext());
+    private <T> T guarded(Object details, Beating<T> body) {
+        Heartbeats alive = Heartbeats.start(Activity.getExecutionContext(), details);
         try {
-            return body.run();
+            return body.run(alive);
         } catch (InterruptedException e) {
             if (alive.interruptedTheCall()) {
                 throw ApplicationFailure.newNonRetryableFailure("the call was interrupted: the run was cancelled, or this"

@@ -15,29 +15,49 @@ import java.time.Duration;
  * interrupted, as a local cancel interrupts it: its result would be thrown away.
  */
 final class Heartbeats implements AutoCloseable {
+    private final ActivityExecutionContext context;
     private final Thread beating;
     private final Thread working;
+    /** What each heartbeat carries: Temporal hands the last one to the activity's next attempt. */
+    private volatile Object details;
     private boolean closed;
     private boolean interruptedTheCall;
 
-    private Heartbeats(ActivityExecutionContext context, long every) {
+    private Heartbeats(ActivityExecutionContext context, long every, Object details) {
+        this.context = context;
+        this.details = details;
         this.working = Thread.currentThread();
         this.beating = context == null ? null : Thread.ofVirtual().name("rein-heartbeat").start(() -> beat(context, every));
     }
 
-    /** Heartbeats three times per heartbeat timeout of {@code context}'s attempt, from the attempt's thread; none without one. */
-    static Heartbeats start(ActivityExecutionContext context) {
+    /**
+     * Heartbeats three times per heartbeat timeout of {@code context}'s attempt, from the attempt's thread; none without
+     * one. Each heartbeat carries {@code details} (null for none).
+     */
+    static Heartbeats start(ActivityExecutionContext context, Object details) {
         Duration timeout = context.getInfo().getHeartbeatTimeout();
         if (timeout == null || timeout.isZero() || timeout.isNegative()) {
-            return new Heartbeats(null, 0);
+            return new Heartbeats(null, 0, details);
         }
-        return new Heartbeats(context, Math.max(100, timeout.toMillis() / 3));
+        return new Heartbeats(context, Math.max(100, timeout.toMillis() / 3), details);
+    }
+
+    /** What the heartbeats carry from now on, sent at once: the attempt's failure reports it to the next attempt. */
+    void details(Object next) {
+        details = next;
+        if (context != null) {
+            try {
+                context.heartbeat(next);
+            } catch (ActivityCompletionException e) {
+                // the attempt is over for Temporal (cancelled, timed out): its failure is not delivered anyway
+            }
+        }
     }
 
     private void beat(ActivityExecutionContext context, long every) {
         try {
             while (!Thread.currentThread().isInterrupted()) {
-                context.heartbeat(null);
+                context.heartbeat(details);
                 Thread.sleep(every);
             }
         } catch (InterruptedException e) {
