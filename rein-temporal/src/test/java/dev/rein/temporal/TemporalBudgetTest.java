@@ -126,6 +126,55 @@ class TemporalBudgetTest {
         }
     }
 
+    /**
+     * The deadline passing while a tool runs stops the run as locally: the call is cut with the local error result,
+     * the next step's budget check stops the run STOPPED_BUDGET without a summary call, with the same message, answer,
+     * steps and trace (the budget intervention included).
+     */
+    @Test
+    void theDeadlinePassingDuringAToolCallStopsTheRunWithTheLocalOutcomeAndTrace() {
+        RecordingListener local = new RecordingListener();
+        RunResult expected = slowTool(local).run("A-1 を調べて");
+        assertThat(expected.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
+
+        RecordingListener remote = new RecordingListener();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalRun run = server.start(slowTool(remote)).start("A-1 を調べて", "run-deadline-in-tool");
+            long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (run.status() == RunStatus.RUNNING && System.nanoTime() < until) {
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+            }
+            RunResult result = run.result();
+
+            assertThat(result.status()).isEqualTo(expected.status());
+            assertThat(result.reason()).isEqualTo(expected.reason()).isEqualTo(BudgetKind.DEADLINE.reason());
+            assertThat(result.message()).isEqualTo(expected.message());
+            assertThat(result.answer()).isEqualTo(expected.answer());
+            assertThat(result.steps()).isEqualTo(expected.steps());
+            assertThat(remote.events(TraceEvent.ToolCompleted.class)).extracting(TraceEvent.ToolCompleted::content)
+                    .isEqualTo(local.events(TraceEvent.ToolCompleted.class).stream().map(TraceEvent.ToolCompleted::content).toList());
+            assertThat(types(remote.events())).isEqualTo(types(local.events()));
+        }
+    }
+
+    /** A lookup that holds its call far past the run's 3-second deadline. */
+    private static Agent slowTool(RecordingListener trace) {
+        Tool lookup = Tool.builder("lookup_order").description("Looks up an order by id")
+                .inputSchema("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},\"required\":[\"id\"]}")
+                .risk(Risk.READ).timeout(Duration.ofMinutes(1)).handler((args, ctx) -> {
+                    Thread.sleep(Duration.ofSeconds(30));
+                    return "order A-1: 配達済み";
+                }).build();
+        ScriptedModel model = ScriptedModel.of(ScriptedModel.toolCalls(ScriptedModel.call("lookup_order", "{\"id\":\"A-1\"}")),
+                ScriptedModel.text("never asked"));
+        return Agent.builder().model(model).modelName("scripted-model").prices(ScriptedModel.PRICES).tools(lookup)
+                .listener(trace).budget(Budget.builder().maxSteps(8).maxDuration(Duration.ofSeconds(3)).build()).build();
+    }
+
     /** A lookup, then a model that holds its second answer far past the run's 3-second deadline. */
     private static Agent slowSecondStep(RecordingListener trace) {
         ScriptedModel scripted = ScriptedModel.of(ScriptedModel.toolCalls(ScriptedModel.call("lookup_order", "{\"id\":\"A-1\"}")),
