@@ -133,6 +133,18 @@ class McpConfigTest {
     }
 
     @Test
+    void aValueWrittenLiterallyIntoEnvUnderANameThatMarksACredentialIsASecretAndOtherValuesAreNot() {
+        // As servers' READMEs write it: "env": {"GITHUB_PERSONAL_ACCESS_TOKEN": "<token>"}. A path is not masked, or
+        // every file path in the server's results would be; a value from ${VAR} keeps its variable's name.
+        McpConfig config = McpConfig.parse("{\"mcpServers\": {\"gh\": {\"command\": \"gh-mcp\", \"env\": {"
+                + "\"GITHUB_PERSONAL_ACCESS_TOKEN\": \"ghp_literal0123\", \"DB_PASSWORD\": \"hunter22\", \"API_KEY\": \"${GH_KEY}\","
+                + " \"MEMORY_FILE_PATH\": \"/home/me/m.jsonl\", \"SHORT_TOKEN\": \"abc\"}}}}", "servers.json", Map.of("GH_KEY", "sk-from-env"));
+        McpServerConfig gh = config.servers().getFirst();
+        assertThat(gh.secrets()).containsOnly(Map.entry("mcp.gh.env.GITHUB_PERSONAL_ACCESS_TOKEN", "ghp_literal0123"),
+                Map.entry("mcp.gh.env.DB_PASSWORD", "hunter22"), Map.entry("GH_KEY", "sk-from-env"));
+    }
+
+    @Test
     void aVariableSubstitutedIntoAUrlIsASecret() {
         // Some servers take their key in the URL (https://host/mcp?api_key=...): a token read from the
         // environment is masked wherever it could show, as one in a header is.

@@ -51,6 +51,22 @@ class StartupFailureTest {
     }
 
     @Test
+    void aCredentialWrittenLiterallyIntoEnvIsMaskedInTheStderrTailAsASubstitutedOneIs() {
+        // Servers' READMEs write the token into the file ("env": {"GITHUB_PERSONAL_ACCESS_TOKEN": "<token>"}); before,
+        // only a value from ${VAR} was a secret, so the server's complaint about it showed the token in the start error.
+        String json = "{\"mcpServers\": {\"gh\": {\"command\": \"sh\", \"args\": [\"-c\", \"echo \\\"bad token $GITHUB_PERSONAL_ACCESS_TOKEN"
+                + " for $GH_REPO_DIR\\\" >&2; exit 3\"], \"env\": {\"GITHUB_PERSONAL_ACCESS_TOKEN\": \"ghp_literal0123\","
+                + " \"GH_REPO_DIR\": \"/home/me/repo\"}}}}";
+        McpConfig config = McpConfig.parse(json, "test", Map.of());
+        assertThatThrownBy(() -> McpToolset.start(config))
+                .isInstanceOf(McpConfigException.class)
+                .hasMessageContaining("exit code 3")
+                .hasMessageContaining("bad token [REDACTED:")
+                .hasMessageContaining("for /home/me/repo")
+                .hasMessageNotContaining("ghp_literal");
+    }
+
+    @Test
     void aSecretAtTheEndOfALongStderrLineIsMaskedWholeNotCutFirstAndLeftPartlyShown() {
         // The tail keeps 300 characters of a line; cut before masking, the key's first characters stayed in the message.
         String json = "{\"mcpServers\": {\"broken\": {\"command\": \"sh\", \"args\": [\"-c\", \"printf '%0285d key %s rejected\\\\n' 0"

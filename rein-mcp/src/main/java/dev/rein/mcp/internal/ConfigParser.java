@@ -218,6 +218,10 @@ public final class ConfigParser {
                 if (credential.matches() && credential.group(1).length() >= 4) {
                     secrets.put("mcp." + server + "." + key + "." + e.getKey() + ".credential", credential.group(1));
                 }
+            } else if (CREDENTIAL_NAME.matcher(e.getKey()).find() && expanded.length() >= 4 && !secrets.containsValue(expanded)) {
+                // Servers' READMEs write the token into env as it is ("GITHUB_PERSONAL_ACCESS_TOKEN": "<token>"): the
+                // variable's name marks it as one substituted from ${VAR} is; a path such as MEMORY_FILE_PATH stays shown.
+                secrets.put("mcp." + server + "." + key + "." + e.getKey(), expanded);
             }
         }
         return result;
