@@ -20,6 +20,7 @@ import dev.rein.tool.Tool;
 import dev.rein.tool.ToolContext;
 import dev.rein.tool.ToolOutput;
 import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.spec.McpSchema;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -100,6 +101,46 @@ class FaultyServerTest {
             assertThat(run.await(Duration.ofSeconds(10)).status()).isEqualTo(RunStatus.CANCELLED);
             cancelledCall(server);
         }
+    }
+
+    @Test
+    void aToolExecutionErrorReachesTheModelAsTheToolsOwnTextSoItCanCorrectItselfAndAProtocolErrorSaysWhoRefused() {
+        // Spec 2025-11-25 server/tools, Error Handling: a result with isError carries actionable feedback that clients
+        // SHOULD give the model to self-correct; a JSON-RPC error MAY be given. Neither breaks the server or the run.
+        List<InJvmServer> started = new java.util.ArrayList<>();
+        dev.rein.mcp.internal.ServerProcess.Launcher launcher = stdio -> {
+            InJvmServer server = new InJvmServer(s -> List.of(
+                    FaultyServers.tool("book", "Books a flight.", true, (exchange, request) -> "yesterday".equals(request.arguments().get("text"))
+                            ? McpSchema.CallToolResult.builder().addTextContent("Invalid departure date: must be in the future.").isError(true).build()
+                            : FaultyServers.text("booked for " + request.arguments().get("text"))),
+                    FaultyServers.tool("lookup", "Looks a flight up.", true, (exchange, request) -> {
+                        throw io.modelcontextprotocol.spec.McpError.builder(-32602).message("Unknown flight number").build();
+                    })));
+            started.add(server);
+            return server;
+        };
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("book", "{\"text\": \"yesterday\"}")),
+                toolCalls(call("book", "{\"text\": \"tomorrow\"}")), toolCalls(call("lookup", "{\"text\": \"XX1\"}")), text("booked"));
+        dev.rein.testkit.RecordingListener trace = new dev.rein.testkit.RecordingListener();
+        try (McpToolset mcp = McpToolset.start(McpTesting.config("airline", "\"command\": \"in-jvm\""), launcher)) {
+            RunResult result = Agent.builder().model(model).tools(mcp.tools()).listener(trace).build().run("book a flight");
+            assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+            List<ToolResultBlock> results = toolResults(model.lastRequest());
+            assertThat(results.get(0).isError()).isTrue();
+            assertThat(results.get(0).content()).as("the tool's own words, as untrusted data")
+                    .contains("Invalid departure date: must be in the future.", "untrusted_data");
+            assertThat(results.get(1).isError()).isFalse();
+            assertThat(results.get(1).content()).contains("booked for tomorrow");
+            assertThat(results.get(2).isError()).isTrue();
+            assertThat(results.get(2).content()).contains("MCP server 'airline' refused the call of tool 'lookup': JSON-RPC error -32602:"
+                    + " Unknown flight number");
+            List<dev.rein.trace.TraceEvent.ToolCompleted> completed = trace.events(dev.rein.trace.TraceEvent.ToolCompleted.class);
+            assertThat(completed).extracting(dev.rein.trace.TraceEvent.ToolCompleted::errorClass)
+                    .containsExactly("EXECUTION_FAILED", "NONE", "EXECUTION_FAILED");
+            assertThat(completed.get(0).source()).isEqualTo("mcp:airline/book");
+            assertThat(completed.get(0).content()).isEqualTo("Invalid departure date: must be in the future.");
+        }
+        assertThat(started).as("neither error restarted the server").hasSize(1);
     }
 
     @Test
