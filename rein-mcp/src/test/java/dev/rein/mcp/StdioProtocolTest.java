@@ -58,6 +58,23 @@ class StdioProtocolTest {
     }
 
     @Test
+    void anEmptyNextCursorEndsTheToolListAsNoneDoes() throws Exception {
+        // The spec (utilities/pagination) gives no meaning to an empty cursor; the SDK's own listTools() ends at
+        // one ("next != null && !next.isEmpty()"), and so does Rein: asking again with "" would return page one.
+        try (McpToolset mcp = start((server, message) -> {
+            switch (message.path("method").asText()) {
+                case "initialize" -> server.initialized(message, "2025-06-18");
+                case "tools/list" -> server.result(message.get("id"), Map.of("tools", List.of(ScriptedStdioServer.tool("only")),
+                        "nextCursor", ""));
+                default -> { }
+            }
+        })) {
+            assertThat(mcp.tools()).extracting(dev.rein.tool.Tool::name).containsExactly("only");
+            assertThat(started.getFirst().received).filteredOn(m -> "tools/list".equals(m.path("method").asText())).hasSize(1);
+        }
+    }
+
+    @Test
     void anInitializeAnswerWithoutAProtocolVersionFailsTheStartSayingSo() {
         // Before: "it chose protocol version '', which Rein does not support ... Check that 'scripted' runs from a shell".
         assertThatThrownBy(() -> start((server, message) -> {
