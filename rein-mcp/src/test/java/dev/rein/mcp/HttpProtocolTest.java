@@ -1,11 +1,19 @@
 package dev.rein.mcp;
 
+import static dev.rein.testkit.ScriptedModel.call;
+import static dev.rein.testkit.ScriptedModel.text;
+import static dev.rein.testkit.ScriptedModel.toolCalls;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpServer;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.agent.Agent;
+import dev.rein.agent.RunHandle;
 import dev.rein.json.Json;
+import dev.rein.run.RunStatus;
+import dev.rein.testkit.ScriptedModel;
 import dev.rein.tool.Tool;
 import dev.rein.tool.ToolContext;
 import dev.rein.tool.ToolOutput;
@@ -51,6 +59,47 @@ class HttpProtocolTest {
             assertThat(server.received).filteredOn(r -> r.httpMethod().equals("POST"))
                     .allSatisfy(r -> assertThat(r.accept()).contains("application/json", "text/event-stream"));
         }
+    }
+
+    @Test
+    void aCallThatTimesOutOrWhoseRunIsCancelledIsCancelledOnTheServerWithItsRequestId() throws Exception {
+        // Spec basic/utilities/cancellation: the notification names the request to stop by its id; over streamable
+        // HTTP as over stdio (FaultyServerTest), for a timeout and for a cancelled run.
+        try (ScriptedHttpServer server = new ScriptedHttpServer()) {
+            try (McpToolset mcp = start(server, "")) {
+                assertThat(invoke(mcp, "slow").isError()).isTrue();
+                assertThat(cancelledCalls(server, 1)).containsExactly(callIds(server).get(0));
+            }
+            try (McpToolset mcp = start(server, ", \"timeout_seconds\": 30")) {
+                ScriptedModel model = ScriptedModel.of(toolCalls(call("slow", "{}")), text("never"));
+                RunHandle run = Agent.builder().model(model).tools(mcp.tools()).build().start("slow");
+                Instant until = Instant.now().plus(Duration.ofSeconds(10));
+                while (callIds(server).size() < 2 && Instant.now().isBefore(until)) {
+                    Thread.sleep(20);
+                }
+                run.cancel();
+                assertThat(run.await(Duration.ofSeconds(10)).status()).isEqualTo(RunStatus.CANCELLED);
+                assertThat(cancelledCalls(server, 2)).containsExactly(callIds(server).get(0), callIds(server).get(1));
+            }
+        }
+    }
+
+    private static List<JsonNode> callIds(ScriptedHttpServer server) {
+        return server.messages.stream().filter(m -> "tools/call".equals(m.path("method").asText())).map(m -> m.get("id")).toList();
+    }
+
+    /** The request ids of the first {@code count} notifications/cancelled, waited for (they are sent off the caller's thread). */
+    private static List<JsonNode> cancelledCalls(ScriptedHttpServer server, int count) throws InterruptedException {
+        Instant until = Instant.now().plus(Duration.ofSeconds(5));
+        List<JsonNode> cancelled;
+        do {
+            cancelled = server.messages.stream().filter(m -> "notifications/cancelled".equals(m.path("method").asText()))
+                    .peek(m -> assertThat(m.at("/params/reason").asText()).isNotBlank()).map(m -> m.at("/params/requestId")).toList();
+            if (cancelled.size() < count) {
+                Thread.sleep(50);
+            }
+        } while (cancelled.size() < count && Instant.now().isBefore(until));
+        return cancelled;
     }
 
     @Test

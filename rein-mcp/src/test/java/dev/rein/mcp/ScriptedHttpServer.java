@@ -31,6 +31,8 @@ final class ScriptedHttpServer implements AutoCloseable {
                     String idempotencyKey, String lastEventId, java.time.Instant at, String authorization) {}
 
     final List<Received> received = new CopyOnWriteArrayList<>();
+    /** Every JSON-RPC message posted, as sent. */
+    final List<JsonNode> messages = new CopyOnWriteArrayList<>();
     private final AtomicInteger sessions = new AtomicInteger();
     /** Calls of tools/call still to be refused with 404, as if the server had forgotten the session. */
     final AtomicInteger forgetSessionOnCalls = new AtomicInteger();
@@ -89,6 +91,9 @@ final class ScriptedHttpServer implements AutoCloseable {
         String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
         JsonNode message = body.isBlank() ? null : Json.parse(body);
         String method = message == null || !message.has("method") ? null : message.get("method").asText();
+        if (message != null) {
+            messages.add(message);
+        }
         var headers = exchange.getRequestHeaders();
         String session = headers.getFirst("Mcp-Session-Id");
         JsonNode key = message == null ? null : message.at("/params/_meta/dev.rein~1idempotency-key");
