@@ -2,6 +2,8 @@ package dev.rein.tool;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -11,17 +13,27 @@ import java.util.Objects;
  *                       systems so a repeated delivery is applied once
  * @param deadline       the handler should not work past this instant
  * @param clock          the run's clock: every time a stage or handler reads comes from it
+ * @param traceContext   the distributed-tracing context of the call (W3C Trace Context: {@code traceparent},
+ *                       {@code tracestate}) for the handler to pass on to the systems it calls, so their side
+ *                       joins the run's trace; set by a tracing interceptor (such as rein-otel's), else empty
  */
 public record ToolContext(String runId, int step, String callId, String idempotencyKey, Instant deadline,
-                          Principal principal, Secrets secrets, Clock clock) {
+                          Principal principal, Secrets secrets, Clock clock, Map<String, String> traceContext) {
     public ToolContext {
         clock = clock == null ? Clock.systemUTC() : clock;
+        traceContext = traceContext == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(traceContext));
         Objects.requireNonNull(runId, "runId");
         Objects.requireNonNull(callId, "callId");
         Objects.requireNonNull(idempotencyKey, "idempotencyKey");
         Objects.requireNonNull(deadline, "deadline");
         principal = principal == null ? Principal.ANONYMOUS : principal;
         secrets = secrets == null ? Secrets.NONE : secrets;
+    }
+
+    /** A context without trace context. */
+    public ToolContext(String runId, int step, String callId, String idempotencyKey, Instant deadline,
+                       Principal principal, Secrets secrets, Clock clock) {
+        this(runId, step, callId, idempotencyKey, deadline, principal, secrets, clock, Map.of());
     }
 
     /** A context on the system clock. */
@@ -32,7 +44,12 @@ public record ToolContext(String runId, int step, String callId, String idempote
 
     /** The same context with an earlier deadline (the executor narrows it to the call's timeout). */
     public ToolContext withDeadline(Instant newDeadline) {
-        return new ToolContext(runId, step, callId, idempotencyKey, newDeadline, principal, secrets, clock);
+        return new ToolContext(runId, step, callId, idempotencyKey, newDeadline, principal, secrets, clock, traceContext);
+    }
+
+    /** The same context carrying {@code newTraceContext} (header names to values) for the handler to pass on. */
+    public ToolContext withTraceContext(Map<String, String> newTraceContext) {
+        return new ToolContext(runId, step, callId, idempotencyKey, deadline, principal, secrets, clock, newTraceContext);
     }
 
     /** A context for calling a tool outside a run (tests, scripts), as the anonymous principal. */

@@ -58,6 +58,35 @@ class StdioProtocolTest {
     }
 
     @Test
+    void aTracedCallCarriesItsTraceContextInMetaUnderTheKeysTheProtocolReservesForIt() throws Exception {
+        // OpenTelemetry's conventions for MCP: propagate trace context in params._meta; SEP-414 reserves traceparent,
+        // tracestate and baggage there. A propagator's other fields (b3) are not protocol keys.
+        try (McpToolset mcp = start((server, message) -> {
+            switch (message.path("method").asText()) {
+                case "initialize" -> server.initialized(message, "2025-06-18");
+                case "tools/list" -> server.result(message.get("id"), Map.of("tools", List.of(ScriptedStdioServer.tool("look"))));
+                case "tools/call" -> server.result(message.get("id"), Map.of("content", List.of(Map.of("type", "text", "text", "seen"))));
+                default -> { }
+            }
+        })) {
+            Tool look = mcp.tools().getFirst();
+            String traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+            ToolContext traced = ToolContext.standalone("c-traced").withTraceContext(Map.of("traceparent", traceparent,
+                    "tracestate", "rojo=00f067aa0ba902b7", "b3", "0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-1"));
+            assertThat(((ToolOutput) look.handler().handle(Json.parse("{}"), traced)).content()).isEqualTo("seen");
+            assertThat(((ToolOutput) look.handler().handle(Json.parse("{}"), ToolContext.standalone("c-untraced"))).content())
+                    .isEqualTo("seen");
+            List<JsonNode> calls = started.getFirst().received.stream().filter(m -> "tools/call".equals(m.path("method").asText())).toList();
+            JsonNode meta = calls.get(0).at("/params/_meta");
+            assertThat(meta.path("traceparent").asText()).isEqualTo(traceparent);
+            assertThat(meta.path("tracestate").asText()).isEqualTo("rojo=00f067aa0ba902b7");
+            assertThat(meta.has("b3")).isFalse();
+            assertThat(meta.path("dev.rein/idempotency-key").asText()).isEqualTo("standalone-c-traced");
+            assertThat(calls.get(1).at("/params/_meta").has("traceparent")).as("an untraced call carries none").isFalse();
+        }
+    }
+
+    @Test
     void anEmptyNextCursorEndsTheToolListAsNoneDoes() throws Exception {
         // The spec (utilities/pagination) gives no meaning to an empty cursor; the SDK's own listTools() ends at
         // one ("next != null && !next.isEmpty()"), and so does Rein: asking again with "" would return page one.

@@ -87,6 +87,31 @@ class ChatContextTest {
     }
 
     @Test
+    void aToolHandlerIsGivenTheTraceContextOfItsExecuteToolSpanToPassOnAndANoopPropagatorGivesNone() {
+        // A tool that calls another process (an MCP server: params._meta, as OpenTelemetry's MCP conventions ask)
+        // has no instrumented client to carry the context; it gets the call's span's traceparent to send itself.
+        for (boolean noop : new boolean[] {false, true}) {
+            OTEL.clearSpans();
+            List<Map<String, String>> given = new CopyOnWriteArrayList<>();
+            Tool lookup = Tool.builder("lookup").description("Looks up.").handler((args, ctx) -> {
+                given.add(ctx.traceContext());
+                return "found";
+            }).build();
+            ScriptedModel script = ScriptedModel.of(ScriptedModel.toolCalls(ScriptedModel.call("lookup", "{}")), ScriptedModel.text("Done."));
+            ReinTelemetry.Builder telemetry = ReinTelemetry.builder(OTEL.getOpenTelemetry());
+            if (noop) {
+                telemetry.propagator(io.opentelemetry.context.propagation.TextMapPropagator.noop());
+            }
+            Agent agent = telemetry.build().install(Agent.builder().model(script).modelName("test-model")
+                    .prices(PriceTable.empty().with("test-model", ModelPrice.of("3", "0.3", "15"))).tools(lookup)).build();
+            assertThat(agent.run("look it up").status()).isEqualTo(RunStatus.SUCCEEDED);
+            SpanData tool = OTEL.getSpans().stream().filter(s -> s.getName().equals("execute_tool lookup")).findFirst().orElseThrow();
+            assertThat(given).singleElement().isEqualTo(noop ? Map.of()
+                    : Map.of("traceparent", "00-" + tool.getTraceId() + "-" + tool.getSpanId() + "-" + tool.getSpanContext().getTraceFlags().asHex()));
+        }
+    }
+
+    @Test
     void withoutTheListenerTheInterceptorChangesNothing() {
         ScriptedModel script = ScriptedModel.of(ScriptedModel.text("Hi."));
         Agent agent = Agent.builder().model(recording(script)).modelName("test-model")

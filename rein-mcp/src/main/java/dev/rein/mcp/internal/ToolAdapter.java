@@ -139,8 +139,8 @@ public final class ToolAdapter {
                                 + now.get() + " rather than " + risk + "; it was not called. Start a new run to use it under its new risk.");
                     }
                     Map<String, Object> args = Json.mapper().convertValue(arguments, MAP);
-                    ToolOutput output = connection.call(tool.name(), args, Map.of(IDEMPOTENCY_META, context.idempotencyKey()),
-                            context.deadline(), risk != Risk.READ, outputSchema);
+                    ToolOutput output = connection.call(tool.name(), args, meta(context), context.deadline(), risk != Risk.READ,
+                            outputSchema);
                     // Masked here too, so a server echoing its token is masked even for an agent not given the secrets.
                     String masked = Secrets.mask(output.content(), config.secrets());
                     return new ToolOutput(masked, output.isError(), "mcp:" + config.name() + "/" + tool.name());
@@ -174,6 +174,26 @@ public final class ToolAdapter {
         }
         return new Adapted(info, built);
     }
+
+    /**
+     * The {@code _meta} of a call: its idempotency key and, when the call is traced, its W3C trace
+     * context under the keys the protocol reserves for it ({@code traceparent}, {@code tracestate},
+     * {@code baggage}: SEP-414, as the OpenTelemetry conventions for MCP ask), so the server's spans
+     * join the run's trace. Other propagators' fields are not protocol keys and are left out.
+     */
+    private static Map<String, Object> meta(dev.rein.tool.ToolContext context) {
+        Map<String, Object> meta = new java.util.LinkedHashMap<>();
+        meta.put(IDEMPOTENCY_META, context.idempotencyKey());
+        context.traceContext().forEach((name, value) -> {
+            if (TRACE_META.contains(name)) {
+                meta.put(name, value);
+            }
+        });
+        return meta;
+    }
+
+    /** The {@code _meta} keys MCP reserves for W3C Trace Context and Baggage. */
+    private static final java.util.Set<String> TRACE_META = java.util.Set.of("traceparent", "tracestate", "baggage");
 
     /**
      * The tool's declared output schema, compiled, which its structured results are checked

@@ -50,12 +50,13 @@ public final class Telemetry {
         this.tracer = tracers.build();
         this.instruments = new Instruments(meters.build(), settings);
         this.links = links;
-        this.interceptor = new ToolContextPropagation(this);
         TextMapPropagator configured = otel.getPropagators().getTextMapPropagator();
         // An SDK built without propagators would send none: the model call still carries traceparent,
         // unless the application gave the propagator itself (the CLI's OTEL_PROPAGATORS=none: none at all).
-        this.chatInterceptor = new ChatContextPropagation(this, propagator != null ? propagator
-                : configured.fields().isEmpty() ? W3CTraceContextPropagator.getInstance() : configured);
+        TextMapPropagator used = propagator != null ? propagator
+                : configured.fields().isEmpty() ? W3CTraceContextPropagator.getInstance() : configured;
+        this.interceptor = new ToolContextPropagation(this, used);
+        this.chatInterceptor = new ChatContextPropagation(this, used);
     }
 
     /** The version filtered into version.properties at build time; null in a build without resources. */

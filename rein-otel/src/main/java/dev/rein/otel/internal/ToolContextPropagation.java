@@ -6,17 +6,25 @@ import dev.rein.tool.ToolInvocation;
 import dev.rein.tool.ToolOutcome;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
+import io.opentelemetry.context.propagation.TextMapPropagator;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * Makes a tool call's span current around the rest of the pipeline and, because the executor runs
  * the handler on a thread of its own (under the call's timeout), again around the handler call
  * on that thread ({@link #aroundHandler}): spans the handler creates are the call's children.
+ * The handler is also given the span's W3C trace context in {@code ToolContext.traceContext()},
+ * for a tool that calls another process (an MCP server, whose request {@code _meta} carries it)
+ * where no instrumented client would.
  */
 final class ToolContextPropagation implements ToolInterceptor {
     private final Telemetry telemetry;
+    private final TextMapPropagator propagator;
 
-    ToolContextPropagation(Telemetry telemetry) {
+    ToolContextPropagation(Telemetry telemetry, TextMapPropagator propagator) {
         this.telemetry = telemetry;
+        this.propagator = propagator;
     }
 
     @Override
@@ -40,9 +48,11 @@ final class ToolContextPropagation implements ToolInterceptor {
         if (context == null) {
             return handler;
         }
+        Map<String, String> carried = new LinkedHashMap<>();
+        propagator.inject(context, carried, (carrier, name, value) -> carrier.put(name, value));
         return (arguments, toolContext) -> {
             try (Scope ignored = context.makeCurrent()) {
-                return handler.handle(arguments, toolContext);
+                return handler.handle(arguments, carried.isEmpty() ? toolContext : toolContext.withTraceContext(carried));
             }
         };
     }
