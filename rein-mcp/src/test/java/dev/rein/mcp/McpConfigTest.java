@@ -138,10 +138,26 @@ class McpConfigTest {
         // every file path in the server's results would be; a value from ${VAR} keeps its variable's name.
         McpConfig config = McpConfig.parse("{\"mcpServers\": {\"gh\": {\"command\": \"gh-mcp\", \"env\": {"
                 + "\"GITHUB_PERSONAL_ACCESS_TOKEN\": \"ghp_literal0123\", \"DB_PASSWORD\": \"hunter22\", \"API_KEY\": \"${GH_KEY}\","
-                + " \"MEMORY_FILE_PATH\": \"/home/me/m.jsonl\", \"SHORT_TOKEN\": \"abc\"}}}}", "servers.json", Map.of("GH_KEY", "sk-from-env"));
+                + " \"MEMORY_FILE_PATH\": \"/home/me/m.jsonl\", \"SHORT_TOKEN\": \"abc\", \"MAX_TOKENS\": \"4096\","
+                + " \"AUTH_ENABLED\": \"true\", \"KEY_DIR\": \"/home/me/keys\"}}}}", "servers.json", Map.of("GH_KEY", "sk-from-env"));
         McpServerConfig gh = config.servers().getFirst();
         assertThat(gh.secrets()).containsOnly(Map.entry("mcp.gh.env.GITHUB_PERSONAL_ACCESS_TOKEN", "ghp_literal0123"),
                 Map.entry("mcp.gh.env.DB_PASSWORD", "hunter22"), Map.entry("GH_KEY", "sk-from-env"));
+    }
+
+    @Test
+    void aCredentialWrittenLiterallyIntoArgsIsASecretAfterAFlagNamingOneOrAsAUrlsPassword() {
+        // READMEs write "--api-key", "<key>" and "postgresql://user:password@host/db" into args as they are; before,
+        // only a value from ${VAR} was a secret. Paths and other arguments stay shown.
+        McpConfig config = McpConfig.parse("{\"mcpServers\": {\"svc\": {\"command\": \"svc\", \"args\": [\"-y\", \"@x/server\","
+                + " \"--api-key\", \"sk-literal-1\", \"--auth-token=tok-literal-2\", \"postgresql://me:pw-literal-3@db/notes\","
+                + " \"--root\", \"/home/me/work\", \"--key-file\", \"/home/me/key.pem\", \"--max-tokens\", \"4000\","
+                + " \"--token\", \"${SVC_TOKEN}\"]}}}",
+                "servers.json", Map.of("SVC_TOKEN", "tok-from-env"));
+        McpServerConfig svc = config.servers().getFirst();
+        assertThat(svc.secrets().values()).containsExactlyInAnyOrder("sk-literal-1", "tok-literal-2", "pw-literal-3", "tok-from-env");
+        assertThat(svc.secrets()).containsEntry("SVC_TOKEN", "tok-from-env");
+        assertThat(((McpServerConfig.Stdio) svc.transport()).args()).contains("sk-literal-1", "--auth-token=tok-literal-2");
     }
 
     @Test

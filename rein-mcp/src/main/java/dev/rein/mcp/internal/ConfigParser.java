@@ -165,6 +165,7 @@ public final class ConfigParser {
                     secrets.put(variable, value);
                 }
             });
+            literalCredentials(name, args, secrets);
             Map<String, String> env = map(name, node, "env", secrets, false);
             String cwd = text(name, node, "cwd");
             return new McpServerConfig.Stdio(command, args, env, cwd == null ? null : Path.of(expand(name, "cwd", cwd, null)));
@@ -189,6 +190,49 @@ public final class ConfigParser {
         }
         return new McpServerConfig.Http(uri, map(name, node, "headers", secrets, true));
     }
+
+    /**
+     * Registers the credentials READMEs have written into args as they are: the value after a flag
+     * naming one ({@code "--api-key", "sk-..."}, {@code "--auth-token=..."}; not a flag naming a
+     * file, path or directory) and the password of a URL ({@code postgresql://user:pw@host/db}).
+     */
+    private static void literalCredentials(String server, List<String> args, Map<String, String> secrets) {
+        for (int i = 0; i < args.size(); i++) {
+            String arg = args.get(i);
+            String value = null;
+            Matcher password = URL_PASSWORD.matcher(arg);
+            if (password.find()) {
+                value = password.group(1);
+            } else if (arg.startsWith("-") && arg.contains("=")) {
+                value = credentialFlag(arg.substring(0, arg.indexOf('='))) ? arg.substring(arg.indexOf('=') + 1) : null;
+            } else if (arg.startsWith("-") && credentialFlag(arg) && i + 1 < args.size() && !args.get(i + 1).startsWith("-")) {
+                value = args.get(++i);
+            }
+            if (value != null && plausibleCredential(value) && !secrets.containsValue(value)) {
+                secrets.put("mcp." + server + ".args." + i, value);
+            }
+        }
+    }
+
+    /**
+     * Whether a value written as it is under a name that marks a credential may be one: not a
+     * number, a yes/no or a path ("--max-tokens", "4000" or "MAX_TOKENS": "4096" would otherwise
+     * mask every 4000 in every result).
+     */
+    private static boolean plausibleCredential(String value) {
+        return value.length() >= 6 && !NOT_A_CREDENTIAL.matcher(value).matches();
+    }
+
+    private static final Pattern NOT_A_CREDENTIAL = Pattern.compile("(?i)[-+]?[0-9][0-9_.,]*|true|false|yes|no|on|off|[/~.].*");
+
+    private static boolean credentialFlag(String flag) {
+        return CREDENTIAL_NAME.matcher(flag).find() && !FILE_FLAG.matcher(flag).find();
+    }
+
+    /** A flag naming where a credential is kept, not the credential ("--key-file", "--token-path"). */
+    private static final Pattern FILE_FLAG = Pattern.compile("(?i)(file|path|dir)$");
+    /** The password of a URL's user info. */
+    private static final Pattern URL_PASSWORD = Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]*://[^/@:\\s]*:([^/@\\s]+)@");
 
     private Map<String, String> map(String server, JsonNode node, String key, Map<String, String> secrets, boolean allSecret) {
         JsonNode value = node.get(key);
@@ -218,7 +262,7 @@ public final class ConfigParser {
                 if (credential.matches() && credential.group(1).length() >= 4) {
                     secrets.put("mcp." + server + "." + key + "." + e.getKey() + ".credential", credential.group(1));
                 }
-            } else if (CREDENTIAL_NAME.matcher(e.getKey()).find() && expanded.length() >= 4 && !secrets.containsValue(expanded)) {
+            } else if (CREDENTIAL_NAME.matcher(e.getKey()).find() && plausibleCredential(expanded) && !secrets.containsValue(expanded)) {
                 // Servers' READMEs write the token into env as it is ("GITHUB_PERSONAL_ACCESS_TOKEN": "<token>"): the
                 // variable's name marks it as one substituted from ${VAR} is; a path such as MEMORY_FILE_PATH stays shown.
                 secrets.put("mcp." + server + "." + key + "." + e.getKey(), expanded);
