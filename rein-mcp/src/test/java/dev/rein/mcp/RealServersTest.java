@@ -88,6 +88,16 @@ class RealServersTest {
     }
 
     @Test
+    void aCredentialWrittenIntoEnvIsMaskedInWhatTheServerShowsOfItsEnvironment() throws Exception {
+        // server-everything's get-env returns its whole environment: a key written into "env" as it is must not show.
+        try (McpToolset mcp = McpToolset.start(config("everything", NpmServers.stdio("server-everything", "stdio")
+                + ", \"env\": {\"EXAMPLE_API_KEY\": \"sk-written-into-the-file\", \"EXAMPLE_MODE\": \"verbose-mode\"}"))) {
+            String env = invoke(mcp, "get-env", "{}");
+            assertThat(env).contains("EXAMPLE_API_KEY", "[REDACTED:", "verbose-mode").doesNotContain("sk-written-into-the-file");
+        }
+    }
+
+    @Test
     void argumentsAreValidatedByReinBeforeTheServerSeesThem() {
         ScriptedModel model = ScriptedModel.of(toolCalls(call("get-sum", "{\"a\": \"two\"}")), text("gave up"));
         try (McpToolset mcp = McpToolset.start(config("everything", NpmServers.stdio("server-everything", "stdio")))) {
