@@ -146,6 +146,15 @@ class McpConfigTest {
     }
 
     @Test
+    void aPersonalAccessTokenAndTheDatabasePasswordOfAUrlWrittenIntoEnvAreSecrets() {
+        // "GITLAB_PAT" and a DATABASE_URL with its password, as servers' READMEs write them into env; PATH-like names stay shown.
+        McpConfig config = McpConfig.parse("{\"mcpServers\": {\"db\": {\"command\": \"db-mcp\", \"env\": {"
+                + "\"GITLAB_PAT\": \"glpat-literal0123\", \"DATABASE_URL\": \"postgresql://me:pw-literal-9@db:5432/notes\","
+                + " \"NOTES_PATH\": \"/home/me/notes\", \"PUBLIC_URL\": \"https://example.com/notes\"}}}}", "servers.json", Map.of());
+        assertThat(config.servers().getFirst().secrets().values()).containsExactlyInAnyOrder("glpat-literal0123", "pw-literal-9");
+    }
+
+    @Test
     void aCredentialWrittenLiterallyIntoArgsIsASecretAfterAFlagNamingOneOrAsAUrlsPassword() {
         // READMEs write "--api-key", "<key>" and "postgresql://user:password@host/db" into args as they are; before,
         // only a value from ${VAR} was a secret. Paths and other arguments stay shown.

@@ -31,8 +31,12 @@ public final class ConfigParser {
     /** Keys other clients write that Rein reads past, each with a warning saying what Rein does instead. */
     private static final Set<String> FOREIGN = Set.of("autoApprove", "alwaysAllow", "description", "timeout", "envFile");
     private static final Pattern VARIABLE = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?}");
-    /** The name of a variable that holds a credential (API_KEY, GITHUB_TOKEN, DB_PASSWORD, CLIENT_SECRET, AUTH, ...). */
-    private static final Pattern CREDENTIAL_NAME = Pattern.compile("(?i)key|token|secret|passw|pwd|credential|auth|cookie");
+    /**
+     * The name of a variable that holds a credential (API_KEY, GITHUB_TOKEN, DB_PASSWORD, CLIENT_SECRET, AUTH,
+     * GITLAB_PAT, ...); PAT only as a word of its own, so not PATH.
+     */
+    private static final Pattern CREDENTIAL_NAME = Pattern.compile("(?i)key|token|secret|passw|pwd|credential|auth|cookie"
+            + "|(?<![a-z])pat(?![a-z])");
     /** Letters and digits of any script (a server may be called '天気', as other clients allow), not spaces or invisible characters. */
     private static final Pattern NAME = Pattern.compile("[\\p{L}\\p{M}\\p{N}_.-]{1,64}");
     /** A header value of an authentication scheme and its credential. */
@@ -266,6 +270,12 @@ public final class ConfigParser {
                 // Servers' READMEs write the token into env as it is ("GITHUB_PERSONAL_ACCESS_TOKEN": "<token>"): the
                 // variable's name marks it as one substituted from ${VAR} is; a path such as MEMORY_FILE_PATH stays shown.
                 secrets.put("mcp." + server + "." + key + "." + e.getKey(), expanded);
+            } else if (!allSecret) {
+                // DATABASE_URL=postgresql://user:PASSWORD@host/db: the password, as in args.
+                Matcher password = URL_PASSWORD.matcher(expanded);
+                if (password.find() && plausibleCredential(password.group(1)) && !secrets.containsValue(password.group(1))) {
+                    secrets.put("mcp." + server + "." + key + "." + e.getKey() + ".password", password.group(1));
+                }
             }
         }
         return result;
