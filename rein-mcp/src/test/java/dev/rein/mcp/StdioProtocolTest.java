@@ -87,6 +87,23 @@ class StdioProtocolTest {
     }
 
     @Test
+    void aServerRefusingTheToolListFailsTheStartSayingWhichRequestItRefused() {
+        // Before: 'could not be started: JSON-RPC error -32603: database unavailable. Check that 'scripted' runs from a
+        // shell with the same arguments.', neither naming the request nor fitting a server that had answered initialize.
+        assertThatThrownBy(() -> start((server, message) -> {
+            switch (message.path("method").asText()) {
+                case "initialize" -> server.initialized(message, "2025-06-18");
+                case "tools/list" -> server.send(Map.of("jsonrpc", "2.0", "id", message.get("id"),
+                        "error", Map.of("code", -32603, "message", "database unavailable")));
+                default -> { }
+            }
+        })).isInstanceOf(McpConfigException.class).hasMessage("MCP server 'scripted' could not be started: it refused the tools/list"
+                + " request with JSON-RPC error -32603: database unavailable. The server runs (it answered initialize): check what it"
+                + " needs (its own configuration, a key, a service it uses; its stderr may say), or set \"disabled\": true to leave it out.");
+        assertThat(started.getFirst().onExit()).isDone();
+    }
+
+    @Test
     void anEmptyNextCursorEndsTheToolListAsNoneDoes() throws Exception {
         // The spec (utilities/pagination) gives no meaning to an empty cursor; the SDK's own listTools() ends at
         // one ("next != null && !next.isEmpty()"), and so does Rein: asking again with "" would return page one.

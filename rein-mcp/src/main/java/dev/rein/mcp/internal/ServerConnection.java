@@ -85,7 +85,7 @@ public final class ServerConnection implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             close();
             throw new McpConfigException("MCP server '" + config.name() + "' could not be started: " + describeConnect(e) + "."
-                    + stderr.describe() + (e instanceof BadAnswer ? BadAnswer.ADVICE : hint()));
+                    + stderr.describe() + (e instanceof BadAnswer ? BadAnswer.ADVICE : e instanceof RefusedListing ? RefusedListing.ADVICE : hint()));
         }
     }
 
@@ -156,6 +156,12 @@ public final class ServerConnection implements AutoCloseable {
                     current.transport.cancelRequest(id, "the tools/list request timed out");
                 }
                 throw e;
+            } catch (McpError e) {
+                if (e.getJsonRpcError() == null || unanswered(e)) {
+                    throw e;
+                }
+                // The server runs (it answered initialize) and refused this request: say which, not to check the command.
+                throw new RefusedListing("it refused the tools/list request with " + jsonRpc(e));
             }
             String malformed = Malformed.of(result.meta());
             if (malformed != null) {
@@ -174,6 +180,16 @@ public final class ServerConnection implements AutoCloseable {
             }
         }
         throw new IOException("its tool list did not end after " + MAX_PAGES + " pages");
+    }
+
+    /** A tools/list the server refused with a JSON-RPC error: it runs, so its command is not in doubt. */
+    private static final class RefusedListing extends IOException {
+        static final String ADVICE = " The server runs (it answered initialize): check what it needs (its own configuration, a key,"
+                + " a service it uses; its stderr may say), or set \"disabled\": true to leave it out.";
+
+        RefusedListing(String message) {
+            super(message);
+        }
     }
 
     /** An answer that is not what the protocol defines: the server answered, so its command is not in doubt. */
