@@ -85,6 +85,14 @@ class McpConfigTest {
     }
 
     @Test
+    void aTimeoutTooLargeForANumberIsRefusedAsOneOutOfRange() {
+        // 1e400 reads as an infinite double: before, 'internal error: java.lang.NumberFormatException: Infinite or NaN', exit 1.
+        rejects("\"a\": {\"command\": \"x\", \"timeout_seconds\": 1e400}",
+                "MCP server 'a' \"timeout_seconds\" is a number too large to read; give a number of seconds above 0 and at most 3600");
+        rejects("\"a\": {\"command\": \"x\", \"timeout_seconds\": -1e400}", "\"timeout_seconds\" is a number too large to read; give a number");
+    }
+
+    @Test
     void anEmptyAllowListIsRefusedRatherThanOfferingEveryTool() {
         // "allow": when given, the only tools offered. Read as "no list", [] offered every tool of the server.
         rejects("\"a\": {\"command\": \"x\", \"allow\": []}", "MCP server 'a' has an empty \"allow\" list");

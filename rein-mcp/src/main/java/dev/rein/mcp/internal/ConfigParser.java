@@ -390,8 +390,11 @@ public final class ConfigParser {
         if (value == null) {
             return null;
         }
-        if (!value.isNumber() || value.decimalValue().signum() <= 0 || value.decimalValue().compareTo(MAX_TIMEOUT_SECONDS) > 0) {
-            throw error(server, "\"timeout_seconds\" is " + value + "; give a number of seconds above 0 and at most 3600");
+        // 1e400 reads as an infinite double, which has no decimal value (and would be shown as "Infinity").
+        boolean infinite = value.isFloatingPointNumber() && !Double.isFinite(value.doubleValue());
+        if (!value.isNumber() || infinite || value.decimalValue().signum() <= 0 || value.decimalValue().compareTo(MAX_TIMEOUT_SECONDS) > 0) {
+            throw error(server, "\"timeout_seconds\" is " + (infinite ? "a number too large to read" : value)
+                    + "; give a number of seconds above 0 and at most 3600");
         }
         return Duration.ofMillis(Math.max(1, value.decimalValue().movePointRight(3).longValue()));
     }
