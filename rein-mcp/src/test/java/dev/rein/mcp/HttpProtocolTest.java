@@ -345,6 +345,32 @@ class HttpProtocolTest {
     }
 
     @Test
+    void aUrlAnsweringWithAWebPageIsSaidNotToBeAnMcpEndpoint() throws Exception {
+        // Before: 'RuntimeException: Client failed to initialize by explicit API call Caused by: McpTransportException:
+        // Unknown media type returned: text/html; charset=utf-8', the SDK's classes for a URL that is a web page.
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            byte[] page = "<html><body>Welcome</body></html>".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
+            exchange.sendResponseHeaders(200, page.length);
+            exchange.getResponseBody().write(page);
+            exchange.close();
+        });
+        server.start();
+        try {
+            String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/";
+            assertThatThrownBy(() -> McpToolset.start(McpConfig.parse("{\"mcpServers\": {\"remote\": {\"url\": \"" + url + "\"}}}",
+                    "test", Map.of()))).isInstanceOf(McpConfigException.class).hasMessage("MCP server 'remote' could not be started: it"
+                    + " answered with content of type 'text/html; charset=utf-8', where MCP's streamable HTTP transport answers with JSON"
+                    + " (application/json) or an event stream (text/event-stream): the URL is not a streamable HTTP MCP endpoint (is the"
+                    + " path right, often /mcp?). Check that the URL is reachable and the headers are right.");
+        } finally {
+            server.stop(0);
+        }
+    }
+
+    @Test
     void aRedirectToAnotherServerIsNotFollowedAndTheErrorSaysWhereItPointsWithoutItsQuery() throws Exception {
         // The configured headers (a token) must not go to a host the file does not name.
         HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);

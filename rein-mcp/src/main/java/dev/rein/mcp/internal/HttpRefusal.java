@@ -13,6 +13,8 @@ import java.util.regex.Pattern;
 final class HttpRefusal {
     /** How the SDK's transport words a refusal it has no exception type for. */
     private static final Pattern STATUS = Pattern.compile("[Ss]tatus code: ?(\\d{3})");
+    /** How the SDK's transport words an answer whose Content-Type is neither JSON nor an event stream. */
+    private static final String UNKNOWN_MEDIA_TYPE = "Unknown media type returned: ";
 
     private HttpRefusal() {}
 
@@ -27,6 +29,13 @@ final class HttpRefusal {
         for (Throwable e = failure; e != null && status == null; e = e.getCause() == e ? null : e.getCause()) {
             if (e instanceof ResumingHttpClient.NotFollowed redirect) {
                 return redirect.getMessage();
+            }
+            if (e.getMessage() != null && e.getMessage().startsWith(UNKNOWN_MEDIA_TYPE)) {
+                // A web page or another API at the URL: it answered, but not as an MCP endpoint does.
+                String type = StdioTransport.abbreviate(e.getMessage().substring(UNKNOWN_MEDIA_TYPE.length()));
+                return "it answered with content of type '" + type + "', where MCP's streamable HTTP transport answers with"
+                        + " JSON (application/json) or an event stream (text/event-stream)" + (connecting
+                        ? ": the URL is not a streamable HTTP MCP endpoint (is the path right, often /mcp?)" : "");
             }
             if (e instanceof McpHttpClientTransportAuthorizationException auth && auth.getResponseInfo() != null) {
                 status = auth.getResponseInfo().statusCode();
