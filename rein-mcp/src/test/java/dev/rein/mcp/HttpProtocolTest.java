@@ -344,6 +344,38 @@ class HttpProtocolTest {
         }
     }
 
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "{\"status\":\"ok\",\"token\":\"tok-echoed-123\"} | {\"status\":\"ok\",\"token\":\"[REDACTED:",
+            "not json at all | not json at all'"})
+    void aUrlAnsweringWithJsonThatIsNotJsonRpcIsSaidNotToBeAnMcpEndpointAndTheBodyIsMasked(String body, String quoted) throws Exception {
+        // A health or REST endpoint at the URL. Before: 'RuntimeException: Client failed to initialize by explicit API call
+        // Caused by: IllegalArgumentException: Cannot deserialize JSONRPCMessage: {...}' (or 'McpTransportException: Error
+        // deserializing JSON-RPC message: ... Caused by: JsonParseException'), with the body unmasked.
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            byte[] bytes = body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, bytes.length);
+            exchange.getResponseBody().write(bytes);
+            exchange.close();
+        });
+        server.start();
+        try {
+            String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/health";
+            assertThatThrownBy(() -> McpToolset.start(McpConfig.parse("{\"mcpServers\": {\"remote\": {\"url\": \"" + url + "\","
+                    + " \"headers\": {\"Authorization\": \"Bearer tok-echoed-123\"}}}}", "test", Map.of())))
+                    .isInstanceOf(McpConfigException.class)
+                    .hasMessageStartingWith("MCP server 'remote' could not be started: it answered the request with a body that is not a"
+                            + " JSON-RPC message: '" + quoted)
+                    .hasMessageContaining("the URL is not a streamable HTTP MCP endpoint (is the path right, often /mcp?)")
+                    .hasMessageNotContaining("Exception").hasMessageNotContaining("tok-echoed");
+        } finally {
+            server.stop(0);
+        }
+    }
+
     @Test
     void aUrlAnsweringWithAWebPageIsSaidNotToBeAnMcpEndpoint() throws Exception {
         // Before: 'RuntimeException: Client failed to initialize by explicit API call Caused by: McpTransportException:

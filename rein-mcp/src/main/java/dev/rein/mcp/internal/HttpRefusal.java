@@ -15,6 +15,9 @@ final class HttpRefusal {
     private static final Pattern STATUS = Pattern.compile("[Ss]tatus code: ?(\\d{3})");
     /** How the SDK's transport words an answer whose Content-Type is neither JSON nor an event stream. */
     private static final String UNKNOWN_MEDIA_TYPE = "Unknown media type returned: ";
+    /** How the SDK words an answer that is not a JSON-RPC message (JSON of another shape, or not JSON), before the body. */
+    private static final java.util.List<String> NOT_JSON_RPC = java.util.List.of("Cannot deserialize JSONRPCMessage: ",
+            "Error deserializing JSON-RPC message: ");
 
     private HttpRefusal() {}
 
@@ -23,12 +26,22 @@ final class HttpRefusal {
      *
      * @param connecting true when the request refused was the {@code initialize} of a new session,
      *                   where a 404 or 405 means the URL is no MCP endpoint at all
+     * @param secrets     masked in what the server answered before it is quoted
      */
-    static String describe(Throwable failure, boolean connecting) {
+    static String describe(Throwable failure, boolean connecting, java.util.Map<String, String> secrets) {
         Integer status = null;
         for (Throwable e = failure; e != null && status == null; e = e.getCause() == e ? null : e.getCause()) {
             if (e instanceof ResumingHttpClient.NotFollowed redirect) {
                 return redirect.getMessage();
+            }
+            String message = e.getMessage();
+            String body = message == null ? null : NOT_JSON_RPC.stream().filter(message::startsWith).findFirst()
+                    .map(prefix -> message.substring(prefix.length())).orElse(null);
+            if (body != null) {
+                // A health or REST endpoint at the URL answers JSON, but not JSON-RPC. Masked before it is cut short.
+                return "it answered the request with a body that is not a JSON-RPC message: '"
+                        + StdioTransport.abbreviate(dev.rein.tool.Secrets.mask(body, secrets)) + "'" + (connecting
+                        ? ": the URL is not a streamable HTTP MCP endpoint (is the path right, often /mcp?)" : "");
             }
             if (e.getMessage() != null && e.getMessage().startsWith(UNKNOWN_MEDIA_TYPE)) {
                 // A web page or another API at the URL: it answered, but not as an MCP endpoint does.

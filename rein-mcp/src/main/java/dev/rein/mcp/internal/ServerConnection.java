@@ -488,7 +488,7 @@ public final class ServerConnection implements AutoCloseable {
 
     /** Why a session could not be opened: an HTTP refusal of {@code initialize} says what to change. */
     private String describeConnect(Throwable e) {
-        String refusal = HttpRefusal.describe(e, true);
+        String refusal = HttpRefusal.describe(e, true, config.secrets());
         if (refusal != null) {
             return refusal;
         }
@@ -521,7 +521,7 @@ public final class ServerConnection implements AutoCloseable {
         if (e instanceof McpError error) {
             return unanswered(error) ? UNANSWERED_TEXT : jsonRpc(error);
         }
-        String refusal = HttpRefusal.describe(e, false);
+        String refusal = HttpRefusal.describe(e, false, config.secrets());
         if (refusal != null) {
             return refusal;
         }
