@@ -17,6 +17,18 @@ class StartupFailureTest {
     }
 
     @Test
+    void aWholeCommandLineInCommandIsToldToBeSplitIntoCommandAndArgs() {
+        // Before: 'Cannot run program "npx -y @modelcontextprotocol/server-memory": ... Check that 'npx -y
+        // @modelcontextprotocol/server-memory' runs from a shell with the same arguments', which it does.
+        assertThatThrownBy(() -> McpToolset.start(McpTesting.config("memory", "\"command\": \"npx -y @modelcontextprotocol/server-memory\"")))
+                .isInstanceOf(McpConfigException.class)
+                .hasMessageContaining("MCP server 'memory' could not be started")
+                .hasMessageEndingWith(" \"command\" holds spaces, and Rein starts it as one program's name, not through a shell: put the"
+                        + " program in \"command\" (\"npx\") and each argument in \"args\".")
+                .hasMessageNotContaining("from a shell with the same arguments");
+    }
+
+    @Test
     void aWorkingDirectoryThatDoesNotExistIsNamedAsSuchNotAsAMissingCommand() {
         // The JDK says "Cannot run program "sh" (in directory ...): No such file or directory", which reads as sh missing.
         assertThatThrownBy(() -> McpToolset.start(McpTesting.config("lost", "\"command\": \"sh\", \"args\": [\"-c\", \"exit 0\"],"

@@ -534,6 +534,12 @@ public final class ServerConnection implements AutoCloseable {
         if (config.transport() instanceof McpServerConfig.Stdio stdio && OsProcess.missingDirectory(stdio) != null) {
             return ""; // the message already says to create the directory or correct "cwd"
         }
+        if (config.transport() instanceof McpServerConfig.Stdio stdio && stdio.command().strip().contains(" ")
+                && !java.nio.file.Files.exists(java.nio.file.Path.of(stdio.command()))) {
+            // A whole command line copied into "command" runs from a shell, so that advice would not help.
+            return " \"command\" holds spaces, and Rein starts it as one program's name, not through a shell: put the program in"
+                    + " \"command\" (\"" + stdio.command().strip().split("\\s+")[0] + "\") and each argument in \"args\".";
+        }
         return config.transport() instanceof McpServerConfig.Stdio stdio
                 ? " Check that '" + stdio.command() + "' runs from a shell with the same arguments."
                 : " Check that the URL is reachable and the headers are right.";
