@@ -154,6 +154,18 @@ class McpConfigTest {
     }
 
     @Test
+    void aWrittenValueUnderANameThatOnlyDescribesACredentialIsNotMaskedInEveryResult() {
+        // "AUTH_MODE": "browser" or "--auth-mode browser" would mask every "browser" the server writes; an author's name,
+        // a key's name or a token endpoint's URL are not credentials either.
+        McpConfig config = McpConfig.parse("{\"mcpServers\": {\"svc\": {\"command\": \"svc\", \"args\": [\"--auth-mode\","
+                + " \"browser\", \"--token-url=https://auth.example.com/token\", \"--author\", \"Jane Doe\"], \"env\": {"
+                + "\"AUTH_MODE\": \"browser\", \"GIT_AUTHOR_NAME\": \"Jane Doe\", \"API_KEY_NAME\": \"primary-key\","
+                + " \"OAUTH_TOKEN_URL\": \"https://auth.example.com/token\", \"AUTH_TYPE\": \"bearer\", \"API_KEY\": \"sk-written-1\"}}}}",
+                "servers.json", Map.of());
+        assertThat(config.servers().getFirst().secrets().values()).containsExactly("sk-written-1");
+    }
+
+    @Test
     void aPersonalAccessTokenAndTheDatabasePasswordOfAUrlWrittenIntoEnvAreSecrets() {
         // "GITLAB_PAT" and a DATABASE_URL with its password, as servers' READMEs write them into env; PATH-like names stay shown.
         McpConfig config = McpConfig.parse("{\"mcpServers\": {\"db\": {\"command\": \"db-mcp\", \"env\": {"

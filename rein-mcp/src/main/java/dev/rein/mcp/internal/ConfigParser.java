@@ -208,8 +208,8 @@ public final class ConfigParser {
             if (password.find()) {
                 value = password.group(1);
             } else if (arg.startsWith("-") && arg.contains("=")) {
-                value = credentialFlag(arg.substring(0, arg.indexOf('='))) ? arg.substring(arg.indexOf('=') + 1) : null;
-            } else if (arg.startsWith("-") && credentialFlag(arg) && i + 1 < args.size() && !args.get(i + 1).startsWith("-")) {
+                value = credentialName(arg.substring(0, arg.indexOf('='))) ? arg.substring(arg.indexOf('=') + 1) : null;
+            } else if (arg.startsWith("-") && credentialName(arg) && i + 1 < args.size() && !args.get(i + 1).startsWith("-")) {
                 value = args.get(++i);
             }
             if (value != null && plausibleCredential(value) && !secrets.containsValue(value)) {
@@ -229,12 +229,16 @@ public final class ConfigParser {
 
     private static final Pattern NOT_A_CREDENTIAL = Pattern.compile("(?i)[-+]?[0-9][0-9_.,]*|true|false|yes|no|on|off|[/~.].*");
 
-    private static boolean credentialFlag(String flag) {
-        return CREDENTIAL_NAME.matcher(flag).find() && !FILE_FLAG.matcher(flag).find();
+    /** Whether a flag or variable names a credential, not something about one ("--key-file", "AUTH_MODE"). */
+    private static boolean credentialName(String name) {
+        return CREDENTIAL_NAME.matcher(name).find() && !ABOUT_A_CREDENTIAL.matcher(name).find();
     }
 
-    /** A flag naming where a credential is kept, not the credential ("--key-file", "--token-path"). */
-    private static final Pattern FILE_FLAG = Pattern.compile("(?i)(file|path|dir)$");
+    /**
+     * A name ending so says where a credential is kept or how it is used, not the credential
+     * ("--key-file", "TOKEN_URL", "AUTH_MODE", "GIT_AUTHOR_NAME"): its written value is shown.
+     */
+    private static final Pattern ABOUT_A_CREDENTIAL = Pattern.compile("(?i)(file|path|dir|mode|type|method|url|uri|host|name|author)$");
     /** The password of a URL's user info. */
     private static final Pattern URL_PASSWORD = Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]*://[^/@:\\s]*:([^/@\\s]+)@");
 
@@ -266,7 +270,7 @@ public final class ConfigParser {
                 if (credential.matches() && credential.group(1).length() >= 4) {
                     secrets.put("mcp." + server + "." + key + "." + e.getKey() + ".credential", credential.group(1));
                 }
-            } else if (CREDENTIAL_NAME.matcher(e.getKey()).find() && plausibleCredential(expanded) && !secrets.containsValue(expanded)) {
+            } else if (credentialName(e.getKey()) && plausibleCredential(expanded) && !secrets.containsValue(expanded)) {
                 // Servers' READMEs write the token into env as it is ("GITHUB_PERSONAL_ACCESS_TOKEN": "<token>"): the
                 // variable's name marks it as one substituted from ${VAR} is; a path such as MEMORY_FILE_PATH stays shown.
                 secrets.put("mcp." + server + "." + key + "." + e.getKey(), expanded);
