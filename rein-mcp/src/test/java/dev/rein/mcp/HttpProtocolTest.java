@@ -376,6 +376,39 @@ class HttpProtocolTest {
         }
     }
 
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "403 | it answered HTTP 403 Forbidden: the credentials in the server's \"headers\" are not enough for it",
+            "400 | it answered HTTP 400",
+            "500 | it answered HTTP 500"})
+    void theJsonRpcErrorOfAnHttpRefusalOfInitializeIsQuotedSoItsCauseIsKnown(int status, String said) throws Exception {
+        // Transports spec: an HTTP error to a POST MAY carry a JSON-RPC error without an id, as the TypeScript SDK's DNS
+        // rebinding protection answers (403 'Invalid Host header'). Before, only the status was named, so a 403 read as
+        // a credentials problem.
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            byte[] body = ("{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32000,\"message\":\"Invalid Host header: 127.0.0.1 (token"
+                    + " tok-quoted-77)\"},\"id\":null}").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            exchange.sendResponseHeaders(status, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        server.start();
+        try {
+            String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/mcp";
+            assertThatThrownBy(() -> McpToolset.start(McpConfig.parse("{\"mcpServers\": {\"remote\": {\"url\": \"" + url + "\","
+                    + " \"headers\": {\"X-Api-Key\": \"tok-quoted-77\"}}}}", "test", Map.of())))
+                    .isInstanceOf(McpConfigException.class)
+                    .hasMessageStartingWith("MCP server 'remote' could not be started: " + said)
+                    .hasMessageContaining("; it said: 'JSON-RPC error -32000: Invalid Host header: 127.0.0.1 (token [REDACTED:")
+                    .hasMessageNotContaining("tok-quoted-77");
+        } finally {
+            server.stop(0);
+        }
+    }
+
     @Test
     void aUrlAnsweringWithAWebPageIsSaidNotToBeAnMcpEndpoint() throws Exception {
         // Before: 'RuntimeException: Client failed to initialize by explicit API call Caused by: McpTransportException:

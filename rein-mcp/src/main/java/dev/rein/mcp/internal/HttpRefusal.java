@@ -62,6 +62,28 @@ final class HttpRefusal {
         if (status == null) {
             return null;
         }
+        String said = null;
+        for (Throwable e = failure; e != null && said == null; e = e.getCause() == e ? null : e.getCause()) {
+            if (e instanceof Said server) {
+                said = server.said;
+            }
+        }
+        // What the server said is quoted, masked before it is cut short: it tells a 403 for the Host header from one for a token.
+        return describe(status, connecting) + (said == null ? "" : "; it said: '"
+                + StdioTransport.abbreviate(dev.rein.tool.Secrets.mask(said, secrets)) + "'");
+    }
+
+    /** A failure of a request the server refused with an HTTP error status and a JSON-RPC error saying why. */
+    static final class Said extends java.io.IOException {
+        private final String said;
+
+        Said(Throwable failure, String said) {
+            super(failure.getMessage(), failure);
+            this.said = said;
+        }
+    }
+
+    private static String describe(int status, boolean connecting) {
         return switch (status) {
             case 401 -> "it answered HTTP 401 Unauthorized: it needs credentials, and Rein sends only the server's \"headers\""
                     + " (e.g. \"headers\": {\"Authorization\": \"Bearer ${TOKEN}\"}); it does not run MCP's OAuth authorization flow";

@@ -170,8 +170,73 @@ final class ResumingHttpClient extends HttpClient {
         }
         return info -> {
             HttpResponse.BodySubscriber<T> body = handler.apply(info);
+            if ("POST".equals(request.method()) && info.statusCode() >= 400) {
+                return new Refused<>(body);
+            }
             return eventStream(info) ? new Watched<>(body, request) : body;
         };
+    }
+
+    /** The JSON-RPC error of the last error status a POST was answered with, as "JSON-RPC error CODE: MESSAGE"; else null. */
+    private volatile String refusal;
+
+    /**
+     * What the server said when it last refused a request with an HTTP error status: the JSON-RPC
+     * error (without an id) the transports spec lets such an answer carry, which says why (the
+     * TypeScript SDK's 'Invalid Host header'); null when it sent none. The SDK keeps only the status.
+     */
+    String refusal() {
+        return refusal;
+    }
+
+    /** Passes an error answer's body on unchanged, keeping its first bytes to read the JSON-RPC error in it. */
+    private final class Refused<T> implements HttpResponse.BodySubscriber<T> {
+        private static final int KEPT = 8192;
+        private final HttpResponse.BodySubscriber<T> downstream;
+        private final java.io.ByteArrayOutputStream kept = new java.io.ByteArrayOutputStream();
+
+        Refused(HttpResponse.BodySubscriber<T> downstream) {
+            this.downstream = downstream;
+        }
+
+        @Override
+        public void onSubscribe(Flow.Subscription subscription) {
+            downstream.onSubscribe(subscription);
+        }
+
+        @Override
+        public void onNext(List<ByteBuffer> item) {
+            for (ByteBuffer buffer : item) {
+                ByteBuffer view = buffer.duplicate();
+                while (view.hasRemaining() && kept.size() < KEPT) {
+                    kept.write(view.get());
+                }
+            }
+            downstream.onNext(item);
+        }
+
+        @Override
+        public void onError(Throwable throwable) {
+            downstream.onError(throwable);
+        }
+
+        @Override
+        public void onComplete() {
+            try {
+                JsonNode error = Json.mapper().readTree(kept.toByteArray()).path("error");
+                if (error.path("message").isTextual()) {
+                    refusal = "JSON-RPC error " + error.path("code").asText("?") + ": " + error.path("message").asText();
+                }
+            } catch (IOException | RuntimeException e) {
+                // not JSON: the status alone says what there is to say
+            }
+            downstream.onComplete();
+        }
+
+        @Override
+        public CompletionStage<T> getBody() {
+            return downstream.getBody();
+        }
     }
 
     private static boolean eventStream(HttpResponse.ResponseInfo info) {

@@ -125,10 +125,14 @@ public final class ServerConnection implements AutoCloseable {
             }
             // A server that died while starting is best described by how it ended, not by the write that failed.
             String ended = opened.endedWithin(Duration.ofSeconds(1));
+            String said = opened.refusal();
             opened.close();
             if (ended != null) {
                 // A line that is not a message ended the connection, not the server: that says all.
                 throw new IOException(ended.startsWith(StdioTransport.NOT_JSON_RPC) ? ended : "it stopped before answering: " + ended, e);
+            }
+            if (said != null) {
+                throw new HttpRefusal.Said(e, said);
             }
             throw e;
         }

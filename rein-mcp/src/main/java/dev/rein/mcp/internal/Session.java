@@ -120,6 +120,11 @@ final class Session {
         return url.getRawQuery() == null ? path : path + "?" + url.getRawQuery();
     }
 
+    /** For streamable HTTP: what the server said when it last refused a request with an HTTP error status; else null. */
+    String refusal() {
+        return resuming == null ? null : resuming.refusal();
+    }
+
     /** Why the session broke, if it does within {@code wait}; else null. */
     String endedWithin(Duration wait) {
         try {
