@@ -410,6 +410,58 @@ class HttpProtocolTest {
     }
 
     @Test
+    void aRequestAnsweredWithAnEmptyAcceptedIsSaidSoAtOnceNotAfterTheTimeout() throws Exception {
+        // Transports spec: a request is answered with JSON or an event stream; 202 without a body is for notifications and
+        // responses. Before, initialize waited 30 s and was said not to have been answered in time.
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        java.util.concurrent.atomic.AtomicBoolean answerStart = new java.util.concurrent.atomic.AtomicBoolean();
+        server.createContext("/", exchange -> {
+            var message = Json.parse(new String(exchange.getRequestBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+            String id = String.valueOf(message.get("id"));
+            String answer = !answerStart.get() ? null : switch (message.path("method").asText()) {
+                case "initialize" -> "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{\"protocolVersion\":\"2025-06-18\","
+                        + "\"capabilities\":{\"tools\":{}},\"serverInfo\":{\"name\":\"x\",\"version\":\"1\"}}}";
+                case "tools/list" -> "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{\"tools\":[{\"name\":\"write\","
+                        + "\"inputSchema\":{\"type\":\"object\"},\"annotations\":{\"destructiveHint\":false}}]}}";
+                default -> null;
+            };
+            if (answer == null) {
+                exchange.sendResponseHeaders(202, -1);
+                exchange.close();
+                return;
+            }
+            byte[] bytes = answer.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, bytes.length);
+            exchange.getResponseBody().write(bytes);
+            exchange.close();
+        });
+        server.start();
+        try {
+            String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/mcp";
+            Instant before = Instant.now();
+            assertThatThrownBy(() -> McpToolset.start(McpConfig.parse("{\"mcpServers\": {\"remote\": {\"url\": \"" + url + "\"}}}",
+                    "test", Map.of()))).isInstanceOf(McpConfigException.class)
+                    .hasMessageStartingWith("MCP server 'remote' could not be started: it answered the initialize request with HTTP 202 and"
+                            + " no body, where a request is answered with JSON or an event stream, so its answer would never come")
+                    .hasMessageNotContaining("JSON-RPC error");
+            assertThat(Duration.between(before, Instant.now())).isLessThan(Duration.ofSeconds(10));
+            answerStart.set(true);
+            try (McpToolset mcp = McpToolset.start(McpConfig.parse("{\"mcpServers\": {\"remote\": {\"url\": \"" + url + "\","
+                    + " \"timeout_seconds\": 20}}}", "test", Map.of()))) {
+                Instant called = Instant.now();
+                ToolOutput output = invoke(mcp, "write", "k-202", Duration.ofSeconds(20));
+                assertThat(Duration.between(called, Instant.now())).isLessThan(Duration.ofSeconds(10));
+                assertThat(output.content()).startsWith("MCP server 'remote' answered the call of tool 'write' with HTTP 202 and no body,"
+                        + " where a request is answered with JSON or an event stream, so its answer would never come.")
+                        .contains("It may or may not have taken effect");
+            }
+        } finally {
+            server.stop(0);
+        }
+    }
+
+    @Test
     void aUrlAnsweringWithAWebPageIsSaidNotToBeAnMcpEndpoint() throws Exception {
         // Before: 'RuntimeException: Client failed to initialize by explicit API call Caused by: McpTransportException:
         // Unknown media type returned: text/html; charset=utf-8', the SDK's classes for a URL that is a web page.

@@ -173,6 +173,15 @@ final class ResumingHttpClient extends HttpClient {
             if ("POST".equals(request.method()) && info.statusCode() >= 400) {
                 return new Refused<>(body);
             }
+            if ("POST".equals(request.method()) && info.statusCode() / 100 == 2 && !eventStream(info)
+                    && (info.statusCode() == 202 || info.headers().firstValueAsLong("Content-Length").orElse(-1) == 0)) {
+                // A request is answered with JSON or an event stream; without a body its answer never comes (the SDK
+                // takes it as sent and waits), so it ends now, as a response stream ending unanswered does.
+                JsonNode id = requestId(request);
+                if (id != null) {
+                    return new Unanswered<>(body, id, info.statusCode());
+                }
+            }
             return eventStream(info) ? new Watched<>(body, request) : body;
         };
     }
@@ -188,6 +197,53 @@ final class ResumingHttpClient extends HttpClient {
     String refusal() {
         return refusal;
     }
+
+    /** Passes an empty answer to a request on, then gives the request its error: no answer will come. */
+    private final class Unanswered<T> implements HttpResponse.BodySubscriber<T> {
+        private final HttpResponse.BodySubscriber<T> downstream;
+        private final JsonNode id;
+        private final int status;
+
+        Unanswered(HttpResponse.BodySubscriber<T> downstream, JsonNode id, int status) {
+            this.downstream = downstream;
+            this.id = id;
+            this.status = status;
+        }
+
+        @Override
+        public void onSubscribe(Flow.Subscription subscription) {
+            downstream.onSubscribe(subscription);
+        }
+
+        @Override
+        public void onNext(List<ByteBuffer> item) {
+            downstream.onNext(item);
+        }
+
+        @Override
+        public void onError(Throwable throwable) {
+            downstream.onError(throwable);
+        }
+
+        @Override
+        public void onComplete() {
+            downstream.onComplete();
+            if (!closed) {
+                ObjectNode error = Json.object().put("jsonrpc", "2.0").set("id", id);
+                error.putObject("error").put("code", -32603).put("message", "the request was answered without a body")
+                        .putObject("data").put(UNANSWERED, true).put(NO_BODY, status);
+                messages.accept(Json.write(error));
+            }
+        }
+
+        @Override
+        public CompletionStage<T> getBody() {
+            return downstream.getBody();
+        }
+    }
+
+    /** The key of the HTTP status an unanswered request's error carries when the request was answered without a body. */
+    static final String NO_BODY = "dev.rein/no-body";
 
     /** Passes an error answer's body on unchanged, keeping its first bytes to read the JSON-RPC error in it. */
     private final class Refused<T> implements HttpResponse.BodySubscriber<T> {

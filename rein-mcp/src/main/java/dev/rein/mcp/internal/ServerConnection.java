@@ -117,7 +117,7 @@ public final class ServerConnection implements AutoCloseable {
             }
             if (McpError.findRootCause(e) instanceof McpError refused && unanswered(refused)) {
                 opened.close();
-                throw new IOException(UNANSWERED_TEXT + " to the initialize request", e);
+                throw new IOException(unansweredText(refused, "the initialize request"), e);
             }
             if (McpError.findRootCause(e) instanceof McpError refused && refused.getJsonRpcError() != null) {
                 opened.close();
@@ -307,9 +307,10 @@ public final class ServerConnection implements AutoCloseable {
             return ResultText.of(result);
         } catch (McpError e) {
             if (unanswered(e)) {
-                return ToolOutput.error("MCP server '" + config.name() + "' ended its response to the call of tool '" + tool
+                return ToolOutput.error("MCP server '" + config.name() + "' " + (noBody(e) != null ? noBodyText(noBody(e), "the call of tool '"
+                        + tool + "'") : "ended its response to the call of tool '" + tool
                         + "' without the answer, and without an event id to resume it from (it may have crashed, or a proxy cut the"
-                        + " connection)." + (mayHaveEffect ? " It may or may not have taken effect; check before calling it again." : "")
+                        + " connection)") + "." + (mayHaveEffect ? " It may or may not have taken effect; check before calling it again." : "")
                         + " Try again, or use another tool.");
             }
             return ToolOutput.error("MCP server '" + config.name() + "' refused the call of tool '" + tool + "': " + jsonRpc(e));
@@ -476,6 +477,23 @@ public final class ServerConnection implements AutoCloseable {
     private static final String UNANSWERED_TEXT = "it ended its response without the answer, and without an event id to resume it"
             + " from (it may have crashed, or a proxy cut the connection)";
 
+    /** What the unanswered request {@code what} ended so, completing "MCP server S …" or a start failure. */
+    private static String unansweredText(McpError e, String what) {
+        Integer status = noBody(e);
+        return status == null ? UNANSWERED_TEXT + " to " + what : "it " + noBodyText(status, what);
+    }
+
+    private static String noBodyText(int status, String what) {
+        return "answered " + what + " with HTTP " + status + " and no body, where a request is answered with JSON or an event stream,"
+                + " so its answer would never come";
+    }
+
+    /** The HTTP status of an answer without a body that ended a request (Rein's own error); else null. */
+    private static Integer noBody(McpError e) {
+        return e.getJsonRpcError() != null && e.getJsonRpcError().data() instanceof Map<?, ?> data
+                && data.get(ResumingHttpClient.NO_BODY) instanceof Number status ? status.intValue() : null;
+    }
+
     /** True for the error Rein gives a request whose response stream ended unanswered (not one from the server). */
     private static boolean unanswered(McpError e) {
         return e.getJsonRpcError() != null && e.getJsonRpcError().data() instanceof Map<?, ?> data
@@ -523,7 +541,7 @@ public final class ServerConnection implements AutoCloseable {
 
     private String describe(Throwable e) {
         if (e instanceof McpError error) {
-            return unanswered(error) ? UNANSWERED_TEXT : jsonRpc(error);
+            return unanswered(error) ? (noBody(error) != null ? unansweredText(error, "the request") : UNANSWERED_TEXT) : jsonRpc(error);
         }
         String refusal = HttpRefusal.describe(e, false, config.secrets());
         if (refusal != null) {
