@@ -21,7 +21,9 @@ public record ToolContext(String runId, int step, String callId, String idempote
                           Principal principal, Secrets secrets, Clock clock, Map<String, String> traceContext) {
     public ToolContext {
         clock = clock == null ? Clock.systemUTC() : clock;
-        traceContext = traceContext == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(traceContext));
+        // Each tool call makes contexts (withDeadline): the common untraced one copies nothing.
+        traceContext = traceContext == null || traceContext.isEmpty() ? Map.of()
+                : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(traceContext));
         Objects.requireNonNull(runId, "runId");
         Objects.requireNonNull(callId, "callId");
         Objects.requireNonNull(idempotencyKey, "idempotencyKey");
