@@ -123,6 +123,7 @@ final class CliTelemetry implements AutoCloseable {
                     .addPropertiesCustomizer(config -> emptyMeansUnset(env))
                     .addPropertiesCustomizer(CliTelemetry::enumsInLowerCase)
                     .addPropertiesCustomizer(CliTelemetry::plusSignsInHeaders)
+                    .addPropertiesCustomizer(CliTelemetry::sendableHeaders)
                     .addPropertiesCustomizer(CliTelemetry::serviceName)
                     .addPropertiesCustomizer(config -> samplerArgument(config, cli.err()))
                     .addPropertiesCustomizer(config -> { // last: the export timeouts as the SDK will read them
@@ -360,6 +361,74 @@ final class CliTelemetry implements AutoCloseable {
             }
         }
         return escaped;
+    }
+
+    /**
+     * Each OTLP header as the exporter will decode it, checked against what the JDK's HTTP client
+     * sends: a name that is no HTTP token, a header the client sets itself (Host, Content-Length)
+     * or a value with a line break or a character beyond Latin-1 (Japanese text, percent-decoded
+     * or not) made every export of the run fail, each with a line quoting the value, which may be
+     * a credential. Refused here, before the run, naming the variable and the header, not the value.
+     * A value that is not valid percent-encoding, or an entry that is no key=value, is left to the SDK.
+     */
+    private static Map<String, String> sendableHeaders(ConfigProperties config) {
+        for (String property : List.of("otel.exporter.otlp.headers", "otel.exporter.otlp.traces.headers",
+                "otel.exporter.otlp.metrics.headers", "otel.exporter.otlp.logs.headers")) {
+            Map<String, String> headers;
+            try {
+                headers = config.getMap(property);
+            } catch (ConfigurationException e) {
+                continue; // the SDK refuses it itself, naming the variable
+            }
+            String variable = property.toUpperCase(Locale.ROOT).replace('.', '_');
+            headers.forEach((name, encoded) -> {
+                String value;
+                try {
+                    value = java.net.URLDecoder.decode(encoded, java.nio.charset.StandardCharsets.UTF_8); // as the SDK decodes it
+                } catch (IllegalArgumentException e) {
+                    return;
+                }
+                String problem = unsendable(name, value);
+                if (problem != null) {
+                    throw new ConfigurationException(variable + ": " + problem);
+                }
+            });
+        }
+        return Map.of();
+    }
+
+    /** Why the JDK's HTTP client would refuse header {@code name} with {@code value}, in words that do not quote the value; null when it sends it. */
+    private static String unsendable(String name, String value) {
+        try {
+            java.net.http.HttpRequest.newBuilder().header(name, "x");
+        } catch (IllegalArgumentException e) {
+            String quoted = "'" + Text.visible(name) + "'";
+            return String.valueOf(e.getMessage()).startsWith("restricted")
+                    ? quoted + " is a header the HTTP client sets itself and cannot be given; leave it out"
+                            + " (the collector's address is OTEL_EXPORTER_OTLP_ENDPOINT)"
+                    : quoted + " is not a valid HTTP header name (letters, digits and !#$%&'*+-.^_`|~ only, no spaces)";
+        }
+        try {
+            java.net.http.HttpRequest.newBuilder().header(name, value);
+            return null;
+        } catch (IllegalArgumentException e) {
+            // the first character HTTP cannot carry: C0 controls but tab, DEL, and anything beyond Latin-1
+            int at = 0;
+            while (at < value.length()) {
+                char c = value.charAt(at);
+                if (c > 255 || c == 127 || (c < 32 && c != '\t')) {
+                    break;
+                }
+                at++;
+            }
+            int c = at < value.length() ? value.codePointAt(at) : -1;
+            String what = c == '\n' || c == '\r' ? "a line break"
+                    : c < 0 ? "a character HTTP cannot carry"
+                    : String.format(Locale.ROOT, "%s (U+%04X)", c < 128 ? "a control character" : "a character beyond Latin-1", c);
+            return "the value of header '" + Text.visible(name) + "' holds " + what + (c < 0 ? "" : " at character " + (at + 1))
+                    + " once percent-decoded, which an HTTP header cannot carry; give the value the collector expects,"
+                    + " in ASCII without line breaks (the value is not repeated here)";
+        }
     }
 
     /** {@code config} as if otel.service.name were unset, so the resource read from it keeps OTEL_RESOURCE_ATTRIBUTES' service.name. */

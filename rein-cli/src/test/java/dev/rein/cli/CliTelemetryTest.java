@@ -103,6 +103,48 @@ class CliTelemetryTest {
                 .isEqualTo("Bad endpoint http://otel.exporter.otlp.headers.example");
     }
 
+    /**
+     * A header the JDK's HTTP client cannot send (a value decoded to Japanese or holding a line
+     * break, a name with a space, a header the client sets itself) made every export fail during
+     * the run, each signal's failure a line quoting the value ("invalid header value: "Bearer
+     * sk-..."") while the run went on exporting nothing: it is refused before the run, naming the
+     * variable and the header but not its value.
+     */
+    @Test
+    void aHeaderHttpCannotCarryIsRefusedBeforeTheRunNamingItButNotItsValue() {
+        CliHome home = CliHome.of(Map.of("REIN_HOME", dir.toString()));
+        assertThatThrownBy(() -> CliTelemetry.from(cli(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318",
+                "OTEL_EXPORTER_OTLP_HEADERS", "x-team=%E6%97%A5%E6%9C%AC")), home))
+                .isInstanceOf(UsageException.class)
+                .hasMessageContaining("OTEL_EXPORTER_OTLP_HEADERS")
+                .hasMessageContaining("'x-team'")
+                .hasMessageContaining("U+65E5")
+                .hasMessageNotContaining("日本");
+        assertThatThrownBy(() -> CliTelemetry.from(cli(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318",
+                "OTEL_EXPORTER_OTLP_TRACES_HEADERS", "authorization=Bearer sk-live-123%0A")), home))
+                .isInstanceOf(UsageException.class)
+                .hasMessageContaining("OTEL_EXPORTER_OTLP_TRACES_HEADERS")
+                .hasMessageContaining("'authorization'")
+                .hasMessageContaining("line break")
+                .hasMessageNotContaining("sk-live-123");
+        assertThatThrownBy(() -> CliTelemetry.from(cli(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318",
+                "OTEL_EXPORTER_OTLP_HEADERS", "x api key=abc")), home))
+                .isInstanceOf(UsageException.class)
+                .hasMessageContaining("OTEL_EXPORTER_OTLP_HEADERS")
+                .hasMessageContaining("'x api key' is not a valid HTTP header name")
+                .hasMessageNotContaining("abc");
+        assertThatThrownBy(() -> CliTelemetry.from(cli(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318",
+                "OTEL_EXPORTER_OTLP_METRICS_HEADERS", "Host=collector.example")), home))
+                .isInstanceOf(UsageException.class)
+                .hasMessageContaining("OTEL_EXPORTER_OTLP_METRICS_HEADERS")
+                .hasMessageContaining("'Host'")
+                .hasMessageContaining("sets itself");
+        // what HTTP carries still goes: a value with spaces, Latin-1 text, a percent-encoded plus
+        assertThatCode(() -> CliTelemetry.from(cli(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318",
+                "OTEL_EXPORTER_OTLP_HEADERS", "authorization=Basic%20YWJj,x-b=caf%C3%A9,x-c=a+b%2Bc")), home).close())
+                .doesNotThrowAnyException();
+    }
+
     @Test
     void aValueTheSdkRefusesIsNamedByWhatWasWrongNotAsAnUnexpectedError() {
         // The SDK wraps a builder's refusal of a value (an IllegalArgumentException) as "Unexpected
