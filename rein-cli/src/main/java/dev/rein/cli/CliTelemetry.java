@@ -369,7 +369,7 @@ final class CliTelemetry implements AutoCloseable {
      * or a value with a line break or a character beyond Latin-1 (Japanese text, percent-decoded
      * or not) made every export of the run fail, each with a line quoting the value, which may be
      * a credential. Refused here, before the run, naming the variable and the header, not the value.
-     * A value that is not valid percent-encoding, or an entry that is no key=value, is left to the SDK.
+     * An entry that is no key=value is left to the SDK, which names the variable.
      */
     private static Map<String, String> sendableHeaders(ConfigProperties config) {
         for (String property : List.of("otel.exporter.otlp.headers", "otel.exporter.otlp.traces.headers",
@@ -386,7 +386,10 @@ final class CliTelemetry implements AutoCloseable {
                 try {
                     value = java.net.URLDecoder.decode(encoded, java.nio.charset.StandardCharsets.UTF_8); // as the SDK decodes it
                 } catch (IllegalArgumentException e) {
-                    return;
+                    // the SDK's "Cannot decode header value for header: authorization" names neither the variable nor the fix
+                    throw new ConfigurationException(variable + ": the value of header '" + Text.visible(name) + "' is not"
+                            + " valid percent-encoding (a % must be followed by two hexadecimal digits): the values are"
+                            + " percent-encoded, so write a % itself as %25 (the value is not repeated here)");
                 }
                 String problem = unsendable(name, value);
                 if (problem != null) {

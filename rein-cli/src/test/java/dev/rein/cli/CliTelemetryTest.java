@@ -145,6 +145,23 @@ class CliTelemetryTest {
                 .doesNotThrowAnyException();
     }
 
+    /**
+     * Header values are percent-encoded (W3C Baggage values), so a % in a password or key must be
+     * written %25: a bare one was refused with the SDK's "Cannot decode header value for header:
+     * authorization", naming neither the variable nor what to write.
+     */
+    @Test
+    void aPercentSignThatIsNotAnEscapeIsRefusedSayingToWriteItAsPercent25() {
+        CliHome home = CliHome.of(Map.of("REIN_HOME", dir.toString()));
+        assertThatThrownBy(() -> CliTelemetry.from(cli(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318",
+                "OTEL_EXPORTER_OTLP_HEADERS", "x-a=b,authorization=Basic pa%ss-99%")), home))
+                .isInstanceOf(UsageException.class)
+                .hasMessageContaining("OTEL_EXPORTER_OTLP_HEADERS")
+                .hasMessageContaining("'authorization'")
+                .hasMessageContaining("%25")
+                .hasMessageNotContaining("pa%ss");
+    }
+
     @Test
     void aValueTheSdkRefusesIsNamedByWhatWasWrongNotAsAnUnexpectedError() {
         // The SDK wraps a builder's refusal of a value (an IllegalArgumentException) as "Unexpected
