@@ -95,6 +95,14 @@ final class CliTelemetry implements AutoCloseable {
         if (!configured(env) && !(disabled && exporterAskedFor(env))) {
             return new CliTelemetry(null, null, Context.root(), cli.err(), null, FLUSH);
         }
+        String disabledFlag = env.getOrDefault("OTEL_SDK_DISABLED", "").strip();
+        if (!disabled && !disabledFlag.isEmpty() && !disabledFlag.equalsIgnoreCase("false")) {
+            // SDK environment variables spec, Boolean: only "true" is true, and another value "SHOULD" be warned of
+            // as taken for false: OTEL_SDK_DISABLED=1, meant to turn telemetry off, exported everything without a word
+            cli.err().println("rein: OpenTelemetry: OTEL_SDK_DISABLED=" + Errors.oneLine(disabledFlag) + " is neither true nor"
+                    + " false and is taken as false, as the OpenTelemetry spec has it: spans and metrics are exported;"
+                    + " set OTEL_SDK_DISABLED=true to turn that off");
+        }
         for (String signal : disabled ? List.<String>of() : List.of("TRACES", "METRICS")) {
             String name = protocolVariable(env, signal);
             String raw = name == null ? "" : env.getOrDefault(name, "");

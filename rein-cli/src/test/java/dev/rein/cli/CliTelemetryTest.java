@@ -587,6 +587,31 @@ class CliTelemetryTest {
         }
     }
 
+    /**
+     * SDK environment variables spec, Boolean: only true (any case) is true, and any other value
+     * but false or empty "SHOULD" be warned of as falling back to false. OTEL_SDK_DISABLED=1 or yes,
+     * meant to turn telemetry off, exported everything without a word; it is said in one line, and
+     * the run is still exported as the spec has it. false says nothing.
+     */
+    @Test
+    void aDisabledFlagThatIsNeitherTrueNorFalseIsSaidToBeTakenAsFalse() {
+        for (String value : List.of("1", "yes")) {
+            InProcessCli cli = new InProcessCli().env("OTEL_TRACES_EXPORTER", "console").env("OTEL_METRICS_EXPORTER", "none")
+                    .env("OTEL_SDK_DISABLED", value);
+            cli.models((name, env) -> ScriptedModel.of(ScriptedModel.text("hi")));
+            InProcessCli.Outcome outcome = cli.run("run", "--json", "say hi");
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+            assertThat(outcome.stderr()).as("still exported").contains("'invoke_agent rein'");
+            assertThat(outcome.stderrLines()).filteredOn(line -> line.startsWith("rein: OpenTelemetry: ")).singleElement()
+                    .satisfies(line -> assertThat(line).contains("OTEL_SDK_DISABLED=" + value).contains("false")
+                            .contains("OTEL_SDK_DISABLED=true"));
+        }
+        InProcessCli quiet = new InProcessCli().env("OTEL_TRACES_EXPORTER", "console").env("OTEL_METRICS_EXPORTER", "none")
+                .env("OTEL_SDK_DISABLED", "False");
+        quiet.models((name, env) -> ScriptedModel.of(ScriptedModel.text("hi")));
+        assertThat(quiet.run("run", "--json", "say hi").stderrLines()).noneMatch(line -> line.startsWith("rein: OpenTelemetry: "));
+    }
+
     @Test
     void aSamplerArgumentThatIsNotARatioIsSaidOnceAndIgnored() {
         // SDK environment variables spec, OTEL_TRACES_SAMPLER_ARG: "Invalid or unrecognized input MUST be
