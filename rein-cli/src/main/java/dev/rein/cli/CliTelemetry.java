@@ -132,6 +132,7 @@ final class CliTelemetry implements AutoCloseable {
                     .addPropertiesCustomizer(CliTelemetry::enumsInLowerCase)
                     .addPropertiesCustomizer(CliTelemetry::plusSignsInHeaders)
                     .addPropertiesCustomizer(CliTelemetry::sendableHeaders)
+                    .addPropertiesCustomizer(CliTelemetry::endpointsWithoutCredentials)
                     .addPropertiesCustomizer(CliTelemetry::serviceName)
                     .addPropertiesCustomizer(config -> samplerArgument(config, cli.err()))
                     .addPropertiesCustomizer(config -> { // last: the export timeouts as the SDK will read them
@@ -404,6 +405,30 @@ final class CliTelemetry implements AutoCloseable {
                     throw new ConfigurationException(variable + ": " + problem);
                 }
             });
+        }
+        return Map.of();
+    }
+
+    /** A URL's user information (user:password@ before the host), found also where the URL is otherwise malformed. */
+    private static final java.util.regex.Pattern USER_INFO = java.util.regex.Pattern.compile("^\\s*[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*@");
+
+    /**
+     * The OTLP endpoint is a scheme, host, port and path (exporter spec): credentials written into
+     * it (http://user:password@collector:4318) are dropped by the JDK's HTTP client, so every export
+     * was refused as unauthorized, and a malformed such URL was refused quoting the password.
+     * Refused here, saying to send them as a header, without repeating them.
+     */
+    private static Map<String, String> endpointsWithoutCredentials(ConfigProperties config) {
+        for (String property : List.of("otel.exporter.otlp.endpoint", "otel.exporter.otlp.traces.endpoint",
+                "otel.exporter.otlp.metrics.endpoint", "otel.exporter.otlp.logs.endpoint")) {
+            String endpoint = config.getString(property);
+            if (endpoint != null && USER_INFO.matcher(endpoint).find()) {
+                String variable = property.toUpperCase(Locale.ROOT).replace('.', '_');
+                throw new ConfigurationException(variable + " holds credentials before its host (...@), which the exporter"
+                        + " does not send: the endpoint is the collector's scheme, host, port and path; send them as a header"
+                        + " instead, e.g. " + variable.replace("ENDPOINT", "HEADERS") + "=Authorization=Basic%20<base64 of"
+                        + " user:password> (the credentials are not repeated here)");
+            }
         }
         return Map.of();
     }

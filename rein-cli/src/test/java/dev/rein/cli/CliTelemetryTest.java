@@ -162,6 +162,29 @@ class CliTelemetryTest {
                 .hasMessageNotContaining("pa%ss");
     }
 
+    /**
+     * An endpoint with credentials in it (http://user:password@collector:4318) was taken, the JDK's
+     * HTTP client dropped them, and every export was refused as unauthorized; a malformed one was
+     * refused quoting the URL, password and all. The OTLP endpoint is a scheme, host, port and path:
+     * it is refused before the run saying to send the credentials as a header, without the password.
+     */
+    @Test
+    void anEndpointWithCredentialsInItIsRefusedSayingToSendThemAsAHeaderWithoutRepeatingThem() {
+        CliHome home = CliHome.of(Map.of("REIN_HOME", dir.toString()));
+        for (String endpoint : List.of("http://user:s3cret-pw@127.0.0.1:4318", "https://user:s3cret-pw@bad host:4318/otlp")) {
+            assertThatThrownBy(() -> CliTelemetry.from(cli(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", endpoint)), home))
+                    .isInstanceOf(UsageException.class)
+                    .hasMessageContaining("OTEL_EXPORTER_OTLP_ENDPOINT")
+                    .hasMessageContaining("OTEL_EXPORTER_OTLP_HEADERS=Authorization=Basic%20")
+                    .hasMessageNotContaining("s3cret-pw");
+        }
+        assertThatThrownBy(() -> CliTelemetry.from(cli(Map.of("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+                "http://token@127.0.0.1:4318/v1/traces")), home))
+                .isInstanceOf(UsageException.class)
+                .hasMessageContaining("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
+                .hasMessageNotContaining("token@");
+    }
+
     @Test
     void aValueTheSdkRefusesIsNamedByWhatWasWrongNotAsAnUnexpectedError() {
         // The SDK wraps a builder's refusal of a value (an IllegalArgumentException) as "Unexpected
