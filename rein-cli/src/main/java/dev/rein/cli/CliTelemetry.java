@@ -135,6 +135,7 @@ final class CliTelemetry implements AutoCloseable {
                     .addPropertiesCustomizer(CliTelemetry::endpointsWithoutCredentials)
                     .addPropertiesCustomizer(CliTelemetry::serviceName)
                     .addPropertiesCustomizer(config -> samplerArgument(config, cli.err()))
+                    .addPropertiesCustomizer(config -> negativeTimeouts(config, cli.err()))
                     .addPropertiesCustomizer(config -> { // last: the export timeouts as the SDK will read them
                         flushBound.set(flushBound(config));
                         return Map.of();
@@ -535,6 +536,35 @@ final class CliTelemetry implements AutoCloseable {
         err.println("rein: OpenTelemetry: OTEL_TRACES_SAMPLER_ARG=" + Errors.oneLine(arg) + " is not a ratio from 0 to 1;"
                 + " ignored, as if unset (every trace is sampled)");
         return Map.of("otel.traces.sampler.arg", "1.0");
+    }
+
+    /**
+     * A negative export timeout is said once and ignored, as if unset: the SDK environment variables
+     * spec says a numeric value outside the valid range SHOULD be warned of and ignored ("treat them
+     * as not set"), and gives a negative timeout no meaning. The SDK took OTEL_EXPORTER_OTLP_TIMEOUT=-5,
+     * and every export of the run then failed ("Invalid duration: PT-0.005S"). A value that is no
+     * duration at all is left to the SDK, which refuses it naming the variable.
+     */
+    private static Map<String, String> negativeTimeouts(ConfigProperties config, PrintStream err) {
+        Map<String, String> unset = new HashMap<>();
+        for (String property : List.of("otel.exporter.otlp.timeout", "otel.exporter.otlp.traces.timeout",
+                "otel.exporter.otlp.metrics.timeout", "otel.exporter.otlp.logs.timeout")) {
+            Duration timeout;
+            try {
+                timeout = config.getDuration(property);
+            } catch (ConfigurationException e) {
+                continue;
+            }
+            if (timeout != null && timeout.isNegative()) {
+                String variable = property.toUpperCase(Locale.ROOT).replace('.', '_');
+                err.println("rein: OpenTelemetry: " + variable + "=" + Errors.oneLine(config.getString(property, "").strip())
+                        + " is negative; ignored, as if unset (" + (property.equals("otel.exporter.otlp.timeout")
+                                ? "the default, 10 s" : "OTEL_EXPORTER_OTLP_TIMEOUT, else the default 10 s")
+                        + "): give the export timeout in milliseconds, e.g. 10000");
+                unset.put(property, null);
+            }
+        }
+        return unset;
     }
 
     /**

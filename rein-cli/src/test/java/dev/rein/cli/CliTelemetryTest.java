@@ -635,6 +635,29 @@ class CliTelemetryTest {
         assertThat(quiet.run("run", "--json", "say hi").stderrLines()).noneMatch(line -> line.startsWith("rein: OpenTelemetry: "));
     }
 
+    /**
+     * SDK environment variables spec, Numeric: a value "outside the valid range" SHOULD be warned of
+     * and ignored, "treat them as not set", and a negative value given no meaning is such a value.
+     * OTEL_EXPORTER_OTLP_TIMEOUT=-5 was taken: the run went on, and every export failed
+     * ("Invalid duration: PT-0.005S"), so nothing reached the collector. It is said in one line and
+     * the default (a signal's own, the general one) is used, so the run is delivered.
+     */
+    @Test
+    void aNegativeExportTimeoutIsSaidOnceAndIgnoredSoTheRunIsStillDelivered() throws Exception {
+        for (String variable : List.of("OTEL_EXPORTER_OTLP_TIMEOUT", "OTEL_EXPORTER_OTLP_TRACES_TIMEOUT")) {
+            try (OtlpReceiver otlp = OtlpReceiver.start()) {
+                InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT", otlp.endpoint()).env(variable, "-5");
+                cli.models((name, env) -> ScriptedModel.of(ScriptedModel.text("hi")));
+                InProcessCli.Outcome outcome = cli.run("run", "--json", "say hi");
+                assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+                otlp.awaitUntil(() -> !otlp.spans().isEmpty() && !otlp.metrics().isEmpty(), Duration.ofSeconds(10));
+                assertThat(otlp.spans()).as(outcome.stderr()).extracting(Span::getName).contains("invoke_agent rein");
+                assertThat(outcome.stderrLines()).filteredOn(line -> line.startsWith("rein: OpenTelemetry: ")).singleElement()
+                        .satisfies(line -> assertThat(line).contains(variable + "=-5").contains("ignored"));
+            }
+        }
+    }
+
     @Test
     void aSamplerArgumentThatIsNotARatioIsSaidOnceAndIgnored() {
         // SDK environment variables spec, OTEL_TRACES_SAMPLER_ARG: "Invalid or unrecognized input MUST be
