@@ -62,6 +62,9 @@ import picocli.CommandLine.Spec;
                 "                        e.g. http://localhost:11434/v1 for Ollama",
                 "  REIN_HOME             where runs are stored (default .rein in the working",
                 "                        directory)",
+                "  OTEL_EXPORTER_OTLP_ENDPOINT  export runs as OpenTelemetry spans and metrics",
+                "                        (OTLP/HTTP, e.g. http://localhost:4318; off unless set;",
+                "                        other OTEL_* variables: docs/observability.md)",
                 "",
                 "Try './rein demo' first: it runs offline and needs no key."})
 public final class Rein implements Callable<Integer> {

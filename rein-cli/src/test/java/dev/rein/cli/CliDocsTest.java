@@ -32,6 +32,18 @@ class CliDocsTest {
         }
     }
 
+    /**
+     * The help's Environment section lists the variables the CLI reads, but not the one that turns on
+     * the OpenTelemetry export of runs (issue 14: off unless configured, the standard variables turn it
+     * on), so 'rein --help' gave no hint that it exists or where it is described.
+     */
+    @Test
+    void theHelpsEnvironmentNamesTheVariableThatTurnsOnOpenTelemetry() {
+        String help = new InProcessCli().run("--help").stdout();
+        String environment = help.substring(help.indexOf("Environment:"));
+        assertThat(environment).contains("OTEL_EXPORTER_OTLP_ENDPOINT").contains("docs/observability.md");
+    }
+
     @Test
     void theHelpsExitCodesEnvironmentAndExamplesFitEightyColumnsUnbroken() {
         // Help in a pipe or a file is 80 columns wide; a longer footer line was broken at column 0 mid-URL or
