@@ -133,6 +133,7 @@ final class CliTelemetry implements AutoCloseable {
                     .addPropertiesCustomizer(CliTelemetry::plusSignsInHeaders)
                     .addPropertiesCustomizer(CliTelemetry::sendableHeaders)
                     .addPropertiesCustomizer(CliTelemetry::endpointsWithoutCredentials)
+                    .addPropertiesCustomizer(CliTelemetry::decodableResourceAttributes)
                     .addPropertiesCustomizer(CliTelemetry::serviceName)
                     .addPropertiesCustomizer(config -> samplerArgument(config, cli.err()))
                     .addPropertiesCustomizer(config -> negativeTimeouts(config, cli.err()))
@@ -407,6 +408,32 @@ final class CliTelemetry implements AutoCloseable {
                 }
             });
         }
+        return Map.of();
+    }
+
+    /**
+     * OTEL_RESOURCE_ATTRIBUTES' values are percent-encoded; one that fails to decode makes the
+     * variable discarded and an error reported, the resource SDK spec says (SHOULD). The SDK kept
+     * it undecoded without a word (rollout=50% became "50%"): refused here, naming the attribute.
+     * An entry that is no key=value is left to the SDK, which names the variable.
+     */
+    private static Map<String, String> decodableResourceAttributes(ConfigProperties config) {
+        Map<String, String> attributes;
+        try {
+            attributes = config.getMap("otel.resource.attributes");
+        } catch (ConfigurationException e) {
+            return Map.of();
+        }
+        attributes.forEach((key, value) -> {
+            try {
+                // as the SDK decodes them: a + is a plus sign, not form data's space
+                java.net.URLDecoder.decode(value.replace("+", "%2B"), java.nio.charset.StandardCharsets.UTF_8);
+            } catch (IllegalArgumentException e) {
+                throw new ConfigurationException("OTEL_RESOURCE_ATTRIBUTES: the value of '" + Text.visible(key) + "' is not valid"
+                        + " percent-encoding (a % must be followed by two hexadecimal digits): the values are percent-encoded,"
+                        + " so write a % itself as %25 (and a comma as %2C)");
+            }
+        });
         return Map.of();
     }
 

@@ -185,6 +185,27 @@ class CliTelemetryTest {
                 .hasMessageNotContaining("token@");
     }
 
+    /**
+     * OTEL_RESOURCE_ATTRIBUTES' values are percent-decoded, and the resource SDK spec says a value
+     * that fails to decode SHOULD make the variable discarded and an error reported. The SDK kept
+     * such a value undecoded without a word (rollout=50% became "50%", team=a%2 "a%2"), so the
+     * other values' decoding and this one's silently disagreed. It is a configuration error like
+     * an entry that is no key=value, naming the attribute and saying to write a % itself as %25.
+     */
+    @Test
+    void aResourceAttributeThatIsNotValidPercentEncodingIsRefusedSayingToWritePercent25() {
+        CliHome home = CliHome.of(Map.of("REIN_HOME", dir.toString()));
+        assertThatThrownBy(() -> CliTelemetry.from(cli(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318",
+                "OTEL_RESOURCE_ATTRIBUTES", "team=ai%2Cml,rollout=50%")), home))
+                .isInstanceOf(UsageException.class)
+                .hasMessageContaining("OTEL_RESOURCE_ATTRIBUTES")
+                .hasMessageContaining("'rollout'")
+                .hasMessageContaining("%25");
+        assertThatCode(() -> CliTelemetry.from(cli(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318",
+                "OTEL_RESOURCE_ATTRIBUTES", "team=ai%2Cml,rollout=50%25,lang=c++")), home).close())
+                .doesNotThrowAnyException();
+    }
+
     @Test
     void aValueTheSdkRefusesIsNamedByWhatWasWrongNotAsAnUnexpectedError() {
         // The SDK wraps a builder's refusal of a value (an IllegalArgumentException) as "Unexpected
