@@ -67,12 +67,14 @@ final class AgentValidation {
         List<Tool> withSources = new ArrayList<>(all);
         b.toolSources.forEach(source -> withSources.addAll(source.tools()));
         ToolRegistry.of(withSources).requireValidSchemas();
+        SafetyConfig safety = b.safety.build();
         if (b.toolSources.isEmpty()) { // a source's list may change later, so only a fixed set of tools can be checked
             requireKnownCaps(b.budget.toolCallLimits().keySet(), all, "budget");
             if (b.conversationBudget != null) {
                 requireKnownCaps(b.conversationBudget.toolCallLimits().keySet(), all, "conversationBudget");
             }
             requireKnownExclusions(b.contextPolicy.clearing(), all);
+            requireKnownApprovalTools(safety.approvalPolicy().namedTools(), all);
         }
         requirePrices(b, prices, modelName, "model");
         GuardConfig guards = guards(b, prices);
@@ -84,7 +86,7 @@ final class AgentValidation {
         edits.addAll(b.contextPolicy.serverEdits());
         checkOptions(b, modelName, edits);
         return new AgentConfig.Validated(copy(b), modelName, registry, prices, List.copyOf(edits), List.copyOf(allVerifiers),
-                guards, b.safety.build());
+                guards, safety);
     }
 
     /**
@@ -107,6 +109,21 @@ final class AgentValidation {
             if (!names.contains(tool)) {
                 throw new ReinException("the " + where + "'s toolCallLimit names '" + tool + "', which is not a tool of this agent,"
                         + " so the cap would never apply; its tools are: " + (names.isEmpty() ? "(none)" : String.join(", ", names)));
+            }
+        }
+    }
+
+    /**
+     * A tool named by the approval policy ({@code ApprovalPolicy.tools}) that the agent does not have
+     * guards nothing, and the tool meant runs without approval: most likely a misspelled name.
+     */
+    private static void requireKnownApprovalTools(java.util.Set<String> named, List<Tool> tools) {
+        List<String> names = tools.stream().map(Tool::name).toList();
+        for (String tool : named) {
+            if (!names.contains(tool)) {
+                throw new ReinException("the approval policy names '" + tool + "', which is not a tool of this agent, so no call"
+                        + " would wait for approval under that name; its tools are: "
+                        + (names.isEmpty() ? "(none)" : String.join(", ", names)));
             }
         }
     }

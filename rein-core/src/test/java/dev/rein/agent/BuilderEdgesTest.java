@@ -105,4 +105,21 @@ class BuilderEdgesTest {
         Agent.builder().model(ScriptedModel.of(text("x"))).tools(notes).contextPolicy(dev.rein.context.ContextPolicy.builder()
                 .clearToolResults(dev.rein.context.ClearToolResults.server(50_000, 1).excluding("web_search")).build()).build();
     }
+
+    @Test
+    void anApprovalPolicyNamingAToolTheAgentDoesNotHaveIsRefused() {
+        // ApprovalPolicy.tools holds only the tools it names: a misspelt name would let the real tool run unapproved
+        Tool send = Tool.builder("send_message").description("Sends.").risk(dev.rein.tool.Risk.IRREVERSIBLE)
+                .handler((args, ctx) -> "sent").build();
+        for (dev.rein.approval.ApprovalPolicy policy : new dev.rein.approval.ApprovalPolicy[] {
+                dev.rein.approval.ApprovalPolicy.tools("send_mesage"),
+                dev.rein.approval.ApprovalPolicy.tools("send_message", "send_mesage"),
+                dev.rein.approval.ApprovalPolicy.IRREVERSIBLE_ONLY.or(dev.rein.approval.ApprovalPolicy.tools("send_mesage"))}) {
+            assertThatThrownBy(() -> Agent.builder().model(ScriptedModel.of(text("x"))).tools(send).approvalPolicy(policy).build())
+                    .isInstanceOf(ReinException.class).hasMessageContaining("approval policy").hasMessageContaining("'send_mesage'")
+                    .hasMessageContaining("its tools are: send_message");
+        }
+        Agent.builder().model(ScriptedModel.of(text("x"))).tools(send)
+                .approvalPolicy(dev.rein.approval.ApprovalPolicy.tools("send_message", "send_message")).build();
+    }
 }
