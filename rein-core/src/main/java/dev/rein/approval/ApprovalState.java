@@ -47,6 +47,15 @@ public record ApprovalState(List<ApprovalRequest> requests, Map<String, Approval
     public ApprovalState decide(String runId, String actionHash, Function<ApprovalRequest, ApprovalDecision> decision) {
         List<ApprovalRequest> matching = undecided().stream().filter(r -> r.actionHash().equals(actionHash)).toList();
         if (matching.isEmpty()) {
+            List<ApprovalRequest> started = startedBy(actionHash);
+            if (started.size() == 1) {
+                // The short form the run's message and trace show (ActionHash.shortForm), copied as the
+                // hash: not a changed action, so say which hash to pass instead
+                ApprovalRequest request = started.get(0);
+                throw new ApprovalException("'" + actionHash + "' is the start of the hash of the waiting action " + request.tool()
+                        + "; a decision names the whole hash (ApprovalRequest.actionHash()), so that it covers exactly the"
+                        + " action shown: pass the whole hash: " + request.actionHash(), undecided());
+            }
             boolean decided = requests.stream().anyMatch(r -> r.actionHash().equals(actionHash));
             String why = decided ? "the action with hash " + actionHash + " was already decided"
                     : "run " + runId + " has no pending action with hash " + actionHash
@@ -58,6 +67,21 @@ public record ApprovalState(List<ApprovalRequest> requests, Map<String, Approval
             next.put(request.callId(), decision.apply(request));
         }
         return new ApprovalState(requests, next, completed);
+    }
+
+    /** The distinct undecided actions whose hash starts with {@code prefix} (in any case), one request each. */
+    private List<ApprovalRequest> startedBy(String prefix) {
+        if (prefix == null || prefix.isEmpty()) {
+            return List.of();
+        }
+        String lower = prefix.toLowerCase(java.util.Locale.ROOT);
+        Map<String, ApprovalRequest> byHash = new LinkedHashMap<>();
+        for (ApprovalRequest r : undecided()) {
+            if (r.actionHash().startsWith(lower)) {
+                byHash.putIfAbsent(r.actionHash(), r);
+            }
+        }
+        return List.copyOf(byHash.values());
     }
 
     static String describe(List<ApprovalRequest> requests) {

@@ -171,6 +171,25 @@ class ApprovalFlowTest {
     }
 
     @Test
+    void theShortHashTheWaitingMessageShowsIsAnsweredWithTheWholeHashNotAsAChangedAction() {
+        Agent agent = agent(ScriptedModel.of(toolCalls(call("send_message", SEND))));
+        RunResult paused = agent.run("tell alice");
+        String hash = paused.pendingApprovals().get(0).actionHash();
+        String shown = ActionHash.shortForm(hash);
+        assertThat(paused.message()).contains("(action " + shown + ")");
+
+        assertThatThrownBy(() -> agent.runs().approve(paused.runId(), shown, "carol"))
+                .isInstanceOf(ApprovalException.class)
+                .hasMessageContaining("'" + shown + "' is the start of the hash of the waiting action send_message")
+                .hasMessageContaining("the whole hash: " + hash)
+                .hasMessageNotContaining("changed action");
+        assertThatThrownBy(() -> agent.runs().reject(paused.runId(), shown.toUpperCase(java.util.Locale.ROOT), "no", "carol"))
+                .isInstanceOf(ApprovalException.class).hasMessageContaining("the whole hash: " + hash);
+        assertThat(agent.runs().pending(paused.runId())).hasSize(1);
+        assertThat(outbox.deliveries).isEmpty();
+    }
+
+    @Test
     void callsThatNeedNoApprovalRunBeforeThePauseAndEveryCallGetsOneResultInOrder() {
         ScriptedModel model = ScriptedModel.of(
                 toolCalls(call("lookup_order", "{\"id\":\"A-104\"}"), call("send_message", SEND), call("lookup_order", "{\"id\":\"B-7\"}")),
