@@ -43,8 +43,7 @@ public interface Secrets {
         Map<String, String> copy = Map.copyOf(values);
         copy.forEach((name, value) -> {
             if (value.length() < MIN_LENGTH) {
-                throw new ReinException("secret '" + name + "' is shorter than " + MIN_LENGTH
-                        + " characters; a value that short cannot be masked in traces without masking ordinary text");
+                throw new ReinException(tooShort(name));
             }
         });
         return new Secrets() {
@@ -60,14 +59,28 @@ public interface Secrets {
         };
     }
 
-    /** Wraps {@code base} so that every value it hands out becomes known and is masked from then on. */
+    /** Why a value is refused as a secret (it names the secret, never the value). */
+    private static String tooShort(String name) {
+        return "secret '" + name + "' is shorter than " + MIN_LENGTH
+                + " characters; a value that short cannot be masked in traces without masking ordinary text";
+    }
+
+    /**
+     * Wraps {@code base} so that every value it hands out becomes known and is masked from then on.
+     * A value shorter than {@value #MIN_LENGTH} characters is not handed out ({@link ReinException}),
+     * since it could not be masked.
+     */
     static Secrets tracking(Secrets base) {
         Map<String, String> handedOut = new ConcurrentHashMap<>();
         return new Secrets() {
             @Override
             public Optional<String> get(String name) {
                 Optional<String> value = base.get(name);
-                value.filter(v -> v.length() >= MIN_LENGTH).ifPresent(v -> handedOut.put(name, v));
+                if (value.isPresent() && value.get().length() < MIN_LENGTH) {
+                    // it could not be masked once handed out: refused here, as Secrets.of refuses it at once
+                    throw new ReinException(tooShort(name));
+                }
+                value.ifPresent(v -> handedOut.put(name, v));
                 return value;
             }
 

@@ -132,4 +132,20 @@ class SecretsInToolResultsTest {
         assertThat(view.decided().get(1).describe()).contains("rejected (鍵 [REDACTED:key] は渡さない)").doesNotContain(SECRET);
         assertThat(view.describe()).doesNotContain(SECRET);
     }
+
+    @Test
+    void aLookupsValueTooShortToMaskIsRefusedToTheHandlerNotHandedOutUnmasked() {
+        // docs/safety.md: values shorter than 4 characters are refused, since they cannot be masked;
+        // Secrets.of refuses them at once, a lookup when it would hand one out
+        Secrets lookup = name -> java.util.Optional.of("pin".equals(name) ? "731" : "long-enough-value");
+        Tool echo = Tool.builder("echo_pin").description("echoes")
+                .handler((args, ctx) -> "pin " + ctx.secrets().get("pin").orElseThrow()).build();
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("echo_pin", "{}")), text("ok"));
+
+        RunResult done = Agent.builder().model(model).tools(echo).secrets(lookup).build().run("go");
+
+        assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
+        // before: the handler got "731" and the model read "pin 731"
+        assertThat(lastToolResult(model)).doesNotContain("731").contains("secret 'pin' is shorter than 4 characters");
+    }
 }
