@@ -200,6 +200,26 @@ class ApprovalCommandsTest {
     }
 
     @Test
+    void anEditThatIsNotClosedIsDescribedByLineAndColumnWithoutJacksonsSourcePlaceholder() throws Exception {
+        ScriptedModel model = sendThenConfirm();
+        cli.models((name, env) -> model);
+        cli.run("run", "--tools", "send_message", "連絡して");
+        String id = runId();
+        InProcessCli.Outcome unclosed = cli.run("approve", id, "--edit", "{\"to\":\"bob@example.com\"");
+        assertThat(unclosed.exitCode()).isEqualTo(ExitCodes.USAGE);
+        // before: "... (start marker at [Source: REDACTED (`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION` disabled); line: 1,
+        // column: 1])", which reads as a masked secret
+        assertThat(unclosed.stderrLines()).singleElement().asString().startsWith("rein approve: --edit: not valid JSON: ")
+                .contains("start marker at line 1, column 1").doesNotContain("REDACTED").doesNotContain("StreamReadFeature");
+
+        cli.models((name, env) -> sendThenConfirm()).terminal(new Terminal(false, true, false, true))
+                .input("e\n{\"to\":\"x\"\nn\nno\n");
+        InProcessCli.Outcome inline = cli.run("run", "--tools", "send_message", "連絡して");
+        assertThat(inline.stderr()).contains("Not accepted: not valid JSON: ").contains("line 1, column 1")
+                .doesNotContain("REDACTED").doesNotContain("StreamReadFeature");
+    }
+
+    @Test
     void inlineApprovalAtATerminalAsksAndContinues() {
         ScriptedModel model = sendThenConfirm();
         cli.models((name, env) -> model).terminal(new Terminal(false, true, false, true)).input("y\n");

@@ -94,7 +94,7 @@ public final class Json {
         try {
             return MAPPER.readTree(text);
         } catch (JsonProcessingException e) {
-            throw new ReinException("not valid JSON: " + e.getOriginalMessage());
+            throw new ReinException("not valid JSON: " + problem(e));
         }
     }
 
@@ -124,11 +124,26 @@ public final class Json {
             }
             return value;
         } catch (JsonProcessingException e) {
-            throw new ReinException("not valid JSON: " + e.getOriginalMessage());
+            throw new ReinException("not valid JSON: " + problem(e));
         } catch (IOException e) {
             throw new ReinException("not valid JSON: " + e.getMessage());
         }
     }
+
+    /**
+     * The parser's reason why text is not JSON, for people: the positions Jackson names inside its
+     * message (the start of an object that is not closed) as lines and columns without its
+     * "[Source: REDACTED …]" placeholder, which reads as a masked secret, and where the problem is.
+     */
+    public static String problem(JsonProcessingException e) {
+        String reason = SOURCE.matcher(String.valueOf(e.getOriginalMessage())).replaceAll("line $1, column $2");
+        com.fasterxml.jackson.core.JsonLocation at = e.getLocation();
+        return at == null || at.getLineNr() < 1 ? reason : reason + ", at line " + at.getLineNr() + ", column " + at.getColumnNr();
+    }
+
+    /** Where Jackson names a position inside its message, e.g. the start of an object that is not closed. */
+    private static final java.util.regex.Pattern SOURCE = java.util.regex.Pattern.compile(
+            "\\[Source: [^;\\]]*; line: (\\d+), column: (\\d+)]");
 
     /** Compact JSON text of any value. */
     public static String write(Object value) {

@@ -50,8 +50,6 @@ public final class OutputSchema implements ModelOption {
             }
         }
     };
-    /** Where Jackson names a position inside its message, e.g. the start of an object that is not closed. */
-    private static final Pattern SOURCE = Pattern.compile("\\[Source: [^;\\]]*; line: (\\d+), column: (\\d+)]");
     /** Jackson's message for a key given twice in one object, with strict duplicate detection. */
     private static final Pattern DUPLICATE = Pattern.compile("Duplicate field '(.*)'", Pattern.DOTALL);
     /** An answer that is one fenced code block: models often wrap JSON that way. */
@@ -272,9 +270,7 @@ public final class OutputSchema implements ModelOption {
 
     /** Jackson's reason with its positions as lines and columns, without its "[Source: REDACTED …]" placeholder. */
     private static String problem(JsonProcessingException e) {
-        String reason = SOURCE.matcher(e.getOriginalMessage()).replaceAll("line $1, column $2");
-        JsonLocation at = e.getLocation();
-        return at == null || at.getLineNr() < 1 ? reason : reason + ", at line " + at.getLineNr() + ", column " + at.getColumnNr();
+        return Json.problem(e);
     }
 
     /**
