@@ -29,7 +29,7 @@ final class Replies {
             throw new ReinException("the reply is empty: say what the person answers or asks next");
         }
         RunSnapshot snapshot = config.safety().store().load(runId).orElseThrow(() -> new ReinException(
-                "there is no run '" + runId + "' in this agent's store; list the stored runs with agent.runs().list()"));
+                dev.rein.internal.state.MissingRun.message(config.safety().store(), runId, "this agent's store", "agent.runs().list()")));
         requireReplyable(snapshot);
         Run run = Run.reply(snapshot, config, text);
         run.checkpoint();

@@ -26,7 +26,7 @@ final class Resumption {
     static Run claim(AgentConfig config, String runId) {
         requireRunId(runId, "resume");
         RunSnapshot snapshot = config.safety().store().load(runId).orElseThrow(() -> new ReinException(
-                "there is no run '" + runId + "' in this agent's store; list the stored runs with agent.runs().list()"));
+                dev.rein.internal.state.MissingRun.message(config.safety().store(), runId, "this agent's store", "agent.runs().list()")));
         if (snapshot.status().terminal()) {
             String reply = Replies.replyable(snapshot)
                     ? ". To continue it with a person's answer or a follow-up, use agent.reply(runId, text)" : "";

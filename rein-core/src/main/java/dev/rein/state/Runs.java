@@ -188,6 +188,7 @@ public final class Runs {
     }
 
     private RunSnapshot load(String runId) {
-        return store.load(runId).orElseThrow(() -> new ReinException("there is no run '" + runId + "' in the store"));
+        return store.load(runId).orElseThrow(() -> new ReinException(
+                dev.rein.internal.state.MissingRun.message(store, runId, "the store", "Runs.list()")));
     }
 }

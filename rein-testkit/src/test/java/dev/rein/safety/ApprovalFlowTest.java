@@ -190,6 +190,27 @@ class ApprovalFlowTest {
     }
 
     @Test
+    void anotherAgentWithoutAStoreSaysThatEachAgentKeepsItsOwnRunsInMemory() {
+        // A web application building an agent per request: the run paused in one, the decision comes to another
+        java.util.function.Supplier<Agent> perRequest = () -> Agent.builder().model(ScriptedModel.of(text("ok")))
+                .tools(outbox.sendTool()).build();
+        Agent first = Agent.builder().model(ScriptedModel.of(toolCalls(call("send_message", SEND)))).tools(outbox.sendTool()).build();
+        RunResult paused = first.run("tell alice");
+        String hash = paused.pendingApprovals().get(0).actionHash();
+        Agent second = perRequest.get();
+
+        for (org.assertj.core.api.ThrowableAssert.ThrowingCallable call : List.<org.assertj.core.api.ThrowableAssert.ThrowingCallable>of(
+                () -> second.runs().approve(paused.runId(), hash, "carol"), () -> second.resume(paused.runId()))) {
+            // before: "there is no run 'run_...' in the store" / "... in this agent's store", with no hint why
+            assertThatThrownBy(call).isInstanceOf(ReinException.class).hasMessageContaining("there is no run '" + paused.runId() + "'")
+                    .hasMessageContaining("in memory").hasMessageContaining("another Agent instance")
+                    .hasMessageContaining("JdbcRunStore.sqlite");
+        }
+        first.runs().approve(paused.runId(), hash, "carol");
+        assertThat(outbox.deliveries).isEmpty();
+    }
+
+    @Test
     void callsThatNeedNoApprovalRunBeforeThePauseAndEveryCallGetsOneResultInOrder() {
         ScriptedModel model = ScriptedModel.of(
                 toolCalls(call("lookup_order", "{\"id\":\"A-104\"}"), call("send_message", SEND), call("lookup_order", "{\"id\":\"B-7\"}")),
