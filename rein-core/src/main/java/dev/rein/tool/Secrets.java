@@ -40,6 +40,19 @@ public interface Secrets {
 
     /** A fixed set of secrets. */
     static Secrets of(Map<String, String> values) {
+        if (values == null) {
+            throw new ReinException("Secrets.of was given no map: pass the secrets by name, or use Secrets.NONE for none");
+        }
+        // checked before the copy, whose NullPointerException would name neither the secret nor the cause
+        values.forEach((name, value) -> {
+            if (name == null) {
+                throw new ReinException("a secret has no name (null): give each secret the name handlers ask for it by");
+            }
+            if (value == null) {
+                throw new ReinException("secret '" + name + "' has no value (null): is the environment variable or setting"
+                        + " it is read from set?");
+            }
+        });
         Map<String, String> copy = Map.copyOf(values);
         copy.forEach((name, value) -> {
             if (value.length() < MIN_LENGTH) {

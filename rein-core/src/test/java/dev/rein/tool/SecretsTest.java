@@ -44,6 +44,19 @@ class SecretsTest {
     }
 
     @Test
+    void aSecretWithoutAValueIsRefusedByNameNotWithABareNullPointerException() {
+        // the usual cause: a map filled from System.getenv of a variable that is not set
+        Map<String, String> fromEnvironment = new java.util.HashMap<>();
+        fromEnvironment.put("db_password", null);
+        assertThatThrownBy(() -> Secrets.of(fromEnvironment)).isInstanceOf(ReinException.class)
+                .hasMessageContaining("secret 'db_password' has no value (null)").hasMessageContaining("environment variable");
+        Map<String, String> unnamed = new java.util.HashMap<>();
+        unnamed.put(null, "long-enough-value");
+        assertThatThrownBy(() -> Secrets.of(unnamed)).isInstanceOf(ReinException.class).hasMessageContaining("no name");
+        assertThatThrownBy(() -> Secrets.of(null)).isInstanceOf(ReinException.class).hasMessageContaining("Secrets.NONE");
+    }
+
+    @Test
     void tooShortSecretsAreRefusedAtRegistration() {
         assertThatThrownBy(() -> Secrets.of(Map.of("pin", "123"))).isInstanceOf(ReinException.class)
                 .hasMessageContaining("shorter than 4");
