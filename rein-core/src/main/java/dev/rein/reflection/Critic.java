@@ -3,6 +3,7 @@ package dev.rein.reflection;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.internal.text.Excerpts;
 import dev.rein.run.FinalAnswer;
+import dev.rein.security.UntrustedData;
 import dev.rein.run.Verdict;
 import dev.rein.json.Json;
 import dev.rein.model.ContentBlock;
@@ -145,19 +146,30 @@ public final class Critic {
         tracer.emit(new TraceEvent.Intervention(tracer.runId(), tracer.step(), tracer.now(), "critic", message, evidence));
     }
 
-    /** The goal, the evidence (recent tool calls and results, abbreviated) and the proposed answer, delimited as data. */
+    /** The brief's own blocks: nothing inside one may open or close any of them. */
+    private static final List<String> BLOCKS = List.of("goal", "evidence", "proposed_answer", "agent_summary");
+
+    /**
+     * The goal, the evidence (recent tool calls and results, abbreviated) and the proposed answer,
+     * delimited as data. Each part is escaped so that no text in it (a fetched page, the model's
+     * answer) can close its block and forge another, as tool output cannot close its wrapper.
+     */
     static String brief(FinalAnswer answer) {
-        StringBuilder sb = new StringBuilder("<goal>\n").append(answer.goal()).append("\n</goal>\n\n<evidence>\n");
+        StringBuilder sb = new StringBuilder("<goal>\n").append(data(answer.goal())).append("\n</goal>\n\n<evidence>\n");
         List<String> lines = evidence(answer.history());
         if (lines.isEmpty()) {
             sb.append("(the agent used no tools)\n");
         }
-        lines.subList(Math.max(0, lines.size() - EVIDENCE_CALLS), lines.size()).forEach(l -> sb.append(l).append('\n'));
-        sb.append("</evidence>\n\n<proposed_answer>\n").append(answer.answer()).append("\n</proposed_answer>");
+        lines.subList(Math.max(0, lines.size() - EVIDENCE_CALLS), lines.size()).forEach(l -> sb.append(data(l)).append('\n'));
+        sb.append("</evidence>\n\n<proposed_answer>\n").append(data(answer.answer())).append("\n</proposed_answer>");
         if (answer.finish() != null) {
-            sb.append("\n\n<agent_summary>\n").append(answer.finish().summary()).append("\n</agent_summary>");
+            sb.append("\n\n<agent_summary>\n").append(data(answer.finish().summary())).append("\n</agent_summary>");
         }
         return sb.toString();
+    }
+
+    private static String data(String text) {
+        return text == null ? "" : UntrustedData.escape(text, BLOCKS);
     }
 
     private static List<String> evidence(List<Message> history) {
@@ -178,7 +190,11 @@ public final class Critic {
     }
 
     private static String abbreviate(String s) {
-        return Excerpts.first(s.replace('\n', ' '), EVIDENCE_CHARS);
+        String cut = Excerpts.first(s.replace('\n', ' '), EVIDENCE_CHARS);
+        // A result cut inside its untrusted-data wrapper still closes it, or everything after (the
+        // proposed answer too) would read as part of that data.
+        String close = "</" + UntrustedData.TAG + ">";
+        return !cut.equals(s.replace('\n', ' ')) && s.endsWith(close) && !cut.endsWith(close) ? cut + close : cut;
     }
 
     private static ToolDefinition verdictTool() {

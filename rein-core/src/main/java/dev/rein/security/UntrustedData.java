@@ -36,10 +36,12 @@ public final class UntrustedData {
     public static final List<String> PROTECTED_TAGS = List.of(TAG, "rein_state", "rein_memory");
 
     /** What must not follow a {@code <}: each protected name, opening or closing. */
-    private static final List<String> FORBIDDEN = PROTECTED_TAGS.stream()
-            .flatMap(name -> java.util.stream.Stream.of(name, "/" + name)).toList();
+    private static final List<String> FORBIDDEN = forbidden(PROTECTED_TAGS);
 
-    private static final int LONGEST = FORBIDDEN.stream().mapToInt(String::length).max().orElseThrow();
+    /** Each name, opening ({@code name}) and closing ({@code /name}). */
+    private static List<String> forbidden(List<String> names) {
+        return names.stream().flatMap(name -> java.util.stream.Stream.of(name, "/" + name)).toList();
+    }
 
     private UntrustedData() {}
 
@@ -64,13 +66,27 @@ public final class UntrustedData {
 
     /** The text with every would-be wrapper tag neutralised. */
     public static String escape(String text) {
+        return neutralise(text, FORBIDDEN);
+    }
+
+    /**
+     * The text with every tag named {@code tags} neutralised, as {@link #escape(String)} does the
+     * wrapper's: for a prompt that puts text (already wrapped or escaped) between delimiters of its
+     * own, such as a reviewer's {@code <evidence>}, which the text must not close either.
+     */
+    public static String escape(String text, List<String> tags) {
+        return neutralise(text, forbidden(tags.stream().map(tag -> tag.toLowerCase(Locale.ROOT)).toList()));
+    }
+
+    /** {@code text} with each {@code <} that starts one of {@code forbidden} (names and /names) written as {@code &lt;}. */
+    private static String neutralise(String text, List<String> forbidden) {
         if (text.indexOf('<') < 0 && text.indexOf('\uFF1C') < 0 && text.indexOf('\uFE64') < 0) {
             return text; // no opening bracket at all (most tool output): one fast scan per bracket instead of the loop
         }
         StringBuilder out = null;
         int copied = 0;
         for (int i = 0; i < text.length(); i++) {
-            if (isOpeningBracket(text.charAt(i)) && startsTag(text, i + 1)) {
+            if (isOpeningBracket(text.charAt(i)) && startsTag(text, i + 1, forbidden)) {
                 out = out == null ? new StringBuilder(text.length() + 16) : out;
                 out.append(text, copied, i).append("&lt;");
                 copied = i + 1;
@@ -84,14 +100,14 @@ public final class UntrustedData {
     }
 
     /**
-     * Whether the text from {@code from} reads as a {@linkplain #PROTECTED_TAGS protected} name, or
-     * "/" and one, once invisible characters are dropped. The text is read one code point at a time, for as long as what is
+     * Whether the text from {@code from} reads as one of {@code forbidden} (a protected name, or
+     * "/" and one), once invisible characters are dropped. The text is read one code point at a time, for as long as what is
      * visible could still become the tag, so no number of invisible characters between the parts
      * hides it (a fixed look-ahead did). Each scan ends at the first visible character that does not
      * fit, and no scan passes another {@code <}, so escaping stays linear in the text.
      */
-    private static boolean startsTag(String text, int from) {
-        StringBuilder visible = new StringBuilder(LONGEST);
+    private static boolean startsTag(String text, int from, List<String> forbidden) {
+        StringBuilder visible = new StringBuilder(32);
         int i = from;
         while (i < text.length()) {
             int cp = text.codePointAt(i);
@@ -109,7 +125,7 @@ public final class UntrustedData {
             }
             String seen = visible.toString();
             boolean couldStillBeOne = false;
-            for (String name : FORBIDDEN) {
+            for (String name : forbidden) {
                 if (seen.startsWith(name)) {
                     return true;
                 }
