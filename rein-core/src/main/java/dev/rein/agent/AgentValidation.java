@@ -75,6 +75,7 @@ final class AgentValidation {
             }
             requireKnownExclusions(b.contextPolicy.clearing(), all);
             requireKnownApprovalTools(safety.approvalPolicy().namedTools(), all);
+            requireKnownGuardedTools(b.interceptors, all);
         }
         requirePrices(b, prices, modelName, "model");
         GuardConfig guards = guards(b, prices);
@@ -123,6 +124,18 @@ final class AgentValidation {
             if (!names.contains(tool)) {
                 throw new ReinException("the approval policy names '" + tool + "', which is not a tool of this agent, so no call"
                         + " would wait for approval under that name; its tools are: "
+                        + (names.isEmpty() ? "(none)" : String.join(", ", names)));
+            }
+        }
+    }
+
+    /** A domain allowlist guard on a tool the agent does not have checks no URL: most likely a misspelled name. */
+    private static void requireKnownGuardedTools(List<dev.rein.tool.ToolInterceptor> interceptors, List<Tool> tools) {
+        List<String> names = tools.stream().map(Tool::name).toList();
+        for (dev.rein.tool.ToolInterceptor interceptor : interceptors) {
+            if (interceptor instanceof dev.rein.security.DomainAllowlist.Guard guard && !names.contains(guard.toolName())) {
+                throw new ReinException("the domain allowlist guard names tool '" + guard.toolName() + "', which is not a tool of"
+                        + " this agent, so no URL would be checked before a call; its tools are: "
                         + (names.isEmpty() ? "(none)" : String.join(", ", names)));
             }
         }

@@ -7,6 +7,7 @@ import dev.rein.ReinException;
 import dev.rein.tool.ErrorClass;
 import dev.rein.tool.PermissionDeniedException;
 import dev.rein.tool.ToolInterceptor;
+import dev.rein.tool.ToolInvocation;
 import dev.rein.tool.ToolResult;
 import java.net.IDN;
 import java.net.URI;
@@ -124,19 +125,28 @@ public final class DomainAllowlist {
      * allowed, before the handler runs. Add it with {@code Agent.builder().toolInterceptor(...)}.
      */
     public ToolInterceptor guard(String toolName, String urlArgument) {
-        return (invocation, chain) -> {
+        return new Guard(this, toolName, urlArgument);
+    }
+
+    /**
+     * The stage {@link #guard} makes. An agent built with a guard whose {@code toolName} is none of
+     * its tools is refused, since a misspelt name would check no URL at all.
+     */
+    public record Guard(DomainAllowlist allowlist, String toolName, String urlArgument) implements ToolInterceptor {
+        @Override
+        public ToolOutcome intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
             if (!invocation.tool().name().equals(toolName)) {
                 return chain.proceed(invocation);
             }
             JsonNode url = invocation.call().arguments().get(urlArgument);
             Optional<String> problem = url == null || !url.isTextual()
-                    ? Optional.of("argument '" + urlArgument + "' must be a URL string") : check(url.asText());
+                    ? Optional.of("argument '" + urlArgument + "' must be a URL string") : allowlist.check(url.asText());
             if (problem.isEmpty()) {
                 return chain.proceed(invocation);
             }
             return ToolOutcome.of(ToolResult.error(invocation.call(), ErrorClass.PERMISSION_DENIED, "Permission denied: " + problem.get()
                     + ". The tool was not called. Use a URL on an allowed host."));
-        };
+        }
     }
 
     /** The entries, for messages. */

@@ -122,4 +122,18 @@ class BuilderEdgesTest {
         Agent.builder().model(ScriptedModel.of(text("x"))).tools(send)
                 .approvalPolicy(dev.rein.approval.ApprovalPolicy.tools("send_message", "send_message")).build();
     }
+
+    @Test
+    void aDomainAllowlistGuardNamingAToolTheAgentDoesNotHaveIsRefused() {
+        // docs/safety.md: the guard refuses a model-proposed URL outside the list; under a misspelt tool name it checked none
+        Tool fetch = Tool.builder("fetch_page").description("Fetches.")
+                .inputSchema("{\"type\":\"object\",\"properties\":{\"url\":{\"type\":\"string\"}}}")
+                .handler((args, ctx) -> "page").build();
+        dev.rein.security.DomainAllowlist allowlist = dev.rein.security.DomainAllowlist.of("docs.example.com");
+        assertThatThrownBy(() -> Agent.builder().model(ScriptedModel.of(text("x"))).tools(fetch)
+                .toolInterceptor(allowlist.guard("fetch", "url")).build())
+                .isInstanceOf(ReinException.class).hasMessageContaining("domain allowlist guard").hasMessageContaining("'fetch'")
+                .hasMessageContaining("its tools are: fetch_page");
+        Agent.builder().model(ScriptedModel.of(text("x"))).tools(fetch).toolInterceptor(allowlist.guard("fetch_page", "url")).build();
+    }
 }
