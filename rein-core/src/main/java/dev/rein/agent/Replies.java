@@ -29,7 +29,8 @@ final class Replies {
             throw new ReinException("the reply is empty: say what the person answers or asks next");
         }
         RunSnapshot snapshot = config.safety().store().load(runId).orElseThrow(() -> new ReinException(
-                dev.rein.internal.state.MissingRun.message(config.safety().store(), runId, "this agent's store", "agent.runs().list()")));
+                dev.rein.internal.text.MissingRun.message(
+                        config.safety().store() instanceof dev.rein.state.InMemoryRunStore, runId, "this agent's store", "agent.runs().list()")));
         requireReplyable(snapshot);
         Run run = Run.reply(snapshot, config, text);
         run.checkpoint();

@@ -26,7 +26,8 @@ final class Resumption {
     static Run claim(AgentConfig config, String runId) {
         requireRunId(runId, "resume");
         RunSnapshot snapshot = config.safety().store().load(runId).orElseThrow(() -> new ReinException(
-                dev.rein.internal.state.MissingRun.message(config.safety().store(), runId, "this agent's store", "agent.runs().list()")));
+                dev.rein.internal.text.MissingRun.message(
+                        config.safety().store() instanceof dev.rein.state.InMemoryRunStore, runId, "this agent's store", "agent.runs().list()")));
         if (snapshot.status().terminal()) {
             String reply = Replies.replyable(snapshot)
                     ? ". To continue it with a person's answer or a follow-up, use agent.reply(runId, text)" : "";

@@ -189,6 +189,6 @@ public final class Runs {
 
     private RunSnapshot load(String runId) {
         return store.load(runId).orElseThrow(() -> new ReinException(
-                dev.rein.internal.state.MissingRun.message(store, runId, "the store", "Runs.list()")));
+                dev.rein.internal.text.MissingRun.message(store instanceof InMemoryRunStore, runId, "the store", "Runs.list()")));
     }
 }
