@@ -121,6 +121,12 @@ final class RunReport {
         if (Reasons.MAX_TOKENS.equals(result.reason())) {
             sb.append(" (on the command line: raise --max-tokens)");
         }
+        if (result.status() == RunStatus.WAITING_APPROVAL) {
+            // the core's message says what to do in library terms; name the commands that do it
+            String id = result.runId();
+            sb.append(" (on the command line: see the action with 'rein show ").append(id).append("', decide with 'rein approve ")
+                    .append(id).append("' (or --reject REASON, --edit JSON), then 'rein resume ").append(id).append("')");
+        }
         // The API's own words ('invalid x-api-key') do not say where the CLI took the key from.
         if (keyVariable != null && Reasons.PROVIDER_ERROR.equals(result.reason()) && result.message() != null
                 && result.message().contains("failed (HTTP 401")) {

@@ -37,6 +37,9 @@ class ApprovalCommandsTest {
         Path outbox = cli.home().resolve("outbox.jsonl");
         assertThat(outbox).doesNotExist();
         String id = runId();
+        // the library's "approve, reject or edit it, then resume run R" named no command of the CLI
+        assertThat(run.stderr()).contains("on the command line: see the action with 'rein show " + id + "', decide with 'rein approve "
+                + id + "' (or --reject REASON, --edit JSON), then 'rein resume " + id + "'");
 
         InProcessCli.Outcome runs = cli.run("runs");
         assertThat(runs.exitCode()).isZero();
