@@ -29,8 +29,17 @@ import java.time.Clock;
  */
 final class ErrorMapper {
 
-    /** The {@code error.details.error_code} of a 429 that no retry can help. */
+    /** The {@code error.details.error_code} of a 429 for the usage tier's monthly spend cap. */
     static final String SPEND_LIMIT_REACHED = "enforced_spend_limit_reached";
+
+    /**
+     * The {@code error.details.error_code}s of a 429 that no retry can help: a spend limit holds
+     * until the month ends or someone raises it (the tier's monthly cap, a contract's limit, the
+     * limit or credit of the organization linked to the request's user profile), unlike a rate
+     * limit, which passes within seconds. The SDKs type a contract's as a {@code RateLimitError}.
+     */
+    static final java.util.Set<String> SPEND_LIMITS = java.util.Set.of(SPEND_LIMIT_REACHED,
+            "contract_spend_limit_reached", "linked_organization_spend_limit_reached");
 
     private final Clock clock;
     /** How messages name the server: the public API, or the base URL a gateway or proxy is reached at. */
@@ -79,13 +88,19 @@ final class ErrorMapper {
         // The header names the request; every API error body names it too, for when a proxy dropped the header.
         String id = requestId != null ? requestId : root.path("request_id").isTextual() ? root.get("request_id").asText() : null;
         boolean retryable = override != null ? override
-                : kind.retryableByDefault() && !SPEND_LIMIT_REACHED.equals(error.path("details").path("error_code").textValue());
+                : kind.retryableByDefault() && !spendLimit(error);
         // Without a body, name who answered: a gateway or proxy at the base URL, not the API behind it.
         String message = apiMessage(error, body, "HTTP " + status + " from " + server) + doubledVersion(status)
                 + tooLarge(status, requestBytes)
                 + dev.rein.provider.ProviderConfig.redirectAdvice(status,
                         headers == null ? null : headers.firstValue("location").orElse(null), "/v1/messages", baseUrl);
         return new ModelException(kind, status, message, retryable, RetryAfter.from(headers, clock), id, null);
+    }
+
+    /** Whether {@code error} is a reached spend limit ({@link #SPEND_LIMITS}), which every retry would meet again. */
+    private static boolean spendLimit(JsonNode error) {
+        JsonNode code = error.path("details").path("error_code");
+        return code.isTextual() && SPEND_LIMITS.contains(code.asText());
     }
 
     /** The most a Messages API request may weigh (the errors page's request size limits). */
@@ -234,7 +249,8 @@ final class ErrorMapper {
      * The body as JSON, read once, for its {@code error} object and {@code request_id}; a missing
      * node when the body is empty or not JSON. The error's {@code details.error_code} is
      * {@value #SPEND_LIMIT_REACHED} on a 429 when the organization's monthly spend cap is reached
-     * (the rate limits page): requests fail until the next month, so retrying only spends the run's time.
+     * (the rate limits page), or another of {@link #SPEND_LIMITS}: requests fail until the limit
+     * is raised or resets, so retrying only spends the run's time.
      */
     private static JsonNode errorBody(byte[] body) {
         if (body == null || body.length == 0) {

@@ -289,6 +289,27 @@ class ErrorMappingTest extends FakeApi {
         assertThat(e.getMessage()).contains("usage limits");
     }
 
+    @ParameterizedTest
+    @CsvSource({"contract_spend_limit_reached", "linked_organization_spend_limit_reached"})
+    void aReachedContractOrLinkedOrganizationSpendLimitIsNotRetriedEither(String errorCode) {
+        // The SDKs' ContractSpendLimitReachedError is a RateLimitError (429): like the monthly cap, a
+        // spend limit holds until someone raises it, so every retry would fail the same way.
+        ModelException e = failure(new FakeReply.HttpError(429, "rate_limit_error",
+                "Your organization has reached the spend limit of its contract.", java.util.Map.of(), errorCode));
+        assertThat(e.kind()).isEqualTo(Kind.RATE_LIMITED);
+        assertThat(e.retryable()).isFalse();
+        assertThat(e.getMessage()).startsWith("Your organization has reached the spend limit of its contract.");
+    }
+
+    @Test
+    void anOrdinaryRateLimitWithAnotherErrorCodeIsStillRetried() {
+        // ramp_limit_exceeded caps how fast usage grows: the SDKs' docs say to retry after retry-after.
+        ModelException e = failure(new FakeReply.HttpError(429, "rate_limit_error", "Ramp limit exceeded.",
+                java.util.Map.of("retry-after", "2"), "ramp_limit_exceeded"));
+        assertThat(e.retryable()).isTrue();
+        assertThat(e.retryAfter()).isEqualTo(Duration.ofSeconds(2));
+    }
+
     @Test
     void retryAfterSecondsIsHonoured() {
         ModelException e = failure(FakeReply.rateLimited(Duration.ofSeconds(7)));
