@@ -91,7 +91,7 @@ final class ErrorMapper {
                 : kind.retryableByDefault() && !spendLimit(error);
         // Without a body, name who answered: a gateway or proxy at the base URL, not the API behind it.
         String message = apiMessage(error, body, "HTTP " + status + " from " + server) + doubledVersion(status)
-                + tooLarge(status, requestBytes)
+                + tooLarge(status, requestBytes) + (status == 400 ? contextAdvice(error.path("message").asText("")) : "")
                 + dev.rein.provider.ProviderConfig.redirectAdvice(status,
                         headers == null ? null : headers.firstValue("location").orElse(null), "/v1/messages", baseUrl);
         return new ModelException(kind, status, message, retryable, RetryAfter.from(headers, clock), id, null);
@@ -119,6 +119,40 @@ final class ErrorMapper {
                 + " make the conversation smaller with a ContextPolicy (a lower toolOutputLimit, tool result clearing or"
                 + " compaction), or leave large documents and images out of it)";
     }
+
+    /** The API's 400 when the conversation alone is beyond the context window: "prompt is too long: N tokens > M maximum". */
+    private static final java.util.regex.Pattern PROMPT_TOO_LONG = java.util.regex.Pattern.compile("(?i)^prompt is too long: \\d+ tokens > \\d+");
+    /** The 400 when the conversation and max_tokens together are: "input length and `max_tokens` exceed context limit: ...". */
+    private static final java.util.regex.Pattern INPUT_AND_OUTPUT_TOO_LONG =
+            java.util.regex.Pattern.compile("(?i)^input length and `max_tokens` exceed context limit");
+    /** The 400 when max_tokens is above the model's own output limit: "max_tokens: N > M, which is the maximum allowed ...". */
+    private static final java.util.regex.Pattern OUTPUT_LIMIT =
+            java.util.regex.Pattern.compile("^max_tokens: \\d+ > (\\d+), which is the maximum allowed number of output tokens");
+
+    /**
+     * For a 400 that says the request does not fit the model, what to change in Rein's terms: the
+     * conversation grows with every step, so the same request fails at every later call, and the
+     * API's words name neither Rein's context policy nor the setting its max_tokens comes from.
+     * Empty for any other message.
+     */
+    static String contextAdvice(String apiMessage) {
+        if (PROMPT_TOO_LONG.matcher(apiMessage).find()) {
+            return " (the conversation no longer fits the model's context window: make it smaller with a ContextPolicy"
+                    + " (tool result clearing or compaction, a lower toolOutputLimit), or leave large documents and images out of it)";
+        }
+        if (INPUT_AND_OUTPUT_TOO_LONG.matcher(apiMessage).find()) {
+            return " (max_tokens is the run's output limit: lower it with " + MAX_TOKENS_SETTINGS
+                    + ", or make the conversation smaller with a ContextPolicy)";
+        }
+        java.util.regex.Matcher limit = OUTPUT_LIMIT.matcher(apiMessage);
+        if (limit.find()) {
+            return " (max_tokens is the run's output limit: lower it to " + limit.group(1) + " or less with " + MAX_TOKENS_SETTINGS + ")";
+        }
+        return "";
+    }
+
+    /** Where a run's max_tokens is set, as rein-openai's advice names it. */
+    private static final String MAX_TOKENS_SETTINGS = "--max-tokens (maxTokens in the library, max_tokens in a suite file)";
 
     /**
      * For a 404 from a base URL ending in {@code /v1} (as OpenAI-style servers want theirs) or in

@@ -264,6 +264,38 @@ class ErrorMappingTest extends FakeApi {
     }
 
     @Test
+    void aPromptTooLongForTheContextWindowSaysHowToMakeTheConversationSmaller() {
+        // The API's 400 when the conversation itself outgrew the model's context window: it only grows,
+        // so the run's message must say what to change, as the model_context_window_exceeded ending does.
+        ModelException e = failure(FakeReply.error(ApiErrorType.INVALID_REQUEST, "prompt is too long: 208310 tokens > 200000 maximum"));
+        assertThat(e.kind()).isEqualTo(Kind.INVALID_REQUEST);
+        assertThat(e.retryable()).isFalse();
+        assertThat(e.getMessage()).isEqualTo("prompt is too long: 208310 tokens > 200000 maximum (the conversation no longer"
+                + " fits the model's context window: make it smaller with a ContextPolicy (tool result clearing or compaction,"
+                + " a lower toolOutputLimit), or leave large documents and images out of it)");
+    }
+
+    @Test
+    void anInputAndMaxTokensBeyondTheContextWindowSaysWhichSettingIsTheRuns() {
+        ModelException e = failure(FakeReply.error(ApiErrorType.INVALID_REQUEST, "input length and `max_tokens` exceed context"
+                + " limit: 195000 + 8192 > 200000, decrease input length or `max_tokens` and try again"));
+        assertThat(e.getMessage()).endsWith("and try again (max_tokens is the run's output limit: lower it with"
+                + " --max-tokens (maxTokens in the library, max_tokens in a suite file), or make the conversation smaller with a"
+                + " ContextPolicy)");
+    }
+
+    @Test
+    void aMaxTokensAboveTheModelsOutputLimitSaysWhichSettingToLower() {
+        ModelException e = failure(FakeReply.error(ApiErrorType.INVALID_REQUEST, "max_tokens: 100000 > 64000, which is the"
+                + " maximum allowed number of output tokens for claude-sonnet-4-5-20250929"));
+        assertThat(e.getMessage()).endsWith("for claude-sonnet-4-5-20250929 (max_tokens is the run's output limit: lower it to"
+                + " 64000 or less with --max-tokens (maxTokens in the library, max_tokens in a suite file))");
+        // Any other invalid request keeps the API's words alone.
+        ModelException other = failure(FakeReply.error(ApiErrorType.INVALID_REQUEST, "messages.0.content: Field required"));
+        assertThat(other.getMessage()).isEqualTo("messages.0.content: Field required");
+    }
+
+    @Test
     void aLongPlainTextErrorBodyIsShownOnOneLineAndShortened() {
         String body = "upstream connect error or disconnect/reset before headers.\n" + "x".repeat(2_000);
         ModelException e = new ErrorMapper(java.time.Clock.systemUTC()).httpError(503,
