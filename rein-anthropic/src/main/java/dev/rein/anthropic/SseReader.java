@@ -15,7 +15,7 @@ import java.util.Arrays;
  * {@code event} and {@code data} are ignored, as the SSE format says. An {@code error} event
  * becomes the failure it reports. An event named with a type Rein does not read ({@code ping},
  * types added later, a gateway's own markers) is skipped, as the official SDKs skip it: its data
- * need not be JSON.
+ * need not be JSON; so is an event after {@code message_stop} whose data is not JSON, named or not.
  */
 final class SseReader implements AutoCloseable {
     /** Receives the events of one stream. */
@@ -49,6 +49,11 @@ final class SseReader implements AutoCloseable {
     private boolean errorEvent;
     /** Whether the current event is named with a type Rein does not read, so data that is not JSON is skipped. */
     private boolean skippedEvent;
+    /**
+     * Whether message_stop has come: the message is whole, so what a server adds after it that is not
+     * JSON (an OpenAI-style {@code data: [DONE]} without an event name) is skipped, not the answer failed.
+     */
+    private boolean messageStopped;
 
     SseReader(Exchange exchange, ErrorMapper errors) {
         this.exchange = exchange;
@@ -145,8 +150,8 @@ final class SseReader implements AutoCloseable {
                 throw errors.streamError(new String(data, 0, dataLength, java.nio.charset.StandardCharsets.UTF_8),
                         exchange.headers(), exchange.requestId());
             }
-            if (skipped) {
-                return; // an event of a type Rein does not read need not carry JSON
+            if (skipped || messageStopped) {
+                return; // an event of a type Rein does not read, or a marker after the whole message, need not carry JSON
             }
             throw ErrorMapper.malformed(errors.server() + " sent an event Rein could not read: " + e.getOriginalMessage(), e);
         } catch (IOException e) {
@@ -157,6 +162,7 @@ final class SseReader implements AutoCloseable {
         if (error || "error".equals(event.path("type").textValue())) {
             throw errors.streamError(event, exchange.headers(), exchange.requestId());
         }
+        messageStopped |= "message_stop".equals(event.path("type").textValue());
         events.accept(event);
     }
 

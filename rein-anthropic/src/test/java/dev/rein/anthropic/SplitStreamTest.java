@@ -146,6 +146,23 @@ class SplitStreamTest {
     }
 
     @Test
+    void anUnnamedDoneMarkerAfterMessageStopDoesNotFailTheWholeAnswer() throws Exception {
+        // vLLM's Anthropic endpoint (before vllm#37510) and copilot-api end a Messages stream with an
+        // OpenAI-style 'data: [DONE]' without an event name, after message_stop: the message is whole,
+        // and the official SDKs never read an event they do not know by name.
+        String sse = new FakeApi.Sse()
+                .messageStart("{\"input_tokens\":10,\"output_tokens\":1}")
+                .block(0, "{\"type\":\"text\",\"text\":\"\"}", "{\"type\":\"text_delta\",\"text\":\"全部届いた\"}")
+                .end("end_turn", "{\"output_tokens\":3}").build()
+                + "data: [DONE]\n\n";
+        answer(200, SSE, sse, 7);
+        ModelResponse r = call();
+        assertThat(r.text()).isEqualTo("全部届いた");
+        assertThat(r.stopReason()).isEqualTo(StopReason.END_TURN);
+        assertThat(r.usage().outputTokens()).isEqualTo(3);
+    }
+
+    @Test
     void anErrorEventWhoseDataIsNotJsonIsARetryableServerErrorThatQuotesIt() throws Exception {
         // "an error event after HTTP 200 is handled like an error response" (issue 3), and one of no
         // known type counts as a server error: not as an unreadable answer that is never retried.
