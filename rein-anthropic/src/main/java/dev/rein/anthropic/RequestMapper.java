@@ -36,6 +36,8 @@ import java.util.Optional;
  * (see {@link WireCache}). Only blocks that carry a {@code cache_control} breakpoint in this request
  * (at most four) and the small request envelope are written afresh.
  *
+ * <p>Text is written as well-formed UTF-8: half a surrogate pair becomes U+FFFD ({@link WellFormedJson}).
+ *
  * <p>Sampling parameters ({@code temperature}, {@code top_p}, {@code top_k}) are sent only when the
  * request sets them: the API version this module speaks rejects them on every model, even at their
  * default values, but a gateway in front of it may still take them.
@@ -415,7 +417,7 @@ final class RequestMapper {
 
     private WireBuffer write(Fields fields) {
         WireBuffer out = WireBuffer.take(lastLength + 1024);
-        try (JsonGenerator g = JSON.createGenerator(out)) {
+        try (JsonGenerator g = new WellFormedJson(JSON.createGenerator(out))) {
             g.writeStartObject();
             fields.write(g);
             g.writeEndObject();
@@ -430,7 +432,7 @@ final class RequestMapper {
 
     /** One standalone JSON value, kept as text whose UTF-8 bytes are cached on first use. */
     private static SerializedString fragment(Fields value) {
-        try (java.io.StringWriter out = new java.io.StringWriter(256); JsonGenerator g = JSON.createGenerator(out)) {
+        try (java.io.StringWriter out = new java.io.StringWriter(256); JsonGenerator g = new WellFormedJson(JSON.createGenerator(out))) {
             value.write(g);
             g.flush();
             SerializedString s = new SerializedString(out.toString());
