@@ -433,10 +433,15 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
         /**
          * Refuses a credential the HTTP client could not send as a header (the JDK client fails the
          * call with the value in its message): a key copied from a web page or a document may carry
-         * an invisible or typographic character. The message says which character and where, never
-         * the value itself.
+         * an invisible or typographic character, or start with the {@code Bearer } of the header a
+         * gateway's docs show. The message says which character and where, never the value itself.
          */
         static void requireSendable(String name, String value, String what) {
+            // The header as a gateway's docs write it, copied whole: the space would read as a bad character.
+            if (value != null && value.regionMatches(true, 0, "Bearer ", 0, 7)) {
+                throw new ReinException(name + " starts with '" + value.substring(0, 7) + "': give the " + what
+                        + " alone, Rein sends it as " + ("key".equals(what) ? "'x-api-key: <key>'" : "'Authorization: Bearer <token>'"));
+            }
             String problem = unsendable(value);
             if (problem != null) {
                 throw new ReinException(name + " has a character no HTTP header can carry (" + problem + "), so no request"

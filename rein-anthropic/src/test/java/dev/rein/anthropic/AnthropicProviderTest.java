@@ -80,6 +80,23 @@ class AnthropicProviderTest {
     }
 
     @Test
+    void aTokenGivenWithItsBearerPrefixIsToldToLeaveThePrefixOut() {
+        // Gateways' docs write the header ('Authorization: Bearer sk-...'); copied whole into the variable,
+        // the space was reported as a character no header can carry and the user told to copy the token again.
+        assertThatThrownBy(() -> new AnthropicProvider().create(ProviderConfig.of(Map.of("ANTHROPIC_AUTH_TOKEN", "Bearer sk-gw-123456"))))
+                .isInstanceOf(ReinException.class)
+                .hasMessage("ANTHROPIC_AUTH_TOKEN starts with 'Bearer ': give the token alone, Rein sends it as"
+                        + " 'Authorization: Bearer <token>'")
+                .hasMessageNotContaining("sk-gw");
+        assertThatThrownBy(() -> AnthropicModel.builder().authToken("bearer sk-gw-123456").build())
+                .isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("the auth token starts with 'bearer ': give the token alone");
+        assertThatThrownBy(() -> new AnthropicProvider().create(ProviderConfig.of(Map.of("ANTHROPIC_API_KEY", "Bearer sk-ant-api03-x"))))
+                .isInstanceOf(ReinException.class)
+                .hasMessage("ANTHROPIC_API_KEY starts with 'Bearer ': give the key alone, Rein sends it as 'x-api-key: <key>'");
+    }
+
+    @Test
     void aBaseUrlWithAPasswordIsRefusedByItsVariableWithoutShowingThePassword() {
         assertThatThrownBy(() -> new AnthropicProvider().create(ProviderConfig.of(Map.of(
                 "ANTHROPIC_API_KEY", "k", "ANTHROPIC_BASE_URL", "http://proxy:p%40ss@127.0.0.1:4000"))))
