@@ -22,7 +22,8 @@ import java.time.Clock;
  *
  * <p>Retryable by default: 408, 409, 429, 5xx (including 529 overloaded), connection failures and
  * timeouts, and an {@code error} event that arrives after HTTP 200 (the request was accepted, so
- * the failure is the server's). Not retryable: the other 4xx and a body Rein cannot read. The
+ * the failure is the server's). Not retryable: the other 4xx, a body Rein cannot read, and an
+ * https:// base URL whose server answers in plain HTTP. The
  * server's {@code x-should-retry} header overrides that default either way, as in the official
  * SDKs: {@code false} vetoes a retry, {@code true} makes any failure retryable (the server knows
  * best; the retry policy still bounds the attempts and the deadline).
@@ -222,7 +223,10 @@ final class ErrorMapper {
         return named;
     }
 
-    /** A failure to connect, send or receive: always worth a retry. */
+    /**
+     * A failure to connect, send or receive: worth a retry, except an https:// base URL whose server
+     * answers in plain HTTP, which every attempt meets again.
+     */
     ModelException ioError(IOException e) {
         boolean timeout = hasCause(e, HttpTimeoutException.class) || hasCause(e, SocketTimeoutException.class);
         Throwable root = rootCause(e);
@@ -230,6 +234,13 @@ final class ErrorMapper {
         String detail = root.getMessage() == null ? root.getClass().getSimpleName()
                 : root.getClass().getSimpleName() + ": " + root.getMessage();
         boolean addressed = !timeout && baseUrl != null && baseUrl.getHost() != null;
+        if (addressed && plaintextAnswer(e) && "https".equalsIgnoreCase(baseUrl.getScheme())) {
+            // An https:// base URL for a server that speaks plain HTTP: it answers every attempt the same way.
+            return new ModelException(Kind.CONNECTION, 0, "the connection to " + server + " failed: it does not speak TLS"
+                    + " (https) at " + baseUrl.getHost() + ":" + (baseUrl.getPort() > 0 ? baseUrl.getPort() : 443)
+                    + ": set the base URL to http" + baseUrl.toString().substring("https".length()) + " (" + detail + ")",
+                    false, null, null, e);
+        }
         if (addressed && (hasCause(e, UnresolvedAddressException.class) || hasCause(e, UnknownHostException.class))) {
             // A host name DNS cannot resolve also surfaces under a ConnectException: it is not a refused connection
             detail = "the host '" + baseUrl.getHost() + "' is not known (DNS found no address for it; check the host name"
@@ -242,6 +253,20 @@ final class ErrorMapper {
         String message = (timeout ? server + " did not answer in time: " : "the connection to " + server + " failed: ")
                 + detail;
         return new ModelException(kind, 0, message, true, null, null, e);
+    }
+
+    /**
+     * Whether the TLS handshake got a plain HTTP answer: the JDK says "Unrecognized SSL message,
+     * plaintext connection?" (older versions "Unsupported or unrecognized SSL message").
+     */
+    private static boolean plaintextAnswer(IOException e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof javax.net.ssl.SSLException && t.getMessage() != null
+                    && (t.getMessage().contains("plaintext connection") || t.getMessage().contains("unrecognized SSL message"))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     static Kind kindOfStatus(int status) {

@@ -154,6 +154,36 @@ class ErrorMappingTest extends FakeApi {
     }
 
     @Test
+    void anHttpsBaseUrlForAServerThatSpeaksPlainHttpSaysToUseHttpAndIsNotRetried() throws Exception {
+        // ANTHROPIC_BASE_URL=https://127.0.0.1:4000 for a local gateway that serves http (the mirror of
+        // an http:// URL for an https-only server): it answers the TLS hello in plain HTTP, every time.
+        try (java.net.ServerSocket plain = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            Thread.ofVirtual().start(() -> {
+                while (!plain.isClosed()) {
+                    try (java.net.Socket s = plain.accept()) {
+                        s.getInputStream().read(new byte[1024]);
+                        s.getOutputStream().write("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                                .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                    } catch (java.io.IOException closed) {
+                        return;
+                    }
+                }
+            });
+            int port = plain.getLocalPort();
+            try (AnthropicModel gateway = AnthropicModel.builder().apiKey("test-key").baseUrl("https://127.0.0.1:" + port + "/anthropic")
+                    .build()) {
+                ModelException e = catchThrowableOfType(ModelException.class,
+                        () -> gateway.call(request("hi").build(), ModelCallContext.until(Instant.now().plusSeconds(30))));
+                assertThat(e.kind()).isEqualTo(Kind.CONNECTION);
+                assertThat(e.retryable()).as("the same address answers the same way to every attempt").isFalse();
+                assertThat(e.getMessage()).startsWith("the connection to the server at https://127.0.0.1:" + port + "/anthropic failed:"
+                        + " it does not speak TLS (https) at 127.0.0.1:" + port + ": set the base URL to http://127.0.0.1:" + port
+                        + "/anthropic (SSLException: ");
+            }
+        }
+    }
+
+    @Test
     void aRedirectSaysWhereTheServerSendsRequestsAndWhichBaseUrlToSet() throws Exception {
         // ANTHROPIC_BASE_URL=http://... for a server that only speaks https (or moved): it answers 301
         // with a Location, which Rein does not follow (a POST body is not re-sent on a redirect).
