@@ -22,8 +22,8 @@ import java.time.Clock;
  *
  * <p>Retryable by default: 408, 409, 429, 5xx (including 529 overloaded), connection failures and
  * timeouts, and an {@code error} event that arrives after HTTP 200 (the request was accepted, so
- * the failure is the server's). Not retryable: the other 4xx, a body Rein cannot read, and an
- * https:// base URL whose server answers in plain HTTP. The
+ * the failure is the server's). Not retryable: the other 4xx, a body Rein cannot read, an
+ * https:// base URL whose server answers in plain HTTP and a certificate the JVM does not trust. The
  * server's {@code x-should-retry} header overrides that default either way, as in the official
  * SDKs: {@code false} vetoes a retry, {@code true} makes any failure retryable (the server knows
  * best; the retry policy still bounds the attempts and the deadline).
@@ -225,7 +225,7 @@ final class ErrorMapper {
 
     /**
      * A failure to connect, send or receive: worth a retry, except an https:// base URL whose server
-     * answers in plain HTTP, which every attempt meets again.
+     * answers in plain HTTP and a TLS certificate this JVM does not trust, which every attempt meets again.
      */
     ModelException ioError(IOException e) {
         boolean timeout = hasCause(e, HttpTimeoutException.class) || hasCause(e, SocketTimeoutException.class);
@@ -240,6 +240,15 @@ final class ErrorMapper {
                     + " (https) at " + baseUrl.getHost() + ":" + (baseUrl.getPort() > 0 ? baseUrl.getPort() : 443)
                     + ": set the base URL to http" + baseUrl.toString().substring("https".length()) + " (" + detail + ")",
                     false, null, null, e);
+        }
+        if (addressed && (hasCause(e, java.security.cert.CertificateException.class)
+                || hasCause(e, java.security.cert.CertPathValidatorException.class)
+                || hasCause(e, java.security.cert.CertPathBuilderException.class))) {
+            // Not trusted, expired or for another name: every attempt meets the same certificate.
+            return new ModelException(Kind.CONNECTION, 0, "the connection to " + server + " failed: its TLS certificate is not"
+                    + " trusted by this JVM (" + detail + "): if it is a gateway's or a company proxy's own certificate (or its"
+                    + " authority), add it to a trust store and give it to Java with -Djavax.net.ssl.trustStore=FILE (for the"
+                    + " rein command: in REIN_JAVA_OPTS)", false, null, null, e);
         }
         if (addressed && (hasCause(e, UnresolvedAddressException.class) || hasCause(e, UnknownHostException.class))) {
             // A host name DNS cannot resolve also surfaces under a ConnectException: it is not a refused connection
