@@ -15,7 +15,8 @@ import java.util.Arrays;
  * {@code event} and {@code data} are ignored, as the SSE format says. An {@code error} event
  * becomes the failure it reports. An event named with a type Rein does not read ({@code ping},
  * types added later, a gateway's own markers) is skipped, as the official SDKs skip it: its data
- * need not be JSON; so is an event after {@code message_stop} whose data is not JSON, named or not.
+ * need not be JSON; so is an event after {@code message_stop} whose data is not JSON, named or not,
+ * and a read that fails after it ends the stream.
  */
 final class SseReader implements AutoCloseable {
     /** Receives the events of one stream. */
@@ -100,7 +101,17 @@ final class SseReader implements AutoCloseable {
     }
 
     private boolean fill() throws IOException {
-        int n = exchange.read(buffer, 0, buffer.length);
+        int n;
+        try {
+            n = exchange.read(buffer, 0, buffer.length);
+        } catch (IOException e) {
+            if (messageStopped) {
+                // The message is whole: a connection that broke after message_stop (a proxy that closes
+                // without the body's last chunk) costs nothing, where a retry would pay for the answer again.
+                return false;
+            }
+            throw e;
+        }
         start = 0;
         end = Math.max(n, 0);
         return n > 0;
