@@ -21,6 +21,9 @@ final class Exchange implements AutoCloseable {
     private final long deadline;
     private volatile long lastRead = System.nanoTime();
     private volatile String expired;
+    /** System.nanoTime() by which the body must have ended once the message is whole ({@link #settle}). */
+    private volatile long settleBy;
+    private volatile boolean settling;
 
     private final WireBuffer requestBody;
 
@@ -99,6 +102,21 @@ final class Exchange implements AutoCloseable {
 
     long deadline() {
         return deadline;
+    }
+
+    /**
+     * The message is whole (message_stop came): the body should end at once, and a server that keeps it
+     * open longer than {@code grace} (a proxy that holds the connection) has it ended by the watchdog,
+     * instead of holding the call until the read timeout.
+     */
+    void settle(java.time.Duration grace) {
+        settleBy = System.nanoTime() + grace.toNanos();
+        settling = true;
+    }
+
+    /** Whether the message is whole and the body still open past the grace of {@link #settle}. */
+    boolean unsettled(long now) {
+        return settling && now - settleBy > 0;
     }
 
     void expire(String reason) {

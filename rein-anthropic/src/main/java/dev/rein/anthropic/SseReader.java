@@ -16,7 +16,7 @@ import java.util.Arrays;
  * becomes the failure it reports. An event named with a type Rein does not read ({@code ping},
  * types added later, a gateway's own markers) is skipped, as the official SDKs skip it: its data
  * need not be JSON; so is an event after {@code message_stop} whose data is not JSON, named or not,
- * and a read that fails after it ends the stream.
+ * and a read that fails after it ends the stream, as does a body left open {@link #SETTLE} after it.
  */
 final class SseReader implements AutoCloseable {
     /** Receives the events of one stream. */
@@ -34,6 +34,9 @@ final class SseReader implements AutoCloseable {
     private static final byte[][] READ = java.util.stream.Stream.of("message_start", "message_delta", "message_stop",
                     "content_block_start", "content_block_delta", "content_block_stop")
             .map(name -> name.getBytes(java.nio.charset.StandardCharsets.US_ASCII)).toArray(byte[][]::new);
+
+    /** How long the body may stay open after message_stop before it is ended (the message is whole). */
+    static final java.time.Duration SETTLE = java.time.Duration.ofSeconds(1);
 
     private final Exchange exchange;
     private final ErrorMapper errors;
@@ -173,7 +176,11 @@ final class SseReader implements AutoCloseable {
         if (error || "error".equals(event.path("type").textValue())) {
             throw errors.streamError(event, exchange.headers(), exchange.requestId());
         }
-        messageStopped |= "message_stop".equals(event.path("type").textValue());
+        if (!messageStopped && "message_stop".equals(event.path("type").textValue())) {
+            messageStopped = true;
+            // The body ends right after message_stop; a server holding it open must not hold the call.
+            exchange.settle(SETTLE);
+        }
         events.accept(event);
     }
 

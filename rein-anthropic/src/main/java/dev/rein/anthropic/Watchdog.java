@@ -11,7 +11,8 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * The read and request timeouts of streamed exchanges. The JDK client bounds only the wait for the
  * response headers; after that one virtual thread checks the open exchanges a few times per read
- * timeout and closes the body of one that was silent too long or ran past its whole-call limit,
+ * timeout and closes the body of one that was silent too long, ran past its whole-call limit, or
+ * stayed open after its message was whole ({@link Exchange#settle}),
  * which ends the reader's blocking read with an {@link IOException}. A read costs one
  * {@link System#nanoTime()} store, not a timer per event.
  */
@@ -46,7 +47,9 @@ final class Watchdog implements AutoCloseable {
             LockSupport.parkNanos(tickMillis * 1_000_000);
             long now = System.nanoTime();
             for (Exchange exchange : open) {
-                if (now - exchange.lastRead() > readTimeoutNanos) {
+                if (exchange.unsettled(now)) {
+                    exchange.expire("the stream stayed open after message_stop");
+                } else if (now - exchange.lastRead() > readTimeoutNanos) {
                     exchange.expire("the stream was silent longer than the read timeout");
                 } else if (now - exchange.deadline() > 0) {
                     exchange.expire("the call ran longer than the request timeout");

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import dev.rein.model.Message;
 import dev.rein.model.ModelCallContext;
 import dev.rein.model.ModelException;
+import dev.rein.model.ModelResponse;
 import dev.rein.model.ModelException.Kind;
 import dev.rein.model.ModelRequest;
 import dev.rein.model.StreamObserver;
@@ -96,6 +97,46 @@ class TransportTest extends FakeApi {
             assertThat(e.retryable()).isTrue();
             assertThat(e.getMessage()).contains("read timeout");
             serverThread.interrupt();
+        }
+    }
+
+    @Test
+    void aStreamLeftOpenAfterMessageStopEndsAtOnceWithTheWholeMessage() throws Exception {
+        // A proxy that keeps the response open after the last event (seen for Anthropic-compatible gateways):
+        // the message is whole at message_stop, so the call must not wait for the end of the body, and
+        // certainly not for the read timeout (10 minutes by default), which the run's deadline would hit first.
+        try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+             AnthropicModel held = AnthropicModel.builder().apiKey("k")
+                     .baseUrl("http://127.0.0.1:" + listener.getLocalPort()).build()) {
+            Thread serverThread = Thread.ofVirtual().start(() -> holdOpenAfterMessageStop(listener));
+            long started = System.nanoTime();
+            ModelResponse response = held.call(request("hi").build(), new ModelCallContext(Instant.now().plusSeconds(60),
+                    StreamObserver.NONE));
+            long millis = (System.nanoTime() - started) / 1_000_000;
+            assertThat(response.text()).isEqualTo("終わり");
+            assertThat(response.stopReason()).isEqualTo(dev.rein.model.StopReason.END_TURN);
+            assertThat(millis).as("ms until the call returned").isLessThan(5_000);
+            serverThread.interrupt();
+        }
+    }
+
+    private static void holdOpenAfterMessageStop(ServerSocket listener) {
+        try (Socket socket = listener.accept()) {
+            socket.getInputStream().read(new byte[65536]);
+            OutputStream out = socket.getOutputStream();
+            out.write(("HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            String events = new FakeApi.Sse().messageStart("{\"input_tokens\":5,\"output_tokens\":1}")
+                    .block(0, "{\"type\":\"text\",\"text\":\"\"}", "{\"type\":\"text_delta\",\"text\":\"終わり\"}")
+                    .end("end_turn", "{\"output_tokens\":2}").build();
+            byte[] bytes = events.getBytes(StandardCharsets.UTF_8);
+            out.write((Integer.toHexString(bytes.length) + "\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.write(bytes);
+            out.write("\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            Thread.sleep(60_000); // no last chunk: the body stays open
+        } catch (Exception ignored) {
+            // The test is over.
         }
     }
 
