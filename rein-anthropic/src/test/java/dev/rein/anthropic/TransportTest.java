@@ -120,24 +120,53 @@ class TransportTest extends FakeApi {
         }
     }
 
+    @Test
+    void aConnectionDroppedAfterMessageStopKeepsTheWholeAnswer() throws Exception {
+        // Every event came, message_stop included, and then the connection broke before the body's end (a
+        // proxy that closes without the last chunk): the message is whole and billed, so it is the answer,
+        // not a failure whose retry pays for it again.
+        try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+             AnthropicModel dropped = AnthropicModel.builder().apiKey("k")
+                     .baseUrl("http://127.0.0.1:" + listener.getLocalPort()).build()) {
+            Thread.ofVirtual().start(() -> dropAfterMessageStop(listener));
+            ModelResponse response = dropped.call(request("hi").build(), new ModelCallContext(Instant.now().plusSeconds(30),
+                    StreamObserver.NONE));
+            assertThat(response.text()).isEqualTo("終わり");
+            assertThat(response.stopReason()).isEqualTo(dev.rein.model.StopReason.END_TURN);
+        }
+    }
+
+    private static void dropAfterMessageStop(ServerSocket listener) {
+        try (Socket socket = listener.accept()) {
+            writeWholeMessageWithoutTheLastChunk(socket);
+            Thread.sleep(200); // read by the client, then the connection breaks: no last chunk
+        } catch (Exception ignored) {
+            // The test is over.
+        }
+    }
+
     private static void holdOpenAfterMessageStop(ServerSocket listener) {
         try (Socket socket = listener.accept()) {
-            socket.getInputStream().read(new byte[65536]);
-            OutputStream out = socket.getOutputStream();
-            out.write(("HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n")
-                    .getBytes(StandardCharsets.US_ASCII));
-            String events = new FakeApi.Sse().messageStart("{\"input_tokens\":5,\"output_tokens\":1}")
-                    .block(0, "{\"type\":\"text\",\"text\":\"\"}", "{\"type\":\"text_delta\",\"text\":\"終わり\"}")
-                    .end("end_turn", "{\"output_tokens\":2}").build();
-            byte[] bytes = events.getBytes(StandardCharsets.UTF_8);
-            out.write((Integer.toHexString(bytes.length) + "\r\n").getBytes(StandardCharsets.US_ASCII));
-            out.write(bytes);
-            out.write("\r\n".getBytes(StandardCharsets.US_ASCII));
-            out.flush();
+            writeWholeMessageWithoutTheLastChunk(socket);
             Thread.sleep(60_000); // no last chunk: the body stays open
         } catch (Exception ignored) {
             // The test is over.
         }
+    }
+
+    private static void writeWholeMessageWithoutTheLastChunk(Socket socket) throws java.io.IOException {
+        socket.getInputStream().read(new byte[65536]);
+        OutputStream out = socket.getOutputStream();
+        out.write(("HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII));
+        String events = new FakeApi.Sse().messageStart("{\"input_tokens\":5,\"output_tokens\":1}")
+                .block(0, "{\"type\":\"text\",\"text\":\"\"}", "{\"type\":\"text_delta\",\"text\":\"終わり\"}")
+                .end("end_turn", "{\"output_tokens\":2}").build();
+        byte[] bytes = events.getBytes(StandardCharsets.UTF_8);
+        out.write((Integer.toHexString(bytes.length) + "\r\n").getBytes(StandardCharsets.US_ASCII));
+        out.write(bytes);
+        out.write("\r\n".getBytes(StandardCharsets.US_ASCII));
+        out.flush();
     }
 
     private static void stallAfterFirstEvent(ServerSocket listener) {
