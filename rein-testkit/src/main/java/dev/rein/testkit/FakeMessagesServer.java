@@ -44,7 +44,8 @@ import java.util.function.Consumer;
  * #validateRequests(boolean)}): an {@code x-api-key} or {@code authorization} header (else 401),
  * an {@code anthropic-version} header, a JSON body with {@code model}, {@code max_tokens} ≥ 1
  * (not for count_tokens) and a non-empty {@code messages} list of {@code user}/{@code assistant}
- * messages, each {@code tool_result} answering a {@code tool_use} of the assistant message just
+ * messages, at most four blocks with {@code cache_control} (tools, system and message blocks),
+ * each {@code tool_result} answering a {@code tool_use} of the assistant message just
  * before it, and each {@code tool_use} answered in the next message. A rejected request gets 400
  * {@code invalid_request_error} with a message worded like the real one and consumes no reply.
  *

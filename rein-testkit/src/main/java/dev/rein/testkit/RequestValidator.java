@@ -9,7 +9,8 @@ import java.util.Set;
 
 /**
  * The checks of the real API that are cheap to repeat and catch real client bugs: required headers
- * and fields, and the pairing of {@code tool_use} and {@code tool_result} blocks. Messages follow
+ * and fields, at most four {@code cache_control} breakpoints, and the pairing of {@code tool_use} and
+ * {@code tool_result} blocks. Messages follow
  * the real API's wording so that error handling tested here sees the same text.
  */
 final class RequestValidator {
@@ -63,7 +64,34 @@ final class RequestValidator {
                         ApiErrorType.INVALID_REQUEST, "messages." + i + ".role: Input should be 'user' or 'assistant'");
             }
         }
+        int breakpoints = breakpoints(body.path("tools")) + breakpoints(body.path("system")) + breakpoints(messages);
+        if (breakpoints > MAX_BREAKPOINTS) {
+            return invalid(ApiErrorType.INVALID_REQUEST, "A maximum of " + MAX_BREAKPOINTS
+                    + " blocks with cache_control may be provided. Found " + breakpoints + ".");
+        }
         return toolPairing(messages);
+    }
+
+    /** The prompt caching limit: cache_control breakpoints per request, over tools, system and messages. */
+    static final int MAX_BREAKPOINTS = 4;
+
+    /**
+     * The blocks with a {@code cache_control} object in {@code node}: a tool, a system or message block,
+     * a message's content, or the content blocks of a tool result, walked down through arrays, messages'
+     * {@code content} and tool results' {@code content}.
+     */
+    private static int breakpoints(JsonNode node) {
+        if (node.isArray()) {
+            int count = 0;
+            for (JsonNode element : node) {
+                count += breakpoints(element);
+            }
+            return count;
+        }
+        if (!node.isObject()) {
+            return 0;
+        }
+        return (node.path("cache_control").isObject() ? 1 : 0) + breakpoints(node.path("content"));
     }
 
     /**

@@ -136,6 +136,33 @@ class RecordingAndValidationTest extends FakeServerTestBase {
     }
 
     @Test
+    void moreThanFourCacheBreakpointsAreRejectedLikeTheRealApi() throws Exception {
+        // The prompt caching docs: at most 4 cache_control breakpoints per request, counted over tools,
+        // system blocks and message blocks (a tool_result's own content blocks too).
+        String five = """
+                {"model":"m","max_tokens":10,
+                 "tools":[{"name":"t","input_schema":{"type":"object"},"cache_control":{"type":"ephemeral"}}],
+                 "system":[{"type":"text","text":"s","cache_control":{"type":"ephemeral"}}],
+                 "messages":[
+                  {"role":"user","content":[{"type":"text","text":"a","cache_control":{"type":"ephemeral"}}]},
+                  {"role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"t","input":{},
+                    "cache_control":{"type":"ephemeral","ttl":"5m"}}]},
+                  {"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1",
+                    "content":[{"type":"text","text":"r","cache_control":{"type":"ephemeral"}}]}]}]}""";
+        server.enqueue(FakeReply.text("never sent"), FakeReply.text("sent"));
+
+        HttpResponse<String> rejected = api.messages(five);
+        HttpResponse<String> four = api.messages(five.replaceFirst(",\"cache_control\":\\{\"type\":\"ephemeral\"}", ""));
+
+        assertThat(rejected.statusCode()).isEqualTo(400);
+        assertThat(Api.json(rejected).at("/error/type").asText()).isEqualTo("invalid_request_error");
+        assertThat(Api.json(rejected).at("/error/message").asText())
+                .isEqualTo("A maximum of 4 blocks with cache_control may be provided. Found 5.");
+        assertThat(four.statusCode()).isEqualTo(200);
+        assertThat(Api.json(four).at("/content/0/text").asText()).isEqualTo("never sent");
+    }
+
+    @Test
     void missingMaxTokensAndEmptyMessagesAreRejected() throws Exception {
         HttpResponse<String> noMaxTokens = api.messages("{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}");
         HttpResponse<String> noMessages = api.messages("{\"model\":\"m\",\"max_tokens\":5,\"messages\":[]}");
