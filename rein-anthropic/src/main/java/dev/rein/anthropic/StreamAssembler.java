@@ -97,8 +97,8 @@ final class StreamAssembler {
         // What the start already carries (the API sends it empty; a server may open a block with its
         // first text, or a call with its whole input) is part of the answer, so listeners get it too.
         String type = block.path("type").asText();
-        if ("text".equals(type) && !block.path("text").asText().isEmpty()) {
-            observer.onTextDelta(block.path("text").asText());
+        if ("text".equals(type) && !textOf(block, "text").isEmpty()) {
+            observer.onTextDelta(textOf(block, "text"));
         } else if ("tool_use".equals(type)) {
             String id = block.path("id").asText();
             observer.onToolUseStart(id, block.path("name").asText());
@@ -145,8 +145,17 @@ final class StreamAssembler {
 
     /** Appends a text fragment; joined once at the block's end instead of copying the text per delta. */
     private void append(int index, ObjectNode block, String field, String fragment) {
-        texts.computeIfAbsent(index, i -> new StringBuilder(block.path(field).asText())).append(fragment);
+        texts.computeIfAbsent(index, i -> new StringBuilder(textOf(block, field))).append(fragment);
         textFields.put(index, field);
+    }
+
+    /**
+     * The text a block was opened with: "" when it has none, also for a JSON null (a gateway's writer
+     * that keeps null fields), whose asText() would be the word "null".
+     */
+    private static String textOf(ObjectNode block, String field) {
+        JsonNode value = block.get(field);
+        return value != null && value.isTextual() ? value.textValue() : "";
     }
 
     private void stop(int index) throws ModelException {

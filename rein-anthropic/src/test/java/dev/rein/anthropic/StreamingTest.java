@@ -60,6 +60,24 @@ class StreamingTest extends FakeApi {
     }
 
     @Test
+    void aBlockOpenedWithNullTextOrThinkingStartsEmptyNotWithTheWordNull() throws Exception {
+        // A gateway whose JSON writer keeps null fields opens blocks with "text": null (or "thinking": null):
+        // no text yet, as the API's "" says, where Jackson's asText() of a null node is the word "null".
+        server.enqueue(FakeReply.malformed(new Sse()
+                .messageStart("{\"input_tokens\":10,\"output_tokens\":1}")
+                .block(0, "{\"type\":\"thinking\",\"thinking\":null,\"signature\":null}",
+                        "{\"type\":\"thinking_delta\",\"thinking\":\"考える\"}", "{\"type\":\"signature_delta\",\"signature\":\"sig\"}")
+                .block(1, "{\"type\":\"text\",\"text\":null,\"citations\":null}", "{\"type\":\"text_delta\",\"text\":\"晴れです。\"}")
+                .end("end_turn", "{\"output_tokens\":12}").build()));
+
+        ModelResponse response = call(request("hi"));
+
+        assertThat(response.text()).isEqualTo("晴れです。");
+        assertThat(stream.text()).isEqualTo("晴れです。");
+        assertThat(response.content().get(0)).isEqualTo(new dev.rein.model.ThinkingBlock("考える", "sig"));
+    }
+
+    @Test
     void toolUseStartsAndInputFragmentsAreForwardedAndTheInputIsAssembled() throws Exception {
         String input = "{\"q\":\"" + "検索語".repeat(40) + "\",\"limit\":10,\"filters\":{\"lang\":\"ja\",\"tags\":[\"a\",\"b\"]}}";
         server.enqueue(FakeReply.message().text("Let me look.").toolUse("toolu_7", "search", input).build());
