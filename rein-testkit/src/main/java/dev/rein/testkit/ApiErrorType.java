@@ -11,16 +11,22 @@ public enum ApiErrorType {
     INVALID_REQUEST(400, "invalid_request_error", "Invalid request"),
     /** 401: a problem with the API key. */
     AUTHENTICATION(401, "authentication_error", "invalid x-api-key"),
+    /** 402: a problem with billing or payment information. */
+    BILLING(402, "billing_error", "Your credit balance is too low to access the Anthropic API."),
     /** 403: the API key may not use the resource. */
     PERMISSION(403, "permission_error", "Your API key does not have permission to use the specified resource."),
     /** 404: the resource (or model) was not found. */
     NOT_FOUND(404, "not_found_error", "Not found"),
+    /** 409: the request conflicts with the current state of a resource. */
+    CONFLICT(409, "conflict_error", "Conflict"),
     /** 413: the request is larger than the endpoint accepts. */
     REQUEST_TOO_LARGE(413, "request_too_large", "Request exceeds the maximum allowed number of bytes."),
     /** 429: the account hit a rate limit. */
     RATE_LIMIT(429, "rate_limit_error", "This request would exceed the rate limit for your organization."),
     /** 500: an unexpected internal error. */
     API(500, "api_error", "Internal server error"),
+    /** 504: the request timed out while it was being processed. */
+    TIMEOUT(504, "timeout_error", "Request timed out"),
     /** 529: the API is temporarily overloaded. */
     OVERLOADED(529, "overloaded_error", "Overloaded");
 

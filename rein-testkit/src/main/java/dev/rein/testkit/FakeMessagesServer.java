@@ -92,7 +92,7 @@ import java.util.function.Consumer;
  *            "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0,
  *            "cache_creation": {"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": 0}}}
  *
- * {"type": "error", "status": 429,           // status optional for the eight known error types
+ * {"type": "error", "status": 429,           // status optional for the known error types (402, 409, 504 too)
  *  "error": {"type": "rate_limit_error", "message": "Slow down"},   // message optional
  *  "headers": {"retry-after": "1", "x-should-retry": "true"}}      // optional
  *

@@ -89,6 +89,19 @@ class FakeScriptTest {
     }
 
     @Test
+    void everyErrorTypeOfTheErrorsPageHasItsStatusWithoutOne() {
+        // The errors page's examples, pasted as they are: 402 billing_error, 409 conflict_error and 504
+        // timeout_error come with their status as the eight others do, where they needed a "status".
+        FakeScript script = FakeScript.parse("""
+                [{"type": "error", "error": {"type": "billing_error", "message": "Check your billing."}},
+                 {"type": "error", "error": {"type": "conflict_error", "message": "Conflict."}},
+                 {"type": "error", "error": {"type": "timeout_error", "message": "Request timed out."}}]""");
+
+        assertThat(script.messages()).extracting(r -> ((FakeReply.HttpError) r).status()).containsExactly(402, 409, 504);
+        assertThat(ApiErrorType.fromWireName("timeout_error")).hasValue(ApiErrorType.TIMEOUT);
+    }
+
+    @Test
     void errorsNameTheJsonPath() {
         assertThatThrownBy(() -> FakeScript.parse("[{\"type\":\"message\",\"content\":[{\"type\":\"image\"}]}]"))
                 .isInstanceOf(IllegalArgumentException.class)
