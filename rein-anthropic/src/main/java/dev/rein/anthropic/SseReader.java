@@ -17,6 +17,8 @@ import java.util.Arrays;
  * types added later, a gateway's own markers) is skipped, as the official SDKs skip it: its data
  * need not be JSON; so is an event after {@code message_stop} whose data is not JSON, named or not,
  * and a read that fails after it ends the stream, as does a body left open {@link #SETTLE} after it.
+ * A {@code data: [DONE]} (the OpenAI-style end marker a proxy may send in its place) counts as
+ * {@code message_stop}.
  */
 final class SseReader implements AutoCloseable {
     /** Receives the events of one stream. */
@@ -155,6 +157,15 @@ final class SseReader implements AutoCloseable {
             return;
         }
         hasData = false;
+        if (!error && isDone()) {
+            dataLength = 0;
+            if (!messageStopped) {
+                // The OpenAI-style end marker some proxies send in place of message_stop (GitHub Copilot's
+                // Anthropic-compatible one): an explicit end of the message, not a cut connection.
+                stopped(events, MESSAGE_STOP);
+            }
+            return;
+        }
         JsonNode event;
         try {
             event = TREE.readTree(data, 0, dataLength);
@@ -177,11 +188,26 @@ final class SseReader implements AutoCloseable {
             throw errors.streamError(event, exchange.headers(), exchange.requestId());
         }
         if (!messageStopped && "message_stop".equals(event.path("type").textValue())) {
-            messageStopped = true;
-            // The body ends right after message_stop; a server holding it open must not hold the call.
-            exchange.settle(SETTLE);
+            stopped(events, event);
+            return;
         }
         events.accept(event);
+    }
+
+    /** message_stop: the message is whole. */
+    private void stopped(Events events, JsonNode event) throws ModelException {
+        messageStopped = true;
+        // The body ends right after message_stop; a server holding it open must not hold the call.
+        exchange.settle(SETTLE);
+        events.accept(event);
+    }
+
+    private static final byte[] DONE = "[DONE]".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final JsonNode MESSAGE_STOP = Json.mapper().createObjectNode().put("type", "message_stop");
+
+    /** Whether the event's data is the OpenAI-style end marker {@code [DONE]}. */
+    private boolean isDone() {
+        return Arrays.equals(data, 0, dataLength, DONE, 0, DONE.length);
     }
 
     private void appendData(byte[] from, int offset, int length) {

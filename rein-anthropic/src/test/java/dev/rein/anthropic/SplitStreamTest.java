@@ -163,6 +163,24 @@ class SplitStreamTest {
     }
 
     @Test
+    void aDoneMarkerInPlaceOfMessageStopEndsTheMessageAsMessageStopWould() throws Exception {
+        // GitHub Copilot's Anthropic-compatible proxy ends a stream with the OpenAI-style 'data: [DONE]'
+        // instead of message_stop: an explicit end, not a cut connection, so the message is whole.
+        String sse = new FakeApi.Sse()
+                .messageStart("{\"input_tokens\":10,\"output_tokens\":1}")
+                .block(0, "{\"type\":\"text\",\"text\":\"\"}", "{\"type\":\"text_delta\",\"text\":\"終わりの印\"}")
+                .event("message_delta", "{\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\","
+                        + "\"stop_sequence\":null},\"usage\":{\"output_tokens\":4}}")
+                .build()
+                + "data: [DONE]\n\n";
+        answer(200, SSE, sse, 9);
+        ModelResponse r = call();
+        assertThat(r.text()).isEqualTo("終わりの印");
+        assertThat(r.stopReason()).isEqualTo(StopReason.END_TURN);
+        assertThat(r.usage().outputTokens()).isEqualTo(4);
+    }
+
+    @Test
     void anErrorEventWhoseDataIsNotJsonIsARetryableServerErrorThatQuotesIt() throws Exception {
         // "an error event after HTTP 200 is handled like an error response" (issue 3), and one of no
         // known type counts as a server error: not as an unreadable answer that is never retried.
