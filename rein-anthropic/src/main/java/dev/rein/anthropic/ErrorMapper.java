@@ -91,8 +91,11 @@ final class ErrorMapper {
         boolean retryable = override != null ? override
                 : kind.retryableByDefault() && !spendLimit(error);
         // Without a body, name who answered: a gateway or proxy at the base URL, not the API behind it.
-        String message = apiMessage(error, body, "HTTP " + status + " from " + server) + doubledVersion(status)
-                + tooLarge(status, requestBytes) + (status == 400 ? contextAdvice(error.path("message").asText("")) : "")
+        String apiText = error.path("message").asText("");
+        // A 404 naming a model reached the API's endpoint: no doubled path to point at.
+        String notFound = status == 404 && UNKNOWN_MODEL.matcher(apiText).find() ? UNKNOWN_MODEL_ADVICE : doubledVersion(status);
+        String message = apiMessage(error, body, "HTTP " + status + " from " + server) + notFound
+                + tooLarge(status, requestBytes) + (status == 400 ? contextAdvice(apiText) : "")
                 + dev.rein.provider.ProviderConfig.redirectAdvice(status,
                         headers == null ? null : headers.firstValue("location").orElse(null), "/v1/messages", baseUrl);
         return new ModelException(kind, status, message, retryable, RetryAfter.from(headers, clock), id, null);
@@ -120,6 +123,13 @@ final class ErrorMapper {
                 + " make the conversation smaller with a ContextPolicy (a lower toolOutputLimit, tool result clearing or"
                 + " compaction), or leave large documents and images out of it)";
     }
+
+    /** The API's 404 for a model name it does not know: "model: sonnet4". */
+    private static final java.util.regex.Pattern UNKNOWN_MODEL = java.util.regex.Pattern.compile("^model: \\S");
+    /** What that 404 means, and where a run's model name is set. */
+    private static final String UNKNOWN_MODEL_ADVICE = " (the API knows no model of that name, or this key may not use it:"
+            + " check the model name, --model for the rein command (modelName in the library); GET /v1/models lists the"
+            + " models the key can use)";
 
     /** The API's 400 when the conversation alone is beyond the context window: "prompt is too long: N tokens > M maximum". */
     private static final java.util.regex.Pattern PROMPT_TOO_LONG = java.util.regex.Pattern.compile("(?i)^prompt is too long: \\d+ tokens > \\d+");

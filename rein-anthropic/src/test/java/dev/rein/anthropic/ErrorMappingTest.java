@@ -294,6 +294,20 @@ class ErrorMappingTest extends FakeApi {
     }
 
     @Test
+    void aModelTheApiDoesNotKnowIsNamedAsSuchWithWhereItsNameIsSet() {
+        // The API's 404 for a model name it does not know (a typo, a retired model, 'sonnet4') says only
+        // "model: sonnet4": the run's message says what that means and where the name comes from.
+        ModelException e = failure(FakeReply.error(ApiErrorType.NOT_FOUND, "model: sonnet4"));
+        assertThat(e.kind()).isEqualTo(Kind.NOT_FOUND);
+        assertThat(e.retryable()).isFalse();
+        assertThat(e.getMessage()).isEqualTo("model: sonnet4 (the API knows no model of that name, or this key may not"
+                + " use it: check the model name, --model for the rein command (modelName in the library); GET /v1/models"
+                + " lists the models the key can use)");
+        // Any other 404 keeps the API's words alone.
+        assertThat(failure(FakeReply.error(ApiErrorType.NOT_FOUND, "Not Found")).getMessage()).isEqualTo("Not Found");
+    }
+
+    @Test
     void aPromptTooLongForTheContextWindowSaysHowToMakeTheConversationSmaller() {
         // The API's 400 when the conversation itself outgrew the model's context window: it only grows,
         // so the run's message must say what to change, as the model_context_window_exceeded ending does.
