@@ -127,13 +127,18 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(context, "context");
         ModelRequest effective = withDefaults(request);
-        WireBuffer body = build(() -> requests.create(effective));
+        int breakpoints = requests.maxBreakpoints();
+        WireBuffer body = build(() -> requests.create(effective, breakpoints));
         int size = body.length(); // for a 413's message; the buffer goes back to its pool with the exchange
         List<String> betas = betas(effective);
         StreamAssembler assembler = new StreamAssembler(context.stream());
         try (Exchange exchange = transport.stream(body, betas, effective.option(TraceContextHeaders.class)
                 .map(TraceContextHeaders::headers).orElse(Map.of())); SseReader reader = new SseReader(exchange, errors)) {
-            requireSuccess(exchange, size);
+            try {
+                requireSuccess(exchange, size);
+            } catch (ModelException e) {
+                throw gatewayBreakpoints(e, effective, breakpoints);
+            }
             // From here on the response headers have arrived: every failure names their request id.
             try {
                 if (wholeMessage(exchange)) {
@@ -158,6 +163,32 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
         } catch (IOException e) {
             throw failure(e);
         }
+    }
+
+    /** The API's 400 for too many cache breakpoints: "A maximum of 4 blocks with cache_control may be provided. Found 5." */
+    private static final java.util.regex.Pattern TOO_MANY_BREAKPOINTS =
+            java.util.regex.Pattern.compile("A maximum of (\\d+) blocks with cache_control may be provided\\. Found (\\d+)");
+
+    /**
+     * Rein places at most the API's four breakpoints, so a 400 that found more means a gateway or proxy
+     * at the base URL added its own (some relays do): no mistake of the request that a retry would
+     * repeat. This model's requests leave room for them from now on, and the call is retryable.
+     */
+    private ModelException gatewayBreakpoints(ModelException e, ModelRequest request, int limit) {
+        java.util.regex.Matcher found = e.httpStatus() == 400 && e.getMessage() != null
+                ? TOO_MANY_BREAKPOINTS.matcher(e.getMessage()) : null;
+        if (found == null || !found.find()) {
+            return e;
+        }
+        int sent = CacheBreakpoints.plan(request, limit).count();
+        int added = Integer.parseInt(found.group(2)) - sent;
+        if (sent == 0 || added <= 0) {
+            return e;
+        }
+        requests.lowerMaxBreakpoints(Integer.parseInt(found.group(1)) - added);
+        return new ModelException(e.kind(), e.httpStatus(), e.getMessage() + " (Rein placed " + sent + ", so a gateway or proxy"
+                + " at the base URL added " + added + " of its own: Rein now places at most " + requests.maxBreakpoints()
+                + " per request)", true, e.retryAfter(), e.requestId(), e.getCause());
     }
 
     /**

@@ -71,15 +71,23 @@ final class CacheBreakpoints {
      * scan walks back from the end to the previous step's breakpoint and stops there.
      */
     static Plan plan(ModelRequest request) {
-        if (!AnthropicOptions.of(request).caching().enabled()) {
+        return plan(request, MAX_BREAKPOINTS);
+    }
+
+    /**
+     * The plan with at most {@code max} breakpoints: fewer than the API's limit behind a gateway that
+     * adds breakpoints of its own (the fixed prefix's goes first, then the moving one).
+     */
+    static Plan plan(ModelRequest request, int max) {
+        if (!AnthropicOptions.of(request).caching().enabled() || max <= 0) {
             return Plan.NONE;
         }
         boolean system = RequestMapper.anySendable(request.system());
         int tool = !system && !request.tools().isEmpty() ? request.tools().size() - 1 : -1;
-        int budget = MAX_BREAKPOINTS - (system || tool >= 0 ? 1 : 0);
+        int budget = max - (system || tool >= 0 ? 1 : 0);
         List<Message> messages = request.messages();
         Position newest = lastCacheableBefore(messages, messages.size());
-        if (newest == null) {
+        if (newest == null || budget <= 0) {
             return new Plan(system, tool, Set.of());
         }
         int lastAssistant = lastAssistant(messages);

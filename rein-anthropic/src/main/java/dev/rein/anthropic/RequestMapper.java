@@ -51,12 +51,29 @@ final class RequestMapper {
     private final WireCache<Message, SerializedString> messages = new WireCache<>();
     private final WireCache<ToolDefinition, SerializedString> tools = new WireCache<>();
     private volatile int lastLength = 8192;
+    /** The most breakpoints a request gets: the API's limit, less what a gateway was seen to add. */
+    private volatile int maxBreakpoints = CacheBreakpoints.MAX_BREAKPOINTS;
+
+    /** The most cache breakpoints a request gets now. */
+    int maxBreakpoints() {
+        return maxBreakpoints;
+    }
+
+    /** From now on at most {@code max} breakpoints per request (never more than before). */
+    synchronized void lowerMaxBreakpoints(int max) {
+        maxBreakpoints = Math.max(0, Math.min(maxBreakpoints, max));
+    }
 
     /** The body of a streamed {@code POST /v1/messages}; release the buffer when the exchange is over. */
     WireBuffer create(ModelRequest request) {
+        return create(request, maxBreakpoints);
+    }
+
+    /** The same, with at most {@code breakpoints} cache breakpoints. */
+    WireBuffer create(ModelRequest request, int breakpoints) {
         // A request built by hand (an agent's were checked when it was built): refused here, not by the API's 400.
         request.option(AnthropicThinking.class).ifPresent(thinking -> thinking.check(request));
-        CacheBreakpoints.Plan plan = CacheBreakpoints.plan(request);
+        CacheBreakpoints.Plan plan = CacheBreakpoints.plan(request, breakpoints);
         return write(g -> {
             g.writeStringField("model", request.model());
             g.writeNumberField("max_tokens", request.maxTokens());

@@ -146,6 +146,35 @@ class PromptCachingTest extends FakeApi {
     }
 
     @Test
+    void aGatewayThatAddsItsOwnBreakpointsMakesReinPlaceFewerInsteadOfFailingTheRun() throws Exception {
+        // Some relays add a cache_control of their own, so a request with Rein's four comes back with the
+        // API's 400 "Found 5". That is no mistake in the request the next attempt would repeat: the call
+        // is retryable, and this model's later requests leave room for the gateway's breakpoint.
+        List<ContentBlock> uses = new ArrayList<>();
+        List<ContentBlock> results = new ArrayList<>();
+        for (int i = 0; i < 60; i++) {
+            uses.add(new ToolUseBlock("toolu_" + i, "search", Json.parse("{}")));
+            results.add(new ToolResultBlock("toolu_" + i, "r", false));
+        }
+        dev.rein.model.ModelRequest longStep = cached(request("go").system("rules").addMessage(Message.assistant(uses))
+                .addMessage(Message.user(results))).build();
+        server.enqueue(FakeReply.error(400, "invalid_request_error", "A maximum of 4 blocks with cache_control may be"
+                + " provided. Found 5."), FakeReply.text("ok"));
+
+        dev.rein.model.ModelException refused = org.assertj.core.api.Assertions.catchThrowableOfType(
+                dev.rein.model.ModelException.class, () -> call(longStep));
+        assertThat(breakpoints(lastBody())).hasSize(4);
+        assertThat(refused.retryable()).isTrue();
+        assertThat(refused.getMessage()).startsWith("A maximum of 4 blocks with cache_control may be provided. Found 5."
+                + " (Rein placed 4, so a gateway or proxy at the base URL added 1 of its own: Rein now places at most 3 per request)");
+
+        assertThat(call(longStep).text()).isEqualTo("ok");
+        List<String> marks = breakpoints(lastBody());
+        assertThat(marks).hasSize(3).startsWith("system/0");
+        assertThat(marks).last().isEqualTo("messages/2/content/59");
+    }
+
+    @Test
     void aShortStepNeedsNoIntermediateBreakpoint() throws Exception {
         server.enqueue(FakeReply.text("ok"));
         List<ContentBlock> uses = new ArrayList<>();
