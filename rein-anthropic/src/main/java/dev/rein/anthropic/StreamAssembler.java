@@ -115,14 +115,16 @@ final class StreamAssembler {
         }
         switch (delta.path("type").asText()) {
             case "text_delta" -> {
-                String text = delta.path("text").asText();
-                append(index, block, "text", text);
-                observer.onTextDelta(text);
+                String text = textOf(delta, "text");
+                if (!text.isEmpty()) {
+                    append(index, block, "text", text);
+                    observer.onTextDelta(text);
+                }
             }
-            case "thinking_delta" -> append(index, block, "thinking", delta.path("thinking").asText());
-            case "signature_delta" -> block.put("signature", delta.path("signature").asText());
+            case "thinking_delta" -> append(index, block, "thinking", textOf(delta, "thinking"));
+            case "signature_delta" -> block.put("signature", textOf(delta, "signature"));
             case "input_json_delta" -> {
-                String fragment = delta.path("partial_json").asText();
+                String fragment = textOf(delta, "partial_json");
                 inputs.computeIfAbsent(index, i -> new StringBuilder()).append(fragment);
                 if ("tool_use".equals(block.path("type").asText())) {
                     observer.onToolInputDelta(block.path("id").asText(), fragment);
@@ -150,8 +152,9 @@ final class StreamAssembler {
     }
 
     /**
-     * The text a block was opened with: "" when it has none, also for a JSON null (a gateway's writer
-     * that keeps null fields), whose asText() would be the word "null".
+     * The text a block was opened with, or a delta carries: "" when it has none, also for a JSON null
+     * (a gateway's writer that keeps null fields, a proxy carrying over an OpenAI chunk's "content":
+     * null), whose asText() would be the word "null".
      */
     private static String textOf(ObjectNode block, String field) {
         JsonNode value = block.get(field);

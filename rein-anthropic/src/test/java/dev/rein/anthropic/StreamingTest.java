@@ -78,6 +78,28 @@ class StreamingTest extends FakeApi {
     }
 
     @Test
+    void aDeltaWhoseTextOrJsonIsNullAddsNothing() throws Exception {
+        // A proxy that turns OpenAI chunks into Messages events carries their "content": null over as
+        // "text": null (or "partial_json": null): nothing to add, where asText() of a null is "null".
+        server.enqueue(FakeReply.malformed(new Sse()
+                .messageStart("{\"input_tokens\":10,\"output_tokens\":1}")
+                .block(0, "{\"type\":\"text\",\"text\":\"\"}", "{\"type\":\"text_delta\",\"text\":null}",
+                        "{\"type\":\"text_delta\",\"text\":\"調べます。\"}")
+                .block(1, "{\"type\":\"tool_use\",\"id\":\"toolu_5\",\"name\":\"search\",\"input\":{}}",
+                        "{\"type\":\"input_json_delta\",\"partial_json\":null}",
+                        "{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"q\\\":\\\"天気\\\"}\"}",
+                        "{\"type\":\"input_json_delta\",\"partial_json\":null}")
+                .end("tool_use", "{\"output_tokens\":12}").build()));
+
+        ModelResponse response = call(request("hi").tools(java.util.List.of(tool("search"))));
+
+        assertThat(response.text()).isEqualTo("調べます。");
+        assertThat(stream.text()).isEqualTo("調べます。");
+        assertThat(response.toolUses().get(0).input()).isEqualTo(Json.parse("{\"q\":\"天気\"}"));
+        assertThat(stream.input("toolu_5")).isEqualTo("{\"q\":\"天気\"}");
+    }
+
+    @Test
     void toolUseStartsAndInputFragmentsAreForwardedAndTheInputIsAssembled() throws Exception {
         String input = "{\"q\":\"" + "検索語".repeat(40) + "\",\"limit\":10,\"filters\":{\"lang\":\"ja\",\"tags\":[\"a\",\"b\"]}}";
         server.enqueue(FakeReply.message().text("Let me look.").toolUse("toolu_7", "search", input).build());
