@@ -213,7 +213,8 @@ final class ErrorMapper {
         String type = typeNode != null && typeNode.isTextual() ? typeNode.asText() : null;
         Kind kind = kindOfType(type);
         Boolean override = RetryAfter.shouldRetry(headers);
-        boolean retryable = override != null ? override : kind.retryableByDefault();
+        // A spend limit means the same after HTTP 200 as with a 429: every retry would meet it again.
+        boolean retryable = override != null ? override : kind.retryableByDefault() && !spendLimit(event.path("error"));
         JsonNode text = event.path("error").get("message");
         String apiMessage = text != null && text.isTextual() && !text.asText().isBlank() ? text.asText() : "no message";
         String message = where + " (" + (type == null ? "no type" : type) + "): " + apiMessage;

@@ -447,6 +447,19 @@ class ErrorMappingTest extends FakeApi {
     }
 
     @Test
+    void aSpendLimitReachedInAnErrorEventIsNotRetriedEither() {
+        // The same error object after HTTP 200 (an event in a stream, as a gateway may relay it) means the
+        // same thing as with a 429: every retry would meet the limit again.
+        String stream = new Sse().messageStart("{\"input_tokens\":1,\"output_tokens\":1}").build()
+                + "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"rate_limit_error\",\"message\":\"You have"
+                + " reached your API usage limits.\",\"details\":{\"error_code\":\"enforced_spend_limit_reached\"}}}\n\n";
+        ModelException e = failure(FakeReply.malformed(stream));
+        assertThat(e.kind()).isEqualTo(Kind.RATE_LIMITED);
+        assertThat(e.retryable()).isFalse();
+        assertThat(e.getMessage()).contains("You have reached your API usage limits.");
+    }
+
+    @Test
     void aConnectionDroppedBeforeAnyByteIsARetryableConnectionError() {
         ModelException e = failure(FakeReply.disconnect());
         assertThat(e.kind()).isEqualTo(Kind.CONNECTION);
