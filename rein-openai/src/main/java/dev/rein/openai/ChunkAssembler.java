@@ -94,10 +94,10 @@ final class ChunkAssembler {
     }
 
     private void delta(JsonNode delta) throws ModelException {
-        JsonNode content = delta.get("content");
-        if (content != null && content.isTextual() && !content.asText().isEmpty()) {
-            text.append(content.asText());
-            observer.onTextDelta(content.asText());
+        String content = text(delta.get("content"));
+        if (!content.isEmpty()) {
+            text.append(content);
+            observer.onTextDelta(content);
         }
         JsonNode reasoned = delta.get("reasoning_content");
         if (reasoned != null && reasoned.isTextual()) {
@@ -152,6 +152,30 @@ final class ChunkAssembler {
             // The legacy functions API: one call per message, without index or id.
             toolCallDelta(0, generatedId(0), functionCall);
         }
+    }
+
+    /**
+     * The answer text of a {@code content}: the string itself, or the text of the {@code text} blocks of
+     * a list. Mistral's reasoning models send a list, their thinking first ({@code {"type":"thinking",
+     * ...}}, which is no answer and is left out) and the answer as {@code {"type":"text","text":...}}
+     * blocks; read only as a string, the answer was lost. Empty for anything else.
+     */
+    private static String text(JsonNode content) {
+        if (content == null) {
+            return "";
+        }
+        if (content.isTextual()) {
+            return content.asText();
+        }
+        StringBuilder joined = new StringBuilder();
+        if (content.isArray()) {
+            for (JsonNode block : content) {
+                if ("text".equals(block.path("type").asText()) && block.path("text").isTextual()) {
+                    joined.append(block.path("text").asText());
+                }
+            }
+        }
+        return joined.toString();
     }
 
     private void toolCallDelta(int index, String id, JsonNode function) {

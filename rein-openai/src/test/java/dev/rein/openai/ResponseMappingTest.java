@@ -81,6 +81,32 @@ class ResponseMappingTest extends FakeChat {
     }
 
     @Test
+    void anAnswerSentAsAListOfContentBlocksIsReadFromItsTextBlocks() throws Exception {
+        // Mistral's reasoning models (magistral, mistral-small with reasoning_effort) send content as a list of
+        // blocks, thinking first ({"type":"thinking","thinking":[{"type":"text",...}]}) then the answer
+        // ({"type":"text"}), streamed and whole. Read as text only when a string, the answer was lost and the
+        // run ended FAILED/empty_answer, blaming the model. The thinking is not the answer and is left out.
+        String chunk = "{\"id\":\"m2\",\"object\":\"chat.completion.chunk\",\"model\":\"magistral-medium-latest\",\"choices\":";
+        server.enqueue(new ChatReply.Malformed(events(
+                chunk + "[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":[{\"type\":\"thinking\",\"thinking\":"
+                        + "[{\"type\":\"text\",\"text\":\"17かける23は\"}]}]},\"finish_reason\":null}]}",
+                chunk + "[{\"index\":0,\"delta\":{\"content\":[{\"type\":\"text\",\"text\":\"答えは\"}]},\"finish_reason\":null}]}",
+                chunk + "[{\"index\":0,\"delta\":{\"content\":\"391です。\"},\"finish_reason\":\"stop\"}]}",
+                "[DONE]")));
+
+        ModelResponse streamed = call(request("17*23?"));
+
+        assertThat(streamed.text()).isEqualTo("答えは391です。");
+        assertThat(streamed.stopReason()).isEqualTo(StopReason.END_TURN);
+        assertThat(stream.text()).as("the answer reaches the live view, the thinking does not").isEqualTo("答えは391です。");
+
+        ModelResponse whole = callPlainServer("application/json", "{\"id\":\"m3\",\"object\":\"chat.completion\",\"choices\":"
+                + "[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":[{\"type\":\"thinking\",\"thinking\":"
+                + "[{\"type\":\"text\",\"text\":\"考える\"}]},{\"type\":\"text\",\"text\":\"大阪は雨\"}]},\"finish_reason\":\"stop\"}]}");
+        assertThat(whole.text()).isEqualTo("大阪は雨");
+    }
+
+    @Test
     void parallelToolCallsAreAssembledByIndexInCallOrder() throws Exception {
         server.enqueue(ChatReply.completion().text("Looking.")
                 .toolCall("call_a", "search", "{\"q\":\"first long query text\"}")
