@@ -147,19 +147,31 @@ final class ErrorMapper {
     }
 
     /**
-     * What to change when a server refuses messages plus the output limit beyond the model's context
+     * What to change when the public API refuses an output limit above what the model can write ("max_tokens
+     * is too large: 8192. This model supports at most 4096 completion tokens"), or a server refuses messages
+     * plus the output limit beyond the model's context
      * (vLLM, and the public API in the same words: "(50 in the messages, 8192 in the completion)";
      * newer vLLM: "'max_tokens' or 'max_completion_tokens' is too large"): the completion's share is
      * the run's output limit, which Rein sends whatever the server's context, so say which setting it
      * is. Empty for any other message.
      */
     private static String outputLimitAdvice(String message) {
+        java.util.regex.Matcher most = MODEL_MAXIMUM.matcher(message);
+        if (most.find()) {
+            // The public API: the limit is above what the model can write at all, whatever the messages.
+            return " (" + most.group(1) + " is the run's output limit, more than the " + most.group(2) + " this model can"
+                    + " write: lower it with --max-tokens (maxTokens in the library, max_tokens in a suite file))";
+        }
         java.util.regex.Matcher completion = COMPLETION_SHARE.matcher(message);
         String limit = completion.find() ? completion.group(1) + " in the completion"
                 : message.contains("'max_tokens' or 'max_completion_tokens' is too large") ? "max_tokens" : null;
         return limit == null ? "" : " (" + limit + " is the run's output limit: lower it with --max-tokens (maxTokens in the"
                 + " library, max_tokens in a suite file) so it fits beside the messages)";
     }
+
+    /** The public API's refusal of a limit above the model's own maximum output. */
+    private static final java.util.regex.Pattern MODEL_MAXIMUM = java.util.regex.Pattern.compile(
+            "max_(?:completion_)?tokens is too large: (\\d+)\\. This model supports at most (\\d+) completion tokens");
 
     private static final java.util.regex.Pattern COMPLETION_SHARE =
             java.util.regex.Pattern.compile("maximum context length.*\\(\\d+ in the messages, (\\d+) in the completion\\)");

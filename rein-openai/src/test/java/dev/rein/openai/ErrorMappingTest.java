@@ -282,6 +282,24 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void anOutputLimitAboveWhatTheModelCanWriteSaysWhichSettingIsThatLimit() {
+        // The public API refuses an output limit above the model's own maximum (gpt-4-turbo and gpt-3.5-turbo
+        // write at most 4096 tokens), whatever the messages: every call of a run with Rein's default 8192
+        // failed with a message naming a field the user never set.
+        for (String field : new String[] {"max_completion_tokens", "max_tokens"}) {
+            String api = field + " is too large: 8192. This model supports at most 4096 completion tokens, whereas you"
+                    + " provided 8192.";
+            server.enqueue(new ChatReply.HttpError(400, "invalid_request_error", "invalid_value", api, Map.of(), null));
+            ModelException e = failure();
+            assertThat(e.retryable()).isFalse();
+            assertThat(e.getMessage()).as(field).startsWith(api)
+                    .contains("8192 is the run's output limit, more than the 4096 this model can write: lower it with"
+                            + " --max-tokens (maxTokens in the library, max_tokens in a suite file)");
+        }
+        assertThat(model.requests().maxTokensField()).as("no refusal of the field").isEqualTo(RequestMapper.MaxTokensField.MAX_TOKENS);
+    }
+
+    @Test
     void aDoneWhoseBlankLineNeverCameEndsTheStreamAsTheOfficialSdkEndsIt() throws Exception {
         // A server that closes the connection right after "data: [DONE]" (no blank line, or one
         // newline only): the whole completion and its end marker arrived. The official SDKs end such
