@@ -23,6 +23,22 @@ class OpenAiProviderTest {
     }
 
     @Test
+    void theFirstGpt4oSnapshotIsPricedAtItsOwnHigherPriceNotAsGpt4o() {
+        // gpt-4o-2024-05-13 is still served and still costs USD 5 / 15 per million tokens with no cached-input
+        // discount; priced by its base name at gpt-4o's 2.50 / 10 (1.25 cached), a money budget let a run spend
+        // up to twice its limit. The later snapshots cost what gpt-4o costs.
+        var first = OpenAiPrices.TABLE.find("gpt-4o-2024-05-13").orElseThrow();
+        assertThat(first.inputPerMTok()).isEqualByComparingTo("5.00");
+        assertThat(first.outputPerMTok()).isEqualByComparingTo("15.00");
+        assertThat(first.cacheReadPerMTok()).as("no cached-input discount").isEqualByComparingTo("5.00");
+        for (String later : new String[] {"gpt-4o", "gpt-4o-2024-08-06", "gpt-4o-2024-11-20"}) {
+            var price = OpenAiPrices.TABLE.find(later).orElseThrow();
+            assertThat(price.inputPerMTok()).as(later).isEqualByComparingTo("2.50");
+            assertThat(price.outputPerMTok()).as(later).isEqualByComparingTo("10.00");
+        }
+    }
+
+    @Test
     void thePublicApiWithoutAKeyIsOneLineNamingTheVariable() {
         ModelProvider provider = new OpenAiProvider();
         for (Map<String, String> env : new Map[] {Map.of(), Map.of("OPENAI_API_KEY", " "),
