@@ -117,6 +117,22 @@ final class ErrorMapper {
                 retryable, null, requestId, null);
     }
 
+    /**
+     * {@code e} with what to do when a server other than the public API refuses the model Rein names by
+     * default ({@value OpenAiProvider#DEFAULT_MODEL}, the OpenAI API's, sent when no model was named): a
+     * 400 or 404 whose message names it (Ollama: "model ... not found, try pulling it first", vLLM: "The
+     * model ... does not exist") is about the model, and what the server serves is another name.
+     */
+    static ModelException defaultModelAdvice(ModelException e, String model, boolean publicApi) {
+        if (publicApi || !OpenAiProvider.DEFAULT_MODEL.equals(model) || (e.httpStatus() != 400 && e.httpStatus() != 404)
+                || e.getMessage() == null || !e.getMessage().contains(model)) {
+            return e;
+        }
+        return new ModelException(e.kind(), e.httpStatus(), e.getMessage() + " (" + model + " is Rein's default model,"
+                + " for the OpenAI API: name a model this server serves with --model (modelName in the library),"
+                + " e.g. --model qwen3:8b)", e.retryable(), e.retryAfter(), e.requestId(), e.getCause());
+    }
+
     static ModelException malformed(String message, String requestId, Throwable cause) {
         return new ModelException(Kind.MALFORMED_RESPONSE, 0, message, false, null, requestId, cause);
     }

@@ -160,7 +160,7 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
                     streamOptionsDropped = true;
                     continue;
                 }
-                throw e;
+                throw ErrorMapper.defaultModelAdvice(e, request.model(), OpenAiModelBuilder.isPublicApi(baseUrl));
             }
         }
     }

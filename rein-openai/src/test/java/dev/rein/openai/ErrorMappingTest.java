@@ -300,6 +300,47 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void aLocalServerRefusingTheDefaultModelIsToldToBeGivenItsOwnModel() throws Exception {
+        // Without --model (modelName) the request names gpt-4.1-mini, the OpenAI API's default, which Ollama,
+        // vLLM or LM Studio do not serve: Ollama said to pull it, which no one can.
+        server.enqueue(new ChatReply.HttpError(404, "api_error", null, "x", Map.of(),
+                "{\"error\":{\"message\":\"model \\\"gpt-4.1-mini\\\" not found, try pulling it first\",\"type\":\"api_error\","
+                        + "\"param\":null,\"code\":null}}"));
+        ModelException e = catchModelException(requestFor(OpenAiProvider.DEFAULT_MODEL));
+        assertThat(e.retryable()).isFalse();
+        assertThat(e.httpStatus()).isEqualTo(404);
+        assertThat(e.getMessage()).startsWith("model \"gpt-4.1-mini\" not found, try pulling it first")
+                .contains("(gpt-4.1-mini is Rein's default model, for the OpenAI API: name a model this server serves with"
+                        + " --model (modelName in the library), e.g. --model qwen3:8b)");
+
+        // vLLM's 404 for a model it does not serve, in its own shape.
+        server.enqueue(new ChatReply.HttpError(404, "NotFoundError", null, "x", Map.of(),
+                "{\"object\":\"error\",\"message\":\"The model `gpt-4.1-mini` does not exist.\",\"type\":\"NotFoundError\","
+                        + "\"param\":null,\"code\":404}"));
+        assertThat(catchModelException(requestFor(OpenAiProvider.DEFAULT_MODEL)).getMessage())
+                .contains("gpt-4.1-mini is Rein's default model");
+
+        // A model the user named is left as the server said.
+        server.enqueue(new ChatReply.HttpError(404, "api_error", null, "x", Map.of(),
+                "{\"error\":{\"message\":\"model \\\"qwen3:8b\\\" not found, try pulling it first\",\"type\":\"api_error\"}}"));
+        assertThat(catchModelException(requestFor("qwen3:8b")).getMessage())
+                .isEqualTo("model \"qwen3:8b\" not found, try pulling it first");
+    }
+
+    private static dev.rein.model.ModelRequest.Builder requestFor(String modelName) {
+        return dev.rein.model.ModelRequest.builder(modelName).maxTokens(256).addMessage(dev.rein.model.Message.user("x"));
+    }
+
+    private ModelException catchModelException(dev.rein.model.ModelRequest.Builder request) throws InterruptedException {
+        try {
+            call(request);
+        } catch (ModelException e) {
+            return e;
+        }
+        throw new AssertionError("the call did not fail");
+    }
+
+    @Test
     void aDoneWhoseBlankLineNeverCameEndsTheStreamAsTheOfficialSdkEndsIt() throws Exception {
         // A server that closes the connection right after "data: [DONE]" (no blank line, or one
         // newline only): the whole completion and its end marker arrived. The official SDKs end such
