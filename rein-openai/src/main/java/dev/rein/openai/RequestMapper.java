@@ -239,9 +239,46 @@ final class RequestMapper {
         ObjectNode function = json.putObject("function");
         function.put("name", tool.name());
         function.put("description", tool.description());
-        function.set("parameters", tool.inputSchema().deepCopy());
+        ObjectNode parameters = tool.inputSchema().deepCopy();
+        giveArraysItems(parameters);
+        function.set("parameters", parameters);
         json.put("type", "function");
         return wire(json);
+    }
+
+    /** Keywords whose values are data, not schemas: an object there that looks like one is left alone. */
+    private static final java.util.Set<String> DATA_KEYWORDS = java.util.Set.of("default", "examples", "example", "const",
+            "enum");
+    /** Keywords whose values map names (of properties, definitions) to schemas. */
+    private static final java.util.Set<String> SCHEMA_MAPS = java.util.Set.of("properties", "patternProperties", "$defs",
+            "definitions", "dependentSchemas");
+
+    /**
+     * Adds {@code "items": {}} to every array schema that has neither {@code items} nor {@code prefixItems}:
+     * Chat Completions refuses the whole request for one ("array schema missing items", code {@code
+     * invalid_function_parameters}), whether or not the tool is called, and many MCP servers declare arrays
+     * so. Without {@code items} any item is valid, as with {@code {}}: the schema means the same.
+     */
+    private static void giveArraysItems(JsonNode schema) {
+        if (schema instanceof ObjectNode object) {
+            JsonNode type = object.get("type");
+            boolean array = type != null && (type.isTextual() ? type.asText().equals("array")
+                    : type.isArray() && java.util.stream.StreamSupport.stream(type.spliterator(), false)
+                            .anyMatch(t -> t.asText().equals("array")));
+            if (array && !object.has("items") && !object.has("prefixItems")) {
+                object.putObject("items");
+            }
+            for (var field : object.properties()) {
+                if (SCHEMA_MAPS.contains(field.getKey())) {
+                    // names, not keywords: a property called "default" is still a schema
+                    field.getValue().forEach(RequestMapper::giveArraysItems);
+                } else if (!DATA_KEYWORDS.contains(field.getKey())) {
+                    giveArraysItems(field.getValue());
+                }
+            }
+        } else if (schema != null && schema.isArray()) {
+            schema.forEach(RequestMapper::giveArraysItems); // anyOf, allOf, oneOf, prefixItems
+        }
     }
 
     /** The position of each call of an assistant turn, by call id. */

@@ -40,6 +40,38 @@ class RequestMappingTest extends FakeChat {
     }
 
     @Test
+    void anArraySchemaWithoutItemsIsSentWithItemsThatTakeAnything() throws Exception {
+        // Chat Completions refuses every request whose tools hold {"type":"array"} without items (400
+        // invalid_function_parameters: "Invalid schema for function 'read_files': In context=('properties',
+        // 'paths'), array schema missing items."), even when the tool is not called; many MCP servers declare
+        // arrays so, and the Messages API takes them. An absent items means any item, as {} does.
+        String schema = "{\"type\":\"object\",\"properties\":{"
+                + "\"paths\":{\"type\":\"array\",\"description\":\"files to read\"},"
+                + "\"nested\":{\"type\":\"object\",\"properties\":{\"ids\":{\"type\":[\"array\",\"null\"]}}},"
+                + "\"either\":{\"anyOf\":[{\"type\":\"array\"},{\"type\":\"string\"}]},"
+                + "\"tuple\":{\"type\":\"array\",\"prefixItems\":[{\"type\":\"string\"}]},"
+                + "\"typed\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},"
+                + "\"example\":{\"type\":\"string\",\"default\":{\"type\":\"array\"}},"
+                + "\"default\":{\"type\":\"array\"}}}";
+        var definition = new dev.rein.model.ToolDefinition("read_files", "Reads files.",
+                (com.fasterxml.jackson.databind.node.ObjectNode) Json.parse(schema));
+        server.enqueue(ChatReply.text("ok"));
+
+        call(request("x").tools(List.of(definition)));
+
+        JsonNode parameters = lastBody().at("/tools/0/function/parameters");
+        assertThat(parameters.at("/properties/paths/items")).isEqualTo(Json.object());
+        assertThat(parameters.at("/properties/paths/description").asText()).isEqualTo("files to read");
+        assertThat(parameters.at("/properties/nested/properties/ids/items")).isEqualTo(Json.object());
+        assertThat(parameters.at("/properties/either/anyOf/0/items")).isEqualTo(Json.object());
+        assertThat(parameters.at("/properties/tuple").has("items")).as("prefixItems says what the items are").isFalse();
+        assertThat(parameters.at("/properties/typed/items/type").asText()).isEqualTo("string");
+        assertThat(parameters.at("/properties/example/default").has("items")).as("a default is data").isFalse();
+        assertThat(parameters.at("/properties/default/items")).as("a property named default is a schema").isEqualTo(Json.object());
+        assertThat(definition.inputSchema()).as("the tool's own schema is left as it is").isEqualTo(Json.parse(schema));
+    }
+
+    @Test
     void aServerThatRefusesMaxTokensGetsMaxCompletionTokensFromThenOn() throws Exception {
         // The API reference: max_tokens is deprecated and reasoning models refuse it (Azure, proxies).
         server.enqueue(new ChatReply.HttpError(400, "invalid_request_error", "unsupported_parameter", "x", Map.of(),
