@@ -2,7 +2,9 @@ package dev.rein.testkit.openai;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.testkit.RecordedRequest;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
@@ -12,7 +14,8 @@ import java.util.Set;
  * assistant message's {@code tool_calls} answered by one {@code tool} message per id right after
  * it, no {@code tool} message for an unknown id, {@code tools} present when the history holds tool
  * calls or a {@code tool_choice} is set, a named choice naming a defined function, argument text as
- * strings, positive output limits and {@code stream_options} only with {@code stream}.
+ * strings, positive output limits, {@code stream_options} only with {@code stream}, and no array schema
+ * without {@code items} in a tool's parameters.
  */
 final class ChatRequestValidator {
     /** Why a request was refused: 400 {@code invalid_request_error} with this message, param and code. */
@@ -58,6 +61,16 @@ final class ChatRequestValidator {
     }
 
     private static Optional<Violation> tools(JsonNode body) {
+        JsonNode tools = body.path("tools");
+        for (int i = 0; i < tools.size(); i++) {
+            JsonNode function = tools.get(i).path("function");
+            List<Object> context = bareArray(function.path("parameters"), new ArrayList<>());
+            if (context != null) {
+                return fail("Invalid schema for function '" + function.path("name").asText() + "': In context="
+                        + tuple(context) + ", array schema missing items.", "tools[" + i + "].function.parameters",
+                        "invalid_function_parameters");
+            }
+        }
         JsonNode choice = body.get("tool_choice");
         if (choice == null || choice.isNull()) {
             return Optional.empty();
@@ -79,6 +92,52 @@ final class ChatRequestValidator {
         }
         return fail("Invalid value for 'tool_choice': function '" + name + "' was not found in 'tools'.",
                 "tool_choice", null);
+    }
+
+    /** Keywords whose values are data, not schemas. */
+    private static final Set<String> DATA_KEYWORDS = Set.of("default", "examples", "example", "const", "enum");
+
+    /**
+     * Where a schema holds an array schema without {@code items} (or {@code prefixItems}), as the keys from
+     * its root; null when none does. The real API refuses such a tool whether or not it is called.
+     */
+    private static List<Object> bareArray(JsonNode schema, List<Object> at) {
+        if (schema.isObject()) {
+            JsonNode type = schema.get("type");
+            boolean array = type != null && (type.asText().equals("array")
+                    || type.isArray() && type.toString().contains("\"array\""));
+            if (array && !schema.has("items") && !schema.has("prefixItems")) {
+                return at;
+            }
+            for (var field : schema.properties()) {
+                if (!DATA_KEYWORDS.contains(field.getKey()) || at.size() > 0 && "properties".equals(at.get(at.size() - 1))) {
+                    List<Object> found = bareArray(field.getValue(), append(at, field.getKey()));
+                    if (found != null) {
+                        return found;
+                    }
+                }
+            }
+        } else if (schema.isArray()) {
+            for (int i = 0; i < schema.size(); i++) {
+                List<Object> found = bareArray(schema.get(i), append(at, i));
+                if (found != null) {
+                    return found;
+                }
+            }
+        }
+        return null;
+    }
+
+    private static List<Object> append(List<Object> path, Object key) {
+        List<Object> longer = new ArrayList<>(path);
+        longer.add(key);
+        return longer;
+    }
+
+    /** The keys as the real message shows them, a Python tuple: {@code ('properties', 'paths')}, {@code ()}. */
+    private static String tuple(List<Object> keys) {
+        List<String> parts = keys.stream().map(k -> k instanceof String text ? "'" + text + "'" : k.toString()).toList();
+        return "(" + String.join(", ", parts) + (parts.size() == 1 ? "," : "") + ")";
     }
 
     private static Optional<Violation> history(JsonNode messages, boolean hasTools) {

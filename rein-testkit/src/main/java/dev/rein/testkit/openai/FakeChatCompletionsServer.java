@@ -40,7 +40,8 @@ import java.util.function.Consumer;
  * message worded like the real one and consumes no reply: an assistant message with {@code
  * tool_calls} not followed by a {@code tool} message for each id, a {@code tool} message for an
  * unknown id, {@code tools} missing while the history holds tool calls, a {@code tool_choice}
- * without tools or naming an undefined function, a missing model or messages. No key is needed
+ * without tools or naming an undefined function, a tool whose parameters hold an array schema without
+ * {@code items} ("array schema missing items"), a missing model or messages. No key is needed
  * unless {@link #requireApiKey(String)} is set, like a local Ollama.
  *
  * <pre>{@code

@@ -23,9 +23,12 @@ import com.openai.models.chat.completions.ChatCompletionMessageFunctionToolCall;
 import com.openai.models.chat.completions.ChatCompletionMessageToolCall;
 import com.openai.models.chat.completions.ChatCompletionStreamOptions;
 import com.openai.models.chat.completions.ChatCompletionToolMessageParam;
+import com.openai.core.JsonValue;
 import com.openai.models.FunctionDefinition;
+import com.openai.models.FunctionParameters;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -174,6 +177,21 @@ class ChatSdkCompatibilityTest {
                 .addMessage(ChatCompletionToolMessageParam.builder().toolCallId("call_9").content("ok").build()).build();
         assertThatThrownBy(() -> client.chat().completions().create(noTools))
                 .isInstanceOf(BadRequestException.class).hasMessageContaining("'tools' must be specified");
+
+        // An array schema without items, as many MCP servers declare one, is refused whether or not it is called.
+        ChatCompletionCreateParams bareArray = params("x").addTool(ChatCompletionFunctionTool.builder()
+                .function(FunctionDefinition.builder().name("read_files").parameters(FunctionParameters.builder()
+                        .putAdditionalProperty("type", JsonValue.from("object"))
+                        .putAdditionalProperty("properties", JsonValue.from(Map.of("meta", Map.of("type", "object",
+                                "properties", Map.of("paths", Map.of("type", "array"))))))
+                        .build()).build()).build()).build();
+        assertThatThrownBy(() -> client.chat().completions().create(bareArray))
+                .isInstanceOfSatisfying(BadRequestException.class, e -> {
+                    assertThat(e.getMessage()).contains("Invalid schema for function 'read_files': In context=('properties',"
+                            + " 'meta', 'properties', 'paths'), array schema missing items.");
+                    assertThat(e.code()).hasValue("invalid_function_parameters");
+                    assertThat(e.param()).hasValue("tools[0].function.parameters");
+                });
         assertThat(server.pendingReplies()).isZero();
     }
 
