@@ -64,6 +64,11 @@ final class ChunkAssembler {
         return chunks;
     }
 
+    /** The {@code finish_reason} that arrived so far, or null. */
+    String finishReason() {
+        return finishReason;
+    }
+
     void accept(JsonNode chunk) throws ModelException {
         chunks++;
         // Azure OpenAI's first chunk (the prompt's content-filter results) has id and model "": not a name.

@@ -248,7 +248,12 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
             throw ErrorMapper.malformed("the server at " + baseUrl + " answered HTTP 200 (" + contentType
                     + ") without a chat.completion.chunk" + (other.isEmpty() ? "" : ": " + other), requestId, null);
         }
-        throw errors.cutOff(assembler.chunks() == 0 ? "no chunk arrived" : "after " + assembler.chunks() + " chunks",
+        // After the finish reason the generation was whole: perhaps the server never sends [DONE] (ik_llama.cpp,
+        // older TGI), and every call will fail so; say it, or it reads as a network fault.
+        String finished = assembler.finishReason() == null ? "" : "; finish_reason " + assembler.finishReason() + " had arrived"
+                + ": if the server never ends its streams with data: [DONE], as OpenAI-compatible streaming does,"
+                + " every call fails so";
+        throw errors.cutOff(assembler.chunks() == 0 ? "no chunk arrived" : "after " + assembler.chunks() + " chunks" + finished,
                 requestId);
     }
 

@@ -200,6 +200,23 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void aStreamEndingAfterItsFinishReasonWithoutDoneSaysTheServerMayNeverSendIt() {
+        // Some servers end every stream without data: [DONE] (ik_llama.cpp#467, older TGI and mistral.rs):
+        // each call then fails after all retries, and "ended before data: [DONE]" read like a network fault.
+        server.enqueue(new ChatReply.NoDone(ChatReply.text("complete but unterminated")));
+        ModelException whole = failure();
+        assertThat(whole.retryable()).isTrue();
+        assertThat(whole.getMessage()).contains("ended before data: [DONE] (after")
+                .contains("; finish_reason stop had arrived: if the server never ends its streams with data: [DONE],"
+                        + " as OpenAI-compatible streaming does, every call fails so");
+
+        // Cut before the finish reason: a broken stream, nothing more to say.
+        server.enqueue(new ChatReply.Malformed(events(
+                "{\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"途中\"},\"finish_reason\":null}]}")));
+        assertThat(failure().getMessage()).contains("ended before data: [DONE]").doesNotContain("finish_reason");
+    }
+
+    @Test
     void aCallPastItsRequestTimeoutIsATimeoutNotABrokenConnection() throws Exception {
         // OkHttp ends a call past its limit with InterruptedIOException("timeout") caused by the socket it
         // closed: read from the root cause, it was "the connection ... failed: SocketException: Socket closed".
