@@ -53,7 +53,9 @@ public final class ReplaySession {
      * {@code agent}'s configuration (its tools, guards, policies and prompt: the version under test)
      * set up to replay: this session's model, the recorded model name, run id and limits, tools
      * answered from the recording, and requests compared after masking the agent's secrets, as the
-     * trace masked them. Start it with the recorded goal.
+     * trace masked them. The replay is kept in a store of its own, never in the agent's: it has the
+     * recorded run id, and the recorded run in the agent's store is left as it is. Start it with the
+     * recorded goal.
      */
     public Agent agent(Agent agent) {
         Objects.requireNonNull(agent, "agent");
@@ -67,6 +69,9 @@ public final class ReplaySession {
                 .listener(comparison::listener)
                 .budget(budget(agent.config().budget(), recording.limits()))
                 .runIds(recording::runId)
+                // The replay keeps the recorded run id: in the agent's own store it would meet the recorded run
+                // (a store conflict at the first save) and add its trace to that run's
+                .store(new dev.rein.state.InMemoryRunStore())
                 .build();
     }
 
