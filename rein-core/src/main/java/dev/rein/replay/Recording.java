@@ -26,11 +26,12 @@ import java.util.Set;
 
 /**
  * One run as a JSONL trace recorded it: its goal and limits, every model call (the request as
- * JSON and the response), every tool result by call id (in trace order), its guard events by step, and its ending.
+ * JSON and the response), every tool result by call id (in trace order), its guard events by step, its ending,
+ * and the replies that opened its later turns ({@code turn_started}, a conversation continued with reply).
  */
 record Recording(String runId, String goal, String model, List<String> tools, JsonNode limits, List<Call> calls,
                  List<Long> tokenCounts, Map<String, List<JsonNode>> toolResults, Set<String> approvalRequested,
-                 List<Guard> guardEvents, JsonNode finished) {
+                 List<Guard> guardEvents, JsonNode finished, List<String> replies) {
 
     /**
      * One model call: the step, the purpose, the request as recorded and the response, or (response
@@ -91,6 +92,7 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
         Map<String, List<JsonNode>> results = new LinkedHashMap<>();
         Set<String> approvalRequested = new LinkedHashSet<>();
         List<Guard> guards = new ArrayList<>();
+        List<String> replies = new ArrayList<>();
         for (JsonNode e : events) {
             switch (e.path("type").asText()) {
                 case "run_started" -> started = started == null ? e : started;
@@ -124,11 +126,16 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
                 case "approval_requested" -> approvalRequested.add(e.path("call_id").asText());
                 case "intervention", "stall_detected" -> guards.add(new Guard(calls.size(), e));
                 case "run_finished" -> finished = e;
+                case "turn_started" -> replies.add(e.path("text").asText());
                 default -> { }
             }
         }
         if (started == null) {
-            throw new ReinException("the trace " + trace + " has no run_started event for run " + id + "; it cannot be replayed");
+            String turns = replies.isEmpty() ? "" : ": it holds only later turns of the run (turn_started), so the turns"
+                    + " before them are missing; record the whole conversation into one trace ('rein reply RUN TEXT --trace"
+                    + " FILE' appends to the trace of 'rein run --trace FILE')";
+            throw new ReinException("the trace " + trace + " has no run_started event for run " + id + "; it cannot be replayed"
+                    + turns);
         }
         if (started.path("goal").asText().isBlank()) {
             // the run would be refused for an empty goal, which reads as if the user had given one
@@ -139,7 +146,7 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
         List<String> tools = new ArrayList<>();
         started.path("tools").forEach(t -> tools.add(t.asText()));
         return new Recording(id, started.path("goal").asText(), started.path("model").asText(), tools, started.path("limits"),
-                calls, counts, results, Set.copyOf(approvalRequested), guards, finished);
+                calls, counts, results, Set.copyOf(approvalRequested), guards, finished, List.copyOf(replies));
     }
 
     /**

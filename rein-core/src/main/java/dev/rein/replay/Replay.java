@@ -82,7 +82,10 @@ public final class Replay {
 
     /**
      * Replays the recorded run with {@code agent}'s configuration (its tools, guards, policies and
-     * prompt: the version under test), the recorded goal, model name and limits.
+     * prompt: the version under test), the recorded goal, model name and limits. A run the trace
+     * records replies to ({@code turn_started}: a conversation continued with {@link Agent#reply})
+     * is replayed turn by turn, each reply given where the recorded one was, while the replayed run
+     * can take one.
      *
      * @throws dev.rein.ReinException when the trace cannot be read or holds no replayable run
      */
@@ -95,9 +98,30 @@ public final class Replay {
                     + " write the replay's trace to another file");
         }
         ReplaySession session = new ReplaySession(recording, liveReadTools, stopAtDivergence);
-        RunHandle handle = session.agent(agent).start(recording.goal());
-        session.onDivergence(handle::cancel);
-        RunResult result = handle.future().join();
+        Agent replaying = session.agent(agent);
+        java.util.concurrent.atomic.AtomicReference<RunHandle> current = new java.util.concurrent.atomic.AtomicReference<>();
+        session.onDivergence(() -> {
+            RunHandle handle = current.get(); // null while the first start has not returned: the model's interrupt stops it
+            if (handle != null) {
+                handle.cancel();
+            }
+        });
+        current.set(replaying.start(recording.goal()));
+        RunResult result = current.get().future().join();
+        // A conversation recorded into one trace: each reply opens the next turn, as it did, while the run can take one
+        for (String reply : recording.replies()) {
+            if (stopAtDivergence && session.divergence().isPresent() || !replyable(result)) {
+                break;
+            }
+            current.set(replaying.startReply(result.runId(), reply));
+            result = current.get().future().join();
+        }
         return session.report(result);
+    }
+
+    /** Whether {@code result} can take a reply: it answered, or asked the person for input. */
+    private static boolean replyable(RunResult result) {
+        return result.status() == dev.rein.run.RunStatus.SUCCEEDED
+                || result.status() == dev.rein.run.RunStatus.FAILED && dev.rein.run.Reasons.NEEDS_USER_INPUT.equals(result.reason());
     }
 }
