@@ -45,6 +45,7 @@ final class TraceSummary {
                 case "state_change" -> j.path("from").asText("-") + " -> " + j.path("to").asText() + " (" + j.path("reason").asText() + ")";
                 case "run_finished" -> j.path("status").asText() + " (" + j.path("reason").asText() + ")";
                 case "run_resumed" -> "from " + j.path("from").asText();
+                case "turn_started" -> "turn " + j.path("turn").asInt() + ": " + j.path("text").asText();
                 case "model_retry", "model_failed" -> j.path("error_kind").asText() + ": " + j.path("message").asText();
                 default -> "";
             };

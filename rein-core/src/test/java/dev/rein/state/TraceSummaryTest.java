@@ -44,4 +44,12 @@ class TraceSummaryTest {
         assertThat(lines.get(4)).contains("exact_repeat blocked (#1): {\"tool\":\"calculate\"}");
         assertThat(lines.get(5)).contains("RUNNING -> WAITING_APPROVAL (approval_required)");
     }
+
+    @Test
+    void aTurnStartedShowsItsTurnAndTheReply() {
+        Instant t = Instant.parse("2026-12-01T00:00:00Z");
+        List<String> lines = TraceSummary.lines(List.of(
+                stored(1, "turn_started", new TraceEvent.TurnStarted("r", 1, t, 2, "会議室Bで\nお願いします"))));
+        assertThat(lines.get(0)).endsWith("turn 2: 会議室Bで お願いします");
+    }
 }
