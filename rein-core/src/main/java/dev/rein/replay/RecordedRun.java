@@ -25,13 +25,24 @@ import java.util.List;
  * @param outputSchema    the schema its final answer had to match ({@code rein run --output-schema},
  *                        {@code Agent.Builder.outputType}), or null when it had none; give it to the replaying agent
  *                        ({@code outputSchema}) so its requests and its answer checks are those of the recording
+ * @param replies         the replies that opened its later turns ({@code turn_started}: a conversation continued with
+ *                        {@code Agent.reply}), in order; empty for a run of one turn
  */
 public record RecordedRun(String runId, String goal, String model, List<String> tools, String systemPrompt, int maxTokens,
                           int modelCalls, List<ToolDefinition> toolDefinitions, String status, String reason,
-                          OutputSchema outputSchema) {
+                          OutputSchema outputSchema, List<String> replies) {
     public RecordedRun {
         tools = List.copyOf(tools);
         toolDefinitions = List.copyOf(toolDefinitions);
+        replies = List.copyOf(replies);
+    }
+
+    /** A recorded run of one turn (no replies). */
+    public RecordedRun(String runId, String goal, String model, List<String> tools, String systemPrompt, int maxTokens,
+                       int modelCalls, List<ToolDefinition> toolDefinitions, String status, String reason,
+                       OutputSchema outputSchema) {
+        this(runId, goal, model, tools, systemPrompt, maxTokens, modelCalls, toolDefinitions, status, reason, outputSchema,
+                List.of());
     }
 
     /**
@@ -73,7 +84,7 @@ public record RecordedRun(String runId, String goal, String model, List<String> 
         return new RecordedRun(r.runId(), r.goal(), r.model(), r.tools(), prompt,
                 first == null ? 0 : first.path("max_tokens").asInt(), r.calls().size(), definitions,
                 finished == null ? null : finished.path("status").asText(), finished == null ? null : finished.path("reason").asText(),
-                schema);
+                schema, r.replies());
     }
 
     /** The recorded request option {@code OutputSchema} ({@code {"name":…,"schema":{…}}}), or null. */

@@ -36,6 +36,7 @@ public final class Task<E extends Environment> {
     private final EndExpectation expectation;
     private final List<Grader<? super E>> graders;
     private final Duration timeout;
+    private final List<String> replies;
 
     private Task(Builder<E> b, EndExpectation expectation) {
         this.id = b.id;
@@ -47,6 +48,7 @@ public final class Task<E extends Environment> {
         this.expectation = expectation;
         this.graders = List.copyOf(b.graders);
         this.timeout = b.timeout;
+        this.replies = List.copyOf(b.replies);
     }
 
     public static <E extends Environment> Builder<E> builder(String id, Supplier<? extends E> environment) {
@@ -106,6 +108,15 @@ public final class Task<E extends Environment> {
         return timeout;
     }
 
+    /**
+     * The person's replies, in order: after the run's first turn, each continues the run as its next
+     * turn ({@code Agent.reply}) while it can take one (it answered, or asked for input); the last
+     * turn's result is graded. Empty (the default) for a task of one turn.
+     */
+    public List<String> replies() {
+        return replies;
+    }
+
     /** Builder for {@link Task}; {@link #build()} validates. */
     public static final class Builder<E extends Environment> {
         private final String id;
@@ -117,6 +128,7 @@ public final class Task<E extends Environment> {
         private EndExpectation expectation;
         private final List<Grader<? super E>> graders = new ArrayList<>();
         private Duration timeout = DEFAULT_TIMEOUT;
+        private final List<String> replies = new ArrayList<>();
 
         private Builder(String id, Supplier<? extends E> environment) {
             this.id = id;
@@ -168,6 +180,12 @@ public final class Task<E extends Environment> {
         /** The harness's limit for one trial (default 10 minutes); the agent's own budget should bind first. */
         public Builder<E> timeout(Duration timeout) {
             this.timeout = Objects.requireNonNull(timeout, "timeout");
+            return this;
+        }
+
+        /** The person's replies that continue the run turn by turn (see {@link Task#replies()}). */
+        public Builder<E> replies(List<String> replies) {
+            replies.forEach(reply -> this.replies.add(Objects.requireNonNull(reply, "reply")));
             return this;
         }
 

@@ -108,6 +108,12 @@ final class TrialRun<E extends Environment> {
         RunResult result;
         try {
             result = await(observed.start(task.goal()));
+            for (String reply : task.replies()) { // a conversation: the turns after the first, while the run takes them
+                if (!replyable(result)) {
+                    break;
+                }
+                result = await(observed.startReply(result.runId(), reply));
+            }
         } catch (TimeoutException e) {
             // a suite file gives the timeout in milliseconds: 300 ms is not "0 s"
             Duration limit = task.timeout();
@@ -119,6 +125,12 @@ final class TrialRun<E extends Environment> {
             return infra("the run could not be started: " + describe(e));
         }
         return grade(env, result, Trajectory.of(result, recorder.events()));
+    }
+
+    /** Whether the run can take a reply: it answered, or asked the person for input. */
+    private static boolean replyable(RunResult result) {
+        return result.status() == dev.rein.run.RunStatus.SUCCEEDED || result.status() == dev.rein.run.RunStatus.FAILED
+                && dev.rein.run.Reasons.NEEDS_USER_INPUT.equals(result.reason());
     }
 
     private RunResult await(RunHandle handle) throws InterruptedException, TimeoutException {

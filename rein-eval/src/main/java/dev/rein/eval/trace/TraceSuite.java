@@ -93,6 +93,7 @@ public final class TraceSuite {
         try {
             return Task.builder(id, () -> new RecordedEnvironment(replay, file))
                     .goal(recorded.goal())
+                    .replies(recorded.replies())
                     .category(category(expectation))
                     .agent((env, model) -> env.replaying(agents.create(env.recorded())))
                     .expect(expectation)
