@@ -33,6 +33,7 @@ final class JsonStream {
         if (result == null) { // the main thread was interrupted: the run was cancelled, wait for its result
             result = stream.result().join();
         }
+        result = report.shown(result);
         ObjectNode last = Json.object().put("type", "result");
         List<ApprovalRequest> pending = result.waitingForApproval() ? agent.runs().pending(result.runId()) : List.of();
         last.setAll(ResultJson.of(result, pending));

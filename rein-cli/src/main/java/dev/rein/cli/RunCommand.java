@@ -198,9 +198,10 @@ final class RunCommand implements Callable<Integer> {
             Agent agent = CliAgent.build(settings, runId, client, home, store, line, quiet || jsonStream, trace, telemetry, mcpTools);
             if (jsonStream) {
                 return JsonStream.run(agent, task, env, telemetry.cancelGrace(), new RunReport(env, false, true, trace, agent.runs()::pending,
-                        RunReport.keyVariable(provider, env.env())));
+                        RunReport.keyVariable(provider, env.env()), settings.outputSchema() != null));
             }
-            return runInForeground(agent, runId, task, user, RunReport.keyVariable(provider, env.env()), telemetry.cancelGrace());
+            return runInForeground(agent, runId, task, user, RunReport.keyVariable(provider, env.env()), telemetry.cancelGrace(),
+                    settings.outputSchema() != null);
         } finally {
             closeQuietly(client, env, "rein run");
         }
@@ -211,9 +212,9 @@ final class RunCommand implements Callable<Integer> {
      * run resumed, as often as it pauses. Otherwise a pause ends the command with exit code 4.
      */
     private int runInForeground(Agent agent, String runId, String task, String user, String keyVariable,
-                                java.time.Duration grace) {
+                                java.time.Duration grace, boolean typed) {
         boolean ask = env.terminal().interactive() && !json;
-        RunReport report = new RunReport(env, json, quiet, trace, agent.runs()::pending, keyVariable);
+        RunReport report = new RunReport(env, json, quiet, trace, agent.runs()::pending, keyVariable, typed);
         Supplier<RunHandle> next = () -> agent.start(task);
         while (true) {
             AtomicReference<RunResult> paused = new AtomicReference<>();

@@ -22,6 +22,7 @@ final class RunReport {
     private final Path trace;
     private final Function<String, List<ApprovalRequest>> pending;
     private final String keyVariable;
+    private final boolean typed;
 
     /**
      * @param json        print the JSON object instead of the answer
@@ -30,15 +31,31 @@ final class RunReport {
      * @param pending     the actions a paused run waits for, by run id (for {@code pending_actions})
      * @param keyVariable the environment variable the provider's key came from, named when the provider
      *                    refuses it (HTTP 401), or null
+     * @param typed       the run's answer must be JSON valid against an output schema ({@code --output-schema})
      */
     RunReport(CliEnvironment env, boolean json, boolean quiet, Path trace, Function<String, List<ApprovalRequest>> pending,
-              String keyVariable) {
+              String keyVariable, boolean typed) {
         this.env = env;
         this.json = json;
         this.quiet = quiet;
         this.trace = trace;
         this.pending = pending;
         this.keyVariable = keyVariable;
+        this.typed = typed;
+    }
+
+    /**
+     * {@code result} as printed: the accepted answer of a run with an output schema is the JSON the model wrote,
+     * without the fenced code block it may have put it in, so stdout (and "answer" with --json) can be read as JSON.
+     */
+    RunResult shown(RunResult result) {
+        if (!typed || result.status() != RunStatus.SUCCEEDED || result.answer() == null) {
+            return result;
+        }
+        String json = dev.rein.model.OutputSchema.answerText(result.answer());
+        return json.equals(result.answer()) ? result : new RunResult(result.runId(), result.status(), result.reason(),
+                result.message(), json, result.steps(), result.usage(), result.costUsd(), result.duration(), result.finish(),
+                result.history(), result.state(), result.pendingApprovals());
     }
 
     /**
@@ -54,7 +71,8 @@ final class RunReport {
     }
 
     /** Prints the result and returns the exit code for it. */
-    int print(RunResult result) {
+    int print(RunResult ended) {
+        RunResult result = shown(ended);
         if (json) {
             List<ApprovalRequest> waiting = result.status() == RunStatus.WAITING_APPROVAL ? pending.apply(result.runId()) : List.of();
             env.out().println(ResultJson.write(result, waiting));

@@ -79,7 +79,7 @@ final class StoredRunOptions {
                 }
                 Agent agent = CliAgent.build(settings, runId, client, home, store, line, quiet, trace, telemetry, mcpTools);
                 RunReport report = new RunReport(env, json, quiet, trace, agent.runs()::pending,
-                        RunReport.keyVariable(provider, env.env()));
+                        RunReport.keyVariable(provider, env.env()), settings.outputSchema() != null);
                 return Foreground.run(() -> start.apply(agent), env, telemetry.cancelGrace(), report::print);
             } finally {
                 RunCommand.closeQuietly(client, env, command);

@@ -79,4 +79,26 @@ class StreamAndSchemaOptionsTest {
         InProcessCli.Outcome missing = cli.run("run", "--output-schema", dir.resolve("nope.json").toString(), "is it ok?");
         assertThat(missing.stderr()).contains("no such file");
     }
+
+    @Test
+    void aTypedAnswerInAFencedCodeBlockIsPrintedAsTheJsonItHolds(@TempDir Path dir) throws IOException {
+        Path schema = dir.resolve("verdict.json");
+        Files.writeString(schema, "{\"type\":\"object\",\"properties\":{\"決定\":{\"type\":\"string\"}},\"required\":[\"決定\"]}");
+        String fenced = "```json\n{\"決定\": \"返金\"}\n```";
+
+        InProcessCli.Outcome plain = cli.models((name, env) -> ScriptedModel.of(text(fenced)))
+                .run("run", "--output-schema", schema.toString(), "返金すべき?");
+        assertThat(plain.exitCode()).isZero();
+        assertThat(plain.stdout().strip()).isEqualTo("{\"決定\": \"返金\"}");
+
+        InProcessCli.Outcome json = cli.models((name, env) -> ScriptedModel.of(text(fenced)))
+                .run("run", "--json", "--output-schema", schema.toString(), "返金すべき?");
+        assertThat(Json.parse(Json.parse(json.stdout()).get("answer").asText()).get("決定").asText()).isEqualTo("返金");
+
+        InProcessCli.Outcome stream = cli.models((name, env) -> ScriptedModel.of(text(fenced)))
+                .run("run", "--json-stream", "--output-schema", schema.toString(), "返金すべき?");
+        List<String> lines = stream.stdout().lines().toList();
+        JsonNode result = Json.parse(lines.get(lines.size() - 1));
+        assertThat(result.get("answer").asText()).isEqualTo("{\"決定\": \"返金\"}");
+    }
 }

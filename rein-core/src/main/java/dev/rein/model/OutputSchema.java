@@ -226,16 +226,23 @@ public final class OutputSchema implements ModelOption {
     }
 
     /**
+     * The text of a final answer's JSON value as the model wrote it: the answer without the spaces
+     * around it, or what its one fenced code block holds (the fence, which models often add, left
+     * out). It is not checked to be JSON; {@link #parseAnswer} reads it.
+     */
+    public static String answerText(String answer) {
+        String text = answer == null ? "" : answer.strip();
+        Matcher fenced = FENCED.matcher(text);
+        return fenced.matches() ? fenced.group(1).strip() : text;
+    }
+
+    /**
      * The JSON value of a final answer: the answer's text, or the one fenced code block it consists of.
      *
      * @throws ReinException when it is not JSON
      */
     public static JsonNode parseAnswer(String answer) {
-        String text = answer == null ? "" : answer.strip();
-        Matcher fenced = FENCED.matcher(text);
-        if (fenced.matches()) {
-            text = fenced.group(1).strip();
-        }
+        String text = answerText(answer);
         try (JsonParser parser = Json.mapper().createParser(text)) {
             // A key given twice would be read as its last value, chosen unseen: the model is asked again instead.
             parser.enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
