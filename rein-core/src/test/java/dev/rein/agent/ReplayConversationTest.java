@@ -4,7 +4,9 @@ import static dev.rein.testkit.ScriptedModel.call;
 import static dev.rein.testkit.ScriptedModel.text;
 import static dev.rein.testkit.ScriptedModel.toolCalls;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.rein.ReinException;
 import dev.rein.replay.Replay;
 import dev.rein.replay.ReplayReport;
 import dev.rein.run.RunStatus;
@@ -70,5 +72,20 @@ class ReplayConversationTest {
         assertThat(report.firstDivergence().orElseThrow().description()).startsWith("step 1:");
         assertThat(report.modelCalls()).isEqualTo(3);
         assertThat(report.result().answer()).isEqualTo("大阪は雨です");
+    }
+
+    @Test
+    void aTraceOfTheReplyTurnsAloneIsRefusedSayingTheTurnsBeforeThemAreMissing(@TempDir Path dir) {
+        ScriptedModel model = ScriptedModel.of(text("東京は晴れです"), text("大阪は雨です"));
+        dev.rein.state.InMemoryRunStore store = new dev.rein.state.InMemoryRunStore();
+        RunResult asked = agent(model).store(store).build().run("東京の天気は?");
+        Path trace = dir.resolve("reply.jsonl");
+        agent(model).store(store).listener(JsonlTraceListener.to(trace)).build().reply(asked.runId(), "大阪は?");
+
+        assertThatThrownBy(() -> Replay.from(trace).replay(agent(ScriptedModel.of()).build()))
+                .isInstanceOf(ReinException.class)
+                .hasMessageContaining("has no run_started event")
+                .hasMessageContaining("it holds only later turns of the run (turn_started)")
+                .hasMessageContaining("'rein reply RUN TEXT --trace FILE' appends");
     }
 }
