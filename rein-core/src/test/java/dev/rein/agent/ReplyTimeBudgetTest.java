@@ -63,4 +63,22 @@ class ReplyTimeBudgetTest {
         assertThat(second.status()).as(second.message()).isEqualTo(RunStatus.SUCCEEDED);
         assertThat(second.answer()).isEqualTo("大阪: 見つかりました");
     }
+
+    @Test
+    void theConversationsTimeLimitCountsTheTurnsTimeNotTheWaitBetweenThem() {
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("lookup", "{\"q\":\"東京\"}")), text("東京: 見つかりました"),
+                toolCalls(call("lookup", "{\"q\":\"大阪\"}")), text("大阪: 見つかりました"),
+                toolCalls(call("lookup", "{\"q\":\"福岡\"}")), text("福岡: 見つかりました"), text("要約"));
+        Agent agent = Agent.builder().model(model).tools(slowLookup()).store(new InMemoryRunStore()).clock(clock)
+                .budget(Budget.builder().maxDuration(Duration.ofSeconds(300)).build())
+                .conversationBudget(Budget.builder().maxDuration(Duration.ofSeconds(500)).build()).build();
+
+        RunResult first = agent.run("東京を調べて");
+        now.updateAndGet(t -> t.plus(Duration.ofHours(1)));
+        RunResult second = agent.reply(first.runId(), "大阪も");
+        assertThat(second.status()).as(second.message()).isEqualTo(RunStatus.SUCCEEDED);
+
+        RunResult third = agent.reply(first.runId(), "福岡も"); // 400 s used before; its lookup reaches 600 s
+        assertThat(third.status()).as(third.message()).isEqualTo(RunStatus.STOPPED_BUDGET);
+    }
 }
