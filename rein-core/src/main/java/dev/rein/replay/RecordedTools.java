@@ -25,6 +25,8 @@ final class RecordedTools implements ToolInterceptor {
     private final boolean liveReadTools;
     /** How many recorded results of each step and call id were given out: calls sharing an id take theirs in turn. */
     private final Map<String, AtomicInteger> taken = new ConcurrentHashMap<>();
+    /** The calls a person edited that were held for approval once: resumed with the edit, they take their recorded result. */
+    private final java.util.Set<String> held = ConcurrentHashMap.newKeySet();
 
     RecordedTools(Recording recording, boolean liveReadTools) {
         this.recording = recording;
@@ -37,7 +39,14 @@ final class RecordedTools implements ToolInterceptor {
         if (liveReadTools && invocation.tool().risk() == Risk.READ) {
             return chain.proceed(invocation);
         }
-        JsonNode r = recorded(call.id(), invocation.context().step());
+        int step = invocation.context().step();
+        if (recording.edited(step, call.id()) && held.add(step + "|" + call.id())) {
+            // The recording paused this call and a person edited it: the replay pauses here too, the replay
+            // applies the recorded edit and resumes, and the call then comes back with the edited arguments,
+            // so the model is told of the edit as it was.
+            return chain.proceed(invocation);
+        }
+        JsonNode r = recorded(call.id(), step);
         if (r == null && recording.approvalRequested().contains(call.id())) {
             return chain.proceed(invocation);
         }

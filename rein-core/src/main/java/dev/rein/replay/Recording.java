@@ -31,7 +31,18 @@ import java.util.Set;
  */
 record Recording(String runId, String goal, String model, List<String> tools, JsonNode limits, List<Call> calls,
                  List<Long> tokenCounts, Map<String, List<JsonNode>> toolResults, Set<String> approvalRequested,
-                 List<Guard> guardEvents, JsonNode finished, List<String> replies) {
+                 List<Guard> guardEvents, JsonNode finished, List<String> replies, Map<String, JsonNode> decisions) {
+
+    /** The recorded decision ({@code approval_decided}) on the call {@code callId} of {@code step}, or null. */
+    JsonNode decision(int step, String callId) {
+        return decisions.get(step + "|" + callId);
+    }
+
+    /** Whether a person edited the arguments of that call before it ran. */
+    boolean edited(int step, String callId) {
+        JsonNode decision = decision(step, callId);
+        return decision != null && "edit".equals(decision.path("decision").asText());
+    }
 
     /**
      * One model call: the step, the purpose, the request as recorded and the response, or (response
@@ -93,6 +104,7 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
         Set<String> approvalRequested = new LinkedHashSet<>();
         List<Guard> guards = new ArrayList<>();
         List<String> replies = new ArrayList<>();
+        Map<String, JsonNode> decisions = new LinkedHashMap<>();
         for (JsonNode e : events) {
             switch (e.path("type").asText()) {
                 case "run_started" -> started = started == null ? e : started;
@@ -124,6 +136,7 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
                 // same ids (call_0, ...), and a model may give two calls of one response the same id.
                 case "tool_result" -> results.computeIfAbsent(e.path("call_id").asText(), k -> new ArrayList<>()).add(e);
                 case "approval_requested" -> approvalRequested.add(e.path("call_id").asText());
+                case "approval_decided" -> decisions.put(e.path("step").asInt() + "|" + e.path("call_id").asText(), e);
                 case "intervention", "stall_detected" -> guards.add(new Guard(calls.size(), e));
                 case "run_finished" -> finished = e;
                 case "turn_started" -> replies.add(e.path("text").asText());
@@ -146,7 +159,7 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
         List<String> tools = new ArrayList<>();
         started.path("tools").forEach(t -> tools.add(t.asText()));
         return new Recording(id, started.path("goal").asText(), started.path("model").asText(), tools, started.path("limits"),
-                calls, counts, results, Set.copyOf(approvalRequested), guards, finished, List.copyOf(replies));
+                calls, counts, results, Set.copyOf(approvalRequested), guards, finished, List.copyOf(replies), Map.copyOf(decisions));
     }
 
     /**

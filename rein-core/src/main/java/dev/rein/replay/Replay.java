@@ -107,16 +107,44 @@ public final class Replay {
             }
         });
         current.set(replaying.start(recording.goal()));
-        RunResult result = current.get().future().join();
+        RunResult result = resumeDecided(recording, replaying, session, current, current.get().future().join());
         // A conversation recorded into one trace: each reply opens the next turn, as it did, while the run can take one
         for (String reply : recording.replies()) {
             if (stopAtDivergence && session.divergence().isPresent() || !replyable(result)) {
                 break;
             }
             current.set(replaying.startReply(result.runId(), reply));
-            result = current.get().future().join();
+            result = resumeDecided(recording, replaying, session, current, current.get().future().join());
         }
         return session.report(result);
+    }
+
+    /**
+     * A replayed run that paused where the recording has a person's decisions on every pending call
+     * (a call they edited pauses the replay: see RecordedTools) gets those decisions, as recorded, and
+     * resumes, as often as it pauses so; a pause the recording never decided is where the replay ends.
+     */
+    private RunResult resumeDecided(Recording recording, Agent replaying, ReplaySession session,
+                                    java.util.concurrent.atomic.AtomicReference<RunHandle> current, RunResult paused) {
+        RunResult result = paused;
+        while (result.status() == dev.rein.run.RunStatus.WAITING_APPROVAL && !(stopAtDivergence && session.divergence().isPresent())) {
+            List<dev.rein.approval.ApprovalRequest> pending = replaying.runs().pending(result.runId());
+            if (pending.isEmpty() || pending.stream().anyMatch(p -> recording.decision(p.step(), p.callId()) == null)) {
+                return result;
+            }
+            for (dev.rein.approval.ApprovalRequest p : pending) {
+                com.fasterxml.jackson.databind.JsonNode d = recording.decision(p.step(), p.callId());
+                String by = d.path("decided_by").asText("replay");
+                switch (d.path("decision").asText()) {
+                    case "edit" -> replaying.runs().edit(result.runId(), p.actionHash(), d.get("arguments"), by);
+                    case "reject" -> replaying.runs().reject(result.runId(), p.actionHash(), d.path("reason").asText(null), by);
+                    default -> replaying.runs().approve(result.runId(), p.actionHash(), by);
+                }
+            }
+            current.set(replaying.startResume(result.runId()));
+            result = current.get().future().join();
+        }
+        return result;
     }
 
     /** Whether {@code result} can take a reply: it answered, or asked the person for input. */
