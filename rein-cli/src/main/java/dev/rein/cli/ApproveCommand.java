@@ -117,7 +117,8 @@ final class ApproveCommand implements Callable<Integer> {
     private String nothingToDecide(RunSnapshot run) {
         String show = "'rein show " + runId + "'";
         if (run.status().terminal()) {
-            return "run " + runId + " already ended " + run.status() + " (" + run.reason() + "); there is nothing to approve; see " + show;
+            return "run " + runId + " already ended " + run.status() + " (" + run.reason() + "); there is nothing to approve; see " + show
+                    + ", or " + ResumeCommand.nextTurn(run);
         }
         if (run.status() == RunStatus.WAITING_APPROVAL && !run.approvals().decisions().isEmpty()) {
             return "every action run " + runId + " waits for is decided already (see " + show + "); continue it with 'rein resume "

@@ -43,7 +43,7 @@ final class ResumeCommand implements Callable<Integer> {
                 + " in the run store; list the stored runs with 'rein runs'"));
         if (snapshot.status().terminal()) {
             throw new UsageException("run " + runId + " already ended " + snapshot.status() + " (" + snapshot.reason()
-                    + "); there is nothing to resume; see 'rein show " + runId + "', or start a new run with 'rein run GOAL'");
+                    + "); there is nothing to resume; see 'rein show " + runId + "', or " + nextTurn(snapshot));
         }
         List<ApprovalRequest> pending = snapshot.pendingApprovals();
         if (!pending.isEmpty()) {
@@ -52,5 +52,21 @@ final class ResumeCommand implements Callable<Integer> {
                     .collect(Collectors.joining(", ")) + "; decide with 'rein approve " + runId + "' (see 'rein show " + runId
                     + "'), then run 'rein resume " + runId + "' again");
         }
+    }
+
+    /**
+     * What continues an ended run: a run that asked for input, or answered, takes the person's reply as its
+     * next turn (starting over would lose what it knows); any other starts again.
+     */
+    static String nextTurn(RunSnapshot snapshot) {
+        boolean asked = snapshot.status() == dev.rein.run.RunStatus.FAILED
+                && dev.rein.run.Reasons.NEEDS_USER_INPUT.equals(snapshot.reason());
+        if (asked) {
+            return "answer its question with 'rein reply " + snapshot.runId() + " \"TEXT\"'";
+        }
+        if (snapshot.status() == dev.rein.run.RunStatus.SUCCEEDED) {
+            return "ask a follow-up with 'rein reply " + snapshot.runId() + " \"TEXT\"'";
+        }
+        return "start a new run with 'rein run GOAL'";
     }
 }

@@ -80,7 +80,8 @@ class ApprovalCommandsTest {
         InProcessCli.Outcome ended = cli.run("approve", id);
         assertThat(ended.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(ended.stderrLines()).singleElement().asString().isEqualTo("rein approve: run " + id
-                + " already ended SUCCEEDED (completed); there is nothing to approve; see 'rein show " + id + "'");
+                + " already ended SUCCEEDED (completed); there is nothing to approve; see 'rein show " + id + "', or ask a"
+                + " follow-up with 'rein reply " + id + " \"TEXT\"'");
         assertThat(MessagingTools.read(cli.home().resolve("outbox.jsonl"))).hasSize(1);
     }
 

@@ -368,6 +368,28 @@ class CliHardeningTest {
     }
 
     @Test
+    void aRunThatAskedForInputOrAnsweredIsPointedToReplyByResumeAndApprove() throws Exception {
+        cli.models((name, env) -> ScriptedModel.of(toolCalls(call("finish",
+                "{\"status\":\"needs_user_input\",\"summary\":\"部屋が不明\",\"result\":\"どの部屋ですか?\"}"))));
+        assertThat(cli.run("run", "--finish", "会議室を予約して").exitCode()).isEqualTo(ExitCodes.FAILED);
+        String asked = runId();
+        InProcessCli.Outcome resumed = cli.run("resume", asked);
+        assertThat(resumed.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(resumed.stderrLines()).singleElement().asString()
+                .contains("already ended FAILED (needs_user_input)").contains("rein reply " + asked + " \"TEXT\"")
+                .doesNotContain("start a new run");
+        InProcessCli.Outcome approved = cli.run("approve", asked);
+        assertThat(approved.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(approved.stderrLines()).singleElement().asString().contains("rein reply " + asked + " \"TEXT\"");
+
+        cli.models((name, env) -> ScriptedModel.of(text("5 です")));
+        assertThat(cli.run("run", "2+3 は?").exitCode()).isZero();
+        String answered = runId();
+        assertThat(cli.run("resume", answered).stderrLines()).singleElement().asString()
+                .contains("already ended SUCCEEDED (completed)").contains("rein reply " + answered + " \"TEXT\"");
+    }
+
+    @Test
     void resumeRefusalsNameTheCommandsNotTheJavaApi() throws Exception {
         ScriptedModel model = ScriptedModel.of(toolCalls(call("send_message", SEND)), text("sent"));
         cli.models((name, env) -> model);
