@@ -383,8 +383,9 @@ class CliHardeningTest {
         assertThat(approved.stderrLines()).singleElement().asString().contains("rein reply " + asked + " \"TEXT\"");
 
         cli.models((name, env) -> ScriptedModel.of(text("5 です")));
-        assertThat(cli.run("run", "2+3 は?").exitCode()).isZero();
-        String answered = runId();
+        InProcessCli.Outcome second = cli.run("run", "--json", "2+3 は?");
+        assertThat(second.exitCode()).isZero();
+        String answered = dev.rein.json.Json.parse(second.stdout()).get("run_id").asText();
         assertThat(cli.run("resume", answered).stderrLines()).singleElement().asString()
                 .contains("already ended SUCCEEDED (completed)").contains("rein reply " + answered + " \"TEXT\"");
     }
