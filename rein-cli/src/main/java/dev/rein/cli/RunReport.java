@@ -145,6 +145,10 @@ final class RunReport {
             sb.append(" (on the command line: see the action with 'rein show ").append(id).append("', decide with 'rein approve ")
                     .append(id).append("' (or --reject REASON, --edit JSON), then 'rein resume ").append(id).append("')");
         }
+        if (result.status() == RunStatus.FAILED && Reasons.NEEDS_USER_INPUT.equals(result.reason())) {
+            // the run keeps what it knows for the answer: starting over would lose it
+            sb.append(" (answer it with: rein reply ").append(result.runId()).append(" \"TEXT\")");
+        }
         // The API's own words ('invalid x-api-key') do not say where the CLI took the key from.
         if (keyVariable != null && Reasons.PROVIDER_ERROR.equals(result.reason()) && result.message() != null
                 && result.message().contains("failed (HTTP 401")) {

@@ -37,6 +37,17 @@ class ReplyCommandTest {
     }
 
     @Test
+    void aRunThatAskedForInputSaysOnItsSummaryLineHowToAnswerIt() throws Exception {
+        cli.models((name, env) -> ScriptedModel.of(toolCalls(call("finish", "{\"status\":\"needs_user_input\",\"summary\":\"二人いる\","
+                + "\"result\":\"どのアリスさんですか?\"}"))));
+        InProcessCli.Outcome run = cli.run("run", "--finish", "アリスに連絡して");
+        assertThat(run.exitCode()).isEqualTo(ExitCodes.FAILED);
+        String id = runId();
+        assertThat(run.stderrLines()).last().asString().startsWith("rein: FAILED (needs_user_input)")
+                .contains("answer it with: rein reply " + id + " \"TEXT\"");
+    }
+
+    @Test
     void aRunThatCannotTakeAReplyIsRefusedByName() throws Exception {
         ScriptedModel model = ScriptedModel.of(toolCalls(call("send_message",
                 "{\"to\":\"sato@example.jp\",\"subject\":\"s\",\"body\":\"b\"}")), text("sent"));
