@@ -56,4 +56,31 @@ class ReplayApprovalEditTest {
         assertThat(report.result().history()).isEqualTo(done.history());
         assertThat(refunds.get()).as("the refund did not run again").isEqualTo(1);
     }
+
+    @Test
+    void anEditThatNoLongerFitsTheToolEndsTheReplayAtThePauseInsteadOfThrowing(@TempDir Path dir) {
+        Path trace = dir.resolve("run.jsonl");
+        InMemoryRunStore store = new InMemoryRunStore();
+        Agent recording = agent(ScriptedModel.of(toolCalls(call("refund", "{\"order\":\"A-104\",\"amount\":5000}")),
+                text("3000 円を返金しました")), store).listener(JsonlTraceListener.to(trace)).build();
+        RunResult paused = recording.run("A-104 を返金して");
+        ApprovalRequest request = recording.runs().pending(paused.runId()).get(0);
+        recording.runs().edit(paused.runId(), request.actionHash(), Json.parse("{\"order\":\"A-104\",\"amount\":3000}"), "佐藤");
+        recording.resume(paused.runId());
+
+        // Today's refund takes at least 4000: the call fits, the recorded edit to 3000 no longer does
+        Tool refund = Tool.builder("refund").description("Refunds an order.").risk(Risk.WRITE)
+                .inputSchema("{\"type\":\"object\",\"properties\":{\"order\":{\"type\":\"string\"},"
+                        + "\"amount\":{\"type\":\"integer\",\"minimum\":4000}},\"required\":[\"order\",\"amount\"]}")
+                .handler((args, ctx) -> "never").build();
+        Agent today = Agent.builder().model(ScriptedModel.of()).systemPrompt("You handle orders.").tools(refund)
+                .approvalPolicy(ApprovalPolicy.SIDE_EFFECTS).build();
+        ReplayReport report = Replay.from(trace).replay(today);
+
+        assertThat(report.reproduced()).isFalse();
+        assertThat(report.firstDivergence().orElseThrow().description())
+                .startsWith("step 1: the step request differs at tools[0].input_schema.properties.amount.minimum");
+        assertThat(report.result().status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+        assertThat(refunds.get()).isEqualTo(1);
+    }
 }
