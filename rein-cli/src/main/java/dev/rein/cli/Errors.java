@@ -168,7 +168,7 @@ final class Errors {
         return equals < 0 ? arg : arg.substring(0, equals);
     }
 
-    private static String shellWord(String word) {
+    static String shellWord(String word) {
         return word.matches("[A-Za-z0-9_./:=,@%+-]+") ? word : "\"" + word + "\"";
     }
 

@@ -37,6 +37,12 @@ final class MemoryCommand implements Callable<Integer> {
         @Option(names = "--user", paramLabel = "NAME", description = "The user (default: ${DEFAULT-VALUE}).", defaultValue = "anonymous")
         String user;
 
+        /** The options that name this scope on a command line, none for the default one (so the listing shows the same entries). */
+        String options() {
+            return ("default".equals(tenant) ? "" : " --tenant " + Errors.shellWord(tenant))
+                    + ("anonymous".equals(user) ? "" : " --user " + Errors.shellWord(user));
+        }
+
         MemoryScope scope() {
             if (tenant.isBlank() || user.isBlank()) {
                 throw new UsageException("--tenant and --user must not be empty");
@@ -148,7 +154,7 @@ final class MemoryCommand implements Callable<Integer> {
             MemoryScope memoryScope = scope.scope();
             if (!using(env, () -> open(env).forget(memoryScope, id))) {
                 throw new UsageException("there is no memory entry " + id + " for " + scope.user + " in tenant " + scope.tenant
-                        + "; list them with 'rein memory list'");
+                        + "; list them with 'rein memory list" + scope.options() + "'");
             }
             env.out().println("forgot " + id);
             return 0;

@@ -59,6 +59,11 @@ class MemoryCommandTest {
         assertThat(model.requests().get(3).messages().get(2).content().toString()).contains("連絡はメールで");
 
         String entry = listed.get(0).get("id").asText();
+        // another tenant's forget finds nothing there, and is told how to list that tenant's entries
+        InProcessCli.Outcome elsewhere = cli.run("memory", "forget", entry, "--tenant", "acme", "--user", "佐藤");
+        assertThat(elsewhere.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(elsewhere.stderr()).contains("no memory entry " + entry + " for 佐藤 in tenant acme")
+                .contains("list them with 'rein memory list --tenant acme --user \"佐藤\"'");
         assertThat(cli.run("memory", "forget", entry).stdout()).contains("forgot " + entry);
         assertThat(cli.run("memory", "list").stdout()).contains("no memory entries");
         InProcessCli.Outcome again = cli.run("memory", "forget", entry);
