@@ -71,9 +71,7 @@ class ApprovalFlowTest {
         agent.runs().approve(paused.runId(), hash, "carol");
         assertThat(agent.runs().show(paused.runId()).decided()).as("recorded, not yet carried out").singleElement()
                 .satisfies(d -> assertThat(d.describe()).isEqualTo("send_message [WRITE] action " + hash + ": approved by carol"));
-        long t1 = System.nanoTime();
         RunResult done = agent.resume(paused.runId());
-        System.err.println("DBG resumed " + (System.nanoTime() - t1) / 1_000_000 + " " + done.history().getLast());
 
         assertThat(agent.runs().show(paused.runId()).decided()).isEmpty();
         assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
@@ -102,9 +100,7 @@ class ApprovalFlowTest {
         RunResult paused = agent.run("tell alice");
 
         agent.runs().reject(paused.runId(), paused.pendingApprovals().get(0).actionHash(), "不要です — wrong recipient", "carol");
-        long t1 = System.nanoTime();
         RunResult done = agent.resume(paused.runId());
-        System.err.println("DBG resumed " + (System.nanoTime() - t1) / 1_000_000 + " " + done.history().getLast());
 
         assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
         assertThat(outbox.deliveries).isEmpty();
@@ -126,9 +122,7 @@ class ApprovalFlowTest {
         var snapshot = agent.runs().edit(paused.runId(), hash, edited, "carol");
         assertThat(snapshot.approvals().decisions().values()).singleElement()
                 .satisfies(d -> assertThat(d.approvedHash()).isEqualTo(ActionHash.of("send_message", edited)).isNotEqualTo(hash));
-        long t1 = System.nanoTime();
         RunResult done = agent.resume(paused.runId());
-        System.err.println("DBG resumed " + (System.nanoTime() - t1) / 1_000_000 + " " + done.history().getLast());
 
         assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
         assertThat(outbox.applied.values()).containsExactly("alice@example.com: Your order A-104 is delayed; sorry.");
@@ -224,9 +218,7 @@ class ApprovalFlowTest {
         assertThat(paused.state().facts()).hasSize(2);
 
         agent.runs().approve(paused.runId(), paused.pendingApprovals().get(0).actionHash(), "carol");
-        long t1 = System.nanoTime();
         RunResult done = agent.resume(paused.runId());
-        System.err.println("DBG resumed " + (System.nanoTime() - t1) / 1_000_000 + " " + done.history().getLast());
 
         assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
         List<Message> sent = model.lastRequest().messages();
@@ -286,9 +278,7 @@ class ApprovalFlowTest {
         assertThatThrownBy(() -> agent.runs().approve(paused.runId(), pending.get(2).actionHash(), "dave"))
                 .isInstanceOf(ApprovalException.class).hasMessageContaining("already decided");
 
-        long t1 = System.nanoTime();
         RunResult done = agent.resume(paused.runId());
-        System.err.println("DBG resumed " + (System.nanoTime() - t1) / 1_000_000 + " " + done.history().getLast());
         assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
         assertThat(outbox.applied).containsOnlyKeys(paused.runId() + ":1:0", paused.runId() + ":1:3");
         assertThat(outbox.applied.values()).containsExactlyInAnyOrder("alice@example.com: Your order is late.", "carol@example.com: edited");
@@ -312,9 +302,7 @@ class ApprovalFlowTest {
 
         dev.rein.state.Runs.in(store).edit(paused.runId(), paused.pendingApprovals().get(0).actionHash(),
                 Json.parse("{\"to\":42}"), "carol");
-        long t1 = System.nanoTime();
         RunResult done = agent.resume(paused.runId());
-        System.err.println("DBG resumed " + (System.nanoTime() - t1) / 1_000_000 + " " + done.history().getLast());
 
         assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
         assertThat(outbox.deliveries).isEmpty();
@@ -373,9 +361,7 @@ class ApprovalFlowTest {
         assertThat(agent.runs().pending(paused.runId())).isEmpty();
         assertThat(store.load(paused.runId()).orElseThrow().approvals().decisions().values())
                 .extracting(d -> d.name() + " by " + d.decidedBy()).containsExactlyInAnyOrder("approve by carol", "reject by dave");
-        long t1 = System.nanoTime();
         RunResult done = agent.resume(paused.runId());
-        System.err.println("DBG resumed " + (System.nanoTime() - t1) / 1_000_000 + " " + done.history().getLast());
         assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
         assertThat(outbox.applied.values()).containsExactly("alice@example.com: Your order is late.");
     }
