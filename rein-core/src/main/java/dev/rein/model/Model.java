@@ -13,7 +13,10 @@ public interface Model {
      * Makes one model call.
      *
      * @throws ModelException when the provider fails; {@link ModelException#retryable()} tells the
-     *                        runtime whether trying again can help
+     *                        runtime whether trying again can help. Anything else the call throws
+     *                        (an unchecked exception, an {@code Error} such as {@code AssertionError})
+     *                        ends the run as a non-retryable provider failure naming the model and
+     *                        this class
      * @throws InterruptedException when the calling thread is interrupted (cancel or deadline)
      */
     ModelResponse call(ModelRequest request, ModelCallContext context) throws ModelException, InterruptedException;

@@ -162,4 +162,38 @@ class ThirdPartyModelTest {
             });
         }
     }
+
+    /**
+     * A client's own bug that is not a RuntimeException (an AssertionError or StackOverflowError, a
+     * checked exception thrown past the signature, as Kotlin or a sneaky throw does) is reported as
+     * an unchecked one is: a provider failure naming the model and the client, traced as
+     * model_failed, where an Error ended the run internal_error naming neither.
+     */
+    @Test
+    void aModelThatThrowsAnErrorOrACheckedExceptionIsAFailureNamingTheModel() {
+        record Case(String thrown, Model model) {}
+        List<Case> cases = List.of(
+                new Case("StackOverflowError: deep", (request, context) -> {
+                    throw new StackOverflowError("deep");
+                }),
+                new Case("AssertionError: mock not set up", (request, context) -> {
+                    throw new AssertionError("mock not set up");
+                }),
+                new Case("IOException: disk gone", (request, context) -> ThirdPartyModelTest.<RuntimeException>sneaky(
+                        new java.io.IOException("disk gone"))));
+        for (Case c : cases) {
+            List<TraceEvent> events = new CopyOnWriteArrayList<>();
+            RunResult result = agent(c.model()).listener(id -> (RunListener) new RunListener() { @Override public void onEvent(TraceEvent e) { events.add(e); } }).build().run("go");
+            assertThat(result.status()).as(c.thrown()).isEqualTo(RunStatus.FAILED);
+            assertThat(result.reason()).as(c.thrown()).isEqualTo("provider_error");
+            assertThat(result.message()).as(c.thrown()).contains("the model client for model 'my-model'").contains(c.thrown());
+            assertThat(events).as(c.thrown()).anySatisfy(e -> assertThat(e).isInstanceOfSatisfying(TraceEvent.ModelFailed.class,
+                    f -> assertThat(f.message()).contains(c.thrown())));
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T extends Throwable> ModelResponse sneaky(Throwable t) throws T {
+        throw (T) t;
+    }
 }

@@ -21,8 +21,12 @@ public final class ModelChain {
             ModelResponse response;
             try {
                 response = call.model().call(call.request(), call.context());
-            } catch (RuntimeException e) {
-                // The provider's client failed, not a stage: a provider error the run reports.
+            } catch (ModelException | InterruptedException e) {
+                throw e;
+            } catch (Exception | Error e) {
+                // The provider's client failed, not a stage: a provider error the run reports. An Error
+                // (AssertionError, StackOverflowError) or a checked exception thrown past the signature
+                // is the client's failure too, as for a tool's handler.
                 throw new ModelException(ModelException.Kind.OTHER, 0, "the model client " + client(call)
                         + " failed with " + e.getClass().getSimpleName() + ": " + e.getMessage(), false, null, null, e);
             }
@@ -37,7 +41,9 @@ public final class ModelChain {
         public long interceptCount(ModelCall call, Chain chain) throws ModelException, InterruptedException {
             try {
                 return call.model().countTokens(call.request());
-            } catch (RuntimeException e) {
+            } catch (ModelException | InterruptedException e) {
+                throw e;
+            } catch (Exception | Error e) {
                 // As for a call: the provider's client failed, so the count is unknown and the run estimates
                 throw new ModelException(ModelException.Kind.OTHER, 0, "the model client " + client(call)
                         + " failed to count tokens with "
