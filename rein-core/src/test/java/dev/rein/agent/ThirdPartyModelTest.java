@@ -196,4 +196,27 @@ class ThirdPartyModelTest {
     private static <T extends Throwable> ModelResponse sneaky(Throwable t) throws T {
         throw (T) t;
     }
+
+    /**
+     * A ModelException made without a message (a client that passes null, or a blank text) still
+     * says what failed: the model, the client, the kind and the HTTP status, where the run's message
+     * read 'the model provider failed: null'.
+     */
+    @Test
+    void aModelExceptionWithoutAMessageSaysWhichModelFailedAndHow() {
+        for (String message : java.util.Arrays.asList(null, "", "  ")) {
+            List<TraceEvent> events = new CopyOnWriteArrayList<>();
+            Model model = (request, context) -> {
+                throw new dev.rein.model.ModelException(dev.rein.model.ModelException.Kind.SERVER_ERROR, 503, message, false,
+                        null, null, null);
+            };
+            RunResult result = agent(model).listener(id -> (RunListener) new RunListener() { @Override public void onEvent(TraceEvent e) { events.add(e); } }).build().run("go");
+            assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+            assertThat(result.reason()).isEqualTo("provider_error");
+            assertThat(result.message()).doesNotContain("null").doesNotEndWith(": ").doesNotEndWith(":   ")
+                    .contains("'my-model'").contains("SERVER_ERROR").contains("no message");
+            assertThat(events).anySatisfy(e -> assertThat(e).isInstanceOfSatisfying(TraceEvent.ModelFailed.class,
+                    f -> assertThat(f.message()).isNotBlank().contains("no message")));
+        }
+    }
 }

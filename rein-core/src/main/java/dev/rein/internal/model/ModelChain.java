@@ -21,7 +21,9 @@ public final class ModelChain {
             ModelResponse response;
             try {
                 response = call.model().call(call.request(), call.context());
-            } catch (ModelException | InterruptedException e) {
+            } catch (ModelException e) {
+                throw withMessage(e, call);
+            } catch (InterruptedException e) {
                 throw e;
             } catch (Exception | Error e) {
                 // The provider's client failed, not a stage: a provider error the run reports. An Error
@@ -41,7 +43,9 @@ public final class ModelChain {
         public long interceptCount(ModelCall call, Chain chain) throws ModelException, InterruptedException {
             try {
                 return call.model().countTokens(call.request());
-            } catch (ModelException | InterruptedException e) {
+            } catch (ModelException e) {
+                throw withMessage(e, call);
+            } catch (InterruptedException e) {
                 throw e;
             } catch (Exception | Error e) {
                 // As for a call: the provider's client failed, so the count is unknown and the run estimates
@@ -49,6 +53,21 @@ public final class ModelChain {
                         + " failed to count tokens with "
                         + e.getClass().getSimpleName() + ": " + e.getMessage(), false, null, null, e);
             }
+        }
+
+        /**
+         * {@code e}, or when the client gave it no message, the same failure saying whose it was and
+         * what kind: the run's message would otherwise end in "failed: null".
+         */
+        private static ModelException withMessage(ModelException e, ModelCall call) {
+            if (e.getMessage() != null && !e.getMessage().isBlank()) {
+                return e;
+            }
+            String status = e.httpStatus() > 0 ? " (HTTP " + e.httpStatus() + ")" : "";
+            ModelException named = new ModelException(e.kind(), e.httpStatus(), "the model client " + client(call)
+                    + " failed with a ModelException of kind " + e.kind() + status + " and no message", e.retryable(),
+                    e.retryAfter(), e.requestId(), e);
+            return named;
         }
 
         /** The model asked for and the client's class, so a failure says whose it was (several providers may be in use). */
