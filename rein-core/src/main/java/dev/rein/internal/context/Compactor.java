@@ -15,7 +15,6 @@ import dev.rein.model.TextBlock;
 import dev.rein.model.ToolChoice;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * Client-side compaction: one model call summarises everything before the newest messages, and
@@ -32,7 +31,13 @@ final class Compactor {
             + " and its constraints, the facts found with their sources, decisions made and why, what was tried and"
             + " failed, and what remains to do. Write only the summary; do not call tools.";
 
-    record Result(List<Message> history, int messagesReplaced, int summaryCharacters) {}
+    /** What a compaction came to: the compacted history, or why the history stays as it is. */
+    sealed interface Outcome {
+        record Compacted(List<Message> history, int messagesReplaced, int summaryCharacters) implements Outcome {}
+
+        /** {@code why}: one reason, for the context intervention (a list of possible ones would not say which). */
+        record Skipped(String why) implements Outcome {}
+    }
 
     private Compactor() {}
 
@@ -52,11 +57,12 @@ final class Compactor {
         return cut >= 3 && cut < history.size() ? cut : -1;
     }
 
-    static Optional<Result> compact(List<Message> history, Compaction compaction, ModelRequest base, Model model,
-                                    ModelGateway gateway) throws InterruptedException {
+    static Outcome compact(List<Message> history, Compaction compaction, ModelRequest base, Model model,
+                           ModelGateway gateway) throws InterruptedException {
         int cut = cut(history, compaction.keepMessages());
         if (cut < 0) {
-            return Optional.empty();
+            return new Outcome.Skipped("too little history to summarise besides the newest " + compaction.keepMessages()
+                    + " messages, which compaction keeps (the history has " + history.size() + ")");
         }
         List<Message> prefix = new ArrayList<>(history.subList(0, cut));
         Message last = prefix.get(prefix.size() - 1);
@@ -69,16 +75,25 @@ final class Compactor {
             ModelResponse response = gateway.call(model, request, "compaction");
             // the summary replaces the history: one cut off at max_tokens has lost its end (what remains
             // to do), and a refusal's text is no summary; either would lose the run's context
-            if (response.stopReason() == StopReason.MAX_TOKENS || response.stopReason() == StopReason.REFUSAL
-                    || response.stopReason() == StopReason.MODEL_CONTEXT_WINDOW_EXCEEDED) {
-                return Optional.empty();
+            switch (response.stopReason()) {
+                case MAX_TOKENS -> {
+                    return new Outcome.Skipped("the summary was cut off at max_tokens (" + request.maxTokens() + ")");
+                }
+                case REFUSAL -> {
+                    return new Outcome.Skipped("the summary call was refused");
+                }
+                case MODEL_CONTEXT_WINDOW_EXCEEDED -> {
+                    return new Outcome.Skipped("the summary call's request exceeded the model's context window");
+                }
+                default -> { }
             }
             summary = response.text().strip();
         } catch (ModelException e) {
-            return Optional.empty(); // the failure is in the trace; the caller reports the skipped compaction
+            // the failure's details are in the trace (model_failed); the reason here says which it was
+            return new Outcome.Skipped("the summary call failed: " + e.getMessage());
         }
         if (summary.isEmpty()) {
-            return Optional.empty();
+            return new Outcome.Skipped("the summary call returned no text");
         }
         List<ContentBlock> first = new ArrayList<>();
         for (ContentBlock block : history.get(0).content()) {
@@ -90,6 +105,6 @@ final class Compactor {
         List<Message> compacted = new ArrayList<>();
         compacted.add(Message.user(first));
         compacted.addAll(history.subList(cut, history.size()));
-        return Optional.of(new Result(List.copyOf(compacted), cut, summary.length()));
+        return new Outcome.Compacted(List.copyOf(compacted), cut, summary.length());
     }
 }

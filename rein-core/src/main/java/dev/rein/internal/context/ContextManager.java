@@ -121,21 +121,24 @@ public final class ContextManager {
 
     private Optional<List<Message>> compact(Compaction compaction, ModelRequest request, ModelGateway gateway, long tokens,
                                             int firstTrigger) throws InterruptedException {
-        Optional<Compactor.Result> result = Compactor.compact(request.messages(), compaction, request, model, gateway);
-        if (result.isEmpty()) {
-            intervention("compaction did not happen (too little history to summarise, or the summary call failed, was"
-                    + " cut off at max_tokens, was refused or returned nothing); the full history is sent", Map.of("tokens", tokens));
+        Compactor.Outcome.Compacted result;
+        switch (Compactor.compact(request.messages(), compaction, request, model, gateway)) {
+            case Compactor.Outcome.Skipped skipped -> {
+                intervention("compaction did not happen: " + skipped.why() + "; the full history is sent",
+                        Map.of("tokens", tokens, "reason", skipped.why()));
+                return Optional.empty();
+            }
+            case Compactor.Outcome.Compacted compacted -> result = compacted;
+        }
+        if (!valid("compact", result.history())) {
             return Optional.empty();
         }
-        if (!valid("compact", result.get().history())) {
-            return Optional.empty();
-        }
-        long after = measure(with(request, result.get().history()), firstTrigger, gateway);
+        long after = measure(with(request, result.history()), firstTrigger, gateway);
         Map<String, Object> details = new LinkedHashMap<>();
-        details.put("messages_replaced", result.get().messagesReplaced());
-        details.put("summary_characters", result.get().summaryCharacters());
+        details.put("messages_replaced", result.messagesReplaced());
+        details.put("summary_characters", result.summaryCharacters());
         emit("compact", tokens, after, details);
-        return Optional.of(result.get().history());
+        return Optional.of(result.history());
     }
 
     /** The request's input tokens: estimated, or counted by the provider once near a trigger. */

@@ -236,6 +236,38 @@ class ContextManagerTest {
                 .satisfies(e -> assertThat(e.message()).contains("compaction did not happen"));
     }
 
+    /**
+     * The context intervention of a compaction that did not happen says why it did not, one reason
+     * (the call failed with the provider's message, was cut off at max_tokens, was refused, too
+     * little history), where every skip gave the same list of five possible reasons.
+     */
+    @Test
+    void aSkippedCompactionSaysWhyItWasSkipped() throws Exception {
+        record Case(String why, ModelGateway gateway, List<Message> history) {}
+        ModelGateway down = (m, request, purpose) -> {
+            throw new dev.rein.model.ModelException(dev.rein.model.ModelException.Kind.OVERLOADED, 529, "overloaded");
+        };
+        ModelGateway cut = (m, request, purpose) -> new ModelResponse("msg", request.model(),
+                List.of(new TextBlock("The goal is")), StopReason.MAX_TOKENS, null, Usage.ZERO);
+        ModelGateway refused = (m, request, purpose) -> new ModelResponse("msg", request.model(),
+                List.of(new TextBlock("I can't")), StopReason.REFUSAL, null, Usage.ZERO);
+        List<Message> short_ = new ArrayList<>(List.of(Message.user("x".repeat(20_000))));
+        List<Case> cases = List.of(
+                new Case("the summary call failed: overloaded", down, history(6, 2_000)),
+                new Case("the summary was cut off at max_tokens", cut, history(6, 2_000)),
+                new Case("the summary call was refused", refused, history(6, 2_000)),
+                new Case("too little history to summarise", summariser, short_));
+        for (Case c : cases) {
+            RecordingTracer own = new RecordingTracer();
+            ContextManager manager = new ContextManager(ContextPolicy.builder().compaction(Compaction.client(1_000))
+                    .tokenCounting(TokenCounting.ESTIMATE).build(), model, store, own);
+            assertThat(manager.prepare(request(c.history()), c.gateway())).as(c.why()).isEmpty();
+            assertThat(own.events(TraceEvent.Intervention.class)).as(c.why()).singleElement()
+                    .satisfies(e -> assertThat(e.message()).contains("compaction did not happen: " + c.why())
+                            .doesNotContain(" or "));
+        }
+    }
+
     @Test
     void theProviderCountDecidesOnceTheEstimateIsNearATrigger() throws Exception {
         AtomicInteger counted = new AtomicInteger();
