@@ -2,6 +2,7 @@ package dev.rein.internal.context;
 
 import dev.rein.context.Compaction;
 import dev.rein.context.OutputStore;
+import dev.rein.internal.text.Visible;
 import dev.rein.model.ContentBlock;
 import dev.rein.model.Message;
 import dev.rein.model.Model;
@@ -92,7 +93,8 @@ final class Compactor {
             // the failure's details are in the trace (model_failed); the reason here says which it was
             return new Outcome.Skipped("the summary call failed: " + e.getMessage());
         }
-        if (summary.isEmpty()) {
+        // only invisible characters (a zero-width space, a no-break space, a BOM) would replace the turns with nothing
+        if (!Visible.any(summary)) {
             return new Outcome.Skipped("the summary call returned no text");
         }
         List<ContentBlock> first = new ArrayList<>();

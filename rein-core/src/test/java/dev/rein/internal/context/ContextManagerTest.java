@@ -237,6 +237,24 @@ class ContextManagerTest {
     }
 
     /**
+     * A summary that shows nothing (only a zero-width space, a no-break space or a BOM: a model
+     * that answered only a tool call, or an invisible character) is no summary: the history stays,
+     * as for an empty one, where it replaced every summarised turn with an invisible text.
+     */
+    @Test
+    void aSummaryOfOnlyInvisibleCharactersDoesNotReplaceTheHistory() throws Exception {
+        ModelGateway invisible = (m, request, purpose) -> new ModelResponse("msg", request.model(),
+                List.of(new TextBlock("\u200B\u00A0\uFEFF")), StopReason.END_TURN, null, Usage.ZERO);
+        ContextManager manager = manager(ContextPolicy.builder().compaction(Compaction.client(1_000))
+                .tokenCounting(TokenCounting.ESTIMATE).build());
+        assertThat(manager.prepare(request(history(6, 2_000)), invisible)).isEmpty();
+        assertThat(tracer.events(TraceEvent.ContextEdited.class)).isEmpty();
+        assertThat(tracer.events(TraceEvent.Intervention.class)).singleElement()
+                .satisfies(e -> assertThat(e.message()).contains("compaction did not happen")
+                        .contains("the summary call returned no text"));
+    }
+
+    /**
      * The context intervention of a compaction that did not happen says why it did not, one reason
      * (the call failed with the provider's message, was cut off at max_tokens, was refused, too
      * little history), where every skip gave the same list of five possible reasons.
