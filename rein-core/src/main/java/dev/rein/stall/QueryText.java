@@ -256,6 +256,9 @@ record QueryText(String skeleton, String normalised, Set<String> entities, Set<S
         }
         int[] a = normalised.codePoints().toArray();
         int[] b = other.normalised.codePoints().toArray();
-        return 1.0 - (double) EditDistance.levenshtein(a, b) / longer;
+        // A distance above this leaves the similarity below least (one more for the rounding of doubles):
+        // the distance is computed only that far, and exactly up to it, so what comes back is as before
+        int max = (int) Math.min(longer, Math.ceil((1.0 - least) * longer) + 1);
+        return 1.0 - (double) EditDistance.levenshtein(a, b, max) / longer;
     }
 }
