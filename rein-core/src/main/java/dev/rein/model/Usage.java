@@ -84,7 +84,17 @@ public record Usage(long inputTokens, long outputTokens, long cacheReadInputToke
 
     /** Every input token of the call: uncached, read from cache and written to cache. */
     public long totalInputTokens() {
-        return inputTokens + cacheReadInputTokens + cacheWriteInputTokens;
+        return sum(sum(inputTokens, cacheReadInputTokens), cacheWriteInputTokens);
+    }
+
+    /**
+     * {@code a + b}, held at Long.MAX_VALUE: counts a client reported wrongly (a counter read as
+     * Long.MAX_VALUE) must not overflow a run's sums into negative ones, which would fail the run
+     * where its token limit should stop it.
+     */
+    private static long sum(long a, long b) {
+        long s = a + b;
+        return ((a ^ s) & (b ^ s)) < 0 ? Long.MAX_VALUE : s;
     }
 
     public Usage plus(Usage other) {
@@ -92,11 +102,11 @@ public record Usage(long inputTokens, long outputTokens, long cacheReadInputToke
         if (!other.cacheWriteDetail.isEmpty()) {
             detail = new TreeMap<>(cacheWriteDetail);
             for (Map.Entry<String, Long> e : other.cacheWriteDetail.entrySet()) {
-                detail.merge(e.getKey(), e.getValue(), Long::sum);
+                detail.merge(e.getKey(), e.getValue(), Usage::sum);
             }
         }
-        return new Usage(inputTokens + other.inputTokens, outputTokens + other.outputTokens,
-                cacheReadInputTokens + other.cacheReadInputTokens,
-                cacheWriteInputTokens + other.cacheWriteInputTokens, detail, estimated || other.estimated);
+        return new Usage(sum(inputTokens, other.inputTokens), sum(outputTokens, other.outputTokens),
+                sum(cacheReadInputTokens, other.cacheReadInputTokens),
+                sum(cacheWriteInputTokens, other.cacheWriteInputTokens), detail, estimated || other.estimated);
     }
 }

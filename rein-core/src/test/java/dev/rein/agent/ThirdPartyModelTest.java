@@ -219,4 +219,25 @@ class ThirdPartyModelTest {
                     f -> assertThat(f.message()).isNotBlank().contains("no message")));
         }
     }
+
+    /**
+     * A client that reports absurd token counts (a counter read as Long.MAX_VALUE) over two calls:
+     * the run's sums stop at Long.MAX_VALUE instead of overflowing into negative counts, so the run
+     * ends on its token limit with the summary, where it ended internal_error 'token counts cannot
+     * be negative', naming no model and no limit.
+     */
+    @Test
+    void absurdTokenCountsDoNotOverflowTheRunsSums() {
+        java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+        Model model = (request, context) -> new ModelResponse(null, "my-model", List.of(new TextBlock(
+                calls.incrementAndGet() == 1 ? "partial" : "summary")), calls.get() == 1 ? StopReason.PAUSE_TURN : StopReason.END_TURN,
+                null, Usage.of(Long.MAX_VALUE - 1, Long.MAX_VALUE - 1, 0, 0));
+        RunResult result = agent(model).budget(Budget.builder().maxCostUsd((java.math.BigDecimal) null).maxInputTokens(1_000L).build())
+                .build().run("go");
+        assertThat(result.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
+        assertThat(result.reason()).isEqualTo("max_input_tokens");
+        assertThat(result.answer()).isEqualTo("summary");
+        assertThat(result.usage().inputTokens()).isEqualTo(Long.MAX_VALUE);
+        assertThat(Usage.of(Long.MAX_VALUE, 0, Long.MAX_VALUE, 5).totalInputTokens()).isEqualTo(Long.MAX_VALUE);
+    }
 }
