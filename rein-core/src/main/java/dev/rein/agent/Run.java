@@ -141,7 +141,10 @@ final class Run {
         List<RunListener> listeners = new ArrayList<>();
         for (RunListenerFactory factory : config.listeners()) {
             try {
-                listeners.add(factory.create(runId));
+                RunListener listener = factory.create(runId);
+                if (listener != null) { // null: this factory has no listener for this run (it traces only some)
+                    listeners.add(listener);
+                }
             } catch (RuntimeException e) {
                 // nothing has happened yet: the listeners made so far are released and the run is not started
                 for (RunListener made : listeners) {

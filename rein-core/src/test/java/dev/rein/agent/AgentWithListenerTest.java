@@ -52,6 +52,26 @@ class AgentWithListenerTest {
         assertThat(model.requests()).isEmpty();
     }
 
+    /**
+     * A factory that returns null for a run (one that traces only some runs: {@code id -> enabled ?
+     * listener : null}) gives that run no listener of its own; the run and the other listeners go on
+     * as usual, where the null listener's NullPointerException on the first event, thrown again by the
+     * log line naming its class, escaped agent.run.
+     */
+    @Test
+    void aListenerFactoryThatReturnsNullGivesTheRunNoListenerOfItsOwn() {
+        RecordingListener other = new RecordingListener();
+        ScriptedModel model = ScriptedModel.of(ScriptedModel.toolCalls(ScriptedModel.call("echo", "{\"text\":\"東京\"}")),
+                ScriptedModel.text("done"));
+        RunResult result = Agent.builder().model(model).tools(TestTools.echo()).listener(runId -> null).listener(other)
+                .build().run("go");
+        assertThat(result.status()).isEqualTo(dev.rein.run.RunStatus.SUCCEEDED);
+        assertThat(result.answer()).isEqualTo("done");
+        assertThat(other.events(TraceEvent.RunStarted.class)).hasSize(1);
+        assertThat(other.events(TraceEvent.RunFinished.class)).hasSize(1);
+        assertThat(other.streamedText()).contains("done");
+    }
+
     @Test
     void aListenerThatThrowsAnErrorOnAParallelToolResultIsIgnoredNotTakenForACancel() {
         RunListener asserting = new RunListener() {
