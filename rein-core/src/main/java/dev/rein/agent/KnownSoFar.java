@@ -63,17 +63,31 @@ final class KnownSoFar {
             sb.append('.');
         }
         if (!made.isEmpty()) {
-            sb.append(" Tool calls made: ").append(made.size()).append(" (").append(String.join(", ", made)).append(')');
+            sb.append(" Tool calls made: ").append(made.size()).append(" (").append(byTool(made)).append(')');
             sb.append(errors > 0 ? ", " + errors + " of them failed." : ".");
         }
         if (!refused.isEmpty()) {
             sb.append(" Tool calls refused before they ran: ").append(refused.size()).append(" (")
-                    .append(String.join(", ", refused)).append(").");
+                    .append(byTool(refused)).append(").");
         }
         if (!lastText.isEmpty()) {
             sb.append(" The model's last message: ").append(lastText);
         }
         return sb.toString();
+    }
+
+    /**
+     * Each tool once, in the order first called, with its count when called more than once
+     * ("search ×100, fetch_page ×50, calculate"): a long run's answer would otherwise name every call.
+     */
+    private static String byTool(List<String> tools) {
+        Map<String, Integer> counts = new java.util.LinkedHashMap<>();
+        for (String tool : tools) {
+            counts.merge(tool, 1, Integer::sum);
+        }
+        List<String> named = new ArrayList<>(counts.size());
+        counts.forEach((tool, n) -> named.add(n == 1 ? tool : tool + " ×" + n));
+        return String.join(", ", named);
     }
 
     /**

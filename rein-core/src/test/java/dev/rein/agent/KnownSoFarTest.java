@@ -40,4 +40,25 @@ class KnownSoFarTest {
                 .contains("Tool calls made: 1 (lookup).")
                 .contains("Tool calls refused before they ran: 1 (send).");
     }
+
+    /**
+     * A run that called the same tools many times (a research run stopped at its deadline after 150
+     * searches) names each tool once with how many calls it had, in the order first called, where
+     * the answer listed every call's tool, 150 names long.
+     */
+    @Test
+    void repeatedToolsAreNamedOnceWithTheirCount() {
+        List<Message> history = List.of(Message.user("go"));
+        java.util.List<AttemptedAction> attempts = new java.util.ArrayList<>();
+        for (int i = 0; i < 150; i++) {
+            attempts.add(new AttemptedAction(1 + i / 10, "c" + i, i % 3 == 2 ? "fetch_page" : "search", "h" + i, "NONE", false));
+        }
+        attempts.add(new AttemptedAction(16, "c150", "calculate", "h150", "NONE", false));
+        attempts.add(new AttemptedAction(16, "c151", "send", "h151", "LIMIT_REACHED", true));
+        attempts.add(new AttemptedAction(16, "c152", "send", "h152", "LIMIT_REACHED", true));
+
+        assertThat(KnownSoFar.describe("the time limit of 5 min was reached", history, attempts))
+                .contains("Tool calls made: 151 (search ×100, fetch_page ×50, calculate).")
+                .contains("Tool calls refused before they ran: 2 (send ×2).");
+    }
 }
