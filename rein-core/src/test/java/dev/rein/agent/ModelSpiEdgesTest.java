@@ -198,4 +198,33 @@ class ModelSpiEdgesTest {
         assertThat(report.result().reason()).isEqualTo("internal_error");
         assertThat(report.reproduced()).isTrue();
     }
+
+    /**
+     * An application's stage that reports a failed call with a ModelException without a message (a
+     * circuit breaker's 'open' state made with null) says which stage and what kind, in the run's
+     * message and its model_failed event, where the message read 'the model provider failed: null'.
+     */
+    @Test
+    void aStageFailureWithoutAMessageNamesTheStageAndTheKind() {
+        ModelInterceptor breaker = new ModelInterceptor() {
+            @Override
+            public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException {
+                throw new ModelException(ModelException.Kind.OVERLOADED, 0, null, false, null, null, null);
+            }
+
+            @Override
+            public String toString() {
+                return "circuit-breaker";
+            }
+        };
+        RecordingListener trace = new RecordingListener();
+        RunResult result = Agent.builder().model(ScriptedModel.of(text("never"))).modelInterceptor(breaker).listener(trace)
+                .build().run("go");
+        assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(result.reason()).isEqualTo("provider_error");
+        assertThat(result.message()).doesNotContain("null").contains("circuit-breaker").contains("OVERLOADED")
+                .contains("no message");
+        assertThat(trace.events(TraceEvent.ModelFailed.class)).singleElement()
+                .satisfies(f -> assertThat(f.message()).contains("circuit-breaker").contains("no message"));
+    }
 }

@@ -121,6 +121,8 @@ public final class ModelChain {
             ModelResponse response;
             try {
                 response = stage.intercept(call, new Link(index + 1, call));
+            } catch (ModelException e) {
+                throw withoutMessage(e) ? named(stage, e) : e;
             } catch (ReinException e) {
                 throw e; // a breach, or a stage further in that threw: already named
             } catch (RuntimeException e) {
@@ -164,6 +166,19 @@ public final class ModelChain {
             }
             return stages.get(index);
         }
+    }
+
+    /** A plain ModelException a stage threw with no message: the run's message would end in "failed: null". */
+    private static boolean withoutMessage(ModelException e) {
+        return e.getClass() == ModelException.class && (e.getMessage() == null || e.getMessage().isBlank());
+    }
+
+    /** {@code e} saying which stage failed the call and how, its kind, status, retryability and request id kept. */
+    private static ModelException named(ModelInterceptor stage, ModelException e) {
+        String status = e.httpStatus() > 0 ? " (HTTP " + e.httpStatus() + ")" : "";
+        return new ModelException(e.kind(), e.httpStatus(), "model-call stage " + name(stage) + " failed the call with a"
+                + " ModelException of kind " + e.kind() + status + " and no message", e.retryable(), e.retryAfter(),
+                e.requestId(), e);
     }
 
     private static boolean sameConversation(ModelRequest a, ModelRequest b) {
