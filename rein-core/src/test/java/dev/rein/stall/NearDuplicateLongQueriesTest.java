@@ -26,7 +26,9 @@ class NearDuplicateLongQueriesTest {
      * 400 distinct queries of about 480 characters without entities, as one response of a model
      * that searches with long sentences: each call is checked against every earlier one. The full
      * edit distance of each pair took about 88 s for the step (on the run's thread, where the
-     * deadline does not reach); bounded by what similarity 0.9 allows, it takes well under a second.
+     * deadline does not reach); bounded by what similarity 0.9 allows, it takes about a second. The
+     * limit is far above that because it is wall time: at load 10 on two cores the bounded check
+     * once took 18.6 s. It still fails the full table, which needs 88 s on a quiet machine.
      */
     @Test
     void manyLongQueriesWithoutEntitiesAreCheckedQuickly() {
@@ -42,7 +44,7 @@ class NearDuplicateLongQueriesTest {
             detector.recordCall(call);
             assertThat(detector.checkCall(call)).isEmpty();
         }
-        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(15));
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(60));
     }
 
     /** The bounded distance is the distance when it is at most the bound, and more than the bound otherwise. */
