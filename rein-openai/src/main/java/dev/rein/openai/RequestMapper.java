@@ -254,10 +254,11 @@ final class RequestMapper {
             "definitions", "dependentSchemas");
 
     /**
-     * Adds {@code "items": {}} to every array schema that has neither {@code items} nor {@code prefixItems}:
-     * Chat Completions refuses the whole request for one ("array schema missing items", code {@code
-     * invalid_function_parameters}), whether or not the tool is called, and many MCP servers declare arrays
-     * so. Without {@code items} any item is valid, as with {@code {}}: the schema means the same.
+     * Adds {@code "items": {}} to every array schema without {@code items}: Chat Completions refuses the whole
+     * request for one ("array schema missing items", code {@code invalid_function_parameters}), whether or not
+     * the tool is called, and many MCP servers declare arrays so. A tuple ({@code prefixItems} alone) is refused
+     * the same way. Without {@code items} any item (after a tuple's) is valid, as with {@code {}}: the schema
+     * means the same.
      */
     private static void giveArraysItems(JsonNode schema) {
         if (schema instanceof ObjectNode object) {
@@ -265,7 +266,7 @@ final class RequestMapper {
             boolean array = type != null && (type.isTextual() ? type.asText().equals("array")
                     : type.isArray() && java.util.stream.StreamSupport.stream(type.spliterator(), false)
                             .anyMatch(t -> t.asText().equals("array")));
-            if (array && !object.has("items") && !object.has("prefixItems")) {
+            if (array && !object.has("items")) {
                 object.putObject("items");
             }
             for (var field : object.properties()) {

@@ -44,7 +44,9 @@ class RequestMappingTest extends FakeChat {
         // Chat Completions refuses every request whose tools hold {"type":"array"} without items (400
         // invalid_function_parameters: "Invalid schema for function 'read_files': In context=('properties',
         // 'paths'), array schema missing items."), even when the tool is not called; many MCP servers declare
-        // arrays so, and the Messages API takes them. An absent items means any item, as {} does.
+        // arrays so, and the Messages API takes them. An absent items means any item, as {} does. A tuple
+        // ({"prefixItems": [...]} without items) is refused the same way (community.openai.com/t/1357778); items {}
+        // beside prefixItems only says what 2020-12 assumes anyway: any item after the tuple's.
         String schema = "{\"type\":\"object\",\"properties\":{"
                 + "\"paths\":{\"type\":\"array\",\"description\":\"files to read\"},"
                 + "\"nested\":{\"type\":\"object\",\"properties\":{\"ids\":{\"type\":[\"array\",\"null\"]}}},"
@@ -64,7 +66,8 @@ class RequestMappingTest extends FakeChat {
         assertThat(parameters.at("/properties/paths/description").asText()).isEqualTo("files to read");
         assertThat(parameters.at("/properties/nested/properties/ids/items")).isEqualTo(Json.object());
         assertThat(parameters.at("/properties/either/anyOf/0/items")).isEqualTo(Json.object());
-        assertThat(parameters.at("/properties/tuple").has("items")).as("prefixItems says what the items are").isFalse();
+        assertThat(parameters.at("/properties/tuple/items")).as("the API refuses prefixItems without items").isEqualTo(Json.object());
+        assertThat(parameters.at("/properties/tuple/prefixItems/0/type").asText()).isEqualTo("string");
         assertThat(parameters.at("/properties/typed/items/type").asText()).isEqualTo("string");
         assertThat(parameters.at("/properties/example/default").has("items")).as("a default is data").isFalse();
         assertThat(parameters.at("/properties/default/items")).as("a property named default is a schema").isEqualTo(Json.object());

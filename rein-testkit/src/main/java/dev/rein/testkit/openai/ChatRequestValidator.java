@@ -98,15 +98,15 @@ final class ChatRequestValidator {
     private static final Set<String> DATA_KEYWORDS = Set.of("default", "examples", "example", "const", "enum");
 
     /**
-     * Where a schema holds an array schema without {@code items} (or {@code prefixItems}), as the keys from
-     * its root; null when none does. The real API refuses such a tool whether or not it is called.
+     * Where a schema holds an array schema without {@code items} (a tuple with only {@code prefixItems} too), as
+     * the keys from its root; null when none does. The real API refuses such a tool whether or not it is called.
      */
     private static List<Object> bareArray(JsonNode schema, List<Object> at) {
         if (schema.isObject()) {
             JsonNode type = schema.get("type");
             boolean array = type != null && (type.asText().equals("array")
                     || type.isArray() && type.toString().contains("\"array\""));
-            if (array && !schema.has("items") && !schema.has("prefixItems")) {
+            if (array && !schema.has("items")) {
                 return at;
             }
             for (var field : schema.properties()) {
