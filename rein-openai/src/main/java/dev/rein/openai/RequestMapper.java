@@ -214,13 +214,16 @@ final class RequestMapper {
 
     /**
      * {@code response_format} for the output schema. Not strict: strict mode refuses schemas with
-     * optional properties or keywords outside its subset, and Rein validates the answer anyway.
+     * optional properties or keywords outside its subset, and Rein validates the answer anyway. An
+     * array without {@code items} gets {@code "items": {}}, as in a tool's parameters.
      */
     static ObjectNode responseFormat(OutputSchema schema) {
         ObjectNode format = Json.object().put("type", "json_schema");
         ObjectNode jsonSchema = format.putObject("json_schema");
         jsonSchema.put("name", wireName(schema.name()));
-        jsonSchema.set("schema", schema.schema().deepCopy());
+        JsonNode wire = schema.schema().deepCopy();
+        giveArraysItems(wire); // refused without items here too, as in a tool's parameters
+        jsonSchema.set("schema", wire);
         jsonSchema.put("strict", false);
         return format;
     }

@@ -106,6 +106,25 @@ class TypedOutputTest extends FakeChat {
     }
 
     @Test
+    void anArrayWithoutItemsInTheOutputSchemaIsSentWithItemsThatTakeAnything() {
+        // The API refuses a schema holding {"type":"array"} without items, as it does in a tool's parameters
+        // ("array schema missing items"); an absent items means any item, as {} does.
+        server.enqueue(ChatReply.text("{\"tags\":[\"配送\",1],\"pair\":[\"a\"]}"));
+        String json = "{\"type\":\"object\",\"properties\":{\"tags\":{\"type\":\"array\"},"
+                + "\"pair\":{\"type\":\"array\",\"prefixItems\":[{\"type\":\"string\"}]}},\"required\":[\"tags\"]}";
+        OutputSchema schema = OutputSchema.fromJson("Tags", json);
+
+        RunResult result = Agent.builder().model(model).outputSchema(schema).modelOption(OpenAiStructuredOutput.ENABLED)
+                .build().run("Tag it.");
+
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        JsonNode sent = lastBody().at("/response_format/json_schema/schema");
+        assertThat(sent.at("/properties/tags/items")).isEqualTo(dev.rein.json.Json.object());
+        assertThat(sent.at("/properties/pair/items")).isEqualTo(dev.rein.json.Json.object());
+        assertThat(schema.schema()).as("the schema Rein validates with is left as it is").isEqualTo(dev.rein.json.Json.parse(json));
+    }
+
+    @Test
     void withoutTheOptInNoResponseFormatIsSent() {
         server.enqueue(ChatReply.text("{\"decision\":\"no\",\"confidence\":1,\"reasons\":[]}"));
         agent().run("Refund?", Verdict.class);
