@@ -1,5 +1,6 @@
 package dev.rein.openai;
 
+import dev.rein.retry.RetryPolicy;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.ZonedDateTime;
@@ -7,6 +8,8 @@ import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Reads the server's wait hint from response headers: {@code retry-after-ms} (milliseconds, may
@@ -32,6 +35,54 @@ final class RetryAfter {
         }
         Duration seconds = number(value, 1_000_000_000);
         return seconds != null ? seconds : date(value, clock);
+    }
+
+    /**
+     * For a 429 without {@code retry-after}: how long until the rate limit that ran out resets, from OpenAI's
+     * {@code x-ratelimit-reset-requests} / {@code x-ratelimit-reset-tokens} (durations such as {@code 1s},
+     * {@code 6m0s}, {@code 20ms}) for the limit whose {@code x-ratelimit-remaining-*} is 0 (the longer when
+     * both are). When neither ran out, the headers do not say what the 429 waits for (a request needing more
+     * tokens than remain, a limit of another kind): no hint, so the policy's backoff spreads the retries
+     * rather than a reset of a few milliseconds sending them all at once. A reset past {@link
+     * RetryPolicy#LONGEST_HINT} is no hint either: it is the time to a full reset (a daily limit's can be
+     * hours), not to room for one request, so the backoff applies rather than the call failing as one asking
+     * to wait too long. Null when there is nothing usable.
+     */
+    static Duration rateLimitReset(Function<String, List<String>> headers) {
+        Duration longest = null;
+        for (String limit : new String[] {"requests", "tokens"}) {
+            Duration reset = goDuration(first(headers, "x-ratelimit-reset-" + limit));
+            if (reset != null && "0".equals(first(headers, "x-ratelimit-remaining-" + limit))
+                    && (longest == null || reset.compareTo(longest) > 0)) {
+                longest = reset;
+            }
+        }
+        return longest == null || RetryPolicy.tooLong(longest) ? null : longest;
+    }
+
+    private static final Pattern GO_PART = Pattern.compile("(\\d+(?:\\.\\d*)?|\\.\\d+)(h|ms|m|s|us|µs|μs|ns)");
+
+    /** A duration as Go writes it ({@code 1h2m3.5s}, {@code 20ms}); null when it is not one. */
+    static Duration goDuration(String value) {
+        if (value == null || value.isEmpty()) {
+            return null;
+        }
+        Matcher part = GO_PART.matcher(value);
+        double nanos = 0;
+        int at = 0;
+        while (part.find() && part.start() == at) {
+            double n = Double.parseDouble(part.group(1));
+            nanos += n * switch (part.group(2)) {
+                case "h" -> 3_600e9;
+                case "m" -> 60e9;
+                case "s" -> 1e9;
+                case "ms" -> 1e6;
+                case "ns" -> 1;
+                default -> 1e3; // us, µs
+            };
+            at = part.end();
+        }
+        return at == value.length() && Double.isFinite(nanos) ? Duration.ofNanos(Math.round(nanos)) : null;
     }
 
     /** {@code x-should-retry: true|false}, or null when absent or anything else. */

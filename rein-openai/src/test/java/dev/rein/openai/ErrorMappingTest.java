@@ -684,6 +684,50 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void a429WithoutRetryAfterWaitsForTheRateLimitThatRanOutToReset() {
+        // platform.openai.com/docs/guides/rate-limits, rate limits in headers: x-ratelimit-remaining-requests/-tokens
+        // and x-ratelimit-reset-requests/-tokens, "the time until the rate limit resets", as "1s", "6m0s", "20ms".
+        server.enqueue(new ChatReply.HttpError(429, "requests", "rate_limit_exceeded", "Rate limit reached for requests",
+                Map.of("x-ratelimit-remaining-requests", "0", "x-ratelimit-reset-requests", "1s",
+                        "x-ratelimit-remaining-tokens", "149984", "x-ratelimit-reset-tokens", "6m0s"), null));
+        assertThat(failure().retryAfter()).as("the requests limit ran out").isEqualTo(Duration.ofSeconds(1));
+
+        server.enqueue(new ChatReply.HttpError(429, "tokens", "rate_limit_exceeded",
+                "Rate limit reached for gpt-4.1 on tokens per min (TPM): Limit 30000, Used 29800, Requested 500.",
+                Map.of("x-ratelimit-remaining-requests", "4999", "x-ratelimit-reset-requests", "12ms",
+                        "x-ratelimit-remaining-tokens", "200", "x-ratelimit-reset-tokens", "1.8s"), null));
+        assertThat(failure().retryAfter()).as("none ran out: the headers do not say what to wait for, the backoff applies")
+                .isNull();
+
+        server.enqueue(new ChatReply.HttpError(429, "tokens", "rate_limit_exceeded", "Rate limit reached",
+                Map.of("x-ratelimit-remaining-requests", "0", "x-ratelimit-reset-requests", "400ms",
+                        "x-ratelimit-remaining-tokens", "0", "x-ratelimit-reset-tokens", "2.5s"), null));
+        assertThat(failure().retryAfter()).as("both ran out: the longer").isEqualTo(Duration.ofMillis(2500));
+
+        server.enqueue(new ChatReply.HttpError(429, "tokens", "rate_limit_exceeded", "Rate limit reached",
+                Map.of("x-ratelimit-remaining-tokens", "0", "x-ratelimit-reset-tokens", "1m2.5s",
+                        "x-ratelimit-reset-requests", "20ms"), null));
+        assertThat(failure().retryAfter()).as("a full reset past 60 s is no wait to hold the run for: the backoff applies")
+                .isNull();
+
+        server.enqueue(new ChatReply.HttpError(429, "tokens", "rate_limit_exceeded", "Rate limit reached",
+                Map.of("x-ratelimit-remaining-tokens", "0", "x-ratelimit-reset-tokens", "20ms"), null));
+        assertThat(failure().retryAfter()).isEqualTo(Duration.ofMillis(20));
+
+        server.enqueue(new ChatReply.HttpError(429, "requests", "rate_limit_exceeded", "Rate limit reached",
+                Map.of("retry-after", "3", "x-ratelimit-remaining-requests", "0", "x-ratelimit-reset-requests", "1s"), null));
+        assertThat(failure().retryAfter()).as("retry-after wins").isEqualTo(Duration.ofSeconds(3));
+
+        server.enqueue(new ChatReply.HttpError(429, "requests", "rate_limit_exceeded", "Rate limit reached",
+                Map.of("x-ratelimit-remaining-requests", "0", "x-ratelimit-reset-requests", "soon"), null));
+        assertThat(failure().retryAfter()).as("unreadable: no hint").isNull();
+
+        server.enqueue(new ChatReply.HttpError(503, "server_error", null, "busy",
+                Map.of("x-ratelimit-remaining-requests", "0", "x-ratelimit-reset-requests", "1s"), null));
+        assertThat(failure().retryAfter()).as("only a 429 is a rate limit").isNull();
+    }
+
+    @Test
     void retryAfterAsAnHttpDateOrFractionalMillisecondsSetsTheWait() {
         // docs/openai.md, Errors and retries: retry-after-ms (wins) and retry-after (seconds or HTTP date).
         java.time.Instant now = java.time.Instant.parse("2026-12-03T10:00:00Z");
