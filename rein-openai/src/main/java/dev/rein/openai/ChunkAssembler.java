@@ -45,6 +45,8 @@ final class ChunkAssembler {
     private StringBuilder refusal;
     /** DeepSeek's reasoning_content, kept with the response: a turn that calls tools needs it echoed back. */
     private final StringBuilder reasoning = new StringBuilder();
+    /** OpenRouter's reasoning_details, echoed back while tool calls go on. */
+    private final ReasoningDetails details = new ReasoningDetails();
     private String id;
     private String model;
     private String finishReason;
@@ -108,6 +110,7 @@ final class ChunkAssembler {
         if (reasoned != null && reasoned.isTextual()) {
             reasoning.append(reasoned.asText());
         }
+        details.accept(delta);
         JsonNode refused = delta.get("refusal");
         if (refused != null && refused.isTextual() && !refused.asText().isEmpty()) {
             if (refusal == null) {
@@ -259,6 +262,10 @@ final class ChunkAssembler {
         }
         if (!reasoning.isEmpty()) {
             content.add(ReasoningContent.keep(reasoning.toString()));
+        }
+        OpaqueBlock reasoned = details.keep();
+        if (reasoned != null) {
+            content.add(reasoned);
         }
         for (Map.Entry<Integer, Call> entry : calls.entrySet()) {
             Call call = entry.getValue();

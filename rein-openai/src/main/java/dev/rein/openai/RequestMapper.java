@@ -332,6 +332,7 @@ final class RequestMapper {
         if (reasoning != null) {
             json.put("reasoning_content", reasoning); // DeepSeek's thinking mode refuses a tool-using turn without it
         }
+        ReasoningDetails.echo(message.content(), json); // OpenRouter's, which Gemini 3 and Claude behind it check
         return wire(json);
     }
 

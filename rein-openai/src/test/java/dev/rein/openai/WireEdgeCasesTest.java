@@ -264,6 +264,54 @@ class WireEdgeCasesTest extends FakeChat {
         assertThat(third.get(3).path("reasoning_content").asText()).isEqualTo("答える。");
     }
 
+    @Test
+    void openRoutersReasoningDetailsAreJoinedAndEchoedBackWithTheCalls() {
+        // openrouter.ai/docs, reasoning tokens, preserving reasoning blocks: reasoning_details must come back on the
+        // assistant message when tool calls go on; Gemini 3 through OpenRouter refuses the next request without its
+        // encrypted block (400 'Function call is missing a thought_signature'). Streamed, a block comes in fragments
+        // with the same index: text joined, a signature from a later fragment kept.
+        Tool search = Tool.builder("search").description("Searches.")
+                .inputSchema("{\"type\":\"object\",\"properties\":{\"q\":{\"type\":\"string\"}}}")
+                .handler((args, ctx) -> "晴れ").build();
+        server.enqueue(new ChatReply.Malformed(events(
+                chunk("[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\",\"reasoning\":\"天気を\","
+                        + "\"reasoning_details\":[{\"type\":\"reasoning.text\",\"text\":\"天気を\",\"format\":\"anthropic-claude-v1\","
+                        + "\"index\":0}]},\"finish_reason\":null}]"),
+                chunk("[{\"index\":0,\"delta\":{\"content\":\"\",\"reasoning\":\"調べる。\",\"reasoning_details\":[{\"type\":"
+                        + "\"reasoning.text\",\"text\":\"調べる。\",\"format\":\"anthropic-claude-v1\",\"index\":0}]},\"finish_reason\":null}]"),
+                chunk("[{\"index\":0,\"delta\":{\"content\":\"\",\"reasoning_details\":[{\"type\":\"reasoning.text\",\"text\":\"\","
+                        + "\"signature\":\"sig-1\",\"format\":\"anthropic-claude-v1\",\"index\":0}]},\"finish_reason\":null}]"),
+                chunk("[{\"index\":0,\"delta\":{\"reasoning_details\":[{\"type\":\"reasoning.encrypted\",\"data\":\"CiQB\","
+                        + "\"id\":\"tool_search_1\",\"format\":\"google-gemini-v1\",\"index\":1}],\"tool_calls\":[{\"index\":0,"
+                        + "\"id\":\"tool_search_1\",\"type\":\"function\",\"function\":{\"name\":\"search\","
+                        + "\"arguments\":\"{\\\"q\\\":\\\"東京\\\"}\"}}]},\"finish_reason\":null}]"),
+                chunk("[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]"),
+                "[DONE]")),
+                // Only the plain reasoning text (Groq sends it so, and refuses it back: "property 'reasoning' is
+                // unsupported"): nothing to echo.
+                new ChatReply.Malformed(events(
+                        chunk("[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\",\"reasoning\":\"もう一度。\","
+                                + "\"tool_calls\":[{\"index\":0,\"id\":\"call_2\",\"type\":\"function\",\"function\":{\"name\":"
+                                + "\"search\",\"arguments\":\"{}\"}}]},\"finish_reason\":\"tool_calls\"}]"),
+                        "[DONE]")),
+                ChatReply.text("東京は晴れです"));
+
+        RunResult result = Agent.builder().model(model).modelName("gpt-4.1-mini").tools(search).build().run("東京の天気は?");
+
+        assertThat(result.status()).as(result.message()).isEqualTo(RunStatus.SUCCEEDED);
+        JsonNode assistant = server.requests().get(1).body().path("messages").get(1);
+        assertThat(assistant.path("role").asText()).isEqualTo("assistant");
+        assertThat(assistant.path("reasoning_details")).isEqualTo(dev.rein.json.Json.parse("[{\"type\":\"reasoning.text\","
+                + "\"text\":\"天気を調べる。\",\"format\":\"anthropic-claude-v1\",\"index\":0,\"signature\":\"sig-1\"},"
+                + "{\"type\":\"reasoning.encrypted\",\"data\":\"CiQB\",\"id\":\"tool_search_1\",\"format\":\"google-gemini-v1\","
+                + "\"index\":1}]"));
+        assertThat(assistant.has("reasoning")).as("the details carry it, as OpenRouter's example echoes them alone").isFalse();
+        JsonNode third = server.requests().get(2).body().path("messages");
+        assertThat(third.get(1).path("reasoning_details").size()).isEqualTo(2);
+        assertThat(third.get(3).has("reasoning")).isFalse();
+        assertThat(third.get(3).has("reasoning_details")).isFalse();
+    }
+
     private ModelException failure() {
         ModelException e = catchThrowableOfType(ModelException.class, () -> call(request("x")));
         assertThat(e).as("the call failed").isNotNull();

@@ -1,0 +1,86 @@
+package dev.rein.openai;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rein.json.Json;
+import dev.rein.model.ContentBlock;
+import dev.rein.model.OpaqueBlock;
+import java.util.List;
+
+/**
+ * Joins and keeps OpenRouter's reasoning of a response: {@code reasoning_details} (a list of blocks, {@code
+ * reasoning.text} with a signature, {@code reasoning.summary}, {@code reasoning.encrypted}). The plain {@code
+ * reasoning} text beside it is not kept: the details carry it, and Groq, which sends {@code reasoning} too,
+ * refuses it on an assistant message ("property 'reasoning' is unsupported"). OpenRouter wants the details back on the assistant message while tool calls go on
+ * (its reasoning-tokens guide, "preserving reasoning blocks"); Gemini 3 behind it refuses the next request
+ * without its encrypted block, and Claude's thinking is checked against its signature. Streamed, one block
+ * comes in fragments of the same {@code index} and type: their {@code text}, {@code summary} and {@code data}
+ * are joined, and any other field (a signature in the last fragment) is taken from the latest that has it.
+ * It travels with the response as an {@link OpaqueBlock} of type {@value #TYPE}.
+ */
+final class ReasoningDetails {
+    static final String TYPE = "openai_reasoning_details";
+
+    private final ArrayNode details = Json.mapper().createArrayNode();
+
+    /** Adds a delta's (or a whole message's) {@code reasoning_details}. */
+    void accept(JsonNode delta) {
+        JsonNode incoming = delta.get("reasoning_details");
+        if (incoming == null || !incoming.isArray()) {
+            return;
+        }
+        for (JsonNode fragment : incoming) {
+            if (!(fragment instanceof ObjectNode object)) {
+                continue;
+            }
+            ObjectNode same = sameBlock(object);
+            if (same == null) {
+                details.add(object.deepCopy());
+                continue;
+            }
+            for (var field : object.properties()) {
+                String name = field.getKey();
+                JsonNode value = field.getValue();
+                if ((name.equals("text") || name.equals("summary") || name.equals("data")) && value.isTextual()) {
+                    same.put(name, same.path(name).asText("") + value.asText());
+                } else if (!value.isNull()) {
+                    same.set(name, value.deepCopy());
+                }
+            }
+        }
+    }
+
+    /** The block a fragment continues: the one with its index and type; none for a fragment without an index. */
+    private ObjectNode sameBlock(ObjectNode fragment) {
+        if (!fragment.path("index").isIntegralNumber()) {
+            return null;
+        }
+        for (JsonNode block : details) {
+            if (block.path("index").equals(fragment.path("index")) && block.path("type").equals(fragment.path("type"))) {
+                return (ObjectNode) block;
+            }
+        }
+        return null;
+    }
+
+    /** The block to keep with the response, or null when it brought no reasoning. */
+    OpaqueBlock keep() {
+        if (details.isEmpty()) {
+            return null;
+        }
+        ObjectNode json = Json.object().put("type", TYPE);
+        json.set("reasoning_details", details.deepCopy());
+        return new OpaqueBlock(TYPE, json);
+    }
+
+    /** Puts the kept {@code reasoning_details} of a message on its wire form, as OpenRouter's example echoes them. */
+    static void echo(List<ContentBlock> content, ObjectNode message) {
+        for (ContentBlock block : content) {
+            if (block instanceof OpaqueBlock o && TYPE.equals(o.type()) && o.json().path("reasoning_details").isArray()) {
+                message.set("reasoning_details", o.json().get("reasoning_details").deepCopy());
+                return;
+            }
+        }
+    }
+}
