@@ -73,7 +73,7 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
         this.client = client;
         this.http = http;
         this.errors = errors;
-        this.requests = new RequestMapper(maxTokensField, adaptiveMaxTokensField);
+        this.requests = new RequestMapper(maxTokensField, adaptiveMaxTokensField, ToolCallIds.mistralHost(baseUrl));
         this.baseUrl = baseUrl;
     }
 

@@ -67,6 +67,8 @@ final class RequestMapper {
     /** Changes at most once, from max_tokens to max_completion_tokens, when the server refuses the older field. */
     private volatile MaxTokensField maxTokensField;
     private final boolean adaptive;
+    /** Whether requests go to Mistral's own API, whose tool call ids are 9 letters or digits whatever the model. */
+    private final boolean mistralHost;
     /** Turned off once, when a server refuses {@code stream_options} (older Azure OpenAI API versions). */
     private volatile boolean streamOptions = true;
     private final WireCache<Message, Wire> messages = new WireCache<>();
@@ -76,10 +78,12 @@ final class RequestMapper {
     /**
      * @param adaptive whether a refusal of {@code max_tokens} may switch to {@code max_completion_tokens}
      *     (the field was chosen automatically, not by the user)
+     * @param mistralHost whether requests go to Mistral's own API ({@link ToolCallIds#mistralHost})
      */
-    RequestMapper(MaxTokensField maxTokensField, boolean adaptive) {
+    RequestMapper(MaxTokensField maxTokensField, boolean adaptive, boolean mistralHost) {
         this.maxTokensField = maxTokensField;
         this.adaptive = adaptive;
+        this.mistralHost = mistralHost;
     }
 
     /**
@@ -140,9 +144,9 @@ final class RequestMapper {
         Message assistant = null;
         for (Message message : request.messages()) {
             Message after = message.role() == Role.ASSISTANT ? null : assistant;
-            Wire cached = messages.get(message, m -> convert(m, after));
+            Wire cached = messages.get(message, m -> convert(m, after, mistralHost));
             if (cached.after() != after) {
-                cached = convert(message, after); // the same turn after another one: rare, not kept
+                cached = convert(message, after, mistralHost); // the same turn after another one: rare, not kept
             }
             wire.addAll(cached.messages());
             if (message.role() == Role.ASSISTANT) {
@@ -152,11 +156,11 @@ final class RequestMapper {
         return wire;
     }
 
-    private Wire convert(Message message, Message after) {
+    private Wire convert(Message message, Message after, boolean mistralIds) {
         converted.incrementAndGet();
         List<JsonValue> wire = message.role() == Role.ASSISTANT
-                ? List.of(assistant(message))
-                : user(message, after == null ? Map.of() : callOrder(after));
+                ? List.of(assistant(message, mistralIds))
+                : user(message, after == null ? Map.of() : callOrder(after), mistralIds);
         return new Wire(after, wire);
     }
 
@@ -296,7 +300,7 @@ final class RequestMapper {
         return order;
     }
 
-    private static JsonValue assistant(Message message) {
+    private static JsonValue assistant(Message message, boolean mistralIds) {
         StringBuilder text = new StringBuilder();
         Map<String, String> raw = RawArguments.of(message.content());
         Map<String, JsonNode> extra = ExtraContent.of(message.content());
@@ -305,7 +309,7 @@ final class RequestMapper {
             switch (block) {
                 case TextBlock t -> text.append(t.text());
                 case ToolUseBlock use -> {
-                    ObjectNode call = calls.addObject().put("id", use.id());
+                    ObjectNode call = calls.addObject().put("id", ToolCallIds.wire(use.id(), mistralIds));
                     call.putObject("function").put("arguments", raw.getOrDefault(use.id(), RawArguments.text(use.input())))
                             .put("name", use.name());
                     call.put("type", "function");
@@ -336,7 +340,7 @@ final class RequestMapper {
         return wire(json);
     }
 
-    private static List<JsonValue> user(Message message, Map<String, Integer> callOrder) {
+    private static List<JsonValue> user(Message message, Map<String, Integer> callOrder, boolean mistralIds) {
         List<ToolResultBlock> results = new ArrayList<>();
         StringBuilder text = new StringBuilder();
         for (ContentBlock block : message.content()) {
@@ -355,7 +359,7 @@ final class RequestMapper {
         List<JsonValue> wire = new ArrayList<>(results.size() + 1);
         for (ToolResultBlock result : results) {
             wire.add(wire(Json.object().put("content", result.isError() ? "Error: " + result.content() : result.content())
-                    .put("role", "tool").put("tool_call_id", result.toolUseId())));
+                    .put("role", "tool").put("tool_call_id", ToolCallIds.wire(result.toolUseId(), mistralIds))));
         }
         if (!text.isEmpty() || results.isEmpty()) {
             wire.add(wire(Json.object().put("content", text.toString()).put("role", "user")));

@@ -258,6 +258,55 @@ class RequestMappingTest extends FakeChat {
     }
 
     @Test
+    void callIdsTheServerWouldRefuseAreSentInAFormItTakesTheSameInTheCallAndItsResult() throws Exception {
+        // A history from another provider (a fallback's toolu_ ids, a resumed run) or a call Rein gave an id (call_0)
+        // meets the server's rules for ids: the public API takes at most 40 characters ("Invalid
+        // 'messages[1].tool_calls[0].id': string too long. Expected a string with maximum length 40"), Mistral
+        // exactly 9 of a-z, A-Z, 0-9 ("Tool call id was call_0 but must be a-z, A-Z, 0-9, with a length of 9").
+        String anthropic = "toolu_01A09q90qw90lq917835lq9";
+        String gateway = "portkey-6aa6db90-1b84-4155-9f32-f658c97d6b1b";
+        Message assistant = Message.assistant(List.of(new ToolUseBlock(anthropic, "search", Json.parse("{\"q\":\"a\"}")),
+                new ToolUseBlock("call_0", "search", Json.parse("{\"q\":\"b\"}")),
+                new ToolUseBlock(gateway, "search", Json.parse("{\"q\":\"c\"}")),
+                new ToolUseBlock("D9fk2LmQ0", "search", Json.parse("{\"q\":\"d\"}"))));
+        Message results = Message.user(List.of(new ToolResultBlock("D9fk2LmQ0", "D", false),
+                new ToolResultBlock(gateway, "C", false), new ToolResultBlock("call_0", "B", false),
+                new ToolResultBlock(anthropic, "A", false)));
+
+        // Mistral's API (api.mistral.ai; this fake is not it, so the request writer is asked directly).
+        assertThat(ToolCallIds.mistralHost("https://api.mistral.ai/v1")).isTrue();
+        assertThat(ToolCallIds.mistralHost(server.baseUrl())).isFalse();
+        var mistralBody = new RequestMapper(RequestMapper.MaxTokensField.MAX_TOKENS, false, true).body(
+                dev.rein.model.ModelRequest.builder("mistral-large-latest").maxTokens(256).addMessage(Message.user("x"))
+                        .tools(List.of(tool("search"))).addMessage(assistant).addMessage(results).build());
+        JsonNode mistral = com.openai.core.ObjectMappers.jsonMapper().valueToTree(mistralBody).get("messages");
+        java.util.Set<String> ids = new java.util.HashSet<>();
+        for (int i = 0; i < 4; i++) {
+            String id = mistral.at("/1/tool_calls/" + i + "/id").asText();
+            assertThat(id).matches("[a-zA-Z0-9]{9}");
+            assertThat(mistral.at("/" + (2 + i) + "/tool_call_id").asText()).as("its result names it so").isEqualTo(id);
+            assertThat(mistral.at("/" + (2 + i) + "/content").asText()).isEqualTo(String.valueOf((char) ('A' + i)));
+            ids.add(id);
+        }
+        assertThat(ids).hasSize(4);
+        assertThat(mistral.at("/1/tool_calls/3/id").asText()).as("an id Mistral takes is kept").isEqualTo("D9fk2LmQ0");
+
+        // Anywhere else, a Mistral model on a local server too: ids as they are, unless longer than 40.
+        server.enqueue(ChatReply.text("done"), ChatReply.text("done"));
+        call(dev.rein.model.ModelRequest.builder("mistral-small3.2").maxTokens(256).addMessage(Message.user("x"))
+                .tools(List.of(tool("search"))).addMessage(assistant).addMessage(results));
+        assertThat(lastBody().at("/messages/1/tool_calls/1/id").asText()).isEqualTo("call_0");
+        call(request("x").tools(List.of(tool("search"))).addMessage(assistant).addMessage(results));
+        JsonNode openai = lastBody().get("messages");
+        assertThat(openai.at("/1/tool_calls/0/id").asText()).isEqualTo(anthropic);
+        assertThat(openai.at("/1/tool_calls/1/id").asText()).isEqualTo("call_0");
+        String shortened = openai.at("/1/tool_calls/2/id").asText();
+        assertThat(shortened).hasSizeLessThanOrEqualTo(40).startsWith("portkey-");
+        assertThat(openai.at("/4/tool_call_id").asText()).isEqualTo(shortened);
+        assertThat(((ToolUseBlock) assistant.content().get(2)).id()).as("the history keeps its ids").isEqualTo(gateway);
+    }
+
+    @Test
     void aCallsArgumentTextIsEchoedExactlyAsTheModelSentIt() throws Exception {
         String spaced = "{\"q\": \"a\",  \"n\": 1.50}";
         server.enqueue(ChatReply.toolCall("call_7", "search", spaced), ChatReply.text("done"));
