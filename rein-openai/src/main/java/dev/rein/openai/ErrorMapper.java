@@ -114,7 +114,8 @@ final class ErrorMapper {
             retryable = kind.retryableByDefault() && !quotaExhausted(error);
         }
         return new ModelException(kind, 0, "error in the response from " + server
-                + (type == null ? "" : " (" + type + ")") + ": " + (message == null ? error.toString() : message),
+                + (type == null ? "" : " (" + type + ")") + ": " + (message == null ? error.toString() : message)
+                + (message != null && kind == Kind.INVALID_REQUEST ? outputLimitAdvice(message, error) : ""),
                 retryable, null, requestId, null);
     }
 
@@ -155,7 +156,7 @@ final class ErrorMapper {
             message = "HTTP " + status + " from " + server + ": " + plain + (status == 404 ? pathAdvice() : "");
         }
         if (status == 400 && message != null) {
-            message += outputLimitAdvice(message);
+            message += outputLimitAdvice(message, errorObject(body));
         }
         String location = e.headers().values("location").stream().findFirst().orElse(null);
         java.time.Duration wait = RetryAfter.from(e.headers()::values, clock);
@@ -175,9 +176,10 @@ final class ErrorMapper {
      * (vLLM, and the public API in the same words: "(50 in the messages, 8192 in the completion)";
      * newer vLLM: "'max_tokens' or 'max_completion_tokens' is too large"): the completion's share is
      * the run's output limit, which Rein sends whatever the server's context, so say which setting it
-     * is. Empty for any other message.
+     * is. When the messages alone are beyond the context ({@code context_length_exceeded}, llama.cpp's
+     * {@code exceed_context_size_error}), that the conversation must be made smaller. Empty for any other message.
      */
-    private static String outputLimitAdvice(String message) {
+    private static String outputLimitAdvice(String message, JsonNode error) {
         java.util.regex.Matcher most = MODEL_MAXIMUM.matcher(message);
         if (most.find()) {
             // The public API: the limit is above what the model can write at all, whatever the messages.
@@ -187,9 +189,25 @@ final class ErrorMapper {
         java.util.regex.Matcher completion = COMPLETION_SHARE.matcher(message);
         String limit = completion.find() ? completion.group(1) + " in the completion"
                 : message.contains("'max_tokens' or 'max_completion_tokens' is too large") ? "max_tokens" : null;
-        return limit == null ? "" : " (" + limit + " is the run's output limit: lower it with --max-tokens (maxTokens in the"
-                + " library, max_tokens in a suite file) so it fits beside the messages)";
+        if (limit != null) {
+            return " (" + limit + " is the run's output limit: lower it with --max-tokens (maxTokens in the"
+                    + " library, max_tokens in a suite file) so it fits beside the messages)";
+        }
+        // The messages alone: the conversation grows with every step, so every later call fails the same way.
+        boolean window = error != null && ("context_length_exceeded".equals(error.path("code").asText(null))
+                || "exceed_context_size_error".equals(error.path("type").asText(null)))
+                || CONTEXT_WINDOW.matcher(message).find();
+        return window ? " (the conversation no longer fits the model's context window: make it smaller with a ContextPolicy"
+                + " (tool result clearing or compaction, a lower toolOutputLimit))" : "";
     }
+
+    /**
+     * The messages alone beyond the model's context, in the words of the public API (older and newer), vLLM and
+     * llama.cpp, for servers that give no {@code context_length_exceeded} code.
+     */
+    private static final java.util.regex.Pattern CONTEXT_WINDOW = java.util.regex.Pattern.compile(
+            "maximum context length is \\d+ tokens\\. However, (?:your messages resulted in|you requested \\d+ tokens in the messages)"
+                    + "|Your input exceeds the context window of this model|exceeds the available context size");
 
     /** The public API's refusal of a limit above the model's own maximum output. */
     private static final java.util.regex.Pattern MODEL_MAXIMUM = java.util.regex.Pattern.compile(

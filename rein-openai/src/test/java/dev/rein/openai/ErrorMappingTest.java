@@ -275,6 +275,40 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void aConversationBeyondTheContextWindowSaysHowToMakeItSmaller() {
+        // The public API's 400 context_length_exceeded when the messages alone outgrew the model's context (in its
+        // older and its newer words), and llama.cpp's exceed_context_size_error: the conversation only grows, so every
+        // later call fails the same way; the message says what to change in Rein's terms, as rein-anthropic's does.
+        String advice = "(the conversation no longer fits the model's context window: make it smaller with a"
+                + " ContextPolicy (tool result clearing or compaction, a lower toolOutputLimit))";
+        String older = "This model's maximum context length is 128000 tokens. However, your messages resulted in 130512"
+                + " tokens. Please reduce the length of the messages.";
+        server.enqueue(new ChatReply.HttpError(400, "invalid_request_error", "context_length_exceeded", older, Map.of(), null));
+        ModelException e = failure();
+        assertThat(e.retryable()).isFalse();
+        assertThat(e.getMessage()).isEqualTo(older + " " + advice);
+
+        String newer = "Your input exceeds the context window of this model. Please adjust your input and try again.";
+        server.enqueue(new ChatReply.HttpError(400, "invalid_request_error", "context_length_exceeded", newer, Map.of(), null));
+        assertThat(failure().getMessage()).isEqualTo(newer + " " + advice);
+
+        server.enqueue(new ChatReply.HttpError(400, "exceed_context_size_error", null, "x", Map.of(),
+                "{\"error\":{\"code\":400,\"message\":\"the request exceeds the available context size, try increasing it\","
+                        + "\"type\":\"exceed_context_size_error\",\"n_prompt_tokens\":9000,\"n_ctx\":8192}}"));
+        assertThat(failure().getMessage()).endsWith("try increasing it " + advice);
+
+        server.enqueue(new ChatReply.Malformed("error: {\"code\":400,\"message\":\"the request exceeds the available context"
+                + " size, try increasing it\",\"type\":\"exceed_context_size_error\"}\n\ndata: [DONE]\n\n"));
+        assertThat(failure().getMessage()).as("after HTTP 200 too").endsWith(advice);
+
+        // The completion's share named: that advice, not this one.
+        String both = "This model's maximum context length is 4096 tokens. However, you requested 8242 tokens"
+                + " (50 in the messages, 8192 in the completion). Please reduce the length of the messages or completion.";
+        server.enqueue(new ChatReply.HttpError(400, "invalid_request_error", "context_length_exceeded", both, Map.of(), null));
+        assertThat(failure().getMessage()).contains("--max-tokens").doesNotContain("ContextPolicy");
+    }
+
+    @Test
     void aContextOverflowThatCountsTheOutputLimitSaysWhichSettingIsThatLimit() {
         // vLLM (and the public API in the same words) refuses messages + max_tokens beyond the model's
         // context; the completion's share is Rein's output limit, which the user may not know is sent.
