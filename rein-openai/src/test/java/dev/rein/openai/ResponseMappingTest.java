@@ -78,6 +78,19 @@ class ResponseMappingTest extends FakeChat {
                 chunk + "[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"長い\"},\"finish_reason\":\"model_length\"}]}",
                 "[DONE]")));
         assertThat(call(request("x")).stopReason()).isEqualTo(StopReason.MODEL_CONTEXT_WINDOW_EXCEEDED);
+
+        // vLLM ends a stream its engine aborted (a shutdown, a pause, an abort request) with finish_reason "abort"
+        // and then data: [DONE] (vllm#57082): what came is cut, no answer; another attempt may be served.
+        String vllm = "{\"id\":\"v1\",\"object\":\"chat.completion.chunk\",\"model\":\"Qwen/Qwen3-8B\",\"choices\":";
+        server.enqueue(new ChatReply.Malformed(events(
+                vllm + "[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"東京の天気は\"},\"finish_reason\":null}]}",
+                vllm + "[{\"index\":0,\"delta\":{\"content\":\"\"},\"finish_reason\":\"abort\"}]}",
+                "[DONE]")));
+        dev.rein.model.ModelException aborted = org.assertj.core.api.Assertions.catchThrowableOfType(
+                dev.rein.model.ModelException.class, () -> call(request("x")));
+        assertThat(aborted).as("a cut generation is not an answer").isNotNull();
+        assertThat(aborted.retryable()).isTrue();
+        assertThat(aborted.getMessage()).contains("finish_reason abort");
     }
 
     @Test
