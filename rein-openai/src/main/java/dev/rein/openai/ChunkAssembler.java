@@ -252,11 +252,12 @@ final class ChunkAssembler {
                     + " the server failed while generating it" + (nativeFinishReason == null ? "" : " (" + nativeFinishReason + ")"),
                     true, null, requestId, null);
         }
-        if ("abort".equals(finishReason)) {
+        if ("abort".equals(finishReason) || "insufficient_system_resource".equals(finishReason)) {
             // vLLM's generation its engine aborted (a shutdown, a pause, an abort request), ended with [DONE] as if whole
-            // (vllm#57082): what came is cut, and another attempt may be served.
-            throw new ModelException(ModelException.Kind.SERVER_ERROR, 0, "the response ended with finish_reason abort:"
-                    + " the server stopped generating it before the end", true, null, requestId, null);
+            // (vllm#57082); DeepSeek's interrupted for lack of inference resources: what came is cut, and another attempt
+            // may be served.
+            throw new ModelException(ModelException.Kind.SERVER_ERROR, 0, "the response ended with finish_reason "
+                    + finishReason + ": the server stopped generating it before the end", true, null, requestId, null);
         }
         announceReady(-1);
         List<ContentBlock> content = new ArrayList<>();

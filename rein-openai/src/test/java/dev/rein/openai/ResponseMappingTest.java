@@ -91,6 +91,19 @@ class ResponseMappingTest extends FakeChat {
         assertThat(aborted).as("a cut generation is not an answer").isNotNull();
         assertThat(aborted.retryable()).isTrue();
         assertThat(aborted.getMessage()).contains("finish_reason abort");
+
+        // DeepSeek's "insufficient_system_resource": the generation was interrupted for lack of inference resources
+        // (api-docs.deepseek.com, create chat completion, finish_reason).
+        String deepseek = "{\"id\":\"d1\",\"object\":\"chat.completion.chunk\",\"model\":\"deepseek-chat\",\"choices\":";
+        server.enqueue(new ChatReply.Malformed(events(
+                deepseek + "[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"手順1\"},\"finish_reason\":null}]}",
+                deepseek + "[{\"index\":0,\"delta\":{\"content\":\"\"},\"finish_reason\":\"insufficient_system_resource\"}]}",
+                "[DONE]")));
+        dev.rein.model.ModelException interrupted = org.assertj.core.api.Assertions.catchThrowableOfType(
+                dev.rein.model.ModelException.class, () -> call(request("x")));
+        assertThat(interrupted).as("a cut generation is not an answer").isNotNull();
+        assertThat(interrupted.retryable()).isTrue();
+        assertThat(interrupted.getMessage()).contains("finish_reason insufficient_system_resource");
     }
 
     @Test
