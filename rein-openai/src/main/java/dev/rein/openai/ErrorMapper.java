@@ -19,8 +19,8 @@ import java.util.List;
 /**
  * Turns SDK and stream failures into {@link ModelException}s carrying the server's own message,
  * the HTTP status, the request id, a {@link Kind}, whether a retry can help and the server's wait
- * hint ({@code retry-after-ms}, {@code retry-after}; for a 429 without them, when the rate limit that
- * ran out resets, {@code x-ratelimit-reset-requests} / {@code -tokens}).
+ * hint ({@code retry-after-ms}, {@code retry-after}; for a 429 without them, the wait its message names,
+ * else when the rate limit that ran out resets, {@code x-ratelimit-reset-requests} / {@code -tokens}).
  *
  * <p>Retryable: 408, 409, 429, 5xx, connection failures and timeouts, a stream cut before {@code
  * data: [DONE]}, and an error object inside a stream that began with HTTP 200 (unless its type
@@ -161,8 +161,12 @@ final class ErrorMapper {
         String location = e.headers().values("location").stream().findFirst().orElse(null);
         java.time.Duration wait = RetryAfter.from(e.headers()::values, clock);
         if (wait == null && status == 429) {
-            // No retry-after: OpenAI's rate-limit headers say when the limit that ran out resets.
-            wait = RetryAfter.rateLimitReset(e.headers()::values);
+            // No retry-after: the public API's message names the wait ("Please try again in 1.8s."), and its
+            // rate-limit headers say when the limit that ran out resets.
+            wait = RetryAfter.inMessage(message);
+            if (wait == null) {
+                wait = RetryAfter.rateLimitReset(e.headers()::values);
+            }
         }
         return new ModelException(kind, status, (message != null ? message : "HTTP " + status + " from " + server)
                 + dev.rein.provider.ProviderConfig.redirectAdvice(status, location, "/chat/completions", baseUri()), retryable,

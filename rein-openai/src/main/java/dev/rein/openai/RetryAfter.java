@@ -60,6 +60,22 @@ final class RetryAfter {
         return longest == null || RetryPolicy.tooLong(longest) ? null : longest;
     }
 
+    /** The public API's 429 message: "... Please try again in 1.8s. Visit ...". */
+    private static final Pattern TRY_AGAIN = Pattern.compile("(?i)try again in ([0-9][0-9.hmsuµμn]*[a-z])\\b");
+
+    /**
+     * The wait a 429's message names ("Please try again in 1.8s.", as the public API writes it), or null. It is
+     * the time until this request fits, not until a full reset, so a long one (a daily limit's) is kept: the call
+     * then fails at once saying how long the server asked to wait.
+     */
+    static Duration inMessage(String message) {
+        if (message == null) {
+            return null;
+        }
+        Matcher wait = TRY_AGAIN.matcher(message);
+        return wait.find() ? goDuration(wait.group(1)) : null;
+    }
+
     private static final Pattern GO_PART = Pattern.compile("(\\d+(?:\\.\\d*)?|\\.\\d+)(h|ms|m|s|us|µs|μs|ns)");
 
     /** A duration as Go writes it ({@code 1h2m3.5s}, {@code 20ms}); null when it is not one. */

@@ -762,6 +762,31 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void a429WhoseMessageSaysWhenToTryAgainWaitsThatLong() {
+        // The public API's 429 for a rate limit names the wait in its message ("Please try again in 1.8s."), also
+        // when no x-ratelimit-remaining-* header reads 0 (a request needing more tokens than remain).
+        server.enqueue(new ChatReply.HttpError(429, "tokens", "rate_limit_exceeded", "Rate limit reached for gpt-4.1 in"
+                + " organization org-1 on tokens per min (TPM): Limit 30000, Used 29800, Requested 500. Please try again in"
+                + " 1.8s. Visit https://platform.openai.com/account/rate-limits to learn more.",
+                Map.of("x-ratelimit-remaining-tokens", "200", "x-ratelimit-reset-tokens", "1.8s"), null));
+        assertThat(failure().retryAfter()).isEqualTo(Duration.ofMillis(1800));
+
+        server.enqueue(new ChatReply.HttpError(429, "requests", "rate_limit_exceeded", "Rate limit reached for gpt-4.1 on"
+                + " requests per min (RPM): Limit 3, Used 3, Requested 1. Please try again in 20ms. Visit"
+                + " https://platform.openai.com/account/rate-limits to learn more.", Map.of(), null));
+        assertThat(failure().retryAfter()).isEqualTo(Duration.ofMillis(20));
+
+        server.enqueue(new ChatReply.HttpError(429, "tokens", "rate_limit_exceeded", "Rate limit reached for gpt-4.1 on"
+                + " tokens per day (TPD): Limit 90000, Used 89000, Requested 3000. Please try again in 16m40s.", Map.of(), null));
+        assertThat(failure().retryAfter()).as("past 60 s: the call is not held for it, the message says so")
+                .isEqualTo(Duration.ofSeconds(1000));
+
+        server.enqueue(new ChatReply.HttpError(429, "requests", "rate_limit_exceeded", "Please try again in 1s.",
+                Map.of("retry-after", "4"), null));
+        assertThat(failure().retryAfter()).as("retry-after wins").isEqualTo(Duration.ofSeconds(4));
+    }
+
+    @Test
     void retryAfterAsAnHttpDateOrFractionalMillisecondsSetsTheWait() {
         // docs/openai.md, Errors and retries: retry-after-ms (wins) and retry-after (seconds or HTTP date).
         java.time.Instant now = java.time.Instant.parse("2026-12-03T10:00:00Z");
