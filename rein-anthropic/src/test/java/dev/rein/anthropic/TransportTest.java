@@ -87,15 +87,27 @@ class TransportTest extends FakeApi {
 
     @Test
     void aStreamThatFallsSilentEndsWithATimeoutAfterTheReadTimeout() throws Exception {
+        // The read timeout also bounds the wait for the response headers, so a server that was slow to send
+        // them (a loaded machine that did not schedule its thread in time) timed the call out before the
+        // stream began, and the test, which then saw the JDK's bare 'request timed out', failed at times. The
+        // server now runs on a platform thread, the timeout leaves it a second, and the test checks that the
+        // stream did begin, so what ends the call is the silence after the first event.
+        Duration readTimeout = Duration.ofSeconds(1);
+        java.util.concurrent.CountDownLatch firstEventSent = new java.util.concurrent.CountDownLatch(1);
         try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
              AnthropicModel quick = AnthropicModel.builder().apiKey("k")
-                     .baseUrl("http://127.0.0.1:" + listener.getLocalPort()).readTimeout(Duration.ofMillis(300)).build()) {
-            Thread serverThread = Thread.ofVirtual().start(() -> stallAfterFirstEvent(listener));
+                     .baseUrl("http://127.0.0.1:" + listener.getLocalPort()).readTimeout(readTimeout).build()) {
+            Thread serverThread = Thread.ofPlatform().daemon().start(() -> stallAfterFirstEvent(listener, firstEventSent));
+            long started = System.nanoTime();
             ModelException e = catchThrowableOfType(ModelException.class, () -> quick.call(request("hi").build(),
                     new ModelCallContext(Instant.now().plusSeconds(30), StreamObserver.NONE)));
+            long millis = (System.nanoTime() - started) / 1_000_000;
+            assertThat(firstEventSent.getCount()).as("the server sent the headers and the first event").isZero();
+            assertThat(e).as("the call failed").isNotNull();
             assertThat(e.kind()).isEqualTo(Kind.TIMEOUT);
             assertThat(e.retryable()).isTrue();
-            assertThat(e.getMessage()).contains("read timeout");
+            assertThat(e.getMessage()).contains("the stream was silent longer than the read timeout");
+            assertThat(millis).as("ms until the call failed").isGreaterThanOrEqualTo(readTimeout.toMillis());
             serverThread.interrupt();
         }
     }
@@ -169,7 +181,7 @@ class TransportTest extends FakeApi {
         out.flush();
     }
 
-    private static void stallAfterFirstEvent(ServerSocket listener) {
+    private static void stallAfterFirstEvent(ServerSocket listener, java.util.concurrent.CountDownLatch firstEventSent) {
         try (Socket socket = listener.accept()) {
             InputStream in = socket.getInputStream();
             byte[] buffer = new byte[65536];
@@ -184,6 +196,7 @@ class TransportTest extends FakeApi {
             out.write(bytes);
             out.write("\r\n".getBytes(StandardCharsets.US_ASCII));
             out.flush();
+            firstEventSent.countDown();
             Thread.sleep(10_000);
         } catch (Exception ignored) {
             // The test is over.
