@@ -101,6 +101,17 @@ final class RequestMapper {
                 g.writeTree(ContextEdits.body(edits));
             }
             thinkingAndOutput(g, request);
+            // Only the messages call takes these two; count_tokens refuses unknown fields.
+            Optional<AnthropicMetadata> metadata = request.option(AnthropicMetadata.class);
+            if (metadata.isPresent()) {
+                g.writeObjectFieldStart("metadata");
+                g.writeStringField("user_id", metadata.get().userId());
+                g.writeEndObject();
+            }
+            Optional<AnthropicServiceTier> tier = request.option(AnthropicServiceTier.class);
+            if (tier.isPresent()) {
+                g.writeStringField("service_tier", tier.get().tier());
+            }
         });
     }
 
