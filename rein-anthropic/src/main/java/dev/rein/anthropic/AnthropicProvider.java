@@ -39,11 +39,18 @@ public final class AnthropicProvider implements ModelProvider {
             + "=<your key>' (create one at https://console.anthropic.com/settings/keys), or " + AUTH_TOKEN
             + " for a gateway that takes a bearer token, or try './rein demo', which needs no key";
 
-    /** A price with Anthropic's cache write rates derived from the input price. */
+    /** USD per web search (USD 10 per 1,000 searches, on every model, on top of the tokens). */
+    public static final String WEB_SEARCH_PRICE = "0.01";
+
+    /**
+     * A price with Anthropic's cache write rates derived from the input price, and web searches at
+     * {@value #WEB_SEARCH_PRICE} USD each (web fetches cost only their tokens).
+     */
     public static ModelPrice price(String input, String cacheRead, String output) {
         java.math.BigDecimal in = new java.math.BigDecimal(input);
         return ModelPrice.of(input, cacheRead, in.multiply(new java.math.BigDecimal("1.25")).toPlainString(), output)
-                .withCacheWriteClass(ResponseMapper.WRITE_1H, in.multiply(java.math.BigDecimal.TWO).toPlainString());
+                .withCacheWriteClass(ResponseMapper.WRITE_1H, in.multiply(java.math.BigDecimal.TWO).toPlainString())
+                .withPerUse(ResponseMapper.WEB_SEARCH, WEB_SEARCH_PRICE);
     }
 
     @Override

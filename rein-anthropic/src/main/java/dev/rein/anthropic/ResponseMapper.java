@@ -101,8 +101,34 @@ final class ResponseMapper {
         // what message_delta's cumulative total (which has no split) adds to message_start's split.
         write5m = Math.max(write5m, cacheWrite - write1h);
         return new Usage(input, output, cacheRead, write5m + write1h, write1h == 0 ? Map.of() : Map.of(WRITE_1H, write1h),
-                !outputReported);
+                !outputReported, serverToolUses(usage.path("server_tool_use")));
     }
+
+    /**
+     * {@code server_tool_use}'s counts ({@code web_search_requests}: 3, {@code web_fetch_requests}: 1)
+     * by tool ({@code web_search}: 3, {@code web_fetch}: 1), each tool's uses named as the API names
+     * the counter, so one it adds later is kept too; zero counts are left out. Web searches are billed
+     * per search on top of the tokens ({@link AnthropicProvider#price}).
+     */
+    private static Map<String, Long> serverToolUses(JsonNode serverToolUse) {
+        if (!serverToolUse.isObject() || serverToolUse.isEmpty()) {
+            return Map.of();
+        }
+        Map<String, Long> uses = new java.util.TreeMap<>();
+        for (Map.Entry<String, JsonNode> counter : serverToolUse.properties()) {
+            String name = counter.getKey();
+            long count = count(serverToolUse, name);
+            if (count > 0) {
+                uses.put(name.endsWith(REQUESTS) ? name.substring(0, name.length() - REQUESTS.length()) : name, count);
+            }
+        }
+        return uses;
+    }
+
+    private static final String REQUESTS = "_requests";
+
+    /** The name of web searches in {@link Usage#serverToolUses()}, billed per search. */
+    static final String WEB_SEARCH = "web_search";
 
     private static long count(JsonNode node, String field) {
         JsonNode value = node.path(field);

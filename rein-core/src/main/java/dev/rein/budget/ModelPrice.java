@@ -12,10 +12,13 @@ import java.util.TreeMap;
  * USD prices per million tokens for one model: uncached input, cache reads, cache writes and
  * output, plus optional prices for provider-specific cache write classes (see
  * {@link Usage#cacheWriteDetail()}); writes of a class without its own price cost
- * {@code cacheWritePerMTok}.
+ * {@code cacheWritePerMTok}. Tools the provider runs itself and bills per use (see {@link
+ * Usage#serverToolUses()}) cost {@code perUse} USD per use, on top of the tokens; one without a
+ * price here costs nothing more than its tokens.
  */
 public record ModelPrice(BigDecimal inputPerMTok, BigDecimal cacheReadPerMTok, BigDecimal cacheWritePerMTok,
-                         BigDecimal outputPerMTok, Map<String, BigDecimal> cacheWriteClassPerMTok) {
+                         BigDecimal outputPerMTok, Map<String, BigDecimal> cacheWriteClassPerMTok,
+                         Map<String, BigDecimal> perUse) {
     private static final BigDecimal MILLION = BigDecimal.valueOf(1_000_000);
 
     public ModelPrice {
@@ -30,6 +33,8 @@ public record ModelPrice(BigDecimal inputPerMTok, BigDecimal cacheReadPerMTok, B
         named.put("cache write", cacheWritePerMTok);
         named.put("output", outputPerMTok);
         cacheWriteClassPerMTok.forEach((writeClass, price) -> named.put("cache write of class '" + writeClass + "'", price));
+        perUse = perUse == null ? Map.of() : Map.copyOf(perUse);
+        perUse.forEach((tool, price) -> named.put("per-use price of '" + tool + "'", price));
         named.forEach((name, price) -> {
             if (price.signum() < 0) {
                 throw new ReinException("model prices cannot be negative, was " + name + " " + price.toPlainString());
@@ -37,17 +42,27 @@ public record ModelPrice(BigDecimal inputPerMTok, BigDecimal cacheReadPerMTok, B
         });
     }
 
+    /** Prices per million tokens, with no server tool priced per use. */
+    public ModelPrice(BigDecimal inputPerMTok, BigDecimal cacheReadPerMTok, BigDecimal cacheWritePerMTok,
+                      BigDecimal outputPerMTok, Map<String, BigDecimal> cacheWriteClassPerMTok) {
+        this(inputPerMTok, cacheReadPerMTok, cacheWritePerMTok, outputPerMTok, cacheWriteClassPerMTok, Map.of());
+    }
+
     /** A price given as text: a configuration error naming it when it is missing or not a decimal number. */
     private static BigDecimal price(String name, String text) {
+        return price(name, text, "USD per million tokens", "3.00");
+    }
+
+    private static BigDecimal price(String name, String text, String unit, String example) {
         if (text == null) {
-            throw new ReinException("the " + name + " price is missing (null): give USD per million tokens as a decimal,"
-                    + " e.g. \"3.00\" (\"0\" for free)");
+            throw new ReinException("the " + name + " price is missing (null): give " + unit + " as a decimal,"
+                    + " e.g. \"" + example + "\" (\"0\" for free)");
         }
         try {
             return new BigDecimal(text.strip());
         } catch (NumberFormatException e) {
-            throw new ReinException("the " + name + " price '" + text + "' is not a number: write USD per million tokens as"
-                    + " a decimal with a point, e.g. \"3.00\"");
+            throw new ReinException("the " + name + " price '" + text + "' is not a number: write " + unit + " as"
+                    + " a decimal with a point, e.g. \"" + example + "\"");
         }
     }
 
@@ -74,7 +89,19 @@ public record ModelPrice(BigDecimal inputPerMTok, BigDecimal cacheReadPerMTok, B
     public ModelPrice withCacheWriteClass(String writeClass, String perMTok) {
         Map<String, BigDecimal> classes = new TreeMap<>(cacheWriteClassPerMTok);
         classes.put(writeClass, price("cache write of class '" + writeClass + "'", perMTok));
-        return new ModelPrice(inputPerMTok, cacheReadPerMTok, cacheWritePerMTok, outputPerMTok, classes);
+        return new ModelPrice(inputPerMTok, cacheReadPerMTok, cacheWritePerMTok, outputPerMTok, classes, perUse);
+    }
+
+    /**
+     * A copy that prices each use of the provider's server tool {@code tool} (as named in {@link
+     * Usage#serverToolUses()}, such as {@code web_search}) at {@code usd}, on top of the tokens.
+     *
+     * @throws ReinException naming the price when it is null, negative or not a decimal number
+     */
+    public ModelPrice withPerUse(String tool, String usd) {
+        Map<String, BigDecimal> prices = new TreeMap<>(perUse);
+        prices.put(tool, price("per-use '" + tool + "'", usd, "USD per use", "0.01"));
+        return new ModelPrice(inputPerMTok, cacheReadPerMTok, cacheWritePerMTok, outputPerMTok, cacheWriteClassPerMTok, prices);
     }
 
     /** The cost in USD of one call's usage, counting every kind of token. */
@@ -94,7 +121,19 @@ public record ModelPrice(BigDecimal inputPerMTok, BigDecimal cacheReadPerMTok, B
             }
         }
         perMillion.add(cacheWritePerMTok, plainWrites);
-        return perMillion.total().divide(MILLION, MathContext.DECIMAL64);
+        BigDecimal tokens = perMillion.total().divide(MILLION, MathContext.DECIMAL64);
+        if (usage.serverToolUses().isEmpty()) {
+            return tokens;
+        }
+        // Billed per use, not per token: a call that searched the web 3 times pays for 3 searches.
+        BigDecimal uses = BigDecimal.ZERO;
+        for (Map.Entry<String, Long> use : usage.serverToolUses().entrySet()) {
+            BigDecimal price = perUse.get(use.getKey());
+            if (price != null) {
+                uses = uses.add(price.multiply(BigDecimal.valueOf(use.getValue())));
+            }
+        }
+        return uses.signum() == 0 ? tokens : tokens.add(uses);
     }
 
     /**

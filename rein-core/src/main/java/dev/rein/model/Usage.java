@@ -20,12 +20,17 @@ import java.util.TreeMap;
  *                         when every cache write has the same price.
  * @param estimated        true when the counts are an estimate, not the provider's report (of a sum:
  *                         when any part is); written to JSON only when true
+ * @param serverToolUses   uses of tools the provider runs itself and bills per use, on top of the
+ *                         tokens, by a provider-specific name (for example {@code web_search}: 3),
+ *                         priced by {@link dev.rein.budget.ModelPrice#perUse()}; empty when the call
+ *                         made none, and then not written to JSON
  */
 public record Usage(long inputTokens, long outputTokens, long cacheReadInputTokens,
                     // Traces and snapshots keep the name they always had.
                     @JsonProperty("cache_creation_input_tokens") long cacheWriteInputTokens,
                     @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Long> cacheWriteDetail,
-                    @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean estimated) {
+                    @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean estimated,
+                    @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Long> serverToolUses) {
 
     public static final Usage ZERO = new Usage(0, 0, 0, 0, Map.of());
 
@@ -34,7 +39,7 @@ public record Usage(long inputTokens, long outputTokens, long cacheReadInputToke
      * is never taken for a report of zero tokens. A run replaces it with an estimate from the
      * request and the response's content before charging its budgets.
      */
-    public static final Usage NOT_REPORTED = new Usage(0, 0, 0, 0, Map.of(), true);
+    public static final Usage NOT_REPORTED = new Usage(0, 0, 0, 0, Map.of(), true, Map.of());
 
     public Usage {
         if (inputTokens < 0 || outputTokens < 0 || cacheReadInputTokens < 0 || cacheWriteInputTokens < 0) {
@@ -52,6 +57,18 @@ public record Usage(long inputTokens, long outputTokens, long cacheReadInputToke
             throw new IllegalArgumentException("the cache write detail " + cacheWriteDetail
                     + " exceeds the cache writes, " + cacheWriteInputTokens);
         }
+        serverToolUses = serverToolUses == null ? Map.of() : Map.copyOf(serverToolUses);
+        for (Map.Entry<String, Long> e : serverToolUses.entrySet()) {
+            if (e.getValue() < 0) {
+                throw new IllegalArgumentException("server tool uses cannot be negative: " + e.getKey());
+            }
+        }
+    }
+
+    /** Usage without server tool uses. */
+    public Usage(long inputTokens, long outputTokens, long cacheReadInputTokens, long cacheWriteInputTokens,
+                 Map<String, Long> cacheWriteDetail, boolean estimated) {
+        this(inputTokens, outputTokens, cacheReadInputTokens, cacheWriteInputTokens, cacheWriteDetail, estimated, Map.of());
     }
 
     /** Usage as the provider reported it. */
@@ -62,7 +79,7 @@ public record Usage(long inputTokens, long outputTokens, long cacheReadInputToke
 
     /** An estimate of {@code input} uncached input tokens and {@code output} output tokens. */
     public static Usage estimate(long input, long output) {
-        return new Usage(input, output, 0, 0, Map.of(), true);
+        return new Usage(input, output, 0, 0, Map.of(), true, Map.of());
     }
 
     /** Whether this is the usage of a response whose provider reported none (see {@link #NOT_REPORTED}). */
@@ -79,7 +96,16 @@ public record Usage(long inputTokens, long outputTokens, long cacheReadInputToke
     public Usage withCacheWriteDetail(String writeClass, long tokens) {
         Map<String, Long> detail = new TreeMap<>(cacheWriteDetail);
         detail.merge(writeClass, tokens, Long::sum);
-        return new Usage(inputTokens, outputTokens, cacheReadInputTokens, cacheWriteInputTokens, detail, estimated);
+        return new Usage(inputTokens, outputTokens, cacheReadInputTokens, cacheWriteInputTokens, detail, estimated,
+                serverToolUses);
+    }
+
+    /** A copy that also counts {@code uses} uses of the provider's server tool {@code tool} (see {@link #serverToolUses()}). */
+    public Usage withServerToolUses(String tool, long uses) {
+        Map<String, Long> counts = new TreeMap<>(serverToolUses);
+        counts.merge(tool, uses, Usage::sum);
+        return new Usage(inputTokens, outputTokens, cacheReadInputTokens, cacheWriteInputTokens, cacheWriteDetail, estimated,
+                counts);
     }
 
     /** Every input token of the call: uncached, read from cache and written to cache. */
@@ -105,8 +131,15 @@ public record Usage(long inputTokens, long outputTokens, long cacheReadInputToke
                 detail.merge(e.getKey(), e.getValue(), Usage::sum);
             }
         }
+        Map<String, Long> uses = serverToolUses;
+        if (!other.serverToolUses.isEmpty()) {
+            uses = new TreeMap<>(serverToolUses);
+            for (Map.Entry<String, Long> e : other.serverToolUses.entrySet()) {
+                uses.merge(e.getKey(), e.getValue(), Usage::sum);
+            }
+        }
         return new Usage(sum(inputTokens, other.inputTokens), sum(outputTokens, other.outputTokens),
                 sum(cacheReadInputTokens, other.cacheReadInputTokens),
-                sum(cacheWriteInputTokens, other.cacheWriteInputTokens), detail, estimated || other.estimated);
+                sum(cacheWriteInputTokens, other.cacheWriteInputTokens), detail, estimated || other.estimated, uses);
     }
 }

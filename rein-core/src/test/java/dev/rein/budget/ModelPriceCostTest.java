@@ -39,6 +39,23 @@ class ModelPriceCostTest {
         }
     }
 
+    @Test
+    void serverToolUsesCostTheirPerUsePriceOnTopOfTheTokens() {
+        ModelPrice price = ModelPrice.of("3.00", "0.30", "15.00").withPerUse("web_search", "0.01");
+        Usage tokens = Usage.of(1_000, 100, 0, 0);
+        assertThat(price.cost(tokens.withServerToolUses("web_search", 3))).isEqualByComparingTo("0.0345");
+        assertThat(price.cost(tokens.withServerToolUses("web_fetch", 2))).as("a tool without a per-use price: its tokens only")
+                .isEqualTo(price.cost(tokens));
+        assertThat(ModelPrice.of("3.00", "0.30", "15.00").cost(tokens.withServerToolUses("web_search", 3)))
+                .as("a price without per-use prices: the tokens only").isEqualByComparingTo("0.0045");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> price.withPerUse("web_search", "ten"))
+                .hasMessageContaining("per-use 'web_search' price 'ten' is not a number: write USD per use");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> price.withPerUse("web_search", "-0.01"))
+                .hasMessageContaining("cannot be negative");
+        // Carried by the other copy methods.
+        assertThat(price.withCacheWriteClass("1h", "6.00").perUse()).containsKey("web_search");
+    }
+
     /** The definition: every kind's product added, used or not, divided to 16 digits. */
     private static BigDecimal everyProduct(ModelPrice p, Usage u) {
         long plainWrites = u.cacheWriteInputTokens();

@@ -39,4 +39,18 @@ class UsageTest {
         assertThat(Json.mapper().readValue("{\"input_tokens\":1,\"output_tokens\":2,\"cache_read_input_tokens\":3,"
                 + "\"cache_creation_input_tokens\":4}", Usage.class)).isEqualTo(Usage.of(1, 2, 3, 4));
     }
+
+    @Test
+    void serverToolUsesAreSummedAndKeptThroughTracesAndSnapshots() throws Exception {
+        Usage searched = Usage.of(10, 2, 0, 0).withServerToolUses("web_search", 3);
+        Usage sum = searched.plus(Usage.of(1, 1, 0, 0).withServerToolUses("web_search", 2).withServerToolUses("web_fetch", 1));
+        assertThat(sum.serverToolUses()).isEqualTo(java.util.Map.of("web_search", 5L, "web_fetch", 1L));
+        assertThat(sum.inputTokens()).isEqualTo(11);
+
+        assertThat(Json.write(Usage.of(1, 2, 3, 4))).as("none, not written").doesNotContain("server_tool_uses");
+        String written = Json.write(searched);
+        assertThat(written).contains("\"server_tool_uses\":{\"web_search\":3}");
+        assertThat(Json.mapper().readValue(written, Usage.class)).isEqualTo(searched);
+        assertThat(Json.storedMapper().readValue(Json.storedMapper().writeValueAsString(sum), Usage.class)).isEqualTo(sum);
+    }
 }
