@@ -27,8 +27,13 @@ final class Exchange implements AutoCloseable {
 
     private final WireBuffer requestBody;
 
-    Exchange(HttpResponse<InputStream> response, Watchdog watchdog, long deadline, WireBuffer requestBody) {
+    /** The request timeout, for the message when it runs out. */
+    private final java.time.Duration requestTimeout;
+
+    Exchange(HttpResponse<InputStream> response, Watchdog watchdog, long deadline, WireBuffer requestBody,
+             java.time.Duration requestTimeout) {
         this.response = response;
+        this.requestTimeout = requestTimeout;
         this.requestBody = requestBody;
         this.body = new PushbackInputStream(response.body(), PEEK);
         this.watchdog = watchdog;
@@ -102,6 +107,10 @@ final class Exchange implements AutoCloseable {
 
     long deadline() {
         return deadline;
+    }
+
+    java.time.Duration requestTimeout() {
+        return requestTimeout;
     }
 
     /**

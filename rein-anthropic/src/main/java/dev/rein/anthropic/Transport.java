@@ -121,10 +121,31 @@ final class Transport implements AutoCloseable {
         try {
             HttpResponse<InputStream> response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
             return watchdog.watch(response, requestTimeout, body);
+        } catch (java.net.http.HttpConnectTimeoutException e) {
+            body.release();
+            throw e;
+        } catch (java.net.http.HttpTimeoutException e) {
+            body.release();
+            // The JDK says only 'request timed out': name the limit that ran out, so it is clear what to raise.
+            java.net.http.HttpTimeoutException named = new java.net.http.HttpTimeoutException("no response headers within the "
+                    + (readTimeout.compareTo(requestTimeout) <= 0 ? "read timeout (" + human(readTimeout) + "; readTimeout)"
+                    : "request timeout (" + human(requestTimeout) + "; requestTimeout)"));
+            // Not its cause: messages show the root cause's words, which would be the JDK's again.
+            named.setStackTrace(e.getStackTrace());
+            throw named;
         } catch (IOException | InterruptedException | RuntimeException e) {
             body.release();
             throw e;
         }
+    }
+
+    /** A timeout as people write it: {@code 700 ms}, {@code 30 s}, {@code 10 min}. */
+    static String human(Duration d) {
+        long millis = d.toMillis();
+        if (millis % 60_000 == 0) {
+            return millis / 60_000 + " min";
+        }
+        return millis % 1000 == 0 ? millis / 1000 + " s" : millis + " ms";
     }
 
     private HttpRequest request(URI uri, WireBuffer body, List<String> betas, Map<String, String> extraHeaders,

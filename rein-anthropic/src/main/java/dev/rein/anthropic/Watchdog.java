@@ -19,17 +19,21 @@ import java.util.concurrent.locks.LockSupport;
 final class Watchdog implements AutoCloseable {
     private final Set<Exchange> open = ConcurrentHashMap.newKeySet();
     private final long readTimeoutNanos;
+    /** The read timeout as messages name it. */
+    private final String readTimeout;
     private final Thread thread;
     private volatile boolean closed;
 
     Watchdog(Duration readTimeout) {
         this.readTimeoutNanos = readTimeout.toNanos();
+        this.readTimeout = Transport.human(readTimeout);
         long tick = Math.clamp(readTimeout.toMillis() / 4, 10, 1000);
         this.thread = Thread.ofVirtual().name("rein-anthropic-watchdog").start(() -> run(tick));
     }
 
     Exchange watch(HttpResponse<InputStream> response, Duration requestTimeout, WireBuffer requestBody) {
-        Exchange exchange = new Exchange(response, this, System.nanoTime() + requestTimeout.toNanos(), requestBody);
+        Exchange exchange = new Exchange(response, this, System.nanoTime() + requestTimeout.toNanos(), requestBody,
+                requestTimeout);
         open.add(exchange);
         return exchange;
     }
@@ -50,9 +54,10 @@ final class Watchdog implements AutoCloseable {
                 if (exchange.unsettled(now)) {
                     exchange.expire("the stream stayed open after message_stop");
                 } else if (now - exchange.lastRead() > readTimeoutNanos) {
-                    exchange.expire("the stream was silent longer than the read timeout");
+                    exchange.expire("the stream was silent longer than the read timeout (" + readTimeout + "; readTimeout)");
                 } else if (now - exchange.deadline() > 0) {
-                    exchange.expire("the call ran longer than the request timeout");
+                    exchange.expire("the call ran longer than the request timeout ("
+                            + Transport.human(exchange.requestTimeout()) + "; requestTimeout)");
                 }
             }
         }

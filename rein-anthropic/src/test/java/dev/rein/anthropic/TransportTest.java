@@ -113,6 +113,32 @@ class TransportTest extends FakeApi {
     }
 
     @Test
+    void aServerThatSendsNoResponseHeadersNamesTheReadTimeoutItWaited() throws Exception {
+        // Until the headers come, the read timeout bounds the wait too; the JDK's own words ('request
+        // timed out') named no setting, so a user could not tell which limit to raise.
+        try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+             AnthropicModel mute = AnthropicModel.builder().apiKey("k")
+                     .baseUrl("http://127.0.0.1:" + listener.getLocalPort()).readTimeout(Duration.ofMillis(700)).build()) {
+            Thread serverThread = Thread.ofPlatform().daemon().start(() -> {
+                try (Socket socket = listener.accept()) {
+                    socket.getInputStream().read(new byte[65536]);
+                    Thread.sleep(10_000); // reads the request, never answers
+                } catch (Exception ignored) {
+                    // The test is over.
+                }
+            });
+            ModelException e = catchThrowableOfType(ModelException.class, () -> mute.call(request("hi").build(),
+                    new ModelCallContext(Instant.now().plusSeconds(30), StreamObserver.NONE)));
+            assertThat(e).as("the call failed").isNotNull();
+            assertThat(e.kind()).isEqualTo(Kind.TIMEOUT);
+            assertThat(e.retryable()).isTrue();
+            assertThat(e.getMessage()).contains("did not answer in time")
+                    .contains("no response headers within the read timeout (700 ms; readTimeout)");
+            serverThread.interrupt();
+        }
+    }
+
+    @Test
     void aStreamLeftOpenAfterMessageStopEndsAtOnceWithTheWholeMessage() throws Exception {
         // A proxy that keeps the response open after the last event (seen for Anthropic-compatible gateways):
         // the message is whole at message_stop, so the call must not wait for the end of the body, and
