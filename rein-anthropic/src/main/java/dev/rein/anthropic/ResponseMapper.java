@@ -68,8 +68,10 @@ final class ResponseMapper {
             case "text" -> new TextBlock(text(block, "text", "a text block"));
             case "tool_use" -> new ToolUseBlock(text(block, "id", "a tool_use block"), text(block, "name", "a tool_use block"),
                     block.hasNonNull("input") ? block.get("input") : block.objectNode());
+            // The API always signs its thinking; other models' Anthropic-compatible endpoints (DeepSeek's,
+            // Fireworks', Kimi's) send none and take the block back with an empty one.
             case "thinking" -> new ThinkingBlock(text(block, "thinking", "a thinking block"),
-                    text(block, "signature", "a thinking block"));
+                    block.path("signature").isTextual() ? block.get("signature").asText() : "");
             case "redacted_thinking" -> new RedactedThinkingBlock(text(block, "data", "a redacted_thinking block"));
             case "" -> throw ErrorMapper.malformed("a content block of the response has no type: " + block, null);
             default -> new OpaqueBlock(type, block.deepCopy());

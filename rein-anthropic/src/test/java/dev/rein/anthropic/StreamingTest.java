@@ -78,6 +78,29 @@ class StreamingTest extends FakeApi {
     }
 
     @Test
+    void aThinkingBlockWithoutASignatureIsKeptAndSentBackWithAnEmptyOne() throws Exception {
+        // Anthropic-compatible endpoints of other models (DeepSeek's /anthropic, Fireworks, Kimi) stream
+        // thinking blocks with no signature at all, and want the thinking of a tool-use turn sent back.
+        server.enqueue(FakeReply.malformed(new Sse()
+                .messageStart("{\"input_tokens\":10,\"output_tokens\":1}")
+                .block(0, "{\"type\":\"thinking\",\"thinking\":\"\"}", "{\"type\":\"thinking_delta\",\"thinking\":\"天気を調べる\"}")
+                .block(1, "{\"type\":\"tool_use\",\"id\":\"toolu_7\",\"name\":\"search\",\"input\":{}}",
+                        "{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"q\\\":\\\"天気\\\"}\"}")
+                .end("tool_use", "{\"output_tokens\":12}").build()));
+        server.enqueue(FakeReply.text("晴れです。"));
+
+        ModelResponse response = call(request("hi").tools(java.util.List.of(tool("search"))));
+
+        assertThat(response.stopReason()).isEqualTo(StopReason.TOOL_USE);
+        assertThat(response.content().get(0)).isEqualTo(new dev.rein.model.ThinkingBlock("天気を調べる", ""));
+        call(request("hi").tools(java.util.List.of(tool("search"))).messages(java.util.List.of(dev.rein.model.Message.user("hi"),
+                dev.rein.model.Message.assistant(response.content()), dev.rein.model.Message.user(java.util.List.of(
+                        new dev.rein.model.ToolResultBlock("toolu_7", "晴れ", false))))));
+        assertThat(lastBody().at("/messages/1/content/0")).isEqualTo(
+                Json.parse("{\"type\":\"thinking\",\"thinking\":\"天気を調べる\",\"signature\":\"\"}"));
+    }
+
+    @Test
     void aDeltaWhoseTextOrJsonIsNullAddsNothing() throws Exception {
         // A proxy that turns OpenAI chunks into Messages events carries their "content": null over as
         // "text": null (or "partial_json": null): nothing to add, where asText() of a null is "null".
