@@ -22,12 +22,21 @@ public final class AnthropicProvider implements ModelProvider {
     /** A bearer token, for gateways that expect {@code Authorization: Bearer} (the SDKs read it too). */
     public static final String AUTH_TOKEN = "ANTHROPIC_AUTH_TOKEN";
     public static final String BASE_URL = "ANTHROPIC_BASE_URL";
-    /** Cache writes cost 1.25x input for a 5-minute entry and 2x for a 1-hour entry. */
+    /**
+     * The input tokens (cache reads and writes included) beyond which a request to a model with the
+     * 1M-token context window ({@code context-1m-2025-08-07}) is billed at the long-context rates:
+     * for Claude Sonnet 4 and 4.5, 2x input and 1.5x output.
+     */
+    public static final long LONG_CONTEXT = 200_000;
+    /**
+     * Cache writes cost 1.25x input for a 5-minute entry and 2x for a 1-hour entry; Sonnet 4 and 4.5
+     * cost their long-context rates beyond {@link #LONG_CONTEXT} input tokens.
+     */
     public static final PriceTable PRICES = PriceTable.empty()
             .with("claude-sonnet-5", price("3.00", "0.30", "15.00"))
             .with("claude-haiku-4-5", price("1.00", "0.10", "5.00"))
-            .with("claude-sonnet-4-5", price("3.00", "0.30", "15.00"))
-            .with("claude-sonnet-4", price("3.00", "0.30", "15.00"))
+            .with("claude-sonnet-4-5", price("3.00", "0.30", "15.00").withLongContext(LONG_CONTEXT, price("6.00", "0.60", "22.50")))
+            .with("claude-sonnet-4", price("3.00", "0.30", "15.00").withLongContext(LONG_CONTEXT, price("6.00", "0.60", "22.50")))
             .with("claude-opus-4-5", price("5.00", "0.50", "25.00"))
             .with("claude-opus-4-1", price("15.00", "1.50", "75.00"));
     static final String MISSING_KEY = API_KEY + " is not set: set it with 'export " + API_KEY

@@ -14,12 +14,31 @@ import java.util.TreeMap;
  * {@link Usage#cacheWriteDetail()}); writes of a class without its own price cost
  * {@code cacheWritePerMTok}. Tools the provider runs itself and bills per use (see {@link
  * Usage#serverToolUses()}) cost {@code perUse} USD per use, on top of the tokens; one without a
- * price here costs nothing more than its tokens.
+ * price here costs nothing more than its tokens. A model whose provider charges other token rates
+ * for a request beyond a size ({@code longContext}: a 1M-token context window's request of more
+ * than 200K input tokens) prices such a call's tokens at those rates.
  */
 public record ModelPrice(BigDecimal inputPerMTok, BigDecimal cacheReadPerMTok, BigDecimal cacheWritePerMTok,
                          BigDecimal outputPerMTok, Map<String, BigDecimal> cacheWriteClassPerMTok,
-                         Map<String, BigDecimal> perUse) {
+                         Map<String, BigDecimal> perUse, LongContext longContext) {
     private static final BigDecimal MILLION = BigDecimal.valueOf(1_000_000);
+
+    /**
+     * The token rates of a call whose input, cache reads and writes included ({@link
+     * Usage#totalInputTokens()}), is more than {@code aboveInputTokens}; its per-use prices are the
+     * model's own.
+     */
+    public record LongContext(long aboveInputTokens, ModelPrice price) {
+        public LongContext {
+            Objects.requireNonNull(price, "price");
+            if (aboveInputTokens < 0) {
+                throw new ReinException("a long-context threshold cannot be negative, was " + aboveInputTokens);
+            }
+            if (price.longContext() != null) {
+                throw new ReinException("the long-context price of a model cannot have a long-context price of its own");
+            }
+        }
+    }
 
     public ModelPrice {
         Objects.requireNonNull(inputPerMTok, "inputPerMTok");
@@ -42,10 +61,16 @@ public record ModelPrice(BigDecimal inputPerMTok, BigDecimal cacheReadPerMTok, B
         });
     }
 
-    /** Prices per million tokens, with no server tool priced per use. */
+    /** Prices per million tokens, with no server tool priced per use and the same rates at any size. */
     public ModelPrice(BigDecimal inputPerMTok, BigDecimal cacheReadPerMTok, BigDecimal cacheWritePerMTok,
                       BigDecimal outputPerMTok, Map<String, BigDecimal> cacheWriteClassPerMTok) {
-        this(inputPerMTok, cacheReadPerMTok, cacheWritePerMTok, outputPerMTok, cacheWriteClassPerMTok, Map.of());
+        this(inputPerMTok, cacheReadPerMTok, cacheWritePerMTok, outputPerMTok, cacheWriteClassPerMTok, Map.of(), null);
+    }
+
+    /** Prices per million tokens and per use, with the same rates at any size. */
+    public ModelPrice(BigDecimal inputPerMTok, BigDecimal cacheReadPerMTok, BigDecimal cacheWritePerMTok,
+                      BigDecimal outputPerMTok, Map<String, BigDecimal> cacheWriteClassPerMTok, Map<String, BigDecimal> perUse) {
+        this(inputPerMTok, cacheReadPerMTok, cacheWritePerMTok, outputPerMTok, cacheWriteClassPerMTok, perUse, null);
     }
 
     /** A price given as text: a configuration error naming it when it is missing or not a decimal number. */
@@ -89,7 +114,7 @@ public record ModelPrice(BigDecimal inputPerMTok, BigDecimal cacheReadPerMTok, B
     public ModelPrice withCacheWriteClass(String writeClass, String perMTok) {
         Map<String, BigDecimal> classes = new TreeMap<>(cacheWriteClassPerMTok);
         classes.put(writeClass, price("cache write of class '" + writeClass + "'", perMTok));
-        return new ModelPrice(inputPerMTok, cacheReadPerMTok, cacheWritePerMTok, outputPerMTok, classes, perUse);
+        return new ModelPrice(inputPerMTok, cacheReadPerMTok, cacheWritePerMTok, outputPerMTok, classes, perUse, longContext);
     }
 
     /**
@@ -101,11 +126,41 @@ public record ModelPrice(BigDecimal inputPerMTok, BigDecimal cacheReadPerMTok, B
     public ModelPrice withPerUse(String tool, String usd) {
         Map<String, BigDecimal> prices = new TreeMap<>(perUse);
         prices.put(tool, price("per-use '" + tool + "'", usd, "USD per use", "0.01"));
-        return new ModelPrice(inputPerMTok, cacheReadPerMTok, cacheWritePerMTok, outputPerMTok, cacheWriteClassPerMTok, prices);
+        return new ModelPrice(inputPerMTok, cacheReadPerMTok, cacheWritePerMTok, outputPerMTok, cacheWriteClassPerMTok, prices,
+                longContext);
     }
 
-    /** The cost in USD of one call's usage, counting every kind of token. */
+    /**
+     * A copy whose calls of more than {@code aboveInputTokens} input tokens (cache reads and writes
+     * included) have their tokens priced at {@code price}'s rates, as the provider bills a long
+     * context; per-use prices stay this model's.
+     */
+    public ModelPrice withLongContext(long aboveInputTokens, ModelPrice price) {
+        return new ModelPrice(inputPerMTok, cacheReadPerMTok, cacheWritePerMTok, outputPerMTok, cacheWriteClassPerMTok, perUse,
+                new LongContext(aboveInputTokens, price));
+    }
+
+    /** The cost in USD of one call's usage, counting every kind of token and every use priced per use. */
     public BigDecimal cost(Usage usage) {
+        ModelPrice rates = longContext != null && usage.totalInputTokens() > longContext.aboveInputTokens()
+                ? longContext.price() : this;
+        BigDecimal tokens = rates.tokenCost(usage);
+        if (usage.serverToolUses().isEmpty()) {
+            return tokens;
+        }
+        // Billed per use, not per token: a call that searched the web 3 times pays for 3 searches.
+        BigDecimal uses = BigDecimal.ZERO;
+        for (Map.Entry<String, Long> use : usage.serverToolUses().entrySet()) {
+            BigDecimal price = perUse.get(use.getKey());
+            if (price != null) {
+                uses = uses.add(price.multiply(BigDecimal.valueOf(use.getValue())));
+            }
+        }
+        return uses.signum() == 0 ? tokens : tokens.add(uses);
+    }
+
+    /** The cost in USD of one call's tokens at these rates. */
+    private BigDecimal tokenCost(Usage usage) {
         long plainWrites = usage.cacheWriteInputTokens();
         Sum perMillion = new Sum();
         perMillion.add(inputPerMTok, usage.inputTokens());
@@ -121,19 +176,7 @@ public record ModelPrice(BigDecimal inputPerMTok, BigDecimal cacheReadPerMTok, B
             }
         }
         perMillion.add(cacheWritePerMTok, plainWrites);
-        BigDecimal tokens = perMillion.total().divide(MILLION, MathContext.DECIMAL64);
-        if (usage.serverToolUses().isEmpty()) {
-            return tokens;
-        }
-        // Billed per use, not per token: a call that searched the web 3 times pays for 3 searches.
-        BigDecimal uses = BigDecimal.ZERO;
-        for (Map.Entry<String, Long> use : usage.serverToolUses().entrySet()) {
-            BigDecimal price = perUse.get(use.getKey());
-            if (price != null) {
-                uses = uses.add(price.multiply(BigDecimal.valueOf(use.getValue())));
-            }
-        }
-        return uses.signum() == 0 ? tokens : tokens.add(uses);
+        return perMillion.total().divide(MILLION, MathContext.DECIMAL64);
     }
 
     /**
