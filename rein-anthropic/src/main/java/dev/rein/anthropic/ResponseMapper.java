@@ -65,12 +65,12 @@ final class ResponseMapper {
     static ContentBlock block(ObjectNode block) throws ModelException {
         String type = block.path("type").asText("");
         return switch (type) {
-            case "text" -> new TextBlock(text(block, "text", "a text block"));
+            case "text" -> new TextBlock(textOrEmpty(block, "text", "a text block"));
             case "tool_use" -> new ToolUseBlock(text(block, "id", "a tool_use block"), text(block, "name", "a tool_use block"),
                     block.hasNonNull("input") ? block.get("input") : block.objectNode());
             // The API always signs its thinking; other models' Anthropic-compatible endpoints (DeepSeek's,
             // Fireworks', Kimi's) send none and take the block back with an empty one.
-            case "thinking" -> new ThinkingBlock(text(block, "thinking", "a thinking block"),
+            case "thinking" -> new ThinkingBlock(textOrEmpty(block, "thinking", "a thinking block"),
                     block.path("signature").isTextual() ? block.get("signature").asText() : "");
             case "redacted_thinking" -> new RedactedThinkingBlock(text(block, "data", "a redacted_thinking block"));
             case "" -> throw ErrorMapper.malformed("a content block of the response has no type: " + block, null);
@@ -135,6 +135,14 @@ final class ResponseMapper {
     private static long count(JsonNode node, String field) {
         JsonNode value = node.path(field);
         return value.canConvertToLong() && value.asLong() > 0 ? value.asLong() : 0;
+    }
+
+    /**
+     * A block's text, "" for a JSON null: a gateway whose JSON writer keeps null fields opens an empty
+     * block with {@code "text": null} (or {@code "thinking": null}) and may send no delta into it.
+     */
+    private static String textOrEmpty(JsonNode node, String field, String where) throws ModelException {
+        return node.path(field).isNull() ? "" : text(node, field, where);
     }
 
     private static String text(JsonNode node, String field, String where) throws ModelException {

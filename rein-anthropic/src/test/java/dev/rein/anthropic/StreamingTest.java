@@ -101,6 +101,25 @@ class StreamingTest extends FakeApi {
     }
 
     @Test
+    void aBlockOpenedWithNullTextAndNoDeltaIsEmptyNotAnUnreadableAnswer() throws Exception {
+        // The same gateways open an empty block so too (no text before a tool call, thinking whose display
+        // is omitted): a block with nothing in it, not a response Rein cannot read.
+        server.enqueue(FakeReply.malformed(new Sse()
+                .messageStart("{\"input_tokens\":10,\"output_tokens\":1}")
+                .block(0, "{\"type\":\"thinking\",\"thinking\":null}", "{\"type\":\"signature_delta\",\"signature\":\"sig\"}")
+                .block(1, "{\"type\":\"text\",\"text\":null}")
+                .block(2, "{\"type\":\"tool_use\",\"id\":\"toolu_8\",\"name\":\"search\",\"input\":{\"q\":\"天気\"}}")
+                .end("tool_use", "{\"output_tokens\":12}").build()));
+
+        ModelResponse response = call(request("hi").tools(java.util.List.of(tool("search"))));
+
+        assertThat(response.stopReason()).isEqualTo(StopReason.TOOL_USE);
+        assertThat(response.content().get(0)).isEqualTo(new dev.rein.model.ThinkingBlock("", "sig"));
+        assertThat(response.content().get(1)).isEqualTo(new dev.rein.model.TextBlock(""));
+        assertThat(response.toolUses().get(0).input()).isEqualTo(Json.parse("{\"q\":\"天気\"}"));
+    }
+
+    @Test
     void aDeltaWhoseTextOrJsonIsNullAddsNothing() throws Exception {
         // A proxy that turns OpenAI chunks into Messages events carries their "content": null over as
         // "text": null (or "partial_json": null): nothing to add, where asText() of a null is "null".
