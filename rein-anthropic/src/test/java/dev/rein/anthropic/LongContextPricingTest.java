@@ -35,4 +35,14 @@ class LongContextPricingTest {
         assertThat(AnthropicProvider.PRICES.find("claude-haiku-4-5").orElseThrow().cost(Usage.of(250_000, 1_000, 0, 0)))
                 .isEqualByComparingTo("0.255");
     }
+
+    @Test
+    void thePriceTableKeepsItsLongContextAndPerUsePricesThroughJson() throws Exception {
+        // A Temporal run carries its agent's price table in its input, written and read with the stored mapper.
+        for (java.util.Map.Entry<String, ModelPrice> entry : AnthropicProvider.PRICES.entries().entrySet()) {
+            String json = dev.rein.json.Json.storedMapper().writeValueAsString(entry.getValue());
+            assertThat(dev.rein.json.Json.storedMapper().readValue(json, ModelPrice.class)).as(entry.getKey() + ": " + json)
+                    .isEqualTo(entry.getValue());
+        }
+    }
 }
