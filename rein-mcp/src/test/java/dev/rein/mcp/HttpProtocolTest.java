@@ -61,6 +61,24 @@ class HttpProtocolTest {
         }
     }
 
+    @ParameterizedTest
+    @CsvSource({"2024-11-05", "2025-03-26"})
+    void aServerAnsweringAnOlderVersionReinSpeaksIsUsedAndGetsThatVersionInItsHeader(String older) throws Exception {
+        // Lifecycle, Version Negotiation: the server may answer with another version it supports; a client that speaks it
+        // goes on (docs/mcp.md: Rein speaks 2024-11-05, 2025-03-26, 2025-06-18 and 2025-11-25). Before, a streamable HTTP
+        // server answering 2024-11-05 (as many hand-written servers do whatever is asked) failed to start with 'it chose
+        // protocol version '2024-11-05', which Rein does not support (Rein speaks 2025-03-26, 2025-06-18, 2025-11-25)'.
+        try (ScriptedHttpServer server = new ScriptedHttpServer()) {
+            server.version = older;
+            try (McpToolset mcp = start(server, "")) {
+                assertThat(invoke(mcp, "echo").content()).isEqualTo("done");
+            }
+            assertThat(server.received.getFirst().rpcMethod()).isEqualTo("initialize");
+            assertThat(server.received.subList(1, server.received.size())).as(server.received.toString()).isNotEmpty()
+                    .allSatisfy(r -> assertThat(r.protocolVersion()).as(r.toString()).isEqualTo(older));
+        }
+    }
+
     @Test
     void aCallThatTimesOutOrWhoseRunIsCancelledIsCancelledOnTheServerWithItsRequestId() throws Exception {
         // Spec basic/utilities/cancellation: the notification names the request to stop by its id; over streamable

@@ -58,6 +58,8 @@ final class ScriptedHttpServer implements AutoCloseable {
     final java.util.concurrent.atomic.AtomicReference<Object> echoAnswer = new java.util.concurrent.atomic.AtomicReference<>();
     /** When not 0, the HTTP status every tools/call is refused with (as a server whose token expired). */
     final AtomicInteger refuseCallsWith = new AtomicInteger();
+    /** The protocol version it answers initialize with. */
+    volatile String version = VERSION;
     private final HttpServer server;
 
     ScriptedHttpServer() throws IOException {
@@ -129,7 +131,7 @@ final class ScriptedHttpServer implements AutoCloseable {
                     if (sessionful) {
                         exchange.getResponseHeaders().set("Mcp-Session-Id", liveSession);
                     }
-                    send(exchange, 200, id, Map.of("protocolVersion", VERSION, "capabilities", Map.of("tools", Map.of()),
+                    send(exchange, 200, id, Map.of("protocolVersion", version, "capabilities", Map.of("tools", Map.of()),
                             "serverInfo", Map.of("name", "scripted", "version", "1")));
                     return;
                 }

@@ -8,6 +8,7 @@ import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.schema.JsonSchemaValidator;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.ProtocolVersions;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
@@ -67,6 +68,7 @@ final class Session {
                         .jsonMapper(mapper)
                         .clientBuilder(clients)
                         .connectTimeout(Duration.ofSeconds(10))
+                        .supportedProtocolVersions(VERSIONS)
                         .addHttpRequestCustomizer((request, method, uri, body, context) -> http.headers().forEach(request::setHeader))
                         .addAsyncHttpRequestCustomizer(version::customize)
                         .build();
@@ -85,6 +87,15 @@ final class Session {
             }
         };
     }
+
+    /**
+     * The protocol versions Rein speaks over streamable HTTP, the newest last (the one asked for). The
+     * SDK's transport leaves out 2024-11-05, which the stdio transport speaks, so a server answering
+     * with it (as many hand-written ones do whatever was asked) failed to start; its messages are the
+     * same, and the version header it gets is one such a server ignores.
+     */
+    private static final java.util.List<String> VERSIONS = java.util.List.of(ProtocolVersions.MCP_2024_11_05,
+            ProtocolVersions.MCP_2025_03_26, ProtocolVersions.MCP_2025_06_18, ProtocolVersions.MCP_2025_11_25);
 
     private static McpAsyncClient client(McpClientTransport transport, Duration requestTimeout) {
         return McpClient.async(transport)
