@@ -140,8 +140,13 @@ class StdioProtocolTest {
             if ("initialize".equals(message.path("method").asText())) {
                 server.initialized(message, "1999-01-01");
             }
-        })).isInstanceOf(McpConfigException.class).hasMessageContaining("1999-01-01").hasMessageContaining("2025-11-25")
-                .hasMessageNotContaining("JSON-RPC error"); // the server sent none: the version was refused by Rein
+        })).isInstanceOf(McpConfigException.class)
+                .hasMessage("MCP server 'scripted' could not be started: it chose protocol version '1999-01-01', which Rein does not"
+                        + " support (Rein speaks 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25). The server runs (it answered"
+                        + " initialize): use a version of it that speaks one of these, or set \"disabled\": true to leave it out.")
+                // The server sent no JSON-RPC error: the version was refused by Rein. And its command is not in doubt:
+                // it was 'Check that 'scripted' runs from a shell with the same arguments', which it does.
+                .hasMessageNotContaining("JSON-RPC error").hasMessageNotContaining("Check that");
         ScriptedStdioServer server = started.getFirst();
         assertThat(server.received).extracting(m -> m.path("method").asText()).containsExactly("initialize");
         assertThat(server.onExit()).isDone();

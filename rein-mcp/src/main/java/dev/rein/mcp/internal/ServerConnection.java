@@ -85,7 +85,8 @@ public final class ServerConnection implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             close();
             throw new McpConfigException("MCP server '" + config.name() + "' could not be started: " + describeConnect(e) + "."
-                    + stderr.describe() + (e instanceof BadAnswer ? BadAnswer.ADVICE : e instanceof RefusedListing ? RefusedListing.ADVICE : hint()));
+                    + stderr.describe() + (e instanceof BadAnswer ? BadAnswer.ADVICE : e instanceof RefusedListing ? RefusedListing.ADVICE
+                    : e instanceof UnsupportedVersion ? UnsupportedVersion.ADVICE : hint()));
         }
     }
 
@@ -112,8 +113,8 @@ public final class ServerConnection implements AutoCloseable {
                 // The SDK refused the server's answer (no JSON-RPC error came from the server): the
                 // protocol has the client disconnect from a server that chose a version it cannot speak.
                 opened.close();
-                throw new IOException("it chose protocol version '" + unsupported + "', which Rein does not support (Rein speaks "
-                        + String.join(", ", opened.transport.protocolVersions()) + ")", e);
+                throw new UnsupportedVersion("it chose protocol version '" + unsupported + "', which Rein does not support (Rein speaks "
+                        + String.join(", ", opened.transport.protocolVersions()) + ")");
             }
             if (McpError.findRootCause(e) instanceof McpError refused && unanswered(refused)) {
                 opened.close();
@@ -192,6 +193,16 @@ public final class ServerConnection implements AutoCloseable {
                 + " a service it uses; its stderr may say), or set \"disabled\": true to leave it out.";
 
         RefusedListing(String message) {
+            super(message);
+        }
+    }
+
+    /** A protocol version Rein does not speak, chosen by a server that answered: its command or URL is not in doubt. */
+    private static final class UnsupportedVersion extends IOException {
+        static final String ADVICE = " The server runs (it answered initialize): use a version of it that speaks one of these, or set"
+                + " \"disabled\": true to leave it out.";
+
+        UnsupportedVersion(String message) {
             super(message);
         }
     }
