@@ -650,6 +650,49 @@ class HttpProtocolTest {
         }
     }
 
+    @Test
+    void aServerThatDropsTheConnectionAndStaysDownIsSaidSoInPlainWordsWithWhenItIsTriedAgain() throws Exception {
+        // A server that crashed mid-call (its connection closed before any answer) and then stays down. Before, the model
+        // read the JDK's 'IOException: HTTP/1.1 header parser received no bytes Caused by: EOFException: EOF reached while
+        // reading. The server is restarted at the next call.'.
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/mcp", exchange -> {
+            var message = Json.parse(new String(exchange.getRequestBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+            String id = String.valueOf(message.get("id"));
+            String answer = switch (message.path("method").asText()) {
+                case "initialize" -> "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{\"protocolVersion\":\"2025-06-18\","
+                        + "\"capabilities\":{\"tools\":{}},\"serverInfo\":{\"name\":\"x\",\"version\":\"1\"}}}";
+                case "tools/list" -> "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{\"tools\":[{\"name\":\"write\","
+                        + "\"inputSchema\":{\"type\":\"object\"},\"annotations\":{\"destructiveHint\":false}}]}}";
+                case "tools/call" -> null;
+                default -> "";
+            };
+            if (answer == null) {
+                exchange.close(); // it crashed: the connection closes without a status line
+                return;
+            }
+            byte[] bytes = answer.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            exchange.sendResponseHeaders(answer.isEmpty() ? 202 : 200, answer.isEmpty() ? -1 : bytes.length);
+            exchange.getResponseBody().write(bytes);
+            exchange.close();
+        });
+        server.start();
+        String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/mcp";
+        try (McpToolset mcp = McpToolset.start(McpConfig.parse("{\"mcpServers\": {\"remote\": {\"url\": \"" + url + "\"}}}", "test",
+                Map.of()))) {
+            ToolOutput crashed = invoke(mcp, "write", "k-drop-1", Duration.ofSeconds(10));
+            assertThat(crashed.content()).isEqualTo("MCP server 'remote' failed while running tool 'write': the connection closed before its"
+                    + " answer came (the server may have crashed or been stopped, or a proxy cut the connection). It may or may not have"
+                    + " taken effect; check before calling it again. Rein connects to it again at the next call.");
+            server.stop(0);
+            assertThat(invoke(mcp, "write", "k-drop-2", Duration.ofSeconds(10)).content()).startsWith("MCP server 'remote' is not running"
+                    + " and could not be restarted: nothing accepted a connection at 127.0.0.1:");
+        } finally {
+            server.stop(0);
+        }
+    }
+
     private static void awaitRpc(ScriptedHttpServer server, String method) throws InterruptedException {
         Instant until = Instant.now().plus(Duration.ofSeconds(5));
         while (server.rpc(method).isEmpty() && Instant.now().isBefore(until)) {

@@ -337,7 +337,8 @@ public final class ServerConnection implements AutoCloseable {
             return ToolOutput.error(timedOut
                     ? "MCP server '" + config.name() + "' did not answer tool '" + tool + "' in time." + effect
                     : "MCP server '" + config.name() + "' failed while running tool '" + tool + "': " + describe(e) + "."
-                    + stderr.describe() + effect + " The server is restarted at the next call.");
+                    + stderr.describe() + effect + (config.transport() instanceof McpServerConfig.Http
+                    ? " Rein connects to it again at the next call." : " The server is restarted at the next call."));
         } finally {
             current.calls.ended(inFlight);
             current.transport.ended(key);
@@ -558,9 +559,32 @@ public final class ServerConnection implements AutoCloseable {
         if (refusal != null) {
             return refusal;
         }
+        if (connectionClosed(e)) {
+            return "the connection closed before its answer came (the server may have crashed or been stopped, or a proxy cut the"
+                    + " connection)";
+        }
         String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
         // Masked before it is cut short, so no part of a secret is left.
         return StdioTransport.abbreviate(dev.rein.tool.Secrets.mask(message, config.secrets()));
+    }
+
+    /**
+     * Whether an HTTP exchange failed because the connection closed before any answer (the JDK's
+     * "HTTP/1.1 header parser received no bytes" over an EOFException, or a reset), which its
+     * Java exception names would not tell a person or a model.
+     */
+    private boolean connectionClosed(Throwable e) {
+        if (!(config.transport() instanceof McpServerConfig.Http)) {
+            return false;
+        }
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            String message = t.getMessage() == null ? "" : t.getMessage().toLowerCase(java.util.Locale.ROOT);
+            if (t instanceof java.io.EOFException || t instanceof IOException && (message.contains("received no bytes")
+                    || message.contains("connection reset") || message.contains("connection closed"))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private String hint() {
