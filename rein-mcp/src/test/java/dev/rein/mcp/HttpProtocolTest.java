@@ -654,7 +654,9 @@ class HttpProtocolTest {
     void aServerThatDropsTheConnectionAndStaysDownIsSaidSoInPlainWordsWithWhenItIsTriedAgain() throws Exception {
         // A server that crashed mid-call (its connection closed before any answer) and then stays down. Before, the model
         // read the JDK's 'IOException: HTTP/1.1 header parser received no bytes Caused by: EOFException: EOF reached while
-        // reading. The server is restarted at the next call.'.
+        // reading. The server is restarted at the next call.', and a call while the restart waited read 'stopped (...) and is
+        // restarted at the next call from 2026-12-04T14:57:48.648322829Z', an instant with nanoseconds, silent about the
+        // restart that had failed.
         HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/mcp", exchange -> {
             var message = Json.parse(new String(exchange.getRequestBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
@@ -688,6 +690,11 @@ class HttpProtocolTest {
             server.stop(0);
             assertThat(invoke(mcp, "write", "k-drop-2", Duration.ofSeconds(10)).content()).startsWith("MCP server 'remote' is not running"
                     + " and could not be restarted: nothing accepted a connection at 127.0.0.1:");
+            ToolOutput waiting = invoke(mcp, "write", "k-drop-3", Duration.ofSeconds(10));
+            assertThat(waiting.content()).matches("MCP server 'remote' stopped \\(the connection closed before its answer came \\(.*\\)\\)"
+                    + " and could not be restarted \\(nothing accepted a connection at 127\\.0\\.0\\.1:\\d+ \\(is the server running\\?\\)\\);"
+                    + " it is tried again at the first call in [12] s or later\\. Tool 'write' was not called\\. Try again later or use"
+                    + " another tool\\.");
         } finally {
             server.stop(0);
         }

@@ -45,6 +45,8 @@ public final class ServerConnection implements AutoCloseable {
     private final AtomicLong refreshesAsked = new AtomicLong();
     private long refreshTakenUp;
     private String lastFailure;
+    /** Why the last restart failed; null when it did not. */
+    private String restartFailure;
     private int failedRestarts;
     private Instant restartNotBefore = Instant.MIN;
     private boolean closed;
@@ -264,8 +266,12 @@ public final class ServerConnection implements AutoCloseable {
                     + "." + stderr.describe() + " Tool '" + tool + "' was not called.");
         }
         if (current == null) {
-            return ToolOutput.error("MCP server '" + config.name() + "' stopped (" + lastFailure + ") and is restarted at the next call"
-                    + " from " + restartNotBefore + "; tool '" + tool + "' was not called. Try again later or use another tool.");
+            // Whole seconds, rounded up: "from 2026-12-04T14:57:48.648322829Z" told a model nothing it could use.
+            long seconds = Math.max(1, (Duration.between(Instant.now(), restartNotBefore).toMillis() + 999) / 1000);
+            return ToolOutput.error("MCP server '" + config.name() + "' stopped (" + lastFailure + ")"
+                    + (restartFailure == null ? "" : " and could not be restarted (" + restartFailure + ")")
+                    + "; it is tried again at the first call in " + seconds + " s or later. Tool '" + tool + "' was not called."
+                    + " Try again later or use another tool.");
         }
         McpSchema.CallToolRequest request = new McpSchema.CallToolRequest(tool, arguments, meta);
         CompletableFuture<McpSchema.CallToolResult> future = current.client.callTool(request).toFuture();
@@ -410,7 +416,9 @@ public final class ServerConnection implements AutoCloseable {
         }
         try {
             session = connect();
+            restartFailure = null;
         } catch (IOException | RuntimeException e) {
+            restartFailure = describeConnect(e);
             failedRestarts++;
             long seconds = Math.min(MAX_BACKOFF.toSeconds(), 1L << Math.min(failedRestarts - 1, 5));
             restartNotBefore = Instant.now().plusSeconds(seconds);
