@@ -331,6 +331,6 @@ final class Malformed {
         } catch (RuntimeException e) {
             json = String.valueOf(value);
         }
-        return StdioTransport.abbreviate(json.length() > 60 ? json.substring(0, 60) + "…" : json);
+        return StdioTransport.abbreviate(StdioTransport.first(json, 60));
     }
 }

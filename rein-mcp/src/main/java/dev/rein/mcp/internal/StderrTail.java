@@ -26,7 +26,7 @@ public final class StderrTail {
         }
         // Masked before it is cut: a secret cut in two is no longer found, and its first part would show.
         String masked = mask(line);
-        lines.addLast(masked.length() > LINE_CHARS ? masked.substring(0, LINE_CHARS) + "…" : masked);
+        lines.addLast(StdioTransport.first(masked, LINE_CHARS));
     }
 
     /** {@code text} with the server's secrets masked; mask text before cutting it short. */

@@ -197,7 +197,14 @@ final class StdioTransport implements McpClientTransport {
     }
 
     static String abbreviate(String text) {
-        String oneLine = text.replaceAll("\\s+", " ").strip();
-        return oneLine.length() > 200 ? oneLine.substring(0, 200) + "…" : oneLine;
+        return first(text.replaceAll("\\s+", " ").strip(), 200);
+    }
+
+    /**
+     * {@code text}, or its first {@code max} code points and "…": cut between whole characters, since
+     * half of an emoji's surrogate pair is not text and JSON writers refuse it.
+     */
+    static String first(String text, int max) {
+        return text.codePointCount(0, text.length()) <= max ? text : text.substring(0, text.offsetByCodePoints(0, max)) + "…";
     }
 }

@@ -22,6 +22,20 @@ import reactor.core.publisher.Mono;
 /** What the stdio transport makes of the lines a server writes. */
 class StdioTransportTest {
 
+    @Test
+    void aLongLineOrStderrLineIsCutBetweenWholeCharactersNeverInsideAnEmoji() {
+        // Cut by UTF-16 index, a line with an emoji at the cut kept half of it: a lone surrogate in the error result or
+        // the start error, which is not text and which JSON writers refuse ('Broken surrogate pair') when the result is
+        // sent to the model with every later request.
+        String cut = StdioTransport.abbreviate("x".repeat(199) + "\uD83D\uDE00 and more");
+        assertThat(new String(cut.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8)).isEqualTo(cut).endsWith("x\uD83D\uDE00…");
+        StderrTail tail = new StderrTail(Map.of());
+        tail.add("y".repeat(299) + "\uD83D\uDE00 and more");
+        String described = tail.describe();
+        assertThat(new String(described.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8)).isEqualTo(described)
+                .endsWith("y\uD83D\uDE00…");
+    }
+
     /** A server whose whole output is {@code output}, already written. */
     private record Scripted(String output) implements ServerProcess {
         @Override
