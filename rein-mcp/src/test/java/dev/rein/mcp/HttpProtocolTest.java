@@ -172,6 +172,25 @@ class HttpProtocolTest {
     }
 
     @Test
+    void theJsonRpcErrorOfAnHttpRefusalOfACallIsQuotedSoItsCauseIsKnown() throws Exception {
+        // The transports spec lets an error status carry a JSON-RPC error without an id, which says why; it was quoted for
+        // initialize (e0e7f33f) but a call read only 'failed while running tool 'echo': it answered HTTP 500'.
+        try (ScriptedHttpServer server = new ScriptedHttpServer(); McpToolset mcp = start(server, "")) {
+            server.refuseCallsWith.set(500);
+            server.refusalBody.set("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32603,"
+                    + "\"message\":\"Internal error: データベースに接続できません\"}}");
+            ToolOutput refused = invoke(mcp, "echo", "k-500", Duration.ofSeconds(10));
+            assertThat(refused.content()).startsWith("MCP server 'scripted' failed while running tool 'echo': it answered HTTP 500;"
+                    + " it said: 'JSON-RPC error -32603: Internal error: データベースに接続できません'.");
+            // A refusal without a body afterwards quotes nothing, not the earlier one.
+            server.refusalBody.set(null);
+            server.refuseCallsWith.set(503);
+            assertThat(invoke(mcp, "echo", "k-503b", Duration.ofSeconds(10)).content())
+                    .startsWith("MCP server 'scripted' failed while running tool 'echo': it answered HTTP 503.");
+        }
+    }
+
+    @Test
     void aCallAnswerWithAFieldOfTheWrongTypeIsTheCallsErrorAndTheSessionIsKept() throws Exception {
         try (ScriptedHttpServer server = new ScriptedHttpServer(); McpToolset mcp = start(server, "")) {
             server.echoAnswer.set(Map.of("content", List.of(Map.of("type", "text", "text", "done")), "isError", "no"));

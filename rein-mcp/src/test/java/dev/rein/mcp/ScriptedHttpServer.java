@@ -58,6 +58,8 @@ final class ScriptedHttpServer implements AutoCloseable {
     final java.util.concurrent.atomic.AtomicReference<Object> echoAnswer = new java.util.concurrent.atomic.AtomicReference<>();
     /** When not 0, the HTTP status every tools/call is refused with (as a server whose token expired). */
     final AtomicInteger refuseCallsWith = new AtomicInteger();
+    /** When set, the JSON body of that refusal (a JSON-RPC error, as the transports spec lets it carry); else none. */
+    final java.util.concurrent.atomic.AtomicReference<String> refusalBody = new java.util.concurrent.atomic.AtomicReference<>();
     /** The protocol version it answers initialize with. */
     volatile String version = VERSION;
     private final HttpServer server;
@@ -144,6 +146,16 @@ final class ScriptedHttpServer implements AutoCloseable {
                             tool("echo"), tool("slow"), tool("polled"))));
                     case "tools/call" -> {
                         if (refuseCallsWith.get() != 0) {
+                            String refusal = refusalBody.get();
+                            if (refusal != null) {
+                                byte[] bytes = refusal.getBytes(StandardCharsets.UTF_8);
+                                exchange.getResponseHeaders().set("Content-Type", "application/json");
+                                exchange.sendResponseHeaders(refuseCallsWith.get(), bytes.length);
+                                try (OutputStream out = exchange.getResponseBody()) {
+                                    out.write(bytes);
+                                }
+                                return;
+                            }
                             send(exchange, refuseCallsWith.get(), null, null);
                             return;
                         }

@@ -136,6 +136,11 @@ final class CancellingTransport implements McpClientTransport {
         });
     }
 
+    /** The JSON-RPC id of the last request of the call sent with idempotency key {@code key}; null when none is known. */
+    Object callId(String key) {
+        return key == null ? null : callIds.get(key);
+    }
+
     /** Forgets the call sent with {@code key} (it ended). */
     void ended(String key) {
         if (key != null) {

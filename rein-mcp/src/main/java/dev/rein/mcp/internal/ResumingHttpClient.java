@@ -171,7 +171,7 @@ final class ResumingHttpClient extends HttpClient {
         return info -> {
             HttpResponse.BodySubscriber<T> body = handler.apply(info);
             if ("POST".equals(request.method()) && info.statusCode() >= 400) {
-                return new Refused<>(body);
+                return new Refused<>(body, requestId(request));
             }
             if ("POST".equals(request.method()) && info.statusCode() / 100 == 2 && !eventStream(info)
                     && (info.statusCode() == 202 || info.headers().firstValueAsLong("Content-Length").orElse(-1) == 0)) {
@@ -196,6 +196,14 @@ final class ResumingHttpClient extends HttpClient {
      */
     String refusal() {
         return refusal;
+    }
+
+    /** What the server said when it refused the request with JSON-RPC id {@code id}, as {@link #refusal()}; forgotten once read. */
+    private final java.util.Map<String, String> refusals = new ConcurrentHashMap<>();
+
+    /** What the server said, as {@link #refusal()}, when it refused the request with JSON-RPC id {@code id}; null when nothing. */
+    String refusalOf(Object id) {
+        return id == null ? null : refusals.remove(Json.write(Json.mapper().valueToTree(id)));
     }
 
     /** Passes an empty answer to a request on, then gives the request its error: no answer will come. */
@@ -250,9 +258,12 @@ final class ResumingHttpClient extends HttpClient {
         private static final int KEPT = 8192;
         private final HttpResponse.BodySubscriber<T> downstream;
         private final java.io.ByteArrayOutputStream kept = new java.io.ByteArrayOutputStream();
+        /** The id of the request refused; null for a notification or a response. */
+        private final JsonNode id;
 
-        Refused(HttpResponse.BodySubscriber<T> downstream) {
+        Refused(HttpResponse.BodySubscriber<T> downstream, JsonNode id) {
             this.downstream = downstream;
+            this.id = id;
         }
 
         @Override
@@ -282,6 +293,9 @@ final class ResumingHttpClient extends HttpClient {
                 JsonNode error = Json.mapper().readTree(kept.toByteArray()).path("error");
                 if (error.path("message").isTextual()) {
                     refusal = "JSON-RPC error " + error.path("code").asText("?") + ": " + error.path("message").asText();
+                    if (id != null) {
+                        refusals.put(Json.write(id), refusal);
+                    }
                 }
             } catch (IOException | RuntimeException e) {
                 // not JSON: the status alone says what there is to say

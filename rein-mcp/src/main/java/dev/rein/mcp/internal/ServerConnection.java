@@ -331,10 +331,13 @@ public final class ServerConnection implements AutoCloseable {
                         + " Try again, or use another tool.");
             }
             return ToolOutput.error("MCP server '" + config.name() + "' refused the call of tool '" + tool + "': " + jsonRpc(e));
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException failure) {
             future.cancel(true);
-            boolean timedOut = e.getCause() instanceof TimeoutException;
-            if (timedOut || e.getCause() instanceof InterruptedException) {
+            // An HTTP error status may carry a JSON-RPC error saying why (the transports spec allows one without an id).
+            String said = current.refusalOf(current.transport.callId(key));
+            Exception e = said == null ? failure : new HttpRefusal.Said(failure, said);
+            boolean timedOut = failure.getCause() instanceof TimeoutException;
+            if (timedOut || failure.getCause() instanceof InterruptedException) {
                 // Given up on, not failed: the server may still be running it.
                 current.transport.cancel(key, timedOut ? "the call timed out" : "the call was stopped by its caller");
             }

@@ -136,6 +136,14 @@ final class Session {
         return resuming == null ? null : resuming.refusal();
     }
 
+    /**
+     * For streamable HTTP: what the server said when it refused the request with JSON-RPC id
+     * {@code id} with an HTTP error status; null when it said nothing (or for stdio).
+     */
+    String refusalOf(Object id) {
+        return resuming == null ? null : resuming.refusalOf(id);
+    }
+
     /** Why the session broke, if it does within {@code wait}; else null. */
     String endedWithin(Duration wait) {
         try {
