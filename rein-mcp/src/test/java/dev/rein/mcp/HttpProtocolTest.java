@@ -191,6 +191,28 @@ class HttpProtocolTest {
     }
 
     @Test
+    void aCallAnsweredWithAJsonRpcErrorWithoutAnIdIsThatRefusalAndTheSessionIsKept() throws Exception {
+        // JSON-RPC 2.0 lets a server answer a request it could not read with an error whose id is null (MCP 2025-11-25 lets
+        // it leave the id out); over streamable HTTP the answer to a POST belongs to that POST's request. Before, the model
+        // read the SDK's 'IllegalArgumentException: Cannot construct instance of `io.modelcontextprotocol.spec.McpSchema$
+        // JSONRPCResponse`, problem: MCP responses MUST include an ID - null IDs are not allowed ...' and the session was
+        // replaced.
+        try (ScriptedHttpServer server = new ScriptedHttpServer(); McpToolset mcp = start(server, "")) {
+            server.refuseCallsWith.set(200);
+            server.refusalBody.set("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":\"Invalid Request: 読めません\"}}");
+            ToolOutput refused = invoke(mcp, "echo", "k-null-id", Duration.ofSeconds(10));
+            assertThat(refused.content()).isEqualTo("MCP server 'scripted' refused the call of tool 'echo': JSON-RPC error -32600:"
+                    + " Invalid Request: 読めません (an error without the id of the request, which a server gives a request it could not read)");
+            server.refusalBody.set("{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32700,\"message\":\"Parse error\"}}"); // no id at all
+            assertThat(invoke(mcp, "echo", "k-no-id", Duration.ofSeconds(10)).content()).startsWith("MCP server 'scripted' refused the"
+                    + " call of tool 'echo': JSON-RPC error -32700: Parse error (an error without the id");
+            server.refuseCallsWith.set(0);
+            assertThat(invoke(mcp, "echo", "k-after", Duration.ofSeconds(10)).content()).isEqualTo("done");
+            assertThat(server.rpc("initialize")).hasSize(1); // the server answered: its session was kept
+        }
+    }
+
+    @Test
     void aCallAnswerWithAFieldOfTheWrongTypeIsTheCallsErrorAndTheSessionIsKept() throws Exception {
         try (ScriptedHttpServer server = new ScriptedHttpServer(); McpToolset mcp = start(server, "")) {
             server.echoAnswer.set(Map.of("content", List.of(Map.of("type", "text", "text", "done")), "isError", "no"));

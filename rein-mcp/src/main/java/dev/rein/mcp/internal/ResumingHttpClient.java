@@ -171,7 +171,15 @@ final class ResumingHttpClient extends HttpClient {
         return info -> {
             HttpResponse.BodySubscriber<T> body = handler.apply(info);
             if ("POST".equals(request.method()) && info.statusCode() >= 400) {
-                return new Refused<>(body, requestId(request));
+                return new Refused<>(body, requestId(request), true);
+            }
+            if ("POST".equals(request.method()) && info.statusCode() / 100 == 2 && info.headers().firstValue("Content-Type")
+                    .orElse("").toLowerCase(java.util.Locale.ROOT).contains("json")) {
+                // Kept to read an error without an id, which answers this POST's request (see idlessErrorOf).
+                JsonNode id = requestId(request);
+                if (id != null) {
+                    return new Refused<>(body, id, false);
+                }
             }
             if ("POST".equals(request.method()) && info.statusCode() / 100 == 2 && !eventStream(info)
                     && (info.statusCode() == 202 || info.headers().firstValueAsLong("Content-Length").orElse(-1) == 0)) {
@@ -200,6 +208,18 @@ final class ResumingHttpClient extends HttpClient {
 
     /** What the server said when it refused the request with JSON-RPC id {@code id}, as {@link #refusal()}; forgotten once read. */
     private final java.util.Map<String, String> refusals = new ConcurrentHashMap<>();
+    /** JSON-RPC errors without an id that answered a POST, by the id of its request; forgotten once read. */
+    private final java.util.Map<String, String> idlessErrors = new ConcurrentHashMap<>();
+
+    /**
+     * The JSON-RPC error without an id ({@code "id": null}, or none) that answered the POST of the
+     * request with id {@code id}, as "JSON-RPC error CODE: MESSAGE"; null when none did. JSON-RPC
+     * answers a request the server could not read so, and the SDK refuses such an answer as a
+     * message it cannot read, but over streamable HTTP it answers that POST's request.
+     */
+    String idlessErrorOf(Object id) {
+        return id == null ? null : idlessErrors.remove(Json.write(Json.mapper().valueToTree(id)));
+    }
 
     /** What the server said, as {@link #refusal()}, when it refused the request with JSON-RPC id {@code id}; null when nothing. */
     String refusalOf(Object id) {
@@ -260,10 +280,13 @@ final class ResumingHttpClient extends HttpClient {
         private final java.io.ByteArrayOutputStream kept = new java.io.ByteArrayOutputStream();
         /** The id of the request refused; null for a notification or a response. */
         private final JsonNode id;
+        /** True for an HTTP error status; false for a 2xx JSON answer, kept only for an error without an id. */
+        private final boolean errorStatus;
 
-        Refused(HttpResponse.BodySubscriber<T> downstream, JsonNode id) {
+        Refused(HttpResponse.BodySubscriber<T> downstream, JsonNode id, boolean errorStatus) {
             this.downstream = downstream;
             this.id = id;
+            this.errorStatus = errorStatus;
         }
 
         @Override
@@ -290,8 +313,15 @@ final class ResumingHttpClient extends HttpClient {
         @Override
         public void onComplete() {
             try {
-                JsonNode error = Json.mapper().readTree(kept.toByteArray()).path("error");
-                if (error.path("message").isTextual()) {
+                JsonNode answer = Json.mapper().readTree(kept.toByteArray());
+                JsonNode error = answer == null ? Json.object() : answer.path("error");
+                if (!errorStatus) {
+                    JsonNode answered = answer == null ? Json.object() : answer.path("id");
+                    if (error.path("message").isTextual() && !answer.has("method") && (answered.isNull() || answered.isMissingNode())) {
+                        idlessErrors.put(Json.write(id), "JSON-RPC error " + error.path("code").asText("?") + ": "
+                                + error.path("message").asText());
+                    }
+                } else if (error.path("message").isTextual()) {
                     refusal = "JSON-RPC error " + error.path("code").asText("?") + ": " + error.path("message").asText();
                     if (id != null) {
                         refusals.put(Json.write(id), refusal);

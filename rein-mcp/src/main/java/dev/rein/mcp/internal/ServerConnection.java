@@ -333,6 +333,13 @@ public final class ServerConnection implements AutoCloseable {
             return ToolOutput.error("MCP server '" + config.name() + "' refused the call of tool '" + tool + "': " + jsonRpc(e));
         } catch (IOException | RuntimeException failure) {
             future.cancel(true);
+            String idless = current.idlessErrorOf(current.transport.callId(key));
+            if (idless != null) {
+                // The server answered, refusing a request it could not read: its session is not in doubt.
+                return ToolOutput.error("MCP server '" + config.name() + "' refused the call of tool '" + tool + "': "
+                        + dev.rein.tool.Secrets.mask(idless, config.secrets()) + " (an error without the id of the request, which a server gives a"
+                        + " request it could not read)");
+            }
             // An HTTP error status may carry a JSON-RPC error saying why (the transports spec allows one without an id).
             String said = current.refusalOf(current.transport.callId(key));
             Exception e = said == null ? failure : new HttpRefusal.Said(failure, said);

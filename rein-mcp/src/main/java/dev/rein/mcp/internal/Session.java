@@ -144,6 +144,14 @@ final class Session {
         return resuming == null ? null : resuming.refusalOf(id);
     }
 
+    /**
+     * For streamable HTTP: the JSON-RPC error without an id that answered the POST of the request
+     * with JSON-RPC id {@code id}; null when none did (or for stdio).
+     */
+    String idlessErrorOf(Object id) {
+        return resuming == null ? null : resuming.idlessErrorOf(id);
+    }
+
     /** Why the session broke, if it does within {@code wait}; else null. */
     String endedWithin(Duration wait) {
         try {
