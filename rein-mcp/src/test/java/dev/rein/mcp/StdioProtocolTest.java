@@ -104,6 +104,30 @@ class StdioProtocolTest {
     }
 
     @Test
+    void aCallAnsweredWithAJsonRpcErrorWithoutAnIdIsSaidToBeOneNotALogLine() throws Exception {
+        // JSON-RPC answers a request the server could not read with an error whose id is null (MCP 2025-11-25 lets it leave
+        // the id out). Over stdio it cannot be tied to a request, so the call ends at once, but it was said to be 'a line
+        // to its stdout that is not a JSON-RPC message ... (a stdio server may write only MCP messages there, its logs to
+        // stderr)', advice about logs for a server that had answered with a JSON-RPC message.
+        try (McpToolset mcp = start((server, message) -> {
+            switch (message.path("method").asText()) {
+                case "initialize" -> server.initialized(message, "2025-06-18");
+                case "tools/list" -> server.result(message.get("id"), Map.of("tools", List.of(ScriptedStdioServer.tool("look"))));
+                case "tools/call" -> server.send(Map.of("jsonrpc", "2.0", "error", Map.of("code", -32600, "message",
+                        "Invalid Request: 読めません")));
+                default -> { }
+            }
+        })) {
+            Tool look = mcp.tools().getFirst();
+            ToolOutput output = (ToolOutput) look.handler().handle(Json.parse("{}"), ToolContext.standalone("c-idless")
+                    .withDeadline(java.time.Instant.now().plusSeconds(10)));
+            assertThat(output.content()).startsWith("MCP server 'scripted' failed while running tool 'look': it stopped: it sent"
+                    + " JSON-RPC error -32600: Invalid Request: 読めません without a request id (its answer to a request it could not read).")
+                    .doesNotContain("not a JSON-RPC message").doesNotContain("logs to stderr");
+        }
+    }
+
+    @Test
     void anEmptyNextCursorEndsTheToolListAsNoneDoes() throws Exception {
         // The spec (utilities/pagination) gives no meaning to an empty cursor; the SDK's own listTools() ends at
         // one ("next != null && !next.isEmpty()"), and so does Rein: asking again with "" would return page one.

@@ -72,8 +72,11 @@ final class StdioTransport implements McpClientTransport {
                 try {
                     messages = messages(line);
                 } catch (IOException | RuntimeException e) {
+                    String idless = idlessError(line);
                     // Cut off by the end of the output, it is part of a message (a server killed while writing), not a log line.
                     why = unterminated ? "it closed its output in the middle of a message: '" + abbreviate(stderr.mask(line)) + "'"
+                            : idless != null ? "it sent " + abbreviate(stderr.mask(idless)) + " without a request id (its answer to a"
+                            + " request it could not read)"
                             : NOT_JSON_RPC + abbreviate(stderr.mask(line)) + "' (a stdio server may write only MCP messages there, its logs to stderr)";
                     break;
                 }
@@ -108,6 +111,25 @@ final class StdioTransport implements McpClientTransport {
             messages.add(McpSchema.deserializeJsonRpcMessage(mapper, mapper.writeValueAsString(element)));
         }
         return messages;
+    }
+
+    /**
+     * "JSON-RPC error CODE: MESSAGE" when {@code line} is a JSON-RPC error whose id is null or
+     * missing, which JSON-RPC answers a request the server could not read with (and the SDK
+     * refuses as no message); else null.
+     */
+    private static String idlessError(String line) {
+        try {
+            com.fasterxml.jackson.databind.JsonNode message = dev.rein.json.Json.mapper().readTree(line);
+            com.fasterxml.jackson.databind.JsonNode error = message == null ? null : message.path("error");
+            if (error == null || !error.path("message").isTextual() || message.has("method")
+                    || !(message.path("id").isNull() || message.path("id").isMissingNode())) {
+                return null;
+            }
+            return "JSON-RPC error " + error.path("code").asText("?") + ": " + error.path("message").asText();
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
     }
 
     private String readLine(BufferedReader reader) throws IOException {
