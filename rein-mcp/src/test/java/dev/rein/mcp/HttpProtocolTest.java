@@ -213,6 +213,34 @@ class HttpProtocolTest {
     }
 
     @Test
+    void anInitializeAnsweredWithAJsonRpcErrorWithoutAnIdFailsTheStartQuotingIt() throws Exception {
+        // As a call's (aCallAnsweredWithAJsonRpcErrorWithoutAnIdIsThatRefusalAndTheSessionIsKept). Before: 'RuntimeException:
+        // Client failed to initialize by explicit API call Caused by: IllegalArgumentException: Cannot construct instance of
+        // `io.modelcontextprotocol.spec.McpSchema$JSONRPCResponse` ...' and the advice to check that the URL is reachable.
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/mcp", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            byte[] bytes = "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":\"Invalid Request: unknown field\"}}"
+                    .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, bytes.length);
+            exchange.getResponseBody().write(bytes);
+            exchange.close();
+        });
+        server.start();
+        try {
+            String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/mcp";
+            assertThatThrownBy(() -> McpToolset.start(McpConfig.parse("{\"mcpServers\": {\"remote\": {\"url\": \"" + url + "\"}}}",
+                    "test", Map.of()))).isInstanceOf(McpConfigException.class)
+                    .hasMessage("MCP server 'remote' could not be started: it refused the initialize request with JSON-RPC error -32600:"
+                            + " Invalid Request: unknown field (an error without the id of the request, which a server gives a request it"
+                            + " could not read). Have the server fixed, or set \"disabled\": true to leave it out.");
+        } finally {
+            server.stop(0);
+        }
+    }
+
+    @Test
     void aCallAnswerWithAFieldOfTheWrongTypeIsTheCallsErrorAndTheSessionIsKept() throws Exception {
         try (ScriptedHttpServer server = new ScriptedHttpServer(); McpToolset mcp = start(server, "")) {
             server.echoAnswer.set(Map.of("content", List.of(Map.of("type", "text", "text", "done")), "isError", "no"));

@@ -136,6 +136,11 @@ final class CancellingTransport implements McpClientTransport {
         });
     }
 
+    /** The JSON-RPC id of the last initialize request sent; null before one was. */
+    Object initializeId() {
+        return version.initializeId();
+    }
+
     /** The JSON-RPC id of the last request of the call sent with idempotency key {@code key}; null when none is known. */
     Object callId(String key) {
         return key == null ? null : callIds.get(key);

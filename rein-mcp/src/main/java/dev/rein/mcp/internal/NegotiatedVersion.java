@@ -39,6 +39,11 @@ final class NegotiatedVersion {
         }
     }
 
+    /** The JSON-RPC id of the last initialize request sent; null before one was. */
+    Object initializeId() {
+        return initializeId;
+    }
+
     /** Notes an incoming message: the answer to initialize names the version. */
     void received(McpSchema.JSONRPCMessage message) {
         if (message instanceof McpSchema.JSONRPCResponse response && response.id() != null

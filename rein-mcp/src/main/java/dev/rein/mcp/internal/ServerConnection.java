@@ -118,6 +118,13 @@ public final class ServerConnection implements AutoCloseable {
                 throw new UnsupportedVersion("it chose protocol version '" + unsupported + "', which Rein does not support (Rein speaks "
                         + String.join(", ", opened.transport.protocolVersions()) + ")");
             }
+            String idless = opened.idlessErrorOf(opened.transport.initializeId());
+            if (idless != null) {
+                // The server answered the POST of initialize with a JSON-RPC error without an id: it refused that request.
+                opened.close();
+                throw new BadAnswer("it refused the initialize request with " + dev.rein.tool.Secrets.mask(idless, config.secrets())
+                        + " (an error without the id of the request, which a server gives a request it could not read)");
+            }
             if (McpError.findRootCause(e) instanceof McpError refused && unanswered(refused)) {
                 opened.close();
                 throw new IOException(unansweredText(refused, "the initialize request"), e);
