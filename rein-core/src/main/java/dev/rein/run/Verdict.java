@@ -1,5 +1,8 @@
 package dev.rein.run;
 
+import dev.rein.ReinException;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -8,24 +11,44 @@ public sealed interface Verdict {
     /** The answer may be accepted. */
     record Pass() implements Verdict {}
 
-    /** The answer is refused; {@code missing} tells the model what to add or fix. */
+    /**
+     * The answer is refused; {@code missing} tells the model what to add or fix, one non-blank reason per
+     * entry (a {@link ReinException} otherwise: an empty reason would refuse the answer without saying why).
+     */
     record Fail(List<String> missing) implements Verdict {
         public Fail {
-            missing = List.copyOf(missing);
+            Objects.requireNonNull(missing, "missing");
+            // checked one by one so that a null or blank reason is named by its position, not by List.copyOf's NPE
+            List<String> reasons = new ArrayList<>(missing.size());
+            for (int i = 0; i < missing.size(); i++) {
+                String reason = missing.get(i);
+                if (reason == null || reason.isBlank()) {
+                    throw new ReinException("reason " + (i + 1) + " of a failing verdict is "
+                            + (reason == null ? "null" : "empty") + ": the model is told each reason to fix its"
+                            + " answer, so say what the answer lacks or gets wrong, e.g. Verdict.fail(\"the shipping date\")");
+                }
+                reasons.add(reason);
+            }
+            missing = List.copyOf(reasons);
             if (missing.isEmpty()) {
-                throw new IllegalArgumentException("a failing verdict must say what is missing");
+                throw new ReinException("a failing verdict must say what is missing: give at least one reason,"
+                        + " e.g. Verdict.fail(\"the shipping date\"), or return Verdict.pass()");
             }
         }
     }
 
+    /** Accepts the answer. */
     static Verdict pass() {
         return new Pass();
     }
 
+    /** Refuses the answer for these reasons; each must say something (see {@link Fail}). */
     static Verdict fail(String... missing) {
-        return new Fail(List.of(missing));
+        Objects.requireNonNull(missing, "missing");
+        return new Fail(Arrays.asList(missing));
     }
 
+    /** Refuses the answer for these reasons; each must say something (see {@link Fail}). */
     static Verdict fail(List<String> missing) {
         Objects.requireNonNull(missing, "missing");
         return new Fail(missing);
