@@ -62,8 +62,10 @@ public final class ToolExecutor {
         stages.addAll(b.interceptors);                          // the application's stages see valid calls only
         stages.add(new ScopeCheck(b.scopePolicy));              // least privilege, before anyone is asked to approve
         stages.add(b.approvalGate);                             // a person decides risky calls (pauses the run)
+        // per-tool caps, counted for every approved call: also one answered from its idempotency record on resume
+        // (its count may have died with its process), and a call over its cap records no intent
+        stages.add(callLimits);
         stages.add(b.idempotency);                              // intent before a side effect, completion after
-        stages.add(callLimits);                                 // per-tool caps, counted when a call really runs
         stages.add(new CallOrder());                            // the calls of one response pass every stage above in call order
         stages.add(new TimeoutStage(b.defaultTimeout));         // everything below runs under the call's timeout
         stages.add(new ToolRetry(b.retryPolicy, b.events, b.sleeper)); // transient failures, same idempotency key
