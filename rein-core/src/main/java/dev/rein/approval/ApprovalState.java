@@ -7,6 +7,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -47,14 +48,9 @@ public record ApprovalState(List<ApprovalRequest> requests, Map<String, Approval
     public ApprovalState decide(String runId, String actionHash, Function<ApprovalRequest, ApprovalDecision> decision) {
         List<ApprovalRequest> matching = undecided().stream().filter(r -> r.actionHash().equals(actionHash)).toList();
         if (matching.isEmpty()) {
-            List<ApprovalRequest> started = startedBy(actionHash);
-            if (started.size() == 1) {
-                // The short form the run's message and trace show (ActionHash.shortForm), copied as the
-                // hash: not a changed action, so say which hash to pass instead
-                ApprovalRequest request = started.get(0);
-                throw new ApprovalException("'" + actionHash + "' is the start of the hash of the waiting action " + request.tool()
-                        + "; a decision names the whole hash (ApprovalRequest.actionHash()), so that it covers exactly the"
-                        + " action shown: pass the whole hash: " + request.actionHash(), undecided());
+            Optional<ApprovalException> shortHash = startOfHash(actionHash, undecided());
+            if (shortHash.isPresent()) {
+                throw shortHash.get();
             }
             boolean decided = requests.stream().anyMatch(r -> r.actionHash().equals(actionHash));
             String why = decided ? "the action with hash " + actionHash + " was already decided"
@@ -69,14 +65,32 @@ public record ApprovalState(List<ApprovalRequest> requests, Map<String, Approval
         return new ApprovalState(requests, next, completed);
     }
 
+    /**
+     * The refusal of a decision that names only the start of a waiting action's hash (the short form
+     * the run's message and trace show, {@link ActionHash#shortForm}, copied as the hash): it says which
+     * action it starts and the whole hash to pass, rather than treating it as a changed action. Empty
+     * when {@code given} starts no hash of {@code undecided}, or the hashes of more than one action.
+     * Shared by every place that takes a decision (a local {@code Runs}, the Temporal handle).
+     */
+    public static Optional<ApprovalException> startOfHash(String given, List<ApprovalRequest> undecided) {
+        List<ApprovalRequest> started = startedBy(given, undecided);
+        if (started.size() != 1) {
+            return Optional.empty();
+        }
+        ApprovalRequest request = started.get(0);
+        return Optional.of(new ApprovalException("'" + given + "' is the start of the hash of the waiting action " + request.tool()
+                + "; a decision names the whole hash (ApprovalRequest.actionHash()), so that it covers exactly the"
+                + " action shown: pass the whole hash: " + request.actionHash(), undecided));
+    }
+
     /** The distinct undecided actions whose hash starts with {@code prefix} (in any case), one request each. */
-    private List<ApprovalRequest> startedBy(String prefix) {
+    private static List<ApprovalRequest> startedBy(String prefix, List<ApprovalRequest> undecided) {
         if (prefix == null || prefix.isEmpty()) {
             return List.of();
         }
         String lower = prefix.toLowerCase(java.util.Locale.ROOT);
         Map<String, ApprovalRequest> byHash = new LinkedHashMap<>();
-        for (ApprovalRequest r : undecided()) {
+        for (ApprovalRequest r : undecided) {
             if (r.actionHash().startsWith(lower)) {
                 byHash.putIfAbsent(r.actionHash(), r);
             }

@@ -5,6 +5,7 @@ import dev.rein.ReinException;
 import dev.rein.agent.Agent;
 import dev.rein.agent.RunResult;
 import dev.rein.approval.ApprovalException;
+import dev.rein.approval.ApprovalState;
 import dev.rein.approval.ApprovalRequest;
 import dev.rein.context.OutputStore;
 import dev.rein.run.RunStatus;
@@ -25,6 +26,7 @@ import io.temporal.failure.TerminatedFailure;
 import io.temporal.failure.TimeoutFailure;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -280,8 +282,15 @@ public final class TemporalRun {
                         List.of());
             }
         }
-        return pending.stream().filter(r -> r.actionHash().equals(signal.actionHash())).findFirst()
-                .orElseThrow(() -> new ApprovalException((decidedAlready(signal.actionHash())
+        Optional<ApprovalRequest> match = pending.stream().filter(r -> r.actionHash().equals(signal.actionHash())).findFirst();
+        if (match.isEmpty()) {
+            // the short hash a waiting action is shown with, answered as a local Runs.approve answers it
+            Optional<ApprovalException> shortHash = ApprovalState.startOfHash(signal.actionHash(), pending);
+            if (shortHash.isPresent()) {
+                throw shortHash.get();
+            }
+        }
+        return match.orElseThrow(() -> new ApprovalException((decidedAlready(signal.actionHash())
                         ? "the action with hash " + signal.actionHash() + " was already decided; run " + runId
                                 + " waits for the others"
                         : "run " + runId + " has no pending action with hash " + signal.actionHash()

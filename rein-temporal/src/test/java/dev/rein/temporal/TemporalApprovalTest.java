@@ -199,6 +199,38 @@ class TemporalApprovalTest {
     }
 
     /**
+     * The first 12 characters of a hash, as the waiting action is shown (ApprovalRequest's text, the trace summary), are
+     * answered as a local run's Runs.approve answers them: which waiting action they start and its whole hash to pass,
+     * not "no pending action ... an approval is bound to the exact action shown", as if the action had changed.
+     */
+    @Test
+    void theShortHashShownIsAnsweredWithTheWholeHashAsLocally() {
+        Orders.Ledger ledger = new Orders.Ledger();
+        Agent agent = Orders.withApproval(Orders.agent(Orders.refundThenAnswer(), new RecordingListener(),
+                Orders.refund(ledger, key -> {})));
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalRun run = server.start(agent).start("A-1 を返金して", "run-short-hash");
+            awaitStatus(run, RunStatus.WAITING_APPROVAL);
+            ApprovalRequest request = run.pendingApprovals().get(0);
+            String shown = dev.rein.approval.ActionHash.shortForm(request.actionHash());
+            assertThat(request.toString()).contains(shown);
+
+            assertThatThrownBy(() -> run.approve(shown, "alice")).isInstanceOf(ApprovalException.class)
+                    .hasMessageContaining("'" + shown + "' is the start of the hash of the waiting action refund")
+                    .hasMessageContaining("pass the whole hash: " + request.actionHash())
+                    .hasMessageNotContaining("bound to the exact action shown");
+            assertThatThrownBy(() -> run.reject(shown.toUpperCase(java.util.Locale.ROOT), "no", "alice"))
+                    .isInstanceOf(ApprovalException.class).hasMessageContaining("pass the whole hash: " + request.actionHash());
+            assertThat(run.refusedDecisions()).isEmpty();
+            assertThat(run.status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+            assertThat(ledger.charges).isEmpty();
+
+            run.approve(request.actionHash(), "alice");
+            assertThat(run.result().status()).isEqualTo(RunStatus.SUCCEEDED);
+        }
+    }
+
+    /**
      * Two refunds of one response under one id (some compatible servers repeat ids): on Temporal too each is its own
      * pending action (the later one call_0#1), each decision reaches its own call, both run, and the model gets both
      * results under the id it gave, as the local loop does (RepeatedCallIdApprovalTest).
