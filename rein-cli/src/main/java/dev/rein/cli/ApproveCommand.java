@@ -124,7 +124,11 @@ final class ApproveCommand implements Callable<Integer> {
             return "every action run " + runId + " waits for is decided already (see " + show + "); continue it with 'rein resume "
                     + runId + "'";
         }
-        return "run " + runId + " is " + run.status() + ", not waiting for any approval; see " + show;
+        String refused = "run " + runId + " is " + run.status() + ", not waiting for any approval; see " + show;
+        // a RUNNING run in the store is either run by a live process or was left so by one that died: the store cannot
+        // tell which, so name the way on for the second
+        return run.status() == RunStatus.RUNNING ? refused + ". If the process that ran it has stopped (it crashed or was"
+                + " killed), continue the run with 'rein resume " + runId + "'" : refused;
     }
 
     /** The {@code --edit} text as one JSON value; anything after it is refused, never dropped. */

@@ -52,6 +52,13 @@ final class ResumeCommand implements Callable<Integer> {
                     .collect(Collectors.joining(", ")) + "; decide with 'rein approve " + runId + "' (see 'rein show " + runId
                     + "'), then run 'rein resume " + runId + "' again");
         }
+        if (snapshot.status() == dev.rein.run.RunStatus.RUNNING) {
+            // The store keeps no owner or heartbeat, so whether a process still runs it cannot be known: say what is
+            // assumed and what the store's compare-and-set saves make of two processes on one run.
+            env.err().println("run " + runId + " is stored as RUNNING: it is taken to have stopped with its process and is"
+                    + " continued here; if another process is still running it, the one that saves second stops"
+                    + " (store_conflict) and the other carries the run on");
+        }
     }
 
     /**

@@ -85,6 +85,41 @@ class ApprovalCommandsTest {
         assertThat(MessagingTools.read(cli.home().resolve("outbox.jsonl"))).hasSize(1);
     }
 
+    /**
+     * A run whose process died mid-run (killed during its second model call: its last save is the RUNNING one after the
+     * first step) is stored RUNNING. approve says it is not waiting and that a run whose process died is continued with
+     * rein resume; resume says on stderr that it takes the run up as stopped, what happens if another process still
+     * runs it, and carries it on.
+     */
+    @Test
+    void aRunWhoseProcessDiedIsPointedToResumeByApproveAndResumeSaysWhatItAssumes() throws Exception {
+        ScriptedModel first = ScriptedModel.of(toolCalls(call("lookup_contact", "{\"name\":\"佐藤\"}")));
+        cli.models((name, env) -> first);
+        cli.run("run", "--tools", "lookup_contact,send_message", "佐藤さんの連絡先を調べて");
+        String id = runId();
+        // the store as a kill during the second model call leaves it: the step's results saved, the run RUNNING
+        try (dev.rein.store.jdbc.JdbcRunStore store = dev.rein.store.jdbc.JdbcRunStore.sqlite(cli.home())) {
+            dev.rein.state.RunSnapshot ended = store.load(id).orElseThrow();
+            store.save(ended.withStatus(dev.rein.run.RunStatus.RUNNING, null, null, ended.updatedAt()));
+        }
+        assertThat(cli.run("runs").stdout()).contains("RUNNING");
+
+        InProcessCli.Outcome approve = cli.run("approve", id);
+        assertThat(approve.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(approve.stderrLines()).singleElement().asString().isEqualTo("rein approve: run " + id + " is RUNNING,"
+                + " not waiting for any approval; see 'rein show " + id + "'. If the process that ran it has stopped"
+                + " (it crashed or was killed), continue the run with 'rein resume " + id + "'");
+
+        ScriptedModel rest = ScriptedModel.of(text("佐藤さんの連絡先を確認しました。"));
+        cli.models((name, env) -> rest);
+        InProcessCli.Outcome resume = cli.run("resume", id);
+        assertThat(resume.exitCode()).as(resume.stderr()).isEqualTo(ExitCodes.SUCCEEDED);
+        assertThat(resume.stderr()).contains("run " + id + " is stored as RUNNING: it is taken to have stopped with its"
+                + " process and is continued here; if another process is still running it, the one that saves second stops"
+                + " (store_conflict) and the other carries the run on");
+        assertThat(resume.stdout()).contains("佐藤さんの連絡先を確認しました。");
+    }
+
     @Test
     void aRejectionReachesTheModelAndNothingIsSent() throws Exception {
         ScriptedModel model = ScriptedModel.of(toolCalls(call("send_message", SEND)), text("送信を取りやめました。"));
