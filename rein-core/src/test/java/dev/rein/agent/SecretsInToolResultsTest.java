@@ -83,6 +83,35 @@ class SecretsInToolResultsTest {
     }
 
     @Test
+    void aSecretMaskedInTheRefusalOfAnInterceptorLeavesASecretMaskedAuditEvent() {
+        // docs/safety.md: "A masked tool result leaves a secret_masked audit event"; the executor's masking stage left one
+        // for a handler's output only, so a refusal quoting the key was masked without a trace of it
+        Tool lookup = Tool.builder("lookup").description("looks up").handler((args, ctx) -> "found").build();
+        ToolInterceptor auth = (invocation, chain) -> {
+            throw new IllegalStateException("the key " + invocation.context().secrets().get("key").orElseThrow() + " was refused");
+        };
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("lookup", "{}")), text("ok"));
+        dev.rein.testkit.RecordingListener trace = new dev.rein.testkit.RecordingListener();
+
+        Agent.builder().model(model).tools(lookup).toolInterceptor(auth).secrets(SECRETS).listener(trace)
+                .principal(new dev.rein.tool.Principal("sato", "acme", java.util.Set.of())).build().run("go");
+
+        assertThat(trace.events(dev.rein.trace.TraceEvent.Audit.class)).filteredOn(a -> a.kind().equals("secret_masked"))
+                .singleElement().satisfies(a -> {
+                    assertThat(a.tool()).isEqualTo("lookup");
+                    assertThat(a.user()).isEqualTo("sato");
+                    assertThat(a.tenant()).isEqualTo("acme");
+                    assertThat(a.detail()).contains("[key]").doesNotContain(SECRET);
+                });
+        // a handler's output is audited once, by the executor's stage, not again when the result is made
+        Tool echo = Tool.builder("echo").description("echoes").handler((args, ctx) -> ctx.secrets().get("key").orElseThrow()).build();
+        dev.rein.testkit.RecordingListener once = new dev.rein.testkit.RecordingListener();
+        Agent.builder().model(ScriptedModel.of(toolCalls(call("echo", "{}")), text("ok"))).tools(echo).secrets(SECRETS)
+                .listener(once).build().run("go");
+        assertThat(once.events(dev.rein.trace.TraceEvent.Audit.class)).filteredOn(a -> a.kind().equals("secret_masked")).hasSize(1);
+    }
+
+    @Test
     void aSecretThatJsonEscapesIsMaskedInAStructuredResultAndInAnEditNote() {
         // A result that is not a string reaches the model as JSON text, where '"' and '\\' are escaped;
         // so does the note on a person's edited arguments. The plain value does not occur in that text.
