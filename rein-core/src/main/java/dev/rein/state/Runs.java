@@ -130,6 +130,11 @@ public final class Runs {
         // The requests of the pause this decision was made for (set on the first attempt).
         java.util.concurrent.atomic.AtomicReference<List<ApprovalRequest>> pause = new java.util.concurrent.atomic.AtomicReference<>();
         return saveRetrying(runId, snapshot -> {
+            if (snapshot.status() == RunStatus.RUNNING) {
+                // run by a live process, or left so by one that died: the store cannot tell, so name the way on for the second
+                throw new ApprovalException("run " + runId + " is RUNNING, not waiting for approval; if the process that ran it"
+                        + " has stopped (it crashed or was killed), continue it with agent.resume(\"" + runId + "\")", List.of());
+            }
             if (snapshot.status() != RunStatus.WAITING_APPROVAL) {
                 throw new ApprovalException("run " + runId + " is " + snapshot.status() + ", not waiting for approval", List.of());
             }

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
 class ReplayedCallCapTest {
 
     /** Saves nothing more once a completion is recorded: the process "died" right after the effect. */
-    private static final class CrashingStore implements RunStore {
+    static final class CrashingStore implements RunStore {
         final InMemoryRunStore inner = new InMemoryRunStore();
         final AtomicBoolean dead = new AtomicBoolean();
 
