@@ -152,16 +152,33 @@ final class ApproveCommand implements Callable<Integer> {
         List<ApprovalRequest> pending = List.copyOf(byHash.values());
         if (action == null) {
             if (pending.size() > 1) {
-                throw new UsageException("run " + runId + " waits for " + pending.size() + " different actions; choose one with --action HASH"
-                        + " (hashes: " + String.join(", ", pending.stream().map(ApprovalRequest::actionHash).toList()) + ")");
+                throw new UsageException("run " + runId + " waits for " + pending.size() + " different actions; choose one with"
+                        + " --action HASH: " + described(pending) + " (see 'rein show " + runId + "' for their arguments)");
             }
             return pending.get(0);
         }
-        List<ApprovalRequest> matches = pending.stream().filter(r -> r.actionHash().startsWith(action)).toList();
+        // hashes are lower-case hex; a start copied in upper case names the same action
+        String start = action.toLowerCase(java.util.Locale.ROOT);
+        List<ApprovalRequest> matches = pending.stream().filter(r -> r.actionHash().startsWith(start)).toList();
+        if (matches.isEmpty()) {
+            // an action of this pause decided already (a second invocation) is not a mistyped hash: say so
+            List<ApprovalRequest> decided = run.approvals().requests().stream()
+                    .filter(r -> run.approvals().decisions().containsKey(r.callId()) && r.actionHash().startsWith(start)).toList();
+            if (!decided.isEmpty()) {
+                throw new UsageException("the action of run " + runId + " whose hash starts with '" + Text.visible(action) + "' ("
+                        + described(decided.subList(0, 1)) + ") is decided already; still waiting: " + described(pending)
+                        + " (see 'rein show " + runId + "')");
+            }
+        }
         if (matches.size() != 1) {
             throw new UsageException((matches.isEmpty() ? "no" : "more than one") + " waiting action of run " + runId
-                    + " has a hash starting with '" + action + "'; see 'rein show " + runId + "'");
+                    + " has a hash starting with '" + Text.visible(action) + "'; see 'rein show " + runId + "'");
         }
         return matches.get(0);
+    }
+
+    /** Each action as its tool and whole hash, in the order the run proposed them. */
+    private static String described(List<ApprovalRequest> requests) {
+        return String.join(", ", requests.stream().map(r -> Text.visible(r.tool()) + " " + r.actionHash()).toList());
     }
 }

@@ -213,6 +213,41 @@ class ApprovalCommandsTest {
                 .satisfies(m -> assertThat(m.get("to").asText()).isEqualTo("bob@example.com"));
     }
 
+    /**
+     * Two different actions wait: approve without --action names each with its tool; --action takes a hash's start in
+     * either case (rein show prints it in lower case, a person may copy it from elsewhere in upper case); an action decided
+     * already is said to be so, where the CLI said no waiting action's hash started so, as if the hash were mistyped.
+     */
+    @Test
+    void choosingAmongSeveralActionsNamesTheirToolsTakesAnyCaseAndSaysWhichWasDecidedAlready() throws Exception {
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("send_message", SEND), call("send_message", SEND.replace("会議", "連絡"))),
+                text("送信しました。"));
+        cli.models((name, env) -> model);
+        cli.run("run", "--tools", "send_message", "連絡して");
+        String id = runId();
+        JsonNode pending = Json.parse(cli.run("show", "--json", id).stdout()).get("pending_actions");
+        String first = pending.get(0).get("action_hash").asText();
+        String second = pending.get(1).get("action_hash").asText();
+
+        InProcessCli.Outcome which = cli.run("approve", id);
+        assertThat(which.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(which.stderrLines()).singleElement().asString().isEqualTo("rein approve: run " + id + " waits for 2 different"
+                + " actions; choose one with --action HASH: send_message " + first + ", send_message " + second
+                + " (see 'rein show " + id + "' for their arguments)");
+
+        InProcessCli.Outcome upper = cli.run("approve", id, "--action", first.substring(0, 12).toUpperCase(java.util.Locale.ROOT));
+        assertThat(upper.exitCode()).as(upper.stderr()).isZero();
+
+        InProcessCli.Outcome again = cli.run("approve", id, "--action", first.substring(0, 12), "--reject", "やめて");
+        assertThat(again.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(again.stderrLines()).singleElement().asString().isEqualTo("rein approve: the action of run " + id
+                + " whose hash starts with '" + first.substring(0, 12) + "' (send_message " + first + ") is decided already;"
+                + " still waiting: send_message " + second + " (see 'rein show " + id + "')");
+        assertThat(cli.run("approve", id, "--action", second.substring(0, 8)).exitCode()).isZero();
+        assertThat(cli.run("resume", id).exitCode()).isEqualTo(ExitCodes.SUCCEEDED);
+        assertThat(MessagingTools.read(cli.home().resolve("outbox.jsonl"))).hasSize(2);
+    }
+
     @Test
     void showNamesEachDecisionRecordedBeforeTheRunResumes() throws Exception {
         ScriptedModel model = ScriptedModel.of(toolCalls(call("send_message", SEND), call("lookup_contact", "{\"name\":\"佐藤\"}"),
