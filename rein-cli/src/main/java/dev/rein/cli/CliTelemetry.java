@@ -136,7 +136,7 @@ final class CliTelemetry implements AutoCloseable {
                     .addPropertiesCustomizer(CliTelemetry::decodableResourceAttributes)
                     .addPropertiesCustomizer(CliTelemetry::serviceName)
                     .addPropertiesCustomizer(config -> samplerArgument(config, cli.err()))
-                    .addPropertiesCustomizer(config -> negativeTimeouts(config, cli.err()))
+                    .addPropertiesCustomizer(config -> invalidNumbers(config, cli.err()))
                     .addPropertiesCustomizer(config -> { // last: the export timeouts as the SDK will read them
                         flushBound.set(flushBound(config));
                         return Map.of();
@@ -236,9 +236,9 @@ final class CliTelemetry implements AutoCloseable {
     }
 
     /**
-     * What the SDK found wrong. A value its builders refuse (OTEL_BSP_MAX_QUEUE_SIZE=0: "maxQueueSize
-     * must be positive") comes wrapped as "Unexpected configuration error", which says nothing: the
-     * cause's message does.
+     * What the SDK found wrong. A value its builders refuse (OTEL_EXPORTER_OTLP_COMPRESSION=zstd:
+     * "Unsupported compression method") comes wrapped as "Unexpected configuration error", which says
+     * nothing: the cause's message does.
      */
     static String problem(ConfigurationException e) {
         Throwable cause = e.getCause();
@@ -565,30 +565,86 @@ final class CliTelemetry implements AutoCloseable {
         return Map.of("otel.traces.sampler.arg", "1.0");
     }
 
+    /** What a numeric OTEL_* setting the SDK reads may be, and its default, for the line that ignores a value outside it. */
+    private enum NumberKind {
+        /** A count that must be at least 1 (a queue or batch size). */
+        POSITIVE_INT("a whole number from 1 up"),
+        /** A limit that may be 0. */
+        NON_NEGATIVE_INT("a whole number from 0 up"),
+        /** Milliseconds (or with a unit, 10s), 0 included (a timeout of 0 means none). */
+        NON_NEGATIVE_DURATION("a number of milliseconds from 0 up"),
+        /** Milliseconds that must be more than 0 (an interval). */
+        POSITIVE_DURATION("a number of milliseconds above 0");
+
+        final String valid;
+
+        NumberKind(String valid) {
+            this.valid = valid;
+        }
+    }
+
+    /** A numeric setting the SDK's autoconfiguration reads: its property, what it may be and what is used without it. */
+    private record NumberSetting(String property, NumberKind kind, String fallback) {}
+
+    /** The numeric settings the SDK's autoconfiguration reads (1.68), with the ranges its builders accept. */
+    private static final List<NumberSetting> NUMBERS = List.of(
+            new NumberSetting("otel.bsp.schedule.delay", NumberKind.NON_NEGATIVE_DURATION, "the default, 5000"),
+            new NumberSetting("otel.bsp.export.timeout", NumberKind.NON_NEGATIVE_DURATION, "the default, 30000"),
+            new NumberSetting("otel.bsp.max.queue.size", NumberKind.POSITIVE_INT, "the default, 2048"),
+            new NumberSetting("otel.bsp.max.export.batch.size", NumberKind.POSITIVE_INT, "the default, 512"),
+            new NumberSetting("otel.blrp.schedule.delay", NumberKind.NON_NEGATIVE_DURATION, "the default, 1000"),
+            new NumberSetting("otel.blrp.export.timeout", NumberKind.NON_NEGATIVE_DURATION, "the default, 30000"),
+            new NumberSetting("otel.blrp.max.queue.size", NumberKind.POSITIVE_INT, "the default, 2048"),
+            new NumberSetting("otel.blrp.max.export.batch.size", NumberKind.POSITIVE_INT, "the default, 512"),
+            new NumberSetting("otel.attribute.value.length.limit", NumberKind.NON_NEGATIVE_INT, "the default, no limit"),
+            new NumberSetting("otel.span.attribute.value.length.limit", NumberKind.NON_NEGATIVE_INT,
+                    "OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT, else no limit"),
+            new NumberSetting("otel.attribute.count.limit", NumberKind.NON_NEGATIVE_INT, "the default, 128"),
+            new NumberSetting("otel.span.attribute.count.limit", NumberKind.NON_NEGATIVE_INT,
+                    "OTEL_ATTRIBUTE_COUNT_LIMIT, else the default 128"),
+            new NumberSetting("otel.span.event.count.limit", NumberKind.NON_NEGATIVE_INT, "the default, 128"),
+            new NumberSetting("otel.span.link.count.limit", NumberKind.NON_NEGATIVE_INT, "the default, 128"),
+            new NumberSetting("otel.metric.export.interval", NumberKind.POSITIVE_DURATION, "the default, 60000"),
+            new NumberSetting("otel.java.metrics.cardinality.limit", NumberKind.POSITIVE_INT, "the default, 2000"),
+            new NumberSetting("otel.exporter.otlp.timeout", NumberKind.NON_NEGATIVE_DURATION, "the default, 10000"),
+            new NumberSetting("otel.exporter.otlp.traces.timeout", NumberKind.NON_NEGATIVE_DURATION,
+                    "OTEL_EXPORTER_OTLP_TIMEOUT, else the default 10000"),
+            new NumberSetting("otel.exporter.otlp.metrics.timeout", NumberKind.NON_NEGATIVE_DURATION,
+                    "OTEL_EXPORTER_OTLP_TIMEOUT, else the default 10000"),
+            new NumberSetting("otel.exporter.otlp.logs.timeout", NumberKind.NON_NEGATIVE_DURATION,
+                    "OTEL_EXPORTER_OTLP_TIMEOUT, else the default 10000"));
+
     /**
-     * A negative export timeout is said once and ignored, as if unset: the SDK environment variables
-     * spec says a numeric value outside the valid range SHOULD be warned of and ignored ("treat them
-     * as not set"), and gives a negative timeout no meaning. The SDK took OTEL_EXPORTER_OTLP_TIMEOUT=-5,
-     * and every export of the run then failed ("Invalid duration: PT-0.005S"). A value that is no
-     * duration at all is left to the SDK, which refuses it naming the variable.
+     * A numeric value the SDK cannot read or that is outside the range it takes is said once and
+     * ignored, as if unset: the SDK environment variables spec says such a value SHOULD be warned of
+     * and ignored ("treat them as not set"), and a negative duration or timeout MUST be. The SDK
+     * refused the run for most (OTEL_BSP_MAX_QUEUE_SIZE=0: "maxQueueSize must be positive", with exit
+     * code 2) and took a negative export timeout, with which every export then failed ("Invalid
+     * duration: PT-0.005S"). The SDK reads durations with a unit too (10s), so that is still taken.
      */
-    private static Map<String, String> negativeTimeouts(ConfigProperties config, PrintStream err) {
+    private static Map<String, String> invalidNumbers(ConfigProperties config, PrintStream err) {
         Map<String, String> unset = new HashMap<>();
-        for (String property : List.of("otel.exporter.otlp.timeout", "otel.exporter.otlp.traces.timeout",
-                "otel.exporter.otlp.metrics.timeout", "otel.exporter.otlp.logs.timeout")) {
-            Duration timeout;
-            try {
-                timeout = config.getDuration(property);
-            } catch (ConfigurationException e) {
+        for (NumberSetting setting : NUMBERS) {
+            String raw = config.getString(setting.property());
+            if (raw == null || raw.isBlank()) {
                 continue;
             }
-            if (timeout != null && timeout.isNegative()) {
-                String variable = property.toUpperCase(Locale.ROOT).replace('.', '_');
-                err.println("rein: OpenTelemetry: " + variable + "=" + Errors.oneLine(config.getString(property, "").strip())
-                        + " is negative; ignored, as if unset (" + (property.equals("otel.exporter.otlp.timeout")
-                                ? "the default, 10 s" : "OTEL_EXPORTER_OTLP_TIMEOUT, else the default 10 s")
-                        + "): give the export timeout in milliseconds, e.g. 10000");
-                unset.put(property, null);
+            String problem;
+            try {
+                long value = switch (setting.kind()) {
+                    case POSITIVE_INT, NON_NEGATIVE_INT -> config.getInt(setting.property());
+                    case NON_NEGATIVE_DURATION, POSITIVE_DURATION -> config.getDuration(setting.property()).toMillis();
+                };
+                boolean positive = setting.kind() == NumberKind.POSITIVE_INT || setting.kind() == NumberKind.POSITIVE_DURATION;
+                problem = value < 0 ? "is negative" : value == 0 && positive ? "is 0" : null;
+            } catch (ConfigurationException | ArithmeticException e) {
+                problem = "is not a number the SDK can read";
+            }
+            if (problem != null) {
+                String variable = setting.property().toUpperCase(Locale.ROOT).replace('.', '_');
+                err.println("rein: OpenTelemetry: " + variable + "=" + Errors.oneLine(raw.strip()) + " " + problem
+                        + "; ignored, as if unset (" + setting.fallback() + "): give " + setting.kind().valid);
+                unset.put(setting.property(), null);
             }
         }
         return unset;

@@ -61,12 +61,12 @@ class TelemetryResumeTest {
         }
         assertThat(cli.run("approve", id).exitCode()).isZero();
 
-        cli.env("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318").env("OTEL_BSP_MAX_QUEUE_SIZE", "0");
+        cli.env("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318").env("OTEL_TRACES_EXPORTER", "carrier-pigeon");
         InProcessCli.Outcome refused = cli.run("resume", "--max-tokens", "2000", id);
         assertThat(refused.exitCode()).as(refused.stderr()).isEqualTo(ExitCodes.USAGE);
         assertThat(refused.stderr()).contains("OpenTelemetry is not configured correctly");
 
-        cli.env("OTEL_EXPORTER_OTLP_ENDPOINT", "").env("OTEL_BSP_MAX_QUEUE_SIZE", ""); // empty counts as unset
+        cli.env("OTEL_EXPORTER_OTLP_ENDPOINT", "").env("OTEL_TRACES_EXPORTER", ""); // empty counts as unset
         assertThat(cli.run("resume", id).exitCode()).isEqualTo(ExitCodes.SUCCEEDED);
         assertThat(model.lastRequest().maxTokens()).isEqualTo(777);
     }
