@@ -144,7 +144,7 @@ final class CliTelemetry implements AutoCloseable {
                     .disableShutdownHook() // closed by the command, flushed at the end of each run
                     .build().getOpenTelemetrySdk();
         } catch (ConfigurationException e) {
-            throw new UsageException("OpenTelemetry is not configured correctly: " + Errors.oneLine(byVariable(problem(e), env))
+            throw new UsageException("OpenTelemetry is not configured correctly: " + Errors.oneLine(named(byVariable(problem(e), env), env))
                     + "; check the OTEL_* variables (see docs/observability.md)");
         }
         String provider = ProviderModels.provider(modelEnv).name();
@@ -267,6 +267,29 @@ final class CliTelemetry implements AutoCloseable {
                     java.util.regex.Matcher.quoteReplacement(variable));
         }
         return named;
+    }
+
+    /**
+     * {@code message} led by the variable it is about when it names none: the SDK quotes a refused
+     * value but not where it came from ("OTLP endpoint must be a valid URL: localhost:4318"), so with
+     * the general and a signal's own endpoint both set, the user could not tell which to fix. The
+     * variable is the one whose value the message quotes (the longest such value; header values,
+     * which the SDK never quotes, are not looked for).
+     */
+    static String named(String message, Map<String, String> env) {
+        if (message == null || message.contains("OTEL_")) {
+            return message;
+        }
+        List<Map.Entry<String, String>> quoted = env.entrySet().stream()
+                .filter(e -> e.getKey().startsWith("OTEL_") && !e.getKey().endsWith("_HEADERS"))
+                .filter(e -> e.getValue().strip().length() >= 3 && message.contains(e.getValue().strip()))
+                .sorted(java.util.Comparator.comparingInt((Map.Entry<String, String> e) -> e.getValue().strip().length()).reversed()
+                        .thenComparing(Map.Entry::getKey))
+                .toList();
+        if (quoted.isEmpty()) {
+            return message;
+        }
+        return quoted.get(0).getKey() + ": " + message;
     }
 
     /** The OTEL_* variables as the SDK's properties, over Rein's defaults; the process environment still wins. */
@@ -457,8 +480,41 @@ final class CliTelemetry implements AutoCloseable {
                         + " instead, e.g. " + variable.replace("ENDPOINT", "HEADERS") + "=Authorization=Basic%20<base64 of"
                         + " user:password> (the credentials are not repeated here)");
             }
+            if (endpoint != null) {
+                String problem = endpointProblem(endpoint.strip());
+                if (problem != null) {
+                    // the SDK's own words ("OTLP endpoint scheme must be http or https: ftp") name no variable
+                    throw new ConfigurationException(property.toUpperCase(Locale.ROOT).replace('.', '_') + "=" + endpoint.strip()
+                            + " " + problem);
+                }
+            }
         }
         return Map.of();
+    }
+
+    /**
+     * What the SDK would refuse in an OTLP endpoint, as it checks it (a URL with scheme http or https,
+     * no query, no fragment), in words that say what to give; null when it takes it.
+     */
+    @SuppressWarnings("deprecation") // java.net.URL's constructor, as the SDK parses the endpoint with it
+    private static String endpointProblem(String endpoint) {
+        if (!endpoint.contains("://")) {
+            return "has no scheme: give the collector's URL, e.g. http://" + endpoint;
+        }
+        java.net.URL url;
+        try {
+            url = new java.net.URL(endpoint);
+        } catch (java.net.MalformedURLException e) {
+            return "is not a valid URL (" + Errors.oneLine(e.getMessage()) + "): give the collector's URL, e.g. http://collector:4318";
+        }
+        if (!url.getProtocol().equals("http") && !url.getProtocol().equals("https")) {
+            return "has the scheme " + url.getProtocol() + ": OTLP/HTTP takes http or https";
+        }
+        if (url.getQuery() != null || url.getRef() != null) {
+            return "has a " + (url.getQuery() != null ? "query (?...)" : "fragment (#...)")
+                    + ", which an OTLP endpoint may not: give the collector's scheme, host, port and path only";
+        }
+        return null;
     }
 
     /** Why the JDK's HTTP client would refuse header {@code name} with {@code value}, in words that do not quote the value; null when it sends it. */

@@ -216,6 +216,31 @@ class CliTelemetryTest {
                 .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
     }
 
+    /**
+     * The SDK's autoconfiguration refuses some values in words that quote the value but not the
+     * variable ("OTLP endpoint must be a valid URL: localhost:4318", "Invalid OTLP certificate/key
+     * path: /etc/otel/ca.pem"), so with the general and the signal's own endpoint both set the user
+     * could not tell which one to fix. The line names the variable, and an endpoint without its
+     * scheme (the usual slip) is told to give one.
+     */
+    @Test
+    void aValueTheSdkRefusesIsNamedByItsVariable() {
+        CliHome home = CliHome.of(Map.of("REIN_HOME", dir.toString()));
+        assertThatThrownBy(() -> CliTelemetry.from(cli(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "localhost:4318")), home))
+                .isInstanceOf(UsageException.class)
+                .hasMessageStartingWith("OpenTelemetry is not configured correctly: OTEL_EXPORTER_OTLP_ENDPOINT=localhost:4318 ")
+                .hasMessageContaining("http://localhost:4318")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+        assertThatThrownBy(() -> CliTelemetry.from(cli(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318",
+                "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "ftp://127.0.0.1:4318/v1/traces")), home))
+                .isInstanceOf(UsageException.class)
+                .hasMessageContaining("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=ftp://127.0.0.1:4318/v1/traces").hasMessageContaining("http or https");
+        assertThatThrownBy(() -> CliTelemetry.from(cli(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "https://127.0.0.1:4318",
+                "OTEL_EXPORTER_OTLP_CERTIFICATE", dir.resolve("no-such-ca.pem").toString())), home))
+                .isInstanceOf(UsageException.class)
+                .hasMessageContaining("OTEL_EXPORTER_OTLP_CERTIFICATE");
+    }
+
     @Test
     void aProtocolWithSpacesAroundItIsRefusedSayingSo() {
         // The SDK takes the value as it is: "http/protobuf " is an "Unsupported OTLP metrics protocol:
