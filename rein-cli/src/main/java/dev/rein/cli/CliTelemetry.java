@@ -137,6 +137,7 @@ final class CliTelemetry implements AutoCloseable {
                     .addPropertiesCustomizer(CliTelemetry::serviceName)
                     .addPropertiesCustomizer(config -> samplerArgument(config, cli.err()))
                     .addPropertiesCustomizer(config -> invalidNumbers(config, cli.err()))
+                    .addPropertiesCustomizer(config -> unknownCompression(config, cli.err()))
                     .addPropertiesCustomizer(config -> { // last: the export timeouts as the SDK will read them
                         flushBound.set(flushBound(config));
                         return Map.of();
@@ -619,6 +620,29 @@ final class CliTelemetry implements AutoCloseable {
         err.println("rein: OpenTelemetry: OTEL_TRACES_SAMPLER_ARG=" + Errors.oneLine(arg) + " is not a ratio from 0 to 1;"
                 + " ignored, as if unset (every trace is sampled)");
         return Map.of("otel.traces.sampler.arg", "1.0");
+    }
+
+    /**
+     * An OTLP compression the exporter does not know (zstd) is said once and ignored, as if unset: the
+     * SDK environment variables spec says an enum value the implementation does not recognize MUST be
+     * warned of and gracefully ignored. The SDK refused the run ("Unsupported compressionMethod"),
+     * naming no variable. Runs after {@link #enumsInLowerCase}, so GZIP is gzip.
+     */
+    private static Map<String, String> unknownCompression(ConfigProperties config, PrintStream err) {
+        Map<String, String> unset = new HashMap<>();
+        for (String property : List.of("otel.exporter.otlp.compression", "otel.exporter.otlp.traces.compression",
+                "otel.exporter.otlp.metrics.compression", "otel.exporter.otlp.logs.compression")) {
+            String value = config.getString(property, "").strip();
+            if (!value.isEmpty() && !value.equals("gzip") && !value.equals("none")) {
+                String variable = property.toUpperCase(Locale.ROOT).replace('.', '_');
+                err.println("rein: OpenTelemetry: " + variable + "=" + Errors.oneLine(value) + " is not a compression the exporter"
+                        + " knows; ignored, as if unset (" + (property.equals("otel.exporter.otlp.compression")
+                                ? "no compression" : "OTEL_EXPORTER_OTLP_COMPRESSION, else no compression")
+                        + "): give gzip or none");
+                unset.put(property, null);
+            }
+        }
+        return unset;
     }
 
     /** What a numeric OTEL_* setting the SDK reads may be, and its default, for the line that ignores a value outside it. */

@@ -32,6 +32,7 @@ final class OtlpReceiver implements AutoCloseable {
     private final List<ExportTraceServiceRequest> traces = new CopyOnWriteArrayList<>();
     private final List<ExportMetricsServiceRequest> metrics = new CopyOnWriteArrayList<>();
     private final List<String> contentTypes = new CopyOnWriteArrayList<>();
+    private final List<String> contentEncodings = new CopyOnWriteArrayList<>();
     private volatile int status = 200;
     private volatile Duration tracesDelay = Duration.ZERO;
 
@@ -82,6 +83,7 @@ final class OtlpReceiver implements AutoCloseable {
 
     private byte[] body(HttpExchange exchange) throws IOException {
         contentTypes.add(String.valueOf(exchange.getRequestHeaders().getFirst("Content-Type")));
+        contentEncodings.add(java.util.Objects.requireNonNullElse(exchange.getRequestHeaders().getFirst("Content-Encoding"), ""));
         InputStream in = exchange.getRequestBody();
         if ("gzip".equalsIgnoreCase(exchange.getRequestHeaders().getFirst("Content-Encoding"))) {
             in = new GZIPInputStream(in);
@@ -112,6 +114,11 @@ final class OtlpReceiver implements AutoCloseable {
 
     List<String> contentTypes() {
         return List.copyOf(contentTypes);
+    }
+
+    /** The Content-Encoding of each export ("" for none, "gzip"). */
+    List<String> contentEncodings() {
+        return List.copyOf(contentEncodings);
     }
 
     /** Waits (briefly) for what the exporter may still be sending; the CLI flushes before it exits, so this rarely waits. */
