@@ -64,10 +64,53 @@ final class CliTelemetry implements AutoCloseable {
     private final ExportLog exportLog;
     /** How long a flush waits for the collector ({@link #flushBound}). */
     private final Duration flushBound;
+    /** What goes over OTLP, for the line that says a collector did not take it. */
+    private final OtlpSignals otlp;
+
+    /**
+     * Which signals the configuration sends over OTLP, and whether to the default endpoint because
+     * nothing named one. OTEL_TRACES_EXPORTER / OTEL_METRICS_EXPORTER default to otlp (SDK environment
+     * variables spec, Exporter Selection) and the endpoint to http://localhost:4318, so
+     * OTEL_TRACES_EXPORTER=console alone still sends the metrics there: a collector missing there is
+     * said of the metrics, with how to turn that off, not of "spans and metrics" and a variable the user never set.
+     */
+    record OtlpSignals(boolean traces, boolean metrics, boolean metricsByDefault, boolean defaultEndpoint) {
+        static OtlpSignals of(Map<String, String> env) {
+            boolean traces = overOtlp(env, "TRACES");
+            boolean metrics = overOtlp(env, "METRICS");
+            boolean defaultEndpoint = List.of("OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+                    "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT").stream().allMatch(name -> env.getOrDefault(name, "").isBlank());
+            return new OtlpSignals(traces, metrics, metrics && env.getOrDefault("OTEL_METRICS_EXPORTER", "").isBlank(), defaultEndpoint);
+        }
+
+        private static boolean overOtlp(Map<String, String> env, String signal) {
+            String exporters = env.getOrDefault("OTEL_" + signal + "_EXPORTER", "").strip();
+            return exporters.isEmpty() || Arrays.stream(exporters.split(",")).map(String::strip).anyMatch("otlp"::equalsIgnoreCase);
+        }
+
+        /** "spans and metrics", "spans" or "metrics": what a collector that did not take the data lost. */
+        String signals() {
+            return traces && metrics ? "spans and metrics" : traces ? "spans" : "metrics";
+        }
+
+        /** What to check when the collector could not be reached or did not answer. */
+        String whatToCheck() {
+            if (defaultEndpoint && metricsByDefault && !traces) {
+                return "the metrics go over OTLP to the default endpoint http://localhost:4318, as OTEL_METRICS_EXPORTER"
+                        + " is otlp unless set: set OTEL_METRICS_EXPORTER=none (or console) to not send them, or"
+                        + " OTEL_EXPORTER_OTLP_ENDPOINT to the collector";
+            }
+            return defaultEndpoint
+                    ? "nothing sets OTEL_EXPORTER_OTLP_ENDPOINT, so the default http://localhost:4318 is used: set it to the"
+                            + " collector and check that the collector is up"
+                    : "check OTEL_EXPORTER_OTLP_ENDPOINT and that the collector is up";
+        }
+    }
 
     private CliTelemetry(OpenTelemetrySdk sdk, ReinTelemetry telemetry, Context parent, PrintStream err, ExportLog exportLog,
-                         Duration flushBound) {
+                         Duration flushBound, OtlpSignals otlp) {
         this.flushBound = flushBound;
+        this.otlp = otlp;
         this.sdk = sdk;
         this.telemetry = telemetry;
         this.parent = parent;
@@ -93,7 +136,7 @@ final class CliTelemetry implements AutoCloseable {
         // and then disabled still carries the trace context (the caller's TRACEPARENT) to the model API.
         boolean disabled = disabled(env);
         if (!configured(env) && !(disabled && exporterAskedFor(env))) {
-            return new CliTelemetry(null, null, Context.root(), cli.err(), null, FLUSH);
+            return new CliTelemetry(null, null, Context.root(), cli.err(), null, FLUSH, OtlpSignals.of(env));
         }
         String disabledFlag = env.getOrDefault("OTEL_SDK_DISABLED", "").strip();
         if (!disabled && !disabledFlag.isEmpty() && !disabledFlag.equalsIgnoreCase("false")) {
@@ -161,7 +204,7 @@ final class CliTelemetry implements AutoCloseable {
         // a command-line tool extracts the context its caller (a CI job, a script) put in TRACEPARENT etc.
         // at startup, with the configured propagators, so the run joins the caller's trace.
         Context parent = sdk.getPropagators().getTextMapPropagator().extract(Context.root(), env, ENVIRONMENT);
-        return new CliTelemetry(sdk, telemetry, parent, cli.err(), exportLog, flushBound.get());
+        return new CliTelemetry(sdk, telemetry, parent, cli.err(), exportLog, flushBound.get(), OtlpSignals.of(env));
     }
 
     /**
@@ -835,15 +878,15 @@ final class CliTelemetry implements AutoCloseable {
                 Throwable failure = exportLog.retryableFailure();
                 err.println(status > 0
                         ? "rein: OpenTelemetry: the collector answered HTTP " + status + " (retryable) and did not take the data"
-                                + within + "; spans and metrics not sent by now are lost (the collector or a proxy in front"
+                                + within + "; " + otlp.signals() + " not sent by now are lost (the collector or a proxy in front"
                                 + " of it is overloaded or unavailable)"
                         // nothing accepted the connection (the collector is down, a wrong port): the sender retries that too
                         : failure != null
                         ? "rein: OpenTelemetry: the collector could not be reached (" + Errors.oneLine(String.valueOf(failure))
                                 + ") and the exporter's retries did not get the data through" + within + ";"
-                                + " spans and metrics not sent by now are lost (check OTEL_EXPORTER_OTLP_ENDPOINT and that the collector is up)"
-                        : "rein: OpenTelemetry: the collector did not answer" + within + "; spans and metrics"
-                                + " not sent by now are lost (check OTEL_EXPORTER_OTLP_ENDPOINT and that the collector is up)");
+                                + " " + otlp.signals() + " not sent by now are lost (" + otlp.whatToCheck() + ")"
+                        : "rein: OpenTelemetry: the collector did not answer" + within + "; " + otlp.signals()
+                                + " not sent by now are lost (" + otlp.whatToCheck() + ")");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

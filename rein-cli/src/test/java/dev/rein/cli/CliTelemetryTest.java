@@ -482,6 +482,45 @@ class CliTelemetryTest {
         Thread.sleep(6500);
     }
 
+    /**
+     * SDK environment variables spec, Exporter Selection: OTEL_METRICS_EXPORTER defaults to otlp, and
+     * the OTLP endpoint to http://localhost:4318. So OTEL_TRACES_EXPORTER=console alone still sends
+     * the metrics over OTLP, which is right, but with no collector there the line said "spans and
+     * metrics not sent by now are lost (check OTEL_EXPORTER_OTLP_ENDPOINT ...)", a variable the user
+     * never set, about spans that were printed. It says that only the metrics go over OTLP, to the
+     * default endpoint, and how to turn that off; OTEL_METRICS_EXPORTER=none (and OTEL_LOGS_EXPORTER=none)
+     * sends nothing, and says nothing.
+     */
+    @Test
+    void consoleSpansAloneStillSendTheMetricsOverOtlpAndTheLineSaysSoAndHowToTurnItOff() throws Exception {
+        try (java.net.Socket probe = new java.net.Socket()) {
+            probe.connect(new java.net.InetSocketAddress("localhost", 4318), 200);
+            org.junit.jupiter.api.Assumptions.abort("something listens on localhost:4318, the default OTLP endpoint");
+        } catch (java.io.IOException nothingThere) {
+            // as expected: no collector on the default endpoint
+        }
+        InProcessCli cli = new InProcessCli().env("OTEL_TRACES_EXPORTER", "console");
+        cli.models((name, env) -> ScriptedModel.of(ScriptedModel.text("hi")));
+        InProcessCli.Outcome outcome = cli.run("run", "--json", "say hi");
+        assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+        assertThat(outcome.stderr()).contains("'invoke_agent rein'");
+        assertThat(outcome.stderrLines()).filteredOn(line -> line.startsWith("rein: OpenTelemetry: ")).singleElement()
+                .satisfies(line -> assertThat(line).contains("metrics not sent by now are lost").doesNotContain("spans")
+                        .contains("http://localhost:4318").contains("OTEL_METRICS_EXPORTER=none"));
+
+        InProcessCli off = new InProcessCli().env("OTEL_TRACES_EXPORTER", "console").env("OTEL_METRICS_EXPORTER", "none")
+                .env("OTEL_LOGS_EXPORTER", "none");
+        off.models((name, env) -> ScriptedModel.of(ScriptedModel.text("hi")));
+        long started = System.nanoTime();
+        InProcessCli.Outcome quiet = off.run("run", "--json", "say hi");
+        assertThat(quiet.exitCode()).as(quiet.stderr()).isZero();
+        assertThat(quiet.stderr()).contains("'invoke_agent rein'");
+        assertThat(quiet.stderrLines()).noneMatch(line -> line.startsWith("rein: OpenTelemetry: "));
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).as("no export to wait for").isLessThan(Duration.ofSeconds(4));
+        // the retries the first command no longer waited for (about 8 s) end here, not in a later test
+        Thread.sleep(4000);
+    }
+
     @Test
     void theCliExportsWithTheJdkSenderAndShipsNoOkHttpSenderOrOkHttp5() throws Exception {
         List<String> jars = List.of(Files.readString(Path.of("target", "classpath.txt")).strip().split(java.io.File.pathSeparator));

@@ -112,6 +112,14 @@ final class OtlpReceiver implements AutoCloseable {
                 .flatMap(rm -> rm.getScopeMetricsList().stream()).flatMap(sm -> sm.getMetricsList().stream()).toList();
     }
 
+    /** Each metric's instrumentation scope name, by metric name. */
+    java.util.Map<String, String> metricScopes() {
+        java.util.Map<String, String> scopes = new java.util.TreeMap<>();
+        metrics.stream().flatMap(r -> r.getResourceMetricsList().stream()).flatMap(rm -> rm.getScopeMetricsList().stream())
+                .forEach(sm -> sm.getMetricsList().forEach(m -> scopes.put(m.getName(), sm.getScope().getName())));
+        return scopes;
+    }
+
     List<String> contentTypes() {
         return List.copyOf(contentTypes);
     }
