@@ -521,6 +521,31 @@ class CliTelemetryTest {
         Thread.sleep(4000);
     }
 
+    /**
+     * docs/observability.md: Rein's spans and metrics come from the scope dev.rein.otel; the SDK's
+     * autoconfiguration also records the SDK's own metrics (its batch span processor's and OTLP
+     * exporter's, the self-observability the semantic conventions define as otel.sdk.*), which are
+     * exported beside them in scopes of their own, so a backend can tell them apart.
+     */
+    @Test
+    void reinsMetricsHaveItsScopeAndTheSdksOwnMetricsTheirs() throws Exception {
+        try (OtlpReceiver otlp = OtlpReceiver.start()) {
+            InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT", otlp.endpoint());
+            cli.models((name, env) -> ScriptedModel.of(ScriptedModel.text("hi")));
+            assertThat(cli.run("run", "--json", "say hi").exitCode()).isZero();
+            otlp.awaitUntil(() -> otlp.metricScopes().containsKey("rein.run.stops"), Duration.ofSeconds(10));
+            Map<String, String> scopes = otlp.metricScopes();
+            assertThat(scopes).containsKeys("gen_ai.client.token.usage", "gen_ai.client.operation.duration", "rein.run.stops");
+            scopes.forEach((metric, scope) -> {
+                if (metric.startsWith("gen_ai.") || metric.startsWith("rein.")) {
+                    assertThat(scope).as(metric).isEqualTo("dev.rein.otel");
+                } else {
+                    assertThat(scope).as(metric).startsWith("io.opentelemetry.");
+                }
+            });
+        }
+    }
+
     @Test
     void theCliExportsWithTheJdkSenderAndShipsNoOkHttpSenderOrOkHttp5() throws Exception {
         List<String> jars = List.of(Files.readString(Path.of("target", "classpath.txt")).strip().split(java.io.File.pathSeparator));
