@@ -188,7 +188,7 @@ final class CliTelemetry implements AutoCloseable {
                     .disableShutdownHook() // closed by the command, flushed at the end of each run
                     .build().getOpenTelemetrySdk();
         } catch (ConfigurationException e) {
-            throw new UsageException("OpenTelemetry is not configured correctly: " + Errors.oneLine(named(byVariable(problem(e), env), env))
+            throw new UsageException("OpenTelemetry is not configured correctly: " + Errors.oneLine(whatTheCliTakes(named(byVariable(problem(e), env), env)))
                     + "; check the OTEL_* variables (see docs/observability.md)");
         }
         String provider = ProviderModels.provider(modelEnv).name();
@@ -334,6 +334,37 @@ final class CliTelemetry implements AutoCloseable {
             return message;
         }
         return quoted.get(0).getKey() + ": " + message;
+    }
+
+    private static final java.util.regex.Pattern UNKNOWN_EXPORTER = java.util.regex.Pattern.compile(
+            "^(?:Unrecognized value for (OTEL_(?:TRACES|METRICS|LOGS)_EXPORTER): (.*)"
+                    + "|(OTEL_(?:TRACES|METRICS|LOGS)_EXPORTER) set to \"([^\"]*)\" but .* not found on classpath.*)$");
+    private static final java.util.regex.Pattern UNKNOWN_PROPAGATOR = java.util.regex.Pattern.compile(
+            "^Unrecognized value for OTEL_PROPAGATORS: (.*?)(?:\\. Make sure .*)?$");
+
+    /**
+     * An exporter or propagator the rein command line does not ship (zipkin, prometheus, b3, xray,
+     * or a misspelled one) said as what the CLI takes: the SDK's words are for a library's author
+     * ("... not found on classpath. Make sure to add it as a dependency"), which a user of the
+     * command line cannot do.
+     */
+    static String whatTheCliTakes(String message) {
+        if (message == null) {
+            return null;
+        }
+        java.util.regex.Matcher exporter = UNKNOWN_EXPORTER.matcher(message);
+        if (exporter.matches()) {
+            String variable = exporter.group(1) != null ? exporter.group(1) : exporter.group(3);
+            String value = exporter.group(1) != null ? exporter.group(2) : exporter.group(4);
+            return variable + "=" + value.strip() + " is not an exporter the rein command line has: it takes otlp, console or none"
+                    + " (or a comma-separated list of them)";
+        }
+        java.util.regex.Matcher propagator = UNKNOWN_PROPAGATOR.matcher(message);
+        if (propagator.matches()) {
+            return "OTEL_PROPAGATORS names " + propagator.group(1).strip() + ", a propagator the rein command line does not have:"
+                    + " it takes tracecontext, baggage or none (a comma-separated list)";
+        }
+        return message;
     }
 
     /** The OTEL_* variables as the SDK's properties, over Rein's defaults; the process environment still wins. */

@@ -264,6 +264,37 @@ class CliTelemetryTest {
                 .hasMessageContaining("OTEL_EXPORTER_OTLP_CERTIFICATE");
     }
 
+    /**
+     * An exporter or propagator the spec knows but the rein command line does not ship (zipkin,
+     * prometheus, b3, xray) was refused in the SDK's words for a library's author: "opentelemetry-
+     * exporter-prometheus not found on classpath. Make sure to add it as a dependency", "Make sure the
+     * artifact including the propagator is on the classpath", which a user of the CLI cannot do. The
+     * line names the variable and the values rein takes.
+     */
+    @Test
+    void anExporterOrPropagatorTheCliDoesNotShipIsRefusedSayingWhichItTakes() {
+        CliHome home = CliHome.of(Map.of("REIN_HOME", dir.toString()));
+        for (Map<String, String> env : List.of(Map.of("OTEL_TRACES_EXPORTER", "zipkin"), Map.of("OTEL_METRICS_EXPORTER", "prometheus"),
+                Map.of("OTEL_TRACES_EXPORTER", "carrier-pigeon"))) {
+            String variable = env.keySet().iterator().next();
+            assertThatThrownBy(() -> CliTelemetry.from(cli(env), home)).as(env.toString())
+                    .isInstanceOf(UsageException.class)
+                    .hasMessageContaining(variable)
+                    .hasMessageContaining(env.get(variable))
+                    .hasMessageContaining("otlp, console or none")
+                    .hasMessageNotContaining("classpath").hasMessageNotContaining("dependency");
+        }
+        for (String propagator : List.of("b3", "xray")) {
+            assertThatThrownBy(() -> CliTelemetry.from(cli(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318",
+                    "OTEL_PROPAGATORS", "tracecontext," + propagator)), home)).as(propagator)
+                    .isInstanceOf(UsageException.class)
+                    .hasMessageContaining("OTEL_PROPAGATORS")
+                    .hasMessageContaining(propagator)
+                    .hasMessageContaining("tracecontext, baggage or none")
+                    .hasMessageNotContaining("classpath");
+        }
+    }
+
     @Test
     void aProtocolWithSpacesAroundItIsRefusedSayingSo() {
         // The SDK takes the value as it is: "http/protobuf " is an "Unsupported OTLP metrics protocol:
