@@ -92,6 +92,11 @@ public final class GenAiConventions {
     public static final String METRIC_OPERATION_DURATION = "gen_ai.client.operation.duration";
     /** Recorded for streamed calls only, with the buckets of {@link #METRIC_OPERATION_DURATION}. */
     public static final String METRIC_TIME_TO_FIRST_CHUNK = "gen_ai.client.operation.time_to_first_chunk";
+    /** One point per invoke_agent span (a run segment), its value the span's duration. */
+    public static final String METRIC_INVOKE_AGENT_DURATION = "gen_ai.invoke_agent.duration";
+    /** The explicit bucket boundaries (seconds) the conventions give for {@link #METRIC_INVOKE_AGENT_DURATION}. */
+    public static final List<Double> INVOKE_AGENT_DURATION_BUCKETS = List.of(0.1, 0.2, 0.4, 0.8, 1.6, 3.2, 6.4, 12.8, 25.6,
+            51.2, 102.4, 204.8, 409.6);
     /** The explicit bucket boundaries the conventions give for {@link #METRIC_TOKEN_USAGE}. */
     public static final List<Long> TOKEN_USAGE_BUCKETS = List.of(1L, 4L, 16L, 64L, 256L, 1024L, 4096L, 16384L, 65536L,
             262144L, 1048576L, 4194304L, 16777216L, 67108864L);

@@ -110,6 +110,44 @@ class MetricsAndContentTest {
         assertThat(stop.getAttributes().get(ReinConventions.RUN_REASON)).isEqualTo("completed");
     }
 
+    /**
+     * Semconv gen-ai-metrics, gen_ai.invoke_agent.duration: "required when the instrumented component
+     * implements agent invocation operations" (Rein makes an invoke_agent span of every run segment),
+     * a histogram in s with the buckets 0.1 ... 409.6, gen_ai.agent.name, gen_ai.request.model and
+     * error.type when the invocation ended in an error, its value "the same as the span duration".
+     * No run recorded it.
+     */
+    @Test
+    void aRunRecordsTheInvokeAgentDurationAsItsSpanLasted() {
+        assertThat(agent(twoSteps(), false).run(GOAL).status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(agent(ScriptedModel.of(ScriptedModel.fail(new dev.rein.model.ModelException(
+                dev.rein.model.ModelException.Kind.AUTHENTICATION, 401, "invalid x-api-key"))), false).run(GOAL).status())
+                .isEqualTo(RunStatus.FAILED);
+
+        MetricData duration = metric(GenAiConventions.METRIC_INVOKE_AGENT_DURATION);
+        assertThat(duration.getUnit()).isEqualTo("s");
+        List<SpanData> runs = OTEL.getSpans().stream().filter(s -> s.getName().startsWith("invoke_agent")).toList();
+        assertThat(runs).hasSize(2);
+        SpanData succeeded = runs.stream().filter(s -> s.getAttributes().get(GenAiConventions.ERROR_TYPE) == null).findFirst().orElseThrow();
+        SpanData failed = runs.stream().filter(s -> s.getAttributes().get(GenAiConventions.ERROR_TYPE) != null).findFirst().orElseThrow();
+        List<HistogramPointData> points = List.copyOf(duration.getHistogramData().getPoints());
+        assertThat(points).hasSize(2).allSatisfy(p -> {
+            assertThat(p.getBoundaries()).containsExactly(0.1, 0.2, 0.4, 0.8, 1.6, 3.2, 6.4, 12.8, 25.6, 51.2, 102.4, 204.8, 409.6);
+            assertThat(p.getCount()).isEqualTo(1);
+            assertThat(p.getAttributes().get(GenAiConventions.AGENT_NAME)).isEqualTo("rein");
+            assertThat(p.getAttributes().get(GenAiConventions.REQUEST_MODEL)).isEqualTo("test-model");
+        });
+        HistogramPointData ok = points.stream().filter(p -> p.getAttributes().get(GenAiConventions.ERROR_TYPE) == null)
+                .findFirst().orElseThrow();
+        assertThat(ok.getSum()).isCloseTo((succeeded.getEndEpochNanos() - succeeded.getStartEpochNanos()) / 1e9,
+                org.assertj.core.data.Offset.offset(1e-6));
+        HistogramPointData error = points.stream().filter(p -> p.getAttributes().get(GenAiConventions.ERROR_TYPE) != null)
+                .findFirst().orElseThrow();
+        assertThat(error.getAttributes().get(GenAiConventions.ERROR_TYPE)).isEqualTo(failed.getAttributes().get(GenAiConventions.ERROR_TYPE));
+        assertThat(error.getSum()).isCloseTo((failed.getEndEpochNanos() - failed.getStartEpochNanos()) / 1e9,
+                org.assertj.core.data.Offset.offset(1e-6));
+    }
+
     @Test
     void theRunCostHistogramTellsACheapRunFromADearOne() {
         // A run costs fractions of a dollar: with the SDK's default buckets (0, 5, 10, 25, ...) a $0.001

@@ -18,12 +18,13 @@ import io.opentelemetry.api.metrics.LongCounter;
 import io.opentelemetry.api.metrics.LongHistogram;
 import io.opentelemetry.api.metrics.Meter;
 
-/** The metric instruments: the two GenAI client metrics and Rein's run, stall and approval metrics. */
+/** The metric instruments: the GenAI client and agent metrics and Rein's run, stall and approval metrics. */
 final class Instruments {
     private final Settings settings;
     private final LongHistogram tokenUsage;
     private final DoubleHistogram duration;
     private final DoubleHistogram firstChunk;
+    private final DoubleHistogram agentDuration;
     private final DoubleHistogram runCost;
     private final LongHistogram runSteps;
     private final LongCounter stops;
@@ -41,6 +42,9 @@ final class Instruments {
         this.firstChunk = meter.histogramBuilder(GenAiConventions.METRIC_TIME_TO_FIRST_CHUNK).setUnit("s")
                 .setDescription("Time from sending a streamed request to its first chunk.")
                 .setExplicitBucketBoundariesAdvice(GenAiConventions.OPERATION_DURATION_BUCKETS).build();
+        this.agentDuration = meter.histogramBuilder(GenAiConventions.METRIC_INVOKE_AGENT_DURATION).setUnit("s")
+                .setDescription("The end-to-end duration of a single agent invocation.")
+                .setExplicitBucketBoundariesAdvice(GenAiConventions.INVOKE_AGENT_DURATION_BUCKETS).build();
         this.runCost = meter.histogramBuilder(ReinConventions.METRIC_RUN_COST).setUnit("USD")
                 .setDescription("What a finished run cost, in US dollars.")
                 .setExplicitBucketBoundariesAdvice(ReinConventions.RUN_COST_BUCKETS).build();
@@ -76,6 +80,18 @@ final class Instruments {
 
     void failedModelCall(String provider, String requestModel, String errorType, double seconds) {
         duration.record(seconds, chatAttributes(provider, requestModel, null).put(ERROR_TYPE, errorType).build());
+    }
+
+    /**
+     * A run segment's invoke_agent span ended after {@code seconds}: gen_ai.invoke_agent.duration,
+     * required of an instrumentation of agent invocations, with the agent's name, its model when
+     * known and {@code errorType} when the run failed (null otherwise).
+     */
+    void agentInvoked(String agentName, String requestModel, String errorType, double seconds) {
+        AttributesBuilder b = Attributes.builder().put(GenAiConventions.AGENT_NAME, agentName);
+        putIfSet(b, REQUEST_MODEL, requestModel);
+        putIfSet(b, ERROR_TYPE, errorType);
+        agentDuration.record(seconds, b.build());
     }
 
     void runEnded(String status, String reason, boolean terminal, long steps, double costUsd) {

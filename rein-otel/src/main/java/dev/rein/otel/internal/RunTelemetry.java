@@ -55,6 +55,10 @@ final class RunTelemetry implements RunListener {
     private final UsageSum usage = new UsageSum();
     /** Whether the run span has gen_ai.request.model (a resumption and a start name the model; a reply does not). */
     private volatile boolean modelSet;
+    /** The run span's gen_ai.request.model, for gen_ai.invoke_agent.duration; null until known. */
+    private volatile String requestModel;
+    /** When the run span started, for gen_ai.invoke_agent.duration (the span's duration). */
+    private volatile Instant startedAt;
     /** This segment began with a reply's turn; its state change names the status it continued from. */
     private volatile boolean replyOpened;
     private volatile boolean resumedFromSet;
@@ -155,6 +159,7 @@ final class RunTelemetry implements RunListener {
         SpanBuilder b = runSpan(e.time());
         if (e.model() != null) {
             b.setAttribute(GenAiConventions.REQUEST_MODEL, e.model());
+            requestModel = e.model();
             modelSet = true;
         }
         limits(b, e.limits());
@@ -171,6 +176,7 @@ final class RunTelemetry implements RunListener {
         }
         if (e.model() != null) { // absent in traces written before the resumption recorded it
             b.setAttribute(GenAiConventions.REQUEST_MODEL, e.model());
+            requestModel = e.model();
             modelSet = true;
         }
         limits(b, e.limits());
@@ -211,12 +217,16 @@ final class RunTelemetry implements RunListener {
         Span run = span;
         if (!modelSet && run != null && model != null) {
             run.setAttribute(GenAiConventions.REQUEST_MODEL, model);
+            requestModel = model;
             modelSet = true;
         }
     }
 
     private SpanBuilder runSpan(Instant time) {
         Settings s = telemetry.settings;
+        if (span == null) {
+            startedAt = time;
+        }
         SpanBuilder b = telemetry.tracer.spanBuilder(GenAiConventions.OPERATION_INVOKE_AGENT + " " + s.agentName())
                 .setParent(parent)
                 .setSpanKind(SpanKind.INTERNAL)
@@ -354,6 +364,11 @@ final class RunTelemetry implements RunListener {
             span.setAttribute(GenAiConventions.OUTPUT_MESSAGES, Content.answer(e.answer(), FinishReasons.ofRun(e.status(), e.reason())));
         }
         span.end(e.time());
+        if (startedAt != null) {
+            telemetry.instruments.agentInvoked(telemetry.settings.agentName(), requestModel,
+                    e.status() == RunStatus.FAILED ? e.reason() : null,
+                    Math.max(0, java.time.Duration.between(startedAt, e.time()).toNanos()) / 1e9);
+        }
         telemetry.instruments.runEnded(status, e.reason(), e.status().terminal(), e.step(), cost);
     }
 
