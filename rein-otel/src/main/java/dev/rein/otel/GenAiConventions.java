@@ -97,6 +97,8 @@ public final class GenAiConventions {
     /** The explicit bucket boundaries (seconds) the conventions give for {@link #METRIC_INVOKE_AGENT_DURATION}. */
     public static final List<Double> INVOKE_AGENT_DURATION_BUCKETS = List.of(0.1, 0.2, 0.4, 0.8, 1.6, 3.2, 6.4, 12.8, 25.6,
             51.2, 102.4, 204.8, 409.6);
+    /** One point per execute_tool span but a call's pause for approval, its value the span's duration; the buckets of {@link #METRIC_OPERATION_DURATION}. */
+    public static final String METRIC_EXECUTE_TOOL_DURATION = "gen_ai.execute_tool.duration";
     /** The explicit bucket boundaries the conventions give for {@link #METRIC_TOKEN_USAGE}. */
     public static final List<Long> TOKEN_USAGE_BUCKETS = List.of(1L, 4L, 16L, 64L, 256L, 1024L, 4096L, 16384L, 65536L,
             262144L, 1048576L, 4194304L, 16777216L, 67108864L);

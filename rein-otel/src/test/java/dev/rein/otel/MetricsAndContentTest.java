@@ -148,6 +148,40 @@ class MetricsAndContentTest {
                 org.assertj.core.data.Offset.offset(1e-6));
     }
 
+    /**
+     * Semconv gen-ai-metrics, gen_ai.execute_tool.duration: recommended; an instrumentation that can
+     * bound a single tool call "SHOULD record this metric for every tool execution", its value the
+     * execute_tool span's duration, with gen_ai.tool.name, error.type when the call ended in an error,
+     * gen_ai.agent.name and gen_ai.tool.type. No tool call recorded it.
+     */
+    @Test
+    void eachToolCallRecordsTheExecuteToolDurationAsItsSpanLasted() {
+        RunResult result = agent(ScriptedModel.of(toolCalls(call("order_status", "{\"id\":\"A-1\"}"), call("no_such_tool", "{}")),
+                text("A-1 は発送済みです。")), false).run(GOAL);
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+
+        MetricData duration = metric(GenAiConventions.METRIC_EXECUTE_TOOL_DURATION);
+        assertThat(duration.getUnit()).isEqualTo("s");
+        List<HistogramPointData> points = List.copyOf(duration.getHistogramData().getPoints());
+        assertThat(points).hasSize(2).allSatisfy(p -> {
+            assertThat(p.getBoundaries()).containsExactlyElementsOf(GenAiConventions.OPERATION_DURATION_BUCKETS);
+            assertThat(p.getCount()).isEqualTo(1);
+            assertThat(p.getAttributes().get(GenAiConventions.AGENT_NAME)).isEqualTo("rein");
+            assertThat(p.getAttributes().get(GenAiConventions.TOOL_TYPE)).isEqualTo("function");
+        });
+        SpanData status = OTEL.getSpans().stream().filter(s -> s.getName().equals("execute_tool order_status")).findFirst().orElseThrow();
+        HistogramPointData ok = points.stream()
+                .filter(p -> "order_status".equals(p.getAttributes().get(GenAiConventions.TOOL_NAME))).findFirst().orElseThrow();
+        assertThat(ok.getAttributes().get(GenAiConventions.ERROR_TYPE)).isNull();
+        assertThat(ok.getSum()).isCloseTo((status.getEndEpochNanos() - status.getStartEpochNanos()) / 1e9,
+                org.assertj.core.data.Offset.offset(1e-6));
+        SpanData unknown = OTEL.getSpans().stream().filter(s -> s.getName().equals("execute_tool no_such_tool")).findFirst().orElseThrow();
+        HistogramPointData refused = points.stream()
+                .filter(p -> "no_such_tool".equals(p.getAttributes().get(GenAiConventions.TOOL_NAME))).findFirst().orElseThrow();
+        assertThat(refused.getAttributes().get(GenAiConventions.ERROR_TYPE)).isEqualTo("unknown_tool")
+                .isEqualTo(unknown.getAttributes().get(GenAiConventions.ERROR_TYPE));
+    }
+
     @Test
     void theRunCostHistogramTellsACheapRunFromADearOne() {
         // A run costs fractions of a dollar: with the SDK's default buckets (0, 5, 10, 25, ...) a $0.001

@@ -25,6 +25,7 @@ final class Instruments {
     private final DoubleHistogram duration;
     private final DoubleHistogram firstChunk;
     private final DoubleHistogram agentDuration;
+    private final DoubleHistogram toolDuration;
     private final DoubleHistogram runCost;
     private final LongHistogram runSteps;
     private final LongCounter stops;
@@ -45,6 +46,9 @@ final class Instruments {
         this.agentDuration = meter.histogramBuilder(GenAiConventions.METRIC_INVOKE_AGENT_DURATION).setUnit("s")
                 .setDescription("The end-to-end duration of a single agent invocation.")
                 .setExplicitBucketBoundariesAdvice(GenAiConventions.INVOKE_AGENT_DURATION_BUCKETS).build();
+        this.toolDuration = meter.histogramBuilder(GenAiConventions.METRIC_EXECUTE_TOOL_DURATION).setUnit("s")
+                .setDescription("The duration of a single tool execution.")
+                .setExplicitBucketBoundariesAdvice(GenAiConventions.OPERATION_DURATION_BUCKETS).build();
         this.runCost = meter.histogramBuilder(ReinConventions.METRIC_RUN_COST).setUnit("USD")
                 .setDescription("What a finished run cost, in US dollars.")
                 .setExplicitBucketBoundariesAdvice(ReinConventions.RUN_COST_BUCKETS).build();
@@ -92,6 +96,15 @@ final class Instruments {
         putIfSet(b, REQUEST_MODEL, requestModel);
         putIfSet(b, ERROR_TYPE, errorType);
         agentDuration.record(seconds, b.build());
+    }
+
+    /** A tool call's execute_tool span ended after {@code seconds}, with {@code errorType} when it ended in an error. */
+    void toolExecuted(String tool, String errorType, double seconds) {
+        AttributesBuilder b = Attributes.builder().put(GenAiConventions.AGENT_NAME, settings.agentName())
+                .put(GenAiConventions.TOOL_TYPE, GenAiConventions.TOOL_TYPE_FUNCTION);
+        putIfSet(b, GenAiConventions.TOOL_NAME, tool);
+        putIfSet(b, ERROR_TYPE, errorType);
+        toolDuration.record(seconds, b.build());
     }
 
     void runEnded(String status, String reason, boolean terminal, long steps, double costUsd) {

@@ -36,6 +36,10 @@ import java.util.concurrent.ConcurrentHashMap;
 final class ToolSpans {
     private final RunTelemetry run;
     private final Map<String, Span> open = new ConcurrentHashMap<>();
+    /** Each span's tool and start, by call id, for gen_ai.execute_tool.duration when it ends. */
+    private final Map<String, Started> started = new ConcurrentHashMap<>();
+
+    private record Started(String tool, Instant at) {}
     /** The calls of the latest model response, by id: their names and arguments for spans made after the fact. */
     private final Map<String, ToolUseBlock> proposed = new ConcurrentHashMap<>();
     /**
@@ -122,7 +126,7 @@ final class ToolSpans {
         } else if (run.capture()) {
             span.setAttribute(TOOL_CALL_RESULT, e.content());
         }
-        span.end(e.time());
+        end(e.callId(), span, e.time(), e.isError() ? ("NONE".equals(e.errorClass()) ? "_OTHER" : e.errorClass().toLowerCase(Locale.ROOT)) : null);
     }
 
     /** A call the stall guard answered without running it. */
@@ -139,7 +143,7 @@ final class ToolSpans {
         span.setAttribute(ReinConventions.ERROR_CLASS, "INTERVENTION");
         span.setAttribute(ERROR_TYPE, "intervention");
         span.setStatus(StatusCode.ERROR, "blocked by the stall guard (" + e.detector() + ")");
-        span.end(e.time());
+        end(e.callId(), span, e.time(), "intervention");
     }
 
     void approvalRequested(TraceEvent.ApprovalRequested e) {
@@ -152,6 +156,7 @@ final class ToolSpans {
                 Attributes.of(ReinConventions.APPROVAL_ACTION_HASH, e.actionHash()), e.time());
         span.setAttribute(ReinConventions.TOOL_OUTCOME, "awaiting_approval");
         span.setAttribute(ReinConventions.ERROR_CLASS, "AWAITING_APPROVAL");
+        started.remove(e.callId()); // paused, not executed: its execution, once approved, is a span of its own
         span.end(e.time());
     }
 
@@ -171,13 +176,26 @@ final class ToolSpans {
 
     /** Ends what is still open when the run ends (a cancelled call). */
     void endAll(Instant time) {
-        open.values().forEach(span -> {
+        open.forEach((callId, span) -> {
             span.setAttribute(ReinConventions.TOOL_OUTCOME, "cancelled");
             span.setAttribute(ERROR_TYPE, "cancelled"); // required whenever the span ends in an error
             span.setStatus(StatusCode.ERROR, "the run ended while the call was in flight");
-            span.end(time);
+            end(callId, span, time, "cancelled");
         });
         open.clear();
+    }
+
+    /**
+     * Ends a call's span and records gen_ai.execute_tool.duration (semconv gen-ai-metrics: recommended,
+     * for every tool execution observed, its value the span's duration) with the span's error.type.
+     */
+    private void end(String callId, Span span, Instant time, String errorType) {
+        span.end(time);
+        Started call = started.remove(callId);
+        if (call != null) {
+            run.telemetry().instruments.toolExecuted(call.tool(), errorType,
+                    Math.max(0, Duration.between(call.at(), time).toNanos()) / 1e9);
+        }
     }
 
     private Span start(String callId, String tool, Instant time, JsonNode arguments) {
@@ -199,6 +217,7 @@ final class ToolSpans {
             span.setAttribute(TOOL_CALL_ARGUMENTS, Content.json(arguments));
         }
         open.put(callId, span);
+        started.put(callId, new Started(tool, time));
         return span;
     }
 
