@@ -181,6 +181,7 @@ final class CliTelemetry implements AutoCloseable {
                     .addPropertiesCustomizer(config -> samplerArgument(config, cli.err()))
                     .addPropertiesCustomizer(config -> invalidNumbers(config, cli.err()))
                     .addPropertiesCustomizer(config -> unknownCompression(config, cli.err()))
+                    .addPropertiesCustomizer(config -> unknownExemplarFilter(config, cli.err()))
                     .addPropertiesCustomizer(config -> { // last: the export timeouts as the SDK will read them
                         flushBound.set(flushBound(config));
                         return Map.of();
@@ -432,7 +433,7 @@ final class CliTelemetry implements AutoCloseable {
             "otel.metrics.exporter", "otel.logs.exporter", "otel.propagators",
             "otel.exporter.otlp.protocol", "otel.exporter.otlp.traces.protocol", "otel.exporter.otlp.metrics.protocol",
             "otel.exporter.otlp.logs.protocol", "otel.exporter.otlp.compression", "otel.exporter.otlp.traces.compression",
-            "otel.exporter.otlp.metrics.compression", "otel.exporter.otlp.logs.compression");
+            "otel.exporter.otlp.metrics.compression", "otel.exporter.otlp.logs.compression", "otel.metrics.exemplar.filter");
 
     /**
      * Enum values in lower case, the case the SDK compares them in: the SDK environment variables
@@ -716,6 +717,23 @@ final class CliTelemetry implements AutoCloseable {
                 unset.put(property, null);
             }
         }
+        return unset;
+    }
+
+    /**
+     * An OTEL_METRICS_EXEMPLAR_FILTER the SDK does not know is said once and ignored (SDK environment
+     * variables spec, Enum: an unrecognized value MUST be warned of and gracefully ignored); the SDK
+     * took it as trace_based without a word. Runs after {@link #enumsInLowerCase}.
+     */
+    private static Map<String, String> unknownExemplarFilter(ConfigProperties config, PrintStream err) {
+        String value = config.getString("otel.metrics.exemplar.filter", "").strip();
+        if (value.isEmpty() || List.of("always_on", "always_off", "trace_based").contains(value)) {
+            return Map.of();
+        }
+        err.println("rein: OpenTelemetry: OTEL_METRICS_EXEMPLAR_FILTER=" + Errors.oneLine(value) + " is not a known exemplar"
+                + " filter; ignored, as if unset (the default, trace_based): give always_on, always_off or trace_based");
+        Map<String, String> unset = new HashMap<>();
+        unset.put("otel.metrics.exemplar.filter", null);
         return unset;
     }
 

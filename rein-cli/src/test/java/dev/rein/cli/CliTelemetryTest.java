@@ -859,6 +859,27 @@ class CliTelemetryTest {
         }
     }
 
+    /**
+     * SDK environment variables spec, Enum: an unrecognized value MUST be warned of and gracefully
+     * ignored. OTEL_METRICS_EXEMPLAR_FILTER=sometimes (known values always_on, always_off, trace_based)
+     * was taken as trace_based by the SDK without a word; it is said in one line and ignored.
+     */
+    @Test
+    void anUnknownExemplarFilterIsSaidOnceAndIgnored() {
+        InProcessCli cli = new InProcessCli().env("OTEL_TRACES_EXPORTER", "console").env("OTEL_METRICS_EXPORTER", "none")
+                .env("OTEL_METRICS_EXEMPLAR_FILTER", "sometimes");
+        cli.models((name, env) -> ScriptedModel.of(ScriptedModel.text("hi")));
+        InProcessCli.Outcome outcome = cli.run("run", "--json", "say hi");
+        assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+        assertThat(outcome.stderrLines()).filteredOn(line -> line.startsWith("rein: OpenTelemetry: ")).singleElement()
+                .satisfies(line -> assertThat(line).contains("OTEL_METRICS_EXEMPLAR_FILTER=sometimes").contains("ignored")
+                        .contains("trace_based"));
+        InProcessCli known = new InProcessCli().env("OTEL_TRACES_EXPORTER", "console").env("OTEL_METRICS_EXPORTER", "none")
+                .env("OTEL_METRICS_EXEMPLAR_FILTER", "ALWAYS_OFF");
+        known.models((name, env) -> ScriptedModel.of(ScriptedModel.text("hi")));
+        assertThat(known.run("run", "--json", "say hi").stderrLines()).noneMatch(line -> line.startsWith("rein: OpenTelemetry: "));
+    }
+
     @Test
     void aSamplerArgumentThatIsNotARatioIsSaidOnceAndIgnored() {
         // SDK environment variables spec, OTEL_TRACES_SAMPLER_ARG: "Invalid or unrecognized input MUST be
