@@ -107,14 +107,14 @@ public final class Replay {
             }
         });
         current.set(replaying.start(recording.goal()));
-        RunResult result = resumeDecided(recording, replaying, session, current, current.get().future().join());
+        RunResult result = resumeDecided(replaying, session, current, current.get().future().join());
         // A conversation recorded into one trace: each reply opens the next turn, as it did, while the run can take one
         for (String reply : recording.replies()) {
             if (stopAtDivergence && session.divergence().isPresent() || !replyable(result)) {
                 break;
             }
             current.set(replaying.startReply(result.runId(), reply));
-            result = resumeDecided(recording, replaying, session, current, current.get().future().join());
+            result = resumeDecided(replaying, session, current, current.get().future().join());
         }
         return session.report(result);
     }
@@ -122,32 +122,13 @@ public final class Replay {
     /**
      * A replayed run that paused where the recording has a person's decisions on every pending call
      * (a call they edited pauses the replay: see RecordedTools) gets those decisions, as recorded, and
-     * resumes, as often as it pauses so; a pause the recording never decided is where the replay ends.
+     * resumes, as often as it pauses so; a pause the recording never decided is where the replay ends
+     * ({@link ReplaySession#decidePaused}).
      */
-    private RunResult resumeDecided(Recording recording, Agent replaying, ReplaySession session,
+    private RunResult resumeDecided(Agent replaying, ReplaySession session,
                                     java.util.concurrent.atomic.AtomicReference<RunHandle> current, RunResult paused) {
         RunResult result = paused;
-        while (result.status() == dev.rein.run.RunStatus.WAITING_APPROVAL && !(stopAtDivergence && session.divergence().isPresent())) {
-            List<dev.rein.approval.ApprovalRequest> pending = replaying.runs().pending(result.runId());
-            if (pending.isEmpty() || pending.stream().anyMatch(p -> recording.decision(p.step(), p.callId()) == null)) {
-                return result;
-            }
-            for (dev.rein.approval.ApprovalRequest p : pending) {
-                com.fasterxml.jackson.databind.JsonNode d = recording.decision(p.step(), p.callId());
-                String by = d.hasNonNull("decided_by") ? d.get("decided_by").asText() : "replay";
-                try {
-                    switch (d.path("decision").asText()) {
-                        case "edit" -> replaying.runs().edit(result.runId(), p.actionHash(), d.path("arguments"), by);
-                        case "reject" -> replaying.runs().reject(result.runId(), p.actionHash(),
-                                d.hasNonNull("reason") ? d.get("reason").asText() : null, by);
-                        default -> replaying.runs().approve(result.runId(), p.actionHash(), by);
-                    }
-                } catch (dev.rein.ReinException e) {
-                    // edited arguments today's tool no longer takes: its changed schema is in every request, so the
-                    // replay diverged at its first call already; it stays paused here
-                    return result;
-                }
-            }
+        while (!(stopAtDivergence && session.divergence().isPresent()) && session.decidePaused(replaying, result)) {
             current.set(replaying.startResume(result.runId()));
             result = current.get().future().join();
         }

@@ -99,6 +99,48 @@ public final class ReplaySession {
         };
     }
 
+    /**
+     * Gives a replayed run that paused for approval the decisions a person made on its pending calls,
+     * as recorded (approved, rejected, or edited: a call a person edited pauses the replay where the
+     * recording paused), so that the harness resumes it ({@code replaying.startResume(runId)}), as a
+     * run recorded with its resumption did. Returns false, deciding nothing, when {@code result} did
+     * not pause, or paused where the recording has no decision on every pending call (the recorded
+     * run ended there, or the replay diverged), or a recorded edit no longer fits today's tool: the
+     * replay ends at that pause.
+     *
+     * @param replaying the agent this session {@linkplain #agent(Agent) set up} (or one made from it
+     *                  with {@link Agent#withListener}: it shares the replay's store)
+     * @param result    how the replayed run, or its last resumption, ended
+     */
+    public boolean decidePaused(Agent replaying, RunResult result) {
+        Objects.requireNonNull(replaying, "replaying");
+        Objects.requireNonNull(result, "result");
+        if (result.status() != dev.rein.run.RunStatus.WAITING_APPROVAL) {
+            return false;
+        }
+        java.util.List<dev.rein.approval.ApprovalRequest> pending = replaying.runs().pending(result.runId());
+        if (pending.isEmpty() || pending.stream().anyMatch(p -> recording.decision(p.step(), p.callId()) == null)) {
+            return false;
+        }
+        for (dev.rein.approval.ApprovalRequest p : pending) {
+            JsonNode d = recording.decision(p.step(), p.callId());
+            String by = d.hasNonNull("decided_by") ? d.get("decided_by").asText() : "replay";
+            try {
+                switch (d.path("decision").asText()) {
+                    case "edit" -> replaying.runs().edit(result.runId(), p.actionHash(), d.path("arguments"), by);
+                    case "reject" -> replaying.runs().reject(result.runId(), p.actionHash(),
+                            d.hasNonNull("reason") ? d.get("reason").asText() : null, by);
+                    default -> replaying.runs().approve(result.runId(), p.actionHash(), by);
+                }
+            } catch (dev.rein.ReinException e) {
+                // edited arguments today's tool no longer takes: its changed schema is in every request, so the
+                // replay diverged at its first call already; it stays paused here
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** The first divergence so far. */
     public Optional<Divergence> divergence() {
         return Optional.ofNullable(comparison.divergence());

@@ -107,12 +107,12 @@ final class TrialRun<E extends Environment> {
         }
         RunResult result;
         try {
-            result = await(observed.start(task.goal()));
+            result = resumeDecided(env, observed, await(observed.start(task.goal())));
             for (String reply : task.replies()) { // a conversation: the turns after the first, while the run takes them
                 if (!replyable(result)) {
                     break;
                 }
-                result = await(observed.startReply(result.runId(), reply));
+                result = resumeDecided(env, observed, await(observed.startReply(result.runId(), reply)));
             }
         } catch (TimeoutException e) {
             // a suite file gives the timeout in milliseconds: 300 ms is not "0 s"
@@ -125,6 +125,21 @@ final class TrialRun<E extends Environment> {
             return infra("the run could not be started: " + describe(e));
         }
         return grade(env, result, Trajectory.of(result, recorder.events()));
+    }
+
+    /**
+     * A replayed run that paused where the recording has a person's decisions (a run and its
+     * resumption recorded into one trace: a call they edited pauses the replay) gets them and resumes,
+     * as {@link dev.rein.replay.Replay#replay} does; any other run's pause is its ending.
+     */
+    private RunResult resumeDecided(E env, Agent observed, RunResult paused) throws InterruptedException, TimeoutException {
+        RunResult result = paused;
+        if (env instanceof RecordedEnvironment recorded) {
+            while (recorded.session().decidePaused(observed, result)) {
+                result = await(observed.startResume(result.runId()));
+            }
+        }
+        return result;
     }
 
     /** Whether the run can take a reply: it answered, or asked the person for input. */
