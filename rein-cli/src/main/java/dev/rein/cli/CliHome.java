@@ -11,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -127,7 +126,7 @@ final class CliHome {
 
     /** Every tool the CLI can give an agent: the built-ins and the demo messaging tools. */
     ToolCatalog tools() {
-        List<Tool> all = new ArrayList<>(BuiltinTools.named(List.of(BuiltinTools.CALCULATE, BuiltinTools.CURRENT_TIME), Clock.systemUTC()));
+        List<Tool> all = new ArrayList<>(BuiltinTools.named(List.of(BuiltinTools.CALCULATE, BuiltinTools.CURRENT_TIME)));
         all.addAll(MessagingTools.outbox(directory.resolve("outbox.jsonl")));
         CliMemory memory = new CliMemory(directory);
         all.addAll(dev.rein.memory.MemoryTools.of(memory, memory::run, memory::idempotency).all());

@@ -2,7 +2,6 @@ package dev.rein.cli;
 
 import dev.rein.tool.Tool;
 import dev.rein.tool.builtin.BuiltinTools;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,7 +18,7 @@ final class ToolCatalog {
 
     /** The built-in tools, in the order the usage line shows them. */
     static ToolCatalog builtins() {
-        return new ToolCatalog(BuiltinTools.named(List.of(BuiltinTools.CALCULATE, BuiltinTools.CURRENT_TIME), Clock.systemUTC()));
+        return new ToolCatalog(BuiltinTools.named(List.of(BuiltinTools.CALCULATE, BuiltinTools.CURRENT_TIME)));
     }
 
     /** Every tool name, comma-separated: the default of {@code --tools}. */

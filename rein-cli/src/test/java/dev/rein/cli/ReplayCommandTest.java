@@ -42,6 +42,31 @@ class ReplayCommandTest {
     }
 
     @Test
+    void aLiveReplayOfGetCurrentTimeAnswersWithTheRecordedTimeNotTheHourOfTheReplay(@TempDir Path dir) throws IOException {
+        Path trace = dir.resolve("run.jsonl");
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("get_current_time", "{\"timezone\":\"Asia/Tokyo\"}")),
+                text("今は 2026 年 3 月 1 日です"));
+        assertThat(cli.models((name, env) -> model).run("run", "--trace", trace.toString(), "--tools", "get_current_time",
+                "今日は何日?").exitCode()).isZero();
+        // as if recorded in March: the call's start, and the time the tool told the model (in its result and the next request)
+        String told = Files.readAllLines(trace, StandardCharsets.UTF_8).stream().filter(l -> l.contains("\"type\":\"tool_result\""))
+                .map(l -> dev.rein.json.Json.parse(l).path("content").asText()).findFirst().orElseThrow();
+        java.util.List<String> lines = Files.readAllLines(trace, StandardCharsets.UTF_8).stream().map(l -> {
+            com.fasterxml.jackson.databind.node.ObjectNode e = (com.fasterxml.jackson.databind.node.ObjectNode) dev.rein.json.Json.parse(l);
+            if (e.path("type").asText().equals("tool_call")) {
+                e.put("time", "2026-03-01T00:00:00.250Z");
+            }
+            return e.toString().replace(told, "2026-03-01T09:00:00+09:00[Asia/Tokyo] (Sunday)");
+        }).toList();
+        Files.write(trace, lines, StandardCharsets.UTF_8);
+
+        InProcessCli.Outcome live = cli.run("replay", "--live-read-tools", trace.toString());
+
+        assertThat(live.exitCode()).as(live.stdout() + live.stderr()).isZero();
+        assertThat(live.stdout()).contains("no divergence").contains("replayed ending: SUCCEEDED/completed (as recorded)");
+    }
+
+    @Test
     void aMissingTraceIsAUsageError(@TempDir Path dir) {
         InProcessCli.Outcome outcome = cli.run("replay", dir.resolve("nope.jsonl").toString());
         assertThat(outcome.exitCode()).isEqualTo(ExitCodes.USAGE);

@@ -27,6 +27,8 @@ final class RecordedTools implements ToolInterceptor {
     private final Map<String, AtomicInteger> taken = new ConcurrentHashMap<>();
     /** The calls a person edited that were held for approval once: resumed with the edit, they take their recorded result. */
     private final java.util.Set<String> held = ConcurrentHashMap.newKeySet();
+    /** How many live READ calls of each step and call id were given their recorded start time. */
+    private final Map<String, AtomicInteger> clockTurns = new ConcurrentHashMap<>();
 
     RecordedTools(Recording recording, boolean liveReadTools) {
         this.recording = recording;
@@ -69,7 +71,10 @@ final class RecordedTools implements ToolInterceptor {
     @Override
     public ToolHandler aroundHandler(ToolInvocation invocation, ToolHandler handler) {
         if (liveReadTools && invocation.tool().risk() == Risk.READ) {
-            return handler;
+            int step = invocation.context().step();
+            int turn = clockTurns.computeIfAbsent(step + "|" + invocation.call().id(), k -> new AtomicInteger()).getAndIncrement();
+            java.time.Instant recordedStart = recording.callTime(step, invocation.call().id(), turn);
+            return recordedStart == null ? handler : (arguments, context) -> handler.handle(arguments, atRecordedTime(context, recordedStart));
         }
         return (arguments, context) -> {
             throw new IllegalStateException("[rein replay] the recording paused this call for approval, but this agent's"
@@ -92,6 +97,19 @@ final class RecordedTools implements ToolInterceptor {
         List<JsonNode> candidates = atStep.isEmpty() ? all : atStep;
         int turn = taken.computeIfAbsent(step + "|" + id, k -> new AtomicInteger()).getAndIncrement();
         return candidates.get(Math.min(turn, candidates.size() - 1));
+    }
+
+    /**
+     * The handler's context on a clock that starts at the recorded start of the call and runs on, its
+     * deadline moved with it: a live tool that stamps its result with the time (search_documents'
+     * "searched at", get_current_time) answers as it did when its data has not changed, rather than
+     * diverging on the hour of the replay. Only the handler sees it; the executor's stages keep the run's time.
+     */
+    private static dev.rein.tool.ToolContext atRecordedTime(dev.rein.tool.ToolContext context, java.time.Instant recordedStart) {
+        Duration shift = Duration.between(context.clock().instant(), recordedStart);
+        return new dev.rein.tool.ToolContext(context.runId(), context.step(), context.callId(), context.idempotencyKey(),
+                context.deadline().plus(shift), context.principal(), context.secrets(),
+                java.time.Clock.offset(context.clock(), shift), context.traceContext());
     }
 
     private static ErrorClass errorClass(String name) {

@@ -31,7 +31,22 @@ import java.util.Set;
  */
 record Recording(String runId, String goal, String model, List<String> tools, JsonNode limits, List<Call> calls,
                  List<Long> tokenCounts, Map<String, List<JsonNode>> toolResults, Set<String> approvalRequested,
-                 List<Guard> guardEvents, JsonNode finished, List<String> replies, Map<String, JsonNode> decisions) {
+                 List<Guard> guardEvents, JsonNode finished, List<String> replies, Map<String, JsonNode> decisions,
+                 Map<String, List<java.time.Instant>> callTimes) {
+
+    /**
+     * When the recorded run began the call {@code callId} of {@code step} ({@code tool_call}), the
+     * {@code turn}-th of that step and id (calls that share an id), or of that id at any step when the
+     * replay made it at another; null when the recording has no such call or no readable time.
+     */
+    java.time.Instant callTime(int step, String callId, int turn) {
+        List<java.time.Instant> atStep = callTimes.get(step + "|" + callId);
+        if (atStep == null) {
+            atStep = callTimes.entrySet().stream().filter(e -> e.getKey().endsWith("|" + callId)).findFirst()
+                    .map(Map.Entry::getValue).orElse(List.of());
+        }
+        return atStep.isEmpty() ? null : atStep.get(Math.min(turn, atStep.size() - 1));
+    }
 
     /** The recorded decision ({@code approval_decided}) on the call {@code callId} of {@code step}, or null. */
     JsonNode decision(int step, String callId) {
@@ -105,6 +120,7 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
         List<Guard> guards = new ArrayList<>();
         List<String> replies = new ArrayList<>();
         Map<String, JsonNode> decisions = new LinkedHashMap<>();
+        Map<String, List<java.time.Instant>> callTimes = new LinkedHashMap<>();
         for (JsonNode e : events) {
             switch (e.path("type").asText()) {
                 case "run_started" -> started = started == null ? e : started;
@@ -135,6 +151,12 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
                 // Every result of an id, in trace order: some servers give the calls of each response the
                 // same ids (call_0, ...), and a model may give two calls of one response the same id.
                 case "tool_result" -> results.computeIfAbsent(e.path("call_id").asText(), k -> new ArrayList<>()).add(e);
+                case "tool_call" -> {
+                    java.time.Instant at = instant(e.path("time"));
+                    if (at != null) {
+                        callTimes.computeIfAbsent(e.path("step").asInt() + "|" + e.path("call_id").asText(), k -> new ArrayList<>()).add(at);
+                    }
+                }
                 case "approval_requested" -> approvalRequested.add(e.path("call_id").asText());
                 case "approval_decided" -> decisions.put(e.path("step").asInt() + "|" + e.path("call_id").asText(), e);
                 case "intervention", "stall_detected" -> guards.add(new Guard(calls.size(), e));
@@ -159,7 +181,17 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
         List<String> tools = new ArrayList<>();
         started.path("tools").forEach(t -> tools.add(t.asText()));
         return new Recording(id, started.path("goal").asText(), started.path("model").asText(), tools, started.path("limits"),
-                calls, counts, results, Set.copyOf(approvalRequested), guards, finished, List.copyOf(replies), Map.copyOf(decisions));
+                calls, counts, results, Set.copyOf(approvalRequested), guards, finished, List.copyOf(replies), Map.copyOf(decisions),
+                callTimes);
+    }
+
+    /** The instant a trace event's {@code time} holds, or null when it holds none (an edited trace). */
+    private static java.time.Instant instant(JsonNode time) {
+        try {
+            return time.isTextual() ? java.time.Instant.parse(time.asText()) : null;
+        } catch (java.time.format.DateTimeParseException e) {
+            return null;
+        }
     }
 
     /**

@@ -34,9 +34,12 @@ public final class SearchDocumentsTool {
                 .handler((args, ctx) -> {
                     String query = args.get("query").asText();
                     int limit = args.hasNonNull("limit") ? args.get("limit").asInt() : 5;
+                    // when the search began, to the second: a replay with live READ tools runs it at the recorded
+                    // start (Replay.liveReadTools), and a search as long as a second's fraction then reads the same
+                    Instant at = ctx.clock().instant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
                     List<RetrievedDocument> found = retriever.search(query, limit);
                     // a backend that returns more than it was asked for (all it has) would flood the model's context
-                    return observation(query, found.size() > limit ? found.subList(0, limit) : found, ctx.clock().instant());
+                    return observation(query, found.size() > limit ? found.subList(0, limit) : found, at);
                 })
                 .build();
     }

@@ -27,10 +27,22 @@ public final class BuiltinTools {
         return List.of(currentTime(clock), calculate(Calculator.withDefaults()));
     }
 
-    /** The built-in tools named in {@code names}, in that order. Unknown names are reported with the valid ones. */
+    /**
+     * The built-in tools named in {@code names}, in that order, {@code get_current_time} reading the
+     * clock of the run that calls it (as {@link #all()}; a replay with live READ tools gives it the
+     * recorded time). Unknown names are reported with the valid ones.
+     */
+    public static List<Tool> named(List<String> names) {
+        return named(names, (Clock) null);
+    }
+
+    /**
+     * The built-in tools named in {@code names}, in that order, {@code get_current_time} reading
+     * {@code clock} (null: the calling run's clock). Unknown names are reported with the valid ones.
+     */
     public static List<Tool> named(List<String> names, Clock clock) {
         return names.stream().map(name -> switch (name) {
-            case CURRENT_TIME -> currentTime(clock);
+            case CURRENT_TIME -> currentTimeTool(clock);
             case CALCULATE -> calculate(Calculator.withDefaults());
             default -> throw new dev.rein.ReinException("unknown built-in tool '" + name + "'; the built-in tools are "
                     + CALCULATE + " and " + CURRENT_TIME);
