@@ -96,9 +96,15 @@ public final class AgentConfig {
         return new AgentConfig(validated, validated.source());
     }
 
-    /** A builder holding everything this configuration was built from; change it and build a variant. */
+    /**
+     * A builder holding everything this configuration was built from; change it and build a variant.
+     * The variant keeps this configuration's run store, also the in-memory one an agent built without
+     * {@code .store(...)} made for itself, so the runs a variant starts ({@link Agent#stream},
+     * {@link Agent#run(String, Class)}, {@link Agent#withListener}) can be decided, resumed and replied
+     * to by the agent it came from; give the builder another {@code store(...)} for one of its own.
+     */
     public Agent.Builder toBuilder() {
-        return source.copy();
+        return source.copy().store(safety.store());
     }
 
     /** A copy that also creates a listener from {@code factory} for each run (harnesses record runs this way). */
