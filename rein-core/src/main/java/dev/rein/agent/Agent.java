@@ -85,6 +85,26 @@ public final class Agent {
         return RunStream.start(config, goal, bufferEvents);
     }
 
+    /**
+     * Like {@link #stream(String)}, on behalf of {@code principal} (whose scopes the executor
+     * enforces), as {@link #start(String, Principal)}.
+     */
+    public RunStream stream(String goal, Principal principal) {
+        return RunStream.start(config, RunStream.DEFAULT_BUFFER, agent -> agent.start(goal, principal));
+    }
+
+    /**
+     * Like {@link #reply(String, String)}, with the turn's events reaching the caller as they happen
+     * ({@code turn_started} first, then the turn's text deltas, tool calls and results, then its
+     * result), as {@link #stream(String)} gives a run's.
+     *
+     * @throws ReinException when the store has no such run, the text is empty, or the run is not
+     *                       one that answered or asked for input
+     */
+    public RunStream streamReply(String runId, String text) {
+        return RunStream.start(config, RunStream.DEFAULT_BUFFER, agent -> agent.startReply(runId, text));
+    }
+
     /** Runs the agent on {@code goal} on behalf of {@code principal} (whose scopes the executor enforces). */
     public RunResult run(String goal, Principal principal) {
         return await(start(goal, principal));

@@ -37,12 +37,21 @@ public final class RunStream implements Flow.Publisher<RunEvent>, Iterable<RunEv
 
     /** Starts {@code goal} on {@code config}'s agent with this stream's listener attached. */
     static RunStream start(AgentConfig config, String goal, int capacity) {
+        return start(config, capacity, agent -> agent.start(goal));
+    }
+
+    /**
+     * Starts a run, a resumption or a reply turn ({@code starter}, given {@code config}'s agent with
+     * this stream's listener attached); what the starter refuses (an empty goal or reply, a run that
+     * cannot take a reply) is thrown here, before any event.
+     */
+    static RunStream start(AgentConfig config, int capacity, java.util.function.Function<Agent, RunHandle> starter) {
         if (capacity < 2) {
             throw new dev.rein.ReinException("the stream buffer must hold at least 2 events, was " + capacity);
         }
         RunStream stream = new RunStream(capacity);
         Agent agent = config.toBuilder().listener(id -> stream.listener()).build();
-        stream.handle = agent.start(goal);
+        stream.handle = starter.apply(agent);
         stream.handle.future().thenAccept(result -> stream.buffer.offer(new RunEvent.Finished(result)));
         return stream;
     }
