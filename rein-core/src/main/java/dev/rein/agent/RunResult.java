@@ -18,6 +18,9 @@ import java.util.Optional;
  * How a run ended or paused: status, machine-readable reason, human message, the answer (for
  * STOPPED_BUDGET, the summary of what is known), counters and the full history.
  *
+ * @param answer           the final answer as the model wrote it (as the history and the trace keep it); with an
+ *                         output schema it may be one fenced code block around the JSON, which
+ *                         {@link #output(Class)} and {@link dev.rein.model.OutputSchema#answerText} read inside
  * @param usage            the tokens of every model call of the run; {@link Usage#estimated()} when
  *                         the provider reported none for some call and Rein's estimate was counted
  * @param costUsd          the run's cost, priced from {@code usage} (so estimated when it is)
@@ -75,7 +78,8 @@ public record RunResult(String runId, RunStatus status, String reason, String me
     /**
      * The final answer as a {@code type}: for a run with an output schema, the validated JSON read
      * under the names the schema generated from {@code type} requires (see {@link
-     * dev.rein.model.OutputSchema#readAnswer}).
+     * dev.rein.model.OutputSchema#readAnswer}); an answer in a fenced code block is read inside the
+     * fence. {@code output(JsonNode.class)} gives the JSON value of a run whose schema has no Java type.
      *
      * @throws dev.rein.ReinException when the run did not succeed or its answer is not a {@code type}
      */
