@@ -54,4 +54,19 @@ class VariantStoreTest {
         RunResult listened = agent.withListener(id -> new dev.rein.trace.RunListener() { }).run("空いていますか?");
         assertThat(agent.reply(listened.runId(), "明日は?").answer()).isEqualTo("いいえ");
     }
+
+    @Test
+    void aTypedRunThatPausedIsResumedTypedByTheAgentWithItsType() {
+        Agent agent = Agent.builder().model(ScriptedModel.of(toolCalls(call("book", "{\"room\":\"会議室B\"}")), text("予約しました"),
+                text("{\"name\":\"会議室B\",\"seats\":8}"))).tools(book()).build();
+        RunResult paused = agent.run("会議室Bを予約して", Room.class);
+        assertThat(paused.status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+        agent.runs().approve(paused.runId(), agent.runs().pending(paused.runId()).get(0).actionHash(), "佐藤");
+
+        // run(goal, Type) types that call's run; its continuation is typed by an agent that has the type
+        RunResult done = agent.config().toBuilder().outputType(Room.class).build().resume(paused.runId());
+
+        assertThat(done.status()).as(done.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(done.output(Room.class)).isEqualTo(new Room("会議室B", 8));
+    }
 }
