@@ -105,6 +105,18 @@ public final class Agent {
         return RunStream.start(config, RunStream.DEFAULT_BUFFER, agent -> agent.startReply(runId, text));
     }
 
+    /**
+     * Like {@link #resume(String)}, with the events of the resumed run reaching the caller as they
+     * happen ({@code run_resumed} first, then the decided calls, the next steps and the result), as
+     * {@link #stream(String)} gives a run's.
+     *
+     * @throws ReinException     when the store has no such run, or it already ended
+     * @throws dev.rein.approval.ApprovalException when an action still waits for a decision
+     */
+    public RunStream streamResume(String runId) {
+        return RunStream.start(config, RunStream.DEFAULT_BUFFER, agent -> agent.startResume(runId));
+    }
+
     /** Runs the agent on {@code goal} on behalf of {@code principal} (whose scopes the executor enforces). */
     public RunResult run(String goal, Principal principal) {
         return await(start(goal, principal));

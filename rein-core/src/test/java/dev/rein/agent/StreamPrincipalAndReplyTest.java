@@ -59,4 +59,25 @@ class StreamPrincipalAndReplyTest {
         assertThatThrownBy(() -> agent.streamReply(first.runId(), " ")).isInstanceOf(ReinException.class)
                 .hasMessageContaining("the reply is empty");
     }
+
+    @Test
+    void aResumedRunStreamsItsEventsFromRunResumedToItsResult() {
+        Tool book = Tool.builder("book").description("Books a room.").risk(dev.rein.tool.Risk.WRITE)
+                .inputSchema("{\"type\":\"object\",\"properties\":{\"room\":{\"type\":\"string\"}},\"required\":[\"room\"]}")
+                .handler((args, ctx) -> "予約しました: " + args.get("room").asText()).build();
+        Agent agent = Agent.builder().model(ScriptedModel.of(toolCalls(call("book", "{\"room\":\"会議室B\"}")), text("会議室Bを予約しました")))
+                .tools(book).build();
+        RunResult paused = agent.run("会議室Bを予約して");
+        assertThat(paused.status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+        agent.runs().approve(paused.runId(), agent.runs().pending(paused.runId()).get(0).actionHash(), "佐藤");
+
+        try (RunStream stream = agent.streamResume(paused.runId())) {
+            List<RunEvent> events = stream.stream().toList();
+            List<String> types = events.stream().map(RunEvent::type).toList();
+            assertThat(types).containsSubsequence("run_resumed", "tool_call", "tool_result", "model_request", "text_delta",
+                    "run_finished", "result");
+            assertThat(((RunEvent.Finished) events.get(events.size() - 1)).result().answer()).isEqualTo("会議室Bを予約しました");
+        }
+        assertThatThrownBy(() -> agent.streamResume("run_nope")).isInstanceOf(ReinException.class).hasMessageContaining("run_nope");
+    }
 }
