@@ -10,7 +10,7 @@ import dev.rein.json.Json;
 import java.util.List;
 
 /**
- * {@code rein run --json-stream}: one JSON object per line on stdout as the run goes (trace events
+ * {@code rein run --json-stream} (and {@code rein resume}, {@code rein reply}): one JSON object per line on stdout as the run goes (trace events
  * by their trace names, {@code text_delta}, {@code events_dropped}), then the {@code --json} result
  * object with {@code "type":"result"} first. Reading stdout slowly never holds up the run: the
  * stream's buffer marks what it had to leave out.
@@ -20,7 +20,13 @@ final class JsonStream {
 
     /** {@code grace}: how long a run cancelled by Ctrl-C has to wind down and be reported. */
     static int run(Agent agent, String goal, CliEnvironment env, java.time.Duration grace, RunReport report) {
-        RunStream stream = agent.stream(goal);
+        return run(agent, a -> a.stream(goal), env, grace, report);
+    }
+
+    /** A run, a resumption or a reply turn ({@code start}) streamed so ({@code rein resume/reply --json-stream}). */
+    static int run(Agent agent, java.util.function.Function<Agent, RunStream> start, CliEnvironment env, java.time.Duration grace,
+                   RunReport report) {
+        RunStream stream = start.apply(agent);
         CancelOnInterrupt guard = CancelOnInterrupt.install(stream.handle(), env, grace);
         RunResult result = null;
         for (RunEvent event : stream) {

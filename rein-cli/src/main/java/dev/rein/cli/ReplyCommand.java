@@ -33,7 +33,8 @@ final class ReplyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        return options.continueRun(env, runId, "rein reply", this::requireReplyable, agent -> agent.startReply(runId, text));
+        return options.continueRun(env, runId, "rein reply", this::requireReplyable, agent -> agent.startReply(runId, text),
+                agent -> agent.streamReply(runId, text));
     }
 
     /** Refuses, in the command's own terms, a run that cannot take a reply, before any model is created. */

@@ -34,7 +34,8 @@ final class ResumeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        return options.continueRun(env, runId, "rein resume", this::requireResumable, agent -> agent.startResume(runId));
+        return options.continueRun(env, runId, "rein resume", this::requireResumable, agent -> agent.startResume(runId),
+                agent -> agent.streamResume(runId));
     }
 
     /** Refuses, in the command's own terms, a run that cannot continue, before any model is created. */

@@ -24,6 +24,10 @@ final class StoredRunOptions {
     @Option(names = "--json", description = "Print exactly one JSON object on stdout when the run ends (as 'rein run --json').")
     boolean json;
 
+    @Option(names = "--json-stream", description = "Print this continuation's events as they happen, one JSON object per line"
+            + " on stdout (as 'rein run --json-stream'), and last the --json result object with \"type\":\"result\".")
+    boolean jsonStream;
+
     @Option(names = {"-q", "--quiet"}, description = "No live view.")
     boolean quiet;
 
@@ -43,7 +47,10 @@ final class StoredRunOptions {
      * continue (before any model is created); {@code start} starts the continuation on the built agent.
      */
     int continueRun(CliEnvironment env, String runId, String command, Consumer<JdbcRunStore> check,
-                    Function<Agent, RunHandle> start) {
+                    Function<Agent, RunHandle> start, Function<Agent, dev.rein.agent.RunStream> stream) {
+        if (json && jsonStream) {
+            throw new UsageException("--json and --json-stream cannot be used together: --json-stream already ends with the result object");
+        }
         CliHome home = CliHome.of(env.env());
         if (!home.hasStore()) {
             throw new UsageException(home.noStoreMessage());
@@ -71,13 +78,18 @@ final class StoredRunOptions {
             Map<String, String> modelEnv = provider.environment(env.env());
             Model client = env.models().create(settings.model(), modelEnv);
             try (CliMcp mcpTools = CliMcp.start(serversFile, servers, settings.tools(), settings.finishTool());
-                 StatusLine line = new StatusLine(env.err(), env.terminal().animated() && !json, Terminal.columns(env.env()));
+                 StatusLine line = new StatusLine(env.err(), env.terminal().animated() && !json && !jsonStream,
+                         Terminal.columns(env.env()));
                  CliTelemetry telemetry = CliTelemetry.from(env, home, modelEnv)) {
                 if (maxTokens != null) {
                     // later continuations keep the raised limit; saved only now that nothing can refuse the resume
                     home.saveSettings(runId, settings);
                 }
-                Agent agent = CliAgent.build(settings, runId, client, home, store, line, quiet, trace, telemetry, mcpTools);
+                Agent agent = CliAgent.build(settings, runId, client, home, store, line, quiet || jsonStream, trace, telemetry, mcpTools);
+                if (jsonStream) {
+                    return JsonStream.run(agent, stream, env, telemetry.cancelGrace(), new RunReport(env, false, true, trace,
+                            agent.runs()::pending, RunReport.keyVariable(provider, env.env()), settings.outputSchema() != null));
+                }
                 RunReport report = new RunReport(env, json, quiet, trace, agent.runs()::pending,
                         RunReport.keyVariable(provider, env.env()), settings.outputSchema() != null);
                 return Foreground.run(() -> start.apply(agent), env, telemetry.cancelGrace(), report::print);

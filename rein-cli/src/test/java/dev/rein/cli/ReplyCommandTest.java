@@ -37,6 +37,25 @@ class ReplyCommandTest {
     }
 
     @Test
+    void aReplyTurnIsStreamedWithJsonStreamFromTurnStartedToTheResult() throws Exception {
+        ScriptedModel model = ScriptedModel.of(text("どの会議室ですか?"), text("会議室Bを予約しました 🗓"));
+        cli.models((name, env) -> model);
+        assertThat(cli.run("run", "会議室を予約して").exitCode()).isEqualTo(ExitCodes.SUCCEEDED);
+        String id = runId();
+
+        InProcessCli.Outcome reply = cli.run("reply", "--json-stream", id, "会議室Bでお願いします");
+
+        assertThat(reply.exitCode()).as(reply.stderr()).isEqualTo(ExitCodes.SUCCEEDED);
+        java.util.List<com.fasterxml.jackson.databind.JsonNode> lines = reply.stdout().lines().map(Json::parse).toList();
+        java.util.List<String> types = lines.stream().map(l -> l.get("type").asText()).toList();
+        assertThat(types).containsSubsequence("turn_started", "model_request", "text_delta", "model_response", "run_finished", "result");
+        assertThat(lines.get(0).get("text").asText()).isEqualTo("会議室Bでお願いします");
+        assertThat(lines.get(lines.size() - 1).get("answer").asText()).isEqualTo("会議室Bを予約しました 🗓");
+        assertThat(cli.run("reply", "--json", "--json-stream", id, "ありがとう").stderr())
+                .contains("--json and --json-stream cannot be used together");
+    }
+
+    @Test
     void aRunThatAskedForInputSaysOnItsSummaryLineHowToAnswerIt() throws Exception {
         cli.models((name, env) -> ScriptedModel.of(toolCalls(call("finish", "{\"status\":\"needs_user_input\",\"summary\":\"二人いる\","
                 + "\"result\":\"どのアリスさんですか?\"}"))));
