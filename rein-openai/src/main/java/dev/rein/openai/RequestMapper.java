@@ -44,6 +44,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * run: a call converts only what was added since the previous one. The wire forms put their keys
  * in the order the SDK's typed classes write them, so the body is the same, byte for byte, as
  * when the whole request went through the SDK's typed model.
+ *
+ * <p>Half a UTF-16 surrogate pair is sent as U+FFFD ({@link WellFormedText}), checked once per
+ * converted message or tool.
  */
 final class RequestMapper {
     /** Which field carries the output limit: the public API wants the newer one, local servers the older. */
@@ -113,6 +116,7 @@ final class RequestMapper {
     /** The SDK body: the settings through the SDK's typed model, the history and tools as reused wire forms. */
     ChatCompletionCreateParams.Body body(ModelRequest request) {
         ObjectNode settings = settings(request, maxTokensField);
+        WellFormedText.of(settings); // stop sequences, the output schema: small, rebuilt every call anyway
         if (!streamOptions) {
             settings.remove("stream_options");
         }
@@ -199,8 +203,9 @@ final class RequestMapper {
         return body;
     }
 
+    /** The SDK form of a wire message or tool, its text made well-formed first ({@link WellFormedText}). */
     private static JsonValue wire(ObjectNode node) {
-        return JsonValue.fromJsonNode(node);
+        return JsonValue.fromJsonNode(WellFormedText.of(node));
     }
 
     static JsonNode toolChoice(ToolChoice choice) {
