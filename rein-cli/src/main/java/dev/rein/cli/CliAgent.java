@@ -32,8 +32,8 @@ final class CliAgent {
             agent.maxTokens(settings.maxTokens());
         }
         if (settings.provider() != null && settings.provider().price() != null) {
-            // --price overrides the provider's table for this model, for every call of the run.
-            agent.price(settings.model(), settings.provider().price().toModelPrice());
+            // --price overrides the provider's token rates for this model, for every call of the run; the table's extras stay.
+            agent.price(settings.model(), settings.provider().modelPrice(settings.model()));
         }
         if (settings.outputSchema() != null) {
             agent.outputSchema(OutputSchema.fromJson("output", settings.outputSchema()));

@@ -149,6 +149,6 @@ final class EvalCommand implements Callable<Integer> {
 
     /** With --price, the model carries its price to the trials' agents, which build their budgets from the model. */
     private static Model priced(Model model, String name, ProviderSelection provider) {
-        return provider.price() == null ? model : PricedModel.of(model, name, provider.price().toModelPrice());
+        return provider.price() == null ? model : PricedModel.of(model, name, provider.modelPrice(name));
     }
 }

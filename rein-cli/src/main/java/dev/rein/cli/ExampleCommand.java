@@ -71,7 +71,7 @@ final class ExampleCommand implements Callable<Integer> {
             RunCommand.requirePrice(model, provider);
         }
         Map<String, String> environment = provider.environment(env.env());
-        ModelPrice price = provider.modelPrice();
+        ModelPrice price = provider.modelPrice(model);
         if (eval) {
             // as rein eval: Ctrl-C interrupts this thread, whose runner cancels the trials in flight, and the
             // command reports 130 itself rather than the JVM ending mid-trial without a word

@@ -31,6 +31,47 @@ record PriceSpec(BigDecimal input, BigDecimal output, BigDecimal cacheRead, BigD
         return new ModelPrice(input, cacheRead, cacheWrite, output, Map.of());
     }
 
+    /**
+     * The core's price with what {@code table} (the provider's price of the same model, or null)
+     * has beyond the four token rates: per-use prices (a web search) as they are, and the rates of
+     * provider-specific cache write classes (Anthropic's 1-hour writes) and of long requests as the
+     * same multiples of these rates as in the table. A user who overrides the token prices (a
+     * discount, a gateway, a price change) so still pays the provider's extras, and a {@code 0,0}
+     * price makes the extra token rates free too.
+     */
+    ModelPrice toModelPrice(ModelPrice table) {
+        if (table == null) {
+            return toModelPrice();
+        }
+        ModelPrice price = new ModelPrice(input, cacheRead, cacheWrite, output, classes(table.cacheWriteClassPerMTok(), table),
+                table.perUse(), null);
+        if (table.longContext() == null) {
+            return price;
+        }
+        ModelPrice rates = table.longContext().price();
+        return price.withLongContext(table.longContext().aboveInputTokens(), new ModelPrice(
+                scaled(rates.inputPerMTok(), table.inputPerMTok(), input),
+                scaled(rates.cacheReadPerMTok(), table.cacheReadPerMTok(), cacheRead),
+                scaled(rates.cacheWritePerMTok(), table.cacheWritePerMTok(), cacheWrite),
+                scaled(rates.outputPerMTok(), table.outputPerMTok(), output),
+                classes(rates.cacheWriteClassPerMTok(), table), rates.perUse(), null));
+    }
+
+    /** Cache write classes, priced as multiples of the input rate (Anthropic's: 2 x input for 1-hour writes). */
+    private Map<String, BigDecimal> classes(Map<String, BigDecimal> rates, ModelPrice table) {
+        Map<String, BigDecimal> scaled = new java.util.TreeMap<>();
+        rates.forEach((writeClass, rate) -> scaled.put(writeClass, scaled(rate, table.inputPerMTok(), input)));
+        return scaled;
+    }
+
+    /** {@code rate} times given / base; a rate the table has over a free base cannot be scaled and is kept. */
+    private static BigDecimal scaled(BigDecimal rate, BigDecimal base, BigDecimal given) {
+        if (base.signum() == 0) {
+            return rate.signum() == 0 ? given : rate;
+        }
+        return rate.multiply(given).divide(base, java.math.MathContext.DECIMAL64).stripTrailingZeros();
+    }
+
     /** Parses {@code 2.50,10} or {@code 2.50,10,1.25,0}. */
     static PriceSpec parse(String value) {
         String[] parts = value.strip().split(",", -1);

@@ -23,6 +23,8 @@ public final class ProviderOptions {
     @Option(names = "--price", paramLabel = PriceSpec.FORMAT, converter = PriceSpec.Converter.class,
             description = "The model's price in USD per million tokens, overriding the built-in table: uncached input,"
                     + " output, and optionally cache read (default: INPUT) and cache write (default: 1.25 x INPUT)."
+                    + " For a model in the table, its other prices stay: per-use prices (Anthropic's web search, USD 0.01)"
+                    + " as they are, 1-hour cache writes and long-context rates as the same multiples of these."
                     + " For a local server: --price 0,0.")
     PriceSpec price;
 

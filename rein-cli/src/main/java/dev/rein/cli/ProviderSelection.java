@@ -41,11 +41,17 @@ record ProviderSelection(String provider, String baseUrl, PriceSpec price) {
     /** The prices of {@code model} the money budget uses: the provider's table with the {@code --price} value on top. */
     PriceTable prices(String model) {
         PriceTable table = plugin().prices();
-        return price == null ? table : table.with(model, price.toModelPrice());
+        return price == null ? table : table.with(model, price.toModelPrice(table.find(model).orElse(null)));
     }
 
-    /** The {@code --price} value as the core's price, or null. */
-    ModelPrice modelPrice() {
-        return price == null ? null : price.toModelPrice();
+    /**
+     * The {@code --price} value as the core's price of {@code model}, or null: with the extras of the
+     * provider's table for the model, if it has one ({@link PriceSpec#toModelPrice(ModelPrice)}).
+     */
+    ModelPrice modelPrice(String model) {
+        if (price == null) {
+            return null;
+        }
+        return price.toModelPrice(model == null ? null : plugin().prices().find(model).orElse(null));
     }
 }
