@@ -2,6 +2,7 @@ package dev.rein.anthropic;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.util.JsonGeneratorDelegate;
+import dev.rein.provider.WireText;
 import java.io.IOException;
 
 /**
@@ -10,7 +11,8 @@ import java.io.IOException;
  * outside: a tool that cut a string in the middle of an emoji, an MCP server whose JSON escaped a
  * lone {@code \ud83d}. Since the text stays in the history, every later request of the run would
  * fail to be written. Trees ({@code writeTree}) are written through this generator too, so a tool
- * call's input, a schema and an opaque block are covered; whole pairs (emoji) pass unchanged.
+ * call's input, a schema and an opaque block are covered; whole pairs (emoji) pass unchanged
+ * ({@link WireText}).
  */
 final class WellFormedJson extends JsonGeneratorDelegate {
 
@@ -21,7 +23,7 @@ final class WellFormedJson extends JsonGeneratorDelegate {
 
     @Override
     public void writeString(String text) throws IOException {
-        super.writeString(text == null ? null : wellFormed(text));
+        super.writeString(text == null ? null : WireText.wellFormed(text));
     }
 
     @Override
@@ -31,7 +33,7 @@ final class WellFormedJson extends JsonGeneratorDelegate {
 
     @Override
     public void writeFieldName(String name) throws IOException {
-        super.writeFieldName(wellFormed(name));
+        super.writeFieldName(WireText.wellFormed(name));
     }
 
     /**
@@ -41,29 +43,5 @@ final class WellFormedJson extends JsonGeneratorDelegate {
     @Override
     public void writeRawValue(com.fasterxml.jackson.core.SerializableString raw) throws IOException {
         delegate.writeRawValue(raw);
-    }
-
-    /** {@code text} with each unpaired surrogate replaced by U+FFFD; the same instance when there is none. */
-    static String wellFormed(String text) {
-        StringBuilder out = null;
-        for (int i = 0, n = text.length(); i < n; i++) {
-            char c = text.charAt(i);
-            if (!Character.isSurrogate(c)) {
-                if (out != null) {
-                    out.append(c);
-                }
-            } else if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(text.charAt(i + 1))) {
-                if (out != null) {
-                    out.append(c).append(text.charAt(i + 1));
-                }
-                i++;
-            } else {
-                if (out == null) {
-                    out = new StringBuilder(n).append(text, 0, i);
-                }
-                out.append('\uFFFD');
-            }
-        }
-        return out == null ? text : out.toString();
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.rein.provider.WireText;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -14,33 +15,14 @@ import java.util.Map;
  * whose JSON escaped a lone {@code \ud83d}); the SDK writes it as the escape {@code \ud83d}, which a
  * strict server refuses with a 400 (DeepSeek: "lone leading surrogate in hex escape"), and since the
  * text stays in the history every later request of the run would be refused too. Whole pairs (emoji)
- * pass unchanged. The same rule as rein-anthropic's, kept here to need no shared public API.
+ * pass unchanged ({@link WireText}, as rein-anthropic's requests); this applies it to the SDK's trees.
  */
 final class WellFormedText {
     private WellFormedText() {}
 
     /** {@code text} with each unpaired surrogate replaced by U+FFFD; the same instance when there is none. */
     static String of(String text) {
-        StringBuilder out = null;
-        for (int i = 0, n = text.length(); i < n; i++) {
-            char c = text.charAt(i);
-            if (!Character.isSurrogate(c)) {
-                if (out != null) {
-                    out.append(c);
-                }
-            } else if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(text.charAt(i + 1))) {
-                if (out != null) {
-                    out.append(c).append(text.charAt(i + 1));
-                }
-                i++;
-            } else {
-                if (out == null) {
-                    out = new StringBuilder(n).append(text, 0, i);
-                }
-                out.append('\uFFFD');
-            }
-        }
-        return out == null ? text : out.toString();
+        return WireText.wellFormed(text);
     }
 
     /**
