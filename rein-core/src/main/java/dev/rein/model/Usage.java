@@ -124,22 +124,19 @@ public record Usage(long inputTokens, long outputTokens, long cacheReadInputToke
     }
 
     public Usage plus(Usage other) {
-        Map<String, Long> detail = cacheWriteDetail;
-        if (!other.cacheWriteDetail.isEmpty()) {
-            detail = new TreeMap<>(cacheWriteDetail);
-            for (Map.Entry<String, Long> e : other.cacheWriteDetail.entrySet()) {
-                detail.merge(e.getKey(), e.getValue(), Usage::sum);
-            }
-        }
-        Map<String, Long> uses = serverToolUses;
-        if (!other.serverToolUses.isEmpty()) {
-            uses = new TreeMap<>(serverToolUses);
-            for (Map.Entry<String, Long> e : other.serverToolUses.entrySet()) {
-                uses.merge(e.getKey(), e.getValue(), Usage::sum);
-            }
-        }
         return new Usage(sum(inputTokens, other.inputTokens), sum(outputTokens, other.outputTokens),
                 sum(cacheReadInputTokens, other.cacheReadInputTokens),
-                sum(cacheWriteInputTokens, other.cacheWriteInputTokens), detail, estimated || other.estimated, uses);
+                sum(cacheWriteInputTokens, other.cacheWriteInputTokens), summed(cacheWriteDetail, other.cacheWriteDetail),
+                estimated || other.estimated, summed(serverToolUses, other.serverToolUses));
+    }
+
+    /** The counts of {@code a} and {@code b} added by name; {@code a} itself when {@code b} has none (nearly every call). */
+    private static Map<String, Long> summed(Map<String, Long> a, Map<String, Long> b) {
+        if (b.isEmpty()) {
+            return a;
+        }
+        Map<String, Long> sum = new TreeMap<>(a);
+        b.forEach((name, count) -> sum.merge(name, count, Usage::sum));
+        return sum;
     }
 }
