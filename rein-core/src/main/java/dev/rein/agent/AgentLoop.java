@@ -9,6 +9,7 @@ import dev.rein.internal.text.Durations;
 import dev.rein.run.Reasons;
 import dev.rein.run.RunStatus;
 import dev.rein.budget.BudgetKind;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.model.ContentBlock;
 import dev.rein.model.Message;
 import dev.rein.model.ModelRequest;
@@ -325,7 +326,10 @@ final class AgentLoop {
     }
 
     /** The finish tool's arguments checked against its schema; the step function decides what the report means. */
-    private NextStep checkFinish(ToolUseBlock use) throws InterruptedException, ModelCaller.CallFailed {
+    private NextStep checkFinish(ToolUseBlock given) throws InterruptedException, ModelCaller.CallFailed {
+        // a typed answer given as the JSON value itself counts as its text; the output schema then checks it
+        JsonNode input = run.config.outputSchema().isEmpty() ? given.input() : FinishTool.typedResult(given.input());
+        ToolUseBlock use = input == given.input() ? given : new ToolUseBlock(given.id(), given.name(), input);
         List<String> problems = run.tools().find(FinishTool.NAME).orElseThrow().validationProblems(use.input());
         FinishReport report = problems.isEmpty() ? FinishTool.parse(use.input()) : null;
         return execute(run.decide(new Step.Event.FinishChecked(use, report, problems)));

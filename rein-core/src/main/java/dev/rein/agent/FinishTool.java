@@ -3,6 +3,8 @@ package dev.rein.agent;
 import dev.rein.internal.loop.Step;
 import dev.rein.run.FinishReport;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rein.json.Json;
 import dev.rein.state.AgentState;
 import dev.rein.tool.Risk;
 import dev.rein.tool.Tool;
@@ -56,6 +58,24 @@ public final class FinishTool {
             }
         });
         return out;
+    }
+
+    /**
+     * The arguments with a typed result given as JSON itself ({@code "result": {...}}) turned into
+     * its JSON text, which the tool's schema and the output schema's check take. The tool's schema
+     * keeps {@code result} a string, which every provider's tool schema dialect accepts (Gemini's
+     * refuses a property without a type), but a model told the answer's shape in the system prompt
+     * often sends the value itself; refusing it only made the model send it again. Arguments
+     * without such a result are returned as they are.
+     */
+    static JsonNode typedResult(JsonNode arguments) {
+        JsonNode result = arguments.path("result");
+        if (!(arguments instanceof ObjectNode object) || result.isMissingNode() || result.isNull() || result.isTextual()) {
+            return arguments;
+        }
+        ObjectNode copy = object.deepCopy();
+        copy.put("result", Json.write(result));
+        return copy;
     }
 
     static FinishReport parse(JsonNode arguments) {
