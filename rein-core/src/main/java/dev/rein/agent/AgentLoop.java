@@ -93,7 +93,6 @@ final class AgentLoop {
                     knownSoFar(whyStopped(Reasons.INTERNAL_ERROR, null)));
         } finally {
             Thread.interrupted();
-            run.recorder.close();
         }
     }
 
@@ -415,14 +414,31 @@ final class AgentLoop {
             return new AgentLoop(run).run();
         } catch (Throwable failure) {
             return crashed(run, failure);
+        } finally {
+            run.recorder.close(); // after a crashed run's last events too
         }
     }
 
-    /** The result of a run whose loop itself failed: nothing more is saved or traced, but the caller gets a result. */
+    /**
+     * The result of a run whose loop itself failed: nothing more is saved, but the caller gets a result
+     * and the listeners (a trace file, a stream's consumer, OpenTelemetry's span) the run's end, which
+     * they wait for; each event is tried on its own, since emitting may be what failed.
+     */
     private static RunResult crashed(Run run, Throwable failure) {
-        run.moveTo(RunStatus.FAILED);
-        return run.result(RunStatus.FAILED, Reasons.INTERNAL_ERROR, "internal error: " + failure
+        RunStatus from = run.moveTo(RunStatus.FAILED);
+        RunResult result = run.result(RunStatus.FAILED, Reasons.INTERNAL_ERROR, "internal error: " + failure
                 + " (the run's final state may not have been saved)", "", null, List.of());
+        tryEmit(run, () -> new TraceEvent.StateChanged(run.runId, run.step(), run.now(), from, RunStatus.FAILED, Reasons.INTERNAL_ERROR));
+        tryEmit(run, () -> new TraceEvent.RunFinished(run.runId, run.step(), run.now(), RunStatus.FAILED, result.reason(),
+                result.message(), "", run.meter.usage(), run.meter.costUsd()));
+        return result;
+    }
+
+    private static void tryEmit(Run run, java.util.function.Supplier<TraceEvent> event) {
+        try {
+            run.emit(event.get());
+        } catch (Throwable ignored) { // the run is already failed; its result must still reach the caller
+        }
     }
 
     private RunResult end(RunStatus status, String reason, String message, String answer) {
