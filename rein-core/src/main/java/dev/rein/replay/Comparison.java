@@ -28,10 +28,14 @@ import java.util.regex.Pattern;
 final class Comparison {
     /** How a trace writes a masked secret; the name says which secret to mask the rebuilt request with. */
     private static final Pattern MASKED = Pattern.compile("\\[REDACTED:([^\\]\"]+)]");
+    /** Where a difference in a message's block is: its message and block index. */
+    private static final Pattern IN_BLOCK = Pattern.compile("^at messages\\[(\\d+)]\\.content\\[(\\d+)]");
 
     private final Recording recording;
     private final List<JsonNode> guardEvents = Collections.synchronizedList(new ArrayList<>());
     private final Map<String, String> toolOfCall = new HashMap<>();
+    /** The calls live READ tools answered for real: call id → how the divergence names the tool and call. */
+    private final Map<String, String> liveCalls = new java.util.concurrent.ConcurrentHashMap<>();
     private volatile Secrets secrets = Secrets.NONE;
     private volatile TraceEvent.ModelRequested lastRequest;
     private volatile Divergence divergence;
@@ -93,11 +97,48 @@ final class Comparison {
         }
     }
 
-    /** The request of recorded call {@code index} differs by {@code diff}. */
-    void requestDiffers(int index, String diff) {
+    /**
+     * A call of a live READ tool that ran for real ({@code id} as Rein knows it, {@code id#index} for a
+     * repeated id): a difference in its result is said to come from that tool.
+     */
+    void ranLive(String id, String tool, int step) {
+        String said = "`" + tool + "` (its call " + id + " of step " + step + ")";
+        liveCalls.put(id, said);
+        int repeated = id.indexOf('#');
+        if (repeated > 0) { // the model, and so the request, knows the call by its own id
+            liveCalls.putIfAbsent(id.substring(0, repeated), said);
+        }
+    }
+
+    /**
+     * The request of recorded call {@code index} differs by {@code diff}; {@code now} is the request
+     * the replay built (masked), in which a difference in a live READ tool's result is told as that.
+     */
+    void requestDiffers(int index, String diff, JsonNode now) {
         Recording.Call call = recording.calls().get(index);
+        String live = liveResultAt(diff, now);
+        if (live != null) {
+            String what = "the live READ tool " + live + " now answers otherwise than recorded: it ran for real, on its data"
+                    + " as it is now";
+            diverge(index, call.step(), call.purpose(), what + ", so the " + call.purpose() + " request differs " + diff,
+                    "the " + call.purpose() + " request of step " + call.step() + " differs " + diff, diff);
+            return;
+        }
         diverge(index, call.step(), call.purpose(), "the " + call.purpose() + " request differs " + diff,
                 "the " + call.purpose() + " request of step " + call.step() + " differs " + diff, diff);
+    }
+
+    /** The live READ tool whose result holds the first difference ("at messages[i].content[j]..."), or null. */
+    private String liveResultAt(String diff, JsonNode now) {
+        if (liveCalls.isEmpty() || now == null) {
+            return null;
+        }
+        Matcher at = IN_BLOCK.matcher(diff);
+        if (!at.find()) {
+            return null;
+        }
+        JsonNode block = now.path("messages").path(Integer.parseInt(at.group(1))).path("content").path(Integer.parseInt(at.group(2)));
+        return "tool_result".equals(block.path("type").asText()) ? liveCalls.get(block.path("tool_use_id").asText()) : null;
     }
 
     /**

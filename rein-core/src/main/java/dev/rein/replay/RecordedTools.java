@@ -30,15 +30,20 @@ final class RecordedTools implements ToolInterceptor {
     /** How many live READ calls of each step and call id were given their recorded start time. */
     private final Map<String, AtomicInteger> clockTurns = new ConcurrentHashMap<>();
 
-    RecordedTools(Recording recording, boolean liveReadTools) {
+    /** Told of each call a live READ tool answers for real, so a difference in its result names the tool. */
+    private final Comparison comparison;
+
+    RecordedTools(Recording recording, boolean liveReadTools, Comparison comparison) {
         this.recording = recording;
         this.liveReadTools = liveReadTools;
+        this.comparison = comparison;
     }
 
     @Override
     public ToolOutcome intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
         ToolCall call = invocation.call();
         if (liveReadTools && invocation.tool().risk() == Risk.READ) {
+            comparison.ranLive(call.id(), call.name(), invocation.context().step());
             return chain.proceed(invocation);
         }
         int step = invocation.context().step();

@@ -58,7 +58,7 @@ final class ReplayModel implements Model {
             JsonNode now = comparison.masked(Json.mapper().valueToTree(request), recorded.request());
             Optional<String> diff = JsonDiff.first(recorded.request(), now);
             if (diff.isPresent()) {
-                comparison.requestDiffers(index, diff.get());
+                comparison.requestDiffers(index, diff.get(), now);
                 stopIfAsked();
             }
         }

@@ -65,7 +65,7 @@ public final class ReplaySession {
                 .modelName(recording.model())
                 .prices(agent.config().prices())
                 .modelInterceptor(toRecording())
-                .toolInterceptor(new RecordedTools(recording, liveReadTools))
+                .toolInterceptor(new RecordedTools(recording, liveReadTools, comparison))
                 .listener(comparison::listener)
                 .budget(budget(agent.config().budget(), recording.limits()))
                 .runIds(recording::runId)

@@ -54,7 +54,10 @@ class ReplayLiveReadTest {
 
         documents.set(0, new RetrievedDocument("規定.md", "返金は 14 日以内です。", 0.9));
         ReplayReport changed = Replay.from(trace).liveReadTools(true).replay(agent(ScriptedModel.of()).build());
+        // Before: 'step 2: the step request differs at messages[2]...', which did not say that a live tool answered otherwise
         assertThat(changed.firstDivergence().orElseThrow().description())
-                .startsWith("step 2: the step request differs at messages[2]").contains("14 日以内");
+                .startsWith("step 2: the live READ tool `search_documents` (its call ")
+                .contains(" of step 1) now answers otherwise than recorded: it ran for real, on its data as it is now, so the step"
+                        + " request differs at messages[2]").contains("14 日以内");
     }
 }
