@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.MissingNode;
 import dev.rein.json.Json;
 import dev.rein.model.ModelException;
 import dev.rein.model.ModelException.Kind;
+import dev.rein.retry.RetryAfter;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
@@ -83,7 +84,7 @@ final class ErrorMapper {
      */
     ModelException httpError(int status, HttpHeaders headers, String requestId, byte[] body, long requestBytes) {
         Kind kind = kindOfStatus(status);
-        Boolean override = RetryAfter.shouldRetry(headers);
+        Boolean override = RetryAfter.shouldRetry(values(headers));
         JsonNode root = errorBody(body);
         JsonNode error = root.path("error");
         // The header names the request; every API error body names it too, for when a proxy dropped the header.
@@ -98,7 +99,7 @@ final class ErrorMapper {
                 + tooLarge(status, requestBytes) + (status == 400 ? contextAdvice(apiText) : "")
                 + dev.rein.provider.ProviderConfig.redirectAdvice(status,
                         headers == null ? null : headers.firstValue("location").orElse(null), "/v1/messages", baseUrl);
-        return new ModelException(kind, status, message, retryable, RetryAfter.from(headers, clock), id, null);
+        return new ModelException(kind, status, message, retryable, RetryAfter.from(values(headers), clock), id, null);
     }
 
     /** Whether {@code error} is a reached spend limit ({@link #SPEND_LIMITS}), which every retry would meet again. */
@@ -188,16 +189,21 @@ final class ErrorMapper {
         return errorAfterHttp200(event, headers, requestId, "error event in the response stream");
     }
 
+    /** The headers as the provider-neutral lookup {@link RetryAfter} reads; null when the answer had none. */
+    private static java.util.function.Function<String, java.util.List<String>> values(HttpHeaders headers) {
+        return headers == null ? null : headers::allValues;
+    }
+
     /**
      * An {@code error} event whose data is not JSON (a proxy's own text): an error of no known type,
      * so a server failure, with the text as its message.
      */
     ModelException streamError(String text, HttpHeaders headers, String requestId) {
         String shown = text.isBlank() ? "no message" : summary(text.strip());
-        Boolean override = RetryAfter.shouldRetry(headers);
+        Boolean override = RetryAfter.shouldRetry(values(headers));
         boolean retryable = override != null ? override : Kind.SERVER_ERROR.retryableByDefault();
         return new ModelException(Kind.SERVER_ERROR, 0, "error event in the response stream (no type): " + shown, retryable,
-                RetryAfter.from(headers, clock), requestId, null);
+                RetryAfter.from(values(headers), clock), requestId, null);
     }
 
     /**
@@ -212,7 +218,7 @@ final class ErrorMapper {
         JsonNode typeNode = event.path("error").get("type");
         String type = typeNode != null && typeNode.isTextual() ? typeNode.asText() : null;
         Kind kind = kindOfType(type);
-        Boolean override = RetryAfter.shouldRetry(headers);
+        Boolean override = RetryAfter.shouldRetry(values(headers));
         // A spend limit means the same after HTTP 200 as with a 429: every retry would meet it again.
         boolean retryable = override != null ? override : kind.retryableByDefault() && !spendLimit(event.path("error"));
         JsonNode text = event.path("error").get("message");
@@ -220,7 +226,7 @@ final class ErrorMapper {
         String message = where + " (" + (type == null ? "no type" : type) + "): " + apiMessage;
         // The header names the request; the error object names it too, for when a proxy dropped the header.
         String id = requestId != null ? requestId : event.path("request_id").isTextual() ? event.get("request_id").asText() : null;
-        return new ModelException(kind, 0, message, retryable, RetryAfter.from(headers, clock), id, null);
+        return new ModelException(kind, 0, message, retryable, RetryAfter.from(values(headers), clock), id, null);
     }
 
     /** {@code e} with {@code requestId} when it names none (a failure after the response headers). */

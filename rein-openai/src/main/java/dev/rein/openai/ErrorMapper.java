@@ -142,7 +142,7 @@ final class ErrorMapper {
     private ModelException httpError(OpenAIServiceException e) {
         int status = e.statusCode();
         Kind kind = kindOfStatus(status);
-        Boolean override = RetryAfter.shouldRetry(e.headers()::values);
+        Boolean override = dev.rein.retry.RetryAfter.shouldRetry(e.headers()::values);
         JsonNode body = node(e.body());
         // The header wins either way, as in the SDK ("if the server explicitly says whether to retry,
         // obey"); an exhausted quota is not waited out whatever a proxy in between says.
@@ -159,13 +159,13 @@ final class ErrorMapper {
             message += outputLimitAdvice(message, errorObject(body));
         }
         String location = e.headers().values("location").stream().findFirst().orElse(null);
-        java.time.Duration wait = RetryAfter.from(e.headers()::values, clock);
+        java.time.Duration wait = dev.rein.retry.RetryAfter.from(e.headers()::values, clock);
         if (wait == null && status == 429) {
             // No retry-after: the public API's message names the wait ("Please try again in 1.8s."), and its
             // rate-limit headers say when the limit that ran out resets.
-            wait = RetryAfter.inMessage(message);
+            wait = RateLimitHints.inMessage(message);
             if (wait == null) {
-                wait = RetryAfter.rateLimitReset(e.headers()::values);
+                wait = RateLimitHints.rateLimitReset(e.headers()::values);
             }
         }
         return new ModelException(kind, status, (message != null ? message : "HTTP " + status + " from " + server)

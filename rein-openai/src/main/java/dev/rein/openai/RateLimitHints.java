@@ -1,41 +1,18 @@
 package dev.rein.openai;
 
 import dev.rein.retry.RetryPolicy;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Reads the server's wait hint from response headers: {@code retry-after-ms} (milliseconds, may
- * be fractional) wins over {@code retry-after} (seconds, or an HTTP date). Unparseable values are
- * ignored rather than guessed at; a date in the past means "now".
+ * The wait hints of OpenAI's 429s beyond the headers every provider sends (those are read by
+ * {@link dev.rein.retry.RetryAfter}): the rate-limit reset headers and the wait its message names.
  */
-final class RetryAfter {
-    private RetryAfter() {}
-
-    /**
-     * The requested wait, or null when the headers carry no usable hint.
-     *
-     * @param headers the values of a header by its name, empty when absent
-     */
-    static Duration from(Function<String, List<String>> headers, Clock clock) {
-        Duration millis = number(first(headers, "retry-after-ms"), 1_000_000);
-        if (millis != null) {
-            return millis;
-        }
-        String value = first(headers, "retry-after");
-        if (value == null) {
-            return null;
-        }
-        Duration seconds = number(value, 1_000_000_000);
-        return seconds != null ? seconds : date(value, clock);
-    }
+final class RateLimitHints {
+    private RateLimitHints() {}
 
     /**
      * For a 429 without {@code retry-after}: how long until the rate limit that ran out resets, from OpenAI's
@@ -101,18 +78,6 @@ final class RetryAfter {
         return at == value.length() && Double.isFinite(nanos) ? Duration.ofNanos(Math.round(nanos)) : null;
     }
 
-    /** {@code x-should-retry: true|false}, or null when absent or anything else. */
-    static Boolean shouldRetry(Function<String, List<String>> headers) {
-        String value = first(headers, "x-should-retry");
-        if ("true".equalsIgnoreCase(value)) {
-            return Boolean.TRUE;
-        }
-        if ("false".equalsIgnoreCase(value)) {
-            return Boolean.FALSE;
-        }
-        return null;
-    }
-
     private static String first(Function<String, List<String>> headers, String name) {
         List<String> values = headers.apply(name);
         if (values == null || values.isEmpty()) {
@@ -120,27 +85,5 @@ final class RetryAfter {
         }
         String value = values.get(0).trim();
         return value.isEmpty() ? null : value;
-    }
-
-    private static Duration number(String value, long nanosPerUnit) {
-        if (value == null) {
-            return null;
-        }
-        try {
-            double d = Double.parseDouble(value);
-            return Double.isFinite(d) && d >= 0 ? Duration.ofNanos(Math.round(d * nanosPerUnit)) : null;
-        } catch (NumberFormatException e) {
-            return null;
-        }
-    }
-
-    private static Duration date(String value, Clock clock) {
-        try {
-            ZonedDateTime at = ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME);
-            Duration wait = Duration.between(clock.instant(), at.toInstant());
-            return wait.isNegative() ? Duration.ZERO : wait;
-        } catch (DateTimeParseException e) {
-            return null;
-        }
     }
 }
