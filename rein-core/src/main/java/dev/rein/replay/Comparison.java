@@ -29,6 +29,8 @@ final class Comparison {
     /** How a trace writes a masked secret; the name says which secret to mask the rebuilt request with. */
     private static final Pattern MASKED = Pattern.compile("\\[REDACTED:([^\\]\"]+)]");
     /** Where a difference in a message's block is: its message and block index. */
+    /** Which tool a difference in the tools offered is in. */
+    private static final Pattern TOOL_AT = Pattern.compile("^at tools\\[(\\d+)]");
     private static final Pattern IN_BLOCK = Pattern.compile("^at messages\\[(\\d+)]\\.content\\[(\\d+)]");
 
     private final Recording recording;
@@ -124,8 +126,58 @@ final class Comparison {
                     "the " + call.purpose() + " request of step " + call.step() + " differs " + diff, diff);
             return;
         }
+        String tools = toolsChanged(diff, call.request(), now);
+        if (tools != null) {
+            diverge(index, call.step(), call.purpose(), tools + ", so the " + call.purpose() + " request differs " + diff,
+                    "the " + call.purpose() + " request of step " + call.step() + " differs " + diff, diff);
+            return;
+        }
         diverge(index, call.step(), call.purpose(), "the " + call.purpose() + " request differs " + diff,
                 "the " + call.purpose() + " request of step " + call.step() + " differs " + diff, diff);
+    }
+
+    /**
+     * A difference in the tools offered ("at tools[...]"), in words: the tools the agent now offers that
+     * the recording did not, those it no longer offers, or the tool whose definition changed. Null when
+     * the difference is elsewhere.
+     */
+    private static String toolsChanged(String diff, JsonNode recorded, JsonNode now) {
+        if (!diff.startsWith("at tools") || recorded == null || now == null) {
+            return null;
+        }
+        List<String> before = names(recorded.path("tools"));
+        List<String> after = names(now.path("tools"));
+        List<String> added = after.stream().filter(n -> !before.contains(n)).toList();
+        List<String> removed = before.stream().filter(n -> !after.contains(n)).toList();
+        List<String> said = new ArrayList<>();
+        if (!added.isEmpty()) {
+            said.add("the agent now offers " + quoted(added) + ", which the recorded run did not have");
+        }
+        if (!removed.isEmpty()) {
+            said.add((said.isEmpty() ? "the agent" : "and") + " no longer offers " + quoted(removed) + ", which the recorded run had");
+        }
+        if (!said.isEmpty()) {
+            return String.join(" ", said);
+        }
+        Matcher at = TOOL_AT.matcher(diff);
+        if (at.find()) {
+            String name = now.path("tools").path(Integer.parseInt(at.group(1))).path("name").asText("");
+            if (!name.isEmpty()) {
+                return before.equals(after) ? "the tool `" + name + "` is now defined otherwise"
+                        : "the agent offers its tools in another order";
+            }
+        }
+        return null;
+    }
+
+    private static List<String> names(JsonNode tools) {
+        List<String> names = new ArrayList<>();
+        tools.forEach(t -> names.add(t.path("name").asText()));
+        return names;
+    }
+
+    private static String quoted(List<String> names) {
+        return (names.size() == 1 ? "the tool " : "the tools ") + String.join(", ", names.stream().map(n -> "`" + n + "`").toList());
     }
 
     /** The live READ tool whose result holds the first difference ("at messages[i].content[j]..."), or null. */

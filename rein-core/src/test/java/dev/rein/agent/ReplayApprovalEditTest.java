@@ -79,7 +79,7 @@ class ReplayApprovalEditTest {
 
         assertThat(report.reproduced()).isFalse();
         assertThat(report.firstDivergence().orElseThrow().description())
-                .startsWith("step 1: the step request differs at tools[0].input_schema.properties.amount.minimum");
+                .startsWith("step 1: the tool `refund` is now defined otherwise, so the step request differs at tools[0].input_schema.properties.amount.minimum");
         assertThat(report.result().status()).isEqualTo(RunStatus.WAITING_APPROVAL);
         assertThat(refunds.get()).isEqualTo(1);
     }
