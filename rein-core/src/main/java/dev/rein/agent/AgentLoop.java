@@ -343,7 +343,7 @@ final class AgentLoop {
         return execute(run.decide(outcome));
     }
 
-    /** A budget ran out: one last call for what is known, unless time itself ran out (the step function decides). */
+    /** A budget ran out: one last call for what is known, unless time or output tokens ran out (the step function decides). */
     NextStep stopForBudget(BudgetKind kind) throws InterruptedException, ModelCaller.CallFailed {
         return execute(run.decide(new Step.Event.BudgetObserved(kind, run.meter.describe(kind))));
     }
@@ -352,7 +352,14 @@ final class AgentLoop {
     private NextStep summarize(BudgetKind kind, String why) throws InterruptedException, ModelCaller.CallFailed {
         Step.Event.Summarized summarized;
         try {
-            ModelResponse summary = caller.call(request(ToolChoice.none()), "final_summary");
+            ModelRequest request = request(ToolChoice.none());
+            // what an output limit leaves is all the summary may write (another limit ran out; had it been
+            // that one, no summary is asked for), so the summary never overspends the budget it reports on
+            long left = run.meter.outputTokensLeft().orElse(Long.MAX_VALUE);
+            if (left < request.maxTokens()) {
+                request = request.toBuilder().maxTokens((int) Math.max(1, left)).build();
+            }
+            ModelResponse summary = caller.call(request, "final_summary");
             summary.toHistoryMessage().ifPresent(run::append);
             summarized = new Step.Event.Summarized(kind, why, summary, null, knownSoFar(why));
         } catch (ModelCaller.CallFailed failed) {

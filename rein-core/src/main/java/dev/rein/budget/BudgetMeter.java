@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * Tracks one run's consumption against its {@link Budget}. Not thread-safe: the loop owns it.
@@ -153,6 +154,21 @@ public final class BudgetMeter {
             return Optional.of(BudgetKind.STEPS);
         }
         return Optional.empty();
+    }
+
+    /**
+     * The output tokens this turn may still spend: the least of what its own output limit and the
+     * conversation's leave (zero or less when one is reached), or empty when neither has one.
+     */
+    public OptionalLong outputTokensLeft() {
+        long left = Long.MAX_VALUE;
+        if (budget.maxOutputTokens() != null) {
+            left = budget.maxOutputTokens() - (usage.outputTokens() - usageBefore.outputTokens());
+        }
+        if (conversation != null && conversation.maxOutputTokens() != null) {
+            left = Math.min(left, conversation.maxOutputTokens() - usage.outputTokens());
+        }
+        return left == Long.MAX_VALUE ? OptionalLong.empty() : OptionalLong.of(left);
     }
 
     /** A human sentence about an exhausted layer. */

@@ -75,12 +75,32 @@ class ContractEdgesTest {
         RunResult stopped = agent(exact).budget(Budget.builder().maxOutputTokens(40L).build()).build().run("go");
         assertThat(stopped.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
         assertThat(stopped.reason()).isEqualTo("max_output_tokens");
-        assertThat(exact.requests()).hasSize(3);
+        assertThat(exact.requests()).hasSize(2); // no summary call: it would spend output past the limit
 
         ScriptedModel under = ScriptedModel.of(echoStep("1"), echoStep("2"), echoStep("3"), text("summary"));
         RunResult later = agent(under).budget(Budget.builder().maxOutputTokens(41L).build()).build().run("go");
         assertThat(later.reason()).isEqualTo("max_output_tokens");
-        assertThat(under.requests()).hasSize(4);
+        assertThat(under.requests()).hasSize(3);
+    }
+
+    @Test
+    void theSummaryCallNeverSpendsMoreOutputTokensThanTheOutputLimitLeaves() {
+        // the output limit itself ran out: a summary would spend output past it, so none is asked for (as for time)
+        ScriptedModel spent = ScriptedModel.of(echoStep("1"), echoStep("2"), text("summary"));
+        RunResult stopped = agent(spent).budget(Budget.builder().maxOutputTokens(40L).build()).build().run("go");
+        assertThat(stopped.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
+        assertThat(stopped.reason()).isEqualTo("max_output_tokens");
+        assertThat(spent.requests()).hasSize(2);
+        assertThat(stopped.usage().outputTokens()).isEqualTo(40);
+        assertThat(stopped.answer()).contains("output token limit of 40");
+
+        // another limit ran out with 10 output tokens left: the summary may write at most those 10
+        ScriptedModel left = ScriptedModel.of(echoStep("1"), echoStep("2"), text("summary"));
+        RunResult steps = agent(left).budget(Budget.builder().maxSteps(2).maxOutputTokens(50L).build()).build().run("go");
+        assertThat(steps.reason()).isEqualTo("max_steps");
+        assertThat(left.requests()).hasSize(3);
+        assertThat(left.lastRequest().maxTokens()).isEqualTo(10);
+        assertThat(left.requests().get(0).maxTokens()).isEqualTo(8192);
     }
 
     @Test
