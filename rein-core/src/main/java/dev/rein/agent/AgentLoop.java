@@ -177,7 +177,7 @@ final class AgentLoop {
     }
 
     /** What the verifiers (and the critic) still miss in a proposed answer. */
-    List<String> missing(NextStep.Answer answer) throws InterruptedException {
+    List<String> missing(NextStep.Answer answer) throws InterruptedException, ModelCaller.CallFailed {
         List<FinalAnswer.Call> calls = run.state().attemptedActions().stream()
                 .map(a -> new FinalAnswer.Call(a.step(), a.callId(), a.tool(), a.isError())).toList();
         return guards.verify(new FinalAnswer(run.goal, answer.text(), answer.report(), run.history(), calls));

@@ -285,7 +285,14 @@ public final class DrivenRun {
         Run run = Run.resume(snapshot, config);
         try {
             List<String> invalid = config.outputSchema().map(schema -> schema.problems(answer.text())).orElse(List.of());
-            List<String> missing = invalid.isEmpty() ? new AgentLoop(run).missing(answer) : List.of();
+            List<String> missing;
+            try {
+                missing = invalid.isEmpty() ? new AgentLoop(run).missing(answer) : List.of();
+            } catch (ModelCaller.CallFailed outOfTime) {
+                // a verifier gave no verdict within the deadline: the answer is not accepted, and the engine's
+                // budget check before the next step finds the time spent
+                missing = List.of(outOfTime.getMessage());
+            }
             return new Checked(Checkpoints.snapshot(run, null), List.copyOf(missing), List.copyOf(invalid));
         } finally {
             run.recorder.close();

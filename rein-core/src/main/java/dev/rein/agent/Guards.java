@@ -1,6 +1,8 @@
 package dev.rein.agent;
 
 import dev.rein.ReinException;
+import dev.rein.budget.BudgetKind;
+import dev.rein.internal.concurrent.Timed;
 import dev.rein.run.FinalAnswer;
 import dev.rein.run.Verdict;
 import dev.rein.run.Verifier;
@@ -25,6 +27,7 @@ import dev.rein.tool.ToolResult;
 import dev.rein.tool.Risk;
 import dev.rein.trace.TraceEvent;
 import dev.rein.trace.Tracer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -197,18 +200,16 @@ final class Guards {
         return new ToolStep.Answered(blocks, Optional.empty());
     }
 
-    /** The problems found with a proposed answer: every verifier's, then (only if they all pass) the critic's. */
-    List<String> verify(FinalAnswer proposed) throws InterruptedException {
+    /**
+     * The problems found with a proposed answer: every verifier's, then (only if they all pass) the critic's.
+     *
+     * @throws ModelCaller.CallFailed with the deadline's reason when the run's time ran out before a
+     *                                verifier gave its verdict (the answer is then not accepted)
+     */
+    List<String> verify(FinalAnswer proposed) throws InterruptedException, ModelCaller.CallFailed {
         List<String> missing = new ArrayList<>();
         for (Verifier verifier : run.config.verifiers()) {
-            Verdict verdict;
-            try {
-                verdict = verifier.verify(proposed);
-            } catch (RuntimeException e) {
-                // the application's check failed, not the loop: say whose, and that nothing was accepted unchecked
-                throw new ReinException("the verifier " + verifier.getClass().getName() + " threw " + e
-                        + ", so the proposed answer could not be checked", e);
-            }
+            Verdict verdict = verdict(verifier, proposed);
             if (verdict == null) {
                 // no verdict is no approval: the answer is never accepted unchecked
                 throw new ReinException("the verifier " + verifier.getClass().getName() + " returned null: return"
@@ -222,6 +223,27 @@ final class Guards {
             missing.addAll(fail.missing());
         }
         return missing;
+    }
+
+    /**
+     * One verifier's verdict, within the run's deadline: the verifier runs on its own virtual thread,
+     * so that one that hangs or spins (a test suite that never ends) cannot hold the run past its
+     * time limit; it is interrupted when the limit passes, and the run stops there.
+     */
+    private Verdict verdict(Verifier verifier, FinalAnswer proposed) throws InterruptedException, ModelCaller.CallFailed {
+        Duration left = run.meter.remaining();
+        Timed.Outcome<Verdict> outcome = left.isNegative() || left.isZero() ? new Timed.Outcome.TimedOut<>()
+                : Timed.run("rein-verifier-" + run.runId, left, () -> verifier.verify(proposed));
+        return switch (outcome) {
+            case Timed.Outcome.Done<Verdict> done -> done.value();
+            case Timed.Outcome.TimedOut<Verdict> ignored -> throw new ModelCaller.CallFailed(BudgetKind.DEADLINE.reason(),
+                    run.meter.describe(BudgetKind.DEADLINE) + " while the verifier " + verifier.getClass().getName()
+                            + " checked the proposed answer, so the answer was not accepted");
+            case Timed.Outcome.Failed<Verdict> failed when failed.cause() instanceof Error error -> throw error;
+            // the application's check failed, not the loop: say whose, and that nothing was accepted unchecked
+            case Timed.Outcome.Failed<Verdict> failed -> throw new ReinException("the verifier " + verifier.getClass().getName()
+                    + " threw " + failed.cause() + ", so the proposed answer could not be checked", failed.cause());
+        };
     }
 
     /** The loop's own finish tool is not watched: refusing a finish is the verifiers' business. */

@@ -339,6 +339,37 @@ class AgentEndingsTest {
     }
 
     @Test
+    void aVerifierStillCheckingAtTheDeadlineStopsTheRunThereWithoutAcceptingTheAnswer() {
+        // a verifier that runs the tests (M28) and hangs, and one that spins without looking at interrupts
+        List<dev.rein.run.Verifier> slow = List.of(answer -> {
+            try {
+                Thread.sleep(30_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return Verdict.pass();
+        }, answer -> {
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (System.nanoTime() < until) {
+                Thread.onSpinWait();
+            }
+            return Verdict.pass();
+        });
+        for (dev.rein.run.Verifier verifier : slow) {
+            ScriptedModel model = ScriptedModel.of(text("the tests pass"), text("again"));
+            long start = System.nanoTime();
+            RunResult result = agent(model).verifier(verifier).budget(Budget.builder().maxDuration(Duration.ofMillis(800)).build())
+                    .build().run("go");
+            long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            assertThat(tookMillis).isLessThan(5_000);
+            assertThat(result.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
+            assertThat(result.reason()).isEqualTo("deadline");
+            assertThat(result.message()).contains("time limit of 800 ms").contains("verifier");
+            assertThat(model.requests()).hasSize(1);
+        }
+    }
+
+    @Test
     void maxVerificationFailuresIsTheRefusalThatEndsTheRun() {
         // the Javadoc said "refused answers tolerated before the run fails": with 1, the first refusal ends it
         ScriptedModel model = ScriptedModel.of(text("a guess"), text("another guess"));
