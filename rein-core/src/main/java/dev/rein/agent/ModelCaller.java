@@ -7,6 +7,8 @@ import dev.rein.internal.model.ModelChain;
 import dev.rein.internal.model.PricingStage;
 import dev.rein.internal.model.RetryStage;
 import dev.rein.internal.model.TracingStage;
+import dev.rein.json.Json;
+import dev.rein.model.ContentBlock;
 import dev.rein.model.Model;
 import dev.rein.model.ModelCall;
 import dev.rein.model.ModelCallContext;
@@ -16,6 +18,8 @@ import dev.rein.model.ModelGateway;
 import dev.rein.model.ModelInterceptor;
 import dev.rein.model.ModelRequest;
 import dev.rein.model.ModelResponse;
+import dev.rein.model.TextBlock;
+import dev.rein.model.ToolUseBlock;
 import dev.rein.trace.Tracer;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,7 +61,7 @@ final class ModelCaller {
         Tracer tracer = new RunTracer(run);
         List<ModelInterceptor> stages = new ArrayList<>();
         stages.add(new TracingStage(tracer, run.meter, engineAttempt <= 1));                  // request, response + cost, failure
-        stages.add(new MaskingStage(run.redactor::redactValue));                              // no secret in what the run acts on
+        stages.add(new MaskingStage(run.redactor::redactValue, (original, masked) -> auditMasked(run, original))); // no secret in what the run acts on
         stages.addAll(run.config.modelInterceptors());                                        // the application's stages
         stages.add(new PricingStage(run.meter, run.config.modelName(), run.config.prices())); // usage charged to the budget
         stages.add(engineAttempt == 0 ? new RetryStage(run.config.retryPolicy(), run.meter, tracer)
@@ -65,6 +69,21 @@ final class ModelCaller {
         stages.add(new DeadlineStage(run.meter, run.runId, run.recorder::endOfStream));       // within the run's deadline
         stages.add(ModelChain.MODEL);
         return List.copyOf(stages);
+    }
+
+    /**
+     * A secret the model wrote (echoing one it saw) is masked before anything acts on it, and audited
+     * as a masked tool result is: an attempt to move a secret is a security-relevant event.
+     */
+    private static void auditMasked(Run run, ContentBlock original) {
+        if (original instanceof ToolUseBlock use) {
+            RunTools.audit(run, "secret_masked", use.name(), use.id(), "the arguments the model gave tool '" + use.name()
+                    + "' contained the secret(s) " + RunTools.secretsIn(run, Json.write(use.input()))
+                    + "; they were masked before the tool, an approval or the trace saw them");
+        } else if (original instanceof TextBlock text) {
+            RunTools.audit(run, "secret_masked", null, null, "the model's text contained the secret(s) "
+                    + RunTools.secretsIn(run, text.text()) + "; they were masked before the answer, the store or the trace saw them");
+        }
     }
 
     /** The call failed for good; {@code reason} is a {@link Reasons} value or a budget reason. */

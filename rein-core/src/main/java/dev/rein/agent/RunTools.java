@@ -49,6 +49,17 @@ final class RunTools {
         return limits;
     }
 
+    /** The names of the run's known secrets {@code text} holds in any spelling masking looks for, sorted. */
+    static java.util.SortedSet<String> secretsIn(Run run, String text) {
+        java.util.SortedSet<String> names = new java.util.TreeSet<>();
+        run.secrets.known().forEach((name, value) -> {
+            if (dev.rein.tool.Secrets.forms(value).stream().anyMatch(text::contains)) {
+                names.add(name);
+            }
+        });
+        return names;
+    }
+
     /** Records an audit event of the run. */
     static void audit(Run run, String kind, String tool, String callId, String detail) {
         run.emit(new TraceEvent.Audit(run.runId, run.step(), run.now(), kind, tool, callId, run.principal.user(),

@@ -176,20 +176,9 @@ final class ToolStage {
             // the masking stage audited (and masked) what a handler returned: a secret found here came from elsewhere,
             // and docs/safety.md promises an audit event for every masked result
             RunTools.audit(run, "secret_masked", r.toolName(), r.callId(), "the result of tool '" + r.toolName()
-                    + "' contained the secret(s) " + secretsIn(content) + "; they were masked before the model or the trace saw them");
+                    + "' contained the secret(s) " + RunTools.secretsIn(run, content) + "; they were masked before the model or the trace saw them");
         }
         return new ToolResultBlock(r.callId(), masked, r.isError());
-    }
-
-    /** The names of the known secrets {@code text} holds in any spelling masking looks for, sorted. */
-    private java.util.SortedSet<String> secretsIn(String text) {
-        java.util.SortedSet<String> names = new java.util.TreeSet<>();
-        run.secrets.known().forEach((name, value) -> {
-            if (dev.rein.tool.Secrets.forms(value).stream().anyMatch(text::contains)) {
-                names.add(name);
-            }
-        });
-        return names;
     }
 
     /** Whether Rein stopped the call before its handler ran (a refusal, a guard's intervention, a passed deadline). */

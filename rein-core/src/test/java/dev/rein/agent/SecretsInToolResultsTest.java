@@ -112,6 +112,39 @@ class SecretsInToolResultsTest {
     }
 
     @Test
+    void aSecretTheModelWritesInItsTextOrInACallsArgumentsIsMaskedAndLeavesASecretMaskedAuditEvent() {
+        // the model echoes a key it saw (say, an error a service returned before the key was registered): masked before
+        // anything acts on it, as docs/safety.md says, and now audited like a masked tool result, where no event said so
+        java.util.List<String> received = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Tool send = Tool.builder("send").description("sends").handler((args, ctx) -> {
+            received.add(args.toString());
+            return "sent";
+        }).build();
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("send", "{\"body\":\"key=" + SECRET + "\"}")),
+                text("The key is " + SECRET + "."));
+        dev.rein.testkit.RecordingListener trace = new dev.rein.testkit.RecordingListener();
+
+        RunResult done = Agent.builder().model(model).tools(send).secrets(SECRETS).listener(trace)
+                .principal(new dev.rein.tool.Principal("sato", "acme", java.util.Set.of())).build().run("go");
+
+        assertThat(done.answer()).isEqualTo("The key is [REDACTED:key].");
+        assertThat(received).singleElement().asString().contains("[REDACTED:key]").doesNotContain(SECRET);
+        var audits = trace.events(dev.rein.trace.TraceEvent.Audit.class).stream()
+                .filter(a -> a.kind().equals("secret_masked")).toList();
+        assertThat(audits).hasSize(2);
+        assertThat(audits.get(0).tool()).isEqualTo("send");
+        assertThat(audits.get(0).callId()).isEqualTo(model.requests().get(1).messages().get(1).toolUses().get(0).id());
+        assertThat(audits.get(0).detail()).contains("arguments").contains("[key]");
+        assertThat(audits.get(1).tool()).isNull();
+        assertThat(audits.get(1).detail()).contains("the model's text").contains("[key]");
+        assertThat(audits).allSatisfy(a -> {
+            assertThat(a.user()).isEqualTo("sato");
+            assertThat(a.tenant()).isEqualTo("acme");
+            assertThat(a.detail()).doesNotContain(SECRET);
+        });
+    }
+
+    @Test
     void aSecretThatJsonEscapesIsMaskedInAStructuredResultAndInAnEditNote() {
         // A result that is not a string reaches the model as JSON text, where '"' and '\\' are escaped;
         // so does the note on a person's edited arguments. The plain value does not occur in that text.

@@ -9,19 +9,27 @@ import dev.rein.model.TextBlock;
 import dev.rein.model.ToolUseBlock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiConsumer;
 import java.util.function.UnaryOperator;
 
 /**
  * Masks every known secret in a response's text and tool calls before anything acts on it,
  * traces it, stores it or sends it back: a tool never receives a secret from the model, and an
  * approval shows the arguments that will run. Thinking blocks stay as they are (their signature
- * covers the text); the store masks them.
+ * covers the text); the store masks them. Each block masked is reported (to audit it).
  */
 public final class MaskingStage implements ModelInterceptor {
     private final UnaryOperator<ContentBlock> mask;
+    private final BiConsumer<ContentBlock, ContentBlock> masked;
 
     public MaskingStage(UnaryOperator<ContentBlock> mask) {
+        this(mask, (original, changed) -> {});
+    }
+
+    /** @param masked told of each block that held a secret: the block as the model wrote it, then as masked */
+    public MaskingStage(UnaryOperator<ContentBlock> mask, BiConsumer<ContentBlock, ContentBlock> masked) {
         this.mask = mask;
+        this.masked = masked;
     }
 
     @Override
@@ -31,9 +39,12 @@ public final class MaskingStage implements ModelInterceptor {
         List<ContentBlock> content = new ArrayList<>(original.size());
         boolean same = true; // the mask hands back the same block when there is nothing to mask: no deep comparison then
         for (ContentBlock block : original) {
-            ContentBlock masked = block instanceof TextBlock || block instanceof ToolUseBlock ? mask.apply(block) : block;
-            same &= masked == block;
-            content.add(masked);
+            ContentBlock maskedBlock = block instanceof TextBlock || block instanceof ToolUseBlock ? mask.apply(block) : block;
+            if (maskedBlock != block && !maskedBlock.equals(block)) {
+                masked.accept(block, maskedBlock);
+            }
+            same &= maskedBlock == block;
+            content.add(maskedBlock);
         }
         return same || content.equals(original) ? response
                 : new ModelResponse(response.id(), response.model(), content, response.stopReason(), response.stopSequence(),
