@@ -27,7 +27,7 @@ final class RunTools {
                 .callCounts(callCounts)
                 .outputStage(run.config.guards().context().truncationStage(run.outputs, new RunTracer(run)))
                 .scopePolicy(safety.scopePolicy())
-                .approvalGate(new ApprovalGate(safety.approvalPolicy(), run.approvals, events, run.config.clock()))
+                .approvalGate(new ApprovalGate(safety.approvalPolicy(), run.approvals, events, run.config.clock(), safety.store()))
                 .idempotency(new IdempotencyGuard(safety.store(), events, run.config.clock()))
                 .retryPolicy(safety.toolRetryPolicy())
                 .strictProvenance(safety.strictProvenance())

@@ -36,7 +36,7 @@ class EditedApprovalCrashTest {
     private static final String SEND = "{\"to\":\"alice@example.com\",\"body\":\"draft\"}";
 
     /** What the disk held when the process died: a copy of the store, taken inside the handler. */
-    private static final class DiskCopy implements RunStore {
+    static final class DiskCopy implements RunStore {
         final Map<String, RunSnapshot> runs = new ConcurrentHashMap<>();
         final Map<String, IdempotencyRecord> keys = new ConcurrentHashMap<>();
 

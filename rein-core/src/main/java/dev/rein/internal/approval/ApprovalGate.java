@@ -6,6 +6,10 @@ import dev.rein.approval.ApprovalPolicy;
 import dev.rein.approval.ApprovalRequest;
 
 import dev.rein.internal.text.DeadlineRefusal;
+import dev.rein.state.IdempotencyRecord;
+import dev.rein.state.RunStore;
+import dev.rein.state.StoreException;
+import dev.rein.tool.Risk;
 import dev.rein.tool.ErrorClass;
 import dev.rein.tool.ToolCall;
 import dev.rein.tool.ToolContext;
@@ -22,19 +26,29 @@ import java.util.Optional;
  * only when the decision recorded for it names the hash of exactly these arguments; otherwise it
  * becomes a request and the run pauses. A call with a recorded decision is held to it even when
  * the policy (of the agent that resumed the run) would not flag it. Nothing in the arguments (an {@code "approved": true}) or
- * in earlier observations counts as a decision.
+ * in earlier observations counts as a decision. A side effect recorded as completed under its
+ * idempotency key (it ran before its process died, when no approval was asked) is not put to a
+ * person by a stricter policy on resume: nothing a person decides could undo it, and the
+ * idempotency stage answers it from its record.
  */
 public final class ApprovalGate implements ToolInterceptor {
     private final ApprovalPolicy policy;
     private final ApprovalLedger ledger;
     private final ToolEvents events;
     private final Clock clock;
+    /** Where completed side effects are recorded; null when none is kept. */
+    private final RunStore store;
 
     public ApprovalGate(ApprovalPolicy policy, ApprovalLedger ledger, ToolEvents events, Clock clock) {
+        this(policy, ledger, events, clock, null);
+    }
+
+    public ApprovalGate(ApprovalPolicy policy, ApprovalLedger ledger, ToolEvents events, Clock clock, RunStore store) {
         this.policy = policy;
         this.ledger = ledger;
         this.events = events;
         this.clock = clock;
+        this.store = store;
     }
 
     @Override
@@ -49,7 +63,7 @@ public final class ApprovalGate implements ToolInterceptor {
         }
         String hash = ActionHash.of(call.name(), call.arguments());
         if (decision.isEmpty()) {
-            return ask(invocation, hash);
+            return completedEarlier(invocation, hash) ? chain.proceed(invocation) : ask(invocation, hash);
         }
         ApprovalDecision d = decision.get();
         if (d instanceof ApprovalDecision.Reject reject && reject.actionHash().equals(hash)) {
@@ -63,6 +77,20 @@ public final class ApprovalGate implements ToolInterceptor {
                 + ActionHash.shortForm(d.actionHash()) + " but the call now is " + ActionHash.shortForm(hash)
                 + "; it was not executed and a new approval is requested");
         return ask(invocation, hash);
+    }
+
+    /** Whether this exact side effect is recorded as completed under the call's idempotency key. */
+    private boolean completedEarlier(ToolInvocation invocation, String hash) {
+        if (store == null || invocation.tool().risk() == Risk.READ) {
+            return false;
+        }
+        try {
+            return store.idempotency(invocation.context().idempotencyKey())
+                    .filter(r -> r.status() == IdempotencyRecord.Status.COMPLETED && hash.equals(r.actionHash()))
+                    .isPresent();
+        } catch (StoreException e) {
+            return false; // not known to have completed: a person is asked, as for any new call
+        }
     }
 
     private ToolOutcome ask(ToolInvocation invocation, String hash) {
