@@ -22,7 +22,8 @@ import java.util.Set;
  * The hosts a network-reaching tool may contact. An entry is a host name ({@code example.com},
  * that host only) or a wildcard ({@code *.example.com}: its subdomains, not the bare domain).
  * Only http and https URLs pass; URLs with user info and IP literals are refused unless the
- * literal is listed. Host names are compared in lowercase ASCII (IDN), without a trailing dot.
+ * literal is listed. Host names are compared in lowercase ASCII (IDN), without a trailing dot; the
+ * full stops IDNA reads as dots ({@code 。 ． ｡}) are dots, in entries and URLs alike.
  *
  * <p>Use it twice: before the call, {@link #guard(String, String)} refuses a model-proposed URL
  * outside the list; inside the handler, {@link #verify(URI)} checks every URL the tool is about to
@@ -35,7 +36,7 @@ public final class DomainAllowlist {
 
     private DomainAllowlist(List<String> entries) {
         for (String entry : entries) {
-            String e = entry.strip().toLowerCase(Locale.ROOT);
+            String e = dots(entry.strip()).toLowerCase(Locale.ROOT);
             if (e.isEmpty() || e.contains("/") || e.contains(":") && !e.startsWith("[")) {
                 throw new ReinException("domain allowlist entry '" + entry + "' is not a host name; write 'example.com' or '*.example.com'");
             }
@@ -156,8 +157,16 @@ public final class DomainAllowlist {
         return all.toString();
     }
 
+    /**
+     * The full stops IDNA takes for dots (RFC 3490 3.1: U+3002, U+FF0E, U+FF61, as a Japanese input
+     * method types them) written as '.', so that a trailing one is a trailing dot and "*。" a wildcard.
+     */
+    private static String dots(String host) {
+        return host.replace('\u3002', '.').replace('\uFF0E', '.').replace('\uFF61', '.');
+    }
+
     private static String normalise(String host) {
-        String h = host.toLowerCase(Locale.ROOT);
+        String h = dots(host).toLowerCase(Locale.ROOT);
         if (h.endsWith(".")) {
             h = h.substring(0, h.length() - 1);
         }

@@ -50,6 +50,23 @@ class DomainAllowlistTest {
     }
 
     @Test
+    void theFullStopsIdnaTakesForDotsSeparateLabelsInUrlsAndEntriesAlike() {
+        // U+3002 (。), U+FF0E (．) and U+FF61 (｡) are label separators in IDNA (RFC 3490 3.1), as a Japanese IME types them:
+        // a trailing one is a trailing dot, and a wildcard entry written with one is a wildcard
+        assertThat(allow.check("https://example.com\u3002/x")).isEmpty();
+        assertThat(allow.check("https://example\uff0ecom\uff61/x")).isEmpty();
+        assertThat(allow.check("https://ja\u3002wikipedia\u3002org/wiki/X")).isEmpty();
+        assertThat(allow.check("https://wikipedia\u3002org/")).get().asString().contains("host 'wikipedia.org' is not on");
+        assertThat(allow.check("https://example.com\u3002evil.net/")).get().asString().contains("host 'example.com.evil.net'");
+
+        DomainAllowlist typed = DomainAllowlist.of("*\u3002wikipedia\uff0eorg", "example\u3002com\u3002");
+        assertThat(typed.describe()).isEqualTo("[example.com, *.wikipedia.org]");
+        assertThat(typed.check("https://ja.wikipedia.org/")).isEmpty();
+        assertThat(typed.check("https://wikipedia.org/")).isPresent();
+        assertThat(typed.check("https://example.com/")).isEmpty();
+    }
+
+    @Test
     void badEntriesAreConfigurationErrors() {
         assertThatThrownBy(() -> DomainAllowlist.of("https://example.com/")).isInstanceOf(ReinException.class);
         assertThatThrownBy(() -> DomainAllowlist.of()).isInstanceOf(ReinException.class);
