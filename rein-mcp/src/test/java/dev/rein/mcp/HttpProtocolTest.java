@@ -548,6 +548,57 @@ class HttpProtocolTest {
         }
     }
 
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {"text/plain; charset=utf-8|Accepted", "text/html|<html>ok</html>", "|OK"})
+    void aNotificationAnsweredWith200AndABodyInsteadOf202IsTakenAsAccepted(String type, String body) throws Exception {
+        // Transports spec: a notification's POST is answered 202 without a body when the server accepts it; servers
+        // written on web frameworks often answer 200 with a plain text body. Any 2xx means accepted, and a notification
+        // has no answer to read. Before, the start failed on notifications/initialized with the SDK's 'Unknown media
+        // type returned: text/plain'.
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        List<String> methods = new java.util.concurrent.CopyOnWriteArrayList<>();
+        server.createContext("/", exchange -> {
+            if (!exchange.getRequestMethod().equals("POST")) {
+                exchange.sendResponseHeaders(405, -1);
+                exchange.close();
+                return;
+            }
+            var message = Json.parse(new String(exchange.getRequestBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+            String id = String.valueOf(message.get("id"));
+            methods.add(message.path("method").asText());
+            String answer = switch (message.path("method").asText()) {
+                case "initialize" -> "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{\"protocolVersion\":\"2025-06-18\","
+                        + "\"capabilities\":{\"tools\":{}},\"serverInfo\":{\"name\":\"x\",\"version\":\"1\"}}}";
+                case "tools/list" -> "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{\"tools\":[{\"name\":\"echo\","
+                        + "\"inputSchema\":{\"type\":\"object\"},\"annotations\":{\"readOnlyHint\":true}}]}}";
+                case "tools/call" -> "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{\"content\":[{\"type\":\"text\","
+                        + "\"text\":\"done\"}]}}";
+                default -> null;
+            };
+            byte[] bytes = (answer == null ? body : answer).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            if (answer != null) {
+                exchange.getResponseHeaders().set("Content-Type", "application/json");
+            } else if (type != null) {
+                exchange.getResponseHeaders().set("Content-Type", type);
+            }
+            exchange.sendResponseHeaders(200, bytes.length);
+            exchange.getResponseBody().write(bytes);
+            exchange.close();
+        });
+        server.start();
+        try {
+            String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/mcp";
+            try (McpToolset mcp = McpToolset.start(McpConfig.parse("{\"mcpServers\": {\"remote\": {\"url\": \"" + url + "\"}}}",
+                    "test", Map.of()))) {
+                assertThat(invoke(mcp, "echo", "k-200", Duration.ofSeconds(10)).content()).isEqualTo("done");
+            }
+            assertThat(methods).contains("notifications/initialized");
+            assertThat(methods.stream().filter("initialize"::equals)).hasSize(1);
+        } finally {
+            server.stop(0);
+        }
+    }
+
     @Test
     void aUrlAnsweringWithAWebPageIsSaidNotToBeAnMcpEndpoint() throws Exception {
         // Before: 'RuntimeException: Client failed to initialize by explicit API call Caused by: McpTransportException:

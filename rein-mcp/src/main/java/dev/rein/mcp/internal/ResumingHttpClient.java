@@ -80,22 +80,80 @@ final class ResumingHttpClient extends HttpClient {
 
     @Override
     public <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest request, HttpResponse.BodyHandler<T> handler) {
-        return following(request, watched(request, handler), 0);
+        return following(request, watched(request, handler), 0).thenApply(response -> accepted(request, response));
     }
 
     @Override
     public <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest request, HttpResponse.BodyHandler<T> handler,
                                                             HttpResponse.PushPromiseHandler<T> pushPromiseHandler) {
-        return following(request, watched(request, handler), 0);
+        return following(request, watched(request, handler), 0).thenApply(response -> accepted(request, response));
     }
 
     @Override
     public <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> handler) throws IOException, InterruptedException {
         try {
-            return following(request, watched(request, handler), 0).get();
+            return following(request, watched(request, handler), 0).thenApply(response -> accepted(request, response)).get();
         } catch (java.util.concurrent.ExecutionException e) {
             throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
         }
+    }
+
+    /**
+     * {@code response} as the SDK should see it. A notification or a response posted is answered 202
+     * without a body, the transports spec says, but servers on web frameworks often answer 200 with
+     * text ("OK"), which the SDK fails on as an unknown media type (on notifications/initialized, the
+     * whole start). Any 2xx accepted it and no answer is to be read from it, so the SDK is shown the
+     * 202 without content it expects; the body is still drained. A request's answer is left as it is.
+     */
+    private static <T> HttpResponse<T> accepted(HttpRequest request, HttpResponse<T> response) {
+        String type = response.headers().firstValue("Content-Type").orElse("").toLowerCase(java.util.Locale.ROOT);
+        if (!"POST".equals(request.method()) || response.statusCode() / 100 != 2 || response.statusCode() == 202
+                || type.isBlank() || type.contains("json") || type.contains("text/event-stream") || requestId(request) != null) {
+            return response;
+        }
+        java.net.http.HttpHeaders headers = java.net.http.HttpHeaders.of(response.headers().map(),
+                (name, value) -> !name.equalsIgnoreCase("Content-Type") && !name.equalsIgnoreCase("Content-Length"));
+        return new HttpResponse<>() {
+            @Override
+            public int statusCode() {
+                return 202;
+            }
+
+            @Override
+            public HttpRequest request() {
+                return response.request();
+            }
+
+            @Override
+            public Optional<HttpResponse<T>> previousResponse() {
+                return response.previousResponse();
+            }
+
+            @Override
+            public java.net.http.HttpHeaders headers() {
+                return headers;
+            }
+
+            @Override
+            public T body() {
+                return response.body();
+            }
+
+            @Override
+            public Optional<javax.net.ssl.SSLSession> sslSession() {
+                return response.sslSession();
+            }
+
+            @Override
+            public java.net.URI uri() {
+                return response.uri();
+            }
+
+            @Override
+            public Version version() {
+                return response.version();
+            }
+        };
     }
 
     /** Redirects followed for one request at most, as browsers bound them too. */
