@@ -241,6 +241,63 @@ class HttpProtocolTest {
     }
 
     @Test
+    void aJsonRpcErrorWithoutAnIdInAResponseStreamIsThatRequestsRefusal() throws Exception {
+        // As aCallAnsweredWithAJsonRpcErrorWithoutAnIdIsThatRefusalAndTheSessionIsKept, with the error in the event stream
+        // answering the POST (servers answering every request with SSE, as the TypeScript SDK does by default). Before, the
+        // SDK's own message about a response without an id was shown.
+        java.util.concurrent.atomic.AtomicBoolean refuseInitialize = new java.util.concurrent.atomic.AtomicBoolean(true);
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/", exchange -> {
+            if (!exchange.getRequestMethod().equals("POST")) {
+                exchange.sendResponseHeaders(405, -1);
+                exchange.close();
+                return;
+            }
+            var message = Json.parse(new String(exchange.getRequestBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+            String id = String.valueOf(message.get("id"));
+            String method = message.path("method").asText();
+            String idless = "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":\"Invalid Request: bad params\"}}";
+            String answer = switch (method) {
+                case "initialize" -> refuseInitialize.get() ? idless : "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{"
+                        + "\"protocolVersion\":\"2025-06-18\",\"capabilities\":{\"tools\":{}},\"serverInfo\":{\"name\":\"x\",\"version\":\"1\"}}}";
+                case "tools/list" -> "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{\"tools\":[{\"name\":\"echo\","
+                        + "\"inputSchema\":{\"type\":\"object\"},\"annotations\":{\"readOnlyHint\":true}}]}}";
+                case "tools/call" -> idless;
+                default -> null;
+            };
+            if (answer == null) {
+                exchange.sendResponseHeaders(202, -1);
+                exchange.close();
+                return;
+            }
+            byte[] bytes = ("event: message\ndata: " + answer + "\n\n").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
+            exchange.sendResponseHeaders(200, bytes.length);
+            exchange.getResponseBody().write(bytes);
+            exchange.close();
+        });
+        server.start();
+        try {
+            String config = "{\"mcpServers\": {\"remote\": {\"url\": \"http://127.0.0.1:" + server.getAddress().getPort() + "/mcp\"}}}";
+            assertThatThrownBy(() -> McpToolset.start(McpConfig.parse(config, "test", Map.of()))).isInstanceOf(McpConfigException.class)
+                    .hasMessage("MCP server 'remote' could not be started: it refused the initialize request with JSON-RPC error -32600:"
+                            + " Invalid Request: bad params (an error without the id of the request, which a server gives a request it"
+                            + " could not read). Have the server fixed, or set \"disabled\": true to leave it out.");
+            refuseInitialize.set(false);
+            try (McpToolset mcp = McpToolset.start(McpConfig.parse(config, "test", Map.of()))) {
+                Instant called = Instant.now();
+                ToolOutput refused = invoke(mcp, "echo", "k-sse-null-id", Duration.ofSeconds(10));
+                assertThat(Duration.between(called, Instant.now())).isLessThan(Duration.ofSeconds(5));
+                assertThat(refused.content()).isEqualTo("MCP server 'remote' refused the call of tool 'echo': JSON-RPC error -32600:"
+                        + " Invalid Request: bad params (an error without the id of the request, which a server gives a request it could"
+                        + " not read)");
+            }
+        } finally {
+            server.stop(0);
+        }
+    }
+
+    @Test
     void aCallAnswerWithAFieldOfTheWrongTypeIsTheCallsErrorAndTheSessionIsKept() throws Exception {
         try (ScriptedHttpServer server = new ScriptedHttpServer(); McpToolset mcp = start(server, "")) {
             server.echoAnswer.set(Map.of("content", List.of(Map.of("type", "text", "text", "done")), "isError", "no"));

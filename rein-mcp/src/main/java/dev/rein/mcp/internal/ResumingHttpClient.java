@@ -374,10 +374,9 @@ final class ResumingHttpClient extends HttpClient {
                 JsonNode answer = Json.mapper().readTree(kept.toByteArray());
                 JsonNode error = answer == null ? Json.object() : answer.path("error");
                 if (!errorStatus) {
-                    JsonNode answered = answer == null ? Json.object() : answer.path("id");
-                    if (error.path("message").isTextual() && !answer.has("method") && (answered.isNull() || answered.isMissingNode())) {
-                        idlessErrors.put(Json.write(id), "JSON-RPC error " + error.path("code").asText("?") + ": "
-                                + error.path("message").asText());
+                    String idless = idlessError(answer);
+                    if (idless != null) {
+                        idlessErrors.put(Json.write(id), idless);
                     }
                 } else if (error.path("message").isTextual()) {
                     refusal = "JSON-RPC error " + error.path("code").asText("?") + ": " + error.path("message").asText();
@@ -397,6 +396,17 @@ final class ResumingHttpClient extends HttpClient {
         }
     }
 
+    /** {@code message} as "JSON-RPC error CODE: MESSAGE" when it is a JSON-RPC error without an id ({@code null} or none); else null. */
+    private static String idlessError(JsonNode message) {
+        if (message == null || !message.isObject() || message.has("method")) {
+            return null;
+        }
+        JsonNode id = message.path("id");
+        JsonNode error = message.path("error");
+        return (id.isNull() || id.isMissingNode()) && error.path("message").isTextual()
+                ? "JSON-RPC error " + error.path("code").asText("?") + ": " + error.path("message").asText() : null;
+    }
+
     private static boolean eventStream(HttpResponse.ResponseInfo info) {
         return info.statusCode() / 100 == 2
                 && info.headers().firstValue("Content-Type").orElse("").toLowerCase().contains("text/event-stream");
@@ -407,12 +417,29 @@ final class ResumingHttpClient extends HttpClient {
         private final HttpResponse.BodySubscriber<T> downstream;
         private final HttpRequest request;
         private volatile boolean answered;
-        private final SseEvents events = new SseEvents(data -> answered |= isResponse(data));
+        private final SseEvents events = new SseEvents(this::event);
         private final BatchSplitter batches = new BatchSplitter();
 
         Watched(HttpResponse.BodySubscriber<T> downstream, HttpRequest request) {
             this.downstream = downstream;
             this.request = request;
+        }
+
+        private void event(String data) {
+            answered |= isResponse(data);
+            if ("POST".equals(request.method()) && data.contains("error")) {
+                // An error without an id in a request's stream answers that request (the SDK cannot read it), as in a JSON answer.
+                try {
+                    String idless = idlessError(Json.mapper().readTree(data));
+                    JsonNode id = idless == null ? null : requestId(request);
+                    if (id != null) {
+                        idlessErrors.put(Json.write(id), idless);
+                        answered = true;
+                    }
+                } catch (IOException e) {
+                    // not JSON: the SDK says so
+                }
+            }
         }
 
         @Override
