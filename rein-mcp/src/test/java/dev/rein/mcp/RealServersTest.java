@@ -79,6 +79,18 @@ class RealServersTest {
         }
     }
 
+    @Test
+    void embeddedTextResourcesReachTheModelAsTextAlsoWhenSentAsABlob() throws Exception {
+        // server-everything's get-resource-reference embeds a text resource ({"text": ...}) or the same text as a
+        // base64 blob with mimeType text/plain; both are text the model should read, not bytes described.
+        try (McpToolset mcp = McpToolset.start(config("everything", NpmServers.stdio("server-everything", "stdio")))) {
+            String text = invoke(mcp, "get-resource-reference", "{\"resourceType\": \"Text\", \"resourceId\": 2}");
+            assertThat(text).contains("Resource 2: This is a plaintext resource created at");
+            String blob = invoke(mcp, "get-resource-reference", "{\"resourceType\": \"Blob\", \"resourceId\": 3}");
+            assertThat(blob).contains("Resource 3: This is a base64 blob created at").doesNotContain("not shown");
+        }
+    }
+
     private static String invoke(McpToolset mcp, String tool, String args) throws Exception {
         dev.rein.tool.Tool found = mcp.tools().stream().filter(t -> t.name().equals(tool)).findFirst().orElseThrow();
         dev.rein.tool.ToolOutput output = (dev.rein.tool.ToolOutput) found.handler().handle(dev.rein.json.Json.parse(args),

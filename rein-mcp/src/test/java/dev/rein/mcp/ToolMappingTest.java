@@ -245,6 +245,39 @@ class ToolMappingTest {
     }
 
     @Test
+    void aBlobResourceWhoseMimeTypeIsTextReachesTheModelAsItsTextAndOtherBlobsAreDescribed() throws Exception {
+        // Resource contents carry text either as "text" or base64 in "blob" (server-everything sends text/plain blobs);
+        // the model can read the text, never the base64. Before, every blob was '[resource URI, text/plain, 55 bytes, not shown]'.
+        java.util.Base64.Encoder base64 = java.util.Base64.getEncoder();
+        List<Object> content = List.of(
+                Map.of("type", "resource", "resource", Map.of("uri", "file:///a.txt", "mimeType", "text/plain",
+                        "blob", base64.encodeToString("größer als 😀".getBytes(java.nio.charset.StandardCharsets.UTF_8)))),
+                Map.of("type", "resource", "resource", Map.of("uri", "file:///b.json", "mimeType", "application/json",
+                        "blob", base64.encodeToString("{\"a\": 1}".getBytes(java.nio.charset.StandardCharsets.UTF_8)))),
+                Map.of("type", "resource", "resource", Map.of("uri", "file:///c.txt", "mimeType", "text/plain; charset=ISO-8859-1",
+                        "blob", base64.encodeToString("café".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1)))),
+                // not valid UTF-8, though it says text: described as bytes, never shown as replacement characters
+                Map.of("type", "resource", "resource", Map.of("uri", "file:///d.txt", "mimeType", "text/plain",
+                        "blob", base64.encodeToString(new byte[] {(byte) 0xff, (byte) 0xfe, 0x41}))),
+                Map.of("type", "resource", "resource", Map.of("uri", "file:///e.gz", "mimeType", "application/gzip",
+                        "blob", base64.encodeToString(new byte[] {0x1f, (byte) 0x8b, 8, 0}))));
+        try (McpToolset mcp = start("", offering(List.of(ScriptedStdioServer.tool("look")), content))) {
+            ToolOutput output = invoke(mcp, "look");
+            assertThat(output.isError()).isFalse();
+            assertThat(output.content().lines()).containsExactly(
+                    "called look",
+                    "[resource file:///a.txt, text/plain]",
+                    "größer als 😀",
+                    "[resource file:///b.json, application/json]",
+                    "{\"a\": 1}",
+                    "[resource file:///c.txt, text/plain; charset=ISO-8859-1]",
+                    "café",
+                    "[resource file:///d.txt, text/plain, 3 bytes, not shown]",
+                    "[resource file:///e.gz, application/gzip, 4 bytes, not shown]");
+        }
+    }
+
+    @Test
     void aContentBlockOfATypeReinDoesNotKnowIsDescribedAndTheRestOfTheResultShown() throws Exception {
         // The SDK refused the whole result ("IllegalArgumentException: Could not resolve type id 'video' as a subtype of
         // `io.modelcontextprotocol.spec.McpSchema$Content`"), and Rein then restarted the server, which had answered.

@@ -62,11 +62,55 @@ final class ResultText {
             return "[resource " + text.uri() + (text.mimeType() == null ? "" : ", " + text.mimeType()) + "]\n" + text.text();
         }
         if (resource instanceof McpSchema.BlobResourceContents blob) {
+            String decoded = textOf(blob);
+            if (decoded != null) {
+                // Text sent as base64 (server-everything's blob resources are text/plain) is text the model can read.
+                return "[resource " + blob.uri() + ", " + blob.mimeType() + "]\n" + decoded;
+            }
             // mimeType is optional on resource contents.
             return "[resource " + blob.uri() + (blob.mimeType() == null ? "" : ", " + blob.mimeType()) + ", " + decodedBytes(blob.blob())
                     + " bytes, not shown]";
         }
         return "[resource " + resource.uri() + "]";
+    }
+
+    /**
+     * The text of a blob whose {@code mimeType} names text ({@code text/*}, JSON, XML, YAML and the
+     * like), decoded in its {@code charset} (UTF-8 when none); null for any other blob, or one that is
+     * not valid base64 or not valid text in that charset (then it is described, as bytes).
+     */
+    static String textOf(McpSchema.BlobResourceContents blob) {
+        if (blob.mimeType() == null || blob.blob() == null) {
+            return null;
+        }
+        String[] parts = blob.mimeType().toLowerCase(java.util.Locale.ROOT).split(";");
+        String type = parts[0].trim();
+        boolean text = type.startsWith("text/") || type.endsWith("+json") || type.endsWith("+xml") || type.endsWith("+yaml")
+                || java.util.Set.of("application/json", "application/xml", "application/yaml", "application/x-yaml", "application/toml",
+                        "application/javascript", "application/ecmascript", "application/x-sh", "application/sql", "application/graphql",
+                        "application/x-ndjson", "application/jsonl", "application/ld+json", "image/svg+xml").contains(type);
+        if (!text) {
+            return null;
+        }
+        java.nio.charset.Charset charset = java.nio.charset.StandardCharsets.UTF_8;
+        for (int i = 1; i < parts.length; i++) {
+            String parameter = parts[i].trim();
+            if (parameter.startsWith("charset=")) {
+                try {
+                    charset = java.nio.charset.Charset.forName(parameter.substring("charset=".length()).replace("\"", "").trim());
+                } catch (IllegalArgumentException e) {
+                    return null; // a charset Java does not know: the bytes are described
+                }
+            }
+        }
+        try {
+            byte[] bytes = java.util.Base64.getMimeDecoder().decode(blob.blob());
+            return charset.newDecoder().onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+                    .decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+        } catch (IllegalArgumentException | java.nio.charset.CharacterCodingException e) {
+            return null;
+        }
     }
 
     private static long decodedBytes(String base64) {
