@@ -298,6 +298,58 @@ class HttpProtocolTest {
     }
 
     @Test
+    void aPingInACallsResponseStreamIsAnsweredWithAnEmptyResultAndTheCallGetsItsAnswer() throws Exception {
+        // Basic, Utilities, Ping: either side may ping, and the receiver MUST answer promptly with an empty result. Over
+        // streamable HTTP a server may send requests in a request's response stream; the client POSTs its answers.
+        List<JsonNode> posted = new java.util.concurrent.CopyOnWriteArrayList<>();
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/", exchange -> {
+            if (!exchange.getRequestMethod().equals("POST")) {
+                exchange.sendResponseHeaders(405, -1);
+                exchange.close();
+                return;
+            }
+            var message = Json.parse(new String(exchange.getRequestBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+            posted.add(message);
+            String id = String.valueOf(message.get("id"));
+            String answer = switch (message.path("method").asText()) {
+                case "initialize" -> "data: {\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{\"protocolVersion\":\"2025-06-18\","
+                        + "\"capabilities\":{\"tools\":{}},\"serverInfo\":{\"name\":\"x\",\"version\":\"1\"}}}\n\n";
+                case "tools/list" -> "data: {\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{\"tools\":[{\"name\":\"echo\","
+                        + "\"inputSchema\":{\"type\":\"object\"},\"annotations\":{\"readOnlyHint\":true}}]}}\n\n";
+                case "tools/call" -> "data: {\"jsonrpc\":\"2.0\",\"id\":\"srv-ping\",\"method\":\"ping\"}\n\n"
+                        + "data: {\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"pong\"}]}}\n\n";
+                default -> null;
+            };
+            if (answer == null) {
+                exchange.sendResponseHeaders(202, -1);
+                exchange.close();
+                return;
+            }
+            byte[] bytes = answer.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
+            exchange.sendResponseHeaders(200, bytes.length);
+            exchange.getResponseBody().write(bytes);
+            exchange.close();
+        });
+        server.start();
+        try {
+            String config = "{\"mcpServers\": {\"remote\": {\"url\": \"http://127.0.0.1:" + server.getAddress().getPort() + "/mcp\"}}}";
+            try (McpToolset mcp = McpToolset.start(McpConfig.parse(config, "test", Map.of()))) {
+                assertThat(invoke(mcp, "echo", "k-ping", Duration.ofSeconds(10)).content()).isEqualTo("pong");
+                Instant until = Instant.now().plus(Duration.ofSeconds(5));
+                while (posted.stream().noneMatch(m -> "srv-ping".equals(m.path("id").asText())) && Instant.now().isBefore(until)) {
+                    Thread.sleep(20);
+                }
+            }
+            assertThat(posted).filteredOn(m -> "srv-ping".equals(m.path("id").asText())).singleElement()
+                    .satisfies(m -> assertThat(m.get("result")).isEqualTo(Json.parse("{}")));
+        } finally {
+            server.stop(0);
+        }
+    }
+
+    @Test
     void aCallAnswerWithAFieldOfTheWrongTypeIsTheCallsErrorAndTheSessionIsKept() throws Exception {
         try (ScriptedHttpServer server = new ScriptedHttpServer(); McpToolset mcp = start(server, "")) {
             server.echoAnswer.set(Map.of("content", List.of(Map.of("type", "text", "text", "done")), "isError", "no"));
