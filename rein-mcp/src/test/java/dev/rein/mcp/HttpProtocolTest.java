@@ -297,6 +297,52 @@ class HttpProtocolTest {
         }
     }
 
+    @ParameterizedTest
+    @CsvSource({"application/json", "text/event-stream"})
+    void aToolListRefusedWithAJsonRpcErrorWithoutAnIdFailsTheStartSayingItRefusedTheToolList(String type) throws Exception {
+        // As a tools/list refused with an error carrying its id ('it refused the tools/list request with JSON-RPC error ...'
+        // and that the server runs). Before, the start failed with the SDK's 'IllegalArgumentException: Cannot construct
+        // instance of `io.modelcontextprotocol.spec.McpSchema$JSONRPCResponse` ...' and the advice to check the URL.
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/", exchange -> {
+            if (!exchange.getRequestMethod().equals("POST")) {
+                exchange.sendResponseHeaders(405, -1);
+                exchange.close();
+                return;
+            }
+            var message = Json.parse(new String(exchange.getRequestBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+            String id = String.valueOf(message.get("id"));
+            String answer = switch (message.path("method").asText()) {
+                case "initialize" -> "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{\"protocolVersion\":\"2025-06-18\","
+                        + "\"capabilities\":{\"tools\":{}},\"serverInfo\":{\"name\":\"x\",\"version\":\"1\"}}}";
+                case "tools/list" -> "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32603,\"message\":\"database unavailable\"}}";
+                default -> null;
+            };
+            if (answer == null) {
+                exchange.sendResponseHeaders(202, -1);
+                exchange.close();
+                return;
+            }
+            byte[] bytes = (type.equals("application/json") ? answer : "data: " + answer + "\n\n")
+                    .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", type);
+            exchange.sendResponseHeaders(200, bytes.length);
+            exchange.getResponseBody().write(bytes);
+            exchange.close();
+        });
+        server.start();
+        try {
+            String config = "{\"mcpServers\": {\"remote\": {\"url\": \"http://127.0.0.1:" + server.getAddress().getPort() + "/mcp\"}}}";
+            assertThatThrownBy(() -> McpToolset.start(McpConfig.parse(config, "test", Map.of()))).isInstanceOf(McpConfigException.class)
+                    .hasMessageStartingWith("MCP server 'remote' could not be started: it refused the tools/list request with JSON-RPC"
+                            + " error -32603: database unavailable (an error without the id of the request, which a server gives a request"
+                            + " it could not read). The server runs (it answered initialize)")
+                    .hasMessageNotContaining("McpSchema");
+        } finally {
+            server.stop(0);
+        }
+    }
+
     @Test
     void aPingInACallsResponseStreamIsAnsweredWithAnEmptyResultAndTheCallGetsItsAnswer() throws Exception {
         // Basic, Utilities, Ping: either side may ping, and the receiver MUST answer promptly with an empty result. Over

@@ -169,6 +169,12 @@ public final class ServerConnection implements AutoCloseable {
                     // Lifecycle, timeouts: a request given up on is cancelled on the server (the SDK does not).
                     current.transport.cancelRequest(id, "the tools/list request timed out");
                 }
+                String idless = current.idlessErrorOf(id);
+                if (idless != null) {
+                    // The POST of tools/list was answered with a JSON-RPC error without an id: the server refused it.
+                    throw new RefusedListing("it refused the tools/list request with " + dev.rein.tool.Secrets.mask(idless, config.secrets())
+                            + " (an error without the id of the request, which a server gives a request it could not read)");
+                }
                 throw e;
             } catch (McpError e) {
                 if (e.getJsonRpcError() == null || unanswered(e)) {
