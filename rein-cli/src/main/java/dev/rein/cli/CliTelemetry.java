@@ -130,7 +130,8 @@ final class CliTelemetry implements AutoCloseable {
      * (or a resumed run's stored choice), which name the spans' provider and server.
      */
     static CliTelemetry from(CliEnvironment cli, CliHome home, Map<String, String> modelEnv) {
-        Map<String, String> env = cli.env();
+        // an exporter, sampler or propagator the CLI does not have is said and ignored before anything reads it
+        Map<String, String> env = knownValues(cli.env(), cli.err());
         // OTEL_SDK_DISABLED=true "has no effect on propagators" (SDK environment variables spec): the Java
         // autoconfiguration still sets them up, with providers that export nothing, so telemetry asked for
         // and then disabled still carries the trace context (the caller's TRACEPARENT) to the model API.
@@ -172,6 +173,7 @@ final class CliTelemetry implements AutoCloseable {
             sdk = AutoConfiguredOpenTelemetrySdk.builder()
                     .addPropertiesSupplier(() -> properties(env))
                     .addPropertiesCustomizer(config -> emptyMeansUnset(env))
+                    .addPropertiesCustomizer(config -> knownLists(env))
                     .addPropertiesCustomizer(CliTelemetry::enumsInLowerCase)
                     .addPropertiesCustomizer(CliTelemetry::plusSignsInHeaders)
                     .addPropertiesCustomizer(CliTelemetry::sendableHeaders)
@@ -189,7 +191,7 @@ final class CliTelemetry implements AutoCloseable {
                     .disableShutdownHook() // closed by the command, flushed at the end of each run
                     .build().getOpenTelemetrySdk();
         } catch (ConfigurationException e) {
-            throw new UsageException("OpenTelemetry is not configured correctly: " + Errors.oneLine(whatTheCliTakes(named(byVariable(problem(e), env), env)))
+            throw new UsageException("OpenTelemetry is not configured correctly: " + Errors.oneLine(named(byVariable(problem(e), env), env))
                     + "; check the OTEL_* variables (see docs/observability.md)");
         }
         String provider = ProviderModels.provider(modelEnv).name();
@@ -337,35 +339,99 @@ final class CliTelemetry implements AutoCloseable {
         return quoted.get(0).getKey() + ": " + message;
     }
 
-    private static final java.util.regex.Pattern UNKNOWN_EXPORTER = java.util.regex.Pattern.compile(
-            "^(?:Unrecognized value for (OTEL_(?:TRACES|METRICS|LOGS)_EXPORTER): (.*)"
-                    + "|(OTEL_(?:TRACES|METRICS|LOGS)_EXPORTER) set to \"([^\"]*)\" but .* not found on classpath.*)$");
-    private static final java.util.regex.Pattern UNKNOWN_PROPAGATOR = java.util.regex.Pattern.compile(
-            "^Unrecognized value for OTEL_PROPAGATORS: (.*?)(?:\\. Make sure .*)?$");
+    /** The exporters the command line has for each signal: the SDK's otlp, its console exporter (and "logging", its old name), none. */
+    private static final List<String> EXPORTERS = List.of("otlp", "console", "logging", "none");
+    /** The propagators the command line has (the SDK's own; b3, jaeger, xray, ottrace are extensions it does not ship). */
+    private static final List<String> PROPAGATORS = List.of("tracecontext", "baggage", "none");
+    /** The samplers the SDK has without extensions (jaeger_remote and xray are extensions the command line does not ship). */
+    private static final List<String> SAMPLERS = List.of("always_on", "always_off", "traceidratio", "parentbased_always_on",
+            "parentbased_always_off", "parentbased_traceidratio");
+    /** The variables whose values {@link #knownValues} keeps to what the command line has, comma-separated lists but the sampler. */
+    private static final List<String> KNOWN_VALUE_VARIABLES = List.of("OTEL_TRACES_EXPORTER", "OTEL_METRICS_EXPORTER",
+            "OTEL_LOGS_EXPORTER", "OTEL_PROPAGATORS", "OTEL_TRACES_SAMPLER");
 
     /**
-     * An exporter or propagator the rein command line does not ship (zipkin, prometheus, b3, xray,
-     * or a misspelled one) said as what the CLI takes: the SDK's words are for a library's author
-     * ("... not found on classpath. Make sure to add it as a dependency"), which a user of the
-     * command line cannot do.
+     * {@code env} with the exporters, samplers and propagators the command line does not have
+     * (zipkin, prometheus, b3, xray, jaeger_remote, or a misspelled one) taken out, each said in one
+     * line naming the variable and what the CLI takes: the SDK environment variables spec says an
+     * enum value the implementation does not recognize MUST be warned of and gracefully ignored,
+     * where the SDK refused the run (exit code 2) in words for a library's author ("... not found on
+     * classpath. Make sure to add it as a dependency"). A list keeps its other entries; a variable
+     * with none left is empty, which counts as unset (the default), so an exporter asked for only by
+     * an unknown value does not turn telemetry on.
      */
-    static String whatTheCliTakes(String message) {
-        if (message == null) {
-            return null;
+    static Map<String, String> knownValues(Map<String, String> env, PrintStream err) {
+        Map<String, String> known = new HashMap<>(env);
+        Map<String, String> ignored = new java.util.LinkedHashMap<>(); // variable: what of it is ignored, and why
+        for (String variable : KNOWN_VALUE_VARIABLES) {
+            String raw = env.getOrDefault(variable, "");
+            if (raw.isBlank()) {
+                continue;
+            }
+            boolean sampler = variable.equals("OTEL_TRACES_SAMPLER");
+            List<String> entries = sampler ? List.of(raw.strip())
+                    : Arrays.stream(raw.split(",")).map(String::strip).filter(entry -> !entry.isEmpty()).toList();
+            List<String> takes = variable.equals("OTEL_PROPAGATORS") ? PROPAGATORS : sampler ? SAMPLERS : EXPORTERS;
+            List<String> kept = entries.stream().filter(entry -> takes.contains(entry.toLowerCase(Locale.ROOT))).toList();
+            if (kept.size() == entries.size()) {
+                continue;
+            }
+            List<String> unknown = entries.stream().filter(entry -> !kept.contains(entry)).toList();
+            known.put(variable, String.join(",", kept));
+            String noun = variable.equals("OTEL_PROPAGATORS") ? "propagator" : sampler ? "sampler" : "exporter";
+            String one = (noun.startsWith("e") ? "an " : "a ") + noun;
+            ignored.put(variable, (kept.isEmpty() && unknown.size() == 1 ? "=" + Text.visible(raw.strip()) + " is not " + one
+                    : " names " + Text.visible(String.join(", ", unknown)) + ", " + (unknown.size() == 1 ? "not " + one : "not " + noun + "s"))
+                    + " the rein command line has; ignored, " + (kept.isEmpty() ? "as if unset" : "the others kept (" + String.join(",", kept) + ")"));
         }
-        java.util.regex.Matcher exporter = UNKNOWN_EXPORTER.matcher(message);
-        if (exporter.matches()) {
-            String variable = exporter.group(1) != null ? exporter.group(1) : exporter.group(3);
-            String value = exporter.group(1) != null ? exporter.group(2) : exporter.group(4);
-            return variable + "=" + value.strip() + " is not an exporter the rein command line has: it takes otlp, console or none"
-                    + " (or a comma-separated list of them)";
+        if (ignored.isEmpty()) {
+            return env;
         }
-        java.util.regex.Matcher propagator = UNKNOWN_PROPAGATOR.matcher(message);
-        if (propagator.matches()) {
-            return "OTEL_PROPAGATORS names " + propagator.group(1).strip() + ", a propagator the rein command line does not have:"
-                    + " it takes tracecontext, baggage or none (a comma-separated list)";
+        boolean exported = configured(known);
+        ignored.forEach((variable, what) -> err.println("rein: OpenTelemetry: " + variable + what + fallback(variable, known, exported)
+                + ": it takes " + takes(variable)));
+        return java.util.Collections.unmodifiableMap(known);
+    }
+
+    /** What an ignored value leaves in place, said after "ignored, as if unset" or "the others kept". */
+    private static String fallback(String variable, Map<String, String> known, boolean exported) {
+        if (!known.getOrDefault(variable, "").isEmpty()) {
+            return "";
         }
-        return message;
+        if (!exported && !disabled(known)) {
+            return ", so nothing turns OpenTelemetry on and nothing is exported (set OTEL_EXPORTER_OTLP_ENDPOINT to export over OTLP)";
+        }
+        return switch (variable) {
+            case "OTEL_TRACES_EXPORTER" -> " (the default, otlp: the spans go over OTLP)";
+            case "OTEL_METRICS_EXPORTER" -> " (the default, otlp: the metrics go over OTLP)";
+            case "OTEL_LOGS_EXPORTER" -> " (rein's default, none: it emits no log records)";
+            case "OTEL_PROPAGATORS" -> " (the default, tracecontext,baggage)";
+            default -> " (the default, parentbased_always_on)";
+        };
+    }
+
+    /** What the command line takes for {@code variable}, for the line that ignores a value it does not have. */
+    private static String takes(String variable) {
+        return switch (variable) {
+            case "OTEL_PROPAGATORS" -> "tracecontext, baggage or none (a comma-separated list)";
+            case "OTEL_TRACES_SAMPLER" -> String.join(", ", SAMPLERS.subList(0, SAMPLERS.size() - 1)) + " or " + SAMPLERS.getLast();
+            default -> "otlp, console or none (or a comma-separated list of them)";
+        };
+    }
+
+    /**
+     * The lists {@link #knownValues} shortened, over what the SDK reads from the process environment
+     * itself (which wins over {@link #properties}); an emptied one is left to {@link #emptyMeansUnset}.
+     */
+    private static Map<String, String> knownLists(Map<String, String> env) {
+        Map<String, String> lists = new HashMap<>();
+        for (String variable : KNOWN_VALUE_VARIABLES) {
+            String value = env.getOrDefault(variable, "");
+            if (!value.isBlank()) {
+                lists.put(property(variable), value);
+            }
+        }
+        return lists;
     }
 
     /** The OTEL_* variables as the SDK's properties, over Rein's defaults; the process environment still wins. */
