@@ -51,6 +51,12 @@ final class CliTelemetry implements AutoCloseable {
      * run has to wind down on Ctrl-C ({@link CancelOnInterrupt#GRACE}), which a longer one extends.
      */
     private static final Duration FLUSH = Duration.ofSeconds(5);
+    /**
+     * The flush bound for an export timeout of 0, which the SDK environment variables spec makes
+     * indefinite (and the SDK's exporter takes so): "a very long time", as the spec allows, its
+     * example the largest number of milliseconds a 32-bit integer holds.
+     */
+    private static final Duration INDEFINITE = Duration.ofMillis(Integer.MAX_VALUE);
 
     private final OpenTelemetrySdk sdk;
     private final ReinTelemetry telemetry;
@@ -943,7 +949,7 @@ final class CliTelemetry implements AutoCloseable {
      * (OTEL_EXPORTER_OTLP_TIMEOUT, or the signal's own OTEL_EXPORTER_OTLP_TRACES_TIMEOUT /
      * _METRICS_TIMEOUT, which wins for it) when that is longer. An export may take as long as its
      * timeout allows, so giving up earlier lost the data of a slow collector the user had given the time.
-     * A value the SDK cannot read is left to the SDK to report.
+     * A timeout of 0 is no limit ({@link #INDEFINITE}). A value the SDK cannot read is left to the SDK to report.
      */
     static Duration flushBound(ConfigProperties config) {
         Duration bound = FLUSH;
@@ -952,6 +958,9 @@ final class CliTelemetry implements AutoCloseable {
                 Duration timeout = config.getDuration("otel.exporter.otlp." + signal + ".timeout");
                 if (timeout == null) {
                     timeout = config.getDuration("otel.exporter.otlp.timeout");
+                }
+                if (timeout != null && timeout.isZero()) {
+                    return INDEFINITE; // the exporter sets no limit on the export either
                 }
                 if (timeout != null && timeout.compareTo(bound) > 0) {
                     bound = timeout;

@@ -511,6 +511,38 @@ class CliTelemetryTest {
         assertThat(CliTelemetry.flushBound(config(Map.of("otel.exporter.otlp.timeout", "soon")))).isEqualTo(Duration.ofSeconds(5));
     }
 
+    /**
+     * SDK environment variables spec, Timeout: 0 means indefinite, and the SDK's exporter takes it
+     * so (no limit on an export). The flush at a run's end still gave up after its 5 s, so a
+     * collector that took longer to answer lost the run's spans though the user had set no limit.
+     * It now waits as long as the export takes ("a very long time", as the spec allows: the 32-bit
+     * maximum of milliseconds), as it already did for a longer timeout; a signal's own 0 does so too.
+     */
+    @Test
+    void anExportTimeoutOfZeroLetsTheFlushWaitAsLongAsTheExportTakes() throws Exception {
+        Duration indefinite = Duration.ofMillis(Integer.MAX_VALUE);
+        assertThat(CliTelemetry.flushBound(config(Map.of("otel.exporter.otlp.timeout", "0")))).isEqualTo(indefinite);
+        assertThat(CliTelemetry.flushBound(config(Map.of("otel.exporter.otlp.timeout", "30000",
+                "otel.exporter.otlp.metrics.timeout", "0")))).isEqualTo(indefinite);
+        assertThat(CliTelemetry.flushBound(config(Map.of("otel.exporter.otlp.timeout", "0",
+                "otel.exporter.otlp.traces.timeout", "8000", "otel.exporter.otlp.metrics.timeout", "9000"))))
+                .as("each signal's own wins").isEqualTo(Duration.ofSeconds(9));
+        try (OtlpReceiver otlp = OtlpReceiver.start().delayingTraces(Duration.ofMillis(6500))) {
+            InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT", otlp.endpoint())
+                    .env("OTEL_EXPORTER_OTLP_TIMEOUT", "0");
+            cli.models((name, env) -> ScriptedModel.of(ScriptedModel.text("hi")));
+            long started = System.nanoTime();
+            InProcessCli.Outcome outcome = cli.run("run", "--json", "say hi");
+            Duration took = Duration.ofNanos(System.nanoTime() - started);
+
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+            assertThat(outcome.stderrLines()).as(outcome.stderr())
+                    .noneMatch(line -> line.startsWith("rein: OpenTelemetry: ") && !line.contains("ConnectException"));
+            assertThat(took).as("the flush waited for the collector's answer").isGreaterThanOrEqualTo(Duration.ofMillis(6500));
+            assertThat(otlp.spans()).anyMatch(span -> span.getName().startsWith("invoke_agent"));
+        }
+    }
+
     private static io.opentelemetry.sdk.autoconfigure.spi.ConfigProperties config(Map<String, String> properties) {
         return io.opentelemetry.sdk.autoconfigure.spi.internal.DefaultConfigProperties.createFromMap(properties);
     }
