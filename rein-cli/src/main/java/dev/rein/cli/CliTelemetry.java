@@ -554,8 +554,7 @@ final class CliTelemetry implements AutoCloseable {
      * An entry that is no key=value is left to the SDK, which names the variable.
      */
     private static Map<String, String> sendableHeaders(ConfigProperties config) {
-        for (String property : List.of("otel.exporter.otlp.headers", "otel.exporter.otlp.traces.headers",
-                "otel.exporter.otlp.metrics.headers", "otel.exporter.otlp.logs.headers")) {
+        for (String property : readByExporters(config, "headers")) {
             Map<String, String> headers;
             try {
                 headers = config.getMap(property);
@@ -580,6 +579,34 @@ final class CliTelemetry implements AutoCloseable {
             });
         }
         return Map.of();
+    }
+
+    /**
+     * The OTLP {@code setting} properties (endpoint, headers) the SDK's exporters will read, as they
+     * read them: a signal's own (otel.exporter.otlp.traces.endpoint) when that signal is exported over
+     * OTLP and it is set, else the general one; nothing when the SDK is disabled. The others are never
+     * read, so rein refused the run for an endpoint of traces that were not exported
+     * (OTEL_TRACES_EXPORTER=none) or of logs, which it does not export. Runs after {@link #enumsInLowerCase}.
+     */
+    private static List<String> readByExporters(ConfigProperties config, String setting) {
+        if (Boolean.TRUE.equals(config.getBoolean("otel.sdk.disabled"))) {
+            return List.of();
+        }
+        java.util.Set<String> read = new java.util.LinkedHashSet<>();
+        for (String signal : List.of("traces", "metrics", "logs")) {
+            if (!config.getList("otel." + signal + ".exporter", List.of("otlp")).contains("otlp")) {
+                continue;
+            }
+            String own = "otel.exporter.otlp." + signal + "." + setting;
+            boolean ownSet;
+            try {
+                ownSet = setting.equals("headers") ? !config.getMap(own).isEmpty() : config.getString(own) != null;
+            } catch (ConfigurationException e) {
+                ownSet = true; // a header list the SDK cannot read: it refuses it itself, naming the variable
+            }
+            read.add(ownSet ? own : "otel.exporter.otlp." + setting);
+        }
+        return List.copyOf(read);
     }
 
     /**
@@ -618,8 +645,7 @@ final class CliTelemetry implements AutoCloseable {
      * Refused here, saying to send them as a header, without repeating them.
      */
     private static Map<String, String> endpointsWithoutCredentials(ConfigProperties config) {
-        for (String property : List.of("otel.exporter.otlp.endpoint", "otel.exporter.otlp.traces.endpoint",
-                "otel.exporter.otlp.metrics.endpoint", "otel.exporter.otlp.logs.endpoint")) {
+        for (String property : readByExporters(config, "endpoint")) {
             String endpoint = config.getString(property);
             if (endpoint != null && USER_INFO.matcher(endpoint).find()) {
                 String variable = property.toUpperCase(Locale.ROOT).replace('.', '_');

@@ -141,6 +141,46 @@ class CliTelemetryTest {
     }
 
     /**
+     * An OTLP endpoint or header list is read only for a signal exported over OTLP (the SDK builds no
+     * exporter for the others), but rein checked every one it found: an OTEL_EXPORTER_OTLP_TRACES_ENDPOINT
+     * without a scheme refused the run with exit code 2 though OTEL_TRACES_EXPORTER=none, as did a logs
+     * endpoint (rein exports no logs), a general endpoint no exported signal uses, and anything with
+     * OTEL_SDK_DISABLED=true. Each is left alone now; the signals that are exported still get theirs checked.
+     */
+    @Test
+    void theEndpointAndHeadersOfASignalNotExportedOverOtlpAreNotCheckedAndDoNotStopTheRun() throws Exception {
+        CliHome home = CliHome.of(Map.of("REIN_HOME", dir.toString()));
+        try (OtlpReceiver otlp = OtlpReceiver.start()) {
+            InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT", otlp.endpoint())
+                    .env("OTEL_TRACES_EXPORTER", "none").env("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "localhost:4318")
+                    .env("OTEL_EXPORTER_OTLP_TRACES_HEADERS", "Host=collector.example")
+                    .env("OTEL_EXPORTER_OTLP_LOGS_ENDPOINT", "ftp://collector/v1/logs");
+            cli.models((name, env) -> ScriptedModel.of(ScriptedModel.text("hi")));
+            InProcessCli.Outcome outcome = cli.run("run", "--json", "say hi");
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+            otlp.awaitUntil(() -> !otlp.metrics().isEmpty(), Duration.ofSeconds(10));
+            assertThat(otlp.metrics()).as("the metrics still go to the general endpoint").isNotEmpty();
+        }
+        for (Map<String, String> env : List.of(
+                Map.of("OTEL_TRACES_EXPORTER", "console", "OTEL_METRICS_EXPORTER", "none",
+                        "OTEL_EXPORTER_OTLP_ENDPOINT", "http://user:secret@collector:4318"),
+                Map.of("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "http://127.0.0.1:4318/v1/traces",
+                        "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT", "http://127.0.0.1:4318/v1/metrics",
+                        "OTEL_EXPORTER_OTLP_ENDPOINT", "collector:4318"),
+                Map.of("OTEL_SDK_DISABLED", "true", "OTEL_EXPORTER_OTLP_ENDPOINT", "collector:4318"))) {
+            assertThatCode(() -> CliTelemetry.from(cli(env), home).close()).as(env.toString()).doesNotThrowAnyException();
+        }
+        assertThatThrownBy(() -> CliTelemetry.from(cli(Map.of("OTEL_TRACES_EXPORTER", "none",
+                "OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318", "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT", "localhost:4318")), home))
+                .as("the metrics are exported: their endpoint is checked").isInstanceOf(UsageException.class)
+                .hasMessageContaining("OTEL_EXPORTER_OTLP_METRICS_ENDPOINT=localhost:4318");
+        assertThatThrownBy(() -> CliTelemetry.from(cli(Map.of("OTEL_TRACES_EXPORTER", "none",
+                "OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318", "OTEL_EXPORTER_OTLP_HEADERS", "Host=x")), home))
+                .as("the metrics use the general headers").isInstanceOf(UsageException.class)
+                .hasMessageContaining("OTEL_EXPORTER_OTLP_HEADERS");
+    }
+
+    /**
      * Header values are percent-encoded (W3C Baggage values), so a % in a password or key must be
      * written %25: a bare one was refused with the SDK's "Cannot decode header value for header:
      * authorization", naming neither the variable nor what to write.
