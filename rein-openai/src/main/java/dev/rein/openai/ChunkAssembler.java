@@ -55,10 +55,22 @@ final class ChunkAssembler {
     private JsonNode usage;
     private int chunks;
 
+    /** The server the response comes from ({@link Origin}), kept with the fields only it wants back; may be null. */
+    private final String origin;
+
     /** @param requestId the response's {@code x-request-id}, for the failures it reports; may be null */
     ChunkAssembler(StreamObserver observer, String requestId) {
+        this(observer, requestId, null);
+    }
+
+    /**
+     * @param requestId the response's {@code x-request-id}, for the failures it reports; may be null
+     * @param origin the server the response comes from ({@link Origin#of}); may be null
+     */
+    ChunkAssembler(StreamObserver observer, String requestId, String origin) {
         this.observer = observer;
         this.requestId = requestId;
+        this.origin = origin;
     }
 
     /** How many chunks arrived so far. */
@@ -268,9 +280,9 @@ final class ChunkAssembler {
             content.add(new TextBlock(refusal.toString()));
         }
         if (!reasoning.isEmpty()) {
-            content.add(ReasoningContent.keep(reasoning.toString()));
+            content.add(ReasoningContent.keep(reasoning.toString(), origin));
         }
-        OpaqueBlock reasoned = details.keep();
+        OpaqueBlock reasoned = details.keep(origin);
         if (reasoned != null) {
             content.add(reasoned);
         }
@@ -289,7 +301,7 @@ final class ChunkAssembler {
                 content.add(kept);
             }
             if (call.extraContent != null) {
-                content.add(ExtraContent.keep(callId, call.extraContent));
+                content.add(ExtraContent.keep(callId, call.extraContent, origin));
             }
         }
         return new ModelResponse(id, model != null ? model : fallbackModel, content, stopReason(), null, usage(),

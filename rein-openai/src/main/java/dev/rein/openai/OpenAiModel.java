@@ -67,13 +67,17 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
     private final ErrorMapper errors;
     private final RequestMapper requests;
     private final String baseUrl;
+    /** The server's origin, kept with the fields of its responses that only it wants back ({@link Origin}). */
+    private final String origin;
 
     OpenAiModel(OpenAIClient client, okhttp3.OkHttpClient http, ErrorMapper errors, RequestMapper.MaxTokensField maxTokensField,
                 boolean adaptiveMaxTokensField, String baseUrl) {
         this.client = client;
         this.http = http;
         this.errors = errors;
-        this.requests = new RequestMapper(maxTokensField, adaptiveMaxTokensField, ToolCallIds.mistralHost(baseUrl));
+        this.requests = new RequestMapper(maxTokensField, adaptiveMaxTokensField, ToolCallIds.mistralHost(baseUrl),
+                Origin.of(baseUrl));
+        this.origin = Origin.of(baseUrl);
         this.baseUrl = baseUrl;
     }
 
@@ -200,7 +204,7 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
         try (HttpResponseFor<StreamResponse<ChatCompletionChunk>> raw =
                      client.chat().completions().withRawResponse().createStreaming(params)) {
             requestId = raw.headers().values("x-request-id").stream().findFirst().orElse(null);
-            ChunkAssembler assembler = new ChunkAssembler(observer, requestId);
+            ChunkAssembler assembler = new ChunkAssembler(observer, requestId, origin);
             String contentType = String.join(", ", raw.headers().values("content-type"));
             InputStream body = new BufferedInputStream(raw.body());
             if (isJsonDocument(body)) {

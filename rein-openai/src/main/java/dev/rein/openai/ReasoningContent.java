@@ -12,23 +12,25 @@ import java.util.List;
  * messages with a tool call between them, DeepSeek needs it back on every assistant message, and
  * refuses, with HTTP 400, a history without it ("Missing `reasoning_content` field in the
  * assistant message"); elsewhere it ignores it. It travels with the response as an {@link
- * OpaqueBlock} of type {@value #TYPE} and is echoed on its assistant message.
+ * OpaqueBlock} of type {@value #TYPE} and is echoed on its assistant message, to that server only
+ * ({@link Origin}): Groq and others refuse the field.
  */
 final class ReasoningContent {
     static final String TYPE = "openai_reasoning_content";
 
     private ReasoningContent() {}
 
-    /** The block to keep with a response that reasoned in {@code text}. */
-    static OpaqueBlock keep(String text) {
+    /** The block to keep with a response that reasoned in {@code text}, sent by the server at {@code origin}. */
+    static OpaqueBlock keep(String text, String origin) {
         ObjectNode json = Json.object().put("type", TYPE).put("reasoning_content", text);
-        return new OpaqueBlock(TYPE, json);
+        return new OpaqueBlock(TYPE, Origin.mark(json, origin));
     }
 
-    /** The kept reasoning of a message, or null. */
-    static String of(List<ContentBlock> content) {
+    /** The kept reasoning of a message, or null; null too when another server than the one at {@code origin} sent it. */
+    static String of(List<ContentBlock> content, String origin) {
         for (ContentBlock block : content) {
-            if (block instanceof OpaqueBlock o && TYPE.equals(o.type()) && o.json().path("reasoning_content").isTextual()) {
+            if (block instanceof OpaqueBlock o && TYPE.equals(o.type()) && o.json().path("reasoning_content").isTextual()
+                    && Origin.echoTo(o, origin)) {
                 return o.json().path("reasoning_content").asText();
             }
         }

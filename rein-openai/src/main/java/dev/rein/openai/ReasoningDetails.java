@@ -17,7 +17,8 @@ import java.util.List;
  * without its encrypted block, and Claude's thinking is checked against its signature. Streamed, one block
  * comes in fragments of the same {@code index} and type: their {@code text}, {@code summary} and {@code data}
  * are joined, and any other field (a signature in the last fragment) is taken from the latest that has it.
- * It travels with the response as an {@link OpaqueBlock} of type {@value #TYPE}.
+ * It travels with the response as an {@link OpaqueBlock} of type {@value #TYPE}, and goes back to that server only
+ * ({@link Origin}).
  */
 final class ReasoningDetails {
     static final String TYPE = "openai_reasoning_details";
@@ -64,20 +65,24 @@ final class ReasoningDetails {
         return null;
     }
 
-    /** The block to keep with the response, or null when it brought no reasoning. */
-    OpaqueBlock keep() {
+    /** The block to keep with the response, sent by the server at {@code origin}; null when it brought no reasoning. */
+    OpaqueBlock keep(String origin) {
         if (details.isEmpty()) {
             return null;
         }
         ObjectNode json = Json.object().put("type", TYPE);
         json.set("reasoning_details", details.deepCopy());
-        return new OpaqueBlock(TYPE, json);
+        return new OpaqueBlock(TYPE, Origin.mark(json, origin));
     }
 
-    /** Puts the kept {@code reasoning_details} of a message on its wire form, as OpenRouter's example echoes them. */
-    static void echo(List<ContentBlock> content, ObjectNode message) {
+    /**
+     * Puts the kept {@code reasoning_details} of a message on its wire form, as OpenRouter's example echoes them,
+     * when the server at {@code origin} sent them.
+     */
+    static void echo(List<ContentBlock> content, ObjectNode message, String origin) {
         for (ContentBlock block : content) {
-            if (block instanceof OpaqueBlock o && TYPE.equals(o.type()) && o.json().path("reasoning_details").isArray()) {
+            if (block instanceof OpaqueBlock o && TYPE.equals(o.type()) && o.json().path("reasoning_details").isArray()
+                    && Origin.echoTo(o, origin)) {
                 message.set("reasoning_details", o.json().get("reasoning_details").deepCopy());
                 return;
             }

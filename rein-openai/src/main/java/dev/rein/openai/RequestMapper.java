@@ -72,6 +72,8 @@ final class RequestMapper {
     private final boolean adaptive;
     /** Whether requests go to Mistral's own API, whose tool call ids are 9 letters or digits whatever the model. */
     private final boolean mistralHost;
+    /** The server requests go to ({@link Origin}); null when unknown. */
+    private final String origin;
     /** Turned off once, when a server refuses {@code stream_options} (older Azure OpenAI API versions). */
     private volatile boolean streamOptions = true;
     private final WireCache<Message, Wire> messages = new WireCache<>();
@@ -84,9 +86,18 @@ final class RequestMapper {
      * @param mistralHost whether requests go to Mistral's own API ({@link ToolCallIds#mistralHost})
      */
     RequestMapper(MaxTokensField maxTokensField, boolean adaptive, boolean mistralHost) {
+        this(maxTokensField, adaptive, mistralHost, null);
+    }
+
+    /**
+     * @param origin the server requests go to ({@link Origin#of}): fields outside the protocol that another
+     *     server sent are not echoed to it; null echoes them all
+     */
+    RequestMapper(MaxTokensField maxTokensField, boolean adaptive, boolean mistralHost, String origin) {
         this.maxTokensField = maxTokensField;
         this.adaptive = adaptive;
         this.mistralHost = mistralHost;
+        this.origin = origin;
     }
 
     /**
@@ -163,7 +174,7 @@ final class RequestMapper {
     private Wire convert(Message message, Message after, boolean mistralIds) {
         converted.incrementAndGet();
         List<JsonValue> wire = message.role() == Role.ASSISTANT
-                ? List.of(assistant(message, mistralIds))
+                ? List.of(assistant(message, mistralIds, origin))
                 : user(message, after == null ? Map.of() : callOrder(after), mistralIds);
         return new Wire(after, wire);
     }
@@ -305,10 +316,10 @@ final class RequestMapper {
         return order;
     }
 
-    private static JsonValue assistant(Message message, boolean mistralIds) {
+    private static JsonValue assistant(Message message, boolean mistralIds, String origin) {
         StringBuilder text = new StringBuilder();
         Map<String, String> raw = RawArguments.of(message.content());
-        Map<String, JsonNode> extra = ExtraContent.of(message.content());
+        Map<String, JsonNode> extra = ExtraContent.of(message.content(), origin);
         ArrayNode calls = Json.mapper().createArrayNode();
         for (ContentBlock block : message.content()) {
             switch (block) {
@@ -337,11 +348,12 @@ final class RequestMapper {
         if (!calls.isEmpty()) {
             json.set("tool_calls", calls);
         }
-        String reasoning = ReasoningContent.of(message.content());
+        // Only to the server that sent them: another one (Groq, Cerebras) refuses fields outside the protocol.
+        String reasoning = ReasoningContent.of(message.content(), origin);
         if (reasoning != null) {
             json.put("reasoning_content", reasoning); // DeepSeek's thinking mode refuses a tool-using turn without it
         }
-        ReasoningDetails.echo(message.content(), json); // OpenRouter's, which Gemini 3 and Claude behind it check
+        ReasoningDetails.echo(message.content(), json, origin); // OpenRouter's, which Gemini 3 and Claude behind it check
         return wire(json);
     }
 

@@ -265,6 +265,47 @@ class WireEdgeCasesTest extends FakeChat {
     }
 
     @Test
+    void fieldsOutsideTheProtocolGoBackOnlyToTheServerThatSentThem() throws Exception {
+        // DeepSeek's reasoning_content, OpenRouter's reasoning_details and Gemini's extra_content are echoed back to the
+        // server that sent them, which wants them; a fallback or resumed run on another server (Groq, Cerebras, the
+        // public API) refuses them: 400 "'messages.1' : for 'role:assistant' the following must be satisfied
+        // [('messages.1' : property 'reasoning_content' is unsupported)]", at that step and every later one.
+        server.enqueue(new ChatReply.Malformed(events(
+                chunk("[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":null,\"reasoning_content\":\"天気を調べる。\","
+                        + "\"reasoning_details\":[{\"type\":\"reasoning.encrypted\",\"data\":\"CiQB\",\"index\":0}]},"
+                        + "\"finish_reason\":null}]"),
+                chunk("[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"call_r\",\"type\":\"function\","
+                        + "\"extra_content\":{\"google\":{\"thought_signature\":\"sig\"}},"
+                        + "\"function\":{\"name\":\"search\",\"arguments\":\"{\\\"q\\\":\\\"東京\\\"}\"}}]},\"finish_reason\":null}]"),
+                chunk("[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]"),
+                "[DONE]")));
+        ModelResponse first = call(request("東京の天気は?").tools(List.of(tool("search"))));
+        List<dev.rein.model.Message> history = List.of(dev.rein.model.Message.user("東京の天気は?"),
+                first.toHistoryMessage().orElseThrow(),
+                dev.rein.model.Message.user(List.of(new dev.rein.model.ToolResultBlock("call_r", "晴れ", false))));
+
+        try (dev.rein.testkit.openai.FakeChatCompletionsServer other = dev.rein.testkit.openai.FakeChatCompletionsServer.start();
+             OpenAiModel fallback = OpenAiModel.builder().baseUrl(other.baseUrl()).environment(name -> null).build()) {
+            other.enqueue(ChatReply.text("東京は晴れです"));
+            fallback.call(dev.rein.model.ModelRequest.builder("llama-3.3-70b").maxTokens(256).messages(history)
+                    .tools(List.of(tool("search"))).build(), new ModelCallContext(Instant.now().plusSeconds(30), stream));
+            JsonNode assistant = other.requests().get(0).body().path("messages").get(1);
+            assertThat(assistant.path("tool_calls").get(0).path("function").path("name").asText()).isEqualTo("search");
+            assertThat(assistant.has("reasoning_content")).as(assistant.toString()).isFalse();
+            assertThat(assistant.has("reasoning_details")).as(assistant.toString()).isFalse();
+            assertThat(assistant.path("tool_calls").get(0).has("extra_content")).as(assistant.toString()).isFalse();
+        }
+
+        server.enqueue(ChatReply.text("東京は晴れです"));
+        call(dev.rein.model.ModelRequest.builder("deepseek-reasoner").maxTokens(256).messages(history).tools(List.of(tool("search"))));
+        JsonNode echoed = server.requests().get(1).body().path("messages").get(1);
+        assertThat(echoed.path("reasoning_content").asText()).isEqualTo("天気を調べる。");
+        assertThat(echoed.path("reasoning_details").get(0).path("data").asText()).isEqualTo("CiQB");
+        assertThat(echoed.path("tool_calls").get(0).path("extra_content").path("google").path("thought_signature").asText())
+                .isEqualTo("sig");
+    }
+
+    @Test
     void openRoutersReasoningDetailsAreJoinedAndEchoedBackWithTheCalls() {
         // openrouter.ai/docs, reasoning tokens, preserving reasoning blocks: reasoning_details must come back on the
         // assistant message when tool calls go on; Gemini 3 through OpenRouter refuses the next request without its
