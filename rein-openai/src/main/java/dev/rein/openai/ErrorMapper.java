@@ -156,7 +156,7 @@ final class ErrorMapper {
             message = "HTTP " + status + " from " + server + ": " + plain + (status == 404 ? pathAdvice() : "");
         }
         if (status == 400 && message != null) {
-            message += outputLimitAdvice(message, errorObject(body));
+            message += outputLimitAdvice(message, errorObject(body)) + RequestLimits.advice(message);
         }
         String location = e.headers().values("location").stream().findFirst().orElse(null);
         java.time.Duration wait = dev.rein.retry.RetryAfter.from(e.headers()::values, clock);

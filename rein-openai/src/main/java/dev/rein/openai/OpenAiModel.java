@@ -69,6 +69,8 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
     private final String baseUrl;
     /** The server's origin, kept with the fields of its responses that only it wants back ({@link Origin}). */
     private final String origin;
+    /** How messages name the server whose request limits are OpenAI's documented ones (RequestLimits); null for others. */
+    private final String limitsOf;
 
     OpenAiModel(OpenAIClient client, okhttp3.OkHttpClient http, ErrorMapper errors, RequestMapper.MaxTokensField maxTokensField,
                 boolean adaptiveMaxTokensField, String baseUrl) {
@@ -78,6 +80,8 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
         this.requests = new RequestMapper(maxTokensField, adaptiveMaxTokensField, ToolCallIds.mistralHost(baseUrl),
                 Origin.of(baseUrl));
         this.origin = Origin.of(baseUrl);
+        this.limitsOf = OpenAiModelBuilder.isPublicApi(baseUrl) ? "the OpenAI API"
+                : OpenAiModelBuilder.isAzure(baseUrl) ? "Azure OpenAI" : null;
         this.baseUrl = baseUrl;
     }
 
@@ -142,6 +146,12 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
     public ModelResponse call(ModelRequest request, ModelCallContext context) throws ModelException, InterruptedException {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(context, "context");
+        if (limitsOf != null) {
+            ModelException exceeded = RequestLimits.exceeded(request, limitsOf);
+            if (exceeded != null) {
+                throw exceeded; // refused at every step otherwise, in words that name no setting of the run
+            }
+        }
         // Each refusal of a field is answered once (a server may refuse both, one after the other).
         boolean maxTokensSwitched = false;
         boolean streamOptionsDropped = false;

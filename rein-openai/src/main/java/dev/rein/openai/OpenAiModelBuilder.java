@@ -138,6 +138,25 @@ public final class OpenAiModelBuilder {
     }
 
     /**
+     * Whether a base URL is on one of Azure OpenAI's hosts, as the OpenAI SDK recognizes them
+     * ({@code *.openai.azure.com}, {@code *.services.ai.azure.com}, {@code *.cognitiveservices.azure.com},
+     * {@code *.azure-api.net}).
+     */
+    static boolean isAzure(String baseUrl) {
+        try {
+            String host = URI.create(baseUrl.strip()).getHost();
+            if (host == null) {
+                return false;
+            }
+            String lower = host.toLowerCase(Locale.ROOT);
+            return lower.endsWith(".openai.azure.com") || lower.endsWith(".services.ai.azure.com")
+                    || lower.endsWith(".cognitiveservices.azure.com") || lower.endsWith(".azure-api.net");
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    /**
      * Creates the model and its HTTP client.
      *
      * @return the model

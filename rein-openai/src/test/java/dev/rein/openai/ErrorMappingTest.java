@@ -907,4 +907,34 @@ class ErrorMappingTest extends FakeChat {
         }
         throw new AssertionError("the call did not fail");
     }
+    @Test
+    void moreToolsOrStopSequencesThanOpenAiTakesAreRefusedBeforeSendingSayingWhatToDo() throws Exception {
+        // OpenAI's documented limits (Chat Completions reference: at most 128 functions, up to 4 stop sequences): the
+        // public API and Azure OpenAI answer 400 "Invalid 'tools': array too long. Expected an array with maximum
+        // length 128, but got an array with length 129 instead." (code array_above_max_length) at every step.
+        java.util.List<dev.rein.model.ToolDefinition> many = new java.util.ArrayList<>();
+        for (int i = 0; i < 129; i++) {
+            many.add(tool("tool_" + i));
+        }
+        for (String base : new String[] {"https://api.openai.com/v1", "https://contoso.openai.azure.com/openai/v1"}) {
+            try (OpenAiModel openAi = OpenAiModel.builder().baseUrl(base).apiKey("sk-test").environment(name -> null).build()) {
+                ModelException tools = assertThrows(ModelException.class, () -> openAi.call(request("hi").tools(many).build(),
+                        new ModelCallContext(Instant.now().plusSeconds(30), stream)));
+                assertThat(tools.kind()).isEqualTo(Kind.INVALID_REQUEST);
+                assertThat(tools.retryable()).isFalse();
+                assertThat(tools.getMessage()).contains("129 tools", "at most 128", "allow");
+                ModelException stops = assertThrows(ModelException.class, () -> openAi.call(request("hi")
+                        .stopSequences(java.util.List.of("a", "b", "c", "d", "e")).build(),
+                        new ModelCallContext(Instant.now().plusSeconds(30), stream)));
+                assertThat(stops.getMessage()).contains("5 stop sequences", "at most 4");
+            }
+        }
+        // Another server takes what it takes (vLLM and Ollama set no such limits), and a proxy in front of OpenAI
+        // (GitHub Copilot's, LiteLLM's) answers with the API's error: the same advice is added to it.
+        server.enqueue(new ChatReply.HttpError(400, "invalid_request_error", "array_above_max_length", "Invalid 'tools': array"
+                + " too long. Expected an array with maximum length 128, but got an array with length 129 instead.", Map.of(), null));
+        ModelException proxied = assertThrows(ModelException.class, () -> call(request("hi").tools(many)));
+        assertThat(server.requests()).hasSize(1);
+        assertThat(proxied.getMessage()).contains("Invalid 'tools': array too long", "129 tools", "at most 128", "allow");
+    }
 }
