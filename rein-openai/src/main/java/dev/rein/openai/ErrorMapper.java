@@ -155,6 +155,9 @@ final class ErrorMapper {
             // without /v1 answers "404 page not found"). The text, as the official Python SDK shows it.
             message = "HTTP " + status + " from " + server + ": " + plain + (status == 404 ? pathAdvice() : "");
         }
+        if (status == 404 && "Resource not found".equals(message)) {
+            message += azureAdvice();
+        }
         if (status == 400 && message != null) {
             message += outputLimitAdvice(message, errorObject(body)) + RequestLimits.advice(message);
         }
@@ -231,6 +234,17 @@ final class ErrorMapper {
             return " (requests go to " + path + "/chat/completions: leave /chat/completions out of the base URL, Rein adds it)";
         }
         return " (requests go to " + baseUrl + "/chat/completions; most servers want a base URL ending in /v1)";
+    }
+
+    /**
+     * Where requests went and what Azure OpenAI takes, for its 404 "Resource not found": its answer to a path it does
+     * not serve, such as a deployment's without {@code ?api-version=} (through a gateway on a domain of its own, which
+     * the SDK does not know as Azure's).
+     */
+    private String azureAdvice() {
+        return " (requests go to " + baseUrl + "/chat/completions; Azure OpenAI answers so to a path it does not serve,"
+                + " such as a deployment's without ?api-version=: give its v1 API as the base URL,"
+                + " https://RESOURCE.openai.azure.com/openai/v1, and the deployment's name as the model)";
     }
 
     private java.net.URI baseUri() {

@@ -157,6 +157,27 @@ public final class OpenAiModelBuilder {
     }
 
     /**
+     * The deployment a base URL on an Azure OpenAI host names ({@code .../openai/deployments/NAME/...}, the Azure
+     * portal's target URI), or null for any other URL.
+     */
+    static String azureDeployment(String baseUrl) {
+        if (!isAzure(baseUrl)) {
+            return null;
+        }
+        String path = URI.create(baseUrl.strip()).getPath();
+        if (path == null) {
+            return null;
+        }
+        String[] segments = path.split("/");
+        for (int i = 0; i < segments.length - 1; i++) {
+            if (segments[i].equals("deployments") && !segments[i + 1].isEmpty()) {
+                return segments[i + 1];
+            }
+        }
+        return null;
+    }
+
+    /**
      * Creates the model and its HTTP client.
      *
      * @return the model
@@ -172,6 +193,16 @@ public final class OpenAiModelBuilder {
             throw new ReinException((baseUrl != null ? "the base URL" : "OPENAI_BASE_URL")
                     + " must be an http:// or https:// URL with a host, e.g. http://localhost:11434/v1, was '" + url + "'"
                     + ProviderConfig.hostAdvice(url));
+        }
+        String deployment = azureDeployment(url);
+        if (deployment != null) {
+            URI uri = URI.create(url);
+            String v1 = uri.getScheme() + "://" + uri.getRawAuthority() + "/openai/v1";
+            throw new ReinException((baseUrl != null ? "the base URL " : "OPENAI_BASE_URL ") + url + " is the URL of an"
+                    + " Azure OpenAI deployment, which requests cannot go to (the OpenAI SDK adds"
+                    + " /openai/deployments/MODEL/chat/completions and an api-version of its own, and Azure answers every call"
+                    + " 404 Resource not found): set it to " + v1 + " (Azure OpenAI's v1 API, which needs no api-version) and"
+                    + " name the deployment as the model: --model " + deployment + " (modelName in the library)");
         }
         String key = firstSet(apiKey, environment.apply("OPENAI_API_KEY"), null);
         String unsendable = unsendable(key);

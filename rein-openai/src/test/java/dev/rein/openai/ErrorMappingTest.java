@@ -937,4 +937,15 @@ class ErrorMappingTest extends FakeChat {
         assertThat(server.requests()).hasSize(1);
         assertThat(proxied.getMessage()).contains("Invalid 'tools': array too long", "129 tools", "at most 128", "allow");
     }
+    @Test
+    void azuresResourceNotFoundSaysWhereRequestsWentAndWhichBaseUrlAzureTakes() throws Exception {
+        // Azure OpenAI answers a path it does not serve (a deployment's URL without ?api-version=, through a gateway on a
+        // domain of its own) with 404 {"error":{"code":"404","message":"Resource not found"}}: nothing said where requests went.
+        server.enqueue(new ChatReply.HttpError(404, "x", null, "x", Map.of(),
+                "{\"error\":{\"code\":\"404\",\"message\":\"Resource not found\"}}"));
+        ModelException e = assertThrows(ModelException.class, () -> call(request("hi")));
+        assertThat(e.kind()).isEqualTo(Kind.NOT_FOUND);
+        assertThat(e.getMessage()).contains("Resource not found", "requests go to " + server.baseUrl() + "/chat/completions",
+                "api-version", "https://RESOURCE.openai.azure.com/openai/v1");
+    }
 }

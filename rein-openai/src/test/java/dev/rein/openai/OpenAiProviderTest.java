@@ -136,4 +136,29 @@ class OpenAiProviderTest {
         assertThatThrownBy(() -> provider.create(ProviderConfig.of(Map.of("OPENAI_BASE_URL", "localhost:11434"))))
                 .isInstanceOf(ReinException.class).hasMessageContaining("http://");
     }
+    @Test
+    void anAzureDeploymentsUrlAsTheBaseUrlIsRefusedSayingWhichBaseUrlAndModelToGive() {
+        // The Azure portal's target URI (.../openai/deployments/NAME/chat/completions?api-version=...) pasted as the base
+        // URL: the SDK adds /openai/deployments/MODEL/chat/completions and an api-version of its own to it, and Azure
+        // answers every call 404 'Resource not found'. Azure OpenAI's v1 API takes the deployment as the model.
+        for (String url : new String[] {
+                "https://contoso.openai.azure.com/openai/deployments/gpt-4o/chat/completions?api-version=2025-01-01-preview",
+                "https://contoso.openai.azure.com/openai/deployments/gpt-4o"}) {
+            assertThatThrownBy(() -> OpenAiModel.builder().baseUrl(url).apiKey("key").environment(name -> null).build())
+                    .isInstanceOf(ReinException.class)
+                    .hasMessageContaining("Azure OpenAI deployment")
+                    .hasMessageContaining("https://contoso.openai.azure.com/openai/v1")
+                    .hasMessageContaining("--model gpt-4o")
+                    .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+        }
+        assertThatThrownBy(() -> OpenAiModel.builder().environment(Map.of("OPENAI_BASE_URL",
+                "https://contoso.cognitiveservices.azure.com/openai/deployments/o3-mini/chat/completions?api-version=2024-12-01-preview",
+                "OPENAI_API_KEY", "key")::get).build())
+                .isInstanceOf(ReinException.class).hasMessageStartingWith("OPENAI_BASE_URL ")
+                .hasMessageContaining("https://contoso.cognitiveservices.azure.com/openai/v1").hasMessageContaining("--model o3-mini");
+        // Azure's v1 API and a resource's own URL are what the SDK addresses correctly.
+        for (String url : new String[] {"https://contoso.openai.azure.com/openai/v1", "https://contoso.openai.azure.com"}) {
+            OpenAiModel.builder().baseUrl(url).apiKey("key").environment(name -> null).build().close();
+        }
+    }
 }
