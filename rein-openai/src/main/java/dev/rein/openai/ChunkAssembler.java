@@ -342,7 +342,8 @@ final class ChunkAssembler {
     }
 
     /**
-     * Uncached input is the prompt minus the cached part, which is reported as a cache read. Output
+     * Uncached input is the prompt minus the cached part ({@code prompt_tokens_details.cached_tokens}, or
+     * DeepSeek's {@code prompt_cache_hit_tokens}), which is reported as a cache read. Output
      * is {@code completion_tokens}, or what {@code total_tokens} counts beyond the prompt when that
      * is more: Google's OpenAI-compatible endpoint leaves a thinking model's thinking tokens out of
      * {@code completion_tokens} (OpenAI counts reasoning in it) but not out of the total, and they
@@ -357,7 +358,12 @@ final class ChunkAssembler {
         long prompt = Math.max(0, usage.path("prompt_tokens").asLong(0));
         long completion = Math.max(0, Math.max(usage.path("completion_tokens").asLong(0),
                 usage.path("total_tokens").asLong(0) - prompt));
-        long cached = Math.max(0, Math.min(prompt, usage.path("prompt_tokens_details").path("cached_tokens").asLong(0)));
+        // DeepSeek reports its cache hits in a field of its own (prompt_cache_hit_tokens), billed as cache reads.
+        JsonNode hits = usage.path("prompt_tokens_details").path("cached_tokens");
+        if (!hits.isNumber()) {
+            hits = usage.path("prompt_cache_hit_tokens");
+        }
+        long cached = Math.max(0, Math.min(prompt, hits.asLong(0)));
         return Usage.of(prompt - cached, completion, cached, 0);
     }
 }

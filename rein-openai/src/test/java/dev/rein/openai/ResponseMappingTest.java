@@ -59,6 +59,28 @@ class ResponseMappingTest extends FakeChat {
     }
 
     @Test
+    void deepSeeksCacheHitsAreCacheReadsAsOpenAisCachedTokensAre() throws Exception {
+        // DeepSeek reports its context cache in usage fields of its own (api-docs.deepseek.com, context caching:
+        // prompt_cache_hit_tokens + prompt_cache_miss_tokens = prompt_tokens), billed at its cache-hit price; read only as
+        // prompt_tokens, every hit was charged as uncached input (several times the price), so --max-cost-usd stopped runs early.
+        String chunk = "{\"id\":\"d1\",\"object\":\"chat.completion.chunk\",\"model\":\"deepseek-chat\",";
+        server.enqueue(new ChatReply.Malformed(events(
+                chunk + "\"choices\":[{\"delta\":{\"content\":\"ok\",\"role\":\"assistant\"},\"finish_reason\":\"stop\",\"index\":0}]}",
+                chunk + "\"choices\":[],\"usage\":{\"completion_tokens\":5,\"prompt_tokens\":1000,\"prompt_cache_hit_tokens\":900,"
+                        + "\"prompt_cache_miss_tokens\":100,\"total_tokens\":1005,\"completion_tokens_details\":{\"reasoning_tokens\":0}}}",
+                "[DONE]")));
+        assertThat(call(request("x")).usage()).isEqualTo(Usage.of(100, 5, 900, 0));
+
+        // Where both are given, OpenAI's cached_tokens stands.
+        server.enqueue(new ChatReply.Malformed(events(
+                chunk + "\"choices\":[{\"delta\":{\"content\":\"ok\"},\"finish_reason\":\"stop\",\"index\":0}],\"usage\":"
+                        + "{\"completion_tokens\":5,\"prompt_tokens\":1000,\"prompt_tokens_details\":{\"cached_tokens\":800},"
+                        + "\"prompt_cache_hit_tokens\":800,\"prompt_cache_miss_tokens\":200,\"total_tokens\":1005}}",
+                "[DONE]")));
+        assertThat(call(request("x")).usage()).isEqualTo(Usage.of(200, 5, 800, 0));
+    }
+
+    @Test
     void theFinishReasonsOfCompatibleApisForAFailedOrOverfullGenerationAreNoAnswer() throws Exception {
         // Mistral's and OpenRouter's "error" (the generation failed mid-way) and Mistral's "model_length"
         // (the model's context is full): read as an end of turn, the cut text was taken as the answer.
