@@ -155,6 +155,12 @@ final class ErrorMapper {
             // without /v1 answers "404 page not found"). The text, as the official Python SDK shows it.
             message = "HTTP " + status + " from " + server + ": " + plain + (status == 404 ? pathAdvice() : "");
         }
+        if (status == 413) {
+            // The request grows with the conversation: sent again, or at any later step, it is refused the same way.
+            message = (message != null ? message : "HTTP 413 from " + server) + " (the server takes no request this large,"
+                    + " and a gateway or proxy in front of it may take less than the model could read: make the conversation"
+                    + " smaller with a ContextPolicy (a lower toolOutputLimit, tool result clearing or compaction))";
+        }
         if (status == 404 && "Resource not found".equals(message)) {
             message += azureAdvice();
         }

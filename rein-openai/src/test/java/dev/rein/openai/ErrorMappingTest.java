@@ -948,4 +948,18 @@ class ErrorMappingTest extends FakeChat {
         assertThat(e.getMessage()).contains("Resource not found", "requests go to " + server.baseUrl() + "/chat/completions",
                 "api-version", "https://RESOURCE.openai.azure.com/openai/v1");
     }
+    @Test
+    void aRequestTooLargeSaysTheConversationMustBeMadeSmaller() throws Exception {
+        // A 413 (nginx in front of vLLM takes 1 MB by default; a gateway's limit; the public API's own): the conversation
+        // only grows, so every later call is refused the same way, and the page's title alone said nothing of what to do.
+        server.enqueue(new ChatReply.HttpError(413, "x", null, "x", Map.of(), "<html><head><title>413 Request Entity Too Large"
+                + "</title></head><body><center><h1>413 Request Entity Too Large</h1></center><hr><center>nginx</center></body></html>"));
+        ModelException e = assertThrows(ModelException.class, () -> call(request("hi")));
+        assertThat(e.kind()).isEqualTo(Kind.REQUEST_TOO_LARGE);
+        assertThat(e.retryable()).isFalse();
+        assertThat(e.getMessage()).contains("413 Request Entity Too Large", "make the conversation smaller with a ContextPolicy");
+        server.enqueue(ChatReply.error(413, "invalid_request_error", "Request too large."));
+        assertThat(assertThrows(ModelException.class, () -> call(request("hi"))).getMessage())
+                .contains("Request too large.", "make the conversation smaller with a ContextPolicy");
+    }
 }
