@@ -63,9 +63,10 @@ final class RequestMapper {
 
     /**
      * The wire messages of one history message. A user turn's tool messages follow the call order
-     * of the assistant turn before it, so its form is valid only after that same turn.
+     * of the assistant turn before it, so its form is valid only after that same turn; an assistant
+     * turn's carries its {@code reasoning_content} or not ({@code reasoning}), as its place decides.
      */
-    private record Wire(Message after, List<JsonValue> messages) {}
+    private record Wire(Message after, boolean reasoning, List<JsonValue> messages) {}
 
     /** Changes at most once, from max_tokens to max_completion_tokens, when the server refuses the older field. */
     private volatile MaxTokensField maxTokensField;
@@ -157,26 +158,56 @@ final class RequestMapper {
             wire.add(wire(Json.object().put("content", request.systemText()).put("role", role)));
         }
         Message assistant = null;
+        // DeepSeek's rule for reasoning_content: between two user messages with a tool call between them it goes back on
+        // every assistant message (refused without, 400); between two without, it is not to be sent (deepseek-reasoner
+        // refuses it, 400; thinking mode ignores it).
+        boolean toolCallSinceUser = false;
         for (Message message : request.messages()) {
-            Message after = message.role() == Role.ASSISTANT ? null : assistant;
-            Wire cached = messages.get(message, m -> convert(m, after, mistralHost));
-            if (cached.after() != after) {
-                cached = convert(message, after, mistralHost); // the same turn after another one: rare, not kept
+            boolean fromAssistant = message.role() == Role.ASSISTANT;
+            Message after = fromAssistant ? null : assistant;
+            boolean reasoning = fromAssistant && (toolCallSinceUser || callsTools(message));
+            Wire cached = messages.get(message, m -> convert(m, after, reasoning));
+            if (cached.after() != after || cached.reasoning() != reasoning) {
+                cached = convert(message, after, reasoning); // the same turn after another one: rare, not kept
             }
             wire.addAll(cached.messages());
-            if (message.role() == Role.ASSISTANT) {
+            if (fromAssistant) {
                 assistant = message;
+                toolCallSinceUser |= callsTools(message);
+            } else if (sendsUserMessage(message)) {
+                toolCallSinceUser = false;
             }
         }
         return wire;
     }
 
-    private Wire convert(Message message, Message after, boolean mistralIds) {
+    private Wire convert(Message message, Message after, boolean reasoning) {
         converted.incrementAndGet();
         List<JsonValue> wire = message.role() == Role.ASSISTANT
-                ? List.of(assistant(message, mistralIds, origin))
-                : user(message, after == null ? Map.of() : callOrder(after), mistralIds);
-        return new Wire(after, wire);
+                ? List.of(assistant(message, mistralHost, origin, reasoning))
+                : user(message, after == null ? Map.of() : callOrder(after), mistralHost);
+        return new Wire(after, reasoning, wire);
+    }
+
+    private static boolean callsTools(Message message) {
+        for (ContentBlock block : message.content()) {
+            if (block instanceof ToolUseBlock) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether a user turn goes out with a {@code user} message (text, or no tool results), not only {@code tool} ones. */
+    private static boolean sendsUserMessage(Message message) {
+        boolean results = false;
+        for (ContentBlock block : message.content()) {
+            if (block instanceof TextBlock) {
+                return true;
+            }
+            results |= block instanceof ToolResultBlock;
+        }
+        return !results;
     }
 
     /**
@@ -316,7 +347,8 @@ final class RequestMapper {
         return order;
     }
 
-    private static JsonValue assistant(Message message, boolean mistralIds, String origin) {
+    /** @param reasoning whether its kept {@code reasoning_content} goes back (DeepSeek's rule, see {@link #messages}) */
+    private static JsonValue assistant(Message message, boolean mistralIds, String origin, boolean reasoning) {
         StringBuilder text = new StringBuilder();
         Map<String, String> raw = RawArguments.of(message.content());
         Map<String, JsonNode> extra = ExtraContent.of(message.content(), origin);
@@ -349,9 +381,9 @@ final class RequestMapper {
             json.set("tool_calls", calls);
         }
         // Only to the server that sent them: another one (Groq, Cerebras) refuses fields outside the protocol.
-        String reasoning = ReasoningContent.of(message.content(), origin);
-        if (reasoning != null) {
-            json.put("reasoning_content", reasoning); // DeepSeek's thinking mode refuses a tool-using turn without it
+        String reasoned = reasoning ? ReasoningContent.of(message.content(), origin) : null;
+        if (reasoned != null) {
+            json.put("reasoning_content", reasoned); // DeepSeek's thinking mode refuses a tool-using turn without it
         }
         ReasoningDetails.echo(message.content(), json, origin); // OpenRouter's, which Gemini 3 and Claude behind it check
         return wire(json);

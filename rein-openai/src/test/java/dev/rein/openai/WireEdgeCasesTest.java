@@ -265,6 +265,28 @@ class WireEdgeCasesTest extends FakeChat {
     }
 
     @Test
+    void theReasoningOfATurnWithoutToolCallsIsNotSentBack() throws Exception {
+        // DeepSeek's docs: between two user messages without a tool call the reasoning_content is not to be passed back
+        // (deepseek-reasoner's guide: a request whose input messages carry it is refused with 400; thinking mode now
+        // ignores it); between two with a tool call it must be, on every assistant message. A follow-up question to an
+        // answer (rein reply, a chat) sent the first answer's reasoning back.
+        server.enqueue(new ChatReply.Malformed(events(
+                chunk("[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"9.8\",\"reasoning_content\":\"比べる。\"},"
+                        + "\"finish_reason\":\"stop\"}]"),
+                "[DONE]")));
+        ModelResponse answer = call(dev.rein.model.ModelRequest.builder("deepseek-reasoner").maxTokens(256)
+                .addMessage(dev.rein.model.Message.user("9.11 と 9.8 はどちらが大きい?")));
+        server.enqueue(ChatReply.text("3"));
+        call(dev.rein.model.ModelRequest.builder("deepseek-reasoner").maxTokens(256)
+                .addMessage(dev.rein.model.Message.user("9.11 と 9.8 はどちらが大きい?"))
+                .addMessage(answer.toHistoryMessage().orElseThrow())
+                .addMessage(dev.rein.model.Message.user("strawberry に r はいくつ?")));
+        JsonNode first = server.requests().get(1).body().path("messages").get(1);
+        assertThat(first.path("content").asText()).isEqualTo("9.8");
+        assertThat(first.has("reasoning_content")).as(first.toString()).isFalse();
+    }
+
+    @Test
     void fieldsOutsideTheProtocolGoBackOnlyToTheServerThatSentThem() throws Exception {
         // DeepSeek's reasoning_content, OpenRouter's reasoning_details and Gemini's extra_content are echoed back to the
         // server that sent them, which wants them; a fallback or resumed run on another server (Groq, Cerebras, the
