@@ -143,6 +143,21 @@ final class LiveView implements RunListener {
         if (usage.cacheReadInputTokens() > 0 || usage.cacheWriteInputTokens() > 0) {
             sb.append(" / cache read ").append(usage.cacheReadInputTokens()).append(" / cache write ").append(usage.cacheWriteInputTokens());
         }
+        String uses = serverToolUses(usage);
+        if (!uses.isEmpty()) {
+            sb.append(" / ").append(uses);
+        }
+        return sb.toString();
+    }
+
+    /**
+     * "web_search 3, web_fetch 1": tools the provider ran for the model and bills per use on top of
+     * the tokens, so a person can see why a call cost more than its tokens; "" when there were none.
+     */
+    static String serverToolUses(Usage usage) {
+        StringBuilder sb = new StringBuilder();
+        new java.util.TreeMap<>(usage.serverToolUses()).forEach((tool, count) ->
+                sb.append(sb.isEmpty() ? "" : ", ").append(Text.visible(tool)).append(' ').append(count));
         return sb.toString();
     }
 

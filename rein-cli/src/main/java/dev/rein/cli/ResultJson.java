@@ -18,7 +18,8 @@ import java.util.List;
  * {@code run_id, status, reason, answer, steps, usage{input_tokens, output_tokens,
  * cache_creation_input_tokens, cache_read_input_tokens}, cost_usd}. Usage and cost cover every
  * model call of the run, the final summary call included; {@code usage} also has {@code
- * "estimated": true} (and only then) when a provider reported no usage for some call and the
+ * server_tool_uses} (uses of tools the provider ran and billed per use, such as {@code
+ * "web_search": 3}) when there were any, and {@code "estimated": true} (and only then) when a provider reported no usage for some call and the
  * counts include Rein's estimate. A run that is {@code WAITING_APPROVAL}
  * also gets {@code pending_actions} (see {@link StoredRunJson#pendingActions}), last.
  */
@@ -38,6 +39,10 @@ final class ResultJson {
         tokens.put("output_tokens", usage.outputTokens());
         tokens.put("cache_creation_input_tokens", usage.cacheWriteInputTokens());
         tokens.put("cache_read_input_tokens", usage.cacheReadInputTokens());
+        if (!usage.serverToolUses().isEmpty()) { // tools the provider ran and bills per use (web searches), as the trace names them
+            ObjectNode uses = tokens.putObject("server_tool_uses");
+            new java.util.TreeMap<>(usage.serverToolUses()).forEach(uses::put);
+        }
         if (usage.estimated()) { // the provider reported none for some call: these counts are partly Rein's estimate
             tokens.put("estimated", true);
         }

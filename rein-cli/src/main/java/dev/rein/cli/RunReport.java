@@ -158,8 +158,12 @@ final class RunReport {
                     .append(keyVariable).append(')');
         }
         sb.append(" · ").append(result.steps()).append(result.steps() == 1 ? " step" : " steps")
-                .append(" · ").append(Text.usd(result.costUsd()))
-                .append(" · ").append(Text.millis(result.duration().toMillis()));
+                .append(" · ").append(Text.usd(result.costUsd()));
+        String uses = LiveView.serverToolUses(result.usage());
+        if (!uses.isEmpty()) { // billed per use on top of the tokens: part of the cost just shown
+            sb.append(" (").append(uses).append(')');
+        }
+        sb.append(" · ").append(Text.millis(result.duration().toMillis()));
         if (trace != null) {
             sb.append(" · trace: ").append(trace);
         }

@@ -67,6 +67,30 @@ class RunCommandTest {
     }
 
     @Test
+    void webSearchesTheProviderBilledPerUseAreShownInTheJsonTheLiveViewAndTheSummary() {
+        // 3 and 2 web searches the API ran for the model: USD 0.01 each on top of the tokens.
+        ScriptedModel model = ScriptedModel.of(
+                withUsage(new Usage(1000, 50, 0, 0, java.util.Map.of(), false, java.util.Map.of("web_search", 3L)),
+                        toolCalls(call("calculate", "{\"expression\":\"2 + 3\"}"))),
+                withUsage(new Usage(10, 5, 0, 0, java.util.Map.of(), false, java.util.Map.of("web_search", 2L)), text("晴れです。")));
+
+        InProcessCli.Outcome outcome = with(model).run("run", "--json", "東京の天気は？");
+
+        assertThat(outcome.exitCode()).isZero();
+        JsonNode usage = Json.parse(outcome.stdout()).get("usage");
+        List<String> usageFields = new ArrayList<>();
+        usage.fieldNames().forEachRemaining(usageFields::add);
+        assertThat(usageFields).containsExactly("input_tokens", "output_tokens", "cache_creation_input_tokens",
+                "cache_read_input_tokens", "server_tool_uses");
+        assertThat(usage.get("server_tool_uses").toString()).isEqualTo("{\"web_search\":5}");
+        // 1,010 input at 3.00 and 55 output at 15.00 per million, and 5 searches at 0.01.
+        assertThat(Json.parse(outcome.stdout()).get("cost_usd").decimalValue()).isEqualByComparingTo("0.053855");
+        assertThat(outcome.stderr()).contains("step 1  model replied (tool_use").contains("tokens in 1000 / out 50 / web_search 3 ·")
+                .contains("tokens in 10 / out 5 / web_search 2 ·")
+                .containsPattern("rein: SUCCEEDED \\(completed\\) · 2 steps · \\$0\\.05\\d* \\(web_search 5\\) · ");
+    }
+
+    @Test
     void aSucceededRunPrintsTheAnswerOnStdoutAndTheLiveViewOnStderr() {
         ScriptedModel model = ScriptedModel.of(toolCalls("Let me compute.", call("calculate", "{\"expression\":\"2 + 3\"}")), text("2 + 3 = 5"));
 
