@@ -16,6 +16,7 @@ import java.net.http.HttpTimeoutException;
 import java.nio.channels.UnresolvedAddressException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 
 /**
  * Turns failed exchanges into {@link ModelException}s carrying the API's own message, the HTTP status,
@@ -99,7 +100,11 @@ final class ErrorMapper {
                 + tooLarge(status, requestBytes) + (status == 400 ? contextAdvice(apiText) : "")
                 + dev.rein.provider.ProviderConfig.redirectAdvice(status,
                         headers == null ? null : headers.firstValue("location").orElse(null), "/v1/messages", baseUrl);
-        return new ModelException(kind, status, message, retryable, RetryAfter.from(values(headers), clock), id, null);
+        Duration wait = RetryAfter.from(values(headers), clock);
+        if (wait == null && status == 429) { // a proxy that drops retry-after may keep the rate-limit headers
+            wait = RateLimitReset.of(values(headers), clock);
+        }
+        return new ModelException(kind, status, message, retryable, wait, id, null);
     }
 
     /** Whether {@code error} is a reached spend limit ({@link #SPEND_LIMITS}), which every retry would meet again. */

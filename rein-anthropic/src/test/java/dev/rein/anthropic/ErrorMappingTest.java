@@ -411,6 +411,44 @@ class ErrorMappingTest extends FakeApi {
     }
 
     @Test
+    void a429WithoutRetryAfterWaitsForTheRateLimitThatRanOutToReset() {
+        // The API's rate-limit headers (RFC 3339 times): a proxy that drops retry-after may keep them.
+        Instant now = Instant.parse("2026-12-01T10:00:00Z");
+        model.close();
+        model = AnthropicModel.builder().apiKey("k").baseUrl(server.baseUrl()).clock(Clock.fixed(now, ZoneOffset.UTC)).build();
+        ModelException tokens = failure(FakeReply.error(ApiErrorType.RATE_LIMIT)
+                .withHeader("anthropic-ratelimit-requests-remaining", "49")
+                .withHeader("anthropic-ratelimit-requests-reset", "2026-12-01T10:00:01Z")
+                .withHeader("anthropic-ratelimit-input-tokens-remaining", "0")
+                .withHeader("anthropic-ratelimit-input-tokens-reset", "2026-12-01T10:00:12Z")
+                .withHeader("anthropic-ratelimit-output-tokens-remaining", "0")
+                .withHeader("anthropic-ratelimit-output-tokens-reset", "2026-12-01T10:00:07.5Z"));
+        assertThat(tokens.retryable()).isTrue();
+        assertThat(tokens.retryAfter()).as("the later of the limits that ran out").isEqualTo(Duration.ofSeconds(12));
+
+        ModelException requests = failure(FakeReply.error(ApiErrorType.RATE_LIMIT)
+                .withHeader("anthropic-ratelimit-requests-remaining", "0")
+                .withHeader("anthropic-ratelimit-requests-reset", "2026-12-01T19:00:03+09:00"));
+        assertThat(requests.retryAfter()).as("an offset other than Z").isEqualTo(Duration.ofSeconds(3));
+
+        ModelException retryAfterWins = failure(FakeReply.error(ApiErrorType.RATE_LIMIT).withHeader("retry-after", "4")
+                .withHeader("anthropic-ratelimit-tokens-remaining", "0")
+                .withHeader("anthropic-ratelimit-tokens-reset", "2026-12-01T10:00:30Z"));
+        assertThat(retryAfterWins.retryAfter()).isEqualTo(Duration.ofSeconds(4));
+
+        ModelException noneRanOut = failure(FakeReply.error(ApiErrorType.RATE_LIMIT)
+                .withHeader("anthropic-ratelimit-tokens-remaining", "1200")
+                .withHeader("anthropic-ratelimit-tokens-reset", "2026-12-01T10:00:30Z"));
+        assertThat(noneRanOut.retryAfter()).as("the headers do not say what the 429 waits for: the backoff applies").isNull();
+
+        ModelException farOff = failure(FakeReply.error(ApiErrorType.RATE_LIMIT)
+                .withHeader("anthropic-ratelimit-tokens-remaining", "0")
+                .withHeader("anthropic-ratelimit-tokens-reset", "2026-12-01T10:05:00Z"));
+        assertThat(farOff.retryAfter()).as("a full reset minutes away is no hint: the backoff applies").isNull();
+        assertThat(farOff.retryable()).isTrue();
+    }
+
+    @Test
     void xShouldRetryOverridesTheDefaultBothWaysLikeTheOfficialSdks() {
         ModelException notRetried = failure(FakeReply.overloaded().withHeader("x-should-retry", "false"));
         assertThat(notRetried.kind()).isEqualTo(Kind.OVERLOADED);
