@@ -73,6 +73,7 @@ final class RequestMapper {
     WireBuffer create(ModelRequest request, int breakpoints) {
         // A request built by hand (an agent's were checked when it was built): refused here, not by the API's 400.
         request.option(AnthropicThinking.class).ifPresent(thinking -> thinking.check(request));
+        request.option(AnthropicServerTools.class).ifPresent(tools -> requireDistinctNames(tools, request));
         CacheBreakpoints.Plan plan = CacheBreakpoints.plan(request, breakpoints);
         return write(g -> {
             g.writeStringField("model", request.model());
@@ -113,6 +114,20 @@ final class RequestMapper {
                 g.writeStringField("service_tier", tier.get().tier());
             }
         });
+    }
+
+    /**
+     * The API refuses a request whose tools share a name (HTTP 400), at every step of the run: a
+     * server tool named like one of the agent's own tools is refused here, saying which and what to do.
+     */
+    private static void requireDistinctNames(AnthropicServerTools serverTools, ModelRequest request) {
+        for (ToolDefinition tool : request.tools()) {
+            if (serverTools.names().contains(tool.name())) {
+                throw new dev.rein.ReinException("the server tool '" + tool.name() + "' (AnthropicServerTools) has the name of"
+                        + " a function tool of the agent, and the API refuses tools that share a name: give the agent's tool"
+                        + " another name, or leave the server tool out");
+            }
+        }
     }
 
     /** {@code thinking} and {@code output_config}, when the request asks for them; count_tokens takes both too. */
@@ -195,8 +210,15 @@ final class RequestMapper {
             g.writeEndArray();
         }
         List<ToolDefinition> definitions = request.tools();
-        if (!definitions.isEmpty()) {
+        Optional<AnthropicServerTools> serverTools = request.option(AnthropicServerTools.class);
+        if (!definitions.isEmpty() || serverTools.isPresent()) {
             g.writeArrayFieldStart("tools");
+            // First, so the prefix breakpoint on the last function tool (no system prompt) caches them too.
+            if (serverTools.isPresent()) {
+                for (JsonNode tool : serverTools.get().tools()) {
+                    g.writeTree(tool);
+                }
+            }
             for (int i = 0; i < definitions.size(); i++) {
                 if (plan.tool() == i) {
                     tool(g, definitions.get(i), cache);

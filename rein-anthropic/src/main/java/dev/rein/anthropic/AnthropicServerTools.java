@@ -1,0 +1,104 @@
+package dev.rein.anthropic;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rein.ReinException;
+import dev.rein.json.Json;
+import dev.rein.model.ModelOption;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Server tools the API runs itself (web search, web fetch, code execution), declared in the
+ * request's {@code tools} as the API's documentation writes them: an object with the tool's
+ * versioned {@code type}, its {@code name} and its own settings. They are sent before the
+ * agent's own (function) tools, on the messages call and on count_tokens. The model's uses of them
+ * come back as server-side blocks ({@code server_tool_use}, {@code web_search_tool_result}), kept
+ * and sent back unchanged; Rein never runs them, and the usage counts them for pricing (a web
+ * search costs USD 0.01). Which server tools, versions and settings a model takes is the API's to
+ * say; a name a function tool of the same request also has is refused before the request is sent.
+ *
+ * <pre>{@code
+ * Agent.builder().model(model).modelOption(AnthropicServerTools.webSearch(5))
+ * }</pre>
+ *
+ * @param tools the tool definitions, each a JSON object with a {@code type} and a {@code name}
+ */
+public record AnthropicServerTools(List<ObjectNode> tools) implements ModelOption {
+    /** The web search tool's version the public API documents for every current model. */
+    static final String WEB_SEARCH = "web_search_20250305";
+
+    public AnthropicServerTools {
+        if (tools == null || tools.isEmpty()) {
+            throw new ReinException("AnthropicServerTools needs at least one tool, such as AnthropicServerTools.webSearch(5)");
+        }
+        List<ObjectNode> copies = new ArrayList<>(tools.size());
+        List<String> names = new ArrayList<>();
+        for (ObjectNode tool : tools) {
+            if (tool == null) {
+                throw new ReinException("a server tool is null: pass each as a JSON object such as"
+                        + " {\"type\": \"" + WEB_SEARCH + "\", \"name\": \"web_search\"}");
+            }
+            String name = text(tool, "name", "web_search");
+            text(tool, "type", WEB_SEARCH);
+            if (names.contains(name)) {
+                throw new ReinException("two server tools are named '" + name + "': the API refuses a request whose tools share a name");
+            }
+            names.add(name);
+            copies.add(tool.deepCopy()); // immutable as an option must be: the caller's node may change later
+        }
+        tools = List.copyOf(copies);
+    }
+
+    /** The tools as given, each a JSON object text such as {@code {"type": "web_fetch_20250910", "name": "web_fetch"}}. */
+    public static AnthropicServerTools of(String... tools) {
+        if (tools == null) {
+            return new AnthropicServerTools(null);
+        }
+        List<ObjectNode> parsed = new ArrayList<>();
+        for (String tool : tools) {
+            JsonNode json;
+            try {
+                json = tool == null ? null : Json.parse(tool);
+            } catch (RuntimeException e) {
+                throw new ReinException("a server tool is not JSON: " + e.getMessage(), e);
+            }
+            if (!(json instanceof ObjectNode object)) {
+                throw new ReinException("a server tool must be a JSON object such as {\"type\": \"" + WEB_SEARCH
+                        + "\", \"name\": \"web_search\"}, was " + tool);
+            }
+            parsed.add(object);
+        }
+        return new AnthropicServerTools(parsed);
+    }
+
+    /**
+     * The web search tool ({@code {"type": "web_search_20250305", "name": "web_search", "max_uses": n}}),
+     * at most {@code maxUses} searches per request, or as many as the API allows when null. Each search
+     * is billed (USD 10 per 1,000) on top of the tokens, and counted into the run's cost.
+     */
+    public static AnthropicServerTools webSearch(Integer maxUses) {
+        if (maxUses != null && maxUses < 1) {
+            throw new ReinException("web search's maxUses must be at least 1, or null for no limit of Rein's, was " + maxUses);
+        }
+        ObjectNode tool = Json.object().put("type", WEB_SEARCH).put("name", "web_search");
+        if (maxUses != null) {
+            tool.put("max_uses", maxUses);
+        }
+        return new AnthropicServerTools(List.of(tool));
+    }
+
+    /** The names of the tools. */
+    List<String> names() {
+        return tools.stream().map(t -> t.get("name").asText()).toList();
+    }
+
+    private static String text(ObjectNode tool, String field, String example) {
+        JsonNode value = tool.get(field);
+        if (value == null || !value.isTextual() || value.asText().isBlank()) {
+            throw new ReinException("the server tool " + tool + " has no \"" + field + "\" text: the API needs one, e.g. \""
+                    + field + "\": \"" + example + "\"");
+        }
+        return value.asText();
+    }
+}

@@ -1,0 +1,83 @@
+package dev.rein.anthropic;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.rein.ReinException;
+import dev.rein.agent.Agent;
+import dev.rein.json.Json;
+import dev.rein.model.ModelException;
+import dev.rein.agent.RunResult;
+import dev.rein.run.RunStatus;
+import dev.rein.testkit.FakeReply;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Server tools (web search, web fetch, code execution) are declared in the request's {@code tools}
+ * with a {@code type} and a {@code name}, and the API runs them itself.
+ */
+class ServerToolsTest extends FakeApi {
+
+    @Test
+    void serverToolsAreSentInTheToolsListBeforeTheFunctionTools() throws Exception {
+        server.enqueue(FakeReply.text("a"), FakeReply.text("b"));
+        call(request("東京の天気は？").tools(List.of(tool("lookup"))).option(AnthropicServerTools.webSearch(5)));
+
+        assertThat(lastBody().get("tools")).isEqualTo(Json.parse("[{\"type\":\"web_search_20250305\",\"name\":\"web_search\","
+                + "\"max_uses\":5},{\"name\":\"lookup\",\"description\":\"The lookup tool.\",\"input_schema\":{\"type\":\"object\","
+                + "\"properties\":{\"q\":{\"type\":\"string\"}},\"required\":[\"q\"]}}]"));
+
+        // Any server tool as the API's documentation writes it, without function tools too.
+        call(request("hi").option(AnthropicServerTools.of(
+                "{\"type\":\"web_fetch_20250910\",\"name\":\"web_fetch\",\"max_uses\":2,\"allowed_domains\":[\"example.jp\"]}")));
+        assertThat(lastBody().get("tools")).isEqualTo(Json.parse(
+                "[{\"type\":\"web_fetch_20250910\",\"name\":\"web_fetch\",\"max_uses\":2,\"allowed_domains\":[\"example.jp\"]}]"));
+    }
+
+    @Test
+    void countTokensCountsTheServerToolsToo() throws Exception {
+        server.enqueue(FakeReply.tokenCount(42));
+        model.countTokens(request("hi").option(AnthropicServerTools.webSearch(null)).build());
+        assertThat(lastBody().get("tools")).isEqualTo(Json.parse("[{\"type\":\"web_search_20250305\",\"name\":\"web_search\"}]"));
+    }
+
+    @Test
+    void aServerToolWithoutATypeOrANameIsRefusedWhenTheOptionIsMade() {
+        assertThatThrownBy(() -> AnthropicServerTools.of("{\"name\":\"web_search\"}")).isInstanceOf(ReinException.class)
+                .hasMessageContaining("\"type\"").hasMessageContaining("web_search_20250305");
+        assertThatThrownBy(() -> AnthropicServerTools.of("{\"type\":\"web_search_20250305\"}")).isInstanceOf(ReinException.class)
+                .hasMessageContaining("\"name\"");
+        assertThatThrownBy(() -> AnthropicServerTools.of("[1]")).isInstanceOf(ReinException.class).hasMessageContaining("object");
+        assertThatThrownBy(() -> AnthropicServerTools.webSearch(0)).isInstanceOf(ReinException.class).hasMessageContaining("maxUses");
+    }
+
+    @Test
+    void aServerToolNamedLikeAFunctionToolIsRefusedBeforeTheRequestIsSent() {
+        ModelException e = catchThrowableOfType(ModelException.class,
+                () -> call(request("hi").tools(List.of(tool("web_search"))).option(AnthropicServerTools.webSearch(3))));
+        assertThat(e.kind()).isEqualTo(ModelException.Kind.INVALID_REQUEST);
+        assertThat(e.retryable()).isFalse();
+        assertThat(e.getMessage()).contains("web_search").contains("function tool");
+        assertThat(server.requests()).isEmpty();
+    }
+
+    @Test
+    void aRunWithWebSearchEndsWithTheAnswerAndSendsTheSearchBack() {
+        server.enqueue(FakeReply.malformed(new Sse().messageStart("{\"input_tokens\":1000,\"output_tokens\":1}")
+                .block(0, "{\"type\":\"server_tool_use\",\"id\":\"srvtoolu_1\",\"name\":\"web_search\",\"input\":{}}",
+                        "{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"query\\\":\\\"東京 天気\\\"}\"}")
+                .block(1, "{\"type\":\"web_search_tool_result\",\"tool_use_id\":\"srvtoolu_1\",\"content\":[]}")
+                .block(2, "{\"type\":\"text\",\"text\":\"\"}", "{\"type\":\"text_delta\",\"text\":\"晴れです。\"}")
+                .end("end_turn", "{\"input_tokens\":1000,\"output_tokens\":100,\"server_tool_use\":{\"web_search_requests\":1}}")
+                .build()));
+        RunResult result = Agent.builder().model(model).modelName("claude-sonnet-5")
+                .modelOption(AnthropicServerTools.webSearch(5)).build().run("東京の天気は？");
+
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(result.answer()).isEqualTo("晴れです。");
+        assertThat(result.usage().serverToolUses()).containsEntry("web_search", 1L);
+        assertThat(lastBody().get("tools").get(0).get("type").asText()).isEqualTo("web_search_20250305");
+    }
+}
