@@ -69,9 +69,9 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
     private final ErrorMapper errors;
     private final AnthropicOptions defaults;
 
-    private AnthropicModel(Transport transport, Clock clock, PromptCaching caching, String baseUrl) {
+    private AnthropicModel(Transport transport, Clock clock, PromptCaching caching, String baseUrl, boolean credentials) {
         this.transport = transport;
-        this.errors = new ErrorMapper(clock, baseUrl);
+        this.errors = new ErrorMapper(clock, baseUrl, credentials);
         this.defaults = AnthropicOptions.caching(caching);
     }
 
@@ -396,7 +396,7 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
         /**
          * Creates the model and its HTTP client. Without an API key (or an auth token) requests are sent
          * without credentials and the API answers 401, which ends a run as an {@code AUTHENTICATION}
-         * failure carrying the API's message.
+         * failure carrying the API's message and saying where to set a key.
          *
          * @throws ReinException if a timeout is not positive, the API key or auth token is blank or
          *                       has a character other than visible ASCII (no HTTP header can carry
@@ -431,7 +431,7 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
             }
             requireServerAddress(baseUrl != null ? "the base URL" : "ANTHROPIC_BASE_URL", base);
             return new AnthropicModel(new Transport(base, key, token, connectTimeout, readTimeout, requestTimeout), clock, caching,
-                    base);
+                    base, key != null || token != null);
         }
 
         /**

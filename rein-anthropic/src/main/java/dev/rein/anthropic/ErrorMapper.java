@@ -48,13 +48,23 @@ final class ErrorMapper {
     /** How messages name the server: the public API, or the base URL a gateway or proxy is reached at. */
     private final String server;
     private final URI baseUrl;
+    private final boolean credentials;
 
     ErrorMapper(Clock clock) {
         this(clock, AnthropicModel.DEFAULT_BASE_URL);
     }
 
     ErrorMapper(Clock clock, String baseUrl) {
+        this(clock, baseUrl, true);
+    }
+
+    /**
+     * @param credentials whether requests carry an API key or an auth token: a 401 to a request
+     *                    without either says where Rein reads them from
+     */
+    ErrorMapper(Clock clock, String baseUrl, boolean credentials) {
         this.clock = clock;
+        this.credentials = credentials;
         String trimmed = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
         this.server = trimmed.equals(AnthropicModel.DEFAULT_BASE_URL) ? "the Anthropic API" : "the server at " + trimmed;
         URI uri;
@@ -98,6 +108,7 @@ final class ErrorMapper {
         String notFound = status == 404 && UNKNOWN_MODEL.matcher(apiText).find() ? UNKNOWN_MODEL_ADVICE : doubledVersion(status);
         String message = apiMessage(error, body, "HTTP " + status + " from " + server) + notFound
                 + tooLarge(status, requestBytes) + (status == 400 ? contextAdvice(apiText) : "")
+                + (status == 401 && !credentials ? NO_CREDENTIALS : "")
                 + dev.rein.provider.ProviderConfig.redirectAdvice(status,
                         headers == null ? null : headers.firstValue("location").orElse(null), "/v1/messages", baseUrl);
         Duration wait = RetryAfter.from(values(headers), clock);
@@ -112,6 +123,13 @@ final class ErrorMapper {
         JsonNode code = error.path("details").path("error_code");
         return code.isTextual() && SPEND_LIMITS.contains(code.asText());
     }
+
+    /**
+     * For a 401 to a request sent without a key or a token: the API's words name its header
+     * ("x-api-key header is required"), not where Rein reads the key from.
+     */
+    static final String NO_CREDENTIALS = " (no API key was sent: set ANTHROPIC_API_KEY, or give one with"
+            + " AnthropicModel.builder().apiKey(...); for a gateway that takes a bearer token, ANTHROPIC_AUTH_TOKEN or authToken(...))";
 
     /** The most a Messages API request may weigh (the errors page's request size limits). */
     static final long MAX_REQUEST_MB = 32;

@@ -563,6 +563,30 @@ class ErrorMappingTest extends FakeApi {
     }
 
     @Test
+    void aRequestSentWithoutAnyCredentialSaysWhereToSetTheKey() throws Exception {
+        // No key and no token anywhere (a library user who did not set ANTHROPIC_API_KEY): the API's
+        // 401 names its header, not where Rein reads the key from.
+        model.close();
+        model = AnthropicModel.builder().apiKey(null).authToken(null).baseUrl(server.baseUrl()).build();
+        org.junit.jupiter.api.Assumptions.assumeTrue(System.getenv("ANTHROPIC_API_KEY") == null
+                && System.getenv("ANTHROPIC_AUTH_TOKEN") == null, "a credential in the environment");
+        ModelException e = catchThrowableOfType(ModelException.class, () -> call(request("hi")));
+        assertThat(e.kind()).isEqualTo(Kind.AUTHENTICATION);
+        assertThat(e.retryable()).isFalse();
+        assertThat(e.getMessage()).isEqualTo("x-api-key header is required (no API key was sent: set ANTHROPIC_API_KEY,"
+                + " or give one with AnthropicModel.builder().apiKey(...); for a gateway that takes a bearer token,"
+                + " ANTHROPIC_AUTH_TOKEN or authToken(...))");
+
+        // With a key, a 401 is the API's word alone: the key was sent, and refused.
+        server.enqueue(FakeReply.error(ApiErrorType.AUTHENTICATION, "invalid x-api-key"));
+        try (AnthropicModel keyed = AnthropicModel.builder().apiKey("sk-wrong").baseUrl(server.baseUrl()).build()) {
+            ModelException refused = catchThrowableOfType(ModelException.class, () -> keyed.call(request("hi").build(),
+                    new dev.rein.model.ModelCallContext(Instant.now().plusSeconds(30), stream)));
+            assertThat(refused.getMessage()).isEqualTo("invalid x-api-key");
+        }
+    }
+
+    @Test
     void interruptingTheCallerAbortsAHangingCallPromptly() throws Exception {
         server.enqueue(FakeReply.hang());
         CompletableFuture<Throwable> outcome = new CompletableFuture<>();
