@@ -283,7 +283,7 @@ final class RequestMapper {
             ContentBlock block = content.get(b);
             if (sendable(block)) {
                 if (b == last && block instanceof TextBlock t) {
-                    block = new TextBlock(t.text().stripTrailing());
+                    block = t.withText(t.text().stripTrailing());
                 }
                 block(g, block, index >= 0 && plan.marks(index, b) ? cache : null);
             }
@@ -406,6 +406,10 @@ final class RequestMapper {
         g.writeStartObject();
         g.writeStringField("type", "text");
         g.writeStringField("text", text.text());
+        if (text.citations() != null) { // as the API sent them: the web search docs say to pass encrypted_index back
+            g.writeFieldName("citations");
+            g.writeTree(text.citations());
+        }
         cacheControl(g, cache);
         g.writeEndObject();
     }

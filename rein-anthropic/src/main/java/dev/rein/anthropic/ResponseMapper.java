@@ -20,7 +20,8 @@ import java.util.Map;
  * Translates a Messages API message (as JSON) into a provider-neutral {@link ModelResponse}.
  * Text, tool use, thinking and redacted thinking become Rein's own blocks; every other block type
  * (server tool use, web search results, compaction, types added later) becomes an
- * {@link OpaqueBlock} holding the JSON exactly as received. Text citations are not kept. A
+ * {@link OpaqueBlock} holding the JSON exactly as received. A text block's citations are kept on
+ * it as received. A
  * refusal's {@code stop_details} become the response's stop detail. A message without a {@code
  * usage} object has its usage not reported ({@link Usage#NOT_REPORTED}), not zero.
  */
@@ -65,7 +66,8 @@ final class ResponseMapper {
     static ContentBlock block(ObjectNode block) throws ModelException {
         String type = block.path("type").asText("");
         return switch (type) {
-            case "text" -> new TextBlock(textOrEmpty(block, "text", "a text block"));
+            // Citations (a web search answer's sources) are kept as the API sent them, to go back with the text.
+            case "text" -> new TextBlock(textOrEmpty(block, "text", "a text block"), block.get("citations"));
             case "tool_use" -> new ToolUseBlock(text(block, "id", "a tool_use block"), text(block, "name", "a tool_use block"),
                     block.hasNonNull("input") ? block.get("input") : block.objectNode());
             // The API always signs its thinking; other models' Anthropic-compatible endpoints (DeepSeek's,
