@@ -343,6 +343,62 @@ class HttpProtocolTest {
         }
     }
 
+    @ParameterizedTest
+    @CsvSource({"404", "400", "500", "200", "401", "403", "406"})
+    void aServerThatRefusesTheGetStreamOtherwiseThanWith405IsUsedWithoutIt(int status) throws Exception {
+        // Transports spec: a server without a stream for its own messages answers the GET with 405. A POST-only route in
+        // Express answers 404 ('Cannot GET /mcp', text/html), others 400 or 500, or 200 with a page.
+        List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/", exchange -> {
+            seen.add(exchange.getRequestMethod() + " " + exchange.getRequestHeaders().getFirst("Mcp-Session-Id"));
+            if (!exchange.getRequestMethod().equals("POST")) {
+                byte[] page = ("<!DOCTYPE html><pre>Cannot " + exchange.getRequestMethod() + " /mcp</pre>")
+                        .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
+                exchange.sendResponseHeaders(status, page.length);
+                exchange.getResponseBody().write(page);
+                exchange.close();
+                return;
+            }
+            var message = Json.parse(new String(exchange.getRequestBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+            String id = String.valueOf(message.get("id"));
+            String answer = switch (message.path("method").asText()) {
+                case "initialize" -> "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{\"protocolVersion\":\"2025-06-18\","
+                        + "\"capabilities\":{\"tools\":{}},\"serverInfo\":{\"name\":\"x\",\"version\":\"1\"}}}";
+                case "tools/list" -> "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{\"tools\":[{\"name\":\"echo\","
+                        + "\"inputSchema\":{\"type\":\"object\"},\"annotations\":{\"readOnlyHint\":true}}]}}";
+                case "tools/call" -> "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{\"content\":[{\"type\":\"text\","
+                        + "\"text\":\"done\"}]}}";
+                default -> null;
+            };
+            exchange.getResponseHeaders().set("Mcp-Session-Id", "only-session");
+            if (answer == null) {
+                exchange.sendResponseHeaders(202, -1);
+                exchange.close();
+                return;
+            }
+            byte[] bytes = answer.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, bytes.length);
+            exchange.getResponseBody().write(bytes);
+            exchange.close();
+        });
+        server.start();
+        try {
+            String config = "{\"mcpServers\": {\"remote\": {\"url\": \"http://127.0.0.1:" + server.getAddress().getPort() + "/mcp\"}}}";
+            try (McpToolset mcp = McpToolset.start(McpConfig.parse(config, "test", Map.of()))) {
+                Thread.sleep(300); // the GET stream is opened after initialize, off the caller's thread
+                for (int i = 0; i < 3; i++) {
+                    assertThat(invoke(mcp, "echo", "k-get-" + i, Duration.ofSeconds(10)).content()).as(seen.toString()).isEqualTo("done");
+                }
+            }
+            assertThat(seen.stream().filter(r -> r.startsWith("POST")).count()).as(seen.toString()).isLessThan(8);
+        } finally {
+            server.stop(0);
+        }
+    }
+
     @Test
     void aPingInACallsResponseStreamIsAnsweredWithAnEmptyResultAndTheCallGetsItsAnswer() throws Exception {
         // Basic, Utilities, Ping: either side may ping, and the receiver MUST answer promptly with an empty result. Over

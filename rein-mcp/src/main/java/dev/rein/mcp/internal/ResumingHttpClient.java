@@ -106,17 +106,29 @@ final class ResumingHttpClient extends HttpClient {
      * 202 without content it expects; the body is still drained. A request's answer is left as it is.
      */
     private static <T> HttpResponse<T> accepted(HttpRequest request, HttpResponse<T> response) {
+        if ("GET".equals(request.method()) && (response.statusCode() == 400 || response.statusCode() == 404)) {
+            // The GET for the server's own messages, which a server without such a stream answers 405. A POST-only
+            // route answers 404 (Express: 'Cannot GET /mcp') or 400 instead, which the SDK takes for a session the
+            // server forgot and ends the session under the start. Said so, 405. A session really forgotten is
+            // found out by the next POST, which a 404 answers too.
+            return as(405, response);
+        }
         String type = response.headers().firstValue("Content-Type").orElse("").toLowerCase(java.util.Locale.ROOT);
         if (!"POST".equals(request.method()) || response.statusCode() / 100 != 2 || response.statusCode() == 202
                 || type.isBlank() || type.contains("json") || type.contains("text/event-stream") || requestId(request) != null) {
             return response;
         }
+        return as(202, response);
+    }
+
+    /** {@code response} with status {@code status} and no content headers; its body is still there to be drained. */
+    private static <T> HttpResponse<T> as(int status, HttpResponse<T> response) {
         java.net.http.HttpHeaders headers = java.net.http.HttpHeaders.of(response.headers().map(),
                 (name, value) -> !name.equalsIgnoreCase("Content-Type") && !name.equalsIgnoreCase("Content-Length"));
         return new HttpResponse<>() {
             @Override
             public int statusCode() {
-                return 202;
+                return status;
             }
 
             @Override
