@@ -400,6 +400,23 @@ class HttpProtocolTest {
     }
 
     @Test
+    void anAnswerLargerThanReinReadsIsSaidSoInPlainWordsAndTheSessionIsKept() throws Exception {
+        // Before, the model read the SDK's 'McpTransportException: Inbound response body exceeds the maximum allowed size of
+        // 16777216 bytes' and the session, whose server had answered, was replaced.
+        try (ScriptedHttpServer server = new ScriptedHttpServer(); McpToolset mcp = start(server, "")) {
+            server.echoAnswer.set(Map.of("content", List.of(Map.of("type", "text", "text", "x".repeat(17 * 1024 * 1024)))));
+            ToolOutput output = invoke(mcp, "echo", "k-large", Duration.ofSeconds(20));
+            assertThat(output.isError()).isTrue();
+            assertThat(output.content()).isEqualTo("MCP server 'scripted' answered the call of tool 'echo' with more than 16 MB, the"
+                    + " most Rein reads of one message, so the answer was not used. Ask the tool for less (a narrower query, a smaller"
+                    + " range or page), or use another tool.");
+            server.echoAnswer.set(null);
+            assertThat(invoke(mcp, "echo", "k-after-large", Duration.ofSeconds(10)).content()).isEqualTo("done");
+            assertThat(server.rpc("initialize")).as("the session that answered is kept").hasSize(1);
+        }
+    }
+
+    @Test
     void aPingInACallsResponseStreamIsAnsweredWithAnEmptyResultAndTheCallGetsItsAnswer() throws Exception {
         // Basic, Utilities, Ping: either side may ping, and the receiver MUST answer promptly with an empty result. Over
         // streamable HTTP a server may send requests in a request's response stream; the client POSTs its answers.

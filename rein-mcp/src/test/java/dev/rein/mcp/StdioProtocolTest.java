@@ -87,6 +87,27 @@ class StdioProtocolTest {
     }
 
     @Test
+    void anAnswerLargerThanReinReadsIsSaidSoInPlainWords() throws Exception {
+        try (McpToolset mcp = start((server, message) -> {
+            switch (message.path("method").asText()) {
+                case "initialize" -> server.initialized(message, "2025-06-18");
+                case "tools/list" -> server.result(message.get("id"), Map.of("tools", List.of(ScriptedStdioServer.tool("dump"))));
+                case "tools/call" -> server.result(message.get("id"), Map.of("content", List.of(Map.of("type", "text",
+                        "text", "x".repeat(17 * 1024 * 1024)))));
+                default -> { }
+            }
+        })) {
+            Tool tool = mcp.tools().getFirst();
+            ToolOutput output = (ToolOutput) tool.handler().handle(Json.parse("{}"), ToolContext.standalone("k-large")
+                    .withDeadline(java.time.Instant.now().plusSeconds(20)));
+            assertThat(output.isError()).isTrue();
+            assertThat(output.content()).startsWith("MCP server 'scripted' failed while running tool 'dump': it sent an answer of more"
+                    + " than 16 MB, the most Rein reads of one message (ask the tool for less: a narrower query, a smaller range or page).")
+                    .endsWith("The server is restarted at the next call.");
+        }
+    }
+
+    @Test
     void aServerRefusingTheToolListFailsTheStartSayingWhichRequestItRefused() {
         // Before: 'could not be started: JSON-RPC error -32603: database unavailable. Check that 'scripted' runs from a
         // shell with the same arguments.', neither naming the request nor fitting a server that had answered initialize.

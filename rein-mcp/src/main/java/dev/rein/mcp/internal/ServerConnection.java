@@ -353,6 +353,13 @@ public final class ServerConnection implements AutoCloseable {
                         + dev.rein.tool.Secrets.mask(idless, config.secrets()) + " (an error without the id of the request, which a server gives a"
                         + " request it could not read)");
             }
+            if (config.transport() instanceof McpServerConfig.Http && tooLarge(failure) != null) {
+                // The server answered, more than Rein reads: the session is not in doubt, the answer's size is.
+                return ToolOutput.error("MCP server '" + config.name() + "' answered the call of tool '" + tool + "' with "
+                        + tooLarge(failure) + ", so the answer was not used." + (mayHaveEffect ? " It may have taken effect; check"
+                        + " before calling it again." : "") + " Ask the tool for less (a narrower query, a smaller range or page),"
+                        + " or use another tool.");
+            }
             // An HTTP error status may carry a JSON-RPC error saying why (the transports spec allows one without an id).
             String said = current.refusalOf(current.transport.callId(key));
             Exception e = said == null ? failure : new HttpRefusal.Said(failure, said);
@@ -582,7 +589,27 @@ public final class ServerConnection implements AutoCloseable {
         return connect ? "nothing accepted a connection at " + host + ":" + port + " (is the server running?)" : null;
     }
 
+    /** How the SDK's HTTP transport and Rein's stdio reader say that one message was larger than they read. */
+    private static final java.util.regex.Pattern TOO_LARGE = java.util.regex.Pattern.compile(
+            "exceeds the maximum allowed size of (\\d+) bytes|message longer than (\\d+) characters");
+
+    /** "more than N MB, the most Rein reads of one message" when {@code e} says a message was too large; else null. */
+    private static String tooLarge(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            java.util.regex.Matcher matcher = t.getMessage() == null ? null : TOO_LARGE.matcher(t.getMessage());
+            if (matcher != null && matcher.find()) {
+                long limit = Long.parseLong(matcher.group(1) != null ? matcher.group(1) : matcher.group(2));
+                return "more than " + limit / (1024 * 1024) + " MB, the most Rein reads of one message";
+            }
+        }
+        return null;
+    }
+
     private String describe(Throwable e) {
+        String tooLarge = tooLarge(e);
+        if (tooLarge != null) {
+            return "it sent an answer of " + tooLarge + " (ask the tool for less: a narrower query, a smaller range or page)";
+        }
         if (e instanceof McpError error) {
             return unanswered(error) ? (noBody(error) != null ? unansweredText(error, "the request") : UNANSWERED_TEXT) : jsonRpc(error);
         }
