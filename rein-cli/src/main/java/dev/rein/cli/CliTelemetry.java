@@ -190,6 +190,7 @@ final class CliTelemetry implements AutoCloseable {
                     .addPropertiesCustomizer(config -> invalidNumbers(config, cli.err()))
                     .addPropertiesCustomizer(config -> unknownCompression(config, cli.err()))
                     .addPropertiesCustomizer(config -> unknownExemplarFilter(config, cli.err()))
+                    .addPropertiesCustomizer(config -> unknownOtlpValues(config, cli.err()))
                     .addPropertiesCustomizer(config -> { // last: the export timeouts as the SDK will read them
                         flushBound.set(flushBound(config));
                         return Map.of();
@@ -505,7 +506,8 @@ final class CliTelemetry implements AutoCloseable {
             "otel.metrics.exporter", "otel.logs.exporter", "otel.propagators",
             "otel.exporter.otlp.protocol", "otel.exporter.otlp.traces.protocol", "otel.exporter.otlp.metrics.protocol",
             "otel.exporter.otlp.logs.protocol", "otel.exporter.otlp.compression", "otel.exporter.otlp.traces.compression",
-            "otel.exporter.otlp.metrics.compression", "otel.exporter.otlp.logs.compression", "otel.metrics.exemplar.filter");
+            "otel.exporter.otlp.metrics.compression", "otel.exporter.otlp.logs.compression", "otel.metrics.exemplar.filter",
+            "otel.exporter.otlp.metrics.temporality.preference", "otel.exporter.otlp.metrics.default.histogram.aggregation");
 
     /**
      * Enum values in lower case, the case the SDK compares them in: the SDK environment variables
@@ -832,6 +834,45 @@ final class CliTelemetry implements AutoCloseable {
                 + " filter; ignored, as if unset (the default, trace_based): give always_on, always_off or trace_based");
         Map<String, String> unset = new HashMap<>();
         unset.put("otel.metrics.exemplar.filter", null);
+        return unset;
+    }
+
+    /** An OTLP exporter setting whose value names one of a fixed set: its property, that set and what is used without it. */
+    private record OtlpEnum(String property, List<String> known, String fallback) {}
+
+    private static final List<String> PROTOCOLS = List.of("http/protobuf", "grpc", "http/json");
+    /** The OTLP exporter's enum settings the SDK refuses an unknown value of (1.68). */
+    private static final List<OtlpEnum> OTLP_ENUMS = List.of(
+            new OtlpEnum("otel.exporter.otlp.protocol", PROTOCOLS, "rein's default, http/protobuf"),
+            new OtlpEnum("otel.exporter.otlp.traces.protocol", PROTOCOLS, "OTEL_EXPORTER_OTLP_PROTOCOL, else http/protobuf"),
+            new OtlpEnum("otel.exporter.otlp.metrics.protocol", PROTOCOLS, "OTEL_EXPORTER_OTLP_PROTOCOL, else http/protobuf"),
+            new OtlpEnum("otel.exporter.otlp.logs.protocol", PROTOCOLS, "OTEL_EXPORTER_OTLP_PROTOCOL, else http/protobuf"),
+            new OtlpEnum("otel.exporter.otlp.metrics.temporality.preference", List.of("cumulative", "delta", "lowmemory"),
+                    "the default, cumulative"),
+            new OtlpEnum("otel.exporter.otlp.metrics.default.histogram.aggregation",
+                    List.of("explicit_bucket_histogram", "base2_exponential_bucket_histogram"), "the default, explicit_bucket_histogram"));
+
+    /**
+     * An OTLP protocol, metrics temporality preference or default histogram aggregation the exporter
+     * does not know (OTEL_EXPORTER_OTLP_PROTOCOL=http) is said once and ignored, as if unset: the SDK
+     * environment variables spec says an enum value the implementation does not recognize MUST be
+     * warned of and gracefully ignored, where the SDK refused the run ("Unsupported OTLP traces
+     * protocol: http", "Unrecognized aggregation temporality"). grpc and http/json are known and
+     * refused before, saying why. Runs after {@link #enumsInLowerCase}.
+     */
+    private static Map<String, String> unknownOtlpValues(ConfigProperties config, PrintStream err) {
+        Map<String, String> unset = new HashMap<>();
+        for (OtlpEnum setting : OTLP_ENUMS) {
+            String value = config.getString(setting.property(), "").strip();
+            if (!value.isEmpty() && !setting.known().contains(value)) {
+                String variable = setting.property().toUpperCase(Locale.ROOT).replace('.', '_');
+                err.println("rein: OpenTelemetry: " + variable + "=" + Errors.oneLine(value) + " is not a value the exporter knows;"
+                        + " ignored, as if unset (" + setting.fallback() + "): give " + String.join(", ",
+                        setting.known().subList(0, setting.known().size() - 1)) + " or " + setting.known().getLast());
+                // the general protocol unset would be the SDK's own default, grpc: rein's is kept
+                unset.put(setting.property(), setting.property().equals("otel.exporter.otlp.protocol") ? "http/protobuf" : null);
+            }
+        }
         return unset;
     }
 

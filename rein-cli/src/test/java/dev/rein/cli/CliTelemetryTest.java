@@ -978,6 +978,49 @@ class CliTelemetryTest {
         assertThat(known.run("run", "--json", "say hi").stderrLines()).noneMatch(line -> line.startsWith("rein: OpenTelemetry: "));
     }
 
+    /**
+     * SDK environment variables spec, Enum: an unrecognized value MUST be warned of and gracefully
+     * ignored. An OTLP protocol that is none of http/protobuf, grpc, http/json (OTEL_EXPORTER_OTLP_PROTOCOL=http,
+     * a signal's own =protobuf), an OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE other than
+     * cumulative, delta, lowmemory and an OTEL_EXPORTER_OTLP_METRICS_DEFAULT_HISTOGRAM_AGGREGATION other
+     * than explicit_bucket_histogram, base2_exponential_bucket_histogram refused the run with exit code 2
+     * ("Unsupported OTLP traces protocol: http", "Unrecognized aggregation temporality: sometimes").
+     * Each is said in one line and ignored; a known one is read whatever its case.
+     */
+    @Test
+    void anUnknownProtocolTemporalityOrHistogramAggregationIsSaidOnceAndIgnored() throws Exception {
+        for (Map.Entry<String, String> c : List.of(Map.entry("OTEL_EXPORTER_OTLP_PROTOCOL", "http"),
+                Map.entry("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "protobuf"),
+                Map.entry("OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE", "sometimes"),
+                Map.entry("OTEL_EXPORTER_OTLP_METRICS_DEFAULT_HISTOGRAM_AGGREGATION", "exponential"))) {
+            try (OtlpReceiver otlp = OtlpReceiver.start()) {
+                InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT", otlp.endpoint()).env(c.getKey(), c.getValue());
+                cli.models((name, env) -> ScriptedModel.of(ScriptedModel.text("hi")));
+                InProcessCli.Outcome outcome = cli.run("run", "--json", "say hi");
+                assertThat(outcome.exitCode()).as(c + ": " + outcome.stderr()).isZero();
+                otlp.awaitUntil(() -> !otlp.spans().isEmpty() && !otlp.metrics().isEmpty(), Duration.ofSeconds(10));
+                assertThat(otlp.spans()).as(c.toString()).extracting(Span::getName).contains("invoke_agent rein");
+                assertThat(otlp.metrics()).as(c.toString()).isNotEmpty();
+                assertThat(outcome.stderrLines()).as(c.toString()).filteredOn(line -> line.startsWith("rein: OpenTelemetry: "))
+                        .singleElement().satisfies(line -> assertThat(line).contains(c.getKey() + "=" + c.getValue()).contains("ignored"));
+            }
+        }
+        try (OtlpReceiver otlp = OtlpReceiver.start()) {
+            InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT", otlp.endpoint())
+                    .env("OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE", "DELTA")
+                    .env("OTEL_EXPORTER_OTLP_METRICS_DEFAULT_HISTOGRAM_AGGREGATION", "Base2_Exponential_Bucket_Histogram");
+            cli.models((name, env) -> ScriptedModel.of(ScriptedModel.text("hi")));
+            InProcessCli.Outcome outcome = cli.run("run", "--json", "say hi");
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+            assertThat(outcome.stderrLines()).noneMatch(line -> line.startsWith("rein: OpenTelemetry: ") && !line.contains("ConnectException"));
+            otlp.awaitUntil(() -> otlp.metrics().stream().anyMatch(m -> m.getName().equals("gen_ai.client.operation.duration")),
+                    Duration.ofSeconds(10));
+            assertThat(otlp.metrics()).filteredOn(m -> m.getName().equals("gen_ai.client.operation.duration")).first()
+                    .satisfies(m -> assertThat(m.getExponentialHistogram().getAggregationTemporality())
+                            .isEqualTo(io.opentelemetry.proto.metrics.v1.AggregationTemporality.AGGREGATION_TEMPORALITY_DELTA));
+        }
+    }
+
     @Test
     void aSamplerArgumentThatIsNotARatioIsSaidOnceAndIgnored() {
         // SDK environment variables spec, OTEL_TRACES_SAMPLER_ARG: "Invalid or unrecognized input MUST be
