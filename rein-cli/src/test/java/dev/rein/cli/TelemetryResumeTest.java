@@ -61,7 +61,8 @@ class TelemetryResumeTest {
         }
         assertThat(cli.run("approve", id).exitCode()).isZero();
 
-        cli.env("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318").env("OTEL_TRACES_EXPORTER", "carrier-pigeon");
+        // an endpoint without its scheme (an unknown exporter is no longer refused: it is said and ignored)
+        cli.env("OTEL_EXPORTER_OTLP_ENDPOINT", "127.0.0.1:4318").env("OTEL_TRACES_EXPORTER", "otlp");
         InProcessCli.Outcome refused = cli.run("resume", "--max-tokens", "2000", id);
         assertThat(refused.exitCode()).as(refused.stderr()).isEqualTo(ExitCodes.USAGE);
         assertThat(refused.stderr()).contains("OpenTelemetry is not configured correctly");
