@@ -30,14 +30,14 @@ class CliTelemetryTest {
 
     @Test
     void offUnlessAnExporterIsAskedFor() {
-        assertThat(CliTelemetry.configured(Map.of())).isFalse();
-        assertThat(CliTelemetry.configured(Map.of("OTEL_SERVICE_NAME", "svc"))).isFalse();
-        assertThat(CliTelemetry.configured(Map.of("OTEL_TRACES_EXPORTER", "none"))).isFalse();
-        assertThat(CliTelemetry.configured(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "  "))).isFalse();
-        assertThat(CliTelemetry.configured(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318"))).isTrue();
-        assertThat(CliTelemetry.configured(Map.of("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "http://c:4318/v1/traces"))).isTrue();
-        assertThat(CliTelemetry.configured(Map.of("OTEL_TRACES_EXPORTER", "console"))).isTrue();
-        assertThat(CliTelemetry.configured(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318",
+        assertThat(OtelVariables.configured(Map.of())).isFalse();
+        assertThat(OtelVariables.configured(Map.of("OTEL_SERVICE_NAME", "svc"))).isFalse();
+        assertThat(OtelVariables.configured(Map.of("OTEL_TRACES_EXPORTER", "none"))).isFalse();
+        assertThat(OtelVariables.configured(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "  "))).isFalse();
+        assertThat(OtelVariables.configured(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318"))).isTrue();
+        assertThat(OtelVariables.configured(Map.of("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "http://c:4318/v1/traces"))).isTrue();
+        assertThat(OtelVariables.configured(Map.of("OTEL_TRACES_EXPORTER", "console"))).isTrue();
+        assertThat(OtelVariables.configured(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318",
                 "OTEL_SDK_DISABLED", "true"))).isFalse();
     }
 
@@ -92,9 +92,9 @@ class CliTelemetryTest {
                 .hasMessageNotContaining("otel.exporter.otlp.headers")
                 .hasMessageNotContaining("secret-123");
         Map<String, String> env = Map.of("OTEL_EXPORTER_OTLP_HEADERS", "x", "OTEL_EXPORTER_OTLP_ENDPOINT", "http://otel.exporter.otlp.headers.example");
-        assertThat(CliTelemetry.byVariable("Invalid map property: otel.exporter.otlp.headers.", env))
+        assertThat(OtelVariables.byVariable("Invalid map property: otel.exporter.otlp.headers.", env))
                 .isEqualTo("Invalid map property: OTEL_EXPORTER_OTLP_HEADERS.");
-        assertThat(CliTelemetry.byVariable("Bad endpoint http://otel.exporter.otlp.headers.example", env))
+        assertThat(OtelVariables.byVariable("Bad endpoint http://otel.exporter.otlp.headers.example", env))
                 .isEqualTo("Bad endpoint http://otel.exporter.otlp.headers.example");
     }
 
@@ -246,10 +246,10 @@ class CliTelemetryTest {
         // The SDK wraps a builder's refusal of a value (an IllegalArgumentException) as "Unexpected
         // configuration error"; the one line says what the SDK found wrong, so the user knows what to fix.
         // (Numbers out of range and an unknown compression are said and ignored instead, as the spec asks.)
-        assertThat(CliTelemetry.problem(new io.opentelemetry.sdk.autoconfigure.spi.ConfigurationException(
+        assertThat(OtelVariables.problem(new io.opentelemetry.sdk.autoconfigure.spi.ConfigurationException(
                 "Unexpected configuration error", new IllegalArgumentException("maxQueueSize must be positive."))))
                 .isEqualTo("a value was refused: maxQueueSize must be positive");
-        assertThat(CliTelemetry.problem(new io.opentelemetry.sdk.autoconfigure.spi.ConfigurationException(
+        assertThat(OtelVariables.problem(new io.opentelemetry.sdk.autoconfigure.spi.ConfigurationException(
                 "Unrecognized value for otel.traces.exporter: carrier-pigeon")))
                 .isEqualTo("Unrecognized value for otel.traces.exporter: carrier-pigeon");
     }
