@@ -82,7 +82,7 @@ final class OtelVariables {
                 .addPropertiesCustomizer(OtelVariables::plusSignsInHeaders)
                 .addPropertiesCustomizer(OtelVariables::sendableHeaders)
                 .addPropertiesCustomizer(OtelVariables::endpointsWithoutCredentials)
-                .addPropertiesCustomizer(OtelVariables::decodableResourceAttributes)
+                .addPropertiesCustomizer(config -> decodableResourceAttributes(config, err))
                 .addPropertiesCustomizer(OtelVariables::serviceName)
                 .addPropertiesCustomizer(config -> samplerArgument(config, err))
                 .addPropertiesCustomizer(config -> invalidNumbers(config, err))
@@ -475,28 +475,33 @@ final class OtelVariables {
     }
 
     /**
-     * OTEL_RESOURCE_ATTRIBUTES' values are percent-encoded; one that fails to decode makes the
-     * variable discarded and an error reported, the resource SDK spec says (SHOULD). The SDK kept
-     * it undecoded without a word (rollout=50% became "50%"): refused here, naming the attribute.
-     * An entry that is no key=value is left to the SDK, which names the variable.
+     * OTEL_RESOURCE_ATTRIBUTES' values are percent-encoded; when one fails to decode, the resource
+     * SDK spec says the entire variable SHOULD be discarded and an error reported. The SDK kept such
+     * a value undecoded without a word (rollout=50% became "50%"): said here in one line naming the
+     * attribute, and the variable discarded, service.name with it. An entry that is no key=value is
+     * left to the SDK, which names the variable.
      */
-    private static Map<String, String> decodableResourceAttributes(ConfigProperties config) {
+    private static Map<String, String> decodableResourceAttributes(ConfigProperties config, PrintStream err) {
         Map<String, String> attributes;
         try {
             attributes = config.getMap("otel.resource.attributes");
         } catch (ConfigurationException e) {
             return Map.of();
         }
-        attributes.forEach((key, value) -> {
+        for (Map.Entry<String, String> attribute : attributes.entrySet()) {
             try {
                 // as the SDK decodes them: a + is a plus sign, not form data's space
-                java.net.URLDecoder.decode(value.replace("+", "%2B"), java.nio.charset.StandardCharsets.UTF_8);
+                java.net.URLDecoder.decode(attribute.getValue().replace("+", "%2B"), java.nio.charset.StandardCharsets.UTF_8);
             } catch (IllegalArgumentException e) {
-                throw new ConfigurationException("OTEL_RESOURCE_ATTRIBUTES: the value of '" + Text.visible(key) + "' is not valid"
-                        + " percent-encoding (a % must be followed by two hexadecimal digits): the values are percent-encoded,"
-                        + " so write a % itself as %25 (and a comma as %2C)");
+                err.println("rein: OpenTelemetry: OTEL_RESOURCE_ATTRIBUTES: the value of '" + Text.visible(attribute.getKey())
+                        + "' is not valid percent-encoding (a % must be followed by two hexadecimal digits), so the whole variable"
+                        + " is discarded, as the OpenTelemetry spec has it: the values are percent-encoded, so write a % itself"
+                        + " as %25 (and a comma as %2C)");
+                Map<String, String> discarded = new HashMap<>();
+                discarded.put("otel.resource.attributes", null);
+                return discarded;
             }
-        });
+        }
         return Map.of();
     }
 

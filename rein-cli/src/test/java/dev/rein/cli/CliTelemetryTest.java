@@ -224,18 +224,29 @@ class CliTelemetryTest {
      * OTEL_RESOURCE_ATTRIBUTES' values are percent-decoded, and the resource SDK spec says a value
      * that fails to decode SHOULD make the variable discarded and an error reported. The SDK kept
      * such a value undecoded without a word (rollout=50% became "50%", team=a%2 "a%2"), so the
-     * other values' decoding and this one's silently disagreed. It is a configuration error like
-     * an entry that is no key=value, naming the attribute and saying to write a % itself as %25.
+     * other values' decoding and this one's silently disagreed. The variable is discarded, as the
+     * spec says, in one line naming the attribute and saying to write a % itself as %25.
      */
     @Test
-    void aResourceAttributeThatIsNotValidPercentEncodingIsRefusedSayingToWritePercent25() {
+    void aResourceAttributeThatIsNotValidPercentEncodingDiscardsTheVariableSayingToWritePercent25() throws Exception {
+        try (OtlpReceiver otlp = OtlpReceiver.start()) {
+            InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT", otlp.endpoint())
+                    .env("OTEL_RESOURCE_ATTRIBUTES", "service.name=checkout,team=ai%2Cml,rollout=50%");
+            cli.models((name, env) -> ScriptedModel.of(ScriptedModel.text("hi")));
+            InProcessCli.Outcome outcome = cli.run("run", "--json", "say hi");
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+            assertThat(outcome.stderrLines()).filteredOn(line -> line.startsWith("rein: OpenTelemetry: ")).singleElement()
+                    .satisfies(line -> assertThat(line).contains("OTEL_RESOURCE_ATTRIBUTES").contains("'rollout'")
+                            .contains("%25").contains("discarded"));
+            otlp.awaitUntil(() -> !otlp.spanResources().isEmpty(), Duration.ofSeconds(10));
+            assertThat(otlp.spanResources()).allSatisfy(resource -> {
+                assertThat(OtlpReceiver.attribute(resource.getAttributesList(), "service.name").map(AnyValue::getStringValue))
+                        .as("the whole variable is discarded, its service.name too").contains("rein");
+                assertThat(OtlpReceiver.attribute(resource.getAttributesList(), "team")).isEmpty();
+                assertThat(OtlpReceiver.attribute(resource.getAttributesList(), "rollout")).isEmpty();
+            });
+        }
         CliHome home = CliHome.of(Map.of("REIN_HOME", dir.toString()));
-        assertThatThrownBy(() -> CliTelemetry.from(cli(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318",
-                "OTEL_RESOURCE_ATTRIBUTES", "team=ai%2Cml,rollout=50%")), home))
-                .isInstanceOf(UsageException.class)
-                .hasMessageContaining("OTEL_RESOURCE_ATTRIBUTES")
-                .hasMessageContaining("'rollout'")
-                .hasMessageContaining("%25");
         assertThatCode(() -> CliTelemetry.from(cli(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318",
                 "OTEL_RESOURCE_ATTRIBUTES", "team=ai%2Cml,rollout=50%25,lang=c++")), home).close())
                 .doesNotThrowAnyException();
