@@ -1,5 +1,6 @@
 package dev.rein.anthropic;
 
+import dev.rein.retry.RetryAfter;
 import dev.rein.retry.RetryPolicy;
 import java.time.Clock;
 import java.time.Duration;
@@ -35,10 +36,10 @@ final class RateLimitReset {
         }
         Duration latest = null;
         for (String limit : LIMITS) {
-            if (!"0".equals(first(headers, "anthropic-ratelimit-" + limit + "-remaining"))) {
+            if (!"0".equals(RetryAfter.first(headers, "anthropic-ratelimit-" + limit + "-remaining"))) {
                 continue;
             }
-            String reset = first(headers, "anthropic-ratelimit-" + limit + "-reset");
+            String reset = RetryAfter.first(headers, "anthropic-ratelimit-" + limit + "-reset");
             if (reset == null) {
                 continue;
             }
@@ -51,14 +52,5 @@ final class RateLimitReset {
             }
         }
         return latest == null || RetryPolicy.tooLong(latest) ? null : latest;
-    }
-
-    private static String first(Function<String, List<String>> headers, String name) {
-        List<String> values = headers.apply(name);
-        if (values == null || values.isEmpty()) {
-            return null;
-        }
-        String value = values.get(0).trim();
-        return value.isEmpty() ? null : value;
     }
 }

@@ -58,7 +58,14 @@ public final class RetryAfter {
         return null;
     }
 
-    private static String first(Function<String, List<String>> headers, String name) {
+    /**
+     * The first value of header {@code name}, trimmed, or null when it is absent or blank: how the
+     * providers read the other wait hints of their responses too.
+     *
+     * @param headers the values of a header by its name (empty or null when absent)
+     * @param name    the header's name
+     */
+    public static String first(Function<String, List<String>> headers, String name) {
         List<String> values = headers.apply(name);
         if (values == null || values.isEmpty()) {
             return null;

@@ -1,5 +1,6 @@
 package dev.rein.openai;
 
+import dev.rein.retry.RetryAfter;
 import dev.rein.retry.RetryPolicy;
 import java.time.Duration;
 import java.util.List;
@@ -28,8 +29,8 @@ final class RateLimitHints {
     static Duration rateLimitReset(Function<String, List<String>> headers) {
         Duration longest = null;
         for (String limit : new String[] {"requests", "tokens"}) {
-            Duration reset = goDuration(first(headers, "x-ratelimit-reset-" + limit));
-            if (reset != null && "0".equals(first(headers, "x-ratelimit-remaining-" + limit))
+            Duration reset = goDuration(RetryAfter.first(headers, "x-ratelimit-reset-" + limit));
+            if (reset != null && "0".equals(RetryAfter.first(headers, "x-ratelimit-remaining-" + limit))
                     && (longest == null || reset.compareTo(longest) > 0)) {
                 longest = reset;
             }
@@ -76,14 +77,5 @@ final class RateLimitHints {
             at = part.end();
         }
         return at == value.length() && Double.isFinite(nanos) ? Duration.ofNanos(Math.round(nanos)) : null;
-    }
-
-    private static String first(Function<String, List<String>> headers, String name) {
-        List<String> values = headers.apply(name);
-        if (values == null || values.isEmpty()) {
-            return null;
-        }
-        String value = values.get(0).trim();
-        return value.isEmpty() ? null : value;
     }
 }
