@@ -4,16 +4,13 @@ import static dev.rein.testkit.ScriptedModel.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rein.run.RunStatus;
-import dev.rein.state.IdempotencyRecord;
+import dev.rein.state.ForwardingRunStore;
 import dev.rein.state.InMemoryRunStore;
 import dev.rein.state.RunSnapshot;
-import dev.rein.state.RunStore;
-import dev.rein.state.RunSummary;
 import dev.rein.testkit.ScriptedModel;
 import dev.rein.trace.RunListener;
 import dev.rein.trace.TraceEvent;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -22,32 +19,14 @@ import org.junit.jupiter.api.Test;
 /** A run whose loop itself fails (an Error while it ends) still ends its stream and its trace with the failed status. */
 class CrashedRunStreamTest {
     /** A store that fails with an Error, which the loop's own ending does not catch: the loop itself fails. */
-    static final class BrokenStore implements RunStore {
-        final InMemoryRunStore inner = new InMemoryRunStore();
+    static final class BrokenStore extends ForwardingRunStore {
+        BrokenStore() {
+            super(new InMemoryRunStore());
+        }
 
         @Override
         public void save(RunSnapshot snapshot) {
             throw new StackOverflowError("the store's serializer recursed without end");
-        }
-
-        @Override
-        public Optional<RunSnapshot> load(String runId) {
-            return inner.load(runId);
-        }
-
-        @Override
-        public List<RunSummary> list() {
-            return inner.list();
-        }
-
-        @Override
-        public Optional<IdempotencyRecord> idempotency(String key) {
-            return inner.idempotency(key);
-        }
-
-        @Override
-        public void putIdempotency(IdempotencyRecord record) {
-            inner.putIdempotency(record);
         }
     }
 

@@ -8,16 +8,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.rein.approval.ApprovalPolicy;
 import dev.rein.model.ToolResultBlock;
 import dev.rein.run.RunStatus;
+import dev.rein.state.ForwardingRunStore;
 import dev.rein.state.IdempotencyRecord;
 import dev.rein.state.InMemoryRunStore;
 import dev.rein.state.RunSnapshot;
-import dev.rein.state.RunStore;
-import dev.rein.state.RunSummary;
 import dev.rein.testkit.ScriptedModel;
 import dev.rein.tool.Risk;
 import dev.rein.tool.Tool;
-import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -29,36 +26,24 @@ import org.junit.jupiter.api.Test;
 class ReplayedCallCapTest {
 
     /** Saves nothing more once a completion is recorded: the process "died" right after the effect. */
-    static final class CrashingStore implements RunStore {
-        final InMemoryRunStore inner = new InMemoryRunStore();
+    static final class CrashingStore extends ForwardingRunStore {
         final AtomicBoolean dead = new AtomicBoolean();
+
+        CrashingStore() {
+            super(new InMemoryRunStore());
+        }
 
         @Override
         public void save(RunSnapshot snapshot) {
             if (dead.get()) {
                 throw new IllegalStateException("the process died");
             }
-            inner.save(snapshot);
-        }
-
-        @Override
-        public Optional<RunSnapshot> load(String runId) {
-            return inner.load(runId);
-        }
-
-        @Override
-        public List<RunSummary> list() {
-            return inner.list();
-        }
-
-        @Override
-        public Optional<IdempotencyRecord> idempotency(String key) {
-            return inner.idempotency(key);
+            super.save(snapshot);
         }
 
         @Override
         public void putIdempotency(IdempotencyRecord record) {
-            inner.putIdempotency(record);
+            super.putIdempotency(record);
             if (record.status() == IdempotencyRecord.Status.COMPLETED) {
                 dead.set(true);
             }
@@ -76,11 +61,11 @@ class ReplayedCallCapTest {
                 .build().run("charge the customer");
         assertThat(charges.get()).isEqualTo(1);
         String runId = crashed.runId();
-        assertThat(store.inner.load(runId).orElseThrow().status()).isEqualTo(RunStatus.RUNNING);
+        assertThat(store.delegate().load(runId).orElseThrow().status()).isEqualTo(RunStatus.RUNNING);
 
         // another process resumes: the completed charge is answered from its record, then the model asks for another
         ScriptedModel second = ScriptedModel.of(toolCalls(call("charge", "{\"amount\":7}")), text("done"));
-        RunResult resumed = Agent.builder().model(second).tools(charge).approvalPolicy(ApprovalPolicy.NEVER).store(store.inner)
+        RunResult resumed = Agent.builder().model(second).tools(charge).approvalPolicy(ApprovalPolicy.NEVER).store(store.delegate())
                 .build().resume(runId);
         assertThat(resumed.status()).isEqualTo(RunStatus.SUCCEEDED);
         ToolResultBlock replayed = (ToolResultBlock) second.requests().get(0).messages().get(2).content().get(0);

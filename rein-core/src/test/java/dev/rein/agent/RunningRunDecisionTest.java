@@ -23,10 +23,10 @@ class RunningRunDecisionTest {
         ReplayedCallCapTest.CrashingStore store = new ReplayedCallCapTest.CrashingStore();
         String runId = Agent.builder().model(ScriptedModel.of(toolCalls(call("charge", "{\"amount\":5}")), text("unused")))
                 .tools(charge).approvalPolicy(ApprovalPolicy.NEVER).store(store).build().run("charge").runId();
-        assertThat(store.inner.load(runId).orElseThrow().status()).isEqualTo(RunStatus.RUNNING);
+        assertThat(store.delegate().load(runId).orElseThrow().status()).isEqualTo(RunStatus.RUNNING);
 
         Agent agent = Agent.builder().model(ScriptedModel.of(text("done"))).tools(charge).approvalPolicy(ApprovalPolicy.NEVER)
-                .store(store.inner).build();
+                .store(store.delegate()).build();
         // before: only "run R is RUNNING, not waiting for approval", naming no way on for a run whose process died
         assertThatThrownBy(() -> agent.runs().approve(runId, "0".repeat(64), "alice")).isInstanceOf(ApprovalException.class)
                 .hasMessage("run " + runId + " is RUNNING, not waiting for approval; if the process that ran it has stopped"
