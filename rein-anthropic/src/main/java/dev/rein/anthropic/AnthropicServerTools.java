@@ -16,7 +16,8 @@ import java.util.List;
  * come back as server-side blocks ({@code server_tool_use}, {@code web_search_tool_result}), kept
  * and sent back unchanged; Rein never runs them, and the usage counts them for pricing (a web
  * search costs USD 0.01). Which server tools, versions and settings a model takes is the API's to
- * say; a name a function tool of the same request also has is refused before the request is sent.
+ * say; a name a function tool of the agent also has is refused when the agent is built (and when a
+ * request built by hand is sent).
  *
  * <pre>{@code
  * Agent.builder().model(model).modelOption(AnthropicServerTools.webSearch(5))
@@ -86,6 +87,17 @@ public record AnthropicServerTools(List<ObjectNode> tools) implements ModelOptio
             tool.put("max_uses", maxUses);
         }
         return new AnthropicServerTools(List.of(tool));
+    }
+
+    /**
+     * A server tool with the name of one of the agent's own tools fails the agent's build, not its
+     * first call: the API refuses a request whose tools share a name, at every step.
+     *
+     * @throws ReinException naming the tool
+     */
+    @Override
+    public void check(dev.rein.model.ModelRequest request) {
+        RequestMapper.requireDistinctNames(this, request);
     }
 
     /** The names of the tools. */

@@ -120,7 +120,7 @@ final class RequestMapper {
      * The API refuses a request whose tools share a name (HTTP 400), at every step of the run: a
      * server tool named like one of the agent's own tools is refused here, saying which and what to do.
      */
-    private static void requireDistinctNames(AnthropicServerTools serverTools, ModelRequest request) {
+    static void requireDistinctNames(AnthropicServerTools serverTools, ModelRequest request) {
         for (ToolDefinition tool : request.tools()) {
             if (serverTools.names().contains(tool.name())) {
                 throw new dev.rein.ReinException("the server tool '" + tool.name() + "' (AnthropicServerTools) has the name of"

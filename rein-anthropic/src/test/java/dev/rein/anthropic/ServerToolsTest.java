@@ -80,4 +80,12 @@ class ServerToolsTest extends FakeApi {
         assertThat(result.usage().serverToolUses()).containsEntry("web_search", 1L);
         assertThat(lastBody().get("tools").get(0).get("type").asText()).isEqualTo("web_search_20250305");
     }
+
+    @Test
+    void anAgentWhoseServerToolIsNamedLikeOneOfItsToolsFailsToBuild() {
+        assertThatThrownBy(() -> Agent.builder().model(model).tools(dev.rein.tool.builtin.BuiltinTools.all())
+                .modelOption(AnthropicServerTools.of("{\"type\":\"custom_20250101\",\"name\":\"calculate\"}")).build())
+                .isInstanceOf(ReinException.class).hasMessageContaining("'calculate'").hasMessageContaining("function tool");
+        assertThat(server.requests()).isEmpty();
+    }
 }

@@ -85,7 +85,7 @@ final class AgentValidation {
         }
         List<ServerContextEdit> edits = new ArrayList<>(b.serverContextEdits);
         edits.addAll(b.contextPolicy.serverEdits());
-        checkOptions(b, modelName, edits);
+        checkOptions(b, modelName, edits, withSources);
         return new AgentConfig.Validated(copy(b), modelName, registry, prices, List.copyOf(edits), List.copyOf(allVerifiers),
                 guards, safety);
     }
@@ -94,10 +94,10 @@ final class AgentValidation {
      * Each model option checked against the settings every request of the agent carries (see
      * {@link ModelOption#check}), so a combination the provider refuses fails here, not at the first call.
      */
-    private static void checkOptions(Agent.Builder b, String modelName, List<ServerContextEdit> edits) {
+    private static void checkOptions(Agent.Builder b, String modelName, List<ServerContextEdit> edits, List<Tool> tools) {
         ModelOptions options = edits.isEmpty() ? b.modelOptions : b.modelOptions.with(new ServerContextEdits(edits));
         ModelRequest settings = ModelRequest.builder(modelName).maxTokens(b.maxTokens).options(options)
-                .temperature(b.temperature).build();
+                .temperature(b.temperature).tools(tools.stream().map(Tool::definition).toList()).build();
         for (ModelOption option : options.all()) {
             option.check(settings);
         }
