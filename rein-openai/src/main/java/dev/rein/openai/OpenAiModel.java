@@ -77,11 +77,11 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
         this.client = client;
         this.http = http;
         this.errors = errors;
-        this.requests = new RequestMapper(maxTokensField, adaptiveMaxTokensField, ToolCallIds.mistralHost(baseUrl),
-                Origin.of(baseUrl));
         this.origin = Origin.of(baseUrl);
         this.limitsOf = OpenAiModelBuilder.isPublicApi(baseUrl) ? "the OpenAI API"
                 : OpenAiModelBuilder.isAzure(baseUrl) ? "Azure OpenAI" : null;
+        this.requests = new RequestMapper(maxTokensField, adaptiveMaxTokensField, ToolCallIds.mistralHost(baseUrl),
+                origin, limitsOf != null);
         this.baseUrl = baseUrl;
     }
 

@@ -7,7 +7,8 @@ import java.util.regex.Pattern;
 
 /**
  * OpenAI's documented limits of one Chat Completions request that a run can reach: at most 128
- * tools (an agent with a few MCP servers easily offers more) and 4 stop sequences. The public API
+ * tools (an agent with a few MCP servers easily offers more) and 4 stop sequences; and its limit
+ * on a tool's description, which {@link #description} fits a description to. The public API
  * and Azure OpenAI refuse a request beyond them with HTTP 400 ("Invalid 'tools': array too long.
  * Expected an array with maximum length 128, ...", code {@code array_above_max_length}), at every
  * step of the run; Rein says so before sending, with what to do. Other servers set limits of their
@@ -17,6 +18,8 @@ import java.util.regex.Pattern;
 final class RequestLimits {
     static final int MAX_TOOLS = 128;
     static final int MAX_STOP_SEQUENCES = 4;
+    /** The longest tool description the public API and Azure OpenAI take, in characters (code points). */
+    static final int MAX_DESCRIPTION = 1024;
 
     /** The API's refusal of a list too long: its field and the length it got. */
     private static final Pattern TOO_LONG = Pattern.compile(
@@ -38,6 +41,19 @@ final class RequestLimits {
         }
         return what == null ? null
                 : new ModelException(ModelException.Kind.INVALID_REQUEST, 0, what + " (not sent)", false, null, null, null);
+    }
+
+    /**
+     * A tool's description as the public API and Azure OpenAI take it: one over {@value #MAX_DESCRIPTION} characters is cut
+     * to that many, the last an ellipsis. They refuse the whole request for it (400 "Invalid 'tools[13].function.description':
+     * string too long", code {@code string_above_max_length}), called or not; an MCP server's description is often longer
+     * and is not the user's to shorten. Its beginning says what the tool does; the tool's own definition is unchanged.
+     */
+    static String description(String description) {
+        if (description.codePointCount(0, description.length()) <= MAX_DESCRIPTION) {
+            return description;
+        }
+        return description.substring(0, description.offsetByCodePoints(0, MAX_DESCRIPTION - 1)) + "\u2026";
     }
 
     /** What to do about a server's refusal of a list too long in OpenAI's words; empty for any other message. */

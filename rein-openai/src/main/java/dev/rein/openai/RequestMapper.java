@@ -75,6 +75,8 @@ final class RequestMapper {
     private final boolean mistralHost;
     /** The server requests go to ({@link Origin}); null when unknown. */
     private final String origin;
+    /** Whether the server is the public API or Azure OpenAI, whose limits on a tool's description apply. */
+    private final boolean openAiLimits;
     /** Turned off once, when a server refuses {@code stream_options} (older Azure OpenAI API versions). */
     private volatile boolean streamOptions = true;
     private final WireCache<Message, Wire> messages = new WireCache<>();
@@ -95,10 +97,19 @@ final class RequestMapper {
      *     server sent are not echoed to it; null echoes them all
      */
     RequestMapper(MaxTokensField maxTokensField, boolean adaptive, boolean mistralHost, String origin) {
+        this(maxTokensField, adaptive, mistralHost, origin, false);
+    }
+
+    /**
+     * @param openAiLimits whether requests go to the public API or Azure OpenAI, which refuse a tool description over
+     *     {@value RequestLimits#MAX_DESCRIPTION} characters ({@link RequestLimits#description})
+     */
+    RequestMapper(MaxTokensField maxTokensField, boolean adaptive, boolean mistralHost, String origin, boolean openAiLimits) {
         this.maxTokensField = maxTokensField;
         this.adaptive = adaptive;
         this.mistralHost = mistralHost;
         this.origin = origin;
+        this.openAiLimits = openAiLimits;
     }
 
     /**
@@ -136,7 +147,7 @@ final class RequestMapper {
                 ObjectMappers.jsonMapper().convertValue(settings, ChatCompletionCreateParams.Body.class).toBuilder();
         body.messages(JsonArray.of(messages(request)));
         if (!request.tools().isEmpty()) {
-            body.tools(JsonArray.of(request.tools().stream().map(t -> tools.get(t, RequestMapper::tool)).toList()));
+            body.tools(JsonArray.of(request.tools().stream().map(t -> tools.get(t, this::tool)).toList()));
         }
         return body.build();
     }
@@ -288,11 +299,11 @@ final class RequestMapper {
         return wire.isEmpty() ? "output" : wire;
     }
 
-    private static JsonValue tool(ToolDefinition tool) {
+    private JsonValue tool(ToolDefinition tool) {
         ObjectNode json = Json.object();
         ObjectNode function = json.putObject("function");
         function.put("name", tool.name());
-        function.put("description", tool.description());
+        function.put("description", openAiLimits ? RequestLimits.description(tool.description()) : tool.description());
         ObjectNode parameters = tool.inputSchema().deepCopy();
         giveArraysItems(parameters);
         function.set("parameters", parameters);

@@ -334,4 +334,29 @@ class RequestMappingTest extends FakeChat {
         assertThat(body.get("max_completion_tokens").asInt()).isEqualTo(256);
         assertThat(body.has("max_tokens")).isFalse();
     }
+    @Test
+    void aToolDescriptionLongerThanOpenAiTakesIsSentCutToItsLimitThereAndWholeElsewhere() throws Exception {
+        // The public API and Azure OpenAI refuse every request whose tools hold a description over 1024 characters (400
+        // "Invalid 'tools[13].function.description': string too long. Expected a string with maximum length 1024, but got
+        // a string with length 1103 instead.", code string_above_max_length), called or not; MCP servers' descriptions
+        // are often longer (sentry-mcp's), and Rein adds "[MCP server 'NAME'] " before them. The user cannot shorten them.
+        String description = "[MCP server 'sentry'] 課題を検索します。😀" + "x".repeat(1100);
+        dev.rein.model.ToolDefinition longTool = new dev.rein.model.ToolDefinition("search_issues", description,
+                (com.fasterxml.jackson.databind.node.ObjectNode) Json.parse("{\"type\":\"object\"}"));
+        dev.rein.model.ModelRequest request = dev.rein.model.ModelRequest.builder("gpt-4.1-mini").maxTokens(256)
+                .addMessage(Message.user("x")).tools(List.of(longTool, tool("short"))).build();
+        for (String base : new String[] {"https://api.openai.com/v1", "https://contoso.openai.azure.com/openai/v1"}) {
+            try (OpenAiModel openAi = OpenAiModel.builder().baseUrl(base).apiKey("sk-test").environment(name -> null).build()) {
+                JsonNode tools = com.openai.core.ObjectMappers.jsonMapper().valueToTree(openAi.requests().body(request)).get("tools");
+                String sent = tools.at("/0/function/description").asText();
+                assertThat(sent.codePointCount(0, sent.length())).isEqualTo(1024);
+                assertThat(sent).startsWith("[MCP server 'sentry'] 課題を検索します。😀xxx").endsWith("x…");
+                assertThat(tools.at("/1/function/description").asText()).isEqualTo("The short tool.");
+            }
+        }
+        // Other servers (vLLM, Ollama) take it whole.
+        server.enqueue(ChatReply.text("ok"));
+        model.call(request, new dev.rein.model.ModelCallContext(java.time.Instant.now().plusSeconds(30), stream));
+        assertThat(server.requests().get(0).body().at("/tools/0/function/description").asText()).isEqualTo(description);
+    }
 }
