@@ -16,7 +16,8 @@ import java.util.Map;
  * as a string of JSON; Rein hands tools the parsed value. When writing that value again would not
  * give back the same text (other spacing, key order or number format, or text that is not JSON at
  * all), the original text travels next to the call as an {@link OpaqueBlock} of type {@value
- * #TYPE}, so the call is echoed back unchanged.
+ * #TYPE}, so the call is echoed back unchanged; arguments that are not JSON go back as {@code {}}
+ * ({@link #echo}).
  */
 final class RawArguments {
     static final String TYPE = "openai_tool_call_arguments";
@@ -50,6 +51,20 @@ final class RawArguments {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot write tool arguments", e);
         }
+    }
+
+    /**
+     * The argument text a call is echoed back with: the model's own ({@code kept}, else the parsed value written
+     * again), unless it is not JSON (it reached the tool as text); then {@code {}}. Servers parse the arguments of the
+     * calls a request replays (vLLM's json.loads refuses text that is not JSON with 400, "Unterminated string starting
+     * at ..."), at every later step, since the history keeps the call; the tool's error result quotes what the model
+     * sent. Blank text (a call without parameters, as some servers send it) goes back as it came.
+     */
+    static String echo(String kept, JsonNode input) {
+        if (input.isTextual()) {
+            return "{}";
+        }
+        return kept != null ? kept : text(input);
     }
 
     /** The block to keep with a call, or null when writing the parsed value gives the same text. */

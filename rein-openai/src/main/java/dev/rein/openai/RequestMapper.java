@@ -369,7 +369,7 @@ final class RequestMapper {
                 case TextBlock t -> text.append(t.text());
                 case ToolUseBlock use -> {
                     ObjectNode call = calls.addObject().put("id", ToolCallIds.wire(use.id(), mistralIds));
-                    call.putObject("function").put("arguments", raw.getOrDefault(use.id(), RawArguments.text(use.input())))
+                    call.putObject("function").put("arguments", RawArguments.echo(raw.get(use.id()), use.input()))
                             .put("name", use.name());
                     call.put("type", "function");
                     if (extra.containsKey(use.id())) {

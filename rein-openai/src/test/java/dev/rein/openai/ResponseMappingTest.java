@@ -262,6 +262,26 @@ class ResponseMappingTest extends FakeChat {
     }
 
     @Test
+    void argumentsThatAreNotJsonAreEchoedBackAsAnEmptyObjectWhichEveryServerReads() {
+        // vLLM parses the arguments of every assistant tool call a request replays (chat_utils._postprocess_messages,
+        // json.loads): text that is not JSON is refused with 400 ("Unterminated string starting at ...", vllm#47761) at
+        // that step and every later one, since the history keeps the call. The tool result quotes what the model sent.
+        for (String arguments : new String[] {"{\"q\": \"東京", "q=東京"}) {
+            server.enqueue(ChatReply.toolCall("call_x", "search", arguments), ChatReply.text("done"));
+            dev.rein.tool.Tool search = dev.rein.tool.Tool.builder("search").description("s")
+                    .inputSchema("{\"type\":\"object\",\"properties\":{\"q\":{\"type\":\"string\"}}}")
+                    .handler((args, ctx) -> "ok").build();
+            RunResult result = Agent.builder().model(model).modelName("m")
+                    .prices(PriceTable.empty().with("m", ModelPrice.of("0", "0", "0"))).tools(search).build().run("go");
+            assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+            com.fasterxml.jackson.databind.JsonNode messages = lastBody().path("messages");
+            assertThat(messages.at("/1/tool_calls/0/function/arguments").asText()).as(arguments).isEqualTo("{}");
+            assertThat(messages.get(2).path("content").asText()).as("what the model sent is in the result")
+                    .startsWith("Error: Invalid arguments for tool 'search'").contains(arguments);
+        }
+    }
+
+    @Test
     void argumentsWithTextAfterTheJsonValueReachTheToolAsTextNotAsTheirFirstValue() throws Exception {
         // Two objects in one call (a model's glitch, or two calls a server joined): the first alone
         // would run the tool with half of what the model asked for, and nobody would know.
