@@ -27,13 +27,21 @@ final class OkHttpTransport {
     private OkHttpTransport() {}
 
     static OkHttpClient create() {
+        return create(null);
+    }
+
+    /** The same, with {@code extra} before the error-body interceptor (tests look at the requests); null for none. */
+    static OkHttpClient create(okhttp3.Interceptor extra) {
         // Redirects are not followed: OkHttp sends a POST redirected with 301 or 302 again as a GET
         // without its body, which the server refuses with a 404 that never names the redirect;
         // ErrorMapper says where the server sends requests instead.
-        return new OkHttpClient.Builder().socketFactory(NoDelaySockets.INSTANCE)
+        OkHttpClient.Builder builder = new OkHttpClient.Builder().socketFactory(NoDelaySockets.INSTANCE)
                 .followRedirects(false).followSslRedirects(false)
-                .addInterceptor(chain -> plainErrorAsJson(chain.proceed(chain.request())))
-                .build();
+                .addInterceptor(chain -> plainErrorAsJson(chain.proceed(chain.request())));
+        if (extra != null) {
+            builder.addInterceptor(extra);
+        }
+        return builder.build();
     }
 
     /** Closes the pooled connections and stops the dispatcher's threads, as the SDK does for a client of its own. */

@@ -53,6 +53,7 @@ public final class OpenAiModelBuilder {
     private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
     private Clock clock = Clock.systemUTC();
     private Function<String, String> environment = System::getenv;
+    private okhttp3.Interceptor interceptor;
 
     OpenAiModelBuilder() {}
 
@@ -107,6 +108,12 @@ public final class OpenAiModelBuilder {
     /** The clock used to read HTTP-date {@code retry-after} headers (for tests). */
     public OpenAiModelBuilder clock(Clock clock) {
         this.clock = Objects.requireNonNull(clock, "clock");
+        return this;
+    }
+
+    /** An interceptor on the HTTP client, after Rein's own (tests look at the requests it sends). */
+    OpenAiModelBuilder interceptor(okhttp3.Interceptor interceptor) {
+        this.interceptor = interceptor;
         return this;
     }
 
@@ -177,6 +184,33 @@ public final class OpenAiModelBuilder {
         return null;
     }
 
+    /** The {@code api-version} query parameter of a base URL on an Azure OpenAI host, or null. */
+    static String azureApiVersion(String baseUrl) {
+        if (!isAzure(baseUrl)) {
+            return null;
+        }
+        String query = URI.create(baseUrl.strip()).getRawQuery();
+        if (query == null) {
+            return null;
+        }
+        for (String parameter : query.split("&")) {
+            if (parameter.startsWith("api-version=") && parameter.length() > "api-version=".length()) {
+                return java.net.URLDecoder.decode(parameter.substring("api-version=".length()),
+                        java.nio.charset.StandardCharsets.UTF_8);
+            }
+        }
+        return null;
+    }
+
+    /** The base URL without its {@code api-version} query parameter (and without a query left empty). */
+    private static String withoutApiVersion(String baseUrl) {
+        String url = baseUrl.strip();
+        int mark = url.indexOf('?');
+        String rest = java.util.Arrays.stream(url.substring(mark + 1).split("&"))
+                .filter(p -> !p.startsWith("api-version=")).collect(java.util.stream.Collectors.joining("&"));
+        return url.substring(0, mark) + (rest.isEmpty() ? "" : "?" + rest);
+    }
+
     /**
      * Creates the model and its HTTP client.
      *
@@ -204,6 +238,12 @@ public final class OpenAiModelBuilder {
                     + " 404 Resource not found): set it to " + v1 + " (Azure OpenAI's v1 API, which needs no api-version) and"
                     + " name the deployment as the model: --model " + deployment + " (modelName in the library)");
         }
+        // An api-version in an Azure base URL is the one to send: left in the URL, it went beside the SDK's own
+        // (2024-10-21 on a resource's URL), so the request carried two.
+        String apiVersion = azureApiVersion(url);
+        if (apiVersion != null) {
+            url = withoutApiVersion(url);
+        }
         String key = firstSet(apiKey, environment.apply("OPENAI_API_KEY"), null);
         String unsendable = unsendable(key);
         if (unsendable != null) {
@@ -217,7 +257,7 @@ public final class OpenAiModelBuilder {
                     + ": the OpenAI API at " + url
                     + " needs a key (set OPENAI_API_KEY, or OPENAI_BASE_URL for a server that needs none)");
         }
-        okhttp3.OkHttpClient http = OkHttpTransport.create();
+        okhttp3.OkHttpClient http = OkHttpTransport.create(interceptor);
         OpenAIOkHttpClient.Builder sdk = OpenAIOkHttpClient.builder()
                 .okHttpClient(http)
                 .baseUrl(url)
@@ -225,6 +265,9 @@ public final class OpenAiModelBuilder {
                 .maxRetries(0)
                 .timeout(Timeout.builder().connect(connectTimeout).read(readTimeout).write(readTimeout)
                         .request(requestTimeout).build());
+        if (apiVersion != null) {
+            sdk.azureServiceVersion(com.openai.azure.AzureOpenAIServiceVersion.fromString(apiVersion));
+        }
         if (key != null) {
             sdk.apiKey(key);
         } else {

@@ -161,4 +161,29 @@ class OpenAiProviderTest {
             OpenAiModel.builder().baseUrl(url).apiKey("key").environment(name -> null).build().close();
         }
     }
+    @Test
+    void theApiVersionOfAnAzureBaseUrlIsTheOneSentAndOnlyOnce() throws Exception {
+        // The OpenAI SDK adds an api-version of its own (2024-10-21) to requests on an Azure resource's URL; one the user
+        // gave in the base URL (a preview version a newer model needs) went beside it, the request carrying two.
+        java.util.List<okhttp3.HttpUrl> sent = new java.util.concurrent.CopyOnWriteArrayList<>();
+        okhttp3.Interceptor answer = chain -> {
+            sent.add(chain.request().url());
+            return new okhttp3.Response.Builder().request(chain.request()).protocol(okhttp3.Protocol.HTTP_1_1).code(404)
+                    .message("Not Found").body(okhttp3.ResponseBody.create("{\"error\":{\"code\":\"404\",\"message\":"
+                            + "\"Resource not found\"}}", okhttp3.MediaType.get("application/json"))).build();
+        };
+        for (String url : new String[] {"https://contoso.openai.azure.com?api-version=2024-12-01-preview",
+                "https://contoso.openai.azure.com/?api-version=2024-12-01-preview"}) {
+            try (OpenAiModel azure = OpenAiModel.builder().baseUrl(url).apiKey("key").environment(name -> null)
+                    .interceptor(answer).build()) {
+                org.junit.jupiter.api.Assertions.assertThrows(dev.rein.model.ModelException.class, () -> azure.call(
+                        dev.rein.model.ModelRequest.builder("my-o3").maxTokens(64).addMessage(dev.rein.model.Message.user("x"))
+                                .build(), new dev.rein.model.ModelCallContext(java.time.Instant.now().plusSeconds(30),
+                                dev.rein.model.StreamObserver.NONE)));
+            }
+            okhttp3.HttpUrl request = sent.get(sent.size() - 1);
+            assertThat(request.queryParameterValues("api-version")).as(url).containsExactly("2024-12-01-preview");
+            assertThat(request.encodedPath()).isEqualTo("/openai/deployments/my-o3/chat/completions");
+        }
+    }
 }
