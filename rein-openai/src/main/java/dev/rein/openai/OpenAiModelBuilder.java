@@ -184,6 +184,12 @@ public final class OpenAiModelBuilder {
         return null;
     }
 
+    /** Whether a base URL on an Azure OpenAI host is its v1 API ({@code .../openai/v1}). */
+    static boolean isAzureV1(String baseUrl) {
+        String path = URI.create(baseUrl.strip()).getPath();
+        return path != null && path.replaceAll("/+$", "").endsWith("/openai/v1");
+    }
+
     /** The {@code api-version} query parameter of a base URL on an Azure OpenAI host, or null. */
     static String azureApiVersion(String baseUrl) {
         if (!isAzure(baseUrl)) {
@@ -268,7 +274,12 @@ public final class OpenAiModelBuilder {
         if (apiVersion != null) {
             sdk.azureServiceVersion(com.openai.azure.AzureOpenAIServiceVersion.fromString(apiVersion));
         }
-        if (key != null) {
+        if (key != null && isAzure(url) && !isAzureV1(url) && !key.startsWith("eyJ")) {
+            // Azure's deployment endpoints read a key from the api-key header and answer a bearer key 401 ("Access token
+            // is missing, invalid, audience is incorrect"); its v1 API takes it as a bearer token, as does either with a
+            // Microsoft Entra ID token (a JWT, "eyJ...").
+            sdk.credential(com.openai.azure.credential.AzureApiKeyCredential.create(key));
+        } else if (key != null) {
             sdk.apiKey(key);
         } else {
             // The SDK insists on a credential; a placeholder whose header is then removed sends none.

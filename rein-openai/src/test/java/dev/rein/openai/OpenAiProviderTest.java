@@ -186,4 +186,30 @@ class OpenAiProviderTest {
             assertThat(request.encodedPath()).isEqualTo("/openai/deployments/my-o3/chat/completions");
         }
     }
+    @Test
+    void aKeyForAnAzureResourcesUrlGoesInTheApiKeyHeaderAzureReadsItFrom() throws Exception {
+        // Azure OpenAI's deployment endpoints read an API key from the api-key header; sent as Authorization: Bearer (the
+        // SDK's way with apiKey), every call was answered 401 "Access token is missing, invalid, audience is incorrect
+        // (https://cognitiveservices.azure.com), or have expired", which sends the user looking for a token. Its v1 API
+        // takes the key as a bearer token, as OpenAI's clients send it (Microsoft's v1 examples).
+        java.util.List<okhttp3.Request> sent = new java.util.concurrent.CopyOnWriteArrayList<>();
+        okhttp3.Interceptor answer = chain -> {
+            sent.add(chain.request());
+            return new okhttp3.Response.Builder().request(chain.request()).protocol(okhttp3.Protocol.HTTP_1_1).code(404)
+                    .message("Not Found").body(okhttp3.ResponseBody.create("{\"error\":{\"code\":\"404\",\"message\":"
+                            + "\"Resource not found\"}}", okhttp3.MediaType.get("application/json"))).build();
+        };
+        for (String url : new String[] {"https://contoso.openai.azure.com", "https://contoso.openai.azure.com/openai/v1"}) {
+            try (OpenAiModel azure = OpenAiModel.builder().baseUrl(url).apiKey("azure-key-1").environment(name -> null)
+                    .interceptor(answer).build()) {
+                org.junit.jupiter.api.Assertions.assertThrows(dev.rein.model.ModelException.class, () -> azure.call(
+                        dev.rein.model.ModelRequest.builder("my-gpt-4o").maxTokens(64).addMessage(dev.rein.model.Message.user("x"))
+                                .build(), new dev.rein.model.ModelCallContext(java.time.Instant.now().plusSeconds(30),
+                                dev.rein.model.StreamObserver.NONE)));
+            }
+        }
+        assertThat(sent.get(0).header("api-key")).isEqualTo("azure-key-1");
+        assertThat(sent.get(0).header("Authorization")).isNull();
+        assertThat(sent.get(1).header("Authorization")).isEqualTo("Bearer azure-key-1");
+    }
 }
