@@ -368,6 +368,14 @@ final class ErrorMapper {
      * names the field is about the field itself; a copy of the request in the error (pydantic's
      * {@code input}, vLLM's {@code input_value=...}) names it too and does not count.
      */
+    /** Whether a 400 refuses a tool's description for its length, in the public API's words (a proxy in front of it). */
+    static boolean refusesLongDescription(ModelException e) {
+        return e.httpStatus() == 400 && e.getMessage() != null && LONG_DESCRIPTION.matcher(e.getMessage()).find();
+    }
+
+    private static final java.util.regex.Pattern LONG_DESCRIPTION = java.util.regex.Pattern.compile(
+            "Invalid 'tools\\[\\d+\\]\\.function\\.description': string too long");
+
     static boolean refusesStreamOptions(ModelException e) {
         if ((e.httpStatus() != 400 && e.httpStatus() != 422) || !(e.getCause() instanceof OpenAIServiceException service)) {
             return false;

@@ -155,6 +155,7 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
         // Each refusal of a field is answered once (a server may refuse both, one after the other).
         boolean maxTokensSwitched = false;
         boolean streamOptionsDropped = false;
+        boolean descriptionsCut = false;
         while (true) {
             ChatCompletionCreateParams params = params(request);
             try {
@@ -172,6 +173,11 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
                 if (!streamOptionsDropped && ErrorMapper.refusesStreamOptions(e) && params.streamOptions().isPresent()) {
                     requests.dropStreamOptions();
                     streamOptionsDropped = true;
+                    continue;
+                }
+                // A proxy in front of OpenAI refuses a tool description over its limit, at every step: cut them.
+                if (!descriptionsCut && ErrorMapper.refusesLongDescription(e) && requests.cutDescriptions()) {
+                    descriptionsCut = true;
                     continue;
                 }
                 throw ErrorMapper.defaultModelAdvice(e, request.model(), OpenAiModelBuilder.isPublicApi(baseUrl));

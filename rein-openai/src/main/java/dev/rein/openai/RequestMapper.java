@@ -75,12 +75,16 @@ final class RequestMapper {
     private final boolean mistralHost;
     /** The server requests go to ({@link Origin}); null when unknown. */
     private final String origin;
-    /** Whether the server is the public API or Azure OpenAI, whose limits on a tool's description apply. */
-    private final boolean openAiLimits;
+    /**
+     * Whether tool descriptions are cut to OpenAI's limit: on the public API and Azure OpenAI from the start, on another
+     * server once it refused a longer one in the API's words (a proxy in front of OpenAI).
+     */
+    private volatile boolean openAiLimits;
     /** Turned off once, when a server refuses {@code stream_options} (older Azure OpenAI API versions). */
     private volatile boolean streamOptions = true;
     private final WireCache<Message, Wire> messages = new WireCache<>();
-    private final WireCache<ToolDefinition, JsonValue> tools = new WireCache<>();
+    /** Replaced when descriptions begin to be cut, so no tool keeps a wire form with a longer one. */
+    private volatile WireCache<ToolDefinition, JsonValue> tools = new WireCache<>();
     private final AtomicLong converted = new AtomicLong();
 
     /**
@@ -134,6 +138,21 @@ final class RequestMapper {
      */
     void dropStreamOptions() {
         streamOptions = false;
+    }
+
+    /**
+     * Cuts tool descriptions to OpenAI's limit from now on ({@link RequestLimits#description}): a server refused a longer
+     * one ("Invalid 'tools[0].function.description': string too long", a proxy in front of OpenAI).
+     *
+     * @return whether that changes what is sent, so the refused request is worth sending again
+     */
+    boolean cutDescriptions() {
+        if (openAiLimits) {
+            return false;
+        }
+        tools = new WireCache<>();
+        openAiLimits = true;
+        return true;
     }
 
     /** The SDK body: the settings through the SDK's typed model, the history and tools as reused wire forms. */

@@ -359,4 +359,29 @@ class RequestMappingTest extends FakeChat {
         model.call(request, new dev.rein.model.ModelCallContext(java.time.Instant.now().plusSeconds(30), stream));
         assertThat(server.requests().get(0).body().at("/tools/0/function/description").asText()).isEqualTo(description);
     }
+    @Test
+    void aServerThatRefusesALongToolDescriptionGetsItCutFromThenOn() throws Exception {
+        // A proxy in front of OpenAI (GitHub Copilot's, LiteLLM's, a gateway on a domain of its own) answers with the API's
+        // 400 for a description over 1024 characters, at every step: as for a refused max_tokens, the request is sent once
+        // more with descriptions cut to that length, and from then on.
+        String description = "[MCP server 'sentry'] " + "x".repeat(1100);
+        dev.rein.model.ToolDefinition longTool = new dev.rein.model.ToolDefinition("search_issues", description,
+                (com.fasterxml.jackson.databind.node.ObjectNode) Json.parse("{\"type\":\"object\"}"));
+        server.enqueue(new ChatReply.HttpError(400, "invalid_request_error", "string_above_max_length", "Invalid"
+                + " 'tools[0].function.description': string too long. Expected a string with maximum length 1024, but got a"
+                + " string with length 1122 instead.", Map.of(), null), ChatReply.text("ok"), ChatReply.text("again"));
+        dev.rein.model.ModelRequest request = dev.rein.model.ModelRequest.builder("gpt-4.1-mini").maxTokens(256)
+                .addMessage(Message.user("x")).tools(List.of(longTool, tool("short"))).build();
+        assertThat(model.call(request, new dev.rein.model.ModelCallContext(java.time.Instant.now().plusSeconds(30), stream))
+                .text()).isEqualTo("ok");
+        assertThat(model.call(request, new dev.rein.model.ModelCallContext(java.time.Instant.now().plusSeconds(30), stream))
+                .text()).isEqualTo("again");
+        assertThat(server.requests()).hasSize(3);
+        assertThat(server.requests().get(0).body().at("/tools/0/function/description").asText()).isEqualTo(description);
+        for (int i = 1; i < 3; i++) {
+            String sent = server.requests().get(i).body().at("/tools/0/function/description").asText();
+            assertThat(sent).hasSize(1024).endsWith("x…");
+            assertThat(server.requests().get(i).body().at("/tools/1/function/description").asText()).isEqualTo("The short tool.");
+        }
+    }
 }
