@@ -86,7 +86,8 @@ final class AgentLoop {
             return failedCall(failed);
         } catch (StoreException e) {
             String reason = e instanceof StoreConflictException ? Reasons.STORE_CONFLICT : Reasons.STORE_ERROR;
-            return end(RunStatus.FAILED, reason, "the run's state could not be saved, so it stopped: " + e.getMessage(),
+            String why = e instanceof StoreConflictException ? conflict(e) : e.getMessage();
+            return end(RunStatus.FAILED, reason, "the run's state could not be saved, so it stopped: " + why,
                     knownSoFar(whyStopped(reason, null)));
         } catch (RuntimeException | Error e) { // an Error too: try to end, save and trace normally (runToEnd is the last resort)
             return end(RunStatus.FAILED, Reasons.INTERNAL_ERROR, "internal error: " + e,
@@ -393,6 +394,24 @@ final class AgentLoop {
             return end(RunStatus.STOPPED_BUDGET, failed.reason, failed.getMessage(), knownSoFar(failed.getMessage()));
         }
         return end(RunStatus.FAILED, failed.reason, failed.getMessage(), knownSoFar(failed.getMessage()));
+    }
+
+    /**
+     * What a lost save race means for the user: someone else holds the run now (what the store has),
+     * and this process leaves it to them; the store's own words follow.
+     */
+    private String conflict(StoreException e) {
+        String now;
+        try {
+            now = run.config.safety().store().load(run.runId)
+                    .map(s -> " (it is now " + s.status() + ", version " + s.version() + ")").orElse("");
+        } catch (RuntimeException unreadable) {
+            now = "";
+        }
+        return "another process or person changed run " + run.runId + " in the store since this process loaded it" + now
+                + " (a resume, a decision or a cancellation elsewhere), so this process stopped without overwriting it;"
+                + " the store keeps the other's state: see agent.runs().show(\"" + run.runId + "\") (rein show " + run.runId
+                + "). The store said: " + e.getMessage();
     }
 
     /**

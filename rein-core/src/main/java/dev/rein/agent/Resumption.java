@@ -87,6 +87,9 @@ final class Resumption {
             run.checkpoint(result);
             return result;
         } catch (RuntimeException e) {
+            if (e instanceof dev.rein.state.StoreConflictException && Reasons.STORE_CONFLICT.equals(result.reason())) {
+                return result; // lost to another holder of the run already, as the message says: its end is not saved either
+            }
             // Any failure, not only the store's own: the run must end with this result either way.
             String cause = e instanceof StoreException ? e.getMessage() : e.toString();
             String lost = " (the run's final state could not be saved: " + cause + ")";

@@ -218,7 +218,7 @@ class LoopSafetyTest {
     }
 
     @Test
-    void whenAnotherProcessResumesARunTheOriginalStopsAtItsNextCheckpoint() throws Exception {
+    void whenAnotherProcessResumesARunTheOriginalStopsAtItsNextCheckpointSayingWhoHoldsItOnce() throws Exception {
         java.util.concurrent.CountDownLatch entered = new java.util.concurrent.CountDownLatch(1);
         java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
         AtomicInteger calls = new AtomicInteger();
@@ -243,6 +243,12 @@ class LoopSafetyTest {
         assertThat(resumed.answer()).isEqualTo("resumed done");
         assertThat(stopped.status()).isEqualTo(RunStatus.FAILED);
         assertThat(stopped.reason()).isEqualTo("store_conflict");
+        // before: "... run run_shared is at version 5 in the store, but version 2 was about to replace version 1: it was
+        // changed elsewhere since it was loaded (the run's final state could not be saved: <the same sentence again>)"
+        assertThat(stopped.message()).startsWith("the run's state could not be saved, so it stopped: another process or person"
+                        + " changed run run_shared in the store since this process loaded it (it is now SUCCEEDED, version 5)")
+                .contains("this process stopped without overwriting it").contains("agent.runs().show(\"run_shared\")");
+        assertThat(stopped.message().split("was about to replace", -1)).hasSize(2);
         assertThat(store.load("run_shared").orElseThrow().answer()).isEqualTo("resumed done");
     }
 }
