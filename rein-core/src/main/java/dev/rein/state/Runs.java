@@ -103,9 +103,13 @@ public final class Runs {
      * action; the arguments are validated again (now, when this service knows the tools, and in
      * any case by the executor when the run resumes).
      *
-     * @throws ReinException when the arguments do not fit the tool's schema
+     * @throws ReinException when the arguments are null or do not fit the tool's schema
      */
     public RunSnapshot edit(String runId, String actionHash, JsonNode arguments, String decidedBy) {
+        if (arguments == null) {
+            throw new ReinException("edit(...) was given no arguments: pass the new arguments as a JSON object"
+                    + " (Json.parse(\"{...}\")), or approve(...) to run the action as proposed");
+        }
         // Hashed as stored: the run compares the call it resumes (masked arguments) with this hash.
         JsonNode masked = masker.redactValue(arguments.deepCopy());
         return decide(runId, actionHash, r -> {

@@ -142,6 +142,14 @@ class ApprovalFlowTest {
         assertThatThrownBy(() -> agent.runs().edit(paused.runId(), hash, Json.parse("{\"to\":42}"), "carol"))
                 .isInstanceOf(ReinException.class).hasMessageContaining("do not fit tool 'send_message'");
         assertThat(agent.runs().pending(paused.runId())).hasSize(1);
+        // no arguments at all (a Java null): said as such, where it was a NullPointerException from deepCopy
+        for (dev.rein.state.Runs runs : List.of(agent.runs(), dev.rein.state.Runs.in(store))) {
+            assertThatThrownBy(() -> runs.edit(paused.runId(), hash, null, "carol"))
+                    .isInstanceOf(ReinException.class)
+                    .hasMessage("edit(...) was given no arguments: pass the new arguments as a JSON object"
+                            + " (Json.parse(\"{...}\")), or approve(...) to run the action as proposed");
+        }
+        assertThat(agent.runs().pending(paused.runId())).hasSize(1);
     }
 
     @Test
