@@ -359,6 +359,13 @@ final class AgentLoop {
             long left = run.meter.outputTokensLeft().orElse(Long.MAX_VALUE);
             if (left < request.maxTokens()) {
                 request = request.toBuilder().maxTokens((int) Math.max(1, left)).build();
+                Optional<String> refused = refusedOption(request);
+                if (refused.isPresent()) {
+                    // the provider would refuse it (a thinking budget above max_tokens): said, rather than an internal error
+                    String notAsked = why + "; no summary was asked for: the " + left + " output tokens the output token"
+                            + " limit leaves are too few for this request (" + refused.get() + ")";
+                    return execute(run.decide(new Step.Event.Summarized(kind, notAsked, null, null, knownSoFar(notAsked))));
+                }
             }
             ModelResponse summary = caller.call(request, "final_summary");
             summary.toHistoryMessage().ifPresent(run::append);
@@ -367,6 +374,18 @@ final class AgentLoop {
             summarized = new Step.Event.Summarized(kind, why, null, failed.getMessage(), knownSoFar(why));
         }
         return execute(run.decide(summarized));
+    }
+
+    /** Why one of the request's options cannot work with it (as its provider would refuse it), if one cannot. */
+    private static Optional<String> refusedOption(ModelRequest request) {
+        for (dev.rein.model.ModelOption option : request.options().all()) {
+            try {
+                option.check(request);
+            } catch (RuntimeException e) {
+                return Optional.of(e.getMessage());
+            }
+        }
+        return Optional.empty();
     }
 
     /** Adds text to the last user message, or a new user message after an assistant turn. */

@@ -103,6 +103,30 @@ class ContractEdgesTest {
         assertThat(left.requests().get(0).maxTokens()).isEqualTo(8192);
     }
 
+    /** An option a provider checks against max_tokens (as Anthropic's thinking budget must stay below it). */
+    private record NeedsRoom(int tokens) implements dev.rein.model.ModelOption {
+        @Override
+        public void check(dev.rein.model.ModelRequest request) {
+            if (tokens >= request.maxTokens()) {
+                throw new dev.rein.ReinException("needs " + tokens + " below maxTokens " + request.maxTokens());
+            }
+        }
+    }
+
+    @Test
+    void aSummaryThatTheOutputLimitLeavesTooFewTokensForTheRequestsOptionsIsNotAskedFor() {
+        // the provider would refuse the lowered request (thinking's budget above max_tokens): the run says why, not
+        // FAILED/internal_error from the provider's check, and the limit is not overspent either
+        ScriptedModel model = ScriptedModel.of(echoStep("1"), echoStep("2"), text("summary"));
+        RunResult result = agent(model).modelOption(new NeedsRoom(100))
+                .budget(Budget.builder().maxSteps(2).maxOutputTokens(50L).build()).build().run("go");
+        assertThat(result.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
+        assertThat(result.reason()).isEqualTo("max_steps");
+        assertThat(model.requests()).hasSize(2);
+        assertThat(result.message()).isEqualTo("the step limit of 2 was reached; no summary was asked for: the 10 output"
+                + " tokens the output token limit leaves are too few for this request (needs 100 below maxTokens 10)");
+    }
+
     @Test
     void inputTokensAndMoneyStopWithTheirReasons() {
         ScriptedModel in = ScriptedModel.of(echoStep("1"), echoStep("2"), text("summary"));

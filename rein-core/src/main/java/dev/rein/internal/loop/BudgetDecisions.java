@@ -43,6 +43,10 @@ final class BudgetDecisions {
         Reason reason = Reason.of(event.kind().reason());
         String why = event.why();
         ModelResponse summary = event.summary();
+        if (summary == null && event.failure() == null) { // no call was made, and why says why
+            return new Step.Decision(state, new NextStep.Stop(RunStatus.STOPPED_BUDGET, reason, why, event.knownSoFar(), null),
+                    List.of());
+        }
         if (summary == null) {
             return new Step.Decision(state, new NextStep.Stop(RunStatus.STOPPED_BUDGET, reason, why + "; the summary call failed too: "
                     + event.failure(), event.knownSoFar(), null), List.of());

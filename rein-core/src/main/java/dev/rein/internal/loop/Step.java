@@ -88,7 +88,8 @@ public final class Step {
 
         /**
          * The final summary after a budget ran out: its response, or why the call failed
-         * ({@code failure}); {@code knownSoFar} is what the run knows without the model.
+         * ({@code failure}), or neither when no call was made ({@code why} then says why);
+         * {@code knownSoFar} is what the run knows without the model.
          */
         record Summarized(BudgetKind kind, String why, ModelResponse summary, String failure, String knownSoFar)
                 implements Event {}
