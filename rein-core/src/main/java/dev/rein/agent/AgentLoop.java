@@ -344,7 +344,7 @@ final class AgentLoop {
         return execute(run.decide(outcome));
     }
 
-    /** A budget ran out: one last call for what is known, unless time or output tokens ran out (the step function decides). */
+    /** A budget ran out: one last call for what is known, unless time itself ran out (the step function decides). */
     NextStep stopForBudget(BudgetKind kind) throws InterruptedException, ModelCaller.CallFailed {
         return execute(run.decide(new Step.Event.BudgetObserved(kind, run.meter.describe(kind))));
     }
@@ -354,11 +354,12 @@ final class AgentLoop {
         Step.Event.Summarized summarized;
         try {
             ModelRequest request = request(ToolChoice.none());
-            // what an output limit leaves is all the summary may write (another limit ran out; had it been
-            // that one, no summary is asked for), so the summary never overspends the budget it reports on
+            // What an output limit still leaves is all the summary may write. When that limit is the one
+            // that ran out, nothing is left to cap to: the one summary call the budget contract promises
+            // is made as for the other budgets (its usage counts, as the money budget's summary does).
             long left = run.meter.outputTokensLeft().orElse(Long.MAX_VALUE);
-            if (left < request.maxTokens()) {
-                request = request.toBuilder().maxTokens((int) Math.max(1, left)).build();
+            if (left > 0 && left < request.maxTokens()) {
+                request = request.toBuilder().maxTokens((int) left).build();
                 Optional<String> refused = refusedOption(request);
                 if (refused.isPresent()) {
                     // the provider would refuse it (a thinking budget above max_tokens): said, rather than an internal error

@@ -75,24 +75,26 @@ class ContractEdgesTest {
         RunResult stopped = agent(exact).budget(Budget.builder().maxOutputTokens(40L).build()).build().run("go");
         assertThat(stopped.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
         assertThat(stopped.reason()).isEqualTo("max_output_tokens");
-        assertThat(exact.requests()).hasSize(2); // no summary call: it would spend output past the limit
+        assertThat(exact.requests()).hasSize(3); // two steps, then the one summary call every budget but time gets
 
         ScriptedModel under = ScriptedModel.of(echoStep("1"), echoStep("2"), echoStep("3"), text("summary"));
         RunResult later = agent(under).budget(Budget.builder().maxOutputTokens(41L).build()).build().run("go");
         assertThat(later.reason()).isEqualTo("max_output_tokens");
-        assertThat(under.requests()).hasSize(3);
+        assertThat(under.requests()).hasSize(4);
     }
 
     @Test
-    void theSummaryCallNeverSpendsMoreOutputTokensThanTheOutputLimitLeaves() {
-        // the output limit itself ran out: a summary would spend output past it, so none is asked for (as for time)
+    void theSummaryCallWritesAtMostTheOutputTokensTheOutputLimitLeaves() {
+        // the output limit itself ran out: nothing is left to cap to, and the summary call is made as for every
+        // budget but time (issue 2's contract), with the agent's max_tokens
         ScriptedModel spent = ScriptedModel.of(echoStep("1"), echoStep("2"), text("summary"));
         RunResult stopped = agent(spent).budget(Budget.builder().maxOutputTokens(40L).build()).build().run("go");
         assertThat(stopped.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
         assertThat(stopped.reason()).isEqualTo("max_output_tokens");
-        assertThat(spent.requests()).hasSize(2);
-        assertThat(stopped.usage().outputTokens()).isEqualTo(40);
-        assertThat(stopped.answer()).contains("output token limit of 40");
+        assertThat(spent.requests()).hasSize(3);
+        assertThat(spent.lastRequest().toolChoice()).isEqualTo(ToolChoice.none());
+        assertThat(spent.lastRequest().maxTokens()).isEqualTo(8192);
+        assertThat(stopped.answer()).isEqualTo("summary");
 
         // another limit ran out with 10 output tokens left: the summary may write at most those 10
         ScriptedModel left = ScriptedModel.of(echoStep("1"), echoStep("2"), text("summary"));

@@ -78,7 +78,7 @@ class UnreportedUsageTest {
                 .build().run("go");
         assertThat(result.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
         assertThat(result.reason()).isEqualTo("max_output_tokens");
-        assertThat(model.requests()).hasSize(2); // two steps; no summary, which would spend output past the limit
+        assertThat(model.requests()).hasSize(3); // two steps, then the summary
         assertThat(result.usage().outputTokens()).isGreaterThanOrEqualTo(1_000);
     }
 

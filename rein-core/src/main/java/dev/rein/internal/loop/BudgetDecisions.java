@@ -16,10 +16,7 @@ final class BudgetDecisions {
     static final String SUMMARY_PROMPT = "[rein] The work must stop now: %s. Do not call any tools. Reply with a summary of"
             + " what you found (with the facts and their sources) and what is still unfinished or uncertain.";
 
-    /**
-     * Within budget the model is called; out of time or of output tokens the run stops at once (a summary
-     * would spend what ran out); otherwise one last call asks for a summary.
-     */
+    /** Within budget the model is called; out of time the run stops at once; otherwise one last call asks for a summary. */
     static Step.Decision observed(Step.State state, Step.Event.BudgetObserved event) {
         BudgetKind kind = event.exhausted();
         if (kind == null) {
@@ -27,7 +24,7 @@ final class BudgetDecisions {
         }
         String why = event.why();
         Step.Command intervene = new Step.Command.Intervene("budget", why, Map.of("budget", kind.reason()));
-        if (kind == BudgetKind.DEADLINE || kind == BudgetKind.OUTPUT_TOKENS) {
+        if (kind == BudgetKind.DEADLINE) {
             return new Step.Decision(state, new NextStep.Stop(RunStatus.STOPPED_BUDGET, Reason.of(kind.reason()), why, null, null),
                     List.of(intervene));
         }

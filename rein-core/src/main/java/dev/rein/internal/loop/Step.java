@@ -19,7 +19,7 @@ import java.util.Map;
  *
  * <p>One step of the local driver, as events and the commands they lead to:
  * {@code Started} (a resumed step's open calls → {@code RunTools}) · {@code BudgetObserved}
- * (within budget → {@code CallModel}; out of time or output tokens → stop; out of steps, input tokens or money →
+ * (within budget → {@code CallModel}; out of time → stop; out of steps, tokens or money →
  * {@code Summarize}) · {@code Summarized} → stop · {@code ContextMeasured} (over a trigger →
  * {@code ClearToolResults} or {@code Compact}) · {@code Responded} → {@code RunTools} or
  * {@code Verify} · {@code ToolsProposed} → {@code Checkpoint} then {@code CheckFinish} or
