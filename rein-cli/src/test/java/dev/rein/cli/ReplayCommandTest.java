@@ -37,7 +37,9 @@ class ReplayCommandTest {
         Files.write(trace, lines, StandardCharsets.UTF_8);
         InProcessCli.Outcome live = cli.run("replay", "--live-read-tools", "--stop-at-divergence", trace.toString());
         assertThat(live.exitCode()).as(live.stdout() + live.stderr()).isEqualTo(ExitCodes.FAILED);
-        assertThat(live.stdout()).contains("first divergence: step 2: the step request differs at messages[2]")
+        assertThat(live.stdout()).contains("first divergence: step 2: the live READ tool `calculate` (its call ")
+                .contains("now answers otherwise than recorded: it ran for real, on its data as it is now, so the step request"
+                        + " differs at messages[2]")
                 .contains("replayed ending: CANCELLED/cancelled (differs)");
     }
 
