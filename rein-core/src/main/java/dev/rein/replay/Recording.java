@@ -265,7 +265,8 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
                 continue;
             }
             try {
-                events.add(Json.storedMapper().readTree(lines.get(i)));
+                JsonNode event = Json.storedMapper().readTree(lines.get(i));
+                events.add(event.path("limits").isObject() ? withExactLimits(event, lines.get(i)) : event);
             } catch (IOException | RuntimeException e) {
                 boolean last = i == lines.size() - 1;
                 // The writer ends every event with a newline: a last line without one, or a line that ends
@@ -279,6 +280,23 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
             }
         }
         return events;
+    }
+
+    /** Reads the numbers of a trace's limits as written: so a replay starts with "max_cost_usd":1.00, not 1.0. */
+    private static final com.fasterxml.jackson.databind.ObjectReader EXACT = Json.storedMapper().reader()
+            .with(com.fasterxml.jackson.databind.DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .without(com.fasterxml.jackson.databind.cfg.JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES);
+
+    /**
+     * {@code event} with its {@code limits} read with their numbers exact (a money limit keeps its
+     * scale), so the replay's run_started shows them as the recording did. Only the limits: a request
+     * read so would compare unequal to the one the replay builds (a decimal node is not a double node).
+     */
+    private static JsonNode withExactLimits(JsonNode event, String line) throws IOException {
+        JsonNode limits = EXACT.readTree(line).path("limits");
+        com.fasterxml.jackson.databind.node.ObjectNode copy = ((com.fasterxml.jackson.databind.node.ObjectNode) event);
+        copy.set("limits", limits);
+        return copy;
     }
 
     /** The text of {@code bytes}, which must be UTF-8: a byte that is not is named by its line. */
