@@ -5,6 +5,7 @@ import dev.rein.run.FinishReport;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rein.json.Json;
+import dev.rein.model.OutputSchema;
 import dev.rein.state.AgentState;
 import dev.rein.tool.Risk;
 import dev.rein.tool.Tool;
@@ -65,14 +66,20 @@ public final class FinishTool {
      * its JSON text, which the tool's schema and the output schema's check take. The tool's schema
      * keeps {@code result} a string, which every provider's tool schema dialect accepts (Gemini's
      * refuses a property without a type), but a model told the answer's shape in the system prompt
-     * often sends the value itself; refusing it only made the model send it again. Arguments
-     * without such a result are returned as they are.
+     * often sends the value itself; refusing it only made the model send it again. So is a string
+     * that is not valid output as JSON but is as a JSON string (the output type is an enum, say).
+     * Other arguments are returned as they are.
      */
-    static JsonNode typedResult(JsonNode arguments) {
+    static JsonNode typedResult(JsonNode arguments, OutputSchema schema) {
         JsonNode result = arguments.path("result");
-        if (!(arguments instanceof ObjectNode object) || result.isMissingNode() || result.isNull() || result.isTextual()) {
+        if (!(arguments instanceof ObjectNode object) || result.isMissingNode() || result.isNull()) {
             return arguments;
         }
+        if (result.isTextual() && !(schema.problems(result.asText()).size() > 0 && schema.problems(result).isEmpty())) {
+            return arguments;
+        }
+        // A value given as JSON, or a string the schema takes as a JSON string (an enum's "REFUND", which the
+        // tool's string field invites, rather than "\"REFUND\""): the answer is its JSON text
         ObjectNode copy = object.deepCopy();
         copy.put("result", Json.write(result));
         return copy;

@@ -348,4 +348,25 @@ class TypedOutputShapesTest {
         assertThat(model2.requests()).hasSize(2);
         assertThat(model2.requests().get(1).toString()).contains("MAYBE").doesNotContain("string expected");
     }
+
+    @Test
+    void anEnumGivenAsTheFinishToolsStringResultIsThatEnum() {
+        // Before: 'REFUND' was not JSON, so refused ('the answer is not JSON'), though the tool's result field is a string
+        String bare = "{\"status\":\"completed\",\"summary\":\"s\",\"result\":\"REFUND\"}";
+        ScriptedModel model = ScriptedModel.of(ScriptedModel.toolCalls(ScriptedModel.call("finish", bare)));
+        RunResult r = Agent.builder().model(model).finishTool(true).build().run("判定して", Decision.class);
+        assertThat(r.status()).as(r.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(r.output(Decision.class)).isEqualTo(Decision.REFUND);
+        assertThat(r.answer()).isEqualTo("\"REFUND\"");
+
+        // as JSON it is taken as written; a string outside the enum is still refused
+        String quoted = "{\"status\":\"completed\",\"summary\":\"s\",\"result\":\"\\\"REJECT\\\"\"}";
+        String outside = "{\"status\":\"completed\",\"summary\":\"s\",\"result\":\"MAYBE\"}";
+        ScriptedModel model2 = ScriptedModel.of(ScriptedModel.toolCalls(ScriptedModel.call("finish", outside)),
+                ScriptedModel.toolCalls(ScriptedModel.call("finish", quoted)));
+        RunResult r2 = Agent.builder().model(model2).finishTool(true).build().run("判定して", Decision.class);
+        assertThat(r2.status()).as(r2.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(r2.output(Decision.class)).isEqualTo(Decision.REJECT);
+        assertThat(model2.requests()).hasSize(2);
+    }
 }
