@@ -75,7 +75,9 @@ public final class FinishTool {
         if (!(arguments instanceof ObjectNode object) || result.isMissingNode() || result.isNull()) {
             return arguments;
         }
-        if (result.isTextual() && !(schema.problems(result.asText()).size() > 0 && schema.problems(result).isEmpty())) {
+        // only a completed run's result is the typed answer: a question (needs_user_input) or a failure stays text
+        if (result.isTextual() && !("completed".equals(arguments.path("status").asText())
+                && !schema.problems(result.asText()).isEmpty() && schema.problems(result).isEmpty())) {
             return arguments;
         }
         // A value given as JSON, or a string the schema takes as a JSON string (an enum's "REFUND", which the

@@ -369,4 +369,13 @@ class TypedOutputShapesTest {
         assertThat(r2.output(Decision.class)).isEqualTo(Decision.REJECT);
         assertThat(model2.requests()).hasSize(2);
     }
+
+    @Test
+    void aQuestionForTheUserUnderAStringTypeStaysTheQuestionsText() {
+        String ask = "{\"status\":\"needs_user_input\",\"summary\":\"s\",\"result\":\"どの注文ですか?\"}";
+        ScriptedModel model = ScriptedModel.of(ScriptedModel.toolCalls(ScriptedModel.call("finish", ask)));
+        RunResult r = Agent.builder().model(model).finishTool(true).build().run("注文を調べて", String.class);
+        assertThat(r.reason()).as(r.message()).isEqualTo("needs_user_input");
+        assertThat(r.answer()).isEqualTo("どの注文ですか?");
+    }
 }
