@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p><b>Bounded.</b> A long-lived agent must not grow with the number of runs it has made, so only
  * the {@linkplain #DEFAULT_FINISHED_RUNS_KEPT most recent finished runs} are kept (snapshot, trace
  * and idempotency records); older finished runs are evicted. Runs that are still running or waiting
- * for approval are never evicted, so memory is bounded by the runs in progress or paused at the same
+ * for approval (a finished run continued by a reply among them) are never evicted, so memory is bounded by the runs in progress or paused at the same
  * time plus the finished window. Use a persistent store ({@code rein-store-jdbc}) to keep every run.
  *
  * <p><b>Cheap per step.</b> The snapshot of a running run is kept as the immutable object it is (the
@@ -69,21 +69,40 @@ public final class InMemoryRunStore implements RunStore {
         String json;
         final List<Object[]> events = new ArrayList<>();
         final Set<String> idempotencyKeys = new HashSet<>();
+
+        /** Whether the latest snapshot has ended the run (a paused run is kept as JSON, and is not). */
+        boolean finished() {
+            return snapshot != null && snapshot.status().terminal();
+        }
     }
 
     @Override
     public void save(RunSnapshot snapshot) {
-        Entry entry = runs.computeIfAbsent(snapshot.runId(), id -> new Entry());
-        synchronized (entry) {
-            if (snapshot.version() != entry.version + 1) {
-                throw new StoreConflictException("run " + snapshot.runId() + " is at version " + entry.version
-                        + " in the store, but version " + snapshot.version() + " was about to replace version "
-                        + (snapshot.version() - 1) + ": it was changed elsewhere since it was loaded");
+        boolean continued;
+        while (true) {
+            Entry entry = runs.computeIfAbsent(snapshot.runId(), id -> new Entry());
+            synchronized (entry) {
+                if (runs.get(snapshot.runId()) != entry) {
+                    continue; // evicted a moment ago: saved as the store now holds it (not at all)
+                }
+                if (snapshot.version() != entry.version + 1) {
+                    throw new StoreConflictException("run " + snapshot.runId() + " is at version " + entry.version
+                            + " in the store, but version " + snapshot.version() + " was about to replace version "
+                            + (snapshot.version() - 1) + ": it was changed elsewhere since it was loaded");
+                }
+                continued = entry.finished() && !snapshot.status().terminal();
+                boolean paused = snapshot.status() == RunStatus.WAITING_APPROVAL;
+                entry.json = paused ? SnapshotCodec.write(snapshot) : null;
+                entry.snapshot = paused ? null : snapshot;
+                entry.version = snapshot.version();
+                break;
             }
-            boolean paused = snapshot.status() == RunStatus.WAITING_APPROVAL;
-            entry.json = paused ? SnapshotCodec.write(snapshot) : null;
-            entry.snapshot = paused ? null : snapshot;
-            entry.version = snapshot.version();
+        }
+        if (continued) {
+            // a finished run continued by a reply runs (or waits) again: no longer among the finished ones to evict
+            synchronized (finished) {
+                finished.remove(snapshot.runId());
+            }
         }
         if (snapshot.status().terminal()) {
             finished(snapshot.runId());
@@ -105,9 +124,13 @@ public final class InMemoryRunStore implements RunStore {
             }
         }
         for (String id : gone) {
-            Entry entry = runs.remove(id);
+            Entry entry = runs.get(id);
             if (entry != null) {
                 synchronized (entry) {
+                    if (!entry.finished()) {
+                        continue; // continued by a reply since it was picked: kept until it ends again
+                    }
+                    runs.remove(id, entry);
                     entry.idempotencyKeys.forEach(idempotency::remove);
                 }
             }

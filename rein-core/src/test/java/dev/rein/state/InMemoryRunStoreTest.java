@@ -72,6 +72,29 @@ class InMemoryRunStoreTest {
     }
 
     @Test
+    void aFinishedRunContinuedByAReplyIsNotEvictedWhileItRunsOrWaits() {
+        InMemoryRunStore store = new InMemoryRunStore(2);
+        finishRun(store, "run_asked"); // ended (needs_user_input or an answer): evictable
+        // agent.reply: the next turn runs, then pauses for an approval
+        store.save(snapshot("run_asked", 3, RunStatus.RUNNING));
+        for (int i = 0; i < 5; i++) {
+            finishRun(store, "run_" + i);
+        }
+        store.save(snapshot("run_asked", 4, RunStatus.WAITING_APPROVAL));
+        for (int i = 5; i < 10; i++) {
+            finishRun(store, "run_" + i);
+        }
+        assertThat(store.load("run_asked")).contains(snapshot("run_asked", 4, RunStatus.WAITING_APPROVAL));
+        // once the turn ends, it is a finished run again, and the most recent one
+        store.save(snapshot("run_asked", 5, RunStatus.RUNNING));
+        store.save(snapshot("run_asked", 6, RunStatus.SUCCEEDED));
+        finishRun(store, "run_x");
+        assertThat(store.load("run_asked")).isPresent();
+        finishRun(store, "run_y");
+        assertThat(store.load("run_asked")).isEmpty();
+    }
+
+    @Test
     void aNegativeBoundIsRefused() {
         assertThatThrownBy(() -> new InMemoryRunStore(-1)).hasMessageContaining("finishedRunsKept");
     }
