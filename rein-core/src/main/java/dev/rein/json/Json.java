@@ -70,7 +70,11 @@ public final class Json {
                 // tool call on a fresh virtual thread, so each parse or write would start with empty
                 // buffers (about twice the allocation). A shared pool hands them from thread to thread.
                 .recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool())
-                .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(maxReadDepth).build())
+                .streamReadConstraints(maxReadDepth == MAX_DOCUMENT_DEPTH
+                        // Rein's own documents read back whatever Rein wrote: a tool output kept whole
+                        // (toolOutputLimit 0) may be one string over Jackson's 20,000,000 characters
+                        ? StreamReadConstraints.builder().maxNestingDepth(maxReadDepth).maxStringLength(Integer.MAX_VALUE).build()
+                        : StreamReadConstraints.builder().maxNestingDepth(maxReadDepth).build())
                 .streamWriteConstraints(StreamWriteConstraints.builder().maxNestingDepth(MAX_DOCUMENT_DEPTH).build())
                 .build();
     }

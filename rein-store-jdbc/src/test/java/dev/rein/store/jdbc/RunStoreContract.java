@@ -76,6 +76,24 @@ abstract class RunStoreContract {
     }
 
     @Test
+    void aSnapshotHoldingAToolResultOfMoreThanTwentyMillionCharactersIsLoadedBack() {
+        // toolOutputLimit(0) keeps a tool's whole output in the history: the store must give back what it took
+        // (Jackson reads at most 20,000,000 characters in one string unless told otherwise)
+        String huge = "ログ行 A-104 保留\n".repeat(1_600_000);
+        assertThat(huge.length()).isGreaterThan(20_000_000);
+        RunSnapshot first = snapshot(1, RunStatus.WAITING_APPROVAL);
+        List<Message> history = new java.util.ArrayList<>(first.history());
+        history.add(Message.user(List.of(new dev.rein.model.ToolResultBlock("toolu_1", huge, false))));
+        RunSnapshot saved = new RunSnapshot(first.format(), first.runId(), first.version(), first.goal(), first.model(),
+                first.status(), first.reason(), first.message(), first.answer(), first.createdAt(), first.updatedAt(),
+                first.activeMillis(), first.principal(), history, first.steps(), first.usage(), first.costUsd(),
+                first.verificationFailures(), first.toolCallCounts(), first.state(), first.approvals(), first.finish(),
+                first.conversation());
+        store().save(saved);
+        assertThat(store().load(runId)).contains(saved);
+    }
+
+    @Test
     void aRunWhoseGoalHoldsANulCharacterIsSavedLoadedAndListed() {
         // U+0000 is legal in a Java string and in JSON (\u0000), e.g. text pasted from a binary file
         RunSnapshot first = snapshot(1, RunStatus.SUCCEEDED);
