@@ -10,11 +10,14 @@ enum Dialect {
             // (a run and an approval) wait for each other instead of failing; secure_delete zeroes what
             // a delete frees, so a forgotten memory entry does not stay readable in the file. The busy
             // timeout comes first: switching a new file to WAL takes a lock another process may hold.
-            "PRAGMA busy_timeout=10000",
+            "PRAGMA busy_timeout=" + Dialect.BUSY_TIMEOUT_MS,
             "PRAGMA journal_mode=WAL",
             "PRAGMA secure_delete=ON",
             "PRAGMA synchronous=FULL")),
     POSTGRES("BIGSERIAL PRIMARY KEY", List.of());
+
+    /** How long a SQLite store waits for a lock another process holds before it gives up. */
+    static final int BUSY_TIMEOUT_MS = 10_000;
 
     final String autoIncrementKey;
     final List<String> sessionSetup;
@@ -50,6 +53,29 @@ enum Dialect {
                 }
             }
         }
+    }
+
+    /**
+     * What to do about a failure whose cause the database's own words do not say in the user's terms
+     * (SQLite's "attempt to write a readonly database", "database is locked"), as " (...)" to add to
+     * the message; empty for the others.
+     */
+    String advice(java.sql.SQLException e) {
+        if (this != SQLITE) {
+            return "";
+        }
+        return switch (e.getErrorCode() & 0xff) { // the primary result code of an extended one
+            case 5, 6 -> " (the database is locked by another process, which held its lock longer than the "
+                    + BUSY_TIMEOUT_MS / 1000 + " s this store waits: an open transaction in a database tool, a backup, another"
+                    + " program writing; try again when that process is done)";
+            case 8 -> " (the database cannot be written: the file or its directory is read-only for this user, or on a"
+                    + " read-only file system; make the database file and its directory writable for this user, or use a store"
+                    + " in a writable directory)";
+            case 13 -> " (the disk holding the database is full; free some space and try again)";
+            case 11, 26 -> " (the file is not a SQLite database, or a damaged one; restore it from a backup, or move it aside"
+                    + " to start an empty store there)";
+            default -> "";
+        };
     }
 
     /** One attempt at preparing a store. */

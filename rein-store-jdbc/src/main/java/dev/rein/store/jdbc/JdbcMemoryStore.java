@@ -304,6 +304,6 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
 
     private StoreException failure(String what, SQLException e) {
         close();
-        return new StoreException("cannot " + what + " in the memory store at " + url + ": " + e.getMessage(), e);
+        return new StoreException("cannot " + what + " in the memory store at " + url + ": " + e.getMessage() + dialect.advice(e), e);
     }
 }

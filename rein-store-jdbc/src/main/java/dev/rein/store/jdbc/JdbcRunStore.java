@@ -210,6 +210,34 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
         }
     }
 
+    /**
+     * Checks that this store can be written now, and changes nothing: a write that deletes no row, in
+     * a transaction that is rolled back. Reading (listing and showing runs) does not need it; a
+     * process about to start or continue a run calls it first, so that a store it cannot write (a
+     * read-only file, a lock another process keeps) is named before anything runs, rather than at the
+     * run's first save.
+     *
+     * @throws StoreException saying why the store cannot be written and what to do
+     */
+    public synchronized void checkWritable() {
+        try {
+            Connection c = connection();
+            c.setAutoCommit(false);
+            try (Statement st = c.createStatement()) {
+                st.executeUpdate("DELETE FROM rein_schema WHERE 1 = 0");
+            } finally {
+                try {
+                    c.rollback();
+                    c.setAutoCommit(true);
+                } catch (SQLException ignored) {
+                    // the write's own failure is the one to report; a broken connection is closed with it
+                }
+            }
+        } catch (SQLException e) {
+            throw failure("write to the run store", e);
+        }
+    }
+
     @Override
     public synchronized void close() {
         if (connection != null) {
@@ -301,7 +329,7 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
             return new StoreException("cannot " + what + ": no JDBC driver for " + url
                     + " on the class path (add org.postgresql:postgresql for PostgreSQL)", e);
         }
-        return new StoreException("cannot " + what + " in " + url + ": " + e.getMessage(), e);
+        return new StoreException("cannot " + what + " in " + url + ": " + e.getMessage() + dialect.advice(e), e);
     }
 
     private static long millis(Instant instant) {

@@ -81,4 +81,46 @@ class SqliteRunStoreTest extends RunStoreContract {
         assertThat(store().list()).as("the listing still shows it").singleElement()
                 .satisfies(run -> assertThat(run.runId()).isEqualTo(runId));
     }
+
+    @Test
+    void aStoreThatCannotBeWrittenIsReadAndSaysWhyItCannotBeWrittenAndWhatToDo() {
+        store().save(snapshot(1, RunStatus.WAITING_APPROVAL));
+        Path file = dir.resolve("state").resolve(JdbcRunStore.SQLITE_FILE);
+        // opened read-only, as SQLite opens a file this user may not write (root writes any file, so a test cannot chmod)
+        try (JdbcRunStore readOnly = JdbcRunStore.connect("jdbc:sqlite:file:" + file + "?mode=ro", null, null)) {
+            assertThat(readOnly.list()).extracting(r -> r.runId()).containsExactly(runId);
+            assertThat(readOnly.load(runId)).isPresent();
+            // Before: "cannot save run R in jdbc:sqlite:...: [SQLITE_READONLY] Attempt to write a readonly database
+            // (attempt to write a readonly database)", with nothing to do about it.
+            for (org.assertj.core.api.ThrowableAssert.ThrowingCallable write : java.util.List.<org.assertj.core.api.ThrowableAssert.ThrowingCallable>of(
+                    readOnly::checkWritable, () -> readOnly.save(snapshot(2, RunStatus.RUNNING)))) {
+                assertThatThrownBy(write).isInstanceOf(StoreException.class)
+                        .hasMessageContaining("SQLITE_READONLY")
+                        .hasMessageContaining("cannot be written")
+                        .hasMessageContaining("make the database file and its directory writable");
+            }
+        }
+        assertThat(store().load(runId).orElseThrow().version()).as("nothing was written").isEqualTo(1);
+    }
+
+    @Test
+    void aStoreLockedByAnotherProcessSaysSoAndToTryAgainWhenItIsDone() throws Exception {
+        store().save(snapshot(1, RunStatus.WAITING_APPROVAL));
+        String url = "jdbc:sqlite:" + dir.resolve("state").resolve(JdbcRunStore.SQLITE_FILE);
+        // another process with a write transaction left open (a database browser with unsaved edits)
+        try (var other = DriverManager.getConnection(url)) {
+            other.setAutoCommit(false);
+            other.createStatement().executeUpdate("DELETE FROM rein_schema WHERE 1 = 0");
+            other.createStatement().executeUpdate("UPDATE rein_runs SET steps = steps");
+            assertThat(store().list()).as("reading is not blocked").hasSize(1);
+            // Before: "cannot save run R in jdbc:sqlite:...: [SQLITE_BUSY] The database file is locked (database is locked)".
+            assertThatThrownBy(() -> ((JdbcRunStore) store()).checkWritable()).isInstanceOf(StoreException.class)
+                    .hasMessageContaining("SQLITE_BUSY")
+                    .hasMessageContaining("locked by another process")
+                    .hasMessageContaining("try again when that process is done");
+            other.rollback();
+        }
+        ((JdbcRunStore) store()).checkWritable();
+        store().save(snapshot(2, RunStatus.RUNNING));
+    }
 }
