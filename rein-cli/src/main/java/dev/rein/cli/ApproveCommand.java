@@ -77,6 +77,7 @@ final class ApproveCommand implements Callable<Integer> {
         boolean ours = home.startedByRun(runId);
         RunSettings settings = ours ? home.settings(runId) : null;
         try (JdbcRunStore store = home.existingStore()) {
+            home.requireWritable(store);
             ToolRegistry tools = ToolRegistry.of(ours ? home.tools().select(String.join(",", settings.tools())) : List.of());
             Runs runs = Runs.in(store, tools, Clock.systemUTC());
             ApprovalRequest request = pick(runs.find(runId).orElseThrow(() -> new UsageException("there is no run " + runId

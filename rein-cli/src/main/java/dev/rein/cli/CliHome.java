@@ -99,14 +99,35 @@ final class CliHome {
     }
 
     /**
-     * The usage error for a store that cannot be opened, with what to do: a file that is not a
-     * database is moved aside, a newer Rein's store is left to it, a lock is waited out; otherwise
-     * the directory is the problem.
+     * Refuses a store that cannot be written now (a read-only file, a lock another process keeps), for
+     * a command about to start or continue a run: said before any model is created or anything runs,
+     * where the run would otherwise stop at its first save, or end without being stored.
+     */
+    void requireWritable(JdbcRunStore store) {
+        try {
+            store.checkWritable();
+        } catch (RuntimeException e) {
+            throw unusableStore(e);
+        }
+    }
+
+    /** {@link #requireWritable(JdbcRunStore)} of the store here, created when missing, for a command that starts a run. */
+    void requireWritable() {
+        try (JdbcRunStore store = store()) {
+            requireWritable(store);
+        }
+    }
+
+    /**
+     * The usage error for a store that cannot be opened or written, with what to do: a file that is
+     * not a database is moved aside, a newer Rein's store is left to it, a lock is waited out, a
+     * read-only store is made writable; otherwise the directory is the problem.
      */
     UsageException unusableStore(Exception e) {
         // a file system exception's message is often the bare path, which the message names already
         String message = e instanceof IOException io ? dev.rein.internal.text.FileProblems.why(io) : String.valueOf(e.getMessage());
-        String cause = "(" + Errors.oneLine(message) + ")";
+        // the database's own words: the store's message around them names the URL and says what this message says
+        String cause = "(" + Errors.oneLine(e.getCause() instanceof java.sql.SQLException sql ? sql.getMessage() : message) + ")";
         if (message.contains("SQLITE_NOTADB") || message.contains("SQLITE_CORRUPT")) {
             return new UsageException(storeFile().toAbsolutePath() + " is not a SQLite database, or a damaged one " + cause
                     + "; move it aside to start an empty store there, or set " + JdbcRunStore.HOME_VARIABLE + " to the directory of your runs");
@@ -119,6 +140,16 @@ final class CliHome {
         if (message.contains("SQLITE_BUSY") || message.contains("SQLITE_LOCKED")) {
             return new UsageException("the run store " + storeFile().toAbsolutePath() + " is locked by another process " + cause
                     + "; try again when that process is done");
+        }
+        if (message.contains("SQLITE_READONLY") && !message.contains("SQLITE_READONLY_DIRECTORY")) {
+            // the file (or the file system) cannot be written; a directory this user cannot write is named below
+            return new UsageException("the run store " + storeFile().toAbsolutePath() + " cannot be written (read-only for this user,"
+                    + " or on a read-only file system) " + cause + "; make it and its directory writable for this user, or set "
+                    + JdbcRunStore.HOME_VARIABLE + " to the directory of a store you can write");
+        }
+        if (message.contains("SQLITE_FULL")) {
+            return new UsageException("the disk holding the run store " + storeFile().toAbsolutePath() + " is full " + cause
+                    + "; free some space and try again");
         }
         return new UsageException("cannot open the run store in " + directory.toAbsolutePath() + " " + cause + "; set "
                 + JdbcRunStore.HOME_VARIABLE + " to a writable directory");

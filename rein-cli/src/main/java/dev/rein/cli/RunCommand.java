@@ -183,6 +183,7 @@ final class RunCommand implements Callable<Integer> {
                 limits.maxSteps(), limits.maxCostUsd(), limits.maxDuration().toMillis(), finish, maxTokens, provider, schema);
         // Only now, with every option valid, is the environment consulted (API key) and a model created.
         Map<String, String> modelEnv = provider.environment(env.env());
+        home.requireWritable(); // after the key, which a user sets up first, but before a model or a server starts
         Model client = env.models().create(modelName, modelEnv);
         String runId = RunIds.next();
         try (CliMcp mcpTools = CliMcp.start(mcp.file, servers, settings.tools(), settings.finishTool());

@@ -67,6 +67,7 @@ final class StoredRunOptions {
         }
         try (JdbcRunStore store = home.store()) {
             check.accept(store);
+            home.requireWritable(store);
             // The run's own servers file unless --mcp names another.
             Path serversFile = mcp.file != null ? mcp.file : CliMcp.remembered(home, runId);
             if (mcp.file == null && serversFile != null && !java.nio.file.Files.exists(serversFile)) {

@@ -1,0 +1,73 @@
+package dev.rein.cli;
+
+import static dev.rein.testkit.ScriptedModel.text;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rein.state.StoreException;
+import dev.rein.testkit.ScriptedModel;
+import java.nio.file.Files;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * docs/cli.md: a store that cannot be used is a usage error on one line that says what to do. A
+ * store that opens but cannot be written (a lock another process keeps, a read-only file) is found
+ * before a run starts or continues, not at its first save.
+ */
+class StoreProblemsTest {
+    private final InProcessCli cli = new InProcessCli();
+
+    private String runId() throws Exception {
+        try (var files = Files.list(cli.home().resolve("runs"))) {
+            return files.findFirst().orElseThrow().getFileName().toString().replace(".json", "");
+        }
+    }
+
+    /**
+     * Before: 'rein run' created the model and ran while every save and trace event waited 10 s for
+     * the lock and failed (WARN lines of the run listener on stderr), and then ended, the run not
+     * stored; 'rein approve' said only "[SQLITE_BUSY] The database file is locked".
+     */
+    @Test
+    void aStoreLockedByAnotherProcessIsNamedBeforeARunStartsOrContinues() throws Exception {
+        cli.models((name, env) -> ScriptedModel.of(text("最初の答え")));
+        assertThat(cli.run("run", "最初の質問").exitCode()).isEqualTo(ExitCodes.SUCCEEDED);
+        String id = runId();
+        int created = cli.modelsCreated();
+        String file = cli.home().resolve("rein.db").toAbsolutePath().toString();
+        // a database tool with unsaved edits keeps a write transaction open
+        try (Connection other = DriverManager.getConnection("jdbc:sqlite:" + file)) {
+            other.setAutoCommit(false);
+            other.createStatement().executeUpdate("UPDATE rein_runs SET steps = steps");
+            for (String[] args : List.of(new String[] {"run", "二つ目の質問"}, new String[] {"reply", id, "続けて"})) {
+                InProcessCli.Outcome o = cli.run(args);
+                assertThat(o.exitCode()).as(args[0]).isEqualTo(ExitCodes.USAGE);
+                assertThat(o.stdout()).as(args[0]).isEmpty();
+                assertThat(o.stderrLines()).as(args[0]).singleElement().asString()
+                        .startsWith("rein " + args[0] + ": the run store " + file + " is locked by another process ([SQLITE_BUSY]")
+                        .endsWith("; try again when that process is done");
+            }
+            assertThat(cli.run("runs").stdout()).as("reading is not blocked").contains(id);
+            other.rollback();
+        }
+        assertThat(cli.modelsCreated()).as("no model was created for a run that could not be stored").isEqualTo(created);
+        assertThat(cli.run("reply", id, "続けて").exitCode()).isEqualTo(ExitCodes.SUCCEEDED);
+    }
+
+    /** A file this user cannot write (root writes any, so the store's own error stands in for SQLite's). */
+    @Test
+    void aReadOnlyStoreIsNamedWithWhatToDoNotCalledAnUnwritableDirectory() {
+        CliHome home = CliHome.of(java.util.Map.of("REIN_HOME", cli.home().toString()));
+        var readOnly = new StoreException("cannot write to the run store in jdbc:sqlite:" + home.storeFile()
+                + ": [SQLITE_READONLY] Attempt to write a readonly database (attempt to write a readonly database) (the database"
+                + " cannot be written: ...)", new org.sqlite.SQLiteException(
+                "[SQLITE_READONLY] Attempt to write a readonly database (attempt to write a readonly database)",
+                org.sqlite.SQLiteErrorCode.SQLITE_READONLY));
+        assertThat(home.unusableStore(readOnly).getMessage()).isEqualTo("the run store " + home.storeFile().toAbsolutePath()
+                + " cannot be written (read-only for this user, or on a read-only file system) ([SQLITE_READONLY] Attempt to write"
+                + " a readonly database (attempt to write a readonly database)); make it and its directory writable for this"
+                + " user, or set REIN_HOME to the directory of a store you can write");
+    }
+}
