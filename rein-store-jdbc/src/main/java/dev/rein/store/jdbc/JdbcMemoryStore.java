@@ -256,11 +256,24 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
             dialect.prepare(this::createSchema, this::close);
         } catch (SQLException e) {
             throw failure("prepare the memory store", e);
+        } catch (StoreException e) {
+            close(); // a refused store is not kept open
+            throw e;
         }
     }
 
     private void createSchema() throws SQLException {
         try (Statement st = connection().createStatement()) {
+            // The memory tables are part of the run store's schema: a database a later Rein gave a newer version is
+            // refused before any table is made or changed in it, as JdbcRunStore refuses it.
+            st.execute(dialect.schema().get(0));
+            try (ResultSet rs = st.executeQuery("SELECT MAX(version) FROM rein_schema")) {
+                int version = rs.next() ? rs.getInt(1) : 0;
+                if (version > JdbcRunStore.SCHEMA_VERSION) {
+                    throw new StoreException("the memory store at " + url + " has schema version " + version
+                            + ", newer than this Rein understands (" + JdbcRunStore.SCHEMA_VERSION + "); upgrade Rein");
+                }
+            }
             st.execute("CREATE TABLE IF NOT EXISTS rein_memory (id VARCHAR(64) PRIMARY KEY, tenant VARCHAR(200) NOT NULL,"
                     + " principal VARCHAR(200) NOT NULL, text TEXT NOT NULL, source_run VARCHAR(200), source_observation VARCHAR(200),"
                     + " source TEXT NOT NULL, created_by VARCHAR(200) NOT NULL, created_at BIGINT NOT NULL, expires_at BIGINT)");

@@ -45,7 +45,8 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
     /** The directory of the default SQLite store: {@code $REIN_HOME}, or {@code .rein} in the working directory. */
     public static final String HOME_VARIABLE = "REIN_HOME";
 
-    private static final int SCHEMA_VERSION = 1;
+    /** The schema version this Rein writes and reads, for the run store's tables and the memory store's alike. */
+    static final int SCHEMA_VERSION = 1;
 
     private final String url;
     private final String user;

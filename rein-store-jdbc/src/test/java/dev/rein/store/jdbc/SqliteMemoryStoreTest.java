@@ -1,9 +1,18 @@
 package dev.rein.store.jdbc;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import dev.rein.memory.MemoryStore;
+import dev.rein.state.StoreException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.DriverManager;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class SqliteMemoryStoreTest extends MemoryStoreContract {
@@ -29,5 +38,26 @@ class SqliteMemoryStoreTest extends MemoryStoreContract {
     @Override
     protected int indexedTerms(String id) {
         return store.termCount(id);
+    }
+
+    @Test
+    void aDatabaseOfANewerSchemaIsRefusedAndGetsNoMemoryTables() throws Exception {
+        Path newer = Files.createDirectories(dir.resolve("newer"));
+        String url = "jdbc:sqlite:" + newer.resolve(JdbcRunStore.SQLITE_FILE);
+        try (var connection = DriverManager.getConnection(url)) {
+            connection.createStatement().executeUpdate("CREATE TABLE rein_schema (version INTEGER NOT NULL)");
+            connection.createStatement().executeUpdate("INSERT INTO rein_schema (version) VALUES (2)");
+        }
+        // JdbcMemoryStore.connect (a PostgreSQL URL in practice) is not preceded by the run store's check, as sqlite(dir) is
+        assertThatThrownBy(() -> JdbcMemoryStore.connect(url, null, null)).isInstanceOf(StoreException.class)
+                .hasMessageContaining("schema version 2").hasMessageContaining("upgrade Rein");
+        List<String> tables = new ArrayList<>();
+        try (var connection = DriverManager.getConnection(url);
+             var rs = connection.createStatement().executeQuery("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")) {
+            while (rs.next()) {
+                tables.add(rs.getString(1));
+            }
+        }
+        assertThat(tables).as("a store this Rein refuses gets none of its tables").containsExactly("rein_schema");
     }
 }
