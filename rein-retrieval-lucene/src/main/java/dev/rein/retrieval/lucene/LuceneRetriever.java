@@ -85,7 +85,39 @@ public final class LuceneRetriever implements Retriever {
     }
 
     static Analyzer analyzer() {
-        return new JapaneseAnalyzer();
+        return new NormalizingJapaneseAnalyzer();
+    }
+
+    /**
+     * kuromoji's analyzer on NFKC-normalised text (as the memory stores match): text extracted from a
+     * PDF or written on macOS holds decomposed kana (デ as テ and U+3099) and Kangxi radicals for kanji
+     * (⽇ for 日), which kuromoji alone splits into single characters that no typed query meets. The
+     * stored passage keeps the file's own text; only the words indexed and searched are normalised.
+     */
+    private static final class NormalizingJapaneseAnalyzer extends JapaneseAnalyzer {
+        @Override
+        protected java.io.Reader initReader(String fieldName, java.io.Reader reader) {
+            return super.initReader(fieldName, nfkc(reader));
+        }
+
+        @Override
+        protected java.io.Reader initReaderForNormalization(String fieldName, java.io.Reader reader) {
+            return super.initReaderForNormalization(fieldName, nfkc(reader));
+        }
+
+        /** Whole: a passage is at most 1,200 characters, a query what the model wrote. */
+        private static java.io.Reader nfkc(java.io.Reader reader) {
+            StringBuilder text = new StringBuilder();
+            char[] buffer = new char[4096];
+            try {
+                for (int n; (n = reader.read(buffer)) != -1; ) {
+                    text.append(buffer, 0, n);
+                }
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            return new java.io.StringReader(java.text.Normalizer.normalize(text, java.text.Normalizer.Form.NFKC));
+        }
     }
 
     @Override

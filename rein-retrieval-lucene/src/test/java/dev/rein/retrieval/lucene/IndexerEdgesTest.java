@@ -203,4 +203,30 @@ class IndexerEdgesTest {
         assertThat(retriever.search("出張", 5)).extracting(RetrievedDocument::source).containsExactly("trip.md#1");
         assertThat(retriever.search("犬", 5)).isEmpty();
     }
+
+    /**
+     * Japanese text as text extracted from a PDF or written on macOS often holds it: decomposed kana (デ as テ and
+     * U+3099), Kangxi radicals for kanji (⽇ U+2F47 for 日), half-width kana. Before, kuromoji split the first two
+     * into single characters and a search for the word typed as usual found nothing.
+     */
+    @Test
+    void japaneseWordsAreFoundWhateverUnicodeFormTheTextOrTheQueryIsIn() throws Exception {
+        Files.writeString(docs.resolve("db.md"), java.text.Normalizer.normalize("データベースの設定ガイド", java.text.Normalizer.Form.NFD),
+                StandardCharsets.UTF_8);
+        Files.writeString(docs.resolve("report.md"), "\u2F47\u2F49の報告書", StandardCharsets.UTF_8); // ⽇⽉ (Kangxi radicals)
+        Files.writeString(docs.resolve("memo.md"), "ﾊﾟｽﾜｰﾄﾞの変更手順", StandardCharsets.UTF_8);
+        LuceneIndexer.indexDirectory(docs, index);
+        LuceneRetriever retriever = LuceneRetriever.open(index);
+        assertThat(retriever.search("データベース", 5)).extracting(RetrievedDocument::source).containsExactly("db.md#1");
+        assertThat(retriever.search("ガイド", 5)).extracting(RetrievedDocument::source).containsExactly("db.md#1");
+        assertThat(retriever.search("日月", 5)).extracting(RetrievedDocument::source).containsExactly("report.md#1");
+        assertThat(retriever.search("パスワード", 5)).extracting(RetrievedDocument::source).containsExactly("memo.md#1");
+        // and a query in those forms finds text written as usual
+        Files.writeString(docs.resolve("db.md"), "データベースの設定ガイド", StandardCharsets.UTF_8);
+        LuceneIndexer.indexDirectory(docs, index);
+        assertThat(retriever.search(java.text.Normalizer.normalize("データベース", java.text.Normalizer.Form.NFD), 5))
+                .extracting(RetrievedDocument::source).containsExactly("db.md#1");
+        // the passage is cited as the file holds it
+        assertThat(retriever.search("報告書", 5)).singleElement().satisfies(d -> assertThat(d.text()).isEqualTo("\u2F47\u2F49の報告書"));
+    }
 }
