@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.exc.StreamReadException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -41,6 +42,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.yaml.snakeyaml.error.Mark;
 
 /**
  * Loads a suite from a YAML ({@code .yaml}, {@code .yml}) or JSON ({@code .json}) file. The file
@@ -141,6 +143,10 @@ public final class SuiteFile {
             if (duplicate.lookingAt()) {
                 throw duplicateField(duplicate.group(1), e.getPath(), e.getLocation(), text, format, source);
             }
+            String syntax = syntaxProblem(e, format);
+            if (syntax != null) {
+                throw new ReinException(source + (path.isEmpty() ? "" : ", at " + path) + syntax);
+            }
             // Jackson places an unknown field of a record where the record's mapping ends: find its name instead
             JsonLocation where = e instanceof UnrecognizedPropertyException ? fieldName(text, format, e.getPath()) : null;
             throw new ReinException(source + (path.isEmpty() ? "" : ", at " + path)
@@ -155,9 +161,39 @@ public final class SuiteFile {
                 }
                 throw duplicateField(duplicate.group(1), container, e.getLocation(), text, format, source);
             }
-            throw new ReinException(source + location(e.getLocation()) + ": not valid " + format + ": " + e.getOriginalMessage());
+            String syntax = syntaxProblem(e, format);
+            throw new ReinException(source + (syntax != null ? syntax
+                    : location(e.getLocation()) + ": not valid " + format + ": " + e.getOriginalMessage()));
         }
     }
+
+    /**
+     * Why the text is not YAML or JSON and where, as " (line L, column C): not valid YAML: ...", or
+     * null when {@code e} is no syntax error. SnakeYAML's message leads with what it was parsing
+     * ("while parsing a flow sequence") and puts the cause on a later line after an echo of the text,
+     * so its first line said nothing of what was wrong; Jackson's names its position inside the
+     * message as "[Source: REDACTED ...]", which reads as a masked secret.
+     */
+    private static String syntaxProblem(Throwable e, Format format) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof org.yaml.snakeyaml.error.MarkedYAMLException yaml && yaml.getProblem() != null) {
+                Mark at = yaml.getProblemMark() != null ? yaml.getProblemMark() : yaml.getContextMark();
+                Mark context = yaml.getContextMark();
+                return (at == null ? "" : " (line " + (at.getLine() + 1) + ", column " + (at.getColumn() + 1) + ")")
+                        + ": not valid YAML: " + yaml.getProblem()
+                        + (yaml.getContext() == null ? "" : " (" + yaml.getContext()
+                        + (context == null ? "" : " at line " + (context.getLine() + 1) + ", column " + (context.getColumn() + 1)) + ")");
+            }
+            if (format == Format.JSON && cause instanceof StreamReadException json) {
+                String reason = JACKSON_SOURCE.matcher(String.valueOf(json.getOriginalMessage())).replaceAll("line $1, column $2");
+                return location(json.getLocation()) + ": not valid JSON: " + reason;
+            }
+        }
+        return null;
+    }
+
+    /** Where Jackson names a position inside its message, e.g. the start of an array that is not closed. */
+    private static final Pattern JACKSON_SOURCE = Pattern.compile("\\[Source: [^;\\]]*; line: (\\d+), column: (\\d+)]");
 
     /**
      * A field given twice in one mapping: the keys of a mapping are unique (YAML 1.2), and taking the

@@ -43,6 +43,33 @@ class SuiteFileTest {
     }
 
     @Test
+    void aYamlOrJsonSyntaxErrorSaysWhatIsWrongAndWhereNotOnlyWhatTheParserWasDoing() {
+        // an unclosed flow list: the parser's context alone ('while parsing a flow sequence') said nothing of the cause
+        assertThatThrownBy(() -> parse(HEADER + """
+                  - id: t
+                    goal: g
+                    script: [{text: hi}]
+                    expect: {must_call: [read_file}
+                """)).isInstanceOf(ReinException.class)
+                .hasMessage("suite.yaml, at tasks[0].expect.must_call[1] (line 8, column 35): not valid YAML: expected ',' or ']', "
+                        + "but got } (while parsing a flow sequence at line 8, column 25)")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("'reader'").doesNotContain("^"));
+        // a key indented less than its siblings: the cause, not 'while parsing a block collection' alone
+        assertThatThrownBy(() -> parse("suite: s\ntasks:\n  - id: a\n   goal: g\n"))
+                .hasMessage("suite.yaml, at tasks (line 4, column 4): not valid YAML: expected <block end>, but found "
+                        + "'<block mapping start>' (while parsing a block collection at line 3, column 3)");
+        // a tab used to indent: placed at the tab, without SnakeYAML's echo of the line
+        assertThatThrownBy(() -> parse("suite: s\ntasks:\n\t- id: a\n"))
+                .hasMessageStartingWith("suite.yaml (line 3, column 1): not valid YAML: found character '\\t(TAB)' that cannot start any token")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("'reader'").doesNotContain("^"));
+        // JSON: Jackson's '[Source: REDACTED ...]' placeholder reads as a masked secret
+        assertThatThrownBy(() -> SuiteFile.parse("{\"suite\": \"s\", \"tasks\": [}\n", SuiteFile.Format.JSON, "suite.json", REGISTRY))
+                .hasMessageStartingWith("suite.json, at tasks (line 1, column 26): not valid JSON: Unexpected close marker '}': expected ']'")
+                .hasMessageContaining("line 1, column 25")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("Source").doesNotContain("REDACTED"));
+    }
+
+    @Test
     void anUnknownFieldIsPlacedAtItsNameNotWhereItsMappingEnds() {
         // block style, as people write suites: Jackson places the error where the record's mapping ends
         assertThatThrownBy(() -> parse(HEADER + """
