@@ -51,7 +51,7 @@ final class ExpectedEndings {
             root = Json.mapper().readTree(Files.readString(file, StandardCharsets.UTF_8));
         } catch (JsonProcessingException e) {
             throw new ReinException(file + " is not valid JSON (line " + e.getLocation().getLineNr() + ", column "
-                    + e.getLocation().getColumnNr() + "): " + e.getOriginalMessage() + "; write it as " + EXAMPLE);
+                    + e.getLocation().getColumnNr() + "): " + reason(e) + "; write it as " + EXAMPLE);
         } catch (CharacterCodingException e) {
             throw new ReinException("cannot read " + file + ": it is not UTF-8 text; save it as UTF-8 or remove it");
         } catch (IOException e) {
@@ -63,6 +63,15 @@ final class ExpectedEndings {
         Map<String, Ending> endings = new LinkedHashMap<>();
         root.fields().forEachRemaining(e -> endings.put(e.getKey(), ending(file, e.getKey(), e.getValue())));
         return new ExpectedEndings(file, endings);
+    }
+
+    /**
+     * Jackson's reason, positions it names inside it as lines and columns: its "[Source: REDACTED
+     * (`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION` disabled); ...]" reads as a masked secret.
+     */
+    private static String reason(JsonProcessingException e) {
+        return String.valueOf(e.getOriginalMessage())
+                .replaceAll("\\[Source: [^;\\]]*; line: (\\d+), column: (\\d+)]", "line $1, column $2");
     }
 
     private static Ending ending(Path file, String key, JsonNode value) {

@@ -180,6 +180,14 @@ class TraceSuiteTest {
         assertThat(text(errBytes)).startsWith("rein eval: --model does not apply to a folder of traces");
     }
 
+    @Test
+    void anExpectedJsonThatIsNotClosedNamesPositionsWithoutJacksonsSourcePlaceholder() throws IOException {
+        Files.writeString(traces.resolve("expected.json"), "{\"release-date.0.jsonl\": [}");
+        assertBad(traces, "rein eval: " + traces.resolve("expected.json") + " is not valid JSON (line 1, column 27): Unexpected"
+                + " close marker '}': expected ']' (for Array starting at line 1, column 26); write it as ");
+        assertThat(text(errBytes)).doesNotContain("Source").doesNotContain("REDACTED");
+    }
+
     private void assertBad(Path suite, String message) {
         reset();
         int code = EvalCommandSupport.run(options(suite, false, null, null, null), EvalRegistry.load(), out(), err());
