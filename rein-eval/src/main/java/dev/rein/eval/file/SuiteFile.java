@@ -313,6 +313,10 @@ public final class SuiteFile {
             }
         }
         if (spec.timeoutMs() != null) {
+            if (spec.timeoutMs() < 1) {
+                // the builder's words ('the timeout must be positive') named neither the field nor the value
+                throw new ReinException(where + ".timeout_ms must be at least 1 (milliseconds), was " + spec.timeoutMs());
+            }
             task.timeout(Duration.ofMillis(spec.timeoutMs()));
         }
         try {

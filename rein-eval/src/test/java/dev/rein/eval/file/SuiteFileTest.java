@@ -70,6 +70,19 @@ class SuiteFileTest {
     }
 
     @Test
+    void aTaskTimeoutThatIsNotMoreThanZeroIsNamedByItsFieldAndValue() {
+        for (String value : new String[] {"0", "-5"}) {
+            assertThatThrownBy(() -> parse(HEADER + """
+                      - id: t
+                        goal: g
+                        timeout_ms: %s
+                        script: [{text: hi}]
+                    """.formatted(value))).isInstanceOf(ReinException.class)
+                    .hasMessage("suite.yaml: tasks[0] (t).timeout_ms must be at least 1 (milliseconds), was " + value);
+        }
+    }
+
+    @Test
     void anUnknownFieldIsPlacedAtItsNameNotWhereItsMappingEnds() {
         // block style, as people write suites: Jackson places the error where the record's mapping ends
         assertThatThrownBy(() -> parse(HEADER + """
