@@ -158,6 +158,16 @@ class ReplayCommandTest {
     }
 
     @Test
+    void anEmptyRunIdSaysItIsEmptyAndWhichRunsTheTraceHolds(@TempDir Path dir) {
+        cli.models((name, env) -> ScriptedModel.of(text("one"))).run("run", "--trace", dir.resolve("1.jsonl").toString(), "first");
+        // it read "has no run ; it holds ...", as if a run had an empty id
+        InProcessCli.Outcome empty = cli.run("replay", dir.resolve("1.jsonl").toString(), "--run", "");
+        assertUsage(empty, "rein replay: --run is empty: give the id of a run of the trace " + dir.resolve("1.jsonl")
+                + " (it holds run_");
+        assertThat(empty.stderr()).contains("), or leave --run out");
+    }
+
+    @Test
     void aTraceThatIsNotUtf8IsAUsageErrorAndOneWithoutItsEndingSaysSo(@TempDir Path dir) throws IOException {
         Path binary = dir.resolve("binary.jsonl");
         Files.write(binary, new byte[] {(byte) 0xff, (byte) 0xfe, '{', '}', '\n'});

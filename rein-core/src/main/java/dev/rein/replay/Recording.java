@@ -102,6 +102,11 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
             throw new ReinException("the trace " + trace + " holds " + runs.size() + " runs (" + String.join(", ", runs)
                     + "); say which to replay (--run ID)");
         }
+        if (runId != null && runId.isBlank()) {
+            // else "has no run ; it holds ...", as if some run had an empty id
+            throw new ReinException("--run is empty: give the id of a run of the trace " + trace + " (it holds "
+                    + String.join(", ", runs) + ")" + (runs.size() > 1 ? "" : ", or leave --run out"));
+        }
         String id = runId == null ? runs.iterator().next() : runId;
         if (!runs.contains(id)) {
             throw new ReinException("the trace " + trace + " has no run " + id + "; it holds " + String.join(", ", runs));
