@@ -78,8 +78,14 @@ public final class EvalRunner {
                 throw new ReinException("cannot create the trace folder " + traces + ": " + e.getMessage());
             }
         }
+        int total;
+        try {
+            total = Math.multiplyExact(suite.tasks().size(), perTask);
+        } catch (ArithmeticException e) {
+            throw new ReinException("suite '" + suite.name() + "' has " + suite.tasks().size() + " tasks with " + perTask
+                    + " trials each, more than " + Integer.MAX_VALUE + " trials in all: give fewer trials");
+        }
         Instant startedAt = clock.instant();
-        int total = suite.tasks().size() * perTask;
         progress.started(suite.name(), total);
         List<TrialOutcome> outcomes = runAll(suite, perTask, total);
         progress.finished();
@@ -97,22 +103,28 @@ public final class EvalRunner {
         Object reporting = new Object();
         List<Future<TrialOutcome>> futures = new ArrayList<>();
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
-            for (Task<?> task : suite.tasks()) {
-                for (int i = 0; i < perTask; i++) {
-                    TrialRun<?> trial = trialRun(task, i);
-                    futures.add(pool.submit(() -> {
+            try {
+                for (Task<?> task : suite.tasks()) {
+                    for (int i = 0; i < perTask; i++) {
+                        // a trial gets its thread when its turn comes: the trials still waiting hold nothing
                         permits.acquire();
-                        try {
-                            TrialOutcome outcome = trial.executeSafely();
-                            synchronized (reporting) {
-                                progress.trialFinished(outcome, done.incrementAndGet(), total);
+                        TrialRun<?> trial = trialRun(task, i);
+                        futures.add(pool.submit(() -> {
+                            try {
+                                TrialOutcome outcome = trial.executeSafely();
+                                synchronized (reporting) {
+                                    progress.trialFinished(outcome, done.incrementAndGet(), total);
+                                }
+                                return outcome;
+                            } finally {
+                                permits.release();
                             }
-                            return outcome;
-                        } finally {
-                            permits.release();
-                        }
-                    }));
+                        }));
+                    }
                 }
+            } catch (InterruptedException e) {
+                futures.forEach(f -> f.cancel(true));
+                throw e;
             }
             List<TrialOutcome> outcomes = new ArrayList<>();
             try {

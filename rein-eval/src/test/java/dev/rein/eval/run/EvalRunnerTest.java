@@ -190,6 +190,68 @@ class EvalRunnerTest {
         assertThat(result.trials().get(2).durationMs()).as("the last trial's duration").isLessThan(1900L);
     }
 
+    @Test
+    void moreTrialsInAllThanCanBeCountedAreRefusedBeforeAnyStarts() {
+        AgentFactory<FileTreeEnvironment> agent = (env, model) -> Agent.builder().model(model.model()).modelName(model.name())
+                .tools(env.readTools()).build();
+        Suite suite = Suite.builder("huge")
+                .task(Task.builder("a", () -> new FileTreeEnvironment(Map.of())).goal("Say a").agent(agent).script(text("a")).build())
+                .task(Task.builder("b", () -> new FileTreeEnvironment(Map.of())).goal("Say b").agent(agent).script(text("b")).build())
+                .build();
+        // 2 tasks x 2,000,000,000 trials overflowed the count into a negative total
+        assertThatThrownBy(() -> EvalRunner.builder().trials(2_000_000_000).build().run(suite))
+                .isInstanceOf(ReinException.class)
+                .hasMessageContaining("2 tasks")
+                .hasMessageContaining("2000000000 trials")
+                .hasMessageContaining("give fewer trials");
+    }
+
+    @Test
+    void aTrialsThreadStartsOnlyWhenItsTurnComes() throws Exception {
+        // Before, every trial's thread was started up front and waited there for its turn: 2,000,000,000
+        // trials grew the JVM past 5.8 GB. Now the trials waiting for their turn hold no thread.
+        CountDownLatch inside = new CountDownLatch(2);
+        CountDownLatch release = new CountDownLatch(1);
+        AgentFactory<FileTreeEnvironment> agent = (env, model) -> Agent.builder().model(model.model()).modelName(model.name())
+                .tools(Tool.builder("hold").description("Holds.").handler((args, ctx) -> {
+                    inside.countDown();
+                    return release.await(20, TimeUnit.SECONDS) ? "held" : "not released";
+                }).build()).build();
+        Suite suite = Suite.builder("turns").trials(12)
+                .task(Task.builder("hold", () -> new FileTreeEnvironment(Map.of())).goal("Hold").agent(agent)
+                        .script(toolCalls(call("hold", "{}")), text("done")).build())
+                .build();
+        java.util.concurrent.CompletableFuture<EvalResult> running = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return EvalRunner.builder().parallelism(2).build().run(suite);
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        try {
+            assertThat(inside.await(20, TimeUnit.SECONDS)).isTrue();
+            assertThat(trialThreads()).as("threads of trials, 2 running and none waiting for a turn").isEqualTo(2);
+        } finally {
+            release.countDown();
+        }
+        assertThat(running.get(60, TimeUnit.SECONDS).trials()).hasSize(12);
+    }
+
+    /** The live threads running a trial's task, counted in a JVM thread dump (jcmd's lists virtual threads too). */
+    private static long trialThreads() throws Exception {
+        java.nio.file.Path dump = java.nio.file.Files.createTempDirectory("threads").resolve("dump.txt");
+        java.nio.file.Path launcher = java.nio.file.Path.of(ProcessHandle.current().info().command().orElseThrow());
+        Process jcmd = new ProcessBuilder(launcher.resolveSibling("jcmd").toString(), "-J-Dsun.tools.attach.attachTimeout=120000",
+                Long.toString(ProcessHandle.current().pid()), "Thread.dump_to_file", dump.toString()).redirectErrorStream(true).start();
+        String said = new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(jcmd.waitFor()).as(said).isZero();
+        String text = java.nio.file.Files.readString(dump);
+        java.nio.file.Files.delete(dump);
+        java.nio.file.Files.delete(dump.getParent());
+        // one stack per thread, threads separated by a blank line; a trial's task is a lambda of runAll
+        return java.util.Arrays.stream(text.split("\\R\\R")).filter(stack -> stack.contains("EvalRunner.lambda$runAll")).count();
+    }
+
     /** Denies a call unless the principal holds every scope the tool requires (a stand-in for the executor's scope check). */
     private static final ToolInterceptor SCOPES = (invocation, chain) -> {
         Principal who = invocation.context().principal();
