@@ -497,9 +497,7 @@ final class OtelVariables {
                         + "' is not valid percent-encoding (a % must be followed by two hexadecimal digits), so the whole variable"
                         + " is discarded, as the OpenTelemetry spec has it: the values are percent-encoded, so write a % itself"
                         + " as %25 (and a comma as %2C)");
-                Map<String, String> discarded = new HashMap<>();
-                discarded.put("otel.resource.attributes", null);
-                return discarded;
+                return asIfUnset("otel.resource.attributes");
             }
         }
         return Map.of();
@@ -700,8 +698,16 @@ final class OtelVariables {
         }
         err.println("rein: OpenTelemetry: OTEL_METRICS_EXEMPLAR_FILTER=" + Errors.oneLine(value) + " is not a known exemplar"
                 + " filter; ignored, as if unset (the default, trace_based): give always_on, always_off or trace_based");
+        return asIfUnset("otel.metrics.exemplar.filter");
+    }
+
+    /**
+     * A customizer's answer that removes {@code property} from the SDK's configuration: a null value
+     * does that, and {@link Map#of} takes no null.
+     */
+    private static Map<String, String> asIfUnset(String property) {
         Map<String, String> unset = new HashMap<>();
-        unset.put("otel.metrics.exemplar.filter", null);
+        unset.put(property, null);
         return unset;
     }
 
