@@ -15,6 +15,7 @@ import dev.rein.model.Message;
 import dev.rein.model.ModelRequest;
 import dev.rein.model.ModelResponse;
 import dev.rein.model.Role;
+import dev.rein.model.StopReason;
 import dev.rein.model.TextBlock;
 import dev.rein.model.ToolChoice;
 import dev.rein.model.ToolResultBlock;
@@ -169,12 +170,45 @@ final class AgentLoop {
                 exhausted.map(run.meter::describe).orElse(null))));
     }
 
-    /** The model call of one step (counted as a step), its response added to the history. */
-    ModelResponse callStep() throws InterruptedException, ModelCaller.CallFailed {
+    /**
+     * A step's model response; {@code outputLimitCut}: it was cut off at the max_tokens an output token
+     * limit left (see {@link Step.Event.Responded}).
+     */
+    record Stepped(ModelResponse response, boolean outputLimitCut) {}
+
+    /**
+     * The model call of one step (counted as a step), its response added to the history. The step may
+     * write at most what an output token limit still leaves ({@code max_tokens} lowered to it), so that
+     * one step does not spend up to {@code max_tokens} past the limit; a response cut off there keeps only
+     * its text in the history: its cut tool calls are not run, nor sent back without results.
+     */
+    Stepped callStep() throws InterruptedException, ModelCaller.CallFailed {
         run.meter.countStep();
-        ModelResponse response = caller.call(perceive(), "step");
-        response.toHistoryMessage().ifPresent(run::append);
-        return response;
+        ModelRequest request = perceive();
+        ModelRequest limited = withinOutputLimit(request);
+        ModelResponse response = caller.call(limited, "step");
+        boolean cut = limited != request && response.stopReason() == StopReason.MAX_TOKENS;
+        Optional<Message> kept = response.toHistoryMessage();
+        if (cut) {
+            kept = kept.map(m -> m.content().stream().filter(b -> b instanceof TextBlock).toList())
+                    .filter(texts -> !texts.isEmpty()).map(Message::assistant);
+        }
+        kept.ifPresent(run::append);
+        return new Stepped(response, cut);
+    }
+
+    /**
+     * {@code request} with its max_tokens lowered to the output tokens a limit still leaves, when that is
+     * fewer; as it is when a request option needs more room than that (Anthropic's thinking budget must stay
+     * below max_tokens: the provider would refuse the lowered request), the limit then checked after the step.
+     */
+    private ModelRequest withinOutputLimit(ModelRequest request) {
+        long left = run.meter.outputTokensLeft().orElse(Long.MAX_VALUE);
+        if (left <= 0 || left >= request.maxTokens()) {
+            return request;
+        }
+        ModelRequest lowered = request.toBuilder().maxTokens((int) left).build();
+        return refusedOption(lowered).isPresent() ? request : lowered;
     }
 
     /** What the verifiers (and the critic) still miss in a proposed answer. */
@@ -193,8 +227,8 @@ final class AgentLoop {
         for (Step.Command command : decision.commands()) {
             switch (command) {
                 case Step.Command.CallModel ignored -> {
-                    ModelResponse response = callStep();
-                    next = execute(run.decide(new Step.Event.Responded(response, answerText())));
+                    Stepped stepped = callStep();
+                    next = execute(run.decide(new Step.Event.Responded(stepped.response(), answerText(), stepped.outputLimitCut())));
                 }
                 case Step.Command.RunTools tools -> next = act(tools.uses());
                 case Step.Command.ExecuteTools tools -> next = executeTools(tools.uses());

@@ -88,8 +88,15 @@ public final class DrivenRun {
         }
     }
 
-    /** A model step: the next snapshot, the response, and the text of the model's turns since the last user turn. */
-    public record ModelStep(RunSnapshot snapshot, ModelResponse response, String answerText) {}
+    /**
+     * A model step: the next snapshot, the response, the text of the model's turns since the last user turn,
+     * and whether the response was cut off at what an output token limit left (the limit ran out).
+     */
+    public record ModelStep(RunSnapshot snapshot, ModelResponse response, String answerText, boolean outputLimitCut) {
+        public ModelStep(RunSnapshot snapshot, ModelResponse response, String answerText) {
+            this(snapshot, response, answerText, false);
+        }
+    }
 
     /** The snapshot after an effect and the driver's next step, in a form an engine can store. */
     public record Outcome(RunSnapshot snapshot, Next next) {}
@@ -159,9 +166,9 @@ public final class DrivenRun {
     public ModelStep callModel(RunSnapshot snapshot, int attempt) throws Failed, InterruptedException {
         Run run = Run.resume(snapshot, config);
         try {
-            ModelResponse response = new AgentLoop(run, attempt).callStep();
+            AgentLoop.Stepped stepped = new AgentLoop(run, attempt).callStep();
             RunSnapshot next = Checkpoints.snapshot(run, null);
-            return new ModelStep(next, response, AgentLoop.answerText(run.history()));
+            return new ModelStep(next, stepped.response(), AgentLoop.answerText(run.history()), stepped.outputLimitCut());
         } catch (ModelCaller.CallFailed failed) {
             throw new Failed(failed.reason, failed.getMessage(), failed.retryDelay,
                     failed.retryDelay == null ? Checkpoints.snapshot(run, null) : null);

@@ -102,7 +102,31 @@ class ContractEdgesTest {
         assertThat(steps.reason()).isEqualTo("max_steps");
         assertThat(left.requests()).hasSize(3);
         assertThat(left.lastRequest().maxTokens()).isEqualTo(10);
-        assertThat(left.requests().get(0).maxTokens()).isEqualTo(8192);
+        // each step may write at most what the output limit still leaves too
+        assertThat(left.requests().get(0).maxTokens()).isEqualTo(50);
+        assertThat(left.requests().get(1).maxTokens()).isEqualTo(30);
+    }
+
+    @Test
+    void aStepMayWriteAtMostTheOutputTokensTheOutputLimitLeavesAndACutThereStopsForTheBudget() {
+        // 900 of 1,000 output tokens spent: the next step asks for at most the 100 left, not the agent's 8,192, and
+        // a response cut off there is the output limit running out (STOPPED_BUDGET and the summary call), not a
+        // FAILED/max_tokens; its cut tool call is neither run nor sent back without its result
+        ScriptedModel model = ScriptedModel.of(
+                ScriptedModel.withUsage(Usage.of(100, 900, 0, 0), echoStep("1")),
+                ScriptedModel.reply(StopReason.MAX_TOKENS, Usage.of(100, 100, 0, 0), new TextBlock("途中まで"),
+                        new ToolUseBlock("cut", "echo", Json.parse("{\"text\":\"2\"}"))),
+                text("summary"));
+        RunResult result = agent(model).budget(Budget.builder().maxOutputTokens(1_000L).build()).build().run("go");
+        assertThat(model.requests().get(0).maxTokens()).isEqualTo(1_000);
+        assertThat(model.requests().get(1).maxTokens()).isEqualTo(100);
+        assertThat(result.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
+        assertThat(result.reason()).isEqualTo("max_output_tokens");
+        assertThat(result.answer()).isEqualTo("summary");
+        assertThat(model.requests()).hasSize(3);
+        assertThat(model.lastRequest().toolChoice()).isEqualTo(ToolChoice.none());
+        assertThat(dev.rein.internal.context.HistoryValidator.problems(model.lastRequest().messages())).isEmpty();
+        assertThat(trace.events(TraceEvent.ToolCalled.class)).hasSize(1);
     }
 
     /** An option a provider checks against max_tokens (as Anthropic's thinking budget must stay below it). */

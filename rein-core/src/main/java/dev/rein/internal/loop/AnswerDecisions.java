@@ -21,7 +21,10 @@ final class AnswerDecisions {
     static Step.Decision responded(Step.State state, Step.Event.Responded event) {
         ModelResponse response = event.response();
         return switch (response.stopReason()) {
-            case MAX_TOKENS -> stop(state, Reason.MAX_TOKENS, "the model's response was cut off at max_tokens ("
+            // cut off at what an output token limit left: that limit ran out, and the next step's budget check
+            // stops the run for it (with the summary call), as for any budget
+            case MAX_TOKENS -> event.outputLimitCut() ? new Step.Decision(state, new NextStep.RunAgain("output_limit"), List.of())
+                    : stop(state, Reason.MAX_TOKENS, "the model's response was cut off at max_tokens ("
                     + state.rules().maxTokens() + "); it was not taken as an answer. Raise maxTokens or ask for shorter output.");
             // The provider's explanation (the API's stop_details, meant for the user) says why; without
             // one, the refused text is all there is.

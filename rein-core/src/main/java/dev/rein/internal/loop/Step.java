@@ -55,8 +55,16 @@ public final class Step {
 
     /** What just happened. */
     public sealed interface Event {
-        /** The model answered; {@code answerText} is the text of its turns since the last user turn. */
-        record Responded(ModelResponse response, String answerText) implements Event {}
+        /**
+         * The model answered; {@code answerText} is the text of its turns since the last user turn;
+         * {@code outputLimitCut}: the request's max_tokens was lowered to what an output token limit
+         * left, and the response was cut off there (the limit ran out, not the agent's max_tokens).
+         */
+        record Responded(ModelResponse response, String answerText, boolean outputLimitCut) implements Event {
+            public Responded(ModelResponse response, String answerText) {
+                this(response, answerText, false);
+            }
+        }
 
         /**
          * A proposed answer was checked; {@code missing} lists what the verifiers still require,

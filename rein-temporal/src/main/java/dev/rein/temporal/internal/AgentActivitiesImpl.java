@@ -59,7 +59,7 @@ public final class AgentActivitiesImpl implements AgentActivities {
             // the agent's retry policy decides per attempt (traced as locally); Temporal waits the delay it chose
             try {
                 DrivenRun.ModelStep step = run.callModel(resolve(turn), failedBefore + 1);
-                return new ModelStep(ref(step.snapshot()), step.response(), step.answerText());
+                return new ModelStep(ref(step.snapshot()), step.response(), step.answerText(), step.outputLimitCut());
             } catch (DrivenRun.Failed failed) {
                 String message = masker.redact(failed.getMessage());
                 if (failed.retryable()) {

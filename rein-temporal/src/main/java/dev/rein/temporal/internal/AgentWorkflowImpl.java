@@ -148,7 +148,7 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
             return failed(failure);
         }
         take(step.run());
-        return execute(Step.decide(decisions, new Step.Event.Responded(step.response(), step.answerText())));
+        return execute(Step.decide(decisions, new Step.Event.Responded(step.response(), step.answerText(), step.outputLimitCut())));
     }
 
     private NextStep execute(Step.Decision decision) {

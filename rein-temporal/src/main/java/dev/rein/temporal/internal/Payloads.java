@@ -66,8 +66,11 @@ public final class Payloads {
         }
     }
 
-    /** A model step: the run after it, the response (bounded by the agent's max tokens), the answer text. */
-    public record ModelStep(RunRef run, ModelResponse response, String answerText) {}
+    /**
+     * A model step: the run after it, the response (bounded by the agent's max tokens), the answer text, and
+     * whether the response was cut off at what an output token limit left (false in a payload written before it).
+     */
+    public record ModelStep(RunRef run, ModelResponse response, String answerText, boolean outputLimitCut) {}
 
     /** An effect after which the driver's next step is known. */
     public record Acted(RunRef run, DrivenRun.Next next) {}
