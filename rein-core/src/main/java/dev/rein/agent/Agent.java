@@ -194,7 +194,13 @@ public final class Agent {
 
     private static RunHandle launch(Run run) {
         CompletableFuture<RunResult> future = new CompletableFuture<>();
-        Thread thread = Thread.ofVirtual().name("rein-run-" + run.runId).unstarted(() -> future.complete(AgentLoop.runToEnd(run)));
+        Thread thread = Thread.ofVirtual().name("rein-run-" + run.runId).unstarted(() -> {
+            try {
+                future.complete(AgentLoop.runToEnd(run));
+            } catch (Throwable failure) { // runToEnd's last resort failed too: the caller and a stream still get an end
+                future.completeExceptionally(failure);
+            }
+        });
         run.bindThread(thread);
         thread.start();
         return new RunHandle(run.runId, future, run::cancel);

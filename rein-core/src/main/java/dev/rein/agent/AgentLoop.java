@@ -506,12 +506,27 @@ final class AgentLoop {
      */
     private static RunResult crashed(Run run, Throwable failure) {
         RunStatus from = run.moveTo(RunStatus.FAILED);
-        RunResult result = run.result(RunStatus.FAILED, Reasons.INTERNAL_ERROR, "internal error: " + failure
-                + " (the run's final state may not have been saved)", "", null, List.of());
+        String message = "internal error: " + describe(failure) + " (the run's final state may not have been saved)";
+        RunResult result;
+        try {
+            result = run.result(RunStatus.FAILED, Reasons.INTERNAL_ERROR, message, "", null, List.of());
+        } catch (Throwable again) { // the run's own counters or clock failed too: a result without them
+            result = RunResult.internalError(run.runId, message);
+        }
+        RunResult ended = result;
         tryEmit(run, () -> new TraceEvent.StateChanged(run.runId, run.step(), run.now(), from, RunStatus.FAILED, Reasons.INTERNAL_ERROR));
-        tryEmit(run, () -> new TraceEvent.RunFinished(run.runId, run.step(), run.now(), RunStatus.FAILED, result.reason(),
-                result.message(), "", run.meter.usage(), run.meter.costUsd()));
+        tryEmit(run, () -> new TraceEvent.RunFinished(run.runId, run.step(), run.now(), RunStatus.FAILED, ended.reason(),
+                ended.message(), "", run.meter.usage(), run.meter.costUsd()));
         return result;
+    }
+
+    /** The failure's own words, or its type when describing it fails too (a toString that throws, memory still short). */
+    private static String describe(Throwable failure) {
+        try {
+            return failure.toString();
+        } catch (Throwable again) {
+            return failure.getClass().getName();
+        }
     }
 
     private static void tryEmit(Run run, java.util.function.Supplier<TraceEvent> event) {

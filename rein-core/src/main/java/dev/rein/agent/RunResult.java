@@ -47,6 +47,12 @@ public record RunResult(String runId, RunStatus status, String reason, String me
                 state, newStatus == RunStatus.WAITING_APPROVAL ? pendingApprovals : List.of());
     }
 
+    /** An internal error's result built from nothing of the run but its id, when nothing more of it can be read. */
+    static RunResult internalError(String runId, String message) {
+        return new RunResult(runId, RunStatus.FAILED, Reasons.INTERNAL_ERROR, message, "", 0, Usage.ZERO, BigDecimal.ZERO,
+                Duration.ZERO, null, List.of());
+    }
+
     /** A result without agent state or pending approvals. */
     public RunResult(String runId, RunStatus status, String reason, String message, String answer, int steps, Usage usage,
                      BigDecimal costUsd, Duration duration, FinishReport finish, List<Message> history) {

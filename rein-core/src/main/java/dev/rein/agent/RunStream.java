@@ -52,7 +52,10 @@ public final class RunStream implements Flow.Publisher<RunEvent>, Iterable<RunEv
         RunStream stream = new RunStream(capacity);
         Agent agent = config.toBuilder().listener(id -> stream.listener()).build();
         stream.handle = starter.apply(agent);
-        stream.handle.future().thenAccept(result -> stream.buffer.offer(new RunEvent.Finished(result)));
+        // A consumer always gets an end: a run whose loop failed beyond its own last resort still ends the stream
+        stream.handle.future().whenComplete((result, failure) -> stream.buffer.offer(new RunEvent.Finished(result != null ? result
+                : RunResult.internalError(stream.handle.runId(), "internal error: the run loop failed unexpectedly ("
+                + failure.getClass().getName() + ")"))));
         return stream;
     }
 

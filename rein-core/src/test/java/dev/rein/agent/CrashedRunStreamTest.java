@@ -30,6 +30,41 @@ class CrashedRunStreamTest {
         }
     }
 
+    /** A failure that cannot even be described: its toString throws another one (as an OutOfMemoryError may recur while one is described). */
+    static final class Indescribable extends Error {
+        @Override
+        public String toString() {
+            throw new Indescribable();
+        }
+    }
+
+    /** A store whose failure cannot be described, so the loop's ending and its last resort both fail on it. */
+    static final class IndescribablyBrokenStore extends ForwardingRunStore {
+        IndescribablyBrokenStore() {
+            super(new InMemoryRunStore());
+        }
+
+        @Override
+        public void save(RunSnapshot snapshot) {
+            throw new Indescribable();
+        }
+    }
+
+    @Test
+    void aRunWhoseFailureCannotBeDescribedStillEndsItsStreamAndItsResult() throws Exception {
+        Agent agent = Agent.builder().model(ScriptedModel.of(text("答えです"))).store(new IndescribablyBrokenStore()).build();
+        try (RunStream s = agent.stream("答えて")) {
+            List<RunEvent> events = CompletableFuture.supplyAsync(() -> s.stream().toList()).get(20, TimeUnit.SECONDS);
+            RunEvent last = events.get(events.size() - 1);
+            assertThat(last).isInstanceOf(RunEvent.Finished.class);
+            RunResult r = ((RunEvent.Finished) last).result();
+            assertThat(r.status()).isEqualTo(RunStatus.FAILED);
+            assertThat(r.reason()).isEqualTo("internal_error");
+            assertThat(r.message()).contains(Indescribable.class.getName());
+            assertThat(s.result().get(1, TimeUnit.SECONDS)).isEqualTo(r);
+        }
+    }
+
     @Test
     void aRunWhoseLoopFailsEndsItsStreamAndItsTraceWithTheFailedStatus() throws Exception {
         List<TraceEvent> traced = new CopyOnWriteArrayList<>();
