@@ -413,14 +413,12 @@ final class AgentLoop {
 
     /** Why one of the request's options cannot work with it (as its provider would refuse it), if one cannot. */
     private static Optional<String> refusedOption(ModelRequest request) {
-        for (dev.rein.model.ModelOption option : request.options().all()) {
-            try {
-                option.check(request);
-            } catch (RuntimeException e) {
-                return Optional.of(e.getMessage());
-            }
+        try {
+            request.options().check(request);
+            return Optional.empty();
+        } catch (RuntimeException e) {
+            return Optional.of(e.getMessage());
         }
-        return Optional.empty();
     }
 
     /** Adds text to the last user message, or a new user message after an assistant turn. */

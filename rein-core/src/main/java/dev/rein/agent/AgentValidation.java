@@ -98,9 +98,7 @@ final class AgentValidation {
         ModelOptions options = edits.isEmpty() ? b.modelOptions : b.modelOptions.with(new ServerContextEdits(edits));
         ModelRequest settings = ModelRequest.builder(modelName).maxTokens(b.maxTokens).options(options)
                 .temperature(b.temperature).tools(tools.stream().map(Tool::definition).toList()).build();
-        for (ModelOption option : options.all()) {
-            option.check(settings);
-        }
+        options.check(settings);
     }
 
     /** A cap on a tool the agent does not have would never bind: most likely a misspelled name. */

@@ -44,6 +44,17 @@ public final class ModelOptions {
         return List.copyOf(options.values());
     }
 
+    /**
+     * Checks each option against {@code request} ({@link ModelOption#check}), in the order they were set.
+     *
+     * @throws dev.rein.ReinException from the first option that cannot work with the request's settings
+     */
+    public void check(ModelRequest request) {
+        for (ModelOption option : options.values()) {
+            option.check(request);
+        }
+    }
+
     /** How traces show the options: by type name. */
     @com.fasterxml.jackson.annotation.JsonValue
     Map<String, ModelOption> byTypeName() {
