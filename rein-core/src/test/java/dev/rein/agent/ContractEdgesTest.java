@@ -388,6 +388,29 @@ class ContractEdgesTest {
     }
 
     @Test
+    void aToolInterceptorThatHoldsTheRunPastItsDeadlineEndsItStoppedBudgetWithoutAnotherCall() {
+        // an interceptor runs on the run's thread, as a listener does, and is not interrupted (docs/safety.md): when it
+        // returns after the deadline, the call is not run, and the run ends as for any deadline, without a summary call
+        java.util.concurrent.atomic.AtomicInteger handled = new java.util.concurrent.atomic.AtomicInteger();
+        Tool counted = Tool.builder("counted").description("Counts.").handler((a, c) -> handled.incrementAndGet()).build();
+        dev.rein.tool.ToolInterceptor slow = (invocation, chain) -> {
+            Thread.sleep(1_500);
+            return chain.proceed(invocation);
+        };
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("counted", "{}")), text("never"));
+        RunResult result = agent(model).tools(counted).toolInterceptor(slow)
+                .budget(Budget.builder().maxDuration(Duration.ofMillis(500)).build()).build().run("go");
+        assertThat(result.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
+        assertThat(result.reason()).isEqualTo("deadline");
+        assertThat(result.message()).startsWith("the time limit of 500 ms was reached");
+        assertThat(model.requests()).hasSize(1);
+        assertThat(handled).hasValue(0);
+        assertThat(trace.events(TraceEvent.ToolCompleted.class)).singleElement()
+                .satisfies(r -> assertThat(r.errorClass()).isEqualTo("TIMEOUT"));
+        assertThat(trace.events()).last().isInstanceOf(TraceEvent.RunFinished.class);
+    }
+
+    @Test
     void aDeadlineDuringAToolEndsStoppedBudgetWithoutASummaryCall(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("d.jsonl");
         Tool hang = Tool.builder("hang").description("Hangs.").handler((a, c) -> {
