@@ -48,7 +48,7 @@ final class JsonStream {
         if (!result.succeeded()) {
             env.err().println(report.summary(result));
         }
-        int code = ExitCodes.of(result.status());
+        int code = report.checkStored(result, ExitCodes.of(result.status()));
         env.err().flush();
         guard.reported(code);
         return code;

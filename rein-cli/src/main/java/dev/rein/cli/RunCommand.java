@@ -196,13 +196,15 @@ final class RunCommand implements Callable<Integer> {
             if (trace != null) {
                 TraceFile.startFresh(trace);
             }
-            Agent agent = CliAgent.build(settings, runId, client, home, store, line, quiet || jsonStream, trace, telemetry, mcpTools);
+            // the store can still fail after the check above (another process locks it, the disk fills up): watched, so it is said
+            WatchedStore watched = new WatchedStore(store, home.storeFile());
+            Agent agent = CliAgent.build(settings, runId, client, home, watched, line, quiet || jsonStream, trace, telemetry, mcpTools);
             if (jsonStream) {
                 return JsonStream.run(agent, task, env, telemetry.cancelGrace(), new RunReport(env, false, true, trace, agent.runs()::pending,
-                        RunReport.keyVariable(provider, env.env()), settings.outputSchema() != null));
+                        RunReport.keyVariable(provider, env.env()), settings.outputSchema() != null).storedIn(watched, "rein run"));
             }
             return runInForeground(agent, runId, task, user, RunReport.keyVariable(provider, env.env()), telemetry.cancelGrace(),
-                    settings.outputSchema() != null);
+                    settings.outputSchema() != null, watched);
         } finally {
             closeQuietly(client, env, "rein run");
         }
@@ -213,9 +215,9 @@ final class RunCommand implements Callable<Integer> {
      * run resumed, as often as it pauses. Otherwise a pause ends the command with exit code 4.
      */
     private int runInForeground(Agent agent, String runId, String task, String user, String keyVariable,
-                                java.time.Duration grace, boolean typed) {
+                                java.time.Duration grace, boolean typed, WatchedStore store) {
         boolean ask = env.terminal().interactive() && !json;
-        RunReport report = new RunReport(env, json, quiet, trace, agent.runs()::pending, keyVariable, typed);
+        RunReport report = new RunReport(env, json, quiet, trace, agent.runs()::pending, keyVariable, typed).storedIn(store, "rein run");
         Supplier<RunHandle> next = () -> agent.start(task);
         while (true) {
             AtomicReference<RunResult> paused = new AtomicReference<>();

@@ -23,6 +23,10 @@ final class RunReport {
     private final Function<String, List<ApprovalRequest>> pending;
     private final String keyVariable;
     private final boolean typed;
+    /** The store the run was kept in, to say what it failed to keep; null when there is none to watch. */
+    private final WatchedStore store;
+    /** The command, such as "rein run", for the lines about the store. */
+    private final String command;
 
     /**
      * @param json        print the JSON object instead of the answer
@@ -35,6 +39,11 @@ final class RunReport {
      */
     RunReport(CliEnvironment env, boolean json, boolean quiet, Path trace, Function<String, List<ApprovalRequest>> pending,
               String keyVariable, boolean typed) {
+        this(env, json, quiet, trace, pending, keyVariable, typed, null, null);
+    }
+
+    private RunReport(CliEnvironment env, boolean json, boolean quiet, Path trace, Function<String, List<ApprovalRequest>> pending,
+                      String keyVariable, boolean typed, WatchedStore store, String command) {
         this.env = env;
         this.json = json;
         this.quiet = quiet;
@@ -42,6 +51,21 @@ final class RunReport {
         this.pending = pending;
         this.keyVariable = keyVariable;
         this.typed = typed;
+        this.store = store;
+        this.command = command;
+    }
+
+    /**
+     * This report, also saying what {@code store} failed to keep of the run (its final state, trace
+     * events), with exit code 1 instead of 0 then; {@code command} names the command in those lines.
+     */
+    RunReport storedIn(WatchedStore store, String command) {
+        return new RunReport(env, json, quiet, trace, pending, keyVariable, typed, store, command);
+    }
+
+    /** {@code code}, changed as {@link WatchedStore#report} says after it said what the store did not keep. */
+    int checkStored(RunResult result, int code) {
+        return store == null ? code : store.report(result, code, command, env, trace != null);
     }
 
     /**
@@ -84,7 +108,7 @@ final class RunReport {
         if (!quiet || !result.succeeded()) {
             env.err().println(summary(result));
         }
-        return ExitCodes.of(result.status());
+        return checkStored(result, ExitCodes.of(result.status()));
     }
 
     /** What stdout says for a FAILED run: status, reason and message, then the answer or partial text, each labelled. */

@@ -86,13 +86,16 @@ final class StoredRunOptions {
                     // later continuations keep the raised limit; saved only now that nothing can refuse the resume
                     home.saveSettings(runId, settings);
                 }
-                Agent agent = CliAgent.build(settings, runId, client, home, store, line, quiet || jsonStream, trace, telemetry, mcpTools);
+                // the store can still fail after the check above (another process locks it, the disk fills up): watched, so it is said
+                WatchedStore watched = new WatchedStore(store, home.storeFile());
+                Agent agent = CliAgent.build(settings, runId, client, home, watched, line, quiet || jsonStream, trace, telemetry, mcpTools);
                 if (jsonStream) {
                     return JsonStream.run(agent, stream, env, telemetry.cancelGrace(), new RunReport(env, false, true, trace,
-                            agent.runs()::pending, RunReport.keyVariable(provider, env.env()), settings.outputSchema() != null));
+                            agent.runs()::pending, RunReport.keyVariable(provider, env.env()), settings.outputSchema() != null)
+                            .storedIn(watched, command));
                 }
                 RunReport report = new RunReport(env, json, quiet, trace, agent.runs()::pending,
-                        RunReport.keyVariable(provider, env.env()), settings.outputSchema() != null);
+                        RunReport.keyVariable(provider, env.env()), settings.outputSchema() != null).storedIn(watched, command);
                 return Foreground.run(() -> start.apply(agent), env, telemetry.cancelGrace(), report::print);
             } finally {
                 RunCommand.closeQuietly(client, env, command);

@@ -1,6 +1,8 @@
 package dev.rein.cli;
 
+import static dev.rein.testkit.ScriptedModel.call;
 import static dev.rein.testkit.ScriptedModel.text;
+import static dev.rein.testkit.ScriptedModel.toolCalls;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rein.state.StoreException;
@@ -54,6 +56,52 @@ class StoreProblemsTest {
         }
         assertThat(cli.modelsCreated()).as("no model was created for a run that could not be stored").isEqualTo(created);
         assertThat(cli.run("reply", id, "続けて").exitCode()).isEqualTo(ExitCodes.SUCCEEDED);
+    }
+
+    /**
+     * The store fails after the start check passed (another process took it over, the disk filled up):
+     * here its tables are moved away while the model answers, so the run's final save and its last trace
+     * events fail. Before: the run was reported SUCCEEDED with exit 0 and nothing said that 'rein show'
+     * and 'rein reply' would not find its end.
+     */
+    @Test
+    void aStoreThatFailsDuringTheRunIsSaidAndTheExitCodeIsNotSuccess() throws Exception {
+        String file = cli.home().resolve("rein.db").toAbsolutePath().toString();
+        cli.models((name, env) -> ScriptedModel.of(toolCalls(call("calculate", "{\"expression\":\"6 * 7\"}")), (request, call) -> {
+            moveTablesAway(file, "");
+            return text("答えは42です").answer(request, call);
+        }));
+        InProcessCli.Outcome o = cli.run("run", "-q", "質問");
+        assertThat(o.stdout()).as("the answer itself is still printed").contains("答えは42です");
+        assertThat(o.exitCode()).as(o.stderr()).isEqualTo(ExitCodes.FAILED);
+        String id = runId();
+        assertThat(o.stderr()).contains("rein run: run " + id + " ended SUCCEEDED, but the run store " + file
+                + " could not store its final state").contains("no such table: rein_runs")
+                .contains("'rein show " + id + "'")
+                .contains("trace events of run " + id + " could not be stored in the run store " + file);
+        moveTablesAway(file, "_moved");
+        InProcessCli.Outcome shown = cli.run("show", id);
+        assertThat(shown.stdout()).as("the store still holds the run as it was before its end").contains("RUNNING");
+
+        InProcessCli.Outcome json = cli.models((name, env) -> ScriptedModel.of((request, call) -> {
+            moveTablesAway(file, "");
+            return text("二つ目").answer(request, call);
+        })).run("run", "--json", "二つ目の質問");
+        assertThat(json.exitCode()).as(json.stderr()).isEqualTo(ExitCodes.FAILED);
+        assertThat(json.stderr()).contains("could not store its final state");
+        moveTablesAway(file, "_moved");
+    }
+
+    /** Renames the run store's tables (to NAME_moved, or back when {@code from} is "_moved"), as if the store went away. */
+    private static void moveTablesAway(String file, String from) {
+        try (Connection other = DriverManager.getConnection("jdbc:sqlite:" + file)) {
+            for (String table : List.of("rein_runs", "rein_events")) {
+                String to = from.isEmpty() ? table + "_moved" : table;
+                other.createStatement().executeUpdate("ALTER TABLE " + table + from + " RENAME TO " + to);
+            }
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** A file this user cannot write (root writes any, so the store's own error stands in for SQLite's). */

@@ -1,0 +1,122 @@
+package dev.rein.cli;
+
+import dev.rein.agent.RunResult;
+import dev.rein.run.Reasons;
+import dev.rein.state.IdempotencyRecord;
+import dev.rein.state.RunSnapshot;
+import dev.rein.state.RunStore;
+import dev.rein.state.RunSummary;
+import dev.rein.state.StoredEvent;
+import dev.rein.trace.TraceEvent;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The run store of a command that runs an agent ({@code rein run}, {@code resume}, {@code reply}),
+ * noting what it failed to keep: the store can fail after the command's start check passed (another
+ * process locks it, the disk fills up), and the run then still ends with its answer, so the command
+ * must say what the store lacks and not exit 0 (docs/cli.md, exit codes).
+ */
+final class WatchedStore implements RunStore {
+    private final RunStore store;
+    private final Path file;
+    /** Why the latest save of a run failed, by run id; removed by a later save that succeeds. */
+    private final Map<String, String> unsaved = new ConcurrentHashMap<>();
+    /** Trace events whose append failed and was not made good by a later attempt (the same event object). */
+    private final Set<TraceEvent> lostEvents = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
+    private final Map<String, String> eventFailure = new ConcurrentHashMap<>();
+
+    WatchedStore(RunStore store, Path file) {
+        this.store = store;
+        this.file = file;
+    }
+
+    @Override
+    public void save(RunSnapshot snapshot) {
+        try {
+            store.save(snapshot);
+            unsaved.remove(snapshot.runId());
+        } catch (RuntimeException e) {
+            unsaved.put(snapshot.runId(), String.valueOf(e.getMessage()));
+            throw e;
+        }
+    }
+
+    @Override
+    public void appendEvent(String runId, TraceEvent event) {
+        try {
+            store.appendEvent(runId, event);
+            lostEvents.remove(event);
+        } catch (RuntimeException e) {
+            lostEvents.add(event);
+            eventFailure.putIfAbsent(runId, String.valueOf(e.getMessage()));
+            throw e;
+        }
+    }
+
+    @Override
+    public Optional<RunSnapshot> load(String runId) {
+        return store.load(runId);
+    }
+
+    @Override
+    public List<RunSummary> list() {
+        return store.list();
+    }
+
+    @Override
+    public Optional<IdempotencyRecord> idempotency(String key) {
+        return store.idempotency(key);
+    }
+
+    @Override
+    public void putIdempotency(IdempotencyRecord record) {
+        store.putIdempotency(record);
+    }
+
+    @Override
+    public List<StoredEvent> events(String runId) {
+        return store.events(runId);
+    }
+
+    /**
+     * Says on stderr what the store did not keep of {@code result}'s run, and returns the exit code:
+     * {@code code}, or {@link ExitCodes#FAILED} instead of {@link ExitCodes#SUCCEEDED} when something was
+     * not kept (as for standard output that could not be written: the command's work is incomplete).
+     * A run that stopped because it could not be saved says so in its own message already.
+     */
+    int report(RunResult result, int code, String command, CliEnvironment env, boolean traced) {
+        if (Reasons.STORE_ERROR.equals(result.reason()) || Reasons.STORE_CONFLICT.equals(result.reason())) {
+            return code;
+        }
+        String id = result.runId();
+        boolean incomplete = false;
+        String finalState = unsaved.get(id);
+        if (finalState != null) {
+            env.err().println(command + ": run " + id + " ended " + result.status() + ", but the run store " + file.toAbsolutePath()
+                    + " could not store its final state (" + Text.visible(Errors.oneLine(finalState)) + "); 'rein show " + id
+                    + "' shows the run as it was stored before, not as it ended, and 'rein reply' or 'rein resume' would continue"
+                    + " from there");
+            incomplete = true;
+        }
+        int lost;
+        synchronized (lostEvents) {
+            lost = (int) lostEvents.stream().filter(e -> id.equals(e.runId())).count();
+        }
+        if (lost > 0) {
+            env.err().println(command + ": " + lost + (lost == 1 ? " trace event" : " trace events") + " of run " + id
+                    + " could not be stored in the run store " + file.toAbsolutePath() + " ("
+                    + Text.visible(Errors.oneLine(eventFailure.getOrDefault(id, ""))) + "), so 'rein show " + id + "' lacks "
+                    + (lost == 1 ? "it" : "them") + (traced ? "; the --trace file has the whole trace" : "; --trace FILE keeps a"
+                    + " run's whole trace in a file of its own"));
+            incomplete = true;
+        }
+        return incomplete && code == ExitCodes.SUCCEEDED ? ExitCodes.FAILED : code;
+    }
+}
