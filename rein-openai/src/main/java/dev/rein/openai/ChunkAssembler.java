@@ -280,7 +280,10 @@ final class ChunkAssembler {
             content.add(new TextBlock(refusal.toString()));
         }
         if (!reasoning.isEmpty()) {
-            content.add(ReasoningContent.keep(reasoning.toString(), origin));
+            // The family of the model the server names, else of the one asked for (a gateway's alias names none).
+            String family = Origin.family(origin, model);
+            content.add(ReasoningContent.keep(reasoning.toString(), origin,
+                    family != null ? family : Origin.family(origin, fallbackModel)));
         }
         OpaqueBlock reasoned = details.keep(origin);
         if (reasoned != null) {

@@ -11,9 +11,15 @@ import java.util.Locale;
  * call's {@code extra_content}). Only the server that sent such a field wants it back: another one
  * (a fallback model, a run resumed elsewhere) may refuse the whole request for it, as Groq does
  * ("property 'reasoning_content' is unsupported"), and the history holds it at every later step.
+ *
+ * <p>{@code reasoning_content} is the exception: a model family whose thinking mode refuses a tool-call turn without it
+ * (DeepSeek; Moonshot's Kimi: "thinking is enabled but reasoning_content is missing in assistant tool call message") needs
+ * it on every host that serves it (api.moonshot.ai, api.moonshot.cn, api.kimi.com; a gateway of one's own), so its
+ * block also records that {@link #family} and goes back to the same family elsewhere.
  */
 final class Origin {
     static final String FIELD = "origin";
+    static final String FAMILY = "family";
 
     private Origin() {}
 
@@ -31,6 +37,32 @@ final class Origin {
         }
     }
 
+    /**
+     * The model family of a server and model whose thinking mode wants {@code reasoning_content} back wherever it is
+     * served ("deepseek", "moonshot"), or null: known by the host of DeepSeek's and Moonshot's own APIs, else by the
+     * model's name (its last path segment, as gateways name it: deepseek-ai/DeepSeek-V3.1). Null for Groq and Cerebras,
+     * which refuse the field whatever model they serve.
+     */
+    static String family(String origin, String model) {
+        String host = origin == null ? "" : URI.create(origin).getHost();
+        host = host == null ? "" : host.toLowerCase(Locale.ROOT);
+        if (host.endsWith("groq.com") || host.endsWith("cerebras.ai")) {
+            return null;
+        }
+        if (host.equals("deepseek.com") || host.endsWith(".deepseek.com")) {
+            return "deepseek";
+        }
+        if (host.endsWith("moonshot.ai") || host.endsWith("moonshot.cn") || host.equals("kimi.com") || host.endsWith(".kimi.com")) {
+            return "moonshot";
+        }
+        if (model == null) {
+            return null;
+        }
+        String name = model.substring(model.lastIndexOf('/') + 1).toLowerCase(Locale.ROOT);
+        return name.startsWith("deepseek") ? "deepseek"
+                : name.startsWith("kimi") || name.startsWith("moonshot") ? "moonshot" : null;
+    }
+
     /** Marks a kept block with the server it came from; a null origin leaves it unmarked. */
     static ObjectNode mark(ObjectNode json, String origin) {
         if (origin != null) {
@@ -46,5 +78,13 @@ final class Origin {
     static boolean echoTo(OpaqueBlock block, String origin) {
         String from = block.json().path(FIELD).asText(null);
         return from == null || origin == null || from.equals(origin);
+    }
+
+    /**
+     * Whether a kept block goes back to the server at {@code origin}, serving a model of {@code family} ({@link #family}):
+     * as {@link #echoTo(OpaqueBlock, String)}, or the block was marked with that same family.
+     */
+    static boolean echoTo(OpaqueBlock block, String origin, String family) {
+        return echoTo(block, origin) || family != null && family.equals(block.json().path(FAMILY).asText(null));
     }
 }

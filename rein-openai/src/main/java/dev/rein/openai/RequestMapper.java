@@ -66,7 +66,7 @@ final class RequestMapper {
      * of the assistant turn before it, so its form is valid only after that same turn; an assistant
      * turn's carries its {@code reasoning_content} or not ({@code reasoning}), as its place decides.
      */
-    private record Wire(Message after, boolean reasoning, List<JsonValue> messages) {}
+    private record Wire(Message after, boolean reasoning, String family, List<JsonValue> messages) {}
 
     /** Changes at most once, from max_tokens to max_completion_tokens, when the server refuses the older field. */
     private volatile MaxTokensField maxTokensField;
@@ -192,13 +192,15 @@ final class RequestMapper {
         // every assistant message (refused without, 400); between two without, it is not to be sent (deepseek-reasoner
         // refuses it, 400; thinking mode ignores it).
         boolean toolCallSinceUser = false;
+        // Reasoning another host sent goes back to a model of its family here too (Origin.family).
+        String family = Origin.family(origin, request.model());
         for (Message message : request.messages()) {
             boolean fromAssistant = message.role() == Role.ASSISTANT;
             Message after = fromAssistant ? null : assistant;
             boolean reasoning = fromAssistant && (toolCallSinceUser || callsTools(message));
-            Wire cached = messages.get(message, m -> convert(m, after, reasoning));
-            if (cached.after() != after || cached.reasoning() != reasoning) {
-                cached = convert(message, after, reasoning); // the same turn after another one: rare, not kept
+            Wire cached = messages.get(message, m -> convert(m, after, reasoning, family));
+            if (cached.after() != after || cached.reasoning() != reasoning || !java.util.Objects.equals(cached.family(), family)) {
+                cached = convert(message, after, reasoning, family); // the same turn after another one: rare, not kept
             }
             wire.addAll(cached.messages());
             if (fromAssistant) {
@@ -211,12 +213,12 @@ final class RequestMapper {
         return wire;
     }
 
-    private Wire convert(Message message, Message after, boolean reasoning) {
+    private Wire convert(Message message, Message after, boolean reasoning, String family) {
         converted.incrementAndGet();
         List<JsonValue> wire = message.role() == Role.ASSISTANT
-                ? List.of(assistant(message, mistralHost, origin, reasoning))
+                ? List.of(assistant(message, mistralHost, origin, reasoning, family))
                 : user(message, after == null ? Map.of() : callOrder(after), mistralHost);
-        return new Wire(after, reasoning, wire);
+        return new Wire(after, reasoning, family, wire);
     }
 
     private static boolean callsTools(Message message) {
@@ -377,8 +379,12 @@ final class RequestMapper {
         return order;
     }
 
-    /** @param reasoning whether its kept {@code reasoning_content} goes back (DeepSeek's rule, see {@link #messages}) */
-    private static JsonValue assistant(Message message, boolean mistralIds, String origin, boolean reasoning) {
+    /**
+     * @param reasoning whether its kept {@code reasoning_content} goes back (DeepSeek's rule, see {@link #messages})
+     * @param family the model family of the request ({@link Origin#family}), which another host's reasoning of that
+     *     family goes back to; null for none
+     */
+    private static JsonValue assistant(Message message, boolean mistralIds, String origin, boolean reasoning, String family) {
         StringBuilder text = new StringBuilder();
         Map<String, String> raw = RawArguments.of(message.content());
         Map<String, JsonNode> extra = ExtraContent.of(message.content(), origin);
@@ -410,8 +416,9 @@ final class RequestMapper {
         if (!calls.isEmpty()) {
             json.set("tool_calls", calls);
         }
-        // Only to the server that sent them: another one (Groq, Cerebras) refuses fields outside the protocol.
-        String reasoned = reasoning ? ReasoningContent.of(message.content(), origin) : null;
+        // Only to the server that sent them (or the same model family elsewhere): another one (Groq, Cerebras) refuses
+        // fields outside the protocol.
+        String reasoned = reasoning ? ReasoningContent.of(message.content(), origin, family) : null;
         if (reasoned != null) {
             json.put("reasoning_content", reasoned); // DeepSeek's thinking mode refuses a tool-using turn without it
         }

@@ -328,6 +328,40 @@ class WireEdgeCasesTest extends FakeChat {
     }
 
     @Test
+    void theReasoningOfADeepSeekOrKimiModelGoesBackToTheSameModelFamilyOnAnotherHost() throws Exception {
+        // DeepSeek's and Moonshot's thinking modes refuse a tool-call turn without its reasoning_content (400 'Missing
+        // reasoning_content field', 'thinking is enabled but reasoning_content is missing in assistant tool call message')
+        // on every host that serves them (api.moonshot.ai, api.moonshot.cn, api.kimi.com/coding; DeepSeek's API and a
+        // gateway of one's own): a fallback to the same family elsewhere needs it; another family (Groq's llama) never gets it.
+        for (String[] pair : new String[][] {{"deepseek-reasoner", "deepseek-chat"}, {"kimi-k2-thinking", "kimi-for-coding"},
+                {"deepseek-reasoner", "llama-3.3-70b"}, {"kimi-k2-thinking", "qwen3:8b"}}) {
+            server.enqueue(new ChatReply.Malformed(events(
+                    chunk("[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":null,\"reasoning_content\":\"天気を調べる。\"},"
+                            + "\"finish_reason\":null}]").replace("\"model\":\"m\"", "\"model\":\"" + pair[0] + "\""),
+                    chunk("[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"call_r\",\"type\":\"function\","
+                            + "\"function\":{\"name\":\"search\",\"arguments\":\"{\\\"q\\\":\\\"東京\\\"}\"}}]},\"finish_reason\":\"tool_calls\"}]"),
+                    "[DONE]")));
+            ModelResponse first = model.call(dev.rein.model.ModelRequest.builder(pair[0]).maxTokens(256)
+                    .addMessage(dev.rein.model.Message.user("東京の天気は?")).tools(List.of(tool("search"))).build(),
+                    new ModelCallContext(Instant.now().plusSeconds(30), stream));
+            List<dev.rein.model.Message> history = List.of(dev.rein.model.Message.user("東京の天気は?"),
+                    first.toHistoryMessage().orElseThrow(),
+                    dev.rein.model.Message.user(List.of(new dev.rein.model.ToolResultBlock("call_r", "晴れ", false))));
+
+            try (dev.rein.testkit.openai.FakeChatCompletionsServer other = dev.rein.testkit.openai.FakeChatCompletionsServer.start();
+                 OpenAiModel fallback = OpenAiModel.builder().baseUrl(other.baseUrl()).environment(name -> null).build()) {
+                other.enqueue(ChatReply.text("東京は晴れです"));
+                fallback.call(dev.rein.model.ModelRequest.builder(pair[1]).maxTokens(256).messages(history)
+                        .tools(List.of(tool("search"))).build(), new ModelCallContext(Instant.now().plusSeconds(30), stream));
+                JsonNode assistant = other.requests().get(0).body().path("messages").get(1);
+                boolean sameFamily = !pair[1].startsWith("llama") && !pair[1].startsWith("qwen");
+                assertThat(assistant.path("reasoning_content").asText(null)).as(pair[0] + " -> " + pair[1])
+                        .isEqualTo(sameFamily ? "天気を調べる。" : null);
+            }
+        }
+    }
+
+    @Test
     void openRoutersReasoningDetailsAreJoinedAndEchoedBackWithTheCalls() {
         // openrouter.ai/docs, reasoning tokens, preserving reasoning blocks: reasoning_details must come back on the
         // assistant message when tool calls go on; Gemini 3 through OpenRouter refuses the next request without its
