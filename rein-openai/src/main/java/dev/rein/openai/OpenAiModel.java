@@ -81,7 +81,7 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
         this.limitsOf = OpenAiModelBuilder.isPublicApi(baseUrl) ? "the OpenAI API"
                 : OpenAiModelBuilder.isAzure(baseUrl) ? "Azure OpenAI" : null;
         this.requests = new RequestMapper(maxTokensField, adaptiveMaxTokensField, ToolCallIds.mistralHost(baseUrl),
-                origin, limitsOf != null);
+                origin, limitsOf != null, OpenAiModelBuilder.isAzure(baseUrl));
         this.baseUrl = baseUrl;
     }
 

@@ -71,6 +71,8 @@ final class RequestMapper {
     /** Changes at most once, from max_tokens to max_completion_tokens, when the server refuses the older field. */
     private volatile MaxTokensField maxTokensField;
     private final boolean adaptive;
+    /** Whether a model named as a reasoning model gets max_completion_tokens from the start (Azure OpenAI; {@link #reasoningModel}). */
+    private final boolean reasoningByName;
     /** Whether requests go to Mistral's own API, whose tool call ids are 9 letters or digits whatever the model. */
     private final boolean mistralHost;
     /** The server requests go to ({@link Origin}); null when unknown. */
@@ -109,11 +111,32 @@ final class RequestMapper {
      *     {@value RequestLimits#MAX_DESCRIPTION} characters ({@link RequestLimits#description})
      */
     RequestMapper(MaxTokensField maxTokensField, boolean adaptive, boolean mistralHost, String origin, boolean openAiLimits) {
+        this(maxTokensField, adaptive, mistralHost, origin, openAiLimits, false);
+    }
+
+    /**
+     * @param reasoningByName whether a request for a model named as one of OpenAI's reasoning models ({@link
+     *     #reasoningModel}) carries {@code max_completion_tokens} from the start, when the field is chosen automatically:
+     *     on Azure OpenAI, where they "only work with the max_completion_tokens parameter" and a deployment is mostly
+     *     named for its model
+     */
+    RequestMapper(MaxTokensField maxTokensField, boolean adaptive, boolean mistralHost, String origin, boolean openAiLimits,
+                  boolean reasoningByName) {
         this.maxTokensField = maxTokensField;
         this.adaptive = adaptive;
         this.mistralHost = mistralHost;
         this.origin = origin;
         this.openAiLimits = openAiLimits;
+        this.reasoningByName = reasoningByName && adaptive;
+    }
+
+    /**
+     * Whether a model (an Azure deployment) is named as one of OpenAI's reasoning models, which refuse {@code max_tokens}:
+     * the o-series (o1, o3-mini, o4-mini), the gpt-5 family and codex-mini.
+     */
+    static boolean reasoningModel(String model) {
+        String name = model.toLowerCase(java.util.Locale.ROOT);
+        return name.matches("o[1-9][0-9]*(-.*)?") || name.startsWith("gpt-5") || name.startsWith("codex-mini");
     }
 
     /**
@@ -157,7 +180,11 @@ final class RequestMapper {
 
     /** The SDK body: the settings through the SDK's typed model, the history and tools as reused wire forms. */
     ChatCompletionCreateParams.Body body(ModelRequest request) {
-        ObjectNode settings = settings(request, maxTokensField);
+        MaxTokensField field = maxTokensField;
+        if (field == MaxTokensField.MAX_TOKENS && reasoningByName && reasoningModel(request.model())) {
+            field = MaxTokensField.MAX_COMPLETION_TOKENS; // refused otherwise, a 400 and a second request per model
+        }
+        ObjectNode settings = settings(request, field);
         WellFormedText.of(settings); // stop sequences, the output schema: small, rebuilt every call anyway
         if (!streamOptions) {
             settings.remove("stream_options");

@@ -96,6 +96,40 @@ class RequestMappingTest extends FakeChat {
     }
 
     @Test
+    void anAzureDeploymentOfAReasoningModelGetsMaxCompletionTokensFromTheFirstRequest() throws Exception {
+        // Azure OpenAI's reasoning guide: "Reasoning models will only work with the max_completion_tokens parameter"
+        // (o-series, gpt-5 family); a deployment named for one (the portal's default name is the model's) got max_tokens,
+        // was refused with 400 unsupported_parameter and only then sent max_completion_tokens: one refused call per model.
+        for (String base : new String[] {"https://contoso.openai.azure.com/openai/v1", "https://contoso.openai.azure.com"}) {
+            try (OpenAiModel azure = OpenAiModel.builder().baseUrl(base).apiKey("key").environment(name -> null).build()) {
+                for (String deployment : new String[] {"o1", "o3-mini", "o4-mini", "O3", "gpt-5", "gpt-5-mini", "gpt-5.1",
+                        "codex-mini"}) {
+                    JsonNode body = com.openai.core.ObjectMappers.jsonMapper().valueToTree(azure.requests().body(
+                            dev.rein.model.ModelRequest.builder(deployment).maxTokens(256).addMessage(Message.user("x")).build()));
+                    assertThat(body.path("max_completion_tokens").asInt()).as(base + " " + deployment).isEqualTo(256);
+                    assertThat(body.has("max_tokens")).as(base + " " + deployment).isFalse();
+                }
+                for (String deployment : new String[] {"gpt-4o", "gpt-4.1-mini", "my-deployment", "ocr-model"}) {
+                    JsonNode body = com.openai.core.ObjectMappers.jsonMapper().valueToTree(azure.requests().body(
+                            dev.rein.model.ModelRequest.builder(deployment).maxTokens(256).addMessage(Message.user("x")).build()));
+                    assertThat(body.path("max_tokens").asInt()).as(base + " " + deployment).isEqualTo(256);
+                }
+            }
+        }
+        // The field the user chose stays; another server gets max_tokens whatever the name (a local o3-mini stand-in).
+        try (OpenAiModel forced = OpenAiModel.builder().baseUrl("https://contoso.openai.azure.com/openai/v1").apiKey("key")
+                .maxTokensField(OpenAiModelBuilder.MaxTokensField.MAX_TOKENS).environment(name -> null).build()) {
+            JsonNode body = com.openai.core.ObjectMappers.jsonMapper().valueToTree(forced.requests().body(
+                    dev.rein.model.ModelRequest.builder("o3-mini").maxTokens(256).addMessage(Message.user("x")).build()));
+            assertThat(body.path("max_tokens").asInt()).isEqualTo(256);
+        }
+        server.enqueue(ChatReply.text("ok"));
+        model.call(dev.rein.model.ModelRequest.builder("o3-mini").maxTokens(256).addMessage(Message.user("x")).build(),
+                new dev.rein.model.ModelCallContext(java.time.Instant.now().plusSeconds(30), stream));
+        assertThat(lastBody().path("max_tokens").asInt()).isEqualTo(256);
+    }
+
+    @Test
     void aServerThatRefusesStreamOptionsGetsTheRequestWithoutThemFromThenOn() throws Exception {
         // Older Azure OpenAI API versions (and proxies in front of them) refuse the field with 400:
         // the request is sent once more without it, and the usage the server then leaves out is estimated.
