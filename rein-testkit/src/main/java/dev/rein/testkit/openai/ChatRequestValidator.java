@@ -14,12 +14,19 @@ import java.util.Set;
  * assistant message's {@code tool_calls} answered by one {@code tool} message per id right after
  * it, no {@code tool} message for an unknown id, {@code tools} present when the history holds tool
  * calls or a {@code tool_choice} is set, a named choice naming a defined function, argument text as
- * strings, positive output limits, {@code stream_options} only with {@code stream}, and no array schema
- * without {@code items} in a tool's parameters.
+ * strings, positive output limits, {@code stream_options} only with {@code stream}, no array schema
+ * without {@code items} in a tool's parameters, and the API reference's limits: at most {@value #MAX_TOOLS} tools,
+ * {@value #MAX_STOP} stop sequences, {@value #MAX_DESCRIPTION} characters in a function's description and {@value
+ * #MAX_CALL_ID} in a tool call's id.
  */
 final class ChatRequestValidator {
     /** Why a request was refused: 400 {@code invalid_request_error} with this message, param and code. */
     record Violation(String message, String param, String code) {}
+
+    static final int MAX_TOOLS = 128;
+    static final int MAX_STOP = 4;
+    static final int MAX_DESCRIPTION = 1024;
+    static final int MAX_CALL_ID = 40;
 
     private static final Set<String> ROLES = Set.of("system", "developer", "user", "assistant", "tool", "function");
 
@@ -53,7 +60,61 @@ final class ChatRequestValidator {
             return fail("The 'stream_options' parameter is only allowed when 'stream' is enabled.",
                     "stream_options", null);
         }
-        return tools(body).or(() -> history(messages, hasTools(body)));
+        return limits(body).or(() -> tools(body)).or(() -> history(messages, hasTools(body)));
+    }
+
+    /** The lengths the real API checks before anything else, in its words (counted in characters, as Python counts them). */
+    private static Optional<Violation> limits(JsonNode body) {
+        JsonNode tools = body.path("tools");
+        if (tools.isArray() && tools.size() > MAX_TOOLS) {
+            return tooMany("tools", MAX_TOOLS, tools.size());
+        }
+        JsonNode stop = body.path("stop");
+        if (stop.isArray() && stop.size() > MAX_STOP) {
+            return tooMany("stop", MAX_STOP, stop.size());
+        }
+        for (int i = 0; i < tools.size(); i++) {
+            JsonNode description = tools.get(i).path("function").path("description");
+            if (description.isTextual()) {
+                Optional<Violation> tooLong = tooLong("tools[" + i + "].function.description", MAX_DESCRIPTION, description.asText());
+                if (tooLong.isPresent()) {
+                    return tooLong;
+                }
+            }
+        }
+        JsonNode messages = body.path("messages");
+        for (int i = 0; i < messages.size(); i++) {
+            JsonNode calls = messages.get(i).path("tool_calls");
+            for (int j = 0; j < calls.size(); j++) {
+                if (calls.get(j).path("id").isTextual()) {
+                    Optional<Violation> tooLong = tooLong("messages[" + i + "].tool_calls[" + j + "].id", MAX_CALL_ID,
+                            calls.get(j).path("id").asText());
+                    if (tooLong.isPresent()) {
+                        return tooLong;
+                    }
+                }
+            }
+            JsonNode answered = messages.get(i).path("tool_call_id");
+            if (answered.isTextual()) {
+                Optional<Violation> tooLong = tooLong("messages[" + i + "].tool_call_id", MAX_CALL_ID, answered.asText());
+                if (tooLong.isPresent()) {
+                    return tooLong;
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<Violation> tooMany(String param, int most, int got) {
+        return fail("Invalid '" + param + "': array too long. Expected an array with maximum length " + most
+                + ", but got an array with length " + got + " instead.", param, "array_above_max_length");
+    }
+
+    private static Optional<Violation> tooLong(String param, int most, String text) {
+        int length = text.codePointCount(0, text.length());
+        return length <= most ? Optional.empty() : fail("Invalid '" + param + "': string too long. Expected a string with"
+                + " maximum length " + most + ", but got a string with length " + length + " instead.", param,
+                "string_above_max_length");
     }
 
     private static boolean hasTools(JsonNode body) {

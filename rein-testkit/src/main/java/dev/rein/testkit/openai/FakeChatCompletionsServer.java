@@ -41,7 +41,9 @@ import java.util.function.Consumer;
  * tool_calls} not followed by a {@code tool} message for each id, a {@code tool} message for an
  * unknown id, {@code tools} missing while the history holds tool calls, a {@code tool_choice}
  * without tools or naming an undefined function, a tool whose parameters hold an array schema without
- * {@code items} ("array schema missing items"), a missing model or messages. No key is needed
+ * {@code items} ("array schema missing items"), a missing model or messages, more than 128 tools or 4 stop
+ * sequences ({@code array_above_max_length}), a function description over 1,024 characters or a tool call id
+ * over 40 ({@code string_above_max_length}). No key is needed
  * unless {@link #requireApiKey(String)} is set, like a local Ollama.
  *
  * <pre>{@code

@@ -196,6 +196,70 @@ class ChatSdkCompatibilityTest {
     }
 
     @Test
+    void requestsBeyondTheApisDocumentedLimitsAreRejectedAsTheRealApiRejectsThem() {
+        // The API reference: tools "A max of 128 functions are supported", stop "Up to 4 sequences", a function's
+        // description and a tool call id within the lengths the API checks; beyond them the real API answers 400
+        // invalid_request_error with code array_above_max_length / string_above_max_length and the field as param.
+        ChatCompletionCreateParams.Builder many = params("x");
+        for (int i = 0; i < 129; i++) {
+            many.addTool(tool("t" + i));
+        }
+        assertThatThrownBy(() -> client.chat().completions().create(many.build()))
+                .isInstanceOfSatisfying(BadRequestException.class, e -> {
+                    assertThat(e.getMessage()).contains("Invalid 'tools': array too long. Expected an array with maximum"
+                            + " length 128, but got an array with length 129 instead.");
+                    assertThat(e.code()).hasValue("array_above_max_length");
+                    assertThat(e.param()).hasValue("tools");
+                });
+
+        ChatCompletionCreateParams stops = params("x").stopOfStrings(List.of("a", "b", "c", "d", "e")).build();
+        assertThatThrownBy(() -> client.chat().completions().create(stops))
+                .isInstanceOfSatisfying(BadRequestException.class, e -> {
+                    assertThat(e.getMessage()).contains("Invalid 'stop': array too long. Expected an array with maximum"
+                            + " length 4, but got an array with length 5 instead.");
+                    assertThat(e.code()).hasValue("array_above_max_length");
+                    assertThat(e.param()).hasValue("stop");
+                });
+
+        // Counted in characters (code points): 1,024 of them, an emoji among them, pass; 1,025 do not.
+        String fits = "😀" + "x".repeat(1023);
+        ChatCompletionCreateParams longDescription = params("x").addTool(tool("short"))
+                .addTool(ChatCompletionFunctionTool.builder().function(FunctionDefinition.builder().name("long")
+                        .description(fits + "y").build()).build()).build();
+        assertThatThrownBy(() -> client.chat().completions().create(longDescription))
+                .isInstanceOfSatisfying(BadRequestException.class, e -> {
+                    assertThat(e.getMessage()).contains("Invalid 'tools[1].function.description': string too long. Expected"
+                            + " a string with maximum length 1024, but got a string with length 1025 instead.");
+                    assertThat(e.code()).hasValue("string_above_max_length");
+                    assertThat(e.param()).hasValue("tools[1].function.description");
+                });
+
+        ChatCompletionMessageToolCall longId = ChatCompletionMessageToolCall.ofFunction(
+                ChatCompletionMessageFunctionToolCall.builder().id("toolu_" + "a".repeat(35))
+                        .function(ChatCompletionMessageFunctionToolCall.Function.builder().name("read_file").arguments("{}")
+                                .build()).build());
+        ChatCompletionCreateParams longIds = params("x").addTool(tool("read_file"))
+                .addMessage(ChatCompletionAssistantMessageParam.builder().addToolCall(longId).build())
+                .addMessage(ChatCompletionToolMessageParam.builder().toolCallId("toolu_" + "a".repeat(35)).content("ok").build())
+                .build();
+        assertThatThrownBy(() -> client.chat().completions().create(longIds))
+                .isInstanceOfSatisfying(BadRequestException.class, e -> {
+                    assertThat(e.getMessage()).contains("Invalid 'messages[1].tool_calls[0].id': string too long. Expected"
+                            + " a string with maximum length 40, but got a string with length 41 instead.");
+                    assertThat(e.code()).hasValue("string_above_max_length");
+                });
+
+        server.enqueue(ChatReply.text("within"));
+        ChatCompletionCreateParams.Builder limits = params("x").stopOfStrings(List.of("a", "b", "c", "d"))
+                .addTool(ChatCompletionFunctionTool.builder().function(FunctionDefinition.builder().name("long")
+                        .description(fits).build()).build());
+        for (int i = 1; i < 128; i++) {
+            limits.addTool(tool("t" + i));
+        }
+        assertThat(client.chat().completions().create(limits.build()).choices().get(0).message().content()).contains("within");
+    }
+
+    @Test
     void errorsCarryTheApiBodyAndTheSdkHonoursRetryAfterMs() {
         server.enqueue(ChatReply.rateLimited(0).withHeader("retry-after-ms", "50"), ChatReply.text("after the wait"));
         OpenAIClient retrying = client(1);
