@@ -1,25 +1,11 @@
 package dev.rein.testkit;
 
-import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.time.Duration;
 import java.util.Deque;
-import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentLinkedDeque;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Consumer;
 
 /**
  * A fake of the Anthropic Messages API HTTP server, for tests of clients built on it (the official
@@ -111,32 +97,15 @@ import java.util.function.Consumer;
  * <p>Instances are independent and thread-safe; each serves on its own ephemeral port with
  * virtual threads.
  */
-public final class FakeMessagesServer implements AutoCloseable {
-
-    /** How long {@link #takeRequest()} waits: long enough for a slow CI machine, short enough to fail. */
-    public static final Duration DEFAULT_TAKE_TIMEOUT = Duration.ofSeconds(10);
-
+public final class FakeMessagesServer extends FakeApiServer<FakeMessagesServer> {
     private final Deque<FakeReply> replies = new ConcurrentLinkedDeque<>();
     private final Deque<FakeReply> countTokensReplies = new ConcurrentLinkedDeque<>();
-    private final List<RecordedRequest> recorded = new CopyOnWriteArrayList<>();
-    private final BlockingQueue<RecordedRequest> untaken = new LinkedBlockingQueue<>();
-    private final List<Consumer<RecordedRequest>> listeners = new CopyOnWriteArrayList<>();
     private final AtomicInteger messageCounter = new AtomicInteger();
-    private final AtomicInteger requestCounter = new AtomicInteger();
-    private final CountDownLatch closed = new CountDownLatch(1);
-    private final AtomicBoolean closing = new AtomicBoolean();
-    private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
-    private final HttpServer http;
-    private volatile boolean validation = true;
 
     private FakeMessagesServer(int port) throws IOException {
-        // The literal address, not "localhost": the base URL must not depend on name resolution or IPv6.
-        http = HttpServer.create(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), port), 0);
-        ReplyWriter writer = new ReplyWriter(
-                () -> "msg_fake_%03d".formatted(messageCounter.incrementAndGet()), closed);
-        http.createContext("/", new MessagesHandler(this, writer));
-        http.setExecutor(executor);
-        http.start();
+        super(port);
+        ReplyWriter writer = new ReplyWriter(() -> "msg_fake_%03d".formatted(messageCounter.incrementAndGet()), closedSignal());
+        serve(new MessagesHandler(this, writer));
     }
 
     /**
@@ -170,17 +139,9 @@ public final class FakeMessagesServer implements AutoCloseable {
      *
      * @return the base URL
      */
+    @Override
     public String baseUrl() {
         return "http://127.0.0.1:" + port();
-    }
-
-    /**
-     * The port the server listens on.
-     *
-     * @return the port
-     */
-    public int port() {
-        return http.getAddress().getPort();
     }
 
     /**
@@ -234,110 +195,6 @@ public final class FakeMessagesServer implements AutoCloseable {
     }
 
     /**
-     * Turns the real API's request validation on (the default) or off, e.g. to send a request the
-     * API would reject and see the scripted reply anyway.
-     *
-     * @param enabled whether to validate
-     * @return this server
-     */
-    public FakeMessagesServer validateRequests(boolean enabled) {
-        this.validation = enabled;
-        return this;
-    }
-
-    /**
-     * Whether requests are validated.
-     *
-     * @return {@code true} if validation is on
-     */
-    public boolean validatesRequests() {
-        return validation;
-    }
-
-    /**
-     * All requests received so far, in arrival order.
-     *
-     * @return an unmodifiable snapshot
-     */
-    public List<RecordedRequest> requests() {
-        return List.copyOf(recorded);
-    }
-
-    /**
-     * How many requests were received.
-     *
-     * @return the count
-     */
-    public int requestCount() {
-        return recorded.size();
-    }
-
-    /**
-     * The most recent request.
-     *
-     * @return the request
-     * @throws IllegalStateException if none was received
-     */
-    public RecordedRequest lastRequest() {
-        List<RecordedRequest> snapshot = requests();
-        if (snapshot.isEmpty()) {
-            throw new IllegalStateException("no request was received");
-        }
-        return snapshot.get(snapshot.size() - 1);
-    }
-
-    /**
-     * The oldest request not taken yet, waiting up to {@link #DEFAULT_TAKE_TIMEOUT} for one to
-     * arrive; each request is taken once.
-     *
-     * @return the request
-     * @throws IllegalStateException if none arrives in time
-     */
-    public RecordedRequest takeRequest() {
-        return takeRequest(DEFAULT_TAKE_TIMEOUT);
-    }
-
-    /**
-     * The oldest request not taken yet, waiting up to {@code timeout} for one to arrive.
-     *
-     * @param timeout how long to wait
-     * @return the request
-     * @throws IllegalStateException if none arrives in time, or the waiting thread is interrupted
-     */
-    public RecordedRequest takeRequest(Duration timeout) {
-        try {
-            RecordedRequest request = untaken.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
-            if (request == null) {
-                throw new IllegalStateException("no request arrived within " + timeout);
-            }
-            return request;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for a request", e);
-        }
-    }
-
-    /**
-     * Stops the server: ends every delay and hang with a dropped connection, closes the port and
-     * the handler threads. Idempotent.
-     */
-    @Override
-    public void close() {
-        if (!closing.compareAndSet(false, true)) {
-            return;
-        }
-        closed.countDown();
-        http.stop(0);
-        executor.shutdownNow();
-        try {
-            // Handlers only write to sockets that are closed by now, so they end promptly.
-            executor.awaitTermination(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    /**
      * Runs the server as a process; see "Standalone use" above.
      *
      * @param args {@code [--port N] [--no-validate] [--record FILE] [--url-file FILE] SCRIPT.json}
@@ -349,28 +206,8 @@ public final class FakeMessagesServer implements AutoCloseable {
 
     // ---- used by MessagesHandler -------------------------------------------------------------
 
-    /** Records a request and tells the listeners, before the request is answered. */
-    void record(RecordedRequest request) {
-        recorded.add(request);
-        untaken.add(request);
-        listeners.forEach(listener -> listener.accept(request));
-    }
-
-    /**
-     * Adds a listener called with each request before it is answered, on the handler's thread;
-     * the standalone server writes its record file this way, so a line is on disk before the
-     * client sees the answer.
-     */
-    void addListener(Consumer<RecordedRequest> listener) {
-        listeners.add(listener);
-    }
-
     /** The next reply of the endpoint's queue, or {@code null} when it is empty. */
     FakeReply nextReply(boolean countTokens) {
         return countTokens ? countTokensReplies.pollFirst() : replies.pollFirst();
-    }
-
-    String nextRequestId() {
-        return "req_fake_%03d".formatted(requestCounter.incrementAndGet());
     }
 }

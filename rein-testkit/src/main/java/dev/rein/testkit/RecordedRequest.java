@@ -12,7 +12,8 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * A request the {@link FakeMessagesServer} received, recorded before it was validated or answered.
+ * A request a fake server ({@link FakeMessagesServer}, {@link dev.rein.testkit.openai.FakeChatCompletionsServer}) received,
+ * recorded before it was validated or answered.
  *
  * @param method the HTTP method, e.g. {@code "POST"}
  * @param path the request path without the query, e.g. {@code "/v1/messages"}

@@ -1,24 +1,14 @@
 package dev.rein.testkit.openai;
 
-import com.sun.net.httpserver.HttpServer;
+import dev.rein.testkit.FakeApiServer;
 import dev.rein.testkit.RecordedRequest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Deque;
-import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentLinkedDeque;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
@@ -84,29 +74,15 @@ import java.util.function.Consumer;
  * <p>Instances are independent and thread-safe; each serves on its own ephemeral port with
  * virtual threads.
  */
-public final class FakeChatCompletionsServer implements AutoCloseable {
-    /** How long {@link #takeRequest()} waits. */
-    public static final Duration DEFAULT_TAKE_TIMEOUT = Duration.ofSeconds(10);
-
+public final class FakeChatCompletionsServer extends FakeApiServer<FakeChatCompletionsServer> {
     private final Deque<ChatReply> replies = new ConcurrentLinkedDeque<>();
-    private final List<RecordedRequest> recorded = new CopyOnWriteArrayList<>();
-    private final BlockingQueue<RecordedRequest> untaken = new LinkedBlockingQueue<>();
-    private final List<Consumer<RecordedRequest>> listeners = new CopyOnWriteArrayList<>();
     private final AtomicInteger completionCounter = new AtomicInteger();
-    private final AtomicInteger requestCounter = new AtomicInteger();
-    private final CountDownLatch closed = new CountDownLatch(1);
-    private final AtomicBoolean closing = new AtomicBoolean();
-    private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
-    private final HttpServer http;
-    private volatile boolean validation = true;
     private volatile String apiKey;
     private volatile boolean usage = true;
 
     private FakeChatCompletionsServer(int port) throws IOException {
-        http = HttpServer.create(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), port), 0);
-        http.createContext("/", new ChatHandler(this));
-        http.setExecutor(executor);
-        http.start();
+        super(port);
+        serve(new ChatHandler(this));
     }
 
     /**
@@ -140,17 +116,9 @@ public final class FakeChatCompletionsServer implements AutoCloseable {
      *
      * @return the base URL
      */
+    @Override
     public String baseUrl() {
         return "http://127.0.0.1:" + port() + "/v1";
-    }
-
-    /**
-     * The port the server listens on.
-     *
-     * @return the port
-     */
-    public int port() {
-        return http.getAddress().getPort();
     }
 
     /**
@@ -187,26 +155,6 @@ public final class FakeChatCompletionsServer implements AutoCloseable {
     }
 
     /**
-     * Turns request validation on (the default) or off.
-     *
-     * @param enabled whether to validate
-     * @return this server
-     */
-    public FakeChatCompletionsServer validateRequests(boolean enabled) {
-        this.validation = enabled;
-        return this;
-    }
-
-    /**
-     * Whether requests are validated.
-     *
-     * @return {@code true} if validation is on
-     */
-    public boolean validatesRequests() {
-        return validation;
-    }
-
-    /**
      * Reports usage (the default: the usage chunk a streamed request asks for with {@code
      * stream_options.include_usage}, the {@code usage} of a JSON body) or, with {@code false},
      * never, like a server that ignores {@code include_usage}.
@@ -240,84 +188,6 @@ public final class FakeChatCompletionsServer implements AutoCloseable {
     }
 
     /**
-     * All requests received so far, in arrival order.
-     *
-     * @return an unmodifiable snapshot
-     */
-    public List<RecordedRequest> requests() {
-        return List.copyOf(recorded);
-    }
-
-    /**
-     * How many requests were received.
-     *
-     * @return the count
-     */
-    public int requestCount() {
-        return recorded.size();
-    }
-
-    /**
-     * The most recent request.
-     *
-     * @return the request
-     * @throws IllegalStateException if none was received
-     */
-    public RecordedRequest lastRequest() {
-        List<RecordedRequest> snapshot = requests();
-        if (snapshot.isEmpty()) {
-            throw new IllegalStateException("no request was received");
-        }
-        return snapshot.get(snapshot.size() - 1);
-    }
-
-    /**
-     * The oldest request not taken yet, waiting up to {@link #DEFAULT_TAKE_TIMEOUT}.
-     *
-     * @return the request
-     * @throws IllegalStateException if none arrives in time
-     */
-    public RecordedRequest takeRequest() {
-        return takeRequest(DEFAULT_TAKE_TIMEOUT);
-    }
-
-    /**
-     * The oldest request not taken yet, waiting up to {@code timeout}.
-     *
-     * @param timeout how long to wait
-     * @return the request
-     * @throws IllegalStateException if none arrives in time, or the waiting thread is interrupted
-     */
-    public RecordedRequest takeRequest(Duration timeout) {
-        try {
-            RecordedRequest request = untaken.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
-            if (request == null) {
-                throw new IllegalStateException("no request arrived within " + timeout);
-            }
-            return request;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for a request", e);
-        }
-    }
-
-    /** Stops the server: ends every delay and hang with a dropped connection. Idempotent. */
-    @Override
-    public void close() {
-        if (!closing.compareAndSet(false, true)) {
-            return;
-        }
-        closed.countDown();
-        http.stop(0);
-        executor.shutdownNow();
-        try {
-            executor.awaitTermination(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    /**
      * Runs the server as a process; see "Standalone use" above.
      *
      * @param args {@code [--port N] [--no-validate] [--no-usage] [--api-key KEY] [--record FILE] [--url-file FILE] SCRIPT.json}
@@ -327,22 +197,25 @@ public final class FakeChatCompletionsServer implements AutoCloseable {
         ChatStandaloneMain.main(args);
     }
 
-    void record(RecordedRequest request) {
-        recorded.add(request);
-        untaken.add(request);
-        listeners.forEach(listener -> listener.accept(request));
+    // Declared here so that this package's handler and standalone main can call them.
+
+    @Override
+    protected void record(RecordedRequest request) {
+        super.record(request);
     }
 
-    void addListener(Consumer<RecordedRequest> listener) {
-        listeners.add(listener);
+    @Override
+    protected void addListener(Consumer<RecordedRequest> listener) {
+        super.addListener(listener);
+    }
+
+    @Override
+    protected String nextRequestId() {
+        return super.nextRequestId();
     }
 
     ChatReply nextReply() {
         return replies.pollFirst();
-    }
-
-    String nextRequestId() {
-        return "req_fake_%03d".formatted(requestCounter.incrementAndGet());
     }
 
     String nextCompletionId() {
@@ -352,8 +225,8 @@ public final class FakeChatCompletionsServer implements AutoCloseable {
     /** Waits for {@code delay} (null: until closed); a close meanwhile ends the wait with a dropped connection. */
     void waitOrDrop(Duration delay) {
         try {
-            boolean isClosed = delay == null ? closed.await(Long.MAX_VALUE, TimeUnit.DAYS)
-                    : closed.await(delay.toNanos(), TimeUnit.NANOSECONDS);
+            boolean isClosed = delay == null ? closedSignal().await(Long.MAX_VALUE, TimeUnit.DAYS)
+                    : closedSignal().await(delay.toNanos(), TimeUnit.NANOSECONDS);
             if (isClosed) {
                 throw new ChatHandler.ConnectionDrop();
             }
