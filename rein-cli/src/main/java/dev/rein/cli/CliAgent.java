@@ -1,6 +1,7 @@
 package dev.rein.cli;
 
 import dev.rein.agent.Agent;
+import dev.rein.anthropic.AnthropicServerTools;
 import dev.rein.context.ContextPolicy;
 import dev.rein.context.DirectoryOutputStore;
 import dev.rein.model.Model;
@@ -34,6 +35,10 @@ final class CliAgent {
         if (settings.provider() != null && settings.provider().price() != null) {
             // --price overrides the provider's token rates for this model, for every call of the run; the table's extras stay.
             agent.price(settings.model(), settings.provider().modelPrice(settings.model()));
+        }
+        if (settings.webSearch() != null) {
+            // A provider other than Anthropic ignores the option (a run resumed with --provider openai).
+            agent.modelOption(AnthropicServerTools.webSearch(settings.webSearch()));
         }
         if (settings.outputSchema() != null) {
             agent.outputSchema(OutputSchema.fromJson("output", settings.outputSchema()));

@@ -31,6 +31,26 @@ final class OptionValues {
         }
     }
 
+    /** The most web searches per request of {@code --web-search}: a whole number of at least 1. */
+    static final class WebSearchUses implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            String v = value.strip();
+            String advice = "; give the most web searches Claude may run per model call, e.g. --web-search 5";
+            if (!v.matches("-?\\d+")) {
+                throw new TypeConversionException("'" + value + "' is not a whole number" + advice);
+            }
+            if (v.startsWith("-") || v.replaceFirst("^0+", "").isEmpty()) {
+                throw new TypeConversionException("it must be at least 1, got " + v + advice);
+            }
+            try {
+                return Integer.parseInt(v);
+            } catch (NumberFormatException e) {
+                throw new TypeConversionException("'" + v + "' is too large (at most " + Integer.MAX_VALUE + ")" + advice);
+            }
+        }
+    }
+
     /** A trial count of {@code rein eval} and {@code rein example --eval}; checked for at least 1 by the commands. */
     static final class TrialCount implements ITypeConverter<Integer> {
         @Override

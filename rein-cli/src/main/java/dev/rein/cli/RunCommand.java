@@ -77,6 +77,11 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--system", paramLabel = "TEXT", description = "System prompt (default: none).")
     String system;
 
+    @Option(names = "--web-search", paramLabel = "N", converter = OptionValues.WebSearchUses.class,
+            description = "Let Claude search the web (the Anthropic API's web search server tool), at most N searches per"
+                    + " model call; each search costs USD 0.01, counted against --max-cost-usd. Anthropic provider only.")
+    Integer webSearch;
+
     @Mixin
     BudgetOptions budget;
 
@@ -167,6 +172,10 @@ final class RunCommand implements Callable<Integer> {
         }
         Budget limits = budget.toBudget();
         ProviderSelection provider = providerOptions.select(env.env(), null);
+        if (webSearch != null && !provider.provider().equals(dev.rein.anthropic.AnthropicProvider.NAME)) {
+            throw new UsageException("--web-search is a server tool of the Anthropic Messages API, and the provider is '"
+                    + provider.provider() + "': leave --web-search out, or use --provider anthropic");
+        }
         // Without --model, the chosen provider's default (the help shows REIN_PROVIDER's).
         String modelName = spec.commandLine().getParseResult().hasMatchedOption("--model") ? model
                 : provider.plugin().defaultModel();
@@ -180,7 +189,7 @@ final class RunCommand implements Callable<Integer> {
         String schema = outputSchema == null ? null : OutputSchemaFile.read(outputSchema);
         McpConfig servers = mcp.config(env);
         RunSettings settings = new RunSettings(modelName, selected.stream().map(Tool::name).toList(), system,
-                limits.maxSteps(), limits.maxCostUsd(), limits.maxDuration().toMillis(), finish, maxTokens, provider, schema);
+                limits.maxSteps(), limits.maxCostUsd(), limits.maxDuration().toMillis(), finish, maxTokens, provider, schema, webSearch);
         // Only now, with every option valid, is the environment consulted (API key) and a model created.
         Map<String, String> modelEnv = provider.environment(env.env());
         home.requireWritable(); // after the key, which a user sets up first, but before a model or a server starts

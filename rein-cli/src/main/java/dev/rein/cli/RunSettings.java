@@ -13,12 +13,19 @@ import java.util.List;
  * @param provider     the provider, base URL and price the run talks to; null in settings written
  *                     before providers could be chosen (then: as {@code REIN_PROVIDER} says)
  * @param outputSchema the JSON Schema the final answer must validate against ({@code --output-schema}), or null
+ * @param webSearch    the most web searches of Claude's web search server tool per request ({@code --web-search N}),
+ *                     or null when the run does not offer it (settings written before the option existed have none)
  */
 record RunSettings(String model, List<String> tools, String system, int maxSteps, BigDecimal maxCostUsd, long maxMillis,
-                   boolean finishTool, Integer maxTokens, ProviderSelection provider, String outputSchema) {
+                   boolean finishTool, Integer maxTokens, ProviderSelection provider, String outputSchema, Integer webSearch) {
     RunSettings {
         tools = List.copyOf(tools);
         system = system == null ? "" : system;
+    }
+
+    RunSettings(String model, List<String> tools, String system, int maxSteps, BigDecimal maxCostUsd, long maxMillis,
+                boolean finishTool, Integer maxTokens, ProviderSelection provider, String outputSchema) {
+        this(model, tools, system, maxSteps, maxCostUsd, maxMillis, finishTool, maxTokens, provider, outputSchema, null);
     }
 
     RunSettings(String model, List<String> tools, String system, int maxSteps, BigDecimal maxCostUsd, long maxMillis,
@@ -33,12 +40,12 @@ record RunSettings(String model, List<String> tools, String system, int maxSteps
 
     /** The same settings talking to {@code selection}. */
     RunSettings with(ProviderSelection selection) {
-        return new RunSettings(model, tools, system, maxSteps, maxCostUsd, maxMillis, finishTool, maxTokens, selection, outputSchema);
+        return new RunSettings(model, tools, system, maxSteps, maxCostUsd, maxMillis, finishTool, maxTokens, selection, outputSchema, webSearch);
     }
 
     /** These settings with another max_tokens ({@code rein resume --max-tokens}). */
     RunSettings withMaxTokens(int tokens) {
-        return new RunSettings(model, tools, system, maxSteps, maxCostUsd, maxMillis, finishTool, tokens, provider, outputSchema);
+        return new RunSettings(model, tools, system, maxSteps, maxCostUsd, maxMillis, finishTool, tokens, provider, outputSchema, webSearch);
     }
 
     Budget budget() {
