@@ -67,4 +67,57 @@ class WebSearchOptionTest {
         assertThat(outcome.stderrLines()).singleElement().asString().contains("--web-search")
                 .contains("Anthropic").contains("--provider anthropic");
     }
+
+    @Test
+    void aSearchTheApiRanIsCountedAndPricedInTheJsonResult() throws Exception {
+        // A streamed answer shaped as the web search tool docs show it: the API's search, its results, cited text.
+        String sse = String.join("\n\n",
+                "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"type\":\"message\","
+                        + "\"role\":\"assistant\",\"model\":\"claude-sonnet-5\",\"content\":[],\"stop_reason\":null,"
+                        + "\"stop_sequence\":null,\"usage\":{\"input_tokens\":1000,\"output_tokens\":1}}}",
+                "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":"
+                        + "{\"type\":\"server_tool_use\",\"id\":\"srvtoolu_1\",\"name\":\"web_search\",\"input\":{}}}",
+                "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":"
+                        + "{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"query\\\": \\\"東京 天気\\\"}\"}}",
+                "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}",
+                "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":1,\"content_block\":"
+                        + "{\"type\":\"web_search_tool_result\",\"tool_use_id\":\"srvtoolu_1\",\"content\":[{\"type\":"
+                        + "\"web_search_result\",\"url\":\"https://weather.example/tokyo\",\"title\":\"東京の天気\","
+                        + "\"encrypted_content\":\"EqgfCioIARgB\",\"page_age\":null}]}}",
+                "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":1}",
+                "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":2,\"content_block\":"
+                        + "{\"type\":\"text\",\"text\":\"\"}}",
+                "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":2,\"delta\":"
+                        + "{\"type\":\"text_delta\",\"text\":\"今日の東京は晴れです。\"}}",
+                "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":2}",
+                "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\","
+                        + "\"stop_sequence\":null},\"usage\":{\"output_tokens\":100,\"server_tool_use\":{\"web_search_requests\":1}}}",
+                "event: message_stop\ndata: {\"type\":\"message_stop\"}") + "\n\n";
+        com.sun.net.httpserver.HttpServer api = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+        java.util.List<JsonNode> bodies = new java.util.concurrent.CopyOnWriteArrayList<>();
+        api.createContext("/v1/messages", exchange -> {
+            bodies.add(Json.parse(new String(exchange.getRequestBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)));
+            byte[] bytes = sse.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("content-type", "text/event-stream");
+            exchange.sendResponseHeaders(200, bytes.length);
+            exchange.getResponseBody().write(bytes);
+            exchange.close();
+        });
+        api.start();
+        try {
+            InProcessCli.Outcome outcome = cli.env("ANTHROPIC_BASE_URL", "http://127.0.0.1:" + api.getAddress().getPort())
+                    .run("run", "--web-search", "2", "--json", "今日の東京の天気は?");
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+            JsonNode json = Json.parse(outcome.stdout());
+            assertThat(json.get("answer").asText()).isEqualTo("今日の東京は晴れです。");
+            assertThat(json.at("/usage/server_tool_uses/web_search").asLong()).isEqualTo(1);
+            // 1,000 input at USD 3 and 100 output at USD 15 per million, and the search at USD 0.01
+            assertThat(json.get("cost_usd").decimalValue()).isEqualByComparingTo("0.0145");
+            assertThat(bodies).hasSize(1);
+            assertThat(bodies.get(0).at("/tools/0/max_uses").asInt()).isEqualTo(2);
+        } finally {
+            api.stop(0);
+        }
+    }
 }
