@@ -208,15 +208,20 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
         }
     }
 
-    /** The {@code anthropic-beta} values of {@code request}: its server-side edits', then its {@link AnthropicBetas}, each once. */
+    /**
+     * The {@code anthropic-beta} values of {@code request}: its server-side edits', its server tools'
+     * (a tool version only a beta defines), then its {@link AnthropicBetas}, each once.
+     */
     private static List<String> betas(ModelRequest request) {
         List<ServerContextEdit> edits = RequestMapper.edits(request);
         java.util.Optional<AnthropicBetas> chosen = request.option(AnthropicBetas.class);
-        if (chosen.isEmpty()) {
+        java.util.Optional<AnthropicServerTools> tools = request.option(AnthropicServerTools.class);
+        if (chosen.isEmpty() && tools.isEmpty()) {
             return edits.isEmpty() ? List.of() : List.copyOf(ContextEdits.betas(edits));
         }
         java.util.Set<String> all = new java.util.LinkedHashSet<>(edits.isEmpty() ? java.util.Set.of() : ContextEdits.betas(edits));
-        all.addAll(chosen.get().names());
+        tools.ifPresent(t -> all.addAll(t.betas()));
+        chosen.ifPresent(c -> all.addAll(c.names()));
         return List.copyOf(all);
     }
 

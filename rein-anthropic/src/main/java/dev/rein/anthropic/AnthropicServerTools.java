@@ -15,7 +15,8 @@ import java.util.List;
  * agent's own (function) tools, on the messages call and on count_tokens. The model's uses of them
  * come back as server-side blocks ({@code server_tool_use}, {@code web_search_tool_result}), kept
  * and sent back unchanged; Rein never runs them, and the usage counts them for pricing (a web
- * search costs USD 0.01). Which server tools, versions and settings a model takes is the API's to
+ * search costs USD 0.01). A tool version the API only takes with a beta (web fetch's
+ * {@code web_fetch_20250910}: {@code web-fetch-2025-09-10}) has that beta sent for it. Which server tools, versions and settings a model takes is the API's to
  * say; a name a function tool of the agent also has is refused when the agent is built (and when a
  * request built by hand is sent).
  *
@@ -98,6 +99,18 @@ public record AnthropicServerTools(List<ObjectNode> tools) implements ModelOptio
     @Override
     public void check(dev.rein.model.ModelRequest request) {
         RequestMapper.requireDistinctNames(this, request);
+    }
+
+    /**
+     * Server tool versions the API only takes with a beta turned on, and that beta: the web fetch
+     * tool's docs enable {@code web_fetch_20250910} with {@code anthropic-beta: web-fetch-2025-09-10},
+     * and the API refuses the tool (HTTP 400) at every step without it.
+     */
+    private static final java.util.Map<String, String> BETAS = java.util.Map.of("web_fetch_20250910", "web-fetch-2025-09-10");
+
+    /** The betas these tools need ({@link #BETAS}), sent in the {@code anthropic-beta} header with the request's own. */
+    List<String> betas() {
+        return tools.stream().map(t -> BETAS.get(t.get("type").asText())).filter(java.util.Objects::nonNull).distinct().toList();
     }
 
     /** The names of the tools. */

@@ -88,4 +88,25 @@ class ServerToolsTest extends FakeApi {
                 .isInstanceOf(ReinException.class).hasMessageContaining("'calculate'").hasMessageContaining("function tool");
         assertThat(server.requests()).isEmpty();
     }
+
+    @Test
+    void theWebFetchToolIsSentWithTheBetaItsDocsRequireOnTheCallAndOnCountTokens() throws Exception {
+        // The web fetch tool docs: web_fetch_20250910 is in beta, enabled by "anthropic-beta: web-fetch-2025-09-10";
+        // without it the API refuses the tool (HTTP 400) at every step.
+        var fetch = AnthropicServerTools.of("{\"type\":\"web_fetch_20250910\",\"name\":\"web_fetch\",\"max_uses\":2}");
+        server.enqueue(FakeReply.text("ok"));
+        call(request("https://example.jp を読んで").option(fetch));
+        assertThat(last().header("anthropic-beta")).isEqualTo("web-fetch-2025-09-10");
+
+        server.enqueueCountTokens(FakeReply.tokenCount(9));
+        model.countTokens(request("hi").option(fetch).build());
+        assertThat(last().header("anthropic-beta")).isEqualTo("web-fetch-2025-09-10");
+
+        // Named once when the user also gave it, before the user's own as the betas of server-side edits are; web search needs none.
+        server.enqueue(FakeReply.text("ok"), FakeReply.text("ok"));
+        call(request("hi").option(fetch).option(AnthropicBetas.of("context-1m-2025-08-07", "web-fetch-2025-09-10")));
+        assertThat(last().header("anthropic-beta")).isEqualTo("web-fetch-2025-09-10,context-1m-2025-08-07");
+        call(request("hi").option(AnthropicServerTools.webSearch(1)));
+        assertThat(last().header("anthropic-beta")).isNull();
+    }
 }
