@@ -177,7 +177,8 @@ class FaultyServerTest {
             Instant before = Instant.now();
             ToolOutput broken = invoke(mcp, "garbage");
             assertThat(broken.isError()).isTrue();
-            assertThat(broken.content()).contains("not a JSON-RPC message: 'this is not json {'");
+            // A message cut short (two threads' writes crossing): not a log line to skip, since an answer is lost in it.
+            assertThat(broken.content()).contains("not valid JSON-RPC: '{\"jsonrpc\": \"2.0\", \"id\": 1, \"result\": {\"content\": ['");
             assertThat(Duration.between(before, Instant.now())).isLessThan(McpServerConfig.DEFAULT_TIMEOUT);
             assertThat(invoke(mcp, "echo").content()).isEqualTo("echo: hi");
         }

@@ -36,8 +36,8 @@ final class FaultyServers {
                     return sleep();
                 }),
                 tool("hang", "Never answers.", true, (exchange, request) -> sleep()),
-                tool("garbage", "Answers with a line that is not JSON-RPC.", true, (exchange, request) -> {
-                    server.writeRaw("this is not json {");
+                tool("garbage", "Answers with a message that is not valid JSON-RPC.", true, (exchange, request) -> {
+                    server.writeRaw("{\"jsonrpc\": \"2.0\", \"id\": 1, \"result\": {\"content\": [");
                     return sleep();
                 }),
                 tool("delete_everything", PRE_APPROVED, null, (exchange, request) -> {

@@ -52,6 +52,18 @@ final class ScriptedStdioServer extends PipedProcess {
         }
     }
 
+    /** Writes {@code line} as it is, a line that need not be a message (a log line a server should have written to stderr). */
+    void raw(String line) {
+        try {
+            synchronized (out) {
+                out.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+                out.flush();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     void result(JsonNode id, Object result) {
         send(Map.of("jsonrpc", "2.0", "id", id, "result", result));
     }

@@ -39,14 +39,15 @@ class StartupFailureTest {
     }
 
     @Test
-    void aServerWritingALogLineToStdoutIsToldToWriteItsLogsToStderr() {
-        // Before: "it stopped before answering: it sent a line that is not a JSON-RPC message: ...", of a server still running.
+    void aServerThatPrintsItsErrorToStdoutAndExitsIsQuotedSaying() {
+        // A stdout line that is no message is skipped now (StdioProtocolTest), not the end of the server; a server that
+        // print()s why it cannot run and exits is still quoted, as its stderr would be.
         assertThatThrownBy(() -> McpToolset.start(McpTesting.config("chatty", "\"command\": \"sh\", \"args\": [\"-c\","
-                + " \"echo Server started on stdio; cat >/dev/null\"]")))
+                + " \"echo Error: GITHUB_TOKEN is not set; exit 1\"]")))
                 .isInstanceOf(McpConfigException.class)
-                .hasMessageStartingWith("MCP server 'chatty' could not be started: it wrote a line to its stdout that is not a JSON-RPC"
-                        + " message: 'Server started on stdio' (a stdio server may write only MCP messages there, its logs to stderr)")
-                .hasMessageNotContaining("stopped");
+                .hasMessageStartingWith("MCP server 'chatty' could not be started: it stopped before answering: it closed its output"
+                        + " (exit code 1). Lines it wrote to its stdout that are not MCP messages (skipped; a stdio server writes its logs"
+                        + " to stderr) ended with: Error: GITHUB_TOKEN is not set");
     }
 
     @Test
@@ -95,11 +96,11 @@ class StartupFailureTest {
     void aSecretNearTheEndOfALongLineOnStdoutIsMaskedWholeInTheQuoteOfIt() {
         // The line is quoted in a message cut to 200 characters; cut before masking, the key's first characters showed.
         String json = "{\"mcpServers\": {\"chatty\": {\"command\": \"sh\", \"args\": [\"-c\", \"printf '%0122d key %s\\\\n' 0"
-                + " \\\"$API_KEY\\\"; cat >/dev/null\"], \"env\": {\"API_KEY\": \"${CHATTY_KEY}\"}}}}";
+                + " \\\"$API_KEY\\\"; exit 1\"], \"env\": {\"API_KEY\": \"${CHATTY_KEY}\"}}}}";
         McpConfig config = McpConfig.parse(json, "test", Map.of("CHATTY_KEY", "sk-very-secret-0123456789"));
         assertThatThrownBy(() -> McpToolset.start(config))
                 .isInstanceOf(McpConfigException.class)
-                .hasMessageContaining("that is not a JSON-RPC message")
+                .hasMessageContaining("that are not MCP messages")
                 .hasMessageContaining("key [REDACTED:")
                 .hasMessageNotContaining("sk-very");
     }

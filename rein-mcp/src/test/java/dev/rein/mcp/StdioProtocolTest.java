@@ -149,6 +149,52 @@ class StdioProtocolTest {
     }
 
     @Test
+    void aLogLineOnStdoutIsSkippedAndTheServerKeptAndALaterFailureQuotesIt() throws Exception {
+        // The transports spec says a server MUST NOT write to stdout anything that is not an MCP message, but many write a
+        // banner or a log line there (print(), console.log, a logging library's JSON lines). The TypeScript and Python SDKs
+        // report such a line and read on; Rein broke the connection, so one stray line failed the start ('it wrote a line
+        // to its stdout that is not a JSON-RPC message') or every call in flight, and the server was restarted.
+        try (McpToolset mcp = start((server, message) -> {
+            switch (message.path("method").asText()) {
+                case "initialize" -> {
+                    server.raw("Server started on stdio");
+                    server.initialized(message, "2025-06-18");
+                }
+                case "tools/list" -> {
+                    server.raw("{\"level\":30,\"time\":1733300000000,\"msg\":\"listing tools\"}");
+                    server.result(message.get("id"), Map.of("tools", List.of(ScriptedStdioServer.tool("look"),
+                            ScriptedStdioServer.tool("crash"))));
+                }
+                case "tools/call" -> {
+                    if ("crash".equals(message.at("/params/name").asText())) {
+                        server.raw("Error: the database is gone");
+                        server.destroy();
+                        return;
+                    }
+                    server.raw("\u001b[31mcalled\u001b[0m 42");
+                    server.result(message.get("id"), Map.of("content", List.of(Map.of("type", "text", "text", "seen"))));
+                }
+                default -> { }
+            }
+        })) {
+            Tool look = mcp.tools().stream().filter(t -> t.name().equals("look")).findFirst().orElseThrow();
+            for (int i = 0; i < 2; i++) {
+                ToolOutput output = (ToolOutput) look.handler().handle(Json.parse("{}"), ToolContext.standalone("c-look-" + i)
+                        .withDeadline(java.time.Instant.now().plusSeconds(10)));
+                assertThat(output.isError()).as(output.content()).isFalse();
+                assertThat(output.content()).isEqualTo("seen");
+            }
+            assertThat(started).as("the server is not restarted").hasSize(1);
+            Tool crash = mcp.tools().stream().filter(t -> t.name().equals("crash")).findFirst().orElseThrow();
+            ToolOutput crashed = (ToolOutput) crash.handler().handle(Json.parse("{}"), ToolContext.standalone("c-crash")
+                    .withDeadline(java.time.Instant.now().plusSeconds(10)));
+            // What it wrote to stdout last is often why it stopped (an error print()ed rather than logged to stderr).
+            assertThat(crashed.content()).startsWith("MCP server 'scripted' failed while running tool 'crash': it stopped: it closed its"
+                    + " output").contains("Error: the database is gone").doesNotContain("\u001b");
+        }
+    }
+
+    @Test
     void anEmptyNextCursorEndsTheToolListAsNoneDoes() throws Exception {
         // The spec (utilities/pagination) gives no meaning to an empty cursor; the SDK's own listTools() ends at
         // one ("next != null && !next.isEmpty()"), and so does Rein: asking again with "" would return page one.

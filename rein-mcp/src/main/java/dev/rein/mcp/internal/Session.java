@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
  * {@link #broken} completes with the reason when the connection can no longer answer.
  */
 final class Session {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger("dev.rein.mcp");
     final McpAsyncClient client;
     final CompletableFuture<String> broken = new CompletableFuture<>();
     /** The transport the client sends through, which can cancel a call on the server. */
@@ -54,7 +55,10 @@ final class Session {
                 ServerProcess process = launcher.start(stdioConfig);
                 CompletableFuture<String> broken = new CompletableFuture<>();
                 StdioTransport transport = new StdioTransport(process, mapper, stderr, reason -> broken.complete(
-                        reason + exitCode(process)));
+                        reason + exitCode(process)), line -> LOG.warn("MCP server '{}' wrote a line to its stdout that is not an MCP"
+                        + " message, which Rein skips (a stdio server may write only MCP messages there, its logs to stderr; further"
+                        + " such lines are skipped without a warning): '{}'", dev.rein.internal.text.Controls.visible(config.name(), false),
+                        line));
                 Session session = new Session(new CancellingTransport(transport, onToolsChanged, new NegotiatedVersion()),
                         sdkTimeout, process, transport);
                 broken.thenAccept(session.broken::complete);

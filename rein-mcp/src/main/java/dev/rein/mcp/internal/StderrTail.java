@@ -5,12 +5,19 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Map;
 
-/** The last lines a server wrote to stderr, for error messages; secrets masked. */
+/**
+ * The last lines a server wrote to stderr, and the last lines it wrote to stdout that were no
+ * JSON-RPC message (skipped), for error messages; secrets masked.
+ */
 public final class StderrTail {
     private static final int LINES = 12;
+    private static final int STDOUT_LINES = 3;
     private static final int LINE_CHARS = 300;
 
     private final Deque<String> lines = new ArrayDeque<>();
+    private final Deque<String> stdout = new ArrayDeque<>();
+    /** Whether a stdout line was skipped before (the first is said, the others only kept). */
+    private boolean skipped;
     private final Map<String, String> secrets;
 
     public StderrTail(Map<String, String> secrets) {
@@ -29,16 +36,39 @@ public final class StderrTail {
         lines.addLast(StdioTransport.first(masked, LINE_CHARS));
     }
 
+    /**
+     * Keeps a line the server wrote to stdout that is no JSON-RPC message, which was skipped: what a
+     * server print()s there is often why it fails later.
+     *
+     * @return whether it is the first such line of this server, which is worth saying once
+     */
+    public synchronized boolean addStdout(String line) {
+        if (stdout.size() == STDOUT_LINES) {
+            stdout.removeFirst();
+        }
+        stdout.addLast(visibleStdout(line));
+        boolean first = !skipped;
+        skipped = true;
+        return first;
+    }
+
+    /** A skipped stdout line as it is shown: masked, cut short, its control characters (an escape sequence) escaped. */
+    String visibleStdout(String line) {
+        return StdioTransport.abbreviate(dev.rein.internal.text.Controls.visible(mask(line), false));
+    }
+
     /** {@code text} with the server's secrets masked; mask text before cutting it short. */
     String mask(String text) {
         return Secrets.mask(text, secrets);
     }
 
-    /** " Its stderr ended with: a | b | c" or "" when it wrote nothing. */
+    /**
+     * " Its stderr ended with: a | b | c", then " Lines it wrote to its stdout ... ended with: d | e"
+     * when it wrote such lines; "" when it wrote nothing of either.
+     */
     public synchronized String describe() {
-        if (lines.isEmpty()) {
-            return "";
-        }
-        return " Its stderr ended with: " + String.join(" | ", lines);
+        return (lines.isEmpty() ? "" : " Its stderr ended with: " + String.join(" | ", lines))
+                + (stdout.isEmpty() ? "" : " Lines it wrote to its stdout that are not MCP messages (skipped; a stdio server writes"
+                + " its logs to stderr) ended with: " + String.join(" | ", stdout));
     }
 }

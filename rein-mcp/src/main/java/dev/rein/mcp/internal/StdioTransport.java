@@ -20,22 +20,28 @@ import reactor.core.publisher.Mono;
  * The stdio transport: newline-delimited JSON-RPC over a server's stdin and stdout, UTF-8 both ways.
  *
  * <p>Rein's own rather than the SDK's because a broken server must be noticed at once: when the
- * server's stdout ends (it crashed or exited) or it writes a line that is not a JSON-RPC message,
+ * server's stdout ends (it crashed or exited) or it writes a message that is not valid JSON-RPC,
  * {@code onBroken} is told why, so the calls waiting on it fail now instead of at their timeout,
  * and the server is restarted at the next call. Stderr lines go to the {@link StderrTail}.
+ *
+ * <p>A line that is not JSON-RPC at all (a banner or a log line; the transports spec forbids them
+ * on stdout, but many servers print one) is skipped, as the TypeScript and Python SDKs do, rather
+ * than costing the whole server: it is kept in the {@link StderrTail} for a later error message,
+ * and the first is handed to {@code onSkipped} so it can be said once.
  */
 final class StdioTransport implements McpClientTransport {
     /** The longest message accepted, in characters; a longer line breaks the connection. */
     private static final int MAX_MESSAGE_CHARS = 16 * 1024 * 1024;
     /** How long a broken connection waits for the rest of the server's stderr before it is reported. */
     private static final Duration STDERR_DRAIN = Duration.ofSeconds(1);
-    /** How a line that is not a message is reported, before the line. */
-    static final String NOT_JSON_RPC = "it wrote a line to its stdout that is not a JSON-RPC message: '";
+    /** How a message that is not valid JSON-RPC is reported, before the message. */
+    static final String NOT_JSON_RPC = "it sent a message that is not valid JSON-RPC: '";
 
     private final ServerProcess process;
     private final McpJsonMapper mapper;
     private final StderrTail stderr;
     private final Consumer<String> onBroken;
+    private final Consumer<String> onSkipped;
     private final Object writeLock = new Object();
     /** Writes the messages to the server's input one at a time, in order (see {@link #sendMessage}). */
     private final java.util.concurrent.ExecutorService writer =
@@ -45,11 +51,18 @@ final class StdioTransport implements McpClientTransport {
     /** Whether the last line read ended with the output rather than a newline (read on the stdout thread only). */
     private boolean unterminated;
 
-    StdioTransport(ServerProcess process, McpJsonMapper mapper, StderrTail stderr, Consumer<String> onBroken) {
+    /**
+     * @param onBroken  told why, once, when the connection can no longer be used
+     * @param onSkipped told the first line (of this server, see {@link StderrTail#addStdout}) skipped as not
+     *                  JSON-RPC, masked, cut short and with its control characters escaped
+     */
+    StdioTransport(ServerProcess process, McpJsonMapper mapper, StderrTail stderr, Consumer<String> onBroken,
+                   Consumer<String> onSkipped) {
         this.process = process;
         this.mapper = mapper;
         this.stderr = stderr;
         this.onBroken = onBroken;
+        this.onSkipped = onSkipped;
     }
 
     @Override
@@ -72,12 +85,18 @@ final class StdioTransport implements McpClientTransport {
                 try {
                     messages = messages(line);
                 } catch (IOException | RuntimeException e) {
+                    if (!unterminated && notJsonRpc(line)) {
+                        if (stderr.addStdout(line)) {
+                            onSkipped.accept(stderr.visibleStdout(line));
+                        }
+                        continue;
+                    }
                     String idless = idlessError(line);
                     // Cut off by the end of the output, it is part of a message (a server killed while writing), not a log line.
                     why = unterminated ? "it closed its output in the middle of a message: '" + abbreviate(stderr.mask(line)) + "'"
                             : idless != null ? "it sent " + abbreviate(stderr.mask(idless)) + " without a request id (its answer to a"
                             + " request it could not read)"
-                            : NOT_JSON_RPC + abbreviate(stderr.mask(line)) + "' (a stdio server may write only MCP messages there, its logs to stderr)";
+                            : NOT_JSON_RPC + abbreviate(stderr.mask(line)) + "' (neither a request, a notification nor an answer)";
                     break;
                 }
                 for (McpSchema.JSONRPCMessage message : messages) {
@@ -111,6 +130,23 @@ final class StdioTransport implements McpClientTransport {
             messages.add(McpSchema.deserializeJsonRpcMessage(mapper, mapper.writeValueAsString(element)));
         }
         return messages;
+    }
+
+    /**
+     * Whether {@code line} is no JSON-RPC message at all: not JSON, or JSON without the
+     * {@code "jsonrpc"} member every message has (a logging library's JSON line). A batch, an
+     * object that claims to be JSON-RPC but cannot be read, or a broken line naming "jsonrpc" (a
+     * message cut short, two writes crossing) is a protocol error, not a log line: an answer may be
+     * lost in it, so the calls waiting must end now, not at their timeout.
+     */
+    private static boolean notJsonRpc(String line) {
+        com.fasterxml.jackson.databind.JsonNode node;
+        try {
+            node = dev.rein.json.Json.mapper().readTree(line);
+        } catch (IOException | RuntimeException e) {
+            return !line.contains("\"jsonrpc\"");
+        }
+        return node == null || !node.isArray() && !(node.isObject() && node.has("jsonrpc"));
     }
 
     /**

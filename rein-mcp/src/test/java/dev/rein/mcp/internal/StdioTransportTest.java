@@ -63,13 +63,14 @@ class StdioTransportTest {
         }
     }
 
-    private record Read(List<McpSchema.JSONRPCMessage> messages, String brokenBecause) {}
+    private record Read(List<McpSchema.JSONRPCMessage> messages, String brokenBecause, List<String> said, StderrTail tail) {}
 
     private static Read read(String stdout, int expectedMessages) throws Exception {
         BlockingQueue<McpSchema.JSONRPCMessage> received = new LinkedBlockingQueue<>();
         CompletableFuture<String> broken = new CompletableFuture<>();
-        StdioTransport transport = new StdioTransport(new Scripted(stdout), McpJsonDefaults.getMapper(),
-                new StderrTail(Map.of()), broken::complete);
+        List<String> said = new java.util.concurrent.CopyOnWriteArrayList<>();
+        StderrTail tail = new StderrTail(Map.of("TOKEN", "tok-secret-1"));
+        StdioTransport transport = new StdioTransport(new Scripted(stdout), McpJsonDefaults.getMapper(), tail, broken::complete, said::add);
         transport.connect(message -> message.doOnNext(received::add).then(Mono.empty())).block();
         String why = broken.get(10, TimeUnit.SECONDS); // the output ends after the script
         List<McpSchema.JSONRPCMessage> messages = new ArrayList<>();
@@ -80,7 +81,7 @@ class StdioTransportTest {
             }
             messages.add(next);
         }
-        return new Read(messages, why);
+        return new Read(messages, why, said, tail);
     }
 
     @Test
@@ -100,8 +101,8 @@ class StdioTransportTest {
     void anEmptyBatchIsNotAJsonRpcMessage() throws Exception {
         Read read = read("[]\n", 0);
         assertThat(read.messages()).isEmpty();
-        assertThat(read.brokenBecause()).isEqualTo("it wrote a line to its stdout that is not a JSON-RPC message: '[]' (a stdio server may"
-                + " write only MCP messages there, its logs to stderr)");
+        assertThat(read.brokenBecause()).isEqualTo("it sent a message that is not valid JSON-RPC: '[]' (neither a request, a notification"
+                + " nor an answer)");
     }
 
     @Test
@@ -115,5 +116,32 @@ class StdioTransportTest {
         Read complete = read("{\"jsonrpc\":\"2.0\",\"id\":\"c-4\",\"result\":{}}", 1);
         assertThat(complete.messages()).hasSize(1);
         assertThat(complete.brokenBecause()).isEqualTo("it closed its output");
+    }
+
+    @Test
+    void linesThatAreNoJsonRpcMessageAreSkippedTheFirstSaidOnceAndTheMessagesAroundThemRead() throws Exception {
+        // A banner, a print() and a logging library's JSON line on stdout: the spec forbids them there, but the TypeScript and
+        // Python SDKs report and skip such a line; Rein broke the connection at the first, losing the whole server.
+        Read read = read("Server started on stdio\n"
+                + "{\"level\":30,\"msg\":\"ready\"}\n"
+                + "{\"jsonrpc\":\"2.0\",\"id\":\"c-1\",\"result\":{}}\n"
+                + "\u001b[31mwarning\u001b[0m: token tok-secret-1 expires soon\n"
+                + "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n", 2);
+        assertThat(read.messages()).hasSize(2);
+        assertThat(read.brokenBecause()).isEqualTo("it closed its output");
+        assertThat(read.said()).containsExactly("Server started on stdio");
+        assertThat(read.tail().describe()).isEqualTo(" Lines it wrote to its stdout that are not MCP messages (skipped; a stdio server"
+                + " writes its logs to stderr) ended with: Server started on stdio | {\"level\":30,\"msg\":\"ready\"}"
+                + " | \\x1b[31mwarning\\x1b[0m: token [REDACTED:TOKEN] expires soon");
+    }
+
+    @Test
+    void aMessageThatClaimsToBeJsonRpcButIsNoneStillEndsTheConnection() throws Exception {
+        // Neither a request, a notification nor an answer: a protocol error, not a log line, so the calls in flight end now.
+        Read read = read("{\"jsonrpc\":\"2.0\",\"id\":\"c-1\"}\n{\"jsonrpc\":\"2.0\",\"id\":\"c-2\",\"result\":{}}\n", 0);
+        assertThat(read.messages()).isEmpty();
+        assertThat(read.said()).isEmpty();
+        assertThat(read.brokenBecause()).isEqualTo("it sent a message that is not valid JSON-RPC: '{\"jsonrpc\":\"2.0\",\"id\":\"c-1\"}'"
+                + " (neither a request, a notification nor an answer)");
     }
 }
