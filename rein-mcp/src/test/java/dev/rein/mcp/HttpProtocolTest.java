@@ -596,6 +596,44 @@ class HttpProtocolTest {
     }
 
     @Test
+    void aJsonRpcErrorWithoutAnIdOnAResumedResponseStreamIsThatRequestsRefusalAndTheSessionIsKept() throws Exception {
+        // As aJsonRpcErrorWithoutAnIdInAResponseStreamIsThatRequestsRefusal, with the error on the GET that resumes the
+        // call's stream from its last event id: the stream belongs to that request, so its error answers it.
+        try (ScriptedHttpServer server = new ScriptedHttpServer(); McpToolset mcp = start(server, "")) {
+            server.polledAnswer.set("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32603,\"message\":\"Internal error:"
+                    + " the job store is down\"}}");
+            Instant called = Instant.now();
+            ToolOutput refused = invoke(mcp, "polled", "k-polled-idless", Duration.ofSeconds(10));
+            assertThat(Duration.between(called, Instant.now())).isLessThan(Duration.ofSeconds(5));
+            assertThat(refused.content()).isEqualTo("MCP server 'scripted' refused the call of tool 'polled': JSON-RPC error -32603:"
+                    + " Internal error: the job store is down (an error without the id of the request, which a server gives a request"
+                    + " it could not read)");
+            assertThat(invoke(mcp, "echo", "k-after-idless", Duration.ofSeconds(10)).content()).isEqualTo("done");
+            assertThat(server.rpc("initialize")).as("the session is kept").hasSize(1);
+        }
+    }
+
+    @Test
+    void aJsonRpcErrorWithoutAnIdOnTheResumedStreamForTheServersOwnMessagesAnswersNoRequestAndEndsNothing() throws Exception {
+        // No request is answered on the server's own stream, so an error without an id there belongs to none: it is
+        // passed over, as an answer to no request is, and the stream and session go on (the list_changed after it arrives).
+        try (ScriptedHttpServer server = new ScriptedHttpServer()) {
+            server.primeStandaloneStream.set(true);
+            server.standaloneMessage.set("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,\"message\":\"Parse error\"}}");
+            try (McpToolset mcp = start(server, "")) {
+                Instant until = Instant.now().plus(Duration.ofSeconds(5));
+                while (server.rpc("tools/list").size() < 2 && Instant.now().isBefore(until)) {
+                    Thread.sleep(50);
+                }
+                assertThat(server.rpc("tools/list")).as(server.received.toString()).hasSize(2);
+                ToolOutput output = invoke(mcp, "echo", "k-after-own-idless", Duration.ofSeconds(10));
+                assertThat(output.content()).isEqualTo("done");
+                assertThat(server.rpc("initialize")).as("the session is kept").hasSize(1);
+            }
+        }
+    }
+
+    @Test
     void theStreamForTheServersOwnMessagesClosedAfterAnEventIdIsPolledSoALaterNotificationArrives() throws Exception {
         try (ScriptedHttpServer server = new ScriptedHttpServer()) {
             server.primeStandaloneStream.set(true);

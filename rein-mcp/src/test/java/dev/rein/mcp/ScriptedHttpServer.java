@@ -60,6 +60,13 @@ final class ScriptedHttpServer implements AutoCloseable {
     final AtomicInteger refuseCallsWith = new AtomicInteger();
     /** When set, the JSON body of that refusal (a JSON-RPC error, as the transports spec lets it carry); else none. */
     final java.util.concurrent.atomic.AtomicReference<String> refusalBody = new java.util.concurrent.atomic.AtomicReference<>();
+    /**
+     * When set, the raw JSON the resumed stream of a call of {@code polled} ends with, instead of
+     * its answer (a JSON-RPC error without an id, say).
+     */
+    final java.util.concurrent.atomic.AtomicReference<String> polledAnswer = new java.util.concurrent.atomic.AtomicReference<>();
+    /** When set, the raw JSON the resumed stream for the server's own messages carries instead of list_changed. */
+    final java.util.concurrent.atomic.AtomicReference<String> standaloneMessage = new java.util.concurrent.atomic.AtomicReference<>();
     /** The protocol version it answers initialize with. */
     volatile String version = VERSION;
     private final HttpServer server;
@@ -112,7 +119,9 @@ final class ScriptedHttpServer implements AutoCloseable {
                     // The stream for the server's own messages, closed at once after priming (SSE polling).
                     events(exchange, "id: g1\nretry: " + RETRY_MILLIS + "\ndata: \n\n");
                 } else if ("g1".equals(last)) {
-                    events(exchange, "id: g2\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n\n");
+                    String own = standaloneMessage.get();
+                    events(exchange, (own == null ? "" : "id: g2\ndata: " + own + "\n\n")
+                            + "id: g3\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n\n");
                 } else if (last != null && pollAgain.remove(last)) {
                     events(exchange, "id: " + last + "-2\nretry: " + RETRY_MILLIS + "\ndata: \n\n"); // nothing new yet: poll again
                 } else if (answer == null) {
@@ -172,8 +181,9 @@ final class ScriptedHttpServer implements AutoCloseable {
                             // time, close the connection, and give the answer to a GET resuming from it.
                             String event = "e" + id.asText();
                             pollAgain.add(event);
-                            parked.put(event + "-2", Json.write(Json.mapper().valueToTree(Map.of("jsonrpc", "2.0", "id", id, "result",
-                                    Map.of("content", List.of(Map.of("type", "text", "text", "polled")))))));
+                            String instead = polledAnswer.get();
+                            parked.put(event + "-2", instead != null ? instead : Json.write(Json.mapper().valueToTree(Map.of("jsonrpc",
+                                    "2.0", "id", id, "result", Map.of("content", List.of(Map.of("type", "text", "text", "polled")))))));
                             events(exchange, "id: " + event + "\nretry: " + RETRY_MILLIS + "\ndata: \n\n");
                             return;
                         }

@@ -539,9 +539,9 @@ final class ResumingHttpClient extends HttpClient {
                         answered[0] |= awaitsAnswer && isResponse(data);
                         List<JsonNode> batch = BatchSplitter.messages(data);
                         if (batch == null) {
-                            messages.accept(data);
+                            deliverResumed(data, awaitsAnswer ? original : null);
                         } else {
-                            batch.forEach(message -> messages.accept(Json.write(message))); // a batch (revision 2025-03-26)
+                            batch.forEach(message -> deliverResumed(Json.write(message), awaitsAnswer ? original : null)); // revision 2025-03-26
                         }
                     }, last, retry);
                     byte[] buffer = new byte[8192];
@@ -560,6 +560,38 @@ final class ResumingHttpClient extends HttpClient {
                 failures++; // a dropped connection: poll again, a few times
             }
         }
+    }
+
+    /**
+     * Hands on a message of a resumed stream. A JSON-RPC error without an id (which the SDK cannot
+     * read, and took for no message at all) answers the request whose stream it resumes, as in the
+     * POST's own stream: it is kept for {@link #idlessErrorOf} and handed on with that request's id,
+     * so the request ends now. On the stream for the server's own messages ({@code request} null)
+     * it answers no request, and is passed over as an answer to no request is.
+     */
+    private void deliverResumed(String data, HttpRequest request) {
+        String idless = null;
+        JsonNode error = null;
+        if (data.contains("error")) {
+            try {
+                error = Json.mapper().readTree(data);
+                idless = idlessError(error);
+            } catch (IOException e) {
+                // not JSON: the session says so
+            }
+        }
+        if (idless == null) {
+            messages.accept(data);
+            return;
+        }
+        JsonNode id = request == null ? null : requestId(request);
+        if (id == null) {
+            return;
+        }
+        idlessErrors.put(Json.write(id), idless);
+        ObjectNode answer = Json.object().put("jsonrpc", "2.0").set("id", id);
+        answer.set("error", error.get("error"));
+        messages.accept(Json.write(answer));
     }
 
     /**

@@ -343,7 +343,11 @@ public final class ServerConnection implements AutoCloseable {
                         + " connection)") + "." + (mayHaveEffect ? " It may or may not have taken effect; check before calling it again." : "")
                         + " Try again, or use another tool.");
             }
-            return ToolOutput.error("MCP server '" + config.name() + "' refused the call of tool '" + tool + "': " + jsonRpc(e));
+            String idless = current.idlessErrorOf(current.transport.callId(key));
+            // An error without an id on the stream resumed for the call: Rein handed it on with the call's id.
+            return ToolOutput.error("MCP server '" + config.name() + "' refused the call of tool '" + tool + "': " + (idless == null
+                    ? jsonRpc(e) : dev.rein.tool.Secrets.mask(idless, config.secrets()) + " (an error without the id of the request,"
+                    + " which a server gives a request it could not read)"));
         } catch (IOException | RuntimeException failure) {
             future.cancel(true);
             String idless = current.idlessErrorOf(current.transport.callId(key));
