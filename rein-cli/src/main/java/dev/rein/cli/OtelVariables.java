@@ -242,12 +242,24 @@ final class OtelVariables {
             List<String> entries = sampler ? List.of(raw.strip())
                     : Arrays.stream(raw.split(",")).map(String::strip).filter(entry -> !entry.isEmpty()).toList();
             List<String> takes = variable.equals("OTEL_PROPAGATORS") ? PROPAGATORS : sampler ? SAMPLERS : EXPORTERS;
-            List<String> kept = entries.stream().filter(entry -> takes.contains(entry.toLowerCase(Locale.ROOT))).toList();
-            if (kept.size() == entries.size()) {
+            List<String> recognized = entries.stream().filter(entry -> takes.contains(entry.toLowerCase(Locale.ROOT))).toList();
+            List<String> lower = recognized.stream().map(entry -> entry.toLowerCase(Locale.ROOT)).toList();
+            // An exporter named twice (otlp,OTLP) is used once, where the SDK refused the run ("contains duplicates: [otlp]").
+            List<String> kept = sampler ? recognized : lower.stream().distinct().toList();
+            List<String> twice = variable.endsWith("_EXPORTER")
+                    ? kept.stream().filter(entry -> java.util.Collections.frequency(lower, entry) > 1).toList() : List.of();
+            if (recognized.size() == entries.size() && twice.isEmpty()) {
                 continue;
             }
-            List<String> unknown = entries.stream().filter(entry -> !kept.contains(entry)).toList();
             known.put(variable, String.join(",", kept));
+            if (!twice.isEmpty()) {
+                err.println("rein: OpenTelemetry: " + variable + "=" + Text.visible(raw.strip()) + " names " + String.join(" and ", twice)
+                        + " more than once; each exporter is used once (" + String.join(",", kept) + "), so nothing is sent twice");
+            }
+            if (recognized.size() == entries.size()) {
+                continue;
+            }
+            List<String> unknown = entries.stream().filter(entry -> !recognized.contains(entry)).toList();
             String noun = variable.equals("OTEL_PROPAGATORS") ? "propagator" : sampler ? "sampler" : "exporter";
             String one = (noun.startsWith("e") ? "an " : "a ") + noun;
             ignored.put(variable, (kept.isEmpty() && unknown.size() == 1 ? "=" + Text.visible(raw.strip()) + " is not " + one
@@ -255,7 +267,7 @@ final class OtelVariables {
                     + " the rein command line has; ignored, " + (kept.isEmpty() ? "as if unset" : "the others kept (" + String.join(",", kept) + ")"));
         }
         if (ignored.isEmpty()) {
-            return env;
+            return known.equals(env) ? env : java.util.Collections.unmodifiableMap(known);
         }
         boolean exported = configured(known);
         ignored.forEach((variable, what) -> err.println("rein: OpenTelemetry: " + variable + what + fallback(variable, known, exported)

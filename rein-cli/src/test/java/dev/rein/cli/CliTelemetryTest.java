@@ -372,6 +372,31 @@ class CliTelemetryTest {
                         .contains("nothing is exported"));
     }
 
+    /**
+     * An exporter named twice (OTEL_TRACES_EXPORTER=otlp,otlp, or otlp,OTLP, which enum values read
+     * in any case make the same) stopped the run with exit code 2 in the SDK's words ("contains
+     * duplicates: [otlp]"), though what is meant is plain: the exporter is used once, so each span
+     * reaches the collector once, and the repetition is said in one line.
+     */
+    @Test
+    void anExporterNamedTwiceIsTakenOnceAndSaidSo() throws Exception {
+        for (String value : List.of("otlp,otlp", "otlp,OTLP")) {
+            try (OtlpReceiver otlp = OtlpReceiver.start()) {
+                InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT", otlp.endpoint())
+                        .env("OTEL_TRACES_EXPORTER", value);
+                cli.models((name, env) -> ScriptedModel.of(ScriptedModel.text("hi")));
+                InProcessCli.Outcome outcome = cli.run("run", "--json", "say hi");
+                assertThat(outcome.exitCode()).as(value + ": " + outcome.stderr()).isZero();
+                otlp.awaitUntil(() -> !otlp.spans().isEmpty() && !otlp.metrics().isEmpty(), Duration.ofSeconds(10));
+                Thread.sleep(300); // a second exporter would deliver its copy by now
+                assertThat(otlp.spans()).as(value).extracting(Span::getName).containsOnlyOnce("invoke_agent rein");
+                assertThat(outcome.stderrLines()).as(value).filteredOn(line -> line.startsWith("rein: OpenTelemetry: "))
+                        .singleElement().satisfies(line -> assertThat(line).contains("OTEL_TRACES_EXPORTER=" + value)
+                                .contains("otlp more than once").contains("used once"));
+            }
+        }
+    }
+
     @Test
     void aProtocolWithSpacesAroundItIsRefusedSayingSo() {
         // The SDK takes the value as it is: "http/protobuf " is an "Unsupported OTLP metrics protocol:
