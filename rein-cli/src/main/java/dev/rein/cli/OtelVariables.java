@@ -283,6 +283,10 @@ final class OtelVariables {
         if (!exported && !disabled(known)) {
             return ", so nothing turns OpenTelemetry on and nothing is exported (set OTEL_EXPORTER_OTLP_ENDPOINT to export over OTLP)";
         }
+        if (disabled(known) && variable.endsWith("_EXPORTER")) {
+            // the SDK exports nothing at all when disabled: "the default, otlp: the spans go over OTLP" was not so
+            return " (OTEL_SDK_DISABLED=true: nothing is exported in any case)";
+        }
         return switch (variable) {
             case "OTEL_TRACES_EXPORTER" -> " (the default, otlp: the spans go over OTLP)";
             case "OTEL_METRICS_EXPORTER" -> " (the default, otlp: the metrics go over OTLP)";

@@ -397,6 +397,24 @@ class CliTelemetryTest {
         }
     }
 
+    /**
+     * Under OTEL_SDK_DISABLED=true nothing is exported, whatever the exporters: the line that ignores
+     * an exporter the command line does not have said "(the default, otlp: the spans go over OTLP)",
+     * which is not what happens. It now says the SDK is disabled and nothing is exported.
+     */
+    @Test
+    void anUnknownExporterUnderADisabledSdkIsNotSaidToFallBackToOtlp() {
+        for (Map<String, String> env : List.of(Map.of("OTEL_SDK_DISABLED", "true", "OTEL_TRACES_EXPORTER", "zipkin"),
+                Map.of("OTEL_SDK_DISABLED", "TRUE", "OTEL_METRICS_EXPORTER", "prometheus",
+                        "OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318"))) {
+            java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+            OtelVariables.knownValues(env, new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+            assertThat(err.toString(java.nio.charset.StandardCharsets.UTF_8).lines().toList()).as(env.toString()).singleElement()
+                    .satisfies(line -> assertThat(line).contains("ignored").doesNotContain("go over OTLP")
+                            .contains("OTEL_SDK_DISABLED=true").contains("nothing is exported"));
+        }
+    }
+
     @Test
     void aProtocolWithSpacesAroundItIsRefusedSayingSo() {
         // The SDK takes the value as it is: "http/protobuf " is an "Unsupported OTLP metrics protocol:
