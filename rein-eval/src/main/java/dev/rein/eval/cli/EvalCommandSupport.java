@@ -96,6 +96,9 @@ public final class EvalCommandSupport {
                         + " file, such as report.html");
             }
             Suite suite = traceFolder ? traceSuite(options) : SuiteFile.load(existing(options.suiteFile()), registry);
+            if (options.htmlReport() != null) {
+                checkReport(options.htmlReport());
+            }
             EvalRunner.Builder runner = EvalRunner.builder().models(traceFolder ? TrialModels.recorded() : models(options))
                     .parallelism(options.parallelism()).progress(Progress.auto(err));
             if (options.trials() > 0) {
@@ -108,12 +111,8 @@ public final class EvalCommandSupport {
             EvalReport report = EvalReport.of(result);
             out.print(options.json() ? ReportWriter.json(report) + "\n" : TextSummary.render(report));
             out.flush();
-            if (options.htmlReport() != null) {
-                // After the summary: a report path that cannot be written must not cost the results.
-                ReportWriter.writeHtml(report, options.htmlReport());
-                if (!options.json()) {
-                    out.println("\nHTML report: " + options.htmlReport().toAbsolutePath());
-                }
+            if (options.htmlReport() != null && !writeReport(report, options.htmlReport(), options.json(), out, err)) {
+                return INVALID;
             }
             return exitCode(report);
         } catch (ReinException e) {
@@ -125,6 +124,45 @@ public final class EvalCommandSupport {
             Thread.currentThread().interrupt();
             err.println("rein eval: interrupted");
             return INTERRUPTED;
+        }
+    }
+
+    /** Before any trial: a report path that cannot be written is found before the trials' time and money are spent. */
+    private static void checkReport(Path report) {
+        try {
+            ReportWriter.checkWritable(report);
+        } catch (ReinException e) {
+            throw new ReinException(e.getMessage() + "; give --report a file in a folder you can write, such as report.html"
+                    + " (no trial was run)");
+        }
+    }
+
+    /**
+     * Writes the HTML report after the summary was printed, so a path that fails only now (a full disk, a folder
+     * removed during the run) costs no results: the report is then saved to a file in the temporary folder, and
+     * the line says where. False when it could not be written where asked.
+     */
+    private static boolean writeReport(EvalReport report, Path file, boolean json, PrintStream out, PrintStream err) {
+        try {
+            ReportWriter.writeHtml(report, file);
+            if (!json) {
+                out.println("\nHTML report: " + file.toAbsolutePath());
+            }
+            return true;
+        } catch (ReinException e) {
+            String results = json ? "the JSON report above holds the results" : "the summary above holds the results";
+            String saved;
+            try {
+                Path elsewhere = Files.createTempFile("rein-eval-" + report.suite().replaceAll("[^A-Za-z0-9._-]", "_") + "-",
+                        ".html");
+                Files.writeString(elsewhere, ReportWriter.html(report), java.nio.charset.StandardCharsets.UTF_8);
+                saved = "it was saved to " + elsewhere + " instead, and " + results;
+            } catch (java.io.IOException | RuntimeException again) {
+                saved = "nor could it be saved to the temporary folder (" + again.getMessage() + "); " + results;
+            }
+            out.flush();
+            err.println("rein eval: " + Controls.visible(String.valueOf(e.getMessage()).strip() + "; " + saved, false));
+            return false;
         }
     }
 

@@ -49,13 +49,77 @@ public final class ReportWriter {
         write(file, html(report));
     }
 
+    /**
+     * Checks that a report can be written to {@code file}, doing what {@link #writeHtml} and {@link #writeJson}
+     * do with nothing in it: the missing folders are made (and removed again when the check fails) and a
+     * temporary file beside the report is written and deleted. A long evaluation calls it before its first
+     * trial, so a path that cannot take the report is found before the time and money are spent.
+     *
+     * @throws ReinException naming the file and why it cannot be written
+     */
+    public static void checkWritable(Path file) {
+        Path target = file.toAbsolutePath();
+        String cannot = "cannot write the report to " + target + ": ";
+        if (Files.isDirectory(target)) {
+            throw new ReinException(cannot + "it is a folder");
+        }
+        if (Files.exists(target) && !Files.isRegularFile(target)) {
+            // the move into place would replace a device or a pipe, not write to it
+            throw new ReinException(cannot + "it is not a regular file but a device, pipe or terminal");
+        }
+        Path dir = target.getParent();
+        Path firstMade = null;
+        for (Path p = dir; p != null && Files.notExists(p); p = p.getParent()) {
+            firstMade = p;
+        }
+        try {
+            Files.createDirectories(dir);
+            if (!Files.exists(target)) {
+                // the name itself (one the file system finds too long, say)
+                Files.write(target, new byte[0], StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+                Files.delete(target);
+            }
+            Path probe = temp(target);
+            Files.write(probe, new byte[0], StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+            Files.delete(probe);
+        } catch (IOException e) {
+            removeMade(dir, firstMade);
+            String why = e instanceof java.nio.file.AccessDeniedException ? "permission denied for the folder " + dir
+                    : FileProblems.why(e);
+            throw new ReinException(cannot + why, e);
+        }
+    }
+
+    /** Deletes the folders from {@code dir} up to {@code top} that a failed check made, so it leaves nothing behind. */
+    private static void removeMade(Path dir, Path top) {
+        if (top == null) {
+            return;
+        }
+        for (Path p = dir; p != null && p.startsWith(top); p = p.getParent()) {
+            try {
+                Files.deleteIfExists(p);
+            } catch (IOException e) {
+                return; // not empty or not ours to delete: leave it
+            }
+        }
+    }
+
+    /**
+     * Not createTempFile: its owner-only permissions would stick to the report after the move. The report's name
+     * is cut to 64 characters in it, so a long name the file system takes is not refused for its temporary file's.
+     */
+    private static Path temp(Path target) {
+        String name = target.getFileName().toString();
+        int cut = name.offsetByCodePoints(0, Math.min(64, name.codePointCount(0, name.length())));
+        return target.getParent().resolve("." + name.substring(0, cut) + "." + UUID.randomUUID() + ".tmp");
+    }
+
     private static void write(Path file, String text) {
         Path target = file.toAbsolutePath();
         try {
             Path dir = target.getParent();
             Files.createDirectories(dir);
-            // Not createTempFile: its owner-only permissions would stick to the report after the move.
-            Path temp = dir.resolve("." + target.getFileName() + "." + UUID.randomUUID() + ".tmp");
+            Path temp = temp(target);
             try {
                 Files.writeString(temp, text, StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
                 try {

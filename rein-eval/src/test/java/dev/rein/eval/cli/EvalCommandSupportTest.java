@@ -13,6 +13,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import dev.rein.eval.file.EvalRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -159,14 +162,60 @@ class EvalCommandSupportTest {
     }
 
     @Test
-    void anUnwritableReportStillPrintsTheResults(@TempDir Path dir) throws Exception {
+    void aReportPathThatCannotBeWrittenIsRefusedBeforeAnyTrialRuns(@TempDir Path dir) throws Exception {
+        // every trial ran (the time and the money spent) before the report path was found unwritable
         Path blocker = Files.writeString(dir.resolve("file"), "not a directory");
         int code = EvalCommandSupport.run(EXAMPLE, 1, null, blocker.resolve("out.html"), false, out, err);
         assertThat(code).isEqualTo(EvalCommandSupport.INVALID);
-        assertThat(out()).contains("success rate 100.0%");
-        assertThat(err()).contains("rein eval: cannot write the report to " + blocker.resolve("out.html").toAbsolutePath());
-        // the line says why, not only which path (Java's exception message is the path alone)
-        assertThat(err()).contains(": " + blocker.toAbsolutePath() + " is a file, not a directory");
+        assertThat(out()).isEmpty();
+        assertThat(err()).isEqualTo("rein eval: cannot write the report to " + blocker.resolve("out.html").toAbsolutePath() + ": "
+                + blocker.toAbsolutePath() + " is a file, not a directory; give --report a file in a folder you can write,"
+                + " such as report.html (no trial was run)\n");
+        // a name longer than the file system takes, and a folder, are found as early
+        for (Path report : List.of(dir.resolve("r".repeat(300) + ".html"), Files.createDirectory(dir.resolve("folder")))) {
+            errBytes.reset();
+            assertThat(EvalCommandSupport.run(EXAMPLE, 1, null, report, false, out, err)).isEqualTo(EvalCommandSupport.INVALID);
+            assertThat(err()).startsWith("rein eval: cannot write the report to " + report.toAbsolutePath() + ": ")
+                    .endsWith("(no trial was run)\n").doesNotContain("eval files-demo").hasLineCount(1);
+        }
+        assertThat(out()).isEmpty();
+        assertThat(dir.resolve("folder")).isEmptyDirectory();
+    }
+
+    @Test
+    void aReportThatCannotBeWrittenAfterTheTrialsIsSavedElsewhereAndTheResultsArePrinted(@TempDir Path dir) throws Exception {
+        // the folder the report was to go to turns into a file while the trials run (the check up front passed)
+        Path reports = Files.createDirectory(dir.resolve("reports"));
+        dev.rein.tool.Tool sabotage = dev.rein.tool.Tool.builder("sabotage").description("replaces the reports folder by a file")
+                .handler((args, ctx) -> {
+                    Files.delete(reports);
+                    Files.writeString(reports, "no longer a folder");
+                    return "done";
+                }).build();
+        EvalRegistry registry = EvalRegistry.loading().sharedToolset("sabotage", List.of(sabotage)).build();
+        Path suite = Files.writeString(dir.resolve("s.yaml"), """
+                suite: lost-report
+                environment: file_tree
+                agent: {toolsets: [files_read, sabotage]}
+                tasks:
+                  - id: t
+                    goal: g
+                    script: [{tool_calls: [{name: sabotage, input: {}}]}, {text: done}]
+                """);
+        Path html = reports.resolve("out.html");
+        int code = EvalCommandSupport.run(new EvalCommandSupport.Options(suite, 1, null, null, html, false, 1), registry, out, err);
+        assertThat(code).isEqualTo(EvalCommandSupport.INVALID);
+        assertThat(out()).contains("success rate 100.0%").doesNotContain("HTML report: " + html.toAbsolutePath());
+        Matcher saved = Pattern.compile("rein eval: cannot write the report to " + Pattern.quote(html.toAbsolutePath().toString())
+                + ": " + Pattern.quote(reports.toAbsolutePath().toString()) + " is a file, not a directory; it was saved to (\\S+) instead,"
+                + " and the summary above holds the results\n").matcher(err());
+        assertThat(saved.find()).as(err()).isTrue();
+        Path fallback = Path.of(saved.group(1));
+        try {
+            assertThat(Files.readString(fallback)).contains("<html", "lost-report");
+        } finally {
+            Files.deleteIfExists(fallback);
+        }
     }
 
     @Test
