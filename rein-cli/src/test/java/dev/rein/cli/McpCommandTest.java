@@ -326,7 +326,7 @@ class McpCommandTest {
 
         assertThat(clash.exitCode()).as(clash.stdout() + clash.stderr()).isEqualTo(ExitCodes.USAGE);
         assertThat(clash.stderrLines()).singleElement().asString()
-                .startsWith("rein eval: " + suite + ": tasks[0] (first).agent.toolsets: tool name(s) [read_file, search_files]")
+                .startsWith("rein eval: " + suite + " (line 4, column 19): tasks[0] (first).agent.toolsets: tool name(s) [read_file, search_files]")
                 .contains("toolset 'files_read'", "give the MCP server a \"prefix\"", "\"deny\" list");
         assertThat(clash.stdout()).as("no report: no trial ran").isEmpty();
         assertThat(traces).as("no trial wrote its trace").doesNotExist();

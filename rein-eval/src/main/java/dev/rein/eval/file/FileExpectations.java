@@ -117,11 +117,12 @@ final class FileExpectations {
         }
         String[] errors = spec.observedErrors() == null ? new String[0]
                 : texts(spec.observedErrors(), where + ".expect.observed_errors");
-        for (String error : errors) {
-            graders.add(Graders.observedError(errorClass(error, where)));
+        for (int i = 0; i < errors.length; i++) {
+            graders.add(Graders.observedError(errorClass(errors[i], where + ".expect.observed_errors[" + i + "]")));
         }
-        for (SuiteSpec.StateSpec state : spec.state() == null ? List.<SuiteSpec.StateSpec>of() : spec.state()) {
-            graders.add(state(state, where));
+        List<SuiteSpec.StateSpec> states = spec.state() == null ? List.of() : spec.state();
+        for (int i = 0; i < states.size(); i++) {
+            graders.add(state(states.get(i), where + ".expect.state[" + i + "]"));
         }
         if (spec.stateHash() != null) {
             if (!spec.stateHash().strip().matches("[0-9a-fA-F]{64}")) {
@@ -130,9 +131,12 @@ final class FileExpectations {
             }
             graders.add(Graders.stateHash(spec.stateHash().strip()));
         }
-        for (String check : spec.checks() == null ? new String[0] : texts(spec.checks(), where + ".expect.checks")) {
-            graders.add(Graders.outcomeWithReason(check, type.check(check).orElseThrow(() -> new ReinException(where
-                    + ".expect.checks: environment '" + type.name() + "' has no check '" + check + "'; known: "
+        String[] checks = spec.checks() == null ? new String[0] : texts(spec.checks(), where + ".expect.checks");
+        for (int i = 0; i < checks.length; i++) {
+            String check = checks[i];
+            String place = where + ".expect.checks[" + i + "]"; // the index places the error on its line
+            graders.add(Graders.outcomeWithReason(check, type.check(check).orElseThrow(() -> new ReinException(place
+                    + ": environment '" + type.name() + "' has no check '" + check + "'; known: "
                     + (type.checkNames().isEmpty() ? "(none)" : String.join(", ", type.checkNames()))))));
         }
         return graders;
@@ -174,11 +178,11 @@ final class FileExpectations {
 
     private static Grader<Environment> state(SuiteSpec.StateSpec state, String where) {
         if (state == null || state.path() == null || !state.path().startsWith("/")) {
-            throw new ReinException(where + ".expect.state: each entry needs a JSON pointer path starting with '/'");
+            throw new ReinException(where + ": each entry needs a JSON pointer path starting with '/'");
         }
         boolean absent = Boolean.TRUE.equals(state.absent());
         if (absent == (state.value() != null)) {
-            throw new ReinException(where + ".expect.state " + state.path() + ": give either equals or absent: true");
+            throw new ReinException(where + " (" + state.path() + "): give either equals or absent: true");
         }
         return absent ? Graders.stateAbsent(state.path()) : Graders.stateAt(state.path(), state.value());
     }
@@ -187,7 +191,7 @@ final class FileExpectations {
         try {
             return ErrorClass.valueOf(text.strip().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new ReinException(where + ".expect.observed_errors: '" + text + "' is not an error class (timeout,"
+            throw new ReinException(where + ": '" + text + "' is not an error class (timeout,"
                     + " permission_denied, transient, ...)");
         }
     }

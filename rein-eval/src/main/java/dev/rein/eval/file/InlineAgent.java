@@ -70,9 +70,10 @@ final class InlineAgent {
         for (int i = 0; i < toolsetNames.length; i++) {
             String name = toolsetNames[i];
             if (List.of(toolsetNames).subList(0, i).contains(name)) {
-                throw new ReinException(where + ".agent.toolsets lists '" + name + "' twice");
+                throw new ReinException(where + ".agent.toolsets[" + i + "]: the list has '" + name + "' twice");
             }
-            toolsets.add(type.toolset(name).orElseThrow(() -> new ReinException(where + ".agent.toolsets: environment '"
+            String place = where + ".agent.toolsets[" + i + "]"; // the index places the error on its line
+            toolsets.add(type.toolset(name).orElseThrow(() -> new ReinException(place + ": environment '"
                     + type.name() + "' has no toolset '" + name + "'; known: " + known(type.toolsetNames()))));
         }
         boolean finish = Boolean.TRUE.equals(spec.finishTool());

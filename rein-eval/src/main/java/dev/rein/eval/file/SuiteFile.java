@@ -102,6 +102,14 @@ public final class SuiteFile {
         if (spec == null) {
             throw new ReinException("suite file " + source + " is empty");
         }
+        try {
+            return build(spec, source, registry);
+        } catch (ReinException e) {
+            throw placed(e, text, format, source);
+        }
+    }
+
+    private static Suite build(SuiteSpec spec, String source, EvalRegistry registry) {
         if (spec.suite() == null || spec.suite().isBlank()) {
             throw new ReinException(source + ": the suite needs a name (suite: ...)");
         }
@@ -123,7 +131,14 @@ public final class SuiteFile {
             if (task == null) {
                 throw new ReinException(where + " is empty");
             }
-            Integer earlier = task.id() == null ? null : ids.putIfAbsent(task.id(), i);
+            if (task.id() == null || task.id().isBlank()) {
+                // the builder's words were "task id 'null' is invalid"
+                throw new ReinException(where + " has no id: give every task a unique id, such as id: release-date");
+            }
+            if (task.goal() == null || task.goal().isBlank()) {
+                throw new ReinException(where + " has no goal: give the text the agent is asked to work on (goal: ...)");
+            }
+            Integer earlier = ids.putIfAbsent(task.id(), i);
             if (earlier != null) {
                 throw new ReinException(where + ": another task has the id '" + task.id() + "' (tasks[" + earlier
                         + "]); task ids must be unique");
@@ -263,6 +278,84 @@ public final class SuiteFile {
             return "a list";
         }
         return "a mapping of fields (key: value)";
+    }
+
+    /** The place an error's message starts with after the file's name: tasks[0] (id).expect.checks[1], or trials. */
+    private static final Pattern PLACE = Pattern.compile("(tasks\\[\\d+\\](?: \\([^)]*\\))?|[a-z_]+)((?:\\.[a-z_]+|\\[\\d+\\])*)");
+    private static final Pattern SEGMENT = Pattern.compile("\\.([a-z_]+)|\\[(\\d+)\\]");
+
+    /**
+     * An error in what the file means (a wrong value, an unknown name, a missing field) placed as a syntax
+     * error is, by the line and column of the value its message names: "suite.yaml (line 7, column 17):
+     * tasks[0] (t).timeout_ms must be ...". A task's agent or environment field it does not set itself is
+     * placed where the suite's defaults set it; a place not in the file (a field left out) goes to the
+     * nearest enclosing one. {@code e} is kept as it is when its message names no place in the file.
+     */
+    private static ReinException placed(ReinException e, String text, Format format, String source) {
+        String message = String.valueOf(e.getMessage());
+        String prefix = source + ": ";
+        Matcher place = PLACE.matcher(message);
+        if (!message.startsWith(prefix) || !place.region(prefix.length(), message.length()).lookingAt()) {
+            return e;
+        }
+        List<String> segments = new ArrayList<>();
+        Matcher task = Pattern.compile("tasks\\[(\\d+)\\]").matcher(place.group(1));
+        if (task.lookingAt()) {
+            segments.add("tasks");
+            segments.add(task.group(1));
+        } else {
+            segments.add(place.group(1));
+        }
+        for (Matcher segment = SEGMENT.matcher(place.group(2)); segment.find(); ) {
+            segments.add(segment.group(1) != null ? segment.group(1) : segment.group(2));
+        }
+        JsonLocation at = valueAt(values(text, format), segments);
+        return at == null ? e : new ReinException(source + location(at) + ": " + message.substring(prefix.length()), e);
+    }
+
+    private static JsonLocation valueAt(Map<String, JsonLocation> values, List<String> segments) {
+        JsonLocation exact = values.get(pointer(segments));
+        if (exact != null) {
+            return exact;
+        }
+        boolean suiteDefault = segments.size() > 2 && segments.get(0).equals("tasks")
+                && (segments.get(2).equals("agent") || segments.get(2).equals("environment"));
+        if (suiteDefault && values.containsKey(pointer(segments.subList(2, segments.size())))) {
+            return values.get(pointer(segments.subList(2, segments.size())));
+        }
+        for (int n = segments.size() - 1; n > 0; n--) {
+            JsonLocation enclosing = values.get(pointer(segments.subList(0, n)));
+            if (enclosing != null) {
+                return enclosing;
+            }
+        }
+        return null;
+    }
+
+    private static String pointer(List<String> segments) {
+        StringBuilder pointer = new StringBuilder();
+        segments.forEach(s -> pointer.append('/').append(s.replace("~", "~0").replace("/", "~1")));
+        return pointer.toString();
+    }
+
+    /** Where each value of the text starts, by its JSON pointer (the first, for a field given twice). */
+    private static Map<String, JsonLocation> values(String text, Format format) {
+        Map<String, JsonLocation> values = new HashMap<>();
+        try (JsonParser parser = (format == Format.YAML ? new YAMLFactory() : new JsonFactory())
+                .createParser(text.startsWith("\uFEFF") ? text.substring(1) : text)) {
+            for (JsonToken token = parser.nextToken(); token != null; token = parser.nextToken()) {
+                if (token == JsonToken.FIELD_NAME || token.isStructEnd()) {
+                    continue;
+                }
+                // a mapping's or list's own context is the one it opens: its place is in the enclosing one
+                JsonStreamContext context = token.isStructStart() ? parser.getParsingContext().getParent()
+                        : parser.getParsingContext();
+                values.putIfAbsent(context.pathAsPointer().toString(), parser.currentTokenLocation());
+            }
+        } catch (IOException e) {
+            return values; // the text bound once already; what was read still places the error
+        }
+        return values;
     }
 
     private static String location(JsonLocation location) {

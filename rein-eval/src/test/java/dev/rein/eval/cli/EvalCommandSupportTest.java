@@ -143,7 +143,7 @@ class EvalCommandSupportTest {
                     expect: {answer_matches: "([0-9]{4}"}
                 """);
         assertThat(EvalCommandSupport.run(suite, 1, null, null, false, out, err)).isEqualTo(EvalCommandSupport.INVALID);
-        assertThat(err()).startsWith("rein eval: " + suite + ": tasks[0] (t).expect.answer_matches '([0-9]{4}' is not a"
+        assertThat(err()).startsWith("rein eval: " + suite + " (line 8, column 30): tasks[0] (t).expect.answer_matches '([0-9]{4}' is not a"
                 + " regular expression: Unclosed group").doesNotContain("internal error", "Exception").hasLineCount(1);
         assertThat(out()).isEmpty();
     }

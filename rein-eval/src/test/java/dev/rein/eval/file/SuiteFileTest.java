@@ -70,6 +70,62 @@ class SuiteFileTest {
     }
 
     @Test
+    void errorsInWhatTheFileMeansNameTheLineAndColumnAsSyntaxErrorsDo() {
+        // a wrong value, an unknown check and a missing field named the key path but not where it is in the file
+        assertThatThrownBy(() -> parse(HEADER + """
+                  - id: t
+                    goal: g
+                    timeout_ms: -5
+                    script: [{text: hi}]
+                """)).hasMessage("suite.yaml (line 7, column 17): tasks[0] (t).timeout_ms must be at least 1 (milliseconds), was -5");
+        assertThatThrownBy(() -> parse(HEADER + """
+                  - id: t
+                    goal: g
+                    script: [{text: hi}]
+                    expect:
+                      checks: [unchanged, nope]
+                """)).hasMessage("suite.yaml (line 9, column 27): tasks[0] (t).expect.checks[1]: environment 'file_tree' has no"
+                        + " check 'nope'; known: unchanged");
+        assertThatThrownBy(() -> parse(HEADER + """
+                  - id: t
+                    goal: g
+                    script: [{text: hi}]
+                  - id: u
+                    script: [{text: hi}]
+                """)).hasMessage("suite.yaml (line 8, column 5): tasks[1] (u) has no goal: give the text the agent is asked"
+                        + " to work on (goal: ...)");
+        assertThatThrownBy(() -> parse(HEADER + """
+                  - goal: g
+                    script: [{text: hi}]
+                """)).hasMessage("suite.yaml (line 5, column 5): tasks[0] has no id: give every task a unique id, such as"
+                        + " id: release-date");
+        // a value a task takes from the suite's defaults is placed where the suite sets it
+        assertThatThrownBy(() -> parse("""
+                suite: s
+                environment: file_tree
+                agent:
+                  toolsets: [files_read]
+                  max_steps: 0
+                tasks:
+                  - id: t
+                    goal: g
+                    script: [{text: hi}]
+                """)).hasMessage("suite.yaml (line 5, column 14): tasks[0] (t).agent.max_steps must be at least 1, was 0");
+        assertThatThrownBy(() -> parse("suite: s\ntrials: 0\nenvironment: file_tree\ntasks: [{id: t, goal: g}]\n"))
+                .hasMessage("suite.yaml (line 2, column 9): trials must be at least 1, was 0");
+        assertThatThrownBy(() -> parse("suite: s\nenvironment: file_tre\ntasks: [{id: t, goal: g}]\n"))
+                .hasMessageStartingWith("suite.yaml (line 2, column 14): environment: unknown environment 'file_tre'");
+        // JSON alike
+        assertThatThrownBy(() -> SuiteFile.parse("""
+                {"suite": "s", "environment": "file_tree", "agent": {"toolsets": ["files_read"]},
+                 "tasks": [{"id": "t", "goal": "g", "script": [{"text": "hi"}],
+                            "expect": {"observed_errors": ["timeout", "nope"]}}]}
+                """, SuiteFile.Format.JSON, "suite.json", REGISTRY))
+                .hasMessageStartingWith("suite.json (line 3, column 55): tasks[0] (t).expect.observed_errors[1]: 'nope' is not an"
+                        + " error class");
+    }
+
+    @Test
     void aTaskTimeoutThatIsNotMoreThanZeroIsNamedByItsFieldAndValue() {
         for (String value : new String[] {"0", "-5"}) {
             assertThatThrownBy(() -> parse(HEADER + """
@@ -78,7 +134,7 @@ class SuiteFileTest {
                         timeout_ms: %s
                         script: [{text: hi}]
                     """.formatted(value))).isInstanceOf(ReinException.class)
-                    .hasMessage("suite.yaml: tasks[0] (t).timeout_ms must be at least 1 (milliseconds), was " + value);
+                    .hasMessage("suite.yaml (line 7, column 17): tasks[0] (t).timeout_ms must be at least 1 (milliseconds), was " + value);
         }
     }
 
@@ -108,7 +164,7 @@ class SuiteFileTest {
                     goal: g
                     script: [{text: hi, usage: {input_tokens: -5, output_tokens: 3}}]
                 """)).isInstanceOf(ReinException.class)
-                .hasMessage("suite.yaml: tasks[0] (t).script[0].usage: token counts cannot be negative");
+                .hasMessage("suite.yaml (line 7, column 32): tasks[0] (t).script[0].usage: token counts cannot be negative");
     }
 
     @Test
@@ -119,21 +175,21 @@ class SuiteFileTest {
                     agent: {tool_timeout_ms: 0}
                     script: [{text: hi}]
                 """)).isInstanceOf(ReinException.class)
-                .hasMessage("suite.yaml: tasks[0] (t).agent.tool_timeout_ms must be at least 1 (milliseconds), was 0");
+                .hasMessage("suite.yaml (line 7, column 30): tasks[0] (t).agent.tool_timeout_ms must be at least 1 (milliseconds), was 0");
         assertThatThrownBy(() -> parse(HEADER + """
                   - id: t
                     goal: g
                     agent: {max_tokens: -1}
                     script: [{text: hi}]
                 """)).isInstanceOf(ReinException.class)
-                .hasMessage("suite.yaml: tasks[0] (t).agent.max_tokens must be at least 1, was -1");
+                .hasMessage("suite.yaml (line 7, column 25): tasks[0] (t).agent.max_tokens must be at least 1, was -1");
         assertThatThrownBy(() -> parse(HEADER + """
                   - id: t
                     goal: g
                     agent: {required_facts: [release date, " ", ~]}
                     script: [{text: hi}]
                 """)).isInstanceOf(ReinException.class)
-                .hasMessage("suite.yaml: tasks[0] (t).agent.required_facts[1] is empty: each entry is a text the final"
+                .hasMessage("suite.yaml (line 7, column 44): tasks[0] (t).agent.required_facts[1] is empty: each entry is a text the final"
                         + " answer must contain");
     }
 
@@ -146,21 +202,21 @@ class SuiteFileTest {
                     agent: {max_steps: 0}
                     script: [{text: hi}]
                 """)).isInstanceOf(ReinException.class)
-                .hasMessage("suite.yaml: tasks[0] (t).agent.max_steps must be at least 1, was 0");
+                .hasMessage("suite.yaml (line 7, column 24): tasks[0] (t).agent.max_steps must be at least 1, was 0");
         assertThatThrownBy(() -> parse(HEADER + """
                   - id: t
                     goal: g
                     agent: {max_cost_usd: "0"}
                     script: [{text: hi}]
                 """)).isInstanceOf(ReinException.class)
-                .hasMessage("suite.yaml: tasks[0] (t).agent.max_cost_usd must be more than 0 (USD), was 0");
+                .hasMessage("suite.yaml (line 7, column 27): tasks[0] (t).agent.max_cost_usd must be more than 0 (USD), was 0");
         assertThatThrownBy(() -> parse(HEADER + """
                   - id: t
                     goal: g
                     agent: {max_cost_usd: "five cents"}
                     script: [{text: hi}]
                 """)).isInstanceOf(ReinException.class)
-                .hasMessage("suite.yaml: tasks[0] (t).agent.max_cost_usd 'five cents' is not a number: write the USD amount"
+                .hasMessage("suite.yaml (line 7, column 27): tasks[0] (t).agent.max_cost_usd 'five cents' is not a number: write the USD amount"
                         + " as a decimal with a point, e.g. \"0.50\"");
         assertThatThrownBy(() -> parse(HEADER + """
                   - id: t
@@ -168,14 +224,14 @@ class SuiteFileTest {
                     agent: {max_seconds: 0}
                     script: [{text: hi}]
                 """)).isInstanceOf(ReinException.class)
-                .hasMessage("suite.yaml: tasks[0] (t).agent.max_seconds must be at least 1 (seconds), was 0");
+                .hasMessage("suite.yaml (line 7, column 26): tasks[0] (t).agent.max_seconds must be at least 1 (seconds), was 0");
         assertThatThrownBy(() -> parse(HEADER + """
                   - id: t
                     goal: g
                     agent: {max_seconds: 9223372036854775807}
                     script: [{text: hi}]
                 """)).isInstanceOf(ReinException.class)
-                .hasMessageStartingWith("suite.yaml: tasks[0] (t).agent.max_seconds must be at most ")
+                .hasMessageStartingWith("suite.yaml (line 7, column 26): tasks[0] (t).agent.max_seconds must be at most ")
                 .hasMessageNotContaining("maxDuration");
     }
 
@@ -186,7 +242,7 @@ class SuiteFileTest {
                   - id: t
                     goal: g
                     script: [{text: hi}]
-                """)).isInstanceOf(ReinException.class).hasMessage("suite.yaml: trials must be at least 1, was 0");
+                """)).isInstanceOf(ReinException.class).hasMessage("suite.yaml (line 2, column 9): trials must be at least 1, was 0");
         assertThatThrownBy(() -> parse(HEADER + """
                   - id: t
                     goal: g
@@ -195,14 +251,14 @@ class SuiteFileTest {
                     goal: g2
                     script: [{text: hi}]
                 """)).isInstanceOf(ReinException.class)
-                .hasMessage("suite.yaml: tasks[1] (t): another task has the id 't' (tasks[0]); task ids must be unique");
+                .hasMessage("suite.yaml (line 8, column 5): tasks[1] (t): another task has the id 't' (tasks[0]); task ids must be unique");
         assertThatThrownBy(() -> parse(HEADER + """
                   - id: t
                     goal: g
                     environment: file_tre
                     script: [{text: hi}]
                 """)).isInstanceOf(ReinException.class)
-                .hasMessageStartingWith("suite.yaml: tasks[0] (t).environment: unknown environment 'file_tre'; known: file_tree");
+                .hasMessageStartingWith("suite.yaml (line 7, column 18): tasks[0] (t).environment: unknown environment 'file_tre'; known: file_tree");
     }
 
     @Test
@@ -228,21 +284,21 @@ class SuiteFileTest {
                     script: [{text: hi}]
                     expect: {max_steps: -1}
                 """)).isInstanceOf(ReinException.class)
-                .hasMessage("suite.yaml: tasks[0] (t).expect.max_steps must be at least 1, was -1");
+                .hasMessage("suite.yaml (line 8, column 25): tasks[0] (t).expect.max_steps must be at least 1, was -1");
         assertThatThrownBy(() -> parse(HEADER + """
                   - id: t
                     goal: g
                     script: [{text: hi}]
                     expect: {max_cost_usd: "-0.01"}
                 """)).isInstanceOf(ReinException.class)
-                .hasMessage("suite.yaml: tasks[0] (t).expect.max_cost_usd cannot be negative, was -0.01");
+                .hasMessage("suite.yaml (line 8, column 28): tasks[0] (t).expect.max_cost_usd cannot be negative, was -0.01");
         assertThatThrownBy(() -> parse(HEADER + """
                   - id: t
                     goal: g
                     script: [{text: hi}]
                     expect: {state_hash: "abc123"}
                 """)).isInstanceOf(ReinException.class)
-                .hasMessage("suite.yaml: tasks[0] (t).expect.state_hash 'abc123' is not a SHA-256 hash: give the 64"
+                .hasMessage("suite.yaml (line 8, column 26): tasks[0] (t).expect.state_hash 'abc123' is not a SHA-256 hash: give the 64"
                         + " hexadecimal digits of the final state's hash");
     }
 
@@ -255,7 +311,7 @@ class SuiteFileTest {
                     script: [{text: hi}]
                     expect: {status: "failed: stall"}
                 """)).isInstanceOf(ReinException.class)
-                .hasMessageStartingWith("suite.yaml: tasks[0] (t).expect.status 'failed: stall': no run ends with the reason"
+                .hasMessageStartingWith("suite.yaml (line 8, column 22): tasks[0] (t).expect.status 'failed: stall': no run ends with the reason"
                         + " 'stall'; the reasons are completed, finished, agent_failed,")
                 .hasMessageContaining("stalled");
         assertThatThrownBy(() -> parse(HEADER + """
@@ -304,7 +360,8 @@ class SuiteFileTest {
                             script: [{text: hi}]
                             expect: {%s: [%s]}
                         """.formatted(field, entry))).as(field + ": [" + entry + "]").isInstanceOf(ReinException.class)
-                        .hasMessageStartingWith("suite.yaml: tasks[0] (t).expect." + field + "[0] is empty");
+                        .hasMessageStartingWith("suite.yaml (line 8, column " + (17 + field.length()) + "): tasks[0] (t).expect." + field
+                                + "[0] is empty");
             }
         }
         for (String field : java.util.List.of("toolsets", "scopes")) {
@@ -314,7 +371,8 @@ class SuiteFileTest {
                         script: [{text: hi}]
                         agent: {%s: [null]}
                     """.formatted(field))).as(field).isInstanceOf(ReinException.class)
-                    .hasMessageStartingWith("suite.yaml: tasks[0] (t).agent." + field + "[0] is empty");
+                    .hasMessageStartingWith("suite.yaml (line 8, column " + (16 + field.length()) + "): tasks[0] (t).agent." + field
+                            + "[0] is empty");
         }
     }
 
@@ -328,7 +386,7 @@ class SuiteFileTest {
                     script: [{text: hi}]
                     expect: {must_not_call: [write_file, delet_file]}
                 """)).isInstanceOf(ReinException.class)
-                .hasMessage("suite.yaml: tasks[0] (t).expect.must_not_call[1]: 'delet_file' is not a tool of the agent or"
+                .hasMessage("suite.yaml (line 9, column 42): tasks[0] (t).expect.must_not_call[1]: 'delet_file' is not a tool of the agent or"
                         + " of environment 'file_tree', so the check would pass whatever the agent does; the agent's tools are"
                         + " delete_file, finish, list_files, read_file, search_files, write_file");
         // must_call and approvals of a tool the agent does not have would fail every trial instead
@@ -339,7 +397,8 @@ class SuiteFileTest {
                         script: [{text: hi}]
                         expect: {%s: [read_file, write_file]}
                     """.formatted(field))).as(field).isInstanceOf(ReinException.class)
-                    .hasMessage("suite.yaml: tasks[0] (t).expect." + field + "[1]: 'write_file' is not a tool of the"
+                    .hasMessage("suite.yaml (line 8, column " + (28 + field.length()) + "): tasks[0] (t).expect." + field
+                            + "[1]: 'write_file' is not a tool of the"
                             + " agent, so no trial can meet the check; the agent's tools are list_files, read_file,"
                             + " search_files");
         }
@@ -379,12 +438,12 @@ class SuiteFileTest {
                 """;
         assertThatThrownBy(() -> SuiteFile.parse(suite.formatted("reader", "must_not_call: [delet_file]"),
                 SuiteFile.Format.YAML, "r.yaml", registry)).isInstanceOf(ReinException.class)
-                .hasMessage("r.yaml: tasks[0] (t).expect.must_not_call[0]: 'delet_file' is not a tool of the agent or of"
+                .hasMessage("r.yaml (line 8, column 30): tasks[0] (t).expect.must_not_call[0]: 'delet_file' is not a tool of the agent or of"
                         + " environment 'notes', so the check would pass whatever the agent does; the agent's tools are"
                         + " finish, list_files, read_file, search_files");
         assertThatThrownBy(() -> SuiteFile.parse(suite.formatted("reader", "must_call: [write_file]"),
                 SuiteFile.Format.YAML, "r.yaml", registry)).isInstanceOf(ReinException.class)
-                .hasMessageStartingWith("r.yaml: tasks[0] (t).expect.must_call[0]: 'write_file' is not a tool of the agent");
+                .hasMessageStartingWith("r.yaml (line 8, column 26): tasks[0] (t).expect.must_call[0]: 'write_file' is not a tool of the agent");
         // a tool of the environment the agent lacks may be forbidden; an agent that cannot be built is the trials' error
         assertThat(SuiteFile.parse(suite.formatted("reader", "must_not_call: [delete_file], must_call: [finish]"),
                 SuiteFile.Format.YAML, "r.yaml", registry).tasks()).hasSize(1);
@@ -433,7 +492,7 @@ class SuiteFileTest {
                     agent: {finish_tool: true}
                     script: [{finish: {status: done, summary: s, result: r}}]
                 """)).isInstanceOf(ReinException.class)
-                .hasMessage("suite.yaml: tasks[0] (t).script[0].finish.status 'done' is not a status of the finish tool;"
+                .hasMessage("suite.yaml (line 8, column 32): tasks[0] (t).script[0].finish.status 'done' is not a status of the finish tool;"
                         + " use completed, failed or needs_user_input (to script a call the tool refuses, give it as"
                         + " tool_calls: [{name: finish, input: {...}}])");
         assertThat(parse(HEADER + """
@@ -453,19 +512,19 @@ class SuiteFileTest {
                     goal: g
                     scripts: []
                 """)).isInstanceOf(ReinException.class)
-                .hasMessageStartingWith("suite.yaml: tasks[0] (t).scripts is empty: ");
+                .hasMessageStartingWith("suite.yaml (line 7, column 14): tasks[0] (t).scripts is empty: ");
         assertThatThrownBy(() -> parse(HEADER + """
                   - id: t
                     goal: g
                     scripts: [[]]
                 """)).isInstanceOf(ReinException.class)
-                .hasMessageStartingWith("suite.yaml: tasks[0] (t).scripts[0] is empty: ");
+                .hasMessageStartingWith("suite.yaml (line 7, column 15): tasks[0] (t).scripts[0] is empty: ");
         assertThatThrownBy(() -> parse(HEADER + """
                   - id: t
                     goal: g
                     script: []
                 """)).isInstanceOf(ReinException.class)
-                .hasMessageStartingWith("suite.yaml: tasks[0] (t).script is empty: ");
+                .hasMessageStartingWith("suite.yaml (line 7, column 13): tasks[0] (t).script is empty: ");
     }
 
     @Test
@@ -477,7 +536,7 @@ class SuiteFileTest {
                     script: [{text: hi}]
                     expect: {answer_matches: ''}
                 """)).isInstanceOf(ReinException.class)
-                .hasMessageStartingWith("suite.yaml: tasks[0] (t).expect.answer_matches is empty");
+                .hasMessageStartingWith("suite.yaml (line 8, column 30): tasks[0] (t).expect.answer_matches is empty");
         assertThatThrownBy(() -> parse(HEADER + """
                   - id: t
                     goal: g
@@ -494,7 +553,7 @@ class SuiteFileTest {
                     goal: 東京の天気は？
                     script: [{text: 晴れ}]
                 """)).isInstanceOf(ReinException.class)
-                .hasMessage("suite.yaml: tasks[0] (天気): task id '天気' is invalid: use 1-80 ASCII letters, digits, '_', '-'"
+                .hasMessage("suite.yaml (line 5, column 5): tasks[0] (天気): task id '天気' is invalid: use 1-80 ASCII letters, digits, '_', '-'"
                         + " or '.', starting with a letter or digit");
     }
 
@@ -547,7 +606,7 @@ class SuiteFileTest {
                     goal: g
                     agent: {toolsets: [files_admin]}
                     script: [{text: hi}]
-                """)).hasMessage("suite.yaml: tasks[0] (t).agent.toolsets: environment 'file_tree' has no toolset 'files_admin';"
+                """)).hasMessage("suite.yaml (line 7, column 24): tasks[0] (t).agent.toolsets[0]: environment 'file_tree' has no toolset 'files_admin';"
                 + " known: files, files_read, files_write");
         assertThatThrownBy(() -> parse(HEADER + """
                   - id: t
@@ -686,14 +745,14 @@ class SuiteFileTest {
                     agent: {toolsets: [files_read, files_read]}
                     script: [{text: hi}]
                 """)).isInstanceOf(ReinException.class)
-                .hasMessage("suite.yaml: tasks[0] (t).agent.toolsets lists 'files_read' twice");
+                .hasMessage("suite.yaml (line 7, column 36): tasks[0] (t).agent.toolsets[1]: the list has 'files_read' twice");
         assertThatThrownBy(() -> parse(HEADER + """
                   - id: t
                     goal: g
                     agent: {toolsets: [files, files_read]}
                     script: [{text: hi}]
                 """)).isInstanceOf(ReinException.class)
-                .hasMessage("suite.yaml: tasks[0] (t).agent.toolsets: tool name(s) [list_files, read_file, search_files] of the"
+                .hasMessage("suite.yaml (line 7, column 23): tasks[0] (t).agent.toolsets: tool name(s) [list_files, read_file, search_files] of the"
                         + " toolset 'files_read' are also tools of the agent's toolset 'files'; list each tool once");
         assertThat(parse(HEADER + """
                   - id: t
@@ -717,7 +776,7 @@ class SuiteFileTest {
                 """;
         assertThatThrownBy(() -> SuiteFile.parse(suite, SuiteFile.Format.YAML, "suite.yaml", shared))
                 .isInstanceOf(ReinException.class)
-                .hasMessage("suite.yaml: tasks[0] (t).agent.toolsets: tool name(s) [finish, read_file, search_files] of the"
+                .hasMessage("suite.yaml (line 3, column 19): tasks[0] (t).agent.toolsets: tool name(s) [finish, read_file, search_files] of the"
                         + " shared toolset 'mcp' are also tools of the agent's finish tool, toolset 'files_read';"
                         + " give the server a prefix");
 
