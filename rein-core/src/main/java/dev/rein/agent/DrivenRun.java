@@ -104,8 +104,16 @@ public final class DrivenRun {
     /**
      * A proposed answer checked: the next snapshot, what the verifiers still miss, and why the
      * answer is not valid output when the agent requires an output schema (checked first, as locally).
+     * {@code outOfTime} is set (the deadline's message, naming the verifier) when the run's time ran
+     * out before a verifier gave its verdict: the answer is not accepted and, as locally, the run
+     * stops there for its deadline (not a refusal: no verdict was given).
      */
-    public record Checked(RunSnapshot snapshot, List<String> missing, List<String> invalidOutput) {}
+    public record Checked(RunSnapshot snapshot, List<String> missing, List<String> invalidOutput, String outOfTime) {
+        /** A check that ended with every verdict given. */
+        public Checked(RunSnapshot snapshot, List<String> missing, List<String> invalidOutput) {
+            this(snapshot, missing, invalidOutput, null);
+        }
+    }
 
     /**
      * The calls of one response as the guards planned them, before any runs: {@code next} is set
@@ -296,9 +304,9 @@ public final class DrivenRun {
             try {
                 missing = invalid.isEmpty() ? new AgentLoop(run).missing(answer) : List.of();
             } catch (ModelCaller.CallFailed outOfTime) {
-                // a verifier gave no verdict within the deadline: the answer is not accepted, and the engine's
-                // budget check before the next step finds the time spent
-                missing = List.of(outOfTime.getMessage());
+                // a verifier gave no verdict within the deadline: the answer is not accepted and the run stops for
+                // its deadline, as the local loop stops it (no refusal: a refusal could end it verification_failed)
+                return new Checked(Checkpoints.snapshot(run, null), List.of(), List.copyOf(invalid), outOfTime.getMessage());
             }
             return new Checked(Checkpoints.snapshot(run, null), List.copyOf(missing), List.copyOf(invalid));
         } finally {

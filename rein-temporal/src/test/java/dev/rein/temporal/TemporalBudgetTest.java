@@ -161,6 +161,65 @@ class TemporalBudgetTest {
         }
     }
 
+    /**
+     * A verifier still checking when the deadline passes stops the run as locally: STOPPED_BUDGET/deadline with the
+     * local message naming the verifier, the answer not accepted, no refusal counted or sent back to the model, and a
+     * budget intervention in the trace; also when that refusal would have been the last one allowed, where the run
+     * ended FAILED/verification_failed on Temporal.
+     */
+    @Test
+    void aVerifierStillCheckingAtTheDeadlineStopsTheRunWithTheLocalOutcomeAndTrace() {
+        for (int refusals : new int[] {1, 3}) {
+            RecordingListener local = new RecordingListener();
+            ScriptedModel localModel = answers();
+            RunResult expected = slowVerifier(localModel, local, refusals).run("A-1 は届いた?");
+            assertThat(expected.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
+
+            RecordingListener remote = new RecordingListener();
+            ScriptedModel model = answers();
+            try (TemporalTestServer server = new TemporalTestServer()) {
+                TemporalRun run = server.start(slowVerifier(model, remote, refusals)).start("A-1 は届いた?", "run-slow-verifier");
+                long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+                while (run.status() == RunStatus.RUNNING && System.nanoTime() < until) {
+                    try {
+                        Thread.sleep(100);
+                    } catch (InterruptedException e) {
+                        throw new AssertionError(e);
+                    }
+                }
+                RunResult result = run.result();
+
+                assertThat(result.status()).as("maxVerificationFailures %d", refusals).isEqualTo(expected.status());
+                assertThat(result.reason()).isEqualTo(expected.reason()).isEqualTo(BudgetKind.DEADLINE.reason());
+                assertThat(result.message()).as("maxVerificationFailures %d", refusals).isEqualTo(expected.message()).contains("verifier");
+                assertThat(result.answer()).isEqualTo(expected.answer());
+                assertThat(result.steps()).isEqualTo(expected.steps());
+                assertThat(model.remaining()).isEqualTo(localModel.remaining()).isEqualTo(1);
+                assertThat(remote.events(TraceEvent.Intervention.class)).extracting(TraceEvent.Intervention::kind, TraceEvent.Intervention::message)
+                        .isEqualTo(local.events(TraceEvent.Intervention.class).stream().map(i -> org.assertj.core.groups.Tuple.tuple(i.kind(), i.message())).toList())
+                        .isNotEmpty();
+                assertThat(types(remote.events())).isEqualTo(types(local.events()));
+            }
+        }
+    }
+
+    private static ScriptedModel answers() {
+        return ScriptedModel.of(ScriptedModel.text("A-1 は配達済みです"), ScriptedModel.text("never asked"));
+    }
+
+    /** A verifier that runs a check far longer than the run's 5-second deadline (until it is interrupted). */
+    private static Agent slowVerifier(ScriptedModel model, RecordingListener trace, int refusals) {
+        return Agent.builder().model(model).modelName("scripted-model").prices(ScriptedModel.PRICES).listener(trace)
+                .maxVerificationFailures(refusals).verifier(answer -> {
+                    try {
+                        Thread.sleep(Duration.ofSeconds(60));
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    return dev.rein.run.Verdict.pass();
+                }).budget(Budget.builder().maxSteps(8).maxDuration(Duration.ofSeconds(5)).build()).build();
+    }
+
     /** A lookup that holds its call far past the run's 3-second deadline. */
     private static Agent slowTool(RecordingListener trace) {
         Tool lookup = Tool.builder("lookup_order").description("Looks up an order by id")

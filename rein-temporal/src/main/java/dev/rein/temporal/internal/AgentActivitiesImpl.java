@@ -108,7 +108,7 @@ public final class AgentActivitiesImpl implements AgentActivities {
     public Checked verify(Turn turn, NextStep.Answer answer) {
         return guarded(() -> {
             DrivenRun.Checked checked = run.verify(resolve(turn), answer);
-            return new Checked(ref(checked.snapshot()), checked.missing(), checked.invalidOutput());
+            return new Checked(ref(checked.snapshot()), checked.missing(), checked.invalidOutput(), checked.outOfTime());
         });
     }
 

@@ -189,6 +189,11 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
     private NextStep verify(NextStep.Answer answer) {
         Checked checked = effects().verify(turn(), answer);
         take(checked.run());
+        if (checked.outOfTime() != null) {
+            // a verifier still checking at the deadline: a budget stop as locally, not a refusal (which, the last
+            // one allowed, would end the run verification_failed)
+            return deadlinePassed(checked.outOfTime());
+        }
         return execute(Step.decide(decisions, new Step.Event.Verified(answer, checked.missing(), checked.invalidOutput())));
     }
 

@@ -84,6 +84,9 @@ public final class Payloads {
      */
     public record CallDone(String callId, String toolName, String result, ApprovalRequest request, boolean counted) {}
 
-    /** A proposed answer checked (see {@link DrivenRun.Checked}). */
-    public record Checked(RunRef run, List<String> missing, List<String> invalidOutput) {}
+    /**
+     * A proposed answer checked (see {@link DrivenRun.Checked}); {@code outOfTime} is the deadline's message when a
+     * verifier gave no verdict before it (null in histories recorded before it was added, which then go on as then).
+     */
+    public record Checked(RunRef run, List<String> missing, List<String> invalidOutput, String outOfTime) {}
 }
