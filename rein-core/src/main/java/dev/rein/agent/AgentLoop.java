@@ -211,6 +211,11 @@ final class AgentLoop {
         return refusedOption(lowered).isPresent() ? request : lowered;
     }
 
+    /** The guards of this loop (a driven run's check carries the critic's reviews from one loop to the next). */
+    Guards guards() {
+        return guards;
+    }
+
     /** What the verifiers (and the critic) still miss in a proposed answer. */
     List<String> missing(NextStep.Answer answer) throws InterruptedException, ModelCaller.CallFailed {
         List<FinalAnswer.Call> calls = run.state().attemptedActions().stream()

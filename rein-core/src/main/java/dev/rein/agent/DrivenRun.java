@@ -106,14 +106,11 @@ public final class DrivenRun {
      * answer is not valid output when the agent requires an output schema (checked first, as locally).
      * {@code outOfTime} is set (the deadline's message, naming the verifier) when the run's time ran
      * out before a verifier gave its verdict: the answer is not accepted and, as locally, the run
-     * stops there for its deadline (not a refusal: no verdict was given).
+     * stops there for its deadline (not a refusal: no verdict was given). {@code criticRounds}: the
+     * critic's reviews in the run so far, this check's included, for the next check ({@link #verify}).
      */
-    public record Checked(RunSnapshot snapshot, List<String> missing, List<String> invalidOutput, String outOfTime) {
-        /** A check that ended with every verdict given. */
-        public Checked(RunSnapshot snapshot, List<String> missing, List<String> invalidOutput) {
-            this(snapshot, missing, invalidOutput, null);
-        }
-    }
+    public record Checked(RunSnapshot snapshot, List<String> missing, List<String> invalidOutput, String outOfTime,
+                          int criticRounds) {}
 
     /**
      * The calls of one response as the guards planned them, before any runs: {@code next} is set
@@ -295,20 +292,29 @@ public final class DrivenRun {
         }
     }
 
-    /** Checks a proposed answer: the output schema first (as locally), then the verifiers and the critic. */
-    public Checked verify(RunSnapshot snapshot, NextStep.Answer answer) throws InterruptedException {
+    /**
+     * Checks a proposed answer: the output schema first (as locally), then the verifiers and the critic.
+     * {@code criticRounds}: the critic's reviews in the run so far (the last check's
+     * {@link Checked#criticRounds()}), so that the critic reviews at most its {@code maxRounds}
+     * answers in the run, as in one local loop, and not that many in every check.
+     */
+    public Checked verify(RunSnapshot snapshot, NextStep.Answer answer, int criticRounds) throws InterruptedException {
         Run run = Run.resume(snapshot, config);
         try {
             List<String> invalid = config.outputSchema().map(schema -> schema.problems(answer.text())).orElse(List.of());
+            AgentLoop loop = new AgentLoop(run);
+            loop.guards().countEarlierReviews(criticRounds);
             List<String> missing;
             try {
-                missing = invalid.isEmpty() ? new AgentLoop(run).missing(answer) : List.of();
+                missing = invalid.isEmpty() ? loop.missing(answer) : List.of();
             } catch (ModelCaller.CallFailed outOfTime) {
                 // a verifier gave no verdict within the deadline: the answer is not accepted and the run stops for
                 // its deadline, as the local loop stops it (no refusal: a refusal could end it verification_failed)
-                return new Checked(Checkpoints.snapshot(run, null), List.of(), List.copyOf(invalid), outOfTime.getMessage());
+                return new Checked(Checkpoints.snapshot(run, null), List.of(), List.copyOf(invalid), outOfTime.getMessage(),
+                        loop.guards().criticRounds());
             }
-            return new Checked(Checkpoints.snapshot(run, null), List.copyOf(missing), List.copyOf(invalid));
+            return new Checked(Checkpoints.snapshot(run, null), List.copyOf(missing), List.copyOf(invalid), null,
+                    loop.guards().criticRounds());
         } finally {
             run.recorder.close();
         }

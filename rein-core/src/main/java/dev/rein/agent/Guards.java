@@ -246,6 +246,18 @@ final class Guards {
         };
     }
 
+    /** The critic's reviews so far (0 without a critic). */
+    int criticRounds() {
+        return critic == null ? 0 : critic.rounds();
+    }
+
+    /** Counts the critic's reviews made earlier in the run by another loop (a driven run's earlier check). */
+    void countEarlierReviews(int reviews) {
+        if (critic != null) {
+            critic.countEarlierReviews(reviews);
+        }
+    }
+
     /** The loop's own finish tool is not watched: refusing a finish is the verifiers' business. */
     private boolean unwatched(String tool) {
         return run.config.finishTool() && tool.equals(FinishTool.NAME);

@@ -136,6 +136,14 @@ public final class Critic {
         return rounds;
     }
 
+    /**
+     * Counts {@code reviews} made earlier in this run by another instance (an engine that checks each
+     * answer in a task of its own, rein-temporal), so that {@code maxRounds} bounds the run, not the task.
+     */
+    public void countEarlierReviews(int reviews) {
+        rounds = Math.max(rounds, reviews);
+    }
+
     private void trace(String message, boolean approved, List<String> problems) {
         Map<String, Object> evidence = new LinkedHashMap<>();
         evidence.put("round", rounds);

@@ -107,8 +107,9 @@ public final class AgentActivitiesImpl implements AgentActivities {
     @Override
     public Checked verify(Turn turn, NextStep.Answer answer) {
         return guarded(() -> {
-            DrivenRun.Checked checked = run.verify(resolve(turn), answer);
-            return new Checked(ref(checked.snapshot()), checked.missing(), checked.invalidOutput(), checked.outOfTime());
+            DrivenRun.Checked checked = run.verify(resolve(turn), answer, turn.criticRounds());
+            return new Checked(ref(checked.snapshot()), checked.missing(), checked.invalidOutput(), checked.outOfTime(),
+                    checked.criticRounds());
         });
     }
 

@@ -72,6 +72,8 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
     private long startedMillis;
     private long waitedMillis;
     private List<ToolUseBlock> pausedUses = List.of();
+    /** The critic's reviews so far: each check is an activity of its own, and the critic's maxRounds bounds the run. */
+    private int criticRounds;
     private final List<String> refused = new ArrayList<>();
     private RunResult result;
 
@@ -189,6 +191,7 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
     private NextStep verify(NextStep.Answer answer) {
         Checked checked = effects().verify(turn(), answer);
         take(checked.run());
+        criticRounds = Math.max(criticRounds, checked.criticRounds());
         if (checked.outOfTime() != null) {
             // a verifier still checking at the deadline: a budget stop as locally, not a refusal (which, the last
             // one allowed, would end the run verification_failed)
@@ -388,7 +391,8 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
 
     /** What the next activity gets: the stored snapshot and what the workflow knows newer than it. */
     private Turn turn() {
-        return new Turn(ref.snapshot(), activeMillis(), decisions.verificationFailures(), ref.requests(), ref.decisions(), edits);
+        return new Turn(ref.snapshot(), activeMillis(), decisions.verificationFailures(), ref.requests(), ref.decisions(), edits,
+                criticRounds);
     }
 
     /**

@@ -23,10 +23,11 @@ public final class Payloads {
 
     /**
      * The run as an activity gets it: the stored snapshot, and what the workflow knows newer than
-     * it (active time, verification refusals, a person's decisions, text the step function added).
+     * it (active time, verification refusals, a person's decisions, text the step function added, the
+     * critic's reviews so far).
      */
     public record Turn(String snapshot, long activeMillis, int verificationFailures, List<ApprovalRequest> requests,
-                       Map<String, ApprovalDecision> decisions, List<Edit> edits) {
+                       Map<String, ApprovalDecision> decisions, List<Edit> edits, int criticRounds) {
         public Turn {
             requests = List.copyOf(requests);
             decisions = Map.copyOf(decisions);
@@ -86,7 +87,8 @@ public final class Payloads {
 
     /**
      * A proposed answer checked (see {@link DrivenRun.Checked}); {@code outOfTime} is the deadline's message when a
-     * verifier gave no verdict before it (null in histories recorded before it was added, which then go on as then).
+     * verifier gave no verdict before it (null in histories recorded before it was added, which then go on as then);
+     * {@code criticRounds} the critic's reviews in the run so far, this check's included.
      */
-    public record Checked(RunRef run, List<String> missing, List<String> invalidOutput, String outOfTime) {}
+    public record Checked(RunRef run, List<String> missing, List<String> invalidOutput, String outOfTime, int criticRounds) {}
 }
