@@ -220,6 +220,47 @@ class TemporalBudgetTest {
                 }).budget(Budget.builder().maxSteps(8).maxDuration(Duration.ofSeconds(5)).build()).build();
     }
 
+    /**
+     * A step cut off at the max_tokens an output token limit left stops the run for that limit on Temporal as
+     * locally (STOPPED_BUDGET/max_output_tokens with the summary call), not FAILED/max_tokens: the activity tells
+     * the workflow the cut was the limit's.
+     */
+    @Test
+    void aStepCutOffAtWhatTheOutputLimitLeftStopsTheRunForThatLimitAsLocally() {
+        RecordingListener local = new RecordingListener();
+        ScriptedModel localModel = cutByOutputLimit();
+        RunResult expected = outputLimited(localModel, local).run("A-1?");
+        assertThat(expected.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
+        assertThat(localModel.requests().get(1).maxTokens()).isEqualTo(100);
+
+        RecordingListener remote = new RecordingListener();
+        ScriptedModel model = cutByOutputLimit();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            RunResult result = server.start(outputLimited(model, remote)).start("A-1?", "run-output-limit").result();
+
+            assertThat(result.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
+            assertThat(result.reason()).isEqualTo(BudgetKind.OUTPUT_TOKENS.reason()).isEqualTo(expected.reason());
+            assertThat(result.answer()).isEqualTo(expected.answer()).isEqualTo("summary: A-1 is delivered");
+            assertThat(model.requests().get(1).maxTokens()).isEqualTo(100);
+            assertThat(model.remaining()).isZero();
+            assertThat(types(remote.events())).isEqualTo(types(local.events()));
+        }
+    }
+
+    private static ScriptedModel cutByOutputLimit() {
+        return ScriptedModel.of(
+                ScriptedModel.withUsage(dev.rein.model.Usage.of(100, 900, 0, 0),
+                        ScriptedModel.toolCalls(ScriptedModel.call("lookup_order", "{\"id\":\"A-1\"}"))),
+                ScriptedModel.reply(dev.rein.model.StopReason.MAX_TOKENS, dev.rein.model.Usage.of(100, 100, 0, 0),
+                        new dev.rein.model.TextBlock("A-1 は")),
+                ScriptedModel.text("summary: A-1 is delivered"));
+    }
+
+    private static Agent outputLimited(ScriptedModel model, RecordingListener trace) {
+        return Orders.agent(model, trace, Orders.lookup())
+                .budget(Budget.builder().maxSteps(8).maxOutputTokens(1_000L).maxDuration(Duration.ofMinutes(10)).build()).build();
+    }
+
     /** A lookup that holds its call far past the run's 3-second deadline. */
     private static Agent slowTool(RecordingListener trace) {
         Tool lookup = Tool.builder("lookup_order").description("Looks up an order by id")
