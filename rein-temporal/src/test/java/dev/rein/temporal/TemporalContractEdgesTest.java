@@ -121,6 +121,44 @@ class TemporalContractEdgesTest {
         }
     }
 
+    /**
+     * A decision sent around the handle (the Temporal CLI: {@code temporal workflow signal --name decide --input ...})
+     * that lacks its decision or its action hash, or names the hash in another spelling (actionHash for action_hash), is
+     * refused and listed by refusedDecisions saying which field is missing, as other malformed decisions are, where
+     * Temporal dropped it without a word; the run keeps waiting.
+     */
+    @Test
+    void aRawDecisionWithoutItsDecisionOrHashIsRefusedSayingWhichFieldIsMissing() {
+        Orders.Ledger ledger = new Orders.Ledger();
+        Agent agent = Orders.withApproval(Orders.agent(Orders.refundThenAnswer(), new RecordingListener(),
+                Orders.refund(ledger, key -> {})));
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalRun run = server.start(agent).start("A-1 を返金して", "run-raw-fields");
+            TemporalApprovalTest.awaitStatus(run, RunStatus.WAITING_APPROVAL);
+            String hash = run.pendingApprovals().get(0).actionHash();
+            io.temporal.client.WorkflowStub raw = server.client().newUntypedWorkflowStub("run-raw-fields");
+            // the fields are snake_case on the wire: a camelCase hash is no hash
+            raw.signal("decide", java.util.Map.of("decision", "approve", "actionHash", hash, "decidedBy", "bob"));
+            raw.signal("decide", java.util.Map.of("action_hash", hash, "decided_by", "bob"));
+
+            long until = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
+            while (run.refusedDecisions().size() < 2 && System.nanoTime() < until) {
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+            }
+            assertThat(run.refusedDecisions()).hasSize(2)
+                    .anySatisfy(r -> assertThat(r).contains("no action_hash").contains("'action_hash' field").contains("pendingApprovals"))
+                    .anySatisfy(r -> assertThat(r).contains("decision").contains("approve, reject or edit"));
+            assertThat(run.status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+            run.approve(hash, "alice");
+            assertThat(run.result().status()).isEqualTo(RunStatus.SUCCEEDED);
+            assertThat(ledger.charges).hasSize(1);
+        }
+    }
+
     /** Edited arguments that do not fit the tool's schema are refused by the handle, as a local run's Runs.edit refuses them. */
     @Test
     void anEditThatDoesNotFitTheToolsSchemaIsRefusedBeforeItIsSent() {

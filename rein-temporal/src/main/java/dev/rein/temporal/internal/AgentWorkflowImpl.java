@@ -214,6 +214,18 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
 
     @Override
     public void decide(ApprovalSignal signal) {
+        // a signal sent around the handle (the Temporal CLI, another SDK) may lack a field or spell it otherwise
+        if (signal.actionHash() == null || signal.actionHash().isBlank()) {
+            refused.add("(no action_hash): the decision names no action: send the pending action's whole hash in the"
+                    + " signal's 'action_hash' field (the run's pendingApprovals query lists them), with 'decision'"
+                    + " approve, reject or edit and 'decided_by' (the fields are snake_case)");
+            return;
+        }
+        if (signal.decision() == null || signal.decision().isBlank()) {
+            refused.add(signal.actionHash() + ": the decision has no 'decision' field: send approve, reject or edit in it"
+                    + " (the fields are snake_case)");
+            return;
+        }
         if (ref == null) {
             refused.add(signal.actionHash() + ": the run has not started yet");
             return;
