@@ -358,6 +358,16 @@ class WireEdgeCasesTest extends FakeChat {
                 assertThat(assistant.path("reasoning_content").asText(null)).as(pair[0] + " -> " + pair[1])
                         .isEqualTo(sameFamily ? "天気を調べる。" : null);
             }
+            // Groq and Cerebras refuse the field whatever model they serve (Groq served deepseek-r1-distill-llama-70b).
+            for (String base : new String[] {"https://api.groq.com/openai/v1", "https://api.cerebras.ai/v1"}) {
+                try (OpenAiModel refuses = OpenAiModel.builder().baseUrl(base).apiKey("key").environment(name -> null).build()) {
+                    JsonNode body = com.openai.core.ObjectMappers.jsonMapper().valueToTree(refuses.requests().body(
+                            dev.rein.model.ModelRequest.builder(pair[0].startsWith("deepseek") ? "deepseek-r1-distill-llama-70b"
+                                    : "moonshotai/kimi-k2-instruct").maxTokens(256).messages(history).tools(List.of(tool("search")))
+                                    .build()));
+                    assertThat(body.at("/messages/1").has("reasoning_content")).as(base + " " + pair[0]).isFalse();
+                }
+            }
         }
     }
 
