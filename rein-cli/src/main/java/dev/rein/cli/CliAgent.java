@@ -49,6 +49,9 @@ final class CliAgent {
         if (trace != null) {
             agent.listener(JsonlTraceListener.to(trace));
         }
+        if (store instanceof WatchedStore watched) {
+            agent.listener(id -> watched.counter());
+        }
         return telemetry.install(agent).build();
     }
 }

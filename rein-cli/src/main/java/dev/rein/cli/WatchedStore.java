@@ -9,13 +9,12 @@ import dev.rein.state.RunSummary;
 import dev.rein.state.StoredEvent;
 import dev.rein.trace.TraceEvent;
 import java.nio.file.Path;
-import java.util.Collections;
-import java.util.IdentityHashMap;
+import dev.rein.trace.RunListener;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The run store of a command that runs an agent ({@code rein run}, {@code resume}, {@code reply}),
@@ -28,8 +27,10 @@ final class WatchedStore implements RunStore {
     private final Path file;
     /** Why the latest save of a run failed, by run id; removed by a later save that succeeds. */
     private final Map<String, String> unsaved = new ConcurrentHashMap<>();
-    /** Trace events whose append failed and was not made good by a later attempt (the same event object). */
-    private final Set<TraceEvent> lostEvents = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
+    /** Trace events the store is to keep (all but the model requests), and those it appended, by run id. */
+    private final Map<String, AtomicInteger> emitted = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> appended = new ConcurrentHashMap<>();
+    /** Why the latest append of a run's event failed, by run id. */
     private final Map<String, String> eventFailure = new ConcurrentHashMap<>();
 
     WatchedStore(RunStore store, Path file) {
@@ -52,12 +53,26 @@ final class WatchedStore implements RunStore {
     public void appendEvent(String runId, TraceEvent event) {
         try {
             store.appendEvent(runId, event);
-            lostEvents.remove(event);
+            appended.computeIfAbsent(runId, k -> new AtomicInteger()).incrementAndGet();
         } catch (RuntimeException e) {
-            lostEvents.add(event);
-            eventFailure.putIfAbsent(runId, String.valueOf(e.getMessage()));
+            eventFailure.put(runId, String.valueOf(e.getMessage()));
             throw e;
         }
+    }
+
+    /**
+     * A listener to give the agent, counting the trace events the store is to keep: the agent holds an
+     * event it failed to append and tries it again later, so what was lost is only known by the count.
+     */
+    RunListener counter() {
+        return new RunListener() {
+            @Override
+            public void onEvent(TraceEvent event) {
+                if (!(event instanceof TraceEvent.ModelRequested)) { // the agent does not store them (they repeat the history)
+                    emitted.computeIfAbsent(event.runId(), k -> new AtomicInteger()).incrementAndGet();
+                }
+            }
+        };
     }
 
     @Override
@@ -105,10 +120,7 @@ final class WatchedStore implements RunStore {
                     + " from there");
             incomplete = true;
         }
-        int lost;
-        synchronized (lostEvents) {
-            lost = (int) lostEvents.stream().filter(e -> id.equals(e.runId())).count();
-        }
+        int lost = count(emitted, id) - count(appended, id);
         if (lost > 0) {
             env.err().println(command + ": " + lost + (lost == 1 ? " trace event" : " trace events") + " of run " + id
                     + " could not be stored in the run store " + file.toAbsolutePath() + " ("
@@ -118,5 +130,10 @@ final class WatchedStore implements RunStore {
             incomplete = true;
         }
         return incomplete && code == ExitCodes.SUCCEEDED ? ExitCodes.FAILED : code;
+    }
+
+    private static int count(Map<String, AtomicInteger> counts, String runId) {
+        AtomicInteger n = counts.get(runId);
+        return n == null ? 0 : n.get();
     }
 }
