@@ -1,7 +1,6 @@
 package dev.rein.cli;
 
 import dev.rein.state.RunSummary;
-import dev.rein.state.Runs;
 import dev.rein.store.jdbc.JdbcRunStore;
 import java.math.RoundingMode;
 import java.util.List;
@@ -34,7 +33,8 @@ final class RunsCommand implements Callable<Integer> {
             return ExitCodes.SUCCEEDED;
         }
         try (JdbcRunStore store = home.existingStore()) {
-            List<RunSummary> runs = Runs.in(store).list();
+            // a row edited outside Rein that cannot be read is left out, and said, rather than hide every other run
+            List<RunSummary> runs = store.list(unlisted -> env.err().println("rein runs: " + Text.visible(unlisted)));
             print(runs);
             if (runs.isEmpty()) {
                 env.err().println("no runs stored in " + home.directory().toAbsolutePath() + "; start one with 'rein run GOAL'");

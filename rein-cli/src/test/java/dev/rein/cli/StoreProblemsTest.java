@@ -92,6 +92,29 @@ class StoreProblemsTest {
         moveTablesAway(file, "_moved");
     }
 
+    /** Before: 'rein runs' failed on one row edited outside Rein ('No enum constant dev.rein.run.RunStatus.DONE') and listed none. */
+    @Test
+    void aRunWhoseRowWasEditedBeyondReadingIsLeftOutOfTheListingSayingWhyAndTheOthersAreListed() throws Exception {
+        cli.models((name, env) -> ScriptedModel.of(text("一つ目")));
+        assertThat(cli.run("run", "-q", "一つ目の質問").exitCode()).isEqualTo(ExitCodes.SUCCEEDED);
+        String first = runId();
+        cli.models((name, env) -> ScriptedModel.of(text("二つ目")));
+        assertThat(cli.run("run", "-q", "二つ目の質問").exitCode()).isEqualTo(ExitCodes.SUCCEEDED);
+        String file = cli.home().resolve("rein.db").toAbsolutePath().toString();
+        try (Connection other = DriverManager.getConnection("jdbc:sqlite:" + file)) {
+            other.createStatement().executeUpdate("UPDATE rein_runs SET status = 'DONE', snapshot = '{' WHERE run_id = '" + first + "'");
+        }
+        for (String json : List.of("", "--json")) {
+            InProcessCli.Outcome o = json.isEmpty() ? cli.run("runs") : cli.run("runs", json);
+            assertThat(o.exitCode()).isEqualTo(ExitCodes.SUCCEEDED);
+            assertThat(o.stdout()).contains("二つ目の質問").doesNotContain(first);
+            assertThat(o.stderrLines()).singleElement().asString()
+                    .startsWith("rein runs: run " + first + " in jdbc:sqlite:" + file + " cannot be listed: its status 'DONE' is not one"
+                            + " Rein knows, and its snapshot is damaged (")
+                    .endsWith("restore the run store from a backup, or delete the run's row");
+        }
+    }
+
     /** Renames the run store's tables (to NAME_moved, or back when {@code from} is "_moved"), as if the store went away. */
     private static void moveTablesAway(String file, String from) {
         try (Connection other = DriverManager.getConnection("jdbc:sqlite:" + file)) {

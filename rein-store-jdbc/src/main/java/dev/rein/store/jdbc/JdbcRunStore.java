@@ -24,6 +24,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A {@link RunStore} over JDBC: an embedded SQLite file (the default for the CLI) or PostgreSQL.
@@ -40,6 +43,7 @@ import java.util.Optional;
  * One connection is kept per store and used by one thread at a time; close the store when done.
  */
 public final class JdbcRunStore implements RunStore, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(JdbcRunStore.class);
     /** The file name of the SQLite database inside its directory. */
     public static final String SQLITE_FILE = "rein.db";
     /** The directory of the default SQLite store: {@code $REIN_HOME}, or {@code .rein} in the working directory. */
@@ -141,21 +145,93 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
         }
     }
 
+    /**
+     * {@inheritDoc} A row whose listing columns were edited outside Rein so that they cannot be read
+     * (a status Rein does not know, a cost that is no number) is listed from the run's snapshot, as
+     * {@code load} reads it; a row whose snapshot cannot be read either is left out, with a warning
+     * in the log: {@link #list(Consumer)} hands it to the caller instead.
+     */
     @Override
-    public synchronized List<RunSummary> list() {
-        String sql = "SELECT run_id, status, reason, goal, model, steps, cost_usd, pending_approvals, created_at, updated_at"
+    public List<RunSummary> list() {
+        return list(problem -> LOG.warn(problem));
+    }
+
+    /**
+     * The runs, most recently updated first, as {@link #list()}; each row left out because neither its
+     * listing columns nor its snapshot can be read is said to {@code unlisted} in one sentence naming
+     * the run, the store, what is wrong and what to do.
+     */
+    public synchronized List<RunSummary> list(Consumer<String> unlisted) {
+        String sql = "SELECT run_id, status, reason, goal, model, steps, cost_usd, pending_approvals, created_at, updated_at, snapshot"
                 + " FROM rein_runs ORDER BY updated_at DESC, run_id";
+        List<RunSummary> runs = new ArrayList<>();
         try (PreparedStatement st = connection().prepareStatement(sql); ResultSet rs = st.executeQuery()) {
-            List<RunSummary> runs = new ArrayList<>();
             while (rs.next()) {
-                runs.add(new RunSummary(rs.getString(1), RunStatus.valueOf(rs.getString(2)), rs.getString(3), rs.getString(4),
-                        rs.getString(5), rs.getInt(6), new BigDecimal(rs.getString(7)), rs.getInt(8), instant(rs.getLong(9)),
-                        instant(rs.getLong(10))));
+                String runId = rs.getString(1);
+                String problem = null;
+                try {
+                    runs.add(new RunSummary(runId, status(rs.getString(2)), orEmpty(rs.getString(3)), orEmpty(rs.getString(4)),
+                            orEmpty(rs.getString(5)), rs.getInt(6), cost(rs.getString(7)), rs.getInt(8), instant(rs.getLong(9)),
+                            instant(rs.getLong(10))));
+                    continue;
+                } catch (UnreadableColumn e) {
+                    problem = e.getMessage();
+                }
+                // The columns only repeat the snapshot for listing: the snapshot is the run as load() gives it.
+                try {
+                    RunSnapshot s = SnapshotCodec.readSnapshot(rs.getString(11));
+                    runs.add(new RunSummary(runId, s.status(), s.reason(), s.goal(), s.model(), s.steps(), s.costUsd(),
+                            s.pendingApprovals().size(), s.createdAt(), s.updatedAt()));
+                } catch (RuntimeException e) {
+                    unlisted.accept("run " + runId + " in " + url + " cannot be listed: " + problem + ", and " + snapshotProblem(e)
+                            + "; it was edited outside Rein: restore the run store from a backup, or delete the run's row");
+                }
             }
-            return runs;
         } catch (SQLException e) {
             throw failure("list runs", e);
         }
+        return runs;
+    }
+
+    /** A listing column edited outside Rein into something it cannot read. */
+    private static final class UnreadableColumn extends RuntimeException {
+        UnreadableColumn(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    private static RunStatus status(String stored) {
+        try {
+            return RunStatus.valueOf(stored == null ? "" : stored);
+        } catch (IllegalArgumentException e) {
+            throw new UnreadableColumn("its status " + (stored == null ? "NULL" : "'" + stored + "'") + " is not one Rein knows");
+        }
+    }
+
+    private static BigDecimal cost(String stored) {
+        if (stored == null) {
+            throw new UnreadableColumn("its cost is NULL");
+        }
+        try {
+            return new BigDecimal(stored.strip());
+        } catch (NumberFormatException e) {
+            throw new UnreadableColumn("its cost '" + stored + "' is not a number");
+        }
+    }
+
+    private static String orEmpty(String value) {
+        return value == null ? "" : value;
+    }
+
+    private static String snapshotProblem(RuntimeException e) {
+        String why = e.getMessage() == null ? e.toString() : e.getMessage();
+        // the codec's own sentence, without its advice: the caller's sentence says what to do about the row
+        String prefix = "the stored run snapshot is damaged and cannot be read (";
+        int advice = why.lastIndexOf("); it was cut short");
+        if (why.startsWith(prefix) && advice > prefix.length()) {
+            why = why.substring(prefix.length(), advice);
+        }
+        return "its snapshot is damaged (" + why + ")";
     }
 
     @Override

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.BeforeAll;
  * they are skipped, except under {@code CI=true} ({@code .ci/run} installs and starts one): there a
  * skip would hide that the store was never tested, so it fails.
  */
-class PostgresRunStoreTest extends RunStoreContract {
+class PostgresRunStoreTest extends JdbcRunStoreContract {
     private static String url;
     private static String user;
     private static String password;
@@ -45,8 +45,7 @@ class PostgresRunStoreTest extends RunStoreContract {
             }
             abort("PostgreSQL tests skipped: " + why);
         }
-        String withSchema = url + (url.contains("?") ? "&" : "?") + "currentSchema=" + schema;
-        store = JdbcRunStore.connect(withSchema, user, password);
+        store = JdbcRunStore.connect(url + (url.contains("?") ? "&" : "?") + "currentSchema=" + schema, user, password);
     }
 
     /** Under CI ({@code CI=true}) these tests must run: a skip is a failure. */
@@ -75,6 +74,16 @@ class PostgresRunStoreTest extends RunStoreContract {
         }
         props.setProperty("connectTimeout", "3");
         return DriverManager.getConnection(jdbcUrl, props);
+    }
+
+    @Override
+    protected Connection otherConnection() throws SQLException {
+        return open(url());
+    }
+
+    @Override
+    protected String url() {
+        return url + (url.contains("?") ? "&" : "?") + "currentSchema=" + schema;
     }
 
     @Override

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class SqliteRunStoreTest extends RunStoreContract {
+class SqliteRunStoreTest extends JdbcRunStoreContract {
     @TempDir
     Path dir;
     private JdbcRunStore store;
@@ -23,6 +23,16 @@ class SqliteRunStoreTest extends RunStoreContract {
             store = JdbcRunStore.sqlite(dir.resolve("state"));
         }
         return store;
+    }
+
+    @Override
+    protected java.sql.Connection otherConnection() throws java.sql.SQLException {
+        return DriverManager.getConnection(url());
+    }
+
+    @Override
+    protected String url() {
+        return "jdbc:sqlite:" + dir.resolve("state").resolve(JdbcRunStore.SQLITE_FILE).toAbsolutePath();
     }
 
     @AfterEach

@@ -1,0 +1,70 @@
+package dev.rein.store.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rein.run.RunStatus;
+import dev.rein.state.RunSnapshot;
+import dev.rein.state.RunSummary;
+import dev.rein.state.SnapshotCodec;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** What the JDBC run store must also do, on SQLite and PostgreSQL alike: its rows can be edited outside Rein. */
+abstract class JdbcRunStoreContract extends RunStoreContract {
+    /** A connection of its own to the store's database (another program), closed by the caller. */
+    protected abstract Connection otherConnection() throws SQLException;
+
+    /** The store's URL as its messages name it. */
+    protected abstract String url();
+
+    private RunSnapshot snapshotOf(String id, RunStatus status) {
+        return SnapshotCodec.readSnapshot(SnapshotCodec.write(snapshot(1, status)).replace(runId, id));
+    }
+
+    private void edit(String sql) throws SQLException {
+        try (Connection c = otherConnection(); Statement st = c.createStatement()) {
+            st.executeUpdate(sql);
+        }
+    }
+
+    /**
+     * Before: one row whose listing columns were edited outside Rein (a status Rein does not know, a cost
+     * that is no number, a NULL) made list() fail with IllegalArgumentException 'No enum constant
+     * dev.rein.run.RunStatus.DONE' or NumberFormatException, so 'rein runs' listed none of the runs.
+     */
+    @Test
+    void rowsEditedOutsideReinAreListedFromTheirSnapshotOrLeftOutSayingWhy() throws Exception {
+        String ok = runId + "_ok", status = runId + "_status", cost = runId + "_cost", nulls = runId + "_nulls",
+                broken = runId + "_broken";
+        for (String id : List.of(ok, status, cost, nulls, broken)) {
+            ((JdbcRunStore) store()).save(snapshotOf(id, RunStatus.SUCCEEDED));
+        }
+        edit("UPDATE rein_runs SET status = 'DONE' WHERE run_id = '" + status + "'");
+        edit("UPDATE rein_runs SET cost_usd = 'about 1 yen' WHERE run_id = '" + cost + "'");
+        edit("UPDATE rein_runs SET reason = NULL, goal = NULL, model = NULL, cost_usd = NULL, steps = NULL, created_at = NULL"
+                + " WHERE run_id = '" + nulls + "'");
+        edit("UPDATE rein_runs SET status = 'DONE', snapshot = '{\"runId\":' WHERE run_id = '" + broken + "'");
+
+        List<String> problems = new ArrayList<>();
+        List<RunSummary> listed = ((JdbcRunStore) store()).list(problems::add).stream()
+                .filter(r -> r.runId().startsWith(runId)).toList();
+        assertThat(listed).extracting(RunSummary::runId).containsExactlyInAnyOrder(ok, status, cost, nulls);
+        assertThat(listed).allSatisfy(r -> {
+            assertThat(r.status()).as("read from the run's snapshot, as 'rein show' reads it").isEqualTo(RunStatus.SUCCEEDED);
+            assertThat(r.costUsd()).isEqualByComparingTo("0.012345");
+            assertThat(r.goal()).isEqualTo("A-104 はなぜ遅れている?");
+            assertThat(r.reason()).isNotNull();
+            assertThat(r.steps()).isEqualTo(1);
+        });
+        assertThat(problems).singleElement().asString()
+                .startsWith("run " + broken + " in " + url() + " cannot be listed: its status 'DONE' is not one Rein knows")
+                .contains("its snapshot is damaged")
+                .contains("restore the run store from a backup");
+        assertThat(store().list()).as("the listing without a reader of its problems leaves the row out as well")
+                .extracting(RunSummary::runId).contains(ok).doesNotContain(broken);
+    }
+}
