@@ -42,7 +42,7 @@ import org.apache.lucene.util.BytesRef;
  * lose the passages an earlier indexing took from them.
  */
 public final class LuceneIndexer {
-    /** The longest passage, in characters. */
+    /** The longest passage, in characters (Unicode code points: an emoji counts as one). */
     public static final int MAX_PASSAGE_CHARS = 1_200;
     /** The largest file indexed, in bytes (32 MiB); a larger one is skipped and named. */
     public static final long MAX_FILE_BYTES = 32L << 20;
@@ -190,29 +190,38 @@ public final class LuceneIndexer {
         return name.endsWith(".txt") || name.endsWith(".md") || name.endsWith(".markdown");
     }
 
-    /** Whole paragraphs joined up to the passage size; an over-long paragraph is cut into pieces. */
+    /**
+     * Whole paragraphs joined up to the passage size; an over-long paragraph is cut into pieces. Sizes are
+     * counted in characters (Unicode code points), as the docs say, so an emoji or 𠮷 counts once, and a
+     * cut never falls between the two UTF-16 halves of one (each would be stored as U+FFFD).
+     */
     static List<String> passages(String text) {
         List<String> out = new ArrayList<>();
         StringBuilder current = new StringBuilder();
+        int currentChars = 0;
         for (String paragraph : text.replace("\r\n", "\n").split("\n\\s*\n")) {
             String p = paragraph.strip();
             if (p.isEmpty()) {
                 continue;
             }
-            if (!current.isEmpty() && current.length() + p.length() + 2 > MAX_PASSAGE_CHARS) {
+            int chars = p.codePointCount(0, p.length());
+            if (!current.isEmpty() && currentChars + chars + 2 > MAX_PASSAGE_CHARS) {
                 out.add(current.toString());
                 current.setLength(0);
+                currentChars = 0;
             }
-            while (p.length() > MAX_PASSAGE_CHARS) {
-                // never between the two halves of a character outside the BMP (an emoji, 𠮷): each would be stored as U+FFFD
-                int cut = Character.isHighSurrogate(p.charAt(MAX_PASSAGE_CHARS - 1)) ? MAX_PASSAGE_CHARS - 1 : MAX_PASSAGE_CHARS;
+            while (chars > MAX_PASSAGE_CHARS) {
+                int cut = p.offsetByCodePoints(0, MAX_PASSAGE_CHARS);
                 out.add(p.substring(0, cut));
                 p = p.substring(cut);
+                chars -= MAX_PASSAGE_CHARS;
             }
             if (!current.isEmpty()) {
                 current.append("\n\n");
+                currentChars += 2;
             }
             current.append(p);
+            currentChars += chars;
         }
         if (!current.isEmpty()) {
             out.add(current.toString());

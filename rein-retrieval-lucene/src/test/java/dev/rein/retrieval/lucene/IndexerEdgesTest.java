@@ -74,7 +74,26 @@ class IndexerEdgesTest {
         assertThat(LuceneIndexer.passages(paragraph)).allSatisfy(p -> assertThat(Character.isHighSurrogate(p.charAt(p.length() - 1))
                 || Character.isLowSurrogate(p.charAt(0))).as("a passage begins or ends inside a character").isFalse());
         assertThat(LuceneRetriever.open(index).search("牛丼", 5)).singleElement()
-                .satisfies(hit -> assertThat(hit.text()).as("Japanese text and emoji pass intact").startsWith("😀𠮷野家の牛丼"));
+                .satisfies(hit -> assertThat(hit.text()).as("Japanese text and emoji pass intact").startsWith("𠮷野家の牛丼")
+                        .doesNotContain("\uFFFD"));
+    }
+
+    /**
+     * docs/memory.md: passages of at most 1,200 characters. Before, the limit counted UTF-16 units, so text
+     * of characters outside the BMP (emoji, kanji such as 𠮷) was cut at 600 characters and paragraphs that
+     * fit together were kept apart.
+     */
+    @Test
+    void thePassageLimitCountsCharactersNotUtf16Units() {
+        String emoji = "😀".repeat(LuceneIndexer.MAX_PASSAGE_CHARS);
+        assertThat(LuceneIndexer.passages(emoji)).as("1,200 characters are one passage").containsExactly(emoji);
+        String longer = "𠮷".repeat(LuceneIndexer.MAX_PASSAGE_CHARS) + "野家";
+        assertThat(LuceneIndexer.passages(longer)).containsExactly("𠮷".repeat(LuceneIndexer.MAX_PASSAGE_CHARS), "野家");
+        String half = "🍣".repeat(500);
+        assertThat(LuceneIndexer.passages(half + "\n\n" + half)).as("two paragraphs of 500 characters share a passage")
+                .containsExactly(half + "\n\n" + half);
+        assertThat(LuceneIndexer.passages("あ".repeat(1_199) + "😀𠮷")).as("a cut never falls inside a character")
+                .containsExactly("あ".repeat(1_199) + "😀", "𠮷");
     }
 
     @Test
