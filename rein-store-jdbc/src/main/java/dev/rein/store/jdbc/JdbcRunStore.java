@@ -57,6 +57,8 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
     private final String password;
     private final Dialect dialect;
     private Connection connection;
+    /** Whether the current write needed a new connection (its first attempt may have been committed). */
+    private boolean reconnected;
 
     private JdbcRunStore(String url, String user, String password) {
         this.url = url;
@@ -98,6 +100,7 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
     public synchronized void save(RunSnapshot s) {
         String json = SnapshotCodec.write(s);
         try {
+            reconnected = false;
             int updated;
             if (s.version() == 1) {
                 updated = update("INSERT INTO rein_runs (run_id, version, status, reason, goal, model, steps, cost_usd,"
@@ -110,6 +113,9 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
                         + " pending_approvals = ?, updated_at = ?, snapshot = ? WHERE run_id = ? AND version = ?",
                         s.version(), s.status().name(), s.reason(), s.steps(), s.costUsd().toPlainString(),
                         s.pendingApprovals().size(), millis(s.updatedAt()), json, s.runId(), s.version() - 1);
+            }
+            if (updated != 1 && reconnected && json.equals(storedSnapshot(s.runId()))) {
+                updated = 1; // the attempt before the connection broke was committed: this very snapshot is stored
             }
             if (updated != 1) {
                 throw new StoreConflictException("run " + s.runId() + " is at version " + storedVersion(s.runId())
@@ -132,11 +138,9 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
 
     @Override
     public synchronized Optional<RunSnapshot> load(String runId) {
-        try (PreparedStatement st = connection().prepareStatement("SELECT snapshot FROM rein_runs WHERE run_id = ?")) {
-            st.setString(1, runId);
-            try (ResultSet rs = st.executeQuery()) {
-                return rs.next() ? Optional.of(SnapshotCodec.readSnapshot(rs.getString(1))) : Optional.empty();
-            }
+        try {
+            String json = retrying(() -> storedSnapshot(runId));
+            return json == null ? Optional.empty() : Optional.of(SnapshotCodec.readSnapshot(json));
         } catch (SQLException e) {
             throw failure("load run " + runId, e);
         } catch (StoreException e) {
@@ -164,6 +168,14 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
     public synchronized List<RunSummary> list(Consumer<String> unlisted) {
         String sql = "SELECT run_id, status, reason, goal, model, steps, cost_usd, pending_approvals, created_at, updated_at, snapshot"
                 + " FROM rein_runs ORDER BY updated_at DESC, run_id";
+        try {
+            return retrying(() -> listRows(sql, unlisted));
+        } catch (SQLException e) {
+            throw failure("list runs", e);
+        }
+    }
+
+    private List<RunSummary> listRows(String sql, Consumer<String> unlisted) throws SQLException {
         List<RunSummary> runs = new ArrayList<>();
         try (PreparedStatement st = connection().prepareStatement(sql); ResultSet rs = st.executeQuery()) {
             while (rs.next()) {
@@ -187,8 +199,6 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
                             + "; it was edited outside Rein: restore the run store from a backup, or delete the run's row");
                 }
             }
-        } catch (SQLException e) {
-            throw failure("list runs", e);
         }
         return runs;
     }
@@ -236,11 +246,16 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
 
     @Override
     public synchronized Optional<IdempotencyRecord> idempotency(String key) {
-        try (PreparedStatement st = connection().prepareStatement("SELECT record FROM rein_idempotency WHERE idempotency_key = ?")) {
-            st.setString(1, key);
-            try (ResultSet rs = st.executeQuery()) {
-                return rs.next() ? Optional.of(SnapshotCodec.readIdempotency(rs.getString(1))) : Optional.empty();
-            }
+        try {
+            String record = retrying(() -> {
+                try (PreparedStatement st = connection().prepareStatement("SELECT record FROM rein_idempotency WHERE idempotency_key = ?")) {
+                    st.setString(1, key);
+                    try (ResultSet rs = st.executeQuery()) {
+                        return rs.next() ? rs.getString(1) : null;
+                    }
+                }
+            });
+            return record == null ? Optional.empty() : Optional.of(SnapshotCodec.readIdempotency(record));
         } catch (SQLException e) {
             throw failure("read idempotency record " + key, e);
         }
@@ -272,16 +287,20 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
     @Override
     public synchronized List<StoredEvent> events(String runId) {
         String sql = "SELECT id, step, type, time_ms, event FROM rein_events WHERE run_id = ? ORDER BY id";
-        try (PreparedStatement st = connection().prepareStatement(sql)) {
-            st.setString(1, runId);
-            try (ResultSet rs = st.executeQuery()) {
-                List<StoredEvent> events = new ArrayList<>();
-                while (rs.next()) {
-                    events.add(new StoredEvent(rs.getLong(1), runId, rs.getInt(2), rs.getString(3), instant(rs.getLong(4)),
-                            rs.getString(5)));
+        try {
+            return retrying(() -> {
+                try (PreparedStatement st = connection().prepareStatement(sql)) {
+                    st.setString(1, runId);
+                    try (ResultSet rs = st.executeQuery()) {
+                        List<StoredEvent> events = new ArrayList<>();
+                        while (rs.next()) {
+                            events.add(new StoredEvent(rs.getLong(1), runId, rs.getInt(2), rs.getString(3), instant(rs.getLong(4)),
+                                    rs.getString(5)));
+                        }
+                        return events;
+                    }
                 }
-                return events;
-            }
+            });
         } catch (SQLException e) {
             throw failure("read the events of run " + runId, e);
         }
@@ -383,11 +402,51 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
     }
 
     private int update(String sql, Object... params) throws SQLException {
-        try (PreparedStatement st = connection().prepareStatement(sql)) {
-            for (int i = 0; i < params.length; i++) {
-                st.setObject(i + 1, params[i]);
+        return retrying(() -> {
+            try (PreparedStatement st = connection().prepareStatement(sql)) {
+                for (int i = 0; i < params.length; i++) {
+                    st.setObject(i + 1, params[i]);
+                }
+                return st.executeUpdate();
             }
-            return st.executeUpdate();
+        });
+    }
+
+    /** One piece of work on the connection. */
+    private interface SqlWork<T> {
+        T run() throws SQLException;
+    }
+
+    /**
+     * Does {@code work}, and once more on a new connection when the database ended the one kept (a
+     * PostgreSQL server restarted or failed over, an idle connection cut by the network): the kept
+     * connection only finds out on its next use, and a run must not stop over it.
+     */
+    private <T> T retrying(SqlWork<T> work) throws SQLException {
+        try {
+            return work.run();
+        } catch (SQLException e) {
+            if (!connectionLost(e)) {
+                throw e;
+            }
+            close();
+            reconnected = true;
+            return work.run();
+        }
+    }
+
+    /** SQLSTATE class 08 (connection exception) and 57P01-57P03 (the server shut down or cannot take connections now). */
+    static boolean connectionLost(SQLException e) {
+        String state = e.getSQLState();
+        return state != null && (state.startsWith("08") || state.equals("57P01") || state.equals("57P02") || state.equals("57P03"));
+    }
+
+    private String storedSnapshot(String runId) throws SQLException {
+        try (PreparedStatement st = connection().prepareStatement("SELECT snapshot FROM rein_runs WHERE run_id = ?")) {
+            st.setString(1, runId);
+            try (ResultSet rs = st.executeQuery()) {
+                return rs.next() ? rs.getString(1) : null;
+            }
         }
     }
 

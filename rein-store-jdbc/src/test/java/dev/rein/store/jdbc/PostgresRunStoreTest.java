@@ -86,6 +86,28 @@ class PostgresRunStoreTest extends JdbcRunStoreContract {
         return url + (url.contains("?") ? "&" : "?") + "currentSchema=" + schema;
     }
 
+    /**
+     * Before: the first call after the server ended the store's connection (a restart, a failover, an idle
+     * connection cut) failed with 'FATAL: terminating connection due to administrator command' or 'An I/O
+     * error occurred while sending to the backend', so a run stopped FAILED/store_error at its next save.
+     */
+    @org.junit.jupiter.api.Test
+    void aConnectionTheServerEndedIsOpenedAgainWithoutFailingTheCall() throws Exception {
+        store.save(snapshot(1, dev.rein.run.RunStatus.RUNNING));
+        for (org.assertj.core.api.ThrowableAssert.ThrowingCallable call : java.util.List.<org.assertj.core.api.ThrowableAssert.ThrowingCallable>of(
+                () -> store.save(snapshot(2, dev.rein.run.RunStatus.RUNNING)), () -> store.load(runId), store::list,
+                () -> store.idempotency("none"), () -> store.appendEvent(runId, new dev.rein.trace.TraceEvent.Audit(runId, 1,
+                        java.time.Instant.now(), "a", "t", "c", "u", "t", "再接続")), () -> store.events(runId))) {
+            try (Connection other = open(url); Statement st = other.createStatement()) {
+                // ends every other session of this database: the store's own among them
+                st.executeQuery("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid()"
+                        + " AND datname = current_database() AND backend_type = 'client backend'").close();
+            }
+            org.assertj.core.api.Assertions.assertThatCode(call).doesNotThrowAnyException();
+        }
+        org.assertj.core.api.Assertions.assertThat(store.load(runId).orElseThrow().version()).isEqualTo(2);
+    }
+
     @Override
     protected RunStore store() {
         return store;
