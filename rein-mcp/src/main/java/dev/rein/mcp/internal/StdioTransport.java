@@ -133,8 +133,9 @@ final class StdioTransport implements McpClientTransport {
     }
 
     /**
-     * Whether {@code line} is no JSON-RPC message at all: not JSON, or JSON without the
-     * {@code "jsonrpc"} member every message has (a logging library's JSON line). A batch, an
+     * Whether {@code line} is no JSON-RPC message at all: not JSON, or JSON with none of the
+     * members of one (a logging library's JSON line: no {@code "jsonrpc"}, {@code "method"},
+     * {@code "result"} or {@code "error"} with a code). A batch, an
      * object that claims to be JSON-RPC but cannot be read, or a broken line naming "jsonrpc" (a
      * message cut short, two writes crossing) is a protocol error, not a log line: an answer may be
      * lost in it, so the calls waiting must end now, not at their timeout.
@@ -146,7 +147,9 @@ final class StdioTransport implements McpClientTransport {
         } catch (IOException | RuntimeException e) {
             return !line.contains("\"jsonrpc\"");
         }
-        return node == null || !node.isArray() && !(node.isObject() && node.has("jsonrpc"));
+        // A message with "jsonrpc" left out (a sloppy server's answer or error) is still taken for one, not skipped.
+        return node == null || !node.isArray() && !(node.isObject() && (node.has("jsonrpc") || node.has("method")
+                || node.has("result") || node.path("error").has("code")));
     }
 
     /**

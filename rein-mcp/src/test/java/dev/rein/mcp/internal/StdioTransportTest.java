@@ -136,6 +136,16 @@ class StdioTransportTest {
     }
 
     @Test
+    void anErrorWithoutAnIdAndWithoutTheJsonRpcMemberIsStillSaidToBeOneNotSkippedAsALogLine() throws Exception {
+        // A sloppy server's answer to a request it could not read: skipped as a log line, the calls in flight would wait
+        // for their timeout.
+        Read read = read("{\"id\":null,\"error\":{\"code\":-32700,\"message\":\"Parse error\"}}\n", 0);
+        assertThat(read.said()).isEmpty();
+        assertThat(read.brokenBecause()).isEqualTo("it sent JSON-RPC error -32700: Parse error without a request id (its answer to a"
+                + " request it could not read)");
+    }
+
+    @Test
     void aMessageThatClaimsToBeJsonRpcButIsNoneStillEndsTheConnection() throws Exception {
         // Neither a request, a notification nor an answer: a protocol error, not a log line, so the calls in flight end now.
         Read read = read("{\"jsonrpc\":\"2.0\",\"id\":\"c-1\"}\n{\"jsonrpc\":\"2.0\",\"id\":\"c-2\",\"result\":{}}\n", 0);
