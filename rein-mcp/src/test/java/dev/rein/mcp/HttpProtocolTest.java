@@ -217,26 +217,12 @@ class HttpProtocolTest {
         // As a call's (aCallAnsweredWithAJsonRpcErrorWithoutAnIdIsThatRefusalAndTheSessionIsKept). Before: 'RuntimeException:
         // Client failed to initialize by explicit API call Caused by: IllegalArgumentException: Cannot construct instance of
         // `io.modelcontextprotocol.spec.McpSchema$JSONRPCResponse` ...' and the advice to check that the URL is reachable.
-        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/mcp", exchange -> {
-            exchange.getRequestBody().readAllBytes();
-            byte[] bytes = "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":\"Invalid Request: unknown field\"}}"
-                    .getBytes(java.nio.charset.StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().set("Content-Type", "application/json");
-            exchange.sendResponseHeaders(200, bytes.length);
-            exchange.getResponseBody().write(bytes);
-            exchange.close();
-        });
-        server.start();
-        try {
-            String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/mcp";
-            assertThatThrownBy(() -> McpToolset.start(McpConfig.parse("{\"mcpServers\": {\"remote\": {\"url\": \"" + url + "\"}}}",
-                    "test", Map.of()))).isInstanceOf(McpConfigException.class)
+        try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> FakeHttpEndpoint.json(exchange, 200,
+                "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":\"Invalid Request: unknown field\"}}"))) {
+            assertThatThrownBy(() -> McpToolset.start(server.config("remote", "/mcp", ""))).isInstanceOf(McpConfigException.class)
                     .hasMessage("MCP server 'remote' could not be started: it refused the initialize request with JSON-RPC error -32600:"
                             + " Invalid Request: unknown field (an error without the id of the request, which a server gives a request it"
                             + " could not read). Have the server fixed, or set \"disabled\": true to leave it out.");
-        } finally {
-            server.stop(0);
         }
     }
 
@@ -246,39 +232,26 @@ class HttpProtocolTest {
         // answering the POST (servers answering every request with SSE, as the TypeScript SDK does by default). Before, the
         // SDK's own message about a response without an id was shown.
         java.util.concurrent.atomic.AtomicBoolean refuseInitialize = new java.util.concurrent.atomic.AtomicBoolean(true);
-        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/", exchange -> {
+        try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
             if (!exchange.getRequestMethod().equals("POST")) {
-                exchange.sendResponseHeaders(405, -1);
-                exchange.close();
+                FakeHttpEndpoint.empty(exchange, 405);
                 return;
             }
-            var message = Json.parse(new String(exchange.getRequestBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
-            String id = String.valueOf(message.get("id"));
-            String method = message.path("method").asText();
             String idless = "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":\"Invalid Request: bad params\"}}";
-            String answer = switch (method) {
-                case "initialize" -> refuseInitialize.get() ? idless : "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{"
-                        + "\"protocolVersion\":\"2025-06-18\",\"capabilities\":{\"tools\":{}},\"serverInfo\":{\"name\":\"x\",\"version\":\"1\"}}}";
-                case "tools/list" -> "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{\"tools\":[{\"name\":\"echo\","
-                        + "\"inputSchema\":{\"type\":\"object\"},\"annotations\":{\"readOnlyHint\":true}}]}}";
+            String answer = switch (FakeHttpEndpoint.method(message)) {
+                case "initialize" -> refuseInitialize.get() ? idless : FakeHttpEndpoint.initialized(message);
+                case "tools/list" -> FakeHttpEndpoint.listed(message, "{\"name\":\"echo\",\"inputSchema\":{\"type\":\"object\"},"
+                        + "\"annotations\":{\"readOnlyHint\":true}}");
                 case "tools/call" -> idless;
                 default -> null;
             };
             if (answer == null) {
-                exchange.sendResponseHeaders(202, -1);
-                exchange.close();
+                FakeHttpEndpoint.empty(exchange, 202);
                 return;
             }
-            byte[] bytes = ("event: message\ndata: " + answer + "\n\n").getBytes(java.nio.charset.StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
-            exchange.sendResponseHeaders(200, bytes.length);
-            exchange.getResponseBody().write(bytes);
-            exchange.close();
-        });
-        server.start();
-        try {
-            String config = "{\"mcpServers\": {\"remote\": {\"url\": \"http://127.0.0.1:" + server.getAddress().getPort() + "/mcp\"}}}";
+            FakeHttpEndpoint.events(exchange, "event: message\ndata: " + answer + "\n\n");
+        })) {
+            String config = "{\"mcpServers\": {\"remote\": {\"url\": \"" + server.url("/mcp") + "\"}}}";
             assertThatThrownBy(() -> McpToolset.start(McpConfig.parse(config, "test", Map.of()))).isInstanceOf(McpConfigException.class)
                     .hasMessage("MCP server 'remote' could not be started: it refused the initialize request with JSON-RPC error -32600:"
                             + " Invalid Request: bad params (an error without the id of the request, which a server gives a request it"
@@ -292,8 +265,6 @@ class HttpProtocolTest {
                         + " Invalid Request: bad params (an error without the id of the request, which a server gives a request it could"
                         + " not read)");
             }
-        } finally {
-            server.stop(0);
         }
     }
 
@@ -303,43 +274,27 @@ class HttpProtocolTest {
         // As a tools/list refused with an error carrying its id ('it refused the tools/list request with JSON-RPC error ...'
         // and that the server runs). Before, the start failed with the SDK's 'IllegalArgumentException: Cannot construct
         // instance of `io.modelcontextprotocol.spec.McpSchema$JSONRPCResponse` ...' and the advice to check the URL.
-        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/", exchange -> {
+        try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
             if (!exchange.getRequestMethod().equals("POST")) {
-                exchange.sendResponseHeaders(405, -1);
-                exchange.close();
+                FakeHttpEndpoint.empty(exchange, 405);
                 return;
             }
-            var message = Json.parse(new String(exchange.getRequestBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
-            String id = String.valueOf(message.get("id"));
-            String answer = switch (message.path("method").asText()) {
-                case "initialize" -> "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{\"protocolVersion\":\"2025-06-18\","
-                        + "\"capabilities\":{\"tools\":{}},\"serverInfo\":{\"name\":\"x\",\"version\":\"1\"}}}";
+            String answer = switch (FakeHttpEndpoint.method(message)) {
+                case "initialize" -> FakeHttpEndpoint.initialized(message);
                 case "tools/list" -> "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32603,\"message\":\"database unavailable\"}}";
                 default -> null;
             };
             if (answer == null) {
-                exchange.sendResponseHeaders(202, -1);
-                exchange.close();
+                FakeHttpEndpoint.empty(exchange, 202);
                 return;
             }
-            byte[] bytes = (type.equals("application/json") ? answer : "data: " + answer + "\n\n")
-                    .getBytes(java.nio.charset.StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().set("Content-Type", type);
-            exchange.sendResponseHeaders(200, bytes.length);
-            exchange.getResponseBody().write(bytes);
-            exchange.close();
-        });
-        server.start();
-        try {
-            String config = "{\"mcpServers\": {\"remote\": {\"url\": \"http://127.0.0.1:" + server.getAddress().getPort() + "/mcp\"}}}";
-            assertThatThrownBy(() -> McpToolset.start(McpConfig.parse(config, "test", Map.of()))).isInstanceOf(McpConfigException.class)
+            FakeHttpEndpoint.send(exchange, 200, type, type.equals("application/json") ? answer : "data: " + answer + "\n\n");
+        })) {
+            assertThatThrownBy(() -> McpToolset.start(server.config("remote", "/mcp", ""))).isInstanceOf(McpConfigException.class)
                     .hasMessageStartingWith("MCP server 'remote' could not be started: it refused the tools/list request with JSON-RPC"
                             + " error -32603: database unavailable (an error without the id of the request, which a server gives a request"
                             + " it could not read). The server runs (it answered initialize)")
                     .hasMessageNotContaining("McpSchema");
-        } finally {
-            server.stop(0);
         }
     }
 
@@ -349,53 +304,35 @@ class HttpProtocolTest {
         // Transports spec: a server without a stream for its own messages answers the GET with 405. A POST-only route in
         // Express answers 404 ('Cannot GET /mcp', text/html), others 400 or 500, or 200 with a page.
         List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
-        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/", exchange -> {
+        try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
             seen.add(exchange.getRequestMethod() + " " + exchange.getRequestHeaders().getFirst("Mcp-Session-Id"));
             if (!exchange.getRequestMethod().equals("POST")) {
-                byte[] page = ("<!DOCTYPE html><pre>Cannot " + exchange.getRequestMethod() + " /mcp</pre>")
-                        .getBytes(java.nio.charset.StandardCharsets.UTF_8);
-                exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
-                exchange.sendResponseHeaders(status, page.length);
-                exchange.getResponseBody().write(page);
-                exchange.close();
+                FakeHttpEndpoint.send(exchange, status, "text/html; charset=utf-8", "<!DOCTYPE html><pre>Cannot "
+                        + exchange.getRequestMethod() + " /mcp</pre>");
                 return;
             }
-            var message = Json.parse(new String(exchange.getRequestBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
-            String id = String.valueOf(message.get("id"));
-            String answer = switch (message.path("method").asText()) {
-                case "initialize" -> "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{\"protocolVersion\":\"2025-06-18\","
-                        + "\"capabilities\":{\"tools\":{}},\"serverInfo\":{\"name\":\"x\",\"version\":\"1\"}}}";
-                case "tools/list" -> "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{\"tools\":[{\"name\":\"echo\","
-                        + "\"inputSchema\":{\"type\":\"object\"},\"annotations\":{\"readOnlyHint\":true}}]}}";
-                case "tools/call" -> "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{\"content\":[{\"type\":\"text\","
+            String answer = switch (FakeHttpEndpoint.method(message)) {
+                case "initialize" -> FakeHttpEndpoint.initialized(message);
+                case "tools/list" -> FakeHttpEndpoint.listed(message, "{\"name\":\"echo\",\"inputSchema\":{\"type\":\"object\"},"
+                        + "\"annotations\":{\"readOnlyHint\":true}}");
+                case "tools/call" -> "{\"jsonrpc\":\"2.0\",\"id\":" + FakeHttpEndpoint.id(message) + ",\"result\":{\"content\":[{\"type\":\"text\","
                         + "\"text\":\"done\"}]}}";
                 default -> null;
             };
             exchange.getResponseHeaders().set("Mcp-Session-Id", "only-session");
             if (answer == null) {
-                exchange.sendResponseHeaders(202, -1);
-                exchange.close();
+                FakeHttpEndpoint.empty(exchange, 202);
                 return;
             }
-            byte[] bytes = answer.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().set("Content-Type", "application/json");
-            exchange.sendResponseHeaders(200, bytes.length);
-            exchange.getResponseBody().write(bytes);
-            exchange.close();
-        });
-        server.start();
-        try {
-            String config = "{\"mcpServers\": {\"remote\": {\"url\": \"http://127.0.0.1:" + server.getAddress().getPort() + "/mcp\"}}}";
-            try (McpToolset mcp = McpToolset.start(McpConfig.parse(config, "test", Map.of()))) {
+            FakeHttpEndpoint.json(exchange, 200, answer);
+        })) {
+            try (McpToolset mcp = McpToolset.start(server.config("remote", "/mcp", ""))) {
                 Thread.sleep(300); // the GET stream is opened after initialize, off the caller's thread
                 for (int i = 0; i < 3; i++) {
                     assertThat(invoke(mcp, "echo", "k-get-" + i, Duration.ofSeconds(10)).content()).as(seen.toString()).isEqualTo("done");
                 }
             }
             assertThat(seen.stream().filter(r -> r.startsWith("POST")).count()).as(seen.toString()).isLessThan(8);
-        } finally {
-            server.stop(0);
         }
     }
 
@@ -421,40 +358,28 @@ class HttpProtocolTest {
         // Basic, Utilities, Ping: either side may ping, and the receiver MUST answer promptly with an empty result. Over
         // streamable HTTP a server may send requests in a request's response stream; the client POSTs its answers.
         List<JsonNode> posted = new java.util.concurrent.CopyOnWriteArrayList<>();
-        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/", exchange -> {
+        try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
             if (!exchange.getRequestMethod().equals("POST")) {
-                exchange.sendResponseHeaders(405, -1);
-                exchange.close();
+                FakeHttpEndpoint.empty(exchange, 405);
                 return;
             }
-            var message = Json.parse(new String(exchange.getRequestBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
             posted.add(message);
-            String id = String.valueOf(message.get("id"));
-            String answer = switch (message.path("method").asText()) {
-                case "initialize" -> "data: {\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{\"protocolVersion\":\"2025-06-18\","
-                        + "\"capabilities\":{\"tools\":{}},\"serverInfo\":{\"name\":\"x\",\"version\":\"1\"}}}\n\n";
-                case "tools/list" -> "data: {\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{\"tools\":[{\"name\":\"echo\","
-                        + "\"inputSchema\":{\"type\":\"object\"},\"annotations\":{\"readOnlyHint\":true}}]}}\n\n";
+            String answer = switch (FakeHttpEndpoint.method(message)) {
+                case "initialize" -> "data: " + FakeHttpEndpoint.initialized(message) + "\n\n";
+                case "tools/list" -> "data: " + FakeHttpEndpoint.listed(message, "{\"name\":\"echo\",\"inputSchema\":{\"type\":\"object\"},"
+                        + "\"annotations\":{\"readOnlyHint\":true}}") + "\n\n";
                 case "tools/call" -> "data: {\"jsonrpc\":\"2.0\",\"id\":\"srv-ping\",\"method\":\"ping\"}\n\n"
-                        + "data: {\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"pong\"}]}}\n\n";
+                        + "data: {\"jsonrpc\":\"2.0\",\"id\":" + FakeHttpEndpoint.id(message) + ",\"result\":{\"content\":[{\"type\":\"text\","
+                        + "\"text\":\"pong\"}]}}\n\n";
                 default -> null;
             };
             if (answer == null) {
-                exchange.sendResponseHeaders(202, -1);
-                exchange.close();
+                FakeHttpEndpoint.empty(exchange, 202);
                 return;
             }
-            byte[] bytes = answer.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
-            exchange.sendResponseHeaders(200, bytes.length);
-            exchange.getResponseBody().write(bytes);
-            exchange.close();
-        });
-        server.start();
-        try {
-            String config = "{\"mcpServers\": {\"remote\": {\"url\": \"http://127.0.0.1:" + server.getAddress().getPort() + "/mcp\"}}}";
-            try (McpToolset mcp = McpToolset.start(McpConfig.parse(config, "test", Map.of()))) {
+            FakeHttpEndpoint.events(exchange, answer);
+        })) {
+            try (McpToolset mcp = McpToolset.start(server.config("remote", "/mcp", ""))) {
                 assertThat(invoke(mcp, "echo", "k-ping", Duration.ofSeconds(10)).content()).isEqualTo("pong");
                 Instant until = Instant.now().plus(Duration.ofSeconds(5));
                 while (posted.stream().noneMatch(m -> "srv-ping".equals(m.path("id").asText())) && Instant.now().isBefore(until)) {
@@ -463,8 +388,6 @@ class HttpProtocolTest {
             }
             assertThat(posted).filteredOn(m -> "srv-ping".equals(m.path("id").asText())).singleElement()
                     .satisfies(m -> assertThat(m.get("result")).isEqualTo(Json.parse("{}")));
-        } finally {
-            server.stop(0);
         }
     }
 
@@ -661,25 +584,16 @@ class HttpProtocolTest {
             "404 | HTTP 404 Not Found to a POST: the URL is not a streamable HTTP MCP endpoint",
             "500 | it answered HTTP 500."})
     void aServerRefusingInitializeWithAnHttpStatusIsToldApartSayingWhatToChange(int status, String expected) throws Exception {
-        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/mcp", exchange -> {
-            exchange.getRequestBody().readAllBytes();
+        try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
             if (status == 401) {
                 exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer realm=\"mcp\"");
             }
-            exchange.sendResponseHeaders(status, -1);
-            exchange.close();
-        });
-        server.start();
-        try {
-            String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/mcp";
-            assertThatThrownBy(() -> McpToolset.start(McpConfig.parse("{\"mcpServers\": {\"remote\": {\"url\": \"" + url + "\"}}}",
-                    "test", Map.of()))).isInstanceOf(McpConfigException.class)
+            FakeHttpEndpoint.empty(exchange, status);
+        })) {
+            assertThatThrownBy(() -> McpToolset.start(server.config("remote", "/mcp", ""))).isInstanceOf(McpConfigException.class)
                     .hasMessageStartingWith("MCP server 'remote' could not be started: it answered HTTP " + status)
                     .hasMessageContaining(expected)
                     .hasMessageNotContaining("Exception").hasMessageNotContaining("…");
-        } finally {
-            server.stop(0);
         }
     }
 
@@ -705,27 +619,14 @@ class HttpProtocolTest {
         // A health or REST endpoint at the URL. Before: 'RuntimeException: Client failed to initialize by explicit API call
         // Caused by: IllegalArgumentException: Cannot deserialize JSONRPCMessage: {...}' (or 'McpTransportException: Error
         // deserializing JSON-RPC message: ... Caused by: JsonParseException'), with the body unmasked.
-        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/", exchange -> {
-            exchange.getRequestBody().readAllBytes();
-            byte[] bytes = body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().set("Content-Type", "application/json");
-            exchange.sendResponseHeaders(200, bytes.length);
-            exchange.getResponseBody().write(bytes);
-            exchange.close();
-        });
-        server.start();
-        try {
-            String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/health";
-            assertThatThrownBy(() -> McpToolset.start(McpConfig.parse("{\"mcpServers\": {\"remote\": {\"url\": \"" + url + "\","
-                    + " \"headers\": {\"Authorization\": \"Bearer tok-echoed-123\"}}}}", "test", Map.of())))
+        try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> FakeHttpEndpoint.json(exchange, 200, body))) {
+            assertThatThrownBy(() -> McpToolset.start(server.config("remote", "/health",
+                    ", \"headers\": {\"Authorization\": \"Bearer tok-echoed-123\"}")))
                     .isInstanceOf(McpConfigException.class)
                     .hasMessageStartingWith("MCP server 'remote' could not be started: it answered the request with a body that is not a"
                             + " JSON-RPC message: '" + quoted)
                     .hasMessageContaining("the URL is not a streamable HTTP MCP endpoint (is the path right, often /mcp?)")
                     .hasMessageNotContaining("Exception").hasMessageNotContaining("tok-echoed");
-        } finally {
-            server.stop(0);
         }
     }
 
@@ -738,27 +639,14 @@ class HttpProtocolTest {
         // Transports spec: an HTTP error to a POST MAY carry a JSON-RPC error without an id, as the TypeScript SDK's DNS
         // rebinding protection answers (403 'Invalid Host header'). Before, only the status was named, so a 403 read as
         // a credentials problem.
-        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/", exchange -> {
-            exchange.getRequestBody().readAllBytes();
-            byte[] body = ("{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32000,\"message\":\"Invalid Host header: 127.0.0.1 (token"
-                    + " tok-quoted-77)\"},\"id\":null}").getBytes(java.nio.charset.StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().set("Content-Type", "application/json");
-            exchange.sendResponseHeaders(status, body.length);
-            exchange.getResponseBody().write(body);
-            exchange.close();
-        });
-        server.start();
-        try {
-            String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/mcp";
-            assertThatThrownBy(() -> McpToolset.start(McpConfig.parse("{\"mcpServers\": {\"remote\": {\"url\": \"" + url + "\","
-                    + " \"headers\": {\"X-Api-Key\": \"tok-quoted-77\"}}}}", "test", Map.of())))
+        try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> FakeHttpEndpoint.json(exchange, status,
+                "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32000,\"message\":\"Invalid Host header: 127.0.0.1 (token"
+                        + " tok-quoted-77)\"},\"id\":null}"))) {
+            assertThatThrownBy(() -> McpToolset.start(server.config("remote", "/mcp", ", \"headers\": {\"X-Api-Key\": \"tok-quoted-77\"}")))
                     .isInstanceOf(McpConfigException.class)
                     .hasMessageStartingWith("MCP server 'remote' could not be started: " + said)
                     .hasMessageContaining("; it said: 'JSON-RPC error -32000: Invalid Host header: 127.0.0.1 (token [REDACTED:")
                     .hasMessageNotContaining("tok-quoted-77");
-        } finally {
-            server.stop(0);
         }
     }
 
@@ -766,32 +654,25 @@ class HttpProtocolTest {
     void aRequestAnsweredWithAnEmptyAcceptedIsSaidSoAtOnceNotAfterTheTimeout() throws Exception {
         // Transports spec: a request is answered with JSON or an event stream; 202 without a body is for notifications and
         // responses. Before, initialize waited 30 s and was said not to have been answered in time.
-        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         java.util.concurrent.atomic.AtomicBoolean answerStart = new java.util.concurrent.atomic.AtomicBoolean();
-        server.createContext("/", exchange -> {
-            var message = Json.parse(new String(exchange.getRequestBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
-            String id = String.valueOf(message.get("id"));
-            String answer = !answerStart.get() ? null : switch (message.path("method").asText()) {
-                case "initialize" -> "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{\"protocolVersion\":\"2025-06-18\","
-                        + "\"capabilities\":{\"tools\":{}},\"serverInfo\":{\"name\":\"x\",\"version\":\"1\"}}}";
-                case "tools/list" -> "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{\"tools\":[{\"name\":\"write\","
-                        + "\"inputSchema\":{\"type\":\"object\"},\"annotations\":{\"destructiveHint\":false}}]}}";
+        try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
+            if (!exchange.getRequestMethod().equals("POST")) {
+                FakeHttpEndpoint.empty(exchange, 405); // no stream for its own messages
+                return;
+            }
+            String answer = !answerStart.get() ? null : switch (FakeHttpEndpoint.method(message)) {
+                case "initialize" -> FakeHttpEndpoint.initialized(message);
+                case "tools/list" -> FakeHttpEndpoint.listed(message, "{\"name\":\"write\",\"inputSchema\":{\"type\":\"object\"},"
+                        + "\"annotations\":{\"destructiveHint\":false}}");
                 default -> null;
             };
             if (answer == null) {
-                exchange.sendResponseHeaders(202, -1);
-                exchange.close();
+                FakeHttpEndpoint.empty(exchange, 202);
                 return;
             }
-            byte[] bytes = answer.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().set("Content-Type", "application/json");
-            exchange.sendResponseHeaders(200, bytes.length);
-            exchange.getResponseBody().write(bytes);
-            exchange.close();
-        });
-        server.start();
-        try {
-            String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/mcp";
+            FakeHttpEndpoint.json(exchange, 200, answer);
+        })) {
+            String url = server.url("/mcp");
             Instant before = Instant.now();
             assertThatThrownBy(() -> McpToolset.start(McpConfig.parse("{\"mcpServers\": {\"remote\": {\"url\": \"" + url + "\"}}}",
                     "test", Map.of()))).isInstanceOf(McpConfigException.class)
@@ -809,8 +690,6 @@ class HttpProtocolTest {
                         + " where a request is answered with JSON or an event stream, so its answer would never come.")
                         .contains("It may or may not have taken effect");
             }
-        } finally {
-            server.stop(0);
         }
     }
 

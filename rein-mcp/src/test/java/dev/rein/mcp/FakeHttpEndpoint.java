@@ -1,0 +1,124 @@
+package dev.rein.mcp;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.rein.json.Json;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A streamable HTTP endpoint whose every exchange a test answers by hand, for the cases a server
+ * written from the protocol text ({@link ScriptedHttpServer}) does not take: bodies that are not
+ * JSON-RPC, error statuses, answers without an id. It listens on 127.0.0.1 at a free port; the
+ * request body is read before the handler runs, and the exchange is closed after it.
+ */
+final class FakeHttpEndpoint implements AutoCloseable {
+    /** Answers one exchange. */
+    @FunctionalInterface
+    interface Handler {
+        /**
+         * @param message the JSON of the request's body; null when it had none or it was not JSON
+         */
+        void handle(HttpExchange exchange, JsonNode message) throws IOException;
+    }
+
+    private final HttpServer server;
+
+    private FakeHttpEndpoint(HttpServer server) {
+        this.server = server;
+    }
+
+    /** Starts answering every path with {@code handler}. */
+    static FakeHttpEndpoint start(Handler handler) {
+        try {
+            HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+            server.createContext("/", exchange -> {
+                try (exchange) {
+                    String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+                    handler.handle(exchange, parse(body));
+                }
+            });
+            server.start();
+            return new FakeHttpEndpoint(server);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The URL of {@code path} (e.g. "/mcp") on this endpoint. */
+    String url(String path) {
+        return "http://127.0.0.1:" + server.getAddress().getPort() + path;
+    }
+
+    /** A servers file with one server named {@code name} at {@code path}, and {@code extraKeys} (", ..." or ""). */
+    McpConfig config(String name, String path, String extraKeys) {
+        return McpConfig.parse("{\"mcpServers\": {\"" + name + "\": {\"url\": \"" + url(path) + "\"" + extraKeys + "}}}", "test",
+                java.util.Map.of());
+    }
+
+    /** The JSON-RPC method of {@code message}, or "" for none. */
+    static String method(JsonNode message) {
+        return message == null ? "" : message.path("method").asText();
+    }
+
+    /** The id of {@code message} as JSON text ("1", "\"a\""), to write into an answer; "null" for none. */
+    static String id(JsonNode message) {
+        return message == null || !message.has("id") ? "null" : Json.write(message.get("id"));
+    }
+
+    /** The answer to {@code initialize} with protocol version 2025-06-18 and the tools capability. */
+    static String initialized(JsonNode request) {
+        return "{\"jsonrpc\":\"2.0\",\"id\":" + id(request) + ",\"result\":{\"protocolVersion\":\"2025-06-18\","
+                + "\"capabilities\":{\"tools\":{}},\"serverInfo\":{\"name\":\"x\",\"version\":\"1\"}}}";
+    }
+
+    /** The answer to {@code tools/list} with the one tool {@code tool} (its JSON). */
+    static String listed(JsonNode request, String tool) {
+        return "{\"jsonrpc\":\"2.0\",\"id\":" + id(request) + ",\"result\":{\"tools\":[" + tool + "]}}";
+    }
+
+    /** Answers with {@code status} and {@code body} as application/json. */
+    static void json(HttpExchange exchange, int status, String body) throws IOException {
+        send(exchange, status, "application/json", body);
+    }
+
+    /** Answers 200 with {@code events} as an event stream (text/event-stream), then ends it. */
+    static void events(HttpExchange exchange, String events) throws IOException {
+        send(exchange, 200, "text/event-stream", events);
+    }
+
+    /** Answers with {@code status} and no body. */
+    static void empty(HttpExchange exchange, int status) throws IOException {
+        exchange.sendResponseHeaders(status, -1);
+    }
+
+    /** Answers with {@code status} and {@code body} of {@code type}. */
+    static void send(HttpExchange exchange, int status, String type, String body) throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", type);
+        exchange.sendResponseHeaders(status, bytes.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+
+    private static JsonNode parse(String body) {
+        if (body.isBlank()) {
+            return null;
+        }
+        try {
+            return Json.mapper().readTree(body);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+}
