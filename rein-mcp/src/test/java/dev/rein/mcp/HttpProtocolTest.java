@@ -700,47 +700,37 @@ class HttpProtocolTest {
         // written on web frameworks often answer 200 with a plain text body. Any 2xx means accepted, and a notification
         // has no answer to read. Before, the start failed on notifications/initialized with the SDK's 'Unknown media
         // type returned: text/plain'.
-        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         List<String> methods = new java.util.concurrent.CopyOnWriteArrayList<>();
-        server.createContext("/", exchange -> {
+        try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
             if (!exchange.getRequestMethod().equals("POST")) {
-                exchange.sendResponseHeaders(405, -1);
-                exchange.close();
+                FakeHttpEndpoint.empty(exchange, 405);
                 return;
             }
-            var message = Json.parse(new String(exchange.getRequestBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
-            String id = String.valueOf(message.get("id"));
-            methods.add(message.path("method").asText());
-            String answer = switch (message.path("method").asText()) {
-                case "initialize" -> "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{\"protocolVersion\":\"2025-06-18\","
-                        + "\"capabilities\":{\"tools\":{}},\"serverInfo\":{\"name\":\"x\",\"version\":\"1\"}}}";
-                case "tools/list" -> "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{\"tools\":[{\"name\":\"echo\","
-                        + "\"inputSchema\":{\"type\":\"object\"},\"annotations\":{\"readOnlyHint\":true}}]}}";
-                case "tools/call" -> "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{\"content\":[{\"type\":\"text\","
+            methods.add(FakeHttpEndpoint.method(message));
+            String answer = switch (FakeHttpEndpoint.method(message)) {
+                case "initialize" -> FakeHttpEndpoint.initialized(message);
+                case "tools/list" -> FakeHttpEndpoint.listed(message, "{\"name\":\"echo\",\"inputSchema\":{\"type\":\"object\"},"
+                        + "\"annotations\":{\"readOnlyHint\":true}}");
+                case "tools/call" -> "{\"jsonrpc\":\"2.0\",\"id\":" + FakeHttpEndpoint.id(message) + ",\"result\":{\"content\":[{\"type\":\"text\","
                         + "\"text\":\"done\"}]}}";
                 default -> null;
             };
-            byte[] bytes = (answer == null ? body : answer).getBytes(java.nio.charset.StandardCharsets.UTF_8);
             if (answer != null) {
-                exchange.getResponseHeaders().set("Content-Type", "application/json");
-            } else if (type != null) {
+                FakeHttpEndpoint.json(exchange, 200, answer);
+                return;
+            }
+            byte[] bytes = body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            if (type != null) {
                 exchange.getResponseHeaders().set("Content-Type", type);
             }
             exchange.sendResponseHeaders(200, bytes.length);
             exchange.getResponseBody().write(bytes);
-            exchange.close();
-        });
-        server.start();
-        try {
-            String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/mcp";
-            try (McpToolset mcp = McpToolset.start(McpConfig.parse("{\"mcpServers\": {\"remote\": {\"url\": \"" + url + "\"}}}",
-                    "test", Map.of()))) {
+        })) {
+            try (McpToolset mcp = McpToolset.start(server.config("remote", "/mcp", ""))) {
                 assertThat(invoke(mcp, "echo", "k-200", Duration.ofSeconds(10)).content()).isEqualTo("done");
             }
             assertThat(methods).contains("notifications/initialized");
             assertThat(methods.stream().filter("initialize"::equals)).hasSize(1);
-        } finally {
-            server.stop(0);
         }
     }
 
@@ -748,57 +738,39 @@ class HttpProtocolTest {
     void aUrlAnsweringWithAWebPageIsSaidNotToBeAnMcpEndpoint() throws Exception {
         // Before: 'RuntimeException: Client failed to initialize by explicit API call Caused by: McpTransportException:
         // Unknown media type returned: text/html; charset=utf-8', the SDK's classes for a URL that is a web page.
-        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/", exchange -> {
-            exchange.getRequestBody().readAllBytes();
-            byte[] page = "<html><body>Welcome</body></html>".getBytes(java.nio.charset.StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
-            exchange.sendResponseHeaders(200, page.length);
-            exchange.getResponseBody().write(page);
-            exchange.close();
-        });
-        server.start();
-        try {
-            String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/";
-            assertThatThrownBy(() -> McpToolset.start(McpConfig.parse("{\"mcpServers\": {\"remote\": {\"url\": \"" + url + "\"}}}",
-                    "test", Map.of()))).isInstanceOf(McpConfigException.class).hasMessage("MCP server 'remote' could not be started: it"
+        try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> FakeHttpEndpoint.send(exchange, 200,
+                "text/html; charset=utf-8", "<html><body>Welcome</body></html>"))) {
+            assertThatThrownBy(() -> McpToolset.start(server.config("remote", "/", ""))).isInstanceOf(McpConfigException.class)
+                    .hasMessage("MCP server 'remote' could not be started: it"
                     + " answered with content of type 'text/html; charset=utf-8', where MCP's streamable HTTP transport answers with JSON"
                     + " (application/json) or an event stream (text/event-stream): the URL is not a streamable HTTP MCP endpoint (is the"
                     + " path right, often /mcp?). Check that the URL is reachable and the headers are right.");
-        } finally {
-            server.stop(0);
         }
     }
 
     @Test
     void aRedirectToAnotherServerIsNotFollowedAndTheErrorSaysWhereItPointsWithoutItsQuery() throws Exception {
         // The configured headers (a token) must not go to a host the file does not name.
-        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         List<String> authorizations = new java.util.concurrent.CopyOnWriteArrayList<>();
-        server.createContext("/", exchange -> {
-            exchange.getRequestBody().readAllBytes();
+        try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
             authorizations.add(String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
             exchange.getResponseHeaders().set("Location", exchange.getRequestURI().getPath().equals("/mcp")
                     ? "http://localhost:" + exchange.getLocalAddress().getPort() + "/elsewhere?key=secret-in-query" : "/mcp");
-            exchange.sendResponseHeaders(exchange.getRequestURI().getPath().equals("/mcp") ? 307 : 302, -1);
-            exchange.close();
-        });
-        server.start();
-        try {
-            String base = "http://127.0.0.1:" + server.getAddress().getPort();
+            FakeHttpEndpoint.empty(exchange, exchange.getRequestURI().getPath().equals("/mcp") ? 307 : 302);
+        })) {
+            String base = server.url("");
+            int port = java.net.URI.create(base).getPort();
             String file = "{\"mcpServers\": {\"remote\": {\"url\": \"%s\", \"headers\": {\"Authorization\": \"Bearer tok-2\"}}}}";
             assertThatThrownBy(() -> McpToolset.start(McpConfig.parse(file.formatted(base + "/mcp"), "test", Map.of())))
                     .isInstanceOf(McpConfigException.class)
                     .hasMessageStartingWith("MCP server 'remote' could not be started: it answered HTTP 307, a redirect to http://localhost:"
-                            + server.getAddress().getPort() + "/elsewhere on another server, where Rein does not send the server's \"headers\"")
+                            + port + "/elsewhere on another server, where Rein does not send the server's \"headers\"")
                     .hasMessageNotContaining("secret-in-query").hasMessageNotContaining("Exception");
             assertThat(authorizations).containsOnly("Bearer tok-2").hasSize(1);
             assertThatThrownBy(() -> McpToolset.start(McpConfig.parse(file.formatted(base + "/old"), "test", Map.of())))
                     .isInstanceOf(McpConfigException.class)
                     .hasMessageContaining("it answered HTTP 302, a redirect to " + base + "/mcp, which Rein does not follow (a 302 turns the"
                             + " POST into a GET); set \"url\" to that address");
-        } finally {
-            server.stop(0);
         }
     }
 
