@@ -894,37 +894,32 @@ class HttpProtocolTest {
         // reading. The server is restarted at the next call.', and a call while the restart waited read 'stopped (...) and is
         // restarted at the next call from 2026-12-04T14:57:48.648322829Z', an instant with nanoseconds, silent about the
         // restart that had failed.
-        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/mcp", exchange -> {
-            var message = Json.parse(new String(exchange.getRequestBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
-            String id = String.valueOf(message.get("id"));
-            String answer = switch (message.path("method").asText()) {
-                case "initialize" -> "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{\"protocolVersion\":\"2025-06-18\","
-                        + "\"capabilities\":{\"tools\":{}},\"serverInfo\":{\"name\":\"x\",\"version\":\"1\"}}}";
-                case "tools/list" -> "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{\"tools\":[{\"name\":\"write\","
-                        + "\"inputSchema\":{\"type\":\"object\"},\"annotations\":{\"destructiveHint\":false}}]}}";
+        try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
+            if (!exchange.getRequestMethod().equals("POST")) {
+                FakeHttpEndpoint.empty(exchange, 405);
+                return;
+            }
+            String answer = switch (FakeHttpEndpoint.method(message)) {
+                case "initialize" -> FakeHttpEndpoint.initialized(message);
+                case "tools/list" -> FakeHttpEndpoint.listed(message, "{\"name\":\"write\",\"inputSchema\":{\"type\":\"object\"},"
+                        + "\"annotations\":{\"destructiveHint\":false}}");
                 case "tools/call" -> null;
                 default -> "";
             };
             if (answer == null) {
-                exchange.close(); // it crashed: the connection closes without a status line
-                return;
+                return; // it crashed: the connection closes without a status line
             }
-            byte[] bytes = answer.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().set("Content-Type", "application/json");
-            exchange.sendResponseHeaders(answer.isEmpty() ? 202 : 200, answer.isEmpty() ? -1 : bytes.length);
-            exchange.getResponseBody().write(bytes);
-            exchange.close();
-        });
-        server.start();
-        String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/mcp";
-        try (McpToolset mcp = McpToolset.start(McpConfig.parse("{\"mcpServers\": {\"remote\": {\"url\": \"" + url + "\"}}}", "test",
-                Map.of()))) {
+            if (answer.isEmpty()) {
+                FakeHttpEndpoint.empty(exchange, 202);
+            } else {
+                FakeHttpEndpoint.json(exchange, 200, answer);
+            }
+        }); McpToolset mcp = McpToolset.start(server.config("remote", "/mcp", ""))) {
             ToolOutput crashed = invoke(mcp, "write", "k-drop-1", Duration.ofSeconds(10));
             assertThat(crashed.content()).isEqualTo("MCP server 'remote' failed while running tool 'write': the connection closed before its"
                     + " answer came (the server may have crashed or been stopped, or a proxy cut the connection). It may or may not have"
                     + " taken effect; check before calling it again. Rein connects to it again at the next call.");
-            server.stop(0);
+            server.close();
             assertThat(invoke(mcp, "write", "k-drop-2", Duration.ofSeconds(10)).content()).startsWith("MCP server 'remote' is not running"
                     + " and could not be restarted: nothing accepted a connection at 127.0.0.1:");
             ToolOutput waiting = invoke(mcp, "write", "k-drop-3", Duration.ofSeconds(10));
@@ -932,8 +927,6 @@ class HttpProtocolTest {
                     + " and could not be restarted \\(nothing accepted a connection at 127\\.0\\.0\\.1:\\d+ \\(is the server running\\?\\)\\);"
                     + " it is tried again at the first call in [12] s or later\\. Tool 'write' was not called\\. Try again later or use"
                     + " another tool\\.");
-        } finally {
-            server.stop(0);
         }
     }
 
