@@ -6,8 +6,6 @@ import static dev.rein.testkit.ScriptedModel.toolCalls;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.sun.net.httpserver.HttpServer;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.agent.Agent;
 import dev.rein.agent.RunHandle;
@@ -17,7 +15,6 @@ import dev.rein.testkit.ScriptedModel;
 import dev.rein.tool.Tool;
 import dev.rein.tool.ToolContext;
 import dev.rein.tool.ToolOutput;
-import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -779,12 +776,9 @@ class HttpProtocolTest {
         // Protocol revision 2025-03-26 (which a server may still negotiate): implementations MUST support receiving JSON-RPC
         // batches. Before, the SDK's transport failed on the array ('McpTransportException: Error parsing JSON-RPC
         // message: [...]') and Rein restarted a server that had answered.
-        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/mcp", exchange -> {
-            String body = new String(exchange.getRequestBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-            var message = body.isBlank() ? null : Json.parse(body);
-            String method = message == null ? "" : message.path("method").asText();
-            String id = message == null ? "" : String.valueOf(message.get("id"));
+        try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
+            String method = FakeHttpEndpoint.method(message);
+            String id = FakeHttpEndpoint.id(message);
             String answer = switch (method) {
                 case "initialize" -> "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{\"protocolVersion\":\"2025-03-26\","
                         + "\"capabilities\":{\"tools\":{}},\"serverInfo\":{\"name\":\"old\",\"version\":\"1\"}}}";
@@ -796,8 +790,7 @@ class HttpProtocolTest {
                 default -> null;
             };
             if (answer == null || !"POST".equals(exchange.getRequestMethod())) {
-                exchange.sendResponseHeaders("POST".equals(exchange.getRequestMethod()) ? 202 : 405, -1);
-                exchange.close();
+                FakeHttpEndpoint.empty(exchange, "POST".equals(exchange.getRequestMethod()) ? 202 : 405);
                 return;
             }
             boolean stream = "tools/call".equals(method);
@@ -811,17 +804,11 @@ class HttpProtocolTest {
                 out.flush();
                 out.write(bytes, bytes.length / 2, bytes.length - bytes.length / 2);
             }
-        });
-        server.start();
-        String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/mcp";
-        try (McpToolset mcp = McpToolset.start(McpConfig.parse("{\"mcpServers\": {\"old\": {\"url\": \"" + url + "\"}}}", "test",
-                Map.of()))) {
+        }); McpToolset mcp = McpToolset.start(server.config("old", "/mcp", ""))) {
             ToolOutput first = invoke(mcp, "look", "k-batch-1", Duration.ofSeconds(10));
             assertThat(first.isError()).as(first.content()).isFalse();
             assertThat(first.content()).isEqualTo("見つけた");
             assertThat(invoke(mcp, "look", "k-batch-2", Duration.ofSeconds(10)).content()).isEqualTo("見つけた");
-        } finally {
-            server.stop(0);
         }
     }
 
@@ -829,13 +816,10 @@ class HttpProtocolTest {
     void aResponseStreamThatEndsWithoutTheAnswerOrAnEventIdEndsTheCallAtOnceNotAtItsTimeout() throws Exception {
         // A server that crashed (or a proxy that cut the connection) mid-call: nothing can resume the stream. Before,
         // the call waited for its timeout and said 'did not answer tool 'write' in time', as for a server still working.
-        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         java.util.concurrent.atomic.AtomicBoolean cutListing = new java.util.concurrent.atomic.AtomicBoolean();
-        server.createContext("/mcp", exchange -> {
-            String body = new String(exchange.getRequestBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-            var message = body.isBlank() ? null : Json.parse(body);
-            String method = message == null ? "" : message.path("method").asText();
-            String id = message == null ? "" : String.valueOf(message.get("id"));
+        try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
+            String method = FakeHttpEndpoint.method(message);
+            String id = FakeHttpEndpoint.id(message);
             if (cutListing.get() && "tools/list".equals(method)) {
                 method = "tools/call";
             }
@@ -850,40 +834,29 @@ class HttpProtocolTest {
                 exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
                 exchange.sendResponseHeaders(200, 0);
                 exchange.getResponseBody().write(": working\n\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
-                exchange.close(); // the stream ends: no answer, no event id
-                return;
+                return; // the stream ends: no answer, no event id
             }
             if (answer == null || !"POST".equals(exchange.getRequestMethod())) {
-                exchange.sendResponseHeaders("POST".equals(exchange.getRequestMethod()) ? 202 : 405, -1);
-                exchange.close();
+                FakeHttpEndpoint.empty(exchange, "POST".equals(exchange.getRequestMethod()) ? 202 : 405);
                 return;
             }
-            byte[] bytes = answer.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().set("Content-Type", "application/json");
-            exchange.sendResponseHeaders(200, bytes.length);
-            try (var out = exchange.getResponseBody()) {
-                out.write(bytes);
+            FakeHttpEndpoint.json(exchange, 200, answer);
+        })) {
+            String url = server.url("/mcp");
+            try (McpToolset mcp = McpToolset.start(McpConfig.parse("{\"mcpServers\": {\"cut\": {\"url\": \"" + url + "\","
+                    + " \"timeout_seconds\": 20}}}", "test", Map.of()))) {
+                Instant before = Instant.now();
+                ToolOutput output = invoke(mcp, "write", "k-cut", Duration.ofSeconds(20));
+                assertThat(Duration.between(before, Instant.now())).isLessThan(Duration.ofSeconds(10));
+                assertThat(output.isError()).isTrue();
+                assertThat(output.content()).startsWith("MCP server 'cut' ended its response to the call of tool 'write' without the"
+                        + " answer").contains("It may or may not have taken effect").doesNotContain("in time").doesNotContain("refused");
             }
-        });
-        server.start();
-        String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/mcp";
-        try (McpToolset mcp = McpToolset.start(McpConfig.parse("{\"mcpServers\": {\"cut\": {\"url\": \"" + url + "\","
-                + " \"timeout_seconds\": 20}}}", "test", Map.of()))) {
-            Instant before = Instant.now();
-            ToolOutput output = invoke(mcp, "write", "k-cut", Duration.ofSeconds(20));
-            assertThat(Duration.between(before, Instant.now())).isLessThan(Duration.ofSeconds(10));
-            assertThat(output.isError()).isTrue();
-            assertThat(output.content()).startsWith("MCP server 'cut' ended its response to the call of tool 'write' without the answer")
-                    .contains("It may or may not have taken effect").doesNotContain("in time").doesNotContain("refused");
-        }
-        try {
             cutListing.set(true); // at start, too: said so, not as a JSON-RPC error from the server
             assertThatThrownBy(() -> McpToolset.start(McpConfig.parse("{\"mcpServers\": {\"cut\": {\"url\": \"" + url + "\"}}}",
                     "test", Map.of()))).isInstanceOf(McpConfigException.class)
                     .hasMessageStartingWith("MCP server 'cut' could not be started: it ended its response without the answer")
                     .hasMessageNotContaining("JSON-RPC");
-        } finally {
-            server.stop(0);
         }
     }
 
