@@ -66,19 +66,18 @@ final class CliTelemetry implements AutoCloseable {
     private final OtlpSignals otlp;
 
     /**
-     * Which signals the configuration sends over OTLP, and whether to the default endpoint because
-     * nothing named one. OTEL_TRACES_EXPORTER / OTEL_METRICS_EXPORTER default to otlp (SDK environment
-     * variables spec, Exporter Selection) and the endpoint to http://localhost:4318, so
-     * OTEL_TRACES_EXPORTER=console alone still sends the metrics there: a collector missing there is
-     * said of the metrics, with how to turn that off, not of "spans and metrics" and a variable the user never set.
+     * Which signals the configuration sends over OTLP, and the variable that sets each one's endpoint
+     * (null: none does, so the default http://localhost:4318). OTEL_TRACES_EXPORTER / OTEL_METRICS_EXPORTER
+     * default to otlp (SDK environment variables spec, Exporter Selection) and the endpoint to
+     * http://localhost:4318, so OTEL_TRACES_EXPORTER=console alone, or only OTEL_EXPORTER_OTLP_TRACES_ENDPOINT
+     * set, still sends the metrics there: a collector missing there is said of the metrics, with how
+     * to turn that off, not of "spans and metrics" and a variable the user never set.
      */
-    record OtlpSignals(boolean traces, boolean metrics, boolean metricsByDefault, boolean defaultEndpoint) {
+    record OtlpSignals(boolean traces, boolean metrics, boolean metricsByDefault, String tracesEndpoint, String metricsEndpoint) {
         static OtlpSignals of(Map<String, String> env) {
-            boolean traces = overOtlp(env, "TRACES");
             boolean metrics = overOtlp(env, "METRICS");
-            boolean defaultEndpoint = List.of("OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
-                    "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT").stream().allMatch(name -> env.getOrDefault(name, "").isBlank());
-            return new OtlpSignals(traces, metrics, metrics && env.getOrDefault("OTEL_METRICS_EXPORTER", "").isBlank(), defaultEndpoint);
+            return new OtlpSignals(overOtlp(env, "TRACES"), metrics, metrics && env.getOrDefault("OTEL_METRICS_EXPORTER", "").isBlank(),
+                    endpointVariable(env, "TRACES"), endpointVariable(env, "METRICS"));
         }
 
         private static boolean overOtlp(Map<String, String> env, String signal) {
@@ -86,22 +85,51 @@ final class CliTelemetry implements AutoCloseable {
             return exporters.isEmpty() || Arrays.stream(exporters.split(",")).map(String::strip).anyMatch("otlp"::equalsIgnoreCase);
         }
 
+        /** The variable that sets the endpoint of {@code signal}, its own winning over the general one; null when neither is set. */
+        private static String endpointVariable(Map<String, String> env, String signal) {
+            return List.of("OTEL_EXPORTER_OTLP_" + signal + "_ENDPOINT", "OTEL_EXPORTER_OTLP_ENDPOINT").stream()
+                    .filter(name -> !env.getOrDefault(name, "").isBlank()).findFirst().orElse(null);
+        }
+
+        /**
+         * The signals of these whose flush had not ended, those a line about a collector that did not
+         * take the data is about; all of them when neither is known to be pending (the flush ended
+         * just after its bound).
+         */
+        OtlpSignals lost(boolean tracesPending, boolean metricsPending) {
+            if (!(traces && tracesPending) && !(metrics && metricsPending)) {
+                return this;
+            }
+            return new OtlpSignals(traces && tracesPending, metrics && metricsPending, metricsByDefault && metricsPending,
+                    tracesEndpoint, metricsEndpoint);
+        }
+
         /** "spans and metrics", "spans" or "metrics": what a collector that did not take the data lost. */
         String signals() {
             return traces && metrics ? "spans and metrics" : traces ? "spans" : "metrics";
         }
 
-        /** What to check when the collector could not be reached or did not answer. */
+        /** What to check when the collector of these signals could not be reached or did not answer. */
         String whatToCheck() {
-            if (defaultEndpoint && metricsByDefault && !traces) {
-                return "the metrics go over OTLP to the default endpoint http://localhost:4318, as OTEL_METRICS_EXPORTER"
-                        + " is otlp unless set: set OTEL_METRICS_EXPORTER=none (or console) to not send them, or"
-                        + " OTEL_EXPORTER_OTLP_ENDPOINT to the collector";
+            List<String> set = java.util.stream.Stream.of(traces ? tracesEndpoint : null, metrics ? metricsEndpoint : null)
+                    .filter(java.util.Objects::nonNull).distinct().toList();
+            boolean tracesDefault = traces && tracesEndpoint == null;
+            boolean metricsDefault = metrics && metricsEndpoint == null;
+            String check = "check " + String.join(" and ", set) + " and that the collector is up";
+            if (!tracesDefault && !metricsDefault) {
+                return check;
             }
-            return defaultEndpoint
-                    ? "nothing sets OTEL_EXPORTER_OTLP_ENDPOINT, so the default http://localhost:4318 is used: set it to the"
-                            + " collector and check that the collector is up"
-                    : "check OTEL_EXPORTER_OTLP_ENDPOINT and that the collector is up";
+            String then = set.isEmpty() ? "" : check + "; ";
+            // with one signal's own endpoint set (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT), the other's is the default
+            String variable = tracesEndpoint == null && metricsEndpoint == null ? "OTEL_EXPORTER_OTLP_ENDPOINT"
+                    : "OTEL_EXPORTER_OTLP_" + (metricsDefault ? "METRICS" : "TRACES") + "_ENDPOINT";
+            if (metricsDefault && !tracesDefault && metricsByDefault) {
+                return then + "the metrics go over OTLP to the default endpoint http://localhost:4318, as OTEL_METRICS_EXPORTER"
+                        + " is otlp unless set: set OTEL_METRICS_EXPORTER=none (or console) to not send them, or "
+                        + variable + " to the collector";
+            }
+            return then + (set.isEmpty() ? "" : "for the " + (metricsDefault ? "metrics" : "spans") + ", ") + "nothing sets "
+                    + variable + ", so the default http://localhost:4318 is used: set it to the collector and check that the collector is up";
         }
     }
 
@@ -263,17 +291,31 @@ final class CliTelemetry implements AutoCloseable {
         return bound;
     }
 
-    /** Spans and metrics together, bounded: an unreachable collector delays the result by at most this long. */
+    /**
+     * Spans and metrics together, bounded: an unreachable collector delays the result by at most this
+     * long. Each signal's own flush is kept, so a line about data not delivered names only the signal
+     * whose flush had not ended (the spans may have reached their endpoint while the metrics' is down).
+     */
     private void flush() {
-        bounded(() -> CompletableResultCode.ofAll(List.of(sdk.getSdkTracerProvider().forceFlush(),
-                sdk.getSdkMeterProvider().forceFlush())));
+        java.util.concurrent.atomic.AtomicReference<CompletableResultCode> traces = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicReference<CompletableResultCode> metrics = new java.util.concurrent.atomic.AtomicReference<>();
+        bounded(() -> {
+            traces.set(sdk.getSdkTracerProvider().forceFlush());
+            metrics.set(sdk.getSdkMeterProvider().forceFlush());
+            return CompletableResultCode.ofAll(List.of(traces.get(), metrics.get()));
+        }, () -> otlp.lost(pending(traces.get()), pending(metrics.get())));
+    }
+
+    /** Whether a signal's flush had not ended (not even begun: null) when the bound passed. */
+    private static boolean pending(CompletableResultCode flush) {
+        return flush == null || !flush.isDone();
     }
 
     /**
      * Waits for {@code operation} at most {@link #flushBound}. It runs on a thread of its own
      * because the exporter may retry on the calling thread before it returns its result.
      */
-    private void bounded(Supplier<CompletableResultCode> operation) {
+    private void bounded(Supplier<CompletableResultCode> operation, Supplier<OtlpSignals> lost) {
         // Whether the result came: the worker gives up after the same bound, so its ending says nothing by itself.
         AtomicBoolean done = new AtomicBoolean();
         Thread worker = Thread.ofVirtual().name("rein-otel-flush")
@@ -286,6 +328,7 @@ final class CliTelemetry implements AutoCloseable {
             String within = " within " + seconds(flushBound) + " s";
             if (!finished && !stalled) {
                 stalled = true;
+                OtlpSignals lostSignals = lost.get();
                 // The exporter's own timeout, later, is the same problem: one line for it.
                 exportLog.timeoutsSaid();
                 // The exporter has not failed yet (it is still waiting or retrying), so the SDK has said nothing: say it once.
@@ -293,15 +336,15 @@ final class CliTelemetry implements AutoCloseable {
                 Throwable failure = exportLog.retryableFailure();
                 err.println(status > 0
                         ? "rein: OpenTelemetry: the collector answered HTTP " + status + " (retryable) and did not take the data"
-                                + within + "; " + otlp.signals() + " not sent by now are lost (the collector or a proxy in front"
+                                + within + "; " + lostSignals.signals() + " not sent by now are lost (the collector or a proxy in front"
                                 + " of it is overloaded or unavailable)"
                         // nothing accepted the connection (the collector is down, a wrong port): the sender retries that too
                         : failure != null
                         ? "rein: OpenTelemetry: the collector could not be reached (" + Errors.oneLine(String.valueOf(failure))
                                 + ") and the exporter's retries did not get the data through" + within + ";"
-                                + " " + otlp.signals() + " not sent by now are lost (" + otlp.whatToCheck() + ")"
-                        : "rein: OpenTelemetry: the collector did not answer" + within + "; " + otlp.signals()
-                                + " not sent by now are lost (" + otlp.whatToCheck() + ")");
+                                + " " + lostSignals.signals() + " not sent by now are lost (" + lostSignals.whatToCheck() + ")"
+                        : "rein: OpenTelemetry: the collector did not answer" + within + "; " + lostSignals.signals()
+                                + " not sent by now are lost (" + lostSignals.whatToCheck() + ")");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -327,6 +370,6 @@ final class CliTelemetry implements AutoCloseable {
         if (sdk == null) {
             return;
         }
-        bounded(sdk::shutdown); // not waited for when the collector did not answer in time before
+        bounded(sdk::shutdown, () -> otlp); // not waited for when the collector did not answer in time before
     }
 }

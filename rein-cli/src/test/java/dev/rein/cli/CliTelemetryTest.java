@@ -705,6 +705,36 @@ class CliTelemetryTest {
     }
 
     /**
+     * Only OTEL_EXPORTER_OTLP_TRACES_ENDPOINT set (to a collector that takes the spans): the metrics
+     * still go over OTLP, to the default http://localhost:4318 (SDK environment variables spec), and
+     * with nothing there the line said "spans and metrics not sent by now are lost (check
+     * OTEL_EXPORTER_OTLP_ENDPOINT ...)", about spans the collector had and a variable the user never
+     * set. It names only what was not delivered, the metrics, where they go and how to change that.
+     */
+    @Test
+    void aTracesEndpointAloneSaysTheMetricsToTheDefaultEndpointWereNotSentNotTheSpans() throws Exception {
+        try (java.net.Socket probe = new java.net.Socket()) {
+            probe.connect(new java.net.InetSocketAddress("localhost", 4318), 200);
+            org.junit.jupiter.api.Assumptions.abort("something listens on localhost:4318, the default OTLP endpoint");
+        } catch (java.io.IOException nothingThere) {
+            // as expected: no collector on the default endpoint
+        }
+        try (OtlpReceiver otlp = OtlpReceiver.start()) {
+            InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", otlp.endpoint() + "/v1/traces");
+            cli.models((name, env) -> ScriptedModel.of(ScriptedModel.text("hi")));
+            InProcessCli.Outcome outcome = cli.run("run", "--json", "say hi");
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+            assertThat(otlp.spans()).extracting(Span::getName).contains("invoke_agent rein");
+            assertThat(outcome.stderrLines()).filteredOn(line -> line.startsWith("rein: OpenTelemetry: ")).singleElement()
+                    .satisfies(line -> assertThat(line).contains("metrics not sent by now are lost").doesNotContain("spans")
+                            .doesNotContain("check OTEL_EXPORTER_OTLP_ENDPOINT").contains("http://localhost:4318")
+                            .contains("OTEL_EXPORTER_OTLP_METRICS_ENDPOINT"));
+        }
+        // the retries the command no longer waited for (about 8 s) end here, not in a later test
+        Thread.sleep(6500);
+    }
+
+    /**
      * docs/observability.md: Rein's spans and metrics come from the scope dev.rein.otel; the SDK's
      * autoconfiguration also records the SDK's own metrics (its batch span processor's and OTLP
      * exporter's, the self-observability the semantic conventions define as otel.sdk.*), which are
