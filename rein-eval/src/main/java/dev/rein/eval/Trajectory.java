@@ -3,6 +3,7 @@ package dev.rein.eval;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.agent.RunResult;
 import dev.rein.run.RunStatus;
+import dev.rein.internal.text.DeadlineRefusal;
 import dev.rein.json.Json;
 import dev.rein.model.ContentBlock;
 import dev.rein.model.Message;
@@ -39,9 +40,13 @@ public final class Trajectory {
     /** What the executor returned for one call. */
     public record Observation(int step, String callId, String tool, boolean isError, ErrorClass errorClass,
                               String content) {
-        /** True when the tool's handler ran (it was not refused, capped or rejected before). */
+        /**
+         * True when the tool's handler ran (it was not refused, capped or rejected before, nor left unmade
+         * because the run's deadline had passed: a {@code TIMEOUT} whose text says the call was not made).
+         */
         public boolean executed() {
-            return !NOT_EXECUTED.contains(errorClass);
+            return !NOT_EXECUTED.contains(errorClass)
+                    && !(errorClass == ErrorClass.TIMEOUT && DeadlineRefusal.isNotCalled(content));
         }
     }
 
