@@ -98,14 +98,27 @@ public final class SuiteFile {
     /** Parses suite text; {@code source} names it in error messages. */
     public static Suite parse(String text, Format format, String source, EvalRegistry registry) {
         // a byte order mark (Windows editors save UTF-8 with one) is no part of the text; YAML skips it, JSON's parser would not
-        SuiteSpec spec = bind(text.startsWith("\uFEFF") ? text.substring(1) : text, format, source);
+        String body = text.startsWith("\uFEFF") ? text.substring(1) : text;
+        SuiteSpec spec = empty(body, format) ? null : bind(body, format, source);
         if (spec == null) {
-            throw new ReinException("suite file " + source + " is empty");
+            // the binder's words for no content were 'wrong kind of value: expected a mapping of fields'
+            throw new ReinException("suite file " + source + " is empty: give at least suite: NAME and tasks: [...] (see"
+                    + " docs/eval.md)");
         }
         try {
             return build(spec, source, registry);
         } catch (ReinException e) {
             throw placed(e, text, format, source);
+        }
+    }
+
+    /** True when the text holds no value at all (nothing, blank lines, comments only, or a lone null). */
+    private static boolean empty(String text, Format format) {
+        try (JsonParser parser = (format == Format.YAML ? new YAMLFactory() : new JsonFactory()).createParser(text)) {
+            JsonToken first = parser.nextToken();
+            return first == null || first == JsonToken.VALUE_NULL && parser.nextToken() == null;
+        } catch (IOException e) {
+            return false; // not valid YAML or JSON: binding says what and where
         }
     }
 

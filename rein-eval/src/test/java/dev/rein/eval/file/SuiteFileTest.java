@@ -126,6 +126,17 @@ class SuiteFileTest {
     }
 
     @Test
+    void aFileWithNothingInItSaysItIsEmpty() {
+        // a new file, or one of comments only, read 'wrong kind of value: expected a mapping of fields' at line 1
+        for (String text : new String[] {"", "\n\n", "# a suite, to be written\n", "\uFEFF"}) {
+            assertThatThrownBy(() -> parse(text)).as(text).isInstanceOf(ReinException.class)
+                    .hasMessage("suite file suite.yaml is empty: give at least suite: NAME and tasks: [...] (see docs/eval.md)");
+        }
+        assertThatThrownBy(() -> SuiteFile.parse(" \n", SuiteFile.Format.JSON, "suite.json", REGISTRY))
+                .hasMessage("suite file suite.json is empty: give at least suite: NAME and tasks: [...] (see docs/eval.md)");
+    }
+
+    @Test
     void aTaskTimeoutThatIsNotMoreThanZeroIsNamedByItsFieldAndValue() {
         for (String value : new String[] {"0", "-5"}) {
             assertThatThrownBy(() -> parse(HEADER + """
