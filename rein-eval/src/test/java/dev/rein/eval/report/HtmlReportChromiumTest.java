@@ -121,6 +121,39 @@ class HtmlReportChromiumTest {
         assertThat(red).as("the unsafe colour is drawn").isTrue();
     }
 
+    /**
+     * What a run wrote (an answer, an agent's failure summary, a suite's name and description) is data on the page: an
+     * answer holding "</script><script>..." or an element with an onerror handler is shown as text, never run.
+     */
+    @Test
+    void textFromTheRunIsShownAsTextAndNeverRunAsScript(@TempDir Path temp) throws Exception {
+        String script = "</script><script>document.documentElement.setAttribute('data-pwned','script')</script>";
+        String image = "<img src=x onerror=\\\"document.documentElement.setAttribute('data-pwned','img')\\\">";
+        dev.rein.eval.Suite suite = dev.rein.eval.file.SuiteFile.parse("""
+                suite: "<b>bold</b> 評価"
+                description: "%2$s \\u2028 line"
+                environment: {name: file_tree, options: {files: {a.txt: alpha}}}
+                agent: {toolsets: [files_read], finish_tool: true}
+                tasks:
+                  - id: answer
+                    goal: "<i>goal</i> %1$s"
+                    script: [{text: "答え %1$s"}]
+                    expect: {answer_contains: [東京]}
+                  - id: gave-up
+                    goal: g
+                    script: [{finish: {status: failed, summary: "%2$s", result: "%1$s"}}]
+                """.formatted(script, image), dev.rein.eval.file.SuiteFile.Format.YAML,
+                "hostile.yaml", dev.rein.eval.file.EvalRegistry.load());
+        EvalReport report = EvalReport.of(EvalRunner.builder().trials(1).build().run(suite));
+        assertThat(report.trials()).extracting(t -> t.answer()).anyMatch(a -> a.contains(script));
+        Path html = temp.resolve("hostile.html");
+        ReportWriter.writeHtml(report, html);
+        String dom = runChromium(temp.resolve("profile"), "--dump-dom", html.toUri().toString());
+        assertThat(dom).contains("data-render-status=\"ok\"").doesNotContain("data-pwned=\"")
+                .contains("答え &lt;/script&gt;&lt;script&gt;document.documentElement.setAttribute")
+                .contains("&lt;img src=x onerror=").contains("Eval report: &lt;b&gt;bold&lt;/b&gt; 評価");
+    }
+
     @Test
     void aScriptErrorIsVisibleInTheRenderedPage(@TempDir Path temp) throws Exception {
         String broken = ReportWriter.html(EvalReport.of(EvalRunner.builder().trials(1).build().run(DemoSuite.build())))
