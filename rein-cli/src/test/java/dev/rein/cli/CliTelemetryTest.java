@@ -700,8 +700,9 @@ class CliTelemetryTest {
         assertThat(quiet.stderr()).contains("'invoke_agent rein'");
         assertThat(quiet.stderrLines()).noneMatch(line -> line.startsWith("rein: OpenTelemetry: "));
         assertThat(Duration.ofNanos(System.nanoTime() - started)).as("no export to wait for").isLessThan(Duration.ofSeconds(4));
-        // the retries the first command no longer waited for (about 8 s) end here, not in a later test
-        Thread.sleep(4000);
+        // the retries the first command no longer waited for end here, not in a later test (aCollectorThatOnlyAnswers503...
+        // heard a 'Failed to export 9 metrics ... ConnectException'): the flush's (about 8 s) and the final export's at exit
+        Thread.sleep(9000);
     }
 
     /**
@@ -730,8 +731,9 @@ class CliTelemetryTest {
                             .doesNotContain("check OTEL_EXPORTER_OTLP_ENDPOINT").contains("http://localhost:4318")
                             .contains("OTEL_EXPORTER_OTLP_METRICS_ENDPOINT"));
         }
-        // the retries the command no longer waited for (about 8 s) end here, not in a later test
-        Thread.sleep(6500);
+        // the retries the command no longer waited for end here, not in a later test through the SDK's shared logger:
+        // the flush's (about 8 s) and those of the final export the shutdown at exit starts without waiting
+        Thread.sleep(9000);
     }
 
     /**
