@@ -82,16 +82,7 @@ class TemporalBudgetTest {
         RecordingListener remote = new RecordingListener();
         try (TemporalTestServer server = new TemporalTestServer()) {
             TemporalRun run = server.start(slowSecondStep(remote)).start("A-1 はどこ?", "run-deadline-in-call");
-            // polled: waiting on the result would let the test server skip time past the call's deadline at once
-            long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            while (run.status() == RunStatus.RUNNING && System.nanoTime() < until) {
-                try {
-                    Thread.sleep(100);
-                } catch (InterruptedException e) {
-                    throw new AssertionError(e);
-                }
-            }
-            RunResult result = run.result();
+            RunResult result = TemporalTestServer.resultPolled(run, Duration.ofSeconds(60));
 
             assertThat(result.status()).isEqualTo(expected.status());
             assertThat(result.reason()).isEqualTo(expected.reason()).isEqualTo(BudgetKind.DEADLINE.reason());
@@ -140,15 +131,7 @@ class TemporalBudgetTest {
         RecordingListener remote = new RecordingListener();
         try (TemporalTestServer server = new TemporalTestServer()) {
             TemporalRun run = server.start(slowTool(remote)).start("A-1 を調べて", "run-deadline-in-tool");
-            long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            while (run.status() == RunStatus.RUNNING && System.nanoTime() < until) {
-                try {
-                    Thread.sleep(100);
-                } catch (InterruptedException e) {
-                    throw new AssertionError(e);
-                }
-            }
-            RunResult result = run.result();
+            RunResult result = TemporalTestServer.resultPolled(run, Duration.ofSeconds(60));
 
             assertThat(result.status()).isEqualTo(expected.status());
             assertThat(result.reason()).isEqualTo(expected.reason()).isEqualTo(BudgetKind.DEADLINE.reason());
@@ -179,15 +162,7 @@ class TemporalBudgetTest {
             ScriptedModel model = answers();
             try (TemporalTestServer server = new TemporalTestServer()) {
                 TemporalRun run = server.start(slowVerifier(model, remote, refusals)).start("A-1 は届いた?", "run-slow-verifier");
-                long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-                while (run.status() == RunStatus.RUNNING && System.nanoTime() < until) {
-                    try {
-                        Thread.sleep(100);
-                    } catch (InterruptedException e) {
-                        throw new AssertionError(e);
-                    }
-                }
-                RunResult result = run.result();
+                RunResult result = TemporalTestServer.resultPolled(run, Duration.ofSeconds(60));
 
                 assertThat(result.status()).as("maxVerificationFailures %d", refusals).isEqualTo(expected.status());
                 assertThat(result.reason()).isEqualTo(expected.reason()).isEqualTo(BudgetKind.DEADLINE.reason());

@@ -112,16 +112,7 @@ class TemporalLongToolTest {
                 .budget(dev.rein.budget.Budget.builder().maxSteps(8).maxDuration(Duration.ofMinutes(10)).build()).build();
         try (TemporalTestServer server = new TemporalTestServer()) {
             TemporalRun run = server.start(agent).withAttemptTimeout(Duration.ofSeconds(2)).start("急がない", "run-slow-model");
-            // polled: waiting on the result would let the test server skip time
-            long until = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-            while (run.status() == RunStatus.RUNNING && System.nanoTime() < until) {
-                try {
-                    Thread.sleep(100);
-                } catch (InterruptedException e) {
-                    throw new AssertionError(e);
-                }
-            }
-            RunResult result = run.result();
+            RunResult result = TemporalTestServer.resultPolled(run, Duration.ofSeconds(90));
 
             assertThat(result.status()).as(result.reason() + ": " + result.message()).isEqualTo(RunStatus.SUCCEEDED);
             assertThat(result.answer()).isEqualTo("ゆっくり答えました");

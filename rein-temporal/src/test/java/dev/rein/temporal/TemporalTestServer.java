@@ -1,10 +1,13 @@
 package dev.rein.temporal;
 
 import dev.rein.agent.Agent;
+import dev.rein.agent.RunResult;
+import dev.rein.run.RunStatus;
 import io.temporal.client.WorkflowClient;
 import io.temporal.testing.TestEnvironmentOptions;
 import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.worker.Worker;
+import java.time.Duration;
 
 /** The in-process Temporal test server with Rein's data converter, and one worker for an agent. */
 final class TemporalTestServer implements AutoCloseable {
@@ -21,6 +24,22 @@ final class TemporalTestServer implements AutoCloseable {
         TemporalAgents.worker(worker, agent);
         env.start();
         return TemporalAgents.client(client(), QUEUE, agent);
+    }
+
+    /**
+     * The run's result once it stopped running, polled every 100 ms for at most {@code limit}: waiting on
+     * the result would let the test server skip time past a call's or the run's deadline at once.
+     */
+    static RunResult resultPolled(TemporalRun run, Duration limit) {
+        long until = System.nanoTime() + limit.toNanos();
+        while (run.status() == RunStatus.RUNNING && System.nanoTime() < until) {
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+        }
+        return run.result();
     }
 
     WorkflowClient client() {
