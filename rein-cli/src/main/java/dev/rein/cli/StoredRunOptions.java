@@ -86,6 +86,12 @@ final class StoredRunOptions {
                     // later continuations keep the raised limit; saved only now that nothing can refuse the resume
                     home.saveSettings(runId, settings);
                 }
+                if (settings.webSearch() != null && !provider.provider().equals(dev.rein.anthropic.AnthropicProvider.NAME)) {
+                    // rein run refuses the pair; a continuation on another provider goes on, and says what it goes without
+                    env.err().println(command + ": run " + runId + " was started with --web-search " + settings.webSearch()
+                            + ", a server tool of the Anthropic Messages API that provider '" + provider.provider()
+                            + "' does not have: this continuation goes on without web search");
+                }
                 // the store can still fail after the check above (another process locks it, the disk fills up): watched, so it is said
                 WatchedStore watched = new WatchedStore(store, home.storeFile());
                 Agent agent = CliAgent.build(settings, runId, client, home, watched, line, quiet || jsonStream, trace, telemetry, mcpTools);

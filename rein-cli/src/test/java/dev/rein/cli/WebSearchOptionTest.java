@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.json.Json;
 import dev.rein.testkit.FakeMessagesServer;
 import dev.rein.testkit.FakeReply;
+import dev.rein.testkit.openai.ChatReply;
+import dev.rein.testkit.openai.FakeChatCompletionsServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -39,6 +41,25 @@ class WebSearchOptionTest {
         InProcessCli.Outcome reply = cli.run("reply", "--json", id, "明日は?");
         assertThat(reply.exitCode()).as(reply.stderr()).isZero();
         assertThat(server.requests().get(1).body().get("tools").get(0).get("type").asText()).isEqualTo("web_search_20250305");
+    }
+
+    @Test
+    void aReplyOnAnotherProviderSaysInOneLineThatItGoesOnWithoutWebSearch() {
+        server.enqueue(FakeReply.message().text("今日の東京は晴れです。").build());
+        InProcessCli.Outcome outcome = cli.run("run", "--web-search", "3", "--json", "今日の東京の天気は?");
+        assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+        String id = Json.parse(outcome.stdout()).get("run_id").asText();
+
+        try (FakeChatCompletionsServer chat = FakeChatCompletionsServer.start()) {
+            chat.enqueue(ChatReply.completion().text("明日も晴れでしょう。").build());
+            InProcessCli.Outcome reply = cli.env("OPENAI_API_KEY", "sk-test").run("reply", "--json", "--provider", "openai",
+                    "--base-url", chat.baseUrl(), "--price", "0,0", id, "明日は?");
+            assertThat(reply.exitCode()).as(reply.stderr()).isZero();
+            assertThat(reply.stderrLines()).filteredOn(l -> l.contains("web")).singleElement().asString()
+                    .startsWith("rein reply: run " + id + " was started with --web-search 3")
+                    .contains("provider 'openai'").endsWith("goes on without web search");
+            assertThat(chat.requests().get(0).body().toString()).doesNotContain("web_search");
+        }
     }
 
     @Test
