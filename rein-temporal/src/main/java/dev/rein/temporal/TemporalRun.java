@@ -32,6 +32,8 @@ import java.util.concurrent.TimeoutException;
 
 /** A run on Temporal: its status, its pending approvals, decisions on them, cancel, and its result. */
 public final class TemporalRun {
+    /** Longer waits are waits without a limit. */
+    private static final Duration LONGEST_WAIT = Duration.ofDays(36_525);
     private final WorkflowClient client;
     private final String runId;
     private final OutputStore runStore;
@@ -186,13 +188,21 @@ public final class TemporalRun {
     }
 
     /**
-     * Waits at most {@code timeout} for the result.
+     * Waits at most {@code timeout} for the result; a timeout longer than a century (such as
+     * {@code ChronoUnit.FOREVER.getDuration()}) waits as {@link #result()} does, as {@code RunHandle.await} counts one
+     * too long to count.
      *
      * @throws TimeoutException when the run has not ended by then; when one of its activities is failing again and
      *                          again (a worker without the agent's activities, say) or no worker has started it, the
      *                          message says which activity, why, and on which queue
      */
     public RunResult result(Duration timeout) throws TimeoutException {
+        if (timeout == null) {
+            throw new NullPointerException("result(timeout) was given no timeout: pass a Duration, or call result() to wait until the run ends");
+        }
+        if (timeout.compareTo(LONGEST_WAIT) > 0) {
+            return result(); // Duration.toMillis throws past Long.MAX_VALUE milliseconds, and Temporal adds it to a clock
+        }
         try {
             return Results.full(client.newUntypedWorkflowStub(runId).getResult(timeout.toMillis(), TimeUnit.MILLISECONDS,
                     RunResult.class), runStore);

@@ -48,6 +48,19 @@ class TemporalRunTest {
     }
 
     @Test
+    void aTimeoutTooLongToCountWaitsForTheResultAndNoTimeoutIsSaidPlainly() throws Exception {
+        Agent agent = Orders.agent(Orders.lookupThenAnswer(), new RecordingListener(), Orders.lookup()).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalRun run = server.start(agent).start("A-1 と A-2 の状況は?", "run-forever");
+
+            assertThat(run.result(java.time.temporal.ChronoUnit.FOREVER.getDuration()).status()).isEqualTo(RunStatus.SUCCEEDED);
+            assertThat(run.result(java.time.Duration.ofDays(365 * 200)).status()).isEqualTo(RunStatus.SUCCEEDED);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> run.result(null)).isInstanceOf(NullPointerException.class)
+                    .hasMessageContaining("result(timeout) was given no timeout").hasMessageContaining("result()");
+        }
+    }
+
+    @Test
     void aNonRetryableModelErrorEndsTheRunFailedWithItsReasonAndIsNotRetried() {
         ScriptedModel model = ScriptedModel.of(ScriptedModel.fail(new ModelException(ModelException.Kind.PERMISSION, 403,
                 "this key may not use the model")), ScriptedModel.text("never reached"));
