@@ -41,6 +41,9 @@ public final class RunHandle {
 
     /** Waits at most {@code timeout}; one too long to count in nanoseconds waits as long as that can count. */
     public RunResult await(Duration timeout) throws InterruptedException, TimeoutException {
+        if (timeout == null) {
+            throw new NullPointerException("await(timeout) was given no timeout: pass a Duration, or call await() to wait until the run ends");
+        }
         try {
             // convert saturates where Duration.toNanos throws (past 292 years, e.g. ChronoUnit.FOREVER)
             return result.get(TimeUnit.NANOSECONDS.convert(timeout), TimeUnit.NANOSECONDS);

@@ -207,6 +207,8 @@ class AgentEndingsTest {
         RunHandle handle = agent(ScriptedModel.of(text("done"))).build().start("go");
         assertThat(handle.await(ChronoUnit.FOREVER.getDuration()).status()).isEqualTo(RunStatus.SUCCEEDED);
         assertThat(handle.await(Duration.ofDays(365L * 300)).answer()).isEqualTo("done");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> handle.await(null)).isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("await(timeout) was given no timeout").hasMessageContaining("await()");
     }
 
     @Test
