@@ -81,6 +81,23 @@ final class FakeHttpEndpoint implements AutoCloseable {
         return "{\"jsonrpc\":\"2.0\",\"id\":" + id(request) + ",\"result\":{\"tools\":[" + tool + "]}}";
     }
 
+    /** A tool named echo that only reads (its {@code readOnlyHint}), as {@code tools/list} lists it. */
+    static final String READ_ONLY_ECHO = "{\"name\":\"echo\",\"inputSchema\":{\"type\":\"object\"},\"annotations\":{\"readOnlyHint\":true}}";
+
+    /**
+     * What a server with the one tool {@link #READ_ONLY_ECHO} answers to {@code message}: initialized, the tool
+     * listed, a call's text "done"; null for anything else (a notification).
+     */
+    static String echoAnswer(JsonNode message) {
+        return switch (method(message)) {
+            case "initialize" -> initialized(message);
+            case "tools/list" -> listed(message, READ_ONLY_ECHO);
+            case "tools/call" -> "{\"jsonrpc\":\"2.0\",\"id\":" + id(message) + ",\"result\":{\"content\":[{\"type\":\"text\","
+                    + "\"text\":\"done\"}]}}";
+            default -> null;
+        };
+    }
+
     /** Answers with {@code status} and {@code body} as application/json. */
     static void json(HttpExchange exchange, int status, String body) throws IOException {
         send(exchange, status, "application/json", body);

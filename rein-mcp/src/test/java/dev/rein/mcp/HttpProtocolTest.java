@@ -237,8 +237,7 @@ class HttpProtocolTest {
             String idless = "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":\"Invalid Request: bad params\"}}";
             String answer = switch (FakeHttpEndpoint.method(message)) {
                 case "initialize" -> refuseInitialize.get() ? idless : FakeHttpEndpoint.initialized(message);
-                case "tools/list" -> FakeHttpEndpoint.listed(message, "{\"name\":\"echo\",\"inputSchema\":{\"type\":\"object\"},"
-                        + "\"annotations\":{\"readOnlyHint\":true}}");
+                case "tools/list" -> FakeHttpEndpoint.listed(message, FakeHttpEndpoint.READ_ONLY_ECHO);
                 case "tools/call" -> idless;
                 default -> null;
             };
@@ -308,14 +307,7 @@ class HttpProtocolTest {
                         + exchange.getRequestMethod() + " /mcp</pre>");
                 return;
             }
-            String answer = switch (FakeHttpEndpoint.method(message)) {
-                case "initialize" -> FakeHttpEndpoint.initialized(message);
-                case "tools/list" -> FakeHttpEndpoint.listed(message, "{\"name\":\"echo\",\"inputSchema\":{\"type\":\"object\"},"
-                        + "\"annotations\":{\"readOnlyHint\":true}}");
-                case "tools/call" -> "{\"jsonrpc\":\"2.0\",\"id\":" + FakeHttpEndpoint.id(message) + ",\"result\":{\"content\":[{\"type\":\"text\","
-                        + "\"text\":\"done\"}]}}";
-                default -> null;
-            };
+            String answer = FakeHttpEndpoint.echoAnswer(message);
             exchange.getResponseHeaders().set("Mcp-Session-Id", "only-session");
             if (answer == null) {
                 FakeHttpEndpoint.empty(exchange, 202);
@@ -704,14 +696,7 @@ class HttpProtocolTest {
                 return;
             }
             methods.add(FakeHttpEndpoint.method(message));
-            String answer = switch (FakeHttpEndpoint.method(message)) {
-                case "initialize" -> FakeHttpEndpoint.initialized(message);
-                case "tools/list" -> FakeHttpEndpoint.listed(message, "{\"name\":\"echo\",\"inputSchema\":{\"type\":\"object\"},"
-                        + "\"annotations\":{\"readOnlyHint\":true}}");
-                case "tools/call" -> "{\"jsonrpc\":\"2.0\",\"id\":" + FakeHttpEndpoint.id(message) + ",\"result\":{\"content\":[{\"type\":\"text\","
-                        + "\"text\":\"done\"}]}}";
-                default -> null;
-            };
+            String answer = FakeHttpEndpoint.echoAnswer(message);
             if (answer != null) {
                 FakeHttpEndpoint.json(exchange, 200, answer);
                 return;
