@@ -37,7 +37,7 @@ final class Recorder implements StreamObserver {
         for (RunListener listener : listeners) {
             try {
                 listener.onEvent(event);
-            } catch (RuntimeException | AssertionError e) { // a test's asserting listener too: it must not end or cancel the run
+            } catch (Exception | Error e) { // any Error too (a test's AssertionError, a StackOverflowError): it must not end or cancel the run
                 LOG.warn("run listener {} failed on {}: {}", listener.getClass().getName(), event.getClass().getSimpleName(), e.toString());
             }
         }
@@ -91,7 +91,7 @@ final class Recorder implements StreamObserver {
     private static void safely(Runnable action) {
         try {
             action.run();
-        } catch (RuntimeException | AssertionError e) {
+        } catch (Exception | Error e) {
             LOG.warn("run listener failed: {}", e.toString());
         }
     }

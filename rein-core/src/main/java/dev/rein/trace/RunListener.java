@@ -5,7 +5,8 @@ import dev.rein.model.StreamObserver;
 /**
  * Observes one run: every {@link TraceEvent} and, for live views, the streamed model output.
  * All methods default to no-ops. Called from the run's threads; implementations must not throw
- * (a listener that throws a RuntimeException or an AssertionError is logged and ignored).
+ * (a listener that throws, an exception or any Error such as an AssertionError or a
+ * StackOverflowError, is logged and ignored).
  */
 public interface RunListener extends StreamObserver {
     RunListener NONE = new RunListener() {};

@@ -88,4 +88,38 @@ class AgentWithListenerTest {
         assertThat(result.status()).isEqualTo(dev.rein.run.RunStatus.SUCCEEDED);
         assertThat(result.answer()).isEqualTo("done");
     }
+    /**
+     * A listener that throws an Error other than AssertionError (a StackOverflowError of a recursive
+     * formatter, a NoClassDefFoundError of a missing exporter class) on every event, on streamed text and
+     * on close is logged and ignored as the README says of a listener that throws, where it ended the run
+     * FAILED/internal_error after its first event.
+     */
+    @Test
+    void aListenerThatThrowsAnyErrorIsIgnoredAndTheRunGoesOn() {
+        RunListener failing = new RunListener() {
+            @Override
+            public void onEvent(TraceEvent event) {
+                throw new StackOverflowError("a recursive formatter");
+            }
+
+            @Override
+            public void onTextDelta(String text) {
+                throw new NoClassDefFoundError("io/example/Exporter");
+            }
+
+            @Override
+            public void close() {
+                throw new StackOverflowError("on close");
+            }
+        };
+        RecordingListener other = new RecordingListener();
+        ScriptedModel model = ScriptedModel.of(ScriptedModel.toolCalls(ScriptedModel.call("echo", "{\"text\":\"東京\"}")),
+                ScriptedModel.text("done"));
+        RunResult result = Agent.builder().model(model).tools(TestTools.echo()).listener(runId -> failing).listener(other)
+                .build().run("go");
+        assertThat(result.status()).isEqualTo(dev.rein.run.RunStatus.SUCCEEDED);
+        assertThat(result.answer()).isEqualTo("done");
+        assertThat(other.events(TraceEvent.RunFinished.class)).hasSize(1);
+        assertThat(other.streamedText()).contains("done");
+    }
 }
