@@ -43,6 +43,8 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
     private final String password;
     private final Dialect dialect;
     private Connection connection;
+    /** Whether the current write needed a new connection (its first attempt may have been committed). */
+    private boolean reconnected;
 
     private JdbcMemoryStore(String url, String user, String password) {
         this.url = url;
@@ -68,37 +70,40 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
     @Override
     public synchronized void remember(MemoryEntry e) {
         Instant expires = e.expiresAt();
+        Object[] values = {e.id(), e.scope().tenant(), e.scope().user(), e.text(), e.source().runId(),
+                e.source().observation(), e.source().source(), e.createdBy(), e.createdAt().toEpochMilli(),
+                expires == null ? null : expires.toEpochMilli()};
         try {
-            Connection c = connection();
-            c.setAutoCommit(false);
-            try (PreparedStatement row = c.prepareStatement("INSERT INTO rein_memory (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-                 PreparedStatement term = c.prepareStatement("INSERT INTO rein_memory_terms (entry_id, tenant, principal, term)"
-                         + " VALUES (?, ?, ?, ?)")) {
-                Object[] values = {e.id(), e.scope().tenant(), e.scope().user(), e.text(), e.source().runId(),
-                        e.source().observation(), e.source().source(), e.createdBy(), e.createdAt().toEpochMilli(),
-                        expires == null ? null : expires.toEpochMilli()};
-                for (int i = 0; i < values.length; i++) {
-                    if (values[i] == null) {
-                        row.setNull(i + 1, i == 9 ? Types.BIGINT : Types.VARCHAR);
-                    } else {
-                        row.setObject(i + 1, values[i]);
+            reconnected = false;
+            try {
+                retrying(() -> transaction(c -> {
+                    try (PreparedStatement row = c.prepareStatement("INSERT INTO rein_memory (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                         PreparedStatement term = c.prepareStatement("INSERT INTO rein_memory_terms (entry_id, tenant, principal, term)"
+                                 + " VALUES (?, ?, ?, ?)")) {
+                        for (int i = 0; i < values.length; i++) {
+                            if (values[i] == null) {
+                                row.setNull(i + 1, i == 9 ? Types.BIGINT : Types.VARCHAR);
+                            } else {
+                                row.setObject(i + 1, values[i]);
+                            }
+                        }
+                        row.executeUpdate();
+                        for (String t : terms(e.text())) {
+                            term.setString(1, e.id());
+                            term.setString(2, e.scope().tenant());
+                            term.setString(3, e.scope().user());
+                            term.setString(4, t);
+                            term.addBatch();
+                        }
+                        term.executeBatch();
+                        return null;
                     }
-                }
-                row.executeUpdate();
-                for (String t : terms(e.text())) {
-                    term.setString(1, e.id());
-                    term.setString(2, e.scope().tenant());
-                    term.setString(3, e.scope().user());
-                    term.setString(4, t);
-                    term.addBatch();
-                }
-                term.executeBatch();
-                c.commit();
+                }));
             } catch (SQLException ex) {
-                c.rollback();
-                throw ex;
-            } finally {
-                c.setAutoCommit(true);
+                // the attempt before the connection broke was committed: this very entry is stored
+                if (!reconnected || list(e.scope()).stream().noneMatch(m -> m.id().equals(e.id()) && m.text().equals(e.text()))) {
+                    throw ex;
+                }
             }
         } catch (SQLException ex) {
             throw failure("remember " + e.id(), ex);
@@ -139,28 +144,22 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
     @Override
     public synchronized boolean forget(MemoryScope scope, String id) {
         try {
-            Connection c = connection();
-            c.setAutoCommit(false);
-            try (PreparedStatement terms = c.prepareStatement("DELETE FROM rein_memory_terms WHERE entry_id = ? AND tenant = ? AND principal = ?");
-                 PreparedStatement row = c.prepareStatement("DELETE FROM rein_memory WHERE id = ? AND tenant = ? AND principal = ?")) {
-                for (PreparedStatement st : List.of(terms, row)) {
-                    st.setString(1, id);
-                    st.setString(2, scope.tenant());
-                    st.setString(3, scope.user());
+            int deleted = retrying(() -> transaction(c -> {
+                try (PreparedStatement terms = c.prepareStatement("DELETE FROM rein_memory_terms WHERE entry_id = ? AND tenant = ? AND principal = ?");
+                     PreparedStatement row = c.prepareStatement("DELETE FROM rein_memory WHERE id = ? AND tenant = ? AND principal = ?")) {
+                    for (PreparedStatement st : List.of(terms, row)) {
+                        st.setString(1, id);
+                        st.setString(2, scope.tenant());
+                        st.setString(3, scope.user());
+                    }
+                    terms.executeUpdate();
+                    return row.executeUpdate();
                 }
-                terms.executeUpdate();
-                int deleted = row.executeUpdate();
-                c.commit();
-                if (deleted == 1) {
-                    truncateLog(c);
-                }
-                return deleted == 1;
-            } catch (SQLException ex) {
-                c.rollback();
-                throw ex;
-            } finally {
-                c.setAutoCommit(true);
+            }));
+            if (deleted == 1) {
+                truncateLog(connection());
             }
+            return deleted == 1;
         } catch (SQLException ex) {
             throw failure("forget " + id, ex);
         }
@@ -187,11 +186,15 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
 
     /** How many search terms the store holds for {@code id} (0 once it is forgotten); for checks and tests. */
     public synchronized int termCount(String id) {
-        try (PreparedStatement st = connection().prepareStatement("SELECT COUNT(*) FROM rein_memory_terms WHERE entry_id = ?")) {
-            st.setString(1, id);
-            try (ResultSet rs = st.executeQuery()) {
-                return rs.next() ? rs.getInt(1) : 0;
-            }
+        try {
+            return retrying(() -> {
+                try (PreparedStatement st = connection().prepareStatement("SELECT COUNT(*) FROM rein_memory_terms WHERE entry_id = ?")) {
+                    st.setString(1, id);
+                    try (ResultSet rs = st.executeQuery()) {
+                        return rs.next() ? rs.getInt(1) : 0;
+                    }
+                }
+            });
         } catch (SQLException ex) {
             throw failure("count the terms of " + id, ex);
         }
@@ -210,23 +213,83 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
     }
 
     private List<MemoryEntry> query(String sql, List<Object> params, String what) {
-        try (PreparedStatement st = connection().prepareStatement(sql)) {
-            for (int i = 0; i < params.size(); i++) {
-                st.setObject(i + 1, params.get(i));
-            }
-            try (ResultSet rs = st.executeQuery()) {
-                List<MemoryEntry> out = new ArrayList<>();
-                while (rs.next()) {
-                    long expires = rs.getLong(10);
-                    Instant expiresAt = rs.wasNull() ? null : Instant.ofEpochMilli(expires);
-                    out.add(new MemoryEntry(rs.getString(1), new MemoryScope(rs.getString(2), rs.getString(3)), rs.getString(4),
-                            new MemorySource(rs.getString(5), rs.getString(6), rs.getString(7)), rs.getString(8),
-                            Instant.ofEpochMilli(rs.getLong(9)), expiresAt));
+        try {
+            return retrying(() -> {
+                try (PreparedStatement st = connection().prepareStatement(sql)) {
+                    for (int i = 0; i < params.size(); i++) {
+                        st.setObject(i + 1, params.get(i));
+                    }
+                    try (ResultSet rs = st.executeQuery()) {
+                        List<MemoryEntry> out = new ArrayList<>();
+                        while (rs.next()) {
+                            long expires = rs.getLong(10);
+                            Instant expiresAt = rs.wasNull() ? null : Instant.ofEpochMilli(expires);
+                            out.add(new MemoryEntry(rs.getString(1), new MemoryScope(rs.getString(2), rs.getString(3)), rs.getString(4),
+                                    new MemorySource(rs.getString(5), rs.getString(6), rs.getString(7)), rs.getString(8),
+                                    Instant.ofEpochMilli(rs.getLong(9)), expiresAt));
+                        }
+                        return out;
+                    }
                 }
-                return out;
-            }
+            });
         } catch (SQLException ex) {
             throw failure(what, ex);
+        }
+    }
+
+    /** One piece of work on a connection. */
+    private interface SqlWork<T> {
+        T run(Connection c) throws SQLException;
+    }
+
+    /** One piece of work that needs no connection handed to it (it asks for one). */
+    private interface Work<T> {
+        T run() throws SQLException;
+    }
+
+    /**
+     * Does {@code work} in one transaction, committed before it returns; on a failure it is rolled
+     * back, and the failure is the one reported even when the rollback fails too (a connection the
+     * server ended cannot roll back).
+     */
+    private <T> T transaction(SqlWork<T> work) throws SQLException {
+        Connection c = connection();
+        c.setAutoCommit(false);
+        try {
+            T result = work.run(c);
+            c.commit();
+            return result;
+        } catch (SQLException e) {
+            try {
+                c.rollback();
+            } catch (SQLException ignored) {
+                // see above
+            }
+            throw e;
+        } finally {
+            try {
+                c.setAutoCommit(true);
+            } catch (SQLException ignored) {
+                // a broken connection is closed and opened again by the next call
+            }
+        }
+    }
+
+    /**
+     * Does {@code work}, and once more on a new connection when the database ended the one kept (a
+     * PostgreSQL server restarted or failed over, an idle connection cut by the network), as
+     * {@link JdbcRunStore} does: the kept connection only finds out on its next use.
+     */
+    private <T> T retrying(Work<T> work) throws SQLException {
+        try {
+            return work.run();
+        } catch (SQLException e) {
+            if (!JdbcRunStore.connectionLost(e)) {
+                throw e;
+            }
+            close();
+            reconnected = true;
+            return work.run();
         }
     }
 

@@ -99,6 +99,31 @@ class PostgresMemoryStoreTest extends MemoryStoreContract {
         }
     }
 
+    /**
+     * Before: the first call after the server ended the store's connection (a restart, a failover, an idle
+     * connection cut) failed with 'FATAL: terminating connection due to administrator command' or 'An I/O
+     * error occurred while sending to the backend', as the run store's did before e7229b3b, so a remember
+     * or a recall failed though the server was back.
+     */
+    @Test
+    void aConnectionTheServerEndedIsOpenedAgainWithoutFailingTheCall() throws Exception {
+        String first = MemoryStore.newId();
+        String second = MemoryStore.newId();
+        store.remember(entry(first, ACME, "返品は30日以内", null));
+        for (org.assertj.core.api.ThrowableAssert.ThrowingCallable call : java.util.List.<org.assertj.core.api.ThrowableAssert.ThrowingCallable>of(
+                () -> store.remember(entry(second, ACME, "deliveries go to Osaka", null)), () -> store.recall(ACME, "返品", 5, NOW),
+                () -> store.recall(ACME, "", 5, NOW), () -> store.list(ACME), () -> store.termCount(first),
+                () -> assertThat(store.forget(ACME, second)).isTrue())) {
+            try (Connection other = open(url); Statement st = other.createStatement()) {
+                // ends every other session of this database: the store's own among them
+                st.executeQuery("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid()"
+                        + " AND datname = current_database() AND backend_type = 'client backend'").close();
+            }
+            org.assertj.core.api.Assertions.assertThatCode(call).doesNotThrowAnyException();
+        }
+        assertThat(store.list(ACME)).extracting(MemoryEntry::id).containsExactly(first);
+    }
+
     @Override
     protected MemoryStore store() {
         return store;
