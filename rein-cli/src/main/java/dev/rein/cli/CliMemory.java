@@ -60,6 +60,13 @@ final class CliMemory implements MemoryStore {
         }
     }
 
+    /** The entries, each row that cannot be read (edited outside Rein) left out and said to {@code unlisted}. */
+    List<MemoryEntry> list(MemoryScope scope, java.util.function.Consumer<String> unlisted) {
+        try (JdbcMemoryStore store = JdbcMemoryStore.sqlite(directory)) {
+            return store.list(scope, unlisted);
+        }
+    }
+
     @Override
     public boolean forget(MemoryScope scope, String id) {
         try (JdbcMemoryStore store = JdbcMemoryStore.sqlite(directory)) {

@@ -88,7 +88,8 @@ final class MemoryCommand implements Callable<Integer> {
             CliHome home = CliHome.of(env.env());
             List<MemoryEntry> entries;
             if (home.hasStore()) {
-                entries = using(env, () -> new CliMemory(home.directory()).list(memoryScope));
+                entries = using(env, () -> new CliMemory(home.directory()).list(memoryScope,
+                        unlisted -> env.err().println("rein memory list: " + Text.visible(unlisted))));
             } else {
                 // Listing is reading, as for 'rein runs': an empty list, and no store created just to find it empty.
                 entries = List.of();

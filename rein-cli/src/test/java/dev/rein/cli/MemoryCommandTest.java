@@ -127,4 +127,36 @@ class MemoryCommandTest {
             assertThat(e.get("expired").asBoolean()).as(e.get("id").asText()).isEqualTo(e.get("id").asText().equals("mem_old"));
         }
     }
+
+    /**
+     * Before: one entry whose text was edited outside Rein (emptied with an SQL client) made 'rein memory list' fail
+     * with IllegalArgumentException 'a memory entry needs text', so none of the user's entries could be listed, nor
+     * the bad one found to forget it. Now it is left out with one line on stderr saying how to forget it (exit 0).
+     */
+    @Test
+    void anEntryEditedOutsideReinIsLeftOutOfTheListingSayingHowToForgetItAndTheOthersAreListed() throws Exception {
+        java.time.Instant now = java.time.Instant.now();
+        dev.rein.memory.MemorySource source = new dev.rein.memory.MemorySource("run_1", null, null);
+        for (String id : java.util.List.of("mem_ok", "mem_bad")) {
+            new CliMemory(cli.home()).remember(new dev.rein.memory.MemoryEntry(id, CliMemory.DEFAULT_SCOPE, "住所は大阪 " + id, source,
+                    "anonymous", now, null));
+        }
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + cli.home().resolve("rein.db"));
+             java.sql.Statement st = c.createStatement()) {
+            st.executeUpdate("UPDATE rein_memory SET text = '' WHERE id = 'mem_bad'");
+        }
+
+        InProcessCli.Outcome list = cli.run("memory", "list");
+        assertThat(list.exitCode()).as(list.stderr()).isZero();
+        assertThat(list.stdout()).contains("mem_ok").doesNotContain("mem_bad");
+        assertThat(list.stderrLines()).singleElement().asString()
+                .startsWith("rein memory list: memory entry mem_bad of user anonymous in tenant default in ")
+                .contains("cannot be read (its text is empty)")
+                .contains("'rein memory forget mem_bad'");
+        InProcessCli.Outcome json = cli.run("memory", "list", "--json");
+        assertThat(json.exitCode()).as(json.stderr()).isZero();
+        assertThat(Json.parse(json.stdout()).get("entries")).hasSize(1);
+        assertThat(cli.run("memory", "forget", "mem_bad").stdout()).contains("forgot mem_bad");
+        assertThat(cli.run("memory", "list").stderr()).isEmpty();
+    }
 }

@@ -20,6 +20,9 @@ import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A {@link MemoryStore} over JDBC, in the same database as the run store: the embedded SQLite file
@@ -33,6 +36,7 @@ import java.util.Set;
  * }</pre>
  */
 public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(JdbcMemoryStore.class);
     private static final String COLUMNS = "id, tenant, principal, text, source_run, source_observation, source, created_by,"
             + " created_at, expires_at";
 
@@ -132,13 +136,28 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
         params.add(scope.user());
         params.add(now.toEpochMilli());
         params.add(limit);
-        return query(sql, params, "recall from the memory of " + scope.user());
+        return query(sql, params, "recall from the memory of " + scope.user(), LOG::warn);
     }
 
+    /**
+     * {@inheritDoc} A row edited outside Rein into something an entry cannot hold (its text emptied, or
+     * made longer than {@value MemoryEntry#MAX_TEXT_CHARS} characters) is left out, here and in
+     * {@link #recall}, with a warning in the log: {@link #list(MemoryScope, Consumer)} hands it to the
+     * caller instead. Such a row can still be forgotten by its id.
+     */
     @Override
-    public synchronized List<MemoryEntry> list(MemoryScope scope) {
+    public List<MemoryEntry> list(MemoryScope scope) {
+        return list(scope, LOG::warn);
+    }
+
+    /**
+     * The entries of {@code scope}, as {@link #list(MemoryScope)}; each row left out because it cannot
+     * be read is said to {@code unlisted} in one sentence naming the entry, the store, what is wrong
+     * and what to do.
+     */
+    public synchronized List<MemoryEntry> list(MemoryScope scope, Consumer<String> unlisted) {
         return query("SELECT " + prefixed() + " FROM rein_memory m WHERE m.tenant = ? AND m.principal = ? ORDER BY m.created_at DESC, m.id",
-                List.of(scope.tenant(), scope.user()), "list the memory of " + scope.user());
+                List.of(scope.tenant(), scope.user()), "list the memory of " + scope.user(), unlisted);
     }
 
     @Override
@@ -212,7 +231,7 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
         }
     }
 
-    private List<MemoryEntry> query(String sql, List<Object> params, String what) {
+    private List<MemoryEntry> query(String sql, List<Object> params, String what, Consumer<String> unreadable) {
         try {
             return retrying(() -> {
                 try (PreparedStatement st = connection().prepareStatement(sql)) {
@@ -224,9 +243,15 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
                         while (rs.next()) {
                             long expires = rs.getLong(10);
                             Instant expiresAt = rs.wasNull() ? null : Instant.ofEpochMilli(expires);
-                            out.add(new MemoryEntry(rs.getString(1), new MemoryScope(rs.getString(2), rs.getString(3)), rs.getString(4),
-                                    new MemorySource(rs.getString(5), rs.getString(6), rs.getString(7)), rs.getString(8),
-                                    Instant.ofEpochMilli(rs.getLong(9)), expiresAt));
+                            String text = rs.getString(4);
+                            try {
+                                out.add(new MemoryEntry(rs.getString(1), new MemoryScope(rs.getString(2), rs.getString(3)), text,
+                                        new MemorySource(rs.getString(5), rs.getString(6), rs.getString(7)), rs.getString(8),
+                                        Instant.ofEpochMilli(rs.getLong(9)), expiresAt));
+                            } catch (RuntimeException e) {
+                                // one row edited outside Rein must not hide the user's other entries
+                                unreadable.accept(unreadable(rs.getString(1), rs.getString(2), rs.getString(3), text, e));
+                            }
                         }
                         return out;
                     }
@@ -235,6 +260,29 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
         } catch (SQLException ex) {
             throw failure(what, ex);
         }
+    }
+
+    /** Why a row cannot be an entry, and what to do, in one sentence. */
+    private String unreadable(String id, String tenant, String user, String text, RuntimeException e) {
+        String why;
+        if (text == null || text.isBlank()) {
+            why = "its text is empty";
+        } else if (text.codePointCount(0, text.length()) > MemoryEntry.MAX_TEXT_CHARS) {
+            why = "its text has " + text.codePointCount(0, text.length()) + " characters, more than an entry holds ("
+                    + MemoryEntry.MAX_TEXT_CHARS + ")";
+        } else {
+            why = e.getMessage() == null ? e.toString() : e.getMessage();
+        }
+        String options = ("default".equals(tenant) ? "" : " --tenant " + shellWord(tenant))
+                + ("anonymous".equals(user) ? "" : " --user " + shellWord(user));
+        return "memory entry " + id + " of user " + user + " in tenant " + tenant + " in " + url + " cannot be read (" + why
+                + "): it was edited outside Rein; forget it ('rein memory forget " + id + options
+                + "', or MemoryStore.forget) and remember what it should say again, or restore the store from a backup";
+    }
+
+    /** A word as a shell reads it back: quoted when it holds more than letters, digits and {@code -_.@:}. */
+    private static String shellWord(String word) {
+        return word.matches("[\\p{L}\\p{N}_.@:-]+") ? word : "'" + word.replace("'", "'\\''") + "'";
     }
 
     /** One piece of work on a connection. */

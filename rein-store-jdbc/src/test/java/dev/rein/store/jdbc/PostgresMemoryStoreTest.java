@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * they are skipped, except under {@code CI=true} ({@code .ci/run} installs and starts one): there a
  * skip would hide that the store was never tested, so it fails.
  */
-class PostgresMemoryStoreTest extends MemoryStoreContract {
+class PostgresMemoryStoreTest extends JdbcMemoryStoreContract {
     private static String url;
     private static String user;
     private static String password;
@@ -122,6 +122,11 @@ class PostgresMemoryStoreTest extends MemoryStoreContract {
             org.assertj.core.api.Assertions.assertThatCode(call).doesNotThrowAnyException();
         }
         assertThat(store.list(ACME)).extracting(MemoryEntry::id).containsExactly(first);
+    }
+
+    @Override
+    protected Connection otherConnection() throws SQLException {
+        return open(url + (url.contains("?") ? "&" : "?") + "currentSchema=" + schema);
     }
 
     @Override

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class SqliteMemoryStoreTest extends MemoryStoreContract {
+class SqliteMemoryStoreTest extends JdbcMemoryStoreContract {
     @TempDir
     Path dir;
     private JdbcMemoryStore store;
@@ -38,6 +38,11 @@ class SqliteMemoryStoreTest extends MemoryStoreContract {
     @Override
     protected int indexedTerms(String id) {
         return store.termCount(id);
+    }
+
+    @Override
+    protected java.sql.Connection otherConnection() throws java.sql.SQLException {
+        return DriverManager.getConnection("jdbc:sqlite:" + dir.resolve(JdbcRunStore.SQLITE_FILE));
     }
 
     @Test

@@ -1,0 +1,57 @@
+package dev.rein.store.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rein.memory.MemoryEntry;
+import dev.rein.memory.MemoryStore;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** What the JDBC memory stores do beyond {@link MemoryStoreContract}, on SQLite and PostgreSQL alike. */
+abstract class JdbcMemoryStoreContract extends MemoryStoreContract {
+    /** A connection of its own to the store's database, as a person editing rows outside Rein has. */
+    protected abstract Connection otherConnection() throws SQLException;
+
+    private void edit(String sql) throws SQLException {
+        try (Connection c = otherConnection(); Statement st = c.createStatement()) {
+            st.executeUpdate(sql);
+        }
+    }
+
+    /**
+     * Before: one row whose text was edited outside Rein into something an entry cannot hold (emptied, made
+     * longer than 4,000 characters) made list and recall throw IllegalArgumentException ('a memory entry needs
+     * text'), so no entry of that user could be listed or recalled, and 'rein memory list' failed.
+     */
+    @Test
+    void rowsEditedOutsideReinAreLeftOutSayingWhyAndTheOthersAreListedAndRecalled() throws SQLException {
+        String ok = MemoryStore.newId(), emptied = MemoryStore.newId(), tooLong = MemoryStore.newId();
+        for (String id : List.of(ok, emptied, tooLong)) {
+            store().remember(entry(id, ACME, "配送先は大阪 " + id, null));
+        }
+        edit("UPDATE rein_memory SET text = '  ' WHERE id = '" + emptied + "'");
+        edit("UPDATE rein_memory SET text = '" + "長".repeat(4_001) + "' WHERE id = '" + tooLong + "'");
+
+        List<String> problems = new ArrayList<>();
+        assertThat(((JdbcMemoryStore) store()).list(ACME, problems::add)).extracting(MemoryEntry::id).containsExactly(ok);
+        assertThat(problems).hasSize(2);
+        assertThat(problems.get(0) + "\n" + problems.get(1))
+                .contains("memory entry " + emptied + " of user alice in tenant " + ACME.tenant() + " in ")
+                .contains("cannot be read (its text is empty)")
+                .contains("memory entry " + tooLong + " ")
+                .contains("(its text has 4001 characters, more than an entry holds (4000))")
+                .contains("edited outside Rein")
+                .contains("rein memory forget " + emptied + " --tenant " + ACME.tenant());
+        assertThat(store().list(ACME)).as("the listing without a reader of its problems leaves the rows out as well")
+                .extracting(MemoryEntry::id).containsExactly(ok);
+        assertThat(store().recall(ACME, "大阪", 5, NOW)).extracting(MemoryEntry::id).containsExactly(ok);
+        assertThat(store().recall(ACME, "", 5, NOW)).extracting(MemoryEntry::id).containsExactly(ok);
+        assertThat(store().forget(ACME, emptied)).as("such a row is forgotten as any other").isTrue();
+        assertThat(store().forget(ACME, tooLong)).isTrue();
+        assertThat(indexedTerms(tooLong)).isZero();
+    }
+}
