@@ -3,6 +3,7 @@ package dev.rein.agent;
 import dev.rein.state.RunStore;
 import dev.rein.trace.RunListener;
 import dev.rein.trace.TraceEvent;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -13,13 +14,18 @@ import org.slf4j.LoggerFactory;
  *
  * <p>An event the store fails to append (a lock another process held past the store's wait, a
  * broken connection the store opens again on its next call) is held and tried again, in its place,
- * before each later event and when the run ends, so a store that fails for a while loses nothing.
+ * when the run ends and, while the run goes on, at the first event once {@link #RETRY_INTERVAL} has
+ * passed since the store last failed, so a store that fails for a while loses nothing. Events in
+ * between are held without asking the store: a locked SQLite file makes each attempt wait for the
+ * lock (10 s), and trying at every event would stall the run for that long per event.
  * What it still cannot take when the run ends is logged as lost, with the count and the store's reason.
  */
 final class StoreListener implements RunListener {
     private static final Logger LOG = LoggerFactory.getLogger(StoreListener.class);
     /** The most events held for a store that keeps failing; older ones are dropped (and counted) beyond it. */
     static final int MAX_HELD = 10_000;
+    /** How long after a failed append the store is asked again while the run goes on (it always is at the end). */
+    static final Duration RETRY_INTERVAL = Duration.ofSeconds(30);
 
     private final RunStore store;
     private final String runId;
@@ -29,10 +35,18 @@ final class StoreListener implements RunListener {
     private volatile boolean holding;
     private int dropped;
     private RuntimeException lastFailure;
+    private final long retryNanos;
+    /** When the held events may be tried again (System.nanoTime); only touched under this listener's lock. */
+    private long nextTry;
 
     StoreListener(RunStore store, String runId) {
+        this(store, runId, RETRY_INTERVAL);
+    }
+
+    StoreListener(RunStore store, String runId, Duration retryInterval) {
         this.store = store;
         this.runId = runId;
+        this.retryNanos = retryInterval.toNanos();
     }
 
     @Override
@@ -46,7 +60,7 @@ final class StoreListener implements RunListener {
                 return;
             } catch (RuntimeException e) {
                 synchronized (this) {
-                    lastFailure = e;
+                    failed(e);
                     hold(event);
                 }
                 return;
@@ -54,7 +68,9 @@ final class StoreListener implements RunListener {
         }
         synchronized (this) {
             hold(event);
-            deliverHeld();
+            if (System.nanoTime() - nextTry >= 0) {
+                deliverHeld();
+            }
         }
     }
 
@@ -68,6 +84,11 @@ final class StoreListener implements RunListener {
             LOG.warn("{} trace event{} of run {} could not be stored in {} ({}); the run's trace in the store lacks {}", lost,
                     lost == 1 ? "" : "s", runId, store, lastFailure == null ? "" : lastFailure.getMessage(), lost == 1 ? "it" : "them");
         }
+    }
+
+    private void failed(RuntimeException e) {
+        lastFailure = e;
+        nextTry = System.nanoTime() + retryNanos;
     }
 
     private void hold(TraceEvent event) {
@@ -85,7 +106,7 @@ final class StoreListener implements RunListener {
             try {
                 store.appendEvent(runId, held.peekFirst());
             } catch (RuntimeException e) {
-                lastFailure = e;
+                failed(e);
                 return;
             }
             held.removeFirst();
