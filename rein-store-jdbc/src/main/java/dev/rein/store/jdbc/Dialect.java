@@ -90,8 +90,24 @@ enum Dialect {
         if (jdbcUrl.startsWith("jdbc:postgresql:")) {
             return POSTGRES;
         }
-        throw new dev.rein.ReinException("unsupported JDBC URL '" + jdbcUrl
+        throw new dev.rein.ReinException("unsupported JDBC URL '" + masked(jdbcUrl, jdbcUrl)
                 + "': the run store speaks SQLite (jdbc:sqlite:...) and PostgreSQL (jdbc:postgresql:...)");
+    }
+
+    /** A password in a JDBC URL's parameters ({@code password=}, {@code sslpassword=}) or its user info ({@code //user:pw@}). */
+    private static final java.util.regex.Pattern PASSWORD =
+            java.util.regex.Pattern.compile("(?i)(?<=[?&;](?:ssl)?password=)[^&;]*|(?<=//[^/@:?]{1,200}:)[^/@?]*(?=@)");
+
+    /**
+     * {@code text} (a message, or the URL itself) with the password {@code url} carries masked as
+     * {@code ***}: a URL is quoted in the stores' messages, which reach logs, a run's message and its trace.
+     */
+    static String masked(String text, String url) {
+        if (text == null || url == null) {
+            return text;
+        }
+        String shown = PASSWORD.matcher(url).replaceAll("***");
+        return shown.equals(url) ? text : text.replace(url, shown);
     }
 
     List<String> schema() {

@@ -43,6 +43,8 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
     private static final int MAX_TERM_CHARS = 200;
 
     private final String url;
+    /** The URL as messages quote it: without a password it may carry. */
+    private final String shown;
     private final String user;
     private final String password;
     private final Dialect dialect;
@@ -52,6 +54,7 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
 
     private JdbcMemoryStore(String url, String user, String password) {
         this.url = url;
+        this.shown = Dialect.masked(url, url);
         this.user = user;
         this.password = password;
         this.dialect = Dialect.of(url);
@@ -275,7 +278,7 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
         }
         String options = ("default".equals(tenant) ? "" : " --tenant " + shellWord(tenant))
                 + ("anonymous".equals(user) ? "" : " --user " + shellWord(user));
-        return "memory entry " + id + " of user " + user + " in tenant " + tenant + " in " + url + " cannot be read (" + why
+        return "memory entry " + id + " of user " + user + " in tenant " + tenant + " in " + shown + " cannot be read (" + why
                 + "): it was edited outside Rein; forget it ('rein memory forget " + id + options
                 + "', or MemoryStore.forget) and remember what it should say again, or restore the store from a backup";
     }
@@ -381,7 +384,7 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
             try (ResultSet rs = st.executeQuery("SELECT MAX(version) FROM rein_schema")) {
                 int version = rs.next() ? rs.getInt(1) : 0;
                 if (version > JdbcRunStore.SCHEMA_VERSION) {
-                    throw new StoreException("the memory store at " + url + " has schema version " + version
+                    throw new StoreException("the memory store at " + shown + " has schema version " + version
                             + ", newer than this Rein understands (" + JdbcRunStore.SCHEMA_VERSION + "); upgrade Rein");
                 }
             }
@@ -428,6 +431,6 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
 
     private StoreException failure(String what, SQLException e) {
         close();
-        return new StoreException("cannot " + what + " in the memory store at " + url + ": " + e.getMessage() + dialect.advice(e), e);
+        return new StoreException("cannot " + what + " in the memory store at " + shown + ": " + Dialect.masked(e.getMessage(), url) + dialect.advice(e), e);
     }
 }

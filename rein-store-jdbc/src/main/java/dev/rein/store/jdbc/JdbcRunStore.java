@@ -53,6 +53,8 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
     static final int SCHEMA_VERSION = 1;
 
     private final String url;
+    /** The URL as messages quote it: without a password it may carry. */
+    private final String shown;
     private final String user;
     private final String password;
     private final Dialect dialect;
@@ -62,6 +64,7 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
 
     private JdbcRunStore(String url, String user, String password) {
         this.url = url;
+        this.shown = Dialect.masked(url, url);
         this.user = user;
         this.password = password;
         this.dialect = Dialect.of(url);
@@ -145,7 +148,7 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
             throw failure("load run " + runId, e);
         } catch (StoreException e) {
             // The codec does not know which run it read: name it, and where it is kept.
-            throw new StoreException("cannot load run " + runId + " from " + url + ": " + e.getMessage(), e);
+            throw new StoreException("cannot load run " + runId + " from " + shown + ": " + e.getMessage(), e);
         }
     }
 
@@ -195,7 +198,7 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
                     runs.add(new RunSummary(runId, s.status(), s.reason(), s.goal(), s.model(), s.steps(), s.costUsd(),
                             s.pendingApprovals().size(), s.createdAt(), s.updatedAt()));
                 } catch (RuntimeException e) {
-                    unlisted.accept("run " + runId + " in " + url + " cannot be listed: " + problem + ", and " + snapshotProblem(e)
+                    unlisted.accept("run " + runId + " in " + shown + " cannot be listed: " + problem + ", and " + snapshotProblem(e)
                             + "; it was edited outside Rein: restore the run store from a backup, or delete the run's row");
                 }
             }
@@ -348,7 +351,7 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
 
     @Override
     public String toString() {
-        return "JdbcRunStore[" + url + "]";
+        return "JdbcRunStore[" + shown + "]";
     }
 
     private void migrate() {
@@ -372,7 +375,7 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
             }
             if (version > SCHEMA_VERSION) {
                 // refused before this version's tables are made in a store whose schema a later Rein chose
-                throw new StoreException("the run store at " + url + " has schema version " + version
+                throw new StoreException("the run store at " + shown + " has schema version " + version
                         + ", newer than this Rein understands (" + SCHEMA_VERSION + "); upgrade Rein");
             }
             for (String ddl : schema.subList(1, schema.size())) {
@@ -462,10 +465,10 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
     private StoreException failure(String what, SQLException e) {
         close();
         if (e.getMessage() != null && e.getMessage().contains("No suitable driver")) {
-            return new StoreException("cannot " + what + ": no JDBC driver for " + url
+            return new StoreException("cannot " + what + ": no JDBC driver for " + shown
                     + " on the class path (add org.postgresql:postgresql for PostgreSQL)", e);
         }
-        return new StoreException("cannot " + what + " in " + url + ": " + e.getMessage() + dialect.advice(e), e);
+        return new StoreException("cannot " + what + " in " + shown + ": " + Dialect.masked(e.getMessage(), url) + dialect.advice(e), e);
     }
 
     private static long millis(Instant instant) {
