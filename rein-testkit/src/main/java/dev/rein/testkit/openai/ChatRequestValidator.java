@@ -14,7 +14,8 @@ import java.util.Set;
  * assistant message's {@code tool_calls} answered by one {@code tool} message per id right after
  * it, no {@code tool} message for an unknown id, {@code tools} present when the history holds tool
  * calls or a {@code tool_choice} is set, a named choice naming a defined function, argument text as
- * strings, positive output limits, {@code stream_options} only with {@code stream}, no array schema
+ * strings, positive output limits, no {@code max_tokens} for one of OpenAI's reasoning models (o1, o3, o4-mini, the gpt-5
+ * family, codex-mini: they take only {@code max_completion_tokens}), {@code stream_options} only with {@code stream}, no array schema
  * without {@code items} in a tool's parameters, and the API reference's limits: at most {@value #MAX_TOOLS} tools,
  * {@value #MAX_STOP} stop sequences, {@value #MAX_DESCRIPTION} characters in a function's description and {@value
  * #MAX_CALL_ID} in a tool call's id.
@@ -56,11 +57,25 @@ final class ChatRequestValidator {
                         + limit + " instead.", field, "integer_below_min_value");
             }
         }
+        if (limitsOnlyMaxCompletionTokens(body.path("model").asText()) && body.hasNonNull("max_tokens")) {
+            return fail("Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens'"
+                    + " instead.", "max_tokens", "unsupported_parameter");
+        }
         if (body.has("stream_options") && !body.path("stream").asBoolean(false)) {
             return fail("The 'stream_options' parameter is only allowed when 'stream' is enabled.",
                     "stream_options", null);
         }
         return limits(body).or(() -> tools(body)).or(() -> history(messages, hasTools(body)));
+    }
+
+    /**
+     * Whether the model is one of OpenAI's reasoning models, which refuse the deprecated {@code max_tokens} (the API
+     * reference: "not compatible with o-series models"): the o-series (o1, o1-mini, o3-pro, o4-mini, dated snapshots),
+     * the gpt-5 family and codex-mini.
+     */
+    static boolean limitsOnlyMaxCompletionTokens(String model) {
+        String name = model.toLowerCase(java.util.Locale.ROOT);
+        return name.matches("o[1-9][0-9]*(-.*)?") || name.startsWith("gpt-5") || name.startsWith("codex-mini");
     }
 
     /** The lengths the real API checks before anything else, in its words (counted in characters, as Python counts them). */

@@ -196,6 +196,29 @@ class ChatSdkCompatibilityTest {
     }
 
     @Test
+    @SuppressWarnings("deprecation") // max_tokens is deprecated: that is what the test is about
+    void aReasoningModelRefusesMaxTokensAsTheRealApiDoes() {
+        // The API reference: max_tokens "is not compatible with o-series models"; o1, o3, o4-mini and the gpt-5 family
+        // answer it with 400 unsupported_parameter naming the field to use, which a client must handle.
+        for (String model : List.of("o1", "o3-mini", "o4-mini-2025-04-16", "gpt-5", "gpt-5.1", "gpt-5-mini", "codex-mini-latest")) {
+            ChatCompletionCreateParams request = ChatCompletionCreateParams.builder().model(model).addUserMessage("x")
+                    .maxTokens(256).build();
+            assertThatThrownBy(() -> client.chat().completions().create(request)).as(model)
+                    .isInstanceOfSatisfying(BadRequestException.class, e -> {
+                        assertThat(e.getMessage()).contains("Unsupported parameter: 'max_tokens' is not supported with this"
+                                + " model. Use 'max_completion_tokens' instead.");
+                        assertThat(e.code()).hasValue("unsupported_parameter");
+                        assertThat(e.param()).hasValue("max_tokens");
+                    });
+        }
+        server.enqueue(ChatReply.text("newer field"), ChatReply.text("older model"));
+        assertThat(client.chat().completions().create(ChatCompletionCreateParams.builder().model("o3").addUserMessage("x")
+                .maxCompletionTokens(256).build()).choices().get(0).message().content()).contains("newer field");
+        assertThat(client.chat().completions().create(ChatCompletionCreateParams.builder().model("gpt-4o").addUserMessage("x")
+                .maxTokens(256).build()).choices().get(0).message().content()).contains("older model");
+    }
+
+    @Test
     void requestsBeyondTheApisDocumentedLimitsAreRejectedAsTheRealApiRejectsThem() {
         // The API reference: tools "A max of 128 functions are supported", stop "Up to 4 sequences", a function's
         // description and a tool call id within the lengths the API checks; beyond them the real API answers 400
