@@ -42,7 +42,8 @@ final class ChatEncoder {
     }
 
     /**
-     * The chunks of a streamed answer, as the API sends them: the role, the text in pieces, the
+     * The chunks of a streamed answer, as the API sends them: the role (with {@code "content": ""} when text follows,
+     * {@code null} otherwise), the text in pieces, the
      * refusal, each tool call (id and name first, then its arguments in fragments), the finish
      * reason, and with {@code includeUsage} a last chunk with no choices and the usage (the earlier
      * chunks then carry {@code "usage": null}).
@@ -51,7 +52,13 @@ final class ChatEncoder {
                                    boolean includeUsage) {
         List<ObjectNode> chunks = new ArrayList<>();
         ObjectNode first = delta(chunks, id, model, includeUsage);
-        first.put("role", "assistant").put("content", "").putNull("refusal");
+        first.put("role", "assistant");
+        if (reply.content() != null) {
+            first.put("content", "");
+        } else {
+            first.putNull("content"); // as the real API opens an answer of only tool calls, whose content is null
+        }
+        first.putNull("refusal");
         if (reply.content() != null) {
             for (String piece : pieces(reply.content())) {
                 delta(chunks, id, model, includeUsage).put("content", piece);

@@ -137,6 +137,26 @@ class ChatSdkCompatibilityTest {
     }
 
     @Test
+    void theFirstChunkOfAToolCallOnlyAnswerCarriesContentNullAsTheRealStreamDoes() {
+        // The real API opens a stream with the role: "content": "" when text follows, "content": null when the answer
+        // is only tool calls, as the complete message's content is null then; a client that takes "" for text must
+        // not see an empty text part the real API never sends.
+        server.enqueue(ChatReply.toolCall("call_1", "read_file", "{\"path\":\"a.txt\"}"), ChatReply.text("読みました。"));
+        for (String expected : new String[] {null, ""}) {
+            try (StreamResponse<ChatCompletionChunk> stream = client.chat().completions().createStreaming(params("go")
+                    .addTool(tool("read_file")).build())) {
+                ChatCompletionChunk.Choice.Delta first = stream.stream().toList().get(0).choices().get(0).delta();
+                assertThat(first.role()).hasValue(ChatCompletionChunk.Choice.Delta.Role.ASSISTANT);
+                if (expected == null) {
+                    assertThat(first._content().isNull()).as("content is JSON null, not \"\" or absent").isTrue();
+                } else {
+                    assertThat(first.content()).hasValue(expected);
+                }
+            }
+        }
+    }
+
+    @Test
     void echoedToolCallsAndToolMessagesAreAccepted() {
         server.enqueue(ChatReply.text("Both read."));
         ChatCompletionMessageToolCall call = ChatCompletionMessageToolCall.ofFunction(
