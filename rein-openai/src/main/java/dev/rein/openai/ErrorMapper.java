@@ -165,7 +165,8 @@ final class ErrorMapper {
             message += azureAdvice();
         }
         if (status == 400 && message != null) {
-            message += outputLimitAdvice(message, errorObject(body)) + RequestLimits.advice(message);
+            message += outputLimitAdvice(message, errorObject(body)) + RequestLimits.advice(message)
+                    + samplingAdvice(errorObject(body));
         }
         String location = e.headers().values("location").stream().findFirst().orElse(null);
         java.time.Duration wait = dev.rein.retry.RetryAfter.from(e.headers()::values, clock);
@@ -212,6 +213,29 @@ final class ErrorMapper {
                 || CONTEXT_WINDOW.matcher(message).find();
         return window ? " (the conversation no longer fits the model's context window: make it smaller with a ContextPolicy"
                 + " (tool result clearing or compaction, a lower toolOutputLimit))" : "";
+    }
+
+    /**
+     * What to change when a model refuses a sampling setting itself (OpenAI's reasoning models, o1 to the gpt-5 family,
+     * take only their default: 400 {@code unsupported_value} "Unsupported value: 'temperature' does not support 0.2 with
+     * this model. Only the default (1) value is supported.", or {@code unsupported_parameter}): the API names its request
+     * field, the user set the agent's temperature (or a request's topP). Empty for any other error.
+     */
+    private static String samplingAdvice(JsonNode error) {
+        if (error == null) {
+            return "";
+        }
+        String code = error.path("code").asText("");
+        if (!code.equals("unsupported_value") && !code.equals("unsupported_parameter")) {
+            return "";
+        }
+        return switch (error.path("param").asText("")) {
+            case "temperature" -> " (this model takes only its own default temperature: leave the agent's temperature unset"
+                    + " (Agent.Builder.temperature(null)) to run it)";
+            case "top_p" -> " (this model takes only its own default top_p: leave the request's topP unset"
+                    + " (ModelRequest.Builder.topP(null)) to run it)";
+            default -> "";
+        };
     }
 
     /**

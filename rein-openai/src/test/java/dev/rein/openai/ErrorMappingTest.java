@@ -351,6 +351,36 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void aReasoningModelRefusingTheTemperatureSaysWhichSettingItIsAndToLeaveItUnset() {
+        // o1, o3, o4-mini and the gpt-5 family take only their default sampling: a temperature set on the agent was
+        // refused at every call in the API's words alone, naming a request field rather than the setting to change.
+        String[][] refusals = {
+                {"Unsupported value: 'temperature' does not support 0.2 with this model. Only the default (1) value is"
+                        + " supported.", "temperature", "unsupported_value"},
+                {"Unsupported parameter: 'temperature' is not supported with this model.", "temperature",
+                        "unsupported_parameter"},
+                {"Unsupported value: 'top_p' does not support 0.9 with this model. Only the default (1) value is supported.",
+                        "top_p", "unsupported_value"}};
+        for (String[] refusal : refusals) {
+            server.enqueue(new ChatReply.HttpError(400, "invalid_request_error", refusal[2], "x", Map.of(),
+                    "{\"error\":{\"message\":\"" + refusal[0] + "\",\"type\":\"invalid_request_error\",\"param\":\""
+                            + refusal[1] + "\",\"code\":\"" + refusal[2] + "\"}}"));
+            ModelException e = failure();
+            assertThat(e.retryable()).isFalse();
+            assertThat(e.getMessage()).startsWith(refusal[0]);
+            if (refusal[1].equals("temperature")) {
+                assertThat(e.getMessage()).contains("(this model takes only its own default temperature: leave the"
+                        + " agent's temperature unset (Agent.Builder.temperature(null)) to run it)");
+            } else {
+                assertThat(e.getMessage()).contains("(this model takes only its own default top_p: leave the request's"
+                        + " topP unset (ModelRequest.Builder.topP(null)) to run it)");
+            }
+        }
+        server.enqueue(ChatReply.error(400, "invalid_request_error", "Invalid value for 'temperature'."));
+        assertThat(failure().getMessage()).as("a value out of range is not this refusal").isEqualTo("Invalid value for 'temperature'.");
+    }
+
+    @Test
     void aLocalServerRefusingTheDefaultModelIsToldToBeGivenItsOwnModel() throws Exception {
         // Without --model (modelName) the request names gpt-4.1-mini, the OpenAI API's default, which Ollama,
         // vLLM or LM Studio do not serve: Ollama said to pull it, which no one can.
