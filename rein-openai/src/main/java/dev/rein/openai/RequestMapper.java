@@ -66,7 +66,7 @@ final class RequestMapper {
      * of the assistant turn before it, so its form is valid only after that same turn; an assistant
      * turn's carries its {@code reasoning_content} or not ({@code reasoning}), as its place decides.
      */
-    private record Wire(Message after, boolean reasoning, String family, List<JsonValue> messages) {}
+    private record Wire(Message after, boolean reasoning, String family, boolean skipSignature, List<JsonValue> messages) {}
 
     /** Changes at most once, from max_tokens to max_completion_tokens, when the server refuses the older field. */
     private volatile MaxTokensField maxTokensField;
@@ -221,13 +221,16 @@ final class RequestMapper {
         boolean toolCallSinceUser = false;
         // Reasoning another host sent goes back to a model of its family here too (Origin.family).
         String family = Origin.family(origin, request.model());
+        // Gemini 3 on Google's endpoints: a call no Google host here signed gets the documented skip value.
+        boolean skipSignature = ExtraContent.skipsSignatureCheck(origin, request.model());
         for (Message message : request.messages()) {
             boolean fromAssistant = message.role() == Role.ASSISTANT;
             Message after = fromAssistant ? null : assistant;
             boolean reasoning = fromAssistant && (toolCallSinceUser || callsTools(message));
-            Wire cached = messages.get(message, m -> convert(m, after, reasoning, family));
-            if (cached.after() != after || cached.reasoning() != reasoning || !java.util.Objects.equals(cached.family(), family)) {
-                cached = convert(message, after, reasoning, family); // the same turn after another one: rare, not kept
+            Wire cached = messages.get(message, m -> convert(m, after, reasoning, family, skipSignature));
+            if (cached.after() != after || cached.reasoning() != reasoning || !java.util.Objects.equals(cached.family(), family)
+                    || cached.skipSignature() != skipSignature) {
+                cached = convert(message, after, reasoning, family, skipSignature); // the same turn after another one: rare, not kept
             }
             wire.addAll(cached.messages());
             if (fromAssistant) {
@@ -240,12 +243,12 @@ final class RequestMapper {
         return wire;
     }
 
-    private Wire convert(Message message, Message after, boolean reasoning, String family) {
+    private Wire convert(Message message, Message after, boolean reasoning, String family, boolean skipSignature) {
         converted.incrementAndGet();
         List<JsonValue> wire = message.role() == Role.ASSISTANT
-                ? List.of(assistant(message, mistralHost, origin, reasoning, family))
+                ? List.of(assistant(message, mistralHost, origin, reasoning, family, skipSignature))
                 : user(message, after == null ? Map.of() : callOrder(after), mistralHost);
-        return new Wire(after, reasoning, family, wire);
+        return new Wire(after, reasoning, family, skipSignature, wire);
     }
 
     private static boolean callsTools(Message message) {
@@ -410,8 +413,11 @@ final class RequestMapper {
      * @param reasoning whether its kept {@code reasoning_content} goes back (DeepSeek's rule, see {@link #messages})
      * @param family the model family of the request ({@link Origin#family}), which another host's reasoning of that
      *     family goes back to; null for none
+     * @param skipSignature whether the first call gets Google's skip value when no call of the message carries a
+     *     signature for this server ({@link ExtraContent#skipsSignatureCheck})
      */
-    private static JsonValue assistant(Message message, boolean mistralIds, String origin, boolean reasoning, String family) {
+    private static JsonValue assistant(Message message, boolean mistralIds, String origin, boolean reasoning, String family,
+                                       boolean skipSignature) {
         StringBuilder text = new StringBuilder();
         Map<String, String> raw = RawArguments.of(message.content());
         Map<String, JsonNode> extra = ExtraContent.of(message.content(), origin);
@@ -433,6 +439,10 @@ final class RequestMapper {
                 case RedactedThinkingBlock r -> { }
                 case OpaqueBlock o -> { }
             }
+        }
+        if (skipSignature && !calls.isEmpty() && extra.isEmpty()) {
+            // Gemini signs the first call of a step (parallel calls: that one only) and checks it on Gemini 3
+            ((ObjectNode) calls.get(0)).set("extra_content", ExtraContent.skipSignature());
         }
         ObjectNode json = Json.object().put("role", "assistant");
         if (text.isEmpty() && !calls.isEmpty()) {

@@ -227,6 +227,56 @@ class WireEdgeCasesTest extends FakeChat {
     }
 
     @Test
+    void aGemini3OnGooglesEndpointsGetsTheDocumentedSkipSignatureForACallNoGoogleHostHereSigned() {
+        // Gemini 3 refuses a history whose function call comes without a thought signature (400 'Function call is missing
+        // a thought_signature in functionCall parts'), and a signature goes back only to the host that made it: a run
+        // resumed or falling back onto Gemini 3 from another provider, or between AI Studio and Vertex AI, failed at its
+        // first request. Both docs give a value that skips the check for calls Gemini did not sign here:
+        // "skip_thought_signature_validator" (ai.google.dev and Vertex AI's thought signatures pages).
+        String aiStudio = "https://generativelanguage.googleapis.com/v1beta/openai/";
+        String vertex = "https://us-central1-aiplatform.googleapis.com/v1/projects/p/locations/us-central1/endpoints/openapi";
+        JsonNode ownSignature = dev.rein.json.Json.parse("{\"google\":{\"thought_signature\":\"CiQB自分の\"}}");
+        List<dev.rein.model.Message> history = List.of(dev.rein.model.Message.user("東京と大阪の天気は?"),
+                dev.rein.model.Message.assistant(List.of(
+                        new dev.rein.model.ToolUseBlock("toolu_01", "search", dev.rein.json.Json.parse("{\"q\":\"東京\"}")),
+                        new dev.rein.model.ToolUseBlock("toolu_02", "search", dev.rein.json.Json.parse("{\"q\":\"大阪\"}")))),
+                dev.rein.model.Message.user(List.of(new dev.rein.model.ToolResultBlock("toolu_01", "晴れ", false),
+                        new dev.rein.model.ToolResultBlock("toolu_02", "雨", false))),
+                dev.rein.model.Message.assistant(List.of(
+                        new dev.rein.model.ToolUseBlock("call_v", "search", dev.rein.json.Json.parse("{\"q\":\"札幌\"}")),
+                        ExtraContent.keep("call_v", ownSignature, Origin.of(vertex)))),
+                dev.rein.model.Message.user(List.of(new dev.rein.model.ToolResultBlock("call_v", "雪", false))));
+        for (String base : new String[] {aiStudio, vertex}) {
+            for (String gemini : new String[] {"gemini-3-pro-preview", "google/gemini-3-flash-preview"}) {
+                JsonNode messages = body(base, gemini, history).path("messages");
+                JsonNode anthropicCalls = messages.get(1).path("tool_calls");
+                assertThat(anthropicCalls.get(0).at("/extra_content/google/thought_signature").asText()).as(base + " " + gemini)
+                        .isEqualTo("skip_thought_signature_validator");
+                assertThat(anthropicCalls.get(1).has("extra_content")).as("a parallel call's signature is on the first only")
+                        .isFalse();
+                JsonNode vertexCall = messages.get(4).path("tool_calls").get(0);
+                assertThat(vertexCall.get("extra_content")).as(base + " " + gemini).isEqualTo(base.equals(vertex) ? ownSignature
+                        : dev.rein.json.Json.parse("{\"google\":{\"thought_signature\":\"skip_thought_signature_validator\"}}"));
+            }
+        }
+        // Gemini 2.5 does not check signatures, and no other server or model gets a field outside the protocol.
+        for (String[] other : new String[][] {{aiStudio, "gemini-2.5-flash"}, {vertex, "meta/llama-3.3-70b-instruct-maas"},
+                {"https://api.openai.com/v1", "gpt-4.1"}, {"http://localhost:8000/v1", "gemini-3-pro-preview"}}) {
+            JsonNode messages = body(other[0], other[1], history).path("messages");
+            assertThat(messages.get(1).path("tool_calls").get(0).has("extra_content")).as(other[0] + " " + other[1]).isFalse();
+            assertThat(messages.get(4).path("tool_calls").get(0).has("extra_content")).as(other[0] + " " + other[1])
+                    .isEqualTo(other[0].equals(vertex)); // its own signature goes back to the host that made it, as before
+        }
+    }
+
+    private static JsonNode body(String baseUrl, String modelName, List<dev.rein.model.Message> history) {
+        try (OpenAiModel google = OpenAiModel.builder().baseUrl(baseUrl).apiKey("key").environment(name -> null).build()) {
+            return com.openai.core.ObjectMappers.jsonMapper().valueToTree(google.requests().body(dev.rein.model.ModelRequest
+                    .builder(modelName).maxTokens(256).messages(history).tools(List.of(tool("search"))).build()));
+        }
+    }
+
+    @Test
     void theReasoningOfAToolCallTurnIsEchoedBackWithItsCalls() {
         // DeepSeek's thinking mode (deepseek-reasoner) streams its reasoning as reasoning_content and
         // answers 400 'Missing `reasoning_content` field in the assistant message at message index 1'
