@@ -15,7 +15,8 @@ import java.util.Set;
  * it, no {@code tool} message for an unknown id, {@code tools} present when the history holds tool
  * calls or a {@code tool_choice} is set, a named choice naming a defined function, argument text as
  * strings, positive output limits, no {@code max_tokens} for one of OpenAI's reasoning models (o1, o3, o4-mini, the gpt-5
- * family, codex-mini: they take only {@code max_completion_tokens}), {@code stream_options} only with {@code stream}, no array schema
+ * family, codex-mini: they take only {@code max_completion_tokens}), no temperature or top_p but 1 for the o-series and the
+ * first gpt-5 models, {@code stream_options} only with {@code stream}, no array schema
  * without {@code items} in a tool's parameters, and the API reference's limits: at most {@value #MAX_TOOLS} tools,
  * {@value #MAX_STOP} stop sequences, {@value #MAX_DESCRIPTION} characters in a function's description and {@value
  * #MAX_CALL_ID} in a tool call's id.
@@ -61,6 +62,15 @@ final class ChatRequestValidator {
             return fail("Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens'"
                     + " instead.", "max_tokens", "unsupported_parameter");
         }
+        if (samplesOnlyByDefault(body.path("model").asText())) {
+            for (String field : new String[] {"temperature", "top_p"}) {
+                JsonNode value = body.get(field);
+                if (value != null && value.isNumber() && value.doubleValue() != 1) {
+                    return fail("Unsupported value: '" + field + "' does not support " + value + " with this model. Only"
+                            + " the default (1) value is supported.", field, "unsupported_value");
+                }
+            }
+        }
         if (body.has("stream_options") && !body.path("stream").asBoolean(false)) {
             return fail("The 'stream_options' parameter is only allowed when 'stream' is enabled.",
                     "stream_options", null);
@@ -76,6 +86,17 @@ final class ChatRequestValidator {
     static boolean limitsOnlyMaxCompletionTokens(String model) {
         String name = model.toLowerCase(java.util.Locale.ROOT);
         return name.matches("o[1-9][0-9]*(-.*)?") || name.startsWith("gpt-5") || name.startsWith("codex-mini");
+    }
+
+    /**
+     * Whether the model takes only the default temperature and top_p (1): the o-series and the first gpt-5 models
+     * (gpt-5, gpt-5-mini, gpt-5-nano, their snapshots), which refuse any other with 400 {@code unsupported_value}. The
+     * later gpt-5.N take them with reasoning effort none and are not checked, nor is gpt-5-chat.
+     */
+    static boolean samplesOnlyByDefault(String model) {
+        String name = model.toLowerCase(java.util.Locale.ROOT);
+        return name.matches("o[1-9][0-9]*(-.*)?") || name.startsWith("gpt-5") && !name.startsWith("gpt-5.")
+                && !name.startsWith("gpt-5-chat");
     }
 
     /** The lengths the real API checks before anything else, in its words (counted in characters, as Python counts them). */

@@ -34,7 +34,8 @@ import java.util.function.Consumer;
  * {@code items} ("array schema missing items"), a missing model or messages, more than 128 tools or 4 stop
  * sequences ({@code array_above_max_length}), a function description over 1,024 characters or a tool call id
  * over 40 ({@code string_above_max_length}), {@code max_tokens} for one of OpenAI's reasoning models (o1, o3,
- * o4-mini, the gpt-5 family, codex-mini: {@code unsupported_parameter}, "Use 'max_completion_tokens' instead."). No key is needed
+ * o4-mini, the gpt-5 family, codex-mini: {@code unsupported_parameter}, "Use 'max_completion_tokens' instead."), a
+ * temperature or top_p other than 1 for the o-series and the first gpt-5 models ({@code unsupported_value}). No key is needed
  * unless {@link #requireApiKey(String)} is set, like a local Ollama.
  *
  * <pre>{@code

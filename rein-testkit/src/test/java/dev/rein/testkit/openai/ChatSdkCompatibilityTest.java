@@ -239,6 +239,31 @@ class ChatSdkCompatibilityTest {
     }
 
     @Test
+    void aReasoningModelRefusesASamplingSettingOtherThanItsDefaultAsTheRealApiDoes() {
+        // o1, o3, o4-mini, gpt-5 (mini, nano) answer a temperature or top_p other than 1 with 400 unsupported_value
+        // "Unsupported value: 'temperature' does not support 0.2 with this model. Only the default (1) value is supported."
+        for (String model : List.of("o1", "o3-mini", "o4-mini", "gpt-5", "gpt-5-mini-2025-08-07")) {
+            ChatCompletionCreateParams hot = ChatCompletionCreateParams.builder().model(model).addUserMessage("x")
+                    .temperature(0.2).build();
+            assertThatThrownBy(() -> client.chat().completions().create(hot)).as(model)
+                    .isInstanceOfSatisfying(BadRequestException.class, e -> {
+                        assertThat(e.getMessage()).contains("Unsupported value: 'temperature' does not support 0.2 with this"
+                                + " model. Only the default (1) value is supported.");
+                        assertThat(e.code()).hasValue("unsupported_value");
+                        assertThat(e.param()).hasValue("temperature");
+                    });
+        }
+        ChatCompletionCreateParams narrow = ChatCompletionCreateParams.builder().model("o3").addUserMessage("x").topP(0.9).build();
+        assertThatThrownBy(() -> client.chat().completions().create(narrow))
+                .isInstanceOfSatisfying(BadRequestException.class, e -> assertThat(e.param()).hasValue("top_p"));
+        server.enqueue(ChatReply.text("default"), ChatReply.text("other model"));
+        assertThat(client.chat().completions().create(ChatCompletionCreateParams.builder().model("o3").addUserMessage("x")
+                .temperature(1.0).build()).choices().get(0).message().content()).contains("default");
+        assertThat(client.chat().completions().create(ChatCompletionCreateParams.builder().model("gpt-4o").addUserMessage("x")
+                .temperature(0.2).build()).choices().get(0).message().content()).contains("other model");
+    }
+
+    @Test
     void requestsBeyondTheApisDocumentedLimitsAreRejectedAsTheRealApiRejectsThem() {
         // The API reference: tools "A max of 128 functions are supported", stop "Up to 4 sequences", a function's
         // description and a tool call id within the lengths the API checks; beyond them the real API answers 400
