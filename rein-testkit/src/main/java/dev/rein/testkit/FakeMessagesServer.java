@@ -74,6 +74,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *  "stop_sequence": null,                    // optional; a string also sets stop_reason stop_sequence
  *  "stop_details": null,                     // optional, e.g. {"type": "refusal", "category": "cyber",
  *                                            //   "explanation": "..."} with "stop_reason": "refusal"
+ *  "container": null,                        // optional, the code execution tool's {"id": "container_01...",
+ *                                            //   "expires_at": "..."}; streamed on message_delta
  *  "usage": {"input_tokens": 10, "output_tokens": 5,          // optional: else estimated
  *            "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0,
  *            "cache_creation": {"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": 0}}}

@@ -49,24 +49,53 @@ public sealed interface FakeReply {
      * @param stopDetailsJson the {@code stop_details} object as JSON text (a refusal's {@code
      *     category} and {@code explanation}), sent on the message and, streamed, on {@code
      *     message_delta}; {@code null} for none
+     * @param containerJson the {@code container} object as JSON text ({@code {"id": ..., "expires_at":
+     *     ...}}: the code execution tool's container, which a client sends back as the next request's
+     *     {@code container}), sent on the message and, streamed, on {@code message_delta} (null in
+     *     {@code message_start}), as the SDKs' accumulators read it; {@code null} for none
      */
-    record Message(List<FakeBlock> content, String stopReason, String stopSequence, FakeUsage usage, String stopDetailsJson)
+    record Message(List<FakeBlock> content, String stopReason, String stopSequence, FakeUsage usage, String stopDetailsJson,
+                   String containerJson)
             implements FakeReply {
         /** Copies the content so that a reply cannot change after it was enqueued; checks the details are a JSON object. */
         public Message {
             content = List.copyOf(Objects.requireNonNull(content, "content"));
             Objects.requireNonNull(stopReason, "stopReason");
-            if (stopDetailsJson != null) {
-                JsonNode details;
-                try {
-                    details = Json.MAPPER.readTree(stopDetailsJson);
-                } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-                    throw new IllegalArgumentException("stop_details is not valid JSON: " + stopDetailsJson, e);
-                }
-                if (details == null || !details.isObject()) {
-                    throw new IllegalArgumentException("stop_details must be a JSON object: " + stopDetailsJson);
-                }
+            requireObject("stop_details", stopDetailsJson);
+            if (containerJson != null && !requireObject("container", containerJson).path("id").isTextual()) {
+                throw new IllegalArgumentException("container needs its \"id\" text: " + containerJson);
             }
+        }
+
+        /**
+         * A message without a container.
+         *
+         * @param content the content blocks
+         * @param stopReason the {@code stop_reason}
+         * @param stopSequence the {@code stop_sequence}, or {@code null}
+         * @param usage the usage, or {@code null} for the server's estimate
+         * @param stopDetailsJson the {@code stop_details} object as JSON text, or {@code null}
+         */
+        public Message(List<FakeBlock> content, String stopReason, String stopSequence, FakeUsage usage,
+                       String stopDetailsJson) {
+            this(content, stopReason, stopSequence, usage, stopDetailsJson, null);
+        }
+
+        /** The JSON object {@code json} holds (null for null); anything else is refused, naming the field. */
+        private static JsonNode requireObject(String field, String json) {
+            if (json == null) {
+                return null;
+            }
+            JsonNode node;
+            try {
+                node = Json.MAPPER.readTree(json);
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                throw new IllegalArgumentException(field + " is not valid JSON: " + json, e);
+            }
+            if (node == null || !node.isObject()) {
+                throw new IllegalArgumentException(field + " must be a JSON object: " + json);
+            }
+            return node;
         }
 
         /**
@@ -423,6 +452,7 @@ public sealed interface FakeReply {
         private String stopSequence;
         private FakeUsage usage;
         private String stopDetailsJson;
+        private String containerJson;
 
         private MessageBuilder() {}
 
@@ -534,6 +564,32 @@ public sealed interface FakeReply {
         }
 
         /**
+         * Sets the {@code container} the code execution tool ran in: {@code {"id": id, "expires_at":
+         * expiresAt}}, which a client is to send back as the next request's {@code container}.
+         *
+         * @param id the container id, e.g. {@code "container_011CPR5CNjB747bTd36fQLFk"}
+         * @param expiresAt when it expires (RFC 3339), e.g. {@code "2026-12-05T01:13:31.749448Z"}
+         * @return this builder
+         */
+        public MessageBuilder container(String id, String expiresAt) {
+            com.fasterxml.jackson.databind.node.ObjectNode container = Json.MAPPER.createObjectNode();
+            container.put("id", Objects.requireNonNull(id, "id"));
+            container.put("expires_at", Objects.requireNonNull(expiresAt, "expiresAt"));
+            return container(container.toString());
+        }
+
+        /**
+         * Sets {@code container} verbatim.
+         *
+         * @param containerJson a JSON object with an {@code id}, or {@code null} for none
+         * @return this builder
+         */
+        public MessageBuilder container(String containerJson) {
+            this.containerJson = containerJson;
+            return this;
+        }
+
+        /**
          * Sets the usage reported instead of the server's estimate.
          *
          * @param usage the usage
@@ -565,7 +621,7 @@ public sealed interface FakeReply {
             if (reason == null) {
                 reason = content.stream().anyMatch(b -> b instanceof FakeBlock.ToolUse) ? TOOL_USE : END_TURN;
             }
-            return new Message(content, reason, stopSequence, usage, stopDetailsJson);
+            return new Message(content, reason, stopSequence, usage, stopDetailsJson, containerJson);
         }
     }
 }

@@ -35,7 +35,7 @@ final class ReplyEncoder {
         for (FakeBlock block : reply.content()) {
             content.add(block(block));
         }
-        message.putNull("container");
+        message.set("container", container(reply));
         message.put("stop_reason", reply.stopReason());
         putNullable(message, "stop_sequence", reply.stopSequence());
         message.set("stop_details", stopDetails(reply));
@@ -94,6 +94,10 @@ final class ReplyEncoder {
         putNullable(delta, "stop_sequence", reply.stopSequence());
         // As the stop reason, the details come with message_delta (null in message_start).
         delta.set("stop_details", stopDetails(reply));
+        // So does the code execution tool's container, which the SDKs' accumulators take from here.
+        if (reply.containerJson() != null) {
+            delta.set("container", container(reply));
+        }
         // message_delta carries the final, cumulative counts; the SDKs overwrite the start's with them.
         ObjectNode deltaUsage = messageDelta.putObject("usage");
         deltaUsage.put("input_tokens", usage.inputTokens());
@@ -322,6 +326,11 @@ final class ReplyEncoder {
     /** The reply's {@code stop_details} object, or JSON null. */
     private static JsonNode stopDetails(FakeReply.Message reply) {
         return reply.stopDetailsJson() == null ? Json.MAPPER.nullNode() : parse(reply.stopDetailsJson());
+    }
+
+    /** The reply's {@code container} object, or JSON null. */
+    private static JsonNode container(FakeReply.Message reply) {
+        return reply.containerJson() == null ? Json.MAPPER.nullNode() : parse(reply.containerJson());
     }
 
     private static void putNullable(ObjectNode json, String field, String value) {

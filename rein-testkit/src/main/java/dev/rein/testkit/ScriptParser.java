@@ -110,6 +110,15 @@ final class ScriptParser {
         } else if (!stopDetails.isMissingNode() && !stopDetails.isNull()) {
             throw new IllegalArgumentException(path + ".stop_details: must be an object or null");
         }
+        JsonNode container = json.path("container");
+        if (container.isObject()) {
+            if (!container.path("id").isTextual()) {
+                throw new IllegalArgumentException(path + ".container.id: a string is required");
+            }
+            builder.container(container.toString());
+        } else if (!container.isMissingNode() && !container.isNull()) {
+            throw new IllegalArgumentException(path + ".container: must be an object {\"id\": ..., \"expires_at\": ...} or null");
+        }
         if (json.path("usage").isObject()) {
             builder.usage(usage(json.get("usage"), path + ".usage"));
         }

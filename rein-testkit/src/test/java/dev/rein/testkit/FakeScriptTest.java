@@ -144,4 +144,19 @@ class FakeScriptTest {
         assertThatThrownBy(() -> FakeScript.parse("[{\"type\":\"message\",\"content\":[{\"type\":\"txt\",\"text\":\"x\"}]}]"))
                 .hasMessageStartingWith("messages[0].content[0]: unknown block type 'txt'");
     }
+
+    @Test
+    void aPastedCodeExecutionResponseKeepsItsContainer() {
+        // The code execution tool docs' response: the message names the container the code ran in.
+        FakeScript script = FakeScript.parse("""
+                [{"type": "message", "container": {"id": "container_011CPR5CNjB747bTd36fQLFk",
+                  "expires_at": "2025-05-23T21:13:31.749448Z"}, "content": [{"type": "text", "text": "5.5"}]}]""");
+
+        assertThat(((FakeReply.Message) script.messages().get(0)).containerJson())
+                .isEqualTo("{\"id\":\"container_011CPR5CNjB747bTd36fQLFk\",\"expires_at\":\"2025-05-23T21:13:31.749448Z\"}");
+        assertThatThrownBy(() -> FakeScript.parse("[{\"type\":\"message\",\"content\":[],\"container\":\"c_1\"}]"))
+                .hasMessageStartingWith("messages[0].container: must be an object");
+        assertThatThrownBy(() -> FakeScript.parse("[{\"type\":\"message\",\"content\":[],\"container\":{}}]"))
+                .hasMessageStartingWith("messages[0].container.id: a string is required");
+    }
 }

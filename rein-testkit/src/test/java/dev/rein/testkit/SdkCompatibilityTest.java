@@ -133,6 +133,25 @@ class SdkCompatibilityTest {
     }
 
     @Test
+    void theCodeExecutionContainerIsReadByTheSdkWholeAndStreamed() {
+        FakeReply.Message reply = FakeReply.message().text("5.5")
+                .container("container_011CPR5CNjB747bTd36fQLFk", "2026-12-05T01:13:31.749448Z").build();
+        server.enqueue(reply, reply);
+
+        Message whole = client.messages().create(params("x"));
+        MessageAccumulator accumulator = MessageAccumulator.create();
+        try (StreamResponse<RawMessageStreamEvent> stream = client.messages().createStreaming(params("x"))) {
+            stream.stream().forEach(event -> accumulator.accumulate(event.validate()));
+        }
+        Message streamed = accumulator.message().validate();
+
+        for (Message message : List.of(whole, streamed)) {
+            assertThat(message.container().orElseThrow().id()).isEqualTo("container_011CPR5CNjB747bTd36fQLFk");
+            assertThat(message.container().orElseThrow().expiresAt().getYear()).isEqualTo(2026);
+        }
+    }
+
+    @Test
     void accumulatesAStreamIntoTheSameMessage() {
         FakeReply.Message reply = FakeReply.message()
                 .thinking("The user wants a file read, so I call the tool.", "sig_stream")
