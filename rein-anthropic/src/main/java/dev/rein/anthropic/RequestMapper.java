@@ -102,6 +102,11 @@ final class RequestMapper {
                 g.writeTree(ContextEdits.body(edits));
             }
             thinkingAndOutput(g, request);
+            // The code execution tool's container, reused as its docs say; count_tokens takes no such field.
+            String container = Containers.newest(request.messages());
+            if (container != null) {
+                g.writeStringField("container", container);
+            }
             // Only the messages call takes these two; count_tokens refuses unknown fields.
             Optional<AnthropicMetadata> metadata = request.option(AnthropicMetadata.class);
             if (metadata.isPresent()) {
@@ -297,12 +302,13 @@ final class RequestMapper {
      * character (in the system prompt and in messages alike), and the model itself sometimes
      * answers such a block before a tool call, so these are left out. So is an opaque block
      * another provider module wrote (a turn answered by a fallback provider): its type is none the
-     * Messages API knows, and the API would refuse every later request of the run.
+     * Messages API knows, and the API would refuse every later request of the run; and the block
+     * that carries a response's container, which goes as the request's {@code container} instead.
      */
     static boolean sendable(ContentBlock block) {
         return switch (block) {
             case TextBlock t -> !t.text().isBlank();
-            case OpaqueBlock o -> !otherProvidersBlock(o);
+            case OpaqueBlock o -> !otherProvidersBlock(o) && !Containers.carries(o);
             default -> true;
         };
     }

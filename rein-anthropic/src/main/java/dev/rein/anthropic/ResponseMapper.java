@@ -22,7 +22,8 @@ import java.util.Map;
  * (server tool use, web search results, compaction, types added later) becomes an
  * {@link OpaqueBlock} holding the JSON exactly as received. A text block's citations are kept on
  * it as received. A
- * refusal's {@code stop_details} become the response's stop detail. A message without a {@code
+ * refusal's {@code stop_details} become the response's stop detail. The message's {@code container}
+ * (the code execution tool's) is kept as a last block of its own ({@link Containers}). A message without a {@code
  * usage} object has its usage not reported ({@link Usage#NOT_REPORTED}), not zero.
  */
 final class ResponseMapper {
@@ -35,6 +36,11 @@ final class ResponseMapper {
                 throw ErrorMapper.malformed("a content block of the response is not an object: " + block, null);
             }
             content.add(block(o));
+        }
+        // The code execution tool's container travels in the history to the next request (Containers).
+        OpaqueBlock container = Containers.of(message);
+        if (container != null) {
+            content.add(container);
         }
         String stopSequence = message.path("stop_sequence").isTextual() ? message.get("stop_sequence").asText() : null;
         return new ModelResponse(
