@@ -40,6 +40,10 @@ final class CliAgent {
             // A provider other than Anthropic ignores the option (a run resumed with --provider openai).
             agent.modelOption(AnthropicServerTools.webSearch(settings.webSearch()));
         }
+        if (settings.thinking() != null) {
+            // As for web search: another provider does not read the option.
+            agent.modelOption(OptionValues.Thinking.option(settings.thinking()));
+        }
         if (settings.outputSchema() != null) {
             agent.outputSchema(OutputSchema.fromJson("output", settings.outputSchema()));
         }

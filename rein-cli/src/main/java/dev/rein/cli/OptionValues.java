@@ -51,6 +51,64 @@ final class OptionValues {
         }
     }
 
+    /**
+     * {@code --thinking}: {@code adaptive}, or a thinking budget in tokens, a whole number of at least
+     * {@value dev.rein.anthropic.AnthropicThinking#MIN_BUDGET_TOKENS} (the API's minimum); kept as given.
+     */
+    static final class Thinking implements ITypeConverter<String> {
+        @Override
+        public String convert(String value) {
+            String v = value.strip();
+            if (v.equalsIgnoreCase(ADAPTIVE)) {
+                return ADAPTIVE;
+            }
+            String advice = "; give --thinking adaptive (the model decides how much to think), or a budget of thinking tokens of"
+                    + " at least " + dev.rein.anthropic.AnthropicThinking.MIN_BUDGET_TOKENS + " below --max-tokens, e.g. --thinking 4000";
+            if (!v.matches("-?\\d+")) {
+                throw new TypeConversionException("'" + value + "' is neither adaptive nor a whole number" + advice);
+            }
+            int budget;
+            try {
+                budget = Integer.parseInt(v);
+            } catch (NumberFormatException e) {
+                throw new TypeConversionException("'" + v + "' is too large (at most " + Integer.MAX_VALUE + ")" + advice);
+            }
+            if (budget < dev.rein.anthropic.AnthropicThinking.MIN_BUDGET_TOKENS) {
+                throw new TypeConversionException("a budget of " + v + " tokens is below the API's minimum of "
+                        + dev.rein.anthropic.AnthropicThinking.MIN_BUDGET_TOKENS + advice);
+            }
+            return Integer.toString(budget);
+        }
+
+        static final String ADAPTIVE = "adaptive";
+
+        /** The request option {@code value} (as {@link #convert} returns it) stands for. */
+        static dev.rein.anthropic.AnthropicThinking option(String value) {
+            return ADAPTIVE.equals(value) ? dev.rein.anthropic.AnthropicThinking.adaptive()
+                    : dev.rein.anthropic.AnthropicThinking.budget(Integer.parseInt(value));
+        }
+
+        /**
+         * Refuses a budget the API would refuse at every call: it must stay below max_tokens, the run's
+         * {@code maxTokens} or the library's default of 8192. Said in the options' terms.
+         */
+        static void requireBelow(String value, Integer maxTokens, String maxTokensOption) {
+            if (value == null || ADAPTIVE.equals(value)) {
+                return;
+            }
+            int budget = Integer.parseInt(value);
+            int max = maxTokens != null ? maxTokens : DEFAULT_MAX_TOKENS;
+            if (budget >= max) {
+                throw new UsageException("--thinking " + budget + " must be below max_tokens, which is " + max
+                        + (maxTokens != null ? " (" + maxTokensOption + ")" : " by default") + ", as the API wants thinking's"
+                        + " budget below it: raise it with " + maxTokensOption + " " + (budget + 4096) + ", or lower the budget");
+            }
+        }
+
+        /** The library's max_tokens when none is given (Agent.Builder.maxTokens). */
+        static final int DEFAULT_MAX_TOKENS = 8192;
+    }
+
     /** A trial count of {@code rein eval} and {@code rein example --eval}; checked for at least 1 by the commands. */
     static final class TrialCount implements ITypeConverter<Integer> {
         @Override

@@ -82,6 +82,12 @@ final class RunCommand implements Callable<Integer> {
                     + " model call; each search costs USD 0.01, counted against --max-cost-usd. Anthropic provider only.")
     Integer webSearch;
 
+    @Option(names = "--thinking", paramLabel = "adaptive|N", converter = OptionValues.Thinking.class,
+            description = "Let Claude think before answering (extended thinking): adaptive (the model decides how much), or a"
+                    + " budget of N thinking tokens, at least 1024 and below --max-tokens. Thinking tokens are billed as output."
+                    + " Anthropic provider only.")
+    String thinking;
+
     @Mixin
     BudgetOptions budget;
 
@@ -176,6 +182,11 @@ final class RunCommand implements Callable<Integer> {
             throw new UsageException("--web-search is a server tool of the Anthropic Messages API, and the provider is '"
                     + provider.provider() + "': leave --web-search out, or use --provider anthropic");
         }
+        if (thinking != null && !provider.provider().equals(dev.rein.anthropic.AnthropicProvider.NAME)) {
+            throw new UsageException("--thinking is an option of the Anthropic Messages API, and the provider is '"
+                    + provider.provider() + "': leave --thinking out, or use --provider anthropic");
+        }
+        OptionValues.Thinking.requireBelow(thinking, maxTokens, "--max-tokens");
         // Without --model, the chosen provider's default (the help shows REIN_PROVIDER's).
         String modelName = spec.commandLine().getParseResult().hasMatchedOption("--model") ? model
                 : provider.plugin().defaultModel();
@@ -189,7 +200,7 @@ final class RunCommand implements Callable<Integer> {
         String schema = outputSchema == null ? null : OutputSchemaFile.read(outputSchema);
         McpConfig servers = mcp.config(env);
         RunSettings settings = new RunSettings(modelName, selected.stream().map(Tool::name).toList(), system,
-                limits.maxSteps(), limits.maxCostUsd(), limits.maxDuration().toMillis(), finish, maxTokens, provider, schema, webSearch);
+                limits.maxSteps(), limits.maxCostUsd(), limits.maxDuration().toMillis(), finish, maxTokens, provider, schema, webSearch, thinking);
         // Only now, with every option valid, is the environment consulted (API key) and a model created.
         Map<String, String> modelEnv = provider.environment(env.env());
         home.requireWritable(); // after the key, which a user sets up first, but before a model or a server starts

@@ -15,12 +15,20 @@ import java.util.List;
  * @param outputSchema the JSON Schema the final answer must validate against ({@code --output-schema}), or null
  * @param webSearch    the most web searches of Claude's web search server tool per request ({@code --web-search N}),
  *                     or null when the run does not offer it (settings written before the option existed have none)
+ * @param thinking     Claude's extended thinking ({@code --thinking}): {@code adaptive} or a budget of thinking
+ *                     tokens, or null for none (settings written before the option existed have none)
  */
 record RunSettings(String model, List<String> tools, String system, int maxSteps, BigDecimal maxCostUsd, long maxMillis,
-                   boolean finishTool, Integer maxTokens, ProviderSelection provider, String outputSchema, Integer webSearch) {
+                   boolean finishTool, Integer maxTokens, ProviderSelection provider, String outputSchema, Integer webSearch,
+                   String thinking) {
     RunSettings {
         tools = List.copyOf(tools);
         system = system == null ? "" : system;
+    }
+
+    RunSettings(String model, List<String> tools, String system, int maxSteps, BigDecimal maxCostUsd, long maxMillis,
+                boolean finishTool, Integer maxTokens, ProviderSelection provider, String outputSchema, Integer webSearch) {
+        this(model, tools, system, maxSteps, maxCostUsd, maxMillis, finishTool, maxTokens, provider, outputSchema, webSearch, null);
     }
 
     RunSettings(String model, List<String> tools, String system, int maxSteps, BigDecimal maxCostUsd, long maxMillis,
@@ -40,12 +48,12 @@ record RunSettings(String model, List<String> tools, String system, int maxSteps
 
     /** The same settings talking to {@code selection}. */
     RunSettings with(ProviderSelection selection) {
-        return new RunSettings(model, tools, system, maxSteps, maxCostUsd, maxMillis, finishTool, maxTokens, selection, outputSchema, webSearch);
+        return new RunSettings(model, tools, system, maxSteps, maxCostUsd, maxMillis, finishTool, maxTokens, selection, outputSchema, webSearch, thinking);
     }
 
     /** These settings with another max_tokens ({@code rein resume --max-tokens}). */
     RunSettings withMaxTokens(int tokens) {
-        return new RunSettings(model, tools, system, maxSteps, maxCostUsd, maxMillis, finishTool, tokens, provider, outputSchema, webSearch);
+        return new RunSettings(model, tools, system, maxSteps, maxCostUsd, maxMillis, finishTool, tokens, provider, outputSchema, webSearch, thinking);
     }
 
     Budget budget() {

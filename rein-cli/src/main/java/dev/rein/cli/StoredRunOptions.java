@@ -61,6 +61,8 @@ final class StoredRunOptions {
         RunSettings stored = home.settings(runId);
         ProviderSelection provider = providerOptions.select(env.env(), stored.provider());
         RunSettings settings = (maxTokens == null ? stored : stored.withMaxTokens(maxTokens)).with(provider);
+        // A lower --max-tokens must still leave room for the run's thinking budget, which the API wants below it.
+        OptionValues.Thinking.requireBelow(settings.thinking(), settings.maxTokens(), command + " --max-tokens");
         RunCommand.requirePrice(settings.model(), provider);
         if (trace != null) {
             TraceFile.checkWritable(trace);
@@ -91,6 +93,11 @@ final class StoredRunOptions {
                     env.err().println(command + ": run " + runId + " was started with --web-search " + settings.webSearch()
                             + ", a server tool of the Anthropic Messages API that provider '" + provider.provider()
                             + "' does not have: this continuation goes on without web search");
+                }
+                if (settings.thinking() != null && !provider.provider().equals(dev.rein.anthropic.AnthropicProvider.NAME)) {
+                    env.err().println(command + ": run " + runId + " was started with --thinking " + settings.thinking()
+                            + ", an option of the Anthropic Messages API that provider '" + provider.provider()
+                            + "' does not have: this continuation goes on without it");
                 }
                 // the store can still fail after the check above (another process locks it, the disk fills up): watched, so it is said
                 WatchedStore watched = new WatchedStore(store, home.storeFile());

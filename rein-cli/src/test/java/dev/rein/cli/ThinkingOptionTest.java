@@ -1,0 +1,107 @@
+package dev.rein.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.json.Json;
+import dev.rein.testkit.FakeMessagesServer;
+import dev.rein.testkit.FakeReply;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code rein run --thinking adaptive|N}: Claude's extended thinking (AnthropicThinking) from the
+ * command line, sent as the Messages docs write it, kept for {@code rein reply} and {@code rein
+ * resume}, and refused with one line for a bad value, a budget not below max_tokens, or another provider.
+ */
+class ThinkingOptionTest {
+    private final FakeMessagesServer server = FakeMessagesServer.start();
+    private final InProcessCli cli = new InProcessCli().models(ProviderModels::create)
+            .env("ANTHROPIC_API_KEY", "sk-ant-test").env("ANTHROPIC_BASE_URL", server.baseUrl());
+
+    @AfterEach
+    void stop() {
+        server.close();
+    }
+
+    @Test
+    void aBudgetIsSentAsEnabledThinkingAndKeptForReply() {
+        server.enqueue(FakeReply.message().thinking("100日後を数える。", "sig_1").text("3月11日です。").build());
+        InProcessCli.Outcome outcome = cli.run("run", "--thinking", "4000", "--json", "今日から100日後は?");
+        assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+        assertThat(Json.parse(outcome.stdout()).get("answer").asText()).isEqualTo("3月11日です。");
+        assertThat(server.requests().get(0).body().get("thinking"))
+                .isEqualTo(Json.parse("{\"type\": \"enabled\", \"budget_tokens\": 4000}"));
+
+        server.enqueue(FakeReply.message().text("水曜日です。").build());
+        String id = Json.parse(outcome.stdout()).get("run_id").asText();
+        InProcessCli.Outcome reply = cli.run("reply", "--json", id, "何曜日?");
+        assertThat(reply.exitCode()).as(reply.stderr()).isZero();
+        JsonNode second = server.requests().get(1).body();
+        assertThat(second.get("thinking")).isEqualTo(Json.parse("{\"type\": \"enabled\", \"budget_tokens\": 4000}"));
+        // The earlier turn's thinking goes back with its signature, as the API requires.
+        assertThat(second.at("/messages/1/content/0/type").asText()).isEqualTo("thinking");
+        assertThat(second.at("/messages/1/content/0/signature").asText()).isEqualTo("sig_1");
+    }
+
+    @Test
+    void aReplyWhoseMaxTokensLeavesNoRoomForTheRunsBudgetIsAUsageError() {
+        server.enqueue(FakeReply.message().text("3月11日です。").build());
+        InProcessCli.Outcome outcome = cli.run("run", "--thinking", "4000", "--json", "今日から100日後は?");
+        assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+        String id = Json.parse(outcome.stdout()).get("run_id").asText();
+
+        InProcessCli.Outcome reply = cli.run("reply", "--max-tokens", "2000", id, "何曜日?");
+        assertThat(reply.exitCode()).as(reply.stderr()).isEqualTo(ExitCodes.USAGE);
+        assertThat(reply.stderrLines()).singleElement().asString().contains("--thinking 4000").contains("--max-tokens");
+        assertThat(server.requestCount()).isEqualTo(1);
+    }
+
+    @Test
+    void adaptiveIsSentAsAdaptiveThinking() {
+        server.enqueue(FakeReply.message().text("391").build());
+        InProcessCli.Outcome outcome = cli.run("run", "--thinking", "adaptive", "17 * 23?");
+        assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+        assertThat(server.requests().get(0).body().get("thinking")).isEqualTo(Json.parse("{\"type\": \"adaptive\"}"));
+    }
+
+    @Test
+    void withoutTheOptionNoThinkingIsSent() {
+        server.enqueue(FakeReply.message().text("391").build());
+        InProcessCli.Outcome outcome = cli.run("run", "17 * 23?");
+        assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+        assertThat(server.requests().get(0).body().has("thinking")).isFalse();
+    }
+
+    @Test
+    void aValueThatIsNeitherAdaptiveNorABudgetOfAtLeast1024IsAUsageErrorAndNothingIsSent() {
+        for (String bad : new String[] {"1023", "0", "-5", "lots", "", "99999999999"}) {
+            InProcessCli.Outcome outcome = cli.run("run", "--thinking", bad, "17 * 23?");
+            assertThat(outcome.exitCode()).as(bad + ": " + outcome.stderr()).isEqualTo(ExitCodes.USAGE);
+            assertThat(outcome.stderr()).as(bad).contains("--thinking").contains("--thinking adaptive").contains("--thinking 4000");
+        }
+        assertThat(server.requestCount()).isZero();
+    }
+
+    @Test
+    void aBudgetNotBelowMaxTokensIsAUsageErrorNamingBothOptions() {
+        InProcessCli.Outcome outcome = cli.run("run", "--thinking", "10000", "17 * 23?");
+        assertThat(outcome.exitCode()).as(outcome.stderr()).isEqualTo(ExitCodes.USAGE);
+        assertThat(outcome.stderrLines()).singleElement().asString().contains("--thinking 10000")
+                .contains("--max-tokens").contains("8192");
+        assertThat(server.requestCount()).isZero();
+        server.enqueue(FakeReply.message().text("391").build());
+        InProcessCli.Outcome raised = cli.run("run", "--thinking", "10000", "--max-tokens", "16000", "17 * 23?");
+        assertThat(raised.exitCode()).as(raised.stderr()).isZero();
+        assertThat(server.lastRequest().body().get("max_tokens").asInt()).isEqualTo(16000);
+    }
+
+    @Test
+    void anotherProviderIsAUsageErrorSayingThinkingIsAnAnthropicOption() {
+        InProcessCli.Outcome outcome = cli.env("OPENAI_API_KEY", "sk-test").run("run", "--provider", "openai",
+                "--thinking", "adaptive", "17 * 23?");
+        assertThat(outcome.exitCode()).as(outcome.stderr()).isEqualTo(ExitCodes.USAGE);
+        assertThat(outcome.stderrLines()).singleElement().asString().contains("--thinking")
+                .contains("Anthropic").contains("--provider anthropic");
+    }
+}
