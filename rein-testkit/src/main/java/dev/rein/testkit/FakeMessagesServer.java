@@ -78,7 +78,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *                                            //   "expires_at": "..."}; streamed on message_delta
  *  "usage": {"input_tokens": 10, "output_tokens": 5,          // optional: else estimated
  *            "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0,
- *            "cache_creation": {"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": 0}}}
+ *            "cache_creation": {"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": 0},
+ *            "server_tool_use": {"web_search_requests": 1}}}   // optional; streamed on message_delta
  *
  * {"type": "error", "status": 429,           // status optional for the known error types (402, 409, 504 too)
  *  "error": {"type": "rate_limit_error", "message": "Slow down"},   // message optional

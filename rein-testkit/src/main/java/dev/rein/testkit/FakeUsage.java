@@ -13,6 +13,9 @@ package dev.rein.testkit;
  * @param cacheReadInputTokens {@code cache_read_input_tokens}
  * @param ephemeral5mInputTokens {@code cache_creation.ephemeral_5m_input_tokens}
  * @param ephemeral1hInputTokens {@code cache_creation.ephemeral_1h_input_tokens}
+ * @param serverToolUse {@code server_tool_use}: the server tools the API ran, by counter ({@code
+ *     web_search_requests}: 3, {@code web_fetch_requests}: 1), sent on the message and, streamed, on
+ *     {@code message_delta}; empty for none (then the field is left out)
  */
 public record FakeUsage(
         int inputTokens,
@@ -20,7 +23,8 @@ public record FakeUsage(
         int cacheCreationInputTokens,
         int cacheReadInputTokens,
         int ephemeral5mInputTokens,
-        int ephemeral1hInputTokens) {
+        int ephemeral1hInputTokens,
+        java.util.Map<String, Integer> serverToolUse) {
 
     /** Negative counts never come from the API, so they are rejected as a scripting mistake. */
     public FakeUsage {
@@ -32,6 +36,44 @@ public record FakeUsage(
                 || ephemeral1hInputTokens < 0) {
             throw new IllegalArgumentException("token counts must not be negative");
         }
+        // Kept in the order given, so the JSON reads as scripted; a null map is none.
+        serverToolUse = serverToolUse == null ? java.util.Map.of()
+                : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(serverToolUse));
+        for (var counter : serverToolUse.entrySet()) {
+            if (counter.getKey() == null || counter.getValue() == null || counter.getValue() < 0) {
+                throw new IllegalArgumentException("server_tool_use counts must be named and not negative: " + serverToolUse);
+            }
+        }
+    }
+
+    /**
+     * Usage without server tool uses.
+     *
+     * @param inputTokens {@code input_tokens}
+     * @param outputTokens {@code output_tokens}
+     * @param cacheCreationInputTokens {@code cache_creation_input_tokens}
+     * @param cacheReadInputTokens {@code cache_read_input_tokens}
+     * @param ephemeral5mInputTokens {@code cache_creation.ephemeral_5m_input_tokens}
+     * @param ephemeral1hInputTokens {@code cache_creation.ephemeral_1h_input_tokens}
+     */
+    public FakeUsage(int inputTokens, int outputTokens, int cacheCreationInputTokens, int cacheReadInputTokens,
+                     int ephemeral5mInputTokens, int ephemeral1hInputTokens) {
+        this(inputTokens, outputTokens, cacheCreationInputTokens, cacheReadInputTokens, ephemeral5mInputTokens,
+                ephemeral1hInputTokens, java.util.Map.of());
+    }
+
+    /**
+     * The same usage with the server tools the API ran, e.g. {@code withServerToolUse("web_search_requests", 2)}.
+     *
+     * @param counter the counter's name in {@code server_tool_use}
+     * @param count its value
+     * @return a new usage
+     */
+    public FakeUsage withServerToolUse(String counter, int count) {
+        java.util.Map<String, Integer> more = new java.util.LinkedHashMap<>(serverToolUse);
+        more.put(java.util.Objects.requireNonNull(counter, "counter"), count);
+        return new FakeUsage(inputTokens, outputTokens, cacheCreationInputTokens, cacheReadInputTokens,
+                ephemeral5mInputTokens, ephemeral1hInputTokens, more);
     }
 
     /**

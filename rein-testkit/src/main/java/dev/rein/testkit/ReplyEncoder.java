@@ -39,7 +39,7 @@ final class ReplyEncoder {
         message.put("stop_reason", reply.stopReason());
         putNullable(message, "stop_sequence", reply.stopSequence());
         message.set("stop_details", stopDetails(reply));
-        message.set("usage", usage(usage, usage.outputTokens()));
+        message.set("usage", usage(usage, usage.outputTokens(), true));
         return message;
     }
 
@@ -59,7 +59,7 @@ final class ReplyEncoder {
         start.putNull("stop_sequence");
         start.putNull("stop_details");
         // The API reports the input usage up front and only a token or so of output so far.
-        start.set("usage", usage(usage, Math.min(1, usage.outputTokens())));
+        start.set("usage", usage(usage, Math.min(1, usage.outputTokens()), false));
         ObjectNode messageStart = event("message_start");
         messageStart.set("message", start);
         events.add(new SseWriter.Event("message_start", messageStart));
@@ -104,6 +104,7 @@ final class ReplyEncoder {
         deltaUsage.put("cache_creation_input_tokens", usage.cacheCreationInputTokens());
         deltaUsage.put("cache_read_input_tokens", usage.cacheReadInputTokens());
         deltaUsage.put("output_tokens", usage.outputTokens());
+        serverToolUse(deltaUsage, usage);
         events.add(new SseWriter.Event("message_delta", messageDelta));
 
         events.add(new SseWriter.Event("message_stop", event("message_stop")));
@@ -174,7 +175,8 @@ final class ReplyEncoder {
         return event;
     }
 
-    private static ObjectNode usage(FakeUsage usage, int outputTokens) {
+    /** @param whole whether this is a whole message's usage, not message_start's (which has no server tool uses yet) */
+    private static ObjectNode usage(FakeUsage usage, int outputTokens, boolean whole) {
         ObjectNode json = Json.MAPPER.createObjectNode();
         json.put("input_tokens", usage.inputTokens());
         json.put("cache_creation_input_tokens", usage.cacheCreationInputTokens());
@@ -183,8 +185,25 @@ final class ReplyEncoder {
         cacheCreation.put("ephemeral_5m_input_tokens", usage.ephemeral5mInputTokens());
         cacheCreation.put("ephemeral_1h_input_tokens", usage.ephemeral1hInputTokens());
         json.put("output_tokens", outputTokens);
+        // As message_delta's cumulative counts: message_start has none yet, since no tool has run.
+        if (whole) {
+            serverToolUse(json, usage);
+        }
         json.put("service_tier", "standard");
         return json;
+    }
+
+    /**
+     * {@code server_tool_use} with the scripted counters, when there are any; the API always sends its
+     * two counters (the SDKs require both), so one not scripted is 0.
+     */
+    private static void serverToolUse(ObjectNode usageJson, FakeUsage usage) {
+        if (!usage.serverToolUse().isEmpty()) {
+            ObjectNode counters = usageJson.putObject("server_tool_use");
+            counters.put("web_search_requests", 0);
+            counters.put("web_fetch_requests", 0);
+            usage.serverToolUse().forEach(counters::put);
+        }
     }
 
     /** A block as it appears in a complete message. */

@@ -153,13 +153,25 @@ final class ScriptParser {
     private static FakeUsage usage(JsonNode json, String path) {
         int cacheCreation = json.path("cache_creation_input_tokens").asInt(0);
         JsonNode buckets = json.path("cache_creation");
+        Map<String, Integer> serverToolUse = new LinkedHashMap<>();
+        JsonNode counters = json.path("server_tool_use");
+        if (counters.isObject()) {
+            for (var counter : counters.properties()) {
+                if (!counter.getValue().isNull()) {
+                    serverToolUse.put(counter.getKey(), number(counters, counter.getKey(), path + ".server_tool_use"));
+                }
+            }
+        } else if (!counters.isMissingNode() && !counters.isNull()) {
+            throw new IllegalArgumentException(path + ".server_tool_use: must be an object of counts, e.g. {\"web_search_requests\": 1}");
+        }
         return new FakeUsage(
                 number(json, "input_tokens", path),
                 number(json, "output_tokens", path),
                 cacheCreation,
                 json.path("cache_read_input_tokens").asInt(0),
                 buckets.isObject() ? buckets.path("ephemeral_5m_input_tokens").asInt(0) : cacheCreation,
-                buckets.isObject() ? buckets.path("ephemeral_1h_input_tokens").asInt(0) : 0);
+                buckets.isObject() ? buckets.path("ephemeral_1h_input_tokens").asInt(0) : 0,
+                serverToolUse);
     }
 
     /** {@code {"type":"error","status":429,"error":{"type":..,"message":..},"headers":{..}}}: the wire body plus status and headers. */

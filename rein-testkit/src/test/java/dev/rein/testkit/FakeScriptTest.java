@@ -159,4 +159,17 @@ class FakeScriptTest {
         assertThatThrownBy(() -> FakeScript.parse("[{\"type\":\"message\",\"content\":[],\"container\":{}}]"))
                 .hasMessageStartingWith("messages[0].container.id: a string is required");
     }
+
+    @Test
+    void aPastedWebSearchResponseKeepsItsServerToolUseCounts() {
+        FakeScript script = FakeScript.parse("""
+                [{"type": "message", "content": [{"type": "text", "text": "晴れ"}], "usage": {"input_tokens": 20,
+                  "output_tokens": 9, "server_tool_use": {"web_search_requests": 2, "web_fetch_requests": 1}}}]""");
+
+        assertThat(((FakeReply.Message) script.messages().get(0)).usage())
+                .isEqualTo(FakeUsage.of(20, 9).withServerToolUse("web_search_requests", 2).withServerToolUse("web_fetch_requests", 1));
+        assertThatThrownBy(() -> FakeScript.parse("[{\"type\":\"message\",\"content\":[],\"usage\":{\"input_tokens\":1,"
+                + "\"output_tokens\":1,\"server_tool_use\":{\"web_search_requests\":\"two\"}}}]"))
+                .hasMessageStartingWith("messages[0].usage.server_tool_use.web_search_requests: an integer is required");
+    }
 }

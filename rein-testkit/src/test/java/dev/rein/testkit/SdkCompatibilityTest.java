@@ -152,6 +152,24 @@ class SdkCompatibilityTest {
     }
 
     @Test
+    void serverToolUseCountsAreReadByTheSdkWholeAndStreamed() {
+        FakeReply.Message reply = FakeReply.message().text("晴れです。")
+                .usage(FakeUsage.of(20, 9).withServerToolUse("web_search_requests", 3)).build();
+        server.enqueue(reply, reply);
+
+        Message whole = client.messages().create(params("x"));
+        MessageAccumulator accumulator = MessageAccumulator.create();
+        try (StreamResponse<RawMessageStreamEvent> stream = client.messages().createStreaming(params("x"))) {
+            stream.stream().forEach(event -> accumulator.accumulate(event.validate()));
+        }
+        Message streamed = accumulator.message().validate();
+
+        for (Message message : List.of(whole, streamed)) {
+            assertThat(message.usage().serverToolUse().orElseThrow().webSearchRequests()).isEqualTo(3);
+        }
+    }
+
+    @Test
     void accumulatesAStreamIntoTheSameMessage() {
         FakeReply.Message reply = FakeReply.message()
                 .thinking("The user wants a file read, so I call the tool.", "sig_stream")
