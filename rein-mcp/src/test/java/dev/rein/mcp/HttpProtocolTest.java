@@ -546,6 +546,48 @@ class HttpProtocolTest {
     }
 
     @Test
+    void aJsonRpcErrorWithoutAnIdOnTheFirstStreamForTheServersOwnMessagesAnswersNoRequestAndTheNotificationAfterItArrives()
+            throws Exception {
+        // As on a resumed stream (above), on the first GET: an error without an id there answers no request, so it is
+        // passed over, and the notifications/tools/list_changed the server sends after it on that stream is taken up.
+        java.util.concurrent.atomic.AtomicInteger gets = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger listings = new java.util.concurrent.atomic.AtomicInteger();
+        try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
+            if (exchange.getRequestMethod().equals("GET")) {
+                if (gets.getAndIncrement() > 0) {
+                    FakeHttpEndpoint.empty(exchange, 405);
+                    return;
+                }
+                FakeHttpEndpoint.events(exchange, "data: {\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,"
+                        + "\"message\":\"Parse error\"}}\n\n"
+                        + "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n\n");
+                return;
+            }
+            if (!exchange.getRequestMethod().equals("POST")) {
+                FakeHttpEndpoint.empty(exchange, 200);
+                return;
+            }
+            exchange.getResponseHeaders().set("Mcp-Session-Id", "own-stream");
+            if (FakeHttpEndpoint.method(message).equals("tools/list")) {
+                listings.incrementAndGet();
+            }
+            String answer = FakeHttpEndpoint.echoAnswer(message);
+            if (answer == null) {
+                FakeHttpEndpoint.empty(exchange, 202);
+                return;
+            }
+            FakeHttpEndpoint.json(exchange, 200, answer);
+        }); McpToolset mcp = McpToolset.start(server.config("remote", "/mcp", ""))) {
+            Instant until = Instant.now().plus(Duration.ofSeconds(5));
+            while (listings.get() < 2 && Instant.now().isBefore(until)) {
+                Thread.sleep(50);
+            }
+            assertThat(listings.get()).as("the tools are listed again after list_changed").isEqualTo(2);
+            assertThat(invoke(mcp, "echo", "k-after-first-idless", Duration.ofSeconds(10)).content()).isEqualTo("done");
+        }
+    }
+
+    @Test
     void theStreamForTheServersOwnMessagesClosedAfterAnEventIdIsPolledSoALaterNotificationArrives() throws Exception {
         try (ScriptedHttpServer server = new ScriptedHttpServer()) {
             server.primeStandaloneStream.set(true);

@@ -17,10 +17,19 @@ import java.util.List;
  * and fails on an array. Only a line starting {@code data:[} or {@code data: [} is held until it
  * ends; every other byte passes on at once and unchanged. A batch spread over several data lines
  * of one event is passed on as it came.
+ *
+ * <p>Made with messages to leave out, it also holds a line starting {@code data:{} or
+ * {@code data: {} and drops it, with its line break, when its message is one of them (and such
+ * messages from a batch), so the event reaches the SDK without data, which it skips.
  */
 final class BatchSplitter {
     private static final byte[] PLAIN = "data:[".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] SPACED = "data: [".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] PLAIN_OBJECT = "data:{".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] SPACED_OBJECT = "data: {".getBytes(StandardCharsets.US_ASCII);
+
+    /** The messages left out; null when none are. */
+    private final java.util.function.Predicate<JsonNode> dropped;
 
     /** The start of the current line while it may still be a batch's data line. */
     private final ByteArrayOutputStream head = new ByteArrayOutputStream();
@@ -28,6 +37,18 @@ final class BatchSplitter {
     private boolean holding;
     /** True while the current line is passed on as it comes. */
     private boolean passing;
+    /** True after a line ending in CR was dropped: a LF right after it is the rest of its line break. */
+    private boolean droppedCr;
+
+    /** Splits batches and leaves nothing out. */
+    BatchSplitter() {
+        this(null);
+    }
+
+    /** Splits batches and leaves out the messages {@code dropped} accepts (null: none). */
+    BatchSplitter(java.util.function.Predicate<JsonNode> dropped) {
+        this.dropped = dropped;
+    }
 
     /** The bytes to pass on for {@code chunk} (possibly none, while a line is held). */
     List<ByteBuffer> split(List<ByteBuffer> chunk) {
@@ -37,14 +58,25 @@ final class BatchSplitter {
             while (view.hasRemaining()) {
                 byte b = view.get();
                 boolean end = b == '\n' || b == '\r';
+                if (droppedCr) {
+                    droppedCr = false;
+                    if (b == '\n') {
+                        continue;
+                    }
+                }
                 if (passing) {
                     out.write(b);
                     passing = !end;
                     continue;
                 }
                 if (end) {
-                    out.writeBytes(holding ? rewritten(head.toByteArray()) : head.toByteArray());
-                    out.write(b);
+                    byte[] line = holding ? rewritten(head.toByteArray()) : head.toByteArray();
+                    if (line != null) {
+                        out.writeBytes(line);
+                        out.write(b);
+                    } else {
+                        droppedCr = b == '\r';
+                    }
                     head.reset();
                     holding = false;
                     continue;
@@ -52,9 +84,11 @@ final class BatchSplitter {
                 head.write(b);
                 if (!holding) {
                     byte[] start = head.toByteArray();
-                    if (Arrays.equals(start, PLAIN) || Arrays.equals(start, SPACED)) {
+                    if (Arrays.equals(start, PLAIN) || Arrays.equals(start, SPACED)
+                            || dropped != null && (Arrays.equals(start, PLAIN_OBJECT) || Arrays.equals(start, SPACED_OBJECT))) {
                         holding = true;
-                    } else if (!startsWith(PLAIN, start) && !startsWith(SPACED, start)) {
+                    } else if (!startsWith(PLAIN, start) && !startsWith(SPACED, start)
+                            && (dropped == null || !startsWith(PLAIN_OBJECT, start) && !startsWith(SPACED_OBJECT, start))) {
                         out.writeBytes(start);
                         head.reset();
                         passing = true;
@@ -78,17 +112,31 @@ final class BatchSplitter {
         return true;
     }
 
-    /** A batch's data line as one event per message (the last left for the line's own end); any other line as it came. */
-    private static byte[] rewritten(byte[] line) {
+    /**
+     * A batch's data line as one event per message kept (the last left for the line's own end); null
+     * for a line whose every message is left out; any other line as it came.
+     */
+    private byte[] rewritten(byte[] line) {
         String text = new String(line, StandardCharsets.UTF_8);
         String data = text.substring(text.indexOf(':') + 1);
         List<JsonNode> messages = messages(data);
         if (messages == null) {
-            return line;
+            JsonNode message = dropped == null ? null : object(data);
+            return message != null && dropped.test(message) ? null : line;
         }
         List<String> events = new ArrayList<>();
-        messages.forEach(message -> events.add("data: " + Json.write(message)));
-        return String.join("\n\n", events).getBytes(StandardCharsets.UTF_8);
+        messages.stream().filter(message -> dropped == null || !dropped.test(message))
+                .forEach(message -> events.add("data: " + Json.write(message)));
+        return events.isEmpty() ? null : String.join("\n\n", events).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** {@code data} read as JSON; null when it is not JSON. */
+    private static JsonNode object(String data) {
+        try {
+            return Json.mapper().readTree(data);
+        } catch (IOException e) {
+            return null;
+        }
     }
 
     /** The messages of {@code data} when it is a non-empty JSON array of objects; else null. */

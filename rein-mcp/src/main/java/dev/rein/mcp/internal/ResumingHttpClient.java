@@ -430,11 +430,16 @@ final class ResumingHttpClient extends HttpClient {
         private final HttpRequest request;
         private volatile boolean answered;
         private final SseEvents events = new SseEvents(this::event);
-        private final BatchSplitter batches = new BatchSplitter();
+        private final BatchSplitter batches;
 
         Watched(HttpResponse.BodySubscriber<T> downstream, HttpRequest request) {
             this.downstream = downstream;
             this.request = request;
+            // On the GET stream for the server's own messages an error without an id answers no request; the SDK
+            // cannot read it and ended the stream on it, losing the messages after it (a tools/list_changed). Left
+            // out, as an answer to no request is, and as on a resumed stream (deliverResumed).
+            this.batches = "GET".equals(request.method()) ? new BatchSplitter(message -> idlessError(message) != null)
+                    : new BatchSplitter();
         }
 
         private void event(String data) {

@@ -9,7 +9,10 @@ import org.junit.jupiter.api.Test;
 
 class BatchSplitterTest {
     private static String through(String stream, int chunk) {
-        BatchSplitter splitter = new BatchSplitter();
+        return through(new BatchSplitter(), stream, chunk);
+    }
+
+    private static String through(BatchSplitter splitter, String stream, int chunk) {
         byte[] bytes = stream.getBytes(StandardCharsets.UTF_8);
         StringBuilder out = new StringBuilder();
         java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream();
@@ -34,5 +37,18 @@ class BatchSplitterTest {
         }
         // An array that is not a batch of messages (numbers, empty) is passed on as it came.
         assertThat(through("data:[1,2]\n\ndata: []\n\n", 2)).isEqualTo("data:[1,2]\n\ndata: []\n\n");
+    }
+
+    @Test
+    void messagesLeftOutAreDroppedWithTheirLineBreakSoTheEventKeepsItsIdAndNoData() {
+        String idless = "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,\"message\":\"Parse error\"}}";
+        String note = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}";
+        String stream = "id: 1\r\ndata: " + idless + "\r\n\r\ndata:" + idless + "\n\ndata: [" + idless + "," + note + "]\n\n"
+                + "data: " + note + "\n\ndata: {not json\n\n";
+        String expected = "id: 1\r\n\r\n\ndata: " + note + "\n\ndata: " + note + "\n\ndata: {not json\n\n";
+        for (int chunk : new int[] {1, 2, 5, 1000}) {
+            assertThat(through(new BatchSplitter(message -> message.path("id").isNull()), stream, chunk)).as("chunks of %d", chunk)
+                    .isEqualTo(expected);
+        }
     }
 }
