@@ -61,6 +61,33 @@ class FaultyServerTest {
     }
 
     @Test
+    void aRestartSlowerThanTheCallsTimeoutIsKeptForTheNextCall() throws Exception {
+        // A server that takes longer to start than a call may take (npx fetching a package, timeout_seconds 1): the call
+        // that restarts it times out, but the restart goes on and the next call uses it. Before, the restart was bounded
+        // by the call's timeout and ended with it, so every later call restarted the server again and timed out again.
+        servers.slowRestartMillis = 1500;
+        try (McpToolset mcp = start(", \"timeout_seconds\": 1")) {
+            ScriptedModel model = ScriptedModel.of(toolCalls(call("crash", "{}")), toolCalls(call("echo", "{\"text\": \"during\"}")),
+                    text("restarting"));
+            Agent.builder().model(model).tools(mcp.tools()).build().run("crash, then echo while it restarts");
+            assertThat(toolResults(model.lastRequest()).get(1).isError()).as("the restart takes longer than the call may").isTrue();
+            Instant until = Instant.now().plus(Duration.ofSeconds(10));
+            while (Instant.now().isBefore(until)) {
+                ScriptedModel again = ScriptedModel.of(toolCalls(call("echo", "{\"text\": \"after\"}")), text("done"));
+                Agent.builder().model(again).tools(mcp.tools()).build().run("echo");
+                if (!toolResults(again.lastRequest()).getFirst().isError()) {
+                    break;
+                }
+                Thread.sleep(200);
+            }
+            ScriptedModel last = ScriptedModel.of(toolCalls(call("echo", "{\"text\": \"after\"}")), text("done"));
+            Agent.builder().model(last).tools(mcp.tools()).build().run("echo");
+            assertThat(toolResults(last.lastRequest()).getFirst().content()).contains("echo: after");
+            assertThat(servers.started).as("one restart, kept").hasSize(2);
+        }
+    }
+
+    @Test
     void aCallGivenUpOnIsCancelledOnTheServer() throws Exception {
         ScriptedModel model = ScriptedModel.of(toolCalls(call("hang", "{}")), text("it hung"));
         try (McpToolset mcp = start(", \"timeout_seconds\": 0.5")) {

@@ -18,13 +18,65 @@ final class FaultyServers {
     /** Servers started so far (a restart starts another). */
     final List<InJvmServer> started = new ArrayList<>();
 
+    /** When above 0, how long a restarted server (not the first) takes before its first answer, as a slow npx start does. */
+    volatile long slowRestartMillis;
+
     dev.rein.mcp.internal.ServerProcess.Launcher launcher() {
         return stdio -> {
             InJvmServer server = new InJvmServer(this::tools);
+            boolean restart;
             synchronized (started) {
+                restart = !started.isEmpty();
                 started.add(server);
             }
-            return server;
+            return restart && slowRestartMillis > 0 ? slowToAnswer(server, slowRestartMillis) : server;
+        };
+    }
+
+    /** {@code server}, whose first answer reaches the client only {@code millis} after it is first read for. */
+    private static dev.rein.mcp.internal.ServerProcess slowToAnswer(InJvmServer server, long millis) {
+        java.io.InputStream out = new java.io.FilterInputStream(server.stdout()) {
+            private boolean waited;
+
+            @Override
+            public int read(byte[] b, int off, int len) throws java.io.IOException {
+                if (!waited) {
+                    waited = true;
+                    try {
+                        Thread.sleep(millis);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new java.io.InterruptedIOException();
+                    }
+                }
+                return super.read(b, off, len);
+            }
+        };
+        return new dev.rein.mcp.internal.ServerProcess() {
+            @Override
+            public java.io.OutputStream stdin() {
+                return server.stdin();
+            }
+
+            @Override
+            public java.io.InputStream stdout() {
+                return out;
+            }
+
+            @Override
+            public java.io.InputStream stderr() {
+                return server.stderr();
+            }
+
+            @Override
+            public java.util.concurrent.CompletableFuture<Integer> onExit() {
+                return server.onExit();
+            }
+
+            @Override
+            public void destroy() {
+                server.destroy();
+            }
         };
     }
 

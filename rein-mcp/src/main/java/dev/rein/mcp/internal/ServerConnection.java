@@ -50,6 +50,10 @@ public final class ServerConnection implements AutoCloseable {
     private int failedRestarts;
     private Instant restartNotBefore = Instant.MIN;
     private boolean closed;
+    /** The restart under way, which calls share; null when none is. Guarded by this. */
+    private CompletableFuture<Session> restarting;
+    /** The session being opened, not yet initialized; closed by {@link #close()} too. Guarded by this. */
+    private Session starting;
     /** The tools of the last listing that can only be called as tasks. */
     private volatile List<String> taskOnly = List.of();
 
@@ -94,6 +98,13 @@ public final class ServerConnection implements AutoCloseable {
 
     private Session connect() throws IOException {
         Session opened = Session.open(config, launcher, mapper, stderr, this::refreshLater);
+        synchronized (this) {
+            if (closed) {
+                opened.close();
+                throw new IOException("the agent's MCP connections were closed");
+            }
+            starting = opened;
+        }
         Duration limit = max(config.timeout(), START_TIMEOUT);
         try {
             await(opened, opened.client.initialize().toFuture(), Instant.now().plus(limit));
@@ -145,6 +156,12 @@ public final class ServerConnection implements AutoCloseable {
                 throw new HttpRefusal.Said(e, said);
             }
             throw e;
+        } finally {
+            synchronized (this) {
+                if (starting == opened) {
+                    starting = null;
+                }
+            }
         }
     }
 
@@ -273,7 +290,11 @@ public final class ServerConnection implements AutoCloseable {
         Instant deadline = callersDeadline.isBefore(bound) ? callersDeadline : bound;
         Session current;
         try {
-            current = live();
+            current = live(deadline);
+        } catch (StillRestarting e) {
+            return ToolOutput.error("MCP server '" + config.name() + "' is being restarted (it stopped: " + e.getMessage() + ") and had not"
+                    + " answered initialize by the end of this call's time. Tool '" + tool + "' was not called. The restart goes on:"
+                    + " try again in a moment.");
         } catch (IOException | RuntimeException e) {
             return ToolOutput.error("MCP server '" + config.name() + "' is not running and could not be restarted: " + describeConnect(e)
                     + "." + stderr.describe() + " Tool '" + tool + "' was not called.");
@@ -427,40 +448,97 @@ public final class ServerConnection implements AutoCloseable {
         return left.isPositive() && current.transport.sessionLost(key, wait);
     }
 
-    /** The session to call, restarting a broken one when its backoff allows; null while waiting. */
-    private synchronized Session live() throws IOException {
-        if (closed) {
-            throw new IOException("the agent's MCP connections were closed");
-        }
-        if (session != null && !session.broken.isDone()) {
-            if (!session.calls.anyOverdue(Instant.now())) {
-                return session;
+    /**
+     * The session to call, restarting a broken one when its backoff allows; null while waiting.
+     * The restart runs on a thread of its own, for as long as a start may take, and calls wait for
+     * it until their deadline: a server slower to start than a call may take (an npx package
+     * fetched again) is still restarted and kept for the next call, where a restart bounded by the
+     * call ended with it and the next call restarted it again, for ever.
+     *
+     * @throws StillRestarting when the restart had not ended by {@code deadline}
+     */
+    private Session live(Instant deadline) throws IOException, InterruptedException {
+        CompletableFuture<Session> pending;
+        synchronized (this) {
+            if (closed) {
+                throw new IOException("the agent's MCP connections were closed");
             }
-            // A call timed out by the executor: the thread that made it may not have marked the
-            // session broken yet, but a hung server must not get the next call.
-            session.breakWith("a call timed out");
-        }
-        if (session != null) {
-            lastFailure = session.broken.getNow("it stopped");
-            session.close();
-            session = null;
-        }
-        if (Instant.now().isBefore(restartNotBefore)) {
-            return null;
+            if (session != null && !session.broken.isDone()) {
+                if (!session.calls.anyOverdue(Instant.now())) {
+                    return session;
+                }
+                // A call timed out by the executor: the thread that made it may not have marked the
+                // session broken yet, but a hung server must not get the next call.
+                session.breakWith("a call timed out");
+            }
+            if (session != null) {
+                lastFailure = session.broken.getNow("it stopped");
+                session.close();
+                session = null;
+            }
+            if (restarting == null) {
+                if (Instant.now().isBefore(restartNotBefore)) {
+                    return null;
+                }
+                restarting = restart();
+            }
+            pending = restarting;
         }
         try {
-            session = connect();
-            restartFailure = null;
-        } catch (IOException | RuntimeException e) {
-            restartFailure = describeConnect(e);
-            failedRestarts++;
-            long seconds = Math.min(MAX_BACKOFF.toSeconds(), 1L << Math.min(failedRestarts - 1, 5));
-            restartNotBefore = Instant.now().plusSeconds(seconds);
-            throw e;
+            return pending.get(Math.max(1, Duration.between(Instant.now(), deadline).toNanos()), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            throw new StillRestarting(lastFailure);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
         }
-        Session restarted = session;
-        refreshLater();
-        return restarted;
+    }
+
+    /** A restart that had not ended when a call's time did; the message says why the server stopped. */
+    private static final class StillRestarting extends IOException {
+        StillRestarting(String reason) {
+            super(reason);
+        }
+    }
+
+    /** Starts the server again on a thread of its own; the future completes with the new session. Holds the lock. */
+    private CompletableFuture<Session> restart() {
+        CompletableFuture<Session> restart = new CompletableFuture<>();
+        Thread.ofVirtual().name("rein-mcp-restart-" + config.name()).start(() -> {
+            Session opened;
+            try {
+                opened = connect();
+            } catch (IOException | RuntimeException e) {
+                synchronized (this) {
+                    restarting = null;
+                    restartFailure = describeConnect(e);
+                    failedRestarts++;
+                    long seconds = Math.min(MAX_BACKOFF.toSeconds(), 1L << Math.min(failedRestarts - 1, 5));
+                    restartNotBefore = Instant.now().plusSeconds(seconds);
+                }
+                restart.completeExceptionally(e);
+                return;
+            }
+            boolean kept;
+            synchronized (this) {
+                restarting = null;
+                kept = !closed;
+                if (kept) {
+                    session = opened;
+                    restartFailure = null;
+                }
+            }
+            if (!kept) {
+                opened.close();
+                restart.completeExceptionally(new IOException("the agent's MCP connections were closed"));
+                return;
+            }
+            refreshLater();
+            restart.complete(opened);
+        });
+        return restart;
     }
 
     private synchronized void succeeded() {
@@ -674,6 +752,11 @@ public final class ServerConnection implements AutoCloseable {
         if (session != null) {
             session.close();
             session = null;
+        }
+        if (starting != null) {
+            // A restart under way: its process is ended now, not when its initialize would have been answered.
+            starting.close();
+            starting = null;
         }
     }
 }
