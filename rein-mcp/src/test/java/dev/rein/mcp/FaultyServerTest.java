@@ -46,10 +46,17 @@ class FaultyServerTest {
         assertThat(servers.started).allMatch(InJvmServer::ended);
     }
 
+    /**
+     * The timeout of the tests whose tool hangs: the hung call always reaches it, but it must leave the
+     * server's restart and the next call (or the call reaching the server at all) time enough on a
+     * loaded machine, where half a second did not.
+     */
+    private static final String HANG_TIMEOUT = ", \"timeout_seconds\": 3";
+
     @Test
     void aHangingCallTimesOutThroughTheExecutorAndTheNextCallGetsAFreshServer() {
         ScriptedModel model = ScriptedModel.of(toolCalls(call("hang", "{}")), toolCalls(call("echo", "{\"text\": \"again\"}")), text("ok"));
-        try (McpToolset mcp = start(", \"timeout_seconds\": 0.5")) {
+        try (McpToolset mcp = start(HANG_TIMEOUT)) {
             RunResult result = Agent.builder().model(model).tools(mcp.tools()).build().run("hang then echo");
             assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
             List<ToolResultBlock> results = toolResults(model.lastRequest());
@@ -57,16 +64,18 @@ class FaultyServerTest {
             assertThat(results.get(0).content()).contains("hang").containsIgnoringCase("time");
             assertThat(results.get(1).isError()).isFalse();
             assertThat(results.get(1).content()).contains("echo: again");
+            assertThat(servers.started).as("the hung server replaced by a fresh one").hasSize(2);
+            assertThat(servers.started.getFirst().ended()).isTrue();
         }
     }
 
     @Test
     void aRestartSlowerThanTheCallsTimeoutIsKeptForTheNextCall() throws Exception {
-        // A server that takes longer to start than a call may take (npx fetching a package, timeout_seconds 1): the call
-        // that restarts it times out, but the restart goes on and the next call uses it. Before, the restart was bounded
+        // A server that takes longer to start than a call may take (npx fetching a package; here 2.5 s to start, 2 s a
+        // call): the call that restarts it times out, but the restart goes on and the next call uses it. Before, the restart was bounded
         // by the call's timeout and ended with it, so every later call restarted the server again and timed out again.
-        servers.slowRestartMillis = 1500;
-        try (McpToolset mcp = start(", \"timeout_seconds\": 1")) {
+        servers.slowRestartMillis = 2500;
+        try (McpToolset mcp = start(", \"timeout_seconds\": 2")) {
             ScriptedModel model = ScriptedModel.of(toolCalls(call("crash", "{}")), toolCalls(call("echo", "{\"text\": \"during\"}")),
                     text("restarting"));
             Agent.builder().model(model).tools(mcp.tools()).build().run("crash, then echo while it restarts");
@@ -90,7 +99,7 @@ class FaultyServerTest {
     @Test
     void aCallGivenUpOnIsCancelledOnTheServer() throws Exception {
         ScriptedModel model = ScriptedModel.of(toolCalls(call("hang", "{}")), text("it hung"));
-        try (McpToolset mcp = start(", \"timeout_seconds\": 0.5")) {
+        try (McpToolset mcp = start(HANG_TIMEOUT)) {
             Agent.builder().model(model).tools(mcp.tools()).build().run("hang");
             InJvmServer server = servers.started.getFirst();
             assertThat(cancelledCall(server).has("id")).as("a notification has no id").isFalse();
