@@ -588,6 +588,52 @@ class HttpProtocolTest {
     }
 
     @Test
+    void theStreamForTheServersOwnMessagesClosedWithoutAnEventIdIsOpenedAgainSoALaterNotificationArrives() throws Exception {
+        // A server (or a proxy's idle timeout) may close the GET stream for its own messages at any time; without an event
+        // id it cannot be resumed, but a new one can be opened, as the TypeScript SDK's client does. Here each GET carries
+        // one notifications/tools/list_changed without an id and ends; the third is refused (405). Before, the stream was
+        // not opened again after the first, so the second change never reached Rein.
+        java.util.concurrent.atomic.AtomicInteger gets = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger listings = new java.util.concurrent.atomic.AtomicInteger();
+        List<String> lastEventIds = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
+            if (exchange.getRequestMethod().equals("GET")) {
+                lastEventIds.add(String.valueOf(exchange.getRequestHeaders().getFirst("Last-Event-ID")));
+                if (gets.incrementAndGet() > 2) {
+                    FakeHttpEndpoint.empty(exchange, 405);
+                    return;
+                }
+                FakeHttpEndpoint.events(exchange, "retry: 200\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n\n");
+                return;
+            }
+            if (!exchange.getRequestMethod().equals("POST")) {
+                FakeHttpEndpoint.empty(exchange, 200);
+                return;
+            }
+            exchange.getResponseHeaders().set("Mcp-Session-Id", "reopened");
+            if (FakeHttpEndpoint.method(message).equals("tools/list")) {
+                listings.incrementAndGet();
+            }
+            String answer = FakeHttpEndpoint.echoAnswer(message);
+            if (answer == null) {
+                FakeHttpEndpoint.empty(exchange, 202);
+                return;
+            }
+            FakeHttpEndpoint.json(exchange, 200, answer);
+        }); McpToolset mcp = McpToolset.start(server.config("remote", "/mcp", ""))) {
+            Instant until = Instant.now().plus(Duration.ofSeconds(10));
+            while (listings.get() < 3 && Instant.now().isBefore(until)) {
+                Thread.sleep(50);
+            }
+            assertThat(listings.get()).as("listed at start and after each of the two notifications").isEqualTo(3);
+            assertThat(lastEventIds).as("a new stream, not a resumed one").allMatch("null"::equals);
+            Thread.sleep(1000);
+            assertThat(gets.get()).as("not opened again once refused").isEqualTo(3);
+            assertThat(invoke(mcp, "echo", "k-after-reopened", Duration.ofSeconds(10)).content()).isEqualTo("done");
+        }
+    }
+
+    @Test
     void theStreamForTheServersOwnMessagesClosedAfterAnEventIdIsPolledSoALaterNotificationArrives() throws Exception {
         try (ScriptedHttpServer server = new ScriptedHttpServer()) {
             server.primeStandaloneStream.set(true);

@@ -490,6 +490,12 @@ final class ResumingHttpClient extends HttpClient {
             if (!answered && last != null && !last.isEmpty() && !closed) {
                 boolean request = "POST".equals(this.request.method());
                 Thread.ofVirtual().name("rein-mcp-resume").start(() -> resume(this.request, last, events.retryMillis(), request));
+            } else if ("GET".equals(request.method()) && !closed && events.messages() > 0) {
+                // The stream for the server's own messages, closed without an event id to resume it from (by the
+                // server, or a proxy's idle timeout): a new one is opened, as the TypeScript SDK's client does, so a
+                // later notifications/tools/list_changed still arrives. One that brought nothing is not: a server that
+                // answers the GET with an empty stream would be polled for nothing.
+                Thread.ofVirtual().name("rein-mcp-reopen").start(() -> resume(this.request, null, events.retryMillis(), false));
             } else if (!answered && !closed && "POST".equals(request.method())) {
                 // Nothing can resume it (a crash, a cut connection): the request's answer will never come,
                 // so it ends now rather than at its timeout, as a crash of a stdio server does.
@@ -511,7 +517,9 @@ final class ResumingHttpClient extends HttpClient {
 
     /**
      * Reconnects with GET from {@code lastEventId} until the session closed or the server refuses,
-     * and for a request's stream ({@code awaitsAnswer}) until the answer came or time is up.
+     * and for a request's stream ({@code awaitsAnswer}) until the answer came or time is up. A null
+     * {@code lastEventId} (the stream for the server's own messages, closed without one) opens a new
+     * stream; one that brings neither a message nor an event id counts as a failed reconnection.
      */
     private void resume(HttpRequest original, String lastEventId, Long retryMillis, boolean awaitsAnswer) {
         Instant until = awaitsAnswer ? Instant.now().plus(limit) : Instant.MAX;
@@ -527,12 +535,11 @@ final class ResumingHttpClient extends HttpClient {
                     return;
                 }
                 Thread.sleep(wait);
-                HttpRequest get = HttpRequest.newBuilder(original, (name, value) -> !name.equalsIgnoreCase("Content-Type")
+                HttpRequest.Builder builder = HttpRequest.newBuilder(original, (name, value) -> !name.equalsIgnoreCase("Content-Type")
                                 && !name.equalsIgnoreCase("Accept") && !name.equalsIgnoreCase("Last-Event-ID"))
                         .GET()
-                        .header("Accept", "text/event-stream")
-                        .header("Last-Event-ID", last)
-                        .build();
+                        .header("Accept", "text/event-stream");
+                HttpRequest get = (last == null ? builder : builder.header("Last-Event-ID", last)).build();
                 HttpResponse<InputStream> response = following(get, HttpResponse.BodyHandlers.ofInputStream(), 0).get();
                 try (InputStream in = response.body()) {
                     resuming.add(in);
@@ -553,9 +560,11 @@ final class ResumingHttpClient extends HttpClient {
                     for (int n; (n = in.read(buffer)) >= 0; ) {
                         events.feed(ByteBuffer.wrap(buffer, 0, n));
                     }
+                    boolean brought = events.messages() > 0 || events.lastEventId() != null && !events.lastEventId().isEmpty()
+                            && !events.lastEventId().equals(last);
                     last = events.lastEventId() == null || events.lastEventId().isEmpty() ? last : events.lastEventId();
                     retry = events.retryMillis();
-                    failures = 0;
+                    failures = brought || last != null ? 0 : failures + 1;
                 } finally {
                     resuming.remove(response.body());
                 }

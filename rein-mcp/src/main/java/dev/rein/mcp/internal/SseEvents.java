@@ -19,6 +19,7 @@ final class SseEvents {
     private String idBuffer;
     private volatile String lastEventId;
     private volatile Long retryMillis;
+    private volatile int messages;
 
     /** @param onData gets the data of each dispatched event that has any */
     SseEvents(Consumer<String> onData) {
@@ -41,6 +42,11 @@ final class SseEvents {
     /** The reconnection time the server set with {@code retry}, in milliseconds; null when it set none. */
     Long retryMillis() {
         return retryMillis;
+    }
+
+    /** How many events with data were dispatched. */
+    int messages() {
+        return messages;
     }
 
     /** Reads {@code bytes} (from its position to its limit, which it does not move). */
@@ -106,6 +112,7 @@ final class SseEvents {
         boolean any = dataSeen;
         dataSeen = false;
         if (any && !event.isEmpty()) {
+            messages++;
             onData.accept(event);
         }
     }
