@@ -243,18 +243,30 @@ final class OtelVariables {
                     : Arrays.stream(raw.split(",")).map(String::strip).filter(entry -> !entry.isEmpty()).toList();
             List<String> takes = variable.equals("OTEL_PROPAGATORS") ? PROPAGATORS : sampler ? SAMPLERS : EXPORTERS;
             List<String> recognized = entries.stream().filter(entry -> takes.contains(entry.toLowerCase(Locale.ROOT))).toList();
+            boolean exporter = variable.endsWith("_EXPORTER");
             List<String> lower = recognized.stream().map(entry -> entry.toLowerCase(Locale.ROOT)).toList();
             // An exporter named twice (otlp,OTLP) is used once, where the SDK refused the run ("contains duplicates: [otlp]").
-            List<String> kept = sampler ? recognized : lower.stream().distinct().toList();
-            List<String> twice = variable.endsWith("_EXPORTER")
-                    ? kept.stream().filter(entry -> java.util.Collections.frequency(lower, entry) > 1).toList() : List.of();
-            if (recognized.size() == entries.size() && twice.isEmpty()) {
+            List<String> distinct = sampler ? recognized : lower.stream().distinct().toList();
+            // none is the null value ("no automatically configured exporter"): beside others it adds nothing, where the
+            // SDK refused the run ("otel.traces.exporter contains none along with other exporters")
+            boolean noneBesideOthers = !sampler && distinct.size() > 1 && distinct.contains("none");
+            List<String> kept = noneBesideOthers ? distinct.stream().filter(entry -> !entry.equals("none")).toList() : distinct;
+            List<String> twice = exporter
+                    ? distinct.stream().filter(entry -> java.util.Collections.frequency(lower, entry) > 1).toList() : List.of();
+            if (recognized.size() == entries.size() && twice.isEmpty() && !noneBesideOthers) {
                 continue;
             }
             known.put(variable, String.join(",", kept));
             if (!twice.isEmpty()) {
                 err.println("rein: OpenTelemetry: " + variable + "=" + Text.visible(raw.strip()) + " names " + String.join(" and ", twice)
                         + " more than once; each exporter is used once (" + String.join(",", kept) + "), so nothing is sent twice");
+            }
+            if (noneBesideOthers) {
+                boolean propagators = variable.equals("OTEL_PROPAGATORS");
+                err.println("rein: OpenTelemetry: " + variable + "=" + Text.visible(raw.strip()) + " names none beside other "
+                        + (propagators ? "propagators" : "exporters") + "; none adds no " + (propagators ? "propagator" : "exporter")
+                        + ", so the others are used (" + String.join(",", kept) + "): give none alone to "
+                        + (propagators ? "send no trace context" : "export no " + signalOf(variable)));
             }
             if (recognized.size() == entries.size()) {
                 continue;
@@ -273,6 +285,15 @@ final class OtelVariables {
         ignored.forEach((variable, what) -> err.println("rein: OpenTelemetry: " + variable + what + fallback(variable, known, exported)
                 + ": it takes " + takes(variable)));
         return java.util.Collections.unmodifiableMap(known);
+    }
+
+    /** What the exporter variable {@code variable} exports: spans, metrics or log records. */
+    private static String signalOf(String variable) {
+        return switch (variable) {
+            case "OTEL_TRACES_EXPORTER" -> "spans";
+            case "OTEL_METRICS_EXPORTER" -> "metrics";
+            default -> "log records";
+        };
     }
 
     /** What an ignored value leaves in place, said after "ignored, as if unset" or "the others kept". */

@@ -398,6 +398,44 @@ class CliTelemetryTest {
     }
 
     /**
+     * "none" in a list with other exporters or propagators (OTEL_TRACES_EXPORTER=none,otlp, say from a
+     * default joined with an override) stopped the run with exit code 2 in the SDK's words
+     * ("otel.traces.exporter contains none along with other exporters"). The spec gives none as the
+     * null value, "no automatically configured exporter": it adds none, so the others are used, and
+     * one line says so.
+     */
+    @Test
+    void noneAlongWithOtherExportersAddsNoneAndTheOthersAreUsed() throws Exception {
+        record Case(String variable, String value, String kept) {}
+        for (Case c : List.of(new Case("OTEL_TRACES_EXPORTER", "none,otlp", "otlp"),
+                new Case("OTEL_METRICS_EXPORTER", "otlp,NONE", "otlp"),
+                new Case("OTEL_PROPAGATORS", "none,tracecontext", "tracecontext"))) {
+            try (OtlpReceiver otlp = OtlpReceiver.start()) {
+                InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT", otlp.endpoint()).env(c.variable(), c.value());
+                List<Map<String, String>> sent = new java.util.concurrent.CopyOnWriteArrayList<>();
+                cli.models((name, env) -> {
+                    ScriptedModel script = ScriptedModel.of(ScriptedModel.text("hi"));
+                    return (request, context) -> {
+                        sent.add(request.option(dev.rein.model.TraceContextHeaders.class)
+                                .map(dev.rein.model.TraceContextHeaders::headers).orElse(Map.of()));
+                        return script.call(request, context);
+                    };
+                });
+                InProcessCli.Outcome outcome = cli.run("run", "--json", "say hi");
+                assertThat(outcome.exitCode()).as(c + ": " + outcome.stderr()).isZero();
+                otlp.awaitUntil(() -> !otlp.spans().isEmpty() && !otlp.metrics().isEmpty(), Duration.ofSeconds(10));
+                assertThat(otlp.spans()).as(c.toString()).extracting(Span::getName).containsOnlyOnce("invoke_agent rein");
+                assertThat(otlp.metrics()).as(c.toString()).isNotEmpty();
+                assertThat(sent).as(c.toString()).singleElement()
+                        .satisfies(headers -> assertThat(headers).as(c.toString()).containsKey("traceparent"));
+                assertThat(outcome.stderrLines()).as(c.toString()).filteredOn(line -> line.startsWith("rein: OpenTelemetry: "))
+                        .singleElement().satisfies(line -> assertThat(line).contains(c.variable() + "=" + c.value())
+                                .contains("none").contains("(" + c.kept() + ")").doesNotContain("otel."));
+            }
+        }
+    }
+
+    /**
      * Under OTEL_SDK_DISABLED=true nothing is exported, whatever the exporters: the line that ignores
      * an exporter the command line does not have said "(the default, otlp: the spans go over OTLP)",
      * which is not what happens. It now says the SDK is disabled and nothing is exported.
