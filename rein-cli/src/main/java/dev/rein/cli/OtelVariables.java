@@ -244,8 +244,11 @@ final class OtelVariables {
             List<String> takes = variable.equals("OTEL_PROPAGATORS") ? PROPAGATORS : sampler ? SAMPLERS : EXPORTERS;
             List<String> recognized = entries.stream().filter(entry -> takes.contains(entry.toLowerCase(Locale.ROOT))).toList();
             boolean exporter = variable.endsWith("_EXPORTER");
-            List<String> lower = recognized.stream().map(entry -> entry.toLowerCase(Locale.ROOT)).toList();
-            // An exporter named twice (otlp,OTLP) is used once, where the SDK refused the run ("contains duplicates: [otlp]").
+            // "logging" is the console exporter's old name (SDK environment variables spec: Standard Output, deprecated)
+            List<String> lower = recognized.stream().map(entry -> entry.toLowerCase(Locale.ROOT))
+                    .map(entry -> exporter && entry.equals("logging") ? "console" : entry).toList();
+            // An exporter named twice (otlp,OTLP; console,logging) is used once, where the SDK refused the run ("contains
+            // duplicates: [otlp]") or printed each span twice.
             List<String> distinct = sampler ? recognized : lower.stream().distinct().toList();
             // none is the null value ("no automatically configured exporter"): beside others it adds nothing, where the
             // SDK refused the run ("otel.traces.exporter contains none along with other exporters")
@@ -253,13 +256,16 @@ final class OtelVariables {
             List<String> kept = noneBesideOthers ? distinct.stream().filter(entry -> !entry.equals("none")).toList() : distinct;
             List<String> twice = exporter
                     ? distinct.stream().filter(entry -> java.util.Collections.frequency(lower, entry) > 1).toList() : List.of();
-            if (recognized.size() == entries.size() && twice.isEmpty() && !noneBesideOthers) {
+            boolean renamed = exporter && recognized.stream().anyMatch("logging"::equalsIgnoreCase);
+            if (recognized.size() == entries.size() && twice.isEmpty() && !noneBesideOthers && !renamed) {
                 continue;
             }
             known.put(variable, String.join(",", kept));
             if (!twice.isEmpty()) {
+                boolean both = twice.contains("console") && renamed && recognized.stream().anyMatch("console"::equalsIgnoreCase);
                 err.println("rein: OpenTelemetry: " + variable + "=" + Text.visible(raw.strip()) + " names " + String.join(" and ", twice)
-                        + " more than once; each exporter is used once (" + String.join(",", kept) + "), so nothing is sent twice");
+                        + " more than once" + (both ? " (logging is the old name of the console exporter)" : "")
+                        + "; each exporter is used once (" + String.join(",", kept) + "), so nothing is sent twice");
             }
             if (noneBesideOthers) {
                 boolean propagators = variable.equals("OTEL_PROPAGATORS");

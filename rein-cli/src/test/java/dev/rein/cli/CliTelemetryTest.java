@@ -436,6 +436,24 @@ class CliTelemetryTest {
     }
 
     /**
+     * "logging" is the old name of the console exporter (SDK environment variables spec: "logging" is
+     * Standard Output, "a deprecated value left for backwards compatibility"), so
+     * OTEL_TRACES_EXPORTER=console,logging named one exporter twice, and each span was printed twice
+     * on stderr. It is the same exporter named twice: used once, and said so.
+     */
+    @Test
+    void consoleAndLoggingAreOneExporterUsedOnce() {
+        InProcessCli cli = new InProcessCli().env("OTEL_TRACES_EXPORTER", "console,logging").env("OTEL_METRICS_EXPORTER", "none");
+        cli.models((name, env) -> ScriptedModel.of(ScriptedModel.text("hi")));
+        InProcessCli.Outcome outcome = cli.run("run", "--json", "say hi");
+        assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+        assertThat(outcome.stderrLines()).filteredOn(line -> line.contains("'invoke_agent rein'")).hasSize(1);
+        assertThat(outcome.stderrLines()).filteredOn(line -> line.startsWith("rein: OpenTelemetry: "))
+                .singleElement().satisfies(line -> assertThat(line).contains("OTEL_TRACES_EXPORTER=console,logging")
+                        .contains("logging").contains("console").contains("used once"));
+    }
+
+    /**
      * Under OTEL_SDK_DISABLED=true nothing is exported, whatever the exporters: the line that ignores
      * an exporter the command line does not have said "(the default, otlp: the spans go over OTLP)",
      * which is not what happens. It now says the SDK is disabled and nothing is exported.
