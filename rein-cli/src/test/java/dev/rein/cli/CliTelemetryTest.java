@@ -549,6 +549,41 @@ class CliTelemetryTest {
         }
     }
 
+    /**
+     * An OpenAI reasoning model reports its reasoning tokens (usage.completion_tokens_details.reasoning_tokens,
+     * counted in completion_tokens); the GenAI conventions name them gen_ai.usage.reasoning.output_tokens
+     * ("The value SHOULD be included in gen_ai.usage.output_tokens"). No span carried them, so a backend could
+     * not tell thinking from answer tokens. The chat span has the call's, the run span the sum.
+     */
+    @Test
+    void theReasoningTokensAProviderReportsAreOnTheChatAndRunSpans() throws Exception {
+        try (OtlpReceiver otlp = OtlpReceiver.start();
+             dev.rein.testkit.openai.FakeChatCompletionsServer server = dev.rein.testkit.openai.FakeChatCompletionsServer.start()) {
+            String chunk = "{\"id\":\"chatcmpl-r1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"o4-mini\",";
+            server.enqueue(new dev.rein.testkit.openai.ChatReply.Malformed(
+                    "data: " + chunk + "\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"391\"},"
+                            + "\"finish_reason\":null}]}\n\n"
+                            + "data: " + chunk + "\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n"
+                            + "data: " + chunk + "\"choices\":[],\"usage\":{\"prompt_tokens\":50,\"completion_tokens\":300,"
+                            + "\"total_tokens\":350,\"completion_tokens_details\":{\"reasoning_tokens\":256}}}\n\n"
+                            + "data: [DONE]\n\n"));
+            InProcessCli cli = new InProcessCli().models(ProviderModels::create).env("OTEL_EXPORTER_OTLP_ENDPOINT", otlp.endpoint())
+                    .env("OPENAI_API_KEY", "sk-test");
+            InProcessCli.Outcome outcome = cli.run("run", "--provider", "openai", "--base-url", server.baseUrl(),
+                    "--model", "o4-mini", "--price", "0,0", "--json", "What is 17 * 23?");
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+
+            otlp.awaitUntil(() -> otlp.spans().stream().anyMatch(s -> s.getName().startsWith("invoke_agent")), Duration.ofSeconds(10));
+            List<Span> spans = otlp.spans().stream().filter(s -> s.getName().startsWith("chat ") || s.getName().startsWith("invoke_agent")).toList();
+            assertThat(spans).hasSize(2).allSatisfy(span -> {
+                assertThat(OtlpReceiver.attribute(span.getAttributesList(), "gen_ai.usage.reasoning.output_tokens")
+                        .map(AnyValue::getIntValue)).as(span.getName()).contains(256L);
+                assertThat(OtlpReceiver.attribute(span.getAttributesList(), "gen_ai.usage.output_tokens")
+                        .map(AnyValue::getIntValue)).as(span.getName()).contains(300L);
+            });
+        }
+    }
+
     @Test
     void aCollectorThatNeverAnswersIsOneLineOnStderrAndDoesNotHoldTheResult() throws Exception {
         // docs/observability.md: "each distinct export problem is one `rein: OpenTelemetry: …` line on

@@ -24,13 +24,18 @@ import java.util.TreeMap;
  *                         tokens, by a provider-specific name (for example {@code web_search}: 3),
  *                         priced by {@link dev.rein.budget.ModelPrice#perUse()}; empty when the call
  *                         made none, and then not written to JSON
+ * @param reasoningOutputTokens the output tokens the model spent reasoning (thinking before its
+ *                         answer), as the provider reports them apart: a part of {@code outputTokens},
+ *                         not added to it (OpenAI's {@code completion_tokens_details.reasoning_tokens}).
+ *                         0 when the provider reports no such count, and then not written to JSON
  */
 public record Usage(long inputTokens, long outputTokens, long cacheReadInputTokens,
                     // Traces and snapshots keep the name they always had.
                     @JsonProperty("cache_creation_input_tokens") long cacheWriteInputTokens,
                     @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Long> cacheWriteDetail,
                     @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean estimated,
-                    @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Long> serverToolUses) {
+                    @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Long> serverToolUses,
+                    @JsonInclude(JsonInclude.Include.NON_DEFAULT) long reasoningOutputTokens) {
 
     public static final Usage ZERO = new Usage(0, 0, 0, 0, Map.of());
 
@@ -42,7 +47,7 @@ public record Usage(long inputTokens, long outputTokens, long cacheReadInputToke
     public static final Usage NOT_REPORTED = new Usage(0, 0, 0, 0, Map.of(), true, Map.of());
 
     public Usage {
-        if (inputTokens < 0 || outputTokens < 0 || cacheReadInputTokens < 0 || cacheWriteInputTokens < 0) {
+        if (inputTokens < 0 || outputTokens < 0 || cacheReadInputTokens < 0 || cacheWriteInputTokens < 0 || reasoningOutputTokens < 0) {
             throw new IllegalArgumentException("token counts cannot be negative");
         }
         cacheWriteDetail = cacheWriteDetail == null ? Map.of() : Map.copyOf(cacheWriteDetail);
@@ -63,6 +68,12 @@ public record Usage(long inputTokens, long outputTokens, long cacheReadInputToke
                 throw new IllegalArgumentException("server tool uses cannot be negative: " + e.getKey());
             }
         }
+    }
+
+    /** Usage without a separate count of reasoning tokens. */
+    public Usage(long inputTokens, long outputTokens, long cacheReadInputTokens, long cacheWriteInputTokens,
+                 Map<String, Long> cacheWriteDetail, boolean estimated, Map<String, Long> serverToolUses) {
+        this(inputTokens, outputTokens, cacheReadInputTokens, cacheWriteInputTokens, cacheWriteDetail, estimated, serverToolUses, 0);
     }
 
     /** Usage without server tool uses. */
@@ -97,7 +108,7 @@ public record Usage(long inputTokens, long outputTokens, long cacheReadInputToke
         Map<String, Long> detail = new TreeMap<>(cacheWriteDetail);
         detail.merge(writeClass, tokens, Long::sum);
         return new Usage(inputTokens, outputTokens, cacheReadInputTokens, cacheWriteInputTokens, detail, estimated,
-                serverToolUses);
+                serverToolUses, reasoningOutputTokens);
     }
 
     /** A copy that also counts {@code uses} uses of the provider's server tool {@code tool} (see {@link #serverToolUses()}). */
@@ -105,7 +116,16 @@ public record Usage(long inputTokens, long outputTokens, long cacheReadInputToke
         Map<String, Long> counts = new TreeMap<>(serverToolUses);
         counts.merge(tool, uses, Usage::sum);
         return new Usage(inputTokens, outputTokens, cacheReadInputTokens, cacheWriteInputTokens, cacheWriteDetail, estimated,
-                counts);
+                counts, reasoningOutputTokens);
+    }
+
+    /**
+     * A copy whose output tokens include {@code tokens} the model spent reasoning, as the provider
+     * reported them (see {@link #reasoningOutputTokens()}); a count above the output tokens is held at them.
+     */
+    public Usage withReasoningOutputTokens(long tokens) {
+        return new Usage(inputTokens, outputTokens, cacheReadInputTokens, cacheWriteInputTokens, cacheWriteDetail, estimated,
+                serverToolUses, Math.min(Math.max(0, tokens), outputTokens));
     }
 
     /** Every input token of the call: uncached, read from cache and written to cache. */
@@ -127,7 +147,8 @@ public record Usage(long inputTokens, long outputTokens, long cacheReadInputToke
         return new Usage(sum(inputTokens, other.inputTokens), sum(outputTokens, other.outputTokens),
                 sum(cacheReadInputTokens, other.cacheReadInputTokens),
                 sum(cacheWriteInputTokens, other.cacheWriteInputTokens), summed(cacheWriteDetail, other.cacheWriteDetail),
-                estimated || other.estimated, summed(serverToolUses, other.serverToolUses));
+                estimated || other.estimated, summed(serverToolUses, other.serverToolUses),
+                sum(reasoningOutputTokens, other.reasoningOutputTokens));
     }
 
     /** The counts of {@code a} and {@code b} added by name; {@code a} itself when {@code b} has none (nearly every call). */

@@ -53,4 +53,18 @@ class UsageTest {
         assertThat(Json.mapper().readValue(written, Usage.class)).isEqualTo(searched);
         assertThat(Json.storedMapper().readValue(Json.storedMapper().writeValueAsString(sum), Usage.class)).isEqualTo(sum);
     }
+
+    @Test
+    void reasoningTokensArePartOfTheOutputSummedAndKeptThroughTracesAndSnapshots() throws Exception {
+        Usage reasoned = Usage.of(50, 300, 0, 0).withReasoningOutputTokens(256);
+        assertThat(reasoned.outputTokens()).as("a part of the output, not added to it").isEqualTo(300);
+        assertThat(Usage.of(1, 10, 0, 0).withReasoningOutputTokens(99).reasoningOutputTokens()).as("held at the output").isEqualTo(10);
+        assertThat(reasoned.plus(Usage.of(1, 20, 0, 0).withReasoningOutputTokens(4)).reasoningOutputTokens()).isEqualTo(260);
+
+        assertThat(Json.write(Usage.of(1, 2, 3, 4))).as("none, not written").doesNotContain("reasoning");
+        String written = Json.write(reasoned);
+        assertThat(written).contains("\"reasoning_output_tokens\":256");
+        assertThat(Json.mapper().readValue(written, Usage.class)).isEqualTo(reasoned);
+        assertThat(Json.storedMapper().readValue(Json.storedMapper().writeValueAsString(reasoned), Usage.class)).isEqualTo(reasoned);
+    }
 }

@@ -352,7 +352,8 @@ final class ChunkAssembler {
      * {@code completion_tokens} (OpenAI counts reasoning in it) but not out of the total, and they
      * are billed as output, so the budget would miss them. A stream without a usage chunk (a server
      * that ignores {@code stream_options.include_usage}) reported nothing, which is not zero tokens:
-     * the run charges an estimate instead.
+     * the run charges an estimate instead. {@code completion_tokens_details.reasoning_tokens} is kept as
+     * the part of the output spent reasoning.
      */
     Usage usage() {
         if (usage == null) {
@@ -367,6 +368,8 @@ final class ChunkAssembler {
             hits = usage.path("prompt_cache_hit_tokens");
         }
         long cached = Math.max(0, Math.min(prompt, hits.asLong(0)));
-        return Usage.of(prompt - cached, completion, cached, 0);
+        // a reasoning model's thinking, counted in the output (completion_tokens_details.reasoning_tokens)
+        return Usage.of(prompt - cached, completion, cached, 0)
+                .withReasoningOutputTokens(usage.path("completion_tokens_details").path("reasoning_tokens").asLong(0));
     }
 }

@@ -62,7 +62,7 @@ class WireEdgeCasesTest extends FakeChat {
         assertThat(response.toolUses()).extracting(ToolUseBlock::id).containsExactly("call_a", "call_b");
         assertThat(response.toolUses().get(0).input().get("q").asText()).isEqualTo("東京");
         assertThat(response.toolUses().get(1).input().get("q").asText()).isEqualTo("😀");
-        assertThat(response.usage()).isEqualTo(Usage.of(6, 5, 4, 0));
+        assertThat(response.usage()).isEqualTo(Usage.of(6, 5, 4, 0).withReasoningOutputTokens(2));
         assertThat(stream.events).containsSubsequence("start:call_a:search", "start:call_b:search");
     }
 

@@ -61,6 +61,8 @@ public final class GenAiConventions {
     public static final AttributeKey<Long> USAGE_OUTPUT_TOKENS = longKey("gen_ai.usage.output_tokens");
     public static final AttributeKey<Long> USAGE_CACHE_READ_INPUT_TOKENS = longKey("gen_ai.usage.cache_read.input_tokens");
     public static final AttributeKey<Long> USAGE_CACHE_CREATION_INPUT_TOKENS = longKey("gen_ai.usage.cache_creation.input_tokens");
+    /** The output tokens spent reasoning, a part of {@link #USAGE_OUTPUT_TOKENS}; set only when the provider reports them. */
+    public static final AttributeKey<Long> USAGE_REASONING_OUTPUT_TOKENS = longKey("gen_ai.usage.reasoning.output_tokens");
 
     public static final AttributeKey<String> TOOL_NAME = stringKey("gen_ai.tool.name");
     public static final AttributeKey<String> TOOL_CALL_ID = stringKey("gen_ai.tool.call.id");

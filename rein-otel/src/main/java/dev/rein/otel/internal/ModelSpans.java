@@ -143,6 +143,9 @@ final class ModelSpans {
         open.setAttribute(GenAiConventions.USAGE_OUTPUT_TOKENS, u.outputTokens());
         open.setAttribute(GenAiConventions.USAGE_CACHE_READ_INPUT_TOKENS, u.cacheReadInputTokens());
         open.setAttribute(GenAiConventions.USAGE_CACHE_CREATION_INPUT_TOKENS, u.cacheWriteInputTokens());
+        if (u.reasoningOutputTokens() > 0) { // only a provider that reports them apart (OpenAI's reasoning_tokens) has them
+            open.setAttribute(GenAiConventions.USAGE_REASONING_OUTPUT_TOKENS, u.reasoningOutputTokens());
+        }
         if (u.estimated()) {
             open.setAttribute(ReinConventions.USAGE_ESTIMATED, true);
         }

@@ -19,6 +19,9 @@ final class UsageSum {
         span.setAttribute(GenAiConventions.USAGE_OUTPUT_TOKENS, total.outputTokens());
         span.setAttribute(GenAiConventions.USAGE_CACHE_READ_INPUT_TOKENS, total.cacheReadInputTokens());
         span.setAttribute(GenAiConventions.USAGE_CACHE_CREATION_INPUT_TOKENS, total.cacheWriteInputTokens());
+        if (total.reasoningOutputTokens() > 0) {
+            span.setAttribute(GenAiConventions.USAGE_REASONING_OUTPUT_TOKENS, total.reasoningOutputTokens());
+        }
         if (total.estimated()) {
             // some call's counts are Rein's estimate, so the sum is too: as marked on that call's span
             span.setAttribute(dev.rein.otel.ReinConventions.USAGE_ESTIMATED, true);
