@@ -3,11 +3,12 @@ package dev.rein.eval.report;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
- * Exact pass@k and pass^k for one task with {@code n} graded trials of which {@code c} passed.
- * Binomial coefficients are computed as {@link BigInteger}s and the ratio rounded once, so large
- * n loses no precision.
+ * Exact pass@k and pass^k for one task with {@code n} graded trials of which {@code c} passed,
+ * each the exact value rounded once to {@value #SCALE} decimals, whatever n is.
  *
  * <ul>
  *   <li>pass@k = 1 - C(n-c, k) / C(n, k): the chance that at least one of k trials drawn
@@ -15,21 +16,55 @@ import java.math.RoundingMode;
  *   <li>pass^k = C(c, k) / C(n, k): the chance that all k drawn trials pass (does it do it every
  *       time?). It falls as k grows unless the agent is perfectly reliable.</li>
  * </ul>
+ *
+ * <p>The ratio of binomials is the product of the draws' chances, (c/n)((c-1)/(n-1))..., kept in
+ * fixed point to {@value #DIGITS} decimals: each draw cuts off less than one unit of the last
+ * decimal, so after any number of draws an int can count it is at most 1e-35 below the exact value,
+ * its rounding to {@value #SCALE} decimals is the exact value's unless it lies next to a half-way
+ * point, and there the exact ratio of {@link BigInteger} binomials decides. So {@link
+ * #passAtKCurve} gives every k from 1 to n in time linear in n, where the binomials of every k
+ * would take time cubic in n (minutes for 10,000 trials).
  */
 public final class PassK {
     /** Decimal places kept in results. */
     public static final int SCALE = 12;
 
+    /** Decimals of the running product. */
+    private static final int DIGITS = 45;
+    private static final BigInteger ONE = BigInteger.TEN.pow(DIGITS);
+    /** One unit of the result's last decimal, in units of the product's. */
+    private static final BigInteger UNIT = BigInteger.TEN.pow(DIGITS - SCALE);
+    private static final BigInteger HALF_UNIT = UNIT.shiftRight(1);
+    /**
+     * Below 1e-30 the exact value is below 1e-30 + 1e-35, so it and every later one (the ratio never grows
+     * with k) round to 0 at {@value #SCALE} decimals.
+     */
+    private static final BigInteger NEGLIGIBLE = BigInteger.TEN.pow(DIGITS - 30);
+    /** Nearer a half-way point of the rounding than 1e-30, the product cannot be trusted to round as the exact value. */
+    private static final BigInteger NEAR_HALF = NEGLIGIBLE;
+
     private PassK() {}
 
     public static BigDecimal passAtK(int n, int c, int k) {
         check(n, c, k);
-        return BigDecimal.ONE.subtract(ratio(comb(n - c, k), comb(n, k)));
+        return BigDecimal.ONE.subtract(drawnFrom(n, n - c, k));
     }
 
     public static BigDecimal passHatK(int n, int c, int k) {
         check(n, c, k);
-        return ratio(comb(c, k), comb(n, k));
+        return drawnFrom(n, c, k);
+    }
+
+    /** pass@k for k = 1..n (element k - 1), each equal to {@link #passAtK(int, int, int)}. */
+    public static List<BigDecimal> passAtKCurve(int n, int c) {
+        check(n, c, 1);
+        return curve(n, n - c, true);
+    }
+
+    /** pass^k for k = 1..n (element k - 1), each equal to {@link #passHatK(int, int, int)}. */
+    public static List<BigDecimal> passHatKCurve(int n, int c) {
+        check(n, c, 1);
+        return curve(n, c, false);
     }
 
     /** C(n, k); zero when k > n. */
@@ -49,8 +84,50 @@ public final class PassK {
         return result;
     }
 
-    private static BigDecimal ratio(BigInteger numerator, BigInteger denominator) {
-        return new BigDecimal(numerator).divide(new BigDecimal(denominator), SCALE, RoundingMode.HALF_EVEN);
+    /** C(good, k) / C(n, k) rounded to SCALE decimals. */
+    private static BigDecimal drawnFrom(int n, int good, int k) {
+        BigInteger product = ONE;
+        for (int i = 0; i < k && product.signum() != 0; i++) {
+            product = draw(product, n, good, i);
+        }
+        return rounded(product, n, good, k);
+    }
+
+    private static List<BigDecimal> curve(int n, int good, boolean complement) {
+        List<BigDecimal> values = new ArrayList<>(n);
+        BigInteger product = ONE;
+        for (int k = 1; k <= n; k++) {
+            product = draw(product, n, good, k - 1);
+            BigDecimal ratio = rounded(product, n, good, k);
+            values.add(complement ? BigDecimal.ONE.subtract(ratio) : ratio);
+        }
+        return values;
+    }
+
+    /** The product after drawing one more trial, the (i+1)-th, from the good ones; 0 once it is negligible. */
+    private static BigInteger draw(BigInteger product, int n, int good, int i) {
+        if (product.signum() == 0 || good - i <= 0) {
+            return BigInteger.ZERO;
+        }
+        BigInteger next = product.multiply(BigInteger.valueOf(good - i)).divide(BigInteger.valueOf(n - i));
+        return next.compareTo(NEGLIGIBLE) < 0 ? BigInteger.ZERO : next;
+    }
+
+    /** The product rounded as the exact C(good, k) / C(n, k) rounds. */
+    private static BigDecimal rounded(BigInteger product, int n, int good, int k) {
+        if (product.signum() == 0) {
+            return zero();
+        }
+        BigInteger[] units = product.divideAndRemainder(UNIT);
+        if (units[1].subtract(HALF_UNIT).abs().compareTo(NEAR_HALF) < 0) {
+            return new BigDecimal(comb(good, k)).divide(new BigDecimal(comb(n, k)), SCALE, RoundingMode.HALF_EVEN);
+        }
+        BigInteger result = units[1].compareTo(HALF_UNIT) > 0 ? units[0].add(BigInteger.ONE) : units[0];
+        return new BigDecimal(result, SCALE);
+    }
+
+    private static BigDecimal zero() {
+        return BigDecimal.ZERO.setScale(SCALE);
     }
 
     private static void check(int n, int c, int k) {

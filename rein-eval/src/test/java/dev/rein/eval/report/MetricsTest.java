@@ -1,12 +1,15 @@
 package dev.rein.eval.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.rein.eval.FailureKind;
 import dev.rein.eval.TaskCategory;
 import dev.rein.eval.run.TrialOutcome;
 import dev.rein.eval.run.Verdict;
 import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -59,6 +62,34 @@ class MetricsTest {
         assertThat(s.steps().max()).isEqualByComparingTo("4");
         assertThat(s.costUsd().p90()).isEqualByComparingTo("0.30");
         assertThat(s.totalCostUsd()).isEqualByComparingTo("0.40");
+    }
+
+    @Test
+    void passKOfTwentyThousandTrialsATaskIsExactAndQuick() {
+        // rein eval --trials 20000 on an offline suite: pass@k and pass^k for every k up to 20,000, which the
+        // binomials of every k took hours to compute after the trials had run
+        int n = 20_000;
+        List<TrialOutcome> oneFailure = new ArrayList<>();
+        List<TrialOutcome> onePass = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            oneFailure.add(trial("a", i, i == 7 ? Verdict.FAILED : Verdict.PASSED, i == 7 ? FailureKind.WRONG_OUTCOME : null, 1, "0"));
+            onePass.add(trial("b", i, i == 7 ? Verdict.PASSED : Verdict.FAILED, i == 7 ? null : FailureKind.WRONG_OUTCOME, 1, "0"));
+        }
+        EvalReport.Summary s = assertTimeoutPreemptively(Duration.ofSeconds(20), () -> Metrics.summarise(List.of(oneFailure, onePass)));
+        assertThat(s.passAtK()).hasSize(n);
+        assertThat(s.passHatK()).hasSize(n);
+        // a: pass^k = (n-k)/n, pass@k = 1 from k = 2; b: pass^k = 0 from k = 2, pass@k = k/n; then the average of the two
+        assertThat(s.passHatK().get("1")).isEqualTo(0.5);
+        assertThat(s.passAtK().get("1")).isEqualTo(0.5);
+        assertThat(s.passHatK().get("3")).isEqualTo(0.499925);
+        assertThat(s.passAtK().get("3")).isEqualTo(0.500075);
+        assertThat(s.passHatK().get("10000")).isEqualTo(0.25);
+        assertThat(s.passAtK().get("10000")).isEqualTo(0.75);
+        assertThat(s.passHatK().get("19999")).isEqualTo(0.000025);
+        assertThat(s.passHatK().get("20000")).isEqualTo(0.0);
+        assertThat(s.passAtK().get("20000")).isEqualTo(1.0);
+        assertThat(s.passAtK().values()).allSatisfy(v -> assertThat(v).isBetween(0.0, 1.0));
+        assertThat(s.passHatK().values()).allSatisfy(v -> assertThat(v).isBetween(0.0, 1.0));
     }
 
     @Test

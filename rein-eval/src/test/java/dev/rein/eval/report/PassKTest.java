@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.MathContext;
+import java.math.RoundingMode;
 import java.util.List;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -79,6 +80,51 @@ class PassKTest {
             assertThat(PassK.passAtK(n, c, k)).isGreaterThanOrEqualTo(PassK.passAtK(n, c, k - 1));
             assertThat(PassK.passHatK(n, c, k)).isLessThanOrEqualTo(PassK.passHatK(n, c, k - 1));
         }
+    }
+
+    /** The definition: the ratio of binomials, rounded once. */
+    private static BigDecimal exactRatio(int n, int good, int k) {
+        return new BigDecimal(PassK.comb(good, k)).divide(new BigDecimal(PassK.comb(n, k)), PassK.SCALE, RoundingMode.HALF_EVEN);
+    }
+
+    @Property(tries = 200)
+    void theCurveOfEveryKIsTheRatioOfBinomialsRoundedOnce(@ForAll @IntRange(min = 1, max = 120) int n,
+                                                         @ForAll @IntRange(min = 0, max = 120) int c) {
+        if (c > n) {
+            return;
+        }
+        List<BigDecimal> atLeastOne = PassK.passAtKCurve(n, c);
+        List<BigDecimal> all = PassK.passHatKCurve(n, c);
+        assertThat(atLeastOne).hasSize(n);
+        for (int k = 1; k <= n; k++) {
+            assertThat(all.get(k - 1)).isEqualTo(exactRatio(n, c, k)).isEqualTo(PassK.passHatK(n, c, k));
+            assertThat(atLeastOne.get(k - 1)).isEqualTo(BigDecimal.ONE.subtract(exactRatio(n, n - c, k)))
+                    .isEqualTo(PassK.passAtK(n, c, k));
+        }
+    }
+
+    @Test
+    void aRatioOnTheHalfWayPointOfTheRoundingRoundsAsTheExactValue() {
+        // 1/8192 = 0.0001220703125 exactly: half-way between two values of 12 decimals, so half-even gives ...312
+        assertThat(PassK.passHatK(8192, 1, 1)).isEqualTo(new BigDecimal("0.000122070312"));
+        assertThat(PassK.passHatKCurve(8192, 1).get(0)).isEqualTo(new BigDecimal("0.000122070312"));
+        // C(4095, 2) / C(8192, 2) = 4095 * 4094 / (8192 * 8191) is no tie: rounded to nearest
+        assertThat(PassK.passHatK(8192, 4095, 2)).isEqualTo(exactRatio(8192, 4095, 2));
+    }
+
+    @Test
+    void largeCountsGiveFiniteExactValues() {
+        int n = 100_000;
+        // pass^k with one failure among n is (n - k) / n; pass@k with one pass is k / n
+        List<BigDecimal> all = PassK.passHatKCurve(n, n - 1);
+        assertThat(all.get(0)).isEqualByComparingTo("0.99999");
+        assertThat(all.get(49_999)).isEqualByComparingTo("0.5");
+        assertThat(all.get(n - 1)).isEqualByComparingTo("0");
+        assertThat(PassK.passAtKCurve(n, 1).get(24_999)).isEqualByComparingTo("0.25");
+        assertThat(PassK.passAtK(Integer.MAX_VALUE, 1, 2)).isEqualByComparingTo(exactRatio(Integer.MAX_VALUE, 2, 1)
+                .setScale(PassK.SCALE, RoundingMode.HALF_EVEN)); // 2 / (2^31 - 1)
+        assertThat(PassK.passHatK(Integer.MAX_VALUE, Integer.MAX_VALUE / 2, 1000)).isEqualByComparingTo("0");
+        assertThat(PassK.passAtK(Integer.MAX_VALUE, Integer.MAX_VALUE / 2, 1000)).isEqualByComparingTo("1");
     }
 
     @Test
