@@ -28,9 +28,11 @@ import java.util.function.Function;
  * and errors go to {@code err}; the summary (or, with {@code json}, the JSON report) goes to {@code out}.
  *
  * <p>Exit codes: {@value #OK} every graded trial passed; {@value #TRIALS_FAILED} some trial failed
- * or was unsafe; {@value #INVALID} the suite, the options or the report file were unusable;
+ * or was unsafe; {@value #INVALID} the suite, the options or the report file were unusable (before
+ * any trial runs; or, when every trial passed, the report could not be written after them);
  * {@value #INFRA_ERRORS} some trial hit an infrastructure error (results are incomplete);
- * {@value #INTERRUPTED} interrupted.
+ * {@value #INTERRUPTED} interrupted. A report that cannot be written after trials that failed keeps
+ * {@value #TRIALS_FAILED} or {@value #INFRA_ERRORS}.
  */
 public final class EvalCommandSupport {
     public static final int OK = 0;
@@ -111,10 +113,13 @@ public final class EvalCommandSupport {
             EvalReport report = EvalReport.of(result);
             out.print(options.json() ? ReportWriter.json(report) + "\n" : TextSummary.render(report));
             out.flush();
+            int code = exitCode(report);
             if (options.htmlReport() != null && !writeReport(report, options.htmlReport(), options.json(), out, err)) {
-                return INVALID;
+                // a failed or incomplete evaluation says so whatever became of the report (saved elsewhere, as the line
+                // says); only one that passed turns into INVALID, so a CI step cannot take a missing report for success
+                return code == OK ? INVALID : code;
             }
-            return exitCode(report);
+            return code;
         } catch (ReinException e) {
             // One line: parser messages (YAML carets, class names) are folded onto it.
             err.println("rein eval: " + Controls.visible(String.valueOf(e.getMessage()).strip().replaceAll("\\s*\\R\\s*", "; "),

@@ -12,7 +12,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import dev.rein.eval.file.EvalRegistry;
@@ -215,6 +217,47 @@ class EvalCommandSupportTest {
             assertThat(Files.readString(fallback)).contains("<html", "lost-report");
         } finally {
             Files.deleteIfExists(fallback);
+        }
+    }
+
+    @Test
+    void aReportThatCannotBeWrittenAfterTheTrialsKeepsTheTrialsOwnExitCode(@TempDir Path dir) throws Exception {
+        // docs/eval.md: 1 is some trial failed, 3 infrastructure errors; a report that fails only after the trials
+        // (saved elsewhere, the results printed) must not turn them into 2, which says nothing was run
+        Path reports = Files.createDirectory(dir.resolve("reports"));
+        dev.rein.tool.Tool sabotage = dev.rein.tool.Tool.builder("sabotage").description("replaces the reports folder by a file")
+                .handler((args, ctx) -> {
+                    if (Files.isDirectory(reports)) {
+                        Files.delete(reports);
+                        Files.writeString(reports, "no longer a folder");
+                    }
+                    return "done";
+                }).build();
+        EvalRegistry registry = EvalRegistry.loading().sharedToolset("sabotage", List.of(sabotage)).build();
+        Path html = reports.resolve("out.html");
+        Map<String, Integer> codes = new LinkedHashMap<>();
+        codes.put("{tool_calls: [{name: sabotage, input: {}}]}, {text: wrong}", EvalCommandSupport.TRIALS_FAILED);
+        codes.put("{tool_calls: [{name: sabotage, input: {}}]}", EvalCommandSupport.INFRA_ERRORS); // the script runs out
+        for (Map.Entry<String, Integer> expected : codes.entrySet()) {
+            Files.deleteIfExists(reports);
+            Files.createDirectory(reports);
+            Path suite = Files.writeString(dir.resolve("s.yaml"), """
+                    suite: lost-report
+                    environment: file_tree
+                    agent: {toolsets: [files_read, sabotage]}
+                    tasks:
+                      - id: t
+                        goal: g
+                        script: [%s]
+                        expect: {answer_contains: [right]}
+                    """.formatted(expected.getKey()));
+            outBytes.reset();
+            errBytes.reset();
+            int code = EvalCommandSupport.run(new EvalCommandSupport.Options(suite, 1, null, null, html, false, 1), registry, out, err);
+            Matcher saved = Pattern.compile("rein eval: cannot write the report to .*; it was saved to (\\S+) instead").matcher(err());
+            assertThat(saved.find()).as(err()).isTrue();
+            Files.deleteIfExists(Path.of(saved.group(1)));
+            assertThat(code).as(expected.getKey()).isEqualTo(expected.getValue());
         }
     }
 
