@@ -159,6 +159,46 @@ class TemporalContractEdgesTest {
         }
     }
 
+    /**
+     * A decide signal sent with no input (the Temporal CLI without --input, or with --input null) is refused and listed by
+     * refusedDecisions saying to send one JSON object, and the run keeps waiting for a good decision; the workflow's signal
+     * handler threw a NullPointerException, which failed every workflow task from then on, so the run was stuck for good
+     * (its queries said no worker answered, and a later approval was never acted on).
+     */
+    @Test
+    void aDecideSignalWithoutInputIsRefusedAndTheRunStillTakesAGoodDecision() throws TimeoutException {
+        Orders.Ledger ledger = new Orders.Ledger();
+        Agent agent = Orders.withApproval(Orders.agent(Orders.refundThenAnswer(), new RecordingListener(),
+                Orders.refund(ledger, key -> {})));
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalRun run = server.start(agent).start("A-1 を返金して", "run-raw-no-input");
+            TemporalApprovalTest.awaitStatus(run, RunStatus.WAITING_APPROVAL);
+            String hash = run.pendingApprovals().get(0).actionHash();
+            io.temporal.client.WorkflowStub raw = server.client().newUntypedWorkflowStub("run-raw-no-input");
+            raw.signal("decide");
+            raw.signal("decide", (Object) null);
+
+            awaitRefused(run, 2);
+            assertThat(run.refusedDecisions()).hasSize(2).allSatisfy(r -> assertThat(r).contains("no input")
+                    .contains("one JSON object").contains("action_hash"));
+            assertThat(run.status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+            run.approve(hash, "alice");
+            assertThat(run.result(Duration.ofSeconds(60)).status()).isEqualTo(RunStatus.SUCCEEDED);
+            assertThat(ledger.charges).hasSize(1);
+        }
+    }
+
+    static void awaitRefused(TemporalRun run, int count) {
+        long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (run.refusedDecisions().size() < count && System.nanoTime() < until) {
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+        }
+    }
+
     /** Edited arguments that do not fit the tool's schema are refused by the handle, as a local run's Runs.edit refuses them. */
     @Test
     void anEditThatDoesNotFitTheToolsSchemaIsRefusedBeforeItIsSent() {

@@ -215,6 +215,14 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
     @Override
     public void decide(ApprovalSignal signal) {
         // a signal sent around the handle (the Temporal CLI, another SDK) may lack a field or spell it otherwise
+        if (signal == null) {
+            // no input at all (the CLI without --input, or a JSON null): a throw here would fail every workflow task
+            // from now on, replayed with this signal, and leave the run stuck for good
+            refused.add("(no input): the decide signal came with no input: send one JSON object with 'decision' approve,"
+                    + " reject or edit, 'action_hash' (the pending action's whole hash, which the run's pendingApprovals"
+                    + " query lists) and 'decided_by' (the fields are snake_case)");
+            return;
+        }
         if (signal.actionHash() == null || signal.actionHash().isBlank()) {
             refused.add("(no action_hash): the decision names no action: send the pending action's whole hash in the"
                     + " signal's 'action_hash' field (the run's pendingApprovals query lists them), with 'decision'"
