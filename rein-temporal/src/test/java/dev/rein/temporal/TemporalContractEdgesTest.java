@@ -188,6 +188,37 @@ class TemporalContractEdgesTest {
         }
     }
 
+    /**
+     * A decide signal whose input is not one JSON object (the Temporal CLI with --input '"approve"', a JSON array of the
+     * fields) or has a field of the wrong kind (an object for action_hash) is refused and listed by refusedDecisions saying
+     * what was sent, and the run keeps waiting; Temporal could not read it as a decision and dropped it without a word.
+     */
+    @Test
+    void aDecideSignalThatIsNoJsonObjectIsRefusedSayingWhatWasSent() throws TimeoutException {
+        Orders.Ledger ledger = new Orders.Ledger();
+        Agent agent = Orders.withApproval(Orders.agent(Orders.refundThenAnswer(), new RecordingListener(),
+                Orders.refund(ledger, key -> {})));
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalRun run = server.start(agent).start("A-1 を返金して", "run-raw-not-object");
+            TemporalApprovalTest.awaitStatus(run, RunStatus.WAITING_APPROVAL);
+            String hash = run.pendingApprovals().get(0).actionHash();
+            io.temporal.client.WorkflowStub raw = server.client().newUntypedWorkflowStub("run-raw-not-object");
+            raw.signal("decide", "approve");
+            raw.signal("decide", java.util.List.of("approve", hash, "bob"));
+            raw.signal("decide", java.util.Map.of("decision", "approve", "action_hash", java.util.Map.of("hash", hash)));
+
+            awaitRefused(run, 3);
+            assertThat(run.refusedDecisions()).hasSize(3)
+                    .anySatisfy(r -> assertThat(r).contains("a string").contains("not a JSON object").contains("action_hash"))
+                    .anySatisfy(r -> assertThat(r).contains("an array").contains("not a JSON object"))
+                    .anySatisfy(r -> assertThat(r).contains("'action_hash' is an object").contains("not a string"));
+            assertThat(run.status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+            run.approve(hash, "alice");
+            assertThat(run.result(Duration.ofSeconds(60)).status()).isEqualTo(RunStatus.SUCCEEDED);
+            assertThat(ledger.charges).hasSize(1);
+        }
+    }
+
     static void awaitRefused(TemporalRun run, int count) {
         long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (run.refusedDecisions().size() < count && System.nanoTime() < until) {

@@ -223,6 +223,12 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
                     + " query lists) and 'decided_by' (the fields are snake_case)");
             return;
         }
+        if (signal.unreadable() != null) {
+            refused.add((signal.actionHash() == null ? "(unreadable)" : signal.actionHash()) + ": " + signal.unreadable()
+                    + ": send one JSON object with 'decision' approve, reject or edit, 'action_hash' (the pending action's"
+                    + " whole hash) and 'decided_by' as strings, and for an edit 'arguments' (the fields are snake_case)");
+            return;
+        }
         if (signal.actionHash() == null || signal.actionHash().isBlank()) {
             refused.add("(no action_hash): the decision names no action: send the pending action's whole hash in the"
                     + " signal's 'action_hash' field (the run's pendingApprovals query lists them), with 'decision'"
