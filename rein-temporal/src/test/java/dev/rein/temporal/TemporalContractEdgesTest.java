@@ -73,6 +73,25 @@ class TemporalContractEdgesTest {
         }
     }
 
+    /**
+     * A time limit longer than Temporal can set as an activity timeout (over 10,000 years), up to Budget.LONGEST_DURATION,
+     * which the budget allows, runs as locally: the workflow computed its activities' timeouts from the time left (an
+     * ArithmeticException at Long.MAX_VALUE milliseconds, a protobuf Duration out of range past 10,000 years), failed
+     * every workflow task, and the run never started.
+     */
+    @Test
+    void aTimeLimitLongerThanTemporalCanSetRunsToItsAnswer() throws TimeoutException {
+        for (Duration limit : java.util.List.of(dev.rein.budget.Budget.LONGEST_DURATION, Duration.ofDays(365L * 20_000))) {
+            Agent agent = Orders.agent(Orders.lookupThenAnswer(), new RecordingListener(), Orders.lookup())
+                    .budget(dev.rein.budget.Budget.builder().maxDuration(limit).build()).build();
+            try (TemporalTestServer server = new TemporalTestServer()) {
+                RunResult result = server.start(agent).start("A-1?", "run-long-limit").result(Duration.ofSeconds(60));
+
+                assertThat(result.status()).as("maxDuration %s", limit).isEqualTo(RunStatus.SUCCEEDED);
+            }
+        }
+    }
+
     /** A rejection by signal: the refund never runs, the model is told the reason, and the run goes on to its answer. */
     @Test
     void aRejectionSignalResumesTheRunWithoutTheActionAndTellsTheModelWhy() {

@@ -497,11 +497,17 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
     /**
      * The time to the run's deadline (at least 1 ms), the most an activity may take; for a budget
      * without a time limit (maxDuration null) {@link #NO_DEADLINE}: a live worker heartbeats, so only
-     * a dead one's activity ends early (after the attempt timeout), and a slow call is never cut.
+     * a dead one's activity ends early (after the attempt timeout), and a slow call is never cut. A
+     * deadline further off than that counts as none: Temporal takes no timeout past 10,000 years, and
+     * Budget.LONGEST_DURATION would overflow the timeouts computed from it (every workflow task failed).
      */
     private Duration timeLeft() {
         Duration max = input.budget().maxDuration();
-        return max == null ? NO_DEADLINE : Duration.ofMillis(Math.max(1, max.toMillis() - activeMillis()));
+        if (max == null) {
+            return NO_DEADLINE;
+        }
+        Duration left = Duration.ofMillis(Math.max(1, max.toMillis() - activeMillis()));
+        return left.compareTo(NO_DEADLINE) > 0 ? NO_DEADLINE : left;
     }
 
     private static Duration positive(Duration d) {
