@@ -147,10 +147,15 @@ public final class TemporalRun {
      * A known secret of the agent in them is masked before they are checked and sent (they stay in the
      * workflow history), and the action runs with them masked, as {@code agent.runs().edit} does.
      *
-     * @throws ReinException when the arguments do not fit the tool's schema (the decision is not sent)
+     * @throws ReinException when the arguments are null or do not fit the tool's schema (the decision is not sent)
      */
     public void edit(String actionHash, JsonNode arguments, String decidedBy) {
-        JsonNode masked = masker().redactValue(java.util.Objects.requireNonNull(arguments, "arguments").deepCopy());
+        if (arguments == null) {
+            // said as a local Runs.edit says it
+            throw new ReinException("edit(...) was given no arguments: pass the new arguments as a JSON object"
+                    + " (Json.parse(\"{...}\")), or approve(...) to run the action as proposed");
+        }
+        JsonNode masked = masker().redactValue(arguments.deepCopy());
         ApprovalSignal signal = ApprovalSignal.edit(actionHash, masked, decidedBy);
         Runs.checkEditedArguments(agent.config().currentTools(), pending(signal).tool(), masked);
         workflow().decide(signal);

@@ -249,7 +249,10 @@ class TemporalContractEdgesTest {
         }
     }
 
-    /** Edited arguments that do not fit the tool's schema are refused by the handle, as a local run's Runs.edit refuses them. */
+    /**
+     * Edited arguments that do not fit the tool's schema, or none at all, are refused by the handle, as a local run's
+     * Runs.edit refuses them.
+     */
     @Test
     void anEditThatDoesNotFitTheToolsSchemaIsRefusedBeforeItIsSent() {
         Orders.Ledger ledger = new Orders.Ledger();
@@ -265,6 +268,9 @@ class TemporalContractEdgesTest {
                     .hasMessageContaining("the edited arguments do not fit tool 'refund'").hasMessageContaining("id");
             assertThat(run.status()).isEqualTo(RunStatus.WAITING_APPROVAL);
             assertThat(run.pendingApprovals()).hasSize(1);
+            // no arguments at all: said as a local Runs.edit says it, not a bare NullPointerException naming "arguments"
+            assertThatThrownBy(() -> run.edit(hash, null, "alice")).isInstanceOf(dev.rein.ReinException.class)
+                    .hasMessageContaining("edit(...) was given no arguments").hasMessageContaining("approve(...)");
             run.edit(hash, dev.rein.json.Json.object().put("id", "A-9"), "alice");
             assertThat(run.result().status()).isEqualTo(RunStatus.SUCCEEDED);
             assertThat(ledger.charges.values()).singleElement().asString().endsWith("for A-9");
