@@ -135,8 +135,9 @@ final class AgentLoop {
         ModelRequest request = request(ToolChoice.auto());
         AgentState state = run.state();
         // The request is immutable and built from the history, the state and the tools: unless the
-        // context policies replaced the history (or the state moved), it is the one to send.
-        if (guards.manageContext(request) || run.state() != state) {
+        // context policies replaced the history (or the state moved), it is the one to send. A compaction's
+        // summary call is this request with tools off: it too may write at most what an output limit leaves.
+        if (guards.manageContext(withinOutputLimit(request)) || run.state() != state) {
             return request(ToolChoice.auto());
         }
         return request;
@@ -172,7 +173,8 @@ final class AgentLoop {
 
     /**
      * A step's model response; {@code outputLimitCut}: it was cut off at the max_tokens an output token
-     * limit left (see {@link Step.Event.Responded}).
+     * limit left (see {@link Step.Event.Responded}). {@code response} is null when the step's call was not
+     * made: a call on its behalf before it (a compaction) used up a token or money limit.
      */
     record Stepped(ModelResponse response, boolean outputLimitCut) {}
 
@@ -184,7 +186,13 @@ final class AgentLoop {
      */
     Stepped callStep() throws InterruptedException, ModelCaller.CallFailed {
         run.meter.countStep();
+        dev.rein.model.Usage before = run.meter.usage();
         ModelRequest request = perceive();
+        if (run.meter.usage() != before && run.meter.spent().isPresent()) {
+            // a compaction's summary call spent what was left of a limit (all the output tokens it leaves): the
+            // step's call is not made, and the budget check before the next step stops the run for that limit
+            return new Stepped(null, false);
+        }
         ModelRequest limited = withinOutputLimit(request);
         ModelResponse response = caller.call(limited, "step");
         boolean cut = limited != request && response.stopReason() == StopReason.MAX_TOKENS;
@@ -233,7 +241,8 @@ final class AgentLoop {
             switch (command) {
                 case Step.Command.CallModel ignored -> {
                     Stepped stepped = callStep();
-                    next = execute(run.decide(new Step.Event.Responded(stepped.response(), answerText(), stepped.outputLimitCut())));
+                    next = stepped.response() == null ? new NextStep.RunAgain("budget")
+                            : execute(run.decide(new Step.Event.Responded(stepped.response(), answerText(), stepped.outputLimitCut())));
                 }
                 case Step.Command.RunTools tools -> next = act(tools.uses());
                 case Step.Command.ExecuteTools tools -> next = executeTools(tools.uses());

@@ -137,6 +137,21 @@ public final class BudgetMeter {
         return exhausted(conversation, conversationDeadline, steps, usage.totalInputTokens(), usage.outputTokens(), costUsd);
     }
 
+    /**
+     * The first spending limit (money, input or output tokens) reached, of this turn's budget or the
+     * conversation's: unlike {@link #check()}, not the step count nor the time, so that a step already
+     * counted can tell whether a call made on its behalf before its model call (a compaction) spent
+     * what that call would have needed.
+     */
+    public Optional<BudgetKind> spent() {
+        Optional<BudgetKind> turn = exhausted(budget, Instant.MAX, 0, usage.totalInputTokens() - usageBefore.totalInputTokens(),
+                usage.outputTokens() - usageBefore.outputTokens(), costUsd.subtract(costBefore));
+        if (turn.isPresent() || conversation == null) {
+            return turn;
+        }
+        return exhausted(conversation, Instant.MAX, 0, usage.totalInputTokens(), usage.outputTokens(), costUsd);
+    }
+
     private Optional<BudgetKind> exhausted(Budget b, Instant until, int stepsUsed, long input, long output, BigDecimal cost) {
         if (!clock.instant().isBefore(until)) {
             return Optional.of(BudgetKind.DEADLINE);

@@ -265,4 +265,54 @@ class ContextLoopTest {
         assertThat(trace.events(TraceEvent.Intervention.class)).filteredOn(e -> e.kind().equals("context"))
                 .anySatisfy(e -> assertThat(e.message()).contains("not cleared").contains("disk full"));
     }
+    /**
+     * A compaction's summary call may write at most the output tokens the output token limit still leaves, as a
+     * step may (its max_tokens lowered to them), and when it writes them all the step's model call is not made:
+     * the run stops STOPPED_BUDGET/max_output_tokens with the one summary call, where the compaction asked for the
+     * agent's 8,192 and the step call after it was made with 8,192 too, so the run ended thousands of tokens past
+     * its limit.
+     */
+    @Test
+    void aCompactionWritesAtMostWhatTheOutputLimitLeavesAndOneThatSpendsItAllEndsTheRunForThatLimit() {
+        AtomicInteger pages = new AtomicInteger();
+        List<Integer> compactionMaxTokens = new ArrayList<>();
+        ScriptedModel.Turn turn = (request, number) -> {
+            if (lastText(request).startsWith("[rein] Your context is nearly full")) {
+                compactionMaxTokens.add(request.maxTokens());
+                // a summary that writes every token it may
+                return reply(dev.rein.model.StopReason.END_TURN, dev.rein.model.Usage.of(100, request.maxTokens(), 0, 0),
+                        new TextBlock("Summary: pages read.")).answer(request, number);
+            }
+            if (request.toolChoice().equals(dev.rein.model.ToolChoice.none())) {
+                return text("what is known").answer(request, number);
+            }
+            int n = pages.incrementAndGet();
+            return n <= 6 ? toolCalls(call("fetch_page", "{\"page\":" + n + "}")).answer(request, number) : text("done").answer(request, number);
+        };
+        ScriptedModel model = ScriptedModel.of(Collections.nCopies(20, turn));
+        RunResult result = agent(model).budget(Budget.builder().maxSteps(120).maxOutputTokens(1_000L).build())
+                .contextPolicy(ContextPolicy.builder().compaction(Compaction.client(2_000).keepingLast(2)).build())
+                .build().run("read");
+
+        assertThat(compactionMaxTokens).hasSize(1);
+        // the steps before it wrote 20 tokens each
+        long spentBefore = 20L * (pages.get());
+        assertThat(compactionMaxTokens.get(0)).isEqualTo((int) (1_000 - spentBefore));
+        assertThat(result.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
+        assertThat(result.reason()).isEqualTo("max_output_tokens");
+        assertThat(result.answer()).isEqualTo("what is known");
+        // no step call after the compaction: the next request is the summary's
+        ModelRequest afterCompaction = null;
+        for (int i = 0; i < model.requests().size() - 1; i++) {
+            if (lastText(model.requests().get(i)).startsWith("[rein] Your context is nearly full")) {
+                afterCompaction = model.requests().get(i + 1);
+            }
+        }
+        assertThat(afterCompaction).isNotNull();
+        assertThat(afterCompaction.toolChoice()).isEqualTo(dev.rein.model.ToolChoice.none());
+        // every call but the summary (made with the agent's max_tokens once the output limit itself ran out)
+        assertThat(model.requests().subList(0, model.requests().size() - 1))
+                .allSatisfy(r -> assertThat(r.maxTokens()).isLessThanOrEqualTo(1_000));
+        assertThat(result.usage().outputTokens() - 20).isEqualTo(1_000); // the limit, and the summary's own
+    }
 }

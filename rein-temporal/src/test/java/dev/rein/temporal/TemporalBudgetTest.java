@@ -222,6 +222,56 @@ class TemporalBudgetTest {
         }
     }
 
+    /**
+     * A compaction that writes all the output tokens the output limit leaves (its max_tokens lowered to them)
+     * stops a run on Temporal for that limit as locally: the step's call is not made (the activity reports no
+     * response), where the workflow would have decided on a response that was never there.
+     */
+    @Test
+    void aCompactionThatSpendsWhatTheOutputLimitLeftStopsTheRunForThatLimitAsLocally() {
+        RecordingListener local = new RecordingListener();
+        ScriptedModel localModel = compactingModel();
+        RunResult expected = compacting(localModel, local).run("A-1?");
+        assertThat(expected.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
+        assertThat(expected.reason()).isEqualTo(BudgetKind.OUTPUT_TOKENS.reason());
+
+        RecordingListener remote = new RecordingListener();
+        ScriptedModel model = compactingModel();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            RunResult result = server.start(compacting(model, remote)).start("A-1?", "run-compaction-output-limit").result();
+
+            assertThat(result.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
+            assertThat(result.reason()).isEqualTo(expected.reason());
+            assertThat(result.answer()).isEqualTo(expected.answer()).isEqualTo("summary: A-1 is delivered");
+            assertThat(model.requests()).hasSize(localModel.requests().size());
+            assertThat(types(remote.events())).isEqualTo(types(local.events()));
+        }
+    }
+
+    private static ScriptedModel compactingModel() {
+        java.util.concurrent.atomic.AtomicInteger steps = new java.util.concurrent.atomic.AtomicInteger();
+        ScriptedModel.Turn turn = (request, number) -> {
+            var last = request.messages().get(request.messages().size() - 1).content();
+            if (last.get(last.size() - 1) instanceof dev.rein.model.TextBlock t && t.text().startsWith("[rein] Your context is nearly full")) {
+                return ScriptedModel.reply(dev.rein.model.StopReason.END_TURN, dev.rein.model.Usage.of(100, request.maxTokens(), 0, 0),
+                        new dev.rein.model.TextBlock("A-1 looked up")).answer(request, number);
+            }
+            if (request.toolChoice().equals(dev.rein.model.ToolChoice.none())) {
+                return ScriptedModel.text("summary: A-1 is delivered").answer(request, number);
+            }
+            steps.incrementAndGet();
+            return ScriptedModel.toolCalls(ScriptedModel.call("lookup_order", "{\"id\":\"A-" + steps.get() + "\"}"))
+                    .answer(request, number);
+        };
+        return ScriptedModel.of(java.util.Collections.nCopies(10, turn));
+    }
+
+    private static Agent compacting(ScriptedModel model, RecordingListener trace) {
+        return Orders.agent(model, trace, Orders.lookup())
+                .contextPolicy(dev.rein.context.ContextPolicy.builder().compaction(dev.rein.context.Compaction.client(100).keepingLast(2)).build())
+                .budget(Budget.builder().maxSteps(8).maxOutputTokens(1_000L).maxDuration(Duration.ofMinutes(10)).build()).build();
+    }
+
     private static ScriptedModel cutByOutputLimit() {
         return ScriptedModel.of(
                 ScriptedModel.withUsage(dev.rein.model.Usage.of(100, 900, 0, 0),

@@ -150,6 +150,10 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
             return failed(failure);
         }
         take(step.run());
+        if (step.response() == null) {
+            // no call was made: a compaction before it used up a token or money limit, which the next check stops for
+            return new NextStep.RunAgain("budget");
+        }
         return execute(Step.decide(decisions, new Step.Event.Responded(step.response(), step.answerText(), step.outputLimitCut())));
     }
 
