@@ -219,7 +219,8 @@ final class Guards {
                 missing.addAll(fail.missing());
             }
         }
-        if (missing.isEmpty() && critic != null && critic.review(proposed) instanceof Verdict.Fail fail) {
+        if (missing.isEmpty() && critic != null
+                && critic.review(proposed, run.meter.outputTokensLeft().orElse(Long.MAX_VALUE)) instanceof Verdict.Fail fail) {
             missing.addAll(fail.missing());
         }
         return missing;

@@ -75,11 +75,30 @@ public final class Critic {
 
     /** Reviews {@code answer}; a rejection lists the critic's problems. */
     public Verdict review(FinalAnswer answer) throws InterruptedException {
+        return review(answer, Long.MAX_VALUE);
+    }
+
+    /**
+     * Reviews {@code answer} with a reply of at most {@code outputTokensLeft} tokens, what the run's output
+     * token limit still leaves ({@link Long#MAX_VALUE} for none): the review's max_tokens is lowered to it,
+     * and when it is none the review is not asked for and the answer is accepted without review (said in the
+     * trace), as when the run's deadline passes during the review.
+     */
+    public Verdict review(FinalAnswer answer, long outputTokensLeft) throws InterruptedException {
         if (rounds >= config.maxRounds()) {
             return Verdict.pass();
         }
+        if (outputTokensLeft <= 0) {
+            trace("the run's output token limit leaves no tokens for the critic's review; the answer is accepted without"
+                    + " review", true, List.of());
+            return Verdict.pass();
+        }
         rounds++;
-        ModelRequest request = template.toBuilder().messages(List.of(Message.user(brief(answer)))).build();
+        ModelRequest.Builder builder = template.toBuilder().messages(List.of(Message.user(brief(answer))));
+        if (outputTokensLeft < config.maxTokens()) {
+            builder.maxTokens((int) outputTokensLeft);
+        }
+        ModelRequest request = builder.build();
         ModelResponse response;
         try {
             response = gateway.call(model, request, "critic");
@@ -95,7 +114,10 @@ public final class Critic {
                 .filter(u -> u.name().equals(VERDICT_TOOL)).map(ToolUseBlock::input).findFirst();
         Optional<Boolean> approved = verdict.flatMap(v -> approved(v.path("approved")));
         if (approved.isEmpty()) {
-            trace("the critic's reply had no readable verdict; the answer is accepted without review", true, List.of());
+            trace(response.stopReason() == dev.rein.model.StopReason.MAX_TOKENS && request.maxTokens() < config.maxTokens()
+                    ? "the critic's reply was cut off at the " + request.maxTokens() + " output tokens the run's output token"
+                    + " limit left, before a readable verdict; the answer is accepted without review"
+                    : "the critic's reply had no readable verdict; the answer is accepted without review", true, List.of());
             return Verdict.pass();
         }
         if (approved.get()) {

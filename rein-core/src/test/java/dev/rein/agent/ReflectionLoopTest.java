@@ -184,4 +184,34 @@ class ReflectionLoopTest {
                 .isInstanceOf(ReinException.class).hasMessageContaining("my-local-model");
         assertThatThrownBy(() -> Reflection.checkpoint(0)).isInstanceOf(ReinException.class);
     }
+    /**
+     * The critic's review call may write at most the output tokens an output token limit still leaves (its
+     * max_tokens lowered to them, as a step's), and when the limit leaves none it is not made: the answer is
+     * accepted without review, an intervention of kind critic says why, and the run does not end past its limit,
+     * where the review asked for the critic's own 2,048 in both cases.
+     */
+    @Test
+    void theCriticWritesAtMostWhatTheOutputLimitLeavesAndIsNotAskedWhenNothingIsLeft() {
+        // 1,000 of the run's 1,000 + 100 output tokens spent by the answer: the review may write 100
+        ScriptedModel critic = ScriptedModel.of(verdict(true));
+        RunResult reviewed = agent(ScriptedModel.of(ScriptedModel.withUsage(Usage.of(100, 1_000, 0, 0), text("42"))))
+                .reflection(Reflection.critic(critic, "claude-haiku-4-5"))
+                .budget(dev.rein.budget.Budget.builder().maxOutputTokens(1_100L).build()).build().run("go");
+        assertThat(reviewed.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(critic.requests()).hasSize(1);
+        assertThat(critic.requests().get(0).maxTokens()).isEqualTo(100);
+
+        // the answer wrote every token the limit left: no review, the answer accepted, said so
+        ScriptedModel none = ScriptedModel.of(verdict(false, "never asked"));
+        RecordingListener events = new RecordingListener();
+        RunResult accepted = agent(ScriptedModel.of(ScriptedModel.withUsage(Usage.of(100, 1_000, 0, 0), text("42"))))
+                .listener(events).reflection(Reflection.critic(none, "claude-haiku-4-5"))
+                .budget(dev.rein.budget.Budget.builder().maxOutputTokens(1_000L).build()).build().run("go");
+        assertThat(accepted.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(accepted.answer()).isEqualTo("42");
+        assertThat(none.requests()).isEmpty();
+        assertThat(events.events(TraceEvent.Intervention.class)).filteredOn(e -> e.kind().equals("critic"))
+                .singleElement().satisfies(e -> assertThat(e.message()).contains("output token limit")
+                        .contains("accepted without review"));
+    }
 }
