@@ -110,11 +110,34 @@ enum Dialect {
         return shown.equals(url) ? text : text.replace(url, shown);
     }
 
+    /**
+     * Makes {@code columns} of {@code table} TEXT on PostgreSQL where a store created by an earlier Rein
+     * has them VARCHAR(n) (which SQLite never enforced, so the same value failed on PostgreSQL alone):
+     * PostgreSQL changes VARCHAR to TEXT without rewriting the table. Nothing is changed when they are
+     * TEXT already, nor on SQLite.
+     */
+    void widen(java.sql.Statement st, String table, String... columns) throws java.sql.SQLException {
+        if (this != POSTGRES) {
+            return;
+        }
+        List<String> narrow = new java.util.ArrayList<>();
+        try (java.sql.ResultSet rs = st.executeQuery("SELECT column_name FROM information_schema.columns WHERE table_schema ="
+                + " current_schema() AND table_name = '" + table + "' AND data_type <> 'text' AND column_name IN ('"
+                + String.join("', '", columns) + "')")) {
+            while (rs.next()) {
+                narrow.add(rs.getString(1));
+            }
+        }
+        if (!narrow.isEmpty()) {
+            st.execute("ALTER TABLE " + table + " " + String.join(", ", narrow.stream().map(c -> "ALTER COLUMN " + c + " TYPE TEXT").toList()));
+        }
+    }
+
     List<String> schema() {
         return List.of(
                 "CREATE TABLE IF NOT EXISTS rein_schema (version INTEGER NOT NULL)",
                 "CREATE TABLE IF NOT EXISTS rein_runs (run_id VARCHAR(200) PRIMARY KEY, version BIGINT NOT NULL,"
-                        + " status VARCHAR(32) NOT NULL, reason VARCHAR(200), goal TEXT, model VARCHAR(200), steps INTEGER,"
+                        + " status VARCHAR(32) NOT NULL, reason VARCHAR(200), goal TEXT, model TEXT, steps INTEGER,"
                         + " cost_usd VARCHAR(40), pending_approvals INTEGER, created_at BIGINT, updated_at BIGINT,"
                         + " snapshot TEXT NOT NULL)",
                 "CREATE INDEX IF NOT EXISTS rein_runs_updated ON rein_runs (updated_at)",

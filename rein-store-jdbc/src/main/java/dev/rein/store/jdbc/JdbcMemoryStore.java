@@ -388,32 +388,19 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
                             + ", newer than this Rein understands (" + JdbcRunStore.SCHEMA_VERSION + "); upgrade Rein");
                 }
             }
-            st.execute("CREATE TABLE IF NOT EXISTS rein_memory (id VARCHAR(64) PRIMARY KEY, tenant VARCHAR(200) NOT NULL,"
-                    + " principal VARCHAR(200) NOT NULL, text TEXT NOT NULL, source_run VARCHAR(200), source_observation VARCHAR(200),"
-                    + " source TEXT NOT NULL, created_by VARCHAR(200) NOT NULL, created_at BIGINT NOT NULL, expires_at BIGINT)");
+            st.execute("CREATE TABLE IF NOT EXISTS rein_memory (id VARCHAR(64) PRIMARY KEY, tenant TEXT NOT NULL,"
+                    + " principal TEXT NOT NULL, text TEXT NOT NULL, source_run TEXT, source_observation TEXT,"
+                    + " source TEXT NOT NULL, created_by TEXT NOT NULL, created_at BIGINT NOT NULL, expires_at BIGINT)");
             st.execute("CREATE INDEX IF NOT EXISTS rein_memory_scope ON rein_memory (tenant, principal, created_at)");
-            if (dialect == Dialect.POSTGRES) {
-                widenSource(st);
-            }
-            st.execute("CREATE TABLE IF NOT EXISTS rein_memory_terms (entry_id VARCHAR(64) NOT NULL, tenant VARCHAR(200) NOT NULL,"
-                    + " principal VARCHAR(200) NOT NULL, term VARCHAR(200) NOT NULL, PRIMARY KEY (entry_id, term))");
+            st.execute("CREATE TABLE IF NOT EXISTS rein_memory_terms (entry_id VARCHAR(64) NOT NULL, tenant TEXT NOT NULL,"
+                    + " principal TEXT NOT NULL, term VARCHAR(200) NOT NULL, PRIMARY KEY (entry_id, term))");
             st.execute("CREATE INDEX IF NOT EXISTS rein_memory_terms_scope ON rein_memory_terms (tenant, principal, term)");
+            // Tenants and users are the application's (an OpenID Connect subject may have 255 characters), an observation
+            // id the provider's, a source whatever its tool said: stores an earlier Rein created with VARCHAR columns
+            // get TEXT, as SQLite never enforced the lengths.
+            dialect.widen(st, "rein_memory", "tenant", "principal", "source_run", "source_observation", "source", "created_by");
+            dialect.widen(st, "rein_memory_terms", "tenant", "principal");
         }
-    }
-
-    /**
-     * A source is whatever its tool said (a long URL, a document search's passages): stores created
-     * when it was VARCHAR(1000) get TEXT, which PostgreSQL changes without rewriting the table.
-     * SQLite never enforced the length.
-     */
-    private static void widenSource(Statement st) throws SQLException {
-        try (ResultSet rs = st.executeQuery("SELECT data_type FROM information_schema.columns WHERE table_schema = current_schema()"
-                + " AND table_name = 'rein_memory' AND column_name = 'source'")) {
-            if (!rs.next() || "text".equals(rs.getString(1))) {
-                return;
-            }
-        }
-        st.execute("ALTER TABLE rein_memory ALTER COLUMN source TYPE TEXT");
     }
 
     private Connection connection() throws SQLException {

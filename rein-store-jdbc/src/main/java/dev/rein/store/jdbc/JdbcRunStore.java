@@ -381,6 +381,7 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
             for (String ddl : schema.subList(1, schema.size())) {
                 st.execute(ddl);
             }
+            dialect.widen(st, "rein_runs", "model"); // a model's name is the provider's (a vLLM server's is its path)
             if (version == 0) {
                 // One statement, after the read has ended: a write inside a read transaction that another
                 // process's write made stale fails at once (SQLite does not wait for it), and two processes

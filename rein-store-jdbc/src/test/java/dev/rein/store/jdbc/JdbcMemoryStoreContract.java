@@ -54,4 +54,25 @@ abstract class JdbcMemoryStoreContract extends MemoryStoreContract {
         assertThat(store().forget(ACME, tooLong)).isTrue();
         assertThat(indexedTerms(tooLong)).isZero();
     }
+
+    /**
+     * Before: SQLite kept a tenant, a user or an observation id longer than 200 characters (an OpenID Connect
+     * subject may have 255) and PostgreSQL refused them ('value too long for type character varying(200)'), so
+     * such a user could remember nothing there.
+     */
+    @Test
+    void longTenantUserAndObservationIdsAreStoredOnEveryDatabase() {
+        dev.rein.memory.MemoryScope scope = new dev.rein.memory.MemoryScope(ACME.tenant() + "-" + "t".repeat(250),
+                "auth0|" + "u".repeat(250));
+        String id = MemoryStore.newId();
+        MemoryEntry e = new MemoryEntry(id, scope, "配送先は大阪", new dev.rein.memory.MemorySource("run_" + "r".repeat(250),
+                "call_" + "c".repeat(250), "orders-db"), scope.user(), NOW, null);
+        store().remember(e);
+        assertThat(store().recall(scope, "大阪", 5, NOW)).singleElement().satisfies(found -> {
+            assertThat(found.scope()).isEqualTo(scope);
+            assertThat(found.source()).isEqualTo(e.source());
+            assertThat(found.createdBy()).isEqualTo(scope.user());
+        });
+        assertThat(store().forget(scope, id)).isTrue();
+    }
 }

@@ -67,4 +67,20 @@ abstract class JdbcRunStoreContract extends RunStoreContract {
         assertThat(store().list()).as("the listing without a reader of its problems leaves the row out as well")
                 .extracting(RunSummary::runId).contains(ok).doesNotContain(broken);
     }
+
+    /**
+     * Before: SQLite stored a model name longer than 200 characters (a vLLM server names its model by the path
+     * it was served from) and PostgreSQL refused every save of such a run ('value too long for type character
+     * varying(200)'), so it ended FAILED/store_error at its first checkpoint there alone.
+     */
+    @Test
+    void aModelNameOfAnyLengthIsStoredOnEveryDatabase() {
+        String model = "/mnt/models/" + "組織/".repeat(60) + "Llama-3.1-8B-Instruct";
+        String id = runId + "_model";
+        RunSnapshot s = SnapshotCodec.readSnapshot(SnapshotCodec.write(snapshotOf(id, RunStatus.RUNNING)).replace("claude-sonnet-5", model));
+        ((JdbcRunStore) store()).save(s);
+        assertThat(store().load(id).orElseThrow().model()).isEqualTo(model);
+        assertThat(store().list()).filteredOn(r -> r.runId().equals(id)).singleElement()
+                .satisfies(r -> assertThat(r.model()).isEqualTo(model));
+    }
 }

@@ -92,6 +92,11 @@ class PostgresMemoryStoreTest extends JdbcMemoryStoreContract {
             opened.remember(new MemoryEntry("mem_old", ACME, "returns within 30 days", new MemorySource("run_1", "toolu_1", source),
                     "alice", NOW, null));
             assertThat(opened.list(ACME)).singleElement().satisfies(e -> assertThat(e.source().source()).isEqualTo(source));
+            // its VARCHAR(200) tenant and user columns became TEXT as well
+            dev.rein.memory.MemoryScope longUser = new dev.rein.memory.MemoryScope(ACME.tenant(), "auth0|" + "u".repeat(250));
+            opened.remember(new MemoryEntry("mem_long", longUser, "配送先は大阪", new MemorySource("run_1", "toolu_1", "orders-db"),
+                    longUser.user(), NOW, null));
+            assertThat(opened.list(longUser)).extracting(MemoryEntry::id).containsExactly("mem_long");
         } finally {
             try (Connection c = open(url); Statement st = c.createStatement()) {
                 st.execute("DROP SCHEMA " + old + " CASCADE");
