@@ -13,7 +13,7 @@ import java.util.Set;
  * worded like the real ones: a model, a non-empty list of messages with known roles, each
  * assistant message's {@code tool_calls} answered by one {@code tool} message per id right after
  * it, no {@code tool} message for an unknown id, {@code tools} present when the history holds tool
- * calls or a {@code tool_choice} is set, a named choice naming a defined function, argument text as
+ * calls or a {@code tool_choice} or {@code parallel_tool_calls} is set, a named choice naming a defined function, argument text as
  * strings, positive output limits, no {@code max_tokens} for one of OpenAI's reasoning models (o1, o3, o4-mini, the gpt-5
  * family, codex-mini: they take only {@code max_completion_tokens}), no temperature or top_p but 1 for the o-series and the
  * first gpt-5 models, {@code stream_options} only with {@code stream}, no array schema
@@ -167,6 +167,11 @@ final class ChatRequestValidator {
                         + tuple(context) + ", array schema missing items.", "tools[" + i + "].function.parameters",
                         "invalid_function_parameters");
             }
+        }
+        JsonNode parallel = body.get("parallel_tool_calls");
+        if (parallel != null && !parallel.isNull() && !hasTools(body)) {
+            return fail("Invalid value for 'parallel_tool_calls': 'parallel_tool_calls' is only allowed when 'tools' are"
+                    + " specified.", "parallel_tool_calls", null);
         }
         JsonNode choice = body.get("tool_choice");
         if (choice == null || choice.isNull()) {

@@ -30,7 +30,7 @@ import java.util.function.Consumer;
  * message worded like the real one and consumes no reply: an assistant message with {@code
  * tool_calls} not followed by a {@code tool} message for each id, a {@code tool} message for an
  * unknown id, {@code tools} missing while the history holds tool calls, a {@code tool_choice}
- * without tools or naming an undefined function, a tool whose parameters hold an array schema without
+ * without tools or naming an undefined function, {@code parallel_tool_calls} without tools, a tool whose parameters hold an array schema without
  * {@code items} ("array schema missing items"), a missing model or messages, more than 128 tools or 4 stop
  * sequences ({@code array_above_max_length}), a function description over 1,024 characters or a tool call id
  * over 40 ({@code string_above_max_length}), {@code max_tokens} for one of OpenAI's reasoning models (o1, o3,

@@ -192,6 +192,14 @@ class ChatSdkCompatibilityTest {
         assertThatThrownBy(() -> client.chat().completions().create(unknownId))
                 .isInstanceOf(BadRequestException.class).hasMessageContaining("role 'tool' must be a response");
 
+        ChatCompletionCreateParams parallelWithoutTools = params("x").parallelToolCalls(false).build();
+        assertThatThrownBy(() -> client.chat().completions().create(parallelWithoutTools))
+                .isInstanceOfSatisfying(BadRequestException.class, e -> {
+                    assertThat(e.getMessage()).contains("Invalid value for 'parallel_tool_calls': 'parallel_tool_calls' is"
+                            + " only allowed when 'tools' are specified.");
+                    assertThat(e.param()).hasValue("parallel_tool_calls");
+                });
+
         ChatCompletionCreateParams noTools = params("x")
                 .addMessage(ChatCompletionAssistantMessageParam.builder().addToolCall(call).build())
                 .addMessage(ChatCompletionToolMessageParam.builder().toolCallId("call_9").content("ok").build()).build();
