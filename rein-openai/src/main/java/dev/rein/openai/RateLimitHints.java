@@ -38,11 +38,15 @@ final class RateLimitHints {
         return longest == null || RetryPolicy.tooLong(longest) ? null : longest;
     }
 
-    /** The public API's 429 message: "... Please try again in 1.8s. Visit ...". */
-    private static final Pattern TRY_AGAIN = Pattern.compile("(?i)try again in ([0-9][0-9.hmsuµμn]*[a-z])\\b");
+    /**
+     * The public API's 429 message: "... Please try again in 1.8s. Visit ..."; Gemini's through Google's OpenAI-compatible
+     * endpoint (no retry-after header): "... Please retry in 36.429760048s.".
+     */
+    private static final Pattern TRY_AGAIN = Pattern.compile("(?i)(?:try again|retry) in ([0-9][0-9.hmsuµμn]*[a-z])\\b");
 
     /**
-     * The wait a 429's message names ("Please try again in 1.8s.", as the public API writes it), or null. It is
+     * The wait a 429's message names ("Please try again in 1.8s.", as the public API writes it; "Please retry in 36.4s.",
+     * as Gemini's does), or null. It is
      * the time until this request fits, not until a full reset, so a long one (a daily limit's) is kept: the call
      * then fails at once saying how long the server asked to wait.
      */

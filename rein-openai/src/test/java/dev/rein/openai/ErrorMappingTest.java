@@ -817,6 +817,24 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void geminisA429WhoseMessageSaysWhenToRetryWaitsThatLong() {
+        // Google's OpenAI-compatible endpoint answers a spent Gemini rate limit with 429 RESOURCE_EXHAUSTED, no
+        // retry-after header, and the wait in its message ("Please retry in 36.429760048s.", as RetryInfo's retryDelay):
+        // the policy's backoff from 0.5 s sent every retry into the same spent minute and the run failed within seconds.
+        String message = "You exceeded your current quota, please check your plan and billing details. For more information"
+                + " on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits. \\n* Quota exceeded for metric:"
+                + " generativelanguage.googleapis.com/generate_content_free_tier_requests, limit: 10, model: gemini-3-flash"
+                + "\\nPlease retry in 36.429760048s.";
+        server.enqueue(new ChatReply.HttpError(429, "x", null, "x", Map.of(), "[{\"error\":{\"code\":429,\"message\":\""
+                + message + "\",\"status\":\"RESOURCE_EXHAUSTED\",\"details\":[{\"@type\":"
+                + "\"type.googleapis.com/google.rpc.RetryInfo\",\"retryDelay\":\"36s\"}]}}]"));
+        ModelException e = failure();
+        assertThat(e.retryable()).as("a rate limit, not an account out of credits").isTrue();
+        assertThat(e.getMessage()).contains("Please retry in 36.429760048s.");
+        assertThat(e.retryAfter()).isEqualTo(Duration.ofSeconds(36, 429_760_048));
+    }
+
+    @Test
     void retryAfterAsAnHttpDateOrFractionalMillisecondsSetsTheWait() {
         // docs/openai.md, Errors and retries: retry-after-ms (wins) and retry-after (seconds or HTTP date).
         java.time.Instant now = java.time.Instant.parse("2026-12-03T10:00:00Z");
