@@ -634,6 +634,63 @@ class HttpProtocolTest {
     }
 
     @Test
+    void theStreamForTheServersOwnMessagesCutOffByANetworkErrorIsResumedFromItsLastEventId() throws Exception {
+        // Resumability and Redelivery: a client whose stream broke off (a dropped connection, not a close by the server)
+        // may resume it with GET and Last-Event-ID, as the TypeScript SDK's client does. Here the first GET brings a
+        // notifications/tools/list_changed with id a1, then its connection drops before the body it announced has come;
+        // resumed from a1 it brings another, and the third GET is refused (405). Before, nothing listened after the drop.
+        java.util.concurrent.atomic.AtomicInteger gets = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger listings = new java.util.concurrent.atomic.AtomicInteger();
+        List<String> lastEventIds = new java.util.concurrent.CopyOnWriteArrayList<>();
+        String changed = "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n\n";
+        try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
+            if (exchange.getRequestMethod().equals("GET")) {
+                lastEventIds.add(String.valueOf(exchange.getRequestHeaders().getFirst("Last-Event-ID")));
+                switch (gets.incrementAndGet()) {
+                    case 1 -> {
+                        byte[] part = ("id: a1\nretry: 200\n" + changed).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                        exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
+                        exchange.sendResponseHeaders(200, part.length + 1000); // announces more than it sends: the connection drops
+                        exchange.getResponseBody().write(part);
+                        exchange.getResponseBody().flush();
+                        try {
+                            Thread.sleep(300);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                        // Closing the exchange with bytes still owed drops the connection.
+                    }
+                    case 2 -> FakeHttpEndpoint.events(exchange, "id: a2\n" + changed);
+                    default -> FakeHttpEndpoint.empty(exchange, 405);
+                }
+                return;
+            }
+            if (!exchange.getRequestMethod().equals("POST")) {
+                FakeHttpEndpoint.empty(exchange, 200);
+                return;
+            }
+            exchange.getResponseHeaders().set("Mcp-Session-Id", "dropped");
+            if (FakeHttpEndpoint.method(message).equals("tools/list")) {
+                listings.incrementAndGet();
+            }
+            String answer = FakeHttpEndpoint.echoAnswer(message);
+            if (answer == null) {
+                FakeHttpEndpoint.empty(exchange, 202);
+                return;
+            }
+            FakeHttpEndpoint.json(exchange, 200, answer);
+        }); McpToolset mcp = McpToolset.start(server.config("remote", "/mcp", ""))) {
+            Instant until = Instant.now().plus(Duration.ofSeconds(10));
+            while (listings.get() < 3 && Instant.now().isBefore(until)) {
+                Thread.sleep(50);
+            }
+            assertThat(listings.get()).as("listed at start and after each of the two notifications " + lastEventIds).isEqualTo(3);
+            assertThat(lastEventIds.subList(0, 2)).containsExactly("null", "a1");
+            assertThat(invoke(mcp, "echo", "k-after-dropped", Duration.ofSeconds(10)).content()).isEqualTo("done");
+        }
+    }
+
+    @Test
     void theStreamForTheServersOwnMessagesClosedAfterAnEventIdIsPolledSoALaterNotificationArrives() throws Exception {
         try (ScriptedHttpServer server = new ScriptedHttpServer()) {
             server.primeStandaloneStream.set(true);

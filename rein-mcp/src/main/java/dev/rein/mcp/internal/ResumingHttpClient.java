@@ -473,10 +473,9 @@ final class ResumingHttpClient extends HttpClient {
         @Override
         public void onError(Throwable throwable) {
             downstream.onError(throwable);
-            // A GET stream the SDK may reconnect itself after an error; a request's stream it never does.
-            if ("POST".equals(request.method())) {
-                ended();
-            }
+            // A stream cut off (a dropped connection) is resumed as one the server closed: the SDK resumes neither, a
+            // request's stream nor the one for the server's own messages (the TypeScript SDK's client resumes both).
+            ended();
         }
 
         @Override
@@ -535,6 +534,9 @@ final class ResumingHttpClient extends HttpClient {
                     return;
                 }
                 Thread.sleep(wait);
+                if (closed) {
+                    return; // the session ended while this waited
+                }
                 HttpRequest.Builder builder = HttpRequest.newBuilder(original, (name, value) -> !name.equalsIgnoreCase("Content-Type")
                                 && !name.equalsIgnoreCase("Accept") && !name.equalsIgnoreCase("Last-Event-ID"))
                         .GET()
