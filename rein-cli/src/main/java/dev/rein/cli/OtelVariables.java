@@ -84,11 +84,11 @@ final class OtelVariables {
                 .addPropertiesCustomizer(OtelVariables::endpointsWithoutCredentials)
                 .addPropertiesCustomizer(config -> decodableResourceAttributes(config, err))
                 .addPropertiesCustomizer(OtelVariables::serviceName)
-                .addPropertiesCustomizer(config -> samplerArgument(config, err))
-                .addPropertiesCustomizer(config -> invalidNumbers(config, err))
-                .addPropertiesCustomizer(config -> unknownCompression(config, err))
-                .addPropertiesCustomizer(config -> unknownExemplarFilter(config, err))
-                .addPropertiesCustomizer(config -> unknownOtlpValues(config, err))
+                .addPropertiesCustomizer(config -> samplerArgument(config, err, disabled(env)))
+                .addPropertiesCustomizer(config -> invalidNumbers(config, err, disabled(env)))
+                .addPropertiesCustomizer(config -> unknownCompression(config, err, disabled(env)))
+                .addPropertiesCustomizer(config -> unknownExemplarFilter(config, err, disabled(env)))
+                .addPropertiesCustomizer(config -> unknownOtlpValues(config, err, disabled(env)))
                 .addPropertiesCustomizer(config -> { // last: the export timeouts as the SDK will read them
                     last.accept(config);
                     return Map.of();
@@ -265,13 +265,15 @@ final class OtelVariables {
                 boolean both = twice.contains("console") && renamed && recognized.stream().anyMatch("console"::equalsIgnoreCase);
                 err.println("rein: OpenTelemetry: " + variable + "=" + Text.visible(raw.strip()) + " names " + String.join(" and ", twice)
                         + " more than once" + (both ? " (logging is the old name of the console exporter)" : "")
-                        + "; each exporter is used once (" + String.join(",", kept) + "), so nothing is sent twice");
+                        + "; each exporter is used once (" + String.join(",", kept) + ")"
+                        + (disabled(env) ? " " + DISABLED : ", so nothing is sent twice"));
             }
             if (noneBesideOthers) {
                 boolean propagators = variable.equals("OTEL_PROPAGATORS");
                 err.println("rein: OpenTelemetry: " + variable + "=" + Text.visible(raw.strip()) + " names none beside other "
                         + (propagators ? "propagators" : "exporters") + "; none adds no " + (propagators ? "propagator" : "exporter")
-                        + ", so the others are used (" + String.join(",", kept) + "): give none alone to "
+                        + ", so the others are " + (disabled(env) && !propagators ? "taken" : "used") + " (" + String.join(",", kept) + ")"
+                        + (disabled(env) && !propagators ? " " + DISABLED : "") + ": give none alone to "
                         + (propagators ? "send no trace context" : "export no " + signalOf(variable)));
             }
             if (recognized.size() == entries.size()) {
@@ -293,6 +295,17 @@ final class OtelVariables {
         return java.util.Collections.unmodifiableMap(known);
     }
 
+    /**
+     * Said instead of the default a value said and ignored falls back to, under OTEL_SDK_DISABLED=true:
+     * nothing is exported, so no default of an export setting is used either.
+     */
+    private static final String DISABLED = "(OTEL_SDK_DISABLED=true: nothing is exported in any case)";
+
+    /** {@code (fallback)}, or under a disabled SDK {@link #DISABLED}: what a value said and ignored leaves in place. */
+    private static String fallsBackTo(String fallback, boolean disabled) {
+        return disabled ? DISABLED : "(" + fallback + ")";
+    }
+
     /** What the exporter variable {@code variable} exports: spans, metrics or log records. */
     private static String signalOf(String variable) {
         return switch (variable) {
@@ -310,9 +323,10 @@ final class OtelVariables {
         if (!exported && !disabled(known)) {
             return ", so nothing turns OpenTelemetry on and nothing is exported (set OTEL_EXPORTER_OTLP_ENDPOINT to export over OTLP)";
         }
-        if (disabled(known) && variable.endsWith("_EXPORTER")) {
-            // the SDK exports nothing at all when disabled: "the default, otlp: the spans go over OTLP" was not so
-            return " (OTEL_SDK_DISABLED=true: nothing is exported in any case)";
+        if (disabled(known) && !variable.equals("OTEL_PROPAGATORS")) {
+            // the SDK exports nothing at all when disabled: "the default, otlp: the spans go over OTLP" was not so;
+            // the propagators alone still work (OTEL_SDK_DISABLED "has no effect on propagators")
+            return " " + DISABLED;
         }
         return switch (variable) {
             case "OTEL_TRACES_EXPORTER" -> " (the default, otlp: the spans go over OTLP)";
@@ -687,7 +701,7 @@ final class OtelVariables {
      * otherwise ignored, i.e. the implementation MUST behave as if OTEL_TRACES_SAMPLER_ARG is not
      * set" (the SDK refuses it instead). Unset, a ratio sampler's ratio is 1.0.
      */
-    private static Map<String, String> samplerArgument(ConfigProperties config, PrintStream err) {
+    private static Map<String, String> samplerArgument(ConfigProperties config, PrintStream err, boolean disabled) {
         String sampler = config.getString("otel.traces.sampler", "").strip().toLowerCase(Locale.ROOT);
         String arg = config.getString("otel.traces.sampler.arg", "").strip();
         if (arg.isEmpty() || !(sampler.equals("traceidratio") || sampler.equals("parentbased_traceidratio"))) {
@@ -702,7 +716,7 @@ final class OtelVariables {
             // said below
         }
         err.println("rein: OpenTelemetry: OTEL_TRACES_SAMPLER_ARG=" + Errors.oneLine(arg) + " is not a ratio from 0 to 1;"
-                + " ignored, as if unset (every trace is sampled)");
+                + " ignored, as if unset " + fallsBackTo("every trace is sampled", disabled));
         return Map.of("otel.traces.sampler.arg", "1.0");
     }
 
@@ -712,7 +726,7 @@ final class OtelVariables {
      * warned of and gracefully ignored. The SDK refused the run ("Unsupported compressionMethod"),
      * naming no variable. Runs after {@link #enumsInLowerCase}, so GZIP is gzip.
      */
-    private static Map<String, String> unknownCompression(ConfigProperties config, PrintStream err) {
+    private static Map<String, String> unknownCompression(ConfigProperties config, PrintStream err, boolean disabled) {
         Map<String, String> unset = new HashMap<>();
         for (String property : List.of("otel.exporter.otlp.compression", "otel.exporter.otlp.traces.compression",
                 "otel.exporter.otlp.metrics.compression", "otel.exporter.otlp.logs.compression")) {
@@ -720,9 +734,9 @@ final class OtelVariables {
             if (!value.isEmpty() && !value.equals("gzip") && !value.equals("none")) {
                 String variable = property.toUpperCase(Locale.ROOT).replace('.', '_');
                 err.println("rein: OpenTelemetry: " + variable + "=" + Errors.oneLine(value) + " is not a compression the exporter"
-                        + " knows; ignored, as if unset (" + (property.equals("otel.exporter.otlp.compression")
-                                ? "no compression" : "OTEL_EXPORTER_OTLP_COMPRESSION, else no compression")
-                        + "): give gzip or none");
+                        + " knows; ignored, as if unset " + fallsBackTo(property.equals("otel.exporter.otlp.compression")
+                                ? "no compression" : "OTEL_EXPORTER_OTLP_COMPRESSION, else no compression", disabled)
+                        + ": give gzip or none");
                 unset.put(property, null);
             }
         }
@@ -734,13 +748,14 @@ final class OtelVariables {
      * variables spec, Enum: an unrecognized value MUST be warned of and gracefully ignored); the SDK
      * took it as trace_based without a word. Runs after {@link #enumsInLowerCase}.
      */
-    private static Map<String, String> unknownExemplarFilter(ConfigProperties config, PrintStream err) {
+    private static Map<String, String> unknownExemplarFilter(ConfigProperties config, PrintStream err, boolean disabled) {
         String value = config.getString("otel.metrics.exemplar.filter", "").strip();
         if (value.isEmpty() || List.of("always_on", "always_off", "trace_based").contains(value)) {
             return Map.of();
         }
         err.println("rein: OpenTelemetry: OTEL_METRICS_EXEMPLAR_FILTER=" + Errors.oneLine(value) + " is not a known exemplar"
-                + " filter; ignored, as if unset (the default, trace_based): give always_on, always_off or trace_based");
+                + " filter; ignored, as if unset " + fallsBackTo("the default, trace_based", disabled)
+                + ": give always_on, always_off or trace_based");
         return asIfUnset("otel.metrics.exemplar.filter");
     }
 
@@ -777,14 +792,14 @@ final class OtelVariables {
      * protocol: http", "Unrecognized aggregation temporality"). grpc and http/json are known and
      * refused before, saying why. Runs after {@link #enumsInLowerCase}.
      */
-    private static Map<String, String> unknownOtlpValues(ConfigProperties config, PrintStream err) {
+    private static Map<String, String> unknownOtlpValues(ConfigProperties config, PrintStream err, boolean disabled) {
         Map<String, String> unset = new HashMap<>();
         for (OtlpEnum setting : OTLP_ENUMS) {
             String value = config.getString(setting.property(), "").strip();
             if (!value.isEmpty() && !setting.known().contains(value)) {
                 String variable = setting.property().toUpperCase(Locale.ROOT).replace('.', '_');
                 err.println("rein: OpenTelemetry: " + variable + "=" + Errors.oneLine(value) + " is not a value the exporter knows;"
-                        + " ignored, as if unset (" + setting.fallback() + "): give " + String.join(", ",
+                        + " ignored, as if unset " + fallsBackTo(setting.fallback(), disabled) + ": give " + String.join(", ",
                         setting.known().subList(0, setting.known().size() - 1)) + " or " + setting.known().getLast());
                 // the general protocol unset would be the SDK's own default, grpc: rein's is kept
                 unset.put(setting.property(), setting.property().equals("otel.exporter.otlp.protocol") ? "http/protobuf" : null);
@@ -850,7 +865,7 @@ final class OtelVariables {
      * code 2) and took a negative export timeout, with which every export then failed ("Invalid
      * duration: PT-0.005S"). The SDK reads durations with a unit too (10s), so that is still taken.
      */
-    private static Map<String, String> invalidNumbers(ConfigProperties config, PrintStream err) {
+    private static Map<String, String> invalidNumbers(ConfigProperties config, PrintStream err, boolean disabled) {
         Map<String, String> unset = new HashMap<>();
         for (NumberSetting setting : NUMBERS) {
             String raw = config.getString(setting.property());
@@ -871,7 +886,7 @@ final class OtelVariables {
             if (problem != null) {
                 String variable = setting.property().toUpperCase(Locale.ROOT).replace('.', '_');
                 err.println("rein: OpenTelemetry: " + variable + "=" + Errors.oneLine(raw.strip()) + " " + problem
-                        + "; ignored, as if unset (" + setting.fallback() + "): give " + setting.kind().valid);
+                        + "; ignored, as if unset " + fallsBackTo(setting.fallback(), disabled) + ": give " + setting.kind().valid);
                 unset.put(setting.property(), null);
             }
         }

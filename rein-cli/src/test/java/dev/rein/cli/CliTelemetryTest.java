@@ -471,6 +471,33 @@ class CliTelemetryTest {
         }
     }
 
+    /**
+     * Under OTEL_SDK_DISABLED=true nothing is exported, so a value said and ignored is not replaced by a
+     * default that will be used: the lines said "(the default, 10000)", "(no compression)", "(every trace
+     * is sampled)", "so nothing is sent twice", as if the export went on. Each now says that nothing is
+     * exported in any case.
+     */
+    @Test
+    void underADisabledSdkNoLineSaysAnExportFallsBackToADefault() throws Exception {
+        Map<String, String> env = new java.util.HashMap<>(Map.of("OTEL_SDK_DISABLED", "true", "OTEL_TRACES_EXPORTER", "otlp,otlp",
+                "OTEL_METRICS_EXPORTER", "none,otlp", "OTEL_EXPORTER_OTLP_TIMEOUT", "-5", "OTEL_EXPORTER_OTLP_COMPRESSION", "zstd",
+                "OTEL_TRACES_SAMPLER", "traceidratio", "OTEL_TRACES_SAMPLER_ARG", "lots", "OTEL_BSP_MAX_QUEUE_SIZE", "0",
+                "OTEL_METRICS_EXEMPLAR_FILTER", "sometimes", "OTEL_EXPORTER_OTLP_PROTOCOL", "http"));
+        env.put("OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE", "weekly");
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream errStream = new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8);
+        CliEnvironment cli = new CliEnvironment(new java.io.PrintStream(java.io.OutputStream.nullOutputStream()), errStream,
+                env, Terminal.NONE, (name, e) -> {
+                    throw new AssertionError("no model");
+                }, false);
+        CliTelemetry.from(cli, CliHome.of(Map.of("REIN_HOME", dir.toString()))).close();
+        List<String> lines = err.toString(java.nio.charset.StandardCharsets.UTF_8).lines().toList();
+        assertThat(lines).as("each value said once").hasSize(9).allSatisfy(line -> assertThat(line)
+                .startsWith("rein: OpenTelemetry: ").contains("OTEL_SDK_DISABLED=true: nothing is exported in any case")
+                .doesNotContain("the default").doesNotContain("no compression").doesNotContain("every trace is sampled")
+                .doesNotContain("nothing is sent twice").doesNotContain("the others are used"));
+    }
+
     @Test
     void aProtocolWithSpacesAroundItIsRefusedSayingSo() {
         // The SDK takes the value as it is: "http/protobuf " is an "Unsupported OTLP metrics protocol:
