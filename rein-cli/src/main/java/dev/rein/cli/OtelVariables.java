@@ -543,7 +543,16 @@ final class OtelVariables {
         try {
             attributes = config.getMap("otel.resource.attributes");
         } catch (ConfigurationException e) {
-            return Map.of();
+            // an entry that is not key=value (a comma in a value not written as %2C): the resource SDK spec says
+            // "in case of any error" the whole variable SHOULD be discarded and an error reported; the SDK refused the run
+            String raw = config.getString("otel.resource.attributes", "");
+            String entry = Arrays.stream(raw.split(",")).map(String::strip).filter(part -> !part.isEmpty())
+                    .filter(part -> part.indexOf('=') < 0 || part.substring(0, part.indexOf('=')).isBlank())
+                    .findFirst().orElse(raw.strip());
+            err.println("rein: OpenTelemetry: OTEL_RESOURCE_ATTRIBUTES: '" + Text.visible(entry) + "' is not key=value, so the"
+                    + " whole variable is discarded, as the OpenTelemetry spec has it: give key=value pairs separated by commas,"
+                    + " and write a comma or = in a value as %2C or %3D");
+            return asIfUnset("otel.resource.attributes");
         }
         for (Map.Entry<String, String> attribute : attributes.entrySet()) {
             try {

@@ -252,6 +252,37 @@ class CliTelemetryTest {
                 .doesNotThrowAnyException();
     }
 
+    /**
+     * The resource SDK spec: "In case of any error, e.g. failure during the decoding process, the entire
+     * environment variable value SHOULD be discarded and an error SHOULD be reported". An entry of
+     * OTEL_RESOURCE_ATTRIBUTES that is not key=value (team=ai,staging, a comma not written as %2C; or
+     * an empty key) stopped the run with exit code 2 ("Invalid map property: OTEL_RESOURCE_ATTRIBUTES").
+     * The variable is discarded in one line naming the entry, as for a value that does not decode, and
+     * the run goes on and is exported.
+     */
+    @Test
+    void aResourceAttributeEntryThatIsNotKeyEqualsValueDiscardsTheVariableAndTheRunGoesOn() throws Exception {
+        for (String value : List.of("service.name=checkout,team=ai,staging", "service.name=checkout,=orphan")) {
+            try (OtlpReceiver otlp = OtlpReceiver.start()) {
+                InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT", otlp.endpoint())
+                        .env("OTEL_RESOURCE_ATTRIBUTES", value);
+                cli.models((name, env) -> ScriptedModel.of(ScriptedModel.text("hi")));
+                InProcessCli.Outcome outcome = cli.run("run", "--json", "say hi");
+                assertThat(outcome.exitCode()).as(value + ": " + outcome.stderr()).isZero();
+                String entry = value.substring(value.lastIndexOf(',') + 1);
+                assertThat(outcome.stderrLines()).as(value).filteredOn(line -> line.startsWith("rein: OpenTelemetry: ")).singleElement()
+                        .satisfies(line -> assertThat(line).contains("OTEL_RESOURCE_ATTRIBUTES").contains("'" + entry + "'")
+                                .contains("key=value").contains("discarded").contains("%2C"));
+                otlp.awaitUntil(() -> !otlp.spanResources().isEmpty(), Duration.ofSeconds(10));
+                assertThat(otlp.spanResources()).as(value).allSatisfy(resource -> {
+                    assertThat(OtlpReceiver.attribute(resource.getAttributesList(), "service.name").map(AnyValue::getStringValue))
+                            .as("the whole variable is discarded, its service.name too").contains("rein");
+                    assertThat(OtlpReceiver.attribute(resource.getAttributesList(), "team")).isEmpty();
+                });
+            }
+        }
+    }
+
     @Test
     void aValueTheSdkRefusesIsNamedByWhatWasWrongNotAsAnUnexpectedError() {
         // The SDK wraps a builder's refusal of a value (an IllegalArgumentException) as "Unexpected
