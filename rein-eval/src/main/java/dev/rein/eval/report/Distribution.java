@@ -26,8 +26,9 @@ public record Distribution(BigDecimal p50, BigDecimal p90, BigDecimal max, BigDe
 
     /** The nearest-rank percentile of a sorted, non-empty list. */
     public static <T> T nearestRank(List<T> sorted, int percent) {
-        int rank = (percent * sorted.size() + 99) / 100;
-        return sorted.get(Math.max(rank, 1) - 1);
+        // in long: 90 x 24 million graded trials is beyond an int, and the overflow gave the minimum as p90
+        long rank = ((long) percent * sorted.size() + 99) / 100;
+        return sorted.get((int) Math.max(rank, 1) - 1);
     }
 
     private static BigDecimal scaled(BigDecimal value, int scale) {

@@ -142,4 +142,24 @@ class PassKTest {
         assertThat(Distribution.of(List.of(BigDecimal.ONE, BigDecimal.TWO), 0).mean()).isEqualByComparingTo("1.50");
         assertThat(Distribution.of(List.of(), 2).p50()).isNull();
     }
+
+    @Test
+    void percentilesOfMoreValuesThanAnIntCanCountTimesAPercentAreStillTheNearestRank() {
+        // 30 million graded trials (100 tasks x 300,000): 90 x 30,000,000 is beyond an int
+        int size = 30_000_000;
+        List<Integer> sorted = new java.util.AbstractList<>() {
+            @Override
+            public Integer get(int index) {
+                return java.util.Objects.checkIndex(index, size) + 1;
+            }
+
+            @Override
+            public int size() {
+                return size;
+            }
+        };
+        assertThat(Distribution.nearestRank(sorted, 90)).isEqualTo(27_000_000);
+        assertThat(Distribution.nearestRank(sorted, 50)).isEqualTo(15_000_000);
+        assertThat(Distribution.nearestRank(sorted, 100)).isEqualTo(size);
+    }
 }
