@@ -73,7 +73,7 @@ final class ProgressBar implements Progress {
             draw(done, total);
             return;
         }
-        int percent = done * 100 / total;
+        int percent = (int) (done * 100L / total); // in long: 100 x 21.5 million trials is beyond an int
         if (done == total || percent / 5 != lastLinePercent / 5 || outcome.verdict() != Verdict.PASSED && total <= 100) {
             lastLinePercent = percent;
             err.println("eval " + suite + ": " + done + "/" + total + " (" + percent + "%) " + counts()
@@ -91,7 +91,7 @@ final class ProgressBar implements Progress {
     }
 
     private void draw(int done, int total) {
-        int filled = total == 0 ? WIDTH : done * WIDTH / total;
+        int filled = total == 0 ? WIDTH : (int) ((long) done * WIDTH / total);
         String bar = "#".repeat(filled) + "-".repeat(WIDTH - filled);
         String count = done + "/" + total;
         String counts = " passed " + passed + " failed " + failed + " unsafe " + unsafe + " infra " + infra + "  ";

@@ -331,6 +331,25 @@ class EvalRunnerTest {
     }
 
     @Test
+    void progressOfMoreTrialsThanAnIntCanCountTimesAHundredShowsTheirShare() {
+        // 30 million trials of 40 million done: 100 x 30,000,000 is beyond an int; the line said (-32%), and the
+        // bar's 16 x 200,000,000 made it draw a negative number of marks, which threw
+        TrialOutcome passed = new TrialOutcome("t", TaskCategory.SHOULD_SUCCEED, 0, Verdict.PASSED, null, false, false, "succeeded",
+                "completed", "", "", 1, java.math.BigDecimal.ZERO, 1, null, List.of(), List.of(), List.of(), "run", null);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+        Progress lines = Progress.lines(err);
+        lines.started("big", 40_000_000);
+        lines.trialFinished(passed, 30_000_000, 40_000_000);
+        assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("30000000/40000000 (75%)");
+        bytes.reset();
+        Progress bar = Progress.bar(err, 120);
+        bar.started("big", 200_000_000);
+        bar.trialFinished(passed, 150_000_000, 200_000_000);
+        assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("[############----] 150000000/200000000");
+    }
+
+    @Test
     void theRedrawnBarFitsAnEightyColumnTerminal() throws Exception {
         // a line longer than the terminal wraps, and a carriage return then redraws only its last row:
         // every redraw left a row behind ('files-demo [###...] 12/12  passed 7, failed 2, unsafe 1, infra errors 0' is 98)
