@@ -229,11 +229,21 @@ public final class TemporalRun {
      * nothing said. Empty when nothing looks wrong, or when Temporal cannot be asked.
      */
     private String waitingOn() {
-        List<io.temporal.api.workflow.v1.PendingActivityInfo> pending;
+        io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionResponse described;
         try {
-            pending = stub().describe().getRawDescription().getPendingActivitiesList();
+            described = stub().describe().getRawDescription();
         } catch (RuntimeException e) {
             return "";
+        }
+        List<io.temporal.api.workflow.v1.PendingActivityInfo> pending = described.getPendingActivitiesList();
+        if (described.getWorkflowExecutionInfo().getHistoryLength() <= 2) {
+            // the history is the start and its first workflow task, scheduled: no worker polls the queue the run is on
+            String startedOn = described.getExecutionConfig().getTaskQueue().getName();
+            String on = startedOn.isEmpty() ? taskQueue : startedOn;
+            return ": no worker has taken up the run yet. It was started on task queue '" + on + "', and if no worker"
+                    + " polls that queue, none ever will: start one with TemporalAgents.worker(factory.newWorker(\"" + on
+                    + "\"), agent, runStore), or, if the workers poll another queue, check that the client and the workers"
+                    + " name the same queue (the run goes on once a worker polls '" + on + "')";
         }
         String queue = "task queue '" + taskQueue + "' (for runs this client starts)";
         String register = "every worker of " + queue + " must register the agent with TemporalAgents.worker(worker, agent,"

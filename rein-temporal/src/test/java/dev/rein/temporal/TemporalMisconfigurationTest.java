@@ -35,6 +35,24 @@ class TemporalMisconfigurationTest {
         }
     }
 
+    /**
+     * The same run's result(timeout) says so too: no worker has taken up the run, on which queue it was started, and
+     * what to start or fix, where the TimeoutException only said the run had not ended (no activity was pending to name).
+     */
+    @Test
+    void theResultOfARunOnAQueueNoWorkerPollsSaysSoWhenItTimesOut() {
+        Agent agent = Orders.agent(Orders.lookupThenAnswer(), new RecordingListener(), Orders.lookup()).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            server.start(agent);
+            TemporalRun run = TemporalAgents.client(server.client(), "orders-typo", agent).start("A-1?", "run-wrong-queue");
+
+            assertThatThrownBy(() -> run.result(Duration.ofSeconds(3))).isInstanceOf(TimeoutException.class)
+                    .hasMessageContaining("run 'run-wrong-queue' has not ended")
+                    .hasMessageContaining("no worker has taken up the run").hasMessageContaining("'orders-typo'")
+                    .hasMessageContaining("TemporalAgents.worker").hasMessageContaining("same queue");
+        }
+    }
+
     @Test
     void attachingToARunIdTemporalDoesNotKnowIsRefusedOnTheFirstQuery() {
         Agent agent = Orders.agent(Orders.lookupThenAnswer(), new RecordingListener(), Orders.lookup()).build();
