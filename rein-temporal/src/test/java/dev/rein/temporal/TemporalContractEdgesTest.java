@@ -92,6 +92,25 @@ class TemporalContractEdgesTest {
         }
     }
 
+    /**
+     * cancel() of a run that has ended does nothing, as a local RunHandle.cancel() (docs/temporal.md): the result stays
+     * the run's own, and a second cancel() of a cancelled run does nothing either.
+     */
+    @Test
+    void cancellingARunThatHasEndedDoesNothing() throws TimeoutException {
+        Agent agent = Orders.agent(Orders.lookupThenAnswer(), new RecordingListener(), Orders.lookup()).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalAgentClient client = server.start(agent);
+            TemporalRun run = client.start("A-1?", "run-cancel-after-end");
+            assertThat(run.result(Duration.ofSeconds(60)).status()).isEqualTo(RunStatus.SUCCEEDED);
+
+            run.cancel();
+            run.cancel();
+            assertThat(run.result().status()).isEqualTo(RunStatus.SUCCEEDED);
+            assertThat(run.status()).isEqualTo(RunStatus.SUCCEEDED);
+        }
+    }
+
     /** A rejection by signal: the refund never runs, the model is told the reason, and the run goes on to its answer. */
     @Test
     void aRejectionSignalResumesTheRunWithoutTheActionAndTellsTheModelWhy() {
