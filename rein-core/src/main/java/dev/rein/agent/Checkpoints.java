@@ -26,7 +26,8 @@ final class Checkpoints {
                 run.status(), result == null ? "" : result.reason(), result == null ? "" : result.message(),
                 result == null ? "" : result.answer(), run.createdAt, now, active, run.principal, run.history(), run.step(),
                 run.meter.usage(), run.meter.costUsd(), run.decisions().verificationFailures(), run.executor.callCounts(), run.state(),
-                run.approvals.snapshot(), result == null ? null : result.finish(), run.conversation, handedOut(run));
+                run.approvals.snapshot(), result == null ? null : result.finish(), run.conversation, handedOut(run),
+                run.criticRounds);
         // masks secrets that became known late, and any that reached text Rein cannot mask on entry (thinking)
         return run.redactor.redactValue(snapshot);
     }

@@ -78,6 +78,7 @@ final class Guards {
                 .filter(Reflection.Critique.class::isInstance).map(Reflection.Critique.class::cast).findFirst()
                 .map(c -> new Critic(c, run.config.model(), run.config.modelName(), gateway, tracer))
                 .orElse(null);
+        countEarlierReviews(run.criticRounds); // a resumed run's: its critic counts on from the reviews before the pause
     }
 
     /**
@@ -219,9 +220,12 @@ final class Guards {
                 missing.addAll(fail.missing());
             }
         }
-        if (missing.isEmpty() && critic != null
-                && critic.review(proposed, run.meter.outputTokensLeft().orElse(Long.MAX_VALUE)) instanceof Verdict.Fail fail) {
-            missing.addAll(fail.missing());
+        if (missing.isEmpty() && critic != null) {
+            Verdict review = critic.review(proposed, run.meter.outputTokensLeft().orElse(Long.MAX_VALUE));
+            run.criticRounds = critic.rounds();
+            if (review instanceof Verdict.Fail fail) {
+                missing.addAll(fail.missing());
+            }
         }
         return missing;
     }
@@ -256,6 +260,7 @@ final class Guards {
     void countEarlierReviews(int reviews) {
         if (critic != null) {
             critic.countEarlierReviews(reviews);
+            run.criticRounds = critic.rounds();
         }
     }
 

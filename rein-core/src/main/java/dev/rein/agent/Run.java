@@ -80,6 +80,8 @@ final class Run {
     final Conversation conversation;
     /** The person's reply that opened this turn, or null when the turn is not a new reply. */
     final String reply;
+    /** The critic's reviews in this turn so far (kept in the snapshot: a resumed run's critic counts on from them). */
+    int criticRounds;
     /** The version of the last saved snapshot (0 before the first save). */
     private long version;
     private volatile boolean cancelled;
@@ -133,6 +135,7 @@ final class Run {
         if (reply != null) {
             history = Replies.opened(history, this.redactor.redact(reply));
         }
+        this.criticRounds = from == null || reply != null ? 0 : from.criticRounds();
         this.decisions = Step.State.start(new Step.Rules(config.maxTokens(), config.maxVerificationFailures(),
                 AgentLoop.MAX_EMPTY_ANSWER_NUDGES, config.finishTool()), from == null || reply != null ? 0 : from.verificationFailures());
     }

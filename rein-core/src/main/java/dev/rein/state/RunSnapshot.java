@@ -31,13 +31,15 @@ import java.util.Objects;
  *                     {@code goal}, {@code steps}, {@code usage}, {@code costUsd} and {@code activeMillis}
  * @param secretsHandedOut the names (never the values) of the secrets a lookup handed out during the
  *                     run, asked for again when it resumes, so their values are still masked there
+ * @param criticRounds the critic's reviews in the run's current turn so far, so that a resumed run's
+ *                     critic reviews at most its {@code maxRounds} answers in the turn, not that many more
  */
 public record RunSnapshot(int format, String runId, long version, String goal, String model, RunStatus status,
                           String reason, String message, String answer, Instant createdAt, Instant updatedAt,
                           long activeMillis, Principal principal, List<Message> history, int steps, Usage usage,
                           BigDecimal costUsd, int verificationFailures, Map<String, Integer> toolCallCounts,
                           AgentState state, ApprovalState approvals, FinishReport finish,
-                          Conversation conversation, List<String> secretsHandedOut) {
+                          Conversation conversation, List<String> secretsHandedOut, int criticRounds) {
     /**
      * The current snapshot format. 2: the stored form holds the goal and the budget used once (see
      * {@link SnapshotCodec}); format 1 snapshots are still read.
@@ -62,6 +64,18 @@ public record RunSnapshot(int format, String runId, long version, String goal, S
             state = new AgentState(goal == null ? state.goal() : goal, state.facts(), state.hypotheses(), state.openQuestions(),
                     state.attemptedActions(), new BudgetUsage(steps, usage, costUsd, activeMillis));
         }
+    }
+
+    /** A snapshot of a run whose critic has reviewed no answer in its turn (the form before the reviews were kept). */
+    public RunSnapshot(int format, String runId, long version, String goal, String model, RunStatus status,
+                       String reason, String message, String answer, Instant createdAt, Instant updatedAt,
+                       long activeMillis, Principal principal, List<Message> history, int steps, Usage usage,
+                       BigDecimal costUsd, int verificationFailures, Map<String, Integer> toolCallCounts,
+                       AgentState state, ApprovalState approvals, FinishReport finish, Conversation conversation,
+                       List<String> secretsHandedOut) {
+        this(format, runId, version, goal, model, status, reason, message, answer, createdAt, updatedAt, activeMillis,
+                principal, history, steps, usage, costUsd, verificationFailures, toolCallCounts, state, approvals, finish,
+                conversation, secretsHandedOut, 0);
     }
 
     /** A snapshot of a run that knows of no secret handed out by a lookup (the form before they were kept). */
@@ -98,14 +112,14 @@ public record RunSnapshot(int format, String runId, long version, String goal, S
     public RunSnapshot withApprovals(ApprovalState newApprovals, Instant now) {
         return new RunSnapshot(format, runId, version + 1, goal, model, status, reason, message, answer, createdAt, now,
                 activeMillis, principal, history, steps, usage, costUsd, verificationFailures, toolCallCounts, state,
-                newApprovals, finish, conversation, secretsHandedOut);
+                newApprovals, finish, conversation, secretsHandedOut, criticRounds);
     }
 
     /** The next version of this snapshot with another status (a paused run was cancelled). */
     public RunSnapshot withStatus(RunStatus newStatus, String newReason, String newMessage, Instant now) {
         return new RunSnapshot(format, runId, version + 1, goal, model, newStatus, newReason, newMessage, answer, createdAt,
                 now, activeMillis, principal, history, steps, usage, costUsd, verificationFailures, toolCallCounts, state,
-                approvals, finish, conversation, secretsHandedOut);
+                approvals, finish, conversation, secretsHandedOut, criticRounds);
     }
 
     /** The summary row for listings. */

@@ -214,4 +214,28 @@ class ReflectionLoopTest {
                 .singleElement().satisfies(e -> assertThat(e.message()).contains("output token limit")
                         .contains("accepted without review"));
     }
+    /**
+     * The critic reviews at most its maxRounds answers in the run across an approval pause, as in one loop and
+     * on Temporal: with the defaults (one round, two refusals) a critic that rejected the first answer does
+     * not review the one given after the run was resumed, where the resumed run's critic counted from 0,
+     * reviewed it, and its second rejection ended the run FAILED/verification_failed, which a critic with the
+     * defaults cannot do on its own (docs/guards.md).
+     */
+    @Test
+    void theCriticsReviewsAreCountedAcrossAnApprovalPause() {
+        ScriptedModel worker = ScriptedModel.of(text("draft"), toolCalls(call("commit", "{}")), text("final"));
+        ScriptedModel critic = ScriptedModel.of(verdict(false, "unsupported"), verdict(false, "still unsupported"));
+        Agent agent = agent(worker).reflection(Reflection.critic(critic, "claude-haiku-4-5"))
+                .approvalPolicy(dev.rein.approval.ApprovalPolicy.tools("commit")).build();
+        RunResult paused = agent.run("go");
+        assertThat(paused.status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+        assertThat(critic.requests()).hasSize(1);
+        agent.runs().approve(paused.runId(), paused.pendingApprovals().get(0).actionHash(), "me");
+
+        RunResult result = agent.resume(paused.runId());
+
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(result.answer()).isEqualTo("final");
+        assertThat(critic.requests()).as("one round in the run, not one per resumed loop").hasSize(1);
+    }
 }
