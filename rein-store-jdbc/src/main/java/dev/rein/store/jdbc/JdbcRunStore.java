@@ -320,18 +320,21 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
      */
     public synchronized void checkWritable() {
         try {
-            Connection c = connection();
-            c.setAutoCommit(false);
-            try (Statement st = c.createStatement()) {
-                st.executeUpdate("DELETE FROM rein_schema WHERE 1 = 0");
-            } finally {
-                try {
-                    c.rollback();
-                    c.setAutoCommit(true);
-                } catch (SQLException ignored) {
-                    // the write's own failure is the one to report; a broken connection is closed with it
+            // a connection the server ended (a restart, a failover) says nothing about whether the store can be written
+            retrying(() -> {
+                Connection c = connection();
+                c.setAutoCommit(false);
+                try (Statement st = c.createStatement()) {
+                    return st.executeUpdate("DELETE FROM rein_schema WHERE 1 = 0");
+                } finally {
+                    try {
+                        c.rollback();
+                        c.setAutoCommit(true);
+                    } catch (SQLException ignored) {
+                        // the write's own failure is the one to report; a broken connection is closed with it
+                    }
                 }
-            }
+            });
         } catch (SQLException e) {
             throw failure("write to the run store", e);
         }

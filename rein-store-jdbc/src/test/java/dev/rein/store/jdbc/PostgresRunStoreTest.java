@@ -108,6 +108,22 @@ class PostgresRunStoreTest extends JdbcRunStoreContract {
         org.assertj.core.api.Assertions.assertThat(store.load(runId).orElseThrow().version()).isEqualTo(2);
     }
 
+    /**
+     * Before: checkWritable() after the server ended the store's connection (a restart, a failover) said the store
+     * could not be written ('cannot write to the run store in jdbc:postgresql://...: FATAL: terminating connection
+     * due to administrator command'), so an application that checks before each run refused one though the
+     * server was back; the other calls open the connection again since e7229b3b.
+     */
+    @org.junit.jupiter.api.Test
+    void checkingThatTheStoreCanBeWrittenOpensAConnectionTheServerEndedAgain() throws Exception {
+        store.checkWritable();
+        try (Connection other = open(url); Statement st = other.createStatement()) {
+            st.executeQuery("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid()"
+                    + " AND datname = current_database() AND backend_type = 'client backend'").close();
+        }
+        org.assertj.core.api.Assertions.assertThatCode(store::checkWritable).doesNotThrowAnyException();
+    }
+
     @Override
     protected RunStore store() {
         return store;
