@@ -59,4 +59,45 @@ class TemporalDecisionRaceTest {
             release.countDown();
         }
     }
+
+    /**
+     * A cancel that arrives while the run's end is being traced (the answer accepted, ReinEnd running) does not undo
+     * that end, as a local cancel after the loop decided its end does not: the run ends SUCCEEDED with one RunFinished,
+     * where the workflow cancelled ReinEnd and ended the run again as CANCELLED (a second RunFinished, the answer lost).
+     */
+    @Test
+    void aCancelWhileTheEndIsBeingTracedLeavesTheRunsOwnEnd() throws Exception {
+        CountDownLatch ending = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        RunListener holdsTheEnd = new RunListener() {
+            @Override
+            public void onEvent(TraceEvent event) {
+                if (event instanceof TraceEvent.RunFinished && ending.getCount() > 0) {
+                    ending.countDown();
+                    try {
+                        release.await(60, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+            }
+        };
+        RecordingListener trace = new RecordingListener();
+        Agent agent = Orders.agent(Orders.lookupThenAnswer(), trace, Orders.lookup()).listener(runId -> holdsTheEnd).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalRun run = server.start(agent).start("A-1?", "run-cancel-at-end");
+            assertThat(ending.await(60, TimeUnit.SECONDS)).isTrue();
+            run.cancel();
+            Thread.sleep(1_000); // the cancel reaches the workflow while ReinEnd still runs
+            release.countDown();
+            RunResult result = TemporalTestServer.resultPolled(run, Duration.ofSeconds(60));
+
+            assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+            assertThat(result.answer()).isEqualTo("注文 A-1 と A-2 は配達済みです。");
+            assertThat(trace.events(TraceEvent.RunFinished.class)).singleElement()
+                    .satisfies(f -> assertThat(f.status()).isEqualTo(RunStatus.SUCCEEDED));
+        } finally {
+            release.countDown();
+        }
+    }
 }

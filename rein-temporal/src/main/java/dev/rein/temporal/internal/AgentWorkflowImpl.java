@@ -349,8 +349,18 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
     private RunResult end(RunStatus ended, String reason, String message, String answer, dev.rein.run.FinishReport report) {
         try {
             // no activity has run yet (a cancel before the first one, or the run store failed at once): nothing to trace
-            result = ref == null ? unrecorded(ended, reason, message, answer)
-                    : effects().end(turn(), ended, reason, message, answer, report);
+            if (ref == null) {
+                result = unrecorded(ended, reason, message, answer);
+            } else if (Workflow.getVersion("end-not-cancelled", Workflow.DEFAULT_VERSION, 1) >= 1) {
+                // the run's end is decided: a cancel that arrives while it is traced does not undo it (as a local cancel
+                // after the loop decided its end does not); runs recorded before cancelled it and ended again
+                RunResult[] traced = new RunResult[1];
+                Workflow.newDetachedCancellationScope(() -> traced[0] = effects().end(turn(), ended, reason, message, answer,
+                        report)).run();
+                result = traced[0];
+            } else {
+                result = effects().end(turn(), ended, reason, message, answer, report);
+            }
         } catch (ActivityFailure e) {
             if (cancelled(e)) {
                 throw e;
