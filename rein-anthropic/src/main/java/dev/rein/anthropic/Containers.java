@@ -18,7 +18,8 @@ import java.util.List;
  * refuses a request without it. The model keeps no state between calls, so the container travels in
  * the history: the response gets an {@link OpaqueBlock} of type {@value #TYPE} holding the object as
  * received, which is never sent as a block (no Messages API block has that type); each request
- * sends the id of the newest one. It survives a pause and a resume with the rest of the history. The
+ * with server tools ({@link AnthropicServerTools}, where code execution is declared) sends the id of
+ * the newest one. It survives a pause and a resume with the rest of the history. The
  * {@code expires_at} is not used to leave an id out: the docs call it a shorter rolling value, and a
  * checkpointed container is restored by a request that names it.
  */

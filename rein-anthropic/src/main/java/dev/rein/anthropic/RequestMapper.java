@@ -103,7 +103,8 @@ final class RequestMapper {
             }
             thinkingAndOutput(g, request);
             // The code execution tool's container, reused as its docs say; count_tokens takes no such field.
-            String container = Containers.newest(request.messages());
+            // Only a request with server tools can have one (code execution is one): others skip the scan.
+            String container = request.option(AnthropicServerTools.class).isPresent() ? Containers.newest(request.messages()) : null;
             if (container != null) {
                 g.writeStringField("container", container);
             }
