@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -74,7 +75,9 @@ class TimedTest {
     @Test
     void workOnItsOwnThreadPastTheLimitTimesOutAndIsInterrupted() throws Exception {
         CountDownLatch workerInterrupted = new CountDownLatch(1);
-        Timed.Outcome<String> outcome = Timed.run("timed-test", Duration.ofMillis(50), () -> {
+        AtomicBoolean workStarted = new AtomicBoolean();
+        Timed.Outcome<String> outcome = Timed.run("timed-test", Duration.ofMillis(500), () -> {
+            workStarted.set(true);
             try {
                 Thread.sleep(60_000);
             } catch (InterruptedException e) {
@@ -83,7 +86,10 @@ class TimedTest {
             return "never";
         });
         assertThat(outcome).isInstanceOf(Timed.Outcome.TimedOut.class);
-        assertThat(workerInterrupted.await(30, TimeUnit.SECONDS)).isTrue();
+        // On a loaded machine the worker may not have begun by the limit: then the cancelled task
+        // never runs its work (nothing to interrupt); work that had begun must have been interrupted.
+        boolean interrupted = workerInterrupted.await(30, TimeUnit.SECONDS);
+        assertThat(interrupted || !workStarted.get()).as("work that had begun was interrupted").isTrue();
         assertThat(Thread.currentThread().isInterrupted()).isFalse();
     }
 
