@@ -144,6 +144,10 @@ public final class LuceneRetriever implements Retriever {
             }
             return results;
         } catch (IOException e) {
+            if (!exists(index)) { // Lucene would name its directory object and lock factory, not what happened
+                throw new RetrievalException("there is no document index in " + index.toAbsolutePath()
+                        + " (it was deleted since it was opened); build it again (on the command line: rein index DIR)", e);
+            }
             throw failure("cannot search", index, e);
         }
     }

@@ -248,4 +248,30 @@ class IndexerEdgesTest {
         // the passage is cited as the file holds it
         assertThat(retriever.search("報告書", 5)).singleElement().satisfies(d -> assertThat(d.text()).isEqualTo("\u2F47\u2F49の報告書"));
     }
+
+    /**
+     * Before: a search after the index folder was deleted (as the damaged-index message says to do before indexing
+     * again) while an agent had it open failed with Lucene's internals ('no segments* file found in
+     * MMapDirectory@... lockFactory=org.apache.lucene.store.NativeFSLockFactory@...; files: []'), in the tool's
+     * error to the model and the user's log. Now it says there is no index there and how to build it again.
+     */
+    @Test
+    void aSearchAfterTheIndexWasDeletedSaysThereIsNoIndexAndHowToBuildOne() throws Exception {
+        Files.writeString(docs.resolve("returns.md"), "返品は30日以内です", StandardCharsets.UTF_8);
+        LuceneIndexer.indexDirectory(docs, index);
+        LuceneRetriever retriever = LuceneRetriever.open(index);
+        try (var files = Files.walk(index)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        }
+        for (boolean folderToo : new boolean[] {true, false}) {
+            if (!folderToo) {
+                Files.createDirectories(index);
+            }
+            assertThatThrownBy(() -> retriever.search("返品", 5)).isInstanceOf(RetrievalException.class)
+                    .hasMessage("there is no document index in " + index.toAbsolutePath()
+                            + " (it was deleted since it was opened); build it again (on the command line: rein index DIR)");
+        }
+        LuceneIndexer.indexDirectory(docs, index);
+        assertThat(retriever.search("返品", 5)).as("found once built again").hasSize(1);
+    }
 }
