@@ -2,11 +2,13 @@ package dev.rein.eval.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.MathContext;
 import java.math.RoundingMode;
+import java.time.Duration;
 import java.util.List;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -110,6 +112,18 @@ class PassKTest {
         assertThat(PassK.passHatKCurve(8192, 1).get(0)).isEqualTo(new BigDecimal("0.000122070312"));
         // C(4095, 2) / C(8192, 2) = 4095 * 4094 / (8192 * 8191) is no tie: rounded to nearest
         assertThat(PassK.passHatK(8192, 4095, 2)).isEqualTo(exactRatio(8192, 4095, 2));
+    }
+
+    @Test
+    void aCurveWithAHalfWayPointAtEveryOtherKIsStillQuick() {
+        // 8,192 trials, one failed: pass^k = (8192 - k) / 8192, for odd k exactly half-way between two values of 12
+        // decimals, so the exact ratio decides half of the values; the binomials of each from scratch took 90 s
+        List<BigDecimal> all = assertTimeoutPreemptively(Duration.ofSeconds(10), () -> PassK.passHatKCurve(8192, 8191));
+        assertThat(all.get(0)).isEqualTo(new BigDecimal("0.999877929688")); // 0.9998779296875, half-even up to the 8
+        assertThat(all.get(2)).isEqualTo(new BigDecimal("0.999633789062")); // 0.9996337890625, half-even down to the 2
+        assertThat(all.get(4094)).isEqualTo(exactRatio(8192, 8191, 4095));
+        assertThat(all.get(8190)).isEqualTo(new BigDecimal("0.000122070312"));
+        assertThat(PassK.passAtKCurve(8192, 1).get(8190)).isEqualTo(BigDecimal.ONE.subtract(exactRatio(8192, 8191, 8191)));
     }
 
     @Test
