@@ -148,12 +148,12 @@ final class Run {
                 if (listener != null) { // null: this factory has no listener for this run (it traces only some)
                     listeners.add(listener);
                 }
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) { // an Error too: an exporter's class missing from the class path
                 // nothing has happened yet: the listeners made so far are released and the run is not started
                 for (RunListener made : listeners) {
                     try {
                         made.close();
-                    } catch (RuntimeException ignored) {
+                    } catch (RuntimeException | Error ignored) {
                         // the factory's failure is the one to report
                     }
                 }

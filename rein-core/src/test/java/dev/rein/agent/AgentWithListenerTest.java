@@ -122,4 +122,29 @@ class AgentWithListenerTest {
         assertThat(other.events(TraceEvent.RunFinished.class)).hasSize(1);
         assertThat(other.streamedText()).contains("done");
     }
+    /**
+     * A listener factory that throws an Error (a NoClassDefFoundError: an exporter's class missing from the
+     * class path) stops the run before it starts as one that throws an exception does: agent.run throws a
+     * ReinException saying why and the listeners already made are closed, where the bare Error escaped and
+     * they were left open.
+     */
+    @Test
+    void aListenerFactoryThatThrowsAnErrorIsAConfigurationErrorAndTheListenersMadeBeforeItAreClosed() {
+        AtomicBoolean closed = new AtomicBoolean();
+        RunListener first = new RunListener() {
+            @Override
+            public void close() {
+                closed.set(true);
+            }
+        };
+        ScriptedModel model = ScriptedModel.of(ScriptedModel.text("done"));
+        Agent agent = Agent.builder().model(model).listener(runId -> first).listener(runId -> {
+            throw new NoClassDefFoundError("io/opentelemetry/sdk/OpenTelemetrySdk");
+        }).build();
+        assertThatThrownBy(() -> agent.run("go")).isInstanceOf(ReinException.class)
+                .hasMessageContaining("listener").hasMessageContaining("io/opentelemetry/sdk/OpenTelemetrySdk")
+                .hasMessageContaining("not started");
+        assertThat(closed).isTrue();
+        assertThat(model.requests()).isEmpty();
+    }
 }
