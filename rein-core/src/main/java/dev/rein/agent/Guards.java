@@ -244,8 +244,8 @@ final class Guards {
             case Timed.Outcome.TimedOut<Verdict> ignored -> throw new ModelCaller.CallFailed(BudgetKind.DEADLINE.reason(),
                     run.meter.describe(BudgetKind.DEADLINE) + " while the verifier " + verifier.getClass().getName()
                             + " checked the proposed answer, so the answer was not accepted");
-            case Timed.Outcome.Failed<Verdict> failed when failed.cause() instanceof Error error -> throw error;
-            // the application's check failed, not the loop: say whose, and that nothing was accepted unchecked
+            // the application's check failed, not the loop (an Error too: a check's AssertionError): say whose, and
+            // that nothing was accepted unchecked
             case Timed.Outcome.Failed<Verdict> failed -> throw new ReinException("the verifier " + verifier.getClass().getName()
                     + " threw " + failed.cause() + ", so the proposed answer could not be checked", failed.cause());
         };

@@ -429,4 +429,20 @@ class AgentEndingsTest {
         assertThat(result.message()).contains("the verifier ").contains("threw java.lang.IllegalStateException: the checker's"
                 + " database is down, so the proposed answer could not be checked");
     }
+    /**
+     * A verifier that throws an Error (an AssertionError of a check written with assert or a test library, a
+     * StackOverflowError) is named in the run's message as one that throws an exception is (README: "the run
+     * ends FAILED/internal_error with a message naming it"), where the message was only 'internal error:
+     * java.lang.AssertionError: ...', with no word of which verifier or that the answer went unchecked.
+     */
+    @Test
+    void aVerifierThatThrowsAnErrorIsNamedAsOneThatThrowsAnExceptionIs() {
+        RunResult result = agent(ScriptedModel.of(text("42"))).verifier(answer -> {
+            throw new AssertionError("expected a shipping date");
+        }).build().run("go");
+        assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(result.reason()).isEqualTo("internal_error");
+        assertThat(result.message()).contains("the verifier ").contains("threw java.lang.AssertionError: expected a shipping"
+                + " date, so the proposed answer could not be checked");
+    }
 }
