@@ -8,7 +8,10 @@ import java.util.function.Supplier;
  * Masks secrets in a stream of text fragments, where a secret may be split across fragments: it
  * holds back the end of the text that could still be the start of a secret (one character less
  * than the longest secret) until the next fragment or the end of the stream decides it, and with
- * it any whole secret that reaches into that end, since another secret may overlap it there.
+ * it any whole secret that reaches into that end, since another secret may overlap it there. A
+ * fragment never ends in the first half of a surrogate pair (a provider that cut its stream by
+ * UTF-16 units, or escaped each half in a chunk of its own): that half waits for the next fragment,
+ * since no UTF-8 writer can write it alone.
  */
 final class DeltaMasker {
     private final Supplier<Map<String, String>> secrets;
@@ -22,7 +25,7 @@ final class DeltaMasker {
     /** The masked text that can be released after {@code fragment}; may be empty. */
     String accept(String fragment) {
         Map<String, String> known = secrets.get();
-        if (known.isEmpty() && pending.isEmpty()) {
+        if (known.isEmpty() && pending.isEmpty() && !endsInHighSurrogate(fragment)) {
             return fragment;
         }
         pending.append(fragment);
@@ -30,12 +33,16 @@ final class DeltaMasker {
         // The longest spelling Secrets.mask looks for (a value JSON-escaped in streamed tool input is longer).
         int hold = known.values().stream().mapToInt(v -> Secrets.spellings(v).get(0).length()).max().orElse(1) - 1;
         int cut = before(raw, Math.max(0, raw.length() - hold), known);
-        if (cut > 0 && cut < raw.length() && Character.isHighSurrogate(raw.charAt(cut - 1))) {
+        if (cut > 0 && Character.isHighSurrogate(raw.charAt(cut - 1))) {
             cut--;
         }
         pending.setLength(0);
         pending.append(raw, cut, raw.length());
         return Secrets.mask(raw.substring(0, cut), known);
+    }
+
+    private static boolean endsInHighSurrogate(String text) {
+        return !text.isEmpty() && Character.isHighSurrogate(text.charAt(text.length() - 1));
     }
 
     /**
