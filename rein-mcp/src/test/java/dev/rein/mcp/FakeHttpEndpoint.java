@@ -98,6 +98,20 @@ final class FakeHttpEndpoint implements AutoCloseable {
         };
     }
 
+    /**
+     * Answers a POST as the server of {@link #echoAnswer} does, in session {@code session}: its JSON answer, or
+     * 202 with no body for a notification.
+     */
+    static void echo(HttpExchange exchange, JsonNode message, String session) throws IOException {
+        exchange.getResponseHeaders().set("Mcp-Session-Id", session);
+        String answer = echoAnswer(message);
+        if (answer == null) {
+            empty(exchange, 202);
+            return;
+        }
+        json(exchange, 200, answer);
+    }
+
     /** Answers with {@code status} and {@code body} as application/json. */
     static void json(HttpExchange exchange, int status, String body) throws IOException {
         send(exchange, status, "application/json", body);

@@ -307,13 +307,7 @@ class HttpProtocolTest {
                         + exchange.getRequestMethod() + " /mcp</pre>");
                 return;
             }
-            String answer = FakeHttpEndpoint.echoAnswer(message);
-            exchange.getResponseHeaders().set("Mcp-Session-Id", "only-session");
-            if (answer == null) {
-                FakeHttpEndpoint.empty(exchange, 202);
-                return;
-            }
-            FakeHttpEndpoint.json(exchange, 200, answer);
+            FakeHttpEndpoint.echo(exchange, message, "only-session");
         })) {
             try (McpToolset mcp = McpToolset.start(server.config("remote", "/mcp", ""))) {
                 Thread.sleep(300); // the GET stream is opened after initialize, off the caller's thread
@@ -567,16 +561,10 @@ class HttpProtocolTest {
                 FakeHttpEndpoint.empty(exchange, 200);
                 return;
             }
-            exchange.getResponseHeaders().set("Mcp-Session-Id", "own-stream");
             if (FakeHttpEndpoint.method(message).equals("tools/list")) {
                 listings.incrementAndGet();
             }
-            String answer = FakeHttpEndpoint.echoAnswer(message);
-            if (answer == null) {
-                FakeHttpEndpoint.empty(exchange, 202);
-                return;
-            }
-            FakeHttpEndpoint.json(exchange, 200, answer);
+            FakeHttpEndpoint.echo(exchange, message, "own-stream");
         }); McpToolset mcp = McpToolset.start(server.config("remote", "/mcp", ""))) {
             Instant until = Instant.now().plus(Duration.ofSeconds(5));
             while (listings.get() < 2 && Instant.now().isBefore(until)) {
@@ -610,16 +598,10 @@ class HttpProtocolTest {
                 FakeHttpEndpoint.empty(exchange, 200);
                 return;
             }
-            exchange.getResponseHeaders().set("Mcp-Session-Id", "reopened");
             if (FakeHttpEndpoint.method(message).equals("tools/list")) {
                 listings.incrementAndGet();
             }
-            String answer = FakeHttpEndpoint.echoAnswer(message);
-            if (answer == null) {
-                FakeHttpEndpoint.empty(exchange, 202);
-                return;
-            }
-            FakeHttpEndpoint.json(exchange, 200, answer);
+            FakeHttpEndpoint.echo(exchange, message, "reopened");
         }); McpToolset mcp = McpToolset.start(server.config("remote", "/mcp", ""))) {
             Instant until = Instant.now().plus(Duration.ofSeconds(10));
             while (listings.get() < 3 && Instant.now().isBefore(until)) {
@@ -669,16 +651,10 @@ class HttpProtocolTest {
                 FakeHttpEndpoint.empty(exchange, 200);
                 return;
             }
-            exchange.getResponseHeaders().set("Mcp-Session-Id", "dropped");
             if (FakeHttpEndpoint.method(message).equals("tools/list")) {
                 listings.incrementAndGet();
             }
-            String answer = FakeHttpEndpoint.echoAnswer(message);
-            if (answer == null) {
-                FakeHttpEndpoint.empty(exchange, 202);
-                return;
-            }
-            FakeHttpEndpoint.json(exchange, 200, answer);
+            FakeHttpEndpoint.echo(exchange, message, "dropped");
         }); McpToolset mcp = McpToolset.start(server.config("remote", "/mcp", ""))) {
             Instant until = Instant.now().plus(Duration.ofSeconds(10));
             while (listings.get() < 3 && Instant.now().isBefore(until)) {
