@@ -126,9 +126,12 @@ final class Comparison {
                     "the " + call.purpose() + " request of step " + call.step() + " differs " + diff, diff);
             return;
         }
-        String tools = toolsChanged(diff, call.request(), now);
-        if (tools != null) {
-            diverge(index, call.step(), call.purpose(), tools + ", so the " + call.purpose() + " request differs " + diff,
+        String changed = toolsChanged(diff, call.request(), now);
+        if (changed == null) {
+            changed = outputSchemaChanged(call.request(), now);
+        }
+        if (changed != null) {
+            diverge(index, call.step(), call.purpose(), changed + ", so the " + call.purpose() + " request differs " + diff,
                     "the " + call.purpose() + " request of step " + call.step() + " differs " + diff, diff);
             return;
         }
@@ -168,6 +171,34 @@ final class Comparison {
             }
         }
         return null;
+    }
+
+    /**
+     * A change in the typed answer asked for (the request option {@code OutputSchema}, which the
+     * system prompt spells out), in words: no type now, a type the recording did not have, another
+     * one, or the same one defined otherwise. Null when the option is the same.
+     */
+    private static String outputSchemaChanged(JsonNode recorded, JsonNode now) {
+        if (recorded == null || now == null) {
+            return null;
+        }
+        JsonNode before = recorded.path("options").path("OutputSchema");
+        JsonNode after = now.path("options").path("OutputSchema");
+        if (before.equals(after)) {
+            return null;
+        }
+        String was = before.path("name").asText("output");
+        String is = after.path("name").asText("output");
+        if (after.isMissingNode()) {
+            return "the agent now asks for no typed answer, where the recorded run's answer had to match the output schema `" + was
+                    + "` (outputType / outputSchema)";
+        }
+        if (before.isMissingNode()) {
+            return "the agent now asks for an answer matching the output schema `" + is + "`, which the recorded run did not ask for";
+        }
+        return was.equals(is) ? "the output schema `" + is + "` is now defined otherwise"
+                : "the agent now asks for an answer matching the output schema `" + is + "`, where the recorded run's answer had to match `"
+                + was + "`";
     }
 
     private static List<String> names(JsonNode tools) {
