@@ -29,15 +29,27 @@ final class JsonStream {
         RunStream stream = start.apply(agent);
         CancelOnInterrupt guard = CancelOnInterrupt.install(stream.handle(), env, grace);
         RunResult result = null;
+        boolean readerGone = false;
         for (RunEvent event : stream) {
             if (event instanceof RunEvent.Finished finished) {
                 result = finished.result();
-            } else {
+            } else if (!readerGone) {
                 env.out().println(line(event));
+                // stdout's reader went away ('| head -3'): nobody consumes the run any more, so it is
+                // cancelled, as a library's stream consumer that stops cancels it (and SIGPIPE ends a tool)
+                if (env.out().checkError()) {
+                    readerGone = true;
+                    stream.cancel();
+                }
             }
         }
         if (result == null) { // the main thread was interrupted: the run was cancelled, wait for its result
             result = stream.result().join();
+        }
+        if (readerGone) {
+            env.err().println("rein: standard output was closed by its reader (or could not be written) while run " + result.runId()
+                    + " was streamed, so the run was cancelled: it ended " + result.status() + " at step " + result.steps()
+                    + "; 'rein show " + result.runId() + "' shows it");
         }
         result = report.shown(result);
         ObjectNode last = Json.object().put("type", "result");
