@@ -369,7 +369,7 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
         try {
             dialect.prepare(this::createSchema, this::close);
         } catch (SQLException e) {
-            throw failure("prepare the memory store", e);
+            throw failure("prepare its tables", e);
         } catch (StoreException e) {
             close(); // a refused store is not kept open
             throw e;

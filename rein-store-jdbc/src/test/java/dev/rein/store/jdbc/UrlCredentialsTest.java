@@ -21,6 +21,7 @@ class UrlCredentialsTest {
                 .hasMessageContaining("jdbc:postgresql://127.0.0.1:1/rein?user=rein&password=***&connectTimeout=2")
                 .hasMessageNotContaining(SECRET);
         assertThatThrownBy(() -> JdbcMemoryStore.connect(url.replace("password=", "PASSWORD="), null, null))
+                .hasMessageStartingWith("cannot prepare its tables in the memory store at jdbc:postgresql://127.0.0.1:1/")
                 .hasMessageContaining("PASSWORD=***&connectTimeout=2")
                 .hasMessageNotContaining(SECRET);
         assertThatThrownBy(() -> JdbcRunStore.connect("jdbc:mysql://db/rein?user=rein&password=" + SECRET, null, null))
