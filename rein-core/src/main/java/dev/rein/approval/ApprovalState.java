@@ -46,6 +46,9 @@ public record ApprovalState(List<ApprovalRequest> requests, Map<String, Approval
      *                           person is not the one pending, or it was decided already
      */
     public ApprovalState decide(String runId, String actionHash, Function<ApprovalRequest, ApprovalDecision> decision) {
+        if (actionHash == null) {
+            throw noHash(runId, undecided());
+        }
         List<ApprovalRequest> matching = undecided().stream().filter(r -> r.actionHash().equals(actionHash)).toList();
         if (matching.isEmpty()) {
             Optional<ApprovalException> shortHash = startOfHash(actionHash, undecided());
@@ -63,6 +66,15 @@ public record ApprovalState(List<ApprovalRequest> requests, Map<String, Approval
             next.put(request.callId(), decision.apply(request));
         }
         return new ApprovalState(requests, next, completed);
+    }
+
+    /**
+     * The refusal of a decision given no action hash (null): every decision names the action it is
+     * for. Shared by every place that takes a decision (a local {@code Runs}, the Temporal handle).
+     */
+    public static ApprovalException noHash(String runId, List<ApprovalRequest> undecided) {
+        return new ApprovalException("a decision for run " + runId + " was given no action hash: pass the hash of the"
+                + " pending action it decides, as shown with it. Pending: " + describe(undecided), undecided);
     }
 
     /**

@@ -441,7 +441,12 @@ class ContractEdgesTest {
                 .budget(Budget.builder().maxSteps(3).toolCallLimit("echo", 1).build()).build();
         RunResult paused = agent.run("go");
         assertThat(paused.status()).isEqualTo(RunStatus.WAITING_APPROVAL);
-        agent.runs().approve(paused.runId(), paused.pendingApprovals().get(0).actionHash(), "me");
+        String hash = paused.pendingApprovals().get(0).actionHash();
+        // a decision without its action hash says what to pass (it said "no pending action with hash null")
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> agent.runs().approve(paused.runId(), null, "me"))
+                .isInstanceOf(dev.rein.approval.ApprovalException.class)
+                .hasMessageContaining("was given no action hash").hasMessageContaining(hash);
+        agent.runs().approve(paused.runId(), hash, "me");
         RunResult resumed = agent.resume(paused.runId());
         assertThat(resumed.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
         assertThat(resumed.reason()).isEqualTo("max_steps");

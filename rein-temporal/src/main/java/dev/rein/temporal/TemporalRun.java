@@ -129,6 +129,7 @@ public final class TemporalRun {
      * @throws ApprovalException when no pending action has that hash (the decision is not sent)
      */
     public void approve(String actionHash, String decidedBy) {
+        requireHash(actionHash);
         send(ApprovalSignal.approve(actionHash, decidedBy));
     }
 
@@ -138,6 +139,7 @@ public final class TemporalRun {
      * masks it before it is stored).
      */
     public void reject(String actionHash, String reason, String decidedBy) {
+        requireHash(actionHash);
         send(ApprovalSignal.reject(actionHash, reason == null ? null : masker().redact(reason), decidedBy));
     }
 
@@ -155,6 +157,7 @@ public final class TemporalRun {
             throw new ReinException("edit(...) was given no arguments: pass the new arguments as a JSON object"
                     + " (Json.parse(\"{...}\")), or approve(...) to run the action as proposed");
         }
+        requireHash(actionHash);
         JsonNode masked = masker().redactValue(arguments.deepCopy());
         ApprovalSignal signal = ApprovalSignal.edit(actionHash, masked, decidedBy);
         Runs.checkEditedArguments(agent.config().currentTools(), pending(signal).tool(), masked);
@@ -292,6 +295,13 @@ public final class TemporalRun {
     }
 
     /** The decision is checked against the pending actions first, so a stale one fails here with the reason. */
+    /** A decision without an action hash is refused as a local {@code Runs} refuses it, before anything is sent. */
+    private void requireHash(String actionHash) {
+        if (actionHash == null) {
+            throw ApprovalState.noHash(runId, pendingApprovals());
+        }
+    }
+
     private void send(ApprovalSignal signal) {
         pending(signal);
         workflow().decide(signal);

@@ -290,6 +290,14 @@ class TemporalContractEdgesTest {
             // no arguments at all: said as a local Runs.edit says it, not a bare NullPointerException naming "arguments"
             assertThatThrownBy(() -> run.edit(hash, null, "alice")).isInstanceOf(dev.rein.ReinException.class)
                     .hasMessageContaining("edit(...) was given no arguments").hasMessageContaining("approve(...)");
+            // no action hash: refused as a local Runs refuses it, naming what is pending, where each was a bare
+            // NullPointerException naming "actionHash"
+            assertThatThrownBy(() -> run.approve(null, "alice")).isInstanceOf(dev.rein.approval.ApprovalException.class)
+                    .hasMessageContaining("was given no action hash").hasMessageContaining(hash);
+            assertThatThrownBy(() -> run.reject(null, "no", "alice")).isInstanceOf(dev.rein.approval.ApprovalException.class)
+                    .hasMessageContaining("was given no action hash");
+            assertThatThrownBy(() -> run.edit(null, dev.rein.json.Json.object().put("id", "A-9"), "alice"))
+                    .isInstanceOf(dev.rein.approval.ApprovalException.class).hasMessageContaining("was given no action hash");
             run.edit(hash, dev.rein.json.Json.object().put("id", "A-9"), "alice");
             assertThat(run.result().status()).isEqualTo(RunStatus.SUCCEEDED);
             assertThat(ledger.charges.values()).singleElement().asString().endsWith("for A-9");
