@@ -1,0 +1,67 @@
+package dev.rein.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rein.budget.Budget;
+import dev.rein.model.Model;
+import dev.rein.model.ModelException;
+import dev.rein.model.ModelResponse;
+import dev.rein.model.StopReason;
+import dev.rein.model.TextBlock;
+import dev.rein.model.Usage;
+import dev.rein.retry.RetryPolicy;
+import dev.rein.tool.Secrets;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A streamed call that fails after some text and is retried: the failed attempt's text comes before
+ * the model_retry event (also text held back for secret masking), and the retry's text after it, so
+ * a consumer that shows the text live knows which text to drop (docs/replay.md).
+ */
+class StreamedRetryTextTest {
+    private static Model failsOnceMidAnswer() {
+        AtomicInteger calls = new AtomicInteger();
+        return (request, context) -> {
+            if (calls.getAndIncrement() == 0) {
+                context.stream().onTextDelta("途中まで書いた");
+                throw new ModelException(ModelException.Kind.CONNECTION, 0, "connection reset");
+            }
+            context.stream().onTextDelta("完全な");
+            context.stream().onTextDelta("答え");
+            return new ModelResponse("m1", "m", List.of(new TextBlock("完全な答え")), StopReason.END_TURN, null, Usage.NOT_REPORTED);
+        };
+    }
+
+    private static String textAroundTheRetry(Agent.Builder builder) {
+        StringBuilder seen = new StringBuilder();
+        try (RunStream run = builder.build().stream("答えて")) {
+            for (RunEvent event : run) {
+                if (event instanceof RunEvent.TextDelta delta) {
+                    seen.append(delta.text());
+                } else if (event.type().equals("model_retry")) {
+                    seen.append(" | ");
+                } else if (event instanceof RunEvent.Finished finished) {
+                    assertThat(finished.result().answer()).isEqualTo("完全な答え");
+                }
+            }
+        }
+        return seen.toString();
+    }
+
+    private static Agent.Builder agent() {
+        return Agent.builder().model(failsOnceMidAnswer()).modelName("m").budget(Budget.builder().maxCostUsd((BigDecimal) null).build())
+                .retryPolicy(new RetryPolicy(2, Duration.ofMillis(1), Duration.ofMillis(2), 0));
+    }
+
+    @Test
+    void theFailedAttemptsTextComesBeforeModelRetryAndTheRetrysAfterIt() {
+        assertThat(textAroundTheRetry(agent())).isEqualTo("途中まで書いた | 完全な答え");
+        assertThat(textAroundTheRetry(agent().secrets(Secrets.of(Map.of("api_key", "sk-live-0123456789")))))
+                .as("text held back for masking is released before the retry").isEqualTo("途中まで書いた | 完全な答え");
+    }
+}
