@@ -112,6 +112,22 @@ final class FakeHttpEndpoint implements AutoCloseable {
         json(exchange, 200, answer);
     }
 
+    /**
+     * {@link #echo} for a POST, counting its {@code tools/list} requests in {@code listings}; any other method
+     * (the DELETE that ends the session) gets 200 with no body.
+     */
+    static void echoCountingListings(HttpExchange exchange, JsonNode message, String session,
+                                     java.util.concurrent.atomic.AtomicInteger listings) throws IOException {
+        if (!exchange.getRequestMethod().equals("POST")) {
+            empty(exchange, 200);
+            return;
+        }
+        if (method(message).equals("tools/list")) {
+            listings.incrementAndGet();
+        }
+        echo(exchange, message, session);
+    }
+
     /** Answers with {@code status} and {@code body} as application/json. */
     static void json(HttpExchange exchange, int status, String body) throws IOException {
         send(exchange, status, "application/json", body);

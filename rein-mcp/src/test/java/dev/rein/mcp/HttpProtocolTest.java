@@ -557,19 +557,9 @@ class HttpProtocolTest {
                         + "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n\n");
                 return;
             }
-            if (!exchange.getRequestMethod().equals("POST")) {
-                FakeHttpEndpoint.empty(exchange, 200);
-                return;
-            }
-            if (FakeHttpEndpoint.method(message).equals("tools/list")) {
-                listings.incrementAndGet();
-            }
-            FakeHttpEndpoint.echo(exchange, message, "own-stream");
+            FakeHttpEndpoint.echoCountingListings(exchange, message, "own-stream", listings);
         }); McpToolset mcp = McpToolset.start(server.config("remote", "/mcp", ""))) {
-            Instant until = Instant.now().plus(Duration.ofSeconds(5));
-            while (listings.get() < 2 && Instant.now().isBefore(until)) {
-                Thread.sleep(50);
-            }
+            awaitListings(listings, 2, Duration.ofSeconds(5));
             assertThat(listings.get()).as("the tools are listed again after list_changed").isEqualTo(2);
             assertThat(invoke(mcp, "echo", "k-after-first-idless", Duration.ofSeconds(10)).content()).isEqualTo("done");
         }
@@ -594,19 +584,9 @@ class HttpProtocolTest {
                 FakeHttpEndpoint.events(exchange, "retry: 200\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n\n");
                 return;
             }
-            if (!exchange.getRequestMethod().equals("POST")) {
-                FakeHttpEndpoint.empty(exchange, 200);
-                return;
-            }
-            if (FakeHttpEndpoint.method(message).equals("tools/list")) {
-                listings.incrementAndGet();
-            }
-            FakeHttpEndpoint.echo(exchange, message, "reopened");
+            FakeHttpEndpoint.echoCountingListings(exchange, message, "reopened", listings);
         }); McpToolset mcp = McpToolset.start(server.config("remote", "/mcp", ""))) {
-            Instant until = Instant.now().plus(Duration.ofSeconds(10));
-            while (listings.get() < 3 && Instant.now().isBefore(until)) {
-                Thread.sleep(50);
-            }
+            awaitListings(listings, 3, Duration.ofSeconds(10));
             assertThat(listings.get()).as("listed at start and after each of the two notifications").isEqualTo(3);
             assertThat(lastEventIds).as("a new stream, not a resumed one").allMatch("null"::equals);
             Thread.sleep(1000);
@@ -647,19 +627,9 @@ class HttpProtocolTest {
                 }
                 return;
             }
-            if (!exchange.getRequestMethod().equals("POST")) {
-                FakeHttpEndpoint.empty(exchange, 200);
-                return;
-            }
-            if (FakeHttpEndpoint.method(message).equals("tools/list")) {
-                listings.incrementAndGet();
-            }
-            FakeHttpEndpoint.echo(exchange, message, "dropped");
+            FakeHttpEndpoint.echoCountingListings(exchange, message, "dropped", listings);
         }); McpToolset mcp = McpToolset.start(server.config("remote", "/mcp", ""))) {
-            Instant until = Instant.now().plus(Duration.ofSeconds(10));
-            while (listings.get() < 3 && Instant.now().isBefore(until)) {
-                Thread.sleep(50);
-            }
+            awaitListings(listings, 3, Duration.ofSeconds(10));
             assertThat(listings.get()).as("listed at start and after each of the two notifications " + lastEventIds).isEqualTo(3);
             assertThat(lastEventIds.subList(0, 2)).containsExactly("null", "a1");
             assertThat(invoke(mcp, "echo", "k-after-dropped", Duration.ofSeconds(10)).content()).isEqualTo("done");
@@ -1015,5 +985,14 @@ class HttpProtocolTest {
             Thread.sleep(50);
         }
         assertThat(server.rpc(method)).as(server.received.toString()).isNotEmpty();
+    }
+
+    /** Waits until the server has been asked for its tools {@code count} times, or {@code within} has passed. */
+    private static void awaitListings(java.util.concurrent.atomic.AtomicInteger listings, int count, Duration within)
+            throws InterruptedException {
+        Instant until = Instant.now().plus(within);
+        while (listings.get() < count && Instant.now().isBefore(until)) {
+            Thread.sleep(50);
+        }
     }
 }
