@@ -294,7 +294,6 @@ public final class TemporalRun {
         return reason == null || reason.isBlank() ? "none given" : "'" + reason + "'";
     }
 
-    /** The decision is checked against the pending actions first, so a stale one fails here with the reason. */
     /** A decision without an action hash is refused as a local {@code Runs} refuses it, before anything is sent. */
     private void requireHash(String actionHash) {
         if (actionHash == null) {
@@ -302,6 +301,7 @@ public final class TemporalRun {
         }
     }
 
+    /** The decision is checked against the pending actions first, so a stale one fails here with the reason. */
     private void send(ApprovalSignal signal) {
         pending(signal);
         workflow().decide(signal);
