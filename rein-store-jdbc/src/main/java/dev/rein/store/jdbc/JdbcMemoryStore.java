@@ -293,11 +293,6 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
         T run(Connection c) throws SQLException;
     }
 
-    /** One piece of work that needs no connection handed to it (it asks for one). */
-    private interface Work<T> {
-        T run() throws SQLException;
-    }
-
     /**
      * Does {@code work} in one transaction, committed before it returns; on a failure it is rolled
      * back, and the failure is the one reported even when the rollback fails too (a connection the
@@ -326,22 +321,12 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
         }
     }
 
-    /**
-     * Does {@code work}, and once more on a new connection when the database ended the one kept (a
-     * PostgreSQL server restarted or failed over, an idle connection cut by the network), as
-     * {@link JdbcRunStore} does: the kept connection only finds out on its next use.
-     */
-    private <T> T retrying(Work<T> work) throws SQLException {
-        try {
-            return work.run();
-        } catch (SQLException e) {
-            if (!JdbcRunStore.connectionLost(e)) {
-                throw e;
-            }
+    /** {@link ConnectionLoss#retrying}, as {@link JdbcRunStore} does. */
+    private <T> T retrying(ConnectionLoss.Work<T> work) throws SQLException {
+        return ConnectionLoss.retrying(work, () -> {
             close();
             reconnected = true;
-            return work.run();
-        }
+        });
     }
 
     /**

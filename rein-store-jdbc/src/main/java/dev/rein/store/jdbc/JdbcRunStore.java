@@ -419,33 +419,12 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
         });
     }
 
-    /** One piece of work on the connection. */
-    private interface SqlWork<T> {
-        T run() throws SQLException;
-    }
-
-    /**
-     * Does {@code work}, and once more on a new connection when the database ended the one kept (a
-     * PostgreSQL server restarted or failed over, an idle connection cut by the network): the kept
-     * connection only finds out on its next use, and a run must not stop over it.
-     */
-    private <T> T retrying(SqlWork<T> work) throws SQLException {
-        try {
-            return work.run();
-        } catch (SQLException e) {
-            if (!connectionLost(e)) {
-                throw e;
-            }
+    /** {@link ConnectionLoss#retrying}: a run must not stop because the database ended the kept connection. */
+    private <T> T retrying(ConnectionLoss.Work<T> work) throws SQLException {
+        return ConnectionLoss.retrying(work, () -> {
             close();
             reconnected = true;
-            return work.run();
-        }
-    }
-
-    /** SQLSTATE class 08 (connection exception) and 57P01-57P03 (the server shut down or cannot take connections now). */
-    static boolean connectionLost(SQLException e) {
-        String state = e.getSQLState();
-        return state != null && (state.startsWith("08") || state.equals("57P01") || state.equals("57P02") || state.equals("57P03"));
+        });
     }
 
     private String storedSnapshot(String runId) throws SQLException {
