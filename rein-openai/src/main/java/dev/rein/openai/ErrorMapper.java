@@ -165,8 +165,8 @@ final class ErrorMapper {
             message += azureAdvice();
         }
         if (status == 400 && message != null) {
-            message += outputLimitAdvice(message, errorObject(body)) + RequestLimits.advice(message)
-                    + samplingAdvice(errorObject(body));
+            JsonNode error = errorObject(body);
+            message += outputLimitAdvice(message, error) + RequestLimits.advice(message) + samplingAdvice(error);
         }
         String location = e.headers().values("location").stream().findFirst().orElse(null);
         java.time.Duration wait = dev.rein.retry.RetryAfter.from(e.headers()::values, clock);
