@@ -190,7 +190,9 @@ final class AgentLoop {
         ModelRequest request = perceive();
         if (run.meter.usage() != before && run.meter.spent().isPresent()) {
             // a compaction's summary call spent what was left of a limit (all the output tokens it leaves): the
-            // step's call is not made, and the budget check before the next step stops the run for that limit
+            // step's call is not made (nor counted: a step is a model call), and the budget check before the next
+            // step stops the run for that limit
+            run.meter.uncountStep();
             return new Stepped(null, false);
         }
         ModelRequest limited = withinOutputLimit(request);

@@ -315,4 +315,36 @@ class ContextLoopTest {
                 .allSatisfy(r -> assertThat(r.maxTokens()).isLessThanOrEqualTo(1_000));
         assertThat(result.usage().outputTokens() - 20).isEqualTo(1_000); // the limit, and the summary's own
     }
+
+    /**
+     * A step counts one model call that may propose actions (README's budget table): a compaction that uses the
+     * output token limit up before the step's call is made leaves that step uncounted, so the run's steps (its
+     * result, run_finished) are the step calls it made, where it counted one more step than it made calls.
+     */
+    @Test
+    void aStepWhoseCallACompactionLeftUnmadeIsNotCounted() {
+        AtomicInteger pages = new AtomicInteger();
+        ScriptedModel.Turn turn = (request, number) -> {
+            if (lastText(request).startsWith("[rein] Your context is nearly full")) {
+                return reply(dev.rein.model.StopReason.END_TURN, dev.rein.model.Usage.of(100, request.maxTokens(), 0, 0),
+                        new TextBlock("Summary: pages read.")).answer(request, number);
+            }
+            if (request.toolChoice().equals(dev.rein.model.ToolChoice.none())) {
+                return text("what is known").answer(request, number);
+            }
+            int n = pages.incrementAndGet();
+            return n <= 6 ? toolCalls(call("fetch_page", "{\"page\":" + n + "}")).answer(request, number) : text("done").answer(request, number);
+        };
+        ScriptedModel model = ScriptedModel.of(Collections.nCopies(20, turn));
+        RunResult result = agent(model).budget(Budget.builder().maxSteps(120).maxOutputTokens(1_000L).build())
+                .contextPolicy(ContextPolicy.builder().compaction(Compaction.client(2_000).keepingLast(2)).build())
+                .build().run("read");
+
+        assertThat(result.reason()).isEqualTo("max_output_tokens");
+        long stepCalls = trace.events(TraceEvent.ModelRequested.class).stream().filter(e -> e.purpose().equals("step")).count();
+        assertThat(stepCalls).isEqualTo(pages.get());
+        assertThat(result.steps()).isEqualTo((int) stepCalls);
+        assertThat(trace.events(TraceEvent.RunFinished.class)).singleElement().extracting(TraceEvent.RunFinished::step)
+                .isEqualTo((int) stepCalls);
+    }
 }
