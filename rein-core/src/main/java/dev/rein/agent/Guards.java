@@ -221,7 +221,11 @@ final class Guards {
             }
         }
         if (missing.isEmpty() && critic != null) {
-            Verdict review = critic.review(proposed, run.meter.outputTokensLeft().orElse(Long.MAX_VALUE));
+            // a review is a model call: none past a money or input token limit the answer's step reached, as no step is
+            Optional<dev.rein.budget.BudgetKind> spent = run.meter.spent()
+                    .filter(kind -> kind != dev.rein.budget.BudgetKind.OUTPUT_TOKENS);
+            Verdict review = spent.isPresent() ? critic.notAsked(run.meter.describe(spent.get()))
+                    : critic.review(proposed, run.meter.outputTokensLeft().orElse(Long.MAX_VALUE));
             run.criticRounds = critic.rounds();
             if (review instanceof Verdict.Fail fail) {
                 missing.addAll(fail.missing());

@@ -141,6 +141,19 @@ public final class Critic {
     }
 
     /**
+     * Accepts an answer without asking for its review because {@code why}: a limit of the run's budget (its
+     * money or input tokens) is already reached, and a review is a model call, which is not made past a limit
+     * (as no step is). Said in the trace, unless {@code maxRounds} reviews were made already (later answers are
+     * accepted without review in any case).
+     */
+    public Verdict notAsked(String why) {
+        if (rounds < config.maxRounds()) {
+            trace("the critic's review was not asked for: " + why + "; the answer is accepted without review", true, List.of());
+        }
+        return Verdict.pass();
+    }
+
+    /**
      * The verdict's {@code approved}: a boolean, or the text "true" or "false", which a model may
      * write instead; a rejection written as text is still a rejection, not an unreadable reply.
      */

@@ -215,6 +215,29 @@ class ReflectionLoopTest {
                         .contains("accepted without review"));
     }
     /**
+     * A review is a model call counted in the budget, and a call is made only while no limit is reached, as a
+     * step's is: when the answer's step used the input token or money limit up, no review is asked for, the
+     * answer is accepted without review and an intervention of kind critic names the limit, as when the output
+     * limit leaves nothing, where the review was made past the limit (an extra call beyond the run's budget).
+     */
+    @Test
+    void theCriticIsNotAskedOnceTheAnswerUsedTheInputTokenOrMoneyLimitUp() {
+        for (dev.rein.budget.Budget budget : List.of(dev.rein.budget.Budget.builder().maxInputTokens(2_000L).build(),
+                dev.rein.budget.Budget.builder().maxCostUsd(new java.math.BigDecimal("0.002")).build())) {
+            ScriptedModel none = ScriptedModel.of(verdict(false, "never asked"));
+            RecordingListener events = new RecordingListener();
+            RunResult accepted = agent(ScriptedModel.of(ScriptedModel.withUsage(Usage.of(2_000, 10, 0, 0), text("42"))))
+                    .listener(events).reflection(Reflection.critic(none, "claude-haiku-4-5")).budget(budget).build().run("go");
+            assertThat(accepted.status()).isEqualTo(RunStatus.SUCCEEDED);
+            assertThat(accepted.answer()).isEqualTo("42");
+            assertThat(none.requests()).as("%s", budget).isEmpty();
+            assertThat(events.events(TraceEvent.Intervention.class)).filteredOn(e -> e.kind().equals("critic"))
+                    .singleElement().satisfies(e -> assertThat(e.message())
+                            .contains(budget.maxInputTokens() != null ? "input token limit" : "cost limit")
+                            .contains("accepted without review"));
+        }
+    }
+    /**
      * The critic reviews at most its maxRounds answers in the run across an approval pause, as in one loop and
      * on Temporal: with the defaults (one round, two refusals) a critic that rejected the first answer does
      * not review the one given after the run was resumed, where the resumed run's critic counted from 0,
