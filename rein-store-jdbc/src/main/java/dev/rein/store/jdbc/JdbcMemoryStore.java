@@ -125,10 +125,10 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
         Set<String> terms = cut(MemoryTerms.ofQuery(query));
         String live = " m.tenant = ? AND m.principal = ? AND (m.expires_at IS NULL OR m.expires_at > ?)";
         String sql = terms.isEmpty()
-                ? "SELECT " + prefixed() + " FROM rein_memory m WHERE" + live + " ORDER BY m.created_at DESC LIMIT ?"
+                ? "SELECT " + prefixed() + " FROM rein_memory m WHERE" + live + " ORDER BY m.created_at DESC, m.id LIMIT ?"
                 : "SELECT " + prefixed() + " FROM rein_memory m JOIN (SELECT entry_id, COUNT(*) AS score FROM rein_memory_terms"
                   + " WHERE tenant = ? AND principal = ? AND term IN (" + String.join(", ", Collections.nCopies(terms.size(), "?"))
-                  + ") GROUP BY entry_id) s ON s.entry_id = m.id WHERE" + live + " ORDER BY s.score DESC, m.created_at DESC LIMIT ?";
+                  + ") GROUP BY entry_id) s ON s.entry_id = m.id WHERE" + live + " ORDER BY s.score DESC, m.created_at DESC, m.id LIMIT ?";
         List<Object> params = new ArrayList<>();
         if (!terms.isEmpty()) {
             params.add(scope.tenant());
@@ -138,8 +138,20 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
         params.add(scope.tenant());
         params.add(scope.user());
         params.add(now.toEpochMilli());
-        params.add(limit);
-        return query(sql, params, "recall from the memory of " + scope.user(), LOG::warn);
+        // The SQL limit counts rows a recall then leaves out as unreadable (edited outside Rein): while the
+        // window was full and short of readable entries, it is read again widened by the rows left out.
+        int window = limit;
+        while (true) {
+            List<Object> windowed = new ArrayList<>(params);
+            windowed.add(window);
+            Read read = query(sql, windowed, "recall from the memory of " + scope.user());
+            List<MemoryEntry> found = read.entries();
+            if (found.size() >= limit || read.rows() < window || read.unreadable().isEmpty()) {
+                read.unreadable().forEach(LOG::warn);
+                return found.size() > limit ? found.subList(0, limit) : found;
+            }
+            window = (int) Math.min(Integer.MAX_VALUE, (long) limit + read.unreadable().size());
+        }
     }
 
     /**
@@ -159,8 +171,10 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
      * and what to do.
      */
     public synchronized List<MemoryEntry> list(MemoryScope scope, Consumer<String> unlisted) {
-        return query("SELECT " + prefixed() + " FROM rein_memory m WHERE m.tenant = ? AND m.principal = ? ORDER BY m.created_at DESC, m.id",
-                List.of(scope.tenant(), scope.user()), "list the memory of " + scope.user(), unlisted);
+        Read read = query("SELECT " + prefixed() + " FROM rein_memory m WHERE m.tenant = ? AND m.principal = ? ORDER BY m.created_at DESC, m.id",
+                List.of(scope.tenant(), scope.user()), "list the memory of " + scope.user());
+        read.unreadable().forEach(unlisted); // after the read: a read made again on a new connection says each row once
+        return read.entries();
     }
 
     @Override
@@ -234,7 +248,10 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
         }
     }
 
-    private List<MemoryEntry> query(String sql, List<Object> params, String what, Consumer<String> unreadable) {
+    /** The entries a query read, the sentences saying why the rows left out could not be read, and how many rows it read in all. */
+    private record Read(List<MemoryEntry> entries, List<String> unreadable, int rows) {}
+
+    private Read query(String sql, List<Object> params, String what) {
         try {
             return retrying(() -> {
                 try (PreparedStatement st = connection().prepareStatement(sql)) {
@@ -243,7 +260,10 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
                     }
                     try (ResultSet rs = st.executeQuery()) {
                         List<MemoryEntry> out = new ArrayList<>();
+                        List<String> unreadable = new ArrayList<>();
+                        int rows = 0;
                         while (rs.next()) {
+                            rows++;
                             long expires = rs.getLong(10);
                             Instant expiresAt = rs.wasNull() ? null : Instant.ofEpochMilli(expires);
                             String text = rs.getString(4);
@@ -253,10 +273,10 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
                                         Instant.ofEpochMilli(rs.getLong(9)), expiresAt));
                             } catch (RuntimeException e) {
                                 // one row edited outside Rein must not hide the user's other entries
-                                unreadable.accept(unreadable(rs.getString(1), rs.getString(2), rs.getString(3), text, e));
+                                unreadable.add(unreadable(rs.getString(1), rs.getString(2), rs.getString(3), text, e));
                             }
                         }
-                        return out;
+                        return new Read(out, unreadable, rows);
                     }
                 }
             });

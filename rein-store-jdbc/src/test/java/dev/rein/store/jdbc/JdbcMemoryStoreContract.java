@@ -56,6 +56,30 @@ abstract class JdbcMemoryStoreContract extends MemoryStoreContract {
     }
 
     /**
+     * Before: recall's SQL limit counted the rows it then left out as unreadable, so a recall of 2 whose two
+     * best (or newest) rows had been edited outside Rein returned nothing, though readable entries matched,
+     * and each recall warned once per such row however often they were read.
+     */
+    @Test
+    void rowsLeftOutOfARecallDoNotCountAgainstItsLimit() throws SQLException {
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            String id = MemoryStore.newId();
+            ids.add(id);
+            // the later an entry, the newer: ids.get(4) is recalled first
+            store().remember(new MemoryEntry(id, ACME, "配送先は大阪 " + i, new dev.rein.memory.MemorySource("run_1", null,
+                    "conversation"), ACME.user(), NOW.minusSeconds(60 - i), null));
+        }
+        edit("UPDATE rein_memory SET text = '' WHERE id IN ('" + ids.get(4) + "', '" + ids.get(3) + "', '" + ids.get(1) + "')");
+
+        assertThat(store().recall(ACME, "大阪", 2, NOW)).extracting(MemoryEntry::id).containsExactly(ids.get(2), ids.get(0));
+        assertThat(store().recall(ACME, "", 2, NOW)).extracting(MemoryEntry::id).containsExactly(ids.get(2), ids.get(0));
+        assertThat(store().recall(ACME, "", 1, NOW)).extracting(MemoryEntry::id).containsExactly(ids.get(2));
+        assertThat(store().recall(ACME, "大阪", 5, NOW)).extracting(MemoryEntry::id).containsExactly(ids.get(2), ids.get(0));
+        assertThat(store().recall(ACME, "大阪", 0, NOW)).isEmpty();
+    }
+
+    /**
      * Before: SQLite kept a tenant, a user or an observation id longer than 200 characters (an OpenID Connect
      * subject may have 255) and PostgreSQL refused them ('value too long for type character varying(200)'), so
      * such a user could remember nothing there.
