@@ -179,7 +179,11 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
 
     @Override
     public synchronized boolean forget(MemoryScope scope, String id) {
+        // What an attempt deleted before it committed: when the commit's answer is lost with the connection, the attempt
+        // made again finds the row gone, though this call is what deleted it.
+        int[] deletedBeforeCommit = {0};
         try {
+            reconnected = false;
             int deleted = retrying(() -> transaction(c -> {
                 try (PreparedStatement terms = c.prepareStatement("DELETE FROM rein_memory_terms WHERE entry_id = ? AND tenant = ? AND principal = ?");
                      PreparedStatement row = c.prepareStatement("DELETE FROM rein_memory WHERE id = ? AND tenant = ? AND principal = ?")) {
@@ -189,9 +193,15 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
                         st.setString(3, scope.user());
                     }
                     terms.executeUpdate();
-                    return row.executeUpdate();
+                    int rows = row.executeUpdate();
+                    deletedBeforeCommit[0] = Math.max(deletedBeforeCommit[0], rows);
+                    return rows;
                 }
             }));
+            if (deleted == 0 && reconnected && deletedBeforeCommit[0] == 1) {
+                // the attempt before the connection broke deleted the entry, and was committed (or the row would be back)
+                deleted = 1;
+            }
             if (deleted == 1) {
                 truncateLog(connection());
             }

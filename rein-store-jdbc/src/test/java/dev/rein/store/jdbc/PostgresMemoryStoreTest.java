@@ -129,6 +129,31 @@ class PostgresMemoryStoreTest extends JdbcMemoryStoreContract {
         assertThat(store.list(ACME)).extracting(MemoryEntry::id).containsExactly(first);
     }
 
+    /**
+     * Before: a forget whose first attempt was committed just before the connection broke was made again on a
+     * new connection, found the row gone and answered false, so the user was told 'there is no memory entry'
+     * though it had just been forgotten (a remember in the same spot is taken as stored since 6ab948bd).
+     */
+    @Test
+    void aForgetCommittedJustBeforeTheConnectionBrokeAnswersThatItForgot() throws Exception {
+        try (CommitCuttingProxy proxy = new CommitCuttingProxy(url);
+             JdbcMemoryStore cut = JdbcMemoryStore.connect(proxy.url() + (url.contains("?") ? "&" : "?") + "currentSchema=" + schema,
+                     user, password)) {
+            String id = MemoryStore.newId();
+            proxy.cutAfterNextCommit();
+            cut.remember(entry(id, ACME, "配送先は大阪", null));
+            assertThat(proxy.didCut()).as("the remember's commit was cut off").isTrue();
+            assertThat(cut.list(ACME)).extracting(MemoryEntry::id).containsExactly(id);
+
+            proxy.cutAfterNextCommit();
+            assertThat(cut.forget(ACME, id)).as("the entry was forgotten, by the attempt before the connection broke").isTrue();
+            assertThat(proxy.didCut()).as("the forget's commit was cut off").isTrue();
+            assertThat(cut.list(ACME)).isEmpty();
+            assertThat(cut.termCount(id)).isZero();
+            assertThat(cut.forget(ACME, id)).as("a forget of an entry that is gone still says so").isFalse();
+        }
+    }
+
     @Override
     protected Connection otherConnection() throws SQLException {
         return open(url + (url.contains("?") ? "&" : "?") + "currentSchema=" + schema);
