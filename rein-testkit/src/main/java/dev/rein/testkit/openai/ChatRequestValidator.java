@@ -15,8 +15,8 @@ import java.util.Set;
  * it, no {@code tool} message for an unknown id, {@code tools} present when the history holds tool
  * calls or a {@code tool_choice} or {@code parallel_tool_calls} is set, a named choice naming a defined function, argument text as
  * strings, positive output limits, no {@code max_tokens} for one of OpenAI's reasoning models (o1, o3, o4-mini, the gpt-5
- * family, codex-mini: they take only {@code max_completion_tokens}), no temperature or top_p but 1 for the o-series and the
- * first gpt-5 models, {@code stream_options} only with {@code stream}, no array schema
+ * family, codex-mini: they take only {@code max_completion_tokens}), a temperature from 0 to 2 and a top_p from 0 to 1,
+ * no temperature or top_p but 1 for the o-series and the first gpt-5 models, {@code stream_options} only with {@code stream}, no array schema
  * without {@code items} in a tool's parameters, and the API reference's limits: at most {@value #MAX_TOOLS} tools,
  * {@value #MAX_STOP} stop sequences, {@value #MAX_DESCRIPTION} characters in a function's description and {@value
  * #MAX_CALL_ID} in a tool call's id.
@@ -58,6 +58,10 @@ final class ChatRequestValidator {
                         + limit + " instead.", field, "integer_below_min_value");
             }
         }
+        Optional<Violation> range = range(body, "temperature", 2).or(() -> range(body, "top_p", 1));
+        if (range.isPresent()) {
+            return range;
+        }
         if (limitsOnlyMaxCompletionTokens(body.path("model").asText()) && body.hasNonNull("max_tokens")) {
             return fail("Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens'"
                     + " instead.", "max_tokens", "unsupported_parameter");
@@ -76,6 +80,20 @@ final class ChatRequestValidator {
                     "stream_options", null);
         }
         return limits(body).or(() -> tools(body)).or(() -> history(messages, hasTools(body)));
+    }
+
+    /** A sampling setting outside the API reference's range, from 0 to {@code most}, refused in the API's words. */
+    private static Optional<Violation> range(JsonNode body, String field, int most) {
+        JsonNode value = body.get(field);
+        if (value == null || !value.isNumber()) {
+            return Optional.empty();
+        }
+        if (value.doubleValue() > most) {
+            return fail("Invalid '" + field + "': decimal above maximum value. Expected a value <= " + most + ", but got "
+                    + value + " instead.", field, "decimal_above_max_value");
+        }
+        return value.doubleValue() >= 0 ? Optional.empty() : fail("Invalid '" + field + "': decimal below minimum value."
+                + " Expected a value >= 0, but got " + value + " instead.", field, "decimal_below_min_value");
     }
 
     /**

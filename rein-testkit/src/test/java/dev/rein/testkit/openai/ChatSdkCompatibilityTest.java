@@ -272,6 +272,37 @@ class ChatSdkCompatibilityTest {
     }
 
     @Test
+    void aSamplingSettingOutsideItsDocumentedRangeIsRejectedAsTheRealApiDoes() {
+        // The API reference: temperature "between 0 and 2", top_p between 0 and 1; beyond them the real API answers 400
+        // "Invalid 'temperature': decimal above maximum value. Expected a value <= 2, but got 2.5 instead."
+        record Case(ChatCompletionCreateParams params, String field, String message, String code) {}
+        List<Case> cases = List.of(
+                new Case(params("x").temperature(2.5).build(), "temperature", "Invalid 'temperature': decimal above"
+                        + " maximum value. Expected a value <= 2, but got 2.5 instead.", "decimal_above_max_value"),
+                new Case(params("x").temperature(-0.5).build(), "temperature", "Invalid 'temperature': decimal below"
+                        + " minimum value. Expected a value >= 0, but got -0.5 instead.", "decimal_below_min_value"),
+                new Case(params("x").topP(1.5).build(), "top_p", "Invalid 'top_p': decimal above maximum value. Expected"
+                        + " a value <= 1, but got 1.5 instead.", "decimal_above_max_value"),
+                new Case(params("x").topP(-0.1).build(), "top_p", "Invalid 'top_p': decimal below minimum value. Expected"
+                        + " a value >= 0, but got -0.1 instead.", "decimal_below_min_value"),
+                // The range is checked before the model's own rule.
+                new Case(ChatCompletionCreateParams.builder().model("o3").addUserMessage("x").temperature(3.0).build(),
+                        "temperature", "Expected a value <= 2, but got 3.0 instead.", "decimal_above_max_value"));
+        for (Case c : cases) {
+            assertThatThrownBy(() -> client.chat().completions().create(c.params())).as(c.message())
+                    .isInstanceOfSatisfying(BadRequestException.class, e -> {
+                        assertThat(e.getMessage()).contains(c.message());
+                        assertThat(e.code()).hasValue(c.code());
+                        assertThat(e.param()).hasValue(c.field());
+                    });
+        }
+        server.enqueue(ChatReply.text("at the edges"));
+        assertThat(client.chat().completions().create(params("x").temperature(2.0).topP(0.0).build()).choices().get(0)
+                .message().content()).contains("at the edges");
+        assertThat(server.pendingReplies()).isZero();
+    }
+
+    @Test
     void requestsBeyondTheApisDocumentedLimitsAreRejectedAsTheRealApiRejectsThem() {
         // The API reference: tools "A max of 128 functions are supported", stop "Up to 4 sequences", a function's
         // description and a tool call id within the lengths the API checks; beyond them the real API answers 400
