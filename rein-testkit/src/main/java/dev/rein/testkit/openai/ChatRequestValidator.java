@@ -16,7 +16,8 @@ import java.util.Set;
  * calls or a {@code tool_choice} or {@code parallel_tool_calls} is set, a named choice naming a defined function, argument text as
  * strings, positive output limits, no {@code max_tokens} for one of OpenAI's reasoning models (o1, o3, o4-mini, the gpt-5
  * family, codex-mini: they take only {@code max_completion_tokens}), a temperature from 0 to 2 and a top_p from 0 to 1,
- * no temperature or top_p but 1 for the o-series and the first gpt-5 models, {@code stream_options} only with {@code stream}, no array schema
+ * no temperature or top_p but 1 for the o-series, the first gpt-5 models and a later gpt-5.N asked for a reasoning effort
+ * other than none, {@code stream_options} only with {@code stream}, no array schema
  * without {@code items} in a tool's parameters, and the API reference's limits: at most {@value #MAX_TOOLS} tools,
  * {@value #MAX_STOP} stop sequences, {@value #MAX_DESCRIPTION} characters in a function's description and {@value
  * #MAX_CALL_ID} in a tool call's id.
@@ -66,7 +67,8 @@ final class ChatRequestValidator {
             return fail("Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens'"
                     + " instead.", "max_tokens", "unsupported_parameter");
         }
-        if (samplesOnlyByDefault(body.path("model").asText())) {
+        if (samplesOnlyByDefault(body.path("model").asText())
+                || samplesOnlyWithoutReasoning(body.path("model").asText()) && reasons(body)) {
             for (String field : new String[] {"temperature", "top_p"}) {
                 JsonNode value = body.get(field);
                 if (value != null && value.isNumber() && value.doubleValue() != 1) {
@@ -109,12 +111,28 @@ final class ChatRequestValidator {
     /**
      * Whether the model takes only the default temperature and top_p (1): the o-series and the first gpt-5 models
      * (gpt-5, gpt-5-mini, gpt-5-nano, their snapshots), which refuse any other with 400 {@code unsupported_value}. The
-     * later gpt-5.N take them with reasoning effort none and are not checked, nor is gpt-5-chat.
+     * later gpt-5.N take them with reasoning effort none ({@link #samplesOnlyWithoutReasoning}); gpt-5-chat takes them.
      */
     static boolean samplesOnlyByDefault(String model) {
         String name = model.toLowerCase(java.util.Locale.ROOT);
         return name.matches("o[1-9][0-9]*(-.*)?") || name.startsWith("gpt-5") && !name.startsWith("gpt-5.")
                 && !name.startsWith("gpt-5-chat");
+    }
+
+    /**
+     * Whether the model is a later gpt-5.N (gpt-5.1, gpt-5.2, ..., their snapshots; not a chat model), which takes a
+     * temperature or top_p only with reasoning effort none, its default, and refuses one but 1 with any other effort as
+     * the first gpt-5 models do (the API reference's GPT-5.1 and later parameter compatibility).
+     */
+    static boolean samplesOnlyWithoutReasoning(String model) {
+        String name = model.toLowerCase(java.util.Locale.ROOT);
+        return name.matches("gpt-5\\.[0-9]+.*") && !name.contains("-chat");
+    }
+
+    /** Whether the request asks for a reasoning effort other than none (absent, a later gpt-5.N does not reason). */
+    private static boolean reasons(JsonNode body) {
+        JsonNode effort = body.get("reasoning_effort");
+        return effort != null && effort.isTextual() && !effort.asText().equals("none");
     }
 
     /** The lengths the real API checks before anything else, in its words (counted in characters, as Python counts them). */

@@ -26,6 +26,7 @@ import com.openai.models.chat.completions.ChatCompletionToolMessageParam;
 import com.openai.core.JsonValue;
 import com.openai.models.FunctionDefinition;
 import com.openai.models.FunctionParameters;
+import com.openai.models.ReasoningEffort;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -269,6 +270,39 @@ class ChatSdkCompatibilityTest {
                 .temperature(1.0).build()).choices().get(0).message().content()).contains("default");
         assertThat(client.chat().completions().create(ChatCompletionCreateParams.builder().model("gpt-4o").addUserMessage("x")
                 .temperature(0.2).build()).choices().get(0).message().content()).contains("other model");
+    }
+
+    @Test
+    void aLaterGpt5RefusesASamplingSettingOnlyWithAReasoningEffortOtherThanNone() {
+        // The API reference: gpt-5.1 and later default to reasoning effort none, and take a temperature or top_p only
+        // with it; with any other effort they refuse one but 1 as the first gpt-5 models do.
+        for (String model : List.of("gpt-5.1", "gpt-5.2-2025-12-11")) {
+            for (ReasoningEffort effort : List.of(ReasoningEffort.LOW, ReasoningEffort.MEDIUM, ReasoningEffort.HIGH)) {
+                ChatCompletionCreateParams hot = ChatCompletionCreateParams.builder().model(model).addUserMessage("x")
+                        .reasoningEffort(effort).temperature(0.2).build();
+                assertThatThrownBy(() -> client.chat().completions().create(hot)).as(model + " " + effort)
+                        .isInstanceOfSatisfying(BadRequestException.class, e -> {
+                            assertThat(e.getMessage()).contains("Unsupported value: 'temperature' does not support 0.2 with"
+                                    + " this model. Only the default (1) value is supported.");
+                            assertThat(e.code()).hasValue("unsupported_value");
+                            assertThat(e.param()).hasValue("temperature");
+                        });
+            }
+        }
+        ChatCompletionCreateParams narrow = ChatCompletionCreateParams.builder().model("gpt-5.1").addUserMessage("x")
+                .reasoningEffort(ReasoningEffort.LOW).topP(0.9).build();
+        assertThatThrownBy(() -> client.chat().completions().create(narrow))
+                .isInstanceOfSatisfying(BadRequestException.class, e -> assertThat(e.param()).hasValue("top_p"));
+        server.enqueue(ChatReply.text("no effort"), ChatReply.text("effort none"), ChatReply.text("default value"));
+        assertThat(client.chat().completions().create(ChatCompletionCreateParams.builder().model("gpt-5.1")
+                .addUserMessage("x").temperature(0.2).topP(0.9).build()).choices().get(0).message().content())
+                .contains("no effort");
+        assertThat(client.chat().completions().create(ChatCompletionCreateParams.builder().model("gpt-5.2")
+                .addUserMessage("x").reasoningEffort(ReasoningEffort.NONE).temperature(0.2).build()).choices().get(0)
+                .message().content()).contains("effort none");
+        assertThat(client.chat().completions().create(ChatCompletionCreateParams.builder().model("gpt-5.2")
+                .addUserMessage("x").reasoningEffort(ReasoningEffort.HIGH).temperature(1.0).build()).choices().get(0)
+                .message().content()).contains("default value");
     }
 
     @Test
