@@ -19,8 +19,9 @@ import java.util.List;
 /**
  * Turns SDK and stream failures into {@link ModelException}s carrying the server's own message,
  * the HTTP status, the request id, a {@link Kind}, whether a retry can help and the server's wait
- * hint ({@code retry-after-ms}, {@code retry-after}; for a 429 without them, the wait its message names,
- * else when the rate limit that ran out resets, {@code x-ratelimit-reset-requests} / {@code -tokens}).
+ * hint ({@code retry-after-ms}, {@code retry-after}; for a 429 without them, the wait its message names, else a
+ * Google error's {@code RetryInfo} (for any status), else when the rate limit that ran out resets, {@code
+ * x-ratelimit-reset-requests} / {@code -tokens}).
  *
  * <p>Retryable: 408, 409, 429, 5xx, connection failures and timeouts, a stream cut before {@code
  * data: [DONE]}, and an error object inside a stream that began with HTTP 200 (unless its type
@@ -174,9 +175,13 @@ final class ErrorMapper {
             // No retry-after: the public API's message names the wait ("Please try again in 1.8s."), and its
             // rate-limit headers say when the limit that ran out resets.
             wait = RateLimitHints.inMessage(message);
-            if (wait == null) {
-                wait = RateLimitHints.rateLimitReset(e.headers()::values);
-            }
+        }
+        if (wait == null) {
+            // Google's endpoints name it in the error's details (RetryInfo), Vertex AI's nowhere else.
+            wait = RateLimitHints.retryInfo(body);
+        }
+        if (wait == null && status == 429) {
+            wait = RateLimitHints.rateLimitReset(e.headers()::values);
         }
         return new ModelException(kind, status, (message != null ? message : "HTTP " + status + " from " + server)
                 + dev.rein.provider.ProviderConfig.redirectAdvice(status, location, "/chat/completions", baseUri()), retryable,

@@ -1,5 +1,6 @@
 package dev.rein.openai;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.retry.RetryAfter;
 import dev.rein.retry.RetryPolicy;
 import java.time.Duration;
@@ -10,7 +11,8 @@ import java.util.regex.Pattern;
 
 /**
  * The wait hints of OpenAI's 429s beyond the headers every provider sends (those are read by
- * {@link dev.rein.retry.RetryAfter}): the rate-limit reset headers and the wait its message names.
+ * {@link dev.rein.retry.RetryAfter}): the rate-limit reset headers and the wait its message names; and the wait a
+ * Google error names in its details (RetryInfo).
  */
 final class RateLimitHints {
     private RateLimitHints() {}
@@ -56,6 +58,36 @@ final class RateLimitHints {
         }
         Matcher wait = TRY_AGAIN.matcher(message);
         return wait.find() ? goDuration(wait.group(1)) : null;
+    }
+
+    /** A protobuf Duration as JSON writes it: seconds, up to nine decimals, and "s" ({@code 36s}, {@code 1.500s}). */
+    private static final Pattern PROTO_DURATION = Pattern.compile("(\\d+)(?:\\.(\\d{1,9}))?s");
+
+    /**
+     * The wait a Google error names in its details, as {@code google.rpc.RetryInfo} (Google's error model: clients
+     * should wait at least its {@code retryDelay} before retrying): {@code {"error":{..., "details":[{"@type":
+     * "type.googleapis.com/google.rpc.RetryInfo", "retryDelay":"36s"}]}}}, the error alone or in a list as Google's
+     * OpenAI-compatible endpoints send it (Vertex AI's 429 RESOURCE_EXHAUSTED names the wait nowhere else). Null
+     * when there is none.
+     */
+    static Duration retryInfo(JsonNode body) {
+        if (body == null) {
+            return null;
+        }
+        for (JsonNode item : body.isArray() ? body : List.of(body)) {
+            JsonNode error = item.path("error").isObject() ? item.path("error") : item;
+            for (JsonNode detail : error.path("details")) {
+                if (detail.path("@type").asText("").endsWith("google.rpc.RetryInfo")) {
+                    Matcher delay = PROTO_DURATION.matcher(detail.path("retryDelay").asText(""));
+                    if (delay.matches()) {
+                        String fraction = delay.group(2) == null ? "" : delay.group(2);
+                        return Duration.ofSeconds(Long.parseLong(delay.group(1)),
+                                fraction.isEmpty() ? 0 : Long.parseLong((fraction + "00000000").substring(0, 9)));
+                    }
+                }
+            }
+        }
+        return null;
     }
 
     private static final Pattern GO_PART = Pattern.compile("(\\d+(?:\\.\\d*)?|\\.\\d+)(h|ms|m|s|us|µs|μs|ns)");

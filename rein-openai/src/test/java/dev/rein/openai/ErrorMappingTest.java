@@ -835,6 +835,32 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void aGoogle429WhoseRetryInfoSaysWhenToRetryWaitsThatLong() {
+        // Vertex AI's OpenAI-compatible endpoint answers a spent quota with 429 RESOURCE_EXHAUSTED, no retry-after header
+        // and no wait in its message, the wait in the error's details as google.rpc.RetryInfo (retryDelay, a protobuf
+        // Duration in JSON: seconds with an "s"), which Google's error model says to wait before retrying.
+        String vertex = "{\"error\":{\"code\":429,\"message\":\"Resource exhausted. Please try again later. Please refer to"
+                + " https://cloud.google.com/vertex-ai/generative-ai/docs/error-code-429 for more details.\",\"status\":"
+                + "\"RESOURCE_EXHAUSTED\",\"details\":[{\"@type\":\"type.googleapis.com/google.rpc.ErrorInfo\",\"reason\":"
+                + "\"RATE_LIMIT_EXCEEDED\"},{\"@type\":\"type.googleapis.com/google.rpc.RetryInfo\",\"retryDelay\":\"36s\"}]}}";
+        server.enqueue(new ChatReply.HttpError(429, "x", null, "x", Map.of(), vertex));
+        ModelException e = failure();
+        assertThat(e.retryable()).isTrue();
+        assertThat(e.getMessage()).startsWith("Resource exhausted.");
+        assertThat(e.retryAfter()).isEqualTo(Duration.ofSeconds(36));
+
+        // As a list (Google's OpenAI-compatible endpoints), with fractional seconds, on a 503 too.
+        server.enqueue(new ChatReply.HttpError(503, "x", null, "x", Map.of(), "[{\"error\":{\"code\":503,\"message\":"
+                + "\"The model is overloaded.\",\"status\":\"UNAVAILABLE\",\"details\":[{\"@type\":"
+                + "\"type.googleapis.com/google.rpc.RetryInfo\",\"retryDelay\":\"1.500s\"}]}}]"));
+        assertThat(failure().retryAfter()).isEqualTo(Duration.ofMillis(1500));
+
+        // A retry-after header still wins.
+        server.enqueue(new ChatReply.HttpError(429, "x", null, "x", Map.of("retry-after", "2"), vertex));
+        assertThat(failure().retryAfter()).isEqualTo(Duration.ofSeconds(2));
+    }
+
+    @Test
     void retryAfterAsAnHttpDateOrFractionalMillisecondsSetsTheWait() {
         // docs/openai.md, Errors and retries: retry-after-ms (wins) and retry-after (seconds or HTTP date).
         java.time.Instant now = java.time.Instant.parse("2026-12-03T10:00:00Z");
