@@ -258,7 +258,6 @@ final class ErrorMapper {
     private static final java.util.regex.Pattern COMPLETION_SHARE =
             java.util.regex.Pattern.compile("maximum context length.*\\(\\d+ in the messages, (\\d+) in the completion\\)");
 
-    /** The base URL as a URI, or null when it is not one (it was checked when the model was built). */
     /**
      * Where requests went when the server serves no such path, and what to change: a base URL copied with the
      * endpoint on it (a curl example's URL) doubles it, any other most likely lacks /v1.
@@ -282,6 +281,7 @@ final class ErrorMapper {
                 + " https://RESOURCE.openai.azure.com/openai/v1, and the deployment's name as the model)";
     }
 
+    /** The base URL as a URI, or null when it is not one (it was checked when the model was built). */
     private java.net.URI baseUri() {
         try {
             return java.net.URI.create(baseUrl);
@@ -389,14 +389,6 @@ final class ErrorMapper {
                 && !message.contains("too large"));
     }
 
-    /**
-     * Whether a 400 (or a validation 422) refuses the {@code stream_options} field: older Azure OpenAI
-     * API versions say "Unrecognized request argument supplied: stream_options", others "Unknown
-     * parameter: 'stream_options'" with {@code param} naming it, servers built on pydantic list it in
-     * {@code detail[].loc}, a proxy may say it in plain text. Rein always streams, so a refusal that
-     * names the field is about the field itself; a copy of the request in the error (pydantic's
-     * {@code input}, vLLM's {@code input_value=...}) names it too and does not count.
-     */
     /** Whether a 400 refuses a tool's description for its length, in the public API's words (a proxy in front of it). */
     static boolean refusesLongDescription(ModelException e) {
         return e.httpStatus() == 400 && e.getMessage() != null && LONG_DESCRIPTION.matcher(e.getMessage()).find();
@@ -405,6 +397,14 @@ final class ErrorMapper {
     private static final java.util.regex.Pattern LONG_DESCRIPTION = java.util.regex.Pattern.compile(
             "Invalid 'tools\\[\\d+\\]\\.function\\.description': string too long");
 
+    /**
+     * Whether a 400 (or a validation 422) refuses the {@code stream_options} field: older Azure OpenAI
+     * API versions say "Unrecognized request argument supplied: stream_options", others "Unknown
+     * parameter: 'stream_options'" with {@code param} naming it, servers built on pydantic list it in
+     * {@code detail[].loc}, a proxy may say it in plain text. Rein always streams, so a refusal that
+     * names the field is about the field itself; a copy of the request in the error (pydantic's
+     * {@code input}, vLLM's {@code input_value=...}) names it too and does not count.
+     */
     static boolean refusesStreamOptions(ModelException e) {
         if ((e.httpStatus() != 400 && e.httpStatus() != 422) || !(e.getCause() instanceof OpenAIServiceException service)) {
             return false;
