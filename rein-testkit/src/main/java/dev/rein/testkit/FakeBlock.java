@@ -31,8 +31,11 @@ public sealed interface FakeBlock {
      * @param id the tool use id the client must answer with a {@code tool_result}, e.g. {@code "toolu_01"}
      * @param name the tool name
      * @param inputJson the tool input as a JSON object, e.g. {@code {"path":"a.txt"}}
+     * @param callerJson who issued the call, the block's {@code caller}: {@code null} for the model
+     *     itself ({@code {"type": "direct"}}), or the code execution tool that called it from code
+     *     (programmatic tool calling), e.g. {@code {"type": "code_execution_20260120", "tool_id": "srvtoolu_01"}}
      */
-    record ToolUse(String id, String name, String inputJson) implements FakeBlock {
+    record ToolUse(String id, String name, String inputJson, String callerJson) implements FakeBlock {
         /** Validates eagerly so that a typo in a test fails where it is written, not on the wire. */
         public ToolUse {
             Objects.requireNonNull(id, "id");
@@ -47,6 +50,23 @@ public sealed interface FakeBlock {
             if (parsed == null || !parsed.isObject()) {
                 throw new IllegalArgumentException("tool_use input must be a JSON object: " + inputJson);
             }
+            if (callerJson != null) {
+                JsonNode caller;
+                try {
+                    caller = Json.MAPPER.readTree(callerJson);
+                } catch (JsonProcessingException e) {
+                    throw new IllegalArgumentException("tool_use caller is not valid JSON: " + callerJson, e);
+                }
+                if (caller == null || !caller.isObject() || !caller.path("type").isTextual()) {
+                    throw new IllegalArgumentException("tool_use caller must be a JSON object with a \"type\", e.g."
+                            + " {\"type\": \"code_execution_20260120\", \"tool_id\": \"srvtoolu_01\"}: " + callerJson);
+                }
+            }
+        }
+
+        /** A call the model made itself ({@code "caller": {"type": "direct"}}). */
+        public ToolUse(String id, String name, String inputJson) {
+            this(id, name, inputJson, null);
         }
     }
 

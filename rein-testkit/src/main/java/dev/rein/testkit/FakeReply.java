@@ -479,6 +479,28 @@ public sealed interface FakeReply {
         }
 
         /**
+         * Adds a tool use block that code running in the code execution tool issued (programmatic
+         * tool calling): its {@code caller} is {@code {"type": codeExecutionType, "tool_id": serverToolUseId}},
+         * the code execution tool's version and the id of the {@code server_tool_use} block whose code
+         * made the call. The client answers it with a {@code tool_result} as any call, and must send the
+         * response's container back with it.
+         *
+         * @param id the tool use id
+         * @param name the tool name
+         * @param inputJson the input, a JSON object
+         * @param codeExecutionType the code execution tool's type, e.g. {@code "code_execution_20260120"}
+         * @param serverToolUseId the id of the code execution's {@code server_tool_use} block, e.g. {@code "srvtoolu_01"}
+         * @return this builder
+         */
+        public MessageBuilder toolUseFromCode(String id, String name, String inputJson, String codeExecutionType,
+                                              String serverToolUseId) {
+            com.fasterxml.jackson.databind.node.ObjectNode caller = Json.MAPPER.createObjectNode();
+            caller.put("type", Objects.requireNonNull(codeExecutionType, "codeExecutionType"));
+            caller.put("tool_id", Objects.requireNonNull(serverToolUseId, "serverToolUseId"));
+            return block(new FakeBlock.ToolUse(id, name, inputJson, caller.toString()));
+        }
+
+        /**
          * Adds a thinking block.
          *
          * @param thinking the thinking text

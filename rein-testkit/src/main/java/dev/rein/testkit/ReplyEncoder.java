@@ -217,8 +217,7 @@ final class ReplyEncoder {
             case FakeBlock.ToolUse toolUse -> {
                 toolUseHeader(json, toolUse);
                 json.set("input", parse(toolUse.inputJson()));
-                // Current API versions say who issued the call; "direct" is an ordinary client tool.
-                json.putObject("caller").put("type", "direct");
+                caller(json, toolUse);
             }
             case FakeBlock.Thinking thinking -> {
                 json.put("type", "thinking");
@@ -247,7 +246,7 @@ final class ReplyEncoder {
             case FakeBlock.ToolUse toolUse -> {
                 toolUseHeader(json, toolUse);
                 json.putObject("input");
-                json.putObject("caller").put("type", "direct");
+                caller(json, toolUse);
             }
             case FakeBlock.Thinking thinking -> {
                 json.put("type", "thinking");
@@ -304,6 +303,18 @@ final class ReplyEncoder {
         delta.put("type", type);
         delta.put(field, value);
         return delta;
+    }
+
+    /**
+     * Current API versions say who issued a call: "direct" for an ordinary call of the model's, or the
+     * code execution tool whose code made it (programmatic tool calling), also in content_block_start.
+     */
+    private static void caller(ObjectNode json, FakeBlock.ToolUse toolUse) {
+        if (toolUse.callerJson() == null) {
+            json.putObject("caller").put("type", "direct");
+        } else {
+            json.set("caller", parse(toolUse.callerJson()));
+        }
     }
 
     private static void toolUseHeader(ObjectNode json, FakeBlock.ToolUse toolUse) {

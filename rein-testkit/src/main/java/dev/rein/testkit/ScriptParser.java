@@ -134,7 +134,14 @@ final class ScriptParser {
                 if (!input.isObject()) {
                     throw new IllegalArgumentException(path + ".input: must be a JSON object");
                 }
-                yield FakeBlock.toolUse(text(json, "id", path), text(json, "name", path), input.toString());
+                // A pasted programmatic call keeps its caller (the code execution tool that made it).
+                JsonNode caller = json.path("caller");
+                if (!caller.isMissingNode() && !caller.isNull() && !(caller.isObject() && caller.path("type").isTextual())) {
+                    throw new IllegalArgumentException(path + ".caller: must be an object with a \"type\", e.g. {\"type\": \"direct\"}");
+                }
+                boolean direct = !caller.isObject() || "direct".equals(caller.path("type").asText());
+                yield new FakeBlock.ToolUse(text(json, "id", path), text(json, "name", path), input.toString(),
+                        direct ? null : caller.toString());
             }
             case "thinking" -> FakeBlock.thinking(text(json, "thinking", path), text(json, "signature", path));
             case "redacted_thinking" -> FakeBlock.redactedThinking(text(json, "data", path));

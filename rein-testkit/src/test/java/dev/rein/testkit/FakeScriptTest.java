@@ -161,6 +161,23 @@ class FakeScriptTest {
     }
 
     @Test
+    void aPastedProgrammaticToolCallKeepsItsCaller() {
+        // The programmatic tool calling docs' response: a tool_use the code execution tool's code made.
+        FakeScript script = FakeScript.parse("""
+                [{"type": "message", "content": [{"type": "tool_use", "id": "toolu_abc123", "name": "query_database",
+                  "input": {"sql": "<sql>"}, "caller": {"type": "code_execution_20260120", "tool_id": "srvtoolu_xyz789"}},
+                  {"type": "tool_use", "id": "toolu_2", "name": "ask", "input": {}, "caller": {"type": "direct"}}]}]""");
+
+        List<FakeBlock> content = ((FakeReply.Message) script.messages().get(0)).content();
+        assertThat(((FakeBlock.ToolUse) content.get(0)).callerJson())
+                .isEqualTo("{\"type\":\"code_execution_20260120\",\"tool_id\":\"srvtoolu_xyz789\"}");
+        assertThat(((FakeBlock.ToolUse) content.get(1)).callerJson()).isNull();
+        assertThatThrownBy(() -> FakeScript.parse("[{\"type\":\"message\",\"content\":[{\"type\":\"tool_use\",\"id\":\"t\","
+                + "\"name\":\"n\",\"input\":{},\"caller\":\"direct\"}]}]"))
+                .hasMessageStartingWith("messages[0].content[0].caller: must be an object with a \"type\"");
+    }
+
+    @Test
     void aPastedWebSearchResponseKeepsItsServerToolUseCounts() {
         FakeScript script = FakeScript.parse("""
                 [{"type": "message", "content": [{"type": "text", "text": "晴れ"}], "usage": {"input_tokens": 20,

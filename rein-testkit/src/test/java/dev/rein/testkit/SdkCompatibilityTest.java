@@ -152,6 +152,30 @@ class SdkCompatibilityTest {
     }
 
     @Test
+    void aCallFromCodeCarriesItsCallerWholeAndStreamedAsTheSdkReadsIt() {
+        // Programmatic tool calling: the code execution tool's code called a client tool.
+        FakeReply.Message reply = FakeReply.message()
+                .toolUseFromCode("toolu_01", "query_database", "{\"sql\":\"SELECT 1\"}", "code_execution_20260120", "srvtoolu_01")
+                .toolUse("toolu_02", "ask_user", "{}")
+                .container("container_011CPR5CNjB747bTd36fQLFk", "2026-12-05T01:13:31.749448Z").build();
+        server.enqueue(reply, reply);
+
+        Message whole = client.messages().create(params("x"));
+        MessageAccumulator accumulator = MessageAccumulator.create();
+        try (StreamResponse<RawMessageStreamEvent> stream = client.messages().createStreaming(params("x"))) {
+            stream.stream().forEach(event -> accumulator.accumulate(event.validate()));
+        }
+        Message streamed = accumulator.message().validate();
+
+        for (Message message : List.of(whole, streamed)) {
+            var fromCode = message.content().get(0).asToolUse().caller();
+            assertThat(fromCode.isCodeExecution20260120()).isTrue();
+            assertThat(fromCode.asCodeExecution20260120().toolId()).isEqualTo("srvtoolu_01");
+            assertThat(message.content().get(1).asToolUse().caller().isDirect()).isTrue();
+        }
+    }
+
+    @Test
     void serverToolUseCountsAreReadByTheSdkWholeAndStreamed() {
         FakeReply.Message reply = FakeReply.message().text("晴れです。")
                 .usage(FakeUsage.of(20, 9).withServerToolUse("web_search_requests", 3)).build();
