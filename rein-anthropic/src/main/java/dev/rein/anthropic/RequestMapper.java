@@ -285,13 +285,15 @@ final class RequestMapper {
         g.writeArrayFieldStart("content");
         List<ContentBlock> content = message.content();
         int last = continued ? lastSendable(content) : -1;
+        java.util.Map<String, JsonNode> callers = message.role() == Role.ASSISTANT ? ToolCallers.of(content) : java.util.Map.of();
         for (int b = 0; b < content.size(); b++) {
             ContentBlock block = content.get(b);
             if (sendable(block)) {
                 if (b == last && block instanceof TextBlock t) {
                     block = t.withText(t.text().stripTrailing());
                 }
-                block(g, block, index >= 0 && plan.marks(index, b) ? cache : null);
+                block(g, block, index >= 0 && plan.marks(index, b) ? cache : null,
+                        block instanceof ToolUseBlock u ? callers.get(u.id()) : null);
             }
         }
         g.writeEndArray();
@@ -303,13 +305,14 @@ final class RequestMapper {
      * character (in the system prompt and in messages alike), and the model itself sometimes
      * answers such a block before a tool call, so these are left out. So is an opaque block
      * another provider module wrote (a turn answered by a fallback provider): its type is none the
-     * Messages API knows, and the API would refuse every later request of the run; and the block
-     * that carries a response's container, which goes as the request's {@code container} instead.
+     * Messages API knows, and the API would refuse every later request of the run; the block
+     * that carries a response's container, which goes as the request's {@code container} instead;
+     * and one that carries a call's caller, which goes on the call ({@link ToolCallers}).
      */
     static boolean sendable(ContentBlock block) {
         return switch (block) {
             case TextBlock t -> !t.text().isBlank();
-            case OpaqueBlock o -> !otherProvidersBlock(o) && !Containers.carries(o);
+            case OpaqueBlock o -> !otherProvidersBlock(o) && !Containers.carries(o) && !ToolCallers.carries(o);
             default -> true;
         };
     }
@@ -347,7 +350,11 @@ final class RequestMapper {
         return ttl == CacheTtl.ONE_HOUR ? "1h" : "";
     }
 
-    static void block(JsonGenerator g, ContentBlock block, String cache) throws IOException {
+    /**
+     * @param caller the caller of a tool call that code in the code execution tool made, sent back
+     *     on it ({@link ToolCallers}); null for any other block and for a call the model made itself
+     */
+    static void block(JsonGenerator g, ContentBlock block, String cache, JsonNode caller) throws IOException {
         switch (block) {
             case TextBlock t -> text(g, t, cache);
             case ToolUseBlock u -> {
@@ -357,6 +364,10 @@ final class RequestMapper {
                 g.writeStringField("name", u.name());
                 g.writeFieldName("input");
                 g.writeTree(wireInput(u));
+                if (caller != null) {
+                    g.writeFieldName("caller");
+                    g.writeTree(caller);
+                }
                 cacheControl(g, cache);
                 g.writeEndObject();
             }

@@ -22,7 +22,8 @@ import java.util.Map;
  * (server tool use, web search results, compaction, types added later) becomes an
  * {@link OpaqueBlock} holding the JSON exactly as received. A text block's citations are kept on
  * it as received. A
- * refusal's {@code stop_details} become the response's stop detail. The message's {@code container}
+ * refusal's {@code stop_details} become the response's stop detail. The {@code caller} of a call
+ * that code in the code execution tool made is kept after the blocks ({@link ToolCallers}). The message's {@code container}
  * (the code execution tool's) is kept as a last block of its own ({@link Containers}). A message without a {@code
  * usage} object has its usage not reported ({@link Usage#NOT_REPORTED}), not zero.
  */
@@ -31,12 +32,20 @@ final class ResponseMapper {
 
     static ModelResponse response(ObjectNode message) throws ModelException {
         List<ContentBlock> content = new ArrayList<>();
+        List<OpaqueBlock> callers = List.of();
         for (JsonNode block : message.path("content")) {
             if (!(block instanceof ObjectNode o)) {
                 throw ErrorMapper.malformed("a content block of the response is not an object: " + block, null);
             }
             content.add(block(o));
+            // A call that code in the code execution tool made goes back with its caller (ToolCallers).
+            OpaqueBlock caller = "tool_use".equals(o.path("type").asText()) ? ToolCallers.of(o) : null;
+            if (caller != null) {
+                callers = callers.isEmpty() ? new ArrayList<>() : callers;
+                callers.add(caller);
+            }
         }
+        content.addAll(callers);
         // The code execution tool's container travels in the history to the next request (Containers).
         OpaqueBlock container = Containers.of(message);
         if (container != null) {

@@ -1,0 +1,81 @@
+package dev.rein.anthropic;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.agent.Agent;
+import dev.rein.agent.RunResult;
+import dev.rein.run.RunStatus;
+import dev.rein.testkit.FakeBlock;
+import dev.rein.testkit.FakeReply;
+import dev.rein.tool.Tool;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Programmatic tool calling: code the code execution tool runs calls one of the agent's tools. The
+ * call comes as an ordinary {@code tool_use} whose {@code caller} names the code execution tool and
+ * its {@code server_tool_use} block ({@code {"type": "code_execution_20260120", "tool_id":
+ * "srvtoolu_..."}}); the client runs it and answers with a {@code tool_result}, and the call goes
+ * back in the history as it came (the official SDK's {@code ToolUseBlock.toParam()} keeps its caller).
+ */
+class ProgrammaticToolCallingTest extends FakeApi {
+
+    static final String CODE_EXECUTION = "{\"type\": \"code_execution_20260120\", \"name\": \"code_execution\"}";
+
+    static final String CODE = "{\"type\":\"server_tool_use\",\"id\":\"srvtoolu_01\",\"name\":\"code_execution\","
+            + "\"input\":{\"code\":\"r = await query_database(\\\"東京\\\")\\nprint(r)\"},\"caller\":{\"type\":\"direct\"}}";
+
+    static Tool queryDatabase(AtomicInteger runs) {
+        return Tool.builder("query_database").description("Runs SQL.")
+                .inputSchema("{\"type\":\"object\",\"properties\":{\"sql\":{\"type\":\"string\"}}}")
+                .handler((args, context) -> {
+                    runs.incrementAndGet();
+                    return "[{\"city\": \"東京\", \"revenue\": 45000}]";
+                }).build();
+    }
+
+    @Test
+    void aCallFromCodeIsRunAndGoesBackWithItsCaller() throws Exception {
+        server.enqueue(FakeReply.message().block(FakeBlock.serverSide(CODE))
+                        .toolUseFromCode("toolu_01", "query_database", "{\"sql\":\"SELECT 1\"}", "code_execution_20260120", "srvtoolu_01")
+                        .container("container_011CPR5CNjB747bTd36fQLFk", "2026-12-05T01:13:31.749448Z").build(),
+                FakeReply.text("東京: 45000"));
+        AtomicInteger runs = new AtomicInteger();
+
+        RunResult result = Agent.builder().model(model).modelOption(AnthropicServerTools.of(CODE_EXECUTION))
+                .tools(List.of(queryDatabase(runs))).build().run("Which city sold most?");
+
+        assertThat(result.status()).as(result.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(result.answer()).isEqualTo("東京: 45000");
+        assertThat(runs).hasValue(1);
+        JsonNode second = server.requests().get(1).body();
+        JsonNode turn = second.get("messages").get(1).get("content");
+        assertThat(turn).hasSize(2);
+        assertThat(turn.get(0).get("type").asText()).isEqualTo("server_tool_use");
+        JsonNode call = turn.get(1);
+        assertThat(call.get("type").asText()).isEqualTo("tool_use");
+        assertThat(call.get("id").asText()).isEqualTo("toolu_01");
+        assertThat(call.get("caller")).isEqualTo(dev.rein.json.Json.parse(
+                "{\"type\":\"code_execution_20260120\",\"tool_id\":\"srvtoolu_01\"}"));
+        assertThat(second.path("container").asText()).isEqualTo("container_011CPR5CNjB747bTd36fQLFk");
+        // The answer to a pending call from code is tool results only, as the API requires.
+        JsonNode answer = second.get("messages").get(2).get("content");
+        assertThat(answer).hasSize(1);
+        assertThat(answer.get(0).get("type").asText()).isEqualTo("tool_result");
+        assertThat(answer.get(0).get("tool_use_id").asText()).isEqualTo("toolu_01");
+    }
+
+    @Test
+    void aDirectCallGoesBackWithoutACallerAsBefore() throws Exception {
+        server.enqueue(FakeReply.toolUse("toolu_01", "query_database", "{\"sql\":\"SELECT 1\"}"), FakeReply.text("ok"));
+
+        RunResult result = Agent.builder().model(model).tools(List.of(queryDatabase(new AtomicInteger()))).build().run("Go");
+
+        assertThat(result.status()).as(result.message()).isEqualTo(RunStatus.SUCCEEDED);
+        JsonNode call = server.requests().get(1).body().get("messages").get(1).get("content").get(0);
+        assertThat(call.has("caller")).isFalse();
+        assertThat(server.requests().get(1).body().toString()).doesNotContain("anthropic_");
+    }
+}
