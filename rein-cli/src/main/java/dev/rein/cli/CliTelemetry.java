@@ -170,7 +170,11 @@ final class CliTelemetry implements AutoCloseable {
         java.util.concurrent.atomic.AtomicReference<Duration> flushBound = new java.util.concurrent.atomic.AtomicReference<>(FLUSH);
         OpenTelemetrySdk sdk;
         try {
-            sdk = OtelVariables.configure(env, cli.err(), config -> flushBound.set(flushBound(config)))
+            sdk = OtelVariables.configure(env, cli.err(), config -> {
+                        flushBound.set(flushBound(config));
+                        exportLog.metricExportTimeout(OtelVariables.metricExportTimeout(config),
+                                config.getString("otel.metric.export.timeout") != null);
+                    })
                     .disableShutdownHook() // closed by the command, flushed at the end of each run
                     .build().getOpenTelemetrySdk();
         } catch (ConfigurationException e) {
@@ -269,6 +273,7 @@ final class CliTelemetry implements AutoCloseable {
      * _METRICS_TIMEOUT, which wins for it) when that is longer. An export may take as long as its
      * timeout allows, so giving up earlier lost the data of a slow collector the user had given the time.
      * A timeout of 0 is no limit ({@link #INDEFINITE}). A value the SDK cannot read is left to the SDK to report.
+     * OTEL_METRIC_EXPORT_TIMEOUT, set, counts too: the metric reader gives the export that long.
      */
     static Duration flushBound(ConfigProperties config) {
         Duration bound = FLUSH;
@@ -287,6 +292,18 @@ final class CliTelemetry implements AutoCloseable {
             } catch (ConfigurationException e) {
                 // the SDK refuses the value itself, naming it
             }
+        }
+        try {
+            // OTEL_METRIC_EXPORT_TIMEOUT bounds the metrics' whole export, retries included: a longer one is waited for
+            Duration metrics = config.getDuration("otel.metric.export.timeout");
+            if (metrics != null && metrics.isZero()) {
+                return INDEFINITE;
+            }
+            if (metrics != null && metrics.compareTo(bound) > 0) {
+                bound = metrics;
+            }
+        } catch (ConfigurationException e) {
+            // said and ignored before (OtelVariables)
         }
         return bound;
     }

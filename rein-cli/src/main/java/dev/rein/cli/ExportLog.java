@@ -49,6 +49,9 @@ final class ExportLog extends Handler {
     /** The kind of failure Rein has said the collector could not be reached with: the SDK's later line repeats it. */
     private volatile Class<?> failureSaid;
 
+    /** What the metric reader's "Exporter timed out" means here: which timeout ran out; set once configured. */
+    private volatile String metricTimeout = "OTEL_METRIC_EXPORT_TIMEOUT";
+
     private ExportLog(PrintStream err) {
         this.err = err;
     }
@@ -76,6 +79,12 @@ final class ExportLog extends Handler {
         Throwable failure = retryableFailure;
         failureSaid = failure == null ? null : failure.getClass();
         timeoutsSaid = true;
+    }
+
+    /** The metric reader's export timeout, and whether OTEL_METRIC_EXPORT_TIMEOUT set it, for the line that says it ran out. */
+    void metricExportTimeout(java.time.Duration timeout, boolean set) {
+        String millis = String.valueOf(timeout.toMillis());
+        metricTimeout = set ? "OTEL_METRIC_EXPORT_TIMEOUT=" + millis + " ms" : millis + " ms (OTEL_METRIC_EXPORT_TIMEOUT's default)";
     }
 
     private static boolean timedOut(Throwable thrown) {
@@ -131,6 +140,15 @@ final class ExportLog extends Handler {
             return; // the metric reader's "Exporter failed" only repeats the exporter's own message
         }
         if (timeoutsSaid && (timedOut(record.getThrown()) || sameFailure(record.getThrown()))) {
+            return;
+        }
+        if ("Exporter timed out".equals(record.getMessage()) && logger != null && logger.endsWith("PeriodicMetricReader")) {
+            // the metric reader gave up waiting for the export; the SDK's words name neither the signal nor the time
+            if (said.add("metric export timeout")) {
+                err.println("rein: OpenTelemetry: the metrics export did not end within " + metricTimeout + " and was given up;"
+                        + " metrics not sent by now are lost (the collector is slow or does not answer: check it,"
+                        + " or set a longer OTEL_METRIC_EXPORT_TIMEOUT)");
+            }
             return;
         }
         String cause = record.getThrown() == null ? "" : " (" + Errors.oneLine(String.valueOf(record.getThrown())) + ")";

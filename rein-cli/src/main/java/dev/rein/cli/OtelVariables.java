@@ -6,6 +6,11 @@ import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdkBuilder;
 import io.opentelemetry.sdk.autoconfigure.ResourceConfiguration;
 import io.opentelemetry.sdk.autoconfigure.spi.ConfigProperties;
 import io.opentelemetry.sdk.autoconfigure.spi.ConfigurationException;
+import io.opentelemetry.sdk.common.InternalTelemetryVersion;
+import io.opentelemetry.sdk.metrics.export.MetricExporter;
+import io.opentelemetry.sdk.metrics.export.MetricReader;
+import io.opentelemetry.sdk.metrics.export.PeriodicMetricReader;
+import io.opentelemetry.sdk.metrics.export.PeriodicMetricReaderBuilder;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.Arrays;
@@ -74,7 +79,14 @@ final class OtelVariables {
      * {@code build()}, for {@link #refusal}). {@code last} is given the configuration as the SDK will read it.
      */
     static AutoConfiguredOpenTelemetrySdkBuilder configure(Map<String, String> env, PrintStream err, Consumer<ConfigProperties> last) {
+        // the exporter of the periodic reader built next, for that reader's export timeout
+        java.util.concurrent.atomic.AtomicReference<MetricExporter> readersExporter = new java.util.concurrent.atomic.AtomicReference<>();
         return AutoConfiguredOpenTelemetrySdk.builder()
+                .addMetricExporterCustomizer((exporter, config) -> {
+                    readersExporter.set(exporter);
+                    return exporter;
+                })
+                .addMetricReaderCustomizer((reader, config) -> withExportTimeout(reader, readersExporter.getAndSet(null), config))
                 .addPropertiesSupplier(() -> properties(env))
                 .addPropertiesCustomizer(config -> emptyMeansUnset(env))
                 .addPropertiesCustomizer(config -> knownLists(env))
@@ -93,6 +105,42 @@ final class OtelVariables {
                     last.accept(config);
                     return Map.of();
                 });
+    }
+
+    /** OTEL_METRIC_EXPORT_TIMEOUT's default, as the SDK environment variables spec gives it. */
+    static final Duration METRIC_EXPORT_TIMEOUT = Duration.ofSeconds(30);
+
+    /**
+     * How long the periodic metric reader waits for one export: OTEL_METRIC_EXPORT_TIMEOUT, else 30 s
+     * (the spec's default); 0 is no limit (the spec's Timeout), which the reader takes as not waiting
+     * at all, so it is "a very long time" here, the 32-bit maximum of milliseconds.
+     */
+    static Duration metricExportTimeout(ConfigProperties config) {
+        Duration timeout = config.getDuration("otel.metric.export.timeout", METRIC_EXPORT_TIMEOUT);
+        return timeout.isZero() ? Duration.ofMillis(Integer.MAX_VALUE) : timeout;
+    }
+
+    /**
+     * The periodic reader autoconfiguration built, again with OTEL_METRIC_EXPORT_TIMEOUT as its
+     * export timeout: the SDK's autoconfiguration 1.68 reads only the interval and batch size, so the
+     * reader waited as long as its interval (60 s) whatever the variable said. The reader dropped was
+     * never registered, so it started no thread; the same exporter goes to the new one.
+     */
+    private static MetricReader withExportTimeout(MetricReader reader, MetricExporter exporter, ConfigProperties config) {
+        if (!(reader instanceof PeriodicMetricReader) || exporter == null) {
+            return reader;
+        }
+        PeriodicMetricReaderBuilder builder = PeriodicMetricReader.builder(exporter)
+                .setInterval(config.getDuration("otel.metric.export.interval", Duration.ofMinutes(1)))
+                .setExporterTimeout(metricExportTimeout(config));
+        Integer batch = config.getInt("otel.metric.export.max.batch.size");
+        if (batch != null) {
+            builder.setMaxExportBatchSize(batch);
+        }
+        if ("latest".equalsIgnoreCase(config.getString("otel.experimental.sdk.telemetry.version", "").strip())) {
+            builder.setInternalTelemetryVersion(InternalTelemetryVersion.LATEST);
+        }
+        return builder.build();
     }
 
     /** The usage error for a configuration the SDK refused, in one line naming the variable the user set. */
@@ -838,7 +886,10 @@ final class OtelVariables {
     /** A numeric setting the SDK's autoconfiguration reads: its property, what it may be and what is used without it. */
     private record NumberSetting(String property, NumberKind kind, String fallback) {}
 
-    /** The numeric settings the SDK's autoconfiguration reads (1.68), with the ranges its builders accept. */
+    /**
+     * The numeric settings the SDK's autoconfiguration reads (1.68), with the ranges its builders
+     * accept, and OTEL_METRIC_EXPORT_TIMEOUT, which the command line reads ({@link #withExportTimeout}).
+     */
     private static final List<NumberSetting> NUMBERS = List.of(
             new NumberSetting("otel.bsp.schedule.delay", NumberKind.NON_NEGATIVE_DURATION, "the default, 5000"),
             new NumberSetting("otel.bsp.export.timeout", NumberKind.NON_NEGATIVE_DURATION, "the default, 30000"),
@@ -857,6 +908,7 @@ final class OtelVariables {
             new NumberSetting("otel.span.event.count.limit", NumberKind.NON_NEGATIVE_INT, "the default, 128"),
             new NumberSetting("otel.span.link.count.limit", NumberKind.NON_NEGATIVE_INT, "the default, 128"),
             new NumberSetting("otel.metric.export.interval", NumberKind.POSITIVE_DURATION, "the default, 60000"),
+            new NumberSetting("otel.metric.export.timeout", NumberKind.NON_NEGATIVE_DURATION, "the default, 30000"),
             new NumberSetting("otel.java.metrics.cardinality.limit", NumberKind.POSITIVE_INT, "the default, 2000"),
             new NumberSetting("otel.exporter.otlp.timeout", NumberKind.NON_NEGATIVE_DURATION, "the default, 10000"),
             new NumberSetting("otel.exporter.otlp.traces.timeout", NumberKind.NON_NEGATIVE_DURATION,

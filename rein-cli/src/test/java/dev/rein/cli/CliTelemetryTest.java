@@ -786,6 +786,65 @@ class CliTelemetryTest {
         }
     }
 
+    /**
+     * OTEL_METRIC_EXPORT_TIMEOUT (SDK environment variables spec, Periodic exporting MetricReader: the
+     * "maximum allowed time (in milliseconds) to export data", 30000 by default) was read by nothing:
+     * the Java SDK's autoconfiguration 1.68 sets only the reader's interval, so a shorter timeout did
+     * not cut a slow metrics export short (the flush waited its 5 s and said the collector did not
+     * answer), a longer one did not keep the flush waiting (the metrics of a collector that answers in
+     * 6.5 s were given up on after 5 s), and a negative one was not said. Now the metric reader gives
+     * up at it (one line naming the variable), the flush waits as long as a longer one, 0 is no limit,
+     * and a value out of range is said and ignored like the other numbers.
+     */
+    @Test
+    void theMetricExportTimeoutBoundsTheMetricsExportAndALongerOneIsWaitedFor() throws Exception {
+        assertThat(CliTelemetry.flushBound(config(Map.of("otel.metric.export.timeout", "9000")))).isEqualTo(Duration.ofSeconds(9));
+        assertThat(CliTelemetry.flushBound(config(Map.of("otel.metric.export.timeout", "2000")))).isEqualTo(Duration.ofSeconds(5));
+        assertThat(CliTelemetry.flushBound(config(Map.of("otel.metric.export.timeout", "0"))))
+                .isEqualTo(Duration.ofMillis(Integer.MAX_VALUE));
+        // longer than the flush's 5 s: a collector that takes the metrics in 6.5 s is waited for
+        try (OtlpReceiver otlp = OtlpReceiver.start().delayingMetrics(Duration.ofMillis(6500))) {
+            InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT", otlp.endpoint())
+                    .env("OTEL_METRIC_EXPORT_TIMEOUT", "9000");
+            cli.models((name, env) -> ScriptedModel.of(ScriptedModel.text("hi")));
+            long started = System.nanoTime();
+            InProcessCli.Outcome outcome = cli.run("run", "--json", "say hi");
+            Duration took = Duration.ofNanos(System.nanoTime() - started);
+
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+            assertThat(outcome.stderrLines()).as(outcome.stderr())
+                    .noneMatch(line -> line.startsWith("rein: OpenTelemetry: ") && !line.contains("ConnectException"));
+            assertThat(took).as("the flush waited for the collector's answer").isGreaterThanOrEqualTo(Duration.ofMillis(6500));
+        }
+        // shorter: the metrics export is given up at 1 s, said naming the variable, not as a collector silent for 5 s
+        try (OtlpReceiver otlp = OtlpReceiver.start().delayingMetrics(Duration.ofMillis(6500))) {
+            InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT", otlp.endpoint())
+                    .env("OTEL_METRIC_EXPORT_TIMEOUT", "1000");
+            cli.models((name, env) -> ScriptedModel.of(ScriptedModel.text("hi")));
+            InProcessCli.Outcome outcome = cli.run("run", "--json", "say hi");
+
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+            assertThat(outcome.stderrLines()).as(outcome.stderr())
+                    .filteredOn(line -> line.startsWith("rein: OpenTelemetry: ") && !line.contains("ConnectException")).singleElement()
+                    .satisfies(line -> assertThat(line).contains("OTEL_METRIC_EXPORT_TIMEOUT=1000").doesNotContain("within 5 s"));
+            otlp.awaitUntil(() -> !otlp.spans().isEmpty(), Duration.ofSeconds(5));
+            assertThat(otlp.spans()).extracting(Span::getName).contains("invoke_agent rein");
+            // the metrics exports given up on end while this collector still listens, not in a later test
+            Thread.sleep(7000);
+        }
+        try (OtlpReceiver otlp = OtlpReceiver.start()) {
+            InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT", otlp.endpoint())
+                    .env("OTEL_METRIC_EXPORT_TIMEOUT", "-5");
+            cli.models((name, env) -> ScriptedModel.of(ScriptedModel.text("hi")));
+            InProcessCli.Outcome outcome = cli.run("run", "--json", "say hi");
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+            assertThat(outcome.stderrLines()).filteredOn(line -> line.startsWith("rein: OpenTelemetry: ")).singleElement()
+                    .satisfies(line -> assertThat(line).contains("OTEL_METRIC_EXPORT_TIMEOUT=-5 is negative; ignored, as if unset"));
+            otlp.awaitUntil(() -> !otlp.metrics().isEmpty(), Duration.ofSeconds(10));
+            assertThat(otlp.metrics()).isNotEmpty();
+        }
+    }
+
     private static io.opentelemetry.sdk.autoconfigure.spi.ConfigProperties config(Map<String, String> properties) {
         return io.opentelemetry.sdk.autoconfigure.spi.internal.DefaultConfigProperties.createFromMap(properties);
     }

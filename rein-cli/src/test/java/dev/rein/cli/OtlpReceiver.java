@@ -35,6 +35,7 @@ final class OtlpReceiver implements AutoCloseable {
     private final List<String> contentEncodings = new CopyOnWriteArrayList<>();
     private volatile int status = 200;
     private volatile Duration tracesDelay = Duration.ZERO;
+    private volatile Duration metricsDelay = Duration.ZERO;
 
     private OtlpReceiver(HttpServer server) {
         this.server = server;
@@ -62,6 +63,12 @@ final class OtlpReceiver implements AutoCloseable {
         return this;
     }
 
+    /** Answers each metrics export only after {@code delay}. */
+    OtlpReceiver delayingMetrics(Duration delay) {
+        this.metricsDelay = delay;
+        return this;
+    }
+
     String endpoint() {
         return "http://127.0.0.1:" + server.getAddress().getPort();
     }
@@ -78,6 +85,11 @@ final class OtlpReceiver implements AutoCloseable {
 
     private void metrics(HttpExchange exchange) throws IOException {
         metrics.add(ExportMetricsServiceRequest.parseFrom(body(exchange)));
+        try {
+            Thread.sleep(metricsDelay);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         answer(exchange, ExportMetricsServiceResponse.getDefaultInstance().toByteArray());
     }
 
