@@ -44,7 +44,11 @@ public final class TemporalAgentClient {
         this.runStore = Objects.requireNonNull(runStore, "runStore");
     }
 
-    /** A client whose runs take a worker silent for {@code timeout} (no heartbeat) for dead and retry its activity elsewhere. */
+    /**
+     * A client whose runs take a worker silent for {@code timeout} (no heartbeat) for dead and retry its activity elsewhere.
+     * A timeout over 365 days counts as 365 days (Temporal sets none past 10,000 years), as each activity of a run
+     * without a time limit may take 365 days.
+     */
     public TemporalAgentClient withAttemptTimeout(Duration timeout) {
         if (timeout == null || timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("the attempt timeout must be positive, got " + timeout);

@@ -93,6 +93,27 @@ class TemporalContractEdgesTest {
     }
 
     /**
+     * An attempt timeout longer than Temporal can set as a heartbeat timeout (over 10,000 years: a user's "never take a
+     * worker for dead"), which withAttemptTimeout takes, runs to its answer with every activity's attempt counted as
+     * the 365 days of a run without a time limit: the workflow set it as each activity's heartbeat timeout (a protobuf
+     * Duration out of range, an ArithmeticException past Long.MAX_VALUE seconds when tripled), failed every workflow
+     * task, and the run never started (result(timeout) timed out).
+     */
+    @Test
+    void anAttemptTimeoutLongerThanTemporalCanSetRunsToItsAnswer() throws TimeoutException {
+        for (Duration attempt : java.util.List.of(Duration.ofDays(365L * 20_000), Duration.ofSeconds(Long.MAX_VALUE / 2),
+                Duration.ofSeconds(Long.MAX_VALUE))) {
+            Agent agent = Orders.agent(Orders.lookupThenAnswer(), new RecordingListener(), Orders.lookup()).build();
+            try (TemporalTestServer server = new TemporalTestServer()) {
+                RunResult result = server.start(agent).withAttemptTimeout(attempt).start("A-1?", "run-long-attempt")
+                        .result(Duration.ofSeconds(30));
+
+                assertThat(result.status()).as("attempt timeout %s", attempt).isEqualTo(RunStatus.SUCCEEDED);
+            }
+        }
+    }
+
+    /**
      * cancel() of a run that has ended does nothing, as a local RunHandle.cancel() (docs/temporal.md): the result stays
      * the run's own, and a second cancel() of a cancelled run does nothing either.
      */

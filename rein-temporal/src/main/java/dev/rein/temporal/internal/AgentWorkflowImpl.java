@@ -486,7 +486,7 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
         // retried), not a live one waiting for a slow model
         return Workflow.newActivityStub(AgentActivities.class, ActivityOptions.newBuilder()
                 .setStartToCloseTimeout(Duration.ofMillis(left)).setScheduleToCloseTimeout(Duration.ofMillis(left))
-                .setHeartbeatTimeout(input.attempt()).setRetryOptions(retry).build());
+                .setHeartbeatTimeout(attempt()).setRetryOptions(retry).build());
     }
 
     /**
@@ -497,13 +497,14 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
      */
     private AgentActivities effects() {
         Duration left = timeLeft();
-        Duration call = left.compareTo(input.attempt()) > 0 ? left : input.attempt();
+        Duration attempt = attempt();
+        Duration call = left.compareTo(attempt) > 0 ? left : attempt;
         return Workflow.newActivityStub(AgentActivities.class, ActivityOptions.newBuilder()
                 .setStartToCloseTimeout(call)
                 // retried for a few lost workers past that, not without end: an activity no worker of the queue can
                 // run (none registered it, none polls) ends the run once its deadline has passed
-                .setScheduleToCloseTimeout(call.plus(input.attempt().multipliedBy(WORKER_LOSSES)))
-                .setHeartbeatTimeout(input.attempt())
+                .setScheduleToCloseTimeout(call.plus(attempt.multipliedBy(WORKER_LOSSES)))
+                .setHeartbeatTimeout(attempt)
                 .setRetryOptions(RetryOptions.newBuilder().setInitialInterval(Duration.ofSeconds(1))
                         .setDoNotRetry(Reasons.INTERNAL_ERROR).build()).build());
     }
@@ -522,6 +523,15 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
         }
         Duration left = Duration.ofMillis(Math.max(1, max.toMillis() - activeMillis()));
         return left.compareTo(NO_DEADLINE) > 0 ? NO_DEADLINE : left;
+    }
+
+    /**
+     * The attempt timeout (every activity's heartbeat timeout), at most {@link #NO_DEADLINE}: a longer one (a caller's
+     * "never take a worker for dead") is more than Temporal can set past 10,000 years, or overflows when the activity's
+     * whole time is computed from it, and every workflow task would fail.
+     */
+    private Duration attempt() {
+        return input.attempt().compareTo(NO_DEADLINE) > 0 ? NO_DEADLINE : input.attempt();
     }
 
     private static Duration positive(Duration d) {
