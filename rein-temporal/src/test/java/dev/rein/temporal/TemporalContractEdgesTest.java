@@ -114,6 +114,33 @@ class TemporalContractEdgesTest {
     }
 
     /**
+     * Retry policies the agent takes, and a local run uses, that Temporal's retry options could not be set from run to
+     * their answer on Temporal too: no limit on retries (Integer.MAX_VALUE, whose attempts overflowed when the lost
+     * workers were added), a first delay longer than the longest (RetryPolicy does not order them; Temporal refuses an
+     * initial interval over the maximum one) and delays past 10,000 years. The workflow failed every workflow task.
+     */
+    @Test
+    void retryPoliciesALocalRunTakesRunToTheirAnswer() {
+        java.util.List<String> stuck = new java.util.ArrayList<>();
+        for (dev.rein.retry.RetryPolicy policy : java.util.List.of(
+                new dev.rein.retry.RetryPolicy(Integer.MAX_VALUE, Duration.ofMillis(10), Duration.ofSeconds(1), 0),
+                new dev.rein.retry.RetryPolicy(2, Duration.ofMinutes(5), Duration.ofSeconds(30), 0),
+                new dev.rein.retry.RetryPolicy(2, Duration.ofDays(365L * 20_000), Duration.ofDays(365L * 20_000), 0),
+                new dev.rein.retry.RetryPolicy(2, Duration.ofSeconds(Long.MAX_VALUE), Duration.ofSeconds(Long.MAX_VALUE), 0))) {
+            Agent agent = Orders.agent(Orders.lookupThenAnswer(), new RecordingListener(), Orders.lookup()).retryPolicy(policy).build();
+            try (TemporalTestServer server = new TemporalTestServer()) {
+                RunResult result = server.start(agent).start("A-1?", "run-retry-policy").result(Duration.ofSeconds(20));
+                if (result.status() != RunStatus.SUCCEEDED) {
+                    stuck.add(policy + ": " + result.status());
+                }
+            } catch (TimeoutException e) {
+                stuck.add(policy + ": never ended");
+            }
+        }
+        assertThat(stuck).isEmpty();
+    }
+
+    /**
      * cancel() of a run that has ended does nothing, as a local RunHandle.cancel() (docs/temporal.md): the result stays
      * the run's own, and a second cancel() of a cancelled run does nothing either.
      */

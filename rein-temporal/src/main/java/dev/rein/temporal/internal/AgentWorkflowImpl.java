@@ -476,11 +476,14 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
         long left = timeLeft().plus(DEADLINE_GRACE).toMillis();
         // every retryable failure carries the wait Rein's policy chose (a server's hint of up to
         // RetryPolicy.LONGEST_HINT in full); servers before temporalio/temporal#6063 cap that at the maximum interval
-        Duration longest = positive(input.maxBackoff()).compareTo(RetryPolicy.LONGEST_HINT) > 0
-                ? positive(input.maxBackoff()) : RetryPolicy.LONGEST_HINT;
-        RetryOptions retry = RetryOptions.newBuilder().setInitialInterval(positive(input.initialBackoff()))
+        Duration longest = settable(input.maxBackoff()).compareTo(RetryPolicy.LONGEST_HINT) > 0
+                ? settable(input.maxBackoff()) : RetryPolicy.LONGEST_HINT;
+        // the policy does not order its delays (the local backoff stops at the longest), where Temporal refuses an
+        // initial interval over the maximum one; and a policy without a limit on retries would overflow the attempts
+        Duration first = settable(input.initialBackoff()).compareTo(longest) > 0 ? longest : settable(input.initialBackoff());
+        RetryOptions retry = RetryOptions.newBuilder().setInitialInterval(first)
                 .setMaximumInterval(longest).setBackoffCoefficient(2.0)
-                .setMaximumAttempts(input.retries() + 1 + WORKER_LOSSES).build();
+                .setMaximumAttempts((int) Math.min(Integer.MAX_VALUE, (long) input.retries() + 1 + WORKER_LOSSES)).build();
         // an attempt may wait for the model until the deadline (and report that it passed within the grace); the
         // worker heartbeats meanwhile, so only a dead worker's attempt ends after the attempt timeout (and is
         // retried), not a live one waiting for a slow model
@@ -534,7 +537,11 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
         return input.attempt().compareTo(NO_DEADLINE) > 0 ? NO_DEADLINE : input.attempt();
     }
 
-    private static Duration positive(Duration d) {
-        return d == null || d.isZero() || d.isNegative() ? Duration.ofMillis(100) : d;
+    /** A retry delay as Temporal takes it: positive, and at most {@link #NO_DEADLINE} (it sets none past 10,000 years). */
+    private static Duration settable(Duration d) {
+        if (d == null || d.isZero() || d.isNegative()) {
+            return Duration.ofMillis(100);
+        }
+        return d.compareTo(NO_DEADLINE) > 0 ? NO_DEADLINE : d;
     }
 }
