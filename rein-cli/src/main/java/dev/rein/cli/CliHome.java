@@ -111,10 +111,29 @@ final class CliHome {
         }
     }
 
-    /** {@link #requireWritable(JdbcRunStore)} of the store here, created when missing, for a command that starts a run. */
+    /**
+     * {@link #requireWritable(JdbcRunStore)} of the store here, for a command that starts a run. A store not yet made
+     * is not made here, as a run refused after this check (its API key missing) must leave nothing behind: the
+     * directory it would go in is checked instead.
+     */
     void requireWritable() {
-        try (JdbcRunStore store = store()) {
-            requireWritable(store);
+        requireStoreIsNoDirectory();
+        if (Files.isRegularFile(storeFile())) {
+            try (JdbcRunStore store = store()) {
+                requireWritable(store);
+            }
+            return;
+        }
+        Path absolute = directory.toAbsolutePath().normalize();
+        Path existing = absolute;
+        while (existing != null && !Files.exists(existing)) {
+            existing = existing.getParent();
+        }
+        if (existing == null || !Files.isDirectory(existing) || !Files.isWritable(existing)) {
+            String why = existing == null ? "no parent directory exists"
+                    : !Files.isDirectory(existing) ? existing + " is a file, not a directory" : existing + " is not writable";
+            throw new UsageException("cannot open the run store in " + absolute + " (" + why + "); set "
+                    + JdbcRunStore.HOME_VARIABLE + " to a writable directory");
         }
     }
 

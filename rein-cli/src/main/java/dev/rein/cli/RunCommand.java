@@ -203,14 +203,15 @@ final class RunCommand implements Callable<Integer> {
                 limits.maxSteps(), limits.maxCostUsd(), limits.maxDuration().toMillis(), finish, maxTokens, provider, schema, webSearch, thinking);
         // Only now, with every option valid, is the environment consulted (API key) and a model created.
         Map<String, String> modelEnv = provider.environment(env.env());
-        home.requireWritable(); // after the key, which a user sets up first, but before a model or a server starts
+        home.requireWritable(); // before a model or a server starts; a store not yet made is not made here
         Model client = env.models().create(modelName, modelEnv);
         String runId = RunIds.next();
-        try (CliMcp mcpTools = CliMcp.start(mcp.file, servers, settings.tools(), settings.finishTool());
+        // the store is made last, so a refusal of the telemetry settings or a server that cannot start leaves nothing behind
+        try (CliTelemetry telemetry = CliTelemetry.from(env, home, modelEnv);
+             CliMcp mcpTools = CliMcp.start(mcp.file, servers, settings.tools(), settings.finishTool());
              JdbcRunStore store = home.store();
              StatusLine line = new StatusLine(env.err(), env.terminal().animated() && !json && !jsonStream,
-                     Terminal.columns(env.env()));
-             CliTelemetry telemetry = CliTelemetry.from(env, home, modelEnv)) {
+                     Terminal.columns(env.env()))) {
             home.saveSettings(runId, settings);
             mcpTools.remember(home, runId);
             if (trace != null) {

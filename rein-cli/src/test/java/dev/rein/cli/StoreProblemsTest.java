@@ -141,4 +141,33 @@ class StoreProblemsTest {
                 + " a readonly database (attempt to write a readonly database)); make it and its directory writable for this"
                 + " user, or set REIN_HOME to the directory of a store you can write");
     }
+
+    /**
+     * A run refused before it starts leaves nothing behind: no rein.db, no home directory. Before: the store was
+     * created (an empty rein.db, its directory) to check that it could be written, and then the missing API key,
+     * or the OpenTelemetry settings, refused the run.
+     */
+    @Test
+    void aRunRefusedForItsKeyOrSettingsCreatesNoStore() throws Exception {
+        java.nio.file.Path home = cli.home().resolve("新しい家");
+        InProcessCli missingKey = new InProcessCli().env("REIN_HOME", home.toString()).models(ProviderModels::create);
+        InProcessCli.Outcome o = missingKey.run("run", "--json", "今日は何日?");
+        assertThat(o.exitCode()).as(o.stderr()).isEqualTo(ExitCodes.USAGE);
+        assertThat(o.stderrLines()).singleElement().asString().startsWith("rein run: ANTHROPIC_API_KEY is not set");
+        assertThat(home).as("nothing was written for a refused run").doesNotExist();
+
+        InProcessCli badTelemetry = new InProcessCli().env("REIN_HOME", home.toString())
+                .env("OTEL_EXPORTER_OTLP_ENDPOINT", "localhost:4318")
+                .models((name, env) -> ScriptedModel.of(text("答え")));
+        o = badTelemetry.run("run", "--json", "今日は何日?");
+        assertThat(o.exitCode()).as(o.stderr()).isEqualTo(ExitCodes.USAGE);
+        assertThat(home).as("nothing was written for a refused run").doesNotExist();
+
+        java.nio.file.Files.createDirectories(home);
+        o = missingKey.run("run", "今日は何日?");
+        assertThat(o.exitCode()).isEqualTo(ExitCodes.USAGE);
+        try (var files = Files.list(home)) {
+            assertThat(files.toList()).as("no rein.db in an existing home").isEmpty();
+        }
+    }
 }
