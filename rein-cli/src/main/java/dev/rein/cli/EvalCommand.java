@@ -88,8 +88,10 @@ final class EvalCommand implements Callable<Integer> {
         if (traces != null) {
             checkTraceFolder(traces);
         }
-        ProviderSelection provider = providerOptions.select(env.env(), null);
-        Map<String, String> environment = provider.environment(env.env());
+        requireAModelForProviderOptions();
+        // without --model nothing reads the provider: an offline suite does not depend on REIN_PROVIDER
+        ProviderSelection provider = model == null ? null : providerOptions.select(env.env(), null);
+        Map<String, String> environment = provider == null ? Map.of() : provider.environment(env.env());
         if (model != null) {
             // Fail before any trial when the real model cannot be priced or configured (e.g. no key).
             RunCommand.requirePrice(model, provider);
@@ -112,6 +114,28 @@ final class EvalCommand implements Callable<Integer> {
             // rein example --mcp gives, rather than an agent that fails to build in every trial
             EvalRegistry registry = EvalRegistry.loading().sharedToolset("mcp", tools.tools(), DemoModel.MCP_CLASH_ADVICE).build();
             return guarded(() -> EvalCommandSupport.run(options, registry, env.out(), env.err()));
+        }
+    }
+
+    /**
+     * Refuses --provider, --base-url and --price where no model reads them: they choose and price the model --model
+     * names, and without it the suite's scripted models play the LLM (a replayed folder, its recordings), so the
+     * option would be checked and then ignored, and a suite meant for a server would run offline unnoticed.
+     */
+    private void requireAModelForProviderOptions() {
+        String given = providerOptions.provider != null ? "--provider" : providerOptions.baseUrl != null ? "--base-url"
+                : providerOptions.price != null ? "--price" : null;
+        if (given == null) {
+            return;
+        }
+        if (Files.isDirectory(suite)) {
+            throw new UsageException(given + " does not apply to a folder of traces: each recorded run is replayed from its"
+                    + " recorded responses, and no model is called; drop " + given);
+        }
+        if (model == null) {
+            throw new UsageException(given + " applies to the model given with --model, and there is none: without --model the"
+                    + " suite's scripted models play the LLM, offline; add --model NAME to run the tasks against that model"
+                    + " of the provider, or leave " + given + " out");
         }
     }
 

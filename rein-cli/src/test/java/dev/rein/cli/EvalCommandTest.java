@@ -34,6 +34,32 @@ class EvalCommandTest {
         assertThat(outcome.stdout()).isEmpty();
     }
 
+    /**
+     * --provider, --base-url and --price choose and price the model --model names; without it the suite's scripted
+     * models play the LLM. Before: they were checked and then ignored, so a run meant for a local server ran the
+     * scripted models and exited as if it had been evaluated there.
+     */
+    @Test
+    void providerOptionsWithoutAModelAreRefusedSayingToGiveOne(@TempDir Path traceDir) throws Exception {
+        for (String[] options : new String[][] {{"--provider", "openai"}, {"--base-url", "http://localhost:11434/v1"},
+                {"--price", "0,0"}}) {
+            InProcessCli.Outcome outcome = cli.run("eval", EXAMPLE_SUITE.toString(), options[0], options[1]);
+            assertThat(outcome.exitCode()).as(options[0]).isEqualTo(2);
+            assertThat(outcome.stdout()).as(options[0]).isEmpty();
+            assertThat(outcome.stderrLines()).as(options[0]).singleElement().asString()
+                    .startsWith("rein eval: " + options[0] + " applies to the model given with --model")
+                    .contains("add --model NAME").contains("leave " + options[0] + " out");
+        }
+        assertThat(cli.modelsCreated()).isZero();
+        InProcessCli.Outcome folder = cli.run("eval", traceDir.toString(), "--price", "0,0");
+        assertThat(folder.exitCode()).isEqualTo(2);
+        assertThat(folder.stderrLines()).singleElement().asString()
+                .startsWith("rein eval: --price does not apply to a folder of traces").contains("drop --price");
+        // REIN_PROVIDER is the default of --provider: an offline suite does not read it
+        InProcessCli offline = new InProcessCli().env("REIN_PROVIDER", "nonesuch");
+        assertThat(offline.run("eval", EXAMPLE_SUITE.toString(), "--json").exitCode()).isEqualTo(1);
+    }
+
     @Test
     void aTrialCountThatIsNotAWholeNumberSaysWhatToGive() {
         // picocli's own words were "'abc' is not an int", which says neither what --trials wants nor an example.
