@@ -72,11 +72,14 @@ public final class FinishTool {
      */
     static JsonNode typedResult(JsonNode arguments, OutputSchema schema) {
         JsonNode result = arguments.path("result");
-        if (!(arguments instanceof ObjectNode object) || result.isMissingNode() || result.isNull()) {
+        boolean completed = "completed".equals(arguments.path("status").asText());
+        // null is a JSON value too: a completed run's typed answer null, which the output schema then checks (and
+        // refuses as invalid output unless it allows null); for another status it stays the tool schema's refusal
+        if (!(arguments instanceof ObjectNode object) || result.isMissingNode() || (result.isNull() && !completed)) {
             return arguments;
         }
         // only a completed run's result is the typed answer: a question (needs_user_input) or a failure stays text
-        if (result.isTextual() && !("completed".equals(arguments.path("status").asText())
+        if (result.isTextual() && !(completed
                 && !schema.problems(result.asText()).isEmpty() && schema.problems(result).isEmpty())) {
             return arguments;
         }

@@ -378,4 +378,32 @@ class TypedOutputShapesTest {
         assertThat(r.reason()).as(r.message()).isEqualTo("needs_user_input");
         assertThat(r.answer()).isEqualTo("どの注文ですか?");
     }
+
+    /**
+     * Under typed output a completed finish whose result is null is the JSON value null, checked against the
+     * output schema as any typed answer is (docs/replay.md): refused as invalid output (intervention
+     * invalid_output, counted toward maxVerificationFailures, so twice ends the run FAILED/invalid_output),
+     * where it was a refused tool call ('$.result: null found, string expected') that counted toward nothing, so
+     * a model repeating it ran to the step limit.
+     */
+    @Test
+    void aNullResultOfACompletedFinishIsInvalidOutput() {
+        String none = "{\"status\":\"completed\",\"summary\":\"s\",\"result\":null}";
+        String asObject = "{\"status\":\"completed\",\"summary\":\"s\",\"result\":" + VALID + "}";
+        dev.rein.testkit.RecordingListener trace = new dev.rein.testkit.RecordingListener();
+        ScriptedModel model = ScriptedModel.of(ScriptedModel.toolCalls(ScriptedModel.call("finish", none)),
+                ScriptedModel.toolCalls(ScriptedModel.call("finish", asObject)));
+        RunResult r = Agent.builder().model(model).finishTool(true).listener(trace).build().run("判定して", Verdict.class);
+        assertThat(r.status()).as(r.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(trace.events(dev.rein.trace.TraceEvent.Intervention.class)).filteredOn(e -> e.kind().equals("invalid_output"))
+                .singleElement().satisfies(e -> assertThat(e.evidence()).containsEntry("refusals", 1));
+        assertThat(model.requests().get(1).toString()).doesNotContain("string expected");
+
+        ScriptedModel twice = ScriptedModel.of(ScriptedModel.toolCalls(ScriptedModel.call("finish", none)),
+                ScriptedModel.toolCalls(ScriptedModel.call("finish", none)), ScriptedModel.toolCalls(ScriptedModel.call("finish", none)));
+        RunResult failed = Agent.builder().model(twice).finishTool(true).build().run("判定して", Verdict.class);
+        assertThat(failed.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(failed.reason()).isEqualTo("invalid_output");
+        assertThat(twice.requests()).hasSize(2);
+    }
 }
