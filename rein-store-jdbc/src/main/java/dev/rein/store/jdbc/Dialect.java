@@ -31,13 +31,18 @@ enum Dialect {
      * Runs {@code prepare} (opening the connection and the schema), again while SQLite says the file
      * is busy, after {@code close} (each attempt opens a connection of its own). Processes opening a
      * new file at once race for it, and some of those races (the switch to WAL, the first write)
-     * fail at once instead of waiting for the busy timeout.
+     * fail at once instead of waiting for the busy timeout. On PostgreSQL the sessions preparing a
+     * store take turns ({@link #serialized}), on {@code connection}.
      */
-    void prepare(Preparation prepare, Runnable close) throws java.sql.SQLException {
+    void prepare(Opening connection, Preparation prepare, Runnable close) throws java.sql.SQLException {
         long giveUp = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
         while (true) {
             try {
-                prepare.run();
+                if (this == POSTGRES) {
+                    serialized(connection.open(), prepare);
+                } else {
+                    prepare.run();
+                }
                 return;
             } catch (java.sql.SQLException e) {
                 close.run();
@@ -81,6 +86,40 @@ enum Dialect {
     /** One attempt at preparing a store. */
     interface Preparation {
         void run() throws java.sql.SQLException;
+    }
+
+    /** The store's connection, opened when it has none: the one a {@link Preparation} uses. */
+    interface Opening {
+        java.sql.Connection open() throws java.sql.SQLException;
+    }
+
+    /** The advisory lock PostgreSQL sessions preparing Rein's tables take in turn (any number: Rein's own). */
+    private static final long SCHEMA_LOCK = 0x7265696e5f736368L; // "rein_sch"
+
+    /**
+     * Runs {@code prepare} on PostgreSQL in one transaction that first takes {@link #SCHEMA_LOCK}: its
+     * CREATE TABLE IF NOT EXISTS does not wait for another session creating the same table, but fails
+     * ('duplicate key value violates unique constraint "pg_type_typname_nsp_index"'), so processes
+     * started together on a new database (replicas deployed at once) take turns instead, and the
+     * schema version is recorded once. DDL is transactional there: a failure leaves nothing half-made.
+     */
+    private static void serialized(java.sql.Connection c, Preparation prepare) throws java.sql.SQLException {
+        c.setAutoCommit(false);
+        try {
+            try (java.sql.Statement st = c.createStatement()) {
+                st.execute("SELECT pg_advisory_xact_lock(" + SCHEMA_LOCK + ")");
+            }
+            prepare.run();
+            c.commit();
+        } catch (java.sql.SQLException | RuntimeException e) {
+            try {
+                c.rollback();
+            } catch (java.sql.SQLException ignored) {
+                // the preparation's own failure is the one to report
+            }
+            throw e;
+        }
+        c.setAutoCommit(true);
     }
 
     static Dialect of(String jdbcUrl) {

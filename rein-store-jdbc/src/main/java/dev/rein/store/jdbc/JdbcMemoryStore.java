@@ -382,7 +382,7 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
 
     private void migrate() {
         try {
-            dialect.prepare(this::createSchema, this::close);
+            dialect.prepare(this::connection, this::createSchema, this::close);
         } catch (SQLException e) {
             throw failure("prepare its tables", e);
         } catch (StoreException e) {

@@ -359,7 +359,7 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
 
     private void migrate() {
         try {
-            dialect.prepare(this::createSchema, this::close);
+            dialect.prepare(this::connection, this::createSchema, this::close);
         } catch (SQLException e) {
             throw failure("prepare the run store", e);
         } catch (StoreException e) {

@@ -44,9 +44,12 @@ final class CommitCuttingProxy implements AutoCloseable {
         Thread.ofVirtual().start(this::accept);
     }
 
-    /** The URL that reaches the server through this proxy. */
+    /**
+     * The URL that reaches the server through this proxy, without server-side prepared statements: a COMMIT
+     * the driver had prepared would be sent by a statement name, which this proxy cannot tell from others.
+     */
     String url() {
-        return "jdbc:postgresql://127.0.0.1:" + listener.getLocalPort() + rest;
+        return "jdbc:postgresql://127.0.0.1:" + listener.getLocalPort() + rest + (rest.contains("?") ? "&" : "?") + "prepareThreshold=0";
     }
 
     /** The next COMMIT a client sends reaches the server, and its connection is ended before the answer comes back. */

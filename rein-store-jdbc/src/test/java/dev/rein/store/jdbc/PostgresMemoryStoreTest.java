@@ -137,7 +137,7 @@ class PostgresMemoryStoreTest extends JdbcMemoryStoreContract {
     @Test
     void aForgetCommittedJustBeforeTheConnectionBrokeAnswersThatItForgot() throws Exception {
         try (CommitCuttingProxy proxy = new CommitCuttingProxy(url);
-             JdbcMemoryStore cut = JdbcMemoryStore.connect(proxy.url() + (url.contains("?") ? "&" : "?") + "currentSchema=" + schema,
+             JdbcMemoryStore cut = JdbcMemoryStore.connect(proxy.url() + "&currentSchema=" + schema,
                      user, password)) {
             String id = MemoryStore.newId();
             proxy.cutAfterNextCommit();
@@ -151,6 +151,53 @@ class PostgresMemoryStoreTest extends JdbcMemoryStoreContract {
             assertThat(cut.list(ACME)).isEmpty();
             assertThat(cut.termCount(id)).isZero();
             assertThat(cut.forget(ACME, id)).as("a forget of an entry that is gone still says so").isFalse();
+        }
+    }
+
+    /**
+     * Before: processes starting together against a new database (replicas of one service deployed at once)
+     * raced to create the tables, and all but one failed 'cannot prepare the run store in jdbc:postgresql://...:
+     * ERROR: duplicate key value violates unique constraint "pg_type_typname_nsp_index"', as PostgreSQL's
+     * CREATE TABLE IF NOT EXISTS does not wait for another session creating the same table.
+     */
+    @Test
+    void storesOpenedTogetherOnANewDatabaseAllPrepareIt() throws Exception {
+        for (int round = 0; round < 3; round++) {
+            String fresh = schema + "_new" + round;
+            try (Connection c = open(url); Statement st = c.createStatement()) {
+                st.execute("CREATE SCHEMA " + fresh);
+            }
+            String freshUrl = url + (url.contains("?") ? "&" : "?") + "currentSchema=" + fresh;
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(6);
+            try {
+                java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+                java.util.List<java.util.concurrent.Future<?>> opened = new java.util.ArrayList<>();
+                for (int i = 0; i < 6; i++) {
+                    boolean memory = i % 2 == 0;
+                    opened.add(pool.submit(() -> {
+                        start.await();
+                        if (memory) {
+                            JdbcMemoryStore.connect(freshUrl, user, password).close();
+                        } else {
+                            JdbcRunStore.connect(freshUrl, user, password).close();
+                        }
+                        return null;
+                    }));
+                }
+                start.countDown();
+                for (java.util.concurrent.Future<?> f : opened) {
+                    org.assertj.core.api.Assertions.assertThatCode(f::get).as("round " + round).doesNotThrowAnyException();
+                }
+                try (Connection c = open(freshUrl); Statement st = c.createStatement();
+                     java.sql.ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM rein_schema")) {
+                    assertThat(rs.next() && rs.getInt(1) == 1).as("the schema version is recorded once").isTrue();
+                }
+            } finally {
+                pool.shutdownNow();
+                try (Connection c = open(url); Statement st = c.createStatement()) {
+                    st.execute("DROP SCHEMA " + fresh + " CASCADE");
+                }
+            }
         }
     }
 
