@@ -136,6 +136,33 @@ final class ErrorMapper {
                 + " e.g. --model qwen3:8b)", e.retryable(), e.retryAfter(), e.requestId(), e.getCause());
     }
 
+    /**
+     * {@code e} with the advice that fits when a later gpt-5.N (gpt-5.1 and on) refuses a temperature or top_p for the
+     * reasoning effort the request asked for: they take one only with reasoning effort none (their default), so "this
+     * model takes only its own default" is not so, and asking for no reasoning is the other way to run it.
+     */
+    static ModelException samplingEffortAdvice(ModelException e, dev.rein.model.ModelRequest request) {
+        String effort = request.option(OpenAiReasoningEffort.class).map(OpenAiReasoningEffort::effort).orElse("none");
+        String model = request.model().toLowerCase(java.util.Locale.ROOT);
+        if (e.httpStatus() != 400 || effort.equals("none") || !model.matches("gpt-5\\.[0-9]+.*") || model.contains("-chat")
+                || !(e.getCause() instanceof OpenAIServiceException service) || e.getMessage() == null) {
+            return e;
+        }
+        JsonNode error = errorObject(node(service.body()));
+        String general = samplingAdvice(error);
+        if (general.isEmpty() || !e.getMessage().endsWith(general)) {
+            return e;
+        }
+        String param = error.path("param").asText();
+        String unset = param.equals("temperature") ? "leave the agent's temperature unset (Agent.Builder.temperature(null))"
+                : "leave the request's topP unset (ModelRequest.Builder.topP(null))";
+        String message = e.getMessage().substring(0, e.getMessage().length() - general.length()) + " (gpt-5.1 and later"
+                + " take a " + param + " only with reasoning effort none, and this request asked for " + effort + ": "
+                + unset + ", or ask for no reasoning with modelOption(OpenAiReasoningEffort.NONE))";
+        return new ModelException(e.kind(), e.httpStatus(), message, e.retryable(), e.retryAfter(), e.requestId(),
+                e.getCause());
+    }
+
     static ModelException malformed(String message, String requestId, Throwable cause) {
         return new ModelException(Kind.MALFORMED_RESPONSE, 0, message, false, null, requestId, cause);
     }

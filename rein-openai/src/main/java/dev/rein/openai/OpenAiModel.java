@@ -180,7 +180,8 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
                     descriptionsCut = true;
                     continue;
                 }
-                throw ErrorMapper.defaultModelAdvice(e, request.model(), OpenAiModelBuilder.isPublicApi(baseUrl));
+                throw ErrorMapper.samplingEffortAdvice(
+                        ErrorMapper.defaultModelAdvice(e, request.model(), OpenAiModelBuilder.isPublicApi(baseUrl)), request);
             }
         }
     }

@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.rein.ReinException;
+import dev.rein.model.Message;
 import dev.rein.model.ModelCallContext;
 import dev.rein.model.ModelException;
 import dev.rein.model.ModelException.Kind;
+import dev.rein.model.ModelRequest;
 import dev.rein.model.ModelResponse;
 import dev.rein.model.StopReason;
 import dev.rein.testkit.openai.ChatReply;
@@ -378,6 +380,28 @@ class ErrorMappingTest extends FakeChat {
         }
         server.enqueue(ChatReply.error(400, "invalid_request_error", "Invalid value for 'temperature'."));
         assertThat(failure().getMessage()).as("a value out of range is not this refusal").isEqualTo("Invalid value for 'temperature'.");
+    }
+
+    @Test
+    void aLaterGpt5RefusingTheTemperatureForItsReasoningEffortSaysItTakesOneWithEffortNone() throws Exception {
+        // gpt-5.1 and later take a temperature or top_p only with reasoning effort none (the fake refuses it as the API
+        // does): "this model takes only its own default" was not so, and named one of the two ways to run it.
+        for (String[] setting : new String[][] {{"temperature", "leave the agent's temperature unset"
+                + " (Agent.Builder.temperature(null))"}, {"top_p", "leave the request's topP unset (ModelRequest.Builder.topP(null))"}}) {
+            ModelRequest.Builder hot = ModelRequest.builder("gpt-5.2").maxTokens(256).addMessage(Message.user("x"))
+                    .option(OpenAiReasoningEffort.LOW);
+            ModelRequest.Builder sampled = setting[0].equals("temperature") ? hot.temperature(0.2) : hot.topP(0.9);
+            ModelException e = assertThrows(ModelException.class, () -> call(sampled));
+            assertThat(e.getMessage()).startsWith("Unsupported value: '" + setting[0] + "' does not support");
+            assertThat(e.getMessage()).endsWith(" (gpt-5.1 and later take a " + setting[0] + " only with reasoning effort"
+                    + " none, and this request asked for low: " + setting[1] + ", or ask for no reasoning with"
+                    + " modelOption(OpenAiReasoningEffort.NONE))");
+        }
+        // Without that effort the refusal is the model's own (an o3 takes only its default) and keeps its advice.
+        ModelException own = assertThrows(ModelException.class, () -> call(ModelRequest.builder("o3").maxTokens(256)
+                .addMessage(Message.user("x")).option(OpenAiReasoningEffort.LOW).temperature(0.2)));
+        assertThat(own.getMessage()).endsWith("(this model takes only its own default temperature: leave the agent's"
+                + " temperature unset (Agent.Builder.temperature(null)) to run it)");
     }
 
     @Test
