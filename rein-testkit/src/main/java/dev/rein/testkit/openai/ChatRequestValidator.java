@@ -18,7 +18,7 @@ import java.util.Set;
  * family, codex-mini: they take only {@code max_completion_tokens}), a temperature from 0 to 2 and a top_p from 0 to 1,
  * no temperature or top_p but 1 for the o-series, the first gpt-5 models and a later gpt-5.N asked for a reasoning effort
  * other than none, {@code stream_options} only with {@code stream}, no array schema
- * without {@code items} in a tool's parameters, and the API reference's limits: at most {@value #MAX_TOOLS} tools,
+ * without {@code items} in a tool's parameters or a {@code response_format} schema, and the API reference's limits: at most {@value #MAX_TOOLS} tools,
  * {@value #MAX_STOP} stop sequences, {@value #MAX_DESCRIPTION} characters in a function's description and {@value
  * #MAX_CALL_ID} in a tool call's id.
  */
@@ -202,6 +202,16 @@ final class ChatRequestValidator {
                 return fail("Invalid schema for function '" + function.path("name").asText() + "': In context="
                         + tuple(context) + ", array schema missing items.", "tools[" + i + "].function.parameters",
                         "invalid_function_parameters");
+            }
+        }
+        JsonNode format = body.path("response_format");
+        if (format.path("type").asText("").equals("json_schema")) {
+            // An output schema is refused for an array without items as a tool's parameters are.
+            List<Object> context = bareArray(format.path("json_schema").path("schema"), new ArrayList<>());
+            if (context != null) {
+                return fail("Invalid schema for response_format '" + format.path("json_schema").path("name").asText()
+                        + "': In context=" + tuple(context) + ", array schema missing items.", "response_format",
+                        "invalid_json_schema");
             }
         }
         JsonNode parallel = body.get("parallel_tool_calls");

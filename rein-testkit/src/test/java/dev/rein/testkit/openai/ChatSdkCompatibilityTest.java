@@ -27,6 +27,7 @@ import com.openai.core.JsonValue;
 import com.openai.models.FunctionDefinition;
 import com.openai.models.FunctionParameters;
 import com.openai.models.ReasoningEffort;
+import com.openai.models.ResponseFormatJsonSchema;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -222,6 +223,35 @@ class ChatSdkCompatibilityTest {
                     assertThat(e.param()).hasValue("tools[0].function.parameters");
                 });
         assertThat(server.pendingReplies()).isZero();
+    }
+
+    @Test
+    void anOutputSchemaWithAnArrayWithoutItemsIsRejectedAsTheRealApiDoes() {
+        // The real API refuses a response_format schema holding an array without items as it refuses one in a tool's
+        // parameters: 400 invalid_json_schema "Invalid schema for response_format 'Verdict': In context=('properties',
+        // 'tags'), array schema missing items."
+        ChatCompletionCreateParams bare = params("x").responseFormat(ResponseFormatJsonSchema.builder()
+                .jsonSchema(ResponseFormatJsonSchema.JsonSchema.builder().name("Verdict").strict(false)
+                        .schema(ResponseFormatJsonSchema.JsonSchema.Schema.builder()
+                                .putAdditionalProperty("type", JsonValue.from("object"))
+                                .putAdditionalProperty("properties", JsonValue.from(Map.of("tags", Map.of("type", "array"))))
+                                .build()).build()).build()).build();
+        assertThatThrownBy(() -> client.chat().completions().create(bare))
+                .isInstanceOfSatisfying(BadRequestException.class, e -> {
+                    assertThat(e.getMessage()).contains("Invalid schema for response_format 'Verdict': In context=("
+                            + "'properties', 'tags'), array schema missing items.");
+                    assertThat(e.code()).hasValue("invalid_json_schema");
+                    assertThat(e.param()).hasValue("response_format");
+                });
+        server.enqueue(ChatReply.text("{\"tags\":[]}"));
+        ChatCompletionCreateParams withItems = params("x").responseFormat(ResponseFormatJsonSchema.builder()
+                .jsonSchema(ResponseFormatJsonSchema.JsonSchema.builder().name("Verdict").strict(false)
+                        .schema(ResponseFormatJsonSchema.JsonSchema.Schema.builder()
+                                .putAdditionalProperty("type", JsonValue.from("object"))
+                                .putAdditionalProperty("properties", JsonValue.from(Map.of("tags", Map.of("type", "array",
+                                        "items", Map.of()))))
+                                .build()).build()).build()).build();
+        assertThat(client.chat().completions().create(withItems).choices().get(0).message().content()).hasValue("{\"tags\":[]}");
     }
 
     @Test
