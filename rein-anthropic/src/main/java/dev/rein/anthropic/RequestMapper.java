@@ -225,11 +225,14 @@ final class RequestMapper {
                     g.writeTree(tool);
                 }
             }
+            AnthropicToolCallers callers = request.option(AnthropicToolCallers.class).orElse(null);
             for (int i = 0; i < definitions.size(); i++) {
-                if (plan.tool() == i) {
-                    tool(g, definitions.get(i), cache);
+                // A tool with allowed_callers is written afresh, as a marked one is: the cache holds the plain form.
+                List<String> allowed = callers == null ? null : callers.of(definitions.get(i).name());
+                if (plan.tool() == i || allowed != null) {
+                    tool(g, definitions.get(i), plan.tool() == i ? cache : null, allowed);
                 } else {
-                    g.writeRawValue(tools.get(definitions.get(i), d -> fragment(x -> tool(x, d, null))));
+                    g.writeRawValue(tools.get(definitions.get(i), d -> fragment(x -> tool(x, d, null, null))));
                 }
             }
             g.writeEndArray();
@@ -432,7 +435,8 @@ final class RequestMapper {
         g.writeEndObject();
     }
 
-    private static void tool(JsonGenerator g, ToolDefinition definition, String cache) throws IOException {
+    /** @param allowedCallers the tool's {@code allowed_callers} ({@link AnthropicToolCallers}), or null for the API's default */
+    private static void tool(JsonGenerator g, ToolDefinition definition, String cache, List<String> allowedCallers) throws IOException {
         g.writeStartObject();
         g.writeStringField("name", definition.name());
         if (!definition.description().isEmpty()) {
@@ -440,6 +444,13 @@ final class RequestMapper {
         }
         g.writeFieldName("input_schema");
         g.writeTree(definition.inputSchema());
+        if (allowedCallers != null) {
+            g.writeArrayFieldStart("allowed_callers");
+            for (String caller : allowedCallers) {
+                g.writeString(caller);
+            }
+            g.writeEndArray();
+        }
         cacheControl(g, cache);
         g.writeEndObject();
     }

@@ -78,4 +78,41 @@ class ProgrammaticToolCallingTest extends FakeApi {
         assertThat(call.has("caller")).isFalse();
         assertThat(server.requests().get(1).body().toString()).doesNotContain("anthropic_");
     }
+
+    @Test
+    void theToolsCodeMayCallAreSentWithTheirAllowedCallers() throws Exception {
+        server.enqueue(FakeReply.text("ok"));
+        Tool other = Tool.builder("ask_user").description("Asks.").inputSchema("{\"type\":\"object\"}")
+                .handler((args, context) -> "yes").build();
+
+        RunResult result = Agent.builder().model(model).modelOption(AnthropicServerTools.of(CODE_EXECUTION))
+                .modelOption(AnthropicToolCallers.fromCode("code_execution_20260120", "query_database", "not_a_tool"))
+                .tools(List.of(queryDatabase(new AtomicInteger()), other)).build().run("Go");
+
+        assertThat(result.status()).as(result.message()).isEqualTo(RunStatus.SUCCEEDED);
+        JsonNode tools = lastBody().get("tools");
+        assertThat(tools).hasSize(3);
+        assertThat(tools.get(0).get("type").asText()).isEqualTo("code_execution_20260120");
+        assertThat(tools.get(1).get("name").asText()).isEqualTo("query_database");
+        assertThat(tools.get(1).get("allowed_callers")).isEqualTo(dev.rein.json.Json.parse("[\"code_execution_20260120\"]"));
+        assertThat(tools.get(2).get("name").asText()).isEqualTo("ask_user");
+        assertThat(tools.get(2).has("allowed_callers")).isFalse();
+        // count_tokens takes the same tool definitions.
+        model.countTokens(request("x").tools(List.of(tool("query_database")))
+                .option(AnthropicToolCallers.fromCode("code_execution_20260120", "query_database")).build());
+        assertThat(lastBody().get("tools").get(0).get("allowed_callers").get(0).asText()).isEqualTo("code_execution_20260120");
+    }
+
+    @Test
+    void callersThatCannotBeSentAreRefusedWhenMade() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> AnthropicToolCallers.fromCode(" ", "query_database"))
+                .hasMessageContaining("gives the tool 'query_database' the caller ' '");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new AnthropicToolCallers(java.util.Map.of("t", List.of())))
+                .hasMessageContaining("gives the tool 't' no caller");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Agent.builder().model(model)
+                        .modelOption(AnthropicToolCallers.fromCode("code_execution_20260120", "query_database"))
+                        .modelOption(dev.rein.model.ParallelToolCalls.DISABLED)
+                        .tools(List.of(queryDatabase(new AtomicInteger()))).build())
+                .hasMessageContaining("does not take disable_parallel_tool_use");
+    }
 }
