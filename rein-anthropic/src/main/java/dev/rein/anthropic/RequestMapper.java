@@ -105,6 +105,9 @@ final class RequestMapper {
             // The code execution tool's container, reused as its docs say; count_tokens takes no such field.
             // Only a request with server tools can have one (code execution is one): others skip the scan.
             String container = request.option(AnthropicServerTools.class).isPresent() ? Containers.newest(request.messages()) : null;
+            if (container == null) { // none named yet: the one the run was asked to start in, if any
+                container = request.option(AnthropicContainer.class).map(AnthropicContainer::id).orElse(null);
+            }
             if (container != null) {
                 g.writeStringField("container", container);
             }

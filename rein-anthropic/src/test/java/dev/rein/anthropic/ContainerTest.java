@@ -78,4 +78,23 @@ class ContainerTest extends FakeApi {
             assertThat(recorded.body().toString()).doesNotContain("anthropic_container");
         }
     }
+
+    @Test
+    void aRunCanStartInAContainerAnEarlierResponseNamed() throws Exception {
+        server.enqueue(FakeReply.message().text("Read data.csv.").stopReason("pause_turn")
+                        .container("container_B", "2026-12-05T02:00:00Z").build(),
+                FakeReply.text("Done."));
+
+        RunResult result = Agent.builder().model(model).modelOption(AnthropicServerTools.of(CODE_EXECUTION))
+                .modelOption(AnthropicContainer.id("container_A")).build().run("Read data.csv");
+
+        assertThat(result.status()).as(result.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(server.requests().get(0).body().path("container").asText()).isEqualTo("container_A");
+        // A container the run's own response names is newer.
+        assertThat(server.requests().get(1).body().path("container").asText()).isEqualTo("container_B");
+        model.countTokens(request("x").option(AnthropicContainer.id("container_A")).build());
+        assertThat(lastBody().has("container")).isFalse();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> AnthropicContainer.id(" "))
+                .hasMessageContaining("the container id of AnthropicContainer is ' '");
+    }
 }
