@@ -143,8 +143,9 @@ final class ExportLog extends Handler {
             return;
         }
         if ("Exporter timed out".equals(record.getMessage()) && logger != null && logger.endsWith("PeriodicMetricReader")) {
-            // the metric reader gave up waiting for the export; the SDK's words name neither the signal nor the time
-            if (said.add("metric export timeout")) {
+            // the metric reader gave up waiting for the export; the SDK's words name neither the signal nor the time.
+            // After Rein said the collector did not answer, this is that problem again.
+            if (!timeoutsSaid && said.add("metric export timeout")) {
                 err.println("rein: OpenTelemetry: the metrics export did not end within " + metricTimeout + " and was given up;"
                         + " metrics not sent by now are lost (the collector is slow or does not answer: check it,"
                         + " or set a longer OTEL_METRIC_EXPORT_TIMEOUT)");

@@ -46,4 +46,24 @@ class ExportLogTest {
                 "rein: OpenTelemetry: Failed to export 9 metrics. The request could not be executed."
                         + " (java.lang.IllegalArgumentException: Invalid duration: PT-0.005S)");
     }
+    @Test
+    void theMetricReadersTimeoutIsSaidByItsVariableOnceAndNotAfterTheCollectorWasSaidToBeSilent() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        ExportLog log = ExportLog.install(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        log.metricExportTimeout(java.time.Duration.ofSeconds(2), true);
+        LogRecord timedOut = new LogRecord(Level.WARNING, "Exporter timed out");
+        timedOut.setLoggerName("io.opentelemetry.sdk.metrics.export.PeriodicMetricReader");
+        log.publish(timedOut);
+        log.publish(timedOut);
+        assertThat(bytes.toString(StandardCharsets.UTF_8).lines().toList()).singleElement()
+                .satisfies(line -> assertThat(line).startsWith("rein: OpenTelemetry: the metrics export did not end within"
+                        + " OTEL_METRIC_EXPORT_TIMEOUT=2000 ms and was given up"));
+
+        // the flush's line said the collector did not answer: the reader's timeout later is the same problem
+        ByteArrayOutputStream after = new ByteArrayOutputStream();
+        ExportLog silent = ExportLog.install(new PrintStream(after, true, StandardCharsets.UTF_8));
+        silent.timeoutsSaid();
+        silent.publish(timedOut);
+        assertThat(after.toString(StandardCharsets.UTF_8)).isEmpty();
+    }
 }
