@@ -273,7 +273,8 @@ final class CliTelemetry implements AutoCloseable {
      * _METRICS_TIMEOUT, which wins for it) when that is longer. An export may take as long as its
      * timeout allows, so giving up earlier lost the data of a slow collector the user had given the time.
      * A timeout of 0 is no limit ({@link #INDEFINITE}). A value the SDK cannot read is left to the SDK to report.
-     * OTEL_METRIC_EXPORT_TIMEOUT, set, counts too: the metric reader gives the export that long.
+     * OTEL_BSP_EXPORT_TIMEOUT and OTEL_METRIC_EXPORT_TIMEOUT, set, count too: the span processor and the
+     * metric reader give the export that long.
      */
     static Duration flushBound(ConfigProperties config) {
         Duration bound = FLUSH;
@@ -293,17 +294,20 @@ final class CliTelemetry implements AutoCloseable {
                 // the SDK refuses the value itself, naming it
             }
         }
-        try {
-            // OTEL_METRIC_EXPORT_TIMEOUT bounds the metrics' whole export, retries included: a longer one is waited for
-            Duration metrics = config.getDuration("otel.metric.export.timeout");
-            if (metrics != null && metrics.isZero()) {
-                return INDEFINITE;
+        // OTEL_BSP_EXPORT_TIMEOUT and OTEL_METRIC_EXPORT_TIMEOUT bound a signal's whole export, retries
+        // included (the span processor's and the metric reader's wait): a longer one set is waited for too
+        for (String processor : List.of("otel.bsp.export.timeout", "otel.metric.export.timeout")) {
+            try {
+                Duration timeout = config.getDuration(processor);
+                if (timeout != null && timeout.isZero()) {
+                    return INDEFINITE;
+                }
+                if (timeout != null && timeout.compareTo(bound) > 0) {
+                    bound = timeout;
+                }
+            } catch (ConfigurationException e) {
+                // said and ignored before (OtelVariables)
             }
-            if (metrics != null && metrics.compareTo(bound) > 0) {
-                bound = metrics;
-            }
-        } catch (ConfigurationException e) {
-            // said and ignored before (OtelVariables)
         }
         return bound;
     }

@@ -845,6 +845,34 @@ class CliTelemetryTest {
         }
     }
 
+    /**
+     * OTEL_BSP_EXPORT_TIMEOUT is the batch span processor's "maximum allowed time to export data"
+     * (SDK environment variables spec, a Timeout: 0 is indefinite). A longer one set did not keep the
+     * flush at a run's end waiting, as OTEL_EXPORTER_OTLP_TIMEOUT and OTEL_METRIC_EXPORT_TIMEOUT do:
+     * a collector that takes the spans in 6.5 s was reported as not answering within 5 s.
+     */
+    @Test
+    void aLongerSpanProcessorExportTimeoutIsWaitedForByTheFlush() throws Exception {
+        assertThat(CliTelemetry.flushBound(config(Map.of("otel.bsp.export.timeout", "9000")))).isEqualTo(Duration.ofSeconds(9));
+        assertThat(CliTelemetry.flushBound(config(Map.of("otel.bsp.export.timeout", "2000")))).isEqualTo(Duration.ofSeconds(5));
+        assertThat(CliTelemetry.flushBound(config(Map.of("otel.bsp.export.timeout", "0"))))
+                .isEqualTo(Duration.ofMillis(Integer.MAX_VALUE));
+        try (OtlpReceiver otlp = OtlpReceiver.start().delayingTraces(Duration.ofMillis(6500))) {
+            InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT", otlp.endpoint())
+                    .env("OTEL_BSP_EXPORT_TIMEOUT", "9000");
+            cli.models((name, env) -> ScriptedModel.of(ScriptedModel.text("hi")));
+            long started = System.nanoTime();
+            InProcessCli.Outcome outcome = cli.run("run", "--json", "say hi");
+            Duration took = Duration.ofNanos(System.nanoTime() - started);
+
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+            assertThat(outcome.stderrLines()).as(outcome.stderr())
+                    .noneMatch(line -> line.startsWith("rein: OpenTelemetry: ") && !line.contains("ConnectException"));
+            assertThat(took).as("the flush waited for the collector's answer").isGreaterThanOrEqualTo(Duration.ofMillis(6500));
+            assertThat(otlp.spans()).anyMatch(span -> span.getName().startsWith("invoke_agent"));
+        }
+    }
+
     private static io.opentelemetry.sdk.autoconfigure.spi.ConfigProperties config(Map<String, String> properties) {
         return io.opentelemetry.sdk.autoconfigure.spi.internal.DefaultConfigProperties.createFromMap(properties);
     }
