@@ -445,6 +445,53 @@ class TemporalContractEdgesTest {
     }
 
     /**
+     * Not only Temporal's shared default converter: a client given another converter Rein's workers cannot read (a new
+     * default instance, Temporal's Jackson converter with its own camelCase mapper) is refused when the handle is made,
+     * where it was taken and a run it started hung on its first workflow task (result(timeout) timed out).
+     */
+    @Test
+    void aClientWithAnotherConverterTheWorkersCannotReadIsRefused() {
+        Agent agent = Orders.agent(Orders.lookupThenAnswer(), new RecordingListener(), Orders.lookup()).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            server.start(agent);
+            for (io.temporal.common.converter.DataConverter foreign : java.util.List.of(
+                    io.temporal.common.converter.DefaultDataConverter.newDefaultInstance(),
+                    io.temporal.common.converter.DefaultDataConverter.newDefaultInstance().withPayloadConverterOverrides(
+                            new io.temporal.common.converter.JacksonJsonPayloadConverter()))) {
+                io.temporal.client.WorkflowClient client = io.temporal.client.WorkflowClient.newInstance(
+                        server.env.getWorkflowServiceStubs(),
+                        io.temporal.client.WorkflowClientOptions.newBuilder().setDataConverter(foreign).build());
+
+                assertThatThrownBy(() -> TemporalAgents.client(client, TemporalTestServer.QUEUE, agent))
+                        .isInstanceOf(dev.rein.ReinException.class).hasMessageContaining("data converter")
+                        .hasMessageContaining("TemporalAgents.clientOptions()");
+            }
+        }
+    }
+
+    /**
+     * A codec around Rein's converter (encryption, compression), which the workers' client has too, is not refused
+     * with the converters the workers cannot read: its runs go to their answer (probe for the check above).
+     */
+    @Test
+    void aClientWithACodecAroundReinsConverterRunsToItsAnswer() throws TimeoutException {
+        Agent agent = Orders.agent(Orders.lookupThenAnswer(), new RecordingListener(), Orders.lookup()).build();
+        io.temporal.common.converter.DataConverter zipped = new io.temporal.common.converter.CodecDataConverter(
+                TemporalAgents.dataConverter(), java.util.List.of(new io.temporal.payload.codec.ZlibPayloadCodec()));
+        try (io.temporal.testing.TestWorkflowEnvironment env = io.temporal.testing.TestWorkflowEnvironment.newInstance(
+                io.temporal.testing.TestEnvironmentOptions.newBuilder().setWorkflowClientOptions(
+                        TemporalAgents.clientOptions().setDataConverter(zipped).build()).build())) {
+            TemporalAgents.worker(env.newWorker(TemporalTestServer.QUEUE), agent);
+            env.start();
+            RunResult result = TemporalAgents.client(env.getWorkflowClient(), TemporalTestServer.QUEUE, agent)
+                    .start("A-1 は?", "run-zipped").result(Duration.ofSeconds(60));
+
+            assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+            assertThat(result.answer()).isEqualTo("注文 A-1 と A-2 は配達済みです。");
+        }
+    }
+
+    /**
      * The idempotency key of a call is the run id, the step and the call's index, so a second run started with the
      * id of one that ended would present the first run's keys: an idempotent tool (the Stripe-like ledger) answered
      * its refund with the first run's receipt and applied nothing. Such an id is refused, saying why, before any
