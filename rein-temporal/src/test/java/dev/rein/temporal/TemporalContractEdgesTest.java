@@ -141,6 +141,30 @@ class TemporalContractEdgesTest {
     }
 
     /**
+     * What docs/temporal.md says the agent's RunStore holds of a run on Temporal: the idempotency records of its tool
+     * calls, and neither a snapshot nor trace events (agent.runs().show, rein show and rein runs do not know the run);
+     * the trace reaches the agent's listeners, and the result is TemporalRun.result() (probe).
+     */
+    @Test
+    void theAgentsStoreKeepsOnlyTheIdempotencyRecordsOfARunOnTemporal() throws TimeoutException {
+        Orders.Ledger ledger = new Orders.Ledger();
+        dev.rein.state.InMemoryRunStore store = new dev.rein.state.InMemoryRunStore();
+        RecordingListener trace = new RecordingListener();
+        Agent agent = Orders.agent(Orders.refundThenAnswer(), trace, Orders.refund(ledger, key -> {}))
+                .approvalPolicy(dev.rein.approval.ApprovalPolicy.NEVER).store(store).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            RunResult result = server.start(agent).start("A-1 を返金して", "run-store").result(Duration.ofSeconds(60));
+
+            assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+            assertThat(store.idempotency("run-store:1:0")).isPresent();
+            assertThat(store.load("run-store")).isEmpty();
+            assertThat(store.events("run-store")).isEmpty();
+            assertThat(agent.runs().find("run-store")).isEmpty();
+            assertThat(trace.events(dev.rein.trace.TraceEvent.RunFinished.class)).hasSize(1);
+        }
+    }
+
+    /**
      * cancel() of a run that has ended does nothing, as a local RunHandle.cancel() (docs/temporal.md): the result stays
      * the run's own, and a second cancel() of a cancelled run does nothing either.
      */
