@@ -221,6 +221,23 @@ class SuiteFileTest {
                     script: [{text: hi}]
                 """)).isInstanceOf(ReinException.class)
                 .hasMessage("suite.yaml (line 7, column 27): tasks[0] (t).agent.max_cost_usd must be more than 0 (USD), was 0");
+        // as rein run --max-cost-usd: 1e400 was taken, and written to every trace with its exponent (or 401 digits)
+        for (String usd : new String[] {"1e400", "1000000.01", "0.0000001"}) {
+            assertThatThrownBy(() -> parse(HEADER + """
+                      - id: t
+                        goal: g
+                        agent: {max_cost_usd: "%s"}
+                        script: [{text: hi}]
+                    """.formatted(usd))).as(usd).isInstanceOf(ReinException.class)
+                    .hasMessage("suite.yaml (line 7, column 27): tasks[0] (t).agent.max_cost_usd must be from 0.000001 to 1000000 (USD,"
+                            + " as for rein run --max-cost-usd), was " + usd);
+        }
+        assertThat(parse(HEADER + """
+                  - id: t
+                    goal: g
+                    agent: {max_cost_usd: "1000000"}
+                    script: [{text: hi}]
+                """)).isNotNull();
         assertThatThrownBy(() -> parse(HEADER + """
                   - id: t
                     goal: g
