@@ -378,7 +378,8 @@ final class AgentLoop {
     /** The finish tool's arguments checked against its schema; the step function decides what the report means. */
     private NextStep checkFinish(ToolUseBlock given) throws InterruptedException, ModelCaller.CallFailed {
         // a typed answer given as the JSON value itself counts as its text; the output schema then checks it
-        JsonNode input = run.config.outputSchema().map(schema -> FinishTool.typedResult(given.input(), schema)).orElse(given.input());
+        JsonNode input = run.config.outputSchema().map(schema -> FinishTool.typedResult(given.input(), schema))
+                .orElseGet(() -> FinishTool.nullResultAsEmpty(given.input()));
         ToolUseBlock use = input == given.input() ? given : new ToolUseBlock(given.id(), given.name(), input);
         List<String> problems = run.tools().find(FinishTool.NAME).orElseThrow().validationProblems(use.input());
         FinishReport report = problems.isEmpty() ? FinishTool.parse(use.input()) : null;

@@ -90,6 +90,22 @@ public final class FinishTool {
         return copy;
     }
 
+    /**
+     * The arguments of a completed finish (without typed output) whose result is null with an empty result
+     * instead: null shows nothing, and a result that shows nothing is refused as an answer that fails
+     * verification is (counted), not as arguments the tool's schema refuses. Other arguments are returned as
+     * they are.
+     */
+    static JsonNode nullResultAsEmpty(JsonNode arguments) {
+        if (arguments instanceof ObjectNode object && arguments.path("result").isNull()
+                && "completed".equals(arguments.path("status").asText())) {
+            ObjectNode copy = object.deepCopy();
+            copy.put("result", "");
+            return copy;
+        }
+        return arguments;
+    }
+
     static FinishReport parse(JsonNode arguments) {
         return new FinishReport(arguments.path("status").asText(), arguments.path("summary").asText(),
                 arguments.path("result").asText());

@@ -254,6 +254,29 @@ class AgentEndingsTest {
         assertThat(failed.reason()).isEqualTo("verification_failed");
     }
 
+    /**
+     * A completed finish whose result is null shows nothing, and README says such a result is refused like an
+     * answer that fails verification (counted toward maxVerificationFailures), as an empty one is, where it was a
+     * refused tool call ('$.result: null found, string expected') counted toward nothing.
+     */
+    @Test
+    void aCompletedFinishWithANullResultIsRefusedAsAnEmptyOneIs() {
+        String none = "{\"status\":\"completed\",\"summary\":\"s\",\"result\":null}";
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("finish", none)),
+                toolCalls(call("finish", "{\"status\":\"completed\",\"summary\":\"s\",\"result\":\"A-104\"}")));
+        RunResult result = agent(model).finishTool(true).build().run("go");
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        ToolResultBlock refusal = (ToolResultBlock) model.requests().get(1).messages().get(2).content().get(0);
+        assertThat(refusal.isError()).isTrue();
+        assertThat(refusal.content()).contains("the finish call's result is empty");
+
+        ScriptedModel twice = ScriptedModel.of(toolCalls(call("finish", none)), toolCalls(call("finish", none)),
+                toolCalls(call("finish", none)));
+        RunResult failed = agent(twice).finishTool(true).build().run("go");
+        assertThat(failed.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(failed.reason()).isEqualTo("verification_failed");
+    }
+
     @Test
     void finishAlongsideOtherCallsIsRefusedAndTheOthersRun() {
         ScriptedModel model = ScriptedModel.of(
