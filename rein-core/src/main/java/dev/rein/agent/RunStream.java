@@ -21,7 +21,8 @@ import java.util.stream.StreamSupport;
  * a bounded buffer ({@link #DEFAULT_BUFFER} events); when it is full, text deltas are joined and
  * other events are left out and counted in an {@link RunEvent.EventsDropped} event where the gap
  * is. The {@link RunEvent.Finished} result is always the last event. A consumer that stops
- * (cancels its subscription, closes the stream) cancels the run.
+ * (cancels its subscription, closes the stream) cancels the run; one that only stops reading
+ * (leaves its loop without {@link #close()}) does not, so open it in try-with-resources.
  */
 public final class RunStream implements Flow.Publisher<RunEvent>, Iterable<RunEvent>, AutoCloseable {
     /** How many events wait for a slow consumer before events are dropped (and the gap marked). */
