@@ -92,7 +92,8 @@ public final class DrivenRun {
      * A model step: the next snapshot, the response, the text of the model's turns since the last user turn,
      * and whether the response was cut off at what an output token limit left (the limit ran out). The
      * response is null when the step's call was not made: a compaction before it used up a token or money
-     * limit, and the engine's budget check before the next step stops the run for it.
+     * limit (the step is then not counted in the snapshot), and the engine's budget check before the next
+     * step stops the run for it.
      */
     public record ModelStep(RunSnapshot snapshot, ModelResponse response, String answerText, boolean outputLimitCut) {
         public ModelStep(RunSnapshot snapshot, ModelResponse response, String answerText) {
