@@ -78,8 +78,9 @@ public final class FinishTool {
         if (!(arguments instanceof ObjectNode object) || result.isMissingNode() || (result.isNull() && !completed)) {
             return arguments;
         }
-        // only a completed run's result is the typed answer: a question (needs_user_input) or a failure stays text
-        if (result.isTextual() && !(completed
+        // only a completed run's result is the typed answer: a question (needs_user_input) or a failure stays text;
+        // so does a result that shows nothing, refused as such rather than taken for the JSON string ""
+        if (result.isTextual() && !(completed && dev.rein.internal.text.Visible.any(result.asText())
                 && !schema.problems(result.asText()).isEmpty() && schema.problems(result).isEmpty())) {
             return arguments;
         }

@@ -406,4 +406,23 @@ class TypedOutputShapesTest {
         assertThat(failed.reason()).isEqualTo("invalid_output");
         assertThat(twice.requests()).hasSize(2);
     }
+
+    /**
+     * A completed finish whose result shows nothing (empty, or only invisible characters) is refused under a
+     * String output type as without one (README: 'a result that shows nothing is refused like an answer that
+     * fails verification'), where it was read as the JSON string "" and the run SUCCEEDED with an empty answer.
+     */
+    @Test
+    void anEmptyResultOfACompletedFinishUnderAStringTypeIsRefused() {
+        for (String empty : List.of("", " \\u200b")) {
+            String none = "{\"status\":\"completed\",\"summary\":\"s\",\"result\":\"" + empty + "\"}";
+            ScriptedModel model = ScriptedModel.of(ScriptedModel.toolCalls(ScriptedModel.call("finish", none)),
+                    ScriptedModel.toolCalls(ScriptedModel.call("finish", "{\"status\":\"completed\",\"summary\":\"s\",\"result\":\"A-104\"}")));
+            RunResult r = Agent.builder().model(model).finishTool(true).build().run("注文を調べて", String.class);
+            assertThat(r.status()).as(r.message()).isEqualTo(RunStatus.SUCCEEDED);
+            assertThat(r.output(String.class)).isEqualTo("A-104");
+            assertThat(model.requests()).hasSize(2);
+            assertThat(model.requests().get(1).toString()).contains("the finish call's result is empty");
+        }
+    }
 }

@@ -72,7 +72,8 @@ final class AnswerDecisions {
     static Step.Decision verified(Step.State state, Step.Event.Verified event) {
         NextStep.Answer answer = event.answer();
         FinishReport report = answer.report();
-        if (!event.invalidOutput().isEmpty()) {
+        // a finish result that shows nothing is refused as empty (below), not as output that is not JSON
+        if (!event.invalidOutput().isEmpty() && (answer.finishCallId() == null || Visible.any(answer.text()))) {
             return invalidOutput(state, answer, event.invalidOutput());
         }
         List<String> missing = event.missing();
