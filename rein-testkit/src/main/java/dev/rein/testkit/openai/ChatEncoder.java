@@ -111,7 +111,7 @@ final class ChatEncoder {
         json.put("completion_tokens", usage.completionTokens());
         json.put("total_tokens", usage.promptTokens() + usage.completionTokens());
         json.putObject("prompt_tokens_details").put("cached_tokens", usage.cachedTokens()).put("audio_tokens", 0);
-        json.putObject("completion_tokens_details").put("reasoning_tokens", 0).put("audio_tokens", 0)
+        json.putObject("completion_tokens_details").put("reasoning_tokens", usage.reasoningTokens()).put("audio_tokens", 0)
                 .put("accepted_prediction_tokens", 0).put("rejected_prediction_tokens", 0);
         return json;
     }

@@ -47,13 +47,24 @@ public sealed interface ChatReply {
      * @param promptTokens {@code prompt_tokens}, cached ones included
      * @param completionTokens {@code completion_tokens}
      * @param cachedTokens {@code prompt_tokens_details.cached_tokens}
+     * @param reasoningTokens {@code completion_tokens_details.reasoning_tokens}, the part of the completion a reasoning
+     *     model spent thinking
      */
-    record Usage(long promptTokens, long completionTokens, long cachedTokens) {
-        /** Counts cannot be negative and the cached part cannot exceed the prompt. */
+    record Usage(long promptTokens, long completionTokens, long cachedTokens, long reasoningTokens) {
+        /** Counts cannot be negative, the cached part cannot exceed the prompt nor the reasoning part the completion. */
         public Usage {
             if (promptTokens < 0 || completionTokens < 0 || cachedTokens < 0 || cachedTokens > promptTokens) {
                 throw new IllegalArgumentException("usage counts must be >= 0 and cached <= prompt");
             }
+            if (reasoningTokens < 0 || reasoningTokens > completionTokens) {
+                throw new IllegalArgumentException("reasoning tokens must be >= 0 and <= completion tokens (they are a part"
+                        + " of them), were " + reasoningTokens + " of " + completionTokens);
+            }
+        }
+
+        /** Usage without reasoning tokens. */
+        public Usage(long promptTokens, long completionTokens, long cachedTokens) {
+            this(promptTokens, completionTokens, cachedTokens, 0);
         }
     }
 
@@ -262,6 +273,7 @@ public sealed interface ChatReply {
         private final List<ToolCall> calls = new ArrayList<>();
         private String finishReason;
         private Usage usage;
+        private long reasoningTokens;
 
         private CompletionBuilder() {}
 
@@ -295,10 +307,24 @@ public sealed interface ChatReply {
             return this;
         }
 
+        /**
+         * The part of the usage's completion tokens a reasoning model spent thinking ({@code
+         * completion_tokens_details.reasoning_tokens}); needs {@link #usage}.
+         */
+        public CompletionBuilder reasoningTokens(long reasoning) {
+            this.reasoningTokens = reasoning;
+            return this;
+        }
+
         /** The completion. */
         public Completion build() {
             String reason = finishReason != null ? finishReason : calls.isEmpty() ? STOP : TOOL_CALLS;
-            return new Completion(content, refusal, calls, reason, usage);
+            if (reasoningTokens != 0 && usage == null) {
+                throw new IllegalArgumentException("reasoning tokens are a part of the usage's completion tokens: set usage too");
+            }
+            Usage reported = usage == null ? null
+                    : new Usage(usage.promptTokens(), usage.completionTokens(), usage.cachedTokens(), reasoningTokens);
+            return new Completion(content, refusal, calls, reason, reported);
         }
     }
 }

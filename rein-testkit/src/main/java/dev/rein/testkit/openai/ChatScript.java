@@ -127,7 +127,10 @@ public record ChatScript(List<ChatReply> replies) {
         }
         long cached = json.has("cached_tokens") ? json.path("cached_tokens").asLong()
                 : json.path("prompt_tokens_details").path("cached_tokens").asLong(0);
-        return new ChatReply.Usage(json.path("prompt_tokens").asLong(0), json.path("completion_tokens").asLong(0), cached);
+        long reasoning = json.has("reasoning_tokens") ? json.path("reasoning_tokens").asLong()
+                : json.path("completion_tokens_details").path("reasoning_tokens").asLong(0);
+        return new ChatReply.Usage(json.path("prompt_tokens").asLong(0), json.path("completion_tokens").asLong(0), cached,
+                reasoning);
     }
 
     private static ChatReply.HttpError error(JsonNode json, String path) {

@@ -61,7 +61,8 @@ import java.util.function.Consumer;
  * {"type": "completion", "content": "Hello",            // content, refusal: optional strings
  *  "tool_calls": [{"id": "call_1", "name": "read_file", "arguments": "{\"path\":\"a.txt\"}"}],
  *  "finish_reason": "tool_calls",                        // optional: tool_calls with calls, else stop
- *  "usage": {"prompt_tokens": 10, "completion_tokens": 5, "cached_tokens": 2}}   // optional: estimated
+ *  "usage": {"prompt_tokens": 10, "completion_tokens": 5, "cached_tokens": 2,    // optional: estimated;
+ *            "reasoning_tokens": 3}}                     // or the API's own shape, *_tokens_details
  * {"type": "error", "status": 429, "error": {"type": "requests", "code": "rate_limit_exceeded",
  *  "message": "Rate limit reached"}, "headers": {"retry-after-ms": "200"}, "body": "optional verbatim body"}
  * {"type": "stream_error", "after_chunks": 2, "error": {"type": "server_error", "message": "..."},

@@ -86,6 +86,31 @@ class ChatSdkCompatibilityTest {
     }
 
     @Test
+    void aReasoningModelsReasoningTokensAreReadByTheSdkWholeAndStreamed() {
+        // A reasoning model reports the tokens it spent thinking as usage.completion_tokens_details.reasoning_tokens, a
+        // part of completion_tokens; the fake wrote 0 whatever a reply or a pasted response said.
+        server.enqueue(ChatReply.completion().text("42").usage(100, 300, 0).reasoningTokens(256).build(),
+                ChatReply.completion().text("42").usage(100, 300, 0).reasoningTokens(256).build());
+        ChatCompletion whole = client.chat().completions().create(params("x").build());
+        assertThat(whole.usage().orElseThrow().completionTokensDetails().orElseThrow().reasoningTokens()).contains(256L);
+
+        ChatCompletionAccumulator accumulator = ChatCompletionAccumulator.create();
+        try (StreamResponse<ChatCompletionChunk> stream = client.chat().completions().createStreaming(params("x")
+                .streamOptions(ChatCompletionStreamOptions.builder().includeUsage(true).build()).build())) {
+            stream.stream().forEach(accumulator::accumulate);
+        }
+        assertThat(accumulator.chatCompletion().usage().orElseThrow().completionTokensDetails().orElseThrow()
+                .reasoningTokens()).contains(256L);
+
+        // A pasted response keeps them; more than the completion's tokens is refused, as no server reports it.
+        ChatScript script = ChatScript.parse("[{\"type\":\"completion\",\"content\":\"42\",\"usage\":{\"prompt_tokens\":10,"
+                + "\"completion_tokens\":300,\"completion_tokens_details\":{\"reasoning_tokens\":256}}}]");
+        assertThat(((ChatReply.Completion) script.replies().get(0)).usage().reasoningTokens()).isEqualTo(256);
+        assertThatThrownBy(() -> ChatReply.completion().usage(10, 5, 0).reasoningTokens(6).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("reasoning");
+    }
+
+    @Test
     void readsParallelToolCalls() {
         server.enqueue(ChatReply.completion().toolCall("call_1", "read_file", "{\"path\":\"a.txt\"}")
                 .toolCall("call_2", "read_file", "{\"path\":\"b.txt\"}").build());
