@@ -15,7 +15,8 @@ import java.util.Set;
  * it, no {@code tool} message for an unknown id, {@code tools} present when the history holds tool
  * calls or a {@code tool_choice} or {@code parallel_tool_calls} is set, a named choice naming a defined function, argument text as
  * strings, positive output limits, no {@code max_tokens} for one of OpenAI's reasoning models (o1, o3, o4-mini, the gpt-5
- * family, codex-mini: they take only {@code max_completion_tokens}), a temperature from 0 to 2 and a top_p from 0 to 1,
+ * family, codex-mini: they take only {@code max_completion_tokens}), no {@code reasoning_effort} for one of its models
+ * that do not reason (gpt-4o, gpt-4.1, gpt-5-chat), a temperature from 0 to 2 and a top_p from 0 to 1,
  * no temperature or top_p but 1 for the o-series, the first gpt-5 models and a later gpt-5.N asked for a reasoning effort
  * other than none, {@code stream_options} only with {@code stream}, no array schema
  * without {@code items} in a tool's parameters or a {@code response_format} schema, and the API reference's limits: at most {@value #MAX_TOOLS} tools,
@@ -66,6 +67,10 @@ final class ChatRequestValidator {
         if (limitsOnlyMaxCompletionTokens(body.path("model").asText()) && body.hasNonNull("max_tokens")) {
             return fail("Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens'"
                     + " instead.", "max_tokens", "unsupported_parameter");
+        }
+        if (body.hasNonNull("reasoning_effort") && reasonsNot(body.path("model").asText())) {
+            return fail("Unsupported parameter: 'reasoning_effort' is not supported with this model.", "reasoning_effort",
+                    "unsupported_parameter");
         }
         if (samplesOnlyByDefault(body.path("model").asText())
                 || samplesOnlyWithoutReasoning(body.path("model").asText()) && reasons(body)) {
@@ -127,6 +132,16 @@ final class ChatRequestValidator {
     static boolean samplesOnlyWithoutReasoning(String model) {
         String name = model.toLowerCase(java.util.Locale.ROOT);
         return name.matches("gpt-5\\.[0-9]+.*") && !name.contains("-chat");
+    }
+
+    /**
+     * Whether the model is one of OpenAI's that do not reason, which refuse {@code reasoning_effort}: gpt-3.5, the gpt-4
+     * family (gpt-4, gpt-4-turbo, gpt-4o, gpt-4.1 and their minis) and the gpt-5 chat models. Another server's model is
+     * not judged.
+     */
+    static boolean reasonsNot(String model) {
+        String name = model.toLowerCase(java.util.Locale.ROOT);
+        return name.startsWith("gpt-3.5") || name.startsWith("gpt-4") || name.matches("gpt-5(\\.[0-9]+)?-chat.*");
     }
 
     /** Whether the request asks for a reasoning effort other than none (absent, a later gpt-5.N does not reason). */

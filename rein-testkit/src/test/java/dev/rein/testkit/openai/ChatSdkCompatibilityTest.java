@@ -361,6 +361,30 @@ class ChatSdkCompatibilityTest {
     }
 
     @Test
+    void aModelThatDoesNotReasonRefusesAReasoningEffortAsTheRealApiDoes() {
+        // reasoning_effort is for reasoning models: gpt-4o, gpt-4.1 (Rein's default model) and gpt-5-chat answer it with
+        // 400 unsupported_parameter "Unsupported parameter: 'reasoning_effort' is not supported with this model."
+        for (String model : List.of("gpt-4.1-mini", "gpt-4o-2024-08-06", "gpt-4-turbo", "gpt-3.5-turbo", "gpt-5-chat-latest")) {
+            ChatCompletionCreateParams effort = ChatCompletionCreateParams.builder().model(model).addUserMessage("x")
+                    .reasoningEffort(ReasoningEffort.LOW).build();
+            assertThatThrownBy(() -> client.chat().completions().create(effort)).as(model)
+                    .isInstanceOfSatisfying(BadRequestException.class, e -> {
+                        assertThat(e.getMessage()).contains("Unsupported parameter: 'reasoning_effort' is not supported"
+                                + " with this model.");
+                        assertThat(e.code()).hasValue("unsupported_parameter");
+                        assertThat(e.param()).hasValue("reasoning_effort");
+                    });
+        }
+        server.enqueue(ChatReply.text("reasons"), ChatReply.text("unknown model"));
+        assertThat(client.chat().completions().create(ChatCompletionCreateParams.builder().model("o4-mini")
+                .addUserMessage("x").reasoningEffort(ReasoningEffort.LOW).build()).choices().get(0).message().content())
+                .contains("reasons");
+        assertThat(client.chat().completions().create(ChatCompletionCreateParams.builder().model("qwen3:8b")
+                .addUserMessage("x").reasoningEffort(ReasoningEffort.LOW).build()).choices().get(0).message().content())
+                .as("another server's model is not OpenAI's to judge").contains("unknown model");
+    }
+
+    @Test
     void aSamplingSettingOutsideItsDocumentedRangeIsRejectedAsTheRealApiDoes() {
         // The API reference: temperature "between 0 and 2", top_p between 0 and 1; beyond them the real API answers 400
         // "Invalid 'temperature': decimal above maximum value. Expected a value <= 2, but got 2.5 instead."
