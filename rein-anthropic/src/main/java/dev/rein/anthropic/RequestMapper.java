@@ -244,8 +244,33 @@ final class RequestMapper {
         g.writeArrayFieldStart("messages");
         List<Message> history = request.messages();
         int continued = continuedTurn(history);
+        // Only a request with server tools can hold calls from code (the code execution tool is one).
+        boolean fromCode = serverTools.isPresent();
+        List<TextBlock> held = List.of();
         for (int m = 0; m < history.size(); m++) {
             Message message = history.get(m);
+            if (fromCode && m > 0 && message.role() == Role.USER) {
+                boolean answersCode = answersCallsFromCode(history.get(m - 1), message);
+                if (answersCode || !held.isEmpty()) {
+                    // Written afresh: the API takes only tool_result blocks in the answer to calls from code,
+                    // so its text waits for the next user message that may carry text.
+                    boolean marked = plan.marksMessage(m);
+                    List<TextBlock> after = answersCode ? List.of() : held;
+                    if (answersCode) {
+                        held = held.isEmpty() ? new java.util.ArrayList<>() : held;
+                        for (ContentBlock block : message.content()) {
+                            if (block instanceof TextBlock t && sendable(t)) {
+                                held.add(t);
+                            }
+                        }
+                    } else {
+                        held = List.of();
+                    }
+                    withoutText(g, message, answersCode, after, marked ? m : -1, marked ? plan : CacheBreakpoints.Plan.NONE,
+                            marked ? cache : null);
+                    continue;
+                }
+            }
             if (m == continued) {
                 // Written afresh: its form as the last message differs from its form as history.
                 boolean marked = plan.marksMessage(m);
@@ -265,6 +290,60 @@ final class RequestMapper {
             }
         }
         g.writeEndArray();
+    }
+
+    /**
+     * Whether {@code answer} answers a call that code in the code execution tool made in {@code
+     * turn} (programmatic tool calling: the call's caller is kept, {@link ToolCallers}).
+     */
+    private static boolean answersCallsFromCode(Message turn, Message answer) {
+        if (turn.role() != Role.ASSISTANT) {
+            return false;
+        }
+        java.util.Map<String, JsonNode> callers = ToolCallers.of(turn.content());
+        if (callers.isEmpty()) {
+            return false;
+        }
+        for (ContentBlock block : answer.content()) {
+            if (block instanceof ToolResultBlock r && callers.containsKey(r.toolUseId())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A user message written afresh: without its text blocks when it answers calls from code
+     * ({@code dropText}; a breakpoint the plan put on such a text goes on its last block that is
+     * sent), followed by {@code after}, the text held back from such answers before it.
+     */
+    private static void withoutText(JsonGenerator g, Message message, boolean dropText, List<TextBlock> after, int index,
+                                    CacheBreakpoints.Plan plan, String cache) throws IOException {
+        List<ContentBlock> content = message.content();
+        int lastKept = -1;
+        boolean markMoves = false;
+        for (int b = 0; b < content.size(); b++) {
+            boolean dropped = dropText && content.get(b) instanceof TextBlock;
+            if (!dropped && sendable(content.get(b))) {
+                lastKept = b;
+            }
+            markMoves |= dropped && index >= 0 && plan.marks(index, b);
+        }
+        g.writeStartObject();
+        g.writeStringField("role", "user");
+        g.writeArrayFieldStart("content");
+        for (int b = 0; b < content.size(); b++) {
+            ContentBlock block = content.get(b);
+            if (sendable(block) && !(dropText && block instanceof TextBlock)) {
+                boolean marks = index >= 0 && (plan.marks(index, b) || markMoves && b == lastKept);
+                block(g, block, marks ? cache : null, null);
+            }
+        }
+        for (TextBlock text : after) {
+            text(g, text, null);
+        }
+        g.writeEndArray();
+        g.writeEndObject();
     }
 
     /**

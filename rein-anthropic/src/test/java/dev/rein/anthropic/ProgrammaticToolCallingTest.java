@@ -115,4 +115,44 @@ class ProgrammaticToolCallingTest extends FakeApi {
                         .tools(List.of(queryDatabase(new AtomicInteger()))).build())
                 .hasMessageContaining("does not take disable_parallel_tool_use");
     }
+
+    @Test
+    void textBesideTheResultsOfCallsFromCodeWaitsForTheNextUserMessage() throws Exception {
+        // The API takes only tool_result blocks in the answer to calls from code: Rein's own notes
+        // there (a stall warning, a reflection prompt, a budget's summary prompt) go with the next
+        // user message that may carry text.
+        server.enqueue(FakeReply.text("a"), FakeReply.text("b"), FakeReply.text("c"));
+        com.fasterxml.jackson.databind.node.ObjectNode caller = (com.fasterxml.jackson.databind.node.ObjectNode) dev.rein.json.Json.parse(
+                "{\"type\":\"anthropic_tool_caller\",\"tool_use_id\":\"toolu_01\",\"caller\":{\"type\":\"code_execution_20260120\",\"tool_id\":\"srvtoolu_01\"}}");
+        List<dev.rein.model.Message> history = new java.util.ArrayList<>(List.of(dev.rein.model.Message.user("Sum the regions"),
+                dev.rein.model.Message.assistant(List.of(
+                        new dev.rein.model.OpaqueBlock("server_tool_use", (com.fasterxml.jackson.databind.node.ObjectNode) dev.rein.json.Json.parse(CODE)),
+                        new dev.rein.model.ToolUseBlock("toolu_01", "query_database", dev.rein.json.Json.parse("{\"sql\":\"SELECT 1\"}")),
+                        new dev.rein.model.OpaqueBlock(ToolCallers.TYPE, caller),
+                        new dev.rein.model.OpaqueBlock("anthropic_container", (com.fasterxml.jackson.databind.node.ObjectNode)
+                                dev.rein.json.Json.parse("{\"type\":\"anthropic_container\",\"id\":\"container_1\"}")))),
+                dev.rein.model.Message.user(List.of(new dev.rein.model.ToolResultBlock("toolu_01", "45000", false),
+                        new dev.rein.model.TextBlock("[rein] You called query_database with the same arguments 3 times.")))));
+
+        call(cached(request("x").messages(history).tools(List.of(tool("query_database"))).option(AnthropicServerTools.of(CODE_EXECUTION))));
+        JsonNode answer = lastBody().get("messages").get(2).get("content");
+        assertThat(answer).hasSize(1);
+        assertThat(answer.get(0).get("type").asText()).isEqualTo("tool_result");
+        assertThat(answer.get(0).has("cache_control")).as("the moving breakpoint stays on the message").isTrue();
+
+        history.add(dev.rein.model.Message.assistant(List.of(new dev.rein.model.TextBlock("The West sold most."))));
+        history.add(dev.rein.model.Message.user("And the East?"));
+        call(request("x").messages(history).tools(List.of(tool("query_database"))).option(AnthropicServerTools.of(CODE_EXECUTION)));
+        JsonNode messages = lastBody().get("messages");
+        assertThat(messages.get(2).get("content")).hasSize(1);
+        JsonNode next = messages.get(4).get("content");
+        assertThat(next).hasSize(2);
+        assertThat(next.get(0).get("text").asText()).isEqualTo("And the East?");
+        assertThat(next.get(1).get("text").asText()).isEqualTo("[rein] You called query_database with the same arguments 3 times.");
+
+        // Without server tools no call can come from code: the message goes as it is.
+        server.validateRequests(false);
+        call(request("x").messages(history.subList(0, 3)).tools(List.of(tool("query_database"))));
+        assertThat(lastBody().get("messages").get(2).get("content")).hasSize(2);
+    }
 }
