@@ -112,12 +112,10 @@ final class OtelVariables {
 
     /**
      * How long the periodic metric reader waits for one export: OTEL_METRIC_EXPORT_TIMEOUT, else 30 s
-     * (the spec's default); 0 is no limit (the spec's Timeout), which the reader takes as not waiting
-     * at all, so it is "a very long time" here, the 32-bit maximum of milliseconds.
+     * (the spec's default); 0 is no limit (the spec's Timeout), as the reader's builder takes it.
      */
     static Duration metricExportTimeout(ConfigProperties config) {
-        Duration timeout = config.getDuration("otel.metric.export.timeout", METRIC_EXPORT_TIMEOUT);
-        return timeout.isZero() ? Duration.ofMillis(Integer.MAX_VALUE) : timeout;
+        return config.getDuration("otel.metric.export.timeout", METRIC_EXPORT_TIMEOUT);
     }
 
     /**
