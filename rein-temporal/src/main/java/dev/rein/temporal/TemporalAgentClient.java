@@ -105,8 +105,17 @@ public final class TemporalAgentClient {
         }
     }
 
-    /** A handle on a run started earlier (by any process). */
+    /**
+     * A handle on a run started earlier (by any process).
+     *
+     * @throws ReinException when the run id is empty (an id Temporal does not know is said at the handle's first call)
+     */
     public TemporalRun attach(String runId) {
+        if (runId == null || runId.isBlank()) {
+            // Temporal would say it only at each call, as an IllegalArgumentException or a bare NullPointerException
+            throw new ReinException("the run id is empty: give the id of the run to follow (the workflow id start"
+                    + " returned, TemporalRun.runId())");
+        }
         return new TemporalRun(client, runId, runStore, agent, taskQueue);
     }
 

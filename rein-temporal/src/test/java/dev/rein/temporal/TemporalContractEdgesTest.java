@@ -165,6 +165,23 @@ class TemporalContractEdgesTest {
     }
 
     /**
+     * attach with no run id (null, empty: an id read from an empty form field) says so in Rein's terms when it is
+     * called, as start does for an empty id, where each later call threw Temporal's IllegalArgumentException
+     * ('workflowId is null or empty') or a bare NullPointerException (result(), cancel()).
+     */
+    @Test
+    void attachingWithoutARunIdSaysSo() {
+        Agent agent = Orders.agent(Orders.lookupThenAnswer(), new RecordingListener(), Orders.lookup()).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalAgentClient client = server.start(agent);
+            for (String id : new String[] {null, "", "  "}) {
+                assertThatThrownBy(() -> client.attach(id)).as("id %s", id).isInstanceOf(dev.rein.ReinException.class)
+                        .hasMessageContaining("run id is empty").hasMessageContaining("start");
+            }
+        }
+    }
+
+    /**
      * cancel() of a run that has ended does nothing, as a local RunHandle.cancel() (docs/temporal.md): the result stays
      * the run's own, and a second cancel() of a cancelled run does nothing either.
      */
