@@ -140,6 +140,9 @@ final class LiveView implements RunListener {
 
     private static String tokens(Usage usage) {
         StringBuilder sb = new StringBuilder(usage.estimated() ? "estimated tokens in " : "tokens in ").append(usage.inputTokens()).append(" / out ").append(usage.outputTokens());
+        if (usage.reasoningOutputTokens() > 0) { // a part of the output: why a short answer cost much
+            sb.append(" (reasoning ").append(usage.reasoningOutputTokens()).append(')');
+        }
         if (usage.cacheReadInputTokens() > 0 || usage.cacheWriteInputTokens() > 0) {
             sb.append(" / cache read ").append(usage.cacheReadInputTokens()).append(" / cache write ").append(usage.cacheWriteInputTokens());
         }

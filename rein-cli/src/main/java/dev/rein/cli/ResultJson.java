@@ -18,7 +18,8 @@ import java.util.List;
  * {@code run_id, status, reason, answer, steps, usage{input_tokens, output_tokens,
  * cache_creation_input_tokens, cache_read_input_tokens}, cost_usd}. Usage and cost cover every
  * model call of the run, the final summary call included; {@code usage} also has {@code
- * server_tool_uses} (uses of tools the provider ran and billed per use, such as {@code
+ * reasoning_output_tokens} (the part of the output tokens a reasoning model spent thinking, as the
+ * provider reported it) when there were any, {@code server_tool_uses} (uses of tools the provider ran and billed per use, such as {@code
  * "web_search": 3}) when there were any, and {@code "estimated": true} (and only then) when a provider reported no usage for some call and the
  * counts include Rein's estimate. A run that is {@code WAITING_APPROVAL}
  * also gets {@code pending_actions} (see {@link StoredRunJson#pendingActions}), last.
@@ -39,6 +40,9 @@ final class ResultJson {
         tokens.put("output_tokens", usage.outputTokens());
         tokens.put("cache_creation_input_tokens", usage.cacheWriteInputTokens());
         tokens.put("cache_read_input_tokens", usage.cacheReadInputTokens());
+        if (usage.reasoningOutputTokens() > 0) { // the part of output_tokens a reasoning model spent thinking, as the trace names it
+            tokens.put("reasoning_output_tokens", usage.reasoningOutputTokens());
+        }
         if (!usage.serverToolUses().isEmpty()) { // tools the provider ran and bills per use (web searches), as the trace names them
             ObjectNode uses = tokens.putObject("server_tool_uses");
             new java.util.TreeMap<>(usage.serverToolUses()).forEach(uses::put);

@@ -90,6 +90,37 @@ class RunCommandTest {
                 .containsPattern("rein: SUCCEEDED \\(completed\\) · 2 steps · \\$0\\.05\\d* \\(web_search 5\\) · ");
     }
 
+    /**
+     * The output tokens a reasoning model spent thinking, as an OpenAI-compatible server reports them apart
+     * (Usage.reasoningOutputTokens, a part of the output tokens). Before: the trace had them, but --json, --json-stream's
+     * result, the live view and 'rein show' did not, so a user could not tell why a short answer cost so much.
+     */
+    @Test
+    void reasoningTokensAreShownInTheJsonTheLiveViewAndRunShow() {
+        ScriptedModel model = ScriptedModel.of(
+                withUsage(Usage.of(1000, 400, 0, 0).withReasoningOutputTokens(350), toolCalls(call("calculate", "{\"expression\":\"2 + 3\"}"))),
+                withUsage(Usage.of(10, 90, 0, 0).withReasoningOutputTokens(60), text("答えは5です。")));
+
+        InProcessCli.Outcome outcome = with(model).run("run", "--json", "2 + 3 は?");
+
+        assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+        JsonNode json = Json.parse(outcome.stdout());
+        List<String> usageFields = new ArrayList<>();
+        json.get("usage").fieldNames().forEachRemaining(usageFields::add);
+        assertThat(usageFields).containsExactly("input_tokens", "output_tokens", "cache_creation_input_tokens",
+                "cache_read_input_tokens", "reasoning_output_tokens");
+        assertThat(json.at("/usage/output_tokens").asLong()).isEqualTo(490);
+        assertThat(json.at("/usage/reasoning_output_tokens").asLong()).isEqualTo(410);
+        assertThat(json.get("answer").asText()).isEqualTo("答えは5です。");
+        assertThat(outcome.stderr()).contains("tokens in 1000 / out 400 (reasoning 350) ·").contains("tokens in 10 / out 90 (reasoning 60) ·");
+
+        InProcessCli.Outcome shown = cli.run("show", json.get("run_id").asText());
+        assertThat(shown.stdout()).contains("tokens in 1000 / out 400 (reasoning 350)").contains("tokens in 10 / out 90 (reasoning 60)");
+
+        InProcessCli.Outcome plain = with(ScriptedModel.of(withUsage(Usage.of(10, 5, 0, 0), text("ok")))).run("run", "--json", "hi");
+        assertThat(Json.parse(plain.stdout()).get("usage").has("reasoning_output_tokens")).as("absent when none were reported").isFalse();
+    }
+
     @Test
     void aSucceededRunPrintsTheAnswerOnStdoutAndTheLiveViewOnStderr() {
         ScriptedModel model = ScriptedModel.of(toolCalls("Let me compute.", call("calculate", "{\"expression\":\"2 + 3\"}")), text("2 + 3 = 5"));

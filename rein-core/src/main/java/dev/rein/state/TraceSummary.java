@@ -25,7 +25,7 @@ final class TraceSummary {
             String detail = switch (e.type()) {
                 case "run_started" -> "goal: " + j.path("goal").asText();
                 case "model_response" -> "stop " + j.path("response").path("stop_reason").asText().toLowerCase()
-                        + ", USD " + j.path("total_cost_usd").decimalValue().toPlainString();
+                        + ", USD " + j.path("total_cost_usd").decimalValue().toPlainString() + tokens(j.path("usage"));
                 case "tool_call" -> j.path("tool").asText() + " " + Json.write(j.path("arguments"));
                 case "tool_result" -> j.path("tool").asText() + (j.path("is_error").asBoolean() ? " ERROR " + j.path("error_class").asText() : " ok")
                         + ": " + j.path("content").asText();
@@ -52,6 +52,19 @@ final class TraceSummary {
             lines.add(prefix(e) + oneLine(detail));
         }
         return lines;
+    }
+
+    /**
+     * ", tokens in X / out Y", with "(reasoning Z)" for the part of the output a reasoning model spent thinking
+     * when the provider reported it; "" for an event without usage (one written before it was recorded).
+     */
+    private static String tokens(JsonNode usage) {
+        if (!usage.isObject()) {
+            return "";
+        }
+        long reasoning = usage.path("reasoning_output_tokens").asLong();
+        return ", " + (usage.path("estimated").asBoolean() ? "estimated " : "") + "tokens in " + usage.path("input_tokens").asLong()
+                + " / out " + usage.path("output_tokens").asLong() + (reasoning > 0 ? " (reasoning " + reasoning + ")" : "");
     }
 
     private static String prefix(StoredEvent e) {
