@@ -40,6 +40,31 @@ class RunStreamEdgesTest {
                 .contains("東京を調べます 🗼", "答え: 𠮷野家 🦊");
     }
 
+    /**
+     * The text of a call made on the run's behalf (here the critic's review) is streamed too, after that call's
+     * model_request, whose purpose tells it from the step's own text, as docs/replay.md says a consumer showing
+     * text live can tell.
+     */
+    @Test
+    void textOfACallOnTheRunsBehalfFollowsItsModelRequestNamingItsPurpose() {
+        ScriptedModel critic = ScriptedModel.of(toolCalls("確認します", call("verdict", "{\"approved\":true,\"problems\":[]}")));
+        List<RunEvent> events;
+        try (RunStream stream = Agent.builder().model(ScriptedModel.of(text("答え: 42")))
+                .reflection(dev.rein.reflection.Reflection.critic(critic, ScriptedModel.DEFAULT_NAME)).build().stream("go")) {
+            events = stream.stream().toList();
+        }
+        String lastPurpose = null;
+        java.util.Map<String, String> purposeOfText = new java.util.HashMap<>();
+        for (RunEvent e : events) {
+            if (e instanceof RunEvent.Trace t && t.event() instanceof dev.rein.trace.TraceEvent.ModelRequested r) {
+                lastPurpose = r.purpose();
+            } else if (e instanceof RunEvent.TextDelta d) {
+                purposeOfText.merge(lastPurpose, d.text(), String::concat);
+            }
+        }
+        assertThat(purposeOfText).containsEntry("step", "答え: 42").containsEntry("critic", "確認します");
+    }
+
     @Test
     void aSubscriberWhoseOnNextThrowsAnErrorCancelsTheRun() throws Exception {
         RunStream stream = Agent.builder().model(ScriptedModel.of(hang())).build().stream("wait");
