@@ -12,7 +12,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.stream.Stream;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.StringField;
@@ -74,14 +73,18 @@ public final class LuceneIndexer {
         if (Files.exists(index) && !Files.isDirectory(index)) {
             throw LuceneRetriever.notAFolder(index);
         }
-        List<Path> files;
-        try (Stream<Path> walk = Files.walk(folder)) {
-            files = walk.filter(Files::isRegularFile).filter(LuceneIndexer::indexable).sorted().toList();
+        List<Path> files = new ArrayList<>();
+        List<String> passedOver = new ArrayList<>();
+        try {
+            walk(folder, files, passedOver);
         } catch (IOException e) {
             throw new RetrievalException("cannot read the folder " + folder + ": " + e.getMessage(), e);
         }
+        files.sort(null);
+        passedOver.sort(null);
         if (files.isEmpty() && !LuceneRetriever.exists(index)) {
-            return new Report(0, 0, List.of()); // nothing to index and nothing indexed before: no empty index is made
+            // nothing to index and nothing indexed before: no empty index is made
+            return new Report(0, 0, List.copyOf(passedOver));
         }
         int passages = 0;
         List<String> skipped = new ArrayList<>();
@@ -139,7 +142,58 @@ public final class LuceneIndexer {
         } catch (IOException e) {
             throw LuceneRetriever.failure("cannot write", index, e);
         }
-        return new Report(files.size() - skipped.size(), passages, List.copyOf(skipped), removed);
+        int indexed = files.size() - skipped.size();
+        skipped.addAll(passedOver);
+        return new Report(indexed, passages, List.copyOf(skipped), removed);
+    }
+
+    /**
+     * The files to index under {@code folder}, following links (a folder linked in is indexed as if it were
+     * there); a link back to a folder it is in, a link to nothing and a folder that cannot be read are named
+     * in {@code passedOver}, and the walk goes on.
+     */
+    private static void walk(Path folder, List<Path> files, List<String> passedOver) throws IOException {
+        Files.walkFileTree(folder, java.util.EnumSet.of(java.nio.file.FileVisitOption.FOLLOW_LINKS), Integer.MAX_VALUE,
+                new java.nio.file.SimpleFileVisitor<>() {
+                    @Override
+                    public java.nio.file.FileVisitResult visitFile(Path file, java.nio.file.attribute.BasicFileAttributes attrs) {
+                        if (attrs.isRegularFile() && indexable(file)) {
+                            files.add(file);
+                        } else if (attrs.isSymbolicLink() && indexable(file)) {
+                            // a link whose target cannot be reached: walkFileTree gives the link itself
+                            passedOver.add(relative(folder, file) + " (a link to nothing: " + target(file) + " does not exist)");
+                        }
+                        return java.nio.file.FileVisitResult.CONTINUE;
+                    }
+
+                    @Override
+                    public java.nio.file.FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+                        if (file.equals(folder)) {
+                            throw e;
+                        }
+                        passedOver.add(relative(folder, file) + (e instanceof java.nio.file.FileSystemLoopException
+                                ? " (a link to a folder it is in: not followed)" : " (cannot read: " + e + ")"));
+                        return java.nio.file.FileVisitResult.CONTINUE;
+                    }
+
+                    @Override
+                    public java.nio.file.FileVisitResult postVisitDirectory(Path dir, IOException e) {
+                        if (e != null) {
+                            // a folder whose listing broke off: the files found before are indexed
+                            passedOver.add(relative(folder, dir) + "/ (cannot read all of the folder: " + e + ")");
+                        }
+                        return java.nio.file.FileVisitResult.CONTINUE;
+                    }
+                });
+    }
+
+    private static String target(Path link) {
+        try {
+            Path target = Files.readSymbolicLink(link);
+            return link.resolveSibling(target).toString();
+        } catch (IOException | UnsupportedOperationException e) {
+            return "its target";
+        }
     }
 
     private static String relative(Path folder, Path file) {

@@ -130,6 +130,31 @@ class IndexerEdgesTest {
         assertThat(LuceneRetriever.open(index).search("returns", 5)).extracting(RetrievedDocument::source).containsExactly("faq.md#1");
     }
 
+    /**
+     * Before: a folder linked into the indexed folder (docs/shared -> ../shared-docs) was passed over without a
+     * word, so its files were never found and the report did not say why; a link to a file that does not exist
+     * was passed over silently too, and a folder that could not be read made the whole indexing fail with an
+     * UncheckedIOException ('rein index: internal error').
+     */
+    @Test
+    void aLinkedFolderIsIndexedALinkLoopIsNamedNotFollowedAndADanglingLinkIsNamed() throws Exception {
+        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
+        Files.writeString(other.resolve("warranty.md"), "保証は一年間です。", StandardCharsets.UTF_8);
+        Files.createSymbolicLink(docs.resolve("shared"), other);
+        Files.createDirectories(docs.resolve("sub"));
+        Files.createSymbolicLink(docs.resolve("sub/loop"), docs);
+        Files.createSymbolicLink(docs.resolve("gone.md"), docs.resolve("nowhere.md"));
+
+        LuceneIndexer.Report report = LuceneIndexer.indexDirectory(docs, index);
+
+        assertThat(report.files()).isEqualTo(2);
+        assertThat(LuceneRetriever.open(index).search("保証", 5)).extracting(RetrievedDocument::source).containsExactly("shared/warranty.md#1");
+        assertThat(report.skipped()).containsExactly(
+                "gone.md (a link to nothing: " + docs.resolve("nowhere.md") + " does not exist)",
+                "sub/loop (a link to a folder it is in: not followed)");
+        assertThat(LuceneRetriever.open(index).search("returns", 5)).extracting(RetrievedDocument::source).containsExactly("faq.md#1");
+    }
+
     @Test
     void aFileThatCannotBeReadIsSkippedAndNamedAndTheRestIsIndexed() throws Exception {
         Path unreadable = Path.of("/proc/self/mem"); // a regular file whose first bytes cannot be read (EIO)
