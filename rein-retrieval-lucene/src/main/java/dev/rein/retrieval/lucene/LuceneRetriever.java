@@ -181,6 +181,12 @@ public final class LuceneRetriever implements Retriever {
             return new RetrievalException("the document index in " + index + " is damaged or was written by another Lucene version ("
                     + e.getMessage() + "); delete " + index + " and index the folder again (rein index DIR)", e);
         }
+        if (e instanceof org.apache.lucene.store.LockObtainFailedException) {
+            // one writer at a time: another indexing (another 'rein index', or this process's) holds the index's write lock
+            return new RetrievalException("the document index in " + index + " is being written by another indexing (another"
+                    + " 'rein index' of this index, or LuceneIndexer in another process): " + e.getMessage()
+                    + "; try again when it is done", e);
+        }
         return new RetrievalException(what + " the document index in " + index + ": " + e.getMessage(), e);
     }
 

@@ -155,6 +155,24 @@ class IndexerEdgesTest {
         assertThat(LuceneRetriever.open(index).search("returns", 5)).extracting(RetrievedDocument::source).containsExactly("faq.md#1");
     }
 
+    /**
+     * Before: indexing while another indexing wrote the same index (two 'rein index' at once) failed with Lucene's
+     * words alone ('cannot write the document index in X: Lock held by this virtual machine: X/write.lock'),
+     * which said neither what held it nor what to do.
+     */
+    @Test
+    void indexingWhileAnotherIndexingWritesSaysSoAndWhatToDo() throws Exception {
+        Files.writeString(docs.resolve("faq.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
+        LuceneIndexer.indexDirectory(docs, index);
+        try (var other = LuceneRetriever.writer(index)) {
+            assertThatThrownBy(() -> LuceneIndexer.indexDirectory(docs, index)).isInstanceOf(RetrievalException.class)
+                    .hasMessageStartingWith("the document index in " + index + " is being written by another indexing")
+                    .hasMessageContaining("write.lock")
+                    .hasMessageContaining("try again when it is done");
+        }
+        assertThat(LuceneIndexer.indexDirectory(docs, index).files()).as("indexed once the other is done").isEqualTo(1);
+    }
+
     @Test
     void aFileThatCannotBeReadIsSkippedAndNamedAndTheRestIsIndexed() throws Exception {
         Path unreadable = Path.of("/proc/self/mem"); // a regular file whose first bytes cannot be read (EIO)
