@@ -113,7 +113,35 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
                 }
             }
         } catch (SQLException ex) {
+            if (duplicateKey(ex) && holds(e.id())) {
+                // the database's words name a constraint; the caller needs to hear which id, and what to do
+                close();
+                throw new StoreException("cannot remember " + e.id() + " in the memory store at " + shown + ": memory entry " + e.id()
+                        + " already exists (an entry's id is unique in the store, whatever its tenant and user); give each new"
+                        + " entry a new id, such as MemoryStore.newId()", ex);
+            }
             throw failure("remember " + e.id(), ex);
+        }
+    }
+
+    /** A unique key violated: SQLite's SQLITE_CONSTRAINT (with its extended codes), PostgreSQL's SQLSTATE 23505. */
+    private static boolean duplicateKey(SQLException e) {
+        return "23505".equals(e.getSQLState()) || (e.getErrorCode() & 0xff) == 19;
+    }
+
+    /** Whether the store holds an entry with this id, in any scope. */
+    private boolean holds(String id) {
+        try {
+            return retrying(() -> {
+                try (PreparedStatement st = connection().prepareStatement("SELECT 1 FROM rein_memory WHERE id = ?")) {
+                    st.setString(1, id);
+                    try (ResultSet rs = st.executeQuery()) {
+                        return rs.next();
+                    }
+                }
+            });
+        } catch (SQLException ignored) {
+            return false; // the failure itself is reported with the database's words
         }
     }
 

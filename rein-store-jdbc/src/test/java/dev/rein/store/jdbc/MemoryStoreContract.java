@@ -142,6 +142,24 @@ abstract class MemoryStoreContract {
         assertThat(store().list(ACME)).isEmpty();
     }
 
+    /**
+     * Before: a JDBC store refused an id it already held with the database's words alone ('[SQLITE_CONSTRAINT_PRIMARYKEY]
+     * A PRIMARY KEY constraint failed (UNIQUE constraint failed: rein_memory.id)', or PostgreSQL's 'duplicate key value
+     * violates unique constraint "rein_memory_pkey"'), where the in-memory store says the entry already exists.
+     */
+    @Test
+    void rememberingAnIdTheStoreHoldsIsRefusedSayingSoAndTheEntryIsKept() {
+        String id = MemoryStore.newId();
+        store().remember(entry(id, ACME, "配送先は大阪", null));
+        for (MemoryScope scope : java.util.List.of(ACME, GLOBEX)) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> store().remember(entry(id, scope, "配送先は東京", null)))
+                    .isInstanceOf(RuntimeException.class).hasMessageContaining("memory entry " + id + " already exists");
+        }
+        assertThat(store().list(ACME)).singleElement().satisfies(e -> assertThat(e.text()).isEqualTo("配送先は大阪"));
+        assertThat(store().list(GLOBEX)).isEmpty();
+        assertThat(store().recall(ACME, "東京", 5, NOW)).isEmpty();
+    }
+
     @Test
     void aOneCharacterJapaneseWordRecallsTheEntriesThatHoldIt() {
         // 青 and 猫 are whole words; an entry holds them inside longer runs of kanji and kana
