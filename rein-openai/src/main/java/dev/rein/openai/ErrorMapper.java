@@ -154,6 +154,9 @@ final class ErrorMapper {
             return e;
         }
         String param = error.path("param").asText();
+        if (!param.equals("temperature") && !param.equals("top_p")) {
+            return e;
+        }
         String unset = param.equals("temperature") ? "leave the agent's temperature unset (Agent.Builder.temperature(null))"
                 : "leave the request's topP unset (ModelRequest.Builder.topP(null))";
         String message = e.getMessage().substring(0, e.getMessage().length() - general.length()) + " (gpt-5.1 and later"
@@ -251,7 +254,8 @@ final class ErrorMapper {
      * What to change when a model refuses a sampling setting itself (OpenAI's reasoning models, o1 to the gpt-5 family,
      * take only their default: 400 {@code unsupported_value} "Unsupported value: 'temperature' does not support 0.2 with
      * this model. Only the default (1) value is supported.", or {@code unsupported_parameter}): the API names its request
-     * field, the user set the agent's temperature (or a request's topP). Empty for any other error.
+     * field, the user set the agent's temperature (or a request's topP). So for a refused {@code reasoning_effort}, the
+     * {@link OpenAiReasoningEffort} option. Empty for any other error.
      */
     private static String samplingAdvice(JsonNode error) {
         if (error == null) {
@@ -266,6 +270,10 @@ final class ErrorMapper {
                     + " (Agent.Builder.temperature(null)) to run it)";
             case "top_p" -> " (this model takes only its own default top_p: leave the request's topP unset"
                     + " (ModelRequest.Builder.topP(null)) to run it)";
+            // A model that does not reason refuses the field (gpt-4o, gpt-4.1); one that does, a value it lacks.
+            case "reasoning_effort" -> code.equals("unsupported_parameter")
+                    ? " (this model does not reason: leave out the OpenAiReasoningEffort model option to run it)"
+                    : " (the OpenAiReasoningEffort model option asked for it: give it one of the values this model takes)";
             default -> "";
         };
     }

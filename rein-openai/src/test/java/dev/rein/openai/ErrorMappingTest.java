@@ -405,6 +405,25 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void aRefusedReasoningEffortSaysWhichOptionItIs() {
+        // A model that does not reason (gpt-4.1-mini, Rein's default) refuses the field; one that does may refuse the
+        // value ('minimal' on gpt-5.1). Both named a request field, not the option the user set.
+        ModelException field = assertThrows(ModelException.class, () -> call(ModelRequest.builder("gpt-4.1-mini")
+                .maxTokens(256).addMessage(Message.user("x")).option(OpenAiReasoningEffort.LOW)));
+        assertThat(field.retryable()).isFalse();
+        assertThat(field.getMessage()).isEqualTo("Unsupported parameter: 'reasoning_effort' is not supported with this"
+                + " model. (this model does not reason: leave out the OpenAiReasoningEffort model option to run it)");
+
+        String value = "Unsupported value: 'minimal' is not supported with the 'gpt-5.1' model. Supported values are: 'none',"
+                + " 'low', 'medium', and 'high'.";
+        server.enqueue(new ChatReply.HttpError(400, "invalid_request_error", "unsupported_value", "x", Map.of(),
+                "{\"error\":{\"message\":\"" + value + "\",\"type\":\"invalid_request_error\",\"param\":"
+                        + "\"reasoning_effort\",\"code\":\"unsupported_value\"}}"));
+        assertThat(failure().getMessage()).isEqualTo(value + " (the OpenAiReasoningEffort model option asked for it: give"
+                + " it one of the values this model takes)");
+    }
+
+    @Test
     void aLocalServerRefusingTheDefaultModelIsToldToBeGivenItsOwnModel() throws Exception {
         // Without --model (modelName) the request names gpt-4.1-mini, the OpenAI API's default, which Ollama,
         // vLLM or LM Studio do not serve: Ollama said to pull it, which no one can.
