@@ -16,7 +16,7 @@ import java.util.Set;
  * calls or a {@code tool_choice} or {@code parallel_tool_calls} is set, a named choice naming a defined function, argument text as
  * strings, positive output limits, no {@code max_tokens} for one of OpenAI's reasoning models (o1, o3, o4-mini, the gpt-5
  * family, codex-mini: they take only {@code max_completion_tokens}), no {@code reasoning_effort} for one of its models
- * that do not reason (gpt-4o, gpt-4.1, gpt-5-chat), a temperature from 0 to 2 and a top_p from 0 to 1,
+ * that do not reason (gpt-4o, gpt-4.1, gpt-5-chat), no {@code stop} for o3, o4-mini and the first gpt-5 models, a temperature from 0 to 2 and a top_p from 0 to 1,
  * no temperature or top_p but 1 for the o-series, the first gpt-5 models and a later gpt-5.N asked for a reasoning effort
  * other than none, {@code stream_options} only with {@code stream}, no array schema
  * without {@code items} in a tool's parameters or a {@code response_format} schema, and the API reference's limits: at most {@value #MAX_TOOLS} tools,
@@ -82,6 +82,10 @@ final class ChatRequestValidator {
                 }
             }
         }
+        JsonNode stop = body.get("stop");
+        if (stop != null && !stop.isNull() && stopsNot(body.path("model").asText())) {
+            return fail("Unsupported parameter: 'stop' is not supported with this model.", "stop", "unsupported_parameter");
+        }
         if (body.has("stream_options") && !body.path("stream").asBoolean(false)) {
             return fail("The 'stream_options' parameter is only allowed when 'stream' is enabled.",
                     "stream_options", null);
@@ -142,6 +146,16 @@ final class ChatRequestValidator {
     static boolean reasonsNot(String model) {
         String name = model.toLowerCase(java.util.Locale.ROOT);
         return name.startsWith("gpt-3.5") || name.startsWith("gpt-4") || name.matches("gpt-5(\\.[0-9]+)?-chat.*");
+    }
+
+    /**
+     * Whether the model is one of OpenAI's reasoning models that take no stop sequences: o3 (not o3-mini), o4-mini and the
+     * first gpt-5 models (gpt-5, gpt-5-mini, gpt-5-nano, their snapshots; not gpt-5-chat).
+     */
+    static boolean stopsNot(String model) {
+        String name = model.toLowerCase(java.util.Locale.ROOT);
+        return name.matches("o3(-pro)?(-[0-9]{4}-[0-9]{2}-[0-9]{2})?|o4-mini.*")
+                || name.startsWith("gpt-5") && !name.startsWith("gpt-5.") && !name.startsWith("gpt-5-chat");
     }
 
     /** Whether the request asks for a reasoning effort other than none (absent, a later gpt-5.N does not reason). */

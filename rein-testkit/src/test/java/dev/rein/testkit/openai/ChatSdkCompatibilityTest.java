@@ -361,6 +361,27 @@ class ChatSdkCompatibilityTest {
     }
 
     @Test
+    void aReasoningModelRefusesStopSequencesAsTheRealApiDoes() {
+        // o3, o4-mini and the first gpt-5 models take no stop sequences: 400 unsupported_parameter "Unsupported
+        // parameter: 'stop' is not supported with this model."
+        for (String model : List.of("o3", "o3-2025-04-16", "o4-mini", "gpt-5", "gpt-5-mini", "gpt-5-nano-2025-08-07")) {
+            ChatCompletionCreateParams stop = ChatCompletionCreateParams.builder().model(model).addUserMessage("x")
+                    .stopOfStrings(List.of("END")).build();
+            assertThatThrownBy(() -> client.chat().completions().create(stop)).as(model)
+                    .isInstanceOfSatisfying(BadRequestException.class, e -> {
+                        assertThat(e.getMessage()).contains("Unsupported parameter: 'stop' is not supported with this"
+                                + " model.");
+                        assertThat(e.code()).hasValue("unsupported_parameter");
+                        assertThat(e.param()).hasValue("stop");
+                    });
+        }
+        server.enqueue(ChatReply.text("stops"));
+        assertThat(client.chat().completions().create(ChatCompletionCreateParams.builder().model("gpt-4.1")
+                .addUserMessage("x").stopOfStrings(List.of("END")).build()).choices().get(0).message().content())
+                .contains("stops");
+    }
+
+    @Test
     void aModelThatDoesNotReasonRefusesAReasoningEffortAsTheRealApiDoes() {
         // reasoning_effort is for reasoning models: gpt-4o, gpt-4.1 (Rein's default model) and gpt-5-chat answer it with
         // 400 unsupported_parameter "Unsupported parameter: 'reasoning_effort' is not supported with this model."
