@@ -16,7 +16,7 @@ import java.util.Set;
  * calls or a {@code tool_choice} or {@code parallel_tool_calls} is set, a named choice naming a defined function, argument text as
  * strings, positive output limits, no {@code max_tokens} for one of OpenAI's reasoning models (o1, o3, o4-mini, the gpt-5
  * family, codex-mini: they take only {@code max_completion_tokens}), no {@code reasoning_effort} for one of its models
- * that do not reason (gpt-4o, gpt-4.1, gpt-5-chat), no {@code stop} for o3, o4-mini and the first gpt-5 models, a temperature from 0 to 2 and a top_p from 0 to 1,
+ * that do not reason (gpt-4o, gpt-4.1, gpt-5-chat) nor one of its reasoning models does not take ({@link #efforts}), no {@code stop} for o3, o4-mini and the first gpt-5 models, a temperature from 0 to 2 and a top_p from 0 to 1,
  * no temperature or top_p but 1 for the o-series, the first gpt-5 models and a later gpt-5.N asked for a reasoning effort
  * other than none, {@code stream_options} only with {@code stream}, no array schema
  * without {@code items} in a tool's parameters or a {@code response_format} schema, and the API reference's limits: at most {@value #MAX_TOOLS} tools,
@@ -71,6 +71,14 @@ final class ChatRequestValidator {
         if (body.hasNonNull("reasoning_effort") && reasonsNot(body.path("model").asText())) {
             return fail("Unsupported parameter: 'reasoning_effort' is not supported with this model.", "reasoning_effort",
                     "unsupported_parameter");
+        }
+        List<String> efforts = efforts(body.path("model").asText());
+        if (efforts != null && body.path("reasoning_effort").isTextual() && !efforts.contains(body.path("reasoning_effort").asText())) {
+            List<String> quoted = efforts.stream().map(e -> "'" + e + "'").toList();
+            return fail("Unsupported value: '" + body.path("reasoning_effort").asText() + "' is not supported with the '"
+                    + body.path("model").asText() + "' model. Supported values are: "
+                    + String.join(", ", quoted.subList(0, quoted.size() - 1)) + ", and " + quoted.get(quoted.size() - 1) + ".",
+                    "reasoning_effort", "unsupported_value");
         }
         if (samplesOnlyByDefault(body.path("model").asText())
                 || samplesOnlyWithoutReasoning(body.path("model").asText()) && reasons(body)) {
@@ -156,6 +164,27 @@ final class ChatRequestValidator {
         String name = model.toLowerCase(java.util.Locale.ROOT);
         return name.matches("o3(-pro)?(-[0-9]{4}-[0-9]{2}-[0-9]{2})?|o4-mini.*")
                 || name.startsWith("gpt-5") && !name.startsWith("gpt-5.") && !name.startsWith("gpt-5-chat");
+    }
+
+    /**
+     * The reasoning efforts the model takes, as the API reference lists them: low, medium and high for o1, o3, o3-mini and
+     * o4-mini; minimal to high for the first gpt-5 models (none only from gpt-5.1 on); none to high for gpt-5.1; none to
+     * xhigh for the later gpt-5.N ("xhigh is supported for all models after gpt-5.1-codex-max"). Null for another model
+     * (a pro, codex or chat variant, another server's), which is not judged.
+     */
+    static List<String> efforts(String model) {
+        String name = model.toLowerCase(java.util.Locale.ROOT);
+        String snapshot = "(-[0-9]{4}-[0-9]{2}-[0-9]{2})?";
+        if (name.matches("o(1|3|3-mini|4-mini)" + snapshot)) {
+            return List.of("low", "medium", "high");
+        }
+        if (name.matches("gpt-5(-mini|-nano)?" + snapshot)) {
+            return List.of("minimal", "low", "medium", "high");
+        }
+        if (name.matches("gpt-5\\.1" + snapshot)) {
+            return List.of("none", "low", "medium", "high");
+        }
+        return name.matches("gpt-5\\.([2-9]|[1-9][0-9]+)" + snapshot) ? List.of("none", "low", "medium", "high", "xhigh") : null;
     }
 
     /** Whether the request asks for a reasoning effort other than none (absent, a later gpt-5.N does not reason). */

@@ -382,6 +382,43 @@ class ChatSdkCompatibilityTest {
     }
 
     @Test
+    void aReasoningEffortTheModelDoesNotTakeIsRejectedAsTheRealApiDoes() {
+        // The API reference: gpt-5.1 takes none, low, medium and high; models before it do not take none; xhigh is for
+        // models after gpt-5.1-codex-max. The real API answers another value with 400 unsupported_value, e.g.
+        // "Unsupported value: 'minimal' is not supported with the 'gpt-5.1' model. Supported values are: 'none', 'low',
+        // 'medium', and 'high'."
+        record Case(String model, ReasoningEffort effort, String message) {}
+        List<Case> cases = List.of(
+                new Case("gpt-5.1", ReasoningEffort.MINIMAL, "Unsupported value: 'minimal' is not supported with the"
+                        + " 'gpt-5.1' model. Supported values are: 'none', 'low', 'medium', and 'high'."),
+                new Case("gpt-5", ReasoningEffort.NONE, "Unsupported value: 'none' is not supported with the 'gpt-5'"
+                        + " model. Supported values are: 'minimal', 'low', 'medium', and 'high'."),
+                new Case("gpt-5-mini", ReasoningEffort.XHIGH, "Unsupported value: 'xhigh' is not supported with the"
+                        + " 'gpt-5-mini' model. Supported values are: 'minimal', 'low', 'medium', and 'high'."),
+                new Case("o3", ReasoningEffort.MINIMAL, "Unsupported value: 'minimal' is not supported with the 'o3'"
+                        + " model. Supported values are: 'low', 'medium', and 'high'."),
+                new Case("o4-mini", ReasoningEffort.NONE, "Unsupported value: 'none' is not supported with the 'o4-mini'"
+                        + " model. Supported values are: 'low', 'medium', and 'high'."));
+        for (Case c : cases) {
+            ChatCompletionCreateParams params = ChatCompletionCreateParams.builder().model(c.model()).addUserMessage("x")
+                    .reasoningEffort(c.effort()).build();
+            assertThatThrownBy(() -> client.chat().completions().create(params)).as(c.model() + " " + c.effort())
+                    .isInstanceOfSatisfying(BadRequestException.class, e -> {
+                        assertThat(e.getMessage()).contains(c.message());
+                        assertThat(e.code()).hasValue("unsupported_value");
+                        assertThat(e.param()).hasValue("reasoning_effort");
+                    });
+        }
+        server.enqueue(ChatReply.text("a"), ChatReply.text("b"), ChatReply.text("c"), ChatReply.text("d"));
+        for (Case ok : List.of(new Case("gpt-5.1", ReasoningEffort.NONE, "a"), new Case("gpt-5.2", ReasoningEffort.XHIGH, "b"),
+                new Case("gpt-5-nano", ReasoningEffort.MINIMAL, "c"), new Case("o3", ReasoningEffort.HIGH, "d"))) {
+            assertThat(client.chat().completions().create(ChatCompletionCreateParams.builder().model(ok.model())
+                    .addUserMessage("x").reasoningEffort(ok.effort()).build()).choices().get(0).message().content())
+                    .as(ok.model()).contains(ok.message());
+        }
+    }
+
+    @Test
     void aModelThatDoesNotReasonRefusesAReasoningEffortAsTheRealApiDoes() {
         // reasoning_effort is for reasoning models: gpt-4o, gpt-4.1 (Rein's default model) and gpt-5-chat answer it with
         // 400 unsupported_parameter "Unsupported parameter: 'reasoning_effort' is not supported with this model."
