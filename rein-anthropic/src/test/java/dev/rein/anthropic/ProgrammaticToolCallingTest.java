@@ -155,4 +155,31 @@ class ProgrammaticToolCallingTest extends FakeApi {
         call(request("x").messages(history.subList(0, 3)).tools(List.of(tool("query_database"))));
         assertThat(lastBody().get("messages").get(2).get("content")).hasSize(2);
     }
+
+    @Test
+    void aCallFromCodeThatWaitsForApprovalGoesBackWithItsCallerAndContainerAfterTheResume() {
+        server.enqueue(FakeReply.message().block(FakeBlock.serverSide(CODE))
+                        .toolUseFromCode("toolu_01", "reship_order", "{\"id\":\"A-104\"}", "code_execution_20260120", "srvtoolu_01")
+                        .container("container_011CPR5CNjB747bTd36fQLFk", "2026-12-05T01:13:31.749448Z").build(),
+                FakeReply.text("A-104 を再発送しました。"));
+        Tool reship = Tool.builder("reship_order").description("Ships an order again.").risk(dev.rein.tool.Risk.WRITE)
+                .inputSchema("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}}}")
+                .handler((args, ctx) -> "再発送しました: " + args.get("id").asText()).build();
+        dev.rein.state.InMemoryRunStore store = new dev.rein.state.InMemoryRunStore();
+        java.util.function.Supplier<Agent> agent = () -> Agent.builder().model(model).store(store).tools(reship)
+                .modelOption(AnthropicServerTools.of(CODE_EXECUTION))
+                .modelOption(AnthropicToolCallers.fromCode("code_execution_20260120", "reship_order")).build();
+
+        RunResult paused = agent.get().run("A-104 を再発送して");
+        assertThat(paused.status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+        agent.get().runs().approve(paused.runId(), paused.pendingApprovals().get(0).actionHash(), "山田");
+        RunResult done = agent.get().resume(paused.runId());
+
+        assertThat(done.status()).as(done.message()).isEqualTo(RunStatus.SUCCEEDED);
+        JsonNode resumed = server.requests().get(1).body();
+        assertThat(resumed.path("container").asText()).isEqualTo("container_011CPR5CNjB747bTd36fQLFk");
+        assertThat(resumed.at("/messages/1/content/1/caller/tool_id").asText()).isEqualTo("srvtoolu_01");
+        assertThat(resumed.at("/messages/2/content")).hasSize(1);
+        assertThat(resumed.at("/messages/2/content/0/content").asText()).contains("再発送しました: A-104");
+    }
 }
