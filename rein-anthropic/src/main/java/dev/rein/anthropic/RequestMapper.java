@@ -240,7 +240,8 @@ final class RequestMapper {
             }
             g.writeEndArray();
         }
-        toolChoice(g, request.toolChoice(), !definitions.isEmpty(), ParallelToolCalls.disabledFor(request));
+        // Server tools are tools too: "none" keeps the model from a search it would be billed for.
+        toolChoice(g, request.toolChoice(), !definitions.isEmpty() || serverTools.isPresent(), ParallelToolCalls.disabledFor(request));
         g.writeArrayFieldStart("messages");
         List<Message> history = request.messages();
         int continued = continuedTurn(history);

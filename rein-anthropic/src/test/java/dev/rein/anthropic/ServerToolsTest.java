@@ -109,4 +109,16 @@ class ServerToolsTest extends FakeApi {
         call(request("hi").option(AnthropicServerTools.webSearch(1)));
         assertThat(last().header("anthropic-beta")).isNull();
     }
+
+    @Test
+    void noToolChoiceWithServerToolsAloneIsSentSoTheModelSearchesNoMore() throws Exception {
+        // A budget's summary asks for no tools: with web search the only tool, tool_choice none must
+        // still be sent, or the model may go on searching (each search billed) instead of answering.
+        server.enqueue(FakeReply.text("a"), FakeReply.text("b"));
+
+        call(request("Summarise").toolChoice(dev.rein.model.ToolChoice.none()).option(AnthropicServerTools.webSearch(3)));
+        assertThat(lastBody().path("tool_choice").path("type").asText()).isEqualTo("none");
+        call(request("Search").toolChoice(dev.rein.model.ToolChoice.any()).option(AnthropicServerTools.webSearch(3)));
+        assertThat(lastBody().path("tool_choice").path("type").asText()).isEqualTo("any");
+    }
 }
