@@ -774,6 +774,50 @@ class HttpProtocolTest {
     }
 
     @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "400 | {\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32600,\"message\":\"Bad Request: no session\"},\"id\":null}"
+                    + " | ; it said: 'JSON-RPC error -32600: Bad Request: no session'",
+            "404 | | ''",
+            "406 | | ''"})
+    void aServerRefusingTheInitializedNotificationIsSaidToHaveRefusedItAndIsNotInitializedAgain(int status, String body, String said)
+            throws Exception {
+        // Lifecycle: after the initialize answer the client sends notifications/initialized, which the server accepts with
+        // 202. Before, a 406 was 'it answered HTTP 406. Check that the URL is reachable' (the notification unnamed), and a
+        // 400 or 404 (the SDK takes it for a forgotten session) 'RuntimeException: Client failed to initialize by explicit
+        // API call Caused by: McpTransportSessionNotFoundException: Session s-1 not found on the server', after the SDK had
+        // initialized again and again in the background.
+        java.util.concurrent.atomic.AtomicInteger initializes = new java.util.concurrent.atomic.AtomicInteger();
+        try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
+            if (!exchange.getRequestMethod().equals("POST")) {
+                FakeHttpEndpoint.empty(exchange, 405);
+                return;
+            }
+            if (FakeHttpEndpoint.method(message).equals("initialize")) {
+                initializes.incrementAndGet();
+            }
+            if (FakeHttpEndpoint.method(message).equals("notifications/initialized")) {
+                if (body == null) {
+                    FakeHttpEndpoint.empty(exchange, status);
+                } else {
+                    FakeHttpEndpoint.json(exchange, status, body);
+                }
+                return;
+            }
+            FakeHttpEndpoint.echo(exchange, message, "s-1");
+        })) {
+            Instant before = Instant.now();
+            assertThatThrownBy(() -> McpToolset.start(server.config("remote", "/mcp", ""))).isInstanceOf(McpConfigException.class)
+                    .hasMessage("MCP server 'remote' could not be started: it answered the initialize request, then refused the"
+                            + " notifications/initialized notification that follows it (which every client sends, as the protocol's"
+                            + " lifecycle says) with HTTP " + status + said + ". Have the server fixed, or set \"disabled\": true to"
+                            + " leave it out.");
+            assertThat(Duration.between(before, Instant.now())).isLessThan(Duration.ofSeconds(10));
+            Thread.sleep(500);
+            assertThat(initializes).hasValue(1);
+        }
+    }
+
+    @ParameterizedTest
     @CsvSource(delimiter = '|', value = {"text/plain; charset=utf-8|Accepted", "text/html|<html>ok</html>", "|OK"})
     void aNotificationAnsweredWith200AndABodyInsteadOf202IsTakenAsAccepted(String type, String body) throws Exception {
         // Transports spec: a notification's POST is answered 202 without a body when the server accepts it; servers

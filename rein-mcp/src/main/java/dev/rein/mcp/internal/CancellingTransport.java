@@ -67,6 +67,15 @@ final class CancellingTransport implements McpClientTransport {
                     .doOnError(e -> lost.complete(e instanceof McpTransportSessionNotFoundException))
                     .doFinally(signal -> lost.complete(false));
         }
+        if (message instanceof McpSchema.JSONRPCNotification notification
+                && McpSchema.METHOD_NOTIFICATION_INITIALIZED.equals(notification.method())) {
+            version.sent(message);
+            sendingInitialized = true;
+            // Told apart from a failure of initialize itself, so the start can say which message the server refused.
+            return delegate.sendMessage(message)
+                    .onErrorMap(InitializedNotSent::new)
+                    .doFinally(signal -> sendingInitialized = false);
+        }
         if (message instanceof McpSchema.JSONRPCRequest request && McpSchema.METHOD_TOOLS_LIST.equals(request.method())) {
             listingSent.set(request.id());
         }
@@ -179,9 +188,26 @@ final class CancellingTransport implements McpClientTransport {
         }
     }
 
+    /** True while {@code notifications/initialized} is being sent. */
+    private volatile boolean sendingInitialized;
+
+    /** The failure of the {@code notifications/initialized} that follows the initialize answer (its cause says why). */
+    static final class InitializedNotSent extends RuntimeException {
+        InitializedNotSent(Throwable cause) {
+            super(cause.getMessage(), cause);
+        }
+    }
+
     @Override
     public void setExceptionHandler(Consumer<Throwable> handler) {
-        delegate.setExceptionHandler(handler);
+        // The SDK's client initializes again on a 400 or 404 to a request with a session id (a forgotten session). Given
+        // to notifications/initialized, that answer comes again to each new initialize: it initialized over and over in
+        // the background while the start failed. The start fails anyway, and says why.
+        delegate.setExceptionHandler(e -> {
+            if (!sendingInitialized) {
+                handler.accept(e);
+            }
+        });
     }
 
     @Override

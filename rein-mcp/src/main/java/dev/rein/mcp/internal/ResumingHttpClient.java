@@ -241,7 +241,12 @@ final class ResumingHttpClient extends HttpClient {
         return info -> {
             HttpResponse.BodySubscriber<T> body = handler.apply(info);
             if ("POST".equals(request.method()) && info.statusCode() >= 400) {
-                return new Refused<>(body, requestId(request), true);
+                JsonNode id = requestId(request);
+                String method = id == null ? method(request) : null;
+                if (method != null) {
+                    refusedNotifications.put(method, info.statusCode());
+                }
+                return new Refused<>(body, id, true);
             }
             if ("POST".equals(request.method()) && info.statusCode() / 100 == 2 && info.headers().firstValue("Content-Type")
                     .orElse("").toLowerCase(java.util.Locale.ROOT).contains("json")) {
@@ -274,6 +279,19 @@ final class ResumingHttpClient extends HttpClient {
      */
     String refusal() {
         return refusal;
+    }
+
+    /** The HTTP error status each notification method was last refused with; forgotten once read. */
+    private final java.util.Map<String, Integer> refusedNotifications = new ConcurrentHashMap<>();
+
+    /**
+     * The HTTP error status the server last refused a notification of {@code method} with (such as
+     * {@code notifications/initialized}), and forgets it; null when it refused none. The SDK names
+     * only the status, or for a 400 or 404 not even that (it takes them for a forgotten session),
+     * and never which message was refused.
+     */
+    Integer refusedNotification(String method) {
+        return refusedNotifications.remove(method);
     }
 
     /** What the server said when it refused the request with JSON-RPC id {@code id}, as {@link #refusal()}; forgotten once read. */
@@ -618,10 +636,22 @@ final class ResumingHttpClient extends HttpClient {
 
     /** The id of the JSON-RPC request {@code request} carries; null for a notification or a response. */
     private static JsonNode requestId(HttpRequest request) {
+        JsonNode message = body(request);
+        return message != null && message.has("method") && message.hasNonNull("id") ? message.get("id") : null;
+    }
+
+    /** The JSON-RPC method of the message {@code request} carries; null for a response, or a body that is none. */
+    private static String method(HttpRequest request) {
+        JsonNode message = body(request);
+        return message != null && message.path("method").isTextual() ? message.get("method").asText() : null;
+    }
+
+    /** The JSON of {@code request}'s body; null when it has none or it is not JSON. */
+    private static JsonNode body(HttpRequest request) {
         if (request.bodyPublisher().isEmpty()) {
             return null;
         }
-        java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
+        java.io.ByteArrayOutputStream content = new java.io.ByteArrayOutputStream();
         CompletableFuture<Void> read = new CompletableFuture<>();
         // The SDK's body is a string publisher, which can be read again and delivers when asked.
         request.bodyPublisher().get().subscribe(new Flow.Subscriber<>() {
@@ -634,7 +664,7 @@ final class ResumingHttpClient extends HttpClient {
             public void onNext(ByteBuffer item) {
                 byte[] bytes = new byte[item.remaining()];
                 item.get(bytes);
-                body.writeBytes(bytes);
+                content.writeBytes(bytes);
             }
 
             @Override
@@ -649,8 +679,7 @@ final class ResumingHttpClient extends HttpClient {
         });
         try {
             read.get(1, java.util.concurrent.TimeUnit.SECONDS);
-            JsonNode message = Json.mapper().readTree(body.toByteArray());
-            return message != null && message.has("method") && message.hasNonNull("id") ? message.get("id") : null;
+            return Json.mapper().readTree(content.toByteArray());
         } catch (Exception e) {
             return null;
         }

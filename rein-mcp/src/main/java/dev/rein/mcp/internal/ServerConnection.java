@@ -91,7 +91,7 @@ public final class ServerConnection implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             close();
             throw new McpConfigException("MCP server '" + config.name() + "' could not be started: " + describeConnect(e) + "."
-                    + stderr.describe() + (e instanceof BadAnswer ? BadAnswer.ADVICE : e instanceof RefusedListing ? RefusedListing.ADVICE
+                    + stderr.describe() + (e instanceof BadAnswer || e instanceof RefusedInitialized ? BadAnswer.ADVICE : e instanceof RefusedListing ? RefusedListing.ADVICE
                     : e instanceof UnsupportedVersion ? UnsupportedVersion.ADVICE : hint()));
         }
     }
@@ -115,6 +115,18 @@ public final class ServerConnection implements AutoCloseable {
                 throw new IOException("it did not answer the initialize request within " + limit.toSeconds() + " s", e);
             }
             for (Throwable cause = e; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+                Integer status = cause instanceof CancellingTransport.InitializedNotSent
+                        ? opened.refusedNotification(McpSchema.METHOD_NOTIFICATION_INITIALIZED) : null;
+                if (status != null) {
+                    // The server answered initialize, so its URL is not in doubt: its refusal of the notification after it is.
+                    // (A server that stopped instead is described by how it ended, below.)
+                    String said = opened.refusal();
+                    opened.close();
+                    throw new RefusedInitialized("it answered the initialize request, then refused the notifications/initialized"
+                            + " notification that follows it (which every client sends, as the protocol's lifecycle says) with HTTP "
+                            + status + (said == null ? "" : "; it said: '"
+                            + StdioTransport.abbreviate(dev.rein.tool.Secrets.mask(said, config.secrets())) + "'"));
+                }
                 if (cause instanceof Malformed.Answer malformed) {
                     // The server answered, so its command is not in doubt: what it answered is.
                     opened.close();
@@ -235,6 +247,16 @@ public final class ServerConnection implements AutoCloseable {
                 + " \"disabled\": true to leave it out.";
 
         UnsupportedVersion(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * A server that answered initialize but not the notification that follows it. The message
+     * is shown whole: what the server said in it is already cut short.
+     */
+    private static final class RefusedInitialized extends IOException {
+        RefusedInitialized(String message) {
             super(message);
         }
     }
@@ -642,6 +664,9 @@ public final class ServerConnection implements AutoCloseable {
 
     /** Why a session could not be opened: an HTTP refusal of {@code initialize} says what to change. */
     private String describeConnect(Throwable e) {
+        if (e instanceof RefusedInitialized) {
+            return e.getMessage();
+        }
         String refusal = HttpRefusal.describe(e, true, config.secrets());
         if (refusal != null) {
             return refusal;

@@ -141,6 +141,14 @@ final class Session {
     }
 
     /**
+     * For streamable HTTP: the HTTP error status the server refused a notification of {@code method}
+     * with, forgotten once read; null when it refused none (or for stdio).
+     */
+    Integer refusedNotification(String method) {
+        return resuming == null ? null : resuming.refusedNotification(method);
+    }
+
+    /**
      * For streamable HTTP: what the server said when it refused the request with JSON-RPC id
      * {@code id} with an HTTP error status; null when it said nothing (or for stdio).
      */
