@@ -637,6 +637,38 @@ class HttpProtocolTest {
     }
 
     @Test
+    void reconnectionsOfTheStreamForTheServersOwnMessagesThatFailWaitLongerEachTime() throws Exception {
+        // Resumability: after a close with an event id Rein reconnects after the retry time (1 s when none is set); when
+        // the reconnection fails (a server being redeployed, a proxy restarting), the next waits twice as long (1 s, 2 s,
+        // 4 s), as the TypeScript SDK's client backs off (1 s growing by 1.5), so an outage of a few seconds is outlasted
+        // and a down server is not polled every second. Before, each failed reconnection came 1 s after the last.
+        List<Instant> gets = new java.util.concurrent.CopyOnWriteArrayList<>();
+        String changed = "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n\n";
+        try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
+            if (exchange.getRequestMethod().equals("GET")) {
+                gets.add(Instant.now());
+                if (gets.size() == 1) {
+                    FakeHttpEndpoint.events(exchange, "id: a1\n" + changed);
+                }
+                // Later GETs: the exchange is closed without an answer, which drops the connection.
+                return;
+            }
+            FakeHttpEndpoint.echoCountingListings(exchange, message, "down", new java.util.concurrent.atomic.AtomicInteger());
+        }); McpToolset mcp = McpToolset.start(server.config("remote", "/mcp", ""))) {
+            Instant until = Instant.now().plus(Duration.ofSeconds(15));
+            while (attempts(gets).size() < 4 && Instant.now().isBefore(until)) {
+                Thread.sleep(50);
+            }
+            Thread.sleep(1500);
+            List<Instant> attempts = attempts(gets);
+            assertThat(attempts).as("the first GET, then three reconnections").hasSize(4);
+            assertThat(Duration.between(attempts.get(1), attempts.get(2))).isGreaterThanOrEqualTo(Duration.ofMillis(1900));
+            assertThat(Duration.between(attempts.get(2), attempts.get(3))).isGreaterThanOrEqualTo(Duration.ofMillis(3900));
+            assertThat(invoke(mcp, "echo", "k-after-down", Duration.ofSeconds(10)).content()).isEqualTo("done");
+        }
+    }
+
+    @Test
     void theStreamForTheServersOwnMessagesClosedAfterAnEventIdIsPolledSoALaterNotificationArrives() throws Exception {
         try (ScriptedHttpServer server = new ScriptedHttpServer()) {
             server.primeStandaloneStream.set(true);
@@ -1029,6 +1061,17 @@ class HttpProtocolTest {
             Thread.sleep(50);
         }
         assertThat(server.rpc(method)).as(server.received.toString()).isNotEmpty();
+    }
+
+    /** The GETs of {@code gets} less those the JDK's client sent again at once after a dropped connection (one attempt). */
+    private static List<Instant> attempts(List<Instant> gets) {
+        List<Instant> attempts = new java.util.ArrayList<>();
+        for (Instant get : gets) {
+            if (attempts.isEmpty() || Duration.between(attempts.getLast(), get).toMillis() > 500) {
+                attempts.add(get);
+            }
+        }
+        return attempts;
     }
 
     /** Waits until the server has been asked for its tools {@code count} times, or {@code within} has passed. */

@@ -47,6 +47,8 @@ import javax.net.ssl.SSLParameters;
 final class ResumingHttpClient extends HttpClient {
     /** The wait before reconnecting when the server set no {@code retry} time. */
     private static final long DEFAULT_RETRY_MILLIS = 1000;
+    /** The longest wait before reconnecting after failed reconnections, as the TypeScript SDK's client caps it. */
+    private static final long MAX_BACKOFF_MILLIS = 30_000;
     /** Reconnections failing in a row (a dropped connection) after which a stream is given up. */
     private static final int MAX_FAILURES = 3;
 
@@ -547,7 +549,10 @@ final class ResumingHttpClient extends HttpClient {
         while (!closed && !answered[0] && failures < MAX_FAILURES) {
             try {
                 // The protocol makes waiting the server's retry time a MUST; past the limit, the call has given up.
-                Duration wait = Duration.ofMillis(retry == null ? DEFAULT_RETRY_MILLIS : retry);
+                // After failed reconnections it doubles (a server being redeployed, a proxy restarting), as the
+                // TypeScript SDK's client backs off, so a short outage is outlasted and a down server not polled each second.
+                long base = retry == null ? DEFAULT_RETRY_MILLIS : retry;
+                Duration wait = Duration.ofMillis(failures == 0 ? base : Math.max(base, Math.min(MAX_BACKOFF_MILLIS, base << failures)));
                 if (awaitsAnswer && Instant.now().plus(wait).isAfter(until)) {
                     return;
                 }
