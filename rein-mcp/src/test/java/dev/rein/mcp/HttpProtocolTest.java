@@ -15,6 +15,7 @@ import dev.rein.testkit.ScriptedModel;
 import dev.rein.tool.Tool;
 import dev.rein.tool.ToolContext;
 import dev.rein.tool.ToolOutput;
+import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -665,6 +666,32 @@ class HttpProtocolTest {
             assertThat(Duration.between(attempts.get(1), attempts.get(2))).isGreaterThanOrEqualTo(Duration.ofMillis(1900));
             assertThat(Duration.between(attempts.get(2), attempts.get(3))).isGreaterThanOrEqualTo(Duration.ofMillis(3900));
             assertThat(invoke(mcp, "echo", "k-after-down", Duration.ofSeconds(10)).content()).isEqualTo("done");
+        }
+    }
+
+    @Test
+    void anHttpsUrlToAServerSpeakingPlainHttpIsSaidNotToSpeakTlsThere() throws Exception {
+        // A common slip: https:// for a local server serving plain HTTP. A web server (Node's http) answers the TLS
+        // greeting with a plain 400 and closes. Before: 'nothing accepted a connection at HOST:PORT (is the server
+        // running?)' when the handshake timed out, or the SDK's 'RuntimeException: Client failed to initialize by explicit
+        // API call Caused by: SSLException: Unsupported or unrecognized SSL message', though the server runs.
+        try (java.net.ServerSocket plain = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            Thread.ofVirtual().start(() -> {
+                while (!plain.isClosed()) {
+                    try (java.net.Socket socket = plain.accept()) {
+                        socket.getInputStream().read(new byte[4096]);
+                        socket.getOutputStream().write("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n"
+                                .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                    } catch (IOException e) {
+                        // the next connection, or closed
+                    }
+                }
+            });
+            String url = "https://127.0.0.1:" + plain.getLocalPort() + "/mcp";
+            assertThatThrownBy(() -> McpToolset.start(McpConfig.parse("{\"mcpServers\": {\"remote\": {\"url\": \"" + url + "\"}}}",
+                    "test", Map.of()))).isInstanceOf(McpConfigException.class)
+                    .hasMessage("MCP server 'remote' could not be started: the TLS handshake with 127.0.0.1:" + plain.getLocalPort()
+                            + " failed: it answered in plain text, not TLS; if the server serves plain HTTP, use an http:// URL.");
         }
     }
 

@@ -92,7 +92,7 @@ public final class ServerConnection implements AutoCloseable {
             close();
             throw new McpConfigException("MCP server '" + config.name() + "' could not be started: " + describeConnect(e) + "."
                     + stderr.describe() + (e instanceof BadAnswer || e instanceof RefusedInitialized ? BadAnswer.ADVICE : e instanceof RefusedListing ? RefusedListing.ADVICE
-                    : e instanceof UnsupportedVersion ? UnsupportedVersion.ADVICE : hint()));
+                    : e instanceof UnsupportedVersion ? UnsupportedVersion.ADVICE : tls(e) != null ? "" : hint()));
         }
     }
 
@@ -686,14 +686,53 @@ public final class ServerConnection implements AutoCloseable {
         }
         String host = http.url().getHost();
         int port = http.url().getPort() >= 0 ? http.url().getPort() : "https".equals(http.url().getScheme()) ? 443 : 80;
+        String tls = tls(e);
+        if (tls != null) {
+            return "the TLS handshake with " + host + ":" + port + " failed: " + tls;
+        }
         boolean connect = false;
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof java.net.UnknownHostException || t instanceof java.nio.channels.UnresolvedAddressException) {
                 return "the host '" + host + "' is not known (DNS found no address for it)";
             }
+            if (t instanceof java.net.http.HttpConnectTimeoutException) {
+                // Its cause is a ConnectException too, but something may have accepted: the wait covers the TLS handshake.
+                return "no connection to " + host + ":" + port + " was made within 10 s (is the host reachable, or a firewall in the"
+                        + " way?" + ("https".equalsIgnoreCase(http.url().getScheme()) ? " The TLS handshake counts too: does the server"
+                        + " speak https at that port?" : "") + ")";
+            }
             connect |= t instanceof java.net.ConnectException;
         }
         return connect ? "nothing accepted a connection at " + host + ":" + port + " (is the server running?)" : null;
+    }
+
+    /**
+     * Why the TLS handshake with an https server failed, in a person's words; null when {@code e}
+     * holds no TLS failure. The JDK's words ("PKIX path building failed: ...") name its internals.
+     */
+    private static String tls(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (!(t instanceof javax.net.ssl.SSLException ssl)) {
+                continue;
+            }
+            String message = String.valueOf(ssl.getMessage());
+            String all = message;
+            for (Throwable c = ssl.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
+                all += " " + c.getMessage();
+            }
+            if (message.contains("plaintext connection") || message.contains("Unsupported or unrecognized SSL message")) {
+                return "it answered in plain text, not TLS; if the server serves plain HTTP, use an http:// URL";
+            }
+            if (all.contains("PKIX") || all.contains("certification path")) {
+                return "its certificate is not trusted by this Java runtime (a self-signed one, or one from a CA of your own):"
+                        + " add that CA to Java's trust store (the javax.net.ssl.trustStore system property)";
+            }
+            if (all.contains("No subject alternative") || all.contains("No name matching")) {
+                return "its certificate is not for the host in the URL (" + StdioTransport.abbreviate(all) + ")";
+            }
+            return StdioTransport.abbreviate(all);
+        }
+        return null;
     }
 
     /** How the SDK's HTTP transport and Rein's stdio reader say that one message was larger than they read. */
