@@ -25,6 +25,8 @@ public final class TemporalAgentClient {
      * the activity on another worker (a live worker heartbeats, so a long call runs until the run's deadline).
      */
     public static final Duration DEFAULT_ATTEMPT_TIMEOUT = Duration.ofMinutes(5);
+    /** The shortest attempt timeout {@link #withAttemptTimeout} takes: a worker must heartbeat within it, a few times. */
+    public static final Duration SHORTEST_ATTEMPT_TIMEOUT = Duration.ofSeconds(1);
 
     private final WorkflowClient client;
     private final String taskQueue;
@@ -48,10 +50,20 @@ public final class TemporalAgentClient {
      * A client whose runs take a worker silent for {@code timeout} (no heartbeat) for dead and retry its activity elsewhere.
      * A timeout over 365 days counts as 365 days (Temporal sets none past 10,000 years), as each activity of a run
      * without a time limit may take 365 days.
+     *
+     * @throws IllegalArgumentException when {@code timeout} is null or shorter than {@link #SHORTEST_ATTEMPT_TIMEOUT}
      */
     public TemporalAgentClient withAttemptTimeout(Duration timeout) {
         if (timeout == null || timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("the attempt timeout must be positive, got " + timeout);
+        }
+        if (timeout.compareTo(SHORTEST_ATTEMPT_TIMEOUT) < 0) {
+            // a live worker's heartbeats (a third of the timeout apart, at least 100 ms, throttled by the SDK) would come
+            // too late: its calls would be taken for a dead worker's and made again, a tool's effect delivered twice
+            throw new IllegalArgumentException("the attempt timeout must be at least 1 second, got " + timeout + ": a"
+                    + " worker heartbeats a few times per attempt timeout, and with a shorter one a live worker's model and"
+                    + " tool calls would be taken for a dead worker's and made again; set 1 second or more (the default"
+                    + " is " + DEFAULT_ATTEMPT_TIMEOUT.toMinutes() + " minutes)");
         }
         return new TemporalAgentClient(client, taskQueue, agent, timeout, runStore);
     }

@@ -114,6 +114,25 @@ class TemporalContractEdgesTest {
     }
 
     /**
+     * An attempt timeout shorter than a second is refused, saying why and what to set, where it was taken and a live
+     * worker's calls were taken for a dead worker's: its heartbeats (every third of the timeout, at least 100 ms
+     * apart, and throttled by the SDK) came too late, so a model call of 1.5 s with a timeout of 50 ms was made
+     * again (the scripted model was asked twice, the run FAILED), and a tool call would have been delivered again.
+     */
+    @Test
+    void anAttemptTimeoutUnderASecondIsRefusedSinceHeartbeatsCannotKeepUp() {
+        Agent agent = Orders.agent(Orders.lookupThenAnswer(), new RecordingListener(), Orders.lookup()).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalAgentClient client = server.start(agent);
+            for (Duration tooShort : java.util.List.of(Duration.ofMillis(50), Duration.ofMillis(999))) {
+                assertThatThrownBy(() -> client.withAttemptTimeout(tooShort)).isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageContaining("at least 1 second").hasMessageContaining(tooShort.toString());
+            }
+            assertThat(client.withAttemptTimeout(Duration.ofSeconds(1))).isNotNull();
+        }
+    }
+
+    /**
      * Retry policies the agent takes, and a local run uses, that Temporal's retry options could not be set from run to
      * their answer on Temporal too: no limit on retries (Integer.MAX_VALUE, whose attempts overflowed when the lost
      * workers were added), a first delay longer than the longest (RetryPolicy does not order them; Temporal refuses an
