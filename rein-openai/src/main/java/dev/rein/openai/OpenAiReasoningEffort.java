@@ -17,13 +17,23 @@ import dev.rein.model.ModelOption;
  * @param effort the wire value, such as {@code "low"}
  */
 public record OpenAiReasoningEffort(String effort) implements ModelOption {
+    /**
+     * No reasoning: gpt-5.1 and later (their default; the only effort with which they take a temperature or top_p);
+     * the models before gpt-5.1 refuse it.
+     */
     public static final OpenAiReasoningEffort NONE = new OpenAiReasoningEffort("none");
+    /** The least reasoning of the first gpt-5 models (gpt-5, gpt-5-mini, gpt-5-nano); gpt-5.1 and later refuse it. */
     public static final OpenAiReasoningEffort MINIMAL = new OpenAiReasoningEffort("minimal");
+    /** Low effort; every OpenAI reasoning model takes it. */
     public static final OpenAiReasoningEffort LOW = new OpenAiReasoningEffort("low");
+    /** Medium effort, the default of the models before gpt-5.1. */
     public static final OpenAiReasoningEffort MEDIUM = new OpenAiReasoningEffort("medium");
+    /** High effort; every OpenAI reasoning model takes it. */
     public static final OpenAiReasoningEffort HIGH = new OpenAiReasoningEffort("high");
+    /** The most reasoning, for the models after gpt-5.1-codex-max (gpt-5.2 and later); older ones refuse it. */
     public static final OpenAiReasoningEffort XHIGH = new OpenAiReasoningEffort("xhigh");
 
+    /** Refuses a null or blank effort. */
     public OpenAiReasoningEffort {
         if (effort == null || effort.isBlank()) {
             throw new ReinException("a reasoning effort is a word such as minimal, low, medium or high, not "
