@@ -54,6 +54,7 @@ public final class AnnotatedTools {
 
     private static Tool toTool(Object target, Method method, ToolMethod annotation) {
         String name = annotation.name().isEmpty() ? method.getName() : annotation.name();
+        accessible(target, method, name);
         List<Param> params = params(name, method);
         Tool.Builder builder = Tool.builder(name)
                 .description(annotation.description())
@@ -67,6 +68,24 @@ public final class AnnotatedTools {
             builder.timeout(Duration.ofSeconds(annotation.timeoutSeconds()));
         }
         return builder.build();
+    }
+
+    /**
+     * Makes a public method of a class that is not public itself (a private nested class, a
+     * package-private or an anonymous class: common homes of an application's tools) callable, as
+     * reflection refuses it otherwise and every call would fail with an IllegalAccessException.
+     * A class of a named module that does not open its package to Rein is refused when the tool is made.
+     */
+    private static void accessible(Object target, Method method, String toolName) {
+        Object receiver = Modifier.isStatic(method.getModifiers()) ? null : target;
+        if (method.canAccess(receiver) || method.trySetAccessible()) {
+            return;
+        }
+        Class<?> type = method.getDeclaringClass();
+        throw new ReinException("tool '" + toolName + "': Rein cannot call method " + method.getName() + " of " + type.getName()
+                + ": the class is not public and module " + type.getModule().getName() + " does not open package "
+                + type.getPackageName() + " to dev.rein.core; make the class public, or add 'opens " + type.getPackageName()
+                + " to dev.rein.core;' to that module's module-info.java");
     }
 
     private record Param(String name, String description, boolean required, JavaType type, Type schemaType, boolean context) {}

@@ -1,0 +1,52 @@
+package dev.rein.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rein.json.Json;
+import dev.rein.tool.AnnotatedTools;
+import dev.rein.tool.ToolCall;
+import dev.rein.tool.ToolContext;
+import dev.rein.tool.ToolExecutor;
+import dev.rein.tool.ToolMethod;
+import dev.rein.tool.ToolParam;
+import dev.rein.tool.ToolRegistry;
+import dev.rein.tool.ToolResult;
+import org.junit.jupiter.api.Test;
+
+/**
+ * docs/tools: the public {@code @ToolMethod} methods of any object are its tools. The object's class
+ * is often not public (a private nested class of the application, a package-private class, an
+ * anonymous class); its tools must run all the same. In another package than {@link AnnotatedTools}.
+ */
+class AnnotatedToolClassesTest {
+    private static final class OrderTools {
+        @ToolMethod(description = "Looks up an order by id.")
+        public String lookupOrder(@ToolParam(name = "orderId", value = "the order id") String orderId) {
+            return "order " + orderId + " is 配送中";
+        }
+    }
+
+    private static String run(Object target, String tool, String arguments) throws Exception {
+        ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(AnnotatedTools.from(target))).build();
+        ToolResult result = executor.execute(new ToolCall("c1", tool, Json.parse(arguments), 0), ToolContext.standalone("c1"));
+        return (result.isError() ? "ERROR " : "") + result.content();
+    }
+
+    @Test
+    void theToolsOfAPrivateNestedClassRun() throws Exception {
+        // before: every call failed with "Tool 'lookupOrder' failed with IllegalAccessException: class
+        // dev.rein.tool.AnnotatedTools cannot access a member of class ...OrderTools with modifiers "public""
+        assertThat(run(new OrderTools(), "lookupOrder", "{\"orderId\":\"A-104\"}")).isEqualTo("order A-104 is 配送中");
+    }
+
+    @Test
+    void theToolsOfAnAnonymousClassRun() throws Exception {
+        Object tools = new Object() {
+            @ToolMethod(description = "Says hello.")
+            public String hello(@ToolParam(name = "who", value = "whom to greet") String who) {
+                return "hello " + who;
+            }
+        };
+        assertThat(run(tools, "hello", "{\"who\":\"Alice\"}")).isEqualTo("hello Alice");
+    }
+}
