@@ -166,6 +166,10 @@ public final class AnnotatedTools {
             if (e.getCause() instanceof Exception cause) {
                 throw cause;
             }
+            // an Error the method threw (AssertionError, StackOverflowError) is named as itself, as a Tool's handler's is
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
             throw e;
         }
     }

@@ -49,4 +49,17 @@ class AnnotatedToolClassesTest {
         };
         assertThat(run(tools, "hello", "{\"who\":\"Alice\"}")).isEqualTo("hello Alice");
     }
+
+    @Test
+    void anErrorTheMethodThrowsIsNamedNotItsReflectionWrapper() throws Exception {
+        // before: "Tool 'check' failed with InvocationTargetException: (no message)", naming neither the error nor its message
+        assertThat(run(new Checks(), "check", "{}")).contains("AssertionError: the total is negative").doesNotContain("InvocationTargetException");
+    }
+
+    public static final class Checks {
+        @ToolMethod(description = "Checks the totals.")
+        public String check() {
+            throw new AssertionError("the total is negative");
+        }
+    }
 }
