@@ -770,20 +770,7 @@ class CliTelemetryTest {
         assertThat(CliTelemetry.flushBound(config(Map.of("otel.exporter.otlp.timeout", "0",
                 "otel.exporter.otlp.traces.timeout", "8000", "otel.exporter.otlp.metrics.timeout", "9000"))))
                 .as("each signal's own wins").isEqualTo(Duration.ofSeconds(9));
-        try (OtlpReceiver otlp = OtlpReceiver.start().delayingTraces(Duration.ofMillis(6500))) {
-            InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT", otlp.endpoint())
-                    .env("OTEL_EXPORTER_OTLP_TIMEOUT", "0");
-            cli.models((name, env) -> ScriptedModel.of(ScriptedModel.text("hi")));
-            long started = System.nanoTime();
-            InProcessCli.Outcome outcome = cli.run("run", "--json", "say hi");
-            Duration took = Duration.ofNanos(System.nanoTime() - started);
-
-            assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
-            assertThat(outcome.stderrLines()).as(outcome.stderr())
-                    .noneMatch(line -> line.startsWith("rein: OpenTelemetry: ") && !line.contains("ConnectException"));
-            assertThat(took).as("the flush waited for the collector's answer").isGreaterThanOrEqualTo(Duration.ofMillis(6500));
-            assertThat(otlp.spans()).anyMatch(span -> span.getName().startsWith("invoke_agent"));
-        }
+        assertTheFlushWaitsForACollectorSlowWith(Signal.TRACES, "OTEL_EXPORTER_OTLP_TIMEOUT", "0");
     }
 
     /**
@@ -803,19 +790,7 @@ class CliTelemetryTest {
         assertThat(CliTelemetry.flushBound(config(Map.of("otel.metric.export.timeout", "0"))))
                 .isEqualTo(Duration.ofMillis(Integer.MAX_VALUE));
         // longer than the flush's 5 s: a collector that takes the metrics in 6.5 s is waited for
-        try (OtlpReceiver otlp = OtlpReceiver.start().delayingMetrics(Duration.ofMillis(6500))) {
-            InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT", otlp.endpoint())
-                    .env("OTEL_METRIC_EXPORT_TIMEOUT", "9000");
-            cli.models((name, env) -> ScriptedModel.of(ScriptedModel.text("hi")));
-            long started = System.nanoTime();
-            InProcessCli.Outcome outcome = cli.run("run", "--json", "say hi");
-            Duration took = Duration.ofNanos(System.nanoTime() - started);
-
-            assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
-            assertThat(outcome.stderrLines()).as(outcome.stderr())
-                    .noneMatch(line -> line.startsWith("rein: OpenTelemetry: ") && !line.contains("ConnectException"));
-            assertThat(took).as("the flush waited for the collector's answer").isGreaterThanOrEqualTo(Duration.ofMillis(6500));
-        }
+        assertTheFlushWaitsForACollectorSlowWith(Signal.METRICS, "OTEL_METRIC_EXPORT_TIMEOUT", "9000");
         // shorter: the metrics export is given up at 1 s, said naming the variable, not as a collector silent for 5 s
         try (OtlpReceiver otlp = OtlpReceiver.start().delayingMetrics(Duration.ofMillis(6500))) {
             InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT", otlp.endpoint())
@@ -857,13 +832,29 @@ class CliTelemetryTest {
         assertThat(CliTelemetry.flushBound(config(Map.of("otel.bsp.export.timeout", "2000")))).isEqualTo(Duration.ofSeconds(5));
         assertThat(CliTelemetry.flushBound(config(Map.of("otel.bsp.export.timeout", "0"))))
                 .isEqualTo(Duration.ofMillis(Integer.MAX_VALUE));
-        try (OtlpReceiver otlp = OtlpReceiver.start().delayingTraces(Duration.ofMillis(6500))) {
-            InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT", otlp.endpoint())
-                    .env("OTEL_BSP_EXPORT_TIMEOUT", "9000");
+        assertTheFlushWaitsForACollectorSlowWith(Signal.TRACES, "OTEL_BSP_EXPORT_TIMEOUT", "9000");
+    }
+
+    /** Which signal {@link #assertTheFlushWaitsForACollectorSlowWith} has the collector answer late. */
+    private enum Signal { TRACES, METRICS }
+
+    /**
+     * One {@code rein run} with {@code variable=value} set, against a collector that answers the given
+     * signal's exports after 6.5 s: the flush at the run's end waits for the answer (longer than its
+     * own 5 s), no line says it gave up, and the run's spans arrive.
+     */
+    private static void assertTheFlushWaitsForACollectorSlowWith(Signal slow, String variable, String value) throws Exception {
+        try (OtlpReceiver otlp = OtlpReceiver.start()) {
+            if (slow == Signal.TRACES) {
+                otlp.delayingTraces(Duration.ofMillis(6500));
+            } else {
+                otlp.delayingMetrics(Duration.ofMillis(6500));
+            }
+            InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT", otlp.endpoint()).env(variable, value);
             cli.models((name, env) -> ScriptedModel.of(ScriptedModel.text("hi")));
-            long started = System.nanoTime();
+            long begun = System.nanoTime();
             InProcessCli.Outcome outcome = cli.run("run", "--json", "say hi");
-            Duration took = Duration.ofNanos(System.nanoTime() - started);
+            Duration took = Duration.ofNanos(System.nanoTime() - begun);
 
             assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
             assertThat(outcome.stderrLines()).as(outcome.stderr())
