@@ -1,6 +1,7 @@
 package dev.rein.tool;
 
 import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.victools.jsonschema.generator.OptionPreset;
@@ -152,12 +153,18 @@ public final class AnnotatedTools {
                 continue;
             }
             JsonNode value = arguments.get(p.name());
-            if (Optional.class.equals(p.type().getRawClass())) {
-                values[i] = value == null || value.isNull() ? Optional.empty()
-                        : Optional.ofNullable(JavaNames.read(value, p.type().containedType(0)));
-            } else {
-                // Under the names the parameter's schema gives (a record's orderId), not Rein's snake_case.
-                values[i] = value == null || value.isNull() ? defaultValue(p.type()) : JavaNames.read(value, p.type());
+            try {
+                if (Optional.class.equals(p.type().getRawClass())) {
+                    values[i] = value == null || value.isNull() ? Optional.empty()
+                            : Optional.ofNullable(JavaNames.read(value, p.type().containedType(0)));
+                } else {
+                    // Under the names the parameter's schema gives (a record's orderId), not Rein's snake_case.
+                    values[i] = value == null || value.isNull() ? defaultValue(p.type()) : JavaNames.read(value, p.type());
+                }
+            } catch (IllegalArgumentException e) {
+                // valid by the schema, yet no value of the Java type ("2026-02-30" for a LocalDate, 3e10 for an int):
+                // the model's arguments are wrong and the method was not called, as for arguments the schema refuses
+                throw new UnreadableArgument(p.name(), e);
             }
         }
         try {
@@ -171,6 +178,29 @@ public final class AnnotatedTools {
                 throw error;
             }
             throw e;
+        }
+    }
+
+    /** An argument that fits the schema but not the parameter's Java type; the method was not called. */
+    static final class UnreadableArgument extends IllegalArgumentException {
+        UnreadableArgument(String parameter, IllegalArgumentException e) {
+            super(path(parameter, e.getCause()) + ": " + (e.getCause() instanceof JsonMappingException m && m.getOriginalMessage() != null
+                    ? m.getOriginalMessage() : e.getMessage()), e);
+        }
+
+        /** The JSON path of the value that could not be read: the parameter, and within it the field or element. */
+        private static String path(String parameter, Throwable cause) {
+            StringBuilder path = new StringBuilder("$.").append(parameter);
+            if (cause instanceof JsonMappingException m) {
+                for (JsonMappingException.Reference ref : m.getPath()) {
+                    if (ref.getFieldName() != null) {
+                        path.append('.').append(ref.getFieldName());
+                    } else if (ref.getIndex() >= 0) {
+                        path.append('[').append(ref.getIndex()).append(']');
+                    }
+                }
+            }
+            return path.toString();
         }
     }
 

@@ -28,6 +28,10 @@ final class HandlerInvocation implements ToolInterceptor {
             return ToolOutcome.of(normalise(call, handler(invocation).handle(call.arguments(), invocation.context())));
         } catch (InterruptedException e) {
             throw e;
+        } catch (AnnotatedTools.UnreadableArgument e) {
+            return ToolOutcome.of(ToolResult.reinError(call, ErrorClass.INVALID_ARGUMENTS, "Invalid arguments for tool '" + call.name()
+                    + "': " + e.getMessage() + ". The tool was not called. Call it again with arguments matching this JSON schema: "
+                    + Json.write(invocation.tool().definition().inputSchema())));
         } catch (Exception | Error e) {
             // an Error (AssertionError, StackOverflowError, NoClassDefFoundError) is the handler's failure
             // too: caught here, its message passes secret masking and provenance on the way up like any

@@ -62,4 +62,33 @@ class AnnotatedToolClassesTest {
             throw new AssertionError("the total is negative");
         }
     }
+
+    public static final class Dates {
+        static final java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+
+        @ToolMethod(description = "Books a day.")
+        public String book(@ToolParam(name = "day", value = "the day") java.time.LocalDate day, @ToolParam(name = "n", value = "n") int n) {
+            calls.incrementAndGet();
+            return "booked " + day + " x" + n;
+        }
+    }
+
+    @Test
+    void aValueTheSchemaTakesButTheParametersTypeCannotHoldIsRefusedAsInvalidArgumentsAndTheMethodIsNotCalled() throws Exception {
+        ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(AnnotatedTools.from(new Dates()))).build();
+        ToolResult badDay = executor.execute(new ToolCall("c1", "book", Json.parse("{\"day\":\"2026-02-30\",\"n\":1}"), 0),
+                ToolContext.standalone("c1"));
+        ToolResult badCount = executor.execute(new ToolCall("c2", "book", Json.parse("{\"day\":\"2026-02-03\",\"n\":30000000000}"), 0),
+                ToolContext.standalone("c2"));
+
+        // before: EXECUTION_FAILED "Tool 'book' failed with IllegalArgumentException: Cannot deserialize value of type
+        // `java.time.LocalDate` from String "2026-02-30": ...", as if the tool had run and failed
+        assertThat(badDay.errorClass()).isEqualTo(dev.rein.tool.ErrorClass.INVALID_ARGUMENTS);
+        assertThat(badDay.content()).startsWith("Invalid arguments for tool 'book': $.day: ").contains("2026-02-30")
+                .contains("The tool was not called. Call it again with arguments matching this JSON schema: {\"type\":\"object\"")
+                .doesNotContain("IllegalArgumentException");
+        assertThat(badCount.errorClass()).isEqualTo(dev.rein.tool.ErrorClass.INVALID_ARGUMENTS);
+        assertThat(badCount.content()).startsWith("Invalid arguments for tool 'book': $.n: ").contains("30000000000");
+        assertThat(Dates.calls).hasValue(0);
+    }
 }
