@@ -185,6 +185,10 @@ public final class Tool {
 
         /** The JSON schema of the input object. */
         public Builder inputSchema(ObjectNode schema) {
+            if (schema == null) { // a schema that did not load would otherwise make a tool without arguments, unseen
+                throw new ReinException("tool '" + name + "': inputSchema(...) was given null; pass the JSON schema of the input"
+                        + " object, or leave it unset for a tool without arguments");
+            }
             this.inputSchema = schema;
             return this;
         }
@@ -219,7 +223,10 @@ public final class Tool {
         }
 
         public Builder risk(Risk risk) {
-            this.risk = Objects.requireNonNull(risk, "risk");
+            if (risk == null) {
+                throw new ReinException("tool '" + name + "': risk(...) was given null; pass Risk.READ, Risk.WRITE or Risk.IRREVERSIBLE");
+            }
+            this.risk = risk;
             return this;
         }
 

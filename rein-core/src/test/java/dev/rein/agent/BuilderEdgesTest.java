@@ -44,6 +44,19 @@ class BuilderEdgesTest {
     }
 
     @Test
+    void aToolGivenANullRiskOrSchemaObjectIsRefusedNamingTheSetting() {
+        // risk(null) threw the bare NullPointerException "risk"; inputSchema((ObjectNode) null) (a schema file that did
+        // not load) made a tool without arguments, unseen, where inputSchema((String) null) was refused
+        assertThatThrownBy(() -> Tool.builder("refund").description("Refunds.").risk(null))
+                .isInstanceOf(ReinException.class)
+                .hasMessage("tool 'refund': risk(...) was given null; pass Risk.READ, Risk.WRITE or Risk.IRREVERSIBLE");
+        assertThatThrownBy(() -> Tool.builder("refund").description("Refunds.").inputSchema((com.fasterxml.jackson.databind.node.ObjectNode) null))
+                .isInstanceOf(ReinException.class)
+                .hasMessage("tool 'refund': inputSchema(...) was given null; pass the JSON schema of the input object,"
+                        + " or leave it unset for a tool without arguments");
+    }
+
+    @Test
     void aScopeNamedTwiceIsOneRequiredScope() {
         // requiredScopes("orders:read", "orders:read") threw Set.of's IllegalArgumentException ("duplicate element")
         Tool tool = Tool.builder("lookup").description("Looks up.").handler((a, c) -> "x")
