@@ -23,10 +23,14 @@ public record RetryPolicy(int maxRetries, Duration initialDelay, Duration maxDel
      * minutes, say) gets no retry: the call fails at once, saying so, rather than holding the run.
      */
     public static final Duration LONGEST_HINT = Duration.ofSeconds(60);
+    private static final Duration LONGEST_MILLIS = Duration.ofMillis(Long.MAX_VALUE);
 
     public RetryPolicy {
         if (maxRetries < 0) {
             throw new ReinException("maxRetries cannot be negative, was " + maxRetries);
+        }
+        if (initialDelay == null || maxDelay == null) {
+            throw new ReinException("retry delays cannot be null; give Duration.ZERO for none");
         }
         if (initialDelay.isNegative() || maxDelay.isNegative()) {
             throw new ReinException("retry delays cannot be negative");
@@ -47,10 +51,15 @@ public record RetryPolicy(int maxRetries, Duration initialDelay, Duration maxDel
         if (hint != null && !hint.isNegative()) {
             return hint;
         }
-        double base = initialDelay.toMillis() * Math.pow(2, Math.max(0, retry - 1));
+        double base = millis(initialDelay) * Math.pow(2, Math.max(0, retry - 1));
         double spread = base * jitter * (ThreadLocalRandom.current().nextDouble() * 2 - 1);
-        long millis = (long) Math.min(maxDelay.toMillis(), Math.max(0, base + spread));
+        long millis = (long) Math.min(millis(maxDelay), Math.max(0, base + spread)); // the cast saturates
         return Duration.ofMillis(millis);
+    }
+
+    /** {@code d} in milliseconds; a delay too long for a count of them (which a Duration can hold) is the longest that is. */
+    private static long millis(Duration d) {
+        return d.compareTo(LONGEST_MILLIS) >= 0 ? Long.MAX_VALUE : d.toMillis();
     }
 
     /** Whether {@code hint} (null for none) asks for a longer wait than Rein makes, {@link #LONGEST_HINT}. */

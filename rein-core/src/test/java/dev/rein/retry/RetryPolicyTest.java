@@ -40,11 +40,28 @@ class RetryPolicyTest {
         assertThat(policy.delayBefore(2, Duration.ofSeconds(-1))).as("a negative hint is ignored").isEqualTo(Duration.ofSeconds(1));
     }
 
+    /**
+     * A delay too long for a count of milliseconds (Duration.ofSeconds(Long.MAX_VALUE), which the
+     * constructor takes) made the first retry throw ArithmeticException; it now counts as the longest
+     * wait a millisecond count holds, which callers still cap at their deadline.
+     */
+    @Test
+    void delaysTooLongForMillisecondsAreTheLongestWaitNotAnOverflow() {
+        Duration endless = Duration.ofSeconds(Long.MAX_VALUE);
+        Duration longest = Duration.ofMillis(Long.MAX_VALUE);
+        assertThat(new RetryPolicy(3, endless, endless, 0).delayBefore(1, null)).isEqualTo(longest);
+        assertThat(new RetryPolicy(3, endless, endless, 0.5).delayBefore(3, null)).isEqualTo(longest);
+        assertThat(new RetryPolicy(3, Duration.ofSeconds(1), endless, 0).delayBefore(2, null)).isEqualTo(Duration.ofSeconds(2));
+        assertThat(new RetryPolicy(3, endless, Duration.ofSeconds(30), 0).delayBefore(1, null)).isEqualTo(Duration.ofSeconds(30));
+    }
+
     @Test
     void badSettingsSayWhatWasWrong() {
         assertThatThrownBy(() -> new RetryPolicy(-1, Duration.ZERO, Duration.ZERO, 0))
                 .isInstanceOf(ReinException.class).hasMessageContaining("maxRetries cannot be negative, was -1");
         assertThatThrownBy(() -> new RetryPolicy(1, Duration.ZERO, Duration.ZERO, 2))
                 .isInstanceOf(ReinException.class).hasMessageContaining("jitter must be between 0 and 1");
+        assertThatThrownBy(() -> new RetryPolicy(1, null, Duration.ZERO, 0))
+                .isInstanceOf(ReinException.class).hasMessageContaining("retry delays cannot be null");
     }
 }
