@@ -61,6 +61,17 @@ class SdkCompatibilityTest {
                 .build();
     }
 
+    /** {@code reply} as the SDK reads it whole and streamed (accumulated), in that order. */
+    private List<Message> wholeAndStreamed(FakeReply.Message reply) {
+        server.enqueue(reply, reply);
+        Message whole = client.messages().create(params("x"));
+        MessageAccumulator accumulator = MessageAccumulator.create();
+        try (StreamResponse<RawMessageStreamEvent> stream = client.messages().createStreaming(params("x"))) {
+            stream.stream().forEach(event -> accumulator.accumulate(event.validate()));
+        }
+        return List.of(whole, accumulator.message().validate());
+    }
+
     private static MessageCreateParams params(String text) {
         return MessageCreateParams.builder().model("claude-test-1").maxTokens(256).addUserMessage(text).build();
     }
@@ -115,16 +126,7 @@ class SdkCompatibilityTest {
     void aRefusalsStopDetailsAreReadByTheSdkWholeAndStreamed() {
         FakeReply.Message reply = FakeReply.message().text("お手伝い")
                 .refusal("cyber", "This request was declined because it could enable cyber harm.").build();
-        server.enqueue(reply, reply);
-
-        Message whole = client.messages().create(params("x"));
-        MessageAccumulator accumulator = MessageAccumulator.create();
-        try (StreamResponse<RawMessageStreamEvent> stream = client.messages().createStreaming(params("x"))) {
-            stream.stream().forEach(event -> accumulator.accumulate(event.validate()));
-        }
-        Message streamed = accumulator.message().validate();
-
-        for (Message message : List.of(whole, streamed)) {
+        for (Message message : wholeAndStreamed(reply)) {
             assertThat(message.stopReason()).contains(StopReason.REFUSAL);
             assertThat(message.stopDetails().orElseThrow().category().orElseThrow().asString()).isEqualTo("cyber");
             assertThat(message.stopDetails().orElseThrow().explanation())
@@ -136,16 +138,7 @@ class SdkCompatibilityTest {
     void theCodeExecutionContainerIsReadByTheSdkWholeAndStreamed() {
         FakeReply.Message reply = FakeReply.message().text("5.5")
                 .container("container_011CPR5CNjB747bTd36fQLFk", "2026-12-05T01:13:31.749448Z").build();
-        server.enqueue(reply, reply);
-
-        Message whole = client.messages().create(params("x"));
-        MessageAccumulator accumulator = MessageAccumulator.create();
-        try (StreamResponse<RawMessageStreamEvent> stream = client.messages().createStreaming(params("x"))) {
-            stream.stream().forEach(event -> accumulator.accumulate(event.validate()));
-        }
-        Message streamed = accumulator.message().validate();
-
-        for (Message message : List.of(whole, streamed)) {
+        for (Message message : wholeAndStreamed(reply)) {
             assertThat(message.container().orElseThrow().id()).isEqualTo("container_011CPR5CNjB747bTd36fQLFk");
             assertThat(message.container().orElseThrow().expiresAt().getYear()).isEqualTo(2026);
         }
@@ -158,16 +151,7 @@ class SdkCompatibilityTest {
                 .toolUseFromCode("toolu_01", "query_database", "{\"sql\":\"SELECT 1\"}", "code_execution_20260120", "srvtoolu_01")
                 .toolUse("toolu_02", "ask_user", "{}")
                 .container("container_011CPR5CNjB747bTd36fQLFk", "2026-12-05T01:13:31.749448Z").build();
-        server.enqueue(reply, reply);
-
-        Message whole = client.messages().create(params("x"));
-        MessageAccumulator accumulator = MessageAccumulator.create();
-        try (StreamResponse<RawMessageStreamEvent> stream = client.messages().createStreaming(params("x"))) {
-            stream.stream().forEach(event -> accumulator.accumulate(event.validate()));
-        }
-        Message streamed = accumulator.message().validate();
-
-        for (Message message : List.of(whole, streamed)) {
+        for (Message message : wholeAndStreamed(reply)) {
             var fromCode = message.content().get(0).asToolUse().caller();
             assertThat(fromCode.isCodeExecution20260120()).isTrue();
             assertThat(fromCode.asCodeExecution20260120().toolId()).isEqualTo("srvtoolu_01");
@@ -179,16 +163,7 @@ class SdkCompatibilityTest {
     void serverToolUseCountsAreReadByTheSdkWholeAndStreamed() {
         FakeReply.Message reply = FakeReply.message().text("晴れです。")
                 .usage(FakeUsage.of(20, 9).withServerToolUse("web_search_requests", 3)).build();
-        server.enqueue(reply, reply);
-
-        Message whole = client.messages().create(params("x"));
-        MessageAccumulator accumulator = MessageAccumulator.create();
-        try (StreamResponse<RawMessageStreamEvent> stream = client.messages().createStreaming(params("x"))) {
-            stream.stream().forEach(event -> accumulator.accumulate(event.validate()));
-        }
-        Message streamed = accumulator.message().validate();
-
-        for (Message message : List.of(whole, streamed)) {
+        for (Message message : wholeAndStreamed(reply)) {
             assertThat(message.usage().serverToolUse().orElseThrow().webSearchRequests()).isEqualTo(3);
         }
     }
