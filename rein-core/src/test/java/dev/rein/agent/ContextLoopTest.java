@@ -276,20 +276,7 @@ class ContextLoopTest {
     void aCompactionWritesAtMostWhatTheOutputLimitLeavesAndOneThatSpendsItAllEndsTheRunForThatLimit() {
         AtomicInteger pages = new AtomicInteger();
         List<Integer> compactionMaxTokens = new ArrayList<>();
-        ScriptedModel.Turn turn = (request, number) -> {
-            if (lastText(request).startsWith("[rein] Your context is nearly full")) {
-                compactionMaxTokens.add(request.maxTokens());
-                // a summary that writes every token it may
-                return reply(dev.rein.model.StopReason.END_TURN, dev.rein.model.Usage.of(100, request.maxTokens(), 0, 0),
-                        new TextBlock("Summary: pages read.")).answer(request, number);
-            }
-            if (request.toolChoice().equals(dev.rein.model.ToolChoice.none())) {
-                return text("what is known").answer(request, number);
-            }
-            int n = pages.incrementAndGet();
-            return n <= 6 ? toolCalls(call("fetch_page", "{\"page\":" + n + "}")).answer(request, number) : text("done").answer(request, number);
-        };
-        ScriptedModel model = ScriptedModel.of(Collections.nCopies(20, turn));
+        ScriptedModel model = pagesThenACompactionThatWritesAll(pages, compactionMaxTokens);
         RunResult result = agent(model).budget(Budget.builder().maxSteps(120).maxOutputTokens(1_000L).build())
                 .contextPolicy(ContextPolicy.builder().compaction(Compaction.client(2_000).keepingLast(2)).build())
                 .build().run("read");
@@ -317,15 +304,14 @@ class ContextLoopTest {
     }
 
     /**
-     * A step counts one model call that may propose actions (README's budget table): a compaction that uses the
-     * output token limit up before the step's call is made leaves that step uncounted, so the run's steps (its
-     * result, run_finished) are the step calls it made, where it counted one more step than it made calls.
+     * A model that reads pages (up to six calls of fetch_page, counted in {@code pages}), answers a
+     * compaction with a summary that writes every token the request allows (its max_tokens added to
+     * {@code compactionMaxTokens}), and a final summary request with "what is known".
      */
-    @Test
-    void aStepWhoseCallACompactionLeftUnmadeIsNotCounted() {
-        AtomicInteger pages = new AtomicInteger();
+    private static ScriptedModel pagesThenACompactionThatWritesAll(AtomicInteger pages, List<Integer> compactionMaxTokens) {
         ScriptedModel.Turn turn = (request, number) -> {
             if (lastText(request).startsWith("[rein] Your context is nearly full")) {
+                compactionMaxTokens.add(request.maxTokens());
                 return reply(dev.rein.model.StopReason.END_TURN, dev.rein.model.Usage.of(100, request.maxTokens(), 0, 0),
                         new TextBlock("Summary: pages read.")).answer(request, number);
             }
@@ -335,7 +321,18 @@ class ContextLoopTest {
             int n = pages.incrementAndGet();
             return n <= 6 ? toolCalls(call("fetch_page", "{\"page\":" + n + "}")).answer(request, number) : text("done").answer(request, number);
         };
-        ScriptedModel model = ScriptedModel.of(Collections.nCopies(20, turn));
+        return ScriptedModel.of(Collections.nCopies(20, turn));
+    }
+
+    /**
+     * A step counts one model call that may propose actions (README's budget table): a compaction that uses the
+     * output token limit up before the step's call is made leaves that step uncounted, so the run's steps (its
+     * result, run_finished) are the step calls it made, where it counted one more step than it made calls.
+     */
+    @Test
+    void aStepWhoseCallACompactionLeftUnmadeIsNotCounted() {
+        AtomicInteger pages = new AtomicInteger();
+        ScriptedModel model = pagesThenACompactionThatWritesAll(pages, new ArrayList<>());
         RunResult result = agent(model).budget(Budget.builder().maxSteps(120).maxOutputTokens(1_000L).build())
                 .contextPolicy(ContextPolicy.builder().compaction(Compaction.client(2_000).keepingLast(2)).build())
                 .build().run("read");
