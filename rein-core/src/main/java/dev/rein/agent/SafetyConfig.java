@@ -69,22 +69,23 @@ public record SafetyConfig(ApprovalPolicy approvalPolicy, RunStore store, ScopeP
         private Builder() {}
 
         public Builder approvalPolicy(ApprovalPolicy policy) {
-            this.approvalPolicy = Objects.requireNonNull(policy, "policy");
+            this.approvalPolicy = BuilderSettings.given(policy, "approvalPolicy", "pass an ApprovalPolicy (ApprovalPolicy.NEVER for no approvals)");
             return this;
         }
 
         public Builder store(RunStore store) {
-            this.store = Objects.requireNonNull(store, "store");
+            this.store = BuilderSettings.given(store, "store", "pass a RunStore (new InMemoryRunStore() is the default)");
             return this;
         }
 
         public Builder scopePolicy(ScopePolicy policy) {
-            this.scopePolicy = Objects.requireNonNull(policy, "policy");
+            this.scopePolicy = BuilderSettings.given(policy, "scopePolicy", "pass a ScopePolicy (ScopePolicy.REQUIRED_SCOPES is the default)");
             return this;
         }
 
         public Builder toolRetryPolicy(RetryPolicy policy) {
-            this.toolRetryPolicy = Objects.requireNonNull(policy, "policy");
+            this.toolRetryPolicy = BuilderSettings.given(policy, "toolRetryPolicy",
+                    "pass a RetryPolicy (RetryPolicy.NONE for no retries; ToolExecutor.DEFAULT_TOOL_RETRY is the default)");
             return this;
         }
 

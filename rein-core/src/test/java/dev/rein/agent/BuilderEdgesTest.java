@@ -57,6 +57,21 @@ class BuilderEdgesTest {
     }
 
     @Test
+    void aSafetyConfigGivenANullPolicyOrStoreSaysWhatToPassAsTheAgentBuilderDoes() {
+        // SafetyConfig.builder()'s setters threw the bare NullPointerException "policy" (the same word for all three
+        // policies) or "store", where Agent.builder()'s setters of the same settings said what to pass
+        assertThatThrownBy(() -> dev.rein.agent.SafetyConfig.builder().approvalPolicy(null)).isInstanceOf(ReinException.class)
+                .hasMessage("approvalPolicy(...) was given null: pass an ApprovalPolicy (ApprovalPolicy.NEVER for no approvals)");
+        assertThatThrownBy(() -> dev.rein.agent.SafetyConfig.builder().store(null)).isInstanceOf(ReinException.class)
+                .hasMessage("store(...) was given null: pass a RunStore (new InMemoryRunStore() is the default)");
+        assertThatThrownBy(() -> dev.rein.agent.SafetyConfig.builder().scopePolicy(null)).isInstanceOf(ReinException.class)
+                .hasMessage("scopePolicy(...) was given null: pass a ScopePolicy (ScopePolicy.REQUIRED_SCOPES is the default)");
+        assertThatThrownBy(() -> dev.rein.agent.SafetyConfig.builder().toolRetryPolicy(null)).isInstanceOf(ReinException.class)
+                .hasMessage("toolRetryPolicy(...) was given null: pass a RetryPolicy (RetryPolicy.NONE for no retries;"
+                        + " ToolExecutor.DEFAULT_TOOL_RETRY is the default)");
+    }
+
+    @Test
     void aScopeNamedTwiceIsOneRequiredScope() {
         // requiredScopes("orders:read", "orders:read") threw Set.of's IllegalArgumentException ("duplicate element")
         Tool tool = Tool.builder("lookup").description("Looks up.").handler((a, c) -> "x")
