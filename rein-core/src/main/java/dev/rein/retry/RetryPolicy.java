@@ -29,13 +29,16 @@ public record RetryPolicy(int maxRetries, Duration initialDelay, Duration maxDel
         if (maxRetries < 0) {
             throw new ReinException("maxRetries cannot be negative, was " + maxRetries);
         }
-        if (initialDelay == null || maxDelay == null) {
-            throw new ReinException("retry delays cannot be null; give Duration.ZERO for none");
+        if (initialDelay == null) {
+            throw new ReinException("the retry policy's initialDelay is missing (null): pass a Duration, e.g. Duration.ofMillis(200)");
+        }
+        if (maxDelay == null) {
+            throw new ReinException("the retry policy's maxDelay is missing (null): pass a Duration, e.g. Duration.ofSeconds(5)");
         }
         if (initialDelay.isNegative() || maxDelay.isNegative()) {
             throw new ReinException("retry delays cannot be negative");
         }
-        if (jitter < 0 || jitter > 1) {
+        if (!(jitter >= 0 && jitter <= 1)) { // NaN too, which every comparison fails
             throw new ReinException("jitter must be between 0 and 1, was " + jitter);
         }
     }

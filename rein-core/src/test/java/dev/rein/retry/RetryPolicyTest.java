@@ -61,7 +61,17 @@ class RetryPolicyTest {
                 .isInstanceOf(ReinException.class).hasMessageContaining("maxRetries cannot be negative, was -1");
         assertThatThrownBy(() -> new RetryPolicy(1, Duration.ZERO, Duration.ZERO, 2))
                 .isInstanceOf(ReinException.class).hasMessageContaining("jitter must be between 0 and 1");
-        assertThatThrownBy(() -> new RetryPolicy(1, null, Duration.ZERO, 0))
-                .isInstanceOf(ReinException.class).hasMessageContaining("retry delays cannot be null");
+    }
+
+    @Test
+    void aMissingDelayOrAJitterThatIsNoNumberSaysWhatWasWrong() {
+        // a null delay threw the record's NullPointerException (Duration.isNegative on null); a NaN jitter (a value read
+        // from a setting that did not parse) passed the range check and made every computed wait 0 ms
+        assertThatThrownBy(() -> new RetryPolicy(2, null, Duration.ofSeconds(5), 0.2)).isInstanceOf(ReinException.class)
+                .hasMessage("the retry policy's initialDelay is missing (null): pass a Duration, e.g. Duration.ofMillis(200)");
+        assertThatThrownBy(() -> new RetryPolicy(2, Duration.ofMillis(200), null, 0.2)).isInstanceOf(ReinException.class)
+                .hasMessage("the retry policy's maxDelay is missing (null): pass a Duration, e.g. Duration.ofSeconds(5)");
+        assertThatThrownBy(() -> new RetryPolicy(2, Duration.ofMillis(200), Duration.ofSeconds(5), Double.NaN))
+                .isInstanceOf(ReinException.class).hasMessage("jitter must be between 0 and 1, was NaN");
     }
 }
