@@ -13,6 +13,11 @@ final class ScopeCheck implements ToolInterceptor {
     @Override
     public ToolOutcome intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
         Optional<String> denied = policy.deny(invocation.context().principal(), invocation.tool(), invocation.call().arguments());
+        if (denied == null) { // the application's policy broke its contract: a programmer error, never shown to the model
+            throw new ToolChainException("the scope policy " + policy.getClass().getName() + " returned null for call "
+                    + invocation.call().id() + " of tool '" + invocation.tool().name() + "', which was not run; ScopePolicy.deny"
+                    + " must return Optional.empty() to allow the call or Optional.of(reason) to deny it");
+        }
         if (denied.isEmpty()) {
             return chain.proceed(invocation);
         }
