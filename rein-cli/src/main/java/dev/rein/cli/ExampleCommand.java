@@ -66,6 +66,7 @@ final class ExampleCommand implements Callable<Integer> {
             throw new UsageException("--mcp goes with the demo, not --eval (the suite's agents are fixed); to evaluate"
                     + " with MCP tools use 'rein eval SUITE --mcp FILE'");
         }
+        requireNoModelChoiceOffline();
         ProviderSelection provider = providerOptions.select(env.env(), null);
         if (!offline && model != null) {
             RunCommand.requirePrice(model, provider);
@@ -89,6 +90,19 @@ final class ExampleCommand implements Callable<Integer> {
         McpConfig servers = mcp.config(env);
         try (CliMcp tools = CliMcp.start(mcp.file, servers, List.of())) {
             return Examples.run(name, offline, model, environment, price, tools.tools(), env.out(), env.err());
+        }
+    }
+
+    /**
+     * --offline runs the scripted model: a model, provider, base URL or price given with it would choose a model that never
+     * runs, and the example would run offline as if they had not been given.
+     */
+    private void requireNoModelChoiceOffline() {
+        String given = model != null ? "--model" : providerOptions.provider != null ? "--provider"
+                : providerOptions.baseUrl != null ? "--base-url" : providerOptions.price != null ? "--price" : null;
+        if (offline && given != null) {
+            throw new UsageException("--offline runs the example on its scripted model, so " + given + " would not be used;"
+                    + " leave --offline out to run it on the real model, or leave " + given + " out");
         }
     }
 }

@@ -42,6 +42,27 @@ class ExampleCommandsTest {
         assertThat(cli.run("example", "date", "--eval", "--trials", "0").exitCode()).isEqualTo(ExitCodes.USAGE);
     }
 
+    /**
+     * --offline runs the scripted model, so --model, --provider, --base-url and --price would choose a model that never
+     * runs. Before: they were taken and ignored without a word, and the example ran offline as if they had not been given.
+     */
+    @Test
+    void offlineWithAModelOrProviderOptionIsAUsageErrorSayingWhichToLeaveOut() {
+        for (String[] option : new String[][] {{"--model", "claude-haiku-4-5"}, {"--provider", "openai"},
+                {"--base-url", "http://localhost:11434/v1"}, {"--price", "0,0"}}) {
+            for (String[] args : new String[][] {{"example", "date", "--offline", option[0], option[1]},
+                    {"example", "orders", "--eval", "--offline", option[0], option[1]}}) {
+                InProcessCli.Outcome outcome = cli.run(args);
+                assertThat(outcome.exitCode()).as(String.join(" ", args)).isEqualTo(ExitCodes.USAGE);
+                assertThat(outcome.stdout()).as(String.join(" ", args)).isEmpty();
+                assertThat(outcome.stderrLines()).as(String.join(" ", args)).singleElement().asString()
+                        .startsWith("rein example: --offline runs the example on its scripted model, so " + option[0]
+                                + " would not be used")
+                        .contains("leave --offline out").contains("or leave " + option[0] + " out");
+            }
+        }
+    }
+
     @Test
     void anUnknownExampleIsAUsageError() {
         InProcessCli.Outcome outcome = cli.run("example", "nope");
