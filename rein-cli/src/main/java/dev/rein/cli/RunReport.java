@@ -117,6 +117,9 @@ final class RunReport {
         if (result.message() != null && !result.message().isBlank()) {
             sb.append(": ").append(Text.visible(Errors.oneLine(result.message())));
         }
+        if (Reasons.MAX_TOKENS.equals(result.reason())) {
+            sb.append(" (on the command line: raise --max-tokens)"); // the core's message names the library's maxTokens
+        }
         sb.append(System.lineSeparator());
         String answer = withoutRestatedFailure(result);
         if (!answer.isEmpty()) {

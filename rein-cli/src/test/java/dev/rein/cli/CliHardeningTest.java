@@ -124,6 +124,8 @@ class CliHardeningTest {
         assertThat(cut.exitCode()).isEqualTo(ExitCodes.FAILED);
         assertThat(cut.stdout()).startsWith("FAILED (max_tokens): the model's response was cut off at max_tokens (50)")
                 .contains("Partial text (not taken as an answer):" + System.lineSeparator() + "The first half of the");
+        // stdout, which a script or a person keeps, names the option too and not only the library's maxTokens
+        assertThat(cut.stdout().lines().findFirst().orElseThrow()).endsWith("(on the command line: raise --max-tokens)");
         assertThat(cut.stderr()).contains("rein: FAILED (max_tokens)").contains("--max-tokens");
 
         InProcessCli.Outcome refused = new InProcessCli().models((name, env) -> ScriptedModel.of(
