@@ -60,8 +60,11 @@ final class RateLimitHints {
         return wait.find() ? goDuration(wait.group(1)) : null;
     }
 
-    /** A protobuf Duration as JSON writes it: seconds, up to nine decimals, and "s" ({@code 36s}, {@code 1.500s}). */
-    private static final Pattern PROTO_DURATION = Pattern.compile("(\\d+)(?:\\.(\\d{1,9}))?s");
+    /**
+     * A protobuf Duration as JSON writes it: seconds, up to nine decimals, and "s" ({@code 36s}, {@code 1.500s}).
+     * More than 18 digits of seconds (past any wait a long holds) is no hint rather than a parse error.
+     */
+    private static final Pattern PROTO_DURATION = Pattern.compile("(\\d{1,18})(?:\\.(\\d{1,9}))?s");
 
     /**
      * The wait a Google error names in its details, as {@code google.rpc.RetryInfo} (Google's error model: clients

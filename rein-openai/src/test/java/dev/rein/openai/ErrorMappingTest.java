@@ -901,6 +901,13 @@ class ErrorMappingTest extends FakeChat {
         // A retry-after header still wins.
         server.enqueue(new ChatReply.HttpError(429, "x", null, "x", Map.of("retry-after", "2"), vertex));
         assertThat(failure().retryAfter()).isEqualTo(Duration.ofSeconds(2));
+
+        // A delay too long for a count of seconds is no hint (the call fails as a 429 does), not a parse error.
+        server.enqueue(new ChatReply.HttpError(429, "x", null, "x", Map.of(), vertex.replace("\"36s\"",
+                "\"99999999999999999999s\"")));
+        ModelException endless = failure();
+        assertThat(endless.kind()).isEqualTo(ModelException.Kind.RATE_LIMITED);
+        assertThat(endless.retryAfter()).isNull();
     }
 
     @Test
