@@ -60,7 +60,7 @@ final class Transport implements AutoCloseable {
             builder.proxy(proxies);
         }
         this.http = builder.build();
-        this.watchdog = new Watchdog(readTimeout);
+        this.watchdog = new Watchdog(readTimeout, headerTimeout());
     }
 
     /**
@@ -118,25 +118,35 @@ final class Transport implements AutoCloseable {
     }
 
     private Exchange send(HttpRequest request, WireBuffer body) throws IOException, InterruptedException {
+        Watchdog.HeaderWait headers = watchdog.awaitHeaders(headerTimeout());
+        HttpResponse<InputStream> response;
         try {
-            HttpResponse<InputStream> response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
-            return watchdog.watch(response, requestTimeout, body);
-        } catch (java.net.http.HttpConnectTimeoutException e) {
+            response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+        } catch (IOException | InterruptedException e) {
             body.release();
+            if (headers.end()) { // the exchange failed because the watchdog stopped it
+                throw noHeaders();
+            }
             throw e;
-        } catch (java.net.http.HttpTimeoutException e) {
-            body.release();
-            // The JDK says only 'request timed out': name the limit that ran out, so it is clear what to raise.
-            java.net.http.HttpTimeoutException named = new java.net.http.HttpTimeoutException("no response headers within the "
-                    + (readTimeout.compareTo(requestTimeout) <= 0 ? "read timeout (" + human(readTimeout) + "; readTimeout)"
-                    : "request timeout (" + human(requestTimeout) + "; requestTimeout)"));
-            // Not its cause: messages show the root cause's words, which would be the JDK's again.
-            named.setStackTrace(e.getStackTrace());
-            throw named;
-        } catch (IOException | InterruptedException | RuntimeException e) {
+        } catch (RuntimeException e) {
+            headers.end();
             body.release();
             throw e;
         }
+        headers.end(); // the headers came; an interrupt the watchdog sent in the same instant is cleared
+        return watchdog.watch(response, requestTimeout, body);
+    }
+
+    /** Until the response headers arrive, silence is bounded by the read timeout (and the whole call by the request timeout). */
+    private Duration headerTimeout() {
+        return readTimeout.compareTo(requestTimeout) < 0 ? readTimeout : requestTimeout;
+    }
+
+    /** The JDK would say only 'request timed out': name the limit that ran out, so it is clear what to raise. */
+    private java.net.http.HttpTimeoutException noHeaders() {
+        return new java.net.http.HttpTimeoutException("no response headers within the "
+                + (readTimeout.compareTo(requestTimeout) <= 0 ? "read timeout (" + human(readTimeout) + "; readTimeout)"
+                : "request timeout (" + human(requestTimeout) + "; requestTimeout)"));
     }
 
     /** A timeout as people write it: {@code 700 ms}, {@code 30 s}, {@code 10 min}. */
@@ -162,9 +172,9 @@ final class Transport implements AutoCloseable {
             headers.add(name);
             headers.add(value);
         });
+        // No HttpRequest.timeout: the JDK client would wake its selector thread for every request to
+        // arm that timer; the watchdog bounds the wait for the headers instead (see send).
         return HttpRequest.newBuilder(uri)
-                // Until the response headers arrive, silence is bounded by the read timeout.
-                .timeout(readTimeout.compareTo(requestTimeout) < 0 ? readTimeout : requestTimeout)
                 .headers(headers.toArray(String[]::new))
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body.bytes(), 0, body.length()))
                 .build();

@@ -139,6 +139,53 @@ class TransportTest extends FakeApi {
     }
 
     @Test
+    void aRequestTimeoutShorterThanTheReadTimeoutBoundsTheWaitForHeadersAndIsNamed() throws Exception {
+        try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+             AnthropicModel mute = AnthropicModel.builder().apiKey("k").baseUrl("http://127.0.0.1:" + listener.getLocalPort())
+                     .readTimeout(Duration.ofSeconds(30)).requestTimeout(Duration.ofMillis(600)).build()) {
+            Thread serverThread = Thread.ofPlatform().daemon().start(() -> {
+                try (Socket socket = listener.accept()) {
+                    socket.getInputStream().read(new byte[65536]);
+                    Thread.sleep(30_000); // reads the request, never answers
+                } catch (Exception ignored) {
+                    // The test is over.
+                }
+            });
+            long started = System.nanoTime();
+            ModelException e = catchThrowableOfType(ModelException.class, () -> mute.call(request("hi").build(),
+                    new ModelCallContext(Instant.now().plusSeconds(60), StreamObserver.NONE)));
+            long millis = (System.nanoTime() - started) / 1_000_000;
+            assertThat(e).as("the call failed").isNotNull();
+            assertThat(e.kind()).isEqualTo(Kind.TIMEOUT);
+            assertThat(e.getMessage()).contains("no response headers within the request timeout (600 ms; requestTimeout)");
+            assertThat(millis).as("ms until the call failed").isBetween(600L, 10_000L);
+            assertThat(Thread.currentThread().isInterrupted()).as("the watchdog's interrupt is not left on the caller").isFalse();
+            serverThread.interrupt();
+        }
+    }
+
+    @Test
+    void theWatchdogInterruptsOnlyAWaitForHeadersThatRanOutAndLeavesNoInterruptBehind() throws Exception {
+        try (Watchdog watchdog = new Watchdog(Duration.ofSeconds(1), Duration.ofMillis(40))) {
+            Watchdog.HeaderWait answered = watchdog.awaitHeaders(Duration.ofMillis(100));
+            assertThat(answered.end()).as("ended before its limit").isFalse();
+            Thread.sleep(300); // past the limit: an ended wait is never interrupted
+            assertThat(Thread.currentThread().isInterrupted()).isFalse();
+
+            Watchdog.HeaderWait silent = watchdog.awaitHeaders(Duration.ofMillis(50));
+            boolean interrupted = false;
+            try {
+                Thread.sleep(10_000);
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+            assertThat(interrupted).as("the wait was interrupted at its limit").isTrue();
+            assertThat(silent.end()).as("the limit ran out").isTrue();
+            assertThat(Thread.currentThread().isInterrupted()).isFalse();
+        }
+    }
+
+    @Test
     void aStreamLeftOpenAfterMessageStopEndsAtOnceWithTheWholeMessage() throws Exception {
         // A proxy that keeps the response open after the last event (seen for Anthropic-compatible gateways):
         // the message is whole at message_stop, so the call must not wait for the end of the body, and
