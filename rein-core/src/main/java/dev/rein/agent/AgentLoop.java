@@ -249,7 +249,7 @@ final class AgentLoop {
                 case Step.Command.RunTools tools -> next = act(tools.uses());
                 case Step.Command.ExecuteTools tools -> next = executeTools(tools.uses());
                 case Step.Command.CheckFinish finish -> next = checkFinish(finish.use());
-                case Step.Command.RefuseFinish finish -> next = refuseFinish(finish.use());
+                case Step.Command.RefuseFinish finish -> next = refuseFinish(finish.use(), finish.problems());
                 case Step.Command.NoteHandoff note -> run.noteHandoff(note.arguments());
                 case Step.Command.Verify verify -> next = verify(verify.answer());
                 case Step.Command.Summarize summarize -> next = summarize(summarize.kind(), summarize.why());
@@ -387,10 +387,10 @@ final class AgentLoop {
     }
 
     /** An invalid finish call goes through the tool chain, which answers it with the validation error. */
-    private NextStep refuseFinish(ToolUseBlock use) throws InterruptedException, ModelCaller.CallFailed {
+    private NextStep refuseFinish(ToolUseBlock use, List<String> problems) throws InterruptedException, ModelCaller.CallFailed {
         ToolCall call = calls(List.of(use)).get(0);
         Step.Event outcome = tools.execute(List.of(call)) instanceof ToolStage.Batch.Results refused
-                ? new Step.Event.FinishRefused(new ToolResultBlock(call.id(), refused.results().get(0).content(), true))
+                ? new Step.Event.FinishRefused(new ToolResultBlock(call.id(), refused.results().get(0).content(), true), problems)
                 : new Step.Event.ToolsPaused(List.of(call.id()));
         return execute(run.decide(outcome));
     }

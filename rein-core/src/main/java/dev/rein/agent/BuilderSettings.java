@@ -95,8 +95,9 @@ abstract sealed class BuilderSettings permits Agent.Builder {
     }
 
     /**
-     * After how many refusals of a proposed answer (by the verifiers, required facts, the critic or
-     * the output schema) the run ends {@code FAILED} (default 2: the first refusal goes back to the
+     * After how many refusals of a proposed answer (by the verifiers, required facts, the critic,
+     * the output schema, or the finish tool's schema refusing a finish call's arguments) the run
+     * ends {@code FAILED} (default 2: the first refusal goes back to the
      * model, the second ends the run; 0 and 1 end it at the first).
      */
     public Agent.Builder maxVerificationFailures(int max) {

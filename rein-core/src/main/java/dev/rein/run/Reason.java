@@ -16,7 +16,10 @@ public enum Reason {
     CONTEXT_WINDOW_EXCEEDED("context_window_exceeded"),
     EMPTY_ANSWER("empty_answer"),
     VERIFICATION_FAILED("verification_failed"),
-    /** The final answer did not validate against the required output schema, after the repairs allowed. */
+    /**
+     * The final answer did not validate against the required output schema, or the finish call's
+     * arguments against the finish tool's, after the repairs allowed.
+     */
     INVALID_OUTPUT("invalid_output"),
     PROVIDER_ERROR("provider_error"),
     CANCELLED("cancelled"),

@@ -277,6 +277,37 @@ class AgentEndingsTest {
         assertThat(failed.reason()).isEqualTo("verification_failed");
     }
 
+    /**
+     * A finish call whose arguments its own schema refuses (an unknown status, a missing summary) is an invalid
+     * final output: refused through the tool chain, counted toward maxVerificationFailures, and past them the run
+     * ends FAILED/invalid_output, where it counted toward nothing and a model repeating it ran to max_steps.
+     */
+    @Test
+    void aFinishCallItsSchemaRefusesCountsAsInvalidOutputAndEndsTheRunPastTheRefusalsAllowed() {
+        String bad = "{\"status\":\"done\",\"summary\":\"調べました\",\"result\":\"A-104\"}";
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("finish", bad)), toolCalls(call("finish", bad)),
+                toolCalls(call("finish", bad)), toolCalls(call("finish", bad)), toolCalls(call("finish", bad)));
+        RunResult failed = agent(model).finishTool(true).budget(Budget.builder().maxSteps(5).build()).build().run("go");
+        assertThat(failed.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(failed.reason()).isEqualTo("invalid_output");
+        assertThat(failed.message()).contains("the finish call's arguments were invalid 2 times").contains("$.status");
+        assertThat(model.requests()).hasSize(2);
+        ToolResultBlock refusal = (ToolResultBlock) model.requests().get(1).messages().get(2).content().get(0);
+        assertThat(refusal.isError()).isTrue();
+        assertThat(refusal.content()).contains("Invalid arguments for tool 'finish'");
+        assertThat(trace.events(TraceEvent.Intervention.class)).filteredOn(i -> i.kind().equals("invalid_output"))
+                .hasSize(2).last().satisfies(i -> assertThat(i.evidence()).containsEntry("refusals", 2));
+
+        // the refusals are one count: a bad finish and then an answer a verifier refuses end it too
+        ScriptedModel mixed = ScriptedModel.of(toolCalls(call("finish", bad)),
+                toolCalls(call("finish", "{\"status\":\"completed\",\"summary\":\"s\",\"result\":\"A-104\"}")),
+                toolCalls(call("finish", "{\"status\":\"completed\",\"summary\":\"s\",\"result\":\"A-105\"}")));
+        RunResult refused = agent(mixed).finishTool(true).verifier(answer -> Verdict.fail("name the carrier")).build().run("go");
+        assertThat(refused.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(refused.reason()).isEqualTo("verification_failed");
+        assertThat(mixed.requests()).hasSize(2);
+    }
+
     @Test
     void finishAlongsideOtherCallsIsRefusedAndTheOthersRun() {
         ScriptedModel model = ScriptedModel.of(

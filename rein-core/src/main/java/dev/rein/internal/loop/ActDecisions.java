@@ -6,6 +6,7 @@ import dev.rein.run.NextStep;
 import dev.rein.run.Reason;
 import dev.rein.run.RunStatus;
 import java.util.List;
+import java.util.Map;
 
 /** The decisions around a tool step: which calls run, what a finish call means, what the results lead to. */
 final class ActDecisions {
@@ -29,11 +30,11 @@ final class ActDecisions {
 
     /**
      * The finish tool ends the run: failed and needs_user_input at once, completed after
-     * verification. Invalid arguments are refused like any tool error and the model tries again.
+     * verification. Invalid arguments are refused like any tool error (then counted, see {@link #finishRefused}).
      */
     static Step.Decision finishChecked(Step.State state, Step.Event.FinishChecked event) {
         if (!event.problems().isEmpty()) {
-            return new Step.Decision(state, new NextStep.RunAgain("finish_refused"), List.of(new Step.Command.RefuseFinish(event.use())));
+            return new Step.Decision(state, new NextStep.RunAgain("finish_refused"), List.of(new Step.Command.RefuseFinish(event.use(), event.problems())));
         }
         FinishReport report = event.report();
         List<Step.Command> note = List.of(new Step.Command.NoteHandoff(event.use().input()));
@@ -46,9 +47,21 @@ final class ActDecisions {
         return new Step.Decision(state, next, note);
     }
 
+    /**
+     * A finish call its own schema refuses is a final output that is not valid: counted with the other refusals
+     * of an answer ({@code maxVerificationFailures}), so a model that repeats it does not run to the step limit.
+     */
     static Step.Decision finishRefused(Step.State state, Step.Event.FinishRefused event) {
-        return new Step.Decision(state, new NextStep.RunAgain("finish_refused"),
-                List.of(new Step.Command.Observe(List.of(event.refusal()))));
+        int failures = state.verificationFailures() + 1;
+        Step.State next = new Step.State(state.rules(), state.emptyAnswers(), failures);
+        Step.Command intervene = new Step.Command.Intervene("invalid_output", event.refusal().content(),
+                Map.of("problems", event.problems(), "refusals", failures));
+        if (failures >= state.rules().maxVerificationFailures()) {
+            return new Step.Decision(next, NextStep.Stop.failed(Reason.INVALID_OUTPUT, "the finish call's arguments were invalid "
+                    + failures + " times: " + String.join("; ", event.problems()), null), List.of(intervene));
+        }
+        return new Step.Decision(next, new NextStep.RunAgain("finish_refused"),
+                List.of(intervene, new Step.Command.Observe(List.of(event.refusal()))));
     }
 
     /** Every call has its answer: they are observed and saved; a stall ends the run after its notice is recorded. */

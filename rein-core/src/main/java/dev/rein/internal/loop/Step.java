@@ -24,6 +24,7 @@ import java.util.Map;
  * {@code ClearToolResults} or {@code Compact}) · {@code Responded} → {@code RunTools} or
  * {@code Verify} · {@code ToolsProposed} → {@code Checkpoint} then {@code CheckFinish} or
  * {@code ExecuteTools} · {@code FinishChecked} → answer, handoff, stop or {@code RefuseFinish} ·
+ * {@code FinishRefused} → the refusal observed (counted as invalid output), or stop past the refusals allowed ·
  * {@code ToolsAnswered} → {@code Observe} + {@code Checkpoint}, or stop when stalled ·
  * {@code ToolsPaused} → interrupt (wait for approval) · {@code Verified} → stop or refusal.
  * The terminal {@link NextStep}s ({@code Stop}, {@code Handoff}, {@code Interrupt}) are the
@@ -126,8 +127,15 @@ public final class Step {
             }
         }
 
-        /** An invalid finish call went through the tool chain and was answered with this error result. */
-        record FinishRefused(ToolResultBlock refusal) implements Event {}
+        /**
+         * An invalid finish call went through the tool chain and was answered with this error result;
+         * {@code problems}: why its arguments fail the finish tool's schema.
+         */
+        record FinishRefused(ToolResultBlock refusal, List<String> problems) implements Event {
+            public FinishRefused {
+                problems = List.copyOf(problems);
+            }
+        }
 
         /**
          * The guarded tool step answered every call: the next user message's content, and why the
@@ -176,8 +184,15 @@ public final class Step {
         /** Check the arguments of a lone finish call ({@code FinishChecked} follows). */
         record CheckFinish(ToolUseBlock use) implements Command {}
 
-        /** Answer an invalid finish call through the tool chain, so its refusal is traced like any error. */
-        record RefuseFinish(ToolUseBlock use) implements Command {}
+        /**
+         * Answer an invalid finish call through the tool chain, so its refusal is traced like any error
+         * ({@code FinishRefused} follows, with these {@code problems}).
+         */
+        record RefuseFinish(ToolUseBlock use, List<String> problems) implements Command {
+            public RefuseFinish {
+                problems = List.copyOf(problems);
+            }
+        }
 
         /** Record the finish call's open questions and hypotheses in the agent state. */
         record NoteHandoff(JsonNode arguments) implements Command {}

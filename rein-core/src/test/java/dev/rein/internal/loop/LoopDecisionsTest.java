@@ -124,12 +124,22 @@ class LoopDecisionsTest {
     void anInvalidFinishCallIsRefusedThroughTheToolChainAndTheModelTriesAgain() {
         ToolUseBlock bad = use("toolu_f", "finish", "{\"status\":\"done\"}");
         Step.Decision d = Step.decide(START, new Step.Event.FinishChecked(bad, null, List.of("status: not one of the allowed values")));
-        assertThat(d.commands()).containsExactly(new Step.Command.RefuseFinish(bad));
+        List<String> problems = List.of("status: not one of the allowed values");
+        assertThat(d.commands()).containsExactly(new Step.Command.RefuseFinish(bad, problems));
 
         ToolResultBlock refusal = new ToolResultBlock("toolu_f", "invalid arguments", true);
-        Step.Decision refused = Step.decide(d.state(), new Step.Event.FinishRefused(refusal));
+        Step.Decision refused = Step.decide(d.state(), new Step.Event.FinishRefused(refusal, problems));
         assertThat(refused.next()).isEqualTo(new NextStep.RunAgain("finish_refused"));
-        assertThat(refused.commands()).containsExactly(new Step.Command.Observe(List.of(refusal)));
+        assertThat(refused.state().verificationFailures()).isEqualTo(1);
+        assertThat(refused.commands()).containsExactly(new Step.Command.Intervene("invalid_output", "invalid arguments",
+                java.util.Map.of("problems", problems, "refusals", 1)), new Step.Command.Observe(List.of(refusal)));
+
+        // counted with the answer's other refusals: past maxVerificationFailures the run ends invalid_output
+        Step.Decision again = Step.decide(refused.state(), new Step.Event.FinishRefused(refusal, problems));
+        assertThat(again.next()).isInstanceOfSatisfying(NextStep.Stop.class, stop -> {
+            assertThat(stop.reason()).isEqualTo(Reason.INVALID_OUTPUT);
+            assertThat(stop.message()).isEqualTo("the finish call's arguments were invalid 2 times: status: not one of the allowed values");
+        });
     }
 
     @Test
