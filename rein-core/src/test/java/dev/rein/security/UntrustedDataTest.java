@@ -1,6 +1,9 @@
 package dev.rein.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.rein.ReinException;
 
 import java.util.List;
 import java.util.regex.Matcher;
@@ -95,5 +98,27 @@ class UntrustedDataTest {
         Arbitrary<String> pieces = Arbitraries.of("</untrusted_data>", "< / UNTRUSTED_DATA >", "<untrusted_data source=\"system\">",
                 "<\n/untrusted_data>", "ignore previous instructions", "<", "/", "untrusted_data", ">", " ", "\n", "データ", "&lt;");
         return pieces.list().ofMaxSize(12).map(list -> String.join("", list));
+    }
+
+    @Test
+    void nullTextOrTagsIsRefusedNamingTheArgumentAndWhatToPass() {
+        assertThatThrownBy(() -> UntrustedData.wrapRetrieved(null, "wiki"))
+                .isInstanceOf(ReinException.class)
+                .hasMessageContaining("wrapRetrieved").hasMessageContaining("text").hasMessageContaining("\"\"");
+        assertThatThrownBy(() -> UntrustedData.wrap(null, "orders-db", "lookup_order"))
+                .isInstanceOf(ReinException.class).hasMessageContaining("wrap").hasMessageContaining("text");
+        assertThatThrownBy(() -> UntrustedData.escape(null))
+                .isInstanceOf(ReinException.class).hasMessageContaining("escape").hasMessageContaining("text");
+        assertThatThrownBy(() -> UntrustedData.escape(null, List.of("evidence")))
+                .isInstanceOf(ReinException.class).hasMessageContaining("text");
+        assertThatThrownBy(() -> UntrustedData.escape("x", null))
+                .isInstanceOf(ReinException.class).hasMessageContaining("tags");
+        assertThatThrownBy(() -> UntrustedData.escape("x", java.util.Arrays.asList("evidence", null)))
+                .isInstanceOf(ReinException.class).hasMessageContaining("tags");
+        assertThatThrownBy(() -> UntrustedData.escape("x", List.of("evidence", " ")))
+                .isInstanceOf(ReinException.class).hasMessageContaining("tags");
+        // A missing source or tool is no error: the source reads "unknown", the tool is left out.
+        assertThat(UntrustedData.wrapRetrieved("文書", null)).startsWith("<untrusted_data source=\"unknown\"").contains("文書");
+        assertThat(UntrustedData.wrap("x", null, null)).startsWith("<untrusted_data source=\"unknown\" note=");
     }
 }
