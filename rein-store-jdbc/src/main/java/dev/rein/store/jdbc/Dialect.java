@@ -172,6 +172,36 @@ enum Dialect {
         }
     }
 
+    /**
+     * Adds the nullable {@code column} of SQL {@code type} to {@code table} when a store an earlier Rein created
+     * lacks it (rows that Rein wrote have it NULL); nothing when it is there. Another process adding it at the
+     * same moment is no failure.
+     */
+    void addColumn(java.sql.Statement st, String table, String column, String type) throws java.sql.SQLException {
+        if (hasColumn(st, table, column)) {
+            return;
+        }
+        try {
+            st.execute("ALTER TABLE " + table + " ADD COLUMN " + column + " " + type);
+        } catch (java.sql.SQLException e) {
+            if (!hasColumn(st, table, column)) {
+                throw e;
+            }
+        }
+    }
+
+    private static boolean hasColumn(java.sql.Statement st, String table, String column) throws java.sql.SQLException {
+        try (java.sql.ResultSet rs = st.executeQuery("SELECT * FROM " + table + " WHERE 1 = 0")) {
+            java.sql.ResultSetMetaData columns = rs.getMetaData();
+            for (int i = 1; i <= columns.getColumnCount(); i++) {
+                if (columns.getColumnName(i).equalsIgnoreCase(column)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
     List<String> schema() {
         return List.of(
                 "CREATE TABLE IF NOT EXISTS rein_schema (version INTEGER NOT NULL)",
@@ -183,7 +213,7 @@ enum Dialect {
                 "CREATE TABLE IF NOT EXISTS rein_idempotency (idempotency_key VARCHAR(300) PRIMARY KEY,"
                         + " run_id VARCHAR(200) NOT NULL, status VARCHAR(16) NOT NULL, record TEXT NOT NULL, updated_at BIGINT)",
                 "CREATE TABLE IF NOT EXISTS rein_events (id " + autoIncrementKey + ", run_id VARCHAR(200) NOT NULL,"
-                        + " step INTEGER, type VARCHAR(64), time_ms BIGINT, event TEXT NOT NULL)",
+                        + " step INTEGER, type VARCHAR(64), time_ms BIGINT, event TEXT NOT NULL, append_key VARCHAR(36))",
                 "CREATE INDEX IF NOT EXISTS rein_events_run ON rein_events (run_id, id)");
     }
 }

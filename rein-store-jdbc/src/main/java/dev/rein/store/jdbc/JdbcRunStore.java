@@ -279,9 +279,12 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
     @Override
     public synchronized void appendEvent(String runId, TraceEvent event) {
         StoredEvent e = SnapshotCodec.event(0, event);
+        // A key of this append alone: when the server committed the insert but its answer was lost with the connection,
+        // the insert made again on a new connection finds the key taken and adds nothing, so the event is stored once.
+        String appendKey = java.util.UUID.randomUUID().toString();
         try {
-            update("INSERT INTO rein_events (run_id, step, type, time_ms, event) VALUES (?, ?, ?, ?, ?)",
-                    runId, e.step(), e.type(), millis(e.time()), e.json());
+            update("INSERT INTO rein_events (run_id, step, type, time_ms, event, append_key) VALUES (?, ?, ?, ?, ?, ?)"
+                    + " ON CONFLICT (append_key) DO NOTHING", runId, e.step(), e.type(), millis(e.time()), e.json(), appendKey);
         } catch (SQLException ex) {
             throw failure("append an event of run " + runId, ex);
         }
@@ -385,6 +388,9 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
                 st.execute(ddl);
             }
             dialect.widen(st, "rein_runs", "model"); // a model's name is the provider's (a vLLM server's is its path)
+            // an event's append key (see appendEvent), added to a store an earlier Rein created without it
+            dialect.addColumn(st, "rein_events", "append_key", "VARCHAR(36)");
+            st.execute("CREATE UNIQUE INDEX IF NOT EXISTS rein_events_append ON rein_events (append_key)");
             if (version == 0) {
                 // One statement, after the read has ended: a write inside a read transaction that another
                 // process's write made stale fails at once (SQLite does not wait for it), and two processes

@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
 
 /**
  * A TCP proxy in front of a PostgreSQL server that, once {@link #cutAfterNextCommit() armed}, hands the
- * server a client's COMMIT and then ends that connection before the server's answer reaches the client:
+ * server a client's COMMIT (or {@link #cutAfterNext another statement}) and then ends that connection before the server's answer reaches the client:
  * the transaction is committed, but the client only sees its connection lost, as when a network cut or a
  * failover falls between the commit and its acknowledgement.
  */
@@ -28,6 +28,8 @@ final class CommitCuttingProxy implements AutoCloseable {
     private final int port;
     private final String rest;
     private final AtomicBoolean armed = new AtomicBoolean();
+    /** The bytes whose passing to the server ends the connection once armed. */
+    private volatile byte[] marker = COMMIT;
     private final AtomicBoolean cut = new AtomicBoolean();
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
 
@@ -54,6 +56,15 @@ final class CommitCuttingProxy implements AutoCloseable {
 
     /** The next COMMIT a client sends reaches the server, and its connection is ended before the answer comes back. */
     void cutAfterNextCommit() {
+        cutAfterNext("COMMIT");
+    }
+
+    /**
+     * The next message a client sends that holds {@code statementText} (an autocommitted statement, which the
+     * server commits as it runs it) reaches the server, and its connection is ended before the answer comes back.
+     */
+    void cutAfterNext(String statementText) {
+        marker = statementText.getBytes(StandardCharsets.UTF_8);
         cut.set(false);
         armed.set(true);
     }
@@ -113,11 +124,12 @@ final class CommitCuttingProxy implements AutoCloseable {
         }
     }
 
-    private static boolean contains(byte[] buffer, int length) {
+    private boolean contains(byte[] buffer, int length) {
+        byte[] wanted = marker;
         outer:
-        for (int i = 0; i + COMMIT.length <= length; i++) {
-            for (int j = 0; j < COMMIT.length; j++) {
-                if (buffer[i + j] != COMMIT[j]) {
+        for (int i = 0; i + wanted.length <= length; i++) {
+            for (int j = 0; j < wanted.length; j++) {
+                if (buffer[i + j] != wanted[j]) {
                     continue outer;
                 }
             }

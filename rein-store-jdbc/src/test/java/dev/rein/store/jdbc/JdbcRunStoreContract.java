@@ -83,4 +83,32 @@ abstract class JdbcRunStoreContract extends RunStoreContract {
         assertThat(store().list()).filteredOn(r -> r.runId().equals(id)).singleElement()
                 .satisfies(r -> assertThat(r.model()).isEqualTo(model));
     }
+
+    /** A store an earlier Rein created, whose events table has no append key, gets one when opened, and keeps its events. */
+    @Test
+    void aStoreWhoseEventsTableHasNoAppendKeyGetsOneAndKeepsItsEvents() throws Exception {
+        store();
+        String run = runId + "_old";
+        try (Connection c = otherConnection(); Statement st = c.createStatement()) {
+            st.execute("DROP TABLE rein_events");
+            st.execute("CREATE TABLE rein_events (id " + (url().startsWith("jdbc:sqlite:") ? "INTEGER PRIMARY KEY AUTOINCREMENT"
+                    : "BIGSERIAL PRIMARY KEY") + ", run_id VARCHAR(200) NOT NULL, step INTEGER, type VARCHAR(64), time_ms BIGINT,"
+                    + " event TEXT NOT NULL)");
+            st.execute("INSERT INTO rein_events (run_id, step, type, time_ms, event) VALUES ('" + run + "', 1, 'audit', 0, '"
+                    + SnapshotCodec.event(0, audit(run, 1)).json().replace("'", "''") + "')");
+        }
+        try (JdbcRunStore reopened = reopened()) {
+            reopened.appendEvent(run, audit(run, 2));
+            assertThat(reopened.events(run)).extracting(dev.rein.state.StoredEvent::step).containsExactly(1, 2);
+        }
+        store().appendEvent(run, audit(run, 3));
+        assertThat(store().events(run)).extracting(dev.rein.state.StoredEvent::step).containsExactly(1, 2, 3);
+    }
+
+    private static dev.rein.trace.TraceEvent audit(String run, int step) {
+        return new dev.rein.trace.TraceEvent.Audit(run, step, java.time.Instant.now(), "a", "t", "c", "u", "t", "古い" + step);
+    }
+
+    /** Another store on the same database, prepared when it is opened. */
+    protected abstract JdbcRunStore reopened();
 }

@@ -124,6 +124,30 @@ class PostgresRunStoreTest extends JdbcRunStoreContract {
         org.assertj.core.api.Assertions.assertThatCode(store::checkWritable).doesNotThrowAnyException();
     }
 
+    /**
+     * Before: an event appended in a statement the server committed just before the connection broke (its answer lost
+     * with it) was inserted again on the new connection (ConnectionLoss.retrying), so the run's trace held it twice
+     * and 'rein show' and replay read the step twice.
+     */
+    @org.junit.jupiter.api.Test
+    void anEventAppendedJustBeforeTheConnectionBrokeIsStoredOnce() throws Exception {
+        try (CommitCuttingProxy proxy = new CommitCuttingProxy(url);
+             JdbcRunStore cut = JdbcRunStore.connect(proxy.url() + "&currentSchema=" + schema, user, password)) {
+            String run = runId + "_cut";
+            cut.appendEvent(run, new dev.rein.trace.TraceEvent.Audit(run, 1, java.time.Instant.now(), "a", "t", "c", "u", "t", "一回目"));
+            proxy.cutAfterNext("INSERT INTO rein_events");
+            cut.appendEvent(run, new dev.rein.trace.TraceEvent.Audit(run, 2, java.time.Instant.now(), "a", "t", "c", "u", "t", "二回目"));
+            org.assertj.core.api.Assertions.assertThat(proxy.didCut()).as("the append's answer was cut off").isTrue();
+            org.assertj.core.api.Assertions.assertThat(cut.events(run)).extracting(dev.rein.state.StoredEvent::step)
+                    .as("each event once, in order").containsExactly(1, 2);
+        }
+    }
+
+    @Override
+    protected JdbcRunStore reopened() {
+        return JdbcRunStore.connect(url(), user, password);
+    }
+
     @Override
     protected RunStore store() {
         return store;

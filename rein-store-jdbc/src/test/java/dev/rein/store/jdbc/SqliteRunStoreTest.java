@@ -35,6 +35,11 @@ class SqliteRunStoreTest extends JdbcRunStoreContract {
         return "jdbc:sqlite:" + dir.resolve("state").resolve(JdbcRunStore.SQLITE_FILE).toAbsolutePath();
     }
 
+    @Override
+    protected JdbcRunStore reopened() {
+        return JdbcRunStore.sqlite(dir.resolve("state"));
+    }
+
     @AfterEach
     void close() {
         if (store != null) {
