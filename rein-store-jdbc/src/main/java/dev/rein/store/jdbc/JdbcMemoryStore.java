@@ -41,6 +41,8 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
             + " created_at, expires_at";
 
     private static final int MAX_TERM_CHARS = 200;
+    /** How long emptying SQLite's log after a forget waits for readers to move on (see truncateLog). */
+    private static final int CHECKPOINT_WAIT_MS = 200;
 
     private final String url;
     /** The URL as messages quote it: without a password it may carry. */
@@ -51,6 +53,8 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
     private Connection connection;
     /** Whether the current write needed a new connection (its first attempt may have been committed). */
     private boolean reconnected;
+    /** Whether SQLite's log may still hold what a forget deleted, as a reader kept it from being emptied. */
+    private boolean logToEmpty;
 
     private JdbcMemoryStore(String url, String user, String password) {
         this.url = url;
@@ -242,7 +246,10 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
     /**
      * SQLite's write-ahead log still holds the pages as they were before a delete: they are copied
      * into the file (where secure_delete zeroed the entry) and the log is emptied. The delete is
-     * committed already; a reader that keeps the log busy only delays this until the next forget.
+     * committed already, and in WAL mode readers do not hold it up; but emptying the log waits for every
+     * reader to move past the delete, so it waits {@value #CHECKPOINT_WAIT_MS} ms at most, not the busy
+     * timeout: a reader still busy after that (a 'rein memory list' in another terminal, a backup) only
+     * delays it until the next forget, or until this store is closed.
      */
     private void truncateLog(Connection c) {
         if (dialect != Dialect.SQLITE) {
@@ -251,10 +258,15 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
         try {
             c.setAutoCommit(true);
             try (Statement st = c.createStatement()) {
-                st.execute("PRAGMA wal_checkpoint(TRUNCATE)");
+                st.execute("PRAGMA busy_timeout=" + CHECKPOINT_WAIT_MS);
+                try (ResultSet rs = st.executeQuery("PRAGMA wal_checkpoint(TRUNCATE)")) {
+                    logToEmpty = !rs.next() || rs.getInt(1) != 0; // its first column is 1 when a reader or writer kept it from finishing
+                } finally {
+                    st.execute("PRAGMA busy_timeout=" + Dialect.BUSY_TIMEOUT_MS);
+                }
             }
         } catch (SQLException ignored) {
-            // best effort, see above
+            logToEmpty = true; // best effort, see above
         }
     }
 
@@ -276,6 +288,9 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
 
     @Override
     public synchronized void close() {
+        if (connection != null && logToEmpty) {
+            truncateLog(connection); // the last forget's log was kept busy by a reader: try once more before leaving
+        }
         if (connection != null) {
             try {
                 connection.close();
