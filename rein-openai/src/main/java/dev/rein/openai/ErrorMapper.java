@@ -9,6 +9,7 @@ import com.openai.errors.OpenAIRetryableException;
 import com.openai.errors.OpenAIServiceException;
 import dev.rein.model.ModelException;
 import dev.rein.model.ModelException.Kind;
+import dev.rein.model.ModelRequest;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.SocketTimeoutException;
@@ -50,10 +51,11 @@ final class ErrorMapper {
     /**
      * @param requestId the response's {@code x-request-id} when its headers arrived, else null
      *     (an HTTP error brings its own)
+     * @param request what was asked for, whose settings name what to change when the server refuses one
      */
-    ModelException map(RuntimeException failure, String requestId) {
+    ModelException map(RuntimeException failure, String requestId, ModelRequest request) {
         if (failure instanceof OpenAIServiceException e) {
-            return httpError(e);
+            return httpError(e, request);
         }
         if (failure instanceof OpenAIIoException || failure instanceof OpenAIRetryableException) {
             return ioError(failure, requestId);
@@ -136,41 +138,11 @@ final class ErrorMapper {
                 + " e.g. --model qwen3:8b)", e.retryable(), e.retryAfter(), e.requestId(), e.getCause());
     }
 
-    /**
-     * {@code e} with the advice that fits when a later gpt-5.N (gpt-5.1 and on) refuses a temperature or top_p for the
-     * reasoning effort the request asked for: they take one only with reasoning effort none (their default), so "this
-     * model takes only its own default" is not so, and asking for no reasoning is the other way to run it.
-     */
-    static ModelException samplingEffortAdvice(ModelException e, dev.rein.model.ModelRequest request) {
-        String effort = request.option(OpenAiReasoningEffort.class).map(OpenAiReasoningEffort::effort).orElse("none");
-        String model = request.model().toLowerCase(java.util.Locale.ROOT);
-        if (e.httpStatus() != 400 || effort.equals("none") || !model.matches("gpt-5\\.[0-9]+.*") || model.contains("-chat")
-                || !(e.getCause() instanceof OpenAIServiceException service) || e.getMessage() == null) {
-            return e;
-        }
-        JsonNode error = errorObject(node(service.body()));
-        String general = samplingAdvice(error);
-        if (general.isEmpty() || !e.getMessage().endsWith(general)) {
-            return e;
-        }
-        String param = error.path("param").asText();
-        if (!param.equals("temperature") && !param.equals("top_p")) {
-            return e;
-        }
-        String unset = param.equals("temperature") ? "leave the agent's temperature unset (Agent.Builder.temperature(null))"
-                : "leave the request's topP unset (ModelRequest.Builder.topP(null))";
-        String message = e.getMessage().substring(0, e.getMessage().length() - general.length()) + " (gpt-5.1 and later"
-                + " take a " + param + " only with reasoning effort none, and this request asked for " + effort + ": "
-                + unset + ", or ask for no reasoning with modelOption(OpenAiReasoningEffort.NONE))";
-        return new ModelException(e.kind(), e.httpStatus(), message, e.retryable(), e.retryAfter(), e.requestId(),
-                e.getCause());
-    }
-
     static ModelException malformed(String message, String requestId, Throwable cause) {
         return new ModelException(Kind.MALFORMED_RESPONSE, 0, message, false, null, requestId, cause);
     }
 
-    private ModelException httpError(OpenAIServiceException e) {
+    private ModelException httpError(OpenAIServiceException e, ModelRequest request) {
         int status = e.statusCode();
         Kind kind = kindOfStatus(status);
         Boolean override = dev.rein.retry.RetryAfter.shouldRetry(e.headers()::values);
@@ -197,7 +169,7 @@ final class ErrorMapper {
         }
         if (status == 400 && message != null) {
             JsonNode error = errorObject(body);
-            message += outputLimitAdvice(message, error) + RequestLimits.advice(message) + samplingAdvice(error);
+            message += outputLimitAdvice(message, error) + RequestLimits.advice(message) + samplingAdvice(error, request);
         }
         String location = e.headers().values("location").stream().findFirst().orElse(null);
         java.time.Duration wait = dev.rein.retry.RetryAfter.from(e.headers()::values, clock);
@@ -255,15 +227,27 @@ final class ErrorMapper {
      * take only their default: 400 {@code unsupported_value} "Unsupported value: 'temperature' does not support 0.2 with
      * this model. Only the default (1) value is supported.", or {@code unsupported_parameter}): the API names its request
      * field, the user set the agent's temperature (or a request's topP). So for a refused {@code reasoning_effort}, the
-     * {@link OpenAiReasoningEffort} option. Empty for any other error.
+     * {@link OpenAiReasoningEffort} option. A later gpt-5.N (gpt-5.1 and on) takes a temperature or top_p only with
+     * reasoning effort none (its default), so when the request asked it for another effort, "only its own default" is
+     * not so, and asking for no reasoning is the other way to run it. Empty for any other error.
      */
-    private static String samplingAdvice(JsonNode error) {
+    private static String samplingAdvice(JsonNode error, ModelRequest request) {
         if (error == null) {
             return "";
         }
         String code = error.path("code").asText("");
         if (!code.equals("unsupported_value") && !code.equals("unsupported_parameter")) {
             return "";
+        }
+        String param = error.path("param").asText("");
+        String effort = request.option(OpenAiReasoningEffort.class).map(OpenAiReasoningEffort::effort).orElse("none");
+        if ((param.equals("temperature") || param.equals("top_p")) && !effort.equals("none")
+                && samplesOnlyWithoutReasoning(request.model())) {
+            String unset = param.equals("temperature")
+                    ? "leave the agent's temperature unset (Agent.Builder.temperature(null))"
+                    : "leave the request's topP unset (ModelRequest.Builder.topP(null))";
+            return " (gpt-5.1 and later take a " + param + " only with reasoning effort none, and this request asked for "
+                    + effort + ": " + unset + ", or ask for no reasoning with modelOption(OpenAiReasoningEffort.NONE))";
         }
         return switch (error.path("param").asText("")) {
             case "temperature" -> " (this model takes only its own default temperature: leave the agent's temperature unset"
@@ -276,6 +260,12 @@ final class ErrorMapper {
                     : " (the OpenAiReasoningEffort model option asked for it: give it one of the values this model takes)";
             default -> "";
         };
+    }
+
+    /** Whether the model is a later gpt-5.N (gpt-5.1 and on, not a chat model): it samples only with reasoning effort none. */
+    private static boolean samplesOnlyWithoutReasoning(String model) {
+        String name = model.toLowerCase(java.util.Locale.ROOT);
+        return name.matches("gpt-5\\.[0-9]+.*") && !name.contains("-chat");
     }
 
     /**

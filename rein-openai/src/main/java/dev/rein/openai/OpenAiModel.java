@@ -159,7 +159,7 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
         while (true) {
             ChatCompletionCreateParams params = params(request);
             try {
-                return interruptibly(() -> stream(params, request.model(), context.stream()));
+                return interruptibly(() -> stream(params, request, context.stream()));
             } catch (ModelException e) {
                 // max_tokens is deprecated and reasoning models refuse it; a 400 streamed nothing, so send
                 // the request once more with max_completion_tokens, which this model keeps using.
@@ -180,8 +180,7 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
                     descriptionsCut = true;
                     continue;
                 }
-                throw ErrorMapper.samplingEffortAdvice(
-                        ErrorMapper.defaultModelAdvice(e, request.model(), OpenAiModelBuilder.isPublicApi(baseUrl)), request);
+                throw ErrorMapper.defaultModelAdvice(e, request.model(), OpenAiModelBuilder.isPublicApi(baseUrl));
             }
         }
     }
@@ -214,7 +213,7 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
         }
     }
 
-    private ModelResponse stream(ChatCompletionCreateParams params, String model, StreamObserver observer)
+    private ModelResponse stream(ChatCompletionCreateParams params, ModelRequest request, StreamObserver observer)
             throws ModelException, InterruptedException {
         // Read once the headers are in: every failure after that carries it, as HTTP errors do.
         String requestId = null;
@@ -236,13 +235,13 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
             } else {
                 readEvents(new EventStream(body), assembler, contentType, requestId);
             }
-            return assembler.response(model);
+            return assembler.response(request.model());
         } catch (IOException e) {
             interruptedCheck();
             throw errors.broken(e, requestId);
         } catch (RuntimeException e) {
             interruptedCheck();
-            throw errors.map(e, requestId);
+            throw errors.map(e, requestId, request);
         }
     }
 

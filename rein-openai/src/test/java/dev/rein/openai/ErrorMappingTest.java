@@ -424,6 +424,29 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void theSamplingAdviceComesFromWhatTheRequestAskedFor() throws Exception {
+        // The advice is chosen from the request's model and effort when the error is mapped: a gpt-5.2 that asked for no
+        // reasoning (NONE said outright) and was refused all the same (a gateway's rule, say) gets the general advice; an
+        // uppercase model name is the same model.
+        String refusal = "Unsupported value: 'temperature' does not support 0.2 with this model. Only the default (1) value"
+                + " is supported.";
+        String general = " (this model takes only its own default temperature: leave the agent's temperature unset"
+                + " (Agent.Builder.temperature(null)) to run it)";
+        for (String[] asked : new String[][] {{"gpt-5.2", "none"}, {"GPT-5.2", "high"}}) {
+            server.enqueue(new ChatReply.HttpError(400, "invalid_request_error", "unsupported_value", refusal, Map.of(),
+                    "{\"error\":{\"message\":\"" + refusal + "\",\"type\":\"invalid_request_error\",\"param\":"
+                            + "\"temperature\",\"code\":\"unsupported_value\"}}"));
+            ModelRequest.Builder request = ModelRequest.builder(asked[0]).maxTokens(256).addMessage(Message.user("x"))
+                    .temperature(0.2).option(new OpenAiReasoningEffort(asked[1]));
+            ModelException e = assertThrows(ModelException.class, () -> call(request));
+            assertThat(e.getMessage()).as(String.join(" ", asked)).isEqualTo(refusal + (asked[0].equals("GPT-5.2")
+                    ? " (gpt-5.1 and later take a temperature only with reasoning effort none, and this request asked for"
+                    + " high: leave the agent's temperature unset (Agent.Builder.temperature(null)), or ask for no reasoning"
+                    + " with modelOption(OpenAiReasoningEffort.NONE))" : general));
+        }
+    }
+
+    @Test
     void aLocalServerRefusingTheDefaultModelIsToldToBeGivenItsOwnModel() throws Exception {
         // Without --model (modelName) the request names gpt-4.1-mini, the OpenAI API's default, which Ollama,
         // vLLM or LM Studio do not serve: Ollama said to pull it, which no one can.
