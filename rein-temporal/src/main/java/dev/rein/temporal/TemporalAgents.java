@@ -7,7 +7,8 @@ import dev.rein.agent.Agent;
 import dev.rein.context.OutputStore;
 import dev.rein.json.Json;
 import dev.rein.temporal.internal.AgentActivitiesImpl;
-import dev.rein.temporal.internal.AgentWorkflowImpl;
+import dev.rein.temporal.internal.WorkerConverter;
+import io.temporal.worker.WorkflowImplementationOptions;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowClientOptions;
 import io.temporal.common.converter.DataConverter;
@@ -66,7 +67,13 @@ public final class TemporalAgents {
      */
     public static void workflows(Worker worker) {
         try {
-            worker.registerWorkflowImplementationTypes(AgentWorkflowImpl.class);
+            // through a factory that checks the worker's data converter on the run's input first: the worker's client
+            // is not visible here, and a worker without Rein's converter would fail the run's first workflow task
+            // again and again, the run hanging with nothing said
+            String queue = worker.getTaskQueue();
+            DataConverter rein = dataConverter();
+            worker.registerWorkflowImplementationFactory(AgentWorkflow.class,
+                    input -> WorkerConverter.workflowFor(input, queue, rein), WorkflowImplementationOptions.getDefaultInstance());
         } catch (IllegalStateException e) {
             if (e.getMessage() == null || !e.getMessage().contains("already registered")) {
                 throw e;

@@ -278,6 +278,12 @@ public final class TemporalRun {
         if (ended != null) {
             return ended;
         }
+        if (e.getCause() instanceof io.temporal.failure.ApplicationFailure app
+                && dev.rein.temporal.internal.WorkerConverter.UNREADABLE.equals(app.getType())) {
+            // no step ran: the worker's client lacks Rein's converter, which is what to fix (the workflow says how)
+            throw new ReinException("run '" + runId + "' ended before its first step, with no result: "
+                    + app.getOriginalMessage(), e);
+        }
         String how = switch (e.getCause()) {
             case TerminatedFailure t -> "was terminated on Temporal (reason: " + reasonOf(t) + "), from outside Rein";
             case TimeoutFailure t -> "timed out on Temporal (" + t.getTimeoutType() + "), by a workflow timeout set outside Rein";
