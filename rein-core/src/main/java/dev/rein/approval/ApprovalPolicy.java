@@ -55,7 +55,10 @@ public interface ApprovalPolicy {
         };
     }
 
-    /** True when this call must wait for a decision. */
+    /**
+     * True when this call must wait for a decision. It must not throw: one that does ends the run
+     * {@code FAILED/internal_error} naming this policy, and the call is not run.
+     */
     boolean requiresApproval(Tool tool, JsonNode arguments, Principal principal);
 
     /**

@@ -12,7 +12,12 @@ final class ScopeCheck implements ToolInterceptor {
 
     @Override
     public ToolOutcome intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
-        Optional<String> denied = policy.deny(invocation.context().principal(), invocation.tool(), invocation.call().arguments());
+        Optional<String> denied;
+        try {
+            denied = policy.deny(invocation.context().principal(), invocation.tool(), invocation.call().arguments());
+        } catch (RuntimeException e) { // named as the policy, not as this stage
+            throw ToolChainException.threw("the scope policy " + policy.getClass().getName(), invocation, e, false);
+        }
         if (denied == null) { // the application's policy broke its contract: a programmer error, never shown to the model
             throw new ToolChainException("the scope policy " + policy.getClass().getName() + " returned null for call "
                     + invocation.call().id() + " of tool '" + invocation.tool().name() + "', which was not run; ScopePolicy.deny"

@@ -25,7 +25,8 @@ public interface ScopePolicy {
     };
 
     /**
-     * Why the call is denied, or empty when it is allowed.
+     * Why the call is denied, or empty when it is allowed. Never null, and it must not throw: either
+     * ends the run {@code FAILED/internal_error} naming this policy, and the call is not run.
      *
      * @param arguments the arguments, already validated against the tool's schema
      */

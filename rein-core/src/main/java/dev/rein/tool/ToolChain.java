@@ -5,13 +5,15 @@ import java.util.List;
 /**
  * Runs a list of interceptors in order and polices their contract: a stage passes on the call it
  * was given (same call id, same tool under the same name; the arguments may change, e.g. an approved edit), returns a
- * result for that call and never null, and the last stage answers. A breach is a
+ * result for that call and never null nor throws, and the last stage answers. A breach is a
  * {@link ToolChainException} naming the stage.
  */
 final class ToolChain implements ToolInterceptor.Chain {
     private final List<ToolInterceptor> stages;
     private final int index;
     private final ToolInvocation received;
+    /** Whether the stage given this chain passed the call on (the timeout stage does so on another thread). */
+    private volatile boolean proceeded;
 
     private ToolChain(List<ToolInterceptor> stages, int index, ToolInvocation received) {
         this.stages = stages;
@@ -21,6 +23,7 @@ final class ToolChain implements ToolInterceptor.Chain {
 
     @Override
     public ToolOutcome proceed(ToolInvocation invocation) throws InterruptedException {
+        proceeded = true;
         if (invocation == null) {
             throw breach(stages.get(index - 1), "proceeded with null");
         }
@@ -33,7 +36,16 @@ final class ToolChain implements ToolInterceptor.Chain {
                     + " to " + describe(invocation) + ")");
         }
         ToolInterceptor stage = stages.get(index);
-        ToolOutcome outcome = stage.intercept(invocation, new ToolChain(stages, index + 1, invocation));
+        ToolChain rest = new ToolChain(stages, index + 1, invocation);
+        ToolOutcome outcome;
+        try {
+            outcome = stage.intercept(invocation, rest);
+        } catch (ToolChainException breach) {
+            throw breach;
+        } catch (RuntimeException e) {
+            // a stage that throws broke the contract (it answers, never throws): the developer's error, never the model's
+            throw ToolChainException.threw("tool-chain stage " + stage.getClass().getName(), invocation, e, rest.proceeded);
+        }
         if (outcome == null) {
             throw breach(stage, "returned null instead of an outcome");
         }

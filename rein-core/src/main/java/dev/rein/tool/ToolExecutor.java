@@ -88,7 +88,8 @@ public final class ToolExecutor {
     /**
      * Runs one call through the chain. Never throws for anything the tool or the model did.
      *
-     * @throws ToolChainException   when a stage broke the chain's contract (a programmer error)
+     * @throws ToolChainException   when a stage broke the chain's contract (returned null, threw...) or a
+     *                              scope or approval policy threw: a programmer error
      * @throws InterruptedException when the run is cancelled while the call is in flight (the
      *                              handler is interrupted too)
      */
@@ -124,15 +125,9 @@ public final class ToolExecutor {
     }
 
     private ToolOutcome runStages(ToolInvocation invocation) throws InterruptedException {
-        try {
-            return ToolChain.run(stages, invocation);
-        } catch (ToolChainException e) {
-            throw e; // a programmer error: the run ends internal_error, the model never sees it
-        } catch (RuntimeException e) {
-            return ToolOutcome.of(ToolResult.error(invocation.call(), ErrorClass.EXECUTION_FAILED,
-                    "Tool '" + invocation.call().name() + "' could not be run: " + e.getClass().getSimpleName()
-                            + ": " + e.getMessage()));
-        }
+        // a stage that throws is a ToolChainException (a programmer error: the run ends internal_error, the model never
+        // sees it); the handler's own failures are results, made by the last stage
+        return ToolChain.run(stages, invocation);
     }
 
     private ToolOutcome unknownTool(ToolCall call) {

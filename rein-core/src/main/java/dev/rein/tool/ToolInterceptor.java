@@ -5,7 +5,8 @@ package dev.rein.tool;
  * truncation...). A stage either answers the call itself (refusing it:
  * {@code ToolOutcome.of(ToolResult.error(...))}) or calls {@link Chain#proceed} and may transform
  * the outcome ({@link ToolOutcome#map}); only a retrying stage calls it more than once. Stages never
- * return null and never throw: a failure is a {@link ToolOutcome.Failed}. A call waiting for
+ * return null and never throw: a failure is a {@link ToolOutcome.Failed} (a stage that throws
+ * breaks the chain's contract: the run ends {@code FAILED/internal_error} naming it, see {@link ToolChainException}). A call waiting for
  * approval comes back as {@link ToolOutcome.Deferred}, never as a placeholder result.
  */
 @FunctionalInterface

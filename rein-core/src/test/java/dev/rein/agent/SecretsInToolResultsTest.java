@@ -72,9 +72,10 @@ class SecretsInToolResultsTest {
     @Test
     void aSecretInTheRefusalOfAnInterceptorIsMaskedBeforeTheModelSeesIt() {
         Tool lookup = Tool.builder("lookup").description("looks up").handler((args, ctx) -> "found").build();
-        ToolInterceptor auth = (invocation, chain) -> {
-            throw new IllegalStateException("the key " + invocation.context().secrets().get("key").orElseThrow() + " was refused");
-        };
+        // a stage refuses a call by answering it (it never throws: docs/safety.md, ToolInterceptor)
+        ToolInterceptor auth = (invocation, chain) -> dev.rein.tool.ToolOutcome.of(dev.rein.tool.ToolResult.error(invocation.call(),
+                dev.rein.tool.ErrorClass.PERMISSION_DENIED, "the key " + invocation.context().secrets().get("key").orElseThrow()
+                        + " was refused"));
         ScriptedModel model = ScriptedModel.of(toolCalls(call("lookup", "{}")), text("ok"));
 
         Agent.builder().model(model).tools(lookup).toolInterceptor(auth).secrets(SECRETS).build().run("go");
@@ -87,9 +88,10 @@ class SecretsInToolResultsTest {
         // docs/safety.md: "A masked tool result leaves a secret_masked audit event"; the executor's masking stage left one
         // for a handler's output only, so a refusal quoting the key was masked without a trace of it
         Tool lookup = Tool.builder("lookup").description("looks up").handler((args, ctx) -> "found").build();
-        ToolInterceptor auth = (invocation, chain) -> {
-            throw new IllegalStateException("the key " + invocation.context().secrets().get("key").orElseThrow() + " was refused");
-        };
+        // a stage refuses a call by answering it (it never throws: docs/safety.md, ToolInterceptor)
+        ToolInterceptor auth = (invocation, chain) -> dev.rein.tool.ToolOutcome.of(dev.rein.tool.ToolResult.error(invocation.call(),
+                dev.rein.tool.ErrorClass.PERMISSION_DENIED, "the key " + invocation.context().secrets().get("key").orElseThrow()
+                        + " was refused"));
         ScriptedModel model = ScriptedModel.of(toolCalls(call("lookup", "{}")), text("ok"));
         dev.rein.testkit.RecordingListener trace = new dev.rein.testkit.RecordingListener();
 

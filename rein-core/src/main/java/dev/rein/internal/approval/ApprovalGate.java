@@ -12,6 +12,7 @@ import dev.rein.state.StoreException;
 import dev.rein.tool.Risk;
 import dev.rein.tool.ErrorClass;
 import dev.rein.tool.ToolCall;
+import dev.rein.tool.ToolChainException;
 import dev.rein.tool.ToolContext;
 import dev.rein.tool.ToolEvents;
 import dev.rein.tool.ToolInterceptor;
@@ -58,7 +59,7 @@ public final class ApprovalGate implements ToolInterceptor {
         // A recorded decision binds whatever the policy says now: the run may be resumed by an agent
         // whose policy would not have asked, and a person's rejection must still stand there.
         Optional<ApprovalDecision> decision = ledger.decisionFor(call.id());
-        if (decision.isEmpty() && !policy.requiresApproval(invocation.tool(), call.arguments(), context.principal())) {
+        if (decision.isEmpty() && !requiresApproval(invocation)) {
             return chain.proceed(invocation);
         }
         String hash = ActionHash.of(call.name(), call.arguments());
@@ -77,6 +78,15 @@ public final class ApprovalGate implements ToolInterceptor {
                 + ActionHash.shortForm(d.actionHash()) + " but the call now is " + ActionHash.shortForm(hash)
                 + "; it was not executed and a new approval is requested");
         return ask(invocation, hash);
+    }
+
+    /** The policy's answer; one that throws is a programmer error naming the policy, and the call is not run. */
+    private boolean requiresApproval(ToolInvocation invocation) {
+        try {
+            return policy.requiresApproval(invocation.tool(), invocation.call().arguments(), invocation.context().principal());
+        } catch (RuntimeException e) {
+            throw ToolChainException.threw("the approval policy " + policy.getClass().getName(), invocation, e, false);
+        }
     }
 
     /** Whether this exact side effect is recorded as completed under the call's idempotency key. */
