@@ -45,6 +45,28 @@ public final class ActionHash {
         return Hashing.sha256(Json.canonical(action));
     }
 
+    /** Whether {@code text} has the form of an action hash: 64 hexadecimal digits, in either case. */
+    public static boolean isHash(String text) {
+        if (text == null || text.length() != 64) {
+            return false;
+        }
+        for (int i = 0; i < text.length(); i++) {
+            if (Character.digit(text.charAt(i), 16) < 0 || text.charAt(i) > 'f') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The hash {@code given} names, in the lower case {@link #of} writes: hex in upper case is the
+     * same digest (copied from a tool that shows it so), so it names the same action. A value that
+     * is not of a hash's form ({@link #isHash}) is returned unchanged.
+     */
+    public static String normalised(String given) {
+        return isHash(given) ? given.toLowerCase(java.util.Locale.ROOT) : given;
+    }
+
     /** The first 12 characters, for display. */
     public static String shortForm(String hash) {
         return hash.length() <= 12 ? hash : hash.substring(0, 12);

@@ -38,22 +38,29 @@ public record ApprovalState(List<ApprovalRequest> requests, Map<String, Approval
     }
 
     /**
-     * Records a decision for every undecided request whose action hash is {@code actionHash}
-     * (identical actions proposed twice in one response are decided together).
+     * Records a decision for every undecided request whose action hash is {@code given}
+     * (identical actions proposed twice in one response are decided together). The hash may be
+     * given in upper case: it is hex, so it names the same action ({@link ActionHash#normalised}).
      *
      * @param decision makes the decision for one request
      * @throws ApprovalException when no undecided request has that hash: the action shown to the
-     *                           person is not the one pending, or it was decided already
+     *                           person is not the one pending, or it was decided already; or when
+     *                           {@code given} is null or not of a hash's form, saying so
      */
-    public ApprovalState decide(String runId, String actionHash, Function<ApprovalRequest, ApprovalDecision> decision) {
-        if (actionHash == null) {
+    public ApprovalState decide(String runId, String given, Function<ApprovalRequest, ApprovalDecision> decision) {
+        if (given == null) {
             throw noHash(runId, undecided());
         }
+        String actionHash = ActionHash.normalised(given);
         List<ApprovalRequest> matching = undecided().stream().filter(r -> r.actionHash().equals(actionHash)).toList();
         if (matching.isEmpty()) {
             Optional<ApprovalException> shortHash = startOfHash(actionHash, undecided());
             if (shortHash.isPresent()) {
                 throw shortHash.get();
+            }
+            Optional<ApprovalException> noHash = notAHash(actionHash, undecided());
+            if (noHash.isPresent()) {
+                throw noHash.get();
             }
             boolean decided = requests.stream().anyMatch(r -> r.actionHash().equals(actionHash));
             String why = decided ? "the action with hash " + actionHash + " was already decided"
@@ -93,6 +100,28 @@ public record ApprovalState(List<ApprovalRequest> requests, Map<String, Approval
         return Optional.of(new ApprovalException("'" + given + "' is the start of the hash of the waiting action " + request.tool()
                 + "; a decision names the whole hash (ApprovalRequest.actionHash()), so that it covers exactly the"
                 + " action shown: pass the whole hash: " + request.actionHash(), undecided));
+    }
+
+    /**
+     * The refusal of a decision whose hash is not of a hash's form (64 hexadecimal digits,
+     * {@link ActionHash#isHash}): a word, a hash with a space or line break copied along, a stray
+     * character. It says what a hash is and lists the pending ones, rather than treating the value as
+     * a changed action. Empty when {@code given} has a hash's form. Shared by every place that takes
+     * a decision (a local {@code Runs}, the Temporal handle); ask {@link #startOfHash} first, since
+     * the start of a hash is not of that form either.
+     */
+    public static Optional<ApprovalException> notAHash(String given, List<ApprovalRequest> undecided) {
+        if (given == null || ActionHash.isHash(given)) {
+            return Optional.empty();
+        }
+        return Optional.of(new ApprovalException(quoted(given) + " is not an action hash: an action hash is"
+                + " 64 hexadecimal digits (SHA-256), as ApprovalRequest.actionHash() gives it; pass the hash of the pending action"
+                + " the decision is for. Pending: " + describe(undecided), undecided));
+    }
+
+    /** {@code text} as a JSON string, so a space or line break copied along shows ({@code "abc\\n"}). */
+    private static String quoted(String text) {
+        return dev.rein.json.Json.canonical(com.fasterxml.jackson.databind.node.TextNode.valueOf(text));
     }
 
     /** The distinct undecided actions whose hash starts with {@code prefix} (in any case), one request each. */

@@ -87,7 +87,12 @@ public final class Runs {
         return load(runId).pendingApprovals();
     }
 
-    /** Approves the pending action with this hash, exactly as shown. */
+    /**
+     * Approves the pending action with this hash, exactly as shown. The hash is the whole
+     * {@link ApprovalRequest#actionHash()}, in either case (see {@link ApprovalState#decide}).
+     *
+     * @throws ApprovalException when no pending action has that hash, or the value is no hash, saying which
+     */
     public RunSnapshot approve(String runId, String actionHash, String decidedBy) {
         return decide(runId, actionHash, r -> new ApprovalDecision.Approve(r.actionHash(), decidedBy, clock.instant()));
     }

@@ -48,4 +48,40 @@ class ApprovalStateTest {
         assertThat(back).isEqualTo(edit);
         assertThat(back.approvedHash()).isEqualTo("h2");
     }
+
+    /**
+     * A hash is hex: the same digest in upper case names the same action, as `rein approve --action` takes it. Before, the
+     * whole hash in upper case was answered as "the start of the hash" of the action, and of a decided one as "no pending
+     * action ... a changed action needs a new look".
+     */
+    @Test
+    void aWholeHashInUpperCaseNamesTheSameAction() {
+        ApprovalRequest a = request("c1", 0, "{\"to\":\"x\"}");
+        ApprovalRequest b = request("c2", 1, "{\"to\":\"y\"}");
+        ApprovalState state = new ApprovalState(List.of(a, b), Map.of(), Map.of());
+        String upper = a.actionHash().toUpperCase(java.util.Locale.ROOT);
+
+        ApprovalState decided = state.decide("r", upper, r -> new ApprovalDecision.Approve(r.actionHash(), "p", Instant.now()));
+
+        assertThat(decided.undecided()).containsExactly(b);
+        assertThat(decided.decisions().get("c1").approvedHash()).isEqualTo(a.actionHash());
+        assertThatThrownBy(() -> decided.decide("r", upper, r -> new ApprovalDecision.Approve(r.actionHash(), "p", Instant.now())))
+                .isInstanceOf(ApprovalException.class).hasMessageContaining("already decided")
+                .hasMessageNotContaining("changed action");
+    }
+
+    /** A value that is no hash at all (a word, a hash with a space or a stray character) is answered as that, not as a changed action. */
+    @Test
+    void aValueThatIsNoHashSaysWhatAHashIs() {
+        ApprovalRequest a = request("c1", 0, "{\"to\":\"x\"}");
+        ApprovalState state = new ApprovalState(List.of(a), Map.of(), Map.of());
+        for (String given : List.of("approve", a.actionHash() + "\n", " " + a.actionHash(), a.actionHash() + "0",
+                a.actionHash().substring(0, 63) + "g")) {
+            assertThatThrownBy(() -> state.decide("r", given, r -> new ApprovalDecision.Approve(r.actionHash(), "p", Instant.now())))
+                    .as(given).isInstanceOf(ApprovalException.class)
+                    .hasMessageContaining("is not an action hash").hasMessageContaining("64 hexadecimal digits")
+                    .hasMessageContaining("send " + a.actionHash())
+                    .hasMessageNotContaining("changed action");
+        }
+    }
 }

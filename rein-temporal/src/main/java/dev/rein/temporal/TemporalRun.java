@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.ReinException;
 import dev.rein.agent.Agent;
 import dev.rein.agent.RunResult;
+import dev.rein.approval.ActionHash;
 import dev.rein.approval.ApprovalException;
 import dev.rein.approval.ApprovalState;
 import dev.rein.approval.ApprovalRequest;
@@ -323,18 +324,21 @@ public final class TemporalRun {
                         List.of());
             }
         }
-        Optional<ApprovalRequest> match = pending.stream().filter(r -> r.actionHash().equals(signal.actionHash())).findFirst();
+        // upper-case hex is the same digest, as a local Runs takes it (the workflow's ApprovalState.decide too)
+        String hash = ActionHash.normalised(signal.actionHash());
+        Optional<ApprovalRequest> match = pending.stream().filter(r -> r.actionHash().equals(hash)).findFirst();
         if (match.isEmpty()) {
-            // the short hash a waiting action is shown with, answered as a local Runs.approve answers it
-            Optional<ApprovalException> shortHash = ApprovalState.startOfHash(signal.actionHash(), pending);
-            if (shortHash.isPresent()) {
-                throw shortHash.get();
+            // the short hash a waiting action is shown with, or no hash at all, answered as a local Runs.approve answers it
+            Optional<ApprovalException> refusal = ApprovalState.startOfHash(hash, pending)
+                    .or(() -> ApprovalState.notAHash(hash, pending));
+            if (refusal.isPresent()) {
+                throw refusal.get();
             }
         }
-        return match.orElseThrow(() -> new ApprovalException((decidedAlready(signal.actionHash())
-                        ? "the action with hash " + signal.actionHash() + " was already decided; run " + runId
+        return match.orElseThrow(() -> new ApprovalException((decidedAlready(hash)
+                        ? "the action with hash " + hash + " was already decided; run " + runId
                                 + " waits for the others"
-                        : "run " + runId + " has no pending action with hash " + signal.actionHash()
+                        : "run " + runId + " has no pending action with hash " + hash
                                 + "; an approval is bound to the exact action shown")
                         + ". Pending: " + pending.stream().map(r -> r.tool() + " " + r.actionHash()).toList(), pending));
     }

@@ -224,8 +224,13 @@ class TemporalApprovalTest {
             assertThat(run.refusedDecisions()).isEmpty();
             assertThat(run.status()).isEqualTo(RunStatus.WAITING_APPROVAL);
             assertThat(ledger.charges).isEmpty();
+            // no hash at all (a line break copied along) is answered as that, as locally, and nothing is sent
+            assertThatThrownBy(() -> run.approve(request.actionHash() + "\n", "alice")).isInstanceOf(ApprovalException.class)
+                    .hasMessageContaining("is not an action hash").hasMessageNotContaining("bound to the exact action shown");
+            assertThat(run.refusedDecisions()).isEmpty();
 
-            run.approve(request.actionHash(), "alice");
+            // the whole hash in upper case is the same digest: it names the action, as locally (it was "the start of the hash")
+            run.approve(request.actionHash().toUpperCase(java.util.Locale.ROOT), "alice");
             assertThat(run.result().status()).isEqualTo(RunStatus.SUCCEEDED);
         }
     }
