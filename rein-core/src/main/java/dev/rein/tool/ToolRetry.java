@@ -35,13 +35,14 @@ final class ToolRetry implements ToolInterceptor {
                 return attempt == 1 ? outcome
                         : ToolOutcome.of(result.withContent(result.content() + " (gave up after " + attempt + " attempts)"));
             }
+            // a wait longer than Rein makes is said first: blaming the deadline would suggest a longer timeout helps
+            if (RetryPolicy.tooLong(result.retryAfter())) {
+                return ToolOutcome.of(result.withContent(result.content() + " (" + RetryPolicy.tooLongMessage(result.retryAfter()) + ")"));
+            }
             Duration delay = policy.delayBefore(attempt, result.retryAfter());
             if (!invocation.context().clock().instant().plus(delay).isBefore(invocation.context().deadline())) {
                 return ToolOutcome.of(result.withContent(result.content() + " (not tried again: waiting " + Durations.human(delay)
                         + " would pass the call's deadline)"));
-            }
-            if (RetryPolicy.tooLong(result.retryAfter())) {
-                return ToolOutcome.of(result.withContent(result.content() + " (" + RetryPolicy.tooLongMessage(result.retryAfter()) + ")"));
             }
             events.retrying(invocation, attempt, result, delay);
             sleeper.sleep(delay);

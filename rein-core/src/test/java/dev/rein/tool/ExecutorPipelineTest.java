@@ -117,6 +117,29 @@ class ExecutorPipelineTest {
         assertThat(slept).containsExactly(Duration.ofSeconds(30));
     }
 
+    /**
+     * A hint over RetryPolicy.LONGEST_HINT for a tool of the default 30 s timeout: the result says the server asked to wait
+     * longer than Rein waits (a longer timeout would not help), as docs/safety.md promises; it said "waiting 2 min would
+     * pass the call's deadline", as if raising the tool's timeout would get the call retried.
+     */
+    @Test
+    void aWaitHintLongerThanReinWaitsSaysSoAlsoWhenItWouldPassTheCallsDeadline() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        List<Duration> slept = new CopyOnWriteArrayList<>();
+        Tool flaky = Tool.builder("flaky").description("d").handler((a, c) -> {
+            calls.incrementAndGet();
+            throw new RetryableToolException("rate limited", Duration.ofSeconds(120));
+        }).build();
+        ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(flaky)).events(events).sleeper(slept::add).build();
+
+        ToolResult result = executor.execute(call("flaky", "{}"), context(Principal.ANONYMOUS, Secrets.NONE, Duration.ofMinutes(10)));
+
+        assertThat(calls).hasValue(1);
+        assertThat(slept).isEmpty();
+        assertThat(result.content()).contains("not retried: the server asked to wait 120 s, more than Rein waits (60 s)")
+                .doesNotContain("deadline");
+    }
+
     @Test
     void aWaitHintLongerThanReinWaitsIsNotRetriedAndTheResultSaysSo() throws Exception {
         AtomicInteger calls = new AtomicInteger();
