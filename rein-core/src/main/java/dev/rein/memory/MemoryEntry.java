@@ -7,7 +7,7 @@ import java.util.Objects;
 /**
  * One long-term memory entry.
  *
- * @param id        the store's id, {@code mem_...}
+ * @param id        the store's id, {@code mem_...}: not blank, at most {@value #MAX_ID_CHARS} characters, no U+0000
  * @param scope     whose memory it is (tenant and user)
  * @param text      what is remembered: not blank, at most {@value #MAX_TEXT_CHARS} characters, no U+0000
  * @param source    where it came from (run, observation, the observation's source)
@@ -19,6 +19,11 @@ public record MemoryEntry(String id, MemoryScope scope, String text, MemorySourc
                           Instant createdAt, Instant expiresAt) {
     /** The most characters (Unicode code points) one entry may hold. */
     public static final int MAX_TEXT_CHARS = 4_000;
+    /**
+     * The most characters (Unicode code points) an entry's id may have, on every store alike: the width of the
+     * id column of the JDBC store's tables (PostgreSQL enforces it; SQLite and the in-memory store would not).
+     */
+    public static final int MAX_ID_CHARS = 64;
 
     public MemoryEntry {
         Objects.requireNonNull(id, "id");
@@ -27,6 +32,19 @@ public record MemoryEntry(String id, MemoryScope scope, String text, MemorySourc
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(createdBy, "createdBy");
         Objects.requireNonNull(createdAt, "createdAt");
+        if (id.isBlank()) {
+            throw new IllegalArgumentException("a memory entry needs an id; give it one, such as MemoryStore.newId()");
+        }
+        int idCharacters = id.codePointCount(0, id.length());
+        if (idCharacters > MAX_ID_CHARS) {
+            // refused here, so that every store takes the same ids (PostgreSQL's column would refuse it, SQLite's not)
+            throw new IllegalArgumentException("a memory entry's id has at most " + MAX_ID_CHARS + " characters, this one has "
+                    + idCharacters + "; give it a shorter id, such as MemoryStore.newId()");
+        }
+        if (id.indexOf('\u0000') >= 0) {
+            throw new IllegalArgumentException("a memory entry's id cannot hold the NUL character (U+0000); give it an id without it,"
+                    + " such as MemoryStore.newId()");
+        }
         if (text.isBlank()) {
             throw new IllegalArgumentException("a memory entry needs text");
         }

@@ -40,6 +40,30 @@ abstract class MemoryStoreContract {
         assertThat(store().recall(ACME, "東京", 5, NOW)).isEmpty();
     }
 
+    /**
+     * Before: an id longer than 64 characters was refused by the PostgreSQL store alone ('value too long for type
+     * character varying(64)', its column's width), while SQLite and the in-memory store took it: an application
+     * that worked on SQLite failed once moved to PostgreSQL.
+     */
+    @Test
+    void anIdOfTheMostCharactersIsStoredEverywhereAndALongerOneIsRefusedBeforeAnyStoreSeesIt() {
+        String longest = "mem_顧客🙂" + "x".repeat(MemoryEntry.MAX_ID_CHARS - 7);
+        assertThat(longest.codePointCount(0, longest.length())).isEqualTo(MemoryEntry.MAX_ID_CHARS);
+        store().remember(entry(longest, ACME, "配送先は大阪", null));
+        assertThat(store().list(ACME)).extracting(MemoryEntry::id).containsExactly(longest);
+        assertThat(store().forget(ACME, longest)).isTrue();
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> entry(longest + "x", ACME, "配送先は大阪", null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("a memory entry's id has at most " + MemoryEntry.MAX_ID_CHARS + " characters, this one has "
+                        + (MemoryEntry.MAX_ID_CHARS + 1) + "; give it a shorter id, such as MemoryStore.newId()");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> entry(" ", ACME, "配送先は大阪", null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("needs an id");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> entry("mem_\u0000", ACME, "配送先は大阪", null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("NUL character");
+        assertThat(store().list(ACME)).isEmpty();
+    }
+
     @Test
     void aTenantNeverSeesAnotherTenantsEntries() {
         String id = MemoryStore.newId();
