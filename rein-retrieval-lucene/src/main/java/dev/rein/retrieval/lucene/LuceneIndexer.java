@@ -127,6 +127,10 @@ public final class LuceneIndexer {
                     skipped.add(relative + " (not UTF-8 text: it has NUL bytes)");
                     continue;
                 }
+                if (text.startsWith("\uFEFF")) {
+                    // a UTF-8 byte order mark (Windows editors write one) marks the encoding, it is no text of the file
+                    text = text.substring(1);
+                }
                 List<String> parts = passages(text);
                 for (int i = 0; i < parts.size(); i++) {
                     Document doc = new Document();

@@ -39,6 +39,22 @@ class IndexerEdgesTest {
         assertThat(LuceneRetriever.open(index).search("返品", 5)).extracting(RetrievedDocument::source).containsExactly("policy.md#1");
     }
 
+    /**
+     * Before: a file saved with a UTF-8 byte order mark (Windows Notepad, Excel's "UTF-8 CSV" habit) had U+FEFF kept at the
+     * start of its first passage, so the passage the model read and cited began with an invisible character.
+     */
+    @Test
+    void aByteOrderMarkAtTheStartOfAFileIsNotPartOfItsFirstPassage() throws Exception {
+        Files.write(docs.resolve("returns.md"), ("\uFEFF返品は30日以内です。\n\nReturns within 30 days.").getBytes(StandardCharsets.UTF_8));
+        Files.write(docs.resolve("only-a-mark.md"), "\uFEFF".getBytes(StandardCharsets.UTF_8));
+        LuceneIndexer.Report report = LuceneIndexer.indexDirectory(docs, index);
+        assertThat(report.passages()).as("a file holding only the mark has no passage").isEqualTo(1);
+        assertThat(LuceneRetriever.open(index).search("返品", 5)).singleElement().satisfies(d -> {
+            assertThat(d.source()).isEqualTo("returns.md#1");
+            assertThat(d.text()).isEqualTo("返品は30日以内です。\n\nReturns within 30 days.");
+        });
+    }
+
     @Test
     void reindexingOneFolderKeepsAnotherFoldersPassages() throws Exception {
         Files.writeString(docs.resolve("returns.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
