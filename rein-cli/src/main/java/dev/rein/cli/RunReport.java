@@ -94,6 +94,20 @@ final class RunReport {
         return !keySet && !env.getOrDefault(token, "").isBlank() ? token : key;
     }
 
+    /**
+     * What to do about a provider's refusal {@code message} (HTTP 401), naming the variable the key came from
+     * ({@link #keyVariable}): the API's own words ('invalid x-api-key') do not say where the CLI took the key from.
+     * Null for any other message, or when {@code keyVariable} is null.
+     */
+    static String keyAdvice(String keyVariable, java.util.Map<String, String> env, String message) {
+        if (keyVariable == null || message == null || !message.contains("failed (HTTP 401")) {
+            return null;
+        }
+        // A local server may need no key, so none is required to start: then none was sent, none refused.
+        return (env.getOrDefault(keyVariable, "").isBlank() ? "the server asks for a key and none was sent: set "
+                : "the provider refused the key: check ") + keyVariable;
+    }
+
     /** Prints the result and returns the exit code for it. */
     int print(RunResult ended) {
         RunResult result = shown(ended);
@@ -176,13 +190,9 @@ final class RunReport {
             // the run keeps what it knows for the answer: starting over would lose it
             sb.append(" (answer it with: rein reply ").append(result.runId()).append(" \"TEXT\")");
         }
-        // The API's own words ('invalid x-api-key') do not say where the CLI took the key from.
-        if (keyVariable != null && Reasons.PROVIDER_ERROR.equals(result.reason()) && result.message() != null
-                && result.message().contains("failed (HTTP 401")) {
-            // A local server may need no key, so none is required to start: then none was sent, none refused.
-            sb.append(env.env().getOrDefault(keyVariable, "").isBlank()
-                    ? " (the server asks for a key and none was sent: set " : " (the provider refused the key: check ")
-                    .append(keyVariable).append(')');
+        String keyAdvice = Reasons.PROVIDER_ERROR.equals(result.reason()) ? keyAdvice(keyVariable, env.env(), result.message()) : null;
+        if (keyAdvice != null) {
+            sb.append(" (").append(keyAdvice).append(')');
         }
         sb.append(" · ").append(result.steps()).append(result.steps() == 1 ? " step" : " steps")
                 .append(" · ").append(Text.usd(result.costUsd()));

@@ -35,6 +35,34 @@ class EvalCommandTest {
     }
 
     /**
+     * A key the provider refuses fails every trial with HTTP 401; the API's words ('invalid x-api-key') do not say where
+     * the CLI took the key from. Like rein run, rein eval names the variable. Before: only the provider's message.
+     */
+    @Test
+    void aKeyTheProviderRefusesWith401NamesTheVariableTheKeyCameFrom(@TempDir Path dir) throws Exception {
+        Path suite = dir.resolve("suite.yaml");
+        Files.writeString(suite, """
+                suite: one
+                environment: {name: file_tree}
+                agent: {toolsets: [files_read]}
+                tasks:
+                  - id: hello
+                    goal: say hello
+                    script:
+                      - text: hello
+                """);
+        try (dev.rein.testkit.FakeMessagesServer anthropic = dev.rein.testkit.FakeMessagesServer.start()) {
+            anthropic.enqueue(dev.rein.testkit.FakeReply.error(401, "authentication_error", "invalid x-api-key"));
+            InProcessCli.Outcome outcome = new InProcessCli().models(ProviderModels::create).env("ANTHROPIC_API_KEY", "sk-ant-wrong")
+                    .run("eval", suite.toString(), "--model", "claude-sonnet-4-5", "--base-url", anthropic.baseUrl(), "--trials", "1");
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isEqualTo(3);
+            assertThat(outcome.stdout()).contains("invalid x-api-key");
+            assertThat(outcome.stderrLines()).anySatisfy(line -> assertThat(line).startsWith("rein eval: ")
+                    .contains("HTTP 401").contains("the provider refused the key: check ANTHROPIC_API_KEY"));
+        }
+    }
+
+    /**
      * --provider, --base-url and --price choose and price the model --model names; without it the suite's scripted
      * models play the LLM. Before: they were checked and then ignored, so a run meant for a local server ran the
      * scripted models and exited as if it had been evaluated there.

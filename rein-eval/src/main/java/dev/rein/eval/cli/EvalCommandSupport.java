@@ -11,13 +11,16 @@ import dev.rein.eval.run.EvalResult;
 import dev.rein.eval.run.EvalRunner;
 import dev.rein.eval.run.Progress;
 import dev.rein.eval.run.TrialModels;
+import dev.rein.eval.run.TrialOutcome;
 import dev.rein.eval.trace.RecordedAgentFactory;
 import dev.rein.eval.trace.TraceSuite;
 import dev.rein.model.Model;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
 
@@ -55,18 +58,29 @@ public final class EvalCommandSupport {
      * @param traces      the folder each trial writes its JSONL trace to ({@code TASK.TRIAL.jsonl}), or null
      * @param recorded    builds the agent under test for each recorded run when {@code suiteFile} is a folder
      *                    of traces; null for {@link RecordedAgentFactory#standIns()}
+     * @param advice      what to do about a trial's infrastructure error, given its message (such as the variable
+     *                    to check when the provider refused the key), or null when there is nothing to add; printed
+     *                    on {@code err} after the summary, once per distinct advice. Null for none
      */
     public record Options(Path suiteFile, int trials, String modelName, Function<String, Model> models, Path htmlReport,
-                          boolean json, int parallelism, Path traces, RecordedAgentFactory recorded) {
+                          boolean json, int parallelism, Path traces, RecordedAgentFactory recorded,
+                          Function<String, String> advice) {
         public Options {
             Objects.requireNonNull(suiteFile, "suiteFile");
             recorded = recorded == null ? RecordedAgentFactory.standIns() : recorded;
+            advice = advice == null ? message -> null : advice;
+        }
+
+        /** Options without advice on infrastructure errors. */
+        public Options(Path suiteFile, int trials, String modelName, Function<String, Model> models, Path htmlReport,
+                       boolean json, int parallelism, Path traces, RecordedAgentFactory recorded) {
+            this(suiteFile, trials, modelName, models, htmlReport, json, parallelism, traces, recorded, null);
         }
 
         /** Options without trace output, recorded runs replayed with stand-in tools. */
         public Options(Path suiteFile, int trials, String modelName, Function<String, Model> models, Path htmlReport,
                        boolean json, int parallelism) {
-            this(suiteFile, trials, modelName, models, htmlReport, json, parallelism, null, null);
+            this(suiteFile, trials, modelName, models, htmlReport, json, parallelism, null, null, null);
         }
     }
 
@@ -113,6 +127,7 @@ public final class EvalCommandSupport {
             EvalReport report = EvalReport.of(result);
             out.print(options.json() ? ReportWriter.json(report) + "\n" : TextSummary.render(report));
             out.flush();
+            printAdvice(report, options.advice(), err);
             int code = exitCode(report);
             if (options.htmlReport() != null && !writeReport(report, options.htmlReport(), options.json(), out, err)) {
                 // a failed or incomplete evaluation says so whatever became of the report (saved elsewhere, as the line
@@ -130,6 +145,22 @@ public final class EvalCommandSupport {
             err.println("rein eval: interrupted");
             return INTERRUPTED;
         }
+    }
+
+    /**
+     * One line per distinct advice on the trials' infrastructure errors, with how many trials it concerns: the
+     * summary quotes the provider's words ('invalid x-api-key'), which do not say what to change on this machine.
+     */
+    private static void printAdvice(EvalReport report, Function<String, String> advice, PrintStream err) {
+        Map<String, Integer> trials = new LinkedHashMap<>();
+        for (TrialOutcome trial : report.trials()) {
+            String said = trial.infraError() == null ? null : advice.apply(trial.infraError());
+            if (said != null) {
+                trials.merge(said, 1, Integer::sum);
+            }
+        }
+        trials.forEach((said, count) -> err.println("rein eval: " + count + (count == 1 ? " trial" : " trials")
+                + " ended in an infrastructure error: " + Controls.visible(said, false)));
     }
 
     /** Before any trial: a report path that cannot be written is found before the trials' time and money are spent. */
