@@ -68,12 +68,17 @@ final class ChatHandler implements HttpHandler {
         }
         String key = server.requiredApiKey();
         if (key != null && !("Bearer " + key).equals(request.header("authorization"))) {
-            String message = request.header("authorization") == null
-                    ? "You didn't provide an API key. You need to provide your API key in an Authorization header"
-                    + " using Bearer auth (i.e. Authorization: Bearer YOUR_KEY)."
-                    : "Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.";
-            json(exchange, call, 401, ChatEncoder.errorBody("invalid_request_error", "invalid_api_key", message, null),
-                    Map.of());
+            // The public API's two 401 bodies: no key at all has no code; a wrong one is named, masked.
+            String sent = bearerKey(request.header("authorization"));
+            ObjectNode error = sent == null
+                    ? ChatEncoder.errorBody("invalid_request_error", null, "You didn't provide an API key. You need to"
+                    + " provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer"
+                    + " YOUR_KEY), or as the password field (with blank username) if you're accessing the API from your"
+                    + " browser and are prompted for a username and password. You can obtain an API key from"
+                    + " https://platform.openai.com/account/api-keys.", null)
+                    : ChatEncoder.errorBody("invalid_request_error", "invalid_api_key", "Incorrect API key provided: "
+                    + masked(sent) + ". You can find your API key at https://platform.openai.com/account/api-keys.", null);
+            json(exchange, call, 401, error, Map.of());
             return;
         }
         if (server.validatesRequests()) {
@@ -192,6 +197,24 @@ final class ChatHandler implements HttpHandler {
         List<ObjectNode> all = ChatEncoder.chunks(partial, call.completionId(), call.model(), usage(call, partial),
                 call.includeUsage());
         return all.subList(0, Math.min(count, all.size()));
+    }
+
+    /** The key of an {@code Authorization: Bearer KEY} header; null when there is none (no header, another scheme, no key). */
+    private static String bearerKey(String authorization) {
+        if (authorization == null || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            return null;
+        }
+        String key = authorization.substring(7).strip();
+        return key.isEmpty() ? null : key;
+    }
+
+    /**
+     * A wrong key as the public API shows it: its first 8 and last 4 characters, the rest as {@code *}; a key too short
+     * for that is all {@code *}, so the fake never echoes a whole key.
+     */
+    private static String masked(String key) {
+        return key.length() < 16 ? "*".repeat(key.length())
+                : key.substring(0, 8) + "*".repeat(key.length() - 12) + key.substring(key.length() - 4);
     }
 
     private static OutputStream startStream(HttpExchange exchange, Call call) throws IOException {

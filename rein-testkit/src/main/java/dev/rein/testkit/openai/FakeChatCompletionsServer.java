@@ -175,8 +175,10 @@ public final class FakeChatCompletionsServer extends FakeApiServer<FakeChatCompl
     }
 
     /**
-     * Requires {@code Authorization: Bearer KEY} like the public API (401 otherwise); {@code null},
-     * the default, accepts any request like a local server.
+     * Requires {@code Authorization: Bearer KEY} like the public API, answering 401 with its error bodies otherwise:
+     * without a key, "You didn't provide an API key. ..." (type {@code invalid_request_error}, code null); with another,
+     * "Incorrect API key provided: sk-abcde***...wxyz. ..." (code {@code invalid_api_key}; the key masked but for its
+     * first 8 and last 4 characters). {@code null}, the default, accepts any request like a local server.
      *
      * @param key the key, or {@code null}
      * @return this server

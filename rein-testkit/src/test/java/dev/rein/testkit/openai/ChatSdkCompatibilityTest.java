@@ -589,6 +589,43 @@ class ChatSdkCompatibilityTest {
                 .isInstanceOf(UnauthorizedException.class).hasMessageContaining("Incorrect API key");
     }
 
+    @Test
+    void aWrongOrMissingKeyIsAnsweredWithThePublicApisErrorBodies() throws Exception {
+        // The public API's 401s: a wrong key is named, masked, with code invalid_api_key; no key at all has no code.
+        server.requireApiKey("sk-right");
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        java.util.function.BiFunction<String, String, com.fasterxml.jackson.databind.JsonNode> post = (key, body) -> {
+            var request = java.net.http.HttpRequest.newBuilder(java.net.URI.create(server.baseUrl() + "/chat/completions"))
+                    .header("content-type", "application/json").POST(java.net.http.HttpRequest.BodyPublishers.ofString(body));
+            if (key != null) {
+                request.header("authorization", "Bearer " + key);
+            }
+            try {
+                var response = http.send(request.build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+                assertThat(response.statusCode()).isEqualTo(401);
+                return new com.fasterxml.jackson.databind.ObjectMapper().readTree(response.body()).path("error");
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        };
+        String body = "{\"model\":\"gpt-4.1-mini\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}";
+        var wrong = post.apply("sk-proj-abcdefghijklmnopqrstuvwxyz0123", body);
+        assertThat(wrong.path("message").asText()).isEqualTo("Incorrect API key provided: sk-proj-**************************0123."
+                + " You can find your API key at https://platform.openai.com/account/api-keys.");
+        assertThat(wrong.path("type").asText()).isEqualTo("invalid_request_error");
+        assertThat(wrong.path("code").asText()).isEqualTo("invalid_api_key");
+        assertThat(wrong.path("param").isNull()).isTrue();
+        assertThat(post.apply("wrong", body).path("message").asText()).as("a short key is not shown whole")
+                .startsWith("Incorrect API key provided: *****.");
+        var missing = post.apply(null, body);
+        assertThat(missing.path("message").asText()).isEqualTo("You didn't provide an API key. You need to provide your API"
+                + " key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY), or as the password"
+                + " field (with blank username) if you're accessing the API from your browser and are prompted for a username"
+                + " and password. You can obtain an API key from https://platform.openai.com/account/api-keys.");
+        assertThat(missing.path("type").asText()).isEqualTo("invalid_request_error");
+        assertThat(missing.path("code").isNull()).as("no key is not an invalid one").isTrue();
+    }
+
     private int drain(ChatCompletionCreateParams params) {
         try (StreamResponse<ChatCompletionChunk> stream = client.chat().completions().createStreaming(params)) {
             return (int) stream.stream().count();
