@@ -27,9 +27,10 @@ import java.util.List;
  * <p>Retryable: 408, 409, 429, 5xx, connection failures and timeouts, a stream cut before {@code
  * data: [DONE]}, and an error object inside a stream that began with HTTP 200 (unless its type
  * says the request was invalid, or its numeric code is a final status). Final: 400, 401, 403, 404,
- * 422 and the other 4xx, a 429 {@code insufficient_quota} (out of credits, not a rate limit), and
- * a body Rein cannot read. The server's {@code x-should-retry} header overrides that default for
- * an HTTP status either way, as the official SDK obeys it; only an exhausted quota stays final.
+ * 422 and the other 4xx, a 429 {@code insufficient_quota} (out of credits, not a rate limit), a 429
+ * for a quota of 0 (Google's: no quota for the model at all), and a body Rein cannot read. The
+ * server's {@code x-should-retry} header overrides that default for an HTTP status either way, as
+ * the official SDK obeys it; only an exhausted quota, or none, stays final.
  */
 final class ErrorMapper {
     private static final String QUOTA = "insufficient_quota";
@@ -147,10 +148,11 @@ final class ErrorMapper {
         Kind kind = kindOfStatus(status);
         Boolean override = dev.rein.retry.RetryAfter.shouldRetry(e.headers()::values);
         JsonNode body = node(e.body());
-        // The header wins either way, as in the SDK ("if the server explicitly says whether to retry,
-        // obey"); an exhausted quota is not waited out whatever a proxy in between says.
-        boolean retryable = quotaExhausted(body) ? false : override != null ? override : kind.retryableByDefault();
         String message = apiMessage(body);
+        boolean noQuota = status == 429 && zeroQuota(body, message);
+        // The header wins either way, as in the SDK ("if the server explicitly says whether to retry,
+        // obey"); an exhausted quota, or none at all, is not waited out whatever a proxy in between says.
+        boolean retryable = quotaExhausted(body) || noQuota ? false : override != null ? override : kind.retryableByDefault();
         String plain = body != null && body.path(OkHttpTransport.PLAIN_TEXT).isTextual()
                 ? body.path(OkHttpTransport.PLAIN_TEXT).asText() : noRoute(status, body);
         if (plain != null) {
@@ -171,18 +173,23 @@ final class ErrorMapper {
             JsonNode error = errorObject(body);
             message += outputLimitAdvice(message, error) + RequestLimits.advice(message) + samplingAdvice(error, request);
         }
+        if (noQuota) {
+            message = (message != null ? message : "HTTP 429 from " + server) + " (the project's quota for this model is 0, so no wait helps: use a model the project has quota for,"
+                    + " or give the project one (on the Gemini API, enable billing for it: its free tier has no quota for some"
+                    + " models); see https://ai.google.dev/gemini-api/docs/rate-limits)";
+        }
         String location = e.headers().values("location").stream().findFirst().orElse(null);
-        java.time.Duration wait = dev.rein.retry.RetryAfter.from(e.headers()::values, clock);
-        if (wait == null && status == 429) {
+        java.time.Duration wait = noQuota ? null : dev.rein.retry.RetryAfter.from(e.headers()::values, clock);
+        if (wait == null && status == 429 && !noQuota) {
             // No retry-after: the public API's message names the wait ("Please try again in 1.8s."), and its
             // rate-limit headers say when the limit that ran out resets.
             wait = RateLimitHints.inMessage(message);
         }
-        if (wait == null) {
+        if (wait == null && !noQuota) {
             // Google's endpoints name it in the error's details (RetryInfo), Vertex AI's nowhere else.
             wait = RateLimitHints.retryInfo(body);
         }
-        if (wait == null && status == 429) {
+        if (wait == null && status == 429 && !noQuota) {
             wait = RateLimitHints.rateLimitReset(e.headers()::values);
         }
         return new ModelException(kind, status, (message != null ? message : "HTTP " + status + " from " + server)
@@ -472,6 +479,37 @@ final class ErrorMapper {
         JsonNode error = errorObject(body);
         return error != null && (QUOTA.equals(error.path("code").asText(null)) || QUOTA.equals(error.path("type").asText(null)));
     }
+
+    /**
+     * Whether a 429 from Google's endpoints is for a quota of 0 (the project has none for the model at all, as a free-tier
+     * project for a model without a free tier): a {@code google.rpc.QuotaFailure} detail whose violation has {@code
+     * quotaValue} "0", or the Gemini API's message naming it ("Quota exceeded for metric: ..., limit: 0, model: ...").
+     * Unlike a spent rate limit, no wait refills it.
+     */
+    private static boolean zeroQuota(JsonNode body, String message) {
+        if (message != null && ZERO_LIMIT.matcher(message).find()) {
+            return true;
+        }
+        if (body == null) {
+            return false;
+        }
+        for (JsonNode item : body.isArray() ? body : List.of(body)) {
+            JsonNode error = item.path("error").isObject() ? item.path("error") : item;
+            for (JsonNode detail : error.path("details")) {
+                if (detail.path("@type").asText("").endsWith("google.rpc.QuotaFailure")) {
+                    for (JsonNode violation : detail.path("violations")) {
+                        if (violation.path("quotaValue").asText("").equals("0")) {
+                            return true;
+                        }
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
+    private static final java.util.regex.Pattern ZERO_LIMIT =
+            java.util.regex.Pattern.compile("Quota exceeded for metric: [^,\\n]*, limit: 0\\b(?!\\.)");
 
     /** The error object of a body: its {@code error} member (OpenAI's shape), else the body itself; null when not an object. */
     private static JsonNode errorObject(JsonNode body) {

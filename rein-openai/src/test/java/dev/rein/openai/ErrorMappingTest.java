@@ -901,6 +901,48 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void aGemini429ForAQuotaOfZeroFailsAtOnceSayingSo() {
+        // Google's OpenAI-compatible endpoint answers a model the project has no quota for at all (a free-tier project
+        // and a model without a free tier) with 429 RESOURCE_EXHAUSTED whose quota is 0: in the message ("limit: 0") and
+        // in the QuotaFailure detail (quotaValue "0"). It was retried as a spent rate limit, which no wait refills.
+        String message = "You exceeded your current quota, please check your plan and billing details. For more information"
+                + " on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits. \\n* Quota exceeded for metric:"
+                + " generativelanguage.googleapis.com/generate_content_free_tier_requests, limit: 0, model: gemini-2.5-pro"
+                + "\\nPlease retry in 36.429760048s.";
+        String details = "\"details\":[{\"@type\":\"type.googleapis.com/google.rpc.QuotaFailure\",\"violations\":[{"
+                + "\"quotaMetric\":\"generativelanguage.googleapis.com/generate_content_free_tier_requests\",\"quotaId\":"
+                + "\"GenerateRequestsPerDayPerProjectPerModel-FreeTier\",\"quotaDimensions\":{\"location\":\"global\","
+                + "\"model\":\"gemini-2.5-pro\"},\"quotaValue\":\"0\"}]},{\"@type\":"
+                + "\"type.googleapis.com/google.rpc.RetryInfo\",\"retryDelay\":\"36s\"}]";
+        String zero = " (the project's quota for this model is 0, so no wait helps: use a model the project has quota for,"
+                + " or give the project one (on the Gemini API, enable billing for it: its free tier has no quota for some"
+                + " models); see https://ai.google.dev/gemini-api/docs/rate-limits)";
+        server.enqueue(new ChatReply.HttpError(429, "x", null, "x", Map.of(), "[{\"error\":{\"code\":429,\"message\":\""
+                + message + "\",\"status\":\"RESOURCE_EXHAUSTED\"," + details + "}}]"));
+        ModelException e = failure();
+        assertThat(e.kind()).isEqualTo(Kind.RATE_LIMITED);
+        assertThat(e.retryable()).as("a quota of 0 is not refilled by waiting").isFalse();
+        assertThat(e.retryAfter()).isNull();
+        assertThat(e.getMessage()).startsWith("You exceeded your current quota").endsWith(zero);
+
+        // The detail alone (a message without the limit) says it too; so does the message alone.
+        server.enqueue(new ChatReply.HttpError(429, "x", null, "x", Map.of(), "{\"error\":{\"code\":429,\"message\":"
+                + "\"Resource exhausted.\",\"status\":\"RESOURCE_EXHAUSTED\"," + details + "}}"));
+        assertThat(failure().retryable()).isFalse();
+        server.enqueue(new ChatReply.HttpError(429, "x", null, "x", Map.of(), "[{\"error\":{\"code\":429,\"message\":\""
+                + message + "\",\"status\":\"RESOURCE_EXHAUSTED\"}}]"));
+        assertThat(failure().getMessage()).endsWith(zero);
+
+        // A quota that is there but spent (limit: 10, quotaValue "10") is still waited out.
+        server.enqueue(new ChatReply.HttpError(429, "x", null, "x", Map.of(), "[{\"error\":{\"code\":429,\"message\":\""
+                + message.replace("limit: 0,", "limit: 10,") + "\",\"status\":\"RESOURCE_EXHAUSTED\","
+                + details.replace("\"quotaValue\":\"0\"", "\"quotaValue\":\"10\"") + "}}]"));
+        ModelException spent = failure();
+        assertThat(spent.retryable()).isTrue();
+        assertThat(spent.getMessage()).doesNotContain("quota for this model is 0");
+    }
+
+    @Test
     void aGoogle429WhoseRetryInfoSaysWhenToRetryWaitsThatLong() {
         // Vertex AI's OpenAI-compatible endpoint answers a spent quota with 429 RESOURCE_EXHAUSTED, no retry-after header
         // and no wait in its message, the wait in the error's details as google.rpc.RetryInfo (retryDelay, a protobuf
