@@ -29,11 +29,32 @@ public final class AnthropicProvider implements ModelProvider {
      */
     public static final long LONG_CONTEXT = 200_000;
     /**
-     * Cache writes cost 1.25x input for a 5-minute entry and 2x for a 1-hour entry; Sonnet 4 and 4.5
-     * cost their long-context rates beyond {@link #LONG_CONTEXT} input tokens.
+     * The prompt tokens (cache reads and writes included) beyond which a Claude Haiku 5.5 request is
+     * billed at its higher rates, 5x: "prompts over 100,000 tokens".
+     */
+    public static final long HAIKU_5_5_LONG_PROMPT = 100_000;
+    /**
+     * Anthropic's published prices (platform.claude.com, checked 2026-12-05): cache writes cost 1.25x
+     * input for a 5-minute entry and 2x for a 1-hour entry on every model; cache reads differ (0.1x
+     * input on most, 0.05x on Opus 5.5 and Sonnet 5.5, 0.025x on Fable and Mythos 5.1). Sonnet 4 and
+     * 4.5 cost their long-context rates beyond {@link #LONG_CONTEXT} input tokens, Haiku 5.5 its
+     * higher rates beyond {@link #HAIKU_5_5_LONG_PROMPT}. Every newer model is listed by its own id:
+     * {@code claude-sonnet-5-5} must not be read as {@code claude-sonnet-5} with a date.
      */
     public static final PriceTable PRICES = PriceTable.empty()
-            .with("claude-sonnet-5", price("3.00", "0.30", "15.00"))
+            .with("claude-fable-5-1", price("10.00", "0.25", "50.00"))
+            .with("claude-mythos-5-1", price("10.00", "0.25", "50.00"))
+            .with("claude-fable-5", price("10.00", "1.00", "50.00"))
+            .with("claude-mythos-5", price("10.00", "1.00", "50.00"))
+            .with("claude-opus-5-5", price("4.00", "0.20", "20.00"))
+            .with("claude-opus-5", price("5.00", "0.50", "25.00"))
+            .with("claude-sonnet-5-5", price("2.00", "0.10", "10.00"))
+            .with("claude-sonnet-5", price("2.00", "0.20", "10.00"))
+            .with("claude-haiku-5-5", price("0.10", "0.01", "0.50").withLongContext(HAIKU_5_5_LONG_PROMPT, price("0.50", "0.05", "2.50")))
+            .with("claude-opus-4-8", price("5.00", "0.50", "25.00"))
+            .with("claude-opus-4-7", price("5.00", "0.50", "25.00"))
+            .with("claude-opus-4-6", price("5.00", "0.50", "25.00"))
+            .with("claude-sonnet-4-6", price("3.00", "0.30", "15.00"))
             .with("claude-haiku-4-5", price("1.00", "0.10", "5.00"))
             .with("claude-sonnet-4-5", price("3.00", "0.30", "15.00").withLongContext(LONG_CONTEXT, price("6.00", "0.60", "22.50")))
             .with("claude-sonnet-4", price("3.00", "0.30", "15.00").withLongContext(LONG_CONTEXT, price("6.00", "0.60", "22.50")))

@@ -24,9 +24,9 @@ class AnthropicProviderTest {
     @Test
     void costCountsEveryTokenKind() {
         ModelPrice sonnet = AnthropicProvider.PRICES.find("claude-sonnet-5").orElseThrow();
-        // 1M of each: input 3.00 + output 15.00 + cache read 0.30 + 5m write 3.75 + 1h write 6.00
+        // 1M of each: input 2.00 + output 10.00 + cache read 0.20 + 5m write 2.50 + 1h write 4.00
         Usage usage = Usage.of(1_000_000, 1_000_000, 1_000_000, 2_000_000).withCacheWriteDetail(ResponseMapper.WRITE_1H, 1_000_000);
-        assertThat(sonnet.cost(usage)).isEqualByComparingTo("28.05");
+        assertThat(sonnet.cost(usage)).isEqualByComparingTo("18.70");
         ModelPrice haiku = AnthropicProvider.PRICES.find("claude-haiku-4-5").orElseThrow();
         assertThat(haiku.cost(Usage.of(2_000, 1_000, 10_000, 4_000))).isEqualByComparingTo("0.013");
     }

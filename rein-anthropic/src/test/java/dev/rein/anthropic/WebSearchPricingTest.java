@@ -39,10 +39,10 @@ class WebSearchPricingTest extends FakeApi {
 
         assertThat(response.usage().serverToolUses()).isEqualTo(Map.of("web_search", 3L, "web_fetch", 1L));
         ModelPrice sonnet = AnthropicProvider.PRICES.find("claude-sonnet-5").orElseThrow();
-        // 1,000 input at 3.00 and 100 output at 15.00 per million, and 3 searches at 0.01; fetches cost nothing more.
-        assertThat(sonnet.cost(response.usage())).isEqualByComparingTo(new BigDecimal("0.0045").add(new BigDecimal("0.03")));
+        // 1,000 input at 2.00 and 100 output at 10.00 per million, and 3 searches at 0.01; fetches cost nothing more.
+        assertThat(sonnet.cost(response.usage())).isEqualByComparingTo(new BigDecimal("0.003").add(new BigDecimal("0.03")));
         assertThat(sonnet.cost(Usage.of(1000, 100, 0, 0))).as("without searches, the tokens alone")
-                .isEqualByComparingTo("0.0045");
+                .isEqualByComparingTo("0.003");
     }
 
     @Test
@@ -53,7 +53,7 @@ class WebSearchPricingTest extends FakeApi {
 
         assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
         assertThat(result.answer()).isEqualTo("晴れです。");
-        assertThat(result.costUsd()).isEqualByComparingTo("0.2045");
+        assertThat(result.costUsd()).isEqualByComparingTo("0.203");
         assertThat(result.usage().serverToolUses()).containsEntry("web_search", 20L);
     }
 }

@@ -58,9 +58,9 @@ class RunCommandTest {
         assertThat(usage.get("output_tokens").asLong()).isEqualTo(55);
         assertThat(usage.get("cache_creation_input_tokens").asLong()).isEqualTo(302);
         assertThat(usage.get("cache_read_input_tokens").asLong()).isEqualTo(201);
-        // claude-sonnet-5: USD 3 input, 0.30 cache read, 15 output, cache writes 1.25 x input, per million tokens.
-        BigDecimal expected = new BigDecimal("0.0030300").add(new BigDecimal("0.000825")).add(new BigDecimal("0.0000603"))
-                .add(new BigDecimal("0.0011325"));
+        // claude-sonnet-5: USD 2 input, 0.20 cache read, 10 output, cache writes 1.25 x input, per million tokens.
+        BigDecimal expected = new BigDecimal("0.0020200").add(new BigDecimal("0.000550")).add(new BigDecimal("0.0000402"))
+                .add(new BigDecimal("0.0007550"));
         assertThat(json.get("cost_usd").isNumber()).isTrue();
         assertThat(json.get("cost_usd").decimalValue()).isEqualByComparingTo(expected);
         assertThat(outcome.stdout()).doesNotContain("E-");
@@ -83,8 +83,8 @@ class RunCommandTest {
         assertThat(usageFields).containsExactly("input_tokens", "output_tokens", "cache_creation_input_tokens",
                 "cache_read_input_tokens", "server_tool_uses");
         assertThat(usage.get("server_tool_uses").toString()).isEqualTo("{\"web_search\":5}");
-        // 1,010 input at 3.00 and 55 output at 15.00 per million, and 5 searches at 0.01.
-        assertThat(Json.parse(outcome.stdout()).get("cost_usd").decimalValue()).isEqualByComparingTo("0.053855");
+        // 1,010 input at 2.00 and 55 output at 10.00 per million, and 5 searches at 0.01.
+        assertThat(Json.parse(outcome.stdout()).get("cost_usd").decimalValue()).isEqualByComparingTo("0.05257");
         assertThat(outcome.stderr()).contains("step 1  model replied (tool_use").contains("tokens in 1000 / out 50 / web_search 3 ·")
                 .contains("tokens in 10 / out 5 / web_search 2 ·")
                 .containsPattern("rein: SUCCEEDED \\(completed\\) · 2 steps · \\$0\\.05\\d* \\(web_search 5\\) · ");
@@ -134,8 +134,8 @@ class RunCommandTest {
                 .contains("step 1  model: Let me compute.")
                 .contains("step 1  → calculate {\"expression\":\"2 + 3\"}")
                 .contains("step 1  ← calculate ok in ")
-                .contains("cost so far $0.0006")
-                .contains("rein: SUCCEEDED (completed) · 2 steps · $0.0012");
+                .contains("cost so far $0.0004")
+                .contains("rein: SUCCEEDED (completed) · 2 steps · $0.0008");
         // Not a terminal: plain lines, no spinner, no cursor movement.
         assertThat(outcome.stderr()).doesNotContain("\r").doesNotContain("\033");
     }

@@ -133,8 +133,8 @@ class WebSearchOptionTest {
             JsonNode json = Json.parse(outcome.stdout());
             assertThat(json.get("answer").asText()).isEqualTo("今日の東京は晴れです。");
             assertThat(json.at("/usage/server_tool_uses/web_search").asLong()).isEqualTo(1);
-            // 1,000 input at USD 3 and 100 output at USD 15 per million, and the search at USD 0.01
-            assertThat(json.get("cost_usd").decimalValue()).isEqualByComparingTo("0.0145");
+            // 1,000 input at USD 2 and 100 output at USD 10 per million, and the search at USD 0.01
+            assertThat(json.get("cost_usd").decimalValue()).isEqualByComparingTo("0.013");
             assertThat(bodies).hasSize(1);
             assertThat(bodies.get(0).at("/tools/0/max_uses").asInt()).isEqualTo(2);
         } finally {

@@ -1,0 +1,63 @@
+package dev.rein.anthropic;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rein.budget.ModelPrice;
+import dev.rein.model.Usage;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The price table against Anthropic's published prices (platform.claude.com: each model's overview,
+ * the pricing page, and the release note of 2026-10-07 that cut Sonnet 5.5's cache reads to USD 0.10).
+ * One million tokens of each kind shows every rate at once: input, output, cache read, 5-minute write
+ * (1.25x input) and 1-hour write (2x input).
+ */
+class NewestModelPricesTest {
+
+    /** The cost of 1M input, 1M output, 1M cache read, 1M 5-minute write and 1M 1-hour write. */
+    private static String oneMillionOfEach(String model) {
+        ModelPrice price = AnthropicProvider.PRICES.find(model)
+                .orElseThrow(() -> new AssertionError(model + " has no price"));
+        Usage usage = Usage.of(1_000_000, 1_000_000, 1_000_000, 2_000_000).withCacheWriteDetail(ResponseMapper.WRITE_1H, 1_000_000);
+        return price.cost(usage).stripTrailingZeros().toPlainString();
+    }
+
+    @Test
+    void theClaude5AndLaterModelsCostWhatAnthropicPublishes() {
+        // input + output + read + 5m write + 1h write
+        assertThat(oneMillionOfEach("claude-sonnet-5")).as("2 + 10 + 0.20 + 2.50 + 4").isEqualTo("18.7");
+        assertThat(oneMillionOfEach("claude-sonnet-5-5")).as("2 + 10 + 0.10 + 2.50 + 4").isEqualTo("18.6");
+        assertThat(oneMillionOfEach("claude-opus-5-5")).as("4 + 20 + 0.20 + 5 + 8").isEqualTo("37.2");
+        assertThat(oneMillionOfEach("claude-opus-5")).as("5 + 25 + 0.50 + 6.25 + 10").isEqualTo("46.75");
+        assertThat(oneMillionOfEach("claude-fable-5-1")).as("10 + 50 + 0.25 + 12.50 + 20").isEqualTo("92.75");
+        assertThat(oneMillionOfEach("claude-mythos-5-1")).isEqualTo("92.75");
+        assertThat(oneMillionOfEach("claude-fable-5")).as("10 + 50 + 1 + 12.50 + 20").isEqualTo("93.5");
+        assertThat(oneMillionOfEach("claude-mythos-5")).isEqualTo("93.5");
+        for (String opus : new String[] {"claude-opus-4-8", "claude-opus-4-7", "claude-opus-4-6", "claude-opus-4-5"}) {
+            assertThat(oneMillionOfEach(opus)).as(opus + ": 5 + 25 + 0.50 + 6.25 + 10").isEqualTo("46.75");
+        }
+        assertThat(oneMillionOfEach("claude-sonnet-4-6")).as("3 + 15 + 0.30 + 3.75 + 6").isEqualTo("28.05");
+    }
+
+    @Test
+    void haiku55CostsFiveTimesAsMuchForAPromptOverOneHundredThousandTokens() {
+        ModelPrice haiku = AnthropicProvider.PRICES.find("claude-haiku-5-5").orElseThrow();
+        // Up to 100,000 prompt tokens: input 0.10, output 0.50, cache read 0.01, writes 0.125 / 0.20.
+        assertThat(haiku.cost(Usage.of(100_000, 10_000, 0, 0))).isEqualByComparingTo("0.015");
+        assertThat(haiku.cost(Usage.of(50_000, 0, 40_000, 10_000))).as("cache reads and writes count toward the 100,000")
+                .isEqualByComparingTo("0.00665");
+        // Over it: input 0.50, output 2.50, cache read 0.05, writes 0.625 / 1.00, on every token of the request.
+        assertThat(haiku.cost(Usage.of(100_001, 10_000, 0, 0))).isEqualByComparingTo("0.0750005");
+        assertThat(haiku.cost(Usage.of(50_000, 0, 40_000, 20_000).withCacheWriteDetail(ResponseMapper.WRITE_1H, 10_000)))
+                .isEqualByComparingTo("0.04325");
+    }
+
+    @Test
+    void aNewerModelIsNotPricedAsTheModelItsNameExtends() {
+        // claude-sonnet-5-5 reads like claude-sonnet-5 with a date: it is another model with its own price.
+        assertThat(AnthropicProvider.PRICES.find("claude-sonnet-5-5").orElseThrow().cacheReadPerMTok())
+                .isEqualByComparingTo("0.10");
+        assertThat(AnthropicProvider.PRICES.find("claude-sonnet-5").orElseThrow().cacheReadPerMTok())
+                .isEqualByComparingTo("0.20");
+    }
+}
