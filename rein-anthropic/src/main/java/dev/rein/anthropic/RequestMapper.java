@@ -208,7 +208,10 @@ final class RequestMapper {
     private void prompt(JsonGenerator g, ModelRequest request, CacheBreakpoints.Plan plan) throws IOException {
         String cache = cacheControl(AnthropicOptions.of(request).caching().ttl());
         List<TextBlock> system = anySendable(request.system()) ? request.system() : List.of();
-        if (!system.isEmpty()) {
+        Optional<AnthropicServerTools> serverTools = request.option(AnthropicServerTools.class);
+        // Only a request with server tools can hold calls from code (the code execution tool is one).
+        List<TextBlock> unsent = serverTools.isPresent() ? heldAtTheEnd(request.messages()) : List.of();
+        if (!system.isEmpty() || !unsent.isEmpty()) {
             g.writeArrayFieldStart("system");
             int last = lastSendable(system);
             for (int i = 0; i <= last; i++) {
@@ -216,10 +219,13 @@ final class RequestMapper {
                     text(g, system.get(i), plan.system() && i == last ? cache : null);
                 }
             }
+            // After the breakpoint, so the cached prefix of tools and system still matches.
+            for (TextBlock text : unsent) {
+                text(g, text, null);
+            }
             g.writeEndArray();
         }
         List<ToolDefinition> definitions = request.tools();
-        Optional<AnthropicServerTools> serverTools = request.option(AnthropicServerTools.class);
         if (!definitions.isEmpty() || serverTools.isPresent()) {
             g.writeArrayFieldStart("tools");
             // First, so the prefix breakpoint on the last function tool (no system prompt) caches them too.
@@ -245,7 +251,6 @@ final class RequestMapper {
         g.writeArrayFieldStart("messages");
         List<Message> history = request.messages();
         int continued = continuedTurn(history);
-        // Only a request with server tools can hold calls from code (the code execution tool is one).
         boolean fromCode = serverTools.isPresent();
         List<TextBlock> held = List.of();
         for (int m = 0; m < history.size(); m++) {
@@ -291,6 +296,33 @@ final class RequestMapper {
             }
         }
         g.writeEndArray();
+    }
+
+    /**
+     * The text held back from answers to calls from code (see {@link #withoutText}) that no later user
+     * message carries: the request's last message is such an answer, or follows one with only
+     * answers to calls from code. It goes at the end of the system prompt, or the model would never
+     * read it (a budget's summary prompt, written when the run ends, has no later message to wait for).
+     */
+    private static List<TextBlock> heldAtTheEnd(List<Message> history) {
+        List<TextBlock> held = List.of();
+        for (int m = 1; m < history.size(); m++) {
+            Message message = history.get(m);
+            if (message.role() != Role.USER) {
+                continue;
+            }
+            if (!answersCallsFromCode(history.get(m - 1), message)) {
+                held = List.of();
+                continue;
+            }
+            for (ContentBlock block : message.content()) {
+                if (block instanceof TextBlock t && sendable(t)) {
+                    held = held.isEmpty() ? new java.util.ArrayList<>() : held;
+                    held.add(t);
+                }
+            }
+        }
+        return held;
     }
 
     /**

@@ -157,6 +157,33 @@ class ProgrammaticToolCallingTest extends FakeApi {
     }
 
     @Test
+    void aBudgetsSummaryPromptBesideTheResultsOfCallsFromCodeReachesTheModelInTheSystemPrompt() {
+        // The step limit is reached with calls from code answered: the summary call's last message is
+        // that answer, which may hold only tool_result blocks, and no later user message will come.
+        server.enqueue(FakeReply.message().block(FakeBlock.serverSide(CODE))
+                        .toolUseFromCode("toolu_01", "query_database", "{\"sql\":\"SELECT 1\"}", "code_execution_20260120", "srvtoolu_01")
+                        .container("container_011CPR5CNjB747bTd36fQLFk", "2026-12-05T01:13:31.749448Z").build(),
+                FakeReply.text("東京が最も多く売りました。"));
+        AtomicInteger runs = new AtomicInteger();
+
+        RunResult result = Agent.builder().model(model).systemPrompt("あなたは分析者です。")
+                .modelOption(AnthropicServerTools.of(CODE_EXECUTION))
+                .budget(dev.rein.budget.Budget.builder().maxSteps(1).build())
+                .tools(List.of(queryDatabase(runs))).build().run("Which city sold most?");
+
+        assertThat(result.status()).as(result.message()).isEqualTo(RunStatus.STOPPED_BUDGET);
+        assertThat(result.answer()).isEqualTo("東京が最も多く売りました。");
+        JsonNode summaryCall = server.requests().get(1).body();
+        JsonNode answer = summaryCall.get("messages").get(2).get("content");
+        assertThat(answer).hasSize(1);
+        assertThat(answer.get(0).get("type").asText()).isEqualTo("tool_result");
+        JsonNode system = summaryCall.get("system");
+        assertThat(system.get(0).get("text").asText()).isEqualTo("あなたは分析者です。");
+        assertThat(system).as("the summary prompt, which the message could not carry").hasSize(2);
+        assertThat(system.get(1).get("text").asText()).startsWith("[rein] The work must stop now: ");
+    }
+
+    @Test
     void aCallFromCodeThatWaitsForApprovalGoesBackWithItsCallerAndContainerAfterTheResume() {
         server.enqueue(FakeReply.message().block(FakeBlock.serverSide(CODE))
                         .toolUseFromCode("toolu_01", "reship_order", "{\"id\":\"A-104\"}", "code_execution_20260120", "srvtoolu_01")
