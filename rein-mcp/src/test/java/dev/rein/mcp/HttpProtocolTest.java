@@ -696,6 +696,55 @@ class HttpProtocolTest {
     }
 
     @Test
+    void aTlsConnectionThatBreaksInTheMiddleOfACallIsSaidSoNamingTheServerAndWhatToCheck(@org.junit.jupiter.api.io.TempDir
+            java.nio.file.Path dir) throws Exception {
+        // The handshake at start succeeded (afec111d covers one that fails there); then the connection of a call breaks:
+        // a record no key decrypts, as a faulty proxy or a corrupted connection gives. Before, the model read the JDK's
+        // words: 'failed while running tool 'echo': javax.net.ssl.SSLException: Tag mismatch'.
+        try (ScriptedHttpServer server = new ScriptedHttpServer();
+             TlsFront front = new TlsFront(java.net.URI.create(server.url()).getPort(), dir).trustingClients();
+             McpToolset mcp = McpToolset.start(McpConfig.parse("{\"mcpServers\": {\"remote\": {\"url\": \"" + front.url("/mcp")
+                     + "\"}}}", "test", Map.of()))) {
+            // The first call's connection makes its own handshake: more time than the usual half second.
+            assertThat(invoke(mcp, "echo", "k-first", Duration.ofSeconds(10)).content()).isEqualTo("done");
+            front.breakOn = "\"tools/call\"";
+            ToolOutput broken = invoke(mcp, "echo", "k-broken", Duration.ofSeconds(5));
+            String hostPort = front.url("").substring("https://".length());
+            assertThat(broken.isError()).isTrue();
+            assertThat(broken.content()).isEqualTo("MCP server 'remote' failed while running tool 'echo': the TLS connection with "
+                    + hostPort + " broke during the exchange (a record could not be decrypted: it was damaged or altered on its"
+                    + " way); check the network path to the server (a proxy, load balancer or VPN between Rein and it) and the"
+                    + " server's TLS setup. Rein connects to it again at the next call.");
+            front.breakOn = null;
+            // Rein connects again at the next call, and the call goes through.
+            assertThat(invoke(mcp, "echo", "k-again", Duration.ofSeconds(10)).content()).isEqualTo("done");
+        }
+    }
+
+    @Test
+    void aTlsHandshakeThatFailsOnANewConnectionOfACallIsSaidSoNamingTheServerAndWhatToCheck(@org.junit.jupiter.api.io.TempDir
+            java.nio.file.Path dir) throws Exception {
+        // The session began over TLS; then its connection closed and the server's certificate was replaced by one the
+        // Java runtime does not trust, so the call's new connection fails its handshake. Before, the model read the JDK's
+        // words: '... SSLHandshakeException: PKIX path building failed: sun.security.provider.certpath...'.
+        try (ScriptedHttpServer server = new ScriptedHttpServer();
+             TlsFront front = new TlsFront(java.net.URI.create(server.url()).getPort(), dir).trustingClients();
+             McpToolset mcp = McpToolset.start(McpConfig.parse("{\"mcpServers\": {\"remote\": {\"url\": \"" + front.url("/mcp")
+                     + "\"}}}", "test", Map.of()))) {
+            assertThat(invoke(mcp, "echo", "k-first", Duration.ofSeconds(10)).content()).isEqualTo("done");
+            front.serveAnUntrustedCertificate();
+            Thread.sleep(300); // the client sees its pooled connection closed
+            ToolOutput refused = invoke(mcp, "echo", "k-refused", Duration.ofSeconds(10));
+            assertThat(refused.isError()).isTrue();
+            assertThat(refused.content()).isEqualTo("MCP server 'remote' failed while running tool 'echo': the TLS handshake with "
+                    + front.url("").substring("https://".length()) + " failed on a new connection (it succeeded when the session"
+                    + " began; has the server's certificate or TLS setup changed?): its certificate is not trusted by this Java"
+                    + " runtime (a self-signed one, or one from a CA of your own): add that CA to Java's trust store (the"
+                    + " javax.net.ssl.trustStore system property). Rein connects to it again at the next call.");
+        }
+    }
+
+    @Test
     void theStreamForTheServersOwnMessagesClosedAfterAnEventIdIsPolledSoALaterNotificationArrives() throws Exception {
         try (ScriptedHttpServer server = new ScriptedHttpServer()) {
             server.primeStandaloneStream.set(true);

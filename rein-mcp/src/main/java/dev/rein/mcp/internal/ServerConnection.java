@@ -735,6 +735,43 @@ public final class ServerConnection implements AutoCloseable {
         return null;
     }
 
+    /**
+     * Why the TLS connection of an exchange after the start failed, naming host and port and what
+     * to check; null when {@code e} holds no TLS failure. The JDK reports a connection broken so as
+     * "header parser received no bytes" over "SSLException: (bad_record_mac) Tag mismatch", which
+     * read as the server having closed the connection.
+     */
+    private String brokenTls(Throwable e) {
+        if (!(config.transport() instanceof McpServerConfig.Http http) || tls(e) == null) {
+            return null;
+        }
+        String where = http.url().getHost() + ":" + (http.url().getPort() >= 0 ? http.url().getPort() : 443);
+        boolean handshake = false;
+        String all = "";
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            handshake |= t instanceof javax.net.ssl.SSLHandshakeException;
+            if (t instanceof javax.net.ssl.SSLException && all.isEmpty()) {
+                for (Throwable c = t; c != null && c != c.getCause(); c = c.getCause()) {
+                    all += " " + c.getMessage();
+                }
+            }
+        }
+        if (handshake) {
+            // A new connection of the session (the pooled one closed): the handshake at start succeeded.
+            return "the TLS handshake with " + where + " failed on a new connection (it succeeded when the session began; has the"
+                    + " server's certificate or TLS setup changed?): " + tls(e);
+        }
+        java.util.regex.Matcher alert = java.util.regex.Pattern.compile("Received fatal alert: (\\w+)").matcher(all);
+        String why = all.contains("bad_record_mac") || all.contains("Tag mismatch") || all.contains("bad record MAC")
+                ? "a record could not be decrypted: it was damaged or altered on its way"
+                : all.contains("plaintext connection") || all.contains("Unsupported or unrecognized SSL message")
+                ? "data that is not TLS arrived on it"
+                : alert.find() ? "the other end ended it with the TLS alert '" + alert.group(1) + "'"
+                : StdioTransport.abbreviate(all.strip());
+        return "the TLS connection with " + where + " broke during the exchange (" + why + "); check the network path to the"
+                + " server (a proxy, load balancer or VPN between Rein and it) and the server's TLS setup";
+    }
+
     /** How the SDK's HTTP transport and Rein's stdio reader say that one message was larger than they read. */
     private static final java.util.regex.Pattern TOO_LARGE = java.util.regex.Pattern.compile(
             "exceeds the maximum allowed size of (\\d+) bytes|message longer than (\\d+) characters");
@@ -762,6 +799,10 @@ public final class ServerConnection implements AutoCloseable {
         String refusal = HttpRefusal.describe(e, false, config.secrets());
         if (refusal != null) {
             return refusal;
+        }
+        String tls = brokenTls(e);
+        if (tls != null) {
+            return tls;
         }
         if (connectionClosed(e)) {
             return "the connection closed before its answer came (the server may have crashed or been stopped, or a proxy cut the"

@@ -1,0 +1,157 @@
+package dev.rein.mcp;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManagerFactory;
+
+/**
+ * A TLS front for a plain HTTP test server, as a load balancer terminating TLS is: it serves a
+ * certificate for 127.0.0.1 made with the JDK's keytool, and {@link #trustingClients()} makes the
+ * JVM's default TLS context (the one the MCP transport's HTTP client takes) trust it until closed.
+ * When {@link #breakOn} is set, a connection whose request holds that text is broken in the middle:
+ * a TLS record the client cannot decrypt is written instead of the answer, as a faulty proxy or a
+ * corrupted connection gives.
+ */
+final class TlsFront implements AutoCloseable {
+    private static final char[] PASSWORD = "changeit".toCharArray();
+    private final ServerSocket listener;
+    private final SSLContext context;
+    private final Path dir;
+    /** The context new connections are served with: {@link #context}, or one the clients do not trust. */
+    private volatile SSLContext serving;
+    private final java.util.Set<Socket> open = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final int backendPort;
+    private SSLContext previousDefault;
+    /** Text that, seen in a request, breaks its connection's TLS; null for none. */
+    volatile String breakOn;
+
+    TlsFront(int backendPort, Path dir) throws Exception {
+        this.backendPort = backendPort;
+        this.dir = dir;
+        context = contextOf("front");
+        serving = context;
+        listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        Thread.ofVirtual().start(this::accept);
+    }
+
+    /** A TLS context serving a new self-signed certificate for 127.0.0.1 and trusting only it. */
+    private SSLContext contextOf(String name) throws Exception {
+        Path store = dir.resolve(name + ".p12");
+        Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+                "-genkeypair", "-alias", name, "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=127.0.0.1",
+                "-ext", "SAN=ip:127.0.0.1", "-validity", "2", "-storetype", "PKCS12", "-keystore", store.toString(),
+                "-storepass", new String(PASSWORD), "-keypass", new String(PASSWORD)).redirectErrorStream(true).start();
+        String said = new String(keytool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!keytool.waitFor(60, TimeUnit.SECONDS) || keytool.exitValue() != 0 || !Files.exists(store)) {
+            throw new IllegalStateException("keytool could not make the test certificate: " + said);
+        }
+        KeyStore keys = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(store)) {
+            keys.load(in, PASSWORD);
+        }
+        KeyManagerFactory keyManagers = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        keyManagers.init(keys, PASSWORD);
+        TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        trust.init(keys);
+        SSLContext made = SSLContext.getInstance("TLS");
+        made.init(keyManagers.getKeyManagers(), trust.getTrustManagers(), null);
+        return made;
+    }
+
+    /**
+     * From now on, new connections are served a certificate the clients do not trust (as after a
+     * certificate was replaced by one from another CA), and the open ones are closed.
+     */
+    void serveAnUntrustedCertificate() throws Exception {
+        serving = contextOf("other");
+        for (Socket socket : open) {
+            socket.close();
+        }
+    }
+
+    String url(String path) {
+        return "https://127.0.0.1:" + listener.getLocalPort() + path;
+    }
+
+    /** Makes the JVM's default TLS context trust this front's certificate, until {@link #close()}. */
+    TlsFront trustingClients() throws Exception {
+        previousDefault = SSLContext.getDefault();
+        SSLContext.setDefault(context);
+        return this;
+    }
+
+    private void accept() {
+        while (!listener.isClosed()) {
+            try {
+                Socket raw = listener.accept();
+                Thread.ofVirtual().start(() -> serve(raw));
+            } catch (IOException e) {
+                return; // closed
+            }
+        }
+    }
+
+    private void serve(Socket raw) {
+        open.add(raw);
+        try (raw; SSLSocket tls = (SSLSocket) serving.getSocketFactory().createSocket(raw, null, true);
+             Socket backend = new Socket(InetAddress.getLoopbackAddress(), backendPort)) {
+            tls.setUseClientMode(false);
+            tls.startHandshake();
+            Thread.ofVirtual().start(() -> pump(backend, tls));
+            InputStream in = tls.getInputStream();
+            OutputStream out = backend.getOutputStream();
+            StringBuilder seen = new StringBuilder();
+            byte[] buffer = new byte[8192];
+            for (int n; (n = in.read(buffer)) >= 0; ) {
+                seen.append(new String(buffer, 0, n, StandardCharsets.ISO_8859_1));
+                String trigger = breakOn;
+                if (trigger != null && seen.indexOf(trigger) >= 0) {
+                    // An application-data record of TLS 1.2/1.3 framing whose bytes no key decrypts.
+                    byte[] bad = new byte[5 + 48];
+                    bad[0] = 0x17;
+                    bad[1] = 0x03;
+                    bad[2] = 0x03;
+                    bad[4] = 48;
+                    java.util.Arrays.fill(bad, 5, bad.length, (byte) 0x5a);
+                    raw.getOutputStream().write(bad);
+                    raw.getOutputStream().flush();
+                    return;
+                }
+                out.write(buffer, 0, n);
+                out.flush();
+            }
+        } catch (IOException e) {
+            // the client or the backend went away
+        } finally {
+            open.remove(raw);
+        }
+    }
+
+    private static void pump(Socket from, Socket to) {
+        try {
+            from.getInputStream().transferTo(to.getOutputStream());
+        } catch (IOException e) {
+            // either side closed
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (previousDefault != null) {
+            SSLContext.setDefault(previousDefault);
+        }
+        listener.close();
+    }
+}
