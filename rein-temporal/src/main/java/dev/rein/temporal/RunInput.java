@@ -2,6 +2,7 @@ package dev.rein.temporal;
 
 import dev.rein.budget.Budget;
 import dev.rein.budget.ModelPrice;
+import dev.rein.temporal.internal.Payloads;
 import java.time.Duration;
 import java.util.Map;
 
@@ -13,7 +14,19 @@ import java.util.Map;
  * @param attempt     the heartbeat timeout of every activity: a worker silent this long is taken for
  *                    dead and the activity retried elsewhere (an attempt itself may run until the deadline)
  * @param retries     the agent's model retry policy, as activity retry options
+ * @param historyLimit the workflow history's length (events) from which the run continues as new before its next step
+ *                    (0: {@link TemporalAgentClient#DEFAULT_HISTORY_LIMIT})
+ * @param carried     Rein's own: the run's state carried into a workflow execution that continues it as new; null when
+ *                    the run starts
  */
 public record RunInput(String goal, String modelName, Budget budget, Map<String, ModelPrice> prices, int maxTokens,
                        int maxVerificationFailures, int maxEmptyNudges, Duration attempt, int retries,
-                       Duration initialBackoff, Duration maxBackoff) {}
+                       Duration initialBackoff, Duration maxBackoff, int historyLimit, Payloads.Carried carried) {
+    /** A run's input as it starts, with the default history limit. */
+    public RunInput(String goal, String modelName, Budget budget, Map<String, ModelPrice> prices, int maxTokens,
+                    int maxVerificationFailures, int maxEmptyNudges, Duration attempt, int retries,
+                    Duration initialBackoff, Duration maxBackoff) {
+        this(goal, modelName, budget, prices, maxTokens, maxVerificationFailures, maxEmptyNudges, attempt, retries,
+                initialBackoff, maxBackoff, 0, null);
+    }
+}

@@ -27,23 +27,33 @@ public final class TemporalAgentClient {
     public static final Duration DEFAULT_ATTEMPT_TIMEOUT = Duration.ofMinutes(5);
     /** The shortest attempt timeout {@link #withAttemptTimeout} takes: a worker must heartbeat within it, a few times. */
     public static final Duration SHORTEST_ATTEMPT_TIMEOUT = Duration.ofSeconds(1);
+    /**
+     * The workflow history's length (events) from which a run continues as new before its next step: under the 10,240
+     * events at which Temporal warns, far under the 51,200 at which it terminates the workflow.
+     */
+    public static final int DEFAULT_HISTORY_LIMIT = 10_000;
+    /** The longest history limit {@link #withHistoryLimit} takes: room for a step's events under Temporal's 51,200. */
+    public static final int LONGEST_HISTORY_LIMIT = 40_000;
 
     private final WorkflowClient client;
     private final String taskQueue;
     private final Agent agent;
     private final Duration attempt;
     private final OutputStore runStore;
+    private final int historyLimit;
 
     TemporalAgentClient(WorkflowClient client, String taskQueue, Agent agent, OutputStore runStore) {
-        this(client, taskQueue, agent, DEFAULT_ATTEMPT_TIMEOUT, runStore);
+        this(client, taskQueue, agent, DEFAULT_ATTEMPT_TIMEOUT, runStore, DEFAULT_HISTORY_LIMIT);
     }
 
-    private TemporalAgentClient(WorkflowClient client, String taskQueue, Agent agent, Duration attempt, OutputStore runStore) {
+    private TemporalAgentClient(WorkflowClient client, String taskQueue, Agent agent, Duration attempt, OutputStore runStore,
+                                int historyLimit) {
         this.client = Objects.requireNonNull(client, "client");
         this.taskQueue = Objects.requireNonNull(taskQueue, "taskQueue");
         this.agent = Objects.requireNonNull(agent, "agent");
         this.attempt = attempt;
         this.runStore = Objects.requireNonNull(runStore, "runStore");
+        this.historyLimit = historyLimit;
     }
 
     /**
@@ -65,7 +75,24 @@ public final class TemporalAgentClient {
                     + " tool calls would be taken for a dead worker's and made again; set 1 second or more (the default"
                     + " is " + DEFAULT_ATTEMPT_TIMEOUT.toMinutes() + " minutes)");
         }
-        return new TemporalAgentClient(client, taskQueue, agent, timeout, runStore);
+        return new TemporalAgentClient(client, taskQueue, agent, timeout, runStore, historyLimit);
+    }
+
+    /**
+     * A client whose runs continue as new once their workflow history reaches {@code events} (checked before each
+     * step; also when Temporal suggests it, or the history reaches 10 MB): the run keeps its id, counters, pending
+     * approvals and refused decisions, and goes on in a fresh history. The default is {@link #DEFAULT_HISTORY_LIMIT}.
+     *
+     * @throws IllegalArgumentException when {@code events} is not positive or over {@link #LONGEST_HISTORY_LIMIT}
+     */
+    public TemporalAgentClient withHistoryLimit(int events) {
+        if (events <= 0 || events > LONGEST_HISTORY_LIMIT) {
+            throw new IllegalArgumentException("the history limit must be from 1 to " + String.format(java.util.Locale.ROOT, "%,d", LONGEST_HISTORY_LIMIT)
+                    + " events, got " + events + ": Temporal terminates a workflow whose history reaches 51,200 events, and a"
+                    + " run continues as new only between steps, so a step's events must still fit (the default is "
+                    + String.format(java.util.Locale.ROOT, "%,d", DEFAULT_HISTORY_LIMIT) + ")");
+        }
+        return new TemporalAgentClient(client, taskQueue, agent, attempt, runStore, events);
     }
 
     /** Starts a run with a new id. */
@@ -139,6 +166,6 @@ public final class TemporalAgentClient {
         // is sent, as the local run masks the goal before it keeps or shows it
         String masked = new TraceRedactor(c.secrets()::known).redact(goal);
         return new RunInput(masked, c.modelName(), c.budget(), prices, c.maxTokens(), c.maxVerificationFailures(),
-                DrivenRun.MAX_EMPTY_NUDGES, attempt, retry.maxRetries(), retry.initialDelay(), retry.maxDelay());
+                DrivenRun.MAX_EMPTY_NUDGES, attempt, retry.maxRetries(), retry.initialDelay(), retry.maxDelay(), historyLimit, null);
     }
 }

@@ -61,6 +61,8 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
      * the deadline and reports the run after the call (the step counted), which Temporal's own timeout would lose.
      */
     static final Duration DEADLINE_GRACE = Duration.ofSeconds(10);
+    /** A history this large continues as new: Temporal warns at 10 MB and terminates the workflow at 50 MB. */
+    static final long HISTORY_BYTES = 10L * 1024 * 1024;
 
     private RunInput input;
     private String runId;
@@ -81,11 +83,16 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
     public RunResult run(RunInput in) {
         this.input = in;
         this.runId = Workflow.getInfo().getWorkflowId();
-        this.startedMillis = Workflow.currentTimeMillis();
-        this.decisions = Step.State.start(new Step.Rules(in.maxTokens(), in.maxVerificationFailures(), in.maxEmptyNudges()), 0);
         try {
-            ref = effects().begin(runId, in.goal());
-            return drive(new NextStep.RunAgain("start"));
+            if (in.carried() == null) {
+                this.startedMillis = Workflow.currentTimeMillis();
+                this.decisions = Step.State.start(new Step.Rules(in.maxTokens(), in.maxVerificationFailures(),
+                        in.maxEmptyNudges()), 0);
+                ref = effects().begin(runId, in.goal());
+                return drive(new NextStep.RunAgain("start"));
+            }
+            restore(in.carried());
+            return drive(new NextStep.RunAgain("continued"));
         } catch (ActivityFailure e) {
             if (!cancelled(e)) {
                 String unserved = unserved(e);
@@ -121,7 +128,10 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
         NextStep next = first;
         while (true) {
             switch (next) {
-                case NextStep.RunAgain ignored -> next = step();
+                case NextStep.RunAgain ignored -> {
+                    continueAsNewIfLong();
+                    next = step();
+                }
                 case NextStep.Answer answer -> next = verify(answer);
                 case NextStep.Interrupt ignored -> next = awaitDecisions();
                 case NextStep.Handoff h -> {
@@ -133,6 +143,41 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
                 }
             }
         }
+    }
+
+    /**
+     * Before a step, between activities (none in flight, no pause): a history grown long (the run's limit, 10 MB, or
+     * Temporal's suggestion) is left for a fresh one, the run's state carried over, so that a long run is not terminated
+     * at Temporal's 51,200 events or 50 MB. The workflow id, hence the run id and the idempotency keys, stays.
+     */
+    private void continueAsNewIfLong() {
+        io.temporal.workflow.WorkflowInfo info = Workflow.getInfo();
+        int limit = input.historyLimit() > 0 ? input.historyLimit() : dev.rein.temporal.TemporalAgentClient.DEFAULT_HISTORY_LIMIT;
+        if (info.getHistoryLength() < limit && info.getHistorySize() < HISTORY_BYTES && !info.isContinueAsNewSuggested()) {
+            return;
+        }
+        if (io.temporal.workflow.CancellationScope.current().isCancelRequested()) {
+            return; // a cancel does not carry over to the next execution: the step's activity ends the run CANCELLED
+        }
+        // histories recorded before it went on in one execution
+        if (Workflow.getVersion("continue-as-new", Workflow.DEFAULT_VERSION, 1) < 1) {
+            return;
+        }
+        Payloads.Carried carried = new Payloads.Carried(ref, edits, decisions, startedMillis, waitedMillis, criticRounds,
+                refused);
+        Workflow.continueAsNew(new RunInput(input.goal(), input.modelName(), input.budget(), input.prices(),
+                input.maxTokens(), input.maxVerificationFailures(), input.maxEmptyNudges(), input.attempt(), input.retries(),
+                input.initialBackoff(), input.maxBackoff(), input.historyLimit(), carried));
+    }
+
+    private void restore(Payloads.Carried carried) {
+        ref = carried.run();
+        edits.addAll(carried.edits());
+        decisions = carried.decisions();
+        startedMillis = carried.startedMillis();
+        waitedMillis = carried.waitedMillis();
+        criticRounds = carried.criticRounds();
+        refused.addAll(carried.refused());
     }
 
     /** One model step within the budget, decided by the step function. */

@@ -91,4 +91,17 @@ public final class Payloads {
      * {@code criticRounds} the critic's reviews in the run so far, this check's included.
      */
     public record Checked(RunRef run, List<String> missing, List<String> invalidOutput, String outOfTime, int criticRounds) {}
+
+    /**
+     * What a run carries into its next workflow execution when it continues as new (its history grew long): the run as
+     * the last activity left it, the step function's edits and state not yet applied, its clocks and the critic's
+     * reviews, and the decisions it refused. Null in a run's first execution.
+     */
+    public record Carried(RunRef run, List<Edit> edits, dev.rein.internal.loop.Step.State decisions, long startedMillis,
+                          long waitedMillis, int criticRounds, List<String> refused) {
+        public Carried {
+            edits = List.copyOf(edits);
+            refused = List.copyOf(refused);
+        }
+    }
 }

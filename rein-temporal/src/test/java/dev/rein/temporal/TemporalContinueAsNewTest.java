@@ -1,0 +1,107 @@
+package dev.rein.temporal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.rein.agent.Agent;
+import dev.rein.agent.RunResult;
+import dev.rein.approval.ApprovalRequest;
+import dev.rein.budget.Budget;
+import dev.rein.run.RunStatus;
+import dev.rein.testkit.RecordingListener;
+import dev.rein.testkit.ScriptedModel;
+import dev.rein.trace.TraceEvent;
+import io.temporal.api.history.v1.HistoryEvent;
+import io.temporal.common.WorkflowExecutionHistory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A run longer than one workflow history holds continues as new (same workflow id, so the same run id, a fresh
+ * history) instead of growing until Temporal terminates it at 51,200 events: tested with a low limit.
+ */
+class TemporalContinueAsNewTest {
+    private static ScriptedModel lookupsThenRefundThenAnswer(int lookups) {
+        List<ScriptedModel.Turn> turns = new ArrayList<>();
+        for (int i = 1; i <= lookups; i++) {
+            turns.add(ScriptedModel.toolCalls(ScriptedModel.call("lookup_order", "{\"id\":\"A-" + i + "\"}")));
+        }
+        turns.add(ScriptedModel.toolCalls(ScriptedModel.call("refund", "{\"id\":\"A-1\"}")));
+        turns.add(ScriptedModel.text("A-1 を返金しました。"));
+        return ScriptedModel.of(turns.toArray(ScriptedModel.Turn[]::new));
+    }
+
+    @Test
+    void aRunPastItsHistoryLimitContinuesAsNewKeepingItsIdItsCountersAndItsApprovals() {
+        Orders.Ledger ledger = new Orders.Ledger();
+        List<String> keys = new CopyOnWriteArrayList<>();
+        RecordingListener trace = new RecordingListener();
+        Agent agent = Orders.withApproval(Orders.agent(lookupsThenRefundThenAnswer(10), trace, Orders.lookup(),
+                Orders.refund(ledger, keys::add)).budget(Budget.builder().maxSteps(20).maxDuration(Duration.ofMinutes(10)).build()));
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalRun run = server.start(agent).withHistoryLimit(40).start("A-1 を調べて返金して", "run-long");
+            TemporalApprovalTest.awaitStatus(run, RunStatus.WAITING_APPROVAL);
+            List<ApprovalRequest> pending = run.pendingApprovals();
+            assertThat(pending).singleElement().satisfies(r -> assertThat(r.tool()).isEqualTo("refund"));
+
+            run.approve(pending.get(0).actionHash(), "alice");
+            RunResult result = run.result();
+
+            assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+            assertThat(result.answer()).isEqualTo("A-1 を返金しました。");
+            assertThat(result.runId()).isEqualTo("run-long");
+            assertThat(result.steps()).isEqualTo(12);
+            assertThat(ledger.charges).hasSize(1);
+            assertThat(keys).singleElement().asString().startsWith("run-long:11:");
+            assertThat(trace.events(TraceEvent.RunStarted.class)).hasSize(1);
+            assertThat(trace.events(TraceEvent.RunFinished.class)).hasSize(1);
+            assertThat(trace.events(TraceEvent.ApprovalDecided.class)).hasSize(1);
+
+            // the last execution of the workflow id was continued from an earlier one, and its history stayed short
+            WorkflowExecutionHistory last = server.client().fetchHistory("run-long");
+            HistoryEvent first = last.getEvents().get(0);
+            assertThat(first.getWorkflowExecutionStartedEventAttributes().getContinuedExecutionRunId()).isNotEmpty();
+            assertThat(last.getEvents().size()).isLessThan(120);
+            assertThat(run.status()).isEqualTo(RunStatus.SUCCEEDED);
+        }
+    }
+
+    /** A cancel reaches the execution the run continued in: it ends CANCELLED with its result, the refund never run. */
+    @Test
+    void aRunThatContinuedAsNewIsCancelledByItsRunId() {
+        Orders.Ledger ledger = new Orders.Ledger();
+        RecordingListener trace = new RecordingListener();
+        Agent agent = Orders.withApproval(Orders.agent(lookupsThenRefundThenAnswer(4), trace, Orders.lookup(),
+                Orders.refund(ledger, key -> {})).budget(Budget.builder().maxSteps(20).maxDuration(Duration.ofMinutes(10)).build()));
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalRun run = server.start(agent).withHistoryLimit(30).start("A-1 を返金して", "run-long-cancel");
+            TemporalApprovalTest.awaitStatus(run, RunStatus.WAITING_APPROVAL);
+
+            run.cancel();
+            RunResult result = run.result();
+
+            assertThat(result.status()).isEqualTo(RunStatus.CANCELLED);
+            assertThat(result.steps()).isEqualTo(5);
+            assertThat(ledger.charges).isEmpty();
+            assertThat(trace.events(TraceEvent.RunFinished.class)).singleElement()
+                    .satisfies(f -> assertThat(f.status()).isEqualTo(RunStatus.CANCELLED));
+            assertThat(server.client().fetchHistory("run-long-cancel").getEvents().get(0)
+                    .getWorkflowExecutionStartedEventAttributes().getContinuedExecutionRunId()).isNotEmpty();
+        }
+    }
+
+    @Test
+    void aHistoryLimitOutsideWhatTemporalKeepsIsRefused() {
+        Agent agent = Orders.agent(Orders.lookupThenAnswer(), new RecordingListener(), Orders.lookup()).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalAgentClient client = server.start(agent);
+            assertThatThrownBy(() -> client.withHistoryLimit(0)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("history limit");
+            assertThatThrownBy(() -> client.withHistoryLimit(51_200)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("51,200");
+        }
+    }
+}
