@@ -185,16 +185,17 @@ final class AgentLoop {
      * its text in the history: its cut tool calls are not run, nor sent back without results.
      */
     Stepped callStep() throws InterruptedException, ModelCaller.CallFailed {
-        run.meter.countStep();
         dev.rein.model.Usage before = run.meter.usage();
+        // The context edits come before the step is counted: made on the step's behalf, they are numbered with
+        // the steps made so far, as the final summary call is, so no event carries a step the run did not make
         ModelRequest request = perceive();
         if (run.meter.usage() != before && run.meter.spent().isPresent()) {
             // a compaction's summary call spent what was left of a limit (all the output tokens it leaves): the
             // step's call is not made (nor counted: a step is a model call), and the budget check before the next
             // step stops the run for that limit
-            run.meter.uncountStep();
             return new Stepped(null, false);
         }
+        run.meter.countStep();
         ModelRequest limited = withinOutputLimit(request);
         ModelResponse response = caller.call(limited, "step");
         boolean cut = limited != request && response.stopReason() == StopReason.MAX_TOKENS;

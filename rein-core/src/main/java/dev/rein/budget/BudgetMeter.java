@@ -111,14 +111,6 @@ public final class BudgetMeter {
         steps++;
     }
 
-    /**
-     * Takes back the step {@link #countStep()} counted last, whose model call was not made (a compaction
-     * before it used a limit up): a step counts a model call that may propose actions.
-     */
-    public void uncountStep() {
-        steps--;
-    }
-
     /** Adds one model call's usage and returns its cost in USD (zero when the model is unpriced). */
     public BigDecimal record(Usage callUsage) {
         usage = usage.plus(callUsage);

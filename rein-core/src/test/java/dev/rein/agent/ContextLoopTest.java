@@ -308,6 +308,36 @@ class ContextLoopTest {
      * compaction with a summary that writes every token the request allows (its max_tokens added to
      * {@code compactionMaxTokens}), and a final summary request with "what is known".
      */
+    /**
+     * One numbering: a step's events carry its number, and a compaction made before a step's call is numbered with
+     * the steps made so far, as the final summary call is. Where the compaction used a limit up and the step's call
+     * was not made (that step not counted, f4e198bf), no event carries a step the run's steps and run_finished do not
+     * have, where the compaction's model_request, context_edited and usage were numbered one step more than the
+     * run's steps and its run_finished.
+     */
+    @Test
+    void noEventIsNumberedWithAStepTheRunDidNotMake() {
+        AtomicInteger pages = new AtomicInteger();
+        ScriptedModel model = pagesThenACompactionThatWritesAll(pages, new ArrayList<>());
+        RunResult result = agent(model).budget(Budget.builder().maxSteps(120).maxOutputTokens(1_000L).build())
+                .contextPolicy(ContextPolicy.builder().compaction(Compaction.client(2_000).keepingLast(2)).build())
+                .build().run("read");
+
+        assertThat(result.reason()).isEqualTo("max_output_tokens");
+        assertThat(trace.events()).allSatisfy(e -> assertThat(e.step()).as(e.toString()).isLessThanOrEqualTo(result.steps()));
+        assertThat(trace.events(TraceEvent.RunFinished.class)).singleElement().extracting(TraceEvent.RunFinished::step)
+                .isEqualTo(result.steps());
+        // each compaction is numbered with the step before the step call it was made for
+        List<TraceEvent.ModelRequested> requests = trace.events(TraceEvent.ModelRequested.class);
+        for (int i = 0; i + 1 < requests.size(); i++) {
+            if (requests.get(i).purpose().equals("compaction") && requests.get(i + 1).purpose().equals("step")) {
+                assertThat(requests.get(i).step()).isEqualTo(requests.get(i + 1).step() - 1);
+            }
+        }
+        assertThat(requests).filteredOn(r -> r.purpose().equals("compaction")).last()
+                .satisfies(r -> assertThat(r.step()).isEqualTo(result.steps()));
+    }
+
     private static ScriptedModel pagesThenACompactionThatWritesAll(AtomicInteger pages, List<Integer> compactionMaxTokens) {
         ScriptedModel.Turn turn = (request, number) -> {
             if (lastText(request).startsWith("[rein] Your context is nearly full")) {

@@ -271,8 +271,9 @@ class ReplayEndingsTest {
         assertThat(report.firstDivergence()).hasValueSatisfying(d -> {
             assertThat(d.step()).isEqualTo(3);
             assertThat(d.purpose()).isEqualTo("step");
+            // the compaction made before step 3's call is numbered with the steps made so far, as the final summary is
             assertThat(d.description()).isEqualTo("step 3: the run now makes a step model call where the recording made its"
-                    + " compaction call of step 3");
+                    + " compaction call of step 2");
         });
     }
 
