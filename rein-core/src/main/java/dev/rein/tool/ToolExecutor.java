@@ -47,8 +47,9 @@ public final class ToolExecutor {
         this.stages = stages(b, callLimits);
     }
 
+    /** @throws ReinException when {@code registry} is null */
     public static Builder builder(ToolRegistry registry) {
-        return new Builder(registry);
+        return new Builder(Builder.given(registry, "builder", "pass the run's tools, e.g. ToolRegistry.of(tool, ...)"));
     }
 
     /**
@@ -279,11 +280,14 @@ public final class ToolExecutor {
 
         /** Adds a stage after argument validation, before the scope check, approval and the handler. */
         public Builder interceptor(ToolInterceptor interceptor) {
-            interceptors.add(interceptor);
+            interceptors.add(given(interceptor, "interceptor", "pass the stage to add"));
             return this;
         }
 
+        /** Adds each stage, in order, as {@link #interceptor} does. */
         public Builder interceptors(List<ToolInterceptor> list) {
+            given(list, "interceptors", "pass a list of stages (List.of() for none)");
+            list.forEach(stage -> given(stage, "interceptors", "the list holds a null stage; pass only stages"));
             interceptors.addAll(list);
             return this;
         }
@@ -293,48 +297,58 @@ public final class ToolExecutor {
          * after provenance and secret masking, before the caller's stages do (output truncation goes here).
          */
         public Builder outputStage(ToolInterceptor stage) {
-            outputStages.add(stage);
+            outputStages.add(given(stage, "outputStage", "pass the stage to add"));
             return this;
         }
 
+        /**
+         * The timeout of a call to a tool that declares none (default {@link #DEFAULT_TIMEOUT}).
+         *
+         * @throws ReinException when {@code timeout} is null or shorter than 1 ms
+         */
         public Builder defaultTimeout(Duration timeout) {
+            given(timeout, "defaultTimeout", "pass a positive Duration (the default is 30 s)");
+            // the timeout stage and its message count milliseconds: less would time out every call "at 0 s"
+            if (timeout.compareTo(Duration.ofMillis(1)) < 0) {
+                throw new ReinException("defaultTimeout(...) was given " + timeout + ": pass a Duration of at least 1 ms (the default is 30 s)");
+            }
             this.defaultTimeout = timeout;
             return this;
         }
 
         /** Per-tool call caps for the run, by tool name (with a tool's own {@code maxCalls}, the lower applies). */
         public Builder callLimits(Map<String, Integer> limits) {
-            this.callLimits = Map.copyOf(limits);
+            this.callLimits = counts(limits, "callLimits", 1, "pass each tool's cap, at least 1 (Map.of() for none)");
             return this;
         }
 
         /** Calls already made in this run, by tool name (a resumed run continues counting). */
         public Builder callCounts(Map<String, Integer> counts) {
-            this.callCounts = Map.copyOf(counts);
+            this.callCounts = counts(counts, "callCounts", 0, "pass each tool's calls so far, 0 or more (Map.of() for none)");
             return this;
         }
 
         /** Who may call what (default: every scope the tool requires). */
         public Builder scopePolicy(ScopePolicy policy) {
-            this.scopePolicy = Objects.requireNonNull(policy, "policy");
+            this.scopePolicy = given(policy, "scopePolicy", "pass a ScopePolicy, e.g. ScopePolicy.REQUIRED_SCOPES (the default)");
             return this;
         }
 
         /** The stage that asks a person before risky calls (default: none, every call proceeds). */
         public Builder approvalGate(ToolInterceptor gate) {
-            this.approvalGate = Objects.requireNonNull(gate, "gate");
+            this.approvalGate = given(gate, "approvalGate", "pass the approval stage, or leave it unset for none");
             return this;
         }
 
         /** The stage that records side effects so they are never repeated (default: none). */
         public Builder idempotency(ToolInterceptor stage) {
-            this.idempotency = Objects.requireNonNull(stage, "stage");
+            this.idempotency = given(stage, "idempotency", "pass the idempotency stage, or leave it unset for none");
             return this;
         }
 
         /** Retries of transient tool failures (default {@link #DEFAULT_TOOL_RETRY}). */
         public Builder retryPolicy(RetryPolicy policy) {
-            this.retryPolicy = Objects.requireNonNull(policy, "policy");
+            this.retryPolicy = given(policy, "retryPolicy", "pass a RetryPolicy, e.g. RetryPolicy.NONE for no retries");
             return this;
         }
 
@@ -355,7 +369,7 @@ public final class ToolExecutor {
 
         /** Receives retries and audit events of the stages. */
         public Builder events(ToolEvents events) {
-            this.events = Objects.requireNonNull(events, "events");
+            this.events = given(events, "events", "pass a ToolEvents, e.g. ToolEvents.NONE");
             return this;
         }
 
@@ -367,6 +381,25 @@ public final class ToolExecutor {
 
         public ToolExecutor build() {
             return new ToolExecutor(this);
+        }
+
+        /** {@code value}, or a ReinException naming the setter and what to pass instead of null. */
+        static <T> T given(T value, String setter, String instead) {
+            if (value == null) {
+                throw new ReinException(setter + "(...) was given null: " + instead);
+            }
+            return value;
+        }
+
+        /** A copy of {@code map}, each tool named and each number at least {@code least}; else a ReinException saying so. */
+        private static Map<String, Integer> counts(Map<String, Integer> map, String setter, int least, String instead) {
+            given(map, setter, instead);
+            map.forEach((tool, n) -> {
+                if (tool == null || n == null || n < least) {
+                    throw new ReinException(setter + "(...) was given " + tool + "=" + n + ": " + instead);
+                }
+            });
+            return Map.copyOf(map);
         }
     }
 }
