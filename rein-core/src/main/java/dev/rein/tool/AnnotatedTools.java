@@ -37,8 +37,17 @@ public final class AnnotatedTools {
 
     private AnnotatedTools() {}
 
-    /** The tools declared by the public {@link ToolMethod} methods of {@code target}. */
+    /**
+     * The tools declared by the public {@link ToolMethod} methods of {@code target}.
+     *
+     * @throws ReinException when {@code target} is null or declares no tool, or a declaration cannot be used as
+     *                       written (two parameters under one name, a negative timeout, an unknown parameter name), saying which
+     */
     public static List<Tool> from(Object target) {
+        if (target == null) {
+            throw new ReinException("AnnotatedTools.from(...) was given null: pass the object whose public @ToolMethod methods"
+                    + " are the tools (an instance; its static @ToolMethod methods count too)");
+        }
         List<Tool> tools = new ArrayList<>();
         for (Method method : target.getClass().getMethods()) {
             ToolMethod annotation = method.getAnnotation(ToolMethod.class);
@@ -65,6 +74,10 @@ public final class AnnotatedTools {
                 .abortsOnInterrupt(annotation.abortsOnInterrupt())
                 .requiredScopes(annotation.scopes())
                 .handler((arguments, context) -> invoke(target, method, params, arguments, context));
+        if (annotation.timeoutSeconds() < 0) {
+            throw new ReinException("tool '" + name + "': @ToolMethod(timeoutSeconds = " + annotation.timeoutSeconds()
+                    + ") is negative; give the timeout in seconds, or 0 (the default) for the executor's");
+        }
         if (annotation.timeoutSeconds() > 0) {
             builder.timeout(Duration.ofSeconds(annotation.timeoutSeconds()));
         }
@@ -108,6 +121,11 @@ public final class AnnotatedTools {
             boolean required = (tp == null || tp.required()) && !JacksonShapes.OPTIONALS.contains(p.getType());
             Type schemaType = p.getParameterizedType() instanceof ParameterizedType pt && Optional.class.equals(p.getType())
                     ? pt.getActualTypeArguments()[0] : p.getParameterizedType();
+            if (params.stream().anyMatch(other -> !other.context() && other.name().equals(paramName))) {
+                // one property for both: the schema would list it once and both parameters would get its value
+                throw new ReinException("tool '" + toolName + "': two parameters are named '" + paramName + "'; give each its own"
+                        + " property name with @ToolParam(name = \"...\")");
+            }
             params.add(new Param(paramName, tp == null ? "" : tp.value(), required, type, schemaType, false));
         }
         return params;

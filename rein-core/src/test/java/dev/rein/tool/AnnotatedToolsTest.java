@@ -173,4 +173,33 @@ class AnnotatedToolsTest {
         assertThatThrownBy(() -> AnnotatedTools.from(new Object()))
                 .isInstanceOf(ReinException.class).hasMessageContaining("@ToolMethod");
     }
+
+    public static final class TwoParamsOneName {
+        @ToolMethod(description = "Moves stock.")
+        public String move(@ToolParam(value = "from", name = "sku") String from, @ToolParam(value = "to", name = "sku") String to) {
+            return from + "->" + to;
+        }
+    }
+
+    public static final class NegativeTimeout {
+        @ToolMethod(description = "Waits.", timeoutSeconds = -5)
+        public String waitABit() {
+            return "ok";
+        }
+    }
+
+    /**
+     * Declarations that cannot be what the author meant are refused when the tools are made, naming the tool and what to
+     * change. Before: from(null) threw a bare NullPointerException; two parameters under one property name made a schema
+     * with one property, both parameters receiving its value; a negative timeoutSeconds silently used the default.
+     */
+    @Test
+    void declarationsThatCannotBeMeantAreRefusedSayingWhatToChange() {
+        assertThatThrownBy(() -> AnnotatedTools.from(null)).isInstanceOf(ReinException.class)
+                .hasMessageContaining("from(...) was given null").hasMessageContaining("@ToolMethod");
+        assertThatThrownBy(() -> AnnotatedTools.from(new TwoParamsOneName())).isInstanceOf(ReinException.class)
+                .hasMessageContaining("tool 'move'").hasMessageContaining("'sku'").hasMessageContaining("@ToolParam(name");
+        assertThatThrownBy(() -> AnnotatedTools.from(new NegativeTimeout())).isInstanceOf(ReinException.class)
+                .hasMessageContaining("tool 'waitABit'").hasMessageContaining("timeoutSeconds").hasMessageContaining("-5");
+    }
 }
