@@ -61,6 +61,9 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
     private Connection connection;
     /** Whether the current write needed a new connection (its first attempt may have been committed). */
     private boolean reconnected;
+    /** The event of the last append, when it failed, and the key it was appended with (see appendEvent). */
+    private TraceEvent failedEvent;
+    private String failedAppendKey;
 
     private JdbcRunStore(String url, String user, String password) {
         this.url = url;
@@ -281,11 +284,17 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
         StoredEvent e = SnapshotCodec.event(0, event);
         // A key of this append alone: when the server committed the insert but its answer was lost with the connection,
         // the insert made again on a new connection finds the key taken and adds nothing, so the event is stored once.
-        String appendKey = java.util.UUID.randomUUID().toString();
+        // An append that failed keeps its key for the same event given again (a run's StoreListener holds a failed
+        // event and appends it later), since its insert may have been committed before the failure.
+        String appendKey = event == failedEvent ? failedAppendKey : java.util.UUID.randomUUID().toString();
         try {
             update("INSERT INTO rein_events (run_id, step, type, time_ms, event, append_key) VALUES (?, ?, ?, ?, ?, ?)"
                     + " ON CONFLICT (append_key) DO NOTHING", runId, e.step(), e.type(), millis(e.time()), e.json(), appendKey);
+            failedEvent = null;
+            failedAppendKey = null;
         } catch (SQLException ex) {
+            failedEvent = event;
+            failedAppendKey = appendKey;
             throw failure("append an event of run " + runId, ex);
         }
     }

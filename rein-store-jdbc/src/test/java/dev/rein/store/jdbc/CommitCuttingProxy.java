@@ -31,6 +31,7 @@ final class CommitCuttingProxy implements AutoCloseable {
     /** The bytes whose passing to the server ends the connection once armed. */
     private volatile byte[] marker = COMMIT;
     private final AtomicBoolean cut = new AtomicBoolean();
+    private final AtomicBoolean refusing = new AtomicBoolean();
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
 
     /** A proxy for the server of {@code jdbcUrl} (jdbc:postgresql://host[:port]/...). */
@@ -69,6 +70,11 @@ final class CommitCuttingProxy implements AutoCloseable {
         armed.set(true);
     }
 
+    /** Whether new connections are ended at once, as when the server is down, or passed on again. */
+    void refuseConnections(boolean refuse) {
+        refusing.set(refuse);
+    }
+
     /** Whether a connection was ended after its COMMIT since {@link #cutAfterNextCommit()}. */
     boolean didCut() {
         return cut.get();
@@ -78,6 +84,10 @@ final class CommitCuttingProxy implements AutoCloseable {
         try {
             while (true) {
                 Socket client = listener.accept();
+                if (refusing.get()) {
+                    client.close(); // as a server that is down: the connection ends before the first byte
+                    continue;
+                }
                 Socket server = new Socket(host, port);
                 sockets.add(client);
                 sockets.add(server);

@@ -143,6 +143,31 @@ class PostgresRunStoreTest extends JdbcRunStoreContract {
         }
     }
 
+    /**
+     * Before: when the insert of an event was committed but its answer lost, and the connection could not be opened again
+     * at once (the server restarting), appendEvent failed; the run's StoreListener holds such an event and appends it
+     * again later, and it was stored twice.
+     */
+    @org.junit.jupiter.api.Test
+    void anEventAppendedAgainAfterItsCommittedAppendFailedIsStoredOnce() throws Exception {
+        try (CommitCuttingProxy proxy = new CommitCuttingProxy(url);
+             JdbcRunStore cut = JdbcRunStore.connect(proxy.url() + "&currentSchema=" + schema, user, password)) {
+            String run = runId + "_again";
+            dev.rein.trace.TraceEvent second = new dev.rein.trace.TraceEvent.Audit(run, 2, java.time.Instant.now(), "a", "t", "c", "u", "t", "二回目");
+            cut.appendEvent(run, new dev.rein.trace.TraceEvent.Audit(run, 1, java.time.Instant.now(), "a", "t", "c", "u", "t", "一回目"));
+            proxy.cutAfterNext("INSERT INTO rein_events");
+            proxy.refuseConnections(true);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> cut.appendEvent(run, second))
+                    .isInstanceOf(dev.rein.state.StoreException.class);
+            org.assertj.core.api.Assertions.assertThat(proxy.didCut()).as("the append's answer was cut off").isTrue();
+            proxy.refuseConnections(false);
+            cut.appendEvent(run, second); // as StoreListener delivers a held event: the same event again
+            cut.appendEvent(run, new dev.rein.trace.TraceEvent.Audit(run, 3, java.time.Instant.now(), "a", "t", "c", "u", "t", "三回目"));
+            org.assertj.core.api.Assertions.assertThat(cut.events(run)).extracting(dev.rein.state.StoredEvent::step)
+                    .as("each event once, in order").containsExactly(1, 2, 3);
+        }
+    }
+
     @Override
     protected JdbcRunStore reopened() {
         return JdbcRunStore.connect(url(), user, password);
