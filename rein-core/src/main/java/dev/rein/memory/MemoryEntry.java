@@ -45,6 +45,14 @@ public record MemoryEntry(String id, MemoryScope scope, String text, MemorySourc
             throw new IllegalArgumentException("a memory entry's id cannot hold the NUL character (U+0000); give it an id without it,"
                     + " such as MemoryStore.newId()");
         }
+        for (String[] field : new String[][] {{"tenant", scope.tenant()}, {"user", scope.user()}, {"source", source.source()},
+                {"source run", source.runId()}, {"source observation", source.observation()}, {"createdBy", createdBy}}) {
+            if (field[1] != null && field[1].indexOf('\u0000') >= 0) {
+                // PostgreSQL's text cannot hold it, SQLite's can: refused here, so that every store takes the same entries
+                throw new IllegalArgumentException("a memory entry's " + field[0] + " cannot hold the NUL character (U+0000), at character "
+                        + field[1].indexOf('\u0000') + "; give it without it");
+            }
+        }
         if (text.isBlank()) {
             throw new IllegalArgumentException("a memory entry needs text");
         }

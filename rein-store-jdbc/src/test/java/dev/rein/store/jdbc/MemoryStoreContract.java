@@ -64,6 +64,22 @@ abstract class MemoryStoreContract {
         assertThat(store().list(ACME)).isEmpty();
     }
 
+    /**
+     * Before: a NUL character (U+0000) in an entry's source, tenant, user or author was refused by the PostgreSQL store
+     * alone at remember ('invalid byte sequence for encoding "UTF8": 0x00'), while SQLite and the in-memory store took it;
+     * the entry's text was already refused on every store.
+     */
+    @Test
+    void aNulCharacterInAnyOfAnEntrysWordsIsRefusedBeforeAnyStoreSeesIt() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new MemoryEntry(MemoryStore.newId(), ACME, "配送先は大阪",
+                        MemorySource.application("crm\u0000export"), "alice", NOW, null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("a memory entry's source cannot hold the NUL character (U+0000), at character 3; give it without it");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> entry(MemoryStore.newId(), new MemoryScope(ACME.tenant(), "ali\u0000ce"),
+                "配送先は大阪", null)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("user cannot hold the NUL");
+        assertThat(store().list(ACME)).isEmpty();
+    }
+
     @Test
     void aTenantNeverSeesAnotherTenantsEntries() {
         String id = MemoryStore.newId();
