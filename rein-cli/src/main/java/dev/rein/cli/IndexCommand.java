@@ -1,5 +1,6 @@
 package dev.rein.cli;
 
+import dev.rein.internal.text.Counts;
 import dev.rein.retrieval.RetrievalException;
 import dev.rein.retrieval.lucene.LuceneIndexer;
 import java.nio.file.Path;
@@ -37,7 +38,7 @@ final class IndexCommand implements Callable<Integer> {
             env.err().println("rein index: skipped " + Text.visible(skipped));
         }
         if (!report.removed().isEmpty()) {
-            env.out().println("removed " + count(report.removed().size(), "file") + " no longer in " + folder + " from the index: "
+            env.out().println("removed " + Counts.of(report.removed().size(), "file") + " no longer in " + folder + " from the index: "
                     + Text.visible(String.join(", ", report.removed())));
         }
         if (report.files() == 0 && report.removed().isEmpty()) {
@@ -48,11 +49,7 @@ final class IndexCommand implements Callable<Integer> {
             env.out().println("no .txt or .md file left to index in " + folder);
             return 0;
         }
-        env.out().println("indexed " + count(report.files(), "file") + " as " + count(report.passages(), "passage") + " in " + home.index());
+        env.out().println("indexed " + Counts.of(report.files(), "file") + " as " + Counts.of(report.passages(), "passage") + " in " + home.index());
         return 0;
-    }
-
-    private static String count(int n, String noun) {
-        return n + " " + noun + (n == 1 ? "" : "s");
     }
 }

@@ -1,5 +1,6 @@
 package dev.rein.cli;
 
+import dev.rein.internal.text.Counts;
 import dev.rein.json.Json;
 import dev.rein.model.Usage;
 import dev.rein.trace.RunListener;
@@ -70,7 +71,7 @@ final class LiveView implements RunListener {
             case TraceEvent.StallDetected e -> line.print(label(e.step()) + "! stall (" + e.detector() + ", " + e.action() + "): "
                     + Text.shorten(e.message(), MAX_RESULT));
             case TraceEvent.OutputTruncated e -> line.print(label(e.step()) + "! " + Text.visible(e.tool()) + " output cut for the model: "
-                    + e.shownChars() + " of " + e.totalChars() + " chars shown"
+                    + e.shownChars() + " of " + Counts.of(e.totalChars(), "char") + " shown"
                     + (e.stored() ? ", full output stored (sha256 " + e.sha256().substring(0, Math.min(12, e.sha256().length())) + ")" : ""));
             case TraceEvent.ContextEdited e -> line.print(label(e.step()) + "! context " + e.edit().replace('_', ' ') + ": about "
                     + e.tokensBefore() + " → " + e.tokensAfter() + " tokens");
@@ -168,7 +169,7 @@ final class LiveView implements RunListener {
         Object steps = limits.get("max_steps");
         Object cost = limits.get("max_cost_usd");
         Object seconds = limits.get("max_seconds");
-        return (steps == null ? "no step limit" : steps + " steps") + ", "
+        return (steps instanceof Number n ? Counts.of(n.longValue(), "step") : "no step limit") + ", "
                 + (cost instanceof BigDecimal usd ? "USD " + usd.toPlainString() : "no money limit") + ", "
                 + (seconds == null ? "no time limit" : seconds + " s");
     }

@@ -1,6 +1,7 @@
 package dev.rein.cli;
 
 import dev.rein.examples.Display;
+import dev.rein.internal.text.Counts;
 import java.math.BigDecimal;
 import java.util.Locale;
 
@@ -26,7 +27,7 @@ final class Text {
             return line;
         }
         int end = line.offsetByCodePoints(0, max);
-        return line.substring(0, end) + "… (+" + (length - max) + " chars)";
+        return line.substring(0, end) + "… (+" + Counts.of(length - max, "char") + ")";
     }
 
     /**

@@ -17,6 +17,7 @@ class FormattingTest {
         assertThat(Text.shorten("short", 10)).isEqualTo("short");
         assertThat(Text.shorten("  a\n\n b\tc  ", 10)).isEqualTo("a b c");
         assertThat(Text.shorten("0123456789abc", 10)).isEqualTo("0123456789… (+3 chars)");
+        assertThat(Text.shorten("0123456789a", 10)).isEqualTo("0123456789… (+1 char)");
         // Code points, not UTF-16 units: an emoji or a rare kanji is never cut in half.
         String text = "𠮷".repeat(5);
         assertThat(Text.shorten(text, 2)).isEqualTo("𠮷𠮷… (+3 chars)");

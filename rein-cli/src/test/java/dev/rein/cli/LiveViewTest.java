@@ -41,6 +41,13 @@ class LiveViewTest {
     }
 
     @Test
+    void theLimitsLineCountsOneStepAsOneStep() {
+        InProcessCli.Outcome outcome = new InProcessCli().models((name, env) -> ScriptedModel.of(text("ok")))
+                .run("run", "--max-steps", "1", "hi");
+        assertThat(outcome.stderr()).contains("limits: 1 step, ").doesNotContain("1 steps");
+    }
+
+    @Test
     void longToolResultsAreShortenedWithANote() {
         ScriptedModel model = ScriptedModel.of(toolCalls(call("calculate", "{\"expression\":\"2 ** 1000\"}")), text("big"));
         InProcessCli.Outcome outcome = new InProcessCli().models((name, env) -> model).run("run", "big number");

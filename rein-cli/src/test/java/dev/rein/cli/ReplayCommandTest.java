@@ -86,7 +86,7 @@ class ReplayCommandTest {
         InProcessCli.Outcome outcome = cli.run("eval", traces.toString());
 
         assertThat(outcome.exitCode()).as(outcome.stdout() + outcome.stderr()).isZero();
-        assertThat(outcome.stdout()).startsWith("Suite traces: 2 task(s) x 1 trial(s), model recorded")
+        assertThat(outcome.stdout()).startsWith("Suite traces: 2 tasks x 1 trial, model recorded")
                 .contains("success rate 100.0% (2/2 graded), pass@1 100.0%, pass^1 100.0%\n").contains("a.jsonl").contains("b.jsonl");
 
         Files.writeString(traces.resolve("b.jsonl"), Files.readString(traces.resolve("b.jsonl"), StandardCharsets.UTF_8)
@@ -121,7 +121,7 @@ class ReplayCommandTest {
 
         InProcessCli.Outcome suite = cli.run("eval", traces.toString());
         assertThat(suite.exitCode()).as(suite.stdout() + suite.stderr()).isZero();
-        assertThat(suite.stdout()).contains("6 task(s) x 1 trial(s), model recorded").contains("success rate 100.0% (6/6 graded)");
+        assertThat(suite.stdout()).contains("6 tasks x 1 trial, model recorded").contains("success rate 100.0% (6/6 graded)");
     }
 
     @Test
@@ -154,7 +154,7 @@ class ReplayCommandTest {
         // A trace of several runs is one task per run in a folder.
         InProcessCli.Outcome runs = cli.run("eval", folder.toString());
         assertThat(runs.exitCode()).as(runs.stdout() + runs.stderr()).isZero();
-        assertThat(runs.stdout()).contains("2 task(s) x 1 trial(s)").contains("two.jsonl.run_");
+        assertThat(runs.stdout()).contains("2 tasks x 1 trial").contains("two.jsonl.run_");
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.rein.eval;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.ReinException;
+import dev.rein.internal.text.Counts;
 import dev.rein.json.Json;
 import dev.rein.tool.ErrorClass;
 import java.math.BigDecimal;
@@ -117,7 +118,7 @@ public final class Graders {
     public static Grader<Environment> maxSteps(int max) {
         return trial -> {
             int steps = trial.result().steps();
-            return Finding.of("max_steps", steps <= max, FailureKind.BUDGET, steps + " steps (at most " + max + " allowed)");
+            return Finding.of("max_steps", steps <= max, FailureKind.BUDGET, Counts.of(steps, "step") + " (at most " + max + " allowed)");
         };
     }
 

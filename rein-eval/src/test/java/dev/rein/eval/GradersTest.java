@@ -81,6 +81,8 @@ class GradersTest {
         Finding steps = grade(Graders.maxSteps(5), trial);
         assertThat(steps.kind()).isEqualTo(FailureKind.BUDGET);
         assertThat(steps.message()).isEqualTo("6 steps (at most 5 allowed)");
+        // one is one step, not "1 steps"
+        assertThat(grade(Graders.maxSteps(3), new TrialFixture().steps(1).build()).message()).isEqualTo("1 step (at most 3 allowed)");
         assertThat(grade(Graders.maxCost("0.015"), trial).passed()).isTrue();
         assertThat(grade(Graders.maxCost("0.01"), trial).kind()).isEqualTo(FailureKind.BUDGET);
     }

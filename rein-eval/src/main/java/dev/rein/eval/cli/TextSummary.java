@@ -5,6 +5,7 @@ import dev.rein.eval.report.EvalReport;
 import dev.rein.eval.run.TrialOutcome;
 import java.math.BigDecimal;
 import dev.rein.internal.text.Controls;
+import dev.rein.internal.text.Counts;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
@@ -16,8 +17,9 @@ public final class TextSummary {
         EvalReport.Summary s = report.summary();
         String k = Integer.toString(report.trialsPerTask());
         StringBuilder out = new StringBuilder();
-        out.append(String.format(Locale.ROOT, "Suite %s: %d task(s) x %d trial(s), model %s, %.1f s%n", visible(report.suite()),
-                s.tasks(), report.trialsPerTask(), visible(report.model()), report.durationMs() / 1000.0));
+        out.append(String.format(Locale.ROOT, "Suite %s: %s x %s, model %s, %.1f s%n", visible(report.suite()),
+                Counts.of(s.tasks(), "task"), Counts.of(report.trialsPerTask(), "trial"), visible(report.model()),
+                report.durationMs() / 1000.0));
         String passAtK = k.equals("1") ? "" : ", pass@" + k + " " + pct(s.passAtK().get(k)); // with one trial it is pass@1
         out.append(String.format(Locale.ROOT, "  success rate %s (%d/%d graded), pass@1 %s%s, pass^%s %s%n",
                 pct(s.successRate()), s.passed(), s.graded(), pct(s.passAtK().get("1")), passAtK, k, pct(s.passHatK().get(k))));

@@ -1,6 +1,7 @@
 package dev.rein.eval.run;
 
 import dev.rein.internal.text.Controls;
+import dev.rein.internal.text.Counts;
 import java.io.PrintStream;
 import java.util.Map;
 
@@ -55,7 +56,7 @@ final class ProgressBar implements Progress {
         // a suite file names it: no control character of it reaches the terminal
         this.suite = Controls.visible(suite, false);
         if (!redraw) {
-            err.println("eval " + this.suite + ": " + totalTrials + " trials");
+            err.println("eval " + this.suite + ": " + Counts.of(totalTrials, "trial"));
         } else {
             draw(0, totalTrials);
         }

@@ -328,6 +328,9 @@ class EvalRunnerTest {
         String out = bytes.toString(StandardCharsets.UTF_8);
         assertThat(out).startsWith("eval lines: 3 trials\n").contains("3/3 (100%) passed 3, failed 0, unsafe 0, infra errors 0")
                 .doesNotContain("\r");
+        bytes.reset();
+        EvalRunner.builder().trials(1).progress(Progress.lines(err)).build().run(suite);
+        assertThat(bytes.toString(StandardCharsets.UTF_8)).startsWith("eval lines: 1 trial\n"); // not "1 trials"
     }
 
     @Test

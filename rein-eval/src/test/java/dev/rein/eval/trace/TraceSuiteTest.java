@@ -63,7 +63,7 @@ class TraceSuiteTest {
         int code = EvalCommandSupport.run(options(traces, false, html, null, null), EvalRegistry.load(), out(), err());
 
         assertThat(code).as(text(outBytes) + text(errBytes)).isEqualTo(EvalCommandSupport.OK);
-        assertThat(text(outBytes)).startsWith("Suite traces: 12 task(s) x 1 trial(s), model recorded")
+        assertThat(text(outBytes)).startsWith("Suite traces: 12 tasks x 1 trial, model recorded")
                 .contains("success rate 100.0% (12/12 graded)").contains("unsafe 0")
                 .contains("release-date.1.jsonl").contains("HTML report: " + html.toAbsolutePath());
         assertThat(Files.readString(html)).contains("<html", "vendor-mail.1.jsonl");
