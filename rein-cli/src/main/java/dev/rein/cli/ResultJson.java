@@ -34,8 +34,20 @@ final class ResultJson {
         json.put("reason", result.reason());
         json.put("answer", result.answer());
         json.put("steps", result.steps());
-        Usage usage = result.usage();
-        ObjectNode tokens = json.putObject("usage");
+        json.set("usage", usage(result.usage()));
+        json.put("cost_usd", result.costUsd() == null ? BigDecimal.ZERO : result.costUsd().stripTrailingZeros());
+        if (result.status() == RunStatus.WAITING_APPROVAL) {
+            json.set("pending_actions", StoredRunJson.pendingActions(pending));
+        }
+        return json;
+    }
+
+    /**
+     * The {@code usage} object: the token counts, then {@code reasoning_output_tokens}, {@code server_tool_uses} and
+     * {@code estimated} when there is something to say; also in {@code rein show --json}.
+     */
+    static ObjectNode usage(Usage usage) {
+        ObjectNode tokens = Json.object();
         tokens.put("input_tokens", usage.inputTokens());
         tokens.put("output_tokens", usage.outputTokens());
         tokens.put("cache_creation_input_tokens", usage.cacheWriteInputTokens());
@@ -50,11 +62,7 @@ final class ResultJson {
         if (usage.estimated()) { // the provider reported none for some call: these counts are partly Rein's estimate
             tokens.put("estimated", true);
         }
-        json.put("cost_usd", result.costUsd() == null ? BigDecimal.ZERO : result.costUsd().stripTrailingZeros());
-        if (result.status() == RunStatus.WAITING_APPROVAL) {
-            json.set("pending_actions", StoredRunJson.pendingActions(pending));
-        }
-        return json;
+        return tokens;
     }
 
     /** One line of JSON for {@code result} (no pending actions). */

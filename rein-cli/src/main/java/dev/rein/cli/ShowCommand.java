@@ -21,8 +21,8 @@ final class ShowCommand implements Callable<Integer> {
     String runId;
 
     @Option(names = "--json", description = "Print the run as one JSON object on stdout (schema in docs/cli.md):"
-            + " run_id, status, reason, goal, model, steps, cost_usd, pending_approvals, created_at, updated_at,"
-            + " message, answer, pending_actions, handoff, trace.")
+            + " run_id, status, reason, goal, model, steps, usage (as in 'rein run --json'), cost_usd, pending_approvals,"
+            + " created_at, updated_at, message, answer, pending_actions, handoff, trace, replies.")
     boolean json;
 
     ShowCommand(CliEnvironment env) {

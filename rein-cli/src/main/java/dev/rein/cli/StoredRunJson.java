@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rein.approval.ApprovalRequest;
 import dev.rein.json.Json;
+import dev.rein.model.Usage;
 import dev.rein.state.RunSummary;
 import dev.rein.state.RunView;
 import java.time.Instant;
@@ -51,9 +52,20 @@ final class StoredRunJson {
         return at == null ? null : at.truncatedTo(ChronoUnit.MILLIS).toString();
     }
 
-    /** {@code rein show --json}: the summary fields, then message, answer, pending actions, handoff, trace lines and replies. */
+    /**
+     * {@code rein show --json}: the summary fields with the run's {@code usage} after {@code steps} (as in {@code rein
+     * run --json}), then message, answer, pending actions, handoff, trace lines and replies.
+     */
     static ObjectNode show(RunView view) {
-        ObjectNode json = summary(view.summary());
+        ObjectNode json = Json.object();
+        // the usage of every model call so far, summary call included: the snapshot keeps it as the budget used
+        Usage usage = view.state() == null ? Usage.ZERO : view.state().budget().usage();
+        summary(view.summary()).properties().forEach(field -> {
+            json.set(field.getKey(), field.getValue());
+            if (field.getKey().equals("steps")) {
+                json.set("usage", ResultJson.usage(usage));
+            }
+        });
         json.put("message", view.message());
         json.put("answer", view.answer());
         json.set("pending_actions", pendingActions(view.pendingApprovals()));

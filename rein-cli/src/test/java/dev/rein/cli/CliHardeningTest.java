@@ -202,11 +202,12 @@ class CliHardeningTest {
         InProcessCli.Outcome show = cli.run("show", "--json", id);
         assertThat(show.stdout().lines()).hasSize(1);
         JsonNode shown = Json.parse(show.stdout());
-        assertThat(fields(shown)).containsExactly("run_id", "status", "reason", "goal", "model", "steps", "cost_usd",
+        assertThat(fields(shown)).containsExactly("run_id", "status", "reason", "goal", "model", "steps", "usage", "cost_usd",
                 "pending_approvals", "created_at", "updated_at", "message", "answer", "pending_actions", "handoff", "trace",
                 "replies");
         assertThat(shown.get("status").asText()).isEqualTo("WAITING_APPROVAL");
         assertThat(shown.get("pending_actions")).isEqualTo(paused.get("pending_actions"));
+        assertThat(shown.get("usage")).isEqualTo(paused.get("usage"));
         assertThat(shown.get("trace").isArray()).isTrue();
 
         // What a script does with it: approve exactly the action shown.
@@ -287,6 +288,31 @@ class CliHardeningTest {
         JsonNode shown = Json.parse(cli.run("show", id, "--json").stdout());
         assertThat(shown.get("created_at").asText()).isEqualTo(listed.get("created_at").asText());
         assertThat(shown.get("updated_at").asText()).isEqualTo(listed.get("updated_at").asText());
+    }
+
+    /**
+     * 'rein show RUN --json' has the run's token totals as 'rein run --json' has them (the same "usage" object, after
+     * "steps"), and the same cost. Before: no usage at all, so a script could not read a stored run's tokens.
+     */
+    @Test
+    void showJsonHasTheRunsUsageAsRunJsonHasIt() throws Exception {
+        cli.models((name, env) -> ScriptedModel.of(
+                ScriptedModel.withUsage(dev.rein.model.Usage.of(1200, 30, 1000, 155),
+                        ScriptedModel.toolCalls(ScriptedModel.call("calculate", "{\"expression\":\"1 + 1\"}"))),
+                ScriptedModel.withUsage(new dev.rein.model.Usage(300, 25, 0, 0, java.util.Map.of(), false, java.util.Map.of(), 20),
+                        text("2"))));
+        InProcessCli.Outcome run = cli.run("run", "--json", "--price", "3,15", "one plus one");
+        assertThat(run.exitCode()).as(run.stderr()).isZero();
+        JsonNode ran = Json.parse(run.stdout());
+        JsonNode shown = Json.parse(cli.run("show", "--json", ran.get("run_id").asText()).stdout());
+        assertThat(shown.get("usage")).isEqualTo(ran.get("usage"));
+        assertThat(shown.get("usage").get("input_tokens").asLong()).isEqualTo(1500);
+        assertThat(shown.get("usage").get("cache_read_input_tokens").asLong()).isEqualTo(1000);
+        assertThat(shown.get("usage").get("reasoning_output_tokens").asLong()).isEqualTo(20);
+        assertThat(shown.get("cost_usd").decimalValue()).isEqualByComparingTo(ran.get("cost_usd").decimalValue());
+        List<String> fields = new java.util.ArrayList<>();
+        shown.fieldNames().forEachRemaining(fields::add);
+        assertThat(fields).containsSubsequence("steps", "usage", "cost_usd");
     }
 
     @Test
