@@ -932,6 +932,10 @@ class ErrorMappingTest extends FakeChat {
         server.enqueue(new ChatReply.HttpError(429, "x", null, "x", Map.of(), "[{\"error\":{\"code\":429,\"message\":\""
                 + message + "\",\"status\":\"RESOURCE_EXHAUSTED\"}}]"));
         assertThat(failure().getMessage()).endsWith(zero);
+        // A proxy's x-should-retry: true does not make it one to wait out, as for insufficient_quota.
+        server.enqueue(new ChatReply.HttpError(429, "x", null, "x", Map.of("x-should-retry", "true"), "{\"error\":{"
+                + "\"code\":429,\"message\":\"Resource exhausted.\",\"status\":\"RESOURCE_EXHAUSTED\"," + details + "}}"));
+        assertThat(failure().retryable()).isFalse();
 
         // A quota that is there but spent (limit: 10, quotaValue "10") is still waited out.
         server.enqueue(new ChatReply.HttpError(429, "x", null, "x", Map.of(), "[{\"error\":{\"code\":429,\"message\":\""
