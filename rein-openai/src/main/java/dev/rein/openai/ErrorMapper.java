@@ -174,27 +174,38 @@ final class ErrorMapper {
             message += outputLimitAdvice(message, error) + RequestLimits.advice(message) + samplingAdvice(error, request);
         }
         if (noQuota) {
-            message = (message != null ? message : "HTTP 429 from " + server) + " (the project's quota for this model is 0, so no wait helps: use a model the project has quota for,"
-                    + " or give the project one (on the Gemini API, enable billing for it: its free tier has no quota for some"
-                    + " models); see https://ai.google.dev/gemini-api/docs/rate-limits)";
+            message = (message != null ? message : "HTTP 429 from " + server) + " (the project's quota for this model is 0,"
+                    + " so no wait helps: use a model the project has quota for, or give the project one (on the Gemini API,"
+                    + " enable billing for it: its free tier has no quota for some models);"
+                    + " see https://ai.google.dev/gemini-api/docs/rate-limits)";
         }
         String location = e.headers().values("location").stream().findFirst().orElse(null);
-        java.time.Duration wait = noQuota ? null : dev.rein.retry.RetryAfter.from(e.headers()::values, clock);
-        if (wait == null && status == 429 && !noQuota) {
+        // A quota of 0 is final: a wait its message or details name is no hint.
+        java.time.Duration wait = noQuota ? null : waitHint(e, status, message, body);
+        return new ModelException(kind, status, (message != null ? message : "HTTP " + status + " from " + server)
+                + dev.rein.provider.ProviderConfig.redirectAdvice(status, location, "/chat/completions", baseUri()), retryable,
+                wait, requestId(e), e);
+    }
+
+    /**
+     * The server's wait hint: {@code retry-after-ms} / {@code retry-after}; for a 429 without them the wait its message
+     * names; else a Google error's {@code RetryInfo}; else, for a 429, when the rate limit that ran out resets. Null when none.
+     */
+    private java.time.Duration waitHint(OpenAIServiceException e, int status, String message, JsonNode body) {
+        java.time.Duration wait = dev.rein.retry.RetryAfter.from(e.headers()::values, clock);
+        if (wait == null && status == 429) {
             // No retry-after: the public API's message names the wait ("Please try again in 1.8s."), and its
             // rate-limit headers say when the limit that ran out resets.
             wait = RateLimitHints.inMessage(message);
         }
-        if (wait == null && !noQuota) {
+        if (wait == null) {
             // Google's endpoints name it in the error's details (RetryInfo), Vertex AI's nowhere else.
             wait = RateLimitHints.retryInfo(body);
         }
-        if (wait == null && status == 429 && !noQuota) {
+        if (wait == null && status == 429) {
             wait = RateLimitHints.rateLimitReset(e.headers()::values);
         }
-        return new ModelException(kind, status, (message != null ? message : "HTTP " + status + " from " + server)
-                + dev.rein.provider.ProviderConfig.redirectAdvice(status, location, "/chat/completions", baseUri()), retryable,
-                wait, requestId(e), e);
+        return wait;
     }
 
     /**
