@@ -58,6 +58,8 @@ public final class AnthropicProvider implements ModelProvider {
             .with("claude-haiku-4-5", price("1.00", "0.10", "5.00"))
             .with("claude-sonnet-4-5", price("3.00", "0.30", "15.00").withLongContext(LONG_CONTEXT, price("6.00", "0.60", "22.50")))
             .with("claude-sonnet-4", price("3.00", "0.30", "15.00").withLongContext(LONG_CONTEXT, price("6.00", "0.60", "22.50")))
+            // The documented alias of claude-sonnet-4-20250514: "-0" is no date, so it is listed.
+            .with("claude-sonnet-4-0", price("3.00", "0.30", "15.00").withLongContext(LONG_CONTEXT, price("6.00", "0.60", "22.50")))
             .with("claude-opus-4-5", price("5.00", "0.50", "25.00"))
             .with("claude-opus-4-1", price("15.00", "1.50", "75.00"));
     static final String MISSING_KEY = API_KEY + " is not set: set it with 'export " + API_KEY

@@ -59,5 +59,12 @@ class NewestModelPricesTest {
                 .isEqualByComparingTo("0.10");
         assertThat(AnthropicProvider.PRICES.find("claude-sonnet-5").orElseThrow().cacheReadPerMTok())
                 .isEqualByComparingTo("0.20");
+        // Nor one the table does not list: Fable 5.2 is not Fable 5 (its price differs), so it has none
+        // here, and a money budget for it asks for one rather than count it at Fable 5's rates.
+        assertThat(AnthropicProvider.PRICES.find("claude-fable-5-2")).isEmpty();
+        assertThat(AnthropicProvider.PRICES.find("claude-opus-5-6")).isEmpty();
+        // A date still names the same model, and the documented alias of Sonnet 4 is listed.
+        assertThat(AnthropicProvider.PRICES.find("claude-haiku-4-5-20251001")).isPresent();
+        assertThat(AnthropicProvider.PRICES.find("claude-sonnet-4-0")).isPresent();
     }
 }

@@ -34,6 +34,10 @@ class BudgetTest {
         assertThat(ModelPrice.of("1", "0.1", "2").cost(Usage.of(0, 0, 0, 1_000_000))).as("writes cost like input by default")
                 .isEqualByComparingTo("1");
         assertThat(PriceTable.empty().with("gpt-9", ModelPrice.of("1", "0.1", "2")).find("gpt-9-2026")).isPresent();
+        // A short number after the name is a version, another model: claude-fable-5-2 is not claude-fable-5.
+        assertThat(PriceTable.empty().with("claude-fable-5", ModelPrice.of("10", "1", "50")).find("claude-fable-5-2")).isEmpty();
+        assertThat(PriceTable.empty().with("gpt-9", ModelPrice.of("1", "0.1", "2")).find("gpt-9-2026-01-31")).isPresent();
+        assertThat(PriceTable.empty().with("claude-x-5", ModelPrice.of("1", "0.1", "2")).find("claude-x-5-20261015")).isPresent();
     }
 
     @Test
