@@ -726,11 +726,13 @@ class HttpProtocolTest {
             java.nio.file.Path dir) throws Exception {
         // The session began over TLS; then its connection closed and the server's certificate was replaced by one the
         // Java runtime does not trust, so the call's new connection fails its handshake. Before, the model read the JDK's
-        // words: '... SSLHandshakeException: PKIX path building failed: sun.security.provider.certpath...'.
+        // words: '... SSLHandshakeException: PKIX path building failed: sun.security.provider.certpath...'. The tool counts
+        // as a write here: no request went out without a connection, so it was not run, where the result said it may
+        // have taken effect.
         try (ScriptedHttpServer server = new ScriptedHttpServer();
              TlsFront front = new TlsFront(java.net.URI.create(server.url()).getPort(), dir).trustingClients();
              McpToolset mcp = McpToolset.start(McpConfig.parse("{\"mcpServers\": {\"remote\": {\"url\": \"" + front.url("/mcp")
-                     + "\"}}}", "test", Map.of()))) {
+                     + "\", \"risk\": \"write\"}}}", "test", Map.of()))) {
             assertThat(invoke(mcp, "echo", "k-first", Duration.ofSeconds(10)).content()).isEqualTo("done");
             front.serveAnUntrustedCertificate();
             Thread.sleep(300); // the client sees its pooled connection closed
@@ -740,7 +742,9 @@ class HttpProtocolTest {
                     + front.url("").substring("https://".length()) + " failed on a new connection (it succeeded when the session"
                     + " began; has the server's certificate or TLS setup changed?): its certificate is not trusted by this Java"
                     + " runtime (a self-signed one, or one from a CA of your own): add that CA to Java's trust store (the"
-                    + " javax.net.ssl.trustStore system property). Rein connects to it again at the next call.");
+                    + " javax.net.ssl.trustStore system property). No TLS connection was made, so the call was not sent and the tool"
+                    + " did not run. Rein connects to it again at the next call.");
+            assertThat(server.rpc("tools/call")).hasSize(1);
         }
     }
 

@@ -416,7 +416,8 @@ public final class ServerConnection implements AutoCloseable {
                 current.transport.cancel(key, timedOut ? "the call timed out" : "the call was stopped by its caller");
             }
             failed(current, timedOut ? "a call timed out" : describe(e));
-            String effect = mayHaveEffect ? " It may or may not have taken effect; check before calling it again." : "";
+            String effect = handshakeFailed(e) ? " No TLS connection was made, so the call was not sent and the tool did not run."
+                    : mayHaveEffect ? " It may or may not have taken effect; check before calling it again." : "";
             return ToolOutput.error(timedOut
                     ? "MCP server '" + config.name() + "' did not answer tool '" + tool + "' in time." + effect
                     : "MCP server '" + config.name() + "' failed while running tool '" + tool + "': " + describe(e) + "."
@@ -746,10 +747,9 @@ public final class ServerConnection implements AutoCloseable {
             return null;
         }
         String where = http.url().getHost() + ":" + (http.url().getPort() >= 0 ? http.url().getPort() : 443);
-        boolean handshake = false;
+        boolean handshake = handshakeFailed(e);
         String all = "";
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            handshake |= t instanceof javax.net.ssl.SSLHandshakeException;
             if (t instanceof javax.net.ssl.SSLException && all.isEmpty()) {
                 for (Throwable c = t; c != null && c != c.getCause(); c = c.getCause()) {
                     all += " " + c.getMessage();
@@ -770,6 +770,19 @@ public final class ServerConnection implements AutoCloseable {
                 : StdioTransport.abbreviate(all.strip());
         return "the TLS connection with " + where + " broke during the exchange (" + why + "); check the network path to the"
                 + " server (a proxy, load balancer or VPN between Rein and it) and the server's TLS setup";
+    }
+
+    /** Whether {@code e} is the failed TLS handshake of a new connection: nothing was sent on it. */
+    private boolean handshakeFailed(Throwable e) {
+        if (!(config.transport() instanceof McpServerConfig.Http)) {
+            return false;
+        }
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof javax.net.ssl.SSLHandshakeException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** How the SDK's HTTP transport and Rein's stdio reader say that one message was larger than they read. */
