@@ -722,6 +722,24 @@ class HttpProtocolTest {
     }
 
     @Test
+    void aTlsConnectionThatBreaksWhileTheToolsAreListedAtStartIsNotCalledAFailedHandshake(@org.junit.jupiter.api.io.TempDir
+            java.nio.file.Path dir) throws Exception {
+        // The handshake succeeded and initialize was answered; then the connection breaks as tools/list is answered.
+        // Before: 'the TLS handshake with HOST:PORT failed: (bad_record_mac) Tag mismatch', the JDK's words, and a
+        // handshake that had succeeded.
+        try (ScriptedHttpServer server = new ScriptedHttpServer();
+             TlsFront front = new TlsFront(java.net.URI.create(server.url()).getPort(), dir).trustingClients()) {
+            front.breakOn = "\"tools/list\"";
+            assertThatThrownBy(() -> McpToolset.start(McpConfig.parse("{\"mcpServers\": {\"remote\": {\"url\": \""
+                    + front.url("/mcp") + "\"}}}", "test", Map.of()))).isInstanceOf(McpConfigException.class)
+                    .hasMessage("MCP server 'remote' could not be started: the TLS connection with " + front.url("").substring(
+                            "https://".length()) + " broke during the exchange (a record could not be decrypted: it was damaged or"
+                            + " altered on its way); check the network path to the server (a proxy, load balancer or VPN between Rein"
+                            + " and it) and the server's TLS setup.");
+        }
+    }
+
+    @Test
     void aTlsHandshakeThatFailsOnANewConnectionOfACallIsSaidSoNamingTheServerAndWhatToCheck(@org.junit.jupiter.api.io.TempDir
             java.nio.file.Path dir) throws Exception {
         // The session began over TLS; then its connection closed and the server's certificate was replaced by one the

@@ -688,6 +688,10 @@ public final class ServerConnection implements AutoCloseable {
         String host = http.url().getHost();
         int port = http.url().getPort() >= 0 ? http.url().getPort() : "https".equals(http.url().getScheme()) ? 443 : 80;
         String tls = tls(e);
+        if (tls != null && !handshakeFailed(e) && !tls.equals(PLAIN_TEXT)) {
+            // The handshake succeeded (initialize may have been answered): the connection broke after it.
+            return brokenTls(e);
+        }
         if (tls != null) {
             return "the TLS handshake with " + host + ":" + port + " failed: " + tls;
         }
@@ -707,6 +711,9 @@ public final class ServerConnection implements AutoCloseable {
         return connect ? "nothing accepted a connection at " + host + ":" + port + " (is the server running?)" : null;
     }
 
+    /** What {@link #tls} says of a server that answered the TLS greeting in plain text (a JDK SSLException, not a handshake one). */
+    private static final String PLAIN_TEXT = "it answered in plain text, not TLS; if the server serves plain HTTP, use an http:// URL";
+
     /**
      * Why the TLS handshake with an https server failed, in a person's words; null when {@code e}
      * holds no TLS failure. The JDK's words ("PKIX path building failed: ...") name its internals.
@@ -722,7 +729,7 @@ public final class ServerConnection implements AutoCloseable {
                 all += " " + c.getMessage();
             }
             if (message.contains("plaintext connection") || message.contains("Unsupported or unrecognized SSL message")) {
-                return "it answered in plain text, not TLS; if the server serves plain HTTP, use an http:// URL";
+                return PLAIN_TEXT;
             }
             if (all.contains("PKIX") || all.contains("certification path")) {
                 return "its certificate is not trusted by this Java runtime (a self-signed one, or one from a CA of your own):"
