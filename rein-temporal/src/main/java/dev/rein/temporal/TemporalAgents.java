@@ -137,7 +137,7 @@ public final class TemporalAgents {
                     + " read the runs it starts: build it with TemporalAgents.clientOptions() (or"
                     + " setDataConverter(TemporalAgents.dataConverter())), the same as the workers' client");
         }
-        String unreadable = unreadable(converter);
+        String unreadable = WorkerConverter.unreadable(converter);
         if (unreadable != null) {
             throw new ReinException("this WorkflowClient's data converter is not Rein's (" + unreadable + "), so Rein's"
                     + " workers could not read the runs it starts: build it with TemporalAgents.clientOptions() (or"
@@ -145,35 +145,6 @@ public final class TemporalAgents {
                     + " (encryption, compression) goes around it: new CodecDataConverter(TemporalAgents.dataConverter(), codecs)");
         }
         return new TemporalAgentClient(client, taskQueue, agent, runStore);
-    }
-
-    /**
-     * Why Rein's workers could not read a run's input written by {@code converter} (it writes JSON they read otherwise),
-     * or null. A payload a codec encoded (encryption, compression) is not judged: the workers decode it with theirs.
-     */
-    private static String unreadable(DataConverter converter) {
-        RunInput sample = new RunInput("入力の確認 ✓", "model", dev.rein.budget.Budget.builder().maxSteps(3)
-                .maxDuration(java.time.Duration.ofMinutes(5)).build(), java.util.Map.of(), 1024, 2, 2,
-                java.time.Duration.ofMinutes(5), 2, java.time.Duration.ofSeconds(1), java.time.Duration.ofSeconds(30));
-        io.temporal.api.common.v1.Payload payload;
-        try {
-            payload = converter.toPayload(sample).orElse(null);
-        } catch (RuntimeException e) {
-            return "it cannot write a run's input: " + e.getMessage();
-        }
-        if (payload == null) {
-            return "it writes nothing for a run's input";
-        }
-        String encoding = payload.getMetadataOrDefault("encoding", com.google.protobuf.ByteString.EMPTY).toStringUtf8();
-        if (!encoding.equals("json/plain")) {
-            return null;
-        }
-        try {
-            RunInput read = dataConverter().fromPayload(payload, RunInput.class, RunInput.class);
-            return sample.equals(read) ? null : "it writes a run's input in a JSON form the workers read otherwise";
-        } catch (RuntimeException e) {
-            return "it writes a run's input in a JSON form the workers cannot read";
-        }
     }
 
     /** As {@link #client(WorkflowClient, String, Agent, OutputStore)} with {@link #inProcessStore()}. */

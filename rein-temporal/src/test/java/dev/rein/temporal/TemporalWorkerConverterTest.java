@@ -5,7 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rein.ReinException;
 import dev.rein.agent.Agent;
+import dev.rein.agent.RunResult;
 import dev.rein.run.RunStatus;
+import dev.rein.trace.TraceEvent;
+import io.temporal.client.WorkflowClientOptions;
+import io.temporal.worker.WorkerFactory;
 import dev.rein.testkit.RecordingListener;
 import io.temporal.client.WorkflowClient;
 import io.temporal.testing.TestWorkflowEnvironment;
@@ -37,6 +41,39 @@ class TemporalWorkerConverterTest {
                     .hasMessageContaining("TemporalAgents.clientOptions()")
                     .hasMessageContaining("'" + TemporalTestServer.QUEUE + "'");
             assertThat(run.status()).isEqualTo(RunStatus.FAILED);
+        }
+    }
+
+    /**
+     * A worker of the agent's activities whose factory's client lacks Rein's converter (the workflow's worker has it):
+     * the run ends FAILED at its first activity saying what to set on that worker's client, where the activity failed
+     * and was retried until the run's deadline (the result's wait timed out with nothing said).
+     */
+    @Test
+    void aRunWhoseActivityWorkerLacksReinsConverterEndsFailedSayingWhatToSetOnIt() throws Exception {
+        RecordingListener trace = new RecordingListener();
+        Agent agent = Orders.agent(Orders.lookupThenAnswer(), trace, Orders.lookup()).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalAgents.workflows(server.env.newWorker(TemporalTestServer.QUEUE));
+            WorkerFactory other = WorkerFactory.newInstance(WorkflowClient.newInstance(server.env.getWorkflowServiceStubs(),
+                    WorkflowClientOptions.newBuilder().setNamespace(server.env.getNamespace()).build()));
+            TemporalAgents.activities(other.newWorker(TemporalTestServer.QUEUE), agent);
+            server.env.start();
+            other.start();
+            try {
+                TemporalRun run = TemporalAgents.client(server.client(), TemporalTestServer.QUEUE, agent).start("A-1 はどこ?",
+                        "run-bad-activities");
+
+                RunResult result = run.result(Duration.ofSeconds(20));
+
+                assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+                assertThat(result.reason()).isEqualTo("internal_error");
+                assertThat(result.message()).contains("data converter").contains("TemporalAgents.clientOptions()")
+                        .contains("'" + TemporalTestServer.QUEUE + "'");
+                assertThat(trace.events(TraceEvent.RunStarted.class)).isEmpty();
+            } finally {
+                other.shutdownNow();
+            }
         }
     }
 }

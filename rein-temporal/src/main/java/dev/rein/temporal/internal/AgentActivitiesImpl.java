@@ -37,6 +37,8 @@ public final class AgentActivitiesImpl implements AgentActivities {
     private final Blobs blobs;
     /** Failure messages become part of the workflow history (the run's record on Temporal): masked as the trace is. */
     private final TraceRedactor masker;
+    /** The worker's converter once found to be Rein's (see {@link #requireReinsConverter}). */
+    private volatile io.temporal.common.converter.DataConverter checkedConverter;
 
     /** @param store where snapshots and tool results are kept by hash: one store shared by every worker of the queue */
     public AgentActivitiesImpl(Agent agent, OutputStore store) {
@@ -163,6 +165,24 @@ public final class AgentActivitiesImpl implements AgentActivities {
                 s.toolCallCounts());
     }
 
+    /**
+     * This worker's client must use Rein's converter: the worker's client is not visible when the agent is registered,
+     * and a worker without it would read this activity's input with fields left empty, and write a result the
+     * workflow cannot read, again on each retry until the run's deadline. Checked once per converter.
+     */
+    private void requireReinsConverter() {
+        io.temporal.activity.ActivityExecutionContext context = Activity.getExecutionContext();
+        io.temporal.common.converter.DataConverter converter = context.getWorkflowClient().getOptions().getDataConverter();
+        if (converter == checkedConverter) {
+            return;
+        }
+        String problem = WorkerConverter.activityWorkerProblem(converter, context.getInfo().getActivityTaskQueue());
+        if (problem != null) {
+            throw ApplicationFailure.newNonRetryableFailure(problem, WorkerConverter.UNREADABLE);
+        }
+        checkedConverter = converter;
+    }
+
     private interface Body<T> {
         T run() throws InterruptedException;
     }
@@ -183,6 +203,7 @@ public final class AgentActivitiesImpl implements AgentActivities {
      * was cancelled ends the attempt without setting the interrupt again: the worker's thread goes back to its pool.
      */
     private <T> T guarded(Object details, Beating<T> body) {
+        requireReinsConverter();
         Heartbeats alive = Heartbeats.start(Activity.getExecutionContext(), details);
         try {
             return body.run(alive);

@@ -61,6 +61,8 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
      * the deadline and reports the run after the call (the step counted), which Temporal's own timeout would lose.
      */
     static final Duration DEADLINE_GRACE = Duration.ofSeconds(10);
+    /** The failure type of an activity whose input its worker's converter could not read: retrying it cannot help. */
+    static final String CONVERTER_FAILURE = io.temporal.common.converter.DataConverterException.class.getName();
     /** A history this large continues as new: Temporal warns at 10 MB and terminates the workflow at 50 MB. */
     static final long HISTORY_BYTES = 10L * 1024 * 1024;
 
@@ -451,6 +453,18 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
      * Null for any other failure.
      */
     private static String unserved(ActivityFailure failure) {
+        if (failure.getCause() instanceof ApplicationFailure app) {
+            if (WorkerConverter.UNREADABLE.equals(app.getType())) {
+                return app.getOriginalMessage(); // the worker's client lacks Rein's converter: it says what to set
+            }
+            if (CONVERTER_FAILURE.equals(app.getType())) {
+                return "a worker of task queue '" + Workflow.getInfo().getTaskQueue() + "' could not read the input of the"
+                        + " activity " + failure.getActivityType() + " (" + app.getOriginalMessage() + "): its WorkflowClient"
+                        + " has another data converter than Rein's. Build the client of every worker's WorkerFactory with"
+                        + " TemporalAgents.clientOptions() (or setDataConverter(TemporalAgents.dataConverter())), and start"
+                        + " the run again under a new run id";
+            }
+        }
         if (failure.getRetryState() != RetryState.RETRY_STATE_TIMEOUT) {
             return null;
         }
@@ -528,7 +542,8 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
         Duration first = settable(input.initialBackoff()).compareTo(longest) > 0 ? longest : settable(input.initialBackoff());
         RetryOptions retry = RetryOptions.newBuilder().setInitialInterval(first)
                 .setMaximumInterval(longest).setBackoffCoefficient(2.0)
-                .setMaximumAttempts((int) Math.min(Integer.MAX_VALUE, (long) input.retries() + 1 + WORKER_LOSSES)).build();
+                .setMaximumAttempts((int) Math.min(Integer.MAX_VALUE, (long) input.retries() + 1 + WORKER_LOSSES))
+                .setDoNotRetry(CONVERTER_FAILURE).build();
         // an attempt may wait for the model until the deadline (and report that it passed within the grace); the
         // worker heartbeats meanwhile, so only a dead worker's attempt ends after the attempt timeout (and is
         // retried), not a live one waiting for a slow model
@@ -554,7 +569,7 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
                 .setScheduleToCloseTimeout(call.plus(attempt.multipliedBy(WORKER_LOSSES)))
                 .setHeartbeatTimeout(attempt)
                 .setRetryOptions(RetryOptions.newBuilder().setInitialInterval(Duration.ofSeconds(1))
-                        .setDoNotRetry(Reasons.INTERNAL_ERROR).build()).build());
+                        .setDoNotRetry(Reasons.INTERNAL_ERROR, CONVERTER_FAILURE).build()).build());
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.rein.temporal.internal;
 
 import dev.rein.temporal.RunInput;
+import dev.rein.temporal.TemporalAgents;
 import io.temporal.api.common.v1.Payload;
 import io.temporal.api.common.v1.Payloads;
 import io.temporal.common.converter.DataConverter;
@@ -63,5 +64,50 @@ public final class WorkerConverter {
         } catch (RuntimeException e) {
             return null; // Rein's converter cannot read it either: the client's converter was checked when it was made
         }
+    }
+
+    /**
+     * Why Rein's workers could not read a run's input written by {@code converter} (it writes JSON they read otherwise),
+     * or null. A payload a codec encoded (encryption, compression) is not judged: the workers decode it with theirs.
+     */
+    public static String unreadable(DataConverter converter) {
+        RunInput sample = new RunInput("入力の確認 ✓", "model", dev.rein.budget.Budget.builder().maxSteps(3)
+                .maxDuration(java.time.Duration.ofMinutes(5)).build(), java.util.Map.of(), 1024, 2, 2,
+                java.time.Duration.ofMinutes(5), 2, java.time.Duration.ofSeconds(1), java.time.Duration.ofSeconds(30));
+        Payload payload;
+        try {
+            payload = converter.toPayload(sample).orElse(null);
+        } catch (RuntimeException e) {
+            return "it cannot write a run's input: " + e.getMessage();
+        }
+        if (payload == null) {
+            return "it writes nothing for a run's input";
+        }
+        String encoding = payload.getMetadataOrDefault("encoding", com.google.protobuf.ByteString.EMPTY).toStringUtf8();
+        if (!encoding.equals("json/plain")) {
+            return null;
+        }
+        try {
+            RunInput read = TemporalAgents.dataConverter().fromPayload(payload, RunInput.class, RunInput.class);
+            return sample.equals(read) ? null : "it writes a run's input in a JSON form the workers read otherwise";
+        } catch (RuntimeException e) {
+            return "it writes a run's input in a JSON form the workers cannot read";
+        }
+    }
+
+    /**
+     * What to say of a worker of the agent's activities whose own client's converter is not Rein's, or null when it is:
+     * that worker would read the activities' inputs and write their results in another JSON form (its fields left
+     * empty, the workflow unable to read its results). Checked by each activity on its worker.
+     */
+    public static String activityWorkerProblem(DataConverter converter, String taskQueue) {
+        String why = converter == io.temporal.common.converter.DefaultDataConverter.STANDARD_INSTANCE
+                ? "it uses Temporal's default data converter" : unreadable(converter);
+        return why == null ? null : "a worker of task queue '" + taskQueue + "' runs the agent's activities with a"
+                + " WorkflowClient whose data converter is not Rein's (" + why + "), so it cannot read the run's activity"
+                + " inputs nor write results the run can read. Build the client of that worker's WorkerFactory with"
+                + " TemporalAgents.clientOptions() (or setDataConverter(TemporalAgents.dataConverter())), on every worker of the"
+                + " queue (a codec goes around it: new CodecDataConverter(TemporalAgents.dataConverter(), codecs)), and start"
+                + " the run again under a new run id";
     }
 }
