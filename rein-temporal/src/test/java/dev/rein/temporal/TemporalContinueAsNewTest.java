@@ -43,6 +43,9 @@ class TemporalContinueAsNewTest {
                 Orders.refund(ledger, keys::add)).budget(Budget.builder().maxSteps(20).maxDuration(Duration.ofMinutes(10)).build()));
         try (TemporalTestServer server = new TemporalTestServer()) {
             TemporalRun run = server.start(agent).withHistoryLimit(40).start("A-1 を調べて返金して", "run-long");
+            // refused in the first execution: still listed by the last one
+            String other = "0".repeat(64);
+            server.client().newWorkflowStub(AgentWorkflow.class, "run-long").decide(ApprovalSignal.approve(other, "mallory"));
             TemporalApprovalTest.awaitStatus(run, RunStatus.WAITING_APPROVAL);
             List<ApprovalRequest> pending = run.pendingApprovals();
             assertThat(pending).singleElement().satisfies(r -> assertThat(r.tool()).isEqualTo("refund"));
@@ -66,6 +69,7 @@ class TemporalContinueAsNewTest {
             assertThat(first.getWorkflowExecutionStartedEventAttributes().getContinuedExecutionRunId()).isNotEmpty();
             assertThat(last.getEvents().size()).isLessThan(120);
             assertThat(run.status()).isEqualTo(RunStatus.SUCCEEDED);
+            assertThat(run.refusedDecisions()).singleElement().asString().startsWith(other);
         }
     }
 
