@@ -44,6 +44,18 @@ class EmptyAndPartialResponsesTest {
     }
 
     @Test
+    void anEmptyTurnAfterWorkThatFollowedAnEarlierNudgeIsNudgedAgain() {
+        // "a second one ends the run" means a second empty turn in a row: the model that went back to work after
+        // the first nudge was not stuck, so a later empty turn is nudged again instead of failing the run.
+        ScriptedModel model = ScriptedModel.of(reply(StopReason.END_TURN, Usage.ZERO), toolCalls(call("echo", "{\"text\":\"a\"}")),
+                reply(StopReason.END_TURN, Usage.ZERO), text("終わりました"));
+        RunResult result = agent(model).build().run("go");
+        assertThat(result.status()).as(result.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(result.answer()).isEqualTo("終わりました");
+        assertThat(model.requests()).hasSize(4);
+    }
+
+    @Test
     void aReplyOfOnlyInvisibleCharactersIsAnEmptyAnswerToo() {
         // isBlank() knows ASCII and ideographic spaces, not a no-break space, a zero-width space or a BOM.
         for (String invisible : new String[] {"\u00a0", "\u200b", " \ufeff\u2060 ", "\u202f\n"}) {

@@ -35,7 +35,8 @@ final class AnswerDecisions {
                             + " (tool result clearing or compaction) or lower the tool output limit");
             case PAUSE_TURN -> new Step.Decision(state, new NextStep.RunAgain("pause_turn"), List.of());
             default -> response.toolUses().isEmpty() ? answered(state, event.answerText())
-                    : new Step.Decision(state, new NextStep.RunAgain("tool_use"), List.of(new Step.Command.RunTools(response.toolUses())));
+                    : new Step.Decision(notEmpty(state), new NextStep.RunAgain("tool_use"),
+                    List.of(new Step.Command.RunTools(response.toolUses())));
         };
     }
 
@@ -48,16 +49,24 @@ final class AnswerDecisions {
         return text.isEmpty() ? "" : ": " + text;
     }
 
-    /** An empty turn is no answer: the model is asked again, and past the nudges the run ends. */
+    /**
+     * A turn with a tool call or an answer in it: the empty turns counted so far were not in a row, so the nudges
+     * start again (a model that went back to work after a nudge was not stuck).
+     */
+    private static Step.State notEmpty(Step.State state) {
+        return state.emptyAnswers() == 0 ? state : new Step.State(state.rules(), 0, state.verificationFailures());
+    }
+
+    /** An empty turn is no answer: the model is asked again, and past the nudges in a row the run ends. */
     private static Step.Decision answered(Step.State state, String text) {
         if (Visible.any(text)) {
             NextStep.Answer answer = new NextStep.Answer(text, null, null);
-            return new Step.Decision(state, answer, List.of(new Step.Command.Verify(answer)));
+            return new Step.Decision(notEmpty(state), answer, List.of(new Step.Command.Verify(answer)));
         }
         int empty = state.emptyAnswers() + 1;
         Step.State next = new Step.State(state.rules(), empty, state.verificationFailures());
         if (empty > state.rules().maxEmptyNudges()) {
-            String why = "the model ended its turn without an answer, twice; there is nothing to return";
+            String why = "the model ended its turn without an answer, twice in a row; there is nothing to return";
             return new Step.Decision(next, NextStep.Stop.failed(Reason.EMPTY_ANSWER, why, null), List.of());
         }
         String nudge = "[rein] Your last reply was empty. Continue the task: call a tool, or reply with your final answer.";
