@@ -35,7 +35,14 @@ public final class DomainAllowlist {
     private final Set<String> suffixes = new LinkedHashSet<>();
 
     private DomainAllowlist(List<String> entries) {
+        if (entries == null) {
+            throw new ReinException("DomainAllowlist.of(...) was given null: pass the hosts, e.g. \"example.com\", \"*.example.com\"");
+        }
         for (String entry : entries) {
+            if (entry == null) {
+                throw new ReinException("DomainAllowlist.of(...) was given a null host: pass host names such as \"example.com\" or"
+                        + " \"*.example.com\"");
+            }
             String e = dots(entry.strip()).toLowerCase(Locale.ROOT);
             if (e.isEmpty() || e.contains("/") || e.contains(":") && !e.startsWith("[")) {
                 throw new ReinException("domain allowlist entry '" + entry + "' is not a host name; write 'example.com' or '*.example.com'");
@@ -52,7 +59,7 @@ public final class DomainAllowlist {
     }
 
     public static DomainAllowlist of(String... hosts) {
-        return new DomainAllowlist(List.of(hosts));
+        return new DomainAllowlist(hosts == null ? null : java.util.Arrays.asList(hosts));
     }
 
     public static DomainAllowlist of(List<String> hosts) {
@@ -61,6 +68,7 @@ public final class DomainAllowlist {
 
     /** Why {@code url} may not be contacted, or empty when it may. */
     public Optional<String> check(String url) {
+        requireGiven(url, "check", "the URL to check");
         URI uri;
         try {
             uri = new URI(url.strip());
@@ -72,6 +80,7 @@ public final class DomainAllowlist {
 
     /** Why {@code uri} may not be contacted, or empty when it may. */
     public Optional<String> check(URI uri) {
+        requireGiven(uri, "check", "the URL to check");
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
         if (!scheme.equals("http") && !scheme.equals("https")) {
             return Optional.of("only http and https URLs are allowed, not '" + uri + "'");
@@ -115,6 +124,7 @@ public final class DomainAllowlist {
      * into a permission-denied result that is never retried.
      */
     public void verify(URI uri) throws PermissionDeniedException {
+        requireGiven(uri, "verify", "the URL the tool is about to fetch");
         Optional<String> problem = check(uri);
         if (problem.isPresent()) {
             throw new PermissionDeniedException(problem.get());
@@ -126,6 +136,8 @@ public final class DomainAllowlist {
      * allowed, before the handler runs. Add it with {@code Agent.builder().toolInterceptor(...)}.
      */
     public ToolInterceptor guard(String toolName, String urlArgument) {
+        requireGiven(toolName, "guard", "the name of the tool whose calls to check");
+        requireGiven(urlArgument, "guard", "the name of the argument that holds the URL");
         return new Guard(this, toolName, urlArgument);
     }
 
@@ -147,6 +159,13 @@ public final class DomainAllowlist {
             }
             return ToolOutcome.of(ToolResult.error(invocation.call(), ErrorClass.PERMISSION_DENIED, "Permission denied: " + problem.get()
                     + ". The tool was not called. Use a URL on an allowed host."));
+        }
+    }
+
+    /** Refuses a null argument of a public method, saying what to pass. */
+    private static void requireGiven(Object value, String method, String what) {
+        if (value == null) {
+            throw new ReinException("DomainAllowlist." + method + "(...) was given null: pass " + what);
         }
     }
 

@@ -88,4 +88,19 @@ class DomainAllowlistTest {
         assertThat(refused.errorClass()).isEqualTo(ErrorClass.PERMISSION_DENIED);
         assertThat(allowed.content()).isEqualTo("fetched");
     }
+
+    /** Null where a host list, an entry, a URL or a guard's names belong is a ReinException saying what to pass (a bare NullPointerException before). */
+    @Test
+    void nullIsRefusedNamingWhatToPass() {
+        assertThatThrownBy(() -> DomainAllowlist.of((String[]) null)).isInstanceOf(ReinException.class).hasMessageContaining("example.com");
+        assertThatThrownBy(() -> DomainAllowlist.of((java.util.List<String>) null)).isInstanceOf(ReinException.class)
+                .hasMessageContaining("example.com");
+        assertThatThrownBy(() -> DomainAllowlist.of("example.com", null)).isInstanceOf(ReinException.class)
+                .hasMessageContaining("null").hasMessageContaining("example.com");
+        assertThatThrownBy(() -> allow.check((String) null)).isInstanceOf(ReinException.class).hasMessageContaining("check");
+        assertThatThrownBy(() -> allow.check((URI) null)).isInstanceOf(ReinException.class).hasMessageContaining("check");
+        assertThatThrownBy(() -> allow.verify(null)).isInstanceOf(ReinException.class).hasMessageContaining("verify");
+        assertThatThrownBy(() -> allow.guard(null, "url")).isInstanceOf(ReinException.class).hasMessageContaining("guard");
+        assertThatThrownBy(() -> allow.guard("fetch", null)).isInstanceOf(ReinException.class).hasMessageContaining("guard");
+    }
 }
