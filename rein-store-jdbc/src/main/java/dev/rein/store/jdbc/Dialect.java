@@ -213,7 +213,7 @@ enum Dialect {
                 "CREATE TABLE IF NOT EXISTS rein_idempotency (idempotency_key VARCHAR(300) PRIMARY KEY,"
                         + " run_id VARCHAR(200) NOT NULL, status VARCHAR(16) NOT NULL, record TEXT NOT NULL, updated_at BIGINT)",
                 "CREATE TABLE IF NOT EXISTS rein_events (id " + autoIncrementKey + ", run_id VARCHAR(200) NOT NULL,"
-                        + " step INTEGER, type VARCHAR(64), time_ms BIGINT, event TEXT NOT NULL, append_key VARCHAR(36))",
+                        + " step INTEGER, type VARCHAR(64), time_ms BIGINT, event TEXT NOT NULL, append_key VARCHAR(36) UNIQUE)",
                 "CREATE INDEX IF NOT EXISTS rein_events_run ON rein_events (run_id, id)");
     }
 }

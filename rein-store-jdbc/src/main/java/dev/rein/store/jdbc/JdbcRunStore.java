@@ -289,7 +289,8 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
         String appendKey = event == failedEvent ? failedAppendKey : java.util.UUID.randomUUID().toString();
         try {
             update("INSERT INTO rein_events (run_id, step, type, time_ms, event, append_key) VALUES (?, ?, ?, ?, ?, ?)"
-                    + " ON CONFLICT (append_key) DO NOTHING", runId, e.step(), e.type(), millis(e.time()), e.json(), appendKey);
+                    // no conflict target: a table whose index name another table holds (one renamed aside) still takes events
+                    + " ON CONFLICT DO NOTHING", runId, e.step(), e.type(), millis(e.time()), e.json(), appendKey);
             failedEvent = null;
             failedAppendKey = null;
         } catch (SQLException ex) {
@@ -399,6 +400,7 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
             dialect.widen(st, "rein_runs", "model"); // a model's name is the provider's (a vLLM server's is its path)
             // an event's append key (see appendEvent), added to a store an earlier Rein created without it
             dialect.addColumn(st, "rein_events", "append_key", "VARCHAR(36)");
+            // (a table made by this Rein has the key UNIQUE already, under an index name of the database's choosing)
             st.execute("CREATE UNIQUE INDEX IF NOT EXISTS rein_events_append ON rein_events (append_key)");
             if (version == 0) {
                 // One statement, after the read has ended: a write inside a read transaction that another

@@ -105,6 +105,33 @@ abstract class JdbcRunStoreContract extends RunStoreContract {
         assertThat(store().events(run)).extracting(dev.rein.state.StoredEvent::step).containsExactly(1, 2, 3);
     }
 
+    /**
+     * Before: once the events table had been renamed aside (its indexes keep their names), the new table the store made
+     * got no unique index on its append key (the name was taken), and every append failed on its ON CONFLICT target.
+     */
+    @Test
+    void eventsAreStoredInANewTableWhenTheOldOneWasRenamedAside() throws Exception {
+        store();
+        String run = runId + "_aside";
+        try (Connection c = otherConnection(); Statement st = c.createStatement()) {
+            st.execute("ALTER TABLE rein_events RENAME TO rein_events_aside");
+        }
+        try (JdbcRunStore reopened = reopened()) {
+            reopened.appendEvent(run, audit(run, 1));
+            assertThat(reopened.events(run)).extracting(dev.rein.state.StoredEvent::step).containsExactly(1);
+            try (Connection c = otherConnection(); Statement st = c.createStatement()) {
+                st.execute("INSERT INTO rein_events (run_id, event, append_key) VALUES ('" + run + "', '{}', 'k')");
+                org.assertj.core.api.Assertions.assertThatThrownBy(() -> st.execute("INSERT INTO rein_events (run_id, event, append_key)"
+                        + " VALUES ('" + run + "', '{}', 'k')")).as("the new table's append key is unique too").isInstanceOf(SQLException.class);
+            }
+        } finally {
+            try (Connection c = otherConnection(); Statement st = c.createStatement()) {
+                st.execute("DROP TABLE rein_events");
+                st.execute("ALTER TABLE rein_events_aside RENAME TO rein_events");
+            }
+        }
+    }
+
     private static dev.rein.trace.TraceEvent audit(String run, int step) {
         return new dev.rein.trace.TraceEvent.Audit(run, step, java.time.Instant.now(), "a", "t", "c", "u", "t", "古い" + step);
     }
