@@ -1,5 +1,6 @@
 package dev.rein.cli;
 
+import dev.rein.eval.file.UsdLimits;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -168,23 +169,21 @@ final class OptionValues {
         }
     }
 
-    /** An amount in US dollars from {@link #LEAST} to {@link #MOST}. */
+    /** An amount in US dollars from {@link UsdLimits#LEAST} to {@link UsdLimits#MOST}, as a suite file takes. */
     static final class UsdAmount implements ITypeConverter<BigDecimal> {
-        /** One millionth of a dollar: the precision 'rein runs' shows a cost in. */
-        static final BigDecimal LEAST = new BigDecimal("0.000001");
-        /** Far above any one run's cost: a limit beyond it is a slip, and 1e400 was printed with its 401 digits. */
-        static final BigDecimal MOST = new BigDecimal("1000000");
-        private static final String EXPECTED = "an amount in US dollars from " + LEAST.toPlainString() + " to " + MOST.toPlainString()
-                + ", such as 0.50";
+        private static final String EXPECTED = "an amount in US dollars from " + UsdLimits.LEAST.toPlainString() + " to "
+                + UsdLimits.MOST.toPlainString() + ", such as 0.50";
 
         @Override
         public BigDecimal convert(String value) {
             BigDecimal amount = positiveDecimal(value, EXPECTED);
-            if (amount.compareTo(MOST) > 0) {
-                throw new TypeConversionException("'" + value + "' is too large (at most " + MOST.toPlainString() + "); give " + EXPECTED);
+            if (amount.compareTo(UsdLimits.MOST) > 0) {
+                throw new TypeConversionException("'" + value + "' is too large (at most " + UsdLimits.MOST.toPlainString()
+                        + "); give " + EXPECTED);
             }
-            if (amount.compareTo(LEAST) < 0) {
-                throw new TypeConversionException("'" + value + "' is too small (at least " + LEAST.toPlainString() + "); give " + EXPECTED);
+            if (amount.compareTo(UsdLimits.LEAST) < 0) {
+                throw new TypeConversionException("'" + value + "' is too small (at least " + UsdLimits.LEAST.toPlainString()
+                        + "); give " + EXPECTED);
             }
             return amount;
         }

@@ -295,10 +295,10 @@ final class InlineAgent {
             if (usd.signum() <= 0) {
                 throw new ReinException(where + ".agent.max_cost_usd must be more than 0 (USD), was " + spec.maxCostUsd().strip());
             }
-            if (usd.compareTo(LEAST_USD) < 0 || usd.compareTo(MOST_USD) > 0) {
+            if (!UsdLimits.contains(usd)) {
                 // the range rein run --max-cost-usd takes: beyond it a limit is a slip (1e400 went into every trace as written)
-                throw new ReinException(where + ".agent.max_cost_usd must be from " + LEAST_USD.toPlainString() + " to "
-                        + MOST_USD.toPlainString() + " (USD, as for rein run --max-cost-usd), was " + spec.maxCostUsd().strip());
+                throw new ReinException(where + ".agent.max_cost_usd must be from " + UsdLimits.LEAST.toPlainString() + " to "
+                        + UsdLimits.MOST.toPlainString() + " (USD, as for rein run --max-cost-usd), was " + spec.maxCostUsd().strip());
             }
             b.maxCostUsd(usd);
         }
@@ -318,11 +318,6 @@ final class InlineAgent {
             throw new ReinException(where + ".agent: invalid budget: " + e.getMessage());
         }
     }
-
-    /** The least money limit: one millionth of a dollar, the precision costs are shown in. */
-    private static final BigDecimal LEAST_USD = new BigDecimal("0.000001");
-    /** The greatest money limit, far above any one run's cost. */
-    private static final BigDecimal MOST_USD = new BigDecimal("1000000");
 
     /** The longest deadline the budget can hold: Long.MAX_VALUE milliseconds. */
     private static final long MAX_SECONDS = Long.MAX_VALUE / 1000;
