@@ -740,6 +740,31 @@ class HttpProtocolTest {
     }
 
     @Test
+    void aTlsConnectionThatBreaksInTheMiddleOfACallsEventStreamIsSaidSo(@org.junit.jupiter.api.io.TempDir
+            java.nio.file.Path dir) throws Exception {
+        // The server answers the call with an event stream (SSE polling: a priming event, then the answer on a resumed
+        // GET); the connection breaks inside that stream, before its first event ends, a record no key decrypts. Before:
+        // 'ended its response ... without the answer, and without an event id to resume it from (it may have crashed, or a
+        // proxy cut the connection)', the TLS failure unsaid.
+        try (ScriptedHttpServer server = new ScriptedHttpServer();
+             TlsFront front = new TlsFront(java.net.URI.create(server.url()).getPort(), dir).trustingClients();
+             McpToolset mcp = McpToolset.start(McpConfig.parse("{\"mcpServers\": {\"remote\": {\"url\": \"" + front.url("/mcp")
+                     + "\"}}}", "test", Map.of()))) {
+            assertThat(invoke(mcp, "echo", "k-first", Duration.ofSeconds(10)).content()).isEqualTo("done");
+            front.breakAnswerOn = "retry:";
+            ToolOutput broken = invoke(mcp, "polled", "k-broken", Duration.ofSeconds(10));
+            front.breakAnswerOn = null;
+            assertThat(broken.isError()).isTrue();
+            assertThat(broken.content()).isEqualTo("MCP server 'remote' failed while running tool 'polled': the TLS connection with "
+                    + front.url("").substring("https://".length()) + " broke during the exchange (a record could not be decrypted: it"
+                    + " was damaged or altered on its way); check the network path to the server (a proxy, load balancer or VPN"
+                    + " between Rein and it) and the server's TLS setup. Try again, or use another tool.");
+            // The session goes on: the next call is answered.
+            assertThat(invoke(mcp, "echo", "k-again", Duration.ofSeconds(10)).content()).isEqualTo("done");
+        }
+    }
+
+    @Test
     void aTlsHandshakeThatFailsOnANewConnectionOfACallIsSaidSoNamingTheServerAndWhatToCheck(@org.junit.jupiter.api.io.TempDir
             java.nio.file.Path dir) throws Exception {
         // The session began over TLS; then its connection closed and the server's certificate was replaced by one the

@@ -36,6 +36,8 @@ final class TlsFront implements AutoCloseable {
     private SSLContext previousDefault;
     /** Text that, seen in a request, breaks its connection's TLS; null for none. */
     volatile String breakOn;
+    /** Text that, seen in an answer, breaks its connection's TLS there, what came before it delivered; null for none. */
+    volatile String breakAnswerOn;
 
     TlsFront(int backendPort, Path dir) throws Exception {
         this.backendPort = backendPort;
@@ -109,7 +111,7 @@ final class TlsFront implements AutoCloseable {
              Socket backend = new Socket(InetAddress.getLoopbackAddress(), backendPort)) {
             tls.setUseClientMode(false);
             tls.startHandshake();
-            Thread.ofVirtual().start(() -> pump(backend, tls));
+            Thread.ofVirtual().start(() -> answer(backend, tls, raw));
             InputStream in = tls.getInputStream();
             OutputStream out = backend.getOutputStream();
             StringBuilder seen = new StringBuilder();
@@ -118,14 +120,7 @@ final class TlsFront implements AutoCloseable {
                 seen.append(new String(buffer, 0, n, StandardCharsets.ISO_8859_1));
                 String trigger = breakOn;
                 if (trigger != null && seen.indexOf(trigger) >= 0) {
-                    // An application-data record of TLS 1.2/1.3 framing whose bytes no key decrypts.
-                    byte[] bad = new byte[5 + 48];
-                    bad[0] = 0x17;
-                    bad[1] = 0x03;
-                    bad[2] = 0x03;
-                    bad[4] = 48;
-                    java.util.Arrays.fill(bad, 5, bad.length, (byte) 0x5a);
-                    raw.getOutputStream().write(bad);
+                    raw.getOutputStream().write(UNDECRYPTABLE);
                     raw.getOutputStream().flush();
                     return;
                 }
@@ -139,12 +134,41 @@ final class TlsFront implements AutoCloseable {
         }
     }
 
-    private static void pump(Socket from, Socket to) {
+    /** Relays the backend's answers to the client, breaking the connection at {@link #breakAnswerOn}. */
+    private void answer(Socket backend, SSLSocket tls, Socket raw) {
         try {
-            from.getInputStream().transferTo(to.getOutputStream());
+            InputStream in = backend.getInputStream();
+            OutputStream out = tls.getOutputStream();
+            byte[] buffer = new byte[8192];
+            for (int n; (n = in.read(buffer)) >= 0; ) {
+                String chunk = new String(buffer, 0, n, StandardCharsets.ISO_8859_1);
+                String trigger = breakAnswerOn;
+                int at = trigger == null ? -1 : chunk.indexOf(trigger);
+                if (at >= 0) {
+                    out.write(buffer, 0, at);
+                    out.flush();
+                    raw.getOutputStream().write(UNDECRYPTABLE);
+                    raw.getOutputStream().flush();
+                    raw.close();
+                    return;
+                }
+                out.write(buffer, 0, n);
+                out.flush();
+            }
         } catch (IOException e) {
             // either side closed
         }
+    }
+
+    /** An application-data record of TLS 1.2/1.3 framing whose bytes no key decrypts. */
+    private static final byte[] UNDECRYPTABLE = new byte[5 + 48];
+
+    static {
+        UNDECRYPTABLE[0] = 0x17;
+        UNDECRYPTABLE[1] = 0x03;
+        UNDECRYPTABLE[2] = 0x03;
+        UNDECRYPTABLE[4] = 48;
+        java.util.Arrays.fill(UNDECRYPTABLE, 5, UNDECRYPTABLE.length, (byte) 0x5a);
     }
 
     @Override

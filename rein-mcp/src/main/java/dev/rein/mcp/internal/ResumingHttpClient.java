@@ -311,6 +311,18 @@ final class ResumingHttpClient extends HttpClient {
         return id == null ? null : idlessErrors.remove(Json.write(Json.mapper().valueToTree(id)));
     }
 
+    /** The failures that cut off a request's response stream before its answer, by the id of its request; forgotten once read. */
+    private final java.util.Map<String, Throwable> cutOff = new ConcurrentHashMap<>();
+
+    /**
+     * Why the response stream of the request with JSON-RPC id {@code id} was cut off before its
+     * answer (a broken TLS connection, a reset), which nothing could resume; null when it was not
+     * cut off so (the server closed it, or it was answered).
+     */
+    Throwable cutOffBy(Object id) {
+        return id == null ? null : cutOff.remove(Json.write(Json.mapper().valueToTree(id)));
+    }
+
     /** What the server said, as {@link #refusal()}, when it refused the request with JSON-RPC id {@code id}; null when nothing. */
     String refusalOf(Object id) {
         return id == null ? null : refusals.remove(Json.write(Json.mapper().valueToTree(id)));
@@ -449,6 +461,8 @@ final class ResumingHttpClient extends HttpClient {
         private final HttpResponse.BodySubscriber<T> downstream;
         private final HttpRequest request;
         private volatile boolean answered;
+        /** What cut the stream off; null when it ended otherwise. */
+        private volatile Throwable failure;
         private final SseEvents events = new SseEvents(this::event);
         private final BatchSplitter batches;
 
@@ -492,6 +506,7 @@ final class ResumingHttpClient extends HttpClient {
 
         @Override
         public void onError(Throwable throwable) {
+            failure = throwable;
             downstream.onError(throwable);
             // A stream cut off (a dropped connection) is resumed as one the server closed: the SDK resumes neither, a
             // request's stream nor the one for the server's own messages (the TypeScript SDK's client resumes both).
@@ -520,6 +535,9 @@ final class ResumingHttpClient extends HttpClient {
                 // so it ends now rather than at its timeout, as a crash of a stdio server does.
                 JsonNode id = requestId(request);
                 if (id != null) {
+                    if (failure != null) {
+                        cutOff.put(Json.write(id), failure); // what cut it off says more than that it ended (a broken TLS connection)
+                    }
                     ObjectNode error = Json.object().put("jsonrpc", "2.0").set("id", id);
                     error.putObject("error").put("code", -32603).put("message", "the response stream ended without the answer")
                             .putObject("data").put(UNANSWERED, true);

@@ -379,6 +379,14 @@ public final class ServerConnection implements AutoCloseable {
             }
             return ResultText.of(result);
         } catch (McpError e) {
+            Throwable cut = unanswered(e) && noBody(e) == null ? current.cutOffBy(current.transport.callId(key)) : null;
+            String tls = cut == null ? null : brokenTls(cut);
+            if (tls != null) {
+                // The stream was cut off by its TLS connection, not ended by the server: say which.
+                return ToolOutput.error("MCP server '" + config.name() + "' failed while running tool '" + tool + "': " + tls + "."
+                        + (mayHaveEffect ? " It may or may not have taken effect; check before calling it again." : "")
+                        + " Try again, or use another tool.");
+            }
             if (unanswered(e)) {
                 return ToolOutput.error("MCP server '" + config.name() + "' " + (noBody(e) != null ? noBodyText(noBody(e), "the call of tool '"
                         + tool + "'") : "ended its response to the call of tool '" + tool

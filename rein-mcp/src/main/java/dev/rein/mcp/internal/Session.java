@@ -157,6 +157,14 @@ final class Session {
     }
 
     /**
+     * For streamable HTTP: why the response stream of the request with JSON-RPC id {@code id} was
+     * cut off before its answer; null when it was not (or for stdio).
+     */
+    Throwable cutOffBy(Object id) {
+        return resuming == null ? null : resuming.cutOffBy(id);
+    }
+
+    /**
      * For streamable HTTP: the JSON-RPC error without an id that answered the POST of the request
      * with JSON-RPC id {@code id}; null when none did (or for stdio).
      */
