@@ -43,7 +43,8 @@ class DeterminismTest {
             classNamed("dev.rein.internal.loop.BudgetDecisions"), classNamed("dev.rein.internal.loop.ContextDecisions"),
             classNamed("dev.rein.temporal.internal.WorkflowClock"), classNamed("dev.rein.temporal.internal.ToolSteps"),
             classNamed("dev.rein.temporal.internal.Payloads"), classNamed("dev.rein.temporal.internal.Payloads$RunRef"),
-            classNamed("dev.rein.temporal.internal.Payloads$Turn"), classNamed("dev.rein.temporal.internal.Payloads$Edit"));
+            classNamed("dev.rein.temporal.internal.Payloads$Turn"), classNamed("dev.rein.temporal.internal.Payloads$Edit"),
+            classNamed("dev.rein.temporal.internal.Payloads$Carried"), classNamed("dev.rein.temporal.internal.WorkerConverter"));
 
     @Test
     void theWorkflowCodeReadsNoWallClockAndStartsNoThread() {
