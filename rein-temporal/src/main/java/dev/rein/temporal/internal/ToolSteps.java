@@ -6,6 +6,7 @@ import dev.rein.temporal.internal.Payloads.Turn;
 import dev.rein.tool.ToolCall;
 import io.temporal.workflow.Async;
 import io.temporal.workflow.Promise;
+import io.temporal.workflow.Workflow;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -35,7 +36,7 @@ final class ToolSteps {
                 counts.merge(call.name(), 1, Integer::sum);
             }
         }
-        Promise.allOf(reads).get();
+        awaitAll(reads);
         counts = new HashMap<>(callCounts);
         for (int r = 0; r < reads.size(); r++) {
             done[readIndex.get(r)] = reads.get(r).get();
@@ -48,6 +49,30 @@ final class ToolSteps {
             }
         }
         return List.of(done);
+    }
+
+    /**
+     * Waits until every read has ended, then throws the first failure, if any. Promise.allOf fails as soon as one read
+     * fails, and the run went on to its end while the other reads still ran: their results and trace events came after
+     * the run's end. Locally the executor stops the other calls and waits for them before the run ends.
+     */
+    private static void awaitAll(List<Promise<CallDone>> reads) {
+        // histories recorded before it went on at the first failure
+        if (reads.size() < 2 || Workflow.getVersion("reads-all-ended", Workflow.DEFAULT_VERSION, 1) < 1) {
+            Promise.allOf(reads).get();
+            return;
+        }
+        RuntimeException first = null;
+        for (Promise<CallDone> read : reads) {
+            try {
+                read.get();
+            } catch (RuntimeException e) {
+                first = first == null ? e : first;
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
     }
 
     private static void count(Map<String, Integer> counts, CallDone done) {
