@@ -61,9 +61,13 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
     private Connection connection;
     /** Whether the current write needed a new connection (its first attempt may have been committed). */
     private boolean reconnected;
-    /** The event of the last append, when it failed, and the key it was appended with (see appendEvent). */
-    private TraceEvent failedEvent;
-    private String failedAppendKey;
+    /**
+     * Per run, the event of its last append when that failed, and the key it was appended with (see appendEvent): per
+     * run, since runs sharing the store may fail their appends in turn before either gives its event again.
+     */
+    private final java.util.Map<String, FailedAppend> failedAppends = new java.util.HashMap<>();
+
+    private record FailedAppend(TraceEvent event, String key) {}
 
     private JdbcRunStore(String url, String user, String password) {
         this.url = url;
@@ -286,16 +290,15 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
         // the insert made again on a new connection finds the key taken and adds nothing, so the event is stored once.
         // An append that failed keeps its key for the same event given again (a run's StoreListener holds a failed
         // event and appends it later), since its insert may have been committed before the failure.
-        String appendKey = event == failedEvent ? failedAppendKey : java.util.UUID.randomUUID().toString();
+        FailedAppend failed = failedAppends.get(runId);
+        String appendKey = failed != null && failed.event() == event ? failed.key() : java.util.UUID.randomUUID().toString();
         try {
             update("INSERT INTO rein_events (run_id, step, type, time_ms, event, append_key) VALUES (?, ?, ?, ?, ?, ?)"
                     // no conflict target: a table whose index name another table holds (one renamed aside) still takes events
                     + " ON CONFLICT DO NOTHING", runId, e.step(), e.type(), millis(e.time()), e.json(), appendKey);
-            failedEvent = null;
-            failedAppendKey = null;
+            failedAppends.remove(runId);
         } catch (SQLException ex) {
-            failedEvent = event;
-            failedAppendKey = appendKey;
+            failedAppends.put(runId, new FailedAppend(event, appendKey));
             throw failure("append an event of run " + runId, ex);
         }
     }

@@ -168,6 +168,36 @@ class PostgresRunStoreTest extends JdbcRunStoreContract {
         }
     }
 
+    /**
+     * Before: the store kept the key of its last failed append only, so when another run's append failed too before the
+     * first run's StoreListener appended its held event again (one store shared by runs, the server away for both), that
+     * event got a new key and was stored twice.
+     */
+    @org.junit.jupiter.api.Test
+    void anEventAppendedAgainIsStoredOnceAlsoWhenAnotherRunsAppendFailedInBetween() throws Exception {
+        try (CommitCuttingProxy proxy = new CommitCuttingProxy(url);
+             JdbcRunStore cut = JdbcRunStore.connect(proxy.url() + "&currentSchema=" + schema, user, password)) {
+            String run = runId + "_shared";
+            String other = runId + "_other";
+            dev.rein.trace.TraceEvent second = new dev.rein.trace.TraceEvent.Audit(run, 2, java.time.Instant.now(), "a", "t", "c", "u", "t", "二回目");
+            dev.rein.trace.TraceEvent others = new dev.rein.trace.TraceEvent.Audit(other, 1, java.time.Instant.now(), "a", "t", "c", "u", "t", "別の実行");
+            cut.appendEvent(run, new dev.rein.trace.TraceEvent.Audit(run, 1, java.time.Instant.now(), "a", "t", "c", "u", "t", "一回目"));
+            proxy.cutAfterNext("INSERT INTO rein_events");
+            proxy.refuseConnections(true);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> cut.appendEvent(run, second))
+                    .isInstanceOf(dev.rein.state.StoreException.class);
+            org.assertj.core.api.Assertions.assertThat(proxy.didCut()).as("the append's answer was cut off").isTrue();
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> cut.appendEvent(other, others))
+                    .isInstanceOf(dev.rein.state.StoreException.class);
+            proxy.refuseConnections(false);
+            cut.appendEvent(other, others);
+            cut.appendEvent(run, second); // as the run's StoreListener delivers its held event: the same event again
+            org.assertj.core.api.Assertions.assertThat(cut.events(run)).extracting(dev.rein.state.StoredEvent::step)
+                    .as("each event once").containsExactly(1, 2);
+            org.assertj.core.api.Assertions.assertThat(cut.events(other)).hasSize(1);
+        }
+    }
+
     @Override
     protected JdbcRunStore reopened() {
         return JdbcRunStore.connect(url(), user, password);
