@@ -62,6 +62,11 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
     /** Whether the current write needed a new connection (its first attempt may have been committed). */
     private boolean reconnected;
     /**
+     * Whether appends carry their key (see appendEvent): false only for a store an earlier Rein made that this one may
+     * not change (a read-only file, a role without the right to alter its tables), which can still be read.
+     */
+    private boolean appendKeyed = true;
+    /**
      * Per run, the event of its last append when that failed, and the key it was appended with (see appendEvent): per
      * run, since runs sharing the store may fail their appends in turn before either gives its event again.
      */
@@ -293,9 +298,14 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
         FailedAppend failed = failedAppends.get(runId);
         String appendKey = failed != null && failed.event() == event ? failed.key() : java.util.UUID.randomUUID().toString();
         try {
-            update("INSERT INTO rein_events (run_id, step, type, time_ms, event, append_key) VALUES (?, ?, ?, ?, ?, ?)"
-                    // no conflict target: a table whose index name another table holds (one renamed aside) still takes events
-                    + " ON CONFLICT DO NOTHING", runId, e.step(), e.type(), millis(e.time()), e.json(), appendKey);
+            if (appendKeyed) {
+                update("INSERT INTO rein_events (run_id, step, type, time_ms, event, append_key) VALUES (?, ?, ?, ?, ?, ?)"
+                        // no conflict target: a table whose index name another table holds (one renamed aside) still takes events
+                        + " ON CONFLICT DO NOTHING", runId, e.step(), e.type(), millis(e.time()), e.json(), appendKey);
+            } else {
+                update("INSERT INTO rein_events (run_id, step, type, time_ms, event) VALUES (?, ?, ?, ?, ?)",
+                        runId, e.step(), e.type(), millis(e.time()), e.json());
+            }
             failedAppends.remove(runId);
         } catch (SQLException ex) {
             failedAppends.put(runId, new FailedAppend(event, appendKey));
@@ -402,9 +412,20 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
             }
             dialect.widen(st, "rein_runs", "model"); // a model's name is the provider's (a vLLM server's is its path)
             // an event's append key (see appendEvent), added to a store an earlier Rein created without it
-            dialect.addColumn(st, "rein_events", "append_key", "VARCHAR(36)");
-            // (a table made by this Rein has the key UNIQUE already, under an index name of the database's choosing)
-            st.execute("CREATE UNIQUE INDEX IF NOT EXISTS rein_events_append ON rein_events (append_key)");
+            java.sql.Savepoint before = st.getConnection().getAutoCommit() ? null : st.getConnection().setSavepoint();
+            try {
+                dialect.addColumn(st, "rein_events", "append_key", "VARCHAR(36)");
+                // (a table made by this Rein has the key UNIQUE already, under an index name of the database's choosing)
+                st.execute("CREATE UNIQUE INDEX IF NOT EXISTS rein_events_append ON rein_events (append_key)");
+            } catch (SQLException e) {
+                if (!mayNotBeChanged(e)) {
+                    throw e;
+                }
+                if (before != null) {
+                    st.getConnection().rollback(before); // PostgreSQL: the rest of the preparation goes on
+                }
+                appendKeyed = false; // still read; an append fails as any write to it does
+            }
             if (version == 0) {
                 // One statement, after the read has ended: a write inside a read transaction that another
                 // process's write made stale fails at once (SQLite does not wait for it), and two processes
@@ -413,6 +434,11 @@ public final class JdbcRunStore implements RunStore, AutoCloseable {
                         + " WHERE NOT EXISTS (SELECT 1 FROM rein_schema)");
             }
         }
+    }
+
+    /** A failure because this connection may not change the database: SQLite's READONLY, PostgreSQL's missing privilege. */
+    private static boolean mayNotBeChanged(SQLException e) {
+        return (e.getErrorCode() & 0xff) == 8 || "42501".equals(e.getSQLState()) || "25006".equals(e.getSQLState());
     }
 
     private Connection connection() throws SQLException {

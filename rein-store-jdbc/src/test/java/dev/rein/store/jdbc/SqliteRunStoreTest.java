@@ -118,6 +118,26 @@ class SqliteRunStoreTest extends JdbcRunStoreContract {
         assertThat(store().load(runId).orElseThrow().version()).as("nothing was written").isEqualTo(1);
     }
 
+    /**
+     * Before: a store an earlier Rein made (its events without an append key) could not be opened read-only at all, since
+     * opening it added the column ('[SQLITE_READONLY] Attempt to write a readonly database'), so rein show could not read
+     * an archived copy.
+     */
+    @Test
+    void aStoreAnEarlierReinMadeIsStillReadWhenItCannotBeWritten() throws Exception {
+        store().save(snapshot(1, RunStatus.SUCCEEDED));
+        store().appendEvent(runId, new dev.rein.trace.TraceEvent.Audit(runId, 1, java.time.Instant.now(), "a", "t", "c", "u", "t", "古い"));
+        try (java.sql.Connection c = otherConnection(); java.sql.Statement st = c.createStatement()) {
+            st.execute("DROP INDEX rein_events_append");
+            st.execute("ALTER TABLE rein_events DROP COLUMN append_key");
+        }
+        Path file = dir.resolve("state").resolve(JdbcRunStore.SQLITE_FILE);
+        try (JdbcRunStore readOnly = JdbcRunStore.connect("jdbc:sqlite:file:" + file + "?mode=ro", null, null)) {
+            assertThat(readOnly.load(runId)).isPresent();
+            assertThat(readOnly.events(runId)).extracting(dev.rein.state.StoredEvent::step).containsExactly(1);
+        }
+    }
+
     @Test
     void aStoreLockedByAnotherProcessSaysSoAndToTryAgainWhenItIsDone() throws Exception {
         store().save(snapshot(1, RunStatus.WAITING_APPROVAL));
