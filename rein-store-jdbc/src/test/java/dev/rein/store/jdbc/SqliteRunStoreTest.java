@@ -128,8 +128,11 @@ class SqliteRunStoreTest extends JdbcRunStoreContract {
         store().save(snapshot(1, RunStatus.SUCCEEDED));
         store().appendEvent(runId, new dev.rein.trace.TraceEvent.Audit(runId, 1, java.time.Instant.now(), "a", "t", "c", "u", "t", "古い"));
         try (java.sql.Connection c = otherConnection(); java.sql.Statement st = c.createStatement()) {
-            st.execute("DROP INDEX rein_events_append");
-            st.execute("ALTER TABLE rein_events DROP COLUMN append_key");
+            // the events table as an earlier Rein made it (SQLite cannot drop a UNIQUE column)
+            st.execute("CREATE TABLE rein_events_earlier AS SELECT id, run_id, step, type, time_ms, event FROM rein_events");
+            st.execute("DROP TABLE rein_events");
+            st.execute("ALTER TABLE rein_events_earlier RENAME TO rein_events");
+            st.execute("CREATE INDEX rein_events_run ON rein_events (run_id, id)");
         }
         Path file = dir.resolve("state").resolve(JdbcRunStore.SQLITE_FILE);
         try (JdbcRunStore readOnly = JdbcRunStore.connect("jdbc:sqlite:file:" + file + "?mode=ro", null, null)) {
