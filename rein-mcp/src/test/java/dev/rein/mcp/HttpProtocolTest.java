@@ -758,8 +758,7 @@ class HttpProtocolTest {
             assertThat(broken.content()).isEqualTo("MCP server 'remote' failed while running tool 'polled': the TLS connection with "
                     + front.url("").substring("https://".length()) + " broke during the exchange (a record could not be decrypted: it"
                     + " was damaged or altered on its way); check the network path to the server (a proxy, load balancer or VPN"
-                    + " between Rein and it) and the server's TLS setup. Try again, or use another tool.");
-            // The session goes on: the next call is answered.
+                    + " between Rein and it) and the server's TLS setup. Rein connects to it again at the next call.");
             assertThat(invoke(mcp, "echo", "k-again", Duration.ofSeconds(10)).content()).isEqualTo("done");
         }
     }

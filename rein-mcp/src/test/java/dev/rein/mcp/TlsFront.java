@@ -147,6 +147,9 @@ final class TlsFront implements AutoCloseable {
                 if (at >= 0) {
                     out.write(buffer, 0, at);
                     out.flush();
+                    // Straight after the headers: the client may see the break as its event stream's end (Rein's own
+                    // reading of the stream) or as the SDK's failure of the request, whichever comes first.
+                    Thread.sleep(java.util.concurrent.ThreadLocalRandom.current().nextInt(2) * 300L);
                     raw.getOutputStream().write(UNDECRYPTABLE);
                     raw.getOutputStream().flush();
                     raw.close();
@@ -157,6 +160,8 @@ final class TlsFront implements AutoCloseable {
             }
         } catch (IOException e) {
             // either side closed
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

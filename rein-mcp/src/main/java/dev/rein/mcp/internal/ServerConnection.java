@@ -382,10 +382,12 @@ public final class ServerConnection implements AutoCloseable {
             Throwable cut = unanswered(e) && noBody(e) == null ? current.cutOffBy(current.transport.callId(key)) : null;
             String tls = cut == null ? null : brokenTls(cut);
             if (tls != null) {
-                // The stream was cut off by its TLS connection, not ended by the server: say which.
+                // The stream was cut off by its TLS connection, not ended by the server: said as when the SDK reports
+                // the same failure itself (which of the two comes first is a race), the connection in doubt.
+                failed(current, tls);
                 return ToolOutput.error("MCP server '" + config.name() + "' failed while running tool '" + tool + "': " + tls + "."
                         + (mayHaveEffect ? " It may or may not have taken effect; check before calling it again." : "")
-                        + " Try again, or use another tool.");
+                        + " Rein connects to it again at the next call.");
             }
             if (unanswered(e)) {
                 return ToolOutput.error("MCP server '" + config.name() + "' " + (noBody(e) != null ? noBodyText(noBody(e), "the call of tool '"
