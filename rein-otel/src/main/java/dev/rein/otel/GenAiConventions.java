@@ -94,6 +94,8 @@ public final class GenAiConventions {
     public static final String METRIC_OPERATION_DURATION = "gen_ai.client.operation.duration";
     /** Recorded for streamed calls only, with the buckets of {@link #METRIC_OPERATION_DURATION}. */
     public static final String METRIC_TIME_TO_FIRST_CHUNK = "gen_ai.client.operation.time_to_first_chunk";
+    /** Streamed calls: the time from the end of the previous chunk to the end of each chunk after the first. */
+    public static final String METRIC_TIME_PER_OUTPUT_CHUNK = "gen_ai.client.operation.time_per_output_chunk";
     /** One point per invoke_agent span (a run segment), its value the span's duration. */
     public static final String METRIC_INVOKE_AGENT_DURATION = "gen_ai.invoke_agent.duration";
     /** The explicit bucket boundaries (seconds) the conventions give for {@link #METRIC_INVOKE_AGENT_DURATION}. */

@@ -201,8 +201,8 @@ class ChatContextTest {
                 .filter(s -> s.getName().startsWith("chat ") || s.getName().startsWith("invoke_agent ")).toList();
         assertThat(named).hasSize(3) // the run and its two model calls (the first opened before the model was known)
                 .allSatisfy(span -> assertThat(span.getAttributes().get(GenAiConventions.PROVIDER_NAME)).as(span.getName()).isEqualTo("acme"));
-        // Token usage, duration, and time to first chunk (the scripted model streams its text).
-        assertThat(OTEL.getMetrics()).filteredOn(m -> m.getName().startsWith("gen_ai.client.")).hasSize(3)
+        // Token usage, duration, time to first chunk and time per output chunk (the scripted model streams its text in pieces).
+        assertThat(OTEL.getMetrics()).filteredOn(m -> m.getName().startsWith("gen_ai.client.")).hasSize(4)
                 .allSatisfy(metric -> assertThat(metric.getHistogramData().getPoints()).allSatisfy(point ->
                         assertThat(point.getAttributes().get(GenAiConventions.PROVIDER_NAME)).isEqualTo("acme")));
     }

@@ -92,6 +92,32 @@ class OpenAiTraceparentTest {
         }
     }
 
+    @Test
+    void eachChunkAfterTheFirstRecordsTheTimeSinceTheOneBeforeIt() {
+        // the fake streams text in pieces of up to 8 code points: 24 code points are 3 chunks, so 2 later chunks
+        String text = "こんにちは、今日はいい天気ですね。お元気ですか？";
+        assertThat(text.codePointCount(0, text.length())).isEqualTo(24);
+        try (FakeChatCompletionsServer server = FakeChatCompletionsServer.start();
+             OpenAiModel model = OpenAiModel.builder().baseUrl(server.baseUrl()).apiKey("test-key").build()) {
+            server.enqueue(ChatReply.text(text));
+            Agent agent = ReinTelemetry.builder(OTEL.getOpenTelemetry()).build().install(priced(model)).build();
+            assertThat(agent.run("挨拶して").status()).isEqualTo(RunStatus.SUCCEEDED);
+
+            SpanData chat = OTEL.getSpans().stream().filter(s -> s.getName().equals("chat gpt-test")).findFirst().orElseThrow();
+            var metric = OTEL.getMetrics().stream().filter(m -> m.getName().equals(GenAiConventions.METRIC_TIME_PER_OUTPUT_CHUNK))
+                    .findFirst().orElseThrow(() -> new AssertionError("no time_per_output_chunk metric in " + OTEL.getMetrics()));
+            assertThat(metric.getUnit()).isEqualTo("s");
+            assertThat(metric.getHistogramData().getPoints()).singleElement().satisfies(p -> {
+                assertThat(p.getCount()).isEqualTo(2);
+                assertThat(p.getSum()).isBetween(0.0, (chat.getEndEpochNanos() - chat.getStartEpochNanos()) / 1e9);
+                assertThat(p.getBoundaries()).containsExactlyElementsOf(GenAiConventions.OPERATION_DURATION_BUCKETS);
+                assertThat(p.getAttributes().get(GenAiConventions.OPERATION_NAME)).isEqualTo("chat");
+                assertThat(p.getAttributes().get(GenAiConventions.PROVIDER_NAME)).isEqualTo("openai");
+                assertThat(p.getAttributes().get(GenAiConventions.REQUEST_MODEL)).isEqualTo("gpt-test");
+            });
+        }
+    }
+
     /** The agent over {@code model} as "gpt-test", with a price so that its money budget can be kept. */
     private static Agent.Builder priced(OpenAiModel model) {
         return Agent.builder().model(model).modelName("gpt-test")

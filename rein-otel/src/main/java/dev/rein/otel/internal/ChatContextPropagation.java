@@ -10,6 +10,7 @@ import dev.rein.model.ModelResponse;
 import dev.rein.model.StreamObserver;
 import dev.rein.model.TraceContextHeaders;
 import dev.rein.otel.GenAiConventions;
+import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
@@ -62,7 +63,7 @@ final class ChatContextPropagation implements ModelInterceptor {
      * observer also tells the span that the call streamed: the first chunk sets
      * {@code gen_ai.request.stream} (conditionally required for streamed requests) and
      * {@code gen_ai.response.time_to_first_chunk} and records the time-to-first-chunk metric, once
-     * per call however many attempts it takes.
+     * per call however many attempts it takes; each later chunk records the time-per-output-chunk metric.
      */
     private record InContext(Model model, Context context, RunTelemetry run, String provider, AtomicBoolean streamed) implements Model {
         @Override
@@ -89,12 +90,44 @@ final class ChatContextPropagation implements ModelInterceptor {
         }
     }
 
-    /** Passes the stream on, marking the chat span at the first chunk of the attempt that sent one. */
-    private record FirstChunk(StreamObserver next, Span span, RunTelemetry run, String provider, String requestModel, AtomicBoolean seen,
-                              long sentNanos) implements StreamObserver {
+    /**
+     * Passes the stream on, marking the chat span at the first chunk of the attempt that sent one, and recording
+     * the time each later chunk of the attempt took since the one before it.
+     */
+    private static final class FirstChunk implements StreamObserver {
+        private final StreamObserver next;
+        private final Span span;
+        private final RunTelemetry run;
+        private final String provider;
+        private final String requestModel;
+        private final AtomicBoolean seen;
+        private final long sentNanos;
+        /** When the attempt's last chunk came; 0 before its first (an attempt's chunks come on one thread). */
+        private long lastChunkNanos;
+        private Attributes chunkAttributes;
+
+        FirstChunk(StreamObserver next, Span span, RunTelemetry run, String provider, String requestModel, AtomicBoolean seen,
+                   long sentNanos) {
+            this.next = next;
+            this.span = span;
+            this.run = run;
+            this.provider = provider;
+            this.requestModel = requestModel;
+            this.seen = seen;
+            this.sentNanos = sentNanos;
+        }
+
         private void chunk() {
+            long now = System.nanoTime();
+            if (lastChunkNanos != 0) {
+                if (chunkAttributes == null) {
+                    chunkAttributes = run.telemetry().instruments.chunkAttributes(provider, requestModel);
+                }
+                run.telemetry().instruments.laterChunk(chunkAttributes, (now - lastChunkNanos) / 1e9);
+            }
+            lastChunkNanos = now;
             if (seen.compareAndSet(false, true)) {
-                double seconds = (System.nanoTime() - sentNanos) / 1e9;
+                double seconds = (now - sentNanos) / 1e9;
                 span.setAttribute(GenAiConventions.REQUEST_STREAM, true);
                 span.setAttribute(GenAiConventions.RESPONSE_TIME_TO_FIRST_CHUNK, seconds);
                 run.telemetry().instruments.firstChunk(provider, requestModel, seconds);

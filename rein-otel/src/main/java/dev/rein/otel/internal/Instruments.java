@@ -24,6 +24,7 @@ final class Instruments {
     private final LongHistogram tokenUsage;
     private final DoubleHistogram duration;
     private final DoubleHistogram firstChunk;
+    private final DoubleHistogram laterChunk;
     private final DoubleHistogram agentDuration;
     private final DoubleHistogram toolDuration;
     private final DoubleHistogram runCost;
@@ -42,6 +43,9 @@ final class Instruments {
                 .setExplicitBucketBoundariesAdvice(GenAiConventions.OPERATION_DURATION_BUCKETS).build();
         this.firstChunk = meter.histogramBuilder(GenAiConventions.METRIC_TIME_TO_FIRST_CHUNK).setUnit("s")
                 .setDescription("Time from sending a streamed request to its first chunk.")
+                .setExplicitBucketBoundariesAdvice(GenAiConventions.OPERATION_DURATION_BUCKETS).build();
+        this.laterChunk = meter.histogramBuilder(GenAiConventions.METRIC_TIME_PER_OUTPUT_CHUNK).setUnit("s")
+                .setDescription("Time from the end of a streamed response's previous chunk to the end of this one, for each chunk after the first.")
                 .setExplicitBucketBoundariesAdvice(GenAiConventions.OPERATION_DURATION_BUCKETS).build();
         this.agentDuration = meter.histogramBuilder(GenAiConventions.METRIC_INVOKE_AGENT_DURATION).setUnit("s")
                 .setDescription("The end-to-end duration of a single agent invocation.")
@@ -80,6 +84,16 @@ final class Instruments {
     /** The response model is not known yet at the first chunk, so the point goes without it. */
     void firstChunk(String provider, String requestModel, double seconds) {
         firstChunk.record(seconds, chatAttributes(provider, requestModel, null).build());
+    }
+
+    /** The attributes of a call's {@link #laterChunk} points, made once per call (the response model is not known yet). */
+    Attributes chunkAttributes(String provider, String requestModel) {
+        return chatAttributes(provider, requestModel, null).build();
+    }
+
+    /** A streamed chunk after the first came {@code seconds} after the one before it. */
+    void laterChunk(Attributes chunkAttributes, double seconds) {
+        laterChunk.record(seconds, chunkAttributes);
     }
 
     void failedModelCall(String provider, String requestModel, String errorType, double seconds) {
