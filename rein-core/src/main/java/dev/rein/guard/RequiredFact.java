@@ -8,7 +8,6 @@ import dev.rein.model.ToolResultBlock;
 import dev.rein.model.ToolUseBlock;
 import java.util.HashSet;
 import java.util.Locale;
-import java.util.Objects;
 import java.util.Set;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
@@ -29,7 +28,10 @@ public record RequiredFact(String name, String hint, Predicate<FinalAnswer> pres
         if (name == null || name.isBlank()) {
             throw new ReinException("a required fact needs a name: the model is told it by name when it is missing");
         }
-        Objects.requireNonNull(present, "present");
+        if (present == null) {
+            throw new ReinException("required fact '" + name + "' was given no predicate (null): pass how to tell the fact is"
+                    + " present, e.g. answer -> answer.answer().contains(\"...\")");
+        }
         hint = hint == null || hint.isBlank() ? null : hint;
     }
 
@@ -39,18 +41,28 @@ public record RequiredFact(String name, String hint, Predicate<FinalAnswer> pres
 
     /** Present when the answer text matches {@code pattern} somewhere. */
     public static RequiredFact answerMatches(String name, Pattern pattern) {
-        Objects.requireNonNull(pattern, "pattern");
+        if (pattern == null) {
+            throw new ReinException("required fact '" + name + "' was given no pattern (null): pass the Pattern the answer must match");
+        }
         return of(name, answer -> pattern.matcher(answer.answer()).find());
     }
 
     /** Present when the answer text contains any of {@code words}, ignoring case. */
     public static RequiredFact answerMentions(String name, String... words) {
-        if (words.length == 0) {
+        if (words == null || words.length == 0) {
             throw new ReinException("required fact '" + name + "': give at least one word to look for");
         }
+        for (String word : words) {
+            // every text contains "": a blank word would make the fact present in any answer
+            if (word == null || word.isBlank()) {
+                throw new ReinException("required fact '" + name + "' was given a " + (word == null ? "null" : "blank")
+                        + " word; give the words the answer must mention, none of them blank");
+            }
+        }
+        String[] wanted = words.clone(); // the caller's array may change after the fact is made
         return of(name, answer -> {
             String text = answer.answer().toLowerCase(Locale.ROOT);
-            for (String word : words) {
+            for (String word : wanted) {
                 if (text.contains(word.toLowerCase(Locale.ROOT))) {
                     return true;
                 }
@@ -64,7 +76,10 @@ public record RequiredFact(String name, String hint, Predicate<FinalAnswer> pres
      * also when a compaction has since removed that call from the history.
      */
     public static RequiredFact toolSucceeded(String name, String tool) {
-        Objects.requireNonNull(tool, "tool");
+        if (tool == null) {
+            throw new ReinException("required fact '" + name + "' was given no tool (null): pass the name of the tool whose"
+                    + " successful call establishes it");
+        }
         return new RequiredFact(name, "call " + tool + " and use its result", answer -> succeeded(answer, tool));
     }
 
