@@ -47,7 +47,7 @@ public final class MemoryTools {
      *     {@code forget} finds whether it is a call delivered again after its process died
      */
     public static MemoryTools of(MemoryStore memory, RunStore runs) {
-        java.util.Objects.requireNonNull(runs, "runs");
+        given(runs, "the run store was null: pass the agent's RunStore (the one given to Agent.builder().store(...))");
         return of(memory, runs::load, runs::idempotency);
     }
 
@@ -67,8 +67,17 @@ public final class MemoryTools {
      */
     public static MemoryTools of(MemoryStore memory, Function<String, Optional<RunSnapshot>> runs,
                                  Function<String, Optional<IdempotencyRecord>> idempotency) {
-        return new MemoryTools(java.util.Objects.requireNonNull(memory, "memory"), java.util.Objects.requireNonNull(runs, "runs"),
-                java.util.Objects.requireNonNull(idempotency, "idempotency"));
+        return new MemoryTools(given(memory, "the memory store was null: pass a MemoryStore, e.g. new InMemoryMemoryStore()"),
+                given(runs, "runs was null: pass how to load a stored run by id, e.g. runStore::load"),
+                given(idempotency, "idempotency was null: pass the run store's runStore::idempotency, or key -> Optional.empty()"));
+    }
+
+    /** {@code value}, or a ReinException saying what MemoryTools.of was given and what to pass. */
+    private static <T> T given(T value, String problem) {
+        if (value == null) {
+            throw new dev.rein.ReinException("MemoryTools.of(...): " + problem);
+        }
+        return value;
     }
 
     /** remember, recall and forget. */
