@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * A {@link Retriever} over passages embedded with an {@link Embeddings} in this process, ranked by
@@ -19,8 +18,16 @@ public final class EmbeddingRetriever implements Retriever {
 
     /** @param passages source → text; embedded once, here */
     public EmbeddingRetriever(Embeddings embeddings, Map<String, String> passages) {
-        this.embeddings = Objects.requireNonNull(embeddings, "embeddings");
+        if (embeddings == null || passages == null) {
+            throw new dev.rein.ReinException("EmbeddingRetriever was given no " + (embeddings == null ? "embeddings" : "passages")
+                    + " (null): pass the Embeddings that turn texts into vectors and the passages, source -> text");
+        }
+        this.embeddings = embeddings;
         passages.forEach((source, text) -> {
+            if (source == null || text == null) { // caught before the embeddings API is called with it
+                throw new dev.rein.ReinException("EmbeddingRetriever: a passage has no " + (source == null ? "source" : "text of source '"
+                        + source + "'") + " (null): give every passage its source (where it is, cited in answers) and its text");
+            }
             sources.add(source);
             texts.add(text);
         });

@@ -1,0 +1,40 @@
+package dev.rein.retrieval;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.rein.ReinException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * SearchDocumentsTool.of and the EmbeddingRetriever constructor given null (the retriever, the embeddings, the passages, a
+ * passage's source or text) throw a ReinException saying what to pass, before anything is embedded; before, a bare
+ * NullPointerException, and a null passage text went to the embeddings API.
+ */
+class RetrievalArgumentsTest {
+    private static final Embeddings LENGTHS = texts -> texts.stream().map(t -> new float[] {t.length(), 1}).toList();
+
+    @Test
+    void nullIsRefusedSayingWhatToPass() {
+        assertThatThrownBy(() -> SearchDocumentsTool.of(null)).isInstanceOf(ReinException.class)
+                .hasMessageContaining("SearchDocumentsTool.of").hasMessageContaining("Retriever");
+        assertThatThrownBy(() -> new EmbeddingRetriever(null, Map.of("a", "b"))).isInstanceOf(ReinException.class)
+                .hasMessageContaining("embeddings");
+        assertThatThrownBy(() -> new EmbeddingRetriever(LENGTHS, null)).isInstanceOf(ReinException.class)
+                .hasMessageContaining("passages");
+        Map<String, String> noText = new HashMap<>();
+        noText.put("docs/返品.md#1", null);
+        assertThatThrownBy(() -> new EmbeddingRetriever(LENGTHS, noText)).isInstanceOf(ReinException.class)
+                .hasMessageContaining("docs/返品.md#1").hasMessageContaining("text");
+        Map<String, String> noSource = new HashMap<>();
+        noSource.put(null, "返品は30日以内");
+        assertThatThrownBy(() -> new EmbeddingRetriever(LENGTHS, noSource)).isInstanceOf(ReinException.class)
+                .hasMessageContaining("source");
+        assertThat(new EmbeddingRetriever(LENGTHS, Map.of("docs/返品.md#1", "返品は30日以内")).search("返品", 1))
+                .extracting(RetrievedDocument::text).containsExactly("返品は30日以内");
+        assertThat(SearchDocumentsTool.of((query, limit) -> List.of()).name()).isEqualTo("search_documents");
+    }
+}
