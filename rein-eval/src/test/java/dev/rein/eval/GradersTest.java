@@ -74,6 +74,17 @@ class GradersTest {
                         "never ran: delete_file"));
     }
 
+    /** write_file tells the model how much it wrote in characters: a Japanese or emoji text is not counted in UTF-16 units, one is not plural. */
+    @Test
+    void writeFileCountsTheCharactersWrittenAsAPersonCountsThem() throws Exception {
+        FileTreeEnvironment env = new FileTreeEnvironment(java.util.Map.of());
+        var write = env.writeTools().get(0).handler();
+        assertThat(write.handle(Json.parse("{\"path\":\"a.txt\",\"content\":\"😀\"}"), ToolContext.standalone("c1")))
+                .isEqualTo("Created a.txt (1 character).");
+        assertThat(write.handle(Json.parse("{\"path\":\"a.txt\",\"content\":\"𠮷野家です\"}"), ToolContext.standalone("c2")))
+                .isEqualTo("Replaced a.txt (5 characters).");
+    }
+
     @Test
     void stepAndCostLimitsAreBudgetFailures() {
         Trial<FileTreeEnvironment> trial = new TrialFixture().steps(6).cost("0.0150").build();

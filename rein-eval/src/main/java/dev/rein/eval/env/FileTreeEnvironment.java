@@ -6,6 +6,7 @@ import dev.rein.ReinException;
 import dev.rein.eval.Environment;
 import dev.rein.eval.SideEffect;
 import dev.rein.eval.file.EnvironmentType;
+import dev.rein.internal.text.Counts;
 import dev.rein.json.Json;
 import dev.rein.tool.Risk;
 import dev.rein.tool.Tool;
@@ -177,7 +178,9 @@ public final class FileTreeEnvironment implements Environment {
     private synchronized Object write(String path, String content) {
         boolean existed = files.put(path, content) != null;
         effects.add(new SideEffect("write_file", (existed ? "replaced " : "created ") + path, false));
-        return (existed ? "Replaced " : "Created ") + path + " (" + content.length() + " characters).";
+        // counted as a person counts them: a character outside the BMP (an emoji, 𠮷) is one, not two UTF-16 units
+        return (existed ? "Replaced " : "Created ") + path + " (" + Counts.of(content.codePointCount(0, content.length()),
+                "character") + ").";
     }
 
     private synchronized Object delete(String path) {
