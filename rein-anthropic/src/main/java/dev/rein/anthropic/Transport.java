@@ -118,6 +118,7 @@ final class Transport implements AutoCloseable {
     }
 
     private Exchange send(HttpRequest request, WireBuffer body) throws IOException, InterruptedException {
+        long started = System.nanoTime(); // the request timeout bounds the whole call, the wait for its headers included
         Watchdog.HeaderWait headers = watchdog.awaitHeaders(headerTimeout());
         HttpResponse<InputStream> response;
         try {
@@ -134,7 +135,7 @@ final class Transport implements AutoCloseable {
             throw e;
         }
         headers.end(); // the headers came; an interrupt the watchdog sent in the same instant is cleared
-        return watchdog.watch(response, requestTimeout, body);
+        return watchdog.watch(response, started, requestTimeout, body);
     }
 
     /** Until the response headers arrive, silence is bounded by the read timeout (and the whole call by the request timeout). */

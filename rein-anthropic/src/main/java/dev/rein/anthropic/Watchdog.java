@@ -38,8 +38,9 @@ final class Watchdog implements AutoCloseable {
         this.thread = Thread.ofVirtual().name("rein-anthropic-watchdog").start(() -> run(tick));
     }
 
-    Exchange watch(HttpResponse<InputStream> response, Duration requestTimeout, WireBuffer requestBody) {
-        Exchange exchange = new Exchange(response, this, System.nanoTime() + requestTimeout.toNanos(), requestBody,
+    /** Watches the body of a call that started at {@code startedNanos} ({@link System#nanoTime()}). */
+    Exchange watch(HttpResponse<InputStream> response, long startedNanos, Duration requestTimeout, WireBuffer requestBody) {
+        Exchange exchange = new Exchange(response, this, startedNanos + requestTimeout.toNanos(), requestBody,
                 requestTimeout);
         open.add(exchange);
         return exchange;

@@ -164,6 +164,47 @@ class TransportTest extends FakeApi {
         }
     }
 
+    /**
+     * Before: the request timeout, documented as the limit of one whole call, was counted from the response headers, so a
+     * call whose headers came late could last the wait for them plus the whole request timeout.
+     */
+    @Test
+    void theRequestTimeoutCountsFromTheStartOfTheCallNotFromTheHeaders() throws Exception {
+        Duration requestTimeout = Duration.ofMillis(2000);
+        try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+             AnthropicModel slow = AnthropicModel.builder().apiKey("k").baseUrl("http://127.0.0.1:" + listener.getLocalPort())
+                     .readTimeout(Duration.ofSeconds(30)).requestTimeout(requestTimeout).build()) {
+            Thread serverThread = Thread.ofPlatform().daemon().start(() -> {
+                try (Socket socket = listener.accept()) {
+                    socket.getInputStream().read(new byte[65536]);
+                    Thread.sleep(1200); // the headers come late, within the limit
+                    OutputStream out = socket.getOutputStream();
+                    out.write(("HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n")
+                            .getBytes(StandardCharsets.US_ASCII));
+                    byte[] ping = "event: ping\ndata: {\"type\":\"ping\"}\n\n".getBytes(StandardCharsets.UTF_8);
+                    for (int i = 0; i < 100; i++) { // never silent, never done
+                        out.write((Integer.toHexString(ping.length) + "\r\n").getBytes(StandardCharsets.US_ASCII));
+                        out.write(ping);
+                        out.write("\r\n".getBytes(StandardCharsets.US_ASCII));
+                        out.flush();
+                        Thread.sleep(100);
+                    }
+                } catch (Exception ignored) {
+                    // The test is over.
+                }
+            });
+            long started = System.nanoTime();
+            ModelException e = catchThrowableOfType(ModelException.class, () -> slow.call(request("hi").build(),
+                    new ModelCallContext(Instant.now().plusSeconds(60), StreamObserver.NONE)));
+            long millis = (System.nanoTime() - started) / 1_000_000;
+            assertThat(e).as("the call failed").isNotNull();
+            assertThat(e.kind()).isEqualTo(Kind.TIMEOUT);
+            assertThat(e.getMessage()).contains("requestTimeout");
+            assertThat(millis).as("ms until the call failed, counted from its start").isBetween(2000L, 3100L);
+            serverThread.interrupt();
+        }
+    }
+
     @Test
     void theWatchdogInterruptsOnlyAWaitForHeadersThatRanOutAndLeavesNoInterruptBehind() throws Exception {
         try (Watchdog watchdog = new Watchdog(Duration.ofSeconds(1), Duration.ofMillis(40))) {
