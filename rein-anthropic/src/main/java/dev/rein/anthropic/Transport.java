@@ -129,7 +129,7 @@ final class Transport implements AutoCloseable {
                 throw noHeaders();
             }
             throw e;
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) { // the wait must end, or the watchdog would interrupt the thread later
             headers.end();
             body.release();
             throw e;
