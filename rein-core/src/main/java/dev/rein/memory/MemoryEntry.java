@@ -41,31 +41,30 @@ public record MemoryEntry(String id, MemoryScope scope, String text, MemorySourc
             throw new IllegalArgumentException("a memory entry's id has at most " + MAX_ID_CHARS + " characters, this one has "
                     + idCharacters + "; give it a shorter id, such as MemoryStore.newId()");
         }
-        if (id.indexOf('\u0000') >= 0) {
-            throw new IllegalArgumentException("a memory entry's id cannot hold the NUL character (U+0000); give it an id without it,"
-                    + " such as MemoryStore.newId()");
-        }
+        // PostgreSQL's text cannot hold NUL, SQLite's can: refused here, so that every store takes the same entries
+        refuseNul("id", id, "give it an id without it, such as MemoryStore.newId()");
         for (String[] field : new String[][] {{"tenant", scope.tenant()}, {"user", scope.user()}, {"source", source.source()},
                 {"source run", source.runId()}, {"source observation", source.observation()}, {"createdBy", createdBy}}) {
-            if (field[1] != null && field[1].indexOf('\u0000') >= 0) {
-                // PostgreSQL's text cannot hold it, SQLite's can: refused here, so that every store takes the same entries
-                throw new IllegalArgumentException("a memory entry's " + field[0] + " cannot hold the NUL character (U+0000), at character "
-                        + field[1].indexOf('\u0000') + "; give it without it");
-            }
+            refuseNul(field[0], field[1], "give it without it");
         }
         if (text.isBlank()) {
             throw new IllegalArgumentException("a memory entry needs text");
         }
-        if (text.indexOf('\u0000') >= 0) {
-            // PostgreSQL's text cannot hold it: refused here, so that every store takes the same entries
-            throw new IllegalArgumentException("a memory entry's text cannot hold the NUL character (U+0000), at character "
-                    + text.indexOf('\u0000') + "; remember the statement without it");
-        }
+        refuseNul("text", text, "remember the statement without it");
         // counted as the remember tool's schema counts them (maxLength: code points), so an emoji is one
         int characters = text.codePointCount(0, text.length());
         if (characters > MAX_TEXT_CHARS) {
             throw new IllegalArgumentException("a memory entry holds at most " + MAX_TEXT_CHARS + " characters, this one has "
                     + characters + "; remember a shorter statement");
+        }
+    }
+
+    /** Refuses a NUL character in {@code value} (null passes), naming where it is in characters as the limits count them (code points). */
+    private static void refuseNul(String what, String value, String advice) {
+        int at = value == null ? -1 : value.indexOf('\u0000');
+        if (at >= 0) {
+            throw new IllegalArgumentException("a memory entry's " + what + " cannot hold the NUL character (U+0000), at character "
+                    + value.codePointCount(0, at) + "; " + advice);
         }
     }
 
