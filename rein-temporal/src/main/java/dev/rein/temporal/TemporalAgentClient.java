@@ -1,5 +1,7 @@
 package dev.rein.temporal;
 
+import dev.rein.temporal.internal.RunInput;
+import dev.rein.temporal.internal.AgentWorkflow;
 import dev.rein.ReinException;
 import dev.rein.agent.Agent;
 import dev.rein.agent.AgentConfig;

@@ -1,5 +1,6 @@
 package dev.rein.temporal;
 
+import dev.rein.temporal.internal.AgentWorkflow;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.rein.ReinException;

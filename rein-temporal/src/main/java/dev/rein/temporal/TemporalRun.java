@@ -1,5 +1,7 @@
 package dev.rein.temporal;
 
+import dev.rein.temporal.internal.ApprovalSignal;
+import dev.rein.temporal.internal.AgentWorkflow;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.ReinException;
 import dev.rein.agent.Agent;

@@ -1,5 +1,7 @@
 package dev.rein.temporal;
 
+import dev.rein.temporal.internal.ApprovalSignal;
+import dev.rein.temporal.internal.AgentWorkflow;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,6 +1,5 @@
 package dev.rein.temporal.internal;
 
-import dev.rein.temporal.RunInput;
 import dev.rein.temporal.TemporalAgents;
 import io.temporal.api.common.v1.Payload;
 import io.temporal.api.common.v1.Payloads;

@@ -1,4 +1,4 @@
-package dev.rein.temporal;
+package dev.rein.temporal.internal;
 
 import dev.rein.agent.RunResult;
 import dev.rein.approval.ApprovalRequest;

@@ -1,4 +1,4 @@
-package dev.rein.temporal;
+package dev.rein.temporal.internal;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonIgnore;

@@ -1,8 +1,8 @@
-package dev.rein.temporal;
+package dev.rein.temporal.internal;
 
 import dev.rein.budget.Budget;
 import dev.rein.budget.ModelPrice;
-import dev.rein.temporal.internal.Payloads;
+
 import java.time.Duration;
 import java.util.Map;
 
@@ -15,7 +15,7 @@ import java.util.Map;
  *                    dead and the activity retried elsewhere (an attempt itself may run until the deadline)
  * @param retries     the agent's model retry policy, as activity retry options
  * @param historyLimit the workflow history's length (events) from which the run continues as new before its next step
- *                    (0: {@link TemporalAgentClient#DEFAULT_HISTORY_LIMIT})
+ *                    (0: {@link dev.rein.temporal.TemporalAgentClient#DEFAULT_HISTORY_LIMIT})
  * @param carried     Rein's own: the run's state carried into a workflow execution that continues it as new; null when
  *                    the run starts
  */
