@@ -501,18 +501,10 @@ final class ErrorMapper {
         if (message != null && ZERO_LIMIT.matcher(message).find()) {
             return true;
         }
-        if (body == null) {
-            return false;
-        }
-        for (JsonNode item : body.isArray() ? body : List.of(body)) {
-            JsonNode error = item.path("error").isObject() ? item.path("error") : item;
-            for (JsonNode detail : error.path("details")) {
-                if (detail.path("@type").asText("").endsWith("google.rpc.QuotaFailure")) {
-                    for (JsonNode violation : detail.path("violations")) {
-                        if (violation.path("quotaValue").asText("").equals("0")) {
-                            return true;
-                        }
-                    }
+        for (JsonNode detail : RateLimitHints.googleDetails(body, "google.rpc.QuotaFailure")) {
+            for (JsonNode violation : detail.path("violations")) {
+                if (violation.path("quotaValue").asText("").equals("0")) {
+                    return true;
                 }
             }
         }

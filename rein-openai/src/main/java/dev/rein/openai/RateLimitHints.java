@@ -74,23 +74,35 @@ final class RateLimitHints {
      * when there is none.
      */
     static Duration retryInfo(JsonNode body) {
-        if (body == null) {
-            return null;
-        }
-        for (JsonNode item : body.isArray() ? body : List.of(body)) {
-            JsonNode error = item.path("error").isObject() ? item.path("error") : item;
-            for (JsonNode detail : error.path("details")) {
-                if (detail.path("@type").asText("").endsWith("google.rpc.RetryInfo")) {
-                    Matcher delay = PROTO_DURATION.matcher(detail.path("retryDelay").asText(""));
-                    if (delay.matches()) {
-                        String fraction = delay.group(2) == null ? "" : delay.group(2);
-                        return Duration.ofSeconds(Long.parseLong(delay.group(1)),
-                                fraction.isEmpty() ? 0 : Long.parseLong((fraction + "00000000").substring(0, 9)));
-                    }
-                }
+        for (JsonNode detail : googleDetails(body, "google.rpc.RetryInfo")) {
+            Matcher delay = PROTO_DURATION.matcher(detail.path("retryDelay").asText(""));
+            if (delay.matches()) {
+                String fraction = delay.group(2) == null ? "" : delay.group(2);
+                return Duration.ofSeconds(Long.parseLong(delay.group(1)),
+                        fraction.isEmpty() ? 0 : Long.parseLong((fraction + "00000000").substring(0, 9)));
             }
         }
         return null;
+    }
+
+    /**
+     * The details of {@code type} (such as {@code google.rpc.RetryInfo}) in a Google error's {@code details}, the error
+     * alone or in a list as Google's OpenAI-compatible endpoints send it; none for a null body.
+     */
+    static List<JsonNode> googleDetails(JsonNode body, String type) {
+        if (body == null) {
+            return List.of();
+        }
+        List<JsonNode> found = new java.util.ArrayList<>(1);
+        for (JsonNode item : body.isArray() ? body : List.of(body)) {
+            JsonNode error = item.path("error").isObject() ? item.path("error") : item;
+            for (JsonNode detail : error.path("details")) {
+                if (detail.path("@type").asText("").endsWith(type)) {
+                    found.add(detail);
+                }
+            }
+        }
+        return found;
     }
 
     private static final Pattern GO_PART = Pattern.compile("(\\d+(?:\\.\\d*)?|\\.\\d+)(h|ms|m|s|us|µs|μs|ns)");
