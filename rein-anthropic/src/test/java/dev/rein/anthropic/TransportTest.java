@@ -119,14 +119,7 @@ class TransportTest extends FakeApi {
         try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
              AnthropicModel mute = AnthropicModel.builder().apiKey("k")
                      .baseUrl("http://127.0.0.1:" + listener.getLocalPort()).readTimeout(Duration.ofMillis(700)).build()) {
-            Thread serverThread = Thread.ofPlatform().daemon().start(() -> {
-                try (Socket socket = listener.accept()) {
-                    socket.getInputStream().read(new byte[65536]);
-                    Thread.sleep(10_000); // reads the request, never answers
-                } catch (Exception ignored) {
-                    // The test is over.
-                }
-            });
+            Thread serverThread = neverAnswers(listener);
             ModelException e = catchThrowableOfType(ModelException.class, () -> mute.call(request("hi").build(),
                     new ModelCallContext(Instant.now().plusSeconds(30), StreamObserver.NONE)));
             assertThat(e).as("the call failed").isNotNull();
@@ -143,14 +136,7 @@ class TransportTest extends FakeApi {
         try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
              AnthropicModel mute = AnthropicModel.builder().apiKey("k").baseUrl("http://127.0.0.1:" + listener.getLocalPort())
                      .readTimeout(Duration.ofSeconds(30)).requestTimeout(Duration.ofMillis(600)).build()) {
-            Thread serverThread = Thread.ofPlatform().daemon().start(() -> {
-                try (Socket socket = listener.accept()) {
-                    socket.getInputStream().read(new byte[65536]);
-                    Thread.sleep(30_000); // reads the request, never answers
-                } catch (Exception ignored) {
-                    // The test is over.
-                }
-            });
+            Thread serverThread = neverAnswers(listener);
             long started = System.nanoTime();
             ModelException e = catchThrowableOfType(ModelException.class, () -> mute.call(request("hi").build(),
                     new ModelCallContext(Instant.now().plusSeconds(60), StreamObserver.NONE)));
@@ -260,6 +246,18 @@ class TransportTest extends FakeApi {
             assertThat(response.text()).isEqualTo("終わり");
             assertThat(response.stopReason()).isEqualTo(dev.rein.model.StopReason.END_TURN);
         }
+    }
+
+    /** A server that reads the request and never answers it (until the test interrupts it). */
+    private static Thread neverAnswers(ServerSocket listener) {
+        return Thread.ofPlatform().daemon().start(() -> {
+            try (Socket socket = listener.accept()) {
+                socket.getInputStream().read(new byte[65536]);
+                Thread.sleep(60_000);
+            } catch (Exception ignored) {
+                // The test is over.
+            }
+        });
     }
 
     private static void dropAfterMessageStop(ServerSocket listener) {
