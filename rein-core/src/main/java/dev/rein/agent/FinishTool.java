@@ -40,8 +40,10 @@ public final class FinishTool {
                          "required":["status","summary","result"],"additionalProperties":false}""")
                 .risk(Risk.READ)
                 // The loop handles a lone finish call itself; the handler only answers one made alongside others.
-                .handler((args, ctx) -> ToolOutput.error("finish was not accepted because it was called together with"
-                        + " other tools. Read their results first; then call finish alone."))
+                // (also two finish calls in one response: so the text does not speak of "other tools")
+                .handler((args, ctx) -> ToolOutput.error("finish was not accepted because it was not the only tool call"
+                        + " of your response. Call finish once, alone, in a response of its own; read the results of any"
+                        + " other calls first."))
                 .build();
     }
 

@@ -320,7 +320,19 @@ class AgentEndingsTest {
         assertThat(((ToolResultBlock) results.get(1)).isError()).isTrue();
         // Rein's own fixed refusal, not a tool's data: it reaches the model unwrapped, as safety.md says
         assertThat(((ToolResultBlock) results.get(1)).content()).startsWith("finish was not accepted")
-                .contains("call finish alone").doesNotContain("untrusted_data");
+                .contains("Call finish once, alone").doesNotContain("untrusted_data");
+    }
+
+    @Test
+    void twoFinishCallsInOneResponseAreRefusedWithoutSpeakingOfOtherTools() {
+        String done = "{\"status\":\"completed\",\"summary\":\"s\",\"result\":\"r\"}";
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("finish", done), call("finish", done)), toolCalls(call("finish", done)));
+        RunResult result = agent(model).finishTool(true).build().run("go");
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        List<dev.rein.model.ContentBlock> results = model.requests().get(1).messages().get(2).content();
+        assertThat(results).hasSize(2).allSatisfy(block -> assertThat(((ToolResultBlock) block).content())
+                .startsWith("finish was not accepted because it was not the only tool call of your response")
+                .doesNotContain("other tools"));
     }
 
     @Test
