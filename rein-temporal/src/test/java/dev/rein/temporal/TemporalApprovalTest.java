@@ -170,6 +170,32 @@ class TemporalApprovalTest {
     }
 
     /**
+     * Refused decisions are workflow state, carried into a continued execution and returned by every query: a sender
+     * repeating bad signals (or one with a huge hash) kept growing them. The query keeps the latest 100, each cut to
+     * 1,000 characters.
+     */
+    @Test
+    void refusedDecisionsKeepTheLatestOnesEachCutToALength() {
+        Orders.Ledger ledger = new Orders.Ledger();
+        Agent agent = Orders.withApproval(Orders.agent(Orders.refundThenAnswer(), new RecordingListener(), Orders.refund(ledger, key -> {})));
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalRun run = server.start(agent).start("A-1 を返金して", "run-refusals");
+            awaitStatus(run, RunStatus.WAITING_APPROVAL);
+            AgentWorkflow stub = server.client().newWorkflowStub(AgentWorkflow.class, "run-refusals");
+            for (int i = 0; i < 103; i++) {
+                stub.decide(ApprovalSignal.approve("bad-" + i, "mallory"));
+            }
+            stub.decide(ApprovalSignal.approve("長".repeat(5000), "mallory"));
+            List<String> refused = run.refusedDecisions();
+            assertThat(refused).hasSize(100);
+            assertThat(refused.get(0)).startsWith("bad-4:");
+            assertThat(refused.get(98)).startsWith("bad-102:");
+            assertThat(refused.get(99)).hasSize(1000).endsWith("…");
+            assertThat(run.status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+        }
+    }
+
+    /**
      * Approving an action a second time while the run still waits for another one (a double click) says it was already
      * decided, as a local run's Runs.approve says, and sends nothing; the handle said the run had no pending action
      * with that hash and that an approval is bound to the exact action shown, as if the action had changed.

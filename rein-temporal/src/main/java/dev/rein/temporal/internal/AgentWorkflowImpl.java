@@ -75,6 +75,10 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
     private List<ToolUseBlock> pausedUses = List.of();
     /** The critic's reviews so far: each check is an activity of its own, and the critic's maxRounds bounds the run. */
     private int criticRounds;
+    /** How many refused decisions the refusedDecisions query keeps, the latest. */
+    static final int MOST_REFUSALS = 100;
+    /** The longest reason kept for one refused decision, in UTF-16 units. */
+    static final int LONGEST_REFUSAL = 1000;
     private final List<String> refused = new ArrayList<>();
     private RunResult result;
 
@@ -266,30 +270,30 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
         if (signal == null) {
             // no input at all (the CLI without --input, or a JSON null): a throw here would fail every workflow task
             // from now on, replayed with this signal, and leave the run stuck for good
-            refused.add("(no input): the decide signal came with no input: send one JSON object with 'decision' approve,"
+            refuse("(no input): the decide signal came with no input: send one JSON object with 'decision' approve,"
                     + " reject or edit, 'action_hash' (the pending action's whole hash, which the run's pendingApprovals"
                     + " query lists) and 'decided_by' (the fields are snake_case)");
             return;
         }
         if (signal.unreadable() != null) {
-            refused.add((signal.actionHash() == null ? "(unreadable)" : signal.actionHash()) + ": " + signal.unreadable()
+            refuse((signal.actionHash() == null ? "(unreadable)" : signal.actionHash()) + ": " + signal.unreadable()
                     + ": send one JSON object with 'decision' approve, reject or edit, 'action_hash' (the pending action's"
                     + " whole hash) and 'decided_by' as strings, and for an edit 'arguments' (the fields are snake_case)");
             return;
         }
         if (signal.actionHash() == null || signal.actionHash().isBlank()) {
-            refused.add("(no action_hash): the decision names no action: send the pending action's whole hash in the"
+            refuse("(no action_hash): the decision names no action: send the pending action's whole hash in the"
                     + " signal's 'action_hash' field (the run's pendingApprovals query lists them), with 'decision'"
                     + " approve, reject or edit and 'decided_by' (the fields are snake_case)");
             return;
         }
         if (signal.decision() == null || signal.decision().isBlank()) {
-            refused.add(signal.actionHash() + ": the decision has no 'decision' field: send approve, reject or edit in it"
+            refuse(signal.actionHash() + ": the decision has no 'decision' field: send approve, reject or edit in it"
                     + " (the fields are snake_case)");
             return;
         }
         if (ref == null) {
-            refused.add(signal.actionHash() + ": the run has not started yet");
+            refuse(signal.actionHash() + ": the run has not started yet");
             return;
         }
         Instant at = Instant.ofEpochMilli(Workflow.currentTimeMillis());
@@ -297,8 +301,25 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
             ref = ref.withDecisions(ref.approvals().decide(runId, signal.actionHash(), request -> decision(signal, request, at))
                     .decisions());
         } catch (ApprovalException | IllegalArgumentException e) {
-            refused.add(signal.actionHash() + ": " + e.getMessage());
+            refuse(signal.actionHash() + ": " + e.getMessage());
         }
+    }
+
+    /**
+     * Keeps a refused decision's reason for the refusedDecisions query: the latest {@link #MOST_REFUSALS}, each cut to
+     * {@link #LONGEST_REFUSAL} characters, since they are workflow state (carried into a continued execution and
+     * returned by every query) and a signal's hash is whatever its sender wrote.
+     */
+    private void refuse(String reason) {
+        if (refused.size() == MOST_REFUSALS) {
+            refused.remove(0);
+        }
+        if (reason.length() <= LONGEST_REFUSAL) {
+            refused.add(reason);
+            return;
+        }
+        int cut = LONGEST_REFUSAL - 1;
+        refused.add(reason.substring(0, Character.isHighSurrogate(reason.charAt(cut - 1)) ? cut - 1 : cut) + "…");
     }
 
     private static ApprovalDecision decision(ApprovalSignal s, ApprovalRequest request, Instant at) {
