@@ -341,6 +341,9 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
     /** Why a row cannot be an entry, and what to do, in one sentence. */
     private String unreadable(String id, String tenant, String user, String text, RuntimeException e) {
         String why;
+        // an empty or overlong text never came from Rein; what else an entry refuses (a long id, a NUL character) an
+        // earlier Rein took on SQLite
+        String how = "it was edited outside Rein";
         if (text == null || text.isBlank()) {
             why = "its text is empty";
         } else if (text.codePointCount(0, text.length()) > MemoryEntry.MAX_TEXT_CHARS) {
@@ -348,11 +351,12 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
                     + MemoryEntry.MAX_TEXT_CHARS + ")";
         } else {
             why = e.getMessage() == null ? e.toString() : e.getMessage();
+            how = "an earlier Rein stored it before such entries were refused, or it was edited outside Rein";
         }
         String options = ("default".equals(tenant) ? "" : " --tenant " + shellWord(tenant))
                 + ("anonymous".equals(user) ? "" : " --user " + shellWord(user));
         return "memory entry " + id + " of user " + user + " in tenant " + tenant + " in " + shown + " cannot be read (" + why
-                + "): it was edited outside Rein; forget it ('rein memory forget " + id + options
+                + "): " + how + "; forget it ('rein memory forget " + id + options
                 + "', or MemoryStore.forget) and remember what it should say again, or restore the store from a backup";
     }
 

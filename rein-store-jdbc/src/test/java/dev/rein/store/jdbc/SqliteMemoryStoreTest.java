@@ -45,6 +45,27 @@ class SqliteMemoryStoreTest extends JdbcMemoryStoreContract {
         return DriverManager.getConnection("jdbc:sqlite:" + dir.resolve(JdbcRunStore.SQLITE_FILE));
     }
 
+    /**
+     * Before: a row an earlier Rein stored on SQLite (an id longer than 64 characters, which entries now refuse) was left out
+     * with a warning saying it "was edited outside Rein", which it was not.
+     */
+    @Test
+    void aRowAnEarlierReinStoredIsNotSaidToBeEditedOutsideRein() throws Exception {
+        String ok = MemoryStore.newId();
+        store().remember(entry(ok, ACME, "配送先は大阪", null));
+        String longId = "x".repeat(70);
+        try (var c = otherConnection(); var st = c.createStatement()) {
+            st.executeUpdate("UPDATE rein_memory SET id = '" + longId + "' WHERE id = '" + ok + "'");
+        }
+        List<String> problems = new ArrayList<>();
+        assertThat(store.list(ACME, problems::add)).isEmpty();
+        assertThat(problems).singleElement().asString()
+                .contains("memory entry " + longId + " ")
+                .contains("at most 64 characters")
+                .contains("an earlier Rein stored it before such entries were refused, or it was edited outside Rein")
+                .contains("rein memory forget " + longId);
+    }
+
     @Test
     void aDatabaseOfANewerSchemaIsRefusedAndGetsNoMemoryTables() throws Exception {
         Path newer = Files.createDirectories(dir.resolve("newer"));
