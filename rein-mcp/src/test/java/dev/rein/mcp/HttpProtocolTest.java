@@ -739,6 +739,28 @@ class HttpProtocolTest {
         }
     }
 
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"initialize", "tools/list"})
+    void aTlsConnectionThatBreaksInTheEventStreamOfAStartRequestIsSaidSo(String method, @org.junit.jupiter.api.io.TempDir
+            java.nio.file.Path dir) throws Exception {
+        // The server answers initialize and tools/list with an event stream; the connection breaks inside the one of
+        // METHOD, a record no key decrypts. Before: 'it ended its response without the answer, and without an event id to
+        // resume it from (it may have crashed, or a proxy cut the connection) to the ... request', the TLS failure
+        // unsaid (when Rein's end of the stream came before the SDK's failure of the request).
+        try (ScriptedHttpServer server = new ScriptedHttpServer();
+             TlsFront front = new TlsFront(java.net.URI.create(server.url()).getPort(), dir).trustingClients()) {
+            server.startByEvents.set(true);
+            // Only the event stream of METHOD breaks, before its first event ends (so with no event id to resume from).
+            front.breakAnswerOn = method + "-p";
+            assertThatThrownBy(() -> McpToolset.start(McpConfig.parse("{\"mcpServers\": {\"remote\": {\"url\": \""
+                    + front.url("/mcp") + "\"}}}", "test", Map.of()))).isInstanceOf(McpConfigException.class)
+                    .hasMessage("MCP server 'remote' could not be started: the TLS connection with " + front.url("").substring(
+                            "https://".length()) + " broke during the exchange (a record could not be decrypted: it was damaged or"
+                            + " altered on its way); check the network path to the server (a proxy, load balancer or VPN between Rein"
+                            + " and it) and the server's TLS setup.");
+        }
+    }
+
     @Test
     void aTlsConnectionThatBreaksInTheMiddleOfACallsEventStreamIsSaidSo(@org.junit.jupiter.api.io.TempDir
             java.nio.file.Path dir) throws Exception {

@@ -69,6 +69,11 @@ final class ScriptedHttpServer implements AutoCloseable {
     final java.util.concurrent.atomic.AtomicReference<String> standaloneMessage = new java.util.concurrent.atomic.AtomicReference<>();
     /** The protocol version it answers initialize with. */
     volatile String version = VERSION;
+    /**
+     * True: initialize and tools/list are answered with an event stream (a priming event, then the
+     * answer), which the transports spec lets a server answer any request with.
+     */
+    final java.util.concurrent.atomic.AtomicBoolean startByEvents = new java.util.concurrent.atomic.AtomicBoolean();
     private final HttpServer server;
 
     ScriptedHttpServer() throws IOException {
@@ -142,8 +147,13 @@ final class ScriptedHttpServer implements AutoCloseable {
                     if (sessionful) {
                         exchange.getResponseHeaders().set("Mcp-Session-Id", liveSession);
                     }
-                    send(exchange, 200, id, Map.of("protocolVersion", version, "capabilities", Map.of("tools", Map.of()),
-                            "serverInfo", Map.of("name", "scripted", "version", "1")));
+                    Map<String, Object> result = Map.of("protocolVersion", version, "capabilities", Map.of("tools", Map.of()),
+                            "serverInfo", Map.of("name", "scripted", "version", "1"));
+                    if (startByEvents.get()) {
+                        answerByEvents(exchange, method, id, result);
+                    } else {
+                        send(exchange, 200, id, result);
+                    }
                     return;
                 }
                 if (sessionful && (session == null || !session.equals(liveSession))) {
@@ -151,8 +161,14 @@ final class ScriptedHttpServer implements AutoCloseable {
                     return;
                 }
                 switch (method) {
-                    case "tools/list" -> send(exchange, 200, id, Map.of("tools", List.of(
-                            tool("echo"), tool("slow"), tool("polled"))));
+                    case "tools/list" -> {
+                        Map<String, Object> result = Map.of("tools", List.of(tool("echo"), tool("slow"), tool("polled")));
+                        if (startByEvents.get()) {
+                            answerByEvents(exchange, method, id, result);
+                        } else {
+                            send(exchange, 200, id, result);
+                        }
+                    }
                     case "tools/call" -> {
                         if (refuseCallsWith.get() != 0) {
                             String refusal = refusalBody.get();
@@ -214,6 +230,16 @@ final class ScriptedHttpServer implements AutoCloseable {
         try (OutputStream out = exchange.getResponseBody()) {
             out.write(bytes);
         }
+    }
+
+    /**
+     * Answers request {@code id} of {@code method} with an SSE stream: a priming event, then the
+     * answer; the event ids begin with {@code METHOD-p}, so a test can break one method's stream.
+     */
+    private static void answerByEvents(HttpExchange exchange, String method, JsonNode id, Object result) throws IOException {
+        String event = method + "-p" + id.asText();
+        events(exchange, "id: " + event + "\nretry: " + RETRY_MILLIS + "\ndata: \n\n" + "id: " + event + "-done\ndata: "
+                + Json.write(Json.mapper().valueToTree(Map.of("jsonrpc", "2.0", "id", id, "result", result))) + "\n\n");
     }
 
     /** Answers with an SSE stream holding {@code events}, then closes the connection. */

@@ -149,7 +149,11 @@ public final class ServerConnection implements AutoCloseable {
                         + " (an error without the id of the request, which a server gives a request it could not read)");
             }
             if (McpError.findRootCause(e) instanceof McpError refused && unanswered(refused)) {
+                IOException broken = cutOffByTls(opened, refused, opened.transport.initializeId());
                 opened.close();
+                if (broken != null) {
+                    throw broken;
+                }
                 throw new IOException(unansweredText(refused, "the initialize request"), e);
             }
             if (McpError.findRootCause(e) instanceof McpError refused && refused.getJsonRpcError() != null) {
@@ -206,6 +210,10 @@ public final class ServerConnection implements AutoCloseable {
                 }
                 throw e;
             } catch (McpError e) {
+                IOException broken = cutOffByTls(current, e, id);
+                if (broken != null) {
+                    throw broken;
+                }
                 if (e.getJsonRpcError() == null || unanswered(e)) {
                     throw e;
                 }
@@ -229,6 +237,16 @@ public final class ServerConnection implements AutoCloseable {
             }
         }
         throw new IOException("its tool list did not end after " + MAX_PAGES + " pages");
+    }
+
+    /**
+     * When {@code e} is Rein's end of the response stream of start request {@code id} and a broken
+     * TLS connection cut that stream off: the failure, described as when the SDK reports it itself
+     * (which of the two comes first is a race); else null.
+     */
+    private IOException cutOffByTls(Session current, McpError e, Object id) {
+        Throwable cut = unanswered(e) && noBody(e) == null ? current.cutOffBy(id) : null;
+        return cut == null || brokenTls(cut) == null ? null : new IOException("its response stream was cut off", cut);
     }
 
     /** A tools/list the server refused with a JSON-RPC error: it runs, so its command is not in doubt. */
