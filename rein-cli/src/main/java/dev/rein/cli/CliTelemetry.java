@@ -31,8 +31,8 @@ import java.util.function.Supplier;
 /**
  * OpenTelemetry for {@code rein run} and {@code rein resume}: off unless the standard OTEL_*
  * variables ask for an exporter, then configured by the SDK's autoconfiguration (OTLP over HTTP
- * by default, service name "rein"). Spans and metrics are flushed when a run ends, before its
- * result is printed, so they are out even when Ctrl-C ends the process.
+ * by default, service name "rein" with Rein's version as service.version). Spans and metrics are
+ * flushed when a run ends, before its result is printed, so they are out even when Ctrl-C ends the process.
  */
 final class CliTelemetry implements AutoCloseable {
     /** The servers the bundled providers call when no base URL is set. */

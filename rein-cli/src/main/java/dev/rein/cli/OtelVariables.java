@@ -96,6 +96,7 @@ final class OtelVariables {
                 .addPropertiesCustomizer(OtelVariables::endpointsWithoutCredentials)
                 .addPropertiesCustomizer(config -> decodableResourceAttributes(config, err))
                 .addPropertiesCustomizer(OtelVariables::serviceName)
+                .addResourceCustomizer(OtelVariables::reinVersion)
                 .addPropertiesCustomizer(config -> samplerArgument(config, err, disabled(env)))
                 .addPropertiesCustomizer(config -> invalidNumbers(config, err, disabled(env)))
                 .addPropertiesCustomizer(config -> unknownCompression(config, err, disabled(env)))
@@ -464,7 +465,30 @@ final class OtelVariables {
         // environment variables spec): service.name=checkout%20agent names "checkout agent", not the raw text.
         String attribute = Optional.ofNullable(ResourceConfiguration.createEnvironmentResource(withoutServiceName(config))
                 .getAttribute(AttributeKey.stringKey("service.name"))).orElse("").strip();
-        return Map.of("otel.service.name", attribute.isEmpty() ? "rein" : attribute);
+        return Map.of("otel.service.name", attribute.isEmpty() ? SERVICE_NAME : attribute);
+    }
+
+    /** The service name when the environment names none: the service is Rein itself. */
+    static final String SERVICE_NAME = "rein";
+
+    /**
+     * service.version (resource semantic conventions: recommended) is Rein's version when the service
+     * is Rein itself ({@link #SERVICE_NAME}). A service the user names is theirs, whose version Rein
+     * does not know; a service.version the user gives in OTEL_RESOURCE_ATTRIBUTES is kept, and one
+     * they drop with otel.experimental.resource.disabled.keys stays dropped. The resource here is the
+     * SDK's, OTEL_RESOURCE_ATTRIBUTES and the service name merged in.
+     */
+    private static io.opentelemetry.sdk.resources.Resource reinVersion(io.opentelemetry.sdk.resources.Resource resource,
+                                                                      ConfigProperties config) {
+        AttributeKey<String> version = AttributeKey.stringKey("service.version");
+        String rein = Version.rein();
+        if (!SERVICE_NAME.equals(resource.getAttribute(AttributeKey.stringKey("service.name")))
+                || resource.getAttributes().asMap().keySet().stream().anyMatch(key -> key.getKey().equals(version.getKey()))
+                || config.getList("otel.experimental.resource.disabled.keys").contains(version.getKey())
+                || rein.equals("unknown")) {
+            return resource;
+        }
+        return resource.toBuilder().put(version, rein).build();
     }
 
     /** The SDK's properties whose values are names from a fixed set (all lower case). */

@@ -1018,6 +1018,47 @@ class CliTelemetryTest {
         }
     }
 
+    /**
+     * Resource semantic conventions: service.version is recommended. When the service is Rein itself
+     * (the default name "rein"), it is Rein's own version.
+     */
+    @Test
+    void theDefaultServiceReinCarriesReinsVersion() throws Exception {
+        assertThat(Version.rein()).as("filtered in at build time").isNotEqualTo("unknown");
+        assertThat(resourceOfARun(Map.of())).containsEntry("service.name", "rein").containsEntry("service.version", Version.rein());
+    }
+
+    /** A service the user names is theirs: Rein's version is not its version. */
+    @Test
+    void aServiceTheUserNamesGetsNoVersionFromRein() throws Exception {
+        assertThat(resourceOfARun(Map.of("OTEL_SERVICE_NAME", "checkout"))).containsEntry("service.name", "checkout")
+                .doesNotContainKey("service.version");
+        assertThat(resourceOfARun(Map.of("OTEL_RESOURCE_ATTRIBUTES", "service.name=checkout"))).containsEntry("service.name", "checkout")
+                .doesNotContainKey("service.version");
+    }
+
+    /** A service.version the user gives in OTEL_RESOURCE_ATTRIBUTES is kept, the default name "rein" or not. */
+    @Test
+    void theUsersOwnServiceVersionIsKept() throws Exception {
+        assertThat(resourceOfARun(Map.of("OTEL_RESOURCE_ATTRIBUTES", "service.version=2026.12%2B7")))
+                .containsEntry("service.name", "rein").containsEntry("service.version", "2026.12+7");
+    }
+
+    /** The string attributes of the resource the spans of one run in this JVM are exported with. */
+    private static Map<String, String> resourceOfARun(Map<String, String> env) throws Exception {
+        try (OtlpReceiver otlp = OtlpReceiver.start()) {
+            InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT", otlp.endpoint());
+            env.forEach(cli::env);
+            cli.models((name, e) -> ScriptedModel.of(ScriptedModel.text("hi")));
+            InProcessCli.Outcome outcome = cli.run("run", "--json", "say hi");
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+            otlp.awaitUntil(() -> !otlp.spanResources().isEmpty(), Duration.ofSeconds(10));
+            return otlp.spanResources().get(0).getAttributesList().stream()
+                    .filter(kv -> kv.getValue().hasStringValue())
+                    .collect(java.util.stream.Collectors.toMap(kv -> kv.getKey(), kv -> kv.getValue().getStringValue()));
+        }
+    }
+
     @Test
     void aTraceparentInTheEnvironmentIsTheRunSpansParent() throws Exception {
         // Environment Variables as Context Propagation Carriers (OpenTelemetry specification,
