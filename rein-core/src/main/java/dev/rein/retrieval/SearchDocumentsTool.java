@@ -1,5 +1,7 @@
 package dev.rein.retrieval;
 
+import dev.rein.internal.text.Controls;
+import dev.rein.internal.text.Visible;
 import dev.rein.tool.Risk;
 import dev.rein.tool.Tool;
 import dev.rein.tool.ToolOutput;
@@ -11,7 +13,10 @@ import java.util.Locale;
  * The {@code search_documents} tool: a READ tool over a {@link Retriever}. Its result is an
  * observation that names the query, the time, and for each passage its source and score; like every
  * tool result it reaches the model inside the executor's untrusted-data wrapper (on by default), with
- * any wrapper tag in a passage neutralised, so one cannot end the wrapper early. It writes nothing: a fact from a document reaches long-term
+ * any wrapper tag in a passage neutralised, so one cannot end the wrapper early. The query and each
+ * source are written on one line, their control characters as escapes ({@code \x0a}), so neither can
+ * add a line such as a forged {@code [2] source:}; a query of only spaces or invisible characters is
+ * refused unsearched. It writes nothing: a fact from a document reaches long-term
  * memory only through an explicit {@code remember} that cites this observation.
  */
 public final class SearchDocumentsTool {
@@ -35,6 +40,11 @@ public final class SearchDocumentsTool {
                         + "\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":" + MAX_RESULTS + "}},\"required\":[\"query\"]}")
                 .handler((args, ctx) -> {
                     String query = args.get("query").asText();
+                    if (!Visible.any(query)) {
+                        // minLength 1 lets spaces through (and a schema pattern cannot name every invisible character)
+                        return ToolOutput.error("the query has only spaces or invisible characters; give the words to search"
+                                + " for. The search was not run.");
+                    }
                     int limit = args.hasNonNull("limit") ? args.get("limit").asInt() : 5;
                     // when the search began, to the second: a replay with live READ tools runs it at the recorded
                     // start (Replay.liveReadTools), and a search as long as a second's fraction then reads the same
@@ -48,11 +58,13 @@ public final class SearchDocumentsTool {
 
     /** The observation for {@code results}: query, time, then each passage with source and score. */
     static ToolOutput observation(String query, List<RetrievedDocument> results, Instant at) {
-        StringBuilder sb = new StringBuilder("query: ").append(query).append("\nsearched at: ").append(at)
+        // the query and a source (a path or title a document's author may choose) are one line each: a line break in
+        // them would write lines of their own, such as a forged "[2] source:", so their control characters are escapes
+        StringBuilder sb = new StringBuilder("query: ").append(Controls.visible(query, false)).append("\nsearched at: ").append(at)
                 .append("\nresults: ").append(results.size());
         for (int i = 0; i < results.size(); i++) {
             RetrievedDocument d = results.get(i);
-            sb.append("\n\n[").append(i + 1).append("] source: ").append(d.source())
+            sb.append("\n\n[").append(i + 1).append("] source: ").append(Controls.visible(d.source(), false))
                     .append(" · score ").append(String.format(Locale.ROOT, "%.3f", d.score())).append('\n')
                     .append(dev.rein.security.UntrustedData.escape(d.text()));
         }
