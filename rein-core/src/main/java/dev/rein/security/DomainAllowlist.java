@@ -20,7 +20,9 @@ import java.util.Set;
 
 /**
  * The hosts a network-reaching tool may contact. An entry is a host name ({@code example.com},
- * that host only) or a wildcard ({@code *.example.com}: its subdomains, not the bare domain).
+ * that host only) or a wildcard ({@code *.example.com}: its subdomains, not the bare domain). An entry
+ * that could match no host ({@code *}, {@code *.}, an empty label, a {@code *} elsewhere, characters no
+ * host name has) is refused with a {@link ReinException}: there is no entry that allows every host.
  * Only http and https URLs pass; URLs with user info and IP literals are refused unless the
  * literal is listed. Host names are compared in lowercase ASCII (IDN), without a trailing dot; the
  * full stops IDNA reads as dots ({@code 。 ． ｡}) are dots, in entries and URLs alike.
@@ -47,7 +49,15 @@ public final class DomainAllowlist {
             if (e.isEmpty() || e.contains("/") || e.contains(":") && !e.startsWith("[")) {
                 throw new ReinException("domain allowlist entry '" + entry + "' is not a host name; write 'example.com' or '*.example.com'");
             }
-            if (e.startsWith("*.")) {
+            boolean wildcard = e.startsWith("*.");
+            String problem = entryProblem(wildcard ? e.substring(2) : e);
+            if (problem != null) {
+                // such an entry would match no host at all: accepted, the allowlist refused what its author meant to allow
+                throw new ReinException("domain allowlist entry '" + entry + "' " + problem + "; write a host name such as"
+                        + " 'example.com' (that host only) or '*.example.com' (its subdomains, not example.com itself),"
+                        + " and list every host to allow: there is no entry that allows all hosts");
+            }
+            if (wildcard) {
                 suffixes.add("." + normalise(e.substring(2)));
             } else {
                 exact.add(normalise(e));
@@ -182,6 +192,33 @@ public final class DomainAllowlist {
      */
     private static String dots(String host) {
         return host.replace('\u3002', '.').replace('\uFF0E', '.').replace('\uFF61', '.');
+    }
+
+    /**
+     * Why {@code host} (an entry, lower-cased, without its leading "*.") can name no host, or null when it can: a
+     * '*' that is not a leading "*.", an empty label, or a label with characters no host name has (letters, digits
+     * and inner hyphens only, per label, in its IDN form). A bracketed IP literal is taken as it is.
+     */
+    private static String entryProblem(String host) {
+        String h = host.endsWith(".") ? host.substring(0, host.length() - 1) : host;
+        if (h.contains("*")) {
+            return "has a '*' that is not a leading '*.': a wildcard is '*.' followed by a domain";
+        }
+        if (h.isEmpty()) {
+            return "names no domain";
+        }
+        if (h.startsWith("[")) {
+            return h.endsWith("]") ? null : "opens an IP literal with '[' that it does not close";
+        }
+        if (h.startsWith(".") || h.endsWith(".") || h.contains("..")) {
+            return "has an empty label (two dots together, or a dot at the start)";
+        }
+        try {
+            IDN.toASCII(h, IDN.USE_STD3_ASCII_RULES);
+            return null;
+        } catch (IllegalArgumentException e) {
+            return "is not a host name (" + e.getMessage() + ")";
+        }
     }
 
     private static String normalise(String host) {

@@ -13,6 +13,7 @@ import dev.rein.tool.ToolContext;
 import dev.rein.tool.ToolExecutor;
 import dev.rein.tool.ToolRegistry;
 import java.net.URI;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class DomainAllowlistTest {
@@ -70,6 +71,23 @@ class DomainAllowlistTest {
     void badEntriesAreConfigurationErrors() {
         assertThatThrownBy(() -> DomainAllowlist.of("https://example.com/")).isInstanceOf(ReinException.class);
         assertThatThrownBy(() -> DomainAllowlist.of()).isInstanceOf(ReinException.class);
+    }
+
+    /**
+     * Entries that could match no host ('*', '*.', an empty label, a '*' not leading, characters no host name has) were
+     * accepted silently ('a..com' threw a bare IllegalArgumentException); now each is a ReinException naming the entry
+     * and saying what to write.
+     */
+    @Test
+    void entriesThatCanMatchNoHostAreRefusedSayingWhatToWrite() {
+        for (String entry : List.of("*", "*.", "*\u3002", ".example.com", "a..com", "example.com..", "*.*.example.com",
+                "api.*.example.com", "exa mple.com", "my_host.internal", "*.", "-a.com")) {
+            assertThatThrownBy(() -> DomainAllowlist.of("example.org", entry)).as(entry).isInstanceOf(ReinException.class)
+                    .hasMessageContaining("'" + entry + "'").hasMessageContaining("'example.com'")
+                    .hasMessageContaining("'*.example.com' (its subdomains");
+        }
+        assertThat(DomainAllowlist.of("例え.jp", "*.com", "127.0.0.1", "[::1]", "example.com.").describe())
+                .isEqualTo("[xn--r8jz45g.jp, 127.0.0.1, [::1], example.com, *.com]");
     }
 
     @Test
