@@ -23,6 +23,7 @@ import java.util.Set;
  * that host only) or a wildcard ({@code *.example.com}: its subdomains, not the bare domain). An entry
  * that could match no host ({@code *}, {@code *.}, an empty label, a {@code *} elsewhere, characters no
  * host name has) is refused with a {@link ReinException}: there is no entry that allows every host.
+ * So is a wildcard over numbers ({@code *.0.1}), which would match IP addresses: list each address.
  * Only http and https URLs pass; URLs with user info and IP literals are refused unless the
  * literal is listed. Host names are compared in lowercase ASCII (IDN), without a trailing dot; the
  * full stops IDNA reads as dots ({@code 。 ． ｡}) are dots, in entries and URLs alike.
@@ -50,7 +51,7 @@ public final class DomainAllowlist {
                 throw new ReinException("domain allowlist entry '" + entry + "' is not a host name; write 'example.com' or '*.example.com'");
             }
             boolean wildcard = e.startsWith("*.");
-            String problem = entryProblem(wildcard ? e.substring(2) : e);
+            String problem = entryProblem(wildcard ? e.substring(2) : e, wildcard);
             if (problem != null) {
                 // such an entry would match no host at all: accepted, the allowlist refused what its author meant to allow
                 throw new ReinException("domain allowlist entry '" + entry + "' " + problem + "; write a host name such as"
@@ -197,9 +198,10 @@ public final class DomainAllowlist {
     /**
      * Why {@code host} (an entry, lower-cased, without its leading "*.") can name no host, or null when it can: a
      * '*' that is not a leading "*.", an empty label, or a label with characters no host name has (letters, digits
-     * and inner hyphens only, per label, in its IDN form). A bracketed IP literal is taken as it is.
+     * and inner hyphens only, per label, in its IDN form), or a wildcard over a domain ending in a number. A
+     * bracketed IP literal is taken as it is.
      */
-    private static String entryProblem(String host) {
+    private static String entryProblem(String host, boolean wildcard) {
         String h = host.endsWith(".") ? host.substring(0, host.length() - 1) : host;
         if (h.contains("*")) {
             return "has a '*' that is not a leading '*.': a wildcard is '*.' followed by a domain";
@@ -212,6 +214,10 @@ public final class DomainAllowlist {
         }
         if (h.startsWith(".") || h.endsWith(".") || h.contains("..")) {
             return "has an empty label (two dots together, or a dot at the start)";
+        }
+        if (wildcard && h.substring(h.lastIndexOf('.') + 1).chars().allMatch(c -> c >= '0' && c <= '9')) {
+            // no top-level domain is a number: '*.0.1' would match IP addresses (10.0.0.1), which pass only when listed
+            return "is a wildcard over numbers, which would match IP addresses: list each IP address to allow";
         }
         try {
             IDN.toASCII(h, IDN.USE_STD3_ASCII_RULES);

@@ -90,6 +90,20 @@ class DomainAllowlistTest {
                 .isEqualTo("[xn--r8jz45g.jp, 127.0.0.1, [::1], example.com, *.com]");
     }
 
+    /**
+     * A wildcard over a domain ending in a number ('*.0.1') matched IP addresses (10.0.0.1), which pass only when listed;
+     * no top-level domain is a number, so such an entry is refused, saying to list the address itself.
+     */
+    @Test
+    void aWildcardOverNumbersIsRefusedSinceItWouldMatchIpAddresses() {
+        for (String entry : List.of("*.0.1", "*.1", "*.168.1.1")) {
+            assertThatThrownBy(() -> DomainAllowlist.of(entry)).as(entry).isInstanceOf(ReinException.class)
+                    .hasMessageContaining("'" + entry + "'").hasMessageContaining("IP address");
+        }
+        assertThat(DomainAllowlist.of("10.0.0.1").check("http://10.0.0.1/")).isEmpty();
+        assertThat(DomainAllowlist.of("*.x1.example").check("http://a.x1.example/")).isEmpty();
+    }
+
     @Test
     void verifyThrowsForHandlersAndTheGuardRefusesBeforeTheHandler() throws Exception {
         assertThatThrownBy(() -> allow.verify(URI.create("https://evil.net/"))).isInstanceOf(PermissionDeniedException.class);
