@@ -1,6 +1,5 @@
 package dev.rein.retrieval;
 
-import java.util.Objects;
 
 /**
  * One passage a {@link Retriever} found.
@@ -11,7 +10,13 @@ import java.util.Objects;
  */
 public record RetrievedDocument(String source, String text, double score) {
     public RetrievedDocument {
-        Objects.requireNonNull(source, "source");
-        Objects.requireNonNull(text, "text");
+        if (source == null) {
+            throw new dev.rein.ReinException("a RetrievedDocument was given no source (null): give where the passage is,"
+                    + " such as docs/returns.md#2, which answers cite");
+        }
+        if (text == null) {
+            throw new dev.rein.ReinException("the RetrievedDocument of source '" + source + "' was given no text (null):"
+                    + " give the passage's text (\"\" for none)");
+        }
     }
 }

@@ -50,6 +50,11 @@ public final class SearchDocumentsTool {
                     // start (Replay.liveReadTools), and a search as long as a second's fraction then reads the same
                     Instant at = ctx.clock().instant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
                     List<RetrievedDocument> found = retriever.search(query, limit);
+                    if (found == null || found.stream().anyMatch(java.util.Objects::isNull)) {
+                        throw new RetrievalException("the retriever " + retriever.getClass().getName() + " returned null"
+                                + (found == null ? "" : " among its passages") + "; a Retriever returns an empty list when"
+                                + " nothing matches, and only passages");
+                    }
                     // a backend that returns more than it was asked for (all it has) would flood the model's context
                     return observation(query, found.size() > limit ? found.subList(0, limit) : found, at);
                 })

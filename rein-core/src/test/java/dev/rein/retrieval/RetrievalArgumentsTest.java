@@ -37,4 +37,22 @@ class RetrievalArgumentsTest {
                 .extracting(RetrievedDocument::text).containsExactly("返品は30日以内");
         assertThat(SearchDocumentsTool.of((query, limit) -> List.of()).name()).isEqualTo("search_documents");
     }
+
+    /**
+     * A passage without a source or text, and a custom Retriever that returns null instead of an empty list, threw a bare
+     * NullPointerException (the model read "Cannot invoke ..."); now a ReinException says what to return.
+     */
+    @Test
+    void aRetrieverThatReturnsNullIsToldWhatToReturn() throws Exception {
+        assertThatThrownBy(() -> new RetrievedDocument(null, "返品は30日以内", 1)).isInstanceOf(ReinException.class)
+                .hasMessageContaining("source").hasMessageContaining("docs/returns.md#2");
+        assertThatThrownBy(() -> new RetrievedDocument("docs/返品.md#1", null, 1)).isInstanceOf(ReinException.class)
+                .hasMessageContaining("text").hasMessageContaining("docs/返品.md#1");
+
+        var executor = dev.rein.tool.ToolExecutor.builder(dev.rein.tool.ToolRegistry.of(SearchDocumentsTool.of((query, limit) -> null))).build();
+        var result = executor.execute(new dev.rein.tool.ToolCall("c", SearchDocumentsTool.NAME,
+                dev.rein.json.Json.parse("{\"query\":\"返品\"}"), 0), dev.rein.tool.ToolContext.standalone("c"));
+        assertThat(result.isError()).isTrue();
+        assertThat(result.content()).contains("returned null").contains("empty list").doesNotContain("NullPointerException");
+    }
 }
