@@ -87,6 +87,16 @@ final class TlsFront implements AutoCloseable {
         return "https://127.0.0.1:" + listener.getLocalPort() + path;
     }
 
+    /**
+     * What Rein says of a connection this front broke with a record no key decrypts (breakOn, breakAnswerOn), up to
+     * the end of its sentence: the same words for a call and for a start.
+     */
+    String brokeDuringTheExchange() {
+        return "the TLS connection with " + url("").substring("https://".length()) + " broke during the exchange (a record"
+                + " could not be decrypted: it was damaged or altered on its way); check the network path to the server (a"
+                + " proxy, load balancer or VPN between Rein and it) and the server's TLS setup";
+    }
+
     /** Makes the JVM's default TLS context trust this front's certificate, until {@link #close()}. */
     TlsFront trustingClients() throws Exception {
         previousDefault = SSLContext.getDefault();
