@@ -209,8 +209,10 @@ final class RequestMapper {
         String cache = cacheControl(AnthropicOptions.of(request).caching().ttl());
         List<TextBlock> system = anySendable(request.system()) ? request.system() : List.of();
         Optional<AnthropicServerTools> serverTools = request.option(AnthropicServerTools.class);
-        // Only a request with server tools can hold calls from code (the code execution tool is one).
-        List<TextBlock> unsent = serverTools.isPresent() ? heldAtTheEnd(request.messages()) : List.of();
+        // Only a request with server tools can hold calls from code (the code execution tool is one); which messages
+        // answer such calls is found once, for the held text here and for the messages below.
+        boolean[] answersCode = serverTools.isPresent() ? answersToCode(request.messages()) : null;
+        List<TextBlock> unsent = answersCode != null ? heldAtTheEnd(request.messages(), answersCode) : List.of();
         if (!system.isEmpty() || !unsent.isEmpty()) {
             g.writeArrayFieldStart("system");
             int last = lastSendable(system);
@@ -251,18 +253,17 @@ final class RequestMapper {
         g.writeArrayFieldStart("messages");
         List<Message> history = request.messages();
         int continued = continuedTurn(history);
-        boolean fromCode = serverTools.isPresent();
         List<TextBlock> held = List.of();
         for (int m = 0; m < history.size(); m++) {
             Message message = history.get(m);
-            if (fromCode && m > 0 && message.role() == Role.USER) {
-                boolean answersCode = answersCallsFromCode(history.get(m - 1), message);
-                if (answersCode || !held.isEmpty()) {
+            if (answersCode != null && m > 0 && message.role() == Role.USER) {
+                boolean answers = answersCode[m];
+                if (answers || !held.isEmpty()) {
                     // Written afresh: the API takes only tool_result blocks in the answer to calls from code,
                     // so its text waits for the next user message that may carry text.
                     boolean marked = plan.marksMessage(m);
-                    List<TextBlock> after = answersCode ? List.of() : held;
-                    if (answersCode) {
+                    List<TextBlock> after = answers ? List.of() : held;
+                    if (answers) {
                         held = held.isEmpty() ? new java.util.ArrayList<>() : held;
                         for (ContentBlock block : message.content()) {
                             if (block instanceof TextBlock t && sendable(t)) {
@@ -272,7 +273,7 @@ final class RequestMapper {
                     } else {
                         held = List.of();
                     }
-                    withoutText(g, message, answersCode, after, marked ? m : -1, marked ? plan : CacheBreakpoints.Plan.NONE,
+                    withoutText(g, message, answers, after, marked ? m : -1, marked ? plan : CacheBreakpoints.Plan.NONE,
                             marked ? cache : null);
                     continue;
                 }
@@ -304,14 +305,14 @@ final class RequestMapper {
      * answers to calls from code. It goes at the end of the system prompt, or the model would never
      * read it (a budget's summary prompt, written when the run ends, has no later message to wait for).
      */
-    private static List<TextBlock> heldAtTheEnd(List<Message> history) {
+    private static List<TextBlock> heldAtTheEnd(List<Message> history, boolean[] answersCode) {
         List<TextBlock> held = List.of();
         for (int m = 1; m < history.size(); m++) {
             Message message = history.get(m);
             if (message.role() != Role.USER) {
                 continue;
             }
-            if (!answersCallsFromCode(history.get(m - 1), message)) {
+            if (!answersCode[m]) {
                 held = List.of();
                 continue;
             }
@@ -323,6 +324,15 @@ final class RequestMapper {
             }
         }
         return held;
+    }
+
+    /** For each message, whether it is a user message answering calls from code made in the turn before it. */
+    private static boolean[] answersToCode(List<Message> history) {
+        boolean[] answers = new boolean[history.size()];
+        for (int m = 1; m < history.size(); m++) {
+            answers[m] = history.get(m).role() == Role.USER && answersCallsFromCode(history.get(m - 1), history.get(m));
+        }
+        return answers;
     }
 
     /**
