@@ -138,41 +138,87 @@ public final class Report {
         }
     }
 
+    /**
+     * Medians over the repeats of each client (bench/run interleaves them), with their range, and the
+     * goal checked on the medians; the ratio of each repeat's pair is shown too, so a reader sees how
+     * far one run can move it. Results written before repeats existed count as one repeat.
+     */
     private static void concurrency(List<String> lines, StringBuilder out) {
-        boolean header = false;
-        Map<String, Map<String, double[]>> byN = new TreeMap<>();
+        Map<String, Map<String, List<Map<String, String>>>> byN = new TreeMap<>();
         for (String line : lines) {
             if (line.startsWith("CONCURRENCY ")) {
-                if (!header) {
-                    out.append("Concurrent runs (5 steps, 200 ms model latency, server in its own JVM):\n\n"
-                            + "| N | client | wall s | peak RSS MB | failed runs |\n|---|---|---|---|---|\n");
-                    header = true;
-                }
                 Map<String, String> f = fields(line);
-                out.append("| ").append(f.get("n")).append(" | ").append(f.get("client")).append(" | ")
-                        .append(f.getOrDefault("wall_s", "—")).append(" | ").append(f.getOrDefault("rss_mb", "—"))
-                        .append(" | ").append(f.getOrDefault("failures", "all")).append(" |\n");
-                if (f.containsKey("wall_s") && f.containsKey("rss_mb")) {
-                    byN.computeIfAbsent(f.get("n"), n -> new LinkedHashMap<>()).put(f.get("client"),
-                            new double[] {Double.parseDouble(f.get("wall_s")), Double.parseDouble(f.get("rss_mb"))});
-                }
+                byN.computeIfAbsent(f.get("n"), n -> new LinkedHashMap<>())
+                        .computeIfAbsent(f.get("client"), c -> new ArrayList<>()).add(f);
             }
         }
-        if (!header) {
+        if (byN.isEmpty()) {
             return;
         }
+        out.append("Concurrent runs (5 steps, 200 ms model latency, server in its own JVM), median of the repeats "
+                + "(range in parentheses):\n\n| N | client | repeats | wall s | peak RSS MB | failed runs |\n|---|---|---|---|---|---|\n");
+        byN.forEach((n, clients) -> clients.forEach((client, results) -> {
+            List<Double> wall = values(results, "wall_s");
+            List<Double> rss = values(results, "rss_mb");
+            long failedRepeats = results.stream().filter(f -> !f.containsKey("wall_s")).count();
+            int failedRuns = results.stream().mapToInt(f -> Integer.parseInt(f.getOrDefault("failures", "0"))).sum();
+            out.append(String.format("| %s | %s | %d | %s | %s | %s |%n", n, client, results.size(),
+                    medianWithRange(wall, "%.2f"), medianWithRange(rss, "%.0f"),
+                    failedRuns + (failedRepeats > 0 ? "; repeats that did not finish: " + failedRepeats : "")));
+        }));
         out.append('\n');
         byN.forEach((n, clients) -> {
-            double[] lc = clients.get("langchain4j");
+            List<Map<String, String>> lc = clients.get("langchain4j");
             for (String client : new String[] {"rein", "rein-inline"}) {
-                double[] rein = clients.get(client);
-                if (rein != null && lc != null) {
-                    out.append(String.format("N=%s, %s: ÷ LangChain4j wall %.3f, peak RSS %.3f (goal: both ≤ 1.000: %s)%n", n,
-                            DESCRIPTION.get(client), rein[0] / lc[0], rein[1] / lc[1],
-                            rein[0] <= lc[0] && rein[1] <= lc[1] ? "met" : "**not met**"));
+                List<Map<String, String>> rein = clients.get(client);
+                if (rein == null || lc == null || values(rein, "wall_s").isEmpty() || values(lc, "wall_s").isEmpty()) {
+                    continue;
                 }
+                double wall = LoopBench.median(values(rein, "wall_s")) / LoopBench.median(values(lc, "wall_s"));
+                double rss = LoopBench.median(values(rein, "rss_mb")) / LoopBench.median(values(lc, "rss_mb"));
+                // A faster run that lost runs or repeats has not met anything.
+                boolean complete = rein.stream().allMatch(f -> f.containsKey("wall_s") && "0".equals(f.get("failures")));
+                out.append(String.format("N=%s, %s: ÷ LangChain4j wall %.3f, peak RSS %.3f (medians; goal: both ≤ 1.000: %s)%s%n",
+                        n, DESCRIPTION.get(client), wall, rss,
+                        !complete ? "**not met: runs failed**" : wall <= 1 && rss <= 1 ? "met" : "**not met**",
+                        perRepeat(rein, lc)));
             }
         });
         out.append('\n');
+    }
+
+    private static List<Double> values(List<Map<String, String>> results, String key) {
+        List<Double> v = new ArrayList<>();
+        for (Map<String, String> f : results) {
+            if (f.containsKey(key)) {
+                v.add(Double.parseDouble(f.get(key)));
+            }
+        }
+        return v;
+    }
+
+    private static String medianWithRange(List<Double> v, String format) {
+        if (v.isEmpty()) {
+            return "—";
+        }
+        String median = String.format(format, LoopBench.median(v));
+        return v.size() == 1 ? median
+                : median + " (" + String.format(format, v.stream().mapToDouble(d -> d).min().orElseThrow()) + "–"
+                        + String.format(format, v.stream().mapToDouble(d -> d).max().orElseThrow()) + ")";
+    }
+
+    /** Each repeat's ratios against LangChain4j's run of the same repeat, when there was more than one. */
+    private static String perRepeat(List<Map<String, String>> rein, List<Map<String, String>> lc) {
+        Map<String, Map<String, String>> lcByRepeat = new LinkedHashMap<>();
+        lc.forEach(f -> lcByRepeat.put(f.getOrDefault("repeat", "1"), f));
+        List<String> pairs = new ArrayList<>();
+        for (Map<String, String> f : rein) {
+            Map<String, String> other = lcByRepeat.get(f.getOrDefault("repeat", "1"));
+            if (other != null && f.containsKey("wall_s") && other.containsKey("wall_s")) {
+                pairs.add(String.format("%.2f/%.2f", Double.parseDouble(f.get("wall_s")) / Double.parseDouble(other.get("wall_s")),
+                        Double.parseDouble(f.get("rss_mb")) / Double.parseDouble(other.get("rss_mb"))));
+            }
+        }
+        return pairs.size() < 2 ? "" : "; per repeat (wall/RSS): " + String.join(", ", pairs);
     }
 }
