@@ -249,6 +249,15 @@ public final class LuceneIndexer {
     }
 
     /**
+     * {@code text} with every line ending as LF: CRLF, a lone CR (classic Mac OS), NEL and LINE SEPARATOR; a PARAGRAPH
+     * SEPARATOR ends a paragraph. Otherwise a file saved with any of them would be one paragraph, cut between characters.
+     */
+    private static String lines(String text) {
+        return text.replace("\r\n", "\n").replace('\r', '\n').replace('\u0085', '\n').replace('\u2028', '\n')
+                .replace("\u2029", "\n\n");
+    }
+
+    /**
      * Whole paragraphs joined up to the passage size; an over-long paragraph is cut into pieces. Sizes are
      * counted in characters (Unicode code points), as the docs say, so an emoji or 𠮷 counts once, and a
      * cut never falls between the two UTF-16 halves of one (each would be stored as U+FFFD).
@@ -257,7 +266,7 @@ public final class LuceneIndexer {
         List<String> out = new ArrayList<>();
         StringBuilder current = new StringBuilder();
         int currentChars = 0;
-        for (String paragraph : text.replace("\r\n", "\n").split("\n\\s*\n")) {
+        for (String paragraph : lines(text).split("\n\\s*\n")) {
             String p = paragraph.strip();
             if (p.isEmpty()) {
                 continue;

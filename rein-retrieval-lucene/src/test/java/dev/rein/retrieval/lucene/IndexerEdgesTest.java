@@ -55,6 +55,21 @@ class IndexerEdgesTest {
         });
     }
 
+    /**
+     * Before: only CRLF and LF ended a line, so a file saved with classic Mac line endings (a lone CR) was one paragraph,
+     * cut between characters at 1,200 rather than split into its paragraphs.
+     */
+    @Test
+    void everyKindOfLineEndingSplitsParagraphs() {
+        for (String nl : new String[] {"\n", "\r\n", "\r", "\u0085", "\u2028"}) {
+            assertThat(LuceneIndexer.passages("返品は30日以内です。" + nl + "Returns within 30 days." + nl + nl + "x".repeat(1_190)))
+                    .as("line ending U+%04X", (int) nl.charAt(0))
+                    .containsExactly("返品は30日以内です。\nReturns within 30 days.", "x".repeat(1_190));
+        }
+        assertThat(LuceneIndexer.passages("one\u2029" + "y".repeat(1_199))).as("a paragraph separator ends a paragraph")
+                .containsExactly("one", "y".repeat(1_199));
+    }
+
     @Test
     void reindexingOneFolderKeepsAnotherFoldersPassages() throws Exception {
         Files.writeString(docs.resolve("returns.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
