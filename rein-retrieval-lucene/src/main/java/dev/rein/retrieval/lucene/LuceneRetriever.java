@@ -202,10 +202,24 @@ public final class LuceneRetriever implements Retriever {
         }
     }
 
-    /** A writer on the index, created if missing. */
+    /** A writer on the index, created if missing; closing it closes the index folder it opened too. */
     static IndexWriter writer(Path index) throws IOException {
         Files.createDirectories(index);
         IndexWriterConfig config = new IndexWriterConfig(analyzer()).setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
-        return new IndexWriter(FSDirectory.open(index), config);
+        Directory folder = FSDirectory.open(index);
+        try {
+            // IndexWriter.close leaves the Directory it was given open: this writer owns the one it opened
+            return new IndexWriter(folder, config) {
+                @Override
+                public void close() throws IOException {
+                    try (folder) {
+                        super.close();
+                    }
+                }
+            };
+        } catch (IOException | RuntimeException e) { // another indexing holds the lock, a damaged index
+            folder.close();
+            throw e;
+        }
     }
 }

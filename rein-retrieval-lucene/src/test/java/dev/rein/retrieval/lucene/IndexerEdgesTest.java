@@ -70,6 +70,17 @@ class IndexerEdgesTest {
                 .containsExactly("one", "y".repeat(1_199));
     }
 
+    /** Before: the index folder the writer was opened on was never closed (IndexWriter.close leaves its Directory open). */
+    @Test
+    void theWritersFolderIsClosedWithTheWriter() throws Exception {
+        org.apache.lucene.store.Directory folder;
+        try (var writer = LuceneRetriever.writer(index)) {
+            folder = writer.getDirectory();
+            assertThat(folder.listAll()).isNotNull();
+        }
+        assertThatThrownBy(folder::listAll).isInstanceOf(org.apache.lucene.store.AlreadyClosedException.class);
+    }
+
     @Test
     void reindexingOneFolderKeepsAnotherFoldersPassages() throws Exception {
         Files.writeString(docs.resolve("returns.md"), "Returns within 30 days.", StandardCharsets.UTF_8);
