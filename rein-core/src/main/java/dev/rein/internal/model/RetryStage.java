@@ -15,7 +15,8 @@ import java.time.Duration;
  * Retries a failed call when the provider classed the failure as retryable, after the policy's
  * backoff or the provider's {@code retryAfter}, as long as the wait ends before the run's
  * deadline. A {@code retryAfter} longer than {@link RetryPolicy#LONGEST_HINT} is not retried: the
- * call fails with the provider's error and says so. Each retry is traced. Token counts are not retried (the caller estimates instead).
+ * call fails with the provider's error and says so, whatever time the run has left (as tool
+ * retries do). Each retry is traced. Token counts are not retried (the caller estimates instead).
  */
 public final class RetryStage implements ModelInterceptor {
     /** Why a call was not retried (or not any more), for the final failure's message. */
@@ -106,13 +107,13 @@ public final class RetryStage implements ModelInterceptor {
                 if (!e.retryable()) {
                     throw e;
                 }
+                // a wait longer than Rein makes is said first: blaming the deadline would suggest a longer run timeout helps
+                if (RetryPolicy.tooLong(e.retryAfter())) {
+                    throw new GaveUp(e, "; " + RetryPolicy.tooLongMessage(e.retryAfter()));
+                }
                 Duration delay = policy.delayBefore(attempt, e.retryAfter());
                 if (!tracer.now().plus(delay).isBefore(meter.deadline())) {
                     throw new GaveUp(e, "; not retried because waiting would pass the run's deadline");
-                }
-                // a hint the deadline leaves room for, but too long to hold the run for: fail now, saying so
-                if (RetryPolicy.tooLong(e.retryAfter())) {
-                    throw new GaveUp(e, "; " + RetryPolicy.tooLongMessage(e.retryAfter()));
                 }
                 if (attempt > policy.maxRetries()) {
                     throw new GaveUp(e, "; gave up after " + attempt + " attempts");
