@@ -171,7 +171,8 @@ final class ErrorMapper {
         }
         if (status == 400 && message != null) {
             JsonNode error = errorObject(body);
-            message += outputLimitAdvice(message, error) + RequestLimits.advice(message) + samplingAdvice(error, request);
+            message += outputLimitAdvice(message, error) + RequestLimits.advice(message) + samplingAdvice(error, request)
+                    + toolsWithReasoningAdvice(error, message, request);
         }
         if (noQuota) {
             message = (message != null ? message : "HTTP 429 from " + server) + " (the project's quota for this model is 0,"
@@ -278,6 +279,30 @@ final class ErrorMapper {
                     : " (the OpenAiReasoningEffort model option asked for it: give it one of the values this model takes)";
             default -> "";
         };
+    }
+
+    /**
+     * What to change when a model refuses function tools together with reasoning on Chat Completions (gpt-5.4 and
+     * later: 400, {@code param} {@code reasoning_effort}, code null, "Function tools with reasoning_effort are not
+     * supported for MODEL in /v1/chat/completions." then "Please use /v1/responses instead." or "To use function tools,
+     * use /v1/responses or set reasoning_effort to 'none'."). The Responses API is no setting of Rein, which speaks
+     * Chat Completions; asking for no reasoning is. Such a model reasons by default, so the request needs no effort of
+     * its own to be refused. Empty for any other error, and when the request already asked for none (nothing here to
+     * change).
+     */
+    private static String toolsWithReasoningAdvice(JsonNode error, String message, ModelRequest request) {
+        if (error == null || !"reasoning_effort".equals(error.path("param").asText(null))
+                || !message.startsWith("Function tools with reasoning_effort are not supported")) {
+            return "";
+        }
+        String effort = request.option(OpenAiReasoningEffort.class).map(OpenAiReasoningEffort::effort).orElse(null);
+        if ("none".equals(effort)) {
+            return "";
+        }
+        return " (Rein speaks Chat Completions, where this model takes function tools only with reasoning effort none, and "
+                + (effort == null ? "without a reasoning effort the model reasons by default" : "this request asked for " + effort)
+                + ": ask for no reasoning with modelOption(OpenAiReasoningEffort.NONE), or run a model that takes function"
+                + " tools with reasoning on Chat Completions)";
     }
 
     /** Whether the model is a later gpt-5.N (gpt-5.1 and on, not a chat model): it samples only with reasoning effort none. */

@@ -225,7 +225,7 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
             InputStream body = new BufferedInputStream(raw.body());
             if (isJsonDocument(body)) {
                 String text = new String(body.readAllBytes(), StandardCharsets.UTF_8);
-                JsonNode completion = readJson(text, requestId);
+                JsonNode completion = readJson(text, "chat.completion", requestId);
                 failOnError(completion, requestId);
                 if (!completion.path("choices").isArray()) {
                     throw ErrorMapper.malformed("the server at " + baseUrl + " answered HTTP 200 with JSON that is not"
@@ -258,7 +258,7 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
                 }
                 return;
             }
-            JsonNode chunk = readJson(data, requestId);
+            JsonNode chunk = readJson(data, "chat.completion.chunk", requestId);
             failOnError(chunk, requestId);
             assembler.accept(chunk);
         }
@@ -311,18 +311,36 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
         }
     }
 
-    private static JsonNode readJson(String text, String requestId) throws ModelException {
+    /**
+     * The JSON object a body or a {@code data:} line holds, {@code what} naming what belongs there. A list holding
+     * an error object (the shape of Google's error bodies) fails with that error; any other value that is not an
+     * object is malformed, said with where requests go, since a server that is not an OpenAI-compatible API is the
+     * likely cause.
+     */
+    private JsonNode readJson(String text, String what, String requestId) throws ModelException {
+        JsonNode node;
         try {
-            JsonNode node = Json.mapper().readTree(text);
-            if (node == null || !node.isObject()) {
-                throw ErrorMapper.malformed("the server sent a response that is not a JSON object: " + abbreviate(text),
-                        requestId, null);
-            }
-            return node;
+            node = Json.mapper().readTree(text);
         } catch (JsonProcessingException e) {
             throw ErrorMapper.malformed("the server sent a response that is not valid JSON (" + e.getOriginalMessage()
                     + "): " + abbreviate(text), requestId, e);
         }
+        if (node != null && node.isObject()) {
+            return node;
+        }
+        if (node != null && node.isArray()) {
+            for (JsonNode item : node) {
+                if (item.isObject()) {
+                    failOnError(item, requestId);
+                }
+            }
+        }
+        String value = node == null ? "no JSON value" : node.isArray() ? "a JSON array"
+                : "JSON that is not an object (" + node.getNodeType().name().toLowerCase(java.util.Locale.ROOT) + ")";
+        String base = baseUrl.replaceAll("/+$", "");
+        throw ErrorMapper.malformed("the server at " + base + " answered HTTP 200 with " + value + " where a " + what
+                + " object belongs: " + abbreviate(text) + " (requests go to " + base + "/chat/completions: the base URL"
+                + " must name an OpenAI-compatible API)", requestId, null);
     }
 
     /** A whole {@code chat.completion} read as one chunk: its message is the delta. */

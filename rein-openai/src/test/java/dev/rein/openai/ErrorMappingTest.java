@@ -424,6 +424,39 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void aModelRefusingFunctionToolsWithReasoningSaysToAskForNoReasoning() {
+        // gpt-5.4 and later refuse function tools with a reasoning effort on Chat Completions (400, param
+        // reasoning_effort, code null), in two wordings seen so far. "use /v1/responses" is no setting of Rein,
+        // which speaks Chat Completions: say what is.
+        String[] wordings = {
+            "Function tools with reasoning_effort are not supported for gpt-5.4 in /v1/chat/completions. Please use"
+                    + " /v1/responses instead.",
+            "Function tools with reasoning_effort are not supported for gpt-5.6 in /v1/chat/completions. To use function"
+                    + " tools, use /v1/responses or set reasoning_effort to 'none'."};
+        for (String wording : wordings) {
+            for (String effort : new String[] {"high", null}) {
+                server.enqueue(new ChatReply.HttpError(400, "invalid_request_error", null, "x", Map.of(),
+                        "{\"error\":{\"message\":\"" + wording + "\",\"type\":\"invalid_request_error\",\"param\":"
+                                + "\"reasoning_effort\",\"code\":null}}"));
+                ModelRequest.Builder request = ModelRequest.builder("gpt-5.4").maxTokens(256).addMessage(Message.user("x"))
+                        .tools(java.util.List.of(tool("search")));
+                if (effort != null) {
+                    request.option(new OpenAiReasoningEffort(effort));
+                }
+                ModelException e = assertThrows(ModelException.class, () -> call(request));
+                assertThat(e.kind()).isEqualTo(Kind.INVALID_REQUEST);
+                assertThat(e.retryable()).isFalse();
+                assertThat(e.getMessage()).isEqualTo(wording + " (Rein speaks Chat Completions, where this model takes"
+                        + " function tools only with reasoning effort none, and "
+                        + (effort == null ? "without a reasoning effort the model reasons by default"
+                        : "this request asked for " + effort)
+                        + ": ask for no reasoning with modelOption(OpenAiReasoningEffort.NONE), or run a model that"
+                        + " takes function tools with reasoning on Chat Completions)");
+            }
+        }
+    }
+
+    @Test
     void theSamplingAdviceComesFromWhatTheRequestAskedFor() throws Exception {
         // The advice is chosen from the request's model and effort when the error is mapped: a gpt-5.2 that asked for no
         // reasoning (NONE said outright) and was refused all the same (a gateway's rule, say) gets the general advice; an
@@ -670,6 +703,39 @@ class ErrorMappingTest extends FakeChat {
         assertThat(noChoices.kind()).isEqualTo(Kind.MALFORMED_RESPONSE);
         assertThat(noChoices.retryable()).isFalse();
         assertThat(noChoices.requestId()).isEqualTo("req_plain");
+    }
+
+    @Test
+    void aJsonArrayAnsweredWithHttp200SaysWhatItWasAndWhereRequestsWent() {
+        // No documented server answers a chat completion with a list; Google's endpoints send their errors as one
+        // ([{"error":{...}}], with the error's status). Read as "not a JSON object", the message named neither the
+        // server nor what to check, and an error inside the list was only a quoted fragment.
+        ModelException list = assertThrows(ModelException.class, () -> callPlainServer("application/json",
+                "[{\"id\":\"x\"}]"));
+        assertThat(list.kind()).isEqualTo(Kind.MALFORMED_RESPONSE);
+        assertThat(list.retryable()).isFalse();
+        assertThat(list.getMessage()).matches("the server at http://127\\.0\\.0\\.1:\\d+/v1 answered HTTP 200 with a JSON"
+                + " array where a chat\\.completion object belongs: \\[\\{\"id\":\"x\"}] \\(requests go to"
+                + " http://127\\.0\\.0\\.1:\\d+/v1/chat/completions: the base URL must name an OpenAI-compatible API\\)");
+        assertThat(list.requestId()).isEqualTo("req_plain");
+
+        // An error inside the list is the error, classified by its status: the message is the server's own.
+        ModelException error = assertThrows(ModelException.class, () -> callPlainServer("application/json",
+                "[{\"error\":{\"code\":400,\"message\":\"モデルが見つかりません\",\"status\":\"INVALID_ARGUMENT\"}}]"));
+        assertThat(error.kind()).isEqualTo(Kind.INVALID_REQUEST);
+        assertThat(error.retryable()).isFalse();
+        assertThat(error.getMessage()).endsWith(": モデルが見つかりません");
+        ModelException busy = assertThrows(ModelException.class, () -> callPlainServer("application/json",
+                "[{\"error\":{\"code\":503,\"message\":\"The model is overloaded.\",\"status\":\"UNAVAILABLE\"}}]"));
+        assertThat(busy.kind()).isEqualTo(Kind.OVERLOADED);
+        assertThat(busy.retryable()).isTrue();
+
+        // The same inside an event stream: a data line that is a list.
+        server.enqueue(new ChatReply.Malformed(events("[1,2]")));
+        ModelException chunk = failure();
+        assertThat(chunk.kind()).isEqualTo(Kind.MALFORMED_RESPONSE);
+        assertThat(chunk.getMessage()).contains("answered HTTP 200 with a JSON array where a chat.completion.chunk object"
+                + " belongs: [1,2]");
     }
 
     @Test
