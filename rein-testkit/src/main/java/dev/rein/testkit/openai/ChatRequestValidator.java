@@ -290,6 +290,12 @@ final class ChatRequestValidator {
                     : fail("Invalid value: '" + choice.asText() + "'. Supported values are: 'none', 'auto', and"
                             + " 'required'.", "tool_choice", "invalid_value");
         }
+        // allowed_tools ({"mode", "tools"}) and a named custom tool are choices the API reference lists beside a named
+        // function; only the named function is checked against the tools.
+        String kind = choice.path("type").asText("function");
+        if (kind.equals("allowed_tools") || kind.equals("custom")) {
+            return Optional.empty();
+        }
         String name = choice.path("function").path("name").asText(null);
         for (JsonNode tool : body.path("tools")) {
             if (tool.path("function").path("name").asText("").equals(name)) {
@@ -389,7 +395,8 @@ final class ChatRequestValidator {
             if (!call.path("id").isTextual()) {
                 return fail("Missing required parameter: '" + param + ".id'.", param + ".id", "missing_required_parameter");
             }
-            if (!call.path("function").path("arguments").isTextual()) {
+            // A custom tool's call carries custom.input, not function.arguments.
+            if (!call.path("type").asText("").equals("custom") && !call.path("function").path("arguments").isTextual()) {
                 return fail("Invalid type for '" + param + ".function.arguments': expected a string.",
                         param + ".function.arguments", "invalid_type");
             }

@@ -15,9 +15,14 @@ import com.openai.errors.SseException;
 import com.openai.errors.UnauthorizedException;
 import com.openai.helpers.ChatCompletionAccumulator;
 import com.openai.models.chat.completions.ChatCompletion;
+import com.openai.models.chat.completions.ChatCompletionAllowedToolChoice;
+import com.openai.models.chat.completions.ChatCompletionAllowedTools;
 import com.openai.models.chat.completions.ChatCompletionAssistantMessageParam;
 import com.openai.models.chat.completions.ChatCompletionChunk;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
+import com.openai.models.chat.completions.ChatCompletionCustomTool;
+import com.openai.models.chat.completions.ChatCompletionMessageCustomToolCall;
+import com.openai.models.chat.completions.ChatCompletionNamedToolChoiceCustom;
 import com.openai.models.chat.completions.ChatCompletionFunctionTool;
 import com.openai.models.chat.completions.ChatCompletionMessageFunctionToolCall;
 import com.openai.models.chat.completions.ChatCompletionMessageToolCall;
@@ -197,6 +202,38 @@ class ChatSdkCompatibilityTest {
                 .build();
 
         assertThat(client.chat().completions().create(params).choices().get(0).message().content()).contains("Both read.");
+    }
+
+    @Test
+    void theDocumentedToolChoicesAndCustomToolsAreAccepted() {
+        // The API reference's tool_choice takes a mode, a named function, allowed_tools ({"type":"allowed_tools",
+        // "allowed_tools":{"mode":...,"tools":[...]}}) and a named custom tool; tools may be custom tools, and a history
+        // may echo a custom tool call. The fake looked for function.name in every object choice and refused the last two
+        // shapes of choice with "function 'null' was not found in 'tools'", and an echoed custom call for its arguments.
+        server.enqueue(ChatReply.text("one"), ChatReply.text("two"), ChatReply.text("three"));
+        ChatCompletionAllowedTools allowed = ChatCompletionAllowedTools.builder().mode(ChatCompletionAllowedTools.Mode.REQUIRED)
+                .addTool(ChatCompletionAllowedTools.Tool.builder().putAdditionalProperty("type", JsonValue.from("function"))
+                        .putAdditionalProperty("function", JsonValue.from(Map.of("name", "read_file"))).build())
+                .build();
+        ChatCompletionCreateParams allowedTools = params("x").addTool(tool("read_file")).addTool(tool("write_file"))
+                .toolChoice(ChatCompletionAllowedToolChoice.builder().allowedTools(allowed).build()).build();
+        assertThat(client.chat().completions().create(allowedTools).choices().get(0).message().content()).contains("one");
+
+        ChatCompletionCustomTool grammar = ChatCompletionCustomTool.builder()
+                .custom(ChatCompletionCustomTool.Custom.builder().name("run_sql").description("Runs SQL.").build()).build();
+        ChatCompletionCreateParams custom = params("x").addTool(tool("read_file")).addTool(grammar)
+                .toolChoice(ChatCompletionNamedToolChoiceCustom.builder()
+                        .custom(ChatCompletionNamedToolChoiceCustom.Custom.builder().name("run_sql").build()).build())
+                .build();
+        assertThat(client.chat().completions().create(custom).choices().get(0).message().content()).contains("two");
+
+        ChatCompletionCreateParams echoed = params("x").addTool(grammar)
+                .addMessage(ChatCompletionAssistantMessageParam.builder().addToolCall(ChatCompletionMessageCustomToolCall.builder()
+                        .id("call_sql").custom(ChatCompletionMessageCustomToolCall.Custom.builder().name("run_sql")
+                                .input("SELECT 1").build()).build()).build())
+                .addMessage(ChatCompletionToolMessageParam.builder().toolCallId("call_sql").content("1").build()).build();
+        assertThat(client.chat().completions().create(echoed).choices().get(0).message().content()).contains("three");
+        assertThat(server.pendingReplies()).isZero();
     }
 
     @Test
