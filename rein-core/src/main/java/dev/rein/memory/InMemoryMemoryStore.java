@@ -1,5 +1,6 @@
 package dev.rein.memory;
 
+import dev.rein.state.StoreException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -14,13 +15,18 @@ public final class InMemoryMemoryStore implements MemoryStore {
 
     @Override
     public synchronized void remember(MemoryEntry entry) {
+        MemoryStore.requireArgument(entry, "remember", "entry");
         if (entries.putIfAbsent(entry.id(), entry) != null) {
-            throw new IllegalArgumentException("memory entry " + entry.id() + " already exists");
+            throw new StoreException("cannot remember " + entry.id() + " in the in-memory store: memory entry " + entry.id()
+                    + " already exists (an entry's id is unique in the store, whatever its tenant and user); give each new"
+                    + " entry a new id, such as MemoryStore.newId()");
         }
     }
 
     @Override
     public synchronized List<MemoryEntry> recall(MemoryScope scope, String query, int limit, Instant now) {
+        MemoryStore.requireArgument(scope, "recall", "scope");
+        MemoryStore.requireArgument(now, "recall", "now");
         if (limit < 0) {
             throw new IllegalArgumentException("a recall's limit is the most entries to return, 0 or more; was " + limit);
         }
@@ -42,12 +48,15 @@ public final class InMemoryMemoryStore implements MemoryStore {
 
     @Override
     public synchronized List<MemoryEntry> list(MemoryScope scope) {
+        MemoryStore.requireArgument(scope, "list", "scope");
         return entries.values().stream().filter(e -> e.scope().equals(scope))
                 .sorted(Comparator.comparing(MemoryEntry::createdAt).reversed()).toList();
     }
 
     @Override
     public synchronized boolean forget(MemoryScope scope, String id) {
+        MemoryStore.requireArgument(scope, "forget", "scope");
+        MemoryStore.requireArgument(id, "forget", "id");
         MemoryEntry e = entries.get(id);
         if (e == null || !e.scope().equals(scope)) {
             return false;

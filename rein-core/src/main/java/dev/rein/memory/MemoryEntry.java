@@ -1,8 +1,8 @@
 package dev.rein.memory;
 
+import dev.rein.ReinException;
 import dev.rein.security.UntrustedData;
 import java.time.Instant;
-import java.util.Objects;
 
 /**
  * One long-term memory entry.
@@ -14,6 +14,7 @@ import java.util.Objects;
  * @param createdBy who wrote it: the user on whose behalf a run remembered it, or the application
  * @param createdAt when it was written
  * @param expiresAt when it stops being recalled and may be purged, or null for never
+ * @throws ReinException when a part is null (but {@code expiresAt}), or the id or text is blank, too long or holds U+0000
  */
 public record MemoryEntry(String id, MemoryScope scope, String text, MemorySource source, String createdBy,
                           Instant createdAt, Instant expiresAt) {
@@ -26,19 +27,19 @@ public record MemoryEntry(String id, MemoryScope scope, String text, MemorySourc
     public static final int MAX_ID_CHARS = 64;
 
     public MemoryEntry {
-        Objects.requireNonNull(id, "id");
-        Objects.requireNonNull(scope, "scope");
-        Objects.requireNonNull(text, "text");
-        Objects.requireNonNull(source, "source");
-        Objects.requireNonNull(createdBy, "createdBy");
-        Objects.requireNonNull(createdAt, "createdAt");
+        given(id, "id", "give it one, such as MemoryStore.newId()");
+        given(scope, "scope", "give whose memory it is, e.g. MemoryScope.of(principal)");
+        given(text, "text", "give the statement to remember");
+        given(source, "source", "give where it came from, e.g. MemorySource.application(\"crm\")");
+        given(createdBy, "createdBy", "give who wrote it: the user, or the application's name");
+        given(createdAt, "createdAt", "give when it was written, e.g. Instant.now()");
         if (id.isBlank()) {
-            throw new IllegalArgumentException("a memory entry needs an id; give it one, such as MemoryStore.newId()");
+            throw new ReinException("a memory entry needs an id; give it one, such as MemoryStore.newId()");
         }
         int idCharacters = id.codePointCount(0, id.length());
         if (idCharacters > MAX_ID_CHARS) {
             // refused here, so that every store takes the same ids (PostgreSQL's column would refuse it, SQLite's not)
-            throw new IllegalArgumentException("a memory entry's id has at most " + MAX_ID_CHARS + " characters, this one has "
+            throw new ReinException("a memory entry's id has at most " + MAX_ID_CHARS + " characters, this one has "
                     + idCharacters + "; give it a shorter id, such as MemoryStore.newId()");
         }
         // PostgreSQL's text cannot hold NUL, SQLite's can: refused here, so that every store takes the same entries
@@ -48,14 +49,20 @@ public record MemoryEntry(String id, MemoryScope scope, String text, MemorySourc
             refuseNul(field[0], field[1], "give it without it");
         }
         if (text.isBlank()) {
-            throw new IllegalArgumentException("a memory entry needs text");
+            throw new ReinException("a memory entry needs text; give the statement to remember");
         }
         refuseNul("text", text, "remember the statement without it");
         // counted as the remember tool's schema counts them (maxLength: code points), so an emoji is one
         int characters = text.codePointCount(0, text.length());
         if (characters > MAX_TEXT_CHARS) {
-            throw new IllegalArgumentException("a memory entry holds at most " + MAX_TEXT_CHARS + " characters, this one has "
+            throw new ReinException("a memory entry holds at most " + MAX_TEXT_CHARS + " characters, this one has "
                     + characters + "; remember a shorter statement");
+        }
+    }
+
+    private static void given(Object value, String what, String advice) {
+        if (value == null) {
+            throw new ReinException("a memory entry was given no " + what + " (null); " + advice);
         }
     }
 
@@ -63,7 +70,7 @@ public record MemoryEntry(String id, MemoryScope scope, String text, MemorySourc
     private static void refuseNul(String what, String value, String advice) {
         int at = value == null ? -1 : value.indexOf('\u0000');
         if (at >= 0) {
-            throw new IllegalArgumentException("a memory entry's " + what + " cannot hold the NUL character (U+0000), at character "
+            throw new ReinException("a memory entry's " + what + " cannot hold the NUL character (U+0000), at character "
                     + value.codePointCount(0, at) + "; " + advice);
         }
     }

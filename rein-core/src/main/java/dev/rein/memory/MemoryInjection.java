@@ -1,6 +1,6 @@
 package dev.rein.memory;
 
-import java.util.Objects;
+import dev.rein.ReinException;
 
 /**
  * A policy that puts recalled memory into each request without a {@code recall} call: at the start
@@ -10,12 +10,16 @@ import java.util.Objects;
  *
  * @param store where to recall from (scoped by the run's principal, as always)
  * @param limit the most entries per turn, 1 to {@value MemoryTools#MAX_RECALL}
+ * @throws ReinException when the store is null or the limit out of range
  */
 public record MemoryInjection(MemoryStore store, int limit) {
     public MemoryInjection {
-        Objects.requireNonNull(store, "store");
+        if (store == null) {
+            throw new ReinException("MemoryInjection was given no store (null): pass the MemoryStore to recall from");
+        }
         if (limit < 1 || limit > MemoryTools.MAX_RECALL) {
-            throw new IllegalArgumentException("the memory injection limit must be 1 to " + MemoryTools.MAX_RECALL + ", was " + limit);
+            throw new ReinException("the memory injection limit must be 1 to " + MemoryTools.MAX_RECALL + ", was " + limit
+                    + ": give the most entries to put in each turn's requests");
         }
     }
 }

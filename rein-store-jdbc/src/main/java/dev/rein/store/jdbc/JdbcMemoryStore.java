@@ -80,6 +80,7 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
 
     @Override
     public synchronized void remember(MemoryEntry e) {
+        MemoryStore.requireArgument(e, "remember", "entry");
         Instant expires = e.expiresAt();
         Object[] values = {e.id(), e.scope().tenant(), e.scope().user(), e.text(), e.source().runId(),
                 e.source().observation(), e.source().source(), e.createdBy(), e.createdAt().toEpochMilli(),
@@ -151,6 +152,8 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
 
     @Override
     public synchronized List<MemoryEntry> recall(MemoryScope scope, String query, int limit, Instant now) {
+        MemoryStore.requireArgument(scope, "recall", "scope");
+        MemoryStore.requireArgument(now, "recall", "now");
         if (limit < 0) { // SQLite reads LIMIT -1 as no limit at all, PostgreSQL refuses it: one answer for every store
             throw new IllegalArgumentException("a recall's limit is the most entries to return, 0 or more; was " + limit);
         }
@@ -194,6 +197,7 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
      */
     @Override
     public List<MemoryEntry> list(MemoryScope scope) {
+        MemoryStore.requireArgument(scope, "list", "scope");
         return list(scope, LOG::warn);
     }
 
@@ -203,6 +207,7 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
      * and what to do.
      */
     public synchronized List<MemoryEntry> list(MemoryScope scope, Consumer<String> unlisted) {
+        MemoryStore.requireArgument(scope, "list", "scope");
         Read read = query("SELECT " + prefixed() + " FROM rein_memory m WHERE m.tenant = ? AND m.principal = ? ORDER BY m.created_at DESC, m.id",
                 List.of(scope.tenant(), scope.user()), "list the memory of " + scope.user());
         read.unreadable().forEach(unlisted); // after the read: a read made again on a new connection says each row once
@@ -211,6 +216,8 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
 
     @Override
     public synchronized boolean forget(MemoryScope scope, String id) {
+        MemoryStore.requireArgument(scope, "forget", "scope");
+        MemoryStore.requireArgument(id, "forget", "id");
         // What an attempt deleted before it committed: when the commit's answer is lost with the connection, the attempt
         // made again finds the row gone, though this call is what deleted it.
         int[] deletedBeforeCommit = {0};

@@ -54,13 +54,13 @@ abstract class MemoryStoreContract {
         assertThat(store().forget(ACME, longest)).isTrue();
 
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> entry(longest + "x", ACME, "配送先は大阪", null))
-                .isInstanceOf(IllegalArgumentException.class)
+                .isInstanceOf(dev.rein.ReinException.class)
                 .hasMessage("a memory entry's id has at most " + MemoryEntry.MAX_ID_CHARS + " characters, this one has "
                         + (MemoryEntry.MAX_ID_CHARS + 1) + "; give it a shorter id, such as MemoryStore.newId()");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> entry(" ", ACME, "配送先は大阪", null))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("needs an id");
+                .isInstanceOf(dev.rein.ReinException.class).hasMessageContaining("needs an id");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> entry("mem_\u0000", ACME, "配送先は大阪", null))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("NUL character");
+                .isInstanceOf(dev.rein.ReinException.class).hasMessageContaining("NUL character");
         assertThat(store().list(ACME)).isEmpty();
     }
 
@@ -73,10 +73,10 @@ abstract class MemoryStoreContract {
     void aNulCharacterInAnyOfAnEntrysWordsIsRefusedBeforeAnyStoreSeesIt() {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> new MemoryEntry(MemoryStore.newId(), ACME, "配送先は大阪",
                         MemorySource.application("crm\u0000export"), "alice", NOW, null))
-                .isInstanceOf(IllegalArgumentException.class)
+                .isInstanceOf(dev.rein.ReinException.class)
                 .hasMessage("a memory entry's source cannot hold the NUL character (U+0000), at character 3; give it without it");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> entry(MemoryStore.newId(), new MemoryScope(ACME.tenant(), "ali\u0000ce"),
-                "配送先は大阪", null)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("user cannot hold the NUL");
+                "配送先は大阪", null)).isInstanceOf(dev.rein.ReinException.class).hasMessageContaining("user cannot hold the NUL");
         assertThat(store().list(ACME)).isEmpty();
     }
 
@@ -178,7 +178,7 @@ abstract class MemoryStoreContract {
         // PostgreSQL's text cannot hold U+0000; a store that took it on SQLite and failed on PostgreSQL would differ
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> store().remember(entry(MemoryStore.newId(), ACME,
                         "before\u0000after", null)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("U+0000");
+                .isInstanceOf(dev.rein.ReinException.class).hasMessageContaining("U+0000");
         assertThat(store().list(ACME)).isEmpty();
     }
 
@@ -193,7 +193,8 @@ abstract class MemoryStoreContract {
         store().remember(entry(id, ACME, "配送先は大阪", null));
         for (MemoryScope scope : java.util.List.of(ACME, GLOBEX)) {
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> store().remember(entry(id, scope, "配送先は東京", null)))
-                    .isInstanceOf(RuntimeException.class).hasMessageContaining("memory entry " + id + " already exists");
+                    .isInstanceOf(dev.rein.state.StoreException.class).hasMessageContaining("memory entry " + id + " already exists")
+                    .hasMessageContaining("give each new entry a new id, such as MemoryStore.newId()");
         }
         assertThat(store().list(ACME)).singleElement().satisfies(e -> assertThat(e.text()).isEqualTo("配送先は大阪"));
         assertThat(store().list(GLOBEX)).isEmpty();
@@ -214,5 +215,34 @@ abstract class MemoryStoreContract {
         assertThat(store().recall(ACME, "色", 5, NOW)).extracting(MemoryEntry::id).containsExactly(blue);
         assertThat(store().recall(ACME, "二匹", 5, NOW)).extracting(MemoryEntry::id).containsExactly(cat);
         assertThat(store().recall(ACME, "犬はいますか", 5, NOW)).isEmpty();
+    }
+
+    /**
+     * Before: the in-memory store answered a null scope as a scope with no entries (recall and list empty, forget false) and
+     * recalled at no time, while the JDBC store threw a bare NullPointerException for each; a null entry was a
+     * NullPointerException on both.
+     */
+    @Test
+    void aMissingArgumentIsRefusedAlikeByEveryStoreSayingWhatToPass() {
+        String id = MemoryStore.newId();
+        store().remember(entry(id, ACME, "配送先は大阪", null));
+        String scopeAdvice = "pass whose memory it is: MemoryScope.of(principal), or new MemoryScope(tenant, user)";
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> store().recall(null, "大阪", 5, NOW))
+                .isExactlyInstanceOf(dev.rein.ReinException.class)
+                .hasMessage("MemoryStore.recall was given no scope (null): " + scopeAdvice);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> store().list(null)).isExactlyInstanceOf(dev.rein.ReinException.class)
+                .hasMessage("MemoryStore.list was given no scope (null): " + scopeAdvice);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> store().forget(null, id)).isExactlyInstanceOf(dev.rein.ReinException.class)
+                .hasMessage("MemoryStore.forget was given no scope (null): " + scopeAdvice);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> store().forget(ACME, null)).isExactlyInstanceOf(dev.rein.ReinException.class)
+                .hasMessageStartingWith("MemoryStore.forget was given no id (null): ");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> store().recall(ACME, "大阪", 5, null))
+                .isExactlyInstanceOf(dev.rein.ReinException.class)
+                .hasMessageStartingWith("MemoryStore.recall was given no now (null): ").hasMessageContaining("Instant.now()");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> store().remember(null)).isExactlyInstanceOf(dev.rein.ReinException.class)
+                .hasMessageStartingWith("MemoryStore.remember was given no entry (null): ");
+        assertThat(store().recall(ACME, null, 5, NOW)).as("a null query recalls the newest entries, as a blank one does")
+                .extracting(MemoryEntry::id).containsExactly(id);
+        assertThat(store().list(ACME)).extracting(MemoryEntry::id).containsExactly(id);
     }
 }
