@@ -9,6 +9,10 @@ import java.util.Map;
  * A {@link Retriever} over passages embedded with an {@link Embeddings} in this process, ranked by
  * cosine similarity: for small corpora and tests. At scale, store the vectors where they can be
  * searched (for example PostgreSQL with the pgvector extension) behind the same interface.
+ *
+ * <p>The vectors are checked as they come: a null or empty vector, a component that is NaN or
+ * infinite, and a vector whose dimension differs from the first passage's (a passage's or the
+ * query's) are refused with a {@link RetrievalException} naming the passage or the query.
  */
 public final class EmbeddingRetriever implements Retriever {
     private final Embeddings embeddings;
@@ -32,11 +36,43 @@ public final class EmbeddingRetriever implements Retriever {
             texts.add(text);
         });
         if (!texts.isEmpty()) { // embedding APIs refuse an empty input list
-            vectors.addAll(embeddings.embed(texts));
+            List<float[]> embedded = embeddings.embed(texts);
+            if (embedded == null) {
+                throw new RetrievalException(named(embeddings) + " returned null for " + texts.size() + " texts; an Embeddings returns"
+                        + " one vector per text, in order");
+            }
+            if (embedded.size() != texts.size()) {
+                throw new RetrievalException("the embeddings returned " + embedded.size() + " vectors for " + texts.size() + " texts");
+            }
+            for (int i = 0; i < embedded.size(); i++) {
+                float[] v = checked(embedded.get(i), "passage '" + sources.get(i) + "'");
+                if (v.length != embedded.get(0).length) {
+                    throw new RetrievalException(named(embeddings) + " returned a vector of " + v.length + " dimensions for passage '"
+                            + sources.get(i) + "' and of " + embedded.get(0).length + " for passage '" + sources.get(0)
+                            + "'; all vectors of one Embeddings have the same dimension: embed every passage with the same model");
+                }
+                vectors.add(v.clone()); // the retriever's own: an Embeddings may reuse its arrays
+            }
         }
-        if (vectors.size() != texts.size()) {
-            throw new RetrievalException("the embeddings returned " + vectors.size() + " vectors for " + texts.size() + " texts");
+    }
+
+    /** {@code v}, or a RetrievalException naming {@code whose} vector it is when it is null, empty or not finite. */
+    private float[] checked(float[] v, String whose) {
+        if (v == null || v.length == 0) {
+            throw new RetrievalException(named(embeddings) + " returned " + (v == null ? "no vector (null)" : "an empty vector") + " for "
+                    + whose + "; an Embeddings returns one vector per text, in order, each with the model's dimension");
         }
+        for (int i = 0; i < v.length; i++) {
+            if (!Float.isFinite(v[i])) { // NaN would rank the passage anywhere and be written as "score NaN"
+                throw new RetrievalException(named(embeddings) + " returned a vector with " + v[i] + " at component " + i + " for "
+                        + whose + "; a vector holds finite numbers: check the embeddings model's response");
+            }
+        }
+        return v;
+    }
+
+    private static String named(Embeddings embeddings) {
+        return "the embeddings (" + embeddings.getClass().getName() + ")";
     }
 
     @Override
@@ -44,14 +80,22 @@ public final class EmbeddingRetriever implements Retriever {
         if (limit < 0) {
             throw new IllegalArgumentException("a search's limit is the most passages to return, 0 or more; was " + limit);
         }
+        if (query == null) {
+            throw new dev.rein.ReinException("EmbeddingRetriever.search was given no query (null): pass the words to search for");
+        }
         if (limit == 0 || vectors.isEmpty()) {
             return List.of(); // nothing to rank: no call to the embeddings
         }
         List<float[]> embedded = embeddings.embed(List.of(query));
-        if (embedded.size() != 1) {
-            throw new RetrievalException("the embeddings returned " + embedded.size() + " vectors for 1 text (the query)");
+        if (embedded == null || embedded.size() != 1) {
+            throw new RetrievalException("the embeddings returned " + (embedded == null ? "null" : embedded.size() + " vectors")
+                    + " for 1 text (the query)");
         }
-        float[] q = embedded.get(0);
+        float[] q = checked(embedded.get(0), "the query");
+        if (q.length != vectors.get(0).length) {
+            throw new RetrievalException(named(embeddings) + " returned a vector of " + q.length + " dimensions for the query and of "
+                    + vectors.get(0).length + " for the passages; embed the passages and the queries with the same model");
+        }
         List<RetrievedDocument> all = new ArrayList<>();
         for (int i = 0; i < vectors.size(); i++) {
             all.add(new RetrievedDocument(sources.get(i), texts.get(i), cosine(q, vectors.get(i))));
@@ -60,9 +104,6 @@ public final class EmbeddingRetriever implements Retriever {
     }
 
     private static double cosine(float[] a, float[] b) {
-        if (a.length != b.length) {
-            throw new RetrievalException("vectors of dimension " + a.length + " and " + b.length + " cannot be compared");
-        }
         double dot = 0;
         double na = 0;
         double nb = 0;

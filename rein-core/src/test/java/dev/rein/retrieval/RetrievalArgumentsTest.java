@@ -55,4 +55,14 @@ class RetrievalArgumentsTest {
         assertThat(result.isError()).isTrue();
         assertThat(result.content()).contains("returned null").contains("empty list").doesNotContain("NullPointerException");
     }
+
+    /** Before: a passage scored NaN or infinite was taken, written as "score NaN" and ranked nowhere in particular. */
+    @Test
+    void aScoreThatIsNotANumberIsRefusedSayingWhatToGive() {
+        for (double bad : new double[] {Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY}) {
+            assertThatThrownBy(() -> new RetrievedDocument("docs/返品.md#1", "返品は30日以内", bad)).isInstanceOf(ReinException.class)
+                    .hasMessageContaining("docs/返品.md#1").hasMessageContaining("score " + bad).hasMessageContaining("finite");
+        }
+        assertThat(new RetrievedDocument("docs/返品.md#1", "返品は30日以内", -1.5).score()).isEqualTo(-1.5);
+    }
 }

@@ -125,6 +125,9 @@ public final class LuceneRetriever implements Retriever {
         if (limit < 0) {
             throw new IllegalArgumentException("a search's limit is the most passages to return, 0 or more; was " + limit);
         }
+        if (query == null) {
+            throw new dev.rein.ReinException("LuceneRetriever.search was given no query (null): pass the words to search for");
+        }
         if (limit == 0) {
             return List.of(); // Lucene wants at least one hit; none were asked for
         }

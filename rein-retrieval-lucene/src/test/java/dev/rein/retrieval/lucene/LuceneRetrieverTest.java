@@ -110,4 +110,12 @@ class LuceneRetrieverTest {
         assertThatThrownBy(() -> retriever.search("returns", -1)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("limit").hasMessageContaining("-1");
     }
+
+    /** Before: a null query threw a bare NullPointerException from inside Lucene's analyzer. */
+    @Test
+    void aNullQueryIsRefusedSayingWhatToPass() {
+        LuceneIndexer.indexDirectory(docs, index);
+        assertThatThrownBy(() -> LuceneRetriever.open(index).search(null, 5)).isExactlyInstanceOf(dev.rein.ReinException.class)
+                .hasMessage("LuceneRetriever.search was given no query (null): pass the words to search for");
+    }
 }
