@@ -119,7 +119,8 @@ final class Watchdog implements AutoCloseable {
         /**
          * Ends the wait, on the caller's thread. Returns whether the limit ran out first: the caller
          * was then interrupted, and that interrupt is cleared here (one from anyone else in the same
-         * instant with it: the time limit is what ended the wait).
+         * instant with it: the time limit is what ended the wait; a run's cancel still holds, as the
+         * runtime's retry stage reads the run's cancel flag, not the interrupt, before retrying).
          */
         boolean end() {
             waiting.remove(this);

@@ -64,7 +64,7 @@ final class ModelCaller {
         stages.add(new MaskingStage(run.redactor::redactValue, (original, masked) -> auditMasked(run, original))); // no secret in what the run acts on
         stages.addAll(run.config.modelInterceptors());                                        // the application's stages
         stages.add(new PricingStage(run.meter, run.config.modelName(), run.config.prices())); // usage charged to the budget
-        stages.add(engineAttempt == 0 ? new RetryStage(run.config.retryPolicy(), run.meter, tracer)
+        stages.add(engineAttempt == 0 ? new RetryStage(run.config.retryPolicy(), run.meter, tracer, run::cancelled)
                 : RetryStage.engineAttempt(run.config.retryPolicy(), run.meter, tracer, engineAttempt)); // provider's classification
         stages.add(new DeadlineStage(run.meter, run.runId, run.recorder::endOfStream));       // within the run's deadline
         stages.add(ModelChain.MODEL);

@@ -9,6 +9,7 @@ import dev.rein.model.ModelException;
 import dev.rein.model.ModelRequest;
 import dev.rein.model.ModelResponse;
 import dev.rein.run.RunStatus;
+import dev.rein.testkit.RecordingListener;
 import dev.rein.testkit.ScriptedModel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -120,6 +121,50 @@ class ModelCallThreadTest {
         RunResult result = handle.await(Duration.ofSeconds(10));
         assertThat(result.status()).isEqualTo(RunStatus.CANCELLED);
         assertThat(model.caller.get().getName()).startsWith("rein-run-");
+    }
+
+    /**
+     * A cancel whose interrupt the model swallows, failing the call as a retryable timeout (as the Anthropic
+     * provider's watchdog does when its header limit and the interrupt come in the same instant), starts no
+     * backoff and no other attempt: the retry stage reads the run's cancel flag. Before, the run slept the
+     * backoff, called the model again and ended SUCCEEDED with its answer.
+     */
+    @Test
+    void aCancelWhoseInterruptTheModelSwallowedIsNotRetried() throws Exception {
+        CountDownLatch entered = new CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+        Model swallowing = new Model() {
+            @Override
+            public ModelResponse call(ModelRequest request, ModelCallContext context) throws ModelException, InterruptedException {
+                if (calls.incrementAndGet() > 1) {
+                    return ScriptedModel.of(ScriptedModel.text("answered after the cancel")).call(request, context);
+                }
+                entered.countDown();
+                try {
+                    new CountDownLatch(1).await(); // until the cancel's interrupt
+                } catch (InterruptedException e) {
+                    // swallowed: the interrupt is cleared and the call fails as a retryable timeout
+                }
+                throw new ModelException(ModelException.Kind.TIMEOUT, 0, "no response headers within 10 s");
+            }
+
+            @Override
+            public boolean abortsOnInterrupt() {
+                return true;
+            }
+        };
+        RecordingListener trace = new RecordingListener();
+        RunHandle handle = Agent.builder().model(swallowing).modelName(ScriptedModel.DEFAULT_NAME).prices(ScriptedModel.PRICES)
+                .listener(trace).retryPolicy(new dev.rein.retry.RetryPolicy(3, Duration.ofMillis(1), Duration.ofMillis(1), 0))
+                .budget(Budget.builder().maxDuration(Duration.ofSeconds(60)).build()).build().start("go");
+        assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+        handle.cancel();
+        RunResult result = handle.await(Duration.ofSeconds(10));
+
+        assertThat(result.status()).isEqualTo(RunStatus.CANCELLED);
+        assertThat(result.message()).isEqualTo("the run was cancelled");
+        assertThat(calls).hasValue(1);
+        assertThat(trace.events(dev.rein.trace.TraceEvent.ModelRetry.class)).isEmpty();
     }
 
     @Test

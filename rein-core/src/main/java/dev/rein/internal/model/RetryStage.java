@@ -10,13 +10,17 @@ import dev.rein.retry.RetryPolicy;
 import dev.rein.trace.TraceEvent;
 import dev.rein.trace.Tracer;
 import java.time.Duration;
+import java.util.function.BooleanSupplier;
 
 /**
  * Retries a failed call when the provider classed the failure as retryable, after the policy's
  * backoff or the provider's {@code retryAfter}, as long as the wait ends before the run's
  * deadline. A {@code retryAfter} longer than {@link RetryPolicy#LONGEST_HINT} is not retried: the
  * call fails with the provider's error and says so, whatever time the run has left (as tool
- * retries do). Each retry is traced. Token counts are not retried (the caller estimates instead).
+ * retries do). Each retry is traced. A cancelled run starts no backoff and no other attempt: a
+ * provider may have swallowed the cancel's interrupt and failed the call as retryable (the
+ * Anthropic provider's watchdog does when its header limit and the interrupt meet), so the
+ * run's cancel flag is read before each wait and attempt. Token counts are not retried (the caller estimates instead).
  */
 public final class RetryStage implements ModelInterceptor {
     /** Why a call was not retried (or not any more), for the final failure's message. */
@@ -66,22 +70,32 @@ public final class RetryStage implements ModelInterceptor {
     private final Sleeper sleeper;
     /** 0: this stage retries (sleeping between attempts); else the engine's attempt number, and the engine waits. */
     private final int engineAttempt;
+    /** Whether the run was cancelled (its flag, which a swallowed interrupt cannot clear). */
+    private final BooleanSupplier cancelled;
 
+    /** A stage for a call nothing cancels but an interrupt. */
     public RetryStage(RetryPolicy policy, BudgetMeter meter, Tracer tracer) {
-        this(policy, meter, tracer, 0, Sleeper.THREAD);
+        this(policy, meter, tracer, () -> false);
+    }
+
+    /** @param cancelled whether the run was cancelled: then no further backoff or attempt starts */
+    public RetryStage(RetryPolicy policy, BudgetMeter meter, Tracer tracer, BooleanSupplier cancelled) {
+        this(policy, meter, tracer, 0, Sleeper.THREAD, cancelled);
     }
 
     /** For tests: retries in place, waiting with {@code sleeper}. */
     RetryStage(RetryPolicy policy, BudgetMeter meter, Tracer tracer, Sleeper sleeper) {
-        this(policy, meter, tracer, 0, sleeper);
+        this(policy, meter, tracer, 0, sleeper, () -> false);
     }
 
-    private RetryStage(RetryPolicy policy, BudgetMeter meter, Tracer tracer, int engineAttempt, Sleeper sleeper) {
+    private RetryStage(RetryPolicy policy, BudgetMeter meter, Tracer tracer, int engineAttempt, Sleeper sleeper,
+                       BooleanSupplier cancelled) {
         this.policy = policy;
         this.meter = meter;
         this.tracer = tracer;
         this.engineAttempt = engineAttempt;
         this.sleeper = sleeper;
+        this.cancelled = cancelled;
     }
 
     /**
@@ -93,7 +107,7 @@ public final class RetryStage implements ModelInterceptor {
         if (attempt < 1) {
             throw new IllegalArgumentException("an engine's attempt counts from 1, got " + attempt);
         }
-        return new RetryStage(policy, meter, tracer, attempt, null);
+        return new RetryStage(policy, meter, tracer, attempt, null, () -> false);
     }
 
     @Override
@@ -107,6 +121,7 @@ public final class RetryStage implements ModelInterceptor {
                 if (!e.retryable()) {
                     throw e;
                 }
+                stopIfCancelled();
                 // a wait longer than Rein makes is said first: blaming the deadline would suggest a longer run timeout helps
                 if (RetryPolicy.tooLong(e.retryAfter())) {
                     throw new GaveUp(e, "; " + RetryPolicy.tooLongMessage(e.retryAfter()));
@@ -124,7 +139,14 @@ public final class RetryStage implements ModelInterceptor {
                     throw new RetryLater(e, attempt, delay);
                 }
                 sleeper.sleep(delay);
+                stopIfCancelled();
             }
+        }
+    }
+
+    private void stopIfCancelled() throws InterruptedException {
+        if (cancelled.getAsBoolean()) {
+            throw new InterruptedException("the run was cancelled");
         }
     }
 
