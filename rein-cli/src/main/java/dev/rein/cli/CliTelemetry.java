@@ -170,14 +170,16 @@ final class CliTelemetry implements AutoCloseable {
         java.util.concurrent.atomic.AtomicReference<Duration> flushBound = new java.util.concurrent.atomic.AtomicReference<>(FLUSH);
         OpenTelemetrySdk sdk;
         try {
-            sdk = OtelVariables.configure(env, cli.err(), config -> {
+            // the SDK's threads are made now: they carry the handler, so what they log later is told apart
+            sdk = exportLog.owning(() -> OtelVariables.configure(env, cli.err(), config -> {
                         flushBound.set(flushBound(config));
                         exportLog.metricExportTimeout(OtelVariables.metricExportTimeout(config),
                                 config.getString("otel.metric.export.timeout") != null);
                     })
                     .disableShutdownHook() // closed by the command, flushed at the end of each run
-                    .build().getOpenTelemetrySdk();
+                    .build().getOpenTelemetrySdk());
         } catch (ConfigurationException e) {
+            exportLog.close();
             throw OtelVariables.refusal(e, env);
         }
         String provider = ProviderModels.provider(modelEnv).name();
@@ -339,8 +341,8 @@ final class CliTelemetry implements AutoCloseable {
     private void bounded(Supplier<CompletableResultCode> operation, Supplier<OtlpSignals> lost) {
         // Whether the result came: the worker gives up after the same bound, so its ending says nothing by itself.
         AtomicBoolean done = new AtomicBoolean();
-        Thread worker = Thread.ofVirtual().name("rein-otel-flush")
-                .start(() -> done.set(operation.get().join(flushBound.toMillis(), TimeUnit.MILLISECONDS).isDone()));
+        Thread worker = exportLog.owning(() -> Thread.ofVirtual().name("rein-otel-flush")
+                .start(() -> done.set(operation.get().join(flushBound.toMillis(), TimeUnit.MILLISECONDS).isDone())));
         if (stalled) {
             return; // the collector did not answer before: the flush goes on, but nobody waits for it again
         }
@@ -391,6 +393,10 @@ final class CliTelemetry implements AutoCloseable {
         if (sdk == null) {
             return;
         }
-        bounded(sdk::shutdown, () -> otlp); // not waited for when the collector did not answer in time before
+        try {
+            bounded(sdk::shutdown, () -> otlp); // not waited for when the collector did not answer in time before
+        } finally {
+            exportLog.close(); // what the SDK still says after the command has returned is said nowhere
+        }
     }
 }

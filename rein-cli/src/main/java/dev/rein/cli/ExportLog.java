@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
@@ -38,6 +39,15 @@ final class ExportLog extends Handler {
     private static final String CONSOLE_EXPORTER = "io.opentelemetry.exporter.logging";
     private static final java.util.logging.Formatter CONSOLE = new java.util.logging.SimpleFormatter();
 
+    /**
+     * The handler of the command whose SDK made the current thread: set while the SDK is built (its exporter and
+     * reader threads, and the sender threads they start, inherit it) and on the threads that flush it. The SDK logs
+     * through loggers shared by the whole JVM, and a command returns without waiting for a collector that did not
+     * answer, so its SDK may still report after another command installed its handler: such a record is not that
+     * command's to print. A record from a thread that carries no owner is taken as this command's.
+     */
+    private static final InheritableThreadLocal<ExportLog> OWNER = new InheritableThreadLocal<>();
+
     private final PrintStream err;
     private final Set<String> said = ConcurrentHashMap.newKeySet();
     /** Rein has said the collector did not answer in time: the exporter's timeouts repeat it. */
@@ -54,6 +64,21 @@ final class ExportLog extends Handler {
 
     private ExportLog(PrintStream err) {
         this.err = err;
+    }
+
+    /** Runs {@code action} with the threads it starts owned by this handler ({@link #OWNER}). */
+    <T> T owning(Supplier<T> action) {
+        ExportLog before = OWNER.get();
+        OWNER.set(this);
+        try {
+            return action.get();
+        } finally {
+            if (before == null) {
+                OWNER.remove();
+            } else {
+                OWNER.set(before);
+            }
+        }
     }
 
     /** Routes the SDK's warnings and errors to {@code err}, one line each, repeated problems once. */
@@ -118,6 +143,10 @@ final class ExportLog extends Handler {
 
     @Override
     public void publish(LogRecord record) {
+        ExportLog owner = OWNER.get();
+        if (closed || (owner != null && owner != this)) {
+            return; // the command has ended, or the record comes from another command's SDK
+        }
         String logger = record.getLoggerName();
         if (logger != null && logger.startsWith(CONSOLE_EXPORTER) && record.getLevel().intValue() >= Level.INFO.intValue()) {
             // OTEL_TRACES_EXPORTER / OTEL_METRICS_EXPORTER=console: the SDK's console exporter writes each
@@ -184,8 +213,17 @@ final class ExportLog extends Handler {
         err.flush();
     }
 
+    /** Whether the command has ended: from then on its SDK's records are not printed. */
+    private volatile boolean closed;
+
+    /**
+     * The command has ended: what its SDK still reports (the retries of an export nobody waits for) is printed
+     * nowhere, and the handler leaves the SDK's logger unless another command's has replaced it.
+     */
     @Override
     public void close() {
+        closed = true;
+        SDK_LOG.removeHandler(this);
         flush();
     }
 }
