@@ -67,6 +67,21 @@ public record ChatScript(List<ChatReply> replies) {
     }
 
     private static ChatReply reply(JsonNode json, String path) {
+        if (!json.isObject()) {
+            throw new IllegalArgumentException(path + ": must be an object");
+        }
+        try {
+            return replyOfType(json, path);
+        } catch (IllegalArgumentException e) {
+            // A reply's own check (a negative count, a status that is no error) names no entry: name it here.
+            if (e.getMessage() != null && e.getMessage().startsWith(path)) {
+                throw e;
+            }
+            throw new IllegalArgumentException(path + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static ChatReply replyOfType(JsonNode json, String path) {
         String type = json.path("type").asText("");
         return switch (type) {
             case "completion" -> completion(json, path);
@@ -96,6 +111,9 @@ public record ChatScript(List<ChatReply> replies) {
         }
         List<ChatReply.ToolCall> calls = new ArrayList<>();
         JsonNode list = json.path("tool_calls");
+        if (!list.isMissingNode() && !list.isNull() && !list.isArray()) {
+            throw new IllegalArgumentException(path + ".tool_calls: must be an array of tool calls");
+        }
         for (int i = 0; i < list.size(); i++) {
             calls.add(call(list.get(i), path + ".tool_calls[" + i + "]"));
         }

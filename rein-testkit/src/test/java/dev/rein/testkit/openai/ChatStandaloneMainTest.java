@@ -105,6 +105,26 @@ class ChatStandaloneMainTest {
     }
 
     @Test
+    void everyBadEntryIsNamedWithItsPathAndWhatIsWrong() {
+        // Scripts are written by hand: each mistake names the entry and says what was wrong. A negative count or delay,
+        // tool_calls that are not a list, a status that is no error and a reply that is not an object were reported
+        // without the entry (the constructor's words alone) or as a NullPointerException.
+        String[][] cases = {
+            {"[{\"type\":\"stream_error\",\"after_chunks\":-1}]", "[0]: afterChunks must not be negative"},
+            {"[{\"type\":\"disconnect\",\"after_chunks\":-2}]", "[0]: afterChunks must not be negative"},
+            {"[{\"type\":\"delayed\",\"delay_ms\":-5,\"reply\":{\"type\":\"hang\"}}]", "[0]: delay must not be negative"},
+            {"[{\"type\":\"completion\",\"tool_calls\":{\"id\":\"c\"}}]", "[0].tool_calls: must be an array of tool calls"},
+            {"[{\"type\":\"completion\",\"tool_calls\":[\"c\"]}]", "[0].tool_calls[0]: a tool call needs an id and a name"},
+            {"[{\"type\":\"error\",\"status\":200}]", "[0]: an error status is 4xx or 5xx, got 200"},
+            {"[\"hang\"]", "[0]: must be an object"},
+        };
+        for (String[] bad : cases) {
+            assertThatThrownBy(() -> ChatScript.parse(bad[0])).as(bad[0])
+                    .isInstanceOf(IllegalArgumentException.class).hasMessage(bad[1]);
+        }
+    }
+
+    @Test
     void scriptErrorsNameTheEntry() {
         assertThatThrownBy(() -> ChatScript.parse("[{\"type\":\"completion\"},{\"type\":\"nope\"}]"))
                 .hasMessageContaining("[1]").hasMessageContaining("nope");
