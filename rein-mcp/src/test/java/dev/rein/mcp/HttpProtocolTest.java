@@ -696,13 +696,12 @@ class HttpProtocolTest {
     }
 
     @Test
-    void aTlsConnectionThatBreaksInTheMiddleOfACallIsSaidSoNamingTheServerAndWhatToCheck(@org.junit.jupiter.api.io.TempDir
-            java.nio.file.Path dir) throws Exception {
+    void aTlsConnectionThatBreaksInTheMiddleOfACallIsSaidSoNamingTheServerAndWhatToCheck() throws Exception {
         // The handshake at start succeeded (afec111d covers one that fails there); then the connection of a call breaks:
         // a record no key decrypts, as a faulty proxy or a corrupted connection gives. Before, the model read the JDK's
         // words: 'failed while running tool 'echo': javax.net.ssl.SSLException: Tag mismatch'.
         try (ScriptedHttpServer server = new ScriptedHttpServer();
-             TlsFront front = new TlsFront(java.net.URI.create(server.url()).getPort(), dir).trustingClients();
+             TlsFront front = new TlsFront(java.net.URI.create(server.url()).getPort()).trustingClients();
              McpToolset mcp = McpToolset.start(McpConfig.parse("{\"mcpServers\": {\"remote\": {\"url\": \"" + front.url("/mcp")
                      + "\"}}}", "test", Map.of()))) {
             // The first call's connection makes its own handshake: more time than the usual half second.
@@ -719,13 +718,12 @@ class HttpProtocolTest {
     }
 
     @Test
-    void aTlsConnectionThatBreaksWhileTheToolsAreListedAtStartIsNotCalledAFailedHandshake(@org.junit.jupiter.api.io.TempDir
-            java.nio.file.Path dir) throws Exception {
+    void aTlsConnectionThatBreaksWhileTheToolsAreListedAtStartIsNotCalledAFailedHandshake() throws Exception {
         // The handshake succeeded and initialize was answered; then the connection breaks as tools/list is answered.
         // Before: 'the TLS handshake with HOST:PORT failed: (bad_record_mac) Tag mismatch', the JDK's words, and a
         // handshake that had succeeded.
         try (ScriptedHttpServer server = new ScriptedHttpServer();
-             TlsFront front = new TlsFront(java.net.URI.create(server.url()).getPort(), dir).trustingClients()) {
+             TlsFront front = new TlsFront(java.net.URI.create(server.url()).getPort()).trustingClients()) {
             front.breakOn = "\"tools/list\"";
             assertThatThrownBy(() -> McpToolset.start(McpConfig.parse("{\"mcpServers\": {\"remote\": {\"url\": \""
                     + front.url("/mcp") + "\"}}}", "test", Map.of()))).isInstanceOf(McpConfigException.class)
@@ -735,14 +733,13 @@ class HttpProtocolTest {
 
     @org.junit.jupiter.params.ParameterizedTest
     @org.junit.jupiter.params.provider.ValueSource(strings = {"initialize", "tools/list"})
-    void aTlsConnectionThatBreaksInTheEventStreamOfAStartRequestIsSaidSo(String method, @org.junit.jupiter.api.io.TempDir
-            java.nio.file.Path dir) throws Exception {
+    void aTlsConnectionThatBreaksInTheEventStreamOfAStartRequestIsSaidSo(String method) throws Exception {
         // The server answers initialize and tools/list with an event stream; the connection breaks inside the one of
         // METHOD, a record no key decrypts. Before: 'it ended its response without the answer, and without an event id to
         // resume it from (it may have crashed, or a proxy cut the connection) to the ... request', the TLS failure
         // unsaid (when Rein's end of the stream came before the SDK's failure of the request).
         try (ScriptedHttpServer server = new ScriptedHttpServer();
-             TlsFront front = new TlsFront(java.net.URI.create(server.url()).getPort(), dir).trustingClients()) {
+             TlsFront front = new TlsFront(java.net.URI.create(server.url()).getPort()).trustingClients()) {
             server.startByEvents.set(true);
             // Only the event stream of METHOD breaks, before its first event ends (so with no event id to resume from).
             front.breakAnswerOn = method + "-p";
@@ -753,14 +750,13 @@ class HttpProtocolTest {
     }
 
     @Test
-    void aTlsConnectionThatBreaksInTheMiddleOfACallsEventStreamIsSaidSo(@org.junit.jupiter.api.io.TempDir
-            java.nio.file.Path dir) throws Exception {
+    void aTlsConnectionThatBreaksInTheMiddleOfACallsEventStreamIsSaidSo() throws Exception {
         // The server answers the call with an event stream (SSE polling: a priming event, then the answer on a resumed
         // GET); the connection breaks inside that stream, before its first event ends, a record no key decrypts. Before:
         // 'ended its response ... without the answer, and without an event id to resume it from (it may have crashed, or a
         // proxy cut the connection)', the TLS failure unsaid.
         try (ScriptedHttpServer server = new ScriptedHttpServer();
-             TlsFront front = new TlsFront(java.net.URI.create(server.url()).getPort(), dir).trustingClients();
+             TlsFront front = new TlsFront(java.net.URI.create(server.url()).getPort()).trustingClients();
              McpToolset mcp = McpToolset.start(McpConfig.parse("{\"mcpServers\": {\"remote\": {\"url\": \"" + front.url("/mcp")
                      + "\"}}}", "test", Map.of()))) {
             assertThat(invoke(mcp, "echo", "k-first", Duration.ofSeconds(10)).content()).isEqualTo("done");
@@ -775,15 +771,14 @@ class HttpProtocolTest {
     }
 
     @Test
-    void aTlsHandshakeThatFailsOnANewConnectionOfACallIsSaidSoNamingTheServerAndWhatToCheck(@org.junit.jupiter.api.io.TempDir
-            java.nio.file.Path dir) throws Exception {
+    void aTlsHandshakeThatFailsOnANewConnectionOfACallIsSaidSoNamingTheServerAndWhatToCheck() throws Exception {
         // The session began over TLS; then its connection closed and the server's certificate was replaced by one the
         // Java runtime does not trust, so the call's new connection fails its handshake. Before, the model read the JDK's
         // words: '... SSLHandshakeException: PKIX path building failed: sun.security.provider.certpath...'. The tool counts
         // as a write here: no request went out without a connection, so it was not run, where the result said it may
         // have taken effect.
         try (ScriptedHttpServer server = new ScriptedHttpServer();
-             TlsFront front = new TlsFront(java.net.URI.create(server.url()).getPort(), dir).trustingClients();
+             TlsFront front = new TlsFront(java.net.URI.create(server.url()).getPort()).trustingClients();
              McpToolset mcp = McpToolset.start(McpConfig.parse("{\"mcpServers\": {\"remote\": {\"url\": \"" + front.url("/mcp")
                      + "\", \"risk\": \"write\"}}}", "test", Map.of()))) {
             assertThat(invoke(mcp, "echo", "k-first", Duration.ofSeconds(10)).content()).isEqualTo("done");

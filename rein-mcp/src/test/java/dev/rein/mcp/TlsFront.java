@@ -7,10 +7,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.KeyStore;
-import java.util.concurrent.TimeUnit;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
@@ -18,7 +15,7 @@ import javax.net.ssl.TrustManagerFactory;
 
 /**
  * A TLS front for a plain HTTP test server, as a load balancer terminating TLS is: it serves a
- * certificate for 127.0.0.1 made with the JDK's keytool, and {@link #trustingClients()} makes the
+ * certificate for 127.0.0.1 made for it, and {@link #trustingClients()} makes the
  * JVM's default TLS context (the one the MCP transport's HTTP client takes) trust it until closed.
  * When {@link #breakOn} is set, a connection whose request holds that text is broken in the middle:
  * a TLS record the client cannot decrypt is written instead of the answer, as a faulty proxy or a
@@ -28,7 +25,6 @@ final class TlsFront implements AutoCloseable {
     private static final char[] PASSWORD = "changeit".toCharArray();
     private final ServerSocket listener;
     private final SSLContext context;
-    private final Path dir;
     /** The context new connections are served with: {@link #context}, or one the clients do not trust. */
     private volatile SSLContext serving;
     private final java.util.Set<Socket> open = java.util.concurrent.ConcurrentHashMap.newKeySet();
@@ -39,37 +35,34 @@ final class TlsFront implements AutoCloseable {
     /** Text that, seen in an answer, breaks its connection's TLS there, what came before it delivered; null for none. */
     volatile String breakAnswerOn;
 
-    TlsFront(int backendPort, Path dir) throws Exception {
+    TlsFront(int backendPort) throws Exception {
         this.backendPort = backendPort;
-        this.dir = dir;
         context = contextOf("front");
         serving = context;
         listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         Thread.ofVirtual().start(this::accept);
     }
 
-    /** A TLS context serving a new self-signed certificate for 127.0.0.1 and trusting only it. */
-    private SSLContext contextOf(String name) throws Exception {
-        Path store = dir.resolve(name + ".p12");
-        Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
-                "-genkeypair", "-alias", name, "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=127.0.0.1",
-                "-ext", "SAN=ip:127.0.0.1", "-validity", "2", "-storetype", "PKCS12", "-keystore", store.toString(),
-                "-storepass", new String(PASSWORD), "-keypass", new String(PASSWORD)).redirectErrorStream(true).start();
-        String said = new String(keytool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!keytool.waitFor(60, TimeUnit.SECONDS) || keytool.exitValue() != 0 || !Files.exists(store)) {
-            throw new IllegalStateException("keytool could not make the test certificate: " + said);
-        }
+    /**
+     * A TLS context serving a new self-signed certificate for 127.0.0.1 and trusting only it. The
+     * certificate is made in the JVM with public JDK APIs ({@link SelfSignedCertificate}): making it
+     * with keytool started a JVM for each, about 8 s apiece on a loaded machine.
+     */
+    private static SSLContext contextOf(String name) throws Exception {
+        SelfSignedCertificate made = SelfSignedCertificate.forLoopback();
         KeyStore keys = KeyStore.getInstance("PKCS12");
-        try (InputStream in = Files.newInputStream(store)) {
-            keys.load(in, PASSWORD);
-        }
+        keys.load(null, null);
+        keys.setKeyEntry(name, made.key(), PASSWORD, new java.security.cert.Certificate[] {made.certificate()});
+        KeyStore trusted = KeyStore.getInstance("PKCS12");
+        trusted.load(null, null);
+        trusted.setCertificateEntry(name, made.certificate());
         KeyManagerFactory keyManagers = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
         keyManagers.init(keys, PASSWORD);
         TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        trust.init(keys);
-        SSLContext made = SSLContext.getInstance("TLS");
-        made.init(keyManagers.getKeyManagers(), trust.getTrustManagers(), null);
-        return made;
+        trust.init(trusted);
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(keyManagers.getKeyManagers(), trust.getTrustManagers(), null);
+        return context;
     }
 
     /**
