@@ -283,7 +283,10 @@ final class ResumingHttpClient extends HttpClient {
         return refusal;
     }
 
-    /** The HTTP error status each notification method was last refused with; forgotten once read. */
+    /**
+     * The HTTP error status each notification method was last refused with; forgotten once read.
+     * Bounded by the notification methods a client posts (initialized, cancelled and the like).
+     */
     private final java.util.Map<String, Integer> refusedNotifications = new ConcurrentHashMap<>();
 
     /**
@@ -297,9 +300,9 @@ final class ResumingHttpClient extends HttpClient {
     }
 
     /** What the server said when it refused the request with JSON-RPC id {@code id}, as {@link #refusal()}; forgotten once read. */
-    private final java.util.Map<String, String> refusals = new ConcurrentHashMap<>();
+    private final ByRequest<String> refusals = new ByRequest<>();
     /** JSON-RPC errors without an id that answered a POST, by the id of its request; forgotten once read. */
-    private final java.util.Map<String, String> idlessErrors = new ConcurrentHashMap<>();
+    private final ByRequest<String> idlessErrors = new ByRequest<>();
 
     /**
      * The JSON-RPC error without an id ({@code "id": null}, or none) that answered the POST of the
@@ -308,11 +311,11 @@ final class ResumingHttpClient extends HttpClient {
      * message it cannot read, but over streamable HTTP it answers that POST's request.
      */
     String idlessErrorOf(Object id) {
-        return id == null ? null : idlessErrors.remove(Json.write(Json.mapper().valueToTree(id)));
+        return id == null ? null : idlessErrors.take(Json.write(Json.mapper().valueToTree(id)));
     }
 
     /** The failures that cut off a request's response stream before its answer, by the id of its request; forgotten once read. */
-    private final java.util.Map<String, Throwable> cutOff = new ConcurrentHashMap<>();
+    private final ByRequest<Throwable> cutOff = new ByRequest<>();
 
     /**
      * Why the response stream of the request with JSON-RPC id {@code id} was cut off before its
@@ -320,12 +323,12 @@ final class ResumingHttpClient extends HttpClient {
      * cut off so (the server closed it, or it was answered).
      */
     Throwable cutOffBy(Object id) {
-        return id == null ? null : cutOff.remove(Json.write(Json.mapper().valueToTree(id)));
+        return id == null ? null : cutOff.take(Json.write(Json.mapper().valueToTree(id)));
     }
 
     /** What the server said, as {@link #refusal()}, when it refused the request with JSON-RPC id {@code id}; null when nothing. */
     String refusalOf(Object id) {
-        return id == null ? null : refusals.remove(Json.write(Json.mapper().valueToTree(id)));
+        return id == null ? null : refusals.take(Json.write(Json.mapper().valueToTree(id)));
     }
 
     /** Passes an empty answer to a request on, then gives the request its error: no answer will come. */

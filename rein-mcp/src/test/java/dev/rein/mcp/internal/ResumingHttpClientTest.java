@@ -1,0 +1,130 @@
+package dev.rein.mcp.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+
+class ResumingHttpClientTest {
+    /** More requests than a session keeps anything about when nobody reads it. */
+    private static final int REQUESTS = ByRequest.KEPT + 10;
+
+    @Test
+    void whatIsKeptAboutRequestsNobodyAsksAboutIsBoundedAndTheLatestIsKept() throws Exception {
+        // What the server said refusing a request is kept by its id until the request's caller reads it. A caller that
+        // gave up first (its timeout), or a request the SDK sent itself (initialize after a 404), never reads it: before,
+        // each such entry stayed for the whole session, so a long session refused often grew without bound.
+        try (RawServer server = new RawServer(body -> "HTTP/1.1 500 Internal Server Error\r\nContent-Type: application/json\r\n"
+                + "Connection: close\r\nContent-Length: " + REFUSAL.getBytes(StandardCharsets.UTF_8).length + "\r\n\r\n" + REFUSAL)) {
+            ResumingHttpClient client = client();
+            for (int id = 1; id <= REQUESTS; id++) {
+                HttpResponse<String> response = client.send(post(server, id), HttpResponse.BodyHandlers.ofString());
+                assertThat(response.statusCode()).isEqualTo(500);
+            }
+            assertThat(client.refusalOf(REQUESTS)).isEqualTo("JSON-RPC error -32603: 東京 is down");
+            assertThat(client.refusalOf(1)).isNull();
+            assertThat(client.refusalOf(REQUESTS)).as("forgotten once read").isNull();
+        }
+    }
+
+    @Test
+    void cutOffStreamsNobodyAsksAboutAreBoundedAndTheLatestIsKept() throws Exception {
+        // A request's event stream cut off before its answer (a reset, a broken TLS connection) is noted by its id, for the
+        // caller to say what cut it off; a caller that gave up first never asks. Before, every such note stayed.
+        try (RawServer server = new RawServer(body -> "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+                + "Transfer-Encoding: chunked\r\n\r\n100\r\ndata: {\"jsonrpc\"")) {
+            ResumingHttpClient client = client();
+            for (int id = 1; id <= REQUESTS; id++) {
+                try {
+                    client.send(post(server, id), HttpResponse.BodyHandlers.ofString());
+                } catch (IOException e) {
+                    // the stream was cut off, as the server meant
+                }
+            }
+            // The note is made just after the stream's failure reaches the caller.
+            Throwable latest = null;
+            for (int tries = 0; latest == null && tries < 100; tries++) {
+                Thread.sleep(50);
+                latest = client.cutOffBy(REQUESTS);
+            }
+            assertThat(latest).isInstanceOf(IOException.class);
+            assertThat(client.cutOffBy(1)).isNull();
+        }
+    }
+
+    private static final String REFUSAL = "{\"jsonrpc\": \"2.0\", \"id\": null, \"error\": {\"code\": -32603, \"message\": \"東京 is down\"}}";
+
+    private static ResumingHttpClient client() {
+        ResumingHttpClient.Builder builder = new ResumingHttpClient.Builder(Duration.ofSeconds(5));
+        builder.build();
+        return builder.client();
+    }
+
+    private static HttpRequest post(RawServer server, int id) {
+        return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/mcp"))
+                .header("Content-Type", "application/json")
+                .header("Accept", "application/json, text/event-stream")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\": \"2.0\", \"id\": " + id
+                        + ", \"method\": \"tools/call\", \"params\": {\"name\": \"echo\"}}"))
+                .build();
+    }
+
+    /** Answers each connection's one request with the bytes a function gives, then closes it (mid-answer, if so written). */
+    private static final class RawServer implements AutoCloseable {
+        private final ServerSocket listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+
+        RawServer(Function<String, String> answer) throws IOException {
+            Thread.ofVirtual().start(() -> {
+                while (!listener.isClosed()) {
+                    try (Socket socket = listener.accept()) {
+                        String request = readRequest(socket.getInputStream());
+                        OutputStream out = socket.getOutputStream();
+                        out.write(answer.apply(request).getBytes(StandardCharsets.UTF_8));
+                        out.flush();
+                    } catch (IOException e) {
+                        // closed, or the client went away
+                    }
+                }
+            });
+        }
+
+        int port() {
+            return listener.getLocalPort();
+        }
+
+        /** Reads the headers and the body (by its Content-Length), returning the body. */
+        private static String readRequest(InputStream in) throws IOException {
+            StringBuilder head = new StringBuilder();
+            while (!head.toString().endsWith("\r\n\r\n")) {
+                int b = in.read();
+                if (b < 0) {
+                    throw new IOException("the client closed the connection");
+                }
+                head.append((char) b);
+            }
+            int length = 0;
+            for (String line : head.toString().split("\r\n")) {
+                if (line.toLowerCase(java.util.Locale.ROOT).startsWith("content-length:")) {
+                    length = Integer.parseInt(line.substring("content-length:".length()).trim());
+                }
+            }
+            return new String(in.readNBytes(length), StandardCharsets.UTF_8);
+        }
+
+        @Override
+        public void close() throws IOException {
+            listener.close();
+        }
+    }
+}
