@@ -23,6 +23,7 @@ import dev.rein.temporal.internal.Payloads.ModelStep;
 import dev.rein.temporal.internal.Payloads.Planned;
 import dev.rein.temporal.internal.Payloads.RunRef;
 import dev.rein.temporal.internal.Payloads.Turn;
+import io.temporal.activity.ActivityCancellationType;
 import io.temporal.activity.ActivityOptions;
 import io.temporal.api.enums.v1.RetryState;
 import io.temporal.api.enums.v1.TimeoutType;
@@ -229,7 +230,7 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
         take(plan.run());
         DrivenRun.Next next = plan.next();
         if (next == null) {
-            List<CallDone> outcomes = ToolSteps.run(effects(), turn(), plan, ref.toolCallCounts());
+            List<CallDone> outcomes = ToolSteps.run(this::effects, turn(), plan, ref.toolCallCounts());
             Acted acted = effects().completeTools(turn(), batch, outcomes);
             take(acted.run());
             next = acted.next();
@@ -577,6 +578,11 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
      * retried elsewhere after the attempt timeout, and a live one's is not started twice.
      */
     private AgentActivities effects() {
+        return effects(ActivityCancellationType.TRY_CANCEL);
+    }
+
+    /** As {@link #effects()}, cancelled as {@code cancellation} says when their scope is (tool reads wait for their end). */
+    private AgentActivities effects(ActivityCancellationType cancellation) {
         Duration left = timeLeft();
         Duration attempt = attempt();
         Duration call = left.compareTo(attempt) > 0 ? left : attempt;
@@ -586,6 +592,7 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
                 // run (none registered it, none polls) ends the run once its deadline has passed
                 .setScheduleToCloseTimeout(call.plus(attempt.multipliedBy(WORKER_LOSSES)))
                 .setHeartbeatTimeout(attempt)
+                .setCancellationType(cancellation)
                 .setRetryOptions(RetryOptions.newBuilder().setInitialInterval(Duration.ofSeconds(1))
                         .setDoNotRetry(Reasons.INTERNAL_ERROR, CONVERTER_FAILURE).build()).build());
     }

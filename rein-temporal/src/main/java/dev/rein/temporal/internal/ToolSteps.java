@@ -4,47 +4,67 @@ import dev.rein.temporal.internal.Payloads.CallDone;
 import dev.rein.temporal.internal.Payloads.Planned;
 import dev.rein.temporal.internal.Payloads.Turn;
 import dev.rein.tool.ToolCall;
+import io.temporal.activity.ActivityCancellationType;
 import io.temporal.workflow.Async;
+import io.temporal.workflow.CancellationScope;
 import io.temporal.workflow.Promise;
 import io.temporal.workflow.Workflow;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The planned calls of one response, each as its own activity, with the local executor's order:
  * the reads start together and are awaited together; the side-effecting calls (WRITE,
- * IRREVERSIBLE) follow after every read has ended, one at a time in call order. Outcomes come
+ * IRREVERSIBLE) follow after every read has ended, one at a time in call order; a read that fails for good
+ * cancels the others (locally the executor interrupts them). Outcomes come
  * back in call order. Workflow code: deterministic (Temporal's {@code Async}/{@code Promise}, no threads).
  */
 final class ToolSteps {
     private ToolSteps() {}
 
-    static List<CallDone> run(AgentActivities activities, Turn turn, Planned plan, Map<String, Integer> callCounts) {
+    static List<CallDone> run(Function<ActivityCancellationType, AgentActivities> activities, Turn turn, Planned plan,
+                              Map<String, Integer> callCounts) {
         List<ToolCall> calls = plan.calls();
         CallDone[] done = new CallDone[calls.size()];
+        long readCount = plan.sideEffecting().stream().filter(sideEffecting -> !sideEffecting).count();
+        // histories recorded before it let the other reads run on after a read failed (and a cancel of the run did not
+        // wait for them): their activities were requested with Temporal's default cancellation
+        boolean cancellable = readCount >= 2
+                && Workflow.getVersion("reads-cancelled", Workflow.DEFAULT_VERSION, 1) >= 1;
+        AgentActivities readActivities = activities.apply(cancellable
+                ? ActivityCancellationType.WAIT_CANCELLATION_COMPLETED : ActivityCancellationType.TRY_CANCEL);
+        AgentActivities writes = activities.apply(ActivityCancellationType.TRY_CANCEL);
         // calls admitted before this one count against the tool's limit, as the local executor admits them in call order
-        Map<String, Integer> counts = new HashMap<>(callCounts);
+        Map<String, Integer> admitted = new HashMap<>(callCounts);
         List<Promise<CallDone>> reads = new ArrayList<>();
         List<Integer> readIndex = new ArrayList<>();
-        for (int i = 0; i < calls.size(); i++) {
-            if (!plan.sideEffecting().get(i)) {
-                ToolCall call = calls.get(i);
-                reads.add(Async.function(activities::callTool, turn, call, Map.copyOf(counts)));
-                readIndex.add(i);
-                counts.merge(call.name(), 1, Integer::sum);
+        CancellationScope readScope = Workflow.newCancellationScope(() -> {
+            for (int i = 0; i < calls.size(); i++) {
+                if (!plan.sideEffecting().get(i)) {
+                    ToolCall call = calls.get(i);
+                    reads.add(Async.function(readActivities::callTool, turn, call, Map.copyOf(admitted)));
+                    readIndex.add(i);
+                    admitted.merge(call.name(), 1, Integer::sum);
+                }
             }
+        });
+        readScope.run();
+        if (cancellable) {
+            awaitAllCancellingOnFailure(reads, readScope);
+        } else {
+            awaitAll(reads);
         }
-        awaitAll(reads);
-        counts = new HashMap<>(callCounts);
+        Map<String, Integer> counts = new HashMap<>(callCounts);
         for (int r = 0; r < reads.size(); r++) {
             done[readIndex.get(r)] = reads.get(r).get();
             count(counts, done[readIndex.get(r)]);
         }
         for (int i = 0; i < calls.size(); i++) {
             if (done[i] == null) {
-                done[i] = activities.callTool(turn, calls.get(i), Map.copyOf(counts));
+                done[i] = writes.callTool(turn, calls.get(i), Map.copyOf(counts));
                 count(counts, done[i]);
             }
         }
@@ -52,9 +72,41 @@ final class ToolSteps {
     }
 
     /**
-     * Waits until every read has ended, then throws the first failure, if any. Promise.allOf fails as soon as one read
-     * fails, and the run went on to its end while the other reads still ran: their results and trace events came after
-     * the run's end. Locally the executor stops the other calls and waits for them before the run ends.
+     * Waits until every read has ended or one has failed; at a failure the other reads are cancelled (their workers
+     * interrupt the calls at the next heartbeat, as a local run interrupts them) and waited for, so that none of their
+     * results or trace events comes after the run's end; then the failure is thrown (the first in call order, when more
+     * failed at once). A cancel of the run reaches the reads through the scope too, and is waited for the same way.
+     */
+    private static void awaitAllCancellingOnFailure(List<Promise<CallDone>> reads, CancellationScope readScope) {
+        Workflow.await(() -> reads.stream().allMatch(Promise::isCompleted) || firstFailure(reads) != null);
+        RuntimeException failure = firstFailure(reads);
+        if (failure == null) {
+            return;
+        }
+        readScope.cancel("a read of the same step failed for good: " + failure.getMessage());
+        for (Promise<CallDone> read : reads) {
+            try {
+                read.get();
+            } catch (RuntimeException e) {
+                // cancelled as asked, or failed on its own: the first failure is the one the run ends with
+            }
+        }
+        throw failure;
+    }
+
+    private static RuntimeException firstFailure(List<Promise<CallDone>> reads) {
+        for (Promise<CallDone> read : reads) {
+            if (read.isCompleted() && read.getFailure() != null) {
+                return read.getFailure();
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Waits until every read has ended, then throws the first failure, if any (histories recorded before the reads
+     * were cancelled). Promise.allOf fails as soon as one read fails, and the run went on to its end while the other
+     * reads still ran: their results and trace events came after the run's end.
      */
     private static void awaitAll(List<Promise<CallDone>> reads) {
         // histories recorded before it went on at the first failure
