@@ -86,6 +86,51 @@ class ChatContextTest {
         });
     }
 
+    /**
+     * A propagator of the AWS Distro for OpenTelemetry (X-Ray: X-Amzn-Trace-Id) or B3 multi (X-B3-TraceId)
+     * writes header names in mixed case, and one of an application's own may write a value no HTTP header
+     * carries. HTTP header names are case-insensitive, so the model request carries them in lower case;
+     * a value it cannot carry is left out and the others sent. Either way the model call goes on: tracing
+     * must not fail the run it observes.
+     */
+    @Test
+    void headersOfAnyPropagatorGoInLowerCaseAndOneThatCannotBeSentDoesNotFailTheCall() {
+        io.opentelemetry.context.propagation.TextMapPropagator awsLike = new io.opentelemetry.context.propagation.TextMapPropagator() {
+            @Override
+            public java.util.Collection<String> fields() {
+                return List.of("X-Amzn-Trace-Id", "X-Broken");
+            }
+
+            @Override
+            public <C> void inject(io.opentelemetry.context.Context context, C carrier,
+                                   io.opentelemetry.context.propagation.TextMapSetter<C> setter) {
+                SpanContext span = Span.fromContext(context).getSpanContext();
+                setter.set(carrier, "X-Amzn-Trace-Id", "Root=1-" + span.getTraceId().substring(0, 8) + "-"
+                        + span.getTraceId().substring(8) + ";Parent=" + span.getSpanId() + ";Sampled=1");
+                setter.set(carrier, "X-Broken", "line one\nline two");
+            }
+
+            @Override
+            public <C> io.opentelemetry.context.Context extract(io.opentelemetry.context.Context context, C carrier,
+                                                                io.opentelemetry.context.propagation.TextMapGetter<C> getter) {
+                return context;
+            }
+        };
+        ScriptedModel script = ScriptedModel.of(ScriptedModel.text("Hi."));
+        Agent agent = ReinTelemetry.builder(OTEL.getOpenTelemetry())
+                .propagator(io.opentelemetry.context.propagation.TextMapPropagator.composite(
+                        io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator.getInstance(), awsLike))
+                .build().install(Agent.builder().model(recording(script)).modelName("test-model")
+                        .prices(PriceTable.empty().with("test-model", ModelPrice.of("3", "0.3", "15")))).build();
+        RunResult result = agent.run("say hi");
+
+        assertThat(result.status()).as(result.message()).isEqualTo(RunStatus.SUCCEEDED);
+        SpanData chat = OTEL.getSpans().stream().filter(s -> s.getName().equals("chat test-model")).findFirst().orElseThrow();
+        assertThat(seen).singleElement().satisfies(attempt -> assertThat(attempt.headers()).containsOnlyKeys("traceparent", "x-amzn-trace-id")
+                .containsEntry("x-amzn-trace-id", "Root=1-" + chat.getTraceId().substring(0, 8) + "-" + chat.getTraceId().substring(8)
+                        + ";Parent=" + chat.getSpanId() + ";Sampled=1"));
+    }
+
     @Test
     void aToolHandlerIsGivenTheTraceContextOfItsExecuteToolSpanToPassOnAndANoopPropagatorGivesNone() {
         // A tool that calls another process (an MCP server: params._meta, as OpenTelemetry's MCP conventions ask)

@@ -1,5 +1,6 @@
 package dev.rein.otel.internal;
 
+import dev.rein.ReinException;
 import dev.rein.model.Model;
 import dev.rein.model.ModelCall;
 import dev.rein.model.ModelCallContext;
@@ -16,8 +17,13 @@ import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
 import io.opentelemetry.context.propagation.TextMapPropagator;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Puts a model call's {@code chat} span in context for the rest of the model-call chain and for
@@ -28,8 +34,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * interrupt), so the model is wrapped to make the span current wherever it runs.
  */
 final class ChatContextPropagation implements ModelInterceptor {
+    private static final Logger LOG = LoggerFactory.getLogger(ChatContextPropagation.class);
+
     private final Telemetry telemetry;
     private final TextMapPropagator propagator;
+    /** The names of headers said to be left out, so each is said once, not at every call. */
+    private final Set<String> unsendable = ConcurrentHashMap.newKeySet();
 
     ChatContextPropagation(Telemetry telemetry, TextMapPropagator propagator) {
         this.telemetry = telemetry;
@@ -45,11 +55,44 @@ final class ChatContextPropagation implements ModelInterceptor {
         Context chat = handoff.chat();
         String provider = handoff.run().learnProvider(call.model(), Span.fromContext(chat));
         Map<String, String> headers = new LinkedHashMap<>();
-        propagator.inject(chat, headers, (carrier, name, value) -> carrier.put(name, value));
-        ModelRequest request = headers.isEmpty() ? call.request() : call.request().withOption(new TraceContextHeaders(headers));
+        // HTTP header names are case-insensitive; propagators such as X-Ray's (X-Amzn-Trace-Id) and B3's write mixed case
+        propagator.inject(chat, headers, (carrier, name, value) -> {
+            if (name != null && value != null) {
+                carrier.put(name.toLowerCase(Locale.ROOT), value);
+            }
+        });
+        TraceContextHeaders sendable = sendable(headers);
+        ModelRequest request = sendable == null ? call.request() : call.request().withOption(sendable);
         ModelCall traced = call.withRequest(request).withModel(new InContext(call.model(), chat, handoff.run(), provider, new AtomicBoolean()));
         try (Scope ignored = chat.makeCurrent()) {
             return chain.proceed(traced);
+        }
+    }
+
+    /**
+     * The headers the request can carry, null when none: one a propagator wrote that no HTTP header
+     * carries (a line break in its value, say) is left out and said once, since tracing must not fail
+     * the model call it observes.
+     */
+    private TraceContextHeaders sendable(Map<String, String> headers) {
+        if (headers.isEmpty()) {
+            return null;
+        }
+        try {
+            return new TraceContextHeaders(headers);
+        } catch (ReinException e) {
+            Map<String, String> kept = new LinkedHashMap<>();
+            headers.forEach((name, value) -> {
+                try {
+                    new TraceContextHeaders(Map.of(name, value));
+                    kept.put(name, value);
+                } catch (ReinException refused) {
+                    if (unsendable.add(name)) {
+                        LOG.warn("the model requests do not carry the trace header the propagator wrote: {}", refused.getMessage());
+                    }
+                }
+            });
+            return kept.isEmpty() ? null : new TraceContextHeaders(kept);
         }
     }
 
