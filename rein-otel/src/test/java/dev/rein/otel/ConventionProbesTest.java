@@ -173,4 +173,31 @@ class ConventionProbesTest {
         assertThat(part.get("type").asText()).isEqualTo("reasoning");
         assertThat(part.get("content").asText()).isEqualTo("let me think");
     }
+
+    /**
+     * Provider items Rein keeps without reading them (redacted thinking, a web search's server tool
+     * call and result, a compaction block) are parts named by their kind, as the messages schemas'
+     * generic part asks (a type), with nothing of their content: not by the Java class that holds them.
+     */
+    @Test
+    void providerItemsArePartsNamedByTheirKindWithoutTheirContent() throws Exception {
+        ReinTelemetry telemetry = ReinTelemetry.builder(OTEL.getOpenTelemetry()).providerName("anthropic").captureContent(true).build();
+        com.fasterxml.jackson.databind.node.ObjectNode search = Json.object().put("type", "server_tool_use").put("id", "srvtoolu_01")
+                .put("name", "web_search");
+        search.putObject("input").put("query", "東京の天気");
+        com.fasterxml.jackson.databind.node.ObjectNode result = Json.object().put("type", "web_search_tool_result")
+                .put("tool_use_id", "srvtoolu_01");
+        Agent agent = telemetry.install(Agent.builder().model(ScriptedModel.of(reply(StopReason.END_TURN, Usage.of(1, 1, 0, 0),
+                new dev.rein.model.RedactedThinkingBlock("EncryptedBlob=="), new dev.rein.model.OpaqueBlock("server_tool_use", search),
+                new dev.rein.model.OpaqueBlock("web_search_tool_result", result), new TextBlock("晴れです"))))
+                .modelName(ScriptedModel.DEFAULT_NAME).prices(ScriptedModel.PRICES)).build();
+        agent.run("天気は?");
+        JsonNode parts = Json.mapper().readTree(chat().getAttributes().get(GenAiConventions.OUTPUT_MESSAGES)).get(0).get("parts");
+        assertThat(parts).extracting(part -> part.get("type").asText())
+                .containsExactly("redacted_thinking", "server_tool_use", "web_search_tool_result", "text");
+        assertThat(parts.get(0).size()).as("the kind only").isEqualTo(1);
+        assertThat(parts.get(1).size()).isEqualTo(1);
+        assertThat(parts.get(2).size()).isEqualTo(1);
+        assertThat(parts.get(3).get("content").asText()).isEqualTo("晴れです");
+    }
 }

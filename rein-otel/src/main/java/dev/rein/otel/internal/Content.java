@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rein.json.Json;
 import dev.rein.model.ContentBlock;
 import dev.rein.model.Message;
+import dev.rein.model.OpaqueBlock;
+import dev.rein.model.RedactedThinkingBlock;
 import dev.rein.model.TextBlock;
 import dev.rein.model.ThinkingBlock;
 import dev.rein.model.ToolDefinition;
@@ -78,26 +80,24 @@ final class Content {
     }
 
     private static ObjectNode part(ContentBlock block) {
-        if (block instanceof TextBlock t) {
-            return text(t.text());
-        }
-        if (block instanceof ToolUseBlock use) {
-            ObjectNode part = F.objectNode().put("type", "tool_call").put("id", use.id()).put("name", use.name());
-            part.set("arguments", use.input());
-            return part;
-        }
-        if (block instanceof ToolResultBlock result) {
+        return switch (block) {
+            case TextBlock t -> text(t.text());
+            case ToolUseBlock use -> {
+                ObjectNode part = F.objectNode().put("type", "tool_call").put("id", use.id()).put("name", use.name());
+                part.set("arguments", use.input());
+                yield part;
+            }
             // "response" is what the input-messages JSON schema requires; the conventions' own
             // examples write "result", so both are given the same text.
-            return F.objectNode().put("type", "tool_call_response").put("id", result.toolUseId())
+            case ToolResultBlock result -> F.objectNode().put("type", "tool_call_response").put("id", result.toolUseId())
                     .put("response", result.content()).put("result", result.content());
-        }
-        if (block instanceof ThinkingBlock thinking) {
             // The messages schemas have a part of their own for the model's reasoning.
-            return F.objectNode().put("type", "reasoning").put("content", thinking.thinking());
-        }
-        // Other provider blocks (redacted thinking, opaque items) are named but not copied: they carry no readable text.
-        return F.objectNode().put("type", block.getClass().getSimpleName());
+            case ThinkingBlock thinking -> F.objectNode().put("type", "reasoning").put("content", thinking.thinking());
+            // Items with no readable text are named by their kind (the schemas' generic part: a type), not copied:
+            // encrypted thinking, and a provider's block Rein keeps unread (a server tool call or result, a compaction).
+            case RedactedThinkingBlock redacted -> F.objectNode().put("type", "redacted_thinking");
+            case OpaqueBlock opaque -> F.objectNode().put("type", opaque.type().isBlank() ? "opaque" : opaque.type());
+        };
     }
 
     private static ObjectNode text(String text) {
