@@ -22,8 +22,18 @@ final class CallLimits implements ToolInterceptor {
         // The tool's own maxCalls is the most its author allows in a run: a budget may lower it, never raise it
         Integer limit = lower(limits.get(name), invocation.tool().maxCalls());
         if (limit != null) {
-            int count = counts.merge(name, 1, Integer::sum);
-            if (count > limit) {
+            // a call refused here is not made: counting it would report more calls than the cap allows, and a
+            // resumed or Temporal-driven run (which carries these counts) would see calls that never ran
+            boolean[] admitted = {false};
+            counts.compute(name, (tool, count) -> {
+                int made = count == null ? 0 : count;
+                if (made >= limit) {
+                    return count;
+                }
+                admitted[0] = true;
+                return made + 1;
+            });
+            if (!admitted[0]) {
                 return ToolOutcome.of(ToolResult.reinError(invocation.call(), ErrorClass.LIMIT_REACHED,
                         "Tool '" + name + "' has reached its limit of " + limit + " calls in this run and was not called."
                                 + " Work with the results you already have, use another tool, or finish."));
@@ -36,7 +46,7 @@ final class CallLimits implements ToolInterceptor {
         return a == null ? b : b == null ? a : Integer.valueOf(Math.min(a, b));
     }
 
-    /** Calls counted so far, by tool name (for persistence and reports). */
+    /** Calls admitted so far, by tool name (for persistence and reports); a call refused for its cap is not among them. */
     Map<String, Integer> counts() {
         return Map.copyOf(counts);
     }

@@ -77,7 +77,10 @@ public final class ToolExecutor {
         return List.copyOf(stages);
     }
 
-    /** Calls made so far, by tool name (restored when a run resumes). */
+    /**
+     * Calls made so far of each tool that has a cap, by tool name (restored when a run resumes); a call
+     * refused for its cap was not made and is not counted.
+     */
     public Map<String, Integer> callCounts() {
         return callLimits.counts();
     }

@@ -245,6 +245,17 @@ class ToolExecutorTest {
     }
 
     @Test
+    void aCallRefusedForItsCapIsNotCountedAsMade() throws Exception {
+        // docs/safety.md: the cap counts each call that passed the stages above it, not one refused
+        ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(tool("t", (a, c) -> "ok")))
+                .callLimits(Map.of("t", 3)).build();
+        for (int i = 1; i <= 5; i++) {
+            run(executor, call("t", "{\"text\":\"" + i + "\"}"));
+        }
+        assertThat(executor.callCounts()).containsEntry("t", 3);
+    }
+
+    @Test
     void inAParallelStepTheCallsOverACapAreTheLastInCallOrder() throws Exception {
         // The first call is slow to pass the scope check (a stage between admission and the cap):
         // the later calls must still not take its place under the cap.

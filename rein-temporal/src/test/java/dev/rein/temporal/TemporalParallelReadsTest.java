@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rein.agent.Agent;
 import dev.rein.agent.RunResult;
+import dev.rein.approval.ApprovalPolicy;
 import dev.rein.run.RunStatus;
 import dev.rein.testkit.RecordingListener;
 import dev.rein.testkit.ScriptedModel;
@@ -14,6 +15,7 @@ import dev.rein.trace.TraceEvent;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -97,5 +99,52 @@ class TemporalParallelReadsTest {
             List<TraceEvent> events = trace.events();
             assertThat(events.get(events.size() - 1)).isInstanceOf(TraceEvent.RunFinished.class);
         }
+    }
+
+    /**
+     * A per-tool cap holds on Temporal as locally, for reads run together and for side-effecting calls run one at a
+     * time, within a step and across steps: a call refused for its cap is not counted as made (the counted flag the
+     * workflow carries from call to call), and the calls over the cap are the last in call order.
+     */
+    @Test
+    void perToolCapsRefuseTheSameCallsAsLocally() {
+        Supplier<ScriptedModel> script = () -> ScriptedModel.of(
+                ScriptedModel.toolCalls(ScriptedModel.call("lookup_order", "{\"id\":\"A-1\"}"),
+                        ScriptedModel.call("lookup_order", "{\"id\":\"A-2\"}"),
+                        ScriptedModel.call("lookup_order", "{\"id\":\"A-3\"}"),
+                        ScriptedModel.call("refund", "{\"id\":\"A-1\"}"),
+                        ScriptedModel.call("refund", "{\"id\":\"A-2\"}")),
+                ScriptedModel.toolCalls(ScriptedModel.call("lookup_order", "{\"id\":\"A-4\"}"),
+                        ScriptedModel.call("refund", "{\"id\":\"A-3\"}")),
+                ScriptedModel.text("A-1 と A-2 を確認し、A-1 を返金しました。"));
+        Orders.Ledger localLedger = new Orders.Ledger();
+        RecordingListener local = new RecordingListener();
+        RunResult expected = capped(script.get(), local, localLedger).run("A-1 から A-4 を確認して返金して");
+
+        Orders.Ledger ledger = new Orders.Ledger();
+        RecordingListener remote = new RecordingListener();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            RunResult result = server.start(capped(script.get(), remote, ledger)).start("A-1 から A-4 を確認して返金して", "run-caps").result();
+
+            assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED).isEqualTo(expected.status());
+            assertThat(result.answer()).isEqualTo(expected.answer());
+            assertThat(ledger.charges).hasSize(1).hasSameSizeAs(localLedger.charges);
+            assertThat(outcomes(remote)).isEqualTo(outcomes(local)).containsExactly(
+                    "lookup_order NONE", "lookup_order NONE", "lookup_order LIMIT_REACHED", "refund NONE",
+                    "refund LIMIT_REACHED", "lookup_order LIMIT_REACHED", "refund LIMIT_REACHED");
+        }
+    }
+
+    private static Agent capped(ScriptedModel model, RecordingListener trace, Orders.Ledger ledger) {
+        return Orders.agent(model, trace, Orders.lookup().toBuilder().maxCalls(2).build(),
+                Orders.refund(ledger, key -> {}).toBuilder().maxCalls(1).build()).approvalPolicy(ApprovalPolicy.NEVER).build();
+    }
+
+    /** Each call's tool and error class, in call order (the scripted model numbers a response's calls: toolu_R_N). */
+    private static List<String> outcomes(RecordingListener trace) {
+        return trace.events(TraceEvent.ToolCompleted.class).stream()
+                .sorted(java.util.Comparator.comparingInt((TraceEvent.ToolCompleted c) -> c.step())
+                        .thenComparingInt(c -> Integer.parseInt(c.callId().substring(c.callId().lastIndexOf('_') + 1))))
+                .map(c -> c.tool() + " " + c.errorClass()).toList();
     }
 }
