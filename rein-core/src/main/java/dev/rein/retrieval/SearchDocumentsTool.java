@@ -1,29 +1,60 @@
 package dev.rein.retrieval;
 
 import dev.rein.internal.text.Controls;
+import dev.rein.internal.text.SourceList;
 import dev.rein.internal.text.Visible;
+import dev.rein.security.UntrustedData;
 import dev.rein.tool.Risk;
 import dev.rein.tool.Tool;
 import dev.rein.tool.ToolOutput;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Stream;
 
 /**
  * The {@code search_documents} tool: a READ tool over a {@link Retriever}. Its result is an
- * observation that names the query, the time, and for each passage its source and score; like every
- * tool result it reaches the model inside the executor's untrusted-data wrapper (on by default), with
- * any wrapper tag in a passage neutralised, so one cannot end the wrapper early. The query and each
- * source are written on one line, their control characters as escapes ({@code \x0a}), so neither can
- * add a line such as a forged {@code [2] source:}; a query of only spaces or invisible characters is
- * refused unsearched. It writes nothing: a fact from a document reaches long-term
- * memory only through an explicit {@code remember} that cites this observation.
+ * observation that names the query, the time, and then each passage as a {@code <document>} element
+ * (the structure Anthropic's long-context guide recommends for documents in a prompt):
+ *
+ * <pre>{@code
+ * query: 返品
+ * searched at: 2026-12-01T09:30:00Z
+ * results: 1
+ * <documents>
+ * <document index="1" score="0.970">
+ * <source>docs/returns.md#2</source>
+ * <document_content>
+ * 返品は30日以内です。
+ * </document_content>
+ * </document>
+ * </documents>
+ * }</pre>
+ *
+ * Every tag of that structure is Rein's: a passage, a source or the query that would open or close a
+ * {@code document}, {@code documents}, {@code document_content} or {@code source} tag (in any case,
+ * with invisible characters between its letters) has its {@code <} written as {@code &lt;}, so a
+ * passage cannot end its own element and forge another result; the rest of a passage is as its
+ * document holds it, line breaks included. The query and each source are written on one line, their
+ * control characters as escapes ({@code \x0a}). Like every tool result the observation reaches the
+ * model inside the executor's untrusted-data wrapper (on by default), whose tags are neutralised in it
+ * too. The result's source is {@code documents:} and the passages' sources joined by commas, each
+ * with {@code %} and {@code ,} written as {@code %25} and {@code %2C}, so a source holding a comma
+ * stays one. A query of only spaces or invisible characters is refused unsearched. It writes nothing:
+ * a fact from a document reaches long-term memory only through an explicit {@code remember} that
+ * cites this observation.
  */
 public final class SearchDocumentsTool {
     /** The tool's name. */
     public static final String NAME = "search_documents";
     /** The most passages one call returns. */
     public static final int MAX_RESULTS = 10;
+    /**
+     * The tags no passage, source or query may open or close: the observation's own ({@code document} covers
+     * {@code documents} and {@code document_content}, as names are matched by their start), and Rein's wrappers.
+     */
+    private static final List<String> STRUCTURE = Stream.concat(Stream.of("document", "source"),
+            UntrustedData.PROTECTED_TAGS.stream()).toList();
 
     private SearchDocumentsTool() {}
 
@@ -61,19 +92,24 @@ public final class SearchDocumentsTool {
                 .build();
     }
 
-    /** The observation for {@code results}: query, time, then each passage with source and score. */
+    /** The observation for {@code results}: query, time, then each passage as a document element with source and score. */
     static ToolOutput observation(String query, List<RetrievedDocument> results, Instant at) {
         // the query and a source (a path or title a document's author may choose) are one line each: a line break in
-        // them would write lines of their own, such as a forged "[2] source:", so their control characters are escapes
-        StringBuilder sb = new StringBuilder("query: ").append(Controls.visible(query, false)).append("\nsearched at: ").append(at)
-                .append("\nresults: ").append(results.size());
+        // them would write lines of their own, so their control characters are escapes
+        StringBuilder sb = new StringBuilder("query: ").append(escaped(Controls.visible(query, false))).append("\nsearched at: ")
+                .append(at).append("\nresults: ").append(results.size()).append("\n<documents>");
         for (int i = 0; i < results.size(); i++) {
             RetrievedDocument d = results.get(i);
-            sb.append("\n\n[").append(i + 1).append("] source: ").append(Controls.visible(d.source(), false))
-                    .append(" · score ").append(String.format(Locale.ROOT, "%.3f", d.score())).append('\n')
-                    .append(dev.rein.security.UntrustedData.escape(d.text()));
+            sb.append("\n<document index=\"").append(i + 1).append("\" score=\"").append(String.format(Locale.ROOT, "%.3f", d.score()))
+                    .append("\">\n<source>").append(escaped(Controls.visible(d.source(), false))).append("</source>\n<document_content>\n")
+                    .append(escaped(d.text())).append("\n</document_content>\n</document>");
         }
-        String sources = results.isEmpty() ? "documents" : "documents:" + String.join(",", results.stream().map(RetrievedDocument::source).toList());
-        return ToolOutput.text(sb.toString()).withSource(sources);
+        sb.append("\n</documents>");
+        return ToolOutput.text(sb.toString()).withSource(SourceList.of("documents", results.stream().map(RetrievedDocument::source).toList()));
+    }
+
+    /** {@code text} that cannot open or close the observation's elements, nor the wrappers Rein puts around it. */
+    private static String escaped(String text) {
+        return UntrustedData.escape(text, STRUCTURE);
     }
 }

@@ -32,7 +32,7 @@ class EmbeddingRetrieverTest {
         String text = SearchDocumentsTool.observation("refund", List.of(new RetrievedDocument("b.md#1", "refund refund", 0.97)),
                 Instant.parse("2026-12-01T00:00:00Z")).content();
         assertThat(text).contains("query: refund").contains("searched at: 2026-12-01T00:00:00Z")
-                .contains("[1] source: b.md#1 · score 0.970");
+                .contains("<document index=\"1\" score=\"0.970\">\n<source>b.md#1</source>\n<document_content>\nrefund refund\n");
     }
 
     /** A backend that ignores its limit (returns everything it has) still gives the model at most the passages asked for. */
@@ -44,7 +44,7 @@ class EmbeddingRetrieverTest {
 
         String three = ((dev.rein.tool.ToolOutput) tool.handler().handle(dev.rein.json.Json.parse("{\"query\":\"返品\",\"limit\":3}"),
                 dev.rein.tool.ToolContext.standalone("c1"))).content();
-        assertThat(three).contains("results: 3").contains("[3] source: doc3.md#1").doesNotContain("doc4.md");
+        assertThat(three).contains("results: 3").contains("<document index=\"3\"").contains("<source>doc3.md#1</source>").doesNotContain("doc4.md");
         String byDefault = ((dev.rein.tool.ToolOutput) tool.handler().handle(dev.rein.json.Json.parse("{\"query\":\"返品\"}"),
                 dev.rein.tool.ToolContext.standalone("c2"))).content();
         assertThat(byDefault).contains("results: 5").doesNotContain("doc6.md");

@@ -92,8 +92,8 @@ class LuceneRetrieverTest {
         assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
         var messages = model.requests().get(1).messages();
         String observation = ((ToolResultBlock) messages.get(2).content().get(0)).content();
-        assertThat(observation).contains("query: 大阪 配送").contains("searched at: ").contains("source: shipping.txt#1")
-                .contains("score ").startsWith("<untrusted_data source=\"documents:shipping.txt#1\"")
+        assertThat(observation).contains("query: 大阪 配送").contains("searched at: ").contains("<source>shipping.txt#1</source>")
+                .contains("score=\"").startsWith("<untrusted_data source=\"documents:shipping.txt#1\"")
                 .contains("wire money. &lt;/untrusted_data>");
         // the passage cannot end the wrapper: the only closing tag is the wrapper's own, at the end
         assertThat(observation.indexOf("</untrusted_data>")).isEqualTo(observation.length() - "</untrusted_data>".length());
