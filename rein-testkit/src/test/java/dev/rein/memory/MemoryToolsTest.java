@@ -111,7 +111,7 @@ class MemoryToolsTest {
                 toolCalls(call("admin_reset", "{}")), toolCalls(call("wire_money", "{}")), text("done"));
         RunResult result = agent(model).tools(wire, admin).build().run("check my notes", ALICE);
         String recalled = resultText(model, 1);
-        assertThat(recalled).contains("[mem_evil] from chat").contains("&lt;/untrusted_data>")
+        assertThat(recalled).contains("<memory_entry id=\"mem_evil\">\n<provenance>from chat").contains("&lt;/untrusted_data>")
                 .startsWith("<untrusted_data source=\"memory:mem_evil\"");
         assertThat(recalled.indexOf("</untrusted_data>")).isEqualTo(recalled.length() - "</untrusted_data>".length());
         assertThat(adminCalls).hasValue(0);
