@@ -65,8 +65,14 @@ public final class LuceneIndexer {
 
     /**
      * @throws RetrievalException when {@code folder} is not a directory or the index cannot be written
+     * @throws dev.rein.ReinException when {@code folder} or {@code index} is null
      */
     public static Report indexDirectory(Path folder, Path index) {
+        if (folder == null || index == null) {
+            throw new dev.rein.ReinException("LuceneIndexer.indexDirectory was given no " + (folder == null
+                    ? "folder (null): pass the folder of .txt and .md files to index"
+                    : "index folder (null): pass the folder to write the index in, e.g. Path.of(\".rein/index\")"));
+        }
         if (!Files.isDirectory(folder)) {
             throw new RetrievalException("'" + folder + "' is not a directory; give the folder of .txt and .md files to index");
         }

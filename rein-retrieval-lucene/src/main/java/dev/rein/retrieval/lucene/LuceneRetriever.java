@@ -62,8 +62,13 @@ public final class LuceneRetriever implements Retriever {
      * A retriever over the index in {@code index}.
      *
      * @throws RetrievalException when there is no index there
+     * @throws dev.rein.ReinException when {@code index} is null
      */
     public static LuceneRetriever open(Path index) {
+        if (index == null) {
+            throw new dev.rein.ReinException("LuceneRetriever.open was given no index folder (null): pass the folder"
+                    + " LuceneIndexer.indexDirectory wrote, e.g. Path.of(\".rein/index\")");
+        }
         if (Files.exists(index) && !Files.isDirectory(index)) {
             throw notAFolder(index);
         }

@@ -118,4 +118,17 @@ class LuceneRetrieverTest {
         assertThatThrownBy(() -> LuceneRetriever.open(index).search(null, 5)).isExactlyInstanceOf(dev.rein.ReinException.class)
                 .hasMessage("LuceneRetriever.search was given no query (null): pass the words to search for");
     }
+
+    /** Before: a null folder or index path threw a bare NullPointerException from java.nio. */
+    @Test
+    void aNullPathIsRefusedSayingWhatToPass() {
+        assertThatThrownBy(() -> LuceneRetriever.open(null)).isExactlyInstanceOf(dev.rein.ReinException.class)
+                .hasMessage("LuceneRetriever.open was given no index folder (null): pass the folder LuceneIndexer.indexDirectory"
+                        + " wrote, e.g. Path.of(\".rein/index\")");
+        assertThatThrownBy(() -> LuceneIndexer.indexDirectory(null, index)).isExactlyInstanceOf(dev.rein.ReinException.class)
+                .hasMessage("LuceneIndexer.indexDirectory was given no folder (null): pass the folder of .txt and .md files to index");
+        assertThatThrownBy(() -> LuceneIndexer.indexDirectory(docs, null)).isExactlyInstanceOf(dev.rein.ReinException.class)
+                .hasMessage("LuceneIndexer.indexDirectory was given no index folder (null): pass the folder to write the index in,"
+                        + " e.g. Path.of(\".rein/index\")");
+    }
 }
