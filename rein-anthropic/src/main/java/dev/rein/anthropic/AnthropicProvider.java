@@ -37,7 +37,9 @@ public final class AnthropicProvider implements ModelProvider {
      * Anthropic's published prices (platform.claude.com, checked 2026-12-05): cache writes cost 1.25x
      * input for a 5-minute entry and 2x for a 1-hour entry on every model; cache reads differ (0.1x
      * input on most, 0.05x on Opus 5.5 and Sonnet 5.5, 0.025x on Fable and Mythos 5.1). Sonnet 4 and
-     * 4.5 cost their long-context rates beyond {@link #LONG_CONTEXT} input tokens, Haiku 5.5 its
+     * 4.5 cost their long-context rates beyond {@link #LONG_CONTEXT} input tokens (Opus 4.6 and
+     * Sonnet 4.6 do not: one price across their 1M window since it became generally available,
+     * 2026-03-13), Haiku 5.5 its
      * higher rates beyond {@link #HAIKU_5_5_LONG_PROMPT}. Every newer model is listed by its own id:
      * {@code claude-sonnet-5-5} must not be read as {@code claude-sonnet-5} with a date.
      */

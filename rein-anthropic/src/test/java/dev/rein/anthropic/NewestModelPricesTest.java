@@ -39,6 +39,22 @@ class NewestModelPricesTest {
         assertThat(oneMillionOfEach("claude-sonnet-4-6")).as("3 + 15 + 0.30 + 3.75 + 6").isEqualTo("28.05");
     }
 
+    /**
+     * Probe: Opus 4.6 and Sonnet 4.6 have one price across their 1M-token window (their model pages on
+     * platform.claude.com list no other; the long-context premium ended when the window became generally
+     * available for them, 2026-03-13), where Sonnet 4 and 4.5 cost their long-context rates past 200,000.
+     */
+    @Test
+    void opus46AndSonnet46CostTheirStandardRatesAcrossTheWholeWindow() {
+        Usage large = Usage.of(900_000, 10_000, 0, 0);
+        assertThat(AnthropicProvider.PRICES.find("claude-opus-4-6").orElseThrow().cost(large)).as("0.9 x 5 + 0.01 x 25")
+                .isEqualByComparingTo("4.75");
+        assertThat(AnthropicProvider.PRICES.find("claude-sonnet-4-6").orElseThrow().cost(large)).as("0.9 x 3 + 0.01 x 15")
+                .isEqualByComparingTo("2.85");
+        assertThat(AnthropicProvider.PRICES.find("claude-sonnet-4-5").orElseThrow().cost(large)).as("0.9 x 6 + 0.01 x 22.50")
+                .isEqualByComparingTo("5.625");
+    }
+
     @Test
     void haiku55CostsFiveTimesAsMuchForAPromptOverOneHundredThousandTokens() {
         ModelPrice haiku = AnthropicProvider.PRICES.find("claude-haiku-5-5").orElseThrow();
