@@ -101,7 +101,7 @@ final class EvalCommand implements Callable<Integer> {
                 : name -> priced(env.models().create(name, environment), name, provider);
         EvalCommandSupport.Options options = new EvalCommandSupport.Options(suite, trials == null ? 0 : trials, model, models,
                 report, json, EvalRunner.DEFAULT_PARALLELISM, traces, recorded -> ReplayCommand.agent(recorded, env),
-                keyAdvice(provider));
+                provider == null ? null : RunReport.keyAdvice(provider, env.env()));
         if (mcp == null) {
             return guarded(() -> EvalCommandSupport.run(options, EvalRegistry.load(), env.out(), env.err()));
         }
@@ -170,18 +170,6 @@ final class EvalCommand implements Callable<Integer> {
             throw new UsageException("--traces: cannot use " + traces + " as the trace folder: " + existing
                     + " is not a directory; give a folder such as traces/");
         }
-    }
-
-    /** As rein run says: a trial the provider refused with HTTP 401 names the variable the key came from. */
-    private java.util.function.Function<String, String> keyAdvice(ProviderSelection provider) {
-        if (provider == null) {
-            return null;
-        }
-        String variable = RunReport.keyVariable(provider, env.env());
-        return message -> {
-            String advice = RunReport.keyAdvice(variable, env.env(), message);
-            return advice == null ? null : "HTTP 401 from the provider: " + advice;
-        };
     }
 
     /** With --price, the model carries its price to the trials' agents, which build their budgets from the model. */

@@ -79,7 +79,8 @@ final class ExampleCommand implements Callable<Integer> {
             CancelOnInterrupt guard = CancelOnInterrupt.interrupting(Thread.currentThread(), "rein example", env);
             int code = 130;
             try {
-                code = Examples.evaluate(name, offline, trials == null ? 0 : trials, model, environment, price, env.out(), env.err());
+                code = Examples.evaluate(name, offline, trials == null ? 0 : trials, model, environment, price,
+                        RunReport.keyAdvice(provider, env.env()), env.out(), env.err());
                 return code;
             } finally {
                 env.out().flush();

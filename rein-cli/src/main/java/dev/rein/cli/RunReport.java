@@ -108,6 +108,18 @@ final class RunReport {
                 : "the provider refused the key: check ") + keyVariable;
     }
 
+    /**
+     * As {@link #keyAdvice(String, java.util.Map, String)} for the key of {@code provider}, for the trials of an
+     * evaluation (rein eval, rein example --eval): what to say about a trial's infrastructure error, given its message.
+     */
+    static Function<String, String> keyAdvice(ProviderSelection provider, java.util.Map<String, String> env) {
+        String variable = keyVariable(provider, env);
+        return message -> {
+            String advice = keyAdvice(variable, env, message);
+            return advice == null ? null : "HTTP 401 from the provider: " + advice;
+        };
+    }
+
     /** Prints the result and returns the exit code for it. */
     int print(RunResult ended) {
         RunResult result = shown(ended);

@@ -69,4 +69,24 @@ class ExampleCommandsTest {
         assertThat(outcome.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(outcome.stderr()).contains("unknown example 'nope'").contains("date");
     }
+    /**
+     * A key the provider refuses fails the suite's trials with HTTP 401, and the API's words ('invalid x-api-key') do not
+     * say where the CLI took the key from. As rein run and rein eval --model do, rein example --eval names the variable
+     * after the summary. Before: only the provider's message, in the summary.
+     */
+    @Test
+    void anEvalWhoseKeyTheProviderRefusesNamesTheVariableTheKeyCameFrom() {
+        try (dev.rein.testkit.FakeMessagesServer anthropic = dev.rein.testkit.FakeMessagesServer.start()) {
+            for (int i = 0; i < 100; i++) {
+                anthropic.enqueue(dev.rein.testkit.FakeReply.error(401, "authentication_error", "invalid x-api-key"));
+            }
+            InProcessCli.Outcome outcome = new InProcessCli().env("ANTHROPIC_API_KEY", "sk-ant-wrong")
+                    .run("example", "date", "--eval", "--trials", "1", "--base-url", anthropic.baseUrl());
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isEqualTo(dev.rein.examples.Examples.SETUP_FAILED);
+            assertThat(outcome.stdout()).contains("invalid x-api-key");
+            assertThat(outcome.stderrLines()).as(outcome.stderr()).anySatisfy(line -> assertThat(line)
+                    .startsWith("rein example date: ").contains("ended in an infrastructure error: HTTP 401 from the provider:"
+                            + " the provider refused the key: check ANTHROPIC_API_KEY"));
+        }
+    }
 }

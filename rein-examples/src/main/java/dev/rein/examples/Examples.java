@@ -3,6 +3,7 @@ package dev.rein.examples;
 import dev.rein.ReinException;
 import dev.rein.agent.Agent;
 import dev.rein.eval.Suite;
+import dev.rein.eval.cli.EvalCommandSupport;
 import dev.rein.eval.cli.TextSummary;
 import dev.rein.eval.report.EvalReport;
 import dev.rein.eval.run.EvalRunner;
@@ -28,6 +29,7 @@ import java.io.PrintStream;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The worked examples, by name. A command-line front end lists them with {@link #list()} and runs
@@ -154,6 +156,19 @@ public final class Examples {
     /** Like {@link #evaluate(String, boolean, int, String, Map, PrintStream, PrintStream)}, with a price for the real model. */
     public static int evaluate(String name, boolean offline, int trials, String modelName, Map<String, String> env,
                                ModelPrice price, PrintStream out, PrintStream err) {
+        return evaluate(name, offline, trials, modelName, env, price, null, out, err);
+    }
+
+    /**
+     * Like {@link #evaluate(String, boolean, int, String, Map, ModelPrice, PrintStream, PrintStream)}, with advice on
+     * the trials' infrastructure errors, printed on {@code err} after the summary as {@code rein eval} prints it
+     * ({@link EvalCommandSupport#printAdvice}).
+     *
+     * @param advice what to do about an infrastructure error, given its message (such as the variable to check when the
+     *               provider refused the key), or null when there is nothing to add; null for none
+     */
+    public static int evaluate(String name, boolean offline, int trials, String modelName, Map<String, String> env,
+                               ModelPrice price, Function<String, String> advice, PrintStream out, PrintStream err) {
         Optional<Example> example = find(name);
         if (example.isEmpty()) {
             err.println("rein example: unknown example '" + name + "'; the examples are: " + names());
@@ -169,6 +184,7 @@ public final class Examples {
             EvalReport report = EvalReport.of(runner.build().run(example.get().suite()));
             out.print(TextSummary.render(report));
             out.flush();
+            EvalCommandSupport.printAdvice(report, advice, "rein example " + name, err);
             EvalReport.Summary s = report.summary();
             return s.infraErrors() > 0 ? SETUP_FAILED : s.passed() == s.graded() ? OK : NOT_AS_INTENDED;
         } catch (InterruptedException e) {

@@ -12,6 +12,7 @@ import dev.rein.eval.run.EvalRunner;
 import dev.rein.eval.run.Progress;
 import dev.rein.eval.run.TrialModels;
 import dev.rein.eval.run.TrialOutcome;
+import dev.rein.internal.text.Counts;
 import dev.rein.eval.trace.RecordedAgentFactory;
 import dev.rein.eval.trace.TraceSuite;
 import dev.rein.model.Model;
@@ -127,7 +128,7 @@ public final class EvalCommandSupport {
             EvalReport report = EvalReport.of(result);
             out.print(options.json() ? ReportWriter.json(report) + "\n" : TextSummary.render(report));
             out.flush();
-            printAdvice(report, options.advice(), err);
+            printAdvice(report, options.advice(), "rein eval", err);
             int code = exitCode(report);
             if (options.htmlReport() != null && !writeReport(report, options.htmlReport(), options.json(), out, err)) {
                 // a failed or incomplete evaluation says so whatever became of the report (saved elsewhere, as the line
@@ -148,10 +149,17 @@ public final class EvalCommandSupport {
     }
 
     /**
-     * One line per distinct advice on the trials' infrastructure errors, with how many trials it concerns: the
-     * summary quotes the provider's words ('invalid x-api-key'), which do not say what to change on this machine.
+     * Prints on {@code err}, after {@code command} ("rein eval"), one line per distinct advice on the trials'
+     * infrastructure errors, with how many trials it concerns: the summary quotes the provider's words
+     * ('invalid x-api-key'), which do not say what to change on this machine.
+     *
+     * @param advice what to do about an infrastructure error, given its message, or null when there is nothing to add
+     *               (as {@link Options#advice})
      */
-    private static void printAdvice(EvalReport report, Function<String, String> advice, PrintStream err) {
+    public static void printAdvice(EvalReport report, Function<String, String> advice, String command, PrintStream err) {
+        if (advice == null) {
+            return;
+        }
         Map<String, Integer> trials = new LinkedHashMap<>();
         for (TrialOutcome trial : report.trials()) {
             String said = trial.infraError() == null ? null : advice.apply(trial.infraError());
@@ -159,7 +167,7 @@ public final class EvalCommandSupport {
                 trials.merge(said, 1, Integer::sum);
             }
         }
-        trials.forEach((said, count) -> err.println("rein eval: " + count + (count == 1 ? " trial" : " trials")
+        trials.forEach((said, count) -> err.println(command + ": " + Counts.of(count, "trial")
                 + " ended in an infrastructure error: " + Controls.visible(said, false)));
     }
 
