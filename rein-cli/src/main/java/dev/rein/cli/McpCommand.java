@@ -1,5 +1,6 @@
 package dev.rein.cli;
 
+import dev.rein.internal.text.Counts;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rein.approval.ApprovalPolicy;
@@ -80,7 +81,7 @@ final class McpCommand implements Callable<Integer> {
             }
             for (McpServerConfig server : config.servers()) {
                 List<Listed> mine = of(listed, server);
-                env.out().println(server.name() + " (" + transport(server) + "): " + mine.size() + (mine.size() == 1 ? " tool" : " tools")
+                env.out().println(server.name() + " (" + transport(server) + "): " + Counts.of(mine.size(), "tool")
                         + (server.scope() == null ? "" : ", scope " + server.scope()));
                 int width = mine.stream().mapToInt(l -> l.info().name().length()).max().orElse(4);
                 for (Listed tool : mine) {

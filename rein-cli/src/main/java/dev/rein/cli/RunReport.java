@@ -1,5 +1,6 @@
 package dev.rein.cli;
 
+import dev.rein.internal.text.Counts;
 import dev.rein.run.Reasons;
 import dev.rein.agent.RunResult;
 import dev.rein.run.RunStatus;
@@ -206,7 +207,7 @@ final class RunReport {
         if (keyAdvice != null) {
             sb.append(" (").append(keyAdvice).append(')');
         }
-        sb.append(" · ").append(result.steps()).append(result.steps() == 1 ? " step" : " steps")
+        sb.append(" · ").append(Counts.of(result.steps(), "step"))
                 .append(" · ").append(Text.usd(result.costUsd()));
         String uses = LiveView.serverToolUses(result.usage());
         if (!uses.isEmpty()) { // billed per use on top of the tokens: part of the cost just shown

@@ -1,5 +1,6 @@
 package dev.rein.cli;
 
+import dev.rein.internal.text.Counts;
 import dev.rein.agent.RunResult;
 import dev.rein.run.Reasons;
 import dev.rein.state.IdempotencyRecord;
@@ -122,7 +123,7 @@ final class WatchedStore implements RunStore {
         }
         int lost = count(emitted, id) - count(appended, id);
         if (lost > 0) {
-            env.err().println(command + ": " + lost + (lost == 1 ? " trace event" : " trace events") + " of run " + id
+            env.err().println(command + ": " + Counts.of(lost, "trace event") + " of run " + id
                     + " could not be stored in the run store " + file.toAbsolutePath() + " ("
                     + Text.visible(Errors.oneLine(eventFailure.getOrDefault(id, ""))) + "), so 'rein show " + id + "' lacks "
                     + (lost == 1 ? "it" : "them") + (traced ? "; the --trace file has the whole trace" : "; --trace FILE keeps a"

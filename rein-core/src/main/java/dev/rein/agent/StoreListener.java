@@ -1,5 +1,6 @@
 package dev.rein.agent;
 
+import dev.rein.internal.text.Counts;
 import dev.rein.state.RunStore;
 import dev.rein.trace.RunListener;
 import dev.rein.trace.TraceEvent;
@@ -81,8 +82,8 @@ final class StoreListener implements RunListener {
         }
         int lost = held.size() + dropped;
         if (lost > 0) {
-            LOG.warn("{} trace event{} of run {} could not be stored in {} ({}); the run's trace in the store lacks {}", lost,
-                    lost == 1 ? "" : "s", runId, store, lastFailure == null ? "" : lastFailure.getMessage(), lost == 1 ? "it" : "them");
+            LOG.warn("{} of run {} could not be stored in {} ({}); the run's trace in the store lacks {}",
+                    Counts.of(lost, "trace event"), runId, store, lastFailure == null ? "" : lastFailure.getMessage(), lost == 1 ? "it" : "them");
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.rein.examples;
 
+import dev.rein.internal.text.Counts;
 import dev.rein.agent.RunResult;
 import dev.rein.json.Json;
 import dev.rein.trace.RunListener;
@@ -80,8 +81,8 @@ public final class ConsoleTrace implements RunListener {
 
     /** Prints how a run ended: status, reason, counters and the answer. */
     public static void printResult(RunResult result, PrintStream out) {
-        out.printf("%n= %s (%s) after %d step%s, USD %s%n", result.status(), result.reason(), result.steps(),
-                result.steps() == 1 ? "" : "s", result.costUsd().toPlainString());
+        out.printf("%n= %s (%s) after %s, USD %s%n", result.status(), result.reason(), Counts.of(result.steps(), "step"),
+                result.costUsd().toPlainString());
         if (result.message() != null && !result.message().isBlank() && !result.succeeded()) {
             out.println("  " + Display.visible(result.message(), false));
         }

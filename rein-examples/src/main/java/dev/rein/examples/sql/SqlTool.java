@@ -1,5 +1,6 @@
 package dev.rein.examples.sql;
 
+import dev.rein.internal.text.Counts;
 import dev.rein.tool.Risk;
 import dev.rein.tool.Tool;
 import dev.rein.tool.ToolContext;
@@ -173,7 +174,7 @@ final class SqlTool {
         }
         sb.append(more ? "(showing the first " + MAX_ROWS + " rows; there are more. Do not page through rows: aggregate"
                 + " with GROUP BY, COUNT, SUM or AVG, or narrow the query with WHERE.)"
-                : "(" + count + (count == 1 ? " row)" : " rows)"));
+                : "(" + Counts.of(count, "row") + ")");
         return sb.toString();
     }
 

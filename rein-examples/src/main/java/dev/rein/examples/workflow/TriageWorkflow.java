@@ -1,5 +1,6 @@
 package dev.rein.examples.workflow;
 
+import dev.rein.internal.text.Counts;
 import static dev.rein.testkit.ScriptedModel.text;
 
 import dev.rein.run.Reasons;
@@ -69,8 +70,8 @@ public final class TriageWorkflow implements Example {
             out.println(mailId + " \"" + mail.subject() + "\"");
             Triage.Outcome o = triage.handle(mailId);
             outcomes.add(o);
-            out.printf("  label %-13s route: %s (%d model call%s, USD %s)%n", o.label(), o.route(), o.modelSteps(),
-                    o.modelSteps() == 1 ? "" : "s", o.costUsd().toPlainString());
+            out.printf("  label %-13s route: %s (%s, USD %s)%n", o.label(), o.route(), Counts.of(o.modelSteps(), "model call"),
+                    o.costUsd().toPlainString());
             o.actions().forEach(a -> out.println("    code: " + Display.line(a, 200)));
         }
         int modelCalls = outcomes.stream().mapToInt(Triage.Outcome::modelSteps).sum();
