@@ -1,6 +1,7 @@
 package dev.rein.testkit.openai;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import dev.rein.testkit.RecordedRequest;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -272,6 +273,11 @@ final class ChatRequestValidator {
                         "invalid_json_schema");
             }
         }
+        if (format.path("type").asText("").equals("json_object") && !mentionsJson(body.path("messages"))) {
+            // The JSON mode guide: the API refuses it when the word does not appear in the conversation.
+            return fail("'messages' must contain the word 'json' in some form, to use 'response_format' of type"
+                    + " 'json_object'.", "messages", null);
+        }
         JsonNode parallel = body.get("parallel_tool_calls");
         if (parallel != null && !parallel.isNull() && !hasTools(body)) {
             return fail("Invalid value for 'parallel_tool_calls': 'parallel_tool_calls' is only allowed when 'tools' are"
@@ -304,6 +310,22 @@ final class ChatRequestValidator {
         }
         return fail("Invalid value for 'tool_choice': function '" + name + "' was not found in 'tools'.",
                 "tool_choice", null);
+    }
+
+    /** Whether a message's text (a string, or a list's text parts) holds the word json in any case. */
+    private static boolean mentionsJson(JsonNode messages) {
+        for (JsonNode message : messages) {
+            JsonNode content = message.path("content");
+            if (content.isTextual() && content.asText().toLowerCase(java.util.Locale.ROOT).contains("json")) {
+                return true;
+            }
+            for (JsonNode part : content.isArray() ? content : MissingNode.getInstance()) {
+                if (part.path("text").asText("").toLowerCase(java.util.Locale.ROOT).contains("json")) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** Keywords whose values are data, not schemas. */

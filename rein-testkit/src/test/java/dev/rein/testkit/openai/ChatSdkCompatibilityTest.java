@@ -32,7 +32,10 @@ import com.openai.core.JsonValue;
 import com.openai.models.FunctionDefinition;
 import com.openai.models.FunctionParameters;
 import com.openai.models.ReasoningEffort;
+import com.openai.models.ResponseFormatJsonObject;
 import com.openai.models.ResponseFormatJsonSchema;
+import com.openai.models.chat.completions.ChatCompletionContentPart;
+import com.openai.models.chat.completions.ChatCompletionContentPartText;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -284,6 +287,33 @@ class ChatSdkCompatibilityTest {
                     assertThat(e.code()).hasValue("invalid_function_parameters");
                     assertThat(e.param()).hasValue("tools[0].function.parameters");
                 });
+        assertThat(server.pendingReplies()).isZero();
+    }
+
+    @Test
+    void jsonModeWithoutTheWordJsonInTheMessagesIsRejectedAsTheRealApiDoes() {
+        // The JSON mode guide: with response_format json_object "the API will throw an error if the string 'JSON' does
+        // not appear somewhere in the context". The fake answered such a request.
+        ChatCompletionCreateParams without = params("Give me a list of three colours.")
+                .responseFormat(ResponseFormatJsonObject.builder().build()).build();
+        assertThatThrownBy(() -> client.chat().completions().create(without))
+                .isInstanceOfSatisfying(BadRequestException.class, e -> {
+                    assertThat(e.getMessage()).contains("'messages' must contain the word 'json' in some form, to use"
+                            + " 'response_format' of type 'json_object'.");
+                    assertThat(e.param()).hasValue("messages");
+                });
+        assertThat(server.requests()).hasSize(1);
+
+        // Any message, in any case, as a string or a text part, will do; a reply is consumed only then.
+        server.enqueue(ChatReply.text("{\"colours\":[\"赤\",\"青\",\"緑\"]}"), ChatReply.text("{}"));
+        ChatCompletionCreateParams system = params("Three colours.").addSystemMessage("Answer in JSON.")
+                .responseFormat(ResponseFormatJsonObject.builder().build()).build();
+        assertThat(client.chat().completions().create(system).choices().get(0).message().content()).hasValue("{\"colours\":[\"赤\",\"青\",\"緑\"]}");
+        ChatCompletionCreateParams part = ChatCompletionCreateParams.builder().model("gpt-test")
+                .addUserMessageOfArrayOfContentParts(List.of(ChatCompletionContentPart.ofText(
+                        ChatCompletionContentPartText.builder().text("reply as a json object").build())))
+                .responseFormat(ResponseFormatJsonObject.builder().build()).build();
+        assertThat(client.chat().completions().create(part).choices().get(0).message().content()).hasValue("{}");
         assertThat(server.pendingReplies()).isZero();
     }
 
