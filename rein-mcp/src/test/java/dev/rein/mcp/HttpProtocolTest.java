@@ -338,6 +338,24 @@ class HttpProtocolTest {
     }
 
     @Test
+    void anAnswerLargerThanReinReadsOnAResumedResponseStreamIsSaidSoAsOnTheFirstConnection() throws Exception {
+        // The same 17 MB answer as above, on the GET that resumes the call's stream (SSE polling). Before, Rein read a
+        // resumed stream whole, however long, holding every byte of the event: the answer reached the call, where on
+        // the POST's own stream it is refused, and a server sending an event without end took the JVM's memory.
+        try (ScriptedHttpServer server = new ScriptedHttpServer(); McpToolset mcp = start(server, "")) {
+            server.polledResult.set(Map.of("content", List.of(Map.of("type", "text", "text", "x".repeat(17 * 1024 * 1024)))));
+            ToolOutput output = invoke(mcp, "polled", "k-large", Duration.ofSeconds(20));
+            assertThat(output.isError()).isTrue();
+            assertThat(output.content()).isEqualTo("MCP server 'scripted' answered the call of tool 'polled' with more than 16 MB,"
+                    + " the most Rein reads of one message, so the answer was not used. Ask the tool for less (a narrower query, a"
+                    + " smaller range or page), or use another tool.");
+            server.polledResult.set(null);
+            assertThat(invoke(mcp, "polled", "k-after-large", Duration.ofSeconds(10)).content()).isEqualTo("polled");
+            assertThat(server.rpc("initialize")).as("the session that answered is kept").hasSize(1);
+        }
+    }
+
+    @Test
     void aPingInACallsResponseStreamIsAnsweredWithAnEmptyResultAndTheCallGetsItsAnswer() throws Exception {
         // Basic, Utilities, Ping: either side may ping, and the receiver MUST answer promptly with an empty result. Over
         // streamable HTTP a server may send requests in a request's response stream; the client POSTs its answers.

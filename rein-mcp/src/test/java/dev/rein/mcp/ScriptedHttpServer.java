@@ -65,6 +65,8 @@ final class ScriptedHttpServer implements AutoCloseable {
      * its answer (a JSON-RPC error without an id, say).
      */
     final java.util.concurrent.atomic.AtomicReference<String> polledAnswer = new java.util.concurrent.atomic.AtomicReference<>();
+    /** When set, the result the resumed stream of a call of {@code polled} answers with, instead of the text "polled". */
+    final java.util.concurrent.atomic.AtomicReference<Object> polledResult = new java.util.concurrent.atomic.AtomicReference<>();
     /** When set, the raw JSON the resumed stream for the server's own messages carries instead of list_changed. */
     final java.util.concurrent.atomic.AtomicReference<String> standaloneMessage = new java.util.concurrent.atomic.AtomicReference<>();
     /** The protocol version it answers initialize with. */
@@ -199,7 +201,8 @@ final class ScriptedHttpServer implements AutoCloseable {
                             pollAgain.add(event);
                             String instead = polledAnswer.get();
                             parked.put(event + "-2", instead != null ? instead : Json.write(Json.mapper().valueToTree(Map.of("jsonrpc",
-                                    "2.0", "id", id, "result", Map.of("content", List.of(Map.of("type", "text", "text", "polled")))))));
+                                    "2.0", "id", id, "result", polledResult.get() != null ? polledResult.get()
+                                    : Map.of("content", List.of(Map.of("type", "text", "text", "polled")))))));
                             events(exchange, "id: " + event + "\nretry: " + RETRY_MILLIS + "\ndata: \n\n");
                             return;
                         }

@@ -51,6 +51,11 @@ final class ResumingHttpClient extends HttpClient {
     private static final long MAX_BACKOFF_MILLIS = 30_000;
     /** Reconnections failing in a row (a dropped connection) after which a stream is given up. */
     private static final int MAX_FAILURES = 3;
+    /**
+     * The most bytes of one message Rein reads from a server over HTTP: the SDK's transport is given
+     * it for what it reads, and Rein's own reading of event streams (resumed ones) keeps to it too.
+     */
+    static final int MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
     private final HttpClient delegate;
     private final Duration limit;
@@ -466,7 +471,7 @@ final class ResumingHttpClient extends HttpClient {
         private volatile boolean answered;
         /** What cut the stream off; null when it ended otherwise. */
         private volatile Throwable failure;
-        private final SseEvents events = new SseEvents(this::event);
+        private final SseEvents events = new SseEvents(this::event, MAX_MESSAGE_BYTES);
         private final BatchSplitter batches;
 
         Watched(HttpResponse.BodySubscriber<T> downstream, HttpRequest request) {
@@ -601,10 +606,15 @@ final class ResumingHttpClient extends HttpClient {
                         } else {
                             batch.forEach(message -> deliverResumed(Json.write(message), awaitsAnswer ? original : null)); // revision 2025-03-26
                         }
-                    }, last, retry);
+                    }, MAX_MESSAGE_BYTES, last, retry);
                     byte[] buffer = new byte[8192];
                     for (int n; (n = in.read(buffer)) >= 0; ) {
                         events.feed(ByteBuffer.wrap(buffer, 0, n));
+                        if (awaitsAnswer && events.tooLarge()) {
+                            // As the SDK fails a request whose own stream brings more: the request ends now, saying so.
+                            tooLarge(original);
+                            return;
+                        }
                     }
                     boolean brought = events.messages() > 0 || events.lastEventId() != null && !events.lastEventId().isEmpty()
                             && !events.lastEventId().equals(last);
@@ -652,6 +662,20 @@ final class ResumingHttpClient extends HttpClient {
         ObjectNode answer = Json.object().put("jsonrpc", "2.0").set("id", id);
         answer.set("error", error.get("error"));
         messages.accept(Json.write(answer));
+    }
+
+    /**
+     * Ends {@code request} with an error saying its resumed stream brought a message larger than
+     * Rein reads, in the words of the SDK's own refusal, by which the call's result says so.
+     */
+    private void tooLarge(HttpRequest request) {
+        JsonNode id = requestId(request);
+        if (id != null) {
+            ObjectNode error = Json.object().put("jsonrpc", "2.0").set("id", id);
+            error.putObject("error").put("code", -32603).put("message", "Inbound event of the resumed response stream exceeds"
+                    + " the maximum allowed size of " + MAX_MESSAGE_BYTES + " bytes");
+            messages.accept(Json.write(error));
+        }
     }
 
     /**

@@ -214,7 +214,7 @@ public final class ServerConnection implements AutoCloseable {
                 if (broken != null) {
                     throw broken;
                 }
-                if (e.getJsonRpcError() == null || unanswered(e)) {
+                if (e.getJsonRpcError() == null || unanswered(e) || tooLarge(e) != null) {
                     throw e;
                 }
                 // The server runs (it answered initialize) and refused this request: say which, not to check the command.
@@ -397,6 +397,9 @@ public final class ServerConnection implements AutoCloseable {
             }
             return ResultText.of(result);
         } catch (McpError e) {
+            if (tooLarge(e) != null) {
+                return answeredTooMuch(tool, tooLarge(e), mayHaveEffect); // Rein's end of a resumed stream that brought more
+            }
             Throwable cut = unanswered(e) && noBody(e) == null ? current.cutOffBy(current.transport.callId(key)) : null;
             String tls = cut == null ? null : brokenTls(cut);
             if (tls != null) {
@@ -429,11 +432,7 @@ public final class ServerConnection implements AutoCloseable {
                         + " request it could not read)");
             }
             if (config.transport() instanceof McpServerConfig.Http && tooLarge(failure) != null) {
-                // The server answered, more than Rein reads: the session is not in doubt, the answer's size is.
-                return ToolOutput.error("MCP server '" + config.name() + "' answered the call of tool '" + tool + "' with "
-                        + tooLarge(failure) + ", so the answer was not used." + (mayHaveEffect ? " It may have taken effect; check"
-                        + " before calling it again." : "") + " Ask the tool for less (a narrower query, a smaller range or page),"
-                        + " or use another tool.");
+                return answeredTooMuch(tool, tooLarge(failure), mayHaveEffect);
             }
             // An HTTP error status may carry a JSON-RPC error saying why (the transports spec allows one without an id).
             String said = current.refusalOf(current.transport.callId(key));
@@ -455,6 +454,14 @@ public final class ServerConnection implements AutoCloseable {
             current.calls.ended(inFlight);
             current.transport.ended(key);
         }
+    }
+
+    /** The result of a call answered with more than Rein reads ({@code tooLarge} says how much). */
+    private ToolOutput answeredTooMuch(String tool, String tooLarge, boolean mayHaveEffect) {
+        // The server answered, more than Rein reads: the session is not in doubt, the answer's size is.
+        return ToolOutput.error("MCP server '" + config.name() + "' answered the call of tool '" + tool + "' with " + tooLarge
+                + ", so the answer was not used." + (mayHaveEffect ? " It may have taken effect; check before calling it again." : "")
+                + " Ask the tool for less (a narrower query, a smaller range or page), or use another tool.");
     }
 
     /**

@@ -72,6 +72,7 @@ final class Session {
                         .jsonMapper(mapper)
                         .clientBuilder(clients)
                         .connectTimeout(Duration.ofSeconds(10))
+                        .maxResponseSize(ResumingHttpClient.MAX_MESSAGE_BYTES)
                         .supportedProtocolVersions(VERSIONS)
                         .addHttpRequestCustomizer((request, method, uri, body, context) -> http.headers().forEach(request::setHeader))
                         .addAsyncHttpRequestCustomizer(version::customize)

@@ -12,6 +12,15 @@ import java.util.function.Consumer;
  */
 final class SseEvents {
     private final Consumer<String> onData;
+    /** The most bytes of one event's data held; past it the event is dropped (see {@link #tooLarge}). */
+    private final long maxEventBytes;
+    /** Bytes of data lines the event being read holds. */
+    private long held;
+    /** True while the event being read is over the limit: its lines are dropped until it ends. */
+    private boolean skipping;
+    /** True while the line being skipped has any byte (a blank one ends the event). */
+    private boolean skippedLineHasBytes;
+    private volatile boolean tooLarge;
     private final ByteArrayOutputStream line = new ByteArrayOutputStream();
     private final StringBuilder data = new StringBuilder();
     private boolean dataSeen;
@@ -21,14 +30,19 @@ final class SseEvents {
     private volatile Long retryMillis;
     private volatile int messages;
 
-    /** @param onData gets the data of each dispatched event that has any */
-    SseEvents(Consumer<String> onData) {
+    /**
+     * @param onData        gets the data of each dispatched event that has any
+     * @param maxEventBytes the most bytes of one event's data kept: a longer event is dropped and
+     *                      noted ({@link #tooLarge}), so a stream without end takes no more memory
+     */
+    SseEvents(Consumer<String> onData, long maxEventBytes) {
         this.onData = onData;
+        this.maxEventBytes = maxEventBytes;
     }
 
     /** Starts from the id and reconnection time an earlier connection of the same stream left. */
-    SseEvents(Consumer<String> onData, String lastEventId, Long retryMillis) {
-        this(onData);
+    SseEvents(Consumer<String> onData, long maxEventBytes, String lastEventId, Long retryMillis) {
+        this(onData, maxEventBytes);
         this.idBuffer = lastEventId;
         this.lastEventId = lastEventId;
         this.retryMillis = retryMillis;
@@ -42,6 +56,11 @@ final class SseEvents {
     /** The reconnection time the server set with {@code retry}, in milliseconds; null when it set none. */
     Long retryMillis() {
         return retryMillis;
+    }
+
+    /** Whether an event longer than the limit came (and was dropped). */
+    boolean tooLarge() {
+        return tooLarge;
     }
 
     /** How many events with data were dispatched. */
@@ -59,9 +78,24 @@ final class SseEvents {
                 continue;
             }
             afterCarriageReturn = b == '\r';
-            if (b == '\r' || b == '\n') {
+            boolean end = b == '\r' || b == '\n';
+            if (skipping) {
+                if (end && !skippedLineHasBytes) {
+                    skipping = false; // the blank line that ends the event dropped
+                }
+                skippedLineHasBytes = !end;
+            } else if (end) {
                 line(line.toString(StandardCharsets.UTF_8));
                 line.reset();
+            } else if (held + line.size() >= maxEventBytes) {
+                // Over the limit: what the event held is let go, and the rest of it is dropped unread.
+                tooLarge = true;
+                skipping = true;
+                skippedLineHasBytes = true;
+                line.reset();
+                data.setLength(0);
+                dataSeen = false;
+                held = 0;
             } else {
                 line.write(b);
             }
@@ -89,6 +123,7 @@ final class SseEvents {
                 }
                 data.append(value);
                 dataSeen = true;
+                held += text.length(); // chars of the line, near enough its bytes for a limit in megabytes
             }
             case "id" -> {
                 if (value.indexOf('\0') < 0) {
@@ -111,6 +146,7 @@ final class SseEvents {
         data.setLength(0);
         boolean any = dataSeen;
         dataSeen = false;
+        held = 0;
         if (any && !event.isEmpty()) {
             messages++;
             onData.accept(event);

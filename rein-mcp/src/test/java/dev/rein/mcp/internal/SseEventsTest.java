@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 /** The event stream interpretation of the HTML standard, as far as resuming an MCP stream needs it. */
 class SseEventsTest {
     private final List<String> data = new ArrayList<>();
-    private final SseEvents events = new SseEvents(data::add);
+    private final SseEvents events = new SseEvents(data::add, Long.MAX_VALUE);
 
     private void feed(String... chunks) {
         for (String chunk : chunks) {
@@ -47,5 +47,18 @@ class SseEventsTest {
         feed("id: 4\ndata: half");
         assertThat(data).isEmpty();
         assertThat(events.lastEventId()).isNull();
+    }
+
+    @Test
+    void anEventLongerThanTheLimitIsDroppedWithoutBeingHeldAndTheNextOneIsRead() {
+        List<String> kept = new ArrayList<>();
+        SseEvents limited = new SseEvents(kept::add, 16);
+        for (String chunk : new String[] {"data: short\n\n", "data: 0123456789\ndata: 0123456789\n", "data: more\r\n\r\n",
+                "id: 9\ndata: 東京\n\n"}) {
+            limited.feed(ByteBuffer.wrap(chunk.getBytes(StandardCharsets.UTF_8)));
+        }
+        assertThat(limited.tooLarge()).isTrue();
+        assertThat(kept).containsExactly("short", "東京");
+        assertThat(limited.lastEventId()).isEqualTo("9");
     }
 }
