@@ -394,6 +394,40 @@ class HttpProtocolTest {
     }
 
     @Test
+    void anAnswerInAnEventOfAnotherTypeThanMessageIsNotReadAndTheCallEndsWhenItsStreamDoes() throws Exception {
+        // JSON-RPC messages come in SSE events of the default type, 'message'; the SDKs (Java and TypeScript) read no
+        // other. A server that sent its answer as 'event: response' (a real server's bug) left the SDK without the answer,
+        // but Rein took the stream as answered: the call waited for its whole timeout, then said the server did not answer.
+        try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
+            if (!exchange.getRequestMethod().equals("POST")) {
+                FakeHttpEndpoint.empty(exchange, 405);
+                return;
+            }
+            String answer = switch (FakeHttpEndpoint.method(message)) {
+                case "initialize" -> "data: " + FakeHttpEndpoint.initialized(message) + "\n\n";
+                case "tools/list" -> "data: " + FakeHttpEndpoint.listed(message, "{\"name\":\"echo\",\"inputSchema\":{\"type\":\"object\"},"
+                        + "\"annotations\":{\"readOnlyHint\":true}}") + "\n\n";
+                case "tools/call" -> "event: response\ndata: {\"jsonrpc\":\"2.0\",\"id\":" + FakeHttpEndpoint.id(message)
+                        + ",\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"東京\"}]}}\n\n";
+                default -> null;
+            };
+            if (answer == null) {
+                FakeHttpEndpoint.empty(exchange, 202);
+                return;
+            }
+            FakeHttpEndpoint.events(exchange, answer);
+        }); McpToolset mcp = McpToolset.start(server.config("remote", "/mcp", ", \"timeout_seconds\": 20"))) {
+            Instant started = Instant.now();
+            ToolOutput output = invoke(mcp, "echo", "k-typed", Duration.ofSeconds(30));
+            assertThat(Duration.between(started, Instant.now())).isLessThan(Duration.ofSeconds(10));
+            assertThat(output.isError()).isTrue();
+            assertThat(output.content()).isEqualTo("MCP server 'remote' ended its response to the call of tool 'echo' without the"
+                    + " answer, and without an event id to resume it from (it may have crashed, or a proxy cut the connection)."
+                    + " Try again, or use another tool.");
+        }
+    }
+
+    @Test
     void aCallAnswerWithAFieldOfTheWrongTypeIsTheCallsErrorAndTheSessionIsKept() throws Exception {
         try (ScriptedHttpServer server = new ScriptedHttpServer(); McpToolset mcp = start(server, "")) {
             server.echoAnswer.set(Map.of("content", List.of(Map.of("type", "text", "text", "done")), "isError", "no"));

@@ -26,6 +26,8 @@ final class SseEvents {
     private boolean dataSeen;
     private boolean afterCarriageReturn;
     private String idBuffer;
+    /** The type the event being read set with {@code event}; empty for the default, {@code message}. */
+    private String eventType = "";
     private volatile String lastEventId;
     private volatile Long retryMillis;
     private volatile int messages;
@@ -135,11 +137,15 @@ final class SseEvents {
                     retryMillis = Long.parseLong(value);
                 }
             }
-            default -> { } // event types and unknown fields change nothing here
+            case "event" -> eventType = value;
+            default -> { } // unknown fields are ignored
         }
     }
 
-    /** A blank line ends an event: its id counts even when it has no data (a stream's priming event). */
+    /**
+     * A blank line ends an event: its id counts even when it has no data (a stream's priming event),
+     * and its data is a message only in an event of type {@code message} (the default).
+     */
     private void dispatch() {
         lastEventId = idBuffer;
         String event = data.toString();
@@ -147,7 +153,11 @@ final class SseEvents {
         boolean any = dataSeen;
         dataSeen = false;
         held = 0;
-        if (any && !event.isEmpty()) {
+        // JSON-RPC messages come in events of the default type; the SDKs read no other (as the TypeScript SDK's client),
+        // so an event of another type is no message here either: a request's stream it ends is unanswered.
+        boolean message = eventType.isEmpty() || eventType.equals("message");
+        eventType = "";
+        if (any && !event.isEmpty() && message) {
             messages++;
             onData.accept(event);
         }

@@ -61,4 +61,12 @@ class SseEventsTest {
         assertThat(kept).containsExactly("short", "東京");
         assertThat(limited.lastEventId()).isEqualTo("9");
     }
+
+    @Test
+    void onlyEventsOfTheMessageTypeCarryMessagesAndTheIdOfAnyEventCounts() {
+        feed("event: message\ndata: a\n\n", "event: response\nid: 5\ndata: b\n\n", "data: c\n\n");
+        assertThat(data).containsExactly("a", "c");
+        assertThat(events.messages()).isEqualTo(2);
+        assertThat(events.lastEventId()).isEqualTo("5");
+    }
 }
