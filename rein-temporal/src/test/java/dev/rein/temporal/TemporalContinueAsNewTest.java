@@ -75,6 +75,59 @@ class TemporalContinueAsNewTest {
         }
     }
 
+    /**
+     * A pause whose history grows long while it waits (a sender repeating refused decisions, each a signal and a
+     * workflow task in the history) continues as new within the pause: the run still waits, lists its pending action
+     * and its refusals, and goes on with the decision sent to the new execution; the pause is traced once.
+     */
+    @Test
+    void aPauseWhoseHistoryGrowsLongWithRefusedSignalsContinuesAsNewAndStillWaits() {
+        Orders.Ledger ledger = new Orders.Ledger();
+        RecordingListener trace = new RecordingListener();
+        Agent agent = Orders.withApproval(Orders.agent(Orders.refundThenAnswer(), trace, Orders.lookup(),
+                Orders.refund(ledger, key -> {})));
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalRun run = server.start(agent).withHistoryLimit(80).start("A-1 を返金して", "run-long-pause");
+            TemporalApprovalTest.awaitStatus(run, RunStatus.WAITING_APPROVAL);
+            AgentWorkflow stub = server.client().newWorkflowStub(AgentWorkflow.class, "run-long-pause");
+            for (int i = 0; i < 60; i++) {
+                stub.decide(ApprovalSignal.approve(String.format("%064x", i), "mallory"));
+            }
+            // the pause went on in a fresh history
+            long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (server.client().fetchHistory("run-long-pause").getEvents().get(0)
+                    .getWorkflowExecutionStartedEventAttributes().getContinuedExecutionRunId().isEmpty()
+                    && System.nanoTime() < until) {
+                sleep();
+            }
+            assertThat(server.client().fetchHistory("run-long-pause").getEvents().get(0)
+                    .getWorkflowExecutionStartedEventAttributes().getContinuedExecutionRunId()).isNotEmpty();
+            assertThat(run.status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+            assertThat(run.refusedDecisions()).hasSize(60);
+            List<ApprovalRequest> pending = run.pendingApprovals();
+            assertThat(pending).singleElement().satisfies(r -> assertThat(r.tool()).isEqualTo("refund"));
+
+            run.approve(pending.get(0).actionHash(), "alice");
+            RunResult result = run.result();
+
+            assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+            assertThat(result.answer()).isEqualTo("A-1 refunded.");
+            assertThat(ledger.charges).hasSize(1);
+            assertThat(trace.events(TraceEvent.ApprovalRequested.class)).hasSize(1);
+            assertThat(trace.events(TraceEvent.StateChanged.class)).filteredOn(c -> c.to() == RunStatus.WAITING_APPROVAL).hasSize(1);
+            assertThat(trace.events(TraceEvent.RunResumed.class)).hasSize(1);
+            assertThat(trace.events(TraceEvent.RunFinished.class)).hasSize(1);
+        }
+    }
+
+    private static void sleep() {
+        try {
+            Thread.sleep(100);
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+    }
+
     /** A cancel reaches the execution the run continued in: it ends CANCELLED with its result, the refund never run. */
     @Test
     void aRunThatContinuedAsNewIsCancelledByItsRunId() {

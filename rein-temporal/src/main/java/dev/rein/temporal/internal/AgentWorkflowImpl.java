@@ -96,6 +96,9 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
                 return drive(new NextStep.RunAgain("start"));
             }
             restore(in.carried());
+            if (in.carried().paused() != null) {
+                return drive(awaitDecisions(false)); // continued within a pause: it was traced already
+            }
             return drive(new NextStep.RunAgain("continued"));
         } catch (ActivityFailure e) {
             if (!cancelled(e)) {
@@ -137,7 +140,7 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
                     next = step();
                 }
                 case NextStep.Answer answer -> next = verify(answer);
-                case NextStep.Interrupt ignored -> next = awaitDecisions();
+                case NextStep.Interrupt ignored -> next = awaitDecisions(true);
                 case NextStep.Handoff h -> {
                     return end(RunStatus.FAILED, Reasons.NEEDS_USER_INPUT, "the agent needs input from the user: " + h.summary(),
                             h.result(), h.report());
@@ -150,14 +153,12 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
     }
 
     /**
-     * Before a step, between activities (none in flight, no pause): a history grown long (the run's limit, 10 MB, or
+     * Before a step, between activities (none in flight; a pause continues from its own wait): a history grown long (the run's limit, 10 MB, or
      * Temporal's suggestion) is left for a fresh one, the run's state carried over, so that a long run is not terminated
      * at Temporal's 51,200 events or 50 MB. The workflow id, hence the run id and the idempotency keys, stays.
      */
     private void continueAsNewIfLong() {
-        io.temporal.workflow.WorkflowInfo info = Workflow.getInfo();
-        int limit = input.historyLimit() > 0 ? input.historyLimit() : dev.rein.temporal.TemporalAgentClient.DEFAULT_HISTORY_LIMIT;
-        if (info.getHistoryLength() < limit && info.getHistorySize() < HISTORY_BYTES && !info.isContinueAsNewSuggested()) {
+        if (!historyLong()) {
             return;
         }
         if (io.temporal.workflow.CancellationScope.current().isCancelRequested()) {
@@ -167,8 +168,20 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
         if (Workflow.getVersion("continue-as-new", Workflow.DEFAULT_VERSION, 1) < 1) {
             return;
         }
+        continueAsNew(null);
+    }
+
+    /** True once the history has reached the run's limit, 10 MB, or Temporal suggests a new execution. */
+    private boolean historyLong() {
+        io.temporal.workflow.WorkflowInfo info = Workflow.getInfo();
+        int limit = input.historyLimit() > 0 ? input.historyLimit() : dev.rein.temporal.TemporalAgentClient.DEFAULT_HISTORY_LIMIT;
+        return info.getHistoryLength() >= limit || info.getHistorySize() >= HISTORY_BYTES || info.isContinueAsNewSuggested();
+    }
+
+    /** Ends this execution and goes on in a new one of the same workflow id, the run's state (and a pause's calls) carried. */
+    private void continueAsNew(ToolUses paused) {
         Payloads.Carried carried = new Payloads.Carried(ref, edits, decisions, startedMillis, waitedMillis, criticRounds,
-                refused);
+                refused, paused);
         Workflow.continueAsNew(new RunInput(input.goal(), input.modelName(), input.budget(), input.prices(),
                 input.maxTokens(), input.maxVerificationFailures(), input.maxEmptyNudges(), input.attempt(), input.retries(),
                 input.initialBackoff(), input.maxBackoff(), input.historyLimit(), carried));
@@ -182,6 +195,10 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
         waitedMillis = carried.waitedMillis();
         criticRounds = carried.criticRounds();
         refused.addAll(carried.refused());
+        if (carried.paused() != null) {
+            pausedUses = List.copyOf(carried.paused().uses());
+            status = RunStatus.WAITING_APPROVAL;
+        }
     }
 
     /** One model step within the budget, decided by the step function. */
@@ -253,13 +270,25 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
         return execute(Step.decide(decisions, new Step.Event.Verified(answer, checked.missing(), checked.invalidOutput())));
     }
 
-    /** Waits (for free, as long as it takes) until every pending action is decided, then runs the step again. */
-    private NextStep awaitDecisions() {
-        take(effects().paused(turn()));
+    /**
+     * Waits (for free, as long as it takes) until every pending action is decided, then runs the step again. Each signal
+     * adds to the history (a refused one too), so a wait whose history grows long continues as new within the pause.
+     *
+     * @param tracePause false when the pause was traced by the execution this one continues
+     */
+    private NextStep awaitDecisions(boolean tracePause) {
+        if (tracePause) {
+            take(effects().paused(turn()));
+        }
         status = RunStatus.WAITING_APPROVAL;
+        // histories recorded before it waited in one execution, however many signals came
+        boolean mayContinue = Workflow.getVersion("pause-continue-as-new", Workflow.DEFAULT_VERSION, 1) >= 1;
         long from = Workflow.currentTimeMillis();
-        Workflow.await(() -> ref.approvals().undecided().isEmpty());
+        Workflow.await(() -> ref.approvals().undecided().isEmpty() || mayContinue && historyLong());
         waitedMillis += Workflow.currentTimeMillis() - from;
+        if (!ref.approvals().undecided().isEmpty()) {
+            continueAsNew(new ToolUses(pausedUses)); // a cancel asked for ends the wait with a CanceledFailure instead
+        }
         status = RunStatus.RUNNING;
         take(effects().resumed(turn()));
         return act(pausedUses);

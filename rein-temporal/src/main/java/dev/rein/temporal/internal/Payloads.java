@@ -95,10 +95,11 @@ public final class Payloads {
     /**
      * What a run carries into its next workflow execution when it continues as new (its history grew long): the run as
      * the last activity left it, the step function's edits and state not yet applied, its clocks and the critic's
-     * reviews, and the decisions it refused. Null in a run's first execution.
+     * reviews, the decisions it refused, and when it continued within a pause, the paused step's calls ({@code paused},
+     * null between steps and in a payload written before it). Null in a run's first execution.
      */
     public record Carried(RunRef run, List<Edit> edits, dev.rein.internal.loop.Step.State decisions, long startedMillis,
-                          long waitedMillis, int criticRounds, List<String> refused) {
+                          long waitedMillis, int criticRounds, List<String> refused, ToolUses paused) {
         public Carried {
             edits = List.copyOf(edits);
             refused = List.copyOf(refused);
