@@ -11,7 +11,6 @@ import io.opentelemetry.api.GlobalOpenTelemetry;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.context.propagation.TextMapPropagator;
 import java.net.URI;
-import java.util.Objects;
 
 /**
  * Rein runs as OpenTelemetry GenAI spans and metrics. One instance serves any number of agents and
@@ -39,6 +38,10 @@ public final class ReinTelemetry {
     /** The switch that lets {@link GlobalOpenTelemetry#get()} configure an unregistered global from the environment. */
     private static final String GLOBAL_AUTOCONFIGURE = "otel.java.global-autoconfigure.enabled";
 
+    /** What to pass where an OpenTelemetry was given null. */
+    private static final String OPEN_TELEMETRY = "pass the OpenTelemetry your service uses (OpenTelemetrySdk, or"
+            + " GlobalOpenTelemetry.get()), or call ReinTelemetry.global()";
+
     private final Telemetry telemetry;
 
     private ReinTelemetry(Builder b) {
@@ -49,7 +52,7 @@ public final class ReinTelemetry {
 
     /** Telemetry through {@code openTelemetry} with the defaults (no content captured). */
     public static ReinTelemetry create(OpenTelemetry openTelemetry) {
-        return builder(openTelemetry).build();
+        return builder(given(openTelemetry, "ReinTelemetry.create", OPEN_TELEMETRY)).build();
     }
 
     /**
@@ -69,8 +72,17 @@ public final class ReinTelemetry {
         return create(GlobalOpenTelemetry.isSet() || autoconfigure ? GlobalOpenTelemetry.get() : GlobalOpenTelemetry.getOrNoop());
     }
 
+    /** A builder of telemetry through {@code openTelemetry}: the agent's identity, the provider, the server, the content opt-in. */
     public static Builder builder(OpenTelemetry openTelemetry) {
-        return new Builder(openTelemetry);
+        return new Builder(given(openTelemetry, "ReinTelemetry.builder", OPEN_TELEMETRY));
+    }
+
+    /** {@code value}, or when it is null a {@link ReinException} saying that {@code method} was given null and what to pass {@code instead}. */
+    static <T> T given(T value, String method, String instead) {
+        if (value == null) {
+            throw new ReinException(method + "(...) was given null: " + instead);
+        }
+        return value;
     }
 
     /** The run listener: one per run, creating the spans and recording the metrics. */
@@ -95,7 +107,8 @@ public final class ReinTelemetry {
 
     /** Adds {@link #listener()}, {@link #toolInterceptor()} and {@link #modelInterceptor()} to {@code agent}. */
     public Agent.Builder install(Agent.Builder agent) {
-        return agent.listener(listener()).toolInterceptor(toolInterceptor()).modelInterceptor(modelInterceptor());
+        return given(agent, "install", "pass the agent's builder, e.g. install(Agent.builder().model(model))")
+                .listener(listener()).toolInterceptor(toolInterceptor()).modelInterceptor(modelInterceptor());
     }
 
     /** Builder for {@link ReinTelemetry}. */
@@ -113,7 +126,7 @@ public final class ReinTelemetry {
         private TextMapPropagator propagator;
 
         private Builder(OpenTelemetry openTelemetry) {
-            this.openTelemetry = Objects.requireNonNull(openTelemetry, "openTelemetry");
+            this.openTelemetry = openTelemetry;
         }
 
         /** {@code gen_ai.agent.name} and the run span's name {@code invoke_agent {name}} (default "rein"). */
@@ -173,7 +186,7 @@ public final class ReinTelemetry {
 
         /** {@code server.address} and {@code server.port} from the model API's base URL (default ports for http and https). */
         public Builder server(URI baseUrl) {
-            Objects.requireNonNull(baseUrl, "baseUrl");
+            given(baseUrl, "server", "pass the model API's base URL, e.g. URI.create(\"https://api.anthropic.com\")");
             if (baseUrl.getHost() == null) {
                 throw new ReinException("the model API URL '" + baseUrl + "' has no host; give one like https://api.example.com");
             }
@@ -192,7 +205,8 @@ public final class ReinTelemetry {
 
         /** Where the span of each run segment is remembered for the link from its resumption (default: in memory). */
         public Builder spanLinks(SpanLinkStore store) {
-            this.links = Objects.requireNonNull(store, "store");
+            this.links = given(store, "spanLinks", "pass a SpanLinkStore, e.g. SpanLinkStore.inMemory() (the default)"
+                    + " or SpanLinkStore.directory(path)");
             return this;
         }
 
@@ -203,7 +217,8 @@ public final class ReinTelemetry {
          * ({@code TextMapPropagator.noop()}: no headers), as the CLI does for {@code OTEL_PROPAGATORS=none}.
          */
         public Builder propagator(TextMapPropagator propagator) {
-            this.propagator = Objects.requireNonNull(propagator, "propagator");
+            this.propagator = given(propagator, "propagator", "pass the propagator to use, or TextMapPropagator.noop() to send no"
+                    + " trace headers");
             return this;
         }
 

@@ -47,6 +47,7 @@ public interface SpanLinkStore {
 
     /** One small file per run in {@code dir} ("traceId spanId traceFlags"), created when first needed. */
     static SpanLinkStore directory(Path dir) {
+        ReinTelemetry.given(dir, "SpanLinkStore.directory", "pass the directory to keep the links in, e.g. Path.of(\"otel-links\")");
         Pattern safe = Pattern.compile("[A-Za-z0-9._-]{1,200}");
         return new SpanLinkStore() {
             @Override
