@@ -4,7 +4,7 @@ import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
-import java.util.Objects;
+import dev.rein.ReinException;
 
 /**
  * A person's decision on one pending action, bound to the hash of the action they saw.
@@ -43,15 +43,17 @@ public sealed interface ApprovalDecision {
 
     /** Run the action as shown. */
     record Approve(String actionHash, String decidedBy, Instant decidedAt) implements ApprovalDecision {
+        /** @throws ReinException when {@code actionHash} is null */
         public Approve {
-            Objects.requireNonNull(actionHash, "actionHash");
+            requireHash(actionHash, "Approve");
         }
     }
 
     /** Do not run it; {@code reason} is given to the model as the call's result. */
     record Reject(String actionHash, String reason, String decidedBy, Instant decidedAt) implements ApprovalDecision {
+        /** @throws ReinException when {@code actionHash} is null */
         public Reject {
-            Objects.requireNonNull(actionHash, "actionHash");
+            requireHash(actionHash, "Reject");
             reason = reason == null || reason.isBlank() ? "no reason given" : reason;
         }
     }
@@ -59,10 +61,25 @@ public sealed interface ApprovalDecision {
     /** Run it with other arguments; the approval covers only the edited action ({@code editedHash}). */
     record Edit(String actionHash, JsonNode arguments, String editedHash, String decidedBy, Instant decidedAt)
             implements ApprovalDecision {
+        /** @throws ReinException when {@code actionHash}, {@code arguments} or {@code editedHash} is null */
         public Edit {
-            Objects.requireNonNull(actionHash, "actionHash");
-            Objects.requireNonNull(arguments, "arguments");
-            Objects.requireNonNull(editedHash, "editedHash");
+            requireHash(actionHash, "Edit");
+            if (arguments == null) {
+                throw new ReinException("an ApprovalDecision.Edit was given no arguments (null): pass the arguments to run"
+                        + " instead, as a JSON object, or an Approve to run the action as proposed");
+            }
+            if (editedHash == null) {
+                throw new ReinException("an ApprovalDecision.Edit was given no edited hash (null): pass the hash of the edited"
+                        + " action, ActionHash.of(tool, arguments), which the approval covers");
+            }
+        }
+    }
+
+    /** Refuses a decision that names no action: it could only be met later, as a bare NullPointerException. */
+    private static void requireHash(String actionHash, String decision) {
+        if (actionHash == null) {
+            throw new ReinException("an ApprovalDecision." + decision + " was given no action hash (null): pass the"
+                    + " ApprovalRequest.actionHash() of the action decided on");
         }
     }
 }
