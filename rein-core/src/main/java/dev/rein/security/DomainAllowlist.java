@@ -147,9 +147,7 @@ public final class DomainAllowlist {
      * allowed, before the handler runs. Add it with {@code Agent.builder().toolInterceptor(...)}.
      */
     public ToolInterceptor guard(String toolName, String urlArgument) {
-        requireGiven(toolName, "guard", "the name of the tool whose calls to check");
-        requireGiven(urlArgument, "guard", "the name of the argument that holds the URL");
-        return new Guard(this, toolName, urlArgument);
+        return new Guard(this, toolName, urlArgument); // which refuses a null name
     }
 
     /**
@@ -157,6 +155,16 @@ public final class DomainAllowlist {
      * its tools is refused, since a misspelt name would check no URL at all.
      */
     public record Guard(DomainAllowlist allowlist, String toolName, String urlArgument) implements ToolInterceptor {
+        /** @throws ReinException when a part is null (one met only at the first call otherwise, or a guard that checks nothing) */
+        public Guard {
+            if (allowlist == null) {
+                throw new ReinException("a DomainAllowlist.Guard was given no allowlist (null): make it with"
+                        + " DomainAllowlist.of(\"example.com\").guard(toolName, urlArgument)");
+            }
+            requireGiven(toolName, "guard", "the name of the tool whose calls to check");
+            requireGiven(urlArgument, "guard", "the name of the argument that holds the URL");
+        }
+
         @Override
         public ToolOutcome intercept(ToolInvocation invocation, Chain chain) throws InterruptedException {
             if (!invocation.tool().name().equals(toolName)) {

@@ -135,4 +135,15 @@ class DomainAllowlistTest {
         assertThatThrownBy(() -> allow.guard(null, "url")).isInstanceOf(ReinException.class).hasMessageContaining("guard");
         assertThatThrownBy(() -> allow.guard("fetch", null)).isInstanceOf(ReinException.class).hasMessageContaining("guard");
     }
+
+    /** The Guard record is public: made directly, a missing part is refused the same way, not met at the first call. */
+    @Test
+    void aGuardMadeDirectlyWithAMissingPartIsRefusedSayingWhatToPass() {
+        assertThatThrownBy(() -> new DomainAllowlist.Guard(null, "fetch", "url")).isInstanceOf(ReinException.class)
+                .hasMessageContaining("allowlist").hasMessageContaining("guard(");
+        assertThatThrownBy(() -> new DomainAllowlist.Guard(allow, null, "url")).isInstanceOf(ReinException.class)
+                .hasMessageContaining("tool");
+        assertThatThrownBy(() -> new DomainAllowlist.Guard(allow, "fetch", null)).isInstanceOf(ReinException.class)
+                .hasMessageContaining("URL");
+    }
 }
