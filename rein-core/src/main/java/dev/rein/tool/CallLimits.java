@@ -1,5 +1,6 @@
 package dev.rein.tool;
 
+import dev.rein.internal.text.Counts;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -35,7 +36,7 @@ final class CallLimits implements ToolInterceptor {
             });
             if (!admitted[0]) {
                 return ToolOutcome.of(ToolResult.reinError(invocation.call(), ErrorClass.LIMIT_REACHED,
-                        "Tool '" + name + "' has reached its limit of " + limit + " calls in this run and was not called."
+                        "Tool '" + name + "' has reached its limit of " + Counts.of(limit, "call") + " in this run and was not called."
                                 + " Work with the results you already have, use another tool, or finish."));
             }
         }

@@ -194,14 +194,14 @@ class ContractEdgesTest {
         assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
         var blocks = model.requests().get(1).messages().get(2).content();
         assertThat(((dev.rein.model.ToolResultBlock) blocks.get(0)).isError()).isFalse();
-        assertThat(((dev.rein.model.ToolResultBlock) blocks.get(1)).content()).contains("limit of 1 calls");
+        assertThat(((dev.rein.model.ToolResultBlock) blocks.get(1)).content()).contains("limit of 1 call in this run");
         // and a budget cap below the tool's own applies
         ScriptedModel lower = ScriptedModel.of(toolCalls(call("echo", "{\"text\":\"a\"}"), call("echo", "{\"text\":\"b\"}")),
                 text("done"));
         Tool echo = TestTools.echo().toBuilder().maxCalls(5).build();
         Agent.builder().model(lower).tools(echo).budget(Budget.builder().toolCallLimit("echo", 1).build()).build().run("go");
         assertThat(((dev.rein.model.ToolResultBlock) lower.requests().get(1).messages().get(2).content().get(1)).content())
-                .contains("limit of 1 calls");
+                .contains("limit of 1 call in this run");
     }
 
     @Test

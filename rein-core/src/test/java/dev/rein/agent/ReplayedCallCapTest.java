@@ -72,7 +72,7 @@ class ReplayedCallCapTest {
         assertThat(replayed.content()).contains("charged 1");
         ToolResultBlock over = (ToolResultBlock) second.requests().get(1).messages().get(4).content().get(0);
         assertThat(over.isError()).isTrue();
-        assertThat(over.content()).contains("limit of 1 calls");
+        assertThat(over.content()).contains("limit of 1 call in this run");
         assertThat(charges.get()).as("the cap of one charge per run holds across the crash").isEqualTo(1);
     }
 }

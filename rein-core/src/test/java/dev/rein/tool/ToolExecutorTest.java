@@ -256,6 +256,14 @@ class ToolExecutorTest {
     }
 
     @Test
+    void aCapOfOneCallIsSpokenOfInTheSingular() throws Exception {
+        ToolExecutor executor = ToolExecutor.builder(ToolRegistry.of(tool("t", (a, c) -> "ok"))).callLimits(Map.of("t", 1)).build();
+        run(executor, call("t", "{\"text\":\"1\"}"));
+        assertThat(run(executor, call("t", "{\"text\":\"2\"}")).content())
+                .startsWith("Tool 't' has reached its limit of 1 call in this run and was not called.");
+    }
+
+    @Test
     void inAParallelStepTheCallsOverACapAreTheLastInCallOrder() throws Exception {
         // The first call is slow to pass the scope check (a stage between admission and the cap):
         // the later calls must still not take its place under the cap.
