@@ -157,6 +157,9 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
         if (limit < 0) { // SQLite reads LIMIT -1 as no limit at all, PostgreSQL refuses it: one answer for every store
             throw new IllegalArgumentException("a recall's limit is the most entries to return, 0 or more; was " + limit);
         }
+        if (holdsNoRow(scope.tenant(), scope.user())) {
+            return List.of();
+        }
         Set<String> terms = cut(MemoryTerms.ofQuery(query));
         String live = " m.tenant = ? AND m.principal = ? AND (m.expires_at IS NULL OR m.expires_at > ?)";
         String sql = terms.isEmpty()
@@ -208,6 +211,9 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
      */
     public synchronized List<MemoryEntry> list(MemoryScope scope, Consumer<String> unlisted) {
         MemoryStore.requireArgument(scope, "list", "scope");
+        if (holdsNoRow(scope.tenant(), scope.user())) {
+            return List.of();
+        }
         Read read = query("SELECT " + prefixed() + " FROM rein_memory m WHERE m.tenant = ? AND m.principal = ? ORDER BY m.created_at DESC, m.id",
                 List.of(scope.tenant(), scope.user()), "list the memory of " + scope.user());
         read.unreadable().forEach(unlisted); // after the read: a read made again on a new connection says each row once
@@ -218,6 +224,9 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
     public synchronized boolean forget(MemoryScope scope, String id) {
         MemoryStore.requireArgument(scope, "forget", "scope");
         MemoryStore.requireArgument(id, "forget", "id");
+        if (holdsNoRow(scope.tenant(), scope.user(), id)) {
+            return false;
+        }
         // What an attempt deleted before it committed: when the commit's answer is lost with the connection, the attempt
         // made again finds the row gone, though this call is what deleted it.
         int[] deletedBeforeCommit = {0};
@@ -248,6 +257,15 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
         } catch (SQLException ex) {
             throw failure("forget " + id, ex);
         }
+    }
+
+    /**
+     * Whether no row can hold these values: PostgreSQL's text cannot hold NUL (and refuses a parameter with one in
+     * its own words), so there is no such entry, as SQLite and the in-memory store answer. SQLite is asked: an
+     * earlier Rein stored such entries there, and they can still be forgotten.
+     */
+    private boolean holdsNoRow(String... values) {
+        return dialect == Dialect.POSTGRES && java.util.Arrays.stream(values).anyMatch(v -> v.indexOf('\u0000') >= 0);
     }
 
     /**

@@ -245,4 +245,22 @@ abstract class MemoryStoreContract {
                 .extracting(MemoryEntry::id).containsExactly(id);
         assertThat(store().list(ACME)).extracting(MemoryEntry::id).containsExactly(id);
     }
+
+    /**
+     * Before: PostgreSQL refused a NUL character in a forget's id or in a scope's tenant or user with its own words
+     * ('invalid byte sequence for encoding "UTF8": 0x00'), where SQLite and the in-memory store answered that there is no
+     * such entry; a forget tool call whose id held one told the model of a database error.
+     */
+    @Test
+    void aNulCharacterInAForgetsIdOrInAScopeFindsNothingOnEveryStore() {
+        String id = MemoryStore.newId();
+        store().remember(entry(id, ACME, "配送先は大阪", null));
+        assertThat(store().forget(ACME, id + "\u0000")).isFalse();
+        MemoryScope nul = new MemoryScope(ACME.tenant() + "\u0000", "alice");
+        assertThat(store().recall(nul, "大阪", 5, NOW)).isEmpty();
+        assertThat(store().recall(nul, "", 5, NOW)).isEmpty();
+        assertThat(store().list(nul)).isEmpty();
+        assertThat(store().forget(nul, id)).isFalse();
+        assertThat(store().list(ACME)).extracting(MemoryEntry::id).containsExactly(id);
+    }
 }
