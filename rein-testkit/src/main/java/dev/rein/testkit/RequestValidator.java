@@ -124,7 +124,8 @@ final class RequestValidator {
     /**
      * Each {@code tool_result} of a user message must answer a {@code tool_use} of the assistant
      * message right before it, and each {@code tool_use} of an assistant message that is followed
-     * by another message must be answered there. A trailing assistant message is left alone: it may
+     * by another message must be answered there, by {@code tool_result} blocks that begin it (text
+     * goes after them). A trailing assistant message is left alone: it may
      * be a prefill the client continues.
      */
     private static Optional<Violation> toolPairing(JsonNode messages) {
@@ -136,6 +137,17 @@ final class RequestValidator {
                         ? ids(messages.get(i - 1), "tool_use", "id")
                         : Set.of();
                 JsonNode content = message.path("content");
+                // The answers come first, text after them (Anthropic's tool use docs); the calls without
+                // any answer were refused above, at the assistant message.
+                int leading = 0;
+                while (leading < content.size() && content.get(leading).path("type").asText().equals("tool_result")) {
+                    leading++;
+                }
+                if (!asked.isEmpty() && content.isArray() && leading < asked.size()) {
+                    return invalid(ApiErrorType.INVALID_REQUEST, "messages." + i + ": Did not find " + asked.size()
+                            + " tool_result block(s) at the beginning of this message. Messages following tool_use"
+                            + " blocks must begin with a matching number of tool_result blocks.");
+                }
                 for (int j = 0; j < content.size() && content.isArray(); j++) {
                     JsonNode block = content.get(j);
                     if (block.path("type").asText().equals("tool_result")) {

@@ -111,6 +111,39 @@ class RecordingAndValidationTest extends FakeServerTestBase {
         assertThat(api.messages(TOOL_ROUND.formatted("toolu_01")).statusCode()).isEqualTo(200);
     }
 
+    /**
+     * Anthropic's tool use docs: in the user message answering tool calls, the tool_result blocks come first and any
+     * text after them; text before them is a 400, with the API's message (as quoted in apify/tester-mcp-client#12).
+     * The fake took such a message. Text after the results is accepted.
+     */
+    @Test
+    void textBeforeTheToolResultsOfAnAnswerIsRejectedLikeTheRealApi() throws Exception {
+        server.enqueue(FakeReply.text("done"));
+        String round = """
+                {"model":"claude-test-1","max_tokens":100,"messages":[
+                  {"role":"user","content":"read a.txt"},
+                  {"role":"assistant","content":[
+                    {"type":"tool_use","id":"toolu_01","name":"read_file","input":{"path":"a.txt"}},
+                    {"type":"tool_use","id":"toolu_02","name":"read_file","input":{"path":"b.txt"}}]},
+                  {"role":"user","content":[%s]}]}""";
+        String first = "{\"type\":\"tool_result\",\"tool_use_id\":\"toolu_01\",\"content\":\"a\"}";
+        String second = "{\"type\":\"tool_result\",\"tool_use_id\":\"toolu_02\",\"content\":\"b\"}";
+        String text = "{\"type\":\"text\",\"text\":\"Keep going.\"}";
+
+        HttpResponse<String> before = api.messages(round.formatted(text + "," + first + "," + second));
+        HttpResponse<String> between = api.messages(round.formatted(first + "," + text + "," + second));
+        HttpResponse<String> after = api.messages(round.formatted(first + "," + second + "," + text));
+
+        for (HttpResponse<String> refused : java.util.List.of(before, between)) {
+            assertThat(refused.statusCode()).isEqualTo(400);
+            assertThat(Api.json(refused).at("/error/type").asText()).isEqualTo("invalid_request_error");
+            assertThat(Api.json(refused).at("/error/message").asText()).isEqualTo("messages.2: Did not find 2 tool_result"
+                    + " block(s) at the beginning of this message. Messages following tool_use blocks must begin with a"
+                    + " matching number of tool_result blocks.");
+        }
+        assertThat(after.statusCode()).isEqualTo(200);
+    }
+
     @Test
     void toolResultWithoutMatchingToolUseIsRejectedLikeTheRealApi() throws Exception {
         server.enqueue(FakeReply.text("never sent"));
