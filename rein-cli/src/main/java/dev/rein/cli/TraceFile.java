@@ -51,14 +51,20 @@ final class TraceFile {
 
     /** Empties {@code file} (creating it), so it holds the trace of one run; called once nothing else can fail first. */
     static void startFresh(Path file) {
+        Path parent = file.toAbsolutePath().getParent();
         try {
-            Path parent = file.toAbsolutePath().getParent();
             if (parent != null) {
                 Files.createDirectories(parent);
             }
+        } catch (java.io.IOException e) {
+            // the JDK's message is often the path alone
+            throw new UsageException("cannot write the trace file " + file + ": its folder " + parent + " cannot be made ("
+                    + dev.rein.internal.text.FileProblems.why(e) + "); give a path in a folder you can write, such as trace.jsonl");
+        }
+        try {
             Files.write(file, new byte[0]);
         } catch (java.io.IOException e) {
-            throw new UsageException("cannot write the trace file " + file + ": " + e.getMessage());
+            throw new UsageException("cannot write the trace file " + file + ": " + dev.rein.internal.text.FileProblems.why(e));
         }
     }
 }

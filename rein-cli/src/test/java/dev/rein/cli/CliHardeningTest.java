@@ -663,4 +663,19 @@ class CliHardeningTest {
                 .startsWith("rein run: ANTHROPIC_BASE_URL must not carry a user name or password, was 'http://***@127.0.0.1:9'")
                 .doesNotContain("s3cret");
     }
+    /**
+     * A trace folder the checks before the run let through but that cannot be made (a folder under /proc, which even
+     * root cannot create) said only the JDK's message, the path: "cannot write the trace file /proc/x/y.jsonl: /proc/x".
+     * It now says why, in words.
+     */
+    @Test
+    void aTraceFolderThatCannotBeMadeSaysWhy() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.isDirectory(Path.of("/proc/self")), "Linux /proc");
+        InProcessCli.Outcome outcome = new InProcessCli().models((name, env) -> dev.rein.testkit.ScriptedModel.of(
+                dev.rein.testkit.ScriptedModel.text("hi"))).run("run", "--trace", "/proc/rein-x/y.jsonl", "say hi");
+        assertThat(outcome.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(outcome.stderrLines()).singleElement().asString()
+                .startsWith("rein run: cannot write the trace file /proc/rein-x/y.jsonl: ")
+                .doesNotEndWith(": /proc/rein-x").containsAnyOf("its folder /proc/rein-x cannot be made (", "is not writable");
+    }
 }
