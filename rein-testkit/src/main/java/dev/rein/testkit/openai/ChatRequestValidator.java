@@ -262,6 +262,12 @@ final class ChatRequestValidator {
                         + tuple(context) + ", array schema missing items.", "tools[" + i + "].function.parameters",
                         "invalid_function_parameters");
             }
+            String strict = function.path("strict").asBoolean(false) ? strictViolation(function.path("parameters"),
+                    new ArrayList<>()) : null;
+            if (strict != null) {
+                return fail("Invalid schema for function '" + function.path("name").asText() + "': " + strict,
+                        "tools[" + i + "].function.parameters", "invalid_function_parameters");
+            }
         }
         JsonNode format = body.path("response_format");
         if (format.path("type").asText("").equals("json_schema")) {
@@ -271,6 +277,12 @@ final class ChatRequestValidator {
                 return fail("Invalid schema for response_format '" + format.path("json_schema").path("name").asText()
                         + "': In context=" + tuple(context) + ", array schema missing items.", "response_format",
                         "invalid_json_schema");
+            }
+            String strict = format.path("json_schema").path("strict").asBoolean(false)
+                    ? strictViolation(format.path("json_schema").path("schema"), new ArrayList<>()) : null;
+            if (strict != null) {
+                return fail("Invalid schema for response_format '" + format.path("json_schema").path("name").asText()
+                        + "': " + strict, "response_format", "invalid_json_schema");
             }
         }
         if (format.path("type").asText("").equals("json_object") && !mentionsJson(body.path("messages"))) {
@@ -354,6 +366,49 @@ final class ChatRequestValidator {
         } else if (schema.isArray()) {
             for (int i = 0; i < schema.size(); i++) {
                 List<Object> found = bareArray(schema.get(i), append(at, i));
+                if (found != null) {
+                    return found;
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Where a strict schema breaks Structured Outputs' rules for objects (the guide: every object sets {@code
+     * additionalProperties} false and lists every property in {@code required}), in the real message's words from
+     * its context on; null when it keeps them. Walked as {@link #bareArray} walks a schema.
+     */
+    private static String strictViolation(JsonNode schema, List<Object> at) {
+        if (schema.isObject()) {
+            JsonNode type = schema.get("type");
+            boolean object = type != null && (type.asText().equals("object")
+                    || type.isArray() && type.toString().contains("\"object\"")) || schema.has("properties");
+            if (object) {
+                JsonNode additional = schema.get("additionalProperties");
+                if (additional == null || !additional.isBoolean() || additional.asBoolean()) {
+                    return "In context=" + tuple(at) + ", 'additionalProperties' is required to be supplied and to be false.";
+                }
+                Set<String> required = new LinkedHashSet<>();
+                schema.path("required").forEach(name -> required.add(name.asText()));
+                for (String name : (Iterable<String>) () -> schema.path("properties").fieldNames()) {
+                    if (!required.contains(name)) {
+                        return "In context=" + tuple(at) + ", 'required' is required to be supplied and to be an array"
+                                + " including every key in properties. Missing '" + name + "'.";
+                    }
+                }
+            }
+            for (var field : schema.properties()) {
+                if (!DATA_KEYWORDS.contains(field.getKey()) || at.size() > 0 && "properties".equals(at.get(at.size() - 1))) {
+                    String found = strictViolation(field.getValue(), append(at, field.getKey()));
+                    if (found != null) {
+                        return found;
+                    }
+                }
+            }
+        } else if (schema.isArray()) {
+            for (int i = 0; i < schema.size(); i++) {
+                String found = strictViolation(schema.get(i), append(at, i));
                 if (found != null) {
                     return found;
                 }

@@ -32,7 +32,9 @@ import java.util.function.Consumer;
  * unknown id, {@code tools} missing while the history holds tool calls, a {@code tool_choice}
  * without tools or naming an undefined function, {@code parallel_tool_calls} without tools, a tool whose parameters hold an array schema without
  * {@code items} ("array schema missing items"), a {@code response_format} of type {@code json_object} whose messages
- * never say "json" (as the JSON mode guide says), a missing model or messages, more than 128 tools or 4 stop
+ * never say "json" (as the JSON mode guide says), a strict {@code json_schema} or strict function whose schema has an
+ * object without {@code additionalProperties: false} or with a property missing from {@code required} (the Structured
+ * Outputs rules, {@code invalid_json_schema} / {@code invalid_function_parameters}), a missing model or messages, more than 128 tools or 4 stop
  * sequences ({@code array_above_max_length}), a function description over 1,024 characters or a tool call id
  * over 40 ({@code string_above_max_length}), {@code max_tokens} for one of OpenAI's reasoning models (o1, o3,
  * o4-mini, the gpt-5 family, codex-mini: {@code unsupported_parameter}, "Use 'max_completion_tokens' instead."), a

@@ -318,6 +318,66 @@ class ChatSdkCompatibilityTest {
     }
 
     @Test
+    void aStrictSchemaBreakingStructuredOutputsRulesIsRejectedAsTheRealApiDoes() {
+        // The Structured Outputs guide: with strict true every object sets additionalProperties false and lists every
+        // property in required, for response_format and for a function's parameters alike. The fake answered both.
+        ChatCompletionCreateParams open = params("x").responseFormat(strictFormat(Map.of("type", "object",
+                "properties", Map.of("verdict", Map.of("type", "string")), "required", List.of("verdict")))).build();
+        assertThatThrownBy(() -> client.chat().completions().create(open))
+                .isInstanceOfSatisfying(BadRequestException.class, e -> {
+                    assertThat(e.getMessage()).contains("Invalid schema for response_format 'Verdict': In context=(),"
+                            + " 'additionalProperties' is required to be supplied and to be false.");
+                    assertThat(e.code()).hasValue("invalid_json_schema");
+                    assertThat(e.param()).hasValue("response_format");
+                });
+        ChatCompletionCreateParams optional = params("x").responseFormat(strictFormat(Map.of("type", "object",
+                "additionalProperties", false, "required", List.of("verdict"), "properties", Map.of("verdict",
+                        Map.of("type", "string"), "tags", Map.of("type", "array", "items", Map.of("type", "object",
+                                "additionalProperties", false, "properties", Map.of("name", Map.of("type", "string")),
+                                "required", List.of("name"))))))).build();
+        assertThatThrownBy(() -> client.chat().completions().create(optional))
+                .isInstanceOfSatisfying(BadRequestException.class, e -> assertThat(e.getMessage()).contains(
+                        "Invalid schema for response_format 'Verdict': In context=(), 'required' is required to be supplied"
+                                + " and to be an array including every key in properties. Missing 'tags'."));
+        ChatCompletionCreateParams nested = params("x").addTool(ChatCompletionFunctionTool.builder()
+                .function(FunctionDefinition.builder().name("tag").strict(true).parameters(FunctionParameters.builder()
+                        .putAdditionalProperty("type", JsonValue.from("object"))
+                        .putAdditionalProperty("additionalProperties", JsonValue.from(false))
+                        .putAdditionalProperty("required", JsonValue.from(List.of("tags")))
+                        .putAdditionalProperty("properties", JsonValue.from(Map.of("tags", Map.of("type", "array",
+                                "items", Map.of("type", "object", "properties", Map.of("name", Map.of("type", "string")),
+                                        "required", List.of("name"))))))
+                        .build()).build()).build()).build();
+        assertThatThrownBy(() -> client.chat().completions().create(nested))
+                .isInstanceOfSatisfying(BadRequestException.class, e -> {
+                    assertThat(e.getMessage()).contains("Invalid schema for function 'tag': In context=('properties',"
+                            + " 'tags', 'items'), 'additionalProperties' is required to be supplied and to be false.");
+                    assertThat(e.code()).hasValue("invalid_function_parameters");
+                    assertThat(e.param()).hasValue("tools[0].function.parameters");
+                });
+        assertThat(server.requests()).hasSize(3);
+
+        // Without strict, or with both rules kept, the same schemas are answered.
+        server.enqueue(ChatReply.text("{\"verdict\":\"可\"}"), ChatReply.text("{\"verdict\":\"否\"}"));
+        ChatCompletionCreateParams loose = params("x").responseFormat(ResponseFormatJsonSchema.builder()
+                .jsonSchema(ResponseFormatJsonSchema.JsonSchema.builder().name("Verdict").strict(false)
+                        .schema(ResponseFormatJsonSchema.JsonSchema.Schema.builder()
+                                .putAdditionalProperty("type", JsonValue.from("object")).build()).build()).build()).build();
+        assertThat(client.chat().completions().create(loose).choices().get(0).message().content()).hasValue("{\"verdict\":\"可\"}");
+        ChatCompletionCreateParams kept = params("x").responseFormat(strictFormat(Map.of("type", "object",
+                "additionalProperties", false, "required", List.of("verdict"), "properties", Map.of("verdict",
+                        Map.of("type", "string", "enum", List.of(Map.of("type", "object"))))))).build();
+        assertThat(client.chat().completions().create(kept).choices().get(0).message().content()).hasValue("{\"verdict\":\"否\"}");
+    }
+
+    private static ResponseFormatJsonSchema strictFormat(Map<String, Object> schema) {
+        ResponseFormatJsonSchema.JsonSchema.Schema.Builder wire = ResponseFormatJsonSchema.JsonSchema.Schema.builder();
+        schema.forEach((key, value) -> wire.putAdditionalProperty(key, JsonValue.from(value)));
+        return ResponseFormatJsonSchema.builder().jsonSchema(ResponseFormatJsonSchema.JsonSchema.builder().name("Verdict")
+                .strict(true).schema(wire.build()).build()).build();
+    }
+
+    @Test
     void anOutputSchemaWithAnArrayWithoutItemsIsRejectedAsTheRealApiDoes() {
         // The real API refuses a response_format schema holding an array without items as it refuses one in a tool's
         // parameters: 400 invalid_json_schema "Invalid schema for response_format 'Verdict': In context=('properties',
