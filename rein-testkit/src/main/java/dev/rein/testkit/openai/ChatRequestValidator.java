@@ -384,7 +384,9 @@ final class ChatRequestValidator {
             JsonNode type = schema.get("type");
             boolean object = type != null && (type.asText().equals("object")
                     || type.isArray() && type.toString().contains("\"object\"")) || schema.has("properties");
-            if (object) {
+            // A map of names to schemas (properties, $defs) is no schema, whatever its names.
+            boolean map = !at.isEmpty() && Set.of("properties", "$defs", "definitions").contains(at.get(at.size() - 1));
+            if (object && !map) {
                 JsonNode additional = schema.get("additionalProperties");
                 if (additional == null || !additional.isBoolean() || additional.asBoolean()) {
                     return "In context=" + tuple(at) + ", 'additionalProperties' is required to be supplied and to be false.";

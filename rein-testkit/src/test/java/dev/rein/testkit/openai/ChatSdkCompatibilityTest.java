@@ -357,7 +357,8 @@ class ChatSdkCompatibilityTest {
                 });
         assertThat(server.requests()).hasSize(3);
 
-        // Without strict, or with both rules kept, the same schemas are answered.
+        // Without strict, or with both rules kept, the same schemas are answered (data and a property named
+        // "properties" are no schemas of their own).
         server.enqueue(ChatReply.text("{\"verdict\":\"可\"}"), ChatReply.text("{\"verdict\":\"否\"}"));
         ChatCompletionCreateParams loose = params("x").responseFormat(ResponseFormatJsonSchema.builder()
                 .jsonSchema(ResponseFormatJsonSchema.JsonSchema.builder().name("Verdict").strict(false)
@@ -365,8 +366,9 @@ class ChatSdkCompatibilityTest {
                                 .putAdditionalProperty("type", JsonValue.from("object")).build()).build()).build()).build();
         assertThat(client.chat().completions().create(loose).choices().get(0).message().content()).hasValue("{\"verdict\":\"可\"}");
         ChatCompletionCreateParams kept = params("x").responseFormat(strictFormat(Map.of("type", "object",
-                "additionalProperties", false, "required", List.of("verdict"), "properties", Map.of("verdict",
-                        Map.of("type", "string", "enum", List.of(Map.of("type", "object"))))))).build();
+                "additionalProperties", false, "required", List.of("verdict", "properties"), "properties", Map.of("verdict",
+                        Map.of("type", "string", "enum", List.of(Map.of("type", "object"))), "properties",
+                        Map.of("type", "string"))))).build();
         assertThat(client.chat().completions().create(kept).choices().get(0).message().content()).hasValue("{\"verdict\":\"否\"}");
     }
 
