@@ -338,6 +338,37 @@ class HttpProtocolTest {
     }
 
     @Test
+    void anAnswerLargerThanReinReadsInTheCallsOwnEventStreamIsSaidSo() throws Exception {
+        // A probe: the 17 MB answer in an SSE event of the POST's own stream, which the SDK refuses past its limit (and
+        // Rein's own reading of the stream, for resumption, holds no more than that limit of it either).
+        String large = "x".repeat(17 * 1024 * 1024);
+        try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
+            if (!exchange.getRequestMethod().equals("POST")) {
+                FakeHttpEndpoint.empty(exchange, 405);
+                return;
+            }
+            String answer = switch (FakeHttpEndpoint.method(message)) {
+                case "initialize" -> "data: " + FakeHttpEndpoint.initialized(message) + "\n\n";
+                case "tools/list" -> "data: " + FakeHttpEndpoint.listed(message, "{\"name\":\"echo\",\"inputSchema\":{\"type\":\"object\"},"
+                        + "\"annotations\":{\"readOnlyHint\":true}}") + "\n\n";
+                case "tools/call" -> "data: {\"jsonrpc\":\"2.0\",\"id\":" + FakeHttpEndpoint.id(message)
+                        + ",\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"" + large + "\"}]}}\n\n";
+                default -> null;
+            };
+            if (answer == null) {
+                FakeHttpEndpoint.empty(exchange, 202);
+                return;
+            }
+            FakeHttpEndpoint.events(exchange, answer);
+        }); McpToolset mcp = McpToolset.start(server.config("remote", "/mcp", ""))) {
+            ToolOutput output = invoke(mcp, "echo", "k-large", Duration.ofSeconds(20));
+            assertThat(output.content()).isEqualTo("MCP server 'remote' answered the call of tool 'echo' with more than 16 MB,"
+                    + " the most Rein reads of one message, so the answer was not used. Ask the tool for less (a narrower query,"
+                    + " a smaller range or page), or use another tool.");
+        }
+    }
+
+    @Test
     void anAnswerLargerThanReinReadsOnAResumedResponseStreamIsSaidSoAsOnTheFirstConnection() throws Exception {
         // The same 17 MB answer as above, on the GET that resumes the call's stream (SSE polling). Before, Rein read a
         // resumed stream whole, however long, holding every byte of the event: the answer reached the call, where on
