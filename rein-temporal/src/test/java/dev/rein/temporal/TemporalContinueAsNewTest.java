@@ -2,6 +2,7 @@ package dev.rein.temporal;
 
 import dev.rein.temporal.internal.ApprovalSignal;
 import dev.rein.temporal.internal.AgentWorkflow;
+import dev.rein.temporal.internal.RunInput;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -117,6 +118,54 @@ class TemporalContinueAsNewTest {
             assertThat(trace.events(TraceEvent.StateChanged.class)).filteredOn(c -> c.to() == RunStatus.WAITING_APPROVAL).hasSize(1);
             assertThat(trace.events(TraceEvent.RunResumed.class)).hasSize(1);
             assertThat(trace.events(TraceEvent.RunFinished.class)).hasSize(1);
+        }
+    }
+
+    /**
+     * Temporal hands a signal that came with an execution's start to the workflow before its workflow method runs: a
+     * decision sent just as a pause continued as new reaches the new execution that way. It is heard (the carried state
+     * is restored before any signal), where it was refused as "the run has not started yet" and the run waited on.
+     */
+    @Test
+    void aDecisionDeliveredWithTheStartOfAContinuedPauseIsHeard() throws Exception {
+        Orders.Ledger ledger = new Orders.Ledger();
+        RecordingListener trace = new RecordingListener();
+        Agent agent = Orders.withApproval(Orders.agent(Orders.refundThenAnswer(), trace, Orders.lookup(),
+                Orders.refund(ledger, key -> {})));
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalAgentClient agents = server.start(agent).withHistoryLimit(80);
+            TemporalRun run = agents.start("A-1 を返金して", "run-pause-signal");
+            TemporalApprovalTest.awaitStatus(run, RunStatus.WAITING_APPROVAL);
+            AgentWorkflow stub = server.client().newWorkflowStub(AgentWorkflow.class, "run-pause-signal");
+            for (int i = 0; i < 60; i++) {
+                stub.decide(ApprovalSignal.approve(String.format("%064x", i), "mallory"));
+            }
+            long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (server.client().fetchHistory("run-pause-signal").getEvents().get(0)
+                    .getWorkflowExecutionStartedEventAttributes().getContinuedExecutionRunId().isEmpty()
+                    && System.nanoTime() < until) {
+                sleep();
+            }
+            String hash = run.pendingApprovals().get(0).actionHash();
+            // the continued execution's input (the pause carried), started again under another id with the decision
+            io.temporal.api.common.v1.Payloads carried = server.client().fetchHistory("run-pause-signal").getEvents().get(0)
+                    .getWorkflowExecutionStartedEventAttributes().getInput();
+            RunInput input = TemporalAgents.dataConverter().fromPayloads(0, java.util.Optional.of(carried), RunInput.class,
+                    RunInput.class);
+            assertThat(input.carried().paused()).isNotNull();
+            server.client().newUntypedWorkflowStub("ReinAgentRun", io.temporal.client.WorkflowOptions.newBuilder()
+                            .setTaskQueue(TemporalTestServer.QUEUE).setWorkflowId("run-pause-signal-2").build())
+                    .signalWithStart("decide", new Object[] {ApprovalSignal.approve(hash, "alice")}, new Object[] {input});
+            TemporalRun second = agents.attach("run-pause-signal-2");
+
+            until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (!second.status().terminal() && System.nanoTime() < until) {
+                sleep();
+            }
+
+            assertThat(second.refusedDecisions()).noneSatisfy(r -> assertThat(r).startsWith(hash));
+            assertThat(second.result().status()).isEqualTo(RunStatus.SUCCEEDED);
+            assertThat(ledger.charges).hasSize(1);
         }
     }
 

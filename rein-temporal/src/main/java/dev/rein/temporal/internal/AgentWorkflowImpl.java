@@ -83,8 +83,25 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
     private final List<String> refused = new ArrayList<>();
     private RunResult result;
 
+    /** The workflow for registration by type (replay tests): a continued run's state is restored when it runs. */
+    public AgentWorkflowImpl() {}
+
+    /**
+     * The workflow for the run's input, made before Temporal hands it any signal: a signal that came with the
+     * execution's start (a decision sent as a pause continued as new) reaches the workflow before its workflow method
+     * runs, so a continued run's state is restored here, where the signal finds it.
+     */
+    AgentWorkflowImpl(RunInput in) {
+        if (in != null && in.carried() != null) {
+            this.input = in;
+            this.runId = Workflow.getInfo().getWorkflowId();
+            restore(in.carried());
+        }
+    }
+
     @Override
     public RunResult run(RunInput in) {
+        boolean restored = this.input != null;
         this.input = in;
         this.runId = Workflow.getInfo().getWorkflowId();
         try {
@@ -95,7 +112,9 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
                 ref = effects().begin(runId, in.goal());
                 return drive(new NextStep.RunAgain("start"));
             }
-            restore(in.carried());
+            if (!restored) {
+                restore(in.carried());
+            }
             if (in.carried().paused() != null) {
                 return drive(awaitDecisions(false)); // continued within a pause: it was traced already
             }

@@ -26,7 +26,8 @@ public final class WorkerConverter {
      *                            does: the workflow fails at once, saying what to set on the workers' client
      */
     public static AgentWorkflowImpl workflowFor(EncodedValues input, String taskQueue, DataConverter rein) {
-        String why = unreadable(input, rein);
+        RunInput[] read = new RunInput[1];
+        String why = unreadable(input, rein, read);
         if (why != null) {
             throw ApplicationFailure.newNonRetryableFailure("a worker of task queue '" + taskQueue + "' could not read the"
                     + " run's input with its data converter (" + why + "): the WorkflowClient of that worker's WorkerFactory"
@@ -35,16 +36,18 @@ public final class WorkerConverter {
                     + " of the queue (a codec goes around it: new CodecDataConverter(TemporalAgents.dataConverter(), codecs)),"
                     + " and start the run again under a new run id", UNREADABLE);
         }
-        return new AgentWorkflowImpl();
+        return new AgentWorkflowImpl(read[0]);
     }
 
-    private static String unreadable(EncodedValues input, DataConverter rein) {
+    /** Why the worker's converter cannot read the run's input as Rein's does, or null; {@code read[0]} is what it read. */
+    private static String unreadable(EncodedValues input, DataConverter rein, RunInput[] out) {
         RunInput read;
         try {
             read = input.get(0, RunInput.class);
         } catch (RuntimeException e) {
             return "it failed: " + e.getMessage();
         }
+        out[0] = read;
         if (read == null || read.goal() == null || read.budget() == null || read.attempt() == null) {
             return "it read a run's input without its goal, budget or timeouts";
         }
