@@ -241,8 +241,23 @@ public final class TemporalRun {
         } catch (RuntimeException e) {
             return "";
         }
+        return waitingOn(described, taskQueue);
+    }
+
+    /** What {@code described}, the run's newest execution, shows the run waits on (see {@link #waitingOn()}). */
+    static String waitingOn(io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionResponse described, String taskQueue) {
         List<io.temporal.api.workflow.v1.PendingActivityInfo> pending = described.getPendingActivitiesList();
-        if (described.getWorkflowExecutionInfo().getHistoryLength() <= 2) {
+        io.temporal.api.workflow.v1.WorkflowExecutionInfo info = described.getWorkflowExecutionInfo();
+        // an execution the run continued in (its history grew long) is as short for a moment, but workers took the run up
+        boolean continued = !info.getFirstRunId().isEmpty() && !info.getFirstRunId().equals(info.getExecution().getRunId());
+        if (info.getHistoryLength() <= 2 && continued) {
+            String on = described.getExecutionConfig().getTaskQueue().getName().isEmpty() ? taskQueue
+                    : described.getExecutionConfig().getTaskQueue().getName();
+            return ": it has just continued as new (its workflow history grew long) and no worker has taken up the new"
+                    + " execution yet; the workers of task queue '" + on + "' do so as they took up the run (if none polls"
+                    + " that queue any more, start one)";
+        }
+        if (info.getHistoryLength() <= 2) {
             // the history is the start and its first workflow task, scheduled: no worker polls the queue the run is on
             String startedOn = described.getExecutionConfig().getTaskQueue().getName();
             String on = startedOn.isEmpty() ? taskQueue : startedOn;

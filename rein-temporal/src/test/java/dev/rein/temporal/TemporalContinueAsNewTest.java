@@ -104,6 +104,10 @@ class TemporalContinueAsNewTest {
             assertThat(server.client().fetchHistory("run-long-pause").getEvents().get(0)
                     .getWorkflowExecutionStartedEventAttributes().getContinuedExecutionRunId()).isNotEmpty();
             assertThat(run.status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+            // Temporal describes the new execution as one continued from the run's first (which TemporalRun relies on)
+            var info = server.client().newUntypedWorkflowStub("run-long-pause").describe().getRawDescription()
+                    .getWorkflowExecutionInfo();
+            assertThat(info.getFirstRunId()).isNotEmpty().isNotEqualTo(info.getExecution().getRunId());
             assertThat(run.refusedDecisions()).hasSize(60);
             List<ApprovalRequest> pending = run.pendingApprovals();
             assertThat(pending).singleElement().satisfies(r -> assertThat(r.tool()).isEqualTo("refund"));
