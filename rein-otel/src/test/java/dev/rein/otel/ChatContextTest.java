@@ -87,6 +87,83 @@ class ChatContextTest {
     }
 
     /**
+     * A fallback stage of the application's (one that {@code retries()}) added before {@code install}
+     * sits outside the telemetry stage and passes the call through it twice: the attempt that goes to
+     * the fallback model runs in the same chat span and carries its traceparent too, as every attempt
+     * of the built-in retry does.
+     */
+    @Test
+    void aFallbackAttemptOfAnOuterStageRunsInTheChatSpanAndSendsItsTraceparent() {
+        ScriptedModel primary = ScriptedModel.of(ScriptedModel.fail(new ModelException(ModelException.Kind.AUTHENTICATION, 401, "bad key")));
+        ScriptedModel backup = ScriptedModel.of(ScriptedModel.text("Hi."));
+        Model backupModel = recording(backup);
+        dev.rein.model.ModelInterceptor fallback = new dev.rein.model.ModelInterceptor() {
+            @Override
+            public ModelResponse intercept(dev.rein.model.ModelCall call, Chain chain) throws ModelException, InterruptedException {
+                try {
+                    return chain.proceed(call);
+                } catch (ModelException e) {
+                    return chain.proceed(call.withModel(backupModel));
+                }
+            }
+
+            @Override
+            public boolean retries() {
+                return true;
+            }
+        };
+        Agent agent = ReinTelemetry.create(OTEL.getOpenTelemetry()).install(Agent.builder().model(recording(primary))
+                .modelName("test-model").prices(PriceTable.empty().with("test-model", ModelPrice.of("3", "0.3", "15")))
+                .modelInterceptor(fallback)).build();
+        RunResult result = agent.run("say hi");
+        assertThat(result.status()).as(result.message()).isEqualTo(RunStatus.SUCCEEDED);
+
+        SpanData chat = OTEL.getSpans().stream().filter(s -> s.getName().equals("chat test-model")).findFirst().orElseThrow();
+        assertThat(seen).hasSize(2).allSatisfy(attempt -> {
+            assertThat(attempt.current().getSpanId()).isEqualTo(chat.getSpanId());
+            assertThat(attempt.headers().get("traceparent"))
+                    .isEqualTo("00-" + chat.getTraceId() + "-" + chat.getSpanId() + "-" + chat.getSpanContext().getTraceFlags().asHex());
+        });
+    }
+
+    /**
+     * The chat span of a call whose run's listener closed before the call ended (an engine gave the
+     * attempt up to retry it later) stays offered on its thread; a later call there that is not that
+     * run's must not run in it or send its traceparent.
+     */
+    @Test
+    void theChatSpanOfARunWhoseListenerClosedIsNotTakenByALaterCallOnTheThread() throws Exception {
+        ReinTelemetry telemetry = ReinTelemetry.create(OTEL.getOpenTelemetry());
+        ModelRequest request = ModelRequest.builder("test-model").addMessage(dev.rein.model.Message.user("hi")).build();
+        dev.rein.trace.RunListener listener = telemetry.listener().create("run-A");
+        listener.onEvent(new dev.rein.trace.TraceEvent.ModelRequested("run-A", 1, java.time.Instant.now(), "step", request));
+        listener.close(); // no answer: the call was left to be retried elsewhere
+
+        List<Seen> later = new CopyOnWriteArrayList<>();
+        ScriptedModel script = ScriptedModel.of(ScriptedModel.text("Hi."));
+        dev.rein.model.ModelCall call = new dev.rein.model.ModelCall(script, request, "step",
+                ModelCallContext.until(java.time.Instant.now().plusSeconds(30)));
+        telemetry.modelInterceptor().intercept(call, new dev.rein.model.ModelInterceptor.Chain() {
+            @Override
+            public ModelResponse proceed(dev.rein.model.ModelCall next) throws ModelException, InterruptedException {
+                ModelResponse response = next.model().call(next.request(), next.context());
+                later.add(new Seen(Span.current().getSpanContext(), Thread.currentThread().isVirtual(),
+                        next.request().option(TraceContextHeaders.class).map(TraceContextHeaders::headers).orElse(Map.of())));
+                return response;
+            }
+
+            @Override
+            public long proceedCount(dev.rein.model.ModelCall next) {
+                return -1;
+            }
+        });
+        assertThat(later).singleElement().satisfies(attempt -> {
+            assertThat(attempt.headers()).isEmpty();
+            assertThat(attempt.current().isValid()).isFalse();
+        });
+    }
+
+    /**
      * A propagator of the AWS Distro for OpenTelemetry (X-Ray: X-Amzn-Trace-Id) or B3 multi (X-B3-TraceId)
      * writes header names in mixed case, and one of an application's own may write a value no HTTP header
      * carries. HTTP header names are case-insensitive, so the model request carries them in lower case;

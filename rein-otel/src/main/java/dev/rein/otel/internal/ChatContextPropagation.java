@@ -48,7 +48,7 @@ final class ChatContextPropagation implements ModelInterceptor {
 
     @Override
     public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
-        Telemetry.ChatHandoff handoff = telemetry.takeChat();
+        Telemetry.ChatHandoff handoff = telemetry.offeredChat();
         if (handoff == null) {
             return chain.proceed(call);
         }
@@ -63,7 +63,7 @@ final class ChatContextPropagation implements ModelInterceptor {
         });
         TraceContextHeaders sendable = sendable(headers);
         ModelRequest request = sendable == null ? call.request() : call.request().withOption(sendable);
-        ModelCall traced = call.withRequest(request).withModel(new InContext(call.model(), chat, handoff.run(), provider, new AtomicBoolean()));
+        ModelCall traced = call.withRequest(request).withModel(new InContext(call.model(), chat, handoff.run(), provider, handoff.streamed()));
         try (Scope ignored = chat.makeCurrent()) {
             return chain.proceed(traced);
         }

@@ -15,6 +15,7 @@ import java.io.InputStream;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The state one {@code ReinTelemetry} shares across runs: the tracer, the instruments, the span
@@ -35,8 +36,11 @@ public final class Telemetry {
     /** The chat span just opened on this thread, and its run, for the model-call stage that runs next on it. */
     private final ThreadLocal<ChatHandoff> chatHandoff = new ThreadLocal<>();
 
-    /** A chat span's context and the run it belongs to. */
-    record ChatHandoff(Context chat, RunTelemetry run) {}
+    /**
+     * A chat span's context, the run it belongs to, and whether the call has streamed a chunk yet
+     * (its time to first chunk is recorded once, however many attempts reach the model).
+     */
+    record ChatHandoff(Context chat, RunTelemetry run, AtomicBoolean streamed) {}
 
     /** {@code propagator}: the one given to the builder, or null for the OpenTelemetry's (W3C Trace Context when it has none). */
     public Telemetry(OpenTelemetry otel, Settings settings, SpanLinkStore links, TextMapPropagator propagator) {
@@ -90,13 +94,21 @@ public final class Telemetry {
     }
 
     void offerChat(Context chat, RunTelemetry run) {
-        chatHandoff.set(new ChatHandoff(chat, run));
+        chatHandoff.set(new ChatHandoff(chat, run, new AtomicBoolean()));
     }
 
-    /** The chat span offered on this thread, once; null when there is none. */
-    ChatHandoff takeChat() {
+    /**
+     * The chat span offered on this thread, until its call ends ({@link #withdrawChat}); null when there
+     * is none. Not taken on the first look: a retrying stage outside the telemetry's (an application's
+     * fallback to another model) passes one call through it again. One whose run's listener has closed
+     * is stale (a call an engine gave up on to retry it later, on a thread a later run reuses) and dropped.
+     */
+    ChatHandoff offeredChat() {
         ChatHandoff chat = chatHandoff.get();
-        chatHandoff.remove();
+        if (chat != null && active.get(chat.run().runId()) != chat.run()) {
+            chatHandoff.remove();
+            return null;
+        }
         return chat;
     }
 
