@@ -66,6 +66,28 @@ class OpenAiTraceparentTest {
         }
     }
 
+    /**
+     * A provider name given for an OpenAI-compatible server (Groq, Azure OpenAI: "groq",
+     * "azure.ai.openai") names the provider; the finish reasons are still those the server spoke,
+     * Chat Completions' words, not the Messages API's.
+     */
+    @Test
+    void aConfiguredProviderNameForAChatCompletionsServerKeepsChatCompletionsFinishReasons() {
+        try (FakeChatCompletionsServer server = FakeChatCompletionsServer.start();
+             OpenAiModel model = OpenAiModel.builder().baseUrl(server.baseUrl()).apiKey("test-key").build()) {
+            server.enqueue(ChatReply.toolCall("call_1", "get_current_time", "{}"));
+            server.enqueue(ChatReply.text("今は昼です。"));
+            Agent agent = ReinTelemetry.builder(OTEL.getOpenTelemetry()).providerName("groq").build()
+                    .install(priced(model).tools(BuiltinTools.currentTime(java.time.Clock.systemUTC()))).build();
+            assertThat(agent.run("今何時？").status()).isEqualTo(RunStatus.SUCCEEDED);
+
+            List<SpanData> chats = OTEL.getSpans().stream().filter(s -> s.getName().equals("chat gpt-test")).toList();
+            assertThat(chats).allSatisfy(c -> assertThat(c.getAttributes().get(GenAiConventions.PROVIDER_NAME)).isEqualTo("groq"));
+            assertThat(chats).extracting(c -> c.getAttributes().get(GenAiConventions.RESPONSE_FINISH_REASONS))
+                    .containsExactly(List.of("tool_calls"), List.of("stop"));
+        }
+    }
+
     @Test
     void aStreamedCallIsMarkedAsStreamingAndRecordsItsTimeToFirstChunk() {
         try (FakeChatCompletionsServer server = FakeChatCompletionsServer.start();

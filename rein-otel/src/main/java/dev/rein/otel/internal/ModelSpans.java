@@ -34,6 +34,8 @@ final class ModelSpans {
     private String openModel;
     /** The provider of the open call: the run's, or its own model's once that is known (a critic's may differ). */
     private String openProvider;
+    /** The provider name the open call's model gives itself, whose API's words its finish reasons are in; null when unknown. */
+    private String openDialect;
     private Instant openedAt;
 
     ModelSpans(RunTelemetry run) {
@@ -69,6 +71,7 @@ final class ModelSpans {
         open = b.startSpan();
         openModel = r.model();
         openProvider = provider;
+        openDialect = null;
         openedAt = e.time();
         run.telemetry().offerChat(run.context().with(open), run);
         if (run.capture()) {
@@ -87,6 +90,13 @@ final class ModelSpans {
         chat.setAttribute(PROVIDER_NAME, provider);
         if (open == chat) {
             openProvider = provider;
+        }
+    }
+
+    /** The open call goes to a model that names its provider {@code dialect} (null: it names none), whatever the spans call it. */
+    synchronized void speaks(Span chat, String dialect) {
+        if (open == chat) {
+            openDialect = dialect;
         }
     }
 
@@ -138,7 +148,7 @@ final class ModelSpans {
         if (r.model() != null) {
             open.setAttribute(GenAiConventions.RESPONSE_MODEL, r.model());
         }
-        open.setAttribute(GenAiConventions.RESPONSE_FINISH_REASONS, List.of(FinishReasons.asReported(stop, openProvider)));
+        open.setAttribute(GenAiConventions.RESPONSE_FINISH_REASONS, List.of(FinishReasons.asReported(stop, openDialect != null ? openDialect : openProvider)));
         open.setAttribute(GenAiConventions.USAGE_INPUT_TOKENS, u.totalInputTokens());
         open.setAttribute(GenAiConventions.USAGE_OUTPUT_TOKENS, u.outputTokens());
         open.setAttribute(GenAiConventions.USAGE_CACHE_READ_INPUT_TOKENS, u.cacheReadInputTokens());

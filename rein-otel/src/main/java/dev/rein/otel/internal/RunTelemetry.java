@@ -83,10 +83,12 @@ final class RunTelemetry implements RunListener {
      * first call's, the agent's model. Returns the call's provider, null when unknown.
      */
     String learnProvider(Model model, Span chat) {
+        String name = model instanceof ModelDefaults defaults ? defaults.providerName() : null;
+        // the finish reasons are in the words of the API the model speaks, whatever name the provider is given
+        this.model.speaks(chat, name);
         if (telemetry.settings.providerName() != null) {
             return providerName; // configured (say for a gateway): every span says it
         }
-        String name = model instanceof ModelDefaults defaults ? defaults.providerName() : null;
         if (name == null) {
             return this.model.provider(chat);
         }
