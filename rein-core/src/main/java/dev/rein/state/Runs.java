@@ -20,6 +20,7 @@ import java.util.Optional;
  * The stored runs, for people and tools (the CLI): list them, look at one, decide on its pending
  * actions, cancel it. Deciding needs no model: decisions are written to the stored run, and the
  * run continues when an agent resumes it ({@code agent.resume(runId)}), in this process or another.
+ * A null store, clock or run id is refused with a {@link ReinException} saying what to pass.
  *
  * <pre>{@code
  * Runs runs = agent.runs();                       // or Runs.in(store, tools, clock)
@@ -39,6 +40,15 @@ public final class Runs {
     private final TraceRedactor masker;
 
     private Runs(RunStore store, ToolRegistry tools, Clock clock, Secrets secrets) {
+        // refused here: taken, each was met only at the first list or decision, as a bare NullPointerException
+        if (store == null) {
+            throw new ReinException("Runs.in(...) was given no store (null): pass the RunStore the agent saves its runs in,"
+                    + " or use agent.runs()");
+        }
+        if (clock == null) {
+            throw new ReinException("Runs.in(...) was given no clock (null): pass the clock decisions are timed by,"
+                    + " e.g. Clock.systemUTC()");
+        }
         this.store = store;
         this.tools = tools;
         this.clock = clock;
@@ -70,6 +80,7 @@ public final class Runs {
     }
 
     public Optional<RunSnapshot> find(String runId) {
+        requireRunId(runId);
         return store.load(runId);
     }
 
@@ -202,7 +213,16 @@ public final class Runs {
     }
 
     private RunSnapshot load(String runId) {
+        requireRunId(runId);
         return store.load(runId).orElseThrow(() -> new ReinException(
                 dev.rein.internal.text.MissingRun.message(store instanceof InMemoryRunStore, runId, "the store", "Runs.list()")));
+    }
+
+    /** A null id would reach the store, which may throw anything for it (a bare NullPointerException in memory). */
+    private static void requireRunId(String runId) {
+        if (runId == null) {
+            throw new ReinException("Runs was given no run id (null): pass the id of a run, as RunResult.runId() or"
+                    + " Runs.list() gives it");
+        }
     }
 }
