@@ -39,7 +39,7 @@ class IndexCommandTest {
         InProcessCli.Outcome run = cli.run("run", "--docs", "返品期限は?");
         assertThat(run.exitCode()).as(run.stderr()).isEqualTo(ExitCodes.SUCCEEDED);
         assertThat(model.requests().get(1).messages().get(2).content().toString())
-                .contains("source: faq.md#1").contains("返品は到着から30日以内です。");
+                .contains("<source>faq.md#1</source>").contains("返品は到着から30日以内です。");
         assertThat(cli.run("index", docs.resolve("missing").toString()).stderr()).contains("is not a directory");
         // a folder with nothing to index says so and leaves the index as it was
         Path empty = Files.createDirectory(docs.resolve("empty"));
