@@ -17,7 +17,8 @@ import java.util.function.BooleanSupplier;
  * backoff or the provider's {@code retryAfter}, as long as the wait ends before the run's
  * deadline. A {@code retryAfter} longer than {@link RetryPolicy#LONGEST_HINT} is not retried: the
  * call fails with the provider's error and says so, whatever time the run has left (as tool
- * retries do). Each retry is traced. A cancelled run starts no backoff and no other attempt: a
+ * retries do); so does a call that used its last retry. Only a wait Rein would make is refused
+ * for passing the deadline. Each retry is traced. A cancelled run starts no backoff and no other attempt: a
  * provider may have swallowed the cancel's interrupt and failed the call as retryable (the
  * Anthropic provider's watchdog does when its header limit and the interrupt meet), so the
  * run's cancel flag is read before each wait and attempt. Token counts are not retried (the caller estimates instead).
@@ -122,16 +123,17 @@ public final class RetryStage implements ModelInterceptor {
                     throw e;
                 }
                 stopIfCancelled();
-                // a wait longer than Rein makes is said first: blaming the deadline would suggest a longer run timeout helps
+                // the reasons no longer run would change are said first, as for tools: blaming the deadline
+                // would suggest a longer run timeout helps
+                if (attempt > policy.maxRetries()) {
+                    throw new GaveUp(e, "; gave up after " + attempt + " attempts");
+                }
                 if (RetryPolicy.tooLong(e.retryAfter())) {
                     throw new GaveUp(e, "; " + RetryPolicy.tooLongMessage(e.retryAfter()));
                 }
                 Duration delay = policy.delayBefore(attempt, e.retryAfter());
                 if (!tracer.now().plus(delay).isBefore(meter.deadline())) {
                     throw new GaveUp(e, "; not retried because waiting would pass the run's deadline");
-                }
-                if (attempt > policy.maxRetries()) {
-                    throw new GaveUp(e, "; gave up after " + attempt + " attempts");
                 }
                 tracer.emit(new TraceEvent.ModelRetry(tracer.runId(), tracer.step(), tracer.now(), attempt, e.kind().name(),
                         e.httpStatus(), e.getMessage(), delay.toMillis(), e.requestId()));

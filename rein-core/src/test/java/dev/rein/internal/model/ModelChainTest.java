@@ -189,6 +189,25 @@ class ModelChainTest {
                 .isInstanceOf(RetryStage.GaveUp.class).hasMessageEndingWith("not retried because waiting would pass the run's deadline");
     }
 
+    /**
+     * A call that used its last retry is said to have given up after its attempts, as a tool's is, also when the next
+     * wait would pass the run's deadline: that wait would never be made, so blaming the deadline suggested a longer run
+     * timeout would get the call retried (it said "not retried because waiting would pass the run's deadline").
+     */
+    @Test
+    void aCallThatUsedItsRetriesGaveUpAfterItsAttemptsAlsoWhenTheNextWaitWouldPassTheDeadline() {
+        int[] attempts = {0};
+        Model limited = (request, context) -> {
+            Duration hint = ++attempts[0] < 3 ? Duration.ofSeconds(1) : Duration.ofSeconds(50);
+            throw new ModelException(ModelException.Kind.RATE_LIMITED, 429, "rate_limit_error: slow down", true, hint, "req_1", null);
+        };
+        BudgetMeter meter = meter(Duration.ofSeconds(20));
+
+        assertThatThrownBy(() -> sleepingChain(meter, d -> {}).call(call(limited, request("main"), Duration.ofSeconds(20))))
+                .isInstanceOf(RetryStage.GaveUp.class).hasMessage("rate_limit_error: slow down; gave up after 3 attempts");
+        assertThat(attempts[0]).isEqualTo(3);
+    }
+
     @Test
     void anEngineIsHandedAHintOf30SecondsInFullAndNoRetryForOneOf120() {
         BudgetMeter meter = meter(Duration.ofMinutes(5));
