@@ -4,11 +4,11 @@ import dev.rein.mcp.McpConfig;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
-/** {@code --mcp FILE}: the MCP servers whose tools the agent is offered next to {@code --tools}. */
+/** {@code --mcp FILE}: the MCP servers whose tools the agent is offered next to its own (shared by run, resume, reply and example). */
 final class McpOptions {
     @Option(names = "--mcp", paramLabel = "FILE",
             description = "MCP servers file ({\"mcpServers\": {...}}, as other MCP clients use, plus Rein's keys risk, allow,"
-                    + " deny, scope, timeout_seconds, trust, prefix): their tools are offered next to --tools. See docs/mcp.md.")
+                    + " deny, scope, timeout_seconds, trust, prefix): their tools are offered next to the agent's own. See docs/mcp.md.")
     Path file;
 
     /** The parsed servers file, or null without {@code --mcp}; a bad file is a usage error naming it. */

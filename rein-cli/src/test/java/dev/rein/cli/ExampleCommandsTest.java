@@ -89,4 +89,14 @@ class ExampleCommandsTest {
                             + " the provider refused the key: check ANTHROPIC_API_KEY"));
         }
     }
+    /**
+     * rein example's help describes only options it has: its --mcp (shared with rein run) said the servers' tools "are
+     * offered next to --tools", an option rein example does not take. Before: the help named --tools.
+     */
+    @Test
+    void theHelpNamesNoOptionTheCommandDoesNotTake() {
+        InProcessCli.Outcome outcome = cli.run("example", "--help");
+        assertThat(outcome.exitCode()).isZero();
+        assertThat(outcome.stdout()).contains("--mcp").doesNotContain("--tools");
+    }
 }
