@@ -34,6 +34,26 @@ class ErrorMappingTest extends FakeChat {
     }
 
     @Test
+    void eachDocumentedStatusHasItsKindAndA503sRetryAfterIsTheWait() {
+        // Probe: the API's error-codes guide (401 authentication, 403 region or permission, 404, 409, 422, 429, 500,
+        // 503 overloaded or "Slow Down"); a 503's retry-after (seconds or an HTTP date) is its wait too.
+        Object[][] statuses = {{400, Kind.INVALID_REQUEST, false}, {401, Kind.AUTHENTICATION, false},
+            {403, Kind.PERMISSION, false}, {404, Kind.NOT_FOUND, false}, {409, Kind.CONFLICT, true},
+            {422, Kind.INVALID_REQUEST, false}, {429, Kind.RATE_LIMITED, true}, {500, Kind.SERVER_ERROR, true},
+            {503, Kind.OVERLOADED, true}};
+        for (Object[] row : statuses) {
+            server.enqueue(ChatReply.error((int) row[0], "x", "状態 " + row[0]));
+            ModelException e = failure();
+            assertThat(e.kind()).as("%s", row[0]).isEqualTo(row[1]);
+            assertThat(e.retryable()).as("%s", row[0]).isEqualTo(row[2]);
+            assertThat(e.getMessage()).isEqualTo("状態 " + row[0]);
+            assertThat(e.httpStatus()).isEqualTo(row[0]);
+        }
+        server.enqueue(ChatReply.error(503, "server_error", "Slow Down").withHeader("retry-after", "7"));
+        assertThat(failure().retryAfter()).isEqualTo(Duration.ofSeconds(7));
+    }
+
+    @Test
     void transientStatusesAreRetryableWithTheServersWaitHint() {
         for (int status : new int[] {408, 409, 429, 500, 502, 503}) {
             server.enqueue(ChatReply.error(status, "server_error", "busy " + status));
