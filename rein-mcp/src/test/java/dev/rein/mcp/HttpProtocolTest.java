@@ -369,6 +369,30 @@ class HttpProtocolTest {
     }
 
     @Test
+    void aToolListLargerThanReinReadsFailsTheStartSayingSoWithoutAskingATool() throws Exception {
+        // A tools/list page of 17 MB (a tool with an enormous description). Before, the start said to 'ask the tool for
+        // less: a narrower query, a smaller range or page', advice for a call, where no tool was called.
+        String large = "x".repeat(17 * 1024 * 1024);
+        try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
+            if (!exchange.getRequestMethod().equals("POST")) {
+                FakeHttpEndpoint.empty(exchange, 405);
+                return;
+            }
+            switch (FakeHttpEndpoint.method(message)) {
+                case "initialize" -> FakeHttpEndpoint.json(exchange, 200, FakeHttpEndpoint.initialized(message));
+                case "tools/list" -> FakeHttpEndpoint.json(exchange, 200, FakeHttpEndpoint.listed(message, "{\"name\":\"echo\","
+                        + "\"description\":\"" + large + "\",\"inputSchema\":{\"type\":\"object\"}}"));
+                default -> FakeHttpEndpoint.empty(exchange, 202);
+            }
+        })) {
+            assertThatThrownBy(() -> McpToolset.start(server.config("remote", "/mcp", ""))).isInstanceOf(McpConfigException.class)
+                    .hasMessage("MCP server 'remote' could not be started: it answered the tools/list request with more than 16 MB, the"
+                            + " most Rein reads of one message (a tool list that long is given in pages). Have the server fixed, or set"
+                            + " \"disabled\": true to leave it out.");
+        }
+    }
+
+    @Test
     void anAnswerLargerThanReinReadsOnAResumedResponseStreamIsSaidSoAsOnTheFirstConnection() throws Exception {
         // The same 17 MB answer as above, on the GET that resumes the call's stream (SSE polling). Before, Rein read a
         // resumed stream whole, however long, holding every byte of the event: the answer reached the call, where on

@@ -202,6 +202,7 @@ public final class ServerConnection implements AutoCloseable {
                     // Lifecycle, timeouts: a request given up on is cancelled on the server (the SDK does not).
                     current.transport.cancelRequest(id, "the tools/list request timed out");
                 }
+                tooLargeListing(e);
                 String idless = current.idlessErrorOf(id);
                 if (idless != null) {
                     // The POST of tools/list was answered with a JSON-RPC error without an id: the server refused it.
@@ -210,6 +211,7 @@ public final class ServerConnection implements AutoCloseable {
                 }
                 throw e;
             } catch (McpError e) {
+                tooLargeListing(e);
                 IOException broken = cutOffByTls(current, e, id);
                 if (broken != null) {
                     throw broken;
@@ -237,6 +239,17 @@ public final class ServerConnection implements AutoCloseable {
             }
         }
         throw new IOException("its tool list did not end after " + MAX_PAGES + " pages");
+    }
+
+    /**
+     * Fails a listing answered with more than Rein reads, saying so: the server answered, so neither
+     * its URL nor its headers are in doubt, and no tool was called to be asked for less.
+     */
+    private static void tooLargeListing(Throwable e) throws BadAnswer {
+        String tooLarge = tooLarge(e);
+        if (tooLarge != null) {
+            throw new BadAnswer("it answered the tools/list request with " + tooLarge + " (a tool list that long is given in pages)");
+        }
     }
 
     /**
