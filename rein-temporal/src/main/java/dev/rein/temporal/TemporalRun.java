@@ -203,6 +203,8 @@ public final class TemporalRun {
      * {@code ChronoUnit.FOREVER.getDuration()}) waits as {@link #result()} does, as {@code RunHandle.await} counts one
      * too long to count.
      *
+     * A timeout of zero or less returns the result of a run that has ended, as {@code RunHandle.await} does.
+     *
      * @throws TimeoutException when the run has not ended by then; when one of its activities is failing again and
      *                          again (a worker without the agent's activities, say) or no worker has started it, the
      *                          message says which activity, why, and on which queue
@@ -222,9 +224,27 @@ public final class TemporalRun {
         } catch (WorkflowNotFoundException e) {
             throw noSuchRun(e);
         } catch (TimeoutException e) {
+            if (ended()) {
+                // a timeout of zero, negative, or shorter than Temporal's answer takes: the run has ended, so its result
+                // is there, as a local RunHandle.await(timeout) returns a finished run's result whatever the timeout
+                return result();
+            }
             TimeoutException said = new TimeoutException("run '" + runId + "' has not ended within " + timeout + waitingOn());
             said.initCause(e);
             throw said;
+        }
+    }
+
+    /** True when Temporal shows the run's newest execution closed (false when it cannot be asked). */
+    private boolean ended() {
+        try {
+            return switch (stub().describe().getStatus()) {
+                case WORKFLOW_EXECUTION_STATUS_RUNNING, WORKFLOW_EXECUTION_STATUS_CONTINUED_AS_NEW,
+                     WORKFLOW_EXECUTION_STATUS_PAUSED, WORKFLOW_EXECUTION_STATUS_UNSPECIFIED, UNRECOGNIZED -> false;
+                default -> true;
+            };
+        } catch (RuntimeException e) {
+            return false;
         }
     }
 
