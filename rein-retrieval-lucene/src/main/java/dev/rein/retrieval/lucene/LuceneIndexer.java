@@ -272,7 +272,8 @@ public final class LuceneIndexer {
         List<String> out = new ArrayList<>();
         StringBuilder current = new StringBuilder();
         int currentChars = 0;
-        for (String paragraph : lines(text).split("\n\\s*\n")) {
+        // a blank line may hold spaces regex's \s does not know: the ideographic space Japanese text indents with, a no-break space
+        for (String paragraph : lines(text).split("\n[\\s\\p{Zs}]*\n")) {
             String p = paragraph.strip();
             if (p.isEmpty()) {
                 continue;

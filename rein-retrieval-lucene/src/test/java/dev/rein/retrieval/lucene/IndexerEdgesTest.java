@@ -70,6 +70,20 @@ class IndexerEdgesTest {
                 .containsExactly("one", "y".repeat(1_199));
     }
 
+    /**
+     * Before: a line holding only spaces that regex's \\s does not know (the ideographic space U+3000 Japanese text indents
+     * with, a no-break space) did not end a paragraph, though it reads as a blank line.
+     */
+    @Test
+    void aLineOfOnlyIdeographicOrNoBreakSpacesEndsAParagraph() {
+        for (String blank : new String[] {"\u3000", " \u3000\t", "\u00a0"}) {
+            assertThat(LuceneIndexer.passages("返品は30日以内です。\n" + blank + "\n" + "x".repeat(1_190)))
+                    .as("blank line U+%04X", (int) blank.charAt(0)).containsExactly("返品は30日以内です。", "x".repeat(1_190));
+        }
+        assertThat(LuceneIndexer.passages("\u3000返品は30日以内です。\n\u3000送料は無料です。")).as("an indented line is no blank line")
+                .containsExactly("返品は30日以内です。\n\u3000送料は無料です。");
+    }
+
     /** Before: the index folder the writer was opened on was never closed (IndexWriter.close leaves its Directory open). */
     @Test
     void theWritersFolderIsClosedWithTheWriter() throws Exception {
