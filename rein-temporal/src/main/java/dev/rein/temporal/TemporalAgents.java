@@ -122,11 +122,12 @@ public final class TemporalAgents {
      *
      * @throws ReinException when {@code client}'s data converter writes JSON Rein's workers cannot read (Temporal's
      *                       default one, say) instead of {@link #dataConverter()} (a codec around it is fine), or
-     *                       {@code taskQueue} is empty
+     *                       {@code taskQueue} is empty or null
      */
     public static TemporalAgentClient client(WorkflowClient client, String taskQueue, Agent agent, OutputStore runStore) {
-        if (taskQueue != null && taskQueue.isBlank()) {
-            // Temporal refuses it only at the first start, with an error that names neither the queue nor what to set
+        if (taskQueue == null || taskQueue.isBlank()) {
+            // Temporal refuses it only at the first start, with an error that names neither the queue nor what to set (and
+            // a null one, an unset configuration value, was a bare NullPointerException naming the parameter)
             throw new ReinException("the task queue is empty: give the workers' queue (the name passed to"
                     + " WorkerFactory.newWorker for the workers that run this agent)");
         }

@@ -199,6 +199,18 @@ class TemporalMisconfigurationTest {
         }
     }
 
+    /** No task queue at all (a configuration value that is not set: System.getenv answers null) is refused the same way. */
+    @Test
+    void noTaskQueueIsRefusedWhenTheClientIsMadeAsAnEmptyOneIs() {
+        Agent agent = Orders.agent(Orders.lookupThenAnswer(), new RecordingListener(), Orders.lookup()).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            server.start(agent);
+
+            assertThatThrownBy(() -> TemporalAgents.client(server.client(), null, agent)).isInstanceOf(ReinException.class)
+                    .hasMessageContaining("task queue is empty").hasMessageContaining("the workers' queue");
+        }
+    }
+
     /**
      * A worker runs one agent: a second agent registered on the same worker is refused saying to give it a worker and
      * task queue of its own, where Temporal's own message only said that ReinAgentRun (or ReinEnd) was already
