@@ -147,4 +147,49 @@ class TemporalParallelReadsTest {
                         .thenComparingInt(c -> Integer.parseInt(c.callId().substring(c.callId().lastIndexOf('_') + 1))))
                 .map(c -> c.tool() + " " + c.errorClass()).toList();
     }
+
+    /** A cancel of the run while the reads of a step run stops them, and the run ends CANCELLED once they have stopped. */
+    @Test
+    void aCancelWhileReadsRunEndsTheRunOnceTheyHaveStopped() {
+        List<String> seen = new CopyOnWriteArrayList<>();
+        Tool slow = Tool.builder("slow_lookup").description("Looks up very slowly")
+                .inputSchema("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}}}")
+                .risk(Risk.READ).timeout(Duration.ofMinutes(5)).handler((args, ctx) -> {
+                    seen.add("started");
+                    try {
+                        Thread.sleep(90_000);
+                    } catch (InterruptedException e) {
+                        seen.add("interrupted");
+                        throw e;
+                    }
+                    return "注文は配達済み";
+                }).build();
+        ScriptedModel model = ScriptedModel.of(
+                ScriptedModel.toolCalls(ScriptedModel.call("slow_lookup", "{\"id\":\"A-1\"}"),
+                        ScriptedModel.call("slow_lookup", "{\"id\":\"A-2\"}")),
+                ScriptedModel.text("never asked"));
+        RecordingListener trace = new RecordingListener();
+        Agent agent = Orders.agent(model, trace, slow).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalRun run = server.start(agent).withAttemptTimeout(Duration.ofSeconds(1)).start("A-1 と A-2 は?",
+                    "run-cancel-reads");
+            long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (seen.stream().filter("started"::equals).count() < 2 && System.nanoTime() < until) {
+                try {
+                    Thread.sleep(50);
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+            }
+
+            run.cancel();
+            RunResult result = run.result();
+
+            assertThat(result.status()).isEqualTo(RunStatus.CANCELLED);
+            // both reads had stopped when the run ended
+            assertThat(seen).containsExactlyInAnyOrder("started", "started", "interrupted", "interrupted");
+            List<TraceEvent> events = trace.events();
+            assertThat(events.get(events.size() - 1)).isInstanceOf(TraceEvent.RunFinished.class);
+        }
+    }
 }

@@ -213,6 +213,11 @@ public final class AgentActivitiesImpl implements AgentActivities {
             return body.run(alive);
         } catch (InterruptedException e) {
             if (alive.interruptedTheCall()) {
+                if (alive.why() instanceof io.temporal.client.ActivityCanceledException cancelled) {
+                    // reported as a cancel: a workflow that waits for its cancelled activities (a step's other reads)
+                    // sees it as one, not as a failure of the call
+                    throw cancelled;
+                }
                 throw ApplicationFailure.newNonRetryableFailure("the call was interrupted: the run was cancelled, or this"
                         + " attempt is over for Temporal", "cancelled");
             }

@@ -22,6 +22,7 @@ final class Heartbeats implements AutoCloseable {
     private volatile Object details;
     private boolean closed;
     private boolean interruptedTheCall;
+    private ActivityCompletionException why;
 
     private Heartbeats(ActivityExecutionContext context, long every, Object details) {
         this.context = context;
@@ -63,17 +64,27 @@ final class Heartbeats implements AutoCloseable {
         } catch (InterruptedException e) {
             // the call ended
         } catch (ActivityCanceledException | ActivityNotExistsException e) {
-            interruptTheCall();
+            interruptTheCall(e);
         } catch (ActivityCompletionException e) {
             // the worker is stopping: it interrupts its own calls if it must
         }
     }
 
-    private synchronized void interruptTheCall() {
+    private synchronized void interruptTheCall(ActivityCompletionException why) {
         if (!closed) {
             interruptedTheCall = true;
+            this.why = why;
             working.interrupt();
         }
+    }
+
+    /**
+     * What Temporal answered when the call was interrupted: an {@link ActivityCanceledException} when the activity was
+     * cancelled (the attempt reports it by throwing it, so the workflow sees a cancel and not a failure). Null when the
+     * call was not interrupted.
+     */
+    synchronized ActivityCompletionException why() {
+        return why;
     }
 
     /** True when the call was interrupted because the run was cancelled or the attempt was over for Temporal. */

@@ -78,10 +78,20 @@ final class ToolSteps {
      * failed at once). A cancel of the run reaches the reads through the scope too, and is waited for the same way.
      */
     private static void awaitAllCancellingOnFailure(List<Promise<CallDone>> reads, CancellationScope readScope) {
-        Workflow.await(() -> reads.stream().allMatch(Promise::isCompleted) || firstFailure(reads) != null);
+        // Promise.get, not Workflow.await: a cancel of the run would end Workflow.await at once, before the reads stopped
+        List<Promise<CallDone>> running = new ArrayList<>(reads);
         RuntimeException failure = firstFailure(reads);
-        if (failure == null) {
-            return;
+        while (failure == null) {
+            running.removeIf(Promise::isCompleted);
+            if (running.isEmpty()) {
+                return;
+            }
+            try {
+                Promise.anyOf(running).get();
+            } catch (RuntimeException e) {
+                // a read failed: found in call order below
+            }
+            failure = firstFailure(reads);
         }
         readScope.cancel("a read of the same step failed for good: " + failure.getMessage());
         for (Promise<CallDone> read : reads) {
