@@ -29,7 +29,8 @@ import java.util.Optional;
 
 /**
  * Strategy D for one run: a separate model call reviews a proposed final answer against the goal
- * and the evidence in the history, and answers through a forced {@code verdict} tool call. A
+ * and the evidence in the history, and answers through a {@code verdict} tool call (forced, unless the
+ * critic's model refuses a forced tool choice: then it is asked again with the choice left to it). A
  * rejection becomes a failing {@link Verdict}, which the loop returns to the model and counts like
  * any verifier refusal (so the agent's {@code maxVerificationFailures} still bounds the run). After
  * {@code maxRounds} reviews, later answers are accepted without review. When the review call fails
@@ -53,6 +54,8 @@ public final class Critic {
     private final ModelGateway gateway;
     private final Tracer tracer;
     private int rounds;
+    /** Whether reviews still force the verdict tool; false once the critic's model refused that. */
+    private boolean forcing = true;
 
     /**
      * @param agentModel     used when the critique names no model of its own
@@ -101,7 +104,7 @@ public final class Critic {
         ModelRequest request = builder.build();
         ModelResponse response;
         try {
-            response = gateway.call(model, request, "critic");
+            response = ask(request);
         } catch (ModelDeadlineException e) {
             // the run's time ran out during the review: the critic was reachable, there was no time left to hear it
             trace("the run's deadline passed during the critic's review; the answer is accepted without review", true, List.of());
@@ -138,6 +141,27 @@ public final class Critic {
         }
         trace("the critic rejected the answer", false, problems);
         return Verdict.fail(problems);
+    }
+
+    /**
+     * Asks for the review with the verdict tool forced, the surest way to get a verdict. Some models refuse a
+     * forced tool choice as an invalid request (Anthropic's Claude Opus 5.5 and Fable 5.1, and its other models
+     * with thinking on): such a model is asked again with the choice left to it (the instructions and the only
+     * tool offered still ask for the verdict), and so are this run's later reviews. Any other refusal is the
+     * critic's failure, as before.
+     */
+    private ModelResponse ask(ModelRequest request) throws ModelException, InterruptedException {
+        if (forcing) {
+            try {
+                return gateway.call(model, request, "critic");
+            } catch (ModelException e) {
+                if (e.kind() != ModelException.Kind.INVALID_REQUEST) {
+                    throw e;
+                }
+                forcing = false;
+            }
+        }
+        return gateway.call(model, request.toBuilder().toolChoice(ToolChoice.auto()).build(), "critic");
     }
 
     /**

@@ -165,6 +165,30 @@ class ReflectionLoopTest {
                 .containsExactly("verifier", "critic");
     }
 
+    /**
+     * Some models answer a forced tool choice with a 400 (Anthropic's Claude Opus 5.5 and Fable 5.1, and any of its
+     * models with thinking on): the critic asks again letting the model choose, and asks so from then on, where it
+     * took the refusal for an unreachable critic and accepted every answer unreviewed.
+     */
+    @Test
+    void aCriticModelThatRefusesAForcedToolChoiceIsAskedAgainLettingItChoose() {
+        ScriptedModel worker = ScriptedModel.of(text("42"), text("42 km"), text("never"));
+        ScriptedModel critic = ScriptedModel.of(
+                ScriptedModel.fail(new dev.rein.model.ModelException(dev.rein.model.ModelException.Kind.INVALID_REQUEST, 400,
+                        "tool_choice: forced tool use is not supported for this model")),
+                verdict(false, "give the unit"), verdict(true));
+        RunResult result = agent(worker).reflection(Reflection.critic(critic, "claude-haiku-4-5").maxRounds(2)).build()
+                .run("How far is it?");
+
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(result.answer()).isEqualTo("42 km");
+        assertThat(critic.requests()).extracting(ModelRequest::toolChoice)
+                .containsExactly(ToolChoice.tool("verdict"), ToolChoice.auto(), ToolChoice.auto());
+        assertThat(trace.events(TraceEvent.Intervention.class)).filteredOn(e -> e.kind().equals("critic"))
+                .extracting(TraceEvent.Intervention::message)
+                .containsExactly("the critic rejected the answer", "the critic approved the answer");
+    }
+
     @Test
     void anUnreachableCriticDoesNotBlockTheAnswer() {
         ScriptedModel critic = ScriptedModel.of();
