@@ -161,14 +161,20 @@ final class AgentLoop {
 
     /** One model step: the step function decides, from the budget, whether the model is called. */
     private NextStep step() throws InterruptedException, ModelCaller.CallFailed {
-        if (run.cancelled()) {
-            // Cancel interrupts the run's thread, and a model or tool call that ran on that thread
-            // may have swallowed the interrupt; the flag cannot be swallowed.
-            throw new InterruptedException("the run was cancelled");
-        }
+        stopIfCancelled();
         Optional<BudgetKind> exhausted = run.meter.check();
         return execute(run.decide(new Step.Event.BudgetObserved(exhausted.orElse(null),
                 exhausted.map(run.meter::describe).orElse(null))));
+    }
+
+    /**
+     * Cancel interrupts the run's thread, and a model or tool call that ran on that thread may have swallowed the
+     * interrupt (a response that arrived just as it came); the flag cannot be swallowed.
+     */
+    private void stopIfCancelled() throws InterruptedException {
+        if (run.cancelled()) {
+            throw new InterruptedException("the run was cancelled");
+        }
     }
 
     /**
@@ -198,6 +204,7 @@ final class AgentLoop {
         run.meter.countStep();
         ModelRequest limited = withinOutputLimit(request);
         ModelResponse response = caller.call(limited, "step");
+        stopIfCancelled(); // before any of the response's tool calls can run
         boolean cut = limited != request && response.stopReason() == StopReason.MAX_TOKENS;
         Optional<Message> kept = response.toHistoryMessage();
         if (cut) {

@@ -167,6 +167,45 @@ class ModelCallThreadTest {
         assertThat(trace.events(dev.rein.trace.TraceEvent.ModelRetry.class)).isEmpty();
     }
 
+    /**
+     * A model call that swallowed the cancel's interrupt and still answered (its response arrived as the interrupt
+     * came) must not have the response's tool calls run: the run's cancel flag is read after each model call too,
+     * where it was read only before the next step, after the tools had run.
+     */
+    @Test
+    void aCancelWhoseInterruptTheModelSwallowedBeforeAnsweringRunsNoneOfItsTools() throws Exception {
+        CountDownLatch entered = new CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicInteger toolRuns = new java.util.concurrent.atomic.AtomicInteger();
+        Model swallowing = new Model() {
+            @Override
+            public ModelResponse call(ModelRequest request, ModelCallContext context) throws ModelException, InterruptedException {
+                entered.countDown();
+                try {
+                    new CountDownLatch(1).await(); // until the cancel's interrupt
+                } catch (InterruptedException e) {
+                    // swallowed: the response had arrived just then
+                }
+                return ScriptedModel.of(ScriptedModel.toolCalls(ScriptedModel.call("refund", "{}"))).call(request, context);
+            }
+
+            @Override
+            public boolean abortsOnInterrupt() {
+                return true;
+            }
+        };
+        dev.rein.tool.Tool refund = dev.rein.tool.Tool.builder("refund").description("Refunds.")
+                .handler((args, ctx) -> "refunded #" + toolRuns.incrementAndGet()).build();
+        RunHandle handle = Agent.builder().model(swallowing).modelName(ScriptedModel.DEFAULT_NAME).prices(ScriptedModel.PRICES)
+                .tools(refund).approvalPolicy(dev.rein.approval.ApprovalPolicy.NEVER)
+                .budget(Budget.builder().maxDuration(Duration.ofSeconds(60)).build()).build().start("go");
+        assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+        handle.cancel();
+        RunResult result = handle.await(Duration.ofSeconds(10));
+
+        assertThat(result.status()).isEqualTo(RunStatus.CANCELLED);
+        assertThat(toolRuns).hasValue(0);
+    }
+
     @Test
     void duringACallTheRunHoldsOneThreadForAModelThatAbortsOnInterruptAndTwoOtherwise() throws Exception {
         assertThat(threadsOfTheRunDuringACall(new Blocking(true))).containsExactly("rein-run-");
