@@ -424,7 +424,7 @@ final class RequestMapper {
         ArrayNode calls = Json.mapper().createArrayNode();
         for (ContentBlock block : message.content()) {
             switch (block) {
-                case TextBlock t -> text.append(t.text());
+                case TextBlock t -> appendParagraph(text, t.text());
                 case ToolUseBlock use -> {
                     ObjectNode call = calls.addObject().put("id", ToolCallIds.wire(use.id(), mistralIds));
                     call.putObject("function").put("arguments", RawArguments.echo(raw.get(use.id()), use.input()))
@@ -470,10 +470,7 @@ final class RequestMapper {
             if (block instanceof ToolResultBlock r) {
                 results.add(r);
             } else if (block instanceof TextBlock t) {
-                if (!text.isEmpty()) {
-                    text.append("\n\n");
-                }
-                text.append(t.text());
+                appendParagraph(text, t.text());
             }
         }
         // Tool messages come first and in the order of the calls, as the API requires.
@@ -488,5 +485,19 @@ final class RequestMapper {
             wire.add(wire(Json.object().put("content", text.toString()).put("role", "user")));
         }
         return List.copyOf(wire);
+    }
+
+    /**
+     * Adds a text block to a turn's one content string, a blank line after the text before it: a turn's blocks are
+     * separate paragraphs (text before and after a tool call, a user's several blocks), not one run-on sentence.
+     */
+    private static void appendParagraph(StringBuilder text, String block) {
+        if (block.isEmpty()) {
+            return; // an empty block is no paragraph: no blank lines of its own
+        }
+        if (!text.isEmpty()) {
+            text.append("\n\n");
+        }
+        text.append(block);
     }
 }

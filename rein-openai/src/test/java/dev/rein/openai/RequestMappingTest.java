@@ -293,6 +293,23 @@ class RequestMappingTest extends FakeChat {
     }
 
     @Test
+    void anAssistantTurnWithSeveralTextBlocksIsSentWithThemSeparatedAsAUserTurnsAre() throws Exception {
+        // A history turn from another provider (Anthropic's text before and after a tool call) has several text blocks;
+        // Chat Completions takes one content string, so they are joined, as a user turn's are, with a blank line.
+        server.enqueue(ChatReply.text("ok"));
+        Message assistant = Message.assistant(List.of(new TextBlock("確認します。"),
+                new ToolUseBlock("call_1", "search", Json.parse("{\"q\":\"a\"}")), new TextBlock(""), new TextBlock("Done.")));
+        Message results = Message.user(List.of(new ToolResultBlock("call_1", "A", false),
+                new TextBlock("one"), new TextBlock("two")));
+
+        call(request("check a").tools(List.of(tool("search"))).addMessage(assistant).addMessage(results));
+
+        JsonNode messages = lastBody().get("messages");
+        assertThat(messages.at("/1/content").asText()).isEqualTo("確認します。\n\nDone.");
+        assertThat(messages.at("/3/content").asText()).isEqualTo("one\n\ntwo");
+    }
+
+    @Test
     void callIdsTheServerWouldRefuseAreSentInAFormItTakesTheSameInTheCallAndItsResult() throws Exception {
         // A history from another provider (a fallback's toolu_ ids, a resumed run) or a call Rein gave an id (call_0)
         // meets the server's rules for ids: the public API takes at most 40 characters ("Invalid
