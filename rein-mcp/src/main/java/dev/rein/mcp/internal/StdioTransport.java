@@ -32,6 +32,11 @@ import reactor.core.publisher.Mono;
 final class StdioTransport implements McpClientTransport {
     /** The longest message accepted, in characters; a longer line breaks the connection. */
     private static final int MAX_MESSAGE_CHARS = 16 * 1024 * 1024;
+    /**
+     * The most characters of one stderr line kept; the rest, to the line's end, is read and dropped.
+     * Far more than is shown, so that a secret near the start is masked before the line is cut.
+     */
+    static final int STDERR_LINE_CHARS = 64 * 1024;
     /** How long a broken connection waits for the rest of the server's stderr before it is reported. */
     private static final Duration STDERR_DRAIN = Duration.ofSeconds(1);
     /** How a message that is not valid JSON-RPC is reported, before the message. */
@@ -208,12 +213,73 @@ final class StdioTransport implements McpClientTransport {
 
     private void readStderr() {
         try (BufferedReader reader = new BufferedReader(new InputStreamReader(process.stderr(), StandardCharsets.UTF_8))) {
+            StderrLines lines = new StderrLines(reader, STDERR_LINE_CHARS);
             String line;
-            while ((line = reader.readLine()) != null) {
+            while ((line = lines.next()) != null) {
                 stderr.add(line);
             }
         } catch (IOException e) {
             // the server is gone; its stdout reader reports that
+        }
+    }
+
+    /**
+     * The lines of a server's stderr, each ended as {@link BufferedReader#readLine} ends one (a
+     * newline, a carriage return or both), but only its first {@code max} characters held: a line
+     * without end (a progress bar, a dump) must not take the JVM's memory, which only 300 characters
+     * of it are shown from.
+     */
+    static final class StderrLines {
+        private final java.io.Reader reader;
+        private final int max;
+        private final char[] buffer = new char[8192];
+        private int position;
+        private int limit;
+        /** Whether the last line ended with a carriage return, so that a newline right after it ends no other line. */
+        private boolean skipNewline;
+
+        StderrLines(java.io.Reader reader, int max) {
+            this.reader = reader;
+            this.max = max;
+        }
+
+        /** The next line, cut to its first {@code max} characters; null at the end of the stream. */
+        String next() throws IOException {
+            StringBuilder line = null;
+            while (true) {
+                if (position == limit) {
+                    limit = reader.read(buffer, 0, buffer.length);
+                    position = 0;
+                    if (limit <= 0) {
+                        limit = 0;
+                        return line == null ? null : line.toString();
+                    }
+                }
+                if (skipNewline) {
+                    skipNewline = false;
+                    if (buffer[position] == '\n') {
+                        position++;
+                        continue;
+                    }
+                }
+                if (line == null) {
+                    line = new StringBuilder();
+                }
+                int start = position;
+                while (position < limit && buffer[position] != '\n' && buffer[position] != '\r') {
+                    position++;
+                }
+                int room = max - line.length();
+                line.append(buffer, start, Math.min(room, position - start)); // beyond max: read, not kept
+                if (position < limit) {
+                    skipNewline = buffer[position] == '\r';
+                    position++;
+                    if (line.length() == max && max > 0 && Character.isHighSurrogate(line.charAt(max - 1))) {
+                        line.setLength(max - 1); // half of a pair cut at the limit is no character
+                    }
+                    return line.toString();
+                }
+            }
         }
     }
 

@@ -36,6 +36,38 @@ class StdioTransportTest {
                 .endsWith("y\uD83D\uDE00…");
     }
 
+    @Test
+    void aStderrLineIsHeldOnlyUpToTheLimitAndTheRestToItsEndIsSkipped() throws Exception {
+        // Read with readLine, a stderr line without a newline (a progress bar, a dump) was held whole however long, though only
+        // 300 characters of it are shown: a server writing one without end took the JVM's memory.
+        String tail = "z".repeat(20_000);
+        StdioTransport.StderrLines lines = new StdioTransport.StderrLines(new java.io.StringReader(
+                "0123456789abcdef" + tail + "\r\nsecond\rthird\n\n\uD83D\uDE00\uD83D\uDE00\uD83D\uDE00\nlast"), 10);
+        List<String> read = new ArrayList<>();
+        for (String line; (line = lines.next()) != null; ) {
+            read.add(line);
+        }
+        // A newline after a carriage return ends no other line, as readLine has it; a pair cut at the limit is dropped whole.
+        assertThat(read).containsExactly("0123456789", "second", "third", "", "\uD83D\uDE00\uD83D\uDE00\uD83D\uDE00", "last");
+        StdioTransport.StderrLines emoji = new StdioTransport.StderrLines(new java.io.StringReader("abcdefghi\uD83D\uDE00xyz\n"), 10);
+        assertThat(emoji.next()).isEqualTo("abcdefghi");
+        assertThat(emoji.next()).isNull();
+    }
+
+    @Test
+    void aLongStderrLineIsMaskedBeforeItIsCutForTheErrorMessage() throws Exception {
+        // Probe: the limit (64K characters) is far past what is shown, so a secret near the start is still masked.
+        StderrTail tail = new StderrTail(Map.of("TOKEN", "tok-secret-1"));
+        String stderr = "x".repeat(284) + "tok-secret-1" + "y".repeat(3 * StdioTransport.STDERR_LINE_CHARS) + "\nlast words\n";
+        StdioTransport.StderrLines lines = new StdioTransport.StderrLines(new java.io.StringReader(stderr), StdioTransport.STDERR_LINE_CHARS);
+        for (String line; (line = lines.next()) != null; ) {
+            assertThat(line.length()).isLessThanOrEqualTo(StdioTransport.STDERR_LINE_CHARS);
+            tail.add(line);
+        }
+        assertThat(tail.describe()).isEqualTo(" Its stderr ended with: " + "x".repeat(284) + "[REDACTED:TOKEN]…" + " | last words")
+                .doesNotContain("tok-secret");
+    }
+
     /** A server whose whole output is {@code output}, already written. */
     private record Scripted(String output) implements ServerProcess {
         @Override
