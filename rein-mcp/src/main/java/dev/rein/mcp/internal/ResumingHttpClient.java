@@ -60,12 +60,24 @@ final class ResumingHttpClient extends HttpClient {
     private final HttpClient delegate;
     private final Duration limit;
     private volatile Consumer<String> messages = message -> {};
+    /** Told, once, that the stream for the server's own messages brought a message larger than Rein reads. */
+    private volatile Runnable onOversized = () -> {};
+    private final java.util.concurrent.atomic.AtomicBoolean oversizedSaid = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile boolean closed;
     private final Set<InputStream> resuming = ConcurrentHashMap.newKeySet();
 
     private ResumingHttpClient(HttpClient delegate, Duration limit) {
         this.delegate = delegate;
         this.limit = limit;
+    }
+
+    /**
+     * What is told, the first time only, that a resumed stream for the server's own messages
+     * (notifications, requests) brought a message larger than {@link #MAX_MESSAGE_BYTES}, which is
+     * dropped: it answers no call to end, so nothing else would say it was lost.
+     */
+    void onOversized(Runnable said) {
+        this.onOversized = said;
     }
 
     /** Where the messages of resumed streams go, as JSON text. */
@@ -614,6 +626,9 @@ final class ResumingHttpClient extends HttpClient {
                             // As the SDK fails a request whose own stream brings more: the request ends now, saying so.
                             tooLarge(original);
                             return;
+                        }
+                        if (events.tooLarge() && oversizedSaid.compareAndSet(false, true)) {
+                            onOversized.run(); // the stream goes on; the next messages are read
                         }
                     }
                     boolean brought = events.messages() > 0 || events.lastEventId() != null && !events.lastEventId().isEmpty()

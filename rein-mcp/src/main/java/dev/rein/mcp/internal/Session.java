@@ -80,6 +80,10 @@ final class Session {
                 CancellingTransport cancelling = new CancellingTransport(transport, onToolsChanged, version);
                 Session session = new Session(cancelling, sdkTimeout, null, null);
                 session.resuming = clients.client();
+                session.resuming.onOversized(() -> LOG.warn("MCP server '{}' sent a message larger than {} bytes, the most Rein reads of"
+                        + " one message, on its stream for its own messages (notifications and requests, resumed with GET), which Rein"
+                        + " dropped unread; the messages after it are read (further such messages are dropped without a warning)",
+                        dev.rein.internal.text.Controls.visible(config.name(), false), ResumingHttpClient.MAX_MESSAGE_BYTES));
                 session.resuming.deliverTo(message -> {
                     try {
                         cancelling.received(McpSchema.deserializeJsonRpcMessage(mapper, message));

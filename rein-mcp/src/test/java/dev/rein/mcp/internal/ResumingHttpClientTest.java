@@ -63,6 +63,38 @@ class ResumingHttpClientTest {
         }
     }
 
+    @Test
+    void aMessageLargerThanReinReadsOnTheResumedStreamForTheServersOwnMessagesIsSaidOnceAndTheNextOnesAreRead() throws Exception {
+        // The stream for the server's own messages (notifications, requests), resumed with GET, dropped an event over 16 MB
+        // without a word: it answers no call to end, so a lost notifications/tools/list_changed went unnoticed.
+        java.util.concurrent.atomic.AtomicInteger connections = new java.util.concurrent.atomic.AtomicInteger();
+        String notification = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}";
+        try (RawServer server = new RawServer(body -> {
+            int connection = connections.incrementAndGet();
+            String events = connection == 1 ? "retry: 50\nid: e1\ndata: " + notification + "\n\n"
+                    : connection <= 3 ? "id: e" + connection + "\ndata: \"" + "x".repeat(ResumingHttpClient.MAX_MESSAGE_BYTES + 1) + "\"\n\n"
+                            + "id: n" + connection + "\ndata: " + notification + "\n\n"
+                    : "";
+            return "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\nContent-Length: "
+                    + events.getBytes(StandardCharsets.UTF_8).length + "\r\n\r\n" + events;
+        })) {
+            ResumingHttpClient client = client();
+            java.util.List<String> delivered = new java.util.concurrent.CopyOnWriteArrayList<>();
+            java.util.concurrent.atomic.AtomicInteger said = new java.util.concurrent.atomic.AtomicInteger();
+            client.deliverTo(delivered::add);
+            client.onOversized(said::incrementAndGet);
+            HttpResponse<String> first = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/mcp"))
+                    .header("Accept", "text/event-stream").GET().build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(first.body()).contains(notification);
+            for (int tries = 0; delivered.size() < 2 && tries < 200; tries++) {
+                Thread.sleep(50);
+            }
+            client.stopResuming();
+            assertThat(delivered).as("the messages after each large one").containsExactly(notification, notification);
+            assertThat(said.get()).as("said once, though two came").isEqualTo(1);
+        }
+    }
+
     private static final String REFUSAL = "{\"jsonrpc\": \"2.0\", \"id\": null, \"error\": {\"code\": -32603, \"message\": \"東京 is down\"}}";
 
     private static ResumingHttpClient client() {
