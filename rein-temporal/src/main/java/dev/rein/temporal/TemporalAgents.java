@@ -47,8 +47,11 @@ public final class TemporalAgents {
      * task queue must register the same agent definition and share one run store (a directory on a
      * shared volume, or an {@link OutputStore} over a database or object store); start the worker
      * factory afterwards.
+     *
+     * @throws ReinException when {@code agent} or {@code runStore} is null, or the worker already runs an agent
      */
     public static void worker(Worker worker, Agent agent, OutputStore runStore) {
+        requireAgentAndStore(agent, runStore); // before the workflow is registered, so nothing is half done
         workflows(worker);
         activities(worker, agent, runStore);
     }
@@ -86,13 +89,31 @@ public final class TemporalAgents {
     /**
      * Registers only the agent's activities (workers that call models and tools), with a shared run store.
      *
-     * @throws ReinException when the worker already runs an agent's activities: a worker runs one agent
+     * @throws ReinException when the worker already runs an agent's activities (a worker runs one agent), or
+     *                       {@code agent} or {@code runStore} is null
      */
     public static void activities(Worker worker, Agent agent, OutputStore runStore) {
+        requireAgentAndStore(agent, runStore);
         try {
-            worker.registerActivitiesImplementations(new AgentActivitiesImpl(agent, Objects.requireNonNull(runStore, "runStore")));
+            worker.registerActivitiesImplementations(new AgentActivitiesImpl(agent, runStore));
         } catch (TypeAlreadyRegisteredException e) {
             throw oneAgentPerWorker(worker, e);
+        }
+    }
+
+    /**
+     * A null agent or run store (a field not yet set, a factory that answered null) was a bare NullPointerException
+     * naming the parameter, or one from deep in the activities: this says what to pass.
+     */
+    private static void requireAgentAndStore(Agent agent, OutputStore runStore) {
+        if (agent == null) {
+            throw new ReinException("the agent is null: pass the Agent this task queue runs (Agent.builder()...build()),"
+                    + " the same definition on every worker and client of the queue");
+        }
+        if (runStore == null) {
+            throw new ReinException("the run store is null: pass the OutputStore every worker of this task queue shares"
+                    + " (OutputStore.directory(path) on a shared volume), or use the overload without one for workers that"
+                    + " all live in this process (TemporalAgents.inProcessStore())");
         }
     }
 
@@ -122,7 +143,7 @@ public final class TemporalAgents {
      *
      * @throws ReinException when {@code client}'s data converter writes JSON Rein's workers cannot read (Temporal's
      *                       default one, say) instead of {@link #dataConverter()} (a codec around it is fine), or
-     *                       {@code taskQueue} is empty or null
+     *                       {@code taskQueue} is empty or null, or {@code agent} or {@code runStore} is null
      */
     public static TemporalAgentClient client(WorkflowClient client, String taskQueue, Agent agent, OutputStore runStore) {
         if (taskQueue == null || taskQueue.isBlank()) {
@@ -131,6 +152,7 @@ public final class TemporalAgents {
             throw new ReinException("the task queue is empty: give the workers' queue (the name passed to"
                     + " WorkerFactory.newWorker for the workers that run this agent)");
         }
+        requireAgentAndStore(agent, runStore);
         // Temporal's own converter writes the run's input in a form Rein's workers cannot read: the run would start
         // and then hang on its first workflow task, with nothing said to the caller
         DataConverter converter = Objects.requireNonNull(client, "client").getOptions().getDataConverter();

@@ -211,6 +211,31 @@ class TemporalMisconfigurationTest {
         }
     }
 
+    /** A null agent or run store is refused saying what to pass, where it was a NullPointerException naming the parameter. */
+    @Test
+    void aNullAgentOrRunStoreIsRefusedSayingWhatToPass() {
+        Agent agent = Orders.agent(Orders.lookupThenAnswer(), new RecordingListener(), Orders.lookup()).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            var client = server.client();
+            assertThatThrownBy(() -> TemporalAgents.client(client, "q", null)).isInstanceOf(ReinException.class)
+                    .hasMessageContaining("the agent is null").hasMessageContaining("pass the Agent");
+            assertThatThrownBy(() -> TemporalAgents.client(client, "q", agent, null)).isInstanceOf(ReinException.class)
+                    .hasMessageContaining("the run store is null").hasMessageContaining("OutputStore");
+            assertThatThrownBy(() -> TemporalAgents.worker(server.env.newWorker("w1"), null)).isInstanceOf(ReinException.class)
+                    .hasMessageContaining("the agent is null");
+            assertThatThrownBy(() -> TemporalAgents.worker(server.env.newWorker("w2"), agent, null))
+                    .isInstanceOf(ReinException.class).hasMessageContaining("the run store is null");
+            assertThatThrownBy(() -> TemporalAgents.activities(server.env.newWorker("w3"), null))
+                    .isInstanceOf(ReinException.class).hasMessageContaining("the agent is null");
+            assertThatThrownBy(() -> TemporalAgents.activities(server.env.newWorker("w4"), agent, null))
+                    .isInstanceOf(ReinException.class).hasMessageContaining("the run store is null");
+            // the refused worker had nothing registered: the agent can still be given to it
+            var w2 = server.env.newWorker("w5");
+            assertThatThrownBy(() -> TemporalAgents.worker(w2, agent, null)).isInstanceOf(ReinException.class);
+            TemporalAgents.worker(w2, agent);
+        }
+    }
+
     /**
      * A worker runs one agent: a second agent registered on the same worker is refused saying to give it a worker and
      * task queue of its own, where Temporal's own message only said that ReinAgentRun (or ReinEnd) was already
