@@ -263,7 +263,18 @@ public final class Tool {
             return this;
         }
 
+        /**
+         * Names the argument that says which resource this write tool changes ("path"), for
+         * edit-then-revert detection and per-resource progress; null (the default) for none. A name
+         * outside the input schema is kept (a tool with the default schema takes any argument).
+         *
+         * @throws ReinException when the name is blank: no call would set it, so both checks would be off unseen
+         */
         public Builder resourceArgument(String argumentName) {
+            if (argumentName != null && argumentName.isBlank()) {
+                throw new ReinException("tool '" + name + "': resourceArgument(...) was given a blank name; pass the name of the"
+                        + " argument naming the resource the tool changes (\"path\"), or null for none");
+            }
             this.resourceArgument = argumentName;
             return this;
         }

@@ -57,6 +57,21 @@ class BuilderEdgesTest {
     }
 
     @Test
+    void aToolGivenABlankResourceArgumentIsRefusedSayingWhatToPass() {
+        // "" was kept: no call has an argument named "", so the edit-then-revert check and the per-resource
+        // progress of that write tool were off, unseen
+        for (String blank : new String[] {"", "  "}) {
+            assertThatThrownBy(() -> Tool.builder("write_file").description("Writes a file.").resourceArgument(blank))
+                    .isInstanceOf(ReinException.class)
+                    .hasMessage("tool 'write_file': resourceArgument(...) was given a blank name; pass the name of the argument"
+                            + " naming the resource the tool changes (\"path\"), or null for none");
+        }
+        // a name outside the schema is kept: a tool with the default (empty) schema takes any argument
+        org.assertj.core.api.Assertions.assertThat(Tool.builder("write_file").description("Writes a file.").resourceArgument("path")
+                .handler((a, c) -> "done").build().resourceArgument()).isEqualTo("path");
+    }
+
+    @Test
     void aSafetyConfigGivenANullPolicyOrStoreSaysWhatToPassAsTheAgentBuilderDoes() {
         // SafetyConfig.builder()'s setters threw the bare NullPointerException "policy" (the same word for all three
         // policies) or "store", where Agent.builder()'s setters of the same settings said what to pass
