@@ -1,6 +1,7 @@
 package dev.rein.tool;
 
 import dev.rein.internal.concurrent.Sleeper;
+import dev.rein.internal.text.Counts;
 import dev.rein.internal.text.Durations;
 import dev.rein.retry.RetryPolicy;
 import java.time.Duration;
@@ -33,7 +34,7 @@ final class ToolRetry implements ToolInterceptor {
             ToolResult result = failed.result();
             if (attempt > policy.maxRetries()) {
                 return attempt == 1 ? outcome
-                        : ToolOutcome.of(result.withContent(result.content() + " (gave up after " + attempt + " attempts)"));
+                        : ToolOutcome.of(result.withContent(result.content() + " (gave up after " + Counts.of(attempt, "attempt") + ")"));
             }
             // a wait longer than Rein makes is said first: blaming the deadline would suggest a longer timeout helps
             if (RetryPolicy.tooLong(result.retryAfter())) {

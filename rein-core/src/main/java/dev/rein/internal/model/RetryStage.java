@@ -2,6 +2,7 @@ package dev.rein.internal.model;
 
 import dev.rein.budget.BudgetMeter;
 import dev.rein.internal.concurrent.Sleeper;
+import dev.rein.internal.text.Counts;
 import dev.rein.model.ModelCall;
 import dev.rein.model.ModelException;
 import dev.rein.model.ModelInterceptor;
@@ -126,7 +127,7 @@ public final class RetryStage implements ModelInterceptor {
                 // the reasons no longer run would change are said first, as for tools: blaming the deadline
                 // would suggest a longer run timeout helps
                 if (attempt > policy.maxRetries()) {
-                    throw new GaveUp(e, "; gave up after " + attempt + " attempts");
+                    throw new GaveUp(e, "; gave up after " + Counts.of(attempt, "attempt"));
                 }
                 if (RetryPolicy.tooLong(e.retryAfter())) {
                     throw new GaveUp(e, "; " + RetryPolicy.tooLongMessage(e.retryAfter()));

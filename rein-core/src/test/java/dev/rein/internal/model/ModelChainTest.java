@@ -219,6 +219,19 @@ class ModelChainTest {
                 .isInstanceOf(RetryStage.GaveUp.class).hasMessageContaining("the server asked to wait 120 s, more than Rein waits (60 s)");
     }
 
+    @Test
+    void aPolicyWithoutRetriesSaysItGaveUpAfterOneAttemptInSingular() {
+        // said "gave up after 1 attempts"
+        Model overloaded = (request, context) -> {
+            throw new ModelException(ModelException.Kind.OVERLOADED, 529, "overloaded");
+        };
+        BudgetMeter meter = meter(Duration.ofMinutes(1));
+        ModelChain noRetries = new ModelChain(List.of(new RetryStage(RetryPolicy.NONE, meter, tracer), ModelChain.MODEL));
+
+        assertThatThrownBy(() -> noRetries.call(call(overloaded, request("main"), Duration.ofMinutes(1))))
+                .isInstanceOf(RetryStage.GaveUp.class).hasMessage("overloaded; gave up after 1 attempt");
+    }
+
     private static ModelCall call(Model model, ModelRequest request, Duration left) {
         return new ModelCall(model, request, "step", ModelCallContext.until(Instant.now().plus(left)));
     }
