@@ -105,11 +105,13 @@ public final class Runs {
      * @throws ApprovalException when no pending action has that hash, or the value is no hash, saying which
      */
     public RunSnapshot approve(String runId, String actionHash, String decidedBy) {
+        checkDecidedBy(decidedBy, "approve");
         return decide(runId, actionHash, r -> new ApprovalDecision.Approve(r.actionHash(), decidedBy, clock.instant()));
     }
 
     /** Rejects the pending action; {@code reason} is given to the model as the call's result. */
     public RunSnapshot reject(String runId, String actionHash, String reason, String decidedBy) {
+        checkDecidedBy(decidedBy, "reject");
         String masked = reason == null ? null : masker.redact(reason);
         return decide(runId, actionHash, r -> new ApprovalDecision.Reject(r.actionHash(), masked, decidedBy, clock.instant()));
     }
@@ -122,6 +124,7 @@ public final class Runs {
      * @throws ReinException when the arguments are null or do not fit the tool's schema
      */
     public RunSnapshot edit(String runId, String actionHash, JsonNode arguments, String decidedBy) {
+        checkDecidedBy(decidedBy, "edit");
         if (arguments == null) {
             throw new ReinException("edit(...) was given no arguments: pass the new arguments as a JSON object"
                     + " (Json.parse(\"{...}\")), or approve(...) to run the action as proposed");
@@ -209,6 +212,21 @@ public final class Runs {
         List<String> problems = tool.get().validationProblems(arguments);
         if (!problems.isEmpty()) {
             throw new ReinException("the edited arguments do not fit tool '" + toolName + "': " + String.join("; ", problems));
+        }
+    }
+
+    /**
+     * Refuses a decision without the name of who made it (null or blank), which the run's record
+     * and trace would otherwise show as made "by null"; for runs decided elsewhere too (a durable
+     * engine's handle).
+     *
+     * @param method the method the name was given to ("approve", "reject" or "edit"), named in the message
+     * @throws ReinException when {@code decidedBy} is null or blank
+     */
+    public static void checkDecidedBy(String decidedBy, String method) {
+        if (decidedBy == null || decidedBy.isBlank()) {
+            throw new ReinException(method + "(...) was given no decidedBy (" + (decidedBy == null ? "null" : "blank")
+                    + "): pass the name of the person deciding (\"alice\"); it is recorded with the decision");
         }
     }
 

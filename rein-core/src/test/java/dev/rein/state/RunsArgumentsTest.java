@@ -36,4 +36,20 @@ class RunsArgumentsTest {
                     .hasMessageContaining("Runs.list()");
         }
     }
+
+    @Test
+    void aDecisionWithoutWhoMadeItIsRefusedSayingWhatToPass() {
+        // a null decidedBy was stored, and RunView showed the decision as made "by null"
+        Runs runs = Runs.in(new InMemoryRunStore());
+        for (String nobody : new String[] {null, " "}) {
+            String expected = "was given no decidedBy (" + (nobody == null ? "null" : "blank")
+                    + "): pass the name of the person deciding (\"alice\"); it is recorded with the decision";
+            assertThatThrownBy(() -> runs.approve("run-1", HASH, nobody)).isInstanceOf(ReinException.class)
+                    .hasMessage("approve(...) " + expected);
+            assertThatThrownBy(() -> runs.reject("run-1", HASH, "宛先が違います", nobody)).isInstanceOf(ReinException.class)
+                    .hasMessage("reject(...) " + expected);
+            assertThatThrownBy(() -> runs.edit("run-1", HASH, Json.parse("{}"), nobody)).isInstanceOf(ReinException.class)
+                    .hasMessage("edit(...) " + expected);
+        }
+    }
 }

@@ -132,6 +132,7 @@ public final class TemporalRun {
      * @throws ApprovalException when no pending action has that hash (the decision is not sent)
      */
     public void approve(String actionHash, String decidedBy) {
+        Runs.checkDecidedBy(decidedBy, "approve");
         requireHash(actionHash);
         send(ApprovalSignal.approve(actionHash, decidedBy));
     }
@@ -142,6 +143,7 @@ public final class TemporalRun {
      * masks it before it is stored).
      */
     public void reject(String actionHash, String reason, String decidedBy) {
+        Runs.checkDecidedBy(decidedBy, "reject");
         requireHash(actionHash);
         send(ApprovalSignal.reject(actionHash, reason == null ? null : masker().redact(reason), decidedBy));
     }
@@ -160,6 +162,7 @@ public final class TemporalRun {
             throw new ReinException("edit(...) was given no arguments: pass the new arguments as a JSON object"
                     + " (Json.parse(\"{...}\")), or approve(...) to run the action as proposed");
         }
+        Runs.checkDecidedBy(decidedBy, "edit");
         requireHash(actionHash);
         JsonNode masked = masker().redactValue(arguments.deepCopy());
         ApprovalSignal signal = ApprovalSignal.edit(actionHash, masked, decidedBy);
