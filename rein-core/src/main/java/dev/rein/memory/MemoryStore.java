@@ -62,6 +62,8 @@ public interface MemoryStore {
                 case "scope" -> "pass whose memory it is: MemoryScope.of(principal), or new MemoryScope(tenant, user)";
                 case "entry" -> "pass the MemoryEntry to store";
                 case "id" -> "pass the id of the entry to forget (mem_...)";
+                case "unlisted" -> "pass where to say each row left out because it cannot be read (a logger's warn, or"
+                        + " System.err::println), or call list(scope), which logs them";
                 case "now" -> "pass the time to recall at (entries expired by then are left out), e.g. Instant.now()";
                 default -> "pass the " + argument;
             });

@@ -208,9 +208,12 @@ public final class JdbcMemoryStore implements MemoryStore, AutoCloseable {
      * The entries of {@code scope}, as {@link #list(MemoryScope)}; each row left out because it cannot
      * be read is said to {@code unlisted} in one sentence naming the entry, the store, what is wrong
      * and what to do.
+     *
+     * @throws dev.rein.ReinException when {@code scope} or {@code unlisted} is null
      */
     public synchronized List<MemoryEntry> list(MemoryScope scope, Consumer<String> unlisted) {
         MemoryStore.requireArgument(scope, "list", "scope");
+        MemoryStore.requireArgument(unlisted, "list", "unlisted");
         if (holdsNoRow(scope.tenant(), scope.user())) {
             return List.of();
         }

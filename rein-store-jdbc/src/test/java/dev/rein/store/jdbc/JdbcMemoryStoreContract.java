@@ -99,4 +99,15 @@ abstract class JdbcMemoryStoreContract extends MemoryStoreContract {
         });
         assertThat(store().forget(scope, id)).isTrue();
     }
+
+    @Test
+    void listGivenNoConsumerForTheRowsLeftOutIsRefusedUpFront() {
+        // before: a NullPointerException after the read, and none at all for a scope holding no row
+        store().remember(entry(MemoryStore.newId(), ACME, "配送先は大阪", null));
+        for (dev.rein.memory.MemoryScope scope : List.of(ACME, GLOBEX)) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> ((JdbcMemoryStore) store()).list(scope, null))
+                    .isInstanceOf(dev.rein.ReinException.class)
+                    .hasMessageStartingWith("MemoryStore.list was given no unlisted (null): pass where to say each row left out");
+        }
+    }
 }
