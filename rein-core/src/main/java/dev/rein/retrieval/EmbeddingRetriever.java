@@ -32,6 +32,10 @@ public final class EmbeddingRetriever implements Retriever {
                 throw new dev.rein.ReinException("EmbeddingRetriever: a passage has no " + (source == null ? "source" : "text of source '"
                         + source + "'") + " (null): give every passage its source (where it is, cited in answers) and its text");
             }
+            if (text.isBlank()) { // embedding APIs refuse an empty input, in their own words
+                throw new dev.rein.ReinException("EmbeddingRetriever: the passage of source '" + source + "' has blank text:"
+                        + " give every passage its text, or leave it out");
+            }
             sources.add(source);
             texts.add(text);
         });
@@ -82,6 +86,9 @@ public final class EmbeddingRetriever implements Retriever {
         }
         if (query == null) {
             throw new dev.rein.ReinException("EmbeddingRetriever.search was given no query (null): pass the words to search for");
+        }
+        if (query.isBlank()) {
+            throw new dev.rein.ReinException("EmbeddingRetriever.search was given a blank query: pass the words to search for");
         }
         if (limit == 0 || vectors.isEmpty()) {
             return List.of(); // nothing to rank: no call to the embeddings

@@ -65,4 +65,15 @@ class RetrievalArgumentsTest {
         }
         assertThat(new RetrievedDocument("docs/返品.md#1", "返品は30日以内", -1.5).score()).isEqualTo(-1.5);
     }
+
+    @Test
+    void aBlankPassageOrQueryIsRefusedBeforeTheEmbeddingsAreCalled() {
+        // before: "" went to the embeddings API, which OpenAI-style APIs refuse in their own words
+        assertThatThrownBy(() -> new EmbeddingRetriever(LENGTHS, Map.of("docs/空.md", " "))).isInstanceOf(ReinException.class)
+                .hasMessage("EmbeddingRetriever: the passage of source 'docs/空.md' has blank text: give every passage its text,"
+                        + " or leave it out");
+        EmbeddingRetriever retriever = new EmbeddingRetriever(LENGTHS, Map.of("docs/返品.md#1", "返品は30日以内"));
+        assertThatThrownBy(() -> retriever.search("", 1)).isInstanceOf(ReinException.class)
+                .hasMessage("EmbeddingRetriever.search was given a blank query: pass the words to search for");
+    }
 }
