@@ -83,7 +83,8 @@ class ModelCallThreadTest {
     @Test
     void aModelThatAbortsOnInterruptRunsOnTheRunsThreadAndStopsAtTheDeadline() {
         Blocking model = new Blocking(true);
-        RunResult result = agent(model, Duration.ofMillis(500)).run("go");
+        // 2 s, not less: under a load of 15 a 500 ms deadline ran out before the model was called (no caller seen)
+        RunResult result = agent(model, Duration.ofSeconds(2)).run("go");
         assertThat(result.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
         assertThat(result.reason()).isEqualTo("deadline");
         // No thread of its own: the call ran on the loop's thread (the only other one is the caller's).
@@ -94,7 +95,7 @@ class ModelCallThreadTest {
     void aModelThatIgnoresInterruptsRunsOnItsOwnThreadAndStillStopsAtTheDeadline() {
         Blocking model = new Blocking(false);
         try {
-            RunResult result = agent(model, Duration.ofMillis(500)).run("go");
+            RunResult result = agent(model, Duration.ofSeconds(2)).run("go");
             assertThat(result.status()).isEqualTo(RunStatus.STOPPED_BUDGET);
             assertThat(result.reason()).isEqualTo("deadline");
             assertThat(model.caller.get().getName()).startsWith("rein-model-");
