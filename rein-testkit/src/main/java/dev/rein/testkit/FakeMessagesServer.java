@@ -32,7 +32,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * (not for count_tokens) and a non-empty {@code messages} list of {@code user}/{@code assistant}
  * messages, at most four blocks with {@code cache_control} (tools, system and message blocks),
  * each {@code tool_result} answering a {@code tool_use} of the assistant message just
- * before it, and each {@code tool_use} answered in the next message. A rejected request gets 400
+ * before it, and each {@code tool_use} answered in the next message; and what the newest models refuse, as
+ * their "What's new" pages word it: thinking off or with a manual budget on {@code claude-opus-5-5},
+ * {@code claude-fable-5-1} and {@code claude-mythos-5-1}, and a forced tool choice ({@code any} or a named
+ * tool, also at count_tokens) on those and {@code claude-sonnet-5-5}. A rejected request gets 400
  * {@code invalid_request_error} with a message worded like the real one and consumes no reply.
  *
  * <pre>{@code

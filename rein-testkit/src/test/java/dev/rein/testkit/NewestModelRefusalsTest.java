@@ -1,0 +1,72 @@
+package dev.rein.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.http.HttpResponse;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The requests Anthropic's newest models refuse, in the words their "What's new" pages give: Claude Opus 5.5, Claude
+ * Fable 5.1 and Claude Mythos 5.1 think always (thinking off, or a manual budget, is a 400), and they and Claude
+ * Sonnet 5.5 refuse a forced tool choice (also at the token counting endpoint). Other models take all of it.
+ */
+class NewestModelRefusalsTest extends FakeServerTestBase {
+
+    private static String request(String model, String extra) {
+        return """
+                {"model":"%s","max_tokens":2000,%s"tools":[{"name":"lookup","input_schema":{"type":"object"}}],
+                 "messages":[{"role":"user","content":"hi"}]}""".formatted(model, extra);
+    }
+
+    private static void assertRefused(HttpResponse<String> response, String message) throws Exception {
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(Api.json(response).at("/error/type").asText()).isEqualTo("invalid_request_error");
+        assertThat(Api.json(response).at("/error/message").asText()).isEqualTo(message);
+    }
+
+    @Test
+    void thinkingOffOrWithABudgetIsRefusedByTheModelsThatAlwaysThink() throws Exception {
+        for (String model : new String[] {"claude-opus-5-5", "claude-fable-5-1", "claude-mythos-5-1"}) {
+            assertRefused(api.messages(request(model, "\"thinking\":{\"type\":\"disabled\"},")),
+                    "\"thinking.type.disabled\" is not supported for this model. Use \"thinking.type.adaptive\" and"
+                            + " \"output_config.effort\" to control thinking behavior.");
+            assertRefused(api.messages(request(model, "\"thinking\":{\"type\":\"enabled\",\"budget_tokens\":1024},")),
+                    "\"thinking.type.enabled\" is not supported for this model. Use \"thinking.type.adaptive\" and"
+                            + " \"output_config.effort\" to control thinking behavior.");
+            server.enqueue(FakeReply.text("ok"));
+            assertThat(api.messages(request(model, "\"thinking\":{\"type\":\"adaptive\"},")).statusCode()).isEqualTo(200);
+        }
+        assertThat(server.pendingReplies()).as("a refused request consumes no reply").isZero();
+    }
+
+    @Test
+    void aForcedToolChoiceIsRefusedByTheNewestModelsAtBothEndpoints() throws Exception {
+        String refusal = "tool_choice: type \"tool\" and \"any\" are not supported for this model.";
+        for (String model : new String[] {"claude-opus-5-5", "claude-sonnet-5-5", "claude-fable-5-1", "claude-mythos-5-1"}) {
+            assertRefused(api.messages(request(model, "\"tool_choice\":{\"type\":\"any\"},")), refusal);
+            assertRefused(api.messages(request(model, "\"tool_choice\":{\"type\":\"tool\",\"name\":\"lookup\"},")), refusal);
+            assertRefused(api.post("/v1/messages/count_tokens", request(model, "\"tool_choice\":{\"type\":\"any\"},")), refusal);
+            server.enqueue(FakeReply.text("ok"), FakeReply.text("ok"));
+            assertThat(api.messages(request(model, "\"tool_choice\":{\"type\":\"auto\"},")).statusCode()).isEqualTo(200);
+            assertThat(api.messages(request(model, "\"tool_choice\":{\"type\":\"none\"},")).statusCode()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void earlierModelsTakeThinkingOffABudgetAndAForcedChoice() throws Exception {
+        for (String model : new String[] {"claude-opus-5", "claude-sonnet-5", "claude-test-1"}) {
+            server.enqueue(FakeReply.text("ok"), FakeReply.text("ok"), FakeReply.text("ok"));
+            assertThat(api.messages(request(model, "\"thinking\":{\"type\":\"disabled\"},")).statusCode()).isEqualTo(200);
+            assertThat(api.messages(request(model, "\"thinking\":{\"type\":\"enabled\",\"budget_tokens\":1024},")).statusCode())
+                    .isEqualTo(200);
+            assertThat(api.messages(request(model, "\"tool_choice\":{\"type\":\"any\"},")).statusCode()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void theRefusalsAreOffWithValidation() throws Exception {
+        server.validateRequests(false);
+        server.enqueue(FakeReply.text("ok"));
+        assertThat(api.messages(request("claude-opus-5-5", "\"tool_choice\":{\"type\":\"any\"},")).statusCode()).isEqualTo(200);
+    }
+}
