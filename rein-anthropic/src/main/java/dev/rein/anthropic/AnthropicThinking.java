@@ -17,9 +17,11 @@ import java.util.Objects;
  * Agent.builder().model(model).modelOption(AnthropicThinking.budget(8_000))    // older models; below max tokens
  * }</pre>
  *
- * <p>The API refuses thinking with a forced tool choice (an agent's requests never force one) and
+ * <p>The API refuses thinking with a forced tool choice (an agent's steps never force one) and
  * with sampling parameters (Rein sends none unless you set them). Which kind of thinking a model
- * accepts is the API's to say: its refusal ends the call with the API's message.
+ * accepts is the API's to say: its refusal ends the call with the API's message. Models that always
+ * think (Claude Opus 5.5, Sonnet 5.5, Fable 5.1) refuse {@link #disabled()} and budgets; that refusal
+ * also says to use {@link #adaptive()} (or no thinking option) and {@link AnthropicEffort}.
  *
  * @param type the kind of thinking
  * @param budgetTokens for {@link Type#ENABLED} the most tokens to think with: at least 1,024 (checked

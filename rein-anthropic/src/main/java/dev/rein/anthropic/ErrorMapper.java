@@ -107,7 +107,7 @@ final class ErrorMapper {
         // A 404 naming a model reached the API's endpoint: no doubled path to point at.
         String notFound = status == 404 && UNKNOWN_MODEL.matcher(apiText).find() ? UNKNOWN_MODEL_ADVICE : doubledVersion(status);
         String message = apiMessage(error, body, "HTTP " + status + " from " + server) + notFound
-                + tooLarge(status, requestBytes) + (status == 400 ? contextAdvice(apiText) : "")
+                + tooLarge(status, requestBytes) + (status == 400 ? contextAdvice(apiText) + settingAdvice(apiText) : "")
                 + (status == 401 && !credentials ? NO_CREDENTIALS : "")
                 + dev.rein.provider.ProviderConfig.redirectAdvice(status,
                         headers == null ? null : headers.firstValue("location").orElse(null), "/v1/messages", baseUrl);
@@ -184,6 +184,35 @@ final class ErrorMapper {
             return " (max_tokens is the run's output limit: lower it to " + limit.group(1) + " or less with " + MAX_TOKENS_SETTINGS + ")";
         }
         return "";
+    }
+
+    /**
+     * The 400 of a model that always thinks (Claude Opus 5.5, Fable 5.1, Sonnet 5.5 for {@code disabled}) to thinking
+     * off or with a manual budget: "\"thinking.type.disabled\" is not supported for this model. ...".
+     */
+    private static final java.util.regex.Pattern THINKING_NOT_SUPPORTED =
+            java.util.regex.Pattern.compile("^\"thinking\\.type\\.(disabled|enabled)\" is not supported for this model");
+    /** What to do instead, in Rein's terms: the API's words name its fields, not Rein's options. */
+    static final String ALWAYS_THINKS_ADVICE = " (this model always thinks: leave AnthropicThinking out or use"
+            + " AnthropicThinking.adaptive() (for the rein command, leave --thinking out or give --thinking adaptive), and set"
+            + " how much it thinks with AnthropicEffort)";
+    /** The 400 of a model that refuses a forced tool choice: "tool_choice: type \"tool\" and \"any\" are not supported for this model.". */
+    private static final java.util.regex.Pattern FORCED_TOOL_CHOICE_NOT_SUPPORTED =
+            java.util.regex.Pattern.compile("^tool_choice: type \"tool\" and \"any\" are not supported");
+    /** What to do instead: let the model choose, and ask for a shape with structured output. */
+    static final String NO_FORCED_TOOL_CHOICE_ADVICE = " (this model chooses its tools itself: leave the tool choice at"
+            + " ToolChoice.auto() and say in the prompt when to use the tool; for an answer of a given shape use structured"
+            + " output (AnthropicStructuredOutput.ENABLED with the agent's output type))";
+
+    /**
+     * For a 400 refusing a setting the model does not take (thinking off or with a budget, a forced tool choice), what
+     * to use instead in Rein's terms; empty for any other message.
+     */
+    static String settingAdvice(String apiMessage) {
+        if (THINKING_NOT_SUPPORTED.matcher(apiMessage).find()) {
+            return ALWAYS_THINKS_ADVICE;
+        }
+        return FORCED_TOOL_CHOICE_NOT_SUPPORTED.matcher(apiMessage).find() ? NO_FORCED_TOOL_CHOICE_ADVICE : "";
     }
 
     /** Where a run's max_tokens is set, as rein-openai's advice names it. */

@@ -1,0 +1,113 @@
+package dev.rein.anthropic;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.agent.Agent;
+import dev.rein.agent.RunResult;
+import dev.rein.model.ModelException;
+import dev.rein.model.ModelException.Kind;
+import dev.rein.model.ModelInterceptor;
+import dev.rein.model.ToolChoice;
+import dev.rein.run.RunStatus;
+import dev.rein.testkit.FakeReply;
+import dev.rein.testkit.RecordingListener;
+import dev.rein.tool.Tool;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Claude Opus 5.5, Sonnet 5.5 and Fable 5.1 against the fake server, which refuses what their "What's new" pages
+ * say they refuse: thinking off or with a budget, a forced tool choice. The refusals say what to do in Rein's terms;
+ * an agent sends none of it by default; thinking blocks (empty at the default display) go back unchanged, also to
+ * another model, whose API drops those it cannot read.
+ */
+class NewestModelsTest extends FakeApi {
+
+    private ModelException refusal(dev.rein.model.ModelRequest.Builder request) {
+        return catchThrowableOfType(ModelException.class, () -> call(request));
+    }
+
+    @Test
+    void thinkingOffOrWithABudgetOnAModelThatAlwaysThinksSaysToUseAdaptiveThinkingAndEffort() {
+        for (AnthropicThinking thinking : List.of(AnthropicThinking.disabled(), AnthropicThinking.budget(1024))) {
+            ModelException e = refusal(dev.rein.model.ModelRequest.builder("claude-opus-5-5").maxTokens(2000)
+                    .addMessage(dev.rein.model.Message.user("hi")).option(thinking));
+            assertThat(e.kind()).isEqualTo(Kind.INVALID_REQUEST);
+            assertThat(e.retryable()).isFalse();
+            String type = thinking.type().name().toLowerCase(java.util.Locale.ROOT);
+            assertThat(e.getMessage()).isEqualTo("\"thinking.type." + type + "\" is not supported for this model. Use"
+                    + " \"thinking.type.adaptive\" and \"output_config.effort\" to control thinking behavior."
+                    + ErrorMapper.ALWAYS_THINKS_ADVICE);
+        }
+        assertThat(ErrorMapper.ALWAYS_THINKS_ADVICE).contains("AnthropicThinking.adaptive()").contains("AnthropicEffort")
+                .contains("--thinking");
+    }
+
+    @Test
+    void aForcedToolChoiceOnAModelThatRefusesItSaysToLeaveTheChoiceToTheModel() {
+        for (String model : List.of("claude-opus-5-5", "claude-sonnet-5-5", "claude-fable-5-1")) {
+            for (ToolChoice choice : List.of(ToolChoice.any(), ToolChoice.tool("lookup"))) {
+                ModelException e = refusal(dev.rein.model.ModelRequest.builder(model).maxTokens(2000)
+                        .addMessage(dev.rein.model.Message.user("hi")).tools(List.of(tool("lookup"))).toolChoice(choice));
+                assertThat(e.kind()).isEqualTo(Kind.INVALID_REQUEST);
+                assertThat(e.getMessage()).isEqualTo("tool_choice: type \"tool\" and \"any\" are not supported for this model."
+                        + ErrorMapper.NO_FORCED_TOOL_CHOICE_ADVICE);
+            }
+        }
+        assertThat(ErrorMapper.NO_FORCED_TOOL_CHOICE_ADVICE).contains("ToolChoice.auto()")
+                .contains("AnthropicStructuredOutput");
+        // Other invalid requests keep the API's words alone.
+        server.enqueue(FakeReply.error(dev.rein.testkit.ApiErrorType.INVALID_REQUEST, "messages.0.content: Field required"));
+        assertThat(refusal(request("hi")).getMessage()).isEqualTo("messages.0.content: Field required");
+    }
+
+    private static Tool lookup() {
+        return Tool.builder("lookup_order").description("Looks up an order by id.")
+                .inputSchema("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},\"required\":[\"id\"]}")
+                .handler((args, ctx) -> "order " + args.get("id").asText() + ": 配送遅延")
+                .build();
+    }
+
+    /**
+     * Probe: an agent on a model that refuses thinking off and forced tool choices sends neither; the thinking blocks
+     * of a tool-using turn, empty at the default display ("omitted"), go back unchanged, before and after a fallback
+     * to another model (the API drops, without an error, the blocks the other model cannot read: its preserved
+     * thinking docs); the answer and the streamed text are the text blocks' alone.
+     */
+    @Test
+    void anAgentOnTheNewestModelsSendsThinkingBlocksBackUnchangedAlsoToAFallbackModel() {
+        server.enqueue(
+                FakeReply.message().thinking("", "sig-fable-1").toolUse("toolu_1", "lookup_order", "{\"id\":\"A-104\"}").build(),
+                FakeReply.message().thinking("", "sig-opus-2").text("A-104 は配送遅延です。").build());
+        RecordingListener trace = new RecordingListener();
+        ModelInterceptor fallbackAfterFirstCall = new ModelInterceptor() {
+            private int calls;
+
+            @Override
+            public dev.rein.model.ModelResponse intercept(dev.rein.model.ModelCall call, Chain chain)
+                    throws ModelException, InterruptedException {
+                return chain.proceed(calls++ == 0 ? call : call.withRequest(call.request().withModel("claude-opus-5-5")));
+            }
+        };
+
+        RunResult result = Agent.builder().model(model).modelName("claude-fable-5-1").tools(lookup())
+                .modelInterceptor(fallbackAfterFirstCall).listener(trace).build().run("Why is A-104 late?");
+
+        assertThat(result.status()).as(result.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(result.answer()).isEqualTo("A-104 は配送遅延です。");
+        assertThat(trace.streamedText()).isEqualTo("A-104 は配送遅延です。");
+        JsonNode first = server.requests().get(0).body();
+        JsonNode second = server.requests().get(1).body();
+        for (JsonNode body : List.of(first, second)) {
+            assertThat(body.has("thinking")).isFalse();
+            assertThat(body.has("tool_choice")).isFalse();
+        }
+        assertThat(first.get("model").asText()).isEqualTo("claude-fable-5-1");
+        assertThat(second.get("model").asText()).isEqualTo("claude-opus-5-5");
+        assertThat(second.at("/messages/1/content/0").toString())
+                .isEqualTo("{\"type\":\"thinking\",\"thinking\":\"\",\"signature\":\"sig-fable-1\"}");
+        assertThat(second.at("/messages/1/content/1/id").asText()).isEqualTo("toolu_1");
+    }
+}
