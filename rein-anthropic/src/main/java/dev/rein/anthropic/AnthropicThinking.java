@@ -15,13 +15,15 @@ import java.util.Objects;
  * <pre>{@code
  * Agent.builder().model(model).modelOption(AnthropicThinking.adaptive())       // newer models
  * Agent.builder().model(model).modelOption(AnthropicThinking.budget(8_000))    // older models; below max tokens
+ * Agent.builder().model(model).modelOption(AnthropicThinking.betweenTools())   // Claude Sonnet 5.5: none up front
  * }</pre>
  *
  * <p>The API refuses thinking with a forced tool choice (an agent's steps never force one) and
  * with sampling parameters (Rein sends none unless you set them). Which kind of thinking a model
  * accepts is the API's to say: its refusal ends the call with the API's message. Models that always
  * think (Claude Opus 5.5, Sonnet 5.5, Fable 5.1) refuse {@link #disabled()} and budgets; that refusal
- * also says to use {@link #adaptive()} (or no thinking option) and {@link AnthropicEffort}.
+ * also says to use {@link #adaptive()} (or no thinking option) and {@link AnthropicEffort}, or, on
+ * Claude Sonnet 5.5, {@link #betweenTools()}.
  *
  * @param type the kind of thinking
  * @param budgetTokens for {@link Type#ENABLED} the most tokens to think with: at least 1,024 (checked
@@ -38,7 +40,13 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
         /** The model decides when and how much to think ({@link AnthropicEffort} guides how hard). */
         ADAPTIVE,
         /** No thinking. */
-        DISABLED;
+        DISABLED,
+        /**
+         * No thinking before the first tool call, only short progress notes between tool calls
+         * ({@code "between_tools"}): Claude Sonnet 5.5's lowest setting, in place of {@link #DISABLED}, which
+         * it refuses; at effort low, medium or high.
+         */
+        BETWEEN_TOOLS;
 
         String wire() {
             return name().toLowerCase(Locale.ROOT);
@@ -108,6 +116,15 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
     /** No thinking ({@code {"type":"disabled"}}), for a request that should not think where an agent's would. */
     public static AnthropicThinking disabled() {
         return new AnthropicThinking(Type.DISABLED, null, null);
+    }
+
+    /**
+     * Thinking only between tool calls ({@code {"type":"between_tools"}}): on Claude Sonnet 5.5, which refuses
+     * {@link #disabled()}, the way to turn off thinking before the first tool call. The API refuses it at effort
+     * {@code xhigh} or {@code max}.
+     */
+    public static AnthropicThinking betweenTools() {
+        return new AnthropicThinking(Type.BETWEEN_TOOLS, null, null);
     }
 
     /** The same thinking, returned as {@code display} says. */

@@ -195,7 +195,8 @@ final class ErrorMapper {
     /** What to do instead, in Rein's terms: the API's words name its fields, not Rein's options. */
     static final String ALWAYS_THINKS_ADVICE = " (this model always thinks: leave AnthropicThinking out or use"
             + " AnthropicThinking.adaptive() (for the rein command, leave --thinking out or give --thinking adaptive), and set"
-            + " how much it thinks with AnthropicEffort)";
+            + " how much it thinks with AnthropicEffort; on Claude Sonnet 5.5, AnthropicThinking.betweenTools() leaves out the"
+            + " thinking before the first tool call)";
     /** The 400 of a model that refuses a forced tool choice: "tool_choice: type \"tool\" and \"any\" are not supported for this model.". */
     private static final java.util.regex.Pattern FORCED_TOOL_CHOICE_NOT_SUPPORTED =
             java.util.regex.Pattern.compile("^tool_choice: type \"tool\" and \"any\" are not supported");

@@ -63,6 +63,21 @@ class NewestModelsTest extends FakeApi {
         assertThat(refusal(request("hi")).getMessage()).isEqualTo("messages.0.content: Field required");
     }
 
+    /**
+     * Claude Sonnet 5.5 turns off thinking before the first tool call with {@code {"type": "between_tools"}} (its
+     * "What's new" page: it refuses {@code disabled}); Rein could not send that type.
+     */
+    @Test
+    void thinkingOnlyBetweenToolCallsIsSentAsTheBetweenToolsType() throws Exception {
+        server.enqueue(FakeReply.text("ok"));
+        call(dev.rein.model.ModelRequest.builder("claude-sonnet-5-5").maxTokens(2000)
+                .addMessage(dev.rein.model.Message.user("hi")).option(AnthropicThinking.betweenTools())
+                .option(AnthropicEffort.LOW));
+        assertThat(lastBody().get("thinking")).isEqualTo(dev.rein.json.Json.parse("{\"type\":\"between_tools\"}"));
+        assertThat(AnthropicThinking.betweenTools().type()).isEqualTo(AnthropicThinking.Type.BETWEEN_TOOLS);
+        assertThat(ErrorMapper.ALWAYS_THINKS_ADVICE).contains("AnthropicThinking.betweenTools()");
+    }
+
     private static Tool lookup() {
         return Tool.builder("lookup_order").description("Looks up an order by id.")
                 .inputSchema("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},\"required\":[\"id\"]}")
