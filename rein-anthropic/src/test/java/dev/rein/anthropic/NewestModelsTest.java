@@ -125,4 +125,32 @@ class NewestModelsTest extends FakeApi {
                 .isEqualTo("{\"type\":\"thinking\",\"thinking\":\"\",\"signature\":\"sig-fable-1\"}");
         assertThat(second.at("/messages/1/content/1/id").asText()).isEqualTo("toolu_1");
     }
+
+    /**
+     * Probe over the wire: a reflection critic on a model that refuses a forced tool choice (its review asks for the
+     * verdict tool) has that 400 from the API and asks again letting the model choose; the run's later reviews ask so
+     * from the start.
+     */
+    @Test
+    void aCriticOnAModelThatRefusesAForcedChoiceReviewsByAskingAgainWithTheChoiceLeftToTheModel() {
+        server.enqueue(
+                FakeReply.text("42"),
+                FakeReply.toolUse("toolu_v1", "verdict", "{\"approved\":false,\"problems\":[\"give the unit\"]}"),
+                FakeReply.text("42 km"),
+                FakeReply.toolUse("toolu_v2", "verdict", "{\"approved\":true,\"problems\":[]}"));
+
+        RunResult result = Agent.builder().model(model).modelName("claude-opus-5-5")
+                .reflection(dev.rein.reflection.Reflection.critic().maxRounds(2)).build().run("How far is it?");
+
+        assertThat(result.status()).as(result.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(result.answer()).isEqualTo("42 km");
+        assertThat(server.pendingReplies()).isZero();
+        List<String> choices = server.requests().stream()
+                .map(r -> r.body().path("tool_choice").path("type").asText("(auto)")).toList();
+        List<String> tools = server.requests().stream().map(r -> r.body().at("/tools/0/name").asText("-")).toList();
+        // The worker's step, the critic's forced ask (refused), its ask again (auto: left out, the API's default),
+        // the worker's step, the critic's ask.
+        assertThat(tools).containsExactly("-", "verdict", "verdict", "-", "verdict");
+        assertThat(choices).containsExactly("(auto)", "tool", "(auto)", "(auto)", "(auto)");
+    }
 }
