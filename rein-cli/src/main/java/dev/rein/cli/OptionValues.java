@@ -53,7 +53,7 @@ final class OptionValues {
     }
 
     /**
-     * {@code --thinking}: {@code adaptive}, or a thinking budget in tokens, a whole number of at least
+     * {@code --thinking}: {@code adaptive}, {@code between_tools}, or a thinking budget in tokens, a whole number of at least
      * {@value dev.rein.anthropic.AnthropicThinking#MIN_BUDGET_TOKENS} (the API's minimum); kept as given.
      */
     static final class Thinking implements ITypeConverter<String> {
@@ -63,10 +63,13 @@ final class OptionValues {
             if (v.equalsIgnoreCase(ADAPTIVE)) {
                 return ADAPTIVE;
             }
-            String advice = "; give --thinking adaptive (the model decides how much to think), or a budget of thinking tokens of"
-                    + " at least " + dev.rein.anthropic.AnthropicThinking.MIN_BUDGET_TOKENS + " below --max-tokens, e.g. --thinking 4000";
+            if (v.equalsIgnoreCase(BETWEEN_TOOLS)) {
+                return BETWEEN_TOOLS;
+            }
+            String advice = "; give --thinking adaptive (the model decides how much to think), between_tools (Claude Sonnet 5.5:"
+                    + " no thinking before the first tool call), or a budget of thinking tokens of at least " + dev.rein.anthropic.AnthropicThinking.MIN_BUDGET_TOKENS + " below --max-tokens, e.g. --thinking 4000";
             if (!v.matches("-?\\d+")) {
-                throw new TypeConversionException("'" + value + "' is neither adaptive nor a whole number" + advice);
+                throw new TypeConversionException("'" + value + "' is neither adaptive, between_tools nor a whole number" + advice);
             }
             int budget;
             try {
@@ -82,10 +85,12 @@ final class OptionValues {
         }
 
         static final String ADAPTIVE = "adaptive";
+        static final String BETWEEN_TOOLS = "between_tools";
 
         /** The request option {@code value} (as {@link #convert} returns it) stands for. */
         static dev.rein.anthropic.AnthropicThinking option(String value) {
             return ADAPTIVE.equals(value) ? dev.rein.anthropic.AnthropicThinking.adaptive()
+                    : BETWEEN_TOOLS.equals(value) ? dev.rein.anthropic.AnthropicThinking.betweenTools()
                     : dev.rein.anthropic.AnthropicThinking.budget(Integer.parseInt(value));
         }
 
@@ -94,7 +99,7 @@ final class OptionValues {
          * {@code maxTokens} or the library's default of 8192. Said in the options' terms.
          */
         static void requireBelow(String value, Integer maxTokens, String maxTokensOption) {
-            if (value == null || ADAPTIVE.equals(value)) {
+            if (value == null || ADAPTIVE.equals(value) || BETWEEN_TOOLS.equals(value)) {
                 return;
             }
             int budget = Integer.parseInt(value);

@@ -82,8 +82,9 @@ final class RunCommand implements Callable<Integer> {
                     + " model call; each search costs USD 0.01, counted against --max-cost-usd. Anthropic provider only.")
     Integer webSearch;
 
-    @Option(names = "--thinking", paramLabel = "adaptive|N", converter = OptionValues.Thinking.class,
-            description = "Let Claude think before answering (extended thinking): adaptive (the model decides how much), or a"
+    @Option(names = "--thinking", paramLabel = "adaptive|between_tools|N", converter = OptionValues.Thinking.class,
+            description = "Let Claude think before answering (extended thinking): adaptive (the model decides how much),"
+                    + " between_tools (Claude Sonnet 5.5: none before the first tool call), or a"
                     + " budget of N thinking tokens, at least 1024 and below --max-tokens. Thinking tokens are billed as output."
                     + " Anthropic provider only.")
     String thinking;

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code rein run --thinking adaptive|N}: Claude's extended thinking (AnthropicThinking) from the
+ * {@code rein run --thinking adaptive|between_tools|N}: Claude's extended thinking (AnthropicThinking) from the
  * command line, sent as the Messages docs write it, kept for {@code rein reply} and {@code rein
  * resume}, and refused with one line for a bad value, a budget not below max_tokens, or another provider.
  */
@@ -42,6 +42,25 @@ class ThinkingOptionTest {
         // The earlier turn's thinking goes back with its signature, as the API requires.
         assertThat(second.at("/messages/1/content/0/type").asText()).isEqualTo("thinking");
         assertThat(second.at("/messages/1/content/0/signature").asText()).isEqualTo("sig_1");
+    }
+
+    /** Claude Sonnet 5.5 refuses thinking off; {@code between_tools} is its lowest setting (its "What's new" page). */
+    @Test
+    void betweenToolsIsSentAsItsOwnThinkingType() {
+        server.enqueue(FakeReply.message().text("3月11日です。").build());
+        InProcessCli.Outcome outcome = cli.run("run", "--model", "claude-sonnet-5-5", "--thinking", "between_tools", "--json",
+                "今日から100日後は?");
+        assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+        assertThat(server.requests().get(0).body().get("thinking")).isEqualTo(Json.parse("{\"type\": \"between_tools\"}"));
+    }
+
+    /** A model that always thinks refuses a budget: the run's error says what to give instead. */
+    @Test
+    void aBudgetOnAModelThatAlwaysThinksFailsSayingToLeaveThinkingOutOrAdaptive() {
+        InProcessCli.Outcome outcome = cli.run("run", "--model", "claude-opus-5-5", "--thinking", "4000", "今日から100日後は?");
+        assertThat(outcome.exitCode()).as(outcome.stderr()).isNotZero();
+        assertThat(outcome.stderr()).contains("\"thinking.type.enabled\" is not supported for this model")
+                .contains("leave --thinking out or give --thinking adaptive");
     }
 
     @Test
