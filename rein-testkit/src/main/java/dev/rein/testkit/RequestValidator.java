@@ -183,8 +183,8 @@ final class RequestValidator {
                 }
                 if (!asked.isEmpty() && content.isArray() && leading < asked.size()) {
                     return invalid(ApiErrorType.INVALID_REQUEST, "messages." + i + ": Did not find " + asked.size()
-                            + " tool_result block(s) at the beginning of this message. Messages following tool_use"
-                            + " blocks must begin with a matching number of tool_result blocks.");
+                            + " `tool_result` block(s) at the beginning of this message. Messages following `tool_use`"
+                            + " blocks must begin with a matching number of `tool_result` blocks.");
                 }
                 for (int j = 0; j < content.size() && content.isArray(); j++) {
                     JsonNode block = content.get(j);

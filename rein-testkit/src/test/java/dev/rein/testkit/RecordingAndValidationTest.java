@@ -137,9 +137,10 @@ class RecordingAndValidationTest extends FakeServerTestBase {
         for (HttpResponse<String> refused : java.util.List.of(before, between)) {
             assertThat(refused.statusCode()).isEqualTo(400);
             assertThat(Api.json(refused).at("/error/type").asText()).isEqualTo("invalid_request_error");
-            assertThat(Api.json(refused).at("/error/message").asText()).isEqualTo("messages.2: Did not find 2 tool_result"
-                    + " block(s) at the beginning of this message. Messages following tool_use blocks must begin with a"
-                    + " matching number of tool_result blocks.");
+            // the API's words, backquotes included, as in apify/tester-mcp-client#12 and anthropics/claude-code#37
+            assertThat(Api.json(refused).at("/error/message").asText()).isEqualTo("messages.2: Did not find 2 `tool_result`"
+                    + " block(s) at the beginning of this message. Messages following `tool_use` blocks must begin with a"
+                    + " matching number of `tool_result` blocks.");
         }
         assertThat(after.statusCode()).isEqualTo(200);
     }
