@@ -83,7 +83,9 @@ public final class TemporalAgentClient {
     /**
      * A client whose runs continue as new once their workflow history reaches {@code events} (checked before each
      * step; also when Temporal suggests it, or the history reaches 10 MB): the run keeps its id, counters, pending
-     * approvals and refused decisions, and goes on in a fresh history. The default is {@link #DEFAULT_HISTORY_LIMIT}.
+     * approvals and refused decisions, and goes on in a fresh history. An execution continues only once it has done
+     * something (a step; in a pause, a signal), so even a limit of 1 goes on, a step per execution. The default is
+     * {@link #DEFAULT_HISTORY_LIMIT}.
      *
      * @throws IllegalArgumentException when {@code events} is not positive or over {@link #LONGEST_HISTORY_LIMIT}
      */

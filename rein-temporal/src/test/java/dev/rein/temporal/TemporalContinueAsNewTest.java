@@ -205,6 +205,47 @@ class TemporalContinueAsNewTest {
         }
     }
 
+    /**
+     * The smallest history limit the client takes (1) still lets a run go on, a step per execution: a continued
+     * execution's history is longer than that from its start, and continuing as new before it had done anything
+     * started executions without end (the run never took another step), in a pause too.
+     */
+    @Test
+    void aRunWithTheSmallestHistoryLimitStillGoesOnAStepAtATimeAndWaitsInItsPause() throws Exception {
+        Orders.Ledger ledger = new Orders.Ledger();
+        Agent agent = Orders.withApproval(Orders.agent(lookupsThenRefundThenAnswer(2), new RecordingListener(), Orders.lookup(),
+                Orders.refund(ledger, key -> {})));
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalRun run = server.start(agent).withHistoryLimit(1).start("A-1 を返金して", "run-tiny-limit");
+            long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (run.status() != RunStatus.WAITING_APPROVAL && !run.status().terminal() && System.nanoTime() < until) {
+                sleep();
+            }
+            assertThat(run.status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+            // nothing comes, so the pause stays in one execution (the one it continued in once its step's was long)
+            Thread.sleep(500);
+            String waitingIn = newestExecution(server, "run-tiny-limit");
+            Thread.sleep(1_000);
+            assertThat(newestExecution(server, "run-tiny-limit")).isEqualTo(waitingIn);
+
+            run.approve(run.pendingApprovals().get(0).actionHash(), "alice");
+            RunResult result = TemporalTestServer.resultPolled(run, Duration.ofSeconds(60));
+
+            assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+            assertThat(result.steps()).isEqualTo(4);
+            assertThat(ledger.charges).hasSize(1);
+        }
+    }
+
+    private static String newestExecution(TemporalTestServer server, String workflowId) {
+        io.temporal.client.WorkflowClient client = server.client();
+        return client.getWorkflowServiceStubs().blockingStub().describeWorkflowExecution(
+                io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionRequest.newBuilder()
+                        .setNamespace(client.getOptions().getNamespace())
+                        .setExecution(io.temporal.api.common.v1.WorkflowExecution.newBuilder().setWorkflowId(workflowId))
+                        .build()).getWorkflowExecutionInfo().getExecution().getRunId();
+    }
+
     @Test
     void aHistoryLimitOutsideWhatTemporalKeepsIsRefused() {
         Agent agent = Orders.agent(Orders.lookupThenAnswer(), new RecordingListener(), Orders.lookup()).build();

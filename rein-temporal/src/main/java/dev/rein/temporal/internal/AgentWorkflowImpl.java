@@ -74,6 +74,8 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
     private long startedMillis;
     private long waitedMillis;
     private List<ToolUseBlock> pausedUses = List.of();
+    /** The history's length when this execution's workflow method began: it continues as new only once it has grown. */
+    private long startLength;
     /** The critic's reviews so far: each check is an activity of its own, and the critic's maxRounds bounds the run. */
     private int criticRounds;
     /** How many refused decisions the refusedDecisions query keeps, the latest. */
@@ -102,6 +104,7 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
     @Override
     public RunResult run(RunInput in) {
         boolean restored = this.input != null;
+        this.startLength = Workflow.getInfo().getHistoryLength();
         this.input = in;
         this.runId = Workflow.getInfo().getWorkflowId();
         try {
@@ -190,9 +193,18 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
         continueAsNew(null);
     }
 
-    /** True once the history has reached the run's limit, 10 MB, or Temporal suggests a new execution. */
+    /**
+     * True once the history has reached the run's limit, 10 MB, or Temporal suggests a new execution, and this execution
+     * has done something (a step, or in a pause a signal): a continued execution is as long as its start from the
+     * first, and under a limit that low (or a carried input that large) continuing again at once would start
+     * executions without end, the run never taking another step. No history records such a continuation but as its
+     * execution's last event, so none replays differently.
+     */
     private boolean historyLong() {
         io.temporal.workflow.WorkflowInfo info = Workflow.getInfo();
+        if (info.getHistoryLength() <= startLength) {
+            return false;
+        }
         int limit = input.historyLimit() > 0 ? input.historyLimit() : dev.rein.temporal.TemporalAgentClient.DEFAULT_HISTORY_LIMIT;
         return info.getHistoryLength() >= limit || info.getHistorySize() >= HISTORY_BYTES || info.isContinueAsNewSuggested();
     }
