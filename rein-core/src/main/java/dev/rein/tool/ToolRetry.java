@@ -1,6 +1,7 @@
 package dev.rein.tool;
 
 import dev.rein.internal.concurrent.Sleeper;
+import dev.rein.internal.concurrent.Timed;
 import dev.rein.internal.text.Counts;
 import dev.rein.internal.text.Durations;
 import dev.rein.retry.RetryPolicy;
@@ -11,7 +12,9 @@ import java.time.Duration;
  * {@link RetryableToolException}), with bounded exponential backoff, never sleeping past the
  * call's deadline. The other system's wait hint is honoured in full up to
  * {@link RetryPolicy#LONGEST_HINT}; a longer one is not retried, and the result says so. Permission and validation failures never get here as retryable. The
- * idempotency key stays the same for every attempt. Each retry is reported to {@link ToolEvents}.
+ * idempotency key stays the same for every attempt. Each retry is reported to {@link ToolEvents}. A call
+ * whose caller stopped waiting ({@link Timed#abandoned()}: the run was cancelled, or its time is up) is not
+ * tried again, also when the handler swallowed the interrupt and failed as retryable.
  */
 final class ToolRetry implements ToolInterceptor {
     private final RetryPolicy policy;
@@ -32,6 +35,11 @@ final class ToolRetry implements ToolInterceptor {
                 return outcome;
             }
             ToolResult result = failed.result();
+            // the caller stopped waiting (the run was cancelled, or the call's time is up) though a handler may have
+            // swallowed the interrupt that said so: no other attempt, whose effect nobody would wait for
+            if (Timed.abandoned()) {
+                return outcome;
+            }
             if (attempt > policy.maxRetries()) {
                 return attempt == 1 ? outcome
                         : ToolOutcome.of(result.withContent(result.content() + " (gave up after " + Counts.of(attempt, "attempt") + ")"));
@@ -47,6 +55,9 @@ final class ToolRetry implements ToolInterceptor {
             }
             events.retrying(invocation, attempt, result, delay);
             sleeper.sleep(delay);
+            if (Timed.abandoned()) {
+                return outcome;
+            }
         }
     }
 }

@@ -99,4 +99,33 @@ class ToolCallThreadTest {
         RunResult result = handle.await(Duration.ofSeconds(10));
         assertThat(result.status()).isEqualTo(RunStatus.CANCELLED);
     }
+
+    /**
+     * The twin of the model calls' rule (74fdbb07): a tool whose handler swallowed the cancel's interrupt and failed as
+     * retryable (an HTTP client that turns the interrupt into an I/O error) is not called again once the run was
+     * cancelled. Before, its thread slept the tool's backoff and ran the handler again, a side effect after the
+     * cancel that nobody waited for.
+     */
+    @Test
+    void aToolWhoseHandlerSwallowedTheCancelsInterruptIsNotCalledAgain() throws Exception {
+        CountDownLatch entered = new CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+        Tool flaky = tool(false, Duration.ofSeconds(30), (args, context) -> {
+            calls.incrementAndGet();
+            entered.countDown();
+            try {
+                Thread.sleep(60_000);
+            } catch (InterruptedException swallowed) {
+                // the interrupt is lost, and the call fails as a connection would
+            }
+            throw new dev.rein.tool.RetryableToolException("connection reset");
+        });
+        RunHandle handle = agent(flaky).start("go");
+        assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+        handle.cancel();
+        assertThat(handle.await(Duration.ofSeconds(10)).status()).isEqualTo(RunStatus.CANCELLED);
+
+        Thread.sleep(1_500); // longer than the default tool retries' backoff (0.2 s, then 0.4 s, with jitter)
+        assertThat(calls).hasValue(1);
+    }
 }

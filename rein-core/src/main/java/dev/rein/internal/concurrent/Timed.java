@@ -16,6 +16,20 @@ import java.util.concurrent.FutureTask;
 public final class Timed {
     private Timed() {}
 
+    /** On a worker thread of {@link #run}: the task it runs, whose cancellation says its caller stopped waiting. */
+    private static final ThreadLocal<FutureTask<?>> WORKING_FOR = new ThreadLocal<>();
+
+    /**
+     * Whether the caller of the {@link #run} whose worker this thread is has stopped waiting for it (its limit passed,
+     * or it was interrupted: a run's cancel). The worker is interrupted then, but work that swallowed the interrupt can
+     * still tell it is no longer wanted, and start nothing more (another attempt of a tool call). False on any other
+     * thread.
+     */
+    public static boolean abandoned() {
+        FutureTask<?> task = WORKING_FOR.get();
+        return task != null && task.isCancelled();
+    }
+
     /** What the work ended with. */
     public sealed interface Outcome<T> {
         record Done<T>(T value) implements Outcome<T> {}
@@ -32,7 +46,10 @@ public final class Timed {
      */
     public static <T> Outcome<T> run(String name, Duration limit, Callable<T> work) throws InterruptedException {
         FutureTask<T> task = new FutureTask<>(work);
-        Thread.ofVirtual().name(name).start(task);
+        Thread.ofVirtual().name(name).start(() -> {
+            WORKING_FOR.set(task);
+            task.run();
+        });
         // An untimed wait ended by an alarm: a timed wait on a virtual thread would schedule and
         // cancel a timer task of the JDK's delay scheduler (and wake its thread) for every call.
         Alarm alarm = Alarm.after(limit, () -> task.cancel(true));
