@@ -422,9 +422,24 @@ final class RequestMapper {
         Map<String, String> raw = RawArguments.of(message.content());
         Map<String, JsonNode> extra = ExtraContent.of(message.content(), origin);
         ArrayNode calls = Json.mapper().createArrayNode();
+        // Adjacent text blocks are one paragraph split up (a cited answer's blocks split its sentences, and Rein's own
+        // text of the turn joins them as they are); a text after a call or another block starts a new paragraph.
+        boolean afterOtherBlock = false;
         for (ContentBlock block : message.content()) {
+            if (!(block instanceof TextBlock)) {
+                afterOtherBlock = true;
+            }
             switch (block) {
-                case TextBlock t -> appendParagraph(text, t.text());
+                case TextBlock t -> {
+                    if (!t.text().isEmpty()) {
+                        if (afterOtherBlock) {
+                            appendParagraph(text, t.text());
+                        } else {
+                            text.append(t.text());
+                        }
+                        afterOtherBlock = false;
+                    }
+                }
                 case ToolUseBlock use -> {
                     ObjectNode call = calls.addObject().put("id", ToolCallIds.wire(use.id(), mistralIds));
                     call.putObject("function").put("arguments", RawArguments.echo(raw.get(use.id()), use.input()))
@@ -488,8 +503,8 @@ final class RequestMapper {
     }
 
     /**
-     * Adds a text block to a turn's one content string, a blank line after the text before it: a turn's blocks are
-     * separate paragraphs (text before and after a tool call, a user's several blocks), not one run-on sentence.
+     * Adds a text block to a turn's one content string, a blank line after the text before it: a user's blocks, and an
+     * assistant's text before and after a tool call, are separate paragraphs, not one run-on sentence.
      */
     private static void appendParagraph(StringBuilder text, String block) {
         if (block.isEmpty()) {

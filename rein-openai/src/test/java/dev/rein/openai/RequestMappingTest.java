@@ -310,6 +310,18 @@ class RequestMappingTest extends FakeChat {
     }
 
     @Test
+    void adjacentTextBlocksOfAnAssistantTurnAreOneParagraphAsACitedAnswerSplitsItsSentences() throws Exception {
+        // Anthropic answers with citations in adjacent text blocks that split a sentence ("The capital is ", "Paris",
+        // "."); Rein's own text of a turn joins them as they are, and so must the request, with no blank line inside.
+        server.enqueue(ChatReply.text("ok"));
+        Message assistant = Message.assistant(List.of(new TextBlock("首都は "), new TextBlock("パリ"), new TextBlock("です。")));
+
+        call(request("首都は?").addMessage(assistant).addMessage(Message.user("ありがとう")));
+
+        assertThat(lastBody().get("messages").at("/1/content").asText()).isEqualTo("首都は パリです。");
+    }
+
+    @Test
     void callIdsTheServerWouldRefuseAreSentInAFormItTakesTheSameInTheCallAndItsResult() throws Exception {
         // A history from another provider (a fallback's toolu_ ids, a resumed run) or a call Rein gave an id (call_0)
         // meets the server's rules for ids: the public API takes at most 40 characters ("Invalid
