@@ -98,6 +98,7 @@ final class SseEvents {
                 data.setLength(0);
                 dataSeen = false;
                 held = 0;
+                eventType = ""; // the dropped event's type, which no dispatch clears, must not reach the next event
             } else {
                 line.write(b);
             }

@@ -63,6 +63,17 @@ class SseEventsTest {
     }
 
     @Test
+    void theTypeOfAnEventDroppedForItsLengthDoesNotCarryOverToTheNextEvent() {
+        List<String> kept = new ArrayList<>();
+        SseEvents limited = new SseEvents(kept::add, 16);
+        for (String chunk : new String[] {"event: progress\ndata: 0123456789\ndata: 0123456789\n\n", "data: 東京\n\n"}) {
+            limited.feed(ByteBuffer.wrap(chunk.getBytes(StandardCharsets.UTF_8)));
+        }
+        assertThat(limited.tooLarge()).isTrue();
+        assertThat(kept).containsExactly("東京");
+    }
+
+    @Test
     void onlyEventsOfTheMessageTypeCarryMessagesAndTheIdOfAnyEventCounts() {
         feed("event: message\ndata: a\n\n", "event: response\nid: 5\ndata: b\n\n", "data: c\n\n");
         assertThat(data).containsExactly("a", "c");
