@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -80,6 +81,37 @@ class ModelCallThreadTest {
                 .budget(Budget.builder().maxDuration(deadline).build()).build();
     }
 
+    /** What a model call does once the cancel's interrupt has been swallowed (or, for a later call, at once). */
+    private interface AfterInterrupt {
+        ModelResponse answer(ModelRequest request, ModelCallContext context) throws ModelException, InterruptedException;
+    }
+
+    /**
+     * A model that aborts on interrupt by its own account, but whose first call waits for the cancel's interrupt and
+     * swallows it, then does {@code after}; later calls do {@code after} at once. {@code calls} counts every call.
+     */
+    private static Model swallowingTheCancel(CountDownLatch entered, AtomicInteger calls, AfterInterrupt after) {
+        return new Model() {
+            @Override
+            public ModelResponse call(ModelRequest request, ModelCallContext context) throws ModelException, InterruptedException {
+                if (calls.incrementAndGet() == 1) {
+                    entered.countDown();
+                    try {
+                        new CountDownLatch(1).await(); // until the cancel's interrupt
+                    } catch (InterruptedException swallowed) {
+                        // as a provider whose header limit met the cancel in the same instant
+                    }
+                }
+                return after.answer(request, context);
+            }
+
+            @Override
+            public boolean abortsOnInterrupt() {
+                return true;
+            }
+        };
+    }
+
     @Test
     void aModelThatAbortsOnInterruptRunsOnTheRunsThreadAndStopsAtTheDeadline() {
         Blocking model = new Blocking(true);
@@ -133,27 +165,14 @@ class ModelCallThreadTest {
     @Test
     void aCancelWhoseInterruptTheModelSwallowedIsNotRetried() throws Exception {
         CountDownLatch entered = new CountDownLatch(1);
-        java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
-        Model swallowing = new Model() {
-            @Override
-            public ModelResponse call(ModelRequest request, ModelCallContext context) throws ModelException, InterruptedException {
-                if (calls.incrementAndGet() > 1) {
-                    return ScriptedModel.of(ScriptedModel.text("answered after the cancel")).call(request, context);
-                }
-                entered.countDown();
-                try {
-                    new CountDownLatch(1).await(); // until the cancel's interrupt
-                } catch (InterruptedException e) {
-                    // swallowed: the interrupt is cleared and the call fails as a retryable timeout
-                }
-                throw new ModelException(ModelException.Kind.TIMEOUT, 0, "no response headers within 10 s");
+        AtomicInteger calls = new AtomicInteger();
+        // The interrupt is swallowed and the call fails as a retryable timeout.
+        Model swallowing = swallowingTheCancel(entered, calls, (request, context) -> {
+            if (calls.get() > 1) {
+                return ScriptedModel.of(ScriptedModel.text("answered after the cancel")).call(request, context);
             }
-
-            @Override
-            public boolean abortsOnInterrupt() {
-                return true;
-            }
-        };
+            throw new ModelException(ModelException.Kind.TIMEOUT, 0, "no response headers within 10 s");
+        });
         RecordingListener trace = new RecordingListener();
         RunHandle handle = Agent.builder().model(swallowing).modelName(ScriptedModel.DEFAULT_NAME).prices(ScriptedModel.PRICES)
                 .listener(trace).retryPolicy(new dev.rein.retry.RetryPolicy(3, Duration.ofMillis(1), Duration.ofMillis(1), 0))
@@ -176,24 +195,10 @@ class ModelCallThreadTest {
     @Test
     void aCancelWhoseInterruptTheModelSwallowedBeforeAnsweringRunsNoneOfItsTools() throws Exception {
         CountDownLatch entered = new CountDownLatch(1);
-        java.util.concurrent.atomic.AtomicInteger toolRuns = new java.util.concurrent.atomic.AtomicInteger();
-        Model swallowing = new Model() {
-            @Override
-            public ModelResponse call(ModelRequest request, ModelCallContext context) throws ModelException, InterruptedException {
-                entered.countDown();
-                try {
-                    new CountDownLatch(1).await(); // until the cancel's interrupt
-                } catch (InterruptedException e) {
-                    // swallowed: the response had arrived just then
-                }
-                return ScriptedModel.of(ScriptedModel.toolCalls(ScriptedModel.call("refund", "{}"))).call(request, context);
-            }
-
-            @Override
-            public boolean abortsOnInterrupt() {
-                return true;
-            }
-        };
+        AtomicInteger toolRuns = new AtomicInteger();
+        // The interrupt is swallowed: the response had arrived just then.
+        Model swallowing = swallowingTheCancel(entered, new AtomicInteger(),
+                (request, context) -> ScriptedModel.of(ScriptedModel.toolCalls(ScriptedModel.call("refund", "{}"))).call(request, context));
         dev.rein.tool.Tool refund = dev.rein.tool.Tool.builder("refund").description("Refunds.")
                 .handler((args, ctx) -> "refunded #" + toolRuns.incrementAndGet()).build();
         RunHandle handle = Agent.builder().model(swallowing).modelName(ScriptedModel.DEFAULT_NAME).prices(ScriptedModel.PRICES)
