@@ -9,18 +9,14 @@ import dev.rein.model.Message;
 import dev.rein.model.ModelCallContext;
 import dev.rein.model.ModelException;
 import dev.rein.model.ModelRequest;
-import java.io.InputStream;
+import dev.rein.testkit.SelfSignedCertificate;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.KeyStore;
 import java.time.Instant;
-import java.util.concurrent.TimeUnit;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A gateway or a company proxy whose TLS certificate this JVM does not trust (self-signed, or signed
@@ -29,24 +25,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class UntrustedCertificateTest {
 
-    @TempDir
-    Path dir;
-
     @Test
     void aServerWhoseCertificateIsNotTrustedFailsAtOnceSayingHowToTrustIt() throws Exception {
-        Path keystore = dir.resolve("gateway.p12");
-        Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
-                "-genkeypair", "-alias", "gateway", "-keyalg", "EC", "-dname", "CN=127.0.0.1", "-ext", "SAN=ip:127.0.0.1",
-                "-validity", "2", "-storetype", "PKCS12", "-keystore", keystore.toString(), "-storepass", "changeit")
-                .redirectErrorStream(true).start();
-        keytool.getInputStream().readAllBytes();
-        assertThat(keytool.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(Files.exists(keystore)).isTrue();
-
-        KeyStore keys = KeyStore.getInstance("PKCS12");
-        try (InputStream in = Files.newInputStream(keystore)) {
-            keys.load(in, "changeit".toCharArray());
-        }
+        KeyStore keys = SelfSignedCertificate.forLoopback().keyStore("gateway", "changeit".toCharArray());
         KeyManagerFactory managers = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
         managers.init(keys, "changeit".toCharArray());
         SSLContext tls = SSLContext.getInstance("TLS");

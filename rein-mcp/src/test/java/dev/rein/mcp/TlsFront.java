@@ -1,5 +1,6 @@
 package dev.rein.mcp;
 
+import dev.rein.testkit.SelfSignedCertificate;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -50,9 +51,7 @@ final class TlsFront implements AutoCloseable {
      */
     private static SSLContext contextOf(String name) throws Exception {
         SelfSignedCertificate made = SelfSignedCertificate.forLoopback();
-        KeyStore keys = KeyStore.getInstance("PKCS12");
-        keys.load(null, null);
-        keys.setKeyEntry(name, made.key(), PASSWORD, new java.security.cert.Certificate[] {made.certificate()});
+        KeyStore keys = made.keyStore(name, PASSWORD);
         KeyStore trusted = KeyStore.getInstance("PKCS12");
         trusted.load(null, null);
         trusted.setCertificateEntry(name, made.certificate());

@@ -1,12 +1,14 @@
-package dev.rein.mcp;
+package dev.rein.testkit;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
+import java.security.KeyStore;
 import java.security.PrivateKey;
 import java.security.Signature;
+import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.security.spec.ECGenParameterSpec;
@@ -22,7 +24,7 @@ import java.time.format.DateTimeFormatter;
  * in milliseconds instead of a JVM start, and with nothing written to disk. It is valid from a day
  * ago for two days, so it never lives on in the repository.
  */
-record SelfSignedCertificate(PrivateKey key, X509Certificate certificate) {
+public record SelfSignedCertificate(PrivateKey key, X509Certificate certificate) {
     /** ecdsa-with-SHA256 (RFC 5758). */
     private static final String ECDSA_SHA256 = "1.2.840.10045.4.3.2";
     /** commonName (X.520). */
@@ -30,7 +32,8 @@ record SelfSignedCertificate(PrivateKey key, X509Certificate certificate) {
     /** subjectAltName (RFC 5280, 4.2.1.6). */
     private static final String SUBJECT_ALT_NAME = "2.5.29.17";
 
-    static SelfSignedCertificate forLoopback() throws Exception {
+    /** Makes a new key pair and its certificate for 127.0.0.1. */
+    public static SelfSignedCertificate forLoopback() throws Exception {
         KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
         generator.initialize(new ECGenParameterSpec("secp256r1"));
         KeyPair pair = generator.generateKeyPair();
@@ -55,6 +58,14 @@ record SelfSignedCertificate(PrivateKey key, X509Certificate certificate) {
                 .generateCertificate(new ByteArrayInputStream(der));
         certificate.verify(pair.getPublic()); // the encoding above is checked by the JDK's own parser and verifier
         return new SelfSignedCertificate(pair.getPrivate(), certificate);
+    }
+
+    /** An in-memory PKCS12 key store holding this key and certificate under {@code alias}, for a TLS server's key managers. */
+    public KeyStore keyStore(String alias, char[] password) throws Exception {
+        KeyStore keys = KeyStore.getInstance("PKCS12");
+        keys.load(null, null);
+        keys.setKeyEntry(alias, key, password, new Certificate[] {certificate});
+        return keys;
     }
 
     private static byte[] utcTime(ZonedDateTime time) {
