@@ -209,17 +209,19 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
     }
 
     /**
-     * The {@code anthropic-beta} values of {@code request}: its server-side edits', its server tools'
-     * (a tool version only a beta defines), then its {@link AnthropicBetas}, each once.
+     * The {@code anthropic-beta} values of {@code request}: its server-side edits', its thinking's (a display only a
+     * beta defines), its server tools' (a tool version only a beta defines), then its {@link AnthropicBetas}, each once.
      */
     private static List<String> betas(ModelRequest request) {
         List<ServerContextEdit> edits = RequestMapper.edits(request);
         java.util.Optional<AnthropicBetas> chosen = request.option(AnthropicBetas.class);
         java.util.Optional<AnthropicServerTools> tools = request.option(AnthropicServerTools.class);
-        if (chosen.isEmpty() && tools.isEmpty()) {
+        List<String> thinking = request.option(AnthropicThinking.class).map(AnthropicThinking::betas).orElse(List.of());
+        if (chosen.isEmpty() && tools.isEmpty() && thinking.isEmpty()) {
             return edits.isEmpty() ? List.of() : List.copyOf(ContextEdits.betas(edits));
         }
         java.util.Set<String> all = new java.util.LinkedHashSet<>(edits.isEmpty() ? java.util.Set.of() : ContextEdits.betas(edits));
+        all.addAll(thinking);
         tools.ifPresent(t -> all.addAll(t.betas()));
         chosen.ifPresent(c -> all.addAll(c.names()));
         return List.copyOf(all);

@@ -29,8 +29,8 @@ import java.util.Objects;
  * @param budgetTokens for {@link Type#ENABLED} the most tokens to think with: at least 1,024 (checked
  *     here) and fewer than the request's max tokens (checked when an agent is built, and before a
  *     request is sent); {@code null} for the other kinds
- * @param display whether thinking is returned summarized or omitted; {@code null} for the API's
- *     default; not for {@link Type#DISABLED}
+ * @param display whether thinking is returned summarized, omitted, or as progress updates only; {@code null}
+ *     for the API's default; not for {@link Type#DISABLED} or {@link Type#BETWEEN_TOOLS}
  */
 public record AnthropicThinking(Type type, Integer budgetTokens, Display display) implements ModelOption {
     /** The {@code thinking.type} values. */
@@ -53,12 +53,24 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
         }
     }
 
-    /** The {@code thinking.display} values. */
+    /**
+     * The {@code thinking.display} values. Left unset, the model's default applies ({@code omitted} on the newest
+     * models, {@code summarized} on older ones).
+     */
     public enum Display {
         /** Thinking blocks carry a summary of the thinking. */
         SUMMARIZED,
         /** Thinking blocks carry no text, only the signature that lets them be sent back. */
-        OMITTED;
+        OMITTED,
+        /**
+         * Like {@link #OMITTED} for the reasoning, but the short progress notes the model writes between tool calls
+         * come back as text in their thinking blocks (Claude Opus 5.5, Sonnet 5.5, Fable 5 and 5.1, Mythos 5.1). A
+         * beta: Rein sends {@value #UPDATES_BETA} in the {@code anthropic-beta} header with it.
+         */
+        UPDATES;
+
+        /** The beta that defines {@link #UPDATES}. */
+        public static final String UPDATES_BETA = "thinking-display-updates-2026-08-18";
 
         String wire() {
             return name().toLowerCase(Locale.ROOT);
@@ -78,6 +90,12 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
         }
         if (type == Type.DISABLED && display != null) {
             throw new ReinException("display is not for disabled thinking: there is nothing to show");
+        }
+        // The API's between_tools config has no display field: its progress notes always come back as text.
+        if (type == Type.BETWEEN_TOOLS && display != null) {
+            throw new ReinException("display is not for between_tools thinking (the API takes only its type, and its progress"
+                    + " notes between tool calls always come back as text); for another display use"
+                    + " AnthropicThinking.adaptive().withDisplay(" + display + ")");
         }
     }
 
@@ -125,6 +143,11 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
      */
     public static AnthropicThinking betweenTools() {
         return new AnthropicThinking(Type.BETWEEN_TOOLS, null, null);
+    }
+
+    /** The betas this thinking needs in the {@code anthropic-beta} header: {@link Display#UPDATES_BETA} for {@link Display#UPDATES}. */
+    java.util.List<String> betas() {
+        return display == Display.UPDATES ? java.util.List.of(Display.UPDATES_BETA) : java.util.List.of();
     }
 
     /** The same thinking, returned as {@code display} says. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.anthropic.core.ObjectMappers;
+import com.anthropic.models.beta.messages.BetaThinkingConfigAdaptive;
 import com.anthropic.models.messages.MessageCreateParams;
 import com.anthropic.models.messages.OutputConfig;
 import com.anthropic.models.messages.ThinkingConfigAdaptive;
@@ -63,6 +64,31 @@ class ReasoningOptionsTest extends FakeApi {
     }
 
     @Test
+    void theUpdatesDisplayIsSentWithTheBetaThatDefinesIt() throws Exception {
+        // The API's third display value, "updates" (progress notes between tool calls), is a beta:
+        // thinking-display-updates-2026-08-18, as the SDK's BetaThinkingConfigAdaptive.Display knows it.
+        server.enqueue(FakeReply.text("ok"), FakeReply.text("ok"));
+        model.countTokens(request("hi").option(AnthropicThinking.adaptive().withDisplay(AnthropicThinking.Display.UPDATES))
+                .option(AnthropicBetas.of("context-1m-2025-08-07")).build());
+        assertThat(last().header("anthropic-beta")).isEqualTo("thinking-display-updates-2026-08-18,context-1m-2025-08-07");
+        call(request("hi").option(AnthropicThinking.adaptive().withDisplay(AnthropicThinking.Display.UPDATES)));
+
+        assertThat(lastBody().get("thinking")).isEqualTo(Json.parse("{\"type\":\"adaptive\",\"display\":\"updates\"}"))
+                .isEqualTo(sdkBeta(BetaThinkingConfigAdaptive.builder().display(BetaThinkingConfigAdaptive.Display.UPDATES).build()));
+        assertThat(last().header("anthropic-beta")).isEqualTo("thinking-display-updates-2026-08-18");
+        call(request("hi").option(AnthropicThinking.adaptive().withDisplay(AnthropicThinking.Display.OMITTED)));
+        assertThat(last().header("anthropic-beta")).as("summarized and omitted need no beta").isNull();
+    }
+
+    @Test
+    void aDisplayIsRefusedForBetweenToolsThinkingWhichHasNone() {
+        // The API's between_tools config has only a type (ThinkingConfigBetweenTools): its progress notes always come back.
+        assertThatThrownBy(() -> AnthropicThinking.betweenTools().withDisplay(AnthropicThinking.Display.UPDATES))
+                .isInstanceOf(ReinException.class).hasMessageContaining("between_tools")
+                .hasMessageContaining("AnthropicThinking.adaptive().withDisplay");
+    }
+
+    @Test
     void disabledThinkingIsSentSoARequestCanTurnItOff() throws Exception {
         server.enqueue(FakeReply.text("ok"));
         call(request("hi").option(AnthropicThinking.disabled()));
@@ -106,6 +132,11 @@ class ReasoningOptionsTest extends FakeApi {
                 .isInstanceOf(ReinException.class).hasMessageContaining("not for disabled thinking");
         assertThatThrownBy(() -> AnthropicEffort.of(" ")).isInstanceOf(ReinException.class)
                 .hasMessageContaining("low, medium, high");
+    }
+
+    /** The {@code thinking} object the official SDK's beta types write for {@code thinking}. */
+    private static JsonNode sdkBeta(BetaThinkingConfigAdaptive thinking) {
+        return Json.parse(ObjectMappers.jsonMapper().valueToTree(thinking).toString());
     }
 
     /** The body the official SDK writes for {@code params} (with the fields every request needs). */
