@@ -192,13 +192,15 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
     }
 
     /**
-     * A whole message's text and tool calls, in block order, as a stream would have delivered them:
+     * A whole message's thinking, text and tool calls, in block order, as a stream would have delivered them:
      * the run's listeners (the CLI's live view, agent.stream's text) see what the answer holds.
      */
     private static void toListeners(ModelResponse response, StreamObserver observer) {
         for (ContentBlock block : response.content()) {
             if (block instanceof TextBlock text && !text.text().isEmpty()) {
                 observer.onTextDelta(text.text());
+            } else if (block instanceof dev.rein.model.ThinkingBlock thinking && !thinking.thinking().isEmpty()) {
+                observer.onThinkingDelta(thinking.thinking());
             } else if (block instanceof ToolUseBlock use) {
                 observer.onToolUseStart(use.id(), use.name());
                 if (!use.input().isEmpty()) {

@@ -99,6 +99,8 @@ final class StreamAssembler {
         String type = block.path("type").asText();
         if ("text".equals(type) && !textOf(block, "text").isEmpty()) {
             observer.onTextDelta(textOf(block, "text"));
+        } else if ("thinking".equals(type) && !textOf(block, "thinking").isEmpty()) {
+            observer.onThinkingDelta(textOf(block, "thinking"));
         } else if ("tool_use".equals(type)) {
             String id = block.path("id").asText();
             observer.onToolUseStart(id, block.path("name").asText());
@@ -121,7 +123,13 @@ final class StreamAssembler {
                     observer.onTextDelta(text);
                 }
             }
-            case "thinking_delta" -> append(index, block, "thinking", textOf(delta, "thinking"));
+            case "thinking_delta" -> {
+                String thinking = textOf(delta, "thinking");
+                append(index, block, "thinking", thinking);
+                if (!thinking.isEmpty()) {
+                    observer.onThinkingDelta(thinking);
+                }
+            }
             case "signature_delta" -> block.put("signature", textOf(delta, "signature"));
             case "input_json_delta" -> {
                 String fragment = textOf(delta, "partial_json");

@@ -78,6 +78,11 @@ abstract class FakeApi {
         }
 
         @Override
+        public void onThinkingDelta(String thinking) {
+            events.add("thinking:" + thinking);
+        }
+
+        @Override
         public void onToolUseStart(String id, String name) {
             events.add("tool:" + id + ":" + name);
         }

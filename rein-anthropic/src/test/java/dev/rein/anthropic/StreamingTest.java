@@ -42,6 +42,23 @@ class StreamingTest extends FakeApi {
     }
 
     @Test
+    void thinkingDeltasReachTheObserverApartFromTheText() throws Exception {
+        // The newest models write their notes between tool calls in thinking blocks: a live view hears them.
+        String thinking = "まず天気を調べる。".repeat(20);
+        server.enqueue(FakeReply.message().thinking(thinking, "sig_1").text("晴れです。").build());
+
+        ModelResponse response = call(request("hi"));
+
+        assertThat(response.text()).isEqualTo("晴れです。");
+        assertThat(stream.events.stream().filter(e -> e.startsWith("thinking:")).count()).isGreaterThan(1);
+        StringBuilder heard = new StringBuilder();
+        stream.events.stream().filter(e -> e.startsWith("thinking:")).forEach(e -> heard.append(e.substring(9)));
+        assertThat(heard.toString()).isEqualTo(thinking);
+        assertThat(stream.text()).as("thinking is never text").isEqualTo("晴れです。");
+        assertThat(stream.events.get(0)).startsWith("thinking:");
+    }
+
+    @Test
     void whatContentBlockStartAlreadyCarriesReachesTheListenersToo() throws Exception {
         // A server may open a block with its first text, or a tool call with its whole input (as in a
         // whole message), instead of an empty one filled by deltas: listeners see what the answer holds.

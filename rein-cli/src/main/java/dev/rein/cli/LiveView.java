@@ -102,6 +102,11 @@ final class LiveView implements RunListener {
     }
 
     @Override
+    public void onThinkingDelta(String thinking) {
+        line.waitingFor(label(step) + "the model is thinking");
+    }
+
+    @Override
     public void onToolUseStart(String id, String name) {
         line.waitingFor(label(step) + "the model is preparing a call to " + name);
     }

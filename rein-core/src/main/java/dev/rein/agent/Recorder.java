@@ -23,6 +23,7 @@ final class Recorder implements StreamObserver {
     private final Supplier<Map<String, String>> secrets;
     /** Secrets can be split across stream fragments, so fragments are masked as one text per block. */
     private final DeltaMasker textMasker;
+    private final DeltaMasker thinkingMasker;
     private final Map<String, DeltaMasker> inputMaskers = new HashMap<>();
 
     Recorder(List<RunListener> listeners, TraceRedactor redactor, Supplier<Map<String, String>> secrets) {
@@ -30,6 +31,7 @@ final class Recorder implements StreamObserver {
         this.redactor = redactor;
         this.secrets = secrets;
         this.textMasker = new DeltaMasker(secrets);
+        this.thinkingMasker = new DeltaMasker(secrets);
     }
 
     void emit(TraceEvent raw) {
@@ -45,12 +47,21 @@ final class Recorder implements StreamObserver {
 
     @Override
     public synchronized void onTextDelta(String text) {
+        endOfThinking();
         deliverText(text.isEmpty() ? "" : textMasker.accept(text));
+    }
+
+    /** Thinking is masked as text is: the model may repeat a secret it read in a tool's output. */
+    @Override
+    public synchronized void onThinkingDelta(String thinking) {
+        endOfText();
+        deliverThinking(thinking.isEmpty() ? "" : thinkingMasker.accept(thinking));
     }
 
     @Override
     public synchronized void onToolUseStart(String id, String name) {
         endOfText();
+        endOfThinking();
         listeners.forEach(l -> safely(() -> l.onToolUseStart(id, name)));
     }
 
@@ -65,6 +76,7 @@ final class Recorder implements StreamObserver {
     /** The model call ended: what was held back (a possible start of a secret) is released, masked. */
     synchronized void endOfStream() {
         endOfText();
+        endOfThinking();
         inputMaskers.forEach((id, masker) -> {
             String rest = masker.flush();
             if (!rest.isEmpty()) {
@@ -76,6 +88,16 @@ final class Recorder implements StreamObserver {
 
     private void endOfText() {
         deliverText(textMasker.flush());
+    }
+
+    private void endOfThinking() {
+        deliverThinking(thinkingMasker.flush());
+    }
+
+    private void deliverThinking(String masked) {
+        if (!masked.isEmpty()) {
+            listeners.forEach(l -> safely(() -> l.onThinkingDelta(masked)));
+        }
     }
 
     private void deliverText(String masked) {

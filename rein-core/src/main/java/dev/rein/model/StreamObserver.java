@@ -10,6 +10,13 @@ public interface StreamObserver {
     /** A fragment of assistant text. */
     default void onTextDelta(String text) {}
 
+    /**
+     * A fragment of the model's thinking, as the provider returns it (Anthropic's thinking blocks: a summary of
+     * the reasoning, or the newest models' short notes between tool calls). Never part of the answer, and never
+     * passed to {@link #onTextDelta}; empty when the provider omits the thinking's text.
+     */
+    default void onThinkingDelta(String thinking) {}
+
     /** The model started a tool call. */
     default void onToolUseStart(String id, String name) {}
 

@@ -184,6 +184,12 @@ final class ChatContextPropagation implements ModelInterceptor {
         }
 
         @Override
+        public void onThinkingDelta(String thinking) {
+            chunk();
+            next.onThinkingDelta(thinking);
+        }
+
+        @Override
         public void onToolUseStart(String id, String name) {
             chunk();
             next.onToolUseStart(id, name);
