@@ -44,6 +44,10 @@ final class CliAgent {
             // As for web search: another provider does not read the option.
             agent.modelOption(OptionValues.Thinking.option(settings.thinking()));
         }
+        if (settings.reasoningEffort() != null) {
+            // As for thinking: a provider other than OpenAI's does not read the option (a run resumed with --provider anthropic).
+            agent.modelOption(dev.rein.openai.OpenAiReasoningEffort.of(settings.reasoningEffort()));
+        }
         if (settings.outputSchema() != null) {
             agent.outputSchema(OutputSchema.fromJson("output", settings.outputSchema()));
         }

@@ -115,6 +115,26 @@ final class OptionValues {
         static final int DEFAULT_MAX_TOKENS = 8192;
     }
 
+    /**
+     * {@code --reasoning-effort}: one of the levels the Chat Completions reference lists for {@code reasoning_effort}, in any
+     * case, returned as the API writes it. A typo is refused here rather than by the server at the first call.
+     */
+    static final class ReasoningEffort implements ITypeConverter<String> {
+        /** The API reference's values, in its order. */
+        static final java.util.List<String> LEVELS = java.util.List.of("none", "minimal", "low", "medium", "high", "xhigh");
+
+        @Override
+        public String convert(String value) {
+            String v = value.strip().toLowerCase(java.util.Locale.ROOT);
+            if (LEVELS.contains(v)) {
+                return v;
+            }
+            throw new TypeConversionException("'" + value + "' is not a reasoning effort; give one of none, minimal, low, medium,"
+                    + " high or xhigh (which ones a model takes is the model's: gpt-5.1 and later take none, the first gpt-5"
+                    + " models minimal), e.g. --reasoning-effort none");
+        }
+    }
+
     /** A trial count of {@code rein eval} and {@code rein example --eval}; checked for at least 1 by the commands. */
     static final class TrialCount implements ITypeConverter<Integer> {
         @Override

@@ -89,6 +89,12 @@ final class RunCommand implements Callable<Integer> {
                     + " Anthropic provider only.")
     String thinking;
 
+    @Option(names = "--reasoning-effort", paramLabel = "LEVEL", converter = OptionValues.ReasoningEffort.class,
+            description = "How much a reasoning model thinks before answering, sent as reasoning_effort: none, minimal, low,"
+                    + " medium, high or xhigh (which ones the model takes is its own). none lets OpenAI's gpt-5.4 and later"
+                    + " call tools on Chat Completions. Reasoning tokens are billed as output. OpenAI provider only.")
+    String reasoningEffort;
+
     @Mixin
     BudgetOptions budget;
 
@@ -187,6 +193,11 @@ final class RunCommand implements Callable<Integer> {
             throw new UsageException("--thinking is an option of the Anthropic Messages API, and the provider is '"
                     + provider.provider() + "': leave --thinking out, or use --provider anthropic");
         }
+        if (reasoningEffort != null && !provider.provider().equals(dev.rein.openai.OpenAiProvider.NAME)) {
+            throw new UsageException("--reasoning-effort is an option of OpenAI Chat Completions (reasoning_effort), and the"
+                    + " provider is '" + provider.provider() + "': leave --reasoning-effort out (Claude's is --thinking), or use"
+                    + " --provider openai");
+        }
         OptionValues.Thinking.requireBelow(thinking, maxTokens, "--max-tokens");
         // Without --model, the chosen provider's default (the help shows REIN_PROVIDER's).
         String modelName = spec.commandLine().getParseResult().hasMatchedOption("--model") ? model
@@ -201,7 +212,8 @@ final class RunCommand implements Callable<Integer> {
         String schema = outputSchema == null ? null : OutputSchemaFile.read(outputSchema);
         McpConfig servers = mcp.config(env);
         RunSettings settings = new RunSettings(modelName, selected.stream().map(Tool::name).toList(), system,
-                limits.maxSteps(), limits.maxCostUsd(), limits.maxDuration().toMillis(), finish, maxTokens, provider, schema, webSearch, thinking);
+                limits.maxSteps(), limits.maxCostUsd(), limits.maxDuration().toMillis(), finish, maxTokens, provider, schema, webSearch, thinking,
+                reasoningEffort);
         // Only now, with every option valid, is the environment consulted (API key) and a model created.
         Map<String, String> modelEnv = provider.environment(env.env());
         home.requireWritable(); // before a model or a server starts; a store not yet made is not made here

@@ -17,13 +17,22 @@ import java.util.List;
  *                     or null when the run does not offer it (settings written before the option existed have none)
  * @param thinking     Claude's extended thinking ({@code --thinking}): {@code adaptive} or a budget of thinking
  *                     tokens, or null for none (settings written before the option existed have none)
+ * @param reasoningEffort Chat Completions' {@code reasoning_effort} ({@code --reasoning-effort}), such as {@code none}, or
+ *                     null for none sent (settings written before the option existed have none)
  */
 record RunSettings(String model, List<String> tools, String system, int maxSteps, BigDecimal maxCostUsd, long maxMillis,
                    boolean finishTool, Integer maxTokens, ProviderSelection provider, String outputSchema, Integer webSearch,
-                   String thinking) {
+                   String thinking, String reasoningEffort) {
     RunSettings {
         tools = List.copyOf(tools);
         system = system == null ? "" : system;
+    }
+
+    RunSettings(String model, List<String> tools, String system, int maxSteps, BigDecimal maxCostUsd, long maxMillis,
+                boolean finishTool, Integer maxTokens, ProviderSelection provider, String outputSchema, Integer webSearch,
+                String thinking) {
+        this(model, tools, system, maxSteps, maxCostUsd, maxMillis, finishTool, maxTokens, provider, outputSchema, webSearch, thinking,
+                null);
     }
 
     RunSettings(String model, List<String> tools, String system, int maxSteps, BigDecimal maxCostUsd, long maxMillis,
@@ -48,12 +57,12 @@ record RunSettings(String model, List<String> tools, String system, int maxSteps
 
     /** The same settings talking to {@code selection}. */
     RunSettings with(ProviderSelection selection) {
-        return new RunSettings(model, tools, system, maxSteps, maxCostUsd, maxMillis, finishTool, maxTokens, selection, outputSchema, webSearch, thinking);
+        return new RunSettings(model, tools, system, maxSteps, maxCostUsd, maxMillis, finishTool, maxTokens, selection, outputSchema, webSearch, thinking, reasoningEffort);
     }
 
     /** These settings with another max_tokens ({@code rein resume --max-tokens}). */
     RunSettings withMaxTokens(int tokens) {
-        return new RunSettings(model, tools, system, maxSteps, maxCostUsd, maxMillis, finishTool, tokens, provider, outputSchema, webSearch, thinking);
+        return new RunSettings(model, tools, system, maxSteps, maxCostUsd, maxMillis, finishTool, tokens, provider, outputSchema, webSearch, thinking, reasoningEffort);
     }
 
     Budget budget() {

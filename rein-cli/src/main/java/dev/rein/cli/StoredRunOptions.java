@@ -99,6 +99,11 @@ final class StoredRunOptions {
                             + ", an option of the Anthropic Messages API that provider '" + provider.provider()
                             + "' does not have: this continuation goes on without it");
                 }
+                if (settings.reasoningEffort() != null && !provider.provider().equals(dev.rein.openai.OpenAiProvider.NAME)) {
+                    env.err().println(command + ": run " + runId + " was started with --reasoning-effort " + settings.reasoningEffort()
+                            + ", an option of OpenAI Chat Completions that provider '" + provider.provider()
+                            + "' does not have: this continuation goes on without it");
+                }
                 // the store can still fail after the check above (another process locks it, the disk fills up): watched, so it is said
                 WatchedStore watched = new WatchedStore(store, home.storeFile());
                 Agent agent = CliAgent.build(settings, runId, client, home, watched, line, quiet || jsonStream, trace, telemetry, mcpTools);

@@ -266,7 +266,7 @@ final class ErrorMapper {
                     ? "leave the agent's temperature unset (Agent.Builder.temperature(null))"
                     : "leave the request's topP unset (ModelRequest.Builder.topP(null))";
             return " (gpt-5.1 and later take a " + param + " only with reasoning effort none, and this request asked for "
-                    + effort + ": " + unset + ", or ask for no reasoning with modelOption(OpenAiReasoningEffort.NONE))";
+                    + effort + ": " + unset + ", or ask for no reasoning with " + NO_REASONING + ")";
         }
         return switch (error.path("param").asText("")) {
             case "temperature" -> " (this model takes only its own default temperature: leave the agent's temperature unset"
@@ -275,11 +275,16 @@ final class ErrorMapper {
                     + " (ModelRequest.Builder.topP(null)) to run it)";
             // A model that does not reason refuses the field (gpt-4o, gpt-4.1); one that does, a value it lacks.
             case "reasoning_effort" -> code.equals("unsupported_parameter")
-                    ? " (this model does not reason: leave out the OpenAiReasoningEffort model option to run it)"
-                    : " (the OpenAiReasoningEffort model option asked for it: give it one of the values this model takes)";
+                    ? " (this model does not reason: leave out the OpenAiReasoningEffort model option (--reasoning-effort) to run it)"
+                    : " (the OpenAiReasoningEffort model option (--reasoning-effort) asked for it: give it one of the values this model"
+                    + " takes)";
             default -> "";
         };
     }
+
+    /** How to ask for no reasoning, in the library's and the command line's terms. */
+    private static final String NO_REASONING = "modelOption(OpenAiReasoningEffort.NONE) (--reasoning-effort none on the command"
+            + " line)";
 
     /**
      * What to change when a model refuses function tools together with reasoning on Chat Completions (gpt-5.4 and
@@ -301,7 +306,7 @@ final class ErrorMapper {
         }
         return " (Rein speaks Chat Completions, where this model takes function tools only with reasoning effort none, and "
                 + (effort == null ? "without a reasoning effort the model reasons by default" : "this request asked for " + effort)
-                + ": ask for no reasoning with modelOption(OpenAiReasoningEffort.NONE), or run a model that takes function"
+                + ": ask for no reasoning with " + NO_REASONING + ", or run a model that takes function"
                 + " tools with reasoning on Chat Completions)";
     }
 

@@ -415,7 +415,7 @@ class ErrorMappingTest extends FakeChat {
             assertThat(e.getMessage()).startsWith("Unsupported value: '" + setting[0] + "' does not support");
             assertThat(e.getMessage()).endsWith(" (gpt-5.1 and later take a " + setting[0] + " only with reasoning effort"
                     + " none, and this request asked for low: " + setting[1] + ", or ask for no reasoning with"
-                    + " modelOption(OpenAiReasoningEffort.NONE))");
+                    + " modelOption(OpenAiReasoningEffort.NONE) (--reasoning-effort none on the command line))");
         }
         // Without that effort the refusal is the model's own (an o3 takes only its default) and keeps its advice.
         ModelException own = assertThrows(ModelException.class, () -> call(ModelRequest.builder("o3").maxTokens(256)
@@ -432,15 +432,16 @@ class ErrorMappingTest extends FakeChat {
                 .maxTokens(256).addMessage(Message.user("x")).option(OpenAiReasoningEffort.LOW)));
         assertThat(field.retryable()).isFalse();
         assertThat(field.getMessage()).isEqualTo("Unsupported parameter: 'reasoning_effort' is not supported with this"
-                + " model. (this model does not reason: leave out the OpenAiReasoningEffort model option to run it)");
+                + " model. (this model does not reason: leave out the OpenAiReasoningEffort model option (--reasoning-effort) to"
+                + " run it)");
 
         String value = "Unsupported value: 'minimal' is not supported with the 'gpt-5.1' model. Supported values are: 'none',"
                 + " 'low', 'medium', and 'high'.";
         server.enqueue(new ChatReply.HttpError(400, "invalid_request_error", "unsupported_value", "x", Map.of(),
                 "{\"error\":{\"message\":\"" + value + "\",\"type\":\"invalid_request_error\",\"param\":"
                         + "\"reasoning_effort\",\"code\":\"unsupported_value\"}}"));
-        assertThat(failure().getMessage()).isEqualTo(value + " (the OpenAiReasoningEffort model option asked for it: give"
-                + " it one of the values this model takes)");
+        assertThat(failure().getMessage()).isEqualTo(value + " (the OpenAiReasoningEffort model option (--reasoning-effort)"
+                + " asked for it: give it one of the values this model takes)");
     }
 
     @Test
@@ -470,7 +471,8 @@ class ErrorMappingTest extends FakeChat {
                         + " function tools only with reasoning effort none, and "
                         + (effort == null ? "without a reasoning effort the model reasons by default"
                         : "this request asked for " + effort)
-                        + ": ask for no reasoning with modelOption(OpenAiReasoningEffort.NONE), or run a model that"
+                        + ": ask for no reasoning with modelOption(OpenAiReasoningEffort.NONE) (--reasoning-effort none on"
+                        + " the command line), or run a model that"
                         + " takes function tools with reasoning on Chat Completions)");
             }
         }
@@ -495,7 +497,7 @@ class ErrorMappingTest extends FakeChat {
             assertThat(e.getMessage()).as(String.join(" ", asked)).isEqualTo(refusal + (asked[0].equals("GPT-5.2")
                     ? " (gpt-5.1 and later take a temperature only with reasoning effort none, and this request asked for"
                     + " high: leave the agent's temperature unset (Agent.Builder.temperature(null)), or ask for no reasoning"
-                    + " with modelOption(OpenAiReasoningEffort.NONE))" : general));
+                    + " with modelOption(OpenAiReasoningEffort.NONE) (--reasoning-effort none on the command line))" : general));
         }
     }
 

@@ -1,0 +1,117 @@
+package dev.rein.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rein.json.Json;
+import dev.rein.testkit.FakeMessagesServer;
+import dev.rein.testkit.FakeReply;
+import dev.rein.testkit.openai.ChatReply;
+import dev.rein.testkit.openai.FakeChatCompletionsServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code rein run --reasoning-effort LEVEL}: Chat Completions' {@code reasoning_effort} (OpenAiReasoningEffort) from the
+ * command line. Without it a model that takes function tools only with reasoning effort none (OpenAI's gpt-5.4 and later
+ * on Chat Completions) could not run with tools from the CLI at all. Sent as given, kept for {@code rein reply} and
+ * {@code rein resume}, and refused with one line for a value the API does not list or another provider.
+ */
+class ReasoningEffortOptionTest {
+    private final FakeChatCompletionsServer server = FakeChatCompletionsServer.start();
+    private final InProcessCli cli = new InProcessCli().models(ProviderModels::create)
+            .env("OPENAI_API_KEY", "sk-test").env("OPENAI_BASE_URL", server.baseUrl());
+
+    @AfterEach
+    void stop() {
+        server.close();
+    }
+
+    @Test
+    void theEffortIsSentAsReasoningEffortAndKeptForReply() {
+        server.enqueue(ChatReply.completion().text("3月11日です。").build());
+        InProcessCli.Outcome outcome = cli.run("run", "--provider", "openai", "--model", "gpt-5.1", "--price", "1,10",
+                "--reasoning-effort", "none", "--json", "今日から100日後は?");
+        assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+        assertThat(Json.parse(outcome.stdout()).get("answer").asText()).isEqualTo("3月11日です。");
+        assertThat(server.requests().get(0).body().get("reasoning_effort").asText()).isEqualTo("none");
+        // the tools still go with it: the point of none on the models that refuse tools with reasoning
+        assertThat(server.requests().get(0).body().get("tools")).isNotEmpty();
+
+        server.enqueue(ChatReply.completion().text("水曜日です。").build());
+        String id = Json.parse(outcome.stdout()).get("run_id").asText();
+        InProcessCli.Outcome reply = cli.run("reply", "--json", id, "何曜日?");
+        assertThat(reply.exitCode()).as(reply.stderr()).isZero();
+        assertThat(server.requests().get(1).body().get("reasoning_effort").asText()).isEqualTo("none");
+    }
+
+    @Test
+    void theLevelIsReadInAnyCaseAndSentAsTheApiWritesIt() {
+        server.enqueue(ChatReply.completion().text("391").build());
+        InProcessCli.Outcome outcome = cli.run("run", "--provider", "openai", "--model", "o4-mini",
+                "--reasoning-effort", " HIGH ", "17 * 23?");
+        assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+        assertThat(server.lastRequest().body().get("reasoning_effort").asText()).isEqualTo("high");
+    }
+
+    @Test
+    void withoutTheOptionNoReasoningEffortIsSent() {
+        server.enqueue(ChatReply.completion().text("391").build());
+        InProcessCli.Outcome outcome = cli.run("run", "--provider", "openai", "17 * 23?");
+        assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+        assertThat(server.lastRequest().body().has("reasoning_effort")).isFalse();
+    }
+
+    @Test
+    void aLevelTheApiDoesNotListIsAUsageErrorNamingTheLevelsAndNothingIsSent() {
+        for (String bad : new String[] {"max", "lots", "", "0"}) {
+            InProcessCli.Outcome outcome = cli.run("run", "--provider", "openai", "--reasoning-effort", bad, "17 * 23?");
+            assertThat(outcome.exitCode()).as(bad + ": " + outcome.stderr()).isEqualTo(ExitCodes.USAGE);
+            assertThat(outcome.stderr()).as(bad).contains("--reasoning-effort")
+                    .contains("none, minimal, low, medium, high or xhigh").contains("e.g. --reasoning-effort none");
+        }
+        assertThat(server.requestCount()).isZero();
+    }
+
+    @Test
+    void theAnthropicProviderIsAUsageErrorPointingToThinking() {
+        InProcessCli.Outcome outcome = cli.env("ANTHROPIC_API_KEY", "sk-ant-test").run("run", "--provider", "anthropic",
+                "--reasoning-effort", "low", "17 * 23?");
+        assertThat(outcome.exitCode()).as(outcome.stderr()).isEqualTo(ExitCodes.USAGE);
+        assertThat(outcome.stderrLines()).singleElement().asString().contains("--reasoning-effort")
+                .contains("Chat Completions").contains("--provider openai").contains("--thinking");
+    }
+
+    @Test
+    void aReplyOnTheAnthropicProviderSaysInOneLineThatItGoesOnWithoutIt() {
+        server.enqueue(ChatReply.completion().text("3月11日です。").build());
+        InProcessCli.Outcome outcome = cli.run("run", "--provider", "openai", "--model", "gpt-5.1", "--price", "1,10",
+                "--reasoning-effort", "low", "--json", "今日から100日後は?");
+        assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+        String id = Json.parse(outcome.stdout()).get("run_id").asText();
+
+        try (FakeMessagesServer messages = FakeMessagesServer.start()) {
+            messages.enqueue(FakeReply.message().text("水曜日です。").build());
+            InProcessCli.Outcome reply = cli.env("ANTHROPIC_API_KEY", "sk-ant-test").run("reply", "--json", "--provider",
+                    "anthropic", "--base-url", messages.baseUrl(), "--price", "1,10", id, "何曜日?");
+            assertThat(reply.exitCode()).as(reply.stderr()).isZero();
+            assertThat(reply.stderrLines()).filteredOn(l -> l.contains("reasoning")).singleElement().asString()
+                    .startsWith("rein reply: run " + id + " was started with --reasoning-effort low")
+                    .contains("provider 'anthropic'").endsWith("goes on without it");
+            assertThat(messages.requests().get(0).body().toString()).doesNotContain("reasoning_effort");
+        }
+    }
+
+    /** The run's error for a model that refuses tools with reasoning names the option that fixes it on the command line. */
+    @Test
+    void aModelThatRefusesToolsWithReasoningFailsNamingTheOption() {
+        // the API's answer (not in its reference; HTTP 400, param reasoning_effort, code null)
+        server.enqueue(new ChatReply.HttpError(400, "invalid_request_error", null, "x", java.util.Map.of(),
+                "{\"error\":{\"message\":\"Function tools with reasoning_effort are not supported for gpt-5.4 in"
+                        + " /v1/chat/completions. Please use /v1/responses instead.\",\"type\":\"invalid_request_error\","
+                        + "\"param\":\"reasoning_effort\",\"code\":null}}"));
+        InProcessCli.Outcome outcome = cli.run("run", "--provider", "openai", "--model", "gpt-5.4", "--price", "1,10",
+                "--reasoning-effort", "high", "17 * 23?");
+        assertThat(outcome.exitCode()).as(outcome.stderr()).isNotZero();
+        assertThat(outcome.stderr()).contains("--reasoning-effort none");
+    }
+}
