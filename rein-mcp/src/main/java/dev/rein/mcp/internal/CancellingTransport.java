@@ -29,6 +29,11 @@ import reactor.core.publisher.Mono;
  * <p>And it notes, per call, whether the server refused its HTTP request because it no longer
  * knows the session (404 to a request with the session id): the SDK then fails the call as
  * "session terminated", like any dropped connection, but such a call was never run.
+ *
+ * <p>What it notes of a call is kept only while the call is under way (from {@link #began} to
+ * {@link #ended}): the SDK may send a call's request after its caller gave up on it (a timeout
+ * while the SDK was still initializing the session), and a note taken then would never be read
+ * or dropped over a long-lived client. Such a request is cancelled on the server at once instead.
  */
 final class CancellingTransport implements McpClientTransport {
     static final String METHOD_CANCELLED = "notifications/cancelled";
@@ -40,6 +45,13 @@ final class CancellingTransport implements McpClientTransport {
     private final NegotiatedVersion version;
     private final TaskSupport tasks = new TaskSupport();
     private final Map<String, Object> callIds = new ConcurrentHashMap<>();
+    /**
+     * Per idempotency key: how many calls with it are under way. Guarded by itself, which also
+     * guards writing to {@link #callIds} and {@link #sessionLost}, so no note is taken of a call
+     * after it ended. (Keys, not "keys ended", are what is remembered: a retried call, and a call
+     * sent again after a 404, use the same key.)
+     */
+    private final Map<String, Integer> underWay = new java.util.HashMap<>();
     /** Per thread: the id of the {@code tools/list} request it sent last. */
     private final ThreadLocal<Object> listingSent = new ThreadLocal<>();
     /** What the client does with a message from the server, once connected. */
@@ -58,14 +70,22 @@ final class CancellingTransport implements McpClientTransport {
         if (message instanceof McpSchema.JSONRPCRequest request && McpSchema.METHOD_TOOLS_CALL.equals(request.method())
                 && request.params() instanceof McpSchema.CallToolRequest call && call.meta() != null
                 && call.meta().get(ToolAdapter.IDEMPOTENCY_META) instanceof String key) {
-            callIds.put(key, request.id());
             CompletableFuture<Boolean> lost = new CompletableFuture<>();
-            sessionLost.put(key, lost);
+            boolean noted;
+            synchronized (underWay) {
+                noted = underWay.containsKey(key);
+                if (noted) {
+                    callIds.put(key, request.id());
+                    sessionLost.put(key, lost);
+                }
+            }
             version.sent(message);
             // The SDK's transport raises this only for a 404 (or 400) to a request that carried a session id.
-            return delegate.sendMessage(message)
+            Mono<Void> sent = delegate.sendMessage(message)
                     .doOnError(e -> lost.complete(e instanceof McpTransportSessionNotFoundException))
                     .doFinally(signal -> lost.complete(false));
+            // Its caller already gave up on it (its cancel found nothing to cancel): the server is told once it has it.
+            return noted ? sent : sent.doFinally(signal -> cancelRequest(request.id(), "the call was given up before its request was sent"));
         }
         if (message instanceof McpSchema.JSONRPCNotification notification
                 && McpSchema.METHOD_NOTIFICATION_INITIALIZED.equals(notification.method())) {
@@ -155,12 +175,30 @@ final class CancellingTransport implements McpClientTransport {
         return key == null ? null : callIds.get(key);
     }
 
-    /** Forgets the call sent with {@code key} (it ended). */
+    /** Notes that a call with idempotency key {@code key} is under way; hand the key to {@link #ended} when it ends. */
+    void began(String key) {
+        if (key != null) {
+            synchronized (underWay) {
+                underWay.merge(key, 1, Integer::sum);
+            }
+        }
+    }
+
+    /** Forgets the call sent with {@code key} (it ended), once no other call with that key is under way. */
     void ended(String key) {
         if (key != null) {
-            callIds.remove(key);
-            sessionLost.remove(key);
+            synchronized (underWay) {
+                if (underWay.computeIfPresent(key, (k, n) -> n == 1 ? null : n - 1) == null) {
+                    callIds.remove(key);
+                    sessionLost.remove(key);
+                }
+            }
         }
+    }
+
+    /** How many calls' notes are held (a request id or a session-lost outcome); for tests. */
+    int notesHeld() {
+        return callIds.size() + sessionLost.size();
     }
 
     @Override

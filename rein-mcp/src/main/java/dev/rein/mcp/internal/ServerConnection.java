@@ -361,9 +361,16 @@ public final class ServerConnection implements AutoCloseable {
                     + " Try again later or use another tool.");
         }
         McpSchema.CallToolRequest request = new McpSchema.CallToolRequest(tool, arguments, meta);
-        CompletableFuture<McpSchema.CallToolResult> future = current.client.callTool(request).toFuture();
-        Object inFlight = current.calls.began(deadline);
         String key = meta.get(ToolAdapter.IDEMPOTENCY_META) instanceof String k ? k : null;
+        current.transport.began(key);
+        CompletableFuture<McpSchema.CallToolResult> future;
+        try {
+            future = current.client.callTool(request).toFuture();
+        } catch (RuntimeException e) {
+            current.transport.ended(key);
+            throw e;
+        }
+        Object inFlight = current.calls.began(deadline);
         try {
             McpSchema.CallToolResult result = null;
             boolean sentAgain = false;
