@@ -56,6 +56,8 @@ public final class ServerConnection implements AutoCloseable {
     private Session starting;
     /** The tools of the last listing that can only be called as tasks. */
     private volatile List<String> taskOnly = List.of();
+    /** The instructions of the server's last initialize answer; null when it gave none. */
+    private volatile String instructions;
 
     public ServerConnection(McpServerConfig config, ServerProcess.Launcher launcher, McpJsonMapper mapper,
                             Consumer<List<McpSchema.Tool>> onTools) {
@@ -77,6 +79,16 @@ public final class ServerConnection implements AutoCloseable {
      */
     public boolean requiresTask(String tool) {
         return taskOnly.contains(tool);
+    }
+
+    /**
+     * The {@code instructions} of the server's {@code initialize} answer (of the latest session,
+     * after a restart), secrets masked; null when it gave none or has not been started. The
+     * server's text: nothing adds it to a model's context.
+     */
+    public String instructions() {
+        String text = instructions;
+        return text == null || text.isBlank() ? null : dev.rein.tool.Secrets.mask(text, config.secrets());
     }
 
     /**
@@ -107,7 +119,8 @@ public final class ServerConnection implements AutoCloseable {
         }
         Duration limit = max(config.timeout(), START_TIMEOUT);
         try {
-            await(opened, opened.client.initialize().toFuture(), Instant.now().plus(limit));
+            McpSchema.InitializeResult initialized = await(opened, opened.client.initialize().toFuture(), Instant.now().plus(limit));
+            instructions = initialized.instructions();
             return opened;
         } catch (IOException | RuntimeException e) {
             if (e.getCause() instanceof TimeoutException) {
