@@ -1,6 +1,7 @@
 package dev.rein.agent;
 
 import dev.rein.run.Reasons;
+import dev.rein.internal.model.AroundModelStage;
 import dev.rein.internal.model.DeadlineStage;
 import dev.rein.internal.model.MaskingStage;
 import dev.rein.internal.model.ModelChain;
@@ -66,6 +67,7 @@ final class ModelCaller {
         stages.add(new PricingStage(run.meter, run.config.modelName(), run.config.prices())); // usage charged to the budget
         stages.add(engineAttempt == 0 ? new RetryStage(run.config.retryPolicy(), run.meter, tracer, run::cancelled)
                 : RetryStage.engineAttempt(run.config.retryPolicy(), run.meter, tracer, engineAttempt)); // provider's classification
+        stages.add(new AroundModelStage(run.config.modelInterceptors()));                     // the stages' wrappers, on any model
         stages.add(new DeadlineStage(run.meter, run.runId, run.recorder::endOfStream));       // within the run's deadline
         stages.add(ModelChain.MODEL);
         return List.copyOf(stages);

@@ -10,7 +10,8 @@ package dev.rein.model;
  * <p>The order, outermost first: tracing; secret masking of the response; the application's
  * interceptors, in the order added;
  * pricing and the money budget; retry (the provider's {@link ModelException#retryable()} and
- * {@code retryAfter}, within the deadline); the deadline; the model. So an application stage sees
+ * {@code retryAfter}, within the deadline); the models of the application's stages
+ * ({@link #aroundModel}); the deadline; the model. So an application stage sees
  * one logical call (retries happen below it) and everything it returns is traced.
  *
  * <p>The chain polices the contract: a stage proceeds at most once per call unless it is a
@@ -40,6 +41,22 @@ public interface ModelInterceptor {
      */
     default boolean retries() {
         return false;
+    }
+
+    /**
+     * The model this stage puts around the one an attempt reaches; by default the call's model
+     * itself. Called for each attempt of a call and each token count, on the thread that runs the
+     * chain, after every stage (and retry) below this one and before the deadline stage, which may
+     * run the model on a thread of its own: {@code call} has the model and request as the model will
+     * get them. A stage that must be around the provider's own call wherever it runs (tracing that
+     * makes its span current there) wraps the model here, since a model a stage added after this
+     * one sets with {@link ModelCall#withModel} (a fallback) never passed this stage's
+     * {@link #intercept}. The application's stages wrap in their order, the first added outermost.
+     * The model returned must call the given one with the same request and context, and answer
+     * {@link Model#abortsOnInterrupt()} as it does.
+     */
+    default Model aroundModel(ModelCall call) {
+        return call.model();
     }
 
     /** The rest of the chain. */

@@ -127,6 +127,61 @@ class ChatContextTest {
     }
 
     /**
+     * A fallback stage added after {@code install} sits inside the telemetry stage: the backup model it
+     * sets with {@code call.withModel} never passed the telemetry's stage. It still runs in the chat span on
+     * the deadline stage's thread (it does not abort on interrupt), sends the span's traceparent, streams into
+     * the span's time to first chunk, and the span, its finish reasons and the client metrics name the
+     * backup's provider, to which the call went.
+     */
+    @Test
+    void aFallbackModelSetByAStageAddedAfterInstallRunsInTheChatSpanAndNamesItsProvider() {
+        ScriptedModel primary = ScriptedModel.of(ScriptedModel.fail(new ModelException(ModelException.Kind.AUTHENTICATION, 401, "bad key")));
+        ScriptedModel backup = ScriptedModel.of(ScriptedModel.text("Hi."));
+        Model backupModel = new AcmeModel(backup, "openai") {
+            @Override
+            public ModelResponse call(ModelRequest request, ModelCallContext context) throws ModelException, InterruptedException {
+                seen.add(new Seen(Span.current().getSpanContext(), Thread.currentThread().isVirtual(),
+                        request.option(TraceContextHeaders.class).map(TraceContextHeaders::headers).orElse(Map.of())));
+                return super.call(request, context);
+            }
+        };
+        dev.rein.model.ModelInterceptor fallback = new dev.rein.model.ModelInterceptor() {
+            @Override
+            public ModelResponse intercept(dev.rein.model.ModelCall call, Chain chain) throws ModelException, InterruptedException {
+                try {
+                    return chain.proceed(call);
+                } catch (ModelException e) {
+                    return chain.proceed(call.withModel(backupModel));
+                }
+            }
+
+            @Override
+            public boolean retries() {
+                return true;
+            }
+        };
+        Agent agent = ReinTelemetry.create(OTEL.getOpenTelemetry())
+                .install(Agent.builder().model(PricedModel.of(new AcmeModel(primary), "test-model", ModelPrice.of("3", "0.3", "15"))))
+                .modelInterceptor(fallback).build();
+        RunResult result = agent.run("say hi");
+        assertThat(result.status()).as(result.message()).isEqualTo(RunStatus.SUCCEEDED);
+
+        SpanData chat = OTEL.getSpans().stream().filter(s -> s.getName().equals("chat test-model")).findFirst().orElseThrow();
+        assertThat(seen).singleElement().satisfies(attempt -> {
+            assertThat(attempt.virtual()).as("the deadline stage's thread").isTrue();
+            assertThat(attempt.current().getSpanId()).isEqualTo(chat.getSpanId());
+            assertThat(attempt.headers().get("traceparent"))
+                    .isEqualTo("00-" + chat.getTraceId() + "-" + chat.getSpanId() + "-" + chat.getSpanContext().getTraceFlags().asHex());
+        });
+        assertThat(chat.getAttributes().get(GenAiConventions.PROVIDER_NAME)).isEqualTo("openai");
+        assertThat(chat.getAttributes().get(GenAiConventions.RESPONSE_FINISH_REASONS)).containsExactly("stop"); // Chat Completions' word
+        assertThat(chat.getAttributes().get(GenAiConventions.REQUEST_STREAM)).isTrue();
+        assertThat(OTEL.getMetrics()).filteredOn(m -> m.getName().startsWith("gen_ai.client.")).isNotEmpty()
+                .allSatisfy(metric -> assertThat(metric.getHistogramData().getPoints()).allSatisfy(point ->
+                        assertThat(point.getAttributes().get(GenAiConventions.PROVIDER_NAME)).as(metric.getName()).isEqualTo("openai")));
+    }
+
+    /**
      * The chat span of a call whose run's listener closed before the call ended (an engine gave the
      * attempt up to retry it later) stays offered on its thread; a later call there that is not that
      * run's must not run in it or send its traceparent.
@@ -275,7 +330,7 @@ class ChatContextTest {
     }
 
     /** A model of some provider: it reports the provider's name as rein-anthropic's and rein-openai's models do. */
-    private static final class AcmeModel implements Model, ModelDefaults {
+    private static class AcmeModel implements Model, ModelDefaults {
         final ScriptedModel script;
         final String provider;
 

@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * send with its HTTP request. The span itself is made by the run's listener when the call is
  * traced (the tracing stage is outermost), on this same thread, which is how this stage finds it.
  * The deadline stage may run the model on a thread of its own (a model that does not abort on
- * interrupt), so the model is wrapped to make the span current wherever it runs.
+ * interrupt), so the model each attempt reaches is wrapped ({@link #aroundModel}) to make the span
+ * current wherever it runs, a fallback model set by a stage added after this one included.
  */
 final class ChatContextPropagation implements ModelInterceptor {
     private static final Logger LOG = LoggerFactory.getLogger(ChatContextPropagation.class);
@@ -53,7 +54,6 @@ final class ChatContextPropagation implements ModelInterceptor {
             return chain.proceed(call);
         }
         Context chat = handoff.chat();
-        String provider = handoff.run().learnProvider(call.model(), Span.fromContext(chat));
         Map<String, String> headers = new LinkedHashMap<>();
         // HTTP header names are case-insensitive; propagators such as X-Ray's (X-Amzn-Trace-Id) and B3's write mixed case
         propagator.inject(chat, headers, (carrier, name, value) -> {
@@ -63,10 +63,24 @@ final class ChatContextPropagation implements ModelInterceptor {
         });
         TraceContextHeaders sendable = sendable(headers);
         ModelRequest request = sendable == null ? call.request() : call.request().withOption(sendable);
-        ModelCall traced = call.withRequest(request).withModel(new InContext(call.model(), chat, handoff.run(), provider, handoff.streamed()));
         try (Scope ignored = chat.makeCurrent()) {
-            return chain.proceed(traced);
+            return chain.proceed(call.withRequest(request));
         }
+    }
+
+    /**
+     * The model each attempt reaches, in the chat span wherever it runs and naming its provider: the
+     * one the call was made with or a fallback a stage added after this one set, which never passed
+     * {@link #intercept}. Called on the chain's thread, where the span is offered.
+     */
+    @Override
+    public Model aroundModel(ModelCall call) {
+        Telemetry.ChatHandoff handoff = telemetry.offeredChat();
+        if (handoff == null) {
+            return call.model();
+        }
+        String provider = handoff.run().learnProvider(call.model(), Span.fromContext(handoff.chat()));
+        return new InContext(call.model(), handoff.chat(), handoff.run(), provider, handoff.streamed());
     }
 
     /**

@@ -1,0 +1,55 @@
+package dev.rein.internal.model;
+
+import dev.rein.ReinException;
+import dev.rein.model.Model;
+import dev.rein.model.ModelCall;
+import dev.rein.model.ModelException;
+import dev.rein.model.ModelInterceptor;
+import dev.rein.model.ModelResponse;
+import java.util.List;
+
+/**
+ * Puts the models of the application's stages ({@link ModelInterceptor#aroundModel}) around the
+ * model each attempt reaches, whichever stage chose it, just before the deadline stage: a stage's
+ * wrapper is then around a fallback model set by a stage further in too, on whatever thread the
+ * deadline stage runs the model.
+ */
+public final class AroundModelStage implements ModelInterceptor {
+    private final List<ModelInterceptor> stages;
+
+    /** @param stages the application's stages, outermost first */
+    public AroundModelStage(List<ModelInterceptor> stages) {
+        this.stages = List.copyOf(stages);
+    }
+
+    @Override
+    public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
+        return chain.proceed(wrapped(call));
+    }
+
+    @Override
+    public long interceptCount(ModelCall call, Chain chain) throws ModelException, InterruptedException {
+        return chain.proceedCount(wrapped(call));
+    }
+
+    /** The innermost stage wraps first, so the first one added is outermost, as in the chain. */
+    private ModelCall wrapped(ModelCall call) {
+        ModelCall wrapped = call;
+        for (int i = stages.size() - 1; i >= 0; i--) {
+            Model model = stages.get(i).aroundModel(wrapped);
+            if (model == null) {
+                throw new ReinException("model-call stage " + stages.get(i) + " returned null from aroundModel;"
+                        + " return the call's model when the stage has nothing to put around it");
+            }
+            if (model != wrapped.model()) {
+                wrapped = wrapped.withModel(model);
+            }
+        }
+        return wrapped;
+    }
+
+    @Override
+    public String toString() {
+        return "around-model";
+    }
+}
