@@ -42,8 +42,11 @@ public final class ConsoleTrace implements RunListener {
                     + " of " + t.totalChars() + " characters");
             case TraceEvent.ApprovalRequested a -> print(a.step(), "[rein] approval needed", a.tool() + " " + Json.write(a.arguments())
                     + " waits for a person (action " + a.actionHash().substring(0, 12) + ")");
-            case TraceEvent.ApprovalDecided d -> print(d.step(), "[person] " + d.decision(), d.tool() + " by " + d.decidedBy()
-                    + (d.reason() == null || d.reason().isBlank() ? "" : ": " + d.reason()));
+            // a decision stored before deciders were recorded comes back from the snapshot without one; a person's words are
+            // shown with their control characters visible, as everything else on this console
+            case TraceEvent.ApprovalDecided d -> print(d.step(), "[person] " + d.decision(), Display.visible(d.tool(), false)
+                    + (d.decidedBy() == null || d.decidedBy().isBlank() ? "" : " by " + Display.visible(d.decidedBy(), false))
+                    + (d.reason() == null || d.reason().isBlank() ? "" : ": " + Display.line(d.reason(), WIDTH)));
             case TraceEvent.RunResumed r -> print(r.step(), "[rein] resumed", "the run continues from its stored state");
             default -> { }
         }
