@@ -93,7 +93,7 @@ final class MemoryCommand implements Callable<Integer> {
             } else {
                 // Listing is reading, as for 'rein runs': an empty list, and no store created just to find it empty.
                 entries = List.of();
-                env.err().println(home.noStoreMessage());
+                env.err().println("rein memory list: " + home.noStoreMessage());
             }
             // expired entries are listed until forgotten (they may hold personal data), but marked: recall skips them
             java.time.Instant now = java.time.Instant.now();

@@ -29,7 +29,7 @@ final class RunsCommand implements Callable<Integer> {
         if (!home.hasStore()) {
             // Listing is reading: no store is created just to find it empty.
             print(List.of());
-            env.err().println(home.noStoreMessage());
+            env.err().println("rein runs: " + home.noStoreMessage());
             return ExitCodes.SUCCEEDED;
         }
         try (JdbcRunStore store = home.existingStore()) {
@@ -37,7 +37,7 @@ final class RunsCommand implements Callable<Integer> {
             List<RunSummary> runs = store.list(unlisted -> env.err().println("rein runs: " + Text.visible(unlisted)));
             print(runs);
             if (runs.isEmpty()) {
-                env.err().println("no runs stored in " + home.directory().toAbsolutePath() + "; start one with 'rein run GOAL'");
+                env.err().println("rein runs: no runs stored in " + home.directory().toAbsolutePath() + "; start one with 'rein run GOAL'");
             }
             return ExitCodes.SUCCEEDED;
         }

@@ -324,7 +324,12 @@ class CliHardeningTest {
         assertThat(runs.stdout()).isEmpty();
         assertThat(runs.stderrLines()).singleElement().asString().contains("no run store in " + home.toAbsolutePath())
                 .contains("rein run GOAL");
-        assertThat(Json.parse(fresh.run("runs", "--json").stdout()).get("runs")).isEmpty();
+        InProcessCli.Outcome json = fresh.run("runs", "--json");
+        assertThat(Json.parse(json.stdout()).get("runs")).isEmpty();
+        // the line says which command it comes from, as every other line of the CLI on stderr does
+        for (InProcessCli.Outcome listed : List.of(runs, json)) {
+            assertThat(listed.stderrLines()).singleElement().asString().startsWith("rein runs: no run store in ");
+        }
         for (String[] args : new String[][] {{"show", "run_x"}, {"show", "--json", "run_x"}, {"approve", "run_x"}, {"resume", "run_x"}}) {
             InProcessCli.Outcome outcome = fresh.run(args);
             assertThat(outcome.exitCode()).as(String.join(" ", args)).isEqualTo(ExitCodes.USAGE);
@@ -332,6 +337,19 @@ class CliHardeningTest {
             assertThat(outcome.stderrLines()).singleElement().asString().contains("no run store in");
         }
         assertThat(home).doesNotExist();
+    }
+
+    /** An empty store is said to be empty on stderr by the command, as its other lines are; stdout keeps the empty list. */
+    @Test
+    void runsOfAnEmptyStoreSaySoOnALineNamingTheCommand(@TempDir Path dir) {
+        dev.rein.store.jdbc.JdbcRunStore.sqlite(dir).close();
+        InProcessCli fresh = new InProcessCli().env("REIN_HOME", dir.toString());
+        for (String[] args : new String[][] {{"runs"}, {"runs", "--json"}}) {
+            InProcessCli.Outcome outcome = fresh.run(args);
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+            assertThat(outcome.stderrLines()).as(String.join(" ", args)).singleElement().asString()
+                    .startsWith("rein runs: no runs stored in " + dir.toAbsolutePath());
+        }
     }
 
     /**

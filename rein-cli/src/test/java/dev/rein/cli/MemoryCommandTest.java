@@ -29,6 +29,11 @@ class MemoryCommandTest {
         InProcessCli.Outcome json = fresh.run("memory", "list", "--json");
         assertThat(json.exitCode()).as(json.stderr()).isZero();
         assertThat(Json.parse(json.stdout()).get("entries")).isEmpty();
+        // the line says which command it comes from, as every other line of the CLI on stderr does
+        for (InProcessCli.Outcome listed : java.util.List.of(list, json)) {
+            assertThat(listed.stderrLines()).singleElement().asString()
+                    .startsWith("rein memory list: no run store in " + home.toAbsolutePath());
+        }
         // Forgetting an entry that cannot exist stays a usage error, as documented for an unknown id.
         assertThat(fresh.run("memory", "forget", "mem_x").exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(home).doesNotExist();
