@@ -62,7 +62,7 @@ final class Resumption {
         for (ApprovalRequest request : approvals.requests()) {
             ApprovalDecision d = approvals.decisions().get(request.callId());
             if (d != null) {
-                run.emit(new TraceEvent.ApprovalDecided(run.runId, run.step(), d.decidedAt() == null ? run.now() : d.decidedAt(),
+                run.emit(new TraceEvent.ApprovalDecided(run.runId, run.step(), d.decidedAt(),
                         request.callId(), request.tool(), d.actionHash(), d.name(),
                         d instanceof ApprovalDecision.Reject r ? r.reason() : null,
                         d instanceof ApprovalDecision.Edit e ? e.arguments() : null, d.approvedHash(), d.decidedBy()));

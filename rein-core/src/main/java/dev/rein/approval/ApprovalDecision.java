@@ -1,5 +1,7 @@
 package dev.rein.approval;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -7,7 +9,11 @@ import java.time.Instant;
 import dev.rein.ReinException;
 
 /**
- * A person's decision on one pending action, bound to the hash of the action they saw.
+ * A person's decision on one pending action, bound to the hash of the action they saw, with who
+ * made it and when. Each is required: a decision without them is refused with a
+ * {@link ReinException} saying what to pass. A decision stored without a name (by a Rein that took
+ * one, or a Temporal signal sent without {@code decided_by}) is read back as made by
+ * {@link #NOT_RECORDED}, so such a run still loads and resumes.
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "decision")
 @JsonSubTypes({
@@ -16,11 +22,16 @@ import dev.rein.ReinException;
         @JsonSubTypes.Type(value = ApprovalDecision.Edit.class, name = "edit")
 })
 public sealed interface ApprovalDecision {
+    /** Who decided, for a decision read from JSON that had no name (stored before a name was required). */
+    String NOT_RECORDED = "(not recorded)";
+
     /** The hash of the action the person decided on. */
     String actionHash();
 
+    /** Who decided, as recorded with the decision and shown in the trace ({@code approval_decided}) and by {@code rein show}. */
     String decidedBy();
 
+    /** When the decision was made. */
     Instant decidedAt();
 
     /** The hash of the action that may run after this decision, or null when nothing may run. */
@@ -43,27 +54,45 @@ public sealed interface ApprovalDecision {
 
     /** Run the action as shown. */
     record Approve(String actionHash, String decidedBy, Instant decidedAt) implements ApprovalDecision {
-        /** @throws ReinException when {@code actionHash} is null */
+        /** @throws ReinException when {@code actionHash}, {@code decidedBy} or {@code decidedAt} is missing */
         public Approve {
             requireHash(actionHash, "Approve");
+            requireWhoAndWhen(decidedBy, decidedAt, "Approve");
+        }
+
+        @JsonCreator
+        private static Approve read(@JsonProperty("action_hash") String actionHash, @JsonProperty("decided_by") String decidedBy,
+                                    @JsonProperty("decided_at") Instant decidedAt) {
+            return new Approve(actionHash, storedName(decidedBy), decidedAt);
         }
     }
 
     /** Do not run it; {@code reason} is given to the model as the call's result. */
     record Reject(String actionHash, String reason, String decidedBy, Instant decidedAt) implements ApprovalDecision {
-        /** @throws ReinException when {@code actionHash} is null */
+        /** @throws ReinException when {@code actionHash}, {@code decidedBy} or {@code decidedAt} is missing */
         public Reject {
             requireHash(actionHash, "Reject");
+            requireWhoAndWhen(decidedBy, decidedAt, "Reject");
             reason = reason == null || reason.isBlank() ? "no reason given" : reason;
+        }
+
+        @JsonCreator
+        private static Reject read(@JsonProperty("action_hash") String actionHash, @JsonProperty("reason") String reason,
+                                   @JsonProperty("decided_by") String decidedBy, @JsonProperty("decided_at") Instant decidedAt) {
+            return new Reject(actionHash, reason, storedName(decidedBy), decidedAt);
         }
     }
 
     /** Run it with other arguments; the approval covers only the edited action ({@code editedHash}). */
     record Edit(String actionHash, JsonNode arguments, String editedHash, String decidedBy, Instant decidedAt)
             implements ApprovalDecision {
-        /** @throws ReinException when {@code actionHash}, {@code arguments} or {@code editedHash} is null */
+        /**
+         * @throws ReinException when {@code actionHash}, {@code arguments}, {@code editedHash}, {@code decidedBy} or
+         *                       {@code decidedAt} is missing
+         */
         public Edit {
             requireHash(actionHash, "Edit");
+            requireWhoAndWhen(decidedBy, decidedAt, "Edit");
             if (arguments == null) {
                 throw new ReinException("an ApprovalDecision.Edit was given no arguments (null): pass the arguments to run"
                         + " instead, as a JSON object, or an Approve to run the action as proposed");
@@ -73,6 +102,13 @@ public sealed interface ApprovalDecision {
                         + " action, ActionHash.of(tool, arguments), which the approval covers");
             }
         }
+
+        @JsonCreator
+        private static Edit read(@JsonProperty("action_hash") String actionHash, @JsonProperty("arguments") JsonNode arguments,
+                                 @JsonProperty("edited_hash") String editedHash, @JsonProperty("decided_by") String decidedBy,
+                                 @JsonProperty("decided_at") Instant decidedAt) {
+            return new Edit(actionHash, arguments, editedHash, storedName(decidedBy), decidedAt);
+        }
     }
 
     /** Refuses a decision that names no action: it could only be met later, as a bare NullPointerException. */
@@ -81,5 +117,25 @@ public sealed interface ApprovalDecision {
             throw new ReinException("an ApprovalDecision." + decision + " was given no action hash (null): pass the"
                     + " ApprovalRequest.actionHash() of the action decided on");
         }
+    }
+
+    /**
+     * Refuses a decision without who made it or when: the run's record, its trace and {@code rein show}
+     * would show it made "by null", at no time.
+     */
+    private static void requireWhoAndWhen(String decidedBy, Instant decidedAt, String decision) {
+        if (decidedBy == null || decidedBy.isBlank()) {
+            throw new ReinException("an ApprovalDecision." + decision + " was given no decidedBy (" + (decidedBy == null ? "null"
+                    : "blank") + "): pass the name of the person deciding (\"alice\"); it is recorded with the decision");
+        }
+        if (decidedAt == null) {
+            throw new ReinException("an ApprovalDecision." + decision + " was given no decidedAt (null): pass when it was"
+                    + " decided, e.g. clock.instant()");
+        }
+    }
+
+    /** A stored decision's name: one stored without a name (before it was required) reads as {@link #NOT_RECORDED}. */
+    private static String storedName(String decidedBy) {
+        return decidedBy == null || decidedBy.isBlank() ? NOT_RECORDED : decidedBy;
     }
 }

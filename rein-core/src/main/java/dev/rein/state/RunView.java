@@ -31,8 +31,7 @@ public record RunView(RunSummary summary, String message, String answer, AgentSt
                 case ApprovalDecision.Edit e -> "approved with edited arguments " + Json.write(e.arguments());
             };
             return request.tool() + " [" + request.risk() + "] action " + request.actionHash() + ": " + what
-                    // a decision stored before Runs refused one without a name has none
-                    + (decision.decidedBy() == null ? "" : " by " + decision.decidedBy());
+                    + " by " + decision.decidedBy();
         }
     }
 

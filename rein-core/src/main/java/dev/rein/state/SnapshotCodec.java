@@ -31,7 +31,9 @@ public final class SnapshotCodec {
 
     /**
      * Reads a snapshot of this format or an older one (format 1 stored the goal and the budget used
-     * twice, at the top and in the agent state; the top-level values are the ones read).
+     * twice, at the top and in the agent state; the top-level values are the ones read). A decision
+     * stored without who made it reads as made by {@link dev.rein.approval.ApprovalDecision#NOT_RECORDED},
+     * one without its time as made at the snapshot's {@code updated_at}.
      *
      * @throws StoreException when the text is not a snapshot, or one written by a newer Rein
      */
@@ -54,6 +56,14 @@ public final class SnapshotCodec {
             budget.set("usage", top.path("usage"));
             budget.set("cost_usd", top.path("cost_usd"));
             budget.set("active_millis", top.path("active_millis"));
+        }
+        if (tree instanceof ObjectNode top && top.path("approvals").get("decisions") instanceof ObjectNode decisions) {
+            // A decision now needs its time; one stored without it (made by application code) was made by the last save.
+            decisions.forEach(d -> {
+                if (d instanceof ObjectNode decision && !decision.hasNonNull("decided_at")) {
+                    decision.set("decided_at", top.path("updated_at"));
+                }
+            });
         }
         try {
             return Json.storedMapper().readerFor(RunSnapshot.class).without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)

@@ -132,6 +132,43 @@ class SnapshotFormatTest {
         assertThat(last.costUsd()).isGreaterThanOrEqualTo(BigDecimal.ZERO);
     }
 
+    @Test
+    void aRunWhoseDecisionWasStoredWithoutWhoMadeItOrWhenStillShowsAndResumes() throws IOException {
+        // as Runs stored a decision given no name before it refused one, and application code one given no time
+        com.fasterxml.jackson.databind.node.ObjectNode tree = (com.fasterxml.jackson.databind.node.ObjectNode) Json.parse(fixture());
+        String hash = tree.path("approvals").path("requests").get(0).path("action_hash").asText();
+        ((com.fasterxml.jackson.databind.node.ObjectNode) tree.path("approvals").path("decisions")).set("toolu_2_1",
+                Json.parse("{\"decision\":\"approve\",\"action_hash\":\"" + hash + "\",\"decided_by\":null}"));
+        JsonStore store = new JsonStore();
+        store.json.put(RUN_ID, Json.write(tree));
+        List<String> sent = new CopyOnWriteArrayList<>();
+        List<dev.rein.trace.TraceEvent> events = new CopyOnWriteArrayList<>();
+        Model model = (request, context) -> new ModelResponse("r", request.model(), List.of(new TextBlock("Alice was told.")),
+                StopReason.END_TURN, null, Usage.of(100, 10, 0, 0));
+        Agent agent = Agent.builder().model(model).modelName("scripted-model")
+                .price("scripted-model", ModelPrice.of("1", "0", "1")).tools(sendTool(sent), lookupTool()).store(store)
+                .listener(id -> new dev.rein.trace.RunListener() {
+                    @Override
+                    public void onEvent(dev.rein.trace.TraceEvent event) {
+                        events.add(event);
+                    }
+                }).build();
+
+        RunView view = agent.runs().show(RUN_ID);
+        assertThat(view.decided()).singleElement().satisfies(d -> assertThat(d.describe())
+                .endsWith("approved by " + dev.rein.approval.ApprovalDecision.NOT_RECORDED));
+        RunResult done = agent.resume(RUN_ID);
+
+        assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(sent).containsExactly("alice@example.com");
+        assertThat(events).filteredOn(e -> e instanceof dev.rein.trace.TraceEvent.ApprovalDecided).singleElement()
+                .satisfies(e -> {
+                    dev.rein.trace.TraceEvent.ApprovalDecided decided = (dev.rein.trace.TraceEvent.ApprovalDecided) e;
+                    assertThat(decided.decidedBy()).isEqualTo("(not recorded)");
+                    assertThat(decided.time()).as("the time of the save that stored it").isEqualTo(java.time.Instant.parse(tree.path("updated_at").asText()));
+                });
+    }
+
     private static Tool sendTool(List<String> sent) {
         return Tool.builder("send_message").description("Sends a message.")
                 .inputSchema("""

@@ -308,6 +308,32 @@ class TemporalContractEdgesTest {
     }
 
     /**
+     * A decision sent around the handle without decided_by (the Temporal CLI) is carried out, recorded as made by
+     * ApprovalDecision.NOT_RECORDED: the decision record refuses no name, and the workflow's signal handler let that
+     * refusal fail every workflow task, so the run was stuck for good.
+     */
+    @Test
+    void aRawDecisionWithoutWhoMadeItIsCarriedOutAsMadeByNoRecordedName() {
+        Orders.Ledger ledger = new Orders.Ledger();
+        RecordingListener listener = new RecordingListener();
+        Agent agent = Orders.withApproval(Orders.agent(Orders.refundThenAnswer(), listener, Orders.refund(ledger, key -> {})));
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalRun run = server.start(agent).start("A-1 を返金して", "run-raw-nameless");
+            TemporalApprovalTest.awaitStatus(run, RunStatus.WAITING_APPROVAL);
+            String hash = run.pendingApprovals().get(0).actionHash();
+            server.client().newUntypedWorkflowStub("run-raw-nameless").signal("decide",
+                    java.util.Map.of("decision", "approve", "action_hash", hash));
+
+            assertThat(run.result().status()).isEqualTo(RunStatus.SUCCEEDED);
+            assertThat(ledger.charges).hasSize(1);
+            assertThat(run.refusedDecisions()).isEmpty();
+            assertThat(listener.events()).filteredOn(e -> e instanceof dev.rein.trace.TraceEvent.ApprovalDecided).singleElement()
+                    .satisfies(e -> assertThat(((dev.rein.trace.TraceEvent.ApprovalDecided) e).decidedBy())
+                            .isEqualTo(dev.rein.approval.ApprovalDecision.NOT_RECORDED));
+        }
+    }
+
+    /**
      * A decide signal sent with no input (the Temporal CLI without --input, or with --input null) is refused and listed by
      * refusedDecisions saying to send one JSON object, and the run keeps waiting for a good decision; the workflow's signal
      * handler threw a NullPointerException, which failed every workflow task from then on, so the run was stuck for good

@@ -384,9 +384,12 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
     }
 
     private static ApprovalDecision decision(ApprovalSignal s, ApprovalRequest request, Instant at) {
+        // a signal sent around the handle without decided_by was always taken: refused now, a history holding one would
+        // replay differently, so it is recorded as made by no recorded name, as a stored decision without one reads
+        String by = s.decidedBy() == null || s.decidedBy().isBlank() ? ApprovalDecision.NOT_RECORDED : s.decidedBy();
         return switch (s.decision()) {
-            case "approve" -> new ApprovalDecision.Approve(request.actionHash(), s.decidedBy(), at);
-            case "reject" -> new ApprovalDecision.Reject(request.actionHash(), s.reason(), s.decidedBy(), at);
+            case "approve" -> new ApprovalDecision.Approve(request.actionHash(), by, at);
+            case "reject" -> new ApprovalDecision.Reject(request.actionHash(), s.reason(), by, at);
             case "edit" -> {
                 // a signal sent around the handle (the Temporal CLI, another SDK) may lack the arguments
                 if (s.arguments() == null || !s.arguments().isObject()) {
@@ -395,7 +398,7 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
                             + "; send them in the signal's 'arguments', or use TemporalRun.edit");
                 }
                 yield new ApprovalDecision.Edit(request.actionHash(), s.arguments().deepCopy(),
-                        ActionHash.of(request.tool(), s.arguments()), s.decidedBy(), at);
+                        ActionHash.of(request.tool(), s.arguments()), by, at);
             }
             default -> throw new IllegalArgumentException("unknown decision '" + s.decision() + "'; use approve, reject or edit");
         };
