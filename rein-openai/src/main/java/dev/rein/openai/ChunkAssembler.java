@@ -45,6 +45,8 @@ final class ChunkAssembler {
     private StringBuilder refusal;
     /** DeepSeek's reasoning_content, kept with the response: a turn that calls tools needs it echoed back. */
     private final StringBuilder reasoning = new StringBuilder();
+    /** The same in the field vLLM names it now, reasoning (Ollama, Groq and OpenRouter send it too); see ReasoningContent. */
+    private final StringBuilder namedReasoning = new StringBuilder();
     /** OpenRouter's reasoning_details, echoed back while tool calls go on. */
     private final ReasoningDetails details = new ReasoningDetails();
     private String id;
@@ -118,9 +120,12 @@ final class ChunkAssembler {
             text.append(content);
             observer.onTextDelta(content);
         }
-        JsonNode reasoned = delta.get("reasoning_content");
+        JsonNode reasoned = delta.get(ReasoningContent.REASONING_CONTENT);
         if (reasoned != null && reasoned.isTextual()) {
             reasoning.append(reasoned.asText());
+        } else if (delta.path(ReasoningContent.REASONING).isTextual()) {
+            // a server between vLLM's two names sends both with the same text: read once
+            namedReasoning.append(delta.path(ReasoningContent.REASONING).asText());
         }
         details.accept(delta);
         JsonNode refused = delta.get("refusal");
@@ -279,13 +284,16 @@ final class ChunkAssembler {
         if (refusal != null && !refusal.isEmpty()) {
             content.add(new TextBlock(refusal.toString()));
         }
-        if (!reasoning.isEmpty()) {
+        OpaqueBlock reasoned = details.keep(origin);
+        // OpenRouter's reasoning_details carry what its plain reasoning says, and go back instead
+        boolean named = reasoning.isEmpty() && reasoned == null && !namedReasoning.isEmpty();
+        if (!reasoning.isEmpty() || named) {
             // The family of the model the server names, else of the one asked for (a gateway's alias names none).
             String family = Origin.family(origin, model);
-            content.add(ReasoningContent.keep(reasoning.toString(), origin,
+            content.add(ReasoningContent.keep((named ? namedReasoning : reasoning).toString(),
+                    named ? ReasoningContent.REASONING : ReasoningContent.REASONING_CONTENT, origin,
                     family != null ? family : Origin.family(origin, fallbackModel)));
         }
-        OpaqueBlock reasoned = details.keep(origin);
         if (reasoned != null) {
             content.add(reasoned);
         }

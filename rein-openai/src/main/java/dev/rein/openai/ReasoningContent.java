@@ -7,41 +7,67 @@ import dev.rein.model.OpaqueBlock;
 import java.util.List;
 
 /**
- * Keeps the {@code reasoning_content} of a response, a field outside Chat Completions in which
- * DeepSeek's thinking mode (and servers that follow it) streams its reasoning: between two user
- * messages with a tool call between them, DeepSeek needs it back on every assistant message, and
- * refuses, with HTTP 400, a history without it ("Missing `reasoning_content` field in the
- * assistant message"); elsewhere it ignores it. It travels with the response as an {@link
- * OpaqueBlock} of type {@value #TYPE} and is echoed on its assistant message, to that server, or to a model
- * of the same family elsewhere ({@link Origin#family}), only: Groq and others refuse the field.
+ * Keeps the reasoning text of a response, a field outside Chat Completions in which DeepSeek's thinking mode (and
+ * servers that follow it) streams its reasoning as {@code reasoning_content}, and vLLM (since it renamed that field,
+ * which it reads no more on input) and Ollama as {@code reasoning}: between two user messages with a tool call between
+ * them, DeepSeek needs it back on every assistant message, and refuses, with HTTP 400, a history without it ("Missing
+ * `reasoning_content` field in the assistant message"); elsewhere it ignores it. It travels with the response as an
+ * {@link OpaqueBlock} of type {@value #TYPE} and is echoed on its assistant message, to that server, or to a model of
+ * the same family elsewhere ({@link Origin#family}), only: Groq and others refuse the field.
+ *
+ * <p>Text read from {@code reasoning} (marked {@value #FIELD} {@code reasoning}) goes back only to a model of a family
+ * that needs it ({@link Origin#family} not null): Groq sends that field too and refuses it back, and so may other
+ * servers that share the name; to the server that sent it under that name (vLLM reads nothing else), elsewhere as
+ * {@code reasoning_content}, the name of the families' own APIs.
  */
 final class ReasoningContent {
     static final String TYPE = "openai_reasoning_content";
+    /** The key of a kept block naming the field its text came in, when that was {@code reasoning}. */
+    static final String FIELD = "field";
+    static final String REASONING_CONTENT = "reasoning_content";
+    static final String REASONING = "reasoning";
+
+    /** What goes back on an assistant message: the field and its text. */
+    record Echo(String field, String text) {}
 
     private ReasoningContent() {}
 
     /**
-     * The block to keep with a response that reasoned in {@code text}, sent by the server at {@code origin}, marked with
-     * the model family ({@link Origin#family}) of {@code family}, when it has one.
+     * The block to keep with a response that reasoned in {@code text}, sent by the server at {@code origin} in the field
+     * {@code field} ({@value #REASONING_CONTENT} or {@value #REASONING}), marked with the model family ({@link
+     * Origin#family}) of {@code family}, when it has one.
      */
-    static OpaqueBlock keep(String text, String origin, String family) {
-        ObjectNode json = Origin.mark(Json.object().put("type", TYPE).put("reasoning_content", text), origin);
+    static OpaqueBlock keep(String text, String field, String origin, String family) {
+        ObjectNode json = Origin.mark(Json.object().put("type", TYPE).put(REASONING_CONTENT, text), origin);
         if (family != null) {
             json.put(Origin.FAMILY, family);
+        }
+        if (REASONING.equals(field)) {
+            json.put(FIELD, REASONING);
         }
         return new OpaqueBlock(TYPE, json);
     }
 
     /**
-     * The kept reasoning of a message, or null; null too when another server than the one at {@code origin} sent it,
-     * unless for a model of the same {@code family} ({@link Origin#family}; null: none).
+     * The kept reasoning of a message to send to the server at {@code origin}, serving a model of {@code family} ({@link
+     * Origin#family}; null: none), with the field to send it in; null when there is none or it does not go there.
      */
-    static String of(List<ContentBlock> content, String origin, String family) {
+    static Echo of(List<ContentBlock> content, String origin, String family) {
         for (ContentBlock block : content) {
-            if (block instanceof OpaqueBlock o && TYPE.equals(o.type()) && o.json().path("reasoning_content").isTextual()
-                    && Origin.echoTo(o, origin, family)) {
-                return o.json().path("reasoning_content").asText();
+            if (!(block instanceof OpaqueBlock o && TYPE.equals(o.type()) && o.json().path(REASONING_CONTENT).isTextual())) {
+                continue;
             }
+            String text = o.json().path(REASONING_CONTENT).asText();
+            if (!REASONING.equals(o.json().path(FIELD).asText(null))) {
+                return Origin.echoTo(o, origin, family) ? new Echo(REASONING_CONTENT, text) : null;
+            }
+            if (family == null) {
+                return null;
+            }
+            if (Origin.echoTo(o, origin)) {
+                return new Echo(REASONING, text);
+            }
+            return family.equals(o.json().path(Origin.FAMILY).asText(null)) ? new Echo(REASONING_CONTENT, text) : null;
         }
         return null;
     }

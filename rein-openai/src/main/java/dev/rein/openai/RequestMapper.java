@@ -470,9 +470,9 @@ final class RequestMapper {
         }
         // Only to the server that sent them (or the same model family elsewhere): another one (Groq, Cerebras) refuses
         // fields outside the protocol.
-        String reasoned = reasoning ? ReasoningContent.of(message.content(), origin, family) : null;
+        ReasoningContent.Echo reasoned = reasoning ? ReasoningContent.of(message.content(), origin, family) : null;
         if (reasoned != null) {
-            json.put("reasoning_content", reasoned); // DeepSeek's thinking mode refuses a tool-using turn without it
+            json.put(reasoned.field(), reasoned.text()); // DeepSeek's thinking mode refuses a tool-using turn without it
         }
         ReasoningDetails.echo(message.content(), json, origin); // OpenRouter's, which Gemini 3 and Claude behind it check
         return wire(json);

@@ -421,6 +421,78 @@ class WireEdgeCasesTest extends FakeChat {
         }
     }
 
+    /**
+     * vLLM names the reasoning field {@code reasoning} now ("reasoning used to be called reasoning_content. To migrate,
+     * directly replace reasoning_content with reasoning", its reasoning-outputs guide), in stream deltas and in a whole
+     * message alike, and reads only {@code reasoning} on an assistant message of the input (its chat_utils), which it
+     * hands the chat template for interleaved thinking. A DeepSeek or Kimi model served there (thinking mode) needs its
+     * reasoning back on a tool-call turn, as on its makers' APIs; it was read only from {@code reasoning_content}, so
+     * it was lost.
+     */
+    @Test
+    void vllmsReasoningFieldIsKeptAndEchoedBackAsReasoningToADeepSeekOrKimiModel() throws Exception {
+        String model = "deepseek-ai/DeepSeek-V3.1";
+        String streamed = events(
+                chunk("[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":null,\"reasoning\":\"天気を\"},"
+                        + "\"finish_reason\":null}]").replace("\"model\":\"m\"", "\"model\":\"" + model + "\""),
+                chunk("[{\"index\":0,\"delta\":{\"reasoning\":\"調べる。\"},\"finish_reason\":null}]"),
+                chunk("[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"call_r\",\"type\":\"function\","
+                        + "\"function\":{\"name\":\"search\",\"arguments\":\"{\\\"q\\\":\\\"東京\\\"}\"}}]},\"finish_reason\":\"tool_calls\"}]"),
+                "[DONE]");
+        // the same answer as one chat.completion body (a server that ignores stream)
+        String whole = "{\"id\":\"chatcmpl-w\",\"object\":\"chat.completion\",\"created\":1,\"model\":\"" + model + "\","
+                + "\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":null,\"reasoning\":\"天気を調べる。\","
+                + "\"tool_calls\":[{\"id\":\"call_r\",\"type\":\"function\",\"function\":{\"name\":\"search\","
+                + "\"arguments\":\"{\\\"q\\\":\\\"東京\\\"}\"}}]},\"finish_reason\":\"tool_calls\"}],"
+                + "\"usage\":{\"prompt_tokens\":10,\"completion_tokens\":5,\"total_tokens\":15}}";
+        for (String body : new String[] {streamed, whole}) {
+            server.enqueue(new ChatReply.Malformed(body)); // a body starting with { is read as one chat.completion
+            ModelResponse first = call(dev.rein.model.ModelRequest.builder(model).maxTokens(256)
+                    .addMessage(dev.rein.model.Message.user("東京の天気は?")).tools(List.of(tool("search"))));
+            List<dev.rein.model.Message> history = List.of(dev.rein.model.Message.user("東京の天気は?"),
+                    first.toHistoryMessage().orElseThrow(),
+                    dev.rein.model.Message.user(List.of(new dev.rein.model.ToolResultBlock("call_r", "晴れ", false))));
+
+            server.enqueue(ChatReply.text("東京は晴れです"));
+            call(dev.rein.model.ModelRequest.builder(model).maxTokens(256).messages(history).tools(List.of(tool("search"))));
+            JsonNode assistant = lastBody().path("messages").get(1);
+            assertThat(assistant.path("reasoning").asText(null)).as(assistant.toString()).isEqualTo("天気を調べる。");
+            assertThat(assistant.has("reasoning_content")).as("vLLM reads only reasoning").isFalse();
+
+            // DeepSeek's own API (the same family on another host) takes it as reasoning_content
+            try (dev.rein.testkit.openai.FakeChatCompletionsServer other = dev.rein.testkit.openai.FakeChatCompletionsServer.start();
+                 OpenAiModel fallback = OpenAiModel.builder().baseUrl(other.baseUrl()).environment(name -> null).build()) {
+                other.enqueue(ChatReply.text("東京は晴れです"));
+                fallback.call(dev.rein.model.ModelRequest.builder("deepseek-chat").maxTokens(256).messages(history)
+                        .tools(List.of(tool("search"))).build(), new ModelCallContext(Instant.now().plusSeconds(30), stream));
+                JsonNode elsewhere = other.requests().get(0).body().path("messages").get(1);
+                assertThat(elsewhere.path("reasoning_content").asText(null)).isEqualTo("天気を調べる。");
+                assertThat(elsewhere.has("reasoning")).isFalse();
+            }
+        }
+    }
+
+    /** A server between the two names sends both with the same text: read once, echoed under the older name as before. */
+    @Test
+    void aDeltaWithBothReasoningFieldsIsReadOnce() throws Exception {
+        server.enqueue(new ChatReply.Malformed(events(
+                chunk("[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":null,\"reasoning_content\":\"天気を\","
+                        + "\"reasoning\":\"天気を\"},\"finish_reason\":null}]"),
+                chunk("[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"call_r\",\"type\":\"function\","
+                        + "\"function\":{\"name\":\"search\",\"arguments\":\"{}\"}}]},\"finish_reason\":\"tool_calls\"}]"),
+                "[DONE]")));
+        ModelResponse first = call(dev.rein.model.ModelRequest.builder("deepseek-reasoner").maxTokens(256)
+                .addMessage(dev.rein.model.Message.user("東京の天気は?")).tools(List.of(tool("search"))));
+        server.enqueue(ChatReply.text("晴れ"));
+        call(dev.rein.model.ModelRequest.builder("deepseek-reasoner").maxTokens(256).messages(List.of(
+                dev.rein.model.Message.user("東京の天気は?"), first.toHistoryMessage().orElseThrow(),
+                dev.rein.model.Message.user(List.of(new dev.rein.model.ToolResultBlock("call_r", "晴れ", false)))))
+                .tools(List.of(tool("search"))));
+        JsonNode assistant = lastBody().path("messages").get(1);
+        assertThat(assistant.path("reasoning_content").asText(null)).isEqualTo("天気を");
+        assertThat(assistant.has("reasoning")).isFalse();
+    }
+
     @Test
     void openRoutersReasoningDetailsAreJoinedAndEchoedBackWithTheCalls() {
         // openrouter.ai/docs, reasoning tokens, preserving reasoning blocks: reasoning_details must come back on the
