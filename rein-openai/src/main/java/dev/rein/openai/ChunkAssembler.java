@@ -285,14 +285,15 @@ final class ChunkAssembler {
             content.add(new TextBlock(refusal.toString()));
         }
         OpaqueBlock reasoned = details.keep(origin);
-        // OpenRouter's reasoning_details carry what its plain reasoning says, and go back instead
-        boolean named = reasoning.isEmpty() && reasoned == null && !namedReasoning.isEmpty();
+        // The family of the model the server names, else of the one asked for (a gateway's alias names none).
+        String family = Origin.family(origin, model) != null ? Origin.family(origin, model) : Origin.family(origin, fallbackModel);
+        // The plain reasoning goes back only to a family that wants it (ReasoningContent), so it is kept only for one: a
+        // response of only reasoning from another model (Groq's, Qwen3 on vLLM) stays a turn without content, as it was.
+        // OpenRouter's reasoning_details carry what its plain reasoning says, and go back instead.
+        boolean named = reasoning.isEmpty() && reasoned == null && !namedReasoning.isEmpty() && family != null;
         if (!reasoning.isEmpty() || named) {
-            // The family of the model the server names, else of the one asked for (a gateway's alias names none).
-            String family = Origin.family(origin, model);
             content.add(ReasoningContent.keep((named ? namedReasoning : reasoning).toString(),
-                    named ? ReasoningContent.REASONING : ReasoningContent.REASONING_CONTENT, origin,
-                    family != null ? family : Origin.family(origin, fallbackModel)));
+                    named ? ReasoningContent.REASONING : ReasoningContent.REASONING_CONTENT, origin, family));
         }
         if (reasoned != null) {
             content.add(reasoned);

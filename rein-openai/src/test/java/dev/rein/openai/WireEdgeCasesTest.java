@@ -472,6 +472,23 @@ class WireEdgeCasesTest extends FakeChat {
         }
     }
 
+    /**
+     * The plain reasoning of a model whose family wants none back (Qwen3 on vLLM, any model on Groq, which refuses the
+     * field) is not kept: a response of only reasoning stays a turn without content, as before vLLM's name was read.
+     */
+    @Test
+    void thePlainReasoningOfAnotherModelIsNotKept() throws Exception {
+        server.enqueue(new ChatReply.Malformed(events(
+                chunk("[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":null,\"reasoning\":\"考える。\"},"
+                        + "\"finish_reason\":null}]").replace("\"model\":\"m\"", "\"model\":\"Qwen/Qwen3-8B\""),
+                chunk("[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]"),
+                "[DONE]")));
+        ModelResponse response = call(dev.rein.model.ModelRequest.builder("Qwen/Qwen3-8B").maxTokens(256)
+                .addMessage(dev.rein.model.Message.user("x")));
+        assertThat(response.content()).isEmpty();
+        assertThat(response.toHistoryMessage()).isEmpty();
+    }
+
     /** A server between the two names sends both with the same text: read once, echoed under the older name as before. */
     @Test
     void aDeltaWithBothReasoningFieldsIsReadOnce() throws Exception {
