@@ -154,6 +154,7 @@ final class CancellingTransport implements McpClientTransport {
         if (id == null) {
             return;
         }
+        tasks.givenUp(id);
         McpSchema.JSONRPCNotification cancelled = new McpSchema.JSONRPCNotification(McpSchema.JSONRPC_VERSION, METHOD_CANCELLED,
                 Map.of("requestId", id, "reason", reason));
         Thread.ofVirtual().name("rein-mcp-cancel").start(() -> {

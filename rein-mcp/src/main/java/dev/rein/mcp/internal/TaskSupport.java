@@ -33,13 +33,17 @@ final class TaskSupport {
 
     /** Notes an incoming answer to initialize or tools/list. */
     void received(McpSchema.JSONRPCMessage message) {
-        if (!(message instanceof McpSchema.JSONRPCResponse response) || response.id() == null
-                || !(response.result() instanceof Map<?, ?> result)) {
+        if (!(message instanceof McpSchema.JSONRPCResponse response) || response.id() == null) {
+            return;
+        }
+        // Any answer ends the wait, a refusal too: a listing refused at every list_changed must not pile up ids.
+        boolean listing = listings.remove(response.id());
+        if (!(response.result() instanceof Map<?, ?> result)) {
             return;
         }
         if (Objects.equals(response.id(), initializeId)) {
             toolCallsAsTasks = path(result, "capabilities", "tasks", "requests", "tools", "call") instanceof Map<?, ?>;
-        } else if (listings.remove(response.id()) && result.get("tools") instanceof List<?> tools) {
+        } else if (listing && result.get("tools") instanceof List<?> tools) {
             for (Object tool : tools) {
                 if (tool instanceof Map<?, ?> t && t.get("name") instanceof String name) {
                     if ("required".equals(path(t, "execution", "taskSupport"))) {
@@ -50,6 +54,16 @@ final class TaskSupport {
                 }
             }
         }
+    }
+
+    /** Forgets request {@code id}, whose sender stopped waiting for it (a listing that timed out is never answered). */
+    void givenUp(Object id) {
+        listings.remove(id);
+    }
+
+    /** How many tools/list requests are awaiting their answer; for tests. */
+    int listingsAwaited() {
+        return listings.size();
     }
 
     /** Whether tool {@code name} can only be called as a task on this session. */
