@@ -555,6 +555,27 @@ class HttpProtocolTest {
     }
 
     @Test
+    void aCallRefusedWith400IsThatRefusalNotAForgottenSessionAndIsNotSentAgain() throws Exception {
+        // The transports spec answers a forgotten session with 404; 400 is a request the server could not take (a TypeScript
+        // SDK server's answer to an unsupported MCP-Protocol-Version, or to a body it cannot read). The SDK takes a 400 to a
+        // request with a session id for a forgotten session too: the call was sent again on a new session, and after the
+        // second 400 the model read that the server 'answered HTTP 404 (session not found)' twice, what it said lost.
+        try (ScriptedHttpServer server = new ScriptedHttpServer(); McpToolset mcp = start(server, "")) {
+            server.refuseCallsWith.set(400);
+            server.refusalBody.set("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32000,"
+                    + "\"message\":\"Bad Request: 要求を読めません\"}}");
+            ToolOutput refused = invoke(mcp, "echo", "k-400", Duration.ofSeconds(10));
+            assertThat(refused.isError()).isTrue();
+            assertThat(refused.content()).startsWith("MCP server 'scripted' failed while running tool 'echo': it answered HTTP 400;"
+                    + " it said: 'JSON-RPC error -32000: Bad Request: 要求を読めません'.").doesNotContain("404", "session not found");
+            assertThat(server.rpc("tools/call")).as(server.received.toString()).hasSize(1);
+            server.refuseCallsWith.set(0);
+            server.refusalBody.set(null);
+            assertThat(invoke(mcp, "echo", "k-after-400", Duration.ofSeconds(10)).content()).isEqualTo("done");
+        }
+    }
+
+    @Test
     void aCallRefusedForAForgottenSessionTwiceIsNotSentAThirdTime() throws Exception {
         try (ScriptedHttpServer server = new ScriptedHttpServer(); McpToolset mcp = start(server, "")) {
             server.forgetSessionOnCalls.set(2);

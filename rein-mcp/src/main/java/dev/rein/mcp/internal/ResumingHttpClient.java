@@ -264,6 +264,8 @@ final class ResumingHttpClient extends HttpClient {
                 String method = id == null ? method(request) : null;
                 if (method != null) {
                     refusedNotifications.put(method, info.statusCode());
+                } else {
+                    refusedStatuses.put(Json.write(id), info.statusCode());
                 }
                 return new Refused<>(body, id, true);
             }
@@ -318,6 +320,17 @@ final class ResumingHttpClient extends HttpClient {
 
     /** What the server said when it refused the request with JSON-RPC id {@code id}, as {@link #refusal()}; forgotten once read. */
     private final ByRequest<String> refusals = new ByRequest<>();
+    /** The HTTP error status each request was refused with, by its JSON-RPC id; forgotten once read. */
+    private final ByRequest<Integer> refusedStatuses = new ByRequest<>();
+
+    /**
+     * The HTTP error status the server refused the request with JSON-RPC id {@code id} with, and
+     * forgets it; null when it refused none. The SDK names no status of a 400 or 404 to a request
+     * with a session id: it takes both for a forgotten session.
+     */
+    Integer refusedStatusOf(Object id) {
+        return id == null ? null : refusedStatuses.take(Json.write(Json.mapper().valueToTree(id)));
+    }
     /** JSON-RPC errors without an id that answered a POST, by the id of its request; forgotten once read. */
     private final ByRequest<String> idlessErrors = new ByRequest<>();
 

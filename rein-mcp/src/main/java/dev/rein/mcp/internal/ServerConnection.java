@@ -395,6 +395,12 @@ public final class ServerConnection implements AutoCloseable {
                     if (!sessionLost(current, key, e, deadline)) {
                         throw e;
                     }
+                    Integer status = current.refusedStatusOf(current.transport.callId(key));
+                    if (status != null && status != 404) {
+                        // The SDK takes a 400 to a request with a session id for a forgotten session too; the
+                        // transports spec answers that with 404 only, and 400 refuses the request itself.
+                        throw new HttpRefusal.Status(status, e);
+                    }
                     if (sent == 2) {
                         // Not sent a third time. The SDK is re-initializing once more in the background,
                         // and a call that meets that re-initialization half done fails; so the next call

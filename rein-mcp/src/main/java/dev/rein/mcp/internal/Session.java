@@ -162,6 +162,14 @@ final class Session {
     }
 
     /**
+     * For streamable HTTP: the HTTP error status the server refused the request with JSON-RPC id
+     * {@code id} with, forgotten once read; null when it refused none (or for stdio).
+     */
+    Integer refusedStatusOf(Object id) {
+        return resuming == null ? null : resuming.refusedStatusOf(id);
+    }
+
+    /**
      * For streamable HTTP: why the response stream of the request with JSON-RPC id {@code id} was
      * cut off before its answer; null when it was not (or for stdio).
      */
