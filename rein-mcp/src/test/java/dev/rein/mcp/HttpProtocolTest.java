@@ -295,6 +295,31 @@ class HttpProtocolTest {
         }
     }
 
+    @Test
+    void aToolListRefusedWith400AtStartIsSaidToBeThatRefusalQuotingIt() throws Exception {
+        // The SDK takes a 400 to a request with a session id for a forgotten session and fails the listing with 'MCP
+        // session with server terminated', which the start quoted as 'RuntimeException: ...' with advice to check the URL.
+        try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
+            if (!exchange.getRequestMethod().equals("POST")) {
+                FakeHttpEndpoint.empty(exchange, 405);
+                return;
+            }
+            exchange.getResponseHeaders().set("Mcp-Session-Id", "s1");
+            if (FakeHttpEndpoint.method(message).equals("tools/list")) {
+                FakeHttpEndpoint.json(exchange, 400, "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32000,"
+                        + "\"message\":\"Bad Request: Unsupported protocol version\"}}");
+                return;
+            }
+            FakeHttpEndpoint.echo(exchange, message, "s1");
+        })) {
+            assertThatThrownBy(() -> McpToolset.start(server.config("remote", "/mcp", ""))).isInstanceOf(McpConfigException.class)
+                    .hasMessageStartingWith("MCP server 'remote' could not be started: it refused the tools/list request: it answered HTTP"
+                            + " 400; it said: 'JSON-RPC error -32000: Bad Request: Unsupported protocol version'. The server runs (it"
+                            + " answered initialize)")
+                    .hasMessageNotContaining("RuntimeException");
+        }
+    }
+
     @ParameterizedTest
     @CsvSource({"404", "400", "500", "200", "401", "403", "406"})
     void aServerThatRefusesTheGetStreamOtherwiseThanWith405IsUsedWithoutIt(int status) throws Exception {

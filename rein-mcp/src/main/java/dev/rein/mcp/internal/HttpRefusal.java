@@ -76,6 +76,15 @@ final class HttpRefusal {
     }
 
     /**
+     * What a refusal with HTTP {@code status} of a request after the session began means, quoting
+     * {@code said} (the JSON-RPC error its answer carried; null when none), masked.
+     */
+    static String describe(int status, String said, java.util.Map<String, String> secrets) {
+        return describe(status, false) + (said == null ? "" : "; it said: '"
+                + StdioTransport.abbreviate(dev.rein.tool.Secrets.mask(said, secrets)) + "'");
+    }
+
+    /**
      * A request the server refused with HTTP {@code status}, where the SDK's failure does not name
      * the status (it takes a 400 to a request with a session id for a forgotten session).
      */

@@ -222,6 +222,13 @@ public final class ServerConnection implements AutoCloseable {
                     throw new RefusedListing("it refused the tools/list request with " + dev.rein.tool.Secrets.mask(idless, config.secrets())
                             + " (an error without the id of the request, which a server gives a request it could not read)");
                 }
+                Integer status = current.refusedStatusOf(id);
+                if (status != null) {
+                    // Refused with an HTTP status, which the SDK does not name for a 400 or 404 ("MCP session with server
+                    // terminated"): the server runs (it answered initialize), so neither its URL nor the request is in doubt.
+                    throw new RefusedListing("it refused the tools/list request: " + HttpRefusal.describe(status, current.refusalOf(id),
+                            config.secrets()));
+                }
                 throw e;
             } catch (McpError e) {
                 tooLargeListing(e);
