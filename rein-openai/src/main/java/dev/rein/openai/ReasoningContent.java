@@ -24,7 +24,8 @@ final class ReasoningContent {
     static final String TYPE = "openai_reasoning_content";
     /** The key of a kept block naming the field its text came in, when that was {@code reasoning}. */
     static final String FIELD = "field";
-    static final String REASONING_CONTENT = "reasoning_content";
+    /** The key of the text in the block, whichever field it came in: {@link OpaqueBlock#reasoning()} reads it there. */
+    static final String REASONING_CONTENT = OpaqueBlock.REASONING_CONTENT;
     static final String REASONING = "reasoning";
 
     /** What goes back on an assistant message: the field and its text. */

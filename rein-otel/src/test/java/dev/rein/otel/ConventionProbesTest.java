@@ -175,6 +175,28 @@ class ConventionProbesTest {
     }
 
     /**
+     * Readable reasoning a provider sends outside its content, as DeepSeek's thinking mode and the
+     * OpenAI-compatible servers that follow it do ({@code reasoning_content}, kept by rein-openai as a
+     * block of its own to echo back), is a {@code reasoning} part with its text, as Anthropic's thinking is:
+     * not a part named by the provider's block type.
+     */
+    @Test
+    void reasoningContentKeptByAProviderIsAReasoningPartWithItsText() throws Exception {
+        ReinTelemetry telemetry = ReinTelemetry.builder(OTEL.getOpenTelemetry()).providerName("deepseek").captureContent(true).build();
+        // the block as rein-openai keeps a response's reasoning_content
+        com.fasterxml.jackson.databind.node.ObjectNode kept = Json.object().put("type", "openai_reasoning_content")
+                .put("reasoning_content", "天気を調べる。").put("origin", "https://api.deepseek.com:443").put("family", "deepseek");
+        Agent agent = telemetry.install(Agent.builder().model(ScriptedModel.of(reply(StopReason.END_TURN, Usage.of(1, 1, 0, 0),
+                new dev.rein.model.OpaqueBlock("openai_reasoning_content", kept), new TextBlock("晴れです"))))
+                .modelName(ScriptedModel.DEFAULT_NAME).prices(ScriptedModel.PRICES)).build();
+        agent.run("天気は?");
+        JsonNode parts = Json.mapper().readTree(chat().getAttributes().get(GenAiConventions.OUTPUT_MESSAGES)).get(0).get("parts");
+        assertThat(parts).extracting(part -> part.get("type").asText()).containsExactly("reasoning", "text");
+        assertThat(parts.get(0).get("content").asText()).isEqualTo("天気を調べる。");
+        assertThat(parts.get(0).size()).as("the text only, not the block's origin").isEqualTo(2);
+    }
+
+    /**
      * Provider items Rein keeps without reading them (redacted thinking, a web search's server tool
      * call and result, a compaction block) are parts named by their kind, as the messages schemas'
      * generic part asks (a type), with nothing of their content: not by the Java class that holds them.

@@ -96,6 +96,9 @@ final class Content {
             // Items with no readable text are named by their kind (the schemas' generic part: a type), not copied:
             // encrypted thinking, and a provider's block Rein keeps unread (a server tool call or result, a compaction).
             case RedactedThinkingBlock redacted -> F.objectNode().put("type", "redacted_thinking");
+            // Readable reasoning a provider keeps in a block of its own (DeepSeek's reasoning_content) is reasoning too.
+            case OpaqueBlock opaque when opaque.reasoning().isPresent() ->
+                    F.objectNode().put("type", "reasoning").put("content", opaque.reasoning().get());
             case OpaqueBlock opaque -> F.objectNode().put("type", opaque.type().isBlank() ? "opaque" : opaque.type());
         };
     }
