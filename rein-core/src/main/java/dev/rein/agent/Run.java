@@ -144,7 +144,7 @@ final class Run {
         List<RunListener> listeners = new ArrayList<>();
         for (RunListenerFactory factory : config.listeners()) {
             try {
-                RunListener listener = factory.create(runId);
+                RunListener listener = factory.create(runId, config.model());
                 if (listener != null) { // null: this factory has no listener for this run (it traces only some)
                     listeners.add(listener);
                 }

@@ -6,6 +6,8 @@ import dev.rein.otel.internal.Settings;
 import dev.rein.otel.internal.Telemetry;
 import dev.rein.model.ModelInterceptor;
 import dev.rein.tool.ToolInterceptor;
+import dev.rein.model.Model;
+import dev.rein.trace.RunListener;
 import dev.rein.trace.RunListenerFactory;
 import io.opentelemetry.api.GlobalOpenTelemetry;
 import io.opentelemetry.api.OpenTelemetry;
@@ -87,7 +89,18 @@ public final class ReinTelemetry {
 
     /** The run listener: one per run, creating the spans and recording the metrics. */
     public RunListenerFactory listener() {
-        return telemetry::listenerFor;
+        return new RunListenerFactory() {
+            @Override
+            public RunListener create(String runId) {
+                return telemetry.listenerFor(runId, null);
+            }
+
+            /** The agent's model names the provider on the spans begun before its first call (the run's, the first chat's). */
+            @Override
+            public RunListener create(String runId, Model model) {
+                return telemetry.listenerFor(runId, model);
+            }
+        };
     }
 
     /** The tool interceptor that puts each call's span in context around the rest of the pipeline and the handler. */
@@ -164,11 +177,12 @@ public final class ReinTelemetry {
 
         /**
          * {@code gen_ai.provider.name}, e.g. "anthropic" or "openai" (the conventions' well-known
-         * values). Unset, each run takes it from its model at the first call
+         * values). Unset, each run takes it from the agent's model
          * ({@link dev.rein.provider.ModelDefaults#providerName()}: rein-anthropic's and rein-openai's
-         * models give theirs); spans begun before that call (the run's) get it then. Each chat span
-         * names the provider of the model it called (a critic's may be another one's). Set, every
-         * span names this one.
+         * models give theirs), so the run span and the chat spans have it when they begin, as the
+         * conventions ask for samplers; a model that names none is asked again at each call. Each chat
+         * span names the provider of the model it called (a critic's or a fallback's may be another
+         * one's: its span names the agent's until the call reaches that model). Set, every span names this one.
          */
         public Builder providerName(String name) {
             this.providerName = name;

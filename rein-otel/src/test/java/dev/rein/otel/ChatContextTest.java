@@ -385,6 +385,40 @@ class ChatContextTest {
     }
 
     /**
+     * The conventions ask for gen_ai.provider.name at span creation, so that samplers can use it: without a
+     * configured name the run span and the first chat span, begun before the first call reaches the model,
+     * still have the agent's model's own (ModelDefaults.providerName()) when the sampler sees them.
+     */
+    @Test
+    void withoutAConfiguredProviderNameTheSamplerSeesTheModelsOwnOnTheRunAndFirstChatSpan() {
+        java.util.Map<String, String> sampled = new java.util.concurrent.ConcurrentHashMap<>();
+        io.opentelemetry.sdk.trace.samplers.Sampler recording = new io.opentelemetry.sdk.trace.samplers.Sampler() {
+            @Override
+            public io.opentelemetry.sdk.trace.samplers.SamplingResult shouldSample(io.opentelemetry.context.Context parent,
+                    String traceId, String name, io.opentelemetry.api.trace.SpanKind kind,
+                    io.opentelemetry.api.common.Attributes attributes, List<io.opentelemetry.sdk.trace.data.LinkData> links) {
+                sampled.putIfAbsent(name, String.valueOf(attributes.get(GenAiConventions.PROVIDER_NAME)));
+                return io.opentelemetry.sdk.trace.samplers.SamplingResult.recordAndSample();
+            }
+
+            @Override
+            public String getDescription() {
+                return "recording";
+            }
+        };
+        io.opentelemetry.sdk.OpenTelemetrySdk sdk = io.opentelemetry.sdk.OpenTelemetrySdk.builder()
+                .setTracerProvider(io.opentelemetry.sdk.trace.SdkTracerProvider.builder().setSampler(recording)
+                        .addSpanProcessor(io.opentelemetry.sdk.trace.export.SimpleSpanProcessor.create(
+                                io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter.create())).build()).build();
+        ScriptedModel script = ScriptedModel.of(ScriptedModel.text("Done."));
+        Agent agent = ReinTelemetry.create(sdk)
+                .install(Agent.builder().model(PricedModel.of(new AcmeModel(script), "test-model", ModelPrice.of("3", "0.3", "15"))))
+                .build();
+        assertThat(agent.run("answer").status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(sampled).containsEntry("invoke_agent rein", "acme").containsEntry("chat test-model", "acme");
+    }
+
+    /**
      * A critic on another provider's model (Reflection.critic(model, name)): its chat span, its
      * finish reasons and its client metrics name that model's provider, not the agent's, as the
      * conventions ask of gen_ai.provider.name (the provider the call goes to); the run span keeps

@@ -50,7 +50,7 @@ final class RunTelemetry implements RunListener {
     private final ToolSpans tools = new ToolSpans(this);
     private volatile Span span;
     private volatile Context context;
-    /** The provider's name, from the settings or else from the model of the first call. */
+    /** The provider's name, from the settings, else from the agent's model, else from the model of the first call. */
     private volatile String providerName;
     private final UsageSum usage = new UsageSum();
     /** Whether the run span has gen_ai.request.model (a resumption and a start name the model; a reply does not). */
@@ -63,12 +63,14 @@ final class RunTelemetry implements RunListener {
     private volatile boolean replyOpened;
     private volatile boolean resumedFromSet;
 
-    RunTelemetry(Telemetry telemetry, String runId, Context parent) {
+    RunTelemetry(Telemetry telemetry, String runId, Context parent, Model model) {
         this.telemetry = telemetry;
         this.runId = runId;
         this.parent = parent;
         this.context = parent;
-        this.providerName = telemetry.settings.providerName();
+        // At span creation, as the conventions ask (samplers see it): the configured name, else the agent's model's.
+        String configured = telemetry.settings.providerName();
+        this.providerName = configured != null ? configured : model instanceof ModelDefaults defaults ? defaults.providerName() : null;
     }
 
     String providerName() {
@@ -78,9 +80,10 @@ final class RunTelemetry implements RunListener {
     /**
      * Learns the provider's name from the model a call goes to, when the settings name none: it is
      * required on the run span, the chat spans and the client metrics. The chat span of the call
-     * was opened before the model was known, so it gets the name here. Each call names the
-     * provider of its own model (a critic may use another provider's); the run span takes the
-     * first call's, the agent's model. Returns the call's provider, null when unknown.
+     * was opened with the agent's model's provider (or none, when the run was not told its model or
+     * that names none), so it gets the name of the model the call reached here. Each call names the
+     * provider of its own model (a critic or a fallback may use another provider's); the run span
+     * keeps the agent's, or takes the first call's when it had none. Returns the call's provider, null when unknown.
      */
     String learnProvider(Model model, Span chat) {
         String name = model instanceof ModelDefaults defaults ? defaults.providerName() : null;

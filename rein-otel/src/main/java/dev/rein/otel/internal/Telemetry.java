@@ -1,6 +1,7 @@
 package dev.rein.otel.internal;
 
 import dev.rein.otel.SpanLinkStore;
+import dev.rein.model.Model;
 import dev.rein.model.ModelInterceptor;
 import dev.rein.tool.ToolInterceptor;
 import dev.rein.trace.RunListener;
@@ -78,9 +79,13 @@ public final class Telemetry {
         }
     }
 
-    /** A new listener for one run; its parent is the context current where the run is started. */
-    public RunListener listenerFor(String runId) {
-        RunTelemetry run = new RunTelemetry(this, runId, Context.current());
+    /**
+     * A new listener for one run; its parent is the context current where the run is started.
+     * {@code model}: the agent's, whose provider the spans name from the start when the settings name
+     * none; null when unknown (the first call's model names it then).
+     */
+    public RunListener listenerFor(String runId, Model model) {
+        RunTelemetry run = new RunTelemetry(this, runId, Context.current(), model);
         active.put(runId, run);
         return run;
     }
