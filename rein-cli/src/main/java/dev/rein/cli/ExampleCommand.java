@@ -22,7 +22,8 @@ import picocli.CommandLine.Parameters;
         footerHeading = "%nExit codes:%n",
         footer = {"  0  the example ended as intended (with --eval: every trial passed)",
                 "  1  it did not (with --eval: some trials failed or were unsafe)",
-                "  2  unknown example or bad option   3  setup or infrastructure failure",
+                "  2  unknown example or bad option",
+                "  3  setup or infrastructure failure (such as a key the provider refused)",
                 "  130  interrupted"})
 final class ExampleCommand implements Callable<Integer> {
     private final CliEnvironment env;
@@ -47,6 +48,9 @@ final class ExampleCommand implements Callable<Integer> {
             description = "With --eval: trials per task (default: the suite's own).")
     Integer trials;
 
+    @Option(names = "--json", description = "With --eval: print the JSON report on stdout instead of the summary (as 'rein eval --json').")
+    boolean json;
+
     @Mixin
     McpOptions mcp;
 
@@ -58,6 +62,10 @@ final class ExampleCommand implements Callable<Integer> {
     public Integer call() {
         if (trials != null && !eval) {
             throw new UsageException("--trials goes with --eval: rein example " + name + " --eval --trials " + trials);
+        }
+        if (json && !eval) {
+            throw new UsageException("--json goes with --eval (the demo prints its steps as it runs): rein example " + name
+                    + " --eval --json");
         }
         if (trials != null && trials < 1) {
             throw new UsageException("--trials must be 1 or more, was " + trials);
@@ -80,7 +88,7 @@ final class ExampleCommand implements Callable<Integer> {
             int code = 130;
             try {
                 code = Examples.evaluate(name, offline, trials == null ? 0 : trials, model, environment, price,
-                        RunReport.keyAdvice(provider, env.env()), env.out(), env.err());
+                        RunReport.keyAdvice(provider, env.env()), json, env.out(), env.err());
                 return code;
             } finally {
                 env.out().flush();
@@ -90,7 +98,10 @@ final class ExampleCommand implements Callable<Integer> {
         }
         McpConfig servers = mcp.config(env);
         try (CliMcp tools = CliMcp.start(mcp.file, servers, List.of())) {
-            return Examples.run(name, offline, model, environment, price, tools.tools(), env.out(), env.err());
+            // a key the provider refuses ends the demo as it ends rein run's run: the line names the variable the key came from
+            String keyVariable = RunReport.keyVariable(provider, env.env());
+            return Examples.run(name, offline, model, environment, price, tools.tools(),
+                    message -> RunReport.keyAdvice(keyVariable, env.env(), message), env.out(), env.err());
         }
     }
 

@@ -90,6 +90,74 @@ class ExampleCommandsTest {
         }
     }
     /**
+     * A key the provider refuses ends the demo's run FAILED (provider_error) before any step: an infrastructure failure, exit
+     * 3 as documented ('3 setup or infrastructure failure', as --eval does), with the variable the key came from named on
+     * stderr as rein run's summary names it. Before: exit 1, as if the example had run and not ended as intended, and
+     * nothing said where the key came from.
+     */
+    @Test
+    void aDemoWhoseKeyTheProviderRefusesIsASetupFailureNamingTheVariableTheKeyCameFrom() {
+        try (dev.rein.testkit.FakeMessagesServer anthropic = dev.rein.testkit.FakeMessagesServer.start()) {
+            for (int i = 0; i < 10; i++) {
+                anthropic.enqueue(dev.rein.testkit.FakeReply.error(401, "authentication_error", "invalid x-api-key"));
+            }
+            InProcessCli.Outcome outcome = new InProcessCli().env("ANTHROPIC_API_KEY", "sk-ant-wrong")
+                    .run("example", "date", "--base-url", anthropic.baseUrl());
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isEqualTo(dev.rein.examples.Examples.SETUP_FAILED);
+            assertThat(outcome.stdout()).contains("FAILED (provider_error)").contains("invalid x-api-key");
+            assertThat(outcome.stderrLines()).as(outcome.stderr()).singleElement().asString()
+                    .startsWith("rein example date: the demo ended in an infrastructure error: the model provider failed (HTTP 401")
+                    .contains("invalid x-api-key").endsWith("(the provider refused the key: check ANTHROPIC_API_KEY)");
+        }
+    }
+
+    /**
+     * A demo whose provider failed once and then answered (an overloaded API, retried) is no infrastructure failure: it
+     * ended as intended, exit 0 (a probe of the limit of the test above).
+     */
+    @Test
+    void aDemoWhoseProviderAnsweredAfterARetryIsNoSetupFailure() {
+        java.time.LocalDate today = java.time.LocalDate.now(java.time.ZoneId.of("Asia/Tokyo"));
+        java.time.LocalDate later = today.plusDays(100);
+        try (dev.rein.testkit.FakeMessagesServer anthropic = dev.rein.testkit.FakeMessagesServer.start()) {
+            anthropic.enqueue(dev.rein.testkit.FakeReply.error(529, "overloaded_error", "Overloaded"));
+            anthropic.enqueue(dev.rein.testkit.FakeReply.toolUse("toolu_01", "get_current_time", "{\"timezone\":\"Asia/Tokyo\"}"));
+            anthropic.enqueue(dev.rein.testkit.FakeReply.toolUse("toolu_02", "add_days",
+                    "{\"date\":\"" + today + "\",\"days\":100}"));
+            anthropic.enqueue(dev.rein.testkit.FakeReply.text("Today is " + today + " in Tokyo, so 100 days from today is "
+                    + later + " (" + later.getDayOfWeek() + ")."));
+            InProcessCli.Outcome outcome = new InProcessCli().env("ANTHROPIC_API_KEY", "sk-ant-test")
+                    .run("example", "date", "--base-url", anthropic.baseUrl());
+            assertThat(outcome.exitCode()).as(outcome.stdout() + outcome.stderr()).isEqualTo(dev.rein.examples.Examples.OK);
+            assertThat(outcome.stderr()).doesNotContain("infrastructure");
+        }
+    }
+
+    /**
+     * --json prints the suite's JSON report on stdout instead of the text summary, as rein eval --json does, so a script
+     * can read it; progress and advice stay on stderr. Before: --json was an unknown option (exit 2).
+     */
+    @Test
+    void anEvalWithJsonPrintsTheJsonReportAlone() {
+        InProcessCli.Outcome outcome = cli.run("example", "orders", "--eval", "--trials", "1", "--json");
+        assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+        com.fasterxml.jackson.databind.JsonNode report = dev.rein.json.Json.parse(outcome.stdout());
+        assertThat(report.get("suite").asText()).isNotBlank();
+        assertThat(report.get("summary").get("graded").asInt()).isPositive();
+        assertThat(outcome.stdout()).doesNotContain("success rate");
+    }
+
+    /** --json goes with --eval, as --trials does: the demo prints a console trace, not JSON. */
+    @Test
+    void jsonWithoutEvalIsAUsageErrorSayingToAddEval() {
+        InProcessCli.Outcome outcome = cli.run("example", "date", "--json");
+        assertThat(outcome.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(outcome.stdout()).isEmpty();
+        assertThat(outcome.stderrLines()).singleElement().asString().startsWith("rein example: --json goes with --eval")
+                .contains("rein example date --eval --json");
+    }
+
+    /**
      * rein example's help describes only options it has: its --mcp (shared with rein run) said the servers' tools "are
      * offered next to --tools", an option rein example does not take. Before: the help named --tools.
      */

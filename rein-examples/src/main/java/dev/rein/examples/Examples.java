@@ -6,6 +6,7 @@ import dev.rein.eval.Suite;
 import dev.rein.eval.cli.EvalCommandSupport;
 import dev.rein.eval.cli.TextSummary;
 import dev.rein.eval.report.EvalReport;
+import dev.rein.eval.report.ReportWriter;
 import dev.rein.eval.run.EvalRunner;
 import dev.rein.eval.run.Progress;
 import dev.rein.eval.run.TrialModels;
@@ -111,18 +112,47 @@ public final class Examples {
     public static int run(String name, boolean offline, String modelName, Map<String, String> env, ModelPrice price,
                           List<Tool> extraTools,
                           PrintStream out, PrintStream err) {
+        return run(name, offline, modelName, env, price, extraTools, null, out, err);
+    }
+
+    /**
+     * Like {@link #run(String, boolean, String, Map, ModelPrice, List, PrintStream, PrintStream)}, with advice on a
+     * provider failure. A demo that did not end as intended because the real model's provider failed its last call (a
+     * key refused with HTTP 401, a server that cannot be reached) is a setup failure: {@link #SETUP_FAILED}, with one
+     * line on {@code err} saying so.
+     *
+     * @param advice what to do about the provider's failure, given the message the run ended with ("the model provider
+     *               failed (HTTP 401): ..."), such as the variable to check when the provider refused the key, or null
+     *               when there is nothing to add; null for none
+     */
+    public static int run(String name, boolean offline, String modelName, Map<String, String> env, ModelPrice price,
+                          List<Tool> extraTools, Function<String, String> advice, PrintStream out, PrintStream err) {
         Optional<Example> example = find(name);
         if (example.isEmpty()) {
             err.println("rein example: unknown example '" + name + "'; the examples are: " + names());
             return USAGE;
         }
+        ProviderWatch watch = null;
         try {
             DemoModel model = model(example.get(), offline, modelName, env, price, err).offering(extraTools);
+            if (!model.scripted()) {
+                watch = new ProviderWatch(model.model());
+                model = new DemoModel(watch, model.name(), false, model.via(), model.offered());
+            }
             out.println("Example: " + example.get().name() + " — " + example.get().description());
             out.println("Model:   " + model.label());
             out.println();
             int code = example.get().demo(model, out);
             out.flush();
+            String failure = watch == null ? null : watch.lastFailure();
+            if (code == NOT_AS_INTENDED && failure != null) {
+                // the agent never got to work: the provider refused it, which the key or the server settings can change
+                String said = advice == null ? null : advice.apply(failure);
+                err.println("rein example " + name + ": the demo ended in an infrastructure error: "
+                        + Display.visible(failure.strip().replaceAll("\\s*\\R\\s*", "; "), false)
+                        + (said == null ? "" : " (" + Display.visible(said, false) + ")"));
+                return SETUP_FAILED;
+            }
             return code;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -134,6 +164,20 @@ public final class Examples {
         } catch (ReinException e) {
             err.println("rein example " + name + ": " + e.getMessage());
             return USAGE;
+        } finally {
+            closeQuietly(watch);
+        }
+    }
+
+    /** Releases the real model's HTTP client; a failure to close must not change how the demo ended. */
+    private static void closeQuietly(AutoCloseable model) {
+        if (model == null) {
+            return;
+        }
+        try {
+            model.close();
+        } catch (Exception e) {
+            // nothing of the demo depends on it any more
         }
     }
 
@@ -169,6 +213,17 @@ public final class Examples {
      */
     public static int evaluate(String name, boolean offline, int trials, String modelName, Map<String, String> env,
                                ModelPrice price, Function<String, String> advice, PrintStream out, PrintStream err) {
+        return evaluate(name, offline, trials, modelName, env, price, advice, false, out, err);
+    }
+
+    /**
+     * Like {@link #evaluate(String, boolean, int, String, Map, ModelPrice, Function, PrintStream, PrintStream)}; with
+     * {@code json}, {@code out} gets the JSON report ({@link ReportWriter#json}) instead of the text summary, as
+     * {@code rein eval --json} prints it.
+     */
+    public static int evaluate(String name, boolean offline, int trials, String modelName, Map<String, String> env,
+                               ModelPrice price, Function<String, String> advice, boolean json, PrintStream out,
+                               PrintStream err) {
         Optional<Example> example = find(name);
         if (example.isEmpty()) {
             err.println("rein example: unknown example '" + name + "'; the examples are: " + names());
@@ -182,7 +237,7 @@ public final class Examples {
                 runner.trials(trials);
             }
             EvalReport report = EvalReport.of(runner.build().run(example.get().suite()));
-            out.print(TextSummary.render(report));
+            out.print(json ? ReportWriter.json(report) + "\n" : TextSummary.render(report));
             out.flush();
             EvalCommandSupport.printAdvice(report, advice, "rein example " + name, err);
             EvalReport.Summary s = report.summary();
