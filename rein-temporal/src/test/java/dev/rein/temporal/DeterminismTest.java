@@ -36,7 +36,8 @@ class DeterminismTest {
 
     /**
      * The code that runs inside the workflow: the workflow, its clock, its tool steps and payloads, the step function
-     * (Step.decide and the package-private decision classes it delegates to), the budget meter.
+     * (Step.decide and the package-private decision classes it delegates to), the budget meter and its price table, and
+     * what a decision signal runs (the signal, the approval state it decides, the action hash).
      */
     static final List<Class<?>> WORKFLOW_CODE = List.of(AgentWorkflowImpl.class, Step.class, BudgetMeter.class,
             classNamed("dev.rein.internal.loop.ActDecisions"), classNamed("dev.rein.internal.loop.AnswerDecisions"),
@@ -44,7 +45,9 @@ class DeterminismTest {
             classNamed("dev.rein.temporal.internal.WorkflowClock"), classNamed("dev.rein.temporal.internal.ToolSteps"),
             classNamed("dev.rein.temporal.internal.Payloads"), classNamed("dev.rein.temporal.internal.Payloads$RunRef"),
             classNamed("dev.rein.temporal.internal.Payloads$Turn"), classNamed("dev.rein.temporal.internal.Payloads$Edit"),
-            classNamed("dev.rein.temporal.internal.Payloads$Carried"), classNamed("dev.rein.temporal.internal.WorkerConverter"));
+            classNamed("dev.rein.temporal.internal.Payloads$Carried"), classNamed("dev.rein.temporal.internal.WorkerConverter"),
+            dev.rein.budget.PriceTable.class, dev.rein.temporal.internal.ApprovalSignal.class,
+            dev.rein.approval.ApprovalState.class, dev.rein.approval.ActionHash.class);
 
     @Test
     void theWorkflowCodeReadsNoWallClockAndStartsNoThread() {
@@ -94,7 +97,10 @@ class DeterminismTest {
     static void replay(WorkflowExecutionHistory history) throws Exception {
         try (TestWorkflowEnvironment env = TestWorkflowEnvironment.newInstance(TestEnvironmentOptions.newBuilder()
                 .setWorkflowClientOptions(TemporalAgents.clientOptions().build()).build())) {
-            Worker worker = env.newWorker("replay");
+            // the SDK's deadlock detector (1 s without a yield) is no determinism check: on a loaded machine a replay's
+            // first task (a continued execution's carried state read) can take longer, and failed as a "deadlock"
+            Worker worker = env.newWorker("replay", io.temporal.worker.WorkerOptions.newBuilder()
+                    .setDefaultDeadlockDetectionTimeout(30_000).build());
             worker.registerWorkflowImplementationTypes(AgentWorkflowImpl.class);
             WorkflowReplayer.replayWorkflowExecution(history, worker);
         }

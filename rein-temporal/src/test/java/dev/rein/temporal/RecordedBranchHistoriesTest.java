@@ -23,18 +23,37 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Histories kept in the sources that go through the workflow's {@code Workflow.getVersion} branches
- * {@code reads-cancelled} (a step's reads where one fails for good and the others are cancelled) and
- * {@code pause-continue-as-new} (a pause that continued as new, and the execution it continued in): a change to the
- * workflow code that breaks the replay of such runs fails here.
+ * Histories kept in the sources that go through the workflow's {@code Workflow.getVersion} branches, so that a change
+ * to the workflow code that breaks the replay of such runs fails here:
+ * <ul>
+ *   <li>{@code reads-cancelled} (a step's reads where one fails for good and the others are cancelled);
+ *   <li>{@code pause-continue-as-new} (a pause that continued as new, and the execution it continued in);
+ *   <li>{@code continue-as-new} (a run that continued as new between steps, and the execution it continued in);
+ *   <li>{@code deadline-in-call-intervention} (the deadline passed during a model call);
+ *   <li>{@code end-not-cancelled} (a cancel arrived while the run's end was traced).
+ * </ul>
+ * Those are recorded with the current code (each branch's version 1). The histories named {@code *-before-<commit>}
+ * were recorded with the code of that commit's parent, before the change, and pin that runs recorded then still replay
+ * through the branch's default version: {@code end-cancelled-before-f92dd9b3}, and for {@code reads-all-ended} (whose version 1 only histories recorded before {@code reads-cancelled} reach, as
+ * a step of two reads now takes that branch) {@code reads-not-awaited-before-36de1b45} (its default version) and
+ * {@code reads-all-ended-before-21539385} (its version 1). Each was recorded by the scenario of the test its commit added,
+ * run in a checkout of the parent commit. The default version of {@code continue-as-new} is not pinned: a run recorded
+ * before it reached the branch only past 10,000 events (the history limit came with it), megabytes of history. Nor is
+ * that of {@code deadline-in-call-intervention}: before it, only Temporal's timeout of the model call reached the branch,
+ * and such a history (the timed-out attempt with no started event, as the test server records it) has not replayed
+ * since 678f17cd, which ends a run whose activity "was not started" without ReinEnd and has no version of its own.
  *
- * <p>To record them again with the current code (only when a change adds a new version, keeping the old files):
+ * <p>To record the current-code ones a folder lacks (a file already there is kept; give a new name to a new version's):
  * {@code ./test -o -pl rein-temporal -Dtest=RecordedBranchHistoriesTest -Drein.recordHistories=src/test/resources/histories}.
  */
 class RecordedBranchHistoriesTest {
     static final String READS_CANCELLED = "reads-cancelled-v2.json";
     static final String PAUSE_CONTINUED = "pause-continue-as-new-v2.json";
     static final String PAUSE_CONTINUED_NEXT = "pause-continue-as-new-v2-next.json";
+    static final String CONTINUED = "continue-as-new-v2.json";
+    static final String CONTINUED_NEXT = "continue-as-new-v2-next.json";
+    static final String DEADLINE_IN_CALL = "deadline-in-call-intervention-v2.json";
+    static final String END_NOT_CANCELLED = "end-not-cancelled-v2.json";
 
     @Test
     void aStepWhoseReadWasCancelledWhenAnotherFailedForGoodStillReplays() throws Exception {
@@ -63,7 +82,71 @@ class RecordedBranchHistoriesTest {
         DeterminismTest.replay(history);
     }
 
-    /** Records the three histories with the current code into the folder the property names (see the class doc). */
+    @Test
+    void aRunThatContinuedAsNewBetweenStepsStillReplays() throws Exception {
+        WorkflowExecutionHistory history = recorded(CONTINUED);
+        assertThat(versionMarkers(history)).as("the history goes through the continue-as-new branch").contains("continue-as-new");
+        assertThat(history.getLastEvent().hasWorkflowExecutionContinuedAsNewEventAttributes()).isTrue();
+        DeterminismTest.replay(history);
+    }
+
+    @Test
+    void theExecutionARunContinuedInBetweenStepsStillReplays() throws Exception {
+        WorkflowExecutionHistory history = recorded(CONTINUED_NEXT);
+        assertThat(history.getEvents().get(0).getWorkflowExecutionStartedEventAttributes().getContinuedExecutionRunId())
+                .as("an execution continued between steps").isNotEmpty();
+        assertThat(history.getLastEvent().hasWorkflowExecutionCompletedEventAttributes()).isTrue();
+        DeterminismTest.replay(history);
+    }
+
+    @Test
+    void aDeadlinePassedDuringAModelCallStillReplays() throws Exception {
+        WorkflowExecutionHistory history = recorded(DEADLINE_IN_CALL);
+        assertThat(versionMarkers(history)).as("the history goes through the deadline-in-call-intervention branch")
+                .contains("deadline-in-call-intervention");
+        assertThat(scheduled(history, "ReinCallModel")).as("the deadline passed during the second model call").isEqualTo(2);
+        assertThat(scheduled(history, "ReinIntervene")).isOne();
+        assertThat(history.getLastEvent().hasWorkflowExecutionCompletedEventAttributes()).isTrue();
+        DeterminismTest.replay(history);
+    }
+
+    @Test
+    void aCancelWhileTheEndWasTracedStillReplays() throws Exception {
+        WorkflowExecutionHistory history = recorded(END_NOT_CANCELLED);
+        assertThat(versionMarkers(history)).as("the history goes through the end-not-cancelled branch")
+                .contains("end-not-cancelled");
+        assertThat(requestedCancels(history)).as("the cancel came while the end was traced").isOne();
+        assertThat(scheduled(history, "ReinEnd")).as("the end traced once, not again as cancelled").isOne();
+        DeterminismTest.replay(history);
+    }
+
+    @Test
+    void aCancelWhileTheEndWasTracedRecordedBeforeItWasLeftStillReplays() throws Exception {
+        WorkflowExecutionHistory history = recorded("end-cancelled-before-f92dd9b3.json");
+        assertThat(versionMarkers(history)).as("recorded before the branch").doesNotContain("end-not-cancelled");
+        assertThat(requestedCancels(history)).as("the cancel came while the end was traced").isOne();
+        assertThat(scheduled(history, "ReinEnd")).as("the end cancelled and traced again as cancelled").isEqualTo(2);
+        DeterminismTest.replay(history);
+    }
+
+    @Test
+    void aReadFailedForGoodWhileAnotherRanRecordedBeforeTheReadsWereAwaitedStillReplays() throws Exception {
+        WorkflowExecutionHistory history = recorded("reads-not-awaited-before-36de1b45.json");
+        assertThat(versionMarkers(history)).as("recorded before the branches").doesNotContain("reads-all-ended", "reads-cancelled");
+        assertThat(scheduled(history, "ReinCallTool")).as("the step's two reads").isEqualTo(2);
+        DeterminismTest.replay(history);
+    }
+
+    @Test
+    void aReadFailedForGoodWhileAnotherRanRecordedWhenTheReadsWereAwaitedStillReplays() throws Exception {
+        WorkflowExecutionHistory history = recorded("reads-all-ended-before-21539385.json");
+        assertThat(versionMarkers(history)).as("the history goes through the reads-all-ended branch, not reads-cancelled")
+                .contains("reads-all-ended").doesNotContain("reads-cancelled");
+        assertThat(scheduled(history, "ReinCallTool")).as("the step's two reads").isEqualTo(2);
+        DeterminismTest.replay(history);
+    }
+
+    /** Records the current code's histories that the folder the property names lacks (see the class doc). */
     @Test
     void recordWhenAsked() throws Exception {
         String folder = System.getProperty("rein.recordHistories");
@@ -72,10 +155,31 @@ class RecordedBranchHistoriesTest {
         }
         Path into = Path.of(folder);
         Files.createDirectories(into);
-        Files.writeString(into.resolve(READS_CANCELLED), readsCancelled().toJson(true));
-        List<WorkflowExecutionHistory> pause = pauseContinued();
-        Files.writeString(into.resolve(PAUSE_CONTINUED), pause.get(0).toJson(true));
-        Files.writeString(into.resolve(PAUSE_CONTINUED_NEXT), pause.get(1).toJson(true));
+        // a file kept in the folder is left as it is: a history recorded with older code must not be recorded over
+        if (absent(into, READS_CANCELLED)) {
+            Files.writeString(into.resolve(READS_CANCELLED), readsCancelled().toJson(true));
+        }
+        if (absent(into, PAUSE_CONTINUED, PAUSE_CONTINUED_NEXT)) {
+            List<WorkflowExecutionHistory> pause = pauseContinued();
+            Files.writeString(into.resolve(PAUSE_CONTINUED), pause.get(0).toJson(true));
+            Files.writeString(into.resolve(PAUSE_CONTINUED_NEXT), pause.get(1).toJson(true));
+        }
+        if (absent(into, CONTINUED, CONTINUED_NEXT)) {
+            List<WorkflowExecutionHistory> continued = continuedBetweenSteps();
+            Files.writeString(into.resolve(CONTINUED), continued.get(0).toJson(true));
+            Files.writeString(into.resolve(CONTINUED_NEXT), continued.get(1).toJson(true));
+        }
+        if (absent(into, DEADLINE_IN_CALL)) {
+            Files.writeString(into.resolve(DEADLINE_IN_CALL), deadlineInCall().toJson(true));
+        }
+        if (absent(into, END_NOT_CANCELLED)) {
+            Files.writeString(into.resolve(END_NOT_CANCELLED), cancelAtEnd().toJson(true));
+        }
+    }
+
+    /** True when none of the files is in the folder yet. */
+    private static boolean absent(Path folder, String... names) {
+        return java.util.Arrays.stream(names).noneMatch(name -> Files.exists(folder.resolve(name)));
     }
 
     /** As TemporalParallelReadsTest's: one read breaks the interceptor chain's contract while a slow one runs. */
@@ -129,11 +233,106 @@ class RecordedBranchHistoriesTest {
         }
     }
 
+    /** As TemporalContinueAsNewTest's: lookups make the history pass a low limit; the run continues as new, then answers. */
+    private static List<WorkflowExecutionHistory> continuedBetweenSteps() {
+        List<ScriptedModel.Turn> turns = new java.util.ArrayList<>();
+        for (int i = 1; i <= 6; i++) {
+            turns.add(ScriptedModel.toolCalls(ScriptedModel.call("lookup_order", "{\"id\":\"A-" + i + "\"}")));
+        }
+        turns.add(ScriptedModel.text("すべて配達済みです。"));
+        Agent agent = Orders.agent(ScriptedModel.of(turns.toArray(ScriptedModel.Turn[]::new)), new RecordingListener(),
+                Orders.lookup()).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            RunResult result = server.start(agent).withHistoryLimit(30).start("A-1 から A-6 は?", "run-continued").result();
+            assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+            var info = server.client().newUntypedWorkflowStub("run-continued").describe().getRawDescription()
+                    .getWorkflowExecutionInfo();
+            return List.of(server.client().fetchHistory("run-continued", info.getFirstRunId()),
+                    server.client().fetchHistory("run-continued", info.getExecution().getRunId()));
+        }
+    }
+
+    /** As TemporalBudgetTest's: the model holds its second answer past the run's 20-second deadline. */
+    private static WorkflowExecutionHistory deadlineInCall() throws InterruptedException {
+        ScriptedModel scripted = ScriptedModel.of(ScriptedModel.toolCalls(ScriptedModel.call("lookup_order", "{\"id\":\"A-1\"}")),
+                ScriptedModel.text("never answered in time"));
+        java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+        dev.rein.model.Model slow = new dev.rein.model.Model() {
+            @Override
+            public dev.rein.model.ModelResponse call(dev.rein.model.ModelRequest request, dev.rein.model.ModelCallContext context)
+                    throws dev.rein.model.ModelException, InterruptedException {
+                if (calls.incrementAndGet() > 1) {
+                    Thread.sleep(Duration.ofSeconds(90));
+                }
+                return scripted.call(request, context);
+            }
+        };
+        Agent agent = Agent.builder().model(slow).modelName("scripted-model").prices(ScriptedModel.PRICES).tools(Orders.lookup())
+                .listener(new RecordingListener())
+                // long enough that the first step ends within it on a loaded machine
+                .budget(dev.rein.budget.Budget.builder().maxSteps(8).maxDuration(Duration.ofSeconds(20)).build()).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalRun run = server.start(agent).start("A-1 はどこ?", "run-deadline-in-call");
+            // polled: waiting on the result would let the test server skip time past the call's deadline at once
+            long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (run.status() == RunStatus.RUNNING && System.nanoTime() < until) {
+                Thread.sleep(100);
+            }
+            assertThat(run.result().status()).isEqualTo(RunStatus.STOPPED_BUDGET);
+            assertThat(calls).as("the deadline passed during the second model call").hasValue(2);
+            return server.client().fetchHistory("run-deadline-in-call");
+        }
+    }
+
+    /** As TemporalDecisionRaceTest's: the run is cancelled while its end (ReinEnd) is being traced. */
+    private static WorkflowExecutionHistory cancelAtEnd() throws InterruptedException {
+        java.util.concurrent.CountDownLatch ending = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        dev.rein.trace.RunListener holdsTheEnd = new dev.rein.trace.RunListener() {
+            @Override
+            public void onEvent(dev.rein.trace.TraceEvent event) {
+                if (event instanceof dev.rein.trace.TraceEvent.RunFinished && ending.getCount() > 0) {
+                    ending.countDown();
+                    try {
+                        release.await(60, java.util.concurrent.TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+            }
+        };
+        Agent agent = Orders.agent(Orders.lookupThenAnswer(), new RecordingListener(), Orders.lookup())
+                .listener(runId -> holdsTheEnd).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalRun run = server.start(agent).start("A-1?", "run-cancel-at-end");
+            assertThat(ending.await(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            run.cancel();
+            Thread.sleep(1_000); // the cancel reaches the workflow while ReinEnd still runs
+            release.countDown();
+            assertThat(TemporalTestServer.resultPolled(run, Duration.ofSeconds(60)).status()).isEqualTo(RunStatus.SUCCEEDED);
+            return server.client().fetchHistory("run-cancel-at-end");
+        } finally {
+            release.countDown();
+        }
+    }
+
     private static WorkflowExecutionHistory recorded(String name) throws IOException {
         try (var in = RecordedBranchHistoriesTest.class.getResourceAsStream("/histories/" + name)) {
             assertThat(in).as("the recorded history resource %s", name).isNotNull();
             return WorkflowExecutionHistory.fromJson(new String(in.readAllBytes(), StandardCharsets.UTF_8));
         }
+    }
+
+    /** How many activities of the type the history schedules. */
+    private static long scheduled(WorkflowExecutionHistory history, String activityType) {
+        return history.getEvents().stream().filter(HistoryEvent::hasActivityTaskScheduledEventAttributes)
+                .filter(e -> e.getActivityTaskScheduledEventAttributes().getActivityType().getName().equals(activityType))
+                .count();
+    }
+
+    /** How many cancels of the workflow the history records. */
+    private static long requestedCancels(WorkflowExecutionHistory history) {
+        return history.getEvents().stream().filter(HistoryEvent::hasWorkflowExecutionCancelRequestedEventAttributes).count();
     }
 
     /** The change ids of the history's version markers. */
