@@ -297,6 +297,45 @@ class TemporalApprovalTest {
         }
     }
 
+    /**
+     * A probe of docs/temporal.md: a decision sent with the workflow's start ({@code signalWithStart}) reaches the run
+     * before it has begun, so it is refused as "the run has not started yet" and not kept for the pause that follows,
+     * even when it names the very action the run then waits on; the refund runs only after a decision sent then.
+     */
+    @Test
+    void aDecisionSignalledWithTheStartIsRefusedAndNotKeptForTheLaterPause() {
+        Orders.Ledger ledger = new Orders.Ledger();
+        RecordingListener trace = new RecordingListener();
+        Agent agent = Orders.withApproval(Orders.agent(Orders.refundThenAnswer(), trace, Orders.refund(ledger, key -> {})));
+        String hash = dev.rein.approval.ActionHash.of("refund", Json.parse("{\"id\":\"A-1\"}"));
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalAgentClient agents = server.start(agent);
+            var config = agent.config();
+            dev.rein.temporal.internal.RunInput input = new dev.rein.temporal.internal.RunInput("A-1 を返金して",
+                    config.modelName(), config.budget(), config.prices().entries(), config.maxTokens(),
+                    config.maxVerificationFailures(), dev.rein.agent.DrivenRun.MAX_EMPTY_NUDGES,
+                    TemporalAgentClient.DEFAULT_ATTEMPT_TIMEOUT, config.retryPolicy().maxRetries(),
+                    config.retryPolicy().initialDelay(), config.retryPolicy().maxDelay());
+            server.client().newUntypedWorkflowStub("ReinAgentRun", io.temporal.client.WorkflowOptions.newBuilder()
+                            .setTaskQueue(TemporalTestServer.QUEUE).setWorkflowId("run-signal-with-start").build())
+                    .signalWithStart("decide", new Object[] {ApprovalSignal.approve(hash, "alice")}, new Object[] {input});
+            TemporalRun run = agents.attach("run-signal-with-start");
+            awaitStatus(run, RunStatus.WAITING_APPROVAL);
+
+            assertThat(run.pendingApprovals()).singleElement().satisfies(r -> assertThat(r.actionHash()).isEqualTo(hash));
+            assertThat(run.refusedDecisions()).containsExactly(hash + ": the run has not started yet");
+            assertThat(ledger.charges).isEmpty();
+
+            run.approve(hash, "bob");
+            RunResult result = run.result();
+
+            assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+            assertThat(ledger.charges).hasSize(1);
+            assertThat(trace.events(TraceEvent.ApprovalDecided.class)).singleElement()
+                    .satisfies(d -> assertThat(d.decidedBy()).isEqualTo("bob"));
+        }
+    }
+
     private static void awaitPending(TemporalRun run, int count) {
         long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (run.pendingApprovals().size() != count) {
