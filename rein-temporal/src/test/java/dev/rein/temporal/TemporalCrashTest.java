@@ -133,6 +133,61 @@ class TemporalCrashTest {
     }
 
     /**
+     * A worker that dies during a model call, its attempt timeout longer than the time left, leaves the call to
+     * Temporal's timeout at the run's deadline: the run stops for its deadline in the local words, traced as a budget
+     * stop, on the worker that replaced it (docs/temporal.md: "also when Temporal's own timeout cuts the call first"),
+     * not as an activity no worker started (the call was started: the run is not FAILED saying no worker polls).
+     */
+    @Test
+    void aWorkerLostDuringAModelCallAtTheDeadlineStopsTheRunForItsDeadline() throws Exception {
+        CountDownLatch inCall = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        dev.rein.model.Model hanging = new dev.rein.model.Model() {
+            @Override
+            public dev.rein.model.ModelResponse call(dev.rein.model.ModelRequest request, dev.rein.model.ModelCallContext context) {
+                inCall.countDown();
+                awaitUninterruptibly(release);
+                throw new IllegalStateException("the crashed worker's call never answers");
+            }
+        };
+        dev.rein.budget.Budget budget = dev.rein.budget.Budget.builder().maxSteps(8).maxDuration(Duration.ofSeconds(5)).build();
+        Agent crashing = Agent.builder().model(hanging).modelName("scripted-model").prices(dev.rein.testkit.ScriptedModel.PRICES)
+                .listener(new RecordingListener()).budget(budget).build();
+        RecordingListener trace = new RecordingListener();
+        Agent healthy = Orders.agent(dev.rein.testkit.ScriptedModel.of(dev.rein.testkit.ScriptedModel.text("注文は配達済みです。")),
+                trace).budget(budget).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalAgents.workflows(server.env.newWorker(TemporalTestServer.QUEUE));
+            server.env.start();
+            WorkerFactory one = WorkerFactory.newInstance(server.client());
+            TemporalAgents.activities(one.newWorker(TemporalTestServer.QUEUE), crashing);
+            one.start();
+            TemporalRun run = TemporalAgents.client(server.client(), TemporalTestServer.QUEUE, crashing)
+                    .start("A-1 はどこ?", "run-crash-at-deadline");
+            assertThat(inCall.await(60, TimeUnit.SECONDS)).isTrue();
+            one.shutdownNow();
+
+            WorkerFactory two = WorkerFactory.newInstance(server.client());
+            TemporalAgents.activities(two.newWorker(TemporalTestServer.QUEUE), healthy);
+            two.start();
+            try {
+                RunResult result = run.result(Duration.ofSeconds(120));
+
+                assertThat(result.status()).as(result.reason() + ": " + result.message()).isEqualTo(RunStatus.STOPPED_BUDGET);
+                assertThat(result.reason()).isEqualTo(dev.rein.budget.BudgetKind.DEADLINE.reason());
+                assertThat(result.message()).isEqualTo("the time limit of 5 s was reached while waiting for the model");
+                assertThat(trace.events(TraceEvent.Intervention.class)).extracting(TraceEvent.Intervention::kind)
+                        .containsExactly("budget");
+            } finally {
+                release.countDown();
+                two.shutdownNow();
+            }
+        } finally {
+            release.countDown();
+        }
+    }
+
+    /**
      * A worker lost during a model call does not use up the agent's retries of the provider's errors: after the lost
      * worker, the next worker's call is rate limited once and retried (maxRetries 1), as locally, where the lost
      * worker's attempt counted as the policy's first and the rate limit ended the run FAILED ('gave up after 2
