@@ -34,9 +34,10 @@ import org.junit.jupiter.api.Test;
  * </ul>
  * Those are recorded with the current code (each branch's version 1). The histories named {@code *-before-<commit>}
  * were recorded with the code of that commit's parent, before the change, and pin that runs recorded then still replay
- * through the branch's default version: {@code end-cancelled-before-f92dd9b3}, and for {@code reads-all-ended} (whose version 1 only histories recorded before {@code reads-cancelled} reach, as
- * a step of two reads now takes that branch) {@code reads-not-awaited-before-36de1b45} (its default version) and
- * {@code reads-all-ended-before-21539385} (its version 1). Each was recorded by the scenario of the test its commit added,
+ * through the branch's default version: {@code end-cancelled-before-f92dd9b3}, and for {@code reads-all-ended}
+ * (whose version 1 only histories recorded before {@code reads-cancelled} reach, as a step of two reads now takes that
+ * branch) {@code reads-not-awaited-before-36de1b45} (its default version) and {@code reads-all-ended-before-21539385}
+ * (its version 1). Each was recorded by the scenario of the test its commit added,
  * run in a checkout of the parent commit. The default version of {@code continue-as-new} is not pinned: a run recorded
  * before it reached the branch only past 10,000 events (the history limit came with it), megabytes of history. Nor is
  * that of {@code deadline-in-call-intervention}: before it, only Temporal's timeout of the model call reached the branch,
