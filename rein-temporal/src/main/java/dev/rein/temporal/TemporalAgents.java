@@ -17,7 +17,6 @@ import io.temporal.common.converter.DefaultDataConverter;
 import io.temporal.common.converter.JacksonJsonPayloadConverter;
 import io.temporal.worker.TypeAlreadyRegisteredException;
 import io.temporal.worker.Worker;
-import java.util.Objects;
 
 /**
  * Runs an {@link Agent} on Temporal: the same agent definition (tools, policies, listeners) as a
@@ -48,9 +47,10 @@ public final class TemporalAgents {
      * shared volume, or an {@link OutputStore} over a database or object store); start the worker
      * factory afterwards.
      *
-     * @throws ReinException when {@code agent} or {@code runStore} is null, or the worker already runs an agent
+     * @throws ReinException when {@code worker}, {@code agent} or {@code runStore} is null, or the worker already runs an agent
      */
     public static void worker(Worker worker, Agent agent, OutputStore runStore) {
+        requireWorker(worker);
         requireAgentAndStore(agent, runStore); // before the workflow is registered, so nothing is half done
         workflows(worker);
         activities(worker, agent, runStore);
@@ -67,9 +67,10 @@ public final class TemporalAgents {
     /**
      * Registers only the run workflow (workers that decide, and never call a model or a tool).
      *
-     * @throws ReinException when the worker already has it: a worker runs one agent
+     * @throws ReinException when {@code worker} is null, or it already has the workflow: a worker runs one agent
      */
     public static void workflows(Worker worker) {
+        requireWorker(worker);
         try {
             // through a factory that checks the worker's data converter on the run's input first: the worker's client
             // is not visible here, and a worker without Rein's converter would fail the run's first workflow task
@@ -90,14 +91,23 @@ public final class TemporalAgents {
      * Registers only the agent's activities (workers that call models and tools), with a shared run store.
      *
      * @throws ReinException when the worker already runs an agent's activities (a worker runs one agent), or
-     *                       {@code agent} or {@code runStore} is null
+     *                       {@code worker}, {@code agent} or {@code runStore} is null
      */
     public static void activities(Worker worker, Agent agent, OutputStore runStore) {
+        requireWorker(worker);
         requireAgentAndStore(agent, runStore);
         try {
             worker.registerActivitiesImplementations(new AgentActivitiesImpl(agent, runStore));
         } catch (TypeAlreadyRegisteredException e) {
             throw oneAgentPerWorker(worker, e);
+        }
+    }
+
+    /** A null worker (a field not yet set) was a NullPointerException from inside the registration. */
+    private static void requireWorker(Worker worker) {
+        if (worker == null) {
+            throw new ReinException("the worker is null: pass the Worker of this agent's task queue"
+                    + " (WorkerFactory.newWorker(taskQueue))");
         }
     }
 
@@ -143,7 +153,7 @@ public final class TemporalAgents {
      *
      * @throws ReinException when {@code client}'s data converter writes JSON Rein's workers cannot read (Temporal's
      *                       default one, say) instead of {@link #dataConverter()} (a codec around it is fine), or
-     *                       {@code taskQueue} is empty or null, or {@code agent} or {@code runStore} is null
+     *                       {@code taskQueue} is empty or null, or {@code client}, {@code agent} or {@code runStore} is null
      */
     public static TemporalAgentClient client(WorkflowClient client, String taskQueue, Agent agent, OutputStore runStore) {
         if (taskQueue == null || taskQueue.isBlank()) {
@@ -155,7 +165,11 @@ public final class TemporalAgents {
         requireAgentAndStore(agent, runStore);
         // Temporal's own converter writes the run's input in a form Rein's workers cannot read: the run would start
         // and then hang on its first workflow task, with nothing said to the caller
-        DataConverter converter = Objects.requireNonNull(client, "client").getOptions().getDataConverter();
+        if (client == null) {
+            throw new ReinException("the WorkflowClient is null: pass the client of your Temporal service, built with"
+                    + " TemporalAgents.clientOptions() as the workers' client is");
+        }
+        DataConverter converter = client.getOptions().getDataConverter();
         if (converter == DefaultDataConverter.STANDARD_INSTANCE) {
             throw new ReinException("this WorkflowClient uses Temporal's default data converter, so Rein's workers could not"
                     + " read the runs it starts: build it with TemporalAgents.clientOptions() (or"

@@ -236,6 +236,20 @@ class TemporalMisconfigurationTest {
         }
     }
 
+    /** A null worker or client is refused saying what to pass, where it was a bare NullPointerException. */
+    @Test
+    void aNullWorkerOrClientIsRefusedSayingWhatToPass() {
+        Agent agent = Orders.agent(Orders.lookupThenAnswer(), new RecordingListener(), Orders.lookup()).build();
+        assertThatThrownBy(() -> TemporalAgents.worker(null, agent)).isInstanceOf(ReinException.class)
+                .hasMessageContaining("the worker is null").hasMessageContaining("WorkerFactory.newWorker");
+        assertThatThrownBy(() -> TemporalAgents.workflows(null)).isInstanceOf(ReinException.class)
+                .hasMessageContaining("the worker is null");
+        assertThatThrownBy(() -> TemporalAgents.activities(null, agent)).isInstanceOf(ReinException.class)
+                .hasMessageContaining("the worker is null");
+        assertThatThrownBy(() -> TemporalAgents.client(null, "q", agent)).isInstanceOf(ReinException.class)
+                .hasMessageContaining("the WorkflowClient is null").hasMessageContaining("TemporalAgents.clientOptions()");
+    }
+
     /**
      * A worker runs one agent: a second agent registered on the same worker is refused saying to give it a worker and
      * task queue of its own, where Temporal's own message only said that ReinAgentRun (or ReinEnd) was already
