@@ -286,7 +286,8 @@ final class ChunkAssembler {
         }
         OpaqueBlock reasoned = details.keep(origin);
         // The family of the model the server names, else of the one asked for (a gateway's alias names none).
-        String family = Origin.family(origin, model) != null ? Origin.family(origin, model) : Origin.family(origin, fallbackModel);
+        String family = Origin.family(origin, model);
+        family = family != null ? family : Origin.family(origin, fallbackModel);
         // The plain reasoning goes back only to a family that wants it (ReasoningContent), so it is kept only for one: a
         // response of only reasoning from another model (Groq's, Qwen3 on vLLM) stays a turn without content, as it was.
         // OpenRouter's reasoning_details carry what its plain reasoning says, and go back instead.

@@ -14,6 +14,9 @@ import dev.rein.model.ModelOption;
  * Agent.builder().model(model).modelOption(OpenAiReasoningEffort.LOW)
  * }</pre>
  *
+ * <p>On the command line: {@code rein run --reasoning-effort low}. OpenAI's gpt-5.4 and later take function tools on
+ * Chat Completions only with {@link #NONE}.
+ *
  * @param effort the wire value, such as {@code "low"}
  */
 public record OpenAiReasoningEffort(String effort) implements ModelOption {
