@@ -101,6 +101,16 @@ class ReasoningEffortOptionTest {
         }
     }
 
+    /** A model that does not reason refuses the field (the fake as the API: unsupported_parameter); the error names the option. */
+    @Test
+    void aModelThatDoesNotReasonFailsSayingToLeaveTheOptionOut() {
+        InProcessCli.Outcome outcome = cli.run("run", "--provider", "openai", "--model", "gpt-4.1-mini", "--reasoning-effort",
+                "low", "17 * 23?");
+        assertThat(outcome.exitCode()).as(outcome.stderr()).isEqualTo(ExitCodes.FAILED);
+        assertThat(outcome.stderr()).contains("'reasoning_effort' is not supported with this model")
+                .contains("leave out the OpenAiReasoningEffort model option (--reasoning-effort)");
+    }
+
     /** The run's error for a model that refuses tools with reasoning names the option that fixes it on the command line. */
     @Test
     void aModelThatRefusesToolsWithReasoningFailsNamingTheOption() {
