@@ -212,13 +212,16 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
 
     /**
      * The {@code anthropic-beta} values of {@code request}: its server-side edits', its thinking's (a display only a
-     * beta defines), its server tools' (a tool version only a beta defines), then its {@link AnthropicBetas}, each once.
+     * beta defines, the block binding of a rewritten history), its server tools' (a tool version only a beta defines), then its {@link AnthropicBetas}, each once.
      */
     private static List<String> betas(ModelRequest request) {
         List<ServerContextEdit> edits = RequestMapper.edits(request);
         java.util.Optional<AnthropicBetas> chosen = request.option(AnthropicBetas.class);
         java.util.Optional<AnthropicServerTools> tools = request.option(AnthropicServerTools.class);
-        List<String> thinking = request.option(AnthropicThinking.class).map(AnthropicThinking::betas).orElse(List.of());
+        List<String> thinking = new java.util.ArrayList<>(request.option(AnthropicThinking.class).map(AnthropicThinking::betas).orElse(List.of()));
+        if (AnthropicThinking.dropsStaleBlocks(request)) {
+            thinking.add(AnthropicThinking.BINDING_BETA);
+        }
         if (chosen.isEmpty() && tools.isEmpty() && thinking.isEmpty()) {
             return edits.isEmpty() ? List.of() : List.copyOf(ContextEdits.betas(edits));
         }

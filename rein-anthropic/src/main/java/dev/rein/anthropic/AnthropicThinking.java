@@ -150,6 +150,46 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
         return display == Display.UPDATES ? java.util.List.of(Display.UPDATES_BETA) : java.util.List.of();
     }
 
+    /** The beta of {@code thinking.block_binding} (preserved thinking's controls). */
+    static final String BINDING_BETA = "thinking-binding-controls-2026-08-01";
+
+    /**
+     * The models with preserved thinking ("Preserved thinking", supported models): a thinking block sent back to
+     * them is refused (400, "The block is bound to a different conversation") when the system prompt, the tools or
+     * a message before it changed since it was made, unless the request asks for such blocks to be dropped.
+     */
+    static final java.util.Set<String> PRESERVED_THINKING = java.util.Set.of("claude-opus-5-5", "claude-sonnet-5-5",
+            "claude-haiku-5-5", "claude-fable-5-1", "claude-fable-5-2", "claude-mythos-5-1", "claude-mythos-5-2");
+
+    /** A dated name of a listed model ({@code -20261015}), read as PriceTable reads one; a version is another model. */
+    private static final java.util.regex.Pattern DATE_SUFFIX = java.util.regex.Pattern.compile("-\\d{4}[\\d-]*");
+
+    /**
+     * Whether {@code request} asks the API to drop thinking blocks whose prefix changed
+     * ({@code "block_binding": {"prefix_mismatch_behavior": "drop_block"}}, with {@link #BINDING_BETA}): when the
+     * agent rewrites earlier turns ({@link dev.rein.model.RewrittenHistory}: its state or recalled memory on the
+     * latest message only, old turns left out or summarised, tool results cleared, a tool list that can change), the
+     * model binds its thinking, and the request sends thinking back. Only adaptive and budget thinking have the field
+     * (a request without a thinking option gets {@code adaptive}, which these models use anyway); disabled and
+     * between_tools thinking have none.
+     */
+    static boolean dropsStaleBlocks(ModelRequest request) {
+        if (request.option(dev.rein.model.RewrittenHistory.class).isEmpty() || !preservesThinking(request.model())) {
+            return false;
+        }
+        Type type = request.option(AnthropicThinking.class).map(AnthropicThinking::type).orElse(Type.ADAPTIVE);
+        if (type != Type.ADAPTIVE && type != Type.ENABLED) {
+            return false;
+        }
+        return request.messages().stream().flatMap(m -> m.content().stream()).anyMatch(
+                b -> b instanceof dev.rein.model.ThinkingBlock || b instanceof dev.rein.model.RedactedThinkingBlock);
+    }
+
+    private static boolean preservesThinking(String model) {
+        return PRESERVED_THINKING.contains(model) || PRESERVED_THINKING.stream().anyMatch(
+                m -> model.startsWith(m + "-") && DATE_SUFFIX.matcher(model.substring(m.length())).matches());
+    }
+
     /** The same thinking, returned as {@code display} says. */
     public AnthropicThinking withDisplay(Display display) {
         return new AnthropicThinking(type, budgetTokens, Objects.requireNonNull(display, "display"));

@@ -142,8 +142,9 @@ final class RequestMapper {
     /** {@code thinking} and {@code output_config}, when the request asks for them; count_tokens takes both too. */
     private static void thinkingAndOutput(JsonGenerator g, ModelRequest request) throws IOException {
         Optional<AnthropicThinking> thinking = request.option(AnthropicThinking.class);
-        if (thinking.isPresent()) {
-            thinking(g, thinking.get());
+        boolean drop = AnthropicThinking.dropsStaleBlocks(request);
+        if (thinking.isPresent() || drop) {
+            thinking(g, thinking.orElse(AnthropicThinking.adaptive()), drop);
         }
         Optional<AnthropicEffort> effort = request.option(AnthropicEffort.class);
         boolean structured = structuredOutput(request);
@@ -164,7 +165,7 @@ final class RequestMapper {
         }
     }
 
-    private static void thinking(JsonGenerator g, AnthropicThinking thinking) throws IOException {
+    private static void thinking(JsonGenerator g, AnthropicThinking thinking, boolean drop) throws IOException {
         g.writeObjectFieldStart("thinking");
         g.writeStringField("type", thinking.type().wire());
         if (thinking.budgetTokens() != null) {
@@ -172,6 +173,12 @@ final class RequestMapper {
         }
         if (thinking.display() != null) {
             g.writeStringField("display", thinking.display().wire());
+        }
+        if (drop) {
+            // Rein rewrote earlier turns: the API drops the thinking they invalidated instead of refusing the request.
+            g.writeObjectFieldStart("block_binding");
+            g.writeStringField("prefix_mismatch_behavior", "drop_block");
+            g.writeEndObject();
         }
         g.writeEndObject();
     }

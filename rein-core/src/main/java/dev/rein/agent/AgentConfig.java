@@ -113,9 +113,37 @@ public final class AgentConfig {
         return toBuilder().listener(factory).build().config();
     }
 
-    /** The options of each model request: {@link #modelOptions()}, plus the server-side context edits if any. */
+    /**
+     * The options of each model request: {@link #modelOptions()}, plus the server-side context edits if any, plus
+     * {@link dev.rein.model.RewrittenHistory} when a setting makes Rein send earlier turns otherwise than the model
+     * saw them.
+     */
     public ModelOptions requestOptions() {
-        return serverContextEdits.isEmpty() ? modelOptions : modelOptions.with(new ServerContextEdits(serverContextEdits));
+        ModelOptions options = serverContextEdits.isEmpty() ? modelOptions : modelOptions.with(new ServerContextEdits(serverContextEdits));
+        List<String> rewrites = historyRewrites();
+        return rewrites.isEmpty() ? options : options.with(new dev.rein.model.RewrittenHistory(rewrites));
+    }
+
+    /** What makes this agent's requests differ in their earlier turns from what the model saw (see RewrittenHistory). */
+    private List<String> historyRewrites() {
+        List<String> causes = new java.util.ArrayList<>();
+        if (!(stateInPrompt instanceof dev.rein.context.StateInPrompt.Off)) {
+            causes.add("state_in_prompt");
+        }
+        if (memoryInjection != null) {
+            causes.add("memory_recall");
+        }
+        dev.rein.context.ContextPolicy context = guards.context();
+        if (context.clearing() != null && context.clearing().side() == dev.rein.context.Side.CLIENT) {
+            causes.add("clear_tool_results");
+        }
+        if (context.compaction() != null && context.compaction().side() == dev.rein.context.Side.CLIENT) {
+            causes.add("compaction");
+        }
+        if (!source.toolSources.isEmpty()) {
+            causes.add("tool_sources");
+        }
+        return causes;
     }
 
     /** The required shape of the final answer, when the agent has one ({@link Agent.Builder#outputType}). */

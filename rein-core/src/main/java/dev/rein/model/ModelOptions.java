@@ -55,11 +55,18 @@ public final class ModelOptions {
         }
     }
 
-    /** How traces show the options: by type name. */
+    /**
+     * How traces show the options: by type name. {@link RewrittenHistory} is left out: the agent derives it from
+     * settings whose effect the trace already shows (the messages), and a replay must not take it for a change.
+     */
     @com.fasterxml.jackson.annotation.JsonValue
     Map<String, ModelOption> byTypeName() {
         Map<String, ModelOption> named = new LinkedHashMap<>();
-        options.forEach((type, option) -> named.put(type.getSimpleName(), option));
+        options.forEach((type, option) -> {
+            if (type != RewrittenHistory.class) {
+                named.put(type.getSimpleName(), option);
+            }
+        });
         return named;
     }
 

@@ -35,7 +35,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * before it, and each {@code tool_use} answered in the next message; and what the newest models refuse, as
  * their "What's new" pages word it: thinking off or with a manual budget on {@code claude-opus-5-5},
  * {@code claude-fable-5-1} and {@code claude-mythos-5-1}, and a forced tool choice ({@code any} or a named
- * tool, also at count_tokens) on those and {@code claude-sonnet-5-5}. A rejected request gets 400
+ * tool, also at count_tokens) on those and {@code claude-sonnet-5-5}; and, on the models with preserved thinking
+ * ({@code claude-opus-5-5}, {@code claude-sonnet-5-5}, {@code claude-haiku-5-5}, {@code claude-fable-5-1} and
+ * {@code -5-2}, {@code claude-mythos-5-1} and {@code -5-2}), the prefix check of a thinking block this server made
+ * and the request sends back: when the system prompt, the tools or a message before it changed since (not counting
+ * {@code cache_control}), 400 "The block is bound to a different conversation", as for an account created from 31
+ * August 2026 on, unless the request sets {@code thinking.block_binding.prefix_mismatch_behavior} to
+ * {@code "drop_block"} with the beta {@code thinking-binding-controls-2026-08-01}. A rejected request gets 400
  * {@code invalid_request_error} with a message worded like the real one and consumes no reply.
  *
  * <pre>{@code
@@ -106,6 +112,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class FakeMessagesServer extends FakeApiServer<FakeMessagesServer> {
     private final Deque<FakeReply> replies = new ConcurrentLinkedDeque<>();
     private final Deque<FakeReply> countTokensReplies = new ConcurrentLinkedDeque<>();
+    private final ThinkingBinding thinkingBinding = new ThinkingBinding();
     private final AtomicInteger messageCounter = new AtomicInteger();
 
     private FakeMessagesServer(int port) throws IOException {
@@ -213,6 +220,11 @@ public final class FakeMessagesServer extends FakeApiServer<FakeMessagesServer> 
     // ---- used by MessagesHandler -------------------------------------------------------------
 
     /** The next reply of the endpoint's queue, or {@code null} when it is empty. */
+    /** The prefix check of the thinking blocks this server made (preserved thinking). */
+    ThinkingBinding thinkingBinding() {
+        return thinkingBinding;
+    }
+
     FakeReply nextReply(boolean countTokens) {
         return countTokens ? countTokensReplies.pollFirst() : replies.pollFirst();
     }

@@ -48,6 +48,9 @@ final class MessagesHandler implements HttpHandler {
         if (server.validatesRequests()) {
             // A rejected request consumes no reply, as the real API rejects it before generating one.
             Optional<RequestValidator.Violation> violation = RequestValidator.validate(request, countTokens);
+            if (violation.isEmpty() && !countTokens) {
+                violation = server.thinkingBinding().check(request);
+            }
             if (violation.isPresent()) {
                 ApiErrorType type = violation.get().type();
                 writer.error(exchange, call, type.status(), type.wireName(), violation.get().message(), Map.of());
@@ -56,6 +59,9 @@ final class MessagesHandler implements HttpHandler {
         }
         FakeReply reply = server.nextReply(countTokens);
         if (reply != null) {
+            if (!countTokens) {
+                server.thinkingBinding().made(request, reply);
+            }
             writer.answer(exchange, call, reply);
         } else if (countTokens) {
             // Unscripted token counts get the same deterministic estimate as message usage.

@@ -1,0 +1,95 @@
+package dev.rein.anthropic;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.agent.Agent;
+import dev.rein.agent.RunResult;
+import dev.rein.context.StateInPrompt;
+import dev.rein.json.Json;
+import dev.rein.run.RunStatus;
+import dev.rein.testkit.FakeReply;
+import dev.rein.tool.Tool;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Preserved thinking (the newest models): a thinking block sent back is checked against its prefix, the system
+ * prompt, tools and messages before it, as they were when it was made; a changed prefix is a 400 ("The block is
+ * bound to a different conversation") unless the request asks the API to drop such blocks. The fake server checks
+ * it as the docs say, for the blocks it made.
+ */
+class PreservedThinkingTest extends FakeApi {
+
+    private static Tool lookup() {
+        return Tool.builder("lookup").description("Looks an order up.")
+                .inputSchema("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},\"required\":[\"id\"]}")
+                .handler((args, ctx) -> "注文 " + args.get("id").asText() + " は発送済み")
+                .build();
+    }
+
+    private void twoToolSteps() {
+        server.enqueue(
+                FakeReply.message().thinking("まず A-1 を調べる", "sig_a1").toolUse("toolu_1", "lookup", "{\"id\":\"A-1\"}").build(),
+                FakeReply.message().thinking("次に A-2", "sig_a2").toolUse("toolu_2", "lookup", "{\"id\":\"A-2\"}").build(),
+                FakeReply.text("どちらも発送済みです。"));
+    }
+
+    @Test
+    void anAppendOnlyRunPassesThePrefixCheckAndAsksForNothingMore() {
+        // A probe: Rein's default requests only append (the moving cache breakpoint is not part of the prefix).
+        twoToolSteps();
+        RunResult result = Agent.builder().model(model).modelName("claude-opus-5-5").tools(lookup()).build().run("A-1 と A-2 は?");
+
+        assertThat(result.status()).as(result.toString()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(result.answer()).isEqualTo("どちらも発送済みです。");
+        assertThat(server.requests().get(2).body().has("thinking")).isFalse();
+        assertThat(server.requests().get(2).header("anthropic-beta")).isNull();
+    }
+
+    @Test
+    void stateInThePromptAsksTheApiToDropThinkingWhosePrefixItChanged() {
+        // The state block goes on the latest user message only, so each step changes the message before the
+        // previous turn's thinking: without drop_block the API refuses the second step.
+        twoToolSteps();
+        RunResult result = Agent.builder().model(model).modelName("claude-opus-5-5").tools(lookup())
+                .stateInPrompt(StateInPrompt.STATE_ONLY).build().run("A-1 と A-2 は?");
+
+        assertThat(result.status()).as(result.toString()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(result.answer()).isEqualTo("どちらも発送済みです。");
+        JsonNode first = server.requests().get(0).body();
+        assertThat(first.has("thinking")).as("nothing to bind in the first request").isFalse();
+        for (int step = 1; step <= 2; step++) {
+            JsonNode body = server.requests().get(step).body();
+            assertThat(body.get("thinking")).isEqualTo(
+                    Json.parse("{\"type\":\"adaptive\",\"block_binding\":{\"prefix_mismatch_behavior\":\"drop_block\"}}"));
+            assertThat(server.requests().get(step).header("anthropic-beta")).isEqualTo("thinking-binding-controls-2026-08-01");
+        }
+        // the thinking itself still goes back unchanged
+        assertThat(server.requests().get(1).body().at("/messages/1/content/0")).isEqualTo(
+                Json.parse("{\"type\":\"thinking\",\"thinking\":\"まず A-1 を調べる\",\"signature\":\"sig_a1\"}"));
+    }
+
+    @Test
+    void anAdaptiveThinkingOptionKeepsItsDisplayAndGainsTheBinding() {
+        twoToolSteps();
+        RunResult result = Agent.builder().model(model).modelName("claude-fable-5-1").tools(lookup())
+                .modelOption(AnthropicThinking.adaptive().withDisplay(AnthropicThinking.Display.UPDATES))
+                .stateInPrompt(StateInPrompt.withRecentTurns(1)).build().run("A-1 と A-2 は?");
+
+        assertThat(result.status()).as(result.toString()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(server.requests().get(2).body().get("thinking")).isEqualTo(Json.parse("{\"type\":\"adaptive\",\"display\":\"updates\","
+                + "\"block_binding\":{\"prefix_mismatch_behavior\":\"drop_block\"}}"));
+        assertThat(server.requests().get(2).header("anthropic-beta"))
+                .isEqualTo("thinking-display-updates-2026-08-18,thinking-binding-controls-2026-08-01");
+    }
+
+    @Test
+    void aModelWithoutPreservedThinkingGetsNoBinding() {
+        twoToolSteps();
+        RunResult result = Agent.builder().model(model).modelName("claude-sonnet-5").tools(lookup())
+                .stateInPrompt(StateInPrompt.STATE_ONLY).build().run("A-1 と A-2 は?");
+
+        assertThat(result.status()).as(result.toString()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(server.requests().get(2).body().has("thinking")).isFalse();
+    }
+}
