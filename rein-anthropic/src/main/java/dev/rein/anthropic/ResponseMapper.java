@@ -119,8 +119,11 @@ final class ResponseMapper {
         // The rest of the total counts as 5-minute writes: all of it without a split, and in a stream
         // what message_delta's cumulative total (which has no split) adds to message_start's split.
         write5m = Math.max(write5m, cacheWrite - write1h);
+        // output_tokens_details.thinking_tokens: the part of the output spent thinking (not added to it); only with
+        // a reported output, as message_start's details are placeholders like its output_tokens.
+        long thinking = outputReported ? Math.min(count(usage.path("output_tokens_details"), "thinking_tokens"), output) : 0;
         return new Usage(input, output, cacheRead, write5m + write1h, write1h == 0 ? Map.of() : Map.of(WRITE_1H, write1h),
-                !outputReported, serverToolUses(usage.path("server_tool_use")));
+                !outputReported, serverToolUses(usage.path("server_tool_use")), thinking);
     }
 
     /**

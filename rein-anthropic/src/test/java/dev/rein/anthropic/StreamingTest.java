@@ -59,6 +59,22 @@ class StreamingTest extends FakeApi {
     }
 
     @Test
+    void theThinkingTokensTheApiReportsApartAreTheUsagesReasoningTokens() throws Exception {
+        // usage.output_tokens_details.thinking_tokens: the part of output_tokens spent thinking, final in message_delta.
+        server.enqueue(FakeReply.malformed(new Sse()
+                .messageStart("{\"input_tokens\":10,\"output_tokens\":1,\"output_tokens_details\":{\"thinking_tokens\":0}}")
+                .block(0, "{\"type\":\"thinking\",\"thinking\":\"\"}", "{\"type\":\"thinking_delta\",\"thinking\":\"考える\"}",
+                        "{\"type\":\"signature_delta\",\"signature\":\"sig\"}")
+                .block(1, "{\"type\":\"text\",\"text\":\"\"}", "{\"type\":\"text_delta\",\"text\":\"晴れ\"}")
+                .end("end_turn", "{\"output_tokens\":40,\"output_tokens_details\":{\"thinking_tokens\":31}}").build()));
+
+        ModelResponse response = call(request("hi"));
+
+        assertThat(response.usage().outputTokens()).isEqualTo(40);
+        assertThat(response.usage().reasoningOutputTokens()).isEqualTo(31);
+    }
+
+    @Test
     void whatContentBlockStartAlreadyCarriesReachesTheListenersToo() throws Exception {
         // A server may open a block with its first text, or a tool call with its whole input (as in a
         // whole message), instead of an empty one filled by deltas: listeners see what the answer holds.
