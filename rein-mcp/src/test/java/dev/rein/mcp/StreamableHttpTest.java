@@ -45,6 +45,8 @@ class StreamableHttpTest {
             assertThat(output.isError()).isFalse();
             assertThat(output.content()).isEqualTo("Echo: över HTTP");
             assertThat(output.source()).isEqualTo("mcp:everything/echo");
+            // Its initialize answer's instructions, as over stdio (kept for an opt-in, not sent to a model).
+            assertThat(mcp.instructions().get("everything")).startsWith("# Everything Server – Server Instructions");
         }
     }
 
