@@ -88,6 +88,11 @@ class RealServersTest {
             assertThat(text).contains("Resource 2: This is a plaintext resource created at");
             String blob = invoke(mcp, "get-resource-reference", "{\"resourceType\": \"Blob\", \"resourceId\": 3}");
             assertThat(blob).contains("Resource 3: This is a base64 blob created at").doesNotContain("not shown");
+            // Resource links (protocol 2025-06-18) are named with their URI, name, type and description, after the text.
+            String links = invoke(mcp, "get-resource-links", "{\"count\": 2}");
+            assertThat(links).startsWith("Here are 2 resource links to resources available in this server:\n[resource link ")
+                    .contains("[resource link demo://resource/dynamic/blob/1 \"Blob Resource 1\", text/plain: Resource 1: plaintext resource]",
+                            "[resource link demo://resource/dynamic/text/2 \"Text Resource 2\", text/plain: Resource 2: plaintext resource]");
         }
     }
 
