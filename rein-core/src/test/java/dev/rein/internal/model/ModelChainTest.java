@@ -80,6 +80,7 @@ class ModelChainTest {
         stages.addAll(app);
         stages.add(new PricingStage(meter, "main", PRICES));
         stages.add(new RetryStage(new RetryPolicy(2, Duration.ofMillis(1), Duration.ofMillis(1), 0), meter, tracer));
+        stages.add(new AroundModelStage(app));
         stages.add(new DeadlineStage(meter, "run_chain", () -> log.add("end of attempt")));
         stages.add(ModelChain.MODEL);
         return new ModelChain(stages);
@@ -90,6 +91,90 @@ class ModelChainTest {
         return new ModelChain(List.of(new TracingStage(tracer, meter, attempt == 1),
                 RetryStage.engineAttempt(new RetryPolicy(2, Duration.ofMillis(40), Duration.ofSeconds(1), 0), meter, tracer, attempt),
                 ModelChain.MODEL));
+    }
+
+    /** A stage that puts {@code name} around whatever model an attempt reaches. */
+    private ModelInterceptor around(String name) {
+        return new ModelInterceptor() {
+            @Override
+            public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
+                return chain.proceed(call);
+            }
+
+            @Override
+            public Model aroundModel(ModelCall call) {
+                Model inner = call.model();
+                return new Model() {
+                    @Override
+                    public ModelResponse call(ModelRequest request, ModelCallContext context) throws ModelException, InterruptedException {
+                        log.add(name + " around " + request.model());
+                        return inner.call(request, context);
+                    }
+
+                    @Override
+                    public long countTokens(ModelRequest request) throws ModelException, InterruptedException {
+                        log.add(name + " counts");
+                        return inner.countTokens(request);
+                    }
+                };
+            }
+        };
+    }
+
+    /**
+     * The application stages' models are around the model each attempt reaches, a fallback a stage
+     * further in chose included (it never passed the outer stages' intercept), the first added
+     * outermost; token counts pass them too. A stage that returns null from aroundModel is named.
+     */
+    @Test
+    void theStagesModelsAreAroundAFallbackModelChosenFurtherInFirstAddedOutermost() throws Exception {
+        Model main = (request, context) -> {
+            throw new ModelException(ModelException.Kind.AUTHENTICATION, 401, "bad key");
+        };
+        Model backup = (request, context) -> answer(request);
+        ModelInterceptor fallback = new ModelInterceptor() {
+            @Override
+            public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
+                try {
+                    return chain.proceed(call);
+                } catch (ModelException e) {
+                    return chain.proceed(call.withModel(backup).withRequest(call.request().withModel("fallback")));
+                }
+            }
+
+            @Override
+            public boolean retries() {
+                return true;
+            }
+        };
+        BudgetMeter meter = meter(Duration.ofMinutes(1));
+        ModelChain chain = chain(meter, List.of(around("outer"), around("inner"), fallback));
+        chain.call(new ModelCall(main, request("main"), "step", ModelCallContext.until(Instant.now().plusSeconds(60))));
+        assertThat(log).filteredOn(line -> line.contains(" around ")).containsExactly("outer around main", "inner around main",
+                "outer around fallback", "inner around fallback");
+
+        log.clear();
+        chain.count(new ModelCall(backup, request("main"), "count_tokens", ModelCallContext.until(Instant.now().plusSeconds(60))));
+        assertThat(log).filteredOn(line -> line.endsWith(" counts")).containsExactly("outer counts", "inner counts");
+
+        ModelInterceptor broken = new ModelInterceptor() {
+            @Override
+            public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
+                return chain.proceed(call);
+            }
+
+            @Override
+            public Model aroundModel(ModelCall call) {
+                return null;
+            }
+
+            @Override
+            public String toString() {
+                return "broken";
+            }
+        };
+        assertThatThrownBy(() -> chain(meter, List.of(broken)).call(new ModelCall(backup, request("main"), "step",
+                ModelCallContext.until(Instant.now().plusSeconds(60))))).isInstanceOf(ReinException.class).hasMessageContaining("broken returned null from aroundModel");
     }
 
     @Test
