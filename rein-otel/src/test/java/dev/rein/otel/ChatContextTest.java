@@ -418,6 +418,29 @@ class ChatContextTest {
         assertThat(sampled).containsEntry("invoke_agent rein", "acme").containsEntry("chat test-model", "acme");
     }
 
+    /** A client of the application's, named in a failure's message by its class. */
+    static final class BrokenClient implements Model {
+        @Override
+        public ModelResponse call(ModelRequest request, ModelCallContext context) {
+            throw new IllegalStateException("connection pool closed");
+        }
+    }
+
+    /**
+     * A model client that throws is named by its own class in the run's message, as without telemetry:
+     * not by the wrapper the telemetry puts around it to make the chat span current.
+     */
+    @Test
+    void aFailingClientIsNamedByItsOwnClassNotByTheTelemetrysWrapper() {
+        Agent agent = ReinTelemetry.create(OTEL.getOpenTelemetry()).install(Agent.builder().model(new BrokenClient())
+                .modelName("test-model").prices(PriceTable.empty().with("test-model", ModelPrice.of("3", "0.3", "15")))
+                .retryPolicy(RetryPolicy.NONE)).build();
+        RunResult result = agent.run("say hi");
+        assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(result.message()).contains("the model client for model 'test-model' (" + BrokenClient.class.getName() + ")")
+                .contains("IllegalStateException: connection pool closed").doesNotContain("dev.rein.otel.internal");
+    }
+
     /**
      * A critic on another provider's model (Reflection.critic(model, name)): its chat span, its
      * finish reasons and its client metrics name that model's provider, not the agent's, as the

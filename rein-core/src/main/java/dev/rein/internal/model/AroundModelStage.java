@@ -4,7 +4,9 @@ import dev.rein.ReinException;
 import dev.rein.model.Model;
 import dev.rein.model.ModelCall;
 import dev.rein.model.ModelException;
+import dev.rein.model.ModelCallContext;
 import dev.rein.model.ModelInterceptor;
+import dev.rein.model.ModelRequest;
 import dev.rein.model.ModelResponse;
 import java.util.List;
 
@@ -32,6 +34,33 @@ public final class AroundModelStage implements ModelInterceptor {
         return chain.proceedCount(wrapped(call));
     }
 
+    /**
+     * The model as the stages wrapped it, remembering the client it wraps: a failure of the client is
+     * named by the client's class, not by a stage's wrapper ({@link ModelChain#MODEL}).
+     */
+    record Wrapped(Model outer, Model client) implements Model {
+        @Override
+        public ModelResponse call(ModelRequest request, ModelCallContext context)
+                throws ModelException, InterruptedException {
+            return outer.call(request, context);
+        }
+
+        @Override
+        public long countTokens(ModelRequest request) throws ModelException, InterruptedException {
+            return outer.countTokens(request);
+        }
+
+        @Override
+        public boolean abortsOnInterrupt() {
+            return outer.abortsOnInterrupt();
+        }
+    }
+
+    /** The model a failure names: the client inside the stages' wrappers. */
+    static Model client(Model model) {
+        return model instanceof Wrapped w ? w.client() : model;
+    }
+
     /** The innermost stage wraps first, so the first one added is outermost, as in the chain. */
     private ModelCall wrapped(ModelCall call) {
         ModelCall wrapped = call;
@@ -45,7 +74,7 @@ public final class AroundModelStage implements ModelInterceptor {
                 wrapped = wrapped.withModel(model);
             }
         }
-        return wrapped;
+        return wrapped == call ? call : wrapped.withModel(new Wrapped(wrapped.model(), call.model()));
     }
 
     @Override

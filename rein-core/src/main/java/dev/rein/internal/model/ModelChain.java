@@ -72,7 +72,7 @@ public final class ModelChain {
 
         /** The model asked for and the client's class, so a failure says whose it was (several providers may be in use). */
         private static String client(ModelCall call) {
-            Class<?> type = call.model().getClass();
+            Class<?> type = AroundModelStage.client(call.model()).getClass(); // not a stage's wrapper (telemetry's)
             String name = type.isSynthetic() || type.isAnonymousClass() || type.isHidden() ? "" : " (" + type.getName() + ")";
             return "for model '" + call.request().model() + "'" + name;
         }
