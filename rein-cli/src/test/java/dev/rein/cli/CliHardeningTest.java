@@ -254,6 +254,14 @@ class CliHardeningTest {
         assertThat(osUser.run("approve", other).stderr()).contains("as taro");
         assertThat(osUser.run("approve", other, "--as", " ").exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(osUser.run("approve", other, "--as", "a\u001bb").exitCode()).isEqualTo(ExitCodes.USAGE);
+        // the refusal shows the character it refuses: a tab or line break turned into a space showed a name with nothing
+        // wrong in it ("got 'Sato Hanako'")
+        for (String name : new String[] {"Sato\tHanako", "Sato\nHanako"}) {
+            InProcessCli.Outcome refused = osUser.run("approve", other, "--as", name);
+            assertThat(refused.exitCode()).isEqualTo(ExitCodes.USAGE);
+            assertThat(refused.stderrLines()).singleElement().asString()
+                    .contains("got 'Sato" + (name.contains("\t") ? "\\x09" : "\\x0a") + "Hanako'");
+        }
     }
 
     @Test
