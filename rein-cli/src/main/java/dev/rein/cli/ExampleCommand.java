@@ -74,6 +74,11 @@ final class ExampleCommand implements Callable<Integer> {
             throw new UsageException("--mcp goes with the demo, not --eval (the suite's agents are fixed); to evaluate"
                     + " with MCP tools use 'rein eval SUITE --mcp FILE'");
         }
+        if (mcp.file != null && Examples.find(name).filter(example -> !example.offersTools()).isPresent()) {
+            // its servers would start, and no agent would ever be offered their tools
+            throw new UsageException("the " + name + " example has no tool-calling agent (its model steps classify and"
+                    + " extract; code calls the tools), so the tools of --mcp would not be used; leave --mcp out");
+        }
         requireNoModelChoiceOffline();
         ProviderSelection provider = providerOptions.select(env.env(), null);
         if (!offline && model != null) {

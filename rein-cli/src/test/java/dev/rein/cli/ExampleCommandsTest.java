@@ -158,6 +158,20 @@ class ExampleCommandsTest {
     }
 
     /**
+     * The workflow example has no tool-calling agent (docs/mcp.md): the tools of --mcp would never be offered. Before: the
+     * servers were started and the demo ran without a word, as if their tools had been offered.
+     */
+    @Test
+    void mcpWithAnExampleWithoutAToolCallingAgentIsAUsageError(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Path servers = java.nio.file.Files.writeString(dir.resolve("servers.json"), "{\"mcpServers\": {}}");
+        InProcessCli.Outcome outcome = cli.run("example", "workflow", "--offline", "--mcp", servers.toString());
+        assertThat(outcome.exitCode()).as(outcome.stdout() + outcome.stderr()).isEqualTo(ExitCodes.USAGE);
+        assertThat(outcome.stdout()).isEmpty();
+        assertThat(outcome.stderrLines()).singleElement().asString()
+                .startsWith("rein example: the workflow example has no tool-calling agent").contains("leave --mcp out");
+    }
+
+    /**
      * rein example's help describes only options it has: its --mcp (shared with rein run) said the servers' tools "are
      * offered next to --tools", an option rein example does not take. Before: the help named --tools.
      */

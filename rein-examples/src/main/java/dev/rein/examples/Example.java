@@ -26,6 +26,14 @@ public interface Example {
      */
     int demo(DemoModel model, PrintStream out) throws InterruptedException;
 
+    /**
+     * Whether the demo has a tool-calling agent, to be offered further tools ({@link DemoModel#offered}, e.g. an MCP
+     * server's with {@code rein example NAME --mcp}); false for a demo whose model steps only classify or extract.
+     */
+    default boolean offersTools() {
+        return true;
+    }
+
     /** The evaluation suite: tasks of several categories, each with scripts so it runs offline. */
     Suite suite();
 }

@@ -58,6 +58,12 @@ public final class TriageWorkflow implements Example {
                 text("order_status"), text("{\"order_id\": \"A-105\"}"));
     }
 
+    /** Its model steps classify and extract; code calls the tools. */
+    @Override
+    public boolean offersTools() {
+        return false;
+    }
+
     @Override
     public int demo(DemoModel model, PrintStream out) throws InterruptedException {
         SupportDesk desk = new SupportDesk();
