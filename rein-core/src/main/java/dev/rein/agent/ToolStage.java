@@ -191,11 +191,13 @@ final class ToolStage {
     }
 
     private void traceResult(int step, ToolResult r) {
-        run.emit(new TraceEvent.ToolCompleted(run.runId, step, run.now(), r.callId(), r.toolName(), r.content(),
-                r.isError(), r.errorClass().name(), r.source(), r.duration().toMillis(), !r.fromTool(), risk(r.toolName())));
+        // before the result, which ends the call: a listener that keeps a call open until its result (an OpenTelemetry
+        // span) records the refusal on that call, as it does the call's other audit facts
         if (r.refused()) {
             RunTools.audit(run, "refused", r.toolName(), r.callId(), r.errorClass().name() + ": " + firstLine(r.content()));
         }
+        run.emit(new TraceEvent.ToolCompleted(run.runId, step, run.now(), r.callId(), r.toolName(), r.content(),
+                r.isError(), r.errorClass().name(), r.source(), r.duration().toMillis(), !r.fromTool(), risk(r.toolName())));
     }
 
     /** The tool's risk for the trace, known also for a call refused at validation; null for an unknown tool. */

@@ -185,6 +185,45 @@ class ContractEdgesTest {
     }
 
     @Test
+    void aCallRefusedForItsCapIsTracedAsARefusedCallAndNothingElse() {
+        // probe of docs/safety.md (stage 5, audit kind refused), the README's trace and docs/observability.md: the refused call
+        // has its tool_call and its tool_result (LIMIT_REACHED, Rein's words, the tool's risk) and a refused audit event; the
+        // run does not stop, so no budget intervention, stall or state change comes of it
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("echo", "{\"text\":\"a\"}"), call("echo", "{\"text\":\"検索\"}")),
+                text("done"));
+        RunResult result = agent(model).budget(Budget.builder().toolCallLimit("echo", 1).build()).build().run("go");
+
+        assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        // the step's results come as its calls end (docs/cli.md), so the first may come before the second call's tool_call
+        List<String> types = trace.events().stream().map(e -> Json.mapper().valueToTree(e).path("type").asText()).toList();
+        assertThat(types.subList(0, 4)).containsExactly("run_started", "state_change", "model_request", "model_response");
+        assertThat(types.subList(4, 9)).containsExactlyInAnyOrder("tool_call", "tool_call", "tool_result", "tool_result", "audit");
+        assertThat(types.subList(9, types.size())).containsExactly("model_request", "model_response", "state_change",
+                "run_finished");
+        // the refusal's audit comes before the result that ends the call, so a span kept open until then records it
+        assertThat(trace.events()).filteredOn(e -> e instanceof TraceEvent.ToolCalled c && c.callId().equals("toolu_1_2")
+                        || e instanceof TraceEvent.Audit a && "toolu_1_2".equals(a.callId())
+                        || e instanceof TraceEvent.ToolCompleted r && r.callId().equals("toolu_1_2"))
+                .extracting(e -> e.getClass().getSimpleName()).containsExactly("ToolCalled", "Audit", "ToolCompleted");
+        assertThat(trace.events(TraceEvent.ToolCalled.class)).extracting(TraceEvent.ToolCalled::callId)
+                .containsExactly("toolu_1_1", "toolu_1_2");
+        TraceEvent.ToolCompleted refused = trace.events(TraceEvent.ToolCompleted.class).stream()
+                .filter(e -> e.callId().equals("toolu_1_2")).findFirst().orElseThrow();
+        assertThat(refused.isError()).isTrue();
+        assertThat(refused.errorClass()).isEqualTo("LIMIT_REACHED");
+        assertThat(refused.reinMessage()).isTrue();
+        assertThat(refused.risk()).isEqualTo("READ");
+        assertThat(refused.content()).isEqualTo("Tool 'echo' has reached its limit of 1 call in this run and was not called."
+                + " Work with the results you already have, use another tool, or finish.");
+        TraceEvent.Audit audit = trace.events(TraceEvent.Audit.class).get(0);
+        assertThat(audit.kind()).isEqualTo("refused");
+        assertThat(audit.callId()).isEqualTo("toolu_1_2");
+        assertThat(audit.tool()).isEqualTo("echo");
+        assertThat(audit.detail()).startsWith("LIMIT_REACHED: Tool 'echo' has reached its limit");
+        assertThat(result.state().attemptedActions()).hasSize(2);
+    }
+
+    @Test
     void aBudgetCapAboveTheToolsOwnMaxCallsDoesNotRaiseIt() {
         // Tool.maxCalls is the most calls allowed in one run; where both cap a tool, the lower cap applies
         Tool once = Tool.builder("once").description("An expensive lookup.").maxCalls(1).handler((a, c) -> "looked up").build();

@@ -392,6 +392,15 @@ class RunSpansTest {
                 .filter(t -> "refused".equals(t.getAttributes().get(ReinConventions.TOOL_OUTCOME))).findFirst().orElseThrow();
         assertThat(refused.getAttributes().get(ReinConventions.ERROR_CLASS)).isEqualTo("LIMIT_REACHED");
         assertThat(refused.getEvents()).extracting(EventData::getName).contains(ReinConventions.EVENT_BUDGET_STOP);
+        // probe of the rest docs/observability.md promises for it, and that the run, which went on, has no budget stop
+        assertThat(refused.getEvents()).extracting(EventData::getName)
+                .containsExactlyInAnyOrder(ReinConventions.EVENT_BUDGET_STOP, ReinConventions.EVENT_AUDIT);
+        assertThat(refused.getAttributes().get(GenAiConventions.ERROR_TYPE)).isEqualTo("limit_reached");
+        assertThat(refused.getAttributes().get(ReinConventions.TOOL_RISK)).isEqualTo("read");
+        assertThat(refused.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
+        SpanData run = one("invoke_agent rein");
+        assertThat(run.getAttributes().get(ReinConventions.RUN_STATUS)).isEqualTo("SUCCEEDED");
+        assertThat(run.getEvents()).extracting(EventData::getName).doesNotContain(ReinConventions.EVENT_BUDGET_STOP);
     }
 
     @Test
