@@ -6,7 +6,6 @@ import dev.rein.tool.ToolInterceptor;
 import dev.rein.trace.Tracer;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * What the model sees of a growing run, in three layers: tool output truncated at a limit (the
@@ -103,9 +102,13 @@ public final class ContextPolicy {
             return this;
         }
 
-        /** Where full outputs are kept (default: in memory, one store per run). */
+        /** Where full outputs are kept (default: in memory, one store per run); null is a ReinException. */
         public Builder outputStore(OutputStore store) {
-            this.store = Objects.requireNonNull(store, "store");
+            if (store == null) {
+                throw new ReinException("ContextPolicy.Builder.outputStore(...) was given no store (null): pass where full"
+                        + " tool outputs are kept, OutputStore.inMemory() (the default) or OutputStore.directory(path)");
+            }
+            this.store = store;
             return this;
         }
 
@@ -121,9 +124,13 @@ public final class ContextPolicy {
             return this;
         }
 
-        /** How tokens are counted for the triggers (default {@link TokenCounting#PROVIDER}). */
+        /** How tokens are counted for the triggers (default {@link TokenCounting#PROVIDER}); null is a ReinException. */
         public Builder tokenCounting(TokenCounting counting) {
-            this.counting = Objects.requireNonNull(counting, "counting");
+            if (counting == null) {
+                throw new ReinException("ContextPolicy.Builder.tokenCounting(...) was given no way of counting (null): pass"
+                        + " TokenCounting.PROVIDER (the default) or TokenCounting.ESTIMATE");
+            }
+            this.counting = counting;
             return this;
         }
 

@@ -36,8 +36,17 @@ public final class EditRevert implements StallDetector {
         if (minReverts < 1) {
             throw new ReinException("edit-revert minReverts must be at least 1, was " + minReverts);
         }
-        this.states = java.util.Objects.requireNonNull(states, "states");
+        requireStates(states, "new EditRevert(...)");
+        this.states = states;
         this.minReverts = minReverts;
+    }
+
+    /** A null here was met only as a bare NullPointerException naming the parameter. */
+    static void requireStates(ResourceState states, String given) {
+        if (states == null) {
+            throw new ReinException(given + " was given no ResourceState (null): pass how a write tool reports the state it"
+                    + " left, ResourceState.fromArguments() (the default) or ResourceState.fromResult()");
+        }
     }
 
     @Override

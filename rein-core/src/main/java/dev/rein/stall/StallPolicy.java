@@ -4,7 +4,6 @@ import dev.rein.ReinException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * Which stall detectors watch a run, how often the model is warned before the run is stopped, and
@@ -117,8 +116,9 @@ public final class StallPolicy {
             return put(NearDuplicate.NAME, () -> new NearDuplicate(similarity, count));
         }
 
-        /** Warns when a resource has been reverted {@code minReverts} times (default 1). */
+        /** Warns when a resource has been reverted {@code minReverts} times (default 1); a null {@code states} is a ReinException. */
         public Builder editRevert(ResourceState states, int minReverts) {
+            EditRevert.requireStates(states, "StallPolicy.Builder.editRevert(...)");
             new EditRevert(states, minReverts);
             return put(EditRevert.NAME, () -> new EditRevert(states, minReverts));
         }
@@ -135,9 +135,12 @@ public final class StallPolicy {
             return put(ConsecutiveErrors.NAME, () -> new ConsecutiveErrors(count));
         }
 
-        /** Adds (or replaces, by name) a detector of your own. */
+        /** Adds (or replaces, by name) a detector of your own; a null factory is a ReinException. */
         public Builder detector(StallDetector.Factory factory) {
-            Objects.requireNonNull(factory, "factory");
+            if (factory == null) {
+                throw new ReinException("StallPolicy.Builder.detector(...) was given no factory (null): pass a"
+                        + " StallDetector.Factory that makes a fresh detector for each run, e.g. MyDetector::new");
+            }
             StallDetector sample = factory.create();
             if (sample == null || sample.name() == null || sample.name().isBlank()) {
                 throw new ReinException("a stall detector factory must create detectors with a name");
