@@ -27,7 +27,9 @@ import java.util.concurrent.TimeoutException;
  * One trial from start to verdict: a fresh environment, the agent built on it, the run recorded,
  * the graders applied. Anything that goes wrong outside the agent's own run (the environment,
  * the agent factory, a grader, the harness timeout) becomes an infrastructure error, never an
- * agent failure.
+ * agent failure. That includes an {@link AssertionError} (an assertion library's check in a grader)
+ * and a {@link LinkageError} (a class the task's code needs is missing): only the trial's code is
+ * broken, so the other trials go on; an error of the JVM itself (out of memory) still stops the evaluation.
  */
 final class TrialRun<E extends Environment> {
     private static final Grader<Environment> SIDE_EFFECTS = Graders.noUnapprovedSideEffects();
@@ -58,7 +60,7 @@ final class TrialRun<E extends Environment> {
         startNanos = System.nanoTime();
         try {
             return execute();
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | AssertionError | LinkageError e) {
             return infra("the evaluation harness failed: " + describe(e));
         }
     }
@@ -69,7 +71,7 @@ final class TrialRun<E extends Environment> {
         try {
             env = task.newEnvironment();
             env.reset();
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | AssertionError | LinkageError e) {
             return infra("the environment could not be set up: " + describe(e));
         }
         try {
@@ -77,7 +79,7 @@ final class TrialRun<E extends Environment> {
         } finally {
             try {
                 env.close();
-            } catch (RuntimeException ignored) {
+            } catch (RuntimeException | AssertionError | LinkageError ignored) {
                 // Closing is best effort; the verdict is already made.
             }
         }
@@ -91,7 +93,7 @@ final class TrialRun<E extends Environment> {
             if (agent == null) {
                 return infra("the agent factory returned null");
             }
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | AssertionError | LinkageError e) {
             return infra("the agent could not be built: " + describe(e));
         }
         RecordingListener recorder = new RecordingListener();
@@ -189,14 +191,14 @@ final class TrialRun<E extends Environment> {
                     return infra("grader #" + (i + 1) + " returned no finding");
                 }
                 findings.add(finding);
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | AssertionError | LinkageError e) {
                 return infra("grader #" + (i + 1) + " failed: " + describe(e));
             }
         }
         try {
             stateHash = env.stateHash();
             effects = env.sideEffects();
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | AssertionError | LinkageError e) {
             return infra("the environment's final state could not be read: " + describe(e));
         }
         List<String> toolCalls = trajectory.observations().stream().filter(Trajectory.Observation::executed)

@@ -174,6 +174,40 @@ class EvalRunnerTest {
     }
 
     @Test
+    void aGraderOrFactoryThatThrowsAnErrorIsThatTrialsInfrastructureErrorAndNoTrialIsLost() throws Exception {
+        Map<String, String> files = Map.of("a.txt", "alpha");
+        AgentFactory<FileTreeEnvironment> agent = (env, model) -> Agent.builder().model(model.model()).modelName(model.name())
+                .tools(env.readTools()).build();
+        Suite suite = Suite.builder("errors")
+                .task(Task.builder("fine", () -> new FileTreeEnvironment(files)).goal("Read a.txt").agent(agent)
+                        .script(text("alpha")).build())
+                // an assertion library's check inside a grader fails with an AssertionError, not an exception
+                .task(Task.builder("grader-asserts", () -> new FileTreeEnvironment(files)).goal("Read a.txt").agent(agent)
+                        .script(text("alpha"))
+                        .grader(trial -> {
+                            throw new AssertionError("expected 'beta' but was 'alpha'");
+                        }).build())
+                .task(Task.<FileTreeEnvironment>builder("class-missing", () -> {
+                            throw new NoClassDefFoundError("com/example/OrdersDb");
+                        }).goal("Read a.txt").agent(agent).script(text("alpha")).build())
+                .task(Task.builder("agent-asserts", () -> new FileTreeEnvironment(files)).goal("Read a.txt")
+                        .agent((env, model) -> {
+                            throw new AssertionError("no tools");
+                        }).script(text("alpha")).build())
+                .build();
+
+        EvalResult result = EvalRunner.builder().trials(2).build().run(suite);
+
+        assertThat(result.trials()).hasSize(8);
+        assertThat(result.trialsOf("fine")).allMatch(TrialOutcome::passed);
+        assertThat(result.trialsOf("grader-asserts").get(0).infraError())
+                .isEqualTo("grader #2 failed: AssertionError: expected 'beta' but was 'alpha'");
+        assertThat(result.trialsOf("class-missing").get(1).infraError())
+                .isEqualTo("the environment could not be set up: NoClassDefFoundError: com/example/OrdersDb");
+        assertThat(result.trialsOf("agent-asserts").get(0).infraError()).isEqualTo("the agent could not be built: AssertionError: no tools");
+    }
+
+    @Test
     void aTrialsDurationIsItsOwnRunNotTheTimeItWaitedForItsTurn() throws Exception {
         // one trial at a time, each about 1 s: the third waits some 2 s before it starts, which is not its duration
         AgentFactory<FileTreeEnvironment> agent = (env, model) -> Agent.builder().model(model.model()).modelName(model.name())
