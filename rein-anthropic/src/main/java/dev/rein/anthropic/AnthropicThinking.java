@@ -107,10 +107,19 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
      * them, and the API refuses a budget that leaves no room (HTTP 400). With the interleaved
      * thinking beta ({@link AnthropicBetas}) the budget is the whole turn's and may exceed them.
      *
-     * @throws ReinException when the budget is not below {@code request.maxTokens()}
+     * between_tools thinking is refused at effort {@code xhigh} or {@code max}.
+     *
+     * @throws ReinException when the budget is not below {@code request.maxTokens()}, or for between_tools at xhigh or max
      */
     @Override
     public void check(ModelRequest request) {
+        // Claude Sonnet 5.5's "What's new": between_tools is taken at effort low, medium and high; xhigh or max is a 400.
+        String effort = request.option(AnthropicEffort.class).map(AnthropicEffort::level).orElse("");
+        if (type == Type.BETWEEN_TOOLS && (effort.equals("xhigh") || effort.equals("max"))) {
+            throw new ReinException("between_tools thinking works at effort low, medium or high, and the API refuses it at"
+                    + " effort " + effort + ": use AnthropicThinking.adaptive() (or no thinking option) at effort " + effort
+                    + ", or lower the effort (for the rein command, leave --thinking out or give --thinking adaptive)");
+        }
         // With interleaved thinking the budget is the whole turn's and may exceed max tokens (the extended thinking docs).
         if (budgetTokens != null && budgetTokens >= request.maxTokens() && !AnthropicBetas.interleavedThinking(request)) {
             throw new ReinException("thinking's budget of " + budgetTokens + " tokens must be less than the max tokens of "

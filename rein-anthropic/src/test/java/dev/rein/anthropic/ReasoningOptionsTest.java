@@ -81,6 +81,19 @@ class ReasoningOptionsTest extends FakeApi {
     }
 
     @Test
+    void betweenToolsThinkingAtEffortXhighOrMaxIsRefusedBeforeAnythingIsSent() {
+        // Claude Sonnet 5.5's "What's new": between_tools works at effort low, medium and high; xhigh or max is a 400.
+        for (AnthropicEffort effort : List.of(AnthropicEffort.XHIGH, AnthropicEffort.MAX)) {
+            assertThatThrownBy(() -> dev.rein.agent.Agent.builder().model(model).modelName("claude-sonnet-5-5")
+                    .modelOption(AnthropicThinking.betweenTools()).modelOption(effort).build())
+                    .isInstanceOf(ReinException.class).hasMessageContaining("between_tools")
+                    .hasMessageContaining(effort.level()).hasMessageContaining("AnthropicThinking.adaptive()");
+        }
+        dev.rein.agent.Agent.builder().model(model).modelName("claude-sonnet-5-5").modelOption(AnthropicThinking.betweenTools())
+                .modelOption(AnthropicEffort.HIGH).build();
+    }
+
+    @Test
     void aDisplayIsRefusedForBetweenToolsThinkingWhichHasNone() {
         // The API's between_tools config has only a type (ThinkingConfigBetweenTools): its progress notes always come back.
         assertThatThrownBy(() -> AnthropicThinking.betweenTools().withDisplay(AnthropicThinking.Display.UPDATES))
