@@ -118,7 +118,7 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
         if (type == Type.BETWEEN_TOOLS && (effort.equals("xhigh") || effort.equals("max"))) {
             throw new ReinException("between_tools thinking works at effort low, medium or high, and the API refuses it at"
                     + " effort " + effort + ": use AnthropicThinking.adaptive() (or no thinking option) at effort " + effort
-                    + ", or lower the effort (for the rein command, leave --thinking out or give --thinking adaptive)");
+                    + ", or lower the effort to low, medium or high");
         }
         // With interleaved thinking the budget is the whole turn's and may exceed max tokens (the extended thinking docs).
         if (budgetTokens != null && budgetTokens >= request.maxTokens() && !AnthropicBetas.interleavedThinking(request)) {
