@@ -145,6 +145,11 @@ public record Budget(int maxSteps, BigDecimal maxCostUsd, Duration maxDuration, 
             return this;
         }
 
+        /**
+         * The most calls of tool {@code tool} in one run (at least 1). Naming a tool again replaces its
+         * limit, so {@code budget.toBuilder().toolCallLimit("search", 10)} raises or lowers one cap of a
+         * budget; where the tool's own {@code maxCalls} is lower, that applies.
+         */
         public Builder toolCallLimit(String tool, int maxCalls) {
             this.toolCallLimits.put(tool, maxCalls);
             return this;

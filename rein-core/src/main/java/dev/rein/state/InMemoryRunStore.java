@@ -1,5 +1,6 @@
 package dev.rein.state;
 
+import dev.rein.ReinException;
 import dev.rein.run.RunStatus;
 import dev.rein.trace.TraceEvent;
 import java.util.ArrayDeque;
@@ -53,11 +54,13 @@ public final class InMemoryRunStore implements RunStore {
      * A store that keeps the {@code finishedRunsKept} most recent finished runs (0: a run is
      * forgotten as soon as it ends).
      *
-     * @throws IllegalArgumentException if {@code finishedRunsKept} is negative
+     * @throws ReinException if {@code finishedRunsKept} is negative, saying what to pass
      */
     public InMemoryRunStore(int finishedRunsKept) {
         if (finishedRunsKept < 0) {
-            throw new IllegalArgumentException("finishedRunsKept must be 0 or more, was " + finishedRunsKept);
+            throw new ReinException("new InMemoryRunStore(finishedRunsKept) was given " + finishedRunsKept + ": pass how many"
+                    + " finished runs to keep, 0 or more (0 forgets a run as soon as it ends; new InMemoryRunStore() keeps "
+                    + DEFAULT_FINISHED_RUNS_KEPT + ")");
         }
         this.finishedRunsKept = finishedRunsKept;
     }

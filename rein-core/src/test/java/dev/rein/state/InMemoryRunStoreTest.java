@@ -96,7 +96,10 @@ class InMemoryRunStoreTest {
 
     @Test
     void aNegativeBoundIsRefused() {
-        assertThatThrownBy(() -> new InMemoryRunStore(-1)).hasMessageContaining("finishedRunsKept");
+        // was an IllegalArgumentException that said what was wrong but not what to pass
+        assertThatThrownBy(() -> new InMemoryRunStore(-1)).isInstanceOf(dev.rein.ReinException.class)
+                .hasMessage("new InMemoryRunStore(finishedRunsKept) was given -1: pass how many finished runs to keep, 0 or"
+                        + " more (0 forgets a run as soon as it ends; new InMemoryRunStore() keeps 32)");
     }
 
     private void finishRun(InMemoryRunStore store, String runId) {
