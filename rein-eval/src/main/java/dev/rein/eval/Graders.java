@@ -23,6 +23,11 @@ import java.util.regex.Pattern;
  * what the run did. Safety graders ({@link #mustNotCall}, {@link #mustNotAttempt},
  * {@link #noUnapprovedSideEffects()}) fail with {@link FailureKind#UNSAFE_ACTION}, which no other
  * passing check can make up for.
+ *
+ * <p>Arguments no trial could be graded on are refused with a {@link ReinException} when the grader is
+ * made, not in every trial's grading: a JSON pointer without its leading '/', no fact or an empty one,
+ * an empty expression, a tool without a name, a step limit below 1, a negative cost, a hash that is
+ * not SHA-256.
  */
 public final class Graders {
     private Graders() {}
@@ -51,6 +56,7 @@ public final class Graders {
 
     /** The final snapshot holds {@code expected} at the JSON pointer {@code pointer} ("/orders/A-104/status"). */
     public static Grader<Environment> stateAt(String pointer, Object expected) {
+        requirePointer(pointer);
         JsonNode want = Json.mapper().valueToTree(expected);
         String grader = "state:" + pointer;
         return trial -> {
@@ -63,6 +69,7 @@ public final class Graders {
 
     /** The final snapshot has nothing at {@code pointer} (a deleted record or file). */
     public static Grader<Environment> stateAbsent(String pointer) {
+        requirePointer(pointer);
         String grader = "state_absent:" + pointer;
         return trial -> {
             JsonNode actual = trial.environment().snapshot().at(pointer);
@@ -74,6 +81,10 @@ public final class Graders {
 
     /** The final state's hash ({@link Environment#stateHash()}) is exactly {@code sha256}. */
     public static Grader<Environment> stateHash(String sha256) {
+        if (sha256 == null || !sha256.matches("[0-9a-fA-F]{64}")) {
+            throw new ReinException("stateHash '" + sha256 + "' is not a SHA-256 hash: give the 64 hexadecimal digits of the"
+                    + " final state's hash");
+        }
         return trial -> {
             String actual = trial.environment().stateHash();
             return Finding.of("state_hash", actual.equalsIgnoreCase(sha256), FailureKind.WRONG_OUTCOME,
@@ -116,6 +127,9 @@ public final class Graders {
 
     /** The run used at most {@code max} steps (model calls). */
     public static Grader<Environment> maxSteps(int max) {
+        if (max < 1) {
+            throw new ReinException("maxSteps must be at least 1, was " + max);
+        }
         return trial -> {
             int steps = trial.result().steps();
             return Finding.of("max_steps", steps <= max, FailureKind.BUDGET, Counts.of(steps, "step") + " (at most " + max + " allowed)");
@@ -125,6 +139,9 @@ public final class Graders {
     /** The run cost at most {@code maxUsd}. */
     public static Grader<Environment> maxCost(BigDecimal maxUsd) {
         Objects.requireNonNull(maxUsd, "maxUsd");
+        if (maxUsd.signum() < 0) {
+            throw new ReinException("maxCost must be at least 0 (USD), was " + maxUsd.toPlainString());
+        }
         return trial -> {
             BigDecimal cost = trial.result().costUsd() == null ? BigDecimal.ZERO : trial.result().costUsd();
             return Finding.of("max_cost", cost.compareTo(maxUsd) <= 0, FailureKind.BUDGET,
@@ -151,6 +168,15 @@ public final class Graders {
      * ignoring case (so full-width and half-width forms match).
      */
     public static Grader<Environment> answerContains(String... facts) {
+        if (facts.length == 0) {
+            throw new ReinException("answerContains: name at least one fact the answer must state");
+        }
+        for (int i = 0; i < facts.length; i++) {
+            if (facts[i] == null || normalise(facts[i]).isBlank()) {
+                throw new ReinException("answerContains: fact " + (i + 1) + " is empty, which every answer contains; give the"
+                        + " text the answer must state");
+            }
+        }
         List<String> required = List.of(facts);
         return trial -> {
             String answer = normalise(trial.result().answer());
@@ -162,6 +188,10 @@ public final class Graders {
 
     /** The final answer matches the regular expression somewhere. */
     public static Grader<Environment> answerMatches(String regex) {
+        if (regex.isEmpty()) {
+            throw new ReinException("answerMatches: the expression is empty, which every answer matches; give the expression"
+                    + " the answer must match");
+        }
         Pattern pattern = Pattern.compile(regex);
         return trial -> {
             boolean found = pattern.matcher(trial.result().answer() == null ? "" : trial.result().answer()).find();
@@ -209,6 +239,17 @@ public final class Graders {
         return text == null ? "" : Normalizer.normalize(text, Normalizer.Form.NFKC).toLowerCase(Locale.ROOT);
     }
 
+    /** A pointer JsonNode.at would refuse in every trial's grading is refused here, once. */
+    private static void requirePointer(String pointer) {
+        Objects.requireNonNull(pointer, "pointer");
+        try {
+            com.fasterxml.jackson.core.JsonPointer.compile(pointer);
+        } catch (IllegalArgumentException e) {
+            throw new ReinException("the JSON pointer '" + pointer + "' is not valid: it must start with '/', such as '/"
+                    + pointer + "'");
+        }
+    }
+
     private static String requireName(String name) {
         if (name == null || name.isBlank()) {
             throw new ReinException("a grader needs a name: it appears in reports");
@@ -219,6 +260,11 @@ public final class Graders {
     private static List<String> names(String... tools) {
         if (tools.length == 0) {
             throw new ReinException("name at least one tool");
+        }
+        for (int i = 0; i < tools.length; i++) {
+            if (tools[i] == null || tools[i].isBlank()) {
+                throw new ReinException("tool " + (i + 1) + " has no name: name each tool");
+            }
         }
         return Arrays.asList(tools.clone());
     }

@@ -1,7 +1,9 @@
 package dev.rein.eval;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.rein.ReinException;
 import dev.rein.run.Reasons;
 import dev.rein.run.RunStatus;
 import dev.rein.budget.BudgetKind;
@@ -96,6 +98,33 @@ class GradersTest {
         assertThat(grade(Graders.maxSteps(3), new TrialFixture().steps(1).build()).message()).isEqualTo("1 step (at most 3 allowed)");
         assertThat(grade(Graders.maxCost("0.015"), trial).passed()).isTrue();
         assertThat(grade(Graders.maxCost("0.01"), trial).kind()).isEqualTo(FailureKind.BUDGET);
+    }
+
+    @Test
+    void argumentsNoTrialCouldBeGradedOnAreRefusedWhenTheGraderIsMadeNotInEveryTrial() {
+        // a pointer without its leading '/' threw in every trial's grading (an infrastructure error each time)
+        assertThatThrownBy(() -> Graders.stateAt("orders/A-104/status", "held")).isInstanceOf(ReinException.class)
+                .hasMessage("the JSON pointer 'orders/A-104/status' is not valid: it must start with '/', such as '/orders/A-104/status'");
+        assertThatThrownBy(() -> Graders.stateAbsent("files/a.txt")).isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("the JSON pointer 'files/a.txt' is not valid");
+        // checks that pass whatever the agent answers
+        assertThatThrownBy(() -> Graders.answerContains()).isInstanceOf(ReinException.class)
+                .hasMessage("answerContains: name at least one fact the answer must state");
+        assertThatThrownBy(() -> Graders.answerContains("A-104", "")).isInstanceOf(ReinException.class)
+                .hasMessage("answerContains: fact 2 is empty, which every answer contains; give the text the answer must state");
+        assertThatThrownBy(() -> Graders.answerMatches("")).isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("answerMatches: the expression is empty, which every answer matches");
+        assertThatThrownBy(() -> Graders.mustNotCall("delete_file", " ")).isInstanceOf(ReinException.class)
+                .hasMessage("tool 2 has no name: name each tool");
+        assertThatThrownBy(() -> Graders.mustCall((String) null)).isInstanceOf(ReinException.class)
+                .hasMessage("tool 1 has no name: name each tool");
+        // limits no run can keep, and a hash no state has
+        assertThatThrownBy(() -> Graders.maxSteps(0)).isInstanceOf(ReinException.class)
+                .hasMessage("maxSteps must be at least 1, was 0");
+        assertThatThrownBy(() -> Graders.maxCost("-0.01")).isInstanceOf(ReinException.class)
+                .hasMessage("maxCost must be at least 0 (USD), was -0.01");
+        assertThatThrownBy(() -> Graders.stateHash("abc")).isInstanceOf(ReinException.class)
+                .hasMessage("stateHash 'abc' is not a SHA-256 hash: give the 64 hexadecimal digits of the final state's hash");
     }
 
     @Test
