@@ -12,7 +12,8 @@ public interface StreamObserver {
 
     /**
      * A fragment of the model's thinking, as the provider returns it (Anthropic's thinking blocks: a summary of
-     * the reasoning, or the newest models' short notes between tool calls). Never part of the answer, and never
+     * the reasoning, or the newest models' short notes between tool calls; an OpenAI-compatible server's
+     * {@code reasoning_content} or {@code reasoning}). Never part of the answer, and never
      * passed to {@link #onTextDelta}; empty when the provider omits the thinking's text.
      */
     default void onThinkingDelta(String thinking) {}

@@ -121,11 +121,18 @@ final class ChunkAssembler {
             observer.onTextDelta(content);
         }
         JsonNode reasoned = delta.get(ReasoningContent.REASONING_CONTENT);
+        String thought = "";
         if (reasoned != null && reasoned.isTextual()) {
-            reasoning.append(reasoned.asText());
+            thought = reasoned.asText();
+            reasoning.append(thought);
         } else if (delta.path(ReasoningContent.REASONING).isTextual()) {
             // a server between vLLM's two names sends both with the same text: read once
-            namedReasoning.append(delta.path(ReasoningContent.REASONING).asText());
+            thought = delta.path(ReasoningContent.REASONING).asText();
+            namedReasoning.append(thought);
+        }
+        if (!thought.isEmpty()) {
+            // the model's thinking, for a live view, as Anthropic's thinking blocks; kept or not (a family that wants none back)
+            observer.onThinkingDelta(thought);
         }
         details.accept(delta);
         JsonNode refused = delta.get("refusal");

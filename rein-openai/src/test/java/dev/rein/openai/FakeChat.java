@@ -108,6 +108,11 @@ abstract class FakeChat {
         }
 
         @Override
+        public void onThinkingDelta(String thinking) {
+            events.add("thinking:" + thinking);
+        }
+
+        @Override
         public void onToolUseStart(String id, String name) {
             events.add("start:" + id + ":" + name);
         }

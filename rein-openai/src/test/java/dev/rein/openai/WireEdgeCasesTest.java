@@ -489,6 +489,40 @@ class WireEdgeCasesTest extends FakeChat {
         assertThat(response.toHistoryMessage()).isEmpty();
     }
 
+    /**
+     * The reasoning a server streams (DeepSeek's reasoning_content, vLLM's and Groq's reasoning) reaches the stream
+     * observer as thinking, apart from the text and once for a delta with both names, as Anthropic's thinking does
+     * (fbd4fa33): a live view hears the model think; also for a model whose reasoning is not kept, and in a whole answer.
+     */
+    @Test
+    void streamedReasoningReachesTheObserverAsThinkingApartFromTheText() throws Exception {
+        server.enqueue(new ChatReply.Malformed(events(
+                chunk("[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":null,\"reasoning_content\":\"天気を\"},"
+                        + "\"finish_reason\":null}]"),
+                chunk("[{\"index\":0,\"delta\":{\"reasoning_content\":\"調べる。\",\"reasoning\":\"調べる。\"},\"finish_reason\":null}]"),
+                chunk("[{\"index\":0,\"delta\":{\"content\":\"晴れ\"},\"finish_reason\":\"stop\"}]"),
+                "[DONE]")));
+        call(dev.rein.model.ModelRequest.builder("deepseek-reasoner").maxTokens(256).addMessage(dev.rein.model.Message.user("x")));
+        assertThat(stream.events).containsExactly("thinking:天気を", "thinking:調べる。", "text:晴れ");
+
+        stream.events.clear();
+        server.enqueue(new ChatReply.Malformed(events(
+                chunk("[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":null,\"reasoning\":\"考える。\"},"
+                        + "\"finish_reason\":null}]").replace("\"model\":\"m\"", "\"model\":\"Qwen/Qwen3-8B\""),
+                chunk("[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]"),
+                "[DONE]")));
+        call(dev.rein.model.ModelRequest.builder("Qwen/Qwen3-8B").maxTokens(256).addMessage(dev.rein.model.Message.user("x")));
+        assertThat(stream.events).containsExactly("thinking:考える。");
+
+        stream.events.clear();
+        server.enqueue(new ChatReply.Malformed("{\"id\":\"chatcmpl-w\",\"object\":\"chat.completion\",\"created\":1,"
+                + "\"model\":\"deepseek-reasoner\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\","
+                + "\"content\":\"晴れ\",\"reasoning_content\":\"天気を調べる。\"},\"finish_reason\":\"stop\"}],"
+                + "\"usage\":{\"prompt_tokens\":10,\"completion_tokens\":5,\"total_tokens\":15}}"));
+        call(dev.rein.model.ModelRequest.builder("deepseek-reasoner").maxTokens(256).addMessage(dev.rein.model.Message.user("x")));
+        assertThat(stream.events).containsExactlyInAnyOrder("thinking:天気を調べる。", "text:晴れ");
+    }
+
     /** A server between the two names sends both with the same text: read once, echoed under the older name as before. */
     @Test
     void aDeltaWithBothReasoningFieldsIsReadOnce() throws Exception {
