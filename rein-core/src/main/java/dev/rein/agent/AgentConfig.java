@@ -3,9 +3,13 @@ package dev.rein.agent;
 import dev.rein.run.Verifier;
 import dev.rein.budget.Budget;
 import dev.rein.budget.PriceTable;
+import dev.rein.context.ContextPolicy;
+import dev.rein.context.Side;
+import dev.rein.context.StateInPrompt;
 import dev.rein.model.Model;
 import dev.rein.model.ModelInterceptor;
 import dev.rein.model.ModelOptions;
+import dev.rein.model.RewrittenHistory;
 import dev.rein.model.ServerContextEdit;
 import dev.rein.model.ServerContextEdits;
 import dev.rein.retry.RetryPolicy;
@@ -17,6 +21,7 @@ import dev.rein.tool.ToolSource;
 import dev.rein.trace.RunListenerFactory;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -52,8 +57,10 @@ public final class AgentConfig {
     private final GuardConfig guards;
     private final SafetyConfig safety;
     private final Budget conversationBudget;
-    private final dev.rein.context.StateInPrompt stateInPrompt;
+    private final StateInPrompt stateInPrompt;
     private final dev.rein.memory.MemoryInjection memoryInjection;
+    /** Made once: every request of every run sends them. */
+    private final ModelOptions requestOptions;
 
     /** The values {@link Agent.Builder#build()} validated and derived, in one place. */
     record Validated(Agent.Builder source, String modelName, ToolRegistry tools, PriceTable prices,
@@ -89,6 +96,9 @@ public final class AgentConfig {
         this.conversationBudget = b.conversationBudget;
         this.stateInPrompt = b.stateInPrompt;
         this.memoryInjection = b.memoryInjection;
+        List<String> rewrites = historyRewrites();
+        ModelOptions options = serverContextEdits.isEmpty() ? modelOptions : modelOptions.with(new ServerContextEdits(serverContextEdits));
+        this.requestOptions = rewrites.isEmpty() ? options : options.with(new RewrittenHistory(rewrites));
     }
 
     /** Made by {@link Agent.Builder#build()} only, after validation. */
@@ -115,29 +125,27 @@ public final class AgentConfig {
 
     /**
      * The options of each model request: {@link #modelOptions()}, plus the server-side context edits if any, plus
-     * {@link dev.rein.model.RewrittenHistory} when a setting makes Rein send earlier turns otherwise than the model
+     * {@link RewrittenHistory} when a setting makes Rein send earlier turns otherwise than the model
      * saw them.
      */
     public ModelOptions requestOptions() {
-        ModelOptions options = serverContextEdits.isEmpty() ? modelOptions : modelOptions.with(new ServerContextEdits(serverContextEdits));
-        List<String> rewrites = historyRewrites();
-        return rewrites.isEmpty() ? options : options.with(new dev.rein.model.RewrittenHistory(rewrites));
+        return requestOptions;
     }
 
     /** What makes this agent's requests differ in their earlier turns from what the model saw (see RewrittenHistory). */
     private List<String> historyRewrites() {
-        List<String> causes = new java.util.ArrayList<>();
-        if (!(stateInPrompt instanceof dev.rein.context.StateInPrompt.Off)) {
+        List<String> causes = new ArrayList<>();
+        if (!(stateInPrompt instanceof StateInPrompt.Off)) {
             causes.add("state_in_prompt");
         }
         if (memoryInjection != null) {
             causes.add("memory_recall");
         }
-        dev.rein.context.ContextPolicy context = guards.context();
-        if (context.clearing() != null && context.clearing().side() == dev.rein.context.Side.CLIENT) {
+        ContextPolicy context = guards.context();
+        if (context.clearing() != null && context.clearing().side() == Side.CLIENT) {
             causes.add("clear_tool_results");
         }
-        if (context.compaction() != null && context.compaction().side() == dev.rein.context.Side.CLIENT) {
+        if (context.compaction() != null && context.compaction().side() == Side.CLIENT) {
             causes.add("compaction");
         }
         if (!source.toolSources.isEmpty()) {
@@ -276,7 +284,7 @@ public final class AgentConfig {
     }
 
     /** Whether requests carry the working-state block, and with how much history. */
-    public dev.rein.context.StateInPrompt stateInPrompt() {
+    public StateInPrompt stateInPrompt() {
         return stateInPrompt;
     }
 
