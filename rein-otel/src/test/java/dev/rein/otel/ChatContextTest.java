@@ -182,6 +182,60 @@ class ChatContextTest {
     }
 
     /**
+     * A fallback stage that asks for another model in the request (call.withRequest(request.withModel(...))),
+     * added after install (inside the telemetry stage) or before it (outside): the span was opened with the
+     * first model, but the conventions name it {gen_ai.operation.name} {gen_ai.request.model}, the model the
+     * request is made to, so the span and the client metrics say the model the call was answered (or failed) by.
+     */
+    @ParameterizedTest
+    @CsvSource({"after install, true", "after install, false", "before install, true", "before install, false"})
+    void aFallbackStageThatRenamesTheModelNamesTheSpanAndMetricsAfterTheBackup(String where, boolean backupAnswers) {
+        ScriptedModel script = ScriptedModel.of(ScriptedModel.fail(new ModelException(ModelException.Kind.AUTHENTICATION, 401, "bad key")),
+                backupAnswers ? ScriptedModel.text("Hi.") : ScriptedModel.fail(new ModelException(ModelException.Kind.AUTHENTICATION, 401, "bad key too")));
+        List<String> asked = new CopyOnWriteArrayList<>();
+        Model model = new AcmeModel(script) {
+            @Override
+            public ModelResponse call(ModelRequest request, ModelCallContext context) throws ModelException, InterruptedException {
+                asked.add(request.model());
+                return super.call(request, context);
+            }
+        };
+        dev.rein.model.ModelInterceptor fallback = new dev.rein.model.ModelInterceptor() {
+            @Override
+            public ModelResponse intercept(dev.rein.model.ModelCall call, Chain chain) throws ModelException, InterruptedException {
+                try {
+                    return chain.proceed(call);
+                } catch (ModelException e) {
+                    return chain.proceed(call.withRequest(call.request().withModel("backup-model")));
+                }
+            }
+
+            @Override
+            public boolean retries() {
+                return true;
+            }
+        };
+        ReinTelemetry telemetry = ReinTelemetry.create(OTEL.getOpenTelemetry());
+        Agent.Builder builder = Agent.builder().model(PricedModel.of(model, "test-model", ModelPrice.of("3", "0.3", "15")))
+                .price("backup-model", ModelPrice.of("3", "0.3", "15")).retryPolicy(RetryPolicy.NONE);
+        Agent agent = where.equals("after install")
+                ? telemetry.install(builder).modelInterceptor(fallback).build()
+                : telemetry.install(builder.modelInterceptor(fallback)).build();
+        RunResult result = agent.run("say hi");
+        assertThat(result.status()).as(result.message()).isEqualTo(backupAnswers ? RunStatus.SUCCEEDED : RunStatus.FAILED);
+        assertThat(asked).containsExactly("test-model", "backup-model");
+
+        List<SpanData> chats = OTEL.getSpans().stream().filter(s -> s.getName().startsWith("chat ")).toList();
+        assertThat(chats).singleElement().satisfies(chat -> {
+            assertThat(chat.getName()).isEqualTo("chat backup-model");
+            assertThat(chat.getAttributes().get(GenAiConventions.REQUEST_MODEL)).isEqualTo("backup-model");
+        });
+        assertThat(OTEL.getMetrics()).filteredOn(m -> m.getName().startsWith("gen_ai.client.")).isNotEmpty()
+                .allSatisfy(metric -> assertThat(metric.getHistogramData().getPoints()).allSatisfy(point ->
+                        assertThat(point.getAttributes().get(GenAiConventions.REQUEST_MODEL)).as(metric.getName()).isEqualTo("backup-model")));
+    }
+
+    /**
      * The chat span of a call whose run's listener closed before the call ended (an engine gave the
      * attempt up to retry it later) stays offered on its thread; a later call there that is not that
      * run's must not run in it or send its traceparent.

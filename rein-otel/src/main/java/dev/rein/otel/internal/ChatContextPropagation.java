@@ -116,7 +116,8 @@ final class ChatContextPropagation implements ModelInterceptor {
     }
 
     /**
-     * The model, called with the chat span current on whatever thread calls it. Its stream
+     * The model, called with the chat span current on whatever thread calls it; the request it is
+     * called with names the span and its metrics (a stage may have asked for another model). Its stream
      * observer also tells the span that the call streamed: the first chunk sets
      * {@code gen_ai.request.stream} (conditionally required for streamed requests) and
      * {@code gen_ai.response.time_to_first_chunk} and records the time-to-first-chunk metric, once
@@ -125,6 +126,8 @@ final class ChatContextPropagation implements ModelInterceptor {
     private record InContext(Model model, Context context, RunTelemetry run, String provider, AtomicBoolean streamed) implements Model {
         @Override
         public ModelResponse call(ModelRequest request, ModelCallContext callContext) throws ModelException, InterruptedException {
+            // the request this attempt sends, after every stage: its model may not be the one the span was opened with
+            run.attemptAsks(Span.fromContext(context), request.model());
             ModelCallContext observed = new ModelCallContext(callContext.deadline(),
                     new FirstChunk(callContext.stream(), Span.fromContext(context), run, provider, request.model(), streamed,
                             System.nanoTime()));

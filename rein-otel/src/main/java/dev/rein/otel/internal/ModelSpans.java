@@ -100,6 +100,20 @@ final class ModelSpans {
         }
     }
 
+    /**
+     * An attempt of the open call asks for {@code requestModel}: a stage may have changed the request's model
+     * after the span was opened (a fallback's {@code request.withModel(backup)}). The conventions name the span
+     * {@code {gen_ai.operation.name} {gen_ai.request.model}}, the model the request is made to, so the span's
+     * name, its attribute and the call's metrics follow the attempt; the last attempt's is the one kept.
+     */
+    synchronized void attemptAsks(Span chat, String requestModel) {
+        if (open == chat && !requestModel.equals(openModel)) {
+            open.updateName(GenAiConventions.OPERATION_CHAT + " " + requestModel);
+            open.setAttribute(REQUEST_MODEL, requestModel);
+            openModel = requestModel;
+        }
+    }
+
     /** The provider the open call's span names, when {@code chat} is that span; else the run's. */
     synchronized String provider(Span chat) {
         return open == chat ? openProvider : run.providerName();

@@ -106,6 +106,11 @@ final class RunTelemetry implements RunListener {
         return name;
     }
 
+    /** An attempt of the call whose span is {@code chat} asks for {@code requestModel} (see {@link ModelSpans#attemptAsks}). */
+    void attemptAsks(Span chat, String requestModel) {
+        model.attemptAsks(chat, requestModel);
+    }
+
     /** The run's answer must match an output schema: the agent invocation asks for JSON, as its model calls do. */
     void requestedJson() {
         Span run = span;
