@@ -69,6 +69,20 @@ class ExampleCommandsTest {
         assertThat(outcome.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(outcome.stderr()).contains("unknown example 'nope'").contains("date");
     }
+
+    /**
+     * The name typed is quoted back with its control characters shown as escapes, as every other message of the CLI
+     * quotes an argument. Before: the escape sequence reached the terminal raw (here it would clear the screen).
+     */
+    @Test
+    void anUnknownExampleNameIsQuotedWithItsControlCharactersVisible() {
+        for (String[] args : new String[][] {{"example", "da\u001b[2Jte"}, {"example", "da\u001b[2Jte", "--eval"}}) {
+            InProcessCli.Outcome outcome = cli.run(args);
+            assertThat(outcome.exitCode()).isEqualTo(ExitCodes.USAGE);
+            assertThat(outcome.stderrLines()).singleElement().asString()
+                    .contains("unknown example 'da\\x1b[2Jte'").doesNotContain("\u001b");
+        }
+    }
     /**
      * A key the provider refuses fails the suite's trials with HTTP 401, and the API's words ('invalid x-api-key') do not
      * say where the CLI took the key from. As rein run and rein eval --model do, rein example --eval names the variable

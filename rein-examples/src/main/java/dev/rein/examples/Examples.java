@@ -129,7 +129,7 @@ public final class Examples {
                           List<Tool> extraTools, Function<String, String> advice, PrintStream out, PrintStream err) {
         Optional<Example> example = find(name);
         if (example.isEmpty()) {
-            err.println("rein example: unknown example '" + name + "'; the examples are: " + names());
+            err.println("rein example: unknown example '" + oneLine(name) + "'; the examples are: " + names());
             return USAGE;
         }
         ProviderWatch watch = null;
@@ -149,8 +149,7 @@ public final class Examples {
                 // the agent never got to work: the provider refused it, which the key or the server settings can change
                 String said = advice == null ? null : advice.apply(failure);
                 err.println("rein example " + name + ": the demo ended in an infrastructure error: "
-                        + Display.visible(failure.strip().replaceAll("\\s*\\R\\s*", "; "), false)
-                        + (said == null ? "" : " (" + Display.visible(said, false) + ")"));
+                        + oneLine(failure) + (said == null ? "" : " (" + oneLine(said) + ")"));
                 return SETUP_FAILED;
             }
             return code;
@@ -159,14 +158,22 @@ public final class Examples {
             err.println("rein example: interrupted");
             return INTERRUPTED;
         } catch (ExampleSetupException e) {
-            err.println("rein example " + name + ": " + e.getMessage());
+            err.println("rein example " + name + ": " + oneLine(e.getMessage()));
             return SETUP_FAILED;
         } catch (ReinException e) {
-            err.println("rein example " + name + ": " + e.getMessage());
+            err.println("rein example " + name + ": " + oneLine(e.getMessage()));
             return USAGE;
         } finally {
             closeQuietly(watch);
         }
+    }
+
+    /**
+     * {@code text} on one line with its control characters shown as escapes: what a user typed (an unknown name) or an
+     * exception's message, as the command line prints every message.
+     */
+    private static String oneLine(String text) {
+        return Display.visible(text == null ? "" : text.strip().replaceAll("\\s*\\R\\s*", "; "), false);
     }
 
     /** Releases the real model's HTTP client; a failure to close must not change how the demo ended. */
@@ -226,7 +233,7 @@ public final class Examples {
                                PrintStream err) {
         Optional<Example> example = find(name);
         if (example.isEmpty()) {
-            err.println("rein example: unknown example '" + name + "'; the examples are: " + names());
+            err.println("rein example: unknown example '" + oneLine(name) + "'; the examples are: " + names());
             return USAGE;
         }
         try {
@@ -247,7 +254,7 @@ public final class Examples {
             err.println("rein example: interrupted");
             return INTERRUPTED;
         } catch (ReinException e) {
-            err.println("rein example " + name + ": " + e.getMessage());
+            err.println("rein example " + name + ": " + oneLine(e.getMessage()));
             return USAGE;
         }
     }
