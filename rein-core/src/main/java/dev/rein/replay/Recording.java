@@ -124,6 +124,7 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
         Set<String> approvalRequested = new LinkedHashSet<>();
         List<Guard> guards = new ArrayList<>();
         List<String> replies = new ArrayList<>();
+        boolean resumed = false; // a run_resumed: the trace of a resumption
         Map<String, JsonNode> decisions = new LinkedHashMap<>();
         Map<String, List<java.time.Instant>> callTimes = new LinkedHashMap<>();
         for (JsonNode e : events) {
@@ -167,13 +168,18 @@ record Recording(String runId, String goal, String model, List<String> tools, Js
                 case "intervention", "stall_detected" -> guards.add(new Guard(calls.size(), e));
                 case "run_finished" -> finished = e;
                 case "turn_started" -> replies.add(e.path("text").asText());
+                case "run_resumed" -> resumed = true;
                 default -> { }
             }
         }
         if (started == null) {
-            String turns = replies.isEmpty() ? "" : ": it holds only later turns of the run (turn_started), so the turns"
+            String turns = !replies.isEmpty() ? ": it holds only later turns of the run (turn_started), so the turns"
                     + " before them are missing; record the whole conversation into one trace ('rein reply RUN TEXT --trace"
-                    + " FILE' appends to the trace of 'rein run --trace FILE')";
+                    + " FILE' appends to the trace of 'rein run --trace FILE')"
+                    // 'rein resume RUN --trace FILE' given a file of its own: the start is in the first run's trace
+                    : resumed ? ": it holds only the run's continuation (run_resumed), so its start is missing; record the"
+                    + " whole run into one trace ('rein resume RUN --trace FILE' appends to the trace of 'rein run --trace"
+                    + " FILE')" : "";
             throw new ReinException("the trace " + trace + " has no run_started event for run " + id + "; it cannot be replayed"
                     + turns);
         }

@@ -345,6 +345,26 @@ class ReplayEndingsTest {
         assertThat(ran.get()).isEqualTo(1);
     }
 
+    /**
+     * 'rein resume RUN --trace FILE' with a file of its own records the continuation only, from run_resumed: the
+     * refusal says so and how to record the whole run. Before: only "has no run_started event ...; it cannot be
+     * replayed", with nothing on why or what to do.
+     */
+    @Test
+    void aTraceOfAResumptionAloneSaysItLacksTheRunsStartAndHowToRecordIt(@TempDir Path dir) throws Exception {
+        Path trace = dir.resolve("run.jsonl");
+        agent(ScriptedModel.of(text("答え"))).listener(JsonlTraceListener.to(trace)).build().run("調べて");
+        Path resumed = dir.resolve("resumed.jsonl");
+        String recorded = Files.readString(trace);
+        assertThat(recorded).contains("\"type\":\"run_started\"");
+        Files.writeString(resumed, recorded.replace("\"type\":\"run_started\"", "\"type\":\"run_resumed\""));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Replay.from(resumed).replay(agent(ScriptedModel.of()).build()))
+                .isInstanceOf(dev.rein.ReinException.class)
+                .hasMessageContaining("has no run_started event for run ")
+                .hasMessageContaining("it holds only the run's continuation (run_resumed)")
+                .hasMessageContaining("'rein resume RUN --trace FILE' appends to the trace of 'rein run --trace FILE'");
+    }
+
     @Test
     void aResponseFromAnotherVersionSaysSoAndWhatToDo(@TempDir Path dir) throws Exception {
         Path trace = dir.resolve("run.jsonl");
