@@ -179,6 +179,9 @@ class RunSpansTest {
         assertThat(tool.getAttributes().get(GenAiConventions.ERROR_TYPE)).isEqualTo("invalid_arguments");
         assertThat(tool.getAttributes().get(ReinConventions.TOOL_RISK)).as("the tool exists, so its risk is known").isEqualTo("read");
         assertThat(tool.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
+        // its refused audit fact is the call's (docs/observability.md), though its span is made only with its result
+        assertThat(tool.getEvents()).extracting(EventData::getName).containsExactly(ReinConventions.EVENT_AUDIT);
+        assertThat(one("invoke_agent rein").getEvents()).extracting(EventData::getName).doesNotContain(ReinConventions.EVENT_AUDIT);
     }
 
     @Test

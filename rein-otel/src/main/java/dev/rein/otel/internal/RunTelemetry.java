@@ -349,6 +349,10 @@ final class RunTelemetry implements RunListener {
 
     private void audit(TraceEvent.Audit e) {
         Attributes a = Attributes.of(ReinConventions.AUDIT_KIND, e.kind());
+        // a call refused before validation has no span yet: its refusal comes just before its result, which makes the span
+        if ("refused".equals(e.kind()) && tools.span(e.callId()) == null && tools.heldForResult(e.callId(), a, e.time())) {
+            return;
+        }
         if (!tools.event(e.callId(), ReinConventions.EVENT_AUDIT, a, e.time())) {
             runEvent(ReinConventions.EVENT_AUDIT, a, e.time());
         }

@@ -50,6 +50,11 @@ final class ToolSpans {
     private final Map<String, String> descriptions = new ConcurrentHashMap<>();
     /** The list {@link #offered} read last: a run offers the same immutable list at every step. */
     private volatile List<ToolDefinition> lastOffered;
+    /** The refusal audit of a call that has no span yet, by call id, added to the span its result makes. */
+    private final Map<String, Held> refusals = new ConcurrentHashMap<>();
+
+    private record Held(Attributes attributes, Instant time) {}
+
     /** Decisions announced when a run resumes, added to the call's span once it runs. */
     private final Map<String, TraceEvent.ApprovalDecided> decisions = new ConcurrentHashMap<>();
 
@@ -104,6 +109,10 @@ final class ToolSpans {
             ToolUseBlock use = proposed.get(e.callId());
             span = start(e.callId(), e.tool(), e.time().minus(Duration.ofMillis(e.durationMillis())), use == null ? null : use.input());
             open.remove(e.callId());
+        }
+        Held refusal = refusals.remove(e.callId());
+        if (refusal != null) {
+            span.addEvent(ReinConventions.EVENT_AUDIT, refusal.attributes(), refusal.time());
         }
         if (e.risk() != null) { // known also for a call refused at validation; an unknown tool has none
             span.setAttribute(ReinConventions.TOOL_RISK, e.risk().toLowerCase(Locale.ROOT));
@@ -162,6 +171,18 @@ final class ToolSpans {
 
     void approvalDecided(TraceEvent.ApprovalDecided e) {
         decisions.put(e.callId(), e);
+    }
+
+    /**
+     * Keeps the refusal audit of a call the latest response proposed until its result makes its span;
+     * false for a call not among them (its audit belongs to the run).
+     */
+    boolean heldForResult(String callId, Attributes attributes, Instant time) {
+        if (callId == null || !proposed.containsKey(callId)) {
+            return false;
+        }
+        refusals.put(callId, new Held(attributes, time));
+        return true;
     }
 
     /** Adds an event to the call's open span; false when it has none. */
