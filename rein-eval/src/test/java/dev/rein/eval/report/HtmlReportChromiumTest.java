@@ -154,6 +154,34 @@ class HtmlReportChromiumTest {
                 .contains("&lt;img src=x onerror=").contains("Eval report: &lt;b&gt;bold&lt;/b&gt; 評価");
     }
 
+    /** 2,999 passed trials of 3,000 read "100%" on the page, as if every trial had passed, and 1 of 3,000 "0%". */
+    @Test
+    void aRateThatIsNotAllOrNothingIsNeverShownAsOneHundredOrZeroPercent(@TempDir Path temp) throws Exception {
+        List<dev.rein.eval.run.TrialOutcome> outcomes = new ArrayList<>();
+        for (String task : List.of("nearly-all", "nearly-none")) {
+            for (int i = 0; i < 3000; i++) {
+                boolean passed = task.equals("nearly-all") ? i > 0 : i == 0;
+                outcomes.add(new dev.rein.eval.run.TrialOutcome(task, dev.rein.eval.TaskCategory.SHOULD_SUCCEED, i,
+                        passed ? dev.rein.eval.run.Verdict.PASSED : dev.rein.eval.run.Verdict.FAILED,
+                        passed ? null : dev.rein.eval.FailureKind.WRONG_OUTCOME, false, false, "succeeded", "completed", "", "", 1,
+                        java.math.BigDecimal.ZERO, 1, null, List.of(), List.of(), List.of(), "run", null));
+            }
+        }
+        java.time.Instant at = java.time.Instant.parse("2026-12-05T10:00:00Z");
+        EvalReport report = EvalReport.of(new dev.rein.eval.run.EvalResult("rates", "", "scripted", 3000, at, at, List.of(
+                new dev.rein.eval.run.EvalResult.TaskInfo("nearly-all", dev.rein.eval.TaskCategory.SHOULD_SUCCEED, "g", "succeeded"),
+                new dev.rein.eval.run.EvalResult.TaskInfo("nearly-none", dev.rein.eval.TaskCategory.SHOULD_SUCCEED, "g", "succeeded")),
+                outcomes));
+        Path html = temp.resolve("rates.html");
+        ReportWriter.writeHtml(report, html);
+        String dom = runChromium(temp.resolve("profile"), "--dump-dom", html.toUri().toString());
+        assertThat(dom).contains("data-render-status=\"ok\"")
+                .contains("<td title=\"g\">nearly-all</td><td>should_succeed</td><td>succeeded</td><td class=\"num\">2999/3000</td><td class=\"num\">&gt;99.9%</td>")
+                .contains("<td title=\"g\">nearly-none</td><td>should_succeed</td><td>succeeded</td><td class=\"num\">1/3000</td><td class=\"num\">&lt;0.1%</td>")
+                // the whole suite: 3000 of 6000
+                .contains("<div class=\"label\">Success rate</div><div class=\"value\">50.0%</div>");
+    }
+
     @Test
     void aScriptErrorIsVisibleInTheRenderedPage(@TempDir Path temp) throws Exception {
         String broken = ReportWriter.html(EvalReport.of(EvalRunner.builder().trials(1).build().run(DemoSuite.build())))
