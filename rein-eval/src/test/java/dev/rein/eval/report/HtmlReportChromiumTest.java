@@ -151,7 +151,8 @@ class HtmlReportChromiumTest {
         String dom = runChromium(temp.resolve("profile"), "--dump-dom", html.toUri().toString());
         assertThat(dom).contains("data-render-status=\"ok\"").doesNotContain("data-pwned=\"")
                 .contains("答え &lt;/script&gt;&lt;script&gt;document.documentElement.setAttribute")
-                .contains("&lt;img src=x onerror=").contains("Eval report: &lt;b&gt;bold&lt;/b&gt; 評価");
+                .contains("&lt;img src=x onerror=").contains("Eval report: &lt;b&gt;bold&lt;/b&gt; 評価")
+                .contains("1 trial per task · 2 tasks · started"); // "1 trial(s) per task · 2 task(s)" before
     }
 
     /** 2,999 passed trials of 3,000 read "100%" on the page, as if every trial had passed, and 1 of 3,000 "0%". */
@@ -178,6 +179,7 @@ class HtmlReportChromiumTest {
         assertThat(dom).contains("data-render-status=\"ok\"")
                 .contains("<td title=\"g\">nearly-all</td><td>should_succeed</td><td>succeeded</td><td class=\"num\">2999/3000</td><td class=\"num\">&gt;99.9%</td>")
                 .contains("<td title=\"g\">nearly-none</td><td>should_succeed</td><td>succeeded</td><td class=\"num\">1/3000</td><td class=\"num\">&lt;0.1%</td>")
+                .contains("model scripted · 3000 trials per task · 2 tasks · started")
                 // the whole suite: 3000 of 6000
                 .contains("<div class=\"label\">Success rate</div><div class=\"value\">50.0%</div>");
     }
