@@ -300,8 +300,9 @@ public final class McpToolset implements ToolSource, AutoCloseable {
 
     /**
      * The {@code instructions} each server gave in its {@code initialize} answer (how to use its
-     * tools), by server name in the file's order; servers that gave none are left out. Secrets are
-     * masked. Rein adds none of this to a model's context: it is the server's text, to be read
+     * tools), by server name in the file's order; servers that gave none are left out. Each is read
+     * when called, from the server's current session (after a restart, or the new session opened
+     * when an HTTP server forgot its own, that session's). Secrets are masked. Rein adds none of this to a model's context: it is the server's text, to be read
      * as untrusted data like its results. To give it to the model, see {@link #instructionsPrompt()}.
      */
     public Map<String, String> instructions() {

@@ -580,6 +580,23 @@ class HttpProtocolTest {
     }
 
     @Test
+    void theInstructionsAreThoseOfTheSessionTheSdkOpenedAfterA404() throws Exception {
+        // After a 404 the SDK opens the new session itself (Rein does not): instructions() read the ones Rein's own
+        // initialize had got, so a server whose new session says something else was read stale.
+        try (ScriptedHttpServer server = new ScriptedHttpServer()) {
+            server.instructionsPerSession.set(true);
+            try (McpToolset mcp = start(server, "")) {
+                assertThat(mcp.instructions()).containsExactly(Map.entry("scripted", "Session s1: 道具の使い方"));
+                server.forgetSessionOnCalls.set(1);
+                assertThat(invoke(mcp, "echo", "k-instr", Duration.ofSeconds(10)).content()).isEqualTo("done");
+                assertThat(server.rpc("initialize")).as(server.received.toString()).hasSize(2);
+                assertThat(mcp.instructions()).containsExactly(Map.entry("scripted", "Session s2: 道具の使い方"));
+                assertThat(mcp.instructionsPrompt()).contains("Session s2: 道具の使い方").doesNotContain("s1");
+            }
+        }
+    }
+
+    @Test
     void aCallRefusedWith400IsThatRefusalNotAForgottenSessionAndIsNotSentAgain() throws Exception {
         // The transports spec answers a forgotten session with 404; 400 is a request the server could not take (a TypeScript
         // SDK server's answer to an unsupported MCP-Protocol-Version, or to a body it cannot read). The SDK takes a 400 to a

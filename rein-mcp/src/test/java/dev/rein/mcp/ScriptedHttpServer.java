@@ -71,6 +71,8 @@ final class ScriptedHttpServer implements AutoCloseable {
     final java.util.concurrent.atomic.AtomicReference<String> standaloneMessage = new java.util.concurrent.atomic.AtomicReference<>();
     /** The protocol version it answers initialize with. */
     volatile String version = VERSION;
+    /** True: initialize is answered with instructions naming the new session ("Session s2: …"). */
+    final java.util.concurrent.atomic.AtomicBoolean instructionsPerSession = new java.util.concurrent.atomic.AtomicBoolean();
     /**
      * True: initialize and tools/list are answered with an event stream (a priming event, then the
      * answer), which the transports spec lets a server answer any request with.
@@ -149,8 +151,11 @@ final class ScriptedHttpServer implements AutoCloseable {
                     if (sessionful) {
                         exchange.getResponseHeaders().set("Mcp-Session-Id", liveSession);
                     }
-                    Map<String, Object> result = Map.of("protocolVersion", version, "capabilities", Map.of("tools", Map.of()),
-                            "serverInfo", Map.of("name", "scripted", "version", "1"));
+                    Map<String, Object> result = new java.util.LinkedHashMap<>(Map.of("protocolVersion", version,
+                            "capabilities", Map.of("tools", Map.of()), "serverInfo", Map.of("name", "scripted", "version", "1")));
+                    if (instructionsPerSession.get()) {
+                        result.put("instructions", "Session " + liveSession + ": 道具の使い方");
+                    }
                     if (startByEvents.get()) {
                         answerByEvents(exchange, method, id, result);
                     } else {

@@ -56,7 +56,7 @@ public final class ServerConnection implements AutoCloseable {
     private Session starting;
     /** The tools of the last listing that can only be called as tasks. */
     private volatile List<String> taskOnly = List.of();
-    /** The instructions of the server's last initialize answer; null when it gave none. */
+    /** The instructions of the last initialize answer read; null when it gave none. */
     private volatile String instructions;
 
     public ServerConnection(McpServerConfig config, ServerProcess.Launcher launcher, McpJsonMapper mapper,
@@ -87,6 +87,16 @@ public final class ServerConnection implements AutoCloseable {
      * server's text: nothing adds it to a model's context.
      */
     public String instructions() {
+        Session current;
+        synchronized (this) {
+            current = session;
+        }
+        // After an HTTP 404 the SDK opens a new session itself, whose initialize answer only it sees:
+        // its current one is read, the one Rein's own initialize got kept while it has none (re-initializing).
+        McpSchema.InitializeResult now = current == null ? null : current.client.getCurrentInitializationResult();
+        if (now != null) {
+            instructions = now.instructions();
+        }
         String text = instructions;
         return text == null || text.isBlank() ? null : dev.rein.tool.Secrets.mask(text, config.secrets());
     }
