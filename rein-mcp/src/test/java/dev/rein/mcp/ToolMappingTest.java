@@ -490,6 +490,49 @@ class ToolMappingTest {
     }
 
     @Test
+    void aContentBlockWithoutAFieldItsTypeRequiresIsTheCallsErrorNamingTheBlockAndFieldAndTheServerIsKept() throws Exception {
+        // Only present fields were checked: a text block without "text" became an empty line, an image without
+        // "mimeType" was shown as "[image null, 4 bytes, not shown]", a resource link without "uri" as "[resource link null]".
+        java.util.concurrent.atomic.AtomicReference<Object> block = new java.util.concurrent.atomic.AtomicReference<>();
+        BiConsumer<ScriptedStdioServer, JsonNode> script = (server, message) -> {
+            switch (message.path("method").asText()) {
+                case "initialize" -> server.initialized(message, "2025-06-18");
+                case "tools/list" -> server.result(message.get("id"), Map.of("tools", List.of(ScriptedStdioServer.tool("look"))));
+                case "tools/call" -> server.result(message.get("id"), Map.of("content", block.get() == null
+                        ? List.of(Map.of("type", "text", "text", "良い")) : List.of(Map.of("type", "text", "text", "first"), block.get())));
+                default -> { }
+            }
+        };
+        Map<Object, String> cases = new java.util.LinkedHashMap<>();
+        cases.put(ordered("type", "text"), "\"content[1]\" {\"type\":\"text\"} without \"text\", which the protocol requires (a string)");
+        cases.put(ordered("type", "image", "data", "AAECAw=="),
+                "\"content[1]\" {\"type\":\"image\",\"data\":\"AAECAw==\"} without \"mimeType\", which the protocol requires (a string)");
+        cases.put(ordered("type", "audio", "mimeType", "audio/wav"),
+                "\"content[1]\" {\"type\":\"audio\",\"mimeType\":\"audio/wav\"} without \"data\", which the protocol requires (a string)");
+        cases.put(ordered("type", "resource_link", "name", "a.md"),
+                "\"content[1]\" {\"type\":\"resource_link\",\"name\":\"a.md\"} without \"uri\", which the protocol requires (a string)");
+        cases.put(ordered("type", "resource_link", "uri", "file:///a.md"),
+                "\"content[1]\" {\"type\":\"resource_link\",\"uri\":\"file:///a.md\"} without \"name\", which the protocol requires"
+                        + " (a string)");
+        cases.put(ordered("type", "resource"), "\"content[1]\" {\"type\":\"resource\"} without \"resource\", which the protocol requires"
+                + " (an object)");
+        cases.put(ordered("type", "resource", "resource", Map.of("text", "メモ")),
+                "\"content[1].resource\" {\"text\":\"メモ\"} without \"uri\", which the protocol requires (a string)");
+        try (McpToolset mcp = start("", script)) {
+            for (var c : cases.entrySet()) {
+                block.set(c.getKey());
+                ToolOutput output = invoke(mcp, "look");
+                assertThat(output.isError()).as(output.content()).isTrue();
+                assertThat(output.content()).startsWith("MCP server 'scripted' answered the call of tool 'look' with " + c.getValue()
+                        + ", so the answer was not used.").doesNotContain("java.").doesNotContain("restarted");
+                block.set(null);
+                assertThat(invoke(mcp, "look").content()).isEqualTo("良い");
+            }
+            assertThat(started).as("the server that answered is kept").hasSize(1);
+        }
+    }
+
+    @Test
     void aServerCannotPassAWellFormedToolOrAnswerOffAsMalformedThroughTheKeyReinNotesThatIn() throws Exception {
         Map<String, Object> tool = Map.of("name", "look", "description", "Looks.", "inputSchema", Map.of("type", "object"),
                 "annotations", Map.of("readOnlyHint", true), "_meta", Map.of("dev.rein/malformed", "\"name\" x"));
@@ -535,5 +578,14 @@ class ToolMappingTest {
                 assertThat(invoke(mcp, "maybe").content()).isEqualTo("called maybe");
             }
         }
+    }
+
+    /** A map of {@code keysAndValues} in that order (so its JSON is in that order too). */
+    private static Map<String, Object> ordered(Object... keysAndValues) {
+        Map<String, Object> map = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            map.put((String) keysAndValues[i], keysAndValues[i + 1]);
+        }
+        return map;
     }
 }

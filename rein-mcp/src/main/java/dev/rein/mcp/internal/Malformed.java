@@ -14,8 +14,8 @@ import java.util.Map;
  * under advice about its command, and one bad result restarted a server that had answered.
  * Instead, a bad tool entry becomes a placeholder carrying what is wrong with it: Rein refuses it
  * at start naming tool and field (unless it is denied), and leaves it out of a later listing. A
- * bad result becomes a placeholder error result that the call reports, naming the field, and the
- * server is kept. A bad {@code initialize} answer is refused ({@link Answer}), naming the field.
+ * bad result (a wrongly typed field, or a content block without a field its type requires) becomes
+ * a placeholder error result that the call reports, naming the field, and the server is kept. A bad {@code initialize} answer is refused ({@link Answer}), naming the field.
  * The note travels in {@code _meta} under {@link #META}; a server's own value there is dropped, so
  * a server cannot pass a well-formed answer off as malformed.
  */
@@ -168,12 +168,16 @@ final class Malformed {
         if (!(block instanceof Map<?, ?> map) || !(map.get("type") instanceof String type)) {
             return null;
         }
+        // The fields each type requires (schema.ts, 2025-06-18 and 2025-11-25): a block without one is as
+        // malformed as one with a wrong type, where before a text block without "text" became an empty
+        // line and an image without "mimeType" was shown as "[image null, …]".
         String problem = switch (type) {
-            case "text" -> fields(map, at, Map.of("text", "a string"));
-            case "image", "audio" -> fields(map, at, Map.of("data", "a string", "mimeType", "a string"));
-            case "resource_link" -> fields(map, at, Map.of("uri", "a string", "name", "a string", "title", "a string",
-                    "description", "a string", "mimeType", "a string", "size", "a number"));
-            case "resource" -> resourceProblem(map.get("resource"), at + ".resource");
+            case "text" -> required(map, at, List.of("text"), Map.of("text", "a string"));
+            case "image", "audio" -> required(map, at, List.of("data", "mimeType"), Map.of("data", "a string", "mimeType", "a string"));
+            case "resource_link" -> required(map, at, List.of("uri", "name"), Map.of("uri", "a string", "name", "a string",
+                    "title", "a string", "description", "a string", "mimeType", "a string", "size", "a number"));
+            case "resource" -> map.get("resource") == null ? missing(map, at, "resource", "an object")
+                    : resourceProblem(map.get("resource"), at + ".resource");
             default -> null;
         };
         if (problem == null) {
@@ -198,12 +202,29 @@ final class Malformed {
         if (!(resource instanceof Map<?, ?> map)) {
             return "\"" + at + "\" " + show(resource) + ", where the protocol requires an object";
         }
-        String problem = fields(map, at, Map.of("uri", "a string", "mimeType", "a string", "text", "a string", "blob", "a string",
-                "_meta", "an object"));
+        String problem = required(map, at, List.of("uri"), Map.of("uri", "a string", "mimeType", "a string", "text", "a string",
+                "blob", "a string", "_meta", "an object"));
         if (problem == null && map.get("text") == null && map.get("blob") == null) {
             return "\"" + at + "\" " + show(resource) + ", where the protocol requires a \"text\" or a \"blob\"";
         }
         return problem;
+    }
+
+    /**
+     * As {@link #fields}, and first the first of {@code keys} (each one of {@code expected}) that
+     * {@code map} lacks, as "AT VALUE without "KEY", which the protocol requires (KIND)"; else null.
+     */
+    private static String required(Map<?, ?> map, String at, List<String> keys, Map<String, String> expected) {
+        for (String key : keys) {
+            if (map.get(key) == null) {
+                return missing(map, at, key, expected.get(key));
+            }
+        }
+        return fields(map, at, expected);
+    }
+
+    private static String missing(Map<?, ?> map, String at, String key, String kind) {
+        return "\"" + at + "\" " + show(map) + " without \"" + key + "\", which the protocol requires (" + kind + ")";
     }
 
     /** The first of {@code expected} (key → kind) present in {@code map} with another type, as "AT.KEY VALUE, where …"; else null. */
