@@ -113,12 +113,26 @@ final class ResultText {
         }
     }
 
+    /**
+     * The number of bytes {@code base64} decodes to, counted as the MIME decoder that decodes it
+     * ({@link #textOf}) reads it: line breaks and other characters outside the alphabet are not
+     * data (base64 wrapped into 76-character lines is common), and the first {@code =} ends it.
+     */
     private static long decodedBytes(String base64) {
         if (base64 == null) {
             return 0;
         }
-        int padding = base64.endsWith("==") ? 2 : base64.endsWith("=") ? 1 : 0;
-        return Math.max(0, base64.length() * 3L / 4 - padding);
+        long sextets = 0;
+        for (int i = 0; i < base64.length(); i++) {
+            char c = base64.charAt(i);
+            if (c == '=') {
+                break;
+            }
+            if (c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/') {
+                sextets++;
+            }
+        }
+        return sextets * 6 / 8;
     }
 
     private static JsonNode parseQuietly(String text) {
