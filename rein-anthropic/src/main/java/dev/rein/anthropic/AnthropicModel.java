@@ -15,6 +15,7 @@ import dev.rein.model.ModelResponse;
 import dev.rein.model.ServerContextEdit;
 import dev.rein.model.StreamObserver;
 import dev.rein.model.TextBlock;
+import dev.rein.model.ThinkingBlock;
 import dev.rein.model.ToolUseBlock;
 import dev.rein.model.TraceContextHeaders;
 import dev.rein.budget.PriceTable;
@@ -128,9 +129,10 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
         Objects.requireNonNull(context, "context");
         ModelRequest effective = withDefaults(request);
         int breakpoints = requests.maxBreakpoints();
-        WireBuffer body = build(() -> requests.create(effective, breakpoints));
+        boolean drop = AnthropicThinking.dropsStaleBlocks(effective); // once, for the header and the body
+        WireBuffer body = build(() -> requests.create(effective, breakpoints, drop));
         int size = body.length(); // for a 413's message; the buffer goes back to its pool with the exchange
-        List<String> betas = betas(effective);
+        List<String> betas = betas(effective, drop);
         StreamAssembler assembler = new StreamAssembler(context.stream());
         try (Exchange exchange = transport.stream(body, betas, effective.option(TraceContextHeaders.class)
                 .map(TraceContextHeaders::headers).orElse(Map.of())); SseReader reader = new SseReader(exchange, errors)) {
@@ -199,7 +201,7 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
         for (ContentBlock block : response.content()) {
             if (block instanceof TextBlock text && !text.text().isEmpty()) {
                 observer.onTextDelta(text.text());
-            } else if (block instanceof dev.rein.model.ThinkingBlock thinking && !thinking.thinking().isEmpty()) {
+            } else if (block instanceof ThinkingBlock thinking && !thinking.thinking().isEmpty()) {
                 observer.onThinkingDelta(thinking.thinking());
             } else if (block instanceof ToolUseBlock use) {
                 observer.onToolUseStart(use.id(), use.name());
@@ -212,14 +214,16 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
 
     /**
      * The {@code anthropic-beta} values of {@code request}: its server-side edits', its thinking's (a display only a
-     * beta defines, the block binding of a rewritten history), its server tools' (a tool version only a beta defines), then its {@link AnthropicBetas}, each once.
+     * beta defines, the block binding of a rewritten history when {@code drop}, the request's
+     * {@link AnthropicThinking#dropsStaleBlocks} decision), its server tools' (a tool version only a beta defines), then its
+     * {@link AnthropicBetas}, each once.
      */
-    private static List<String> betas(ModelRequest request) {
+    private static List<String> betas(ModelRequest request, boolean drop) {
         List<ServerContextEdit> edits = RequestMapper.edits(request);
         java.util.Optional<AnthropicBetas> chosen = request.option(AnthropicBetas.class);
         java.util.Optional<AnthropicServerTools> tools = request.option(AnthropicServerTools.class);
         List<String> thinking = new java.util.ArrayList<>(request.option(AnthropicThinking.class).map(AnthropicThinking::betas).orElse(List.of()));
-        if (AnthropicThinking.dropsStaleBlocks(request)) {
+        if (drop) {
             thinking.add(AnthropicThinking.BINDING_BETA);
         }
         if (chosen.isEmpty() && tools.isEmpty() && thinking.isEmpty()) {
@@ -239,10 +243,12 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
     @Override
     public long countTokens(ModelRequest request) throws ModelException, InterruptedException {
         Objects.requireNonNull(request, "request");
-        WireBuffer body = build(() -> requests.countTokens(request));
+        ModelRequest effective = withDefaults(request);
+        boolean drop = AnthropicThinking.dropsStaleBlocks(effective);
+        WireBuffer body = build(() -> requests.countTokens(request, drop));
         int size = body.length();
         // The same betas as the call: the prompt may hold what only they define (a compaction block sent back).
-        try (Exchange exchange = transport.json(body, betas(withDefaults(request)))) {
+        try (Exchange exchange = transport.json(body, betas(effective, drop))) {
             requireSuccess(exchange, size);
             byte[] answer = exchange.readAll();
             JsonNode tokens;

@@ -1,10 +1,18 @@
 package dev.rein.anthropic;
 
 import dev.rein.ReinException;
+import dev.rein.model.ContentBlock;
+import dev.rein.model.Message;
 import dev.rein.model.ModelOption;
 import dev.rein.model.ModelRequest;
+import dev.rein.model.RedactedThinkingBlock;
+import dev.rein.model.RewrittenHistory;
+import dev.rein.model.ThinkingBlock;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Extended thinking, sent as the Messages API's {@code thinking} parameter. Models do not think
@@ -155,8 +163,8 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
     }
 
     /** The betas this thinking needs in the {@code anthropic-beta} header: {@link Display#UPDATES_BETA} for {@link Display#UPDATES}. */
-    java.util.List<String> betas() {
-        return display == Display.UPDATES ? java.util.List.of(Display.UPDATES_BETA) : java.util.List.of();
+    List<String> betas() {
+        return display == Display.UPDATES ? List.of(Display.UPDATES_BETA) : List.of();
     }
 
     /** The beta of {@code thinking.block_binding} (preserved thinking's controls). */
@@ -167,31 +175,43 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
      * them is refused (400, "The block is bound to a different conversation") when the system prompt, the tools or
      * a message before it changed since it was made, unless the request asks for such blocks to be dropped.
      */
-    static final java.util.Set<String> PRESERVED_THINKING = java.util.Set.of("claude-opus-5-5", "claude-sonnet-5-5",
+    static final Set<String> PRESERVED_THINKING = Set.of("claude-opus-5-5", "claude-sonnet-5-5",
             "claude-haiku-5-5", "claude-fable-5-1", "claude-fable-5-2", "claude-mythos-5-1", "claude-mythos-5-2");
 
     /** A dated name of a listed model ({@code -20261015}), read as PriceTable reads one; a version is another model. */
-    private static final java.util.regex.Pattern DATE_SUFFIX = java.util.regex.Pattern.compile("-\\d{4}[\\d-]*");
+    private static final Pattern DATE_SUFFIX = Pattern.compile("-\\d{4}[\\d-]*");
 
     /**
      * Whether {@code request} asks the API to drop thinking blocks whose prefix changed
      * ({@code "block_binding": {"prefix_mismatch_behavior": "drop_block"}}, with {@link #BINDING_BETA}): when the
-     * agent rewrites earlier turns ({@link dev.rein.model.RewrittenHistory}: its state or recalled memory on the
-     * latest message only, old turns left out or summarised, tool results cleared, a tool list that can change), the
-     * model binds its thinking, and the request sends thinking back. Only adaptive and budget thinking have the field
-     * (a request without a thinking option gets {@code adaptive}, which these models use anyway); disabled and
-     * between_tools thinking have none.
+     * agent rewrites earlier turns ({@link RewrittenHistory}: its state or recalled memory on the latest message only,
+     * old turns left out or summarised, tool results cleared, a tool list that can change), the model binds its
+     * thinking, and the request sends thinking back. The docs give the field with adaptive thinking only, so a
+     * request without a thinking option gets {@code adaptive} (which these models use anyway) and a budget, disabled
+     * or between_tools thinking gets none. Decided once per request, for its {@code anthropic-beta} header and its
+     * body alike.
      */
     static boolean dropsStaleBlocks(ModelRequest request) {
-        if (request.option(dev.rein.model.RewrittenHistory.class).isEmpty() || !preservesThinking(request.model())) {
+        if (request.option(RewrittenHistory.class).isEmpty() || !preservesThinking(request.model())) {
             return false;
         }
         Type type = request.option(AnthropicThinking.class).map(AnthropicThinking::type).orElse(Type.ADAPTIVE);
-        if (type != Type.ADAPTIVE && type != Type.ENABLED) {
-            return false;
+        return type == Type.ADAPTIVE && sendsThinkingBack(request.messages());
+    }
+
+    /**
+     * Whether any message holds a thinking block. From the newest back: these models think on every turn, so the
+     * latest assistant turn answers it and the rest of the history is not read.
+     */
+    private static boolean sendsThinkingBack(List<Message> messages) {
+        for (int i = messages.size() - 1; i >= 0; i--) {
+            for (ContentBlock block : messages.get(i).content()) {
+                if (block instanceof ThinkingBlock || block instanceof RedactedThinkingBlock) {
+                    return true;
+                }
+            }
         }
-        return request.messages().stream().flatMap(m -> m.content().stream()).anyMatch(
-                b -> b instanceof dev.rein.model.ThinkingBlock || b instanceof dev.rein.model.RedactedThinkingBlock);
+        return false;
     }
 
     private static boolean preservesThinking(String model) {

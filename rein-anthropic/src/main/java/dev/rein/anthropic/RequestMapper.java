@@ -71,6 +71,14 @@ final class RequestMapper {
 
     /** The same, with at most {@code breakpoints} cache breakpoints. */
     WireBuffer create(ModelRequest request, int breakpoints) {
+        return create(request, breakpoints, AnthropicThinking.dropsStaleBlocks(request));
+    }
+
+    /**
+     * The same, with {@code drop} the request's {@link AnthropicThinking#dropsStaleBlocks} decision, which the caller
+     * made once for the {@code anthropic-beta} header too.
+     */
+    WireBuffer create(ModelRequest request, int breakpoints, boolean drop) {
         // A request built by hand (an agent's were checked when it was built): refused here, not by the API's 400.
         request.option(AnthropicThinking.class).ifPresent(thinking -> thinking.check(request));
         request.option(AnthropicServerTools.class).ifPresent(tools -> requireDistinctNames(tools, request));
@@ -101,7 +109,7 @@ final class RequestMapper {
                 g.writeFieldName("context_management");
                 g.writeTree(ContextEdits.body(edits));
             }
-            thinkingAndOutput(g, request);
+            thinkingAndOutput(g, request, drop);
             // The code execution tool's container, reused as its docs say; count_tokens takes no such field.
             // Only a request with server tools can have one (code execution is one): others skip the scan.
             String container = request.option(AnthropicServerTools.class).isPresent() ? Containers.newest(request.messages()) : null;
@@ -140,9 +148,8 @@ final class RequestMapper {
     }
 
     /** {@code thinking} and {@code output_config}, when the request asks for them; count_tokens takes both too. */
-    private static void thinkingAndOutput(JsonGenerator g, ModelRequest request) throws IOException {
+    private static void thinkingAndOutput(JsonGenerator g, ModelRequest request, boolean drop) throws IOException {
         Optional<AnthropicThinking> thinking = request.option(AnthropicThinking.class);
-        boolean drop = AnthropicThinking.dropsStaleBlocks(request);
         if (thinking.isPresent() || drop) {
             thinking(g, thinking.orElse(AnthropicThinking.adaptive()), drop);
         }
@@ -195,10 +202,15 @@ final class RequestMapper {
      * count (with thinking on, earlier turns' thinking is not counted; a format adds its schema).
      */
     WireBuffer countTokens(ModelRequest request) {
+        return countTokens(request, AnthropicThinking.dropsStaleBlocks(request));
+    }
+
+    /** The same, with {@code drop} the request's {@link AnthropicThinking#dropsStaleBlocks} decision. */
+    WireBuffer countTokens(ModelRequest request, boolean drop) {
         return write(g -> {
             g.writeStringField("model", request.model());
             prompt(g, request, CacheBreakpoints.Plan.NONE);
-            thinkingAndOutput(g, request);
+            thinkingAndOutput(g, request, drop);
         });
     }
 

@@ -92,4 +92,20 @@ class PreservedThinkingTest extends FakeApi {
         assertThat(result.status()).as(result.toString()).isEqualTo(RunStatus.SUCCEEDED);
         assertThat(server.requests().get(2).body().has("thinking")).isFalse();
     }
+
+    @Test
+    void aBudgetGetsNoBindingAsTheDocsGiveItWithAdaptiveThinkingOnly() {
+        // The docs' drop_block fix sets "type": "adaptive"; a budget is sent as set, without block_binding or its
+        // beta, and the rewritten prefix then meets the API's check (these models mostly refuse a budget anyway).
+        twoToolSteps();
+        RunResult result = Agent.builder().model(model).modelName("claude-haiku-5-5").tools(lookup())
+                .modelOption(AnthropicThinking.budget(2_000))
+                .stateInPrompt(StateInPrompt.STATE_ONLY).build().run("A-1 と A-2 は?");
+
+        assertThat(server.requests().get(1).body().get("thinking"))
+                .isEqualTo(Json.parse("{\"type\":\"enabled\",\"budget_tokens\":2000}"));
+        assertThat(server.requests().get(1).header("anthropic-beta")).isNull();
+        assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(result.toString()).contains("bound to a different conversation");
+    }
 }
