@@ -24,11 +24,17 @@ import java.io.IOException;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A {@link Model} backed by the Anthropic Messages API.
@@ -168,8 +174,8 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
     }
 
     /** The API's 400 for too many cache breakpoints: "A maximum of 4 blocks with cache_control may be provided. Found 5." */
-    private static final java.util.regex.Pattern TOO_MANY_BREAKPOINTS =
-            java.util.regex.Pattern.compile("A maximum of (\\d+) blocks with cache_control may be provided\\. Found (\\d+)");
+    private static final Pattern TOO_MANY_BREAKPOINTS =
+            Pattern.compile("A maximum of (\\d+) blocks with cache_control may be provided\\. Found (\\d+)");
 
     /**
      * Rein places at most the API's four breakpoints, so a 400 that found more means a gateway or proxy
@@ -177,7 +183,7 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
      * repeat. This model's requests leave room for them from now on, and the call is retryable.
      */
     private ModelException gatewayBreakpoints(ModelException e, ModelRequest request, int limit) {
-        java.util.regex.Matcher found = e.httpStatus() == 400 && e.getMessage() != null
+        Matcher found = e.httpStatus() == 400 && e.getMessage() != null
                 ? TOO_MANY_BREAKPOINTS.matcher(e.getMessage()) : null;
         if (found == null || !found.find()) {
             return e;
@@ -220,16 +226,16 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
      */
     private static List<String> betas(ModelRequest request, boolean drop) {
         List<ServerContextEdit> edits = RequestMapper.edits(request);
-        java.util.Optional<AnthropicBetas> chosen = request.option(AnthropicBetas.class);
-        java.util.Optional<AnthropicServerTools> tools = request.option(AnthropicServerTools.class);
-        List<String> thinking = new java.util.ArrayList<>(request.option(AnthropicThinking.class).map(AnthropicThinking::betas).orElse(List.of()));
+        Optional<AnthropicBetas> chosen = request.option(AnthropicBetas.class);
+        Optional<AnthropicServerTools> tools = request.option(AnthropicServerTools.class);
+        List<String> thinking = new ArrayList<>(request.option(AnthropicThinking.class).map(AnthropicThinking::betas).orElse(List.of()));
         if (drop) {
             thinking.add(AnthropicThinking.BINDING_BETA);
         }
         if (chosen.isEmpty() && tools.isEmpty() && thinking.isEmpty()) {
             return edits.isEmpty() ? List.of() : List.copyOf(ContextEdits.betas(edits));
         }
-        java.util.Set<String> all = new java.util.LinkedHashSet<>(edits.isEmpty() ? java.util.Set.of() : ContextEdits.betas(edits));
+        Set<String> all = new LinkedHashSet<>(edits.isEmpty() ? Set.of() : ContextEdits.betas(edits));
         all.addAll(thinking);
         tools.ifPresent(t -> all.addAll(t.betas()));
         chosen.ifPresent(c -> all.addAll(c.names()));

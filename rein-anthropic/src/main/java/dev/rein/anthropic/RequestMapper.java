@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.ReinException;
 import dev.rein.json.Json;
 import dev.rein.model.ContentBlock;
 import dev.rein.model.Message;
@@ -25,7 +26,9 @@ import dev.rein.provider.WireCache;
 import dev.rein.tool.ToolExecutor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -140,7 +143,7 @@ final class RequestMapper {
     static void requireDistinctNames(AnthropicServerTools serverTools, ModelRequest request) {
         for (ToolDefinition tool : request.tools()) {
             if (serverTools.names().contains(tool.name())) {
-                throw new dev.rein.ReinException("the server tool '" + tool.name() + "' (AnthropicServerTools) has the name of"
+                throw new ReinException("the server tool '" + tool.name() + "' (AnthropicServerTools) has the name of"
                         + " a function tool of the agent, and the API refuses tools that share a name: give the agent's tool"
                         + " another name, or leave the server tool out");
             }
@@ -283,7 +286,7 @@ final class RequestMapper {
                     boolean marked = plan.marksMessage(m);
                     List<TextBlock> after = answers ? List.of() : held;
                     if (answers) {
-                        held = held.isEmpty() ? new java.util.ArrayList<>() : held;
+                        held = held.isEmpty() ? new ArrayList<>() : held;
                         for (ContentBlock block : message.content()) {
                             if (block instanceof TextBlock t && sendable(t)) {
                                 held.add(t);
@@ -337,7 +340,7 @@ final class RequestMapper {
             }
             for (ContentBlock block : message.content()) {
                 if (block instanceof TextBlock t && sendable(t)) {
-                    held = held.isEmpty() ? new java.util.ArrayList<>() : held;
+                    held = held.isEmpty() ? new ArrayList<>() : held;
                     held.add(t);
                 }
             }
@@ -362,7 +365,7 @@ final class RequestMapper {
         if (turn.role() != Role.ASSISTANT) {
             return false;
         }
-        java.util.Map<String, JsonNode> callers = ToolCallers.of(turn.content());
+        Map<String, JsonNode> callers = ToolCallers.of(turn.content());
         if (callers.isEmpty()) {
             return false;
         }
@@ -432,7 +435,7 @@ final class RequestMapper {
         g.writeArrayFieldStart("content");
         List<ContentBlock> content = message.content();
         int last = continued ? lastSendable(content) : -1;
-        java.util.Map<String, JsonNode> callers = message.role() == Role.ASSISTANT ? ToolCallers.of(content) : java.util.Map.of();
+        Map<String, JsonNode> callers = message.role() == Role.ASSISTANT ? ToolCallers.of(content) : Map.of();
         for (int b = 0; b < content.size(); b++) {
             ContentBlock block = content.get(b);
             if (sendable(block)) {
