@@ -33,7 +33,8 @@ import reactor.core.publisher.Mono;
  * <p>What it notes of a call is kept only while the call is under way (from {@link #began} to
  * {@link #ended}): the SDK may send a call's request after its caller gave up on it (a timeout
  * while the SDK was still initializing the session), and a note taken then would never be read
- * or dropped over a long-lived client. Such a request is cancelled on the server at once instead.
+ * or dropped over a long-lived client. Such a request is cancelled on the server at once instead,
+ * as is one sent while its call is still under way but after its caller's {@link #cancel}.
  */
 final class CancellingTransport implements McpClientTransport {
     static final String METHOD_CANCELLED = "notifications/cancelled";
@@ -52,6 +53,12 @@ final class CancellingTransport implements McpClientTransport {
      * sent again after a 404, use the same key.)
      */
     private final Map<String, Integer> underWay = new java.util.HashMap<>();
+    /**
+     * Per idempotency key of a call under way: why its caller gave up on it before its request was
+     * sent (its cancel found no request id). The request, if the SDK still sends it, is cancelled
+     * once sent; the mark goes then, or when the call ends. Guarded by {@link #underWay}.
+     */
+    private final Map<String, String> givenUp = new java.util.HashMap<>();
     /** Per thread: the id of the {@code tools/list} request it sent last. */
     private final ThreadLocal<Object> listingSent = new ThreadLocal<>();
     /** What the client does with a message from the server, once connected. */
@@ -72,8 +79,10 @@ final class CancellingTransport implements McpClientTransport {
                 && call.meta().get(ToolAdapter.IDEMPOTENCY_META) instanceof String key) {
             CompletableFuture<Boolean> lost = new CompletableFuture<>();
             boolean noted;
+            String gaveUp;
             synchronized (underWay) {
-                noted = underWay.containsKey(key);
+                gaveUp = givenUp.remove(key);
+                noted = gaveUp == null && underWay.containsKey(key);
                 if (noted) {
                     callIds.put(key, request.id());
                     sessionLost.put(key, lost);
@@ -85,7 +94,8 @@ final class CancellingTransport implements McpClientTransport {
                     .doOnError(e -> lost.complete(e instanceof McpTransportSessionNotFoundException))
                     .doFinally(signal -> lost.complete(false));
             // Its caller already gave up on it (its cancel found nothing to cancel): the server is told once it has it.
-            return noted ? sent : sent.doFinally(signal -> cancelRequest(request.id(), "the call was given up before its request was sent"));
+            String reason = gaveUp != null ? gaveUp : "the call was given up before its request was sent";
+            return noted ? sent : sent.doFinally(signal -> cancelRequest(request.id(), reason));
         }
         if (message instanceof McpSchema.JSONRPCNotification notification
                 && McpSchema.METHOD_NOTIFICATION_INITIALIZED.equals(notification.method())) {
@@ -138,12 +148,24 @@ final class CancellingTransport implements McpClientTransport {
     }
 
     /**
-     * Tells the server to stop the call sent with idempotency key {@code key}, if it was sent, and
-     * forgets it. Sent from a thread of its own: the caller may be an interrupted thread, whose
+     * Tells the server to stop the call sent with idempotency key {@code key}, and forgets it. A
+     * call under way whose request was not sent yet is marked given up, so that its request is
+     * cancelled once the SDK sends it (before its call has ended, else {@link #sendMessage} cancels
+     * it anyway). Sent from a thread of its own: the caller may be an interrupted thread, whose
      * write to an interruptible channel would close it.
      */
     void cancel(String key, String reason) {
-        cancelRequest(key == null ? null : callIds.remove(key), reason);
+        if (key == null) {
+            return;
+        }
+        Object id;
+        synchronized (underWay) {
+            id = callIds.remove(key);
+            if (id == null && underWay.containsKey(key)) {
+                givenUp.put(key, reason);
+            }
+        }
+        cancelRequest(id, reason);
     }
 
     /**
@@ -192,14 +214,17 @@ final class CancellingTransport implements McpClientTransport {
                 if (underWay.computeIfPresent(key, (k, n) -> n == 1 ? null : n - 1) == null) {
                     callIds.remove(key);
                     sessionLost.remove(key);
+                    givenUp.remove(key);
                 }
             }
         }
     }
 
-    /** How many calls' notes are held (a request id or a session-lost outcome); for tests. */
+    /** How many calls' notes are held (a request id, a session-lost outcome or a given-up mark); for tests. */
     int notesHeld() {
-        return callIds.size() + sessionLost.size();
+        synchronized (underWay) {
+            return callIds.size() + sessionLost.size() + givenUp.size();
+        }
     }
 
     @Override

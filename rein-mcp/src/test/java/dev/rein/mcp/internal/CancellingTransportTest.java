@@ -40,6 +40,48 @@ class CancellingTransportTest {
     }
 
     @Test
+    void aCallGivenUpBeforeItsRequestWasSentIsCancelledOnTheServerOnceSentThoughStillUnderWay() throws Exception {
+        // A call times out while the SDK is still initializing: its cancel finds no request id yet. The SDK then sends the
+        // request before the call's finally has ended the key: it was noted, then dropped by ended, and never cancelled.
+        transport.began("key-3");
+        transport.cancel("key-3", "the call timed out");
+        assertThat(sent.poll(200, TimeUnit.MILLISECONDS)).as("nothing to cancel yet").isNull();
+        transport.sendMessage(call(9, "key-3")).block(Duration.ofSeconds(5));
+
+        assertThat(sent.poll(5, TimeUnit.SECONDS)).isInstanceOfSatisfying(McpSchema.JSONRPCRequest.class,
+                r -> assertThat(r.id()).isEqualTo(9));
+        assertThat(sent.poll(5, TimeUnit.SECONDS)).isInstanceOfSatisfying(McpSchema.JSONRPCNotification.class, n -> {
+            assertThat(n.method()).isEqualTo(CancellingTransport.METHOD_CANCELLED);
+            assertThat(n.params()).isInstanceOfSatisfying(Map.class, p -> {
+                assertThat(p.get("requestId")).isEqualTo(9);
+                assertThat(p.get("reason")).isEqualTo("the call timed out");
+            });
+        });
+        assertThat(transport.callId("key-3")).isNull();
+        transport.ended("key-3");
+        assertThat(transport.notesHeld()).isZero();
+        // Handled: a later call with the same key (a retry) is noted and not cancelled.
+        transport.began("key-3");
+        transport.sendMessage(call(10, "key-3")).block(Duration.ofSeconds(5));
+        assertThat(transport.callId("key-3")).isEqualTo(10);
+        transport.ended("key-3");
+        assertThat(sent.poll(200, TimeUnit.MILLISECONDS)).isInstanceOfSatisfying(McpSchema.JSONRPCRequest.class,
+                r -> assertThat(r.id()).isEqualTo(10));
+        assertThat(sent.poll(200, TimeUnit.MILLISECONDS)).isNull();
+        assertThat(transport.notesHeld()).isZero();
+    }
+
+    @Test
+    void aCallGivenUpWhoseRequestWasNeverSentLeavesNoNoteOnceEnded() {
+        // The SDK dropped the request (its subscription was cancelled): the mark is forgotten when the call ends.
+        transport.began("key-4");
+        transport.cancel("key-4", "the call timed out");
+        transport.ended("key-4");
+        assertThat(transport.notesHeld()).isZero();
+        assertThat(sent).isEmpty();
+    }
+
+    @Test
     void aCallUnderWayIsNotedUnderItsKeyAndSentAgainWithItUntilItEnds() throws Exception {
         transport.began("key-2");
         transport.sendMessage(call(1, "key-2")).block(Duration.ofSeconds(5));
