@@ -18,6 +18,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs a suite: N trials per task, each on its own virtual thread with its own environment, at
@@ -29,6 +31,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * }</pre>
  */
 public final class EvalRunner {
+    private static final Logger LOG = LoggerFactory.getLogger(EvalRunner.class);
     /** Trials run at once unless set. */
     public static final int DEFAULT_PARALLELISM = 4;
 
@@ -86,9 +89,9 @@ public final class EvalRunner {
                     + " trials each, more than " + Integer.MAX_VALUE + " trials in all: give fewer trials");
         }
         Instant startedAt = clock.instant();
-        progress.started(suite.name(), total);
+        report(() -> progress.started(suite.name(), total));
         List<TrialOutcome> outcomes = runAll(suite, perTask, total);
-        progress.finished();
+        report(progress::finished);
         List<EvalResult.TaskInfo> tasks = suite.tasks().stream().map(t -> new EvalResult.TaskInfo(t.id(), t.category(), t.goal(),
                 t.expectation() == null ? "any ending" : t.expectation().describe())).toList();
         return new EvalResult(suite.name(), suite.description(), models.describe(), perTask, startedAt, clock.instant(),
@@ -113,7 +116,8 @@ public final class EvalRunner {
                             try {
                                 TrialOutcome outcome = trial.executeSafely();
                                 synchronized (reporting) {
-                                    progress.trialFinished(outcome, done.incrementAndGet(), total);
+                                    int count = done.incrementAndGet();
+                                    report(() -> progress.trialFinished(outcome, count, total));
                                 }
                                 return outcome;
                             } finally {
@@ -139,6 +143,18 @@ public final class EvalRunner {
                 throw new IllegalStateException("the evaluation harness failed: " + e.getCause(), e.getCause());
             }
             return outcomes;
+        }
+    }
+
+    /**
+     * Tells the progress view: one that throws (an exception or any Error such as an AssertionError) is logged and
+     * ignored, as a run listener that throws is, so a bug in a view loses no trial's result.
+     */
+    private void report(Runnable call) {
+        try {
+            call.run();
+        } catch (Exception | Error e) {
+            LOG.warn("progress view {} failed: {}", progress.getClass().getName(), e.toString());
         }
     }
 

@@ -7,7 +7,8 @@ import java.util.Objects;
 
 /**
  * Reports an evaluation's progress as trials finish. Calls come from many threads, one at a time:
- * {@code done} of {@link #trialFinished} rises by one with each call.
+ * {@code done} of {@link #trialFinished} rises by one with each call. Implementations must not throw
+ * (a view that throws, an exception or any Error, is logged and ignored: the trials go on).
  */
 public interface Progress {
     Progress NONE = new Progress() {};

@@ -207,6 +207,44 @@ class EvalRunnerTest {
         assertThat(result.trialsOf("agent-asserts").get(0).infraError()).isEqualTo("the agent could not be built: AssertionError: no tools");
     }
 
+    /**
+     * A progress view that throws (the application's own, with a bug) is ignored as a run listener that throws is: every
+     * trial still runs and is reported. Before, its exception escaped the trial's task and the evaluation failed with
+     * "the evaluation harness failed", every result lost.
+     */
+    @Test
+    void aProgressViewThatThrowsLosesNoTrial() throws Exception {
+        AgentFactory<FileTreeEnvironment> agent = (env, model) -> Agent.builder().model(model.model()).modelName(model.name())
+                .tools(env.readTools()).build();
+        Suite suite = Suite.builder("progress").trials(3)
+                .task(Task.builder("say", () -> new FileTreeEnvironment(Map.of())).goal("Say alpha").agent(agent)
+                        .script(text("alpha")).build())
+                .build();
+        AtomicInteger finishedCalls = new AtomicInteger();
+        Progress broken = new Progress() {
+            @Override
+            public void started(String name, int totalTrials) {
+                throw new IllegalStateException("the view was not ready");
+            }
+
+            @Override
+            public void trialFinished(TrialOutcome outcome, int done, int total) {
+                finishedCalls.incrementAndGet();
+                throw new AssertionError("the view's own check");
+            }
+
+            @Override
+            public void finished() {
+                throw new IllegalStateException("the view was closed");
+            }
+        };
+
+        EvalResult result = EvalRunner.builder().progress(broken).build().run(suite);
+
+        assertThat(result.trials()).hasSize(3).allMatch(TrialOutcome::passed);
+        assertThat(finishedCalls).as("each trial is still reported to it").hasValue(3);
+    }
+
     @Test
     void aTrialsDurationIsItsOwnRunNotTheTimeItWaitedForItsTurn() throws Exception {
         // one trial at a time, each about 1 s: the third waits some 2 s before it starts, which is not its duration
