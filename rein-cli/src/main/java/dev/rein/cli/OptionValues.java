@@ -1,9 +1,12 @@
 package dev.rein.cli;
 
 import dev.rein.eval.file.UsdLimits;
+import dev.rein.openai.OpenAiReasoningEffort;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
@@ -121,17 +124,18 @@ final class OptionValues {
      */
     static final class ReasoningEffort implements ITypeConverter<String> {
         /** The API reference's values, in its order. */
-        static final java.util.List<String> LEVELS = java.util.List.of("none", "minimal", "low", "medium", "high", "xhigh");
+        static final List<String> LEVELS = OpenAiReasoningEffort.LISTED.stream().map(OpenAiReasoningEffort::effort).toList();
 
         @Override
         public String convert(String value) {
-            String v = value.strip().toLowerCase(java.util.Locale.ROOT);
+            String v = value.strip().toLowerCase(Locale.ROOT);
             if (LEVELS.contains(v)) {
                 return v;
             }
-            throw new TypeConversionException("'" + value + "' is not a reasoning effort; give one of none, minimal, low, medium,"
-                    + " high or xhigh (which ones a model takes is the model's: gpt-5.1 and later take none, the first gpt-5"
-                    + " models minimal), e.g. --reasoning-effort none");
+            String levels = String.join(", ", LEVELS.subList(0, LEVELS.size() - 1)) + " or " + LEVELS.getLast();
+            throw new TypeConversionException("'" + value + "' is not a reasoning effort; give one of " + levels + " (which"
+                    + " ones a model takes is the model's: gpt-5.1 and later take none, the first gpt-5 models minimal),"
+                    + " e.g. --reasoning-effort none");
         }
     }
 

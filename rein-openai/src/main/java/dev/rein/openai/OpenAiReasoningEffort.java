@@ -2,6 +2,7 @@ package dev.rein.openai;
 
 import dev.rein.ReinException;
 import dev.rein.model.ModelOption;
+import java.util.List;
 
 /**
  * How hard a reasoning model thinks before it answers, sent as Chat Completions'
@@ -35,6 +36,9 @@ public record OpenAiReasoningEffort(String effort) implements ModelOption {
     public static final OpenAiReasoningEffort HIGH = new OpenAiReasoningEffort("high");
     /** The most reasoning, for the models after gpt-5.1-codex-max (gpt-5.2 and later); older ones refuse it. */
     public static final OpenAiReasoningEffort XHIGH = new OpenAiReasoningEffort("xhigh");
+
+    /** The values the Chat Completions reference lists for {@code reasoning_effort}, in its order. */
+    public static final List<OpenAiReasoningEffort> LISTED = List.of(NONE, MINIMAL, LOW, MEDIUM, HIGH, XHIGH);
 
     /** Refuses a null or blank effort. */
     public OpenAiReasoningEffort {
