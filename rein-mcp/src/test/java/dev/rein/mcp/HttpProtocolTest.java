@@ -608,8 +608,11 @@ class HttpProtocolTest {
                     + "\"message\":\"Bad Request: 要求を読めません\"}}");
             ToolOutput refused = invoke(mcp, "echo", "k-400", Duration.ofSeconds(10));
             assertThat(refused.isError()).isTrue();
-            assertThat(refused.content()).startsWith("MCP server 'scripted' failed while running tool 'echo': it answered HTTP 400;"
-                    + " it said: 'JSON-RPC error -32000: Bad Request: 要求を読めません'.").doesNotContain("404", "session not found");
+            // A 400 refuses the request before it is run: not "failed while running", nor "may or may not have taken effect".
+            assertThat(refused.content()).isEqualTo("MCP server 'scripted' refused the call of tool 'echo': it answered HTTP 400;"
+                    + " it said: 'JSON-RPC error -32000: Bad Request: 要求を読めません', so the tool was not run (a server answers"
+                    + " HTTP 400 to a request it will not run). Rein opens a new session at the next call. Try again, or use"
+                    + " another tool.");
             assertThat(server.rpc("tools/call")).as(server.received.toString()).hasSize(1);
             server.refuseCallsWith.set(0);
             server.refusalBody.set(null);

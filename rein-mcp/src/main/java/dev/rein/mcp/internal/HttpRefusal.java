@@ -50,9 +50,7 @@ final class HttpRefusal {
                         + " JSON (application/json) or an event stream (text/event-stream)" + (connecting
                         ? ": the URL is not a streamable HTTP MCP endpoint (is the path right, often /mcp?)" : "");
             }
-            if (e instanceof Status refused) {
-                status = refused.status;
-            } else if (e instanceof McpHttpClientTransportAuthorizationException auth && auth.getResponseInfo() != null) {
+            if (e instanceof McpHttpClientTransportAuthorizationException auth && auth.getResponseInfo() != null) {
                 status = auth.getResponseInfo().statusCode();
             } else if (e.getMessage() != null) {
                 Matcher matcher = STATUS.matcher(e.getMessage());
@@ -82,19 +80,6 @@ final class HttpRefusal {
     static String describe(int status, String said, java.util.Map<String, String> secrets) {
         return describe(status, false) + (said == null ? "" : "; it said: '"
                 + StdioTransport.abbreviate(dev.rein.tool.Secrets.mask(said, secrets)) + "'");
-    }
-
-    /**
-     * A request the server refused with HTTP {@code status}, where the SDK's failure does not name
-     * the status (it takes a 400 to a request with a session id for a forgotten session).
-     */
-    static final class Status extends java.io.IOException {
-        private final int status;
-
-        Status(int status, Throwable failure) {
-            super("it answered HTTP " + status, failure);
-            this.status = status;
-        }
     }
 
     /** A failure of a request the server refused with an HTTP error status and a JSON-RPC error saying why. */

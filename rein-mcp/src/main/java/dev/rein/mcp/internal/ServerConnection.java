@@ -415,8 +415,14 @@ public final class ServerConnection implements AutoCloseable {
                     Integer status = current.refusedStatusOf(current.transport.callId(key));
                     if (status != null && status != 404) {
                         // The SDK takes a 400 to a request with a session id for a forgotten session too; the
-                        // transports spec answers that with 404 only, and 400 refuses the request itself.
-                        throw new HttpRefusal.Status(status, e);
+                        // transports spec answers that with 404 only, and 400 refuses the request itself, before
+                        // running it. The SDK is re-initializing in the background all the same, so the next call
+                        // starts a fresh session of Rein's own, as after a second 404.
+                        String refusal = HttpRefusal.describe(status, current.refusalOf(current.transport.callId(key)), config.secrets());
+                        failed(current, refusal);
+                        return ToolOutput.error("MCP server '" + config.name() + "' refused the call of tool '" + tool + "': " + refusal
+                                + ", so the tool was not run (a server answers HTTP " + status + " to a request it will not run)."
+                                + " Rein opens a new session at the next call. Try again, or use another tool.");
                     }
                     if (sent == 2) {
                         // Not sent a third time. The SDK is re-initializing once more in the background,
