@@ -150,6 +150,7 @@ public final class StallPolicy {
 
         /** Removes a detector by name, e.g. {@code without(NearDuplicate.NAME)}. */
         public Builder without(String detector) {
+            requireName("without", detector);
             if (detectors.remove(detector) == null) {
                 throw new ReinException("no stall detector named '" + detector + "'; known: " + detectors.keySet());
             }
@@ -181,11 +182,19 @@ public final class StallPolicy {
          * detectors, {@link #build()} refuses a placeholder the detector does not fill, naming those it does.
          */
         public Builder message(String detector, String template) {
+            requireName("message", detector);
             if (template == null || template.isBlank()) {
                 throw new ReinException("the intervention text for '" + detector + "' is empty");
             }
             messages.put(detector, template);
             return this;
+        }
+
+        private void requireName(String method, String detector) {
+            if (detector == null) {
+                throw new ReinException("StallPolicy.Builder." + method + "(...) was given no detector name (null): pass one of "
+                        + detectors.keySet() + ", e.g. NearDuplicate.NAME");
+            }
         }
 
         private Builder put(String name, StallDetector.Factory factory) {

@@ -26,4 +26,13 @@ class GuardBuilderArgumentsTest {
                 .hasMessage("ContextPolicy.Builder.tokenCounting(...) was given no way of counting (null): pass"
                         + " TokenCounting.PROVIDER (the default) or TokenCounting.ESTIMATE");
     }
+
+    @Test
+    void aDetectorNamedByNullIsRefusedAsNoNameNotAsADetectorCalledNull() {
+        // they said "no stall detector named 'null'" and, at build(), "an intervention text is set for 'null'"
+        assertThatThrownBy(() -> StallPolicy.builder().without(null)).isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("StallPolicy.Builder.without(...) was given no detector name (null): pass one of ");
+        assertThatThrownBy(() -> StallPolicy.builder().message(null, "Stop repeating.")).isInstanceOf(ReinException.class)
+                .hasMessageStartingWith("StallPolicy.Builder.message(...) was given no detector name (null): pass one of ");
+    }
 }
