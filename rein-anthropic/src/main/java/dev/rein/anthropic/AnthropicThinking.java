@@ -11,6 +11,7 @@ import dev.rein.model.ThinkingBlock;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -115,9 +116,13 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
      * them, and the API refuses a budget that leaves no room (HTTP 400). With the interleaved
      * thinking beta ({@link AnthropicBetas}) the budget is the whole turn's and may exceed them.
      *
-     * between_tools thinking is refused at effort {@code xhigh} or {@code max}.
+     * between_tools thinking is refused at effort {@code xhigh} or {@code max}. A budget or between_tools thinking is
+     * refused on a model with preserved thinking when the request's earlier turns are rewritten
+     * ({@link RewrittenHistory}): only adaptive thinking can ask the API to drop the thinking the rewrite invalidated
+     * ({@code block_binding}), so from the second step the API would refuse the request.
      *
-     * @throws ReinException when the budget is not below {@code request.maxTokens()}, or for between_tools at xhigh or max
+     * @throws ReinException when the budget is not below {@code request.maxTokens()}, for between_tools at xhigh or max,
+     *     or for a budget or between_tools with a rewritten history on a model with preserved thinking
      */
     @Override
     public void check(ModelRequest request) {
@@ -127,6 +132,16 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
             throw new ReinException("between_tools thinking works at effort low, medium or high, and the API refuses it at"
                     + " effort " + effort + ": use AnthropicThinking.adaptive() (or no thinking option) at effort " + effort
                     + ", or lower the effort to low, medium or high");
+        }
+        Optional<RewrittenHistory> rewritten = request.option(RewrittenHistory.class);
+        if ((type == Type.ENABLED || type == Type.BETWEEN_TOOLS) && rewritten.isPresent() && preservesThinking(request.model())) {
+            String kind = type == Type.ENABLED ? "AnthropicThinking.budget(" + budgetTokens + ")" : "AnthropicThinking.betweenTools()";
+            String settings = String.join(", ", rewritten.get().causes().stream().map(AnthropicThinking::setting).toList());
+            throw new ReinException(kind + " cannot be used on " + request.model() + " with settings that send earlier turns"
+                    + " otherwise than the model saw them (" + settings + "): the model binds its thinking to the conversation"
+                    + " before it, so from the second step the API would refuse the request ('The block is bound to a"
+                    + " different conversation'), and only adaptive thinking can ask it to drop that thinking instead;"
+                    + " use AnthropicThinking.adaptive() (or no thinking option), or leave those settings off");
         }
         // With interleaved thinking the budget is the whole turn's and may exceed max tokens (the extended thinking docs).
         if (budgetTokens != null && budgetTokens >= request.maxTokens() && !AnthropicBetas.interleavedThinking(request)) {
@@ -187,9 +202,9 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
      * agent rewrites earlier turns ({@link RewrittenHistory}: its state or recalled memory on the latest message only,
      * old turns left out or summarised, tool results cleared, a tool list that can change), the model binds its
      * thinking, and the request sends thinking back. The docs give the field with adaptive thinking only, so a
-     * request without a thinking option gets {@code adaptive} (which these models use anyway) and a budget, disabled
-     * or between_tools thinking gets none. Decided once per request, for its {@code anthropic-beta} header and its
-     * body alike.
+     * request without a thinking option gets {@code adaptive} (which these models use anyway) and disabled thinking
+     * gets none (a budget or between_tools is refused by {@link #check}). Decided once per request, for its
+     * {@code anthropic-beta} header and its body alike.
      */
     static boolean dropsStaleBlocks(ModelRequest request) {
         if (request.option(RewrittenHistory.class).isEmpty() || !preservesThinking(request.model())) {
@@ -212,6 +227,18 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
             }
         }
         return false;
+    }
+
+    /** The agent setting behind a {@link RewrittenHistory} cause, for a message that says what to change. */
+    private static String setting(String cause) {
+        return switch (cause) {
+            case "state_in_prompt" -> "stateInPrompt other than StateInPrompt.OFF";
+            case "memory_recall" -> "memoryInjection";
+            case "clear_tool_results" -> "the context policy's client-side tool result clearing";
+            case "compaction" -> "the context policy's client-side compaction";
+            case "tool_sources" -> "toolSource";
+            default -> cause;
+        };
     }
 
     private static boolean preservesThinking(String model) {

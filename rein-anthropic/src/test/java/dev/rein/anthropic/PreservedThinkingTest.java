@@ -1,15 +1,24 @@
 package dev.rein.anthropic;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.ReinException;
 import dev.rein.agent.Agent;
 import dev.rein.agent.RunResult;
+import dev.rein.context.ClearToolResults;
+import dev.rein.context.ContextPolicy;
 import dev.rein.context.StateInPrompt;
 import dev.rein.json.Json;
+import dev.rein.model.Message;
+import dev.rein.model.ModelException;
+import dev.rein.model.ModelRequest;
+import dev.rein.model.RewrittenHistory;
 import dev.rein.run.RunStatus;
 import dev.rein.testkit.FakeReply;
 import dev.rein.tool.Tool;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -94,18 +103,44 @@ class PreservedThinkingTest extends FakeApi {
     }
 
     @Test
-    void aBudgetGetsNoBindingAsTheDocsGiveItWithAdaptiveThinkingOnly() {
-        // The docs' drop_block fix sets "type": "adaptive"; a budget is sent as set, without block_binding or its
-        // beta, and the rewritten prefix then meets the API's check (these models mostly refuse a budget anyway).
-        twoToolSteps();
-        RunResult result = Agent.builder().model(model).modelName("claude-haiku-5-5").tools(lookup())
-                .modelOption(AnthropicThinking.budget(2_000))
-                .stateInPrompt(StateInPrompt.STATE_ONLY).build().run("A-1 と A-2 は?");
+    void aBudgetOrBetweenToolsWithARewrittenHistoryIsRefusedWhenTheAgentIsBuilt() {
+        // The docs give block_binding with adaptive thinking only, so a budget or between_tools is sent without it and
+        // the rewritten prefix met the API's check: the agent was built and its second step failed with the 400
+        // "bound to a different conversation".
+        assertThatThrownBy(() -> Agent.builder().model(model).modelName("claude-haiku-5-5").tools(lookup())
+                .modelOption(AnthropicThinking.budget(2_000)).stateInPrompt(StateInPrompt.STATE_ONLY).build())
+                .isInstanceOf(ReinException.class)
+                .hasMessageContaining("AnthropicThinking.budget(2000)").hasMessageContaining("claude-haiku-5-5")
+                .hasMessageContaining("stateInPrompt").hasMessageContaining("bound to a different conversation")
+                .hasMessageContaining("use AnthropicThinking.adaptive() (or no thinking option)");
+        assertThatThrownBy(() -> Agent.builder().model(model).modelName("claude-sonnet-5-5-20261015").tools(lookup())
+                .modelOption(AnthropicThinking.betweenTools())
+                .contextPolicy(ContextPolicy.builder().clearToolResults(ClearToolResults.client()).build()).build())
+                .isInstanceOf(ReinException.class)
+                .hasMessageContaining("AnthropicThinking.betweenTools()").hasMessageContaining("client-side tool result clearing")
+                .hasMessageContaining("use AnthropicThinking.adaptive() (or no thinking option)");
+        assertThat(server.requests()).isEmpty();
+        // each alone is fine: a budget on a model that does not bind its thinking, or with a history only appended to
+        // (server-side clearing is the API's own), and adaptive thinking with the rewrite
+        Agent.builder().model(model).modelName("claude-sonnet-5").modelOption(AnthropicThinking.budget(2_000))
+                .stateInPrompt(StateInPrompt.STATE_ONLY).build();
+        Agent.builder().model(model).modelName("claude-haiku-5-5").modelOption(AnthropicThinking.budget(2_000))
+                .contextPolicy(ContextPolicy.builder().clearToolResults(ClearToolResults.server()).build()).build();
+        Agent.builder().model(model).modelName("claude-haiku-5-5").modelOption(AnthropicThinking.adaptive())
+                .stateInPrompt(StateInPrompt.STATE_ONLY).build();
+    }
 
-        assertThat(server.requests().get(1).body().get("thinking"))
-                .isEqualTo(Json.parse("{\"type\":\"enabled\",\"budget_tokens\":2000}"));
-        assertThat(server.requests().get(1).header("anthropic-beta")).isNull();
-        assertThat(result.status()).isEqualTo(RunStatus.FAILED);
-        assertThat(result.toString()).contains("bound to a different conversation");
+    @Test
+    void aRequestBuiltByHandWithARewrittenHistoryAndABudgetIsRefusedBeforeItIsSent() {
+        ModelRequest request = ModelRequest.builder("claude-haiku-5-5").maxTokens(8_000).addMessage(Message.user("注文は?"))
+                .option(AnthropicThinking.budget(2_000)).option(new RewrittenHistory(List.of("memory_recall"))).build();
+
+        server.enqueue(FakeReply.text("unused"));
+        assertThatThrownBy(() -> call(request)).isInstanceOfSatisfying(ModelException.class, e -> {
+            assertThat(e.kind()).isEqualTo(ModelException.Kind.INVALID_REQUEST);
+            assertThat(e.retryable()).isFalse();
+            assertThat(e.getMessage()).contains("memoryInjection").contains("use AnthropicThinking.adaptive() (or no thinking option)");
+        });
+        assertThat(server.requests()).isEmpty();
     }
 }

@@ -3,15 +3,12 @@ package dev.rein.agent;
 import dev.rein.run.Verifier;
 import dev.rein.budget.Budget;
 import dev.rein.budget.PriceTable;
-import dev.rein.context.ContextPolicy;
-import dev.rein.context.Side;
 import dev.rein.context.StateInPrompt;
 import dev.rein.model.Model;
 import dev.rein.model.ModelInterceptor;
 import dev.rein.model.ModelOptions;
 import dev.rein.model.RewrittenHistory;
 import dev.rein.model.ServerContextEdit;
-import dev.rein.model.ServerContextEdits;
 import dev.rein.retry.RetryPolicy;
 import dev.rein.tool.Principal;
 import dev.rein.tool.Secrets;
@@ -21,7 +18,6 @@ import dev.rein.tool.ToolSource;
 import dev.rein.trace.RunListenerFactory;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -65,7 +61,7 @@ public final class AgentConfig {
     /** The values {@link Agent.Builder#build()} validated and derived, in one place. */
     record Validated(Agent.Builder source, String modelName, ToolRegistry tools, PriceTable prices,
                      List<ServerContextEdit> serverContextEdits, List<Verifier> verifiers, GuardConfig guards,
-                     SafetyConfig safety) {}
+                     SafetyConfig safety, ModelOptions requestOptions) {}
 
     private AgentConfig(Validated v, Agent.Builder b) {
         this.source = v.source();
@@ -96,9 +92,7 @@ public final class AgentConfig {
         this.conversationBudget = b.conversationBudget;
         this.stateInPrompt = b.stateInPrompt;
         this.memoryInjection = b.memoryInjection;
-        List<String> rewrites = historyRewrites();
-        ModelOptions options = serverContextEdits.isEmpty() ? modelOptions : modelOptions.with(new ServerContextEdits(serverContextEdits));
-        this.requestOptions = rewrites.isEmpty() ? options : options.with(new RewrittenHistory(rewrites));
+        this.requestOptions = v.requestOptions();
     }
 
     /** Made by {@link Agent.Builder#build()} only, after validation. */
@@ -130,28 +124,6 @@ public final class AgentConfig {
      */
     public ModelOptions requestOptions() {
         return requestOptions;
-    }
-
-    /** What makes this agent's requests differ in their earlier turns from what the model saw (see RewrittenHistory). */
-    private List<String> historyRewrites() {
-        List<String> causes = new ArrayList<>();
-        if (!(stateInPrompt instanceof StateInPrompt.Off)) {
-            causes.add("state_in_prompt");
-        }
-        if (memoryInjection != null) {
-            causes.add("memory_recall");
-        }
-        ContextPolicy context = guards.context();
-        if (context.clearing() != null && context.clearing().side() == Side.CLIENT) {
-            causes.add("clear_tool_results");
-        }
-        if (context.compaction() != null && context.compaction().side() == Side.CLIENT) {
-            causes.add("compaction");
-        }
-        if (!source.toolSources.isEmpty()) {
-            causes.add("tool_sources");
-        }
-        return causes;
     }
 
     /** The required shape of the final answer, when the agent has one ({@link Agent.Builder#outputType}). */

@@ -2,11 +2,15 @@ package dev.rein.agent;
 
 import dev.rein.ReinException;
 import dev.rein.budget.PriceTable;
+import dev.rein.context.ContextPolicy;
+import dev.rein.context.Side;
+import dev.rein.context.StateInPrompt;
 import dev.rein.guard.RequiredFacts;
 import dev.rein.internal.provider.InstalledProviders;
 import dev.rein.model.ModelOption;
 import dev.rein.model.ModelOptions;
 import dev.rein.model.ModelRequest;
+import dev.rein.model.RewrittenHistory;
 import dev.rein.model.ServerContextEdit;
 import dev.rein.model.ServerContextEdits;
 import dev.rein.provider.ModelDefaults;
@@ -85,17 +89,48 @@ final class AgentValidation {
         }
         List<ServerContextEdit> edits = new ArrayList<>(b.serverContextEdits);
         edits.addAll(b.contextPolicy.serverEdits());
-        checkOptions(b, modelName, edits, withSources);
+        ModelOptions requestOptions = requestOptions(b, edits, guards.context());
+        checkOptions(b, modelName, requestOptions, withSources);
         return new AgentConfig.Validated(copy(b), modelName, registry, prices, List.copyOf(edits), List.copyOf(allVerifiers),
-                guards, safety);
+                guards, safety, requestOptions);
     }
 
     /**
-     * Each model option checked against the settings every request of the agent carries (see
-     * {@link ModelOption#check}), so a combination the provider refuses fails here, not at the first call.
+     * The options of each of the agent's requests: its own, plus the server-side context edits if any, plus
+     * {@link RewrittenHistory} when a setting makes Rein send earlier turns otherwise than the model saw them.
      */
-    private static void checkOptions(Agent.Builder b, String modelName, List<ServerContextEdit> edits, List<Tool> tools) {
+    private static ModelOptions requestOptions(Agent.Builder b, List<ServerContextEdit> edits, ContextPolicy context) {
         ModelOptions options = edits.isEmpty() ? b.modelOptions : b.modelOptions.with(new ServerContextEdits(edits));
+        List<String> rewrites = historyRewrites(b, context);
+        return rewrites.isEmpty() ? options : options.with(new RewrittenHistory(rewrites));
+    }
+
+    /** What makes the agent's requests differ in their earlier turns from what the model saw (see RewrittenHistory). */
+    private static List<String> historyRewrites(Agent.Builder b, ContextPolicy context) {
+        List<String> causes = new ArrayList<>();
+        if (!(b.stateInPrompt instanceof StateInPrompt.Off)) {
+            causes.add("state_in_prompt");
+        }
+        if (b.memoryInjection != null) {
+            causes.add("memory_recall");
+        }
+        if (context.clearing() != null && context.clearing().side() == Side.CLIENT) {
+            causes.add("clear_tool_results");
+        }
+        if (context.compaction() != null && context.compaction().side() == Side.CLIENT) {
+            causes.add("compaction");
+        }
+        if (!b.toolSources.isEmpty()) {
+            causes.add("tool_sources");
+        }
+        return causes;
+    }
+
+    /**
+     * Each model option checked against the settings every request of the agent carries, its request options
+     * included (see {@link ModelOption#check}), so a combination the provider refuses fails here, not at a call.
+     */
+    private static void checkOptions(Agent.Builder b, String modelName, ModelOptions options, List<Tool> tools) {
         ModelRequest settings = ModelRequest.builder(modelName).maxTokens(b.maxTokens).options(options)
                 .temperature(b.temperature).tools(tools.stream().map(Tool::definition).toList()).build();
         options.check(settings);

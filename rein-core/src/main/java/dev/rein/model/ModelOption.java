@@ -12,7 +12,8 @@ public interface ModelOption {
      * Checks that this option can work in {@code request}, given its other settings and options
      * (for example a token budget that must stay below the request's max tokens). An agent calls it
      * for each of its options when it is built, with a request that has its model name, max tokens,
-     * sampling settings, options and tool definitions (those of its tool sources as they are then)
+     * sampling settings, options as its requests carry them (with the options the agent adds itself, such
+     * as {@link RewrittenHistory}) and tool definitions (those of its tool sources as they are then)
      * but no messages, so a combination the provider would refuse
      * fails there, saying what to change, instead of at the first model call. The default accepts
      * any request.

@@ -126,6 +126,43 @@ class BuilderEdgesTest {
         org.assertj.core.api.Assertions.assertThat(model.requests()).isEmpty();
     }
 
+    /** An option that cannot work when earlier turns are rewritten, as preserved thinking with a budget cannot. */
+    private record NeedsAppendOnlyHistory() implements dev.rein.model.ModelOption {
+        @Override
+        public void check(dev.rein.model.ModelRequest request) {
+            request.option(dev.rein.model.RewrittenHistory.class).ifPresent(rewritten -> {
+                throw new ReinException("earlier turns are rewritten by " + rewritten.causes());
+            });
+        }
+    }
+
+    @Test
+    void anOptionCheckSeesTheRewrittenHistoryTheAgentsRequestsWillCarry() {
+        // The check got the agent's options without RewrittenHistory, which AgentConfig added afterwards, so an
+        // option that cannot work with a rewritten history could not refuse it when the agent was built.
+        ScriptedModel model = ScriptedModel.of(text("a"));
+        dev.rein.tool.ToolSource source = new dev.rein.tool.ToolSource() {
+            @Override
+            public long version() {
+                return 1;
+            }
+
+            @Override
+            public java.util.List<Tool> tools() {
+                return java.util.List.of(TestTools.echo());
+            }
+        };
+        assertThatThrownBy(() -> Agent.builder().model(model).modelOption(new NeedsAppendOnlyHistory())
+                .stateInPrompt(dev.rein.context.StateInPrompt.STATE_ONLY).toolSource(source).build())
+                .isInstanceOf(ReinException.class).hasMessage("earlier turns are rewritten by [state_in_prompt, tool_sources]");
+        // the requests carry what the check saw; an agent that only appends carries none
+        Agent rewriting = Agent.builder().model(model).stateInPrompt(dev.rein.context.StateInPrompt.STATE_ONLY).build();
+        org.assertj.core.api.Assertions.assertThat(rewriting.config().requestOptions().get(dev.rein.model.RewrittenHistory.class))
+                .contains(new dev.rein.model.RewrittenHistory(java.util.List.of("state_in_prompt")));
+        Agent appending = Agent.builder().model(model).modelOption(new NeedsAppendOnlyHistory()).build();
+        org.assertj.core.api.Assertions.assertThat(appending.config().requestOptions().get(dev.rein.model.RewrittenHistory.class)).isEmpty();
+    }
+
     /**
      * A tool named in client-side ClearToolResults.excluding that the agent does not have (a misspelt name, or
      * "memory" for the memory tools remember/recall) would never protect anything, so it is refused
