@@ -141,7 +141,8 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
                     + " otherwise than the model saw them (" + settings + "): the model binds its thinking to the conversation"
                     + " before it, so from the second step the API would refuse the request ('The block is bound to a"
                     + " different conversation'), and only adaptive thinking can ask it to drop that thinking instead;"
-                    + " use AnthropicThinking.adaptive() (or no thinking option), or leave those settings off");
+                    + " use AnthropicThinking.adaptive() (or no thinking option), or leave those settings off"
+                    + (rewritten.get().causes().contains("tool_sources") ? " (for the rein command: --thinking adaptive, or no --mcp)" : ""));
         }
         // With interleaved thinking the budget is the whole turn's and may exceed max tokens (the extended thinking docs).
         if (budgetTokens != null && budgetTokens >= request.maxTokens() && !AnthropicBetas.interleavedThinking(request)) {
@@ -236,7 +237,7 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
             case "memory_recall" -> "memoryInjection";
             case "clear_tool_results" -> "the context policy's client-side tool result clearing";
             case "compaction" -> "the context policy's client-side compaction";
-            case "tool_sources" -> "toolSource";
+            case "tool_sources" -> "toolSource (the rein command's --mcp)";
             default -> cause;
         };
     }

@@ -18,6 +18,7 @@ import dev.rein.model.RewrittenHistory;
 import dev.rein.run.RunStatus;
 import dev.rein.testkit.FakeReply;
 import dev.rein.tool.Tool;
+import dev.rein.tool.ToolSource;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -100,6 +101,27 @@ class PreservedThinkingTest extends FakeApi {
 
         assertThat(result.status()).as(result.toString()).isEqualTo(RunStatus.SUCCEEDED);
         assertThat(server.requests().get(2).body().has("thinking")).isFalse();
+    }
+
+    /** The rein command adds its --mcp servers as tool sources: the refusal names that flag and --thinking adaptive too. */
+    @Test
+    void aRefusalForToolSourcesNamesTheCommandsFlagsToo() {
+        ToolSource servers = new ToolSource() {
+            @Override
+            public long version() {
+                return 0;
+            }
+
+            @Override
+            public List<Tool> tools() {
+                return List.of(lookup());
+            }
+        };
+        assertThatThrownBy(() -> Agent.builder().model(model).modelName("claude-opus-5-5").toolSource(servers)
+                .modelOption(AnthropicThinking.budget(2_000)).build())
+                .isInstanceOf(ReinException.class)
+                .hasMessageContaining("toolSource (the rein command's --mcp)")
+                .hasMessageContaining("for the rein command: --thinking adaptive, or no --mcp");
     }
 
     @Test
