@@ -40,14 +40,8 @@ final class CliAgent {
             // A provider other than Anthropic ignores the option (a run resumed with --provider openai).
             agent.modelOption(AnthropicServerTools.webSearch(settings.webSearch()));
         }
-        if (settings.thinking() != null) {
-            // As for web search: another provider does not read the option.
-            agent.modelOption(OptionValues.Thinking.option(settings.thinking()));
-        }
-        if (settings.reasoningEffort() != null) {
-            // As for thinking: a provider other than OpenAI's does not read the option (a run resumed with --provider anthropic).
-            agent.modelOption(dev.rein.openai.OpenAiReasoningEffort.of(settings.reasoningEffort()));
-        }
+        // A provider other than the option's does not read it (a run resumed with another --provider), as for web search.
+        ReasoningOptions.modelOptions(settings.thinking(), settings.reasoningEffort()).forEach(agent::modelOption);
         if (settings.outputSchema() != null) {
             agent.outputSchema(OutputSchema.fromJson("output", settings.outputSchema()));
         }

@@ -6,6 +6,7 @@ import dev.rein.eval.run.EvalRunner;
 import dev.rein.examples.DemoModel;
 import dev.rein.mcp.McpConfig;
 import dev.rein.model.Model;
+import dev.rein.provider.OptionedModel;
 import dev.rein.provider.PricedModel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,7 +32,8 @@ import picocli.CommandLine.Parameters;
                 "Without --model the suite's scripted models play the LLM (offline, no key). With --model the tasks run"
                         + " against that model of the provider (--provider, default $REIN_PROVIDER, else anthropic:"
                         + " ANTHROPIC_API_KEY required; for openai, OPENAI_API_KEY unless OPENAI_BASE_URL or --base-url"
-                        + " names a server that needs none).",
+                        + " names a server that needs none). --thinking and --reasoning-effort, as for rein run, go with every"
+                        + " request of every trial.",
                 "Progress goes to stderr; the summary (or, with --json, one JSON report) to stdout.", ""},
         footerHeading = "%nExit codes:%n",
         footer = {"  0  every graded trial passed", "  1  some trials failed or acted unsafely",
@@ -54,6 +56,9 @@ final class EvalCommand implements Callable<Integer> {
 
     @Mixin
     ProviderOptions providerOptions;
+
+    @Mixin
+    ReasoningOptions reasoning;
 
     @Option(names = "--report", paramLabel = "FILE", description = "Also write a self-contained HTML report to FILE.")
     Path report;
@@ -93,12 +98,13 @@ final class EvalCommand implements Callable<Integer> {
         ProviderSelection provider = model == null ? null : providerOptions.select(env.env(), null);
         Map<String, String> environment = provider == null ? Map.of() : provider.environment(env.env());
         if (model != null) {
+            reasoning.requireProvider(provider);
             // Fail before any trial when the real model cannot be priced or configured (e.g. no key).
             RunCommand.requirePrice(model, provider);
             RunCommand.closeQuietly(env.models().create(model, environment), env, "rein eval");
         }
-        Function<String, Model> models = model == null ? null
-                : name -> priced(env.models().create(name, environment), name, provider);
+        Function<String, Model> models = model == null ? null : name -> priced(OptionedModel.of(env.models().create(name, environment), reasoning.modelOptions()), name,
+                provider);
         EvalCommandSupport.Options options = new EvalCommandSupport.Options(suite, trials == null ? 0 : trials, model, models,
                 report, json, EvalRunner.DEFAULT_PARALLELISM, traces, recorded -> ReplayCommand.agent(recorded, env),
                 provider == null ? null : RunReport.keyAdvice(provider, env.env()));
@@ -119,13 +125,13 @@ final class EvalCommand implements Callable<Integer> {
     }
 
     /**
-     * Refuses --provider, --base-url and --price where no model reads them: they choose and price the model --model
-     * names, and without it the suite's scripted models play the LLM (a replayed folder, its recordings), so the
+     * Refuses --provider, --base-url, --price, --thinking and --reasoning-effort where no model reads them: they choose,
+     * price and tune the model --model names, and without it the suite's scripted models play the LLM (a replayed folder, its recordings), so the
      * option would be checked and then ignored, and a suite meant for a server would run offline unnoticed.
      */
     private void requireAModelForProviderOptions() {
         String given = providerOptions.provider != null ? "--provider" : providerOptions.baseUrl != null ? "--base-url"
-                : providerOptions.price != null ? "--price" : null;
+                : providerOptions.price != null ? "--price" : reasoning.given();
         if (given == null) {
             return;
         }

@@ -18,7 +18,8 @@ import picocli.CommandLine.Parameters;
                 + " provider is not configured (ANTHROPIC_API_KEY unset; for openai, OPENAI_API_KEY unset with the public"
                 + " base URL), otherwise against the provider's real model. With --eval, runs the example's"
                 + " evaluation suite instead and prints its report. With --mcp FILE the demo's agent is also offered the"
-                + " tools of those MCP servers.", ""},
+                + " tools of those MCP servers. --thinking and --reasoning-effort, as for rein run, go with every request of"
+                + " the real model.", ""},
         footerHeading = "%nExit codes:%n",
         footer = {"  0  the example ended as intended (with --eval: every trial passed)",
                 "  1  it did not (with --eval: some trials failed or were unsafe)",
@@ -40,6 +41,9 @@ final class ExampleCommand implements Callable<Integer> {
 
     @Mixin
     ProviderOptions providerOptions;
+
+    @Mixin
+    ReasoningOptions reasoning;
 
     @Option(names = "--eval", description = "Run the example's evaluation suite instead of its demo.")
     boolean eval;
@@ -81,6 +85,7 @@ final class ExampleCommand implements Callable<Integer> {
         }
         requireNoModelChoiceOffline();
         ProviderSelection provider = providerOptions.select(env.env(), null);
+        reasoning.requireProvider(provider);
         if (!offline && model != null) {
             RunCommand.requirePrice(model, provider);
         }
@@ -93,7 +98,7 @@ final class ExampleCommand implements Callable<Integer> {
             int code = 130;
             try {
                 code = Examples.evaluate(name, offline, trials == null ? 0 : trials, model, environment, price,
-                        RunReport.keyAdvice(provider, env.env()), json, env.out(), env.err());
+                        reasoning.modelOptions(), RunReport.keyAdvice(provider, env.env()), json, env.out(), env.err());
                 return code;
             } finally {
                 env.out().flush();
@@ -105,18 +110,18 @@ final class ExampleCommand implements Callable<Integer> {
         try (CliMcp tools = CliMcp.start(mcp.file, servers, List.of())) {
             // a key the provider refuses ends the demo as it ends rein run's run: the line names the variable the key came from
             String keyVariable = RunReport.keyVariable(provider, env.env());
-            return Examples.run(name, offline, model, environment, price, tools.tools(),
+            return Examples.run(name, offline, model, environment, price, reasoning.modelOptions(), tools.tools(),
                     message -> RunReport.keyAdvice(keyVariable, env.env(), message), env.out(), env.err());
         }
     }
 
     /**
-     * --offline runs the scripted model: a model, provider, base URL or price given with it would choose a model that never
-     * runs, and the example would run offline as if they had not been given.
+     * --offline runs the scripted model: a model, provider, base URL, price, thinking or reasoning effort given with it would
+     * choose or tune a model that never runs, and the example would run offline as if they had not been given.
      */
     private void requireNoModelChoiceOffline() {
         String given = model != null ? "--model" : providerOptions.provider != null ? "--provider"
-                : providerOptions.baseUrl != null ? "--base-url" : providerOptions.price != null ? "--price" : null;
+                : providerOptions.baseUrl != null ? "--base-url" : providerOptions.price != null ? "--price" : reasoning.given();
         if (offline && given != null) {
             throw new UsageException("--offline runs the example on its scripted model, so " + given + " would not be used;"
                     + " leave --offline out to run it on the real model, or leave " + given + " out");

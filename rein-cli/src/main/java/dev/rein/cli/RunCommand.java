@@ -82,18 +82,8 @@ final class RunCommand implements Callable<Integer> {
                     + " model call; each search costs USD 0.01, counted against --max-cost-usd. Anthropic provider only.")
     Integer webSearch;
 
-    @Option(names = "--thinking", paramLabel = "adaptive|between_tools|N", converter = OptionValues.Thinking.class,
-            description = "Let Claude think before answering (extended thinking): adaptive (the model decides how much),"
-                    + " between_tools (Claude Sonnet 5.5: none before the first tool call), or a"
-                    + " budget of N thinking tokens, at least 1024 and below --max-tokens. Thinking tokens are billed as output."
-                    + " Anthropic provider only.")
-    String thinking;
-
-    @Option(names = "--reasoning-effort", paramLabel = "LEVEL", converter = OptionValues.ReasoningEffort.class,
-            description = "How much a reasoning model thinks before answering, sent as reasoning_effort: none, minimal, low,"
-                    + " medium, high or xhigh (which ones the model takes is its own). none lets OpenAI's gpt-5.4 and later"
-                    + " call tools on Chat Completions. Reasoning tokens are billed as output. OpenAI provider only.")
-    String reasoningEffort;
+    @Mixin
+    ReasoningOptions reasoning;
 
     @Mixin
     BudgetOptions budget;
@@ -189,16 +179,8 @@ final class RunCommand implements Callable<Integer> {
             throw new UsageException("--web-search is a server tool of the Anthropic Messages API, and the provider is '"
                     + provider.provider() + "': leave --web-search out, or use --provider anthropic");
         }
-        if (thinking != null && !provider.provider().equals(dev.rein.anthropic.AnthropicProvider.NAME)) {
-            throw new UsageException("--thinking is an option of the Anthropic Messages API, and the provider is '"
-                    + provider.provider() + "': leave --thinking out, or use --provider anthropic");
-        }
-        if (reasoningEffort != null && !provider.provider().equals(dev.rein.openai.OpenAiProvider.NAME)) {
-            throw new UsageException("--reasoning-effort is an option of OpenAI Chat Completions (reasoning_effort), and the"
-                    + " provider is '" + provider.provider() + "': leave --reasoning-effort out (Claude's is --thinking), or use"
-                    + " --provider openai");
-        }
-        OptionValues.Thinking.requireBelow(thinking, maxTokens, "--max-tokens");
+        reasoning.requireProvider(provider);
+        OptionValues.Thinking.requireBelow(reasoning.thinking, maxTokens, "--max-tokens");
         // Without --model, the chosen provider's default (the help shows REIN_PROVIDER's).
         String modelName = spec.commandLine().getParseResult().hasMatchedOption("--model") ? model
                 : provider.plugin().defaultModel();
@@ -212,8 +194,8 @@ final class RunCommand implements Callable<Integer> {
         String schema = outputSchema == null ? null : OutputSchemaFile.read(outputSchema);
         McpConfig servers = mcp.config(env);
         RunSettings settings = new RunSettings(modelName, selected.stream().map(Tool::name).toList(), system,
-                limits.maxSteps(), limits.maxCostUsd(), limits.maxDuration().toMillis(), finish, maxTokens, provider, schema, webSearch, thinking,
-                reasoningEffort);
+                limits.maxSteps(), limits.maxCostUsd(), limits.maxDuration().toMillis(), finish, maxTokens, provider, schema, webSearch,
+                reasoning.thinking, reasoning.reasoningEffort);
         // Only now, with every option valid, is the environment consulted (API key) and a model created.
         Map<String, String> modelEnv = provider.environment(env.env());
         home.requireWritable(); // before a model or a server starts; a store not yet made is not made here

@@ -8,7 +8,10 @@ import dev.rein.testkit.FakeReply;
 import dev.rein.testkit.openai.ChatReply;
 import dev.rein.testkit.openai.FakeChatCompletionsServer;
 import org.junit.jupiter.api.AfterEach;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code rein run --reasoning-effort LEVEL}: Chat Completions' {@code reasoning_effort} (OpenAiReasoningEffort) from the
@@ -123,5 +126,84 @@ class ReasoningEffortOptionTest {
                 "--reasoning-effort", "high", "17 * 23?");
         assertThat(outcome.exitCode()).as(outcome.stderr()).isNotZero();
         assertThat(outcome.stderr()).contains("--reasoning-effort none");
+    }
+
+    /**
+     * rein eval --model and rein example (demo and --eval) take --reasoning-effort as rein run does, sent with every request
+     * of every trial: without it a suite on a model that takes function tools only with reasoning effort none (OpenAI's
+     * gpt-5.4 and later) could not run from the CLI. Before: an unknown option (exit 2).
+     */
+    @Test
+    void evalAndExampleSendTheEffortWithEveryRequest(@TempDir Path dir) throws Exception {
+        Path suite = Files.writeString(dir.resolve("suite.yaml"), """
+                suite: one
+                environment: {name: file_tree, options: {files: {a.txt: alpha}}}
+                agent: {toolsets: [files_read]}
+                tasks:
+                  - id: hello
+                    goal: say hello
+                    script:
+                      - text: hello
+                """);
+        for (int i = 0; i < 300; i++) {
+            server.enqueue(ChatReply.text("hello"));
+        }
+        InProcessCli.Outcome eval = cli.run("eval", suite.toString(), "--provider", "openai", "--model", "gpt-5.4", "--price",
+                "1,10", "--reasoning-effort", "none", "--trials", "2");
+        assertThat(eval.exitCode()).as(eval.stderr()).isZero();
+        assertThat(server.requests()).isNotEmpty().allSatisfy(request -> {
+            assertThat(request.body().path("reasoning_effort").asText()).isEqualTo("none");
+            assertThat(request.body().get("tools")).isNotEmpty();
+        });
+
+        int afterEval = server.requestCount();
+        InProcessCli.Outcome example = cli.run("example", "date", "--eval", "--trials", "1", "--provider", "openai", "--model",
+                "gpt-5", "--reasoning-effort", "low");
+        assertThat(example.exitCode()).as(example.stderr()).isNotEqualTo(ExitCodes.USAGE);
+        assertThat(server.requests().subList(afterEval, server.requestCount())).isNotEmpty().allSatisfy(request ->
+                assertThat(request.body().path("reasoning_effort").asText()).isEqualTo("low"));
+
+        int before = server.requestCount();
+        InProcessCli.Outcome demo = cli.run("example", "date", "--provider", "openai", "--model", "gpt-5",
+                "--reasoning-effort", "MEDIUM");
+        assertThat(demo.exitCode()).as(demo.stderr()).isNotEqualTo(ExitCodes.USAGE);
+        assertThat(server.requestCount()).isGreaterThan(before);
+        assertThat(server.lastRequest().body().path("reasoning_effort").asText()).isEqualTo("medium");
+    }
+
+    /** The same refusals as rein run's, before any trial; and with no real model to send it to, a usage error too. */
+    @Test
+    void evalAndExampleRefuseTheEffortWhereNoOpenAiModelWouldSendIt(@TempDir Path dir) throws Exception {
+        Path suite = Path.of("..", "docs", "eval-suite-example.yaml");
+        InProcessCli withClaude = cli.env("ANTHROPIC_API_KEY", "sk-ant-test");
+        for (String[] args : new String[][] {
+                {"eval", suite.toString(), "--model", "claude-sonnet-4-5", "--reasoning-effort", "low"},
+                {"example", "date", "--provider", "anthropic", "--reasoning-effort", "low"},
+                {"example", "date", "--eval", "--provider", "anthropic", "--reasoning-effort", "low"}}) {
+            InProcessCli.Outcome outcome = withClaude.run(args);
+            assertThat(outcome.exitCode()).as(String.join(" ", args) + ": " + outcome.stderr()).isEqualTo(ExitCodes.USAGE);
+            assertThat(outcome.stderrLines()).as(String.join(" ", args)).singleElement().asString()
+                    .contains("--reasoning-effort is an option of OpenAI Chat Completions").contains("--thinking");
+        }
+        InProcessCli.Outcome offline = cli.run("eval", suite.toString(), "--reasoning-effort", "none");
+        assertThat(offline.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(offline.stderrLines()).singleElement().asString()
+                .startsWith("rein eval: --reasoning-effort applies to the model given with --model");
+        InProcessCli.Outcome scripted = cli.run("example", "date", "--offline", "--reasoning-effort", "none");
+        assertThat(scripted.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(scripted.stderrLines()).singleElement().asString().contains("--offline")
+                .contains("leave --reasoning-effort out");
+        InProcessCli.Outcome bad = cli.run("example", "date", "--provider", "openai", "--reasoning-effort", "max");
+        assertThat(bad.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(bad.stderr()).contains("none, minimal, low, medium, high or xhigh");
+        assertThat(server.requestCount()).isZero();
+    }
+
+    @Test
+    void evalAndExampleHelpShowTheOption() {
+        for (String command : new String[] {"eval", "example"}) {
+            InProcessCli.Outcome help = cli.run(command, "--help");
+            assertThat(help.stdout()).as(command).contains("--reasoning-effort=LEVEL").contains("--thinking=");
+        }
     }
 }

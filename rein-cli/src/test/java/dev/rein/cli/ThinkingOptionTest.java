@@ -7,7 +7,10 @@ import dev.rein.json.Json;
 import dev.rein.testkit.FakeMessagesServer;
 import dev.rein.testkit.FakeReply;
 import org.junit.jupiter.api.AfterEach;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code rein run --thinking adaptive|between_tools|N}: Claude's extended thinking (AnthropicThinking) from the
@@ -122,5 +125,67 @@ class ThinkingOptionTest {
         assertThat(outcome.exitCode()).as(outcome.stderr()).isEqualTo(ExitCodes.USAGE);
         assertThat(outcome.stderrLines()).singleElement().asString().contains("--thinking")
                 .contains("Anthropic").contains("--provider anthropic");
+    }
+
+    /**
+     * rein eval --model and rein example (demo and --eval) take --thinking as rein run does, sent with every request of every
+     * trial. Before: an unknown option (exit 2).
+     */
+    @Test
+    void evalAndExampleSendThinkingWithEveryRequest(@TempDir Path dir) throws Exception {
+        Path suite = Files.writeString(dir.resolve("suite.yaml"), """
+                suite: one
+                environment: {name: file_tree, options: {files: {a.txt: alpha}}}
+                agent: {toolsets: [files_read]}
+                tasks:
+                  - id: hello
+                    goal: say hello
+                    script:
+                      - text: hello
+                """);
+        for (int i = 0; i < 300; i++) {
+            server.enqueue(FakeReply.message().text("hello").build());
+        }
+        InProcessCli.Outcome eval = cli.run("eval", suite.toString(), "--model", "claude-sonnet-4-5", "--thinking", "adaptive",
+                "--trials", "1");
+        assertThat(eval.exitCode()).as(eval.stderr()).isZero();
+        assertThat(server.requests()).singleElement().satisfies(request ->
+                assertThat(request.body().get("thinking")).isEqualTo(Json.parse("{\"type\": \"adaptive\"}")));
+
+        InProcessCli.Outcome example = cli.run("example", "date", "--eval", "--trials", "1", "--thinking", "2000");
+        assertThat(example.exitCode()).as(example.stderr()).isNotEqualTo(ExitCodes.USAGE);
+        assertThat(server.requests().subList(1, server.requestCount())).isNotEmpty().allSatisfy(request ->
+                assertThat(request.body().get("thinking"))
+                        .isEqualTo(Json.parse("{\"type\": \"enabled\", \"budget_tokens\": 2000}")));
+
+        int before = server.requestCount();
+        InProcessCli.Outcome demo = cli.run("example", "date", "--thinking", "adaptive");
+        assertThat(demo.exitCode()).as(demo.stderr()).isNotEqualTo(ExitCodes.USAGE);
+        assertThat(server.requestCount()).isGreaterThan(before);
+        assertThat(server.lastRequest().body().get("thinking")).isEqualTo(Json.parse("{\"type\": \"adaptive\"}"));
+    }
+
+    /** The same refusal as rein run's for another provider; and with no real model to send it to, a usage error too. */
+    @Test
+    void evalAndExampleRefuseThinkingWhereNoClaudeModelWouldSendIt() {
+        Path suite = Path.of("..", "docs", "eval-suite-example.yaml");
+        InProcessCli withOpenAi = cli.env("OPENAI_API_KEY", "sk-test");
+        for (String[] args : new String[][] {
+                {"eval", suite.toString(), "--provider", "openai", "--model", "gpt-5", "--thinking", "adaptive"},
+                {"example", "date", "--provider", "openai", "--thinking", "adaptive"},
+                {"example", "date", "--eval", "--provider", "openai", "--thinking", "4000"}}) {
+            InProcessCli.Outcome outcome = withOpenAi.run(args);
+            assertThat(outcome.exitCode()).as(String.join(" ", args) + ": " + outcome.stderr()).isEqualTo(ExitCodes.USAGE);
+            assertThat(outcome.stderrLines()).as(String.join(" ", args)).singleElement().asString()
+                    .contains("--thinking is an option of the Anthropic Messages API").contains("--provider anthropic");
+        }
+        InProcessCli.Outcome offline = cli.run("eval", suite.toString(), "--thinking", "adaptive");
+        assertThat(offline.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(offline.stderrLines()).singleElement().asString()
+                .startsWith("rein eval: --thinking applies to the model given with --model");
+        InProcessCli.Outcome scripted = cli.run("example", "date", "--offline", "--thinking", "adaptive");
+        assertThat(scripted.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(scripted.stderrLines()).singleElement().asString().contains("leave --thinking out");
+        assertThat(server.requestCount()).isZero();
     }
 }

@@ -20,8 +20,10 @@ import dev.rein.examples.sql.DataAnalysis;
 import dev.rein.examples.web.WebResearch;
 import dev.rein.examples.workflow.TriageWorkflow;
 import dev.rein.model.Model;
+import dev.rein.model.ModelOption;
 import dev.rein.budget.ModelPrice;
 import dev.rein.provider.ModelProvider;
+import dev.rein.provider.OptionedModel;
 import dev.rein.provider.PricedModel;
 import dev.rein.provider.ProviderConfig;
 import dev.rein.testkit.ScriptedModel;
@@ -127,6 +129,17 @@ public final class Examples {
      */
     public static int run(String name, boolean offline, String modelName, Map<String, String> env, ModelPrice price,
                           List<Tool> extraTools, Function<String, String> advice, PrintStream out, PrintStream err) {
+        return run(name, offline, modelName, env, price, List.of(), extraTools, advice, out, err);
+    }
+
+    /**
+     * Like {@link #run(String, boolean, String, Map, ModelPrice, List, Function, PrintStream, PrintStream)}, the real
+     * model sending {@code options} with every request (e.g. {@code OpenAiReasoningEffort.of("none")} or Claude's
+     * thinking, given on the command line; null or empty for none); the scripted model ignores them.
+     */
+    public static int run(String name, boolean offline, String modelName, Map<String, String> env, ModelPrice price,
+                          List<? extends ModelOption> options, List<Tool> extraTools, Function<String, String> advice,
+                          PrintStream out, PrintStream err) {
         Optional<Example> example = find(name);
         if (example.isEmpty()) {
             err.println("rein example: unknown example '" + oneLine(name) + "'; the examples are: " + names());
@@ -134,7 +147,7 @@ public final class Examples {
         }
         ProviderWatch watch = null;
         try {
-            DemoModel model = model(example.get(), offline, modelName, env, price, err).offering(extraTools);
+            DemoModel model = model(example.get(), offline, modelName, env, price, options, err).offering(extraTools);
             if (!model.scripted()) {
                 watch = new ProviderWatch(model.model());
                 model = new DemoModel(watch, model.name(), false, model.via(), model.offered());
@@ -231,13 +244,25 @@ public final class Examples {
     public static int evaluate(String name, boolean offline, int trials, String modelName, Map<String, String> env,
                                ModelPrice price, Function<String, String> advice, boolean json, PrintStream out,
                                PrintStream err) {
+        return evaluate(name, offline, trials, modelName, env, price, List.of(), advice, json, out, err);
+    }
+
+    /**
+     * Like {@link #evaluate(String, boolean, int, String, Map, ModelPrice, Function, boolean, PrintStream, PrintStream)},
+     * the real model sending {@code options} with every request of every trial (e.g. {@code OpenAiReasoningEffort.of("none")}
+     * or Claude's thinking, given on the command line; null or empty for none); the scripted models ignore them.
+     */
+    public static int evaluate(String name, boolean offline, int trials, String modelName, Map<String, String> env,
+                               ModelPrice price, List<? extends ModelOption> options, Function<String, String> advice,
+                               boolean json, PrintStream out, PrintStream err) {
         Optional<Example> example = find(name);
         if (example.isEmpty()) {
             err.println("rein example: unknown example '" + oneLine(name) + "'; the examples are: " + names());
             return USAGE;
         }
+        DemoModel model = null;
         try {
-            DemoModel model = model(example.get(), offline, modelName, env, price, err);
+            model = model(example.get(), offline, modelName, env, price, options, err);
             EvalRunner.Builder runner = EvalRunner.builder().progress(Progress.auto(err))
                     .models(model.scripted() ? TrialModels.scripted() : TrialModels.shared(model.model(), model.name()));
             if (trials > 0) {
@@ -265,12 +290,12 @@ public final class Examples {
      * when a setting (such as the API key) is missing.
      */
     private static DemoModel model(Example example, boolean offline, String modelName, Map<String, String> env,
-                                   ModelPrice price, PrintStream err) {
+                                   ModelPrice price, List<? extends ModelOption> options, PrintStream err) {
         ModelProvider provider = provider(env);
         if (!offline) {
             try {
                 String name = modelName == null ? provider.defaultModel() : modelName;
-                Model real = provider.create(ProviderConfig.of(env));
+                Model real = OptionedModel.of(provider.create(ProviderConfig.of(env)), options == null ? List.of() : options);
                 return new DemoModel(price == null ? real : PricedModel.of(real, name, price), name, false, via(provider));
             } catch (ReinException e) {
                 String message = e.getMessage() == null ? "" : e.getMessage();

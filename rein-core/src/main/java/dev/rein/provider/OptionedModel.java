@@ -1,0 +1,87 @@
+package dev.rein.provider;
+
+import dev.rein.budget.PriceTable;
+import dev.rein.model.Model;
+import dev.rein.model.ModelCallContext;
+import dev.rein.model.ModelException;
+import dev.rein.model.ModelOption;
+import dev.rein.model.ModelRequest;
+import dev.rein.model.ModelResponse;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A model that sends provider options with every request, for code that builds agents from a model alone (the eval
+ * harness, the examples), where {@code Agent.Builder.modelOption} is not the caller's to set: e.g. OpenAI's
+ * {@code reasoning_effort} or Claude's extended thinking given on the command line for every agent of a suite. Each
+ * option replaces one of its type the request has. As {@link PricedModel}, it keeps the wrapped model's defaults, its
+ * answer to {@link #abortsOnInterrupt()}, and {@link #close()} closes it.
+ */
+public final class OptionedModel implements Model, ModelDefaults, AutoCloseable {
+    private final Model model;
+    private final List<ModelOption> options;
+
+    private OptionedModel(Model model, List<ModelOption> options) {
+        this.model = model;
+        this.options = options;
+    }
+
+    /**
+     * {@code model}, sending {@code options} with every call and token count; {@code model} itself when there are none.
+     *
+     * @param model   the model calls go to
+     * @param options the options every request gets, each replacing one of its type the request has
+     * @return the model
+     */
+    public static Model of(Model model, List<? extends ModelOption> options) {
+        Objects.requireNonNull(model, "model");
+        List<ModelOption> copy = List.copyOf(Objects.requireNonNull(options, "options"));
+        return copy.isEmpty() ? model : new OptionedModel(model, copy);
+    }
+
+    @Override
+    public ModelResponse call(ModelRequest request, ModelCallContext context) throws ModelException, InterruptedException {
+        return model.call(withOptions(request), context);
+    }
+
+    @Override
+    public long countTokens(ModelRequest request) throws ModelException, InterruptedException {
+        return model.countTokens(withOptions(request));
+    }
+
+    private ModelRequest withOptions(ModelRequest request) {
+        ModelRequest sent = request;
+        for (ModelOption option : options) {
+            sent = sent.withOption(option);
+        }
+        return sent;
+    }
+
+    /** As the wrapped model, so that the options do not change which thread its calls run on. */
+    @Override
+    public boolean abortsOnInterrupt() {
+        return model.abortsOnInterrupt();
+    }
+
+    @Override
+    public String defaultModelName() {
+        return model instanceof ModelDefaults defaults ? defaults.defaultModelName() : null;
+    }
+
+    @Override
+    public PriceTable prices() {
+        return model instanceof ModelDefaults defaults ? defaults.prices() : PriceTable.empty();
+    }
+
+    @Override
+    public String providerName() {
+        return model instanceof ModelDefaults defaults ? defaults.providerName() : null;
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (model instanceof AutoCloseable closeable) {
+            closeable.close();
+        }
+    }
+}

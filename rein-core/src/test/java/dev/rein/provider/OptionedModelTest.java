@@ -1,0 +1,61 @@
+package dev.rein.provider;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rein.model.Model;
+import dev.rein.model.ModelCallContext;
+import dev.rein.model.ModelRequest;
+import dev.rein.model.ModelResponse;
+import dev.rein.model.ParallelToolCalls;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+
+class OptionedModelTest {
+    private final List<ModelRequest> seen = new ArrayList<>();
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private final class Recording implements Model, AutoCloseable {
+        @Override
+        public ModelResponse call(ModelRequest request, ModelCallContext context) {
+            seen.add(request);
+            return null;
+        }
+
+        @Override
+        public long countTokens(ModelRequest request) {
+            seen.add(request);
+            return 7;
+        }
+
+        @Override
+        public boolean abortsOnInterrupt() {
+            return true;
+        }
+
+        @Override
+        public void close() {
+            closed.set(true);
+        }
+    }
+
+    @Test
+    void everyCallAndCountSendsTheOptionsReplacingTheRequestsOwnOfTheirType() throws Exception {
+        Model model = OptionedModel.of(new Recording(), List.of(ParallelToolCalls.DISABLED));
+        ModelRequest own = ModelRequest.builder("m").option(new ParallelToolCalls(true)).build();
+        model.call(own, null);
+        assertThat(model.countTokens(ModelRequest.builder("m").build())).isEqualTo(7);
+        assertThat(seen).hasSize(2).allSatisfy(request ->
+                assertThat(request.option(ParallelToolCalls.class)).contains(ParallelToolCalls.DISABLED));
+        assertThat(model.abortsOnInterrupt()).isTrue();
+        ((AutoCloseable) model).close();
+        assertThat(closed).isTrue();
+    }
+
+    @Test
+    void withoutOptionsTheModelIsItself() {
+        Model model = new Recording();
+        assertThat(OptionedModel.of(model, List.of())).isSameAs(model);
+    }
+}

@@ -1,0 +1,55 @@
+package dev.rein.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rein.openai.OpenAiReasoningEffort;
+import dev.rein.testkit.openai.ChatReply;
+import dev.rein.testkit.openai.FakeChatCompletionsServer;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The examples on a real provider (the OpenAI one, against the fake Chat Completions server). */
+class ExamplesRealModelTest {
+    private final FakeChatCompletionsServer server = FakeChatCompletionsServer.start();
+    private final Map<String, String> env = Map.of("REIN_PROVIDER", "openai", "OPENAI_API_KEY", "sk-test",
+            "OPENAI_BASE_URL", server.baseUrl());
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    @AfterEach
+    void stop() {
+        server.close();
+    }
+
+    private PrintStream stream(ByteArrayOutputStream bytes) {
+        return new PrintStream(bytes, true, StandardCharsets.UTF_8);
+    }
+
+    private void enqueueAnswers(int count) {
+        for (int i = 0; i < count; i++) {
+            server.enqueue(ChatReply.text("100日後です。"));
+        }
+    }
+
+    /** The options (the CLI's --reasoning-effort) go with every request of every trial, as with the demo's. */
+    @Test
+    void theOptionsGoWithEveryRequestOfTheEvaluationAndTheDemo() {
+        enqueueAnswers(200);
+        Examples.evaluate("date", false, 1, "gpt-5", env, null, List.of(OpenAiReasoningEffort.LOW), null, false,
+                stream(out), stream(err));
+        assertThat(server.requests()).isNotEmpty().allSatisfy(request ->
+                assertThat(request.body().path("reasoning_effort").asText()).isEqualTo("low"));
+        int before = server.requestCount();
+
+        Examples.run("date", false, "gpt-5", env, null, List.of(OpenAiReasoningEffort.MEDIUM), List.of(), null, stream(out),
+                stream(err));
+        assertThat(server.requestCount()).isGreaterThan(before);
+        assertThat(server.lastRequest().body().path("reasoning_effort").asText()).isEqualTo("medium");
+        assertThat(server.lastRequest().body().get("tools")).isNotEmpty();
+    }
+}
