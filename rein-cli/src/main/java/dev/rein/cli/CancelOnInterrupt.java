@@ -77,7 +77,15 @@ final class CancelOnInterrupt {
      * {@code run_finished} before the process exits (130 if the command does not report in time).
      */
     static CancelOnInterrupt interrupting(Thread main, String command, CliEnvironment env) {
-        return install(new CancelOnInterrupt(main::interrupt, null, env, command + ": interrupted; cancelling the trials",
+        return interrupting(main, command, "the trials", env);
+    }
+
+    /**
+     * Like {@link #interrupting(Thread, String, CliEnvironment)}, saying {@code what} is cancelled ("the trials", or "the
+     * run" of a demo, whose agent cancels its run when the thread awaiting it is interrupted).
+     */
+    static CancelOnInterrupt interrupting(Thread main, String command, String what, CliEnvironment env) {
+        return install(new CancelOnInterrupt(main::interrupt, null, env, command + ": interrupted; cancelling " + what,
                 130, GRACE));
     }
 

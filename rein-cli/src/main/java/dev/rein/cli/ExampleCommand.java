@@ -25,7 +25,7 @@ import picocli.CommandLine.Parameters;
                 "  1  it did not (with --eval: some trials failed or were unsafe)",
                 "  2  unknown example or bad option",
                 "  3  setup or infrastructure failure (such as a key the provider refused)",
-                "  130  interrupted"})
+                "  130  interrupted (Ctrl-C cancels the run or the trials in flight)"})
 final class ExampleCommand implements Callable<Integer> {
     private final CliEnvironment env;
 
@@ -94,8 +94,8 @@ final class ExampleCommand implements Callable<Integer> {
         if (eval) {
             // as rein eval: Ctrl-C interrupts this thread, whose runner cancels the trials in flight, and the
             // command reports 130 itself rather than the JVM ending mid-trial without a word
-            CancelOnInterrupt guard = CancelOnInterrupt.interrupting(Thread.currentThread(), "rein example", env);
-            int code = 130;
+            CancelOnInterrupt guard = CancelOnInterrupt.interrupting(Thread.currentThread(), "rein example", "the trials", env);
+            int code = Examples.INTERRUPTED;
             try {
                 code = Examples.evaluate(name, offline, trials == null ? 0 : trials, model, environment, price,
                         reasoning.modelOptions(), RunReport.keyAdvice(provider, env.env()), json, env.out(), env.err());
@@ -110,8 +110,19 @@ final class ExampleCommand implements Callable<Integer> {
         try (CliMcp tools = CliMcp.start(mcp.file, servers, List.of())) {
             // a key the provider refuses ends the demo as it ends rein run's run: the line names the variable the key came from
             String keyVariable = RunReport.keyVariable(provider, env.env());
-            return Examples.run(name, offline, model, environment, price, reasoning.modelOptions(), tools.tools(),
-                    message -> RunReport.keyAdvice(keyVariable, env.env(), message), env.out(), env.err());
+            // as with --eval: Ctrl-C interrupts this thread, which cancels the demo's run in flight (its ending printed),
+            // and the command reports 130 itself rather than the JVM ending mid-run without a word
+            CancelOnInterrupt guard = CancelOnInterrupt.interrupting(Thread.currentThread(), "rein example", "the run", env);
+            int code = Examples.INTERRUPTED;
+            try {
+                code = Examples.run(name, offline, model, environment, price, reasoning.modelOptions(), tools.tools(),
+                        message -> RunReport.keyAdvice(keyVariable, env.env(), message), env.out(), env.err());
+                return code;
+            } finally {
+                env.out().flush();
+                env.err().flush();
+                guard.reported(code);
+            }
         }
     }
 

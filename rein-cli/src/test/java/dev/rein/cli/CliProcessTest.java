@@ -217,6 +217,31 @@ class CliProcessTest {
         }
     }
 
+    /**
+     * As with --eval: Ctrl-C during an example's demo cancels the run in flight (its ending shown) and exits 130 saying so.
+     * Before: no guard, the JVM ended in the middle of the run (143 for SIGTERM), its ending never shown.
+     */
+    @Test
+    void ctrlCDuringAnExamplesDemoCancelsItsRunAndExits130SayingSo() throws Exception {
+        String signal = LauncherProcess.sigintIgnored() ? "TERM" : "INT";
+        try (FakeMessagesServer server = FakeMessagesServer.start()) {
+            server.enqueue(FakeReply.hang());
+            LauncherProcess.Started started = new LauncherProcess(dir)
+                    .env("ANTHROPIC_API_KEY", "sk-ant-test-dummy")
+                    .env("ANTHROPIC_BASE_URL", server.baseUrl())
+                    .start("example", "date");
+            server.takeRequest(Duration.ofSeconds(30));
+
+            started.signal(signal);
+            LauncherProcess.Outcome outcome = started.await(Duration.ofSeconds(30));
+
+            assertThat(outcome.exitCode()).as(outcome.stdout() + outcome.stderr()).isEqualTo(130);
+            assertThat(outcome.stdout()).contains("= CANCELLED (cancelled)");
+            assertThat(outcome.stderr()).contains("rein example: interrupted; cancelling the run")
+                    .doesNotContain("Exception");
+        }
+    }
+
     @Test
     void ctrlCAtTheInlineApprovalPromptCancelsTheRunAndExitsFive() throws Exception {
         boolean terminal = LauncherProcess.terminalAvailable();

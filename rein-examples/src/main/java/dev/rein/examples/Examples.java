@@ -136,6 +136,9 @@ public final class Examples {
      * Like {@link #run(String, boolean, String, Map, ModelPrice, List, Function, PrintStream, PrintStream)}, the real
      * model sending {@code options} with every request (e.g. {@code OpenAiReasoningEffort.of("none")} or Claude's
      * thinking, given on the command line; null or empty for none); the scripted model ignores them.
+     *
+     * <p>A demo whose thread is interrupted (Ctrl-C) ends its run CANCELLED, shown on {@code out}, and returns
+     * {@link #INTERRUPTED} with one line on {@code err}, the thread's interrupt status kept.
      */
     public static int run(String name, boolean offline, String modelName, Map<String, String> env, ModelPrice price,
                           List<? extends ModelOption> options, List<Tool> extraTools, Function<String, String> advice,
@@ -157,6 +160,11 @@ public final class Examples {
             out.println();
             int code = example.get().demo(model, out);
             out.flush();
+            if (Thread.currentThread().isInterrupted()) {
+                // an agent's run on an interrupted thread is cancelled (its ending printed above), not a demo gone wrong
+                err.println("rein example: interrupted");
+                return INTERRUPTED;
+            }
             String failure = watch == null ? null : watch.lastFailure();
             if (code == NOT_AS_INTENDED && failure != null) {
                 // the agent never got to work: the provider refused it, which the key or the server settings can change

@@ -8,12 +8,13 @@ import dev.rein.testkit.openai.FakeChatCompletionsServer;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The examples on a real provider (the OpenAI one, against the fake Chat Completions server). */
+/** The examples on a real provider (the OpenAI one, against the fake Chat Completions server): options, Ctrl-C. */
 class ExamplesRealModelTest {
     private final FakeChatCompletionsServer server = FakeChatCompletionsServer.start();
     private final Map<String, String> env = Map.of("REIN_PROVIDER", "openai", "OPENAI_API_KEY", "sk-test",
@@ -23,6 +24,7 @@ class ExamplesRealModelTest {
 
     @AfterEach
     void stop() {
+        Thread.interrupted(); // a test that interrupted this thread leaves nothing behind
         server.close();
     }
 
@@ -51,5 +53,28 @@ class ExamplesRealModelTest {
         assertThat(server.requestCount()).isGreaterThan(before);
         assertThat(server.lastRequest().body().path("reasoning_effort").asText()).isEqualTo("medium");
         assertThat(server.lastRequest().body().get("tools")).isNotEmpty();
+    }
+
+    /**
+     * Ctrl-C in the CLI interrupts the thread running the demo: the agent cancels its run in flight (its ending shown), and
+     * the demo returns 130, as documented. Before: 1, as if the example had run and not ended as intended.
+     */
+    @Test
+    void anInterruptedDemoEndsItsRunCancelledAndReturns130() throws Exception {
+        server.enqueue(new ChatReply.Hang());
+        Thread demo = Thread.currentThread();
+        Thread interrupter = Thread.ofVirtual().start(() -> {
+            server.takeRequest(Duration.ofSeconds(30));
+            demo.interrupt();
+        });
+        int code = Examples.run("date", false, "gpt-4.1-mini", env, null, List.of(), List.of(), null, stream(out),
+                stream(err));
+        boolean interrupted = Thread.interrupted();
+        interrupter.join();
+        assertThat(code).as(out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8))
+                .isEqualTo(Examples.INTERRUPTED);
+        assertThat(interrupted).as("the interrupt is kept for the caller").isTrue();
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("CANCELLED");
+        assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("rein example: interrupted" + System.lineSeparator());
     }
 }
