@@ -74,6 +74,9 @@ final class EvalCommand implements Callable<Integer> {
             + " inline agents as the toolset 'mcp' (agent.toolsets: [mcp]); the servers serve every trial. See docs/mcp.md.")
     Path mcp;
 
+    /** The real models the trials ran on, whose HTTP clients are released when the evaluation ends. */
+    private final List<Model> opened = new java.util.concurrent.CopyOnWriteArrayList<>();
+
     EvalCommand(CliEnvironment env) {
         this.env = env;
     }
@@ -103,8 +106,11 @@ final class EvalCommand implements Callable<Integer> {
             RunCommand.requirePrice(model, provider);
             RunCommand.closeQuietly(env.models().create(model, environment), env, "rein eval");
         }
-        Function<String, Model> models = model == null ? null : name -> priced(OptionedModel.of(env.models().create(name, environment), reasoning.modelOptions()), name,
-                provider);
+        Function<String, Model> models = model == null ? null : name -> {
+            Model made = env.models().create(name, environment);
+            opened.add(made);
+            return priced(OptionedModel.of(made, reasoning.modelOptions()), name, provider);
+        };
         EvalCommandSupport.Options options = new EvalCommandSupport.Options(suite, trials == null ? 0 : trials, model, models,
                 report, json, EvalRunner.DEFAULT_PARALLELISM, traces, recorded -> ReplayCommand.agent(recorded, env),
                 provider == null ? null : RunReport.keyAdvice(provider, env.env()));
@@ -148,7 +154,8 @@ final class EvalCommand implements Callable<Integer> {
 
     /**
      * Runs the evaluation so that Ctrl-C cancels the trials in flight through the runner (each
-     * trial's trace then ends with its run_finished) rather than ending the JVM in the middle of them.
+     * trial's trace then ends with its run_finished) rather than ending the JVM in the middle of them;
+     * then releases the real model's HTTP client.
      */
     private int guarded(java.util.function.IntSupplier evaluation) {
         CancelOnInterrupt guard = CancelOnInterrupt.interrupting(Thread.currentThread(), "rein eval", env);
@@ -157,6 +164,7 @@ final class EvalCommand implements Callable<Integer> {
             code = evaluation.getAsInt();
             return code;
         } finally {
+            opened.forEach(made -> RunCommand.closeQuietly(made, env, "rein eval"));
             env.out().flush();
             env.err().flush();
             guard.reported(code);

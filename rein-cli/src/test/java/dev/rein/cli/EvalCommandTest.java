@@ -148,4 +148,52 @@ class EvalCommandTest {
         assertThat(outcome.exitCode()).isEqualTo(2);
         assertThat(outcome.stderr()).contains("no-such-suite.yaml").doesNotContain("Exception");
     }
+
+    /**
+     * The real model the trials ran on is closed when the evaluation ends (its HTTP client released), as rein run's is,
+     * and so is the one made to check the configuration. Before: only the latter, the trials' model never.
+     */
+    @Test
+    void theRealModelIsClosedWhenTheEvaluationEnds(@TempDir Path dir) throws Exception {
+        Path suite = Files.writeString(dir.resolve("suite.yaml"), """
+                suite: one
+                environment: {name: file_tree}
+                agent: {toolsets: [files_read]}
+                tasks:
+                  - id: hello
+                    goal: say hello
+                    script:
+                      - text: hello
+                """);
+        java.util.concurrent.atomic.AtomicInteger created = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger closed = new java.util.concurrent.atomic.AtomicInteger();
+        try (dev.rein.testkit.FakeMessagesServer anthropic = dev.rein.testkit.FakeMessagesServer.start()) {
+            anthropic.enqueue(dev.rein.testkit.FakeReply.text("hello"));
+            InProcessCli.Outcome outcome = new InProcessCli().env("ANTHROPIC_API_KEY", "sk-ant-test").models((name, env) -> {
+                created.incrementAndGet();
+                return new ClosingModel(ProviderModels.create(name, env), closed);
+            }).run("eval", suite.toString(), "--model", "claude-sonnet-4-5", "--price", "1,10", "--base-url", anthropic.baseUrl(),
+                    "--trials", "1");
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+            assertThat(anthropic.requestCount()).isEqualTo(1);
+        }
+        assertThat(created.get()).isEqualTo(2);
+        assertThat(closed.get()).isEqualTo(created.get());
+    }
+
+    /** A model that counts its closes. */
+    private record ClosingModel(dev.rein.model.Model model, java.util.concurrent.atomic.AtomicInteger closes)
+            implements dev.rein.model.Model, AutoCloseable {
+        @Override
+        public dev.rein.model.ModelResponse call(dev.rein.model.ModelRequest request, dev.rein.model.ModelCallContext context)
+                throws dev.rein.model.ModelException, InterruptedException {
+            return model.call(request, context);
+        }
+
+        @Override
+        public void close() throws Exception {
+            closes.incrementAndGet();
+            ((AutoCloseable) model).close();
+        }
+    }
 }

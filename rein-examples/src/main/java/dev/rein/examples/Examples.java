@@ -258,7 +258,8 @@ public final class Examples {
     /**
      * Like {@link #evaluate(String, boolean, int, String, Map, ModelPrice, Function, boolean, PrintStream, PrintStream)},
      * the real model sending {@code options} with every request of every trial (e.g. {@code OpenAiReasoningEffort.of("none")}
-     * or Claude's thinking, given on the command line; null or empty for none); the scripted models ignore them.
+     * or Claude's thinking, given on the command line; null or empty for none); the scripted models ignore them. The real
+     * model's HTTP client is closed when the evaluation ends.
      */
     public static int evaluate(String name, boolean offline, int trials, String modelName, Map<String, String> env,
                                ModelPrice price, List<? extends ModelOption> options, Function<String, String> advice,
@@ -289,6 +290,10 @@ public final class Examples {
         } catch (ReinException e) {
             err.println("rein example " + name + ": " + oneLine(e.getMessage()));
             return USAGE;
+        } finally {
+            if (model != null && !model.scripted() && model.model() instanceof AutoCloseable real) {
+                closeQuietly(real);
+            }
         }
     }
 

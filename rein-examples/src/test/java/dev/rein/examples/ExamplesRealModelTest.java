@@ -3,6 +3,8 @@ package dev.rein.examples;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.rein.openai.OpenAiReasoningEffort;
+import dev.rein.testkit.FakeMessagesServer;
+import dev.rein.testkit.FakeReply;
 import dev.rein.testkit.openai.ChatReply;
 import dev.rein.testkit.openai.FakeChatCompletionsServer;
 import java.io.ByteArrayOutputStream;
@@ -11,10 +13,12 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The examples on a real provider (the OpenAI one, against the fake Chat Completions server): options, Ctrl-C. */
+/** The examples on a real provider (the OpenAI one, against the fake Chat Completions server): options, close, Ctrl-C. */
 class ExamplesRealModelTest {
     private final FakeChatCompletionsServer server = FakeChatCompletionsServer.start();
     private final Map<String, String> env = Map.of("REIN_PROVIDER", "openai", "OPENAI_API_KEY", "sk-test",
@@ -53,6 +57,40 @@ class ExamplesRealModelTest {
         assertThat(server.requestCount()).isGreaterThan(before);
         assertThat(server.lastRequest().body().path("reasoning_effort").asText()).isEqualTo("medium");
         assertThat(server.lastRequest().body().get("tools")).isNotEmpty();
+    }
+
+    /**
+     * The evaluation's real model is closed when it ends, as the demo's is: its HTTP client's selector thread ends then,
+     * not whenever the garbage collector finds the client. Before: the thread was still running after evaluate returned.
+     */
+    @Test
+    void theEvaluationClosesItsRealModelsHttpClient() throws Exception {
+        try (FakeMessagesServer anthropic = FakeMessagesServer.start()) {
+            for (int i = 0; i < 200; i++) {
+                anthropic.enqueue(FakeReply.text("100日後です。"));
+            }
+            Map<String, String> claude = Map.of("REIN_PROVIDER", "anthropic", "ANTHROPIC_API_KEY", "sk-ant-test",
+                    "ANTHROPIC_BASE_URL", anthropic.baseUrl());
+            Set<Thread> before = selectorThreads();
+            int code = Examples.evaluate("date", false, 1, null, claude, null, null, stream(out), stream(err));
+            assertThat(code).as(err.toString(StandardCharsets.UTF_8)).isNotEqualTo(Examples.USAGE);
+            assertThat(anthropic.requestCount()).isPositive();
+            long until = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+            Set<Thread> left = selectorThreads();
+            left.removeAll(before);
+            while (!left.isEmpty() && System.nanoTime() < until) {
+                Thread.sleep(50);
+                left = selectorThreads();
+                left.removeAll(before);
+            }
+            assertThat(left).as("the JDK HTTP client's threads still running").isEmpty();
+        }
+    }
+
+    private static Set<Thread> selectorThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.isAlive() && t.getName().matches("HttpClient-\\d+-SelectorManager"))
+                .collect(Collectors.toSet());
     }
 
     /**
