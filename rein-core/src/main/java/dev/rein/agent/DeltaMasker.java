@@ -71,6 +71,9 @@ final class DeltaMasker {
 
     /** The rest of the text, masked, at the end of the stream (or before a non-text event). */
     String flush() {
+        if (pending.isEmpty()) { // the common case: every text fragment ends the block's thinking, which held nothing
+            return "";
+        }
         String rest = Secrets.mask(pending.toString(), secrets.get());
         pending.setLength(0);
         return rest;
