@@ -68,9 +68,7 @@ final class HttpRefusal {
                 said = server.said;
             }
         }
-        // What the server said is quoted, masked before it is cut short: it tells a 403 for the Host header from one for a token.
-        return describe(status, connecting) + (said == null ? "" : "; it said: '"
-                + StdioTransport.abbreviate(dev.rein.tool.Secrets.mask(said, secrets)) + "'");
+        return describe(status, connecting) + quoting(said, secrets);
     }
 
     /**
@@ -78,8 +76,12 @@ final class HttpRefusal {
      * {@code said} (the JSON-RPC error its answer carried; null when none), masked.
      */
     static String describe(int status, String said, java.util.Map<String, String> secrets) {
-        return describe(status, false) + (said == null ? "" : "; it said: '"
-                + StdioTransport.abbreviate(dev.rein.tool.Secrets.mask(said, secrets)) + "'");
+        return describe(status, false) + quoting(said, secrets);
+    }
+
+    /** What the server said, masked before it is cut short: it tells a 403 for the Host header from one for a token. */
+    private static String quoting(String said, java.util.Map<String, String> secrets) {
+        return said == null ? "" : "; it said: '" + StdioTransport.abbreviate(dev.rein.tool.Secrets.mask(said, secrets)) + "'";
     }
 
     /** A failure of a request the server refused with an HTTP error status and a JSON-RPC error saying why. */
