@@ -135,7 +135,7 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
         Objects.requireNonNull(context, "context");
         ModelRequest effective = withDefaults(request);
         int breakpoints = requests.maxBreakpoints();
-        boolean drop = AnthropicThinking.dropsStaleBlocks(effective); // once, for the header and the body
+        boolean drop = requests.dropsStaleBlocks(effective); // once, for the header and the body
         WireBuffer body = build(() -> requests.create(effective, breakpoints, drop));
         int size = body.length(); // for a 413's message; the buffer goes back to its pool with the exchange
         List<String> betas = betas(effective, drop);
@@ -250,7 +250,7 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
     public long countTokens(ModelRequest request) throws ModelException, InterruptedException {
         Objects.requireNonNull(request, "request");
         ModelRequest effective = withDefaults(request);
-        boolean drop = AnthropicThinking.dropsStaleBlocks(effective);
+        boolean drop = requests.dropsStaleBlocks(effective);
         WireBuffer body = build(() -> requests.countTokens(request, drop));
         int size = body.length();
         // The same betas as the call: the prompt may hold what only they define (a compaction block sent back).

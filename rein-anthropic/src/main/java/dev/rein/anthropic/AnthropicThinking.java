@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
 /**
@@ -206,25 +207,24 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
      * request without a thinking option gets {@code adaptive} (which these models use anyway) and disabled thinking
      * gets none (a budget or between_tools is refused by {@link #check}). Decided once per request, for its
      * {@code anthropic-beta} header and its body alike.
+     *
+     * @param sendsThinkingBack whether a history holds a thinking block: the model's request writer answers it from
+     *     what it remembers of each message ({@link RequestMapper#dropsStaleBlocks}), so a request does not read the
+     *     whole history again
      */
-    static boolean dropsStaleBlocks(ModelRequest request) {
+    static boolean dropsStaleBlocks(ModelRequest request, Predicate<List<Message>> sendsThinkingBack) {
         if (request.option(RewrittenHistory.class).isEmpty() || !preservesThinking(request.model())) {
             return false;
         }
         Type type = request.option(AnthropicThinking.class).map(AnthropicThinking::type).orElse(Type.ADAPTIVE);
-        return type == Type.ADAPTIVE && sendsThinkingBack(request.messages());
+        return type == Type.ADAPTIVE && sendsThinkingBack.test(request.messages());
     }
 
-    /**
-     * Whether any message holds a thinking block. From the newest back: these models think on every turn, so the
-     * latest assistant turn answers it and the rest of the history is not read.
-     */
-    private static boolean sendsThinkingBack(List<Message> messages) {
-        for (int i = messages.size() - 1; i >= 0; i--) {
-            for (ContentBlock block : messages.get(i).content()) {
-                if (block instanceof ThinkingBlock || block instanceof RedactedThinkingBlock) {
-                    return true;
-                }
+    /** Whether {@code message} holds a thinking block (one a request sends back). */
+    static boolean holdsThinking(Message message) {
+        for (ContentBlock block : message.content()) {
+            if (block instanceof ThinkingBlock || block instanceof RedactedThinkingBlock) {
+                return true;
             }
         }
         return false;

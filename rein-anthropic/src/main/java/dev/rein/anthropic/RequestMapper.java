@@ -30,6 +30,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Writes a provider-neutral {@link ModelRequest} as a Messages API request body.
@@ -53,6 +54,10 @@ final class RequestMapper {
 
     private final WireCache<Message, SerializedString> messages = new WireCache<>();
     private final WireCache<ToolDefinition, SerializedString> tools = new WireCache<>();
+    /** Whether a message holds a thinking block ({@link #sendsThinkingBack}). */
+    private final WireCache<Message, Boolean> thinking = new WireCache<>();
+    /** How many messages' blocks {@link #sendsThinkingBack} has read (for tests). */
+    private final AtomicLong messagesRead = new AtomicLong();
     private volatile int lastLength = 8192;
     /** The most breakpoints a request gets: the API's limit, less what a gateway was seen to add. */
     private volatile int maxBreakpoints = CacheBreakpoints.MAX_BREAKPOINTS;
@@ -74,7 +79,7 @@ final class RequestMapper {
 
     /** The same, with at most {@code breakpoints} cache breakpoints. */
     WireBuffer create(ModelRequest request, int breakpoints) {
-        return create(request, breakpoints, AnthropicThinking.dropsStaleBlocks(request));
+        return create(request, breakpoints, dropsStaleBlocks(request));
     }
 
     /**
@@ -205,7 +210,7 @@ final class RequestMapper {
      * count (with thinking on, earlier turns' thinking is not counted; a format adds its schema).
      */
     WireBuffer countTokens(ModelRequest request) {
-        return countTokens(request, AnthropicThinking.dropsStaleBlocks(request));
+        return countTokens(request, dropsStaleBlocks(request));
     }
 
     /** The same, with {@code drop} the request's {@link AnthropicThinking#dropsStaleBlocks} decision. */
@@ -215,6 +220,38 @@ final class RequestMapper {
             prompt(g, request, CacheBreakpoints.Plan.NONE);
             thinkingAndOutput(g, request, drop);
         });
+    }
+
+    /**
+     * The request's {@link AnthropicThinking#dropsStaleBlocks} decision (asking the API to drop thinking whose prefix
+     * changed), made once per request for its {@code anthropic-beta} header and its body alike.
+     */
+    boolean dropsStaleBlocks(ModelRequest request) {
+        return AnthropicThinking.dropsStaleBlocks(request, this::sendsThinkingBack);
+    }
+
+    /**
+     * Whether any message holds a thinking block. From the newest back, stopping at the first that does (these
+     * models think on most turns); each message's blocks are read once, when a request first holds it, and
+     * remembered with it as its wire form is, so a history without thinking yet is not read again at every step.
+     */
+    private boolean sendsThinkingBack(List<Message> history) {
+        for (int i = history.size() - 1; i >= 0; i--) {
+            if (thinking.get(history.get(i), this::holdsThinking)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private Boolean holdsThinking(Message message) {
+        messagesRead.incrementAndGet();
+        return AnthropicThinking.holdsThinking(message);
+    }
+
+    /** How many messages' blocks the drop decisions have read so far (for tests). */
+    long messagesRead() {
+        return messagesRead.get();
     }
 
     /** The server-side context edits the request asks for (the neutral option), or none. */
