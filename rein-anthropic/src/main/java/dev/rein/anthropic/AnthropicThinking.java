@@ -127,6 +127,19 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
      */
     @Override
     public void check(ModelRequest request) {
+        check(request, false);
+    }
+
+    /**
+     * {@link #check} of a request about to be sent: its refusal of a rewritten history also says that the model was
+     * set after the agent was built (the agent's own model was checked then), by a {@code ModelInterceptor} or a
+     * fallback, or that the request was built by hand, and how to switch the thinking along with the model.
+     */
+    void checkBeforeSending(ModelRequest request) {
+        check(request, true);
+    }
+
+    private void check(ModelRequest request, boolean sending) {
         // Claude Sonnet 5.5's "What's new": between_tools is taken at effort low, medium and high; xhigh or max is a 400.
         String effort = request.option(AnthropicEffort.class).map(AnthropicEffort::level).orElse("");
         if (type == Type.BETWEEN_TOOLS && (effort.equals("xhigh") || effort.equals("max"))) {
@@ -138,12 +151,22 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
         if ((type == Type.ENABLED || type == Type.BETWEEN_TOOLS) && rewritten.isPresent() && preservesThinking(request.model())) {
             String kind = type == Type.ENABLED ? "AnthropicThinking.budget(" + budgetTokens + ")" : "AnthropicThinking.betweenTools()";
             String settings = String.join(", ", rewritten.get().causes().stream().map(AnthropicThinking::setting).toList());
-            throw new ReinException(kind + " cannot be used on " + request.model() + " with settings that send earlier turns"
-                    + " otherwise than the model saw them (" + settings + "): the model binds its thinking to the conversation"
-                    + " before it, so from the second step the API would refuse the request ('The block is bound to a"
-                    + " different conversation'), and only adaptive thinking can ask it to drop that thinking instead;"
-                    + " use AnthropicThinking.adaptive() (or no thinking option), or leave those settings off"
-                    + (rewritten.get().causes().contains("tool_sources") ? " (for the rein command: --thinking adaptive, or no --mcp)" : ""));
+            String cli = rewritten.get().causes().contains("tool_sources") ? " (for the rein command: --thinking adaptive, or no --mcp)" : "";
+            String why = " with settings that send earlier turns otherwise than the model saw them (" + settings + "): the"
+                    + " model binds its thinking to the conversation before it, so from the second step the API would refuse"
+                    + " the request ('The block is bound to a different conversation'), and only adaptive thinking can ask it"
+                    + " to drop that thinking instead";
+            if (!sending) {
+                throw new ReinException(kind + " cannot be used on " + request.model() + why
+                        + "; use AnthropicThinking.adaptive() (or no thinking option), or leave those settings off" + cli);
+            }
+            // An agent checks its own model when it is built: this one came later, or the request was built by hand.
+            throw new ReinException(kind + " cannot be sent to " + request.model() + why + ". An agent refuses this when it"
+                    + " is built for such a model, so " + request.model() + " was set on the request after that, by a"
+                    + " ModelInterceptor or a fallback (or the request was built by hand): where the request is switched to "
+                    + request.model() + ", switch its thinking too (request.withModel(\"" + request.model() + "\")"
+                    + ".withOption(AnthropicThinking.adaptive())); or use AnthropicThinking.adaptive() (or no thinking"
+                    + " option) for the agent, or leave those settings off" + cli);
         }
         // With interleaved thinking the budget is the whole turn's and may exceed max tokens (the extended thinking docs).
         if (budgetTokens != null && budgetTokens >= request.maxTokens() && !AnthropicBetas.interleavedThinking(request)) {

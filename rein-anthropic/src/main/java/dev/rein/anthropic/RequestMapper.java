@@ -88,7 +88,7 @@ final class RequestMapper {
      */
     WireBuffer create(ModelRequest request, int breakpoints, boolean drop) {
         // A request built by hand (an agent's were checked when it was built): refused here, not by the API's 400.
-        request.option(AnthropicThinking.class).ifPresent(thinking -> thinking.check(request));
+        request.option(AnthropicThinking.class).ifPresent(thinking -> thinking.checkBeforeSending(request));
         request.option(AnthropicServerTools.class).ifPresent(tools -> requireDistinctNames(tools, request));
         CacheBreakpoints.Plan plan = CacheBreakpoints.plan(request, breakpoints);
         return write(g -> {

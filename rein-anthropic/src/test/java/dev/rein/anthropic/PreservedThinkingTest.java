@@ -12,6 +12,9 @@ import dev.rein.context.ContextPolicy;
 import dev.rein.context.StateInPrompt;
 import dev.rein.json.Json;
 import dev.rein.model.Message;
+import dev.rein.model.ModelCall;
+import dev.rein.model.ModelInterceptor;
+import dev.rein.model.ModelResponse;
 import dev.rein.model.ModelException;
 import dev.rein.model.ModelRequest;
 import dev.rein.model.RewrittenHistory;
@@ -164,5 +167,35 @@ class PreservedThinkingTest extends FakeApi {
             assertThat(e.getMessage()).contains("memoryInjection").contains("use AnthropicThinking.adaptive() (or no thinking option)");
         });
         assertThat(server.requests()).isEmpty();
+    }
+
+    /**
+     * An interceptor that switches a step to a model with preserved thinking is not seen when the agent is built: the
+     * request is refused before it is sent, saying that the model came from the request (a model interceptor or
+     * fallback), which thinking and settings do not go with it, and what to change.
+     */
+    @Test
+    void aStepSwitchedToAModelThatBindsItsThinkingIsRefusedSayingWhatToChange() {
+        server.enqueue(FakeReply.message().thinking("まず A-1", "sig_a1").toolUse("toolu_1", "lookup", "{\"id\":\"A-1\"}").build(),
+                FakeReply.text("unused"));
+        ModelInterceptor switchSecondStep = new ModelInterceptor() {
+            private int calls;
+
+            @Override
+            public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
+                return chain.proceed(calls++ == 0 ? call : call.withRequest(call.request().withModel("claude-opus-5-5")));
+            }
+        };
+        RunResult result = Agent.builder().model(model).modelName("claude-sonnet-5").tools(lookup())
+                .modelOption(AnthropicThinking.budget(2_000)).stateInPrompt(StateInPrompt.STATE_ONLY)
+                .modelInterceptor(switchSecondStep).build().run("A-1 は?");
+
+        assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(server.requests()).hasSize(1);
+        assertThat(result.message())
+                .contains("AnthropicThinking.budget(2000) cannot be sent to claude-opus-5-5").contains("stateInPrompt")
+                .contains("bound to a different conversation")
+                .contains("claude-opus-5-5 was set on the request after that, by a ModelInterceptor or a fallback")
+                .contains("request.withModel(\"claude-opus-5-5\").withOption(AnthropicThinking.adaptive())");
     }
 }
