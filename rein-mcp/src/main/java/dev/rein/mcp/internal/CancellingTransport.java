@@ -8,15 +8,14 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import reactor.core.publisher.Mono;
 
 /**
- * A session's transport that remembers the JSON-RPC id of each {@code tools/call} it sends, by the
- * call's idempotency key, so that a call its caller gave up on (a timeout, a cancelled run) can be
+ * A session's transport that remembers the JSON-RPC id of each {@code tools/call} it sends, in the
+ * {@link Call} the request was made for, so that a call its caller gave up on (a timeout, a cancelled run) can be
  * cancelled on the server: the protocol asks a client to send {@code notifications/cancelled} for
  * a request it stops waiting for. The SDK's client does not send it. A {@code tools/list} request
  * that timed out is cancelled too, by the id the listing thread learns from {@link #takeListingSent}.
@@ -30,11 +29,13 @@ import reactor.core.publisher.Mono;
  * knows the session (404 to a request with the session id): the SDK then fails the call as
  * "session terminated", like any dropped connection, but such a call was never run.
  *
- * <p>What it notes of a call is kept only while the call is under way (from {@link #began} to
- * {@link #ended}): the SDK may send a call's request after its caller gave up on it (a timeout
- * while the SDK was still initializing the session), and a note taken then would never be read
- * or dropped over a long-lived client. Such a request is cancelled on the server at once instead,
- * as is one sent while its call is still under way but after its caller's {@link #cancel}.
+ * <p>What it notes belongs to one call ({@link #began} to {@link #ended}), not to its idempotency
+ * key: two calls with the same key (a retry) may be under way at once, and one giving up must not
+ * cancel the other's request. The note travels with the request, in its {@code _meta} under
+ * {@link #CALL_NOTE}, which is taken out before the request is sent. The SDK may send a call's
+ * request after its caller gave up on it (a timeout while the SDK was still initializing the
+ * session): such a request is cancelled on the server once sent, whether its call is still under
+ * way or has ended.
  */
 final class CancellingTransport implements McpClientTransport {
     static final String METHOD_CANCELLED = "notifications/cancelled";
@@ -45,26 +46,12 @@ final class CancellingTransport implements McpClientTransport {
     private final Runnable onToolsChanged;
     private final NegotiatedVersion version;
     private final TaskSupport tasks = new TaskSupport();
-    private final Map<String, Object> callIds = new ConcurrentHashMap<>();
-    /**
-     * Per idempotency key: how many calls with it are under way. Guarded by itself, which also
-     * guards writing to {@link #callIds} and {@link #sessionLost}, so no note is taken of a call
-     * after it ended. (Keys, not "keys ended", are what is remembered: a retried call, and a call
-     * sent again after a 404, use the same key.)
-     */
-    private final Map<String, Integer> underWay = new java.util.HashMap<>();
-    /**
-     * Per idempotency key of a call under way: why its caller gave up on it before its request was
-     * sent (its cancel found no request id). The request, if the SDK still sends it, is cancelled
-     * once sent; the mark goes then, or when the call ends. Guarded by {@link #underWay}.
-     */
-    private final Map<String, String> givenUp = new java.util.HashMap<>();
+    /** The {@code _meta} entry of a {@code tools/call} request that holds its {@link Call}; never sent. */
+    static final String CALL_NOTE = "dev.rein/call-note";
     /** Per thread: the id of the {@code tools/list} request it sent last. */
     private final ThreadLocal<Object> listingSent = new ThreadLocal<>();
     /** What the client does with a message from the server, once connected. */
     private volatile Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> inbound;
-    /** Per call's key: whether its request was refused for a session the server no longer knows. */
-    private final Map<String, CompletableFuture<Boolean>> sessionLost = new ConcurrentHashMap<>();
 
     CancellingTransport(McpClientTransport delegate, Runnable onToolsChanged, NegotiatedVersion version) {
         this.delegate = delegate;
@@ -75,27 +62,21 @@ final class CancellingTransport implements McpClientTransport {
     @Override
     public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
         if (message instanceof McpSchema.JSONRPCRequest request && McpSchema.METHOD_TOOLS_CALL.equals(request.method())
-                && request.params() instanceof McpSchema.CallToolRequest call && call.meta() != null
-                && call.meta().get(ToolAdapter.IDEMPOTENCY_META) instanceof String key) {
+                && request.params() instanceof McpSchema.CallToolRequest params && params.meta() != null
+                && params.meta().get(CALL_NOTE) instanceof Call call) {
+            Map<String, Object> meta = new java.util.LinkedHashMap<>(params.meta());
+            meta.remove(CALL_NOTE);
+            McpSchema.JSONRPCRequest toSend = new McpSchema.JSONRPCRequest(request.jsonrpc(), request.method(), request.id(),
+                    new McpSchema.CallToolRequest(params.name(), params.arguments(), meta));
             CompletableFuture<Boolean> lost = new CompletableFuture<>();
-            boolean noted;
-            String gaveUp;
-            synchronized (underWay) {
-                gaveUp = givenUp.remove(key);
-                noted = gaveUp == null && underWay.containsKey(key);
-                if (noted) {
-                    callIds.put(key, request.id());
-                    sessionLost.put(key, lost);
-                }
-            }
-            version.sent(message);
+            String gaveUp = call.sent(request.id(), lost);
+            version.sent(toSend);
             // The SDK's transport raises this only for a 404 (or 400) to a request that carried a session id.
-            Mono<Void> sent = delegate.sendMessage(message)
+            Mono<Void> sent = delegate.sendMessage(toSend)
                     .doOnError(e -> lost.complete(e instanceof McpTransportSessionNotFoundException))
                     .doFinally(signal -> lost.complete(false));
             // Its caller already gave up on it (its cancel found nothing to cancel): the server is told once it has it.
-            String reason = gaveUp != null ? gaveUp : "the call was given up before its request was sent";
-            return noted ? sent : sent.doFinally(signal -> cancelRequest(request.id(), reason));
+            return gaveUp == null ? sent : sent.doFinally(signal -> cancelRequest(request.id(), gaveUp));
         }
         if (message instanceof McpSchema.JSONRPCNotification notification
                 && McpSchema.METHOD_NOTIFICATION_INITIALIZED.equals(notification.method())) {
@@ -131,41 +112,13 @@ final class CancellingTransport implements McpClientTransport {
     }
 
     /**
-     * Whether the last request of the call with {@code key} was refused because the server no
-     * longer knows the session, so it was not run; waits up to {@code wait} for the request's
-     * outcome (the SDK fails the call just before it reports the refusal).
-     */
-    boolean sessionLost(String key, Duration wait) {
-        CompletableFuture<Boolean> lost = key == null ? null : sessionLost.get(key);
-        try {
-            return lost != null && lost.get(Math.max(1, wait.toMillis()), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        } catch (Exception e) {
-            return false;
-        }
-    }
-
-    /**
-     * Tells the server to stop the call sent with idempotency key {@code key}, and forgets it. A
-     * call under way whose request was not sent yet is marked given up, so that its request is
-     * cancelled once the SDK sends it (before its call has ended, else {@link #sendMessage} cancels
-     * it anyway). Sent from a thread of its own: the caller may be an interrupted thread, whose
+     * Tells the server to stop {@code call}'s request, which its caller gave up on. A call whose
+     * request was not sent yet is marked given up, so that its request is cancelled once the SDK
+     * sends it. Sent from a thread of its own: the caller may be an interrupted thread, whose
      * write to an interruptible channel would close it.
      */
-    void cancel(String key, String reason) {
-        if (key == null) {
-            return;
-        }
-        Object id;
-        synchronized (underWay) {
-            id = callIds.remove(key);
-            if (id == null && underWay.containsKey(key)) {
-                givenUp.put(key, reason);
-            }
-        }
-        cancelRequest(id, reason);
+    void cancel(Call call, String reason) {
+        cancelRequest(call.giveUp(reason), reason);
     }
 
     /**
@@ -193,37 +146,81 @@ final class CancellingTransport implements McpClientTransport {
         return version.initializeId();
     }
 
-    /** The JSON-RPC id of the last request of the call sent with idempotency key {@code key}; null when none is known. */
-    Object callId(String key) {
-        return key == null ? null : callIds.get(key);
+    /**
+     * Notes that a call is under way: the SDK is to be given the returned call's
+     * {@link Call#request request}, and the call handed to {@link #ended} when it ends.
+     */
+    Call began() {
+        return new Call();
     }
 
-    /** Notes that a call with idempotency key {@code key} is under way; hand the key to {@link #ended} when it ends. */
-    void began(String key) {
-        if (key != null) {
-            synchronized (underWay) {
-                underWay.merge(key, 1, Integer::sum);
+    /** Notes that {@code call} ended: its request, if the SDK sends it only now, is cancelled once sent. */
+    void ended(Call call) {
+        call.giveUp("the call was given up before its request was sent");
+    }
+
+    /**
+     * One {@code tools/call} under way: the id of the request last sent for it (a call is sent again,
+     * with the same id-less params, after a 404 for its session), whether that request was refused
+     * for a session the server no longer knows, and whether its caller gave up on it before the SDK
+     * sent the request. Guarded by itself.
+     */
+    static final class Call {
+        private Object id;
+        private CompletableFuture<Boolean> lost;
+        private String givenUp;
+
+        /** The request to hand to the SDK for a call of {@code tool} with {@code arguments} and {@code meta}. */
+        McpSchema.CallToolRequest request(String tool, Map<String, Object> arguments, Map<String, Object> meta) {
+            Map<String, Object> noted = new java.util.LinkedHashMap<>(meta);
+            noted.put(CALL_NOTE, this);
+            return new McpSchema.CallToolRequest(tool, arguments, noted);
+        }
+
+        /** The JSON-RPC id of the last request sent for this call, while its caller waits for it; null when none is. */
+        synchronized Object id() {
+            return id;
+        }
+
+        /**
+         * Whether the last request of this call was refused because the server no longer knows the
+         * session, so it was not run; waits up to {@code wait} for the request's outcome (the SDK
+         * fails the call just before it reports the refusal).
+         */
+        boolean sessionLost(Duration wait) {
+            CompletableFuture<Boolean> outcome;
+            synchronized (this) {
+                outcome = lost;
+            }
+            try {
+                return outcome != null && outcome.get(Math.max(1, wait.toMillis()), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            } catch (Exception e) {
+                return false;
             }
         }
-    }
 
-    /** Forgets the call sent with {@code key} (it ended), once no other call with that key is under way. */
-    void ended(String key) {
-        if (key != null) {
-            synchronized (underWay) {
-                if (underWay.computeIfPresent(key, (k, n) -> n == 1 ? null : n - 1) == null) {
-                    callIds.remove(key);
-                    sessionLost.remove(key);
-                    givenUp.remove(key);
-                }
+        /** Notes request {@code requestId} sent; returns why it is to be cancelled at once (given up), else null. */
+        private synchronized String sent(Object requestId, CompletableFuture<Boolean> outcome) {
+            if (givenUp != null) {
+                return givenUp;
             }
+            id = requestId;
+            lost = outcome;
+            return null;
         }
-    }
 
-    /** How many calls' notes are held (a request id, a session-lost outcome or a given-up mark); for tests. */
-    int notesHeld() {
-        synchronized (underWay) {
-            return callIds.size() + sessionLost.size() + givenUp.size();
+        /** Marks the call given up (the first reason stays); returns the id of its request to cancel, null when none was sent. */
+        private synchronized Object giveUp(String reason) {
+            Object sentId = id;
+            id = null;
+            lost = null;
+            if (givenUp == null) {
+                givenUp = reason;
+            }
+            return sentId;
         }
     }
 

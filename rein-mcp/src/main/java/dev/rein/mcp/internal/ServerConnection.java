@@ -390,14 +390,13 @@ public final class ServerConnection implements AutoCloseable {
                     + "; it is tried again at the first call in " + seconds + " s or later. Tool '" + tool + "' was not called."
                     + " Try again later or use another tool.");
         }
-        McpSchema.CallToolRequest request = new McpSchema.CallToolRequest(tool, arguments, meta);
-        String key = meta.get(ToolAdapter.IDEMPOTENCY_META) instanceof String k ? k : null;
-        current.transport.began(key);
+        CancellingTransport.Call call = current.transport.began();
+        McpSchema.CallToolRequest request = call.request(tool, arguments, meta);
         CompletableFuture<McpSchema.CallToolResult> future;
         try {
             future = current.client.callTool(request).toFuture();
         } catch (RuntimeException e) {
-            current.transport.ended(key);
+            current.transport.ended(call);
             throw e;
         }
         Object inFlight = current.calls.began(deadline);
@@ -409,16 +408,16 @@ public final class ServerConnection implements AutoCloseable {
                     sentAgain = sent > 1;
                     result = await(current, future, deadline);
                 } catch (IOException | RuntimeException e) {
-                    if (!sessionLost(current, key, e, deadline)) {
+                    if (!sessionLost(call, e, deadline)) {
                         throw e;
                     }
-                    Integer status = current.refusedStatusOf(current.transport.callId(key));
+                    Integer status = current.refusedStatusOf(call.id());
                     if (status != null && status != 404) {
                         // The SDK takes a 400 to a request with a session id for a forgotten session too; the
                         // transports spec answers that with 404 only, and 400 refuses the request itself, before
                         // running it. The SDK is re-initializing in the background all the same, so the next call
                         // starts a fresh session of Rein's own, as after a second 404.
-                        String refusal = HttpRefusal.describe(status, current.refusalOf(current.transport.callId(key)), config.secrets());
+                        String refusal = HttpRefusal.describe(status, current.refusalOf(call.id()), config.secrets());
                         failed(current, refusal);
                         return ToolOutput.error("MCP server '" + config.name() + "' refused the call of tool '" + tool + "': " + refusal
                                 + ", so the tool was not run (a server answers HTTP " + status + " to a request it will not run)."
@@ -462,7 +461,7 @@ public final class ServerConnection implements AutoCloseable {
             if (tooLarge(e) != null) {
                 return answeredTooMuch(tool, tooLarge(e), mayHaveEffect); // Rein's end of a resumed stream that brought more
             }
-            Throwable cut = unanswered(e) && noBody(e) == null ? current.cutOffBy(current.transport.callId(key)) : null;
+            Throwable cut = unanswered(e) && noBody(e) == null ? current.cutOffBy(call.id()) : null;
             String tls = cut == null ? null : brokenTls(cut);
             if (tls != null) {
                 // The stream was cut off by its TLS connection, not ended by the server: said as when the SDK reports
@@ -479,14 +478,14 @@ public final class ServerConnection implements AutoCloseable {
                         + " connection)") + "." + (mayHaveEffect ? " It may or may not have taken effect; check before calling it again." : "")
                         + " Try again, or use another tool.");
             }
-            String idless = current.idlessErrorOf(current.transport.callId(key));
+            String idless = current.idlessErrorOf(call.id());
             // An error without an id on the stream resumed for the call: Rein handed it on with the call's id.
             return ToolOutput.error("MCP server '" + config.name() + "' refused the call of tool '" + tool + "': " + (idless == null
                     ? jsonRpc(e) : dev.rein.tool.Secrets.mask(idless, config.secrets()) + " (an error without the id of the request,"
                     + " which a server gives a request it could not read)"));
         } catch (IOException | RuntimeException failure) {
             future.cancel(true);
-            String idless = current.idlessErrorOf(current.transport.callId(key));
+            String idless = current.idlessErrorOf(call.id());
             if (idless != null) {
                 // The server answered, refusing a request it could not read: its session is not in doubt.
                 return ToolOutput.error("MCP server '" + config.name() + "' refused the call of tool '" + tool + "': "
@@ -497,12 +496,12 @@ public final class ServerConnection implements AutoCloseable {
                 return answeredTooMuch(tool, tooLarge(failure), mayHaveEffect);
             }
             // An HTTP error status may carry a JSON-RPC error saying why (the transports spec allows one without an id).
-            String said = current.refusalOf(current.transport.callId(key));
+            String said = current.refusalOf(call.id());
             Exception e = said == null ? failure : new HttpRefusal.Said(failure, said);
             boolean timedOut = failure.getCause() instanceof TimeoutException;
             if (timedOut || failure.getCause() instanceof InterruptedException) {
                 // Given up on, not failed: the server may still be running it.
-                current.transport.cancel(key, timedOut ? "the call timed out" : "the call was stopped by its caller");
+                current.transport.cancel(call, timedOut ? "the call timed out" : "the call was stopped by its caller");
             }
             failed(current, timedOut ? "a call timed out" : describe(e));
             String effect = handshakeFailed(e) ? " No TLS connection was made, so the call was not sent and the tool did not run."
@@ -514,7 +513,7 @@ public final class ServerConnection implements AutoCloseable {
                     ? " Rein connects to it again at the next call." : " The server is restarted at the next call."));
         } finally {
             current.calls.ended(inFlight);
-            current.transport.ended(key);
+            current.transport.ended(call);
         }
     }
 
@@ -554,18 +553,18 @@ public final class ServerConnection implements AutoCloseable {
     }
 
     /**
-     * Whether {@code failure} of the call with {@code key} came from the server refusing its
+     * Whether {@code failure} of {@code call} came from the server refusing its
      * request for a session it no longer knows (so the call was not run); a timeout, a
      * JSON-RPC error or any other failure is not.
      */
-    private static boolean sessionLost(Session current, String key, Exception failure, Instant deadline) {
+    private static boolean sessionLost(CancellingTransport.Call call, Exception failure, Instant deadline) {
         if (failure instanceof McpError || failure.getCause() instanceof TimeoutException
                 || failure.getCause() instanceof InterruptedException || Thread.currentThread().isInterrupted()) {
             return false;
         }
         Duration left = Duration.between(Instant.now(), deadline);
         Duration wait = left.compareTo(Duration.ofSeconds(1)) < 0 ? left : Duration.ofSeconds(1);
-        return left.isPositive() && current.transport.sessionLost(key, wait);
+        return left.isPositive() && call.sessionLost(wait);
     }
 
     /**

@@ -15,95 +15,116 @@ import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
 
-/** What the session's transport notes of the tools/call requests it sends, and for how long. */
+/** What the session's transport notes of each call's tools/call requests, and what it cancels on the server. */
 class CancellingTransportTest {
     private final BlockingQueue<McpSchema.JSONRPCMessage> sent = new LinkedBlockingQueue<>();
     private final CancellingTransport transport = new CancellingTransport(new Recording(), () -> {}, new NegotiatedVersion());
 
     @Test
-    void aRequestTheSdkSendsAfterItsCallEndedIsNotNotedAndIsCancelledOnTheServer() throws Exception {
+    void aRequestTheSdkSendsAfterItsCallEndedIsCancelledOnTheServer() throws Exception {
         // The SDK sends a call's request when the session is initialized; a call whose caller gave up before that (its
-        // timeout) had ended, so the note taken then was never dropped: one entry per such call for the client's life.
-        transport.ended("key-1");
-        transport.sendMessage(call(7, "key-1")).block(Duration.ofSeconds(5));
+        // timeout) has ended, and its cancel found nothing to cancel then: the server is told now that it has the request.
+        CancellingTransport.Call call = transport.began();
+        transport.ended(call);
+        transport.sendMessage(request(7, call, "key-1")).block(Duration.ofSeconds(5));
 
-        assertThat(transport.callId("key-1")).isNull();
-        assertThat(transport.sessionLost("key-1", Duration.ofMillis(1))).isFalse();
-        // Its caller's cancel found nothing to cancel then, so the server is told now that it has the request.
-        assertThat(sent.poll(5, TimeUnit.SECONDS)).isInstanceOfSatisfying(McpSchema.JSONRPCRequest.class,
-                r -> assertThat(r.id()).isEqualTo(7));
-        assertThat(sent.poll(5, TimeUnit.SECONDS)).isInstanceOfSatisfying(McpSchema.JSONRPCNotification.class, n -> {
-            assertThat(n.method()).isEqualTo(CancellingTransport.METHOD_CANCELLED);
-            assertThat(n.params()).isInstanceOfSatisfying(Map.class, p -> assertThat(p.get("requestId")).isEqualTo(7));
-        });
-        assertThat(transport.notesHeld()).isZero();
+        assertThat(call.id()).isNull();
+        assertThat(call.sessionLost(Duration.ofMillis(1))).isFalse();
+        assertSentCall(7, "key-1");
+        assertCancelled(7, "the call was given up before its request was sent");
     }
 
     @Test
     void aCallGivenUpBeforeItsRequestWasSentIsCancelledOnTheServerOnceSentThoughStillUnderWay() throws Exception {
         // A call times out while the SDK is still initializing: its cancel finds no request id yet. The SDK then sends the
-        // request before the call's finally has ended the key: it was noted, then dropped by ended, and never cancelled.
-        transport.began("key-3");
-        transport.cancel("key-3", "the call timed out");
+        // request before the call's finally has ended it: it must be cancelled then.
+        CancellingTransport.Call call = transport.began();
+        transport.cancel(call, "the call timed out");
         assertThat(sent.poll(200, TimeUnit.MILLISECONDS)).as("nothing to cancel yet").isNull();
-        transport.sendMessage(call(9, "key-3")).block(Duration.ofSeconds(5));
+        transport.sendMessage(request(9, call, "key-3")).block(Duration.ofSeconds(5));
 
-        assertThat(sent.poll(5, TimeUnit.SECONDS)).isInstanceOfSatisfying(McpSchema.JSONRPCRequest.class,
-                r -> assertThat(r.id()).isEqualTo(9));
-        assertThat(sent.poll(5, TimeUnit.SECONDS)).isInstanceOfSatisfying(McpSchema.JSONRPCNotification.class, n -> {
-            assertThat(n.method()).isEqualTo(CancellingTransport.METHOD_CANCELLED);
-            assertThat(n.params()).isInstanceOfSatisfying(Map.class, p -> {
-                assertThat(p.get("requestId")).isEqualTo(9);
-                assertThat(p.get("reason")).isEqualTo("the call timed out");
-            });
-        });
-        assertThat(transport.callId("key-3")).isNull();
-        transport.ended("key-3");
-        assertThat(transport.notesHeld()).isZero();
-        // Handled: a later call with the same key (a retry) is noted and not cancelled.
-        transport.began("key-3");
-        transport.sendMessage(call(10, "key-3")).block(Duration.ofSeconds(5));
-        assertThat(transport.callId("key-3")).isEqualTo(10);
-        transport.ended("key-3");
-        assertThat(sent.poll(200, TimeUnit.MILLISECONDS)).isInstanceOfSatisfying(McpSchema.JSONRPCRequest.class,
-                r -> assertThat(r.id()).isEqualTo(10));
+        assertSentCall(9, "key-3");
+        assertCancelled(9, "the call timed out");
+        assertThat(call.id()).isNull();
+        transport.ended(call);
+        // A later call with the same key (a retry) is its own: noted and not cancelled.
+        CancellingTransport.Call retry = transport.began();
+        transport.sendMessage(request(10, retry, "key-3")).block(Duration.ofSeconds(5));
+        assertThat(retry.id()).isEqualTo(10);
+        transport.ended(retry);
+        assertSentCall(10, "key-3");
         assertThat(sent.poll(200, TimeUnit.MILLISECONDS)).isNull();
-        assertThat(transport.notesHeld()).isZero();
     }
 
     @Test
-    void aCallGivenUpWhoseRequestWasNeverSentLeavesNoNoteOnceEnded() {
-        // The SDK dropped the request (its subscription was cancelled): the mark is forgotten when the call ends.
-        transport.began("key-4");
-        transport.cancel("key-4", "the call timed out");
-        transport.ended("key-4");
-        assertThat(transport.notesHeld()).isZero();
-        assertThat(sent).isEmpty();
+    void aCallGivenUpAfterItsRequestWasSentIsCancelledAtOnce() throws Exception {
+        CancellingTransport.Call call = transport.began();
+        transport.sendMessage(request(4, call, "key-4")).block(Duration.ofSeconds(5));
+        assertSentCall(4, "key-4");
+        transport.cancel(call, "the call was stopped by its caller");
+        assertCancelled(4, "the call was stopped by its caller");
+        assertThat(call.id()).isNull();
+        transport.ended(call);
+        assertThat(sent.poll(200, TimeUnit.MILLISECONDS)).isNull();
     }
 
     @Test
-    void aCallUnderWayIsNotedUnderItsKeyAndSentAgainWithItUntilItEnds() throws Exception {
-        transport.began("key-2");
-        transport.sendMessage(call(1, "key-2")).block(Duration.ofSeconds(5));
-        assertThat(transport.callId("key-2")).isEqualTo(1);
-        // Sent again with the same key (after a 404, on the new session): the newest request is the one to cancel.
-        transport.sendMessage(call(2, "key-2")).block(Duration.ofSeconds(5));
-        assertThat(transport.callId("key-2")).isEqualTo(2);
-        transport.ended("key-2");
-        assertThat(transport.callId("key-2")).isNull();
-        assertThat(transport.notesHeld()).isZero();
-        // A later call with the same key (a retry of the tool call) is noted again.
-        transport.began("key-2");
-        transport.sendMessage(call(3, "key-2")).block(Duration.ofSeconds(5));
-        assertThat(transport.callId("key-2")).isEqualTo(3);
-        transport.ended("key-2");
-        assertThat(transport.notesHeld()).isZero();
+    void aCallUnderWayNotesItsNewestRequestUntilItEnds() throws Exception {
+        CancellingTransport.Call call = transport.began();
+        transport.sendMessage(request(1, call, "key-2")).block(Duration.ofSeconds(5));
+        assertThat(call.id()).isEqualTo(1);
+        // Sent again (after a 404, on the new session): the newest request is the one to cancel.
+        transport.sendMessage(request(2, call, "key-2")).block(Duration.ofSeconds(5));
+        assertThat(call.id()).isEqualTo(2);
+        transport.ended(call);
+        assertThat(call.id()).isNull();
         assertThat(sent).extracting(m -> m.getClass().getSimpleName()).containsOnly("JSONRPCRequest");
     }
 
-    private static McpSchema.JSONRPCRequest call(int id, String key) {
+    @Test
+    void aMarkSetByOneCallDoesNotCancelAnOverlappingCallWithTheSameKey() throws Exception {
+        // Two calls with the same idempotency key under way at once: the first gives up before its request was sent.
+        // Its mark was kept by key, so the second call's request was cancelled on the server as soon as it was sent.
+        CancellingTransport.Call first = transport.began();
+        CancellingTransport.Call second = transport.began();
+        transport.cancel(first, "the call timed out");
+        transport.sendMessage(request(11, second, "key-5")).block(Duration.ofSeconds(5));
+        assertSentCall(11, "key-5");
+        assertThat(sent.poll(500, TimeUnit.MILLISECONDS)).as("the second call is not cancelled").isNull();
+        assertThat(second.id()).isEqualTo(11);
+
+        // The first call's request, sent late, is cancelled; the second's id stays its own.
+        transport.sendMessage(request(12, first, "key-5")).block(Duration.ofSeconds(5));
+        assertSentCall(12, "key-5");
+        assertCancelled(12, "the call timed out");
+        assertThat(second.id()).isEqualTo(11);
+        // The second gives up in turn: its own request is cancelled, not the first's.
+        transport.cancel(second, "the call was stopped by its caller");
+        assertCancelled(11, "the call was stopped by its caller");
+        transport.ended(first);
+        transport.ended(second);
+        assertThat(sent.poll(200, TimeUnit.MILLISECONDS)).isNull();
+    }
+
+    private static McpSchema.JSONRPCRequest request(int id, CancellingTransport.Call call, String key) {
         return new McpSchema.JSONRPCRequest(McpSchema.JSONRPC_VERSION, McpSchema.METHOD_TOOLS_CALL, id,
-                new McpSchema.CallToolRequest("echo", Map.of(), Map.of(ToolAdapter.IDEMPOTENCY_META, key)));
+                call.request("echo", Map.of(), Map.of(ToolAdapter.IDEMPOTENCY_META, key)));
+    }
+
+    /** The next message sent is the call's request with {@code id}, its note taken out of its {@code _meta}. */
+    private void assertSentCall(int id, String key) throws InterruptedException {
+        assertThat(sent.poll(5, TimeUnit.SECONDS)).isInstanceOfSatisfying(McpSchema.JSONRPCRequest.class, r -> {
+            assertThat(r.id()).isEqualTo(id);
+            assertThat(r.params()).isInstanceOfSatisfying(McpSchema.CallToolRequest.class,
+                    p -> assertThat(p.meta()).isEqualTo(Map.of(ToolAdapter.IDEMPOTENCY_META, key)));
+        });
+    }
+
+    private void assertCancelled(int id, String reason) throws InterruptedException {
+        assertThat(sent.poll(5, TimeUnit.SECONDS)).isInstanceOfSatisfying(McpSchema.JSONRPCNotification.class, n -> {
+            assertThat(n.method()).isEqualTo(CancellingTransport.METHOD_CANCELLED);
+            assertThat(n.params()).isEqualTo(Map.of("requestId", id, "reason", reason));
+        });
     }
 
     /** A transport that only records what is sent through it. */
