@@ -37,6 +37,14 @@ public final class ReinConventions {
     public static final AttributeKey<Long> TURN = longKey("rein.turn");
     public static final AttributeKey<Long> DELAY_MS = longKey("rein.delay_ms");
     public static final AttributeKey<String> MESSAGE = stringKey("rein.message");
+    /** A fallback's attempt before the move ({@link #EVENT_MODEL_FALLBACK}): the model its request asked for. */
+    public static final AttributeKey<String> FALLBACK_FROM_MODEL = stringKey("rein.fallback.from_model");
+    /** A fallback's attempt before the move: the provider of the model it went to, when known. */
+    public static final AttributeKey<String> FALLBACK_FROM_PROVIDER = stringKey("rein.fallback.from_provider");
+    /** A fallback's attempt after the move: the model its request asks for. */
+    public static final AttributeKey<String> FALLBACK_TO_MODEL = stringKey("rein.fallback.to_model");
+    /** A fallback's attempt after the move: the provider of the model it goes to, when known. */
+    public static final AttributeKey<String> FALLBACK_TO_PROVIDER = stringKey("rein.fallback.to_provider");
 
     // Tool call (execute_tool span).
     public static final AttributeKey<String> TOOL_RISK = stringKey("rein.tool.risk");
@@ -63,6 +71,11 @@ public final class ReinConventions {
 
     // Span events.
     public static final String EVENT_MODEL_RETRY = "rein.model.retry";
+    /**
+     * An attempt of a model call went to another model or another provider's than the attempt before it
+     * (an application's fallback stage); the chat span names the last attempt's.
+     */
+    public static final String EVENT_MODEL_FALLBACK = "rein.model.fallback";
     public static final String EVENT_TOOL_RETRY = "rein.tool.retry";
     public static final String EVENT_APPROVAL_REQUESTED = "rein.approval.requested";
     public static final String EVENT_APPROVAL_DECIDED = "rein.approval.decided";

@@ -117,7 +117,9 @@ final class ChatContextPropagation implements ModelInterceptor {
 
     /**
      * The model, called with the chat span current on whatever thread calls it; the request it is
-     * called with names the span and its metrics (a stage may have asked for another model). Its stream
+     * called with names the span and its metrics (a stage may have asked for another model), and an attempt
+     * going to another model or provider than the one before, with how that one failed, is a fallback
+     * event on the span. Its stream
      * observer also tells the span that the call streamed: the first chunk sets
      * {@code gen_ai.request.stream} (conditionally required for streamed requests) and
      * {@code gen_ai.response.time_to_first_chunk} and records the time-to-first-chunk metric, once
@@ -127,13 +129,27 @@ final class ChatContextPropagation implements ModelInterceptor {
         @Override
         public ModelResponse call(ModelRequest request, ModelCallContext callContext) throws ModelException, InterruptedException {
             // the request this attempt sends, after every stage: its model may not be the one the span was opened with
-            run.attemptAsks(Span.fromContext(context), request.model());
+            Span chat = Span.fromContext(context);
+            int attempt = run.attemptAsks(chat, request.model(), provider);
             ModelCallContext observed = new ModelCallContext(callContext.deadline(),
-                    new FirstChunk(callContext.stream(), Span.fromContext(context), run, provider, request.model(), streamed,
-                            System.nanoTime()));
+                    new FirstChunk(callContext.stream(), chat, run, provider, request.model(), streamed, System.nanoTime()));
+            // how the attempt failed, for the event of a fallback that may follow (the chain makes the same kinds of these)
+            ModelResponse response;
             try (Scope ignored = context.makeCurrent()) {
-                return model.call(request, observed);
+                response = model.call(request, observed);
+            } catch (ModelException e) {
+                run.attemptFailed(chat, attempt, e.kind().name(), e.httpStatus());
+                throw e;
+            } catch (InterruptedException e) {
+                throw e;
+            } catch (Exception | Error e) {
+                run.attemptFailed(chat, attempt, ModelException.Kind.OTHER.name(), 0);
+                throw e;
             }
+            if (response == null) {
+                run.attemptFailed(chat, attempt, ModelException.Kind.MALFORMED_RESPONSE.name(), 0);
+            }
+            return response;
         }
 
         @Override

@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 
 /**
  * The {@code chat} spans of one run, from the model-call trace events: one span per call of the
@@ -37,6 +38,14 @@ final class ModelSpans {
     /** The provider name the open call's model gives itself, whose API's words its finish reasons are in; null when unknown. */
     private String openDialect;
     private Instant openedAt;
+    /** The model and provider the open call's latest attempt went to; null before its first attempt. */
+    private String attemptModel;
+    private String attemptProvider;
+    /** How the latest attempt failed (its error.type and HTTP status, 0 for none); null while it runs or when it answered. */
+    private String attemptError;
+    private int attemptStatus;
+    /** Counts the open call's attempts, so a late failure of one the deadline stage abandoned is not taken for a later one's. */
+    private int attempts;
 
     ModelSpans(RunTelemetry run) {
         this.run = run;
@@ -73,6 +82,9 @@ final class ModelSpans {
         openProvider = provider;
         openDialect = null;
         openedAt = e.time();
+        attemptModel = null;
+        attemptProvider = null;
+        attemptError = null;
         run.telemetry().offerChat(run.context().with(open), run);
         if (run.capture()) {
             if (!r.system().isEmpty()) {
@@ -101,16 +113,57 @@ final class ModelSpans {
     }
 
     /**
-     * An attempt of the open call asks for {@code requestModel}: a stage may have changed the request's model
-     * after the span was opened (a fallback's {@code request.withModel(backup)}). The conventions name the span
+     * An attempt of the open call asks for {@code requestModel} of {@code provider} (null: unknown): a stage may
+     * have changed the request's model after the span was opened (a fallback's {@code request.withModel(backup)}),
+     * or the model it calls ({@code call.withModel}), maybe another provider's. The conventions name the span
      * {@code {gen_ai.operation.name} {gen_ai.request.model}}, the model the request is made to, so the span's
-     * name, its attribute and the call's metrics follow the attempt; the last attempt's is the one kept.
+     * name, its attribute and the call's metrics follow the attempt; the last attempt's is the one kept. An
+     * attempt that goes to another model or provider than the one before it is a fallback: a
+     * {@code rein.model.fallback} event keeps which model and provider the call moved from, to which, and how
+     * the attempt before failed, as a retry's event does (a retry of the same model has its own event).
+     * Returns the attempt's number, for {@link #attemptFailed}; 0 when {@code chat} is not the open call's span.
      */
-    synchronized void attemptAsks(Span chat, String requestModel) {
-        if (open == chat && !requestModel.equals(openModel)) {
+    synchronized int attemptAsks(Span chat, String requestModel, String provider) {
+        if (open != chat) {
+            return 0;
+        }
+        if (attemptModel != null && (!requestModel.equals(attemptModel) || !Objects.equals(provider, attemptProvider))) {
+            AttributesBuilder a = Attributes.builder().put(ReinConventions.FALLBACK_FROM_MODEL, attemptModel);
+            if (attemptProvider != null) {
+                a.put(ReinConventions.FALLBACK_FROM_PROVIDER, attemptProvider);
+            }
+            a.put(ReinConventions.FALLBACK_TO_MODEL, requestModel);
+            if (provider != null) {
+                a.put(ReinConventions.FALLBACK_TO_PROVIDER, provider);
+            }
+            if (attemptError != null) { // none when the stage moved on from an answer it did not take
+                a.put(ERROR_TYPE, attemptError);
+            }
+            if (attemptStatus > 0) {
+                a.put(GenAiConventions.HTTP_RESPONSE_STATUS_CODE, (long) attemptStatus);
+            }
+            open.addEvent(ReinConventions.EVENT_MODEL_FALLBACK, a.build());
+        }
+        attemptModel = requestModel;
+        attemptProvider = provider;
+        attemptError = null;
+        attemptStatus = 0;
+        if (!requestModel.equals(openModel)) {
             open.updateName(GenAiConventions.OPERATION_CHAT + " " + requestModel);
             open.setAttribute(REQUEST_MODEL, requestModel);
             openModel = requestModel;
+        }
+        return ++attempts;
+    }
+
+    /**
+     * Attempt {@code attempt} of the open call failed with {@code kind} (a {@link dev.rein.model.ModelException.Kind}'s
+     * name) and {@code httpStatus} (0: none), kept for the fallback event of the attempt that may follow.
+     */
+    synchronized void attemptFailed(Span chat, int attempt, String kind, int httpStatus) {
+        if (open == chat && attempt == attempts) {
+            attemptError = errorType(kind, httpStatus);
+            attemptStatus = httpStatus;
         }
     }
 

@@ -106,9 +106,17 @@ final class RunTelemetry implements RunListener {
         return name;
     }
 
-    /** An attempt of the call whose span is {@code chat} asks for {@code requestModel} (see {@link ModelSpans#attemptAsks}). */
-    void attemptAsks(Span chat, String requestModel) {
-        model.attemptAsks(chat, requestModel);
+    /**
+     * An attempt of the call whose span is {@code chat} asks for {@code requestModel} of {@code provider}
+     * (see {@link ModelSpans#attemptAsks}).
+     */
+    int attemptAsks(Span chat, String requestModel, String provider) {
+        return model.attemptAsks(chat, requestModel, provider);
+    }
+
+    /** An attempt of the call whose span is {@code chat} failed (see {@link ModelSpans#attemptFailed}). */
+    void attemptFailed(Span chat, int attempt, String kind, int httpStatus) {
+        model.attemptFailed(chat, attempt, kind, httpStatus);
     }
 
     /** The run's answer must match an output schema: the agent invocation asks for JSON, as its model calls do. */

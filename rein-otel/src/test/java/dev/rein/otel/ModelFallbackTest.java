@@ -1,0 +1,198 @@
+package dev.rein.otel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.rein.agent.Agent;
+import dev.rein.agent.RunResult;
+import dev.rein.budget.ModelPrice;
+import dev.rein.budget.PriceTable;
+import dev.rein.model.Model;
+import dev.rein.model.ModelCall;
+import dev.rein.model.ModelCallContext;
+import dev.rein.model.ModelException;
+import dev.rein.model.ModelInterceptor;
+import dev.rein.model.ModelRequest;
+import dev.rein.model.ModelResponse;
+import dev.rein.provider.ModelDefaults;
+import dev.rein.provider.PricedModel;
+import dev.rein.retry.RetryPolicy;
+import dev.rein.run.RunStatus;
+import dev.rein.testkit.ScriptedModel;
+import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.sdk.testing.junit5.OpenTelemetryExtension;
+import io.opentelemetry.sdk.trace.data.EventData;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A fallback stage moves a call to another model or another provider's: the chat span is named after the
+ * last attempt's model, so each move is a {@code rein.model.fallback} event saying from which model and
+ * provider to which, and why the attempt before it failed, as each retry is a {@code rein.model.retry}.
+ */
+class ModelFallbackTest {
+    @RegisterExtension
+    static final OpenTelemetryExtension OTEL = OpenTelemetryExtension.create();
+
+    private static final ModelPrice PRICE = ModelPrice.of("3", "0.3", "15");
+
+    /** A model of some provider, which it reports as rein-anthropic's and rein-openai's models do. */
+    private record ProviderModel(ScriptedModel script, String provider) implements Model, ModelDefaults {
+        @Override
+        public ModelResponse call(ModelRequest request, ModelCallContext context) throws ModelException, InterruptedException {
+            return script.call(request, context);
+        }
+
+        @Override
+        public String defaultModelName() {
+            return "test-model";
+        }
+
+        @Override
+        public PriceTable prices() {
+            return PriceTable.empty().with("test-model", PRICE);
+        }
+
+        @Override
+        public String providerName() {
+            return provider;
+        }
+    }
+
+    /** A stage that tries each of {@code moves} in turn after a failure, as an application's fallback does. */
+    private static ModelInterceptor fallback(List<UnaryOperator<ModelCall>> moves) {
+        return new ModelInterceptor() {
+            @Override
+            public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
+                ModelException last;
+                try {
+                    return chain.proceed(call);
+                } catch (ModelException e) {
+                    last = e;
+                }
+                for (UnaryOperator<ModelCall> move : moves) {
+                    try {
+                        return chain.proceed(move.apply(call));
+                    } catch (ModelException e) {
+                        last = e;
+                    }
+                }
+                throw last;
+            }
+
+            @Override
+            public boolean retries() {
+                return true;
+            }
+        };
+    }
+
+    private static SpanData onlyChat() {
+        List<SpanData> chats = OTEL.getSpans().stream().filter(s -> s.getName().startsWith("chat ")).toList();
+        assertThat(chats).hasSize(1);
+        return chats.get(0);
+    }
+
+    private static List<EventData> events(SpanData span, String name) {
+        return span.getEvents().stream().filter(e -> e.getName().equals(name)).toList();
+    }
+
+    /**
+     * The agent's model (acme) is rate limited, retried once, then given up on; the stage moves the call to
+     * another provider's model: after install (inside the telemetry stage) with {@code call.withModel}, or
+     * before it (outside) likewise. The span names the backup's provider, and its fallback event the first.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"after install", "before install"})
+    void aFallbackToAnotherProvidersModelIsAnEventNamingTheFirstModelAndProviderAndWhyItFailed(String where) {
+        ScriptedModel primary = ScriptedModel.of(
+                ScriptedModel.fail(new ModelException(ModelException.Kind.RATE_LIMITED, 429, "slow down")),
+                ScriptedModel.fail(new ModelException(ModelException.Kind.RATE_LIMITED, 429, "slow down")));
+        Model backup = new ProviderModel(ScriptedModel.of(ScriptedModel.text("Hi.")), "openai");
+        ModelInterceptor stage = fallback(List.of(call -> call.withModel(backup)));
+        ReinTelemetry telemetry = ReinTelemetry.create(OTEL.getOpenTelemetry());
+        Agent.Builder builder = Agent.builder().model(PricedModel.of(new ProviderModel(primary, "acme"), "test-model", PRICE))
+                .retryPolicy(new RetryPolicy(1, Duration.ofMillis(1), Duration.ofMillis(2), 0));
+        Agent agent = where.equals("after install")
+                ? telemetry.install(builder).modelInterceptor(stage).build()
+                : telemetry.install(builder.modelInterceptor(stage)).build();
+
+        RunResult result = agent.run("say hi");
+        assertThat(result.status()).as(result.message()).isEqualTo(RunStatus.SUCCEEDED);
+
+        SpanData chat = onlyChat();
+        assertThat(chat.getAttributes().get(GenAiConventions.PROVIDER_NAME)).isEqualTo("openai");
+        assertThat(events(chat, ReinConventions.EVENT_MODEL_RETRY)).hasSize(1); // the first model's retry, as before
+        assertThat(events(chat, ReinConventions.EVENT_MODEL_FALLBACK)).singleElement().satisfies(event ->
+                assertThat(event.getAttributes()).isEqualTo(Attributes.builder()
+                        .put(ReinConventions.FALLBACK_FROM_MODEL, "test-model")
+                        .put(ReinConventions.FALLBACK_FROM_PROVIDER, "acme")
+                        .put(ReinConventions.FALLBACK_TO_MODEL, "test-model")
+                        .put(ReinConventions.FALLBACK_TO_PROVIDER, "openai")
+                        .put(GenAiConventions.ERROR_TYPE, "rate_limited")
+                        .put(GenAiConventions.HTTP_RESPONSE_STATUS_CODE, 429L)
+                        .build()));
+        List<String> order = chat.getEvents().stream().map(EventData::getName).toList();
+        assertThat(order).containsExactly(ReinConventions.EVENT_MODEL_RETRY, ReinConventions.EVENT_MODEL_FALLBACK);
+    }
+
+    /**
+     * Two fallbacks, the second within the provider by renaming the request's model, the last failing too:
+     * each move is its event, in order, and the span's own error.type is the last attempt's failure.
+     */
+    @Test
+    void eachMoveOfAChainOfFallbacksIsAnEventAndTheLastFailureIsTheSpans() {
+        ScriptedModel primary = ScriptedModel.of(ScriptedModel.fail(new ModelException(ModelException.Kind.AUTHENTICATION, 401, "bad key")));
+        ScriptedModel other = ScriptedModel.of(
+                ScriptedModel.fail(new ModelException(ModelException.Kind.OVERLOADED, 529, "overloaded")),
+                ScriptedModel.fail(new ModelException(ModelException.Kind.NOT_FOUND, 404, "no such model")));
+        Model backup = new ProviderModel(other, "openai");
+        ModelInterceptor stage = fallback(List.of(call -> call.withModel(backup),
+                call -> call.withModel(backup).withRequest(call.request().withModel("smaller-model"))));
+        Agent agent = ReinTelemetry.create(OTEL.getOpenTelemetry())
+                .install(Agent.builder().model(PricedModel.of(new ProviderModel(primary, "acme"), "test-model", PRICE))
+                        .price("smaller-model", PRICE).retryPolicy(RetryPolicy.NONE))
+                .modelInterceptor(stage).build();
+
+        RunResult result = agent.run("say hi");
+        assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+
+        SpanData chat = onlyChat();
+        assertThat(chat.getName()).isEqualTo("chat smaller-model");
+        assertThat(chat.getAttributes().get(GenAiConventions.ERROR_TYPE)).isEqualTo("not_found");
+        List<EventData> moves = events(chat, ReinConventions.EVENT_MODEL_FALLBACK);
+        assertThat(moves).hasSize(2);
+        assertThat(moves.get(0).getAttributes().get(ReinConventions.FALLBACK_FROM_PROVIDER)).isEqualTo("acme");
+        assertThat(moves.get(0).getAttributes().get(ReinConventions.FALLBACK_TO_PROVIDER)).isEqualTo("openai");
+        assertThat(moves.get(0).getAttributes().get(GenAiConventions.ERROR_TYPE)).isEqualTo("authentication");
+        assertThat(moves.get(1).getAttributes()).isEqualTo(Attributes.builder()
+                .put(ReinConventions.FALLBACK_FROM_MODEL, "test-model")
+                .put(ReinConventions.FALLBACK_FROM_PROVIDER, "openai")
+                .put(ReinConventions.FALLBACK_TO_MODEL, "smaller-model")
+                .put(ReinConventions.FALLBACK_TO_PROVIDER, "openai")
+                .put(GenAiConventions.ERROR_TYPE, "overloaded")
+                .put(GenAiConventions.HTTP_RESPONSE_STATUS_CODE, 529L)
+                .build());
+    }
+
+    /** Retries of one model are not fallbacks: they stay rein.model.retry events only. */
+    @Test
+    void retriesOfTheSameModelAreNoFallback() {
+        ScriptedModel script = ScriptedModel.of(
+                ScriptedModel.fail(new ModelException(ModelException.Kind.OVERLOADED, 529, "overloaded")), ScriptedModel.text("Hi."));
+        Agent agent = ReinTelemetry.create(OTEL.getOpenTelemetry())
+                .install(Agent.builder().model(PricedModel.of(new ProviderModel(script, "acme"), "test-model", PRICE))
+                        .retryPolicy(new RetryPolicy(2, Duration.ofMillis(1), Duration.ofMillis(2), 0)))
+                .build();
+        assertThat(agent.run("say hi").status()).isEqualTo(RunStatus.SUCCEEDED);
+
+        SpanData chat = onlyChat();
+        assertThat(events(chat, ReinConventions.EVENT_MODEL_RETRY)).hasSize(1);
+        assertThat(events(chat, ReinConventions.EVENT_MODEL_FALLBACK)).isEmpty();
+    }
+}
