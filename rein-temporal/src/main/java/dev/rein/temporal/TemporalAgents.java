@@ -17,6 +17,10 @@ import io.temporal.common.converter.DefaultDataConverter;
 import io.temporal.common.converter.JacksonJsonPayloadConverter;
 import io.temporal.worker.TypeAlreadyRegisteredException;
 import io.temporal.worker.Worker;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.WeakHashMap;
 
 /**
  * Runs an {@link Agent} on Temporal: the same agent definition (tools, policies, listeners) as a
@@ -26,6 +30,14 @@ import io.temporal.worker.Worker;
  */
 public final class TemporalAgents {
     private static final OutputStore IN_PROCESS = OutputStore.inMemory();
+    /**
+     * What Rein registered on each worker (the Worker does not say), so that a registration is refused before anything
+     * of it is registered; weak, so that a worker given up is forgotten. Guarded by itself.
+     */
+    private static final Map<Worker, Set<Part>> REGISTERED = new WeakHashMap<>();
+
+    /** The two parts of an agent on a worker. */
+    private enum Part { WORKFLOW, ACTIVITIES }
 
     private TemporalAgents() {}
 
@@ -45,15 +57,21 @@ public final class TemporalAgents {
      * tool results in {@code runStore} (by hash, out of the workflow's payloads). Every worker of a
      * task queue must register the same agent definition and share one run store (a directory on a
      * shared volume, or an {@link OutputStore} over a database or object store); start the worker
-     * factory afterwards.
+     * factory afterwards. A refused registration registers nothing: the worker is as it was.
      *
-     * @throws ReinException when {@code worker}, {@code agent} or {@code runStore} is null, or the worker already runs an agent
+     * @throws ReinException when {@code worker}, {@code agent} or {@code runStore} is null, or the worker already runs an
+     *                       agent's activities or has the run workflow, or its factory has started
      */
     public static void worker(Worker worker, Agent agent, OutputStore runStore) {
         requireWorker(worker);
-        requireAgentAndStore(agent, runStore); // before the workflow is registered, so nothing is half done
-        workflows(worker);
-        activities(worker, agent, runStore);
+        requireAgentAndStore(agent, runStore);
+        synchronized (REGISTERED) {
+            // everything that can be refused is checked before anything is registered: Temporal cannot take a
+            // registration back, and a worker left with the workflow but not the activities could take neither again
+            refuseUnlessFree(worker, EnumSet.allOf(Part.class));
+            registerWorkflow(worker);
+            registerActivities(worker, agent, runStore);
+        }
     }
 
     /**
@@ -67,10 +85,18 @@ public final class TemporalAgents {
     /**
      * Registers only the run workflow (workers that decide, and never call a model or a tool).
      *
-     * @throws ReinException when {@code worker} is null, or it already has the workflow: a worker runs one agent
+     * @throws ReinException when {@code worker} is null, or it already has the workflow (a worker registers it once), or
+     *                       its factory has started
      */
     public static void workflows(Worker worker) {
         requireWorker(worker);
+        synchronized (REGISTERED) {
+            refuseUnlessFree(worker, EnumSet.of(Part.WORKFLOW));
+            registerWorkflow(worker);
+        }
+    }
+
+    private static void registerWorkflow(Worker worker) {
         try {
             // through a factory that checks the worker's data converter on the run's input first: the worker's client
             // is not visible here, and a worker without Rein's converter would fail the run's first workflow task
@@ -79,27 +105,69 @@ public final class TemporalAgents {
             DataConverter rein = dataConverter();
             worker.registerWorkflowImplementationFactory(AgentWorkflow.class,
                     input -> WorkerConverter.workflowFor(input, queue, rein), WorkflowImplementationOptions.getDefaultInstance());
-        } catch (IllegalStateException e) {
-            if (e.getMessage() == null || !e.getMessage().contains("already registered")) {
-                throw e;
-            }
-            throw oneAgentPerWorker(worker, e);
+        } catch (TypeAlreadyRegisteredException e) {
+            throw oneAgentPerWorker(worker, e); // a workflow of the same name registered around Rein
         }
+        REGISTERED.computeIfAbsent(worker, w -> EnumSet.noneOf(Part.class)).add(Part.WORKFLOW);
     }
 
     /**
      * Registers only the agent's activities (workers that call models and tools), with a shared run store.
      *
-     * @throws ReinException when the worker already runs an agent's activities (a worker runs one agent), or
-     *                       {@code worker}, {@code agent} or {@code runStore} is null
+     * @throws ReinException when the worker already runs an agent's activities (a worker runs one agent), or its factory
+     *                       has started, or {@code worker}, {@code agent} or {@code runStore} is null
      */
     public static void activities(Worker worker, Agent agent, OutputStore runStore) {
         requireWorker(worker);
         requireAgentAndStore(agent, runStore);
+        synchronized (REGISTERED) {
+            refuseUnlessFree(worker, EnumSet.of(Part.ACTIVITIES));
+            registerActivities(worker, agent, runStore);
+        }
+    }
+
+    private static void registerActivities(Worker worker, Agent agent, OutputStore runStore) {
         try {
             worker.registerActivitiesImplementations(new AgentActivitiesImpl(agent, runStore));
         } catch (TypeAlreadyRegisteredException e) {
-            throw oneAgentPerWorker(worker, e);
+            throw oneAgentPerWorker(worker, e); // an activity of the same name registered around Rein
+        }
+        REGISTERED.computeIfAbsent(worker, w -> EnumSet.noneOf(Part.class)).add(Part.ACTIVITIES);
+    }
+
+    /**
+     * Refuses a registration of {@code wanted} on {@code worker} when any of it would be refused: the worker has started,
+     * or already has one of those parts.
+     */
+    private static void refuseUnlessFree(Worker worker, Set<Part> wanted) {
+        if (hasStarted(worker)) {
+            throw new ReinException("this worker (task queue '" + worker.getTaskQueue() + "') has started (its"
+                    + " WorkerFactory was started), and Temporal takes no registration after that: register the agent"
+                    + " (TemporalAgents.worker, workflows or activities) before factory.start()");
+        }
+        Set<Part> has = REGISTERED.getOrDefault(worker, EnumSet.noneOf(Part.class));
+        if (wanted.contains(Part.ACTIVITIES) && has.contains(Part.ACTIVITIES)) {
+            throw oneAgentPerWorker(worker, null);
+        }
+        if (wanted.contains(Part.WORKFLOW) && has.contains(Part.WORKFLOW)) {
+            throw new ReinException("this worker (task queue '" + worker.getTaskQueue() + "') already has Rein's run"
+                    + " workflow, and a worker registers it once" + (wanted.contains(Part.ACTIVITIES)
+                    ? ": add the agent's activities alone with TemporalAgents.activities(worker, agent, runStore)"
+                    : ""));
+        }
+    }
+
+    /**
+     * Whether the worker's factory has started it. The Worker does not say, but it refuses activities once started
+     * (Temporal's own check), and registering none asks that check alone. The workflow factory Rein registers is not
+     * checked by Temporal: on a worker started without a workflow it would be taken, and never polled for.
+     */
+    private static boolean hasStarted(Worker worker) {
+        try {
+            worker.registerActivitiesImplementations();
+            return false;
+        } catch (IllegalStateException e) {
+            return true;
         }
     }
 
@@ -128,10 +196,10 @@ public final class TemporalAgents {
     }
 
     /** The workflow and activity names are fixed, so one worker (and its task queue) can hold only one agent. */
-    private static ReinException oneAgentPerWorker(Worker worker, RuntimeException e) {
+    private static ReinException oneAgentPerWorker(Worker worker, RuntimeException cause) {
         return new ReinException("this worker (task queue '" + worker.getTaskQueue() + "') already runs an agent, and a"
                 + " worker runs one: give each agent a task queue of its own (factory.newWorker(\"another-queue\")) and"
-                + " start its runs with TemporalAgents.client on that queue", e);
+                + " start its runs with TemporalAgents.client on that queue", cause);
     }
 
     /** As {@link #activities(Worker, Agent, OutputStore)} with {@link #inProcessStore()}. */

@@ -272,6 +272,70 @@ class TemporalMisconfigurationTest {
     }
 
     /**
+     * A worker that already runs an agent's activities (TemporalAgents.activities) is refused a whole agent with nothing
+     * registered, where the run workflow was registered and then the activities refused, the worker left half set up:
+     * the workflow could then no longer be added to it. Once refused, the worker takes the workflow and runs a run.
+     */
+    @Test
+    void aWorkerThatAlreadyRunsTheActivitiesIsRefusedAWholeAgentWithNothingRegistered() throws TimeoutException {
+        Agent orders = Orders.agent(Orders.lookupThenAnswer(), new RecordingListener(), Orders.lookup()).build();
+        Agent support = Orders.agent(Orders.lookupThenAnswer(), new RecordingListener(), Orders.lookup()).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            Worker worker = server.env.newWorker(TemporalTestServer.QUEUE);
+            TemporalAgents.activities(worker, orders);
+
+            assertThatThrownBy(() -> TemporalAgents.worker(worker, support)).isInstanceOf(ReinException.class)
+                    .hasMessageContaining("already runs an agent").hasMessageContaining("task queue of its own");
+            TemporalAgents.workflows(worker);
+            server.env.start();
+            RunResult result = TemporalAgents.client(server.client(), TemporalTestServer.QUEUE, orders)
+                    .start("A-1 はどこ?", "run-after-refusal").result(Duration.ofSeconds(60));
+            assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+        }
+    }
+
+    /**
+     * A worker that has only the run workflow (TemporalAgents.workflows) is refused a whole agent saying it has the
+     * workflow and to add the activities alone, where it said the worker already runs an agent.
+     */
+    @Test
+    void aWorkerWithOnlyTheWorkflowIsRefusedAWholeAgentSayingToAddTheActivitiesAlone() {
+        Agent orders = Orders.agent(Orders.lookupThenAnswer(), new RecordingListener(), Orders.lookup()).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            Worker worker = server.env.newWorker(TemporalTestServer.QUEUE);
+            TemporalAgents.workflows(worker);
+
+            assertThatThrownBy(() -> TemporalAgents.worker(worker, orders)).isInstanceOf(ReinException.class)
+                    .hasMessageContaining("already has Rein's run workflow").hasMessageContaining("TemporalAgents.activities(");
+            assertThatThrownBy(() -> TemporalAgents.workflows(worker)).isInstanceOf(ReinException.class)
+                    .hasMessageContaining("already has Rein's run workflow");
+            TemporalAgents.activities(worker, orders);
+        }
+    }
+
+    /**
+     * A worker whose factory has started takes no registration (Temporal refuses activities then): the agent is refused
+     * at once with nothing registered, saying to register it before the factory starts, where the workflow was
+     * registered (on a worker that, started without it, never polls for it) and then Temporal's bare
+     * IllegalStateException came from the activities; TemporalAgents.workflows alone was taken and silently did nothing.
+     */
+    @Test
+    void aWorkerWhoseFactoryHasStartedIsRefusedSayingToRegisterBeforeTheStart() {
+        Agent orders = Orders.agent(Orders.lookupThenAnswer(), new RecordingListener(), Orders.lookup()).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            Worker worker = server.env.newWorker(TemporalTestServer.QUEUE);
+            server.env.start();
+
+            assertThatThrownBy(() -> TemporalAgents.worker(worker, orders)).isInstanceOf(ReinException.class)
+                    .hasMessageContaining("has started").hasMessageContaining("before").hasMessageContaining("start()");
+            assertThatThrownBy(() -> TemporalAgents.workflows(worker)).isInstanceOf(ReinException.class)
+                    .hasMessageContaining("has started");
+            assertThatThrownBy(() -> TemporalAgents.activities(worker, orders)).isInstanceOf(ReinException.class)
+                    .hasMessageContaining("has started");
+        }
+    }
+
+    /**
      * A worker whose agent lacks a tool the model asks for (a worker deployed with an older tool list) answers the
      * call as a local run does: an error result the model sees, naming the tool, and the run goes on to its answer;
      * no activity fails and the run does not hang (probe).
