@@ -80,8 +80,7 @@ final class ApproveCommand implements Callable<Integer> {
             home.requireWritable(store);
             ToolRegistry tools = ToolRegistry.of(ours ? home.tools().select(String.join(",", settings.tools())) : List.of());
             Runs runs = Runs.in(store, tools, Clock.systemUTC());
-            ApprovalRequest request = pick(runs.find(runId).orElseThrow(() -> new UsageException("there is no run " + runId
-                    + " in the run store; list the stored runs with 'rein runs'")));
+            ApprovalRequest request = pick(runs.find(runId).orElseThrow(() -> home.noSuchRun(runId)));
             if (decision.reject != null) {
                 runs.reject(runId, request.actionHash(), decision.reject, user);
                 env.err().println("rejected " + Text.visible(request.tool()) + " (action " + request.actionHash() + ") as " + user);

@@ -221,13 +221,31 @@ final class CliHome {
         }
     }
 
-    /** Whether {@code runId} was started by 'rein run' here (its settings were kept), not stored by an application. */
+    /**
+     * Whether {@code runId} was started by 'rein run' here (its settings were kept), not stored by an
+     * application. An id 'rein run' never makes is an application's (Agent.Builder.runIds names runs
+     * freely) or none at all: the store says which.
+     */
     boolean startedByRun(String runId) {
-        return Files.exists(settingsFile(runId));
+        return isCliRunId(runId) && Files.exists(settingsFile(runId));
+    }
+
+    /**
+     * That the run store has no run {@code runId}: the id, the store it is not in and how to list the
+     * runs, in the library's words, so every command says it alike.
+     */
+    UsageException noSuchRun(String runId) {
+        return new UsageException(dev.rein.internal.text.MissingRun.message(false, runId,
+                "the run store " + storeFile().toAbsolutePath(), "'rein runs'"));
+    }
+
+    private static boolean isCliRunId(String runId) {
+        // also what keeps a settings file inside runs/: no separators, no '..'
+        return runId.matches("[A-Za-z0-9_-]{1,100}");
     }
 
     private Path settingsFile(String runId) {
-        if (!runId.matches("[A-Za-z0-9_-]{1,100}")) {
+        if (!isCliRunId(runId)) {
             throw new UsageException("'" + runId + "' is not a run id; list the runs with 'rein runs'");
         }
         return directory.resolve("runs").resolve(runId + ".json");

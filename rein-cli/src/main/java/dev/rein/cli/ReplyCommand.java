@@ -44,8 +44,7 @@ final class ReplyCommand implements Callable<Integer> {
         }
         // the reply is the run's next goal: bytes the JVM replaced would reach the model silently changed
         CommandLineArgs.requireUtf8("TEXT", text);
-        RunSnapshot snapshot = store.load(runId).orElseThrow(() -> new UsageException("there is no run " + runId
-                + " in the run store; list the stored runs with 'rein runs'"));
+        RunSnapshot snapshot = store.load(runId).orElseThrow(() -> CliHome.of(env.env()).noSuchRun(runId));
         boolean answered = snapshot.status() == RunStatus.SUCCEEDED;
         boolean asked = snapshot.status() == RunStatus.FAILED && Reasons.NEEDS_USER_INPUT.equals(snapshot.reason());
         if (answered || asked) {

@@ -40,8 +40,7 @@ final class ResumeCommand implements Callable<Integer> {
 
     /** Refuses, in the command's own terms, a run that cannot continue, before any model is created. */
     private void requireResumable(JdbcRunStore store) {
-        RunSnapshot snapshot = store.load(runId).orElseThrow(() -> new UsageException("there is no run " + runId
-                + " in the run store; list the stored runs with 'rein runs'"));
+        RunSnapshot snapshot = store.load(runId).orElseThrow(() -> CliHome.of(env.env()).noSuchRun(runId));
         if (snapshot.status().terminal()) {
             throw new UsageException("run " + runId + " already ended " + snapshot.status() + " (" + snapshot.reason()
                     + "); there is nothing to resume; see 'rein show " + runId + "', or " + nextTurn(snapshot));

@@ -35,9 +35,7 @@ final class ShowCommand implements Callable<Integer> {
         try (JdbcRunStore store = home.existingStore()) {
             Runs runs = Runs.in(store);
             if (runs.find(runId).isEmpty()) {
-                // as approve, resume and reply say it: where it looked, and how to see what is there
-                throw new UsageException("there is no run '" + runId + "' in " + home.directory().toAbsolutePath()
-                        + "; list the runs with 'rein runs'");
+                throw home.noSuchRun(runId);
             }
             RunView view = runs.show(runId);
             // Goal, answer, arguments and trace lines come from people, models and tools: no raw control characters.

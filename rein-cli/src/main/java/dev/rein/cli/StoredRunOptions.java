@@ -125,7 +125,7 @@ final class StoredRunOptions {
     private static void requireStartedByRun(CliHome home, String runId, String command) {
         try (JdbcRunStore store = home.existingStore()) {
             if (store.load(runId).isEmpty()) {
-                throw new UsageException("there is no run " + runId + " in the run store; list the stored runs with 'rein runs'");
+                throw home.noSuchRun(runId);
             }
         }
         // rein runs lists it, so pointing there would go round in a circle

@@ -391,18 +391,26 @@ class ApprovalCommandsTest {
                 .doesNotContain("違います");
     }
 
-    /** As approve, resume and reply say: where it looked and how to list the runs, not only that there is none. */
+    /**
+     * show, approve, resume and reply word an unknown run id alike (one message, the library's): the id,
+     * the store it is not in, and how to list the runs; exit 2, nothing on stdout.
+     */
     @Test
-    void showOfAnUnknownRunSaysWhereItLookedAndHowToListTheRuns() throws Exception {
+    void everyCommandSaysAnUnknownRunIdTheSameWayNamingTheStoreAndHowToListTheRuns() throws Exception {
         ScriptedModel model = sendThenConfirm();
         cli.models((name, env) -> model);
         cli.run("run", "--tools", "send_message", "連絡して");
-        for (String[] args : new String[][] {{"show", "run_nope"}, {"show", "--json", "run_nope"}}) {
-            InProcessCli.Outcome outcome = cli.run(args);
-            assertThat(outcome.exitCode()).isEqualTo(ExitCodes.USAGE);
-            assertThat(outcome.stdout()).isEmpty();
-            assertThat(outcome.stderrLines()).singleElement().asString().isEqualTo("rein show: there is no run 'run_nope' in "
-                    + cli.home().toAbsolutePath() + "; list the runs with 'rein runs'");
+        String store = cli.home().resolve("rein.db").toAbsolutePath().toString();
+        for (String id : new String[] {"run_nope", "../etc", "注文-1"}) {
+            for (String[] args : new String[][] {{"show", id}, {"show", "--json", id}, {"approve", id},
+                    {"approve", id, "--reject", "違います"}, {"resume", id}, {"reply", id, "続けて"}}) {
+                InProcessCli.Outcome outcome = cli.run(args);
+                String command = "rein " + args[0];
+                assertThat(outcome.exitCode()).as(String.join(" ", args)).isEqualTo(ExitCodes.USAGE);
+                assertThat(outcome.stdout()).as(String.join(" ", args)).isEmpty();
+                assertThat(outcome.stderrLines()).as(String.join(" ", args)).singleElement().asString().isEqualTo(command
+                        + ": there is no run '" + id + "' in the run store " + store + "; list the stored runs with 'rein runs'");
+            }
         }
     }
 

@@ -57,7 +57,8 @@ class LibraryRunApprovalTest {
                 + " from the application (agent.resume, agent.reply). 'rein show " + id + "' and 'rein approve " + id + "' work on it");
         InProcessCli.Outcome none = cli.run("resume", "run_nosuchrun");
         assertThat(none.stderrLines()).singleElement().asString()
-                .isEqualTo("rein resume: there is no run run_nosuchrun in the run store; list the stored runs with 'rein runs'");
+                .isEqualTo("rein resume: there is no run 'run_nosuchrun' in the run store " + cli.home().resolve("rein.db").toAbsolutePath()
+                        + "; list the stored runs with 'rein runs'");
 
         RunResult done = resumeFromTheStore(model, outbox, id);
         assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
@@ -76,5 +77,28 @@ class LibraryRunApprovalTest {
         RunResult done = resumeFromTheStore(model, outbox, id);
         assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
         assertThat(MessagingTools.read(outbox)).singleElement().satisfies(m -> assertThat(m.toString()).contains("明日11時です。"));
+    }
+
+    /** An application may name its runs (Agent.Builder.runIds): the CLI decides those as it does its own. */
+    @Test
+    void aRunAnApplicationNamedItselfIsShownAndDecidedByTheCli() {
+        Path outbox = cli.home().resolve("app-outbox.jsonl");
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("send_message", SEND)), text("送信しました。"));
+        String id = "注文:42/確認";
+        try (JdbcRunStore store = JdbcRunStore.sqlite(cli.home())) {
+            RunResult paused = Agent.builder().model(model).tools(MessagingTools.outbox(outbox)).store(store).runIds(() -> id).build()
+                    .run("佐藤さんに連絡して");
+            assertThat(paused.status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+        }
+        assertThat(cli.run("show", id).exitCode()).isZero();
+        InProcessCli.Outcome approve = cli.run("approve", id, "--as", "佐藤");
+        // before: "'注文:42/確認' is not a run id; list the runs with 'rein runs'" (exit 2), though 'rein runs' listed it
+        assertThat(approve.exitCode()).as(approve.stderr()).isZero();
+        InProcessCli.Outcome resume = cli.run("resume", id);
+        assertThat(resume.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(resume.stderrLines()).singleElement().asString().startsWith("rein resume: run " + id + " was stored by an application");
+        RunResult done = resumeFromTheStore(model, outbox, id);
+        assertThat(done.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(MessagingTools.read(outbox)).hasSize(1);
     }
 }
