@@ -1,8 +1,6 @@
 package dev.rein.cli;
 
 import dev.rein.store.jdbc.JdbcRunStore;
-import dev.rein.run.Reasons;
-import dev.rein.run.RunStatus;
 import dev.rein.state.RunSnapshot;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -45,9 +43,7 @@ final class ReplyCommand implements Callable<Integer> {
         // the reply is the run's next goal: bytes the JVM replaced would reach the model silently changed
         CommandLineArgs.requireUtf8("TEXT", text);
         RunSnapshot snapshot = store.load(runId).orElseThrow(() -> CliHome.of(env.env()).noSuchRun(runId));
-        boolean answered = snapshot.status() == RunStatus.SUCCEEDED;
-        boolean asked = snapshot.status() == RunStatus.FAILED && Reasons.NEEDS_USER_INPUT.equals(snapshot.reason());
-        if (answered || asked) {
+        if (snapshot.status().takesReply(snapshot.reason())) {
             return;
         }
         if (!snapshot.status().terminal()) {
@@ -55,6 +51,6 @@ final class ReplyCommand implements Callable<Integer> {
                     + runId + "' (after 'rein approve' if it waits for a decision)");
         }
         throw new UsageException("run " + runId + " ended " + snapshot.status() + " (" + snapshot.reason() + "); only a run"
-                + " that answered (SUCCEEDED) or asked for input (needs_user_input) takes a reply; start a new run with 'rein run GOAL'");
+                + " that answered (SUCCEEDED), asked for input (needs_user_input) or was cancelled (CANCELLED) takes a reply; start a new run with 'rein run GOAL'");
     }
 }

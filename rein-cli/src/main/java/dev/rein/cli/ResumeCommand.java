@@ -62,8 +62,8 @@ final class ResumeCommand implements Callable<Integer> {
     }
 
     /**
-     * What continues an ended run: a run that asked for input, or answered, takes the person's reply as its
-     * next turn (starting over would lose what it knows); any other starts again.
+     * What continues an ended run: a run that asked for input, answered or was cancelled takes the person's reply
+     * as its next turn (starting over would lose what it knows); any other starts again.
      */
     static String nextTurn(RunSnapshot snapshot) {
         boolean asked = snapshot.status() == dev.rein.run.RunStatus.FAILED
@@ -73,6 +73,10 @@ final class ResumeCommand implements Callable<Integer> {
         }
         if (snapshot.status() == dev.rein.run.RunStatus.SUCCEEDED) {
             return "ask a follow-up with 'rein reply " + snapshot.runId() + " \"TEXT\"'";
+        }
+        if (snapshot.status() == dev.rein.run.RunStatus.CANCELLED) {
+            return "continue it with 'rein reply " + snapshot.runId() + " \"TEXT\"' (the calls the cancel left without a"
+                    + " result are answered as cancelled first)";
         }
         return "start a new run with 'rein run GOAL'";
     }

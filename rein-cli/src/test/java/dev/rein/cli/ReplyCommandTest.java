@@ -88,6 +88,36 @@ class ReplyCommandTest {
     }
 
     /**
+     * A run cancelled while a call waited for approval ended with that call unanswered; reply continues it (the call
+     * answered as never run, before the reply), where it was refused before as a run that cannot take a reply.
+     */
+    @Test
+    void aCancelledRunTakesAReplyWithItsUnansweredCallSaidNeverRun() throws Exception {
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("send_message",
+                "{\"to\":\"sato@example.jp\",\"subject\":\"s\",\"body\":\"b\"}")), text("送らずにおきます"));
+        cli.models((name, env) -> model);
+        cli.run("run", "--tools", "send_message", "連絡して");
+        String id = runId();
+        try (dev.rein.store.jdbc.JdbcRunStore store = dev.rein.store.jdbc.JdbcRunStore.sqlite(cli.home())) {
+            dev.rein.state.Runs.in(store).cancel(id, "やめた");
+        }
+
+        InProcessCli.Outcome resume = cli.run("resume", id);
+        assertThat(resume.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(resume.stderr()).contains("already ended CANCELLED").contains("continue it with 'rein reply " + id);
+
+        InProcessCli.Outcome reply = cli.run("reply", "--json", id, "送らなくていいです");
+
+        assertThat(reply.exitCode()).as(reply.stderr()).isEqualTo(ExitCodes.SUCCEEDED);
+        assertThat(reply.stdout()).contains("送らずにおきます");
+        java.util.List<dev.rein.model.Message> sent = model.requests().get(1).messages();
+        dev.rein.model.Message answered = sent.get(sent.size() - 1);
+        assertThat(answered.content().get(0)).isInstanceOfSatisfying(dev.rein.model.ToolResultBlock.class,
+                r -> assertThat(r.content()).contains("never run"));
+        assertThat(answered.text()).isEqualTo("送らなくていいです");
+    }
+
+    /**
      * {@code rein reply RUN 会議室 B}: TEXT is one argument (rein run joins a GOAL's words, reply does not), and picocli
      * said only "Unmatched argument at index 3: 'B'"; the line says to quote the reply, with the command to type.
      */

@@ -99,7 +99,7 @@ public final class Agent {
      * result), as {@link #stream(String)} gives a run's.
      *
      * @throws ReinException when the store has no such run, the text is empty, or the run is not
-     *                       one that answered or asked for input
+     *                       one that answered, asked for input or was cancelled
      */
     public RunStream streamReply(String runId, String text) {
         return RunStream.start(config, RunStream.DEFAULT_BUFFER, agent -> agent.startReply(runId, text));
@@ -142,13 +142,19 @@ public final class Agent {
 
     /**
      * Continues an ended run with a person's {@code text} as its next turn: the answer to a run that
-     * ended {@code needs_user_input}, or a follow-up after an answer. The run keeps its history,
-     * state, approvals and principal; the agent's {@link Builder#budget budget} applies to the
-     * turn, {@link Builder#conversationBudget} to all turns together. The trace shows the turn
-     * ({@code turn_started}).
+     * ended {@code needs_user_input}, a follow-up after an answer, or what to do now in a run that was
+     * cancelled. The run keeps its history, state, approvals and principal; the agent's
+     * {@link Builder#budget budget} applies to the turn, {@link Builder#conversationBudget} to all
+     * turns together. The trace shows the turn ({@code turn_started}).
+     *
+     * <p>A cancelled run's stored history ends as it was, possibly with calls that have no result
+     * (the cancel cut them off, or they waited for approval). The reply answers each such call once,
+     * before the reply's text: a call that ended before the cancel with its own result, any other
+     * with an error result saying the run was cancelled before it finished (or that it was never
+     * run); the trace says which with an {@code intervention} of kind {@code cancelled_calls}.
      *
      * @throws ReinException when the store has no such run, the text is empty, or the run is not
-     *                       one that answered or asked for input
+     *                       one that answered, asked for input or was cancelled
      * @throws dev.rein.state.StoreConflictException when another process continued it first
      */
     public RunResult reply(String runId, String text) {

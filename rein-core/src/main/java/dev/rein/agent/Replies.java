@@ -1,6 +1,7 @@
 package dev.rein.agent;
 
 import dev.rein.ReinException;
+import dev.rein.approval.ApprovalState;
 import dev.rein.internal.collect.GrowingList;
 import dev.rein.model.ContentBlock;
 import dev.rein.model.Message;
@@ -8,12 +9,16 @@ import dev.rein.model.Role;
 import dev.rein.model.TextBlock;
 import dev.rein.model.ToolResultBlock;
 import dev.rein.model.ToolUseBlock;
-import dev.rein.run.Reasons;
 import dev.rein.run.RunStatus;
 import dev.rein.state.RunSnapshot;
+import dev.rein.tool.ToolCall;
+import dev.rein.tool.ToolResult;
 import dev.rein.trace.TraceEvent;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /** Continuing an ended run with a person's reply: which runs may continue, and how the new turn opens. */
 final class Replies {
@@ -37,47 +42,94 @@ final class Replies {
         return run;
     }
 
-    /** Whether the run answered (SUCCEEDED) or asked the person for input (needs_user_input), so it can take a reply. */
+    /** Whether the run answered, asked the person for input or was cancelled, so it can take a reply ({@link RunStatus#takesReply}). */
     static boolean replyable(RunSnapshot snapshot) {
-        boolean answered = snapshot.status() == RunStatus.SUCCEEDED;
-        boolean asked = snapshot.status() == RunStatus.FAILED && Reasons.NEEDS_USER_INPUT.equals(snapshot.reason());
-        return answered || asked;
+        return snapshot.status().takesReply(snapshot.reason());
     }
 
-    /** Only a run that answered, or that asked the person for input, waits for a reply. */
+    /** Only a run that answered, asked the person for input or was cancelled takes a reply. */
     static void requireReplyable(RunSnapshot snapshot) {
         if (replyable(snapshot)) {
             return;
         }
         String what = snapshot.status().terminal() ? "ended " + snapshot.status() + " (" + snapshot.reason() + ")"
                 : "has not ended (" + snapshot.status() + "); resume it instead";
-        throw new ReinException("run " + snapshot.runId() + " " + what + "; only a run that answered (SUCCEEDED) or"
-                + " asked for input (needs_user_input) can be replied to");
+        throw new ReinException("run " + snapshot.runId() + " " + what + "; only a run that answered (SUCCEEDED), asked for"
+                + " input (needs_user_input) or was cancelled (CANCELLED) can be replied to");
     }
 
+    /** What the person's reply made of the history: the history to continue, and the calls a cancel had cut off, now answered. */
+    record Opened(GrowingList<Message> history, List<ToolUseBlock> cutByCancel) {}
+
+    /** The result given a call that the run's cancel left without one: the call may have run in part, or not at all. */
+    static final String CUT_BY_CANCEL = "[rein] The run was cancelled before this call finished (or before it started), so it"
+            + " has no result. If it has effects, check whether they took place before calling it again.";
+
+    /** The result given a call that waited for a person's decision when the run was cancelled. */
+    static final String NEVER_RUN = "[rein] The run was cancelled while this call waited for a person's approval, so it was"
+            + " never run.";
+
     /**
-     * Adds the reply to the history. A turn that ended in the finish tool left that call without a
-     * result; it gets one first, so the history stays well formed for every provider.
+     * Adds the reply to the history. The last turn's calls without a result get one first, so the
+     * history stays well formed for every provider: a finish call its turn ended in, and the calls a
+     * cancel left unanswered (a call that ended before the cancel its own result, kept with the run's
+     * approvals; one that waited for approval, that it never ran; any other, that the cancel cut it off).
      */
-    static GrowingList<Message> opened(GrowingList<Message> history, String text) {
+    static Opened opened(Run run, GrowingList<Message> history, String text) {
         Message last = history.get(history.size() - 1);
         List<ContentBlock> blocks = new ArrayList<>();
+        List<ToolUseBlock> cut = new ArrayList<>();
         GrowingList<Message> before = history;
         if (last.role() == Role.ASSISTANT) {
-            for (ToolUseBlock use : last.toolUses()) {
-                blocks.add(new ToolResultBlock(use.id(), "[rein] The turn ended here; the person's reply follows.", false));
+            if (run.resumedFrom == RunStatus.CANCELLED) {
+                answerCancelled(run, last.toolUses(), blocks, cut);
+            } else {
+                for (ToolUseBlock use : last.toolUses()) {
+                    blocks.add(new ToolResultBlock(use.id(), "[rein] The turn ended here; the person's reply follows.", false));
+                }
             }
         } else {
             blocks.addAll(last.content());
             before = history.withoutLast();
         }
         blocks.add(new TextBlock(text));
-        return before.with(Message.user(blocks));
+        return new Opened(before.with(Message.user(blocks)), List.copyOf(cut));
     }
 
-    /** Traces the new turn: the reply, and the run running again. */
+    private static void answerCancelled(Run run, List<ToolUseBlock> uses, List<ContentBlock> blocks, List<ToolUseBlock> cut) {
+        ApprovalState approvals = run.approvals.snapshot();
+        Set<String> waited = new HashSet<>();
+        approvals.requests().forEach(r -> waited.add(r.callId()));
+        ToolStage results = new ToolStage(run);
+        // the ids Rein knew the calls by (a repeated id made distinct), each answered under the model's own id
+        List<ToolCall> calls = AgentLoop.calls(uses);
+        for (int i = 0; i < uses.size(); i++) {
+            ToolUseBlock use = uses.get(i);
+            ToolResult ended = approvals.completed().get(calls.get(i).id());
+            if (ended != null) {
+                ToolResultBlock block = results.block(ended);
+                blocks.add(new ToolResultBlock(use.id(), block.content(), block.isError()));
+            } else {
+                blocks.add(new ToolResultBlock(use.id(), waited.contains(calls.get(i).id()) ? NEVER_RUN : CUT_BY_CANCEL, true));
+                cut.add(use);
+            }
+        }
+    }
+
+    /** The kind of the intervention that says which calls of a cancelled run were answered before its reply. */
+    static final String CANCELLED_CALLS = "cancelled_calls";
+
+    /** Traces the new turn: the reply, the run running again, and the calls a cancel had cut off, answered. */
     static void announce(Run run) {
         run.emit(new TraceEvent.TurnStarted(run.runId, run.step(), run.now(), run.conversation.turn(), run.reply));
         run.emit(new TraceEvent.StateChanged(run.runId, run.step(), run.now(), run.resumedFrom, RunStatus.RUNNING, "reply"));
+        if (!run.cutByCancel.isEmpty()) {
+            List<String> ids = run.cutByCancel.stream().map(ToolUseBlock::id).toList();
+            List<String> tools = run.cutByCancel.stream().map(ToolUseBlock::name).toList();
+            run.emit(new TraceEvent.Intervention(run.runId, run.step(), run.now(), CANCELLED_CALLS, "the run was cancelled"
+                    + " before " + (ids.size() == 1 ? "a call" : ids.size() + " calls") + " of its last response had a result ("
+                    + String.join(", ", tools) + "); each was answered as not run or cut off, before the reply",
+                    Map.of("call_ids", ids, "tools", tools)));
+        }
     }
 }

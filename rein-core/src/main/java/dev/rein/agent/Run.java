@@ -12,6 +12,7 @@ import dev.rein.budget.BudgetMeter;
 import dev.rein.internal.loop.Step;
 import dev.rein.context.OutputStore;
 import dev.rein.model.Message;
+import dev.rein.model.ToolUseBlock;
 import dev.rein.security.TraceRedactor;
 import dev.rein.state.AgentState;
 import dev.rein.state.Conversation;
@@ -80,6 +81,8 @@ final class Run {
     final Conversation conversation;
     /** The person's reply that opened this turn, or null when the turn is not a new reply. */
     final String reply;
+    /** The calls a cancel had left without a result, answered when this reply opened the turn (none for other turns). */
+    final List<ToolUseBlock> cutByCancel;
     /** The critic's reviews in this turn so far (kept in the snapshot: a resumed run's critic counts on from them). */
     int criticRounds;
     /** The version of the last saved snapshot (0 before the first save). */
@@ -133,7 +136,12 @@ final class Run {
         meter.startTurn(conversation.stepsBefore(), conversation.usageBefore(), conversation.costBefore(),
                 conversation.activeMillisBefore(), config.conversationBudget());
         if (reply != null) {
-            history = Replies.opened(history, this.redactor.redact(reply));
+            Replies.Opened opened = Replies.opened(this, history, this.redactor.redact(reply));
+            history = opened.history();
+            this.cutByCancel = opened.cutByCancel();
+            approvals.clear(); // the step the run ended in is answered now (a cancelled run's kept results are in the history)
+        } else {
+            this.cutByCancel = List.of();
         }
         this.criticRounds = from == null || reply != null ? 0 : from.criticRounds();
         this.decisions = Step.State.start(new Step.Rules(config.maxTokens(), config.maxVerificationFailures(),

@@ -50,13 +50,38 @@ final class ToolStage {
     Batch execute(List<ToolCall> calls) throws InterruptedException {
         int step = run.step();
         List<ToolCall> toRun = prepare(calls);
+        Map<String, ToolResult> ended = new java.util.concurrent.ConcurrentHashMap<>();
         // Results are traced as they arrive (each names its call); the state learns them in call order.
-        List<ToolOutcome> fresh = toRun.isEmpty() ? List.of() : run.executor.runAll(toRun, call -> context(step, call), o -> {
-            if (o instanceof ToolOutcome.Done d) {
-                traceResult(step, d.result());
-            }
-        });
+        List<ToolOutcome> fresh;
+        try {
+            fresh = toRun.isEmpty() ? List.of() : run.executor.runAll(toRun, call -> context(step, call), o -> {
+                if (o instanceof ToolOutcome.Done d) {
+                    traceResult(step, d.result());
+                    ended.put(d.callId(), d.result());
+                }
+            });
+        } catch (InterruptedException e) {
+            keepEndedBeforeTheCancel(step, toRun, ended);
+            throw e;
+        }
         return collect(calls, toRun, fresh);
+    }
+
+    /**
+     * A cancel came while the step's calls ran: the results of those that ended before it are kept with
+     * the run's stored approvals (as a pause keeps them), and the state learns them, so a reply to the
+     * cancelled run answers each such call with its own result, not as cut off. The history is left as it was.
+     */
+    private void keepEndedBeforeTheCancel(int step, List<ToolCall> toRun, Map<String, ToolResult> ended) {
+        List<ToolResult> kept = new ArrayList<>(ended.size());
+        for (ToolCall call : toRun) {
+            ToolResult result = ended.get(call.id());
+            if (result != null) {
+                run.observed(step, call.arguments(), result);
+                kept.add(result);
+            }
+        }
+        run.approvals.stash(kept);
     }
 
     /**

@@ -19,4 +19,14 @@ public enum RunStatus {
     public boolean terminal() {
         return terminal;
     }
+
+    /**
+     * Whether a run that ended in this status with {@code reason} can be continued with a person's reply
+     * ({@code Agent.reply}): one that answered (SUCCEEDED), asked for input (FAILED, reason
+     * {@code needs_user_input}) or was cancelled (its calls left without a result are answered as cancelled
+     * before the reply).
+     */
+    public boolean takesReply(String reason) {
+        return this == SUCCEEDED || this == CANCELLED || this == FAILED && Reasons.NEEDS_USER_INPUT.equals(reason);
+    }
 }

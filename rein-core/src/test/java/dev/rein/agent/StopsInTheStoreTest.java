@@ -90,7 +90,7 @@ class StopsInTheStoreTest {
         assertEnded(result, RunStatus.CANCELLED, "cancelled", false);
         assertThat(model.requests()).hasSize(1);
         // the README's trace: a tool call a cancel interrupted has no tool_result; the stored history, like the trace, ends
-        // with that call unanswered (a CANCELLED run is neither resumed nor replied to)
+        // with that call unanswered, as it was (a reply answers it first: CancelledRunReplyTest)
         assertThat(trace.events(TraceEvent.ToolCompleted.class)).isEmpty();
         RunSnapshot stored = store.load(result.runId()).orElseThrow();
         assertThat(stored.history().get(stored.history().size() - 1).content()).singleElement()
