@@ -39,7 +39,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * ({@code claude-opus-5-5}, {@code claude-sonnet-5-5}, {@code claude-haiku-5-5}, {@code claude-fable-5-1} and
  * {@code -5-2}, {@code claude-mythos-5-1} and {@code -5-2}), the prefix check of a thinking block this server made
  * and the request sends back: when the system prompt, the tools or a message before it changed since (not counting
- * {@code cache_control}), 400 "The block is bound to a different conversation", as for an account created from 31
+ * {@code cache_control}), or a thinking block made before it in its turn was left out or moved, 400 "The block is bound to a different conversation", as for an account created from 31
  * August 2026 on, unless the request sets {@code thinking.block_binding.prefix_mismatch_behavior} to
  * {@code "drop_block"} with the beta {@code thinking-binding-controls-2026-08-01}. A rejected request gets 400
  * {@code invalid_request_error} with a message worded like the real one and consumes no reply.

@@ -3,6 +3,13 @@ package dev.rein.testkit;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rein.json.Hashing;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -17,7 +24,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * "drop_block"} and the beta {@value #BETA}, the invalid blocks are dropped and the request succeeds.
  *
  * <p>Only blocks this server made are checked (it knows their prefix): a history written by hand is left alone.
- * {@code cache_control} markers are not part of the prefix (they move from request to request by design).
+ * {@code cache_control} markers are not part of the prefix (they move from request to request by design). A block
+ * is also bound to the thinking blocks made before it in its own response: one of them left out or moved is refused
+ * too ("a thinking block between others was omitted or moved").
  */
 final class ThinkingBinding {
     /** The beta of the {@code block_binding} controls. */
@@ -27,10 +36,19 @@ final class ThinkingBinding {
     static final Set<String> MODELS = Set.of("claude-fable-5-2", "claude-mythos-5-2", "claude-fable-5-1", "claude-mythos-5-1",
             "claude-opus-5-5", "claude-sonnet-5-5", "claude-haiku-5-5");
 
-    /** The prefix each block this server made was made after, by its signature (or redacted data). */
-    private final Map<String, JsonNode> prefixes = new ConcurrentHashMap<>();
+    /**
+     * What each block this server made is bound to, by its signature (or redacted data): the digest of its prefix, and
+     * the thinking blocks before it in its own turn.
+     */
+    private final Map<String, Binding> bindings = new ConcurrentHashMap<>();
 
-    /** Remembers the prefix of the thinking blocks of {@code reply}, the answer to {@code request}. */
+    /**
+     * @param prefix the SHA-256 of the block's prefix ({@link Prefixes})
+     * @param before the keys of the thinking blocks made before it in the same response, in order
+     */
+    private record Binding(byte[] prefix, List<String> before) {}
+
+    /** Remembers what the thinking blocks of {@code reply}, the answer to {@code request}, are bound to. */
     void made(RecordedRequest request, FakeReply reply) {
         FakeReply.Message message = switch (reply) {
             case FakeReply.Message m -> m;
@@ -41,7 +59,8 @@ final class ThinkingBinding {
         if (message == null || !MODELS.contains(body.path("model").asText()) || !body.path("messages").isArray()) {
             return;
         }
-        JsonNode prefix = prefix(body, body.path("messages").size());
+        byte[] prefix = null; // only for a reply that thinks
+        List<String> before = new ArrayList<>();
         for (FakeBlock block : message.content()) {
             String key = switch (block) {
                 case FakeBlock.Thinking t -> t.signature();
@@ -49,34 +68,50 @@ final class ThinkingBinding {
                 default -> null;
             };
             if (key != null && !key.isEmpty()) {
-                prefixes.put(key, prefix);
+                prefix = prefix != null ? prefix : new Prefixes(body).through(body.path("messages").size());
+                bindings.put(key, new Binding(prefix, List.copyOf(before)));
+                before.add(key);
             }
         }
     }
 
-    /** The refusal of a request that sends back a block of this server's whose prefix changed, unless it asks to drop it. */
+    /**
+     * The refusal of a request that sends back a block of this server's whose prefix changed, or whose turn lost or
+     * reordered the thinking made before it ("a thinking block between others was omitted or moved"), unless the
+     * request asks for such blocks to be dropped.
+     */
     Optional<RequestValidator.Violation> check(RecordedRequest request) {
         JsonNode body = request.body();
         JsonNode messages = body.path("messages");
-        if (prefixes.isEmpty() || !MODELS.contains(body.path("model").asText()) || !messages.isArray()) {
+        if (bindings.isEmpty() || !MODELS.contains(body.path("model").asText()) || !messages.isArray()) {
             return Optional.empty();
         }
+        Prefixes prefixes = null; // digested once, and only when a block of this server's is sent back
         for (int i = 0; i < messages.size(); i++) {
             JsonNode content = messages.get(i).path("content");
+            List<String> before = new ArrayList<>();
             for (int j = 0; j < content.size() && content.isArray(); j++) {
                 JsonNode block = content.get(j);
                 String type = block.path("type").asText();
                 String key = type.equals("thinking") ? block.path("signature").asText()
                         : type.equals("redacted_thinking") ? block.path("data").asText() : null;
-                JsonNode made = key == null ? null : prefixes.get(key);
-                if (made != null && !made.equals(prefix(body, i))) {
-                    if (drops(request)) {
-                        return Optional.empty();
-                    }
-                    return Optional.of(new RequestValidator.Violation(ApiErrorType.INVALID_REQUEST, "messages." + i + ".content." + j
-                            + ": Invalid `signature` in `" + type + "` block. The block is bound to a different conversation."
-                            + " Remove the block, or set `thinking.block_binding.prefix_mismatch_behavior` to \"drop_block\"."));
+                if (key == null || key.isEmpty()) {
+                    continue;
                 }
+                Binding made = bindings.get(key);
+                if (made != null) {
+                    prefixes = prefixes != null ? prefixes : new Prefixes(body);
+                    if (!Arrays.equals(made.prefix(), prefixes.through(i)) || !made.before().equals(before)) {
+                        if (drops(request)) {
+                            return Optional.empty();
+                        }
+                        return Optional.of(new RequestValidator.Violation(ApiErrorType.INVALID_REQUEST, "messages." + i
+                                + ".content." + j + ": Invalid `signature` in `" + type + "` block. The block is bound to a"
+                                + " different conversation. Remove the block, or set"
+                                + " `thinking.block_binding.prefix_mismatch_behavior` to \"drop_block\"."));
+                    }
+                }
+                before.add(key);
             }
         }
         return Optional.empty();
@@ -89,16 +124,47 @@ final class ThinkingBinding {
                 && betas != null && Set.of(betas.replace(" ", "").split(",")).contains(BETA);
     }
 
-    /** {@code system}, {@code tools} and the first {@code count} messages, without {@code cache_control}. */
-    private static JsonNode prefix(JsonNode body, int count) {
-        ObjectNode prefix = Json.MAPPER.createObjectNode();
-        prefix.set("system", body.path("system").deepCopy());
-        prefix.set("tools", body.path("tools").deepCopy());
-        ArrayNode messages = prefix.putArray("messages");
-        for (int i = 0; i < count; i++) {
-            messages.add(body.path("messages").get(i).deepCopy());
+    /**
+     * The digests of a request's prefixes: {@code system} and {@code tools}, then each message in turn, without
+     * {@code cache_control}, each written once as canonical JSON (key order aside, as the JSON values compare) into
+     * one running SHA-256, so every block's prefix is compared in constant time rather than copied.
+     */
+    private static final class Prefixes {
+        private final JsonNode messages;
+        private final MessageDigest digest = Hashing.newDigest();
+        private final List<byte[]> through = new ArrayList<>();
+
+        Prefixes(JsonNode body) {
+            this.messages = body.path("messages");
+            update(body.path("system"));
+            update(body.path("tools"));
+            through.add(snapshot());
         }
-        return withoutCacheControl(prefix);
+
+        /** The digest of {@code system}, {@code tools} and the first {@code count} messages. */
+        byte[] through(int count) {
+            while (through.size() <= count) {
+                update(messages.get(through.size() - 1));
+                through.add(snapshot());
+            }
+            return through.get(count);
+        }
+
+        private void update(JsonNode node) {
+            byte[] text = node.isMissingNode() ? new byte[0]
+                    : dev.rein.json.Json.canonical(withoutCacheControl(node.deepCopy())).getBytes(StandardCharsets.UTF_8);
+            // the length first, so that no two sequences of values run together into the same bytes
+            digest.update(ByteBuffer.allocate(4).putInt(text.length).array());
+            digest.update(text);
+        }
+
+        private byte[] snapshot() {
+            try {
+                return ((MessageDigest) digest.clone()).digest();
+            } catch (CloneNotSupportedException e) {
+                throw new IllegalStateException("every JDK's SHA-256 is cloneable", e);
+            }
+        }
     }
 
     private static JsonNode withoutCacheControl(JsonNode node) {
