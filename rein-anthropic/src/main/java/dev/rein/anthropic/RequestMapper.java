@@ -53,6 +53,8 @@ final class RequestMapper {
     private static final SerializedString NOTHING_TO_SEND = new SerializedString("");
 
     private final WireCache<Message, SerializedString> messages = new WireCache<>();
+    /** The wire form of a paused assistant turn followed by its continuation: as it was continued, see {@link #message}. */
+    private final WireCache<Message, SerializedString> pausedTurns = new WireCache<>();
     private final WireCache<ToolDefinition, SerializedString> tools = new WireCache<>();
     /** Whether a message holds a thinking block ({@link #sendsThinkingBack}). */
     private final WireCache<Message, Boolean> thinking = new WireCache<>();
@@ -343,14 +345,18 @@ final class RequestMapper {
                 message(g, message, marked ? m : -1, marked ? plan : CacheBreakpoints.Plan.NONE, marked ? cache : null, true);
                 continue;
             }
+            // A paused turn the model continued keeps the form it was continued in (as the last message): the
+            // continuation's thinking is bound to that prefix on models with preserved thinking, and the cache too.
+            boolean paused = message.role() == Role.ASSISTANT && m + 1 < history.size()
+                    && history.get(m + 1).role() == Role.ASSISTANT;
             if (plan.marksMessage(m)) { // a marked block is cacheable, so sendable: the message is sent
-                message(g, message, m, plan, cache, false);
+                message(g, message, m, plan, cache, paused);
                 continue;
             }
             // Decided once per message, with its wire form: a message with nothing sendable is left
             // out, and the API merges the neighbouring turns of one role.
-            SerializedString wire = messages.get(message, msg -> anySendable(msg.content())
-                    ? fragment(x -> message(x, msg, -1, CacheBreakpoints.Plan.NONE, null, false)) : NOTHING_TO_SEND);
+            SerializedString wire = (paused ? pausedTurns : messages).get(message, msg -> anySendable(msg.content())
+                    ? fragment(x -> message(x, msg, -1, CacheBreakpoints.Plan.NONE, null, paused)) : NOTHING_TO_SEND);
             if (wire != NOTHING_TO_SEND) {
                 g.writeRawValue(wire);
             }
@@ -458,9 +464,11 @@ final class RequestMapper {
     }
 
     /**
-     * @param continued whether this is the last message and the assistant's: its last block, if
-     *     text, goes without trailing whitespace, which the API refuses there (HTTP 400 "final
-     *     assistant content cannot end with trailing whitespace")
+     * @param continued whether this is an assistant turn the model continues or continued ({@code pause_turn}): the
+     *     last message, or one followed by its continuation; its last block, if text, goes without trailing
+     *     whitespace, which the API refuses at the end of the last message (HTTP 400 "final assistant content
+     *     cannot end with trailing whitespace"), and later requests send it in that same form, the prefix of what
+     *     the model made after it
      */
     private static void message(JsonGenerator g, Message message, int index, CacheBreakpoints.Plan plan, String cache,
                                 boolean continued) throws IOException {

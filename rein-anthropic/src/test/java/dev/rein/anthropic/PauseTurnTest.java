@@ -73,4 +73,29 @@ class PauseTurnTest extends FakeApi {
         assertThat(paused.get(0)).isEqualTo(dev.rein.json.Json.parse(use));
         assertThat(paused.get(1)).isEqualTo(dev.rein.json.Json.parse(found));
     }
+
+    /**
+     * The paused turn went out without its trailing whitespace in the request that continued it, so that is the prefix
+     * of the thinking the continuation made: later requests send it the same way, or a model with preserved thinking
+     * refuses that thinking ("The block is bound to a different conversation").
+     */
+    @Test
+    void aPausedTurnKeepsTheFormItWasContinuedInSoTheContinuationsThinkingStaysBound() {
+        server.enqueue(FakeReply.message().thinking("", "sig_a").text("Let me look that up.\n\n").stopReason("pause_turn").build(),
+                FakeReply.message().thinking("", "sig_b").toolUse("toolu_1", "lookup", "{\"city\":\"東京\"}").build(),
+                FakeReply.text("晴れです。"));
+        dev.rein.tool.Tool lookup = dev.rein.tool.Tool.builder("lookup").description("Looks the weather up.")
+                .inputSchema("{\"type\":\"object\",\"properties\":{\"city\":{\"type\":\"string\"}}}")
+                .handler((args, ctx) -> "晴れ").build();
+
+        RunResult result = Agent.builder().model(model).modelName("claude-opus-5-5").tools(lookup).build().run("天気は?");
+
+        assertThat(result.status()).as(result.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(result.answer()).isEqualTo("晴れです。");
+        JsonNode continued = server.requests().get(1).body().get("messages").get(1);
+        JsonNode later = server.requests().get(2).body().get("messages").get(1);
+        assertThat(continued.at("/content/1/text").asText()).isEqualTo("Let me look that up.");
+        assertThat(later.at("/content/1/text").asText()).as("as it was continued").isEqualTo("Let me look that up.");
+        assertThat(later.at("/content/0")).isEqualTo(continued.at("/content/0"));
+    }
 }
