@@ -47,18 +47,18 @@ final class Containers {
         return TYPE.equals(block.type());
     }
 
-    /** The id of the newest container the history's assistant turns name, or null. */
-    static String newest(List<Message> history) {
-        for (int m = history.size() - 1; m >= 0; m--) {
-            Message message = history.get(m);
-            if (message.role() != Role.ASSISTANT) {
-                continue;
-            }
-            List<ContentBlock> content = message.content();
-            for (int b = content.size() - 1; b >= 0; b--) {
-                if (content.get(b) instanceof OpaqueBlock o && carries(o)) {
-                    return o.json().path("id").asText();
-                }
+    /**
+     * The id of the newest container {@code message} names, or null: an assistant turn's (the request writer asks
+     * once per message and remembers the answer, so each request does not read the whole history again).
+     */
+    static String in(Message message) {
+        if (message.role() != Role.ASSISTANT) {
+            return null;
+        }
+        List<ContentBlock> content = message.content();
+        for (int b = content.size() - 1; b >= 0; b--) {
+            if (content.get(b) instanceof OpaqueBlock o && carries(o)) {
+                return o.json().path("id").asText();
             }
         }
         return null;

@@ -56,9 +56,13 @@ final class RequestMapper {
     /** The wire form of a paused assistant turn followed by its continuation: as it was continued, see {@link #message}. */
     private final WireCache<Message, SerializedString> pausedTurns = new WireCache<>();
     private final WireCache<ToolDefinition, SerializedString> tools = new WireCache<>();
+    /** The id of the newest container an assistant message names, "" for none ({@link #newestContainer}). */
+    private final WireCache<Message, String> containers = new WireCache<>();
+    /** The callers of an assistant message's calls from code ({@link #answersToCode}). */
+    private final WireCache<Message, Map<String, JsonNode>> callers = new WireCache<>();
     /** Whether a message holds a thinking block ({@link #sendsThinkingBack}). */
     private final WireCache<Message, Boolean> thinking = new WireCache<>();
-    /** How many messages' blocks {@link #sendsThinkingBack} has read (for tests). */
+    /** How many messages' blocks the per-request scans of the history have read (for tests). */
     private final AtomicLong messagesRead = new AtomicLong();
     private volatile int lastLength = 8192;
     /** The most breakpoints a request gets: the API's limit, less what a gateway was seen to add. */
@@ -122,7 +126,7 @@ final class RequestMapper {
             thinkingAndOutput(g, request, drop);
             // The code execution tool's container, reused as its docs say; count_tokens takes no such field.
             // Only a request with server tools can have one (code execution is one): others skip the scan.
-            String container = request.option(AnthropicServerTools.class).isPresent() ? Containers.newest(request.messages()) : null;
+            String container = request.option(AnthropicServerTools.class).isPresent() ? newestContainer(request.messages()) : null;
             if (container == null) { // none named yet: the one the run was asked to start in, if any
                 container = request.option(AnthropicContainer.class).map(AnthropicContainer::id).orElse(null);
             }
@@ -251,7 +255,7 @@ final class RequestMapper {
         return AnthropicThinking.holdsThinking(message);
     }
 
-    /** How many messages' blocks the drop decisions have read so far (for tests). */
+    /** How many messages' blocks the scans of the history (thinking, containers, calls from code) have read so far (for tests). */
     long messagesRead() {
         return messagesRead.get();
     }
@@ -391,24 +395,52 @@ final class RequestMapper {
         return held;
     }
 
-    /** For each message, whether it is a user message answering calls from code made in the turn before it. */
-    private static boolean[] answersToCode(List<Message> history) {
+    /**
+     * For each message, whether it is a user message answering calls from code made in the turn before it. Each
+     * assistant turn's callers are read once, when a request first holds it; a user message is read only after a
+     * turn with calls from code.
+     */
+    private boolean[] answersToCode(List<Message> history) {
         boolean[] answers = new boolean[history.size()];
         for (int m = 1; m < history.size(); m++) {
-            answers[m] = history.get(m).role() == Role.USER && answersCallsFromCode(history.get(m - 1), history.get(m));
+            Message turn = history.get(m - 1);
+            answers[m] = history.get(m).role() == Role.USER && turn.role() == Role.ASSISTANT
+                    && answersCallsFromCode(callers.get(turn, this::callersOf), history.get(m));
         }
         return answers;
     }
 
-    /**
-     * Whether {@code answer} answers a call that code in the code execution tool made in {@code
-     * turn} (programmatic tool calling: the call's caller is kept, {@link ToolCallers}).
-     */
-    private static boolean answersCallsFromCode(Message turn, Message answer) {
-        if (turn.role() != Role.ASSISTANT) {
-            return false;
+    private Map<String, JsonNode> callersOf(Message turn) {
+        messagesRead.incrementAndGet();
+        return ToolCallers.of(turn.content());
+    }
+
+    /** The id of the newest container the history's assistant turns name, or null (see {@link Containers}). */
+    private String newestContainer(List<Message> history) {
+        for (int m = history.size() - 1; m >= 0; m--) {
+            Message message = history.get(m);
+            if (message.role() == Role.ASSISTANT) {
+                String id = containers.get(message, this::containerOf);
+                if (!id.isEmpty()) {
+                    return id;
+                }
+            }
         }
-        Map<String, JsonNode> callers = ToolCallers.of(turn.content());
+        return null;
+    }
+
+    private String containerOf(Message message) {
+        messagesRead.incrementAndGet();
+        String id = Containers.in(message);
+        return id == null ? "" : id;
+    }
+
+    /**
+     * Whether {@code answer} answers a call that code in the code execution tool made in the turn
+     * before it, whose {@code callers} these are (programmatic tool calling: the call's caller is kept,
+     * {@link ToolCallers}).
+     */
+    private static boolean answersCallsFromCode(Map<String, JsonNode> callers, Message answer) {
         if (callers.isEmpty()) {
             return false;
         }
