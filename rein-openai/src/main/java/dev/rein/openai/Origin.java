@@ -13,9 +13,10 @@ import java.util.Locale;
  * ("property 'reasoning_content' is unsupported"), and the history holds it at every later step.
  *
  * <p>{@code reasoning_content} is the exception: a model family whose thinking mode refuses a tool-call turn without it
- * (DeepSeek; Moonshot's Kimi: "thinking is enabled but reasoning_content is missing in assistant tool call message") needs
- * it on every host that serves it (api.moonshot.ai, api.moonshot.cn, api.kimi.com; a gateway of one's own), so its
- * block also records that {@link #family} and goes back to the same family elsewhere.
+ * (DeepSeek; Moonshot's Kimi: "thinking is enabled but reasoning_content is missing in assistant tool call message"), or
+ * whose makers ask for it back on such a turn (GLM, MiniMax-M2), needs it on every host that serves it (api.moonshot.ai,
+ * api.moonshot.cn, api.kimi.com; vLLM; a gateway of one's own), so its block also records that {@link #family} and goes
+ * back to the same family elsewhere.
  */
 final class Origin {
     static final String FIELD = "origin";
@@ -38,10 +39,14 @@ final class Origin {
     }
 
     /**
-     * The model family of a server and model whose thinking mode wants {@code reasoning_content} back wherever it is
-     * served ("deepseek", "moonshot"), or null: known by the host of DeepSeek's and Moonshot's own APIs, else by the
-     * model's name (its last path segment, as gateways name it: deepseek-ai/DeepSeek-V3.1). Null for Groq and Cerebras,
-     * which refuse the field whatever model they serve.
+     * The model family of a server and model whose thinking mode wants its reasoning back on a tool-call turn wherever it
+     * is served ("deepseek", "moonshot", "glm", "minimax"), or null: known by the host of DeepSeek's and Moonshot's own
+     * APIs, else by the model's name (its last path segment, as gateways and vLLM name it: deepseek-ai/DeepSeek-V3.1,
+     * zai-org/GLM-4.6, MiniMaxAI/MiniMax-M2). GLM's interleaved thinking (Z.ai's guide: thinking "returned together with
+     * the tool results", since GLM-4.5) and MiniMax-M2's (MiniMax's tool-use guide: the complete assistant message goes
+     * back "to maintain the continuity of the reasoning chain") ask for it as DeepSeek and Kimi do; Qwen3's model card
+     * asks for no thinking in the history, and its chat template drops it. Null for Groq and Cerebras, which refuse the
+     * field whatever model they serve.
      */
     static String family(String origin, String model) {
         String host = origin == null ? "" : URI.create(origin).getHost();
@@ -60,7 +65,9 @@ final class Origin {
         }
         String name = model.substring(model.lastIndexOf('/') + 1).toLowerCase(Locale.ROOT);
         return name.startsWith("deepseek") ? "deepseek"
-                : name.startsWith("kimi") || name.startsWith("moonshot") ? "moonshot" : null;
+                : name.startsWith("kimi") || name.startsWith("moonshot") ? "moonshot"
+                : name.startsWith("glm") ? "glm"
+                : name.startsWith("minimax") ? "minimax" : null;
     }
 
     /** Marks a kept block with the server it came from; a null origin leaves it unmarked. */

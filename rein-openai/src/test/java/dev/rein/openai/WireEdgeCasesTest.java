@@ -473,6 +473,37 @@ class WireEdgeCasesTest extends FakeChat {
     }
 
     /**
+     * GLM (Z.ai's thinking-mode guide: with interleaved thinking and tools, "thinking blocks should be explicitly preserved
+     * and returned together with the tool results", since GLM-4.5) and MiniMax-M2 (MiniMax's tool-use guide: in multi-turn
+     * function calls the complete assistant message, its reasoning included, must go back "to maintain the continuity of
+     * the reasoning chain") on vLLM get their {@code reasoning} back on a tool-call turn, as DeepSeek and Kimi do; it went
+     * back only to those two (it was not even kept).
+     */
+    @Test
+    void vllmsReasoningGoesBackToAGlmOrMiniMaxModelOnAToolCallTurn() throws Exception {
+        for (String model : new String[] {"zai-org/GLM-4.6", "MiniMaxAI/MiniMax-M2"}) {
+            server.enqueue(new ChatReply.Malformed(events(
+                    chunk("[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":null,\"reasoning\":\"天気を調べる。\"},"
+                            + "\"finish_reason\":null}]").replace("\"model\":\"m\"", "\"model\":\"" + model + "\""),
+                    chunk("[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"call_r\",\"type\":\"function\","
+                            + "\"function\":{\"name\":\"search\",\"arguments\":\"{\\\"q\\\":\\\"東京\\\"}\"}}]},\"finish_reason\":\"tool_calls\"}]"),
+                    "[DONE]")));
+            ModelResponse first = call(dev.rein.model.ModelRequest.builder(model).maxTokens(256)
+                    .addMessage(dev.rein.model.Message.user("東京の天気は?")).tools(List.of(tool("search"))));
+            List<dev.rein.model.Message> history = List.of(dev.rein.model.Message.user("東京の天気は?"),
+                    first.toHistoryMessage().orElseThrow(),
+                    dev.rein.model.Message.user(List.of(new dev.rein.model.ToolResultBlock("call_r", "晴れ", false))));
+
+            server.enqueue(ChatReply.text("東京は晴れです"));
+            call(dev.rein.model.ModelRequest.builder(model).maxTokens(256).messages(history).tools(List.of(tool("search"))));
+            JsonNode assistant = lastBody().path("messages").get(1);
+            assertThat(assistant.path("reasoning").asText(null)).as(model + ": " + assistant).isEqualTo("天気を調べる。");
+            assertThat(assistant.has("reasoning_content")).as("vLLM reads only reasoning").isFalse();
+
+        }
+    }
+
+    /**
      * The plain reasoning of a model whose family wants none back (Qwen3 on vLLM, any model on Groq, which refuses the
      * field) is not kept: a response of only reasoning stays a turn without content, as before vLLM's name was read.
      */
