@@ -109,7 +109,8 @@ final class EvalCommand implements Callable<Integer> {
         Function<String, Model> models = model == null ? null : name -> {
             Model made = env.models().create(name, environment);
             opened.add(made);
-            return priced(OptionedModel.of(made, reasoning.modelOptions()), name, provider);
+            // outermost, so the suite's agents take the options as their own request options (traced, stored)
+            return OptionedModel.of(priced(made, name, provider), reasoning.modelOptions());
         };
         EvalCommandSupport.Options options = new EvalCommandSupport.Options(suite, trials == null ? 0 : trials, model, models,
                 report, json, EvalRunner.DEFAULT_PARALLELISM, traces, recorded -> ReplayCommand.agent(recorded, env),

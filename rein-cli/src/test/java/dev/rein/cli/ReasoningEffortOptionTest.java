@@ -2,6 +2,7 @@ package dev.rein.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.rein.json.Json;
 import dev.rein.testkit.FakeMessagesServer;
 import dev.rein.testkit.FakeReply;
@@ -169,6 +170,48 @@ class ReasoningEffortOptionTest {
         assertThat(demo.exitCode()).as(demo.stderr()).isNotEqualTo(ExitCodes.USAGE);
         assertThat(server.requestCount()).isGreaterThan(before);
         assertThat(server.lastRequest().body().path("reasoning_effort").asText()).isEqualTo("medium");
+    }
+
+    /**
+     * The effort is one of the request's options where the run records it, as rein run's is: in every model_request of
+     * the trial's trace, not only on the wire (it was added below the tracing stage, so the traces did not show it).
+     */
+    @Test
+    void evalTracesShowTheEffortInEveryModelRequestAsRunsDo(@TempDir Path dir) throws Exception {
+        server.enqueue(ChatReply.completion().text("hello").build());
+        Path runTrace = dir.resolve("run.jsonl");
+        InProcessCli.Outcome run = cli.run("run", "--provider", "openai", "--model", "gpt-5.4", "--price", "1,10",
+                "--reasoning-effort", "none", "--trace", runTrace.toString(), "say hello");
+        assertThat(run.exitCode()).as(run.stderr()).isZero();
+        JsonNode runOptions = modelRequests(runTrace).get(0).path("request").path("options");
+        assertThat(runOptions.toString()).contains("none");
+
+        Path suite = Files.writeString(dir.resolve("suite.yaml"), """
+                suite: one
+                environment: {name: file_tree, options: {files: {a.txt: alpha}}}
+                agent: {toolsets: [files_read]}
+                tasks:
+                  - id: hello
+                    goal: say hello
+                    script:
+                      - text: hello
+                """);
+        server.enqueue(ChatReply.completion().text("hello").build());
+        Path traces = dir.resolve("traces");
+        InProcessCli.Outcome eval = cli.run("eval", suite.toString(), "--provider", "openai", "--model", "gpt-5.4", "--price",
+                "1,10", "--reasoning-effort", "none", "--trials", "1", "--traces", traces.toString());
+        assertThat(eval.exitCode()).as(eval.stderr()).isZero();
+        Path trialTrace;
+        try (var files = Files.list(traces)) {
+            trialTrace = files.filter(f -> f.toString().endsWith(".jsonl")).findFirst().orElseThrow();
+        }
+        assertThat(modelRequests(trialTrace)).isNotEmpty().allSatisfy(event ->
+                assertThat(event.path("request").path("options")).isEqualTo(runOptions));
+    }
+
+    private static java.util.List<JsonNode> modelRequests(Path trace) throws java.io.IOException {
+        return Files.readAllLines(trace).stream().filter(line -> !line.isBlank()).map(Json::parse)
+                .filter(event -> event.path("type").asText().equals("model_request")).toList();
     }
 
     /** The same refusals as rein run's, before any trial; and with no real model to send it to, a usage error too. */

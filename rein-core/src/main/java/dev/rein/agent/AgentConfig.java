@@ -118,7 +118,8 @@ public final class AgentConfig {
     }
 
     /**
-     * The options of each model request: {@link #modelOptions()}, plus the server-side context edits if any, plus
+     * The options of each model request: {@link #modelOptions()} (with those of a {@link dev.rein.provider.OptionedModel}
+     * given as the model, which replace ones of their type), plus the server-side context edits if any, plus
      * {@link RewrittenHistory} when a setting makes Rein send earlier turns otherwise than the model
      * saw them.
      */

@@ -14,6 +14,7 @@ import dev.rein.model.RewrittenHistory;
 import dev.rein.model.ServerContextEdit;
 import dev.rein.model.ServerContextEdits;
 import dev.rein.provider.ModelDefaults;
+import dev.rein.provider.OptionedModel;
 import dev.rein.reflection.Reflection;
 import dev.rein.run.Verifier;
 import dev.rein.tool.Tool;
@@ -96,11 +97,20 @@ final class AgentValidation {
     }
 
     /**
-     * The options of each of the agent's requests: its own, plus the server-side context edits if any, plus
+     * The options of each of the agent's requests: its own (with those of an {@link OptionedModel}, which replace ones of
+     * their type), plus the server-side context edits if any, plus
      * {@link RewrittenHistory} when a setting makes Rein send earlier turns otherwise than the model saw them.
      */
     private static ModelOptions requestOptions(Agent.Builder b, List<ServerContextEdit> edits, ContextPolicy context) {
-        ModelOptions options = edits.isEmpty() ? b.modelOptions : b.modelOptions.with(new ServerContextEdits(edits));
+        ModelOptions own = b.modelOptions;
+        // an OptionedModel's options are the agent's own, as modelOption's, so its requests (traced, stored, checked
+        // against max_tokens here) carry what is sent, not only the wire below the tracing stage
+        if (b.model instanceof OptionedModel optioned) {
+            for (ModelOption option : optioned.options()) {
+                own = own.with(option);
+            }
+        }
+        ModelOptions options = edits.isEmpty() ? own : own.with(new ServerContextEdits(edits));
         List<String> rewrites = historyRewrites(b, context);
         return rewrites.isEmpty() ? options : options.with(new RewrittenHistory(rewrites));
     }

@@ -14,8 +14,14 @@ import java.util.Objects;
  * A model that sends provider options with every request, for code that builds agents from a model alone (the eval
  * harness, the examples), where {@code Agent.Builder.modelOption} is not the caller's to set: e.g. OpenAI's
  * {@code reasoning_effort} or Claude's extended thinking given on the command line for every agent of a suite. Each
- * option replaces one of its type the request has. As {@link PricedModel}, it keeps the wrapped model's defaults, its
- * answer to {@link #abortsOnInterrupt()}, and {@link #close()} closes it.
+ * option replaces one of its type the request has.
+ *
+ * <p>An agent built with it ({@code Agent.builder().model(optioned)}) takes the options as its own request options, as
+ * if given with {@code modelOption} (each replacing one of its type the agent sets), so its run's trace
+ * ({@code model_request}), its stored requests and its checks at build (such as a thinking budget below max_tokens) see
+ * what is sent. That holds for the model given to the agent itself: wrap this one around any other wrapper, not inside
+ * it. As {@link PricedModel}, it keeps the wrapped model's defaults, its answer to {@link #abortsOnInterrupt()}, and
+ * {@link #close()} closes it.
  */
 public final class OptionedModel implements Model, ModelDefaults, AutoCloseable {
     private final Model model;
@@ -37,6 +43,11 @@ public final class OptionedModel implements Model, ModelDefaults, AutoCloseable 
         Objects.requireNonNull(model, "model");
         List<ModelOption> copy = List.copyOf(Objects.requireNonNull(options, "options"));
         return copy.isEmpty() ? model : new OptionedModel(model, copy);
+    }
+
+    /** The options every request gets, in the order given. */
+    public List<ModelOption> options() {
+        return options;
     }
 
     @Override

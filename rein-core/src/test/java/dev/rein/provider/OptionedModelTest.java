@@ -53,6 +53,18 @@ class OptionedModelTest {
         assertThat(closed).isTrue();
     }
 
+    /**
+     * An agent built with it takes the options as its own request options, replacing its own of their type, so what its
+     * run traces and stores as the request is what is sent (they were added only below the tracing stage).
+     */
+    @Test
+    void anAgentBuiltWithItHasTheOptionsAmongItsRequestOptions() {
+        Model model = OptionedModel.of(new Recording(), List.of(ParallelToolCalls.DISABLED));
+        dev.rein.agent.Agent agent = dev.rein.agent.Agent.builder().model(model).modelName("m")
+                .price("m", dev.rein.budget.ModelPrice.of("0", "0", "0")).modelOption(new ParallelToolCalls(true)).build();
+        assertThat(agent.config().requestOptions().get(ParallelToolCalls.class)).contains(ParallelToolCalls.DISABLED);
+    }
+
     @Test
     void withoutOptionsTheModelIsItself() {
         Model model = new Recording();

@@ -150,10 +150,11 @@ public final class Examples {
         }
         ProviderWatch watch = null;
         try {
-            DemoModel model = model(example.get(), offline, modelName, env, price, options, err).offering(extraTools);
+            DemoModel model = model(example.get(), offline, modelName, env, price, err).offering(extraTools);
             if (!model.scripted()) {
                 watch = new ProviderWatch(model.model());
-                model = new DemoModel(watch, model.name(), false, model.via(), model.offered());
+                // the options outermost, so the demo's agent takes them as its own request options (traced, stored)
+                model = new DemoModel(OptionedModel.of(watch, listed(options)), model.name(), false, model.via(), model.offered());
             }
             out.println("Example: " + example.get().name() + " — " + example.get().description());
             out.println("Model:   " + model.label());
@@ -271,9 +272,10 @@ public final class Examples {
         }
         DemoModel model = null;
         try {
-            model = model(example.get(), offline, modelName, env, price, options, err);
-            EvalRunner.Builder runner = EvalRunner.builder().progress(Progress.auto(err))
-                    .models(model.scripted() ? TrialModels.scripted() : TrialModels.shared(model.model(), model.name()));
+            model = model(example.get(), offline, modelName, env, price, err);
+            // the options outermost, so the suite's agents take them as their own request options (traced, stored)
+            EvalRunner.Builder runner = EvalRunner.builder().progress(Progress.auto(err)).models(model.scripted()
+                    ? TrialModels.scripted() : TrialModels.shared(OptionedModel.of(model.model(), listed(options)), model.name()));
             if (trials > 0) {
                 runner.trials(trials);
             }
@@ -297,18 +299,23 @@ public final class Examples {
         }
     }
 
+    /** {@code options}, none for null. */
+    private static List<? extends ModelOption> listed(List<? extends ModelOption> options) {
+        return options == null ? List.of() : options;
+    }
+
     /**
      * The real model when {@code offline} is false and the environment configures the provider
      * ({@code REIN_PROVIDER}, default {@value #PROVIDER}); else the example's script, saying why
      * when a setting (such as the API key) is missing.
      */
     private static DemoModel model(Example example, boolean offline, String modelName, Map<String, String> env,
-                                   ModelPrice price, List<? extends ModelOption> options, PrintStream err) {
+                                   ModelPrice price, PrintStream err) {
         ModelProvider provider = provider(env);
         if (!offline) {
             try {
                 String name = modelName == null ? provider.defaultModel() : modelName;
-                Model real = OptionedModel.of(provider.create(ProviderConfig.of(env)), options == null ? List.of() : options);
+                Model real = provider.create(ProviderConfig.of(env));
                 return new DemoModel(price == null ? real : PricedModel.of(real, name, price), name, false, via(provider));
             } catch (ReinException e) {
                 String message = e.getMessage() == null ? "" : e.getMessage();
