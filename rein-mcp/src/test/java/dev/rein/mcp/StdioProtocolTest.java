@@ -226,6 +226,23 @@ class StdioProtocolTest {
     }
 
     @Test
+    void anInitializeAnswerWithANullProtocolVersionFailsTheStartSayingItIsNull() {
+        // Before: "no "protocolVersion"", for an answer that has one, null.
+        Map<String, Object> answer = new java.util.LinkedHashMap<>(Map.of("capabilities", Map.of("tools", Map.of()),
+                "serverInfo", Map.of("name", "scripted", "version", "1")));
+        answer.put("protocolVersion", null);
+        assertThatThrownBy(() -> start((server, message) -> {
+            if ("initialize".equals(message.path("method").asText())) {
+                server.result(message.get("id"), answer);
+            }
+        })).isInstanceOf(McpConfigException.class)
+                .hasMessage("MCP server 'scripted' could not be started: its initialize answer is not what the protocol defines:"
+                        + " \"protocolVersion\" null, where the protocol requires a string. Have the server fixed, or set \"disabled\":"
+                        + " true to leave it out.");
+        assertThat(started.getFirst().onExit()).isDone();
+    }
+
+    @Test
     void aServerAnsweringWithAVersionRejectedIsLeftWithAClearError() {
         assertThatThrownBy(() -> start((server, message) -> {
             if ("initialize".equals(message.path("method").asText())) {

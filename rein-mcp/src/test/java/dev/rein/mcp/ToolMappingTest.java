@@ -348,6 +348,11 @@ class ToolMappingTest {
                 .hasMessageContaining("have the server fixed, or set \"disabled\": true");
         assertThatThrownBy(() -> start("", offering(List.of(good, numbered), List.of())).close()).isInstanceOf(McpConfigException.class)
                 .hasMessageContaining("MCP server 'scripted' lists a tool whose \"name\" is 42, not a string (entry 2 of its tools/list answer)");
+        // A name sent as null is there, not missing (before: "a tool without a "name"").
+        Map<String, Object> nulled = new java.util.LinkedHashMap<>(Map.of("inputSchema", Map.of("type", "object")));
+        nulled.put("name", null);
+        assertThatThrownBy(() -> start("", offering(List.of(good, nulled), List.of())).close()).isInstanceOf(McpConfigException.class)
+                .hasMessageContaining("MCP server 'scripted' lists a tool whose \"name\" is null, not a string (entry 2 of its tools/list answer)");
         assertThatThrownBy(() -> start("", (server, message) -> {
             switch (message.path("method").asText()) {
                 case "initialize" -> server.initialized(message, "2025-06-18");
@@ -530,6 +535,70 @@ class ToolMappingTest {
             }
             assertThat(started).as("the server that answered is kept").hasSize(1);
         }
+    }
+
+    @Test
+    void aRequiredFieldSentAsNullAndAResourceLinksSizeOrIconsOfTheWrongTypeAreTheCallsErrorNamingBlockAndField() throws Exception {
+        // A required field sent as null was said to be missing ("{"type":"text","text":null} without "text""), and a
+        // resource link's "size" of 1.5 (the schema's type is integer) or "icons" of any shape reached the model unchecked.
+        java.util.concurrent.atomic.AtomicReference<Object> block = new java.util.concurrent.atomic.AtomicReference<>();
+        BiConsumer<ScriptedStdioServer, JsonNode> script = (server, message) -> {
+            switch (message.path("method").asText()) {
+                case "initialize" -> server.initialized(message, "2025-11-25");
+                case "tools/list" -> server.result(message.get("id"), Map.of("tools", List.of(ScriptedStdioServer.tool("look"))));
+                case "tools/call" -> server.result(message.get("id"), Map.of("content", block.get() == null
+                        ? List.of(Map.of("type", "text", "text", "良い")) : List.of(Map.of("type", "text", "text", "first"), block.get())));
+                default -> { }
+            }
+        };
+        Map<Object, String> cases = new java.util.LinkedHashMap<>();
+        cases.put(ordered("type", "text", "text", null), "\"content[1].text\" null, where the protocol requires a string");
+        cases.put(ordered("type", "image", "data", "AAECAw==", "mimeType", null),
+                "\"content[1].mimeType\" null, where the protocol requires a string");
+        cases.put(ordered("type", "resource_link", "uri", null, "name", "a.md"),
+                "\"content[1].uri\" null, where the protocol requires a string");
+        cases.put(ordered("type", "resource", "resource", null), "\"content[1].resource\" null, where the protocol requires an object");
+        cases.put(ordered("type", "resource", "resource", ordered("uri", null, "text", "メモ")),
+                "\"content[1].resource.uri\" null, where the protocol requires a string");
+        Map<String, Object> link = ordered("type", "resource_link", "uri", "file:///a.md", "name", "a.md");
+        cases.put(with(link, "size", 1.5), "\"content[1].size\" 1.5, where the protocol requires an integer");
+        cases.put(with(link, "size", "12"), "\"content[1].size\" \"12\", where the protocol requires an integer");
+        cases.put(with(link, "icons", "https://example.com/a.png"),
+                "\"content[1].icons\" \"https://example.com/a.png\", where the protocol requires an array");
+        cases.put(with(link, "icons", List.of("https://example.com/a.png")),
+                "\"content[1].icons[0]\" \"https://example.com/a.png\", where the protocol requires an object");
+        cases.put(with(link, "icons", List.of(Map.of("sizes", List.of("48x48")))),
+                "\"content[1].icons[0]\" {\"sizes\":[\"48x48\"]} without \"src\", which the protocol requires (a string)");
+        cases.put(with(link, "icons", List.of(Map.of("src", 5))), "\"content[1].icons[0].src\" 5, where the protocol requires a string");
+        cases.put(with(link, "icons", List.of(Map.of("src", "https://example.com/a.png", "sizes", List.of(48)))),
+                "\"content[1].icons[0].sizes\" [48], where the protocol requires an array of strings");
+        cases.put(with(link, "icons", List.of(Map.of("src", "https://example.com/a.png", "theme", "blue"))),
+                "\"content[1].icons[0].theme\" \"blue\", where the protocol allows only \"light\" and \"dark\"");
+        try (McpToolset mcp = start("", script)) {
+            for (var c : cases.entrySet()) {
+                block.set(c.getKey());
+                ToolOutput output = invoke(mcp, "look");
+                assertThat(output.isError()).as(output.content()).isTrue();
+                assertThat(output.content()).startsWith("MCP server 'scripted' answered the call of tool 'look' with " + c.getValue()
+                        + ", so the answer was not used.").doesNotContain("java.").doesNotContain("restarted");
+                block.set(null);
+                assertThat(invoke(mcp, "look").content()).isEqualTo("良い");
+            }
+            // Well-formed: an integral size (also written 2048.0), icons as the schema defines them.
+            block.set(with(with(link, "size", 2048.0), "icons", List.of(Map.of("src", "https://example.com/a.png",
+                    "mimeType", "image/png", "sizes", List.of("48x48"), "theme", "dark"))));
+            ToolOutput output = invoke(mcp, "look");
+            assertThat(output.isError()).as(output.content()).isFalse();
+            assertThat(output.content()).startsWith("first").contains("file:///a.md");
+            assertThat(started).as("the server that answered is kept").hasSize(1);
+        }
+    }
+
+    /** {@code map} with {@code key} set to {@code value}, in order. */
+    private static Map<String, Object> with(Map<String, Object> map, String key, Object value) {
+        Map<String, Object> copy = new java.util.LinkedHashMap<>(map);
+        copy.put(key, value);
+        return copy;
     }
 
     @Test

@@ -8,7 +8,7 @@ import java.util.Map;
 
 /**
  * Checks a server's {@code initialize}, {@code tools/list} and {@code tools/call} answers against
- * the types the protocol defines (revision 2025-06-18, schema.ts) before the SDK reads them. A
+ * the types the protocol defines (revisions 2025-06-18 and 2025-11-25, schema.ts) before the SDK reads them. A
  * wrongly typed field made the SDK refuse the whole answer with Jackson's words and Java type
  * names, which named neither the tool nor the field, so one bad tool failed the server's start
  * under advice about its command, and one bad result restarted a server that had answered.
@@ -59,7 +59,8 @@ final class Malformed {
         }
         if (problem == null && result.get("protocolVersion") == null) {
             // Without it there is no version to speak; the SDK's refusal read as the server choosing version ''.
-            problem = "no \"protocolVersion\", which the protocol requires";
+            problem = result.containsKey("protocolVersion") ? "\"protocolVersion\" null, where the protocol requires a string"
+                    : "no \"protocolVersion\", which the protocol requires";
         }
         if (problem != null) {
             throw new Answer("its initialize answer is not what the protocol defines: " + problem);
@@ -82,7 +83,7 @@ final class Malformed {
             return placeholderListing("it is " + show(data) + ", not an object");
         }
         if (!(result.get("tools") instanceof List<?> tools)) {
-            return placeholderListing(result.get("tools") == null ? "it has no \"tools\" (an array is required)"
+            return placeholderListing(!result.containsKey("tools") ? "it has no \"tools\" (an array is required)"
                     : "its \"tools\" is " + show(result.get("tools")) + ", not an array");
         }
         Object cursor = result.get("nextCursor");
@@ -174,8 +175,11 @@ final class Malformed {
         String problem = switch (type) {
             case "text" -> required(map, at, List.of("text"), Map.of("text", "a string"));
             case "image", "audio" -> required(map, at, List.of("data", "mimeType"), Map.of("data", "a string", "mimeType", "a string"));
-            case "resource_link" -> required(map, at, List.of("uri", "name"), Map.of("uri", "a string", "name", "a string",
-                    "title", "a string", "description", "a string", "mimeType", "a string", "size", "a number"));
+            case "resource_link" -> {
+                String wrong = required(map, at, List.of("uri", "name"), Map.of("uri", "a string", "name", "a string",
+                        "title", "a string", "description", "a string", "mimeType", "a string", "size", "an integer"));
+                yield wrong != null ? wrong : iconsProblem(map.get("icons"), at + ".icons");
+            }
             case "resource" -> map.get("resource") == null ? missing(map, at, "resource", "an object")
                     : resourceProblem(map.get("resource"), at + ".resource");
             default -> null;
@@ -212,7 +216,8 @@ final class Malformed {
 
     /**
      * As {@link #fields}, and first the first of {@code keys} (each one of {@code expected}) that
-     * {@code map} lacks, as "AT VALUE without "KEY", which the protocol requires (KIND)"; else null.
+     * {@code map} lacks, as "AT VALUE without "KEY", which the protocol requires (KIND)", or has as
+     * JSON {@code null}, as "AT.KEY null, where the protocol requires KIND"; else null.
      */
     private static String required(Map<?, ?> map, String at, List<String> keys, Map<String, String> expected) {
         for (String key : keys) {
@@ -224,7 +229,41 @@ final class Malformed {
     }
 
     private static String missing(Map<?, ?> map, String at, String key, String kind) {
-        return "\"" + at + "\" " + show(map) + " without \"" + key + "\", which the protocol requires (" + kind + ")";
+        // A key sent as null is there, with a value of the wrong type: "without" it sent a server's author looking for a
+        // field the answer has.
+        return map.containsKey(key) ? "\"" + at + "." + key + "\" null, where the protocol requires " + kind
+                : "\"" + at + "\" " + show(map) + " without \"" + key + "\", which the protocol requires (" + kind + ")";
+    }
+
+    /**
+     * What is wrong with {@code icons} (an {@code Icon[]}, schema 2025-11-25) at {@code at}, as
+     * "AT… VALUE, where …"; null when nothing or absent.
+     */
+    private static String iconsProblem(Object icons, String at) {
+        if (icons == null) {
+            return null;
+        }
+        if (!(icons instanceof List<?> list)) {
+            return "\"" + at + "\" " + show(icons) + ", where the protocol requires an array";
+        }
+        for (int i = 0; i < list.size(); i++) {
+            String here = at + "[" + i + "]";
+            if (!(list.get(i) instanceof Map<?, ?> icon)) {
+                return "\"" + here + "\" " + show(list.get(i)) + ", where the protocol requires an object";
+            }
+            String problem = required(icon, here, List.of("src"), Map.of("src", "a string", "mimeType", "a string",
+                    "sizes", "an array", "theme", "a string"));
+            if (problem == null && icon.get("sizes") instanceof List<?> sizes && !sizes.stream().allMatch(String.class::isInstance)) {
+                problem = "\"" + here + ".sizes\" " + show(sizes) + ", where the protocol requires an array of strings";
+            }
+            if (problem == null && icon.get("theme") != null && !"light".equals(icon.get("theme")) && !"dark".equals(icon.get("theme"))) {
+                problem = "\"" + here + ".theme\" " + show(icon.get("theme")) + ", where the protocol allows only \"light\" and \"dark\"";
+            }
+            if (problem != null) {
+                return problem;
+            }
+        }
+        return null;
     }
 
     /** The first of {@code expected} (key → kind) present in {@code map} with another type, as "AT.KEY VALUE, where …"; else null. */
@@ -234,6 +273,7 @@ final class Malformed {
             boolean fits = value == null || switch (field.getValue()) {
                 case "a string" -> value instanceof String;
                 case "a number" -> value instanceof Number;
+                case "an integer" -> integral(value);
                 case "an object" -> value instanceof Map<?, ?>;
                 case "an array" -> value instanceof List<?>;
                 default -> value instanceof Boolean;
@@ -253,7 +293,7 @@ final class Malformed {
         }
         Object name = tool.get("name");
         if (!(name instanceof String)) {
-            return name == null ? "a tool without a \"name\"" : "a tool whose \"name\" is " + show(name) + ", not a string";
+            return !tool.containsKey("name") ? "a tool without a \"name\"" : "a tool whose \"name\" is " + show(name) + ", not a string";
         }
         for (String key : List.of("title", "description")) {
             if (tool.get(key) != null && !(tool.get(key) instanceof String)) {
@@ -266,22 +306,9 @@ final class Malformed {
                 return "\"" + key + "\" " + show(tool.get(key)) + ", where the protocol requires an object";
             }
         }
-        if (tool.get("icons") != null) {
-            if (!(tool.get("icons") instanceof List<?> icons)) {
-                return "\"icons\" " + show(tool.get("icons")) + ", where the protocol requires an array";
-            }
-            for (int i = 0; i < icons.size(); i++) {
-                String problem = icons.get(i) instanceof Map<?, ?> icon
-                        ? fields(icon, "icons[" + i + "]", Map.of("src", "a string", "mimeType", "a string", "sizes", "an array", "theme", "a string"))
-                        : "\"icons[" + i + "]\" " + show(icons.get(i)) + ", where the protocol requires an object";
-                if (problem == null && icons.get(i) instanceof Map<?, ?> icon && icon.get("sizes") instanceof List<?> sizes
-                        && !sizes.stream().allMatch(String.class::isInstance)) {
-                    problem = "\"icons[" + i + "].sizes\" " + show(sizes) + ", where the protocol requires an array of strings";
-                }
-                if (problem != null) {
-                    return problem;
-                }
-            }
+        String icons = iconsProblem(tool.get("icons"), "icons");
+        if (icons != null) {
+            return icons;
         }
         Object annotations = tool.get("annotations");
         if (annotations == null) {
@@ -299,6 +326,21 @@ final class Malformed {
             }
         }
         return null;
+    }
+
+    /** Whether {@code value} is a JSON integer: a number without a fraction ({@code 3.0} is one in JSON Schema too). */
+    private static boolean integral(Object value) {
+        return switch (value) {
+            case Integer i -> true;
+            case Long l -> true;
+            case Short s -> true;
+            case Byte b -> true;
+            case java.math.BigInteger b -> true;
+            case Double d -> !d.isInfinite() && d == Math.rint(d);
+            case Float f -> !f.isInfinite() && f == Math.rint(f);
+            case java.math.BigDecimal d -> d.stripTrailingZeros().scale() <= 0;
+            default -> false;
+        };
     }
 
     private static String describedAs(Object entry) {
