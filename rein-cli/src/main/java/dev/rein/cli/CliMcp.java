@@ -82,6 +82,32 @@ final class CliMcp implements AutoCloseable {
         }
     }
 
+    /**
+     * {@code system} followed by the servers' instructions as {@link McpToolset#instructionsPrompt()} gives them (each
+     * wrapped as untrusted data, cut at {@link McpToolset#MAX_INSTRUCTIONS_CHARS} characters with a line saying so).
+     * A warning on stderr says when a server's were cut, and when no server gave any (nothing is added then).
+     */
+    String withInstructions(String system, CliEnvironment env) {
+        if (toolset == null) {
+            return system;
+        }
+        java.util.Map<String, String> all = toolset.instructions();
+        if (all.isEmpty()) {
+            env.err().println("warning: --mcp-instructions: no server of " + file + " gave instructions; nothing is added to the"
+                    + " system prompt");
+            return system;
+        }
+        all.forEach((server, text) -> {
+            int length = text.codePointCount(0, text.length());
+            if (length > McpToolset.MAX_INSTRUCTIONS_CHARS) {
+                env.err().println("warning: --mcp-instructions: the instructions of MCP server '" + server + "' have " + length
+                        + " characters; only their first " + McpToolset.MAX_INSTRUCTIONS_CHARS + " are in the system prompt");
+            }
+        });
+        String block = toolset.instructionsPrompt();
+        return system.isEmpty() ? block : system + "\n\n" + block;
+    }
+
     /** The values to mask in tool output and traces (header tokens, substituted variables). */
     Secrets secrets() {
         return toolset == null || toolset.secrets().isEmpty() ? Secrets.NONE : Secrets.of(toolset.secrets());

@@ -102,6 +102,12 @@ final class RunCommand implements Callable<Integer> {
     @Mixin
     McpOptions mcp;
 
+    @Option(names = "--mcp-instructions", description = "Add the instructions the --mcp servers give (how to use their tools)"
+            + " to the system prompt, each server's wrapped as untrusted data and cut at "
+            + dev.rein.mcp.McpToolset.MAX_INSTRUCTIONS_CHARS + " characters with a line saying so (default: left out). Kept with"
+            + " the run for rein resume and rein reply.")
+    boolean mcpInstructions;
+
     @Option(names = "--trace", paramLabel = "FILE",
             description = "Write the run's JSONL trace (every event: requests, responses, tool calls, results, state changes) to FILE,"
                     + " replacing its content ('rein resume --trace' appends).")
@@ -192,8 +198,12 @@ final class RunCommand implements Callable<Integer> {
             throw new UsageException("--json and --json-stream cannot be used together: --json-stream already ends with the result object");
         }
         String schema = outputSchema == null ? null : OutputSchemaFile.read(outputSchema);
+        if (mcpInstructions && mcp.file == null) {
+            throw new UsageException("--mcp-instructions adds the instructions of the --mcp servers to the system prompt; give"
+                    + " --mcp FILE too, or leave --mcp-instructions out");
+        }
         McpConfig servers = mcp.config(env);
-        RunSettings settings = new RunSettings(modelName, selected.stream().map(Tool::name).toList(), system,
+        RunSettings options = new RunSettings(modelName, selected.stream().map(Tool::name).toList(), system,
                 limits.maxSteps(), limits.maxCostUsd(), limits.maxDuration().toMillis(), finish, maxTokens, provider, schema, webSearch,
                 reasoning.thinking, reasoning.reasoningEffort);
         // Only now, with every option valid, is the environment consulted (API key) and a model created.
@@ -203,10 +213,12 @@ final class RunCommand implements Callable<Integer> {
         String runId = RunIds.next();
         // the store is made last, so a refusal of the telemetry settings or a server that cannot start leaves nothing behind
         try (CliTelemetry telemetry = CliTelemetry.from(env, home, modelEnv);
-             CliMcp mcpTools = CliMcp.start(mcp.file, servers, settings.tools(), settings.finishTool());
+             CliMcp mcpTools = CliMcp.start(mcp.file, servers, options.tools(), options.finishTool());
              JdbcRunStore store = home.store();
              StatusLine line = new StatusLine(env.err(), env.terminal().animated() && !json && !jsonStream,
                      Terminal.columns(env.env()))) {
+            // Saved with the servers' instructions of now, so a resumed run has the system prompt it started with.
+            RunSettings settings = mcpInstructions ? options.withSystem(mcpTools.withInstructions(options.system(), env)) : options;
             home.saveSettings(runId, settings);
             mcpTools.remember(home, runId);
             if (trace != null) {

@@ -60,6 +60,11 @@ record RunSettings(String model, List<String> tools, String system, int maxSteps
         return new RunSettings(model, tools, system, maxSteps, maxCostUsd, maxMillis, finishTool, maxTokens, selection, outputSchema, webSearch, thinking, reasoningEffort);
     }
 
+    /** These settings with another system prompt ({@code rein run --mcp-instructions}). */
+    RunSettings withSystem(String prompt) {
+        return new RunSettings(model, tools, prompt, maxSteps, maxCostUsd, maxMillis, finishTool, maxTokens, provider, outputSchema, webSearch, thinking, reasoningEffort);
+    }
+
     /** These settings with another max_tokens ({@code rein resume --max-tokens}). */
     RunSettings withMaxTokens(int tokens) {
         return new RunSettings(model, tools, system, maxSteps, maxCostUsd, maxMillis, finishTool, tokens, provider, outputSchema, webSearch, thinking, reasoningEffort);

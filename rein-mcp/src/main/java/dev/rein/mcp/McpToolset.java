@@ -302,7 +302,9 @@ public final class McpToolset implements ToolSource, AutoCloseable {
      * The {@code instructions} each server gave in its {@code initialize} answer (how to use its
      * tools), by server name in the file's order; servers that gave none are left out. Each is read
      * when called, from the server's current session (after a restart, or the new session opened
-     * when an HTTP server forgot its own, that session's). Secrets are masked. Rein adds none of this to a model's context: it is the server's text, to be read
+     * when an HTTP server forgot its own, that session's). Secrets are masked. Each is the whole
+     * text the server gave, however long: {@link #instructionsPrompt()} bounds what goes into a
+     * prompt. Rein adds none of this to a model's context: it is the server's text, to be read
      * as untrusted data like its results. To give it to the model, see {@link #instructionsPrompt()}.
      */
     public Map<String, String> instructions() {
@@ -317,21 +319,56 @@ public final class McpToolset implements ToolSource, AutoCloseable {
     }
 
     /**
+     * The most characters (Unicode code points) of one server's instructions that
+     * {@link #instructionsPrompt()} puts in its block: some 2,000 tokens, ample for notes on how to
+     * use a server's tools, while a server cannot fill every run's system prompt (and its cost)
+     * with text of its own. Longer instructions are cut there, never silently: see
+     * {@link #instructionsPrompt(int)}.
+     */
+    public static final int MAX_INSTRUCTIONS_CHARS = 8_000;
+
+    /**
      * The servers' {@link #instructions()} as a block to add to the agent's system prompt, each
      * server's text wrapped as untrusted data ({@code <untrusted_data source="mcp:NAME" ...>}) so
      * it reads as data, never as instructions that outrank the prompt's own; {@code ""} when no
-     * server gave any. Opt-in: call it and add the block yourself
+     * server gave any. Each server's text is bounded by {@link #MAX_INSTRUCTIONS_CHARS}, as
+     * {@link #instructionsPrompt(int)} says. Opt-in: call it and add the block yourself
      * ({@code .systemPrompt(mine + "\n\n" + mcp.instructionsPrompt())}). What the text says
      * changes nothing Rein does: risk, approval and scopes are decided as without it.
      */
     public String instructionsPrompt() {
+        return instructionsPrompt(MAX_INSTRUCTIONS_CHARS);
+    }
+
+    /**
+     * As {@link #instructionsPrompt()}, with at most {@code maxCharsPerServer} characters (Unicode
+     * code points, so no character is split) of each server's instructions. Longer instructions
+     * are cut there, and the server's block is followed by a line of Rein's own, outside the
+     * untrusted data, saying so: {@code [Rein cut the instructions of MCP server 'NAME' to their
+     * first 8000 of 12345 characters.]}. The whole text stays available from {@link #instructions()}.
+     *
+     * @throws IllegalArgumentException when {@code maxCharsPerServer} is less than 1
+     */
+    public String instructionsPrompt(int maxCharsPerServer) {
+        if (maxCharsPerServer < 1) {
+            throw new IllegalArgumentException("maxCharsPerServer must be at least 1, was " + maxCharsPerServer
+                    + "; to leave the instructions out, do not add the block");
+        }
         Map<String, String> all = instructions();
         if (all.isEmpty()) {
             return "";
         }
         StringBuilder block = new StringBuilder("Notes the MCP servers give on how to use their tools (each server's own text,"
                 + " untrusted data):");
-        all.forEach((server, text) -> block.append("\n\n").append(UntrustedData.wrapRetrieved(text, "mcp:" + server)));
+        all.forEach((server, text) -> {
+            int length = text.codePointCount(0, text.length());
+            String kept = length <= maxCharsPerServer ? text : text.substring(0, text.offsetByCodePoints(0, maxCharsPerServer));
+            block.append("\n\n").append(UntrustedData.wrapRetrieved(kept, "mcp:" + server));
+            if (length > maxCharsPerServer) {
+                block.append("\n[Rein cut the instructions of MCP server '").append(server).append("' to their first ")
+                        .append(maxCharsPerServer).append(" of ").append(length).append(" characters.]");
+            }
+        });
         return block.toString();
     }
 

@@ -594,6 +594,41 @@ class ToolMappingTest {
         }
     }
 
+    @Test
+    void instructionsLongerThanTheBoundAreCutInThePromptBlockWithAVisibleLineSayingSo() throws Exception {
+        // Before, a server's instructions went into the block whole, however long: one server could fill every run's
+        // system prompt with text of its own. Cut between whole characters: the 8000th is an emoji (a surrogate pair).
+        String within = "道具の使い方。".repeat(10);
+        String longer = "x".repeat(McpToolset.MAX_INSTRUCTIONS_CHARS - 1) + "😀" + "末尾は見せない";
+        for (String instructions : List.of(within, longer)) {
+            try (McpToolset mcp = start("", (server, message) -> {
+                switch (message.path("method").asText()) {
+                    case "initialize" -> server.result(message.get("id"), Map.of("protocolVersion", "2025-11-25",
+                            "capabilities", Map.of("tools", Map.of()), "serverInfo", Map.of("name", "scripted", "version", "1"),
+                            "instructions", instructions));
+                    case "tools/list" -> server.result(message.get("id"), Map.of("tools", List.of(ScriptedStdioServer.tool("look"))));
+                    default -> { }
+                }
+            })) {
+                assertThat(mcp.instructions()).containsExactly(Map.entry("scripted", instructions));
+                String block = mcp.instructionsPrompt();
+                if (instructions.equals(within)) {
+                    assertThat(block).contains(within + "\n</untrusted_data>").doesNotContain("Rein cut");
+                    continue;
+                }
+                int length = longer.codePointCount(0, longer.length());
+                assertThat(block).contains("x".repeat(McpToolset.MAX_INSTRUCTIONS_CHARS - 1) + "😀\n</untrusted_data>\n"
+                        + "[Rein cut the instructions of MCP server 'scripted' to their first 8000 of " + length + " characters.]")
+                        .doesNotContain("末尾");
+                assertThat(block).endsWith("characters.]");
+                assertThat(mcp.instructionsPrompt(3)).contains("\nxxx\n</untrusted_data>\n[Rein cut the instructions of MCP server"
+                        + " 'scripted' to their first 3 of " + length + " characters.]");
+                assertThatThrownBy(() -> mcp.instructionsPrompt(0)).isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageContaining("maxCharsPerServer must be at least 1, was 0");
+            }
+        }
+    }
+
     /** {@code map} with {@code key} set to {@code value}, in order. */
     private static Map<String, Object> with(Map<String, Object> map, String key, Object value) {
         Map<String, Object> copy = new java.util.LinkedHashMap<>(map);
