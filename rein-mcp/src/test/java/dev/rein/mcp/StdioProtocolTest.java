@@ -33,6 +33,54 @@ class StdioProtocolTest {
     }
 
     @Test
+    void ofTwoCallsWithOneIdempotencyKeyUnderWayTheOneThatTimesOutIsCancelledByItsOwnRequestId() throws Exception {
+        // A retry may overlap the call it retries: both carry the same key. The request id was kept by key, so the later
+        // call's id replaced the earlier one's, and the call that timed out had the other call's request cancelled.
+        try (McpToolset mcp = start((server, message) -> {
+            switch (message.path("method").asText()) {
+                case "initialize" -> server.initialized(message, "2025-11-25");
+                case "tools/list" -> server.result(message.get("id"), Map.of("tools", List.of(ScriptedStdioServer.tool("slow"))));
+                default -> { } // tools/call: never answered
+            }
+        })) {
+            Tool slow = mcp.tools().getFirst();
+            ScriptedStdioServer server = started.getFirst();
+            java.util.function.Supplier<List<JsonNode>> calls = () -> server.received.stream()
+                    .filter(m -> "tools/call".equals(m.path("method").asText())).toList();
+            java.util.concurrent.CompletableFuture<ToolOutput> first = java.util.concurrent.CompletableFuture.supplyAsync(() ->
+                    handle(slow, ToolContext.standalone("same-key").withDeadline(java.time.Instant.now().plusSeconds(2))));
+            awaitTrue(() -> calls.get().size() == 1);
+            java.util.concurrent.CompletableFuture<ToolOutput> second = java.util.concurrent.CompletableFuture.supplyAsync(() ->
+                    handle(slow, ToolContext.standalone("same-key").withDeadline(java.time.Instant.now().plusSeconds(30))));
+            awaitTrue(() -> calls.get().size() == 2);
+            assertThat(calls.get()).extracting(m -> m.at("/params/_meta/dev.rein~1idempotency-key").asText()).containsOnly("standalone-same-key");
+            assertThat(calls.get()).allSatisfy(m -> assertThat(m.at("/params/_meta").has("dev.rein/call-note")).isFalse());
+
+            assertThat(first.get(20, java.util.concurrent.TimeUnit.SECONDS).content()).contains("did not answer tool 'slow' in time");
+            awaitTrue(() -> server.received.stream().anyMatch(m -> "notifications/cancelled".equals(m.path("method").asText())));
+            List<JsonNode> cancelled = server.received.stream().filter(m -> "notifications/cancelled".equals(m.path("method").asText())).toList();
+            assertThat(cancelled).singleElement().satisfies(n -> assertThat(n.at("/params/requestId")).isEqualTo(calls.get().get(0).get("id")));
+            // The timeout ended the session the second call was on: it ends too, and is not cancelled by id either.
+            assertThat(second.get(20, java.util.concurrent.TimeUnit.SECONDS).isError()).isTrue();
+        }
+    }
+
+    private static ToolOutput handle(Tool tool, ToolContext context) {
+        try {
+            return (ToolOutput) tool.handler().handle(Json.parse("{}"), context);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void awaitTrue(java.util.function.BooleanSupplier condition) throws InterruptedException {
+        for (int i = 0; i < 200 && !condition.getAsBoolean(); i++) {
+            Thread.sleep(50);
+        }
+        assertThat(condition.getAsBoolean()).isTrue();
+    }
+
+    @Test
     void anInitializeAnswerWithAFieldOfTheWrongTypeFailsTheStartNamingTheField() {
         // Before: "could not be started: RuntimeException: Client failed to initialize by explicit API call Caused by:
         // IllegalArgumentException: Cannot construct instance of `io.modelcontextprotocol.spec.McpSchema$ServerCapabilities
