@@ -1,5 +1,6 @@
 package dev.rein.trace;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
@@ -52,8 +53,20 @@ public sealed interface TraceEvent {
     record RunStarted(String runId, int step, Instant time, String goal, String model, List<String> tools,
                       Map<String, Object> limits) implements TraceEvent {}
 
-    /** The exact request sent to the model; {@code purpose} is "step", "final_summary" or a policy's name. */
-    record ModelRequested(String runId, int step, Instant time, String purpose, ModelRequest request) implements TraceEvent {}
+    /**
+     * The exact request sent to the model; {@code purpose} is "step", "final_summary" or a policy's name.
+     * {@code provider} is the name the called model gives its provider ({@link dev.rein.provider.ModelDefaults#providerName()}),
+     * null when it gives none: for listeners that name the provider as the call begins (OpenTelemetry's
+     * {@code chat} span, whose sampler needs it then; a critic's model may be another provider's than the
+     * agent's). It is not written to the JSONL trace, whose request names the model, so a trace read back has none.
+     */
+    record ModelRequested(String runId, int step, Instant time, String purpose, ModelRequest request,
+                          @JsonIgnore String provider) implements TraceEvent {
+        /** Without the provider (a listener then learns it from the model when the call reaches it). */
+        public ModelRequested(String runId, int step, Instant time, String purpose, ModelRequest request) {
+            this(runId, step, time, purpose, request, null);
+        }
+    }
 
     /** The model's response with the call's usage, its cost and the run's cost so far. */
     record ModelResponded(String runId, int step, Instant time, ModelResponse response, Usage usage,

@@ -45,6 +45,23 @@ class TraceEventFieldsTest {
                 failed -> assertThat(failed.requestId()).isEqualTo("req_1"));
     }
 
+    /** The called model's provider is for listeners only: a model_request line is as before and reads back without it. */
+    @Test
+    void aModelRequestsProviderIsNotWrittenAndALineReadsBackWithoutIt() throws Exception {
+        dev.rein.model.ModelRequest request = dev.rein.model.ModelRequest.builder("test-model")
+                .messages(java.util.List.of(dev.rein.model.Message.user("注文を確認して"))).build();
+        String line = Json.write(new TraceEvent.ModelRequested("run_1", 1, T, "critic", request, "openai"));
+        assertThat(Json.parse(line).has("provider")).isFalse();
+        assertThat(line).isEqualTo(Json.write(new TraceEvent.ModelRequested("run_1", 1, T, "critic", request)));
+
+        TraceEvent read = Json.mapper().readValue(line, TraceEvent.class);
+        assertThat(read).isInstanceOfSatisfying(TraceEvent.ModelRequested.class, requested -> {
+            assertThat(requested.provider()).isNull();
+            assertThat(requested.purpose()).isEqualTo("critic");
+            assertThat(requested.request().model()).isEqualTo("test-model");
+        });
+    }
+
     @Test
     void toolResultKeepsItsFieldsAndAddsTheRisk() {
         JsonNode line = Json.parse(Json.write(new TraceEvent.ToolCompleted("run_1", 1, T, "c1", "lookup",

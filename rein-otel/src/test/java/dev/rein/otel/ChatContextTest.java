@@ -446,6 +446,17 @@ class ChatContextTest {
     @Test
     void withoutAConfiguredProviderNameTheSamplerSeesTheModelsOwnOnTheRunAndFirstChatSpan() {
         java.util.Map<String, String> sampled = new java.util.concurrent.ConcurrentHashMap<>();
+        io.opentelemetry.sdk.OpenTelemetrySdk sdk = samplingProviders(sampled);
+        ScriptedModel script = ScriptedModel.of(ScriptedModel.text("Done."));
+        Agent agent = ReinTelemetry.create(sdk)
+                .install(Agent.builder().model(PricedModel.of(new AcmeModel(script), "test-model", ModelPrice.of("3", "0.3", "15"))))
+                .build();
+        assertThat(agent.run("answer").status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(sampled).containsEntry("invoke_agent rein", "acme").containsEntry("chat test-model", "acme");
+    }
+
+    /** An SDK whose sampler notes the gen_ai.provider.name each span name first had when it was sampled. */
+    private static io.opentelemetry.sdk.OpenTelemetrySdk samplingProviders(java.util.Map<String, String> sampled) {
         io.opentelemetry.sdk.trace.samplers.Sampler recording = new io.opentelemetry.sdk.trace.samplers.Sampler() {
             @Override
             public io.opentelemetry.sdk.trace.samplers.SamplingResult shouldSample(io.opentelemetry.context.Context parent,
@@ -460,16 +471,31 @@ class ChatContextTest {
                 return "recording";
             }
         };
-        io.opentelemetry.sdk.OpenTelemetrySdk sdk = io.opentelemetry.sdk.OpenTelemetrySdk.builder()
+        return io.opentelemetry.sdk.OpenTelemetrySdk.builder()
                 .setTracerProvider(io.opentelemetry.sdk.trace.SdkTracerProvider.builder().setSampler(recording)
                         .addSpanProcessor(io.opentelemetry.sdk.trace.export.SimpleSpanProcessor.create(
                                 io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter.create())).build()).build();
-        ScriptedModel script = ScriptedModel.of(ScriptedModel.text("Done."));
-        Agent agent = ReinTelemetry.create(sdk)
-                .install(Agent.builder().model(PricedModel.of(new AcmeModel(script), "test-model", ModelPrice.of("3", "0.3", "15"))))
+    }
+
+    /**
+     * gen_ai.provider.name is sampling-relevant and the providers' conventions want it at span creation: a
+     * critic's chat span begins with its own model's provider, which the sampler sees, not the agent's.
+     */
+    @Test
+    void aCriticOnAnotherProvidersModelIsSampledAsThatProvider() {
+        java.util.Map<String, String> sampled = new java.util.concurrent.ConcurrentHashMap<>();
+        ScriptedModel agentScript = ScriptedModel.of(ScriptedModel.text("Done."));
+        ScriptedModel criticScript = ScriptedModel.of(ScriptedModel.toolCalls(ScriptedModel.call("verdict", "{\"approved\":true}")));
+        Agent agent = ReinTelemetry.create(samplingProviders(sampled))
+                .install(Agent.builder().model(PricedModel.of(new AcmeModel(agentScript), "test-model", ModelPrice.of("3", "0.3", "15")))
+                        .reflection(dev.rein.reflection.Reflection.critic(
+                                PricedModel.of(new AcmeModel(criticScript, "openai"), "critic-model", ModelPrice.of("1", "0.1", "5")),
+                                "critic-model"))
+                        .price("critic-model", ModelPrice.of("1", "0.1", "5")))
                 .build();
         assertThat(agent.run("answer").status()).isEqualTo(RunStatus.SUCCEEDED);
-        assertThat(sampled).containsEntry("invoke_agent rein", "acme").containsEntry("chat test-model", "acme");
+        assertThat(sampled).containsEntry("invoke_agent rein", "acme").containsEntry("chat test-model", "acme")
+                .containsEntry("chat critic-model", "openai");
     }
 
     /** A client of the application's, named in a failure's message by its class. */

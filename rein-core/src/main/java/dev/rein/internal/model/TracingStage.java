@@ -2,12 +2,14 @@ package dev.rein.internal.model;
 
 import dev.rein.ReinException;
 import dev.rein.budget.BudgetMeter;
+import dev.rein.model.Model;
 import dev.rein.model.ModelCall;
 import dev.rein.model.ModelDeadlineException;
 import dev.rein.model.ModelException;
 import dev.rein.model.ModelInterceptor;
 import dev.rein.model.ModelResponse;
 import dev.rein.model.Usage;
+import dev.rein.provider.ModelDefaults;
 import dev.rein.trace.TraceEvent;
 import dev.rein.trace.Tracer;
 import java.math.BigDecimal;
@@ -47,7 +49,8 @@ public final class TracingStage implements ModelInterceptor {
     public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
         int step = tracer.step();
         if (traceRequest) {
-            tracer.emit(new TraceEvent.ModelRequested(tracer.runId(), step, tracer.now(), call.purpose(), call.request()));
+            tracer.emit(new TraceEvent.ModelRequested(tracer.runId(), step, tracer.now(), call.purpose(), call.request(),
+                    providerName(call.model())));
         }
         BigDecimal before = meter.costUsd();
         boolean estimatedBefore = meter.usage().estimated();
@@ -74,6 +77,15 @@ public final class TracingStage implements ModelInterceptor {
             // too, and its model_request gets its model_failed, as every logical call's does
             tracer.emit(new TraceEvent.ModelFailed(tracer.runId(), step, tracer.now(), STAGE_FAILED, 0, e.getMessage(), null));
             throw e;
+        }
+    }
+
+    /** The provider the model names, null when it names none or fails to (an application's model: tracing must not fail the call). */
+    private static String providerName(Model model) {
+        try {
+            return model instanceof ModelDefaults defaults ? defaults.providerName() : null;
+        } catch (RuntimeException e) {
+            return null;
         }
     }
 

@@ -64,7 +64,9 @@ final class ModelSpans {
                 .setAttribute(GenAiConventions.REQUEST_MAX_TOKENS, (long) r.maxTokens())
                 .setAttribute(GenAiConventions.CONVERSATION_ID, run.runId())
                 .setAttribute(ReinConventions.MODEL_PURPOSE, e.purpose());
-        String provider = run.providerName();
+        // At span creation, as the conventions ask (samplers see it): the configured name, else the called model's own
+        // (a critic's may be another provider's than the agent's), else the run's
+        String provider = run.telemetry().settings.providerName() == null && e.provider() != null ? e.provider() : run.providerName();
         if (provider != null) {
             b.setAttribute(PROVIDER_NAME, provider);
         }
@@ -80,7 +82,7 @@ final class ModelSpans {
         open = b.startSpan();
         openModel = r.model();
         openProvider = provider;
-        openDialect = null;
+        openDialect = e.provider();
         openedAt = e.time();
         attemptModel = null;
         attemptProvider = null;
