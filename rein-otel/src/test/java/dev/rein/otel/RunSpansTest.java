@@ -339,6 +339,29 @@ class RunSpansTest {
                 .satisfies(p -> assertThat(p.getAttributes().get(GenAiConventions.ERROR_TYPE)).isEqualTo("_OTHER"));
     }
 
+    /**
+     * A call an application's model-call stage failed (it threw) was answered by no model: its chat span's error.type
+     * is stage_failed, the kind the run's model_failed event gives it, one of the values docs/observability.md lists
+     * (the conventions: "Instrumentations SHOULD document the list of errors they report"), and the run ends
+     * internal_error (probe).
+     */
+    @Test
+    void aCallAStageFailedHasTheStageFailedErrorType() {
+        dev.rein.model.ModelInterceptor broken = new dev.rein.model.ModelInterceptor() {
+            @Override
+            public dev.rein.model.ModelResponse intercept(dev.rein.model.ModelCall call, Chain chain) {
+                throw new IllegalStateException("cache offline");
+            }
+        };
+        RunResult result = agent(ScriptedModel.of(ScriptedModel.text("never"))).modelInterceptor(broken).build().run("say hello");
+        assertThat(result.status()).isEqualTo(RunStatus.FAILED);
+
+        SpanData chat = one("chat test-model");
+        assertThat(chat.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
+        assertThat(chat.getAttributes().get(GenAiConventions.ERROR_TYPE)).isEqualTo("stage_failed");
+        assertThat(one("invoke_agent rein").getAttributes().get(GenAiConventions.ERROR_TYPE)).isEqualTo("internal_error");
+    }
+
     @Test
     void withoutOptInAFailedSpansStatusDescriptionDoesNotRepeatItsErrorType() {
         // Recording errors: "It's NOT RECOMMENDED to duplicate status code or error.type in span status description."
