@@ -183,6 +183,64 @@ class TemporalRunTest {
     }
 
     /**
+     * An Error from the application's code (an assert in a verifier) ends the run FAILED with internal_error at once, as
+     * the local driver ends it (it catches Errors too): the activity is not retried as Temporal retries an Error that
+     * escapes an activity, the verifier run once (probe).
+     */
+    @Test
+    void anErrorFromAVerifierEndsTheRunFailedWithInternalErrorWithoutRetriesAsLocally() throws TimeoutException {
+        java.util.concurrent.atomic.AtomicInteger checks = new java.util.concurrent.atomic.AtomicInteger();
+        Verifier broken = answer -> {
+            checks.incrementAndGet();
+            throw new AssertionError("検証の前提が崩れた");
+        };
+        RunResult expected = Orders.agent(Orders.lookupThenAnswer(), new RecordingListener(), Orders.lookup()).verifier(broken)
+                .build().run("A-1?");
+        checks.set(0);
+
+        RecordingListener remote = new RecordingListener();
+        Agent agent = Orders.agent(Orders.lookupThenAnswer(), remote, Orders.lookup()).verifier(broken).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalRun run = server.start(agent).start("A-1?", "run-verifier-error");
+            RunResult result = TemporalTestServer.resultPolled(run, Duration.ofSeconds(30));
+
+            assertThat(checks).hasValue(1);
+            assertThat(result.status()).isEqualTo(RunStatus.FAILED).isEqualTo(expected.status());
+            assertThat(result.reason()).isEqualTo(expected.reason()).isEqualTo("internal_error");
+            assertThat(result.message()).isEqualTo(expected.message()).contains("検証の前提が崩れた");
+            assertThat(remote.events(TraceEvent.RunFinished.class)).singleElement()
+                    .satisfies(f -> assertThat(f.reason()).isEqualTo("internal_error"));
+        }
+    }
+
+    /**
+     * An Error from the model (a provider's missing class, say) ends the run after that one call, FAILED with the local
+     * run's reason and message, not retried (probe).
+     */
+    @Test
+    void anErrorFromTheModelEndsTheRunFailedWithInternalErrorAfterOneCallAsLocally() throws TimeoutException {
+        java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+        dev.rein.model.Model broken = (request, context) -> {
+            calls.incrementAndGet();
+            throw new NoClassDefFoundError("com/example/MissingCodec");
+        };
+        RunResult expected = Agent.builder().model(broken).modelName("m").tools(Orders.lookup()).budget(dev.rein.budget.Budget.builder().maxSteps(8).maxCostUsd((java.math.BigDecimal) null).maxDuration(Duration.ofMinutes(10)).build()).build().run("A-1?");
+        assertThat(calls).hasValue(1);
+        calls.set(0);
+
+        Agent agent = Agent.builder().model(broken).modelName("m").tools(Orders.lookup()).budget(dev.rein.budget.Budget.builder().maxSteps(8).maxCostUsd((java.math.BigDecimal) null).maxDuration(Duration.ofMinutes(10)).build()).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalRun run = server.start(agent).start("A-1?", "run-model-error");
+            RunResult result = TemporalTestServer.resultPolled(run, Duration.ofSeconds(30));
+
+            assertThat(calls).hasValue(1);
+            assertThat(result.status()).isEqualTo(RunStatus.FAILED).isEqualTo(expected.status());
+            assertThat(result.reason()).isEqualTo(expected.reason());
+            assertThat(result.message()).isEqualTo(expected.message()).contains("MissingCodec");
+        }
+    }
+
+    /**
      * A worker whose run store does not keep what it was given (not the store the other workers
      * share) cannot even trace the run's end: the run still ends FAILED with the reason and what to do.
      */
