@@ -170,6 +170,8 @@ class TemporalContinueAsNewTest {
             assertThat(second.refusedDecisions()).noneSatisfy(r -> assertThat(r).startsWith(hash));
             assertThat(second.result().status()).isEqualTo(RunStatus.SUCCEEDED);
             assertThat(ledger.charges).hasSize(1);
+            // replayed as a worker replays it (the workflow made from its input, before the signal): heard again
+            DeterminismTest.replay(server.client().fetchHistory("run-pause-signal-2"));
         }
     }
 

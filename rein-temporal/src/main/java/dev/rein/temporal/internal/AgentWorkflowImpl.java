@@ -85,13 +85,12 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
     private final List<String> refused = new ArrayList<>();
     private RunResult result;
 
-    /** The workflow for registration by type (replay tests): a continued run's state is restored when it runs. */
-    public AgentWorkflowImpl() {}
-
     /**
      * The workflow for the run's input, made before Temporal hands it any signal: a signal that came with the
      * execution's start (a decision sent as a pause continued as new) reaches the workflow before its workflow method
-     * runs, so a continued run's state is restored here, where the signal finds it.
+     * runs, so a continued run's state is restored here, where the signal finds it. The only way it is made (through
+     * {@link WorkerConverter#workflowFor}, which TemporalAgents.workflows registers), replays included: registered by
+     * type, such a signal would be refused, and the replay would differ from the run.
      */
     AgentWorkflowImpl(RunInput in) {
         if (in != null && in.carried() != null) {
