@@ -4,6 +4,7 @@ import dev.rein.eval.Finding;
 import dev.rein.eval.report.EvalReport;
 import dev.rein.eval.run.TrialOutcome;
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import dev.rein.internal.text.Controls;
 import dev.rein.internal.text.Counts;
 import java.util.Locale;
@@ -82,14 +83,21 @@ public final class TextSummary {
     }
 
     /**
-     * A rate to one decimal; one that is neither all nor nothing is never rounded to 100.0% or 0.0%
-     * (1,999 passed trials of 2,000 are "&gt;99.9%"), so a flaky result does not read as a perfect or a hopeless one.
+     * A rate as a percentage to one decimal, as the summary and the HTML report show it: the rate's decimal
+     * value ({@link BigDecimal#valueOf(double)}, the shortest decimal that reads back as the rate, which is
+     * what the report's JSON holds) times 100, rounded half up, so 9 passed trials of 2,000 (exactly 0.45%)
+     * are "0.5%" whatever the binary product {@code 0.0045 * 100} (0.44999999999999996) is. The report's
+     * page rounds by this rule too, from the same digits. A rate that is neither all nor nothing is never
+     * shown as 100.0% or 0.0% (1,999 passed trials of 2,000 are "&gt;99.9%"), so a flaky result does not
+     * read as a perfect or a hopeless one.
+     *
+     * @param rate a rate from 0 to 1, or null when nothing was graded ("n/a")
      */
-    static String pct(Double rate) {
+    public static String pct(Double rate) {
         if (rate == null) {
             return "n/a";
         }
-        String shown = String.format(Locale.ROOT, "%.1f", rate * 100);
+        String shown = BigDecimal.valueOf(rate).movePointRight(2).setScale(1, RoundingMode.HALF_UP).toPlainString();
         if (rate < 1 && shown.equals("100.0")) {
             return ">99.9%";
         }

@@ -41,4 +41,20 @@ class TextSummaryTest {
         assertThat(TextSummary.render(report(2000, 0))).contains("success rate 0.0% (0/2000 graded)");
         assertThat(TextSummary.render(report(3, 2))).contains("success rate 66.7% (2/3 graded)");
     }
+
+    /**
+     * A rate at a half-way point of one decimal (9 of 2,000 is exactly 0.45%) is rounded up from its decimal value, whatever
+     * the binary product rate × 100 is (0.44999999999999996 here): the HTML page rounds by the same rule.
+     */
+    @Test
+    void aRateHalfWayBetweenTwoTenthsRoundsUpFromItsDecimalValue() {
+        assertThat(TextSummary.render(report(2000, 9))).contains("success rate 0.5% (9/2000 graded)"); // 0.4% before
+        assertThat(TextSummary.render(report(2000, 59))).contains("success rate 3.0% (59/2000 graded)"); // 2.9% before
+        assertThat(TextSummary.render(report(2000, 63))).contains("success rate 3.2% (63/2000 graded)");
+        assertThat(TextSummary.render(report(2000, 1))).contains("success rate 0.1% (1/2000 graded)");
+        assertThat(TextSummary.pct(0.9995)).isEqualTo(">99.9%"); // rounds to 100.0, but not every trial passed
+        assertThat(TextSummary.pct(1e-7)).isEqualTo("<0.1%");
+        assertThat(TextSummary.pct(0.00049)).isEqualTo("<0.1%");
+        assertThat(TextSummary.pct(0.00051)).isEqualTo("0.1%");
+    }
 }

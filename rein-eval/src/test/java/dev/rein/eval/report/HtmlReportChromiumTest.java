@@ -184,6 +184,52 @@ class HtmlReportChromiumTest {
                 .contains("<div class=\"label\">Success rate</div><div class=\"value\">50.0%</div>");
     }
 
+    /**
+     * The page shows every rate with the digits of the text summary: at a half-way point (63 of 2,000 trials is exactly
+     * 3.15%) JavaScript's toFixed rounded the binary 0.0315 × 100 = 3.1499999999999995 down, to 3.1%, where rein eval's
+     * summary said 3.2%.
+     */
+    @Test
+    void ratesAtHalfWayPointsShowTheDigitsOfTheTextSummary(@TempDir Path temp) throws Exception {
+        int[] passed = {63, 9, 59, 71, 107, 1, 1999, 145};
+        List<dev.rein.eval.run.TrialOutcome> outcomes = new ArrayList<>();
+        List<dev.rein.eval.run.EvalResult.TaskInfo> tasks = new ArrayList<>();
+        for (int p : passed) {
+            String task = "passed-" + p;
+            tasks.add(new dev.rein.eval.run.EvalResult.TaskInfo(task, dev.rein.eval.TaskCategory.SHOULD_SUCCEED, "g", "succeeded"));
+            for (int i = 0; i < 2000; i++) {
+                boolean pass = i < p;
+                outcomes.add(new dev.rein.eval.run.TrialOutcome(task, dev.rein.eval.TaskCategory.SHOULD_SUCCEED, i,
+                        pass ? dev.rein.eval.run.Verdict.PASSED : dev.rein.eval.run.Verdict.FAILED,
+                        pass ? null : dev.rein.eval.FailureKind.WRONG_OUTCOME, false, false, "succeeded", "completed", "", "", 1,
+                        java.math.BigDecimal.ZERO, 1, null, List.of(), List.of(), List.of(), "run", null));
+            }
+        }
+        java.time.Instant at = java.time.Instant.parse("2026-12-05T10:00:00Z");
+        EvalReport report = EvalReport.of(new dev.rein.eval.run.EvalResult("halves", "", "scripted", 2000, at, at, tasks, outcomes));
+        Path html = temp.resolve("halves.html");
+        ReportWriter.writeHtml(report, html);
+        String dom = runChromium(temp.resolve("profile"), "--dump-dom", html.toUri().toString());
+        assertThat(dom).contains("data-render-status=\"ok\"");
+        // each task row's passed and success cells as "63/2000 3.2%", compared as a list (the page is megabytes of data)
+        List<String> shownOnThePage = new ArrayList<>();
+        Matcher row = Pattern.compile("<td class=\"num\">(\\d+/2000)</td><td class=\"num\">([^<]*)</td>").matcher(dom);
+        while (row.find()) {
+            shownOnThePage.add(row.group(1) + " " + row.group(2).replace("&gt;", ">").replace("&lt;", "<"));
+        }
+        List<String> shownInTheSummary = report.tasks().stream()
+                .map(t -> t.metrics().passed() + "/2000 " + dev.rein.eval.cli.TextSummary.pct(t.metrics().successRate())).toList();
+        assertThat(shownOnThePage).isEqualTo(shownInTheSummary);
+        // the exact values rounded half up: 3.15% → 3.2%, 0.45% → 0.5%, 2.95% → 3.0%, 99.95% → >99.9%, 7.25% → 7.3%
+        assertThat(shownOnThePage).startsWith("63/2000 3.2%", "9/2000 0.5%", "59/2000 3.0%", "71/2000 3.6%", "107/2000 5.4%",
+                "1/2000 0.1%", "1999/2000 >99.9%", "145/2000 7.3%");
+        Matcher card = Pattern.compile("<div class=\"label\">Success rate</div><div class=\"value\">([^<]*)</div>").matcher(dom);
+        assertThat(card.find()).as("the success rate card").isTrue();
+        String suiteRate = dev.rein.eval.cli.TextSummary.pct(report.summary().successRate());
+        assertThat(card.group(1)).isEqualTo(suiteRate);
+        assertThat(dev.rein.eval.cli.TextSummary.render(report)).contains("success rate " + suiteRate + " (");
+    }
+
     @Test
     void aScriptErrorIsVisibleInTheRenderedPage(@TempDir Path temp) throws Exception {
         String broken = ReportWriter.html(EvalReport.of(EvalRunner.builder().trials(1).build().run(DemoSuite.build())))
