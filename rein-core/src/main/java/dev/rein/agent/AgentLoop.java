@@ -1,5 +1,6 @@
 package dev.rein.agent;
 
+import dev.rein.ReinException;
 import dev.rein.run.FinalAnswer;
 import dev.rein.run.FinishReport;
 import dev.rein.run.NextStep;
@@ -90,6 +91,10 @@ final class AgentLoop {
             String why = e instanceof StoreConflictException ? conflict(e) : e.getMessage();
             return end(RunStatus.FAILED, reason, "the run's state could not be saved, so it stopped: " + why,
                     knownSoFar(whyStopped(reason, null)));
+        } catch (ReinException e) {
+            // the application's setup or code (an unpriced model a stage chose, a stage or policy breaking its contract,
+            // a verifier that threw): the exception says what and what to do, in its own words, not as Rein's failure
+            return end(RunStatus.FAILED, Reasons.INTERNAL_ERROR, e.getMessage(), knownSoFar(whyStopped(Reasons.INTERNAL_ERROR, null)));
         } catch (RuntimeException | Error e) { // an Error too: try to end, save and trace normally (runToEnd is the last resort)
             return end(RunStatus.FAILED, Reasons.INTERNAL_ERROR, "internal error: " + e,
                     knownSoFar(whyStopped(Reasons.INTERNAL_ERROR, null)));

@@ -93,9 +93,10 @@ public final class BudgetMeter {
             if (limits.maxCostUsd() != null) {
                 String what = limits == budget ? "the USD %s budget" : "the conversation budget's USD %s limit";
                 throw new ReinException("no price is known for model '" + callModel + "', which a model-call stage chose"
-                        + " for this call, so " + what.formatted(limits.maxCostUsd().toPlainString()) + " cannot be enforced;"
-                        + " the call was not made. Add it with price(\"" + callModel + "\", ModelPrice.of(input, cacheRead, output))"
-                        + " on the agent builder, or remove the money limit.");
+                        + " for this call, so " + what.formatted(limits.maxCostUsd().toPlainString()) + " cannot be enforced"
+                        + " (a money limit needs the price of every model called); the call was not made. Add it with price(\""
+                        + callModel + "\", ModelPrice.of(input, cacheRead, output)) on the agent builder (or in the PriceTable"
+                        + " given to prices(...)), or remove the money limit.");
             }
         }
     }

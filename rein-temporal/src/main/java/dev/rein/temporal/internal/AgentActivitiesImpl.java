@@ -227,8 +227,10 @@ public final class AgentActivitiesImpl implements AgentActivities {
             throw e;
         } catch (RuntimeException e) {
             // the exception's own message may carry a secret (the application's code wrote it), and no cause is
-            // attached: Temporal would keep its message and stack trace in the history unmasked
-            throw ApplicationFailure.newNonRetryableFailure(masker.redact("internal error: " + e), Reasons.INTERNAL_ERROR);
+            // attached: Temporal would keep its message and stack trace in the history unmasked. A ReinException (the
+            // application's setup or code: an unpriced model a stage chose) says what to change in its own words, as locally
+            String message = e instanceof dev.rein.ReinException ? e.getMessage() : "internal error: " + e;
+            throw ApplicationFailure.newNonRetryableFailure(masker.redact(message), Reasons.INTERNAL_ERROR);
         } finally {
             alive.close();
             if (alive.interruptedTheCall()) {
