@@ -1,6 +1,5 @@
 package dev.rein.provider;
 
-import dev.rein.budget.PriceTable;
 import dev.rein.model.Model;
 import dev.rein.model.ModelCallContext;
 import dev.rein.model.ModelException;
@@ -20,15 +19,14 @@ import java.util.Objects;
  * if given with {@code modelOption} (each replacing one of its type the agent sets), so its run's trace
  * ({@code model_request}), its stored requests and its checks at build (such as a thinking budget below max_tokens) see
  * what is sent. That holds for the model given to the agent itself: wrap this one around any other wrapper, not inside
- * it. As {@link PricedModel}, it keeps the wrapped model's defaults, its answer to {@link #abortsOnInterrupt()}, and
- * {@link #close()} closes it.
+ * it. As every {@link ForwardingModel}, it keeps the wrapped model's defaults, its answer to
+ * {@link #abortsOnInterrupt()}, and {@link #close()} closes it.
  */
-public final class OptionedModel implements Model, ModelDefaults, AutoCloseable {
-    private final Model model;
+public final class OptionedModel extends ForwardingModel {
     private final List<ModelOption> options;
 
     private OptionedModel(Model model, List<ModelOption> options) {
-        this.model = model;
+        super(model);
         this.options = options;
     }
 
@@ -52,12 +50,12 @@ public final class OptionedModel implements Model, ModelDefaults, AutoCloseable 
 
     @Override
     public ModelResponse call(ModelRequest request, ModelCallContext context) throws ModelException, InterruptedException {
-        return model.call(withOptions(request), context);
+        return super.call(withOptions(request), context);
     }
 
     @Override
     public long countTokens(ModelRequest request) throws ModelException, InterruptedException {
-        return model.countTokens(withOptions(request));
+        return super.countTokens(withOptions(request));
     }
 
     private ModelRequest withOptions(ModelRequest request) {
@@ -66,33 +64,5 @@ public final class OptionedModel implements Model, ModelDefaults, AutoCloseable 
             sent = sent.withOption(option);
         }
         return sent;
-    }
-
-    /** As the wrapped model, so that the options do not change which thread its calls run on. */
-    @Override
-    public boolean abortsOnInterrupt() {
-        return model.abortsOnInterrupt();
-    }
-
-    @Override
-    public String defaultModelName() {
-        return model instanceof ModelDefaults defaults ? defaults.defaultModelName() : null;
-    }
-
-    @Override
-    public PriceTable prices() {
-        return model instanceof ModelDefaults defaults ? defaults.prices() : PriceTable.empty();
-    }
-
-    @Override
-    public String providerName() {
-        return model instanceof ModelDefaults defaults ? defaults.providerName() : null;
-    }
-
-    @Override
-    public void close() throws Exception {
-        if (model instanceof AutoCloseable closeable) {
-            closeable.close();
-        }
     }
 }

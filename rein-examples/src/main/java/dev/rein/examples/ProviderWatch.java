@@ -1,14 +1,12 @@
 package dev.rein.examples;
 
-import dev.rein.budget.PriceTable;
 import dev.rein.model.Model;
 import dev.rein.model.ModelCallContext;
 import dev.rein.model.ModelDeadlineException;
 import dev.rein.model.ModelException;
 import dev.rein.model.ModelRequest;
 import dev.rein.model.ModelResponse;
-import dev.rein.provider.ModelDefaults;
-import java.util.Objects;
+import dev.rein.provider.ForwardingModel;
 
 /**
  * A demo's real model, remembering whether its last call failed: a demo reports only whether it ended as intended, and
@@ -16,18 +14,17 @@ import java.util.Objects;
  * setup failure to be told apart from an agent that ran and got it wrong. A failure a retry got past is forgotten by
  * the call that answered.
  */
-final class ProviderWatch implements Model, ModelDefaults, AutoCloseable {
-    private final Model model;
+final class ProviderWatch extends ForwardingModel {
     private volatile ModelException lastFailure;
 
     ProviderWatch(Model model) {
-        this.model = Objects.requireNonNull(model, "model");
+        super(model);
     }
 
     @Override
     public ModelResponse call(ModelRequest request, ModelCallContext context) throws ModelException, InterruptedException {
         try {
-            ModelResponse response = model.call(request, context);
+            ModelResponse response = super.call(request, context);
             lastFailure = null;
             return response;
         } catch (ModelDeadlineException e) {
@@ -36,16 +33,6 @@ final class ProviderWatch implements Model, ModelDefaults, AutoCloseable {
             lastFailure = e;
             throw e;
         }
-    }
-
-    @Override
-    public long countTokens(ModelRequest request) throws ModelException, InterruptedException {
-        return model.countTokens(request);
-    }
-
-    @Override
-    public boolean abortsOnInterrupt() {
-        return model.abortsOnInterrupt();
     }
 
     /**
@@ -59,27 +46,5 @@ final class ProviderWatch implements Model, ModelDefaults, AutoCloseable {
         }
         return "the model provider failed" + (e.httpStatus() > 0 ? " (HTTP " + e.httpStatus() + ")" : "") + ": "
                 + (e.getMessage() == null || e.getMessage().isBlank() ? e.kind() : e.getMessage());
-    }
-
-    @Override
-    public String defaultModelName() {
-        return model instanceof ModelDefaults defaults ? defaults.defaultModelName() : null;
-    }
-
-    @Override
-    public PriceTable prices() {
-        return model instanceof ModelDefaults defaults ? defaults.prices() : PriceTable.empty();
-    }
-
-    @Override
-    public String providerName() {
-        return model instanceof ModelDefaults defaults ? defaults.providerName() : null;
-    }
-
-    @Override
-    public void close() throws Exception {
-        if (model instanceof AutoCloseable closeable) {
-            closeable.close();
-        }
     }
 }

@@ -4,10 +4,9 @@ import dev.rein.ReinException;
 import dev.rein.model.Model;
 import dev.rein.model.ModelCall;
 import dev.rein.model.ModelException;
-import dev.rein.model.ModelCallContext;
 import dev.rein.model.ModelInterceptor;
-import dev.rein.model.ModelRequest;
 import dev.rein.model.ModelResponse;
+import dev.rein.provider.ForwardingModel;
 import java.util.List;
 
 /**
@@ -38,21 +37,16 @@ public final class AroundModelStage implements ModelInterceptor {
      * The model as the stages wrapped it, remembering the client it wraps: a failure of the client is
      * named by the client's class, not by a stage's wrapper ({@link ModelChain#MODEL}).
      */
-    record Wrapped(Model outer, Model client) implements Model {
-        @Override
-        public ModelResponse call(ModelRequest request, ModelCallContext context)
-                throws ModelException, InterruptedException {
-            return outer.call(request, context);
+    static final class Wrapped extends ForwardingModel {
+        private final Model client;
+
+        Wrapped(Model outer, Model client) {
+            super(outer);
+            this.client = client;
         }
 
-        @Override
-        public long countTokens(ModelRequest request) throws ModelException, InterruptedException {
-            return outer.countTokens(request);
-        }
-
-        @Override
-        public boolean abortsOnInterrupt() {
-            return outer.abortsOnInterrupt();
+        Model client() {
+            return client;
         }
     }
 
