@@ -187,12 +187,22 @@ final class ErrorMapper {
     }
 
     /**
-     * The 400 of a model that always thinks (Claude Opus 5.5, Fable 5.1, Sonnet 5.5 for {@code disabled}) to thinking
-     * off or with a manual budget: "\"thinking.type.disabled\" is not supported for this model. ...".
+     * The 400 of a model that always thinks (Claude Opus 5.5, Fable 5.1, Sonnet 5.5) to thinking off:
+     * "\"thinking.type.disabled\" is not supported for this model. ...".
      */
-    private static final java.util.regex.Pattern THINKING_NOT_SUPPORTED =
-            java.util.regex.Pattern.compile("^\"thinking\\.type\\.(disabled|enabled)\" is not supported for this model");
-    /** What to do instead, in Rein's terms: the API's words name its fields, not Rein's options. */
+    private static final java.util.regex.Pattern THINKING_OFF_NOT_SUPPORTED =
+            java.util.regex.Pattern.compile("^\"thinking\\.type\\.disabled\" is not supported for this model");
+    /**
+     * The same 400 to a manual budget ({@code "thinking.type.enabled"}), which more models refuse than those that always
+     * think: the thinking troubleshooting docs say every model from Claude 4.7 on (Claude Sonnet 5 and Opus 5 too).
+     */
+    private static final java.util.regex.Pattern BUDGET_NOT_SUPPORTED =
+            java.util.regex.Pattern.compile("^\"thinking\\.type\\.enabled\" is not supported for this model");
+    /** What to do instead of a budget, in Rein's terms: the API's words name its fields, not Rein's options. */
+    static final String NO_BUDGET_ADVICE = " (this model takes no thinking budget, as no model from Claude 4.7 on does: use"
+            + " AnthropicThinking.adaptive() or leave AnthropicThinking out (for the rein command, --thinking adaptive, or leave"
+            + " --thinking out), and set how much it thinks with AnthropicEffort)";
+    /** What to do instead of thinking off, in Rein's terms: the API's words name its fields, not Rein's options. */
     static final String ALWAYS_THINKS_ADVICE = " (this model always thinks: leave AnthropicThinking out or use"
             + " AnthropicThinking.adaptive() (for the rein command, leave --thinking out or give --thinking adaptive), and set"
             + " how much it thinks with AnthropicEffort; on Claude Sonnet 5.5, AnthropicThinking.betweenTools() leaves out the"
@@ -210,8 +220,11 @@ final class ErrorMapper {
      * to use instead in Rein's terms; empty for any other message.
      */
     static String settingAdvice(String apiMessage) {
-        if (THINKING_NOT_SUPPORTED.matcher(apiMessage).find()) {
+        if (THINKING_OFF_NOT_SUPPORTED.matcher(apiMessage).find()) {
             return ALWAYS_THINKS_ADVICE;
+        }
+        if (BUDGET_NOT_SUPPORTED.matcher(apiMessage).find()) {
+            return NO_BUDGET_ADVICE;
         }
         return FORCED_TOOL_CHOICE_NOT_SUPPORTED.matcher(apiMessage).find() ? NO_FORCED_TOOL_CHOICE_ADVICE : "";
     }

@@ -39,10 +39,29 @@ class NewestModelsTest extends FakeApi {
             String type = thinking.type().name().toLowerCase(java.util.Locale.ROOT);
             assertThat(e.getMessage()).isEqualTo("\"thinking.type." + type + "\" is not supported for this model. Use"
                     + " \"thinking.type.adaptive\" and \"output_config.effort\" to control thinking behavior."
-                    + ErrorMapper.ALWAYS_THINKS_ADVICE);
+                    + (type.equals("disabled") ? ErrorMapper.ALWAYS_THINKS_ADVICE : ErrorMapper.NO_BUDGET_ADVICE));
         }
         assertThat(ErrorMapper.ALWAYS_THINKS_ADVICE).contains("AnthropicThinking.adaptive()").contains("AnthropicEffort")
                 .contains("--thinking");
+    }
+
+    /**
+     * The thinking troubleshooting docs: every model from Claude 4.7 on refuses a budget, also those that may think
+     * less or not at all (Claude Sonnet 5, Opus 5): the refusal says to use adaptive thinking and effort, not that the
+     * model always thinks.
+     */
+    @Test
+    void aBudgetRefusedByAModelThatMayStillTurnThinkingOffSaysToUseAdaptiveThinkingNotThatItAlwaysThinks() {
+        String api = "\"thinking.type.enabled\" is not supported for this model. Use \"thinking.type.adaptive\" and"
+                + " \"output_config.effort\" to control thinking behavior.";
+        server.enqueue(FakeReply.error(dev.rein.testkit.ApiErrorType.INVALID_REQUEST, api));
+        ModelException e = refusal(dev.rein.model.ModelRequest.builder("claude-sonnet-5").maxTokens(4000)
+                .addMessage(dev.rein.model.Message.user("hi")).option(AnthropicThinking.budget(2000)));
+
+        assertThat(e.kind()).isEqualTo(Kind.INVALID_REQUEST);
+        assertThat(e.getMessage()).startsWith(api).doesNotContain("always thinks")
+                .contains("takes no thinking budget").contains("AnthropicThinking.adaptive()").contains("AnthropicEffort")
+                .contains("--thinking adaptive");
     }
 
     @Test
