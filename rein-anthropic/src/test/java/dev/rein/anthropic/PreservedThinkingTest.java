@@ -186,7 +186,8 @@ class PreservedThinkingTest extends FakeApi {
                 return chain.proceed(calls++ == 0 ? call : call.withRequest(call.request().withModel("claude-opus-5-5")));
             }
         };
-        RunResult result = Agent.builder().model(model).modelName("claude-sonnet-5").tools(lookup())
+        // Claude Sonnet 4.5 takes a budget (the models from Claude 4.7 on refuse one) and does not bind its thinking.
+        RunResult result = Agent.builder().model(model).modelName("claude-sonnet-4-5").tools(lookup())
                 .modelOption(AnthropicThinking.budget(2_000)).stateInPrompt(StateInPrompt.STATE_ONLY)
                 .modelInterceptor(switchSecondStep).build().run("A-1 は?");
 
