@@ -116,7 +116,9 @@ final class EvalCommand implements Callable<Integer> {
                 report, json, EvalRunner.DEFAULT_PARALLELISM, traces, recorded -> ReplayCommand.agent(recorded, env),
                 provider == null ? null : RunReport.keyAdvice(provider, env.env()));
         if (mcp == null) {
-            return guarded(() -> EvalCommandSupport.run(options, EvalRegistry.load(), env.out(), env.err()));
+            EvalRegistry registry = EvalRegistry.load();
+            requireRoom(registry);
+            return guarded(() -> EvalCommandSupport.run(options, registry, env.out(), env.err()));
         }
         if (Files.isDirectory(suite)) {
             throw new UsageException("--mcp does not apply to a folder of traces: a replay answers every tool call from its"
@@ -127,6 +129,7 @@ final class EvalCommand implements Callable<Integer> {
             // a server's tool named like one of the suite agent's own is one usage error at load, with the advice
             // rein example --mcp gives, rather than an agent that fails to build in every trial
             EvalRegistry registry = EvalRegistry.loading().sharedToolset("mcp", tools.tools(), DemoModel.MCP_CLASH_ADVICE).build();
+            requireRoom(registry);
             return guarded(() -> EvalCommandSupport.run(options, registry, env.out(), env.err()));
         }
     }
@@ -188,6 +191,23 @@ final class EvalCommand implements Callable<Integer> {
     }
 
     /** With --price, the model carries its price to the trials' agents, which build their budgets from the model. */
+    /**
+     * Before any trial: an option a suite agent cannot take (a thinking budget not below its max_tokens) is one usage
+     * error naming the option, the task and what to do, not an infrastructure error in every trial.
+     */
+    private void requireRoom(EvalRegistry registry) {
+        if (model == null || reasoning.given() == null) {
+            return;
+        }
+        dev.rein.eval.Suite loaded;
+        try {
+            loaded = dev.rein.eval.file.SuiteFile.load(suite, registry);
+        } catch (RuntimeException e) {
+            return; // EvalCommandSupport reports a suite it cannot load, in its words
+        }
+        reasoning.requireRoomIn(loaded, model, "agent.max_tokens in the suite");
+    }
+
     private static Model priced(Model model, String name, ProviderSelection provider) {
         return provider.price() == null ? model : PricedModel.of(model, name, provider.modelPrice(name));
     }

@@ -62,6 +62,25 @@ final class ExampleCommand implements Callable<Integer> {
         this.env = env;
     }
 
+    /**
+     * Before the demo or any trial: an option the example's agents cannot take (a thinking budget not below their own
+     * max_tokens: npc's 400) is one usage error, not a refusal at the demo's agent or in every trial.
+     */
+    private void requireRoom() {
+        if (offline || reasoning.given() == null) {
+            return;
+        }
+        dev.rein.eval.Suite suite;
+        try {
+            suite = Examples.find(name).map(dev.rein.examples.Example::suite).orElse(null);
+        } catch (RuntimeException e) {
+            return; // the example reports it when it runs
+        }
+        if (suite != null) {
+            reasoning.requireRoomIn(suite, model != null ? model : "model", null);
+        }
+    }
+
     @Override
     public Integer call() {
         if (trials != null && !eval) {
@@ -91,6 +110,7 @@ final class ExampleCommand implements Callable<Integer> {
         }
         Map<String, String> environment = provider.environment(env.env());
         ModelPrice price = provider.modelPrice(model);
+        requireRoom();
         if (eval) {
             // as rein eval: Ctrl-C interrupts this thread, whose runner cancels the trials in flight, and the
             // command reports 130 itself rather than the JVM ending mid-trial without a word

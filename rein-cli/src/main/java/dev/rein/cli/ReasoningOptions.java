@@ -1,9 +1,19 @@
 package dev.rein.cli;
 
+import dev.rein.ReinException;
+import dev.rein.agent.Agent;
 import dev.rein.anthropic.AnthropicProvider;
+import dev.rein.budget.ModelPrice;
+import dev.rein.eval.Environment;
+import dev.rein.eval.Suite;
+import dev.rein.eval.Task;
+import dev.rein.eval.TrialModel;
+import dev.rein.model.Model;
 import dev.rein.model.ModelOption;
 import dev.rein.openai.OpenAiProvider;
 import dev.rein.openai.OpenAiReasoningEffort;
+import dev.rein.provider.OptionedModel;
+import dev.rein.provider.PricedModel;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Option;
@@ -46,6 +56,60 @@ public final class ReasoningOptions {
             throw new UsageException("--reasoning-effort is an option of OpenAI Chat Completions (reasoning_effort), and the"
                     + " provider is '" + provider.provider() + "': leave --reasoning-effort out (Claude's is --thinking), or use"
                     + " --provider openai");
+        }
+    }
+
+    /**
+     * Refuses, before any trial or demo run, an option an agent of {@code suite} cannot take (its build would refuse it in
+     * every trial): above all a thinking budget not below the agent's own max_tokens, said in the options' terms. Each
+     * task's agent is built twice in a fresh environment on a model that is never called, without the options and with
+     * them; an agent that cannot be built even without them is left to its trials, which report it as before.
+     *
+     * @param suite     the suite whose agents get the options
+     * @param modelName the model the trials run on
+     * @param raise     how to raise an agent's max_tokens, e.g. "agent.max_tokens in the suite"; null when there is no way
+     * @throws UsageException naming the option, its value, the task, the agent's max_tokens and what to do
+     */
+    void requireRoomIn(Suite suite, String modelName, String raise) {
+        List<ModelOption> options = modelOptions();
+        if (options.isEmpty()) {
+            return;
+        }
+        Model standIn = PricedModel.of((request, context) -> {
+            throw new IllegalStateException("the options' check calls no model");
+        }, modelName, ModelPrice.of("0", "0", "0"));
+        for (Task<?> task : suite.tasks()) {
+            refused(task, new TrialModel(standIn, modelName), new TrialModel(OptionedModel.of(standIn, options), modelName), raise);
+        }
+    }
+
+    private <E extends Environment> void refused(Task<E> task, TrialModel plain, TrialModel optioned, String raise) {
+        int maxTokens;
+        try (E env = task.newEnvironment()) {
+            env.reset();
+            Agent agent = task.agent().create(env, plain);
+            if (agent == null) {
+                return;
+            }
+            maxTokens = agent.config().maxTokens();
+        } catch (Exception e) {
+            return; // not the options' doing: the trials report it as before
+        }
+        try (E env = task.newEnvironment()) {
+            env.reset();
+            task.agent().create(env, optioned);
+        } catch (ReinException e) {
+            String option = thinking != null ? "--thinking " + thinking : "--reasoning-effort " + reasoningEffort;
+            String agent = "the agent of task '" + task.id() + "'";
+            if (thinking != null && !thinking.equals(OptionValues.Thinking.ADAPTIVE)
+                    && !thinking.equals(OptionValues.Thinking.BETWEEN_TOOLS) && Integer.parseInt(thinking) >= maxTokens) {
+                throw new UsageException(option + " must be below max_tokens, which is " + maxTokens + " for " + agent
+                        + ", as the API wants thinking's budget below it: give a budget below " + maxTokens
+                        + " (or --thinking adaptive)" + (raise == null ? "" : ", or raise " + raise));
+            }
+            throw new UsageException(option + " cannot be used with " + agent + ": " + e.getMessage());
+        } catch (Exception e) {
+            // an environment that failed the second time: the trials report it as before
         }
     }
 

@@ -188,4 +188,47 @@ class ThinkingOptionTest {
         assertThat(scripted.stderrLines()).singleElement().asString().contains("leave --thinking out");
         assertThat(server.requestCount()).isZero();
     }
+
+    /**
+     * A budget a suite agent's own max_tokens leaves no room for is one usage error before any trial or demo run, in the
+     * options' terms (which option, which value, which agent's max_tokens, what to do); it was refused at every trial's
+     * call (or agent), in the library's words, and the evaluation ended in infrastructure errors.
+     */
+    @Test
+    void aBudgetASuiteAgentsMaxTokensLeavesNoRoomForIsAUsageErrorBeforeAnyTrial(@TempDir Path dir) throws Exception {
+        Path suite = Files.writeString(dir.resolve("suite.yaml"), """
+                suite: one
+                environment: {name: file_tree, options: {files: {a.txt: alpha}}}
+                agent: {toolsets: [files_read], max_tokens: 2048}
+                tasks:
+                  - id: hello
+                    goal: say hello
+                    script:
+                      - text: hello
+                """);
+        InProcessCli.Outcome eval = cli.run("eval", suite.toString(), "--model", "claude-sonnet-4-5", "--thinking", "4000");
+        assertThat(eval.exitCode()).as(eval.stderr()).isEqualTo(ExitCodes.USAGE);
+        assertThat(eval.stderrLines()).singleElement().asString().startsWith("rein eval: --thinking 4000 must be below max_tokens,"
+                + " which is 2048 for the agent of task 'hello'").contains("agent.max_tokens in the suite")
+                .contains("--thinking adaptive");
+
+        for (String[] args : new String[][] {{"example", "npc", "--thinking", "2000"},
+                {"example", "npc", "--eval", "--trials", "1", "--thinking", "2000"}}) {
+            InProcessCli.Outcome example = cli.run(args);
+            assertThat(example.exitCode()).as(String.join(" ", args) + ": " + example.stderr()).isEqualTo(ExitCodes.USAGE);
+            assertThat(example.stderrLines()).as(String.join(" ", args)).singleElement().asString()
+                    .contains("--thinking 2000 must be below max_tokens, which is 400 for the agent of task")
+                    .contains("give a budget below 400");
+            assertThat(example.stdout()).as(String.join(" ", args)).isEmpty();
+        }
+        assertThat(server.requestCount()).isZero();
+
+        // room enough: the trials run and send it
+        server.enqueue(FakeReply.message().text("hello").build());
+        InProcessCli.Outcome roomy = cli.run("eval", suite.toString(), "--model", "claude-sonnet-4-5", "--thinking", "1024",
+                "--trials", "1");
+        assertThat(roomy.exitCode()).as(roomy.stderr()).isZero();
+        assertThat(server.requests()).singleElement().satisfies(request -> assertThat(request.body().get("thinking"))
+                .isEqualTo(Json.parse("{\"type\": \"enabled\", \"budget_tokens\": 1024}")));
+    }
 }
