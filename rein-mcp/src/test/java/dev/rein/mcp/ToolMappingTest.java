@@ -417,6 +417,36 @@ class ToolMappingTest {
     }
 
     @Test
+    void aBurstOfListChangedNotificationsCostsAtMostTwoListingsAndTheNewestListIsTakenUp() throws Exception {
+        // Each notifications/tools/list_changed started a listing of its own at once, on a thread of its own: a server
+        // sending 50 in a row had 50 tools/list requests in flight. One listing runs at a time now, and the
+        // notifications that come meanwhile are answered by one more listing, begun after them.
+        java.util.concurrent.atomic.AtomicInteger listings = new java.util.concurrent.atomic.AtomicInteger();
+        try (McpToolset mcp = start("", (server, message) -> {
+            switch (message.path("method").asText()) {
+                case "initialize" -> server.initialized(message, "2025-11-25");
+                case "tools/list" -> server.result(message.get("id"), Map.of("tools", listings.incrementAndGet() == 1
+                        ? List.of(ScriptedStdioServer.tool("change")) : List.of(ScriptedStdioServer.tool("change"), ScriptedStdioServer.tool("新しい"))));
+                case "tools/call" -> {
+                    for (int i = 0; i < 50; i++) {
+                        server.send(Map.of("jsonrpc", "2.0", "method", "notifications/tools/list_changed"));
+                    }
+                    server.result(message.get("id"), Map.of("content", List.of(Map.of("type", "text", "text", "changed"))));
+                }
+                default -> { }
+            }
+        })) {
+            assertThat(invoke(mcp, "change").content()).isEqualTo("changed");
+            for (int i = 0; i < 200 && mcp.tools().size() < 2; i++) {
+                Thread.sleep(25);
+            }
+            Thread.sleep(1000); // time for more listings to arrive, were they sent
+            assertThat(mcp.describe()).extracting(McpToolInfo::mcpName).containsExactly("change", "新しい");
+            assertThat(listings.get()).as("one at start, at most two for the burst").isBetween(2, 3);
+        }
+    }
+
+    @Test
     void aCallResultWithAFieldOfTheWrongTypeIsTheCallsErrorNamingTheFieldAndTheServerIsKept() throws Exception {
         // Before, 'isError: "no"' and a "content" that is not an array failed as "failed while running tool 'look':
         // IllegalArgumentException: Cannot deserialize value of type `java.lang.Boolean` ... The server is restarted

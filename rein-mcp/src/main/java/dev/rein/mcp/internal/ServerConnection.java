@@ -19,7 +19,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
@@ -41,9 +40,12 @@ public final class ServerConnection implements AutoCloseable {
     private final StderrTail stderr;
     private final Consumer<List<McpSchema.Tool>> onTools;
     private Session session;
-    /** Tool-list refreshes asked for (one per list_changed) and the newest whose listing was taken up. */
-    private final AtomicLong refreshesAsked = new AtomicLong();
-    private long refreshTakenUp;
+    /** Guards {@link #refreshRunning} and {@link #refreshAgain}. */
+    private final Object refreshLock = new Object();
+    /** Whether a tool-list refresh is running (one at a time). */
+    private boolean refreshRunning;
+    /** Whether a refresh was asked for (a list_changed) while one ran: one more runs after it. */
+    private boolean refreshAgain;
     private String lastFailure;
     /** Why the last restart failed; null when it did not. */
     private String restartFailure;
@@ -331,31 +333,50 @@ public final class ServerConnection implements AutoCloseable {
         }
     }
 
-    /** On list_changed: list again off the SDK's thread, and hand the new list on. */
+    /**
+     * On list_changed: list again off the SDK's thread, and hand the new list on. A server may send
+     * many notifications in a row; each started a listing of its own at once, so a burst of them
+     * had as many {@code tools/list} requests (and threads) in flight. One listing runs at a time:
+     * those asked for while it runs are answered by one more, begun after them, so the newest
+     * list is still taken up, and listings end in the order they began.
+     */
     private void refreshLater() {
-        long asked = refreshesAsked.incrementAndGet();
-        Thread.ofVirtual().name("rein-mcp-refresh-" + config.name()).start(() -> {
-            Session current;
-            synchronized (this) {
-                current = session;
-            }
-            if (current == null || current.broken.isDone()) {
+        synchronized (refreshLock) {
+            if (refreshRunning) {
+                refreshAgain = true;
                 return;
             }
-            try {
-                List<McpSchema.Tool> tools = listAll(current);
-                // Several notifications in a row list concurrently; a listing that ends after a newer
-                // one was taken up is older than what the toolset has, and is dropped.
-                synchronized (refreshesAsked) {
-                    if (asked > refreshTakenUp) {
-                        refreshTakenUp = asked;
-                        onTools.accept(tools);
-                    }
-                }
-            } catch (IOException | RuntimeException e) {
-                // the next call notices a broken server; a failed refresh keeps the tools known so far
-            }
+            refreshRunning = true;
+        }
+        Thread.ofVirtual().name("rein-mcp-refresh-" + config.name()).start(() -> {
+            do {
+                refreshOnce();
+            } while (again());
         });
+    }
+
+    /** Whether a refresh was asked for while the last one ran (then it is run now); else the refreshing ends. */
+    private boolean again() {
+        synchronized (refreshLock) {
+            refreshRunning = refreshAgain;
+            refreshAgain = false;
+            return refreshRunning;
+        }
+    }
+
+    private void refreshOnce() {
+        Session current;
+        synchronized (this) {
+            current = session;
+        }
+        if (current == null || current.broken.isDone()) {
+            return;
+        }
+        try {
+            onTools.accept(listAll(current));
+        } catch (IOException | RuntimeException e) {
+            // the next call notices a broken server; a failed refresh keeps the tools known so far
+        }
     }
 
     /**
