@@ -79,6 +79,9 @@ final class ChatContextPropagation implements ModelInterceptor {
         if (handoff == null) {
             return call.model();
         }
+        if (call.model() instanceof InContext in && in.context() == handoff.chat()) {
+            return in; // this telemetry is on the agent twice and has wrapped the model already: its chunks are timed once
+        }
         String provider = handoff.run().learnProvider(call.model(), Span.fromContext(handoff.chat()));
         return new InContext(call.model(), handoff.chat(), handoff.run(), provider, handoff.streamed());
     }

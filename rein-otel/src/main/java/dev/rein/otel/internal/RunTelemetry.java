@@ -62,6 +62,8 @@ final class RunTelemetry implements RunListener {
     /** This segment began with a reply's turn; its state change names the status it continued from. */
     private volatile boolean replyOpened;
     private volatile boolean resumedFromSet;
+    /** Null until the first event; then whether this listener traces the run (false: its telemetry is on the agent twice). */
+    private volatile Boolean tracing;
 
     RunTelemetry(Telemetry telemetry, String runId, Context parent, Model model) {
         this.telemetry = telemetry;
@@ -129,6 +131,12 @@ final class RunTelemetry implements RunListener {
 
     @Override
     public void onEvent(TraceEvent event) {
+        if (tracing == null) { // a run's events come one at a time
+            tracing = telemetry.claim(runId, this, event);
+        }
+        if (!tracing) {
+            return;
+        }
         switch (event) {
             case TraceEvent.RunStarted e -> started(e);
             case TraceEvent.RunResumed e -> resumed(e);

@@ -5,6 +5,7 @@ import dev.rein.model.Model;
 import dev.rein.model.ModelInterceptor;
 import dev.rein.tool.ToolInterceptor;
 import dev.rein.trace.RunListener;
+import dev.rein.trace.TraceEvent;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.Tracer;
@@ -17,12 +18,15 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The state one {@code ReinTelemetry} shares across runs: the tracer, the instruments, the span
  * links, and the runs in progress (so the tool interceptor finds a call's span by run and call id).
  */
 public final class Telemetry {
+    private static final Logger LOG = LoggerFactory.getLogger(Telemetry.class);
     static final String SCOPE = "dev.rein.otel";
     /** The scope's version: rein-otel's, so a backend can tell which release made the telemetry; null when unknown. */
     static final String SCOPE_VERSION = scopeVersion();
@@ -36,6 +40,12 @@ public final class Telemetry {
     private final ChatContextPropagation chatInterceptor;
     /** The chat span just opened on this thread, and its run, for the model-call stage that runs next on it. */
     private final ThreadLocal<ChatHandoff> chatHandoff = new ThreadLocal<>();
+    /** The listener tracing each run, and the event it began with (see {@link #claim}). */
+    private final Map<String, Claim> claims = new ConcurrentHashMap<>();
+    /** Whether a second installation on one agent has been said (once: it is said at every run otherwise). */
+    private final AtomicBoolean installedTwice = new AtomicBoolean();
+
+    private record Claim(RunTelemetry run, TraceEvent first) {}
 
     /**
      * A chat span's context, the run it belongs to, and whether the call has streamed a chunk yet
@@ -121,8 +131,30 @@ public final class Telemetry {
         chatHandoff.remove();
     }
 
+    /**
+     * Whether {@code run}, hearing its first event {@code first}, traces its run: false when another listener of this
+     * telemetry for the same run heard that very event first. That is this telemetry installed on the agent twice
+     * (install on a builder that had it already, such as a copy of an installed agent's): every listener of a run
+     * hears the same event instances, and a second tracer would double every span and metric. The one that traces
+     * is the run's for the tool and model interceptors. A later segment of the run begins with an event of its own.
+     */
+    boolean claim(String runId, RunTelemetry run, TraceEvent first) {
+        Claim claim = claims.compute(runId, (id, earlier) ->
+                earlier != null && earlier.first() == first && earlier.run() != run ? earlier : new Claim(run, first));
+        if (claim.run() != run) {
+            if (installedTwice.compareAndSet(false, true)) {
+                LOG.warn("ReinTelemetry is installed more than once on an agent (install on a builder that has it already,"
+                        + " such as agent.config().toBuilder() of an installed agent); each run is traced once: install it once");
+            }
+            return false;
+        }
+        active.put(runId, run);
+        return true;
+    }
+
     void finished(String runId, RunTelemetry run) {
         active.remove(runId, run);
+        claims.computeIfPresent(runId, (id, claim) -> claim.run() == run ? null : claim);
     }
 
     /** The context of a tool call's span, or null when the call has none (not traced by this instance). */
