@@ -181,8 +181,9 @@ public final class ReinTelemetry {
          * ({@link dev.rein.provider.ModelDefaults#providerName()}: rein-anthropic's and rein-openai's
          * models give theirs), so the run span and the chat spans have it when they begin, as the
          * conventions ask for samplers; a model that names none is asked again at each call. Each chat
-         * span names the provider of the model it called (a critic's or a fallback's may be another
-         * one's: its span names the agent's until the call reaches that model). Set, every span names this one.
+         * span names the provider of the model it called, from its creation (a critic's may be another
+         * one's); a fallback stage's backup of another provider is named once the call reaches it, a
+         * {@code rein.model.fallback} event keeping the first. Set, every span names this one.
          */
         public Builder providerName(String name) {
             this.providerName = name;
