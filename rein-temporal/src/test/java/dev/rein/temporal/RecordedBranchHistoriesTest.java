@@ -30,7 +30,9 @@ import org.junit.jupiter.api.Test;
  *   <li>{@code pause-continue-as-new} (a pause that continued as new, and the execution it continued in);
  *   <li>{@code continue-as-new} (a run that continued as new between steps, and the execution it continued in);
  *   <li>{@code deadline-in-call-intervention} (the deadline passed during a model call);
- *   <li>{@code end-not-cancelled} (a cancel arrived while the run's end was traced).
+ *   <li>{@code end-not-cancelled} (a cancel arrived while the run's end was traced);
+ *   <li>and, with no branch of its own, {@code decision-with-continued-start} (a decision delivered with the start of
+ *       an execution a pause continued in, heard since 5f90245b: the workflow is made from the run's input).
  * </ul>
  * Those are recorded with the current code (each branch's version 1). The histories named {@code *-before-<commit>}
  * were recorded with the code of that commit's parent, before the change, and pin that runs recorded then still replay
@@ -55,6 +57,7 @@ class RecordedBranchHistoriesTest {
     static final String CONTINUED_NEXT = "continue-as-new-v2-next.json";
     static final String DEADLINE_IN_CALL = "deadline-in-call-intervention-v2.json";
     static final String END_NOT_CANCELLED = "end-not-cancelled-v2.json";
+    static final String DECISION_WITH_START = "decision-with-continued-start-v2.json";
 
     @Test
     void aStepWhoseReadWasCancelledWhenAnotherFailedForGoodStillReplays() throws Exception {
@@ -147,6 +150,22 @@ class RecordedBranchHistoriesTest {
         DeterminismTest.replay(history);
     }
 
+    @Test
+    void aDecisionDeliveredWithTheStartOfAContinuedPauseStillReplays() throws Exception {
+        WorkflowExecutionHistory history = recorded(DECISION_WITH_START);
+        assertThat(history.getEvents().get(0).getWorkflowExecutionStartedEventAttributes().getInput().getPayloadsCount())
+                .isOne();
+        List<HistoryEvent> events = history.getEvents();
+        int signalled = events.indexOf(events.stream().filter(HistoryEvent::hasWorkflowExecutionSignaledEventAttributes)
+                .findFirst().orElseThrow());
+        int firstTask = events.indexOf(events.stream().filter(HistoryEvent::hasWorkflowTaskStartedEventAttributes)
+                .findFirst().orElseThrow());
+        assertThat(signalled).as("the decision came with the start, before the first workflow task").isLessThan(firstTask);
+        assertThat(scheduled(history, "ReinResumed")).as("the decision heard: the pause ended").isOne();
+        assertThat(history.getLastEvent().hasWorkflowExecutionCompletedEventAttributes()).isTrue();
+        DeterminismTest.replay(history);
+    }
+
     /** Records the current code's histories that the folder the property names lacks (see the class doc). */
     @Test
     void recordWhenAsked() throws Exception {
@@ -175,6 +194,9 @@ class RecordedBranchHistoriesTest {
         }
         if (absent(into, END_NOT_CANCELLED)) {
             Files.writeString(into.resolve(END_NOT_CANCELLED), cancelAtEnd().toJson(true));
+        }
+        if (absent(into, DECISION_WITH_START)) {
+            Files.writeString(into.resolve(DECISION_WITH_START), decisionWithContinuedStart().toJson(true));
         }
     }
 
@@ -231,6 +253,43 @@ class RecordedBranchHistoriesTest {
                     .getWorkflowExecutionInfo();
             return List.of(server.client().fetchHistory("run-pause-continued", info.getFirstRunId()),
                     server.client().fetchHistory("run-pause-continued", info.getExecution().getRunId()));
+        }
+    }
+
+    /**
+     * As TemporalContinueAsNewTest's: a pause continues as new; its continued input is started again under another id
+     * with the approval (signalWithStart), as Temporal delivers a decision sent just as the pause continued.
+     */
+    private static WorkflowExecutionHistory decisionWithContinuedStart() throws InterruptedException {
+        Orders.Ledger ledger = new Orders.Ledger();
+        Agent agent = Orders.withApproval(Orders.agent(Orders.refundThenAnswer(), new RecordingListener(), Orders.lookup(),
+                Orders.refund(ledger, key -> {})));
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalAgentClient agents = server.start(agent).withHistoryLimit(80);
+            TemporalRun run = agents.start("A-1 を返金して", "run-decision-with-start");
+            TemporalApprovalTest.awaitStatus(run, RunStatus.WAITING_APPROVAL);
+            AgentWorkflow stub = server.client().newWorkflowStub(AgentWorkflow.class, "run-decision-with-start");
+            for (int i = 0; i < 60; i++) {
+                stub.decide(ApprovalSignal.approve(String.format("%064x", i), "mallory"));
+            }
+            long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (server.client().fetchHistory("run-decision-with-start").getEvents().get(0)
+                    .getWorkflowExecutionStartedEventAttributes().getContinuedExecutionRunId().isEmpty()
+                    && System.nanoTime() < until) {
+                Thread.sleep(100);
+            }
+            String hash = run.pendingApprovals().get(0).actionHash();
+            var carried = server.client().fetchHistory("run-decision-with-start").getEvents().get(0)
+                    .getWorkflowExecutionStartedEventAttributes().getInput();
+            dev.rein.temporal.internal.RunInput input = TemporalAgents.dataConverter().fromPayloads(0,
+                    java.util.Optional.of(carried), dev.rein.temporal.internal.RunInput.class,
+                    dev.rein.temporal.internal.RunInput.class);
+            server.client().newUntypedWorkflowStub("ReinAgentRun", io.temporal.client.WorkflowOptions.newBuilder()
+                            .setTaskQueue(TemporalTestServer.QUEUE).setWorkflowId("run-decision-with-start-2").build())
+                    .signalWithStart("decide", new Object[] {ApprovalSignal.approve(hash, "alice")}, new Object[] {input});
+            TemporalRun second = agents.attach("run-decision-with-start-2");
+            assertThat(TemporalTestServer.resultPolled(second, Duration.ofSeconds(30)).status()).isEqualTo(RunStatus.SUCCEEDED);
+            return server.client().fetchHistory("run-decision-with-start-2");
         }
     }
 
