@@ -218,7 +218,7 @@ class TemporalRunTest {
      * run's reason and message, not retried (probe).
      */
     @Test
-    void anErrorFromTheModelEndsTheRunFailedWithInternalErrorAfterOneCallAsLocally() throws TimeoutException {
+    void anErrorFromTheModelEndsTheRunAfterThatOneCallAsLocally() throws TimeoutException {
         java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
         dev.rein.model.Model broken = (request, context) -> {
             calls.incrementAndGet();
