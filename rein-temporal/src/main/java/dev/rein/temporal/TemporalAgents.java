@@ -60,7 +60,8 @@ public final class TemporalAgents {
      * factory afterwards. A refused registration registers nothing: the worker is as it was.
      *
      * @throws ReinException when {@code worker}, {@code agent} or {@code runStore} is null, or the worker already runs an
-     *                       agent's activities or has the run workflow, or its factory has started
+     *                       agent's activities or has the run workflow, or runs local activities only, or its factory
+     *                       has started
      */
     public static void worker(Worker worker, Agent agent, OutputStore runStore) {
         requireWorker(worker);
@@ -114,8 +115,9 @@ public final class TemporalAgents {
     /**
      * Registers only the agent's activities (workers that call models and tools), with a shared run store.
      *
-     * @throws ReinException when the worker already runs an agent's activities (a worker runs one agent), or its factory
-     *                       has started, or {@code worker}, {@code agent} or {@code runStore} is null
+     * @throws ReinException when the worker already runs an agent's activities (a worker runs one agent), or runs local
+     *                       activities only, or its factory has started, or {@code worker}, {@code agent} or
+     *                       {@code runStore} is null
      */
     public static void activities(Worker worker, Agent agent, OutputStore runStore) {
         requireWorker(worker);
@@ -137,13 +139,20 @@ public final class TemporalAgents {
 
     /**
      * Refuses a registration of {@code wanted} on {@code worker} when any of it would be refused: the worker has started,
-     * or already has one of those parts.
+     * runs local activities only (for the activities), or already has one of those parts.
      */
     private static void refuseUnlessFree(Worker worker, Set<Part> wanted) {
         if (hasStarted(worker)) {
             throw new ReinException("this worker (task queue '" + worker.getTaskQueue() + "') has started (its"
                     + " WorkerFactory was started), and Temporal takes no registration after that: register the agent"
                     + " (TemporalAgents.worker, workflows or activities) before factory.start()");
+        }
+        if (wanted.contains(Part.ACTIVITIES) && worker.getWorkerOptions().isLocalActivityWorkerOnly()) {
+            // Temporal takes the registration as local activities, and no run would ever get Rein's (regular) ones
+            throw new ReinException("this worker (task queue '" + worker.getTaskQueue() + "') runs local activities"
+                    + " only (WorkerOptions.setLocalActivityWorkerOnly(true)), and the agent's activities are regular"
+                    + " ones it never polls for, so every run would wait until its deadline: register the agent on a"
+                    + " worker made without that option");
         }
         Set<Part> has = REGISTERED.getOrDefault(worker, EnumSet.noneOf(Part.class));
         if (wanted.contains(Part.ACTIVITIES) && has.contains(Part.ACTIVITIES)) {

@@ -336,6 +336,26 @@ class TemporalMisconfigurationTest {
     }
 
     /**
+     * A worker made to run local activities only (WorkerOptions.setLocalActivityWorkerOnly) never polls for Rein's
+     * activities, which are regular ones: the agent is refused on it with nothing registered, saying why, where it was
+     * taken and every run on the queue waited until its deadline with no worker to run its activities.
+     */
+    @Test
+    void aWorkerForLocalActivitiesOnlyIsRefusedTheAgentsActivities() {
+        Agent orders = Orders.agent(Orders.lookupThenAnswer(), new RecordingListener(), Orders.lookup()).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            Worker worker = server.env.newWorker(TemporalTestServer.QUEUE,
+                    io.temporal.worker.WorkerOptions.newBuilder().setLocalActivityWorkerOnly(true).build());
+
+            assertThatThrownBy(() -> TemporalAgents.worker(worker, orders)).isInstanceOf(ReinException.class)
+                    .hasMessageContaining("local activities only").hasMessageContaining("setLocalActivityWorkerOnly");
+            assertThatThrownBy(() -> TemporalAgents.activities(worker, orders)).isInstanceOf(ReinException.class)
+                    .hasMessageContaining("local activities only");
+            TemporalAgents.workflows(worker); // nothing was registered: the workflow alone is still taken
+        }
+    }
+
+    /**
      * A worker whose agent lacks a tool the model asks for (a worker deployed with an older tool list) answers the
      * call as a local run does: an error result the model sees, naming the tool, and the run goes on to its answer;
      * no activity fails and the run does not hang (probe).
