@@ -47,6 +47,9 @@ final class MemoryCommand implements Callable<Integer> {
             if (tenant.isBlank() || user.isBlank()) {
                 throw new UsageException("--tenant and --user must not be empty");
             }
+            // a name the JVM could not decode is another scope's: nothing would be found in it, or the wrong entries
+            CommandLineArgs.requireUtf8("--tenant", tenant);
+            CommandLineArgs.requireUtf8("--user", user);
             return new MemoryScope(tenant, user);
         }
     }
@@ -102,7 +105,7 @@ final class MemoryCommand implements Callable<Integer> {
                 return 0;
             }
             if (entries.isEmpty()) {
-                env.out().println("no memory entries for " + scope.user + " in tenant " + scope.tenant);
+                env.out().println("no memory entries for " + Text.visible(scope.user) + " in tenant " + Text.visible(scope.tenant));
             }
             for (MemoryEntry e : entries) {
                 env.out().println(e.id() + "  " + e.createdAt() + "  by " + Text.visible(e.createdBy()) + "  from "

@@ -17,6 +17,26 @@ import org.junit.jupiter.api.io.TempDir;
 class MemoryCommandTest {
     private final InProcessCli cli = new InProcessCli();
 
+    /**
+     * A tenant or user name the JVM could not decode names another scope: listing or forgetting under it would say there
+     * is nothing (exit 0) for a scope no one uses. Refused as rein run's --as is; a name is shown without raw controls.
+     */
+    @Test
+    void aTenantOrUserThatIsNotUtf8IsRefusedAndNamesAreShownWithoutControls() {
+        for (String[] args : new String[][] {{"memory", "list", "--user", "caf\uFFFD"}, {"memory", "list", "--json", "--tenant", "t\uFFFD"},
+                {"memory", "forget", "mem_x", "--user", "caf\uFFFD"}}) {
+            InProcessCli.Outcome outcome = cli.run(args);
+            String option = args[args.length - 2];
+            assertThat(outcome.exitCode()).as(String.join(" ", args)).isEqualTo(ExitCodes.USAGE);
+            assertThat(outcome.stdout()).as(String.join(" ", args)).isEmpty();
+            assertThat(outcome.stderrLines()).as(String.join(" ", args)).singleElement().asString()
+                    .startsWith("rein memory " + args[1] + ": " + option + " is not valid UTF-8:");
+        }
+        InProcessCli.Outcome list = cli.run("memory", "list", "--user", "\u001b[2J佐藤");
+        assertThat(list.exitCode()).as(list.stderr()).isZero();
+        assertThat(list.stdout()).isEqualTo("no memory entries for \\x1b[2J佐藤 in tenant default" + System.lineSeparator());
+    }
+
     /** Like 'rein runs': listing where no run was ever stored is an empty list (exit 0), and creates nothing. */
     @Test
     void listOnAMissingStoreIsAnEmptyListAndCreatesNothing(@TempDir Path dir) {
