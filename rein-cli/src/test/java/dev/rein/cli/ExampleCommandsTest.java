@@ -71,6 +71,21 @@ class ExampleCommandsTest {
     }
 
     /**
+     * A name with a stray space (a shell variable's trailing blank) is quoted as typed. Before: the space was stripped from
+     * the quote, which read "unknown example 'date'; the examples are: date, ...", naming the example it refused.
+     */
+    @Test
+    void anUnknownExampleNameIsQuotedAsTyped() {
+        for (String[] args : new String[][] {{"example", "date ", "--offline"}, {"example", " date", "--offline", "--eval"}}) {
+            InProcessCli.Outcome outcome = cli.run(args);
+            assertThat(outcome.exitCode()).isEqualTo(ExitCodes.USAGE);
+            assertThat(outcome.stdout()).isEmpty();
+            assertThat(outcome.stderrLines()).singleElement().asString().isEqualTo("rein example: unknown example '" + args[1]
+                    + "'; the examples are: date, orders, expense, assistant, code, sql, web, npc, workflow");
+        }
+    }
+
+    /**
      * The name typed is quoted back with its control characters shown as escapes, as every other message of the CLI
      * quotes an argument. Before: the escape sequence reached the terminal raw (here it would clear the screen).
      */

@@ -145,7 +145,7 @@ public final class Examples {
                           PrintStream out, PrintStream err) {
         Optional<Example> example = find(name);
         if (example.isEmpty()) {
-            err.println("rein example: unknown example '" + oneLine(name) + "'; the examples are: " + names());
+            err.println("rein example: " + unknown(name));
             return USAGE;
         }
         ProviderWatch watch = null;
@@ -267,7 +267,7 @@ public final class Examples {
                                boolean json, PrintStream out, PrintStream err) {
         Optional<Example> example = find(name);
         if (example.isEmpty()) {
-            err.println("rein example: unknown example '" + oneLine(name) + "'; the examples are: " + names());
+            err.println("rein example: " + unknown(name));
             return USAGE;
         }
         DemoModel model = null;
@@ -351,7 +351,15 @@ public final class Examples {
     }
 
     private static Example require(String name) {
-        return find(name).orElseThrow(() -> new ReinException("unknown example '" + name + "'; the examples are: " + names()));
+        return find(name).orElseThrow(() -> new ReinException(unknown(name)));
+    }
+
+    /**
+     * That {@code name} is no example, and which ones there are. The name is quoted as given, not stripped: a stray
+     * space ('date ') would otherwise be quoted as the very example the message goes on to list.
+     */
+    private static String unknown(String name) {
+        return "unknown example '" + Display.visible(String.valueOf(name), false) + "'; the examples are: " + names();
     }
 
     private static String names() {
