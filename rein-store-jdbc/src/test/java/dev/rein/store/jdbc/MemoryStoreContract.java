@@ -173,6 +173,23 @@ abstract class MemoryStoreContract {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("limit").hasMessageContaining("-1");
     }
 
+    /**
+     * A scope with a NUL character (no entry can have one) reads nothing, on every store alike: not the entries of
+     * the scope its part before the NUL names (a driver that cut the parameter there would read another user's memory).
+     */
+    @Test
+    void aScopeWithANulCharacterReadsAndForgetsNothingOfAnotherScope() {
+        String id = MemoryStore.newId();
+        store().remember(entry(id, ACME, "A-104 の配送先は大阪です", null));
+        for (MemoryScope nul : java.util.List.of(new MemoryScope(ACME.tenant(), ACME.user() + "\u0000x"),
+                new MemoryScope(ACME.tenant() + "\u0000x", ACME.user()))) {
+            assertThat(store().list(nul)).isEmpty();
+            assertThat(store().recall(nul, "配送先", 5, NOW)).isEmpty();
+            assertThat(store().forget(nul, id)).isFalse();
+        }
+        assertThat(store().list(ACME)).singleElement().satisfies(e -> assertThat(e.text()).isEqualTo("A-104 の配送先は大阪です"));
+    }
+
     @Test
     void textWithANulCharacterIsRefusedAlikeByEveryStoreSayingWhy() {
         // PostgreSQL's text cannot hold U+0000; a store that took it on SQLite and failed on PostgreSQL would differ
