@@ -180,6 +180,35 @@ class ModelFallbackTest {
                 .build());
     }
 
+    /**
+     * With providerName configured (a gateway) every attempt names that provider, so only a change of model is a
+     * fallback: a move to another provider's model of the same name is none, a move to another model is one (probe).
+     */
+    @Test
+    void withAConfiguredProviderOnlyAChangeOfModelIsAFallback() {
+        ScriptedModel primary = ScriptedModel.of(ScriptedModel.fail(new ModelException(ModelException.Kind.SERVER_ERROR, 500, "down")));
+        ScriptedModel other = ScriptedModel.of(ScriptedModel.fail(new ModelException(ModelException.Kind.SERVER_ERROR, 500, "down")),
+                ScriptedModel.text("Hi."));
+        Model backup = new ProviderModel(other, "openai");
+        ModelInterceptor stage = fallback(List.of(call -> call.withModel(backup),
+                call -> call.withModel(backup).withRequest(call.request().withModel("smaller-model"))));
+        Agent agent = ReinTelemetry.builder(OTEL.getOpenTelemetry()).providerName("gateway").build()
+                .install(Agent.builder().model(PricedModel.of(new ProviderModel(primary, "acme"), "test-model", PRICE))
+                        .price("smaller-model", PRICE).retryPolicy(RetryPolicy.NONE))
+                .modelInterceptor(stage).build();
+        assertThat(agent.run("say hi").status()).isEqualTo(RunStatus.SUCCEEDED);
+
+        assertThat(events(onlyChat(), ReinConventions.EVENT_MODEL_FALLBACK)).singleElement().satisfies(event ->
+                assertThat(event.getAttributes()).isEqualTo(Attributes.builder()
+                        .put(ReinConventions.FALLBACK_FROM_MODEL, "test-model")
+                        .put(ReinConventions.FALLBACK_FROM_PROVIDER, "gateway")
+                        .put(ReinConventions.FALLBACK_TO_MODEL, "smaller-model")
+                        .put(ReinConventions.FALLBACK_TO_PROVIDER, "gateway")
+                        .put(GenAiConventions.ERROR_TYPE, "server_error")
+                        .put(GenAiConventions.HTTP_RESPONSE_STATUS_CODE, 500L)
+                        .build()));
+    }
+
     /** Retries of one model are not fallbacks: they stay rein.model.retry events only. */
     @Test
     void retriesOfTheSameModelAreNoFallback() {
