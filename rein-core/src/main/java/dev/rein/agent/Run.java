@@ -122,30 +122,36 @@ final class Run {
         this.approvals = new ApprovalLedger(from == null ? ApprovalState.NONE : from.approvals());
         this.state = from == null ? AgentState.of(this.goal) : from.state();
         this.recorder = new Recorder(listeners(runId, config), redactor, secrets::known);
-        this.outputs = config.guards().context().storeForRun();
-        Map<String, Integer> counts = from == null ? Map.of() : from.toolCallCounts();
-        this.tools = new LiveTools(config.tools(), config.toolSources());
-        this.executor = RunTools.executor(this, tools.registry(), counts);
-        if (from == null) {
-            history = history.with(Message.user(this.goal));
-        } else {
-            history = GrowingList.of(from.history());
-            meter.restore(from.steps(), from.usage(), from.costUsd());
-            version = from.version();
+        try {
+            this.outputs = config.guards().context().storeForRun();
+            Map<String, Integer> counts = from == null ? Map.of() : from.toolCallCounts();
+            this.tools = new LiveTools(config.tools(), config.toolSources());
+            this.executor = RunTools.executor(this, tools.registry(), counts);
+            if (from == null) {
+                history = history.with(Message.user(this.goal));
+            } else {
+                history = GrowingList.of(from.history());
+                meter.restore(from.steps(), from.usage(), from.costUsd());
+                version = from.version();
+            }
+            meter.startTurn(conversation.stepsBefore(), conversation.usageBefore(), conversation.costBefore(),
+                    conversation.activeMillisBefore(), config.conversationBudget());
+            if (reply != null) {
+                Replies.Opened opened = Replies.opened(this, history, this.redactor.redact(reply));
+                history = opened.history();
+                this.cutByCancel = opened.cutByCancel();
+                approvals.clear(); // the step the run ended in is answered now (a cancelled run's kept results are in the history)
+            } else {
+                this.cutByCancel = List.of();
+            }
+            this.criticRounds = from == null || reply != null ? 0 : from.criticRounds();
+            this.decisions = Step.State.start(new Step.Rules(config.maxTokens(), config.maxVerificationFailures(),
+                    AgentLoop.MAX_EMPTY_ANSWER_NUDGES, config.finishTool()), from == null || reply != null ? 0 : from.verificationFailures());
+        } catch (RuntimeException | Error e) {
+            // the run does not start: the listeners made for it are released (a trace file, an exporter's span)
+            recorder.close();
+            throw e;
         }
-        meter.startTurn(conversation.stepsBefore(), conversation.usageBefore(), conversation.costBefore(),
-                conversation.activeMillisBefore(), config.conversationBudget());
-        if (reply != null) {
-            Replies.Opened opened = Replies.opened(this, history, this.redactor.redact(reply));
-            history = opened.history();
-            this.cutByCancel = opened.cutByCancel();
-            approvals.clear(); // the step the run ended in is answered now (a cancelled run's kept results are in the history)
-        } else {
-            this.cutByCancel = List.of();
-        }
-        this.criticRounds = from == null || reply != null ? 0 : from.criticRounds();
-        this.decisions = Step.State.start(new Step.Rules(config.maxTokens(), config.maxVerificationFailures(),
-                AgentLoop.MAX_EMPTY_ANSWER_NUDGES, config.finishTool()), from == null || reply != null ? 0 : from.verificationFailures());
     }
 
     private static List<RunListener> listeners(String runId, AgentConfig config) {

@@ -13,6 +13,9 @@ public interface RunListener extends StreamObserver {
 
     default void onEvent(TraceEvent event) {}
 
-    /** The run is over; release files and flush. */
+    /**
+     * The run is over, or it could not start after this listener was made (a tool source failed to list
+     * its tools, say); release files and flush. Called once.
+     */
     default void close() {}
 }

@@ -53,6 +53,41 @@ class AgentWithListenerTest {
     }
 
     /**
+     * What fails after the listeners are made, before the run starts (here a tool source that cannot list its
+     * tools), still closes them: a listener holding a file or an exporter's span is not left open.
+     */
+    @Test
+    void theListenersAreClosedWhenTheRunFailsToStartAfterTheyWereMade() {
+        AtomicBoolean closed = new AtomicBoolean();
+        RunListener listener = new RunListener() {
+            @Override
+            public void close() {
+                closed.set(true);
+            }
+        };
+        java.util.concurrent.atomic.AtomicInteger listings = new java.util.concurrent.atomic.AtomicInteger();
+        dev.rein.tool.ToolSource broken = new dev.rein.tool.ToolSource() {
+            @Override
+            public long version() {
+                return 1;
+            }
+
+            @Override
+            public java.util.List<dev.rein.tool.Tool> tools() {
+                if (listings.getAndIncrement() > 0) { // the agent's build lists them once; the run's start fails
+                    throw new IllegalStateException("the tool server is down");
+                }
+                return java.util.List.of();
+            }
+        };
+        ScriptedModel model = ScriptedModel.of(ScriptedModel.text("done"));
+        Agent agent = Agent.builder().model(model).toolSource(broken).listener(runId -> listener).build();
+        assertThatThrownBy(() -> agent.run("go")).hasMessageContaining("the tool server is down");
+        assertThat(closed).isTrue();
+        assertThat(model.requests()).isEmpty();
+    }
+
+    /**
      * A factory that returns null for a run (one that traces only some runs: {@code id -> enabled ?
      * listener : null}) gives that run no listener of its own; the run and the other listeners go on
      * as usual, where the null listener's NullPointerException on the first event, thrown again by the
