@@ -5,7 +5,6 @@ import dev.rein.model.Usage;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.util.Map;
-import java.util.Objects;
 import java.util.TreeMap;
 
 /**
@@ -30,7 +29,10 @@ public record ModelPrice(BigDecimal inputPerMTok, BigDecimal cacheReadPerMTok, B
      */
     public record LongContext(long aboveInputTokens, ModelPrice price) {
         public LongContext {
-            Objects.requireNonNull(price, "price");
+            if (price == null) {
+                throw new ReinException("the long-context price is missing (null): give the token rates of a call of more"
+                        + " than " + aboveInputTokens + " input tokens, e.g. ModelPrice.of(\"6\", \"0.6\", \"22.5\")");
+            }
             if (aboveInputTokens < 0) {
                 throw new ReinException("a long-context threshold cannot be negative, was " + aboveInputTokens);
             }
@@ -40,25 +42,44 @@ public record ModelPrice(BigDecimal inputPerMTok, BigDecimal cacheReadPerMTok, B
         }
     }
 
+    /**
+     * @throws ReinException naming the price when one is null or negative, or a cache write class or tool priced
+     *                       without a name
+     */
     public ModelPrice {
-        Objects.requireNonNull(inputPerMTok, "inputPerMTok");
-        Objects.requireNonNull(cacheReadPerMTok, "cacheReadPerMTok");
-        Objects.requireNonNull(cacheWritePerMTok, "cacheWritePerMTok");
-        Objects.requireNonNull(outputPerMTok, "outputPerMTok");
-        cacheWriteClassPerMTok = cacheWriteClassPerMTok == null ? Map.of() : Map.copyOf(cacheWriteClassPerMTok);
         Map<String, BigDecimal> named = new java.util.LinkedHashMap<>();
         named.put("input", inputPerMTok);
         named.put("cache read", cacheReadPerMTok);
         named.put("cache write", cacheWritePerMTok);
         named.put("output", outputPerMTok);
-        cacheWriteClassPerMTok.forEach((writeClass, price) -> named.put("cache write of class '" + writeClass + "'", price));
-        perUse = perUse == null ? Map.of() : Map.copyOf(perUse);
-        perUse.forEach((tool, price) -> named.put("per-use price of '" + tool + "'", price));
+        if (cacheWriteClassPerMTok != null) {
+            cacheWriteClassPerMTok.forEach((writeClass, price) -> named.put("cache write of class '"
+                    + requireName(writeClass, "a cache write class price was given for no class") + "'", price));
+        }
+        if (perUse != null) {
+            perUse.forEach((tool, price) -> named.put("per-use '" + requireName(tool, "a per-use price was given for no tool")
+                    + "'", price));
+        }
         named.forEach((name, price) -> {
+            if (price == null) {
+                throw new ReinException("the " + name + " price is missing (null): give USD as a decimal, e.g."
+                        + " new BigDecimal(\"3.00\") (BigDecimal.ZERO for free), or build the price with ModelPrice.of(...)");
+            }
             if (price.signum() < 0) {
                 throw new ReinException("model prices cannot be negative, was " + name + " " + price.toPlainString());
             }
         });
+        cacheWriteClassPerMTok = cacheWriteClassPerMTok == null ? Map.of() : Map.copyOf(cacheWriteClassPerMTok);
+        perUse = perUse == null ? Map.of() : Map.copyOf(perUse);
+    }
+
+    /** A cache write class's or a server tool's name, which its price is looked up by. */
+    private static String requireName(String name, String refusal) {
+        if (name == null) {
+            throw new ReinException(refusal + " (null): name it as the provider's usage does (a cache write class such as"
+                    + " \"ephemeral_1h_input_tokens\", a server tool such as \"web_search\")");
+        }
+        return name;
     }
 
     /** Prices per million tokens, with no server tool priced per use and the same rates at any size. */
@@ -112,6 +133,7 @@ public record ModelPrice(BigDecimal inputPerMTok, BigDecimal cacheReadPerMTok, B
 
     /** A copy that prices cache writes of the provider-specific class {@code writeClass} at {@code perMTok}. */
     public ModelPrice withCacheWriteClass(String writeClass, String perMTok) {
+        requireName(writeClass, "a cache write class price was given for no class");
         Map<String, BigDecimal> classes = new TreeMap<>(cacheWriteClassPerMTok);
         classes.put(writeClass, price("cache write of class '" + writeClass + "'", perMTok));
         return new ModelPrice(inputPerMTok, cacheReadPerMTok, cacheWritePerMTok, outputPerMTok, classes, perUse, longContext);
@@ -124,6 +146,7 @@ public record ModelPrice(BigDecimal inputPerMTok, BigDecimal cacheReadPerMTok, B
      * @throws ReinException naming the price when it is null, negative or not a decimal number
      */
     public ModelPrice withPerUse(String tool, String usd) {
+        requireName(tool, "a per-use price was given for no tool");
         Map<String, BigDecimal> prices = new TreeMap<>(perUse);
         prices.put(tool, price("per-use '" + tool + "'", usd, "USD per use", "0.01"));
         return new ModelPrice(inputPerMTok, cacheReadPerMTok, cacheWritePerMTok, outputPerMTok, cacheWriteClassPerMTok, prices,

@@ -1,5 +1,6 @@
 package dev.rein.budget;
 
+import dev.rein.ReinException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -21,8 +22,21 @@ public final class PriceTable {
         return new PriceTable(Map.of());
     }
 
-    /** A copy with {@code model} priced at {@code price} (replacing any earlier entry). */
+    /**
+     * A copy with {@code model} priced at {@code price} (replacing any earlier entry).
+     *
+     * @throws ReinException when the model name is null or blank, or the price is null
+     */
     public PriceTable with(String model, ModelPrice price) {
+        if (model == null || model.isBlank()) {
+            throw new ReinException("a price table entry was given " + (model == null ? "no model name (null)"
+                    : "a blank model name ('" + model + "')") + ": name the model as requests name it, e.g."
+                    + " with(\"claude-sonnet-5\", ModelPrice.of(\"3\", \"0.3\", \"15\"))");
+        }
+        if (price == null) {
+            throw new ReinException("the price table entry for '" + model + "' was given no price (null): give one, e.g."
+                    + " ModelPrice.of(\"3\", \"0.3\", \"15\") (ModelPrice.of(\"0\", \"0\", \"0\") for a free local model)");
+        }
         Map<String, ModelPrice> copy = new LinkedHashMap<>(prices);
         copy.put(model, price);
         return new PriceTable(java.util.Collections.unmodifiableMap(copy));
@@ -51,6 +65,9 @@ public final class PriceTable {
 
     /** A copy with every entry of {@code other} added (replacing entries of the same name). */
     public PriceTable withAll(PriceTable other) {
+        if (other == null) {
+            throw new ReinException("withAll was given no price table (null): pass one, e.g. PriceTable.empty().with(...)");
+        }
         Map<String, ModelPrice> copy = new LinkedHashMap<>(prices);
         copy.putAll(other.prices);
         return new PriceTable(java.util.Collections.unmodifiableMap(copy));

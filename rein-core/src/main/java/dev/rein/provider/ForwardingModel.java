@@ -1,12 +1,12 @@
 package dev.rein.provider;
 
+import dev.rein.ReinException;
 import dev.rein.budget.PriceTable;
 import dev.rein.model.Model;
 import dev.rein.model.ModelCallContext;
 import dev.rein.model.ModelException;
 import dev.rein.model.ModelRequest;
 import dev.rein.model.ModelResponse;
-import java.util.Objects;
 
 /**
  * A model that passes everything to the model it wraps: the base of a wrapper (one that adds options to each
@@ -21,9 +21,14 @@ public abstract class ForwardingModel implements Model, ModelDefaults, AutoClose
 
     /**
      * @param model the model every call goes to
+     * @throws ReinException when it is null
      */
     protected ForwardingModel(Model model) {
-        this.model = Objects.requireNonNull(model, "model");
+        if (model == null) {
+            throw new ReinException(getClass().getSimpleName() + " was given no model to wrap (null): pass the model its"
+                    + " calls go to");
+        }
+        this.model = model;
     }
 
     /** The wrapped model. */

@@ -1,5 +1,6 @@
 package dev.rein.provider;
 
+import dev.rein.ReinException;
 import dev.rein.model.Model;
 import dev.rein.model.ModelCallContext;
 import dev.rein.model.ModelException;
@@ -7,7 +8,6 @@ import dev.rein.model.ModelOption;
 import dev.rein.model.ModelRequest;
 import dev.rein.model.ModelResponse;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * A model that sends provider options with every request, for code that builds agents from a model alone (the eval
@@ -36,10 +36,22 @@ public final class OptionedModel extends ForwardingModel {
      * @param model   the model calls go to
      * @param options the options every request gets, each replacing one of its type the request has
      * @return the model
+     * @throws ReinException when the model or the options list is null, or an option in it is
      */
     public static Model of(Model model, List<? extends ModelOption> options) {
-        Objects.requireNonNull(model, "model");
-        List<ModelOption> copy = List.copyOf(Objects.requireNonNull(options, "options"));
+        if (model == null) {
+            throw new ReinException("OptionedModel was given no model to wrap (null): pass the model its calls go to");
+        }
+        if (options == null) {
+            throw new ReinException("OptionedModel was given no options (null): pass the options every request gets,"
+                    + " or List.of() for none");
+        }
+        for (int i = 0; i < options.size(); i++) {
+            if (options.get(i) == null) {
+                throw new ReinException("OptionedModel's option " + (i + 1) + " is null: leave it out, or give the option");
+            }
+        }
+        List<ModelOption> copy = List.copyOf(options);
         return copy.isEmpty() ? model : new OptionedModel(model, copy);
     }
 

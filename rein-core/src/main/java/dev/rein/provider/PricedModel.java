@@ -1,9 +1,9 @@
 package dev.rein.provider;
 
+import dev.rein.ReinException;
 import dev.rein.budget.ModelPrice;
 import dev.rein.budget.PriceTable;
 import dev.rein.model.Model;
-import java.util.Objects;
 
 /**
  * A model with a price of its own for one model name, e.g. a local server's model priced at zero,
@@ -17,9 +17,17 @@ public final class PricedModel extends ForwardingModel {
 
     private PricedModel(Model model, String modelName, ModelPrice price) {
         super(model);
-        this.modelName = Objects.requireNonNull(modelName, "modelName");
+        if (modelName == null || modelName.isBlank()) {
+            throw new ReinException("PricedModel.of was given " + (modelName == null ? "no model name (null)"
+                    : "a blank model name") + ": give the name requests use, which the price is for");
+        }
+        if (price == null) {
+            throw new ReinException("PricedModel.of was given no price (null) for '" + modelName + "': give one, e.g."
+                    + " ModelPrice.of(\"0\", \"0\", \"0\") for a free local model");
+        }
+        this.modelName = modelName;
         PriceTable own = model instanceof ModelDefaults defaults ? defaults.prices() : PriceTable.empty();
-        this.prices = own.with(modelName, Objects.requireNonNull(price, "price"));
+        this.prices = own.with(modelName, price);
     }
 
     /**
@@ -29,6 +37,7 @@ public final class PricedModel extends ForwardingModel {
      * @param modelName the model name to price (and the default name)
      * @param price its price
      * @return the priced model
+     * @throws ReinException when the model, the name or the price is missing
      */
     public static PricedModel of(Model model, String modelName, ModelPrice price) {
         return new PricedModel(model, modelName, price);
