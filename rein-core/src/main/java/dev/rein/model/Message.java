@@ -1,15 +1,28 @@
 package dev.rein.model;
 
+import dev.rein.ReinException;
 import java.util.List;
-import java.util.Objects;
 
 /** One conversation turn: a role and its content blocks (never empty). */
 public record Message(Role role, List<ContentBlock> content) {
+    /** @throws ReinException when the role or the content is null, the content is empty or holds a null block */
     public Message {
-        Objects.requireNonNull(role, "role");
+        if (role == null) {
+            throw new ReinException("a message was given no role (null): give Role.USER or Role.ASSISTANT, or use"
+                    + " Message.user(...) or Message.assistant(...)");
+        }
+        if (content == null) {
+            throw new ReinException("a message was given no content (null): give its blocks, e.g. List.of(new TextBlock(\"...\"))");
+        }
+        for (int i = 0; i < content.size(); i++) {
+            if (content.get(i) == null) {
+                throw new ReinException("a message's content block " + (i + 1) + " of " + content.size() + " is null: leave it"
+                        + " out, or give the block");
+            }
+        }
         content = List.copyOf(content);
         if (content.isEmpty()) {
-            throw new IllegalArgumentException("a message needs at least one content block");
+            throw new ReinException("a message needs at least one content block: give its text or blocks");
         }
     }
 
@@ -18,11 +31,11 @@ public record Message(Role role, List<ContentBlock> content) {
     }
 
     public static Message user(List<? extends ContentBlock> blocks) {
-        return new Message(Role.USER, List.copyOf(blocks));
+        return new Message(Role.USER, blocks == null ? null : java.util.Collections.unmodifiableList(blocks));
     }
 
     public static Message assistant(List<? extends ContentBlock> blocks) {
-        return new Message(Role.ASSISTANT, List.copyOf(blocks));
+        return new Message(Role.ASSISTANT, blocks == null ? null : java.util.Collections.unmodifiableList(blocks));
     }
 
     /** The concatenated text blocks of this message. */

@@ -1,8 +1,8 @@
 package dev.rein.model;
 
+import dev.rein.ReinException;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
-import java.util.Objects;
 
 /**
  * Plain text.
@@ -16,7 +16,9 @@ import java.util.Objects;
  */
 public record TextBlock(String text, @JsonInclude(JsonInclude.Include.NON_NULL) JsonNode citations) implements ContentBlock {
     public TextBlock {
-        Objects.requireNonNull(text, "text");
+        if (text == null) {
+            throw new ReinException("a text block was given no text (null): give the text (\"\" for none)");
+        }
         // A JSON null or an empty list cites nothing: one form for "none", so equal texts are equal blocks.
         if (citations != null && (citations.isNull() || citations.isMissingNode() || (citations.isArray() && citations.isEmpty()))) {
             citations = null;

@@ -1,6 +1,6 @@
 package dev.rein.model;
 
-import java.util.Objects;
+import dev.rein.ReinException;
 
 /**
  * The answer to one {@link ToolUseBlock}, matched by {@code toolUseId}. Success or failure is the
@@ -8,7 +8,12 @@ import java.util.Objects;
  */
 public record ToolResultBlock(String toolUseId, String content, boolean isError) implements ContentBlock {
     public ToolResultBlock {
-        Objects.requireNonNull(toolUseId, "toolUseId");
-        Objects.requireNonNull(content, "content");
+        if (toolUseId == null) {
+            throw new ReinException("a tool result block was given no tool_use id (null): give the id of the tool_use it answers");
+        }
+        if (content == null) {
+            throw new ReinException("the tool result block for " + toolUseId + " was given no content (null): give the result's"
+                    + " text (\"\" for none)");
+        }
     }
 }

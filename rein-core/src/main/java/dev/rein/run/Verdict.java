@@ -4,7 +4,6 @@ import dev.rein.ReinException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Objects;
 
 /** A verifier's decision on a proposed final answer. */
 public sealed interface Verdict {
@@ -17,7 +16,7 @@ public sealed interface Verdict {
      */
     record Fail(List<String> missing) implements Verdict {
         public Fail {
-            Objects.requireNonNull(missing, "missing");
+            requireReasons(missing);
             // checked one by one so that a null or blank reason is named by its position, not by List.copyOf's NPE
             List<String> reasons = new ArrayList<>(missing.size());
             for (int i = 0; i < missing.size(); i++) {
@@ -44,13 +43,20 @@ public sealed interface Verdict {
 
     /** Refuses the answer for these reasons; each must say something (see {@link Fail}). */
     static Verdict fail(String... missing) {
-        Objects.requireNonNull(missing, "missing");
+        requireReasons(missing);
         return new Fail(Arrays.asList(missing));
     }
 
     /** Refuses the answer for these reasons; each must say something (see {@link Fail}). */
     static Verdict fail(List<String> missing) {
-        Objects.requireNonNull(missing, "missing");
         return new Fail(missing);
+    }
+
+    /** Refuses no reasons at all (null), as the record refuses an empty list: the model must be told what to fix. */
+    private static void requireReasons(Object missing) {
+        if (missing == null) {
+            throw new ReinException("a failing verdict was given no reasons (null): say what the answer lacks or gets"
+                    + " wrong, e.g. Verdict.fail(\"the shipping date\"), or return Verdict.pass()");
+        }
     }
 }

@@ -1,6 +1,6 @@
 package dev.rein.tool;
 
-import java.util.Objects;
+import dev.rein.ReinException;
 
 /**
  * An explicit handler result: its text, whether it is an error, and where the data came from
@@ -8,7 +8,10 @@ import java.util.Objects;
  */
 public record ToolOutput(String content, boolean isError, String source) {
     public ToolOutput {
-        Objects.requireNonNull(content, "content");
+        if (content == null) {
+            throw new ReinException("a tool output was given no content (null): return the result's text (\"\" for none),"
+                    + " or ToolOutput.error(\"what went wrong\")");
+        }
     }
 
     public static ToolOutput text(String content) {
