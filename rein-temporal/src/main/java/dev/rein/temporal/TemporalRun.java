@@ -210,7 +210,8 @@ public final class TemporalRun {
      *
      * @throws TimeoutException when the run has not ended by then; when one of its activities is failing again and
      *                          again (a worker without the agent's activities, say) or no worker has started it, the
-     *                          message says which activity, why, and on which queue
+     *                          message says which activity, why, and on which queue; when its workflow task fails on
+     *                          the workers (workflow code that cannot replay it), it says so with their failure
      */
     public RunResult result(Duration timeout) throws TimeoutException {
         if (timeout == null) {
@@ -258,6 +259,10 @@ public final class TemporalRun {
      * nothing said. Empty when nothing looks wrong, or when Temporal cannot be asked.
      */
     private String waitingOn() {
+        String failing = failingWorkflowTask();
+        if (failing != null) {
+            return failing;
+        }
         io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionResponse described;
         try {
             described = stub().describe().getRawDescription();
@@ -265,6 +270,50 @@ public final class TemporalRun {
             return "";
         }
         return waitingOn(described, taskQueue);
+    }
+
+    /**
+     * What to say when the run's workflow task fails on its workers (no task has completed since the last failure): a
+     * worker whose workflow code cannot replay the run (a non-determinism error after a redeploy) or throws. Temporal
+     * retries such a task without end and records its failure once, so the run stays RUNNING with nothing said. Null
+     * when the last workflow task completed, or when Temporal cannot be asked.
+     */
+    private String failingWorkflowTask() {
+        List<io.temporal.api.history.v1.HistoryEvent> events;
+        try {
+            events = client.fetchHistory(runId).getEvents();
+        } catch (RuntimeException e) {
+            return null;
+        }
+        for (int i = events.size() - 1; i >= 0; i--) {
+            io.temporal.api.history.v1.HistoryEvent event = events.get(i);
+            if (event.hasWorkflowTaskCompletedEventAttributes()) {
+                return null;
+            }
+            if (event.hasWorkflowTaskFailedEventAttributes()) {
+                var failed = event.getWorkflowTaskFailedEventAttributes();
+                String queue = events.get(0).hasWorkflowExecutionStartedEventAttributes()
+                        ? events.get(0).getWorkflowExecutionStartedEventAttributes().getTaskQueue().getName() : taskQueue;
+                boolean nonDeterministic = failed.getCause()
+                        == io.temporal.api.enums.v1.WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_NON_DETERMINISTIC_ERROR;
+                // the SDK's own words first ("Failure handling event 3 ..."), then the workflow code's at the root
+                io.temporal.api.failure.v1.Failure root = failed.getFailure();
+                while (root.hasCause()) {
+                    root = root.getCause();
+                }
+                String why = root == failed.getFailure() ? root.getMessage()
+                        : failed.getFailure().getMessage() + ": " + root.getMessage();
+                return ": its workflow task fails on the workers of task queue '" + queue + "', and Temporal retries it"
+                        + " without end (" + why + "). " + (nonDeterministic
+                        ? "The workers run workflow code that cannot replay this run (a changed workflow without"
+                                + " Workflow.getVersion, see \"Versioning\" in docs/temporal.md): let the run end on"
+                                + " workers of the build that started it"
+                        : "The workers' workflow code fails on it (their logs say more): the workers of the queue must"
+                                + " register the agent with TemporalAgents.worker (or TemporalAgents.workflows)")
+                        + "; once they can run it, the run goes on where it stopped";
+            }
+        }
+        return null;
     }
 
     /** What {@code described}, the run's newest execution, shows the run waits on (see {@link #waitingOn()}). */

@@ -160,6 +160,38 @@ class TemporalMisconfigurationTest {
     }
 
     /**
+     * A run whose workflow task fails on its workers again and again (workflow code that cannot replay it after a
+     * redeploy, a non-determinism error, or a bug) stays RUNNING while Temporal retries the task without end: the
+     * result's timeout says the workflow task fails, with the workers' failure and the queue, where it said only that
+     * the run had not ended.
+     */
+    @Test
+    void aRunWhoseWorkflowTaskFailsOnItsWorkersSaysSoWhenTheResultTimesOut() {
+        Agent agent = Orders.agent(Orders.lookupThenAnswer(), new RecordingListener(), Orders.lookup()).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            Worker worker = server.env.newWorker(TemporalTestServer.QUEUE);
+            worker.registerWorkflowImplementationTypes(BrokenWorkflow.class);
+            TemporalAgents.activities(worker, agent);
+            server.env.start();
+            TemporalRun run = TemporalAgents.client(server.client(), TemporalTestServer.QUEUE, agent).start("A-1?",
+                    "run-failing-task");
+
+            assertThatThrownBy(() -> run.result(Duration.ofSeconds(3))).isInstanceOf(TimeoutException.class)
+                    .hasMessageContaining("run 'run-failing-task' has not ended")
+                    .hasMessageContaining("workflow task fails").hasMessageContaining("壊れたワークフロー")
+                    .hasMessageContaining("'" + TemporalTestServer.QUEUE + "'");
+        }
+    }
+
+    /** Workflow code that fails every workflow task of the run's type, as a worker with code that cannot run it. */
+    public static class BrokenWorkflow implements io.temporal.workflow.DynamicWorkflow {
+        @Override
+        public Object execute(io.temporal.common.converter.EncodedValues args) {
+            throw new IllegalStateException("壊れたワークフロー");
+        }
+    }
+
+    /**
      * A run whose activities no worker polls for (a queue with a workflow worker only) ends when its deadline has
      * passed, FAILED with a message naming the activity no worker started, the queue and what to start, where it
      * stayed RUNNING without end.
