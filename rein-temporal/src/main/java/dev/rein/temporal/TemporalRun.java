@@ -259,17 +259,26 @@ public final class TemporalRun {
      * nothing said. Empty when nothing looks wrong, or when Temporal cannot be asked.
      */
     private String waitingOn() {
-        String failing = failingWorkflowTask();
-        if (failing != null) {
-            return failing;
-        }
         io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionResponse described;
         try {
             described = stub().describe().getRawDescription();
         } catch (RuntimeException e) {
             return "";
         }
-        return waitingOn(described, taskQueue);
+        String failing = mayFailItsWorkflowTask(described) ? failingWorkflowTask() : null;
+        return failing != null ? failing : waitingOn(described, taskQueue);
+    }
+
+    /**
+     * Whether the history is worth reading for a failing workflow task: a server that shows the pending workflow task
+     * shows its attempts (a failing one is retried), and one that does not (the test server) is asked for short
+     * histories only, so that a caller polling result(timeout) of a long run does not fetch megabytes each time.
+     */
+    private static boolean mayFailItsWorkflowTask(io.temporal.api.workflowservice.v1.DescribeWorkflowExecutionResponse d) {
+        if (d.hasPendingWorkflowTask()) {
+            return d.getPendingWorkflowTask().getAttempt() > 1;
+        }
+        return d.getWorkflowExecutionInfo().getHistoryLength() <= 2_000;
     }
 
     /**
