@@ -87,9 +87,6 @@ final class EvalCommand implements Callable<Integer> {
             throw new UsageException("--model does not apply to a folder of traces: each recorded run is replayed from its"
                     + " recorded responses; drop --model");
         }
-        if (trials != null && trials < 1) {
-            throw new UsageException("--trials must be 1 or more, was " + trials);
-        }
         if (report != null) {
             TraceFile.checkWritable(report, "report file", "report.html");
         }

@@ -90,9 +90,6 @@ final class ExampleCommand implements Callable<Integer> {
             throw new UsageException("--json goes with --eval (the demo prints its steps as it runs): rein example " + name
                     + " --eval --json");
         }
-        if (trials != null && trials < 1) {
-            throw new UsageException("--trials must be 1 or more, was " + trials);
-        }
         if (eval && mcp.file != null) {
             throw new UsageException("--mcp goes with the demo, not --eval (the suite's agents are fixed); to evaluate"
                     + " with MCP tools use 'rein eval SUITE --mcp FILE'");

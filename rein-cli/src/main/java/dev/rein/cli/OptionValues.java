@@ -143,12 +143,19 @@ final class OptionValues {
     static final class TrialCount implements ITypeConverter<Integer> {
         @Override
         public Integer convert(String value) {
+            String advice = "; give how many trials each task runs, e.g. 3";
+            int trials;
             try {
-                return Integer.parseInt(value.strip());
+                trials = Integer.parseInt(value.strip());
             } catch (NumberFormatException e) {
                 String why = value.strip().matches("-?\\d+") ? "is too large (at most " + Integer.MAX_VALUE + ")" : "is not a whole number";
-                throw new TypeConversionException("'" + value + "' " + why + "; give how many trials each task runs, e.g. 3");
+                throw new TypeConversionException("'" + value + "' " + why + advice);
             }
+            if (trials < 1) {
+                // here, not in each command: worded as every other bad value, with the command's --help
+                throw new TypeConversionException("each task needs at least 1 trial, got " + trials + advice);
+            }
+            return trials;
         }
     }
 

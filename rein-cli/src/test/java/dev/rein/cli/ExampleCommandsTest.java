@@ -43,6 +43,25 @@ class ExampleCommandsTest {
     }
 
     /**
+     * A count below 1 is worded as every other bad option value, with the command's help: rein eval and rein example alike.
+     * Before: "--trials must be 1 or more, was 0", the only value check of the CLI without what to give or where to look.
+     */
+    @Test
+    void aTrialCountBelowOneSaysWhatToGive() {
+        for (String value : new String[] {"0", "-2"}) {
+            for (String[] args : new String[][] {{"example", "date", "--eval", "--trials", value},
+                    {"eval", "../docs/eval-suite-example.yaml", "--trials", value}}) {
+                InProcessCli.Outcome outcome = cli.run(args);
+                assertThat(outcome.exitCode()).as(String.join(" ", args)).isEqualTo(ExitCodes.USAGE);
+                assertThat(outcome.stdout()).as(String.join(" ", args)).isEmpty();
+                assertThat(outcome.stderrLines()).as(String.join(" ", args)).singleElement().asString().isEqualTo("rein " + args[0]
+                        + ": Invalid value for option '--trials': each task needs at least 1 trial, got " + value
+                        + "; give how many trials each task runs, e.g. 3 (see 'rein " + args[0] + " --help')");
+            }
+        }
+    }
+
+    /**
      * --offline runs the scripted model, so --model, --provider, --base-url and --price would choose a model that never
      * runs. Before: they were taken and ignored without a word, and the example ran offline as if they had not been given.
      */
