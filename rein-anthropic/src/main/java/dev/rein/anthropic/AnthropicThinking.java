@@ -23,14 +23,17 @@ import java.util.regex.Pattern;
  * are billed, and counted against the budgets, as output tokens.
  *
  * <pre>{@code
- * Agent.builder().model(model).modelOption(AnthropicThinking.adaptive())       // newer models
- * Agent.builder().model(model).modelOption(AnthropicThinking.budget(8_000))    // older models; below max tokens
+ * Agent.builder().model(model).modelOption(AnthropicThinking.adaptive())       // Claude 4.6 on; with AnthropicEffort
+ * Agent.builder().model(model).modelOption(AnthropicThinking.budget(8_000))    // before Claude 4.7; below max tokens
  * Agent.builder().model(model).modelOption(AnthropicThinking.betweenTools())   // Claude Sonnet 5.5: none up front
  * }</pre>
  *
  * <p>The API refuses thinking with a forced tool choice (an agent's steps never force one) and
- * with sampling parameters (Rein sends none unless you set them). Which kind of thinking a model
- * accepts is the API's to say: its refusal ends the call with the API's message. Models that always
+ * with sampling parameters (Rein sends none unless you set them). Every model from Claude 4.7 on (Claude Opus 4.7
+ * and 4.8, Sonnet 5, the default model, Opus 5, Fable 5, Mythos 5 and the 5.x releases after them:
+ * {@link #refusesBudgets}) refuses a budget with a 400 while it takes adaptive thinking, so an agent with a budget on
+ * one of them is refused when it is built, saying to use {@link #adaptive()} and {@link AnthropicEffort}. Otherwise
+ * which kind of thinking a model accepts is the API's to say: its refusal ends the call with the API's message. Models that always
  * think (Claude Opus 5.5, Sonnet 5.5, Fable 5.1) refuse {@link #disabled()} and budgets; that refusal
  * also says to use {@link #adaptive()} (or no thinking option) and {@link AnthropicEffort}, or, on
  * Claude Sonnet 5.5, {@link #betweenTools()}.
@@ -122,7 +125,11 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
      * ({@link RewrittenHistory}): only adaptive thinking can ask the API to drop the thinking the rewrite invalidated
      * ({@code block_binding}), so from the second step the API would refuse the request.
      *
-     * @throws ReinException when the budget is not below {@code request.maxTokens()}, for between_tools at xhigh or max,
+     * A budget is refused on a model that takes none ({@link #refusesBudgets}); this check is made when an agent is built
+     * (a request sent later that names such a model meets the API's 400).
+     *
+     * @throws ReinException for a budget on a model from Claude 4.7 on, when the budget is not below
+     *     {@code request.maxTokens()}, for between_tools at xhigh or max,
      *     or for a budget or between_tools with a rewritten history on a model with preserved thinking
      */
     @Override
@@ -140,6 +147,15 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
     }
 
     private void check(ModelRequest request, boolean sending) {
+        // Refused when the agent is built; a request sent later (built by hand, a model interceptor's) meets the API's
+        // own 400, to which ErrorMapper adds the same advice.
+        if (!sending && type == Type.ENABLED && refusesBudgets(request.model())) {
+            throw new ReinException("AnthropicThinking.budget(" + budgetTokens + ") cannot be used on " + request.model()
+                    + ": the API refuses a thinking budget on every model from Claude 4.7 on (400 \"thinking.type.enabled\""
+                    + " is not supported for this model), while it takes adaptive thinking; use AnthropicThinking.adaptive()"
+                    + " (or no thinking option) and set how much it thinks with AnthropicEffort (for the rein command,"
+                    + " --thinking adaptive, or leave --thinking out)");
+        }
         // Claude Sonnet 5.5's "What's new": between_tools is taken at effort low, medium and high; xhigh or max is a 400.
         String effort = request.option(AnthropicEffort.class).map(AnthropicEffort::level).orElse("");
         if (type == Type.BETWEEN_TOOLS && (effort.equals("xhigh") || effort.equals("max"))) {
@@ -207,6 +223,27 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
         return display == Display.UPDATES ? List.of(Display.UPDATES_BETA) : List.of();
     }
 
+    /**
+     * The models that refuse a thinking budget ({@code "thinking.type.enabled" is not supported for this model}, HTTP 400):
+     * the thinking troubleshooting docs say every model from Claude 4.7 on; they take adaptive thinking (and most of them
+     * thinking off). Claude Mythos Preview, which takes both, is not one.
+     */
+    static final Set<String> NO_BUDGET = Set.of("claude-opus-4-7", "claude-opus-4-8", "claude-sonnet-5", "claude-opus-5",
+            "claude-fable-5", "claude-mythos-5", "claude-opus-5-5", "claude-sonnet-5-5", "claude-haiku-5-5",
+            "claude-fable-5-1", "claude-fable-5-2", "claude-mythos-5-1", "claude-mythos-5-2");
+
+    /**
+     * Whether the API refuses a thinking budget ({@link #budget}) on {@code model}: every model from Claude 4.7 on
+     * (Claude Opus 4.7 and 4.8, Sonnet 5, Opus 5, Fable 5, Mythos 5 and the 5.x releases after them), also with a date
+     * suffix ({@code -20261015}). A model not listed here is left to the API.
+     *
+     * @param model a model name, as a request names it
+     * @return true when a budget on it would be a 400; use {@link #adaptive()} with {@link AnthropicEffort} there
+     */
+    public static boolean refusesBudgets(String model) {
+        return listed(NO_BUDGET, Objects.requireNonNull(model, "model"));
+    }
+
     /** The beta of {@code thinking.block_binding} (preserved thinking's controls). */
     static final String BINDING_BETA = "thinking-binding-controls-2026-08-01";
 
@@ -266,7 +303,12 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
     }
 
     private static boolean preservesThinking(String model) {
-        return PRESERVED_THINKING.contains(model) || PRESERVED_THINKING.stream().anyMatch(
+        return listed(PRESERVED_THINKING, model);
+    }
+
+    /** Whether {@code model} is one of {@code models}, or one of them with a date suffix. */
+    private static boolean listed(Set<String> models, String model) {
+        return models.contains(model) || models.stream().anyMatch(
                 m -> model.startsWith(m + "-") && DATE_SUFFIX.matcher(model.substring(m.length())).matches());
     }
 

@@ -61,9 +61,9 @@ class AnthropicBetasTest extends FakeApi {
     void withInterleavedThinkingATokenBudgetMayExceedMaxTokens() {
         // The extended thinking docs: with interleaved thinking, budget_tokens can exceed max_tokens
         // (it is the budget of the whole turn).
-        Agent.builder().model(model).modelOption(AnthropicThinking.budget(20_000))
+        Agent.builder().model(model).modelName("claude-sonnet-4-5").modelOption(AnthropicThinking.budget(20_000))
                 .modelOption(AnthropicBetas.of("interleaved-thinking-2025-05-14")).build();
-        assertThatThrownBy(() -> Agent.builder().model(model).modelOption(AnthropicThinking.budget(20_000))
+        assertThatThrownBy(() -> Agent.builder().model(model).modelName("claude-sonnet-4-5").modelOption(AnthropicThinking.budget(20_000))
                 .modelOption(AnthropicBetas.of("context-1m-2025-08-07")).build())
                 .isInstanceOf(ReinException.class).hasMessageContaining("interleaved-thinking");
     }

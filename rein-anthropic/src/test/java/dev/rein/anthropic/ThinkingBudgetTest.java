@@ -15,6 +15,39 @@ import org.junit.jupiter.api.Test;
  * option or the agent is made, saying what to change, not with the API's 400 at the first call.
  */
 class ThinkingBudgetTest extends FakeApi {
+    private static final String TAKES_BUDGETS = "claude-sonnet-4-5";
+
+    /**
+     * The thinking troubleshooting docs: every model from Claude 4.7 on (the default Claude Sonnet 5, and Opus 5 too)
+     * refuses a budget with a 400 ("thinking.type.enabled" is not supported for this model) and takes adaptive
+     * thinking. Such an agent is refused when it is built, naming the model and what to use instead; the agent was
+     * built, and its first call failed.
+     */
+    @Test
+    void aBudgetOnAModelFromClaude47OnIsRefusedWhenTheAgentIsBuilt() {
+        for (String name : new String[] {AnthropicProvider.DEFAULT_MODEL, "claude-opus-5", "claude-opus-4-7-20260416",
+                "claude-haiku-5-5"}) {
+            assertThatThrownBy(() -> Agent.builder().model(model).modelName(name).modelOption(AnthropicThinking.budget(2_000))
+                    .build())
+                    .as(name).isInstanceOf(ReinException.class)
+                    .hasMessageContaining("AnthropicThinking.budget(2000) cannot be used on " + name)
+                    .hasMessageContaining("\"thinking.type.enabled\" is not supported for this model")
+                    .hasMessageContaining("use AnthropicThinking.adaptive()").hasMessageContaining("AnthropicEffort")
+                    .hasMessageContaining("--thinking adaptive");
+            assertThat(AnthropicThinking.refusesBudgets(name)).as(name).isTrue();
+            Agent.builder().model(model).modelName(name).modelOption(AnthropicThinking.adaptive())
+                    .modelOption(AnthropicEffort.LOW).build();
+        }
+        assertThat(server.requests()).as("nothing was sent").isEmpty();
+        // earlier models, Claude Mythos Preview (both modes) and models Rein does not know are left to the API
+        for (String name : new String[] {TAKES_BUDGETS, "claude-opus-4-6"}) {
+            Agent.builder().model(model).modelName(name).modelOption(AnthropicThinking.budget(2_000)).build();
+        }
+        for (String name : new String[] {TAKES_BUDGETS, "claude-opus-4-6", "claude-mythos-preview", "claude-test"}) {
+            assertThat(AnthropicThinking.refusesBudgets(name)).as(name).isFalse();
+        }
+        assertThat(AnthropicThinking.refusesBudgets("claude-opus-5-5")).isTrue();
+    }
 
     @Test
     void aBudgetBelowTheApisMinimumIsRefusedWhenTheOptionIsMade() {
@@ -25,16 +58,17 @@ class ThinkingBudgetTest extends FakeApi {
 
     @Test
     void aBudgetNotBelowTheAgentsMaxTokensFailsWhenTheAgentIsBuiltNotAtTheFirstCall() {
-        // The agent's default max tokens is 8192: a 10,000-token budget cannot fit.
-        assertThatThrownBy(() -> Agent.builder().model(model).modelOption(AnthropicThinking.budget(10_000)).build())
+        // The agent's default max tokens is 8192: a 10,000-token budget cannot fit. (Claude Sonnet 4.5 takes budgets.)
+        assertThatThrownBy(() -> Agent.builder().model(model).modelName(TAKES_BUDGETS).modelOption(AnthropicThinking.budget(10_000)).build())
                 .isInstanceOf(ReinException.class)
                 .hasMessageContaining("10000").hasMessageContaining("8192")
                 .hasMessageContaining("maxTokens");
-        assertThatThrownBy(() -> Agent.builder().model(model).maxTokens(4096).modelOption(AnthropicThinking.budget(4096)).build())
+        assertThatThrownBy(() -> Agent.builder().model(model).modelName(TAKES_BUDGETS).maxTokens(4096)
+                .modelOption(AnthropicThinking.budget(4096)).build())
                 .as("equal is not less").isInstanceOf(ReinException.class).hasMessageContaining("4096");
         assertThat(server.requests()).as("nothing was sent").isEmpty();
 
-        Agent.builder().model(model).maxTokens(16_000).modelOption(AnthropicThinking.budget(10_000)).build();
+        Agent.builder().model(model).modelName(TAKES_BUDGETS).maxTokens(16_000).modelOption(AnthropicThinking.budget(10_000)).build();
         Agent.builder().model(model).modelOption(AnthropicThinking.adaptive()).build();
     }
 

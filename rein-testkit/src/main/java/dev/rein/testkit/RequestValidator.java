@@ -111,6 +111,14 @@ final class RequestValidator {
     static final Set<String> ALWAYS_THINKING = Set.of("claude-opus-5-5", "claude-fable-5-1", "claude-mythos-5-1");
 
     /**
+     * The models that refuse a manual budget ({@code enabled}) with a 400 while taking adaptive thinking: the thinking
+     * troubleshooting docs say every model from Claude 4.7 on (Claude Mythos Preview, which takes both, is not one).
+     */
+    static final Set<String> NO_BUDGET = Set.of("claude-opus-4-7", "claude-opus-4-8", "claude-sonnet-5", "claude-opus-5",
+            "claude-fable-5", "claude-mythos-5", "claude-opus-5-5", "claude-sonnet-5-5", "claude-haiku-5-5",
+            "claude-fable-5-1", "claude-fable-5-2", "claude-mythos-5-1", "claude-mythos-5-2");
+
+    /**
      * The models that refuse a forced tool choice ({@code any} or a named {@code tool}), at the messages and the
      * token counting endpoints alike (the "What's new" pages of Claude Opus 5.5, Claude Sonnet 5.5 and Claude Fable
      * 5.1, which Claude Mythos 5.1 shares).
@@ -119,14 +127,16 @@ final class RequestValidator {
             Set.of("claude-opus-5-5", "claude-sonnet-5-5", "claude-fable-5-1", "claude-mythos-5-1");
 
     /**
-     * What the newest models refuse, in the words of their "What's new" pages. Thinking is checked on the
+     * What the newest models refuse, in the words of their "What's new" pages (a budget: of the thinking troubleshooting
+     * page, in the same words). Thinking is checked on the
      * messages endpoint only: the pages say the token counting endpoint checks the tool choice the same way, and
      * say nothing of thinking there.
      */
     private static Optional<Violation> refusedByTheModel(JsonNode body, boolean countTokens) {
         String model = body.path("model").asText();
         String thinking = body.path("thinking").path("type").asText("");
-        if (!countTokens && ALWAYS_THINKING.contains(model) && (thinking.equals("disabled") || thinking.equals("enabled"))) {
+        if (!countTokens && (ALWAYS_THINKING.contains(model) && thinking.equals("disabled")
+                || NO_BUDGET.contains(model) && thinking.equals("enabled"))) {
             return invalid(ApiErrorType.INVALID_REQUEST, "\"thinking.type." + thinking + "\" is not supported for this model."
                     + " Use \"thinking.type.adaptive\" and \"output_config.effort\" to control thinking behavior.");
         }

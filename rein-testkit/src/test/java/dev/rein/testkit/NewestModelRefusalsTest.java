@@ -8,7 +8,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The requests Anthropic's newest models refuse, in the words their "What's new" pages give: Claude Opus 5.5, Claude
  * Fable 5.1 and Claude Mythos 5.1 think always (thinking off, or a manual budget, is a 400), and they and Claude
- * Sonnet 5.5 refuse a forced tool choice (also at the token counting endpoint). Other models take all of it.
+ * Sonnet 5.5 refuse a forced tool choice (also at the token counting endpoint); every model from Claude 4.7 on refuses
+ * a manual budget (the thinking troubleshooting page). Earlier models take all of it.
  */
 class NewestModelRefusalsTest extends FakeServerTestBase {
 
@@ -52,13 +53,36 @@ class NewestModelRefusalsTest extends FakeServerTestBase {
         }
     }
 
+    /**
+     * The thinking troubleshooting docs: every model from Claude 4.7 on refuses a budget, also those that still take
+     * thinking off (Claude Sonnet 5, Opus 5, Opus 4.7 and 4.8), in the same words.
+     */
+    @Test
+    void aBudgetIsRefusedByEveryModelFromClaude47On() throws Exception {
+        for (String model : new String[] {"claude-opus-4-7", "claude-opus-4-8", "claude-sonnet-5", "claude-opus-5",
+                "claude-fable-5", "claude-mythos-5", "claude-sonnet-5-5", "claude-haiku-5-5"}) {
+            assertRefused(api.messages(request(model, "\"thinking\":{\"type\":\"enabled\",\"budget_tokens\":1024},")),
+                    "\"thinking.type.enabled\" is not supported for this model. Use \"thinking.type.adaptive\" and"
+                            + " \"output_config.effort\" to control thinking behavior.");
+            server.enqueue(FakeReply.text("ok"));
+            assertThat(api.messages(request(model, "\"thinking\":{\"type\":\"adaptive\"},")).statusCode()).isEqualTo(200);
+        }
+        assertThat(server.pendingReplies()).as("a refused request consumes no reply").isZero();
+    }
+
     @Test
     void earlierModelsTakeThinkingOffABudgetAndAForcedChoice() throws Exception {
-        for (String model : new String[] {"claude-opus-5", "claude-sonnet-5", "claude-test-1"}) {
+        for (String model : new String[] {"claude-sonnet-4-5", "claude-opus-4-6", "claude-test-1"}) {
             server.enqueue(FakeReply.text("ok"), FakeReply.text("ok"), FakeReply.text("ok"));
             assertThat(api.messages(request(model, "\"thinking\":{\"type\":\"disabled\"},")).statusCode()).isEqualTo(200);
             assertThat(api.messages(request(model, "\"thinking\":{\"type\":\"enabled\",\"budget_tokens\":1024},")).statusCode())
                     .isEqualTo(200);
+            assertThat(api.messages(request(model, "\"tool_choice\":{\"type\":\"any\"},")).statusCode()).isEqualTo(200);
+        }
+        // Claude Sonnet 5 and Opus 5 refuse a budget, but still take thinking off and a forced choice.
+        for (String model : new String[] {"claude-opus-5", "claude-sonnet-5"}) {
+            server.enqueue(FakeReply.text("ok"), FakeReply.text("ok"));
+            assertThat(api.messages(request(model, "\"thinking\":{\"type\":\"disabled\"},")).statusCode()).isEqualTo(200);
             assertThat(api.messages(request(model, "\"tool_choice\":{\"type\":\"any\"},")).statusCode()).isEqualTo(200);
         }
     }
