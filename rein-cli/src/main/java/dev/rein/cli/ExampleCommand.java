@@ -76,6 +76,9 @@ final class ExampleCommand implements Callable<Integer> {
         } catch (RuntimeException e) {
             return; // the example reports it when it runs
         }
+        if (model != null) {
+            reasoning.requireBudgetTakenBy(model, false);
+        }
         if (suite != null) {
             reasoning.requireRoomIn(suite, model != null ? model : "model", null);
         }

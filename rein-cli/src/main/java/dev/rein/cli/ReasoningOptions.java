@@ -60,6 +60,27 @@ public final class ReasoningOptions {
     }
 
     /**
+     * Refuses a thinking budget ({@code --thinking N}) for a model the API refuses one on, every model from Claude 4.7 on
+     * ({@link dev.rein.anthropic.AnthropicThinking#refusesBudgets}): the run's agent would be refused when it is built,
+     * in the library's terms. Said in the options' terms, before anything starts.
+     *
+     * @param modelName the model the run's requests go to
+     * @param isDefault whether it is the default model (no --model given)
+     * @throws UsageException naming the budget and the model, and saying to give --thinking adaptive
+     */
+    void requireBudgetTakenBy(String modelName, boolean isDefault) {
+        if (thinking == null || thinking.equals(OptionValues.Thinking.ADAPTIVE) || thinking.equals(OptionValues.Thinking.BETWEEN_TOOLS)
+                || !dev.rein.anthropic.AnthropicThinking.refusesBudgets(modelName)) {
+            return;
+        }
+        throw new UsageException("--thinking " + thinking + " is a thinking budget, and " + modelName
+                + (isDefault ? " (the default model)" : "") + " takes none: the API refuses a budget on every model from"
+                + " Claude 4.7 on (\"thinking.type.enabled\" is not supported for this model); give --thinking adaptive"
+                + " (the model decides how much to think, as its effort guides it), or leave --thinking out, or choose a"
+                + " model before Claude 4.7 with --model (e.g. claude-sonnet-4-5)");
+    }
+
+    /**
      * Refuses, before any trial or demo run, an option an agent of {@code suite} cannot take (its build would refuse it in
      * every trial): above all a thinking budget not below the agent's own max_tokens, said in the options' terms. Each
      * task's agent is built twice in a fresh environment on a model that is never called, without the options and with

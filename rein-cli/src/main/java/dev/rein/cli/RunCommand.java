@@ -188,8 +188,9 @@ final class RunCommand implements Callable<Integer> {
         reasoning.requireProvider(provider);
         OptionValues.Thinking.requireBelow(reasoning.thinking, maxTokens, "--max-tokens");
         // Without --model, the chosen provider's default (the help shows REIN_PROVIDER's).
-        String modelName = spec.commandLine().getParseResult().hasMatchedOption("--model") ? model
-                : provider.plugin().defaultModel();
+        boolean modelGiven = spec.commandLine().getParseResult().hasMatchedOption("--model");
+        String modelName = modelGiven ? model : provider.plugin().defaultModel();
+        reasoning.requireBudgetTakenBy(modelName, !modelGiven);
         requirePrice(modelName, provider);
         if (trace != null) {
             TraceFile.checkWritable(trace);

@@ -30,7 +30,7 @@ class ThinkingOptionTest {
     @Test
     void aBudgetIsSentAsEnabledThinkingAndKeptForReply() {
         server.enqueue(FakeReply.message().thinking("100日後を数える。", "sig_1").text("3月11日です。").build());
-        InProcessCli.Outcome outcome = cli.run("run", "--thinking", "4000", "--json", "今日から100日後は?");
+        InProcessCli.Outcome outcome = cli.run("run", "--model", TAKES_BUDGETS, "--thinking", "4000", "--json", "今日から100日後は?");
         assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
         assertThat(Json.parse(outcome.stdout()).get("answer").asText()).isEqualTo("3月11日です。");
         assertThat(server.requests().get(0).body().get("thinking"))
@@ -57,19 +57,47 @@ class ThinkingOptionTest {
         assertThat(server.requests().get(0).body().get("thinking")).isEqualTo(Json.parse("{\"type\": \"between_tools\"}"));
     }
 
-    /** A model that always thinks refuses a budget: the run's error says what to give instead. */
+    /** Claude Sonnet 4.5 takes a budget; the models from Claude 4.7 on refuse one. */
+    private static final String TAKES_BUDGETS = "claude-sonnet-4-5";
+
+    /**
+     * Every model from Claude 4.7 on refuses a budget (the thinking troubleshooting docs), the default claude-sonnet-5
+     * too: a usage error naming the model and saying what to give instead, before anything is sent or saved. Before,
+     * the run started, and its first call failed with the API's 400 (exit 1).
+     */
     @Test
-    void aBudgetOnAModelThatAlwaysThinksFailsSayingToLeaveThinkingOutOrAdaptive() {
-        InProcessCli.Outcome outcome = cli.run("run", "--model", "claude-opus-5-5", "--thinking", "4000", "今日から100日後は?");
-        assertThat(outcome.exitCode()).as(outcome.stderr()).isNotZero();
-        assertThat(outcome.stderr()).contains("\"thinking.type.enabled\" is not supported for this model")
-                .contains("leave --thinking out or give --thinking adaptive");
+    void aBudgetOnAModelFromClaude47OnIsAUsageErrorNamingTheModel() {
+        InProcessCli.Outcome outcome = cli.run("run", "--thinking", "4000", "今日から100日後は?");
+        assertThat(outcome.exitCode()).as(outcome.stderr()).isEqualTo(ExitCodes.USAGE);
+        assertThat(outcome.stderrLines()).singleElement().asString()
+                .startsWith("rein run: --thinking 4000 is a thinking budget, and claude-sonnet-5 (the default model) takes none")
+                .contains("from Claude 4.7 on").contains("give --thinking adaptive").contains("leave --thinking out");
+        for (String model : new String[] {"claude-opus-5", "claude-opus-5-5", "claude-opus-4-7"}) {
+            InProcessCli.Outcome named = cli.run("run", "--model", model, "--thinking", "4000", "今日から100日後は?");
+            assertThat(named.exitCode()).as(model + ": " + named.stderr()).isEqualTo(ExitCodes.USAGE);
+            assertThat(named.stderrLines()).as(model).singleElement().asString()
+                    .contains("--thinking 4000 is a thinking budget, and " + model + " takes none")
+                    .contains("give --thinking adaptive");
+        }
+        Path suite = Path.of("..", "docs", "eval-suite-example.yaml");
+        for (String[] args : new String[][] {{"eval", suite.toString(), "--model", "claude-sonnet-5", "--thinking", "4000"},
+                {"example", "date", "--model", "claude-opus-5", "--thinking", "2000"}}) {
+            InProcessCli.Outcome other = cli.run(args);
+            assertThat(other.exitCode()).as(String.join(" ", args) + ": " + other.stderr()).isEqualTo(ExitCodes.USAGE);
+            assertThat(other.stderrLines()).as(String.join(" ", args)).singleElement().asString()
+                    .contains("is a thinking budget").contains("give --thinking adaptive");
+        }
+        assertThat(server.requestCount()).isZero();
+        // adaptive thinking is what they take
+        server.enqueue(FakeReply.message().text("3月11日です。").build());
+        InProcessCli.Outcome adaptive = cli.run("run", "--thinking", "adaptive", "今日から100日後は?");
+        assertThat(adaptive.exitCode()).as(adaptive.stderr()).isZero();
     }
 
     @Test
     void aReplyWhoseMaxTokensLeavesNoRoomForTheRunsBudgetIsAUsageError() {
         server.enqueue(FakeReply.message().text("3月11日です。").build());
-        InProcessCli.Outcome outcome = cli.run("run", "--thinking", "4000", "--json", "今日から100日後は?");
+        InProcessCli.Outcome outcome = cli.run("run", "--model", TAKES_BUDGETS, "--thinking", "4000", "--json", "今日から100日後は?");
         assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
         String id = Json.parse(outcome.stdout()).get("run_id").asText();
 
@@ -113,7 +141,8 @@ class ThinkingOptionTest {
                 .contains("--max-tokens").contains("8192");
         assertThat(server.requestCount()).isZero();
         server.enqueue(FakeReply.message().text("391").build());
-        InProcessCli.Outcome raised = cli.run("run", "--thinking", "10000", "--max-tokens", "16000", "17 * 23?");
+        InProcessCli.Outcome raised = cli.run("run", "--model", TAKES_BUDGETS, "--thinking", "10000", "--max-tokens", "16000",
+                "17 * 23?");
         assertThat(raised.exitCode()).as(raised.stderr()).isZero();
         assertThat(server.lastRequest().body().get("max_tokens").asInt()).isEqualTo(16000);
     }
@@ -152,7 +181,8 @@ class ThinkingOptionTest {
         assertThat(server.requests()).singleElement().satisfies(request ->
                 assertThat(request.body().get("thinking")).isEqualTo(Json.parse("{\"type\": \"adaptive\"}")));
 
-        InProcessCli.Outcome example = cli.run("example", "date", "--eval", "--trials", "1", "--thinking", "2000");
+        InProcessCli.Outcome example = cli.run("example", "date", "--eval", "--trials", "1", "--model", TAKES_BUDGETS,
+                "--thinking", "2000");
         assertThat(example.exitCode()).as(example.stderr()).isNotEqualTo(ExitCodes.USAGE);
         assertThat(server.requests().subList(1, server.requestCount())).isNotEmpty().allSatisfy(request ->
                 assertThat(request.body().get("thinking"))
