@@ -28,7 +28,8 @@ public final class ReasoningOptions {
             description = "Let Claude think before answering (extended thinking): adaptive (the model decides how much),"
                     + " between_tools (Claude Sonnet 5.5: none before the first tool call), or a"
                     + " budget of N thinking tokens, at least 1024 and below max_tokens (--max-tokens of rein run; an"
-                    + " agent's own, else 8192). Thinking tokens are billed as output. Anthropic provider only.")
+                    + " agent's own, else 8192), on models before Claude 4.7 only (such as claude-sonnet-4-5; the default"
+                    + " model takes none). Thinking tokens are billed as output. Anthropic provider only.")
     String thinking;
 
     @Option(names = "--reasoning-effort", paramLabel = "LEVEL", converter = OptionValues.ReasoningEffort.class,
