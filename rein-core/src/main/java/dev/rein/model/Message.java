@@ -31,11 +31,17 @@ public record Message(Role role, List<ContentBlock> content) {
     }
 
     public static Message user(List<? extends ContentBlock> blocks) {
-        return new Message(Role.USER, blocks == null ? null : java.util.Collections.unmodifiableList(blocks));
+        return new Message(Role.USER, blocks(blocks));
     }
 
     public static Message assistant(List<? extends ContentBlock> blocks) {
-        return new Message(Role.ASSISTANT, blocks == null ? null : java.util.Collections.unmodifiableList(blocks));
+        return new Message(Role.ASSISTANT, blocks(blocks));
+    }
+
+    /** The blocks as they are: the record checks them and copies them (not at all when the list is immutable already). */
+    @SuppressWarnings("unchecked") // read only, never added to: a list of a subtype is a list of blocks
+    private static List<ContentBlock> blocks(List<? extends ContentBlock> blocks) {
+        return (List<ContentBlock>) blocks;
     }
 
     /** The concatenated text blocks of this message. */
