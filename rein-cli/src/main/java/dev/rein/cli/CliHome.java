@@ -235,7 +235,8 @@ final class CliHome {
      * runs, in the library's words, so every command says it alike.
      */
     UsageException noSuchRun(String runId) {
-        return new UsageException(dev.rein.internal.text.MissingRun.message(false, runId,
+        // escaped here, before the message is made one line: a line break typed in the id is shown, not turned into "; "
+        return new UsageException(dev.rein.internal.text.MissingRun.message(false, Text.visible(runId),
                 "the run store " + storeFile().toAbsolutePath(), "'rein runs'"));
     }
 

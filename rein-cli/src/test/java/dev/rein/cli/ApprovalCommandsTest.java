@@ -412,6 +412,11 @@ class ApprovalCommandsTest {
                         + ": there is no run '" + id + "' in the run store " + store + "; list the stored runs with 'rein runs'");
             }
         }
+        // quoted as typed, its line break shown as an escape (before: 'run_a; b', as if the id held "; ")
+        for (String command : new String[] {"show", "approve", "resume"}) {
+            assertThat(cli.run(command, "run_a\nb").stderrLines()).singleElement().asString()
+                    .startsWith("rein " + command + ": there is no run 'run_a\\x0ab' in the run store ");
+        }
     }
 
     @Test
