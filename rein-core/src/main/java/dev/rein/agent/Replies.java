@@ -107,7 +107,7 @@ final class Replies {
             ToolUseBlock use = uses.get(i);
             ToolResult ended = approvals.completed().get(calls.get(i).id());
             if (ended != null) {
-                ToolResultBlock block = results.block(ended);
+                ToolResultBlock block = results.keptBlock(ended); // with a person's edit noted, as the step would have
                 blocks.add(new ToolResultBlock(use.id(), block.content(), block.isError()));
             } else {
                 blocks.add(new ToolResultBlock(use.id(), waited.contains(calls.get(i).id()) ? NEVER_RUN : CUT_BY_CANCEL, true));

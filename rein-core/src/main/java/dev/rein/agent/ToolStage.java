@@ -180,6 +180,15 @@ final class ToolStage {
         return run.executor.sideEffecting(call);
     }
 
+    /**
+     * As {@link #block}, for a result kept with the run's approvals when a cancel cut its step short (a reply answers
+     * the cancelled run's calls with it): a person's edit of the call is noted, as when the step went on.
+     */
+    ToolResultBlock keptBlock(ToolResult r) {
+        run.approvals.editedArguments(r.callId()).ifPresent(edited -> edits.put(r.callId(), edited));
+        return block(r);
+    }
+
     /** A result as the model sees it: tool output wrapped as untrusted data, a person's edit noted, secrets masked. */
     ToolResultBlock block(ToolResult r) {
         // The loop's own finish tool answers only with Rein's fixed refusal, which is not data from outside.

@@ -130,6 +130,42 @@ class CancelledRunReplyTest {
     }
 
     @Test
+    void aCallAPersonEditedThatEndedBeforeTheCancelKeepsTheEditsNoteInTheReply() throws Exception {
+        Tool send = Tool.builder("send").description("Sends.").risk(Risk.WRITE)
+                .inputSchema("{\"type\":\"object\",\"properties\":{\"to\":{\"type\":\"string\"}}}")
+                .handler((args, ctx) -> "送信しました").build();
+        Tool slow = Tool.builder("slow").description("Writes slowly.").risk(Risk.WRITE).handler((args, ctx) -> {
+            entered.countDown();
+            new CountDownLatch(1).await();
+            return "never";
+        }).build();
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("send", "{\"to\":\"x\"}"), call("slow", "{}")), text("了解"));
+        Agent agent = agent(model, send, slow).build();
+        RunResult paused = agent.run("送って");
+        assertThat(paused.status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+        agent.runs().edit(paused.runId(), paused.pendingApprovals().get(0).actionHash(),
+                dev.rein.json.Json.parse("{\"to\":\"y\"}"), "佐藤");
+        agent.runs().approve(paused.runId(), paused.pendingApprovals().get(1).actionHash(), "佐藤");
+        RunHandle resumed = agent.startResume(paused.runId());
+        assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (trace.events(dev.rein.trace.TraceEvent.ToolCompleted.class).isEmpty() && System.nanoTime() < until) {
+            Thread.sleep(5);
+        }
+        resumed.cancel();
+        assertThat(resumed.await(Duration.ofSeconds(30)).status()).isEqualTo(RunStatus.CANCELLED);
+
+        agent.reply(paused.runId(), "続けてください");
+
+        List<Message> sent = model.requests().get(1).messages();
+        List<ContentBlock> blocks = sent.get(sent.size() - 1).content();
+        // as the model reads an edited call's result in a run that goes on: the person's edit is said first
+        assertThat(((ToolResultBlock) blocks.get(0)).content())
+                .startsWith("[rein] A person edited the arguments of this call before it ran; it ran with {\"to\":\"y\"}.")
+                .contains("送信しました");
+    }
+
+    @Test
     void aCancelledRunIsNotResumedButPointedToReply() throws Exception {
         ScriptedModel model = ScriptedModel.of(toolCalls(call("fast", "{}"), call("blocking", "{}")));
         Agent agent = agent(model, fast, blocking).build();
