@@ -150,8 +150,8 @@ public final class Agent {
      * <p>A cancelled run's stored history ends as it was, possibly with calls that have no result
      * (the cancel cut them off, or they waited for approval). The reply answers each such call once,
      * before the reply's text: a call that ended before the cancel with its own result, any other
-     * with an error result saying the run was cancelled before it finished (or that it was never
-     * run); the trace says which with an {@code intervention} of kind {@code cancelled_calls}.
+     * with an error result saying the run was cancelled before it finished (or, for a call still
+     * waiting for a decision, that it was never run); the trace says which with an {@code intervention} of kind {@code cancelled_calls}.
      *
      * @throws ReinException when the store has no such run, the text is empty, or the run is not
      *                       one that answered, asked for input or was cancelled

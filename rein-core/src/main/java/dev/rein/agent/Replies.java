@@ -73,7 +73,7 @@ final class Replies {
      * Adds the reply to the history. The last turn's calls without a result get one first, so the
      * history stays well formed for every provider: a finish call its turn ended in, and the calls a
      * cancel left unanswered (a call that ended before the cancel its own result, kept with the run's
-     * approvals; one that waited for approval, that it never ran; any other, that the cancel cut it off).
+     * approvals; one that still waited for a decision, that it never ran; any other, a decided one too, that the cancel cut it off).
      */
     static Opened opened(Run run, GrowingList<Message> history, String text) {
         Message last = history.get(history.size() - 1);
@@ -98,8 +98,10 @@ final class Replies {
 
     private static void answerCancelled(Run run, List<ToolUseBlock> uses, List<ContentBlock> blocks, List<ToolUseBlock> cut) {
         ApprovalState approvals = run.approvals.snapshot();
+        // only a call still waiting for a decision surely never ran: one a person decided may have run (it was
+        // approved and the cancel came while it ran), so it is said cut off, whose effects are to be checked
         Set<String> waited = new HashSet<>();
-        approvals.requests().forEach(r -> waited.add(r.callId()));
+        approvals.undecided().forEach(r -> waited.add(r.callId()));
         ToolStage results = new ToolStage(run);
         // the ids Rein knew the calls by (a repeated id made distinct), each answered under the model's own id
         List<ToolCall> calls = AgentLoop.calls(uses);

@@ -166,6 +166,34 @@ class CancelledRunReplyTest {
     }
 
     @Test
+    void aCallApprovedAndRunningAtTheCancelIsSaidCutOffNotNeverRun() throws Exception {
+        AtomicInteger writes = new AtomicInteger();
+        Tool slow = Tool.builder("slow").description("Writes slowly.").risk(Risk.WRITE).handler((args, ctx) -> {
+            writes.incrementAndGet(); // its effect may have taken place before the cancel
+            entered.countDown();
+            new CountDownLatch(1).await();
+            return "never";
+        }).build();
+        ScriptedModel model = ScriptedModel.of(toolCalls(call("slow", "{}")), text("確認します"));
+        Agent agent = agent(model, slow).build();
+        RunResult paused = agent.run("書いて");
+        assertThat(paused.status()).isEqualTo(RunStatus.WAITING_APPROVAL);
+        agent.runs().approve(paused.runId(), paused.pendingApprovals().get(0).actionHash(), "佐藤");
+        RunHandle resumed = agent.startResume(paused.runId());
+        assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
+        resumed.cancel();
+        assertThat(resumed.await(Duration.ofSeconds(30)).status()).isEqualTo(RunStatus.CANCELLED);
+
+        agent.reply(paused.runId(), "どうなりましたか");
+
+        assertThat(writes.get()).isEqualTo(1);
+        List<Message> sent = model.requests().get(1).messages();
+        ToolResultBlock answered = (ToolResultBlock) sent.get(sent.size() - 1).content().get(0);
+        // it ran: "never run" would have the model write again
+        assertThat(answered.content()).contains("cancelled before this call finished").doesNotContain("never run");
+    }
+
+    @Test
     void aCancelledRunIsNotResumedButPointedToReply() throws Exception {
         ScriptedModel model = ScriptedModel.of(toolCalls(call("fast", "{}"), call("blocking", "{}")));
         Agent agent = agent(model, fast, blocking).build();
