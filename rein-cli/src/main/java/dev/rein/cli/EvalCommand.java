@@ -187,7 +187,6 @@ final class EvalCommand implements Callable<Integer> {
         }
     }
 
-    /** With --price, the model carries its price to the trials' agents, which build their budgets from the model. */
     /**
      * Before any trial: an option a suite agent cannot take (a thinking budget not below its max_tokens) is one usage
      * error naming the option, the task and what to do, not an infrastructure error in every trial.
@@ -206,6 +205,7 @@ final class EvalCommand implements Callable<Integer> {
         reasoning.requireRoomIn(loaded, model, "agent.max_tokens in the suite");
     }
 
+    /** With --price, the model carries its price to the trials' agents, which build their budgets from the model. */
     private static Model priced(Model model, String name, ProviderSelection provider) {
         return provider.price() == null ? model : PricedModel.of(model, name, provider.modelPrice(name));
     }
