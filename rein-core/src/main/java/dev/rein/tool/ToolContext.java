@@ -1,10 +1,10 @@
 package dev.rein.tool;
 
+import dev.rein.ReinException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * What the executor hands a tool handler besides its arguments.
@@ -24,10 +24,13 @@ public record ToolContext(String runId, int step, String callId, String idempote
         // Each tool call makes contexts (withDeadline): the common untraced one copies nothing.
         traceContext = traceContext == null || traceContext.isEmpty() ? Map.of()
                 : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(traceContext));
-        Objects.requireNonNull(runId, "runId");
-        Objects.requireNonNull(callId, "callId");
-        Objects.requireNonNull(idempotencyKey, "idempotencyKey");
-        Objects.requireNonNull(deadline, "deadline");
+        String missing = runId == null ? "no run id" : callId == null ? "no call id" : idempotencyKey == null
+                ? "no idempotency key" : deadline == null ? "no deadline" : null;
+        if (missing != null) {
+            throw new ReinException("a tool context was given " + missing + " (null): give the run id, the call id, a key"
+                    + " stable across retries of the call (runId:step:index) and the instant the handler must end by"
+                    + " (Instant.MAX for none)");
+        }
         principal = principal == null ? Principal.ANONYMOUS : principal;
         secrets = secrets == null ? Secrets.NONE : secrets;
     }
