@@ -72,7 +72,7 @@ final class DemoCommand implements Callable<Integer> {
     private int report(RunResult result, Path file) {
         env.out().println("answer (scripted model):");
         env.out().println(result.answer() == null ? "" : result.answer().strip().indent(2).stripTrailing());
-        env.err().println(new RunReport(env, false, false, file, id -> java.util.List.of(), null, false).summary(result));
+        env.err().println(new RunReport(env, false, false, file, id -> java.util.List.of(), null, false).unkept().summary(result));
         return ExitCodes.of(result.status());
     }
 

@@ -28,6 +28,8 @@ final class RunReport {
     private final WatchedStore store;
     /** The command, such as "rein run", for the lines about the store. */
     private final String command;
+    /** Whether the run is kept where {@code rein reply} finds it (not so for {@code rein demo}'s), so the summary may point there. */
+    private final boolean replyable;
 
     /**
      * @param json        print the JSON object instead of the answer
@@ -40,11 +42,11 @@ final class RunReport {
      */
     RunReport(CliEnvironment env, boolean json, boolean quiet, Path trace, Function<String, List<ApprovalRequest>> pending,
               String keyVariable, boolean typed) {
-        this(env, json, quiet, trace, pending, keyVariable, typed, null, null);
+        this(env, json, quiet, trace, pending, keyVariable, typed, null, null, true);
     }
 
     private RunReport(CliEnvironment env, boolean json, boolean quiet, Path trace, Function<String, List<ApprovalRequest>> pending,
-                      String keyVariable, boolean typed, WatchedStore store, String command) {
+                      String keyVariable, boolean typed, WatchedStore store, String command, boolean replyable) {
         this.env = env;
         this.json = json;
         this.quiet = quiet;
@@ -54,6 +56,7 @@ final class RunReport {
         this.typed = typed;
         this.store = store;
         this.command = command;
+        this.replyable = replyable;
     }
 
     /**
@@ -61,7 +64,12 @@ final class RunReport {
      * events), with exit code 1 instead of 0 then; {@code command} names the command in those lines.
      */
     RunReport storedIn(WatchedStore store, String command) {
-        return new RunReport(env, json, quiet, trace, pending, keyVariable, typed, store, command);
+        return new RunReport(env, json, quiet, trace, pending, keyVariable, typed, store, command, replyable);
+    }
+
+    /** This report for a run no store keeps (the demo's), whose summary therefore names no command that continues it. */
+    RunReport unkept() {
+        return new RunReport(env, json, quiet, trace, pending, keyVariable, typed, store, command, false);
     }
 
     /** {@code code}, changed as {@link WatchedStore#report} says after it said what the store did not keep. */
@@ -202,6 +210,10 @@ final class RunReport {
         if (result.status() == RunStatus.FAILED && Reasons.NEEDS_USER_INPUT.equals(result.reason())) {
             // the run keeps what it knows for the answer: starting over would lose it
             sb.append(" (answer it with: rein reply ").append(result.runId()).append(" \"TEXT\")");
+        }
+        if (result.status() == RunStatus.CANCELLED && replyable) {
+            // a cancelled run keeps what it did: a reply continues it (its unanswered calls are answered as cancelled first)
+            sb.append(" (continue it with: rein reply ").append(result.runId()).append(" \"TEXT\")");
         }
         String keyAdvice = Reasons.PROVIDER_ERROR.equals(result.reason()) ? keyAdvice(keyVariable, env.env(), result.message()) : null;
         if (keyAdvice != null) {

@@ -265,6 +265,9 @@ class CliProcessTest {
 
             assertThat(outcome.exitCode()).as(outcome.stdout()).isEqualTo(ExitCodes.CANCELLED);
             assertThat(outcome.stdout()).contains("rein: CANCELLED (cancelled)").doesNotContain("Exception");
+            JsonNode stored = Json.parse(new LauncherProcess(dir).run("runs", "--json").stdout());
+            // the summary says how to go on, as for a run that asked for input: a cancelled run takes a reply
+            assertThat(outcome.stdout()).contains("(continue it with: rein reply " + stored.at("/runs/0/run_id").asText() + " \"TEXT\")");
             List<String> lines = Files.readAllLines(trace);
             JsonNode last = Json.parse(lines.get(lines.size() - 1));
             assertThat(last.get("type").asText()).isEqualTo("run_finished");
