@@ -86,7 +86,8 @@ public final class SuiteFile {
         try {
             text = Files.readString(file, StandardCharsets.UTF_8);
         } catch (NoSuchFileException e) {
-            throw new ReinException("suite file not found: " + file);
+            throw new ReinException("suite file not found: " + file.toAbsolutePath() + "; give the path of a suite file (YAML or JSON,"
+                    + " see docs/eval.md)");
         } catch (CharacterCodingException e) {
             throw new ReinException("suite file " + file + " is not UTF-8 text; save it as UTF-8");
         } catch (IOException e) {

@@ -125,7 +125,9 @@ class EvalCommandSupportTest {
     void badInputIsAShortErrorWithoutAStackTrace(@TempDir Path dir) throws Exception {
         assertThat(EvalCommandSupport.run(dir.resolve("missing.yaml"), 1, null, null, false, out, err))
                 .isEqualTo(EvalCommandSupport.INVALID);
-        assertThat(err()).isEqualTo("rein eval: suite file not found: " + dir.resolve("missing.yaml") + System.lineSeparator());
+        // where it looked, and what to give (before: only "suite file not found: PATH")
+        assertThat(err()).isEqualTo("rein eval: suite file not found: " + dir.resolve("missing.yaml").toAbsolutePath()
+                + "; give the path of a suite file (YAML or JSON, see docs/eval.md)" + System.lineSeparator());
         Path txt = Files.writeString(dir.resolve("suite.txt"), "x");
         assertThat(EvalCommandSupport.run(txt, 1, null, null, false, out, err)).isEqualTo(EvalCommandSupport.INVALID);
         assertThat(err()).contains("name it .yaml, .yml or .json").doesNotContain("Exception", "\tat ");
