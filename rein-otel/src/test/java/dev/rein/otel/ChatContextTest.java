@@ -507,6 +507,38 @@ class ChatContextTest {
     }
 
     /**
+     * The telemetry's wrapper around the model answers as the model does but for the span it adds: a stage added
+     * before install (outside the telemetry) sees, in aroundModel, the model's provider, default model name and
+     * prices through it (ForwardingModel, as the other wrappers; the thread its calls run on is
+     * tracingKeepsTheThreadTheModelAsksFor's).
+     */
+    @Test
+    void aStageOutsideTheTelemetrySeesTheModelsDefaultsThroughItsWrapper() {
+        List<String> defaults = new CopyOnWriteArrayList<>();
+        dev.rein.model.ModelInterceptor outer = new dev.rein.model.ModelInterceptor() {
+            @Override
+            public ModelResponse intercept(dev.rein.model.ModelCall call, Chain chain) throws ModelException, InterruptedException {
+                return chain.proceed(call);
+            }
+
+            @Override
+            public Model aroundModel(dev.rein.model.ModelCall call) {
+                Model model = call.model();
+                defaults.add(model instanceof ModelDefaults d
+                        ? d.providerName() + " " + d.defaultModelName() + " " + d.prices().find("test-model").isPresent()
+                        : "no defaults: " + model.getClass().getName());
+                return model;
+            }
+        };
+        Agent agent = ReinTelemetry.create(OTEL.getOpenTelemetry())
+                .install(Agent.builder().model(new AcmeModel(ScriptedModel.of(ScriptedModel.text("Hi.")))).modelInterceptor(outer))
+                .build();
+        RunResult result = agent.run("say hi");
+        assertThat(result.status()).as(result.message()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(defaults).containsExactly("acme test-model true");
+    }
+
+    /**
      * A model client that throws is named by its own class in the run's message, as without telemetry:
      * not by the wrapper the telemetry puts around it to make the chat span current.
      */

@@ -11,6 +11,7 @@ import dev.rein.model.ModelResponse;
 import dev.rein.model.StreamObserver;
 import dev.rein.model.TraceContextHeaders;
 import dev.rein.otel.GenAiConventions;
+import dev.rein.provider.ForwardingModel;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.context.Context;
@@ -127,8 +128,27 @@ final class ChatContextPropagation implements ModelInterceptor {
      * {@code gen_ai.request.stream} (conditionally required for streamed requests) and
      * {@code gen_ai.response.time_to_first_chunk} and records the time-to-first-chunk metric, once
      * per call however many attempts it takes; each later chunk records the time-per-output-chunk metric.
+     * Everything else (which thread its calls run on, the wrapped model's defaults) is the wrapped model's,
+     * forwarded by {@link ForwardingModel}: a stage outside this one sees the model's provider through it.
      */
-    private record InContext(Model model, Context context, RunTelemetry run, String provider, AtomicBoolean streamed) implements Model {
+    private static final class InContext extends ForwardingModel {
+        private final Context context;
+        private final RunTelemetry run;
+        private final String provider;
+        private final AtomicBoolean streamed;
+
+        InContext(Model model, Context context, RunTelemetry run, String provider, AtomicBoolean streamed) {
+            super(model);
+            this.context = context;
+            this.run = run;
+            this.provider = provider;
+            this.streamed = streamed;
+        }
+
+        Context context() {
+            return context;
+        }
+
         @Override
         public ModelResponse call(ModelRequest request, ModelCallContext callContext) throws ModelException, InterruptedException {
             // the request this attempt sends, after every stage: its model may not be the one the span was opened with
@@ -139,7 +159,7 @@ final class ChatContextPropagation implements ModelInterceptor {
             // how the attempt failed, for the event of a fallback that may follow (the chain makes the same kinds of these)
             ModelResponse response;
             try (Scope ignored = context.makeCurrent()) {
-                response = model.call(request, observed);
+                response = wrapped().call(request, observed);
             } catch (ModelException e) {
                 run.attemptFailed(chat, attempt, e.kind().name(), e.httpStatus());
                 throw e;
@@ -158,14 +178,8 @@ final class ChatContextPropagation implements ModelInterceptor {
         @Override
         public long countTokens(ModelRequest request) throws ModelException, InterruptedException {
             try (Scope ignored = context.makeCurrent()) {
-                return model.countTokens(request);
+                return wrapped().countTokens(request);
             }
-        }
-
-        /** As the wrapped model: otherwise tracing alone would move every call to a thread of its own. */
-        @Override
-        public boolean abortsOnInterrupt() {
-            return model.abortsOnInterrupt();
         }
     }
 
