@@ -75,9 +75,12 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
     private final RequestMapper requests = new RequestMapper();
     private final ErrorMapper errors;
     private final AnthropicOptions defaults;
+    /** The base URL calls go to (an http(s) URL with a host: the builder checks it). */
+    private final URI serverUri;
 
     private AnthropicModel(Transport transport, Clock clock, PromptCaching caching, String baseUrl, boolean credentials) {
         this.transport = transport;
+        this.serverUri = URI.create(baseUrl);
         this.errors = new ErrorMapper(clock, baseUrl, credentials);
         this.defaults = AnthropicOptions.caching(caching);
     }
@@ -98,6 +101,12 @@ public final class AnthropicModel implements Model, ModelDefaults, AutoCloseable
     @Override
     public String providerName() {
         return AnthropicProvider.NAME;
+    }
+
+    /** The base URL calls go to: {@value #DEFAULT_BASE_URL}, or the one given or set in {@code ANTHROPIC_BASE_URL}. */
+    @Override
+    public URI serverUri() {
+        return serverUri;
     }
 
     /** The request with this model's default options when it carries no {@link AnthropicOptions}. */

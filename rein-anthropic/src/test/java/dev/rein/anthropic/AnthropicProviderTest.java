@@ -51,6 +51,11 @@ class AnthropicProviderTest {
         try (AnthropicModel model = (AnthropicModel) provider.create(ProviderConfig.of(Map.of("ANTHROPIC_API_KEY", "k")))) {
             assertThat(model.defaultModelName()).isEqualTo(AnthropicProvider.DEFAULT_MODEL);
             assertThat(model.providerName()).as("gen_ai.provider.name").isEqualTo(provider.name());
+            assertThat(model.serverUri()).as("server.address").isEqualTo(java.net.URI.create(AnthropicModel.DEFAULT_BASE_URL));
+        }
+        try (AnthropicModel model = (AnthropicModel) provider.create(ProviderConfig.of(
+                Map.of("ANTHROPIC_API_KEY", "k", "ANTHROPIC_BASE_URL", "http://[::1]:8080")))) {
+            assertThat(model.serverUri()).as("server.address").isEqualTo(java.net.URI.create("http://[::1]:8080"));
         }
         assertThatThrownBy(() -> ModelProvider.require("nope")).isInstanceOf(ReinException.class)
                 .hasMessageContaining("no model provider named 'nope'").hasMessageContaining("anthropic");

@@ -7,6 +7,7 @@ import dev.rein.model.ModelCallContext;
 import dev.rein.model.ModelException;
 import dev.rein.model.ModelRequest;
 import dev.rein.model.ModelResponse;
+import java.net.URI;
 
 /**
  * A model that passes everything to the model it wraps: the base of a wrapper (one that adds options to each
@@ -65,6 +66,11 @@ public abstract class ForwardingModel implements Model, ModelDefaults, AutoClose
     @Override
     public String providerName() {
         return model instanceof ModelDefaults defaults ? defaults.providerName() : null;
+    }
+
+    @Override
+    public URI serverUri() {
+        return model instanceof ModelDefaults defaults ? defaults.serverUri() : null;
     }
 
     @Override

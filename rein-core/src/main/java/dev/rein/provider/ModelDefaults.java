@@ -1,6 +1,7 @@
 package dev.rein.provider;
 
 import dev.rein.budget.PriceTable;
+import java.net.URI;
 
 /**
  * Implemented by a {@link dev.rein.model.Model} that knows its provider's defaults, so an agent
@@ -19,6 +20,14 @@ public interface ModelDefaults {
      * {@link ModelProvider#name()} that builds this model), or null when unknown.
      */
     default String providerName() {
+        return null;
+    }
+
+    /**
+     * The base URL of the server this model's calls go to, as telemetry reports it ({@code server.address}
+     * and {@code server.port} of the call's {@code chat} span and metrics), or null when unknown.
+     */
+    default URI serverUri() {
         return null;
     }
 }

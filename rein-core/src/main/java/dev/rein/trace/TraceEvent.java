@@ -10,6 +10,7 @@ import dev.rein.model.ModelRequest;
 import dev.rein.model.ModelResponse;
 import dev.rein.model.Usage;
 import java.math.BigDecimal;
+import java.net.URI;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -58,13 +59,21 @@ public sealed interface TraceEvent {
      * {@code provider} is the name the called model gives its provider ({@link dev.rein.provider.ModelDefaults#providerName()}),
      * null when it gives none: for listeners that name the provider as the call begins (OpenTelemetry's
      * {@code chat} span, whose sampler needs it then; a critic's model may be another provider's than the
-     * agent's). It is not written to the JSONL trace, whose request names the model, so a trace read back has none.
+     * agent's). {@code server} is, likewise, the base URL of the server the called model's calls go to
+     * ({@link dev.rein.provider.ModelDefaults#serverUri()}), null when unknown: OpenTelemetry's {@code server.address}
+     * and {@code server.port}. Neither is written to the JSONL trace, whose request names the model, so a trace
+     * read back has none.
      */
     record ModelRequested(String runId, int step, Instant time, String purpose, ModelRequest request,
-                          @JsonIgnore String provider) implements TraceEvent {
-        /** Without the provider (a listener then learns it from the model when the call reaches it). */
+                          @JsonIgnore String provider, @JsonIgnore URI server) implements TraceEvent {
+        /** Without the provider and server (a listener then learns them from the model when the call reaches it). */
         public ModelRequested(String runId, int step, Instant time, String purpose, ModelRequest request) {
-            this(runId, step, time, purpose, request, null);
+            this(runId, step, time, purpose, request, null, null);
+        }
+
+        /** Without the server. */
+        public ModelRequested(String runId, int step, Instant time, String purpose, ModelRequest request, String provider) {
+            this(runId, step, time, purpose, request, provider, null);
         }
     }
 

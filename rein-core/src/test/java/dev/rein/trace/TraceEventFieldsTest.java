@@ -63,6 +63,23 @@ class TraceEventFieldsTest {
     }
 
     @Test
+    void aModelRequestsServerIsNotWrittenAndALineReadsBackWithoutIt() throws Exception {
+        dev.rein.model.ModelRequest request = dev.rein.model.ModelRequest.builder("test-model")
+                .messages(java.util.List.of(dev.rein.model.Message.user("注文を確認して"))).build();
+        String line = Json.write(new TraceEvent.ModelRequested("run_1", 1, T, "critic", request, "openai",
+                java.net.URI.create("https://api.openai.com/v1")));
+        assertThat(Json.parse(line).has("server")).isFalse();
+        assertThat(line).isEqualTo(Json.write(new TraceEvent.ModelRequested("run_1", 1, T, "critic", request)));
+
+        TraceEvent read = Json.mapper().readValue(line, TraceEvent.class);
+        assertThat(read).isInstanceOfSatisfying(TraceEvent.ModelRequested.class, requested -> {
+            assertThat(requested.server()).isNull();
+            assertThat(requested.provider()).isNull();
+            assertThat(requested.request().messages().get(0).toString()).contains("注文を確認して");
+        });
+    }
+
+    @Test
     void toolResultKeepsItsFieldsAndAddsTheRisk() {
         JsonNode line = Json.parse(Json.write(new TraceEvent.ToolCompleted("run_1", 1, T, "c1", "lookup",
                 "invalid arguments: 受注番号がありません", true, "INVALID_ARGUMENTS", "rein", 0, "READ")));

@@ -21,6 +21,7 @@ import dev.rein.provider.ModelDefaults;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.concurrent.Callable;
@@ -129,6 +130,12 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
     @Override
     public String providerName() {
         return OpenAiProvider.NAME;
+    }
+
+    /** {@link #baseUrl()}, the server calls go to (an http(s) URL with a host: the builder checks it). */
+    @Override
+    public URI serverUri() {
+        return URI.create(baseUrl);
     }
 
     /**

@@ -127,6 +127,7 @@ class OpenAiProviderTest {
         try (OpenAiModel model = (OpenAiModel) local) {
             assertThat(model.baseUrl()).isEqualTo("http://localhost:11434/v1");
             assertThat(model.providerName()).as("gen_ai.provider.name").isEqualTo(provider.name());
+            assertThat(model.serverUri()).as("server.address").isEqualTo(java.net.URI.create("http://localhost:11434/v1"));
         }
         Model set = provider.create(new ProviderConfig(Map.of("OPENAI_BASE_URL", "http://a:1/v1"),
                 Map.of("base_url", "http://b:2/v1")));

@@ -2,6 +2,7 @@ package dev.rein.otel;
 
 import dev.rein.ReinException;
 import dev.rein.agent.Agent;
+import dev.rein.otel.internal.Server;
 import dev.rein.otel.internal.Settings;
 import dev.rein.otel.internal.Telemetry;
 import dev.rein.model.ModelInterceptor;
@@ -190,11 +191,15 @@ public final class ReinTelemetry {
             return this;
         }
 
-        /** {@code server.address} and {@code server.port} of the model API (an IPv6 address with or without its URL brackets). */
+        /**
+         * {@code server.address} and {@code server.port} of the model API (an IPv6 address with or without its URL
+         * brackets), on the run span and on every chat span and its metrics, whichever model the call went to. Unset,
+         * each chat span names the server of the model its call goes to
+         * ({@link dev.rein.provider.ModelDefaults#serverUri()}: rein-anthropic's and rein-openai's models give their
+         * base URL), from its creation, and leaves it out when the model names none; the run span then has none.
+         */
         public Builder server(String address, int port) {
-            // The conventions give an IPv6 address without the brackets a URL puts around it (URI.getHost keeps them).
-            this.serverAddress = address != null && address.length() > 2 && address.startsWith("[") && address.endsWith("]")
-                    ? address.substring(1, address.length() - 1) : address;
+            this.serverAddress = Server.unbracketed(address);
             this.serverPort = port;
             return this;
         }
@@ -205,8 +210,8 @@ public final class ReinTelemetry {
             if (baseUrl.getHost() == null) {
                 throw new ReinException("the model API URL '" + baseUrl + "' has no host; give one like https://api.example.com");
             }
-            int port = baseUrl.getPort() >= 0 ? baseUrl.getPort() : "http".equalsIgnoreCase(baseUrl.getScheme()) ? 80 : 443;
-            return server(baseUrl.getHost(), port);
+            Server server = Server.of(baseUrl);
+            return server(server.address(), server.port());
         }
 
         /**

@@ -13,6 +13,7 @@ import dev.rein.provider.ModelDefaults;
 import dev.rein.trace.TraceEvent;
 import dev.rein.trace.Tracer;
 import java.math.BigDecimal;
+import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -50,7 +51,7 @@ public final class TracingStage implements ModelInterceptor {
         int step = tracer.step();
         if (traceRequest) {
             tracer.emit(new TraceEvent.ModelRequested(tracer.runId(), step, tracer.now(), call.purpose(), call.request(),
-                    providerName(call.model())));
+                    providerName(call.model()), serverUri(call.model())));
         }
         BigDecimal before = meter.costUsd();
         boolean estimatedBefore = meter.usage().estimated();
@@ -84,6 +85,15 @@ public final class TracingStage implements ModelInterceptor {
     private static String providerName(Model model) {
         try {
             return model instanceof ModelDefaults defaults ? defaults.providerName() : null;
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** The server the model names, null when it names none or fails to (as {@link #providerName}). */
+    private static URI serverUri(Model model) {
+        try {
+            return model instanceof ModelDefaults defaults ? defaults.serverUri() : null;
         } catch (RuntimeException e) {
             return null;
         }

@@ -84,7 +84,8 @@ final class ChatContextPropagation implements ModelInterceptor {
             return in; // this telemetry is on the agent twice and has wrapped the model already: its chunks are timed once
         }
         String provider = handoff.run().learnProvider(call.model(), Span.fromContext(handoff.chat()));
-        return new InContext(call.model(), handoff.chat(), handoff.run(), provider, handoff.streamed());
+        Server server = handoff.run().learnServer(call.model(), Span.fromContext(handoff.chat()));
+        return new InContext(call.model(), handoff.chat(), handoff.run(), provider, server, handoff.streamed());
     }
 
     /**
@@ -135,13 +136,15 @@ final class ChatContextPropagation implements ModelInterceptor {
         private final Context context;
         private final RunTelemetry run;
         private final String provider;
+        private final Server server;
         private final AtomicBoolean streamed;
 
-        InContext(Model model, Context context, RunTelemetry run, String provider, AtomicBoolean streamed) {
+        InContext(Model model, Context context, RunTelemetry run, String provider, Server server, AtomicBoolean streamed) {
             super(model);
             this.context = context;
             this.run = run;
             this.provider = provider;
+            this.server = server;
             this.streamed = streamed;
         }
 
@@ -155,7 +158,7 @@ final class ChatContextPropagation implements ModelInterceptor {
             Span chat = Span.fromContext(context);
             int attempt = run.attemptAsks(chat, request.model(), provider);
             ModelCallContext observed = new ModelCallContext(callContext.deadline(),
-                    new FirstChunk(callContext.stream(), chat, run, provider, request.model(), streamed, System.nanoTime()));
+                    new FirstChunk(callContext.stream(), chat, run, provider, server, request.model(), streamed, System.nanoTime()));
             // how the attempt failed, for the event of a fallback that may follow (the chain makes the same kinds of these)
             ModelResponse response;
             try (Scope ignored = context.makeCurrent()) {
@@ -192,6 +195,7 @@ final class ChatContextPropagation implements ModelInterceptor {
         private final Span span;
         private final RunTelemetry run;
         private final String provider;
+        private final Server server;
         private final String requestModel;
         private final AtomicBoolean seen;
         private final long sentNanos;
@@ -199,12 +203,13 @@ final class ChatContextPropagation implements ModelInterceptor {
         private long lastChunkNanos;
         private Attributes chunkAttributes;
 
-        FirstChunk(StreamObserver next, Span span, RunTelemetry run, String provider, String requestModel, AtomicBoolean seen,
-                   long sentNanos) {
+        FirstChunk(StreamObserver next, Span span, RunTelemetry run, String provider, Server server, String requestModel,
+                   AtomicBoolean seen, long sentNanos) {
             this.next = next;
             this.span = span;
             this.run = run;
             this.provider = provider;
+            this.server = server;
             this.requestModel = requestModel;
             this.seen = seen;
             this.sentNanos = sentNanos;
@@ -214,7 +219,7 @@ final class ChatContextPropagation implements ModelInterceptor {
             long now = System.nanoTime();
             if (lastChunkNanos != 0) {
                 if (chunkAttributes == null) {
-                    chunkAttributes = run.telemetry().instruments.chunkAttributes(provider, requestModel);
+                    chunkAttributes = run.telemetry().instruments.chunkAttributes(provider, server, requestModel);
                 }
                 run.telemetry().instruments.laterChunk(chunkAttributes, (now - lastChunkNanos) / 1e9);
             }
@@ -223,7 +228,7 @@ final class ChatContextPropagation implements ModelInterceptor {
                 double seconds = (now - sentNanos) / 1e9;
                 span.setAttribute(GenAiConventions.REQUEST_STREAM, true);
                 span.setAttribute(GenAiConventions.RESPONSE_TIME_TO_FIRST_CHUNK, seconds);
-                run.telemetry().instruments.firstChunk(provider, requestModel, seconds);
+                run.telemetry().instruments.firstChunk(provider, server, requestModel, seconds);
             }
         }
 

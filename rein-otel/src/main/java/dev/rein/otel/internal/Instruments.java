@@ -71,24 +71,24 @@ final class Instruments {
      * counts, and the conventions say an instrumentation that cannot obtain them "MUST NOT report
      * usage metric" (Rein's estimate is on the span, marked estimated), so only the duration is recorded.
      */
-    void modelCall(String provider, String requestModel, String responseModel, long inputTokens, long outputTokens,
+    void modelCall(String provider, Server server, String requestModel, String responseModel, long inputTokens, long outputTokens,
                    boolean usageReported, double seconds) {
         if (usageReported) {
-            AttributesBuilder base = chatAttributes(provider, requestModel, responseModel);
+            AttributesBuilder base = chatAttributes(provider, server, requestModel, responseModel);
             tokenUsage.record(inputTokens, base.put(TOKEN_TYPE, GenAiConventions.TOKEN_TYPE_INPUT).build());
             tokenUsage.record(outputTokens, base.put(TOKEN_TYPE, GenAiConventions.TOKEN_TYPE_OUTPUT).build());
         }
-        duration.record(seconds, chatAttributes(provider, requestModel, responseModel).build());
+        duration.record(seconds, chatAttributes(provider, server, requestModel, responseModel).build());
     }
 
     /** The response model is not known yet at the first chunk, so the point goes without it. */
-    void firstChunk(String provider, String requestModel, double seconds) {
-        firstChunk.record(seconds, chatAttributes(provider, requestModel, null).build());
+    void firstChunk(String provider, Server server, String requestModel, double seconds) {
+        firstChunk.record(seconds, chatAttributes(provider, server, requestModel, null).build());
     }
 
     /** The attributes of a call's {@link #laterChunk} points, made once per call (the response model is not known yet). */
-    Attributes chunkAttributes(String provider, String requestModel) {
-        return chatAttributes(provider, requestModel, null).build();
+    Attributes chunkAttributes(String provider, Server server, String requestModel) {
+        return chatAttributes(provider, server, requestModel, null).build();
     }
 
     /** A streamed chunk after the first came {@code seconds} after the one before it. */
@@ -96,8 +96,8 @@ final class Instruments {
         laterChunk.record(seconds, chunkAttributes);
     }
 
-    void failedModelCall(String provider, String requestModel, String errorType, double seconds) {
-        duration.record(seconds, chatAttributes(provider, requestModel, null).put(ERROR_TYPE, errorType).build());
+    void failedModelCall(String provider, Server server, String requestModel, String errorType, double seconds) {
+        duration.record(seconds, chatAttributes(provider, server, requestModel, null).put(ERROR_TYPE, errorType).build());
     }
 
     /**
@@ -138,13 +138,14 @@ final class Instruments {
         approvals.add(1, Attributes.of(ReinConventions.APPROVAL_DECISION, decision));
     }
 
-    private AttributesBuilder chatAttributes(String provider, String requestModel, String responseModel) {
+    /** {@code server}: the call's (the configured one, else its model's), null when unknown. */
+    private AttributesBuilder chatAttributes(String provider, Server server, String requestModel, String responseModel) {
         AttributesBuilder b = Attributes.builder().put(OPERATION_NAME, GenAiConventions.OPERATION_CHAT);
         putIfSet(b, PROVIDER_NAME, provider);
         putIfSet(b, REQUEST_MODEL, requestModel);
         putIfSet(b, RESPONSE_MODEL, responseModel);
-        if (settings.serverAddress() != null) {
-            b.put(SERVER_ADDRESS, settings.serverAddress()).put(SERVER_PORT, (long) settings.serverPort());
+        if (server != null) {
+            b.put(SERVER_ADDRESS, server.address()).put(SERVER_PORT, (long) server.port());
         }
         return b;
     }

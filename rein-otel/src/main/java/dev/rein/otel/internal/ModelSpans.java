@@ -37,6 +37,8 @@ final class ModelSpans {
     private String openProvider;
     /** The provider name the open call's model gives itself, whose API's words its finish reasons are in; null when unknown. */
     private String openDialect;
+    /** The server of the open call: the configured one, else its model's (a critic's or a fallback's may differ); null when unknown. */
+    private Server openServer;
     private Instant openedAt;
     /** The model and provider the open call's latest attempt went to; null before its first attempt. */
     private String attemptModel;
@@ -70,8 +72,10 @@ final class ModelSpans {
         if (provider != null) {
             b.setAttribute(PROVIDER_NAME, provider);
         }
-        if (s.serverAddress() != null) {
-            b.setAttribute(GenAiConventions.SERVER_ADDRESS, s.serverAddress()).setAttribute(GenAiConventions.SERVER_PORT, (long) s.serverPort());
+        // Likewise the server: the configured one, else the called model's (sampling-relevant in the conventions too)
+        Server server = s.server() != null ? s.server() : Server.of(e.server());
+        if (server != null) {
+            b.setAttribute(GenAiConventions.SERVER_ADDRESS, server.address()).setAttribute(GenAiConventions.SERVER_PORT, (long) server.port());
         }
         samplingParameters(b, r);
         // Conditionally required when the request asks for an output format: an output schema asks for JSON.
@@ -83,6 +87,7 @@ final class ModelSpans {
         openModel = r.model();
         openProvider = provider;
         openDialect = e.provider();
+        openServer = server;
         openedAt = e.time();
         attemptModel = null;
         attemptProvider = null;
@@ -105,6 +110,20 @@ final class ModelSpans {
         if (open == chat) {
             openProvider = provider;
         }
+    }
+
+    /** The open call goes to a model whose calls go to {@code server} (not configured): its span and metrics say so. */
+    synchronized void calledServer(Span chat, Server server) {
+        chat.setAttribute(GenAiConventions.SERVER_ADDRESS, server.address());
+        chat.setAttribute(GenAiConventions.SERVER_PORT, (long) server.port());
+        if (open == chat) {
+            openServer = server;
+        }
+    }
+
+    /** The server the open call's span names, when {@code chat} is that span; else the configured one (null: none). */
+    synchronized Server server(Span chat) {
+        return open == chat ? openServer : run.telemetry().settings.server();
     }
 
     /** The open call goes to a model that names its provider {@code dialect} (null: it names none), whatever the spans call it. */
@@ -236,7 +255,7 @@ final class ModelSpans {
         }
         open.end(e.time());
         run.telemetry().withdrawChat();
-        run.telemetry().instruments.modelCall(openProvider, openModel, r.model(), u.totalInputTokens(), u.outputTokens(),
+        run.telemetry().instruments.modelCall(openProvider, openServer, openModel, r.model(), u.totalInputTokens(), u.outputTokens(),
                 !u.estimated(), e.durationMillis() / 1000.0);
         open = null;
     }
@@ -261,7 +280,7 @@ final class ModelSpans {
         ErrorStatus.set(open, description);
         open.end(time);
         run.telemetry().withdrawChat();
-        run.telemetry().instruments.failedModelCall(openProvider, openModel, errorType, Duration.between(openedAt, time).toMillis() / 1000.0);
+        run.telemetry().instruments.failedModelCall(openProvider, openServer, openModel, errorType, Duration.between(openedAt, time).toMillis() / 1000.0);
         open = null;
     }
 

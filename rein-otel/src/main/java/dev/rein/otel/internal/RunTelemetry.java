@@ -109,6 +109,29 @@ final class RunTelemetry implements RunListener {
     }
 
     /**
+     * The server the call whose span is {@code chat} goes to with {@code model}: the configured one, else the
+     * model's own ({@link ModelDefaults#serverUri()}; a fallback's may differ from the one the span began with),
+     * else the one the span has; null when none is known.
+     */
+    Server learnServer(Model model, Span chat) {
+        Server configured = telemetry.settings.server();
+        if (configured != null) {
+            return configured;
+        }
+        Server own;
+        try {
+            own = Server.of(model instanceof ModelDefaults defaults ? defaults.serverUri() : null);
+        } catch (RuntimeException e) {
+            own = null; // an application's model that fails to say: tracing must not fail the call
+        }
+        if (own == null) {
+            return this.model.server(chat);
+        }
+        this.model.calledServer(chat, own);
+        return own;
+    }
+
+    /**
      * An attempt of the call whose span is {@code chat} asks for {@code requestModel} of {@code provider}
      * (see {@link ModelSpans#attemptAsks}).
      */

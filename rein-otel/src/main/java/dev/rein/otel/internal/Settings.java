@@ -5,4 +5,9 @@ package dev.rein.otel.internal;
  * {@code agentVersion}, {@code providerName} and {@code serverAddress} may be null (not given).
  */
 public record Settings(String agentName, String agentId, String agentDescription, String agentVersion, String providerName,
-                       String serverAddress, int serverPort, boolean captureContent) {}
+                       String serverAddress, int serverPort, boolean captureContent) {
+    /** The configured server, null when none was: then each chat span takes its model's. */
+    public Server server() {
+        return serverAddress == null ? null : new Server(serverAddress, serverPort);
+    }
+}
