@@ -447,6 +447,47 @@ class ToolMappingTest {
     }
 
     @Test
+    void anErrorEndingARefreshDoesNotStopLaterListChangedNotificationsFromBeingTakenUp() throws Exception {
+        // An Error (not an Exception) thrown while a list_changed was being answered ended the refresh thread with the
+        // "a refresh is running" flag still set, so every later list_changed was passed over for the connection's life.
+        // The Error is injected through the connection's own seam: the consumer of each new listing.
+        java.util.concurrent.atomic.AtomicInteger listings = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicReference<ScriptedStdioServer> server = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.BlockingQueue<List<String>> taken = new java.util.concurrent.LinkedBlockingQueue<>();
+        java.util.concurrent.atomic.AtomicInteger handed = new java.util.concurrent.atomic.AtomicInteger();
+        McpServerConfig config = McpTesting.config("scripted", "\"command\": \"scripted\"").servers().getFirst();
+        try (dev.rein.mcp.internal.ServerConnection connection = new dev.rein.mcp.internal.ServerConnection(config, stdio -> {
+            ScriptedStdioServer scripted = new ScriptedStdioServer((s, message) -> {
+                switch (message.path("method").asText()) {
+                    case "initialize" -> s.initialized(message, "2025-11-25");
+                    case "tools/list" -> s.result(message.get("id"), Map.of("tools",
+                            List.of(ScriptedStdioServer.tool("v" + listings.incrementAndGet()))));
+                    default -> { }
+                }
+            });
+            server.set(scripted);
+            started.add(scripted);
+            return scripted;
+        }, io.modelcontextprotocol.json.McpJsonDefaults.getMapper(), tools -> {
+            if (handed.incrementAndGet() == 1) {
+                throw new AssertionError("injected by the test: an Error ending the refresh thread");
+            }
+            taken.add(tools.stream().map(io.modelcontextprotocol.spec.McpSchema.Tool::name).toList());
+        })) {
+            assertThat(connection.start()).extracting(io.modelcontextprotocol.spec.McpSchema.Tool::name).containsExactly("v1");
+            server.get().send(Map.of("jsonrpc", "2.0", "method", "notifications/tools/list_changed"));
+            for (int i = 0; i < 200 && handed.get() < 1; i++) {
+                Thread.sleep(25);
+            }
+            assertThat(handed.get()).as("the first refresh reached the consumer, which threw").isEqualTo(1);
+            Thread.sleep(200); // time for the refresh thread to end after the Error
+            server.get().send(Map.of("jsonrpc", "2.0", "method", "notifications/tools/list_changed"));
+            assertThat(taken.poll(10, java.util.concurrent.TimeUnit.SECONDS)).as("the list_changed after the Error is taken up")
+                    .containsExactly("v3");
+        }
+    }
+
+    @Test
     void aCallResultWithAFieldOfTheWrongTypeIsTheCallsErrorNamingTheFieldAndTheServerIsKept() throws Exception {
         // Before, 'isError: "no"' and a "content" that is not an array failed as "failed while running tool 'look':
         // IllegalArgumentException: Cannot deserialize value of type `java.lang.Boolean` ... The server is restarted

@@ -348,11 +348,33 @@ public final class ServerConnection implements AutoCloseable {
             }
             refreshRunning = true;
         }
-        Thread.ofVirtual().name("rein-mcp-refresh-" + config.name()).start(() -> {
-            do {
-                refreshOnce();
-            } while (again());
-        });
+        try {
+            Thread.ofVirtual().name("rein-mcp-refresh-" + config.name()).start(() -> {
+                boolean ended = false;
+                try {
+                    do {
+                        refreshOnce();
+                    } while (again());
+                    ended = true;
+                } finally {
+                    // An Error (out of memory, a consumer's assertion) left the flag set, and every later
+                    // list_changed was passed over for the connection's life: whatever ends the thread clears it.
+                    if (!ended) {
+                        stopRefreshing();
+                    }
+                }
+            });
+        } catch (Throwable e) {
+            stopRefreshing();
+            throw e;
+        }
+    }
+
+    private void stopRefreshing() {
+        synchronized (refreshLock) {
+            refreshRunning = false;
+            refreshAgain = false;
+        }
     }
 
     /** Whether a refresh was asked for while the last one ran (then it is run now); else the refreshing ends. */
