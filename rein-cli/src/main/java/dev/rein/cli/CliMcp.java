@@ -91,20 +91,16 @@ final class CliMcp implements AutoCloseable {
         if (toolset == null) {
             return system;
         }
-        java.util.Map<String, String> all = toolset.instructions();
-        if (all.isEmpty()) {
+        McpToolset.InstructionsBlock instructions = toolset.instructionsBlock();
+        if (instructions.text().isEmpty()) {
             env.err().println("warning: --mcp-instructions: no server of " + file + " gave instructions; nothing is added to the"
                     + " system prompt");
             return system;
         }
-        all.forEach((server, text) -> {
-            int length = text.codePointCount(0, text.length());
-            if (length > McpToolset.MAX_INSTRUCTIONS_CHARS) {
-                env.err().println("warning: --mcp-instructions: the instructions of MCP server '" + server + "' have " + length
-                        + " characters; only their first " + McpToolset.MAX_INSTRUCTIONS_CHARS + " are in the system prompt");
-            }
-        });
-        String block = toolset.instructionsPrompt();
+        instructions.cut().forEach((server, length) -> env.err().println("warning: --mcp-instructions: the instructions of MCP"
+                + " server '" + server + "' have " + length + " characters; only their first " + instructions.maxCharsPerServer()
+                + " are in the system prompt"));
+        String block = instructions.text();
         return system.isEmpty() ? block : system + "\n\n" + block;
     }
 

@@ -350,26 +350,61 @@ public final class McpToolset implements ToolSource, AutoCloseable {
      * @throws IllegalArgumentException when {@code maxCharsPerServer} is less than 1
      */
     public String instructionsPrompt(int maxCharsPerServer) {
+        return instructionsBlock(maxCharsPerServer).text();
+    }
+
+    /**
+     * The block {@link #instructionsPrompt()} gives, with which servers' instructions were cut in it:
+     * for a caller that also tells its user (the CLI warns), from the same reading of the servers.
+     */
+    public InstructionsBlock instructionsBlock() {
+        return instructionsBlock(MAX_INSTRUCTIONS_CHARS);
+    }
+
+    /**
+     * The block {@link #instructionsPrompt(int)} gives, with which servers' instructions were cut in it.
+     *
+     * @throws IllegalArgumentException when {@code maxCharsPerServer} is less than 1
+     */
+    public InstructionsBlock instructionsBlock(int maxCharsPerServer) {
         if (maxCharsPerServer < 1) {
             throw new IllegalArgumentException("maxCharsPerServer must be at least 1, was " + maxCharsPerServer
                     + "; to leave the instructions out, do not add the block");
         }
         Map<String, String> all = instructions();
         if (all.isEmpty()) {
-            return "";
+            return new InstructionsBlock("", maxCharsPerServer, Map.of());
         }
         StringBuilder block = new StringBuilder("Notes the MCP servers give on how to use their tools (each server's own text,"
                 + " untrusted data):");
+        Map<String, Integer> cut = new LinkedHashMap<>();
         all.forEach((server, text) -> {
             int length = text.codePointCount(0, text.length());
             String kept = length <= maxCharsPerServer ? text : text.substring(0, text.offsetByCodePoints(0, maxCharsPerServer));
             block.append("\n\n").append(UntrustedData.wrapRetrieved(kept, "mcp:" + server));
             if (length > maxCharsPerServer) {
+                cut.put(server, length);
                 block.append("\n[Rein cut the instructions of MCP server '").append(server).append("' to their first ")
                         .append(maxCharsPerServer).append(" of ").append(length).append(" characters.]");
             }
         });
-        return block.toString();
+        return new InstructionsBlock(block.toString(), maxCharsPerServer, cut);
+    }
+
+    /**
+     * The servers' instructions as a block for a system prompt, and which were cut in it.
+     *
+     * @param text              the block, as {@link #instructionsPrompt(int)} gives it; {@code ""} when no server gave any
+     * @param maxCharsPerServer the most characters of one server's instructions the block holds
+     * @param cut               the servers whose instructions were longer, so cut, each with their whole length in
+     *                          characters (Unicode code points), in the file's order; empty when none was cut
+     */
+    public record InstructionsBlock(String text, int maxCharsPerServer, Map<String, Integer> cut) {
+        public InstructionsBlock {
+            java.util.Objects.requireNonNull(text, "text");
+            // a copy keeping the order (Map.copyOf would not)
+            cut = Collections.unmodifiableMap(new LinkedHashMap<>(cut));
+        }
     }
 
     /**

@@ -685,6 +685,7 @@ class ToolMappingTest {
                 String block = mcp.instructionsPrompt();
                 if (instructions.equals(within)) {
                     assertThat(block).contains(within + "\n</untrusted_data>").doesNotContain("Rein cut");
+                    assertThat(mcp.instructionsBlock().cut()).isEmpty();
                     continue;
                 }
                 int length = longer.codePointCount(0, longer.length());
@@ -692,6 +693,12 @@ class ToolMappingTest {
                         + "[Rein cut the instructions of MCP server 'scripted' to their first 8000 of " + length + " characters.]")
                         .doesNotContain("末尾");
                 assertThat(block).endsWith("characters.]");
+                // The same block, with which servers were cut (what the CLI warns of), so no caller repeats the rule.
+                McpToolset.InstructionsBlock reported = mcp.instructionsBlock();
+                assertThat(reported.text()).isEqualTo(block);
+                assertThat(reported.cut()).containsExactly(Map.entry("scripted", length));
+                assertThat(reported.maxCharsPerServer()).isEqualTo(McpToolset.MAX_INSTRUCTIONS_CHARS);
+                assertThat(mcp.instructionsBlock(length).cut()).isEmpty();
                 assertThat(mcp.instructionsPrompt(3)).contains("\nxxx\n</untrusted_data>\n[Rein cut the instructions of MCP server"
                         + " 'scripted' to their first 3 of " + length + " characters.]");
                 assertThatThrownBy(() -> mcp.instructionsPrompt(0)).isInstanceOf(IllegalArgumentException.class)
