@@ -22,6 +22,8 @@ import java.util.UUID;
 public final class ReportWriter {
     private static final String TEMPLATE = "report.html";
     private static final String PLACEHOLDER = "__REPORT_JSON__";
+    /** Where the page's script takes the decimals its costs are shown with, as the JSON and the text summary have them. */
+    private static final String COST_SCALE_PLACEHOLDER = "__COST_SCALE__";
 
     private ReportWriter() {}
 
@@ -32,7 +34,7 @@ public final class ReportWriter {
 
     /** The report as a self-contained HTML page; its script sets {@code data-render-status="ok"} on the root element once the charts are drawn. */
     public static String html(EvalReport report) {
-        String template = template();
+        String template = template().replace(COST_SCALE_PLACEHOLDER, Integer.toString(Metrics.COST_SCALE));
         int at = template.indexOf(PLACEHOLDER);
         // The data sits inside a <script> element: escaping <, > and & keeps any text (an answer
         // containing "</script>") from ending it early; JSON.parse reads the escapes back.

@@ -230,6 +230,42 @@ class HtmlReportChromiumTest {
         assertThat(dev.rein.eval.cli.TextSummary.render(report)).contains("success rate " + suiteRate + " (");
     }
 
+    /**
+     * The page shows costs with the digits of the text summary (the JSON's six decimals): it showed them with JavaScript's
+     * toFixed(5) below a cent and toFixed(4) above ($0.0018 where the summary said $0.001800), and toFixed rounds the
+     * binary value, so the half-way $0.000035 showed as $0.00003.
+     */
+    @Test
+    void costsShowTheDigitsOfTheTextSummary(@TempDir Path temp) throws Exception {
+        String[] costs = {"0.000035", "0.0018", "0.01005", "1.00005", "0.000125"};
+        List<dev.rein.eval.run.TrialOutcome> outcomes = new ArrayList<>();
+        List<dev.rein.eval.run.EvalResult.TaskInfo> tasks = new ArrayList<>();
+        for (String cost : costs) {
+            String task = "cost-" + cost;
+            tasks.add(new dev.rein.eval.run.EvalResult.TaskInfo(task, dev.rein.eval.TaskCategory.SHOULD_SUCCEED, "g", "succeeded"));
+            outcomes.add(new dev.rein.eval.run.TrialOutcome(task, dev.rein.eval.TaskCategory.SHOULD_SUCCEED, 0,
+                    dev.rein.eval.run.Verdict.PASSED, null, false, false, "succeeded", "completed", "", "", 1,
+                    new java.math.BigDecimal(cost), 1, null, List.of(), List.of(), List.of(), "run", null));
+        }
+        java.time.Instant at = java.time.Instant.parse("2026-12-05T10:00:00Z");
+        EvalReport report = EvalReport.of(new dev.rein.eval.run.EvalResult("costs", "", "scripted", 1, at, at, tasks, outcomes));
+        Path html = temp.resolve("costs.html");
+        ReportWriter.writeHtml(report, html);
+        String dom = runChromium(temp.resolve("profile"), "--dump-dom", html.toUri().toString());
+        assertThat(dom).contains("data-render-status=\"ok\"");
+        // the last cell of each task row is its cost p50
+        List<String> shownOnThePage = new ArrayList<>();
+        Matcher row = Pattern.compile("<td class=\"num\">(\\$[^<]*)</td></tr>").matcher(dom);
+        while (row.find()) {
+            shownOnThePage.add(row.group(1));
+        }
+        assertThat(shownOnThePage).containsExactly("$0.000035", "$0.001800", "$0.010050", "$1.000050", "$0.000125");
+        Matcher card = Pattern.compile("<div class=\"label\">Total cost</div><div class=\"value\">([^<]*)</div>").matcher(dom);
+        assertThat(card.find()).as("the total cost card").isTrue();
+        assertThat(card.group(1)).isEqualTo("$1.012060");
+        assertThat(dev.rein.eval.cli.TextSummary.render(report)).contains("max $1.000050, total $1.012060");
+    }
+
     @Test
     void aScriptErrorIsVisibleInTheRenderedPage(@TempDir Path temp) throws Exception {
         String broken = ReportWriter.html(EvalReport.of(EvalRunner.builder().trials(1).build().run(DemoSuite.build())))
