@@ -23,13 +23,15 @@ import picocli.CommandLine.Parameters;
         footerHeading = "%nExit codes:%n",
         footer = {"  0  the example ended as intended (with --eval: every trial passed)",
                 "  1  it did not (with --eval: some trials failed or were unsafe)",
-                "  2  unknown example or bad option",
+                "  2  no or unknown example NAME (the examples are listed), or a bad option",
                 "  3  setup or infrastructure failure (such as a key the provider refused)",
                 "  130  interrupted (Ctrl-C cancels the run or the trials in flight)"})
 final class ExampleCommand implements Callable<Integer> {
     private final CliEnvironment env;
 
-    @Parameters(index = "0", paramLabel = "NAME", description = "The example to run (see 'rein examples').")
+    // optional to picocli, so that its absence is said with the examples to choose from (call()), not "Missing required parameter"
+    @Parameters(index = "0", arity = "0..1", paramLabel = "NAME", hideParamSyntax = true,
+            description = "The example to run (see 'rein examples').")
     String name;
 
     @Option(names = "--offline", description = "Use the scripted model even when an API key is set.")
@@ -86,6 +88,10 @@ final class ExampleCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (name == null) {
+            throw new UsageException("give the name of the example to run, e.g. rein example " + Examples.list().getFirst().name()
+                    + "; the examples are: " + Examples.names() + " ('rein examples' describes them)");
+        }
         if (trials != null && !eval) {
             throw new UsageException("--trials goes with --eval: rein example " + name + " --eval --trials " + trials);
         }

@@ -90,6 +90,24 @@ class ExampleCommandsTest {
     }
 
     /**
+     * No NAME lists the examples and says how to run one, as an unknown name lists them. Before: picocli's "Missing required
+     * parameter: 'NAME'", which named neither.
+     */
+    @Test
+    void noExampleNameListsTheExamplesAndSaysHowToRunOne() {
+        for (String[] args : new String[][] {{"example"}, {"example", "--eval"}, {"example", "--offline"}}) {
+            InProcessCli.Outcome outcome = cli.run(args);
+            assertThat(outcome.exitCode()).as(String.join(" ", args)).isEqualTo(ExitCodes.USAGE);
+            assertThat(outcome.stdout()).as(String.join(" ", args)).isEmpty();
+            assertThat(outcome.stderrLines()).as(String.join(" ", args)).singleElement().asString().isEqualTo(
+                    "rein example: give the name of the example to run, e.g. rein example date; the examples are: date, orders,"
+                            + " expense, assistant, code, sql, web, npc, workflow ('rein examples' describes them)");
+        }
+        // NAME is still shown as required in the help
+        assertThat(cli.run("example", "--help").stdout()).containsPattern("(?s)Usage: rein example .*\\] NAME\\s").doesNotContain("[NAME]");
+    }
+
+    /**
      * A name with a stray space (a shell variable's trailing blank) is quoted as typed. Before: the space was stripped from
      * the quote, which read "unknown example 'date'; the examples are: date, ...", naming the example it refused.
      */

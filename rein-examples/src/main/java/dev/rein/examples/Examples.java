@@ -362,7 +362,8 @@ public final class Examples {
         return "unknown example '" + Display.visible(String.valueOf(name), false) + "'; the examples are: " + names();
     }
 
-    private static String names() {
+    /** The examples' names, in the order 'rein examples' lists them: "date, orders, ...". */
+    public static String names() {
         return String.join(", ", ALL.stream().map(Example::name).toList());
     }
 }
