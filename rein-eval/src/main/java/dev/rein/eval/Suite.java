@@ -53,6 +53,11 @@ public final class Suite {
         return tasks.stream().allMatch(Task::scripted);
     }
 
+    /** The ids of the tasks that have no script, so cannot run offline, in the suite's order; empty when {@link #scripted()}. */
+    public List<String> unscriptedTaskIds() {
+        return tasks.stream().filter(task -> !task.scripted()).map(Task::id).toList();
+    }
+
     /** Builder for {@link Suite}; {@link #build()} validates. */
     public static final class Builder {
         private final String name;

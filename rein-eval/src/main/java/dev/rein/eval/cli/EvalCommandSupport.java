@@ -20,6 +20,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -116,7 +117,7 @@ public final class EvalCommandSupport {
             if (options.htmlReport() != null) {
                 checkReport(options.htmlReport());
             }
-            EvalRunner.Builder runner = EvalRunner.builder().models(traceFolder ? TrialModels.recorded() : models(options))
+            EvalRunner.Builder runner = EvalRunner.builder().models(traceFolder ? TrialModels.recorded() : models(options, suite))
                     .parallelism(options.parallelism()).progress(Progress.auto(err));
             if (options.trials() > 0) {
                 runner.trials(options.trials());
@@ -244,8 +245,16 @@ public final class EvalCommandSupport {
         return suiteFile;
     }
 
-    private static TrialModels models(Options options) {
+    private static TrialModels models(Options options, Suite suite) {
         if (options.modelName() == null || options.modelName().isBlank()) {
+            List<String> unscripted = suite.unscriptedTaskIds();
+            if (!unscripted.isEmpty()) {
+                // as the runner would refuse it, in the command's terms: the option that gives a real model and its key
+                throw new ReinException("suite '" + suite.name() + "' cannot run offline: these tasks have no script: "
+                        + String.join(", ", unscripted) + "; run it against a real model with --model NAME (an Anthropic"
+                        + " model with ANTHROPIC_API_KEY set, or with --provider openai an OpenAI model with OPENAI_API_KEY"
+                        + " set), or give these tasks scripts (see docs/eval.md)");
+            }
             return TrialModels.scripted();
         }
         if (options.models() == null) {

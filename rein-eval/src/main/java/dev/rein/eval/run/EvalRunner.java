@@ -65,11 +65,12 @@ public final class EvalRunner {
     public EvalResult run(Suite suite) throws InterruptedException {
         int perTask = trials != null ? trials : suite.trials();
         if (models.needsScripts()) {
-            List<String> unscripted = suite.tasks().stream().filter(t -> !t.scripted()).map(Task::id).toList();
+            List<String> unscripted = suite.unscriptedTaskIds();
             if (!unscripted.isEmpty()) {
                 throw new ReinException("suite '" + suite.name() + "' cannot run offline: these tasks have no script: "
-                        + String.join(", ", unscripted) + ". Add scripts or run with a real model (a suite of recorded runs"
-                        + " runs with TrialModels.recorded()).");
+                        + String.join(", ", unscripted) + ". Add scripts, or run it against a real model with"
+                        + " EvalRunner.builder().models(TrialModels.shared(model, name)) (a suite of recorded runs runs with"
+                        + " TrialModels.recorded()).");
             }
         }
         if (traces != null) {

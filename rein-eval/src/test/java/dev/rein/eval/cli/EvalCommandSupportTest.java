@@ -134,6 +134,34 @@ class EvalCommandSupportTest {
         assertThat(EvalCommandSupport.run(EXAMPLE, -1, null, null, false, out, err)).isEqualTo(EvalCommandSupport.INVALID);
     }
 
+    /**
+     * A suite with unscripted tasks run without --model says which option gives them a real model and which key it takes.
+     * Before: "... Add scripts or run with a real model (a suite of recorded runs runs with TrialModels.recorded())", the
+     * library's words, naming neither --model nor a key variable.
+     */
+    @Test
+    void unscriptedTasksWithoutAModelSayToGiveModelAndItsKey(@TempDir Path dir) throws Exception {
+        Path suite = Files.writeString(dir.resolve("live.yaml"), """
+                suite: live
+                environment: file_tree
+                agent: {toolsets: [files_read]}
+                tasks:
+                  - id: scripted
+                    goal: g
+                    script: [{text: "done"}]
+                  - id: first
+                    goal: g
+                  - id: second
+                    goal: g
+                """);
+        assertThat(EvalCommandSupport.run(suite, 1, null, null, false, out, err)).isEqualTo(EvalCommandSupport.INVALID);
+        assertThat(err()).isEqualTo("rein eval: suite 'live' cannot run offline: these tasks have no script: first, second;"
+                + " run it against a real model with --model NAME (an Anthropic model with ANTHROPIC_API_KEY set, or with"
+                + " --provider openai an OpenAI model with OPENAI_API_KEY set), or give these tasks scripts (see docs/eval.md)"
+                + System.lineSeparator());
+        assertThat(out()).isEmpty();
+    }
+
     @Test
     void anAnswerPatternThatIsNotARegularExpressionIsAnErrorInTheSuiteFile(@TempDir Path dir) throws Exception {
         Path suite = Files.writeString(dir.resolve("regex.yaml"), """
