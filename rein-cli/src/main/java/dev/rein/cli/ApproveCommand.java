@@ -1,5 +1,6 @@
 package dev.rein.cli;
 
+import dev.rein.ReinException;
 import dev.rein.approval.ApprovalRequest;
 import dev.rein.json.Json;
 import dev.rein.run.RunStatus;
@@ -93,6 +94,16 @@ final class ApproveCommand implements Callable<Integer> {
                     // Without the schema, at least what every tool takes: arguments are a JSON object.
                     throw new UsageException("--edit: the arguments of " + Text.visible(request.tool()) + " must be a JSON object,"
                             + " e.g. --edit '{\"to\":\"bob\"}' (see 'rein show " + runId + "' for the arguments as proposed)");
+                }
+                if (known) {
+                    // checked here as Runs.edit checks it, so the line can say what to give (the schema's words do not)
+                    try {
+                        Runs.checkEditedArguments(tools, request.tool(), edited);
+                    } catch (ReinException e) {
+                        throw new UsageException("--edit: " + Errors.oneLine(e.getMessage()) + "; give the arguments of "
+                                + Text.visible(request.tool()) + " as one JSON object that fits its schema (see 'rein show " + runId
+                                + "' for the arguments as proposed)");
+                    }
                 }
                 (known ? runs : Runs.in(store)).edit(runId, request.actionHash(), edited, user);
                 env.err().println("approved " + Text.visible(request.tool()) + " with edited arguments " + Text.visible(decision.edit)

@@ -181,6 +181,29 @@ class ApprovalCommandsTest {
         assertThat(cli.run("show", "--json", id).stdout()).as("nothing was decided").contains("\"pending_approvals\":1");
     }
 
+    /**
+     * Arguments that do not fit the tool's schema say what was wrong and what to give, naming the tool. Before: only "the
+     * edited arguments do not fit tool 'send_message': $: array found, object expected".
+     */
+    @Test
+    void anEditThatDoesNotFitTheSchemaSaysWhatToGive() throws Exception {
+        ScriptedModel model = sendThenConfirm();
+        cli.models((name, env) -> model);
+        cli.run("run", "--tools", "send_message", "連絡して");
+        String id = runId();
+        InProcessCli.Outcome array = cli.run("approve", id, "--edit", "[1]");
+        assertThat(array.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(array.stderrLines()).singleElement().asString().isEqualTo("rein approve: --edit: the edited arguments do not"
+                + " fit tool 'send_message': $: array found, object expected; give the arguments of send_message as one JSON"
+                + " object that fits its schema (see 'rein show " + id + "' for the arguments as proposed)");
+        InProcessCli.Outcome wrongType = cli.run("approve", id, "--edit", "{\"to\":42}");
+        assertThat(wrongType.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(wrongType.stderrLines()).singleElement().asString().startsWith("rein approve: --edit: the edited arguments do"
+                + " not fit tool 'send_message': ").endsWith("; give the arguments of send_message as one JSON object that fits"
+                + " its schema (see 'rein show " + id + "' for the arguments as proposed)");
+        assertThat(cli.run("show", "--json", id).stdout()).as("nothing was decided").contains("\"pending_approvals\":1");
+    }
+
     @Test
     void anEditIsRevalidatedAndTheEditedMessageIsSent() throws Exception {
         ScriptedModel model = sendThenConfirm();
