@@ -120,7 +120,8 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
      * them, and the API refuses a budget that leaves no room (HTTP 400). With the interleaved
      * thinking beta ({@link AnthropicBetas}) the budget is the whole turn's and may exceed them.
      *
-     * between_tools thinking is refused at effort {@code xhigh} or {@code max}. A budget or between_tools thinking is
+     * between_tools thinking is refused at effort {@code xhigh} or {@code max}, and so is thinking off on Claude Opus 5
+     * ({@link #OFF_ONLY_UP_TO_HIGH}). A budget or between_tools thinking is
      * refused on a model with preserved thinking when the request's earlier turns are rewritten
      * ({@link RewrittenHistory}): only adaptive thinking can ask the API to drop the thinking the rewrite invalidated
      * ({@code block_binding}), so from the second step the API would refuse the request.
@@ -129,7 +130,7 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
      * (a request sent later that names such a model meets the API's 400).
      *
      * @throws ReinException for a budget on a model from Claude 4.7 on, when the budget is not below
-     *     {@code request.maxTokens()}, for between_tools at xhigh or max,
+     *     {@code request.maxTokens()}, for between_tools at xhigh or max, for thinking off on Claude Opus 5 at xhigh or max,
      *     or for a budget or between_tools with a rewritten history on a model with preserved thinking
      */
     @Override
@@ -162,6 +163,13 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
             throw new ReinException("between_tools thinking works at effort low, medium or high, and the API refuses it at"
                     + " effort " + effort + ": use AnthropicThinking.adaptive() (or no thinking option) at effort " + effort
                     + ", or lower the effort to low, medium or high");
+        }
+        // Claude Opus 5's "What's new": thinking off is taken at effort high or below; xhigh or max is a 400.
+        if (type == Type.DISABLED && (effort.equals("xhigh") || effort.equals("max")) && listed(OFF_ONLY_UP_TO_HIGH, request.model())) {
+            throw new ReinException("AnthropicThinking.disabled() cannot be used on " + request.model() + " at effort " + effort
+                    + ": the API takes thinking off there only at effort low, medium or high (400 \"output_config.effort '"
+                    + effort + "' is not supported when thinking is disabled on this model\"); lower the effort to low,"
+                    + " medium or high, or use AnthropicThinking.adaptive() (or no thinking option) at effort " + effort);
         }
         Optional<RewrittenHistory> rewritten = request.option(RewrittenHistory.class);
         if ((type == Type.ENABLED || type == Type.BETWEEN_TOOLS) && rewritten.isPresent() && preservesThinking(request.model())) {
@@ -204,7 +212,11 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
         return new AnthropicThinking(Type.ADAPTIVE, null, null);
     }
 
-    /** No thinking ({@code {"type":"disabled"}}), for a request that should not think where an agent's would. */
+    /**
+     * No thinking ({@code {"type":"disabled"}}), for a request that should not think where an agent's would. Claude
+     * Opus 5 takes it at effort {@code high} or below only (its default is high); at {@code xhigh} or {@code max} it is
+     * refused when the agent is built.
+     */
     public static AnthropicThinking disabled() {
         return new AnthropicThinking(Type.DISABLED, null, null);
     }
@@ -243,6 +255,12 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
     public static boolean refusesBudgets(String model) {
         return listed(NO_BUDGET, Objects.requireNonNull(model, "model"));
     }
+
+    /**
+     * The models that take thinking off ({@link #disabled()}) only at effort high or below: at {@code xhigh} or
+     * {@code max} it is a 400 (Claude Opus 5's "What's new").
+     */
+    static final Set<String> OFF_ONLY_UP_TO_HIGH = Set.of("claude-opus-5");
 
     /** The beta of {@code thinking.block_binding} (preserved thinking's controls). */
     static final String BINDING_BETA = "thinking-binding-controls-2026-08-01";

@@ -94,6 +94,23 @@ class ReasoningOptionsTest extends FakeApi {
     }
 
     @Test
+    void thinkingOffOnClaudeOpus5AtEffortXhighOrMaxIsRefusedWhenTheAgentIsBuilt() {
+        // Claude Opus 5's "What's new": thinking off is taken at effort high or below; xhigh or max is a 400.
+        for (AnthropicEffort effort : List.of(AnthropicEffort.XHIGH, AnthropicEffort.MAX)) {
+            for (String name : List.of("claude-opus-5", "claude-opus-5-20260724")) {
+                assertThatThrownBy(() -> dev.rein.agent.Agent.builder().model(model).modelName(name)
+                        .modelOption(AnthropicThinking.disabled()).modelOption(effort).build())
+                        .isInstanceOf(ReinException.class).hasMessageContaining("AnthropicThinking.disabled()")
+                        .hasMessageContaining(name).hasMessageContaining("effort " + effort.level())
+                        .hasMessageContaining("AnthropicThinking.adaptive()").hasMessageContaining("low, medium or high");
+            }
+        }
+        dev.rein.agent.Agent.builder().model(model).modelName("claude-opus-5").modelOption(AnthropicThinking.disabled())
+                .modelOption(AnthropicEffort.HIGH).build();
+        dev.rein.agent.Agent.builder().model(model).modelName("claude-opus-5").modelOption(AnthropicThinking.disabled()).build();
+    }
+
+    @Test
     void aDisplayIsRefusedForBetweenToolsThinkingWhichHasNone() {
         // The API's between_tools config has only a type (ThinkingConfigBetweenTools): its progress notes always come back.
         assertThatThrownBy(() -> AnthropicThinking.betweenTools().withDisplay(AnthropicThinking.Display.UPDATES))

@@ -12,7 +12,7 @@ import java.util.Set;
  * and fields, at most four {@code cache_control} breakpoints, the pairing of {@code tool_use} and
  * {@code tool_result} blocks, the container a request answering tool calls made from code
  * (programmatic tool calling) must name, and what the newest models refuse (thinking off or with a
- * budget, a forced tool choice). Messages follow
+ * budget, thinking off at effort xhigh or max on Claude Opus 5, a forced tool choice). Messages follow
  * the real API's wording so that error handling tested here sees the same text.
  */
 final class RequestValidator {
@@ -118,6 +118,9 @@ final class RequestValidator {
             "claude-fable-5", "claude-mythos-5", "claude-opus-5-5", "claude-sonnet-5-5", "claude-haiku-5-5",
             "claude-fable-5-1", "claude-fable-5-2", "claude-mythos-5-1", "claude-mythos-5-2");
 
+    /** The models that take thinking off ({@code disabled}) at effort high or below only: xhigh or max is a 400. */
+    static final Set<String> OFF_ONLY_UP_TO_HIGH = Set.of("claude-opus-5");
+
     /**
      * The models that refuse a forced tool choice ({@code any} or a named {@code tool}), at the messages and the
      * token counting endpoints alike (the "What's new" pages of Claude Opus 5.5, Claude Sonnet 5.5 and Claude Fable
@@ -139,6 +142,13 @@ final class RequestValidator {
                 || NO_BUDGET.contains(model) && thinking.equals("enabled"))) {
             return invalid(ApiErrorType.INVALID_REQUEST, "\"thinking.type." + thinking + "\" is not supported for this model."
                     + " Use \"thinking.type.adaptive\" and \"output_config.effort\" to control thinking behavior.");
+        }
+        // Claude Opus 5's "What's new": thinking off is taken at effort high or below (the default is high).
+        String effort = body.path("output_config").path("effort").asText("");
+        if (!countTokens && OFF_ONLY_UP_TO_HIGH.contains(model) && thinking.equals("disabled")
+                && (effort.equals("xhigh") || effort.equals("max"))) {
+            return invalid(ApiErrorType.INVALID_REQUEST, "output_config.effort '" + effort + "' is not supported when"
+                    + " thinking is disabled on this model. Use effort 'high' or below, or enable thinking.");
         }
         String choice = body.path("tool_choice").path("type").asText("");
         if (NO_FORCED_TOOL_CHOICE.contains(model) && (choice.equals("any") || choice.equals("tool"))) {

@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
  * The requests Anthropic's newest models refuse, in the words their "What's new" pages give: Claude Opus 5.5, Claude
  * Fable 5.1 and Claude Mythos 5.1 think always (thinking off, or a manual budget, is a 400), and they and Claude
  * Sonnet 5.5 refuse a forced tool choice (also at the token counting endpoint); every model from Claude 4.7 on refuses
- * a manual budget (the thinking troubleshooting page). Earlier models take all of it.
+ * a manual budget (the thinking troubleshooting page); Claude Opus 5 refuses thinking off at effort xhigh or max.
+ * Earlier models take all of it.
  */
 class NewestModelRefusalsTest extends FakeServerTestBase {
 
@@ -67,6 +68,34 @@ class NewestModelRefusalsTest extends FakeServerTestBase {
             server.enqueue(FakeReply.text("ok"));
             assertThat(api.messages(request(model, "\"thinking\":{\"type\":\"adaptive\"},")).statusCode()).isEqualTo(200);
         }
+        assertThat(server.pendingReplies()).as("a refused request consumes no reply").isZero();
+    }
+
+    /**
+     * Claude Opus 5's "What's new" and migration guide: thinking off is taken at effort high or below, and is a 400 at
+     * xhigh or max (the API's words as its error reference gives them).
+     */
+    @Test
+    void thinkingOffIsRefusedOnClaudeOpus5AtEffortXhighOrMax() throws Exception {
+        for (String effort : new String[] {"xhigh", "max"}) {
+            for (String model : new String[] {"claude-opus-5"}) {
+                assertRefused(api.messages(request(model,
+                                "\"thinking\":{\"type\":\"disabled\"},\"output_config\":{\"effort\":\"" + effort + "\"},")),
+                        "output_config.effort '" + effort + "' is not supported when thinking is disabled on this model."
+                                + " Use effort 'high' or below, or enable thinking.");
+            }
+        }
+        for (String effort : new String[] {"low", "medium", "high"}) {
+            server.enqueue(FakeReply.text("ok"));
+            assertThat(api.messages(request("claude-opus-5",
+                    "\"thinking\":{\"type\":\"disabled\"},\"output_config\":{\"effort\":\"" + effort + "\"},")).statusCode())
+                    .isEqualTo(200);
+        }
+        server.enqueue(FakeReply.text("ok"), FakeReply.text("ok"));
+        assertThat(api.messages(request("claude-opus-5", "\"thinking\":{\"type\":\"disabled\"},")).statusCode())
+                .as("no effort: the default, high").isEqualTo(200);
+        assertThat(api.messages(request("claude-opus-5",
+                "\"thinking\":{\"type\":\"adaptive\"},\"output_config\":{\"effort\":\"max\"},")).statusCode()).isEqualTo(200);
         assertThat(server.pendingReplies()).as("a refused request consumes no reply").isZero();
     }
 
