@@ -65,10 +65,11 @@ final class ExampleCommand implements Callable<Integer> {
     }
 
     /**
-     * Before the demo or any trial: an option the example's agents cannot take (a thinking budget not below their own
-     * max_tokens: npc's 400) is one usage error, not a refusal at the demo's agent or in every trial.
+     * Before the demo or any trial: an option the example's agents cannot take (a thinking budget on a model from Claude
+     * 4.7 on, the default one too; a budget not below their own max_tokens: npc's 400) is one usage error, not a refusal at
+     * the demo's agent or in every trial.
      */
-    private void requireRoom() {
+    private void requireRoom(ProviderSelection provider) {
         if (offline || reasoning.given() == null) {
             return;
         }
@@ -78,11 +79,11 @@ final class ExampleCommand implements Callable<Integer> {
         } catch (RuntimeException e) {
             return; // the example reports it when it runs
         }
-        if (model != null) {
-            reasoning.requireBudgetTakenBy(model, false);
-        }
+        // Without --model the example runs on the provider's default (Examples: the provider of this environment).
+        String modelName = model != null ? model : provider.plugin().defaultModel();
+        reasoning.requireBudgetTakenBy(modelName, model == null);
         if (suite != null) {
-            reasoning.requireRoomIn(suite, model != null ? model : "model", null);
+            reasoning.requireRoomIn(suite, modelName, null);
         }
     }
 
@@ -116,7 +117,7 @@ final class ExampleCommand implements Callable<Integer> {
         }
         Map<String, String> environment = provider.environment(env.env());
         ModelPrice price = provider.modelPrice(model);
-        requireRoom();
+        requireRoom(provider);
         if (eval) {
             // as rein eval: Ctrl-C interrupts this thread, whose runner cancels the trials in flight, and the
             // command reports 130 itself rather than the JVM ending mid-trial without a word

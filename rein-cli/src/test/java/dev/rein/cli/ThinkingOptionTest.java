@@ -87,6 +87,16 @@ class ThinkingOptionTest {
             assertThat(other.stderrLines()).as(String.join(" ", args)).singleElement().asString()
                     .contains("is a thinking budget").contains("give --thinking adaptive");
         }
+        // without --model the example runs on the provider's default model, which is named as such
+        for (String[] args : new String[][] {{"example", "date", "--thinking", "2000"},
+                {"example", "date", "--eval", "--trials", "1", "--thinking", "2000"}}) {
+            InProcessCli.Outcome example = cli.run(args);
+            assertThat(example.exitCode()).as(String.join(" ", args) + ": " + example.stderr()).isEqualTo(ExitCodes.USAGE);
+            assertThat(example.stderrLines()).as(String.join(" ", args)).singleElement().asString()
+                    .startsWith("rein example: --thinking 2000 is a thinking budget, and claude-sonnet-5 (the default model)"
+                            + " takes none").contains("give --thinking adaptive");
+            assertThat(example.stdout()).as(String.join(" ", args)).isEmpty();
+        }
         assertThat(server.requestCount()).isZero();
         // adaptive thinking is what they take
         server.enqueue(FakeReply.message().text("3月11日です。").build());
@@ -242,8 +252,8 @@ class ThinkingOptionTest {
                 + " which is 2048 for the agent of task 'hello'").contains("agent.max_tokens in the suite")
                 .contains("--thinking adaptive");
 
-        for (String[] args : new String[][] {{"example", "npc", "--thinking", "2000"},
-                {"example", "npc", "--eval", "--trials", "1", "--thinking", "2000"}}) {
+        for (String[] args : new String[][] {{"example", "npc", "--model", TAKES_BUDGETS, "--thinking", "2000"},
+                {"example", "npc", "--eval", "--trials", "1", "--model", TAKES_BUDGETS, "--thinking", "2000"}}) {
             InProcessCli.Outcome example = cli.run(args);
             assertThat(example.exitCode()).as(String.join(" ", args) + ": " + example.stderr()).isEqualTo(ExitCodes.USAGE);
             assertThat(example.stderrLines()).as(String.join(" ", args)).singleElement().asString()
