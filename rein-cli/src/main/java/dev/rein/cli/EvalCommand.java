@@ -42,7 +42,8 @@ import picocli.CommandLine.Parameters;
 final class EvalCommand implements Callable<Integer> {
     private final CliEnvironment env;
 
-    @Parameters(index = "0", paramLabel = "SUITE", description = "The suite file (.yaml, .yml or .json), or a folder of"
+    // optional to picocli, so that its absence is said with what to give (call()), not "Missing required parameter"
+    @Parameters(index = "0", arity = "0..1", paramLabel = "SUITE", hideParamSyntax = true, description = "The suite file (.yaml, .yml or .json), or a folder of"
             + " JSONL traces: each recorded run is a task, replayed from its recording, that must end as recorded (or as"
             + " expected.json in the folder says) without diverging (see docs/replay.md).")
     Path suite;
@@ -83,6 +84,10 @@ final class EvalCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (suite == null) {
+            throw new UsageException("give the suite to run: a suite file (.yaml, .yml or .json, see docs/eval.md) or a folder"
+                    + " of JSONL traces, e.g. rein eval suite.yaml; the example agents' suites run with rein example NAME --eval");
+        }
         if (model != null && Files.isDirectory(suite)) {
             throw new UsageException("--model does not apply to a folder of traces: each recorded run is replayed from its"
                     + " recorded responses; drop --model");

@@ -24,6 +24,23 @@ class EvalCommandTest {
         assertThat(Files.readString(html)).contains("<html");
     }
 
+    /**
+     * No SUITE says what to give. Before: picocli's "Missing required parameter: 'SUITE'", which named neither a suite file
+     * nor a trace folder.
+     */
+    @Test
+    void noSuiteSaysWhatToGive() {
+        for (String[] args : new String[][] {{"eval"}, {"eval", "--trials", "2"}}) {
+            InProcessCli.Outcome outcome = cli.run(args);
+            assertThat(outcome.exitCode()).as(String.join(" ", args)).isEqualTo(ExitCodes.USAGE);
+            assertThat(outcome.stdout()).as(String.join(" ", args)).isEmpty();
+            assertThat(outcome.stderrLines()).as(String.join(" ", args)).singleElement().asString().isEqualTo("rein eval: give the"
+                    + " suite to run: a suite file (.yaml, .yml or .json, see docs/eval.md) or a folder of JSONL traces, e.g."
+                    + " rein eval suite.yaml; the example agents' suites run with rein example NAME --eval");
+        }
+        assertThat(cli.run("eval", "--help").stdout()).containsPattern("(?s)Usage: rein eval .*\\] SUITE\\s").doesNotContain("[SUITE]");
+    }
+
     @Test
     void aRealModelNeedsTheKeyAndNothingRunsWithoutIt() {
         InProcessCli.Outcome outcome = new InProcessCli()
