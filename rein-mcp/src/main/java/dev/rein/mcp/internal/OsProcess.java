@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -87,10 +88,15 @@ public final class OsProcess implements ServerProcess {
         return process.onExit().thenApply(Process::exitValue);
     }
 
-    /** As the MCP specification asks: close stdin, wait for it to exit, then SIGTERM, then SIGKILL. */
+    /**
+     * As the MCP specification asks: close stdin, wait for it to exit, then SIGTERM, then SIGKILL.
+     * Its descendants get SIGTERM, then SIGKILL after the grace period, also when it exited on its own.
+     */
     @Override
     public void destroy() {
-        List<ProcessHandle> descendants = process.descendants().toList();
+        // Taken now as well as after the wait: once the server has exited, its children are another process's
+        // and are found only through this list.
+        Set<ProcessHandle> descendants = new LinkedHashSet<>(process.descendants().toList());
         // On a thread of its own: closing waits for a write in progress, which a server that stopped
         // reading its input holds until it exits, so it must not hold up the signals below.
         Thread.ofVirtual().name("rein-mcp-close-stdin").start(() -> {
@@ -100,23 +106,32 @@ public final class OsProcess implements ServerProcess {
                 // already closed by a crash: nothing to flush
             }
         });
+        boolean exited = false;
         try {
-            if (process.waitFor(STDIN_GRACE_MILLIS, TimeUnit.MILLISECONDS)) {
-                descendants.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
-                return;
-            }
+            exited = process.waitFor(STDIN_GRACE_MILLIS, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        // Those started while the server had its time to exit, and those of the children known before.
+        descendants.addAll(process.descendants().toList());
+        for (ProcessHandle child : List.copyOf(descendants)) {
+            child.descendants().forEach(descendants::add);
+        }
+        descendants.removeIf(child -> !child.isAlive());
         descendants.forEach(ProcessHandle::destroy);
-        process.destroy();
+        if (!exited) {
+            process.destroy();
+        }
         try {
-            if (!process.waitFor(GRACE_MILLIS, TimeUnit.MILLISECONDS)) {
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(GRACE_MILLIS);
+            if (!exited && !process.waitFor(GRACE_MILLIS, TimeUnit.MILLISECONDS)) {
                 process.destroyForcibly();
                 process.waitFor(GRACE_MILLIS, TimeUnit.MILLISECONDS);
             }
             for (ProcessHandle child : descendants) {
-                if (child.isAlive()) {
+                try {
+                    child.onExit().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
                     child.destroyForcibly();
                 }
             }

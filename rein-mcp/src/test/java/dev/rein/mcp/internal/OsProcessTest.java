@@ -22,4 +22,70 @@ class OsProcessTest {
         process.destroy();
         assertThat(Files.readString(dir.resolve("ended")).strip()).isEqualTo("clean");
     }
+
+    @Test
+    void aChildLeftAliveByAServerThatExitedOnItsOwnGetsSigtermBeforeSigkill(@TempDir Path dir) throws Exception {
+        // Before, the server's children still alive once it had exited on its own were sent SIGKILL at once, with no
+        // SIGTERM to end their work cleanly, as the MCP specification's shutdown sequence gives.
+        // 'wait', which a trapped signal ends at once, as a foreground command's end would not.
+        String child = "(trap 'echo term > child; kill $! 2>/dev/null; exit 143' TERM; sleep 60 & echo set > ready; wait) &";
+        String script = child + " echo $! > childpid; cat > /dev/null";
+        ServerProcess process = OsProcess.start(new McpServerConfig.Stdio("sh", List.of("-c", script), Map.of(), dir));
+        try {
+            awaitFile(dir.resolve("ready")); // the child's trap is set
+            process.destroy();
+            assertThat(dir.resolve("child")).as("the child got SIGTERM, and ran its trap").exists();
+            assertThat(Files.readString(dir.resolve("child")).strip()).isEqualTo("term");
+        } finally {
+            kill(dir.resolve("childpid"));
+        }
+    }
+
+    @Test
+    void aChildStartedWhileTheServerHadItsTimeToExitIsSignalledToo(@TempDir Path dir) throws Exception {
+        // Before, the list of the server's children was taken when ending it began: one it started in the two seconds it
+        // had to exit after its input closed was never signalled, and outlived the agent.
+        String script = "cat > /dev/null; (trap 'echo term > late; exit 143' TERM; while :; do sleep 0.1; done) &"
+                + " echo $! > childpid; sleep 5";
+        ServerProcess process = OsProcess.start(new McpServerConfig.Stdio("sh", List.of("-c", script), Map.of(), dir));
+        try {
+            Thread.sleep(300);
+            process.destroy();
+            assertThat(dir.resolve("childpid")).as("the server started its child once its input closed").exists();
+            // Ended, by SIGTERM or (on a loaded machine, before its trap was set) by SIGKILL; before, it ran on.
+            for (int i = 0; i < 60 && !ended(dir.resolve("childpid")); i++) {
+                Thread.sleep(50);
+            }
+            assertThat(ended(dir.resolve("childpid"))).as("the late child was signalled and has ended").isTrue();
+        } finally {
+            kill(dir.resolve("childpid"));
+        }
+    }
+
+    /** Whether the process whose pid {@code pidFile} holds has ended: gone, or a zombie its new parent has not reaped yet. */
+    private static boolean ended(Path pidFile) throws java.io.IOException {
+        Path stat = Path.of("/proc", Files.readString(pidFile).strip(), "stat");
+        try {
+            String line = Files.readString(stat);
+            return line.substring(line.lastIndexOf(')') + 2).startsWith("Z");
+        } catch (java.nio.file.NoSuchFileException e) {
+            return true;
+        }
+    }
+
+    private static void awaitFile(Path file) throws InterruptedException {
+        for (int i = 0; i < 100 && !Files.exists(file); i++) {
+            Thread.sleep(50);
+        }
+    }
+
+    /** Kills the process whose pid {@code pidFile} holds, if it is still there: a test that failed leaves none behind. */
+    private static void kill(Path pidFile) throws java.io.IOException {
+        if (Files.exists(pidFile) && !Files.readString(pidFile).isBlank()) {
+            ProcessHandle.of(Long.parseLong(Files.readString(pidFile).strip())).ifPresent(handle -> {
+                handle.descendants().forEach(ProcessHandle::destroyForcibly);
+                handle.destroyForcibly();
+            });
+        }
+    }
 }
