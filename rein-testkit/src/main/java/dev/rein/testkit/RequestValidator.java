@@ -106,9 +106,11 @@ final class RequestValidator {
 
     /**
      * The models that always think: thinking off ({@code disabled}) or with a manual budget ({@code enabled}) is a
-     * 400 (the "What's new" pages of Claude Opus 5.5 and Claude Fable 5.1, which Claude Mythos 5.1 shares).
+     * 400 (the "What's new" pages of Claude Opus 5.5 and Claude Fable 5.1, which Claude Mythos 5.1 shares; for
+     * Claude Fable 5 and Mythos 5, the thinking troubleshooting page's table of refused configurations).
      */
-    static final Set<String> ALWAYS_THINKING = Set.of("claude-opus-5-5", "claude-fable-5-1", "claude-mythos-5-1");
+    static final Set<String> ALWAYS_THINKING =
+            Set.of("claude-opus-5-5", "claude-fable-5-1", "claude-mythos-5-1", "claude-fable-5", "claude-mythos-5");
 
     /**
      * The models that refuse a manual budget ({@code enabled}) with a 400 while taking adaptive thinking: the thinking

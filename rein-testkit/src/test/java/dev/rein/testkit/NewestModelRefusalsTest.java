@@ -26,9 +26,11 @@ class NewestModelRefusalsTest extends FakeServerTestBase {
         assertThat(Api.json(response).at("/error/message").asText()).isEqualTo(message);
     }
 
+    /** Claude Fable 5 and Mythos 5 think always too: the thinking troubleshooting page's table refuses both there. */
     @Test
     void thinkingOffOrWithABudgetIsRefusedByTheModelsThatAlwaysThink() throws Exception {
-        for (String model : new String[] {"claude-opus-5-5", "claude-fable-5-1", "claude-mythos-5-1"}) {
+        for (String model : new String[] {"claude-opus-5-5", "claude-fable-5-1", "claude-mythos-5-1", "claude-fable-5",
+                "claude-mythos-5"}) {
             assertRefused(api.messages(request(model, "\"thinking\":{\"type\":\"disabled\"},")),
                     "\"thinking.type.disabled\" is not supported for this model. Use \"thinking.type.adaptive\" and"
                             + " \"output_config.effort\" to control thinking behavior.");
