@@ -120,6 +120,11 @@ final class RequestValidator {
             "claude-fable-5", "claude-mythos-5", "claude-opus-5-5", "claude-sonnet-5-5", "claude-haiku-5-5",
             "claude-fable-5-1", "claude-fable-5-2", "claude-mythos-5-1", "claude-mythos-5-2");
 
+    /** Whether {@code model} is Claude Sonnet 5.5 (also with a date suffix), the one model that takes {@code between_tools}. */
+    private static boolean takesBetweenTools(String model) {
+        return model.equals("claude-sonnet-5-5") || model.matches("claude-sonnet-5-5-\\d{8}");
+    }
+
     /** The models that take thinking off ({@code disabled}) at effort high or below only: xhigh or max is a 400. */
     static final Set<String> OFF_ONLY_UP_TO_HIGH = Set.of("claude-opus-5");
 
@@ -145,8 +150,24 @@ final class RequestValidator {
             return invalid(ApiErrorType.INVALID_REQUEST, "\"thinking.type." + thinking + "\" is not supported for this model."
                     + " Use \"thinking.type.adaptive\" and \"output_config.effort\" to control thinking behavior.");
         }
-        // Claude Opus 5's "What's new": thinking off is taken at effort high or below (the default is high).
         String effort = body.path("output_config").path("effort").asText("");
+        // Claude Sonnet 5.5's "What's new": between_tools replaces disabled (a 400 pointing to it) and is taken at effort
+        // low, medium and high; the thinking troubleshooting page: only Claude Sonnet 5.5 accepts between_tools. The
+        // pages give no exact words: these follow the API's other thinking refusals.
+        if (!countTokens && thinking.equals("disabled") && takesBetweenTools(model)) {
+            return invalid(ApiErrorType.INVALID_REQUEST, "\"thinking.type.disabled\" is not supported for this model. Use"
+                    + " \"thinking.type.between_tools\" to turn off thinking before the first tool call, or"
+                    + " \"thinking.type.adaptive\" and \"output_config.effort\" to control thinking behavior.");
+        }
+        if (!countTokens && thinking.equals("between_tools") && !takesBetweenTools(model)) {
+            return invalid(ApiErrorType.INVALID_REQUEST, "\"thinking.type.between_tools\" is not supported for this model."
+                    + " Use \"thinking.type.adaptive\" and \"output_config.effort\" to control thinking behavior.");
+        }
+        if (!countTokens && thinking.equals("between_tools") && (effort.equals("xhigh") || effort.equals("max"))) {
+            return invalid(ApiErrorType.INVALID_REQUEST, "output_config.effort '" + effort + "' is not supported with"
+                    + " \"thinking.type.between_tools\". Use effort 'high' or below, or \"thinking.type.adaptive\".");
+        }
+        // Claude Opus 5's "What's new": thinking off is taken at effort high or below (the default is high).
         if (!countTokens && OFF_ONLY_UP_TO_HIGH.contains(model) && thinking.equals("disabled")
                 && (effort.equals("xhigh") || effort.equals("max"))) {
             return invalid(ApiErrorType.INVALID_REQUEST, "output_config.effort '" + effort + "' is not supported when"

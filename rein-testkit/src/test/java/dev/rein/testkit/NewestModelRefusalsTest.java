@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
  * The requests Anthropic's newest models refuse, in the words their "What's new" pages give: Claude Opus 5.5, Claude
  * Fable 5.1 and Claude Mythos 5.1 think always (thinking off, or a manual budget, is a 400), and they and Claude
  * Sonnet 5.5 refuse a forced tool choice (also at the token counting endpoint); every model from Claude 4.7 on refuses
- * a manual budget (the thinking troubleshooting page); Claude Opus 5 refuses thinking off at effort xhigh or max.
+ * a manual budget (the thinking troubleshooting page); Claude Opus 5 refuses thinking off at effort xhigh or max;
+ * Claude Sonnet 5.5 refuses thinking off, and between_tools at xhigh or max, which no other model takes.
  * Earlier models take all of it.
  */
 class NewestModelRefusalsTest extends FakeServerTestBase {
@@ -97,6 +98,43 @@ class NewestModelRefusalsTest extends FakeServerTestBase {
         assertThat(api.messages(request("claude-opus-5", "\"thinking\":{\"type\":\"disabled\"},")).statusCode())
                 .as("no effort: the default, high").isEqualTo(200);
         assertThat(api.messages(request("claude-opus-5",
+                "\"thinking\":{\"type\":\"adaptive\"},\"output_config\":{\"effort\":\"max\"},")).statusCode()).isEqualTo(200);
+        assertThat(server.pendingReplies()).as("a refused request consumes no reply").isZero();
+    }
+
+    /**
+     * Claude Sonnet 5.5's "What's new": {@code between_tools} replaces {@code disabled}, which is a 400 pointing to it,
+     * and {@code between_tools} is taken at effort low, medium and high only; the thinking troubleshooting page: only
+     * Claude Sonnet 5.5 accepts {@code between_tools}. (The pages give no exact words: the fake's follow the API's
+     * other thinking refusals.)
+     */
+    @Test
+    void sonnet55RefusesThinkingOffAndBetweenToolsAtXhighOrMaxAndOtherModelsRefuseBetweenTools() throws Exception {
+        assertRefused(api.messages(request("claude-sonnet-5-5", "\"thinking\":{\"type\":\"disabled\"},")),
+                "\"thinking.type.disabled\" is not supported for this model. Use \"thinking.type.between_tools\" to turn off"
+                        + " thinking before the first tool call, or \"thinking.type.adaptive\" and \"output_config.effort\" to"
+                        + " control thinking behavior.");
+        for (String effort : new String[] {"xhigh", "max"}) {
+            assertRefused(api.messages(request("claude-sonnet-5-5",
+                            "\"thinking\":{\"type\":\"between_tools\"},\"output_config\":{\"effort\":\"" + effort + "\"},")),
+                    "output_config.effort '" + effort + "' is not supported with \"thinking.type.between_tools\". Use effort"
+                            + " 'high' or below, or \"thinking.type.adaptive\".");
+        }
+        for (String model : new String[] {"claude-sonnet-5", "claude-opus-5-5", "claude-sonnet-4-5"}) {
+            assertRefused(api.messages(request(model, "\"thinking\":{\"type\":\"between_tools\"},")),
+                    "\"thinking.type.between_tools\" is not supported for this model. Use \"thinking.type.adaptive\" and"
+                            + " \"output_config.effort\" to control thinking behavior.");
+        }
+        for (String effort : new String[] {"low", "medium", "high"}) {
+            server.enqueue(FakeReply.text("ok"));
+            assertThat(api.messages(request("claude-sonnet-5-5",
+                    "\"thinking\":{\"type\":\"between_tools\"},\"output_config\":{\"effort\":\"" + effort + "\"},"))
+                    .statusCode()).isEqualTo(200);
+        }
+        server.enqueue(FakeReply.text("ok"), FakeReply.text("ok"));
+        assertThat(api.messages(request("claude-sonnet-5-5-20261015", "\"thinking\":{\"type\":\"between_tools\"},"))
+                .statusCode()).as("no effort: the default, high; a dated name is the model").isEqualTo(200);
+        assertThat(api.messages(request("claude-sonnet-5-5",
                 "\"thinking\":{\"type\":\"adaptive\"},\"output_config\":{\"effort\":\"max\"},")).statusCode()).isEqualTo(200);
         assertThat(server.pendingReplies()).as("a refused request consumes no reply").isZero();
     }
