@@ -34,7 +34,7 @@ import java.util.regex.Pattern;
  * {@link #refusesBudgets}) refuses a budget with a 400 while it takes adaptive thinking, so an agent with a budget on
  * one of them is refused when it is built, saying to use {@link #adaptive()} and {@link AnthropicEffort}. Otherwise
  * which kind of thinking a model accepts is the API's to say: its refusal ends the call with the API's message. Models that always
- * think (Claude Opus 5.5, Sonnet 5.5, Fable 5.1) refuse {@link #disabled()} and budgets; that refusal
+ * think (Claude Opus 5.5, Sonnet 5.5, Fable 5 and 5.1, Mythos 5 and 5.1) refuse {@link #disabled()} and budgets; that refusal
  * also says to use {@link #adaptive()} (or no thinking option) and {@link AnthropicEffort}, or, on
  * Claude Sonnet 5.5, {@link #betweenTools()}.
  *

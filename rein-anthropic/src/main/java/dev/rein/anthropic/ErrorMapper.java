@@ -187,7 +187,7 @@ final class ErrorMapper {
     }
 
     /**
-     * The 400 of a model that always thinks (Claude Opus 5.5, Fable 5.1, Sonnet 5.5) to thinking off:
+     * The 400 of a model that always thinks (Claude Opus 5.5, Sonnet 5.5, Fable 5 and 5.1, Mythos 5 and 5.1) to thinking off:
      * "\"thinking.type.disabled\" is not supported for this model. ...".
      */
     private static final java.util.regex.Pattern THINKING_OFF_NOT_SUPPORTED =
