@@ -126,10 +126,12 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
      * ({@link RewrittenHistory}): only adaptive thinking can ask the API to drop the thinking the rewrite invalidated
      * ({@code block_binding}), so from the second step the API would refuse the request.
      *
-     * A budget is refused on a model that takes none ({@link #refusesBudgets}); this check is made when an agent is built
-     * (a request sent later that names such a model meets the API's 400).
+     * A budget is refused on a model that takes none ({@link #refusesBudgets}), and between_tools thinking on one of those
+     * other than Claude Sonnet 5.5, the only model that takes it; these checks are made when an agent is built (a request
+     * sent later that names such a model meets the API's 400).
      *
-     * @throws ReinException for a budget on a model from Claude 4.7 on, when the budget is not below
+     * @throws ReinException for a budget on a model from Claude 4.7 on, for between_tools on one other than Claude Sonnet
+     *     5.5, when the budget is not below
      *     {@code request.maxTokens()}, for between_tools at xhigh or max, for thinking off on Claude Opus 5 at xhigh or max,
      *     or for a budget or between_tools with a rewritten history on a model with preserved thinking
      */
@@ -156,6 +158,15 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
                     + " is not supported for this model), while it takes adaptive thinking; use AnthropicThinking.adaptive()"
                     + " (or no thinking option) and set how much it thinks with AnthropicEffort (for the rein command,"
                     + " --thinking adaptive, or leave --thinking out)");
+        }
+        // The thinking troubleshooting page: only Claude Sonnet 5.5 takes between_tools. Refused on the other models Rein
+        // lists (the default among them), as a budget is; a model it does not list is left to the API.
+        if (!sending && type == Type.BETWEEN_TOOLS && refusesBudgets(request.model())
+                && !listed(BETWEEN_TOOLS_MODELS, request.model())) {
+            throw new ReinException("AnthropicThinking.betweenTools() cannot be used on " + request.model() + ": only Claude"
+                    + " Sonnet 5.5 takes between_tools thinking, and the API refuses it on other models (400); use"
+                    + " AnthropicThinking.adaptive() (or no thinking option) and set how much it thinks with AnthropicEffort"
+                    + " (for the rein command, --thinking adaptive, or leave --thinking out)");
         }
         // Claude Sonnet 5.5's "What's new": between_tools is taken at effort low, medium and high; xhigh or max is a 400.
         String effort = request.option(AnthropicEffort.class).map(AnthropicEffort::level).orElse("");
@@ -224,7 +235,8 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
     /**
      * Thinking only between tool calls ({@code {"type":"between_tools"}}): on Claude Sonnet 5.5, which refuses
      * {@link #disabled()}, the way to turn off thinking before the first tool call. The API refuses it at effort
-     * {@code xhigh} or {@code max}.
+     * {@code xhigh} or {@code max}, and on any other model: on the models from Claude 4.7 on ({@link #refusesBudgets})
+     * it is refused when the agent is built.
      */
     public static AnthropicThinking betweenTools() {
         return new AnthropicThinking(Type.BETWEEN_TOOLS, null, null);
@@ -255,6 +267,9 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
     public static boolean refusesBudgets(String model) {
         return listed(NO_BUDGET, Objects.requireNonNull(model, "model"));
     }
+
+    /** The models that take {@link #betweenTools()} (the thinking troubleshooting page: Claude Sonnet 5.5 only). */
+    static final Set<String> BETWEEN_TOOLS_MODELS = Set.of("claude-sonnet-5-5");
 
     /**
      * The models that take thinking off ({@link #disabled()}) only at effort high or below: at {@code xhigh} or

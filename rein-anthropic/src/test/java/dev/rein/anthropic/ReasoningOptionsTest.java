@@ -80,6 +80,28 @@ class ReasoningOptionsTest extends FakeApi {
         assertThat(last().header("anthropic-beta")).as("summarized and omitted need no beta").isNull();
     }
 
+    /**
+     * The thinking troubleshooting page: only Claude Sonnet 5.5 accepts between_tools (the API refuses it elsewhere with
+     * a 400). An agent with it on another model of the list Rein knows (the default claude-sonnet-5 among them, as
+     * {@code rein run --thinking between_tools} without --model builds one) was built, and its first call failed.
+     */
+    @Test
+    void betweenToolsOnAModelOtherThanSonnet55IsRefusedWhenTheAgentIsBuilt() {
+        for (String name : List.of("claude-sonnet-5", "claude-opus-5-5", "claude-opus-4-7-20260416")) {
+            assertThatThrownBy(() -> dev.rein.agent.Agent.builder().model(model).modelName(name)
+                    .modelOption(AnthropicThinking.betweenTools()).build())
+                    .isInstanceOf(ReinException.class).hasMessageContaining("AnthropicThinking.betweenTools()")
+                    .hasMessageContaining(name).hasMessageContaining("only Claude Sonnet 5.5")
+                    .hasMessageContaining("AnthropicThinking.adaptive()").hasMessageContaining("--thinking adaptive");
+        }
+        assertThat(server.requests()).isEmpty();
+        dev.rein.agent.Agent.builder().model(model).modelName("claude-sonnet-5-5-20261015").modelOption(AnthropicThinking.betweenTools())
+                .build();
+        // a model outside the list of those from Claude 4.7 on (an older one, or one newer than Rein knows) is left to the API
+        dev.rein.agent.Agent.builder().model(model).modelName("claude-sonnet-4-5").modelOption(AnthropicThinking.betweenTools())
+                .build();
+    }
+
     @Test
     void betweenToolsThinkingAtEffortXhighOrMaxIsRefusedBeforeAnythingIsSent() {
         // Claude Sonnet 5.5's "What's new": between_tools works at effort low, medium and high; xhigh or max is a 400.

@@ -57,6 +57,19 @@ class ThinkingOptionTest {
         assertThat(server.requests().get(0).body().get("thinking")).isEqualTo(Json.parse("{\"type\": \"between_tools\"}"));
     }
 
+    /**
+     * Only Claude Sonnet 5.5 takes between_tools (the thinking troubleshooting page): on the default claude-sonnet-5 the
+     * run's agent is refused before any request, saying what to give, not a FAILED run after the API's 400.
+     */
+    @Test
+    void betweenToolsOnTheDefaultModelIsRefusedBeforeAnyRequest() {
+        InProcessCli.Outcome outcome = cli.run("run", "--thinking", "between_tools", "今日から100日後は?");
+        assertThat(outcome.exitCode()).as(outcome.stderr()).isEqualTo(2);
+        assertThat(outcome.stderr()).contains("claude-sonnet-5").contains("only Claude Sonnet 5.5")
+                .contains("--thinking adaptive").doesNotContain("Exception").doesNotContain("\tat ");
+        assertThat(server.requests()).isEmpty();
+    }
+
     /** Claude Sonnet 4.5 takes a budget; the models from Claude 4.7 on refuse one. */
     private static final String TAKES_BUDGETS = "claude-sonnet-4-5";
 
