@@ -34,7 +34,8 @@ import java.util.regex.Pattern;
  * {@link #refusesBudgets}) refuses a budget with a 400 while it takes adaptive thinking, so an agent with a budget on
  * one of them is refused when it is built, saying to use {@link #adaptive()} and {@link AnthropicEffort}. Otherwise
  * which kind of thinking a model accepts is the API's to say: its refusal ends the call with the API's message. Models that always
- * think (Claude Opus 5.5, Sonnet 5.5, Fable 5 and 5.1, Mythos 5 and 5.1) refuse {@link #disabled()} and budgets; that refusal
+ * think (Claude Opus 5.5, Sonnet 5.5, Fable 5 and 5.1, Mythos 5 and 5.1) refuse {@link #disabled()} and budgets, so an
+ * agent with either on one of them is refused when it is built; that refusal, and the API's to a request built by hand,
  * also says to use {@link #adaptive()} (or no thinking option) and {@link AnthropicEffort}, or, on
  * Claude Sonnet 5.5, {@link #betweenTools()}.
  *
@@ -126,12 +127,13 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
      * ({@link RewrittenHistory}): only adaptive thinking can ask the API to drop the thinking the rewrite invalidated
      * ({@code block_binding}), so from the second step the API would refuse the request.
      *
-     * A budget is refused on a model that takes none ({@link #refusesBudgets}), and between_tools thinking on one of those
+     * A budget is refused on a model that takes none ({@link #refusesBudgets}), thinking off on a model that always thinks
+     * ({@link #ALWAYS_THINKING}), and between_tools thinking on one of those
      * other than Claude Sonnet 5.5, the only model that takes it; these checks are made when an agent is built (a request
      * sent later that names such a model meets the API's 400).
      *
-     * @throws ReinException for a budget on a model from Claude 4.7 on, for between_tools on one other than Claude Sonnet
-     *     5.5, when the budget is not below
+     * @throws ReinException for a budget on a model from Claude 4.7 on, for thinking off on a model that always thinks,
+     *     for between_tools on one other than Claude Sonnet 5.5, when the budget is not below
      *     {@code request.maxTokens()}, for between_tools at xhigh or max, for thinking off on Claude Opus 5 at xhigh or max,
      *     or for a budget or between_tools with a rewritten history on a model with preserved thinking
      */
@@ -158,6 +160,15 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
                     + " is not supported for this model), while it takes adaptive thinking; use AnthropicThinking.adaptive()"
                     + " (or no thinking option) and set how much it thinks with AnthropicEffort (for the rein command,"
                     + " --thinking adaptive, or leave --thinking out)");
+        }
+        // Refused when the agent is built, as a budget is; a request sent later meets the API's 400 and ErrorMapper's advice.
+        if (!sending && type == Type.DISABLED && listed(ALWAYS_THINKING, request.model())) {
+            boolean sonnet55 = listed(BETWEEN_TOOLS_MODELS, request.model());
+            throw new ReinException("AnthropicThinking.disabled() cannot be used on " + request.model() + ": this model"
+                    + " always thinks, and the API refuses thinking off there (400 \"thinking.type.disabled\" is not supported"
+                    + " for this model); " + (sonnet55 ? "use AnthropicThinking.betweenTools() for no thinking before the first"
+                    + " tool call (for the rein command, --thinking between_tools), or " : "use ")
+                    + "AnthropicThinking.adaptive() (or no thinking option) and set how much it thinks with AnthropicEffort");
         }
         // The thinking troubleshooting page: only Claude Sonnet 5.5 takes between_tools. Refused on the other models Rein
         // lists (the default among them), as a budget is; a model it does not list is left to the API.
@@ -226,7 +237,8 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
     /**
      * No thinking ({@code {"type":"disabled"}}), for a request that should not think where an agent's would. Claude
      * Opus 5 takes it at effort {@code high} or below only (its default is high); at {@code xhigh} or {@code max} it is
-     * refused when the agent is built.
+     * refused when the agent is built, as it is on the models that always think (Claude Opus 5.5, Sonnet 5.5, Fable 5
+     * and 5.1, Mythos 5 and 5.1), which refuse it at any effort.
      */
     public static AnthropicThinking disabled() {
         return new AnthropicThinking(Type.DISABLED, null, null);
@@ -267,6 +279,14 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
     public static boolean refusesBudgets(String model) {
         return listed(NO_BUDGET, Objects.requireNonNull(model, "model"));
     }
+
+    /**
+     * The models that always think and refuse {@link #disabled()} with a 400: Claude Opus 5.5 and Fable 5.1 (their "What's
+     * new", which Mythos 5.1 shares), Fable 5 and Mythos 5 (the thinking troubleshooting table, their migration guide) and
+     * Sonnet 5.5 (its "What's new": {@link #betweenTools()} instead). A model not listed here is left to the API.
+     */
+    static final Set<String> ALWAYS_THINKING = Set.of("claude-opus-5-5", "claude-sonnet-5-5", "claude-fable-5",
+            "claude-fable-5-1", "claude-mythos-5", "claude-mythos-5-1");
 
     /** The models that take {@link #betweenTools()} (the thinking troubleshooting page: Claude Sonnet 5.5 only). */
     static final Set<String> BETWEEN_TOOLS_MODELS = Set.of("claude-sonnet-5-5");

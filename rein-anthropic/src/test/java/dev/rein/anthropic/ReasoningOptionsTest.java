@@ -81,6 +81,31 @@ class ReasoningOptionsTest extends FakeApi {
     }
 
     /**
+     * The models that always think refuse thinking off with a 400 at any effort (Claude Opus 5.5's and Fable 5.1's "What's
+     * new", which Mythos 5.1 shares; Fable 5 and Mythos 5: the thinking troubleshooting table; Sonnet 5.5: its "What's
+     * new", pointing to between_tools). An agent with disabled() on one was built, and its first call failed.
+     */
+    @Test
+    void thinkingOffOnAModelThatAlwaysThinksIsRefusedWhenTheAgentIsBuilt() {
+        for (String name : List.of("claude-opus-5-5", "claude-fable-5", "claude-fable-5-1", "claude-mythos-5",
+                "claude-mythos-5-1-20261015")) {
+            assertThatThrownBy(() -> dev.rein.agent.Agent.builder().model(model).modelName(name)
+                    .modelOption(AnthropicThinking.disabled()).build())
+                    .isInstanceOf(ReinException.class).hasMessageContaining("AnthropicThinking.disabled()")
+                    .hasMessageContaining(name).hasMessageContaining("always thinks")
+                    .hasMessageContaining("AnthropicThinking.adaptive()").hasMessageContaining("AnthropicEffort")
+                    .satisfies(e -> assertThat(e.getMessage()).doesNotContain("betweenTools"));
+        }
+        assertThatThrownBy(() -> dev.rein.agent.Agent.builder().model(model).modelName("claude-sonnet-5-5")
+                .modelOption(AnthropicThinking.disabled()).build())
+                .isInstanceOf(ReinException.class).hasMessageContaining("AnthropicThinking.betweenTools()");
+        assertThat(server.requests()).isEmpty();
+        // models that take thinking off, and one Rein does not list, are left as they were
+        dev.rein.agent.Agent.builder().model(model).modelName("claude-sonnet-5").modelOption(AnthropicThinking.disabled()).build();
+        dev.rein.agent.Agent.builder().model(model).modelName("claude-sonnet-4-5").modelOption(AnthropicThinking.disabled()).build();
+    }
+
+    /**
      * The thinking troubleshooting page: only Claude Sonnet 5.5 accepts between_tools (the API refuses it elsewhere with
      * a 400). An agent with it on another model of the list Rein knows (the default claude-sonnet-5 among them, as
      * {@code rein run --thinking between_tools} without --model builds one) was built, and its first call failed.
