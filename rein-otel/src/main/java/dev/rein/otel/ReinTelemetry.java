@@ -197,9 +197,25 @@ public final class ReinTelemetry {
          * each chat span names the server of the model its call goes to
          * ({@link dev.rein.provider.ModelDefaults#serverUri()}: rein-anthropic's and rein-openai's models give their
          * base URL), from its creation, and leaves it out when the model names none; the run span then has none.
+         *
+         * @throws ReinException when {@code address} is null or blank (a port names no server without its address, as
+         *                       {@code server.port} goes with {@code server.address}: leave this out to have each chat span
+         *                       name its model's server) or {@code port} is not 1-65535
          */
         public Builder server(String address, int port) {
-            this.serverAddress = Server.unbracketed(address);
+            String example = "give the model API's host and port, e.g. server(\"api.anthropic.com\", 443), or leave server(...) out"
+                    + " so that each chat span names the server of the model its call goes to";
+            if (address == null) {
+                throw new ReinException("server(null, " + port + ") was given no address: " + example);
+            }
+            if (address.isBlank()) {
+                throw new ReinException("server(\"" + address + "\", " + port + ") was given a blank address: " + example);
+            }
+            if (port <= 0 || port > 65535) {
+                throw new ReinException("server(\"" + address + "\", " + port + ") was given port " + port
+                        + ", not a port 1-65535: " + example);
+            }
+            this.serverAddress = Server.unbracketed(address.strip());
             this.serverPort = port;
             return this;
         }
@@ -251,10 +267,6 @@ public final class ReinTelemetry {
             refuseBlank(agentVersion, "agent version", "\"1.4.0\"");
             if (providerName != null && providerName.isBlank()) {
                 throw new ReinException("the provider name for telemetry is blank; leave it unset or give one such as \"anthropic\"");
-            }
-            if (serverAddress != null && (serverAddress.isBlank() || serverPort <= 0 || serverPort > 65535)) {
-                throw new ReinException("the model server for telemetry must be a host and a port 1-65535, was "
-                        + serverAddress + ":" + serverPort);
             }
             return new ReinTelemetry(this);
         }

@@ -1,5 +1,6 @@
 package dev.rein.otel;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rein.ReinException;
@@ -26,5 +27,26 @@ class BuilderInputsTest {
                 .hasMessageContaining("install(...) was given null").hasMessageContaining("Agent.builder()");
         assertThatThrownBy(() -> SpanLinkStore.directory(null)).isInstanceOf(ReinException.class)
                 .hasMessageContaining("directory(...) was given null");
+    }
+
+    /**
+     * server(null, 443) was taken as "no server" and its port dropped without a word, so a user who meant to name the
+     * server (an address read from a setting that was missing) got spans without it. server.port goes with
+     * server.address (the conventions: conditionally required "if server.address is set"), so a port without an
+     * address says nothing: it is refused, saying what to give or to leave server(...) out.
+     */
+    @Test
+    void aServerWithoutAnAddressIsRefusedSayingToGiveOneOrLeaveItOut() {
+        ReinTelemetry.Builder builder = ReinTelemetry.builder(OpenTelemetry.noop());
+        assertThatThrownBy(() -> builder.server(null, 443)).isInstanceOf(ReinException.class)
+                .hasMessageContaining("server(null, 443)").hasMessageContaining("no address")
+                .hasMessageContaining("api.anthropic.com").hasMessageContaining("leave server(...) out");
+        assertThatThrownBy(() -> builder.server(" ", 443)).isInstanceOf(ReinException.class)
+                .hasMessageContaining("blank address");
+        assertThatThrownBy(() -> builder.server("api.example.com", 0)).isInstanceOf(ReinException.class)
+                .hasMessageContaining("port 0").hasMessageContaining("1-65535");
+        assertThatThrownBy(() -> builder.server(URI.create("https://api.example.com:0"))).isInstanceOf(ReinException.class)
+                .hasMessageContaining("port 0");
+        assertThat(builder.server("api.example.com", 443).build()).isNotNull();
     }
 }
