@@ -1,8 +1,6 @@
 package dev.rein.cli;
 
 import dev.rein.agent.Agent;
-import dev.rein.anthropic.AnthropicModel;
-import dev.rein.openai.OpenAiModel;
 import dev.rein.otel.ReinTelemetry;
 import dev.rein.otel.SpanLinkStore;
 import dev.rein.trace.RunListener;
@@ -17,13 +15,11 @@ import io.opentelemetry.sdk.common.CompletableResultCode;
 import io.opentelemetry.sdk.autoconfigure.spi.ConfigProperties;
 import io.opentelemetry.sdk.autoconfigure.spi.ConfigurationException;
 import java.io.PrintStream;
-import java.net.URI;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
@@ -35,9 +31,6 @@ import java.util.function.Supplier;
  * flushed when a run ends, before its result is printed, so they are out even when Ctrl-C ends the process.
  */
 final class CliTelemetry implements AutoCloseable {
-    /** The servers the bundled providers call when no base URL is set. */
-    private static final Map<String, String> DEFAULT_SERVERS = Map.of(
-            "anthropic", AnthropicModel.DEFAULT_BASE_URL, "openai", OpenAiModel.DEFAULT_BASE_URL);
     /**
      * How long a flush waits when no longer export timeout is configured: below the grace a cancelled
      * run has to wind down on Ctrl-C ({@link CancelOnInterrupt#GRACE}), which a longer one extends.
@@ -152,8 +145,8 @@ final class CliTelemetry implements AutoCloseable {
     /**
      * Telemetry as the environment configures it; nothing at all when no exporter is asked for.
      * {@code modelEnv} is the environment the run's model is created from
-     * ({@link ProviderSelection#environment}): it carries {@code --provider} and {@code --base-url}
-     * (or a resumed run's stored choice), which name the spans' provider and server.
+     * ({@link ProviderSelection#environment}): it carries {@code --provider} (or a resumed run's stored
+     * choice), which names the spans' provider. Their server is the one each call's model names.
      */
     static CliTelemetry from(CliEnvironment cli, CliHome home, Map<String, String> modelEnv) {
         // an exporter, sampler or propagator the CLI does not have is said and ignored before anything reads it
@@ -183,14 +176,15 @@ final class CliTelemetry implements AutoCloseable {
             throw OtelVariables.refusal(e, env);
         }
         String provider = ProviderModels.provider(modelEnv).name();
-        ReinTelemetry.Builder builder = ReinTelemetry.builder(sdk).providerName(provider)
+        // No server(...): each chat span names the server of the model its call goes to (ModelDefaults.serverUri(),
+        // the provider's base URL as its model reads it), so a model that calls elsewhere is not misreported.
+        ReinTelemetry telemetry = ReinTelemetry.builder(sdk).providerName(provider)
                 .captureContent(OtelVariables.captureContent(env, cli.err()))
                 // disabled, no span is exported: no link to keep for a resumed run
                 .spanLinks(disabled ? SpanLinkStore.inMemory() : SpanLinkStore.directory(home.directory().resolve("otel-links")))
                 // OTEL_PROPAGATORS as configured: "none" (SDK environment variables spec: no propagator) sends no traceparent.
-                .propagator(sdk.getPropagators().getTextMapPropagator());
-        modelServer(modelEnv, provider).ifPresent(builder::server);
-        ReinTelemetry telemetry = builder.build();
+                .propagator(sdk.getPropagators().getTextMapPropagator())
+                .build();
         // Environment Variables as Context Propagation Carriers (specification context/env-carriers.md):
         // a command-line tool extracts the context its caller (a CI job, a script) put in TRACEPARENT etc.
         // at startup, with the configured propagators, so the run joins the caller's trace.
@@ -218,24 +212,6 @@ final class CliTelemetry implements AutoCloseable {
             return env.get(Character.isDigit(name.charAt(0)) ? "_" + name : name);
         }
     };
-
-    /**
-     * The model API's address for {@code server.*}: the provider's {@code <PROVIDER>_BASE_URL}
-     * (e.g. ANTHROPIC_BASE_URL), else the public API a bundled provider calls without one;
-     * unknown for other providers.
-     */
-    static Optional<URI> modelServer(Map<String, String> env, String provider) {
-        String base = env.getOrDefault(provider.toUpperCase(Locale.ROOT).replaceAll("[^A-Z0-9]", "_") + "_BASE_URL", "").strip();
-        if (base.isEmpty()) {
-            return Optional.ofNullable(DEFAULT_SERVERS.get(provider)).map(URI::create);
-        }
-        try {
-            URI uri = URI.create(base);
-            return uri.getHost() == null ? Optional.empty() : Optional.of(uri);
-        } catch (IllegalArgumentException e) {
-            return Optional.empty();
-        }
-    }
 
     /** Adds the run spans, metrics and handler context to {@code agent}, when telemetry is on. */
     Agent.Builder install(Agent.Builder agent) {

@@ -566,44 +566,96 @@ class CliTelemetryTest {
         }
     }
 
+    /** {@code model}, its calls answered by {@code script}: a provider's model without a server to call. */
+    private static dev.rein.model.Model answeredBy(dev.rein.model.Model model, ScriptedModel script) {
+        return new dev.rein.provider.ForwardingModel(model) {
+            @Override
+            public dev.rein.model.ModelResponse call(dev.rein.model.ModelRequest request, dev.rein.model.ModelCallContext context)
+                    throws dev.rein.model.ModelException, InterruptedException {
+                return script.call(request, context);
+            }
+        };
+    }
+
+    private static java.util.Optional<String> string(Span span, String key) {
+        return OtlpReceiver.attribute(span.getAttributesList(), key).map(AnyValue::getStringValue);
+    }
+
+    private static java.util.Optional<Long> integer(Span span, String key) {
+        return OtlpReceiver.attribute(span.getAttributesList(), key).map(AnyValue::getIntValue);
+    }
+
+    /** The run's invoke_agent span and its chat spans, once the receiver has them. */
+    private static List<Span> runAndChats(OtlpReceiver otlp) throws InterruptedException {
+        otlp.awaitUntil(() -> otlp.spans().stream().anyMatch(s -> s.getName().startsWith("invoke_agent")), Duration.ofSeconds(10));
+        return otlp.spans().stream().filter(s -> s.getName().startsWith("chat ") || s.getName().startsWith("invoke_agent")).toList();
+    }
+
     @Test
     void withoutABaseUrlTheOpenAiProvidersChatSpansNameThePublicApiAsTheirServer() throws Exception {
         // Inference span: server.address recommended, server.port conditionally required when the address is set.
+        // Probe: the provider's own model (OpenAiModel without a base URL) names the public API.
         try (OtlpReceiver otlp = OtlpReceiver.start()) {
-            try (CliTelemetry telemetry = CliTelemetry.from(cli(Map.of("REIN_PROVIDER", "openai",
-                    "OTEL_EXPORTER_OTLP_ENDPOINT", otlp.endpoint())), CliHome.of(Map.of("REIN_HOME", dir.toString())))) {
-                telemetry.install(dev.rein.agent.Agent.builder().model(ScriptedModel.of(ScriptedModel.text("hi")))
-                        .modelName(ScriptedModel.DEFAULT_NAME).prices(ScriptedModel.PRICES)).build().run("say hi");
-            }
-            otlp.awaitUntil(() -> otlp.spans().stream().anyMatch(s -> s.getName().startsWith("chat ")), Duration.ofSeconds(10));
-            Span chat = otlp.spans().stream().filter(s -> s.getName().startsWith("chat ")).findFirst().orElseThrow();
-            assertThat(OtlpReceiver.attribute(chat.getAttributesList(), "server.address").map(AnyValue::getStringValue))
-                    .contains("api.openai.com");
-            assertThat(OtlpReceiver.attribute(chat.getAttributesList(), "server.port").map(AnyValue::getIntValue)).contains(443L);
+            InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT", otlp.endpoint()).env("OPENAI_API_KEY", "sk-test")
+                    .models((name, env) -> answeredBy(ProviderModels.create(name, env), ScriptedModel.of(ScriptedModel.text("hi"))));
+            InProcessCli.Outcome outcome = cli.run("run", "--provider", "openai", "--price", "0,0", "--json", "say hi");
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+            Span chat = runAndChats(otlp).stream().filter(s -> s.getName().startsWith("chat ")).findFirst().orElseThrow();
+            assertThat(string(chat, "server.address")).contains("api.openai.com");
+            assertThat(integer(chat, "server.port")).contains(443L);
+        }
+    }
+
+    /**
+     * The command line set the spans' server itself, from the provider's base URL variable or, without one, from a
+     * copy of the bundled providers' public URLs; so a model whose calls go elsewhere (a provider plug-in reading
+     * another variable, a model of its own) had chat spans naming a server it never called. Each chat span now names
+     * the server of the model its call went to (ModelDefaults.serverUri(), which the provider's model gives), as in
+     * the library, and the run span, an INTERNAL invoke_agent span, none (the conventions list no server.* for it).
+     */
+    @Test
+    void eachChatSpanNamesTheServerItsModelCallsNotOneTheCommandLineGuesses() throws Exception {
+        try (OtlpReceiver otlp = OtlpReceiver.start()) {
+            ScriptedModel script = ScriptedModel.of(ScriptedModel.text("hi"));
+            InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT", otlp.endpoint())
+                    .models((name, env) -> new dev.rein.provider.ForwardingModel(script) {
+                        @Override
+                        public java.net.URI serverUri() {
+                            return java.net.URI.create("http://10.1.2.3:8443/v1");
+                        }
+                    });
+            InProcessCli.Outcome outcome = cli.run("run", "--provider", "openai", "--price", "0,0", "--json", "say hi");
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+            List<Span> spans = runAndChats(otlp);
+            Span chat = spans.stream().filter(s -> s.getName().startsWith("chat ")).findFirst().orElseThrow();
+            assertThat(string(chat, "server.address")).contains("10.1.2.3");
+            assertThat(integer(chat, "server.port")).contains(8443L);
+            Span run = spans.stream().filter(s -> s.getName().startsWith("invoke_agent")).findFirst().orElseThrow();
+            assertThat(string(run, "server.address")).isEmpty();
+            assertThat(string(run, "gen_ai.provider.name")).contains("openai");
         }
     }
 
     @Test
     void theProviderAndBaseUrlGivenAsOptionsAreTheSpansProviderAndServer() throws Exception {
-        // docs/observability.md: server.address/port are "the host and port of the provider's base URL
-        // (--base-url, ANTHROPIC_BASE_URL, OPENAI_BASE_URL)"; gen_ai.provider.name is the run's provider.
-        try (OtlpReceiver otlp = OtlpReceiver.start()) {
-            InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT", otlp.endpoint());
-            cli.models((name, env) -> ScriptedModel.of(ScriptedModel.text("hi")));
-            InProcessCli.Outcome outcome = cli.run("run", "--provider", "openai", "--base-url", "http://127.0.0.1:11434/v1",
-                    "--price", "0,0", "--json", "say hi");
+        // docs/observability.md: the chat spans' server.address/port are the host and port of the provider's base URL
+        // (--base-url, ANTHROPIC_BASE_URL, OPENAI_BASE_URL), which the provider's model calls; gen_ai.provider.name is
+        // the run's provider. Probe, through the real provider against a fake server.
+        try (OtlpReceiver otlp = OtlpReceiver.start();
+             dev.rein.testkit.openai.FakeChatCompletionsServer server = dev.rein.testkit.openai.FakeChatCompletionsServer.start()) {
+            server.enqueue(dev.rein.testkit.openai.ChatReply.text("hi"));
+            InProcessCli cli = new InProcessCli().models(ProviderModels::create).env("OTEL_EXPORTER_OTLP_ENDPOINT", otlp.endpoint())
+                    .env("OPENAI_API_KEY", "sk-test");
+            InProcessCli.Outcome outcome = cli.run("run", "--provider", "openai", "--base-url", server.baseUrl(),
+                    "--model", "gpt-test", "--price", "0,0", "--json", "say hi");
             assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
-
-            otlp.awaitUntil(() -> otlp.spans().stream().anyMatch(s -> s.getName().startsWith("invoke_agent")), Duration.ofSeconds(10));
-            List<Span> spans = otlp.spans().stream().filter(s -> s.getName().startsWith("chat ") || s.getName().startsWith("invoke_agent")).toList();
-            assertThat(spans).hasSize(2).allSatisfy(span -> {
-                assertThat(OtlpReceiver.attribute(span.getAttributesList(), "gen_ai.provider.name").map(AnyValue::getStringValue))
-                        .as(span.getName()).contains("openai");
-                assertThat(OtlpReceiver.attribute(span.getAttributesList(), "server.address").map(AnyValue::getStringValue))
-                        .as(span.getName()).contains("127.0.0.1");
-                assertThat(OtlpReceiver.attribute(span.getAttributesList(), "server.port").map(AnyValue::getIntValue))
-                        .as(span.getName()).contains(11434L);
-            });
+            List<Span> spans = runAndChats(otlp);
+            assertThat(spans).hasSize(2).allSatisfy(span ->
+                    assertThat(string(span, "gen_ai.provider.name")).as(span.getName()).contains("openai"));
+            Span chat = spans.stream().filter(s -> s.getName().startsWith("chat ")).findFirst().orElseThrow();
+            java.net.URI base = java.net.URI.create(server.baseUrl());
+            assertThat(string(chat, "server.address")).contains(base.getHost());
+            assertThat(integer(chat, "server.port")).contains((long) base.getPort());
         }
     }
 
