@@ -656,6 +656,11 @@ class CliTelemetryTest {
             java.net.URI base = java.net.URI.create(server.baseUrl());
             assertThat(string(chat, "server.address")).contains(base.getHost());
             assertThat(integer(chat, "server.port")).contains((long) base.getPort());
+            // The invoke_agent span has the agent's request parameters and the finish reason of its last answer.
+            Span run = spans.stream().filter(s -> s.getName().startsWith("invoke_agent")).findFirst().orElseThrow();
+            assertThat(integer(run, "gen_ai.request.max_tokens")).isEqualTo(integer(chat, "gen_ai.request.max_tokens")).isPresent();
+            assertThat(OtlpReceiver.attribute(run.getAttributesList(), "gen_ai.response.finish_reasons")
+                    .map(v -> v.getArrayValue().getValuesList().stream().map(AnyValue::getStringValue).toList())).contains(List.of("stop"));
         }
     }
 

@@ -30,6 +30,10 @@ import java.util.Objects;
  * a time, so at most one is open.
  */
 final class ModelSpans {
+    /** The purposes of the agent's own model calls (AgentLoop's): a step, and the summary of a run stopped early. */
+    private static final String AGENT_STEP = "step";
+    private static final String FINAL_SUMMARY = "final_summary";
+
     private final RunTelemetry run;
     private Span open;
     private String openModel;
@@ -40,6 +44,8 @@ final class ModelSpans {
     /** The server of the open call: the configured one, else its model's (a critic's or a fallback's may differ); null when unknown. */
     private Server openServer;
     private Instant openedAt;
+    /** The open call's purpose: the agent's own ("step", "final_summary") answer the run, a policy's do not. */
+    private String openPurpose;
     /** The model and provider the open call's latest attempt went to; null before its first attempt. */
     private String attemptModel;
     private String attemptProvider;
@@ -77,7 +83,10 @@ final class ModelSpans {
         if (server != null) {
             b.setAttribute(GenAiConventions.SERVER_ADDRESS, server.address()).setAttribute(GenAiConventions.SERVER_PORT, (long) server.port());
         }
-        samplingParameters(b, r);
+        b.setAllAttributes(samplingParameters(r));
+        if (AGENT_STEP.equals(e.purpose())) {
+            run.agentRequested(r);
+        }
         // Conditionally required when the request asks for an output format: an output schema asks for JSON.
         if (r.option(OutputSchema.class).isPresent()) {
             b.setAttribute(GenAiConventions.OUTPUT_TYPE, GenAiConventions.OUTPUT_TYPE_JSON);
@@ -89,6 +98,7 @@ final class ModelSpans {
         openDialect = e.provider();
         openServer = server;
         openedAt = e.time();
+        openPurpose = e.purpose();
         attemptModel = null;
         attemptProvider = null;
         attemptError = null;
@@ -193,20 +203,25 @@ final class ModelSpans {
         return open == chat ? openProvider : run.providerName();
     }
 
-    /** Only the parameters the request sets: unset ones are the provider's defaults, not ours to report. */
-    private static void samplingParameters(SpanBuilder b, ModelRequest r) {
+    /**
+     * The request's sampling parameters: only those it sets, as unset ones are the provider's defaults, not ours to
+     * report. The chat span and (for the agent's first step) the run span take them.
+     */
+    static Attributes samplingParameters(ModelRequest r) {
+        AttributesBuilder a = Attributes.builder();
         if (r.temperature() != null) {
-            b.setAttribute(GenAiConventions.REQUEST_TEMPERATURE, r.temperature());
+            a.put(GenAiConventions.REQUEST_TEMPERATURE, r.temperature());
         }
         if (r.topP() != null) {
-            b.setAttribute(GenAiConventions.REQUEST_TOP_P, r.topP());
+            a.put(GenAiConventions.REQUEST_TOP_P, r.topP());
         }
         if (r.topK() != null) {
-            b.setAttribute(GenAiConventions.REQUEST_TOP_K, r.topK().doubleValue());
+            a.put(GenAiConventions.REQUEST_TOP_K, r.topK().doubleValue());
         }
         if (!r.stopSequences().isEmpty()) {
-            b.setAttribute(GenAiConventions.REQUEST_STOP_SEQUENCES, r.stopSequences());
+            a.put(GenAiConventions.REQUEST_STOP_SEQUENCES, r.stopSequences());
         }
+        return a.build();
     }
 
     synchronized void retry(TraceEvent.ModelRetry e) {
@@ -236,7 +251,11 @@ final class ModelSpans {
         if (r.model() != null) {
             open.setAttribute(GenAiConventions.RESPONSE_MODEL, r.model());
         }
-        open.setAttribute(GenAiConventions.RESPONSE_FINISH_REASONS, List.of(FinishReasons.asReported(stop, openDialect != null ? openDialect : openProvider)));
+        List<String> finishReasons = List.of(FinishReasons.asReported(stop, openDialect != null ? openDialect : openProvider));
+        open.setAttribute(GenAiConventions.RESPONSE_FINISH_REASONS, finishReasons);
+        if (AGENT_STEP.equals(openPurpose) || FINAL_SUMMARY.equals(openPurpose)) {
+            run.agentAnswered(finishReasons);
+        }
         open.setAttribute(GenAiConventions.USAGE_INPUT_TOKENS, u.totalInputTokens());
         open.setAttribute(GenAiConventions.USAGE_OUTPUT_TOKENS, u.outputTokens());
         open.setAttribute(GenAiConventions.USAGE_CACHE_READ_INPUT_TOKENS, u.cacheReadInputTokens());

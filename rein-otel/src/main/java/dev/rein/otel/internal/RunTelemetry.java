@@ -5,6 +5,7 @@ import static dev.rein.otel.GenAiConventions.CONVERSATION_ID;
 import static dev.rein.otel.GenAiConventions.OPERATION_NAME;
 
 import dev.rein.model.Model;
+import dev.rein.model.ModelRequest;
 import dev.rein.provider.ModelDefaults;
 import dev.rein.run.Reason;
 import dev.rein.run.RunStatus;
@@ -20,6 +21,7 @@ import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.context.Context;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -62,6 +64,8 @@ final class RunTelemetry implements RunListener {
     /** This segment began with a reply's turn; its state change names the status it continued from. */
     private volatile boolean replyOpened;
     private volatile boolean resumedFromSet;
+    /** Whether the run span has this segment's first step's request parameters. */
+    private volatile boolean requestParametersSet;
     /** Null until the first event; then whether this listener traces the run (false: its telemetry is on the agent twice). */
     private volatile Boolean tracing;
 
@@ -142,6 +146,29 @@ final class RunTelemetry implements RunListener {
     /** An attempt of the call whose span is {@code chat} failed (see {@link ModelSpans#attemptFailed}). */
     void attemptFailed(Span chat, int attempt, String kind, int httpStatus) {
         model.attemptFailed(chat, attempt, kind, httpStatus);
+    }
+
+    /**
+     * The agent's first step of this segment asks with {@code request}: the invoke_agent span takes its request
+     * parameters the conventions list for it (max_tokens, temperature, top_p, stop_sequences), as the agent's. Later
+     * steps ask alike (a step limited by the budget may ask for fewer tokens); a policy's or a critic's call does not count.
+     */
+    void agentRequested(ModelRequest request) {
+        Span run = span;
+        if (run != null && !requestParametersSet) {
+            requestParametersSet = true;
+            run.setAttribute(GenAiConventions.REQUEST_MAX_TOKENS, (long) request.maxTokens());
+            // top_k is the inference span's, not listed for invoke_agent
+            run.setAllAttributes(ModelSpans.samplingParameters(request).toBuilder().remove(GenAiConventions.REQUEST_TOP_K).build());
+        }
+    }
+
+    /** The agent's model answered (a step or the final summary) for {@code finishReasons}: the latest is the run's. */
+    void agentAnswered(List<String> finishReasons) {
+        Span run = span;
+        if (run != null) {
+            run.setAttribute(GenAiConventions.RESPONSE_FINISH_REASONS, finishReasons);
+        }
     }
 
     /** The run's answer must match an output schema: the agent invocation asks for JSON, as its model calls do. */
