@@ -12,14 +12,17 @@ import java.util.List;
 /**
  * A model that sends provider options with every request, for code that builds agents from a model alone (the eval
  * harness, the examples), where {@code Agent.Builder.modelOption} is not the caller's to set: e.g. OpenAI's
- * {@code reasoning_effort} or Claude's extended thinking given on the command line for every agent of a suite. Each
- * option replaces one of its type the request has.
+ * {@code reasoning_effort} or Claude's extended thinking given on the command line for every agent of a suite. A call
+ * or token count gets each option whose type its request has none of; the request's own option of that type wins, so
+ * a stage or {@code ModelInterceptor} that switches an option with the model (as a fallback that moves a call to a
+ * model taking other thinking settings: {@code request.withModel(m).withOption(o)}) keeps its choice below the stages.
  *
  * <p>An agent built with it ({@code Agent.builder().model(optioned)}) takes the options as its own request options, as
  * if given with {@code modelOption} (each replacing one of its type the agent sets), so its run's trace
  * ({@code model_request}), its stored requests and its checks at build (such as a thinking budget below max_tokens) see
- * what is sent. That holds for the model given to the agent itself: wrap this one around any other wrapper, not inside
- * it. As every {@link ForwardingModel}, it keeps the wrapped model's defaults, its answer to
+ * what is sent, and a stage that changes one of them changes what is sent. That holds for the model given to the agent
+ * itself: wrap this one around any other wrapper, not inside it (inside, the agent's own options of their types would
+ * win). As every {@link ForwardingModel}, it keeps the wrapped model's defaults, its answer to
  * {@link #abortsOnInterrupt()}, and {@link #close()} closes it.
  */
 public final class OptionedModel extends ForwardingModel {
@@ -31,10 +34,11 @@ public final class OptionedModel extends ForwardingModel {
     }
 
     /**
-     * {@code model}, sending {@code options} with every call and token count; {@code model} itself when there are none.
+     * {@code model}, sending {@code options} with every call and token count whose request has none of their type;
+     * {@code model} itself when there are none.
      *
      * @param model   the model calls go to
-     * @param options the options every request gets, each replacing one of its type the request has
+     * @param options the options every request gets that has none of its type
      * @return the model
      * @throws ReinException when the model or the options list is null, or an option in it is
      */
@@ -55,7 +59,7 @@ public final class OptionedModel extends ForwardingModel {
         return copy.isEmpty() ? model : new OptionedModel(model, copy);
     }
 
-    /** The options every request gets, in the order given. */
+    /** The options every request without one of their type gets, in the order given. */
     public List<ModelOption> options() {
         return options;
     }
@@ -73,7 +77,10 @@ public final class OptionedModel extends ForwardingModel {
     private ModelRequest withOptions(ModelRequest request) {
         ModelRequest sent = request;
         for (ModelOption option : options) {
-            sent = sent.withOption(option);
+            // the request's own option of the type is a choice made above (the agent's, a stage's): it wins
+            if (request.option(option.getClass()).isEmpty()) {
+                sent = sent.withOption(option);
+            }
         }
         return sent;
     }
