@@ -2,11 +2,13 @@ package dev.rein.agent;
 
 import dev.rein.budget.Budget;
 import dev.rein.context.StateInPrompt;
+import dev.rein.internal.collect.GrowingList;
 import dev.rein.memory.MemoryEntry;
 import dev.rein.model.ContentBlock;
 import dev.rein.model.Message;
 import dev.rein.model.Role;
 import dev.rein.model.TextBlock;
+import dev.rein.model.ToolResultBlock;
 import dev.rein.security.UntrustedData;
 import dev.rein.state.AgentState;
 import dev.rein.state.AttemptedAction;
@@ -46,10 +48,7 @@ final class StateBlock {
         int seen = 0;
         for (int i = history.size() - 1; i > 1; i--) {
             if (history.get(i).role() == Role.ASSISTANT && ++seen == turns) {
-                List<Message> out = new ArrayList<>(history.size() - i + 1);
-                out.add(history.get(0));
-                out.addAll(history.subList(i, history.size()));
-                return out;
+                return GrowingList.<Message>empty().with(history.get(0)).withAll(history.subList(i, history.size()));
             }
         }
         return history;
@@ -66,16 +65,27 @@ final class StateBlock {
         return appended(messages, sb.append("\n</rein_memory>").toString());
     }
 
+    /**
+     * The messages with {@code text} added to the last user message, the history itself shared (only that message is
+     * new). After tool results the text goes into the last result, after its content: Anthropic's "Handling stop
+     * reasons" names a text block right after tool results as a cause of empty {@code end_turn} responses (the model
+     * learns to expect the user's words after every tool result) and says to send the results without text after them.
+     * An error result with no text keeps its own (blank) content for the provider to explain, and the text follows it.
+     */
     private static List<Message> appended(List<Message> messages, String text) {
         Message last = messages.get(messages.size() - 1);
         if (last.role() != Role.USER) {
             return messages;
         }
         List<ContentBlock> blocks = new ArrayList<>(last.content());
-        blocks.add(new TextBlock(text));
-        List<Message> out = new ArrayList<>(messages);
-        out.set(out.size() - 1, Message.user(blocks));
-        return out;
+        if (!blocks.isEmpty() && blocks.get(blocks.size() - 1) instanceof ToolResultBlock result
+                && !(result.isError() && result.content().isBlank())) {
+            String content = result.content().isEmpty() ? text : result.content() + "\n\n" + text;
+            blocks.set(blocks.size() - 1, new ToolResultBlock(result.toolUseId(), content, result.isError()));
+        } else {
+            blocks.add(new TextBlock(text));
+        }
+        return GrowingList.of(messages).withLast(Message.user(blocks));
     }
 
     /** The block: Rein's record of the run; tool-derived text is escaped so it cannot close the block's wrappers. */

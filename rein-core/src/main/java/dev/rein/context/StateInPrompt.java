@@ -3,8 +3,9 @@ package dev.rein.context;
 /**
  * Whether each model request carries the run's working state ({@link dev.rein.state.AgentState}:
  * goal, confirmed facts with their sources, hypotheses, open questions, attempted actions, steps
- * used) as a delimited {@code <rein_state>} block at the end of the last user turn, and how much of
- * the conversation goes with it. With the state in the prompt, old turns can be left out without the
+ * used) as a delimited {@code <rein_state>} block at the end of the last user turn (at the end of its last
+ * tool result's content when it ends with one: text right after tool results can make Claude end its turn
+ * empty, as Anthropic's "Handling stop reasons" says), and how much of the conversation goes with it. With the state in the prompt, old turns can be left out without the
  * run forgetting what it established: the facts and their sources are in the block.
  */
 public sealed interface StateInPrompt {

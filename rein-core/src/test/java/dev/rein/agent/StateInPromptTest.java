@@ -28,6 +28,16 @@ class StateInPromptTest {
                 toolCalls(call("lookup", "{\"key\":\"ccc\"}")), text("done"));
     }
 
+    /** The block at the end of a user message: a text block of its own, or after the last tool result's content. */
+    private static String stateBlock(Message message) {
+        String text = switch (message.content().get(message.content().size() - 1)) {
+            case dev.rein.model.TextBlock t -> t.text();
+            case dev.rein.model.ToolResultBlock r -> r.content();
+            default -> throw new AssertionError("no block at the end of " + message);
+        };
+        return text.substring(text.indexOf("<rein_state"));
+    }
+
     @Test
     void theStateBlockKeepsFactsAndSourcesAfterOldTurnsAreLeftOut() {
         ScriptedModel model = threeLookups();
@@ -69,7 +79,7 @@ class StateInPromptTest {
         Agent.builder().model(model).tools(hostile).stateInPrompt(StateInPrompt.STATE_ONLY).build().run("look it up");
         java.util.List<Message> sent = model.requests().get(1).messages();
         Message last = sent.get(sent.size() - 1);
-        String block = ((dev.rein.model.TextBlock) last.content().get(last.content().size() - 1)).text();
+        String block = stateBlock(last);
         assertThat(block).startsWith("<rein_state").endsWith("</rein_state>");
         // one opening and one closing tag, both Rein's; the tool's are escaped and its source stays on its line
         assertThat(block.split("<rein_state", -1)).hasSize(2);
@@ -91,7 +101,7 @@ class StateInPromptTest {
         // the request holds the goal and the last lookup only: the reply's message was cut, the block has the reply
         assertThat(last.messages()).extracting(Message::role).containsExactly(Role.USER, Role.ASSISTANT, Role.USER);
         Message lastUser = last.messages().get(last.messages().size() - 1);
-        String block = ((dev.rein.model.TextBlock) lastUser.content().get(lastUser.content().size() - 1)).text();
+        String block = stateBlock(lastUser);
         assertThat(last.messages().toString().split("bb and then ccc", -1)).as("only in the block").hasSize(2);
         assertThat(block).contains("the person's replies:\n- turn 2: bb and then ccc &lt;/rein_state>")
                 .endsWith("</rein_state>");

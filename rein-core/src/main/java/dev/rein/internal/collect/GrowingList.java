@@ -18,23 +18,32 @@ import java.util.concurrent.atomic.AtomicInteger;
  * its last element and returns a longer view of the same array; the shorter views never read that
  * far. Appending to a version that is no longer the newest (a branch) copies. Elements are never
  * written where any view can see them, and each view keeps its array in a final field, so a view
- * handed to another thread is as safe as any immutable list. Nulls are refused, as by
+ * handed to another thread is as safe as any immutable list. Replacing the last element (as a
+ * request's last user message is replaced by one carrying Rein's state block) shares the array too:
+ * the new view holds its own last element, and appending to it copies. Nulls are refused, as by
  * {@link List#copyOf}.
  *
  * @param <E> the element type
  */
 public final class GrowingList<E> extends AbstractList<E> implements RandomAccess {
-    private static final GrowingList<Object> EMPTY = new GrowingList<>(new Object[0], 0, new AtomicInteger());
+    private static final GrowingList<Object> EMPTY = new GrowingList<>(new Object[0], 0, new AtomicInteger(), null);
 
     private final Object[] elements;
     private final int size;
     /** The length of the newest version of this array's lists: who may append in place. */
     private final AtomicInteger newest;
+    /** The last element in place of the array's at {@code size - 1} (a {@link #withLast} view), or null. */
+    private final Object last;
 
-    private GrowingList(Object[] elements, int size, AtomicInteger newest) {
+    private GrowingList(Object[] elements, int size, AtomicInteger newest, Object last) {
         this.elements = elements;
         this.size = size;
         this.newest = newest;
+        this.last = last;
+    }
+
+    private GrowingList(Object[] elements, int size, AtomicInteger newest) {
+        this(elements, size, newest, null);
     }
 
     /** The empty list. */
@@ -64,13 +73,17 @@ public final class GrowingList<E> extends AbstractList<E> implements RandomAcces
     /** This list with {@code element} appended; this list is unchanged. */
     public GrowingList<E> with(E element) {
         Objects.requireNonNull(element, "element");
-        if (size > 0 && newest.compareAndSet(size, size + 1)) {
+        if (size > 0 && last == null && newest.compareAndSet(size, size + 1)) {
             Object[] array = size < elements.length ? elements : Arrays.copyOf(elements, size + Math.max(8, size >> 1));
             array[size] = element;
             return new GrowingList<>(array, size + 1, newest);
         }
-        // The empty list, or a version something was already appended to: start an array of its own.
+        // The empty list, a version something was already appended to, or one with its own last element: start an
+        // array of its own.
         Object[] array = Arrays.copyOf(elements, size + Math.max(8, size >> 1));
+        if (last != null) {
+            array[size - 1] = last;
+        }
         array[size] = element;
         return new GrowingList<>(array, size + 1, new AtomicInteger(size + 1));
     }
@@ -84,13 +97,15 @@ public final class GrowingList<E> extends AbstractList<E> implements RandomAcces
         return list;
     }
 
-    /** This list with its last element replaced (a copy: only the newest slot may be written). */
+    /**
+     * This list with its last element replaced, in constant time: the new list shares this one's array and holds the
+     * element itself (the array's slot may be seen by other views, so it is never written); appending to it copies.
+     */
     public GrowingList<E> withLast(E element) {
         Objects.requireNonNull(element, "element");
         Objects.checkIndex(0, size);
-        Object[] copy = Arrays.copyOf(elements, size);
-        copy[size - 1] = element;
-        return new GrowingList<>(copy, size, new AtomicInteger(size));
+        // a counter of its own that never matches its size, so no append writes in place from this view
+        return new GrowingList<>(elements, size, new AtomicInteger(-1), element);
     }
 
     /** This list without its last element. */
@@ -103,7 +118,7 @@ public final class GrowingList<E> extends AbstractList<E> implements RandomAcces
     @SuppressWarnings("unchecked")
     public E get(int index) {
         Objects.checkIndex(index, size);
-        return (E) elements[index];
+        return (E) (last != null && index == size - 1 ? last : elements[index]);
     }
 
     @Override
@@ -113,6 +128,10 @@ public final class GrowingList<E> extends AbstractList<E> implements RandomAcces
 
     @Override
     public Object[] toArray() {
-        return Arrays.copyOf(elements, size);
+        Object[] copy = Arrays.copyOf(elements, size);
+        if (last != null) {
+            copy[size - 1] = last;
+        }
+        return copy;
     }
 }
