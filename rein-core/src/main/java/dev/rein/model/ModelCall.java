@@ -1,6 +1,6 @@
 package dev.rein.model;
 
-import java.util.Objects;
+import dev.rein.ReinException;
 
 /**
  * One model call on its way through the model-call chain: the model to call, the request, why the
@@ -8,11 +8,22 @@ import java.util.Objects;
  * {@code count_tokens}) and the per-call context (deadline, stream observer).
  */
 public record ModelCall(Model model, ModelRequest request, String purpose, ModelCallContext context) {
+    /** @throws ReinException when a part is null (a stage's {@link #withRequest} or {@link #withModel} given null) */
     public ModelCall {
-        Objects.requireNonNull(model, "model");
-        Objects.requireNonNull(request, "request");
-        Objects.requireNonNull(purpose, "purpose");
-        Objects.requireNonNull(context, "context");
+        if (model == null) {
+            throw new ReinException("a model call was given no model (null): give the model to call (withModel(model) in a"
+                    + " stage), or leave the call's own");
+        }
+        if (request == null) {
+            throw new ReinException("a model call was given no request (null): give the request to send (withRequest(request)"
+                    + " in a stage, e.g. call.request().withModel(name)), or leave the call's own");
+        }
+        if (purpose == null) {
+            throw new ReinException("a model call was given no purpose (null): give why it is made, e.g. \"step\"");
+        }
+        if (context == null) {
+            throw new ReinException("a model call was given no context (null): give one, e.g. ModelCallContext.until(deadline)");
+        }
     }
 
     /** The same call with another request (a fallback model, an extra option). */

@@ -4,7 +4,6 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 
 /** An immutable set of {@link ModelOption}s, at most one per option type. */
@@ -28,7 +27,9 @@ public final class ModelOptions {
 
     /** A copy with {@code option} added, replacing any option of the same type. */
     public ModelOptions with(ModelOption option) {
-        Objects.requireNonNull(option, "option");
+        if (option == null) {
+            throw new dev.rein.ReinException("a model option was given as null: give the option, or leave it out");
+        }
         Map<Class<? extends ModelOption>, ModelOption> copy = new LinkedHashMap<>(options);
         copy.put(option.getClass(), option);
         return new ModelOptions(java.util.Collections.unmodifiableMap(copy));

@@ -1,9 +1,9 @@
 package dev.rein.model;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.rein.ReinException;
 import dev.rein.internal.collect.GrowingList;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * One provider-neutral model call: the system prompt, tool definitions, tool choice, history,
@@ -25,16 +25,37 @@ public record ModelRequest(
         List<String> stopSequences) {
 
     public ModelRequest {
-        Objects.requireNonNull(model, "model");
+        if (model == null) {
+            throw new ReinException("a model request was given no model (null): give the model name, e.g."
+                    + " ModelRequest.builder(\"claude-sonnet-5\"), or request.withModel(name)");
+        }
+
         system = system == null ? List.of() : List.copyOf(system);
         tools = tools == null ? List.of() : List.copyOf(tools);
         toolChoice = toolChoice == null ? ToolChoice.auto() : toolChoice;
-        messages = GrowingList.of(messages); // the run's history as it is, not a copy per request
+        messages = checked(messages); // the run's history as it is, not a copy per request
         options = options == null ? ModelOptions.NONE : options;
         stopSequences = stopSequences == null ? List.of() : List.copyOf(stopSequences);
         if (maxTokens <= 0) {
-            throw new IllegalArgumentException("maxTokens must be positive, was " + maxTokens);
+            throw new ReinException("a model request's maxTokens must be positive, was " + maxTokens + ": give the most"
+                    + " tokens the model may write, e.g. 4096");
         }
+    }
+
+    /** {@code messages} as a GrowingList (itself when it is one), or a ReinException for a null list or message. */
+    private static GrowingList<Message> checked(List<Message> messages) {
+        if (messages == null) {
+            throw new ReinException("a model request was given no messages (null): give the conversation, List.of() for none");
+        }
+        if (!(messages instanceof GrowingList<?>)) { // a GrowingList holds no null; another list is copied (and checked) here
+            for (int i = 0; i < messages.size(); i++) {
+                if (messages.get(i) == null) {
+                    throw new ReinException("a model request's message " + (i + 1) + " of " + messages.size() + " is null:"
+                            + " leave it out, or give the message");
+                }
+            }
+        }
+        return GrowingList.of(messages);
     }
 
     public static Builder builder(String model) {
@@ -126,12 +147,17 @@ public record ModelRequest(
             return this;
         }
 
+        /** @throws ReinException when the list or a message in it is null */
         public Builder messages(List<Message> messages) {
-            this.messages = GrowingList.of(messages);
+            this.messages = checked(messages);
             return this;
         }
 
+        /** @throws ReinException when the message is null */
         public Builder addMessage(Message message) {
+            if (message == null) {
+                throw new ReinException("addMessage was given null: give the message to add");
+            }
             this.messages = messages.with(message);
             return this;
         }

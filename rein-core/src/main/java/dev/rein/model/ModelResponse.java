@@ -1,9 +1,9 @@
 package dev.rein.model;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.rein.ReinException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -22,17 +22,23 @@ public record ModelResponse(String id, String model, List<ContentBlock> content,
     public ModelResponse {
         // Messages that name the field: a third-party Model builds this, and the run reports its
         // failure with the message (a bare "coll is null" would not say what was left out)
-        Objects.requireNonNull(model, "a ModelResponse needs the model that answered; model is null");
-        Objects.requireNonNull(content, "a ModelResponse needs its content; content is null (List.of() for none)");
+        if (model == null) {
+            throw new ReinException("a ModelResponse needs the model that answered; model is null: give its name");
+        }
+        if (content == null) {
+            throw new ReinException("a ModelResponse needs its content; content is null: give its blocks (List.of() for none)");
+        }
         for (int i = 0; i < content.size(); i++) {
             if (content.get(i) == null) {
-                throw new NullPointerException("a ModelResponse's content block " + (i + 1) + " of " + content.size()
+                throw new ReinException("a ModelResponse's content block " + (i + 1) + " of " + content.size()
                         + " is null; leave it out");
             }
         }
         content = List.copyOf(content);
-        Objects.requireNonNull(stopReason,
-                "a ModelResponse needs its stopReason; stopReason is null (StopReason.UNKNOWN when the provider gave none)");
+        if (stopReason == null) {
+            throw new ReinException("a ModelResponse needs its stopReason; stopReason is null (StopReason.UNKNOWN when the"
+                    + " provider gave none)");
+        }
         usage = usage == null ? Usage.NOT_REPORTED : usage;
     }
 

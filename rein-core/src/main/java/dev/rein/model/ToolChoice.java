@@ -2,7 +2,6 @@ package dev.rein.model;
 
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
-import java.util.Objects;
 
 /** How the model may use tools on one request. Written to traces as the API writes it, e.g. {@code {"type":"none"}}. */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
@@ -21,8 +20,12 @@ public sealed interface ToolChoice {
 
     /** The model must call the named tool. */
     record Tool(String name) implements ToolChoice {
+        /** @throws dev.rein.ReinException when the name is null */
         public Tool {
-            Objects.requireNonNull(name, "name");
+            if (name == null) {
+                throw new dev.rein.ReinException("ToolChoice.Tool was given no name (null): give the name of the tool the"
+                        + " model must call, or use ToolChoice.any()");
+            }
         }
     }
 
