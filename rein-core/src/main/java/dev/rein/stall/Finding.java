@@ -1,7 +1,7 @@
 package dev.rein.stall;
 
+import dev.rein.ReinException;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * One detection: which detector fired, on which call (null for detections over a whole step),
@@ -9,9 +9,25 @@ import java.util.Objects;
  * run so far (1 for the first).
  */
 public record Finding(String detector, String callId, String message, Map<String, Object> evidence, int occurrence) {
+    /** @throws ReinException when the detector, the message, the evidence or a value in it is null */
     public Finding {
-        Objects.requireNonNull(detector, "detector");
-        Objects.requireNonNull(message, "message");
+        if (detector == null) {
+            throw new ReinException("a stall finding was given no detector (null): give the name of the detector that fired");
+        }
+        if (message == null) {
+            throw new ReinException("the stall finding of detector '" + detector + "' was given no message (null): give the"
+                    + " text shown to the model");
+        }
+        if (evidence == null) {
+            throw new ReinException("the stall finding of detector '" + detector + "' was given no evidence (null): give"
+                    + " what it saw, Map.of() for nothing");
+        }
+        evidence.forEach((key, value) -> {
+            if (key == null || value == null) {
+                throw new ReinException("the stall finding of detector '" + detector + "' has evidence '" + key + "' with a"
+                        + " null " + (key == null ? "name" : "value") + ": leave it out, or give a value (\"\" for none)");
+            }
+        });
         evidence = Map.copyOf(evidence);
     }
 }
