@@ -19,7 +19,6 @@ import dev.rein.trace.RunListenerFactory;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
@@ -113,7 +112,10 @@ public final class AgentConfig {
 
     /** A copy that also creates a listener from {@code factory} for each run (harnesses record runs this way). */
     public AgentConfig withListener(RunListenerFactory factory) {
-        Objects.requireNonNull(factory, "factory");
+        if (factory == null) {
+            throw new dev.rein.ReinException("withListener was given null: give the RunListenerFactory that makes each"
+                    + " run's listener");
+        }
         return toBuilder().listener(factory).build().config();
     }
 

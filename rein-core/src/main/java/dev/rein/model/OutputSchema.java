@@ -104,7 +104,9 @@ public final class OutputSchema implements ModelOption {
 
     /** The schema generated from {@code type} (a record or bean), named after the type. */
     public static OutputSchema of(Class<?> type) {
-        Objects.requireNonNull(type, "type");
+        if (type == null) {
+            throw new ReinException("OutputSchema.of was given no type (null): give the class of the answer, e.g. a record");
+        }
         return of(type.getSimpleName(), (Type) type);
     }
 
@@ -174,7 +176,10 @@ public final class OutputSchema implements ModelOption {
      * @throws ReinException when no answer could be read into the type (an interface, a record that requires itself)
      */
     public static OutputSchema of(String name, Type type) {
-        Objects.requireNonNull(type, "type");
+        if (type == null) {
+            throw new ReinException("OutputSchema.of was given no type (null) for '" + name + "': give the type of the"
+                    + " answer, e.g. a record");
+        }
         JavaType javaType = Json.mapper().getTypeFactory().constructType(type);
         check(javaType.getRawClass());
         return new OutputSchema(name, GENERATOR.generateSchema(type), javaType);
@@ -290,7 +295,10 @@ public final class OutputSchema implements ModelOption {
      * @throws ReinException when the answer is not JSON or does not fit {@code type}
      */
     public static <T> T readAnswer(String answer, Class<T> type) {
-        Objects.requireNonNull(type, "type");
+        if (type == null) {
+            throw new ReinException("OutputSchema.readAnswer was given no type (null): give the class to read the answer"
+                    + " into, e.g. the record of the agent's outputType");
+        }
         JsonNode value = parseAnswer(answer);
         OutputSchema required = type.isRecord() ? RECORD_SCHEMAS.get(type) : null;
         List<String> problems = required == null ? List.of() : required.problems(value);

@@ -1,8 +1,8 @@
 package dev.rein.provider;
 
+import dev.rein.ReinException;
 import java.net.URI;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -11,8 +11,23 @@ import java.util.Optional;
  */
 public record ProviderConfig(Map<String, String> env, Map<String, String> settings) {
     public ProviderConfig {
-        env = Map.copyOf(Objects.requireNonNull(env, "env"));
-        settings = settings == null ? Map.of() : Map.copyOf(settings);
+        if (env == null) {
+            throw new ReinException("ProviderConfig was given no env (null): give the environment to read keys from,"
+                    + " System.getenv() or Map.of() for none");
+        }
+        env = copy(env, "env");
+        settings = settings == null ? Map.of() : copy(settings, "settings");
+    }
+
+    /** An immutable copy, or a ReinException naming the entry with a null name or value (Map.copyOf's is a bare NPE). */
+    private static Map<String, String> copy(Map<String, String> map, String what) {
+        map.forEach((key, value) -> {
+            if (key == null || value == null) {
+                throw new ReinException("ProviderConfig's " + what + " has " + (key == null ? "a null name" : "'" + key
+                        + "' with a null value") + ": leave it out, or give its value");
+            }
+        });
+        return Map.copyOf(map);
     }
 
     /** The process environment, no settings. */
