@@ -154,12 +154,11 @@ final class StateBlock {
 
     /** A long reply cut like a fact: the whole text stays in the history. */
     private static String shortened(String text) {
-        if (text.length() <= AgentState.MAX_FACT_CHARS) {
+        if (text.codePointCount(0, text.length()) <= AgentState.MAX_FACT_CHARS) {
             return text;
         }
-        int end = Character.isHighSurrogate(text.charAt(AgentState.MAX_FACT_CHARS - 1)) ? AgentState.MAX_FACT_CHARS - 1
-                : AgentState.MAX_FACT_CHARS; // never half an emoji
-        return text.substring(0, end) + "…";
+        // characters (code points), as the fact's cut: never half an emoji
+        return text.substring(0, text.offsetByCodePoints(0, AgentState.MAX_FACT_CHARS)) + "…";
     }
 
     /** Text from outside on one line of the block, unable to open or close any of Rein's tags. */

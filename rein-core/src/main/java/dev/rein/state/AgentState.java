@@ -15,7 +15,7 @@ import java.util.Objects;
  */
 public record AgentState(String goal, List<Fact> facts, List<String> hypotheses, List<String> openQuestions,
                          List<AttemptedAction> attemptedActions, BudgetUsage budget) {
-    /** Facts keep at most this many characters of an observation. */
+    /** Facts keep at most this many characters (Unicode code points) of an observation. */
     public static final int MAX_FACT_CHARS = 2_000;
 
     public AgentState {
@@ -59,10 +59,13 @@ public record AgentState(String goal, List<Fact> facts, List<String> hypotheses,
         return new AgentState(goal, facts, hypotheses, openQuestions, attemptedActions, usage);
     }
 
+    /** Cut between whole characters (code points): half of a surrogate pair is not text, and no JSON writer takes it. */
     private static String shorten(String text) {
-        if (text.length() <= MAX_FACT_CHARS) {
+        int characters = text.codePointCount(0, text.length());
+        if (characters <= MAX_FACT_CHARS) {
             return text;
         }
-        return text.substring(0, MAX_FACT_CHARS) + " [... " + (text.length() - MAX_FACT_CHARS) + " more characters in the history]";
+        return text.substring(0, text.offsetByCodePoints(0, MAX_FACT_CHARS)) + " [... " + (characters - MAX_FACT_CHARS)
+                + " more characters in the history]";
     }
 }
