@@ -2,6 +2,7 @@ package dev.rein.state;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.internal.text.Excerpts;
 import dev.rein.json.Json;
 import java.util.ArrayList;
 import java.util.List;
@@ -73,6 +74,6 @@ final class TraceSummary {
 
     private static String oneLine(String text) {
         String flat = text.replace('\n', ' ').strip();
-        return flat.length() > MAX ? flat.substring(0, MAX) + "..." : flat;
+        return Excerpts.first(flat, MAX); // whole characters: half an emoji would print as '?'
     }
 }
