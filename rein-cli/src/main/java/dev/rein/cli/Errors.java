@@ -40,6 +40,9 @@ final class Errors {
                         quoted = optionTextInQuotes(e.getCommandLine().getCommandSpec(), args);
                     }
                     message = quoted == null ? message : quoted;
+                } else if (e instanceof CommandLine.MissingParameterException missingParameter) {
+                    String said = missing(e.getCommandLine().getCommandSpec(), missingParameter.getMissing(), args);
+                    message = said == null ? message : said;
                 }
             }
             // the message quotes the arguments: a control character in one must not reach the terminal raw
@@ -160,6 +163,58 @@ final class Errors {
         }
         return "the " + option + " " + spec.findOption(option).paramLabel() + " is one argument, but " + text.size()
                 + " words were given; put it in quotes: " + command;
+    }
+
+    /**
+     * For a command line without a required parameter ({@code rein approve}) or without an option's value
+     * ({@code rein approve RUN --reject}): what to give, from its help's description, with an example from its
+     * {@link Example} ("give RUN, the run id (see 'rein runs'), e.g. rein approve run_..."), in place of picocli's
+     * "Missing required parameter: 'RUN'". Null when something else is missing, or has no example.
+     */
+    static String missing(CommandLine.Model.CommandSpec spec, java.util.List<CommandLine.Model.ArgSpec> missing, String[] args) {
+        if (missing.isEmpty() || missing.stream().anyMatch(arg -> example(arg) == null)) {
+            return null;
+        }
+        if (missing.getFirst() instanceof CommandLine.Model.OptionSpec option) {
+            if (option.arity().max() == 0) {
+                return null; // a required flag: none of Rein's commands has one
+            }
+            return option.longestName() + " needs its " + option.paramLabel() + ": " + described(option) + ", e.g. "
+                    + option.longestName() + " " + example(option);
+        }
+        StringBuilder command = new StringBuilder(spec.qualifiedName());
+        // the words typed after the command, then an example of each missing one: the command line to complete
+        for (int i = java.util.Arrays.asList(args).indexOf(spec.name()) + 1; i < args.length; i++) {
+            command.append(' ').append(shellWord(args[i]));
+        }
+        // picocli names only the first missing positional ('RUN' of 'rein reply'); those after it are missing too
+        java.util.List<CommandLine.Model.PositionalParamSpec> positionals = spec.positionalParameters();
+        java.util.List<CommandLine.Model.ArgSpec> all = new java.util.ArrayList<>(positionals.subList(
+                Math.max(0, positionals.indexOf(missing.getFirst())), positionals.size()));
+        all.removeIf(arg -> arg.arity().min() == 0 || example(arg) == null);
+        java.util.List<String> what = new java.util.ArrayList<>();
+        for (CommandLine.Model.ArgSpec arg : all.isEmpty() ? missing : all) {
+            what.add(arg.paramLabel() + ", " + described(arg));
+            command.append(' ').append(example(arg));
+        }
+        return "give " + String.join(", and ", what) + ", e.g. " + command;
+    }
+
+    /** The example an argument's field carries, or null. */
+    private static String example(CommandLine.Model.ArgSpec arg) {
+        return arg.userObject() instanceof java.lang.reflect.Field field && field.isAnnotationPresent(Example.class)
+                ? field.getAnnotation(Example.class).value() : null;
+    }
+
+    /** An argument's description in the help, as the rest of a sentence: "the run id (see 'rein runs')". */
+    private static String described(CommandLine.Model.ArgSpec arg) {
+        String text = String.join(" ", arg.renderedDescription()).strip();
+        if (text.endsWith(".")) {
+            text = text.substring(0, text.length() - 1);
+        }
+        // "The run id" reads on as "the run id"; "MCP servers file" stays as it is
+        boolean word = text.length() > 1 && Character.isUpperCase(text.charAt(0)) && Character.isLowerCase(text.charAt(1));
+        return word ? Character.toLowerCase(text.charAt(0)) + text.substring(1) : text;
     }
 
     /** The option an argument names: {@code --reject} of {@code --reject=wrong}. */

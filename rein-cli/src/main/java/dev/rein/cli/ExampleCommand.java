@@ -37,6 +37,7 @@ final class ExampleCommand implements Callable<Integer> {
     @Option(names = "--offline", description = "Use the scripted model even when an API key is set.")
     boolean offline;
 
+    @Example("claude-sonnet-5")
     @Option(names = "--model", paramLabel = "NAME",
             description = "The real model to use (default: the provider's, e.g. claude-sonnet-5 or gpt-4.1-mini).")
     String model;
@@ -50,6 +51,7 @@ final class ExampleCommand implements Callable<Integer> {
     @Option(names = "--eval", description = "Run the example's evaluation suite instead of its demo.")
     boolean eval;
 
+    @Example("3")
     @Option(names = "--trials", paramLabel = "N", converter = OptionValues.TrialCount.class,
             description = "With --eval: trials per task (default: the suite's own).")
     Integer trials;

@@ -1,0 +1,88 @@
+package dev.rein.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/**
+ * A command line without a required argument, or without an option's value, says what to give and how, for every command.
+ * Before: picocli's bare "Missing required parameter: 'RUN'" (rein approve, reply, show, resume, run, index, replay,
+ * mcp list, memory forget) and "Missing required parameter for option '--reject' (REASON)", unlike rein eval and rein
+ * example, which said what to give with an example.
+ */
+class MissingArgumentTest {
+    private final InProcessCli cli = new InProcessCli();
+
+    @Test
+    void approveWithoutRunSaysWhatToGiveWithAnExample() {
+        InProcessCli.Outcome outcome = cli.run("approve");
+        assertThat(outcome.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(outcome.stdout()).isEmpty();
+        assertThat(outcome.stderrLines()).containsExactly("rein approve: give RUN, the run id (see 'rein runs'), e.g. rein approve"
+                + " run_3f1c9a7e5b2d4c8e6a0b (see 'rein approve --help')");
+    }
+
+    @Test
+    void replyWithoutTextKeepsWhatWasTypedInItsExample() {
+        assertThat(cli.run("reply", "--json", "run_1").stderrLines()).containsExactly("rein reply: give TEXT, the reply: the answer"
+                + " to the run's question, or a follow-up, e.g. rein reply --json run_1 \"Room B, please\" (see 'rein reply --help')");
+        assertThat(cli.run("reply").stderrLines()).containsExactly("rein reply: give RUN, the run id (see 'rein runs'), and TEXT,"
+                + " the reply: the answer to the run's question, or a follow-up, e.g. rein reply run_3f1c9a7e5b2d4c8e6a0b"
+                + " \"Room B, please\" (see 'rein reply --help')");
+    }
+
+    @Test
+    void anOptionWithoutItsValueSaysWhatToGiveWithAnExample() {
+        assertThat(cli.run("approve", "run_1", "--reject").stderrLines()).containsExactly("rein approve: --reject needs its REASON:"
+                + " reject the action; the agent sees REASON as the tool result, e.g. --reject \"wrong recipient\""
+                + " (see 'rein approve --help')");
+        assertThat(cli.run("run", "hi", "--max-steps").stderrLines()).containsExactly("rein run: --max-steps needs its N: most model"
+                + " calls that may propose actions; the final summary call is extra (default: 15), e.g. --max-steps 10"
+                + " (see 'rein run --help')");
+    }
+
+    /** Every command, and every option that takes a value: no bare picocli message, exit 2, one line with an example. */
+    @Test
+    void everyCommandAndEveryOptionSaysWhatToGive() {
+        List<String> checked = new ArrayList<>();
+        // only the commands' specs are read from this one; each line runs in the CLI
+        CliEnvironment env = new CliEnvironment(System.out, System.err, java.util.Map.of(), Terminal.NONE, (name, e) -> null, false);
+        walk(Rein.commandLine(env), checked);
+        assertThat(checked).contains("rein approve", "rein reply", "rein show", "rein resume", "rein run", "rein index",
+                "rein replay", "rein mcp list", "rein memory forget", "rein approve --reject", "rein run --max-steps");
+    }
+
+    private void walk(CommandLine commandLine, List<String> checked) {
+        CommandLine.Model.CommandSpec spec = commandLine.getCommandSpec();
+        List<String> path = new ArrayList<>(List.of(spec.qualifiedName().split(" ")).subList(1, spec.qualifiedName().split(" ").length));
+        if (!spec.positionalParameters().isEmpty() && spec.positionalParameters().stream().anyMatch(p -> p.arity().min() > 0)
+                && spec.subcommands().isEmpty()) {
+            check(path, spec.qualifiedName(), "give ", "e.g. " + spec.qualifiedName() + " ");
+            checked.add(spec.qualifiedName());
+        }
+        for (CommandLine.Model.OptionSpec option : spec.options()) {
+            if (option.arity().max() == 0 || option.usageHelp() || option.versionHelp()) {
+                continue;
+            }
+            List<String> args = new ArrayList<>(path);
+            args.add(option.longestName());
+            check(args, spec.qualifiedName(), option.longestName() + " needs its " + option.paramLabel() + ": ",
+                    ", e.g. " + option.longestName() + " ");
+            checked.add(spec.qualifiedName() + " " + option.longestName());
+        }
+        commandLine.getSubcommands().values().stream().distinct()
+                .filter(sub -> !sub.getCommandSpec().name().equals("help"))
+                .forEach(sub -> walk(sub, checked));
+    }
+
+    private void check(List<String> args, String command, String start, String example) {
+        InProcessCli.Outcome outcome = cli.run(args.toArray(String[]::new));
+        String line = String.join(" ", args);
+        assertThat(outcome.exitCode()).as(line).isEqualTo(ExitCodes.USAGE);
+        assertThat(outcome.stderrLines()).as(line).singleElement().asString()
+                .startsWith(command + ": " + start).contains(example).doesNotContain("Missing required");
+    }
+}
