@@ -7,6 +7,7 @@ import dev.rein.eval.cli.EvalCommandSupport;
 import dev.rein.eval.cli.TextSummary;
 import dev.rein.eval.report.EvalReport;
 import dev.rein.eval.report.ReportWriter;
+import dev.rein.eval.run.EvalInterruptedException;
 import dev.rein.eval.run.EvalRunner;
 import dev.rein.eval.run.Progress;
 import dev.rein.eval.run.TrialModels;
@@ -285,9 +286,9 @@ public final class Examples {
             EvalCommandSupport.printAdvice(report, advice, "rein example " + name, err);
             EvalReport.Summary s = report.summary();
             return s.infraErrors() > 0 ? SETUP_FAILED : s.passed() == s.graded() ? OK : NOT_AS_INTENDED;
-        } catch (InterruptedException e) {
+        } catch (EvalInterruptedException e) {
             Thread.currentThread().interrupt();
-            err.println("rein example: interrupted");
+            EvalCommandSupport.reportInterrupted(e, json, "rein example " + name, out, err);
             return INTERRUPTED;
         } catch (ReinException e) {
             err.println("rein example " + name + ": " + oneLine(e.getMessage()));

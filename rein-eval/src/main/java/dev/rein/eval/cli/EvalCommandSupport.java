@@ -7,6 +7,7 @@ import dev.rein.eval.file.EvalRegistry;
 import dev.rein.eval.file.SuiteFile;
 import dev.rein.eval.report.EvalReport;
 import dev.rein.eval.report.ReportWriter;
+import dev.rein.eval.run.EvalInterruptedException;
 import dev.rein.eval.run.EvalResult;
 import dev.rein.eval.run.EvalRunner;
 import dev.rein.eval.run.Progress;
@@ -36,7 +37,8 @@ import java.util.function.Function;
  * or was unsafe; {@value #INVALID} the suite, the options or the report file were unusable (before
  * any trial runs; or, when every trial passed, the report could not be written after them);
  * {@value #INFRA_ERRORS} some trial hit an infrastructure error (results are incomplete);
- * {@value #INTERRUPTED} interrupted. A report that cannot be written after trials that failed keeps
+ * {@value #INTERRUPTED} interrupted (the summary, JSON report and HTML report then cover the trials that had ended, and a
+ * line on {@code err} says so). A report that cannot be written after trials that failed keeps
  * {@value #TRIALS_FAILED} or {@value #INFRA_ERRORS}.
  */
 public final class EvalCommandSupport {
@@ -142,11 +144,33 @@ public final class EvalCommandSupport {
             err.println("rein eval: " + Controls.visible(String.valueOf(e.getMessage()).strip().replaceAll("\\s*\\R\\s*", "; "),
                     false));
             return INVALID;
-        } catch (InterruptedException e) {
+        } catch (EvalInterruptedException e) {
             Thread.currentThread().interrupt();
-            err.println("rein eval: interrupted");
+            EvalReport report = reportInterrupted(e, options.json(), "rein eval", out, err);
+            if (options.htmlReport() != null) {
+                writeReport(report, options.htmlReport(), options.json(), out, err);
+            }
             return INTERRUPTED;
         }
+    }
+
+    /**
+     * After an interruption: prints the summary (or, with {@code json}, the JSON report) of the trials that ended before
+     * it, as an evaluation that ran to its end prints it, then one line on {@code err} saying that {@code command} was
+     * interrupted and how many of the trials the summary covers, so the trials already paid for are not lost.
+     *
+     * @return the report printed
+     */
+    public static EvalReport reportInterrupted(EvalInterruptedException interrupted, boolean json, String command,
+                                               PrintStream out, PrintStream err) {
+        EvalReport report = EvalReport.of(interrupted.finished());
+        out.print(json ? ReportWriter.json(report) + "\n" : TextSummary.render(report));
+        out.flush();
+        int ended = interrupted.finished().trials().size();
+        err.println(command + ": interrupted after " + ended + " of " + Counts.of(interrupted.planned(), "trial") + ": the "
+                + (json ? "report" : "summary") + " covers the " + ended + " that ended; the trials in flight were cancelled"
+                + " and the rest did not run");
+        return report;
     }
 
     /**

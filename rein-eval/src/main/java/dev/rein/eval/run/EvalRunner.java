@@ -60,9 +60,10 @@ public final class EvalRunner {
      * as an exception; a misconfigured suite (a task without a script on the scripted model)
      * is refused before any trial starts.
      *
-     * @throws InterruptedException when the calling thread is interrupted; running trials are cancelled
+     * @throws EvalInterruptedException when the calling thread is interrupted: running trials are cancelled, and the
+     *                                   exception holds the outcomes of the trials that had ended
      */
-    public EvalResult run(Suite suite) throws InterruptedException {
+    public EvalResult run(Suite suite) throws EvalInterruptedException {
         int perTask = trials != null ? trials : suite.trials();
         if (models.needsScripts()) {
             List<String> unscripted = suite.unscriptedTaskIds();
@@ -91,21 +92,38 @@ public final class EvalRunner {
         }
         Instant startedAt = clock.instant();
         report(() -> progress.started(suite.name(), total));
-        List<TrialOutcome> outcomes = runAll(suite, perTask, total);
+        List<Future<TrialOutcome>> futures = new ArrayList<>();
+        List<TrialOutcome> outcomes;
+        try {
+            outcomes = runAll(suite, perTask, total, futures);
+        } catch (InterruptedException e) {
+            report(progress::finished);
+            // the trials that ended before the interruption are kept, so the caller can still report them; those
+            // cancelled in flight are not outcomes of the agent
+            List<TrialOutcome> finished = futures.stream().filter(f -> f.state() == Future.State.SUCCESS)
+                    .map(Future::resultNow).toList();
+            EvalInterruptedException interrupted = new EvalInterruptedException(result(suite, perTask, startedAt, finished), total);
+            interrupted.addSuppressed(e);
+            throw interrupted;
+        }
         report(progress::finished);
+        return result(suite, perTask, startedAt, outcomes);
+    }
+
+    private EvalResult result(Suite suite, int perTask, Instant startedAt, List<TrialOutcome> outcomes) {
         List<EvalResult.TaskInfo> tasks = suite.tasks().stream().map(t -> new EvalResult.TaskInfo(t.id(), t.category(), t.goal(),
                 t.expectation() == null ? "any ending" : t.expectation().describe())).toList();
         return new EvalResult(suite.name(), suite.description(), models.describe(), perTask, startedAt, clock.instant(),
                 tasks, outcomes);
     }
 
-    private List<TrialOutcome> runAll(Suite suite, int perTask, int total) throws InterruptedException {
+    private List<TrialOutcome> runAll(Suite suite, int perTask, int total, List<Future<TrialOutcome>> futures)
+            throws InterruptedException {
         Semaphore permits = new Semaphore(parallelism);
         AtomicInteger done = new AtomicInteger();
         // the count and the report of a finished trial go together, so "done" reaches the progress view
         // in order (3/3 last) whatever order the trials' threads get there in
         Object reporting = new Object();
-        List<Future<TrialOutcome>> futures = new ArrayList<>();
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             try {
                 for (Task<?> task : suite.tasks()) {

@@ -54,6 +54,45 @@ class EvalCommandSupportTest {
     }
 
     /**
+     * Ctrl-C in rein eval interrupts the thread running it: the trials that had ended are summarised (and written to the
+     * HTML report), with a line saying it was interrupted and what the summary covers. Before: only "rein eval:
+     * interrupted", and the trial that had passed was lost.
+     */
+    @Test
+    void anInterruptedEvaluationSummarisesTheTrialsThatEnded(@TempDir Path dir) throws Exception {
+        Path suite = Files.writeString(dir.resolve("s.yaml"), """
+                suite: halted
+                environment: {name: file_tree, options: {files: {a.txt: alpha}}}
+                agent: {toolsets: [files_read]}
+                tasks:
+                  - id: quick
+                    goal: Say alpha
+                    expect: {answer_contains: [alpha]}
+                    script: [{text: alpha}]
+                  - id: slow
+                    goal: Say alpha
+                    script: [{text: alpha, delay_ms: 120000}]
+                """);
+        Path html = dir.resolve("report.html");
+        int[] code = new int[1];
+        Thread evaluation = Thread.ofPlatform().start(() -> code[0] = EvalCommandSupport.run(
+                new EvalCommandSupport.Options(suite, 1, null, null, html, false, 2), EvalRegistry.load(), out, err));
+        long until = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
+        while (!err().contains("1/2") && System.nanoTime() < until) {
+            Thread.sleep(20);
+        }
+        evaluation.interrupt();
+        evaluation.join(30_000);
+
+        assertThat(evaluation.isAlive()).isFalse();
+        assertThat(code[0]).isEqualTo(EvalCommandSupport.INTERRUPTED);
+        assertThat(out()).startsWith("Suite halted: 2 tasks x 1 trial").contains("success rate 100.0% (1/1 graded)");
+        assertThat(err()).contains("rein eval: interrupted after 1 of 2 trials: the summary covers the 1 that ended; the trials"
+                + " in flight were cancelled and the rest did not run");
+        assertThat(Files.readString(html)).contains("halted");
+    }
+
+    /**
      * What the agent, its tools or the provider wrote reaches the summary inside a finding or an infrastructure error
      * (an agent's failure summary, a provider's message): an ESC [2J or OSC title sequence in it was printed raw on
      * stdout and stderr, where docs/cli.md promises every control character the CLI prints as an escape.
