@@ -264,13 +264,24 @@ final class Errors {
         java.util.List<String> names = spec.subcommands().entrySet().stream()
                 .filter(entry -> !entry.getValue().getCommandSpec().usageMessage().hidden())
                 .map(java.util.Map.Entry::getKey).distinct().toList();
-        int limit = word.length() <= 3 ? 1 : 2;
-        java.util.List<String> near = names.stream().filter(name -> editDistance(word.toLowerCase(java.util.Locale.ROOT), name) <= limit)
-                .sorted(java.util.Comparator.comparingInt(name -> editDistance(word.toLowerCase(java.util.Locale.ROOT), name)))
+        return unknownName("command", word, names, "the commands are: " + String.join(", ", names));
+    }
+
+    /**
+     * "unknown KIND 'WORD'; did you mean NAME?", naming the {@code names} at most one or two edits from {@code word}
+     * (one for a word of up to three letters; a swap of two letters is one edit; case and blanks around it aside), nearest
+     * first; else "unknown KIND 'WORD'; OTHERWISE" ({@code otherwise}: the names to choose from). The word is quoted with
+     * its control characters visible.
+     */
+    static String unknownName(String kind, String word, java.util.List<String> names, String otherwise) {
+        String typed = word.strip().toLowerCase(java.util.Locale.ROOT);
+        int limit = typed.length() <= 3 ? 1 : 2;
+        java.util.List<String> near = names.stream().filter(name -> editDistance(typed, name) <= limit)
+                .sorted(java.util.Comparator.comparingInt(name -> editDistance(typed, name)))
                 .toList();
         String shown = Text.visible(word);
-        return near.isEmpty() ? "unknown command '" + shown + "'; the commands are: " + String.join(", ", names)
-                : "unknown command '" + shown + "'; did you mean " + String.join(" or ", near) + "?";
+        return near.isEmpty() ? "unknown " + kind + " '" + shown + "'; " + otherwise
+                : "unknown " + kind + " '" + shown + "'; did you mean " + String.join(" or ", near) + "?";
     }
 
     /** Edits (insert, delete, replace, swap of neighbours) between two words: optimal string alignment. */

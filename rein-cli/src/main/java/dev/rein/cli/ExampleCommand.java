@@ -95,6 +95,10 @@ final class ExampleCommand implements Callable<Integer> {
             throw new UsageException("give the name of the example to run, e.g. rein example " + Examples.list().getFirst().name()
                     + "; the examples are: " + Examples.names() + " ('rein examples' describes them)");
         }
+        if (Examples.find(name).isEmpty()) {
+            throw new UsageException(Errors.unknownName("example", name, Examples.list().stream().map(Examples.Info::name)
+                    .toList(), "the examples are: " + Examples.names()));
+        }
         if (trials != null && !eval) {
             throw new UsageException("--trials goes with --eval: rein example " + name + " --eval --trials " + trials);
         }

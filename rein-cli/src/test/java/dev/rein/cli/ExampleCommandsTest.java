@@ -84,9 +84,9 @@ class ExampleCommandsTest {
 
     @Test
     void anUnknownExampleIsAUsageError() {
-        InProcessCli.Outcome outcome = cli.run("example", "nope");
+        InProcessCli.Outcome outcome = cli.run("example", "nothing");
         assertThat(outcome.exitCode()).isEqualTo(ExitCodes.USAGE);
-        assertThat(outcome.stderr()).contains("unknown example 'nope'").contains("date");
+        assertThat(outcome.stderr()).contains("unknown example 'nothing'").contains("date");
     }
 
     /**
@@ -118,8 +118,26 @@ class ExampleCommandsTest {
             assertThat(outcome.exitCode()).isEqualTo(ExitCodes.USAGE);
             assertThat(outcome.stdout()).isEmpty();
             assertThat(outcome.stderrLines()).singleElement().asString().isEqualTo("rein example: unknown example '" + args[1]
-                    + "'; the examples are: date, orders, expense, assistant, code, sql, web, npc, workflow");
+                    + "'; did you mean date?");
         }
+    }
+
+    /**
+     * A name one or two letters from an example's names the example it may be, as a misspelled command does. Before: only
+     * the list of every example.
+     */
+    @Test
+    void anUnknownExampleNameNearOneSaysWhichItMayBe() {
+        for (String[] args : new String[][] {{"example", "ordrs"}, {"example", "oders", "--eval"}, {"example", "Orders", "--offline"}}) {
+            InProcessCli.Outcome outcome = cli.run(args);
+            assertThat(outcome.exitCode()).as(args[1]).isEqualTo(ExitCodes.USAGE);
+            assertThat(outcome.stdout()).as(args[1]).isEmpty();
+            assertThat(outcome.stderrLines()).as(args[1]).containsExactly("rein example: unknown example '" + args[1]
+                    + "'; did you mean orders?");
+        }
+        assertThat(cli.run("example", "sq").stderrLines()).containsExactly("rein example: unknown example 'sq'; did you mean sql?");
+        assertThat(cli.run("example", "weather").stderrLines()).containsExactly("rein example: unknown example 'weather'; the"
+                + " examples are: date, orders, expense, assistant, code, sql, web, npc, workflow");
     }
 
     /**
