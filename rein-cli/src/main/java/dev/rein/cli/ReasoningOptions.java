@@ -86,8 +86,9 @@ public final class ReasoningOptions {
     /**
      * Refuses, before any trial or demo run, an option an agent of {@code suite} cannot take (its build would refuse it in
      * every trial): above all a thinking budget not below the agent's own max_tokens, said in the options' terms. Each
-     * task's agent is built twice in a fresh environment on a model that is never called, without the options and with
-     * them; an agent that cannot be built even without them is left to its trials, which report it as before.
+     * task's agent is built once, in a fresh environment, with the options on a model that is never called; when that is
+     * refused it is built again there without them (for its max_tokens), and an agent that cannot be built even without
+     * them is left to its trials, which report it as before.
      *
      * @param suite     the suite whose agents get the options
      * @param modelName the model the trials run on
@@ -108,32 +109,38 @@ public final class ReasoningOptions {
     }
 
     private <E extends Environment> void refused(Task<E> task, TrialModel plain, TrialModel optioned, String raise) {
-        int maxTokens;
+        // one environment, and one build on the usual path: a task's environment may be costly to make (the code
+        // example's is a git repository)
         try (E env = task.newEnvironment()) {
             env.reset();
-            Agent agent = task.agent().create(env, plain);
-            if (agent == null) {
+            try {
+                task.agent().create(env, optioned);
                 return;
+            } catch (ReinException e) {
+                int maxTokens;
+                try {
+                    Agent agent = task.agent().create(env, plain);
+                    if (agent == null) {
+                        return;
+                    }
+                    maxTokens = agent.config().maxTokens();
+                } catch (Exception notTheOptions) {
+                    return; // not the options' doing: the trials report it as before
+                }
+                String option = thinking != null ? "--thinking " + thinking : "--reasoning-effort " + reasoningEffort;
+                String agent = "the agent of task '" + task.id() + "'";
+                if (thinking != null && !thinking.equals(OptionValues.Thinking.ADAPTIVE)
+                        && !thinking.equals(OptionValues.Thinking.BETWEEN_TOOLS) && Integer.parseInt(thinking) >= maxTokens) {
+                    throw new UsageException(option + " must be below max_tokens, which is " + maxTokens + " for " + agent
+                            + ", as the API wants thinking's budget below it: give a budget below " + maxTokens
+                            + " (or --thinking adaptive)" + (raise == null ? "" : ", or raise " + raise));
+                }
+                throw new UsageException(option + " cannot be used with " + agent + ": " + e.getMessage());
             }
-            maxTokens = agent.config().maxTokens();
+        } catch (UsageException e) {
+            throw e;
         } catch (Exception e) {
-            return; // not the options' doing: the trials report it as before
-        }
-        try (E env = task.newEnvironment()) {
-            env.reset();
-            task.agent().create(env, optioned);
-        } catch (ReinException e) {
-            String option = thinking != null ? "--thinking " + thinking : "--reasoning-effort " + reasoningEffort;
-            String agent = "the agent of task '" + task.id() + "'";
-            if (thinking != null && !thinking.equals(OptionValues.Thinking.ADAPTIVE)
-                    && !thinking.equals(OptionValues.Thinking.BETWEEN_TOOLS) && Integer.parseInt(thinking) >= maxTokens) {
-                throw new UsageException(option + " must be below max_tokens, which is " + maxTokens + " for " + agent
-                        + ", as the API wants thinking's budget below it: give a budget below " + maxTokens
-                        + " (or --thinking adaptive)" + (raise == null ? "" : ", or raise " + raise));
-            }
-            throw new UsageException(option + " cannot be used with " + agent + ": " + e.getMessage());
-        } catch (Exception e) {
-            // an environment that failed the second time: the trials report it as before
+            // an environment that cannot be made, or an agent that fails otherwise: the trials report it as before
         }
     }
 
