@@ -38,9 +38,31 @@ public final class ReportWriter {
         int at = template.indexOf(PLACEHOLDER);
         // The data sits inside a <script> element: escaping <, > and & keeps any text (an answer
         // containing "</script>") from ending it early; JSON.parse reads the escapes back.
-        String data = Json.write(report).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+        String data = pageJson(report).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
                 .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029");
         return template.substring(0, at) + data + template.substring(at + PLACEHOLDER.length());
+    }
+
+    /**
+     * The report's JSON for the page: as {@link #json}, but each decimal (costs, step percentiles) written as a string of
+     * its digits, which the page's script reads as they are. As JSON numbers, JSON.parse made them doubles, whose 15 to 17
+     * significant digits changed the last ones of a cost above about $1e9 (six decimals) from the text summary's.
+     */
+    private static String pageJson(EvalReport report) {
+        try {
+            return PAGE_MAPPER.writeValueAsString(report);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new ReinException("cannot write the report's JSON: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper PAGE_MAPPER = pageMapper();
+
+    private static com.fasterxml.jackson.databind.ObjectMapper pageMapper() {
+        com.fasterxml.jackson.databind.ObjectMapper mapper = Json.mapper().copy();
+        mapper.configOverride(java.math.BigDecimal.class).setFormat(
+                com.fasterxml.jackson.annotation.JsonFormat.Value.forShape(com.fasterxml.jackson.annotation.JsonFormat.Shape.STRING));
+        return mapper;
     }
 
     public static void writeJson(EvalReport report, Path file) {

@@ -266,6 +266,46 @@ class HtmlReportChromiumTest {
         assertThat(dev.rein.eval.cli.TextSummary.render(report)).contains("max $1.000050, total $1.012060");
     }
 
+    /**
+     * Costs with more digits than a double holds (a total above about $1e9 with the report's six decimals) show on the
+     * page with the digits of the text summary, and the cost histogram's bins are named with those six decimals. Before:
+     * the page read the report with JSON.parse, whose doubles changed the last digits ($12345678901.234568 showed as
+     * $12345678901.234570), and named the bins with toFixed(4) ($0.0000 for a bin starting at $0.000001).
+     */
+    @Test
+    void costsBeyondADoublesDigitsAndTheHistogramsBinsShowTheDigitsOfTheTextSummary(@TempDir Path temp) throws Exception {
+        String[] costs = {"12345678901.234567", "0.000001"};
+        List<dev.rein.eval.run.TrialOutcome> outcomes = new ArrayList<>();
+        List<dev.rein.eval.run.EvalResult.TaskInfo> tasks = new ArrayList<>();
+        for (String cost : costs) {
+            String task = "cost-" + cost;
+            tasks.add(new dev.rein.eval.run.EvalResult.TaskInfo(task, dev.rein.eval.TaskCategory.SHOULD_SUCCEED, "g", "succeeded"));
+            outcomes.add(new dev.rein.eval.run.TrialOutcome(task, dev.rein.eval.TaskCategory.SHOULD_SUCCEED, 0,
+                    dev.rein.eval.run.Verdict.PASSED, null, false, false, "succeeded", "completed", "", "", 1,
+                    new java.math.BigDecimal(cost), 1, null, List.of(), List.of(), List.of(), "run", null));
+        }
+        java.time.Instant at = java.time.Instant.parse("2026-12-05T10:00:00Z");
+        EvalReport report = EvalReport.of(new dev.rein.eval.run.EvalResult("costs", "", "scripted", 1, at, at, tasks, outcomes));
+        assertThat(dev.rein.eval.cli.TextSummary.render(report)).contains("max $12345678901.234567, total $12345678901.234568");
+        Path html = temp.resolve("big-costs.html");
+        ReportWriter.writeHtml(report, html);
+        String dom = runChromium(temp.resolve("profile"), "--dump-dom", html.toUri().toString());
+        assertThat(dom).contains("data-render-status=\"ok\"");
+        List<String> shownOnThePage = new ArrayList<>();
+        Matcher row = Pattern.compile("<td class=\"num\">(\\$[^<]*)</td></tr>").matcher(dom);
+        while (row.find()) {
+            shownOnThePage.add(row.group(1));
+        }
+        assertThat(shownOnThePage).containsExactly("$12345678901.234567", "$0.000001");
+        Matcher card = Pattern.compile("<div class=\"label\">Total cost</div><div class=\"value\">([^<]*)</div>").matcher(dom);
+        assertThat(card.find()).as("the total cost card").isTrue();
+        assertThat(card.group(1)).isEqualTo("$12345678901.234568");
+        int chart = dom.indexOf("aria-label=\"cost histogram\"");
+        assertThat(chart).as("the cost histogram").isPositive();
+        String histogram = dom.substring(chart, dom.indexOf("</svg>", chart));
+        assertThat(histogram).contains(">$0.000001<").doesNotContain("$0.0000<");
+    }
+
     @Test
     void aScriptErrorIsVisibleInTheRenderedPage(@TempDir Path temp) throws Exception {
         String broken = ReportWriter.html(EvalReport.of(EvalRunner.builder().trials(1).build().run(DemoSuite.build())))
