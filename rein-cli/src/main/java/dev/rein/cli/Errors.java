@@ -39,6 +39,9 @@ final class Errors {
                     if (quoted == null) {
                         quoted = optionTextInQuotes(e.getCommandLine().getCommandSpec(), args);
                     }
+                    if (quoted == null) {
+                        quoted = tooMany(e.getCommandLine().getCommandSpec(), ((CommandLine.UnmatchedArgumentException) e).getUnmatched());
+                    }
                     message = quoted == null ? message : quoted;
                 } else if (e instanceof CommandLine.MissingParameterException missingParameter) {
                     String said = missing(e.getCommandLine().getCommandSpec(), missingParameter.getMissing(), args);
@@ -198,6 +201,32 @@ final class Errors {
             command.append(' ').append(example(arg));
         }
         return "give " + String.join(", and ", what) + ", e.g. " + command;
+    }
+
+    /**
+     * For words beyond those a command takes ({@code rein show RUN extra}): which they are and what the command takes,
+     * with an example, in place of picocli's "Unmatched argument at index 2: 'extra'". Null for other cases (an option
+     * picocli does not know, a command with subcommands).
+     */
+    static String tooMany(CommandLine.Model.CommandSpec spec, java.util.List<String> unmatched) {
+        if (unmatched.isEmpty() || !spec.subcommands().isEmpty() || unmatched.stream().anyMatch(arg -> arg.startsWith("-"))
+                || spec.positionalParameters().stream().anyMatch(arg -> example(arg) == null)) {
+            return null;
+        }
+        String extra = String.join(", ", unmatched.stream().map(arg -> "'" + arg + "'").toList())
+                + (unmatched.size() == 1 ? " is one argument" : " are " + unmatched.size() + " arguments") + " too many: ";
+        if (spec.positionalParameters().isEmpty()) {
+            return extra + spec.qualifiedName() + " takes no argument, only options";
+        }
+        java.util.List<String> what = new java.util.ArrayList<>();
+        StringBuilder command = new StringBuilder(spec.qualifiedName());
+        for (CommandLine.Model.PositionalParamSpec arg : spec.positionalParameters()) {
+            what.add(arg.paramLabel() + ", " + described(arg));
+            command.append(' ').append(example(arg));
+        }
+        // a value with spaces is one argument in quotes
+        return extra + spec.qualifiedName() + " takes " + String.join(", and ", what) + ", e.g. " + command
+                + " (quote a value that has spaces)";
     }
 
     /** The example an argument's field carries, or null. */

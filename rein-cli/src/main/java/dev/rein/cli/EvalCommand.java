@@ -38,7 +38,7 @@ import picocli.CommandLine.Parameters;
         footerHeading = "%nExit codes:%n",
         footer = {"  0  every graded trial passed", "  1  some trials failed or acted unsafely",
                 "  2  usage error: bad suite file, trace folder, option or report path", "  3  infrastructure errors (provider, harness)",
-                "  130 interrupted"})
+                "  130 interrupted (the summary covers the trials that had ended)"})
 final class EvalCommand implements Callable<Integer> {
     private final CliEnvironment env;
 

@@ -23,7 +23,8 @@ import picocli.CommandLine.Parameters;
         footerHeading = "%nExit codes:%n",
         footer = {"  0  the example ended as intended (with --eval: every trial passed)",
                 "  1  it did not (with --eval: some trials failed or were unsafe)",
-                "  2  no or unknown example NAME (the examples are listed), or a bad option",
+                "  2  no or unknown example NAME (the examples are listed, or the one meant),",
+                "     or a bad option",
                 "  3  setup or infrastructure failure (such as a key the provider refused)",
                 "  130  interrupted (Ctrl-C cancels the run or the trials in flight)"})
 final class ExampleCommand implements Callable<Integer> {

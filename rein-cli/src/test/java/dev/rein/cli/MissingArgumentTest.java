@@ -44,6 +44,24 @@ class MissingArgumentTest {
                 + " (see 'rein run --help')");
     }
 
+    /**
+     * A word beyond those a command takes says which and what the command takes, with an example. Before: picocli's
+     * "Unmatched argument at index 2: 'b'".
+     */
+    @Test
+    void anArgumentTooManySaysWhatTheCommandTakes() {
+        assertThat(cli.run("show", "run_1", "b").stderrLines()).containsExactly("rein show: 'b' is one argument too many: rein show"
+                + " takes RUN, the run id (see 'rein runs'), e.g. rein show run_3f1c9a7e5b2d4c8e6a0b (quote a value that has"
+                + " spaces) (see 'rein show --help')");
+        assertThat(cli.run("index", "docs", "more", "files").stderrLines()).containsExactly("rein index: 'more', 'files' are 2"
+                + " arguments too many: rein index takes DIR, the folder to index (searched recursively), e.g. rein index docs/"
+                + " (quote a value that has spaces) (see 'rein index --help')");
+        InProcessCli.Outcome runs = cli.run("runs", "all");
+        assertThat(runs.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(runs.stderrLines()).containsExactly("rein runs: 'all' is one argument too many: rein runs takes no argument,"
+                + " only options (see 'rein runs --help')");
+    }
+
     /** Every command, and every option that takes a value: no bare picocli message, exit 2, one line with an example. */
     @Test
     void everyCommandAndEveryOptionSaysWhatToGive() {
