@@ -213,7 +213,10 @@ public final class Examples {
 
     /**
      * Runs the evaluation suite of the example called {@code name}: offline on its scripts, or
-     * against the real model when a key is set and {@code offline} is false. Prints the summary.
+     * against the real model when a key is set and {@code offline} is false. Prints the summary. When the calling
+     * thread is interrupted (Ctrl-C), the trials in flight are cancelled, the summary of those that had ended is printed
+     * with a line on {@code err} saying so ({@link EvalCommandSupport#reportInterrupted}), and {@link #INTERRUPTED} is
+     * returned.
      *
      * @param trials trials per task; 0 for the suite's own number
      */
