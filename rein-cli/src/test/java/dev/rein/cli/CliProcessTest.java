@@ -186,6 +186,9 @@ class CliProcessTest {
 
         assertThat(outcome.exitCode()).as(outcome.stderr()).isEqualTo(130);
         assertThat(outcome.stderr()).contains("interrupted").doesNotContain("Exception");
+        // what had ended is summarised, here nothing: the summary still says what the suite was
+        assertThat(outcome.stdout()).startsWith("Suite slow: 1 task x 2 trials");
+        assertThat(outcome.stderr()).contains("rein eval: interrupted after 0 of 2 trials: the summary covers the 0 that ended");
         for (String trial : List.of("wait.0.jsonl", "wait.1.jsonl")) {
             List<String> lines = Files.readAllLines(traces.resolve(trial));
             JsonNode last = Json.parse(lines.get(lines.size() - 1));
