@@ -9,6 +9,7 @@ import dev.rein.context.OutputStore;
 import dev.rein.json.Json;
 import dev.rein.temporal.internal.AgentActivitiesImpl;
 import dev.rein.temporal.internal.WorkerConverter;
+import dev.rein.temporal.internal.WorkerTypes;
 import io.temporal.worker.WorkflowImplementationOptions;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowClientOptions;
@@ -60,7 +61,8 @@ public final class TemporalAgents {
      * factory afterwards. A refused registration registers nothing: the worker is as it was.
      *
      * @throws ReinException when {@code worker}, {@code agent} or {@code runStore} is null, or the worker already runs an
-     *                       agent's activities or has the run workflow, or runs local activities only, or its factory
+     *                       agent's activities or has the run workflow, or has a workflow or activity type of the
+     *                       application named like one of Rein's, or runs local activities only, or its factory
      *                       has started
      */
     public static void worker(Worker worker, Agent agent, OutputStore runStore) {
@@ -86,8 +88,8 @@ public final class TemporalAgents {
     /**
      * Registers only the run workflow (workers that decide, and never call a model or a tool).
      *
-     * @throws ReinException when {@code worker} is null, or it already has the workflow (a worker registers it once), or
-     *                       its factory has started
+     * @throws ReinException when {@code worker} is null, or it already has the workflow (a worker registers it once) or
+     *                       a workflow type of the application named like it, or its factory has started
      */
     public static void workflows(Worker worker) {
         requireWorker(worker);
@@ -107,7 +109,8 @@ public final class TemporalAgents {
             worker.registerWorkflowImplementationFactory(AgentWorkflow.class,
                     input -> WorkerConverter.workflowFor(input, queue, rein), WorkflowImplementationOptions.getDefaultInstance());
         } catch (TypeAlreadyRegisteredException e) {
-            throw oneAgentPerWorker(worker, e); // a workflow of the same name registered around Rein
+            // the worker's types could not be read beforehand: a workflow of the same name registered around Rein
+            throw clash(worker, "workflow", e.getRegisteredTypeName(), e);
         }
         REGISTERED.computeIfAbsent(worker, w -> EnumSet.noneOf(Part.class)).add(Part.WORKFLOW);
     }
@@ -115,8 +118,8 @@ public final class TemporalAgents {
     /**
      * Registers only the agent's activities (workers that call models and tools), with a shared run store.
      *
-     * @throws ReinException when the worker already runs an agent's activities (a worker runs one agent), or runs local
-     *                       activities only, or its factory has started, or {@code worker}, {@code agent} or
+     * @throws ReinException when the worker already runs an agent's activities (a worker runs one agent), or has an
+     *                       activity type of the application named like one of Rein's, or runs local activities only, or its factory has started, or {@code worker}, {@code agent} or
      *                       {@code runStore} is null
      */
     public static void activities(Worker worker, Agent agent, OutputStore runStore) {
@@ -132,7 +135,8 @@ public final class TemporalAgents {
         try {
             worker.registerActivitiesImplementations(new AgentActivitiesImpl(agent, runStore));
         } catch (TypeAlreadyRegisteredException e) {
-            throw oneAgentPerWorker(worker, e); // an activity of the same name registered around Rein
+            // the worker's types could not be read beforehand: an activity of the same name registered around Rein
+            throw clash(worker, "activity", e.getRegisteredTypeName(), e);
         }
         REGISTERED.computeIfAbsent(worker, w -> EnumSet.noneOf(Part.class)).add(Part.ACTIVITIES);
     }
@@ -156,7 +160,7 @@ public final class TemporalAgents {
         }
         Set<Part> has = REGISTERED.getOrDefault(worker, EnumSet.noneOf(Part.class));
         if (wanted.contains(Part.ACTIVITIES) && has.contains(Part.ACTIVITIES)) {
-            throw oneAgentPerWorker(worker, null);
+            throw oneAgentPerWorker(worker);
         }
         if (wanted.contains(Part.WORKFLOW) && has.contains(Part.WORKFLOW)) {
             throw new ReinException("this worker (task queue '" + worker.getTaskQueue() + "') already has Rein's run"
@@ -164,6 +168,42 @@ public final class TemporalAgents {
                     ? ": add the agent's activities alone with TemporalAgents.activities(worker, agent, runStore)"
                     : ""));
         }
+        refuseClashes(worker, wanted);
+    }
+
+    /**
+     * Refuses a registration when the application already registered a type of the same name on {@code worker} (Rein's
+     * names are fixed): Temporal would register the agent's types up to that name and then throw, leaving the worker
+     * with part of the agent.
+     */
+    private static void refuseClashes(Worker worker, Set<Part> wanted) {
+        WorkerTypes.Registered has = WorkerTypes.registered(worker);
+        if (has == null) {
+            return; // the SDK's types could not be read: a clash is said by Temporal's exception, caught below
+        }
+        if (wanted.contains(Part.WORKFLOW) && has.workflows().contains(WorkerTypes.workflowType())) {
+            throw clash(worker, "workflow", WorkerTypes.workflowType(), null);
+        }
+        if (wanted.contains(Part.ACTIVITIES)) {
+            for (String type : WorkerTypes.activityTypes()) {
+                if (has.activities().contains(type)) {
+                    throw clash(worker, "activity", type, null);
+                }
+            }
+        }
+    }
+
+    /** The application's own type named like one of Rein's, which Rein's fixed names need on this worker. */
+    private static ReinException clash(Worker worker, String kind, String type, TypeAlreadyRegisteredException cause) {
+        return new ReinException("this worker (task queue '" + worker.getTaskQueue() + "') already has a " + kind
+                + " type named '" + type + "', registered outside Rein, and the agent needs that name (Rein's types are"
+                + " the workflow " + WorkerTypes.workflowType() + " and the activities "
+                + String.join(", ", WorkerTypes.activityTypes()) + "): rename your " + kind + " type ("
+                + (kind.equals("workflow") ? "@WorkflowMethod(name = ...)" : "@ActivityMethod(name = ...) or"
+                + " @ActivityInterface(namePrefix = ...)") + "), or register it on a worker of another task queue; "
+                + (cause == null || kind.equals("workflow") ? "nothing of the agent was registered"
+                : "Temporal kept the agent's types it registered before that name (it takes none back): register the"
+                + " agent on a new worker"), cause);
     }
 
     /**
@@ -205,10 +245,10 @@ public final class TemporalAgents {
     }
 
     /** The workflow and activity names are fixed, so one worker (and its task queue) can hold only one agent. */
-    private static ReinException oneAgentPerWorker(Worker worker, RuntimeException cause) {
+    private static ReinException oneAgentPerWorker(Worker worker) {
         return new ReinException("this worker (task queue '" + worker.getTaskQueue() + "') already runs an agent, and a"
                 + " worker runs one: give each agent a task queue of its own (factory.newWorker(\"another-queue\")) and"
-                + " start its runs with TemporalAgents.client on that queue", cause);
+                + " start its runs with TemporalAgents.client on that queue");
     }
 
     /** As {@link #activities(Worker, Agent, OutputStore)} with {@link #inProcessStore()}. */
