@@ -187,6 +187,17 @@ public final class AgentActivitiesImpl implements AgentActivities {
         checkedConverter = converter;
     }
 
+    /**
+     * An operator paused or reset the activity and its call was stopped for it: the attempt fails retryably, whatever
+     * the interrupted call answered, so that Temporal makes the call again once the activity is unpaused.
+     */
+    private static void throwIfStoppedByAnOperator(Heartbeats alive) {
+        ApplicationFailure stopped = alive.stoppedByAnOperator();
+        if (stopped != null) {
+            throw stopped;
+        }
+    }
+
     private interface Body<T> {
         T run() throws InterruptedException;
     }
@@ -210,8 +221,11 @@ public final class AgentActivitiesImpl implements AgentActivities {
         requireReinsConverter(Activity.getExecutionContext());
         Heartbeats alive = Heartbeats.start(Activity.getExecutionContext(), details);
         try {
-            return body.run(alive);
+            T value = body.run(alive);
+            throwIfStoppedByAnOperator(alive); // a call that answered its interrupt with a result: not its real outcome
+            return value;
         } catch (InterruptedException e) {
+            throwIfStoppedByAnOperator(alive);
             if (alive.interruptedTheCall()) {
                 if (alive.why() instanceof io.temporal.client.ActivityCanceledException cancelled) {
                     // reported as a cancel: a workflow that waits for its cancelled activities (a step's other reads)
@@ -224,8 +238,12 @@ public final class AgentActivitiesImpl implements AgentActivities {
             Thread.currentThread().interrupt();
             throw ApplicationFailure.newFailure("the activity was interrupted (the worker is stopping)", "interrupted");
         } catch (ApplicationFailure e) {
+            if (e.getType() == null || !e.getType().equals(Heartbeats.PAUSED) && !e.getType().equals(Heartbeats.RESET)) {
+                throwIfStoppedByAnOperator(alive); // a final failure of the interrupted call would end the run
+            }
             throw e;
         } catch (RuntimeException e) {
+            throwIfStoppedByAnOperator(alive);
             // the exception's own message may carry a secret (the application's code wrote it), and no cause is
             // attached: Temporal would keep its message and stack trace in the history unmasked. A ReinException (the
             // application's setup or code: an unpriced model a stage chose) says what to change in its own words, as locally

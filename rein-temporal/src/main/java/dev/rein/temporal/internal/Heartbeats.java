@@ -4,6 +4,9 @@ import io.temporal.activity.ActivityExecutionContext;
 import io.temporal.client.ActivityCanceledException;
 import io.temporal.client.ActivityCompletionException;
 import io.temporal.client.ActivityNotExistsException;
+import io.temporal.client.ActivityPausedException;
+import io.temporal.client.ActivityResetException;
+import io.temporal.failure.ApplicationFailure;
 import java.time.Duration;
 
 /**
@@ -12,9 +15,15 @@ import java.time.Duration;
  * only the second elsewhere. Stops when closed, or when Temporal answers that the attempt is over
  * (cancelled, timed out, the worker stopping). When the run was cancelled or the attempt is no longer
  * Temporal's (its workflow closed, or it timed out and was started again elsewhere), the call is
- * interrupted, as a local cancel interrupts it: its result would be thrown away.
+ * interrupted, as a local cancel interrupts it: its result would be thrown away. So it is when an operator
+ * pauses or resets the activity (Temporal's Activity Operations): the attempt then fails retryably, and
+ * Temporal makes the call again once the activity is unpaused.
  */
 final class Heartbeats implements AutoCloseable {
+    /** The failure type of an attempt stopped because an operator paused the activity (Temporal's Activity Operations). */
+    static final String PAUSED = "activity_paused";
+    /** The failure type of an attempt stopped because an operator reset the activity. */
+    static final String RESET = "activity_reset";
     private final ActivityExecutionContext context;
     private final Thread beating;
     private final Thread working;
@@ -63,7 +72,9 @@ final class Heartbeats implements AutoCloseable {
             }
         } catch (InterruptedException e) {
             // the call ended
-        } catch (ActivityCanceledException | ActivityNotExistsException e) {
+        } catch (ActivityCanceledException | ActivityNotExistsException | ActivityPausedException | ActivityResetException e) {
+            // a pause or reset by an operator stops the call too (Temporal's docs: a heartbeating activity is interrupted
+            // on its next heartbeat), where taking it for the worker stopping left the call running to its end
             interruptTheCall(e);
         } catch (ActivityCompletionException e) {
             // the worker is stopping: it interrupts its own calls if it must
@@ -85,6 +96,23 @@ final class Heartbeats implements AutoCloseable {
      */
     synchronized ActivityCompletionException why() {
         return why;
+    }
+
+    /**
+     * The attempt's failure when an operator paused or reset the activity and the call was stopped for it: retryable,
+     * so that Temporal makes the call again once the activity is unpaused (at once after a reset). Null otherwise.
+     */
+    synchronized ApplicationFailure stoppedByAnOperator() {
+        if (why instanceof ActivityPausedException) {
+            return ApplicationFailure.newFailure("the activity was paused by an operator (Temporal's activity pause), so its"
+                    + " call was stopped; Temporal makes it again once the activity is unpaused (temporal activity unpause)",
+                    PAUSED);
+        }
+        if (why instanceof ActivityResetException) {
+            return ApplicationFailure.newFailure("the activity was reset by an operator (Temporal's activity reset), so its"
+                    + " call was stopped; Temporal makes it again from its first attempt", RESET);
+        }
+        return null;
     }
 
     /** True when the call was interrupted because the run was cancelled or the attempt was over for Temporal. */
