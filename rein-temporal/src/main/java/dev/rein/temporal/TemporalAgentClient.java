@@ -15,6 +15,8 @@ import io.temporal.api.enums.v1.WorkflowIdReusePolicy;
 import io.temporal.client.WorkflowClient;
 import io.temporal.client.WorkflowExecutionAlreadyStarted;
 import io.temporal.client.WorkflowOptions;
+import io.temporal.client.WorkflowServiceException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
@@ -36,6 +38,18 @@ public final class TemporalAgentClient {
     public static final int DEFAULT_HISTORY_LIMIT = 10_000;
     /** The longest history limit {@link #withHistoryLimit} takes: room for a step's events under Temporal's 51,200. */
     public static final int LONGEST_HISTORY_LIMIT = 40_000;
+
+    /**
+     * The longest run id {@link #start(String, String)} takes, in bytes of UTF-8: the run id is the workflow id, and
+     * Temporal refuses an identifier longer than this by default ({@code limit.maxIDLength}; it counts bytes).
+     */
+    public static final int LONGEST_RUN_ID_BYTES = 1000;
+    /**
+     * The largest run input {@link #start(String, String)} sends, in bytes as the client's data converter writes it:
+     * Temporal refuses a payload over 2 MB by default ({@code limit.blobSize.error}, Temporal Cloud's limit too). The
+     * goal is most of it, and goes to the run's first activity as a payload of its own again.
+     */
+    public static final int LARGEST_INPUT_BYTES = 2 * 1024 * 1024;
 
     private final WorkflowClient client;
     private final String taskQueue;
@@ -107,9 +121,11 @@ public final class TemporalAgentClient {
     /**
      * Starts a run whose workflow id (and run id) is {@code runId}.
      *
-     * @throws ReinException when the goal or the run id is empty, or a run with that id is running or has
-     *                       ended (a run id is used once: the idempotency keys of its tool calls are made from it);
-     *                       no workflow is started
+     * @throws ReinException when the goal or the run id is empty, the run id is over {@link #LONGEST_RUN_ID_BYTES} bytes
+     *                       of UTF-8 or the run's input (the goal) over {@link #LARGEST_INPUT_BYTES}, or a run with that
+     *                       id is running or has ended (a run id is used once: the idempotency keys of its tool calls
+     *                       are made from it), or Temporal refuses the start (said with what to do); no workflow is
+     *                       started
      */
     public TemporalRun start(String goal, String runId) {
         if (goal == null || goal.isBlank()) {
@@ -118,13 +134,32 @@ public final class TemporalAgentClient {
         if (runId == null || runId.isBlank()) {
             throw new ReinException("the run id is empty: give the workflow id the run should have, or use start(goal) for a new one");
         }
+        int idBytes = runId.getBytes(StandardCharsets.UTF_8).length;
+        if (idBytes > LONGEST_RUN_ID_BYTES) {
+            throw new ReinException("the run id is " + count(idBytes) + " bytes of UTF-8 (" + count(runId.length())
+                    + " characters), and Temporal takes a workflow id (the run id) of at most " + count(LONGEST_RUN_ID_BYTES)
+                    + " bytes by default (limit.maxIDLength): give a shorter run id, or start(goal) for a new one; nothing"
+                    + " was started");
+        }
+        RunInput input = input(goal);
+        long inputBytes = payloadBytes(input);
+        if (inputBytes > LARGEST_INPUT_BYTES) {
+            throw new ReinException("the goal is too large to start a run on Temporal: with it the run's input is "
+                    + count(inputBytes) + " bytes (the goal " + count(goal.length()) + " characters, "
+                    + count(goal.getBytes(StandardCharsets.UTF_8).length) + " bytes of UTF-8), and Temporal refuses a payload"
+                    + " over 2 MB (" + count(LARGEST_INPUT_BYTES) + " bytes) by default (limit.blobSize.error): keep the"
+                    + " large text out of the goal (put it where the agent's tools can read it, a file or a store, and name"
+                    + " it in the goal); nothing was started");
+        }
         // a call's idempotency key is runId:step:index, so a second run under the id of one that ended would present
         // that run's keys: an idempotent tool would answer its calls with the old run's effects and apply nothing
         AgentWorkflow workflow = client.newWorkflowStub(AgentWorkflow.class, WorkflowOptions.newBuilder()
                 .setTaskQueue(taskQueue).setWorkflowId(runId)
                 .setWorkflowIdReusePolicy(WorkflowIdReusePolicy.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE).build());
         try {
-            WorkflowClient.start(workflow::run, input(goal));
+            WorkflowClient.start(workflow::run, input);
+        } catch (WorkflowServiceException e) {
+            throw notStarted(runId, e);
         } catch (WorkflowExecutionAlreadyStarted e) {
             if (running(runId)) {
                 throw new ReinException("a run with id '" + runId + "' is already running on Temporal: attach(\"" + runId
@@ -137,6 +172,47 @@ public final class TemporalAgentClient {
                     + "\") to read the old run's result", e);
         }
         return attach(runId);
+    }
+
+    /**
+     * Temporal's refusal of the start (a limit of the server's, a namespace it lacks, a service it cannot reach) in words
+     * that say what was refused and what to do, where its WorkflowServiceException named only the workflow.
+     */
+    private ReinException notStarted(String runId, WorkflowServiceException e) {
+        Throwable cause = e.getCause();
+        io.grpc.Status status = cause instanceof io.grpc.StatusRuntimeException grpc ? grpc.getStatus() : null;
+        String said = status == null ? String.valueOf(cause == null ? e.getMessage() : cause.getMessage())
+                : status.getCode() + (status.getDescription() == null ? "" : ": " + status.getDescription());
+        String todo = status == null ? "check the Temporal service and the client's options"
+                : switch (status.getCode()) {
+                    case INVALID_ARGUMENT -> "the server refused the run's id or input: check them against the server's"
+                            + " limits (limit.maxIDLength, limit.blobSize.error; the defaults are "
+                            + count(LONGEST_RUN_ID_BYTES) + " bytes and 2 MB), and give a shorter run id or a smaller goal";
+                    case RESOURCE_EXHAUSTED -> "the request was too large (a gRPC message takes 4 MB by default) or the"
+                            + " namespace is over its rate limit: give a smaller goal, or start the run again later";
+                    case NOT_FOUND -> "the client's namespace ('" + client.getOptions().getNamespace() + "') does not exist"
+                            + " on this service: create it, or build the client with the workers' namespace";
+                    case UNAVAILABLE, DEADLINE_EXCEEDED -> "the Temporal service could not be reached in time: check that it"
+                            + " runs and that the client's target is right, then start the run again";
+                    case PERMISSION_DENIED, UNAUTHENTICATED -> "the client may not start workflows in namespace '"
+                            + client.getOptions().getNamespace() + "': check its credentials";
+                    default -> "check the Temporal service, then start the run again";
+                };
+        return new ReinException("Temporal did not start run '" + runId + "' on task queue '" + taskQueue + "' ("
+                + said + "): " + todo + "; nothing was started", e);
+    }
+
+    /** The run input's size as the client's converter (and codec) writes it; 0 when it cannot be told here. */
+    private long payloadBytes(RunInput input) {
+        try {
+            return client.getOptions().getDataConverter().toPayloads(input).map(p -> (long) p.getSerializedSize()).orElse(0L);
+        } catch (RuntimeException e) {
+            return 0; // the start reports a converter's failure itself
+        }
+    }
+
+    private static String count(long n) {
+        return String.format(java.util.Locale.ROOT, "%,d", n);
     }
 
     private boolean running(String runId) {

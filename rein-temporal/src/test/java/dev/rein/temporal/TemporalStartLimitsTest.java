@@ -1,0 +1,92 @@
+package dev.rein.temporal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.rein.ReinException;
+import dev.rein.agent.Agent;
+import dev.rein.agent.RunResult;
+import dev.rein.run.RunStatus;
+import dev.rein.testkit.RecordingListener;
+import io.temporal.client.WorkflowNotFoundException;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What Temporal refuses at a workflow's start (its documented defaults: identifiers up to 1,000 bytes of UTF-8,
+ * limit.maxIDLength; a payload up to 2 MB, limit.blobSize.error; a gRPC message up to 4 MB) is refused by
+ * TemporalAgentClient.start before anything is sent, saying the limit and what to do, where Temporal's
+ * WorkflowServiceException came back (or, on the test server, which enforces neither, a run the server could not keep).
+ */
+class TemporalStartLimitsTest {
+    private static Agent agent() {
+        return Orders.agent(Orders.lookupThenAnswer(), new RecordingListener(), Orders.lookup()).build();
+    }
+
+    /** A run id over 1,000 bytes of UTF-8 is refused naming the limit; no workflow starts. */
+    @Test
+    void aRunIdLongerThanTemporalTakesIsRefusedBeforeTheStart() {
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalAgentClient client = server.start(agent());
+            String id = "注文".repeat(167) + "-x"; // 1,004 bytes of UTF-8, 336 characters
+
+            assertThatThrownBy(() -> client.start("A-1 はどこ?", id)).isInstanceOf(ReinException.class)
+                    .hasMessageContaining("1,004 bytes").hasMessageContaining("1,000")
+                    .hasMessageContaining("limit.maxIDLength").hasMessageContaining("shorter run id");
+            assertThatThrownBy(() -> server.client().newUntypedWorkflowStub(id).describe())
+                    .isInstanceOf(WorkflowNotFoundException.class);
+        }
+    }
+
+    /** A run id of exactly 1,000 bytes is Temporal's to take: the run goes on (probe of the bound). */
+    @Test
+    void aRunIdOfTheLimitRuns() throws Exception {
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalAgentClient client = server.start(agent());
+            String id = "r".repeat(1000);
+            RunResult result = client.start("A-1 はどこ?", id).result(Duration.ofSeconds(60));
+            assertThat(result.status()).isEqualTo(RunStatus.SUCCEEDED);
+            assertThat(result.runId()).isEqualTo(id);
+        }
+    }
+
+    /** A goal whose input is over Temporal's 2 MB payload limit is refused naming its size and what to do. */
+    @Test
+    void aGoalOverTemporalsPayloadLimitIsRefusedBeforeTheStart() {
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalAgentClient client = server.start(agent());
+            String goal = "配達状況を調べて。".repeat(80_000); // 720,000 characters, 2,160,000 bytes of UTF-8
+
+            assertThatThrownBy(() -> client.start(goal, "run-huge-goal")).isInstanceOf(ReinException.class)
+                    .hasMessageContaining("2 MB").hasMessageContaining("limit.blobSize.error")
+                    .hasMessageContaining("goal");
+            assertThatThrownBy(() -> server.client().newUntypedWorkflowStub("run-huge-goal").describe())
+                    .isInstanceOf(WorkflowNotFoundException.class);
+        }
+    }
+
+    /**
+     * Any other refusal of the start by Temporal's service (here: no service at the client's target) is a ReinException
+     * saying what was refused and what to do (failed before: Temporal's WorkflowServiceException, naming only the
+     * workflow).
+     */
+    @Test
+    void aServiceErrorAtTheStartIsSaidWithWhatToDo() {
+        io.temporal.serviceclient.WorkflowServiceStubs nowhere = io.temporal.serviceclient.WorkflowServiceStubs.newServiceStubs(
+                io.temporal.serviceclient.WorkflowServiceStubsOptions.newBuilder().setTarget("127.0.0.1:1")
+                        .setRpcRetryOptions(io.temporal.serviceclient.RpcRetryOptions.newBuilder().setMaximumAttempts(1)
+                                .validateBuildWithDefaults()).build());
+        try {
+            io.temporal.client.WorkflowClient client = io.temporal.client.WorkflowClient.newInstance(nowhere,
+                    TemporalAgents.clientOptions().build());
+            TemporalAgentClient agents = TemporalAgents.client(client, "orders", agent());
+
+            assertThatThrownBy(() -> agents.start("A-1 はどこ?", "run-no-service")).isInstanceOf(ReinException.class)
+                    .hasMessageContaining("Temporal did not start run 'run-no-service' on task queue 'orders'")
+                    .hasMessageContaining("UNAVAILABLE").hasMessageContaining("could not be reached")
+                    .hasMessageContaining("nothing was started");
+        } finally {
+            nowhere.shutdownNow();
+        }
+    }
+}
