@@ -227,13 +227,20 @@ public final class TemporalAgentClient {
     /**
      * A handle on a run started earlier (by any process).
      *
-     * @throws ReinException when the run id is empty (an id Temporal does not know is said at the handle's first call)
+     * @throws ReinException when the run id is empty or longer than {@link #LONGEST_RUN_ID_BYTES} bytes of UTF-8 (an id
+     *                       Temporal does not know is said at the handle's first call)
      */
     public TemporalRun attach(String runId) {
         if (runId == null || runId.isBlank()) {
             // Temporal would say it only at each call, as an IllegalArgumentException or a bare NullPointerException
             throw new ReinException("the run id is empty: give the id of the run to follow (the workflow id start"
                     + " returned, TemporalRun.runId())");
+        }
+        if (runId.getBytes(StandardCharsets.UTF_8).length > LONGEST_RUN_ID_BYTES) {
+            // start refuses such an id, so no run has it; Temporal would refuse each call with a bare INVALID_ARGUMENT
+            throw new ReinException("no run has this id: it is " + count(runId.getBytes(StandardCharsets.UTF_8).length)
+                    + " bytes of UTF-8, over the " + count(LONGEST_RUN_ID_BYTES) + " a run id (the workflow id) may have;"
+                    + " check the id (the workflow id start returned, TemporalRun.runId())");
         }
         return new TemporalRun(client, runId, runStore, agent, taskQueue);
     }

@@ -1,6 +1,7 @@
 package dev.rein.temporal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rein.agent.Agent;
 import dev.rein.agent.RunResult;
@@ -40,7 +41,10 @@ import org.junit.jupiter.api.Test;
  * (whose version 1 only histories recorded before {@code reads-cancelled} reach, as a step of two reads now takes that
  * branch) {@code reads-not-awaited-before-36de1b45} (its default version) and {@code reads-all-ended-before-21539385}
  * (its version 1). Each was recorded by the scenario of the test its commit added,
- * run in a checkout of the parent commit. The default version of {@code continue-as-new} is not pinned: a run recorded
+ * run in a checkout of the parent commit. So were those of three changes made without a version (see "Versioning" in
+ * docs/temporal.md), which pin what replays and what does not: {@code approval-during-pause-before-c46ffe2b} (replays)
+ * and {@code approval-during-pause-cancelled-before-c46ffe2b}, {@code edit-not-object-before-ad120176},
+ * {@code verifier-failed-before-54cec27d} (do not). The default version of {@code continue-as-new} is not pinned: a run recorded
  * before it reached the branch only past 10,000 events (the history limit came with it), megabytes of history. Nor is
  * that of {@code deadline-in-call-intervention}: before it, only Temporal's timeout of the model call reached the branch,
  * and such a history (the timed-out attempt with no started event, as the test server records it) has not replayed
@@ -164,6 +168,68 @@ class RecordedBranchHistoriesTest {
         assertThat(scheduled(history, "ReinResumed")).as("the decision heard: the pause ended").isOne();
         assertThat(history.getLastEvent().hasWorkflowExecutionCompletedEventAttributes()).isTrue();
         DeterminismTest.replay(history);
+    }
+
+    /**
+     * c46ffe2b, which has no version of its own, keeps a decision signalled while the activity that traces the pause ran,
+     * where that activity's result had dropped it and the run waited for it again. A run recorded before it (the first
+     * approval lost, the action approved again) still replays: the workflow now schedules ReinResumed in the workflow
+     * task after ReinPaused, where the history records it after the second approval, and Temporal's Java SDK matches a
+     * command with the next command event of the history, not with its workflow task (the second approval is then
+     * refused as already decided, shown by refusedDecisions).
+     */
+    @Test
+    void anApprovalDuringThePausesTraceRecordedBeforeItWasKeptStillReplays() throws Exception {
+        WorkflowExecutionHistory history = recorded("approval-during-pause-before-c46ffe2b.json");
+        assertThat(history.getEvents().stream().filter(HistoryEvent::hasWorkflowExecutionSignaledEventAttributes).count())
+                .as("the approval sent while ReinPaused ran, lost, and sent again").isEqualTo(2);
+        assertThat(scheduled(history, "ReinResumed")).isOne();
+        assertThat(history.getLastEvent().hasWorkflowExecutionCompletedEventAttributes()).isTrue();
+        DeterminismTest.replay(history);
+    }
+
+    /**
+     * As above, the lost approval followed by a cancel instead of a second decision: it does not replay. The ReinResumed
+     * the workflow now schedules after ReinPaused is never recorded; the cancel drops it unsent, but it took the next
+     * activity id, so the ReinEnd of the cancel has another id than the one recorded.
+     */
+    @Test
+    void anApprovalDuringThePausesTraceThenACancelRecordedBeforeItWasKeptDoesNotReplay() throws Exception {
+        WorkflowExecutionHistory history = recorded("approval-during-pause-cancelled-before-c46ffe2b.json");
+        assertThat(requestedCancels(history)).isOne();
+        assertThat(scheduled(history, "ReinResumed")).isZero();
+        assertThatThrownBy(() -> DeterminismTest.replay(history)).hasStackTraceContaining("NonDeterministicException")
+                .hasStackTraceContaining("activityId");
+    }
+
+    /**
+     * ad120176, which has no version of its own, refuses an edit signal whose arguments are not a JSON object (sent
+     * around the handle), which the workflow took before and ran the call with. A run recorded before it that took one
+     * (here the arguments "A-9", a string) does not replay: the signal is now refused and the workflow keeps waiting
+     * where the history records ReinResumed.
+     */
+    @Test
+    void anEditWithoutAnObjectOfArgumentsTakenBeforeItWasRefusedDoesNotReplay() throws Exception {
+        WorkflowExecutionHistory history = recorded("edit-not-object-before-ad120176.json");
+        assertThat(scheduled(history, "ReinResumed")).as("the edit was taken: the pause ended").isOne();
+        assertThat(history.getLastEvent().hasWorkflowExecutionCompletedEventAttributes()).isTrue();
+        assertThatThrownBy(() -> DeterminismTest.replay(history)).hasStackTraceContaining("NonDeterministicException");
+    }
+
+    /**
+     * 54cec27d, which has no version of its own, ends a run whose activity failed for good with a RunResult (ReinEnd
+     * traces it) where the workflow failed without one. A run recorded before it (here a verifier that threw) does not
+     * replay: the workflow now schedules ReinEnd where the history records the workflow's failure. Its handle still
+     * answers, without a replay: status() FAILED, result() the ReinException of a workflow ended without a RunResult.
+     */
+    @Test
+    void anActivityFailedForGoodRecordedBeforeTheRunEndedWithAResultDoesNotReplay() throws Exception {
+        WorkflowExecutionHistory history = recorded("verifier-failed-before-54cec27d.json");
+        assertThat(history.getLastEvent().hasWorkflowExecutionFailedEventAttributes()).as("the workflow failed").isTrue();
+        assertThat(scheduled(history, "ReinVerify")).isOne();
+        assertThat(scheduled(history, "ReinEnd")).isZero();
+        assertThatThrownBy(() -> DeterminismTest.replay(history)).hasStackTraceContaining("NonDeterministicException")
+                .hasStackTraceContaining("COMMAND_TYPE_SCHEDULE_ACTIVITY_TASK");
     }
 
     /** Records the current code's histories that the folder the property names lacks (see the class doc). */

@@ -38,6 +38,19 @@ class TemporalStartLimitsTest {
         }
     }
 
+    /**
+     * attach with such an id says no run has it (start refuses it), where each call of the handle would meet the
+     * server's bare INVALID_ARGUMENT (failed before: a handle was made).
+     */
+    @Test
+    void attachingARunIdLongerThanTemporalTakesSaysNoRunHasIt() {
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalAgentClient client = TemporalAgents.client(server.client(), TemporalTestServer.QUEUE, agent());
+            assertThatThrownBy(() -> client.attach("r".repeat(1001))).isInstanceOf(ReinException.class)
+                    .hasMessageContaining("no run has this id").hasMessageContaining("1,001 bytes");
+        }
+    }
+
     /** A run id of exactly 1,000 bytes is Temporal's to take: the run goes on (probe of the bound). */
     @Test
     void aRunIdOfTheLimitRuns() throws Exception {
