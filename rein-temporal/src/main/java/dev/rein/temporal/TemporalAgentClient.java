@@ -41,7 +41,8 @@ public final class TemporalAgentClient {
 
     /**
      * The longest run id {@link #start(String, String)} takes, in bytes of UTF-8: the run id is the workflow id, and
-     * Temporal refuses an identifier longer than this by default ({@code limit.maxIDLength}; it counts bytes).
+     * Temporal refuses an identifier longer than this by default ({@code limit.maxIDLength}; it counts bytes), a task
+     * queue's name too.
      */
     public static final int LONGEST_RUN_ID_BYTES = 1000;
     /**

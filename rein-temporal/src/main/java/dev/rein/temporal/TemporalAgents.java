@@ -270,7 +270,7 @@ public final class TemporalAgents {
      *
      * @throws ReinException when {@code client}'s data converter writes JSON Rein's workers cannot read (Temporal's
      *                       default one, say) instead of {@link #dataConverter()} (a codec around it is fine), or
-     *                       {@code taskQueue} is empty or null, or {@code client}, {@code agent} or {@code runStore} is null
+     *                       {@code taskQueue} is empty or null or longer than Temporal takes (1,000 bytes of UTF-8), or {@code client}, {@code agent} or {@code runStore} is null
      */
     public static TemporalAgentClient client(WorkflowClient client, String taskQueue, Agent agent, OutputStore runStore) {
         if (taskQueue == null || taskQueue.isBlank()) {
@@ -278,6 +278,15 @@ public final class TemporalAgents {
             // a null one, an unset configuration value, was a bare NullPointerException naming the parameter)
             throw new ReinException("the task queue is empty: give the workers' queue (the name passed to"
                     + " WorkerFactory.newWorker for the workers that run this agent)");
+        }
+        int queueBytes = taskQueue.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        if (queueBytes > TemporalAgentClient.LONGEST_RUN_ID_BYTES) {
+            // Temporal refuses such a name at each start (limit.maxIDLength), with a bare INVALID_ARGUMENT
+            throw new ReinException("the task queue's name is " + String.format(java.util.Locale.ROOT, "%,d", queueBytes)
+                    + " bytes of UTF-8, and Temporal takes a task queue name of at most "
+                    + String.format(java.util.Locale.ROOT, "%,d", TemporalAgentClient.LONGEST_RUN_ID_BYTES)
+                    + " bytes by default (limit.maxIDLength): give the workers' queue a shorter name, here and in"
+                    + " WorkerFactory.newWorker");
         }
         requireAgentAndStore(agent, runStore);
         // Temporal's own converter writes the run's input in a form Rein's workers cannot read: the run would start

@@ -51,6 +51,19 @@ class TemporalStartLimitsTest {
         }
     }
 
+    /**
+     * A task queue name over 1,000 bytes (limit.maxIDLength covers task queues too) is refused when the client is made,
+     * where Temporal would refuse each start with a bare INVALID_ARGUMENT (failed before: the client was made).
+     */
+    @Test
+    void aTaskQueueNameLongerThanTemporalTakesIsRefusedWhenTheClientIsMade() {
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            assertThatThrownBy(() -> TemporalAgents.client(server.client(), "キ".repeat(334), agent()))
+                    .isInstanceOf(ReinException.class).hasMessageContaining("1,002 bytes")
+                    .hasMessageContaining("limit.maxIDLength").hasMessageContaining("shorter name");
+        }
+    }
+
     /** A run id of exactly 1,000 bytes is Temporal's to take: the run goes on (probe of the bound). */
     @Test
     void aRunIdOfTheLimitRuns() throws Exception {
