@@ -78,6 +78,8 @@ final class Heartbeats implements AutoCloseable {
             interruptTheCall(e);
         } catch (ActivityCompletionException e) {
             // the worker is stopping: it interrupts its own calls if it must
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // the worker's heartbeat executor has shut down between the SDK's check and the beat: it is stopping too
         }
     }
 

@@ -96,4 +96,33 @@ class HeartbeatsTest {
         assertThat(alive.interruptedTheCall()).isTrue();
         assertThat(alive.stoppedByAnOperator()).isNull();
     }
+
+    /**
+     * A heartbeat refused by the worker's own heartbeat executor as it shuts down (a RejectedExecutionException from the
+     * SDK, seen when a worker stopped during a call) ends the heartbeats quietly, as the worker stopping does: the call
+     * is left to the worker (failed before: the exception escaped the heartbeat thread, printed with its stack trace).
+     */
+    @Test
+    void aHeartbeatRefusedAsTheWorkerShutsDownEndsTheHeartbeatsQuietly() throws InterruptedException {
+        java.util.List<Throwable> escaped = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Thread.UncaughtExceptionHandler before = Thread.getDefaultUncaughtExceptionHandler();
+        Thread.setDefaultUncaughtExceptionHandler((thread, e) -> escaped.add(e));
+        try {
+            ActivityExecutionContext refusing = (ActivityExecutionContext) Proxy.newProxyInstance(
+                    ActivityExecutionContext.class.getClassLoader(), new Class<?>[] {ActivityExecutionContext.class},
+                    (proxy, method, args) -> switch (method.getName()) {
+                        case "getInfo" -> context(ActivityPausedException::new).getInfo();
+                        case "heartbeat" -> throw new java.util.concurrent.RejectedExecutionException("executor terminated");
+                        default -> null;
+                    });
+            Heartbeats alive = Heartbeats.start(refusing, null);
+            Thread.sleep(500);
+            alive.close();
+
+            assertThat(escaped).isEmpty();
+            assertThat(alive.interruptedTheCall()).isFalse();
+        } finally {
+            Thread.setDefaultUncaughtExceptionHandler(before);
+        }
+    }
 }
