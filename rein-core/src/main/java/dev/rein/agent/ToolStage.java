@@ -18,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * The act stage: hands the proposed calls to the executor, traces and audits each result, and
@@ -50,14 +51,15 @@ final class ToolStage {
     Batch execute(List<ToolCall> calls) throws InterruptedException {
         int step = run.step();
         List<ToolCall> toRun = prepare(calls);
-        Map<String, ToolResult> ended = new java.util.concurrent.ConcurrentHashMap<>();
+        // Kept by call position, only for a cancel in the middle (an array: no map per step for the rare case).
+        AtomicReferenceArray<ToolResult> ended = new AtomicReferenceArray<>(toRun.size());
         // Results are traced as they arrive (each names its call); the state learns them in call order.
         List<ToolOutcome> fresh;
         try {
             fresh = toRun.isEmpty() ? List.of() : run.executor.runAll(toRun, call -> context(step, call), o -> {
                 if (o instanceof ToolOutcome.Done d) {
                     traceResult(step, d.result());
-                    ended.put(d.callId(), d.result());
+                    ended.set(positionOf(toRun, d.callId()), d.result());
                 }
             });
         } catch (InterruptedException e) {
@@ -72,16 +74,26 @@ final class ToolStage {
      * the run's stored approvals (as a pause keeps them), and the state learns them, so a reply to the
      * cancelled run answers each such call with its own result, not as cut off. The history is left as it was.
      */
-    private void keepEndedBeforeTheCancel(int step, List<ToolCall> toRun, Map<String, ToolResult> ended) {
-        List<ToolResult> kept = new ArrayList<>(ended.size());
-        for (ToolCall call : toRun) {
-            ToolResult result = ended.get(call.id());
+    private void keepEndedBeforeTheCancel(int step, List<ToolCall> toRun, AtomicReferenceArray<ToolResult> ended) {
+        List<ToolResult> kept = new ArrayList<>(toRun.size());
+        for (int i = 0; i < toRun.size(); i++) {
+            ToolResult result = ended.get(i);
             if (result != null) {
-                run.observed(step, call.arguments(), result);
+                run.observed(step, toRun.get(i).arguments(), result);
                 kept.add(result);
             }
         }
         run.approvals.stash(kept);
+    }
+
+    /** Where the call {@code callId} is in {@code calls} (a step has a few calls at most). */
+    private static int positionOf(List<ToolCall> calls, String callId) {
+        for (int i = 0; i < calls.size(); i++) {
+            if (calls.get(i).id().equals(callId)) {
+                return i;
+            }
+        }
+        throw new IllegalStateException("the executor reported a call it was not given: " + callId);
     }
 
     /**
