@@ -55,9 +55,15 @@ public final class Agent {
         return config.toBuilder().listener(factory).build();
     }
 
-    /** Runs the agent on {@code goal} to the end (or to a pause) on the calling thread's behalf. */
+    /**
+     * Runs the agent on {@code goal} to the end (or to a pause) on the calling thread's behalf. Called
+     * from a virtual thread, the loop runs on that thread (named {@code rein-run-<run id>} meanwhile);
+     * from a platform thread, on a virtual thread of its own while the caller waits. Either way an
+     * interrupt of the caller cancels the run, which returns its {@code CANCELLED} result with the
+     * caller's interrupt status set.
+     */
     public RunResult run(String goal) {
-        return await(start(goal));
+        return run(goal, config.principal());
     }
 
     /**
@@ -119,7 +125,7 @@ public final class Agent {
 
     /** Runs the agent on {@code goal} on behalf of {@code principal} (whose scopes the executor enforces). */
     public RunResult run(String goal, Principal principal) {
-        return await(start(goal, principal));
+        return runHere(newRun(goal, principal));
     }
 
     /**
@@ -127,12 +133,14 @@ public final class Agent {
      * action is decided (see {@link #runs()}), or after its process died. Works in any process that
      * builds an agent with the same tools and store.
      *
+     * <p>The run continues on the calling thread or a virtual thread of its own, as {@link #run(String)} says.
+     *
      * @throws ReinException     when the store has no such run, or it already ended
      * @throws dev.rein.approval.ApprovalException when an action still waits for a decision
      * @throws dev.rein.state.StoreConflictException when another process resumed it first
      */
     public RunResult resume(String runId) {
-        return await(startResume(runId));
+        return runHere(Resumption.claim(config, runId));
     }
 
     /** Like {@link #resume(String)}, on a virtual thread; returns a handle to await or cancel it. */
@@ -153,12 +161,14 @@ public final class Agent {
      * with an error result saying the run was cancelled before it finished (or, for a call still
      * waiting for a decision, that it was never run); the trace says which with an {@code intervention} of kind {@code cancelled_calls}.
      *
+     * <p>The turn runs on the calling thread or a virtual thread of its own, as {@link #run(String)} says.
+     *
      * @throws ReinException when the store has no such run, the text is empty, or the run is not
      *                       one that answered, asked for input or was cancelled
      * @throws dev.rein.state.StoreConflictException when another process continued it first
      */
     public RunResult reply(String runId, String text) {
-        return await(startReply(runId, text));
+        return runHere(Replies.claim(config, runId, text));
     }
 
     /** Like {@link #reply(String, String)}, on a virtual thread; returns a handle to await or cancel it. */
@@ -169,6 +179,48 @@ public final class Agent {
     /** Lists, shows and decides this agent's stored runs (approve, reject, edit, cancel). */
     public Runs runs() {
         return Runs.in(config.safety().store(), config.currentTools(), config.clock(), config.secrets());
+    }
+
+    /**
+     * Runs {@code run} to its end for a caller that waits for it. A virtual thread runs the loop itself: a
+     * second thread per run would only park beside it, and at many runs at once its stack and the
+     * hand-over cost memory and wake-ups. A platform thread hands the run to a virtual thread and
+     * waits, as {@link #start} does, so the loop's blocking calls park a virtual thread. A caller
+     * interrupted before it called gets the run cancelled before its first step, and its interrupt back.
+     */
+    private static RunResult runHere(Run run) {
+        Thread caller = Thread.currentThread();
+        if (!caller.isVirtual()) {
+            if (caller.isInterrupted()) {
+                run.cancel(); // before it starts: an interrupted caller wants no run, and gets none whatever the timing
+            }
+            return await(launch(run));
+        }
+        // The caller's interrupt from before is its own: the run starts without it (a store's or listener's I/O
+        // would fail on it), is cancelled at once, and the caller gets it back.
+        boolean interruptedBefore = Thread.interrupted();
+        if (interruptedBefore) {
+            run.cancel();
+        }
+        String name = caller.getName();
+        caller.setName(runThreadName(run));
+        run.bindThread(caller);
+        run.onCallersThread = true;
+        RunResult result;
+        try {
+            result = AgentLoop.runToEnd(run);
+        } finally {
+            run.unbindThread();
+            caller.setName(name);
+        }
+        if (run.cancelled()) {
+            // a cancel's interrupt is the run's, not the caller's; the one that came after the loop's last look goes here
+            Thread.interrupted();
+        }
+        if (interruptedBefore || run.interrupted) {
+            caller.interrupt(); // the caller's own interrupt, which ended the run: it keeps it, as a waiting caller does
+        }
+        return result;
     }
 
     private static RunResult await(RunHandle handle) {
@@ -188,6 +240,10 @@ public final class Agent {
 
     /** Starts a run on behalf of {@code principal}. */
     public RunHandle start(String goal, Principal principal) {
+        return launch(newRun(goal, principal));
+    }
+
+    private Run newRun(String goal, Principal principal) {
         // only spaces and invisible characters (U+00A0, U+200B, a BOM) show nothing, as isBlank() misses
         if (goal == null || !dev.rein.internal.text.Visible.any(goal)) {
             throw new ReinException("the goal is empty: say what the agent should do");
@@ -195,12 +251,12 @@ public final class Agent {
         if (principal == null) {
             throw new ReinException("start(goal, principal) was given no principal: pass the Principal the run acts for");
         }
-        return launch(Run.start(config.runIdSupplier().get(), goal, config, principal));
+        return Run.start(config.runIdSupplier().get(), goal, config, principal);
     }
 
     private static RunHandle launch(Run run) {
         CompletableFuture<RunResult> future = new CompletableFuture<>();
-        Thread thread = Thread.ofVirtual().name("rein-run-" + run.runId).unstarted(() -> {
+        Thread thread = Thread.ofVirtual().name(runThreadName(run)).unstarted(() -> {
             try {
                 future.complete(AgentLoop.runToEnd(run));
             } catch (Throwable failure) { // runToEnd's last resort failed too: the caller and a stream still get an end
@@ -210,6 +266,10 @@ public final class Agent {
         run.bindThread(thread);
         thread.start();
         return new RunHandle(run.runId, future, run::cancel);
+    }
+
+    private static String runThreadName(Run run) {
+        return "rein-run-" + run.runId;
     }
 
     /**

@@ -82,7 +82,8 @@ final class AgentLoop {
                 }
             }
         } catch (InterruptedException e) {
-            return end(RunStatus.CANCELLED, Reasons.CANCELLED, run.cancelled() ? "the run was cancelled" : "the run was interrupted",
+            run.interrupted |= !run.cancelled();
+            return end(RunStatus.CANCELLED, Reasons.CANCELLED, run.cancelled() || run.onCallersThread ? "the run was cancelled" : "the run was interrupted",
                     knownSoFar("the run was cancelled"));
         } catch (ModelCaller.CallFailed failed) {
             return failedCall(failed);
@@ -99,7 +100,8 @@ final class AgentLoop {
             return end(RunStatus.FAILED, Reasons.INTERNAL_ERROR, "internal error: " + e,
                     knownSoFar(whyStopped(Reasons.INTERNAL_ERROR, null)));
         } finally {
-            Thread.interrupted();
+            // nothing after the loop (saving, listeners closing, the caller's own code) should see an interrupt meant for it
+            run.interrupted |= Thread.interrupted() && !run.cancelled();
         }
     }
 

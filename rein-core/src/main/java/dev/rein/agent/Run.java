@@ -88,7 +88,16 @@ final class Run {
     /** The version of the last saved snapshot (0 before the first save). */
     private long version;
     private volatile boolean cancelled;
-    private volatile Thread thread;
+    /** The thread running the loop; guarded by {@code threadLock}, so that no cancel interrupts it once unbound. */
+    private Thread thread;
+    private final Object threadLock = new Object();
+    /**
+     * Whether the loop's thread was interrupted by anyone but a cancel (the caller whose thread runs the
+     * loop), which ended the run or was still pending at its end; set and read on the loop's thread.
+     */
+    boolean interrupted;
+    /** Whether the loop runs on the thread of a caller waiting for it, whose interrupt is its way to cancel the run. */
+    boolean onCallersThread;
 
     private Run(String runId, String goal, AgentConfig config, Principal principal, RunSnapshot from, String reply) {
         this.runId = runId;
@@ -364,14 +373,22 @@ final class Run {
     }
 
     void bindThread(Thread thread) {
-        this.thread = thread;
+        synchronized (threadLock) {
+            this.thread = thread;
+        }
+    }
+
+    /** Called by the loop's thread when it is done with the run: a cancel from now on interrupts nothing. */
+    void unbindThread() {
+        bindThread(null);
     }
 
     void cancel() {
         cancelled = true;
-        Thread t = thread;
-        if (t != null) {
-            t.interrupt();
+        synchronized (threadLock) {
+            if (thread != null) {
+                thread.interrupt();
+            }
         }
     }
 
