@@ -70,6 +70,25 @@ final class Origin {
                 : name.startsWith("minimax") ? "minimax" : null;
     }
 
+    /**
+     * Whether the server at {@code origin} is MiniMax's own API (api.minimax.io, api.minimaxi.com, and the older
+     * api.minimax.chat), which takes a MiniMax model's reasoning back in {@code reasoning_details} ({@link
+     * ReasoningContent}).
+     */
+    static boolean isMiniMaxApi(String origin) {
+        String host = origin == null ? null : URI.create(origin).getHost();
+        if (host == null) {
+            return false;
+        }
+        host = host.toLowerCase(Locale.ROOT);
+        for (String domain : new String[] {"minimax.io", "minimaxi.com", "minimax.chat"}) {
+            if (host.equals(domain) || host.endsWith("." + domain)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Marks a kept block with the server it came from; a null origin leaves it unmarked. */
     static ObjectNode mark(ObjectNode json, String origin) {
         if (origin != null) {

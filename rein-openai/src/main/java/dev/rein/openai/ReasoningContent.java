@@ -18,7 +18,10 @@ import java.util.List;
  * <p>Text read from {@code reasoning} (marked {@value #FIELD} {@code reasoning}) goes back only to a model of a family
  * that needs it ({@link Origin#family} not null): Groq sends that field too and refuses it back, and so may other
  * servers that share the name; to the server that sent it under that name (vLLM reads nothing else), elsewhere as
- * {@code reasoning_content}, the name of the families' own APIs.
+ * {@code reasoning_content}, the name of the families' own APIs. MiniMax's own API documents no {@code reasoning_content}
+ * (its tool-use guide: the thinking goes back in {@code content}'s think tags, or with {@code reasoning_split} in {@code
+ * reasoning_details}): reasoning another host sent goes there as one {@code reasoning.text} block of {@code
+ * reasoning_details}.
  */
 final class ReasoningContent {
     static final String TYPE = "openai_reasoning_content";
@@ -27,9 +30,31 @@ final class ReasoningContent {
     /** The key of the text in the block, whichever field it came in: {@link OpaqueBlock#reasoning()} reads it there. */
     static final String REASONING_CONTENT = OpaqueBlock.REASONING_CONTENT;
     static final String REASONING = "reasoning";
+    /**
+     * The field MiniMax's own API takes the reasoning back in (its tool-use guide, with {@code reasoning_split}): a list
+     * of {@code reasoning.text} blocks ({@link Echo#wire}); it documents no {@code reasoning_content}.
+     */
+    static final String REASONING_DETAILS = "reasoning_details";
 
     /** What goes back on an assistant message: the field and its text. */
-    record Echo(String field, String text) {}
+    record Echo(String field, String text) {
+        /** Puts the text on an assistant message in its field: as a string, or as one {@code reasoning.text} block. */
+        void wire(ObjectNode message) {
+            if (REASONING_DETAILS.equals(field)) {
+                message.putArray(REASONING_DETAILS).addObject().put("type", "reasoning.text").put("text", text);
+            } else {
+                message.put(field, text);
+            }
+        }
+    }
+
+    /**
+     * The field reasoning another host sent goes in to the server at {@code origin}: {@code reasoning_content}, the name
+     * of the families' own APIs, but {@value #REASONING_DETAILS} for MiniMax's ({@link Origin#isMiniMaxApi}).
+     */
+    private static String elsewhere(String origin) {
+        return Origin.isMiniMaxApi(origin) ? REASONING_DETAILS : REASONING_CONTENT;
+    }
 
     private ReasoningContent() {}
 
@@ -60,7 +85,8 @@ final class ReasoningContent {
             }
             String text = o.json().path(REASONING_CONTENT).asText();
             if (!REASONING.equals(o.json().path(FIELD).asText(null))) {
-                return Origin.echoTo(o, origin, family) ? new Echo(REASONING_CONTENT, text) : null;
+                return Origin.echoTo(o, origin) ? new Echo(REASONING_CONTENT, text)
+                        : Origin.echoTo(o, origin, family) ? new Echo(elsewhere(origin), text) : null;
             }
             if (family == null) {
                 return null;
@@ -68,7 +94,7 @@ final class ReasoningContent {
             if (Origin.echoTo(o, origin)) {
                 return new Echo(REASONING, text);
             }
-            return family.equals(o.json().path(Origin.FAMILY).asText(null)) ? new Echo(REASONING_CONTENT, text) : null;
+            return family.equals(o.json().path(Origin.FAMILY).asText(null)) ? new Echo(elsewhere(origin), text) : null;
         }
         return null;
     }

@@ -472,7 +472,7 @@ final class RequestMapper {
         // fields outside the protocol.
         ReasoningContent.Echo reasoned = reasoning ? ReasoningContent.of(message.content(), origin, family) : null;
         if (reasoned != null) {
-            json.put(reasoned.field(), reasoned.text()); // DeepSeek's thinking mode refuses a tool-using turn without it
+            reasoned.wire(json); // DeepSeek's thinking mode refuses a tool-using turn without it
         }
         ReasoningDetails.echo(message.content(), json, origin); // OpenRouter's, which Gemini 3 and Claude behind it check
         return wire(json);

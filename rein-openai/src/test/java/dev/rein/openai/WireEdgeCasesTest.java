@@ -504,6 +504,41 @@ class WireEdgeCasesTest extends FakeChat {
     }
 
     /**
+     * MiniMax's own API (api.minimax.io, api.minimaxi.com) documents no {@code reasoning_content}: its tool-use guide has the
+     * thinking in {@code content}'s think tags or, with {@code reasoning_split}, in {@code reasoning_details} ({@code
+     * reasoning.text} blocks), which "also needs to be added to historical messages". A MiniMax model's reasoning kept from
+     * vLLM or a gateway went there as {@code reasoning_content}, a field it does not read, so the model lost its thinking
+     * on a fallback; it now goes as a {@code reasoning.text} block of {@code reasoning_details}.
+     */
+    @Test
+    void aMiniMaxModelsReasoningKeptElsewhereGoesToMiniMaxsOwnApiAsReasoningDetails() throws Exception {
+        for (String field : new String[] {"reasoning", "reasoning_content"}) {
+            server.enqueue(new ChatReply.Malformed(events(
+                    chunk("[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":null,\"" + field + "\":\"天気を調べる。\"},"
+                            + "\"finish_reason\":null}]").replace("\"model\":\"m\"", "\"model\":\"MiniMaxAI/MiniMax-M2\""),
+                    chunk("[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"call_r\",\"type\":\"function\","
+                            + "\"function\":{\"name\":\"search\",\"arguments\":\"{\\\"q\\\":\\\"東京\\\"}\"}}]},\"finish_reason\":\"tool_calls\"}]"),
+                    "[DONE]")));
+            ModelResponse first = call(dev.rein.model.ModelRequest.builder("MiniMaxAI/MiniMax-M2").maxTokens(256)
+                    .addMessage(dev.rein.model.Message.user("東京の天気は?")).tools(List.of(tool("search"))));
+            List<dev.rein.model.Message> history = List.of(dev.rein.model.Message.user("東京の天気は?"),
+                    first.toHistoryMessage().orElseThrow(),
+                    dev.rein.model.Message.user(List.of(new dev.rein.model.ToolResultBlock("call_r", "晴れ", false))));
+            for (String base : new String[] {"https://api.minimax.io/v1", "https://api.minimaxi.com/v1"}) {
+                JsonNode assistant = body(base, "MiniMax-M2", history).path("messages").get(1);
+                assertThat(assistant.get("reasoning_details")).as(field + " -> " + base + ": " + assistant)
+                        .isEqualTo(dev.rein.json.Json.parse("[{\"type\":\"reasoning.text\",\"text\":\"天気を調べる。\"}]"));
+                assertThat(assistant.has("reasoning_content")).isFalse();
+                assertThat(assistant.has("reasoning")).isFalse();
+            }
+            // another host of the family still gets reasoning_content, as before
+            JsonNode gateway = body("https://api.novita.ai/v3/openai", "minimax/minimax-m2", history).path("messages").get(1);
+            assertThat(gateway.path("reasoning_content").asText(null)).isEqualTo("天気を調べる。");
+            assertThat(gateway.has("reasoning_details")).isFalse();
+        }
+    }
+
+    /**
      * The plain reasoning of a model whose family wants none back (Qwen3 on vLLM, any model on Groq, which refuses the
      * field) is not kept: a response of only reasoning stays a turn without content, as before vLLM's name was read.
      */
