@@ -115,6 +115,11 @@ final class ChunkAssembler {
     }
 
     private void delta(JsonNode delta) throws ModelException {
+        // Mistral's thinking blocks of content, heard as the reasoning fields are; not kept (see text)
+        String thinking = thinking(delta.get("content"));
+        if (!thinking.isEmpty()) {
+            observer.onThinkingDelta(thinking);
+        }
         String content = text(delta.get("content"));
         if (!content.isEmpty()) {
             text.append(content);
@@ -204,6 +209,27 @@ final class ChunkAssembler {
             for (JsonNode block : content) {
                 if ("text".equals(block.path("type").asText()) && block.path("text").isTextual()) {
                     joined.append(block.path("text").asText());
+                }
+            }
+        }
+        return joined.toString();
+    }
+
+    /**
+     * The thinking text of a {@code content} list: the {@code text} of the {@code text} parts of its {@code thinking}
+     * blocks (Mistral's {@code {"type":"thinking","thinking":[{"type":"text","text":...}]}}). Empty for anything else.
+     */
+    private static String thinking(JsonNode content) {
+        if (content == null || !content.isArray()) {
+            return "";
+        }
+        StringBuilder joined = new StringBuilder();
+        for (JsonNode block : content) {
+            if ("thinking".equals(block.path("type").asText())) {
+                for (JsonNode part : block.path("thinking")) {
+                    if ("text".equals(part.path("type").asText()) && part.path("text").isTextual()) {
+                        joined.append(part.path("text").asText());
+                    }
                 }
             }
         }

@@ -589,6 +589,26 @@ class WireEdgeCasesTest extends FakeChat {
         assertThat(stream.events).containsExactlyInAnyOrder("thinking:天気を調べる。", "text:晴れ");
     }
 
+    /**
+     * Mistral's reasoning models stream their thinking as {@code {"type":"thinking","thinking":[{"type":"text",...}]}}
+     * blocks of {@code content}: it reaches the observer as thinking, as other servers' reasoning fields do (bc3077c3),
+     * apart from the answer's text; it was dropped unheard.
+     */
+    @Test
+    void mistralsThinkingContentBlocksReachTheObserverAsThinking() throws Exception {
+        server.enqueue(new ChatReply.Malformed(events(
+                chunk("[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":[{\"type\":\"thinking\",\"thinking\":"
+                        + "[{\"type\":\"text\",\"text\":\"天気を\"}]}]},\"finish_reason\":null}]"),
+                chunk("[{\"index\":0,\"delta\":{\"content\":[{\"type\":\"thinking\",\"thinking\":"
+                        + "[{\"type\":\"text\",\"text\":\"調べる。\"}]}]},\"finish_reason\":null}]"),
+                chunk("[{\"index\":0,\"delta\":{\"content\":[{\"type\":\"text\",\"text\":\"晴れ\"}]},\"finish_reason\":\"stop\"}]"),
+                "[DONE]")));
+        ModelResponse response = call(dev.rein.model.ModelRequest.builder("magistral-medium-latest").maxTokens(256)
+                .addMessage(dev.rein.model.Message.user("x")));
+        assertThat(stream.events).containsExactly("thinking:天気を", "thinking:調べる。", "text:晴れ");
+        assertThat(response.content()).containsExactly(new dev.rein.model.TextBlock("晴れ"));
+    }
+
     /** A server between the two names sends both with the same text: read once, echoed under the older name as before. */
     @Test
     void aDeltaWithBothReasoningFieldsIsReadOnce() throws Exception {
