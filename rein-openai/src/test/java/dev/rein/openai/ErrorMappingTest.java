@@ -15,6 +15,7 @@ import dev.rein.model.StopReason;
 import dev.rein.testkit.openai.ChatReply;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -422,6 +423,18 @@ class ErrorMappingTest extends FakeChat {
                 .addMessage(Message.user("x")).option(OpenAiReasoningEffort.LOW).temperature(0.2)));
         assertThat(own.getMessage()).endsWith("(this model takes only its own default temperature: leave the agent's"
                 + " temperature unset (Agent.Builder.temperature(null)) to run it)");
+    }
+
+    @Test
+    void aReasoningModelRefusingStopSequencesSaysWhichSettingItIsAndToLeaveThemOut() {
+        // The API reference: stop is "not supported with latest reasoning models o3 and o4-mini" (400
+        // unsupported_parameter, param stop; the fake refuses it as the API does). The message named a request field
+        // alone, not the request's stop sequences to leave out.
+        ModelException e = assertThrows(ModelException.class, () -> call(ModelRequest.builder("o3").maxTokens(256)
+                .addMessage(Message.user("x")).stopSequences(List.of("END"))));
+        assertThat(e.retryable()).isFalse();
+        assertThat(e.getMessage()).isEqualTo("Unsupported parameter: 'stop' is not supported with this model. (this model"
+                + " takes no stop sequences: leave the request's stop sequences out (ModelRequest.Builder.stopSequences) to run it)");
     }
 
     @Test
