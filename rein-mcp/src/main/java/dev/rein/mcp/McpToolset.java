@@ -398,12 +398,27 @@ public final class McpToolset implements ToolSource, AutoCloseable {
      * @param maxCharsPerServer the most characters of one server's instructions the block holds
      * @param cut               the servers whose instructions were longer, so cut, each with their whole length in
      *                          characters (Unicode code points), in the file's order; empty when none was cut
+     *                          ({@code null} is taken as empty)
+     * @throws NullPointerException     when {@code text} is null, or {@code cut} holds a null server or length
+     * @throws IllegalArgumentException when {@code maxCharsPerServer} is less than 1
      */
     public record InstructionsBlock(String text, int maxCharsPerServer, Map<String, Integer> cut) {
         public InstructionsBlock {
-            java.util.Objects.requireNonNull(text, "text");
-            // a copy keeping the order (Map.copyOf would not)
-            cut = Collections.unmodifiableMap(new LinkedHashMap<>(cut));
+            java.util.Objects.requireNonNull(text, "text must not be null; give \"\" when no server gave instructions");
+            if (maxCharsPerServer < 1) {
+                throw new IllegalArgumentException("maxCharsPerServer must be at least 1, was " + maxCharsPerServer);
+            }
+            // A copy keeping the order (Map.copyOf would not); none cut may be given as null, as elsewhere in Rein.
+            Map<String, Integer> copy = new LinkedHashMap<>();
+            if (cut != null) {
+                cut.forEach((server, length) -> {
+                    if (server == null || length == null) {
+                        throw new NullPointerException("cut must not hold a null server or length, was " + server + "=" + length);
+                    }
+                    copy.put(server, length);
+                });
+            }
+            cut = Collections.unmodifiableMap(copy);
         }
     }
 

@@ -770,4 +770,18 @@ class ToolMappingTest {
         }
         return map;
     }
+
+    @Test
+    void anInstructionsBlockMadeWithoutACutMapHasNoneCutAndBadArgumentsAreNamed() {
+        McpToolset.InstructionsBlock block = new McpToolset.InstructionsBlock("", 10, null);
+        assertThat(block.cut()).isEmpty();
+        assertThatThrownBy(() -> new McpToolset.InstructionsBlock(null, 10, Map.of())).isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("text must not be null");
+        assertThatThrownBy(() -> new McpToolset.InstructionsBlock("", 0, Map.of())).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("maxCharsPerServer must be at least 1, was 0");
+        Map<String, Integer> withNull = new java.util.HashMap<>();
+        withNull.put("s", null);
+        assertThatThrownBy(() -> new McpToolset.InstructionsBlock("", 10, withNull)).isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("cut must not hold a null server or length, was s=null");
+    }
 }
