@@ -53,10 +53,25 @@ final class CancellingTransport implements McpClientTransport {
     /** What the client does with a message from the server, once connected. */
     private volatile Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> inbound;
 
+    /** Told once each what a server sent that Rein left out and went on without (a bad icon). */
+    private final Consumer<String> leftOut;
+    /** What {@link #leftOut} was told, so a listing made again does not warn again; at most {@link #MAX_WARNED}. */
+    private final java.util.Set<String> warned = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private static final int MAX_WARNED = 100;
+
     CancellingTransport(McpClientTransport delegate, Runnable onToolsChanged, NegotiatedVersion version) {
+        this(delegate, onToolsChanged, version, note -> {});
+    }
+
+    CancellingTransport(McpClientTransport delegate, Runnable onToolsChanged, NegotiatedVersion version, Consumer<String> leftOut) {
         this.delegate = delegate;
         this.onToolsChanged = onToolsChanged;
         this.version = version;
+        this.leftOut = note -> {
+            if (warned.size() < MAX_WARNED && warned.add(note)) {
+                leftOut.accept(note);
+            }
+        };
     }
 
     @Override
@@ -284,8 +299,8 @@ final class CancellingTransport implements McpClientTransport {
     @Override
     public <T> T unmarshalFrom(Object data, TypeRef<T> typeRef) {
         // Checked before the SDK reads them: a wrongly typed field is named, not a Jackson failure of the whole answer.
-        Object checked = typeRef.getType() == McpSchema.CallToolResult.class ? withKnownContent(Malformed.callResult(data))
-                : typeRef.getType() == McpSchema.ListToolsResult.class ? Malformed.listing(data)
+        Object checked = typeRef.getType() == McpSchema.CallToolResult.class ? withKnownContent(Malformed.callResult(data, leftOut))
+                : typeRef.getType() == McpSchema.ListToolsResult.class ? Malformed.listing(data, leftOut)
                 : typeRef.getType() == McpSchema.InitializeResult.class ? Malformed.initializeResult(data) : data;
         return delegate.unmarshalFrom(checked, typeRef);
     }

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * Checks a server's {@code initialize}, {@code tools/list} and {@code tools/call} answers against
@@ -18,6 +19,10 @@ import java.util.Map;
  * a placeholder error result that the call reports, naming the field, and the server is kept. A bad {@code initialize} answer is refused ({@link Answer}), naming the field.
  * The note travels in {@code _meta} under {@link #META}; a server's own value there is dropped, so
  * a server cannot pass a well-formed answer off as malformed.
+ *
+ * <p>Icons (a tool's, a resource link's) are the exception: they are only for a client to display,
+ * which Rein does not do, and the protocol asks nothing of a client about a bad one. An icon that is
+ * not what the protocol defines is left out, with a warning, and the tool or result is used.
  */
 final class Malformed {
     /** The {@code _meta} key carrying what is wrong with an answer or a tool entry. */
@@ -79,6 +84,11 @@ final class Malformed {
      * whose own fields are wrong becomes an empty list with the problem in its {@code _meta}.
      */
     static Object listing(Object data) {
+        return listing(data, note -> {});
+    }
+
+    /** As {@link #listing(Object)}; each icon left out is told to {@code leftOut}, naming the tool and the field. */
+    static Object listing(Object data, Consumer<String> leftOut) {
         if (!(data instanceof Map<?, ?> result)) {
             return placeholderListing("it is " + show(data) + ", not an object");
         }
@@ -95,7 +105,9 @@ final class Malformed {
             Object entry = tools.get(i);
             String problem = toolProblem(entry);
             if (problem == null) {
-                checked.add(withoutSdkOnlyHint(withoutNote(entry)));
+                String name = (String) ((Map<?, ?>) entry).get("name");
+                checked.add(withoutSdkOnlyHint(withoutNote(withValidIcons(entry, "icons",
+                        note -> leftOut.accept("listed tool '" + StdioTransport.abbreviate(name) + "' with " + note)))));
                 continue;
             }
             Map<String, Object> placeholder = new LinkedHashMap<>();
@@ -118,9 +130,14 @@ final class Malformed {
      * error result with the problem in its {@code _meta}.
      */
     static Object callResult(Object data) {
+        return callResult(data, note -> {});
+    }
+
+    /** As {@link #callResult(Object)}; each icon of a resource link left out is told to {@code leftOut}, naming the field. */
+    static Object callResult(Object data, Consumer<String> leftOut) {
         String problem = callProblem(data);
         if (problem == null) {
-            return withoutNote(data);
+            return withoutNote(withValidLinkIcons(data, leftOut));
         }
         Map<String, Object> placeholder = new LinkedHashMap<>();
         placeholder.put("content", List.of());
@@ -178,7 +195,8 @@ final class Malformed {
             case "resource_link" -> {
                 String wrong = required(map, at, List.of("uri", "name"), Map.of("uri", "a string", "name", "a string",
                         "title", "a string", "description", "a string", "mimeType", "a string", "size", "an integer"));
-                yield wrong != null ? wrong : iconsProblem(map.get("icons"), at + ".icons");
+                // its icons are checked apart: a bad one is left out (withValidLinkIcons), not a malformed result
+                yield wrong;
             }
             case "resource" -> map.get("resource") == null ? missing(map, at, "resource", "an object")
                     : resourceProblem(map.get("resource"), at + ".resource");
@@ -236,34 +254,74 @@ final class Malformed {
     }
 
     /**
-     * What is wrong with {@code icons} (an {@code Icon[]}, schema 2025-11-25) at {@code at}, as
-     * "AT… VALUE, where …"; null when nothing or absent.
+     * {@code entry} (a tool or a resource link) with only the icons at {@code at} that are what
+     * the protocol defines (an {@code Icon[]}, schema 2025-11-25); each left out, or {@code icons}
+     * that are not an array, is told to {@code leftOut} as "AT… VALUE, where …". The SDK reads icons
+     * too, so a bad one must not reach it; being only for display, none is worth the tool or the answer.
      */
-    private static String iconsProblem(Object icons, String at) {
-        if (icons == null) {
-            return null;
+    private static Object withValidIcons(Object entry, String at, Consumer<String> leftOut) {
+        if (!(entry instanceof Map<?, ?> map) || map.get("icons") == null) {
+            return entry;
         }
-        if (!(icons instanceof List<?> list)) {
-            return "\"" + at + "\" " + show(icons) + ", where the protocol requires an array";
+        Map<Object, Object> copy = new LinkedHashMap<>(map);
+        if (!(map.get("icons") instanceof List<?> list)) {
+            leftOut.accept("\"" + at + "\" " + show(map.get("icons")) + ", where the protocol requires an array");
+            copy.remove("icons");
+            return copy;
         }
+        List<Object> kept = new ArrayList<>(list.size());
         for (int i = 0; i < list.size(); i++) {
-            String here = at + "[" + i + "]";
-            if (!(list.get(i) instanceof Map<?, ?> icon)) {
-                return "\"" + here + "\" " + show(list.get(i)) + ", where the protocol requires an object";
-            }
-            String problem = required(icon, here, List.of("src"), Map.of("src", "a string", "mimeType", "a string",
-                    "sizes", "an array", "theme", "a string"));
-            if (problem == null && icon.get("sizes") instanceof List<?> sizes && !sizes.stream().allMatch(String.class::isInstance)) {
-                problem = "\"" + here + ".sizes\" " + show(sizes) + ", where the protocol requires an array of strings";
-            }
-            if (problem == null && icon.get("theme") != null && !"light".equals(icon.get("theme")) && !"dark".equals(icon.get("theme"))) {
-                problem = "\"" + here + ".theme\" " + show(icon.get("theme")) + ", where the protocol allows only \"light\" and \"dark\"";
-            }
-            if (problem != null) {
-                return problem;
+            String problem = iconProblem(list.get(i), at + "[" + i + "]");
+            if (problem == null) {
+                kept.add(list.get(i));
+            } else {
+                leftOut.accept(problem);
             }
         }
-        return null;
+        if (kept.size() == list.size()) {
+            return entry;
+        }
+        copy.put("icons", kept);
+        return copy;
+    }
+
+    /** A tool result whose resource links keep only their valid icons, as {@link #withValidIcons} says. */
+    private static Object withValidLinkIcons(Object data, Consumer<String> leftOut) {
+        if (!(data instanceof Map<?, ?> result) || !(result.get("content") instanceof List<?> blocks)) {
+            return data;
+        }
+        List<Object> checked = new ArrayList<>(blocks.size());
+        boolean changed = false;
+        for (int i = 0; i < blocks.size(); i++) {
+            Object block = blocks.get(i);
+            Object kept = block instanceof Map<?, ?> map && "resource_link".equals(map.get("type"))
+                    ? withValidIcons(block, "content[" + i + "].icons", note -> leftOut.accept("answered a tool call with " + note))
+                    : block;
+            changed |= kept != block;
+            checked.add(kept);
+        }
+        if (!changed) {
+            return data;
+        }
+        Map<Object, Object> copy = new LinkedHashMap<>(result);
+        copy.put("content", checked);
+        return copy;
+    }
+
+    /** What is wrong with one icon at {@code here}, as "HERE… VALUE, where …"; null when nothing. */
+    private static String iconProblem(Object entry, String here) {
+        if (!(entry instanceof Map<?, ?> icon)) {
+            return "\"" + here + "\" " + show(entry) + ", where the protocol requires an object";
+        }
+        String problem = required(icon, here, List.of("src"), Map.of("src", "a string", "mimeType", "a string",
+                "sizes", "an array", "theme", "a string"));
+        if (problem == null && icon.get("sizes") instanceof List<?> sizes && !sizes.stream().allMatch(String.class::isInstance)) {
+            problem = "\"" + here + ".sizes\" " + show(sizes) + ", where the protocol requires an array of strings";
+        }
+        if (problem == null && icon.get("theme") != null && !"light".equals(icon.get("theme")) && !"dark".equals(icon.get("theme"))) {
+            problem = "\"" + here + ".theme\" " + show(icon.get("theme")) + ", where the protocol allows only \"light\" and \"dark\"";
+        }
+        return problem;
     }
 
     /** The first of {@code expected} (key → kind) present in {@code map} with another type, as "AT.KEY VALUE, where …"; else null. */
@@ -305,10 +363,6 @@ final class Malformed {
             if (tool.get(key) != null && !(tool.get(key) instanceof Map<?, ?>)) {
                 return "\"" + key + "\" " + show(tool.get(key)) + ", where the protocol requires an object";
             }
-        }
-        String icons = iconsProblem(tool.get("icons"), "icons");
-        if (icons != null) {
-            return icons;
         }
         Object annotations = tool.get("annotations");
         if (annotations == null) {

@@ -37,6 +37,13 @@ final class Session {
         this.stdio = stdio;
     }
 
+    /** Warns of an icon the server sent that Rein left out (only for display, so not worth refusing a tool or an answer). */
+    private static java.util.function.Consumer<String> iconLeftOut(McpServerConfig config) {
+        return note -> LOG.warn("MCP server '{}' {}; Rein left that icon out and went on (icons are only for a client to display,"
+                + " which Rein does not do; the server should be fixed)", dev.rein.internal.text.Controls.visible(config.name(), false),
+                dev.rein.tool.Secrets.mask(note, config.secrets()));
+    }
+
     /**
      * Opens a session (does not initialize it).
      *
@@ -59,7 +66,8 @@ final class Session {
                         + " message, which Rein skips (a stdio server may write only MCP messages there, its logs to stderr; further"
                         + " such lines are skipped without a warning): '{}'", dev.rein.internal.text.Controls.visible(config.name(), false),
                         line));
-                Session session = new Session(new CancellingTransport(transport, onToolsChanged, new NegotiatedVersion()),
+                Session session = new Session(new CancellingTransport(transport, onToolsChanged, new NegotiatedVersion(),
+                        iconLeftOut(config)),
                         sdkTimeout, process, transport);
                 broken.thenAccept(session.broken::complete);
                 yield session;
@@ -77,7 +85,7 @@ final class Session {
                         .addHttpRequestCustomizer((request, method, uri, body, context) -> http.headers().forEach(request::setHeader))
                         .addAsyncHttpRequestCustomizer(version::customize)
                         .build();
-                CancellingTransport cancelling = new CancellingTransport(transport, onToolsChanged, version);
+                CancellingTransport cancelling = new CancellingTransport(transport, onToolsChanged, version, iconLeftOut(config));
                 Session session = new Session(cancelling, sdkTimeout, null, null);
                 session.resuming = clients.client();
                 session.resuming.onOversized(() -> LOG.warn("MCP server '{}' sent a message larger than {} bytes, the most Rein reads of"
