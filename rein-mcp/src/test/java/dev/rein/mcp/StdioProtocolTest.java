@@ -291,6 +291,26 @@ class StdioProtocolTest {
     }
 
     @Test
+    void aServerInfoWithBadIconsStartsTheServerWithoutThem() throws Exception {
+        // serverInfo (an Implementation, 2025-11-25) may carry icons, only for a client to display: a bad one is left out
+        // as a tool's is, not a failed start.
+        for (Object icons : List.of("https://example.com/a.png", List.of(Map.of("src", "https://example.com/a.png", "theme", "blue")),
+                List.of(Map.of("sizes", List.of("48x48"))), List.of(5))) {
+            try (McpToolset mcp = start((server, message) -> {
+                switch (message.path("method").asText()) {
+                    case "initialize" -> server.result(message.get("id"), Map.of("protocolVersion", "2025-11-25",
+                            "capabilities", Map.of("tools", Map.of()),
+                            "serverInfo", Map.of("name", "scripted", "version", "1", "icons", icons)));
+                    case "tools/list" -> server.result(message.get("id"), Map.of("tools", List.of(ScriptedStdioServer.tool("look"))));
+                    default -> { }
+                }
+            })) {
+                assertThat(mcp.tools()).extracting(dev.rein.tool.Tool::name).containsExactly("look");
+            }
+        }
+    }
+
+    @Test
     void aServerAnsweringWithAVersionRejectedIsLeftWithAClearError() {
         assertThatThrownBy(() -> start((server, message) -> {
             if ("initialize".equals(message.path("method").asText())) {

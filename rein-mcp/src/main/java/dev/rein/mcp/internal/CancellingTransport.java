@@ -301,7 +301,7 @@ final class CancellingTransport implements McpClientTransport {
         // Checked before the SDK reads them: a wrongly typed field is named, not a Jackson failure of the whole answer.
         Object checked = typeRef.getType() == McpSchema.CallToolResult.class ? withKnownContent(Malformed.callResult(data, leftOut))
                 : typeRef.getType() == McpSchema.ListToolsResult.class ? Malformed.listing(data, leftOut)
-                : typeRef.getType() == McpSchema.InitializeResult.class ? Malformed.initializeResult(data) : data;
+                : typeRef.getType() == McpSchema.InitializeResult.class ? Malformed.initializeResult(data, leftOut) : data;
         return delegate.unmarshalFrom(checked, typeRef);
     }
 

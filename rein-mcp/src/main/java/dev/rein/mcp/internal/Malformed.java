@@ -44,6 +44,14 @@ final class Malformed {
      * @throws Answer naming the field, when one has a type the protocol does not allow there
      */
     static Object initializeResult(Object data) {
+        return initializeResult(data, note -> {});
+    }
+
+    /**
+     * As {@link #initializeResult(Object)}, with only the valid icons of {@code serverInfo} (and
+     * without a {@code websiteUrl} that is not a string): each left out is told to {@code leftOut}.
+     */
+    static Object initializeResult(Object data, Consumer<String> leftOut) {
         if (!(data instanceof Map<?, ?> result)) {
             throw new Answer("its initialize answer is " + show(data) + ", not an object");
         }
@@ -70,7 +78,25 @@ final class Malformed {
         if (problem != null) {
             throw new Answer("its initialize answer is not what the protocol defines: " + problem);
         }
-        return data;
+        if (!(result.get("serverInfo") instanceof Map<?, ?> info)) {
+            return data;
+        }
+        // Both only for a client to show its user (Implementation, 2025-11-25); the SDK reads them, so a bad one must not reach it.
+        Consumer<String> told = note -> leftOut.accept("answered initialize with " + note);
+        Object kept = withValidIcons(info, "serverInfo.icons", told);
+        Object url = info.get("websiteUrl");
+        if (url != null && !(url instanceof String)) {
+            told.accept("\"serverInfo.websiteUrl\" " + show(url) + ", where the protocol requires a string");
+            Map<Object, Object> copy = new LinkedHashMap<>((Map<?, ?>) kept);
+            copy.remove("websiteUrl");
+            kept = copy;
+        }
+        if (kept == info) {
+            return data;
+        }
+        Map<Object, Object> copy = new LinkedHashMap<>(result);
+        copy.put("serverInfo", kept);
+        return copy;
     }
 
     /** What is wrong with the answer or tool entry whose {@code _meta} is {@code meta}; null when nothing. */

@@ -37,10 +37,10 @@ final class Session {
         this.stdio = stdio;
     }
 
-    /** Warns of an icon the server sent that Rein left out (only for display, so not worth refusing a tool or an answer). */
+    /** Warns of an icon (or a website) the server sent that Rein left out: only for display, not worth refusing a tool or answer. */
     private static java.util.function.Consumer<String> iconLeftOut(McpServerConfig config) {
-        return note -> LOG.warn("MCP server '{}' {}; Rein left that icon out and went on (icons are only for a client to display,"
-                + " which Rein does not do; the server should be fixed)", dev.rein.internal.text.Controls.visible(config.name(), false),
+        return note -> LOG.warn("MCP server '{}' {}; Rein left it out and went on (icons and a website are only for a client to"
+                + " display, which Rein does not do; the server should be fixed)", dev.rein.internal.text.Controls.visible(config.name(), false),
                 dev.rein.tool.Secrets.mask(note, config.secrets()));
     }
 

@@ -64,6 +64,19 @@ class MalformedIconsTest {
         assertThat(told).containsExactly("answered a tool call with \"content[1].icons[1].src\" 5, where the protocol requires a string");
     }
 
+    @Test
+    void aServerInfosBadIconsAndWebsiteAreLeftOutAndTheAnswerUsed() {
+        List<String> told = new ArrayList<>();
+        Map<String, Object> answer = Map.of("protocolVersion", "2025-11-25", "capabilities", Map.of(),
+                "serverInfo", Map.of("name", "s", "version", "1", "websiteUrl", Map.of("x", 1), "icons", List.of(5, GOOD)));
+        Map<?, ?> info = (Map<?, ?>) ((Map<?, ?>) Malformed.initializeResult(answer, told::add)).get("serverInfo");
+        assertThat(info.get("icons")).isEqualTo(List.of(GOOD));
+        assertThat(info.containsKey("websiteUrl")).isFalse();
+        assertThat(info.get("name")).isEqualTo("s");
+        assertThat(told).containsExactly("answered initialize with \"serverInfo.icons[0]\" 5, where the protocol requires an object",
+                "answered initialize with \"serverInfo.websiteUrl\" {\"x\":1}, where the protocol requires a string");
+    }
+
     @SuppressWarnings("unchecked")
     private static Map<String, Object> castMeta(Object meta) {
         return (Map<String, Object>) meta;
