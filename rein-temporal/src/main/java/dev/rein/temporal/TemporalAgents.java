@@ -63,7 +63,7 @@ public final class TemporalAgents {
      * @throws ReinException when {@code worker}, {@code agent} or {@code runStore} is null, or the worker already runs an
      *                       agent's activities or has the run workflow, or has a workflow or activity type of the
      *                       application named like one of Rein's, or runs local activities only, or its factory
-     *                       has started
+     *                       has started, or its task queue's name is longer than Temporal takes (1,000 bytes of UTF-8)
      */
     public static void worker(Worker worker, Agent agent, OutputStore runStore) {
         requireWorker(worker);
@@ -89,7 +89,8 @@ public final class TemporalAgents {
      * Registers only the run workflow (workers that decide, and never call a model or a tool).
      *
      * @throws ReinException when {@code worker} is null, or it already has the workflow (a worker registers it once) or
-     *                       a workflow type of the application named like it, or its factory has started
+     *                       a workflow type of the application named like it, or its factory has started, or its
+     *                       task queue's name is longer than Temporal takes (1,000 bytes of UTF-8)
      */
     public static void workflows(Worker worker) {
         requireWorker(worker);
@@ -120,7 +121,8 @@ public final class TemporalAgents {
      *
      * @throws ReinException when the worker already runs an agent's activities (a worker runs one agent), or has an
      *                       activity type of the application named like one of Rein's, or runs local activities only, or its factory has started, or {@code worker}, {@code agent} or
-     *                       {@code runStore} is null
+     *                       {@code runStore} is null, or the worker's task queue's name is longer than Temporal takes
+     *                       (1,000 bytes of UTF-8)
      */
     public static void activities(Worker worker, Agent agent, OutputStore runStore) {
         requireWorker(worker);
@@ -220,11 +222,31 @@ public final class TemporalAgents {
         }
     }
 
-    /** A null worker (a field not yet set) was a NullPointerException from inside the registration. */
+    /**
+     * A null worker (a field not yet set) was a NullPointerException from inside the registration. A worker whose task
+     * queue's name is longer than Temporal takes would poll in vain: the server refuses each of its polls (a bare
+     * INVALID_ARGUMENT the SDK logs and retries), and no run could be started on that queue either.
+     */
     private static void requireWorker(Worker worker) {
         if (worker == null) {
             throw new ReinException("the worker is null: pass the Worker of this agent's task queue"
                     + " (WorkerFactory.newWorker(taskQueue))");
+        }
+        requireQueueName(worker.getTaskQueue());
+    }
+
+    /**
+     * Refuses a task queue name longer than Temporal takes ({@code limit.maxIDLength}, which covers task queues; it
+     * counts bytes): the same check for the workers' queue and the client's.
+     */
+    private static void requireQueueName(String taskQueue) {
+        int queueBytes = taskQueue.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        if (queueBytes > TemporalAgentClient.LONGEST_RUN_ID_BYTES) {
+            throw new ReinException("the task queue's name is " + String.format(java.util.Locale.ROOT, "%,d", queueBytes)
+                    + " bytes of UTF-8, and Temporal takes a task queue name of at most "
+                    + String.format(java.util.Locale.ROOT, "%,d", TemporalAgentClient.LONGEST_RUN_ID_BYTES)
+                    + " bytes by default (limit.maxIDLength): give the workers' queue a shorter name, in"
+                    + " WorkerFactory.newWorker and in TemporalAgents.client");
         }
     }
 
@@ -279,15 +301,8 @@ public final class TemporalAgents {
             throw new ReinException("the task queue is empty: give the workers' queue (the name passed to"
                     + " WorkerFactory.newWorker for the workers that run this agent)");
         }
-        int queueBytes = taskQueue.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
-        if (queueBytes > TemporalAgentClient.LONGEST_RUN_ID_BYTES) {
-            // Temporal refuses such a name at each start (limit.maxIDLength), with a bare INVALID_ARGUMENT
-            throw new ReinException("the task queue's name is " + String.format(java.util.Locale.ROOT, "%,d", queueBytes)
-                    + " bytes of UTF-8, and Temporal takes a task queue name of at most "
-                    + String.format(java.util.Locale.ROOT, "%,d", TemporalAgentClient.LONGEST_RUN_ID_BYTES)
-                    + " bytes by default (limit.maxIDLength): give the workers' queue a shorter name, here and in"
-                    + " WorkerFactory.newWorker");
-        }
+        // Temporal refuses such a name at each start (limit.maxIDLength), with a bare INVALID_ARGUMENT
+        requireQueueName(taskQueue);
         requireAgentAndStore(agent, runStore);
         // Temporal's own converter writes the run's input in a form Rein's workers cannot read: the run would start
         // and then hang on its first workflow task, with nothing said to the caller

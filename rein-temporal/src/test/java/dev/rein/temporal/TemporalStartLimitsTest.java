@@ -64,6 +64,25 @@ class TemporalStartLimitsTest {
         }
     }
 
+    /**
+     * The same name on the workers' side is refused when the agent is registered, as the client refuses it, where the
+     * worker would poll in vain (Temporal refuses each poll) and no run of the queue could start (failed before: the
+     * agent was registered).
+     */
+    @Test
+    void aTaskQueueNameLongerThanTemporalTakesIsRefusedWhenTheWorkerRegistersTheAgent() {
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            String queue = "キ".repeat(334); // 1,002 bytes of UTF-8
+            for (java.util.function.Consumer<io.temporal.worker.Worker> registration : java.util.List.<java.util.function.Consumer<io.temporal.worker.Worker>>of(
+                    w -> TemporalAgents.worker(w, agent()), TemporalAgents::workflows, w -> TemporalAgents.activities(w, agent()))) {
+                io.temporal.worker.Worker worker = server.env.newWorker(queue + registration.hashCode());
+                assertThatThrownBy(() -> registration.accept(worker)).isInstanceOf(ReinException.class)
+                        .hasMessageContaining("bytes of UTF-8").hasMessageContaining("limit.maxIDLength")
+                        .hasMessageContaining("shorter name").hasMessageContaining("WorkerFactory.newWorker");
+            }
+        }
+    }
+
     /** A run id of exactly 1,000 bytes is Temporal's to take: the run goes on (probe of the bound). */
     @Test
     void aRunIdOfTheLimitRuns() throws Exception {
