@@ -143,7 +143,7 @@ public final class TemporalAgentClient {
                     + " was started");
         }
         RunInput input = input(goal);
-        long inputBytes = payloadBytes(input);
+        long inputBytes = payloadBytes(client, input);
         if (inputBytes > LARGEST_INPUT_BYTES) {
             throw new ReinException("the goal is too large to start a run on Temporal: with it the run's input is "
                     + count(inputBytes) + " bytes (the goal " + count(goal.length()) + " characters, "
@@ -180,39 +180,59 @@ public final class TemporalAgentClient {
      * that say what was refused and what to do, where its WorkflowServiceException named only the workflow.
      */
     private ReinException notStarted(String runId, WorkflowServiceException e) {
+        return refused(client, "Temporal did not start run '" + runId + "' on task queue '" + taskQueue + "'",
+                "the server refused the run's id or input: check them against the server's limits (limit.maxIDLength,"
+                        + " limit.blobSize.error; the defaults are " + count(LONGEST_RUN_ID_BYTES) + " bytes and 2 MB), and"
+                        + " give a shorter run id or a smaller goal",
+                "give a smaller goal", "start the run again", "nothing was started", e);
+    }
+
+    /**
+     * A call Temporal's service refused (a start, a signal, a query, a cancel) as a ReinException: {@code refused} says
+     * what was not done, then Temporal's gRPC status and what to do for it. A caller gets Rein's words, not the SDK's
+     * WorkflowServiceException, which names only the workflow.
+     *
+     * @param invalid  what to do when the server refused the call's content (INVALID_ARGUMENT)
+     * @param smaller  what to make smaller when the request was too large (RESOURCE_EXHAUSTED)
+     * @param again    what to do again once the service answers
+     * @param nothing  what was therefore not done ("nothing was started")
+     */
+    static ReinException refused(WorkflowClient client, String refused, String invalid, String smaller, String again,
+                                 String nothing, WorkflowServiceException e) {
         Throwable cause = e.getCause();
         io.grpc.Status status = cause instanceof io.grpc.StatusRuntimeException grpc ? grpc.getStatus() : null;
         String said = status == null ? String.valueOf(cause == null ? e.getMessage() : cause.getMessage())
                 : status.getCode() + (status.getDescription() == null ? "" : ": " + status.getDescription());
+        String namespace = client.getOptions().getNamespace();
         String todo = status == null ? "check the Temporal service and the client's options"
                 : switch (status.getCode()) {
-                    case INVALID_ARGUMENT -> "the server refused the run's id or input: check them against the server's"
-                            + " limits (limit.maxIDLength, limit.blobSize.error; the defaults are "
-                            + count(LONGEST_RUN_ID_BYTES) + " bytes and 2 MB), and give a shorter run id or a smaller goal";
+                    case INVALID_ARGUMENT -> invalid;
                     case RESOURCE_EXHAUSTED -> "the request was too large (a gRPC message takes 4 MB by default) or the"
-                            + " namespace is over its rate limit: give a smaller goal, or start the run again later";
-                    case NOT_FOUND -> "the client's namespace ('" + client.getOptions().getNamespace() + "') does not exist"
-                            + " on this service: create it, or build the client with the workers' namespace";
+                            + " namespace is over its rate limit: " + smaller + ", or " + again + " later";
+                    case NOT_FOUND -> "the client's namespace ('" + namespace + "') does not exist on this service: create"
+                            + " it, or build the client with the workers' namespace";
                     case UNAVAILABLE, DEADLINE_EXCEEDED -> "the Temporal service could not be reached in time: check that it"
-                            + " runs and that the client's target is right, then start the run again";
-                    case PERMISSION_DENIED, UNAUTHENTICATED -> "the client may not start workflows in namespace '"
-                            + client.getOptions().getNamespace() + "': check its credentials";
-                    default -> "check the Temporal service, then start the run again";
+                            + " runs and that the client's target is right, then " + again;
+                    case PERMISSION_DENIED, UNAUTHENTICATED -> "the client may not do this in namespace '" + namespace
+                            + "': check its credentials";
+                    default -> "check the Temporal service, then " + again;
                 };
-        return new ReinException("Temporal did not start run '" + runId + "' on task queue '" + taskQueue + "' ("
-                + said + "): " + todo + "; nothing was started", e);
+        return new ReinException(refused + " (" + said + "): " + todo + "; " + nothing, e);
     }
 
-    /** The run input's size as the client's converter (and codec) writes it; 0 when it cannot be told here. */
-    private long payloadBytes(RunInput input) {
+    /**
+     * The size of {@code value} as a payload written by {@code client}'s converter (and codec), which Temporal measures
+     * against its payload limit; 0 when it cannot be told here (the call reports a converter's failure itself).
+     */
+    static long payloadBytes(WorkflowClient client, Object value) {
         try {
-            return client.getOptions().getDataConverter().toPayloads(input).map(p -> (long) p.getSerializedSize()).orElse(0L);
+            return client.getOptions().getDataConverter().toPayloads(value).map(p -> (long) p.getSerializedSize()).orElse(0L);
         } catch (RuntimeException e) {
-            return 0; // the start reports a converter's failure itself
+            return 0;
         }
     }
 
-    private static String count(long n) {
+    static String count(long n) {
         return String.format(java.util.Locale.ROOT, "%,d", n);
     }
 

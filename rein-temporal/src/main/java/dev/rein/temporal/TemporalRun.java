@@ -95,10 +95,21 @@ public final class TemporalRun {
     }
 
     private boolean endedOutsideRein() {
-        return switch (stub().describe().getStatus()) {
+        return switch (described().getStatus()) {
             case WORKFLOW_EXECUTION_STATUS_TERMINATED, WORKFLOW_EXECUTION_STATUS_TIMED_OUT, WORKFLOW_EXECUTION_STATUS_FAILED -> true;
             default -> false;
         };
+    }
+
+    /** The run's newest execution as Temporal describes it, a refusal said in Rein's terms. */
+    private io.temporal.client.WorkflowExecutionDescription described() {
+        try {
+            return stub().describe();
+        } catch (WorkflowNotFoundException e) {
+            throw noSuchRun(e);
+        } catch (WorkflowServiceException e) {
+            throw notAnswered("a description of", e);
+        }
     }
 
     /**
@@ -117,8 +128,15 @@ public final class TemporalRun {
                         + " queue (a query needs a running worker, also after the run ended), and check that the client and"
                         + " the workers name the same queue", e);
             }
-            throw e;
+            throw notAnswered("a query about", e);
         }
+    }
+
+    /** A query or description Temporal's service refused (unreachable, say): nothing about the run changed. */
+    private ReinException notAnswered(String what, WorkflowServiceException e) {
+        return TemporalAgentClient.refused(client, "Temporal did not answer " + what + " run '" + runId + "'",
+                "check the run id (the workflow id start returned) and the client's namespace", "ask again",
+                "ask again", "the run itself is as it was", e);
     }
 
     private ReinException noSuchRun(WorkflowNotFoundException e) {
@@ -166,8 +184,9 @@ public final class TemporalRun {
         requireHash(actionHash);
         JsonNode masked = masker().redactValue(arguments.deepCopy());
         ApprovalSignal signal = ApprovalSignal.edit(actionHash, masked, decidedBy);
+        refuseOversized(signal);
         Runs.checkEditedArguments(agent.config().currentTools(), pending(signal).tool(), masked);
-        workflow().decide(signal);
+        decide(signal);
     }
 
     /**
@@ -181,6 +200,10 @@ public final class TemporalRun {
             client.newUntypedWorkflowStub(runId).cancel();
         } catch (WorkflowNotFoundException e) {
             throw noSuchRun(e);
+        } catch (WorkflowServiceException e) {
+            throw TemporalAgentClient.refused(client, "Temporal did not take the cancel of run '" + runId + "'",
+                    "check the run id (the workflow id start returned)", "cancel it again", "cancel it again",
+                    "the run may still be running (a second cancel is safe)", e);
         }
     }
 
@@ -198,6 +221,8 @@ public final class TemporalRun {
             return endedWithoutValue(e);
         } catch (WorkflowNotFoundException e) {
             throw noSuchRun(e);
+        } catch (WorkflowServiceException e) {
+            throw notAnswered("the wait for the result of", e);
         }
     }
 
@@ -227,6 +252,8 @@ public final class TemporalRun {
             return endedWithoutValue(e);
         } catch (WorkflowNotFoundException e) {
             throw noSuchRun(e);
+        } catch (WorkflowServiceException e) {
+            throw notAnswered("the wait for the result of", e);
         } catch (TimeoutException e) {
             if (ended()) {
                 // a timeout of zero, negative, or shorter than Temporal's answer takes: the run has ended, so its result
@@ -408,8 +435,63 @@ public final class TemporalRun {
 
     /** The decision is checked against the pending actions first, so a stale one fails here with the reason. */
     private void send(ApprovalSignal signal) {
+        refuseOversized(signal);
         pending(signal);
-        workflow().decide(signal);
+        decide(signal);
+    }
+
+    /**
+     * A decision over Temporal's payload limit (a long rejection reason, large edited arguments) is refused before it
+     * is sent, saying its size and what to do, where the server refused the signal with a bare INVALID_ARGUMENT.
+     */
+    private void refuseOversized(ApprovalSignal signal) {
+        long bytes = TemporalAgentClient.payloadBytes(client, signal);
+        if (bytes <= TemporalAgentClient.LARGEST_INPUT_BYTES) {
+            return;
+        }
+        String what;
+        String todo;
+        if (signal.decision().equals("reject") && signal.reason() != null) {
+            what = "the rejection reason is " + TemporalAgentClient.count(signal.reason().length()) + " characters ("
+                    + TemporalAgentClient.count(signal.reason().getBytes(java.nio.charset.StandardCharsets.UTF_8).length)
+                    + " bytes of UTF-8)";
+            todo = "give a shorter reason (the model is told it: say what to do instead, and keep long text where the"
+                    + " agent's tools can read it, a file or a store, and name it)";
+        } else if (signal.decision().equals("edit")) {
+            what = "the edited arguments are large";
+            todo = "give smaller arguments (keep large content where the tool can read it, a file or a store, and pass"
+                    + " its name)";
+        } else {
+            what = "the action hash and decidedBy are " + TemporalAgentClient.count(signal.actionHash().length()) + " and "
+                    + TemporalAgentClient.count(signal.decidedBy().length()) + " characters";
+            todo = "pass the pending action's hash (pendingApprovals()) and the name of the person deciding";
+        }
+        throw new ReinException(what + ", and with it the decision for run '" + runId + "' is " + TemporalAgentClient.count(bytes)
+                + " bytes, where Temporal refuses a signal's payload over 2 MB (" + TemporalAgentClient.count(
+                TemporalAgentClient.LARGEST_INPUT_BYTES) + " bytes) by default (limit.blobSize.error): " + todo
+                + "; nothing was sent");
+    }
+
+    /** Sends the decision; Temporal's refusal is said in Rein's terms with what to do. */
+    private void decide(ApprovalSignal signal) {
+        try {
+            workflow().decide(signal);
+        } catch (WorkflowNotFoundException e) {
+            if (ended()) {
+                // it ended (its deadline, a cancel) between the check of its pending actions and the signal
+                throw new ApprovalException("run " + runId + " ended before the decision reached it; nothing was sent"
+                        + " (result() says how it ended)", List.of());
+            }
+            throw noSuchRun(e);
+        } catch (WorkflowServiceException e) {
+            throw TemporalAgentClient.refused(client, "Temporal did not take the decision on action " + signal.actionHash()
+                            + " for run '" + runId + "'",
+                    "the server refused the decision: check it against the server's limits (limit.blobSize.error, 2 MB"
+                            + " by default), and send a shorter reason or smaller arguments",
+                    "send a shorter reason or smaller arguments", "send the decision again",
+                    "the decision may not have reached the run: pendingApprovals() shows whether the action still waits"
+                            + " (a decision sent twice is refused and listed in refusedDecisions())", e);
+        }
     }
 
     private ApprovalRequest pending(ApprovalSignal signal) {
