@@ -136,7 +136,10 @@ class TemporalCrashTest {
      * A worker that dies during a model call, its attempt timeout longer than the time left, leaves the call to
      * Temporal's timeout at the run's deadline: the run stops for its deadline in the local words, traced as a budget
      * stop, on the worker that replaced it (docs/temporal.md: "also when Temporal's own timeout cuts the call first"),
-     * not as an activity no worker started (the call was started: the run is not FAILED saying no worker polls).
+     * not as an activity no worker started (the call was started: the run is not FAILED saying no worker polls). The lost
+     * worker never reports (see {@link #crashable}): with shutdownNow alone its 'interrupted' failure sometimes reached the
+     * server and the call was retried at once (SUCCEEDED, seen under load), and when it never did, the run ended FAILED
+     * saying no worker polls the queue (Temporal's schedule-to-close timeout records no started event).
      */
     @Test
     void aWorkerLostDuringAModelCallAtTheDeadlineStopsTheRunForItsDeadline() throws Exception {
@@ -159,12 +162,14 @@ class TemporalCrashTest {
         try (TemporalTestServer server = new TemporalTestServer()) {
             TemporalAgents.workflows(server.env.newWorker(TemporalTestServer.QUEUE));
             server.env.start();
-            WorkerFactory one = WorkerFactory.newInstance(server.client());
+            AtomicBoolean lost = new AtomicBoolean();
+            WorkerFactory one = crashable(server, lost, release);
             TemporalAgents.activities(one.newWorker(TemporalTestServer.QUEUE), crashing);
             one.start();
             TemporalRun run = TemporalAgents.client(server.client(), TemporalTestServer.QUEUE, crashing)
                     .start("A-1 はどこ?", "run-crash-at-deadline");
             assertThat(inCall.await(60, TimeUnit.SECONDS)).isTrue();
+            lost.set(true);
             one.shutdownNow();
 
             WorkerFactory two = WorkerFactory.newInstance(server.client());
@@ -241,6 +246,36 @@ class TemporalCrashTest {
         } finally {
             release.countDown();
         }
+    }
+
+    /**
+     * A worker factory whose workers, once {@code lost} is set, never report an activity's outcome until {@code release}:
+     * a crashed worker's process is gone. shutdownNow alone is a worker stopping, not a crash: it interrupts the call,
+     * and the attempt's retryable failure ('interrupted') sometimes reached the in-process server before gRPC cancelled
+     * the report on the interrupted thread, so Temporal retried the call at once on the next worker and the run
+     * SUCCEEDED before its deadline (seen under load) instead of meeting Temporal's timeout at the deadline.
+     */
+    private static WorkerFactory crashable(TemporalTestServer server, AtomicBoolean lost, CountDownLatch release) {
+        io.temporal.common.interceptors.WorkerInterceptor silentOnceLost = new io.temporal.common.interceptors.WorkerInterceptorBase() {
+            @Override
+            public io.temporal.common.interceptors.ActivityInboundCallsInterceptor interceptActivity(
+                    io.temporal.common.interceptors.ActivityInboundCallsInterceptor next) {
+                return new io.temporal.common.interceptors.ActivityInboundCallsInterceptorBase(next) {
+                    @Override
+                    public ActivityOutput execute(ActivityInput input) {
+                        try {
+                            return super.execute(input);
+                        } finally {
+                            if (lost.get()) {
+                                awaitUninterruptibly(release); // the outcome dies with the worker
+                            }
+                        }
+                    }
+                };
+            }
+        };
+        return WorkerFactory.newInstance(server.client(),
+                io.temporal.worker.WorkerFactoryOptions.newBuilder().setWorkerInterceptors(silentOnceLost).build());
     }
 
     private static void awaitUninterruptibly(CountDownLatch latch) {

@@ -558,11 +558,22 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
                     + queue + " that took it lack the agent's activities, and Temporal retried it until then (last failure: "
                     + app.getOriginalMessage() + "); " + register;
         }
-        if (failure.getCause() instanceof TimeoutFailure && failure.getStartedEventId() <= 0) {
+        if (failure.getCause() instanceof TimeoutFailure timeout && failure.getStartedEventId() <= 0 && !startedByALostWorker(timeout)) {
             return "the activity " + failure.getActivityType() + " was not started before the run's deadline: no worker with"
                     + " the agent's activities polls " + queue + "; " + register + ", and one must run";
         }
         return null;
+    }
+
+    /**
+     * Whether a worker started the timed-out activity and was lost during it (a crash at the deadline): it heartbeated,
+     * which only a started attempt does. A schedule-to-close timeout cutting a running attempt carries no started event
+     * (the in-process test server records none), so without this a worker lost during a model call at the deadline
+     * ended the run FAILED as if no worker polled the queue. Runs recorded before keep their old ending on replay.
+     */
+    private static boolean startedByALostWorker(TimeoutFailure timeout) {
+        return timeout.getLastHeartbeatDetails() != null && timeout.getLastHeartbeatDetails().getSize() > 0
+                && Workflow.getVersion("lost-worker-started-the-call", Workflow.DEFAULT_VERSION, 1) >= 1;
     }
 
     private static String messageOf(ActivityFailure failure) {
