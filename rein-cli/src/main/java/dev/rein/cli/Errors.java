@@ -1,6 +1,7 @@
 package dev.rein.cli;
 
 import dev.rein.ReinException;
+import dev.rein.internal.text.NearNames;
 import dev.rein.state.StoreConflictException;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
@@ -293,45 +294,7 @@ final class Errors {
         java.util.List<String> names = spec.subcommands().entrySet().stream()
                 .filter(entry -> !entry.getValue().getCommandSpec().usageMessage().hidden())
                 .map(java.util.Map.Entry::getKey).distinct().toList();
-        return unknownName("command", word, names, "the commands are: " + String.join(", ", names));
-    }
-
-    /**
-     * "unknown KIND 'WORD'; did you mean NAME?", naming the {@code names} at most one or two edits from {@code word}
-     * (one for a word of up to three letters; a swap of two letters is one edit; case and blanks around it aside), nearest
-     * first; else "unknown KIND 'WORD'; OTHERWISE" ({@code otherwise}: the names to choose from). The word is quoted with
-     * its control characters visible.
-     */
-    static String unknownName(String kind, String word, java.util.List<String> names, String otherwise) {
-        String typed = word.strip().toLowerCase(java.util.Locale.ROOT);
-        int limit = typed.length() <= 3 ? 1 : 2;
-        java.util.List<String> near = names.stream().filter(name -> editDistance(typed, name) <= limit)
-                .sorted(java.util.Comparator.comparingInt(name -> editDistance(typed, name)))
-                .toList();
-        String shown = Text.visible(word);
-        return near.isEmpty() ? "unknown " + kind + " '" + shown + "'; " + otherwise
-                : "unknown " + kind + " '" + shown + "'; did you mean " + String.join(" or ", near) + "?";
-    }
-
-    /** Edits (insert, delete, replace, swap of neighbours) between two words: optimal string alignment. */
-    static int editDistance(String a, String b) {
-        int[][] d = new int[a.length() + 1][b.length() + 1];
-        for (int i = 0; i <= a.length(); i++) {
-            d[i][0] = i;
-        }
-        for (int j = 0; j <= b.length(); j++) {
-            d[0][j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            for (int j = 1; j <= b.length(); j++) {
-                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-                d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
-                if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
-                    d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-                }
-            }
-        }
-        return d[a.length()][b.length()];
+        return NearNames.unknown("command", word, names, "the commands are: " + String.join(", ", names));
     }
 
     /** Errors while a command runs. */

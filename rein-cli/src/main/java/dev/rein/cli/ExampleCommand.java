@@ -97,8 +97,7 @@ final class ExampleCommand implements Callable<Integer> {
                     + "; the examples are: " + Examples.names() + " ('rein examples' describes them)");
         }
         if (Examples.find(name).isEmpty()) {
-            throw new UsageException(Errors.unknownName("example", name, Examples.list().stream().map(Examples.Info::name)
-                    .toList(), "the examples are: " + Examples.names()));
+            throw new UsageException(Examples.unknown(name));
         }
         if (trials != null && !eval) {
             throw new UsageException("--trials goes with --eval: rein example " + name + " --eval --trials " + trials);

@@ -20,6 +20,7 @@ import dev.rein.examples.orders.OrderInvestigation;
 import dev.rein.examples.sql.DataAnalysis;
 import dev.rein.examples.web.WebResearch;
 import dev.rein.examples.workflow.TriageWorkflow;
+import dev.rein.internal.text.NearNames;
 import dev.rein.model.Model;
 import dev.rein.model.ModelOption;
 import dev.rein.budget.ModelPrice;
@@ -359,11 +360,17 @@ public final class Examples {
     }
 
     /**
-     * That {@code name} is no example, and which ones there are. The name is quoted as given, not stripped: a stray
-     * space ('date ') would otherwise be quoted as the very example the message goes on to list.
+     * That {@code name} is no example: "unknown example 'ordres'; did you mean orders?" when it is one or two letters from
+     * an example's name (the rein command's rule for a misspelled command), else the list of examples. The name is quoted
+     * as given, not stripped: a stray space ('date ') would otherwise be quoted as the very example the message goes on
+     * to list.
+     *
+     * @param name a name that {@link #find} finds no example by
+     * @return the message, as {@link #run} and {@link #evaluate} print it after "rein example: "
      */
-    private static String unknown(String name) {
-        return "unknown example '" + Display.visible(String.valueOf(name), false) + "'; the examples are: " + names();
+    public static String unknown(String name) {
+        return NearNames.unknown("example", String.valueOf(name), ALL.stream().map(Example::name).toList(),
+                "the examples are: " + names());
     }
 
     /** The examples' names, in the order 'rein examples' lists them: "date, orders, ...". */

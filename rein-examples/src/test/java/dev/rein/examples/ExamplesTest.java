@@ -1,6 +1,7 @@
 package dev.rein.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rein.testkit.FakeMessagesServer;
 import dev.rein.testkit.FakeReply;
@@ -40,9 +41,24 @@ class ExamplesTest {
     @Test
     void anUnknownNameIsAUsageErrorThatListsTheExamples() {
         Captured c = new Captured();
-        assertThat(Examples.run("nope", true, c.out, c.err)).isEqualTo(Examples.USAGE);
-        assertThat(c.err()).contains("unknown example 'nope'").contains("date, orders, expense");
+        assertThat(Examples.run("nothing", true, c.out, c.err)).isEqualTo(Examples.USAGE);
+        assertThat(c.err()).contains("unknown example 'nothing'").contains("date, orders, expense");
         assertThat(c.out()).isEmpty();
+    }
+
+    /**
+     * A library caller's misspelled name gets the likely example, as the rein command's user does. Before: only the list
+     * ("unknown example 'ordres'; the examples are: date, orders, ...").
+     */
+    @Test
+    void aMisspelledNameSaysWhichExampleItIsLike() {
+        Captured run = new Captured();
+        assertThat(Examples.run("ordres", true, run.out, run.err)).isEqualTo(Examples.USAGE);
+        assertThat(run.err().strip()).isEqualTo("rein example: unknown example 'ordres'; did you mean orders?");
+        Captured evaluate = new Captured();
+        assertThat(Examples.evaluate("dtae", true, 1, evaluate.out, evaluate.err)).isEqualTo(Examples.USAGE);
+        assertThat(evaluate.err().strip()).isEqualTo("rein example: unknown example 'dtae'; did you mean date?");
+        assertThatThrownBy(() -> Examples.suite("sq")).hasMessage("unknown example 'sq'; did you mean sql?");
     }
 
     @Test

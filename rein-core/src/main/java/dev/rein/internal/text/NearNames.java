@@ -1,0 +1,51 @@
+package dev.rein.internal.text;
+
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * A name that is none of those known (a command, an option, an example): one rule for "did you mean", so the rein command
+ * and the library's callers are told alike.
+ */
+public final class NearNames {
+    private NearNames() {}
+
+    /**
+     * "unknown KIND 'WORD'; did you mean NAME?", naming the {@code names} at most one or two edits from {@code word}
+     * (one for a word of up to three letters; a swap of two letters is one edit; case and blanks around it aside), nearest
+     * first; else "unknown KIND 'WORD'; OTHERWISE" ({@code otherwise}: the names to choose from). The word is quoted with
+     * its control characters visible ({@link Controls#visible}).
+     */
+    public static String unknown(String kind, String word, List<String> names, String otherwise) {
+        String typed = word.strip().toLowerCase(Locale.ROOT);
+        int limit = typed.length() <= 3 ? 1 : 2;
+        List<String> near = names.stream().filter(name -> editDistance(typed, name) <= limit)
+                .sorted(Comparator.comparingInt(name -> editDistance(typed, name)))
+                .toList();
+        String shown = Controls.visible(word, false);
+        return near.isEmpty() ? "unknown " + kind + " '" + shown + "'; " + otherwise
+                : "unknown " + kind + " '" + shown + "'; did you mean " + String.join(" or ", near) + "?";
+    }
+
+    /** Edits (insert, delete, replace, swap of neighbours) between two words: optimal string alignment. */
+    public static int editDistance(String a, String b) {
+        int[][] d = new int[a.length() + 1][b.length() + 1];
+        for (int i = 0; i <= a.length(); i++) {
+            d[i][0] = i;
+        }
+        for (int j = 0; j <= b.length(); j++) {
+            d[0][j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            for (int j = 1; j <= b.length(); j++) {
+                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
+                if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
+                    d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+                }
+            }
+        }
+        return d[a.length()][b.length()];
+    }
+}
