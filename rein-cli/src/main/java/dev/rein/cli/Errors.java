@@ -24,8 +24,6 @@ final class Errors {
             String unknownCommand = unknownCommand(e);
             if (unknownCommand != null) {
                 message = unknownCommand;
-            } else if (e instanceof CommandLine.UnmatchedArgumentException unmatched && !unmatched.getSuggestions().isEmpty()) {
-                message += "; did you mean " + String.join(" or ", unmatched.getSuggestions()) + "?";
             } else if (e instanceof CommandLine.MissingParameterException || e instanceof CommandLine.UnmatchedArgumentException) {
                 String dashed = textTakenForAnOption(e.getCommandLine().getCommandSpec(), args);
                 // an unknown '-z' next to a goal is a mistyped option; '-5 + 3 は?' is text
@@ -35,13 +33,19 @@ final class Errors {
                     // picocli said "Missing required parameter: 'GOAL'" for 'rein run "-5 + 3 は?"', though a goal was given
                     message = "'" + dashed + "' starts with '-', so it was taken for an option; to pass it as text, put -- before it: "
                             + command + withDoubleDash(e.getCommandLine().getCommandSpec(), args, dashed);
-                } else if (e instanceof CommandLine.UnmatchedArgumentException && dashed == null) {
+                } else if (e instanceof CommandLine.UnmatchedArgumentException && dashed != null) {
+                    // picocli said "Unknown options: '--limit', '5'", the option's value taken for another option
+                    message = unknownOption(e.getCommandLine().getCommandSpec(), dashed);
+                } else if (e instanceof CommandLine.UnmatchedArgumentException unmatched) {
                     String quoted = textInQuotes(e.getCommandLine().getCommandSpec(), args);
                     if (quoted == null) {
                         quoted = optionTextInQuotes(e.getCommandLine().getCommandSpec(), args);
                     }
                     if (quoted == null) {
-                        quoted = tooMany(e.getCommandLine().getCommandSpec(), ((CommandLine.UnmatchedArgumentException) e).getUnmatched());
+                        quoted = tooMany(e.getCommandLine().getCommandSpec(), unmatched.getUnmatched());
+                    }
+                    if (quoted == null && !unmatched.getSuggestions().isEmpty()) {
+                        quoted = message + "; did you mean " + String.join(" or ", unmatched.getSuggestions()) + "?";
                     }
                     message = quoted == null ? message : quoted;
                 } else if (e instanceof CommandLine.MissingParameterException missingParameter) {
@@ -167,6 +171,18 @@ final class Errors {
         }
         return "the " + option + " " + spec.findOption(option).paramLabel() + " is one argument, but " + text.size()
                 + " words were given; put it in quotes: " + command;
+    }
+
+    /**
+     * For an argument that starts with '-' and names none of the command's options ({@code rein runs --limit 5}): "unknown
+     * option '--limit'", with the options one or two edits from it ({@link NearNames}), else the command's options, in place
+     * of picocli's "Unknown options: '--limit', '5'", which took the option's value for another option.
+     */
+    static String unknownOption(CommandLine.Model.CommandSpec spec, String arg) {
+        java.util.List<String> names = spec.options().stream().filter(option -> !option.hidden())
+                .map(CommandLine.Model.OptionSpec::longestName).distinct().toList();
+        return NearNames.unknown("option", optionName(arg), names, "the options of " + spec.qualifiedName() + " are: "
+                + String.join(", ", names));
     }
 
     /**
