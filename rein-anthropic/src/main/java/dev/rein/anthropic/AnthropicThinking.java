@@ -172,8 +172,7 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
         }
         // The thinking troubleshooting page: only Claude Sonnet 5.5 takes between_tools. Refused on the other models Rein
         // lists (the default among them), as a budget is; a model it does not list is left to the API.
-        if (!sending && type == Type.BETWEEN_TOOLS && refusesBudgets(request.model())
-                && !listed(BETWEEN_TOOLS_MODELS, request.model())) {
+        if (!sending && type == Type.BETWEEN_TOOLS && refusesBetweenTools(request.model())) {
             throw new ReinException("AnthropicThinking.betweenTools() cannot be used on " + request.model() + ": only Claude"
                     + " Sonnet 5.5 takes between_tools thinking, and the API refuses it on other models (400); use"
                     + " AnthropicThinking.adaptive() (or no thinking option) and set how much it thinks with AnthropicEffort"
@@ -278,6 +277,19 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
      */
     public static boolean refusesBudgets(String model) {
         return listed(NO_BUDGET, Objects.requireNonNull(model, "model"));
+    }
+
+    /**
+     * Whether {@code model} refuses {@link #betweenTools()} when an agent is built: a model from Claude 4.7 on
+     * ({@link #refusesBudgets}) other than Claude Sonnet 5.5, the only one that takes it (the thinking troubleshooting
+     * page), also with a date suffix. A model not listed here is left to the API.
+     *
+     * @param model a model name, as a request names it
+     * @return true when between_tools thinking on it would be a 400; use {@link #adaptive()} with {@link AnthropicEffort}
+     *     there
+     */
+    public static boolean refusesBetweenTools(String model) {
+        return refusesBudgets(model) && !listed(BETWEEN_TOOLS_MODELS, model);
     }
 
     /**

@@ -49,6 +49,22 @@ class ThinkingBudgetTest extends FakeApi {
         assertThat(AnthropicThinking.refusesBudgets("claude-opus-5-5")).isTrue();
     }
 
+    /** The rule the rein command refuses --thinking between_tools by is the one an agent is built by (a probe). */
+    @Test
+    void refusesBetweenToolsIsTheRuleAnAgentIsBuiltBy() {
+        for (String name : new String[] {AnthropicProvider.DEFAULT_MODEL, "claude-opus-5", "claude-opus-5-5-20261101"}) {
+            assertThat(AnthropicThinking.refusesBetweenTools(name)).as(name).isTrue();
+            assertThatThrownBy(() -> Agent.builder().model(model).modelName(name).modelOption(AnthropicThinking.betweenTools())
+                    .build()).as(name).isInstanceOf(ReinException.class).hasMessageContaining("only Claude Sonnet 5.5");
+        }
+        // Claude Sonnet 5.5 takes it; earlier models and models Rein does not know are left to the API
+        assertThat(AnthropicThinking.refusesBetweenTools("claude-test")).isFalse();
+        for (String name : new String[] {"claude-sonnet-5-5", "claude-sonnet-5-5-20261101", TAKES_BUDGETS}) {
+            assertThat(AnthropicThinking.refusesBetweenTools(name)).as(name).isFalse();
+            Agent.builder().model(model).modelName(name).modelOption(AnthropicThinking.betweenTools()).build();
+        }
+    }
+
     @Test
     void aBudgetBelowTheApisMinimumIsRefusedWhenTheOptionIsMade() {
         assertThatThrownBy(() -> AnthropicThinking.budget(500)).isInstanceOf(ReinException.class)

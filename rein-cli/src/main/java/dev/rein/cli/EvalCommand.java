@@ -205,7 +205,7 @@ final class EvalCommand implements Callable<Integer> {
         if (model == null || reasoning.given() == null) {
             return;
         }
-        reasoning.requireBudgetTakenBy(model, false);
+        reasoning.requireThinkingTakenBy(model, false);
         dev.rein.eval.Suite loaded;
         try {
             loaded = dev.rein.eval.file.SuiteFile.load(suite, registry);

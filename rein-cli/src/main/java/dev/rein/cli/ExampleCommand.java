@@ -84,7 +84,7 @@ final class ExampleCommand implements Callable<Integer> {
         }
         // Without --model the example runs on the provider's default (Examples: the provider of this environment).
         String modelName = model != null ? model : provider.plugin().defaultModel();
-        reasoning.requireBudgetTakenBy(modelName, model == null);
+        reasoning.requireThinkingTakenBy(modelName, model == null);
         if (suite != null) {
             reasoning.requireRoomIn(suite, modelName, null);
         }

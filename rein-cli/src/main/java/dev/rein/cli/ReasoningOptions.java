@@ -63,24 +63,35 @@ public final class ReasoningOptions {
     }
 
     /**
-     * Refuses a thinking budget ({@code --thinking N}) for a model the API refuses one on, every model from Claude 4.7 on
-     * ({@link dev.rein.anthropic.AnthropicThinking#refusesBudgets}): the run's agent would be refused when it is built,
-     * in the library's terms. Said in the options' terms, before anything starts.
+     * Refuses thinking the model is refused when the run's agent is built, in the library's terms; said here in the options'
+     * terms, before anything starts: a thinking budget ({@code --thinking N}) on every model from Claude 4.7 on
+     * ({@link dev.rein.anthropic.AnthropicThinking#refusesBudgets}), and {@code --thinking between_tools} on those of them
+     * other than Claude Sonnet 5.5 ({@link dev.rein.anthropic.AnthropicThinking#refusesBetweenTools}).
      *
      * @param modelName the model the run's requests go to
      * @param isDefault whether it is the default model (no --model given)
-     * @throws UsageException naming the budget and the model, and saying to give --thinking adaptive
+     * @throws UsageException naming the value and the model, and saying to give --thinking adaptive
      */
-    void requireBudgetTakenBy(String modelName, boolean isDefault) {
-        if (thinking == null || thinking.equals(OptionValues.Thinking.ADAPTIVE) || thinking.equals(OptionValues.Thinking.BETWEEN_TOOLS)
-                || !dev.rein.anthropic.AnthropicThinking.refusesBudgets(modelName)) {
+    void requireThinkingTakenBy(String modelName, boolean isDefault) {
+        if (thinking == null || thinking.equals(OptionValues.Thinking.ADAPTIVE)) {
             return;
         }
-        throw new UsageException("--thinking " + thinking + " is a thinking budget, and " + modelName
-                + (isDefault ? " (the default model)" : "") + " takes none: the API refuses a budget on every model from"
-                + " Claude 4.7 on (\"thinking.type.enabled\" is not supported for this model); give --thinking adaptive"
-                + " (the model decides how much to think, as its effort guides it), or leave --thinking out, or choose a"
-                + " model before Claude 4.7 with --model (e.g. claude-sonnet-4-5)");
+        String model = modelName + (isDefault ? " (the default model)" : "");
+        if (thinking.equals(OptionValues.Thinking.BETWEEN_TOOLS)) {
+            if (dev.rein.anthropic.AnthropicThinking.refusesBetweenTools(modelName)) {
+                throw new UsageException("--thinking between_tools cannot be used on " + model + ": only Claude Sonnet 5.5"
+                        + " takes between_tools thinking, and the API refuses it on other models; give --thinking adaptive (the"
+                        + " model decides how much to think, as its effort guides it), or leave --thinking out, or choose"
+                        + " Claude Sonnet 5.5 with --model claude-sonnet-5-5");
+            }
+            return;
+        }
+        if (dev.rein.anthropic.AnthropicThinking.refusesBudgets(modelName)) {
+            throw new UsageException("--thinking " + thinking + " is a thinking budget, and " + model + " takes none: the API"
+                    + " refuses a budget on every model from Claude 4.7 on (\"thinking.type.enabled\" is not supported for"
+                    + " this model); give --thinking adaptive (the model decides how much to think, as its effort guides it),"
+                    + " or leave --thinking out, or choose a model before Claude 4.7 with --model (e.g. claude-sonnet-4-5)");
+        }
     }
 
     /**

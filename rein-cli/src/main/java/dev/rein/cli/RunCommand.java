@@ -199,7 +199,7 @@ final class RunCommand implements Callable<Integer> {
         // Without --model, the chosen provider's default (the help shows REIN_PROVIDER's).
         boolean modelGiven = spec.commandLine().getParseResult().hasMatchedOption("--model");
         String modelName = modelGiven ? model : provider.plugin().defaultModel();
-        reasoning.requireBudgetTakenBy(modelName, !modelGiven);
+        reasoning.requireThinkingTakenBy(modelName, !modelGiven);
         requirePrice(modelName, provider);
         if (trace != null) {
             TraceFile.checkWritable(trace);

@@ -70,6 +70,36 @@ class ThinkingOptionTest {
         assertThat(server.requests()).isEmpty();
     }
 
+    /**
+     * between_tools on a model from Claude 4.7 on other than Claude Sonnet 5.5 is refused in the options' terms, as a
+     * budget is, for run, eval and example alike: naming the model and what to give. Before: the library's words
+     * ("AnthropicThinking.betweenTools() cannot be used on claude-sonnet-5: ...").
+     */
+    @Test
+    void betweenToolsOnAModelThatTakesNoneIsAUsageErrorInTheOptionsTerms() {
+        InProcessCli.Outcome outcome = cli.run("run", "--thinking", "between_tools", "今日から100日後は?");
+        assertThat(outcome.exitCode()).as(outcome.stderr()).isEqualTo(ExitCodes.USAGE);
+        assertThat(outcome.stderrLines()).singleElement().asString()
+                .startsWith("rein run: --thinking between_tools cannot be used on claude-sonnet-5 (the default model): only"
+                        + " Claude Sonnet 5.5 takes between_tools thinking")
+                .contains("give --thinking adaptive").contains("leave --thinking out").contains("--model claude-sonnet-5-5")
+                .doesNotContain("AnthropicThinking");
+        Path suite = Path.of("..", "docs", "eval-suite-example.yaml");
+        for (String[] args : new String[][] {{"run", "--model", "claude-opus-5", "--thinking", "between_tools", "hi"},
+                {"eval", suite.toString(), "--model", "claude-opus-5-5", "--thinking", "between_tools"},
+                {"example", "date", "--thinking", "between_tools"},
+                {"example", "date", "--eval", "--trials", "1", "--model", "claude-fable-5", "--thinking", "between_tools"}}) {
+            InProcessCli.Outcome other = cli.run(args);
+            String line = String.join(" ", args);
+            assertThat(other.exitCode()).as(line + ": " + other.stderr()).isEqualTo(ExitCodes.USAGE);
+            assertThat(other.stderrLines()).as(line).singleElement().asString()
+                    .contains("--thinking between_tools cannot be used on ").contains("only Claude Sonnet 5.5")
+                    .contains("give --thinking adaptive").doesNotContain("AnthropicThinking");
+            assertThat(other.stdout()).as(line).isEmpty();
+        }
+        assertThat(server.requestCount()).isZero();
+    }
+
     /** Claude Sonnet 4.5 takes a budget; the models from Claude 4.7 on refuse one. */
     private static final String TAKES_BUDGETS = "claude-sonnet-4-5";
 
