@@ -199,8 +199,8 @@ final class Errors {
             if (option.arity().max() == 0) {
                 return null; // a required flag: none of Rein's commands has one
             }
-            return option.longestName() + " needs its " + option.paramLabel() + ": " + described(option) + ", e.g. "
-                    + option.longestName() + " " + example(option);
+            return option.longestName() + " needs its " + option.paramLabel() + ": " + firstClause(described(option)) + " (e.g. "
+                    + option.longestName() + " " + example(option) + ")";
         }
         StringBuilder command = new StringBuilder(spec.qualifiedName());
         // the words typed after the command, then an example of each missing one: the command line to complete
@@ -261,6 +261,64 @@ final class Errors {
         // "The run id" reads on as "the run id"; "MCP servers file" stays as it is
         boolean word = text.length() > 1 && Character.isUpperCase(text.charAt(0)) && Character.isLowerCase(text.charAt(1));
         return word ? Character.toLowerCase(text.charAt(0)) + text.substring(1) : text;
+    }
+
+    /**
+     * The start of an option's description that says what it is, for a one-line message: its first sentence or clause (up
+     * to a '.' ending a sentence or a ';' outside parentheses); when that is still long, without its asides in parentheses,
+     * then up to its first ': ' ("let Claude think before answering", not the list of values the help goes on with).
+     */
+    static String firstClause(String description) {
+        String text = cutAt(description, false);
+        if (text.length() > CLAUSE) {
+            text = withoutAsides(text);
+        }
+        if (text.length() > CLAUSE) {
+            text = cutAt(text, true);
+        }
+        return text;
+    }
+
+    /** How long a clause of a description may be in a one-line message before its asides go. */
+    private static final int CLAUSE = 80;
+
+    /** {@code text} up to the end of its first sentence or a ';' (or ': ', when {@code colon}) outside parentheses. */
+    private static String cutAt(String text, boolean colon) {
+        int depth = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '(') {
+                depth++;
+            } else if (c == ')') {
+                depth = Math.max(0, depth - 1);
+            } else if (depth == 0 && (c == ';'
+                    || (c == '.' || colon && c == ':') && i + 1 < text.length() && text.charAt(i + 1) == ' '
+                    && (c == ':' || i + 2 < text.length() && Character.isUpperCase(text.charAt(i + 2))))) {
+                return text.substring(0, i).strip();
+            }
+        }
+        return text;
+    }
+
+    /** {@code text} without its asides in parentheses. */
+    private static String withoutAsides(String text) {
+        StringBuilder sb = new StringBuilder();
+        int depth = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '(') {
+                depth++;
+                // the blank before the aside goes with it
+                if (depth == 1 && !sb.isEmpty() && sb.charAt(sb.length() - 1) == ' ') {
+                    sb.setLength(sb.length() - 1);
+                }
+            } else if (c == ')' && depth > 0) {
+                depth--;
+            } else if (depth == 0) {
+                sb.append(c);
+            }
+        }
+        return sb.toString().strip();
     }
 
     /** The option an argument names: {@code --reject} of {@code --reject=wrong}. */

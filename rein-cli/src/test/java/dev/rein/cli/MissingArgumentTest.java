@@ -37,11 +37,25 @@ class MissingArgumentTest {
     @Test
     void anOptionWithoutItsValueSaysWhatToGiveWithAnExample() {
         assertThat(cli.run("approve", "run_1", "--reject").stderrLines()).containsExactly("rein approve: --reject needs its REASON:"
-                + " reject the action; the agent sees REASON as the tool result, e.g. --reject \"wrong recipient\""
-                + " (see 'rein approve --help')");
+                + " reject the action (e.g. --reject \"wrong recipient\") (see 'rein approve --help')");
         assertThat(cli.run("run", "hi", "--max-steps").stderrLines()).containsExactly("rein run: --max-steps needs its N: most model"
-                + " calls that may propose actions; the final summary call is extra (default: 15), e.g. --max-steps 10"
-                + " (see 'rein run --help')");
+                + " calls that may propose actions (e.g. --max-steps 10) (see 'rein run --help')");
+    }
+
+    /**
+     * An option with a long help description is told by its first clause, the example in parentheses. Before: the whole
+     * description, e.g. --thinking's five lines of values, models and billing, then ", e.g. --thinking adaptive".
+     */
+    @Test
+    void anOptionWithALongDescriptionIsToldByItsFirstClause() {
+        assertThat(cli.run("run", "hi", "--thinking").stderrLines()).containsExactly("rein run: --thinking needs its"
+                + " adaptive|between_tools|N: let Claude think before answering (e.g. --thinking adaptive) (see 'rein run --help')");
+        assertThat(cli.run("run", "hi", "--provider").stderrLines()).containsExactly("rein run: --provider needs its NAME: the model"
+                + " provider: anthropic or openai (e.g. --provider openai) (see 'rein run --help')");
+        assertThat(cli.run("run", "hi", "--mcp").stderrLines()).containsExactly("rein run: --mcp needs its FILE: MCP servers file:"
+                + " their tools are offered next to the agent's own (e.g. --mcp mcp.json) (see 'rein run --help')");
+        assertThat(cli.run("eval", "suite.yaml", "--mcp").stderrLines()).containsExactly("rein eval: --mcp needs its FILE: MCP servers"
+                + " file (e.g. --mcp mcp.json) (see 'rein eval --help')");
     }
 
     /**
@@ -88,7 +102,7 @@ class MissingArgumentTest {
             List<String> args = new ArrayList<>(path);
             args.add(option.longestName());
             check(args, spec.qualifiedName(), option.longestName() + " needs its " + option.paramLabel() + ": ",
-                    ", e.g. " + option.longestName() + " ");
+                    " (e.g. " + option.longestName() + " ");
             checked.add(spec.qualifiedName() + " " + option.longestName());
         }
         commandLine.getSubcommands().values().stream().distinct()
@@ -101,6 +115,8 @@ class MissingArgumentTest {
         String line = String.join(" ", args);
         assertThat(outcome.exitCode()).as(line).isEqualTo(ExitCodes.USAGE);
         assertThat(outcome.stderrLines()).as(line).singleElement().asString()
-                .startsWith(command + ": " + start).contains(example).doesNotContain("Missing required");
+                .startsWith(command + ": " + start).contains(example).doesNotContain("Missing required")
+                // a clause of the help, not all of it: the longest, --max-cost-usd's, is 209 characters with the help's name
+                .hasSizeLessThanOrEqualTo(220);
     }
 }
