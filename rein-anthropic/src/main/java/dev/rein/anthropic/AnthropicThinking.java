@@ -3,6 +3,7 @@ package dev.rein.anthropic;
 import dev.rein.ReinException;
 import dev.rein.model.ContentBlock;
 import dev.rein.model.Message;
+import dev.rein.model.ModelIds;
 import dev.rein.model.ModelOption;
 import dev.rein.model.ModelRequest;
 import dev.rein.model.RedactedThinkingBlock;
@@ -14,7 +15,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
-import java.util.regex.Pattern;
 
 /**
  * Extended thinking, sent as the Messages API's {@code thinking} parameter. Models do not think
@@ -320,9 +320,6 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
     static final Set<String> PRESERVED_THINKING = Set.of("claude-opus-5-5", "claude-sonnet-5-5",
             "claude-haiku-5-5", "claude-fable-5-1", "claude-fable-5-2", "claude-mythos-5-1", "claude-mythos-5-2");
 
-    /** A dated name of a listed model ({@code -20261015}), read as PriceTable reads one; a version is another model. */
-    private static final Pattern DATE_SUFFIX = Pattern.compile("-\\d{4}[\\d-]*");
-
     /**
      * Whether {@code request} asks the API to drop thinking blocks whose prefix changed
      * ({@code "block_binding": {"prefix_mismatch_behavior": "drop_block"}}, with {@link #BINDING_BETA}): when the
@@ -371,10 +368,9 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
         return listed(PRESERVED_THINKING, model);
     }
 
-    /** Whether {@code model} is one of {@code models}, or one of them with a date suffix. */
+    /** Whether {@code model} is one of {@code models}, or one of them with a date suffix, as PriceTable reads one. */
     private static boolean listed(Set<String> models, String model) {
-        return models.contains(model) || models.stream().anyMatch(
-                m -> model.startsWith(m + "-") && DATE_SUFFIX.matcher(model.substring(m.length())).matches());
+        return ModelIds.listed(models, model);
     }
 
     /** The same thinking, returned as {@code display} says. */

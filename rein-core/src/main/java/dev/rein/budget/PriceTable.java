@@ -1,6 +1,7 @@
 package dev.rein.budget;
 
 import dev.rein.ReinException;
+import dev.rein.model.ModelIds;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -44,7 +45,7 @@ public final class PriceTable {
 
     /**
      * The price of {@code model}: an exact entry, else that of the listed name it extends with a date
-     * ({@code -20261015}, {@code -2024-08-06}, {@code -2026}: "-", at least four digits, then digits and
+     * ({@link ModelIds#dates}: {@code -20261015}, {@code -2024-08-06}, {@code -2026}: "-", at least four digits, then digits and
      * hyphens only). A name extended otherwise is another model, often a dearer one ({@code o3-pro}
      * costs ten times {@code o3}), so it is not priced as its stem; so is one extended by a shorter
      * number, a version ({@code claude-fable-5-2} is not {@code claude-fable-5}, and costs less).
@@ -55,13 +56,10 @@ public final class PriceTable {
             return Optional.of(exact);
         }
         return prices.entrySet().stream()
-                .filter(e -> model.startsWith(e.getKey() + "-") && DATE_SUFFIX.matcher(model.substring(e.getKey().length())).matches())
+                .filter(e -> ModelIds.dates(e.getKey(), model))
                 .max((a, b) -> Integer.compare(a.getKey().length(), b.getKey().length()))
                 .map(Map.Entry::getValue);
     }
-
-    /** What a dated model id adds to its base name: a year at least, not a version number. */
-    private static final java.util.regex.Pattern DATE_SUFFIX = java.util.regex.Pattern.compile("-\\d{4}[\\d-]*");
 
     /** A copy with every entry of {@code other} added (replacing entries of the same name). */
     public PriceTable withAll(PriceTable other) {

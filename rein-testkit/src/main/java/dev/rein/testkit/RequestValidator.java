@@ -1,6 +1,7 @@
 package dev.rein.testkit;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.rein.model.ModelIds;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -122,7 +123,7 @@ final class RequestValidator {
 
     /** Whether {@code model} is Claude Sonnet 5.5 (also with a date suffix), the one model that takes {@code between_tools}. */
     private static boolean takesBetweenTools(String model) {
-        return model.equals("claude-sonnet-5-5") || model.matches("claude-sonnet-5-5-\\d{8}");
+        return ModelIds.listed(Set.of("claude-sonnet-5-5"), model);
     }
 
     /** The models that take thinking off ({@code disabled}) at effort high or below only: xhigh or max is a 400. */
@@ -143,10 +144,11 @@ final class RequestValidator {
      * say nothing of thinking there.
      */
     private static Optional<Violation> refusedByTheModel(JsonNode body, boolean countTokens) {
+        // A dated id is the model it dates, as the API's pinned snapshots are and as Rein's own tables read one.
         String model = body.path("model").asText();
         String thinking = body.path("thinking").path("type").asText("");
-        if (!countTokens && (ALWAYS_THINKING.contains(model) && thinking.equals("disabled")
-                || NO_BUDGET.contains(model) && thinking.equals("enabled"))) {
+        if (!countTokens && (ModelIds.listed(ALWAYS_THINKING, model) && thinking.equals("disabled")
+                || ModelIds.listed(NO_BUDGET, model) && thinking.equals("enabled"))) {
             return invalid(ApiErrorType.INVALID_REQUEST, "\"thinking.type." + thinking + "\" is not supported for this model."
                     + " Use \"thinking.type.adaptive\" and \"output_config.effort\" to control thinking behavior.");
         }
@@ -168,13 +170,13 @@ final class RequestValidator {
                     + " \"thinking.type.between_tools\". Use effort 'high' or below, or \"thinking.type.adaptive\".");
         }
         // Claude Opus 5's "What's new": thinking off is taken at effort high or below (the default is high).
-        if (!countTokens && OFF_ONLY_UP_TO_HIGH.contains(model) && thinking.equals("disabled")
+        if (!countTokens && ModelIds.listed(OFF_ONLY_UP_TO_HIGH, model) && thinking.equals("disabled")
                 && (effort.equals("xhigh") || effort.equals("max"))) {
             return invalid(ApiErrorType.INVALID_REQUEST, "output_config.effort '" + effort + "' is not supported when"
                     + " thinking is disabled on this model. Use effort 'high' or below, or enable thinking.");
         }
         String choice = body.path("tool_choice").path("type").asText("");
-        if (NO_FORCED_TOOL_CHOICE.contains(model) && (choice.equals("any") || choice.equals("tool"))) {
+        if (ModelIds.listed(NO_FORCED_TOOL_CHOICE, model) && (choice.equals("any") || choice.equals("tool"))) {
             return invalid(ApiErrorType.INVALID_REQUEST, "tool_choice: type \"tool\" and \"any\" are not supported for this model.");
         }
         return Optional.empty();

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rein.json.Hashing;
+import dev.rein.model.ModelIds;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -32,7 +33,7 @@ final class ThinkingBinding {
     /** The beta of the {@code block_binding} controls. */
     static final String BETA = "thinking-binding-controls-2026-08-01";
 
-    /** The models with preserved thinking, as the docs' "supported models" list them. */
+    /** The models with preserved thinking, as the docs' "supported models" list them (also with a date suffix). */
     static final Set<String> MODELS = Set.of("claude-fable-5-2", "claude-mythos-5-2", "claude-fable-5-1", "claude-mythos-5-1",
             "claude-opus-5-5", "claude-sonnet-5-5", "claude-haiku-5-5");
 
@@ -56,7 +57,7 @@ final class ThinkingBinding {
             default -> null;
         };
         JsonNode body = request.body();
-        if (message == null || !MODELS.contains(body.path("model").asText()) || !body.path("messages").isArray()) {
+        if (message == null || !ModelIds.listed(MODELS, body.path("model").asText()) || !body.path("messages").isArray()) {
             return;
         }
         byte[] prefix = null; // only for a reply that thinks
@@ -83,7 +84,7 @@ final class ThinkingBinding {
     Optional<RequestValidator.Violation> check(RecordedRequest request) {
         JsonNode body = request.body();
         JsonNode messages = body.path("messages");
-        if (bindings.isEmpty() || !MODELS.contains(body.path("model").asText()) || !messages.isArray()) {
+        if (bindings.isEmpty() || !ModelIds.listed(MODELS, body.path("model").asText()) || !messages.isArray()) {
             return Optional.empty();
         }
         Prefixes prefixes = null; // digested once, and only when a block of this server's is sent back

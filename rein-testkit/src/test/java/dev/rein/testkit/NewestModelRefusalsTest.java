@@ -156,6 +156,40 @@ class NewestModelRefusalsTest extends FakeServerTestBase {
         }
     }
 
+    /**
+     * A dated id ({@code -20261015}) is the model it dates, as Rein's own tables read one (ModelIds, which prices and
+     * rein-anthropic's thinking rules use): each refusal applies to it as to the undated name; a version number is
+     * another model ({@code claude-sonnet-5-5} is not {@code claude-sonnet-5} dated).
+     */
+    @Test
+    void aDatedIdIsRefusedAsTheModelItDates() throws Exception {
+        String off = "\"thinking.type.disabled\" is not supported for this model. Use \"thinking.type.adaptive\" and"
+                + " \"output_config.effort\" to control thinking behavior.";
+        assertRefused(api.messages(request("claude-opus-5-5-20261015", "\"thinking\":{\"type\":\"disabled\"},")), off);
+        assertRefused(api.messages(request("claude-fable-5-2026-08-01", "\"thinking\":{\"type\":\"disabled\"},")), off);
+        assertRefused(api.messages(request("claude-sonnet-5-20260630", "\"thinking\":{\"type\":\"enabled\",\"budget_tokens\":1024},")),
+                "\"thinking.type.enabled\" is not supported for this model. Use \"thinking.type.adaptive\" and"
+                        + " \"output_config.effort\" to control thinking behavior.");
+        assertRefused(api.messages(request("claude-opus-5-20260515",
+                        "\"thinking\":{\"type\":\"disabled\"},\"output_config\":{\"effort\":\"max\"},")),
+                "output_config.effort 'max' is not supported when thinking is disabled on this model."
+                        + " Use effort 'high' or below, or enable thinking.");
+        assertRefused(api.messages(request("claude-sonnet-5-5-20260929", "\"tool_choice\":{\"type\":\"any\"},")),
+                "tool_choice: type \"tool\" and \"any\" are not supported for this model.");
+        assertRefused(api.post("/v1/messages/count_tokens", request("claude-mythos-5-1-20261001", "\"tool_choice\":{\"type\":\"any\"},")),
+                "tool_choice: type \"tool\" and \"any\" are not supported for this model.");
+        assertRefused(api.messages(request("claude-sonnet-5-5-2026-09-29", "\"thinking\":{\"type\":\"disabled\"},")),
+                "\"thinking.type.disabled\" is not supported for this model. Use \"thinking.type.between_tools\" to turn off"
+                        + " thinking before the first tool call, or \"thinking.type.adaptive\" and \"output_config.effort\" to"
+                        + " control thinking behavior.");
+        server.enqueue(FakeReply.text("ok"), FakeReply.text("ok"));
+        assertThat(api.messages(request("claude-sonnet-5-5-2026-09-29", "\"thinking\":{\"type\":\"between_tools\"},"))
+                .statusCode()).isEqualTo(200);
+        assertThat(api.messages(request("claude-sonnet-5-5", "\"tool_choice\":{\"type\":\"none\"},")).statusCode())
+                .as("claude-sonnet-5-5 is a version of its own, not claude-sonnet-5 dated").isEqualTo(200);
+        assertThat(server.pendingReplies()).as("a refused request consumes no reply").isZero();
+    }
+
     @Test
     void theRefusalsAreOffWithValidation() throws Exception {
         server.validateRequests(false);

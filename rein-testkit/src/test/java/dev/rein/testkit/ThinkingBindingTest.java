@@ -43,6 +43,17 @@ class ThinkingBindingTest extends FakeServerTestBase {
                 + " `thinking.block_binding.prefix_mismatch_behavior` to \"drop_block\".");
     }
 
+    /** A dated id of a model with preserved thinking binds its thinking as the undated name does. */
+    @Test
+    void aDatedIdOfAModelThatBindsItsThinkingIsCheckedToo() throws Exception {
+        String dated = "\"model\":\"claude-opus-5-5-20261015\"";
+        server.enqueue(FakeReply.message().thinking("まず A-1", "sig_a").text("調べます").thinking("次に A-2", "sig_b")
+                .toolUse("toolu_1", "lookup", "{}").build());
+        assertThat(api.messages(FIRST.replace("\"model\":\"claude-opus-5-5\"", dated)).statusCode()).isEqualTo(200);
+        assertBound(api.messages(second("[" + TEXT + "," + B + "," + USE + "]", "").replace("\"model\":\"claude-opus-5-5\"", dated)),
+                "messages.1.content.1");
+    }
+
     @Test
     void theTurnSentBackAsItCameIsTaken() throws Exception {
         firstTurn();
