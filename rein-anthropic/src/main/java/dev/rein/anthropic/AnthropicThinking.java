@@ -35,9 +35,10 @@ import java.util.function.Predicate;
  * one of them is refused when it is built, saying to use {@link #adaptive()} and {@link AnthropicEffort}. Otherwise
  * which kind of thinking a model accepts is the API's to say: its refusal ends the call with the API's message. Models that always
  * think (Claude Opus 5.5, Sonnet 5.5, Fable 5 and 5.1, Mythos 5 and 5.1) refuse {@link #disabled()} and budgets, so an
- * agent with either on one of them is refused when it is built; that refusal, and the API's to a request built by hand,
- * also says to use {@link #adaptive()} (or no thinking option) and {@link AnthropicEffort}, or, on
- * Claude Sonnet 5.5, {@link #betweenTools()}.
+ * agent with either on one of them is refused when it is built; that refusal also says to use {@link #adaptive()} (or no
+ * thinking option) and {@link AnthropicEffort}, or, on Claude Sonnet 5.5, {@link #betweenTools()}. A request switched
+ * to such a model after the agent was built (a {@code ModelInterceptor}, a fallback) or built by hand is refused the
+ * same way before it is sent; the API's own refusal of a model Rein does not list gets the same advice.
  *
  * @param type the kind of thinking
  * @param budgetTokens for {@link Type#ENABLED} the most tokens to think with: at least 1,024 (checked
@@ -129,8 +130,9 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
      *
      * A budget is refused on a model that takes none ({@link #refusesBudgets}), thinking off on a model that always thinks
      * ({@link #ALWAYS_THINKING}), and between_tools thinking on one of those
-     * other than Claude Sonnet 5.5, the only model that takes it; these checks are made when an agent is built (a request
-     * sent later that names such a model meets the API's 400).
+     * other than Claude Sonnet 5.5, the only model that takes it; these checks are made for the agent's own model when
+     * it is built, and for the model a request names before it is sent ({@link #checkBeforeSending}: one a
+     * {@code ModelInterceptor} or a fallback switched to, or a request built by hand), so the API's 400 is not met.
      *
      * @throws ReinException for a budget on a model from Claude 4.7 on, for thinking off on a model that always thinks,
      *     for between_tools on one other than Claude Sonnet 5.5, when the budget is not below
@@ -143,40 +145,42 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
     }
 
     /**
-     * {@link #check} of a request about to be sent: its refusal of a rewritten history also says that the model was
-     * set after the agent was built (the agent's own model was checked then), by a {@code ModelInterceptor} or a
-     * fallback, or that the request was built by hand, and how to switch the thinking along with the model.
+     * {@link #check} of a request about to be sent, against the model it names: its refusals (of the thinking on that
+     * model, or with a rewritten history) also say that the model was set after the agent was built (the agent's own
+     * model was checked then), by a {@code ModelInterceptor} or a fallback, or that the request was built by hand, and
+     * how to switch the thinking along with the model.
      */
     void checkBeforeSending(ModelRequest request) {
         check(request, true);
     }
 
     private void check(ModelRequest request, boolean sending) {
-        // Refused when the agent is built; a request sent later (built by hand, a model interceptor's) meets the API's
-        // own 400, to which ErrorMapper adds the same advice.
-        if (!sending && type == Type.ENABLED && refusesBudgets(request.model())) {
-            throw new ReinException("AnthropicThinking.budget(" + budgetTokens + ") cannot be used on " + request.model()
-                    + ": the API refuses a thinking budget on every model from Claude 4.7 on (400 \"thinking.type.enabled\""
-                    + " is not supported for this model), while it takes adaptive thinking; use AnthropicThinking.adaptive()"
-                    + " (or no thinking option) and set how much it thinks with AnthropicEffort (for the rein command,"
-                    + " --thinking adaptive, or leave --thinking out)");
+        // The same refusals for the agent's own model when it is built and, before it is sent, for the model a request
+        // names (a ModelInterceptor's or a fallback's switch, or a request built by hand): Rein's words, not the API's
+        // bare 400 (whose wording the docs do not give for between_tools).
+        String model = request.model();
+        if (type == Type.ENABLED && refusesBudgets(model)) {
+            throw refused("AnthropicThinking.budget(" + budgetTokens + ")", model, sending, "the API refuses a thinking"
+                    + " budget on every model from Claude 4.7 on (400 \"thinking.type.enabled\" is not supported for this"
+                    + " model), while it takes adaptive thinking", "use AnthropicThinking.adaptive() (or no thinking option)"
+                    + " and set how much it thinks with AnthropicEffort (for the rein command, --thinking adaptive, or leave"
+                    + " --thinking out)");
         }
-        // Refused when the agent is built, as a budget is; a request sent later meets the API's 400 and ErrorMapper's advice.
-        if (!sending && type == Type.DISABLED && listed(ALWAYS_THINKING, request.model())) {
-            boolean sonnet55 = listed(BETWEEN_TOOLS_MODELS, request.model());
-            throw new ReinException("AnthropicThinking.disabled() cannot be used on " + request.model() + ": this model"
-                    + " always thinks, and the API refuses thinking off there (400 \"thinking.type.disabled\" is not supported"
-                    + " for this model); " + (sonnet55 ? "use AnthropicThinking.betweenTools() for no thinking before the first"
-                    + " tool call (for the rein command, --thinking between_tools), or " : "use ")
-                    + "AnthropicThinking.adaptive() (or no thinking option) and set how much it thinks with AnthropicEffort");
+        if (type == Type.DISABLED && listed(ALWAYS_THINKING, model)) {
+            boolean sonnet55 = listed(BETWEEN_TOOLS_MODELS, model);
+            throw refused("AnthropicThinking.disabled()", model, sending, "this model always thinks, and the API refuses"
+                    + " thinking off there (400 \"thinking.type.disabled\" is not supported for this model)", (sonnet55
+                    ? "use AnthropicThinking.betweenTools() for no thinking before the first tool call (for the rein command,"
+                    + " --thinking between_tools), or " : "use ") + "AnthropicThinking.adaptive() (or no thinking option) and"
+                    + " set how much it thinks with AnthropicEffort");
         }
         // The thinking troubleshooting page: only Claude Sonnet 5.5 takes between_tools. Refused on the other models Rein
         // lists (the default among them), as a budget is; a model it does not list is left to the API.
-        if (!sending && type == Type.BETWEEN_TOOLS && refusesBetweenTools(request.model())) {
-            throw new ReinException("AnthropicThinking.betweenTools() cannot be used on " + request.model() + ": only Claude"
-                    + " Sonnet 5.5 takes between_tools thinking, and the API refuses it on other models (400); use"
-                    + " AnthropicThinking.adaptive() (or no thinking option) and set how much it thinks with AnthropicEffort"
-                    + " (for the rein command, --thinking adaptive, or leave --thinking out)");
+        if (type == Type.BETWEEN_TOOLS && refusesBetweenTools(model)) {
+            throw refused("AnthropicThinking.betweenTools()", model, sending, "only Claude Sonnet 5.5 takes between_tools"
+                    + " thinking, and the API refuses it on other models (400)", "use AnthropicThinking.adaptive() (or no"
+                    + " thinking option) and set how much it thinks with AnthropicEffort (for the rein command, --thinking"
+                    + " adaptive, or leave --thinking out)");
         }
         // Claude Sonnet 5.5's "What's new": between_tools is taken at effort low, medium and high; xhigh or max is a 400.
         String effort = request.option(AnthropicEffort.class).map(AnthropicEffort::level).orElse("");
@@ -205,13 +209,9 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
                 throw new ReinException(kind + " cannot be used on " + request.model() + why
                         + "; use AnthropicThinking.adaptive() (or no thinking option), or leave those settings off" + cli);
             }
-            // An agent checks its own model when it is built: this one came later, or the request was built by hand.
-            throw new ReinException(kind + " cannot be sent to " + request.model() + why + ". An agent refuses this when it"
-                    + " is built for such a model, so " + request.model() + " was set on the request after that, by a"
-                    + " ModelInterceptor or a fallback (or the request was built by hand): where the request is switched to "
-                    + request.model() + ", switch its thinking too (request.withModel(\"" + request.model() + "\")"
-                    + ".withOption(AnthropicThinking.adaptive())); or use AnthropicThinking.adaptive() (or no thinking"
-                    + " option) for the agent, or leave those settings off" + cli);
+            throw new ReinException(kind + " cannot be sent to " + request.model() + why + setLater(request.model())
+                    + "; or use AnthropicThinking.adaptive() (or no thinking option) for the agent, or leave those settings off"
+                    + cli);
         }
         // With interleaved thinking the budget is the whole turn's and may exceed max tokens (the extended thinking docs).
         if (budgetTokens != null && budgetTokens >= request.maxTokens() && !AnthropicBetas.interleavedThinking(request)) {
@@ -221,6 +221,24 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
                     + " (Agent.Builder.maxTokens; an agent's default is 8192) or lower the budget (with the beta"
                     + " AnthropicBetas.of(\"interleaved-thinking-2025-05-14\") on a model that takes it, a budget may exceed max tokens)");
         }
+    }
+
+    /**
+     * The refusal of {@code kind} on {@code model}: {@code why} the API refuses it and what to use {@code instead}; for a
+     * request about to be sent, also that its model was set after the agent was built and how to switch the thinking too.
+     */
+    private static ReinException refused(String kind, String model, boolean sending, String why, String instead) {
+        return new ReinException(sending ? kind + " cannot be sent to " + model + ": " + why + setLater(model) + "; or "
+                + instead : kind + " cannot be used on " + model + ": " + why + "; " + instead);
+    }
+
+    /** Why a request's model was not checked when the agent was built, and how to switch the thinking with it. */
+    private static String setLater(String model) {
+        // An agent checks its own model when it is built: this one came later, or the request was built by hand.
+        return ". An agent refuses this when it is built for such a model, so " + model + " was set on the request after"
+                + " that, by a ModelInterceptor or a fallback (or the request was built by hand): where the request is"
+                + " switched to " + model + ", switch its thinking too (request.withModel(\"" + model + "\")"
+                + ".withOption(AnthropicThinking.adaptive()))";
     }
 
     /** Thinking with at most {@code budgetTokens} tokens ({@code {"type":"enabled","budget_tokens":n}}). */
@@ -237,7 +255,7 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
      * No thinking ({@code {"type":"disabled"}}), for a request that should not think where an agent's would. Claude
      * Opus 5 takes it at effort {@code high} or below only (its default is high); at {@code xhigh} or {@code max} it is
      * refused when the agent is built, as it is on the models that always think (Claude Opus 5.5, Sonnet 5.5, Fable 5
-     * and 5.1, Mythos 5 and 5.1), which refuse it at any effort.
+     * and 5.1, Mythos 5 and 5.1), which refuse it at any effort (and before a request switched to one of them is sent).
      */
     public static AnthropicThinking disabled() {
         return new AnthropicThinking(Type.DISABLED, null, null);
@@ -247,7 +265,7 @@ public record AnthropicThinking(Type type, Integer budgetTokens, Display display
      * Thinking only between tool calls ({@code {"type":"between_tools"}}): on Claude Sonnet 5.5, which refuses
      * {@link #disabled()}, the way to turn off thinking before the first tool call. The API refuses it at effort
      * {@code xhigh} or {@code max}, and on any other model: on the models from Claude 4.7 on ({@link #refusesBudgets})
-     * it is refused when the agent is built.
+     * it is refused when the agent is built, and before a request switched to one of them is sent.
      */
     public static AnthropicThinking betweenTools() {
         return new AnthropicThinking(Type.BETWEEN_TOOLS, null, null);

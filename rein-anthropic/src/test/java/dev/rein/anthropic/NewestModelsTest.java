@@ -29,27 +29,34 @@ class NewestModelsTest extends FakeApi {
         return catchThrowableOfType(ModelException.class, () -> call(request));
     }
 
+    /**
+     * A model Rein lists is refused before anything is sent (SwitchedModelThinkingTest); the API's own refusal, of a model
+     * Rein does not list (a newer one), gets the same advice after the API's words.
+     */
     @Test
     void thinkingOffOrWithABudgetOnAModelThatAlwaysThinksSaysToUseAdaptiveThinkingAndEffort() {
         for (AnthropicThinking thinking : List.of(AnthropicThinking.disabled(), AnthropicThinking.budget(1024))) {
-            ModelException e = refusal(dev.rein.model.ModelRequest.builder("claude-opus-5-5").maxTokens(2000)
+            String type = thinking.type().name().toLowerCase(java.util.Locale.ROOT);
+            String api = "\"thinking.type." + type + "\" is not supported for this model. Use \"thinking.type.adaptive\" and"
+                    + " \"output_config.effort\" to control thinking behavior.";
+            server.enqueue(FakeReply.error(dev.rein.testkit.ApiErrorType.INVALID_REQUEST, api));
+            ModelException e = refusal(dev.rein.model.ModelRequest.builder("claude-opus-6").maxTokens(2000)
                     .addMessage(dev.rein.model.Message.user("hi")).option(thinking));
             assertThat(e.kind()).isEqualTo(Kind.INVALID_REQUEST);
             assertThat(e.retryable()).isFalse();
-            String type = thinking.type().name().toLowerCase(java.util.Locale.ROOT);
-            assertThat(e.getMessage()).isEqualTo("\"thinking.type." + type + "\" is not supported for this model. Use"
-                    + " \"thinking.type.adaptive\" and \"output_config.effort\" to control thinking behavior."
+            assertThat(e.getMessage()).isEqualTo(api
                     + (type.equals("disabled") ? ErrorMapper.ALWAYS_THINKS_ADVICE : ErrorMapper.NO_BUDGET_ADVICE));
         }
         assertThat(ErrorMapper.ALWAYS_THINKS_ADVICE).contains("AnthropicThinking.adaptive()").contains("AnthropicEffort")
                 .contains("--thinking");
+        assertThat(server.requests()).hasSize(2);
     }
 
     /**
      * The thinking troubleshooting docs: every model from Claude 4.7 on refuses a budget, also those that may think
      * less or not at all (Claude Sonnet 5, Opus 5): the refusal says to use adaptive thinking and effort, not that the
      * model always thinks. (An agent with a budget on such a model is refused when it is built: ThinkingBudgetTest; a
-     * request built by hand meets the API's refusal, which the fake server gives as the API does.)
+     * request built by hand, before it is sent.)
      */
     @Test
     void aBudgetRefusedByAModelThatMayStillTurnThinkingOffSaysToUseAdaptiveThinkingNotThatItAlwaysThinks() {
@@ -59,6 +66,14 @@ class NewestModelsTest extends FakeApi {
                 .addMessage(dev.rein.model.Message.user("hi")).option(AnthropicThinking.budget(2000)));
 
         assertThat(e.kind()).isEqualTo(Kind.INVALID_REQUEST);
+        assertThat(e.getMessage()).contains("\"thinking.type.enabled\" is not supported for this model").doesNotContain("always thinks")
+                .contains("every model from Claude 4.7 on").contains("AnthropicThinking.adaptive()").contains("AnthropicEffort")
+                .contains("--thinking adaptive");
+        assertThat(server.requests()).as("refused before it was sent").isEmpty();
+        // the API's own words, for a model Rein does not list
+        server.enqueue(FakeReply.error(dev.rein.testkit.ApiErrorType.INVALID_REQUEST, api));
+        e = refusal(dev.rein.model.ModelRequest.builder("claude-sonnet-6").maxTokens(4000)
+                .addMessage(dev.rein.model.Message.user("hi")).option(AnthropicThinking.budget(2000)));
         assertThat(e.getMessage()).startsWith(api).doesNotContain("always thinks")
                 .contains("takes no thinking budget").contains("AnthropicThinking.adaptive()").contains("AnthropicEffort")
                 .contains("--thinking adaptive");

@@ -159,8 +159,9 @@ class PreservedThinkingTest extends FakeApi {
 
     @Test
     void aRequestBuiltByHandWithARewrittenHistoryAndABudgetIsRefusedBeforeItIsSent() {
-        ModelRequest request = ModelRequest.builder("claude-haiku-5-5").maxTokens(8_000).addMessage(Message.user("注文は?"))
-                .option(AnthropicThinking.budget(2_000)).option(new RewrittenHistory(List.of("memory_recall"))).build();
+        // between_tools: a budget on these models is refused first, as no model from Claude 4.7 on takes one
+        ModelRequest request = ModelRequest.builder("claude-sonnet-5-5").maxTokens(8_000).addMessage(Message.user("注文は?"))
+                .option(AnthropicThinking.betweenTools()).option(new RewrittenHistory(List.of("memory_recall"))).build();
 
         server.enqueue(FakeReply.text("unused"));
         assertThatThrownBy(() -> call(request)).isInstanceOfSatisfying(ModelException.class, e -> {
@@ -178,27 +179,25 @@ class PreservedThinkingTest extends FakeApi {
      */
     @Test
     void aStepSwitchedToAModelThatBindsItsThinkingIsRefusedSayingWhatToChange() {
-        server.enqueue(FakeReply.message().thinking("まず A-1", "sig_a1").toolUse("toolu_1", "lookup", "{\"id\":\"A-1\"}").build(),
-                FakeReply.text("unused"));
-        ModelInterceptor switchSecondStep = new ModelInterceptor() {
-            private int calls;
-
+        server.enqueue(FakeReply.text("unused"));
+        ModelInterceptor switchToSonnet55 = new ModelInterceptor() {
             @Override
             public ModelResponse intercept(ModelCall call, Chain chain) throws ModelException, InterruptedException {
-                return chain.proceed(calls++ == 0 ? call : call.withRequest(call.request().withModel("claude-opus-5-5")));
+                return chain.proceed(call.withRequest(call.request().withModel("claude-sonnet-5-5")));
             }
         };
-        // Claude Sonnet 4.5 takes a budget (the models from Claude 4.7 on refuse one) and does not bind its thinking.
+        // Claude Sonnet 4.5, before Claude 4.7, is left to the API, so the agent is built (between_tools with the
+        // rewrite). (A budget switched to one of these models is refused first: none from Claude 4.7 on takes one.)
         RunResult result = Agent.builder().model(model).modelName("claude-sonnet-4-5").tools(lookup())
-                .modelOption(AnthropicThinking.budget(2_000)).stateInPrompt(StateInPrompt.STATE_ONLY)
-                .modelInterceptor(switchSecondStep).build().run("A-1 は?");
+                .modelOption(AnthropicThinking.betweenTools()).stateInPrompt(StateInPrompt.STATE_ONLY)
+                .modelInterceptor(switchToSonnet55).build().run("A-1 は?");
 
         assertThat(result.status()).isEqualTo(RunStatus.FAILED);
-        assertThat(server.requests()).hasSize(1);
+        assertThat(server.requests()).isEmpty();
         assertThat(result.message())
-                .contains("AnthropicThinking.budget(2000) cannot be sent to claude-opus-5-5").contains("stateInPrompt")
+                .contains("AnthropicThinking.betweenTools() cannot be sent to claude-sonnet-5-5").contains("stateInPrompt")
                 .contains("bound to a different conversation")
-                .contains("claude-opus-5-5 was set on the request after that, by a ModelInterceptor or a fallback")
-                .contains("request.withModel(\"claude-opus-5-5\").withOption(AnthropicThinking.adaptive())");
+                .contains("claude-sonnet-5-5 was set on the request after that, by a ModelInterceptor or a fallback")
+                .contains("request.withModel(\"claude-sonnet-5-5\").withOption(AnthropicThinking.adaptive())");
     }
 }
