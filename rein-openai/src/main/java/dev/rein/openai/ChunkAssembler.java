@@ -59,6 +59,14 @@ final class ChunkAssembler {
 
     /** The server the response comes from ({@link Origin}), kept with the fields only it wants back; may be null. */
     private final String origin;
+    /** The model the request named, whose family tells how to read the content before a chunk names one; may be null. */
+    private final String requested;
+    /**
+     * A MiniMax model's content, whose leading think block is its reasoning ({@link InlineThink}); null for any other
+     * model, and until the first content tells which it is.
+     */
+    private InlineThink inlineThink;
+    private boolean contentSeen;
 
     /** @param requestId the response's {@code x-request-id}, for the failures it reports; may be null */
     ChunkAssembler(StreamObserver observer, String requestId) {
@@ -70,9 +78,19 @@ final class ChunkAssembler {
      * @param origin the server the response comes from ({@link Origin#of}); may be null
      */
     ChunkAssembler(StreamObserver observer, String requestId, String origin) {
+        this(observer, requestId, origin, null);
+    }
+
+    /**
+     * @param requestId the response's {@code x-request-id}, for the failures it reports; may be null
+     * @param origin the server the response comes from ({@link Origin#of}); may be null
+     * @param requested the model the request named; may be null
+     */
+    ChunkAssembler(StreamObserver observer, String requestId, String origin, String requested) {
         this.observer = observer;
         this.requestId = requestId;
         this.origin = origin;
+        this.requested = requested;
     }
 
     /** How many chunks arrived so far. */
@@ -122,8 +140,19 @@ final class ChunkAssembler {
         }
         String content = text(delta.get("content"));
         if (!content.isEmpty()) {
-            text.append(content);
-            observer.onTextDelta(content);
+            if (!contentSeen) {
+                contentSeen = true;
+                // MiniMax's API (without its non-standard reasoning_split) and servers that leave the model's output as it
+                // is put a MiniMax model's thinking at the start of content, in think tags: not the answer.
+                if ("minimax".equals(family(requested))) {
+                    inlineThink = new InlineThink();
+                }
+            }
+            if (inlineThink == null) {
+                text(content);
+            } else {
+                inline(inlineThink.accept(content));
+            }
         }
         JsonNode reasoned = delta.get(ReasoningContent.REASONING_CONTENT);
         String thought = "";
@@ -189,6 +218,27 @@ final class ChunkAssembler {
             // The legacy functions API: one call per message, without index or id.
             toolCallDelta(0, generatedId(0), functionCall);
         }
+    }
+
+    private void text(String content) {
+        if (!content.isEmpty()) {
+            text.append(content);
+            observer.onTextDelta(content);
+        }
+    }
+
+    /** What a MiniMax model's content released: its thinking heard as thinking, the rest as answer text. */
+    private void inline(InlineThink.Parts parts) {
+        if (!parts.thinking().isEmpty()) {
+            observer.onThinkingDelta(parts.thinking());
+        }
+        text(parts.text());
+    }
+
+    /** The family ({@link Origin#family}) of the model a chunk named, else of {@code fallback}. */
+    private String family(String fallback) {
+        String family = Origin.family(origin, model);
+        return family != null ? family : Origin.family(origin, fallback);
     }
 
     /**
@@ -310,6 +360,9 @@ final class ChunkAssembler {
                     + finishReason + ": the server stopped generating it before the end", true, null, requestId, null);
         }
         announceReady(-1);
+        if (inlineThink != null) {
+            inline(inlineThink.finish());
+        }
         List<ContentBlock> content = new ArrayList<>();
         if (!text.isEmpty()) {
             content.add(new TextBlock(text.toString()));
@@ -319,8 +372,11 @@ final class ChunkAssembler {
         }
         OpaqueBlock reasoned = details.keep(origin);
         // The family of the model the server names, else of the one asked for (a gateway's alias names none).
-        String family = Origin.family(origin, model);
-        family = family != null ? family : Origin.family(origin, fallbackModel);
+        String family = family(requested != null ? requested : fallbackModel);
+        if (inlineThink != null && inlineThink.found()) {
+            // kept with the block as it came: MiniMax asks for the content back with its think tags, "preserved completely"
+            content.add(ReasoningContent.keepInline(inlineThink.thinking(), inlineThink.prefix(), origin, family));
+        }
         // The plain reasoning goes back only to a family that wants it (ReasoningContent), so it is kept only for one: a
         // response of only reasoning from another model (Groq's, Qwen3 on vLLM) stays a turn without content, as it was.
         // OpenRouter's reasoning_details carry what its plain reasoning says, and go back instead.

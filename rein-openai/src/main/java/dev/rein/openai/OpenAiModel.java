@@ -227,7 +227,7 @@ public final class OpenAiModel implements Model, ModelDefaults, AutoCloseable {
         try (HttpResponseFor<StreamResponse<ChatCompletionChunk>> raw =
                      client.chat().completions().withRawResponse().createStreaming(params)) {
             requestId = raw.headers().values("x-request-id").stream().findFirst().orElse(null);
-            ChunkAssembler assembler = new ChunkAssembler(observer, requestId, origin);
+            ChunkAssembler assembler = new ChunkAssembler(observer, requestId, origin, request.model());
             String contentType = String.join(", ", raw.headers().values("content-type"));
             InputStream body = new BufferedInputStream(raw.body());
             if (isJsonDocument(body)) {

@@ -40,8 +40,8 @@ final class Origin {
 
     /**
      * The model family of a server and model whose thinking mode wants its reasoning back on a tool-call turn wherever it
-     * is served ("deepseek", "moonshot", "glm", "minimax"), or null: known by the host of DeepSeek's and Moonshot's own
-     * APIs, else by the model's name (its last path segment, as gateways and vLLM name it: deepseek-ai/DeepSeek-V3.1,
+     * is served ("deepseek", "moonshot", "glm", "minimax"), or null: known by the host of DeepSeek's, Moonshot's and
+     * MiniMax's own APIs, else by the model's name (its last path segment, as gateways and vLLM name it: deepseek-ai/DeepSeek-V3.1,
      * zai-org/GLM-4.6, MiniMaxAI/MiniMax-M2). GLM's interleaved thinking (Z.ai's guide: thinking "returned together with
      * the tool results", since GLM-4.5) and MiniMax-M2's (MiniMax's tool-use guide: the complete assistant message goes
      * back "to maintain the continuity of the reasoning chain") ask for it as DeepSeek and Kimi do; Qwen3's model card
@@ -59,6 +59,9 @@ final class Origin {
         }
         if (host.endsWith("moonshot.ai") || host.endsWith("moonshot.cn") || host.equals("kimi.com") || host.endsWith(".kimi.com")) {
             return "moonshot";
+        }
+        if (isMiniMaxApi(origin)) {
+            return "minimax"; // its own API serves only its models, whatever a name (a dated alias) says
         }
         if (model == null) {
             return null;

@@ -22,6 +22,10 @@ import java.util.List;
  * (its tool-use guide: the thinking goes back in {@code content}'s think tags, or with {@code reasoning_split} in {@code
  * reasoning_details}): reasoning another host sent goes there as one {@code reasoning.text} block of {@code
  * reasoning_details}.
+ *
+ * <p>A MiniMax model's reasoning read from the start of its {@code content} ({@link InlineThink}) is kept with its think
+ * block as it came ({@value #FIELD} {@value #CONTENT}), which goes back at the start of the content to MiniMax's API, as
+ * its guide asks ("must be preserved completely"); to another host of the family its text goes as above.
  */
 final class ReasoningContent {
     static final String TYPE = "openai_reasoning_content";
@@ -35,12 +39,22 @@ final class ReasoningContent {
      * of {@code reasoning.text} blocks ({@link Echo#wire}); it documents no {@code reasoning_content}.
      */
     static final String REASONING_DETAILS = "reasoning_details";
+    /**
+     * The field of a kept block whose text came at the start of {@code content}, in think tags (a MiniMax model's, see
+     * {@link InlineThink}), and goes back there.
+     */
+    static final String CONTENT = "content";
+    /** The key of the think block as it came in a kept block of field {@value #CONTENT}, tags and white space included. */
+    static final String THINK = "think";
 
     /** What goes back on an assistant message: the field and its text. */
     record Echo(String field, String text) {
         /** Puts the text on an assistant message in its field: as a string, or as one {@code reasoning.text} block. */
         void wire(ObjectNode message) {
-            if (REASONING_DETAILS.equals(field)) {
+            if (CONTENT.equals(field)) {
+                // before the answer, as the model wrote it; a message of only tool calls has null content
+                message.put(CONTENT, text + message.path(CONTENT).asText(""));
+            } else if (REASONING_DETAILS.equals(field)) {
                 message.putArray(REASONING_DETAILS).addObject().put("type", "reasoning.text").put("text", text);
             } else {
                 message.put(field, text);
@@ -75,6 +89,17 @@ final class ReasoningContent {
     }
 
     /**
+     * The block to keep with a response whose {@code content} began with its reasoning in think tags ({@link
+     * InlineThink}): {@code text} the reasoning, {@code think} the block verbatim, which goes back before the answer to
+     * the server that sent it (MiniMax: "must be preserved completely").
+     */
+    static OpaqueBlock keepInline(String text, String think, String origin, String family) {
+        OpaqueBlock kept = keep(text, REASONING_CONTENT, origin, family);
+        ObjectNode json = kept.json().deepCopy().put(FIELD, CONTENT).put(THINK, think);
+        return new OpaqueBlock(TYPE, json);
+    }
+
+    /**
      * The kept reasoning of a message to send to the server at {@code origin}, serving a model of {@code family} ({@link
      * Origin#family}; null: none), with the field to send it in; null when there is none or it does not go there.
      */
@@ -84,6 +109,14 @@ final class ReasoningContent {
                 continue;
             }
             String text = o.json().path(REASONING_CONTENT).asText();
+            if (CONTENT.equals(o.json().path(FIELD).asText(null)) && o.json().path(THINK).isTextual()) {
+                // back in content as it came, to that server or MiniMax's own API; to another host of the family as its
+                // reasoning field
+                String think = o.json().path(THINK).asText();
+                return Origin.echoTo(o, origin) || Origin.echoTo(o, origin, family) && Origin.isMiniMaxApi(origin)
+                        ? new Echo(CONTENT, think)
+                        : Origin.echoTo(o, origin, family) ? new Echo(elsewhere(origin), text) : null;
+            }
             if (!REASONING.equals(o.json().path(FIELD).asText(null))) {
                 return Origin.echoTo(o, origin) ? new Echo(REASONING_CONTENT, text)
                         : Origin.echoTo(o, origin, family) ? new Echo(elsewhere(origin), text) : null;

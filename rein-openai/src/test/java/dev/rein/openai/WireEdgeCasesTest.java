@@ -269,7 +269,7 @@ class WireEdgeCasesTest extends FakeChat {
         }
     }
 
-    private static JsonNode body(String baseUrl, String modelName, List<dev.rein.model.Message> history) {
+    static JsonNode body(String baseUrl, String modelName, List<dev.rein.model.Message> history) {
         try (OpenAiModel google = OpenAiModel.builder().baseUrl(baseUrl).apiKey("key").environment(name -> null).build()) {
             return com.openai.core.ObjectMappers.jsonMapper().valueToTree(google.requests().body(dev.rein.model.ModelRequest
                     .builder(modelName).maxTokens(256).messages(history).tools(List.of(tool("search"))).build()));
