@@ -164,6 +164,11 @@ final class ChunkAssembler {
             thought = delta.path(ReasoningContent.REASONING).asText();
             namedReasoning.append(thought);
         }
+        if (thought.isEmpty()) {
+            // Reasoning sent only as reasoning_details (MiniMax's with reasoning_split, a gateway's): the readable text of
+            // its fragments. OpenRouter sends the plain reasoning beside them, heard above, not twice.
+            thought = ReasoningDetails.readable(delta);
+        }
         if (!thought.isEmpty()) {
             // the model's thinking, for a live view, as Anthropic's thinking blocks; kept or not (a family that wants none back)
             observer.onThinkingDelta(thought);

@@ -52,6 +52,24 @@ final class ReasoningDetails {
         }
     }
 
+    /**
+     * The readable reasoning of a delta's (or a whole message's) {@code reasoning_details}: the {@code text} of its {@code
+     * reasoning.text} fragments and the {@code summary} of its {@code reasoning.summary} ones, in order; an encrypted
+     * block has none. Empty when there is none.
+     */
+    static String readable(JsonNode delta) {
+        StringBuilder text = new StringBuilder();
+        for (JsonNode fragment : delta.path("reasoning_details")) {
+            String type = fragment.path("type").asText("");
+            JsonNode part = type.equals("reasoning.text") ? fragment.get("text")
+                    : type.equals("reasoning.summary") ? fragment.get("summary") : null;
+            if (part != null && part.isTextual()) {
+                text.append(part.asText());
+            }
+        }
+        return text.toString();
+    }
+
     /** The block a fragment continues: the one with its index and type; none for a fragment without an index. */
     private ObjectNode sameBlock(ObjectNode fragment) {
         if (!fragment.path("index").isIntegralNumber()) {

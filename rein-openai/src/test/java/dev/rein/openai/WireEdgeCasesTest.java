@@ -609,6 +609,43 @@ class WireEdgeCasesTest extends FakeChat {
         assertThat(response.content()).containsExactly(new dev.rein.model.TextBlock("晴れ"));
     }
 
+    /**
+     * Reasoning sent only in {@code reasoning_details} (MiniMax's API with {@code reasoning_split}, a gateway passing
+     * them on: {@code [{"type":"reasoning.text","text":...}]}, OpenRouter's {@code reasoning.summary}) reaches the observer
+     * as thinking, fragment by fragment; an encrypted block has nothing to read. OpenRouter's plain {@code reasoning}
+     * beside its details is heard once, not twice. It never reached the observer.
+     */
+    @Test
+    void reasoningSentOnlyInReasoningDetailsReachesTheObserverAsThinking() throws Exception {
+        server.enqueue(new ChatReply.Malformed(events(
+                chunk("[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\",\"reasoning_details\":"
+                        + "[{\"type\":\"reasoning.text\",\"id\":\"r1\",\"format\":\"MiniMax-response-v1\",\"index\":0,"
+                        + "\"text\":\"天気を\"}]},\"finish_reason\":null}]").replace("\"model\":\"m\"", "\"model\":\"MiniMax-M2\""),
+                chunk("[{\"index\":0,\"delta\":{\"reasoning_details\":[{\"type\":\"reasoning.text\",\"index\":0,"
+                        + "\"text\":\"調べる。\"}]},\"finish_reason\":null}]"),
+                chunk("[{\"index\":0,\"delta\":{\"reasoning_details\":[{\"type\":\"reasoning.summary\",\"index\":1,"
+                        + "\"summary\":\"要約\"},{\"type\":\"reasoning.encrypted\",\"index\":2,\"data\":\"eyJ\"}]},"
+                        + "\"finish_reason\":null}]"),
+                chunk("[{\"index\":0,\"delta\":{\"content\":\"晴れ\"},\"finish_reason\":\"stop\"}]"),
+                "[DONE]")));
+        ModelResponse response = call(dev.rein.model.ModelRequest.builder("MiniMax-M2").maxTokens(256)
+                .addMessage(dev.rein.model.Message.user("x")));
+        assertThat(stream.events).containsExactly("thinking:天気を", "thinking:調べる。", "thinking:要約", "text:晴れ");
+        assertThat(response.text()).isEqualTo("晴れ");
+
+        // OpenRouter: the plain reasoning and the details carry the same text
+        stream.events.clear();
+        server.enqueue(new ChatReply.Malformed(events(
+                chunk("[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\",\"reasoning\":\"考える。\","
+                        + "\"reasoning_details\":[{\"type\":\"reasoning.text\",\"index\":0,\"text\":\"考える。\"}]},"
+                        + "\"finish_reason\":null}]"),
+                chunk("[{\"index\":0,\"delta\":{\"content\":\"晴れ\"},\"finish_reason\":\"stop\"}]"),
+                "[DONE]")));
+        call(dev.rein.model.ModelRequest.builder("anthropic/claude-sonnet-4.5").maxTokens(256)
+                .addMessage(dev.rein.model.Message.user("x")));
+        assertThat(stream.events).containsExactly("thinking:考える。", "text:晴れ");
+    }
+
     /** A server between the two names sends both with the same text: read once, echoed under the older name as before. */
     @Test
     void aDeltaWithBothReasoningFieldsIsReadOnce() throws Exception {
