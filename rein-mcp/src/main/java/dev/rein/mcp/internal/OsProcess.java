@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -31,6 +32,9 @@ public final class OsProcess implements ServerProcess {
      */
     private static final long STDIN_GRACE_MILLIS = 2000;
     private static final long GRACE_MILLIS = 2000;
+
+    /** Whether processes can be read in /proc (Linux). */
+    private static final boolean PROC = Files.isDirectory(Path.of("/proc/self"));
 
     private final Process process;
 
@@ -89,6 +93,32 @@ public final class OsProcess implements ServerProcess {
     }
 
     /**
+     * Whether {@code process} has ended: gone, or (on Linux) a zombie, which has exited and only waits
+     * for its parent to reap it. A server's child whose server exited first has another parent (PID 1
+     * or a subreaper), which alone can reap it; {@link ProcessHandle#isAlive()} takes it for alive
+     * until then.
+     */
+    static boolean ended(ProcessHandle process) {
+        if (!process.isAlive()) {
+            return true;
+        }
+        if (!PROC) {
+            return false; // not Linux: isAlive() is all there is
+        }
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"));
+            // "PID (COMMAND) STATE ...": the command may hold spaces and parentheses, the state follows the last ')'
+            int end = stat.lastIndexOf(')');
+            char state = end >= 0 && end + 2 < stat.length() ? stat.charAt(end + 2) : '?';
+            return state == 'Z' || state == 'X';
+        } catch (java.nio.file.NoSuchFileException e) {
+            return true; // reaped since isAlive()
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /**
      * As the MCP specification asks: close stdin, wait for it to exit, then SIGTERM, then SIGKILL.
      * Its descendants get SIGTERM, then SIGKILL after the grace period, also when it exited on its own.
      */
@@ -117,7 +147,7 @@ public final class OsProcess implements ServerProcess {
         for (ProcessHandle child : List.copyOf(descendants)) {
             child.descendants().forEach(descendants::add);
         }
-        descendants.removeIf(child -> !child.isAlive());
+        descendants.removeIf(OsProcess::ended);
         descendants.forEach(ProcessHandle::destroy);
         if (!exited) {
             process.destroy();
@@ -128,10 +158,14 @@ public final class OsProcess implements ServerProcess {
                 process.destroyForcibly();
                 process.waitFor(GRACE_MILLIS, TimeUnit.MILLISECONDS);
             }
+            // Polled, not ProcessHandle.onExit(): for a process that is not the JVM's child that polls every 300 ms and
+            // more, and takes a zombie for a live process, so a child that ended at SIGTERM at once held closing until its
+            // new parent (PID 1, which on some hosts reaps only about once a second) reaped it.
             for (ProcessHandle child : descendants) {
-                try {
-                    child.onExit().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-                } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                while (!ended(child) && System.nanoTime() < deadline) {
+                    Thread.sleep(10);
+                }
+                if (!ended(child)) {
                     child.destroyForcibly();
                 }
             }

@@ -62,6 +62,28 @@ class OsProcessTest {
         }
     }
 
+    @Test
+    void closingReturnsOnceTheChildrenHaveExitedNotWhenTheirNewParentReapsThem(@TempDir Path dir) throws Exception {
+        // Before, a child of a server that had exited on its own was waited for with ProcessHandle.onExit(), which takes a
+        // zombie for a live process and, for a process that is not the JVM's child, polls every 300 ms and more: the child
+        // ended at SIGTERM at once, but its new parent (PID 1, which on some hosts reaps only about once a second) left it a
+        // zombie, and closing took 1.4-2 s, its whole grace period, for a server already gone.
+        String script = "sleep 60 & echo $! > childpid; cat > /dev/null";
+        ServerProcess process = OsProcess.start(new McpServerConfig.Stdio("sh", List.of("-c", script), Map.of(), dir));
+        try {
+            awaitFile(dir.resolve("childpid"));
+            Thread.sleep(100); // the child runs
+            long start = System.nanoTime();
+            process.destroy();
+            long millis = (System.nanoTime() - start) / 1_000_000;
+            assertThat(ended(dir.resolve("childpid"))).as("the child got SIGTERM and has ended").isTrue();
+            assertThat(process.onExit()).as("the server itself is reaped").isDone();
+            assertThat(millis).as("closing took %d ms", millis).isLessThan(700);
+        } finally {
+            kill(dir.resolve("childpid"));
+        }
+    }
+
     /** Whether the process whose pid {@code pidFile} holds has ended: gone, or a zombie its new parent has not reaped yet. */
     private static boolean ended(Path pidFile) throws java.io.IOException {
         Path stat = Path.of("/proc", Files.readString(pidFile).strip(), "stat");
