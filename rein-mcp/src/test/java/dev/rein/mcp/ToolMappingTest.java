@@ -514,6 +514,15 @@ class ToolMappingTest {
         cases.put(Map.of("content", "done"), "with \"content\" \"done\", where the protocol requires an array of content blocks");
         cases.put(Map.of("content", List.of(), "structuredContent", List.of(1, 2)),
                 "with \"structuredContent\" [1,2], where the protocol requires an object");
+        // Before, an answer without "content" (which CallToolResult requires, schema 2025-11-25) was taken for one that
+        // said nothing: the model got an empty result from an answer that was not what the protocol defines.
+        cases.put(Map.of(), "with {} without \"content\", which the protocol requires (an array of content blocks, [] for none)");
+        cases.put(Map.of("structuredContent", Map.of("a", 1)), "with {\"structuredContent\":{\"a\":1}} without \"content\", which"
+                + " the protocol requires (an array of content blocks, [] for none)");
+        java.util.Map<String, Object> contentNull = new java.util.HashMap<>();
+        contentNull.put("content", null);
+        contentNull.put("isError", true);
+        cases.put(contentNull, "with \"content\" null, where the protocol requires an array of content blocks");
         try (McpToolset mcp = start("", script)) {
             for (var c : cases.entrySet()) {
                 answer.set(c.getKey());

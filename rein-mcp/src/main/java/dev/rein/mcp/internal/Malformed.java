@@ -15,7 +15,7 @@ import java.util.function.Consumer;
  * under advice about its command, and one bad result restarted a server that had answered.
  * Instead, a bad tool entry becomes a placeholder carrying what is wrong with it: Rein refuses it
  * at start naming tool and field (unless it is denied), and leaves it out of a later listing. A
- * bad result (a wrongly typed field, or a content block without a field its type requires) becomes
+ * bad result (a wrongly typed field, no {@code content}, or a content block without a field its type requires) becomes
  * a placeholder error result that the call reports, naming the field, and the server is kept. A bad {@code initialize} answer is refused ({@link Answer}), naming the field.
  * The note travels in {@code _meta} under {@link #META}; a server's own value there is dropped, so
  * a server cannot pass a well-formed answer off as malformed.
@@ -177,15 +177,21 @@ final class Malformed {
             return "an answer that is " + show(data) + ", not an object";
         }
         Object content = result.get("content");
-        if (content != null && !(content instanceof List<?>)) {
+        if (content == null) {
+            // CallToolResult requires it (schema 2025-11-25, as every revision before), [] when there is nothing to
+            // show; the Python SDK refuses an answer without it too. (The TypeScript SDK's schema takes it as [],
+            // a leftover of a draft that let a tool with an output schema leave it out.) Taken as [], the model was
+            // told the tool returned nothing.
+            return result.containsKey("content") ? "\"content\" null, where the protocol requires an array of content blocks"
+                    : show(result) + " without \"content\", which the protocol requires (an array of content blocks, [] for none)";
+        }
+        if (!(content instanceof List<?> blocks)) {
             return "\"content\" " + show(content) + ", where the protocol requires an array of content blocks";
         }
-        if (content instanceof List<?> blocks) {
-            for (int i = 0; i < blocks.size(); i++) {
-                String problem = blockProblem(blocks.get(i), "content[" + i + "]");
-                if (problem != null) {
-                    return problem;
-                }
+        for (int i = 0; i < blocks.size(); i++) {
+            String problem = blockProblem(blocks.get(i), "content[" + i + "]");
+            if (problem != null) {
+                return problem;
             }
         }
         Object isError = result.get("isError");
