@@ -50,6 +50,141 @@ class StreamableHttpTest {
         }
     }
 
+    @Test
+    void aCallWhoseResponseStreamIsCutAfterItsEventIdIsResumedWithLastEventIdAndGetsItsAnswer() throws Exception {
+        // Probe (passed at once): SSE resumption (transports, 2025-11-25) against the real server and its event store.
+        int port = startEverything();
+        try (CuttingProxy proxy = new CuttingProxy(port);
+                McpToolset mcp = McpToolset.start(McpConfig.parse("{\"mcpServers\": {\"everything\": {\"url\":"
+                        + " \"http://127.0.0.1:" + proxy.port() + "/mcp\"}}}", "test", Map.of()))) {
+            proxy.cutAfterNextEventId = true;
+            // Its answer comes 0.2 s after the stream's priming event, before Rein resumes (after 1 s, as no retry is set):
+            // server-everything's event store replays it then (one resumed earlier waits for it in vain, as its store hands
+            // the SDK an event id where the SDK takes the stream's id).
+            ToolOutput output = call(mcp, "trigger-long-running-operation", "{\"duration\": 0.2, \"steps\": 1}");
+            assertThat(output.isError()).as(output.content()).isFalse();
+            assertThat(output.content()).isEqualTo("Long running operation completed. Duration: 0.2 seconds, Steps: 1.");
+            assertThat(proxy.cutAfter).as("the call's stream was cut after its priming event").isNotNull();
+            assertThat(proxy.lastEventIds).as("resumed from that event: %s", proxy.requests).contains(proxy.cutAfter);
+            assertThat(call(mcp, "echo", "{\"message\": \"after\"}").content()).isEqualTo("Echo: after");
+        }
+    }
+
+    @Test
+    void aRestartedServerThatForgotTheSessionRefusesOneCallWith400AndTheNextOpensANewSession() throws Exception {
+        // Probe (passed at once): server-everything answers a session id it does not know with 400 (the protocol says
+        // 404), which Rein takes for a refusal of that call, not run, and opens a new session at the next.
+        int port = startEverything();
+        String json = "{\"mcpServers\": {\"everything\": {\"url\": \"http://127.0.0.1:" + port + "/mcp\"}}}";
+        try (McpToolset mcp = McpToolset.start(McpConfig.parse(json, "test", Map.of()))) {
+            assertThat(call(mcp, "echo", "{\"message\": \"one\"}").content()).isEqualTo("Echo: one");
+            server.destroy();
+            server.waitFor();
+            startEverything(port);
+            ToolOutput refused = call(mcp, "echo", "{\"message\": \"two\"}");
+            assertThat(refused.isError()).isTrue();
+            assertThat(refused.content()).startsWith("MCP server 'everything' refused the call of tool 'echo': it answered HTTP 400;"
+                    + " it said: 'JSON-RPC error -32000: Bad Request: No valid session ID provided', so the tool was not run")
+                    .contains("Rein opens a new session at the next call.");
+            assertThat(call(mcp, "echo", "{\"message\": \"三\"}").content()).isEqualTo("Echo: 三");
+        }
+    }
+
+    private int startEverything() throws Exception {
+        return startEverything(freePort());
+    }
+
+    private int startEverything(int port) throws Exception {
+        ProcessBuilder builder = new ProcessBuilder("node", NpmServers.script("server-everything").toString(), "streamableHttp")
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        builder.environment().put("PORT", Integer.toString(port));
+        server = builder.start();
+        awaitListening(port);
+        return port;
+    }
+
+    private static ToolOutput call(McpToolset mcp, String name, String arguments) throws Exception {
+        Tool tool = mcp.tools().stream().filter(t -> t.name().equals(name)).findFirst().orElseThrow();
+        return (ToolOutput) tool.handler().handle(Json.parse(arguments), ToolContext.standalone("c-" + System.nanoTime()));
+    }
+
+    /**
+     * A TCP proxy in front of the server that, once {@link #cutAfterNextEventId} is set, ends the next
+     * connection whose answer brings an SSE event with an id and no data (a stream's priming event)
+     * right after that event, as a network failure or a proxy's timeout would; it keeps the
+     * {@code Last-Event-ID} of every request.
+     */
+    private static final class CuttingProxy implements AutoCloseable {
+        private final ServerSocket listener = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress());
+        private final int backend;
+        private final java.util.Set<Socket> open = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        volatile boolean cutAfterNextEventId;
+        volatile String cutAfter;
+        final java.util.List<String> lastEventIds = new java.util.concurrent.CopyOnWriteArrayList<>();
+        final java.util.List<String> requests = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        CuttingProxy(int backend) throws IOException {
+            this.backend = backend;
+            Thread.ofVirtual().start(() -> {
+                while (!listener.isClosed()) {
+                    try {
+                        Socket client = listener.accept();
+                        Socket upstream = new Socket("127.0.0.1", backend);
+                        open.add(client);
+                        open.add(upstream);
+                        Thread.ofVirtual().start(() -> pump(client, upstream, false));
+                        Thread.ofVirtual().start(() -> pump(upstream, client, true));
+                    } catch (IOException e) {
+                        return;
+                    }
+                }
+            });
+        }
+
+        int port() {
+            return listener.getLocalPort();
+        }
+
+        private void pump(Socket from, Socket to, boolean answers) {
+            java.util.regex.Pattern priming = java.util.regex.Pattern.compile("(?m)^id: (\\S+)\n(retry: \\d+\n)?data: \n\n");
+            java.util.regex.Pattern lastEventId = java.util.regex.Pattern.compile("(?im)^last-event-id: (\\S+)");
+            try (from; to) {
+                byte[] buffer = new byte[65536];
+                StringBuilder seen = new StringBuilder();
+                for (int n; (n = from.getInputStream().read(buffer)) >= 0; ) {
+                    String text = new String(buffer, 0, n, java.nio.charset.StandardCharsets.ISO_8859_1);
+                    if (!answers) {
+                        requests.add(text.length() > 400 ? text.substring(0, 400) : text);
+                        lastEventId.matcher(text).results().forEach(m -> lastEventIds.add(m.group(1)));
+                    } else if (cutAfterNextEventId) {
+                        seen.append(text);
+                        java.util.regex.Matcher m = priming.matcher(seen);
+                        if (m.find()) {
+                            cutAfterNextEventId = false;
+                            int keep = n - (seen.length() - m.end());
+                            to.getOutputStream().write(buffer, 0, Math.max(0, keep));
+                            to.getOutputStream().flush();
+                            cutAfter = m.group(1);
+                            return; // both sockets closed: the connection ends right after the event
+                        }
+                    }
+                    to.getOutputStream().write(buffer, 0, n);
+                    to.getOutputStream().flush();
+                }
+            } catch (IOException e) {
+                // the other side closed
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            listener.close();
+            for (Socket socket : open) {
+                socket.close();
+            }
+        }
+    }
+
     private static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
