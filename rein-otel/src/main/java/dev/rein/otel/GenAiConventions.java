@@ -14,6 +14,11 @@ import java.util.List;
  * now maintained in the semantic-conventions-genai repository). Defined here rather than taken
  * from the incubating semconv artifact, whose GenAI constants are deprecated and renamed often:
  * what Rein emits is pinned by these constants and by its tests.
+ *
+ * <p>The version followed: the GenAI conventions of semantic-conventions v1.41.0 with the first
+ * changes semantic-conventions-genai made to them (its changelog's first breaking changes):
+ * {@code gen_ai.request.top_k} an int (#217) and no {@code gen_ai.agent.id} on an internal
+ * {@code invoke_agent} span (#242). docs/observability.md lists its later changes Rein does not follow yet.
  */
 public final class GenAiConventions {
     private GenAiConventions() {}
@@ -26,7 +31,11 @@ public final class GenAiConventions {
     public static final AttributeKey<String> OPERATION_NAME = stringKey("gen_ai.operation.name");
     public static final AttributeKey<String> PROVIDER_NAME = stringKey("gen_ai.provider.name");
     public static final AttributeKey<String> AGENT_NAME = stringKey("gen_ai.agent.name");
-    /** Conditionally required on {@code invoke_agent} "if applicable": set only when the application gives one. */
+    /**
+     * A hosted agent's stable id, for client {@code invoke_agent} and {@code create_agent} spans; not on an
+     * internal {@code invoke_agent} span such as Rein's run span (semantic-conventions-genai #242), where the
+     * id the application gives is {@link ReinConventions#AGENT_ID}.
+     */
     public static final AttributeKey<String> AGENT_ID = stringKey("gen_ai.agent.id");
     /** Conditionally required on {@code invoke_agent} "when available": set only when the application gives one. */
     public static final AttributeKey<String> AGENT_DESCRIPTION = stringKey("gen_ai.agent.description");
@@ -38,8 +47,11 @@ public final class GenAiConventions {
     public static final AttributeKey<Long> REQUEST_MAX_TOKENS = longKey("gen_ai.request.max_tokens");
     public static final AttributeKey<Double> REQUEST_TEMPERATURE = doubleKey("gen_ai.request.temperature");
     public static final AttributeKey<Double> REQUEST_TOP_P = doubleKey("gen_ai.request.top_p");
-    /** A double in the attribute registry, though providers take an integer. */
-    public static final AttributeKey<Double> REQUEST_TOP_K = doubleKey("gen_ai.request.top_k");
+    /**
+     * An int, as providers take it (semantic-conventions-genai #217; a double up to semantic-conventions
+     * v1.41.0, which Rein recorded before 0.1.0: this constant was an {@code AttributeKey<Double>}).
+     */
+    public static final AttributeKey<Long> REQUEST_TOP_K = longKey("gen_ai.request.top_k");
     public static final AttributeKey<List<String>> REQUEST_STOP_SEQUENCES = stringArrayKey("gen_ai.request.stop_sequences");
 
     /** The kind of output requested; set only when the request asks for one. */

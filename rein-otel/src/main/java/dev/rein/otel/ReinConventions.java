@@ -13,6 +13,11 @@ public final class ReinConventions {
     private ReinConventions() {}
 
     // Run (invoke_agent span).
+    /**
+     * The agent's id as the application gives it ({@code ReinTelemetry.Builder.agentId}): the GenAI conventions keep
+     * {@code gen_ai.agent.id} off internal {@code invoke_agent} spans (semantic-conventions-genai #242).
+     */
+    public static final AttributeKey<String> AGENT_ID = stringKey("rein.agent.id");
     public static final AttributeKey<String> RUN_ID = stringKey("rein.run.id");
     public static final AttributeKey<String> RUN_STATUS = stringKey("rein.run.status");
     public static final AttributeKey<String> RUN_REASON = stringKey("rein.run.reason");

@@ -27,10 +27,14 @@ class AgentIdentityTest {
         return OTEL.getSpans().stream().filter(s -> s.getName().startsWith("invoke_agent ")).findFirst().orElseThrow();
     }
 
+    /**
+     * Invoke agent internal span: gen_ai.agent.description and gen_ai.agent.version "Conditionally Required when
+     * available". gen_ai.agent.id was "Conditionally Required if applicable" up to semantic-conventions v1.41.0;
+     * semantic-conventions-genai #242 removes it from internal agent spans (it names a hosted agent on the client
+     * span). Rein's run span, INTERNAL, carried it; the id the application gives is now rein.agent.id.
+     */
     @Test
     void theRunSpanCarriesTheAgentsIdDescriptionAndVersionWhenGiven() {
-        // Invoke agent internal span: gen_ai.agent.id "Conditionally Required if applicable",
-        // gen_ai.agent.description and gen_ai.agent.version "Conditionally Required when available".
         run(ReinTelemetry.builder(OTEL.getOpenTelemetry()).providerName("anthropic").agentName("support-agent")
                 .agentId("asst_5j66UpCpwteGg4YSxUnt7lPY").agentDescription("Answers questions about orders")
                 .agentVersion("1.4.0").build());
@@ -38,7 +42,9 @@ class AgentIdentityTest {
         SpanData run = runSpan();
         assertThat(run.getName()).isEqualTo("invoke_agent support-agent");
         assertThat(run.getAttributes().get(AttributeKey.stringKey("gen_ai.agent.name"))).isEqualTo("support-agent");
-        assertThat(run.getAttributes().get(AttributeKey.stringKey("gen_ai.agent.id"))).isEqualTo("asst_5j66UpCpwteGg4YSxUnt7lPY");
+        assertThat(run.getKind()).isEqualTo(io.opentelemetry.api.trace.SpanKind.INTERNAL);
+        assertThat(run.getAttributes().get(AttributeKey.stringKey("gen_ai.agent.id"))).isNull();
+        assertThat(run.getAttributes().get(AttributeKey.stringKey("rein.agent.id"))).isEqualTo("asst_5j66UpCpwteGg4YSxUnt7lPY");
         assertThat(run.getAttributes().get(AttributeKey.stringKey("gen_ai.agent.description"))).isEqualTo("Answers questions about orders");
         assertThat(run.getAttributes().get(AttributeKey.stringKey("gen_ai.agent.version"))).isEqualTo("1.4.0");
     }
@@ -48,6 +54,7 @@ class AgentIdentityTest {
         run(ReinTelemetry.builder(OTEL.getOpenTelemetry()).providerName("anthropic").build());
         SpanData run = runSpan();
         assertThat(run.getAttributes().get(AttributeKey.stringKey("gen_ai.agent.id"))).isNull();
+        assertThat(run.getAttributes().get(AttributeKey.stringKey("rein.agent.id"))).isNull();
         assertThat(run.getAttributes().get(AttributeKey.stringKey("gen_ai.agent.description"))).isNull();
         assertThat(run.getAttributes().get(AttributeKey.stringKey("gen_ai.agent.version"))).isNull();
 

@@ -216,7 +216,7 @@ final class ModelSpans {
             a.put(GenAiConventions.REQUEST_TOP_P, r.topP());
         }
         if (r.topK() != null) {
-            a.put(GenAiConventions.REQUEST_TOP_K, r.topK().doubleValue());
+            a.put(GenAiConventions.REQUEST_TOP_K, r.topK().longValue());
         }
         if (!r.stopSequences().isEmpty()) {
             a.put(GenAiConventions.REQUEST_STOP_SEQUENCES, r.stopSequences());

@@ -312,7 +312,8 @@ final class RunTelemetry implements RunListener {
                 .setAttribute(CONVERSATION_ID, runId)
                 .setAttribute(ReinConventions.RUN_ID, runId);
         if (s.agentId() != null) {
-            b.setAttribute(GenAiConventions.AGENT_ID, s.agentId());
+            // not gen_ai.agent.id: the conventions keep it off internal agent spans (semantic-conventions-genai #242)
+            b.setAttribute(ReinConventions.AGENT_ID, s.agentId());
         }
         if (s.agentDescription() != null) {
             b.setAttribute(GenAiConventions.AGENT_DESCRIPTION, s.agentDescription());
