@@ -81,6 +81,71 @@ class TemporalCrashTest {
     }
 
     /**
+     * A worker stopped (shutdownNow) during a tool call reports the attempt's retryable failure, and Temporal makes the
+     * call again at once on another worker: the run ends long before the attempt timeout (60 s here, 5 minutes by
+     * default). The attempt set the thread's interrupt again before it failed, so gRPC cancelled the SDK's report of
+     * the failure on that thread, and the call was retried only once its heartbeats had been missing for the attempt
+     * timeout.
+     */
+    @Test
+    void aWorkerStoppedDuringAToolCallHasTheCallRetriedAtOnceOnAnotherWorker() throws Exception {
+        CountDownLatch inCall = new CountDownLatch(1);
+        AtomicBoolean interrupted = new AtomicBoolean();
+        dev.rein.tool.Tool blocking = lookup((args, ctx) -> {
+            inCall.countDown();
+            try {
+                Thread.sleep(Duration.ofMinutes(10));
+            } catch (InterruptedException e) {
+                interrupted.set(true);
+                throw e;
+            }
+            return "never";
+        });
+        Agent stopping = Orders.agent(dev.rein.testkit.ScriptedModel.of(dev.rein.testkit.ScriptedModel.toolCalls(
+                dev.rein.testkit.ScriptedModel.call("lookup_order", "{\"id\":\"A-1\"}"))), new RecordingListener(), blocking)
+                .build();
+        Agent healthy = Orders.agent(dev.rein.testkit.ScriptedModel.of(dev.rein.testkit.ScriptedModel.text("注文 A-1 は配達済みです。")),
+                new RecordingListener(), Orders.lookup()).build();
+        // no time skipping: the attempt timeout must pass in real time for the delay to show
+        try (TemporalTestServer server = new TemporalTestServer(false)) {
+            TemporalAgents.workflows(server.env.newWorker(TemporalTestServer.QUEUE));
+            server.env.start();
+            WorkerFactory one = WorkerFactory.newInstance(server.client());
+            TemporalAgents.activities(one.newWorker(TemporalTestServer.QUEUE), stopping);
+            one.start();
+            TemporalRun run = TemporalAgents.client(server.client(), TemporalTestServer.QUEUE, stopping)
+                    .withAttemptTimeout(Duration.ofSeconds(60)).start("A-1 はどこ?", "run-stopped-in-tool");
+            assertThat(inCall.await(60, TimeUnit.SECONDS)).isTrue();
+            WorkerFactory two = WorkerFactory.newInstance(server.client());
+            TemporalAgents.activities(two.newWorker(TemporalTestServer.QUEUE), healthy);
+            two.start();
+            one.shutdownNow();
+            try {
+                RunResult result;
+                try {
+                    result = run.result(Duration.ofSeconds(30));
+                } catch (java.util.concurrent.TimeoutException e) {
+                    throw new AssertionError("no result within 30 s (the attempt timeout is 60 s): the stopped worker's"
+                            + " failure was not reported", e);
+                }
+
+                assertThat(interrupted).as("the stopped worker's call was interrupted").isTrue();
+                assertThat(result.status()).as(result.reason() + ": " + result.message()).isEqualTo(RunStatus.SUCCEEDED);
+                assertThat(result.answer()).isEqualTo("注文 A-1 は配達済みです。");
+            } finally {
+                two.shutdownNow();
+                one.awaitTermination(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    private static dev.rein.tool.Tool lookup(dev.rein.tool.ToolHandler handler) {
+        return dev.rein.tool.Tool.builder("lookup_order").description("Looks up an order by id")
+                .inputSchema("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}},\"required\":[\"id\"]}")
+                .risk(dev.rein.tool.Risk.READ).handler(handler).build();
+    }
+
+    /**
      * A worker that dies during a model call is replaced, also for an agent that retries no provider error
      * (RetryPolicy.NONE): the model's retry policy is about the provider's errors, not about workers. The activity
      * was allowed one attempt (maxRetries + 1), so the crash ended the run FAILED/internal_error ('the worker making

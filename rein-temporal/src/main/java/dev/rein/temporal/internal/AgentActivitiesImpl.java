@@ -214,8 +214,9 @@ public final class AgentActivitiesImpl implements AgentActivities {
     /**
      * An interrupted attempt (the worker is stopping) is retried elsewhere; a bug is not retried. The attempt
      * heartbeats while it runs: a model or tool call (the step's, a summary's, a critic's) may take longer than one
-     * attempt timeout, and only a dead worker's attempt is to be started again. A call interrupted because the run
-     * was cancelled ends the attempt without setting the interrupt again: the worker's thread goes back to its pool.
+     * attempt timeout, and only a dead worker's attempt is to be started again. No attempt ends with its thread's
+     * interrupt set (the run cancelled, the worker stopping): the SDK reports the outcome on that thread, which gRPC
+     * would refuse, and the thread goes back to its pool.
      */
     private <T> T guarded(Object details, Beating<T> body) {
         requireReinsConverter(Activity.getExecutionContext());
@@ -235,7 +236,10 @@ public final class AgentActivitiesImpl implements AgentActivities {
                 throw ApplicationFailure.newNonRetryableFailure("the call was interrupted: the run was cancelled, or this"
                         + " attempt is over for Temporal", "cancelled");
             }
-            Thread.currentThread().interrupt();
+            // the worker is stopping (shutdownNow interrupts its activities' threads): the attempt fails retryably, and
+            // Temporal makes the call again at once on another worker. The interrupt is not set again: the SDK reports
+            // this failure on this thread, and gRPC cancels a call made from an interrupted thread, which left the
+            // attempt to its timeout (5 minutes by default) before the call was made again
             throw ApplicationFailure.newFailure("the activity was interrupted (the worker is stopping)", "interrupted");
         } catch (ApplicationFailure e) {
             if (e.getType() == null || !e.getType().equals(Heartbeats.PAUSED) && !e.getType().equals(Heartbeats.RESET)) {
@@ -251,9 +255,10 @@ public final class AgentActivitiesImpl implements AgentActivities {
             throw ApplicationFailure.newNonRetryableFailure(masker.redact(message), Reasons.INTERNAL_ERROR);
         } finally {
             alive.close();
-            if (alive.interruptedTheCall()) {
-                Thread.interrupted(); // delivered as the call returned: not meant for the pool's next activity
-            }
+            // the attempt is over, whatever interrupted its call (a cancel, an operator, the worker stopping, also one
+            // that came as the call returned): an interrupt still set would make gRPC cancel the SDK's report of the
+            // outcome on this thread, or reach the pool's next activity
+            Thread.interrupted();
         }
     }
 }
