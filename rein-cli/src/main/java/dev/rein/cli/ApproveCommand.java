@@ -27,7 +27,7 @@ import picocli.CommandLine.Parameters;
 final class ApproveCommand implements Callable<Integer> {
     private final CliEnvironment env;
 
-    @Example("run_3f1c9a7e5b2d4c8e6a0b")
+    @ExampleValue("run_3f1c9a7e5b2d4c8e6a0b")
     @Parameters(index = "0", paramLabel = "RUN", description = "The run id (see 'rein runs').")
     String runId;
 
@@ -35,21 +35,21 @@ final class ApproveCommand implements Callable<Integer> {
     Decision decision = new Decision();
 
     static final class Decision {
-        @Example("\"wrong recipient\"")
+        @ExampleValue("\"wrong recipient\"")
         @Option(names = "--reject", paramLabel = "REASON", description = "Reject the action; the agent sees REASON as the tool result.")
         String reject;
 
-        @Example("'{\"to\":\"bob\"}'")
+        @ExampleValue("'{\"to\":\"bob\"}'")
         @Option(names = "--edit", paramLabel = "JSON", description = "Approve the action with these arguments instead (re-validated).")
         String edit;
     }
 
-    @Example("3fa2c1")
+    @ExampleValue("3fa2c1")
     @Option(names = "--action", paramLabel = "HASH",
             description = "The action hash (or its first characters), when the run waits for more than one action.")
     String action;
 
-    @Example("alice")
+    @ExampleValue("alice")
     @Option(names = "--as", paramLabel = "NAME",
             description = "Record the decision as made by NAME (default: the operating-system user, $USER).")
     String as;

@@ -7,18 +7,18 @@ import picocli.CommandLine.Option;
 
 /** The budget options shared by every command that starts or resumes a run. Defaults come from {@link CliDefaults}. */
 public final class BudgetOptions {
-    @Example("10")
+    @ExampleValue("10")
     @Option(names = "--max-steps", paramLabel = "N", converter = OptionValues.StepCount.class,
             description = "Most model calls that may propose actions; the final summary call is extra (default: ${DEFAULT-VALUE}).")
     int maxSteps;
 
-    @Example("0.50")
+    @ExampleValue("0.50")
     @Option(names = "--max-cost-usd", paramLabel = "X", converter = OptionValues.UsdAmount.class,
             description = "Money limit in US dollars over every model call of the run, priced from input, output,"
                     + " cache-read and cache-write tokens (default: ${DEFAULT-VALUE}).")
     BigDecimal maxCostUsd;
 
-    @Example("120")
+    @ExampleValue("120")
     @Option(names = "--max-seconds", paramLabel = "S", converter = OptionValues.Seconds.class,
             description = "Wall-clock limit of the run in seconds (default: ${DEFAULT-VALUE}).")
     Duration maxDuration;

@@ -30,7 +30,7 @@ import picocli.CommandLine.Option;
 final class DemoCommand implements Callable<Integer> {
     private final CliEnvironment env;
 
-    @Example("demo.jsonl")
+    @ExampleValue("demo.jsonl")
     @Option(names = "--trace", paramLabel = "FILE", description = "Append the trace of both runs to FILE (default: a new file in the temp directory).")
     Path trace;
 

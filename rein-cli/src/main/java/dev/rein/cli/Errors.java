@@ -188,7 +188,7 @@ final class Errors {
     /**
      * For a command line without a required parameter ({@code rein approve}) or without an option's value
      * ({@code rein approve RUN --reject}): what to give, from its help's description, with an example from its
-     * {@link Example} ("give RUN, the run id (see 'rein runs'), e.g. rein approve run_..."), in place of picocli's
+     * {@link ExampleValue} ("give RUN, the run id (see 'rein runs'), e.g. rein approve run_..."), in place of picocli's
      * "Missing required parameter: 'RUN'". Null when something else is missing, or has no example.
      */
     static String missing(CommandLine.Model.CommandSpec spec, java.util.List<CommandLine.Model.ArgSpec> missing, String[] args) {
@@ -248,8 +248,8 @@ final class Errors {
 
     /** The example an argument's field carries, or null. */
     private static String example(CommandLine.Model.ArgSpec arg) {
-        return arg.userObject() instanceof java.lang.reflect.Field field && field.isAnnotationPresent(Example.class)
-                ? field.getAnnotation(Example.class).value() : null;
+        return arg.userObject() instanceof java.lang.reflect.Field field && field.isAnnotationPresent(ExampleValue.class)
+                ? field.getAnnotation(ExampleValue.class).value() : null;
     }
 
     /** An argument's description in the help, as the rest of a sentence: "the run id (see 'rein runs')". */

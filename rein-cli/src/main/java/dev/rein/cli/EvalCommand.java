@@ -48,12 +48,12 @@ final class EvalCommand implements Callable<Integer> {
             + " expected.json in the folder says) without diverging (see docs/replay.md).")
     Path suite;
 
-    @Example("3")
+    @ExampleValue("3")
     @Option(names = "--trials", paramLabel = "N", converter = OptionValues.TrialCount.class,
             description = "Trials per task (default: the suite's own value).")
     Integer trials;
 
-    @Example("claude-sonnet-5")
+    @ExampleValue("claude-sonnet-5")
     @Option(names = "--model", paramLabel = "NAME", description = "Run against this real model instead of the scripted ones.")
     String model;
 
@@ -63,19 +63,19 @@ final class EvalCommand implements Callable<Integer> {
     @Mixin
     ReasoningOptions reasoning;
 
-    @Example("report.html")
+    @ExampleValue("report.html")
     @Option(names = "--report", paramLabel = "FILE", description = "Also write a self-contained HTML report to FILE.")
     Path report;
 
     @Option(names = "--json", description = "Print the machine-readable JSON report on stdout.")
     boolean json;
 
-    @Example("traces/")
+    @ExampleValue("traces/")
     @Option(names = "--traces", paramLabel = "DIR", description = "Write each trial's JSONL trace to DIR as TASK.TRIAL.jsonl"
             + " (replacing earlier ones); 'rein eval DIR' replays them as regression tasks.")
     Path traces;
 
-    @Example("mcp.json")
+    @ExampleValue("mcp.json")
     @Option(names = "--mcp", paramLabel = "FILE", description = "MCP servers file: their tools are offered to the suite's"
             + " inline agents as the toolset 'mcp' (agent.toolsets: [mcp]); the servers serve every trial. See docs/mcp.md.")
     Path mcp;

@@ -1,6 +1,7 @@
 package dev.rein.cli;
 
 import dev.rein.budget.ModelPrice;
+import dev.rein.examples.Example;
 import dev.rein.examples.Examples;
 import dev.rein.mcp.McpConfig;
 import java.util.List;
@@ -38,7 +39,7 @@ final class ExampleCommand implements Callable<Integer> {
     @Option(names = "--offline", description = "Use the scripted model even when an API key is set.")
     boolean offline;
 
-    @Example("claude-sonnet-5")
+    @ExampleValue("claude-sonnet-5")
     @Option(names = "--model", paramLabel = "NAME",
             description = "The real model to use (default: the provider's, e.g. claude-sonnet-5 or gpt-4.1-mini).")
     String model;
@@ -52,7 +53,7 @@ final class ExampleCommand implements Callable<Integer> {
     @Option(names = "--eval", description = "Run the example's evaluation suite instead of its demo.")
     boolean eval;
 
-    @Example("3")
+    @ExampleValue("3")
     @Option(names = "--trials", paramLabel = "N", converter = OptionValues.TrialCount.class,
             description = "With --eval: trials per task (default: the suite's own).")
     Integer trials;
@@ -78,7 +79,7 @@ final class ExampleCommand implements Callable<Integer> {
         }
         dev.rein.eval.Suite suite;
         try {
-            suite = Examples.find(name).map(dev.rein.examples.Example::suite).orElse(null);
+            suite = Examples.find(name).map(Example::suite).orElse(null);
         } catch (RuntimeException e) {
             return; // the example reports it when it runs
         }

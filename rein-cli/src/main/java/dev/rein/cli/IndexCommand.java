@@ -18,7 +18,7 @@ import picocli.CommandLine.Parameters;
 final class IndexCommand implements Callable<Integer> {
     private final CliEnvironment env;
 
-    @Example("docs/")
+    @ExampleValue("docs/")
     @Parameters(index = "0", paramLabel = "DIR", description = "The folder to index (searched recursively).")
     Path folder;
 

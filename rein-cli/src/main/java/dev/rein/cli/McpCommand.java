@@ -49,7 +49,7 @@ final class McpCommand implements Callable<Integer> {
     static final class ListCommand implements Callable<Integer> {
         private final CliEnvironment env;
 
-        @Example("mcp.json")
+        @ExampleValue("mcp.json")
         @Parameters(index = "0", paramLabel = "FILE", description = "The MCP servers file.")
         Path file;
 

@@ -31,11 +31,11 @@ final class MemoryCommand implements Callable<Integer> {
 
     /** Whose memory: by default the CLI's own principal. */
     static final class Scope {
-        @Example("acme")
+        @ExampleValue("acme")
         @Option(names = "--tenant", paramLabel = "NAME", description = "The tenant (default: ${DEFAULT-VALUE}).", defaultValue = "default")
         String tenant;
 
-        @Example("alice")
+        @ExampleValue("alice")
         @Option(names = "--user", paramLabel = "NAME", description = "The user (default: ${DEFAULT-VALUE}).", defaultValue = "anonymous")
         String user;
 
@@ -148,7 +148,7 @@ final class MemoryCommand implements Callable<Integer> {
         @picocli.CommandLine.Mixin
         Scope scope = new Scope();
 
-        @Example("mem_8d2e4f6a1b3c5d7e9f0a")
+        @ExampleValue("mem_8d2e4f6a1b3c5d7e9f0a")
         @Parameters(index = "0", paramLabel = "ID", description = "The entry id (mem_..., see 'rein memory list').")
         String id;
 

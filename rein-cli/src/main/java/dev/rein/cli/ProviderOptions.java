@@ -10,19 +10,19 @@ import picocli.CommandLine.Option;
  * {@code eval}, {@code example}): {@code --provider}, {@code --base-url} and {@code --price}.
  */
 public final class ProviderOptions {
-    @Example("openai")
+    @ExampleValue("openai")
     @Option(names = "--provider", paramLabel = "NAME",
             description = "The model provider: anthropic or openai (OpenAI and every compatible server: Ollama, vLLM,"
                     + " LM Studio, llama.cpp). Default: $REIN_PROVIDER, else anthropic.")
     String provider;
 
-    @Example("http://localhost:11434/v1")
+    @ExampleValue("http://localhost:11434/v1")
     @Option(names = "--base-url", paramLabel = "URL",
             description = "The provider's API base URL, overriding ANTHROPIC_BASE_URL or OPENAI_BASE_URL"
                     + " (e.g. http://localhost:11434/v1 for Ollama).")
     String baseUrl;
 
-    @Example("3,15")
+    @ExampleValue("3,15")
     @Option(names = "--price", paramLabel = PriceSpec.FORMAT, converter = PriceSpec.Converter.class,
             description = "The model's price in USD per million tokens, overriding the built-in table: uncached input,"
                     + " output, and optionally cache read (default: INPUT) and cache write (default: 1.25 x INPUT)."

@@ -24,7 +24,7 @@ import picocli.CommandLine.Option;
  * {@code reasoning_effort}), each refused for the other provider.
  */
 public final class ReasoningOptions {
-    @Example("adaptive")
+    @ExampleValue("adaptive")
     @Option(names = "--thinking", paramLabel = "adaptive|between_tools|N", converter = OptionValues.Thinking.class,
             description = "Let Claude think before answering (extended thinking): adaptive (the model decides how much),"
                     + " between_tools (Claude Sonnet 5.5: none before the first tool call), or a"
@@ -33,7 +33,7 @@ public final class ReasoningOptions {
                     + " model takes none). Thinking tokens are billed as output. Anthropic provider only.")
     String thinking;
 
-    @Example("none")
+    @ExampleValue("none")
     @Option(names = "--reasoning-effort", paramLabel = "LEVEL", converter = OptionValues.ReasoningEffort.class,
             description = "How much a reasoning model thinks before answering, sent as reasoning_effort: none, minimal, low,"
                     + " medium, high or xhigh (which ones the model takes is its own). none lets OpenAI's gpt-5.4 and later"

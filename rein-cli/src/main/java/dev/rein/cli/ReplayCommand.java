@@ -29,11 +29,11 @@ import picocli.CommandLine.Parameters;
 final class ReplayCommand implements Callable<Integer> {
     private final CliEnvironment env;
 
-    @Example("run.jsonl")
+    @ExampleValue("run.jsonl")
     @Parameters(index = "0", paramLabel = "TRACE", description = "The JSONL trace file.")
     Path trace;
 
-    @Example("run_3f1c9a7e5b2d4c8e6a0b")
+    @ExampleValue("run_3f1c9a7e5b2d4c8e6a0b")
     @Option(names = "--run", paramLabel = "ID", description = "Which run of the trace to replay (required when it holds several).")
     String run;
 

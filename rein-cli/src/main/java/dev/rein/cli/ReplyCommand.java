@@ -16,11 +16,11 @@ import picocli.CommandLine.Parameters;
 final class ReplyCommand implements Callable<Integer> {
     private final CliEnvironment env;
 
-    @Example("run_3f1c9a7e5b2d4c8e6a0b")
+    @ExampleValue("run_3f1c9a7e5b2d4c8e6a0b")
     @Parameters(index = "0", paramLabel = "RUN", description = "The run id (see 'rein runs').")
     String runId;
 
-    @Example("\"Room B, please\"")
+    @ExampleValue("\"Room B, please\"")
     @Parameters(index = "1", paramLabel = "TEXT", description = "The reply: the answer to the run's question, or a follow-up.")
     String text;
 

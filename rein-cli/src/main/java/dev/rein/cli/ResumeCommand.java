@@ -22,7 +22,7 @@ import picocli.CommandLine.Parameters;
 final class ResumeCommand implements Callable<Integer> {
     private final CliEnvironment env;
 
-    @Example("run_3f1c9a7e5b2d4c8e6a0b")
+    @ExampleValue("run_3f1c9a7e5b2d4c8e6a0b")
     @Parameters(index = "0", paramLabel = "RUN", description = "The run id (see 'rein runs').")
     String runId;
 

@@ -59,12 +59,12 @@ import picocli.CommandLine.Spec;
 final class RunCommand implements Callable<Integer> {
     private final CliEnvironment env;
 
-    @Example("claude-sonnet-5")
+    @ExampleValue("claude-sonnet-5")
     @Option(names = "--model", paramLabel = "NAME",
             description = "Model name, sent with every request and used for pricing (default: ${DEFAULT-VALUE}).")
     String model;
 
-    @Example("calculate,get_current_time")
+    @ExampleValue("calculate,get_current_time")
     @Option(names = "--tools", paramLabel = "LIST",
             description = "Comma-separated tools the agent may call; an empty LIST gives it none (default: ${DEFAULT-VALUE}).")
     String tools;
@@ -76,11 +76,11 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--docs", description = "Offer the search_documents tool over the index that 'rein index DIR' built.")
     boolean docs;
 
-    @Example("\"Answer in one sentence.\"")
+    @ExampleValue("\"Answer in one sentence.\"")
     @Option(names = "--system", paramLabel = "TEXT", description = "System prompt (default: none).")
     String system;
 
-    @Example("5")
+    @ExampleValue("5")
     @Option(names = "--web-search", paramLabel = "N", converter = OptionValues.WebSearchUses.class,
             description = "Let Claude search the web (the Anthropic API's web search server tool), at most N searches per"
                     + " model call; each search costs USD 0.01, counted against --max-cost-usd. Anthropic provider only.")
@@ -98,7 +98,7 @@ final class RunCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Example("16000")
+    @ExampleValue("16000")
     @Option(names = "--max-tokens", paramLabel = "N", converter = OptionValues.TokenCount.class,
             description = "Most tokens one model response may have (max_tokens of each call); a response cut off there"
                     + " ends the run FAILED, reason max_tokens (default: the library's, 8192).")
@@ -113,7 +113,7 @@ final class RunCommand implements Callable<Integer> {
             + " the run for rein resume and rein reply.")
     boolean mcpInstructions;
 
-    @Example("run.jsonl")
+    @ExampleValue("run.jsonl")
     @Option(names = "--trace", paramLabel = "FILE",
             description = "Write the run's JSONL trace (every event: requests, responses, tool calls, results, state changes) to FILE,"
                     + " replacing its content ('rein resume --trace' appends).")
@@ -132,7 +132,7 @@ final class RunCommand implements Callable<Integer> {
             + " \"type\":\"result\". A paused run is not decided inline.")
     boolean jsonStream;
 
-    @Example("schema.json")
+    @ExampleValue("schema.json")
     @Option(names = "--output-schema", paramLabel = "FILE",
             description = "The final answer must be JSON valid against the JSON Schema in FILE; an invalid answer is shown to"
                     + " the model with the errors, then the run ends FAILED, reason invalid_output.")
@@ -141,12 +141,12 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = {"-q", "--quiet"}, description = "No live view; stderr gets only warnings and the summary of a run that did not succeed.")
     boolean quiet;
 
-    @Example("alice")
+    @ExampleValue("alice")
     @Option(names = "--as", paramLabel = "NAME",
             description = "Record inline approval decisions as made by NAME (default: the operating-system user, $USER).")
     String as;
 
-    @Example("\"What is 17 * 23?\"")
+    @ExampleValue("\"What is 17 * 23?\"")
     @Parameters(arity = "1..*", paramLabel = "GOAL", description = "What the agent should do (several words are joined with spaces).")
     List<String> goal;
 

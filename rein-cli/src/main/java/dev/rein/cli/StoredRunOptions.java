@@ -18,7 +18,7 @@ import picocli.CommandLine.Option;
  * price and MCP servers it was started with unless the options say otherwise.
  */
 final class StoredRunOptions {
-    @Example("run.jsonl")
+    @ExampleValue("run.jsonl")
     @Option(names = "--trace", paramLabel = "FILE", description = "Append what this process adds to the run's JSONL trace to FILE.")
     Path trace;
 
@@ -32,7 +32,7 @@ final class StoredRunOptions {
     @Option(names = {"-q", "--quiet"}, description = "No live view.")
     boolean quiet;
 
-    @Example("16000")
+    @ExampleValue("16000")
     @Option(names = "--max-tokens", paramLabel = "N", converter = OptionValues.TokenCount.class,
             description = "Most tokens one model response may have from now on (default: what the run was started with).")
     Integer maxTokens;

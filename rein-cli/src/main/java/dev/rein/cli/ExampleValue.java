@@ -11,7 +11,7 @@ import java.lang.annotation.Target;
  */
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.FIELD)
-@interface Example {
+@interface ExampleValue {
     /** The value as typed at a shell prompt, quoted where the shell needs it. */
     String value();
 }
