@@ -1,5 +1,6 @@
 package dev.rein.agent;
 
+import dev.rein.ConfigurationException;
 import dev.rein.ReinException;
 import dev.rein.run.FinalAnswer;
 import dev.rein.run.FinishReport;
@@ -92,9 +93,13 @@ final class AgentLoop {
             String why = e instanceof StoreConflictException ? conflict(e) : e.getMessage();
             return end(RunStatus.FAILED, reason, "the run's state could not be saved, so it stopped: " + why,
                     knownSoFar(whyStopped(reason, null)));
+        } catch (ConfigurationException e) {
+            // a setting that cannot work, found now (an unpriced model a stage chose under a money limit): said as one
+            return end(RunStatus.FAILED, Reasons.CONFIGURATION_ERROR, e.getMessage(),
+                    knownSoFar(whyStopped(Reasons.CONFIGURATION_ERROR, null)));
         } catch (ReinException e) {
-            // the application's setup or code (an unpriced model a stage chose, a stage or policy breaking its contract,
-            // a verifier that threw): the exception says what and what to do, in its own words, not as Rein's failure
+            // the application's code (a stage or policy breaking its contract, a verifier that threw): the exception
+            // says what and what to do, in its own words, not as Rein's failure
             return end(RunStatus.FAILED, Reasons.INTERNAL_ERROR, e.getMessage(), knownSoFar(whyStopped(Reasons.INTERNAL_ERROR, null)));
         } catch (RuntimeException | Error e) { // an Error too: try to end, save and trace normally (runToEnd is the last resort)
             return end(RunStatus.FAILED, Reasons.INTERNAL_ERROR, "internal error: " + e,
@@ -499,12 +504,13 @@ final class AgentLoop {
     }
 
     /**
-     * The reason a stop's answer gives: for an internal or a store error that one occurred, not the
+     * The reason a stop's answer gives: for an internal, configuration or store error that one occurred, not the
      * exception's text (which the run's message keeps); otherwise {@code message}.
      */
     static String whyStopped(String reason, String message) {
         return switch (reason) {
             case Reasons.INTERNAL_ERROR -> "an internal error occurred";
+            case Reasons.CONFIGURATION_ERROR -> "the agent's configuration could not carry the run on";
             case Reasons.STORE_ERROR, Reasons.STORE_CONFLICT -> "the run's state could not be saved";
             case null, default -> message;
         };

@@ -152,7 +152,9 @@ public final class DrivenRun {
                 case "answer" -> new NextStep.Answer(answer, report, finishCallId);
                 case "interrupt" -> new NextStep.Interrupt(List.of());
                 case "handoff" -> new NextStep.Handoff(message, answer, report);
-                case "stop" -> new NextStep.Stop(status, Reason.of(reason), message, answer, report);
+                // a reason a newer version wrote (an engine's workers of two versions) ends the run all the same, its name kept
+                case "stop" -> new NextStep.Stop(status, Reason.of(reason), Reason.known(reason) ? message
+                        : message + " (reason '" + reason + "', which this version of Rein does not know)", answer, report);
                 default -> throw new IllegalArgumentException("unknown next step kind '" + kind + "'");
             };
         }

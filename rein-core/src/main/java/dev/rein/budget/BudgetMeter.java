@@ -1,6 +1,6 @@
 package dev.rein.budget;
 
-import dev.rein.ReinException;
+import dev.rein.ConfigurationException;
 import dev.rein.internal.text.Durations;
 import dev.rein.model.Usage;
 import java.math.BigDecimal;
@@ -35,8 +35,8 @@ public final class BudgetMeter {
     private BigDecimal costUsd = BigDecimal.ZERO;
 
     /**
-     * @throws ReinException when a money budget is set and {@code model} has no price: a run is
-     *                       never priced as free
+     * @throws ConfigurationException when a money budget is set and {@code model} has no price: a
+     *                                run is never priced as free
      */
     public BudgetMeter(Budget budget, PriceTable prices, String model, Clock clock, Instant startedAt) {
         this.budget = budget;
@@ -54,8 +54,8 @@ public final class BudgetMeter {
      * running time {@code activeMillisBefore}), and {@code conversationBudget} (null for none) caps
      * the totals. Call after {@link #restore}.
      *
-     * @throws ReinException when {@code conversationBudget} has a money limit and the model has no
-     *                       price, as for the per-turn budget
+     * @throws ConfigurationException when {@code conversationBudget} has a money limit and the model
+     *                                has no price, as for the per-turn budget
      */
     public void startTurn(int stepsBefore, Usage usageBefore, BigDecimal costBefore, long activeMillisBefore,
                           Budget conversationBudget) {
@@ -75,7 +75,7 @@ public final class BudgetMeter {
     /** Refuses a money limit that an unpriced model would never reach: a run is never priced as free. */
     private void requirePrice(Budget limits, String what, String orElse) {
         if (price == null && limits.maxCostUsd() != null) {
-            throw new ReinException("no price is known for model '" + model + "', so "
+            throw new ConfigurationException("no price is known for model '" + model + "', so "
                     + what.formatted(limits.maxCostUsd().toPlainString()) + " cannot be enforced. Add it with PriceTable.with(\""
                     + model + "\", ModelPrice.of(input, cacheRead, output)) or " + orElse + ".");
         }
@@ -86,13 +86,14 @@ public final class BudgetMeter {
      * stage, such as a fallback), when it has no price and a money limit is set: its calls would
      * count as free and the limit would never trigger.
      *
-     * @throws ReinException naming the model and the limit
+     * @throws ConfigurationException naming the model and the limit (the run ends
+     *                                {@code FAILED/configuration_error} with its message)
      */
     public void requirePriced(String callModel) {
         for (Budget limits : conversation == null ? List.of(budget) : List.of(budget, conversation)) {
             if (limits.maxCostUsd() != null) {
                 String what = limits == budget ? "the USD %s budget" : "the conversation budget's USD %s limit";
-                throw new ReinException("no price is known for model '" + callModel + "', which a model-call stage chose"
+                throw new ConfigurationException("no price is known for model '" + callModel + "', which a model-call stage chose"
                         + " for this call, so " + what.formatted(limits.maxCostUsd().toPlainString()) + " cannot be enforced"
                         + " (a money limit needs the price of every model called); the call was not made. Add it with price(\""
                         + callModel + "\", ModelPrice.of(input, cacheRead, output)) on the agent builder (or in the PriceTable"

@@ -19,7 +19,9 @@ package dev.rein.model;
  * request, never the conversation (system prompt, tools, messages), so the response always
  * belongs to the request the run made; it never returns null. A breach ends the run with
  * {@code internal_error} and a message naming the stage, as does an unchecked exception a stage
- * throws (a failed call is reported as a {@link ModelException}).
+ * throws (a failed call is reported as a {@link ModelException}). A model a stage chose that has no
+ * price, while a money limit is set, is refused before it is called: the run ends
+ * {@code configuration_error} (a {@link dev.rein.ConfigurationException}, which a stage may throw too).
  */
 public interface ModelInterceptor {
 

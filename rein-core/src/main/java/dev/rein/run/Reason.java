@@ -1,5 +1,6 @@
 package dev.rein.run;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 
 /**
@@ -24,7 +25,16 @@ public enum Reason {
     PROVIDER_ERROR("provider_error"),
     CANCELLED("cancelled"),
     STALLED("stalled"),
+    /**
+     * A failure of the application's code or of Rein itself: an unchecked exception, a stage or
+     * policy breaking its contract; also what {@link #of} answers for a name it does not know.
+     */
     INTERNAL_ERROR("internal_error"),
+    /**
+     * A setting of the agent that cannot work, found during the run (a {@link dev.rein.ConfigurationException}:
+     * a money limit and a model a stage chose that has no price); the message says what to change.
+     */
+    CONFIGURATION_ERROR("configuration_error"),
     APPROVAL_REQUIRED("approval_required"),
     RESUMED("resumed"),
     STORE_ERROR("store_error"),
@@ -50,13 +60,22 @@ public enum Reason {
         return wire;
     }
 
-    /** The reason called {@code wire}. */
+    /**
+     * The reason called {@code wire}; {@link #INTERNAL_ERROR} for a name this version does not know (a
+     * reason a newer version of Rein wrote into a result, a snapshot or a trace), so that reading it never
+     * fails: the records that hold a reason as a string ({@code RunResult.reason()}, the snapshot's, the
+     * trace's) keep the name as written, and {@link #known} tells whether it is one of these.
+     */
+    @JsonCreator
     public static Reason of(String wire) {
-        for (Reason r : values()) {
-            if (r.wire.equals(wire)) {
-                return r;
-            }
-        }
-        throw new IllegalArgumentException("not a run reason: " + wire);
+        return known(wire) ? BY_WIRE.get(wire) : INTERNAL_ERROR;
     }
+
+    /** True when {@code wire} names one of these reasons. */
+    public static boolean known(String wire) {
+        return wire != null && BY_WIRE.containsKey(wire);
+    }
+
+    private static final java.util.Map<String, Reason> BY_WIRE = java.util.Arrays.stream(values())
+            .collect(java.util.stream.Collectors.toUnmodifiableMap(Reason::wire, r -> r));
 }

@@ -22,6 +22,8 @@ public final class Reasons {
     public static final String CANCELLED = "cancelled";
     public static final String STALLED = "stalled";
     public static final String INTERNAL_ERROR = "internal_error";
+    /** A setting of the agent that cannot work, found during the run; see {@link Reason#CONFIGURATION_ERROR}. */
+    public static final String CONFIGURATION_ERROR = "configuration_error";
     /** The run paused: a proposed action waits for a person's decision. */
     public static final String APPROVAL_REQUIRED = "approval_required";
     /** The run continues after a pause or a stopped process. */

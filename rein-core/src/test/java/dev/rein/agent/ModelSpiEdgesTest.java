@@ -98,7 +98,7 @@ class ModelSpiEdgesTest {
         assertThat(result.message()).contains("no price is known for model 'backup'").contains("USD 0.50").contains("price(\"backup\"");
         assertThat(called).as("the unpriced model was not called").isEmpty();
         // a setup mistake of the application, said as one: not as an exception inside Rein
-        assertThat(result.reason()).isEqualTo("internal_error");
+        assertThat(result.reason()).isEqualTo("configuration_error");
         assertThat(result.message()).startsWith("no price is known for model 'backup', which a model-call stage chose")
                 .contains("a money limit needs the price of every model called").doesNotContain("internal error", "Exception");
     }

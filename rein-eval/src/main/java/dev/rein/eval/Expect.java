@@ -132,7 +132,7 @@ public final class Expect {
                 case Reasons.STALLED -> FailureKind.STALL;
                 case Reasons.VERIFICATION_FAILED -> FailureKind.VERIFICATION;
                 case Reasons.MAX_TOKENS, Reasons.REFUSAL, Reasons.CONTEXT_WINDOW_EXCEEDED, Reasons.INTERNAL_ERROR,
-                     Reasons.PROVIDER_ERROR -> FailureKind.ERROR;
+                     Reasons.CONFIGURATION_ERROR, Reasons.PROVIDER_ERROR -> FailureKind.ERROR;
                 default -> FailureKind.WRONG_OUTCOME;
             };
             case SUCCEEDED, WAITING_APPROVAL, RUNNING -> FailureKind.WRONG_OUTCOME;

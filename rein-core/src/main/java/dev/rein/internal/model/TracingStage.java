@@ -24,9 +24,10 @@ import java.time.Instant;
  */
 public final class TracingStage implements ModelInterceptor {
     /**
-     * The {@code error_kind} of a call that a stage, not the provider, failed (it threw, broke the
-     * chain's contract or was refused a model without a price): the run ends internal_error, and a
-     * replay does not count the call as a recorded model call, since no model answered it.
+     * The {@code error_kind} of a call that a stage, not the provider, failed (it threw or broke the
+     * chain's contract: the run ends internal_error; or it was refused a model without a price: the run
+     * ends configuration_error), and a replay does not count the call as a recorded model call, since
+     * no model answered it.
      */
     public static final String STAGE_FAILED = "STAGE_FAILED";
 

@@ -14,8 +14,9 @@ import java.util.Set;
 
 /** Turns a run and its findings into a verdict. The rules are documented in docs/eval.md. */
 final class Verdicts {
-    /** Run endings caused by the provider or by Rein itself: the agent is not judged on them. */
-    private static final Set<String> INFRA_REASONS = Set.of(Reasons.PROVIDER_ERROR, Reasons.INTERNAL_ERROR);
+    /** Run endings caused by the provider, by Rein itself or by the agent's setup: the agent is not judged on them. */
+    private static final Set<String> INFRA_REASONS = Set.of(Reasons.PROVIDER_ERROR, Reasons.INTERNAL_ERROR,
+            Reasons.CONFIGURATION_ERROR);
     /** Endings in which the agent declined to act rather than acting wrongly. */
     private static final Set<String> DECLINING_REASONS = Set.of(Reasons.AGENT_FAILED, Reasons.NEEDS_USER_INPUT, Reasons.REFUSAL);
 

@@ -252,7 +252,9 @@ public final class AgentActivitiesImpl implements AgentActivities {
             // attached: Temporal would keep its message and stack trace in the history unmasked. A ReinException (the
             // application's setup or code: an unpriced model a stage chose) says what to change in its own words, as locally
             String message = e instanceof dev.rein.ReinException ? e.getMessage() : "internal error: " + e;
-            throw ApplicationFailure.newNonRetryableFailure(masker.redact(message), Reasons.INTERNAL_ERROR);
+            // a setting that cannot work ends the run configuration_error, as locally (the failure's type is the reason)
+            throw ApplicationFailure.newNonRetryableFailure(masker.redact(message),
+                    e instanceof dev.rein.ConfigurationException ? Reasons.CONFIGURATION_ERROR : Reasons.INTERNAL_ERROR);
         } finally {
             alive.close();
             // the attempt is over, whatever interrupted its call (a cancel, an operator, the worker stopping, also one

@@ -667,7 +667,7 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
                 .setHeartbeatTimeout(attempt)
                 .setCancellationType(cancellation)
                 .setRetryOptions(RetryOptions.newBuilder().setInitialInterval(Duration.ofSeconds(1))
-                        .setDoNotRetry(Reasons.INTERNAL_ERROR, CONVERTER_FAILURE).build()).build());
+                        .setDoNotRetry(Reasons.INTERNAL_ERROR, Reasons.CONFIGURATION_ERROR, CONVERTER_FAILURE).build()).build());
     }
 
     /**
