@@ -60,7 +60,11 @@ public final class Agent {
      * from a virtual thread, the loop runs on that thread (named {@code rein-run-<run id>} meanwhile);
      * from a platform thread, on a virtual thread of its own while the caller waits. Either way an
      * interrupt of the caller cancels the run, which returns its {@code CANCELLED} result with the
-     * caller's interrupt status set.
+     * caller's interrupt status set. On a virtual caller's thread that interrupt reaches whatever call
+     * runs there (a model or {@link dev.rein.tool.Tool#abortsOnInterrupt() tool} that aborts on
+     * interrupt): one that clears it without ending (a handler that returns and does not set it again)
+     * ends only that call, and the run goes on. A cancel no call can swallow is {@link #start}'s
+     * {@link RunHandle#cancel()}.
      */
     public RunResult run(String goal) {
         return run(goal, config.principal());

@@ -116,6 +116,12 @@ public final class Tool {
      * handler that keeps running after the interrupt holds the run until it returns, and its call
      * still ends as a timeout. Thread-bound state the handler sets must be restored before it
      * returns, because the thread goes on to run the rest of the run.
+     *
+     * <p>A handler that ends by returning when interrupted (it catches {@link InterruptedException})
+     * must set the interrupt status again ({@code Thread.currentThread().interrupt()}) before it
+     * returns: the interrupt is not its own. In a run that {@code Agent.run}, {@code resume} or
+     * {@code reply} runs on a virtual caller's thread, it may be the caller's, which is how that
+     * caller cancels the run; cleared, it ends only this call, and the run goes on.
      */
     public boolean abortsOnInterrupt() {
         return abortsOnInterrupt;
