@@ -75,8 +75,7 @@ final class Origin {
 
     /**
      * Whether the server at {@code origin} is MiniMax's own API (api.minimax.io, api.minimaxi.com, and the older
-     * api.minimax.chat), which takes a MiniMax model's reasoning back in {@code reasoning_details} ({@link
-     * ReasoningContent}).
+     * api.minimax.chat), which serves only MiniMax's models ({@link #family} "minimax").
      */
     static boolean isMiniMaxApi(String origin) {
         String host = origin == null ? null : URI.create(origin).getHost();

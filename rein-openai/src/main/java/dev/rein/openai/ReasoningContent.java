@@ -1,5 +1,6 @@
 package dev.rein.openai;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rein.json.Json;
 import dev.rein.model.ContentBlock;
@@ -18,14 +19,15 @@ import java.util.List;
  * <p>Text read from {@code reasoning} (marked {@value #FIELD} {@code reasoning}) goes back only to a model of a family
  * that needs it ({@link Origin#family} not null): Groq sends that field too and refuses it back, and so may other
  * servers that share the name; to the server that sent it under that name (vLLM reads nothing else), elsewhere as
- * {@code reasoning_content}, the name of the families' own APIs. MiniMax's own API documents no {@code reasoning_content}
- * (its tool-use guide: the thinking goes back in {@code content}'s think tags, or with {@code reasoning_split} in {@code
- * reasoning_details}): reasoning another host sent goes there as one {@code reasoning.text} block of {@code
- * reasoning_details}.
+ * {@code reasoning_content}, the name of the families' own APIs.
  *
- * <p>A MiniMax model's reasoning read from the start of its {@code content} ({@link InlineThink}) is kept with its think
- * block as it came ({@value #FIELD} {@value #CONTENT}), which goes back at the start of the content to MiniMax's API, as
- * its guide asks ("must be preserved completely"); to another host of the family its text goes as above.
+ * <p>A MiniMax model's reasoning goes to another host in its own think tags at the start of {@code content}, not in
+ * a field: MiniMax's model card asks every deployment for the thinking "passed back in its original format" ({@code
+ * <think>...</think>} in the content), its own API documents no {@code reasoning_content} (and {@code reasoning_details}
+ * only with its non-standard {@code reasoning_split}, which Rein does not send), and vLLM reads only {@code reasoning} on
+ * an assistant message of the input. Its reasoning read from the start of its {@code content} ({@link InlineThink}) is
+ * kept with its think block as it came ({@value #FIELD} {@value #CONTENT}), which goes back so, verbatim (MiniMax's
+ * guide: "must be preserved completely").
  */
 final class ReasoningContent {
     static final String TYPE = "openai_reasoning_content";
@@ -34,11 +36,6 @@ final class ReasoningContent {
     /** The key of the text in the block, whichever field it came in: {@link OpaqueBlock#reasoning()} reads it there. */
     static final String REASONING_CONTENT = OpaqueBlock.REASONING_CONTENT;
     static final String REASONING = "reasoning";
-    /**
-     * The field MiniMax's own API takes the reasoning back in (its tool-use guide, with {@code reasoning_split}): a list
-     * of {@code reasoning.text} blocks ({@link Echo#wire}); it documents no {@code reasoning_content}.
-     */
-    static final String REASONING_DETAILS = "reasoning_details";
     /**
      * The field of a kept block whose text came at the start of {@code content}, in think tags (a MiniMax model's, see
      * {@link InlineThink}), and goes back there.
@@ -49,13 +46,11 @@ final class ReasoningContent {
 
     /** What goes back on an assistant message: the field and its text. */
     record Echo(String field, String text) {
-        /** Puts the text on an assistant message in its field: as a string, or as one {@code reasoning.text} block. */
+        /** Puts the text on an assistant message in its field, or before the content's text for {@value #CONTENT}. */
         void wire(ObjectNode message) {
             if (CONTENT.equals(field)) {
                 // before the answer, as the model wrote it; a message of only tool calls has null content
                 message.put(CONTENT, text + message.path(CONTENT).asText(""));
-            } else if (REASONING_DETAILS.equals(field)) {
-                message.putArray(REASONING_DETAILS).addObject().put("type", "reasoning.text").put("text", text);
             } else {
                 message.put(field, text);
             }
@@ -63,12 +58,20 @@ final class ReasoningContent {
     }
 
     /**
-     * The field reasoning another host sent goes in to the server at {@code origin}: {@code reasoning_content}, the name
-     * of the families' own APIs, but {@value #REASONING_DETAILS} for MiniMax's ({@link Origin#isMiniMaxApi}).
+     * How reasoning another host sent goes to a model of {@code family} elsewhere: in {@code reasoning_content}, the name
+     * of the families' own APIs, but a MiniMax model's in its think tags before the content (the block as it came, when
+     * it came so).
      */
-    private static String elsewhere(String origin) {
-        return Origin.isMiniMaxApi(origin) ? REASONING_DETAILS : REASONING_CONTENT;
+    private static Echo elsewhere(OpaqueBlock block, String text, String family) {
+        if (MINIMAX.equals(family)) {
+            JsonNode think = block.json().path(THINK);
+            return new Echo(CONTENT, think.isTextual() ? think.asText() : InlineThink.wrap(text));
+        }
+        return new Echo(REASONING_CONTENT, text);
     }
+
+    /** The family ({@link Origin#family}) whose reasoning goes back in think tags. */
+    private static final String MINIMAX = "minimax";
 
     private ReasoningContent() {}
 
@@ -110,16 +113,12 @@ final class ReasoningContent {
             }
             String text = o.json().path(REASONING_CONTENT).asText();
             if (CONTENT.equals(o.json().path(FIELD).asText(null)) && o.json().path(THINK).isTextual()) {
-                // back in content as it came, to that server or MiniMax's own API; to another host of the family as its
-                // reasoning field
-                String think = o.json().path(THINK).asText();
-                return Origin.echoTo(o, origin) || Origin.echoTo(o, origin, family) && Origin.isMiniMaxApi(origin)
-                        ? new Echo(CONTENT, think)
-                        : Origin.echoTo(o, origin, family) ? new Echo(elsewhere(origin), text) : null;
+                // back in content as it came, to that server or to another host of the family
+                return Origin.echoTo(o, origin, family) ? new Echo(CONTENT, o.json().path(THINK).asText()) : null;
             }
             if (!REASONING.equals(o.json().path(FIELD).asText(null))) {
                 return Origin.echoTo(o, origin) ? new Echo(REASONING_CONTENT, text)
-                        : Origin.echoTo(o, origin, family) ? new Echo(elsewhere(origin), text) : null;
+                        : Origin.echoTo(o, origin, family) ? elsewhere(o, text, family) : null;
             }
             if (family == null) {
                 return null;
@@ -127,7 +126,7 @@ final class ReasoningContent {
             if (Origin.echoTo(o, origin)) {
                 return new Echo(REASONING, text);
             }
-            return family.equals(o.json().path(Origin.FAMILY).asText(null)) ? new Echo(elsewhere(origin), text) : null;
+            return family.equals(o.json().path(Origin.FAMILY).asText(null)) ? elsewhere(o, text, family) : null;
         }
         return null;
     }

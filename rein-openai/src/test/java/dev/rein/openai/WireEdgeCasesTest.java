@@ -504,14 +504,16 @@ class WireEdgeCasesTest extends FakeChat {
     }
 
     /**
-     * MiniMax's own API (api.minimax.io, api.minimaxi.com) documents no {@code reasoning_content}: its tool-use guide has the
-     * thinking in {@code content}'s think tags or, with {@code reasoning_split}, in {@code reasoning_details} ({@code
-     * reasoning.text} blocks), which "also needs to be added to historical messages". A MiniMax model's reasoning kept from
-     * vLLM or a gateway went there as {@code reasoning_content}, a field it does not read, so the model lost its thinking
-     * on a fallback; it now goes as a {@code reasoning.text} block of {@code reasoning_details}.
+     * MiniMax's own API (api.minimax.io, api.minimaxi.com) documents no {@code reasoning_content}, and {@code
+     * reasoning_details} only with its non-standard {@code reasoning_split}, which Rein does not send: without it the
+     * thinking is in {@code content}'s think tags, "preserved completely" (its OpenAI API guide), as MiniMax's model card
+     * asks of every deployment ("passed back in its original format. Do not remove the {@code <think>...</think>} part").
+     * vLLM reads only {@code reasoning} on an assistant message of the input. A MiniMax model's reasoning kept from one
+     * host went to another as {@code reasoning_details} (MiniMax's API) or {@code reasoning_content} (vLLM, a gateway):
+     * unread, so a fallback lost it; it now goes at the start of {@code content}, in the model's own think tags.
      */
     @Test
-    void aMiniMaxModelsReasoningKeptElsewhereGoesToMiniMaxsOwnApiAsReasoningDetails() throws Exception {
+    void aMiniMaxModelsReasoningKeptElsewhereGoesBackInItsThinkTags() throws Exception {
         for (String field : new String[] {"reasoning", "reasoning_content"}) {
             server.enqueue(new ChatReply.Malformed(events(
                     chunk("[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":null,\"" + field + "\":\"天気を調べる。\"},"
@@ -524,17 +526,15 @@ class WireEdgeCasesTest extends FakeChat {
             List<dev.rein.model.Message> history = List.of(dev.rein.model.Message.user("東京の天気は?"),
                     first.toHistoryMessage().orElseThrow(),
                     dev.rein.model.Message.user(List.of(new dev.rein.model.ToolResultBlock("call_r", "晴れ", false))));
-            for (String base : new String[] {"https://api.minimax.io/v1", "https://api.minimaxi.com/v1"}) {
-                JsonNode assistant = body(base, "MiniMax-M2", history).path("messages").get(1);
-                assertThat(assistant.get("reasoning_details")).as(field + " -> " + base + ": " + assistant)
-                        .isEqualTo(dev.rein.json.Json.parse("[{\"type\":\"reasoning.text\",\"text\":\"天気を調べる。\"}]"));
+            for (String[] to : new String[][] {{"https://api.minimax.io/v1", "MiniMax-M2"}, {"https://api.minimaxi.com/v1", "MiniMax-M2"},
+                    {"https://api.novita.ai/v3/openai", "minimax/minimax-m2"}, {"http://gpu-box:8000/v1", "MiniMaxAI/MiniMax-M2"}}) {
+                JsonNode assistant = body(to[0], to[1], history).path("messages").get(1);
+                assertThat(assistant.path("content").asText(null)).as(field + " -> " + to[0] + ": " + assistant)
+                        .isEqualTo("<think>\n天気を調べる。\n</think>\n\n");
+                assertThat(assistant.has("reasoning_details")).isFalse();
                 assertThat(assistant.has("reasoning_content")).isFalse();
                 assertThat(assistant.has("reasoning")).isFalse();
             }
-            // another host of the family still gets reasoning_content, as before
-            JsonNode gateway = body("https://api.novita.ai/v3/openai", "minimax/minimax-m2", history).path("messages").get(1);
-            assertThat(gateway.path("reasoning_content").asText(null)).isEqualTo("天気を調べる。");
-            assertThat(gateway.has("reasoning_details")).isFalse();
         }
     }
 
