@@ -389,6 +389,10 @@ final class ChunkAssembler {
         if (!reasoning.isEmpty() || named) {
             content.add(ReasoningContent.keep((named ? namedReasoning : reasoning).toString(),
                     named ? ReasoningContent.REASONING : ReasoningContent.REASONING_CONTENT, origin, family));
+        } else if (reasoned != null && family != null && !details.text().isEmpty()) {
+            // The details go back to their server only; the text they carry goes to another host of the family as its
+            // reasoning does (a fallback from a gateway to vLLM or the family's own API)
+            content.add(ReasoningContent.keep(details.text(), ReasoningContent.REASONING_DETAILS, origin, family));
         }
         if (reasoned != null) {
             content.add(reasoned);

@@ -37,6 +37,11 @@ final class ReasoningContent {
     static final String REASONING_CONTENT = OpaqueBlock.REASONING_CONTENT;
     static final String REASONING = "reasoning";
     /**
+     * The field of a kept block whose text came in {@code reasoning_details} (a gateway's, {@link ReasoningDetails}),
+     * which go back to their server themselves: the text goes only to another host of the family.
+     */
+    static final String REASONING_DETAILS = "reasoning_details";
+    /**
      * The field of a kept block whose text came at the start of {@code content}, in think tags (a MiniMax model's, see
      * {@link InlineThink}), and goes back there.
      */
@@ -77,7 +82,8 @@ final class ReasoningContent {
 
     /**
      * The block to keep with a response that reasoned in {@code text}, sent by the server at {@code origin} in the field
-     * {@code field} ({@value #REASONING_CONTENT} or {@value #REASONING}), marked with the model family ({@link
+     * {@code field} ({@value #REASONING_CONTENT}, {@value #REASONING} or {@value #REASONING_DETAILS}), marked with the
+     * model family ({@link
      * Origin#family}) of {@code family}, when it has one.
      */
     static OpaqueBlock keep(String text, String field, String origin, String family) {
@@ -85,8 +91,8 @@ final class ReasoningContent {
         if (family != null) {
             json.put(Origin.FAMILY, family);
         }
-        if (REASONING.equals(field)) {
-            json.put(FIELD, REASONING);
+        if (!REASONING_CONTENT.equals(field)) {
+            json.put(FIELD, field);
         }
         return new OpaqueBlock(TYPE, json);
     }
@@ -115,6 +121,10 @@ final class ReasoningContent {
             if (CONTENT.equals(o.json().path(FIELD).asText(null)) && o.json().path(THINK).isTextual()) {
                 // back in content as it came, to that server or to another host of the family
                 return Origin.echoTo(o, origin, family) ? new Echo(CONTENT, o.json().path(THINK).asText()) : null;
+            }
+            if (REASONING_DETAILS.equals(o.json().path(FIELD).asText(null))) {
+                return Origin.echoTo(o, origin) || family == null || !family.equals(o.json().path(Origin.FAMILY).asText(null))
+                        ? null : elsewhere(o, text, family);
             }
             if (!REASONING.equals(o.json().path(FIELD).asText(null))) {
                 return Origin.echoTo(o, origin) ? new Echo(REASONING_CONTENT, text)

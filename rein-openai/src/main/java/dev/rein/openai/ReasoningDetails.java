@@ -83,6 +83,17 @@ final class ReasoningDetails {
         return null;
     }
 
+    /** The text of the {@code reasoning.text} blocks joined: the reasoning itself, without summaries or encrypted data. */
+    String text() {
+        StringBuilder text = new StringBuilder();
+        for (JsonNode block : details) {
+            if ("reasoning.text".equals(block.path("type").asText()) && block.path("text").isTextual()) {
+                text.append(block.path("text").asText());
+            }
+        }
+        return text.toString();
+    }
+
     /** The block to keep with the response, sent by the server at {@code origin}; null when it brought no reasoning. */
     OpaqueBlock keep(String origin) {
         if (details.isEmpty()) {

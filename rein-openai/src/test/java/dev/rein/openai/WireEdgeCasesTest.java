@@ -539,6 +539,54 @@ class WireEdgeCasesTest extends FakeChat {
     }
 
     /**
+     * A gateway (OpenRouter) sends a model's reasoning in {@code reasoning_details}, with the plain {@code reasoning}
+     * beside it, and gets the details back; they go to that server only. For a model of a family whose reasoning goes
+     * back wherever it is served (a MiniMax or DeepSeek model), a fallback to another host (vLLM, the family's own API)
+     * lost it: the plain text was not kept, as the details carry it. The details' text now goes there as the family's
+     * reasoning does; the gateway itself still gets only its details.
+     */
+    @Test
+    void aFamilysReasoningSentInReasoningDetailsGoesToAnotherHostOfTheFamily() throws Exception {
+        for (String[] model : new String[][] {{"minimax/minimax-m2", "MiniMaxAI/MiniMax-M2"}, {"deepseek/deepseek-r1", "deepseek-reasoner"}}) {
+            server.enqueue(new ChatReply.Malformed(events(
+                    chunk("[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\",\"reasoning\":\"天気を\","
+                            + "\"reasoning_details\":[{\"type\":\"reasoning.text\",\"index\":0,\"text\":\"天気を\"}]},"
+                            + "\"finish_reason\":null}]").replace("\"model\":\"m\"", "\"model\":\"" + model[0] + "\""),
+                    chunk("[{\"index\":0,\"delta\":{\"reasoning\":\"調べる。\",\"reasoning_details\":[{\"type\":\"reasoning.text\","
+                            + "\"index\":0,\"text\":\"調べる。\"}]},\"finish_reason\":null}]"),
+                    chunk("[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"call_r\",\"type\":\"function\","
+                            + "\"function\":{\"name\":\"search\",\"arguments\":\"{\\\"q\\\":\\\"東京\\\"}\"}}]},\"finish_reason\":\"tool_calls\"}]"),
+                    "[DONE]")));
+            ModelResponse first = call(dev.rein.model.ModelRequest.builder(model[0]).maxTokens(256)
+                    .addMessage(dev.rein.model.Message.user("東京の天気は?")).tools(List.of(tool("search"))));
+            List<dev.rein.model.Message> history = List.of(dev.rein.model.Message.user("東京の天気は?"),
+                    first.toHistoryMessage().orElseThrow(),
+                    dev.rein.model.Message.user(List.of(new dev.rein.model.ToolResultBlock("call_r", "晴れ", false))));
+
+            server.enqueue(ChatReply.text("東京は晴れです"));
+            call(dev.rein.model.ModelRequest.builder(model[0]).maxTokens(256).messages(history).tools(List.of(tool("search"))));
+            JsonNode same = lastBody().path("messages").get(1);
+            assertThat(same.path("reasoning_details").get(0).path("text").asText(null)).as(same.toString()).isEqualTo("天気を調べる。");
+            assertThat(same.has("reasoning_content")).isFalse();
+            assertThat(same.has("reasoning")).isFalse();
+
+            JsonNode elsewhere = body(model[1].startsWith("deepseek") ? "https://api.deepseek.com/v1" : "http://gpu-box:8000/v1",
+                    model[1], history).path("messages").get(1);
+            assertThat(elsewhere.has("reasoning_details")).as(elsewhere.toString()).isFalse();
+            if (model[1].startsWith("deepseek")) {
+                assertThat(elsewhere.path("reasoning_content").asText(null)).as(elsewhere.toString()).isEqualTo("天気を調べる。");
+            } else {
+                assertThat(elsewhere.path("content").asText(null)).as(elsewhere.toString())
+                        .isEqualTo("<think>\n天気を調べる。\n</think>\n\n");
+            }
+            // another model elsewhere gets none of it
+            JsonNode other = body("https://api.openai.com/v1", "gpt-4.1-mini", history).path("messages").get(1);
+            assertThat(other.has("reasoning_content") || other.has("reasoning_details") || !other.path("content").isNull())
+                    .as(other.toString()).isFalse();
+        }
+    }
+
+    /**
      * The plain reasoning of a model whose family wants none back (Qwen3 on vLLM, any model on Groq, which refuses the
      * field) is not kept: a response of only reasoning stays a turn without content, as before vLLM's name was read.
      */
