@@ -561,6 +561,14 @@ class ToolMappingTest {
         cases.put(Map.of("type", "text", "text", "hi", "annotations", Map.of("priority", "high")),
                 "\"content[1].annotations.priority\" \"high\", where the protocol requires a number");
         cases.put(Map.of("type", "text", "text", Map.of("a", 1)), "\"content[1].text\" {\"a\":1}, where the protocol requires a string");
+        // Before, data that is not base64 (schema: format "byte"; the TypeScript SDK's client refuses it too) was told to
+        // the model as an image or audio of so many bytes, counted from whatever characters were base64 ones.
+        cases.put(Map.of("type", "image", "mimeType", "image/png", "data", "not an image!"),
+                "\"content[1].data\" \"not an image!\", where the protocol requires base64");
+        cases.put(Map.of("type", "audio", "mimeType", "audio/wav", "data", "AAEC-w_="),
+                "\"content[1].data\" \"AAEC-w_=\", where the protocol requires base64");
+        cases.put(Map.of("type", "resource", "resource", Map.of("uri", "file:///a.bin", "blob", "AAECA")),
+                "\"content[1].resource.blob\" \"AAECA\", where the protocol requires base64");
         cases.put(Map.of("type", "resource", "resource", "file:///a"),
                 "\"content[1].resource\" \"file:///a\", where the protocol requires an object");
         cases.put(Map.of("type", "resource", "resource", Map.of("uri", "file:///a")),

@@ -223,7 +223,10 @@ final class Malformed {
         // line and an image without "mimeType" was shown as "[image null, …]".
         String problem = switch (type) {
             case "text" -> required(map, at, List.of("text"), Map.of("text", "a string"));
-            case "image", "audio" -> required(map, at, List.of("data", "mimeType"), Map.of("data", "a string", "mimeType", "a string"));
+            case "image", "audio" -> {
+                String wrong = required(map, at, List.of("data", "mimeType"), Map.of("data", "a string", "mimeType", "a string"));
+                yield wrong != null ? wrong : notBase64(map, at, "data");
+            }
             case "resource_link" -> {
                 String wrong = required(map, at, List.of("uri", "name"), Map.of("uri", "a string", "name", "a string",
                         "title", "a string", "description", "a string", "mimeType", "a string", "size", "an integer"));
@@ -261,7 +264,37 @@ final class Malformed {
         if (problem == null && map.get("text") == null && map.get("blob") == null) {
             return "\"" + at + "\" " + show(resource) + ", where the protocol requires a \"text\" or a \"blob\"";
         }
-        return problem;
+        return problem != null ? problem : notBase64(map, at, "blob");
+    }
+
+    /**
+     * What is wrong with {@code map}'s string {@code key} when it is not base64 (schema: format
+     * "byte"), read as the TypeScript SDK's client reads it (forgiving-base64: ASCII whitespace
+     * skipped, padding optional); null when it is, or absent. Else an image of so many bytes was
+     * told to the model, counted from whatever characters were base64 ones.
+     */
+    private static String notBase64(Map<?, ?> map, String at, String key) {
+        return map.get(key) instanceof String text && !base64(text)
+                ? "\"" + at + "." + key + "\" " + show(text) + ", where the protocol requires base64" : null;
+    }
+
+    static boolean base64(String text) {
+        int data = 0;
+        int padding = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r') {
+                continue;
+            }
+            if (c == '=') {
+                padding++;
+            } else if (padding > 0 || !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/')) {
+                return false; // a character outside the alphabet, or data after padding
+            } else {
+                data++;
+            }
+        }
+        return padding <= 2 && (padding == 0 || (data + padding) % 4 == 0) && data % 4 != 1;
     }
 
     /**
