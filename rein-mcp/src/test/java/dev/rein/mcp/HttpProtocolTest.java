@@ -714,6 +714,48 @@ class HttpProtocolTest {
     }
 
     @Test
+    void anEmptyObjectOnTheResumedStreamForTheServersOwnMessagesIsPassedOverAndTheNotificationAfterItArrives() throws Exception {
+        // server-everything's event store keeps a stream's priming event as the message {} and replays the events of every
+        // stream after a Last-Event-ID, so a resumed stream can bring {}: a message that is no JSON-RPC message.
+        try (ScriptedHttpServer server = new ScriptedHttpServer()) {
+            server.primeStandaloneStream.set(true);
+            server.standaloneMessage.set("{}");
+            try (McpToolset mcp = start(server, "")) {
+                Instant until = Instant.now().plus(Duration.ofSeconds(5));
+                while (server.rpc("tools/list").size() < 2 && Instant.now().isBefore(until)) {
+                    Thread.sleep(50);
+                }
+                assertThat(server.rpc("tools/list")).as(server.received.toString()).hasSize(2);
+                ToolOutput output = invoke(mcp, "echo", "k-after-own-empty", Duration.ofSeconds(10));
+                assertThat(output.content()).isEqualTo("done");
+                assertThat(server.rpc("initialize")).as("the session is kept").hasSize(1);
+            }
+        }
+    }
+
+    @Test
+    void anEmptyObjectInACallsResponseStreamIsPassedOverAndTheCallGetsItsAnswer() throws Exception {
+        // As on the stream for the server's own messages (above), in the stream a call is answered in: the TypeScript SDK's
+        // client passes such an event over; the SDK here failed the call on it.
+        try (FakeHttpEndpoint server = FakeHttpEndpoint.start((exchange, message) -> {
+            if (!exchange.getRequestMethod().equals("POST")) {
+                FakeHttpEndpoint.empty(exchange, 405);
+                return;
+            }
+            String answer = FakeHttpEndpoint.echoAnswer(message);
+            if (answer == null) {
+                FakeHttpEndpoint.empty(exchange, 202);
+                return;
+            }
+            FakeHttpEndpoint.events(exchange, "id: 1\ndata: \n\nid: 2\ndata: {}\n\nevent: message\nid: 3\ndata: " + answer + "\n\n");
+        }); McpToolset mcp = McpToolset.start(server.config("remote", "/mcp", ""))) {
+            ToolOutput output = invoke(mcp, "echo", "k-empty-object", Duration.ofSeconds(10));
+            assertThat(output.isError()).as(output.content()).isFalse();
+            assertThat(output.content()).isEqualTo("done");
+        }
+    }
+
+    @Test
     void aJsonRpcErrorWithoutAnIdOnTheFirstStreamForTheServersOwnMessagesAnswersNoRequestAndTheNotificationAfterItArrives()
             throws Exception {
         // As on a resumed stream (above), on the first GET: an error without an id there answers no request, so it is

@@ -20,7 +20,8 @@ import java.util.List;
  *
  * <p>Made with messages to leave out, it also holds a line starting {@code data:{} or
  * {@code data: {} and drops it, with its line break, when its message is one of them (and such
- * messages from a batch), so the event reaches the SDK without data, which it skips.
+ * messages from a batch), so the event reaches the SDK without data, which it skips. A held line
+ * longer than Rein reads of one message is passed on as it came, not held further.
  */
 final class BatchSplitter {
     private static final byte[] PLAIN = "data:[".getBytes(StandardCharsets.US_ASCII);
@@ -82,6 +83,15 @@ final class BatchSplitter {
                     continue;
                 }
                 head.write(b);
+                if (holding && head.size() > ResumingHttpClient.MAX_MESSAGE_BYTES) {
+                    // Longer than Rein reads of one message: passed on as it came, for the SDK to refuse as too large,
+                    // not held without bound.
+                    out.writeBytes(head.toByteArray());
+                    head.reset();
+                    holding = false;
+                    passing = true;
+                    continue;
+                }
                 if (!holding) {
                     byte[] start = head.toByteArray();
                     if (Arrays.equals(start, PLAIN) || Arrays.equals(start, SPACED)

@@ -505,8 +505,12 @@ final class ResumingHttpClient extends HttpClient {
             // On the GET stream for the server's own messages an error without an id answers no request; the SDK
             // cannot read it and ended the stream on it, losing the messages after it (a tools/list_changed). Left
             // out, as an answer to no request is, and as on a resumed stream (deliverResumed).
-            this.batches = "GET".equals(request.method()) ? new BatchSplitter(message -> idlessError(message) != null)
-                    : new BatchSplitter();
+            // An event whose data is JSON but no JSON-RPC message ({} as server-everything's event store replays a priming
+            // event, one stream's after another's) is left out on every stream, as the TypeScript SDK's client passes it
+            // over: the SDK ended the stream on it, and a tools/list_changed or the answer after it was lost.
+            this.batches = "GET".equals(request.method())
+                    ? new BatchSplitter(message -> idlessError(message) != null || StdioTransport.notJsonRpc(message))
+                    : new BatchSplitter(StdioTransport::notJsonRpc);
         }
 
         private void event(String data) {
@@ -668,6 +672,16 @@ final class ResumingHttpClient extends HttpClient {
      * it answers no request, and is passed over as an answer to no request is.
      */
     private void deliverResumed(String data, HttpRequest request) {
+        if (data.startsWith("{") || data.startsWith(" {")) {
+            try {
+                JsonNode node = Json.mapper().readTree(data);
+                if (node != null && StdioTransport.notJsonRpc(node)) {
+                    return; // no JSON-RPC message: passed over, as on the streams the SDK reads (Watched)
+                }
+            } catch (IOException e) {
+                // not JSON: the session says so
+            }
+        }
         String idless = null;
         JsonNode error = null;
         if (data.contains("error")) {

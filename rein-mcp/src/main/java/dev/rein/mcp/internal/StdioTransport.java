@@ -152,8 +152,17 @@ final class StdioTransport implements McpClientTransport {
         } catch (IOException | RuntimeException e) {
             return !line.contains("\"jsonrpc\"");
         }
+        return node == null || notJsonRpc(node);
+    }
+
+    /**
+     * Whether {@code node} is JSON with none of the members of a JSON-RPC message (no {@code "jsonrpc"},
+     * {@code "method"}, {@code "result"} or {@code "error"} with a code), as {@code {}} is; a batch is
+     * not one of them.
+     */
+    static boolean notJsonRpc(com.fasterxml.jackson.databind.JsonNode node) {
         // A message with "jsonrpc" left out (a sloppy server's answer or error) is still taken for one, not skipped.
-        return node == null || !node.isArray() && !(node.isObject() && (node.has("jsonrpc") || node.has("method")
+        return !node.isArray() && !(node.isObject() && (node.has("jsonrpc") || node.has("method")
                 || node.has("result") || node.path("error").has("code")));
     }
 
