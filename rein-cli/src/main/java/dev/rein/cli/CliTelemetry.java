@@ -178,7 +178,9 @@ final class CliTelemetry implements AutoCloseable {
         String provider = ProviderModels.provider(modelEnv).name();
         // No server(...): each chat span names the server of the model its call goes to (ModelDefaults.serverUri(),
         // the provider's base URL as its model reads it), so a model that calls elsewhere is not misreported.
-        ReinTelemetry telemetry = ReinTelemetry.builder(sdk).providerName(provider)
+        // Not providerName(...), which names every span: each chat span names the provider of the model its call
+        // goes to (ModelDefaults.providerName()), and the --provider only one whose model names none.
+        ReinTelemetry telemetry = ReinTelemetry.builder(sdk).defaultProviderName(provider)
                 .captureContent(OtelVariables.captureContent(env, cli.err()))
                 // disabled, no span is exported: no link to keep for a resumed run
                 .spanLinks(disabled ? SpanLinkStore.inMemory() : SpanLinkStore.directory(home.directory().resolve("otel-links")))
@@ -220,12 +222,21 @@ final class CliTelemetry implements AutoCloseable {
         }
         RunListenerFactory spans = telemetry.listener();
         return agent.toolInterceptor(telemetry.toolInterceptor()).modelInterceptor(telemetry.modelInterceptor())
-                .listener(runId -> {
-                    if (Span.fromContext(Context.current()).getSpanContext().isValid()) {
-                        return flushingOnClose(spans.create(runId)); // started inside a span: that one is the parent
+                .listener(new RunListenerFactory() {
+                    @Override
+                    public RunListener create(String runId) {
+                        return create(runId, null);
                     }
-                    try (Scope ignored = parent.makeCurrent()) {
-                        return flushingOnClose(spans.create(runId));
+
+                    /** Told the agent's model, the run span names its provider from its creation, as samplers see it. */
+                    @Override
+                    public RunListener create(String runId, dev.rein.model.Model model) {
+                        if (Span.fromContext(Context.current()).getSpanContext().isValid()) {
+                            return flushingOnClose(spans.create(runId, model)); // started inside a span: that one is the parent
+                        }
+                        try (Scope ignored = parent.makeCurrent()) {
+                            return flushingOnClose(spans.create(runId, model));
+                        }
                     }
                 });
     }

@@ -636,6 +636,38 @@ class CliTelemetryTest {
         }
     }
 
+    /**
+     * The command line configured providerName(--provider), which names every span, so a call whose model is of
+     * another provider (a plug-in's model of another API, a model that moves a call to another provider's) had a chat
+     * span and metrics naming the --provider, not the provider called. Each chat span now names its model's own
+     * provider (ModelDefaults.providerName()), as in the library; the --provider names only a model that names none.
+     */
+    @Test
+    void eachChatSpanNamesTheProviderItsModelCallsAndTheOptionOnlyAModelThatNamesNone() throws Exception {
+        try (OtlpReceiver otlp = OtlpReceiver.start()) {
+            ScriptedModel script = ScriptedModel.of(ScriptedModel.text("hi"));
+            InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT", otlp.endpoint())
+                    .models((name, env) -> new dev.rein.provider.ForwardingModel(script) {
+                        @Override
+                        public String providerName() {
+                            return "openai";
+                        }
+                    });
+            InProcessCli.Outcome outcome = cli.run("run", "--provider", "anthropic", "--price", "0,0", "--json", "say hi");
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+            assertThat(runAndChats(otlp)).hasSize(2).allSatisfy(span ->
+                    assertThat(string(span, "gen_ai.provider.name")).as(span.getName()).contains("openai"));
+        }
+        try (OtlpReceiver otlp = OtlpReceiver.start()) {
+            InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT", otlp.endpoint())
+                    .models((name, env) -> ScriptedModel.of(ScriptedModel.text("hi")));
+            InProcessCli.Outcome outcome = cli.run("run", "--provider", "anthropic", "--price", "0,0", "--json", "say hi");
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+            assertThat(runAndChats(otlp)).hasSize(2).allSatisfy(span ->
+                    assertThat(string(span, "gen_ai.provider.name")).as(span.getName()).contains("anthropic"));
+        }
+    }
+
     @Test
     void theProviderAndBaseUrlGivenAsOptionsAreTheSpansProviderAndServer() throws Exception {
         // docs/observability.md: the chat spans' server.address/port are the host and port of the provider's base URL

@@ -49,7 +49,7 @@ public final class ReinTelemetry {
 
     private ReinTelemetry(Builder b) {
         Settings settings = new Settings(b.agentName, b.agentId, b.agentDescription, b.agentVersion, b.providerName,
-                b.serverAddress, b.serverPort, b.captureContent);
+                b.defaultProviderName, b.serverAddress, b.serverPort, b.captureContent);
         this.telemetry = new Telemetry(b.openTelemetry, settings, b.links, b.propagator);
     }
 
@@ -133,6 +133,7 @@ public final class ReinTelemetry {
         private String agentDescription;
         private String agentVersion;
         private String providerName;
+        private String defaultProviderName;
         private String serverAddress;
         private int serverPort = -1;
         private boolean captureContent;
@@ -190,6 +191,17 @@ public final class ReinTelemetry {
          */
         public Builder providerName(String name) {
             this.providerName = name;
+            return this;
+        }
+
+        /**
+         * {@code gen_ai.provider.name} where the model names no provider of its own
+         * ({@link dev.rein.provider.ModelDefaults#providerName()} null, say a provider plug-in's model): the spans
+         * of a model that names one still name its own, so each {@code chat} span names the provider it called.
+         * The command line gives its {@code --provider} here. Ignored when {@link #providerName(String)} is set.
+         */
+        public Builder defaultProviderName(String name) {
+            this.defaultProviderName = name;
             return this;
         }
 
@@ -269,6 +281,9 @@ public final class ReinTelemetry {
             refuseBlank(agentVersion, "agent version", "\"1.4.0\"");
             if (providerName != null && providerName.isBlank()) {
                 throw new ReinException("the provider name for telemetry is blank; leave it unset or give one such as \"anthropic\"");
+            }
+            if (defaultProviderName != null && defaultProviderName.isBlank()) {
+                throw new ReinException("the default provider name for telemetry is blank; leave it unset or give one such as \"anthropic\"");
             }
             return new ReinTelemetry(this);
         }

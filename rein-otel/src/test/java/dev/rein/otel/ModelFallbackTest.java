@@ -1,6 +1,7 @@
 package dev.rein.otel;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.rein.agent.Agent;
 import dev.rein.agent.RunResult;
@@ -207,6 +208,36 @@ class ModelFallbackTest {
                         .put(GenAiConventions.ERROR_TYPE, "server_error")
                         .put(GenAiConventions.HTTP_RESPONSE_STATUS_CODE, 500L)
                         .build()));
+    }
+
+    /**
+     * defaultProviderName (the command line's --provider) names only a model that names no provider: the agent's model
+     * here, so the run span and the span as it began say "acme"; the call moved to the backup, which names its own,
+     * and the span, its fallback event and the client metric say "openai", the provider the call reached.
+     */
+    @Test
+    void aDefaultProviderNamesOnlyAModelThatNamesNoneAndAFallbackIsNamedByItsOwn() {
+        ScriptedModel primary = ScriptedModel.of(ScriptedModel.fail(new ModelException(ModelException.Kind.SERVER_ERROR, 500, "down")));
+        Model backup = new ProviderModel(ScriptedModel.of(ScriptedModel.text("Hi.")), "openai");
+        Agent agent = ReinTelemetry.builder(OTEL.getOpenTelemetry()).defaultProviderName("acme").build()
+                .install(Agent.builder().model(primary).modelName("test-model").price("test-model", PRICE).retryPolicy(RetryPolicy.NONE))
+                .modelInterceptor(fallback(List.of(call -> call.withModel(backup)))).build();
+        assertThat(agent.run("say hi").status()).isEqualTo(RunStatus.SUCCEEDED);
+
+        SpanData chat = onlyChat();
+        assertThat(chat.getAttributes().get(GenAiConventions.PROVIDER_NAME)).isEqualTo("openai");
+        assertThat(events(chat, ReinConventions.EVENT_MODEL_FALLBACK)).singleElement().satisfies(event -> {
+            assertThat(event.getAttributes().get(ReinConventions.FALLBACK_FROM_PROVIDER)).isEqualTo("acme");
+            assertThat(event.getAttributes().get(ReinConventions.FALLBACK_TO_PROVIDER)).isEqualTo("openai");
+        });
+        SpanData run = OTEL.getSpans().stream().filter(s -> s.getName().startsWith("invoke_agent")).findFirst().orElseThrow();
+        assertThat(run.getAttributes().get(GenAiConventions.PROVIDER_NAME)).isEqualTo("acme");
+        assertThat(OTEL.getMetrics()).filteredOn(m -> m.getName().equals(GenAiConventions.METRIC_OPERATION_DURATION))
+                .singleElement().satisfies(m -> assertThat(m.getHistogramData().getPoints()).singleElement()
+                        .satisfies(p -> assertThat(p.getAttributes().get(GenAiConventions.PROVIDER_NAME)).isEqualTo("openai")));
+
+        assertThatThrownBy(() -> ReinTelemetry.builder(OTEL.getOpenTelemetry()).defaultProviderName(" ").build())
+                .isInstanceOf(dev.rein.ReinException.class).hasMessageContaining("default provider name").hasMessageContaining("leave it unset");
     }
 
     /** Retries of one model are not fallbacks: they stay rein.model.retry events only. */

@@ -52,7 +52,10 @@ final class RunTelemetry implements RunListener {
     private final ToolSpans tools = new ToolSpans(this);
     private volatile Span span;
     private volatile Context context;
-    /** The provider's name, from the settings, else from the agent's model, else from the model of the first call. */
+    /**
+     * The provider's name, from the settings, else from the agent's model, else (it names none) the settings' default,
+     * else (the run was not told its model) from the model of the first call; until then {@link #providerName()} is the default.
+     */
     private volatile String providerName;
     private final UsageSum usage = new UsageSum();
     /** Whether the run span has gen_ai.request.model (a resumption and a start name the model; a reply does not). */
@@ -74,13 +77,17 @@ final class RunTelemetry implements RunListener {
         this.runId = runId;
         this.parent = parent;
         this.context = parent;
-        // At span creation, as the conventions ask (samplers see it): the configured name, else the agent's model's.
+        // At span creation, as the conventions ask (samplers see it): the configured name, else the agent's model's,
+        // else (a model that names none) the default; a run not told its model learns it from the first call.
         String configured = telemetry.settings.providerName();
-        this.providerName = configured != null ? configured : model instanceof ModelDefaults defaults ? defaults.providerName() : null;
+        String own = model instanceof ModelDefaults defaults ? defaults.providerName() : null;
+        this.providerName = configured != null ? configured : own != null || model == null ? own : telemetry.settings.defaultProviderName();
     }
 
+    /** The run's provider: as {@link #providerName} has it, else the settings' default (for a model that names none), else null. */
     String providerName() {
-        return providerName;
+        String name = providerName;
+        return name != null ? name : telemetry.settings.defaultProviderName();
     }
 
     /**
@@ -321,8 +328,9 @@ final class RunTelemetry implements RunListener {
         if (s.agentVersion() != null) {
             b.setAttribute(GenAiConventions.AGENT_VERSION, s.agentVersion());
         }
-        if (providerName != null) {
-            b.setAttribute(GenAiConventions.PROVIDER_NAME, providerName);
+        String provider = providerName();
+        if (provider != null) {
+            b.setAttribute(GenAiConventions.PROVIDER_NAME, provider);
         }
         if (s.serverAddress() != null) {
             b.setAttribute(GenAiConventions.SERVER_ADDRESS, s.serverAddress()).setAttribute(GenAiConventions.SERVER_PORT, (long) s.serverPort());
