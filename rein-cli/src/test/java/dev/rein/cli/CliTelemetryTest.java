@@ -668,6 +668,36 @@ class CliTelemetryTest {
         }
     }
 
+    /**
+     * UTF-8 through the OTLP export (protobuf strings are UTF-8): a Japanese goal and answer captured as content, a
+     * Japanese service name, and a percent-encoded Japanese resource attribute value (the spec: values are
+     * percent-decoded, as UTF-8) reach the collector intact. Probe.
+     */
+    @Test
+    void japaneseTextReachesTheCollectorIntactInContentServiceNameAndResourceAttributes() throws Exception {
+        try (OtlpReceiver otlp = OtlpReceiver.start()) {
+            InProcessCli cli = new InProcessCli().env("OTEL_EXPORTER_OTLP_ENDPOINT", otlp.endpoint())
+                    .env("OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT", "true")
+                    .env("OTEL_SERVICE_NAME", "注文エージェント")
+                    .env("OTEL_RESOURCE_ATTRIBUTES", "team=%E6%94%AF%E6%89%95%E3%81%84")
+                    .models((name, env) -> ScriptedModel.of(ScriptedModel.text("今は東京で昼です。")));
+            InProcessCli.Outcome outcome = cli.run("run", "--price", "0,0", "--json", "今は東京で何時?");
+            assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+            List<Span> spans = runAndChats(otlp);
+            Span run = spans.stream().filter(s -> s.getName().startsWith("invoke_agent")).findFirst().orElseThrow();
+            assertThat(string(run, "gen_ai.input.messages")).hasValueSatisfying(json -> assertThat(json).contains("今は東京で何時?"));
+            assertThat(string(run, "gen_ai.output.messages")).hasValueSatisfying(json -> assertThat(json).contains("今は東京で昼です。"));
+            Span chat = spans.stream().filter(s -> s.getName().startsWith("chat ")).findFirst().orElseThrow();
+            assertThat(string(chat, "gen_ai.output.messages")).hasValueSatisfying(json -> assertThat(json).contains("今は東京で昼です。"));
+            assertThat(otlp.spanResources()).isNotEmpty().allSatisfy(resource -> {
+                assertThat(OtlpReceiver.attribute(resource.getAttributesList(), "service.name").map(AnyValue::getStringValue))
+                        .contains("注文エージェント");
+                assertThat(OtlpReceiver.attribute(resource.getAttributesList(), "team").map(AnyValue::getStringValue))
+                        .contains("支払い");
+            });
+        }
+    }
+
     @Test
     void theProviderAndBaseUrlGivenAsOptionsAreTheSpansProviderAndServer() throws Exception {
         // docs/observability.md: the chat spans' server.address/port are the host and port of the provider's base URL
