@@ -258,6 +258,67 @@ class TemporalCrashTest {
     }
 
     /**
+     * A worker lost during a tool call at the run's deadline (its attempt timeout, 15 s, longer than the run's 10 s): Temporal
+     * takes the call for lost after the attempt timeout (the tool activity's heartbeats stop) and makes it again on the
+     * worker that replaced it, and the run then stops for its deadline, traced as a budget stop; it is not taken for an
+     * activity no worker started, although a tool call's heartbeats carry no details. A probe: it passed at once (an
+     * activity other than a model call may take a few attempt timeouts past the deadline, so the attempt timeout cuts a
+     * lost attempt before Temporal's schedule-to-close timeout does).
+     */
+    @Test
+    void aWorkerLostDuringAToolCallAtTheDeadlineStopsTheRunForItsDeadline() throws Exception {
+        CountDownLatch inCall = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        dev.rein.budget.Budget budget = dev.rein.budget.Budget.builder().maxSteps(8).maxDuration(Duration.ofSeconds(10)).build();
+        dev.rein.tool.Tool hanging = lookup((args, ctx) -> {
+            inCall.countDown();
+            awaitUninterruptibly(release);
+            return "the crashed worker's call never answers";
+        });
+        Agent crashing = Orders.agent(dev.rein.testkit.ScriptedModel.of(dev.rein.testkit.ScriptedModel.toolCalls(
+                dev.rein.testkit.ScriptedModel.call("lookup_order", "{\"id\":\"A-1\"}"))), new RecordingListener(), hanging)
+                .budget(budget).build();
+        RecordingListener trace = new RecordingListener();
+        Agent healthy = Orders.agent(dev.rein.testkit.ScriptedModel.of(dev.rein.testkit.ScriptedModel.text("never asked")),
+                trace, Orders.lookup()).budget(budget).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalAgents.workflows(server.env.newWorker(TemporalTestServer.QUEUE));
+            server.env.start();
+            AtomicBoolean lost = new AtomicBoolean();
+            WorkerFactory one = crashable(server, lost, release);
+            TemporalAgents.activities(one.newWorker(TemporalTestServer.QUEUE), crashing);
+            one.start();
+            TemporalRun run = TemporalAgents.client(server.client(), TemporalTestServer.QUEUE, crashing)
+                    .withAttemptTimeout(Duration.ofSeconds(15)).start("A-1 はどこ?", "run-crash-tool-at-deadline");
+            assertThat(inCall.await(60, TimeUnit.SECONDS)).as(() -> server.client().fetchHistory("run-crash-tool-at-deadline").toJson(true)).isTrue();
+            lost.set(true);
+            one.shutdownNow();
+
+            WorkerFactory two = WorkerFactory.newInstance(server.client());
+            TemporalAgents.activities(two.newWorker(TemporalTestServer.QUEUE), healthy);
+            two.start();
+            try {
+                RunResult result;
+                try {
+                    result = run.result(Duration.ofSeconds(120));
+                } catch (java.util.concurrent.TimeoutException e) {
+                    throw new AssertionError("no result; history: " + server.client().fetchHistory("run-crash-tool-at-deadline").toJson(true), e);
+                }
+
+                assertThat(result.status()).as(result.reason() + ": " + result.message()).isEqualTo(RunStatus.STOPPED_BUDGET);
+                assertThat(result.reason()).isEqualTo(dev.rein.budget.BudgetKind.DEADLINE.reason());
+                assertThat(trace.events(TraceEvent.Intervention.class)).extracting(TraceEvent.Intervention::kind)
+                        .containsExactly("budget");
+            } finally {
+                release.countDown();
+                two.shutdownNow();
+            }
+        } finally {
+            release.countDown();
+        }
+    }
+
+    /**
      * A worker lost during a model call does not use up the agent's retries of the provider's errors: after the lost
      * worker, the next worker's call is rate limited once and retried (maxRetries 1), as locally, where the lost
      * worker's attempt counted as the policy's first and the rate limit ended the run FAILED ('gave up after 2
@@ -316,9 +377,8 @@ class TemporalCrashTest {
     /**
      * A worker factory whose workers, once {@code lost} is set, never report an activity's outcome until {@code release}:
      * a crashed worker's process is gone. shutdownNow alone is a worker stopping, not a crash: it interrupts the call,
-     * and the attempt's retryable failure ('interrupted') sometimes reached the in-process server before gRPC cancelled
-     * the report on the interrupted thread, so Temporal retried the call at once on the next worker and the run
-     * SUCCEEDED before its deadline (seen under load) instead of meeting Temporal's timeout at the deadline.
+     * and the attempt reports its retryable failure ('interrupted'), so Temporal retries the call at once on the next
+     * worker and the run SUCCEEDS before its deadline instead of meeting Temporal's timeout at the deadline.
      */
     private static WorkerFactory crashable(TemporalTestServer server, AtomicBoolean lost, CountDownLatch release) {
         io.temporal.common.interceptors.WorkerInterceptor silentOnceLost = new io.temporal.common.interceptors.WorkerInterceptorBase() {
