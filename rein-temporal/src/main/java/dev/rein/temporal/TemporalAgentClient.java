@@ -40,11 +40,11 @@ public final class TemporalAgentClient {
     public static final int LONGEST_HISTORY_LIMIT = 40_000;
 
     /**
-     * The longest run id {@link #start(String, String)} takes, in bytes of UTF-8: the run id is the workflow id, and
-     * Temporal refuses an identifier longer than this by default ({@code limit.maxIDLength}; it counts bytes), a task
-     * queue's name too.
+     * The longest identifier Temporal takes by default, in bytes of UTF-8 ({@code limit.maxIDLength}; it counts bytes):
+     * a run id, which is the workflow id ({@link #start(String, String)}, {@link #attach}), and a task queue's name
+     * ({@link TemporalAgents#client}, {@link TemporalAgents#worker}) are refused over it.
      */
-    public static final int LONGEST_RUN_ID_BYTES = 1000;
+    public static final int LONGEST_ID_BYTES = 1000;
     /**
      * The largest run input {@link #start(String, String)} sends, in bytes as the client's data converter writes it:
      * Temporal refuses a payload over 2 MB by default ({@code limit.blobSize.error}, Temporal Cloud's limit too). The
@@ -122,7 +122,7 @@ public final class TemporalAgentClient {
     /**
      * Starts a run whose workflow id (and run id) is {@code runId}.
      *
-     * @throws ReinException when the goal or the run id is empty, the run id is over {@link #LONGEST_RUN_ID_BYTES} bytes
+     * @throws ReinException when the goal or the run id is empty, the run id is over {@link #LONGEST_ID_BYTES} bytes
      *                       of UTF-8 or the run's input (the goal) over {@link #LARGEST_INPUT_BYTES}, or a run with that
      *                       id is running or has ended (a run id is used once: the idempotency keys of its tool calls
      *                       are made from it), or Temporal refuses the start (said with what to do); no workflow is
@@ -136,9 +136,9 @@ public final class TemporalAgentClient {
             throw new ReinException("the run id is empty: give the workflow id the run should have, or use start(goal) for a new one");
         }
         int idBytes = runId.getBytes(StandardCharsets.UTF_8).length;
-        if (idBytes > LONGEST_RUN_ID_BYTES) {
+        if (idBytes > LONGEST_ID_BYTES) {
             throw new ReinException("the run id is " + count(idBytes) + " bytes of UTF-8 (" + count(runId.length())
-                    + " characters), and Temporal takes a workflow id (the run id) of at most " + count(LONGEST_RUN_ID_BYTES)
+                    + " characters), and Temporal takes a workflow id (the run id) of at most " + count(LONGEST_ID_BYTES)
                     + " bytes by default (limit.maxIDLength): give a shorter run id, or start(goal) for a new one; nothing"
                     + " was started");
         }
@@ -182,7 +182,7 @@ public final class TemporalAgentClient {
     private ReinException notStarted(String runId, WorkflowServiceException e) {
         return refused(client, "Temporal did not start run '" + runId + "' on task queue '" + taskQueue + "'",
                 "the server refused the run's id or input: check them against the server's limits (limit.maxIDLength,"
-                        + " limit.blobSize.error; the defaults are " + count(LONGEST_RUN_ID_BYTES) + " bytes and 2 MB), and"
+                        + " limit.blobSize.error; the defaults are " + count(LONGEST_ID_BYTES) + " bytes and 2 MB), and"
                         + " give a shorter run id or a smaller goal",
                 "give a smaller goal", "start the run again", "nothing was started", e);
     }
@@ -248,7 +248,7 @@ public final class TemporalAgentClient {
     /**
      * A handle on a run started earlier (by any process).
      *
-     * @throws ReinException when the run id is empty or longer than {@link #LONGEST_RUN_ID_BYTES} bytes of UTF-8 (an id
+     * @throws ReinException when the run id is empty or longer than {@link #LONGEST_ID_BYTES} bytes of UTF-8 (an id
      *                       Temporal does not know is said at the handle's first call)
      */
     public TemporalRun attach(String runId) {
@@ -257,10 +257,11 @@ public final class TemporalAgentClient {
             throw new ReinException("the run id is empty: give the id of the run to follow (the workflow id start"
                     + " returned, TemporalRun.runId())");
         }
-        if (runId.getBytes(StandardCharsets.UTF_8).length > LONGEST_RUN_ID_BYTES) {
+        int idBytes = runId.getBytes(StandardCharsets.UTF_8).length;
+        if (idBytes > LONGEST_ID_BYTES) {
             // start refuses such an id, so no run has it; Temporal would refuse each call with a bare INVALID_ARGUMENT
-            throw new ReinException("no run has this id: it is " + count(runId.getBytes(StandardCharsets.UTF_8).length)
-                    + " bytes of UTF-8, over the " + count(LONGEST_RUN_ID_BYTES) + " a run id (the workflow id) may have;"
+            throw new ReinException("no run has this id: it is " + count(idBytes)
+                    + " bytes of UTF-8, over the " + count(LONGEST_ID_BYTES) + " a run id (the workflow id) may have;"
                     + " check the id (the workflow id start returned, TemporalRun.runId())");
         }
         return new TemporalRun(client, runId, runStore, agent, taskQueue);

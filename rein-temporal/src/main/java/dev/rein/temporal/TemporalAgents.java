@@ -241,10 +241,10 @@ public final class TemporalAgents {
      */
     private static void requireQueueName(String taskQueue) {
         int queueBytes = taskQueue.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
-        if (queueBytes > TemporalAgentClient.LONGEST_RUN_ID_BYTES) {
-            throw new ReinException("the task queue's name is " + String.format(java.util.Locale.ROOT, "%,d", queueBytes)
+        if (queueBytes > TemporalAgentClient.LONGEST_ID_BYTES) {
+            throw new ReinException("the task queue's name is " + TemporalAgentClient.count(queueBytes)
                     + " bytes of UTF-8, and Temporal takes a task queue name of at most "
-                    + String.format(java.util.Locale.ROOT, "%,d", TemporalAgentClient.LONGEST_RUN_ID_BYTES)
+                    + TemporalAgentClient.count(TemporalAgentClient.LONGEST_ID_BYTES)
                     + " bytes by default (limit.maxIDLength): give the workers' queue a shorter name, in"
                     + " WorkerFactory.newWorker and in TemporalAgents.client");
         }
