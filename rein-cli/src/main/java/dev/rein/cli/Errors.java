@@ -25,17 +25,20 @@ final class Errors {
             if (unknownCommand != null) {
                 message = unknownCommand;
             } else if (e instanceof CommandLine.MissingParameterException || e instanceof CommandLine.UnmatchedArgumentException) {
-                String dashed = textTakenForAnOption(e.getCommandLine().getCommandSpec(), args);
-                // an unknown '-z' next to a goal is a mistyped option; '-5 + 3 は?' is text
-                boolean text = dashed != null && (e instanceof CommandLine.MissingParameterException
-                        || !dashed.chars().allMatch(c -> c > ' ' && c < 0x7f));
+                CommandLine.Model.CommandSpec spec = e.getCommandLine().getCommandSpec();
+                String dashed = textTakenForAnOption(spec, args);
+                // an unknown '-z' or '--limit' is a mistyped option; '-5 + 3 は?' is text
+                boolean text = dashed != null && !optionShaped(dashed);
                 if (text) {
                     // picocli said "Missing required parameter: 'GOAL'" for 'rein run "-5 + 3 は?"', though a goal was given
                     message = "'" + dashed + "' starts with '-', so it was taken for an option; to pass it as text, put -- before it: "
-                            + command + withDoubleDash(e.getCommandLine().getCommandSpec(), args, dashed);
+                            + command + withDoubleDash(spec, args, dashed);
+                } else if (dashed != null && e instanceof CommandLine.MissingParameterException missingParameter) {
+                    // 'rein approve --limit' was told to put -- before '--limit', as if it were a goal like '-5 + 3'
+                    message = unknownOptionAndMissing(spec, dashed, missingParameter.getMissing(), args);
                 } else if (e instanceof CommandLine.UnmatchedArgumentException && dashed != null) {
                     // picocli said "Unknown options: '--limit', '5'", the option's value taken for another option
-                    message = unknownOption(e.getCommandLine().getCommandSpec(), dashed);
+                    message = unknownOption(spec, dashed);
                 } else if (e instanceof CommandLine.UnmatchedArgumentException unmatched) {
                     String quoted = textInQuotes(e.getCommandLine().getCommandSpec(), args);
                     if (quoted == null) {
@@ -171,6 +174,40 @@ final class Errors {
         }
         return "the " + option + " " + spec.findOption(option).paramLabel() + " is one argument, but " + text.size()
                 + " words were given; put it in quotes: " + command;
+    }
+
+    /**
+     * Whether an argument is shaped like an option ({@code -z}, {@code --limit}, {@code --max-stpes=5}): a mistyped option
+     * rather than text such as a goal "-5 + 3 は?" or "- list the files".
+     */
+    static boolean optionShaped(String arg) {
+        return optionName(arg).matches("-[A-Za-z][A-Za-z0-9]*|--[A-Za-z][A-Za-z0-9_-]*");
+    }
+
+    /** Positional parameters whose value is free text, which may start with '-' ({@code rein run "-5 + 3"}). */
+    private static final java.util.Set<String> TEXT_LABELS = java.util.Set.of("GOAL", "TEXT");
+
+    /**
+     * For an unknown option on a command line that also lacks a required argument ({@code rein approve --limit}): the option
+     * named as unknown ({@link #unknownOption}), then, when the missing argument is free text the option-shaped word may
+     * have been meant as ({@code rein run --max-step}), how to pass it as text; else what to give ({@link #missing}), with an
+     * example without the unknown option.
+     */
+    private static String unknownOptionAndMissing(CommandLine.Model.CommandSpec spec, String dashed,
+            java.util.List<CommandLine.Model.ArgSpec> missing, String[] args) {
+        String unknown = unknownOption(spec, dashed);
+        // the sentence after a "did you mean ...?" starts anew
+        String and = unknown.endsWith("?") ? " And" : "; and";
+        String or = unknown.endsWith("?") ? " Or" : "; or";
+        CommandLine.Model.ArgSpec first = missing.isEmpty() ? null : missing.getFirst();
+        if (first instanceof CommandLine.Model.PositionalParamSpec positional && TEXT_LABELS.contains(positional.paramLabel())) {
+            return unknown + or + ", if '" + dashed + "' is the " + positional.paramLabel() + ", put -- before it: "
+                    + spec.qualifiedName() + withDoubleDash(spec, args, dashed);
+        }
+        java.util.List<String> rest = new java.util.ArrayList<>(java.util.Arrays.asList(args));
+        rest.remove(dashed);
+        String said = missing(spec, missing, rest.toArray(String[]::new));
+        return said == null ? unknown : unknown + and + " " + said;
     }
 
     /**

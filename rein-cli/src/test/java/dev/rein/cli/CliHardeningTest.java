@@ -532,9 +532,10 @@ class CliHardeningTest {
 
     @Test
     void aGoalThatStartsWithADashIsPointedToDoubleDashNotCalledMissing() {
-        // 'rein run "-5 + 3 は?"' said "Missing required parameter: 'GOAL'" though a goal was given.
+        // 'rein run "-5 + 3 は?"' said "Missing required parameter: 'GOAL'" though a goal was given. A word shaped like an
+        // option ('-x') is named as an unknown option first (UnknownOptionTest).
         InProcessCli fresh = new InProcessCli().models((name, env) -> ScriptedModel.of(text("must not run")));
-        for (String[] args : new String[][] {{"run", "-5 + 3 は?"}, {"run", "-q", "- list the files"}, {"run", "--json", "-x"},
+        for (String[] args : new String[][] {{"run", "-5 + 3 は?"}, {"run", "-q", "- list the files"}, {"run", "--json", "-5+3"},
                 {"reply", "run_x", "-1 でお願いします"}}) {
             InProcessCli.Outcome outcome = fresh.run(args);
             String goal = args[args.length - 1];

@@ -2,7 +2,10 @@ package dev.rein.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 
 /**
  * An option the command does not have: one line naming it (not its value), the likely option when one is close, the
@@ -36,5 +39,73 @@ class UnknownOptionTest {
         assertThat(outcome.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(outcome.stderrLines()).singleElement().asString().startsWith("rein show: unknown option '-z'; ")
                 .endsWith(" (see 'rein show --help')").doesNotContain("Unknown options");
+    }
+
+    /**
+     * An unknown option where a required argument is missing too ({@code rein approve --limit}): the option is named as
+     * unknown, with the missing RUN and an example without the option. Before: "'--limit' starts with '-', so it was taken
+     * for an option; to pass it as text, put -- before it: rein approve -- --limit", the advice for a goal like "-5 + 3".
+     */
+    @Test
+    void anUnknownOptionWithoutTheRunIsNamedAsAnOptionAndTheRunAskedFor() {
+        InProcessCli.Outcome outcome = cli.run("approve", "--limit");
+        assertThat(outcome.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(outcome.stdout()).isEmpty();
+        assertThat(outcome.stderrLines()).containsExactly("rein approve: unknown option '--limit'; the options of rein approve"
+                + " are: --reject, --edit, --action, --as, --help, --version; and give RUN, the run id (see 'rein runs'), e.g."
+                + " rein approve run_3f1c9a7e5b2d4c8e6a0b (see 'rein approve --help')");
+        assertThat(cli.run("show", "--jsno").stderrLines()).containsExactly("rein show: unknown option '--jsno'; did you mean"
+                + " --json? And give RUN, the run id (see 'rein runs'), e.g. rein show run_3f1c9a7e5b2d4c8e6a0b (see 'rein show"
+                + " --help')");
+        assertThat(cli.run("reply", "--json", "-z").stderrLines()).singleElement().asString()
+                .startsWith("rein reply: unknown option '-z'; the options of rein reply are: ")
+                .endsWith("; and give RUN, the run id (see 'rein runs'), and TEXT, the reply: the answer to the run's question,"
+                        + " or a follow-up, e.g. rein reply --json run_3f1c9a7e5b2d4c8e6a0b \"Room B, please\" (see 'rein reply --help')");
+    }
+
+    /**
+     * Where the missing argument is free text (a GOAL, a reply's TEXT), a word shaped like an option may be that text: it
+     * is named as an unknown option, and how to pass it as text follows. A word no option looks like ("-5 + 3 は?") is
+     * still taken for text alone (CliHardeningTest). Before: only the advice to put -- before it.
+     */
+    @Test
+    void anUnknownOptionWhereTextIsMissingIsNamedAndHowToPassItAsTextFollows() {
+        assertThat(cli.run("run", "--max-step").stderrLines()).containsExactly("rein run: unknown option '--max-step'; did you"
+                + " mean --max-steps? Or, if '--max-step' is the GOAL, put -- before it: rein run -- --max-step (see 'rein run"
+                + " --help')");
+        assertThat(cli.run("run", "--json", "-x").stderrLines()).singleElement().asString()
+                .startsWith("rein run: unknown option '-x'; the options of rein run are: --model, ")
+                .endsWith("; or, if '-x' is the GOAL, put -- before it: rein run --json -- -x (see 'rein run --help')");
+        assertThat(cli.run("reply", "run_1", "--bogus").stderrLines()).singleElement().asString()
+                .startsWith("rein reply: unknown option '--bogus'; the options of rein reply are: ")
+                .endsWith("; or, if '--bogus' is the TEXT, put -- before it: rein reply run_1 -- --bogus (see 'rein reply --help')");
+    }
+
+    /** Every command, with an unknown option and nothing else: it is named as an unknown option, never taken for text. */
+    @Test
+    void everyCommandNamesAnUnknownOptionGivenAlone() {
+        List<String> checked = new ArrayList<>();
+        CliEnvironment env = new CliEnvironment(System.out, System.err, java.util.Map.of(), Terminal.NONE, (name, e) -> null, false);
+        walk(Rein.commandLine(env), checked);
+        assertThat(checked).contains("rein approve", "rein show", "rein resume", "rein reply", "rein run", "rein index",
+                "rein replay", "rein eval", "rein example", "rein mcp list", "rein memory forget", "rein runs", "rein demo");
+    }
+
+    private void walk(CommandLine commandLine, List<String> checked) {
+        CommandLine.Model.CommandSpec spec = commandLine.getCommandSpec();
+        String[] words = spec.qualifiedName().split(" ");
+        List<String> args = new ArrayList<>(List.of(words).subList(1, words.length));
+        args.add("--no-such-option");
+        InProcessCli.Outcome outcome = cli.run(args.toArray(String[]::new));
+        String line = String.join(" ", args);
+        assertThat(outcome.exitCode()).as(line).isEqualTo(ExitCodes.USAGE);
+        assertThat(outcome.stdout()).as(line).isEmpty();
+        assertThat(outcome.stderrLines()).as(line).singleElement().asString()
+                .startsWith(spec.qualifiedName() + ": unknown option '--no-such-option'; ")
+                .doesNotContain("so it was taken for an option");
+        checked.add(spec.qualifiedName());
+        commandLine.getSubcommands().values().stream().distinct()
+                .filter(sub -> !sub.getCommandSpec().name().equals("help"))
+                .forEach(sub -> walk(sub, checked));
     }
 }
