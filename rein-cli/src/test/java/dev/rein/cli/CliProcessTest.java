@@ -197,7 +197,10 @@ class CliProcessTest {
         }
     }
 
-    /** As for rein eval: the example's trials are cancelled through the runner, and the command says so, exit 130. */
+    /**
+     * As for rein eval: the example's trials are cancelled through the runner, and the command says so, exit 130; its JSON
+     * report says it was interrupted (before: nothing in it did, only the exit code and stderr).
+     */
     @Test
     void ctrlCDuringAnExamplesEvaluationCancelsItsTrialsAndExits130SayingSo() throws Exception {
         String signal = LauncherProcess.sigintIgnored() ? "TERM" : "INT";
@@ -208,7 +211,7 @@ class CliProcessTest {
             LauncherProcess.Started started = new LauncherProcess(dir)
                     .env("ANTHROPIC_API_KEY", "sk-ant-test-dummy")
                     .env("ANTHROPIC_BASE_URL", server.baseUrl())
-                    .start("example", "orders", "--eval", "--trials", "1");
+                    .start("example", "orders", "--eval", "--trials", "1", "--json");
             server.takeRequest(Duration.ofSeconds(30));
 
             started.signal(signal);
@@ -217,6 +220,9 @@ class CliProcessTest {
             assertThat(outcome.exitCode()).as(outcome.stderr()).isEqualTo(130);
             assertThat(outcome.stderr()).contains("rein example: interrupted; cancelling the trials")
                     .doesNotContain("Exception");
+            JsonNode report = Json.parse(outcome.stdout());
+            assertThat(report.get("interrupted").asBoolean()).isTrue();
+            assertThat(report.get("trials_planned").asInt()).isGreaterThan(report.at("/summary/trials").asInt());
         }
     }
 

@@ -163,7 +163,7 @@ public final class EvalCommandSupport {
      */
     public static EvalReport reportInterrupted(EvalInterruptedException interrupted, boolean json, String command,
                                                PrintStream out, PrintStream err) {
-        EvalReport report = EvalReport.of(interrupted.finished());
+        EvalReport report = EvalReport.of(interrupted);
         out.print(json ? ReportWriter.json(report) + "\n" : TextSummary.render(report));
         out.flush();
         int ended = interrupted.finished().trials().size();

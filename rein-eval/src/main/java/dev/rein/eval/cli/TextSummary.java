@@ -21,6 +21,12 @@ public final class TextSummary {
         out.append(String.format(Locale.ROOT, "Suite %s: %s x %s, model %s, %.1f s%n", visible(report.suite()),
                 Counts.of(s.tasks(), "task"), Counts.of(report.trialsPerTask(), "trial"), visible(report.model()),
                 report.durationMs() / 1000.0));
+        if (report.interrupted()) {
+            // said on stdout too, where the summary may be kept apart from stderr's line (a file, a CI log)
+            out.append("  INTERRUPTED after ").append(s.trials()).append(" of ").append(Counts.of(report.trialsPlanned(), "trial"))
+                    .append(": the figures cover the ").append(s.trials())
+                    .append(" that ended; the trials in flight were cancelled and the rest did not run\n");
+        }
         String passAtK = k.equals("1") ? "" : ", pass@" + k + " " + pct(s.passAtK().get(k)); // with one trial it is pass@1
         out.append(String.format(Locale.ROOT, "  success rate %s (%d/%d graded), pass@1 %s%s, pass^%s %s%n",
                 pct(s.successRate()), s.passed(), s.graded(), pct(s.passAtK().get("1")), passAtK, k, pct(s.passHatK().get(k))));

@@ -1,6 +1,7 @@
 package dev.rein.eval.report;
 
 import dev.rein.eval.TaskCategory;
+import dev.rein.eval.run.EvalInterruptedException;
 import dev.rein.eval.run.EvalResult;
 import dev.rein.eval.run.TrialOutcome;
 import java.time.Duration;
@@ -18,6 +19,10 @@ import java.util.Map;
  * @param suite         the suite's name
  * @param model         "scripted" or the model name the trials ran with
  * @param trialsPerTask the number of trials of each task
+ * @param trialsPlanned the trials the evaluation was to run (tasks × trials per task); more than {@code summary.trials}
+ *                      only when it was interrupted
+ * @param interrupted   whether the evaluation was interrupted (Ctrl-C in {@code rein eval}): the trials in flight were
+ *                      cancelled, the rest did not run, and every metric covers only the trials that had ended
  * @param summary       metrics over the whole suite
  * @param categories    metrics per task category present in the suite, in category order (so
  *                      "should succeed" is read apart from "should refuse" or "should stop")
@@ -25,14 +30,22 @@ import java.util.Map;
  * @param trials        every trial, in task order then trial order
  */
 public record EvalReport(int schemaVersion, String suite, String description, String model, Instant startedAt,
-                         Instant finishedAt, long durationMs, int trialsPerTask, Summary summary,
-                         List<CategoryReport> categories, List<TaskReport> tasks, List<TrialOutcome> trials) {
+                         Instant finishedAt, long durationMs, int trialsPerTask, int trialsPlanned, boolean interrupted,
+                         Summary summary, List<CategoryReport> categories, List<TaskReport> tasks, List<TrialOutcome> trials) {
     public static final int SCHEMA_VERSION = 1;
 
     public EvalReport {
         categories = List.copyOf(categories);
         tasks = List.copyOf(tasks);
         trials = List.copyOf(trials);
+    }
+
+    /** The report of an evaluation that ran every trial it planned: {@code trials} of them, not interrupted. */
+    public EvalReport(int schemaVersion, String suite, String description, String model, Instant startedAt,
+                      Instant finishedAt, long durationMs, int trialsPerTask, Summary summary,
+                      List<CategoryReport> categories, List<TaskReport> tasks, List<TrialOutcome> trials) {
+        this(schemaVersion, suite, description, model, startedAt, finishedAt, durationMs, trialsPerTask, trials.size(), false,
+                summary, categories, tasks, trials);
     }
 
     /**
@@ -58,14 +71,27 @@ public record EvalReport(int schemaVersion, String suite, String description, St
     /** The metrics of the tasks of one category. */
     public record CategoryReport(TaskCategory category, List<String> tasks, Summary metrics) {}
 
-    /** Computes the report of an evaluation's result. */
+    /** Computes the report of an evaluation's result, every trial it planned having ended. */
     public static EvalReport of(EvalResult result) {
+        return of(result, result.trials().size(), false);
+    }
+
+    /**
+     * Computes the report of an evaluation that was interrupted: its metrics cover the trials that had ended
+     * ({@link EvalInterruptedException#finished()}), and it says it was interrupted and how many trials were planned.
+     */
+    public static EvalReport of(EvalInterruptedException interrupted) {
+        return of(interrupted.finished(), interrupted.planned(), true);
+    }
+
+    private static EvalReport of(EvalResult result, int planned, boolean interrupted) {
         List<TaskReport> tasks = result.tasks().stream().map(t -> new TaskReport(t.id(), t.category(), t.goal(), t.expected(),
                 Metrics.summarise(List.of(result.trialsOf(t.id()))))).toList();
         List<List<TrialOutcome>> perTask = result.tasks().stream().map(t -> result.trialsOf(t.id())).toList();
         return new EvalReport(SCHEMA_VERSION, result.suite(), result.description(), result.model(), result.startedAt(),
                 result.finishedAt(), Duration.between(result.startedAt(), result.finishedAt()).toMillis(),
-                result.trialsPerTask(), Metrics.summarise(perTask), categories(result), tasks, result.trials());
+                result.trialsPerTask(), planned, interrupted, Metrics.summarise(perTask), categories(result), tasks,
+                result.trials());
     }
 
     private static List<CategoryReport> categories(EvalResult result) {

@@ -90,6 +90,50 @@ class EvalCommandSupportTest {
         assertThat(err()).contains("rein eval: interrupted after 1 of 2 trials: the summary covers the 1 that ended; the trials"
                 + " in flight were cancelled and the rest did not run");
         assertThat(Files.readString(html)).contains("halted");
+        // on stdout too, where the summary may be kept apart from the line on stderr
+        assertThat(out()).contains("\n  INTERRUPTED after 1 of 2 trials: the figures cover the 1 that ended; the trials in"
+                + " flight were cancelled and the rest did not run\n");
+    }
+
+    /**
+     * The JSON report and the --report file of an interrupted evaluation say it was interrupted, and how many trials were
+     * planned (the summary's trials are those that ended). Before: nothing in them did; only the exit code (130) and the
+     * line on stderr said so, and the report of 1 passed trial of 2 read as a suite that passed.
+     */
+    @Test
+    void anInterruptedEvaluationsJsonReportAndReportFileSayItWasInterrupted(@TempDir Path dir) throws Exception {
+        Path suite = Files.writeString(dir.resolve("s.yaml"), """
+                suite: halted
+                environment: {name: file_tree, options: {files: {a.txt: alpha}}}
+                agent: {toolsets: [files_read]}
+                tasks:
+                  - id: quick
+                    goal: Say alpha
+                    expect: {answer_contains: [alpha]}
+                    script: [{text: alpha}]
+                  - id: slow
+                    goal: Say alpha
+                    script: [{text: alpha, delay_ms: 120000}]
+                """);
+        Path html = dir.resolve("report.html");
+        int[] code = new int[1];
+        Thread evaluation = Thread.ofPlatform().start(() -> code[0] = EvalCommandSupport.run(
+                new EvalCommandSupport.Options(suite, 1, null, null, html, true, 2), EvalRegistry.load(), out, err));
+        long until = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
+        while (!err().contains("1/2") && System.nanoTime() < until) {
+            Thread.sleep(20);
+        }
+        evaluation.interrupt();
+        evaluation.join(30_000);
+
+        assertThat(code[0]).isEqualTo(EvalCommandSupport.INTERRUPTED);
+        JsonNode report = Json.parse(out());
+        assertThat(report.get("interrupted").asBoolean()).isTrue();
+        assertThat(report.get("trials_planned").asInt()).isEqualTo(2);
+        assertThat(report.at("/summary/trials").asInt()).isEqualTo(1);
+        assertThat(report.get("trials")).hasSize(1);
+        String page = Files.readString(html);
+        assertThat(page).contains("\"interrupted\":true", "\"trials_planned\":2"); // the page's banner: HtmlReportChromiumTest
     }
 
     /**
@@ -124,7 +168,9 @@ class EvalCommandSupportTest {
         assertThat(code).isEqualTo(EvalCommandSupport.OK);
         JsonNode report = Json.parse(out());
         assertThat(names(report)).containsExactly("schema_version", "suite", "description", "model", "started_at", "finished_at",
-                "duration_ms", "trials_per_task", "summary", "categories", "tasks", "trials");
+                "duration_ms", "trials_per_task", "trials_planned", "interrupted", "summary", "categories", "tasks", "trials");
+        assertThat(report.get("interrupted").asBoolean(true)).isFalse();
+        assertThat(report.get("trials_planned").asInt()).isEqualTo(report.at("/summary/trials").asInt()).isEqualTo(6);
         assertThat(report.get("categories")).extracting(c -> c.get("category").asText()).containsExactly("should_succeed",
                 "needs_user_input", "tool_timeout", "prompt_injection", "over_budget");
         assertThat(report.at("/categories/0/tasks").toString()).isEqualTo("[\"release-date\",\"write-summary\"]");

@@ -306,6 +306,28 @@ class HtmlReportChromiumTest {
         assertThat(histogram).contains(">$0.000001<").doesNotContain("$0.0000<");
     }
 
+    /**
+     * The page of an interrupted evaluation says so above its figures, with how many trials ended of how many planned.
+     * Before: nothing on it did; its figures of the trials that ended read as the suite's.
+     */
+    @Test
+    void anInterruptedEvaluationsPageSaysItWasInterrupted(@TempDir Path temp) throws Exception {
+        dev.rein.eval.run.EvalResult ended = EvalRunner.builder().trials(1).build().run(DemoSuite.build());
+        int planned = ended.trials().size() + 3;
+        EvalReport report = EvalReport.of(new dev.rein.eval.run.EvalInterruptedException(ended, planned));
+        Path html = temp.resolve("interrupted.html");
+        ReportWriter.writeHtml(report, html);
+        String dom = runChromium(temp.resolve("profile"), "--dump-dom", html.toUri().toString());
+        assertThat(dom).contains("data-render-status=\"ok\"").contains("<div class=\"interrupted\" id=\"interrupted\">Interrupted"
+                + " after " + ended.trials().size() + " of " + planned + " trials: the figures cover the " + ended.trials().size()
+                + " that ended; the trials in flight were cancelled and the rest did not run</div>");
+
+        Path complete = temp.resolve("complete.html");
+        ReportWriter.writeHtml(EvalReport.of(ended), complete);
+        assertThat(runChromium(temp.resolve("profile-complete"), "--dump-dom", complete.toUri().toString()))
+                .contains("data-render-status=\"ok\"").contains("id=\"interrupted\" hidden=\"\"></div>");
+    }
+
     @Test
     void aScriptErrorIsVisibleInTheRenderedPage(@TempDir Path temp) throws Exception {
         String broken = ReportWriter.html(EvalReport.of(EvalRunner.builder().trials(1).build().run(DemoSuite.build())))
