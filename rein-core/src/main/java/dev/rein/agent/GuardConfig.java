@@ -3,8 +3,8 @@ package dev.rein.agent;
 import dev.rein.context.ContextPolicy;
 import dev.rein.reflection.Reflection;
 import dev.rein.stall.StallPolicy;
+import dev.rein.ReinException;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * The loop's guards against its own failure modes: stall detection, context management and
@@ -13,9 +13,23 @@ import java.util.Objects;
  * {@link Agent.Builder#reflection}.
  */
 public record GuardConfig(StallPolicy stall, ContextPolicy context, List<Reflection> reflection) {
+    /** @throws ReinException when a part is null (or a reflection in the list), naming it and what to give */
     public GuardConfig {
-        Objects.requireNonNull(stall, "stall");
-        Objects.requireNonNull(context, "context");
+        if (stall == null) {
+            throw new ReinException("GuardConfig was given no stall (null): give a StallPolicy (StallPolicy.defaults(),"
+                    + " or StallPolicy.disabled() for no stall detection)");
+        }
+        if (context == null) {
+            throw new ReinException("GuardConfig was given no context (null): give a ContextPolicy (ContextPolicy.defaults())");
+        }
+        if (reflection == null) {
+            throw new ReinException("GuardConfig was given no reflection (null): give a list of Reflection, List.of() for none");
+        }
+        int at = reflection.indexOf(null);
+        if (at >= 0) {
+            throw new ReinException("GuardConfig was given a null reflection at position " + at + " (counting from 0):"
+                    + " give each Reflection, or leave it out");
+        }
         reflection = List.copyOf(reflection);
     }
 

@@ -7,7 +7,6 @@ import dev.rein.state.InMemoryRunStore;
 import dev.rein.state.RunStore;
 import dev.rein.tool.ScopePolicy;
 import dev.rein.tool.ToolExecutor;
-import java.util.Objects;
 
 /**
  * The control settings of an agent: who approves what, where runs are kept, who may call what,
@@ -25,13 +24,21 @@ import java.util.Objects;
 public record SafetyConfig(ApprovalPolicy approvalPolicy, RunStore store, ScopePolicy scopePolicy,
                            RetryPolicy toolRetryPolicy, boolean strictProvenance, boolean wrapToolOutput,
                            int maxArgumentBytes) {
+    /** @throws ReinException when a policy or the store is null, naming it and what to give, or maxArgumentBytes &lt; 1 */
     public SafetyConfig {
-        Objects.requireNonNull(approvalPolicy, "approvalPolicy");
-        Objects.requireNonNull(store, "store");
-        Objects.requireNonNull(scopePolicy, "scopePolicy");
-        Objects.requireNonNull(toolRetryPolicy, "toolRetryPolicy");
+        given(approvalPolicy, "approvalPolicy", "give an ApprovalPolicy (ApprovalPolicy.NEVER for no approvals)");
+        given(store, "store", "give a RunStore (new InMemoryRunStore() is the default)");
+        given(scopePolicy, "scopePolicy", "give a ScopePolicy (ScopePolicy.REQUIRED_SCOPES is the default)");
+        given(toolRetryPolicy, "toolRetryPolicy",
+                "give a RetryPolicy (RetryPolicy.NONE for no retries; ToolExecutor.DEFAULT_TOOL_RETRY is the default)");
         if (maxArgumentBytes < 1) {
             throw new ReinException("maxArgumentBytes must be positive, was " + maxArgumentBytes);
+        }
+    }
+
+    private static void given(Object value, String field, String instead) {
+        if (value == null) {
+            throw new ReinException("SafetyConfig was given no " + field + " (null): " + instead);
         }
     }
 

@@ -1,8 +1,8 @@
 package dev.rein.stall;
 
+import dev.rein.ReinException;
 import dev.rein.json.Hashing;
 import dev.rein.tool.Risk;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -12,9 +12,15 @@ import java.util.Optional;
  * @param source where the result came from (a URL, a file, a record id), or null when the tool gave none
  */
 public record Observed(ProposedCall call, String content, boolean isError, String source) {
+    /** @throws ReinException when the call or the content is null, naming it */
     public Observed {
-        Objects.requireNonNull(call, "call");
-        Objects.requireNonNull(content, "content");
+        if (call == null) {
+            throw new ReinException("an observation was given no call (null): give the ProposedCall whose result it is");
+        }
+        if (content == null) {
+            throw new ReinException("the observation of call " + call.callId() + " (" + call.tool() + ") was given no"
+                    + " content (null): give the text the model received (\"\" for none)");
+        }
     }
 
     /** An observation without a source. */

@@ -1,6 +1,6 @@
 package dev.rein.tool;
 
-import java.util.Objects;
+import dev.rein.ReinException;
 import java.util.function.UnaryOperator;
 
 /**
@@ -25,7 +25,12 @@ public sealed interface ToolOutcome {
 
     /** The call ran and succeeded. */
     record Completed(ToolResult result) implements Done {
+        /** @throws ReinException when {@code result} is null */
         public Completed {
+            if (result == null) {
+                throw new ReinException("a completed tool outcome was given no result (null): give the call's ToolResult"
+                        + " (ToolResult.success(call, content, source))");
+            }
             if (result.isError()) {
                 throw new IllegalArgumentException("a completed outcome needs a result that is not an error");
             }
@@ -34,7 +39,12 @@ public sealed interface ToolOutcome {
 
     /** The call failed or was refused; {@link #errorClass()} says how. */
     record Failed(ToolResult result) implements Done {
+        /** @throws ReinException when {@code result} is null */
         public Failed {
+            if (result == null) {
+                throw new ReinException("a failed tool outcome was given no result (null): give the call's error ToolResult"
+                        + " (ToolResult.error(call, errorClass, message))");
+            }
             if (!result.isError()) {
                 throw new IllegalArgumentException("a failed outcome needs an error result");
             }
@@ -47,10 +57,20 @@ public sealed interface ToolOutcome {
 
     /** The call waits for a person's decision on action {@code actionHash}; it has not run. */
     record Deferred(String callId, String toolName, String actionHash) implements ToolOutcome {
+        /** @throws ReinException when a field is null, naming it */
         public Deferred {
-            Objects.requireNonNull(callId, "callId");
-            Objects.requireNonNull(toolName, "toolName");
-            Objects.requireNonNull(actionHash, "actionHash");
+            if (callId == null) {
+                throw new ReinException("a deferred tool outcome was given no callId (null): give the id of the call that"
+                        + " waits (invocation.call().id() in a stage)");
+            }
+            if (toolName == null) {
+                throw new ReinException("the deferred tool outcome of call " + callId + " was given no toolName (null): give"
+                        + " the name of the tool called (invocation.call().name())");
+            }
+            if (actionHash == null) {
+                throw new ReinException("the deferred tool outcome of call " + callId + " was given no actionHash (null): give"
+                        + " the hash of the action the decision is bound to (ActionHash.of(call.name(), call.arguments()))");
+            }
         }
     }
 

@@ -1,8 +1,8 @@
 package dev.rein.tool;
 
+import dev.rein.ReinException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Objects;
 
 /**
  * The normalised observation of one tool call: the text the model sees, the error flag and class,
@@ -19,12 +19,24 @@ public record ToolResult(String callId, String toolName, String content, boolean
     /** Results built outside a run are stamped with the system clock; the executor restamps Rein's own with the run's. */
     private static final java.time.Clock DEFAULT_CLOCK = java.time.Clock.systemUTC();
 
+    /** @throws ReinException when the call id, the tool name, the content or the time observed is null, naming it */
     public ToolResult {
-        Objects.requireNonNull(callId, "callId");
-        Objects.requireNonNull(toolName, "toolName");
-        Objects.requireNonNull(content, "content");
+        if (callId == null) {
+            throw new ReinException("a tool result was given no callId (null): give the id of the call it answers");
+        }
+        if (toolName == null) {
+            throw new ReinException("the tool result of call " + callId + " was given no toolName (null): give the name of"
+                    + " the tool called");
+        }
+        if (content == null) {
+            throw new ReinException("the tool result of call " + callId + " (" + toolName + ") was given no content (null):"
+                    + " give the text the model sees (\"\" for none: Rein then tells the model the result was empty)");
+        }
         errorClass = errorClass == null ? (isError ? ErrorClass.EXECUTION_FAILED : ErrorClass.NONE) : errorClass;
-        Objects.requireNonNull(observedAt, "observedAt");
+        if (observedAt == null) {
+            throw new ReinException("the tool result of call " + callId + " (" + toolName + ") was given no observedAt"
+                    + " (null): give when it was observed (Instant.now(), or the run's clock)");
+        }
         duration = duration == null ? Duration.ZERO : duration;
     }
 
