@@ -144,7 +144,7 @@ final class ChunkAssembler {
                 contentSeen = true;
                 // MiniMax's API (without its non-standard reasoning_split) and servers that leave the model's output as it
                 // is put a MiniMax model's thinking at the start of content, in think tags: not the answer.
-                if ("minimax".equals(family(requested))) {
+                if (Origin.MINIMAX.equals(family(requested))) {
                     inlineThink = new InlineThink();
                 }
             }

@@ -21,6 +21,8 @@ import java.util.Locale;
 final class Origin {
     static final String FIELD = "origin";
     static final String FAMILY = "family";
+    /** MiniMax's model family ({@link #family}), whose reasoning goes back in its think tags ({@link ReasoningContent}). */
+    static final String MINIMAX = "minimax";
 
     private Origin() {}
 
@@ -61,7 +63,7 @@ final class Origin {
             return "moonshot";
         }
         if (isMiniMaxApi(origin)) {
-            return "minimax"; // its own API serves only its models, whatever a name (a dated alias) says
+            return MINIMAX; // its own API serves only its models, whatever a name (a dated alias) says
         }
         if (model == null) {
             return null;
@@ -70,7 +72,7 @@ final class Origin {
         return name.startsWith("deepseek") ? "deepseek"
                 : name.startsWith("kimi") || name.startsWith("moonshot") ? "moonshot"
                 : name.startsWith("glm") ? "glm"
-                : name.startsWith("minimax") ? "minimax" : null;
+                : name.startsWith("minimax") ? MINIMAX : null;
     }
 
     /**

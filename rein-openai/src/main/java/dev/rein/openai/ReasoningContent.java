@@ -31,7 +31,7 @@ import java.util.List;
  */
 final class ReasoningContent {
     static final String TYPE = "openai_reasoning_content";
-    /** The key of a kept block naming the field its text came in, when that was {@code reasoning}. */
+    /** The key of a kept block naming the field its text came in, when that was not {@code reasoning_content}. */
     static final String FIELD = "field";
     /** The key of the text in the block, whichever field it came in: {@link OpaqueBlock#reasoning()} reads it there. */
     static final String REASONING_CONTENT = OpaqueBlock.REASONING_CONTENT;
@@ -68,15 +68,12 @@ final class ReasoningContent {
      * it came so).
      */
     private static Echo elsewhere(OpaqueBlock block, String text, String family) {
-        if (MINIMAX.equals(family)) {
+        if (Origin.MINIMAX.equals(family)) {
             JsonNode think = block.json().path(THINK);
             return new Echo(CONTENT, think.isTextual() ? think.asText() : InlineThink.wrap(text));
         }
         return new Echo(REASONING_CONTENT, text);
     }
-
-    /** The family ({@link Origin#family}) whose reasoning goes back in think tags. */
-    private static final String MINIMAX = "minimax";
 
     private ReasoningContent() {}
 
