@@ -56,6 +56,23 @@ class MiniMaxThinkTest extends FakeChat {
     }
 
     @Test
+    void aLessThanSignInTheThinkingIsThinkingAndAnUnclosedBlockIsAllThinking() throws Exception {
+        ModelResponse response = minimaxApi("MiniMax-M2", "<think>a <", " b </", "x> c</think>", "答え");
+        assertThat(response.text()).isEqualTo("答え");
+        assertThat(((OpaqueBlock) response.content().get(1)).reasoning()).contains("a < b </x> c");
+
+        // cut by the output limit while thinking: no answer text at all, and the turn is cut
+        stream.events.clear();
+        ChunkAssembler assembler = new ChunkAssembler(stream, null, Origin.of("https://api.minimaxi.com/v1"), "MiniMax-M2.5");
+        assembler.accept(Json.parse(chunk("MiniMax-M2.5", content("<think>\n長い思考</th"), "null")));
+        assembler.accept(Json.parse(chunk("MiniMax-M2.5", "{}", "\"length\"")));
+        ModelResponse cut = assembler.response("MiniMax-M2.5");
+        assertThat(cut.text()).isEmpty();
+        assertThat(cut.stopReason()).isEqualTo(dev.rein.model.StopReason.MAX_TOKENS);
+        assertThat(stream.text()).isEmpty();
+    }
+
+    @Test
     void aTypedResultAfterTheThinkingIsJustTheJson() throws Exception {
         // A whole chat.completion (a server that ignores stream) from a MiniMax model served elsewhere, known by its name.
         server.enqueue(new ChatReply.Malformed("{\"id\":\"mm-2\",\"object\":\"chat.completion\",\"created\":1,"
