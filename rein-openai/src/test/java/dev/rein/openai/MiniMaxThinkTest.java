@@ -86,6 +86,26 @@ class MiniMaxThinkTest extends FakeChat {
         assertThat(stream.events).contains("thinking:\nJSONで答える。\n");
     }
 
+    /** The typed answer of a run. */
+    public record Verdict(String decision, int confidence) {}
+
+    @Test
+    void aRunOnAMiniMaxModelAnswersWithoutItsThinkingAndItsTypedResultIsTheJson() {
+        server.enqueue(ChatReply.text("<think>\n東京の天気を答える。\n</think>\n\n東京は晴れです。"),
+                ChatReply.text("<think>\n返金すべきか考える。\n</think>\n\n{\"decision\":\"refund\",\"confidence\":80}"));
+        dev.rein.agent.Agent agent = dev.rein.agent.Agent.builder().model(model).modelName("MiniMax-M2")
+                .price("MiniMax-M2", dev.rein.budget.ModelPrice.of("0", "0", "0")).build();
+
+        dev.rein.agent.RunResult answer = agent.run("東京の天気は?");
+        assertThat(answer.status()).isEqualTo(dev.rein.run.RunStatus.SUCCEEDED);
+        assertThat(answer.answer()).isEqualTo("東京は晴れです。");
+
+        dev.rein.agent.RunResult typed = agent.run("Should order A-104 be refunded?", Verdict.class);
+        assertThat(typed.status()).isEqualTo(dev.rein.run.RunStatus.SUCCEEDED);
+        assertThat(typed.answer()).isEqualTo("{\"decision\":\"refund\",\"confidence\":80}");
+        assertThat(typed.output(Verdict.class)).isEqualTo(new Verdict("refund", 80));
+    }
+
     @Test
     void anotherModelsContentIsLeftAsItIs() throws Exception {
         ChunkAssembler assembler = new ChunkAssembler(stream, null, Origin.of("https://api.openai.com/v1"), "gpt-4.1-mini");
