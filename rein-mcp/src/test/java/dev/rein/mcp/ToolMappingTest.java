@@ -144,6 +144,26 @@ class ToolMappingTest {
     }
 
     @Test
+    void aToolWhoseInputSchemaIsNotForAnObjectIsAConfigurationErrorAtStartThatSaysTheProtocolRequiresOne() throws Exception {
+        // The protocol's Tool.inputSchema has "type": "object" (schema 2025-11-25; the TypeScript SDK's client refuses the
+        // whole listing otherwise), and a call's arguments are an object; the model APIs take only object schemas.
+        List<Map<String, Object>> tools = List.of(
+                Map.of("name", "good", "description", "Fine.", "inputSchema", Map.of("type", "object"),
+                        "annotations", Map.of("readOnlyHint", true)),
+                Map.of("name", "listy", "description", "Takes a list.", "inputSchema",
+                        Map.of("type", "array", "items", Map.of("type", "string"))));
+        assertThatThrownBy(() -> start("", offering(tools, List.of())).close()).isInstanceOf(McpConfigException.class)
+                .hasMessageContaining("MCP server 'scripted'")
+                .hasMessageContaining("'listy'")
+                .hasMessageContaining("\"type\": \"object\"")
+                .hasMessageContaining("\"deny\"")
+                .hasMessageNotContaining("Tool.builder");
+        try (McpToolset mcp = start(", \"deny\": [\"listy\"]", offering(tools, List.of()))) {
+            assertThat(mcp.tools()).extracting(Tool::name).containsExactly("good");
+        }
+    }
+
+    @Test
     void aSchemaReferringToAUrlOrFileNeverMakesReinFetchIt() throws Exception {
         // A server (a remote one, say) must not make Rein's host request a URL of its choosing, e.g. an
         // internal address, nor read a local file, by putting it in a "$ref" of a tool's input schema.
