@@ -187,7 +187,9 @@ public final class ReinTelemetry {
          * conventions ask for samplers; a model that names none is asked again at each call. Each chat
          * span names the provider of the model it called, from its creation (a critic's may be another
          * one's); a fallback stage's backup of another provider is named once the call reaches it, a
-         * {@code rein.model.fallback} event keeping the first. Set, every span names this one.
+         * {@code rein.model.fallback} event keeping the first. Set, every span names this one (a gateway's name,
+         * say), also a call that reached another provider's model; {@link #defaultProviderName(String)} names only
+         * a model that names none.
          */
         public Builder providerName(String name) {
             this.providerName = name;
