@@ -53,6 +53,12 @@ final class EvalCommand implements Callable<Integer> {
             description = "Trials per task (default: the suite's own value).")
     Integer trials;
 
+    @ExampleValue("2")
+    @Option(names = "--parallel", paramLabel = "N", converter = OptionValues.ParallelCount.class,
+            description = "Trials run at once (default: " + EvalRunner.DEFAULT_PARALLELISM + "); 1 runs them one after another,"
+                    + " for a provider's rate limit or a local server that answers one request at a time.")
+    Integer parallel;
+
     @ExampleValue("claude-sonnet-5")
     @Option(names = "--model", paramLabel = "NAME", description = "Run against this real model instead of the scripted ones.")
     String model;
@@ -120,7 +126,7 @@ final class EvalCommand implements Callable<Integer> {
             return OptionedModel.of(priced(made, name, provider), reasoning.modelOptions());
         };
         EvalCommandSupport.Options options = new EvalCommandSupport.Options(suite, trials == null ? 0 : trials, model, models,
-                report, json, EvalRunner.DEFAULT_PARALLELISM, traces, recorded -> ReplayCommand.agent(recorded, env),
+                report, json, parallel == null ? EvalRunner.DEFAULT_PARALLELISM : parallel, traces, recorded -> ReplayCommand.agent(recorded, env),
                 provider == null ? null : RunReport.keyAdvice(provider, env.env()));
         if (mcp == null) {
             EvalRegistry registry = EvalRegistry.load();

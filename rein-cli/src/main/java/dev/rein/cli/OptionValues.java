@@ -143,20 +143,32 @@ final class OptionValues {
     static final class TrialCount implements ITypeConverter<Integer> {
         @Override
         public Integer convert(String value) {
-            String advice = "; give how many trials each task runs, e.g. 3";
-            int trials;
-            try {
-                trials = Integer.parseInt(value.strip());
-            } catch (NumberFormatException e) {
-                String why = value.strip().matches("-?\\d+") ? "is too large (at most " + Integer.MAX_VALUE + ")" : "is not a whole number";
-                throw new TypeConversionException("'" + value + "' " + why + advice);
-            }
-            if (trials < 1) {
-                // here, not in each command: worded as every other bad value, with the command's --help
-                throw new TypeConversionException("each task needs at least 1 trial, got " + trials + advice);
-            }
-            return trials;
+            return atLeastOne(value, "each task needs at least 1 trial", "; give how many trials each task runs, e.g. 3");
         }
+    }
+
+    /** How many trials {@code rein eval} runs at once ({@code --parallel}): a whole number, at least 1. */
+    static final class ParallelCount implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            return atLeastOne(value, "at least 1 trial must run at a time", "; give how many trials run at once, e.g. 2");
+        }
+    }
+
+    /** A whole number of at least 1; else why, as {@code tooFew}, then {@code advice}. */
+    private static int atLeastOne(String value, String tooFew, String advice) {
+        int count;
+        try {
+            count = Integer.parseInt(value.strip());
+        } catch (NumberFormatException e) {
+            String why = value.strip().matches("-?\\d+") ? "is too large (at most " + Integer.MAX_VALUE + ")" : "is not a whole number";
+            throw new TypeConversionException("'" + value + "' " + why + advice);
+        }
+        if (count < 1) {
+            // here, not in each command: worded as every other bad value, with the command's --help
+            throw new TypeConversionException(tooFew + ", got " + count + advice);
+        }
+        return count;
     }
 
     /** A max_tokens value: a whole number from 1 to {@value #MAX_TOKENS_LIMIT}. */

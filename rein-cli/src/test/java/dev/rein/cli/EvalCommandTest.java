@@ -213,4 +213,55 @@ class EvalCommandTest {
             ((AutoCloseable) model).close();
         }
     }
+
+    /**
+     * --parallel N runs at most N trials at a time (a provider's rate limit, a local server that serves one request at a
+     * time): with 1, no two trials' runs overlap in their traces. Before: no such option; rein eval always ran 4 at once.
+     */
+    @Test
+    void parallelOneRunsOneTrialAtATime(@TempDir Path dir) throws Exception {
+        Path suite = Files.writeString(dir.resolve("suite.yaml"), """
+                suite: one-at-a-time
+                trials: 3
+                environment: {name: file_tree, options: {files: {a.txt: alpha}}}
+                agent: {toolsets: [files_read]}
+                tasks:
+                  - id: a
+                    goal: Say alpha
+                    script: [{text: alpha, delay_ms: 150}]
+                  - id: b
+                    goal: Say alpha
+                    script: [{text: alpha, delay_ms: 150}]
+                """);
+        Path traces = dir.resolve("traces");
+        InProcessCli.Outcome outcome = cli.run("eval", suite.toString(), "--parallel", "1", "--traces", traces.toString());
+        assertThat(outcome.exitCode()).as(outcome.stderr()).isZero();
+        java.util.List<java.time.Instant[]> runs = new java.util.ArrayList<>();
+        try (var files = Files.list(traces)) {
+            for (Path trace : files.toList()) {
+                java.util.List<String> lines = Files.readAllLines(trace);
+                runs.add(new java.time.Instant[] {java.time.Instant.parse(Json.parse(lines.getFirst()).get("time").asText()),
+                        java.time.Instant.parse(Json.parse(lines.getLast()).get("time").asText())});
+            }
+        }
+        assertThat(runs).hasSize(6);
+        runs.sort(java.util.Comparator.comparing(run -> run[0]));
+        for (int i = 1; i < runs.size(); i++) {
+            assertThat(runs.get(i)[0]).as("trial %d starts after the one before ended", i).isAfterOrEqualTo(runs.get(i - 1)[1]);
+        }
+    }
+
+    /** --parallel takes a whole number of at least 1, worded as --trials is. */
+    @Test
+    void aBadParallelIsAUsageErrorSayingWhatToGive() {
+        for (String value : new String[] {"0", "-2", "many"}) {
+            InProcessCli.Outcome outcome = cli.run("eval", EXAMPLE_SUITE.toString(), "--parallel", value);
+            assertThat(outcome.exitCode()).as(value).isEqualTo(ExitCodes.USAGE);
+            assertThat(outcome.stdout()).as(value).isEmpty();
+            assertThat(outcome.stderrLines()).as(value).singleElement().asString()
+                    .startsWith("rein eval: Invalid value for option '--parallel': ")
+                    .endsWith("; give how many trials run at once, e.g. 2 (see 'rein eval --help')");
+        }
+        assertThat(cli.run("eval", EXAMPLE_SUITE.toString(), "--parallel", "0").stderr()).contains("at least 1 trial must run at a time, got 0");
+    }
 }
