@@ -25,10 +25,13 @@ public record GuardConfig(StallPolicy stall, ContextPolicy context, List<Reflect
         if (reflection == null) {
             throw new ReinException("GuardConfig was given no reflection (null): give a list of Reflection, List.of() for none");
         }
-        int at = reflection.indexOf(null);
-        if (at >= 0) {
-            throw new ReinException("GuardConfig was given a null reflection at position " + at + " (counting from 0):"
-                    + " give each Reflection, or leave it out");
+        int at = 0;
+        for (Reflection r : reflection) { // not indexOf(null): an immutable list throws for it
+            if (r == null) {
+                throw new ReinException("GuardConfig was given a null reflection at position " + at + " (counting from 0):"
+                        + " give each Reflection, or leave it out");
+            }
+            at++;
         }
         reflection = List.copyOf(reflection);
     }

@@ -68,6 +68,10 @@ class SpiRecordNullInputsTest {
                 "List.of()");
         refused(() -> new GuardConfig(StallPolicy.defaults(), ContextPolicy.defaults(), Arrays.asList(null, null)), "GuardConfig",
                 "reflection", "position 0");
+        // an immutable list (as the builder gives) is taken: its indexOf(null) would throw
+        assertThat(new GuardConfig(StallPolicy.defaults(), ContextPolicy.defaults(), List.of(dev.rein.reflection.Reflection.critic(
+                dev.rein.testkit.ScriptedModel.of(), "critic"))).reflection()).hasSize(1);
+        assertThat(GuardConfig.defaults().reflection()).isEmpty();
         InMemoryRunStore store = new InMemoryRunStore();
         refused(() -> new SafetyConfig(null, store, ScopePolicy.REQUIRED_SCOPES, RetryPolicy.NONE, false, true, 1),
                 "SafetyConfig", "approvalPolicy", "ApprovalPolicy.NEVER");
