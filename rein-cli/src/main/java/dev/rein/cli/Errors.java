@@ -364,8 +364,18 @@ final class Errors {
         return equals < 0 ? arg : arg.substring(0, equals);
     }
 
+    /**
+     * {@code word} as a shell gives it back: as it is, in double quotes, or, when it holds what a shell still reads in
+     * double quotes ({@code " $ ` \ !}), in single quotes ({@code '} itself as {@code '\''}).
+     */
     static String shellWord(String word) {
-        return word.matches("[A-Za-z0-9_./:=,@%+-]+") ? word : "\"" + word + "\"";
+        if (word.matches("[A-Za-z0-9_./:=,@%+-]+")) {
+            return word;
+        }
+        if (word.chars().noneMatch(c -> c == '"' || c == '$' || c == '`' || c == '\\' || c == '!')) {
+            return "\"" + word + "\"";
+        }
+        return "'" + word.replace("'", "'\\''") + "'";
     }
 
     /** The command's arguments as typed, with {@code --} before {@code dashed}; quoted where a shell needs it. */
