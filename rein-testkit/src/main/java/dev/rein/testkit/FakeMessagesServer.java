@@ -30,7 +30,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * #validateRequests(boolean)}): an {@code x-api-key} or {@code authorization} header (else 401),
  * an {@code anthropic-version} header, a JSON body with {@code model}, {@code max_tokens} ≥ 1
  * (not for count_tokens) and a non-empty {@code messages} list of {@code user}/{@code assistant}
- * messages, at most four blocks with {@code cache_control} (tools, system and message blocks),
+ * messages, no empty text block or content ("messages: text content blocks must be non-empty") and no message of
+ * whitespace-only text ("messages: text content blocks must contain non-whitespace text"), at most four blocks with {@code cache_control} (tools, system and message blocks),
  * each {@code tool_result} answering a {@code tool_use} of the assistant message just
  * before it, and each {@code tool_use} answered in the next message; and what the newest models refuse, as
  * their "What's new" pages word it: thinking off or with a manual budget on {@code claude-opus-5-5},

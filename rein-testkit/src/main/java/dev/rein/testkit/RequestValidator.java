@@ -10,7 +10,7 @@ import java.util.Set;
 
 /**
  * The checks of the real API that are cheap to repeat and catch real client bugs: required headers
- * and fields, at most four {@code cache_control} breakpoints, the pairing of {@code tool_use} and
+ * and fields, no empty or whitespace-only text, at most four {@code cache_control} breakpoints, the pairing of {@code tool_use} and
  * {@code tool_result} blocks, the container a request answering tool calls made from code
  * (programmatic tool calling) must name, and what the newest models refuse (thinking off or with a
  * budget, thinking off at effort xhigh or max on Claude Opus 5, a forced tool choice). Messages follow
@@ -67,6 +67,10 @@ final class RequestValidator {
                         ApiErrorType.INVALID_REQUEST, "messages." + i + ".role: Input should be 'user' or 'assistant'");
             }
         }
+        Optional<Violation> blank = blankText(messages);
+        if (blank.isPresent()) {
+            return blank;
+        }
         Optional<Violation> refused = refusedByTheModel(body, countTokens);
         if (refused.isPresent()) {
             return refused;
@@ -81,6 +85,38 @@ final class RequestValidator {
             return pairing;
         }
         return pendingCallsFromCode(body, messages);
+    }
+
+    /**
+     * The API's refusals of text a client should not send, in its words: an empty text block anywhere (or empty string
+     * content), and a message whose only content is whitespace-only text (whitespace beside other text, or beside
+     * other blocks, is left to pass).
+     */
+    private static Optional<Violation> blankText(JsonNode messages) {
+        for (JsonNode message : messages) {
+            JsonNode content = message.path("content");
+            if (content.isTextual()) {
+                if (content.asText().isEmpty()) {
+                    return invalid(ApiErrorType.INVALID_REQUEST, "messages: text content blocks must be non-empty");
+                }
+                if (content.asText().isBlank()) {
+                    return invalid(ApiErrorType.INVALID_REQUEST, "messages: text content blocks must contain non-whitespace text");
+                }
+                continue;
+            }
+            boolean onlyBlankText = content.isArray() && !content.isEmpty();
+            for (JsonNode block : content) {
+                boolean text = block.path("type").asText().equals("text");
+                if (text && block.path("text").isTextual() && block.path("text").asText().isEmpty()) {
+                    return invalid(ApiErrorType.INVALID_REQUEST, "messages: text content blocks must be non-empty");
+                }
+                onlyBlankText &= text && block.path("text").asText("").isBlank();
+            }
+            if (onlyBlankText) {
+                return invalid(ApiErrorType.INVALID_REQUEST, "messages: text content blocks must contain non-whitespace text");
+            }
+        }
+        return Optional.empty();
     }
 
     /**

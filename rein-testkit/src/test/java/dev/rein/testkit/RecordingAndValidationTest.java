@@ -235,6 +235,33 @@ class RecordingAndValidationTest extends FakeServerTestBase {
                 .isEqualTo("messages.0.role: Input should be 'user' or 'assistant'");
     }
 
+    /**
+     * The API's 400s for text a client should not send: an empty text block anywhere ("text content blocks must be
+     * non-empty"), and a message of whitespace-only text ("... must contain non-whitespace text"); whitespace beside
+     * other text is taken.
+     */
+    @Test
+    void emptyAndWhitespaceOnlyTextIsRejectedLikeTheRealApi() throws Exception {
+        String request = "{\"model\":\"m\",\"max_tokens\":5,\"messages\":[{\"role\":\"user\",\"content\":%s}]}";
+        for (String content : new String[] {"\"\"", "[{\"type\":\"text\",\"text\":\"\"}]",
+                "[{\"type\":\"text\",\"text\":\"質問\"},{\"type\":\"text\",\"text\":\"\"}]"}) {
+            HttpResponse<String> response = api.messages(request.formatted(content));
+            assertThat(response.statusCode()).as(content).isEqualTo(400);
+            assertThat(Api.json(response).at("/error/message").asText()).as(content)
+                    .isEqualTo("messages: text content blocks must be non-empty");
+        }
+        for (String content : new String[] {"\" \\n\"", "[{\"type\":\"text\",\"text\":\"\\n\\n\"}]"}) {
+            HttpResponse<String> response = api.messages(request.formatted(content));
+            assertThat(response.statusCode()).as(content).isEqualTo(400);
+            assertThat(Api.json(response).at("/error/message").asText()).as(content)
+                    .isEqualTo("messages: text content blocks must contain non-whitespace text");
+        }
+        server.enqueue(FakeReply.text("ok"));
+        assertThat(api.messages(request.formatted("[{\"type\":\"text\",\"text\":\" \"},{\"type\":\"text\",\"text\":\"質問\"}]"))
+                .statusCode()).isEqualTo(200);
+        assertThat(server.pendingReplies()).as("a refused request consumes no reply").isZero();
+    }
+
     @Test
     void missingApiKeyIsUnauthorizedAndMissingVersionIsInvalid() throws Exception {
         String body = Api.userRequest("x", false);
