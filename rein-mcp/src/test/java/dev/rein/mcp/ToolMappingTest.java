@@ -164,6 +164,25 @@ class ToolMappingTest {
     }
 
     @Test
+    void aToolWhoseOutputSchemaIsNotForAnObjectIsAConfigurationErrorAtStartNotAnErrorAtEveryCall() throws Exception {
+        // Before, the tool was offered and every call that succeeded failed: structured content is an object (the protocol's
+        // Tool.outputSchema has "type": "object", schema 2025-11-25), so none could match {"type": "array"}.
+        List<Map<String, Object>> tools = List.of(
+                Map.of("name", "good", "description", "Fine.", "inputSchema", Map.of("type", "object"),
+                        "annotations", Map.of("readOnlyHint", true)),
+                Map.of("name", "rows", "description", "Gives rows.", "inputSchema", Map.of("type", "object"),
+                        "outputSchema", Map.of("type", "array", "items", Map.of("type", "string")),
+                        "annotations", Map.of("readOnlyHint", true)));
+        assertThatThrownBy(() -> start("", offering(tools, List.of())).close()).isInstanceOf(McpConfigException.class)
+                .hasMessage("MCP server 'scripted' offers tool 'rows' that Rein cannot use (its output schema has \"type\" \"array\","
+                        + " where the protocol requires \"object\": structured content is an object, so no answer could match it);"
+                        + " add it to \"deny\" to leave it out");
+        try (McpToolset mcp = start(", \"deny\": [\"rows\"]", offering(tools, List.of()))) {
+            assertThat(mcp.tools()).extracting(Tool::name).containsExactly("good");
+        }
+    }
+
+    @Test
     void aSchemaReferringToAUrlOrFileNeverMakesReinFetchIt() throws Exception {
         // A server (a remote one, say) must not make Rein's host request a URL of its choosing, e.g. an
         // internal address, nor read a local file, by putting it in a "$ref" of a tool's input schema.

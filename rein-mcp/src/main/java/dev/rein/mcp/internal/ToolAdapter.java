@@ -119,6 +119,14 @@ public final class ToolAdapter {
                 : tool.title() != null && !tool.title().isBlank() ? tool.title() : "Tool '" + tool.name() + "'.";
         McpToolInfo info = new McpToolInfo(config.name(), name, tool.name(), description, derived, risk,
                 config.overrideFor(tool.name()).isPresent(), hints == null ? null : hints.idempotentHint());
+        Object outputType = tool.outputSchema() == null ? null : tool.outputSchema().get("type");
+        if (outputType != null && !"object".equals(outputType) && !(outputType instanceof java.util.List<?> types && types.contains("object"))) {
+            // Structured content is an object (as the protocol's Tool.outputSchema is for one), so every answer
+            // would fail the check: said once here, not at every call.
+            throw new McpConfigException("MCP server '" + config.name() + "' offers tool '" + tool.name() + "' that Rein cannot use (its"
+                    + " output schema has \"type\" " + Malformed.show(outputType) + ", where the protocol requires \"object\": structured"
+                    + " content is an object, so no answer could match it); add it to \"deny\" to leave it out");
+        }
         ServerConnection.DeclaredOutput outputSchema = outputSchema(tool);
         Tool.Builder builder = Tool.builder(name)
                 // A name Rein had to change beyond punctuation tells the model little: the server's own name says what it is.
