@@ -319,6 +319,52 @@ class TemporalCrashTest {
     }
 
     /**
+     * A tool call whose worker is lost on every attempt, until Temporal's timeout for the activity (the run's deadline
+     * and the attempt timeouts allowed for lost workers) cuts the last one: the run ends FAILED with internal_error, and
+     * its message says what happened in Rein's words (the call, its worker lost on every attempt, what to check); it is
+     * not taken for an activity no worker started. Before, the message was Temporal's ("Activity with
+     * activityType='ReinCallTool' failed: 'Activity task timed out'. scheduledEventId=23, ...").
+     */
+    @Test
+    void aToolCallWhoseWorkerIsLostOnEveryAttemptEndsTheRunSayingSo() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        dev.rein.budget.Budget budget = dev.rein.budget.Budget.builder().maxSteps(8).maxDuration(Duration.ofSeconds(8)).build();
+        AtomicBoolean lost = new AtomicBoolean();
+        dev.rein.tool.Tool hanging = lookup((args, ctx) -> {
+            lost.set(true); // from this call on, the worker never reports a tool call's outcome
+            awaitUninterruptibly(release);
+            return "the crashed worker's call never answers";
+        });
+        Agent agent = Orders.agent(dev.rein.testkit.ScriptedModel.of(dev.rein.testkit.ScriptedModel.toolCalls(
+                dev.rein.testkit.ScriptedModel.call("lookup_order", "{\"id\":\"A-1\"}"))), new RecordingListener(), hanging)
+                .budget(budget).build();
+        try (TemporalTestServer server = new TemporalTestServer()) {
+            TemporalAgents.workflows(server.env.newWorker(TemporalTestServer.QUEUE));
+            server.env.start();
+            WorkerFactory one = crashable(server, lost, release, "ReinCallTool");
+            TemporalAgents.activities(one.newWorker(TemporalTestServer.QUEUE), agent);
+            one.start();
+            try {
+                TemporalRun run = TemporalAgents.client(server.client(), TemporalTestServer.QUEUE, agent)
+                        .withAttemptTimeout(Duration.ofSeconds(1)).start("A-1 はどこ?", "run-tool-lost-every-attempt");
+                RunResult result = run.result(Duration.ofSeconds(120));
+
+                assertThat(result.status()).as(result.reason() + ": " + result.message()).isEqualTo(RunStatus.FAILED);
+                assertThat(result.reason()).isEqualTo(dev.rein.run.Reasons.INTERNAL_ERROR);
+                assertThat(result.message()).isEqualTo("the activity ReinCallTool did not end within the time Temporal"
+                        + " allowed it (the run's deadline, and a few attempt timeouts more for lost workers): the worker"
+                        + " making it stopped responding (no heartbeat within the attempt timeout) on each attempt; check"
+                        + " that the workers of task queue 'rein-test' stay up");
+            } finally {
+                release.countDown();
+                one.shutdownNow();
+            }
+        } finally {
+            release.countDown();
+        }
+    }
+
+    /**
      * A worker lost during a model call does not use up the agent's retries of the provider's errors: after the lost
      * worker, the next worker's call is rate limited once and retried (maxRetries 1), as locally, where the lost
      * worker's attempt counted as the policy's first and the rate limit ended the run FAILED ('gave up after 2
@@ -381,17 +427,30 @@ class TemporalCrashTest {
      * worker and the run SUCCEEDS before its deadline instead of meeting Temporal's timeout at the deadline.
      */
     private static WorkerFactory crashable(TemporalTestServer server, AtomicBoolean lost, CountDownLatch release) {
+        return crashable(server, lost, release, null);
+    }
+
+    /** As {@link #crashable(TemporalTestServer, AtomicBoolean, CountDownLatch)}, losing only activities of {@code type} (null: all). */
+    private static WorkerFactory crashable(TemporalTestServer server, AtomicBoolean lost, CountDownLatch release, String type) {
         io.temporal.common.interceptors.WorkerInterceptor silentOnceLost = new io.temporal.common.interceptors.WorkerInterceptorBase() {
             @Override
             public io.temporal.common.interceptors.ActivityInboundCallsInterceptor interceptActivity(
                     io.temporal.common.interceptors.ActivityInboundCallsInterceptor next) {
                 return new io.temporal.common.interceptors.ActivityInboundCallsInterceptorBase(next) {
+                    private String running;
+
+                    @Override
+                    public void init(io.temporal.activity.ActivityExecutionContext context) {
+                        running = context.getInfo().getActivityType();
+                        super.init(context);
+                    }
+
                     @Override
                     public ActivityOutput execute(ActivityInput input) {
                         try {
                             return super.execute(input);
                         } finally {
-                            if (lost.get()) {
+                            if (lost.get() && (type == null || type.equals(running))) {
                                 awaitUninterruptibly(release); // the outcome dies with the worker
                             }
                         }

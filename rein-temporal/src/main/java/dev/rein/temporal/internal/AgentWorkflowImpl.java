@@ -576,7 +576,18 @@ public final class AgentWorkflowImpl implements AgentWorkflow {
                 && Workflow.getVersion("lost-worker-started-the-call", Workflow.DEFAULT_VERSION, 1) >= 1;
     }
 
+    /**
+     * What the run's result says of an activity's final failure: its own message, or for an activity Temporal's timeout
+     * ended (its workers lost on every attempt, or one still running when the time allowed for lost workers ran out)
+     * Rein's words, where Temporal's named only the activity and its retry state.
+     */
     private static String messageOf(ActivityFailure failure) {
+        if (failure.getCause() instanceof TimeoutFailure) {
+            return "the activity " + failure.getActivityType() + " did not end within the time Temporal allowed it (the"
+                    + " run's deadline, and a few attempt timeouts more for lost workers): the worker making it stopped"
+                    + " responding (no heartbeat within the attempt timeout) on each attempt; check that the workers of"
+                    + " task queue '" + Workflow.getInfo().getTaskQueue() + "' stay up";
+        }
         return failure.getCause() instanceof ApplicationFailure app ? app.getOriginalMessage() : failure.getMessage();
     }
 
